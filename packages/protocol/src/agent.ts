@@ -1,0 +1,168 @@
+import { z } from "zod";
+import { PlanSpec } from "./plan";
+import { MetricSnapshot } from "./snapshot";
+
+/** Version of the agent socket protocol (agent/PROTOCOL.md). A breaking change bumps it. */
+export const AGENT_PROTOCOL_VERSION = 1;
+
+/** Path on the API where agents connect (outbound from the rig). */
+export const AGENT_GATEWAY_PATH = "/agent/v1/connect";
+
+/** Close codes the gateway uses; the reason string says what to do. */
+export const AgentCloseCode = {
+  normal: 1000,
+  goingAway: 1001,
+  handshakeRequired: 4000,
+  invalidMessage: 4001,
+  unauthenticated: 4003,
+  versionUnsupported: 4006,
+  heartbeatTimeout: 4008,
+  replaced: 4009,
+  internal: 4011,
+} as const;
+export type AgentCloseCode = (typeof AgentCloseCode)[keyof typeof AgentCloseCode];
+
+/** Every frame on the agent socket: JSON text, `{ v, type, id?, payload }`. */
+export const Envelope = z.object({
+  v: z.literal(AGENT_PROTOCOL_VERSION),
+  type: z.string().min(1),
+  id: z.string().optional(),
+  payload: z.unknown(),
+});
+export type Envelope = z.infer<typeof Envelope>;
+
+/** What the agent tells about its machine in `hello`. */
+export const HostInfo = z.object({
+  hostname: z.string().min(1).max(255),
+  os: z.string().max(100),
+  arch: z.string().max(50),
+  cores: z.number().int().min(1),
+  memoryBytes: z.number().int().min(0),
+});
+export type HostInfo = z.infer<typeof HostInfo>;
+
+/** First contact uses a one-time enrolment token; later contacts the credential it was exchanged for. */
+export const AgentAuth = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("enrolment"), token: z.string().min(1) }),
+  z.object({ kind: z.literal("credential"), agentId: z.string().uuid(), secret: z.string().min(1) }),
+]);
+export type AgentAuth = z.infer<typeof AgentAuth>;
+
+/** agent → server, first frame: who I am and how I authenticate. */
+export const Hello = z.object({
+  agentVersion: z.string().min(1),
+  protocolVersion: z.number().int(),
+  auth: AgentAuth,
+  host: HostInfo,
+  labels: z.record(z.string(), z.string()).default({}),
+});
+export type Hello = z.infer<typeof Hello>;
+
+/** server → agent, answer to hello: the server sets the intervals; `credential` only after enrolment. */
+export const Ready = z.object({
+  agentId: z.string().uuid(),
+  orgId: z.string(),
+  credential: z.object({ agentId: z.string().uuid(), secret: z.string() }).optional(),
+  heartbeatIntervalMs: z.number().int().min(100),
+  flushIntervalMs: z.number().int().min(100),
+  serverTime: z.number().int(),
+});
+export type Ready = z.infer<typeof Ready>;
+
+/** Both ways, every heartbeatIntervalMs. */
+export const Heartbeat = z.object({ sentAt: z.number().int() });
+export type Heartbeat = z.infer<typeof Heartbeat>;
+
+/** server → agent: this agent's share of a run, to start at `startAt` (epoch ms, server clock). */
+export const RunAssignment = z.object({
+  runId: z.string().uuid(),
+  shardIndex: z.number().int().min(0),
+  shardCount: z.number().int().min(1),
+  clients: z.number().int().min(1),
+  plan: PlanSpec,
+  startAt: z.number().int(),
+});
+export type RunAssignment = z.infer<typeof RunAssignment>;
+
+/** server → agent: stop generating load for this run now. */
+export const RunStop = z.object({ runId: z.string().uuid(), reason: z.string() });
+export type RunStop = z.infer<typeof RunStop>;
+
+/** server → agent: the snapshot with this seq is stored; the agent may drop it from its buffer. */
+export const SnapshotAck = z.object({ runId: z.string().uuid(), seq: z.number().int().min(0) });
+export type SnapshotAck = z.infer<typeof SnapshotAck>;
+
+/** agent → server: a shard changed state. `finished` comes after the last snapshot was sent. */
+export const ShardStatus = z.object({
+  runId: z.string().uuid(),
+  state: z.enum(["started", "finished", "failed"]),
+  lastSeq: z.number().int().min(-1).optional(),
+  error: z.string().max(2000).optional(),
+});
+export type ShardStatus = z.infer<typeof ShardStatus>;
+
+/** Messages the agent sends, by envelope type. */
+export const AgentToServer = {
+  hello: Hello,
+  heartbeat: Heartbeat,
+  snapshot: MetricSnapshot,
+  "shard-status": ShardStatus,
+} as const;
+export type AgentToServerType = keyof typeof AgentToServer;
+
+/** Messages the server sends, by envelope type. */
+export const ServerToAgent = {
+  ready: Ready,
+  heartbeat: Heartbeat,
+  "run-assignment": RunAssignment,
+  "run-stop": RunStop,
+  "snapshot-ack": SnapshotAck,
+} as const;
+export type ServerToAgentType = keyof typeof ServerToAgent;
+
+export type AgentToServerMessage = {
+  [K in AgentToServerType]: { type: K; payload: z.infer<(typeof AgentToServer)[K]> };
+}[AgentToServerType];
+export type ServerToAgentMessage = {
+  [K in ServerToAgentType]: { type: K; payload: z.infer<(typeof ServerToAgent)[K]> };
+}[ServerToAgentType];
+
+export type DecodeResult<M> = { ok: true; message: M } | { ok: false; reason: string };
+
+function decode<C extends Record<string, z.ZodType>>(catalog: C, raw: string) {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return { ok: false as const, reason: "frame is not JSON" };
+  }
+  const envelope = Envelope.safeParse(json);
+  if (!envelope.success) {
+    return { ok: false as const, reason: `bad envelope: expected { v: ${AGENT_PROTOCOL_VERSION}, type, payload }` };
+  }
+  const { type, payload } = envelope.data;
+  const schema = catalog[type];
+  if (!schema) return { ok: false as const, reason: `unknown message type "${type}"` };
+  const parsed = schema.safeParse(payload);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue ? `${issue.path.join(".") || "payload"}: ${issue.message}` : "invalid";
+    return { ok: false as const, reason: `invalid ${type} (${where})` };
+  }
+  return { ok: true as const, message: { type, payload: parsed.data } };
+}
+
+/** Server side: parse one frame from an agent. */
+export function decodeAgentMessage(raw: string): DecodeResult<AgentToServerMessage> {
+  return decode(AgentToServer, raw) as DecodeResult<AgentToServerMessage>;
+}
+
+/** Agent side: parse one frame from the server. */
+export function decodeServerMessage(raw: string): DecodeResult<ServerToAgentMessage> {
+  return decode(ServerToAgent, raw) as DecodeResult<ServerToAgentMessage>;
+}
+
+/** Either side: one frame as JSON text. */
+export function encodeMessage(message: AgentToServerMessage | ServerToAgentMessage, id?: string): string {
+  return JSON.stringify({ v: AGENT_PROTOCOL_VERSION, type: message.type, ...(id ? { id } : {}), payload: message.payload });
+}

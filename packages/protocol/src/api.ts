@@ -1,0 +1,65 @@
+import { z } from "zod";
+import { PlanSpec } from "./plan";
+import { HostInfo } from "./agent";
+
+/** GET /api/me: the signed-in user and the organisation every request is scoped to. */
+export const Me = z.object({
+  user: z.object({ id: z.string(), email: z.string(), name: z.string() }),
+  organization: z.object({ id: z.string(), name: z.string(), slug: z.string() }),
+});
+export type Me = z.infer<typeof Me>;
+
+/** POST /api/enrolment-tokens body. */
+export const CreateEnrolmentToken = z.object({
+  expiresInMinutes: z.number().int().min(1).max(7 * 24 * 60).default(60),
+});
+export type CreateEnrolmentToken = z.infer<typeof CreateEnrolmentToken>;
+
+/** POST /api/enrolment-tokens answer: the token is shown once, with the command that uses it. */
+export const EnrolmentTokenCreated = z.object({
+  token: z.string(),
+  expiresAt: z.string(),
+  commands: z.object({ node: z.string(), npx: z.string() }),
+});
+export type EnrolmentTokenCreated = z.infer<typeof EnrolmentTokenCreated>;
+
+export const AgentStatus = z.enum(["online", "busy", "offline"]);
+export type AgentStatus = z.infer<typeof AgentStatus>;
+
+/** GET /api/agents items. */
+export const AgentView = HostInfo.extend({
+  id: z.string().uuid(),
+  version: z.string(),
+  status: AgentStatus,
+  labels: z.record(z.string(), z.string()),
+  lastSeenAt: z.string().nullable(),
+  currentRunId: z.string().uuid().nullable(),
+});
+export type AgentView = z.infer<typeof AgentView>;
+
+/** POST /api/plans and PUT /api/plans/:id body. */
+export const SavePlan = PlanSpec;
+export type SavePlan = z.infer<typeof SavePlan>;
+
+/** GET /api/plans items and single plan. */
+export const PlanView = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  spec: PlanSpec,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type PlanView = z.infer<typeof PlanView>;
+
+/** GET /health. */
+export const Health = z.object({
+  status: z.enum(["ok", "degraded"]),
+  database: z.enum(["ok", "down"]),
+  redis: z.enum(["ok", "down"]),
+  version: z.string(),
+});
+export type Health = z.infer<typeof Health>;
+
+/** Route params carrying one id. */
+export const IdParams = z.object({ id: z.string().uuid("must be a UUID") });
+export type IdParams = z.infer<typeof IdParams>;

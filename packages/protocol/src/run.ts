@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { PlanSpec } from "./plan";
+import { SeriesPoint } from "./snapshot";
+
+/** A run's lifecycle states; core/run-state.ts holds the transition function. */
+export const RunStatus = z.enum(["queued", "preparing", "running", "stopping", "finished", "aborted", "failed", "degraded"]);
+export type RunStatus = z.infer<typeof RunStatus>;
+
+export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ["finished", "aborted", "failed"];
+
+/** Totals over a whole run, computed once when it ends from the stored snapshots. */
+export const RunSummary = z.object({
+  agents: z.number().int().min(0),
+  peakClients: z.number().int().min(0),
+  peakConnections: z.number().int().min(0),
+  durationSec: z.number().min(0),
+  messagesSent: z.number().int().min(0),
+  messagesReceived: z.number().int().min(0),
+  messagesPerSec: z.number().min(0),
+  connectionsFailed: z.number().int().min(0),
+  errors: z.number().int().min(0),
+  rttP50Ms: z.number().nullable(),
+  rttP99Ms: z.number().nullable(),
+  rttMaxMs: z.number().nullable(),
+});
+export type RunSummary = z.infer<typeof RunSummary>;
+
+/** GET /api/runs/:id and list items: a run as the browser sees it. */
+export const RunView = z.object({
+  id: z.string().uuid(),
+  planId: z.string().uuid(),
+  planName: z.string(),
+  status: RunStatus,
+  spec: PlanSpec,
+  error: z.string().nullable(),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+  summary: RunSummary.nullable(),
+});
+export type RunView = z.infer<typeof RunView>;
+
+/** GET /api/runs/:id/series: every merged second so far. */
+export const RunSeries = z.object({ runId: z.string().uuid(), points: z.array(SeriesPoint) });
+export type RunSeries = z.infer<typeof RunSeries>;
+
+/** Browser live stream (WS /api/runs/:id/live), server → browser. */
+export const LiveMessage = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("point"), point: SeriesPoint }),
+  z.object({ type: z.literal("run"), run: RunView }),
+]);
+export type LiveMessage = z.infer<typeof LiveMessage>;
