@@ -1,0 +1,2 @@
+// Table types for Kysely; filled in as migrations land.
+export interface Database {}
