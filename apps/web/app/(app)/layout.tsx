@@ -1,0 +1,6 @@
+import type { ReactNode } from "react";
+import { SessionGate } from "../../components/session-gate";
+
+export default function AppLayout({ children }: { children: ReactNode }) {
+  return <SessionGate>{children}</SessionGate>;
+}

@@ -1,0 +1,50 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname, useRouter } from "next/navigation";
+import { useState } from "react";
+import { authClient } from "../lib/auth-client";
+
+const LINKS = [
+  { href: "/agents", label: "Agents" },
+  { href: "/plans", label: "Plans" },
+  { href: "/runs", label: "Runs" },
+] as const;
+
+export function AppNav({ organisation }: { organisation: string }) {
+  const pathname = usePathname();
+  const router = useRouter();
+  const [signingOut, setSigningOut] = useState(false);
+
+  async function signOut() {
+    setSigningOut(true);
+    try {
+      await authClient().signOut();
+    } finally {
+      router.replace("/sign-in");
+    }
+  }
+
+  return (
+    <nav className="app-nav" aria-label="Main">
+      <Link className="brand" href="/agents">
+        Throng
+      </Link>
+      <ul>
+        {LINKS.map((link) => (
+          <li key={link.href}>
+            <Link href={link.href} aria-current={pathname.startsWith(link.href) ? "page" : undefined}>
+              {link.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <span className="org" data-testid="org-name" title="Organisation">
+        {organisation}
+      </span>
+      <button className="button small" type="button" onClick={signOut} disabled={signingOut}>
+        Sign out
+      </button>
+    </nav>
+  );
+}

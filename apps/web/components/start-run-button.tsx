@@ -1,0 +1,47 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { api } from "../lib/api";
+import { errorMessage } from "../lib/api-client";
+
+/** Starts a run of the plan and opens it; a refusal (e.g. no agent online) shows beside the button. */
+export function StartRunButton({ planId, planName }: { planId: string; planName: string }) {
+  const router = useRouter();
+  const [pending, setPending] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const errorId = `start-run-error-${planId}`;
+
+  async function start() {
+    setPending(true);
+    setFailure(null);
+    try {
+      const run = await api.startRun(planId);
+      router.push(`/runs/${run.id}`);
+    } catch (error) {
+      setFailure(errorMessage(error));
+      setPending(false);
+    }
+  }
+
+  return (
+    <div>
+      <button
+        className="button primary small"
+        type="button"
+        onClick={start}
+        disabled={pending}
+        aria-describedby={failure ? errorId : undefined}
+        aria-label={`Start run of ${planName}`}
+        data-testid="start-run"
+      >
+        {pending ? "Starting…" : "Start run"}
+      </button>
+      {failure && (
+        <p className="inline-error" id={errorId} role="alert" data-testid="start-run-error">
+          {failure}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import type { HTMLInputTypeAttribute } from "react";
+
+interface TextFieldProps {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  type?: HTMLInputTypeAttribute;
+  unit?: string;
+  hint?: string | undefined;
+  error?: string | undefined;
+  autoComplete?: string;
+  inputMode?: "numeric" | "text" | "url" | "email";
+}
+
+/** A labelled input with its unit, hint and field error, tied together for screen readers. */
+export function TextField({ id, label, value, onChange, type = "text", unit, hint, error, autoComplete, inputMode }: TextFieldProps) {
+  const unitId = unit ? `${id}-unit` : undefined;
+  const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  const describedBy = [unitId, hintId, errorId].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <div className="input-row">
+        <input
+          id={id}
+          name={id}
+          type={type}
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          autoComplete={autoComplete}
+          inputMode={inputMode}
+        />
+        {unit && (
+          <span className="unit" id={unitId}>
+            {unit}
+          </span>
+        )}
+      </div>
+      {hint && (
+        <span className="hint" id={hintId}>
+          {hint}
+        </span>
+      )}
+      {error && (
+        <p className="field-error" id={errorId} data-testid={`field-error-${id}`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,155 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+import { LiveMessage, type RunView } from "@throng/protocol/run";
+import type { SeriesPoint } from "@throng/protocol/snapshot";
+import { api } from "../lib/api";
+import { errorMessage } from "../lib/api-client";
+import { isTerminal } from "../lib/run-timing";
+import { mergePoints } from "../lib/series";
+
+export type StreamState = "connecting" | "live" | "reconnecting" | "closed";
+
+export interface RunLive {
+  run: RunView | null;
+  points: SeriesPoint[];
+  error: string | null;
+  stream: StreamState;
+}
+
+const REOPEN_MS = 3000;
+const SUMMARY_POLL_MS = 1000;
+const SUMMARY_POLL_TRIES = 30;
+
+/**
+ * A run and its per-second series, kept current: the live stream is opened first, then the
+ * stored series is fetched and merged (and fetched again after every reconnect), so no second
+ * is lost in between. Points received while a fetch is in flight win over the fetched ones.
+ */
+export function useRunLive(runId: string): RunLive {
+  const [run, setRun] = useState<RunView | null>(null);
+  const [points, setPoints] = useState<SeriesPoint[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [stream, setStream] = useState<StreamState>("connecting");
+  const liveDuringFetch = useRef<SeriesPoint[] | null>(null);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    const { signal } = controller;
+    let source: EventSource | null = null;
+    let reopenTimer: ReturnType<typeof setTimeout> | undefined;
+    let summaryTries = 0;
+
+    const fail = (failure: unknown) => {
+      if (!signal.aborted) setError(errorMessage(failure));
+    };
+
+    const refresh = async (): Promise<RunView | null> => {
+      liveDuringFetch.current = [];
+      try {
+        const [latest, series] = await Promise.all([api.getRun(runId, signal), api.getSeries(runId, signal)]);
+        if (signal.aborted) return null;
+        const live = liveDuringFetch.current;
+        setPoints((current) => mergePoints(mergePoints(current, series.points), live));
+        setRun(latest);
+        setError(null);
+        return latest;
+      } catch (failure) {
+        fail(failure);
+        return null;
+      } finally {
+        liveDuringFetch.current = null;
+      }
+    };
+
+    // A run's summary is computed as it ends; if the end arrived before it, ask again.
+    const settle = async () => {
+      const latest = await refresh();
+      if (latest && !latest.summary && summaryTries++ < SUMMARY_POLL_TRIES && !signal.aborted) {
+        reopenTimer = setTimeout(() => void settle(), SUMMARY_POLL_MS);
+      }
+    };
+
+    const close = () => {
+      source?.close();
+      source = null;
+      setStream("closed");
+    };
+
+    const onMessage = (event: MessageEvent<string>) => {
+      let json: unknown;
+      try {
+        json = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      const parsed = LiveMessage.safeParse(json);
+      if (!parsed.success) return;
+      const message = parsed.data;
+      if (message.type === "point") {
+        liveDuringFetch.current?.push(message.point);
+        setPoints((current) => mergePoints(current, [message.point]));
+        return;
+      }
+      setRun(message.run);
+      if (isTerminal(message.run.status)) {
+        close();
+        void settle();
+      }
+    };
+
+    const open = () => {
+      if (signal.aborted) return;
+      setStream("connecting");
+      let dropped = false;
+      const es = new EventSource(api.liveUrl(runId));
+      source = es;
+      es.onmessage = onMessage;
+      es.onopen = () => {
+        setStream("live");
+        // Catch up on whatever was published while the stream was down (or before it opened).
+        void refresh().then((latest) => {
+          if (latest && isTerminal(latest.status)) {
+            close();
+            void settle();
+          }
+        });
+        dropped = false;
+      };
+      es.onerror = () => {
+        if (es.readyState === EventSource.CLOSED) {
+          // The browser gave up (e.g. an HTTP error); try again ourselves.
+          source = null;
+          setStream("reconnecting");
+          reopenTimer = setTimeout(open, REOPEN_MS);
+        } else if (!dropped) {
+          dropped = true;
+          setStream("reconnecting");
+        }
+      };
+    };
+
+    // First the run: a finished run needs no stream, only its stored series.
+    const start = async () => {
+      const first = await refresh();
+      if (signal.aborted) return;
+      if (!first) {
+        reopenTimer = setTimeout(() => void start(), REOPEN_MS);
+      } else if (isTerminal(first.status)) {
+        setStream("closed");
+        if (!first.summary) void settle();
+      } else {
+        open();
+      }
+    };
+    void start();
+
+    return () => {
+      controller.abort();
+      clearTimeout(reopenTimer);
+      source?.close();
+    };
+  }, [runId]);
+
+  return { run, points, error, stream };
+}

@@ -1,0 +1,52 @@
+import {
+  AgentView,
+  type CreateEnrolmentToken,
+  EnrolmentTokenCreated,
+  Me,
+  PlanView,
+  type SavePlan,
+} from "@throng/protocol/api";
+import { RunSeries, RunView } from "@throng/protocol/run";
+import { apiRequest, type ResponseSchema } from "./api-client";
+
+// Wrapper schemas for list answers; the item schemas come from the protocol.
+const AgentList = { safeParse: (input: unknown) => listOf("agents", AgentView, input) };
+const PlanList = { safeParse: (input: unknown) => listOf("plans", PlanView, input) };
+const RunList = { safeParse: (input: unknown) => listOf("runs", RunView, input) };
+
+function listOf<K extends string, T>(key: K, item: ResponseSchema<T>, input: unknown) {
+  const list = typeof input === "object" && input !== null ? (input as Record<string, unknown>)[key] : undefined;
+  if (!Array.isArray(list)) {
+    return { success: false as const, error: { issues: [{ path: [key], message: "expected an array" }] } };
+  }
+  const items: T[] = [];
+  for (const [index, raw] of list.entries()) {
+    const parsed = item.safeParse(raw);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((issue) => ({ path: [key, index, ...issue.path], message: issue.message }));
+      return { success: false as const, error: { issues } };
+    }
+    items.push(parsed.data);
+  }
+  return { success: true as const, data: items };
+}
+
+const path = (...parts: string[]) => `/api/${parts.map(encodeURIComponent).join("/")}`;
+
+export const api = {
+  me: (signal?: AbortSignal) => apiRequest("GET", "/api/me", Me, undefined, signal),
+
+  createEnrolmentToken: (body: Partial<CreateEnrolmentToken> = {}) =>
+    apiRequest("POST", "/api/enrolment-tokens", EnrolmentTokenCreated, body),
+  listAgents: (signal?: AbortSignal) => apiRequest("GET", "/api/agents", AgentList, undefined, signal),
+
+  listPlans: (signal?: AbortSignal) => apiRequest("GET", "/api/plans", PlanList, undefined, signal),
+  savePlan: (body: SavePlan) => apiRequest("POST", "/api/plans", PlanView, body),
+  startRun: (planId: string) => apiRequest("POST", path("plans", planId, "runs"), RunView),
+
+  listRuns: (signal?: AbortSignal) => apiRequest("GET", "/api/runs", RunList, undefined, signal),
+  getRun: (runId: string, signal?: AbortSignal) => apiRequest("GET", path("runs", runId), RunView, undefined, signal),
+  getSeries: (runId: string, signal?: AbortSignal) =>
+    apiRequest("GET", path("runs", runId, "series"), RunSeries, undefined, signal),
+  liveUrl: (runId: string) => path("runs", runId, "live"),
+};

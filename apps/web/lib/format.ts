@@ -1,0 +1,66 @@
+// Formatting for the dashboard: numbers, sizes, times. Pure functions; no React.
+
+const GIB = 1024 ** 3;
+
+export function formatGiB(bytes: number): string {
+  const gib = bytes / GIB;
+  return `${gib >= 10 ? gib.toFixed(0) : gib.toFixed(1)} GiB`;
+}
+
+export function formatInteger(value: number): string {
+  return Math.round(value).toLocaleString("en-US");
+}
+
+/** Rates: whole numbers above 100, one decimal below, so small runs do not read as zero. */
+export function formatRate(value: number): string {
+  if (value >= 100) return formatInteger(value);
+  return value.toLocaleString("en-US", { maximumFractionDigits: 1 });
+}
+
+export function formatMs(value: number | null | undefined): string {
+  if (value === null || value === undefined) return "—";
+  if (value >= 100) return `${formatInteger(value)} ms`;
+  return `${value.toLocaleString("en-US", { maximumFractionDigits: 2 })} ms`;
+}
+
+/** "1 m 05 s", "42 s". */
+export function formatDuration(seconds: number): string {
+  const total = Math.max(0, Math.round(seconds));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  if (h > 0) return `${h} h ${String(m).padStart(2, "0")} m`;
+  if (m > 0) return `${m} m ${String(s).padStart(2, "0")} s`;
+  return `${s} s`;
+}
+
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return "—";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "—";
+  return date.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "medium" });
+}
+
+/** "just now", "12 s ago", "5 min ago", or a date for anything older than a day. */
+export function formatAgo(iso: string | null | undefined, now: number = Date.now()): string {
+  if (!iso) return "never";
+  const then = new Date(iso).getTime();
+  if (Number.isNaN(then)) return "never";
+  const seconds = Math.max(0, Math.round((now - then) / 1000));
+  if (seconds < 2) return "just now";
+  if (seconds < 60) return `${seconds} s ago`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ago`;
+  return formatDateTime(iso);
+}
+
+/** Time left until an ISO instant, for token expiry: "in 59 min". */
+export function formatUntil(iso: string, now: number = Date.now()): string {
+  const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
+  if (Number.isNaN(seconds)) return "unknown";
+  if (seconds <= 0) return "expired";
+  if (seconds < 60) return `in ${seconds} s`;
+  if (seconds < 3600) return `in ${Math.round(seconds / 60)} min`;
+  if (seconds < 86_400) return `in ${Math.round(seconds / 3600)} h`;
+  return `in ${Math.round(seconds / 86_400)} days`;
+}

@@ -1,0 +1,35 @@
+import { TERMINAL_RUN_STATUSES, type RunStatus, type RunView } from "@throng/protocol/run";
+
+export function isTerminal(status: RunStatus): boolean {
+  return TERMINAL_RUN_STATUSES.includes(status);
+}
+
+/** Seconds the plan asks for: ramp-up happens inside the duration. */
+export function plannedSeconds(run: Pick<RunView, "spec">): number {
+  return run.spec.load.durationSec;
+}
+
+function seconds(fromIso: string, to: number): number {
+  const from = new Date(fromIso).getTime();
+  return Number.isNaN(from) ? 0 : Math.max(0, (to - from) / 1000);
+}
+
+/** How long the run has generated load (or did, once ended); null before it started. */
+export function elapsedSeconds(run: Pick<RunView, "startedAt" | "endedAt">, now: number = Date.now()): number | null {
+  if (!run.startedAt) return null;
+  const end = run.endedAt ? new Date(run.endedAt).getTime() : now;
+  return seconds(run.startedAt, Number.isNaN(end) ? now : end);
+}
+
+/** Seconds left of the planned duration while the run is live; null when not applicable. */
+export function remainingSeconds(run: RunView, now: number = Date.now()): number | null {
+  if (isTerminal(run.status)) return null;
+  const elapsed = elapsedSeconds(run, now);
+  if (elapsed === null) return null;
+  return Math.max(0, plannedSeconds(run) - elapsed);
+}
+
+/** Duration shown in the run list: measured if it ran, else the planned one. */
+export function listedDurationSeconds(run: RunView, now: number = Date.now()): number {
+  return run.summary?.durationSec ?? elapsedSeconds(run, now) ?? plannedSeconds(run);
+}
