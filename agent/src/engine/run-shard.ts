@@ -1,0 +1,100 @@
+import type { RunAssignment } from "@throng/protocol/agent";
+import type { MetricSnapshot } from "@throng/protocol/snapshot";
+import type { HealthSampler } from "../metrics/health";
+import { createSnapshotBuilder } from "../metrics/snapshot-builder";
+import type { ScenarioMetrics } from "../metrics/snapshot-builder";
+import { createPingPong } from "../scenarios/ping-pong";
+import type { ScenarioRunner } from "../scenarios/scenario";
+import type { Transport } from "../transports/transport";
+import { webSocketTransport } from "../transports/websocket";
+import { offsetClock, waitUntil, type Clock } from "./clock";
+import { startRamp } from "./ramp";
+
+const SNAPSHOT_INTERVAL_MS = 1_000;
+/** A start this close to startAt counts as on time (timers fire a little late). */
+const ON_TIME_TOLERANCE_MS = 50;
+
+/** The first interval boundary after `at`: startAt + k seconds. */
+function nextGridPoint(startAt: number, at: number): number {
+  return startAt + (Math.floor((at - startAt) / SNAPSHOT_INTERVAL_MS) + 1) * SNAPSHOT_INTERVAL_MS;
+}
+
+export interface RunShardOptions {
+  /** Called once per interval, in seq order, as soon as the snapshot is built. */
+  onSnapshot(snapshot: MetricSnapshot): void;
+  /** Called when load starts (at startAt, or at once when startAt has passed). */
+  onStart?(): void;
+  /** Aborting stops the load early; the partial interval is still flushed as a final snapshot. */
+  signal?: AbortSignal;
+  /** Server time; defaults to the local clock, which is what a standalone run uses. */
+  clock?: Clock;
+  transport?: Transport;
+  health?: HealthSampler;
+  random?: () => number;
+}
+
+export interface ShardResult {
+  /** Seq of the last snapshot emitted, -1 when the shard stopped before it started. */
+  lastSeq: number;
+  /** Why no load was generated, when none was. */
+  skipped?: "aborted" | "expired";
+}
+
+function createScenario(assignment: RunAssignment, metrics: ScenarioMetrics, options: RunShardOptions): ScenarioRunner {
+  const { plan } = assignment;
+  const transport = options.transport ?? webSocketTransport;
+  // Only WebSocket ping-pong exists so far; each new scenario or protocol gets a case here.
+  const random = options.random;
+  return createPingPong({ url: plan.target.url, scenario: plan.scenario, transport, metrics, ...(random ? { random } : {}) });
+}
+
+/**
+ * Runs one shard of a run: waits for startAt, ramps `assignment.clients` clients over rampUpSec,
+ * emits one MetricSnapshot per second until startAt + durationSec (server time) or the abort,
+ * then closes every connection. The one engine entry point for `connect` and standalone runs.
+ */
+export async function runShard(assignment: RunAssignment, options: RunShardOptions): Promise<ShardResult> {
+  const clock = options.clock ?? offsetClock(0);
+  const { signal } = options;
+  const { load } = assignment.plan;
+  // Every agent ends at the same server instant, even one that was handed its shard late.
+  const endAt = assignment.startAt + load.durationSec * 1000;
+
+  if (await waitUntil(clock, assignment.startAt, signal)) return { lastSeq: -1, skipped: "aborted" };
+  const now = clock.now();
+  if (now >= endAt) return { lastSeq: -1, skipped: "expired" };
+  // Intervals sit on the startAt + k seconds grid, so every agent's seq N covers the same second.
+  const begin = now - assignment.startAt < ON_TIME_TOLERANCE_MS ? assignment.startAt : Math.floor(now);
+
+  const builder = createSnapshotBuilder({ runId: assignment.runId, ...(options.health ? { health: options.health } : {}) });
+  const scenario = createScenario(assignment, builder.metrics, options);
+  options.onStart?.();
+  const ramp = startRamp({
+    clients: assignment.clients,
+    startAt: assignment.startAt,
+    rampUpMs: load.rampUpSec * 1000,
+    clock,
+    startClient: (index) => scenario.startClient(index),
+  });
+
+  let seq = 0;
+  try {
+    let intervalStart = begin;
+    // Bounded: every pass ends an interval, and intervals only move forward to endAt or the abort.
+    for (;;) {
+      const boundary = Math.min(nextGridPoint(assignment.startAt, intervalStart), endAt);
+      const aborted = await waitUntil(clock, boundary, signal);
+      const intervalEnd = aborted ? Math.min(Math.round(clock.now()), boundary) : boundary;
+      const snapshot = builder.take({ seq, intervalStart, intervalMs: intervalEnd - intervalStart, clients: ramp.started() });
+      seq += 1;
+      options.onSnapshot(snapshot);
+      intervalStart = intervalEnd;
+      if (aborted || intervalEnd >= endAt) break;
+    }
+  } finally {
+    ramp.stop();
+    builder.stop();
+    await scenario.close();
+  }
+  return { lastSeq: seq - 1 };
+}
