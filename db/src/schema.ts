@@ -1,2 +1,120 @@
-// Table types for Kysely; filled in as migrations land.
-export interface Database {}
+import type { ColumnType, Generated } from "kysely";
+
+// Table types for Kysely, kept in step with db/migrations by hand (the int tests insert and read every column).
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type Json<T> = ColumnType<T, string, string>;
+
+export interface OrganizationTable {
+  id: string;
+  name: string;
+  slug: string;
+  logo: string | null;
+  createdAt: Timestamp;
+  metadata: string | null;
+}
+
+export interface MemberTable {
+  id: string;
+  organizationId: string;
+  userId: string;
+  role: string;
+  createdAt: Timestamp;
+}
+
+export interface UserTable {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: boolean;
+  image: string | null;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
+export interface EnrolmentTokenTable {
+  id: string;
+  org_id: string;
+  token_hash: string;
+  created_by: string | null;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+  created_at: Generated<Date>;
+}
+
+export interface AgentTable {
+  id: string;
+  org_id: string;
+  secret_hash: string;
+  hostname: string;
+  os: string;
+  arch: string;
+  cores: number;
+  memory_bytes: number;
+  version: string;
+  labels: Json<Record<string, string>>;
+  connected: Generated<boolean>;
+  last_seen_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  created_at: Generated<Date>;
+}
+
+export interface PlanTable {
+  id: string;
+  org_id: string;
+  name: string;
+  spec: Json<unknown>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface RunTable {
+  id: string;
+  org_id: string;
+  plan_id: string;
+  spec: Json<unknown>;
+  status: string;
+  error: string | null;
+  summary: Json<unknown> | null;
+  start_at: Timestamp | null;
+  created_at: Generated<Date>;
+  started_at: Timestamp | null;
+  ended_at: Timestamp | null;
+}
+
+export interface RunShardTable {
+  run_id: string;
+  agent_id: string;
+  org_id: string;
+  shard_index: number;
+  clients: number;
+  state: Generated<string>;
+  last_seq: number | null;
+  error: string | null;
+}
+
+export interface SnapshotTable {
+  run_id: string;
+  agent_id: string;
+  seq: number;
+  org_id: string;
+  second: number;
+  interval_ms: number;
+  clients: number;
+  counters: Json<unknown>;
+  rtt_hist: string;
+  health: Json<unknown>;
+  received_at: Generated<Date>;
+}
+
+export interface Database {
+  organization: OrganizationTable;
+  member: MemberTable;
+  user: UserTable;
+  enrolment_tokens: EnrolmentTokenTable;
+  agents: AgentTable;
+  plans: PlanTable;
+  runs: RunTable;
+  run_shards: RunShardTable;
+  snapshots: SnapshotTable;
+}

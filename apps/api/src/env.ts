@@ -1,0 +1,26 @@
+import { z } from "zod";
+
+/** The API's configuration, parsed once in main.ts; every variable has a default or says what to set. */
+export const ApiEnv = z.object({
+  DATABASE_URL: z.string({ error: "set DATABASE_URL=postgres://user:pass@host:5432/db (npm start sets it for you)" }).min(1),
+  REDIS_URL: z.string({ error: "set REDIS_URL=redis://host:6379 (npm start sets it for you)" }).min(1),
+  API_HOST: z.string().default("0.0.0.0"),
+  API_PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  WEB_ORIGIN: z.string().url().default("http://localhost:3000"),
+  API_PUBLIC_URL: z.string().url().default("http://localhost:4000"),
+  AUTH_SECRET: z
+    .string({ error: "set AUTH_SECRET to a random string of at least 32 characters (npm start generates one)" })
+    .min(32, "AUTH_SECRET must be at least 32 characters"),
+  QUEUE_PREFIX: z.string().default("throng"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
+  NODE_ENV: z.string().default("development"),
+});
+export type ApiEnv = z.infer<typeof ApiEnv>;
+
+export function parseApiEnv(source: NodeJS.ProcessEnv): ApiEnv {
+  const result = ApiEnv.safeParse(source);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+  throw new Error(`Invalid API configuration:\n${lines.join("\n")}`);
+}

@@ -1,0 +1,108 @@
+import type { WebSocket } from "ws";
+import {
+  AGENT_PROTOCOL_VERSION, AgentCloseCode, decodeAgentMessage, encodeMessage,
+  type AgentToServerMessage, type Hello, type ServerToAgentMessage,
+} from "@throng/protocol/agent";
+import { Channel } from "@throng/protocol/jobs";
+import { ThrongError } from "@throng/protocol/errors";
+import { THRONG_VERSION } from "@throng/protocol/version";
+import type { FastifyBaseLogger } from "fastify";
+import type { ApiDeps } from "../services";
+
+const HELLO_TIMEOUT_MS = 10_000;
+
+/** Close reasons are limited to 123 bytes by the WebSocket protocol. */
+function closeWith(socket: WebSocket, code: number, reason: string) {
+  socket.close(code, Buffer.from(reason).subarray(0, 123).toString());
+}
+
+/** One agent's connection: strict handshake, then messages handled one at a time, in order. */
+export function startAgentSession(
+  socket: WebSocket,
+  deps: ApiDeps,
+  registry: Map<string, WebSocket>,
+  log: FastifyBaseLogger,
+) {
+  let agent: { agentId: string; orgId: string } | null = null;
+  let unsubscribe: (() => Promise<void>) | null = null;
+  let queue = Promise.resolve();
+  let lastHeard = Date.now();
+  const send = (message: ServerToAgentMessage) => socket.send(encodeMessage(message));
+  const helloTimer = setTimeout(() => closeWith(socket, AgentCloseCode.handshakeRequired, "no hello within 10 s"), HELLO_TIMEOUT_MS);
+  const liveness = setInterval(() => {
+    if (Date.now() - lastHeard > deps.config.heartbeatIntervalMs * 3) closeWith(socket, AgentCloseCode.heartbeatTimeout, "no heartbeat");
+  }, deps.config.heartbeatIntervalMs);
+
+  async function onHello(hello: Hello) {
+    if (hello.protocolVersion !== AGENT_PROTOCOL_VERSION) {
+      return closeWith(socket, AgentCloseCode.versionUnsupported,
+        `agent protocol v${hello.protocolVersion} unsupported; run throng-agent ${THRONG_VERSION} (protocol v${AGENT_PROTOCOL_VERSION})`);
+    }
+    const authed = await deps.fleet.authenticate(hello);
+    clearTimeout(helloTimer);
+    agent = { agentId: authed.agentId, orgId: authed.orgId };
+    const previous = registry.get(authed.agentId);
+    if (previous && previous !== socket) closeWith(previous, AgentCloseCode.replaced, "replaced by a newer connection of this agent");
+    registry.set(authed.agentId, socket);
+    unsubscribe = await deps.subscriber.subscribe(Channel.agent(authed.agentId), (message) => {
+      if (socket.readyState === socket.OPEN) socket.send(encodeMessage(message as ServerToAgentMessage));
+    });
+    await deps.fleet.markSeen(authed.orgId, authed.agentId, true);
+    send({
+      type: "ready",
+      payload: {
+        agentId: authed.agentId, orgId: authed.orgId, credential: authed.credential,
+        heartbeatIntervalMs: deps.config.heartbeatIntervalMs, flushIntervalMs: deps.config.flushIntervalMs, serverTime: Date.now(),
+      },
+    });
+    log.info({ agentId: authed.agentId, orgId: authed.orgId, host: hello.host.hostname, enrolled: !!authed.credential }, "agent connected");
+    for (const assignment of await deps.orchestrator.activeAssignments(authed.orgId, authed.agentId)) {
+      send({ type: "run-assignment", payload: assignment });
+    }
+  }
+
+  async function handle(message: AgentToServerMessage) {
+    if (message.type === "hello") {
+      if (agent) return closeWith(socket, AgentCloseCode.invalidMessage, "hello sent twice");
+      return onHello(message.payload);
+    }
+    if (!agent) return closeWith(socket, AgentCloseCode.handshakeRequired, "send hello first");
+    switch (message.type) {
+      case "heartbeat":
+        await deps.fleet.markSeen(agent.orgId, agent.agentId, true);
+        return send({ type: "heartbeat", payload: { sentAt: Date.now() } });
+      case "snapshot": {
+        const result = await deps.ingest.ingest(agent.orgId, agent.agentId, message.payload);
+        if (result === "unknown-run") log.warn({ agentId: agent.agentId, runId: message.payload.runId }, "snapshot for a run this agent does not hold");
+        return send({ type: "snapshot-ack", payload: { runId: message.payload.runId, seq: message.payload.seq } });
+      }
+      case "shard-status":
+        return deps.orchestrator.shardStatus(agent.orgId, agent.agentId, message.payload);
+    }
+  }
+
+  socket.on("message", (data, isBinary) => {
+    lastHeard = Date.now();
+    const decoded = isBinary ? { ok: false as const, reason: "binary frames are not part of the protocol" } : decodeAgentMessage(data.toString());
+    if (!decoded.ok) return closeWith(socket, AgentCloseCode.invalidMessage, decoded.reason);
+    queue = queue.then(() => handle(decoded.message)).catch((err: unknown) => {
+      if (err instanceof ThrongError && err.code === "unauthenticated") return closeWith(socket, AgentCloseCode.unauthenticated, err.message);
+      log.error({ err, agentId: agent?.agentId }, "agent message failed");
+      closeWith(socket, AgentCloseCode.internal, "server error; reconnect");
+    });
+  });
+
+  socket.on("close", () => {
+    clearTimeout(helloTimer);
+    clearInterval(liveness);
+    void queue.finally(async () => {
+      if (unsubscribe) await unsubscribe();
+      if (agent && registry.get(agent.agentId) === socket) {
+        registry.delete(agent.agentId);
+        await deps.fleet.markSeen(agent.orgId, agent.agentId, false).catch((err) => log.error({ err }, "mark offline failed"));
+        log.info({ agentId: agent.agentId }, "agent disconnected");
+      }
+    });
+  });
+  socket.on("error", (err) => log.warn({ err: err.message, agentId: agent?.agentId }, "agent socket error"));
+}

@@ -1,0 +1,32 @@
+import { createDb } from "@throng/db/client";
+import { createRunQueue } from "@throng/runtime/jobs";
+import { createLogger } from "@throng/runtime/logger";
+import { createRedis } from "@throng/runtime/redis";
+import { buildApp } from "./app";
+import { composeApi } from "./compose";
+import { parseApiEnv } from "./env";
+
+const env = parseApiEnv(process.env);
+const log = createLogger("api", env.LOG_LEVEL);
+const db = createDb(env.DATABASE_URL);
+const redis = createRedis(env.REDIS_URL, "api");
+const subscriberRedis = createRedis(env.REDIS_URL, "api-subscriber");
+const { queue, jobs } = createRunQueue(createRedis(env.REDIS_URL, "api-queue"), env.QUEUE_PREFIX);
+
+const deps = composeApi({ env, db, redis, subscriberRedis, jobs, log });
+const app = await buildApp(deps, { logger: log });
+
+async function shutdown(signal: string) {
+  log.info({ signal }, "api stopping");
+  await app.close();
+  await queue.close();
+  redis.disconnect();
+  subscriberRedis.disconnect();
+  await db.destroy();
+  process.exit(0);
+}
+process.once("SIGINT", () => void shutdown("SIGINT"));
+process.once("SIGTERM", () => void shutdown("SIGTERM"));
+
+await app.listen({ host: env.API_HOST, port: env.API_PORT });
+log.info({ url: env.API_PUBLIC_URL, web: env.WEB_ORIGIN }, "api ready");

@@ -1,0 +1,22 @@
+import type { Db } from "./client";
+import { createFleetRepo } from "./repos/fleet";
+import { createOrgRepo } from "./repos/orgs";
+import { createPlanRepo } from "./repos/plans";
+import { createRunRepo } from "./repos/runs";
+import { createSnapshotRepo } from "./repos/snapshots";
+
+/** Every repository over one Kysely instance; composed once in each app's main.ts. */
+export function createRepos(db: Db) {
+  return {
+    orgs: createOrgRepo(db),
+    plans: createPlanRepo(db),
+    fleet: createFleetRepo(db),
+    runs: createRunRepo(db),
+    snapshots: createSnapshotRepo(db),
+    /** For GET /health. */
+    async ping(): Promise<void> {
+      await db.selectNoFrom((eb) => eb.val(1).as("one")).execute();
+    },
+  };
+}
+export type Repos = ReturnType<typeof createRepos>;

@@ -1,0 +1,120 @@
+import type { Db } from "../client";
+
+export interface EnrolmentTokenRow {
+  id: string;
+  orgId: string;
+  expiresAt: Date;
+  revokedAt: Date | null;
+}
+
+export interface AgentRow {
+  id: string;
+  orgId: string;
+  hostname: string;
+  os: string;
+  arch: string;
+  cores: number;
+  memoryBytes: number;
+  version: string;
+  labels: Record<string, string>;
+  connected: boolean;
+  lastSeenAt: Date | null;
+  revokedAt: Date | null;
+  currentRunId: string | null;
+}
+
+export interface AgentHost {
+  hostname: string;
+  os: string;
+  arch: string;
+  cores: number;
+  memoryBytes: number;
+  version: string;
+  labels: Record<string, string>;
+}
+
+const ACTIVE_RUN_STATUSES = ["queued", "preparing", "running", "stopping", "degraded"];
+
+/** Enrolment tokens and agents. Lookups by secret hash are the only ones without an orgId: the secret names the org. */
+export function createFleetRepo(db: Db) {
+  const agentColumns = [
+    "a.id", "a.org_id as orgId", "a.hostname", "a.os", "a.arch", "a.cores", "a.memory_bytes as memoryBytes",
+    "a.version", "a.labels", "a.connected", "a.last_seen_at as lastSeenAt", "a.revoked_at as revokedAt",
+  ] as const;
+
+  return {
+    async insertEnrolmentToken(orgId: string, t: { id: string; tokenHash: string; createdBy: string | null; expiresAt: Date }) {
+      await db
+        .insertInto("enrolment_tokens")
+        .values({ id: t.id, org_id: orgId, token_hash: t.tokenHash, created_by: t.createdBy, expires_at: t.expiresAt })
+        .execute();
+    },
+    async findEnrolmentTokenByHash(tokenHash: string): Promise<EnrolmentTokenRow | undefined> {
+      return db
+        .selectFrom("enrolment_tokens")
+        .select(["id", "org_id as orgId", "expires_at as expiresAt", "revoked_at as revokedAt"])
+        .where("token_hash", "=", tokenHash)
+        .executeTakeFirst();
+    },
+    async insertAgent(orgId: string, agent: { id: string; secretHash: string } & AgentHost) {
+      await db
+        .insertInto("agents")
+        .values({
+          id: agent.id, org_id: orgId, secret_hash: agent.secretHash, hostname: agent.hostname, os: agent.os,
+          arch: agent.arch, cores: agent.cores, memory_bytes: agent.memoryBytes, version: agent.version,
+          labels: JSON.stringify(agent.labels),
+        })
+        .execute();
+    },
+    async findAgentCredential(agentId: string): Promise<{ orgId: string; secretHash: string; revokedAt: Date | null } | undefined> {
+      return db
+        .selectFrom("agents")
+        .select(["org_id as orgId", "secret_hash as secretHash", "revoked_at as revokedAt"])
+        .where("id", "=", agentId)
+        .executeTakeFirst();
+    },
+    async updateAgentHost(orgId: string, agentId: string, host: AgentHost) {
+      await db
+        .updateTable("agents")
+        .set({
+          hostname: host.hostname, os: host.os, arch: host.arch, cores: host.cores, memory_bytes: host.memoryBytes,
+          version: host.version, labels: JSON.stringify(host.labels),
+        })
+        .where("org_id", "=", orgId)
+        .where("id", "=", agentId)
+        .execute();
+    },
+    async markSeen(orgId: string, agentId: string, connected: boolean, at: Date) {
+      await db
+        .updateTable("agents")
+        .set({ connected, last_seen_at: at })
+        .where("org_id", "=", orgId)
+        .where("id", "=", agentId)
+        .execute();
+    },
+    async listAgents(orgId: string, ids?: string[]): Promise<AgentRow[]> {
+      let query = db
+        .selectFrom("agents as a")
+        .select(agentColumns)
+        .select((eb) =>
+          eb
+            .selectFrom("run_shards as s")
+            .innerJoin("runs as r", "r.id", "s.run_id")
+            .select("s.run_id")
+            .whereRef("s.agent_id", "=", "a.id")
+            .where("r.status", "in", ACTIVE_RUN_STATUSES)
+            .orderBy("r.created_at", "desc")
+            .limit(1)
+            .as("currentRunId"),
+        )
+        .where("a.org_id", "=", orgId)
+        .where("a.revoked_at", "is", null);
+      if (ids) {
+        if (ids.length === 0) return [];
+        query = query.where("a.id", "in", ids);
+      }
+      return query.orderBy("a.created_at", "asc").execute();
+    },
+  };
+}
+export type FleetRepo = ReturnType<typeof createFleetRepo>;

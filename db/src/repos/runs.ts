@@ -1,0 +1,137 @@
+import type { Db } from "../client";
+
+export interface RunRow {
+  id: string;
+  orgId: string;
+  planId: string;
+  planName: string;
+  spec: unknown;
+  status: string;
+  error: string | null;
+  summary: unknown;
+  startAt: Date | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  endedAt: Date | null;
+}
+
+export interface ShardRow {
+  runId: string;
+  agentId: string;
+  shardIndex: number;
+  clients: number;
+  state: string;
+  lastSeq: number | null;
+  error: string | null;
+}
+
+export type RunPatch = Partial<{
+  status: string;
+  error: string | null;
+  summary: unknown;
+  startAt: Date;
+  startedAt: Date;
+  endedAt: Date;
+}>;
+
+/** Runs and their shards (one per agent), scoped by orgId. */
+export function createRunRepo(db: Db) {
+  const runQuery = (orgId: string) =>
+    db
+      .selectFrom("runs as r")
+      .innerJoin("plans as p", "p.id", "r.plan_id")
+      .select([
+        "r.id", "r.org_id as orgId", "r.plan_id as planId", "p.name as planName", "r.spec", "r.status", "r.error",
+        "r.summary", "r.start_at as startAt", "r.created_at as createdAt", "r.started_at as startedAt", "r.ended_at as endedAt",
+      ])
+      .where("r.org_id", "=", orgId);
+
+  return {
+    async insert(orgId: string, run: { id: string; planId: string; spec: unknown; status: string }) {
+      await db
+        .insertInto("runs")
+        .values({ id: run.id, org_id: orgId, plan_id: run.planId, spec: JSON.stringify(run.spec), status: run.status })
+        .execute();
+    },
+    async get(orgId: string, id: string): Promise<RunRow | undefined> {
+      return runQuery(orgId).where("r.id", "=", id).executeTakeFirst();
+    },
+    async list(orgId: string, limit = 100): Promise<RunRow[]> {
+      return runQuery(orgId).orderBy("r.created_at", "desc").limit(limit).execute();
+    },
+    /** Compare-and-set on status so that a job running twice cannot apply the same transition twice. */
+    async update(orgId: string, id: string, fromStatus: string, patch: RunPatch): Promise<boolean> {
+      const result = await db
+        .updateTable("runs")
+        .set({
+          ...(patch.status !== undefined && { status: patch.status }),
+          ...(patch.error !== undefined && { error: patch.error }),
+          ...(patch.summary !== undefined && { summary: JSON.stringify(patch.summary) }),
+          ...(patch.startAt !== undefined && { start_at: patch.startAt }),
+          ...(patch.startedAt !== undefined && { started_at: patch.startedAt }),
+          ...(patch.endedAt !== undefined && { ended_at: patch.endedAt }),
+        })
+        .where("org_id", "=", orgId)
+        .where("id", "=", id)
+        .where("status", "=", fromStatus)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async insertShards(orgId: string, runId: string, shards: { agentId: string; shardIndex: number; clients: number }[]) {
+      if (shards.length === 0) return;
+      await db
+        .insertInto("run_shards")
+        .values(shards.map((s) => ({ run_id: runId, agent_id: s.agentId, org_id: orgId, shard_index: s.shardIndex, clients: s.clients })))
+        .onConflict((oc) => oc.columns(["run_id", "agent_id"]).doNothing())
+        .execute();
+    },
+    async listShards(orgId: string, runId: string): Promise<ShardRow[]> {
+      return db
+        .selectFrom("run_shards")
+        .select(["run_id as runId", "agent_id as agentId", "shard_index as shardIndex", "clients", "state", "last_seq as lastSeq", "error"])
+        .where("org_id", "=", orgId)
+        .where("run_id", "=", runId)
+        .orderBy("shard_index")
+        .execute();
+    },
+    async getShard(orgId: string, runId: string, agentId: string): Promise<ShardRow | undefined> {
+      return db
+        .selectFrom("run_shards")
+        .select(["run_id as runId", "agent_id as agentId", "shard_index as shardIndex", "clients", "state", "last_seq as lastSeq", "error"])
+        .where("org_id", "=", orgId)
+        .where("run_id", "=", runId)
+        .where("agent_id", "=", agentId)
+        .executeTakeFirst();
+    },
+    async updateShard(orgId: string, runId: string, agentId: string, patch: { state: string; lastSeq?: number | null; error?: string | null }) {
+      const result = await db
+        .updateTable("run_shards")
+        .set({
+          state: patch.state,
+          ...(patch.lastSeq !== undefined && { last_seq: patch.lastSeq }),
+          ...(patch.error !== undefined && { error: patch.error }),
+        })
+        .where("org_id", "=", orgId)
+        .where("run_id", "=", runId)
+        .where("agent_id", "=", agentId)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    /** Shards of runs still under way that this agent holds: re-sent when it reconnects. */
+    async activeShardsForAgent(orgId: string, agentId: string): Promise<(ShardRow & { runStatus: string })[]> {
+      return db
+        .selectFrom("run_shards as s")
+        .innerJoin("runs as r", "r.id", "s.run_id")
+        .select([
+          "s.run_id as runId", "s.agent_id as agentId", "s.shard_index as shardIndex", "s.clients", "s.state",
+          "s.last_seq as lastSeq", "s.error", "r.status as runStatus",
+        ])
+        .where("s.org_id", "=", orgId)
+        .where("s.agent_id", "=", agentId)
+        .where("s.state", "in", ["assigned", "started"])
+        .where("r.status", "in", ["preparing", "running"])
+        .execute();
+    },
+  };
+}
+export type RunRepo = ReturnType<typeof createRunRepo>;

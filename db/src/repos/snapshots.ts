@@ -1,0 +1,54 @@
+import type { Db } from "../client";
+
+export interface SnapshotRow {
+  agentId: string;
+  seq: number;
+  second: number;
+  intervalMs: number;
+  clients: number;
+  counters: unknown;
+  rttHist: string;
+  health: unknown;
+}
+
+const columns = [
+  "agent_id as agentId", "seq", "second", "interval_ms as intervalMs", "clients", "counters", "rtt_hist as rttHist", "health",
+] as const;
+
+/** Per-agent per-second snapshots; insert is idempotent on (run, agent, seq). */
+export function createSnapshotRepo(db: Db) {
+  return {
+    /** True when stored now, false when this (run, agent, seq) was already stored. */
+    async insert(orgId: string, runId: string, row: SnapshotRow): Promise<boolean> {
+      const result = await db
+        .insertInto("snapshots")
+        .values({
+          run_id: runId, agent_id: row.agentId, seq: row.seq, org_id: orgId, second: row.second, interval_ms: row.intervalMs,
+          clients: row.clients, counters: JSON.stringify(row.counters), rtt_hist: row.rttHist, health: JSON.stringify(row.health),
+        })
+        .onConflict((oc) => oc.columns(["run_id", "agent_id", "seq"]).doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+    },
+    async listSecond(orgId: string, runId: string, second: number): Promise<SnapshotRow[]> {
+      return db
+        .selectFrom("snapshots")
+        .select(columns)
+        .where("org_id", "=", orgId)
+        .where("run_id", "=", runId)
+        .where("second", "=", second)
+        .execute();
+    },
+    async listRun(orgId: string, runId: string): Promise<SnapshotRow[]> {
+      return db
+        .selectFrom("snapshots")
+        .select(columns)
+        .where("org_id", "=", orgId)
+        .where("run_id", "=", runId)
+        .orderBy("second")
+        .orderBy("agent_id")
+        .execute();
+    },
+  };
+}
+export type SnapshotRepo = ReturnType<typeof createSnapshotRepo>;

@@ -1,0 +1,87 @@
+import { ThrongError } from "@throng/protocol/errors";
+import type { AgentView, EnrolmentTokenCreated } from "@throng/protocol/api";
+import type { Hello } from "@throng/protocol/agent";
+import type { AgentRow, FleetRepo } from "@throng/db/repos/fleet";
+import type { Clock } from "../ports";
+import { AGENT_SECRET_PREFIX, ENROLMENT_TOKEN_PREFIX, generateSecret, hashSecret, isWellFormedSecret, secretMatchesHash } from "./secrets";
+
+export interface FleetConfig {
+  /** What agents dial and what the install command names. */
+  apiPublicUrl: string;
+  heartbeatIntervalMs: number;
+}
+
+export interface AuthenticatedAgent {
+  agentId: string;
+  orgId: string;
+  /** Only after an enrolment: the credential the agent keeps for later connections. */
+  credential?: { agentId: string; secret: string };
+}
+
+/** An agent counts as online while connected and heard from within three heartbeats. */
+function agentStatus(row: AgentRow, now: number, heartbeatMs: number): AgentView["status"] {
+  const fresh = row.lastSeenAt !== null && now - row.lastSeenAt.getTime() < heartbeatMs * 3;
+  if (!row.connected || !fresh) return "offline";
+  return row.currentRunId ? "busy" : "online";
+}
+
+function toView(row: AgentRow, now: number, heartbeatMs: number): AgentView {
+  return {
+    id: row.id, hostname: row.hostname, os: row.os, arch: row.arch, cores: row.cores, memoryBytes: row.memoryBytes,
+    version: row.version, labels: row.labels, status: agentStatus(row, now, heartbeatMs),
+    lastSeenAt: row.lastSeenAt?.toISOString() ?? null, currentRunId: row.currentRunId,
+  };
+}
+
+/** Enrolment tokens, agent credentials and the fleet inventory. */
+export function createFleetService(deps: { fleet: FleetRepo; clock: Clock; config: FleetConfig }) {
+  const { fleet, clock, config } = deps;
+  const hostOf = (hello: Hello) => ({ ...hello.host, version: hello.agentVersion, labels: hello.labels });
+
+  async function enrol(token: string, hello: Hello): Promise<AuthenticatedAgent> {
+    const refused = new ThrongError("unauthenticated", "Unknown, expired or revoked enrolment token: create a new one on the Agents page");
+    if (!isWellFormedSecret(token, ENROLMENT_TOKEN_PREFIX)) throw refused;
+    const row = await fleet.findEnrolmentTokenByHash(hashSecret(token));
+    if (!row || row.revokedAt || row.expiresAt.getTime() <= clock.now()) throw refused;
+    const agentId = crypto.randomUUID();
+    const secret = generateSecret(AGENT_SECRET_PREFIX);
+    await fleet.insertAgent(row.orgId, { id: agentId, secretHash: hashSecret(secret), ...hostOf(hello) });
+    return { agentId, orgId: row.orgId, credential: { agentId, secret } };
+  }
+
+  return {
+    async createEnrolmentToken(orgId: string, userId: string | null, expiresInMinutes: number): Promise<EnrolmentTokenCreated> {
+      const token = generateSecret(ENROLMENT_TOKEN_PREFIX);
+      const expiresAt = new Date(clock.now() + expiresInMinutes * 60_000);
+      await fleet.insertEnrolmentToken(orgId, { id: crypto.randomUUID(), tokenHash: hashSecret(token), createdBy: userId, expiresAt });
+      const args = `connect --server ${config.apiPublicUrl} --token ${token}`;
+      return {
+        token,
+        expiresAt: expiresAt.toISOString(),
+        commands: { node: `node agent/dist/throng-agent.mjs ${args}`, npx: `npx throng-agent ${args}` },
+      };
+    },
+
+    /** Checks a hello's token or credential; throws unauthenticated with what to do. */
+    async authenticate(hello: Hello): Promise<AuthenticatedAgent> {
+      if (hello.auth.kind === "enrolment") return enrol(hello.auth.token, hello);
+      const row = await fleet.findAgentCredential(hello.auth.agentId);
+      if (!row || !secretMatchesHash(hello.auth.secret, row.secretHash)) {
+        throw new ThrongError("unauthenticated", "Unknown agent credential: enrol again with a new enrolment token");
+      }
+      if (row.revokedAt) throw new ThrongError("unauthenticated", "This agent was revoked: enrol again with a new enrolment token");
+      await fleet.updateAgentHost(row.orgId, hello.auth.agentId, hostOf(hello));
+      return { agentId: hello.auth.agentId, orgId: row.orgId };
+    },
+
+    async markSeen(orgId: string, agentId: string, connected: boolean): Promise<void> {
+      await fleet.markSeen(orgId, agentId, connected, new Date(clock.now()));
+    },
+
+    async listAgents(orgId: string): Promise<AgentView[]> {
+      const now = clock.now();
+      return (await fleet.listAgents(orgId)).map((row) => toView(row, now, config.heartbeatIntervalMs));
+    },
+  };
+}
+export type FleetService = ReturnType<typeof createFleetService>;

@@ -1,0 +1,30 @@
+import { Channel } from "@throng/protocol/jobs";
+import type { MetricSnapshot } from "@throng/protocol/snapshot";
+import type { LiveMessage } from "@throng/protocol/run";
+import type { Repos } from "@throng/db/repos";
+import type { Bus } from "../ports";
+import { mergeSecond } from "./series";
+
+export type IngestResult = "stored" | "duplicate" | "unknown-run";
+
+/** Stores an agent's snapshot once, re-merges its second across agents and pushes the point to browsers. */
+export function createIngestService(deps: { repos: Repos; bus: Bus }) {
+  const { repos, bus } = deps;
+  return {
+    async ingest(orgId: string, agentId: string, snapshot: MetricSnapshot): Promise<IngestResult> {
+      // The shard proves the run is this org's and this agent's: no agent writes into another org's run.
+      const shard = await repos.runs.getShard(orgId, snapshot.runId, agentId);
+      if (!shard) return "unknown-run";
+      const second = Math.floor(snapshot.intervalStart / 1000);
+      const stored = await repos.snapshots.insert(orgId, snapshot.runId, {
+        agentId, seq: snapshot.seq, second, intervalMs: snapshot.intervalMs, clients: snapshot.clients,
+        counters: snapshot.counters, rttHist: snapshot.histograms.rttUs, health: snapshot.health,
+      });
+      if (!stored) return "duplicate";
+      const point = mergeSecond(second, await repos.snapshots.listSecond(orgId, snapshot.runId, second));
+      await bus.publish(Channel.run(snapshot.runId), { type: "point", point } satisfies LiveMessage);
+      return "stored";
+    },
+  };
+}
+export type IngestService = ReturnType<typeof createIngestService>;

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import type { SnapshotRow } from "@throng/db/repos/snapshots";
+import { encodeValues } from "./histogram";
+import { buildSeries, mergeSecond, summarize } from "./series";
+
+function row(agentId: string, second: number, valuesUs: number[], messages: number, open = 10): SnapshotRow {
+  return {
+    agentId, seq: second, second, intervalMs: 1000, clients: open,
+    counters: {
+      connectionsOpen: open, connectionsOpened: 0, connectionsFailed: 0, connectionsClosed: 0,
+      messagesSent: messages, messagesReceived: messages, bytesSent: messages * 64, bytesReceived: messages * 20, errors: 0,
+    },
+    rttHist: encodeValues(valuesUs),
+    health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
+  };
+}
+
+describe("merging snapshots per second", () => {
+  it("merges histograms across agents instead of averaging their percentiles", () => {
+    // Agent a: 99 fast replies; agent b: 1 slow one. Averaging p99s would give ~ (1+50)/2 ms.
+    const a = row("a", 100, Array(99).fill(1_000), 99);
+    const b = row("b", 100, [50_000], 1);
+    const point = mergeSecond(100, [a, b]);
+    expect(point.rttP50Ms).toBeCloseTo(1, 1);
+    expect(point.rttP99Ms).toBeCloseTo(1, 1);
+    expect(point.rttMaxMs).toBeCloseTo(50, 0);
+    expect(point.connections).toBe(20);
+    expect(point.agents).toBe(2);
+    expect(point.messagesReceivedPerSec).toBe(100);
+  });
+
+  it("orders seconds and sums a run into a summary", () => {
+    const rows = [row("a", 2, [2_000], 5), row("a", 1, [1_000], 5), row("b", 1, [3_000], 5, 4)];
+    const series = buildSeries(rows);
+    expect(series.map((p) => p.t)).toEqual([1, 2]);
+    const summary = summarize(rows);
+    expect(summary.peakConnections).toBe(14);
+    expect(summary.messagesReceived).toBe(15);
+    expect(summary.messagesPerSec).toBe(7.5);
+    expect(summary.rttMaxMs).toBeCloseTo(3, 1);
+    expect(summary.agents).toBe(2);
+  });
+
+  it("reports null latencies when nothing was measured", () => {
+    expect(summarize([]).rttP99Ms).toBeNull();
+    expect(mergeSecond(1, [row("a", 1, [], 0)]).rttP50Ms).toBeNull();
+  });
+});

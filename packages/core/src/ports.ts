@@ -1,0 +1,25 @@
+import type { FinishRunJob, StartRunJob } from "@throng/protocol/jobs";
+
+/** What core needs from the outside world; adapters live in @throng/runtime, fakes only in unit tests. */
+export interface Clock {
+  now(): number;
+}
+
+export interface Log {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** Redis pub/sub between processes; messages are JSON-serialisable. */
+export interface Bus {
+  publish(channel: string, message: unknown): Promise<void>;
+}
+
+/** BullMQ producers; each job id makes enqueueing idempotent. */
+export interface Jobs {
+  startRun(job: StartRunJob): Promise<void>;
+  finishRun(job: FinishRunJob, delayMs: number, reason: "planned-end" | "all-shards-done" | "timeout"): Promise<void>;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };

@@ -1,0 +1,19 @@
+import { PlanSpec } from "@throng/protocol/plan";
+import { RunStatus, RunSummary, type RunView } from "@throng/protocol/run";
+import type { RunRow } from "@throng/db/repos/runs";
+
+/** A stored run as the API answers it. */
+export function toRunView(row: RunRow): RunView {
+  return {
+    id: row.id,
+    planId: row.planId,
+    planName: row.planName,
+    status: RunStatus.parse(row.status),
+    spec: PlanSpec.parse(row.spec),
+    error: row.error,
+    createdAt: row.createdAt.toISOString(),
+    startedAt: row.startedAt?.toISOString() ?? null,
+    endedAt: row.endedAt?.toISOString() ?? null,
+    summary: row.summary ? RunSummary.parse(row.summary) : null,
+  };
+}

@@ -1,0 +1,33 @@
+/** An agent that can take load, with the cores that size its share. */
+export interface ShardCandidate {
+  agentId: string;
+  cores: number;
+}
+
+export interface ShardPlan {
+  agentId: string;
+  shardIndex: number;
+  clients: number;
+}
+
+/**
+ * Splits `clients` across agents in proportion to their cores (largest remainder), so every client is
+ * placed exactly once; agents that would get none are left out.
+ */
+export function splitClients(clients: number, agents: readonly ShardCandidate[]): ShardPlan[] {
+  const totalCores = agents.reduce((acc, a) => acc + Math.max(1, a.cores), 0);
+  if (agents.length === 0 || clients <= 0) return [];
+  const exact = agents.map((a) => (clients * Math.max(1, a.cores)) / totalCores);
+  const shares = exact.map(Math.floor);
+  let left = clients - shares.reduce((acc, n) => acc + n, 0);
+  const byRemainder = exact.map((value, i) => ({ i, rest: value - Math.floor(value) })).sort((a, b) => b.rest - a.rest);
+  for (const { i } of byRemainder) {
+    if (left === 0) break;
+    shares[i] = (shares[i] ?? 0) + 1;
+    left -= 1;
+  }
+  return agents
+    .map((a, i) => ({ agentId: a.agentId, clients: shares[i] ?? 0 }))
+    .filter((s) => s.clients > 0)
+    .map((s, shardIndex) => ({ ...s, shardIndex }));
+}

@@ -1,0 +1,22 @@
+import { Queue } from "bullmq";
+import type { Redis } from "ioredis";
+import { QUEUE_RUNS, RunJobName } from "@throng/protocol/jobs";
+import type { Jobs } from "@throng/core/ports";
+
+/** BullMQ producer for the runs queue; job ids make a repeated enqueue a no-op. */
+export function createRunQueue(connection: Redis, prefix: string) {
+  const queue = new Queue(QUEUE_RUNS, {
+    connection,
+    prefix,
+    defaultJobOptions: { attempts: 5, backoff: { type: "exponential", delay: 500 }, removeOnComplete: 1000, removeOnFail: 5000 },
+  });
+  const jobs: Jobs = {
+    async startRun(job) {
+      await queue.add(RunJobName.start, job, { jobId: `start-${job.runId}` });
+    },
+    async finishRun(job, delayMs, reason) {
+      await queue.add(RunJobName.finish, job, { jobId: `finish-${reason}-${job.runId}`, delay: delayMs });
+    },
+  };
+  return { queue, jobs };
+}

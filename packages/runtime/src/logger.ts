@@ -1,0 +1,14 @@
+import pino from "pino";
+
+/** One JSON line per event; secrets are redacted wherever they appear under these keys. */
+export function createLogger(name: string, level: string) {
+  return pino({
+    name,
+    level,
+    redact: {
+      paths: ["token", "secret", "password", "credential", "*.token", "*.secret", "*.password", "*.credential", "req.headers.cookie", "req.headers.authorization"],
+      censor: "[redacted]",
+    },
+  });
+}
+export type Logger = ReturnType<typeof createLogger>;

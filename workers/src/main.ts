@@ -1,0 +1,37 @@
+import { createDb } from "@throng/db/client";
+import { createRunQueue } from "@throng/runtime/jobs";
+import { createLogger } from "@throng/runtime/logger";
+import { createRedis } from "@throng/runtime/redis";
+import { composeWorkers } from "./compose";
+import { parseWorkersEnv } from "./env";
+
+const env = parseWorkersEnv(process.env);
+const log = createLogger("workers", env.LOG_LEVEL);
+const db = createDb(env.DATABASE_URL);
+const redis = createRedis(env.REDIS_URL, "workers");
+const { queue, jobs } = createRunQueue(createRedis(env.REDIS_URL, "workers-queue"), env.QUEUE_PREFIX);
+const { worker } = composeWorkers({
+  db, redis, workerRedis: createRedis(env.REDIS_URL, "workers-worker"), jobs, log,
+  prefix: env.QUEUE_PREFIX, concurrency: env.WORKER_CONCURRENCY, heartbeatIntervalMs: env.HEARTBEAT_INTERVAL_MS,
+});
+
+// A heartbeat line so an operator (or a test) can see the worker is alive and what it is doing.
+const heartbeat = setInterval(async () => {
+  const counts = await queue.getJobCounts("waiting", "active", "delayed", "failed").catch(() => null);
+  log.info({ running: worker.isRunning(), counts }, "workers heartbeat");
+}, 30_000);
+
+async function shutdown(signal: string) {
+  log.info({ signal }, "workers stopping");
+  clearInterval(heartbeat);
+  await worker.close();
+  await queue.close();
+  redis.disconnect();
+  await db.destroy();
+  process.exit(0);
+}
+process.once("SIGINT", () => void shutdown("SIGINT"));
+process.once("SIGTERM", () => void shutdown("SIGTERM"));
+
+await worker.waitUntilReady();
+log.info({ queue: "runs", prefix: env.QUEUE_PREFIX }, "workers ready");

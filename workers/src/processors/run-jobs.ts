@@ -1,0 +1,22 @@
+import type { Job } from "bullmq";
+import { parseOrThrow } from "@throng/protocol/errors";
+import { FinishRunJob, RunJobName, StartRunJob } from "@throng/protocol/jobs";
+import type { RunOrchestrator } from "@throng/core/runs/run-orchestrator";
+
+/** The runs queue's processor: validate the payload, make one core call. Both calls are idempotent. */
+export function createRunJobProcessor(orchestrator: RunOrchestrator) {
+  return async function processRunJob(job: Job): Promise<void> {
+    switch (job.name) {
+      case RunJobName.start: {
+        const { orgId, runId } = parseOrThrow(StartRunJob, job.data, "start-run job");
+        return orchestrator.start(orgId, runId);
+      }
+      case RunJobName.finish: {
+        const { orgId, runId } = parseOrThrow(FinishRunJob, job.data, "finish-run job");
+        return orchestrator.finish(orgId, runId);
+      }
+      default:
+        throw new Error(`Unknown job "${job.name}" on the runs queue`);
+    }
+  };
+}
