@@ -14,17 +14,21 @@ interface SeriesChartProps {
   height?: number;
 }
 
+const SECOND_INCREMENTS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200];
+
 function options(lines: readonly ChartLine[], width: number, height: number): uPlot.Options {
   return {
     width,
     height,
     scales: { x: { time: true }, y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1] } },
-    axes: [{}, { size: 60 }],
+    // Points are whole seconds, so ticks are too.
+    axes: [{ incrs: SECOND_INCREMENTS, space: 70 }, { size: 60 }],
     series: [
       {},
       ...lines.map((line) => ({ label: line.label, stroke: line.color, width: 2, points: { show: false } })),
     ],
     cursor: { drag: { x: false, y: false } },
+    legend: { live: false },
   };
 }
 
