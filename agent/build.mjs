@@ -1,0 +1,31 @@
+// Bundles the agent CLI into one self-contained file: `node agent/dist/throng-agent.mjs`.
+import { chmod } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const outfile = join(here, "dist", "throng-agent.mjs");
+
+// Bundled CommonJS deps (ws, commander, hdr-histogram-js) call require(); ESM has none, so make one.
+const banner = [
+  "#!/usr/bin/env node",
+  'import { createRequire as __throngCreateRequire } from "node:module";',
+  "const require = __throngCreateRequire(import.meta.url);",
+].join("\n");
+
+await build({
+  entryPoints: [join(here, "src", "cli", "main.ts")],
+  outfile,
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "esm",
+  banner: { js: banner },
+  // ws loads these native speed-ups only if installed and falls back without them.
+  external: ["bufferutil", "utf-8-validate"],
+  legalComments: "none",
+  logLevel: "warning",
+});
+await chmod(outfile, 0o755);
+console.log(`built ${outfile}`);

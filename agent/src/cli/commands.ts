@@ -1,0 +1,51 @@
+import { runAgent } from "../connection/agent";
+import { startTarget } from "../target/target-server";
+import { consoleLogger } from "./console-logger";
+import { ExitCode, exitCodeForClose } from "./exit-codes";
+import { shutdownSignal } from "./signals";
+
+export interface ConnectArgs {
+  server: string;
+  token?: string;
+  configPath: string;
+  labels: Record<string, string>;
+}
+
+/** `throng-agent connect`: runs until SIGINT/SIGTERM (0) or a refusal by the server (3, 4). */
+export async function connectCommand(args: ConnectArgs): Promise<ExitCode> {
+  const shutdown = shutdownSignal(() => process.exit(ExitCode.failure));
+  try {
+    const exit = await runAgent({ ...args, log: consoleLogger, signal: shutdown.signal });
+    if (exit.kind === "stopped") return ExitCode.ok;
+    consoleLogger.error(`the server refused this agent (close ${exit.closeCode}): ${exit.reason}`);
+    return exitCodeForClose(exit.closeCode);
+  } finally {
+    shutdown.dispose();
+  }
+}
+
+export interface TargetArgs {
+  host: string;
+  port: number;
+  delayMs: number;
+}
+
+/** `throng-agent target`: serves until SIGINT/SIGTERM. */
+export async function targetCommand(args: TargetArgs): Promise<ExitCode> {
+  const shutdown = shutdownSignal(() => process.exit(ExitCode.failure));
+  try {
+    let target;
+    try {
+      target = await startTarget(args);
+    } catch (error) {
+      consoleLogger.error(`cannot listen on ${args.host}:${args.port}: ${(error as Error).message}; pick another --port or --host`);
+      return ExitCode.failure;
+    }
+    console.log(`target listening on ${target.url}`);
+    await new Promise<void>((resolve) => shutdown.signal.addEventListener("abort", () => resolve(), { once: true }));
+    await target.close();
+    return ExitCode.ok;
+  } finally {
+    shutdown.dispose();
+  }
+}

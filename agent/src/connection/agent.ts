@@ -1,0 +1,150 @@
+import {
+  AGENT_PROTOCOL_VERSION,
+  AgentCloseCode,
+  type AgentAuth,
+  type HostInfo,
+  type Ready,
+} from "@throng/protocol/agent";
+import { ThrongError } from "@throng/protocol/errors";
+import { THRONG_VERSION } from "@throng/protocol/version";
+import { offsetClock, sleep } from "../engine/clock";
+import { runShard as defaultRunShard } from "../engine/run-shard";
+import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from "./backoff";
+import { readCredential, writeCredential, type StoredCredential } from "./credential-file";
+import { hostInfo } from "./host-info";
+import type { Logger } from "./logger";
+import { gatewayUrl, normaliseServer } from "./server-url";
+import { openSession, type ServerMessageAfterReady, type Session, type SessionEnd } from "./session";
+import { createShardManager, type ShardManager } from "./shards";
+
+export interface AgentOptions {
+  /** The API's http(s) address, as shown in the dashboard's install command. */
+  server: string;
+  /** One-time enrolment token; optional once a credential for this server is stored. */
+  token?: string;
+  configPath: string;
+  labels: Record<string, string>;
+  log: Logger;
+  /** Aborting (SIGINT/SIGTERM) flushes running shards and closes with 1000. */
+  signal: AbortSignal;
+  host?: HostInfo;
+  backoff?: BackoffOptions;
+  handshakeTimeoutMs?: number;
+  runShard?: typeof defaultRunShard;
+  bufferCapacity?: number;
+}
+
+/** How `connect` ended: stopped by a signal, or refused by the server for good. */
+export type AgentExit =
+  | { kind: "stopped" }
+  | { kind: "fatal"; closeCode: typeof AgentCloseCode.unauthenticated | typeof AgentCloseCode.versionUnsupported; reason: string };
+
+function describeEnd(end: SessionEnd): string {
+  const reason = end.reason || end.error || "no reason given";
+  return `code ${end.code}: ${reason}`;
+}
+
+/** Connects to the gateway and stays connected (reconnecting with backoff) until stopped or refused. */
+export async function runAgent(options: AgentOptions): Promise<AgentExit> {
+  const { log, signal } = options;
+  const server = normaliseServer(options.server);
+  const url = gatewayUrl(options.server);
+  let credential = await readCredential(options.configPath, server);
+  if (!credential && !options.token) {
+    throw new ThrongError(
+      "validation_failed",
+      `no stored credential for ${server} in ${options.configPath}; pass --token <enrolment token> (create one under Agents in the dashboard)`,
+    );
+  }
+  let tokenSent = false;
+  let offsetMs = 0;
+  let current: Session | undefined;
+  const shards = createShardManager({
+    runShard: options.runShard ?? defaultRunShard,
+    clock: () => offsetClock(offsetMs),
+    log,
+    ...(options.bufferCapacity ? { bufferCapacity: options.bufferCapacity } : {}),
+  });
+  const onAbort = () => {
+    void shards.shutdown().then(() => current?.close(AgentCloseCode.normal, "agent shutting down"));
+  };
+  signal.addEventListener("abort", onAbort, { once: true });
+
+  const onReady = (ready: Ready, offset: number, session: Session) => {
+    offsetMs = offset;
+    if (ready.credential) {
+      credential = { agentId: ready.credential.agentId, secret: ready.credential.secret };
+      void saveCredential(options, server, credential);
+    }
+    log.info(`connected to ${server} as agent ${ready.agentId}`);
+    shards.attach((message) => session.send(message));
+  };
+
+  try {
+    for (let attempt = 0; !signal.aborted; ) {
+      const auth: AgentAuth = credential
+        ? { kind: "credential", agentId: credential.agentId, secret: credential.secret }
+        : { kind: "enrolment", token: options.token ?? "" };
+      tokenSent ||= auth.kind === "enrolment";
+      const { session, ended } = openSession({
+        url,
+        hello: { agentVersion: THRONG_VERSION, protocolVersion: AGENT_PROTOCOL_VERSION, auth, host: options.host ?? hostInfo(), labels: options.labels },
+        log,
+        ...(options.handshakeTimeoutMs ? { handshakeTimeoutMs: options.handshakeTimeoutMs } : {}),
+        onReady,
+        onMessage: (message) => dispatch(shards, message),
+      });
+      current = session;
+      if (signal.aborted) session.close(AgentCloseCode.normal, "agent shutting down");
+      const end = await ended;
+      current = undefined;
+      shards.detach();
+      if (signal.aborted) break;
+
+      if (end.code === AgentCloseCode.unauthenticated && auth.kind === "credential" && options.token && !tokenSent) {
+        // A revoked machine re-enrolled with a fresh token: the stale stored credential must not win.
+        log.warn(`the stored credential for ${server} was rejected (${end.reason}); enrolling with the token instead`);
+        credential = undefined;
+        continue;
+      }
+      if (end.code === AgentCloseCode.unauthenticated || end.code === AgentCloseCode.versionUnsupported) {
+        return { kind: "fatal", closeCode: end.code, reason: end.reason || "refused by the server" };
+      }
+      if (end.ready) attempt = 0;
+      const delay = backoffDelay(attempt, options.backoff ?? DEFAULT_BACKOFF);
+      attempt += 1;
+      log.warn(`disconnected from ${server} (${describeEnd(end)}); reconnecting in ${(delay / 1000).toFixed(1)} s`);
+      await sleep(delay, signal);
+    }
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+    await shards.shutdown();
+  }
+  return { kind: "stopped" };
+}
+
+function dispatch(shards: ShardManager, message: ServerMessageAfterReady): void {
+  switch (message.type) {
+    case "run-assignment":
+      return shards.assign(message.payload);
+    case "run-stop":
+      return shards.stop(message.payload.runId, message.payload.reason);
+    case "snapshot-ack":
+      return shards.ack(message.payload.runId, message.payload.seq);
+    case "heartbeat":
+      return; // liveness is tracked by the session
+  }
+}
+
+async function saveCredential(options: AgentOptions, server: string, credential: StoredCredential): Promise<void> {
+  try {
+    await writeCredential(options.configPath, server, credential);
+    options.log.info(`saved the agent credential to ${options.configPath}`);
+  } catch (error) {
+    // The token is spent; without the file the next start cannot authenticate, so say so loudly.
+    options.log.error(
+      `could not save the agent credential to ${options.configPath}: ${(error as Error).message}. ` +
+        `This process stays connected, but after a restart you will need a new enrolment token; pass --config <writable path>.`,
+    );
+  }
+}

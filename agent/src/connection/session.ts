@@ -1,0 +1,132 @@
+import WebSocket from "ws";
+import {
+  AgentCloseCode,
+  decodeServerMessage,
+  encodeMessage,
+  type AgentToServerMessage,
+  type Hello,
+  type Ready,
+  type ServerToAgentMessage,
+} from "@throng/protocol/agent";
+import type { Logger } from "./logger";
+
+/** How long the server has to answer hello with ready (PROTOCOL.md §2). */
+const HANDSHAKE_TIMEOUT_MS = 10_000;
+/** Silence for this many heartbeat intervals means the link is dead (PROTOCOL.md §3). */
+const MISSED_HEARTBEATS = 3;
+
+export type ServerMessageAfterReady = Exclude<ServerToAgentMessage, { type: "ready" }>;
+
+export interface Session {
+  /** Sends one message; false when the socket is not open and ready. */
+  send(message: AgentToServerMessage): boolean;
+  close(code: number, reason: string): void;
+}
+
+export interface SessionEnd {
+  code: number;
+  reason: string;
+  /** Whether the handshake completed on this socket. */
+  ready: boolean;
+  /** Why the socket failed, when it did (connection refused, handshake timeout, ...). */
+  error?: string;
+}
+
+export interface SessionOptions {
+  url: string;
+  hello: Hello;
+  log: Logger;
+  handshakeTimeoutMs?: number;
+  /** `offsetMs` is ready.serverTime minus the local time the frame arrived. */
+  onReady(ready: Ready, offsetMs: number, session: Session): void;
+  onMessage(message: ServerMessageAfterReady): void;
+}
+
+function localNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/** One socket to the gateway: hello → ready, heartbeats, decoded frames in; ends on close. */
+export function openSession(options: SessionOptions): { session: Session; ended: Promise<SessionEnd> } {
+  const { log } = options;
+  const handshakeTimeoutMs = options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS;
+  const ws = new WebSocket(options.url, { handshakeTimeout: handshakeTimeoutMs, perMessageDeflate: false });
+  let ready = false;
+  let offsetMs = 0;
+  let lastHeard = localNow();
+  let error: string | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+  const handshakeTimer = setTimeout(() => close(AgentCloseCode.handshakeRequired, "no ready within the handshake timeout"), handshakeTimeoutMs);
+
+  const session: Session = {
+    send(message) {
+      if (!ready || ws.readyState !== WebSocket.OPEN) return false;
+      ws.send(encodeMessage(message));
+      return true;
+    },
+    close,
+  };
+
+  function close(code: number, reason: string): void {
+    if (ws.readyState === WebSocket.CONNECTING) ws.terminate();
+    else if (ws.readyState === WebSocket.OPEN) ws.close(code, reason);
+  }
+
+  function startHeartbeat(intervalMs: number): void {
+    heartbeat = setInterval(() => {
+      // The gateway may not send heartbeats when idle; a WebSocket ping gets a pong from any peer.
+      if (localNow() - lastHeard > MISSED_HEARTBEATS * intervalMs) {
+        error = `no frame from the server for ${MISSED_HEARTBEATS} heartbeat intervals`;
+        ws.terminate();
+        return;
+      }
+      ws.ping();
+      session.send({ type: "heartbeat", payload: { sentAt: Math.round(localNow() + offsetMs) } });
+    }, intervalMs);
+  }
+
+  function onFrame(text: string): void {
+    const receivedAt = localNow();
+    const decoded = decodeServerMessage(text);
+    if (!decoded.ok) {
+      // Ignored rather than fatal, so a newer server's extra frames cannot take an agent down.
+      log.warn(`ignored a frame from the server: ${decoded.reason}`);
+      return;
+    }
+    const message = decoded.message;
+    if (!ready) {
+      if (message.type !== "ready") return close(AgentCloseCode.handshakeRequired, `expected ready, got ${message.type}`);
+      ready = true;
+      clearTimeout(handshakeTimer);
+      offsetMs = message.payload.serverTime - receivedAt;
+      startHeartbeat(message.payload.heartbeatIntervalMs);
+      options.onReady(message.payload, offsetMs, session);
+      return;
+    }
+    if (message.type === "ready") return log.warn("ignored a second ready on the same connection");
+    options.onMessage(message);
+  }
+
+  ws.on("open", () => ws.send(encodeMessage({ type: "hello", payload: options.hello })));
+  ws.on("message", (data, isBinary) => {
+    lastHeard = localNow();
+    if (isBinary) return log.warn("ignored a binary frame from the server");
+    try {
+      onFrame(data.toString());
+    } catch (cause) {
+      // A bug in one handler must not kill the process that holds every shard's buffered snapshots.
+      log.error(`failed to handle a frame from the server: ${(cause as Error).stack ?? String(cause)}`);
+    }
+  });
+  ws.on("pong", () => (lastHeard = localNow()));
+  ws.on("error", (cause) => (error ??= cause.message));
+
+  const ended = new Promise<SessionEnd>((resolve) => {
+    ws.on("close", (code, reason) => {
+      clearTimeout(handshakeTimer);
+      clearInterval(heartbeat);
+      resolve({ code, reason: reason.toString(), ready, ...(error ? { error } : {}) });
+    });
+  });
+  return { session, ended };
+}

@@ -1,0 +1,134 @@
+import type { AgentToServerMessage, RunAssignment, ShardStatus } from "@throng/protocol/agent";
+import type { Clock } from "../engine/clock";
+import type { runShard as RunShard } from "../engine/run-shard";
+import { createSnapshotBuffer } from "../metrics/snapshot-buffer";
+import type { Logger } from "./logger";
+
+/** Finished shards remembered, so a re-sent assignment is answered instead of run twice. */
+const REMEMBERED_SHARDS = 64;
+const SHUTDOWN_TIMEOUT_MS = 5_000;
+
+interface Shard {
+  runId: string;
+  controller: AbortController;
+  started: boolean;
+  final?: ShardStatus;
+  done: Promise<void>;
+}
+
+export interface ShardManagerOptions {
+  runShard: typeof RunShard;
+  /** The server clock as currently known; read when a shard starts. */
+  clock(): Clock;
+  log: Logger;
+  bufferCapacity?: number;
+}
+
+export interface ShardManager {
+  assign(assignment: RunAssignment): void;
+  stop(runId: string, reason: string): void;
+  ack(runId: string, seq: number): void;
+  /** A ready socket: resend unacknowledged snapshots, then statuses that could not be sent. */
+  attach(send: (message: AgentToServerMessage) => boolean): void;
+  detach(): void;
+  /** Aborts every running shard and waits (bounded) for their final snapshots and statuses. */
+  shutdown(): Promise<void>;
+  unackedCount(): number;
+}
+
+/** Runs assigned shards and owns their outgoing snapshots until the server acknowledges them. */
+export function createShardManager(options: ShardManagerOptions): ShardManager {
+  const { log } = options;
+  const buffer = createSnapshotBuffer(options.bufferCapacity);
+  const shards = new Map<string, Shard>();
+  const pendingStatuses: ShardStatus[] = [];
+  let send: ((message: AgentToServerMessage) => boolean) | undefined;
+
+  const emit = (message: AgentToServerMessage) => send?.(message) ?? false;
+  const sendStatus = (status: ShardStatus) => {
+    if (!emit({ type: "shard-status", payload: status })) pendingStatuses.push(status);
+  };
+
+  function forgetOldShards(): void {
+    const finished = [...shards.values()].filter((shard) => shard.final);
+    for (const shard of finished.slice(0, Math.max(0, finished.length - REMEMBERED_SHARDS))) shards.delete(shard.runId);
+  }
+
+  async function run(shard: Shard, assignment: RunAssignment): Promise<void> {
+    let lastSeq = -1;
+    let final: ShardStatus;
+    try {
+      const result = await options.runShard(assignment, {
+        clock: options.clock(),
+        signal: shard.controller.signal,
+        onStart() {
+          shard.started = true;
+          sendStatus({ runId: shard.runId, state: "started" });
+        },
+        onSnapshot(snapshot) {
+          lastSeq = snapshot.seq;
+          const dropped = buffer.add(snapshot);
+          if (dropped) log.warn(`snapshot buffer full: dropped unacknowledged snapshot ${dropped.seq} of run ${dropped.runId}`);
+          emit({ type: "snapshot", payload: snapshot });
+        },
+      });
+      final =
+        result.skipped === "expired"
+          ? { runId: shard.runId, state: "failed", lastSeq: -1, error: "the assignment arrived after the run's planned end; no load was generated" }
+          : { runId: shard.runId, state: "finished", lastSeq: result.lastSeq };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      final = { runId: shard.runId, state: "failed", lastSeq, error: message.slice(0, 2000) };
+    }
+    shard.final = final;
+    sendStatus(final);
+    log.info(`run ${shard.runId}: shard ${final.state} (last snapshot seq ${final.lastSeq})`);
+    forgetOldShards();
+  }
+
+  return {
+    assign(assignment) {
+      const known = shards.get(assignment.runId);
+      if (known) {
+        // The gateway re-sends active assignments after every hello: answer, never start twice.
+        if (known.final) sendStatus(known.final);
+        else if (known.started) sendStatus({ runId: known.runId, state: "started" });
+        return;
+      }
+      const shard: Shard = { runId: assignment.runId, controller: new AbortController(), started: false, done: Promise.resolve() };
+      shards.set(shard.runId, shard);
+      log.info(`run ${shard.runId}: shard ${assignment.shardIndex + 1}/${assignment.shardCount}, ${assignment.clients} clients`);
+      shard.done = run(shard, assignment);
+    },
+    stop(runId, reason) {
+      const shard = shards.get(runId);
+      if (!shard || shard.final) return;
+      log.info(`run ${runId}: stopping (${reason})`);
+      shard.controller.abort();
+    },
+    ack(runId, seq) {
+      buffer.ack(runId, seq);
+    },
+    attach(sendMessage) {
+      send = sendMessage;
+      // Snapshots first: a run's finished status must follow its last snapshot.
+      for (const snapshot of buffer.unacked()) if (!emit({ type: "snapshot", payload: snapshot })) return;
+      while (pendingStatuses.length > 0) {
+        if (!emit({ type: "shard-status", payload: pendingStatuses[0]! })) return;
+        pendingStatuses.shift();
+      }
+    },
+    detach() {
+      send = undefined;
+    },
+    async shutdown() {
+      const running = [...shards.values()].filter((shard) => !shard.final);
+      for (const shard of running) shard.controller.abort();
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_TIMEOUT_MS)));
+      await Promise.race([Promise.all(running.map((shard) => shard.done)), timeout]);
+      clearTimeout(timer);
+    },
+    unackedCount: () => buffer.size(),
+  };
+}
