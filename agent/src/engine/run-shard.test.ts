@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import type { RunAssignment } from "@throng/protocol/agent";
+import { MetricSnapshot } from "@throng/protocol/snapshot";
+import { createFakeTransport } from "../testing/fake-transport";
+import { offsetClock } from "./clock";
+import { runShard } from "./run-shard";
+
+function assignment(overrides: { clients?: number; durationSec?: number; rampUpSec?: number; startAt?: number } = {}): RunAssignment {
+  const clients = overrides.clients ?? 5;
+  return {
+    runId: "2a0c8f3e-5b7d-4c1a-9e6f-8d2b4c6a1e3f",
+    shardIndex: 0,
+    shardCount: 1,
+    clients,
+    startAt: overrides.startAt ?? Date.now(),
+    plan: {
+      name: "engine unit",
+      target: { protocol: "websocket", url: "ws://127.0.0.1:1/ws" },
+      scenario: { kind: "ping-pong", intervalMs: 10, messageBytes: 64 },
+      load: { clients, durationSec: overrides.durationSec ?? 1, rampUpSec: overrides.rampUpSec ?? 0 },
+    },
+  };
+}
+
+describe("runShard", () => {
+  it("stops by itself at startAt + durationSec, one schema-valid snapshot per second from seq 0", async () => {
+    const { transport, counts } = createFakeTransport();
+    const snapshots: MetricSnapshot[] = [];
+    const result = await runShard(assignment({ durationSec: 2 }), { transport, onSnapshot: (s) => snapshots.push(s) });
+
+    expect(result.lastSeq).toBe(1);
+    expect(snapshots.map((s) => s.seq)).toEqual([0, 1]);
+    expect(snapshots.map((s) => s.intervalMs)).toEqual([1_000, 1_000]);
+    for (const snapshot of snapshots) expect(MetricSnapshot.safeParse(snapshot).success).toBe(true);
+    expect(snapshots[0]!.counters.messagesReceived).toBeGreaterThan(0);
+    expect(counts()).toEqual({ opened: 5, closed: 5 });
+  });
+
+  it("stamps intervals in server time: startAt + k seconds on the server clock", async () => {
+    const { transport } = createFakeTransport();
+    const clock = offsetClock(3_600_000); // the server is an hour ahead of this machine
+    const startAt = Math.round(clock.now()) + 100;
+    const snapshots: MetricSnapshot[] = [];
+    await runShard(assignment({ startAt, durationSec: 1 }), { transport, clock, onSnapshot: (s) => snapshots.push(s) });
+    expect(snapshots.map((s) => s.intervalStart)).toEqual([startAt]);
+  });
+
+  it("on abort flushes the partial interval as a final snapshot and closes every connection (PROTOCOL.md §7)", async () => {
+    const { transport, counts } = createFakeTransport();
+    const controller = new AbortController();
+    const snapshots: MetricSnapshot[] = [];
+    const result = await runShard(assignment({ durationSec: 60 }), {
+      transport,
+      signal: controller.signal,
+      onSnapshot(snapshot) {
+        snapshots.push(snapshot);
+        if (snapshot.seq === 0) setTimeout(() => controller.abort(), 200);
+      },
+    });
+    expect(result.lastSeq).toBe(1);
+    expect(snapshots[1]!.intervalMs).toBeLessThan(1_000);
+    expect(snapshots[1]!.intervalStart).toBe(snapshots[0]!.intervalStart + 1_000);
+    expect(counts().closed).toBe(5);
+  });
+
+  it("ramps clients over rampUpSec", async () => {
+    const { transport } = createFakeTransport();
+    const snapshots: MetricSnapshot[] = [];
+    await runShard(assignment({ clients: 10, durationSec: 3, rampUpSec: 2 }), { transport, onSnapshot: (s) => snapshots.push(s) });
+    // Client i starts at i * 200 ms: six by the end of the first second, all ten by the end.
+    expect(snapshots[0]!.clients).toBeGreaterThanOrEqual(5);
+    expect(snapshots[0]!.clients).toBeLessThanOrEqual(6);
+    expect(snapshots[2]!.clients).toBe(10);
+  });
+
+  it("generates no load when aborted before startAt or handed the shard after its planned end", async () => {
+    const { transport, counts } = createFakeTransport();
+    const controller = new AbortController();
+    controller.abort();
+    let started = false;
+    const onStart = () => (started = true);
+    const early = await runShard(assignment({ startAt: Date.now() + 60_000 }), { transport, signal: controller.signal, onStart, onSnapshot() {} });
+    const late = await runShard(assignment({ startAt: Date.now() - 10_000, durationSec: 5 }), { transport, onStart, onSnapshot() {} });
+    expect(early).toEqual({ lastSeq: -1, skipped: "aborted" });
+    expect(late).toEqual({ lastSeq: -1, skipped: "expired" });
+    expect(started).toBe(false);
+    expect(counts().opened).toBe(0);
+  });
+
+  it("counts failed connections instead of throwing", async () => {
+    const { transport } = createFakeTransport({ failing: true });
+    const snapshots: MetricSnapshot[] = [];
+    await runShard(assignment({ clients: 4 }), { transport, onSnapshot: (s) => snapshots.push(s) });
+    expect(snapshots[0]!.counters).toMatchObject({ connectionsFailed: 4, connectionsOpened: 0, messagesSent: 0 });
+  });
+});

@@ -1,0 +1,77 @@
+import { decodeFromCompressedBase64 } from "hdr-histogram-js";
+import { describe, expect, it } from "vitest";
+import { MetricSnapshot } from "@throng/protocol/snapshot";
+import type { HealthSampler } from "./health";
+import { decodeHistogram } from "./histogram";
+import { createSnapshotBuilder } from "./snapshot-builder";
+
+const runId = "6f1c1a34-9a43-4f7e-9d0e-3c2a1b0c9d8e";
+const fixedHealth: HealthSampler = { sample: () => ({ cpuPercent: 12.5, eventLoopP99Ms: 1.25, rssBytes: 1_000 }), stop() {} };
+
+describe("snapshot builder (PROTOCOL.md §5)", () => {
+  it("encodes round trips into an HDR histogram that decodes to the same distribution", () => {
+    const builder = createSnapshotBuilder({ runId, health: fixedHealth });
+    for (let micros = 1_000; micros <= 100_000; micros += 1_000) builder.metrics.roundTripMicros(micros);
+
+    const snapshot = builder.take({ seq: 0, intervalStart: 1_700_000_000_000, intervalMs: 1_000, clients: 3 });
+    const histogram = decodeHistogram(snapshot.histograms.rttUs);
+
+    expect(histogram.totalCount).toBe(100);
+    expect(histogram.minNonZeroValue).toBeGreaterThanOrEqual(999);
+    expect(histogram.getValueAtPercentile(50)).toBeGreaterThanOrEqual(50_000);
+    expect(histogram.getValueAtPercentile(50)).toBeLessThan(50_100); // 3 significant digits
+    expect(histogram.maxValue).toBeGreaterThanOrEqual(100_000);
+    expect(MetricSnapshot.safeParse(snapshot).success).toBe(true);
+    // The server merges into 64-bit buckets; the encoding must decode there too.
+    expect(decodeFromCompressedBase64(snapshot.histograms.rttUs, 64).totalCount).toBe(100);
+  });
+
+  it("resets counters and the histogram every interval but carries the open-connections gauge", () => {
+    const builder = createSnapshotBuilder({ runId, health: fixedHealth });
+    const { metrics } = builder;
+    metrics.connectionOpened();
+    metrics.connectionOpened();
+    metrics.connectionFailed();
+    metrics.messageSent(64);
+    metrics.messageReceived(20);
+    metrics.error();
+    metrics.roundTripMicros(500);
+
+    const first = builder.take({ seq: 0, intervalStart: 1_000, intervalMs: 1_000, clients: 3 });
+    expect(first.counters).toEqual({
+      connectionsOpen: 2,
+      connectionsOpened: 2,
+      connectionsFailed: 1,
+      connectionsClosed: 0,
+      messagesSent: 1,
+      messagesReceived: 1,
+      bytesSent: 64,
+      bytesReceived: 20,
+      errors: 1,
+    });
+
+    metrics.connectionClosed();
+    const second = builder.take({ seq: 1, intervalStart: 2_000, intervalMs: 1_000, clients: 3 });
+    expect(second.counters).toEqual({
+      connectionsOpen: 1,
+      connectionsOpened: 0,
+      connectionsFailed: 0,
+      connectionsClosed: 1,
+      messagesSent: 0,
+      messagesReceived: 0,
+      bytesSent: 0,
+      bytesReceived: 0,
+      errors: 0,
+    });
+    expect(decodeHistogram(second.histograms.rttUs).totalCount).toBe(0);
+    expect(second.health).toEqual(fixedHealth.sample());
+  });
+
+  it("clamps a round trip beyond the tracked range instead of throwing", () => {
+    const builder = createSnapshotBuilder({ runId, health: fixedHealth });
+    builder.metrics.roundTripMicros(10 * 60_000_000);
+    builder.metrics.roundTripMicros(0);
+    const histogram = decodeHistogram(builder.take({ seq: 0, intervalStart: 0, intervalMs: 1_000, clients: 1 }).histograms.rttUs);
+    expect(histogram.totalCount).toBe(2);
+  });
+});

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { pingFrame, pongSeq } from "./ping-pong";
+
+describe("ping frame padding", () => {
+  it.each([
+    [0, 0, 64],
+    [7, 3, 100],
+    [123_456_789, 99_999, 256],
+    [5, 1, 65_536],
+  ])("ping seq %i client %i is exactly %i bytes of valid JSON", (seq, client, bytes) => {
+    const frame = pingFrame(seq, client, bytes);
+    expect(Buffer.byteLength(frame)).toBe(bytes);
+    const parsed = JSON.parse(frame) as { type: string; seq: number; client: number; pad: string };
+    expect(parsed).toMatchObject({ type: "ping", seq, client });
+    expect(parsed.pad).toMatch(/^x*$/);
+  });
+
+  it("sends the unpadded frame when messageBytes is below the frame's minimum size", () => {
+    const frame = pingFrame(1_000, 2, 32);
+    expect(frame).toBe('{"type":"ping","seq":1000,"client":2,"pad":""}');
+  });
+
+  it("reads the seq of a pong and ignores other frames", () => {
+    expect(pongSeq(Buffer.from('{"type":"pong","seq":42}'))).toBe(42);
+    expect(pongSeq(Buffer.from('{"type":"ping","seq":42}'))).toBeUndefined();
+    expect(pongSeq(Buffer.from("null"))).toBeUndefined();
+    expect(() => pongSeq(Buffer.from("not json"))).toThrow();
+  });
+});

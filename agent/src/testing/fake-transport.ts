@@ -1,0 +1,45 @@
+import type { Transport, TransportConnection } from "../transports/transport";
+
+/**
+ * In-memory transport for engine unit tests: connects on the next tick and answers every
+ * ping with a pong one tick later. `failing` makes every connect fail instead.
+ */
+export function createFakeTransport(options: { failing?: boolean } = {}) {
+  let opened = 0;
+  let closed = 0;
+  const transport: Transport = {
+    open(_url, events): TransportConnection {
+      let state: "connecting" | "open" | "ended" = "connecting";
+      let resolveEnded!: () => void;
+      const ended = new Promise<void>((resolve) => (resolveEnded = resolve));
+      const end = () => {
+        if (state === "ended") return;
+        const wasOpen = state === "open";
+        state = "ended";
+        if (wasOpen) closed += 1;
+        events.onEnd(options.failing ? { opened: false, error: new Error("connect ECONNREFUSED") } : { opened: wasOpen });
+        resolveEnded();
+      };
+      setImmediate(() => {
+        if (state !== "connecting") return;
+        if (options.failing) return end();
+        state = "open";
+        opened += 1;
+        events.onOpen();
+      });
+      return {
+        send(data) {
+          if (state !== "open") return false;
+          const { seq } = JSON.parse(String(data)) as { seq: number };
+          setImmediate(() => state === "open" && events.onMessage(Buffer.from(`{"type":"pong","seq":${seq}}`)));
+          return true;
+        },
+        close() {
+          setImmediate(end);
+          return ended;
+        },
+      };
+    },
+  };
+  return { transport, counts: () => ({ opened, closed }) };
+}
