@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ErrorBody } from "@throng/protocol/errors";
+import { EnrolmentTokenCreated, Me, PlanView } from "@throng/protocol/api";
+import { startTestApi, type TestApi } from "./testing/test-api";
+
+const plan = {
+  name: "lobby ping",
+  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
+  load: { clients: 10, durationSec: 5 },
+};
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+describe("API (in-process Fastify, real PostgreSQL and Redis)", () => {
+  it("GET /health reports the database and Redis", async () => {
+    const response = await fetch(`${api.url}/health`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ status: "ok", database: "ok", redis: "ok" });
+  });
+
+  it("sign-up creates the user's own organisation", async () => {
+    const user = await api.signUp("Ada");
+    const me = await user.request("GET", "/api/me");
+    expect(me.status).toBe(200);
+    const parsed = Me.parse(me.json);
+    expect(parsed.user.email).toBe(user.email);
+    expect(parsed.organization.name).toBe("Ada's team");
+  });
+
+  it("refuses org routes without a session, with an ErrorBody", async () => {
+    const response = await fetch(`${api.url}/api/plans`);
+    expect(response.status).toBe(401);
+    expect(ErrorBody.parse(await response.json()).error.code).toBe("unauthenticated");
+  });
+
+  it("rejects a malformed plan naming each bad field", async () => {
+    const user = await api.signUp("Bob");
+    const bad = { ...plan, target: { protocol: "websocket", url: "http://nope" }, load: { clients: 0, durationSec: 5 } };
+    const answer = await user.request("POST", "/api/plans", bad);
+    expect(answer.status).toBe(400);
+    const body = ErrorBody.parse(answer.json);
+    expect(body.error.code).toBe("validation_failed");
+    expect(body.error.fields?.map((f) => f.path)).toEqual(expect.arrayContaining(["target.url", "load.clients"]));
+  });
+
+  it("rejects a body that is not JSON, and an id that is not a UUID", async () => {
+    const user = await api.signUp("Cy");
+    const notJson = await user.request("POST", "/api/plans", "{nope");
+    expect(notJson.status).toBe(400);
+    expect(ErrorBody.parse(notJson.json).error.message).toMatch(/JSON/);
+    const badId = await user.request("GET", "/api/plans/42");
+    expect(badId.status).toBe(400);
+    expect(ErrorBody.parse(badId.json).error.fields?.[0]?.path).toBe("id");
+  });
+
+  it("stores a plan with defaults and keeps it to its organisation", async () => {
+    const owner = await api.signUp("Dee");
+    const stranger = await api.signUp("Eve");
+    const created = await owner.request("POST", "/api/plans", plan);
+    expect(created.status).toBe(201);
+    const view = PlanView.parse(created.json);
+    expect(view.spec.load.rampUpSec).toBe(0);
+    expect((await owner.request("GET", `/api/plans/${view.id}`)).status).toBe(200);
+    expect((await stranger.request("GET", `/api/plans/${view.id}`)).status).toBe(404);
+    expect((await stranger.request("GET", "/api/plans")).json.plans).toEqual([]);
+    expect((await stranger.request("POST", `/api/plans/${view.id}/runs`)).status).toBe(404);
+  });
+
+  it("creates an enrolment token shown once with the commands that use it", async () => {
+    const user = await api.signUp("Fay");
+    const answer = await user.request("POST", "/api/enrolment-tokens");
+    expect(answer.status).toBe(201);
+    const token = EnrolmentTokenCreated.parse(answer.json);
+    expect(token.token).toMatch(/^thr_enr_[0-9A-Za-z]{32}_[0-9A-Za-z]{6}$/);
+    expect(token.commands.node).toContain(`--token ${token.token}`);
+    expect(new Date(token.expiresAt).getTime() - Date.now()).toBeGreaterThan(59 * 60_000);
+  });
+
+  it("refuses to start a run when no agent is online", async () => {
+    const user = await api.signUp("Gus");
+    const created = PlanView.parse((await user.request("POST", "/api/plans", plan)).json);
+    const answer = await user.request("POST", `/api/plans/${created.id}/runs`);
+    expect(answer.status).toBe(409);
+    expect(ErrorBody.parse(answer.json).error.code).toBe("no_agent_online");
+  });
+});

@@ -1,0 +1,66 @@
+import WebSocket from "ws";
+import {
+  AGENT_PROTOCOL_VERSION, decodeServerMessage, encodeMessage,
+  type AgentToServerMessage, type Hello, type ServerToAgentMessage,
+} from "@throng/protocol/agent";
+import { THRONG_VERSION } from "@throng/protocol/version";
+
+type Of<T extends ServerToAgentMessage["type"]> = Extract<ServerToAgentMessage, { type: T }>["payload"];
+
+export function helloWith(auth: Hello["auth"], overrides: Partial<Hello> = {}): Hello {
+  return {
+    agentVersion: THRONG_VERSION, protocolVersion: AGENT_PROTOCOL_VERSION, auth,
+    host: { hostname: "rig-1", os: "linux", arch: "x64", cores: 2, memoryBytes: 8 * 2 ** 30 }, labels: {}, ...overrides,
+  };
+}
+
+/**
+ * The server side's view of an agent, over a real socket: tests drive the gateway protocol frame by frame
+ * (the real agent process is exercised in agent/ and e2e/).
+ */
+export async function connectTestAgent(gatewayUrl: string) {
+  const ws = new WebSocket(gatewayUrl);
+  const inbox: ServerToAgentMessage[] = [];
+  const waiters: { type: string; resolve: (m: ServerToAgentMessage) => void }[] = [];
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => {
+    ws.on("close", (code, reason) => resolve({ code, reason: reason.toString() }));
+  });
+  ws.on("message", (data) => {
+    const decoded = decodeServerMessage(data.toString());
+    if (!decoded.ok) throw new Error(`server sent a bad frame: ${decoded.reason}`);
+    const waiter = waiters.findIndex((w) => w.type === decoded.message.type);
+    if (waiter >= 0) waiters.splice(waiter, 1)[0]!.resolve(decoded.message);
+    else inbox.push(decoded.message);
+  });
+  await new Promise<void>((resolve, reject) => {
+    ws.once("open", () => resolve());
+    ws.once("error", reject);
+  });
+  return {
+    ws,
+    closed,
+    send(message: AgentToServerMessage) {
+      ws.send(encodeMessage(message));
+    },
+    sendRaw(raw: string) {
+      ws.send(raw);
+    },
+    /** The next message of this type (already received or still to come). */
+    next<T extends ServerToAgentMessage["type"]>(type: T, timeoutMs = 10_000): Promise<Of<T>> {
+      const index = inbox.findIndex((m) => m.type === type);
+      const message =
+        index >= 0
+          ? Promise.resolve(inbox.splice(index, 1)[0]!)
+          : new Promise<ServerToAgentMessage>((resolve, reject) => {
+              const timer = setTimeout(() => reject(new Error(`no ${type} within ${timeoutMs} ms`)), timeoutMs);
+              waiters.push({ type, resolve: (m) => { clearTimeout(timer); resolve(m); } });
+            });
+      return message.then((m) => m.payload) as unknown as Promise<Of<T>>;
+    },
+    close() {
+      ws.close(1000);
+      return closed;
+    },
+  };
+}
+export type TestAgent = Awaited<ReturnType<typeof connectTestAgent>>;

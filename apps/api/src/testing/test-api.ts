@@ -1,0 +1,81 @@
+import pino from "pino";
+import { createDb } from "@throng/db/client";
+import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
+import type { OrchestratorConfig } from "@throng/core/runs/run-orchestrator";
+import { createRunQueue } from "@throng/runtime/jobs";
+import { createRedis } from "@throng/runtime/redis";
+import { AGENT_GATEWAY_PATH } from "@throng/protocol/agent";
+import { buildApp } from "../app";
+import { composeApi } from "../compose";
+
+export const WEB_ORIGIN = "http://localhost:3000";
+
+/** A signed-in browser: keeps the session cookie and sends the web origin, as the Next proxy does. */
+export interface TestUser {
+  email: string;
+  request(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }>;
+  /** A raw GET with the session cookie, for streams. */
+  open(path: string, signal: AbortSignal): Promise<Response>;
+}
+
+/** The whole API in-process on a free port, over a fresh database and a private queue prefix. */
+export async function startTestApi(options: { orchestration?: OrchestratorConfig; heartbeatIntervalMs?: number } = {}) {
+  const database = await createTestDatabase();
+  const redisUrl = process.env.REDIS_URL;
+  if (!redisUrl) throw new Error("REDIS_URL is not set: run the tests with `npm test` (or vitest's global setup)");
+  const prefix = uniquePrefix();
+  const db = createDb(database.url, { max: 5 });
+  const redis = createRedis(redisUrl, "test-api");
+  const subscriberRedis = createRedis(redisUrl, "test-api-sub");
+  const queueRedis = createRedis(redisUrl, "test-api-queue");
+  const { queue, jobs } = createRunQueue(queueRedis, prefix);
+  const log = pino({ level: "silent" });
+  const deps = composeApi({
+    env: {
+      AUTH_SECRET: "test-secret-test-secret-test-secret-0123", WEB_ORIGIN, API_PUBLIC_URL: "http://localhost:4000",
+      HEARTBEAT_INTERVAL_MS: options.heartbeatIntervalMs ?? 1000, NODE_ENV: "test",
+    },
+    db, redis, subscriberRedis, jobs, log, ...(options.orchestration ? { orchestration: options.orchestration } : {}),
+  });
+  const app = await buildApp(deps, { logger: log });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  const url = `http://127.0.0.1:${port}`;
+
+  async function signUp(name = "Tester"): Promise<TestUser> {
+    const email = `${name.toLowerCase()}-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    let cookie = "";
+    const request = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${url}${path}`, {
+        method,
+        headers: { origin: WEB_ORIGIN, cookie, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+        ...(body !== undefined ? { body: typeof body === "string" ? body : JSON.stringify(body) } : {}),
+      });
+      const setCookies = response.headers.getSetCookie();
+      if (setCookies.length) cookie = setCookies.map((c) => c.split(";")[0]).join("; ");
+      const text = await response.text();
+      return { status: response.status, json: text ? JSON.parse(text) : null };
+    };
+    const answer = await request("POST", "/api/auth/sign-up/email", { name, email, password: "correct-horse-battery" });
+    if (answer.status !== 200) throw new Error(`sign-up failed: ${answer.status} ${JSON.stringify(answer.json)}`);
+    const open = (path: string, signal: AbortSignal) => fetch(`${url}${path}`, { headers: { origin: WEB_ORIGIN, cookie }, signal });
+    return { email, request, open };
+  }
+
+  return {
+    app, deps, url, db, queue, prefix, databaseUrl: database.url, redisUrl,
+    gatewayUrl: `ws://127.0.0.1:${port}${AGENT_GATEWAY_PATH}`,
+    signUp,
+    async close() {
+      await app.close();
+      await queue.close();
+      redis.disconnect();
+      subscriberRedis.disconnect();
+      queueRedis.disconnect();
+      await db.destroy();
+      await database.drop();
+    },
+  };
+}
+export type TestApi = Awaited<ReturnType<typeof startTestApi>>;

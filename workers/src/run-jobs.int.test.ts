@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pino from "pino";
+import type { Redis } from "ioredis";
+import { Channel } from "@throng/protocol/jobs";
+import { RunAssignment } from "@throng/protocol/agent";
+import { encodeValues } from "@throng/core/metrics/histogram";
+import { createDb, type Db } from "@throng/db/client";
+import { createRepos, type Repos } from "@throng/db/repos";
+import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
+import { createRunQueue } from "@throng/runtime/jobs";
+import { createRedis, createSubscriber } from "@throng/runtime/redis";
+import { composeWorkers } from "./compose";
+
+const spec = {
+  name: "p", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+  scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 }, load: { clients: 9, durationSec: 1, rampUpSec: 0 },
+};
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let db: Db;
+let repos: Repos;
+let connections: Redis[];
+let runQueue: ReturnType<typeof createRunQueue>;
+let workers: ReturnType<typeof composeWorkers>;
+let subscriber: ReturnType<typeof createSubscriber>;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = createDb(database.url, { max: 5 });
+  repos = createRepos(db);
+  const url = process.env.REDIS_URL!;
+  connections = [createRedis(url, "t-bus"), createRedis(url, "t-worker"), createRedis(url, "t-queue"), createRedis(url, "t-sub")];
+  const prefix = uniquePrefix();
+  runQueue = createRunQueue(connections[2]!, prefix);
+  workers = composeWorkers({
+    db, redis: connections[0]!, workerRedis: connections[1]!, jobs: runQueue.jobs, log: pino({ level: "silent" }),
+    prefix, concurrency: 2, heartbeatIntervalMs: 60_000, orchestration: { startDelayMs: 50, finishGraceMs: 200 },
+  });
+  subscriber = createSubscriber(connections[3]!, () => {});
+});
+afterAll(async () => {
+  await workers?.worker.close();
+  await runQueue?.queue.close();
+  for (const c of connections ?? []) c.disconnect();
+  await db?.destroy();
+  await database?.drop();
+});
+
+/** An org with one online agent and a queued run, written straight to the database. */
+async function seedRun(agentCores = 2) {
+  const orgId = crypto.randomUUID();
+  await db.insertInto("organization").values({ id: orgId, name: "o", slug: orgId, logo: null, createdAt: new Date(), metadata: null }).execute();
+  const agentId = crypto.randomUUID();
+  await repos.fleet.insertAgent(orgId, {
+    id: agentId, secretHash: "x", hostname: "rig", os: "linux", arch: "x64", cores: agentCores, memoryBytes: 1, version: "0.1.0", labels: {},
+  });
+  await repos.fleet.markSeen(orgId, agentId, true, new Date());
+  const planId = crypto.randomUUID();
+  await repos.plans.insert(orgId, { id: planId, name: "p", spec });
+  const runId = crypto.randomUUID();
+  await repos.runs.insert(orgId, { id: runId, planId, spec, status: "queued" });
+  return { orgId, agentId, runId };
+}
+
+describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
+  it("start-run assigns the load to the online agent over Redis, then finish-run closes it with a summary", async () => {
+    const { orgId, agentId, runId } = await seedRun();
+    const received: unknown[] = [];
+    const unsubscribe = await subscriber.subscribe(Channel.agent(agentId), (m) => received.push(m));
+    await runQueue.jobs.startRun({ orgId, runId });
+
+    await expect.poll(() => received.length, { timeout: 10_000 }).toBe(1);
+    const message = received[0] as { type: string; payload: unknown };
+    expect(message.type).toBe("run-assignment");
+    const assignment = RunAssignment.parse(message.payload);
+    expect(assignment).toMatchObject({ runId, clients: 9, shardCount: 1 });
+    expect((await repos.runs.get(orgId, runId))?.status).toBe("running");
+
+    await repos.snapshots.insert(orgId, runId, {
+      agentId, seq: 0, second: Math.floor(assignment.startAt / 1000), intervalMs: 1000, clients: 9,
+      counters: { connectionsOpen: 9, connectionsOpened: 9, connectionsFailed: 0, connectionsClosed: 0, messagesSent: 90, messagesReceived: 90, bytesSent: 1, bytesReceived: 1, errors: 0 },
+      rttHist: encodeValues([1000, 2000]), health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
+    });
+    // The planned-end job fires by itself (duration 1 s + 200 ms grace); the agent never reported, so it is told to stop.
+    await expect.poll(async () => (await repos.runs.get(orgId, runId))?.status, { timeout: 15_000 }).toBe("finished");
+    const run = await repos.runs.get(orgId, runId);
+    expect(run?.summary).toMatchObject({ peakConnections: 9, messagesReceived: 90 });
+    expect(run?.error).toMatch(/did not report/);
+    await expect.poll(() => received.some((m) => (m as { type: string }).type === "run-stop")).toBe(true);
+    await unsubscribe();
+  });
+
+  it("is idempotent: running start-run twice assigns once and keeps one start time", async () => {
+    const { orgId, agentId, runId } = await seedRun();
+    await workers.orchestrator.start(orgId, runId);
+    const first = await repos.runs.get(orgId, runId);
+    await workers.orchestrator.start(orgId, runId);
+    const second = await repos.runs.get(orgId, runId);
+    expect(second?.startAt?.getTime()).toBe(first?.startAt?.getTime());
+    expect(await repos.runs.listShards(orgId, runId)).toHaveLength(1);
+    expect((await repos.runs.listShards(orgId, runId))[0]?.agentId).toBe(agentId);
+  });
+
+  it("fails a run with no measurement instead of leaving it hanging", async () => {
+    const { orgId, runId } = await seedRun();
+    await workers.orchestrator.start(orgId, runId);
+    await workers.orchestrator.finish(orgId, runId);
+    await workers.orchestrator.finish(orgId, runId);
+    const run = await repos.runs.get(orgId, runId);
+    expect(run?.status).toBe("failed");
+    expect(run?.error).toMatch(/did not report/);
+  });
+
+  it("fails a start when no agent is online", async () => {
+    const { orgId, agentId, runId } = await seedRun();
+    await repos.fleet.markSeen(orgId, agentId, false, new Date());
+    await workers.orchestrator.start(orgId, runId);
+    const run = await repos.runs.get(orgId, runId);
+    expect(run?.status).toBe("failed");
+    expect(run?.error).toMatch(/No agent was online/);
+  });
+
+  it("rejects a malformed job payload without retrying it", async () => {
+    const job = await runQueue.queue.add("start-run", { orgId: "o", runId: "not-a-uuid" }, { attempts: 3 });
+    await expect.poll(async () => (await runQueue.queue.getJob(job.id!))?.failedReason, { timeout: 10_000 }).toMatch(/runId/);
+    expect((await runQueue.queue.getJob(job.id!))?.attemptsMade).toBe(1);
+  });
+});
