@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { useRunLive } from "../hooks/use-run-live";
-import { isTerminal } from "../lib/run-timing";
+import { chartSpan, isTerminal } from "../lib/run-timing";
 import { RunCharts } from "./run-charts";
 import { RunHeader } from "./run-header";
 import { RunSummary } from "./run-summary";
@@ -38,7 +38,7 @@ export function RunDetail({ runId }: { runId: string }) {
         </p>
       )}
       {ended && <RunSummary summary={run.summary} error={run.status === "failed" ? run.error : null} />}
-      <RunCharts points={points} />
+      <RunCharts points={points} span={chartSpan(run)} />
     </>
   );
 }

@@ -4,13 +4,15 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
-import { toColumns, type ChartLine } from "../lib/series";
+import { toColumns, xRange, type ChartLine } from "../lib/series";
 
 interface SeriesChartProps {
   testId: string;
   title: string;
   lines: readonly ChartLine[];
   points: readonly SeriesPoint[];
+  /** Epoch seconds the x axis should at least cover (the run's planned window). */
+  span?: readonly [number, number] | null;
   height?: number;
 }
 
@@ -20,16 +22,34 @@ function options(lines: readonly ChartLine[], width: number, height: number): uP
   return {
     width,
     height,
-    scales: { x: { time: true }, y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1] } },
+    scales: {
+      x: { time: true },
+      y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1] },
+    },
     // Points are whole seconds, so ticks are too.
     axes: [{ incrs: SECOND_INCREMENTS, space: 70 }, { size: 60 }],
     series: [
       {},
-      ...lines.map((line) => ({ label: line.label, stroke: line.color, width: 2, points: { show: false } })),
+      // uPlot shows point markers only while points are sparse, so the first seconds are visible.
+      ...lines.map((line) => ({
+        label: line.label,
+        stroke: line.color,
+        width: 2,
+        ...(line.dash ? { dash: line.dash } : {}),
+      })),
     ],
     cursor: { drag: { x: false, y: false } },
     legend: { live: false },
   };
+}
+
+/** Feeds the plot and widens x to the planned window, so a live run's lines grow left to right. */
+function draw(plot: uPlot, data: uPlot.AlignedData, span: SeriesChartProps["span"]) {
+  const range = xRange(data[0], span);
+  plot.batch(() => {
+    plot.setData(data);
+    if (range) plot.setScale("x", { min: range[0], max: range[1] });
+  });
 }
 
 /**
@@ -37,20 +57,21 @@ function options(lines: readonly ChartLine[], width: number, height: number): uP
  * arrive, resized with its container and destroyed on unmount. `data-points` on the container
  * says how many points the plot has actually drawn.
  */
-export function SeriesChart({ testId, title, lines, points, height = 220 }: SeriesChartProps) {
+export function SeriesChart({ testId, title, lines, points, span, height = 220 }: SeriesChartProps) {
   const canvasRef = useRef<HTMLDivElement>(null);
   const plotRef = useRef<uPlot | null>(null);
   const [drawn, setDrawn] = useState(0);
   const data = useMemo(() => toColumns(points, lines) as uPlot.AlignedData, [points, lines]);
-  const dataRef = useRef(data);
+  const latest = useRef({ data, span });
   const titleId = `${testId}-title`;
 
   useEffect(() => {
     const element = canvasRef.current;
     if (!element) return;
-    const plot = new uPlot(options(lines, element.clientWidth || 600, height), dataRef.current, element);
+    const plot = new uPlot(options(lines, element.clientWidth || 600, height), [[]], element);
     plotRef.current = plot;
-    setDrawn(dataRef.current[0].length);
+    draw(plot, latest.current.data, latest.current.span);
+    setDrawn(latest.current.data[0].length);
     const observer = new ResizeObserver(() => {
       if (element.clientWidth > 0) plot.setSize({ width: element.clientWidth, height });
     });
@@ -62,13 +83,14 @@ export function SeriesChart({ testId, title, lines, points, height = 220 }: Seri
     };
   }, [lines, height]);
 
+  const [spanFrom, spanTo] = span ?? [null, null];
   useEffect(() => {
-    dataRef.current = data;
+    latest.current = { data, span: spanFrom === null || spanTo === null ? null : [spanFrom, spanTo] };
     const plot = plotRef.current;
     if (!plot) return;
-    plot.setData(data);
+    draw(plot, latest.current.data, latest.current.span);
     setDrawn(data[0].length);
-  }, [data]);
+  }, [data, spanFrom, spanTo]);
 
   return (
     <section className="chart" aria-labelledby={titleId} data-testid={testId} data-points={drawn}>

@@ -33,3 +33,11 @@ export function remainingSeconds(run: RunView, now: number = Date.now()): number
 export function listedDurationSeconds(run: RunView, now: number = Date.now()): number {
   return run.summary?.durationSec ?? elapsedSeconds(run, now) ?? plannedSeconds(run);
 }
+
+/** Epoch seconds of the first and last planned points (each point starts its second); null before start. */
+export function chartSpan(run: RunView): readonly [number, number] | null {
+  if (!run.startedAt) return null;
+  const start = Math.floor(new Date(run.startedAt).getTime() / 1000);
+  if (Number.isNaN(start)) return null;
+  return [start, start + Math.max(0, plannedSeconds(run) - 1)];
+}

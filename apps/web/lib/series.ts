@@ -16,6 +16,8 @@ export function mergePoints(current: readonly SeriesPoint[], incoming: readonly 
 export interface ChartLine {
   label: string;
   color: string;
+  /** Dashed lines are references (e.g. the clients asked for), drawn under the measured ones. */
+  dash?: number[];
   value: (point: SeriesPoint) => number | null;
 }
 
@@ -26,9 +28,19 @@ export function toColumns(points: readonly SeriesPoint[], lines: readonly ChartL
   return [xs, ...ys];
 }
 
+/** The x range to show: the data, widened to `span` (epoch seconds) if given; null without data. */
+export function xRange(xs: ArrayLike<number>, span?: readonly [number, number] | null): [number, number] | null {
+  const first = xs[0];
+  const last = xs[xs.length - 1];
+  if (first === undefined || last === undefined) return null;
+  const low = Math.min(first, span?.[0] ?? first);
+  const high = Math.max(last, span?.[1] ?? last);
+  return low === high ? [low - 1, high + 1] : [low, high];
+}
+
 export const CONNECTION_LINES: ChartLine[] = [
+  { label: "Clients", color: "#8b949e", dash: [6, 4], value: (p) => p.clients },
   { label: "Connections", color: "#1f6feb", value: (p) => p.connections },
-  { label: "Clients", color: "#8b949e", value: (p) => p.clients },
 ];
 
 export const MESSAGE_LINES: ChartLine[] = [
