@@ -1,0 +1,52 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const srcDir = fileURLToPath(new URL(".", import.meta.url));
+const ALLOWED_PACKAGES = [/^@throng\/protocol\/[a-z-]+$/, /^ws$/, /^commander$/, /^hdr-histogram-js$/, /^node:/];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts") ? [path] : [];
+  });
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)[^"']*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)].map(
+    (match) => (match[1] ?? match[2])!,
+  );
+}
+
+describe("agent import boundaries (STYLE.md)", () => {
+  const files = sourceFiles(srcDir).map((path) => ({ path: relative(srcDir, path), imports: importsOf(path) }));
+
+  it("imports only @throng/protocol subpaths and its own dependencies, never core, db or an app", () => {
+    const offending = files.flatMap(({ path, imports }) =>
+      imports.filter((spec) => !spec.startsWith(".") && !ALLOWED_PACKAGES.some((allowed) => allowed.test(spec))).map((spec) => `${path} → ${spec}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it("keeps transports free of connection, engine, scenarios and metrics", () => {
+    const offending = files
+      .filter(({ path }) => path.startsWith("transports/"))
+      .flatMap(({ path, imports }) => imports.filter((spec) => /\.\.\/(connection|engine|scenarios|metrics)/.test(spec)).map((spec) => `${path} → ${spec}`));
+    expect(offending).toEqual([]);
+  });
+
+  it("lets metrics flow one way: metrics import neither scenarios, engine nor connection", () => {
+    const offending = files
+      .filter(({ path }) => path.startsWith("metrics/"))
+      .flatMap(({ path, imports }) => imports.filter((spec) => /\.\.\/(connection|engine|scenarios)/.test(spec)).map((spec) => `${path} → ${spec}`));
+    expect(offending).toEqual([]);
+  });
+
+  it("uses extensionless relative imports", () => {
+    const offending = files.flatMap(({ path, imports }) => imports.filter((spec) => spec.startsWith(".") && /\.[cm]?[jt]s$/.test(spec)).map((spec) => `${path} → ${spec}`));
+    expect(offending).toEqual([]);
+  });
+});

@@ -1,0 +1,119 @@
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { THRONG_VERSION } from "@throng/protocol/version";
+import { tempConfigPath } from "../testing/agent-harness";
+import { startFakeGateway } from "../testing/fake-gateway";
+import { ExitCode } from "./exit-codes";
+
+const agentDir = fileURLToPath(new URL("../../", import.meta.url));
+const repoRoot = join(agentDir, "..");
+const bundle = join(agentDir, "dist", "throng-agent.mjs");
+const run = promisify(execFile);
+const children: ChildProcess[] = [];
+
+type Build = "source" | "bundle";
+
+/** Runs the CLI from source (through tsx) or as the bundled file users install. */
+function cli(build: Build, args: string[]): ChildProcess {
+  const entry = build === "source" ? ["--import", "tsx", join(agentDir, "src", "cli", "main.ts")] : [bundle];
+  const child = spawn(process.execPath, [...entry, ...args], {
+    cwd: build === "source" ? repoRoot : tmpdir(),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  return child;
+}
+
+function outputOf(child: ChildProcess): { stdout: () => string; stderr: () => string; line(pattern: RegExp): Promise<string> } {
+  let stdout = "";
+  let stderr = "";
+  child.stderr!.on("data", (chunk) => (stderr += String(chunk)));
+  const lines: Array<() => void> = [];
+  child.stdout!.on("data", (chunk) => {
+    stdout += String(chunk);
+    for (const wake of lines) wake();
+  });
+  return {
+    stdout: () => stdout,
+    stderr: () => stderr,
+    line: (pattern) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const match = stdout.split("\n").find((line) => pattern.test(line));
+          if (match) resolve(match);
+        };
+        lines.push(check);
+        child.once("exit", (code) => reject(new Error(`exited ${code} before printing ${pattern}; stderr: ${stderr}`)));
+        check();
+      }),
+  };
+}
+
+const exitCode = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+
+beforeAll(async () => {
+  await run(process.execPath, [join(agentDir, "build.mjs")], { cwd: repoRoot });
+});
+
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+});
+
+describe.each<Build>(["source", "bundle"])("throng-agent CLI (%s)", (build) => {
+  it("target prints its URL once listening on port 0, answers a ping, and exits 0 on SIGTERM", async () => {
+    const child = cli(build, ["target", "--port", "0"]);
+    const output = outputOf(child);
+    const line = await output.line(/^target listening on ws:\/\/127\.0\.0\.1:\d+\/ws$/);
+    const url = line.replace("target listening on ", "");
+    const { WebSocket } = await import("ws");
+    const socket = new WebSocket(url);
+    const pong = await new Promise<string>((resolve, reject) => {
+      socket.once("open", () => socket.send('{"type":"ping","seq":7,"client":0,"pad":""}'));
+      socket.once("message", (data) => resolve(String(data)));
+      socket.once("error", reject);
+    });
+    socket.close();
+    expect(pong).toBe('{"type":"pong","seq":7}');
+
+    child.kill("SIGTERM");
+    expect(await exitCode(child)).toBe(ExitCode.ok);
+  });
+
+  it("connect exits 3 with the server's reason when the token is rejected (close 4003)", async () => {
+    const [gateway, config] = await Promise.all([startFakeGateway(), tempConfigPath()]);
+    try {
+      const child = cli(build, ["connect", "--server", gateway.server, "--token", "t0ken", "--config", config.path, "--label", "rack=a1"]);
+      const output = outputOf(child);
+      const connection = await gateway.nextConnection();
+      expect((await connection.waitFor((m) => m.type === "hello")).payload).toMatchObject({ labels: { rack: "a1" } });
+      connection.close(4003, "enrolment token expired");
+      expect(await exitCode(child)).toBe(ExitCode.unauthenticated);
+      expect(output.stderr()).toContain("enrolment token expired");
+    } finally {
+      await Promise.all([gateway.close(), config.cleanup()]);
+    }
+  });
+
+  it("connect exits 2 with a hint when there is neither a token nor a stored credential", async () => {
+    const config = await tempConfigPath();
+    const child = cli(build, ["connect", "--server", "http://127.0.0.1:9", "--config", config.path]);
+    const output = outputOf(child);
+    expect(await exitCode(child)).toBe(ExitCode.usage);
+    expect(output.stderr()).toContain("pass --token");
+    await config.cleanup();
+  });
+});
+
+describe("bundled throng-agent.mjs", () => {
+  it("runs --version and --help from any directory", async () => {
+    const version = await run(process.execPath, [bundle, "--version"], { cwd: tmpdir() });
+    expect(version.stdout.trim()).toBe(THRONG_VERSION);
+    const help = await run(bundle, ["--help"], { cwd: tmpdir() });
+    expect(help.stdout).toContain("connect [options]");
+    expect(help.stdout).toContain("target [options]");
+  });
+});

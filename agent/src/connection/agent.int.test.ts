@@ -1,0 +1,132 @@
+import { readFile, stat } from "node:fs/promises";
+import { dirname } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { AGENT_PROTOCOL_VERSION } from "@throng/protocol/agent";
+import { THRONG_VERSION } from "@throng/protocol/version";
+import { startTarget, type RunningTarget } from "../target/target-server";
+import {
+  AGENT_ID,
+  SECRET,
+  TOKEN,
+  assignment,
+  isSnapshot,
+  isStatus,
+  ready,
+  snapshotSeqs,
+  startAgent,
+  tempConfigPath,
+  type RunningAgent,
+} from "../testing/agent-harness";
+import { startFakeGateway, type FakeGateway } from "../testing/fake-gateway";
+
+const HOUR = 3_600_000;
+let gateway: FakeGateway;
+let target: RunningTarget;
+let config: Awaited<ReturnType<typeof tempConfigPath>>;
+let agent: RunningAgent | undefined;
+
+beforeEach(async () => {
+  [gateway, target, config] = await Promise.all([startFakeGateway(), startTarget({ port: 0 }), tempConfigPath()]);
+});
+afterEach(async () => {
+  agent?.stop();
+  await agent?.exit.catch(() => undefined);
+  agent = undefined;
+  await Promise.all([gateway.close(), target.close(), config.cleanup()]);
+});
+
+describe("agent connection against a gateway double", () => {
+  it("§2 enrols with the token, stores the credential 0600 without logging it, and §3 heartbeats in server time", async () => {
+    agent = startAgent({ server: gateway.server, configPath: config.path });
+    const connection = await gateway.nextConnection();
+    expect(connection.path).toBe("/agent/v1/connect");
+    const hello = await connection.waitFor((m) => m.type === "hello");
+    expect(hello.payload).toMatchObject({
+      agentVersion: THRONG_VERSION,
+      protocolVersion: AGENT_PROTOCOL_VERSION,
+      auth: { kind: "enrolment", token: TOKEN },
+      labels: { region: "test" },
+    });
+
+    connection.send(ready({ serverOffsetMs: HOUR, heartbeatIntervalMs: 100 }));
+    await agent.log.waitFor(new RegExp(`connected to ${gateway.server} as agent ${AGENT_ID}`));
+    await agent.log.waitFor(/saved the agent credential/);
+
+    expect((await stat(config.path)).mode & 0o777).toBe(0o600);
+    expect((await stat(dirname(config.path))).mode & 0o777).toBe(0o700);
+    expect(JSON.parse(await readFile(config.path, "utf8")).servers[gateway.server]).toEqual({ agentId: AGENT_ID, secret: SECRET });
+    const heartbeat = await connection.waitFor((m) => m.type === "heartbeat");
+    expect(Math.abs((heartbeat.payload as { sentAt: number }).sentAt - (Date.now() + HOUR))).toBeLessThan(1_000);
+    expect(agent.log.lines.join("\n")).not.toContain(SECRET);
+  });
+
+  it("§4–§6 runs an assigned 2 s shard: started, snapshots seq 0..n in server time, finished with lastSeq n", async () => {
+    agent = startAgent({ server: gateway.server, configPath: config.path });
+    const connection = await gateway.nextConnection();
+    await connection.waitFor((m) => m.type === "hello");
+    connection.send(ready({ serverOffsetMs: HOUR }));
+    // startAt is in server time, an hour ahead: an agent that ignored the offset would wait an hour.
+    const startAt = Date.now() + HOUR + 300;
+    connection.send({ type: "run-assignment", payload: assignment(target.url, { durationSec: 2, startAt }) });
+
+    const finished = await connection.waitFor(isStatus("finished"));
+    const snapshots = connection.received.filter(isSnapshot).map((m) => m.payload);
+    expect(snapshots.map((s) => s.seq)).toEqual([0, 1]);
+    expect(finished.payload.lastSeq).toBe(1);
+    expect(snapshots.map((s) => s.intervalStart)).toEqual([startAt, startAt + 1_000]);
+    expect(snapshots.every((s) => s.counters.messagesReceived > 0)).toBe(true);
+    const order = connection.received.map((m) => (m.type === "shard-status" ? m.payload.state : m.type));
+    expect(order.filter((type) => type !== "heartbeat" && type !== "hello")).toEqual(["started", "snapshot", "snapshot", "finished"]);
+    expect(connection.invalid).toEqual([]);
+  });
+
+  it("§1 ignores malformed and unknown frames from the server and keeps working", async () => {
+    agent = startAgent({ server: gateway.server, configPath: config.path });
+    const connection = await gateway.nextConnection();
+    await connection.waitFor((m) => m.type === "hello");
+    connection.send(ready());
+    await agent.log.waitFor(/connected to/);
+
+    connection.sendRaw("not json at all");
+    connection.sendRaw(Buffer.from([0, 1, 2, 3]));
+    connection.sendRaw(JSON.stringify({ v: 2, type: "run-stop", payload: {} }));
+    connection.sendRaw(JSON.stringify({ v: 1, type: "teleport", payload: {} }));
+    connection.sendRaw(JSON.stringify({ v: 1, type: "run-assignment", payload: { runId: "not-a-uuid" } }));
+    connection.send(ready());
+    connection.send({ type: "run-assignment", payload: assignment(target.url, { durationSec: 1, startAt: Date.now() }) });
+
+    await connection.waitFor(isStatus("finished"));
+    expect(snapshotSeqs(connection.received)).toEqual([0]);
+    expect(agent.log.lines.filter((line) => line.startsWith("warn ignored")).length).toBe(6);
+  });
+
+  it("§7 run-stop aborts the shard, flushes the partial interval and reports finished", async () => {
+    agent = startAgent({ server: gateway.server, configPath: config.path });
+    const connection = await gateway.nextConnection();
+    await connection.waitFor((m) => m.type === "hello");
+    connection.send(ready());
+    const run = assignment(target.url, { durationSec: 60, startAt: Date.now() });
+    connection.send({ type: "run-assignment", payload: run });
+    await connection.waitFor((m) => isSnapshot(m) && m.payload.seq === 0);
+    connection.send({ type: "run-stop", payload: { runId: run.runId, reason: "aborted by user" } });
+
+    const finished = await connection.waitFor(isStatus("finished"));
+    const snapshots = connection.received.filter(isSnapshot).map((m) => m.payload);
+    expect(finished.payload.lastSeq).toBe(snapshots.at(-1)!.seq);
+    expect(snapshots.at(-1)!.intervalMs).toBeLessThan(1_000);
+  });
+
+  it("§8 on shutdown finishes the running shard, then closes with 1000", async () => {
+    agent = startAgent({ server: gateway.server, configPath: config.path });
+    const connection = await gateway.nextConnection();
+    await connection.waitFor((m) => m.type === "hello");
+    connection.send(ready());
+    connection.send({ type: "run-assignment", payload: assignment(target.url, { durationSec: 60, startAt: Date.now() }) });
+    await connection.waitFor((m) => isSnapshot(m) && m.payload.seq === 0);
+
+    agent.stop();
+    expect(await connection.closed).toEqual({ code: 1000, reason: "agent shutting down" });
+    expect(await agent.exit).toEqual({ kind: "stopped" });
+    expect(connection.received.filter(isStatus("finished"))).toHaveLength(1);
+  });
+});
