@@ -45,6 +45,17 @@ describe("runShard", () => {
     expect(snapshots.map((s) => s.intervalStart)).toEqual([startAt]);
   });
 
+  it("a shard started late numbers its snapshots by the second since startAt and still ends at the planned end", async () => {
+    const { transport } = createFakeTransport();
+    const startAt = Date.now() - 2_500;
+    const snapshots: MetricSnapshot[] = [];
+    const result = await runShard(assignment({ startAt, durationSec: 4 }), { transport, onSnapshot: (s) => snapshots.push(s) });
+    expect(snapshots.map((s) => s.seq)).toEqual([2, 3]);
+    expect(snapshots[1]!.intervalStart).toBe(startAt + 3_000);
+    expect(snapshots[1]!.intervalStart + snapshots[1]!.intervalMs).toBe(startAt + 4_000);
+    expect(result.lastSeq).toBe(3);
+  });
+
   it("on abort flushes the partial interval as a final snapshot and closes every connection (PROTOCOL.md §7)", async () => {
     const { transport, counts } = createFakeTransport();
     const controller = new AbortController();

@@ -20,7 +20,7 @@ function nextGridPoint(startAt: number, at: number): number {
 }
 
 export interface RunShardOptions {
-  /** Called once per interval, in seq order, as soon as the snapshot is built. */
+  /** Called once per interval, in seq order, as soon as the snapshot is built; seq = seconds since startAt. */
   onSnapshot(snapshot: MetricSnapshot): void;
   /** Called when load starts (at startAt, or at once when startAt has passed). */
   onStart?(): void;
@@ -77,7 +77,7 @@ export async function runShard(assignment: RunAssignment, options: RunShardOptio
     startClient: (index) => scenario.startClient(index),
   });
 
-  let seq = 0;
+  let lastSeq = -1;
   try {
     let intervalStart = begin;
     // Bounded: every pass ends an interval, and intervals only move forward to endAt or the abort.
@@ -85,8 +85,11 @@ export async function runShard(assignment: RunAssignment, options: RunShardOptio
       const boundary = Math.min(nextGridPoint(assignment.startAt, intervalStart), endAt);
       const aborted = await waitUntil(clock, boundary, signal);
       const intervalEnd = aborted ? Math.min(Math.round(clock.now()), boundary) : boundary;
+      // seq is the second's index since startAt: 0, 1, 2… on time, and a process restarted mid-run
+      // (which starts late) cannot reuse a seq its predecessor already delivered.
+      const seq = Math.floor((intervalStart - assignment.startAt) / SNAPSHOT_INTERVAL_MS);
       const snapshot = builder.take({ seq, intervalStart, intervalMs: intervalEnd - intervalStart, clients: ramp.started() });
-      seq += 1;
+      lastSeq = seq;
       options.onSnapshot(snapshot);
       intervalStart = intervalEnd;
       if (aborted || intervalEnd >= endAt) break;
@@ -96,5 +99,5 @@ export async function runShard(assignment: RunAssignment, options: RunShardOptio
     builder.stop();
     await scenario.close();
   }
-  return { lastSeq: seq - 1 };
+  return { lastSeq };
 }
