@@ -39,7 +39,11 @@ export function AuthForm({ mode }: { mode: Mode }) {
     const found = validate(mode, values);
     setErrors(found);
     setFailure(null);
-    if (Object.keys(found).length > 0) return;
+    const firstInvalid = (["name", "email", "password"] as const).find((field) => found[field]);
+    if (firstInvalid) {
+      requestAnimationFrame(() => document.getElementById(firstInvalid)?.focus());
+      return;
+    }
     setPending(true);
     try {
       const email = values.email.trim();

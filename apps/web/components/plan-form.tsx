@@ -35,6 +35,14 @@ const SCENARIO_FIELDS: NumberFieldSpec[] = [
   { field: "messageBytes", label: "Message size", unit: "B", hint: "Bytes per ping (the pong echoes them)." },
 ];
 
+const FIELD_ORDER = Object.keys(DEFAULT_PLAN_FORM) as PlanFormField[];
+
+/** Moves keyboard focus to the first field with an error, once it is rendered with its message. */
+function focusFirstError(errors: PlanFormErrors) {
+  const first = FIELD_ORDER.find((field) => errors[field]);
+  if (first) requestAnimationFrame(() => document.getElementById(first)?.focus());
+}
+
 /** New ping-pong WebSocket plan: validated as typed with the protocol schema, then by the API. */
 export function PlanForm() {
   const router = useRouter();
@@ -50,6 +58,7 @@ export function PlanForm() {
     const checked = validatePlanForm(values);
     if (!checked.ok) {
       setErrors(checked.errors);
+      focusFirstError(checked.errors);
       return;
     }
     setErrors({});
@@ -59,7 +68,9 @@ export function PlanForm() {
       router.push("/plans");
     } catch (error) {
       const fields = error instanceof ApiError ? error.fields : [];
-      setErrors(fields.length > 0 ? errorsByField(fields) : { form: errorMessage(error) });
+      const found = fields.length > 0 ? errorsByField(fields) : { form: errorMessage(error) };
+      setErrors(found);
+      focusFirstError(found);
       setPending(false);
     }
   }
