@@ -1,7 +1,7 @@
 import { AgentCloseCode } from "@throng/protocol/agent";
 import { ThrongError, type ErrorCode } from "@throng/protocol/errors";
 
-/** Process exit codes of `throng-agent`; documented in the README and `--help`. */
+/** Process exit codes of `throng-agent`; listed in `--help` and agent/PROTOCOL.md §8. */
 export const ExitCode = {
   ok: 0,
   /** Anything unexpected: a bug, an unwritable file, a port already in use. */

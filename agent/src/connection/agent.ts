@@ -1,14 +1,9 @@
-import {
-  AGENT_PROTOCOL_VERSION,
-  AgentCloseCode,
-  type AgentAuth,
-  type HostInfo,
-  type Ready,
-} from "@throng/protocol/agent";
+import { AGENT_PROTOCOL_VERSION, AgentCloseCode, type HostInfo, type Ready } from "@throng/protocol/agent";
 import { ThrongError } from "@throng/protocol/errors";
 import { THRONG_VERSION } from "@throng/protocol/version";
 import { offsetClock, sleep } from "../engine/clock";
 import { runShard as defaultRunShard } from "../engine/run-shard";
+import { createAuthChoice } from "./auth";
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from "./backoff";
 import { readCredential, writeCredential, type StoredCredential } from "./credential-file";
 import { hostInfo } from "./host-info";
@@ -39,24 +34,25 @@ export type AgentExit =
   | { kind: "stopped" }
   | { kind: "fatal"; closeCode: typeof AgentCloseCode.unauthenticated | typeof AgentCloseCode.versionUnsupported; reason: string };
 
+const isFatal = (code: number): code is typeof AgentCloseCode.unauthenticated | typeof AgentCloseCode.versionUnsupported =>
+  code === AgentCloseCode.unauthenticated || code === AgentCloseCode.versionUnsupported;
+
 function describeEnd(end: SessionEnd): string {
-  const reason = end.reason || end.error || "no reason given";
-  return `code ${end.code}: ${reason}`;
+  return `code ${end.code}: ${end.reason || end.error || "no reason given"}`;
 }
 
 /** Connects to the gateway and stays connected (reconnecting with backoff) until stopped or refused. */
 export async function runAgent(options: AgentOptions): Promise<AgentExit> {
   const { log, signal } = options;
   const server = normaliseServer(options.server);
-  const url = gatewayUrl(options.server);
-  let credential = await readCredential(options.configPath, server);
+  const credential = await readCredential(options.configPath, server);
   if (!credential && !options.token) {
     throw new ThrongError(
       "validation_failed",
       `no stored credential for ${server} in ${options.configPath}; pass --token <enrolment token> (create one under Agents in the dashboard)`,
     );
   }
-  let tokenSent = false;
+  const auth = createAuthChoice(credential, options.token);
   let offsetMs = 0;
   let current: Session | undefined;
   const shards = createShardManager({
@@ -65,16 +61,14 @@ export async function runAgent(options: AgentOptions): Promise<AgentExit> {
     log,
     ...(options.bufferCapacity ? { bufferCapacity: options.bufferCapacity } : {}),
   });
-  const onAbort = () => {
-    void shards.shutdown().then(() => current?.close(AgentCloseCode.normal, "agent shutting down"));
-  };
+  const onAbort = () => void shards.shutdown().then(() => current?.close(AgentCloseCode.normal, "agent shutting down"));
   signal.addEventListener("abort", onAbort, { once: true });
 
   const onReady = (ready: Ready, offset: number, session: Session) => {
     offsetMs = offset;
     if (ready.credential) {
-      credential = { agentId: ready.credential.agentId, secret: ready.credential.secret };
-      void saveCredential(options, server, credential);
+      auth.store(ready.credential);
+      void saveCredential(options, server, ready.credential);
     }
     log.info(`connected to ${server} as agent ${ready.agentId}`);
     shards.attach((message) => session.send(message));
@@ -82,13 +76,10 @@ export async function runAgent(options: AgentOptions): Promise<AgentExit> {
 
   try {
     for (let attempt = 0; !signal.aborted; ) {
-      const auth: AgentAuth = credential
-        ? { kind: "credential", agentId: credential.agentId, secret: credential.secret }
-        : { kind: "enrolment", token: options.token ?? "" };
-      tokenSent ||= auth.kind === "enrolment";
+      const hello = { agentVersion: THRONG_VERSION, protocolVersion: AGENT_PROTOCOL_VERSION, auth: auth.next(), host: options.host ?? hostInfo(), labels: options.labels };
       const { session, ended } = openSession({
-        url,
-        hello: { agentVersion: THRONG_VERSION, protocolVersion: AGENT_PROTOCOL_VERSION, auth, host: options.host ?? hostInfo(), labels: options.labels },
+        url: gatewayUrl(server),
+        hello,
         log,
         ...(options.handshakeTimeoutMs ? { handshakeTimeoutMs: options.handshakeTimeoutMs } : {}),
         onReady,
@@ -101,15 +92,11 @@ export async function runAgent(options: AgentOptions): Promise<AgentExit> {
       shards.detach();
       if (signal.aborted) break;
 
-      if (end.code === AgentCloseCode.unauthenticated && auth.kind === "credential" && options.token && !tokenSent) {
-        // A revoked machine re-enrolled with a fresh token: the stale stored credential must not win.
+      if (end.code === AgentCloseCode.unauthenticated && auth.fallBackToToken(hello.auth)) {
         log.warn(`the stored credential for ${server} was rejected (${end.reason}); enrolling with the token instead`);
-        credential = undefined;
         continue;
       }
-      if (end.code === AgentCloseCode.unauthenticated || end.code === AgentCloseCode.versionUnsupported) {
-        return { kind: "fatal", closeCode: end.code, reason: end.reason || "refused by the server" };
-      }
+      if (isFatal(end.code)) return { kind: "fatal", closeCode: end.code, reason: end.reason || "refused by the server" };
       if (end.ready) attempt = 0;
       const delay = backoffDelay(attempt, options.backoff ?? DEFAULT_BACKOFF);
       attempt += 1;
