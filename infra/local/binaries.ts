@@ -1,4 +1,5 @@
-import { accessSync, constants, readdirSync } from "node:fs";
+import { accessSync, constants, readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 
 /** The first executable `name` on PATH, then in `extraDirs` (in order); undefined when none. */
@@ -36,4 +37,13 @@ function isExecutable(file: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The script behind an npm package's `bin` entry, resolved as `fromDir` would: run it with `node` directly. */
+export function packageBin(fromDir: string, pkg: string, bin: string): string {
+  const manifestPath = createRequire(path.join(fromDir, "package.json")).resolve(`${pkg}/package.json`);
+  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { bin?: string | Record<string, string> };
+  const relative = typeof manifest.bin === "string" ? manifest.bin : manifest.bin?.[bin];
+  if (!relative) throw new Error(`${pkg} has no "${bin}" executable; run npm install.`);
+  return path.join(path.dirname(manifestPath), relative);
 }

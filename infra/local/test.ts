@@ -1,0 +1,144 @@
+// npm test: fresh PostgreSQL and Redis on free ports, vitest (unit + integration), then Playwright against the
+// whole stack; ends with one "N passed, N failed" line over both. Flags: --unit-only, --e2e-only.
+import { randomBytes } from "node:crypto";
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createTestDatabase } from "@throng/db/testing";
+import { packageBin } from "./binaries";
+import { agentBuild, buildIfStale, webBuild } from "./build";
+import { spawnChild, stopAllChildren } from "./child";
+import { ensureChromium } from "./chromium";
+import { prefixedLog, type Log } from "./log";
+import { freePort } from "./ports";
+import { ensurePostgres } from "./postgres";
+import { ensureRedis } from "./redis";
+import { startStack } from "./stack";
+import { addCounts, noCounts, playwrightCounts, summaryLine, vitestCounts, type Counts } from "./test-report";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const runDir = path.join(root, ".data", `test-${process.pid}`);
+const log = prefixedLog("test");
+const passThrough: Log = (line) => process.stdout.write(`${line}\n`);
+const seconds = (since: number) => `${Math.round((Date.now() - since) / 1000)} s`;
+
+interface Services {
+  adminUrl: string;
+  redisUrl: string;
+}
+
+function phasesFromArgs(args: string[]): { unit: boolean; e2e: boolean } {
+  const unknown = args.filter((arg) => arg !== "--unit-only" && arg !== "--e2e-only");
+  if (unknown.length) throw new Error(`Unknown argument ${unknown.join(" ")}; use --unit-only or --e2e-only.`);
+  return { unit: !args.includes("--e2e-only"), e2e: !args.includes("--unit-only") };
+}
+
+async function runVitest(services: Services): Promise<Counts> {
+  const started = Date.now();
+  const report = path.join(runDir, "vitest.json");
+  log("phase 1: vitest (unit and integration tests)");
+  const vitest = spawnChild({
+    name: "vitest",
+    command: process.execPath,
+    // Two workers: on two cores more only makes the integration tests fight over the CPU.
+    args: [packageBin(root, "vitest", "vitest"), "run", "--maxWorkers=2", "--minWorkers=1", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`],
+    cwd: root,
+    env: { ...process.env, TEST_DATABASE_URL: services.adminUrl, REDIS_URL: services.redisUrl },
+    log: passThrough,
+  });
+  const { code } = await vitest.exited;
+  const counts = await vitestCounts(report, code);
+  log(`phase 1 done in ${seconds(started)}: ${summaryLine(counts)}`);
+  return counts;
+}
+
+async function runE2e(services: Services): Promise<Counts> {
+  const started = Date.now();
+  log("phase 2: e2e (Playwright in Chromium against api, workers and web)");
+  let stack;
+  let chromiumPath: string;
+  try {
+    chromiumPath = await ensureChromium(log);
+    await buildIfStale(root, agentBuild, log);
+    await buildIfStale(root, webBuild, log);
+    const database = await createTestDatabase(); // Fresh and migrated, on services.adminUrl.
+    stack = await startStack({
+      root,
+      databaseUrl: database.url,
+      redisUrl: services.redisUrl,
+      authSecret: randomBytes(32).toString("base64url"),
+      apiPort: await freePort(),
+      webPort: await freePort(),
+      logLevel: "warn",
+    });
+  } catch (error) {
+    log(`e2e setup failed: ${error instanceof Error ? error.message : String(error)}`);
+    return { ...noCounts, failed: 1 };
+  }
+  log(`stack up in ${seconds(started)}: web ${stack.webUrl}, api ${stack.apiUrl}`);
+  const report = path.join(runDir, "playwright.json");
+  const playwright = spawnChild({
+    name: "playwright",
+    command: process.execPath,
+    args: [packageBin(path.join(root, "e2e"), "@playwright/test", "playwright"), "test", "-c", "e2e/playwright.config.ts"],
+    cwd: root,
+    env: {
+      ...process.env,
+      E2E_BASE_URL: stack.webUrl,
+      E2E_API_URL: stack.apiUrl,
+      E2E_AGENT_BIN: path.join(root, agentBuild.output),
+      CHROMIUM_PATH: chromiumPath,
+      E2E_JSON_REPORT: report,
+    },
+    log: passThrough,
+  });
+  const { code } = await playwright.exited;
+  await stack.stop();
+  const counts = await playwrightCounts(report, code);
+  log(`phase 2 done in ${seconds(started)}: ${summaryLine(counts)}`);
+  return counts;
+}
+
+async function main(): Promise<number> {
+  const phases = phasesFromArgs(process.argv.slice(2));
+  await fs.mkdir(runDir, { recursive: true, mode: 0o755 });
+  await fs.chmod(runDir, 0o755); // The postgres user must be able to enter it.
+  let counts = noCounts;
+  try {
+    const postgres = await ensurePostgres({ dataDir: path.join(runDir, "postgres"), port: await freePort(), log: prefixedLog("postgres"), ephemeral: true });
+    const redis = await ensureRedis({ dataDir: path.join(runDir, "redis"), port: await freePort(), log: prefixedLog("redis"), ephemeral: true });
+    const services = { adminUrl: postgres.adminUrl, redisUrl: redis.url };
+    process.env.TEST_DATABASE_URL = services.adminUrl; // For createTestDatabase in phase 2.
+    if (phases.unit) counts = addCounts(counts, await runVitest(services));
+    if (phases.e2e) counts = addCounts(counts, await runE2e(services));
+  } catch (error) {
+    log(`failed: ${error instanceof Error ? error.message : String(error)}`);
+    counts = addCounts(counts, { ...noCounts, failed: 1 });
+  }
+  await cleanUp();
+  console.log(summaryLine(counts));
+  return counts.failed > 0 || counts.passed + counts.failed === 0 ? 1 : 0;
+}
+
+async function cleanUp(): Promise<void> {
+  await stopAllChildren();
+  await fs.rm(runDir, { recursive: true, force: true });
+}
+
+let interrupted = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = true;
+    log(`${signal}: stopping and removing ${path.relative(root, runDir)}`);
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+main().then(
+  (code) => process.exit(code),
+  async (error: unknown) => {
+    log(`failed: ${error instanceof Error ? error.message : String(error)}`);
+    await cleanUp();
+    process.exit(1);
+  },
+);
