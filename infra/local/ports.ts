@@ -14,12 +14,12 @@ export function freePort(): Promise<number> {
 }
 
 /** Fails with a message naming the service and the variable that moves it when `port` is taken. */
-export function assertPortFree(port: number, service: string, envName: string): Promise<void> {
+export function assertPortFree(port: number, service: string, envName: string, hint = ""): Promise<void> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once("error", (error: NodeJS.ErrnoException) => {
       if (error.code !== "EADDRINUSE") return reject(error);
-      reject(new Error(`Port ${port} for ${service} is already in use. Stop whatever listens there or set ${envName}=<another port>.`));
+      reject(new Error(`Port ${port} for ${service} is already in use${hint}. Stop whatever listens there or set ${envName}=<another port>.`));
     });
     // No host: binds every address, so anything listening on any interface counts as taken.
     server.listen(port, () => server.close(() => resolve()));

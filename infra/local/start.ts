@@ -59,10 +59,10 @@ async function main(): Promise<void> {
     web: portFromEnv("WEB_PORT", 3000),
   };
   const hint = " (is another `npm start` still running?)";
-  if (!process.env.DATABASE_URL) await assertPortFree(ports.postgres, `PostgreSQL${hint}`, "PG_PORT");
-  if (!process.env.REDIS_URL) await assertPortFree(ports.redis, `Redis${hint}`, "REDIS_PORT");
-  await assertPortFree(ports.api, "the api", "API_PORT");
-  await assertPortFree(ports.web, "the web", "WEB_PORT");
+  if (!process.env.DATABASE_URL) await assertPortFree(ports.postgres, "PostgreSQL", "PG_PORT", hint);
+  if (!process.env.REDIS_URL) await assertPortFree(ports.redis, "Redis", "REDIS_PORT", hint);
+  await assertPortFree(ports.api, "the api", "API_PORT", hint);
+  await assertPortFree(ports.web, "the web", "WEB_PORT", hint);
 
   await fs.mkdir(dataDir, { recursive: true, mode: 0o755 });
   const postgres = await ensurePostgres({ dataDir: path.join(dataDir, "postgres"), port: ports.postgres, log: prefixedLog("postgres") });
