@@ -1,10 +1,11 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { LiveMessage, type RunView } from "@throng/protocol/run";
+import type { RunView } from "@throng/protocol/run";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 import { api } from "../lib/api";
 import { errorMessage } from "../lib/api-client";
+import { missedMessages, parseLiveEvent } from "../lib/live-event";
 import { isTerminal } from "../lib/run-timing";
 import { mergePoints } from "../lib/series";
 
@@ -39,6 +40,7 @@ export function useRunLive(runId: string): RunLive {
     let source: EventSource | null = null;
     let reopenTimer: ReturnType<typeof setTimeout> | undefined;
     let summaryTries = 0;
+    let lastSeq: number | null = null;
 
     const fail = (failure: unknown) => {
       if (!signal.aborted) setError(errorMessage(failure));
@@ -77,15 +79,12 @@ export function useRunLive(runId: string): RunLive {
     };
 
     const onMessage = (event: MessageEvent<string>) => {
-      let json: unknown;
-      try {
-        json = JSON.parse(event.data);
-      } catch {
-        return;
-      }
-      const parsed = LiveMessage.safeParse(json);
-      if (!parsed.success) return;
-      const message = parsed.data;
+      const parsed = parseLiveEvent(event.data);
+      if (!parsed) return;
+      const { seq, message } = parsed;
+      // A gap in the numbering means messages were lost (e.g. a Redis restart): refetch.
+      if (missedMessages(lastSeq, seq)) void refresh();
+      lastSeq = seq;
       if (message.type === "point") {
         liveDuringFetch.current?.push(message.point);
         setPoints((current) => mergePoints(current, [message.point]));
@@ -107,6 +106,7 @@ export function useRunLive(runId: string): RunLive {
       es.onmessage = onMessage;
       es.onopen = () => {
         setStream("live");
+        lastSeq = null;
         // Catch up on whatever was published while the stream was down (or before it opened).
         void refresh().then((latest) => {
           if (latest && isTerminal(latest.status)) {

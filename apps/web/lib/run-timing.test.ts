@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import type { RunView } from "@throng/protocol/run";
+import { chartSpan, elapsedSeconds, remainingSeconds } from "./run-timing";
+
+const run = (patch: Partial<RunView>): RunView => ({
+  id: "00000000-0000-4000-8000-000000000001",
+  planId: "00000000-0000-4000-8000-000000000002",
+  planName: "p",
+  status: "running",
+  spec: {
+    name: "p",
+    target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+    scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
+    load: { clients: 10, durationSec: 30, rampUpSec: 0 },
+  },
+  error: null,
+  createdAt: "2026-01-01T00:00:00.000Z",
+  startedAt: "2026-01-01T00:00:00.000Z",
+  endedAt: null,
+  summary: null,
+  ...patch,
+} as RunView);
+
+const at = (seconds: number) => Date.parse("2026-01-01T00:00:00.000Z") + seconds * 1000;
+
+describe("run timing", () => {
+  it("counts elapsed and remaining seconds while the run is live", () => {
+    expect(elapsedSeconds(run({}), at(12))).toBe(12);
+    expect(remainingSeconds(run({}), at(12))).toBe(18);
+  });
+
+  it("stops the clock at the end and shows no remaining time once terminal", () => {
+    const ended = run({ status: "finished", endedAt: "2026-01-01T00:00:31.000Z" });
+    expect(elapsedSeconds(ended, at(90))).toBe(31);
+    expect(remainingSeconds(ended, at(90))).toBeNull();
+  });
+
+  it("has no elapsed time or chart window before the run starts", () => {
+    const queued = run({ status: "queued", startedAt: null });
+    expect(elapsedSeconds(queued)).toBeNull();
+    expect(chartSpan(queued)).toBeNull();
+  });
+
+  it("spans the planned seconds on the chart, first to last point", () => {
+    expect(chartSpan(run({}))).toEqual([at(0) / 1000, at(29) / 1000]);
+  });
+});
