@@ -10,9 +10,21 @@ function toBuffer(data: WebSocket.RawData): Buffer {
   return Buffer.from(data);
 }
 
+/** A connection that failed before it existed (e.g. a URL ws rejects), reported like any failure. */
+function failedConnection(events: TransportEvents, error: Error): TransportConnection {
+  const ended = new Promise<void>((resolve) => setImmediate(resolve));
+  setImmediate(() => events.onEnd({ opened: false, error }));
+  return { send: () => false, close: () => ended };
+}
+
 function openWebSocket(url: string, events: TransportEvents): TransportConnection {
-  // Compression would make the measured bytes and CPU cost depend on the payload, not the server.
-  const ws = new WebSocket(url, { perMessageDeflate: false, handshakeTimeout: HANDSHAKE_TIMEOUT_MS });
+  let ws: WebSocket;
+  try {
+    // Compression would make the measured bytes and CPU cost depend on the payload, not the server.
+    ws = new WebSocket(url, { perMessageDeflate: false, handshakeTimeout: HANDSHAKE_TIMEOUT_MS });
+  } catch (error) {
+    return failedConnection(events, error as Error);
+  }
   let opened = false;
   let error: Error | undefined;
   let resolveEnded!: () => void;
