@@ -40,6 +40,8 @@ export interface EnrolmentTokenTable {
   expires_at: Timestamp;
   revoked_at: Timestamp | null;
   created_at: Generated<Date>;
+  single_use: Generated<boolean>;
+  used_at: Timestamp | null;
 }
 
 export interface AgentTable {
@@ -57,6 +59,7 @@ export interface AgentTable {
   last_seen_at: Timestamp | null;
   revoked_at: Timestamp | null;
   created_at: Generated<Date>;
+  ip: string | null;
 }
 
 export interface PlanTable {
@@ -107,6 +110,23 @@ export interface SnapshotTable {
   received_at: Generated<Date>;
 }
 
+export interface RunEventTable {
+  id: Generated<number>;
+  run_id: string;
+  org_id: string;
+  at: Generated<Date>;
+  kind: string;
+  agent_id: string | null;
+  message: string;
+}
+
+export interface RunSecondTable {
+  run_id: string;
+  org_id: string;
+  second: number;
+  point: Json<unknown>;
+}
+
 export interface Database {
   organization: OrganizationTable;
   member: MemberTable;
@@ -117,4 +137,6 @@ export interface Database {
   runs: RunTable;
   run_shards: RunShardTable;
   snapshots: SnapshotTable;
+  run_events: RunEventTable;
+  run_seconds: RunSecondTable;
 }

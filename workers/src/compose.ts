@@ -16,7 +16,7 @@ export function composeWorkers(input: {
   prefix: string; concurrency: number; heartbeatIntervalMs: number; orchestration?: OrchestratorConfig;
 }) {
   const repos = createRepos(input.db);
-  const fleet = createFleetService({ fleet: repos.fleet, clock: systemClock, config: { apiPublicUrl: "", heartbeatIntervalMs: input.heartbeatIntervalMs } });
+  const fleet = createFleetService({ fleet: repos.fleet, bus: createBus(input.redis), clock: systemClock, config: { apiPublicUrl: "", heartbeatIntervalMs: input.heartbeatIntervalMs } });
   const orchestrator = createRunOrchestrator({
     repos, fleet, jobs: input.jobs, bus: createBus(input.redis), clock: systemClock, log: input.log,
     config: input.orchestration ?? DEFAULT_ORCHESTRATION,

@@ -34,7 +34,7 @@ beforeAll(async () => {
   runQueue = createRunQueue(connections[2]!, prefix);
   workers = composeWorkers({
     db, redis: connections[0]!, workerRedis: connections[1]!, jobs: runQueue.jobs, log: pino({ level: "silent" }),
-    prefix, concurrency: 2, heartbeatIntervalMs: 60_000, orchestration: { startDelayMs: 50, finishGraceMs: 200 },
+    prefix, concurrency: 2, heartbeatIntervalMs: 60_000, orchestration: { startDelayMs: 50, finishGraceMs: 200, agentLostGraceMs: 300 },
   });
   subscriber = createSubscriber(connections[3]!, () => {});
 });
@@ -52,7 +52,7 @@ async function seedRun(agentCores = 2) {
   await db.insertInto("organization").values({ id: orgId, name: "o", slug: orgId, logo: null, createdAt: new Date(), metadata: null }).execute();
   const agentId = crypto.randomUUID();
   await repos.fleet.insertAgent(orgId, {
-    id: agentId, secretHash: "x", hostname: "rig", os: "linux", arch: "x64", cores: agentCores, memoryBytes: 1, version: "0.1.0", labels: {},
+    id: agentId, secretHash: "x", hostname: "rig", os: "linux", arch: "x64", cores: agentCores, memoryBytes: 1, version: "0.1.0", labels: {}, ip: null,
   });
   await repos.fleet.markSeen(orgId, agentId, true, new Date());
   const planId = crypto.randomUUID();
@@ -117,7 +117,17 @@ describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
     await workers.orchestrator.start(orgId, runId);
     const run = await repos.runs.get(orgId, runId);
     expect(run?.status).toBe("failed");
-    expect(run?.error).toMatch(/No agent was online/);
+    expect(run?.error).toMatch(/No agent is online/);
+  });
+
+  it("check-agent, after the grace period, marks a silent agent lost and the run degraded", async () => {
+    const { orgId, agentId, runId } = await seedRun();
+    await workers.orchestrator.start(orgId, runId);
+    await repos.fleet.markSeen(orgId, agentId, false, new Date());
+    await workers.orchestrator.agentDisconnected(orgId, agentId);
+    await expect.poll(async () => (await repos.runs.get(orgId, runId))?.status, { timeout: 10_000 }).toBe("degraded");
+    expect((await repos.runs.getShard(orgId, runId, agentId))?.state).toBe("lost");
+    expect((await repos.runs.listEvents(orgId, runId))[0]?.kind).toBe("agent-lost");
   });
 
   it("rejects a malformed job payload without retrying it", async () => {

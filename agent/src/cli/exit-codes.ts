@@ -22,6 +22,7 @@ const byErrorCode: Record<ErrorCode, ExitCode> = {
   not_found: ExitCode.failure,
   conflict: ExitCode.failure,
   no_agent_online: ExitCode.failure,
+  unsupported_version: ExitCode.versionUnsupported,
   rate_limited: ExitCode.failure,
   unavailable: ExitCode.failure,
   internal: ExitCode.failure,

@@ -6,6 +6,7 @@ import { createRunOrchestrator, DEFAULT_ORCHESTRATION, type OrchestratorConfig }
 import { createRunService } from "@throng/core/runs/run-service";
 import { systemClock, type Jobs, type Log } from "@throng/core/ports";
 import type { Db } from "@throng/db/client";
+import { Channel } from "@throng/protocol/jobs";
 import { createRepos } from "@throng/db/repos";
 import { createBus, createSubscriber } from "@throng/runtime/redis";
 import { createAuth } from "./auth";
@@ -23,17 +24,18 @@ export function composeApi(input: {
   const bus = createBus(redis);
   const clock = systemClock;
   const auth = createAuth({ db, orgs: repos.orgs, secret: env.AUTH_SECRET, webOrigin: env.WEB_ORIGIN, production: env.NODE_ENV === "production" });
-  const fleet = createFleetService({ fleet: repos.fleet, clock, config: { apiPublicUrl: env.API_PUBLIC_URL, heartbeatIntervalMs: env.HEARTBEAT_INTERVAL_MS } });
+  const fleet = createFleetService({ fleet: repos.fleet, bus, clock, config: { apiPublicUrl: env.API_PUBLIC_URL, heartbeatIntervalMs: env.HEARTBEAT_INTERVAL_MS } });
   return {
     auth,
     resolveActor: createActorResolver(auth, repos.orgs),
     plans: createPlanService({ plans: repos.plans }),
-    runs: createRunService({ repos, fleet, jobs, bus }),
+    runs: createRunService({ repos, fleet, jobs }),
     orchestrator: createRunOrchestrator({ repos, fleet, jobs, bus, clock, log, config: input.orchestration ?? DEFAULT_ORCHESTRATION }),
     fleet,
     ingest: createIngestService({ repos, bus }),
     subscriber: createSubscriber(input.subscriberRedis, (err, channel) => log.error({ err, channel }, "bad message on bus")),
     health: { database: () => repos.ping(), redis: async () => void (await redis.ping()) },
-    config: { heartbeatIntervalMs: env.HEARTBEAT_INTERVAL_MS, flushIntervalMs: 1000 },
+    liveSeq: async (runId) => Number((await redis.get(Channel.runSeqKey(runId))) ?? 0),
+    config: { heartbeatIntervalMs: env.HEARTBEAT_INTERVAL_MS, flushIntervalMs: 1000, orphanGraceMs: 30_000 },
   };
 }

@@ -18,5 +18,7 @@ export interface ApiDeps {
   ingest: IngestService;
   subscriber: Subscriber;
   health: { database(): Promise<void>; redis(): Promise<void> };
-  config: { heartbeatIntervalMs: number; flushIntervalMs: number };
+  /** The run's live message counter as it is now (0 before the first message). */
+  liveSeq(runId: string): Promise<number>;
+  config: { heartbeatIntervalMs: number; flushIntervalMs: number; orphanGraceMs: number };
 }

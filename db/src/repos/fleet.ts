@@ -5,6 +5,8 @@ export interface EnrolmentTokenRow {
   orgId: string;
   expiresAt: Date;
   revokedAt: Date | null;
+  singleUse: boolean;
+  usedAt: Date | null;
 }
 
 export interface AgentRow {
@@ -21,6 +23,7 @@ export interface AgentRow {
   lastSeenAt: Date | null;
   revokedAt: Date | null;
   currentRunId: string | null;
+  ip: string | null;
 }
 
 export interface AgentHost {
@@ -31,6 +34,7 @@ export interface AgentHost {
   memoryBytes: number;
   version: string;
   labels: Record<string, string>;
+  ip: string | null;
 }
 
 const ACTIVE_RUN_STATUSES = ["queued", "preparing", "running", "stopping", "degraded"];
@@ -39,20 +43,36 @@ const ACTIVE_RUN_STATUSES = ["queued", "preparing", "running", "stopping", "degr
 export function createFleetRepo(db: Db) {
   const agentColumns = [
     "a.id", "a.org_id as orgId", "a.hostname", "a.os", "a.arch", "a.cores", "a.memory_bytes as memoryBytes",
-    "a.version", "a.labels", "a.connected", "a.last_seen_at as lastSeenAt", "a.revoked_at as revokedAt",
+    "a.version", "a.labels", "a.connected", "a.last_seen_at as lastSeenAt", "a.revoked_at as revokedAt", "a.ip",
   ] as const;
 
   return {
-    async insertEnrolmentToken(orgId: string, t: { id: string; tokenHash: string; createdBy: string | null; expiresAt: Date }) {
+    async insertEnrolmentToken(
+      orgId: string,
+      t: { id: string; tokenHash: string; createdBy: string | null; expiresAt: Date; singleUse: boolean },
+    ) {
       await db
         .insertInto("enrolment_tokens")
-        .values({ id: t.id, org_id: orgId, token_hash: t.tokenHash, created_by: t.createdBy, expires_at: t.expiresAt })
+        .values({
+          id: t.id, org_id: orgId, token_hash: t.tokenHash, created_by: t.createdBy, expires_at: t.expiresAt, single_use: t.singleUse,
+        })
         .execute();
+    },
+    /** Spends a single-use token; false when another agent spent it first (the update is the lock). */
+    async consumeEnrolmentToken(orgId: string, tokenId: string): Promise<boolean> {
+      const result = await db
+        .updateTable("enrolment_tokens")
+        .set({ used_at: new Date() })
+        .where("org_id", "=", orgId)
+        .where("id", "=", tokenId)
+        .where("used_at", "is", null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
     async findEnrolmentTokenByHash(tokenHash: string): Promise<EnrolmentTokenRow | undefined> {
       return db
         .selectFrom("enrolment_tokens")
-        .select(["id", "org_id as orgId", "expires_at as expiresAt", "revoked_at as revokedAt"])
+        .select(["id", "org_id as orgId", "expires_at as expiresAt", "revoked_at as revokedAt", "single_use as singleUse", "used_at as usedAt"])
         .where("token_hash", "=", tokenHash)
         .executeTakeFirst();
     },
@@ -62,7 +82,7 @@ export function createFleetRepo(db: Db) {
         .values({
           id: agent.id, org_id: orgId, secret_hash: agent.secretHash, hostname: agent.hostname, os: agent.os,
           arch: agent.arch, cores: agent.cores, memory_bytes: agent.memoryBytes, version: agent.version,
-          labels: JSON.stringify(agent.labels),
+          labels: JSON.stringify(agent.labels), ip: agent.ip,
         })
         .execute();
     },
@@ -78,7 +98,7 @@ export function createFleetRepo(db: Db) {
         .updateTable("agents")
         .set({
           hostname: host.hostname, os: host.os, arch: host.arch, cores: host.cores, memory_bytes: host.memoryBytes,
-          version: host.version, labels: JSON.stringify(host.labels),
+          version: host.version, labels: JSON.stringify(host.labels), ip: host.ip,
         })
         .where("org_id", "=", orgId)
         .where("id", "=", agentId)
@@ -91,6 +111,27 @@ export function createFleetRepo(db: Db) {
         .where("org_id", "=", orgId)
         .where("id", "=", agentId)
         .execute();
+    },
+    /** Revoked agents are refused at their next hello and hidden from the inventory. */
+    async revokeAgent(orgId: string, agentId: string, at: Date): Promise<boolean> {
+      const result = await db
+        .updateTable("agents")
+        .set({ revoked_at: at, connected: false })
+        .where("org_id", "=", orgId)
+        .where("id", "=", agentId)
+        .where("revoked_at", "is", null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async setLabels(orgId: string, agentId: string, labels: Record<string, string>): Promise<boolean> {
+      const result = await db
+        .updateTable("agents")
+        .set({ labels: JSON.stringify(labels) })
+        .where("org_id", "=", orgId)
+        .where("id", "=", agentId)
+        .where("revoked_at", "is", null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
     async listAgents(orgId: string, ids?: string[]): Promise<AgentRow[]> {
       let query = db

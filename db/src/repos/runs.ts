@@ -25,6 +25,13 @@ export interface ShardRow {
   error: string | null;
 }
 
+export interface RunEventRow {
+  at: Date;
+  kind: string;
+  agentId: string | null;
+  message: string;
+}
+
 export type RunPatch = Partial<{
   status: string;
   error: string | null;
@@ -76,6 +83,22 @@ export function createRunRepo(db: Db) {
         .where("status", "=", fromStatus)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
+    },
+    async insertEvent(orgId: string, runId: string, event: { kind: string; agentId: string | null; message: string }) {
+      await db
+        .insertInto("run_events")
+        .values({ run_id: runId, org_id: orgId, kind: event.kind, agent_id: event.agentId, message: event.message })
+        .execute();
+    },
+    async listEvents(orgId: string, runId: string): Promise<RunEventRow[]> {
+      return db
+        .selectFrom("run_events")
+        .select(["at", "kind", "agent_id as agentId", "message"])
+        .where("org_id", "=", orgId)
+        .where("run_id", "=", runId)
+        .orderBy("at")
+        .orderBy("id")
+        .execute();
     },
     async insertShards(orgId: string, runId: string, shards: { agentId: string; shardIndex: number; clients: number }[]) {
       if (shards.length === 0) return;
@@ -129,7 +152,7 @@ export function createRunRepo(db: Db) {
         .where("s.org_id", "=", orgId)
         .where("s.agent_id", "=", agentId)
         .where("s.state", "in", ["assigned", "started"])
-        .where("r.status", "in", ["preparing", "running"])
+        .where("r.status", "in", ["preparing", "running", "degraded"])
         .execute();
     },
   };

@@ -30,6 +30,24 @@ export function createSnapshotRepo(db: Db) {
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
     },
+    /** The roll-up: one merged point per run per second, replaced as late snapshots arrive. */
+    async upsertSecond(orgId: string, runId: string, second: number, point: unknown) {
+      await db
+        .insertInto("run_seconds")
+        .values({ run_id: runId, org_id: orgId, second, point: JSON.stringify(point) })
+        .onConflict((oc) => oc.columns(["run_id", "second"]).doUpdateSet({ point: JSON.stringify(point) }))
+        .execute();
+    },
+    async listSeconds(orgId: string, runId: string): Promise<unknown[]> {
+      const rows = await db
+        .selectFrom("run_seconds")
+        .select("point")
+        .where("org_id", "=", orgId)
+        .where("run_id", "=", runId)
+        .orderBy("second")
+        .execute();
+      return rows.map((row) => row.point);
+    },
     async listSecond(orgId: string, runId: string, second: number): Promise<SnapshotRow[]> {
       return db
         .selectFrom("snapshots")

@@ -1,4 +1,4 @@
-import type { FinishRunJob, StartRunJob } from "@throng/protocol/jobs";
+import type { CheckAgentJob, FinishRunJob, StartRunJob } from "@throng/protocol/jobs";
 
 /** What core needs from the outside world; adapters live in @throng/runtime, fakes only in unit tests. */
 export interface Clock {
@@ -14,12 +14,15 @@ export interface Log {
 /** Redis pub/sub between processes; messages are JSON-serialisable. */
 export interface Bus {
   publish(channel: string, message: unknown): Promise<void>;
+  /** The next number of a shared counter (Redis INCR): orders live messages across instances. */
+  sequence(key: string): Promise<number>;
 }
 
 /** BullMQ producers; each job id makes enqueueing idempotent. */
 export interface Jobs {
   startRun(job: StartRunJob): Promise<void>;
-  finishRun(job: FinishRunJob, delayMs: number, reason: "planned-end" | "all-shards-done" | "timeout"): Promise<void>;
+  finishRun(job: FinishRunJob, delayMs: number, reason: "planned-end" | "all-shards-done" | "after-abort"): Promise<void>;
+  checkAgent(job: CheckAgentJob, delayMs: number): Promise<void>;
 }
 
 export const systemClock: Clock = { now: () => Date.now() };

@@ -66,11 +66,16 @@ export const Ready = z.object({
   heartbeatIntervalMs: z.number().int().min(100),
   flushIntervalMs: z.number().int().min(100),
   serverTime: z.number().int(),
+  /** An agent cut off from the server for longer than this stops its load by itself: no orphan load. */
+  orphanGraceMs: z.number().int().min(1000).optional(),
 });
 export type Ready = z.infer<typeof Ready>;
 
-/** Both ways, every heartbeatIntervalMs. */
-export const Heartbeat = z.object({ sentAt: z.number().int() });
+/**
+ * Agent → server every heartbeatIntervalMs; the server answers at once with its own clock in `sentAt` and the
+ * agent's in `echo`, so the agent can measure its clock offset from the round trip (NTP-style).
+ */
+export const Heartbeat = z.object({ sentAt: z.number().int(), echo: z.number().int().optional() });
 export type Heartbeat = z.infer<typeof Heartbeat>;
 
 /** server → agent: this agent's share of a run, to start at `startAt` (epoch ms, server clock). */

@@ -11,7 +11,9 @@ export type Me = z.infer<typeof Me>;
 
 /** POST /api/enrolment-tokens body. */
 export const CreateEnrolmentToken = z.object({
-  expiresInMinutes: z.number().int().min(1).max(7 * 24 * 60).default(60),
+  expiresInMinutes: z.number().int().min(1, "must be at least 1 minute").max(7 * 24 * 60, "must be at most 7 days").default(60),
+  /** A single-use token enrols one agent and is spent. */
+  singleUse: z.boolean().default(false),
 });
 export type CreateEnrolmentToken = z.infer<typeof CreateEnrolmentToken>;
 
@@ -34,6 +36,7 @@ export const AgentView = HostInfo.extend({
   labels: z.record(z.string(), z.string()),
   lastSeenAt: z.string().nullable(),
   currentRunId: z.string().uuid().nullable(),
+  ip: z.string().nullable(),
 });
 export type AgentView = z.infer<typeof AgentView>;
 
@@ -50,6 +53,15 @@ export const PlanView = z.object({
   updatedAt: z.string(),
 });
 export type PlanView = z.infer<typeof PlanView>;
+
+/** PUT /api/agents/:id/labels body: the agent's whole label set. */
+export const AgentLabels = z.object({
+  labels: z.record(
+    z.string().regex(/^[a-z0-9][a-z0-9._-]{0,62}$/i, "label names are letters, digits, . _ - (max 63)"),
+    z.string().max(200, "label values are at most 200 characters"),
+  ),
+});
+export type AgentLabels = z.infer<typeof AgentLabels>;
 
 /** GET /health. */
 export const Health = z.object({

@@ -8,6 +8,7 @@ export const ErrorCode = z.enum([
   "not_found",
   "conflict",
   "no_agent_online",
+  "unsupported_version",
   "rate_limited",
   "unavailable",
   "internal",

@@ -11,7 +11,15 @@ export type StartRunJob = z.infer<typeof StartRunJob>;
 export const FinishRunJob = z.object({ orgId: z.string(), runId: z.string().uuid() });
 export type FinishRunJob = z.infer<typeof FinishRunJob>;
 
-export const RunJobName = { start: "start-run", finish: "finish-run" } as const;
+/** Enqueued (delayed by the grace period) when an agent holding a shard disconnects: is it back, or lost? */
+export const CheckAgentJob = z.object({ orgId: z.string(), runId: z.string().uuid(), agentId: z.string().uuid() });
+export type CheckAgentJob = z.infer<typeof CheckAgentJob>;
+
+export const RunJobName = { start: "start-run", finish: "finish-run", checkAgent: "check-agent" } as const;
+
+/** Server-internal command to whichever API instance holds an agent's socket (never sent to the agent). */
+export const AgentControl = z.object({ kind: z.literal("disconnect"), code: z.number().int(), reason: z.string() });
+export type AgentControl = z.infer<typeof AgentControl>;
 
 /** Redis pub/sub channels between API instances and workers. */
 export const Channel = {
@@ -19,4 +27,8 @@ export const Channel = {
   agent: (agentId: string) => `throng:agent:${agentId}`,
   /** Live events for one run, fanned out to browsers by every API instance. */
   run: (runId: string) => `throng:run:${runId}`,
+  /** Commands for the gateway about one agent (revocation), not forwarded to it. */
+  agentControl: (agentId: string) => `throng:agent-control:${agentId}`,
+  /** Redis key numbering one run's live messages. */
+  runSeqKey: (runId: string) => `throng:run-seq:${runId}`,
 } as const;

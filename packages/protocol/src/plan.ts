@@ -36,12 +36,25 @@ export const LoadShape = z.object({
 });
 export type LoadShape = z.infer<typeof LoadShape>;
 
+/** Which agents take the load, and what happens when one is lost mid-run. */
+export const AgentSelector = z.object({
+  /** At most this many agents (default: every online agent that matches). */
+  count: z.number().int().min(1, "must be at least 1").max(10_000).optional(),
+  /** Only agents carrying every one of these labels (`region=eu`). */
+  labels: z.record(z.string().min(1), z.string()).default({}),
+  /** `continue`: the run goes on degraded and the report names the agent; `abort`: the run stops. */
+  onLost: z.enum(["continue", "abort"]).default("continue"),
+});
+export type AgentSelector = z.infer<typeof AgentSelector>;
+
 /** A plan as the user writes it (browser form, API body, plan file). */
 export const PlanSpec = z.object({
   name: z.string().trim().min(1, "give the plan a name").max(120, "must be at most 120 characters"),
   target: Target,
   scenario: Scenario,
   load: LoadShape,
+  /** Omitted: every online agent, and a lost agent leaves the run going on degraded. */
+  agents: AgentSelector.optional(),
 });
 export type PlanSpec = z.infer<typeof PlanSpec>;
 export type PlanSpecInput = z.input<typeof PlanSpec>;

@@ -25,6 +25,15 @@ export const RunSummary = z.object({
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 
+/** Something that happened to a run and belongs in its report (agent lost, aborted by a user, ...). */
+export const RunEventView = z.object({
+  at: z.string(),
+  kind: z.enum(["agent-lost", "agent-returned", "aborted", "stage"]),
+  agentId: z.string().uuid().nullable(),
+  message: z.string(),
+});
+export type RunEventView = z.infer<typeof RunEventView>;
+
 /** GET /api/runs/:id and list items: a run as the browser sees it. */
 export const RunView = z.object({
   id: z.string().uuid(),
@@ -37,6 +46,7 @@ export const RunView = z.object({
   startedAt: z.string().nullable(),
   endedAt: z.string().nullable(),
   summary: RunSummary.nullable(),
+  events: z.array(RunEventView).default([]),
 });
 export type RunView = z.infer<typeof RunView>;
 
@@ -49,4 +59,11 @@ export const LiveMessage = z.discriminatedUnion("type", [
   z.object({ type: z.literal("point"), point: SeriesPoint }),
   z.object({ type: z.literal("run"), run: RunView }),
 ]);
+
+/**
+ * What the live stream carries: each message numbered per run. A browser that sees a gap in `seq` (or a
+ * smaller one, after a Redis restart) refetches the series instead of trusting what it has.
+ */
+export const LiveEnvelope = z.object({ seq: z.number().int().min(0), message: LiveMessage });
+export type LiveEnvelope = z.infer<typeof LiveEnvelope>;
 export type LiveMessage = z.infer<typeof LiveMessage>;

@@ -17,6 +17,10 @@ export function createRunQueue(connection: Redis, prefix: string) {
     async finishRun(job, delayMs, reason) {
       await queue.add(RunJobName.finish, job, { jobId: `finish-${reason}-${job.runId}`, delay: delayMs });
     },
+    async checkAgent(job, delayMs) {
+      // One check per disconnect: the time makes each one distinct, the check itself is idempotent.
+      await queue.add(RunJobName.checkAgent, job, { jobId: `check-agent-${job.runId}-${job.agentId}-${Date.now()}`, delay: delayMs });
+    },
   };
   return { queue, jobs };
 }

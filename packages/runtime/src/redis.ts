@@ -12,6 +12,10 @@ export function createBus(redis: Redis): Bus {
     async publish(channel, message) {
       await redis.publish(channel, JSON.stringify(message));
     },
+    async sequence(key) {
+      const [[, value]] = (await redis.multi().incr(key).expire(key, 7 * 24 * 3600).exec()) as [[Error | null, number]];
+      return value;
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Job } from "bullmq";
 import { parseOrThrow } from "@throng/protocol/errors";
-import { FinishRunJob, RunJobName, StartRunJob } from "@throng/protocol/jobs";
+import { CheckAgentJob, FinishRunJob, RunJobName, StartRunJob } from "@throng/protocol/jobs";
 import type { RunOrchestrator } from "@throng/core/runs/run-orchestrator";
 
 /** The runs queue's processor: validate the payload, make one core call. Both calls are idempotent. */
@@ -14,6 +14,10 @@ export function createRunJobProcessor(orchestrator: RunOrchestrator) {
       case RunJobName.finish: {
         const { orgId, runId } = parseOrThrow(FinishRunJob, job.data, "finish-run job");
         return orchestrator.finish(orgId, runId);
+      }
+      case RunJobName.checkAgent: {
+        const { orgId, runId, agentId } = parseOrThrow(CheckAgentJob, job.data, "check-agent job");
+        return orchestrator.checkAgent(orgId, runId, agentId);
       }
       default:
         throw new Error(`Unknown job "${job.name}" on the runs queue`);

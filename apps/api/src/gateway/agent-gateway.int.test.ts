@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentCloseCode } from "@throng/protocol/agent";
 import { AgentView, EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
-import { LiveMessage, RunSeries, RunView } from "@throng/protocol/run";
+import { LiveEnvelope, type LiveMessage, RunSeries, RunView } from "@throng/protocol/run";
 import { encodeValues } from "@throng/core/metrics/histogram";
 import { connectTestAgent, helloWith } from "../testing/test-agent";
 import { startTestApi, type TestApi, type TestUser } from "../testing/test-api";
 
 let api: TestApi;
 beforeAll(async () => {
-  api = await startTestApi({ orchestration: { startDelayMs: 100, finishGraceMs: 60_000 } });
+  api = await startTestApi({ orchestration: { startDelayMs: 100, finishGraceMs: 60_000, agentLostGraceMs: 60_000 } });
 });
 afterAll(async () => {
   await api?.close();
@@ -120,6 +120,8 @@ describe("agent gateway (agent/PROTOCOL.md)", () => {
     expect(done.status).toBe("finished");
     expect(done.summary).toMatchObject({ peakConnections: 7, messagesReceived: 140, agents: 1 });
     await live.until((messages) => messages.some((m) => m.type === "run" && m.run.status === "finished"));
+    // Every live message is numbered, one after the other, starting from the run's count when the stream opened.
+    expect(live.seqs.slice(1)).toEqual(live.seqs.slice(1).map((_, i) => live.seqs[0]! + 1 + i));
     live.stop();
     await agent.close();
   });
@@ -166,12 +168,132 @@ describe("agent gateway (agent/PROTOCOL.md)", () => {
   });
 });
 
+
+async function createPlan(user: TestUser, overrides: Record<string, unknown> = {}) {
+  return PlanView.parse((await user.request("POST", "/api/plans", {
+    name: "p", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+    scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 }, load: { clients: 4, durationSec: 30 }, ...overrides,
+  })).json);
+}
+
+describe("control plane (agent/PROTOCOL.md)", () => {
+  it("§2 refuses an agent of another release line, saying which version to run (4006)", async () => {
+    const user = await api.signUp("Ver");
+    const agent = await connectTestAgent(api.gatewayUrl);
+    agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: await enrolmentToken(user) }, { agentVersion: "9.0.0" }) });
+    const closed = await agent.closed;
+    expect(closed.code).toBe(AgentCloseCode.versionUnsupported);
+    expect(closed.reason).toMatch(/too new; this server needs throng-agent 0\.1\.x/);
+  });
+
+  it("§2 a single-use enrolment token enrols one agent only", async () => {
+    const user = await api.signUp("One");
+    const token = EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens", { singleUse: true })).json).token;
+    const first = await connectTestAgent(api.gatewayUrl);
+    first.send({ type: "hello", payload: helloWith({ kind: "enrolment", token }) });
+    await first.next("ready");
+    const second = await connectTestAgent(api.gatewayUrl);
+    second.send({ type: "hello", payload: helloWith({ kind: "enrolment", token }) });
+    expect((await second.closed).code).toBe(AgentCloseCode.unauthenticated);
+    await first.close();
+  });
+
+  it("§3 answers a heartbeat with the server clock and the agent's own time echoed", async () => {
+    const user = await api.signUp("Beat");
+    const { agent } = await enrolledAgent(user);
+    agent.send({ type: "heartbeat", payload: { sentAt: 12345 } });
+    const beat = await agent.next("heartbeat");
+    expect(beat.echo).toBe(12345);
+    expect(Math.abs(beat.sentAt - Date.now())).toBeLessThan(5000);
+    await agent.close();
+  });
+
+  it("revoking an agent disconnects it at once and refuses it after", async () => {
+    const user = await api.signUp("Rev");
+    const { agent, ready } = await enrolledAgent(user);
+    expect((await user.request("POST", `/api/agents/${ready.agentId}/revoke`)).status).toBe(204);
+    const closed = await agent.closed;
+    expect(closed.code).toBe(AgentCloseCode.unauthenticated);
+    expect(closed.reason).toMatch(/revoked/);
+    const again = await connectTestAgent(api.gatewayUrl);
+    again.send({ type: "hello", payload: helloWith({ kind: "credential", agentId: ready.agentId, secret: ready.credential!.secret }) });
+    expect((await again.closed).code).toBe(AgentCloseCode.unauthenticated);
+    expect((await user.request("GET", "/api/agents")).json.agents).toEqual([]);
+  });
+
+  it("edits labels, validates them, and places runs only on agents that carry the plan's labels", async () => {
+    const user = await api.signUp("Lab");
+    const { agent, ready } = await enrolledAgent(user);
+    const bad = await user.request("PUT", `/api/agents/${ready.agentId}/labels`, { labels: { "bad label!": "x" } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.fields[0].path).toBe("labels.bad label!");
+    const plan = await createPlan(user, { agents: { labels: { region: "eu" } } });
+    const refused = await user.request("POST", `/api/plans/${plan.id}/runs`);
+    expect(refused.status).toBe(409);
+    expect(refused.json.error.message).toMatch(/region=eu/);
+    const labelled = await user.request("PUT", `/api/agents/${ready.agentId}/labels`, { labels: { region: "eu" } });
+    expect(AgentView.parse(labelled.json).labels).toEqual({ region: "eu" });
+    expect((await user.request("POST", `/api/plans/${plan.id}/runs`)).status).toBe(201);
+    await agent.close();
+  });
+
+  it("aborting a run tells its agents to stop and refuses a second abort", async () => {
+    const user = await api.signUp("Abo");
+    const { agent, ready } = await enrolledAgent(user);
+    const plan = await createPlan(user);
+    const run = RunView.parse((await user.request("POST", `/api/plans/${plan.id}/runs`)).json);
+    await api.deps.orchestrator.start(ready.orgId, run.id);
+    await agent.next("run-assignment");
+    const aborted = await user.request("POST", `/api/runs/${run.id}/abort`);
+    expect(aborted.status).toBe(200);
+    expect(RunView.parse(aborted.json)).toMatchObject({ status: "aborted", events: [{ kind: "aborted" }] });
+    expect(await agent.next("run-stop")).toMatchObject({ runId: run.id });
+    expect((await user.request("POST", `/api/runs/${run.id}/abort`)).status).toBe(409);
+    await agent.close();
+  });
+
+  it("an agent lost for longer than the grace period degrades the run, or aborts it when the plan says so", async () => {
+    const user = await api.signUp("Lost");
+    for (const onLost of ["continue", "abort"] as const) {
+      const { agent, ready } = await enrolledAgent(user);
+      const plan = await createPlan(user, { agents: { labels: {}, onLost } });
+      const run = RunView.parse((await user.request("POST", `/api/plans/${plan.id}/runs`)).json);
+      await api.deps.orchestrator.start(ready.orgId, run.id);
+      await agent.next("run-assignment");
+      await agent.close();
+      await expect.poll(async () => (await api.queue.getJobs(["delayed"])).some((j) => j.name === "check-agent" && j.data.runId === run.id)).toBe(true);
+      await api.deps.orchestrator.checkAgent(ready.orgId, run.id, ready.agentId); // what the delayed job does
+      const after = RunView.parse((await user.request("GET", `/api/runs/${run.id}`)).json);
+      expect(after.status).toBe(onLost === "abort" ? "aborted" : "degraded");
+      expect(after.events[0]).toMatchObject({ kind: "agent-lost", agentId: ready.agentId });
+      expect(after.events[0]?.message).toMatch(/rig-1 lost at/);
+    }
+  });
+
+  it("an agent back within the grace period keeps the run going", async () => {
+    const user = await api.signUp("Back");
+    const { agent, ready } = await enrolledAgent(user);
+    const plan = await createPlan(user);
+    const run = RunView.parse((await user.request("POST", `/api/plans/${plan.id}/runs`)).json);
+    await api.deps.orchestrator.start(ready.orgId, run.id);
+    await agent.next("run-assignment");
+    await agent.close();
+    const again = await connectTestAgent(api.gatewayUrl);
+    again.send({ type: "hello", payload: helloWith({ kind: "credential", agentId: ready.agentId, secret: ready.credential!.secret }) });
+    await again.next("run-assignment");
+    await api.deps.orchestrator.checkAgent(ready.orgId, run.id, ready.agentId);
+    expect(RunView.parse((await user.request("GET", `/api/runs/${run.id}`)).json)).toMatchObject({ status: "running", events: [] });
+    await again.close();
+  });
+});
+
 /** Reads the run's event stream as a browser would; `until` waits for a condition on what arrived. */
 async function fetchLive(user: TestUser, runId: string) {
   const controller = new AbortController();
   const response = await user.open(`/api/runs/${runId}/live`, controller.signal);
   expect(response.headers.get("content-type")).toMatch(/text\/event-stream/);
   const messages: LiveMessage[] = [];
+  const seqs: number[] = [];
   const listeners = new Set<() => void>();
   void (async () => {
     const decoder = new TextDecoder();
@@ -184,7 +306,10 @@ async function fetchLive(user: TestUser, runId: string) {
           const event = buffer.slice(0, cut);
           buffer = buffer.slice(cut + 2);
           const data = event.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
-          if (data) messages.push(LiveMessage.parse(JSON.parse(data)));
+          if (!data) continue;
+          const envelope = LiveEnvelope.parse(JSON.parse(data));
+          seqs.push(envelope.seq);
+          messages.push(envelope.message);
         }
         for (const listener of [...listeners]) listener();
       }
@@ -194,6 +319,7 @@ async function fetchLive(user: TestUser, runId: string) {
   })();
   return {
     messages,
+    seqs,
     stop: () => controller.abort(),
     until: (condition: (messages: LiveMessage[]) => boolean) =>
       new Promise<LiveMessage[]>((resolve) => {

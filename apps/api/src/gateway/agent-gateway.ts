@@ -16,7 +16,10 @@ export function attachAgentGateway(app: FastifyInstance, deps: ApiDeps) {
       socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n");
       return;
     }
-    wss.handleUpgrade(request, socket, head, (ws) => startAgentSession(ws, deps, registry, log));
+    // Behind a load balancer the first X-Forwarded-For hop is the rig; otherwise the socket's peer.
+    const forwarded = request.headers["x-forwarded-for"];
+    const ip = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim() || request.socket.remoteAddress || null;
+    wss.handleUpgrade(request, socket, head, (ws) => startAgentSession(ws, deps, registry, log, ip));
   });
 
   app.addHook("onClose", async () => {

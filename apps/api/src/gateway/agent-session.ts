@@ -3,13 +3,15 @@ import {
   AGENT_PROTOCOL_VERSION, AgentCloseCode, decodeAgentMessage, encodeMessage,
   type AgentToServerMessage, type Hello, type ServerToAgentMessage,
 } from "@throng/protocol/agent";
-import { Channel } from "@throng/protocol/jobs";
+import { AgentControl, Channel } from "@throng/protocol/jobs";
 import { ThrongError } from "@throng/protocol/errors";
 import { THRONG_VERSION } from "@throng/protocol/version";
 import type { FastifyBaseLogger } from "fastify";
 import type { ApiDeps } from "../services";
 
 const HELLO_TIMEOUT_MS = 10_000;
+/** The gateway never queues without bound for an agent that does not read: past this it drops the agent. */
+const MAX_BUFFERED_BYTES = 8 << 20;
 
 /** Close reasons are limited to 123 bytes by the WebSocket protocol. */
 function closeWith(socket: WebSocket, code: number, reason: string) {
@@ -22,12 +24,21 @@ export function startAgentSession(
   deps: ApiDeps,
   registry: Map<string, WebSocket>,
   log: FastifyBaseLogger,
+  ip: string | null,
 ) {
   let agent: { agentId: string; orgId: string } | null = null;
-  let unsubscribe: (() => Promise<void>) | null = null;
+  const unsubscribes: (() => Promise<void>)[] = [];
   let queue = Promise.resolve();
   let lastHeard = Date.now();
-  const send = (message: ServerToAgentMessage) => socket.send(encodeMessage(message));
+  const send = (message: ServerToAgentMessage) => {
+    if (socket.readyState !== socket.OPEN) return;
+    if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      log.warn({ agentId: agent?.agentId }, "agent is not reading; dropping its connection");
+      socket.terminate();
+      return;
+    }
+    socket.send(encodeMessage(message));
+  };
   const helloTimer = setTimeout(() => closeWith(socket, AgentCloseCode.handshakeRequired, "no hello within 10 s"), HELLO_TIMEOUT_MS);
   const liveness = setInterval(() => {
     if (Date.now() - lastHeard > deps.config.heartbeatIntervalMs * 3) closeWith(socket, AgentCloseCode.heartbeatTimeout, "no heartbeat");
@@ -38,21 +49,26 @@ export function startAgentSession(
       return closeWith(socket, AgentCloseCode.versionUnsupported,
         `agent protocol v${hello.protocolVersion} unsupported; run throng-agent ${THRONG_VERSION} (protocol v${AGENT_PROTOCOL_VERSION})`);
     }
-    const authed = await deps.fleet.authenticate(hello);
+    const authed = await deps.fleet.authenticate(hello, ip);
     clearTimeout(helloTimer);
     agent = { agentId: authed.agentId, orgId: authed.orgId };
     const previous = registry.get(authed.agentId);
     if (previous && previous !== socket) closeWith(previous, AgentCloseCode.replaced, "replaced by a newer connection of this agent");
     registry.set(authed.agentId, socket);
-    unsubscribe = await deps.subscriber.subscribe(Channel.agent(authed.agentId), (message) => {
-      if (socket.readyState === socket.OPEN) socket.send(encodeMessage(message as ServerToAgentMessage));
-    });
+    unsubscribes.push(
+      await deps.subscriber.subscribe(Channel.agent(authed.agentId), (message) => send(message as ServerToAgentMessage)),
+      await deps.subscriber.subscribe(Channel.agentControl(authed.agentId), (message) => {
+        const control = AgentControl.safeParse(message);
+        if (control.success) closeWith(socket, control.data.code, control.data.reason);
+      }),
+    );
     await deps.fleet.markSeen(authed.orgId, authed.agentId, true);
     send({
       type: "ready",
       payload: {
         agentId: authed.agentId, orgId: authed.orgId, credential: authed.credential,
         heartbeatIntervalMs: deps.config.heartbeatIntervalMs, flushIntervalMs: deps.config.flushIntervalMs, serverTime: Date.now(),
+        orphanGraceMs: deps.config.orphanGraceMs,
       },
     });
     log.info({ agentId: authed.agentId, orgId: authed.orgId, host: hello.host.hostname, enrolled: !!authed.credential }, "agent connected");
@@ -70,7 +86,7 @@ export function startAgentSession(
     switch (message.type) {
       case "heartbeat":
         await deps.fleet.markSeen(agent.orgId, agent.agentId, true);
-        return send({ type: "heartbeat", payload: { sentAt: Date.now() } });
+        return send({ type: "heartbeat", payload: { sentAt: Date.now(), echo: message.payload.sentAt } });
       case "snapshot": {
         const result = await deps.ingest.ingest(agent.orgId, agent.agentId, message.payload);
         if (result === "unknown-run") log.warn({ agentId: agent.agentId, runId: message.payload.runId }, "snapshot for a run this agent does not hold");
@@ -87,6 +103,7 @@ export function startAgentSession(
     if (!decoded.ok) return closeWith(socket, AgentCloseCode.invalidMessage, decoded.reason);
     queue = queue.then(() => handle(decoded.message)).catch((err: unknown) => {
       if (err instanceof ThrongError && err.code === "unauthenticated") return closeWith(socket, AgentCloseCode.unauthenticated, err.message);
+      if (err instanceof ThrongError && err.code === "unsupported_version") return closeWith(socket, AgentCloseCode.versionUnsupported, err.message);
       log.error({ err, agentId: agent?.agentId }, "agent message failed");
       closeWith(socket, AgentCloseCode.internal, "server error; reconnect");
     });
@@ -96,11 +113,13 @@ export function startAgentSession(
     clearTimeout(helloTimer);
     clearInterval(liveness);
     void queue.finally(async () => {
-      if (unsubscribe) await unsubscribe();
+      for (const unsubscribe of unsubscribes) await unsubscribe();
       if (agent && registry.get(agent.agentId) === socket) {
         registry.delete(agent.agentId);
-        await deps.fleet.markSeen(agent.orgId, agent.agentId, false).catch((err) => log.error({ err }, "mark offline failed"));
-        log.info({ agentId: agent.agentId }, "agent disconnected");
+        const { orgId, agentId } = agent;
+        await deps.fleet.markSeen(orgId, agentId, false).catch((err) => log.error({ err }, "mark offline failed"));
+        await deps.orchestrator.agentDisconnected(orgId, agentId).catch((err) => log.error({ err }, "agent-lost check failed"));
+        log.info({ agentId }, "agent disconnected");
       }
     });
   });

@@ -9,6 +9,7 @@ export const httpStatus: Record<ErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   no_agent_online: 409,
+  unsupported_version: 426,
   rate_limited: 429,
   unavailable: 503,
   internal: 500,

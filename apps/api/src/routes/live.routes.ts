@@ -2,14 +2,18 @@ import type { FastifyInstance } from "fastify";
 import { parseOrThrow } from "@throng/protocol/errors";
 import { IdParams } from "@throng/protocol/api";
 import { Channel } from "@throng/protocol/jobs";
-import type { LiveMessage } from "@throng/protocol/run";
+import type { LiveEnvelope } from "@throng/protocol/run";
 import type { ApiDeps } from "../services";
 
 /** A browser that cannot keep up is cut off rather than buffered without bound; it reconnects and refetches. */
 const MAX_BUFFERED_BYTES = 1 << 20;
 const KEEPALIVE_MS = 15_000;
 
-/** GET /api/runs/:id/live: server-sent events, one LiveMessage per event, fed from Redis so any instance serves it. */
+/**
+ * GET /api/runs/:id/live: server-sent events, one LiveEnvelope per event (its seq also as the event id), fed
+ * from Redis so any API instance serves any run. The first event is the run as it is now, numbered with the
+ * run's current seq, so the browser can tell whether anything it fetched before is already stale.
+ */
 export async function liveRoutes(app: FastifyInstance, deps: ApiDeps) {
   app.get("/api/runs/:id/live", async (request, reply) => {
     const actor = await deps.resolveActor(request);
@@ -24,17 +28,24 @@ export async function liveRoutes(app: FastifyInstance, deps: ApiDeps) {
       connection: "keep-alive",
       "x-accel-buffering": "no",
     });
-    const send = (message: LiveMessage) => {
+    const send = (envelope: LiveEnvelope) => {
       if (res.writableLength > MAX_BUFFERED_BYTES) {
         request.log.warn({ runId: id }, "live stream too slow; closing it");
         res.destroy();
         return;
       }
-      res.write(`data: ${JSON.stringify(message)}\n\n`);
+      res.write(`id: ${envelope.seq}\ndata: ${JSON.stringify(envelope)}\n\n`);
     };
-    send({ type: "run", run });
+    // Hold what arrives while the first event is being prepared, so it cannot overtake it.
+    let pending: LiveEnvelope[] | null = [];
+    const unsubscribe = await deps.subscriber.subscribe(Channel.run(id), (message) => {
+      if (pending) pending.push(message as LiveEnvelope);
+      else send(message as LiveEnvelope);
+    });
+    send({ seq: await deps.liveSeq(id), message: { type: "run", run } });
+    for (const envelope of pending) send(envelope);
+    pending = null;
 
-    const unsubscribe = await deps.subscriber.subscribe(Channel.run(id), (message) => send(message as LiveMessage));
     const keepalive = setInterval(() => res.write(": keepalive\n\n"), KEEPALIVE_MS);
     request.raw.on("close", () => {
       clearInterval(keepalive);

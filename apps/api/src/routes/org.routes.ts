@@ -18,7 +18,7 @@ export async function orgRoutes(app: FastifyInstance, deps: ApiDeps) {
   app.post("/api/enrolment-tokens", async (request, reply) => {
     const actor = await resolveActor(request);
     const body = parseOrThrow(CreateEnrolmentToken, request.body ?? {}, "enrolment token request");
-    return reply.status(201).send(await fleet.createEnrolmentToken(actor.orgId, actor.userId, body.expiresInMinutes));
+    return reply.status(201).send(await fleet.createEnrolmentToken(actor.orgId, actor.userId, body));
   });
 
   app.get("/api/agents", async (request) => {
@@ -46,6 +46,26 @@ export async function orgRoutes(app: FastifyInstance, deps: ApiDeps) {
     const actor = await resolveActor(request);
     const { id } = parseOrThrow(IdParams, request.params, "plan id");
     return reply.status(201).send(await runs.create(actor.orgId, id));
+  });
+
+  app.put("/api/agents/:id/labels", async (request) => {
+    const actor = await resolveActor(request);
+    const { id } = parseOrThrow(IdParams, request.params, "agent id");
+    return fleet.setLabels(actor.orgId, id, request.body);
+  });
+
+  app.post("/api/agents/:id/revoke", async (request, reply) => {
+    const actor = await resolveActor(request);
+    const { id } = parseOrThrow(IdParams, request.params, "agent id");
+    await fleet.revoke(actor.orgId, id);
+    return reply.status(204).send();
+  });
+
+  app.post("/api/runs/:id/abort", async (request) => {
+    const actor = await resolveActor(request);
+    const { id } = parseOrThrow(IdParams, request.params, "run id");
+    await deps.orchestrator.abort(actor.orgId, id, actor.email);
+    return runs.get(actor.orgId, id);
   });
 
   app.get("/api/runs", async (request) => {

@@ -1,8 +1,11 @@
 import { ThrongError } from "@throng/protocol/errors";
-import type { AgentView, EnrolmentTokenCreated } from "@throng/protocol/api";
-import type { Hello } from "@throng/protocol/agent";
+import { AgentLabels, type AgentView, type EnrolmentTokenCreated } from "@throng/protocol/api";
+import { Channel, type AgentControl } from "@throng/protocol/jobs";
+import { AgentCloseCode, type Hello } from "@throng/protocol/agent";
+import { parseOrThrow } from "@throng/protocol/errors";
 import type { AgentRow, FleetRepo } from "@throng/db/repos/fleet";
-import type { Clock } from "../ports";
+import type { Bus, Clock } from "../ports";
+import { agentVersionProblem } from "./agent-version";
 import { AGENT_SECRET_PREFIX, ENROLMENT_TOKEN_PREFIX, generateSecret, hashSecret, isWellFormedSecret, secretMatchesHash } from "./secrets";
 
 export interface FleetConfig {
@@ -29,31 +32,41 @@ function toView(row: AgentRow, now: number, heartbeatMs: number): AgentView {
   return {
     id: row.id, hostname: row.hostname, os: row.os, arch: row.arch, cores: row.cores, memoryBytes: row.memoryBytes,
     version: row.version, labels: row.labels, status: agentStatus(row, now, heartbeatMs),
-    lastSeenAt: row.lastSeenAt?.toISOString() ?? null, currentRunId: row.currentRunId,
+    lastSeenAt: row.lastSeenAt?.toISOString() ?? null, currentRunId: row.currentRunId, ip: row.ip,
   };
 }
 
 /** Enrolment tokens, agent credentials and the fleet inventory. */
-export function createFleetService(deps: { fleet: FleetRepo; clock: Clock; config: FleetConfig }) {
-  const { fleet, clock, config } = deps;
-  const hostOf = (hello: Hello) => ({ ...hello.host, version: hello.agentVersion, labels: hello.labels });
+export function createFleetService(deps: { fleet: FleetRepo; bus: Bus; clock: Clock; config: FleetConfig }) {
+  const { fleet, bus, clock, config } = deps;
+  const hostOf = (hello: Hello, ip: string | null) => ({ ...hello.host, version: hello.agentVersion, labels: hello.labels, ip });
 
-  async function enrol(token: string, hello: Hello): Promise<AuthenticatedAgent> {
-    const refused = new ThrongError("unauthenticated", "Unknown, expired or revoked enrolment token: create a new one on the Agents page");
+  async function enrol(token: string, hello: Hello, ip: string | null): Promise<AuthenticatedAgent> {
+    const refused = new ThrongError("unauthenticated", "Unknown, expired, used or revoked enrolment token: create a new one on the Agents page");
     if (!isWellFormedSecret(token, ENROLMENT_TOKEN_PREFIX)) throw refused;
     const row = await fleet.findEnrolmentTokenByHash(hashSecret(token));
     if (!row || row.revokedAt || row.expiresAt.getTime() <= clock.now()) throw refused;
+    if (row.singleUse && !(await fleet.consumeEnrolmentToken(row.orgId, row.id))) throw refused;
     const agentId = crypto.randomUUID();
     const secret = generateSecret(AGENT_SECRET_PREFIX);
-    await fleet.insertAgent(row.orgId, { id: agentId, secretHash: hashSecret(secret), ...hostOf(hello) });
+    await fleet.insertAgent(row.orgId, { id: agentId, secretHash: hashSecret(secret), ...hostOf(hello, ip) });
     return { agentId, orgId: row.orgId, credential: { agentId, secret } };
   }
 
+  async function listAgents(orgId: string, ids?: string[]): Promise<AgentView[]> {
+    const now = clock.now();
+    return (await fleet.listAgents(orgId, ids)).map((row) => toView(row, now, config.heartbeatIntervalMs));
+  }
+
   return {
-    async createEnrolmentToken(orgId: string, userId: string | null, expiresInMinutes: number): Promise<EnrolmentTokenCreated> {
+    listAgents,
+
+    async createEnrolmentToken(orgId: string, userId: string | null, options: { expiresInMinutes: number; singleUse: boolean }): Promise<EnrolmentTokenCreated> {
       const token = generateSecret(ENROLMENT_TOKEN_PREFIX);
-      const expiresAt = new Date(clock.now() + expiresInMinutes * 60_000);
-      await fleet.insertEnrolmentToken(orgId, { id: crypto.randomUUID(), tokenHash: hashSecret(token), createdBy: userId, expiresAt });
+      const expiresAt = new Date(clock.now() + options.expiresInMinutes * 60_000);
+      await fleet.insertEnrolmentToken(orgId, {
+        id: crypto.randomUUID(), tokenHash: hashSecret(token), createdBy: userId, expiresAt, singleUse: options.singleUse,
+      });
       const args = `connect --server ${config.apiPublicUrl} --token ${token}`;
       return {
         token,
@@ -62,15 +75,17 @@ export function createFleetService(deps: { fleet: FleetRepo; clock: Clock; confi
       };
     },
 
-    /** Checks a hello's token or credential; throws unauthenticated with what to do. */
-    async authenticate(hello: Hello): Promise<AuthenticatedAgent> {
-      if (hello.auth.kind === "enrolment") return enrol(hello.auth.token, hello);
+    /** Checks a hello's version and token or credential; throws with what to do. */
+    async authenticate(hello: Hello, ip: string | null): Promise<AuthenticatedAgent> {
+      const versionProblem = agentVersionProblem(hello.agentVersion);
+      if (versionProblem) throw new ThrongError("unsupported_version", versionProblem);
+      if (hello.auth.kind === "enrolment") return enrol(hello.auth.token, hello, ip);
       const row = await fleet.findAgentCredential(hello.auth.agentId);
       if (!row || !secretMatchesHash(hello.auth.secret, row.secretHash)) {
         throw new ThrongError("unauthenticated", "Unknown agent credential: enrol again with a new enrolment token");
       }
       if (row.revokedAt) throw new ThrongError("unauthenticated", "This agent was revoked: enrol again with a new enrolment token");
-      await fleet.updateAgentHost(row.orgId, hello.auth.agentId, hostOf(hello));
+      await fleet.updateAgentHost(row.orgId, hello.auth.agentId, hostOf(hello, ip));
       return { agentId: hello.auth.agentId, orgId: row.orgId };
     },
 
@@ -78,9 +93,19 @@ export function createFleetService(deps: { fleet: FleetRepo; clock: Clock; confi
       await fleet.markSeen(orgId, agentId, connected, new Date(clock.now()));
     },
 
-    async listAgents(orgId: string): Promise<AgentView[]> {
-      const now = clock.now();
-      return (await fleet.listAgents(orgId)).map((row) => toView(row, now, config.heartbeatIntervalMs));
+    /** Revokes an agent: refused from now on, and its live connection (on any API instance) is closed at once. */
+    async revoke(orgId: string, agentId: string): Promise<void> {
+      if (!(await fleet.revokeAgent(orgId, agentId, new Date(clock.now())))) {
+        throw new ThrongError("not_found", `No agent ${agentId} in this organisation`);
+      }
+      const control: AgentControl = { kind: "disconnect", code: AgentCloseCode.unauthenticated, reason: "This agent was revoked: enrol again with a new enrolment token" };
+      await bus.publish(Channel.agentControl(agentId), control);
+    },
+
+    async setLabels(orgId: string, agentId: string, input: unknown): Promise<AgentView> {
+      const { labels } = parseOrThrow(AgentLabels, input, "labels");
+      if (!(await fleet.setLabels(orgId, agentId, labels))) throw new ThrongError("not_found", `No agent ${agentId} in this organisation`);
+      return (await listAgents(orgId, [agentId]))[0]!;
     },
   };
 }

@@ -1,13 +1,12 @@
-import { Channel } from "@throng/protocol/jobs";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
-import type { LiveMessage } from "@throng/protocol/run";
 import type { Repos } from "@throng/db/repos";
 import type { Bus } from "../ports";
+import { publishLive } from "../runs/live";
 import { mergeSecond } from "./series";
 
 export type IngestResult = "stored" | "duplicate" | "unknown-run";
 
-/** Stores an agent's snapshot once, re-merges its second across agents and pushes the point to browsers. */
+/** Stores an agent's snapshot once, re-merges its second across agents into the roll-up and pushes it live. */
 export function createIngestService(deps: { repos: Repos; bus: Bus }) {
   const { repos, bus } = deps;
   return {
@@ -22,7 +21,8 @@ export function createIngestService(deps: { repos: Repos; bus: Bus }) {
       });
       if (!stored) return "duplicate";
       const point = mergeSecond(second, await repos.snapshots.listSecond(orgId, snapshot.runId, second));
-      await bus.publish(Channel.run(snapshot.runId), { type: "point", point } satisfies LiveMessage);
+      await repos.snapshots.upsertSecond(orgId, snapshot.runId, second, point);
+      await publishLive(bus, snapshot.runId, { type: "point", point });
       return "stored";
     },
   };

@@ -1,14 +1,16 @@
-import { Channel } from "@throng/protocol/jobs";
 import { PlanSpec } from "@throng/protocol/plan";
-import { RunStatus, type LiveMessage } from "@throng/protocol/run";
-import type { RunAssignment, ShardStatus } from "@throng/protocol/agent";
-import type { ServerToAgentMessage } from "@throng/protocol/agent";
+import { RunStatus } from "@throng/protocol/run";
+import { ThrongError } from "@throng/protocol/errors";
+import { Channel } from "@throng/protocol/jobs";
+import type { RunAssignment, ServerToAgentMessage, ShardStatus } from "@throng/protocol/agent";
 import type { Repos } from "@throng/db/repos";
-import type { RunRow, ShardRow } from "@throng/db/repos/runs";
+import type { RunPatch, RunRow, ShardRow } from "@throng/db/repos/runs";
 import type { FleetService } from "../fleet/fleet-service";
 import { summarize } from "../metrics/series";
 import type { Bus, Clock, Jobs, Log } from "../ports";
-import { nextRunStatus, type RunEvent } from "./run-state";
+import { noAgentReason, selectAgents } from "./agent-selection";
+import { publishLive } from "./live";
+import { isTerminal, nextRunStatus, type RunEvent } from "./run-state";
 import { toRunView } from "./run-view";
 import { splitClients } from "./shards";
 
@@ -17,27 +19,37 @@ export interface OrchestratorConfig {
   startDelayMs: number;
   /** How long after the planned end a run waits for its agents' last snapshots. */
   finishGraceMs: number;
+  /** How long a disconnected agent has to come back before it counts as lost. */
+  agentLostGraceMs: number;
 }
 
-/** Two seconds to deliver assignments before the common start; fifteen for last snapshots after the end. */
-export const DEFAULT_ORCHESTRATION: OrchestratorConfig = { startDelayMs: 2000, finishGraceMs: 15_000 };
+/** Two seconds to deliver assignments; fifteen for last snapshots; ten for a dropped agent to return. */
+export const DEFAULT_ORCHESTRATION: OrchestratorConfig = { startDelayMs: 2000, finishGraceMs: 15_000, agentLostGraceMs: 10_000 };
 
-const FINISHED_SHARD_STATES = ["finished", "failed"];
+/** Shard states that need nothing more from their agent. */
+const DONE_SHARD_STATES = ["finished", "failed", "lost"];
+const LIVE_RUN_STATUSES = ["running", "degraded"];
 
 /** Drives runs through their lifecycle; every entry point is idempotent because a job may run twice. */
 export function createRunOrchestrator(deps: {
   repos: Repos; fleet: FleetService; jobs: Jobs; bus: Bus; clock: Clock; log: Log; config: OrchestratorConfig;
 }) {
   const { repos, fleet, jobs, bus, clock, log, config } = deps;
+  const now = () => new Date(clock.now());
 
-  async function transition(run: RunRow, event: RunEvent, patch: Parameters<Repos["runs"]["update"]>[3] = {}) {
+  async function publishRun(orgId: string, runId: string) {
+    const row = await repos.runs.get(orgId, runId);
+    if (row) await publishLive(bus, runId, { type: "run", run: toRunView(row, await repos.runs.listEvents(orgId, runId)) });
+  }
+
+  /** Applies a lifecycle event with compare-and-set; false when it does not apply or another worker won. */
+  async function transition(run: RunRow, event: RunEvent, patch: RunPatch = {}) {
     const next = nextRunStatus(RunStatus.parse(run.status), event);
     if (!next) return false;
     const changed = await repos.runs.update(run.orgId, run.id, run.status, { ...patch, status: next });
     if (changed) {
-      const updated = await repos.runs.get(run.orgId, run.id);
-      if (updated) await bus.publish(Channel.run(run.id), { type: "run", run: toRunView(updated) } satisfies LiveMessage);
       log.info({ runId: run.id, from: run.status, to: next }, "run status changed");
+      await publishRun(run.orgId, run.id);
     }
     return changed;
   }
@@ -49,8 +61,17 @@ export function createRunOrchestrator(deps: {
     };
   }
 
-  async function sendToAgent(agentId: string, message: ServerToAgentMessage) {
-    await bus.publish(Channel.agent(agentId), message);
+  const sendToAgent = (agentId: string, message: ServerToAgentMessage) => bus.publish(Channel.agent(agentId), message);
+
+  async function stopShards(orgId: string, runId: string, reason: string) {
+    for (const shard of await repos.runs.listShards(orgId, runId)) {
+      if (!DONE_SHARD_STATES.includes(shard.state)) await sendToAgent(shard.agentId, { type: "run-stop", payload: { runId, reason } });
+    }
+  }
+
+  async function closeIfAllShardsDone(orgId: string, runId: string) {
+    const shards = await repos.runs.listShards(orgId, runId);
+    if (shards.every((s) => DONE_SHARD_STATES.includes(s.state))) await jobs.finishRun({ orgId, runId }, 0, "all-shards-done");
   }
 
   /** Picks agents, stores shards, sets one start time, and sends each agent its share. */
@@ -62,13 +83,13 @@ export function createRunOrchestrator(deps: {
       run = (await repos.runs.get(orgId, runId))!;
     }
     if (run.status !== "preparing") return; // already started by an earlier attempt
+    const spec = PlanSpec.parse(run.spec);
     let shards = await repos.runs.listShards(orgId, runId);
     if (shards.length === 0) {
-      const spec = PlanSpec.parse(run.spec);
-      const agents = (await fleet.listAgents(orgId)).filter((a) => a.status === "online");
+      const agents = selectAgents(await fleet.listAgents(orgId), spec.agents);
       const plan = splitClients(spec.load.clients, agents.map((a) => ({ agentId: a.id, cores: a.cores })));
       if (plan.length === 0) {
-        await transition(run, "fail", { error: "No agent was online when the run started", endedAt: new Date(clock.now()) });
+        await transition(run, "fail", { error: noAgentReason(spec.agents), endedAt: now() });
         return;
       }
       await repos.runs.insertShards(orgId, runId, plan);
@@ -80,7 +101,6 @@ export function createRunOrchestrator(deps: {
     for (const shard of shards) {
       await sendToAgent(shard.agentId, { type: "run-assignment", payload: assignmentOf(run, shard, shards.length) });
     }
-    const spec = PlanSpec.parse(run.spec);
     const endsIn = startAt + spec.load.durationSec * 1000 + config.finishGraceMs - clock.now();
     await jobs.finishRun({ orgId, runId }, Math.max(0, endsIn), "planned-end");
   }
@@ -88,31 +108,54 @@ export function createRunOrchestrator(deps: {
   /** Closes a run with its summary; agents that never reported are told to stop and named in the error. */
   async function finish(orgId: string, runId: string): Promise<void> {
     const run = await repos.runs.get(orgId, runId);
-    if (!run || ["finished", "aborted", "failed"].includes(run.status)) return;
-    const shards = await repos.runs.listShards(orgId, runId);
-    const silent = shards.filter((s) => !FINISHED_SHARD_STATES.includes(s.state));
-    for (const shard of silent) await sendToAgent(shard.agentId, { type: "run-stop", payload: { runId, reason: "run ended" } });
+    if (!run) return;
     const snapshots = await repos.snapshots.listRun(orgId, runId);
-    const summary = summarize(snapshots);
-    const failures = shards.filter((s) => s.state === "failed").map((s) => `agent ${s.agentId}: ${s.error ?? "failed"}`);
-    const missing = silent.map((s) => `agent ${s.agentId} did not report the end of its shard`);
-    const problems = [...failures, ...missing];
-    const endedAt = new Date(clock.now());
-    if (snapshots.length === 0) {
-      await transition(run, "fail", { summary, endedAt, error: problems.join("; ") || "No agent sent any measurement" });
+    if (run.status === "aborted") {
+      // Agents send their last snapshots after an abort: fold them into the summary once they are in.
+      await repos.runs.update(orgId, runId, "aborted", { summary: summarize(snapshots) });
+      await publishRun(orgId, runId);
       return;
     }
-    await transition(run, "finish", { summary, endedAt, error: problems.length ? problems.join("; ") : null });
+    if (isTerminal(RunStatus.parse(run.status))) return;
+    const shards = await repos.runs.listShards(orgId, runId);
+    const silent = shards.filter((s) => !DONE_SHARD_STATES.includes(s.state));
+    await stopShards(orgId, runId, "run ended");
+    const problems = [
+      ...shards.filter((s) => s.state === "failed").map((s) => `agent ${s.agentId}: ${s.error ?? "failed"}`),
+      ...shards.filter((s) => s.state === "lost").map((s) => `agent ${s.agentId} was lost mid-run`),
+      ...silent.map((s) => `agent ${s.agentId} did not report the end of its shard`),
+    ];
+    const patch = { summary: summarize(snapshots), endedAt: now() };
+    if (snapshots.length === 0) {
+      await transition(run, "fail", { ...patch, error: problems.join("; ") || "No agent sent any measurement" });
+      return;
+    }
+    await transition(run, "finish", { ...patch, error: problems.length ? problems.join("; ") : null });
+  }
+
+  /** A user stops a run: every agent is told at once; the summary is refreshed when their last snapshots are in. */
+  async function abort(orgId: string, runId: string, by: string): Promise<void> {
+    const run = await repos.runs.get(orgId, runId);
+    if (!run) throw new ThrongError("not_found", `No run ${runId} in this organisation`);
+    if (isTerminal(RunStatus.parse(run.status))) throw new ThrongError("conflict", `Run ${runId} has already ${run.status === "aborted" ? "been aborted" : run.status}`);
+    await repos.runs.insertEvent(orgId, runId, { kind: "aborted", agentId: null, message: `aborted by ${by}` });
+    await stopShards(orgId, runId, `aborted by ${by}`);
+    const snapshots = await repos.snapshots.listRun(orgId, runId);
+    if (!(await transition(run, "abort", { endedAt: now(), summary: summarize(snapshots) }))) {
+      throw new ThrongError("conflict", `Run ${runId} changed state meanwhile; reload and try again`);
+    }
+    await jobs.finishRun({ orgId, runId }, 5_000, "after-abort");
   }
 
   return {
     start,
     finish,
+    abort,
 
     /** Gateway: an agent reported a shard's state; when every shard is done, the run closes now. */
     async shardStatus(orgId: string, agentId: string, status: ShardStatus): Promise<void> {
       const shard = await repos.runs.getShard(orgId, status.runId, agentId);
-      if (!shard) return;
+      if (!shard || shard.state === "lost") return;
       if (status.state === "started") {
         if (shard.state === "assigned") await repos.runs.updateShard(orgId, status.runId, agentId, { state: "started" });
         return;
@@ -120,10 +163,7 @@ export function createRunOrchestrator(deps: {
       await repos.runs.updateShard(orgId, status.runId, agentId, {
         state: status.state, lastSeq: status.lastSeq ?? null, error: status.error ?? null,
       });
-      const shards = await repos.runs.listShards(orgId, status.runId);
-      if (shards.every((s) => FINISHED_SHARD_STATES.includes(s.state))) {
-        await jobs.finishRun({ orgId, runId: status.runId }, 0, "all-shards-done");
-      }
+      await closeIfAllShardsDone(orgId, status.runId);
     },
 
     /** Gateway, after every hello: the shards this agent should be running, so a reconnect resumes them. */
@@ -131,11 +171,38 @@ export function createRunOrchestrator(deps: {
       const assignments: RunAssignment[] = [];
       for (const shard of await repos.runs.activeShardsForAgent(orgId, agentId)) {
         const run = await repos.runs.get(orgId, shard.runId);
-        if (!run || run.status !== "running") continue;
+        if (!run || !LIVE_RUN_STATUSES.includes(run.status)) continue;
         const count = (await repos.runs.listShards(orgId, shard.runId)).length;
         assignments.push(assignmentOf(run, shard, count));
       }
       return assignments;
+    },
+
+    /** Gateway: an agent holding shards disconnected; give it the grace period to come back. */
+    async agentDisconnected(orgId: string, agentId: string): Promise<void> {
+      for (const shard of await repos.runs.activeShardsForAgent(orgId, agentId)) {
+        await jobs.checkAgent({ orgId, runId: shard.runId, agentId }, config.agentLostGraceMs);
+      }
+    },
+
+    /** Worker, after the grace period: still gone means lost; the plan says whether the run goes on degraded. */
+    async checkAgent(orgId: string, runId: string, agentId: string): Promise<void> {
+      const run = await repos.runs.get(orgId, runId);
+      const shard = await repos.runs.getShard(orgId, runId, agentId);
+      if (!run || !shard || !LIVE_RUN_STATUSES.includes(run.status) || DONE_SHARD_STATES.includes(shard.state)) return;
+      const [agent] = await fleet.listAgents(orgId, [agentId]);
+      if (agent && agent.status !== "offline") return; // it came back within the grace period
+      const host = agent?.hostname ?? agentId;
+      await repos.runs.updateShard(orgId, runId, agentId, { state: "lost", error: "agent lost" });
+      const at = now().toISOString();
+      await repos.runs.insertEvent(orgId, runId, {
+        kind: "agent-lost", agentId, message: `agent ${host} lost at ${at}; its ${shard.clients} clients stopped counting`,
+      });
+      log.warn({ runId, agentId }, "agent lost mid-run");
+      if (PlanSpec.parse(run.spec).agents?.onLost === "abort") return abort(orgId, runId, `the plan's policy after agent ${host} was lost`);
+      if (run.status === "running") await transition(run, "degrade");
+      else await publishRun(orgId, runId);
+      await closeIfAllShardsDone(orgId, runId);
     },
   };
 }

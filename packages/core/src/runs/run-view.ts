@@ -1,9 +1,9 @@
 import { PlanSpec } from "@throng/protocol/plan";
-import { RunStatus, RunSummary, type RunView } from "@throng/protocol/run";
-import type { RunRow } from "@throng/db/repos/runs";
+import { RunEventView, RunStatus, RunSummary, type RunView } from "@throng/protocol/run";
+import type { RunEventRow, RunRow } from "@throng/db/repos/runs";
 
 /** A stored run as the API answers it. */
-export function toRunView(row: RunRow): RunView {
+export function toRunView(row: RunRow, events: RunEventRow[] = []): RunView {
   return {
     id: row.id,
     planId: row.planId,
@@ -15,5 +15,8 @@ export function toRunView(row: RunRow): RunView {
     startedAt: row.startedAt?.toISOString() ?? null,
     endedAt: row.endedAt?.toISOString() ?? null,
     summary: row.summary ? RunSummary.parse(row.summary) : null,
+    events: events.map((e) =>
+      RunEventView.parse({ at: e.at.toISOString(), kind: e.kind, agentId: e.agentId, message: e.message }),
+    ),
   };
 }
