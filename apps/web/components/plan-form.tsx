@@ -51,12 +51,23 @@ export function PlanForm() {
   const [pending, setPending] = useState(false);
   const rate = expectedMessagesPerSec(values);
 
-  const update = (field: PlanFormField) => (value: string) => setValues((current) => ({ ...current, [field]: value }));
+  const [checking, setChecking] = useState(false);
+
+  // After the first failed save, errors follow the typing, so a fixed field loses its message at once.
+  const update = (field: PlanFormField) => (value: string) => {
+    const next = { ...values, [field]: value };
+    setValues(next);
+    if (checking) {
+      const checked = validatePlanForm(next);
+      setErrors(checked.ok ? {} : checked.errors);
+    }
+  };
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const checked = validatePlanForm(values);
     if (!checked.ok) {
+      setChecking(true);
       setErrors(checked.errors);
       focusFirstError(checked.errors);
       return;
