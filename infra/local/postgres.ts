@@ -13,6 +13,8 @@ export interface PostgresOptions {
   log: Log;
   /** Throw-away test data: skip fsync so creating many databases stays fast. */
   ephemeral?: boolean;
+  /** The variable that points at an existing server instead (tests use TEST_DATABASE_URL). */
+  envVar?: string;
 }
 
 export interface Postgres {
@@ -30,12 +32,12 @@ const missingMessage =
 
 /** Uses DATABASE_URL when set, otherwise runs a private PostgreSQL on 127.0.0.1:port with data in dataDir. */
 export async function ensurePostgres(options: PostgresOptions): Promise<Postgres> {
-  const external = process.env.DATABASE_URL;
+  const envVar = options.envVar ?? "DATABASE_URL";
+  const external = process.env[envVar];
   if (external) {
-    await canConnect(external).then((ok) => {
-      if (!ok.connected) throw new Error(`DATABASE_URL is set but PostgreSQL there refused: ${ok.error}. Fix DATABASE_URL or unset it to run a local one.`);
-    });
-    options.log(`using DATABASE_URL (${redact(external)})`);
+    const check = await canConnect(external);
+    if (!check.connected) throw new Error(`${envVar} is set but PostgreSQL there refused: ${check.error}. Fix ${envVar} or unset it to run a local one.`);
+    options.log(`using ${envVar} (${redact(external)})`);
     return { url: external, adminUrl: external, stop: async () => undefined };
   }
   return startLocal(options);

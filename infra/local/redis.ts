@@ -12,6 +12,8 @@ export interface RedisOptions {
   log: Log;
   /** Throw-away test data: no persistence at all. */
   ephemeral?: boolean;
+  /** The variable that points at an existing server instead (npm test uses TEST_REDIS_URL). */
+  envVar?: string;
 }
 
 export interface Redis {
@@ -24,11 +26,12 @@ const missingMessage = "redis-server was not found. Install redis-server (apt-ge
 
 /** Uses REDIS_URL when set, otherwise runs a private redis-server on 127.0.0.1:port with data in dataDir. */
 export async function ensureRedis(options: RedisOptions): Promise<Redis> {
-  const external = process.env.REDIS_URL;
+  const envVar = options.envVar ?? "REDIS_URL";
+  const external = process.env[envVar];
   if (external) {
     const reply = await redisCommand(external, ["PING"]).catch((error: Error) => error.message);
-    if (reply !== "PONG") throw new Error(`REDIS_URL is set but Redis there did not answer PING (${reply}). Fix REDIS_URL or unset it to run a local one.`);
-    options.log("using REDIS_URL");
+    if (reply !== "PONG") throw new Error(`${envVar} is set but Redis there did not answer PING (${reply}). Fix ${envVar} or unset it to run a local one.`);
+    options.log(`using ${envVar}`);
     return { url: external, stop: async () => undefined };
   }
   return startLocal(options, await redisServerBinary(options.log));

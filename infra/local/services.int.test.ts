@@ -17,7 +17,13 @@ beforeEach(() => {
   delete process.env.DATABASE_URL;
   delete process.env.REDIS_URL;
 });
-afterEach(() => Object.assign(process.env, saved));
+afterEach(() => {
+  // Assigning undefined to process.env would store the string "undefined".
+  for (const [name, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+});
 afterAll(() => fs.rm(dir, { recursive: true, force: true }));
 
 async function query(url: string, text: string): Promise<unknown[]> {

@@ -13,6 +13,8 @@ export interface StackConfig {
   webPort: number;
   /** pino level for api and workers; tests keep it quieter. */
   logLevel?: string;
+  /** BullMQ key prefix; tests on a shared Redis use their own. */
+  queuePrefix?: string;
 }
 
 export interface Stack {
@@ -38,6 +40,7 @@ export async function startStack(config: StackConfig): Promise<Stack> {
     API_PUBLIC_URL: apiUrl,
     LOG_LEVEL: process.env.LOG_LEVEL ?? config.logLevel ?? "info",
     NEXT_TELEMETRY_DISABLED: "1",
+    ...(config.queuePrefix ? { QUEUE_PREFIX: config.queuePrefix } : {}),
   };
   const node = (name: string, entry: string): Child =>
     spawnChild({ name, command: process.execPath, args: ["--import", "tsx", entry], cwd: root, env, log: prefixedLog(name) });

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createTestDatabase } from "@throng/db/testing";
+import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
 import { packageBin } from "./binaries";
 import { agentBuild, buildIfStale, webBuild } from "./build";
 import { spawnChild, stopAllChildren } from "./child";
@@ -43,7 +43,7 @@ async function runVitest(services: Services): Promise<Counts> {
     // Two workers: on two cores more only makes the integration tests fight over the CPU.
     args: [packageBin(root, "vitest", "vitest"), "run", "--maxWorkers=2", "--minWorkers=1", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`],
     cwd: root,
-    env: { ...process.env, TEST_DATABASE_URL: services.adminUrl, REDIS_URL: services.redisUrl },
+    env: { ...process.env, DATABASE_URL: undefined, TEST_DATABASE_URL: services.adminUrl, REDIS_URL: services.redisUrl },
     log: passThrough,
   });
   const { code } = await vitest.exited;
@@ -70,6 +70,7 @@ async function runE2e(services: Services): Promise<Counts> {
       apiPort: await freePort(),
       webPort: await freePort(),
       logLevel: "warn",
+      queuePrefix: uniquePrefix(), // TEST_REDIS_URL may point at a Redis that something else uses too.
     });
   } catch (error) {
     log(`e2e setup failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -105,8 +106,9 @@ async function main(): Promise<number> {
   await fs.chmod(runDir, 0o755); // The postgres user must be able to enter it.
   let counts = noCounts;
   try {
-    const postgres = await ensurePostgres({ dataDir: path.join(runDir, "postgres"), port: await freePort(), log: prefixedLog("postgres"), ephemeral: true });
-    const redis = await ensureRedis({ dataDir: path.join(runDir, "redis"), port: await freePort(), log: prefixedLog("redis"), ephemeral: true });
+    // DATABASE_URL/REDIS_URL are a developer's own data: tests use fresh servers unless TEST_* point elsewhere.
+    const postgres = await ensurePostgres({ dataDir: path.join(runDir, "postgres"), port: await freePort(), log: prefixedLog("postgres"), ephemeral: true, envVar: "TEST_DATABASE_URL" });
+    const redis = await ensureRedis({ dataDir: path.join(runDir, "redis"), port: await freePort(), log: prefixedLog("redis"), ephemeral: true, envVar: "TEST_REDIS_URL" });
     const services = { adminUrl: postgres.adminUrl, redisUrl: redis.url };
     process.env.TEST_DATABASE_URL = services.adminUrl; // For createTestDatabase in phase 2.
     if (phases.unit) counts = addCounts(counts, await runVitest(services));
