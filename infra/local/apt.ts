@@ -22,8 +22,9 @@ export async function aptInstall(packages: string[], log: Log): Promise<boolean>
       listsUpdated = true;
     }
     log(`running apt-get install -y ${packages.join(" ")}`);
-    // Wait for another apt (a parallel install) instead of failing on its lock.
-    const args = ["-o", "DPkg::Lock::Timeout=300", "install", "-y", "--no-install-recommends", ...packages];
+    // Wait for another apt (a parallel install) instead of failing on its lock. Recommends stay on:
+    // Chromium is tested with them (GL drivers, fonts), and that is what `apt-get install chromium` does.
+    const args = ["-o", "DPkg::Lock::Timeout=300", "install", "-y", ...packages];
     await runCommand({ name: "apt-get", command: "apt-get", args, env });
     log(`installed ${packages.join(" ")}`);
     return true;
