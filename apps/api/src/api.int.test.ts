@@ -83,6 +83,18 @@ describe("API (in-process Fastify, real PostgreSQL and Redis)", () => {
     expect(new Date(token.expiresAt).getTime() - Date.now()).toBeGreaterThan(59 * 60_000);
   });
 
+  it("serves the agent installer and says clearly when the agent bundle is not built", async () => {
+    const script = await fetch(`${api.url}/agent/install.sh`);
+    expect(script.status).toBe(200);
+    const text = await script.text();
+    expect(text).toMatch(/^#!\/bin\/sh/);
+    expect(text).toContain("SERVER='http://localhost:4000'");
+    expect(text).toContain('/agent/throng-agent.mjs" -o');
+    const bundle = await fetch(`${api.url}/agent/throng-agent.mjs`);
+    expect(bundle.status).toBe(503);
+    expect(ErrorBody.parse(await bundle.json()).error.message).toMatch(/npm run build -w @throng\/agent/);
+  });
+
   it("refuses to start a run when no agent is online", async () => {
     const user = await api.signUp("Gus");
     const created = PlanView.parse((await user.request("POST", "/api/plans", plan)).json);

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger } from "fastify";
 import { attachAgentGateway } from "./gateway/agent-gateway";
 import { registerErrorHandler } from "./http/errors";
+import { agentInstallRoutes } from "./routes/agent-install.routes";
 import { authRoutes } from "./routes/auth.routes";
 import { healthRoutes } from "./routes/health.routes";
 import { liveRoutes } from "./routes/live.routes";
@@ -26,6 +27,7 @@ export async function buildApp(deps: ApiDeps, options: { logger: FastifyBaseLogg
   await app.register(authRoutes, deps);
   await app.register(orgRoutes, deps);
   await app.register(liveRoutes, deps);
+  await app.register(agentInstallRoutes, deps.install);
   const gateway = attachAgentGateway(app, deps);
   return Object.assign(app, { gateway });
 }

@@ -16,7 +16,7 @@ import type { ApiDeps } from "./services";
 
 /** Wires core services to Postgres and Redis; shared by main.ts and the integration tests. */
 export function composeApi(input: {
-  env: Pick<ApiEnv, "AUTH_SECRET" | "WEB_ORIGIN" | "API_PUBLIC_URL" | "HEARTBEAT_INTERVAL_MS" | "NODE_ENV">;
+  env: Pick<ApiEnv, "AUTH_SECRET" | "WEB_ORIGIN" | "API_PUBLIC_URL" | "HEARTBEAT_INTERVAL_MS" | "NODE_ENV" | "AGENT_BUNDLE_PATH">;
   db: Db; redis: Redis; subscriberRedis: Redis; jobs: Jobs; log: Log; orchestration?: OrchestratorConfig;
 }): ApiDeps {
   const { env, db, redis, jobs, log } = input;
@@ -36,6 +36,7 @@ export function composeApi(input: {
     subscriber: createSubscriber(input.subscriberRedis, (err, channel) => log.error({ err, channel }, "bad message on bus")),
     health: { database: () => repos.ping(), redis: async () => void (await redis.ping()) },
     liveSeq: async (runId) => Number((await redis.get(Channel.runSeqKey(runId))) ?? 0),
+    install: { apiPublicUrl: env.API_PUBLIC_URL, agentBundlePath: env.AGENT_BUNDLE_PATH },
     config: { heartbeatIntervalMs: env.HEARTBEAT_INTERVAL_MS, flushIntervalMs: 1000, orphanGraceMs: 30_000 },
   };
 }

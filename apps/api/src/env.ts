@@ -12,6 +12,8 @@ export const ApiEnv = z.object({
     .string({ error: "set AUTH_SECRET to a random string of at least 32 characters (npm start generates one)" })
     .min(32, "AUTH_SECRET must be at least 32 characters"),
   QUEUE_PREFIX: z.string().default("throng"),
+  /** The one-file agent served at /agent/throng-agent.mjs (built by `npm run build -w @throng/agent`). */
+  AGENT_BUNDLE_PATH: z.string().default(new URL("../../../agent/dist/throng-agent.mjs", import.meta.url).pathname),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
   NODE_ENV: z.string().default("development"),

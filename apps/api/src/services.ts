@@ -20,5 +20,6 @@ export interface ApiDeps {
   health: { database(): Promise<void>; redis(): Promise<void> };
   /** The run's live message counter as it is now (0 before the first message). */
   liveSeq(runId: string): Promise<number>;
+  install: { apiPublicUrl: string; agentBundlePath: string };
   config: { heartbeatIntervalMs: number; flushIntervalMs: number; orphanGraceMs: number };
 }

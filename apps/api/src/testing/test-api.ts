@@ -19,7 +19,9 @@ export interface TestUser {
 }
 
 /** The whole API in-process on a free port, over a fresh database and a private queue prefix. */
-export async function startTestApi(options: { orchestration?: OrchestratorConfig; heartbeatIntervalMs?: number } = {}) {
+export async function startTestApi(
+  options: { orchestration?: OrchestratorConfig; heartbeatIntervalMs?: number; agentBundlePath?: string } = {},
+) {
   const database = await createTestDatabase();
   const redisUrl = process.env.REDIS_URL;
   if (!redisUrl) throw new Error("REDIS_URL is not set: run the tests with `npm test` (or vitest's global setup)");
@@ -34,6 +36,7 @@ export async function startTestApi(options: { orchestration?: OrchestratorConfig
     env: {
       AUTH_SECRET: "test-secret-test-secret-test-secret-0123", WEB_ORIGIN, API_PUBLIC_URL: "http://localhost:4000",
       HEARTBEAT_INTERVAL_MS: options.heartbeatIntervalMs ?? 1000, NODE_ENV: "test",
+      AGENT_BUNDLE_PATH: options.agentBundlePath ?? "/nonexistent/throng-agent.mjs",
     },
     db, redis, subscriberRedis, jobs, log, ...(options.orchestration ? { orchestration: options.orchestration } : {}),
   });
