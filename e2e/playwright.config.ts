@@ -8,6 +8,7 @@ export default defineConfig({
   outputDir: "artifacts",
   workers: 1, // One stack, two cores: specs share it and run one at a time.
   retries: 0,
+  globalTimeout: 30 * 60_000, // A hung spec must not eat the whole CI budget.
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),
   reporter: [["list"], ["json", { outputFile: process.env.E2E_JSON_REPORT ?? "artifacts/results.json" }]],

@@ -47,6 +47,7 @@ async function runVitest(services: Services): Promise<Counts> {
     log: passThrough,
   });
   const { code } = await vitest.exited;
+  await untilExitIfInterrupted();
   const counts = await vitestCounts(report, code);
   log(`phase 1 done in ${seconds(started)}: ${summaryLine(counts)}`);
   return counts;
@@ -73,6 +74,7 @@ async function runE2e(services: Services): Promise<Counts> {
       queuePrefix: uniquePrefix(), // TEST_REDIS_URL may point at a Redis that something else uses too.
     });
   } catch (error) {
+    await untilExitIfInterrupted();
     log(`e2e setup failed: ${error instanceof Error ? error.message : String(error)}`);
     return { ...noCounts, failed: 1 };
   }
@@ -94,6 +96,7 @@ async function runE2e(services: Services): Promise<Counts> {
     log: passThrough,
   });
   const { code } = await playwright.exited;
+  await untilExitIfInterrupted();
   await stack.stop();
   const counts = await playwrightCounts(report, code);
   log(`phase 2 done in ${seconds(started)}: ${summaryLine(counts)}`);
@@ -114,6 +117,7 @@ async function main(): Promise<number> {
     if (phases.unit) counts = addCounts(counts, await runVitest(services));
     if (phases.e2e) counts = addCounts(counts, await runE2e(services));
   } catch (error) {
+    await untilExitIfInterrupted();
     log(`failed: ${error instanceof Error ? error.message : String(error)}`);
     counts = addCounts(counts, { ...noCounts, failed: 1 });
   }
@@ -128,6 +132,11 @@ async function cleanUp(): Promise<void> {
 }
 
 let interrupted = false;
+/** After Ctrl-C the signal handler cleans up and exits; the phases must not go on meanwhile. */
+function untilExitIfInterrupted(): Promise<void> {
+  return interrupted ? new Promise(() => undefined) : Promise.resolve();
+}
+
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     if (interrupted) return;
@@ -139,6 +148,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 main().then(
   (code) => process.exit(code),
   async (error: unknown) => {
+    await untilExitIfInterrupted();
     log(`failed: ${error instanceof Error ? error.message : String(error)}`);
     await cleanUp();
     process.exit(1);
