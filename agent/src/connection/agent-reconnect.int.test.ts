@@ -68,6 +68,27 @@ describe("agent reconnects and close codes", () => {
     expect(finished.payload.lastSeq).toBe(3);
   });
 
+  it("§9 stops its load by itself after orphanGraceMs without the server, and reports failed on return", async () => {
+    agent = startAgent({ server: gateway.server, configPath: config.path, handshakeTimeoutMs: 30_000 });
+    const first = await gateway.nextConnection();
+    await first.waitFor((m) => m.type === "hello");
+    first.send(ready({ orphanGraceMs: 1_000 }));
+    const run = assignment(target.url, { durationSec: 60, startAt: Date.now() });
+    first.send({ type: "run-assignment", payload: run });
+    await first.waitFor((m) => isSnapshot(m) && m.payload.seq === 0);
+    first.terminate();
+
+    const second = await gateway.nextConnection();
+    await second.waitFor((m) => m.type === "hello"); // no ready yet: still cut off
+    await agent.log.waitFor(/stopping the load \(no contact with the server for 1 s\)/);
+    second.send(ready({ credential: false }));
+
+    const failed = await second.waitFor(isStatus("failed"));
+    expect(failed.payload.error).toBe("no contact with the server for 1 s");
+    expect(failed.payload.lastSeq).toBeLessThan(5);
+    expect(snapshotSeqs(second.received).at(-1)).toBe(failed.payload.lastSeq);
+  });
+
   it("§8 exits on close 4003 (unauthenticated) with the server's reason, without reconnecting", async () => {
     agent = startAgent({ server: gateway.server, configPath: config.path });
     const connection = await gateway.nextConnection();

@@ -36,7 +36,7 @@ afterEach(async () => {
 });
 
 describe("agent connection against a gateway double", () => {
-  it("§2 enrols with the token, stores the credential 0600 without logging it, and §3 heartbeats in server time", async () => {
+  it("§2 enrols with the token, stores the credential 0600 without logging it, and §3 heartbeats on its own clock", async () => {
     agent = startAgent({ server: gateway.server, configPath: config.path });
     const connection = await gateway.nextConnection();
     expect(connection.path).toBe("/agent/v1/connect");
@@ -56,7 +56,8 @@ describe("agent connection against a gateway double", () => {
     expect((await stat(dirname(config.path))).mode & 0o777).toBe(0o700);
     expect(JSON.parse(await readFile(config.path, "utf8")).servers[gateway.server]).toEqual({ agentId: AGENT_ID, secret: SECRET });
     const heartbeat = await connection.waitFor((m) => m.type === "heartbeat");
-    expect(Math.abs((heartbeat.payload as { sentAt: number }).sentAt - (Date.now() + HOUR))).toBeLessThan(1_000);
+    // The agent's own clock, not its estimate of the server's: the server echoes it back (§3).
+    expect(Math.abs((heartbeat.payload as { sentAt: number }).sentAt - Date.now())).toBeLessThan(1_000);
     expect(agent.log.lines.join("\n")).not.toContain(SECRET);
   });
 
@@ -78,6 +79,24 @@ describe("agent connection against a gateway double", () => {
     const order = connection.received.map((m) => (m.type === "shard-status" ? m.payload.state : m.type));
     expect(order.filter((type) => type !== "heartbeat" && type !== "hello")).toEqual(["started", "snapshot", "snapshot", "finished"]);
     expect(connection.invalid).toEqual([]);
+  });
+
+  it("§3 refines the clock offset from heartbeat echoes, so a one-way delay in ready cannot shift the start", async () => {
+    agent = startAgent({ server: gateway.server, configPath: config.path });
+    const connection = await gateway.nextConnection();
+    await connection.waitFor((m) => m.type === "hello");
+    connection.onMessage((m) => {
+      if (m.type === "heartbeat") connection.send({ type: "heartbeat", payload: { sentAt: Date.now() + HOUR, echo: m.payload.sentAt } });
+    });
+    // ready claims the server is 5 s further ahead than it is (as a 5 s one-way delay would).
+    connection.send(ready({ serverOffsetMs: HOUR + 5_000, heartbeatIntervalMs: 100 }));
+    await connection.waitFor((m) => m.type === "heartbeat" && connection.received.filter((h) => h.type === "heartbeat").length >= 3);
+
+    // With the ready estimate this run would look 4.7 s old, already over: it would never start.
+    connection.send({ type: "run-assignment", payload: assignment(target.url, { durationSec: 2, startAt: Date.now() + HOUR + 300 }) });
+    const finished = await connection.waitFor(isStatus("finished"));
+    expect(snapshotSeqs(connection.received)).toEqual([0, 1]);
+    expect(finished.payload.lastSeq).toBe(1);
   });
 
   it("§1 ignores malformed and unknown frames from the server and keeps working", async () => {

@@ -55,6 +55,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentExit> {
   const auth = createAuthChoice(credential, options.token);
   let offsetMs = 0;
   let current: Session | undefined;
+  const orphan = createOrphanTimer(log);
   const shards = createShardManager({
     runShard: options.runShard ?? defaultRunShard,
     clock: () => offsetClock(offsetMs),
@@ -64,8 +65,8 @@ export async function runAgent(options: AgentOptions): Promise<AgentExit> {
   const onAbort = () => void shards.shutdown().then(() => current?.close(AgentCloseCode.normal, "agent shutting down"));
   signal.addEventListener("abort", onAbort, { once: true });
 
-  const onReady = (ready: Ready, offset: number, session: Session) => {
-    offsetMs = offset;
+  const onReady = (ready: Ready, session: Session) => {
+    orphan.connected(ready.orphanGraceMs);
     if (ready.credential) {
       auth.store(ready.credential);
       void saveCredential(options, server, ready.credential);
@@ -83,6 +84,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentExit> {
         log,
         ...(options.handshakeTimeoutMs ? { handshakeTimeoutMs: options.handshakeTimeoutMs } : {}),
         onReady,
+        onOffset: (offset) => (offsetMs = offset),
         onMessage: (message) => dispatch(shards, message),
       });
       current = session;
@@ -91,6 +93,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentExit> {
       current = undefined;
       shards.detach();
       if (signal.aborted) break;
+      orphan.disconnected(shards);
 
       if (end.code === AgentCloseCode.unauthenticated && auth.fallBackToToken(hello.auth)) {
         log.warn(`the stored credential for ${server} was rejected (${end.reason}); enrolling with the token instead`);
@@ -105,9 +108,32 @@ export async function runAgent(options: AgentOptions): Promise<AgentExit> {
     }
   } finally {
     signal.removeEventListener("abort", onAbort);
+    orphan.connected(undefined);
     await shards.shutdown();
   }
   return { kind: "stopped" };
+}
+
+/**
+ * No orphan load: once cut off from the server for longer than ready.orphanGraceMs, running shards
+ * stop by themselves (their final snapshots and `failed` statuses wait for the next connection).
+ */
+function createOrphanTimer(log: Logger) {
+  let graceMs: number | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    connected(orphanGraceMs: number | undefined) {
+      clearTimeout(timer);
+      timer = undefined;
+      graceMs = orphanGraceMs;
+    },
+    disconnected(shards: ShardManager) {
+      if (graceMs === undefined || timer || !shards.running()) return;
+      const seconds = Math.round(graceMs / 1000);
+      log.warn(`running shards stop in ${seconds} s unless the server is reached again`);
+      timer = setTimeout(() => shards.abandonAll(`no contact with the server for ${seconds} s`), graceMs);
+    },
+  };
 }
 
 function dispatch(shards: ShardManager, message: ServerMessageAfterReady): void {

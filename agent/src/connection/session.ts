@@ -8,6 +8,7 @@ import {
   type Ready,
   type ServerToAgentMessage,
 } from "@throng/protocol/agent";
+import { createClockSync } from "./clock-sync";
 import type { Logger } from "./logger";
 
 /** How long the server has to answer hello with ready (PROTOCOL.md §2). */
@@ -37,8 +38,9 @@ export interface SessionOptions {
   hello: Hello;
   log: Logger;
   handshakeTimeoutMs?: number;
-  /** `offsetMs` is ready.serverTime minus the local time the frame arrived. */
-  onReady(ready: Ready, offsetMs: number, session: Session): void;
+  onReady(ready: Ready, session: Session): void;
+  /** Server time minus local time: first from ready, then refined by each heartbeat echo (§2, §3). */
+  onOffset(offsetMs: number): void;
   onMessage(message: ServerMessageAfterReady): void;
 }
 
@@ -52,7 +54,7 @@ export function openSession(options: SessionOptions): { session: Session; ended:
   const handshakeTimeoutMs = options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS;
   const ws = new WebSocket(options.url, { handshakeTimeout: handshakeTimeoutMs, perMessageDeflate: false });
   let ready = false;
-  let offsetMs = 0;
+  const clock = createClockSync();
   let lastHeard = localNow();
   let error: string | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
@@ -81,7 +83,8 @@ export function openSession(options: SessionOptions): { session: Session; ended:
         return;
       }
       ws.ping();
-      session.send({ type: "heartbeat", payload: { sentAt: Math.round(localNow() + offsetMs) } });
+      // Our own clock: the server echoes it back, which is what lets the offset be measured.
+      session.send({ type: "heartbeat", payload: { sentAt: Math.round(localNow()) } });
     }, intervalMs);
   }
 
@@ -98,12 +101,15 @@ export function openSession(options: SessionOptions): { session: Session; ended:
       if (message.type !== "ready") return close(AgentCloseCode.handshakeRequired, `expected ready, got ${message.type}`);
       ready = true;
       clearTimeout(handshakeTimer);
-      offsetMs = message.payload.serverTime - receivedAt;
+      options.onOffset(clock.fromReady(message.payload.serverTime, receivedAt));
       startHeartbeat(message.payload.heartbeatIntervalMs);
-      options.onReady(message.payload, offsetMs, session);
+      options.onReady(message.payload, session);
       return;
     }
     if (message.type === "ready") return log.warn("ignored a second ready on the same connection");
+    if (message.type === "heartbeat" && message.payload.echo !== undefined) {
+      options.onOffset(clock.fromHeartbeat(message.payload.sentAt, message.payload.echo, receivedAt));
+    }
     options.onMessage(message);
   }
 

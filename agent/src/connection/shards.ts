@@ -12,6 +12,8 @@ interface Shard {
   runId: string;
   controller: AbortController;
   started: boolean;
+  /** Why the agent stopped this shard on its own, which makes it `failed` rather than `finished`. */
+  abandoned?: string;
   final?: ShardStatus;
   done: Promise<void>;
 }
@@ -27,6 +29,10 @@ export interface ShardManagerOptions {
 export interface ShardManager {
   assign(assignment: RunAssignment): void;
   stop(runId: string, reason: string): void;
+  /** Stops every running shard on the agent's own initiative; they report `failed` with `reason`. */
+  abandonAll(reason: string): void;
+  /** Whether any shard is still generating load. */
+  running(): boolean;
   ack(runId: string, seq: number): void;
   /** A ready socket: resend unacknowledged snapshots, then statuses that could not be sent. */
   attach(send: (message: AgentToServerMessage) => boolean): void;
@@ -72,10 +78,13 @@ export function createShardManager(options: ShardManagerOptions): ShardManager {
           emit({ type: "snapshot", payload: snapshot });
         },
       });
-      final =
-        result.skipped === "expired"
-          ? { runId: shard.runId, state: "failed", lastSeq: -1, error: "the assignment arrived after the run's planned end; no load was generated" }
-          : { runId: shard.runId, state: "finished", lastSeq: result.lastSeq };
+      if (result.skipped === "expired") {
+        final = { runId: shard.runId, state: "failed", lastSeq: -1, error: "the assignment arrived after the run's planned end; no load was generated" };
+      } else if (shard.abandoned) {
+        final = { runId: shard.runId, state: "failed", lastSeq: result.lastSeq, error: shard.abandoned };
+      } else {
+        final = { runId: shard.runId, state: "finished", lastSeq: result.lastSeq };
+      }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       final = { runId: shard.runId, state: "failed", lastSeq, error: message.slice(0, 2000) };
@@ -106,6 +115,15 @@ export function createShardManager(options: ShardManagerOptions): ShardManager {
       log.info(`run ${runId}: stopping (${reason})`);
       shard.controller.abort();
     },
+    abandonAll(reason) {
+      for (const shard of shards.values()) {
+        if (shard.final || shard.controller.signal.aborted) continue;
+        log.warn(`run ${shard.runId}: stopping the load (${reason})`);
+        shard.abandoned = reason;
+        shard.controller.abort();
+      }
+    },
+    running: () => [...shards.values()].some((shard) => !shard.final),
     ack(runId, seq) {
       buffer.ack(runId, seq);
     },

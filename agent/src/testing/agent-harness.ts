@@ -74,7 +74,9 @@ export function startAgent(options: Pick<AgentOptions, "server" | "configPath"> 
   return { exit, log, stop: () => controller.abort() };
 }
 
-export function ready(overrides: { credential?: boolean; serverOffsetMs?: number; heartbeatIntervalMs?: number } = {}): ServerToAgentMessage {
+export function ready(
+  overrides: { credential?: boolean; serverOffsetMs?: number; heartbeatIntervalMs?: number; orphanGraceMs?: number } = {},
+): ServerToAgentMessage {
   return {
     type: "ready",
     payload: {
@@ -84,6 +86,7 @@ export function ready(overrides: { credential?: boolean; serverOffsetMs?: number
       heartbeatIntervalMs: overrides.heartbeatIntervalMs ?? 5_000,
       flushIntervalMs: 1_000,
       serverTime: Date.now() + (overrides.serverOffsetMs ?? 0),
+      ...(overrides.orphanGraceMs ? { orphanGraceMs: overrides.orphanGraceMs } : {}),
     },
   };
 }

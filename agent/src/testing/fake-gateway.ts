@@ -25,6 +25,8 @@ export interface GatewayConnection {
   /** The first message (already received or still to come) matching `predicate`. */
   waitFor<T extends AgentToServerMessage>(predicate: (message: AgentToServerMessage) => message is T, timeoutMs?: number): Promise<T>;
   waitFor(predicate: (message: AgentToServerMessage) => boolean, timeoutMs?: number): Promise<AgentToServerMessage>;
+  /** Calls `listener` for every valid message from now on (e.g. to answer heartbeats). */
+  onMessage(listener: (message: AgentToServerMessage) => void): void;
   send(message: ServerToAgentMessage): void;
   sendRaw(data: string | Buffer): void;
   close(code: number, reason: string): void;
@@ -53,10 +55,13 @@ function wrap(socket: WebSocket, path: string): GatewayConnection {
   const received: AgentToServerMessage[] = [];
   const invalid: string[] = [];
   const waiters = new Set<() => void>();
+  const listeners: Array<(message: AgentToServerMessage) => void> = [];
   socket.on("message", (data) => {
     const decoded = decodeAgentMessage(data.toString());
-    if (decoded.ok) received.push(decoded.message);
-    else invalid.push(`${decoded.reason}: ${data.toString().slice(0, 200)}`);
+    if (decoded.ok) {
+      received.push(decoded.message);
+      for (const listener of listeners) listener(decoded.message);
+    } else invalid.push(`${decoded.reason}: ${data.toString().slice(0, 200)}`);
     for (const wake of waiters) wake();
   });
   const closed = new Promise<{ code: number; reason: string }>((resolve) => {
@@ -82,6 +87,7 @@ function wrap(socket: WebSocket, path: string): GatewayConnection {
     received,
     invalid,
     waitFor: waitFor as GatewayConnection["waitFor"],
+    onMessage: (listener) => void listeners.push(listener),
     send: (message) => socket.send(encodeMessage(message)),
     sendRaw: (data) => socket.send(data),
     close: (code, reason) => socket.close(code, reason),
