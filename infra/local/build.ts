@@ -3,7 +3,7 @@ import path from "node:path";
 import { runCommand } from "./child";
 import { prefixedLog, type Log } from "./log";
 
-interface BuildTarget {
+export interface BuildTarget {
   workspace: string;
   /** A file every successful build writes last-ish; its mtime is the build's time. */
   output: string;
@@ -27,13 +27,17 @@ export const webBuild: BuildTarget = {
 const ignoredNames = new Set(["node_modules", ".next", "dist", "next-env.d.ts"]);
 const ignoredPattern = /\.tsbuildinfo$|\.test\.tsx?$/;
 
+/** True when the output is missing or older than some source file. */
+export async function isStale(root: string, target: BuildTarget): Promise<boolean> {
+  const built = await mtime(path.join(root, target.output));
+  if (built === undefined) return true;
+  const newest = Math.max(...(await Promise.all(target.sources.map((source) => newestMtime(path.join(root, source))))));
+  return newest > built;
+}
+
 /** Runs `npm run build -w <workspace>` unless the output is newer than every source file. */
 export async function buildIfStale(root: string, target: BuildTarget, log: Log): Promise<void> {
-  const built = await mtime(path.join(root, target.output));
-  if (built !== undefined) {
-    const newest = Math.max(...(await Promise.all(target.sources.map((source) => newestMtime(path.join(root, source))))));
-    if (newest <= built) return;
-  }
+  if (!(await isStale(root, target))) return;
   log(`building ${target.workspace}`);
   const started = Date.now();
   await runCommand({

@@ -1,8 +1,9 @@
 import { promises as fs } from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { freePort } from "./ports";
+import { assertPortFree, freePort } from "./ports";
 import { ensurePostgres } from "./postgres";
 import { ensureRedis } from "./redis";
 import { redisCommand } from "./redis-command";
@@ -80,5 +81,18 @@ describe("ensureRedis", () => {
   it("names REDIS_URL when the server it points at does not answer", async () => {
     process.env.REDIS_URL = `redis://127.0.0.1:${await freePort()}`;
     await expect(ensureRedis({ dataDir: path.join(dir, "unused"), port: 1, log })).rejects.toThrow(/REDIS_URL/);
+  });
+});
+
+describe("assertPortFree", () => {
+  it("names the service and the variable that moves it when the port is taken", async () => {
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as net.AddressInfo).port;
+    try {
+      await expect(assertPortFree(port, "Redis", "REDIS_PORT")).rejects.toThrow(`Port ${port} for Redis is already in use. Stop whatever listens there or set REDIS_PORT=`);
+    } finally {
+      server.close();
+    }
   });
 });
