@@ -51,6 +51,7 @@ async function startLocal({ dataDir, port, log, ephemeral }: PostgresOptions): P
   const initdbBin = path.join(binDir, "initdb");
   if (!existsSync(initdbBin)) throw new Error(missingMessage);
 
+  await fs.mkdir(dataDir, { recursive: true }); // initdb accepts an empty one, and it is the children's cwd.
   const user = isRoot() ? await postgresUser(dataDir, log) : {};
   const adminUrl = `postgres://${superuser}@127.0.0.1:${port}/postgres`;
 
@@ -106,7 +107,6 @@ async function postgresUser(dataDir: string, log: Log): Promise<{ uid: number; g
   }
   const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
   const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
-  await fs.mkdir(dataDir, { recursive: true });
   if ((await fs.stat(dataDir)).uid !== uid) {
     await runCommand({ name: "chown", command: "chown", args: ["-R", `${uid}:${gid}`, dataDir] });
   }
