@@ -1,4 +1,7 @@
 import type { NextConfig } from "next";
+import { COMMON_SECURITY_HEADERS, NON_DOCUMENT_CSP } from "./lib/security-headers";
+
+const nonDocument = [...COMMON_SECURITY_HEADERS, { key: "Content-Security-Policy", value: NON_DOCUMENT_CSP }];
 
 const nextConfig: NextConfig = {
   // The protocol package ships TypeScript sources.
@@ -7,6 +10,15 @@ const nextConfig: NextConfig = {
   compress: false,
   poweredByHeader: false,
   reactStrictMode: true,
+  // Pages get their CSP (with a nonce) from proxy.ts; everything else gets one here.
+  async headers() {
+    return [
+      { source: "/:path*", headers: [...COMMON_SECURITY_HEADERS] },
+      { source: "/api/:path*", headers: nonDocument },
+      { source: "/_next/static/:path*", headers: nonDocument },
+      { source: "/_next/image", headers: nonDocument },
+    ];
+  },
 };
 
 export default nextConfig;
