@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
-import { mergePoints, toColumns, xRange, RTT_LINES } from "./series";
+import { eventMarkers, formatAxisBytes, formatAxisCount, mergePoints, percentileKeys, toColumns, xRange, RTT_LINES } from "./series";
 
 const point = (t: number, connections = 1, rttP99Ms: number | null = 2): SeriesPoint => ({
   t,
@@ -33,7 +33,8 @@ describe("mergePoints", () => {
 
 describe("toColumns", () => {
   it("turns points into uPlot columns, keeping missing percentiles as gaps", () => {
-    expect(toColumns([point(1, 1, null), point(2, 1, 4)], RTT_LINES)).toEqual([
+    const p50AndP99 = RTT_LINES.filter((line) => line.label === "p50" || line.label === "p99");
+    expect(toColumns([point(1, 1, null), point(2, 1, 4)], p50AndP99)).toEqual([
       [1, 2],
       [1, 1],
       [null, 4],
@@ -49,5 +50,45 @@ describe("xRange", () => {
   it("gives a lone point an axis around it and nothing without points", () => {
     expect(xRange([100])).toEqual([99, 101]);
     expect(xRange([])).toBeNull();
+  });
+});
+
+describe("mergePoints, live", () => {
+  it("appends the newest second without re-sorting, and still replaces a re-merged one", () => {
+    const current = [point(1), point(2)];
+    expect(mergePoints(current, [point(3)]).map((p) => p.t)).toEqual([1, 2, 3]);
+    expect(mergePoints(current, [point(2, 9)]).map((p) => p.connections)).toEqual([1, 9]);
+  });
+});
+
+describe("percentileKeys", () => {
+  it("orders round-trip percentiles by rank, max last, whatever the schema's order", () => {
+    const shape = { rttMaxMs: 1, rttP99Ms: 1, clients: 1, rttP50Ms: 1, rttP90Ms: 1, rttP99_9Ms: 1 };
+    expect(percentileKeys(shape).map((entry) => entry.label)).toEqual(["p50", "p90", "p99", "p99.9", "max"]);
+  });
+
+  it("gives the RTT chart every percentile the series schema has", () => {
+    expect(RTT_LINES.map((line) => line.label)).toEqual(expect.arrayContaining(["p50", "p99", "max"]));
+  });
+});
+
+describe("eventMarkers", () => {
+  it("puts run events on the time axis in order", () => {
+    const markers = eventMarkers([
+      { at: "2026-01-01T00:00:10.000Z", kind: "aborted", agentId: null, message: "x" },
+      { at: "2026-01-01T00:00:05.000Z", kind: "agent-lost", agentId: null, message: "y" },
+      { at: "not a date", kind: "stage", agentId: null, message: "z" },
+    ]);
+    expect(markers.map((marker) => [marker.t % 60, marker.label])).toEqual([
+      [5, "agent lost"],
+      [10, "aborted"],
+    ]);
+  });
+});
+
+describe("axis formats", () => {
+  it("shortens counts and bytes", () => {
+    expect([formatAxisCount(950), formatAxisCount(12_500), formatAxisCount(3_400_000)]).toEqual(["950", "12.5k", "3.4M"]);
+    expect([formatAxisBytes(512), formatAxisBytes(2_048_000)]).toEqual(["512 B", "2.05 MB"]);
   });
 });

@@ -1,4 +1,5 @@
-import type { SeriesPoint } from "@throng/protocol/snapshot";
+import { SeriesPoint } from "@throng/protocol/snapshot";
+import type { RunEventView } from "@throng/protocol/run";
 
 /**
  * Merges points into a series sorted by `t`. A point for a second already present replaces it:
@@ -6,6 +7,10 @@ import type { SeriesPoint } from "@throng/protocol/snapshot";
  */
 export function mergePoints(current: readonly SeriesPoint[], incoming: readonly SeriesPoint[]): SeriesPoint[] {
   if (incoming.length === 0) return current as SeriesPoint[];
+  // The live case, once a second: the newest second, after everything held. Appending keeps an hour-long run cheap.
+  const last = current[current.length - 1];
+  const only = incoming.length === 1 ? incoming[0]! : null;
+  if (only && (!last || only.t > last.t)) return [...current, only];
   const byTime = new Map<number, SeriesPoint>();
   for (const point of current) byTime.set(point.t, point);
   for (const point of incoming) byTime.set(point.t, point);
@@ -38,9 +43,25 @@ export function xRange(xs: ArrayLike<number>, span?: readonly [number, number] |
   return low === high ? [low - 1, high + 1] : [low, high];
 }
 
+/** Round-trip percentiles the series carries, read from the schema (`rttP50Ms`, `rttP90Ms`, …, `rttMaxMs`), lowest first. */
+export function percentileKeys(shape: Readonly<Record<string, unknown>>): { key: string; label: string }[] {
+  return Object.keys(shape)
+    .map((key) => ({ key, match: /^rtt(?:P(\d+(?:_\d+)?)|(Max))Ms$/.exec(key) }))
+    .filter((entry): entry is { key: string; match: RegExpExecArray } => entry.match !== null)
+    .map(({ key, match }) => ({
+      key,
+      label: match[2] ? "max" : `p${match[1]!.replace("_", ".")}`,
+      rank: match[2] ? Number.POSITIVE_INFINITY : Number(match[1]!.replace("_", ".")),
+    }))
+    .sort((a, b) => a.rank - b.rank)
+    .map(({ key, label }) => ({ key, label }));
+}
+
+const PERCENTILE_COLOURS = ["#0969da", "#8250df", "#cf222e", "#953800", "#57606a"];
+
 export const CONNECTION_LINES: ChartLine[] = [
-  { label: "Clients", color: "#8b949e", dash: [6, 4], value: (p) => p.clients },
-  { label: "Connections", color: "#1f6feb", value: (p) => p.connections },
+  { label: "Clients", color: "#6e7781", dash: [6, 4], value: (p) => p.clients },
+  { label: "Connections", color: "#0969da", value: (p) => p.connections },
 ];
 
 export const MESSAGE_LINES: ChartLine[] = [
@@ -48,7 +69,62 @@ export const MESSAGE_LINES: ChartLine[] = [
   { label: "Received/s", color: "#9a6700", value: (p) => p.messagesReceivedPerSec },
 ];
 
-export const RTT_LINES: ChartLine[] = [
-  { label: "p50 (ms)", color: "#1f6feb", value: (p) => p.rttP50Ms },
-  { label: "p99 (ms)", color: "#cf222e", value: (p) => p.rttP99Ms },
+export const BYTE_LINES: ChartLine[] = [
+  { label: "Sent", color: "#1a7f37", value: (p) => p.bytesSentPerSec },
+  { label: "Received", color: "#9a6700", value: (p) => p.bytesReceivedPerSec },
 ];
+
+/** p50, p99, max today; p90 and others join as soon as the series schema carries them. */
+export const RTT_LINES: ChartLine[] = percentileKeys(SeriesPoint.shape).map(({ key, label }, index) => ({
+  label,
+  color: PERCENTILE_COLOURS[index % PERCENTILE_COLOURS.length]!,
+  ...(label === "max" ? { dash: [2, 3] } : {}),
+  value: (p) => ((p as unknown as Record<string, number | null | undefined>)[key] ?? null),
+}));
+
+export const ERROR_LINES: ChartLine[] = [{ label: "Errors/s", color: "#cf222e", value: (p) => p.errors }];
+
+export const AGENT_LINES: ChartLine[] = [{ label: "Agents reporting", color: "#8250df", value: (p) => p.agents }];
+
+/** A moment worth a vertical line on every chart: a stage change, an agent lost, an abort. */
+export interface TimeMarker {
+  /** Epoch seconds. */
+  t: number;
+  label: string;
+  kind: RunEventView["kind"];
+}
+
+const MARKER_WORDS: Record<RunEventView["kind"], string> = {
+  stage: "stage",
+  "agent-lost": "agent lost",
+  "agent-returned": "agent back",
+  aborted: "aborted",
+};
+
+export function eventMarkers(events: readonly RunEventView[]): TimeMarker[] {
+  return events
+    .map((event) => ({ t: Date.parse(event.at) / 1000, label: MARKER_WORDS[event.kind], kind: event.kind }))
+    .filter((marker) => Number.isFinite(marker.t))
+    .sort((a, b) => a.t - b.t);
+}
+
+/** Axis numbers: 1.2k, 3.4M; bytes as B, kB, MB, GB (decimal, as network rates are quoted). */
+export function formatAxisCount(value: number): string {
+  const size = Math.abs(value);
+  if (size >= 1e9) return `${trim(value / 1e9)}G`;
+  if (size >= 1e6) return `${trim(value / 1e6)}M`;
+  if (size >= 1e3) return `${trim(value / 1e3)}k`;
+  return trim(value);
+}
+
+export function formatAxisBytes(value: number): string {
+  const size = Math.abs(value);
+  if (size >= 1e9) return `${trim(value / 1e9)} GB`;
+  if (size >= 1e6) return `${trim(value / 1e6)} MB`;
+  if (size >= 1e3) return `${trim(value / 1e3)} kB`;
+  return `${trim(value)} B`;
+}
+
+function trim(value: number): string {
+  return String(Number(value.toFixed(Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2)));
+}

@@ -1,0 +1,51 @@
+import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
+
+/** The text formats a plan can be read and written in. */
+export type PlanFormat = "json" | "yaml";
+
+export function planToText(input: unknown, format: PlanFormat): string {
+  return format === "json" ? `${JSON.stringify(input, null, 2)}\n` : stringifyYaml(input, { indent: 2 });
+}
+
+export type TextParse = { ok: true; value: unknown } | { ok: false; error: string };
+
+/** Parses a plan document; the error says where it broke (YAML's own line and column). */
+export function parsePlanText(text: string, format: PlanFormat): TextParse {
+  if (text.trim() === "") return { ok: false, error: "The document is empty: paste or import a plan." };
+  try {
+    const value: unknown = format === "json" ? JSON.parse(text) : parseYaml(text, { prettyErrors: true });
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      return { ok: false, error: "A plan is an object with name, target, scenario and load; this document is not an object." };
+    }
+    return { ok: true, value };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    return { ok: false, error: `Not valid ${format === "json" ? "JSON" : "YAML"}: ${reason}` };
+  }
+}
+
+/** JSON or YAML from a file name; anything else is tried as YAML, which also reads JSON. */
+export function formatOfFile(name: string): PlanFormat {
+  return /\.json$/i.test(name) ? "json" : "yaml";
+}
+
+/** `lobby-smoke-test.plan.yaml` from "Lobby smoke test". */
+export function exportFileName(planName: string, format: PlanFormat): string {
+  const slug = planName
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60);
+  return `${slug || "plan"}.plan.${format === "json" ? "json" : "yaml"}`;
+}
+
+/** "Copy of Lobby", "Copy of Lobby (2)" …: a name the user's other plans do not have yet. */
+export function cloneName(name: string, taken: readonly string[]): string {
+  const base = `Copy of ${name}`.slice(0, 120);
+  const names = new Set(taken);
+  if (!names.has(base)) return base;
+  for (let n = 2; ; n++) {
+    const candidate = `${base.slice(0, 112)} (${n})`;
+    if (!names.has(candidate)) return candidate;
+  }
+}
