@@ -69,7 +69,12 @@ export function spawnChild(options: ChildOptions): Child {
       keep(`failed to start ${options.command}: ${error.message}`);
       resolve({ code: -1, signal: null });
     });
-    child.once("exit", (code, signal) => resolve({ code, signal }));
+    child.once("exit", (code, signal) => {
+      // Wait for the last output lines too (they can trail the exit), unless a grandchild holds the pipes.
+      const done = () => resolve({ code, signal });
+      child.once("close", done);
+      setTimeout(done, 1_000).unref();
+    });
   });
   const diedEarly = exited.then((info): never => {
     const how = info.signal ? `was killed by ${info.signal}` : `exited with code ${info.code}`;
