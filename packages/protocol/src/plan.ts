@@ -1,5 +1,14 @@
 import { z } from "zod";
 
+// New plan fields are optional (never `.default()`), so every plan saved with an earlier schema stays valid
+// and the inferred PlanSpec type does not gain required fields; the agent applies the defaults named here.
+
+const port = z.number().int().min(1, "must be a port from 1 to 65535").max(65_535, "must be a port from 1 to 65535");
+const host = z.string().trim().min(1, "give a host name or IP address, e.g. 127.0.0.1");
+
+/** Local IPs the agent spreads its connections over (e.g. 127.0.0.2, 127.0.0.3) to pass one address's ephemeral ports. */
+const sourceAddresses = z.array(z.string().trim().min(1)).min(1, "list at least one address or leave it out").max(256).optional();
+
 /** A WebSocket server under test. Load goes only where the plan points. */
 export const WebSocketTarget = z.object({
   protocol: z.literal("websocket"),
@@ -9,32 +18,218 @@ export const WebSocketTarget = z.object({
     .refine((value) => /^wss?:\/\/[^\s/]+/.test(value), {
       message: "must be a ws:// or wss:// URL, e.g. ws://127.0.0.1:7070/ws",
     }),
+  /** Extra HTTP headers on the upgrade request (e.g. an auth token). */
+  headers: z.record(z.string().min(1), z.string()).optional(),
+  /** Sec-WebSocket-Protocol values offered in the handshake. */
+  subprotocols: z.array(z.string().min(1)).max(16).optional(),
+  /** Frame type of every message the clients send (default "text"). */
+  frames: z.enum(["text", "binary"]).optional(),
+  sourceAddresses,
 });
 export type WebSocketTarget = z.infer<typeof WebSocketTarget>;
 
-/** Where the load goes; more protocols (tcp, udp) join this union. */
-export const Target = z.discriminatedUnion("protocol", [WebSocketTarget]);
+/** Each message is preceded by its length: 2 or 4 bytes, in either byte order. */
+export const LengthPrefixFraming = z.object({
+  kind: z.literal("length-prefix"),
+  /** Size of the length header (2 or 4). */
+  headerBytes: z.union([z.literal(2), z.literal(4)], { message: "must be 2 or 4" }),
+  /** Byte order of the header (default "big"). */
+  byteOrder: z.enum(["big", "little"]).optional(),
+  /** Whether the length counts the header itself (default false). */
+  lengthIncludesHeader: z.boolean().optional(),
+});
+export type LengthPrefixFraming = z.infer<typeof LengthPrefixFraming>;
+
+/** Each message ends with a delimiter: "\n", "\r\n" or any byte string. */
+export const DelimiterFraming = z.object({
+  kind: z.literal("delimiter"),
+  /** The delimiter as text (YAML/JSON escapes such as "\r\n" work); use delimiterHex for raw bytes. */
+  delimiter: z.string().min(1, "must not be empty").max(16).optional(),
+  /** The delimiter as hex bytes, e.g. "00" or "0d0a"; wins over `delimiter`. */
+  delimiterHex: z.string().regex(/^([0-9a-fA-F]{2})+$/, "must be hex bytes, e.g. 0d0a").max(32).optional(),
+});
+export type DelimiterFraming = z.infer<typeof DelimiterFraming>;
+
+/** How messages are cut out of a TCP byte stream. */
+export const TcpFraming = z.discriminatedUnion("kind", [LengthPrefixFraming, DelimiterFraming]);
+export type TcpFraming = z.infer<typeof TcpFraming>;
+
+/** A TCP server under test, with the framing its messages use. */
+export const TcpTarget = z.object({
+  protocol: z.literal("tcp"),
+  host,
+  port,
+  framing: TcpFraming,
+  sourceAddresses,
+});
+export type TcpTarget = z.infer<typeof TcpTarget>;
+
+/** A UDP server under test: one datagram per message; loss, duplicates and reordering found by sequence number. */
+export const UdpTarget = z.object({
+  protocol: z.literal("udp"),
+  host,
+  port,
+  sourceAddresses,
+});
+export type UdpTarget = z.infer<typeof UdpTarget>;
+
+/** Where the load goes. */
+export const Target = z.discriminatedUnion("protocol", [WebSocketTarget, TcpTarget, UdpTarget]);
 export type Target = z.infer<typeof Target>;
+
+/**
+ * What a client sends. Placeholders: {{seq}} {{sentAtUs}} {{client}} {{room}} {{x}} {{y}} {{z}} and {{pad}}
+ * (filled so the message is `sizeBytes` long). In "hex" bodies every number is a big-endian binary integer
+ * ({{sentAtUs}} 8 bytes, the others 4) and {{pad}} zero bytes.
+ */
+export const MessageTemplate = z.object({
+  /** How `body` is read (default "text"). "json" is text that must stay valid JSON once filled. */
+  format: z.enum(["text", "json", "hex"]).optional(),
+  body: z.string().min(1, "give the message body").max(65_536),
+  /** Pad with {{pad}} (or at the end) to this many bytes. */
+  sizeBytes: z.number().int().min(1).max(65_536).optional(),
+});
+export type MessageTemplate = z.infer<typeof MessageTemplate>;
+
+/** How a response is matched to its request (default: the "seq" JSON field for JSON messages, else in order). */
+export const ResponseMatch = z.discriminatedUnion("by", [
+  /** A numeric field of a JSON response, dotted path allowed ("data.seq"). */
+  z.object({ by: z.literal("json-field"), field: z.string().min(1) }),
+  /** The first capture group of a regular expression over the response text. */
+  z.object({ by: z.literal("regex"), pattern: z.string().min(1).max(500) }),
+  /** An unsigned integer at a byte offset of the response. */
+  z.object({
+    by: z.literal("byte-offset"),
+    offset: z.number().int().min(0).max(65_535),
+    /** Width of the integer (default 4). */
+    bytes: z.union([z.literal(2), z.literal(4)]).optional(),
+    /** Byte order (default "big"). */
+    byteOrder: z.enum(["big", "little"]).optional(),
+  }),
+  /** Responses answer requests first in, first out. */
+  z.object({ by: z.literal("order") }),
+]);
+export type ResponseMatch = z.infer<typeof ResponseMatch>;
+
+/** Random think time between a response and the next request, uniform in [minMs, maxMs]. */
+const ThinkTime = z
+  .object({ minMs: z.number().int().min(0), maxMs: z.number().int().min(1).max(600_000) })
+  .refine((value) => value.minMs <= value.maxMs, { message: "minMs must not exceed maxMs" });
 
 /** Each client sends a ping every `intervalMs` and waits for the pong that answers it. */
 export const PingPongScenario = z.object({
   kind: z.literal("ping-pong"),
   intervalMs: z.number().int().min(10, "must be at least 10 ms").max(600_000, "must be at most 600000 ms"),
   messageBytes: z.number().int().min(32, "must be at least 32 bytes").max(65_536, "must be at most 65536 bytes"),
+  /** Size the target should answer with (the reference target honours it; default: its minimal pong). */
+  responseBytes: z.number().int().min(16).max(65_536).optional(),
+  /** Instead of the fixed interval: wait a random think time after each pong (a closed model). */
+  thinkTime: ThinkTime.optional(),
+  /** A heartbeat message on its own timer, not answered and not measured. */
+  heartbeat: z.object({ intervalMs: z.number().int().min(100).max(600_000), message: MessageTemplate.optional() }).optional(),
+  /** A custom ping instead of the built-in JSON ping. */
+  message: MessageTemplate.optional(),
+  /** How pongs are matched to pings (default: JSON field "seq"). */
+  match: ResponseMatch.optional(),
+  /** A ping unanswered this long counts as a timeout error (default 30000 ms). */
+  timeoutMs: z.number().int().min(100).max(600_000).optional(),
 });
 export type PingPongScenario = z.infer<typeof PingPongScenario>;
 
-/** What each client does; echo-flood, movement-sync and login-storm join this union. */
-export const Scenario = z.discriminatedUnion("kind", [PingPongScenario]);
+/** Every connection sends small messages as fast as the server echoes them, one message per send call. */
+export const EchoFloodScenario = z.object({
+  kind: z.literal("echo-flood"),
+  messageBytes: z.number().int().min(1).max(65_536),
+  /** Cap on unanswered messages per connection (default 1). */
+  maxInFlight: z.number().int().min(1).max(10_000).optional(),
+  message: MessageTemplate.optional(),
+  /** How echoes are matched (default "order"). */
+  match: ResponseMatch.optional(),
+});
+export type EchoFloodScenario = z.infer<typeof EchoFloodScenario>;
+
+/** Rooms of `roomSize` players; each sends position updates the server broadcasts to the rest of the room. */
+export const MovementSyncScenario = z.object({
+  kind: z.literal("movement-sync"),
+  roomSize: z.number().int().min(2, "a room needs at least 2 players").max(1_000),
+  /** Updates per second per player; leave out to send as fast as possible (one update in flight). */
+  updateHz: z.number().min(0.1).max(1_000).optional(),
+  /** Bytes per position update (default 64). */
+  messageBytes: z.number().int().min(32).max(65_536).optional(),
+});
+export type MovementSyncScenario = z.infer<typeof MovementSyncScenario>;
+
+/** Clients connect at a rate (or all at once) and optionally log in; measures connect and login times. */
+export const LoginStormScenario = z.object({
+  kind: z.literal("login-storm"),
+  /** New connections per second across the run; leave out to connect all at once. */
+  connectsPerSec: z.number().min(1).max(1_000_000).optional(),
+  /** Send a login message and wait for its answer (the reference target answers {"type":"login",...}). */
+  login: z.boolean().optional(),
+  /** A connect or login slower than this fails with cause "timeout" (default 10000 ms). */
+  timeoutMs: z.number().int().min(100).max(120_000).optional(),
+  /** Keep connections open until the run ends (default true); false closes each after its login. */
+  hold: z.boolean().optional(),
+});
+export type LoginStormScenario = z.infer<typeof LoginStormScenario>;
+
+/** What each client does. */
+export const Scenario = z.discriminatedUnion("kind", [PingPongScenario, EchoFloodScenario, MovementSyncScenario, LoginStormScenario]);
 export type Scenario = z.infer<typeof Scenario>;
 
-/** How many clients, for how long. Stages and arrival rates join later. */
+/** Ramp to `clients` over `durationSec`, then move on to the next stage. */
+export const LoadStage = z.object({
+  clients: z.number().int().min(0).max(1_000_000),
+  durationSec: z.number().int().min(1).max(86_400),
+});
+export type LoadStage = z.infer<typeof LoadStage>;
+
+/** Advanced load shapes; `load.clients` stays the most clients at once and `load.durationSec` the run's length. */
+export const LoadShapeKind = z.discriminatedUnion("kind", [
+  /** k6-style stages: each ramps linearly from the previous count to its own. */
+  z.object({ kind: z.literal("stages"), stages: z.array(LoadStage).min(1, "give at least one stage").max(100) }),
+  /** Open model: new clients arrive at a constant rate, whatever the server does. */
+  z.object({ kind: z.literal("arrival-rate"), clientsPerSec: z.number().min(0.01).max(100_000) }),
+  /** Capacity search: start at `startClients`, add `stepClients` every `stepDurationSec` up to `load.clients`. */
+  z.object({
+    kind: z.literal("step-up"),
+    startClients: z.number().int().min(1),
+    stepClients: z.number().int().min(1),
+    stepDurationSec: z.number().int().min(1).max(3_600),
+  }),
+]);
+export type LoadShapeKind = z.infer<typeof LoadShapeKind>;
+
+/** How many clients, for how long. */
 export const LoadShape = z.object({
   clients: z.number().int().min(1, "must be at least 1").max(1_000_000, "must be at most 1000000"),
   durationSec: z.number().int().min(1, "must be at least 1 s").max(86_400, "must be at most 86400 s"),
   rampUpSec: z.number().int().min(0).max(3_600).default(0),
+  /** One new client every this many ms (e.g. 50), instead of spreading them over rampUpSec. */
+  joinIntervalMs: z.number().min(0.01).max(600_000).optional(),
+  /** Stages, arrival rate or step-up; leave out for the simple ramp-and-hold. */
+  shape: LoadShapeKind.optional(),
 });
 export type LoadShape = z.infer<typeof LoadShape>;
+
+/** A pass/fail threshold over the whole run (a later issue adds per-step and windowed SLOs). */
+export const Slo = z.object({
+  metric: z.enum([
+    "rtt-p50-ms",
+    "rtt-p99-ms",
+    "rtt-corrected-p99-ms",
+    "broadcast-p99-ms",
+    "connect-p99-ms",
+    "login-p99-ms",
+    /** errors + failed connections ÷ (messages sent + connections attempted), 0..1 */
+    "error-rate",
+    /** UDP / broadcast messages lost ÷ expected, 0..1 */
+    "loss-rate",
+  ]),
+  /** The run passes when the measured value is below this. */
+  below: z.number().min(0),
+});
+export type Slo = z.infer<typeof Slo>;
 
 /** Which agents take the load, and what happens when one is lost mid-run. */
 export const AgentSelector = z.object({
@@ -55,6 +250,8 @@ export const PlanSpec = z.object({
   load: LoadShape,
   /** Omitted: every online agent, and a lost agent leaves the run going on degraded. */
   agents: AgentSelector.optional(),
+  /** Thresholds the run must meet; `throng-agent run` exits 5 when one fails. */
+  slos: z.array(Slo).max(20).optional(),
 });
 export type PlanSpec = z.infer<typeof PlanSpec>;
 export type PlanSpecInput = z.input<typeof PlanSpec>;

@@ -11,6 +11,27 @@ export const SnapshotCounters = z.object({
   bytesSent: z.number().int().min(0),
   bytesReceived: z.number().int().min(0),
   errors: z.number().int().min(0),
+  /** Sends that left more than 5 ms after their intended time (timer or event-loop lag). */
+  lateSends: z.number().int().min(0).optional(),
+  /** Intended sends not made because the previous message was still unanswered. */
+  skippedSends: z.number().int().min(0).optional(),
+  /** `errors` broken down: "timeout", "reset", "refused", "handshake", "protocol", "closed-by-server", … */
+  errorsByKind: z.record(z.string(), z.number().int().min(0)).optional(),
+  /** Connections closed, by cause: "agent" (we closed), "server" (clean close by the peer), "reset", "error". */
+  closesByCause: z.record(z.string(), z.number().int().min(0)).optional(),
+  /** Messages (UDP replies, broadcasts) known lost: a later sequence number arrived and this one never did. */
+  lost: z.number().int().min(0).optional(),
+  /** Messages received more than once (same sender and sequence). */
+  duplicates: z.number().int().min(0).optional(),
+  /** Messages that arrived after a later sequence number from the same sender. */
+  outOfOrder: z.number().int().min(0).optional(),
+  /** movement-sync: broadcasts the room should have delivered (updates sent × other players connected). */
+  broadcastsExpected: z.number().int().min(0).optional(),
+  /** movement-sync: broadcasts received; reach = broadcastsReceived ÷ broadcastsExpected. */
+  broadcastsReceived: z.number().int().min(0).optional(),
+  /** login-storm: logins answered / failed. */
+  loginsSucceeded: z.number().int().min(0).optional(),
+  loginsFailed: z.number().int().min(0).optional(),
 });
 export type SnapshotCounters = z.infer<typeof SnapshotCounters>;
 
@@ -19,12 +40,30 @@ export const AgentHealth = z.object({
   cpuPercent: z.number().min(0),
   eventLoopP99Ms: z.number().min(0),
   rssBytes: z.number().int().min(0),
+  /** Open file descriptors across the agent's engine processes (sockets count), and the per-process limit. */
+  openFds: z.number().int().min(0).optional(),
+  fdLimit: z.number().int().min(0).optional(),
+  /** Engine processes merged into this snapshot (one per core). cpuPercent is their sum (100 = one core). */
+  engines: z.number().int().min(1).optional(),
+  /** True when the agent, not the server, was the limit this second; `saturatedReason` says why. */
+  saturated: z.boolean().optional(),
+  saturatedReason: z.string().max(200).optional(),
 });
 export type AgentHealth = z.infer<typeof AgentHealth>;
 
 /** HDR histograms (microseconds), compressed and base64-encoded by hdr-histogram-js. */
 export const SnapshotHistograms = z.object({
   rttUs: z.string(),
+  /** Round trips measured from the intended send time (coordinated-omission corrected). */
+  rttCorrectedUs: z.string().optional(),
+  /** Connect (TCP + WebSocket handshake) times. */
+  connectUs: z.string().optional(),
+  /** login-storm: login request to answer. */
+  loginUs: z.string().optional(),
+  /** movement-sync: a sender's send to each room member's receipt (one clock: the room is on one agent). */
+  broadcastUs: z.string().optional(),
+  /** movement-sync / UDP: |arrival gap − send gap| between consecutive messages of one sender. */
+  jitterUs: z.string().optional(),
 });
 export type SnapshotHistograms = z.infer<typeof SnapshotHistograms>;
 
@@ -32,13 +71,15 @@ export type SnapshotHistograms = z.infer<typeof SnapshotHistograms>;
 export const MetricSnapshot = z.object({
   runId: z.string().uuid(),
   seq: z.number().int().min(0),
-  /** Start of the one-second interval, epoch milliseconds (agent clock). */
+  /** Start of the one-second interval, epoch milliseconds in SERVER time (agent clock + measured offset; local clock when standalone). */
   intervalStart: z.number().int().min(0),
   intervalMs: z.number().int().min(1).max(60_000),
   clients: z.number().int().min(0),
   counters: SnapshotCounters,
   histograms: SnapshotHistograms,
   health: AgentHealth,
+  /** step-up load: index of the step this second belongs to (0-based). */
+  step: z.number().int().min(0).optional(),
 });
 export type MetricSnapshot = z.infer<typeof MetricSnapshot>;
 
