@@ -3,7 +3,7 @@ import { existsSync, promises as fs } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { findBinary, isRoot, postgresBinDirs } from "./binaries";
-import { runCommand, spawnChild } from "./child";
+import { runCommand, spawnChild, type ExitInfo } from "./child";
 import type { Log } from "./log";
 import { waitUntil } from "./wait";
 
@@ -22,6 +22,8 @@ export interface Postgres {
   url: string;
   /** A superuser connection on which tests create and drop their own databases. */
   adminUrl: string;
+  /** Resolves if the local server exits (never for DATABASE_URL), so callers can notice it died. */
+  exited: Promise<ExitInfo>;
   stop(): Promise<void>;
 }
 
@@ -38,7 +40,7 @@ export async function ensurePostgres(options: PostgresOptions): Promise<Postgres
     const check = await canConnect(external);
     if (!check.connected) throw new Error(`${envVar} is set but PostgreSQL there refused: ${check.error}. Fix ${envVar} or unset it to run a local one.`);
     options.log(`using ${envVar} (${redact(external)})`);
-    return { url: external, adminUrl: external, stop: async () => undefined };
+    return { url: external, adminUrl: external, exited: new Promise(() => undefined), stop: async () => undefined };
   }
   return startLocal(options);
 }
@@ -96,7 +98,7 @@ async function startLocal({ dataDir, port, log, ephemeral }: PostgresOptions): P
     throw error;
   }
   log(`PostgreSQL ready on 127.0.0.1:${port} (data in ${dataDir})`);
-  return { url: `postgres://${superuser}@127.0.0.1:${port}/${databaseName}`, adminUrl, stop };
+  return { url: `postgres://${superuser}@127.0.0.1:${port}/${databaseName}`, adminUrl, exited: server.exited, stop };
 }
 
 /** PostgreSQL refuses to run as root: as root, run it as `postgres` and hand it the data directory. */

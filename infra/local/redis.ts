@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import { aptInstall } from "./apt";
 import { findBinary } from "./binaries";
-import { spawnChild } from "./child";
+import { spawnChild, type ExitInfo } from "./child";
 import type { Log } from "./log";
 import { redisCommand } from "./redis-command";
 import { waitUntil } from "./wait";
@@ -18,6 +18,8 @@ export interface RedisOptions {
 
 export interface Redis {
   url: string;
+  /** Resolves if the local server exits (never for REDIS_URL), so callers can notice it died. */
+  exited: Promise<ExitInfo>;
   stop(): Promise<void>;
 }
 
@@ -32,7 +34,7 @@ export async function ensureRedis(options: RedisOptions): Promise<Redis> {
     const reply = await redisCommand(external, ["PING"]).catch((error: Error) => error.message);
     if (reply !== "PONG") throw new Error(`${envVar} is set but Redis there did not answer PING (${reply}). Fix ${envVar} or unset it to run a local one.`);
     options.log(`using ${envVar}`);
-    return { url: external, stop: async () => undefined };
+    return { url: external, exited: new Promise(() => undefined), stop: async () => undefined };
   }
   return startLocal(options, await redisServerBinary(options.log));
 }
@@ -73,5 +75,5 @@ async function startLocal({ dataDir, port, log, ephemeral }: RedisOptions, binar
     throw error;
   }
   log(`Redis ready on 127.0.0.1:${port} (data in ${dataDir})`);
-  return { url, stop };
+  return { url, exited: server.exited, stop };
 }

@@ -85,7 +85,11 @@ async function main(): Promise<void> {
   log(`Agent: node agent/dist/throng-agent.mjs connect --server ${stack.apiUrl} --token <token from the Agents page>; reference target: node agent/dist/throng-agent.mjs target`);
   log("Press Ctrl-C to stop.");
 
-  const { name, info } = await stack.firstExit;
+  const { name, info } = await Promise.race([
+    stack.firstExit,
+    postgres.exited.then((exit) => ({ name: "postgres", info: exit })),
+    redis.exited.then((exit) => ({ name: "redis", info: exit })),
+  ]);
   if (stopping) return; // We stopped it.
   const how = info.signal ? `was killed by ${info.signal}` : `exited with code ${info.code}`;
   await shutdown(1, `${name} ${how} unexpectedly; stopping everything.`);
