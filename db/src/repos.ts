@@ -3,6 +3,7 @@ import { createFleetRepo } from "./repos/fleet";
 import { createOrgRepo } from "./repos/orgs";
 import { createPlanRepo } from "./repos/plans";
 import { createRunRepo } from "./repos/runs";
+import { createSecurityRepo } from "./repos/security";
 import { createSnapshotRepo } from "./repos/snapshots";
 
 /** Every repository over one Kysely instance; composed once in each app's main.ts. */
@@ -13,6 +14,7 @@ export function createRepos(db: Db) {
     fleet: createFleetRepo(db),
     runs: createRunRepo(db),
     snapshots: createSnapshotRepo(db),
+    security: createSecurityRepo(db),
     /** For GET /health. */
     async ping(): Promise<void> {
       await db.selectNoFrom((eb) => eb.val(1).as("one")).execute();

@@ -127,6 +127,55 @@ export interface RunSecondTable {
   point: Json<unknown>;
 }
 
+export interface OrgInvitationTable {
+  id: string;
+  org_id: string;
+  token_hash: string;
+  role: string;
+  created_by: string | null;
+  expires_at: Timestamp;
+  accepted_by: string | null;
+  accepted_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  created_at: Generated<Date>;
+}
+
+export interface ApiTokenTable {
+  id: string;
+  org_id: string;
+  name: string;
+  token_hash: string;
+  scope: string;
+  created_by: string;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+  last_used_at: Timestamp | null;
+  created_at: Generated<Date>;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  org_id: string;
+  at: Generated<Date>;
+  actor: string;
+  action: string;
+  target: string | null;
+  details: Json<Record<string, unknown>>;
+}
+
+export interface OrgSettingsTable {
+  org_id: string;
+  settings: Json<unknown>;
+}
+
+export interface SessionTable {
+  id: string;
+  token: string;
+  userId: string;
+  activeOrganizationId: string | null;
+  expiresAt: Timestamp;
+}
+
 export interface Database {
   organization: OrganizationTable;
   member: MemberTable;
@@ -139,4 +188,9 @@ export interface Database {
   snapshots: SnapshotTable;
   run_events: RunEventTable;
   run_seconds: RunSecondTable;
+  org_invitations: OrgInvitationTable;
+  api_tokens: ApiTokenTable;
+  audit_log: AuditLogTable;
+  org_settings: OrgSettingsTable;
+  session: SessionTable;
 }

@@ -3,6 +3,7 @@ import type { Redis } from "ioredis";
 import { QUEUE_RUNS } from "@throng/protocol/jobs";
 import { ThrongError } from "@throng/protocol/errors";
 import { createFleetService } from "@throng/core/fleet/fleet-service";
+import { createAuditLog } from "@throng/core/orgs/audit";
 import { createRunOrchestrator, DEFAULT_ORCHESTRATION, type OrchestratorConfig } from "@throng/core/runs/run-orchestrator";
 import { systemClock, type Jobs, type Log } from "@throng/core/ports";
 import type { Db } from "@throng/db/client";
@@ -16,7 +17,8 @@ export function composeWorkers(input: {
   prefix: string; concurrency: number; heartbeatIntervalMs: number; orchestration?: OrchestratorConfig;
 }) {
   const repos = createRepos(input.db);
-  const fleet = createFleetService({ fleet: repos.fleet, bus: createBus(input.redis), clock: systemClock, config: { apiPublicUrl: "", heartbeatIntervalMs: input.heartbeatIntervalMs } });
+  const audit = createAuditLog({ security: repos.security });
+  const fleet = createFleetService({ fleet: repos.fleet, bus: createBus(input.redis), clock: systemClock, audit, config: { apiPublicUrl: "", heartbeatIntervalMs: input.heartbeatIntervalMs } });
   const orchestrator = createRunOrchestrator({
     repos, fleet, jobs: input.jobs, bus: createBus(input.redis), clock: systemClock, log: input.log,
     config: input.orchestration ?? DEFAULT_ORCHESTRATION,

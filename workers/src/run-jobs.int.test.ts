@@ -120,12 +120,13 @@ describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
     expect(run?.error).toMatch(/No agent is online/);
   });
 
-  it("check-agent, after the grace period, marks a silent agent lost and the run degraded", async () => {
+  it("check-agent, after the grace period, marks a silent agent lost; with nothing measured the run then fails, saying so", async () => {
     const { orgId, agentId, runId } = await seedRun();
     await workers.orchestrator.start(orgId, runId);
     await repos.fleet.markSeen(orgId, agentId, false, new Date());
     await workers.orchestrator.agentDisconnected(orgId, agentId);
-    await expect.poll(async () => (await repos.runs.get(orgId, runId))?.status, { timeout: 10_000 }).toBe("degraded");
+    await expect.poll(async () => (await repos.runs.get(orgId, runId))?.status, { timeout: 10_000 }).toBe("failed");
+    expect((await repos.runs.get(orgId, runId))?.error).toMatch(/was lost mid-run/);
     expect((await repos.runs.getShard(orgId, runId, agentId))?.state).toBe("lost");
     expect((await repos.runs.listEvents(orgId, runId))[0]?.kind).toBe("agent-lost");
   });

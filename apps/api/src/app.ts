@@ -1,16 +1,22 @@
 import Fastify, { type FastifyBaseLogger } from "fastify";
 import { attachAgentGateway } from "./gateway/agent-gateway";
 import { registerErrorHandler } from "./http/errors";
+import { registerCsrfGuard, registerSecurityHeaders } from "./http/guards";
+import { createRouteRegistry, openApiDocument } from "./http/openapi";
 import { agentInstallRoutes } from "./routes/agent-install.routes";
+import { agentRoutes } from "./routes/agents.routes";
 import { authRoutes } from "./routes/auth.routes";
 import { healthRoutes } from "./routes/health.routes";
 import { liveRoutes } from "./routes/live.routes";
 import { orgRoutes } from "./routes/org.routes";
+import { planRoutes } from "./routes/plans.routes";
+import { runRoutes } from "./routes/runs.routes";
 import type { ApiDeps } from "./services";
 
 /** Builds the whole API around its dependencies; main.ts and the integration tests both call this. */
 export async function buildApp(deps: ApiDeps, options: { logger: FastifyBaseLogger }) {
   const app = Fastify({ loggerInstance: options.logger, bodyLimit: 1 << 20, trustProxy: true });
+  const registry = createRouteRegistry(app);
   // An empty JSON body (a POST with no payload) is "no body", not a parse error.
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
     const text = typeof body === "string" ? body : body.toString();
@@ -18,16 +24,22 @@ export async function buildApp(deps: ApiDeps, options: { logger: FastifyBaseLogg
     try {
       done(null, JSON.parse(text));
     } catch {
-      const error = Object.assign(new Error("Request body is not valid JSON"), { statusCode: 400 });
-      done(error, undefined);
+      done(Object.assign(new Error("Request body is not valid JSON"), { statusCode: 400 }), undefined);
     }
   });
   registerErrorHandler(app);
+  registerCsrfGuard(app, deps.web.origin);
+  registerSecurityHeaders(app, deps.web.production);
   await app.register(healthRoutes, deps);
   await app.register(authRoutes, deps);
   await app.register(orgRoutes, deps);
+  await app.register(agentRoutes, deps);
+  await app.register(planRoutes, deps);
+  await app.register(runRoutes, deps);
   await app.register(liveRoutes, deps);
   await app.register(agentInstallRoutes, deps.install);
+  app.get("/api/openapi.json", { config: { doc: { summary: "This document", access: "public" } } }, async () => openApiDocument(registry.routes));
   const gateway = attachAgentGateway(app, deps);
-  return Object.assign(app, { gateway });
+  // A plain object: a Fastify instance is thenable, so awaiting it would drop extra properties.
+  return { app, gateway, routeRegistry: registry };
 }

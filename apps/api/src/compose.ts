@@ -1,6 +1,9 @@
 import type { Redis } from "ioredis";
 import { createFleetService } from "@throng/core/fleet/fleet-service";
 import { createIngestService } from "@throng/core/metrics/ingest";
+import { createApiTokenService } from "@throng/core/orgs/api-tokens";
+import { createAuditLog } from "@throng/core/orgs/audit";
+import { createOrgService } from "@throng/core/orgs/org-service";
 import { createPlanService } from "@throng/core/plans/plan-service";
 import { createRunOrchestrator, DEFAULT_ORCHESTRATION, type OrchestratorConfig } from "@throng/core/runs/run-orchestrator";
 import { createRunService } from "@throng/core/runs/run-service";
@@ -8,35 +11,57 @@ import { systemClock, type Jobs, type Log } from "@throng/core/ports";
 import type { Db } from "@throng/db/client";
 import { Channel } from "@throng/protocol/jobs";
 import { createRepos } from "@throng/db/repos";
+import { createRateLimiter } from "@throng/runtime/rate-limit";
 import { createBus, createSubscriber } from "@throng/runtime/redis";
 import { createAuth } from "./auth";
 import type { ApiEnv } from "./env";
-import { createActorResolver } from "./http/session";
-import type { ApiDeps } from "./services";
+import { createIdentityResolver } from "./http/actor";
+import type { ApiDeps, RateLimits } from "./services";
+
+type ComposeEnv = Pick<
+  ApiEnv,
+  "AUTH_SECRET" | "WEB_ORIGIN" | "API_PUBLIC_URL" | "HEARTBEAT_INTERVAL_MS" | "NODE_ENV" | "AGENT_BUNDLE_PATH" | "QUEUE_PREFIX"
+>;
+
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  signIn: { limit: 10, windowSec: 60 },
+  signUp: { limit: 10, windowSec: 600 },
+  enrolment: { limit: 30, windowSec: 60 },
+};
 
 /** Wires core services to Postgres and Redis; shared by main.ts and the integration tests. */
 export function composeApi(input: {
-  env: Pick<ApiEnv, "AUTH_SECRET" | "WEB_ORIGIN" | "API_PUBLIC_URL" | "HEARTBEAT_INTERVAL_MS" | "NODE_ENV" | "AGENT_BUNDLE_PATH">;
-  db: Db; redis: Redis; subscriberRedis: Redis; jobs: Jobs; log: Log; orchestration?: OrchestratorConfig;
+  env: ComposeEnv; db: Db; redis: Redis; subscriberRedis: Redis; jobs: Jobs; log: Log;
+  orchestration?: OrchestratorConfig; rateLimits?: RateLimits;
 }): ApiDeps {
   const { env, db, redis, jobs, log } = input;
   const repos = createRepos(db);
   const bus = createBus(redis);
   const clock = systemClock;
+  const audit = createAuditLog({ security: repos.security });
   const auth = createAuth({ db, orgs: repos.orgs, secret: env.AUTH_SECRET, webOrigin: env.WEB_ORIGIN, production: env.NODE_ENV === "production" });
-  const fleet = createFleetService({ fleet: repos.fleet, bus, clock, config: { apiPublicUrl: env.API_PUBLIC_URL, heartbeatIntervalMs: env.HEARTBEAT_INTERVAL_MS } });
+  const fleet = createFleetService({
+    fleet: repos.fleet, bus, clock, audit, config: { apiPublicUrl: env.API_PUBLIC_URL, heartbeatIntervalMs: env.HEARTBEAT_INTERVAL_MS },
+  });
+  const apiTokens = createApiTokenService({ security: repos.security, orgs: repos.orgs, audit, clock });
   return {
     auth,
-    resolveActor: createActorResolver(auth, repos.orgs),
+    resolveIdentity: createIdentityResolver(auth, repos.orgs, apiTokens),
     plans: createPlanService({ plans: repos.plans }),
     runs: createRunService({ repos, fleet, jobs }),
     orchestrator: createRunOrchestrator({ repos, fleet, jobs, bus, clock, log, config: input.orchestration ?? DEFAULT_ORCHESTRATION }),
     fleet,
     ingest: createIngestService({ repos, bus }),
+    orgs: createOrgService({ orgs: repos.orgs, audit, clock, webOrigin: env.WEB_ORIGIN }),
+    apiTokens,
+    audit,
     subscriber: createSubscriber(input.subscriberRedis, (err, channel) => log.error({ err, channel }, "bad message on bus")),
+    rateLimiter: createRateLimiter(redis, env.QUEUE_PREFIX),
+    rateLimits: input.rateLimits ?? DEFAULT_RATE_LIMITS,
     health: { database: () => repos.ping(), redis: async () => void (await redis.ping()) },
     liveSeq: async (runId) => Number((await redis.get(Channel.runSeqKey(runId))) ?? 0),
     install: { apiPublicUrl: env.API_PUBLIC_URL, agentBundlePath: env.AGENT_BUNDLE_PATH },
+    web: { origin: env.WEB_ORIGIN, production: env.NODE_ENV === "production" },
     config: { heartbeatIntervalMs: env.HEARTBEAT_INTERVAL_MS, flushIntervalMs: 1000, orphanGraceMs: 30_000 },
   };
 }

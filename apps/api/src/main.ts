@@ -14,7 +14,7 @@ const subscriberRedis = createRedis(env.REDIS_URL, "api-subscriber");
 const { queue, jobs } = createRunQueue(createRedis(env.REDIS_URL, "api-queue"), env.QUEUE_PREFIX);
 
 const deps = composeApi({ env, db, redis, subscriberRedis, jobs, log });
-const app = await buildApp(deps, { logger: log });
+const { app } = await buildApp(deps, { logger: log });
 
 async function shutdown(signal: string) {
   log.info({ signal }, "api stopping");

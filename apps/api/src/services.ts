@@ -1,25 +1,42 @@
 import type { FleetService } from "@throng/core/fleet/fleet-service";
 import type { IngestService } from "@throng/core/metrics/ingest";
+import type { ApiTokenService } from "@throng/core/orgs/api-tokens";
+import type { AuditLog } from "@throng/core/orgs/audit";
+import type { OrgService } from "@throng/core/orgs/org-service";
 import type { PlanService } from "@throng/core/plans/plan-service";
 import type { RunOrchestrator } from "@throng/core/runs/run-orchestrator";
 import type { RunService } from "@throng/core/runs/run-service";
+import type { RateLimiter, RateLimitRule } from "@throng/runtime/rate-limit";
 import type { Subscriber } from "@throng/runtime/redis";
 import type { Auth } from "./auth";
-import type { ResolveActor } from "./http/session";
+import type { ResolveIdentity } from "./http/actor";
+
+/** Per-IP (and per-email for sign-in) limits on the doors attackers knock on. */
+export interface RateLimits {
+  signIn: RateLimitRule;
+  signUp: RateLimitRule;
+  enrolment: RateLimitRule;
+}
 
 /** Everything the routes and the gateway call; composed once in main.ts (or in a test). */
 export interface ApiDeps {
   auth: Auth;
-  resolveActor: ResolveActor;
+  resolveIdentity: ResolveIdentity;
   plans: PlanService;
   runs: RunService;
   orchestrator: RunOrchestrator;
   fleet: FleetService;
   ingest: IngestService;
+  orgs: OrgService;
+  apiTokens: ApiTokenService;
+  audit: AuditLog;
   subscriber: Subscriber;
+  rateLimiter: RateLimiter;
+  rateLimits: RateLimits;
   health: { database(): Promise<void>; redis(): Promise<void> };
   /** The run's live message counter as it is now (0 before the first message). */
   liveSeq(runId: string): Promise<number>;
   install: { apiPublicUrl: string; agentBundlePath: string };
+  web: { origin: string; production: boolean };
   config: { heartbeatIntervalMs: number; flushIntervalMs: number; orphanGraceMs: number };
 }

@@ -18,6 +18,8 @@ export const AgentCloseCode = {
   versionUnsupported: 4006,
   heartbeatTimeout: 4008,
   replaced: 4009,
+  /** Too many enrolment attempts from this address; the agent backs off and retries. */
+  rateLimited: 4029,
   internal: 4011,
 } as const;
 export type AgentCloseCode = (typeof AgentCloseCode)[keyof typeof AgentCloseCode];

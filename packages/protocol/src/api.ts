@@ -1,11 +1,14 @@
 import { z } from "zod";
 import { PlanSpec } from "./plan";
 import { HostInfo } from "./agent";
+import { Role } from "./orgs";
 
 /** GET /api/me: the signed-in user and the organisation every request is scoped to. */
 export const Me = z.object({
   user: z.object({ id: z.string(), email: z.string(), name: z.string() }),
   organization: z.object({ id: z.string(), name: z.string(), slug: z.string() }),
+  /** The caller's role in that organisation (for an API token: capped by its scope). */
+  role: Role.optional(),
 });
 export type Me = z.infer<typeof Me>;
 

@@ -1,14 +1,15 @@
 import pino from "pino";
 
 /** One JSON line per event; secrets are redacted wherever they appear under these keys. */
-export function createLogger(name: string, level: string) {
-  return pino({
+export function createLogger(name: string, level: string, destination?: pino.DestinationStream) {
+  const options: pino.LoggerOptions = {
     name,
     level,
     redact: {
       paths: ["token", "secret", "password", "credential", "*.token", "*.secret", "*.password", "*.credential", "req.headers.cookie", "req.headers.authorization"],
       censor: "[redacted]",
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 export type Logger = ReturnType<typeof createLogger>;

@@ -49,6 +49,10 @@ export function startAgentSession(
       return closeWith(socket, AgentCloseCode.versionUnsupported,
         `agent protocol v${hello.protocolVersion} unsupported; run throng-agent ${THRONG_VERSION} (protocol v${AGENT_PROTOCOL_VERSION})`);
     }
+    if (hello.auth.kind === "enrolment") {
+      const limit = await deps.rateLimiter.hit("enrol-ip", ip ?? "unknown", deps.rateLimits.enrolment);
+      if (!limit.allowed) return closeWith(socket, AgentCloseCode.rateLimited, `too many enrolment attempts; retry in ${limit.retryAfterSec} s`);
+    }
     const authed = await deps.fleet.authenticate(hello, ip);
     clearTimeout(helloTimer);
     agent = { agentId: authed.agentId, orgId: authed.orgId };

@@ -7,7 +7,7 @@ import { ThrongError } from "@throng/protocol/errors";
  * dial, with nothing but Node and curl (`curl -fsSL <api>/agent/install.sh | sh -s -- --token ...`).
  */
 export async function agentInstallRoutes(app: FastifyInstance, deps: { apiPublicUrl: string; agentBundlePath: string }) {
-  app.get("/agent/throng-agent.mjs", async (_request, reply) => {
+  app.get("/agent/throng-agent.mjs", { config: { doc: { summary: "The one-file agent", access: "public" } } }, async (_request, reply) => {
     let bundle: Buffer;
     try {
       bundle = await readFile(deps.agentBundlePath);
@@ -17,7 +17,7 @@ export async function agentInstallRoutes(app: FastifyInstance, deps: { apiPublic
     return reply.type("text/javascript; charset=utf-8").header("cache-control", "no-cache").send(bundle);
   });
 
-  app.get("/agent/install.sh", async (_request, reply) => {
+  app.get("/agent/install.sh", { config: { doc: { summary: "The agent installer script", access: "public" } } }, async (_request, reply) => {
     return reply.type("text/x-shellscript; charset=utf-8").header("cache-control", "no-cache").send(installScript(deps.apiPublicUrl));
   });
 }

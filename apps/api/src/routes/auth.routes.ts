@@ -1,13 +1,48 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { fromNodeHeaders } from "better-auth/node";
+import { ThrongError } from "@throng/protocol/errors";
+import type { RateLimitRule } from "@throng/runtime/rate-limit";
 import type { ApiDeps } from "../services";
 
-/** Better Auth's own endpoints (sign-up, sign-in, sign-out, session), bridged from Fastify to a fetch Request. */
-export async function authRoutes(app: FastifyInstance, deps: Pick<ApiDeps, "auth">) {
+/** Session tokens travel only in the httpOnly cookie; Better Auth also puts them in JSON bodies, which we drop. */
+function withoutSessionToken(text: string): string {
+  try {
+    const json = JSON.parse(text) as unknown;
+    if (json && typeof json === "object" && "token" in json) {
+      const { token: _token, ...rest } = json as Record<string, unknown>;
+      return JSON.stringify(rest);
+    }
+  } catch {
+    // not JSON: pass it on untouched
+  }
+  return text;
+}
+
+/** Better Auth's own endpoints (sign-up, sign-in, sign-out, session), rate limited and bridged to a fetch Request. */
+export async function authRoutes(app: FastifyInstance, deps: Pick<ApiDeps, "auth" | "rateLimiter" | "rateLimits">) {
+  async function limit(bucket: string, key: string, rule: RateLimitRule, reply: FastifyReply) {
+    const result = await deps.rateLimiter.hit(bucket, key, rule);
+    if (result.allowed) return;
+    reply.header("retry-after", String(result.retryAfterSec));
+    throw new ThrongError("rate_limited", `Too many attempts; try again in ${result.retryAfterSec} s`);
+  }
+
+  async function rateLimit(request: FastifyRequest, reply: FastifyReply) {
+    const path = request.url.split("?")[0];
+    const email = typeof (request.body as { email?: unknown })?.email === "string" ? (request.body as { email: string }).email.toLowerCase() : "";
+    if (path === "/api/auth/sign-in/email") {
+      await limit("sign-in-ip", request.ip, deps.rateLimits.signIn, reply);
+      if (email) await limit("sign-in-email", email, deps.rateLimits.signIn, reply);
+    }
+    if (path === "/api/auth/sign-up/email") await limit("sign-up-ip", request.ip, deps.rateLimits.signUp, reply);
+  }
+
   app.route({
     method: ["GET", "POST"],
     url: "/api/auth/*",
+    config: { doc: { summary: "Better Auth: sign-up, sign-in, sign-out, session (see better-auth's docs)", access: "public" } },
     async handler(request, reply) {
+      if (request.method === "POST") await rateLimit(request, reply);
       const url = new URL(request.url, `http://${request.headers.host ?? "localhost"}`);
       const hasBody = request.method !== "GET" && request.body !== undefined;
       const response = await deps.auth.handler(
@@ -20,9 +55,9 @@ export async function authRoutes(app: FastifyInstance, deps: Pick<ApiDeps, "auth
       reply.status(response.status);
       for (const cookie of response.headers.getSetCookie()) reply.header("set-cookie", cookie);
       response.headers.forEach((value, key) => {
-        if (key !== "set-cookie") reply.header(key, value);
+        if (key !== "set-cookie" && key !== "content-length") reply.header(key, value);
       });
-      return reply.send(response.body ? await response.text() : null);
+      return reply.send(response.body ? withoutSessionToken(await response.text()) : null);
     },
   });
 }

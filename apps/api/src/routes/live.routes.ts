@@ -15,10 +15,10 @@ const KEEPALIVE_MS = 15_000;
  * run's current seq, so the browser can tell whether anything it fetched before is already stale.
  */
 export async function liveRoutes(app: FastifyInstance, deps: ApiDeps) {
-  app.get("/api/runs/:id/live", async (request, reply) => {
-    const actor = await deps.resolveActor(request);
+  app.get("/api/runs/:id/live", { config: { doc: { summary: "Server-sent events: the run's numbered live messages", access: "user", permission: "run.read" } } }, async (request, reply) => {
+    const { actor } = await deps.resolveIdentity(request);
     const { id } = parseOrThrow(IdParams, request.params, "run id");
-    const run = await deps.runs.get(actor.orgId, id);
+    const run = await deps.runs.get(actor, id);
 
     reply.hijack();
     const res = reply.raw;
@@ -27,6 +27,8 @@ export async function liveRoutes(app: FastifyInstance, deps: ApiDeps) {
       "cache-control": "no-cache, no-transform",
       connection: "keep-alive",
       "x-accel-buffering": "no",
+      "x-content-type-options": "nosniff",
+      "referrer-policy": "no-referrer",
     });
     const send = (envelope: LiveEnvelope) => {
       if (res.writableLength > MAX_BUFFERED_BYTES) {

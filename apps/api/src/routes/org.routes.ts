@@ -1,87 +1,115 @@
 import type { FastifyInstance } from "fastify";
-import { parseOrThrow } from "@throng/protocol/errors";
-import { CreateEnrolmentToken, IdParams, type Me } from "@throng/protocol/api";
+import { z } from "zod";
+import { ThrongError, parseOrThrow } from "@throng/protocol/errors";
+import { Me } from "@throng/protocol/api";
+import {
+  AcceptInvitation, ApiTokenCreated, ApiTokenView, AuditEntry, ChangeRole, CreateApiToken, CreateInvitation,
+  InvitationCreated, InvitationView, MemberView, Membership, OrgSettings, SwitchOrg,
+} from "@throng/protocol/orgs";
 import type { ApiDeps } from "../services";
 
-/** Org-scoped REST routes: every handler resolves the actor first, then makes one core call. */
+const AnyId = z.object({ id: z.string().min(1, "missing id").max(100) });
+
+/** The signed-in user and their organisations: members, roles, invitations, API tokens, audit log, settings. */
 export async function orgRoutes(app: FastifyInstance, deps: ApiDeps) {
-  const { resolveActor, plans, runs, fleet } = deps;
+  const { resolveIdentity, orgs, apiTokens, audit } = deps;
+  const browserOnly = async (request: Parameters<typeof resolveIdentity>[0]) => {
+    const identity = await resolveIdentity(request);
+    if (!identity.user || !identity.sessionId) throw new ThrongError("forbidden", "Sign in in the browser for this; API tokens cannot do it");
+    return { ...identity, user: identity.user, sessionId: identity.sessionId };
+  };
 
-  app.get("/api/me", async (request): Promise<Me> => {
-    const actor = await resolveActor(request);
-    return {
-      user: { id: actor.userId, email: actor.email, name: actor.name },
-      organization: { id: actor.orgId, name: actor.orgName, slug: actor.orgSlug },
-    };
+  app.get("/api/me", { config: { doc: { summary: "The caller and the organisation requests are scoped to", access: "user", permission: "org.read", response: Me } } }, async (request): Promise<Me> => {
+    const { user, org, actor } = await resolveIdentity(request);
+    return { user: user ?? { id: actor.userId, email: actor.label, name: actor.label }, organization: org, role: actor.role };
   });
 
-  app.post("/api/enrolment-tokens", async (request, reply) => {
-    const actor = await resolveActor(request);
-    const body = parseOrThrow(CreateEnrolmentToken, request.body ?? {}, "enrolment token request");
-    return reply.status(201).send(await fleet.createEnrolmentToken(actor.orgId, actor.userId, body));
+  app.get("/api/orgs", { config: { doc: { summary: "The organisations the user belongs to", access: "signed-in", response: z.object({ orgs: z.array(Membership) }) } } }, async (request) => {
+    const { user, org } = await browserOnly(request);
+    return { orgs: await orgs.memberships(user.id, org.id) };
   });
 
-  app.get("/api/agents", async (request) => {
-    const actor = await resolveActor(request);
-    return { agents: await fleet.listAgents(actor.orgId) };
-  });
-
-  app.get("/api/plans", async (request) => {
-    const actor = await resolveActor(request);
-    return { plans: await plans.list(actor.orgId) };
-  });
-
-  app.post("/api/plans", async (request, reply) => {
-    const actor = await resolveActor(request);
-    return reply.status(201).send(await plans.create(actor.orgId, request.body));
-  });
-
-  app.get("/api/plans/:id", async (request) => {
-    const actor = await resolveActor(request);
-    const { id } = parseOrThrow(IdParams, request.params, "plan id");
-    return plans.get(actor.orgId, id);
-  });
-
-  app.post("/api/plans/:id/runs", async (request, reply) => {
-    const actor = await resolveActor(request);
-    const { id } = parseOrThrow(IdParams, request.params, "plan id");
-    return reply.status(201).send(await runs.create(actor.orgId, id));
-  });
-
-  app.put("/api/agents/:id/labels", async (request) => {
-    const actor = await resolveActor(request);
-    const { id } = parseOrThrow(IdParams, request.params, "agent id");
-    return fleet.setLabels(actor.orgId, id, request.body);
-  });
-
-  app.post("/api/agents/:id/revoke", async (request, reply) => {
-    const actor = await resolveActor(request);
-    const { id } = parseOrThrow(IdParams, request.params, "agent id");
-    await fleet.revoke(actor.orgId, id);
+  app.post("/api/orgs/switch", { config: { doc: { summary: "Make another of the user's organisations the active one", access: "signed-in", body: SwitchOrg } } }, async (request, reply) => {
+    const { user, sessionId } = await browserOnly(request);
+    const { orgId } = parseOrThrow(SwitchOrg, request.body, "organisation switch");
+    await orgs.switchOrg(user.id, sessionId, orgId);
     return reply.status(204).send();
   });
 
-  app.post("/api/runs/:id/abort", async (request) => {
-    const actor = await resolveActor(request);
-    const { id } = parseOrThrow(IdParams, request.params, "run id");
-    await deps.orchestrator.abort(actor.orgId, id, actor.email);
-    return runs.get(actor.orgId, id);
+  app.get("/api/members", { config: { doc: { summary: "Members and their roles", access: "user", permission: "org.read", response: z.object({ members: z.array(MemberView) }) } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    return { members: await orgs.members(actor) };
   });
 
-  app.get("/api/runs", async (request) => {
-    const actor = await resolveActor(request);
-    return { runs: await runs.list(actor.orgId) };
+  app.patch("/api/members/:id", { config: { doc: { summary: "Change a member's role", access: "user", permission: "member.manage", body: ChangeRole } } }, async (request, reply) => {
+    const { actor } = await resolveIdentity(request);
+    await orgs.changeRole(actor, parseOrThrow(AnyId, request.params, "member id").id, request.body);
+    return reply.status(204).send();
   });
 
-  app.get("/api/runs/:id", async (request) => {
-    const actor = await resolveActor(request);
-    const { id } = parseOrThrow(IdParams, request.params, "run id");
-    return runs.get(actor.orgId, id);
+  app.delete("/api/members/:id", { config: { doc: { summary: "Remove a member", access: "user", permission: "member.manage" } } }, async (request, reply) => {
+    const { actor } = await resolveIdentity(request);
+    await orgs.removeMember(actor, parseOrThrow(AnyId, request.params, "member id").id);
+    return reply.status(204).send();
   });
 
-  app.get("/api/runs/:id/series", async (request) => {
-    const actor = await resolveActor(request);
-    const { id } = parseOrThrow(IdParams, request.params, "run id");
-    return runs.series(actor.orgId, id);
+  app.post("/api/members/leave", { config: { doc: { summary: "Leave the active organisation", access: "signed-in" } } }, async (request, reply) => {
+    const { actor } = await browserOnly(request);
+    await orgs.leave(actor);
+    return reply.status(204).send();
+  });
+
+  app.post("/api/invitations", { config: { doc: { summary: "Create an invitation link (shown once)", access: "user", permission: "member.manage", body: CreateInvitation, response: InvitationCreated } } }, async (request, reply) => {
+    const { actor } = await resolveIdentity(request);
+    return reply.status(201).send(await orgs.createInvitation(actor, request.body));
+  });
+
+  app.get("/api/invitations", { config: { doc: { summary: "Pending invitations", access: "user", permission: "member.manage", response: z.object({ invitations: z.array(InvitationView) }) } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    return { invitations: await orgs.invitations(actor) };
+  });
+
+  app.delete("/api/invitations/:id", { config: { doc: { summary: "Revoke a pending invitation", access: "user", permission: "member.manage" } } }, async (request, reply) => {
+    const { actor } = await resolveIdentity(request);
+    await orgs.revokeInvitation(actor, parseOrThrow(AnyId, request.params, "invitation id").id);
+    return reply.status(204).send();
+  });
+
+  app.post("/api/invitations/accept", { config: { doc: { summary: "Join the organisation of an invitation link", access: "signed-in", body: AcceptInvitation } } }, async (request) => {
+    const { user, sessionId } = await browserOnly(request);
+    const { orgId } = await orgs.acceptInvitation(user, request.body);
+    await orgs.switchOrg(user.id, sessionId, orgId);
+    return { orgId };
+  });
+
+  app.get("/api/tokens", { config: { doc: { summary: "API tokens (never their secrets)", access: "user", permission: "token.manage", response: z.object({ tokens: z.array(ApiTokenView) }) } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    return { tokens: await apiTokens.list(actor) };
+  });
+
+  app.post("/api/tokens", { config: { doc: { summary: "Create an API token (shown once)", access: "user", permission: "token.manage", body: CreateApiToken, response: ApiTokenCreated } } }, async (request, reply) => {
+    const { actor } = await resolveIdentity(request);
+    return reply.status(201).send(await apiTokens.create(actor, request.body));
+  });
+
+  app.delete("/api/tokens/:id", { config: { doc: { summary: "Revoke an API token", access: "user", permission: "token.manage" } } }, async (request, reply) => {
+    const { actor } = await resolveIdentity(request);
+    await apiTokens.revoke(actor, parseOrThrow(AnyId, request.params, "token id").id);
+    return reply.status(204).send();
+  });
+
+  app.get("/api/audit", { config: { doc: { summary: "The audit log of sensitive actions", access: "user", permission: "audit.read", response: z.object({ entries: z.array(AuditEntry) }) } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    return { entries: await audit.list(actor) };
+  });
+
+  app.get("/api/org/settings", { config: { doc: { summary: "Target allow-list and caps", access: "user", permission: "settings.read", response: OrgSettings } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    return orgs.settings(actor);
+  });
+
+  app.put("/api/org/settings", { config: { doc: { summary: "Replace the target allow-list and caps", access: "user", permission: "settings.manage", body: OrgSettings, response: OrgSettings } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    return orgs.saveSettings(actor, request.body);
   });
 }

@@ -1,4 +1,4 @@
-import pino from "pino";
+import { createLogger } from "@throng/runtime/logger";
 import { createDb } from "@throng/db/client";
 import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
 import type { OrchestratorConfig } from "@throng/core/runs/run-orchestrator";
@@ -7,6 +7,7 @@ import { createRedis } from "@throng/runtime/redis";
 import { AGENT_GATEWAY_PATH } from "@throng/protocol/agent";
 import { buildApp } from "../app";
 import { composeApi } from "../compose";
+import type { RateLimits } from "../services";
 
 export const WEB_ORIGIN = "http://localhost:3000";
 
@@ -16,11 +17,13 @@ export interface TestUser {
   request(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }>;
   /** A raw GET with the session cookie, for streams. */
   open(path: string, signal: AbortSignal): Promise<Response>;
+  /** The session cookie header as the browser would send it. */
+  cookie(): Promise<string>;
 }
 
 /** The whole API in-process on a free port, over a fresh database and a private queue prefix. */
 export async function startTestApi(
-  options: { orchestration?: OrchestratorConfig; heartbeatIntervalMs?: number; agentBundlePath?: string } = {},
+  options: { orchestration?: OrchestratorConfig; heartbeatIntervalMs?: number; agentBundlePath?: string; rateLimits?: RateLimits; logLines?: string[] } = {},
 ) {
   const database = await createTestDatabase();
   const redisUrl = process.env.REDIS_URL;
@@ -31,16 +34,22 @@ export async function startTestApi(
   const subscriberRedis = createRedis(redisUrl, "test-api-sub");
   const queueRedis = createRedis(redisUrl, "test-api-queue");
   const { queue, jobs } = createRunQueue(queueRedis, prefix);
-  const log = pino({ level: "silent" });
+  // The production logger, writing into `logLines` when a test wants to read what was logged.
+  const logLines = options.logLines;
+  const log = logLines
+    ? createLogger("api", "info", { write: (line: string) => void logLines.push(line) })
+    : createLogger("api", "silent");
   const deps = composeApi({
     env: {
       AUTH_SECRET: "test-secret-test-secret-test-secret-0123", WEB_ORIGIN, API_PUBLIC_URL: "http://localhost:4000",
       HEARTBEAT_INTERVAL_MS: options.heartbeatIntervalMs ?? 1000, NODE_ENV: "test",
-      AGENT_BUNDLE_PATH: options.agentBundlePath ?? "/nonexistent/throng-agent.mjs",
+      AGENT_BUNDLE_PATH: options.agentBundlePath ?? "/nonexistent/throng-agent.mjs", QUEUE_PREFIX: prefix,
     },
     db, redis, subscriberRedis, jobs, log, ...(options.orchestration ? { orchestration: options.orchestration } : {}),
+    // Test files sign many users up from 127.0.0.1; the rate-limit test passes its own low limits.
+    rateLimits: options.rateLimits ?? { signIn: { limit: 1000, windowSec: 60 }, signUp: { limit: 1000, windowSec: 60 }, enrolment: { limit: 1000, windowSec: 60 } },
   });
-  const app = await buildApp(deps, { logger: log });
+  const { app, routeRegistry } = await buildApp(deps, { logger: log });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : 0;
@@ -63,11 +72,11 @@ export async function startTestApi(
     const answer = await request("POST", "/api/auth/sign-up/email", { name, email, password: "correct-horse-battery" });
     if (answer.status !== 200) throw new Error(`sign-up failed: ${answer.status} ${JSON.stringify(answer.json)}`);
     const open = (path: string, signal: AbortSignal) => fetch(`${url}${path}`, { headers: { origin: WEB_ORIGIN, cookie }, signal });
-    return { email, request, open };
+    return { email, request, open, cookie: async () => cookie };
   }
 
   return {
-    app, deps, url, db, queue, prefix, databaseUrl: database.url, redisUrl,
+    app, routeRegistry, deps, url, db, queue, prefix, databaseUrl: database.url, redisUrl,
     gatewayUrl: `ws://127.0.0.1:${port}${AGENT_GATEWAY_PATH}`,
     signUp,
     async close() {

@@ -6,6 +6,8 @@ import { parseOrThrow } from "@throng/protocol/errors";
 import type { AgentRow, FleetRepo } from "@throng/db/repos/fleet";
 import type { Bus, Clock } from "../ports";
 import { agentVersionProblem } from "./agent-version";
+import type { AuditLog } from "../orgs/audit";
+import { authorize, type Actor } from "../orgs/permissions";
 import { AGENT_SECRET_PREFIX, ENROLMENT_TOKEN_PREFIX, generateSecret, hashSecret, isWellFormedSecret, secretMatchesHash } from "./secrets";
 
 export interface FleetConfig {
@@ -37,8 +39,8 @@ function toView(row: AgentRow, now: number, heartbeatMs: number): AgentView {
 }
 
 /** Enrolment tokens, agent credentials and the fleet inventory. */
-export function createFleetService(deps: { fleet: FleetRepo; bus: Bus; clock: Clock; config: FleetConfig }) {
-  const { fleet, bus, clock, config } = deps;
+export function createFleetService(deps: { fleet: FleetRepo; bus: Bus; clock: Clock; audit: AuditLog; config: FleetConfig }) {
+  const { fleet, bus, clock, audit, config } = deps;
   const hostOf = (hello: Hello, ip: string | null) => ({ ...hello.host, version: hello.agentVersion, labels: hello.labels, ip });
 
   async function enrol(token: string, hello: Hello, ip: string | null): Promise<AuthenticatedAgent> {
@@ -50,6 +52,7 @@ export function createFleetService(deps: { fleet: FleetRepo; bus: Bus; clock: Cl
     const agentId = crypto.randomUUID();
     const secret = generateSecret(AGENT_SECRET_PREFIX);
     await fleet.insertAgent(row.orgId, { id: agentId, secretHash: hashSecret(secret), ...hostOf(hello, ip) });
+    await audit.record(row.orgId, `agent ${hello.host.hostname}`, "agent.enrolled", agentId, { hostname: hello.host.hostname, ip, token: row.id });
     return { agentId, orgId: row.orgId, credential: { agentId, secret } };
   }
 
@@ -59,14 +62,24 @@ export function createFleetService(deps: { fleet: FleetRepo; bus: Bus; clock: Cl
   }
 
   return {
+    /** Internal (orchestration): every agent of the org. */
     listAgents,
 
-    async createEnrolmentToken(orgId: string, userId: string | null, options: { expiresInMinutes: number; singleUse: boolean }): Promise<EnrolmentTokenCreated> {
+    /** The inventory as a user sees it. */
+    async agents(actor: Actor): Promise<AgentView[]> {
+      authorize(actor, "agent.read");
+      return listAgents(actor.orgId);
+    },
+
+    async createEnrolmentToken(actor: Actor, options: { expiresInMinutes: number; singleUse: boolean }): Promise<EnrolmentTokenCreated> {
+      authorize(actor, "agent.enrol");
+      const { orgId, userId } = actor;
       const token = generateSecret(ENROLMENT_TOKEN_PREFIX);
       const expiresAt = new Date(clock.now() + options.expiresInMinutes * 60_000);
       await fleet.insertEnrolmentToken(orgId, {
         id: crypto.randomUUID(), tokenHash: hashSecret(token), createdBy: userId, expiresAt, singleUse: options.singleUse,
       });
+      await audit.record(orgId, actor.label, "enrolment-token.created", null, { expiresAt: expiresAt.toISOString(), singleUse: options.singleUse });
       const args = `connect --server ${config.apiPublicUrl} --token ${token}`;
       return {
         token,
@@ -94,17 +107,23 @@ export function createFleetService(deps: { fleet: FleetRepo; bus: Bus; clock: Cl
     },
 
     /** Revokes an agent: refused from now on, and its live connection (on any API instance) is closed at once. */
-    async revoke(orgId: string, agentId: string): Promise<void> {
+    async revoke(actor: Actor, agentId: string): Promise<void> {
+      authorize(actor, "agent.manage");
+      const { orgId } = actor;
       if (!(await fleet.revokeAgent(orgId, agentId, new Date(clock.now())))) {
         throw new ThrongError("not_found", `No agent ${agentId} in this organisation`);
       }
       const control: AgentControl = { kind: "disconnect", code: AgentCloseCode.unauthenticated, reason: "This agent was revoked: enrol again with a new enrolment token" };
       await bus.publish(Channel.agentControl(agentId), control);
+      await audit.record(orgId, actor.label, "agent.revoked", agentId);
     },
 
-    async setLabels(orgId: string, agentId: string, input: unknown): Promise<AgentView> {
+    async setLabels(actor: Actor, agentId: string, input: unknown): Promise<AgentView> {
+      authorize(actor, "agent.manage");
+      const { orgId } = actor;
       const { labels } = parseOrThrow(AgentLabels, input, "labels");
       if (!(await fleet.setLabels(orgId, agentId, labels))) throw new ThrongError("not_found", `No agent ${agentId} in this organisation`);
+      await audit.record(orgId, actor.label, "agent.labels-changed", agentId, { labels });
       return (await listAgents(orgId, [agentId]))[0]!;
     },
   };

@@ -2,6 +2,7 @@ import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
 import { PlanSpec } from "@throng/protocol/plan";
 import type { PlanView } from "@throng/protocol/api";
 import type { PlanRepo, PlanRow } from "@throng/db/repos/plans";
+import { authorize, type Actor } from "../orgs/permissions";
 
 export function toPlanView(row: PlanRow): PlanView {
   return {
@@ -14,17 +15,20 @@ export function toPlanView(row: PlanRow): PlanView {
 export function createPlanService(deps: { plans: PlanRepo }) {
   const { plans } = deps;
   return {
-    async create(orgId: string, input: unknown): Promise<PlanView> {
+    async create(actor: Actor, input: unknown): Promise<PlanView> {
+      authorize(actor, "plan.write");
       const spec = parseOrThrow(PlanSpec, input, "plan");
-      return toPlanView(await plans.insert(orgId, { id: crypto.randomUUID(), name: spec.name, spec }));
+      return toPlanView(await plans.insert(actor.orgId, { id: crypto.randomUUID(), name: spec.name, spec }));
     },
-    async get(orgId: string, id: string): Promise<PlanView> {
-      const row = await plans.get(orgId, id);
+    async get(actor: Actor, id: string): Promise<PlanView> {
+      authorize(actor, "plan.read");
+      const row = await plans.get(actor.orgId, id);
       if (!row) throw new ThrongError("not_found", `No plan ${id} in this organisation`);
       return toPlanView(row);
     },
-    async list(orgId: string): Promise<PlanView[]> {
-      return (await plans.list(orgId)).map(toPlanView);
+    async list(actor: Actor): Promise<PlanView[]> {
+      authorize(actor, "plan.read");
+      return (await plans.list(actor.orgId)).map(toPlanView);
     },
   };
 }

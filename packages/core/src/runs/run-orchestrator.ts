@@ -13,6 +13,7 @@ import { publishLive } from "./live";
 import { isTerminal, nextRunStatus, type RunEvent } from "./run-state";
 import { toRunView } from "./run-view";
 import { splitClients } from "./shards";
+import { authorize, type Actor } from "../orgs/permissions";
 
 export interface OrchestratorConfig {
   /** Time between assignment and the synchronised start, so every agent has it in hand. */
@@ -150,7 +151,11 @@ export function createRunOrchestrator(deps: {
   return {
     start,
     finish,
-    abort,
+    /** A user (or token) aborts a run. */
+    async abortRun(actor: Actor, runId: string): Promise<void> {
+      authorize(actor, "run.abort");
+      await abort(actor.orgId, runId, actor.label);
+    },
 
     /** Gateway: an agent reported a shard's state; when every shard is done, the run closes now. */
     async shardStatus(orgId: string, agentId: string, status: ShardStatus): Promise<void> {

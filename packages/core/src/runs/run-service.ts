@@ -5,6 +5,9 @@ import type { RunSeries, RunView } from "@throng/protocol/run";
 import type { Repos } from "@throng/db/repos";
 import type { FleetService } from "../fleet/fleet-service";
 import type { Jobs } from "../ports";
+import { OrgSettings } from "@throng/protocol/orgs";
+import { authorize, type Actor } from "../orgs/permissions";
+import { checkPlanAgainstSettings } from "../orgs/target-policy";
 import { noAgentReason, selectAgents } from "./agent-selection";
 import { toRunView } from "./run-view";
 
@@ -12,7 +15,9 @@ import { toRunView } from "./run-view";
 export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs: Jobs }) {
   const { repos, fleet, jobs } = deps;
 
-  async function get(orgId: string, runId: string): Promise<RunView> {
+  async function get(actor: Actor, runId: string): Promise<RunView> {
+    authorize(actor, "run.read");
+    const { orgId } = actor;
     const row = await repos.runs.get(orgId, runId);
     if (!row) throw new ThrongError("not_found", `No run ${runId} in this organisation`);
     return toRunView(row, await repos.runs.listEvents(orgId, runId));
@@ -21,28 +26,32 @@ export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs
   return {
     get,
 
-    async list(orgId: string): Promise<RunView[]> {
-      return (await repos.runs.list(orgId)).map((row) => toRunView(row));
+    async list(actor: Actor): Promise<RunView[]> {
+      authorize(actor, "run.read");
+      return (await repos.runs.list(actor.orgId)).map((row) => toRunView(row));
     },
 
     /** Stores a queued run with the exact plan it uses and hands it to the workers. */
-    async create(orgId: string, planId: string): Promise<RunView> {
+    async create(actor: Actor, planId: string): Promise<RunView> {
+      authorize(actor, "run.start");
+      const { orgId } = actor;
       const plan = await repos.plans.get(orgId, planId);
       if (!plan) throw new ThrongError("not_found", `No plan ${planId} in this organisation`);
       const spec = PlanSpec.parse(plan.spec);
+      checkPlanAgainstSettings(spec, OrgSettings.parse((await repos.orgs.getSettings(orgId)) ?? {}));
       if (selectAgents(await fleet.listAgents(orgId), spec.agents).length === 0) {
         throw new ThrongError("no_agent_online", noAgentReason(spec.agents));
       }
       const runId = crypto.randomUUID();
       await repos.runs.insert(orgId, { id: runId, planId, spec: plan.spec, status: "queued" });
       await jobs.startRun({ orgId, runId });
-      return get(orgId, runId);
+      return get(actor, runId);
     },
 
     /** Every merged second so far, from the per-second roll-up. */
-    async series(orgId: string, runId: string): Promise<RunSeries> {
-      await get(orgId, runId);
-      const points = (await repos.snapshots.listSeconds(orgId, runId)).map((p) => SeriesPoint.parse(p));
+    async series(actor: Actor, runId: string): Promise<RunSeries> {
+      await get(actor, runId);
+      const points = (await repos.snapshots.listSeconds(actor.orgId, runId)).map((p) => SeriesPoint.parse(p));
       return { runId, points };
     },
   };

@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiTokenCreated, InvitationCreated, MemberView } from "@throng/protocol/orgs";
+import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
+import { RunView } from "@throng/protocol/run";
+import { can } from "@throng/core/orgs/permissions";
+import type { Action } from "@throng/protocol/orgs";
+import { connectTestAgent, helloWith, type TestAgent } from "./testing/test-agent";
+import { startTestApi, WEB_ORIGIN, type TestApi, type TestUser } from "./testing/test-api";
+
+/**
+ * Walks every route in the OpenAPI document and tries it as everyone who must be refused. A route missing
+ * from `routes` below fails the suite, so nobody adds an endpoint without deciding who may call it.
+ */
+interface Fixture { planId: string; runId: string; agentId: string; memberId: string; invitationId: string; tokenId: string }
+type Kind = "collection" | "own" | "by-id";
+const plan = {
+  name: "secret plan", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 }, load: { clients: 2, durationSec: 600 },
+};
+// kind: "collection" lists the caller's own org (must not show the victim's rows); "by-id" names a victim's row
+// (must be 404 for another org); "own" acts on the caller's own account or org (safe for anyone to call).
+const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: unknown }> = {
+  "GET /api/me": { kind: "collection" },
+  "GET /api/orgs": { kind: "collection" },
+  "POST /api/orgs/switch": { kind: "own", body: { orgId: "x" } },
+  "GET /api/members": { kind: "collection" },
+  "PATCH /api/members/:id": { kind: "by-id", id: (f) => f.memberId, body: { role: "viewer" } },
+  "DELETE /api/members/:id": { kind: "by-id", id: (f) => f.memberId },
+  "POST /api/members/leave": { kind: "own" },
+  "POST /api/invitations": { kind: "own", body: { role: "member" } },
+  "GET /api/invitations": { kind: "collection" },
+  "DELETE /api/invitations/:id": { kind: "by-id", id: (f) => f.invitationId },
+  "POST /api/invitations/accept": { kind: "own", body: { token: "thr_inv_nope_abcdef" } },
+  "GET /api/tokens": { kind: "collection" },
+  "POST /api/tokens": { kind: "own", body: { name: "x", scope: "read" } },
+  "DELETE /api/tokens/:id": { kind: "by-id", id: (f) => f.tokenId },
+  "GET /api/audit": { kind: "collection" },
+  "GET /api/org/settings": { kind: "collection" },
+  "PUT /api/org/settings": { kind: "own", body: {} },
+  "POST /api/enrolment-tokens": { kind: "own", body: {} },
+  "GET /api/agents": { kind: "collection" },
+  "PUT /api/agents/:id/labels": { kind: "by-id", id: (f) => f.agentId, body: { labels: { a: "b" } } },
+  "POST /api/agents/:id/revoke": { kind: "by-id", id: (f) => f.agentId },
+  "GET /api/plans": { kind: "collection" },
+  "POST /api/plans": { kind: "own", body: plan },
+  "GET /api/plans/:id": { kind: "by-id", id: (f) => f.planId },
+  "POST /api/plans/:id/runs": { kind: "by-id", id: (f) => f.planId },
+  "GET /api/runs": { kind: "collection" },
+  "GET /api/runs/:id": { kind: "by-id", id: (f) => f.runId },
+  "GET /api/runs/:id/series": { kind: "by-id", id: (f) => f.runId },
+  "POST /api/runs/:id/abort": { kind: "by-id", id: (f) => f.runId },
+  "GET /api/runs/:id/live": { kind: "by-id", id: (f) => f.runId },
+};
+const PUBLIC = ["GET /health", "GET /api/auth/*", "POST /api/auth/*", "GET /agent/throng-agent.mjs", "GET /agent/install.sh", "GET /api/openapi.json"];
+
+interface Operation { method: string; path: string; access: string; permission?: Action }
+let api: TestApi;
+let victim: TestUser;
+let viewer: TestUser;
+let intruder: TestUser;
+let fixture: Fixture;
+let operations: Operation[];
+let revokedToken: string;
+let expiredToken: string;
+let intruderAgentSecret: string;
+const agents: TestAgent[] = [];
+
+async function enrol(user: TestUser) {
+  const agent = await connectTestAgent(api.gatewayUrl);
+  agents.push(agent);
+  agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token }) });
+  return { agent, ready: await agent.next("ready") };
+}
+
+beforeAll(async () => {
+  api = await startTestApi();
+  victim = await api.signUp("Victim");
+  intruder = await api.signUp("Intruder");
+  const { ready } = await enrol(victim);
+  intruderAgentSecret = (await enrol(intruder)).ready.credential!.secret;
+  const planId = PlanView.parse((await victim.request("POST", "/api/plans", plan)).json).id;
+  const runId = RunView.parse((await victim.request("POST", `/api/plans/${planId}/runs`)).json).id;
+  viewer = await api.signUp("Viewer");
+  await viewer.request("POST", "/api/invitations/accept", { token: InvitationCreated.parse((await victim.request("POST", "/api/invitations", { role: "viewer" })).json).token });
+  const invitationId = InvitationCreated.parse((await victim.request("POST", "/api/invitations", { role: "member" })).json).id;
+  const members = (await victim.request("GET", "/api/members")).json.members.map((m: unknown) => MemberView.parse(m));
+  const tokenId = ApiTokenCreated.parse((await victim.request("POST", "/api/tokens", { name: "kept" })).json).id;
+  const revoked = ApiTokenCreated.parse((await victim.request("POST", "/api/tokens", { name: "revoked", scope: "admin" })).json);
+  await victim.request("DELETE", `/api/tokens/${revoked.id}`);
+  revokedToken = revoked.token;
+  const expired = ApiTokenCreated.parse((await victim.request("POST", "/api/tokens", { name: "expired", scope: "admin" })).json);
+  await api.db.updateTable("api_tokens").set({ expires_at: new Date(Date.now() - 1000) }).where("id", "=", expired.id).execute();
+  expiredToken = expired.token;
+  fixture = { planId, runId, agentId: ready.agentId, memberId: members.find((m: MemberView) => m.role === "viewer")!.id, invitationId, tokenId };
+  const doc = (await (await fetch(`${api.url}/api/openapi.json`)).json()) as { paths: unknown };
+  operations = Object.entries(doc.paths as Record<string, Record<string, { "x-access": string; "x-permission"?: Action }>>).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path: path.replace(/\{path\}$/, "*").replace(/\{(\w+)\}/g, ":$1"), access: op["x-access"], permission: op["x-permission"] })),
+  );
+});
+afterAll(async () => {
+  for (const agent of agents) await agent.close();
+  await api?.close();
+});
+
+const key = (op: Operation) => `${op.method} ${op.path}`;
+const urlOf = (op: Operation) => {
+  const spec = routes[key(op)];
+  return op.path.replace(":id", spec?.id ? spec.id(fixture) : "00000000-0000-4000-8000-000000000000");
+};
+
+async function call(op: Operation, headers: Record<string, string>) {
+  const spec = routes[key(op)];
+  const controller = new AbortController();
+  const response = await fetch(`${api.url}${urlOf(op)}`, {
+    method: op.method, signal: controller.signal,
+    headers: { origin: WEB_ORIGIN, ...headers, ...(spec?.body !== undefined ? { "content-type": "application/json" } : {}) },
+    ...(spec?.body !== undefined ? { body: JSON.stringify(spec.body) } : {}),
+  });
+  const text = response.headers.get("content-type")?.includes("event-stream") ? "" : await response.text();
+  controller.abort();
+  return { status: response.status, text };
+}
+
+describe("isolation: every route in the OpenAPI document, tried by everyone who must be refused", () => {
+  it("documents every route, and this suite covers every documented one", () => {
+    expect(api.routeRegistry.undocumented.filter((r: string) => !r.startsWith("HEAD "))).toEqual([]);
+    const covered = new Set([...Object.keys(routes), ...PUBLIC]);
+    expect(operations.map(key).filter((k) => !covered.has(k))).toEqual([]);
+    expect(Object.keys(routes).filter((k) => !operations.some((op) => key(op) === k))).toEqual([]);
+  });
+
+  it("refuses every non-public route without credentials, or with a revoked, expired or forged token, or an agent's secret", async () => {
+    for (const op of operations.filter((o) => o.access !== "public")) {
+      for (const headers of [{} as Record<string, string>, { authorization: `Bearer ${revokedToken}` }, { authorization: `Bearer ${expiredToken}` }, { authorization: `Bearer ${intruderAgentSecret}` }]) {
+        expect({ route: key(op), status: (await call(op, headers)).status }).toEqual({ route: key(op), status: 401 });
+      }
+    }
+  });
+
+  it("never shows or touches another organisation's rows", async () => {
+    const cookie = await intruder.cookie();
+    const secrets = Object.values(fixture);
+    for (const op of operations.filter((o) => o.access !== "public")) {
+      const { kind } = routes[key(op)]!;
+      if (kind === "own") continue;
+      const { status, text } = await call(op, { cookie });
+      if (kind === "by-id") expect({ route: key(op), status }).toEqual({ route: key(op), status: 404 });
+      // The id the intruder itself sent may be echoed in the 404's message; any other victim id is a leak.
+      const echoed = routes[key(op)]!.id?.(fixture);
+      const leaked = secrets.filter((secret) => secret !== echoed && text.includes(secret));
+      expect({ route: key(op), leaked }).toEqual({ route: key(op), leaked: [] });
+    }
+  });
+
+  it("refuses a viewer every change the permission matrix does not give it", async () => {
+    const cookie = await viewer.cookie();
+    for (const op of operations.filter((o) => o.access === "user" && o.permission && !can("viewer", o.permission))) {
+      expect({ route: key(op), status: (await call(op, { cookie })).status }).toEqual({ route: key(op), status: 403 });
+    }
+  });
+
+  it("left the victim's data as it was", async () => {
+    expect((await victim.request("GET", `/api/plans/${fixture.planId}`)).status).toBe(200);
+    expect(RunView.parse((await victim.request("GET", `/api/runs/${fixture.runId}`)).json).status).not.toBe("aborted");
+    expect((await victim.request("GET", "/api/agents")).json.agents.map((a: { id: string }) => a.id)).toContain(fixture.agentId);
+    expect((await victim.request("GET", "/api/members")).json.members).toHaveLength(2);
+  });
+});

@@ -1,0 +1,34 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { parseOrThrow } from "@throng/protocol/errors";
+import { AgentLabels, AgentView, CreateEnrolmentToken, EnrolmentTokenCreated, IdParams } from "@throng/protocol/api";
+import type { ApiDeps } from "../services";
+
+/** The fleet: enrolment tokens, inventory, labels, revocation. */
+export async function agentRoutes(app: FastifyInstance, deps: ApiDeps) {
+  const { resolveIdentity, fleet } = deps;
+
+  app.post("/api/enrolment-tokens", { config: { doc: { summary: "Create an enrolment token (shown once)", access: "user", permission: "agent.enrol", body: CreateEnrolmentToken, response: EnrolmentTokenCreated } } }, async (request, reply) => {
+    const { actor } = await resolveIdentity(request);
+    const body = parseOrThrow(CreateEnrolmentToken, request.body ?? {}, "enrolment token request");
+    return reply.status(201).send(await fleet.createEnrolmentToken(actor, body));
+  });
+
+  app.get("/api/agents", { config: { doc: { summary: "The fleet inventory", access: "user", permission: "agent.read", response: z.object({ agents: z.array(AgentView) }) } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    return { agents: await fleet.agents(actor) };
+  });
+
+  app.put("/api/agents/:id/labels", { config: { doc: { summary: "Replace an agent's labels", access: "user", permission: "agent.manage", body: AgentLabels, response: AgentView } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    const { id } = parseOrThrow(IdParams, request.params, "agent id");
+    return fleet.setLabels(actor, id, request.body);
+  });
+
+  app.post("/api/agents/:id/revoke", { config: { doc: { summary: "Revoke an agent: disconnected now, refused after", access: "user", permission: "agent.manage" } } }, async (request, reply) => {
+    const { actor } = await resolveIdentity(request);
+    const { id } = parseOrThrow(IdParams, request.params, "agent id");
+    await fleet.revoke(actor, id);
+    return reply.status(204).send();
+  });
+}

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { parseOrThrow } from "@throng/protocol/errors";
+import { IdParams, PlanView, SavePlan } from "@throng/protocol/api";
+import { RunView } from "@throng/protocol/run";
+import type { ApiDeps } from "../services";
+
+/** Plans: transport only — resolve the caller, one core call, answer. */
+export async function planRoutes(app: FastifyInstance, deps: ApiDeps) {
+  const { resolveIdentity, plans, runs } = deps;
+
+  app.get("/api/plans", { config: { doc: { summary: "List plans", access: "user", permission: "plan.read", response: z.object({ plans: z.array(PlanView) }) } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    return { plans: await plans.list(actor) };
+  });
+
+  app.post("/api/plans", { config: { doc: { summary: "Save a new plan", access: "user", permission: "plan.write", body: SavePlan, response: PlanView } } }, async (request, reply) => {
+    const { actor } = await resolveIdentity(request);
+    return reply.status(201).send(await plans.create(actor, request.body));
+  });
+
+  app.get("/api/plans/:id", { config: { doc: { summary: "Read a plan", access: "user", permission: "plan.read", response: PlanView } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    const { id } = parseOrThrow(IdParams, request.params, "plan id");
+    return plans.get(actor, id);
+  });
+
+  app.post("/api/plans/:id/runs", { config: { doc: { summary: "Start a run of a plan", access: "user", permission: "run.start", response: RunView } } }, async (request, reply) => {
+    const { actor } = await resolveIdentity(request);
+    const { id } = parseOrThrow(IdParams, request.params, "plan id");
+    return reply.status(201).send(await runs.create(actor, id));
+  });
+}

@@ -1,0 +1,211 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ErrorBody } from "@throng/protocol/errors";
+import { AgentCloseCode } from "@throng/protocol/agent";
+import { ApiTokenCreated, AuditEntry, InvitationCreated, MemberView, Membership } from "@throng/protocol/orgs";
+import { EnrolmentTokenCreated, Me, PlanView } from "@throng/protocol/api";
+import { connectTestAgent, helloWith } from "./testing/test-agent";
+import { startTestApi, WEB_ORIGIN, type TestApi, type TestUser } from "./testing/test-api";
+
+const plan = {
+  name: "p", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 }, load: { clients: 5, durationSec: 5 },
+};
+const logLines: string[] = [];
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi({ logLines });
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+async function invite(owner: TestUser, role: string) {
+  return InvitationCreated.parse((await owner.request("POST", "/api/invitations", { role })).json);
+}
+
+/** Signs a new user up and brings them into `owner`'s organisation with `role`. */
+async function joined(owner: TestUser, role: string, name = "Joiner") {
+  const user = await api.signUp(name);
+  const invitation = await invite(owner, role);
+  expect((await user.request("POST", "/api/invitations/accept", { token: invitation.link })).status).toBe(200);
+  return user;
+}
+
+async function bearer(token: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${api.url}${path}`, {
+    method, headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await response.text();
+  return { status: response.status, json: text ? JSON.parse(text) : null };
+}
+
+describe("teams: invitations, roles, switching, leaving", () => {
+  it("an invitation link adds the user with its role, once", async () => {
+    const owner = await api.signUp("Own");
+    const viewer = await joined(owner, "viewer", "View");
+    const me = Me.parse((await viewer.request("GET", "/api/me")).json);
+    expect(me.role).toBe("viewer");
+    expect(me.organization.id).toBe(Me.parse((await owner.request("GET", "/api/me")).json).organization.id);
+    const orgs = (await viewer.request("GET", "/api/orgs")).json.orgs.map((o: unknown) => Membership.parse(o));
+    expect(orgs).toHaveLength(2);
+    const invitation = await invite(owner, "member");
+    const third = await api.signUp("Third");
+    expect((await third.request("POST", "/api/invitations/accept", { token: invitation.token })).status).toBe(200);
+    const reused = await (await api.signUp("Late")).request("POST", "/api/invitations/accept", { token: invitation.token });
+    expect(reused.status).toBe(404);
+    expect(ErrorBody.parse(reused.json).error.message).toMatch(/unknown, expired, used or revoked/);
+  });
+
+  it("a viewer reads but cannot change; the error names the role", async () => {
+    const owner = await api.signUp("Own2");
+    const viewer = await joined(owner, "viewer");
+    expect((await viewer.request("GET", "/api/plans")).status).toBe(200);
+    const refused = await viewer.request("POST", "/api/plans", plan);
+    expect(refused.status).toBe(403);
+    expect(ErrorBody.parse(refused.json).error.message).toMatch(/Your role \(viewer\) may not plan: write/);
+  });
+
+  it("admins manage members but not owners; the last owner cannot leave or be demoted", async () => {
+    const owner = await api.signUp("Own3");
+    const admin = await joined(owner, "admin", "Adm");
+    const member = await joined(owner, "member", "Mem");
+    const members = (await owner.request("GET", "/api/members")).json.members.map((m: unknown) => MemberView.parse(m));
+    const byRole = (role: string) => members.find((m: MemberView) => m.role === role)!;
+    expect((await admin.request("PATCH", `/api/members/${byRole("member").id}`, { role: "viewer" })).status).toBe(204);
+    expect((await admin.request("PATCH", `/api/members/${byRole("owner").id}`, { role: "member" })).status).toBe(403);
+    expect((await admin.request("PATCH", `/api/members/${byRole("member").id}`, { role: "owner" })).status).toBe(403);
+    expect((await owner.request("PATCH", `/api/members/${byRole("owner").id}`, { role: "admin" })).status).toBe(409);
+    expect((await owner.request("POST", "/api/members/leave")).status).toBe(409);
+    expect((await admin.request("DELETE", `/api/members/${byRole("member").id}`)).status).toBe(204);
+    // Removed: the next request already runs in the user's own organisation, not this one.
+    const after = Me.parse((await member.request("GET", "/api/me")).json);
+    expect(after.organization.id).not.toBe(Me.parse((await owner.request("GET", "/api/me")).json).organization.id);
+  });
+
+  it("switching organisations changes what every request sees", async () => {
+    const owner = await api.signUp("Own4");
+    await owner.request("POST", "/api/plans", plan);
+    const user = await joined(owner, "member", "Sw");
+    expect((await user.request("GET", "/api/plans")).json.plans).toHaveLength(1);
+    const own = (await user.request("GET", "/api/orgs")).json.orgs.find((o: Membership) => !o.active);
+    expect((await user.request("POST", "/api/orgs/switch", { orgId: own.orgId })).status).toBe(204);
+    expect((await user.request("GET", "/api/plans")).json.plans).toHaveLength(0);
+    expect((await user.request("POST", "/api/orgs/switch", { orgId: "not-mine" })).status).toBe(404);
+  });
+});
+
+describe("API tokens", () => {
+  it("are shown once, scoped, revocable, and never more than their creator", async () => {
+    const owner = await api.signUp("Tok");
+    const created = ApiTokenCreated.parse((await owner.request("POST", "/api/tokens", { name: "ci", scope: "read" })).json);
+    expect(created.token).toMatch(/^thr_api_[0-9A-Za-z]{32}_[0-9A-Za-z]{6}$/);
+    expect(JSON.stringify((await owner.request("GET", "/api/tokens")).json)).not.toContain(created.token);
+    expect((await bearer(created.token, "GET", "/api/plans")).status).toBe(200);
+    expect((await bearer(created.token, "POST", "/api/plans", plan)).status).toBe(403);
+    const run = ApiTokenCreated.parse((await owner.request("POST", "/api/tokens", { name: "ci-run", scope: "run" })).json);
+    expect((await bearer(run.token, "POST", "/api/plans", plan)).status).toBe(201);
+    expect((await owner.request("DELETE", `/api/tokens/${created.id}`)).status).toBe(204);
+    expect((await bearer(created.token, "GET", "/api/plans")).status).toBe(401);
+    expect((await bearer("thr_api_forged_abcdef", "GET", "/api/plans")).status).toBe(401);
+    const viewer = await joined(owner, "viewer");
+    expect((await viewer.request("POST", "/api/tokens", { name: "x", scope: "read" })).status).toBe(403);
+  });
+
+  it("an expired token is refused", async () => {
+    const owner = await api.signUp("Exp");
+    const created = ApiTokenCreated.parse((await owner.request("POST", "/api/tokens", { name: "old" })).json);
+    await api.db.updateTable("api_tokens").set({ expires_at: new Date(Date.now() - 1000) }).where("id", "=", created.id).execute();
+    expect((await bearer(created.token, "GET", "/api/plans")).status).toBe(401);
+  });
+});
+
+describe("hygiene", () => {
+  it("refuses a cookie-authenticated change from another origin (CSRF)", async () => {
+    const user = await api.signUp("Csrf");
+    const cookie = await user.cookie();
+    const cross = await fetch(`${api.url}/api/plans`, { method: "POST", headers: { cookie, origin: "http://evil.example", "content-type": "application/json" }, body: JSON.stringify(plan) });
+    expect(cross.status).toBe(403);
+    expect(ErrorBody.parse(await cross.json()).error.message).toMatch(/Cross-site request refused/);
+    const noOrigin = await fetch(`${api.url}/api/plans`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify(plan) });
+    expect(noOrigin.status).toBe(403);
+    expect((await fetch(`${api.url}/api/plans`, { method: "POST", headers: { cookie, origin: WEB_ORIGIN, "content-type": "application/json" }, body: JSON.stringify(plan) })).status).toBe(201);
+  });
+
+  it("sends security headers", async () => {
+    const response = await fetch(`${api.url}/health`);
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+  });
+
+  it("keeps secrets out of answers, error messages and logs", async () => {
+    const user = await api.signUp("Sec");
+    const answer = await user.request("POST", "/api/auth/sign-in/email", { email: user.email, password: "correct-horse-battery" });
+    expect(answer.status).toBe(200);
+    expect(answer.json.token).toBeUndefined();
+    const enrolment = EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json);
+    const apiToken = ApiTokenCreated.parse((await user.request("POST", "/api/tokens", { name: "t" })).json);
+    const agent = await connectTestAgent(api.gatewayUrl);
+    agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: enrolment.token }) });
+    const ready = await agent.next("ready");
+    await agent.close();
+    const bad = await bearer(`${apiToken.token}x`, "GET", "/api/plans");
+    expect(JSON.stringify(bad.json)).not.toContain(apiToken.token);
+    const logs = logLines.join("\n");
+    expect(logs.length).toBeGreaterThan(0);
+    for (const secret of ["correct-horse-battery", enrolment.token, apiToken.token, ready.credential!.secret]) {
+      expect(logs).not.toContain(secret);
+    }
+    const audit = (await user.request("GET", "/api/audit")).json.entries.map((e: unknown) => AuditEntry.parse(e));
+    expect(JSON.stringify(audit)).not.toContain(apiToken.token);
+  });
+
+  it("keeps an audit log of sensitive actions, for admins only", async () => {
+    const owner = await api.signUp("Aud");
+    await owner.request("POST", "/api/enrolment-tokens");
+    const token = ApiTokenCreated.parse((await owner.request("POST", "/api/tokens", { name: "ci" })).json);
+    await owner.request("DELETE", `/api/tokens/${token.id}`);
+    const member = await joined(owner, "member");
+    const actions = (await owner.request("GET", "/api/audit")).json.entries.map((e: AuditEntry) => e.action);
+    expect(actions).toEqual(expect.arrayContaining(["enrolment-token.created", "api-token.created", "api-token.revoked", "invitation.created", "member.joined"]));
+    expect((await member.request("GET", "/api/audit")).status).toBe(403);
+  });
+
+  it("enforces the org's target allow-list and caps before a run starts", async () => {
+    const owner = await api.signUp("Cap");
+    const agent = await connectTestAgent(api.gatewayUrl);
+    agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: EnrolmentTokenCreated.parse((await owner.request("POST", "/api/enrolment-tokens")).json).token }) });
+    await agent.next("ready");
+    const saved = await owner.request("PUT", "/api/org/settings", { targetAllowList: ["127.0.0.1:9999"], maxClients: 3, maxDurationSec: 60 });
+    expect(saved.status).toBe(200);
+    const created = PlanView.parse((await owner.request("POST", "/api/plans", plan)).json);
+    const refused = await owner.request("POST", `/api/plans/${created.id}/runs`);
+    expect(refused.status).toBe(403);
+    expect(ErrorBody.parse(refused.json).error.fields?.map((f) => f.path)).toEqual(["target.url", "load.clients"]);
+    expect((await owner.request("PUT", "/api/org/settings", { targetAllowList: ["not a host!"] })).status).toBe(400);
+    await agent.close();
+  });
+});
+
+describe("rate limits (Redis, so they hold across API instances)", () => {
+  it("answer 429 with Retry-After on sign-in, and close enrolment with 4029", async () => {
+    const limited = await startTestApi({ rateLimits: { signIn: { limit: 2, windowSec: 60 }, signUp: { limit: 5, windowSec: 60 }, enrolment: { limit: 1, windowSec: 60 } } });
+    try {
+      const user = await limited.signUp("Rl");
+      const attempt = () => user.request("POST", "/api/auth/sign-in/email", { email: user.email, password: "wrong-password-1" });
+      expect((await attempt()).status).toBe(401);
+      expect((await attempt()).status).toBe(401);
+      const third = await fetch(`${limited.url}/api/auth/sign-in/email`, { method: "POST", headers: { origin: WEB_ORIGIN, "content-type": "application/json" }, body: JSON.stringify({ email: user.email, password: "x" }) });
+      expect(third.status).toBe(429);
+      expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(0);
+      for (const expected of [AgentCloseCode.unauthenticated, AgentCloseCode.rateLimited]) {
+        const agent = await connectTestAgent(limited.gatewayUrl);
+        agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: "thr_enr_nope_abcdef" }) });
+        expect((await agent.closed).code).toBe(expected);
+      }
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -1,0 +1,52 @@
+import { ThrongError } from "@throng/protocol/errors";
+import { type Action, Role } from "@throng/protocol/orgs";
+
+/** Who may do what: the one permission matrix, enforced by every core service (never by route handlers). */
+export const PERMISSIONS: Record<Action, readonly Role[]> = {
+  "org.read": ["owner", "admin", "member", "viewer"],
+  "plan.read": ["owner", "admin", "member", "viewer"],
+  "plan.write": ["owner", "admin", "member"],
+  "run.read": ["owner", "admin", "member", "viewer"],
+  "run.start": ["owner", "admin", "member"],
+  "run.abort": ["owner", "admin", "member"],
+  "agent.read": ["owner", "admin", "member", "viewer"],
+  "agent.enrol": ["owner", "admin"],
+  "agent.manage": ["owner", "admin"],
+  "member.manage": ["owner", "admin"],
+  "token.manage": ["owner", "admin", "member"],
+  "audit.read": ["owner", "admin"],
+  "settings.read": ["owner", "admin", "member", "viewer"],
+  "settings.manage": ["owner", "admin"],
+  "share.manage": ["owner", "admin", "member"],
+};
+
+/** Roles from most to least powerful; a token's scope caps its creator's role. */
+export const ROLE_RANK: Record<Role, number> = { owner: 3, admin: 2, member: 1, viewer: 0 };
+
+/** Who is asking, in which organisation: every org-scoped core call takes one. */
+export interface Actor {
+  orgId: string;
+  role: Role;
+  /** The signed-in user, or the user who created the API token. */
+  userId: string;
+  /** How the audit log names this actor: an email, or "token <name>". */
+  label: string;
+  via: "session" | "api-token";
+}
+
+export function can(role: Role, action: Action): boolean {
+  return PERMISSIONS[action].includes(role);
+}
+
+/** Throws forbidden, naming the action and the roles that may do it. */
+export function authorize(actor: Actor, action: Action): void {
+  if (can(actor.role, action)) return;
+  const allowed = PERMISSIONS[action].join(", ");
+  throw new ThrongError("forbidden", `Your role (${actor.role}) may not ${action.replace(".", ": ")}; ask an ${allowed.includes("admin") ? "admin or owner" : "owner"} of the organisation`);
+}
+
+export function lowerRole(a: Role, b: Role): Role {
+  return ROLE_RANK[a] <= ROLE_RANK[b] ? a : b;
+}
+
+export { Role };
