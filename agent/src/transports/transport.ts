@@ -1,30 +1,60 @@
 /**
- * The one interface every load transport implements (WebSocket now; TCP and UDP later).
- * Transports only move bytes: they know nothing of scenarios, metrics or the control plane.
+ * The one interface every load transport implements: WebSocket, TCP (framed) and UDP.
+ * Transports only move whole messages: they know nothing of scenarios, metrics or the control plane.
  */
 
 /** How a connection ended; `opened` tells a failed connect from a close after success. */
 export interface TransportEnd {
   opened: boolean;
   error?: Error;
+  /** The peer ended it (a close frame, FIN or reset) rather than us. */
+  byPeer?: boolean;
 }
 
 /** Callbacks a scenario gives when it opens a connection. */
 export interface TransportEvents {
   onOpen(): void;
+  /** One whole message: a WebSocket frame, one framed TCP message or one datagram. */
   onMessage(data: Buffer): void;
   /** Called exactly once, whether the connection failed, was closed by the peer or by us. */
   onEnd(end: TransportEnd): void;
 }
 
 export interface TransportConnection {
-  /** Sends one frame; false when the connection is not open (nothing was sent). */
+  /** Sends one message in one send call; false when the connection is not open (nothing was sent). */
   send(data: string | Uint8Array): boolean;
   /** Closes gracefully, forcing it after `timeoutMs`; resolves once the connection has ended. */
   close(timeoutMs?: number): Promise<void>;
 }
 
+export interface OpenOptions {
+  /** Local IP to bind, to spread connections over several loopback addresses' ephemeral ports. */
+  localAddress?: string;
+}
+
 export interface Transport {
-  /** Starts connecting at once; failures arrive through `events.onEnd`, never as a throw. */
-  open(url: string, events: TransportEvents): TransportConnection;
+  /** Starts connecting at once to the transport's target; failures arrive through `events.onEnd`, never as a throw. */
+  open(events: TransportEvents, options?: OpenOptions): TransportConnection;
+}
+
+/** Why a connection failed or ended badly, in the words a report uses. */
+export type EndCause = "refused" | "timeout" | "reset" | "handshake" | "unreachable" | "limit" | "error";
+
+/** Classifies an error from any transport (Node's errno codes, ws handshake errors). */
+export function causeOf(error: Error): EndCause {
+  const code = (error as NodeJS.ErrnoException).code ?? "";
+  if (code === "ECONNREFUSED") return "refused";
+  if (code === "ETIMEDOUT" || /timed? ?out/i.test(error.message)) return "timeout";
+  if (code === "ECONNRESET" || code === "EPIPE" || /socket hang up/i.test(error.message)) return "reset";
+  if (code === "EADDRNOTAVAIL" || code === "ENETUNREACH" || code === "EHOSTUNREACH") return "unreachable";
+  if (code === "EMFILE" || code === "ENFILE") return "limit";
+  if (/unexpected server response|invalid|handshake|sec-websocket/i.test(error.message)) return "handshake";
+  return "error";
+}
+
+/** A connection that failed before it existed (a bad address), reported like any failure. */
+export function failedConnection(events: TransportEvents, error: Error): TransportConnection {
+  const ended = new Promise<void>((resolve) => setImmediate(resolve));
+  setImmediate(() => events.onEnd({ opened: false, error }));
+  return { send: () => false, close: () => ended };
 }

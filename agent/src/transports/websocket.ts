@@ -1,5 +1,6 @@
 import WebSocket from "ws";
-import type { Transport, TransportConnection, TransportEvents } from "./transport";
+import type { WebSocketTarget } from "@throng/protocol/plan";
+import { failedConnection, type OpenOptions, type Transport, type TransportConnection, type TransportEvents } from "./transport";
 
 const HANDSHAKE_TIMEOUT_MS = 10_000;
 const DEFAULT_CLOSE_TIMEOUT_MS = 2_000;
@@ -10,22 +11,22 @@ function toBuffer(data: WebSocket.RawData): Buffer {
   return Buffer.from(data);
 }
 
-/** A connection that failed before it existed (e.g. a URL ws rejects), reported like any failure. */
-function failedConnection(events: TransportEvents, error: Error): TransportConnection {
-  const ended = new Promise<void>((resolve) => setImmediate(resolve));
-  setImmediate(() => events.onEnd({ opened: false, error }));
-  return { send: () => false, close: () => ended };
-}
-
-function openWebSocket(url: string, events: TransportEvents): TransportConnection {
+function openWebSocket(target: WebSocketTarget, events: TransportEvents, options: OpenOptions = {}): TransportConnection {
   let ws: WebSocket;
+  const binary = target.frames === "binary";
   try {
     // Compression would make the measured bytes and CPU cost depend on the payload, not the server.
-    ws = new WebSocket(url, { perMessageDeflate: false, handshakeTimeout: HANDSHAKE_TIMEOUT_MS });
+    ws = new WebSocket(target.url, target.subprotocols ?? [], {
+      perMessageDeflate: false,
+      handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
+      ...(target.headers ? { headers: target.headers } : {}),
+      ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+    });
   } catch (error) {
     return failedConnection(events, error as Error);
   }
   let opened = false;
+  let closing = false;
   let error: Error | undefined;
   let resolveEnded!: () => void;
   const ended = new Promise<void>((resolve) => (resolveEnded = resolve));
@@ -39,17 +40,18 @@ function openWebSocket(url: string, events: TransportEvents): TransportConnectio
     error ??= cause;
   });
   ws.on("close", () => {
-    events.onEnd(error ? { opened, error } : { opened });
+    events.onEnd({ opened, ...(error ? { error } : {}), ...(opened && !closing ? { byPeer: true } : {}) });
     resolveEnded();
   });
 
   return {
     send(data) {
       if (ws.readyState !== WebSocket.OPEN) return false;
-      ws.send(data);
+      ws.send(data, { binary });
       return true;
     },
     close(timeoutMs = DEFAULT_CLOSE_TIMEOUT_MS) {
+      closing = true;
       if (ws.readyState === WebSocket.CONNECTING || ws.readyState === WebSocket.CLOSED) {
         ws.terminate();
         return ended;
@@ -62,5 +64,7 @@ function openWebSocket(url: string, events: TransportEvents): TransportConnectio
   };
 }
 
-/** WebSocket load transport (text or binary frames, no compression). */
-export const webSocketTransport: Transport = { open: openWebSocket };
+/** WebSocket load transport (text or binary frames, custom headers and subprotocols, ws:// and wss://, no compression). */
+export function webSocketTransport(target: WebSocketTarget): Transport {
+  return { open: (events, options) => openWebSocket(target, events, options) };
+}
