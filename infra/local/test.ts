@@ -63,12 +63,13 @@ async function runE2e(services: Services): Promise<Counts> {
   const started = Date.now();
   log("phase 2: e2e (Playwright in Chromium against api, workers and web)");
   let stack;
+  let database;
   let chromiumPath: string;
   try {
     chromiumPath = await ensureChromium(log);
     await buildIfStale(root, agentBuild, log);
     await buildIfStale(root, webBuild, log);
-    const database = await createTestDatabase(); // Fresh and migrated, on services.adminUrl.
+    database = await createTestDatabase(); // Fresh and migrated, on services.adminUrl.
     stack = await startStack({
       root,
       databaseUrl: database.url,
@@ -104,6 +105,7 @@ async function runE2e(services: Services): Promise<Counts> {
   const { code } = await playwright.exited;
   await untilExitIfInterrupted();
   await stack.stop();
+  await database.drop(); // Matters when TEST_DATABASE_URL is a shared server.
   const counts = await playwrightCounts(report, code);
   log(`phase 2 done in ${seconds(started)}: ${summaryLine(counts)}`);
   return counts;
