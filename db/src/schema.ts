@@ -106,6 +106,8 @@ export interface SnapshotTable {
   clients: number;
   counters: Json<unknown>;
   rtt_hist: string;
+  histograms: ColumnType<Record<string, string>, string | undefined, string>;
+  step: number | null;
   health: Json<unknown>;
   received_at: Generated<Date>;
 }

@@ -79,7 +79,7 @@ describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
     await repos.snapshots.insert(orgId, runId, {
       agentId, seq: 0, second: Math.floor(assignment.startAt / 1000), intervalMs: 1000, clients: 9,
       counters: { connectionsOpen: 9, connectionsOpened: 9, connectionsFailed: 0, connectionsClosed: 0, messagesSent: 90, messagesReceived: 90, bytesSent: 1, bytesReceived: 1, errors: 0 },
-      rttHist: encodeValues([1000, 2000]), health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
+      rttHist: encodeValues([1000, 2000]), histograms: {}, step: null, health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
     });
     // The planned-end job fires by itself (duration 1 s + 200 ms grace); the agent never reported, so it is told to stop.
     await expect.poll(async () => (await repos.runs.get(orgId, runId))?.status, { timeout: 15_000 }).toBe("finished");

@@ -8,11 +8,14 @@ export interface SnapshotRow {
   clients: number;
   counters: unknown;
   rttHist: string;
+  /** The other encoded histograms by their snapshot name (rttCorrectedUs, connectUs, ...). */
+  histograms: Record<string, string>;
+  step: number | null;
   health: unknown;
 }
 
 const columns = [
-  "agent_id as agentId", "seq", "second", "interval_ms as intervalMs", "clients", "counters", "rtt_hist as rttHist", "health",
+  "agent_id as agentId", "seq", "second", "interval_ms as intervalMs", "clients", "counters", "rtt_hist as rttHist", "histograms", "step", "health",
 ] as const;
 
 /** Per-agent per-second snapshots; insert is idempotent on (run, agent, seq). */
@@ -25,6 +28,7 @@ export function createSnapshotRepo(db: Db) {
         .values({
           run_id: runId, agent_id: row.agentId, seq: row.seq, org_id: orgId, second: row.second, interval_ms: row.intervalMs,
           clients: row.clients, counters: JSON.stringify(row.counters), rtt_hist: row.rttHist, health: JSON.stringify(row.health),
+          histograms: JSON.stringify(row.histograms), step: row.step,
         })
         .onConflict((oc) => oc.columns(["run_id", "agent_id", "seq"]).doNothing())
         .executeTakeFirst();

@@ -83,6 +83,24 @@ export const MetricSnapshot = z.object({
 });
 export type MetricSnapshot = z.infer<typeof MetricSnapshot>;
 
+/** Percentiles of one latency histogram, in milliseconds; null when nothing was recorded. */
+export const LatencyStats = z.object({
+  count: z.number().int().min(0),
+  p50Ms: z.number().nullable(),
+  p90Ms: z.number().nullable(),
+  p99Ms: z.number().nullable(),
+  maxMs: z.number().nullable(),
+});
+export type LatencyStats = z.infer<typeof LatencyStats>;
+
+/** The histograms besides rttUs, by the name the series and summaries use for them. */
+export const LatencyName = z.enum(["rttCorrected", "connect", "login", "broadcast", "jitter"]);
+export type LatencyName = z.infer<typeof LatencyName>;
+
+/** One agent's health in one second, for the per-agent table and health charts. */
+export const AgentHealthPoint = AgentHealth.extend({ agentId: z.string().uuid() });
+export type AgentHealthPoint = z.infer<typeof AgentHealthPoint>;
+
 /** One second of a run, merged across agents (histograms merged, never percentiles averaged). */
 export const SeriesPoint = z.object({
   /** Epoch seconds. */
@@ -98,5 +116,23 @@ export const SeriesPoint = z.object({
   rttP50Ms: z.number().nullable(),
   rttP99Ms: z.number().nullable(),
   rttMaxMs: z.number().nullable(),
+  rttP90Ms: z.number().nullable().optional(),
+  /** Other latencies measured this second (coordinated-omission corrected RTT, connect, login, broadcast, jitter). */
+  latency: z.partialRecord(LatencyName, LatencyStats).optional(),
+  lateSends: z.number().int().min(0).optional(),
+  skippedSends: z.number().int().min(0).optional(),
+  lost: z.number().int().min(0).optional(),
+  duplicates: z.number().int().min(0).optional(),
+  outOfOrder: z.number().int().min(0).optional(),
+  /** movement-sync: broadcasts received ÷ expected (null when none were expected). */
+  broadcastReach: z.number().min(0).nullable().optional(),
+  loginsSucceeded: z.number().int().min(0).optional(),
+  loginsFailed: z.number().int().min(0).optional(),
+  errorsByKind: z.record(z.string(), z.number().int().min(0)).optional(),
+  closesByCause: z.record(z.string(), z.number().int().min(0)).optional(),
+  /** Each agent's own health this second; `saturated` marks the agent, not the server, as the limit. */
+  agentHealth: z.array(AgentHealthPoint).optional(),
+  /** step-up load: the step this second belongs to. */
+  step: z.number().int().min(0).optional(),
 });
 export type SeriesPoint = z.infer<typeof SeriesPoint>;

@@ -3,6 +3,7 @@ import * as hdr from "hdr-histogram-js";
 export interface LatencyPercentiles {
   count: number;
   p50Ms: number | null;
+  p90Ms: number | null;
   p99Ms: number | null;
   maxMs: number | null;
 }
@@ -21,11 +22,12 @@ export function mergeEncoded(encoded: readonly string[]): hdr.Histogram {
 /** Percentiles in milliseconds; null when nothing was recorded. */
 export function latencyPercentiles(histogram: hdr.Histogram): LatencyPercentiles {
   const count = histogram.totalCount;
-  if (count === 0) return { count: 0, p50Ms: null, p99Ms: null, maxMs: null };
+  if (count === 0) return { count: 0, p50Ms: null, p90Ms: null, p99Ms: null, maxMs: null };
   const ms = (us: number) => Math.round(us) / 1000;
   return {
     count,
     p50Ms: ms(histogram.getValueAtPercentile(50)),
+    p90Ms: ms(histogram.getValueAtPercentile(90)),
     p99Ms: ms(histogram.getValueAtPercentile(99)),
     maxMs: ms(histogram.maxValue),
   };

@@ -17,7 +17,8 @@ export function createIngestService(deps: { repos: Repos; bus: Bus }) {
       const second = Math.floor(snapshot.intervalStart / 1000);
       const stored = await repos.snapshots.insert(orgId, snapshot.runId, {
         agentId, seq: snapshot.seq, second, intervalMs: snapshot.intervalMs, clients: snapshot.clients,
-        counters: snapshot.counters, rttHist: snapshot.histograms.rttUs, health: snapshot.health,
+        counters: snapshot.counters, rttHist: snapshot.histograms.rttUs, health: snapshot.health, step: snapshot.step ?? null,
+        histograms: Object.fromEntries(Object.entries(snapshot.histograms).filter(([name, value]) => name !== "rttUs" && value)) as Record<string, string>,
       });
       if (!stored) return "duplicate";
       const point = mergeSecond(second, await repos.snapshots.listSecond(orgId, snapshot.runId, second));

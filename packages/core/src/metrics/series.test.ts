@@ -11,6 +11,8 @@ function row(agentId: string, second: number, valuesUs: number[], messages: numb
       messagesSent: messages, messagesReceived: messages, bytesSent: messages * 64, bytesReceived: messages * 20, errors: 0,
     },
     rttHist: encodeValues(valuesUs),
+    histograms: {},
+    step: null,
     health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
   };
 }
@@ -39,6 +41,23 @@ describe("merging snapshots per second", () => {
     expect(summary.messagesPerSec).toBe(7.5);
     expect(summary.rttMaxMs).toBeCloseTo(3, 1);
     expect(summary.agents).toBe(2);
+  });
+
+  it("merges the other latencies, scenario counters and agent health, and names saturated agents", () => {
+    const a = { ...row("a", 7, [1_000], 10), histograms: { rttCorrectedUs: encodeValues([1_000, 90_000]), broadcastUs: encodeValues([3_000]) } };
+    a.counters = { ...(a.counters as object), broadcastsExpected: 10, broadcastsReceived: 9, lost: 1 };
+    const b = { ...row("b", 7, [1_000], 10), step: 2, health: { cpuPercent: 99, eventLoopP99Ms: 80, rssBytes: 1, saturated: true, saturatedReason: "cpu 99%" } };
+    b.counters = { ...(b.counters as object), broadcastsExpected: 10, broadcastsReceived: 10 };
+    const point = mergeSecond(7, [a, b]);
+    expect(point.latency?.rttCorrected?.maxMs).toBeCloseTo(90, 0);
+    expect(point.rttMaxMs).toBeCloseTo(1, 1); // the stall shows only in the corrected histogram
+    expect(point.latency?.broadcast?.p50Ms).toBeCloseTo(3, 1);
+    expect(point.broadcastReach).toBe(0.95);
+    expect(point.lost).toBe(1);
+    expect(point.step).toBe(2);
+    expect(point.agentHealth?.map((h) => h.saturated ?? false)).toEqual([false, true]);
+    expect(summarize([a, b]).saturatedAgents).toEqual([{ agentId: "b", seconds: 1, reason: "cpu 99%" }]);
+    expect(mergeSecond(1, [row("a", 1, [1], 1)]).broadcastReach).toBeUndefined();
   });
 
   it("reports null latencies when nothing was measured", () => {

@@ -1,10 +1,59 @@
-import { SnapshotCounters, type SeriesPoint } from "@throng/protocol/snapshot";
+import { AgentHealth, LatencyName, SnapshotCounters, type AgentHealthPoint, type SeriesPoint } from "@throng/protocol/snapshot";
 import type { RunSummary } from "@throng/protocol/run";
 import type { SnapshotRow } from "@throng/db/repos/snapshots";
-import { latencyPercentiles, mergeEncoded } from "./histogram";
+import { latencyPercentiles, mergeEncoded, type LatencyPercentiles } from "./histogram";
 
-function counters(row: SnapshotRow): SnapshotCounters {
-  return SnapshotCounters.parse(row.counters);
+const counters = (row: SnapshotRow): SnapshotCounters => SnapshotCounters.parse(row.counters);
+
+/** Snapshot histogram field for each series latency name. */
+const HISTOGRAM_FIELD: Record<LatencyName, string> = {
+  rttCorrected: "rttCorrectedUs", connect: "connectUs", login: "loginUs", broadcast: "broadcastUs", jitter: "jitterUs",
+};
+
+/** Every latency beyond RTT that any of the rows measured, each merged across rows. */
+function otherLatencies(rows: readonly SnapshotRow[]): Partial<Record<LatencyName, LatencyPercentiles>> {
+  const out: Partial<Record<LatencyName, LatencyPercentiles>> = {};
+  for (const name of LatencyName.options) {
+    const encoded = rows.map((row) => row.histograms?.[HISTOGRAM_FIELD[name]]).filter((v): v is string => !!v);
+    if (encoded.length) out[name] = latencyPercentiles(mergeEncoded(encoded));
+  }
+  return out;
+}
+
+function sumOptional(rows: readonly SnapshotRow[], pick: (c: SnapshotCounters) => number | undefined): number | undefined {
+  let seen = false;
+  let total = 0;
+  for (const row of rows) {
+    const value = pick(counters(row));
+    if (value === undefined) continue;
+    seen = true;
+    total += value;
+  }
+  return seen ? total : undefined;
+}
+
+function sumRecords(rows: readonly SnapshotRow[], pick: (c: SnapshotCounters) => Record<string, number> | undefined) {
+  const out: Record<string, number> = {};
+  for (const row of rows) for (const [key, value] of Object.entries(pick(counters(row)) ?? {})) out[key] = (out[key] ?? 0) + value;
+  return Object.keys(out).length ? out : undefined;
+}
+
+/** Loss, order, reach and login counters that only some scenarios report; absent when none did. */
+function scenarioCounters(rows: readonly SnapshotRow[]) {
+  const expected = sumOptional(rows, (c) => c.broadcastsExpected);
+  const received = sumOptional(rows, (c) => c.broadcastsReceived);
+  const fields = {
+    lateSends: sumOptional(rows, (c) => c.lateSends),
+    skippedSends: sumOptional(rows, (c) => c.skippedSends),
+    lost: sumOptional(rows, (c) => c.lost),
+    duplicates: sumOptional(rows, (c) => c.duplicates),
+    outOfOrder: sumOptional(rows, (c) => c.outOfOrder),
+    loginsSucceeded: sumOptional(rows, (c) => c.loginsSucceeded),
+    loginsFailed: sumOptional(rows, (c) => c.loginsFailed),
+    broadcastReach: expected === undefined ? undefined : expected > 0 ? (received ?? 0) / expected : null,
+    errorsByKind: sumRecords(rows, (c) => c.errorsByKind),
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<SeriesPoint>;
 }
 
 /** One second of a run merged across its agents: counters summed, histograms merged. */
@@ -14,6 +63,9 @@ export function mergeSecond(second: number, rows: readonly SnapshotRow[]): Serie
   const rate = (pick: (c: SnapshotCounters) => number) =>
     rows.reduce((acc, row) => acc + (pick(counters(row)) * 1000) / Math.max(row.intervalMs, 1000), 0);
   const rtt = latencyPercentiles(mergeEncoded(rows.map((row) => row.rttHist)));
+  const latency = otherLatencies(rows);
+  const steps = rows.map((row) => row.step).filter((s): s is number => s !== null && s !== undefined);
+  const agentHealth: AgentHealthPoint[] = rows.map((row) => ({ agentId: row.agentId, ...AgentHealth.parse(row.health) }));
   return {
     t: second,
     agents: new Set(rows.map((row) => row.agentId)).size,
@@ -27,6 +79,11 @@ export function mergeSecond(second: number, rows: readonly SnapshotRow[]): Serie
     rttP50Ms: rtt.p50Ms,
     rttP99Ms: rtt.p99Ms,
     rttMaxMs: rtt.maxMs,
+    rttP90Ms: rtt.p90Ms,
+    ...(Object.keys(latency).length ? { latency } : {}),
+    ...scenarioCounters(rows),
+    agentHealth,
+    ...(steps.length ? { step: Math.max(...steps) } : {}),
   };
 }
 
@@ -41,6 +98,19 @@ export function buildSeries(rows: readonly SnapshotRow[]): SeriesPoint[] {
   return [...bySecond.entries()].sort(([a], [b]) => a - b).map(([second, list]) => mergeSecond(second, list));
 }
 
+/** Which agents were the bottleneck, for how many seconds, and the first reason each gave. */
+function saturatedAgents(rows: readonly SnapshotRow[]): RunSummary["saturatedAgents"] {
+  const byAgent = new Map<string, { seconds: number; reason: string }>();
+  for (const row of rows) {
+    const health = AgentHealth.parse(row.health);
+    if (!health.saturated) continue;
+    const entry = byAgent.get(row.agentId) ?? { seconds: 0, reason: health.saturatedReason ?? "saturated" };
+    entry.seconds += 1;
+    byAgent.set(row.agentId, entry);
+  }
+  return [...byAgent.entries()].map(([agentId, e]) => ({ agentId, ...e }));
+}
+
 /** Totals over the whole run from every stored snapshot; one histogram merge over all of them. */
 export function summarize(rows: readonly SnapshotRow[]): RunSummary {
   const series = buildSeries(rows);
@@ -48,6 +118,9 @@ export function summarize(rows: readonly SnapshotRow[]): RunSummary {
   const durationMs = rows.length === 0 ? 0 : series.length * 1000;
   const messagesReceived = total((c) => c.messagesReceived);
   const rtt = latencyPercentiles(mergeEncoded(rows.map((row) => row.rttHist)));
+  const latency = otherLatencies(rows);
+  const saturated = saturatedAgents(rows);
+  const { errorsByKind, ...scenario } = scenarioCounters(rows);
   return {
     agents: new Set(rows.map((row) => row.agentId)).size,
     peakClients: Math.max(0, ...series.map((p) => p.clients)),
@@ -61,5 +134,10 @@ export function summarize(rows: readonly SnapshotRow[]): RunSummary {
     rttP50Ms: rtt.p50Ms,
     rttP99Ms: rtt.p99Ms,
     rttMaxMs: rtt.maxMs,
+    rttP90Ms: rtt.p90Ms,
+    ...(Object.keys(latency).length ? { latency } : {}),
+    ...(scenario as Partial<RunSummary>),
+    ...(errorsByKind ? { errorsByKind } : {}),
+    ...(saturated?.length ? { saturatedAgents: saturated } : {}),
   };
 }
