@@ -55,7 +55,7 @@ function toApiError(status: number, body: unknown, what: string): ApiError {
  * protocol schema, so a contract drift shows as a clear error instead of a broken page.
  */
 export async function apiRequest<T>(
-  method: "GET" | "POST" | "PUT" | "DELETE",
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
   path: string,
   schema: ResponseSchema<T> | null,
   body?: unknown,

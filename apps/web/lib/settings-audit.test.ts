@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { describeAction, describeDetails } from "./settings-audit";
+
+describe("describeAction", () => {
+  it("names known actions and passes unknown ones through", () => {
+    expect(describeAction("api-token.revoked")).toBe("Revoked an API token");
+    expect(describeAction("share.created")).toBe("share.created");
+  });
+});
+
+describe("describeDetails", () => {
+  it("shows a role change as from → to", () => {
+    expect(describeDetails({ action: "member.role-changed", details: { from: "viewer", to: "member" } })).toBe("viewer → member");
+  });
+
+  it("lists other details as key: value, arrays joined and long values cut", () => {
+    const text = describeDetails({
+      action: "settings.changed",
+      details: { targetAllowList: ["a.example.com", "b.example.com"], maxClients: 10, note: "x".repeat(200) },
+    });
+    expect(text).toMatch(/^targetAllowList: a\.example\.com, b\.example\.com; maxClients: 10; note: x+…$/);
+    expect(text.length).toBeLessThan(200);
+  });
+
+  it("says (none) for an emptied list", () => {
+    expect(describeDetails({ action: "settings.changed", details: { targetAllowList: [] } })).toBe("targetAllowList: (none)");
+  });
+});

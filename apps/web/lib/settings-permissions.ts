@@ -1,0 +1,62 @@
+// What the signed-in user's role lets the dashboard offer. The API enforces the same matrix
+// (core/orgs/permissions.ts); the web may import only the protocol, so the table is repeated here
+// and the test below pins it, so a drift shows up as a failing test rather than a hidden button.
+import type { Action, Role, TokenScope } from "@throng/protocol/orgs";
+
+const RANK: Record<Role, number> = { owner: 3, admin: 2, member: 1, viewer: 0 };
+const ALL: readonly Role[] = ["owner", "admin", "member", "viewer"];
+const RUNNERS: readonly Role[] = ["owner", "admin", "member"];
+const ADMINS: readonly Role[] = ["owner", "admin"];
+
+const PERMISSIONS: Record<Action, readonly Role[]> = {
+  "org.read": ALL, "plan.read": ALL, "plan.write": RUNNERS, "run.read": ALL, "run.start": RUNNERS, "run.abort": RUNNERS,
+  "agent.read": ALL, "agent.enrol": ADMINS, "agent.manage": ADMINS, "member.manage": ADMINS, "token.manage": RUNNERS,
+  "audit.read": ADMINS, "settings.read": ALL, "settings.manage": ADMINS, "share.manage": RUNNERS,
+};
+
+/** Roles in the order the role selects list them, most powerful first. */
+export const ROLES: readonly Role[] = ALL;
+
+/** A missing role (never for a browser session) is treated as the least powerful one. */
+export function can(role: Role | undefined, action: Action): boolean {
+  return PERMISSIONS[action].includes(role ?? "viewer");
+}
+
+/** May `actor` change or remove a member who currently has `target`? Only owners touch owners. */
+export function mayManageMember(actor: Role | undefined, target: Role): boolean {
+  if (!can(actor, "member.manage")) return false;
+  return target !== "owner" || actor === "owner";
+}
+
+/** Roles `actor` may give someone: owners any, admins anything but owner. */
+export function assignableRoles(actor: Role | undefined): Role[] {
+  if (!can(actor, "member.manage")) return [];
+  return ALL.filter((role) => role !== "owner" || actor === "owner");
+}
+
+/** Invitation links never make owners (CreateInvitation refuses it). */
+export function invitableRoles(actor: Role | undefined): Role[] {
+  return assignableRoles(actor).filter((role) => role !== "owner");
+}
+
+const SCOPE_ROLE: Record<TokenScope, Role> = { read: "viewer", run: "member", admin: "admin" };
+
+/** Token scopes never above the creator's own role. */
+export function tokenScopesFor(actor: Role | undefined): TokenScope[] {
+  if (!can(actor, "token.manage")) return [];
+  const rank = RANK[actor ?? "viewer"];
+  return (["read", "run", "admin"] as const).filter((scope) => RANK[SCOPE_ROLE[scope]] <= rank);
+}
+
+export const SCOPE_TEXT: Record<TokenScope, string> = {
+  read: "read — see plans, runs and agents",
+  run: "run — also write plans and start runs",
+  admin: "admin — also manage agents and settings",
+};
+
+export const ROLE_TEXT: Record<Role, string> = {
+  owner: "Owner",
+  admin: "Admin",
+  member: "Member",
+  viewer: "Viewer",
+};
