@@ -1,45 +1,49 @@
 import type { Clock } from "./clock";
+import type { LoadSchedule } from "./load-schedule";
 
 /** Starting thousands of connections in one go would stall the loop that times the snapshots. */
 const MAX_STARTS_PER_STEP = 500;
+/** How often the driver re-reads a schedule that keeps changing (stages, arrival rates). */
+const POLL_MS = 10;
 
 export interface Ramp {
-  /** Clients started so far. */
+  /** Clients running now (started minus stopped by the schedule). */
   started(): number;
   stop(): void;
 }
 
 export interface RampOptions {
-  clients: number;
-  /** Server time the first client starts at; client i starts at startAt + rampUpMs * i / clients. */
+  /** Server time the schedule counts from. */
   startAt: number;
-  rampUpMs: number;
   clock: Clock;
+  schedule: LoadSchedule;
+  /** The shard's client cap: the schedule never goes above it. */
+  clients: number;
   startClient(index: number): void;
+  stopClient?(index: number): void;
 }
 
-/** Starts clients evenly over the ramp; clients whose time has already passed start at once. */
+/** Drives the client count along the load schedule: starts (and for ramp-downs stops) clients as it says. */
 export function startRamp(options: RampOptions): Ramp {
-  const { clients, startAt, rampUpMs, clock } = options;
-  const dueAt = (index: number) => startAt + (rampUpMs * index) / clients;
-  let started = 0;
+  const { startAt, clock, schedule } = options;
+  let running = 0;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
-
   const step = () => {
     timer = undefined;
     if (stopped) return;
-    const now = clock.now();
-    const limit = Math.min(clients, started + MAX_STARTS_PER_STEP);
-    while (started < limit && dueAt(started) <= now) options.startClient(started++);
-    if (started >= clients) return;
-    const wait = Math.max(0, Math.ceil(dueAt(started) - clock.now()));
-    timer = setTimeout(step, wait);
+    const elapsed = clock.now() - startAt;
+    const wanted = Math.min(options.clients, schedule.clientsAt(elapsed));
+    const limit = Math.min(wanted, running + MAX_STARTS_PER_STEP);
+    while (running < limit) options.startClient(running++);
+    while (schedule.rampsDown && running > wanted) options.stopClient?.(--running);
+    if (running >= options.clients && !schedule.rampsDown) return;
+    // Catching up after a burst goes again at once; otherwise look again shortly.
+    timer = setTimeout(step, running < wanted ? 0 : POLL_MS);
   };
   step();
-
   return {
-    started: () => started,
+    started: () => running,
     stop() {
       stopped = true;
       clearTimeout(timer);

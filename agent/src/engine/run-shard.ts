@@ -2,12 +2,15 @@ import type { RunAssignment } from "@throng/protocol/agent";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import type { HealthSampler } from "../metrics/health";
 import { createSnapshotBuilder } from "../metrics/snapshot-builder";
-import type { ScenarioMetrics } from "../metrics/snapshot-builder";
+import { createEchoFlood } from "../scenarios/echo-flood";
+import { createLoginStorm } from "../scenarios/login-storm";
+import { createMovementSync } from "../scenarios/movement-sync";
 import { createPingPong } from "../scenarios/ping-pong";
-import type { ScenarioRunner } from "../scenarios/scenario";
+import type { ScenarioContext, ScenarioRunner } from "../scenarios/scenario";
+import { createTransport } from "../transports/create-transport";
 import type { Transport } from "../transports/transport";
-import { webSocketTransport } from "../transports/websocket";
 import { offsetClock, waitUntil, type Clock } from "./clock";
+import { createLoadSchedule } from "./load-schedule";
 import { startRamp } from "./ramp";
 
 const SNAPSHOT_INTERVAL_MS = 1_000;
@@ -28,9 +31,12 @@ export interface RunShardOptions {
   signal?: AbortSignal;
   /** Server time; defaults to the local clock, which is what a standalone run uses. */
   clock?: Clock;
+  /** Defaults to the transport for the plan's target. */
   transport?: Transport;
   health?: HealthSampler;
   random?: () => number;
+  /** Local addresses to spread connections over; the plan's target.sourceAddresses win. */
+  sourceAddresses?: string[];
 }
 
 export interface ShardResult {
@@ -40,12 +46,19 @@ export interface ShardResult {
   skipped?: "aborted" | "expired";
 }
 
-function createScenario(assignment: RunAssignment, metrics: ScenarioMetrics, options: RunShardOptions): ScenarioRunner {
-  const { plan } = assignment;
-  const transport = options.transport ?? webSocketTransport;
-  // Only WebSocket ping-pong exists so far; each new scenario or protocol gets a case here.
-  const random = options.random;
-  return createPingPong({ url: plan.target.url, scenario: plan.scenario, transport, metrics, ...(random ? { random } : {}) });
+/** The scenario the plan names, over the plan's transport. */
+export function createScenario(assignment: RunAssignment, context: ScenarioContext): ScenarioRunner {
+  const { scenario } = assignment.plan;
+  switch (scenario.kind) {
+    case "ping-pong":
+      return createPingPong(scenario, context);
+    case "echo-flood":
+      return createEchoFlood(scenario, context);
+    case "movement-sync":
+      return createMovementSync(scenario, context);
+    case "login-storm":
+      return createLoginStorm(scenario, context);
+  }
 }
 
 /**
@@ -67,14 +80,23 @@ export async function runShard(assignment: RunAssignment, options: RunShardOptio
   const begin = now - assignment.startAt < ON_TIME_TOLERANCE_MS ? assignment.startAt : Math.floor(now);
 
   const builder = createSnapshotBuilder({ runId: assignment.runId, ...(options.health ? { health: options.health } : {}) });
-  const scenario = createScenario(assignment, builder.metrics, options);
+  const sourceAddresses = assignment.plan.target.sourceAddresses ?? options.sourceAddresses;
+  const scenario = createScenario(assignment, {
+    transport: options.transport ?? createTransport(assignment.plan.target),
+    metrics: builder.metrics,
+    shardIndex: assignment.shardIndex,
+    ...(sourceAddresses ? { sourceAddresses } : {}),
+    ...(options.random ? { random: options.random } : {}),
+  });
+  const schedule = createLoadSchedule(load, assignment.plan.scenario, assignment.clients);
   options.onStart?.();
   const ramp = startRamp({
     clients: assignment.clients,
     startAt: assignment.startAt,
-    rampUpMs: load.rampUpSec * 1000,
     clock,
+    schedule,
     startClient: (index) => scenario.startClient(index),
+    stopClient: (index) => scenario.stopClient?.(index),
   });
 
   let lastSeq = -1;
@@ -88,7 +110,8 @@ export async function runShard(assignment: RunAssignment, options: RunShardOptio
       // seq is the second's index since startAt: 0, 1, 2… on time, and a process restarted mid-run
       // (which starts late) cannot reuse a seq its predecessor already delivered.
       const seq = Math.floor((intervalStart - assignment.startAt) / SNAPSHOT_INTERVAL_MS);
-      const snapshot = builder.take({ seq, intervalStart, intervalMs: intervalEnd - intervalStart, clients: ramp.started() });
+      const step = schedule.stepAt?.(intervalStart - assignment.startAt);
+      const snapshot = builder.take({ seq, intervalStart, intervalMs: intervalEnd - intervalStart, clients: ramp.started(), ...(step !== undefined ? { step } : {}) });
       lastSeq = seq;
       options.onSnapshot(snapshot);
       intervalStart = intervalEnd;

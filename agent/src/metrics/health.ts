@@ -1,12 +1,45 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { AgentHealth } from "@throng/protocol/snapshot";
 
 const LOOP_RESOLUTION_MS = 10;
+/** Above these the agent, not the server, is the likely limit: its timers and reads run late. */
+export const SATURATION = { cpuPercent: 90, eventLoopP99Ms: 25, fdShare: 0.95 } as const;
 
 export interface HealthSampler {
   /** Health over the time since the previous sample (or since creation). */
   sample(): AgentHealth;
   stop(): void;
+}
+
+/** Open file descriptors of this process (Linux /proc), or undefined elsewhere. */
+export function openFileCount(): number | undefined {
+  try {
+    return readdirSync("/proc/self/fd").length;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The soft open-file limit of this process (Linux /proc), or undefined elsewhere. */
+export function openFileLimit(): number | undefined {
+  try {
+    const line = readFileSync("/proc/self/limits", "utf8").split("\n").find((l) => l.startsWith("Max open files"));
+    const soft = line?.split(/\s{2,}/)[1];
+    return soft && /^\d+$/.test(soft) ? Number(soft) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Says why the agent itself was the bottleneck, or undefined when it was not. */
+export function saturationReason(health: AgentHealth, cores = 1): string | undefined {
+  if (health.cpuPercent >= SATURATION.cpuPercent * cores) return `agent CPU at ${health.cpuPercent}%`;
+  if (health.eventLoopP99Ms >= SATURATION.eventLoopP99Ms) return `agent event loop p99 delay ${health.eventLoopP99Ms} ms`;
+  if (health.openFds !== undefined && health.fdLimit && health.openFds >= health.fdLimit * SATURATION.fdShare) {
+    return `agent has ${health.openFds} of ${health.fdLimit} file descriptors open`;
+  }
+  return undefined;
 }
 
 /** Measures the generator itself, so a report can say when the agent, not the server, was the limit. */
@@ -15,6 +48,7 @@ export function createHealthSampler(): HealthSampler {
   loop.enable();
   let lastCpu = process.cpuUsage();
   let lastWall = process.hrtime.bigint();
+  const fdLimit = openFileLimit();
 
   return {
     sample() {
@@ -27,11 +61,16 @@ export function createHealthSampler(): HealthSampler {
       loop.reset();
       lastCpu = process.cpuUsage();
       lastWall = wall;
-      return {
+      const openFds = openFileCount();
+      const health: AgentHealth = {
         cpuPercent: round2(Math.max(0, cpuPercent)),
         eventLoopP99Ms: Number.isFinite(p99Ms) ? round2(Math.max(0, p99Ms)) : 0,
         rssBytes: process.memoryUsage.rss(),
+        ...(openFds !== undefined ? { openFds } : {}),
+        ...(fdLimit !== undefined ? { fdLimit } : {}),
       };
+      const reason = saturationReason(health);
+      return { ...health, saturated: reason !== undefined, ...(reason ? { saturatedReason: reason } : {}) };
     },
     stop() {
       loop.disable();

@@ -48,6 +48,7 @@ describe("snapshot builder (PROTOCOL.md §5)", () => {
       bytesSent: 64,
       bytesReceived: 20,
       errors: 1,
+      errorsByKind: { error: 1, other: 1 },
     });
 
     metrics.connectionClosed();
@@ -62,6 +63,8 @@ describe("snapshot builder (PROTOCOL.md §5)", () => {
       bytesSent: 0,
       bytesReceived: 0,
       errors: 0,
+      errorsByKind: {},
+      closesByCause: { agent: 1 },
     });
     expect(decodeHistogram(second.histograms.rttUs).totalCount).toBe(0);
     expect(second.health).toEqual(fixedHealth.sample());

@@ -1,16 +1,33 @@
-import type { MetricSnapshot, SnapshotCounters } from "@throng/protocol/snapshot";
+import type { MetricSnapshot, SnapshotCounters, SnapshotHistograms } from "@throng/protocol/snapshot";
+import type { Histogram } from "hdr-histogram-js";
 import { createHealthSampler, type HealthSampler } from "./health";
-import { createLatencyHistogram, encodeHistogram, recordMicros } from "./histogram";
+import { createLatencyHistogram, encodeHistogram, MAX_TRACKED_US, recordMicros } from "./histogram";
+
+/** Why a connection closed: we closed it, the peer closed it cleanly, or it broke. */
+export type CloseCause = "agent" | "server" | "reset" | "error";
 
 /** What a scenario reports while it runs; metrics flow one way, from scenario to snapshot. */
 export interface ScenarioMetrics {
-  connectionOpened(): void;
-  connectionFailed(): void;
-  connectionClosed(): void;
+  /** `connectMicros`: from starting to connect until open. */
+  connectionOpened(connectMicros?: number): void;
+  connectionFailed(cause?: string): void;
+  connectionClosed(cause?: CloseCause): void;
   messageSent(bytes: number): void;
   messageReceived(bytes: number): void;
-  error(): void;
+  error(kind?: string): void;
   roundTripMicros(micros: number): void;
+  /** From the intended send time; `expectedIntervalMicros` back-fills the sends a stall skipped (HdrHistogram's CO correction). */
+  correctedRoundTripMicros(micros: number, expectedIntervalMicros?: number): void;
+  lateSend(): void;
+  skippedSend(): void;
+  loginMicros(micros: number): void;
+  loginFailed(cause: string): void;
+  broadcastMicros(micros: number): void;
+  jitterMicros(micros: number): void;
+  broadcastsExpected(count: number): void;
+  lost(count: number): void;
+  duplicate(): void;
+  outOfOrder(): void;
 }
 
 /** Where one snapshot sits in the run. */
@@ -21,6 +38,8 @@ export interface SnapshotInterval {
   intervalMs: number;
   /** Clients started so far (a gauge). */
   clients: number;
+  /** step-up load: the step this second belongs to. */
+  step?: number;
 }
 
 export interface SnapshotBuilder {
@@ -29,6 +48,9 @@ export interface SnapshotBuilder {
   take(interval: SnapshotInterval): MetricSnapshot;
   stop(): void;
 }
+
+type OptionalCounter = "lateSends" | "skippedSends" | "lost" | "duplicates" | "outOfOrder" | "broadcastsExpected" | "broadcastsReceived" | "loginsSucceeded" | "loginsFailed";
+type OptionalHistogram = Exclude<keyof SnapshotHistograms, "rttUs">;
 
 function zeroCounters(connectionsOpen: number): SnapshotCounters {
   return {
@@ -44,23 +66,47 @@ function zeroCounters(connectionsOpen: number): SnapshotCounters {
   };
 }
 
-/** Accumulates one shard's counters and round trips, one interval at a time. */
+function increment(record: Record<string, number>, key: string, by = 1): void {
+  record[key] = (record[key] ?? 0) + by;
+}
+
+/**
+ * Accumulates one shard's counters and histograms, one interval at a time. An optional counter or histogram
+ * appears from the first second it is used and then in every later snapshot (zero when idle), so series stay whole.
+ */
 export function createSnapshotBuilder(options: { runId: string; health?: HealthSampler }): SnapshotBuilder {
   const health = options.health ?? createHealthSampler();
   const rtt = createLatencyHistogram();
+  const optionalHistograms = new Map<OptionalHistogram, Histogram>();
+  const optionalCounters = new Map<OptionalCounter, number>();
   let counters = zeroCounters(0);
+  let errorsByKind: Record<string, number> = {};
+  let closesByCause: Record<string, number> = {};
+  const usedRecords = { errorsByKind: false, closesByCause: false };
+
+  const histogram = (name: OptionalHistogram) => {
+    let found = optionalHistograms.get(name);
+    if (!found) optionalHistograms.set(name, (found = createLatencyHistogram()));
+    return found;
+  };
+  const count = (name: OptionalCounter, by = 1) => optionalCounters.set(name, (optionalCounters.get(name) ?? 0) + by);
 
   const metrics: ScenarioMetrics = {
-    connectionOpened() {
+    connectionOpened(connectMicros) {
       counters.connectionsOpened += 1;
       counters.connectionsOpen += 1;
+      if (connectMicros !== undefined) recordMicros(histogram("connectUs"), connectMicros);
     },
-    connectionFailed() {
+    connectionFailed(cause = "error") {
       counters.connectionsFailed += 1;
+      usedRecords.errorsByKind = true;
+      increment(errorsByKind, cause);
     },
-    connectionClosed() {
+    connectionClosed(cause = "agent") {
       counters.connectionsClosed += 1;
       counters.connectionsOpen = Math.max(0, counters.connectionsOpen - 1);
+      usedRecords.closesByCause = true;
+      increment(closesByCause, cause);
     },
     messageSent(bytes) {
       counters.messagesSent += 1;
@@ -70,30 +116,68 @@ export function createSnapshotBuilder(options: { runId: string; health?: HealthS
       counters.messagesReceived += 1;
       counters.bytesReceived += bytes;
     },
-    error() {
+    error(kind = "other") {
       counters.errors += 1;
+      usedRecords.errorsByKind = true;
+      increment(errorsByKind, kind);
     },
     roundTripMicros(micros) {
       recordMicros(rtt, micros);
     },
+    correctedRoundTripMicros(micros, expectedIntervalMicros) {
+      const target = histogram("rttCorrectedUs");
+      const value = Math.min(MAX_TRACKED_US, Math.max(1, Math.round(micros)));
+      if (expectedIntervalMicros && expectedIntervalMicros > 0) target.recordValueWithExpectedInterval(value, Math.round(expectedIntervalMicros));
+      else target.recordValue(value);
+    },
+    lateSend: () => count("lateSends"),
+    skippedSend: () => count("skippedSends"),
+    loginMicros(micros) {
+      recordMicros(histogram("loginUs"), micros);
+      count("loginsSucceeded");
+    },
+    loginFailed(cause) {
+      count("loginsFailed");
+      metrics.error(`login-${cause}`);
+    },
+    broadcastMicros(micros) {
+      recordMicros(histogram("broadcastUs"), micros);
+      count("broadcastsReceived");
+    },
+    jitterMicros: (micros) => recordMicros(histogram("jitterUs"), micros),
+    broadcastsExpected: (n) => count("broadcastsExpected", n),
+    lost: (n) => count("lost", n),
+    duplicate: () => count("duplicates"),
+    outOfOrder: () => count("outOfOrder"),
   };
 
   return {
     metrics,
     take(interval) {
+      const histograms: SnapshotHistograms = { rttUs: encodeHistogram(rtt) };
+      for (const [name, value] of optionalHistograms) histograms[name] = encodeHistogram(value);
+      const snapshotCounters: SnapshotCounters = { ...counters };
+      for (const [name, value] of optionalCounters) snapshotCounters[name] = value;
+      if (usedRecords.errorsByKind) snapshotCounters.errorsByKind = errorsByKind;
+      if (usedRecords.closesByCause) snapshotCounters.closesByCause = closesByCause;
       const snapshot: MetricSnapshot = {
         runId: options.runId,
         seq: interval.seq,
         intervalStart: Math.round(interval.intervalStart),
         intervalMs: Math.min(60_000, Math.max(1, Math.round(interval.intervalMs))),
         clients: interval.clients,
-        counters,
-        histograms: { rttUs: encodeHistogram(rtt) },
+        counters: snapshotCounters,
+        histograms,
         health: health.sample(),
+        ...(interval.step !== undefined ? { step: interval.step } : {}),
       };
       // Counters are per interval; the open-connections gauge carries over.
       counters = zeroCounters(counters.connectionsOpen);
+      errorsByKind = {};
+      closesByCause = {};
+      for (const name of optionalCounters.keys()) optionalCounters.set(name, 0);
       rtt.reset();
+      for (const value of optionalHistograms.values()) value.reset();
       return snapshot;
     },
     stop() {

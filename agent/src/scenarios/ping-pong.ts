@@ -1,18 +1,21 @@
 import type { PingPongScenario } from "@throng/protocol/plan";
-import type { ScenarioMetrics } from "../metrics/snapshot-builder";
-import type { Transport, TransportConnection } from "../transports/transport";
-import type { ScenarioRunner } from "./scenario";
+import type { TransportConnection } from "../transports/transport";
+import { compileTemplate, createSeqReader, type SeqReader } from "./message-template";
+import { clientSet, nowMicros, openClient, type ScenarioContext, type ScenarioRunner } from "./scenario";
 
 /** A ping unanswered this long is counted as an error so the client can send again. */
 const DEFAULT_PONG_TIMEOUT_MS = 30_000;
+/** A send this much after its intended time counts as late (timer or event-loop lag). */
+export const LATE_SEND_MS = 5;
 const PAD = "x".repeat(65_536);
 
 /**
- * The ping frame: `{"type":"ping","seq":N,"client":C,"pad":"xx…"}`, exactly `messageBytes` long.
+ * The ping frame: `{"type":"ping","seq":N,"client":C,"pad":"xx…"}`, exactly `messageBytes` long; with
+ * `responseBytes` it carries `"rb":R`, which the reference target pads its pong to.
  * When `messageBytes` is smaller than the frame without padding, the frame is sent unpadded.
  */
-export function pingFrame(seq: number, client: number, messageBytes: number): string {
-  const head = `{"type":"ping","seq":${seq},"client":${client},"pad":"`;
+export function pingFrame(seq: number, client: number, messageBytes: number, responseBytes?: number): string {
+  const head = `{"type":"ping","seq":${seq},"client":${client},${responseBytes ? `"rb":${responseBytes},` : ""}"pad":"`;
   const tail = `"}`;
   // Every character is ASCII, so string length equals byte length.
   const padLength = Math.max(0, messageBytes - head.length - tail.length);
@@ -26,97 +29,115 @@ export function pongSeq(data: Buffer): number | undefined {
   return typeof message.seq === "number" ? message.seq : undefined;
 }
 
-export interface PingPongOptions {
-  url: string;
-  scenario: PingPongScenario;
-  transport: Transport;
-  metrics: ScenarioMetrics;
-  random?: () => number;
-  pongTimeoutMs?: number;
+interface InFlight {
+  seq: number;
+  sentAt: number;
+  intendedAt: number;
 }
 
-interface Client {
-  stop(): Promise<void>;
-}
+/**
+ * Each client keeps one ping in flight. Fixed interval: pings are due at open + k·intervalMs (an open schedule);
+ * a due ping that finds the previous one unanswered is skipped, and the corrected histogram back-fills it, so a
+ * stall shows. Think time: the next ping goes a random [min,max] ms after each pong (a closed model).
+ */
+export function createPingPong(scenario: PingPongScenario, context: ScenarioContext): ScenarioRunner {
+  const seqOf: SeqReader = scenario.match ? (createSeqReader(scenario.match) ?? orderReader()) : pongSeqSafe;
+  const buildPing = scenario.message ? compileTemplate(scenario.message) : undefined;
+  const buildHeartbeat = scenario.heartbeat?.message ? compileTemplate(scenario.heartbeat.message) : undefined;
+  const random = context.random ?? Math.random;
+  const timeoutMs = scenario.timeoutMs ?? DEFAULT_PONG_TIMEOUT_MS;
+  const { metrics } = context;
 
-/** Each client opens its own connection and keeps one ping in flight every `intervalMs`. */
-export function createPingPong(options: PingPongOptions): ScenarioRunner {
-  const clients = new Set<Client>();
-  let closing = false;
-  return {
-    startClient(index) {
-      if (closing) return;
-      clients.add(startPingPongClient(index, options));
-    },
-    async close() {
-      closing = true;
-      await Promise.all([...clients].map((client) => client.stop()));
-      clients.clear();
-    },
-  };
-}
+  return clientSet((index) => {
+    let nextSeq = 0;
+    let inFlight: InFlight | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    let heartbeat: NodeJS.Timeout | undefined;
+    let nextDueAt = 0;
+    let connection: TransportConnection | undefined;
 
-function startPingPongClient(index: number, options: PingPongOptions): Client {
-  const { scenario, metrics } = options;
-  const random = options.random ?? Math.random;
-  const pongTimeoutMs = options.pongTimeoutMs ?? DEFAULT_PONG_TIMEOUT_MS;
-  let nextSeq = 0;
-  let inFlight: { seq: number; sentAt: number } | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-
-  const tick = () => {
-    const now = performance.now();
-    if (inFlight && now - inFlight.sentAt < pongTimeoutMs) return; // one ping in flight at a time
-    if (inFlight) metrics.error();
-    const frame = pingFrame(nextSeq, index, scenario.messageBytes);
-    const sentAt = performance.now();
-    if (!connection.send(frame)) return;
-    inFlight = { seq: nextSeq, sentAt };
-    nextSeq += 1;
-    metrics.messageSent(frame.length);
-  };
-
-  const connection: TransportConnection = options.transport.open(options.url, {
-    onOpen() {
-      metrics.connectionOpened();
-      if (stopped) return;
-      // A random first offset keeps clients from sending in lockstep.
-      timer = setTimeout(() => {
-        timer = setInterval(tick, scenario.intervalMs);
-        tick();
-      }, random() * scenario.intervalMs);
-    },
-    onMessage(data) {
-      const receivedAt = performance.now();
-      metrics.messageReceived(data.length);
-      let seq: number | undefined;
-      try {
-        seq = pongSeq(data);
-      } catch {
-        metrics.error();
-        return;
-      }
-      if (inFlight === undefined || seq !== inFlight.seq) return;
-      metrics.roundTripMicros((receivedAt - inFlight.sentAt) * 1000);
+    const send = (intendedAt: number) => {
+      const seq = nextSeq;
+      const frame = buildPing ? buildPing({ seq, sentAtUs: nowMicros(), client: index }) : pingFrame(seq, index, scenario.messageBytes, scenario.responseBytes);
+      const sentAt = performance.now();
+      if (!connection?.send(frame)) return;
+      if (sentAt - intendedAt > LATE_SEND_MS) metrics.lateSend();
+      inFlight = { seq, sentAt, intendedAt };
+      nextSeq += 1;
+      metrics.messageSent(frame.length);
+    };
+    const timedOut = (now: number) => {
+      if (!inFlight || now - inFlight.sentAt < timeoutMs) return false;
+      metrics.error("timeout");
       inFlight = undefined;
-    },
-    onEnd(end) {
+      return true;
+    };
+    const onDue = () => {
+      const now = performance.now();
+      timedOut(now);
+      if (inFlight) metrics.skippedSend();
+      else send(nextDueAt);
+      // Self-correcting: the schedule is open + k·interval, never "interval after the timer fired".
+      nextDueAt += scenario.intervalMs;
+      while (nextDueAt <= now) {
+        nextDueAt += scenario.intervalMs;
+        metrics.skippedSend();
+      }
+      timer = setTimeout(onDue, nextDueAt - now);
+    };
+    const thinkThenSend = () => {
+      const { minMs, maxMs } = scenario.thinkTime!;
+      const dueAt = performance.now() + minMs + random() * (maxMs - minMs);
       clearTimeout(timer);
-      clearInterval(timer);
-      if (!end.opened) return metrics.connectionFailed();
-      metrics.connectionClosed();
-      // A close we asked for is not an error; a reset or a server-side drop mid-run is.
-      if (end.error && !stopped) metrics.error();
-    },
-  });
+      timer = setTimeout(() => {
+        send(dueAt);
+        // A lost pong must not end the client's pinging.
+        timer = setTimeout(() => timedOut(performance.now()) && thinkThenSend(), timeoutMs);
+      }, dueAt - performance.now());
+    };
 
-  return {
-    stop() {
-      stopped = true;
-      clearTimeout(timer);
-      clearInterval(timer);
-      return connection.close();
-    },
-  };
+    return openClient(context, index, {
+      onOpen(opened) {
+        connection = opened;
+        if (scenario.heartbeat) {
+          heartbeat = setInterval(() => {
+            const frame = buildHeartbeat ? buildHeartbeat({ seq: 0, sentAtUs: nowMicros(), client: index }) : `{"type":"heartbeat","client":${index}}`;
+            if (opened.send(frame)) metrics.messageSent(frame.length);
+          }, scenario.heartbeat.intervalMs);
+        }
+        if (scenario.thinkTime) return thinkThenSend();
+        // A random first offset keeps clients from sending in lockstep.
+        nextDueAt = performance.now() + random() * scenario.intervalMs;
+        timer = setTimeout(onDue, nextDueAt - performance.now());
+      },
+      onMessage(data, receivedAt) {
+        const seq = seqOf(data);
+        if (seq === undefined && !(seqOf === orderSentinel)) return;
+        if (inFlight === undefined || (seq !== undefined && seq !== inFlight.seq)) return;
+        metrics.roundTripMicros((receivedAt - inFlight.sentAt) * 1000);
+        const interval = scenario.thinkTime ? undefined : scenario.intervalMs * 1000;
+        metrics.correctedRoundTripMicros((receivedAt - inFlight.intendedAt) * 1000, interval);
+        inFlight = undefined;
+        if (scenario.thinkTime) thinkThenSend();
+      },
+      onEnd() {
+        clearTimeout(timer);
+        clearInterval(heartbeat);
+      },
+    });
+  });
+}
+
+function pongSeqSafe(data: Buffer): number | undefined {
+  try {
+    return pongSeq(data);
+  } catch {
+    return undefined;
+  }
+}
+
+/** In-order matching: any response answers the one ping in flight. */
+const orderSentinel: SeqReader = () => undefined;
+function orderReader(): SeqReader {
+  return orderSentinel;
 }

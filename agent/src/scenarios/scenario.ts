@@ -1,7 +1,122 @@
-/** What the engine drives: it starts clients on its ramp schedule and closes them all at the end. */
+import type { ScenarioMetrics } from "../metrics/snapshot-builder";
+import { causeOf, type Transport, type TransportConnection, type TransportEnd } from "../transports/transport";
+
+/** What the engine drives: it starts clients on its load schedule and closes them all at the end. */
 export interface ScenarioRunner {
   /** Starts client `index` (0-based within the shard). Never throws; failures are counted. */
   startClient(index: number): void;
+  /** Stops one client (a load shape ramping down). */
+  stopClient?(index: number): void;
   /** Stops every client and closes its connection; resolves once all have ended. */
   close(): Promise<void>;
+}
+
+/** Everything a scenario needs from the engine. */
+export interface ScenarioContext {
+  transport: Transport;
+  metrics: ScenarioMetrics;
+  /** Local addresses to spread connections over (client i uses address i mod n). */
+  sourceAddresses?: string[];
+  random?: () => number;
+  /** Shard index, so ids (rooms) from different agents never collide. */
+  shardIndex?: number;
+}
+
+export interface ClientHandlers {
+  onOpen(connection: TransportConnection): void;
+  onMessage(data: Buffer, receivedAt: number): void;
+  /** After the connection ended, whoever ended it; clear timers here. */
+  onEnd?(): void;
+  /** Give up connecting after this long and count the failure as "timeout". */
+  connectTimeoutMs?: number;
+}
+
+export interface OpenedClient {
+  connection: TransportConnection;
+  stop(): Promise<void>;
+}
+
+/** Opens one client's connection and does the bookkeeping every scenario shares: connect time, close causes, errors. */
+export function openClient(context: ScenarioContext, index: number, handlers: ClientHandlers): OpenedClient {
+  const { metrics, sourceAddresses } = context;
+  let stopped = false;
+  let timedOut = false;
+  let connectTimer: NodeJS.Timeout | undefined;
+  const startedAt = performance.now();
+  const localAddress = sourceAddresses?.length ? sourceAddresses[index % sourceAddresses.length] : undefined;
+  const connection = context.transport.open(
+    {
+      onOpen() {
+        clearTimeout(connectTimer);
+        metrics.connectionOpened((performance.now() - startedAt) * 1000);
+        if (!stopped) handlers.onOpen(connection);
+      },
+      onMessage(data) {
+        const receivedAt = performance.now();
+        metrics.messageReceived(data.length);
+        if (!stopped) handlers.onMessage(data, receivedAt);
+      },
+      onEnd(end) {
+        clearTimeout(connectTimer);
+        handlers.onEnd?.();
+        if (timedOut && !end.opened) return metrics.connectionFailed("timeout");
+        recordEnd(metrics, end, stopped);
+      },
+    },
+    localAddress ? { localAddress } : {},
+  );
+  if (handlers.connectTimeoutMs !== undefined) {
+    connectTimer = setTimeout(() => {
+      timedOut = true;
+      void connection.close(0);
+    }, handlers.connectTimeoutMs);
+  }
+  return {
+    connection,
+    stop() {
+      stopped = true;
+      clearTimeout(connectTimer);
+      handlers.onEnd?.();
+      return connection.close();
+    },
+  };
+}
+
+function recordEnd(metrics: ScenarioMetrics, end: TransportEnd, stoppedByUs: boolean): void {
+  if (!end.opened) return metrics.connectionFailed(end.error ? causeOf(end.error) : "error");
+  if (stoppedByUs) return metrics.connectionClosed("agent");
+  if (end.error) {
+    const cause = causeOf(end.error);
+    metrics.connectionClosed(cause === "reset" ? "reset" : "error");
+    return metrics.error(cause);
+  }
+  // A close we did not ask for mid-run: the server dropped the client.
+  metrics.connectionClosed(end.byPeer ? "server" : "agent");
+  if (end.byPeer) metrics.error("closed-by-server");
+}
+
+/** Keeps a scenario's clients by index, so the engine can stop one or all. */
+export function clientSet<C extends { stop(): Promise<void> }>(start: (index: number) => C): ScenarioRunner {
+  const clients = new Map<number, C>();
+  let closing = false;
+  return {
+    startClient(index) {
+      if (!closing && !clients.has(index)) clients.set(index, start(index));
+    },
+    stopClient(index) {
+      const client = clients.get(index);
+      clients.delete(index);
+      void client?.stop();
+    },
+    async close() {
+      closing = true;
+      await Promise.all([...clients.values()].map((client) => client.stop()));
+      clients.clear();
+    },
+  };
+}
+
+/** Monotonic microseconds on this process's clock (what send timestamps in messages use). */
+export function nowMicros(): number {
+  return Math.round((performance.timeOrigin + performance.now()) * 1000);
 }

@@ -51,8 +51,9 @@ function commandOf(data: Buffer): Command | undefined {
 
 /** A pong of the ping's seq, padded to `bytes` when the ping asked for a size. */
 export function pongFor(seq: unknown, bytes: unknown): string {
+  if (typeof bytes !== "number") return `{"type":"pong","seq":${Number(seq)}}`;
   const head = `{"type":"pong","seq":${Number(seq)},"pad":"`;
-  const padLength = typeof bytes === "number" ? Math.max(0, bytes - head.length - 2) : 0;
+  const padLength = Math.max(0, bytes - head.length - 2);
   return `${head}${PAD.slice(0, padLength)}"}`;
 }
 

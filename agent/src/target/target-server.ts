@@ -1,89 +1,179 @@
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createSocket, type RemoteInfo } from "node:dgram";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer as createTcpServer, type AddressInfo, type Socket } from "node:net";
+import type { TcpFraming } from "@throng/protocol/plan";
 import { WebSocket, WebSocketServer } from "ws";
+import { createFramer } from "../transports/framing";
+import { createTargetBehaviour, type BehaviourOptions, type Peer } from "./target-behaviour";
 
-export interface TargetOptions {
+export interface TargetOptions extends BehaviourOptions {
   host?: string;
+  /** WebSocket (and /stats HTTP) port; 0 picks a free one. */
   port?: number;
-  /** Minimum time before each pong, to simulate a slower server. */
-  delayMs?: number;
+  /** Also serve TCP with this framing (port 0 picks a free one). */
+  tcp?: { port: number; framing: TcpFraming };
+  /** Also serve UDP (port 0 picks a free one). */
+  udp?: { port: number };
+  /** Refuse connections beyond this many open ones (WebSocket: HTTP 503; TCP: reset). */
+  maxClients?: number;
+}
+
+export interface TargetStats {
+  clients: number;
+  messages: number;
+  cpuPercent: number;
+  rssBytes: number;
 }
 
 export interface RunningTarget {
   /** ws://host:port/ws; the server accepts any path. */
   url: string;
   port: number;
+  tcpPort?: number;
+  udpPort?: number;
+  /** The target's own CPU (since the previous call) and memory. */
+  stats(): TargetStats;
   close(): Promise<void>;
 }
 
-/** The seq of a ping frame, or undefined for any other frame (which is echoed instead). */
-function pingSeq(text: string): number | undefined {
-  if (!text.startsWith("{")) return undefined;
-  try {
-    const message = JSON.parse(text) as { type?: unknown; seq?: unknown } | null;
-    if (message?.type === "ping" && typeof message.seq === "number") return message.seq;
-  } catch {
-    // Not JSON: echoed like any other frame.
-  }
-  return undefined;
-}
-
-/** Runs `send` no earlier than `delayMs` after `receivedAt`, even if a timer fires a little early. */
-function sendAfter(receivedAt: number, delayMs: number, timers: Set<NodeJS.Timeout>, send: () => void): void {
-  const remaining = receivedAt + delayMs - performance.now();
-  if (remaining <= 0) return send();
-  const timer = setTimeout(() => {
-    timers.delete(timer);
-    sendAfter(receivedAt, delayMs, timers, send);
-  }, Math.ceil(remaining));
-  timers.add(timer);
-}
-
-function handleSocket(socket: WebSocket, delayMs: number, timers: Set<NodeJS.Timeout>): void {
-  socket.on("error", () => socket.terminate());
-  socket.on("message", (data, isBinary) => {
-    const receivedAt = performance.now();
-    const seq = isBinary ? undefined : pingSeq(data.toString());
-    const reply = seq === undefined ? data : `{"type":"pong","seq":${seq}}`;
-    const send = () => {
-      if (socket.readyState === WebSocket.OPEN) socket.send(reply, { binary: seq === undefined && isBinary });
-    };
-    if (delayMs > 0) sendAfter(receivedAt, delayMs, timers, send);
-    else send();
-  });
-}
-
-/** The reference WebSocket server: answers each ping with a pong of the same seq, echoes anything else. */
-export async function startTarget(options: TargetOptions = {}): Promise<RunningTarget> {
-  const host = options.host ?? "127.0.0.1";
-  const delayMs = Math.max(0, options.delayMs ?? 0);
-  const timers = new Set<NodeJS.Timeout>();
-  const http = createServer((_request, response) => {
-    response.writeHead(426, { "content-type": "text/plain" }).end("this is a WebSocket server; connect to ws://host:port/ws\n");
-  });
-  const wss = new WebSocketServer({ server: http, perMessageDeflate: false });
-  wss.on("connection", (socket) => handleSocket(socket, delayMs, timers));
-
-  await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
-    http.listen(options.port ?? 7070, host, () => {
-      http.off("error", reject);
+function listen(server: { listen(port: number, host: string, cb: () => void): unknown; once(e: string, f: (e: Error) => void): unknown; off(e: string, f: (e: Error) => void): unknown }, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
       resolve();
     });
   });
+}
+
+function cpuMeter() {
+  let lastCpu = process.cpuUsage();
+  let lastAt = performance.now();
+  return () => {
+    const cpu = process.cpuUsage(lastCpu);
+    const now = performance.now();
+    const percent = ((cpu.user + cpu.system) / 1000 / Math.max(1, now - lastAt)) * 100;
+    lastCpu = process.cpuUsage();
+    lastAt = now;
+    return Math.round(percent * 10) / 10;
+  };
+}
+
+function webSocketPeer(socket: WebSocket): Peer & { binary: boolean } {
+  const peer = {
+    rooms: new Set<number>(),
+    binary: false,
+    send(data: Buffer | string) {
+      if (socket.readyState === WebSocket.OPEN) socket.send(data, { binary: typeof data !== "string" && peer.binary });
+    },
+  };
+  return peer;
+}
+
+async function serveTcp(options: TargetOptions, host: string, behaviour: ReturnType<typeof createTargetBehaviour>, counts: { open: number }) {
+  const tcp = options.tcp!;
+  const sockets = new Set<Socket>();
+  const server = createTcpServer({ noDelay: true }, (socket) => {
+    if (options.maxClients !== undefined && counts.open >= options.maxClients) return void socket.resetAndDestroy();
+    counts.open += 1;
+    sockets.add(socket);
+    const framer = createFramer(tcp.framing);
+    const peer: Peer = { rooms: new Set(), send: (data) => void (socket.writable && socket.write(framer.encode(typeof data === "string" ? Buffer.from(data) : data))) };
+    socket.on("data", (chunk) => {
+      try {
+        framer.push(chunk, (message) => behaviour.handle(peer, message));
+      } catch {
+        socket.destroy();
+      }
+    });
+    socket.on("error", () => socket.destroy());
+    socket.on("end", () => socket.end());
+    socket.on("close", () => {
+      counts.open -= 1;
+      sockets.delete(socket);
+      behaviour.leave(peer);
+    });
+  });
+  await listen(server, tcp.port, host);
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+async function serveUdp(options: TargetOptions, host: string, behaviour: ReturnType<typeof createTargetBehaviour>) {
+  const socket = createSocket({ type: host.includes(":") ? "udp6" : "udp4" });
+  const peers = new Map<string, Peer>();
+  socket.on("message", (message, remote: RemoteInfo) => {
+    const key = `${remote.address}:${remote.port}`;
+    let peer = peers.get(key);
+    if (!peer) {
+      peer = { rooms: new Set(), send: (data) => socket.send(data, remote.port, remote.address) };
+      peers.set(key, peer);
+    }
+    behaviour.handle(peer, message);
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once("error", reject);
+    socket.bind(options.udp!.port, host, () => resolve());
+  });
+  return { port: socket.address().port, close: () => new Promise<void>((resolve) => socket.close(() => resolve())) };
+}
+
+/**
+ * The reference target: WebSocket (always), TCP and UDP (when asked) endpoints that answer pings with pongs,
+ * logins with login-ok, broadcast room moves, stall on demand and echo anything else.
+ */
+export async function startTarget(options: TargetOptions = {}): Promise<RunningTarget> {
+  const host = options.host ?? "127.0.0.1";
+  const behaviour = createTargetBehaviour(options);
+  const counts = { open: 0 };
+  const cpu = cpuMeter();
+  const stats = (): TargetStats => ({ clients: counts.open, messages: behaviour.messages(), cpuPercent: cpu(), rssBytes: process.memoryUsage.rss() });
+  const http = createServer((request: IncomingMessage, response: ServerResponse) => {
+    if (request.url === "/stats") return void response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(stats()));
+    response.writeHead(426, { "content-type": "text/plain" }).end("this is a WebSocket server; connect to ws://host:port/ws\n");
+  });
+  const wss = new WebSocketServer({
+    server: http,
+    perMessageDeflate: false,
+    verifyClient: (_info, done) => (options.maxClients !== undefined && counts.open >= options.maxClients ? done(false, 503, "client limit reached") : done(true)),
+  });
+  wss.on("connection", (socket) => {
+    counts.open += 1;
+    const peer = webSocketPeer(socket);
+    socket.on("error", () => socket.terminate());
+    socket.on("message", (data, isBinary) => {
+      peer.binary = isBinary;
+      behaviour.handle(peer, Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer));
+    });
+    socket.on("close", () => {
+      counts.open -= 1;
+      behaviour.leave(peer);
+    });
+  });
+  await listen(http, options.port ?? 7070, host);
+  const tcp = options.tcp ? await serveTcp(options, host, behaviour, counts) : undefined;
+  const udp = options.udp ? await serveUdp(options, host, behaviour) : undefined;
   const port = (http.address() as AddressInfo).port;
   const urlHost = host.includes(":") ? `[${host}]` : host;
-
   return {
     url: `ws://${urlHost}:${port}/ws`,
     port,
+    ...(tcp ? { tcpPort: tcp.port } : {}),
+    ...(udp ? { udpPort: udp.port } : {}),
+    stats,
     async close() {
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
+      behaviour.close();
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
+      await tcp?.close();
+      await udp?.close();
     },
   };
 }

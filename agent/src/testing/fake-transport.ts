@@ -8,7 +8,7 @@ export function createFakeTransport(options: { failing?: boolean } = {}) {
   let opened = 0;
   let closed = 0;
   const transport: Transport = {
-    open(_url, events): TransportConnection {
+    open(events): TransportConnection {
       let state: "connecting" | "open" | "ended" = "connecting";
       let resolveEnded!: () => void;
       const ended = new Promise<void>((resolve) => (resolveEnded = resolve));
@@ -17,7 +17,7 @@ export function createFakeTransport(options: { failing?: boolean } = {}) {
         const wasOpen = state === "open";
         state = "ended";
         if (wasOpen) closed += 1;
-        events.onEnd(options.failing ? { opened: false, error: new Error("connect ECONNREFUSED") } : { opened: wasOpen });
+        events.onEnd(options.failing ? { opened: false, error: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }) } : { opened: wasOpen });
         resolveEnded();
       };
       setImmediate(() => {

@@ -1,0 +1,100 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { TcpFraming } from "@throng/protocol/plan";
+import { startTarget, type RunningTarget } from "../target/target-server";
+import { merged, runPlan, total, totalsByKind } from "../testing/assignment";
+
+let target: RunningTarget | undefined;
+afterEach(async () => {
+  await target?.close();
+  target = undefined;
+});
+
+const len2: TcpFraming = { kind: "length-prefix", headerBytes: 2 };
+
+describe("scenarios against the reference target", () => {
+  it.each(["websocket", "tcp"] as const)("echo-flood over %s: every echo answered, one round trip per echo, no errors", async (protocol) => {
+    target = await startTarget({ port: 0, tcp: { port: 0, framing: len2 } });
+    const snapshots = await runPlan({
+      target: protocol === "tcp" ? { protocol, host: "127.0.0.1", port: target.tcpPort!, framing: len2 } : { protocol, url: target.url, frames: "binary" },
+      scenario: { kind: "echo-flood", messageBytes: 8, maxInFlight: 1 },
+      load: { clients: 10, durationSec: 1, rampUpSec: 0 },
+    });
+    const received = total(snapshots, "messagesReceived");
+    expect(received).toBeGreaterThan(1_000);
+    expect(total(snapshots, "bytesReceived")).toBe(received * 8);
+    expect(merged(snapshots, "rttUs")!.totalCount).toBe(received);
+    expect(total(snapshots, "messagesSent") - received).toBeLessThanOrEqual(10); // at most one in flight each at the end
+    expect(total(snapshots, "errors")).toBe(0);
+  });
+
+  it("movement-sync: rooms of 4 at 20 Hz reach every other member, with broadcast latency and no loss", async () => {
+    target = await startTarget({ port: 0 });
+    const snapshots = await runPlan({
+      target: { protocol: "websocket", url: target.url },
+      scenario: { kind: "movement-sync", roomSize: 4, updateHz: 20 },
+      load: { clients: 8, durationSec: 2, rampUpSec: 0 },
+    });
+    const expected = total(snapshots, "broadcastsExpected");
+    const received = total(snapshots, "broadcastsReceived");
+    expect(expected).toBeGreaterThan(8 * 20 * 3 * 0.7); // ~2 s of 8 players × 3 others at 20 Hz, less the join
+    expect(received / expected).toBeGreaterThan(0.95);
+    expect(merged(snapshots, "broadcastUs")!.totalCount).toBe(received);
+    expect(merged(snapshots, "jitterUs")!.totalCount).toBeGreaterThan(0);
+    expect(total(snapshots, "lost") + total(snapshots, "duplicates") + total(snapshots, "outOfOrder")).toBe(0);
+  });
+
+  it("movement-sync as fast as possible sends the next update once the room got the last", async () => {
+    target = await startTarget({ port: 0 });
+    const snapshots = await runPlan({
+      target: { protocol: "websocket", url: target.url },
+      scenario: { kind: "movement-sync", roomSize: 3 },
+      load: { clients: 3, durationSec: 1, rampUpSec: 0 },
+    });
+    expect(total(snapshots, "broadcastsReceived")).toBeGreaterThan(300);
+    expect(total(snapshots, "broadcastsReceived") / total(snapshots, "broadcastsExpected")).toBeGreaterThan(0.95);
+  });
+
+  it("login-storm: connect and login histograms, and failures by cause when the target refuses past its limit", async () => {
+    target = await startTarget({ port: 0, maxClients: 30 });
+    const snapshots = await runPlan({
+      target: { protocol: "websocket", url: target.url },
+      scenario: { kind: "login-storm", login: true },
+      load: { clients: 40, durationSec: 1, rampUpSec: 0 },
+    });
+    expect(total(snapshots, "loginsSucceeded")).toBe(30);
+    expect(merged(snapshots, "connectUs")!.totalCount).toBe(30);
+    expect(merged(snapshots, "loginUs")!.totalCount).toBe(30);
+    expect(total(snapshots, "connectionsFailed")).toBe(10);
+    expect(totalsByKind(snapshots, "errorsByKind")).toEqual({ handshake: 10 });
+  });
+
+  it("login-storm at a connect rate follows it (open model): 20 per second for 2 s", async () => {
+    target = await startTarget({ port: 0 });
+    const snapshots = await runPlan({
+      target: { protocol: "websocket", url: target.url },
+      scenario: { kind: "login-storm", connectsPerSec: 20 },
+      load: { clients: 1_000, durationSec: 2, rampUpSec: 0 },
+    });
+    expect(snapshots[0]!.counters.connectionsOpened).toBeGreaterThanOrEqual(19);
+    expect(snapshots[0]!.counters.connectionsOpened).toBeLessThanOrEqual(22);
+    expect(total(snapshots, "connectionsOpened")).toBeLessThanOrEqual(42);
+  });
+
+  it("ping-pong over UDP with a custom template matched by regex, and over TCP with a newline delimiter", async () => {
+    target = await startTarget({ port: 0, udp: { port: 0 }, tcp: { port: 0, framing: { kind: "delimiter" } } });
+    const scenario = {
+      kind: "ping-pong" as const,
+      intervalMs: 20,
+      messageBytes: 64,
+      message: { format: "json" as const, body: '{"type":"ping","seq":{{seq}},"client":{{client}},"at":{{sentAtUs}}}', sizeBytes: 100 },
+      match: { by: "regex" as const, pattern: '"seq":(\\d+)' },
+    };
+    const udp = await runPlan({ target: { protocol: "udp", host: "127.0.0.1", port: target.udpPort! }, scenario, load: { clients: 5, durationSec: 1, rampUpSec: 0 } });
+    const tcp = await runPlan({ target: { protocol: "tcp", host: "127.0.0.1", port: target.tcpPort!, framing: { kind: "delimiter" } }, scenario, load: { clients: 5, durationSec: 1, rampUpSec: 0 } });
+    for (const snapshots of [udp, tcp]) {
+      expect(merged(snapshots, "rttUs")!.totalCount).toBeGreaterThan(100);
+      expect(total(snapshots, "bytesSent")).toBe(total(snapshots, "messagesSent") * 100);
+      expect(total(snapshots, "errors")).toBe(0);
+    }
+  });
+});

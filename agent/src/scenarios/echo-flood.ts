@@ -1,0 +1,67 @@
+import type { EchoFloodScenario } from "@throng/protocol/plan";
+import type { TransportConnection } from "../transports/transport";
+import { compileTemplate, createSeqReader } from "./message-template";
+import { clientSet, nowMicros, openClient, type ScenarioContext, type ScenarioRunner } from "./scenario";
+
+/**
+ * Each connection sends as fast as the server echoes: up to `maxInFlight` unanswered messages, one message per
+ * send call, the next one sent the moment an echo arrives. Echoes match sends first in, first out (or by seq).
+ */
+export function createEchoFlood(scenario: EchoFloodScenario, context: ScenarioContext): ScenarioRunner {
+  const { metrics } = context;
+  const window = scenario.maxInFlight ?? 1;
+  const build = scenario.message ? compileTemplate(scenario.message) : undefined;
+  const seqOf = scenario.match ? createSeqReader(scenario.match) : undefined;
+  // The default payload never changes: building it once keeps the agent's cost per echo to the send itself.
+  const fixed = Buffer.alloc(scenario.messageBytes, 0x65);
+
+  return clientSet((index) => {
+    let connection: TransportConnection | undefined;
+    // Send times of unanswered messages, oldest first; a ring keeps it allocation-free.
+    const sentAt = new Float64Array(window);
+    const seqs = new Float64Array(window);
+    let head = 0;
+    let count = 0;
+    let nextSeq = 0;
+
+    const sendOne = () => {
+      const payload = build ? build({ seq: nextSeq, sentAtUs: nowMicros(), client: index }) : fixed;
+      if (!connection?.send(payload)) return false;
+      const slot = (head + count) % window;
+      sentAt[slot] = performance.now();
+      seqs[slot] = nextSeq++;
+      count += 1;
+      metrics.messageSent(payload.length);
+      return true;
+    };
+    const fill = () => {
+      while (count < window && sendOne()) {
+        // Bounded by the window.
+      }
+    };
+
+    return openClient(context, index, {
+      onOpen(opened) {
+        connection = opened;
+        fill();
+      },
+      onMessage(data, receivedAt) {
+        if (count === 0) return metrics.error("unexpected-message");
+        if (seqOf) {
+          const seq = seqOf(data);
+          // Drop everything older than the answered seq: those echoes are lost or out of order.
+          while (count > 0 && seq !== undefined && seqs[head]! < seq) {
+            head = (head + 1) % window;
+            count -= 1;
+            metrics.lost(1);
+          }
+          if (count === 0 || seq !== seqs[head]) return metrics.error("unmatched-echo");
+        }
+        metrics.roundTripMicros((receivedAt - sentAt[head]!) * 1000);
+        head = (head + 1) % window;
+        count -= 1;
+        fill();
+      },
+    });
+  });
+}
