@@ -1,54 +1,123 @@
 "use client";
 
+import Link from "next/link";
+import { useRef, useState } from "react";
 import type { AgentView } from "@throng/protocol/api";
 import { formatAgo, formatGiB } from "../lib/format";
+import { formatLabels } from "../lib/labels";
 import { agentTone } from "../lib/status";
+import { AgentLabelsDialog, RevokeAgentDialog } from "./agent-dialogs";
 import { StatusBadge } from "./status-badge";
 
-/** The organisation's agents, newest state first as the API orders them. */
-export function AgentList({ agents, now }: { agents: AgentView[]; now: number }) {
+type Open = { kind: "labels" | "revoke"; agent: AgentView } | null;
+
+export function LabelChips({ labels }: { labels: Readonly<Record<string, string>> }) {
+  const chips = formatLabels(labels);
+  if (chips.length === 0) return <span className="muted">none</span>;
+  return (
+    <ul className="chips" aria-label="Labels">
+      {chips.map((chip) => (
+        <li key={chip} className="chip">
+          {chip}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The organisation's agents, kept current by the page; labels editable, agents revocable. */
+export function AgentList({ agents, now, onChanged }: { agents: AgentView[]; now: number; onChanged: () => void }) {
+  const [open, setOpen] = useState<Open>(null);
+  const opener = useRef<HTMLElement | null>(null);
+
+  const show = (kind: "labels" | "revoke", agent: AgentView) => {
+    opener.current = document.activeElement as HTMLElement | null;
+    setOpen({ kind, agent });
+  };
+  // Focus goes back where it was; a revoked agent's row is gone, so then to the table.
+  const close = (changed: boolean) => {
+    const revoked = changed && open?.kind === "revoke";
+    setOpen(null);
+    if (changed) onChanged();
+    requestAnimationFrame(() => (revoked ? document.getElementById("agents-title") : opener.current)?.focus());
+  };
+
   if (agents.length === 0) {
     return (
       <div className="empty" data-testid="agents-empty">
-        <strong>No agents yet — create a token and run the command on a test rig.</strong>
-        The agent appears here as soon as it connects.
+        <strong>No agents yet.</strong>
+        Create an enrolment token above and run one of its commands on a machine that should generate load. The agent shows
+        up here within seconds, and plans can run as soon as one is online.
       </div>
     );
   }
   return (
-    <div className="table-wrap">
-      <table className="data" data-testid="agent-list">
-        <caption className="sr-only">Agents</caption>
-        <thead>
-          <tr>
-            <th scope="col">Hostname</th>
-            <th scope="col">Status</th>
-            <th scope="col" className="num">Cores</th>
-            <th scope="col" className="num">Memory</th>
-            <th scope="col">Version</th>
-            <th scope="col">Last seen</th>
-          </tr>
-        </thead>
-        <tbody>
-          {agents.map((agent) => (
-            <tr key={agent.id} data-testid="agent-row" data-status={agent.status} data-agent-id={agent.id}>
-              <td>
-                <strong>{agent.hostname}</strong>
-                <div className="muted">
-                  {agent.os} · {agent.arch}
-                </div>
-              </td>
-              <td>
-                <StatusBadge status={agent.status} tone={agentTone(agent.status)} testId="agent-status" />
-              </td>
-              <td className="num">{agent.cores}</td>
-              <td className="num">{formatGiB(agent.memoryBytes)}</td>
-              <td>{agent.version}</td>
-              <td title={agent.lastSeenAt ?? undefined}>{formatAgo(agent.lastSeenAt, now)}</td>
+    <>
+      <div className="table-wrap">
+        <table className="data" data-testid="agent-list">
+          <caption className="sr-only">Agents</caption>
+          <thead>
+            <tr>
+              <th scope="col">Agent</th>
+              <th scope="col">Status</th>
+              <th scope="col">Labels</th>
+              <th scope="col">Capacity</th>
+              <th scope="col">Version</th>
+              <th scope="col">Run</th>
+              <th scope="col">Last seen</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody>
+            {agents.map((agent) => (
+              <tr key={agent.id} data-testid="agent-row" data-status={agent.status} data-agent-id={agent.id}>
+                <td>
+                  <strong>{agent.hostname}</strong>
+                  <div className="muted small">
+                    {agent.os} · {agent.arch}
+                    {agent.ip && <> · {agent.ip}</>}
+                  </div>
+                </td>
+                <td>
+                  <StatusBadge status={agent.status} tone={agentTone(agent.status)} testId="agent-status" />
+                </td>
+                <td data-testid="agent-labels">
+                  <LabelChips labels={agent.labels} />
+                </td>
+                <td className="nowrap">
+                  <span data-testid="agent-cores">{agent.cores}</span> cores
+                  <div className="muted small">{formatGiB(agent.memoryBytes)}</div>
+                </td>
+                <td>{agent.version}</td>
+                <td>
+                  {agent.currentRunId ? (
+                    <Link href={`/runs/${agent.currentRunId}`} data-testid="agent-current-run">
+                      current run
+                    </Link>
+                  ) : (
+                    <span className="muted">idle</span>
+                  )}
+                </td>
+                <td title={agent.lastSeenAt ?? undefined} className="nowrap">
+                  {formatAgo(agent.lastSeenAt, now)}
+                </td>
+                <td className="actions">
+                  <button className="button small" type="button" onClick={() => show("labels", agent)} aria-label={`Edit labels of ${agent.hostname}`} data-testid="edit-labels">
+                    Labels
+                  </button>
+                  <button className="button small danger-outline" type="button" onClick={() => show("revoke", agent)} aria-label={`Revoke ${agent.hostname}`} data-testid="revoke-agent">
+                    Revoke
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {open?.kind === "labels" && <AgentLabelsDialog agent={open.agent} onClose={() => close(false)} onSaved={() => close(true)} />}
+      {open?.kind === "revoke" && <RevokeAgentDialog agent={open.agent} onClose={() => close(false)} onRevoked={() => close(true)} />}
+    </>
   );
 }

@@ -2,14 +2,15 @@
 
 import { useApiData } from "../hooks/use-api-data";
 import { api } from "../lib/api";
+import { AgentInstallPanel } from "./agent-install-panel";
 import { AgentList } from "./agent-list";
-import { EnrolmentTokenPanel } from "./enrolment-token-panel";
 
 const POLL_MS = 1000;
 
-/** Agents page: enrol a rig, watch the fleet (polled every second). */
+/** Agents page: install an agent, watch the fleet (polled every second), label and revoke agents. */
 export function AgentsView() {
-  const { data, error } = useApiData((signal) => api.listAgents(signal), POLL_MS);
+  const { data, error, reload } = useApiData((signal) => api.listAgents(signal), POLL_MS);
+  const online = data?.filter((agent) => agent.status !== "offline").length ?? 0;
   return (
     <>
       <div className="page-head">
@@ -18,13 +19,21 @@ export function AgentsView() {
           <p>Machines that generate load for your runs.</p>
         </div>
       </div>
-      <EnrolmentTokenPanel />
+      <AgentInstallPanel />
+      <h2 id="agents-title" tabIndex={-1}>
+        Fleet{" "}
+        {data && (
+          <span className="muted small" data-testid="agents-online">
+            {online} of {data.length} online
+          </span>
+        )}
+      </h2>
       {error && (
         <p className="alert" role="alert">
           {error}
         </p>
       )}
-      {data ? <AgentList agents={data} now={Date.now()} /> : !error && <p className="loading">Loading agents…</p>}
+      {data ? <AgentList agents={data} now={Date.now()} onChanged={reload} /> : !error && <p className="loading">Loading agents…</p>}
     </>
   );
 }

@@ -2,15 +2,16 @@
 
 import Link from "next/link";
 import type { PlanView } from "@throng/protocol/api";
-import { describeLoad, describeScenario } from "../lib/plan-summary";
+import { describeAgents, describeLoad, describeScenario, describeTarget } from "../lib/plan-summary";
 import { StartRunButton } from "./start-run-button";
 
-/** Saved plans, each with what it does and a button to run it. */
+/** Saved plans, each with what it does, a way to run it and a way to copy it. */
 export function PlanList({ plans }: { plans: PlanView[] }) {
   if (plans.length === 0) {
     return (
       <div className="empty" data-testid="plans-empty">
-        <strong>No plans yet — create one to say where the load goes and how much.</strong>
+        <strong>No plans yet.</strong>
+        <p>A plan says where the load goes and how much. Create one, or import a plan file (YAML or JSON) in the editor.</p>
         <Link className="button primary" href="/plans/new">
           New plan
         </Link>
@@ -35,16 +36,22 @@ export function PlanList({ plans }: { plans: PlanView[] }) {
           {plans.map((plan) => (
             <tr key={plan.id} data-testid="plan-row" data-plan-id={plan.id} data-plan-name={plan.name}>
               <td>
-                <strong>{plan.name}</strong>
+                <Link href={`/plans/${plan.id}`}>
+                  <strong>{plan.name}</strong>
+                </Link>
+                <div className="muted small">{describeAgents(plan.spec)}</div>
               </td>
               <td>
-                <code>{plan.spec.target.url}</code>
+                <code>{describeTarget(plan.spec)}</code>
               </td>
               <td>
                 {describeLoad(plan.spec)}
-                <div className="muted">{describeScenario(plan.spec)}</div>
+                <div className="muted small">{describeScenario(plan.spec)}</div>
               </td>
-              <td>
+              <td className="actions">
+                <Link className="button small" href={`/plans/new?from=${plan.id}`} aria-label={`Clone ${plan.name}`}>
+                  Clone
+                </Link>
                 <StartRunButton planId={plan.id} planName={plan.name} />
               </td>
             </tr>

@@ -1,16 +1,70 @@
 "use client";
 
+import { useMemo } from "react";
+import type { AgentView } from "@throng/protocol/api";
+import type { RunEventView } from "@throng/protocol/run";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
-import { CONNECTION_LINES, MESSAGE_LINES, RTT_LINES } from "../lib/series";
+import {
+  AGENT_LINES,
+  BYTE_LINES,
+  CONNECTION_LINES,
+  ERROR_LINES,
+  MESSAGE_LINES,
+  RTT_LINES,
+  agentCpuLines,
+  eventMarkers,
+  healthAgentIds,
+  latencyLines,
+  latencyNames,
+  stepMarkers,
+} from "../lib/series";
 import { SeriesChart } from "./series-chart";
 
-/** The three live charts of a run: connections, message rates, round-trip times. */
-export function RunCharts({ points, span }: { points: readonly SeriesPoint[]; span: readonly [number, number] | null }) {
+interface RunChartsProps {
+  points: readonly SeriesPoint[];
+  span: readonly [number, number] | null;
+  events: readonly RunEventView[];
+  agents: readonly AgentView[];
+}
+
+/**
+ * The run's charts, one point per second, with stage changes, lost agents and an abort marked on the time axis.
+ * Latencies besides RTT and per-agent health appear as soon as the seconds carry them.
+ */
+export function RunCharts({ points, span, events, agents }: RunChartsProps) {
+  const markers = useMemo(() => [...eventMarkers(events), ...stepMarkers(points)].sort((a, b) => a.t - b.t), [events, points]);
+  // Line sets change only when a new latency or agent appears, so the plots are not rebuilt every second.
+  const latencyKey = latencyNames(points).join(",");
+  const latency = useMemo(() => latencyLines(latencyKey ? latencyKey.split(",") : []), [latencyKey]);
+  const names = new Map(agents.map((agent) => [agent.id, agent.hostname]));
+  const healthKey = healthAgentIds(points)
+    .map((id) => `${id}=${names.get(id) ?? id.slice(0, 8)}`)
+    .join(",");
+  const cpu = useMemo(() => {
+    const pairs = healthKey ? healthKey.split(",").map((pair) => pair.split("=") as [string, string]) : [];
+    const byId = new Map(pairs);
+    return agentCpuLines([...byId.keys()], (id) => byId.get(id) ?? id);
+  }, [healthKey]);
+  const rttTitle = `Round-trip time ${RTT_LINES.map((line) => line.label).join(", ")}`;
+
   return (
-    <div className="chart-grid">
-      <SeriesChart testId="chart-connections" title="Connections and clients" lines={CONNECTION_LINES} points={points} span={span} />
-      <SeriesChart testId="chart-messages" title="Messages per second" lines={MESSAGE_LINES} points={points} span={span} />
-      <SeriesChart testId="chart-rtt" title="Round-trip time p50 and p99 (ms)" lines={RTT_LINES} points={points} span={span} />
-    </div>
+    <section aria-labelledby="charts-title">
+      <h2 id="charts-title" className="sr-only">
+        Charts
+      </h2>
+      <div className="chart-grid">
+        <SeriesChart testId="chart-connections" title="Clients and connections" lines={CONNECTION_LINES} points={points} span={span} markers={markers} />
+        <SeriesChart testId="chart-messages" title="Messages per second" lines={MESSAGE_LINES} points={points} span={span} markers={markers} />
+        <SeriesChart testId="chart-rtt" title={rttTitle} lines={RTT_LINES} points={points} span={span} markers={markers} unit="ms" />
+        <SeriesChart testId="chart-bytes" title="Bytes per second" lines={BYTE_LINES} points={points} span={span} markers={markers} unit="bytes" />
+        <SeriesChart testId="chart-errors" title="Errors per second" lines={ERROR_LINES} points={points} span={span} markers={markers} />
+        {cpu.length > 0 ? (
+          <SeriesChart testId="chart-agent-health" title="Agent CPU (100 % = one core)" lines={cpu} points={points} span={span} markers={markers} />
+        ) : (
+          <SeriesChart testId="chart-agents" title="Agents reporting" lines={AGENT_LINES} points={points} span={span} markers={markers} />
+        )}
+        {latency.length > 0 && <SeriesChart testId="chart-latency" title="Other latencies, p99" lines={latency} points={points} span={span} markers={markers} unit="ms" />}
+      </div>
+    </section>
   );
 }

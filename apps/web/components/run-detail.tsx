@@ -1,17 +1,25 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { useApiData } from "../hooks/use-api-data";
 import { useRunLive } from "../hooks/use-run-live";
+import { api } from "../lib/api";
 import { chartSpan, isTerminal } from "../lib/run-timing";
+import { RunAgents } from "./run-agents";
 import { RunCharts } from "./run-charts";
+import { RunEvents } from "./run-events";
 import { RunHeader } from "./run-header";
 import { RunSummary } from "./run-summary";
 
-/** One run: header, live charts and, once it has ended, its summary. */
+const AGENTS_POLL_MS = 2000;
+
+/** One run: header with abort, events, summary once ended, live charts, and its agents. */
 export function RunDetail({ runId }: { runId: string }) {
-  const { run, points, error, stream } = useRunLive(runId);
+  const { run, points, error, stream, accept } = useRunLive(runId);
   const [now, setNow] = useState(() => Date.now());
   const ended = run ? isTerminal(run.status) : false;
+  // Host names and fleet status for the agents table and chart legends; polled only while the run is live.
+  const fleet = useApiData((signal) => api.listAgents(signal), ended ? undefined : AGENTS_POLL_MS);
 
   // Elapsed and remaining tick every second while the run is live.
   useEffect(() => {
@@ -29,16 +37,27 @@ export function RunDetail({ runId }: { runId: string }) {
       <p className="loading">Loading run…</p>
     );
   }
+  const agents = fleet.data ?? [];
+  const last = points[points.length - 1];
   return (
     <>
-      <RunHeader run={run} stream={stream} now={now} />
+      <RunHeader run={run} stream={stream} now={now} agentsReporting={ended || !last ? null : last.agents} onAborted={accept} />
       {error && (
         <p className="alert" role="alert">
           {error}
         </p>
       )}
-      {ended && <RunSummary summary={run.summary} error={run.status === "failed" ? run.error : null} />}
-      <RunCharts points={points} span={chartSpan(run)} />
+      {ended ? (
+        <RunSummary run={run} />
+      ) : (
+        run.events.length > 0 && (
+          <section className="panel" aria-label="Events">
+            <RunEvents run={run} />
+          </section>
+        )
+      )}
+      <RunCharts points={points} span={chartSpan(run)} events={run.events} agents={agents} />
+      <RunAgents run={run} agents={agents} points={points} live={!ended} />
     </>
   );
 }

@@ -4,8 +4,10 @@ import Link from "next/link";
 import type { RunView } from "@throng/protocol/run";
 import type { StreamState } from "../hooks/use-run-live";
 import { formatDateTime, formatDuration, formatInteger } from "../lib/format";
-import { elapsedSeconds, remainingSeconds } from "../lib/run-timing";
+import { describeLoad, describeScenario, describeTarget } from "../lib/plan-summary";
+import { elapsedSeconds, isTerminal, plannedSeconds, remainingSeconds } from "../lib/run-timing";
 import { runTone } from "../lib/status";
+import { AbortRunButton } from "./abort-run-button";
 import { StatusBadge } from "./status-badge";
 
 const STREAM_NOTE: Record<StreamState, string> = {
@@ -26,30 +28,53 @@ function Fact({ label, value, testId }: { label: string; value: string; testId?:
   );
 }
 
-/** Which plan, against what, and how far along the run is. */
-export function RunHeader({ run, stream, now }: { run: RunView; stream: StreamState; now: number }) {
+interface RunHeaderProps {
+  run: RunView;
+  stream: StreamState;
+  now: number;
+  agentsReporting: number | null;
+  onAborted: (run: RunView) => void;
+}
+
+/** Which plan, against what, how far along the run is, and the way to stop it. */
+export function RunHeader({ run, stream, now, agentsReporting, onAborted }: RunHeaderProps) {
   const elapsed = elapsedSeconds(run, now);
   const remaining = remainingSeconds(run, now);
+  const planned = plannedSeconds(run);
+  const live = !isTerminal(run.status);
   return (
     <header className="panel">
       <div className="page-head">
         <div>
-          <p className="muted">
-            <Link href="/runs">Runs</Link> / run started {formatDateTime(run.startedAt ?? run.createdAt)}
+          <p className="muted small">
+            <Link href="/runs">Runs</Link> / <Link href={`/plans/${run.planId}`}>{run.planName}</Link> · created {formatDateTime(run.createdAt)}
           </p>
           <h1>
             {run.planName} <StatusBadge status={run.status} tone={runTone(run.status)} testId="run-status" />
           </h1>
         </div>
-        {STREAM_NOTE[stream] && <span className="live-note" aria-live="polite">{STREAM_NOTE[stream]}</span>}
+        <div className="head-actions">
+          {STREAM_NOTE[stream] && (
+            <span className="live-note" aria-live="polite" data-testid="stream-state" data-state={stream}>
+              {STREAM_NOTE[stream]}
+            </span>
+          )}
+          {live && <AbortRunButton run={run} onAborted={onAborted} />}
+        </div>
       </div>
       <ul className="run-facts">
-        <Fact label="Target" value={run.spec.target.url} />
-        <Fact label="Clients" value={formatInteger(run.spec.load.clients)} />
-        <Fact label="Planned" value={formatDuration(run.spec.load.durationSec)} />
+        <Fact label="Target" value={describeTarget(run.spec)} />
+        <Fact label="Load" value={describeLoad(run.spec)} />
+        <Fact label="Scenario" value={describeScenario(run.spec)} />
         <Fact label="Elapsed" value={elapsed === null ? "not started" : formatDuration(elapsed)} testId="run-elapsed" />
         {remaining !== null && <Fact label="Remaining" value={formatDuration(remaining)} testId="run-remaining" />}
+        {agentsReporting !== null && <Fact label="Agents reporting" value={formatInteger(agentsReporting)} testId="run-agents-reporting" />}
       </ul>
+      {live && elapsed !== null && (
+        <progress className="run-progress" max={planned} value={Math.min(planned, elapsed)} aria-label="Run progress">
+          {Math.round((Math.min(planned, elapsed) / planned) * 100)}%
+        </progress>
+      )}
     </header>
   );
 }

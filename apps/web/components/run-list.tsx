@@ -2,23 +2,13 @@
 
 import Link from "next/link";
 import type { RunView } from "@throng/protocol/run";
-import { formatDateTime, formatDuration } from "../lib/format";
+import { formatDateTime, formatDuration, formatInteger, formatMs, formatRate } from "../lib/format";
 import { listedDurationSeconds } from "../lib/run-timing";
 import { runTone } from "../lib/status";
 import { StatusBadge } from "./status-badge";
 
-/** Runs, newest first, each linking to its page. */
+/** One page of runs, each linking to its page, with the headline numbers of those that ended. */
 export function RunList({ runs, now }: { runs: RunView[]; now: number }) {
-  if (runs.length === 0) {
-    return (
-      <div className="empty" data-testid="runs-empty">
-        <strong>No runs yet — start one from a plan.</strong>
-        <Link className="button primary" href="/plans">
-          Go to plans
-        </Link>
-      </div>
-    );
-  }
   return (
     <div className="table-wrap">
       <table className="data" data-testid="run-list">
@@ -29,19 +19,28 @@ export function RunList({ runs, now }: { runs: RunView[]; now: number }) {
             <th scope="col">Status</th>
             <th scope="col">Created</th>
             <th scope="col" className="num">Duration</th>
+            <th scope="col" className="num">Clients</th>
+            <th scope="col" className="num">Messages/s</th>
+            <th scope="col" className="num">RTT p99</th>
+            <th scope="col" className="num">Errors</th>
           </tr>
         </thead>
         <tbody>
           {runs.map((run) => (
-            <tr key={run.id} data-testid="run-row" data-run-id={run.id} data-status={run.status}>
+            <tr key={run.id} data-testid="run-row" data-run-id={run.id} data-status={run.status} data-plan-id={run.planId}>
               <td>
                 <Link href={`/runs/${run.id}`}>{run.planName}</Link>
+                {run.events.length > 0 && <div className="muted small">{run.events.length === 1 ? "1 event" : `${run.events.length} events`}</div>}
               </td>
               <td>
                 <StatusBadge status={run.status} tone={runTone(run.status)} />
               </td>
-              <td>{formatDateTime(run.createdAt)}</td>
+              <td className="nowrap">{formatDateTime(run.createdAt)}</td>
               <td className="num">{formatDuration(listedDurationSeconds(run, now))}</td>
+              <td className="num">{formatInteger(run.summary?.peakClients ?? run.spec.load.clients)}</td>
+              <td className="num">{run.summary ? formatRate(run.summary.messagesPerSec) : "—"}</td>
+              <td className="num">{formatMs(run.summary?.rttP99Ms)}</td>
+              <td className="num">{run.summary ? formatInteger(run.summary.errors + run.summary.connectionsFailed) : "—"}</td>
             </tr>
           ))}
         </tbody>

@@ -1,5 +1,9 @@
-import type { RunSummary as Summary } from "@throng/protocol/run";
+import { RunSummary as RunSummarySchema, type RunView } from "@throng/protocol/run";
 import { formatDuration, formatInteger, formatMs, formatRate } from "../lib/format";
+import { percentileKeys } from "../lib/series";
+import { RunEvents } from "./run-events";
+
+type Summary = NonNullable<RunView["summary"]>;
 
 interface Cell {
   label: string;
@@ -7,7 +11,15 @@ interface Cell {
   testId: string;
 }
 
+// Every round-trip percentile the summary schema carries (p90 joins when the API computes it).
+const RTT_CELLS = percentileKeys(RunSummarySchema.shape);
+
 function cells(summary: Summary): Cell[] {
+  const rtt = RTT_CELLS.map(({ key, label }) => ({
+    label: `RTT ${label}`,
+    value: formatMs((summary as unknown as Record<string, number | null>)[key]),
+    testId: `summary-rtt-${label.replace(".", "_")}`,
+  }));
   return [
     { label: "Agents", value: formatInteger(summary.agents), testId: "summary-agents" },
     { label: "Duration", value: formatDuration(summary.durationSec), testId: "summary-duration" },
@@ -16,22 +28,21 @@ function cells(summary: Summary): Cell[] {
     { label: "Messages/s", value: formatRate(summary.messagesPerSec), testId: "summary-messages-per-sec" },
     { label: "Messages sent", value: formatInteger(summary.messagesSent), testId: "summary-messages-sent" },
     { label: "Messages received", value: formatInteger(summary.messagesReceived), testId: "summary-messages-received" },
-    { label: "RTT p50", value: formatMs(summary.rttP50Ms), testId: "summary-rtt-p50" },
-    { label: "RTT p99", value: formatMs(summary.rttP99Ms), testId: "summary-rtt-p99" },
-    { label: "RTT max", value: formatMs(summary.rttMaxMs), testId: "summary-rtt-max" },
+    ...rtt,
     { label: "Connection failures", value: formatInteger(summary.connectionsFailed), testId: "summary-connections-failed" },
     { label: "Errors", value: formatInteger(summary.errors), testId: "summary-errors" },
   ];
 }
 
-/** Totals of a finished, aborted or failed run. */
-export function RunSummary({ summary, error }: { summary: Summary | null; error: string | null }) {
+/** The report of a finished, aborted or failed run: totals, then what happened. */
+export function RunSummary({ run }: { run: RunView }) {
+  const { summary } = run;
   return (
     <section className="panel" aria-labelledby="summary-title" data-testid="run-summary">
       <h2 id="summary-title">Summary</h2>
-      {error && (
+      {run.status === "failed" && run.error && (
         <p className="alert" data-testid="summary-error">
-          The run failed: {error}
+          The run failed: {run.error}
         </p>
       )}
       {summary ? (
@@ -44,8 +55,9 @@ export function RunSummary({ summary, error }: { summary: Summary | null; error:
           ))}
         </dl>
       ) : (
-        <p className="muted">Computing the summary…</p>
+        <p className="muted">{run.status === "failed" ? "Nothing was measured." : "Computing the summary…"}</p>
       )}
+      <RunEvents run={run} />
     </section>
   );
 }

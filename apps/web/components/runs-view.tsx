@@ -1,20 +1,33 @@
 "use client";
 
+import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useMemo } from "react";
 import { useApiData } from "../hooks/use-api-data";
 import { api } from "../lib/api";
+import { applyRunFilter, isFiltered, parseRunFilter, plansOfRuns, runFilterQuery, type RunFilter } from "../lib/run-filter";
+import { Pager, RunFilters } from "./run-filters";
 import { RunList } from "./run-list";
 
 const POLL_MS = 2000;
 
-/** Runs page: every run of the organisation, statuses refreshed every few seconds. */
+/** Runs page: every run, filtered and paged in the browser (the API lists them all), the filter kept in the URL. */
 export function RunsView() {
   const { data, error } = useApiData((signal) => api.listRuns(signal), POLL_MS);
+  const router = useRouter();
+  const pathname = usePathname();
+  const query = useSearchParams();
+  const filter = useMemo(() => parseRunFilter(query), [query]);
+  const page = useMemo(() => (data ? applyRunFilter(data, filter) : null), [data, filter]);
+  const plans = useMemo(() => (data ? plansOfRuns(data) : []), [data]);
+  const show = (next: RunFilter) => router.replace(`${pathname}${runFilterQuery(next)}`, { scroll: false });
+
   return (
     <>
       <div className="page-head">
         <div>
           <h1>Runs</h1>
-          <p>Each run is one execution of a plan; open one to see its charts and summary.</p>
+          <p>Each run is one execution of a plan; open one to watch it live or read its report.</p>
         </div>
       </div>
       {error && (
@@ -22,7 +35,35 @@ export function RunsView() {
           {error}
         </p>
       )}
-      {data ? <RunList runs={data} now={Date.now()} /> : !error && <p className="loading">Loading runs…</p>}
+      {!data && !error && <p className="loading">Loading runs…</p>}
+      {data && data.length === 0 && (
+        <div className="empty" data-testid="runs-empty">
+          <strong>No runs yet.</strong>
+          <p>Start one from a plan: pick a plan and press Start run. You need at least one agent online.</p>
+          <Link className="button primary" href="/plans">
+            Go to plans
+          </Link>
+        </div>
+      )}
+      {data && data.length > 0 && page && (
+        <>
+          <RunFilters filter={filter} plans={plans} onChange={show} />
+          {page.matching === 0 ? (
+            <div className="empty" data-testid="runs-none-match">
+              <strong>No run matches these filters.</strong>
+              <button className="button" type="button" onClick={() => show({ ...filter, planId: null, status: null, from: null, to: null, page: 1 })}>
+                Clear filters
+              </button>
+            </div>
+          ) : (
+            <>
+              <RunList runs={page.runs} now={Date.now()} />
+              <Pager {...page} onPage={(next) => show({ ...filter, page: next })} />
+            </>
+          )}
+          {isFiltered(filter) && <p className="muted small">Filters apply to the {data.length} runs of your organisation.</p>}
+        </>
+      )}
     </>
   );
 }

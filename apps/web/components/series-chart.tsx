@@ -4,7 +4,9 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
-import { toColumns, xRange, type ChartLine } from "../lib/series";
+import { formatAxisBytes, formatAxisCount, toColumns, xRange, type ChartLine, type TimeMarker } from "../lib/series";
+
+export type ChartUnit = "count" | "bytes" | "ms";
 
 interface SeriesChartProps {
   testId: string;
@@ -13,12 +15,49 @@ interface SeriesChartProps {
   points: readonly SeriesPoint[];
   /** Epoch seconds the x axis should at least cover (the run's planned window). */
   span?: readonly [number, number] | null;
+  markers?: readonly TimeMarker[];
+  unit?: ChartUnit;
   height?: number;
 }
 
 const SECOND_INCREMENTS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200];
+const MARKER_COLOURS: Record<TimeMarker["kind"], string> = { stage: "#57606a", "agent-lost": "#cf222e", "agent-returned": "#1a7f37", aborted: "#9a6700" };
+const AXIS_FORMAT: Record<ChartUnit, (value: number) => string> = {
+  count: formatAxisCount,
+  bytes: (value) => `${formatAxisBytes(value)}/s`,
+  ms: (value) => `${formatAxisCount(value)} ms`,
+};
 
-function options(lines: readonly ChartLine[], width: number, height: number): uPlot.Options {
+/** Draws each marker as a dashed vertical line with its word, over the plot area. */
+function markerPlugin(markers: { current: readonly TimeMarker[] }): uPlot.Plugin {
+  return {
+    hooks: {
+      draw: [
+        (plot) => {
+          const { ctx, bbox } = plot;
+          ctx.save();
+          ctx.setLineDash([4 * uPlot.pxRatio, 4 * uPlot.pxRatio]);
+          ctx.lineWidth = uPlot.pxRatio;
+          ctx.font = `${11 * uPlot.pxRatio}px system-ui, sans-serif`;
+          for (const marker of markers.current) {
+            const x = Math.round(plot.valToPos(marker.t, "x", true));
+            if (x < bbox.left || x > bbox.left + bbox.width) continue;
+            ctx.strokeStyle = ctx.fillStyle = MARKER_COLOURS[marker.kind];
+            ctx.beginPath();
+            ctx.moveTo(x, bbox.top);
+            ctx.lineTo(x, bbox.top + bbox.height);
+            ctx.stroke();
+            ctx.fillText(marker.label, x + 4 * uPlot.pxRatio, bbox.top + 12 * uPlot.pxRatio);
+          }
+          ctx.restore();
+        },
+      ],
+    },
+  };
+}
+
+function options(lines: readonly ChartLine[], width: number, height: number, unit: ChartUnit, markers: { current: readonly TimeMarker[] }): uPlot.Options {
+  const format = AXIS_FORMAT[unit];
   return {
     width,
     height,
@@ -27,7 +66,7 @@ function options(lines: readonly ChartLine[], width: number, height: number): uP
       y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1] },
     },
     // Points are whole seconds, so ticks are too.
-    axes: [{ incrs: SECOND_INCREMENTS, space: 70 }, { size: 60 }],
+    axes: [{ incrs: SECOND_INCREMENTS, space: 70 }, { size: 64, values: (_u, splits) => splits.map(format) }],
     series: [
       {},
       // uPlot shows point markers only while points are sparse, so the first seconds are visible.
@@ -35,11 +74,14 @@ function options(lines: readonly ChartLine[], width: number, height: number): uP
         label: line.label,
         stroke: line.color,
         width: 2,
+        value: (_u: uPlot, value: number | null) => (value === null ? "—" : format(value)),
         ...(line.dash ? { dash: line.dash } : {}),
       })),
     ],
-    cursor: { drag: { x: false, y: false } },
-    legend: { live: false },
+    // One cursor across the run's charts: hover a second on one, read it on all.
+    cursor: { drag: { x: false, y: false }, sync: { key: "run" } },
+    legend: { live: true },
+    plugins: [markerPlugin(markers)],
   };
 }
 
@@ -52,14 +94,21 @@ function draw(plot: uPlot, data: uPlot.AlignedData, span: SeriesChartProps["span
   });
 }
 
+function latestValues(lines: readonly ChartLine[], points: readonly SeriesPoint[], unit: ChartUnit): string {
+  const last = points[points.length - 1];
+  if (!last) return "no data yet";
+  return `latest second: ${lines.map((line) => `${line.label} ${line.value(last) === null ? "none" : AXIS_FORMAT[unit](line.value(last)!)}`).join(", ")}`;
+}
+
 /**
  * One uPlot chart over the run's seconds. The plot is created once, fed with setData as points
  * arrive, resized with its container and destroyed on unmount. `data-points` on the container
  * says how many points the plot has actually drawn.
  */
-export function SeriesChart({ testId, title, lines, points, span, height = 220 }: SeriesChartProps) {
+export function SeriesChart({ testId, title, lines, points, span, markers = [], unit = "count", height = 200 }: SeriesChartProps) {
   const canvasRef = useRef<HTMLDivElement>(null);
   const plotRef = useRef<uPlot | null>(null);
+  const markersRef = useRef<readonly TimeMarker[]>(markers);
   const [drawn, setDrawn] = useState(0);
   const data = useMemo(() => toColumns(points, lines) as uPlot.AlignedData, [points, lines]);
   const latest = useRef({ data, span });
@@ -68,12 +117,12 @@ export function SeriesChart({ testId, title, lines, points, span, height = 220 }
   useEffect(() => {
     const element = canvasRef.current;
     if (!element) return;
-    const plot = new uPlot(options(lines, element.clientWidth || 600, height), [[]], element);
+    const plot = new uPlot(options(lines, element.clientWidth || 600, height, unit, markersRef), [[]], element);
     plotRef.current = plot;
     draw(plot, latest.current.data, latest.current.span);
     setDrawn(latest.current.data[0].length);
     const observer = new ResizeObserver(() => {
-      if (element.clientWidth > 0) plot.setSize({ width: element.clientWidth, height });
+      if (element.clientWidth > 0 && element.clientWidth !== plot.width) plot.setSize({ width: element.clientWidth, height });
     });
     observer.observe(element);
     return () => {
@@ -81,7 +130,7 @@ export function SeriesChart({ testId, title, lines, points, span, height = 220 }
       plot.destroy();
       plotRef.current = null;
     };
-  }, [lines, height]);
+  }, [lines, height, unit]);
 
   const [spanFrom, spanTo] = span ?? [null, null];
   useEffect(() => {
@@ -92,11 +141,16 @@ export function SeriesChart({ testId, title, lines, points, span, height = 220 }
     setDrawn(data[0].length);
   }, [data, spanFrom, spanTo]);
 
+  useEffect(() => {
+    markersRef.current = markers;
+    plotRef.current?.redraw(false);
+  }, [markers]);
+
   return (
-    <section className="chart" aria-labelledby={titleId} data-testid={testId} data-points={drawn}>
-      <h2 id={titleId}>{title}</h2>
+    <section className="chart" aria-labelledby={titleId} data-testid={testId} data-points={drawn} data-markers={markers.length}>
+      <h3 id={titleId}>{title}</h3>
       {drawn === 0 && <p className="chart-empty">Waiting for the first second of measurements…</p>}
-      <div className="chart-canvas" ref={canvasRef} role="img" aria-label={`${title} chart`} />
+      <div className="chart-canvas" ref={canvasRef} role="img" aria-label={`${title} chart, ${latestValues(lines, points, unit)}`} />
     </section>
   );
 }

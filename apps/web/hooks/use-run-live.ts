@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { RunView } from "@throng/protocol/run";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 import { api } from "../lib/api";
@@ -16,6 +16,8 @@ export interface RunLive {
   points: SeriesPoint[];
   error: string | null;
   stream: StreamState;
+  /** Takes a newer view of the run from elsewhere (e.g. the abort answer) before the stream brings it. */
+  accept: (run: RunView) => void;
 }
 
 const REOPEN_MS = 3000;
@@ -151,5 +153,6 @@ export function useRunLive(runId: string): RunLive {
     };
   }, [runId]);
 
-  return { run, points, error, stream };
+  const accept = useCallback((next: RunView) => setRun(next), []);
+  return { run, points, error, stream, accept };
 }

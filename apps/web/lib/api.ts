@@ -39,8 +39,12 @@ export const api = {
   createEnrolmentToken: (body: Partial<CreateEnrolmentToken> = {}) =>
     apiRequest("POST", "/api/enrolment-tokens", EnrolmentTokenCreated, body),
   listAgents: (signal?: AbortSignal) => apiRequest("GET", "/api/agents", AgentList, undefined, signal),
+  setAgentLabels: (agentId: string, labels: Record<string, string>) =>
+    apiRequest("PUT", path("agents", agentId, "labels"), AgentView, { labels }),
+  revokeAgent: (agentId: string) => apiRequest<void>("POST", path("agents", agentId, "revoke"), null),
 
   listPlans: (signal?: AbortSignal) => apiRequest("GET", "/api/plans", PlanList, undefined, signal),
+  getPlan: (planId: string, signal?: AbortSignal) => apiRequest("GET", path("plans", planId), PlanView, undefined, signal),
   savePlan: (body: SavePlan) => apiRequest("POST", "/api/plans", PlanView, body),
   startRun: (planId: string) => apiRequest("POST", path("plans", planId, "runs"), RunView),
 
@@ -48,5 +52,6 @@ export const api = {
   getRun: (runId: string, signal?: AbortSignal) => apiRequest("GET", path("runs", runId), RunView, undefined, signal),
   getSeries: (runId: string, signal?: AbortSignal) =>
     apiRequest("GET", path("runs", runId, "series"), RunSeries, undefined, signal),
+  abortRun: (runId: string) => apiRequest("POST", path("runs", runId, "abort"), RunView),
   liveUrl: (runId: string) => path("runs", runId, "live"),
 };

@@ -9,16 +9,40 @@ export interface FieldText {
 
 /** Keyed `section.key`, or `section.variant.key` where one variant means something else by the same key. */
 const TEXT: Record<string, FieldText> = {
+  name: { label: "Plan name", hint: "e.g. Lobby smoke test" },
   "target.protocol": { label: "Protocol", hint: "How clients talk to the server under test." },
   "target.websocket.url": { label: "Target URL", hint: "The WebSocket endpoint under test, ws:// or wss://." },
+  "target.websocket.headers": { label: "Upgrade request headers", hint: "Sent with the WebSocket handshake, e.g. an auth token." },
+  "target.websocket.subprotocols": { label: "Subprotocols", hint: "Sec-WebSocket-Protocol values to offer, one per line." },
+  "target.websocket.frames": { label: "Frame type", hint: "Text or binary frames for what clients send (default text)." },
+  "target.host": { label: "Host", hint: "Name or IP address of the server under test." },
+  "target.port": { label: "Port" },
+  "target.sourceAddresses": { label: "Source addresses", hint: "Local IPs to spread connections over (e.g. 127.0.0.2), one per line, to pass one address's port limit." },
+  "target.tcp.framing": { label: "Framing", hint: "How messages are cut out of the byte stream." },
   "scenario.kind": { label: "Scenario", hint: "What every client does once connected." },
   "scenario.ping-pong.intervalMs": { label: "Ping interval", unit: "ms", hint: "Each client sends a ping this often." },
   "scenario.ping-pong.messageBytes": { label: "Message size", unit: "B", hint: "Bytes per ping (the pong echoes them)." },
-  "load.clients": { label: "Clients", unit: "clients", hint: "Simulated players, each with its own connection." },
+  "scenario.responseBytes": { label: "Response size", unit: "B", hint: "Size the target should answer with." },
+  "scenario.thinkTime": { label: "Think time", hint: "Wait a random time after each answer instead of a fixed interval (closed model)." },
+  "scenario.heartbeat": { label: "Heartbeat", hint: "A message on its own timer, not answered and not measured." },
+  "scenario.message": { label: "Custom message", hint: "Placeholders: {{seq}} {{sentAtUs}} {{client}} {{room}} {{x}} {{y}} {{z}} {{pad}}." },
+  "scenario.match": { label: "Response matching", hint: "How an answer is paired with its request." },
+  "scenario.timeoutMs": { label: "Timeout", unit: "ms", hint: "An answer slower than this counts as an error." },
+  "scenario.maxInFlight": { label: "Messages in flight", unit: "per connection", hint: "Unanswered messages allowed per connection (default 1)." },
+  "scenario.roomSize": { label: "Room size", unit: "players", hint: "Players per room; each update is broadcast to the room." },
+  "scenario.updateHz": { label: "Update rate", unit: "Hz", hint: "Position updates per second per player; blank = as fast as possible." },
+  "scenario.connectsPerSec": { label: "Connect rate", unit: "/s", hint: "New connections per second; blank = all at once." },
+  "scenario.login": { label: "Log in", hint: "Send a login message and time its answer." },
+  "scenario.hold": { label: "Hold connections", hint: "Keep connections open until the run ends (default yes)." },
+  "load.clients": { label: "Clients", unit: "clients", hint: "Simulated players at most at once, each with its own connection." },
   "load.durationSec": { label: "Duration", unit: "s", hint: "How long the run lasts, ramp-up included." },
   "load.rampUpSec": { label: "Ramp-up", unit: "s", hint: "Clients join evenly over this time; 0 = all at once." },
+  "load.joinIntervalMs": { label: "Join interval", unit: "ms", hint: "One new client every this many ms, instead of the ramp-up." },
+  "load.shape": { label: "Load shape", hint: "Stages, an arrival rate or a step-up search; default ramp-up then hold." },
   "agents.count": { label: "Agents", unit: "agents", hint: "At most this many agents; blank = every matching online agent." },
+  "agents.labels": { label: "Only agents with these labels", hint: "An agent must carry every label listed. None = any agent." },
   "agents.onLost": { label: "If an agent is lost", hint: "continue: the run goes on degraded and the report names the agent; abort: the run stops." },
+  slos: { label: "Pass/fail thresholds (SLOs)", hint: "The run passes when each metric stays below its threshold." },
 };
 
 const SCENARIO_DESCRIPTIONS: Record<string, string> = {
@@ -52,8 +76,17 @@ function humanize(key: string): FieldText {
   return unit ? { label, unit } : { label };
 }
 
-export function fieldText(section: string, variant: string | null, key: string): FieldText {
-  return (variant ? TEXT[`${section}.${variant}.${key}`] : undefined) ?? TEXT[`${section}.${key}`] ?? humanize(key);
+/**
+ * Text for a field by its text key (`scenario.ping-pong.intervalMs`): the exact key, then the key without its
+ * variants (`scenario.intervalMs`), then a label made from the field's name.
+ */
+export function fieldText(textKey: string, variants: readonly string[] = []): FieldText {
+  const key = textKey.split(".").pop() ?? textKey;
+  const general = textKey
+    .split(".")
+    .filter((part) => !variants.includes(part))
+    .join(".");
+  return TEXT[textKey] ?? TEXT[general] ?? humanize(key);
 }
 
 export function scenarioDescription(kind: string): string | undefined {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
-import { eventMarkers, formatAxisBytes, formatAxisCount, mergePoints, percentileKeys, toColumns, xRange, RTT_LINES } from "./series";
+import { agentCpuLines, healthAgentIds, latencyLines, latencyNames, stepMarkers, eventMarkers, formatAxisBytes, formatAxisCount, mergePoints, percentileKeys, toColumns, xRange, RTT_LINES } from "./series";
 
 const point = (t: number, connections = 1, rttP99Ms: number | null = 2): SeriesPoint => ({
   t,
@@ -90,5 +90,30 @@ describe("axis formats", () => {
   it("shortens counts and bytes", () => {
     expect([formatAxisCount(950), formatAxisCount(12_500), formatAxisCount(3_400_000)]).toEqual(["950", "12.5k", "3.4M"]);
     expect([formatAxisBytes(512), formatAxisBytes(2_048_000)]).toEqual(["512 B", "2.05 MB"]);
+  });
+});
+
+describe("optional series", () => {
+  const base = point(1);
+  const withExtras = (t: number, step: number, cpu: number): SeriesPoint => ({
+    ...base,
+    t,
+    step,
+    latency: { rttCorrected: { count: 1, p50Ms: 1, p90Ms: 2, p99Ms: 3, maxMs: 4 } },
+    agentHealth: [{ agentId: "00000000-0000-4000-8000-0000000000a1", cpuPercent: cpu, eventLoopP99Ms: 1, rssBytes: 1 }],
+  });
+
+  it("draws only the latencies and agents the seconds carry", () => {
+    const points = [point(0), withExtras(1, 0, 50), withExtras(2, 1, 70)];
+    expect(latencyNames(points)).toEqual(["rttCorrected"]);
+    expect(latencyLines(["rttCorrected"])[0]!.value(points[1]!)).toBe(3);
+    const ids = healthAgentIds(points);
+    const cpu = agentCpuLines(ids, () => "rig-1");
+    expect(cpu.map((line) => line.label)).toEqual(["rig-1 CPU %"]);
+    expect(points.map((p) => cpu[0]!.value(p))).toEqual([null, 50, 70]);
+  });
+
+  it("marks where each new load step starts", () => {
+    expect(stepMarkers([withExtras(1, 0, 1), withExtras(2, 0, 1), withExtras(3, 1, 1)]).map((m) => [m.t, m.label])).toEqual([[3, "step 2"]]);
   });
 });

@@ -128,3 +128,57 @@ export function formatAxisBytes(value: number): string {
 function trim(value: number): string {
   return String(Number(value.toFixed(Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2)));
 }
+
+const LATENCY_WORDS: Record<string, string> = {
+  rttCorrected: "RTT corrected",
+  connect: "connect",
+  login: "login",
+  broadcast: "broadcast",
+  jitter: "jitter",
+};
+const LATENCY_COLOURS = ["#cf222e", "#0969da", "#1a7f37", "#8250df", "#9a6700"];
+
+/** The latencies besides RTT that any second carries (coordinated-omission corrected RTT, connect, login, …). */
+export function latencyNames(points: readonly SeriesPoint[]): string[] {
+  const names = new Set<string>();
+  for (const point of points) for (const name of Object.keys(point.latency ?? {})) names.add(name);
+  return [...names].sort((a, b) => Object.keys(LATENCY_WORDS).indexOf(a) - Object.keys(LATENCY_WORDS).indexOf(b));
+}
+
+/** p99 of each of those latencies, one line each. */
+export function latencyLines(names: readonly string[]): ChartLine[] {
+  return names.map((name, index) => ({
+    label: `${LATENCY_WORDS[name] ?? name} p99`,
+    color: LATENCY_COLOURS[index % LATENCY_COLOURS.length]!,
+    value: (p) => (p.latency as Record<string, { p99Ms: number | null } | undefined> | undefined)?.[name]?.p99Ms ?? null,
+  }));
+}
+
+/** Agents that reported health in any second, in order of first appearance. */
+export function healthAgentIds(points: readonly SeriesPoint[]): string[] {
+  const ids = new Set<string>();
+  for (const point of points) for (const health of point.agentHealth ?? []) ids.add(health.agentId);
+  return [...ids];
+}
+
+const AGENT_COLOURS = ["#0969da", "#1a7f37", "#9a6700", "#8250df", "#cf222e", "#57606a", "#bf3989", "#0a7b83"];
+
+/** Each agent's CPU (100 = one core) per second; `name` turns an agent id into what the user knows it by. */
+export function agentCpuLines(ids: readonly string[], name: (agentId: string) => string): ChartLine[] {
+  return ids.map((agentId, index) => ({
+    label: `${name(agentId)} CPU %`,
+    color: AGENT_COLOURS[index % AGENT_COLOURS.length]!,
+    value: (p) => p.agentHealth?.find((health) => health.agentId === agentId)?.cpuPercent ?? null,
+  }));
+}
+
+/** Step-up load: a marker where each new step starts. */
+export function stepMarkers(points: readonly SeriesPoint[]): TimeMarker[] {
+  const markers: TimeMarker[] = [];
+  let previous: number | undefined;
+  for (const point of points) {
+    if (point.step !== undefined && point.step !== previous && previous !== undefined) markers.push({ t: point.t, label: `step ${point.step + 1}`, kind: "stage" });
+    previous = point.step ?? previous;
+  }
+  return markers;
+}

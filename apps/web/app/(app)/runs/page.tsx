@@ -1,8 +1,13 @@
 import type { Metadata } from "next";
+import { Suspense } from "react";
 import { RunsView } from "../../../components/runs-view";
 
 export const metadata: Metadata = { title: "Runs" };
 
 export default function RunsPage() {
-  return <RunsView />;
+  return (
+    <Suspense fallback={<p className="loading">Loading runs…</p>}>
+      <RunsView />
+    </Suspense>
+  );
 }

@@ -1,8 +1,13 @@
 import type { Metadata } from "next";
-import { PlanForm } from "../../../../components/plan-form";
+import { Suspense } from "react";
+import { PlanNew } from "../../../../components/plan-new";
 
 export const metadata: Metadata = { title: "New plan" };
 
 export default function NewPlanPage() {
-  return <PlanForm />;
+  return (
+    <Suspense fallback={<p className="loading">Loading…</p>}>
+      <PlanNew />
+    </Suspense>
+  );
 }

@@ -1,0 +1,105 @@
+"use client";
+
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import type { AgentView } from "@throng/protocol/api";
+import { api } from "../lib/api";
+import { ApiError, errorMessage } from "../lib/api-client";
+import { labelErrorsFromApi, labelsFromRows, rowsFromLabels, type LabelErrors, type LabelRow } from "../lib/labels";
+import { ConfirmDialog } from "./confirm-dialog";
+import { LabelEditor } from "./label-editor";
+
+/** Edits one agent's whole label set (PUT /api/agents/:id/labels); errors land on the rows the API names. */
+export function AgentLabelsDialog({ agent, onClose, onSaved }: { agent: AgentView; onClose: () => void; onSaved: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [rows, setRows] = useState<LabelRow[]>(() => rowsFromLabels(agent.labels));
+  const [errors, setErrors] = useState<LabelErrors>({});
+  const [pending, setPending] = useState(false);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+
+  async function save(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const checked = labelsFromRows(rows);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      return;
+    }
+    setPending(true);
+    try {
+      await api.setAgentLabels(agent.id, checked.labels);
+      onSaved();
+    } catch (error) {
+      setErrors(labelErrorsFromApi(rows, error instanceof ApiError ? error.fields : [], errorMessage(error)));
+      setPending(false);
+    }
+  }
+
+  return (
+    <dialog
+      ref={ref}
+      className="dialog"
+      aria-labelledby="labels-dialog-title"
+      data-testid="agent-labels-dialog"
+      onCancel={(event) => {
+        event.preventDefault();
+        if (!pending) onClose();
+      }}
+    >
+      <form onSubmit={save} noValidate>
+        <h2 id="labels-dialog-title">Labels of {agent.hostname}</h2>
+        <p className="muted">Plans pick agents by label, e.g. region=eu-west. Saving replaces the agent&apos;s labels with these.</p>
+        <LabelEditor idPrefix="agent" legend="Labels" rows={rows} errors={errors} onChange={setRows} />
+        <div className="form-actions">
+          <button className="button" type="button" onClick={onClose} disabled={pending}>
+            Cancel
+          </button>
+          <button className="button primary" type="submit" disabled={pending} data-testid="save-labels">
+            {pending ? "Saving…" : "Save labels"}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}
+
+/** Asks before revoking: the agent is disconnected, its credential stops working, and it leaves the list. */
+export function RevokeAgentDialog({ agent, onClose, onRevoked }: { agent: AgentView; onClose: () => void; onRevoked: () => void }) {
+  const [pending, setPending] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  async function revoke() {
+    setPending(true);
+    setFailure(null);
+    try {
+      await api.revokeAgent(agent.id);
+      onRevoked();
+    } catch (error) {
+      setFailure(errorMessage(error));
+      setPending(false);
+    }
+  }
+
+  return (
+    <ConfirmDialog
+      open
+      title={`Revoke ${agent.hostname}?`}
+      confirmLabel="Revoke agent"
+      pendingLabel="Revoking…"
+      pending={pending}
+      error={failure}
+      danger
+      onConfirm={revoke}
+      onCancel={onClose}
+      testId="revoke-agent-dialog"
+    >
+      <p>
+        The agent is disconnected at once and its credential stops working. To use this machine again, enrol it with a new
+        token.
+      </p>
+      {agent.currentRunId && <p className="notice">It is taking part in a run now; that run loses this agent&apos;s load.</p>}
+    </ConfirmDialog>
+  );
+}

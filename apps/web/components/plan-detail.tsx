@@ -1,0 +1,107 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { useApiData } from "../hooks/use-api-data";
+import { api } from "../lib/api";
+import { formatDateTime } from "../lib/format";
+import { describeAgents, describeLoad, describeScenario, describeTarget } from "../lib/plan-summary";
+import { planToText, type PlanFormat } from "../lib/plan-text";
+import { CodeBlock } from "./code-block";
+import { downloadPlan } from "./plan-download";
+import { RunList } from "./run-list";
+import { StartRunButton } from "./start-run-button";
+import { Tabs } from "./tabs";
+
+const FORMATS = [
+  { id: "yaml", label: "YAML" },
+  { id: "json", label: "JSON" },
+] as const;
+
+/** One plan: what it does, the plan file, its recent runs, and the ways to run, copy or export it. */
+export function PlanDetail({ planId }: { planId: string }) {
+  const plan = useApiData((signal) => api.getPlan(planId, signal));
+  const runs = useApiData((signal) => api.listRuns(signal), 5000);
+  const [format, setFormat] = useState<PlanFormat>("yaml");
+
+  if (plan.error) {
+    return (
+      <p className="alert" role="alert">
+        {plan.error}
+      </p>
+    );
+  }
+  if (!plan.data) return <p className="loading">Loading plan…</p>;
+  const { spec } = plan.data;
+  const recent = (runs.data ?? []).filter((run) => run.planId === planId).slice(0, 10);
+  const text = planToText(spec, format);
+
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <p className="muted small">
+            <Link href="/plans">Plans</Link> / created {formatDateTime(plan.data.createdAt)}
+          </p>
+          <h1>{plan.data.name}</h1>
+        </div>
+        <div className="head-actions">
+          <Link className="button" href={`/plans/new?from=${planId}`} data-testid="clone-plan">
+            Clone and edit
+          </Link>
+          <button className="button" type="button" onClick={() => downloadPlan(spec, format)} data-testid="export-plan">
+            Export {format === "yaml" ? "YAML" : "JSON"}
+          </button>
+          <StartRunButton planId={planId} planName={plan.data.name} />
+        </div>
+      </div>
+      <section className="panel" aria-label="What the plan does">
+        <ul className="run-facts">
+          {[
+            ["Target", describeTarget(spec)],
+            ["Scenario", describeScenario(spec)],
+            ["Load", describeLoad(spec)],
+            ["Agents", describeAgents(spec)],
+          ].map(([label, value]) => (
+            <li key={label}>
+              <span className="label">{label}</span>
+              <span className="value">{value}</span>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <section className="panel" aria-labelledby="plan-file-title">
+        <h2 id="plan-file-title">Plan file</h2>
+        <p className="muted">
+          Saved plans do not change, so every run keeps the plan it ran. To change this one, clone it, edit the copy (form, YAML
+          or JSON) and save it.
+        </p>
+        <Tabs label="Plan file format" idPrefix="plan-file" tabs={FORMATS} selected={format} onSelect={(id) => setFormat(id as PlanFormat)}>
+          <CodeBlock text={text} label={`Plan as ${format.toUpperCase()}`} testId="plan-file" wrap={false} />
+        </Tabs>
+      </section>
+      <section aria-labelledby="plan-runs-title">
+        <h2 id="plan-runs-title">Recent runs</h2>
+        {runs.error && (
+          <p className="alert" role="alert">
+            {runs.error}
+          </p>
+        )}
+        {runs.data && recent.length === 0 && (
+          <div className="empty" data-testid="plan-runs-empty">
+            <strong>This plan has not run yet.</strong>
+            Press Start run above; an agent must be online.
+          </div>
+        )}
+        {recent.length > 0 && (
+          <>
+            <RunList runs={recent} now={Date.now()} />
+            <p className="small">
+              <Link href={`/runs?plan=${planId}`}>All runs of this plan</Link>
+            </p>
+          </>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,186 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useRef, useState, type FormEvent } from "react";
+import { PlanSpec } from "@throng/protocol/plan";
+import { api } from "../lib/api";
+import { ApiError, errorMessage } from "../lib/api-client";
+import { draftFromInput, draftToInput, errorsByPath, fieldId, issuesToFields, validateDraft, type PlanDraft, type PlanErrors } from "../lib/plan-draft";
+import { formatOfFile, parsePlanText, planToText, type PlanFormat } from "../lib/plan-text";
+import { ErrorSummary } from "./error-summary";
+import { downloadPlan } from "./plan-download";
+import { PlanFormSections } from "./plan-form-sections";
+import { Tabs } from "./tabs";
+
+type View = "form" | PlanFormat;
+const VIEWS = [
+  { id: "form", label: "Form" },
+  { id: "yaml", label: "YAML" },
+  { id: "json", label: "JSON" },
+] as const;
+
+/** Problems of a text document: where it does not parse, or what the schema says about it. */
+function checkText(text: string, format: PlanFormat): { value: unknown; errors: PlanErrors } {
+  const parsed = parsePlanText(text, format);
+  if (!parsed.ok) return { value: null, errors: { form: parsed.error } };
+  const result = PlanSpec.safeParse(parsed.value);
+  return { value: parsed.value, errors: result.success ? {} : errorsByPath(issuesToFields(result.error.issues)) };
+}
+
+function draftProblems(draft: PlanDraft): PlanErrors {
+  const checked = validateDraft(draft);
+  return checked.ok ? {} : checked.errors;
+}
+
+/**
+ * The plan editor: a form drawn from the schema, and the same plan as YAML or JSON, all editable; switching
+ * views carries the plan across. Import reads a .json/.yaml file; export downloads one. Saving creates a plan.
+ */
+export function PlanEditor({ initial, title, intro }: { initial: PlanDraft; title: string; intro: string }) {
+  const router = useRouter();
+  const [draft, setDraft] = useState<PlanDraft>(initial);
+  const [view, setView] = useState<View>("form");
+  const [text, setText] = useState("");
+  const [errors, setErrors] = useState<PlanErrors>({});
+  const [checking, setChecking] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const fileRef = useRef<HTMLInputElement>(null);
+
+  /** The plan as the current view has it, or null (with errors shown) when a text view does not parse. */
+  const currentDraft = (): PlanDraft | null => {
+    if (view === "form") return draft;
+    const parsed = parsePlanText(text, view);
+    if (!parsed.ok) {
+      setErrors({ form: parsed.error });
+      return null;
+    }
+    return draftFromInput(parsed.value);
+  };
+
+  function switchView(next: string) {
+    const target = next as View;
+    if (target === view) return;
+    const current = currentDraft();
+    if (!current) return;
+    setDraft(current);
+    if (target !== "form") setText(planToText(draftToInput(current), target));
+    setErrors(target !== "form" ? checkText(planToText(draftToInput(current), target), target).errors : checking ? draftProblems(current) : {});
+    setView(target);
+  }
+
+  function changeDraft(next: PlanDraft) {
+    setDraft(next);
+    if (checking) setErrors(draftProblems(next));
+  }
+
+  function changeText(next: string) {
+    setText(next);
+    if (view !== "form") setErrors(checkText(next, view).errors);
+  }
+
+  function showProblems(found: PlanErrors) {
+    setChecking(true);
+    setErrors(found);
+    requestAnimationFrame(() => {
+      const first = Object.keys(found)[0];
+      const field = view === "form" && first ? document.getElementById(fieldId(first)) : null;
+      (field ?? document.getElementById("plan-problems"))?.focus();
+    });
+  }
+
+  async function save(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const current = currentDraft();
+    if (!current) return;
+    const checked = validateDraft(current);
+    if (!checked.ok) return showProblems(checked.errors);
+    setErrors({});
+    setPending(true);
+    try {
+      const saved = await api.savePlan(checked.spec);
+      router.push(`/plans/${saved.id}`);
+    } catch (error) {
+      const fields = error instanceof ApiError ? error.fields : [];
+      showProblems(fields.length > 0 ? errorsByPath(fields) : { form: errorMessage(error) });
+      setPending(false);
+    }
+  }
+
+  async function importFile(file: File) {
+    const format = formatOfFile(file.name);
+    const parsed = parsePlanText(await file.text(), format);
+    if (!parsed.ok) {
+      setNotice(null);
+      setErrors({ form: `${file.name}: ${parsed.error}` });
+      return;
+    }
+    const imported = draftFromInput(parsed.value);
+    setDraft(imported);
+    if (view !== "form") setText(planToText(draftToInput(imported), view));
+    const problems = draftProblems(imported);
+    setChecking(true);
+    setErrors(problems);
+    setNotice(`Imported ${file.name}${Object.keys(problems).length ? "; fix the problems listed before saving" : ""}.`);
+  }
+
+  function exportAs(format: PlanFormat) {
+    const current = currentDraft();
+    if (current) downloadPlan(draftToInput(current), format);
+  }
+
+  return (
+    <form onSubmit={save} noValidate aria-labelledby="plan-form-title" data-testid="plan-form">
+      <div className="page-head">
+        <div>
+          <h1 id="plan-form-title">{title}</h1>
+          <p>{intro}</p>
+        </div>
+        <div className="head-actions">
+          <button className="button" type="button" onClick={() => fileRef.current?.click()} data-testid="import-plan">
+            Import file…
+          </button>
+          <input ref={fileRef} type="file" accept=".json,.yaml,.yml,application/json,application/yaml" className="sr-only" tabIndex={-1} aria-label="Plan file to import" data-testid="import-plan-file" onChange={(event) => {
+            const file = event.target.files?.[0];
+            if (file) void importFile(file);
+            event.target.value = "";
+          }} />
+          <button className="button" type="button" onClick={() => exportAs("yaml")} data-testid="export-yaml">
+            Export YAML
+          </button>
+          <button className="button" type="button" onClick={() => exportAs("json")} data-testid="export-json">
+            Export JSON
+          </button>
+        </div>
+      </div>
+      {notice && (
+        <p className="notice" role="status" data-testid="import-notice">
+          {notice}
+        </p>
+      )}
+      <ErrorSummary errors={errors} />
+      <Tabs label="Plan views" idPrefix="plan-view" tabs={VIEWS} selected={view} onSelect={switchView}>
+        {view === "form" ? (
+          <PlanFormSections draft={draft} errors={errors} onChange={changeDraft} />
+        ) : (
+          <div className="panel">
+            <label htmlFor="plan-text">Plan as {view === "yaml" ? "YAML" : "JSON"}</label>
+            <textarea id="plan-text" className="code" spellCheck={false} value={text} onChange={(event) => changeText(event.target.value)} rows={Math.min(40, Math.max(14, text.split("\n").length + 2))} data-testid="plan-text" aria-describedby="plan-text-hint" />
+            <p className="hint" id="plan-text-hint">
+              The same plan as the form. Edits are checked against the plan schema as you type; switch back to the form at any time.
+            </p>
+          </div>
+        )}
+      </Tabs>
+      <div className="form-actions">
+        <button className="button primary" type="submit" disabled={pending} data-testid="save-plan">
+          {pending ? "Saving…" : "Save plan"}
+        </button>
+        <Link className="button" href="/plans">
+          Cancel
+        </Link>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,66 @@
+"use client";
+
+import { formatRate } from "../lib/format";
+import { PLAN_NODE, expectedMessagesPerSec, type PlanDraft, type PlanErrors } from "../lib/plan-draft";
+import { scenarioDescription } from "../lib/plan-field-text";
+import type { DraftObject, DraftValue } from "../lib/schema-form";
+import type { FieldSpec } from "../lib/schema-node";
+import { ObjectFields, SchemaField } from "./schema-field";
+
+const SECTIONS: { key: string; title: string; intro?: string }[] = [
+  { key: "target", title: "Target", intro: "The server under test. Load goes only where the plan points." },
+  { key: "scenario", title: "Scenario" },
+  { key: "load", title: "Load", intro: "How many clients, for how long." },
+  { key: "agents", title: "Agents", intro: "Which agents take the load, and what happens if one drops out." },
+];
+
+const place = (key: string) => ({ path: key, textKey: key, variants: [] as string[] });
+
+/** The plan as a form: one panel per section of the schema, every field drawn from it. */
+export function PlanFormSections({ draft, errors, onChange }: { draft: PlanDraft; errors: PlanErrors; onChange: (draft: PlanDraft) => void }) {
+  const set = (key: string) => (value: DraftValue) => onChange({ ...draft, [key]: value });
+  const field = (key: string) => PLAN_NODE.fields.find((candidate) => candidate.key === key);
+  const rate = expectedMessagesPerSec(draft);
+  const scenarioKind = String((draft.scenario as DraftObject | undefined)?.kind ?? "");
+  const others = PLAN_NODE.fields.filter((candidate) => candidate.key !== "name" && !SECTIONS.some((section) => section.key === candidate.key));
+  const nameField = field("name");
+
+  return (
+    <>
+      <section className="panel" aria-label="Name">
+        {nameField && <SchemaField field={nameField} place={place("name")} value={draft.name} errors={errors} onChange={set("name")} />}
+      </section>
+      {SECTIONS.map(({ key, title, intro }) => {
+        const spec = field(key);
+        if (!spec) return null;
+        const titleId = `plan-${key}-title`;
+        return (
+          <section key={key} className="panel" aria-labelledby={titleId} data-testid={`plan-section-${key}`}>
+            <h2 id={titleId}>{title}</h2>
+            {key === "scenario" ? scenarioDescription(scenarioKind) && <p className="muted">{scenarioDescription(scenarioKind)}</p> : intro && <p className="muted">{intro}</p>}
+            <Section spec={spec} value={draft[key]} errors={errors} onChange={set(key)} />
+            {key === "scenario" && (
+              <p className="derived" aria-live="polite" data-testid="plan-rate">
+                {rate === null ? "The message rate depends on the server's answers." : `≈ ${formatRate(rate)} messages/s sent at full load`}
+              </p>
+            )}
+          </section>
+        );
+      })}
+      {others.length > 0 && (
+        <section className="panel" aria-labelledby="plan-more-title">
+          <h2 id="plan-more-title">More</h2>
+          <ObjectFields fields={others} place={place("")} value={draft} errors={errors} onChange={(next) => onChange(next)} />
+        </section>
+      )}
+    </>
+  );
+}
+
+function Section({ spec, value, errors, onChange }: { spec: FieldSpec; value: DraftValue; errors: PlanErrors; onChange: (value: DraftValue) => void }) {
+  // An object section's fields go straight into its panel; a union (target, scenario) brings its own chooser.
+  if (spec.node.kind === "object") {
+    return <ObjectFields fields={spec.node.fields} place={place(spec.key)} value={(value ?? {}) as DraftObject} errors={errors} onChange={onChange} />;
+  }
+  return <SchemaField field={spec} place={place(spec.key)} value={value} errors={errors} onChange={onChange} />;
+}

@@ -1,0 +1,86 @@
+"use client";
+
+import type { AgentView } from "@throng/protocol/api";
+import type { RunView } from "@throng/protocol/run";
+import type { SeriesPoint } from "@throng/protocol/snapshot";
+import { formatGiB, formatInteger, formatMs } from "../lib/format";
+import { agentFates } from "../lib/run-events";
+import { agentTone } from "../lib/status";
+import { StatusBadge } from "./status-badge";
+
+interface RunAgentsProps {
+  run: RunView;
+  agents: readonly AgentView[];
+  points: readonly SeriesPoint[];
+  live: boolean;
+}
+
+/**
+ * The agents of this run: those the fleet says are on it now, those that reported health, and those its events
+ * name; with each one's latest health, so a saturated agent is told apart from a slow server.
+ */
+export function RunAgents({ run, agents, points, live }: RunAgentsProps) {
+  const latestHealth = new Map<string, NonNullable<SeriesPoint["agentHealth"]>[number]>();
+  for (const point of points) for (const health of point.agentHealth ?? []) latestHealth.set(health.agentId, health);
+  const fates = agentFates(run.events);
+  const ids = new Set<string>([
+    ...agents.filter((agent) => agent.currentRunId === run.id).map((agent) => agent.id),
+    ...latestHealth.keys(),
+    ...fates.keys(),
+  ]);
+  const byId = new Map(agents.map((agent) => [agent.id, agent]));
+  const saturated = new Map((run.summary?.saturatedAgents ?? []).map((entry) => [entry.agentId, entry]));
+
+  return (
+    <section className="panel" aria-labelledby="run-agents-title" data-testid="run-agents">
+      <h2 id="run-agents-title">Agents</h2>
+      {ids.size === 0 ? (
+        <p className="muted">
+          {live ? "Waiting for agents to take their share of the load…" : run.summary ? `${run.summary.agents} agent(s) took part.` : "No agent took part."}
+        </p>
+      ) : (
+        <div className="table-wrap">
+          <table className="data">
+            <caption className="sr-only">Agents of this run</caption>
+            <thead>
+              <tr>
+                <th scope="col">Agent</th>
+                <th scope="col">Status</th>
+                <th scope="col" className="num">CPU</th>
+                <th scope="col" className="num">Event loop p99</th>
+                <th scope="col" className="num">Memory</th>
+                <th scope="col" className="num">Open files</th>
+                <th scope="col">Limit</th>
+              </tr>
+            </thead>
+            <tbody>
+              {[...ids].map((id) => {
+                const agent = byId.get(id);
+                const health = latestHealth.get(id);
+                const fate = fates.get(id);
+                const status = fate?.kind === "agent-lost" ? "lost" : (agent?.status ?? "unknown");
+                const limit = health?.saturated ? (health.saturatedReason ?? "saturated") : saturated.get(id) ? `saturated ${saturated.get(id)!.seconds} s: ${saturated.get(id)!.reason}` : null;
+                return (
+                  <tr key={id} data-testid="run-agent-row" data-agent-id={id}>
+                    <td>
+                      <strong>{agent?.hostname ?? id.slice(0, 8)}</strong>
+                      {agent && <div className="muted small">{agent.cores} cores · {formatGiB(agent.memoryBytes)}</div>}
+                    </td>
+                    <td>
+                      <StatusBadge status={status} tone={status === "lost" ? "bad" : agent ? agentTone(agent.status) : "idle"} />
+                    </td>
+                    <td className="num">{health ? `${formatInteger(health.cpuPercent)} %` : "—"}</td>
+                    <td className="num">{health ? formatMs(health.eventLoopP99Ms) : "—"}</td>
+                    <td className="num">{health ? formatGiB(health.rssBytes) : "—"}</td>
+                    <td className="num">{health?.openFds === undefined ? "—" : `${formatInteger(health.openFds)}${health.fdLimit ? ` / ${formatInteger(health.fdLimit)}` : ""}`}</td>
+                    <td>{limit ? <span className="badge warn">{limit}</span> : <span className="muted">{health ? "ok" : "—"}</span>}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,254 @@
+"use client";
+
+import type { LabelRow } from "../lib/labels";
+import { fieldText } from "../lib/plan-field-text";
+import { fieldId, type PlanErrors } from "../lib/plan-draft";
+import { childKey, initialValue, initialVariant, variantFor, type DraftObject, type DraftValue } from "../lib/schema-form";
+import type { FieldSpec, NodeSpec } from "../lib/schema-node";
+import { LabelEditor } from "./label-editor";
+
+/** Where a field sits: its path in the plan (for errors and ids) and its text key (for labels and hints). */
+export interface FieldPlace {
+  path: string;
+  textKey: string;
+  variants: string[];
+}
+
+interface FieldProps {
+  field: FieldSpec;
+  place: FieldPlace;
+  value: DraftValue;
+  onChange: (value: DraftValue) => void;
+  errors: PlanErrors;
+}
+
+const child = (place: FieldPlace, key: string, variant?: string): FieldPlace => ({
+  path: `${place.path ? `${place.path}.` : ""}${key}`,
+  textKey: childKey(place.textKey, key, variant),
+  variants: variant ? [...place.variants, variant] : place.variants,
+});
+
+const asText = (value: DraftValue) => (typeof value === "string" ? value : value === undefined ? "" : JSON.stringify(value));
+const defaultNote = (field: FieldSpec) => (field.defaultValue !== undefined && typeof field.defaultValue !== "object" ? `default ${String(field.defaultValue)}` : "default");
+
+function Described({ id, hint, error, unit }: { id: string; hint?: string | undefined; error?: string | undefined; unit?: string | undefined }) {
+  return (
+    <>
+      {unit && (
+        <span className="unit" id={`${id}-unit`}>
+          {unit}
+        </span>
+      )}
+      {hint && (
+        <span className="hint" id={`${id}-hint`}>
+          {hint}
+        </span>
+      )}
+      {error && (
+        <p className="field-error" id={`${id}-error`} data-testid={`field-error-${id}`}>
+          {error}
+        </p>
+      )}
+    </>
+  );
+}
+
+const describedBy = (id: string, parts: { unit?: string | undefined; hint?: string | undefined; error?: string | undefined }) =>
+  [parts.unit && `${id}-unit`, parts.hint && `${id}-hint`, parts.error && `${id}-error`].filter(Boolean).join(" ") || undefined;
+
+/** The fields of an object: required ones in a grid, optional ones under "Options" (open when one is set or wrong). */
+export function ObjectFields({ fields, place, value, onChange, errors }: { fields: FieldSpec[]; place: FieldPlace; value: DraftObject; onChange: (value: DraftObject) => void; errors: PlanErrors }) {
+  const render = (field: FieldSpec) => (
+    <SchemaField key={field.key} field={field} place={child(place, field.key)} value={value[field.key]} errors={errors} onChange={(next) => onChange({ ...value, [field.key]: next })} />
+  );
+  const simple = (field: FieldSpec) => ["integer", "number", "string", "choice", "boolean"].includes(field.node.kind);
+  const main = fields.filter((field) => field.required || field.defaultValue !== undefined);
+  const options = fields.filter((field) => !main.includes(field));
+  const used = options.some((field) => (value[field.key] !== undefined && value[field.key] !== "" && !(Array.isArray(value[field.key]) && (value[field.key] as unknown[]).length === 0)) || Object.keys(errors).some((path) => path.startsWith(`${place.path}.${field.key}`)));
+  return (
+    <>
+      <div className="form-grid">{main.filter(simple).map(render)}</div>
+      {main.filter((field) => !simple(field)).map(render)}
+      {options.length > 0 && (
+        <details className="options" open={used || undefined}>
+          <summary>
+            Options <span className="muted">({options.map((field) => fieldText(child(place, field.key).textKey, place.variants).label.toLowerCase()).join(", ")})</span>
+          </summary>
+          <div className="form-grid">{options.filter(simple).map(render)}</div>
+          {options.filter((field) => !simple(field)).map(render)}
+        </details>
+      )}
+    </>
+  );
+}
+
+function UnionField({ field, place, value, onChange, errors, node }: FieldProps & { node: Extract<NodeSpec, { kind: "union" }> }) {
+  const text = fieldText(place.textKey, place.variants);
+  const tagPath = `${place.path}.${node.discriminator}`;
+  const id = fieldId(tagPath);
+  const variant = variantFor(node, value);
+  const error = errors[tagPath] ?? errors[place.path];
+  const hint = text.hint;
+  return (
+    <fieldset className="subsection" data-testid={`union-${fieldId(place.path)}`}>
+      <legend className="sr-only">{text.label}</legend>
+      <div className="field">
+        <label htmlFor={id}>{text.label}</label>
+        <select
+          id={id}
+          value={variant?.value ?? ""}
+          aria-describedby={describedBy(id, { hint, error })}
+          aria-invalid={error ? true : undefined}
+          onChange={(event) => onChange(event.target.value === "" ? undefined : initialVariant(node, event.target.value, place.textKey, value))}
+        >
+          {!field.required && <option value="">{defaultNote(field)}</option>}
+          {node.variants.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.value}
+            </option>
+          ))}
+        </select>
+        <Described id={id} hint={hint} error={error} />
+      </div>
+      {variant && variant.fields.length > 0 && (
+        <ObjectFields fields={variant.fields} place={{ ...place, textKey: `${place.textKey}.${variant.value}`, variants: [...place.variants, variant.value] }} value={value as DraftObject} onChange={onChange} errors={errors} />
+      )}
+    </fieldset>
+  );
+}
+
+function OptionalGroup({ field, place, value, onChange, errors, node }: FieldProps & { node: Extract<NodeSpec, { kind: "object" }> }) {
+  const text = fieldText(place.textKey, place.variants);
+  const id = fieldId(place.path);
+  const on = value !== undefined;
+  return (
+    <fieldset className="subsection">
+      <legend className="sr-only">{text.label}</legend>
+      <div className="checkbox">
+        <input id={`${id}-on`} type="checkbox" checked={on} onChange={(event) => onChange(event.target.checked ? initialValue(node, place.textKey) : undefined)} aria-describedby={text.hint ? `${id}-hint` : undefined} />
+        <label htmlFor={`${id}-on`}>{text.label}</label>
+        {text.hint && (
+          <span className="hint" id={`${id}-hint`}>
+            {text.hint}
+          </span>
+        )}
+      </div>
+      {errors[place.path] && <p className="field-error">{errors[place.path]}</p>}
+      {on && <ObjectFields fields={node.fields} place={place} value={value as DraftObject} onChange={onChange} errors={errors} />}
+      {!field.required && null}
+    </fieldset>
+  );
+}
+
+function ListField({ place, value, onChange, errors, node }: FieldProps & { node: Extract<NodeSpec, { kind: "object-list" }> }) {
+  const text = fieldText(place.textKey, place.variants);
+  const items = Array.isArray(value) ? (value as DraftObject[]) : [];
+  const itemName = text.label.replace(/s$/, "").toLowerCase();
+  return (
+    <fieldset className="subsection" data-testid={`list-${fieldId(place.path)}`}>
+      <legend>{text.label}</legend>
+      {text.hint && <p className="hint">{text.hint}</p>}
+      {errors[place.path] && <p className="field-error">{errors[place.path]}</p>}
+      {items.map((item, index) => (
+        <div className="list-item" key={index}>
+          <ObjectFields fields={node.item.fields} place={{ ...place, path: `${place.path}.${index}` }} value={item} errors={errors} onChange={(next) => onChange(items.map((old, i) => (i === index ? next : old)))} />
+          <button className="button small" type="button" onClick={() => onChange(items.filter((_, i) => i !== index))} disabled={items.length <= node.minItems}>
+            Remove {itemName} {index + 1}
+          </button>
+        </div>
+      ))}
+      <button className="button small" type="button" onClick={() => onChange([...items, initialValue(node.item, place.textKey) as DraftObject])}>
+        Add {itemName}
+      </button>
+    </fieldset>
+  );
+}
+
+/** One plan field, drawn from its schema node: inputs, selects, checkboxes, nested groups and lists. */
+export function SchemaField(props: FieldProps) {
+  const { field, place, value, onChange, errors } = props;
+  const { node } = field;
+  const text = fieldText(place.textKey, place.variants);
+  const id = fieldId(place.path);
+  const error = errors[place.path];
+  const hint = field.required || node.kind === "choice" || node.kind === "boolean" ? text.hint : [text.hint, "Optional."].filter(Boolean).join(" ");
+  const aria = { "aria-describedby": describedBy(id, { unit: text.unit, hint, error }), "aria-invalid": error ? true : undefined };
+
+  switch (node.kind) {
+    case "union":
+      return <UnionField {...props} node={node} />;
+    case "object":
+      return field.required ? (
+        <fieldset className="subsection">
+          <legend>{text.label}</legend>
+          <ObjectFields fields={node.fields} place={place} value={(value ?? {}) as DraftObject} onChange={onChange} errors={errors} />
+        </fieldset>
+      ) : (
+        <OptionalGroup {...props} node={node} />
+      );
+    case "object-list":
+      return <ListField {...props} node={node} />;
+    case "string-record":
+      return (
+        <div className="field wide">
+          <LabelEditor idPrefix={id} legend={text.label} hint={text.hint} rows={Array.isArray(value) ? (value as LabelRow[]) : []} errors={error ? { form: error } : {}} onChange={onChange} />
+        </div>
+      );
+    case "string-list":
+      return (
+        <div className="field wide">
+          <label htmlFor={id}>{text.label}</label>
+          <textarea id={id} rows={2} value={asText(value)} onChange={(event) => onChange(event.target.value)} {...aria} />
+          <Described id={id} hint={hint ?? "One per line."} error={error} />
+        </div>
+      );
+    case "choice":
+    case "boolean": {
+      const options = node.kind === "choice" ? node.options.map(String) : ["true", "false"];
+      if (node.kind === "boolean" && field.required) {
+        return (
+          <div className="checkbox">
+            <input id={id} type="checkbox" checked={value === "true"} onChange={(event) => onChange(String(event.target.checked))} {...aria} />
+            <label htmlFor={id}>{text.label}</label>
+            <Described id={id} hint={hint} error={error} />
+          </div>
+        );
+      }
+      return (
+        <div className="field">
+          <label htmlFor={id}>{text.label}</label>
+          <select id={id} value={asText(value)} onChange={(event) => onChange(event.target.value)} {...aria}>
+            {(!field.required || asText(value) === "") && <option value="">{field.defaultValue === undefined ? "default" : `default (${String(field.defaultValue)})`}</option>}
+            {options.map((option) => (
+              <option key={option} value={option}>
+                {node.kind === "boolean" ? (option === "true" ? "yes" : "no") : option}
+              </option>
+            ))}
+          </select>
+          <Described id={id} hint={hint} error={error} />
+        </div>
+      );
+    }
+    case "unsupported":
+      return (
+        <div className="field wide">
+          <span className="label-like">{text.label}</span>
+          <p className="hint">{value === undefined ? "Not set." : <code>{JSON.stringify(value)}</code>} Edit this in the YAML or JSON view.</p>
+          {error && <p className="field-error">{error}</p>}
+        </div>
+      );
+    default: {
+      const numeric = node.kind === "integer" || node.kind === "number";
+      return (
+        <div className="field">
+          <label htmlFor={id}>{text.label}</label>
+          <div className="input-row">
+            <input id={id} name={id} type="text" inputMode={numeric ? (node.kind === "integer" ? "numeric" : "decimal") : undefined} value={asText(value)} onChange={(event) => onChange(event.target.value)} autoComplete="off" {...aria} />
+            <Described id={id} unit={text.unit} />
+          </div>
+          <Described id={id} hint={hint} error={error} />
+        </div>
+      );
+    }
+  }
+}

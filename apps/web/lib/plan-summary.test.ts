@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import type { PlanSpec } from "@throng/protocol/plan";
+import { describeAgents, describeLoad, describeScenario, describeTarget } from "./plan-summary";
+
+const spec: PlanSpec = {
+  name: "Lobby",
+  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+  scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64 },
+  load: { clients: 10, durationSec: 90, rampUpSec: 10 },
+};
+
+describe("plan summary lines", () => {
+  it("describes load, target and scenario", () => {
+    expect(describeLoad(spec)).toBe("10 clients · 1 m 30 s (ramp-up 10 s)");
+    expect(describeTarget(spec)).toBe("ws://127.0.0.1:7070/ws");
+    expect(describeScenario(spec)).toBe("ping every 200 ms, 64 B · ≈ 50 msg/s");
+  });
+
+  it("describes which agents take the load", () => {
+    expect(describeAgents(spec)).toBe("every online agent");
+    expect(describeAgents({ ...spec, agents: { count: 2, labels: { region: "eu" }, onLost: "abort" } })).toBe(
+      "up to 2 agents with region=eu · abort if one is lost",
+    );
+  });
+});

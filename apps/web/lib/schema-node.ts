@@ -1,0 +1,140 @@
+// Reads the shape of the protocol's zod schemas so the plan editor draws a control for every field the schema
+// has: a scenario, transport or option added to packages/protocol/src/plan.ts shows up without web changes.
+// Only the structure zod 4 exposes (`_zod.def`, `minValue`, ...) is read; the web does not import zod.
+
+interface SchemaDef {
+  type: string;
+  innerType?: SchemaNode;
+  in?: SchemaNode;
+  defaultValue?: unknown;
+  values?: readonly unknown[];
+  entries?: Readonly<Record<string, string | number>>;
+  options?: readonly SchemaNode[];
+  discriminator?: string;
+  element?: SchemaNode;
+  keyType?: SchemaNode;
+  valueType?: SchemaNode;
+  checks?: readonly { _zod: { def: { check: string; minimum?: number } } }[];
+}
+
+/** The slice of a zod 4 schema this module reads. */
+export interface SchemaNode {
+  _zod: { def: SchemaDef };
+  shape?: Readonly<Record<string, SchemaNode>>;
+  minValue?: number | null;
+  maxValue?: number | null;
+  isInt?: boolean;
+}
+
+/** One field of an object: its key, whether it must be given, and what it holds. */
+export interface FieldSpec {
+  key: string;
+  required: boolean;
+  defaultValue?: unknown;
+  node: NodeSpec;
+}
+
+export interface VariantSpec {
+  value: string;
+  fields: FieldSpec[];
+}
+
+/** What a form control edits. */
+export type NodeSpec =
+  | { kind: "integer" | "number"; min?: number; max?: number }
+  | { kind: "string" }
+  | { kind: "boolean" }
+  | { kind: "choice"; options: (string | number)[] }
+  | { kind: "object"; fields: FieldSpec[] }
+  | { kind: "union"; discriminator: string; variants: VariantSpec[] }
+  | { kind: "string-list" }
+  | { kind: "string-record" }
+  | { kind: "object-list"; item: { kind: "object"; fields: FieldSpec[] }; minItems: number }
+  | { kind: "unsupported" };
+
+const WRAPPERS = ["optional", "default", "prefault", "nullable", "readonly", "catch"];
+
+function unwrap(node: SchemaNode): { node: SchemaNode; required: boolean; defaultValue?: unknown } {
+  let current = node;
+  let required = true;
+  let defaultValue: unknown;
+  for (;;) {
+    const def = current._zod.def;
+    if (def.type === "pipe" && def.in) {
+      current = def.in;
+      continue;
+    }
+    if (!def.innerType || !WRAPPERS.includes(def.type)) break;
+    if (def.type !== "readonly") required = false;
+    if (def.type === "default" || def.type === "prefault") defaultValue = def.defaultValue;
+    current = def.innerType;
+  }
+  return defaultValue === undefined ? { node: current, required } : { node: current, required, defaultValue };
+}
+
+function literalOf(node: SchemaNode): string | number | undefined {
+  const value = node._zod.def.type === "literal" ? node._zod.def.values?.[0] : undefined;
+  return typeof value === "string" || typeof value === "number" ? value : undefined;
+}
+
+function minItems(node: SchemaNode): number {
+  const check = node._zod.def.checks?.find((candidate) => candidate._zod.def.check === "min_length");
+  return check?._zod.def.minimum ?? 0;
+}
+
+function fieldsOf(node: SchemaNode, skip?: string): FieldSpec[] {
+  return Object.entries(node.shape ?? {})
+    .filter(([key]) => key !== skip)
+    .map(([key, child]) => {
+      const { node: inner, required, defaultValue } = unwrap(child);
+      return { key, required, ...(defaultValue === undefined ? {} : { defaultValue }), node: describe(inner) };
+    });
+}
+
+/** Describes any schema node as a form sees it; anything it cannot draw is "unsupported" (edited as text). */
+export function describeNode(schema: unknown): NodeSpec {
+  return describe(unwrap(schema as SchemaNode).node);
+}
+
+function describe(node: SchemaNode): NodeSpec {
+  const def = node._zod.def;
+  switch (def.type) {
+    case "number": {
+      const min = typeof node.minValue === "number" && Number.isFinite(node.minValue) ? { min: node.minValue } : {};
+      const max = typeof node.maxValue === "number" && Number.isFinite(node.maxValue) ? { max: node.maxValue } : {};
+      return { kind: node.isInt ? "integer" : "number", ...min, ...max };
+    }
+    case "string":
+      return { kind: "string" };
+    case "boolean":
+      return { kind: "boolean" };
+    case "enum":
+      return { kind: "choice", options: Object.values(def.entries ?? {}) };
+    case "object":
+      return { kind: "object", fields: fieldsOf(node) };
+    case "union": {
+      const options = def.options ?? [];
+      if (def.discriminator) {
+        const discriminator = def.discriminator;
+        const variants = options.map((option) => ({
+          value: String(option.shape?.[discriminator] ? literalOf(unwrap(option.shape[discriminator]).node) : ""),
+          fields: fieldsOf(option, discriminator),
+        }));
+        return { kind: "union", discriminator, variants };
+      }
+      const literals = options.map(literalOf);
+      return literals.every((value) => value !== undefined) ? { kind: "choice", options: literals as (string | number)[] } : { kind: "unsupported" };
+    }
+    case "array": {
+      const element = def.element ? unwrap(def.element).node : undefined;
+      if (!element) return { kind: "unsupported" };
+      if (element._zod.def.type === "string") return { kind: "string-list" };
+      const item = describe(element);
+      return item.kind === "object" ? { kind: "object-list", item, minItems: minItems(node) } : { kind: "unsupported" };
+    }
+    case "record":
+      return def.valueType && unwrap(def.valueType).node._zod.def.type === "string" ? { kind: "string-record" } : { kind: "unsupported" };
+    default:
+      return { kind: "unsupported" };
+  }
+}
