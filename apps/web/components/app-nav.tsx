@@ -4,11 +4,13 @@ import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
 import { authClient } from "../lib/auth-client";
+import { OrgSwitcher } from "./org-switcher";
 
 const LINKS = [
   { href: "/agents", label: "Agents" },
   { href: "/plans", label: "Plans" },
   { href: "/runs", label: "Runs" },
+  { href: "/settings", label: "Settings" },
 ] as const;
 
 export function AppNav({ organisation }: { organisation: string }) {
@@ -39,9 +41,7 @@ export function AppNav({ organisation }: { organisation: string }) {
           </li>
         ))}
       </ul>
-      <span className="org" data-testid="org-name" title="Organisation">
-        {organisation}
-      </span>
+      <OrgSwitcher organisation={organisation} />
       <button className="button small" type="button" onClick={signOut} disabled={signingOut}>
         Sign out
       </button>

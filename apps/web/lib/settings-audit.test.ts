@@ -22,6 +22,10 @@ describe("describeDetails", () => {
     expect(text.length).toBeLessThan(200);
   });
 
+  it("shows times like the Time column, not as ISO text", () => {
+    expect(describeDetails({ action: "invitation.created", details: { expiresAt: "2026-11-25T03:59:15.824Z" } })).not.toMatch(/T03:59/);
+  });
+
   it("says (none) for an emptied list", () => {
     expect(describeDetails({ action: "settings.changed", details: { targetAllowList: [] } })).toBe("targetAllowList: (none)");
   });

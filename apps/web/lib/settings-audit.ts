@@ -1,5 +1,6 @@
 // Audit entries as the audit log table shows them. Pure; no React.
 import type { AuditEntry } from "@throng/protocol/orgs";
+import { formatDateTime } from "./format";
 
 const ACTIONS: Record<string, string> = {
   "member.role-changed": "Changed a member's role",
@@ -19,11 +20,14 @@ export function describeAction(action: string): string {
 }
 
 const MAX_VALUE = 80;
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 function valueText(value: unknown): string {
   if (value === null || value === undefined) return "—";
   if (Array.isArray(value)) return value.length ? value.map(valueText).join(", ") : "(none)";
   if (typeof value === "object") return JSON.stringify(value);
+  // Times (an invitation's expiry) read like the Time column rather than raw ISO.
+  if (typeof value === "string" && ISO_TIME.test(value)) return formatDateTime(value);
   return String(value);
 }
 

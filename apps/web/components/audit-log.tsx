@@ -1,0 +1,84 @@
+"use client";
+
+import { useApiData } from "../hooks/use-api-data";
+import { formatDateTime } from "../lib/format";
+import { settingsApi } from "../lib/settings-api";
+import { describeAction, describeDetails } from "../lib/settings-audit";
+import { can } from "../lib/settings-permissions";
+import { NotForYourRole } from "./settings-nav";
+import { useMe } from "./session-gate";
+
+/** Who did what to members, invitations, tokens and settings; admins and owners only. */
+export function AuditLog() {
+  const me = useMe();
+  if (!can(me.role, "audit.read")) return <NotForYourRole what="The audit log" who="admins and owners" />;
+  return <AuditTable />;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids (tokens, invitations) by their first block, like git's short hashes; the full id is in the title. */
+function shortTarget(target: string): string {
+  return UUID.test(target) ? `${target.slice(0, 8)}…` : target;
+}
+
+function AuditTable() {
+  const { data, error, reload } = useApiData((signal) => settingsApi.listAudit(signal));
+  return (
+    <section className="settings-section" aria-labelledby="audit-title">
+      <div className="section-head">
+        <div>
+          <h2 id="audit-title">Audit log</h2>
+          <p>Sensitive actions in this organisation, newest first.</p>
+        </div>
+        <button className="button small" type="button" onClick={reload}>
+          Refresh
+        </button>
+      </div>
+      {error && (
+        <p className="alert" role="alert">
+          {error}
+        </p>
+      )}
+      {!data ? (
+        !error && <p className="loading">Loading the audit log…</p>
+      ) : data.length === 0 ? (
+        <div className="empty" data-testid="audit-empty">
+          <strong>Nothing recorded yet.</strong>
+          Role changes, invitations, API tokens and settings changes appear here.
+        </div>
+      ) : (
+        <div className="table-wrap">
+          <table className="data" data-testid="audit-list">
+            <caption className="sr-only">Audit log</caption>
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Actor</th>
+                <th scope="col">Action</th>
+                <th scope="col">Target</th>
+                <th scope="col">Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.map((entry, index) => (
+                <tr key={`${entry.at}-${index}`} data-testid="audit-row" data-action={entry.action}>
+                  <td className="nowrap">{formatDateTime(entry.at)}</td>
+                  <td>{entry.actor}</td>
+                  <td>
+                    {describeAction(entry.action)}
+                    <div className="muted">
+                      <code>{entry.action}</code>
+                    </div>
+                  </td>
+                  <td>{entry.target ? <code title={entry.target}>{shortTarget(entry.target)}</code> : "—"}</td>
+                  <td>{describeDetails(entry) || "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

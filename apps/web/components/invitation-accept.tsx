@@ -1,0 +1,91 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useEffect, useState } from "react";
+import { errorMessage } from "../lib/api-client";
+import { authClient } from "../lib/auth-client";
+import { settingsApi } from "../lib/settings-api";
+import { InvitationAuthForm } from "./invitation-auth-form";
+
+type Visitor = { state: "checking" } | { state: "signed-out" } | { state: "signed-in"; email: string };
+
+/**
+ * /invite/<token>: a signed-out visitor signs in or up right here and stays on the page;
+ * a signed-in one joins. The API decides everything about the link (org, role, expiry), so an
+ * unknown, expired or used link is reported in its words when Join is pressed.
+ */
+export function InvitationAccept({ token }: { token: string }) {
+  const router = useRouter();
+  const [visitor, setVisitor] = useState<Visitor>({ state: "checking" });
+  const [failure, setFailure] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  useEffect(() => {
+    let current = true;
+    authClient()
+      .getSession()
+      .then(({ data }) => {
+        if (current) setVisitor(data?.user ? { state: "signed-in", email: data.user.email } : { state: "signed-out" });
+      })
+      .catch(() => current && setVisitor({ state: "signed-out" }));
+    return () => {
+      current = false;
+    };
+  }, []);
+
+  async function join() {
+    setPending(true);
+    setFailure(null);
+    try {
+      await settingsApi.acceptInvitation(token);
+      // The API made the invited organisation the session's active one.
+      router.replace("/agents");
+    } catch (error) {
+      setFailure(errorMessage(error));
+      setPending(false);
+    }
+  }
+
+  async function signOut() {
+    await authClient().signOut();
+    setVisitor({ state: "signed-out" });
+  }
+
+  if (visitor.state === "checking") return <p className="loading">Checking who you are…</p>;
+  if (visitor.state === "signed-out") {
+    return (
+      <>
+        <h1>You are invited to Throng</h1>
+        <p className="muted">Sign in or create an account to accept the invitation; you come back here afterwards.</p>
+        <InvitationAuthForm onSignedIn={(email) => setVisitor({ state: "signed-in", email })} />
+      </>
+    );
+  }
+  return (
+    <section aria-labelledby="join-title" data-testid="invitation-join">
+      <h1 id="join-title">Join the organisation</h1>
+      <p>
+        You are signed in as <strong data-testid="invitation-email">{visitor.email}</strong>. The link adds you to the organisation that
+        invited you, with the role chosen when it was created.
+      </p>
+      {failure && (
+        <p className="alert" role="alert" data-testid="invitation-error">
+          {failure}
+        </p>
+      )}
+      <div className="form-actions">
+        <button className="button primary" type="button" onClick={join} disabled={pending} data-testid="accept-invitation">
+          {pending ? "Joining…" : "Join organisation"}
+        </button>
+        <button className="link-button" type="button" onClick={signOut}>
+          Not you? Sign out
+        </button>
+      </div>
+      {failure && (
+        <p className="muted">
+          <a href="/agents">Go to your dashboard</a>
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,117 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import type { InvitationCreated, Role } from "@throng/protocol/orgs";
+import { useApiData } from "../hooks/use-api-data";
+import { errorMessage } from "../lib/api-client";
+import { settingsApi } from "../lib/settings-api";
+import { can, invitableRoles, ROLE_TEXT } from "../lib/settings-permissions";
+import { InvitationList } from "./invitation-list";
+import { SecretOnce } from "./settings-secret";
+import { NotForYourRole } from "./settings-nav";
+import { useMe } from "./session-gate";
+
+const EXPIRIES = [
+  { hours: 24, label: "1 day" },
+  { hours: 72, label: "3 days" },
+  { hours: 168, label: "7 days" },
+  { hours: 720, label: "30 days" },
+] as const;
+
+/** Invitation links: create one (shown once), see the pending ones, revoke. Admins and owners only. */
+export function InvitationSettings() {
+  const me = useMe();
+  if (!can(me.role, "member.manage")) return <NotForYourRole what="Inviting people" who="admins and owners" />;
+  return <InvitationManager />;
+}
+
+function InvitationManager() {
+  const me = useMe();
+  const roles = invitableRoles(me.role);
+  const [role, setRole] = useState<Exclude<Role, "owner">>("member");
+  const [hours, setHours] = useState(72);
+  const [created, setCreated] = useState<InvitationCreated | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const invitations = useApiData((signal) => Promise.all([settingsApi.listInvitations(signal), settingsApi.listMembers(signal)]));
+
+  async function create(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setPending(true);
+    setFailure(null);
+    try {
+      setCreated(await settingsApi.createInvitation({ role, expiresInHours: hours }));
+      invitations.reload();
+    } catch (error) {
+      setFailure(errorMessage(error));
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <>
+      <section className="settings-section panel" aria-labelledby="invite-title">
+        <h2 id="invite-title">Invite someone</h2>
+        <p className="muted">
+          Create a link and send it to them. Whoever opens it while signed in joins {me.organization.name} with the role you pick.
+        </p>
+        {created && (
+          <SecretOnce
+            title={`Invitation link for a ${created.role}`}
+            secret={created.link}
+            what="invitation link"
+            warning="Copy the link now: it is shown only once. Anyone with it can join until it expires or is used."
+            onDone={() => setCreated(null)}
+            testId="invitation-link"
+          />
+        )}
+        <form className="settings-form" onSubmit={create} aria-describedby={failure ? "invite-error" : undefined}>
+          <div className="form-grid">
+            <div className="field">
+              <label htmlFor="invite-role">Role</label>
+              <select id="invite-role" value={role} onChange={(event) => setRole(event.target.value as Exclude<Role, "owner">)}>
+                {roles.map((option) => (
+                  <option key={option} value={option}>
+                    {ROLE_TEXT[option]}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor="invite-expiry">Link expires after</label>
+              <select id="invite-expiry" value={hours} onChange={(event) => setHours(Number(event.target.value))}>
+                {EXPIRIES.map((option) => (
+                  <option key={option.hours} value={option.hours}>
+                    {option.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+          </div>
+          {failure && (
+            <p className="alert" role="alert" id="invite-error">
+              {failure}
+            </p>
+          )}
+          <button className="button primary" type="submit" disabled={pending} data-testid="create-invitation">
+            {pending ? "Creating…" : "Create invitation link"}
+          </button>
+        </form>
+      </section>
+      <section className="settings-section" aria-labelledby="pending-title">
+        <h2 id="pending-title">Pending invitations</h2>
+        {invitations.error && (
+          <p className="alert" role="alert">
+            {invitations.error}
+          </p>
+        )}
+        {invitations.data ? (
+          <InvitationList invitations={invitations.data[0]} members={invitations.data[1]} onChanged={invitations.reload} />
+        ) : (
+          !invitations.error && <p className="loading">Loading invitations…</p>
+        )}
+      </section>
+    </>
+  );
+}

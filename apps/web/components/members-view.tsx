@@ -1,0 +1,69 @@
+"use client";
+
+import { useApiData } from "../hooks/use-api-data";
+import { settingsApi } from "../lib/settings-api";
+import { can } from "../lib/settings-permissions";
+import { MemberRow } from "./members-row";
+import { ConfirmButton } from "./settings-confirm-button";
+import { useMe } from "./session-gate";
+
+/** Members and their roles; admins and owners change roles and remove people; anyone may leave. */
+export function MembersView() {
+  const me = useMe();
+  const { data, error, reload } = useApiData((signal) => settingsApi.listMembers(signal));
+  const manages = can(me.role, "member.manage");
+
+  async function leave() {
+    await settingsApi.leave();
+    // The session now points at another organisation (or none): start the dashboard afresh.
+    window.location.assign("/agents");
+  }
+
+  return (
+    <section className="settings-section" aria-labelledby="members-title">
+      <div className="section-head">
+        <div>
+          <h2 id="members-title">Members of {me.organization.name}</h2>
+          <p>
+            {manages
+              ? "Change a member's role or remove them. Only owners change owners."
+              : "Only admins and owners change roles or remove members."}
+          </p>
+        </div>
+        <ConfirmButton label="Leave organisation" title={`Leave ${me.organization.name}?`} confirmLabel="Leave" onConfirm={leave} testId="leave-org">
+          <p>You lose access to its plans, runs and agents until someone invites you again.</p>
+        </ConfirmButton>
+      </div>
+      {error && (
+        <p className="alert" role="alert">
+          {error}
+        </p>
+      )}
+      {!data ? (
+        !error && <p className="loading">Loading members…</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="data" data-testid="member-list">
+            <caption className="sr-only">Members</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Joined</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.map((member) => (
+                <MemberRow key={member.id} member={member} myRole={me.role} isMe={member.userId === me.user.id} onChanged={reload} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
