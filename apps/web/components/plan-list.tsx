@@ -2,19 +2,24 @@
 
 import Link from "next/link";
 import type { PlanView } from "@throng/protocol/api";
+import { can } from "../lib/settings-permissions";
 import { describeAgents, describeLoad, describeScenario, describeTarget } from "../lib/plan-summary";
+import { useMe } from "./session-gate";
 import { StartRunButton } from "./start-run-button";
 
 /** Saved plans, each with what it does, a way to run it and a way to copy it. */
 export function PlanList({ plans }: { plans: PlanView[] }) {
+  const { role } = useMe();
   if (plans.length === 0) {
     return (
       <div className="empty" data-testid="plans-empty">
         <strong>No plans yet.</strong>
         <p>A plan says where the load goes and how much. Create one, or import a plan file (YAML or JSON) in the editor.</p>
-        <Link className="button primary" href="/plans/new">
-          New plan
-        </Link>
+        {can(role, "plan.write") && (
+          <Link className="button primary" href="/plans/new">
+            New plan
+          </Link>
+        )}
       </div>
     );
   }
@@ -49,10 +54,12 @@ export function PlanList({ plans }: { plans: PlanView[] }) {
                 <div className="muted small">{describeScenario(plan.spec)}</div>
               </td>
               <td className="actions">
-                <Link className="button small" href={`/plans/new?from=${plan.id}`} aria-label={`Clone ${plan.name}`}>
-                  Clone
-                </Link>
-                <StartRunButton planId={plan.id} planName={plan.name} />
+                {can(role, "plan.write") && (
+                  <Link className="button small" href={`/plans/new?from=${plan.id}`} aria-label={`Clone ${plan.name}`}>
+                    Clone
+                  </Link>
+                )}
+                {can(role, "run.start") && <StartRunButton planId={plan.id} planName={plan.name} />}
               </td>
             </tr>
           ))}
