@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const srcDir = fileURLToPath(new URL(".", import.meta.url));
-const ALLOWED_PACKAGES = [/^@throng\/protocol\/[a-z-]+$/, /^ws$/, /^commander$/, /^hdr-histogram-js$/, /^node:/];
+const ALLOWED_PACKAGES = [/^@throng\/protocol\/[a-z-]+$/, /^ws$/, /^commander$/, /^hdr-histogram-js$/, /^yaml$/, /^node:/];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -98,6 +99,48 @@ describe.each<Build>(["source", "bundle"])("throng-agent CLI (%s)", (build) => {
     }
   });
 
+  it("run executes a YAML plan on 2 engine processes against a TCP target, writes --out and exits 5 on a failed SLO", async () => {
+    const target = cli(build, ["target", "--port", "0", "--tcp-port", "0", "--framing", "len2"]);
+    const tcpLine = await outputOf(target).line(/^target tcp on /);
+    const port = Number(tcpLine.split(":").pop());
+    const dir = await mkdtemp(join(tmpdir(), "throng-run-"));
+    const plan = join(dir, "plan.yaml");
+    const out = join(dir, "snapshots.jsonl");
+    await writeFile(
+      plan,
+      [
+        "name: cli run",
+        `target: { protocol: tcp, host: 127.0.0.1, port: ${port}, framing: { kind: length-prefix, headerBytes: 2 } }`,
+        "scenario: { kind: ping-pong, intervalMs: 50, messageBytes: 64 }",
+        "load: { clients: 6, durationSec: 2 }",
+        "slos:",
+        "  - { metric: error-rate, below: 0.01 }",
+        "  - { metric: rtt-p99-ms, below: 0.001 }",
+      ].join("\n"),
+    );
+    const child = cli(build, ["run", plan, "--engines", "2", "--out", out]);
+    const output = outputOf(child);
+    expect(await exitCode(child)).toBe(ExitCode.sloFailed);
+    expect(output.stdout()).toMatch(/SLO error-rate < 0.01: 0 → pass/);
+    expect(output.stdout()).toMatch(/SLO rtt-p99-ms < 0.001: [\d.]+ → FAIL/);
+    const snapshots = (await readFile(out, "utf8")).trim().split("\n").map((line) => JSON.parse(line) as { seq: number; clients: number; health: { engines?: number } });
+    expect(snapshots.map((s) => s.seq)).toEqual([0, 1]);
+    expect(snapshots[1]).toMatchObject({ clients: 6, health: { engines: 2 } });
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("run exits 2 naming the bad field of an invalid plan", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "throng-run-"));
+    const plan = join(dir, "plan.json");
+    await writeFile(plan, JSON.stringify({ name: "bad", target: { protocol: "tcp", host: "127.0.0.1", port: 1, framing: { kind: "length-prefix", headerBytes: 3 } }, scenario: { kind: "ping-pong", intervalMs: 5, messageBytes: 64 }, load: { clients: 1, durationSec: 1 } }));
+    const child = cli(build, ["run", plan]);
+    const output = outputOf(child);
+    expect(await exitCode(child)).toBe(ExitCode.usage);
+    expect(output.stderr()).toContain("target.framing.headerBytes: must be 2 or 4");
+    expect(output.stderr()).toContain("scenario.intervalMs: must be at least 10 ms");
+    await rm(dir, { recursive: true, force: true });
+  });
+
   it("connect exits 2 with a hint when there is neither a token nor a stored credential", async () => {
     const config = await tempConfigPath();
     const child = cli(build, ["connect", "--server", "http://127.0.0.1:9", "--config", config.path]);
@@ -115,5 +158,7 @@ describe("bundled throng-agent.mjs", () => {
     const help = await run(bundle, ["--help"], { cwd: tmpdir() });
     expect(help.stdout).toContain("connect [options]");
     expect(help.stdout).toContain("target [options]");
+    expect(help.stdout).toContain("run [options] <plan>");
+    expect(help.stdout).toContain("watch [options]");
   });
 });

@@ -1,5 +1,5 @@
 import { runAgent } from "../connection/agent";
-import { startTarget } from "../target/target-server";
+import { startTarget, type TargetOptions } from "../target/target-server";
 import { consoleLogger } from "./console-logger";
 import { ExitCode, exitCodeForClose } from "./exit-codes";
 import { shutdownSignal } from "./signals";
@@ -24,11 +24,7 @@ export async function connectCommand(args: ConnectArgs): Promise<ExitCode> {
   }
 }
 
-export interface TargetArgs {
-  host: string;
-  port: number;
-  delayMs: number;
-}
+export type TargetArgs = TargetOptions & { host: string; port: number; reportEverySec?: number };
 
 /** `throng-agent target`: serves until SIGINT/SIGTERM. */
 export async function targetCommand(args: TargetArgs): Promise<ExitCode> {
@@ -42,6 +38,11 @@ export async function targetCommand(args: TargetArgs): Promise<ExitCode> {
       return ExitCode.failure;
     }
     console.log(`target listening on ${target.url}`);
+    if (target.tcpPort) console.log(`target tcp on ${args.host}:${target.tcpPort}`);
+    if (target.udpPort) console.log(`target udp on ${args.host}:${target.udpPort}`);
+    // The target's own CPU and memory, so a benchmark can tell which side was the limit (also GET /stats).
+    const report = args.reportEverySec ? setInterval(() => console.log(`target stats ${JSON.stringify(target.stats())}`), args.reportEverySec * 1000) : undefined;
+    shutdown.signal.addEventListener("abort", () => clearInterval(report), { once: true });
     await new Promise<void>((resolve) => shutdown.signal.addEventListener("abort", () => resolve(), { once: true }));
     await target.close();
     return ExitCode.ok;

@@ -12,6 +12,8 @@ export const ExitCode = {
   unauthenticated: 3,
   /** The server does not speak this agent's protocol version (close 4006). */
   versionUnsupported: 4,
+  /** `run`: the plan ran but at least one of its SLOs failed. */
+  sloFailed: 5,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

@@ -1,8 +1,14 @@
 import { Command, CommanderError, InvalidArgumentError } from "commander";
+import type { TcpFraming } from "@throng/protocol/plan";
 import { THRONG_VERSION } from "@throng/protocol/version";
 import { defaultConfigPath } from "../connection/credential-file";
 import { readAgentEnv } from "../env";
+import { runEngineChild, ENGINE_CHILD_COMMAND } from "../engine/engines";
 import { connectCommand, targetCommand } from "./commands";
+import { FRAMING_SPEC_HELP, parseFramingSpec } from "./framing-spec";
+import { PlanFileError } from "./plan-file";
+import { runCommand } from "./run-command";
+import { watchCommand } from "./watch-command";
 import { ExitCode, exitCodeForError } from "./exit-codes";
 
 const EXIT_CODES_HELP = `
@@ -11,7 +17,8 @@ Exit codes:
   1  unexpected failure (see the error message)
   2  bad arguments or configuration
   3  the server rejected the enrolment token or credential
-  4  the server does not support this agent's protocol version`;
+  4  the server does not support this agent's protocol version
+  5  run: a plan SLO failed`;
 
 function collectLabel(value: string, labels: Record<string, string> = {}): Record<string, string> {
   const at = value.indexOf("=");
@@ -27,6 +34,16 @@ function integer(min: number, max: number) {
     }
     return number;
   };
+}
+
+function framing(value: string) {
+  const parsed = parseFramingSpec(value);
+  if (!parsed) throw new InvalidArgumentError(`expected ${FRAMING_SPEC_HELP}`);
+  return parsed;
+}
+
+function list(value: string): string[] {
+  return value.split(",").map((item) => item.trim()).filter(Boolean);
 }
 
 function buildProgram(configPath: string, setExit: (code: ExitCode) => void): Command {
@@ -50,18 +67,70 @@ function buildProgram(configPath: string, setExit: (code: ExitCode) => void): Co
     });
 
   program
+    .command("run")
+    .description("run a plan file (YAML or JSON) standalone: live progress, final summary, exit 5 when an SLO fails")
+    .argument("<plan>", "plan file, validated with the same schema as the API")
+    .option("--out <file>", "write every per-second snapshot as JSON lines")
+    .option("--engines <n>", "engine processes, one per core (default: every core)", integer(1, 256))
+    .option("--source-addresses <ips>", "comma-separated local IPs to spread connections over, e.g. 127.0.0.2,127.0.0.3", list)
+    .option("--quiet", "no per-second lines, only the summary")
+    .action(async (planPath: string, options: { out?: string; engines?: number; sourceAddresses?: string[]; quiet?: boolean }) => {
+      try {
+        setExit(await runCommand({ planPath, ...options }));
+      } catch (error) {
+        if (!(error instanceof PlanFileError)) throw error;
+        console.error(error.message);
+        setExit(ExitCode.usage);
+      }
+    });
+  program
+    .command("watch")
+    .description("sample a server process's CPU and memory and the host's network once a second from /proc")
+    .option("--pid <pid>", "process id", integer(1, 2 ** 31))
+    .option("--name <name>", "process name (comm) or a string its command line contains")
+    .option("--out <file>", "write every per-second sample as JSON lines")
+    .option("--duration-sec <s>", "stop after this many seconds", integer(1, 86_400))
+    .action(async (options: { pid?: number; name?: string; out?: string; durationSec?: number }) => {
+      setExit(await watchCommand(options));
+    });
+  program
     .command("target")
-    .description("run the reference WebSocket target: answers each ping with a pong, echoes anything else")
+    .description("run the reference target: WebSocket (+ TCP, UDP) answering ping, echo, room join/broadcast and login")
     .option("--host <host>", "address to listen on", "127.0.0.1")
-    .option("--port <port>", "port to listen on (0 picks a free one)", integer(0, 65_535), 7070)
-    .option("--delay-ms <ms>", "wait this long before each pong", integer(0, 600_000), 0)
-    .action(async (options: { host: string; port: number; delayMs: number }) => {
-      setExit(await targetCommand(options));
+    .option("--port <port>", "WebSocket port (0 picks a free one); GET /stats reports the target's CPU and memory", integer(0, 65_535), 7070)
+    .option("--tcp-port <port>", "also serve TCP on this port", integer(0, 65_535))
+    .option("--framing <spec>", `TCP framing: ${FRAMING_SPEC_HELP}`, framing)
+    .option("--udp-port <port>", "also serve UDP on this port", integer(0, 65_535))
+    .option("--delay-ms <ms>", "wait this long before each reply", integer(0, 600_000), 0)
+    .option("--cpu-us <us>", "burn this much CPU per message (a known server capacity)", integer(0, 1_000_000))
+    .option("--stall-every-ms <ms>", "every this many ms, hold all replies for --stall-ms", integer(1, 3_600_000))
+    .option("--stall-ms <ms>", "length of each stall (also triggered by a {\"type\":\"stall\",\"ms\":N} message)", integer(1, 600_000))
+    .option("--max-clients <n>", "refuse connections past this many", integer(0, 10_000_000))
+    .option("--report-every-sec <s>", "print the target's CPU and memory this often", integer(1, 3_600))
+    .action(async (options: { host: string; port: number; tcpPort?: number; framing?: TcpFraming; udpPort?: number; delayMs: number; cpuUs?: number; stallEveryMs?: number; stallMs?: number; maxClients?: number; reportEverySec?: number }) => {
+      setExit(
+        await targetCommand({
+          host: options.host,
+          port: options.port,
+          delayMs: options.delayMs,
+          ...(options.tcpPort !== undefined ? { tcp: { port: options.tcpPort, framing: options.framing ?? { kind: "length-prefix", headerBytes: 2 } } } : {}),
+          ...(options.udpPort !== undefined ? { udp: { port: options.udpPort } } : {}),
+          ...(options.cpuUs !== undefined ? { cpuUsPerMessage: options.cpuUs } : {}),
+          ...(options.stallEveryMs !== undefined ? { stallEveryMs: options.stallEveryMs, stallMs: options.stallMs ?? 100 } : {}),
+          ...(options.maxClients !== undefined ? { maxClients: options.maxClients } : {}),
+          ...(options.reportEverySec !== undefined ? { reportEverySec: options.reportEverySec } : {}),
+        }),
+      );
     });
   return program;
 }
 
 async function main(argv: string[]): Promise<ExitCode> {
+  // An engine process forked by `run`: it lives until its parent disconnects.
+  if (argv[2] === ENGINE_CHILD_COMMAND) {
+    runEngineChild();
+    return new Promise(() => {});
+  }
   const env = readAgentEnv(process.env);
   let exitCode: ExitCode = ExitCode.ok;
   const program = buildProgram(defaultConfigPath(env.configHome, env.homeDir), (code) => (exitCode = code));

@@ -136,3 +136,26 @@ export const SeriesPoint = z.object({
   step: z.number().int().min(0).optional(),
 });
 export type SeriesPoint = z.infer<typeof SeriesPoint>;
+
+/** One second of the server under test, sampled from /proc by `throng-agent watch` on the server's host. */
+export const ServerWatchSnapshot = z.object({
+  /** Seconds since the watch started (0, 1, 2…). */
+  seq: z.number().int().min(0),
+  /** Start of the interval, epoch milliseconds (the watching host's clock). */
+  intervalStart: z.number().int().min(0),
+  intervalMs: z.number().int().min(1).max(60_000),
+  pid: z.number().int().min(1),
+  /** The process's CPU over the interval; 100 = one core. */
+  cpuPercent: z.number().min(0),
+  rssBytes: z.number().int().min(0),
+  threads: z.number().int().min(0).optional(),
+  openFds: z.number().int().min(0).optional(),
+  /** The host's network, all interfaces including loopback, per second. */
+  network: z.object({
+    packetsInPerSec: z.number().min(0),
+    packetsOutPerSec: z.number().min(0),
+    bytesInPerSec: z.number().min(0),
+    bytesOutPerSec: z.number().min(0),
+  }),
+});
+export type ServerWatchSnapshot = z.infer<typeof ServerWatchSnapshot>;

@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { PlanSpec } from "@throng/protocol/plan";
+import { parsePlan } from "./plan-file";
+
+describe("plan files (YAML or JSON, the shared schema)", () => {
+  it("keeps a plan saved with the first schema valid", () => {
+    const old = { name: "old", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" }, scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 }, load: { clients: 10, durationSec: 30, rampUpSec: 5 } };
+    expect(PlanSpec.parse(old)).toEqual(old);
+  });
+
+  it("reads every scenario, target and load shape from YAML", () => {
+    const plan = parsePlan(
+      `
+name: all
+target: { protocol: udp, host: 127.0.0.1, port: 9000 }
+scenario: { kind: movement-sync, roomSize: 8, updateHz: 20 }
+load:
+  clients: 100
+  durationSec: 60
+  shape: { kind: step-up, startClients: 10, stepClients: 10, stepDurationSec: 5 }
+slos: [{ metric: broadcast-p99-ms, below: 50 }]
+`,
+      "plan.yaml",
+    );
+    expect(plan.load.shape).toEqual({ kind: "step-up", startClients: 10, stepClients: 10, stepDurationSec: 5 });
+    for (const scenario of [{ kind: "echo-flood", messageBytes: 8, maxInFlight: 4 }, { kind: "login-storm", connectsPerSec: 500, login: true }]) {
+      expect(PlanSpec.safeParse({ ...plan, scenario }).success).toBe(true);
+    }
+  });
+
+  it("names every bad field, and says what the file is when it is not YAML", () => {
+    expect(() => parsePlan('{"name": "x", "target": {"protocol": "smtp"}, "scenario": {"kind": "ping-pong", "intervalMs": 1, "messageBytes": 64}, "load": {"clients": 0, "durationSec": 1}}', "p.json")).toThrow(
+      /target.protocol: [^\n]*\n[\s\S]*load.clients: must be at least 1/,
+    );
+    expect(() => parsePlan("name: [unclosed", "p.yaml")).toThrow(/p.yaml is not valid YAML or JSON/);
+  });
+});

@@ -1,0 +1,60 @@
+import type { MetricSnapshot } from "@throng/protocol/snapshot";
+import { decodeHistogram } from "../metrics/histogram";
+import type { RunSummary, SloResult } from "../metrics/run-summary";
+
+function rate(n: number): string {
+  return n >= 10_000 ? `${(n / 1000).toFixed(0)}k` : n >= 1_000 ? `${(n / 1000).toFixed(1)}k` : String(Math.round(n));
+}
+
+function percentileMs(encoded: string | undefined, p: number): string {
+  if (!encoded) return "-";
+  const histogram = decodeHistogram(encoded);
+  return histogram.totalCount === 0 ? "-" : (histogram.getValueAtPercentile(p) / 1000).toFixed(2);
+}
+
+/** One line per second: what the run is doing and whether the agent itself is the limit. */
+export function progressLine(snapshot: MetricSnapshot): string {
+  const { counters: c, histograms: h, health } = snapshot;
+  const perSec = 1000 / snapshot.intervalMs;
+  const parts = [
+    `${String(snapshot.seq + 1).padStart(4)}s`,
+    `clients ${snapshot.clients} open ${c.connectionsOpen} (+${c.connectionsOpened} -${c.connectionsClosed} ✗${c.connectionsFailed})`,
+    `msg/s out ${rate(c.messagesSent * perSec)} in ${rate(c.messagesReceived * perSec)}`,
+    `rtt p50 ${percentileMs(h.rttUs, 50)} p99 ${percentileMs(h.rttUs, 99)} ms`,
+  ];
+  if (h.rttCorrectedUs) parts.push(`corrected p99 ${percentileMs(h.rttCorrectedUs, 99)}`);
+  if (h.broadcastUs) parts.push(`broadcast p99 ${percentileMs(h.broadcastUs, 99)} ms reach ${c.broadcastsExpected ? ((100 * (c.broadcastsReceived ?? 0)) / c.broadcastsExpected).toFixed(1) : "-"}%`);
+  if (h.connectUs) parts.push(`connect p99 ${percentileMs(h.connectUs, 99)} ms`);
+  if (h.loginUs) parts.push(`login p99 ${percentileMs(h.loginUs, 99)} ms`);
+  if (c.errors) parts.push(`errors ${c.errors} ${JSON.stringify(c.errorsByKind ?? {})}`);
+  parts.push(`cpu ${health.cpuPercent.toFixed(0)}% loop ${health.eventLoopP99Ms.toFixed(1)}ms`);
+  if (health.saturated) parts.push(`AGENT SATURATED: ${health.saturatedReason}`);
+  return parts.join(" | ");
+}
+
+function latencyLine(name: string, summary: RunSummary["latency"][keyof RunSummary["latency"]]): string | undefined {
+  if (!summary || summary.count === 0) return undefined;
+  return `  ${name.padEnd(22)} p50 ${summary.p50Ms} ms  p99 ${summary.p99Ms} ms  max ${summary.maxMs} ms  (${summary.count} samples)`;
+}
+
+/** The final summary, and each SLO's verdict. */
+export function summaryText(summary: RunSummary, slos: SloResult[]): string {
+  const c = summary.counters;
+  const lines = [
+    `summary: ${summary.seconds} s, peak ${summary.peakClients} clients`,
+    `  connections            opened ${c.connectionsOpened ?? 0}, failed ${c.connectionsFailed ?? 0}, closed ${c.connectionsClosed ?? 0} ${JSON.stringify(summary.closesByCause)}`,
+    `  messages               sent ${c.messagesSent ?? 0} (${c.bytesSent ?? 0} B), received ${c.messagesReceived ?? 0} (${c.bytesReceived ?? 0} B)`,
+    `  errors                 ${c.errors ?? 0} ${JSON.stringify(summary.errorsByKind)}; error rate ${(summary.errorRate * 100).toFixed(3)}%`,
+    latencyLine("round trip", summary.latency.rttUs),
+    latencyLine("round trip (corrected)", summary.latency.rttCorrectedUs),
+    latencyLine("connect", summary.latency.connectUs),
+    latencyLine("login", summary.latency.loginUs),
+    latencyLine("broadcast", summary.latency.broadcastUs),
+    latencyLine("jitter", summary.latency.jitterUs),
+    summary.reach !== null ? `  broadcast reach        ${(summary.reach * 100).toFixed(2)}%, lost ${c.lost ?? 0}, duplicates ${c.duplicates ?? 0}, out of order ${c.outOfOrder ?? 0}` : undefined,
+    c.lateSends !== undefined ? `  sends                  late ${c.lateSends}, skipped ${c.skippedSends ?? 0}` : undefined,
+    `  agent                  max CPU ${summary.maxCpuPercent}%, max RSS ${(summary.maxRssBytes / 1048576).toFixed(0)} MiB, saturated ${summary.saturatedSeconds} s`,
+    ...slos.map((r) => `  SLO ${r.slo.metric} < ${r.slo.below}: ${r.measured === null ? "no data" : r.measured} → ${r.passed ? "pass" : "FAIL"}`),
+  ];
+  return lines.filter((line) => line !== undefined).join("\n");
+}

@@ -1,0 +1,63 @@
+import { randomUUID } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { availableParallelism } from "node:os";
+import type { RunAssignment } from "@throng/protocol/agent";
+import type { MetricSnapshot } from "@throng/protocol/snapshot";
+import { runOnEngines } from "../engine/engines";
+import { openFileLimit } from "../metrics/health";
+import { checkSlos, summariseRun } from "../metrics/run-summary";
+import { ExitCode } from "./exit-codes";
+import { readPlanFile } from "./plan-file";
+import { progressLine, summaryText } from "./progress";
+import { shutdownSignal } from "./signals";
+
+export interface RunArgs {
+  planPath: string;
+  out?: string;
+  /** Engine processes; default one per core. */
+  engines?: number;
+  sourceAddresses?: string[];
+  quiet?: boolean;
+}
+
+/** Descriptors a process needs besides its connections (stdio, the event loop, files). */
+const FD_HEADROOM = 64;
+
+/** A warning when the plan needs more sockets per process than the open-file limit allows. */
+export function fdWarning(clientsPerEngine: number, limit: number | undefined): string | undefined {
+  if (limit === undefined || clientsPerEngine + FD_HEADROOM <= limit) return undefined;
+  return `warning: each engine process opens up to ${clientsPerEngine} connections but the open-file limit is ${limit}; connections past it fail with cause "limit". Use more engines (--engines) or raise the limit (ulimit -n).`;
+}
+
+/** `throng-agent run plan.yaml`: runs a plan standalone; exits 0 when every SLO passed, 5 when one failed. */
+export async function runCommand(args: RunArgs): Promise<ExitCode> {
+  const plan = await readPlanFile(args.planPath);
+  const engines = Math.max(1, args.engines ?? availableParallelism());
+  const warning = fdWarning(Math.ceil(plan.load.clients / engines), openFileLimit());
+  if (warning) console.error(warning);
+  const assignment: RunAssignment = { runId: randomUUID(), shardIndex: 0, shardCount: 1, clients: plan.load.clients, plan, startAt: Date.now() + 200 };
+  const out = args.out ? createWriteStream(args.out) : undefined;
+  const snapshots: MetricSnapshot[] = [];
+  const shutdown = shutdownSignal(() => process.exit(ExitCode.failure));
+  console.log(`running "${plan.name}": ${plan.load.clients} clients, ${plan.load.durationSec} s, ${plan.scenario.kind} over ${plan.target.protocol}, ${engines} engine(s)`);
+  try {
+    await runOnEngines(assignment, {
+      engines,
+      startWhenReady: true,
+      signal: shutdown.signal,
+      ...(args.sourceAddresses ? { sourceAddresses: args.sourceAddresses } : {}),
+      onSnapshot(snapshot) {
+        snapshots.push(snapshot);
+        out?.write(`${JSON.stringify(snapshot)}\n`);
+        if (!args.quiet) console.log(progressLine(snapshot));
+      },
+    });
+  } finally {
+    shutdown.dispose();
+    if (out) await new Promise<void>((resolve) => out.end(resolve));
+  }
+  const summary = summariseRun(snapshots);
+  const results = checkSlos(summary, plan.slos ?? []);
+  console.log(summaryText(summary, results));
+  return results.every((result) => result.passed) ? ExitCode.ok : ExitCode.sloFailed;
+}

@@ -1,0 +1,57 @@
+import { createWriteStream } from "node:fs";
+import { findProcess, watchProcess } from "../metrics/process-watch";
+import { ExitCode } from "./exit-codes";
+import { shutdownSignal } from "./signals";
+
+export interface WatchArgs {
+  pid?: number;
+  name?: string;
+  out?: string;
+  /** Stop after this many seconds (default: until SIGINT/SIGTERM or the process ends). */
+  durationSec?: number;
+}
+
+/** `throng-agent watch`: samples the server process and the host's network once a second from /proc. */
+export async function watchCommand(args: WatchArgs): Promise<ExitCode> {
+  const pid = args.pid ?? (args.name ? findProcess(args.name) : undefined);
+  if (pid === undefined) {
+    console.error(args.name ? `no process named "${args.name}" found; check the name or pass --pid` : "give --pid <pid> or --name <process-name>");
+    return ExitCode.usage;
+  }
+  let watcher;
+  try {
+    watcher = watchProcess(pid);
+  } catch {
+    console.error(`cannot read /proc/${pid}: no such process (watch needs Linux /proc)`);
+    return ExitCode.usage;
+  }
+  const out = args.out ? createWriteStream(args.out) : undefined;
+  const shutdown = shutdownSignal(() => process.exit(ExitCode.failure));
+  console.log(`watching pid ${pid}`);
+  try {
+    // Bounded by the duration, the signal, or the process ending.
+    for (let second = 0; args.durationSec === undefined || second < args.durationSec; second += 1) {
+      const aborted = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), 1_000);
+        shutdown.signal.addEventListener("abort", () => (clearTimeout(timer), resolve(true)), { once: true });
+      });
+      if (aborted) break;
+      let snapshot;
+      try {
+        snapshot = watcher.sample();
+      } catch {
+        console.log(`pid ${pid} ended`);
+        break;
+      }
+      out?.write(`${JSON.stringify(snapshot)}\n`);
+      const n = snapshot.network;
+      console.log(
+        `${String(snapshot.seq + 1).padStart(4)}s | pid ${pid} cpu ${snapshot.cpuPercent}% rss ${(snapshot.rssBytes / 1048576).toFixed(1)} MiB fds ${snapshot.openFds ?? "-"} | net pkt/s in ${n.packetsInPerSec} out ${n.packetsOutPerSec} | B/s in ${n.bytesInPerSec} out ${n.bytesOutPerSec}`,
+      );
+    }
+  } finally {
+    shutdown.dispose();
+    if (out) await new Promise<void>((resolve) => out.end(resolve));
+  }
+  return ExitCode.ok;
+}

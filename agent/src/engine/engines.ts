@@ -1,0 +1,123 @@
+import { fork, type ChildProcess } from "node:child_process";
+import type { RunAssignment } from "@throng/protocol/agent";
+import type { MetricSnapshot } from "@throng/protocol/snapshot";
+import { mergeSnapshots } from "../metrics/merge-snapshots";
+import { offsetClock } from "./clock";
+import { runShard, type RunShardOptions, type ShardResult } from "./run-shard";
+
+/** The hidden CLI command an engine process runs. */
+export const ENGINE_CHILD_COMMAND = "engine-child";
+
+type ParentMessage = { type: "run"; assignment: RunAssignment; clockOffsetMs: number; sourceAddresses?: string[] } | { type: "stop" };
+type ChildMessage = { type: "ready" } | { type: "snapshot"; snapshot: MetricSnapshot } | { type: "done"; result: ShardResult } | { type: "failed"; error: string };
+
+/**
+ * Splits a shard's clients over `engines` parts; movement-sync keeps whole rooms together, since a room's
+ * broadcast latency needs its players on one clock.
+ */
+export function splitClients(clients: number, engines: number, roomSize = 1): number[] {
+  const rooms = Math.ceil(clients / roomSize);
+  const parts = Math.max(1, Math.min(engines, rooms));
+  return Array.from({ length: parts }, (_, i) => {
+    const firstRoom = Math.floor((rooms * i) / parts);
+    const endRoom = Math.floor((rooms * (i + 1)) / parts);
+    return Math.min(clients, endRoom * roomSize) - Math.min(clients, firstRoom * roomSize);
+  }).filter((n) => n > 0);
+}
+
+/** What runs in each engine process: one runShard, its snapshots sent to the parent. */
+export function runEngineChild(): void {
+  const controller = new AbortController();
+  const send = (message: ChildMessage) => process.send?.(message);
+  process.on("disconnect", () => controller.abort());
+  send({ type: "ready" });
+  process.on("message", (message: ParentMessage) => {
+    if (message.type === "stop") return controller.abort();
+    runShard(message.assignment, {
+      clock: offsetClock(message.clockOffsetMs),
+      signal: controller.signal,
+      onSnapshot: (snapshot) => send({ type: "snapshot", snapshot }),
+      ...(message.sourceAddresses ? { sourceAddresses: message.sourceAddresses } : {}),
+    }).then(
+      (result) => send({ type: "done", result }),
+      (error: unknown) => send({ type: "failed", error: error instanceof Error ? error.message : String(error) }),
+    );
+  });
+}
+
+export interface EngineOptions extends RunShardOptions {
+  /** Engine processes (one per core); 1 runs in this process. */
+  engines: number;
+  /** Script to fork (the CLI entry), with this process's exec arguments (e.g. tsx). */
+  entry?: string;
+  /** Standalone runs: start 100 ms after every engine process is up, not at assignment.startAt. */
+  startWhenReady?: boolean;
+}
+
+function forkEngine(entry: string): Promise<ChildProcess> {
+  const child = fork(entry, [ENGINE_CHILD_COMMAND], { execArgv: process.execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  return new Promise((resolve, reject) => {
+    child.once("message", () => resolve(child));
+    child.once("exit", (code) => reject(new Error(`engine process exited with ${code} before it was ready`)));
+  });
+}
+
+/**
+ * Runs a shard on several engine processes, each with its own open-file limit and core, and merges their
+ * snapshots second by second into one. With one engine this is exactly runShard.
+ */
+export async function runOnEngines(assignment: RunAssignment, options: EngineOptions): Promise<ShardResult> {
+  const { scenario } = assignment.plan;
+  const parts = splitClients(assignment.clients, options.engines, scenario.kind === "movement-sync" ? scenario.roomSize : 1);
+  if (parts.length <= 1) return runShard(options.startWhenReady ? { ...assignment, startAt: (options.clock ?? offsetClock(0)).now() + 100 } : assignment, options);
+  const entry = options.entry ?? process.argv[1]!;
+  const clock = options.clock ?? offsetClock(0);
+  const clockOffsetMs = clock.now() - (performance.timeOrigin + performance.now());
+  const pending = new Map<number, MetricSnapshot[]>();
+  const children = await Promise.all(parts.map(() => forkEngine(entry)));
+  const startAt = options.startWhenReady ? Math.round(clock.now()) + 100 : assignment.startAt;
+  let lastSeq = -1;
+  const deliver = (seq: number) => {
+    const parts = pending.get(seq)!;
+    pending.delete(seq);
+    lastSeq = Math.max(lastSeq, seq);
+    options.onSnapshot(mergeSnapshots(parts));
+  };
+  const results = parts.map((clients, i) => {
+    const child = children[i]!;
+    const share: RunAssignment = {
+      ...assignment,
+      startAt,
+      // Distinct shard indexes keep room ids apart across engines.
+      shardIndex: assignment.shardIndex * 1_000 + i,
+      clients,
+      plan: { ...assignment.plan, load: { ...assignment.plan.load, clients: Math.max(1, Math.round((assignment.plan.load.clients * clients) / assignment.clients)) } },
+    };
+    const sourceAddresses = options.sourceAddresses;
+    child.send({ type: "run", assignment: share, clockOffsetMs, ...(sourceAddresses ? { sourceAddresses } : {}) } satisfies ParentMessage);
+    return new Promise<ShardResult>((resolve, reject) => {
+      child.on("message", (message: ChildMessage) => {
+        if (message.type === "snapshot") {
+          const list = pending.get(message.snapshot.seq) ?? [];
+          list.push(message.snapshot);
+          pending.set(message.snapshot.seq, list);
+          if (list.length === children.filter((c) => c.connected).length) deliver(message.snapshot.seq);
+        } else if (message.type === "done") resolve(message.result);
+        else if (message.type === "failed") reject(new Error(`engine ${i} failed: ${message.error}`));
+      });
+      child.on("exit", () => resolve({ lastSeq: -1 }));
+    });
+  });
+  if (options.onStart) options.onStart();
+  const stop = () => children.forEach((child) => child.connected && child.send({ type: "stop" } satisfies ParentMessage));
+  options.signal?.addEventListener("abort", stop, { once: true });
+  try {
+    await Promise.all(results);
+  } finally {
+    options.signal?.removeEventListener("abort", stop);
+    // Seconds some engine never reported (it died) are still delivered, from the engines that did.
+    for (const seq of [...pending.keys()].sort((a, b) => a - b)) deliver(seq);
+    for (const child of children) if (child.connected) child.disconnect();
+  }
+  return { lastSeq };
+}

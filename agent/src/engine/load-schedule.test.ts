@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import type { LoadShape } from "@throng/protocol/plan";
+import { splitClients } from "./engines";
+import { createLoadSchedule } from "./load-schedule";
+
+const pingPong = { kind: "ping-pong" as const, intervalMs: 1000, messageBytes: 64 };
+const load = (extra: Partial<LoadShape>): LoadShape => ({ clients: 100, durationSec: 60, rampUpSec: 0, ...extra });
+
+describe("load schedules", () => {
+  it("ramps stages linearly and back down", () => {
+    const schedule = createLoadSchedule(load({ shape: { kind: "stages", stages: [{ clients: 100, durationSec: 10 }, { clients: 100, durationSec: 10 }, { clients: 0, durationSec: 10 }] } }), pingPong, 100);
+    expect([0, 5_000, 10_000, 15_000, 25_000, 31_000].map((t) => schedule.clientsAt(t))).toEqual([0, 50, 100, 100, 50, 0]);
+    expect(schedule.rampsDown).toBe(true);
+  });
+
+  it("scales a plan-wide shape to the shard's share", () => {
+    const schedule = createLoadSchedule(load({ shape: { kind: "stages", stages: [{ clients: 100, durationSec: 10 }] } }), pingPong, 25);
+    expect(schedule.clientsAt(10_000)).toBe(25);
+  });
+
+  it("steps up by stepClients every stepDurationSec and names the step", () => {
+    const schedule = createLoadSchedule(load({ shape: { kind: "step-up", startClients: 10, stepClients: 20, stepDurationSec: 5 } }), pingPong, 100);
+    expect([0, 4_999, 5_000, 12_000, 60_000].map((t) => schedule.clientsAt(t))).toEqual([10, 10, 30, 50, 100]);
+    expect(schedule.stepAt!(12_000)).toBe(2);
+  });
+
+  it("arrival rate, join interval and plain ramp-up", () => {
+    expect(createLoadSchedule(load({ shape: { kind: "arrival-rate", clientsPerSec: 10 } }), pingPong, 100).clientsAt(2_500)).toBe(26);
+    expect(createLoadSchedule(load({ joinIntervalMs: 50 }), pingPong, 100).clientsAt(1_000)).toBe(21);
+    expect(createLoadSchedule(load({ rampUpSec: 10 }), pingPong, 100).clientsAt(5_000)).toBe(51);
+    expect(createLoadSchedule(load({}), { kind: "login-storm", connectsPerSec: 1000 }, 100).clientsAt(50)).toBe(51);
+  });
+
+  it("splits clients over engines, keeping movement-sync rooms whole", () => {
+    expect(splitClients(10, 3)).toEqual([3, 3, 4]);
+    expect(splitClients(10, 2, 4)).toEqual([4, 6]);
+    expect(splitClients(3, 8)).toEqual([1, 1, 1]);
+  });
+});

@@ -1,0 +1,68 @@
+import type { AgentHealth, MetricSnapshot, SnapshotCounters, SnapshotHistograms } from "@throng/protocol/snapshot";
+import { decodeHistogram, encodeHistogram } from "./histogram";
+
+function sumRecords(records: (Record<string, number> | undefined)[]): Record<string, number> | undefined {
+  if (records.every((record) => record === undefined)) return undefined;
+  const out: Record<string, number> = {};
+  for (const record of records) for (const [key, value] of Object.entries(record ?? {})) out[key] = (out[key] ?? 0) + value;
+  return out;
+}
+
+function mergeCounters(all: SnapshotCounters[]): SnapshotCounters {
+  const out: Record<string, unknown> = {};
+  for (const counters of all) {
+    for (const [key, value] of Object.entries(counters)) {
+      if (typeof value === "number") out[key] = ((out[key] as number | undefined) ?? 0) + value;
+    }
+  }
+  const errorsByKind = sumRecords(all.map((c) => c.errorsByKind));
+  const closesByCause = sumRecords(all.map((c) => c.closesByCause));
+  return { ...(out as SnapshotCounters), ...(errorsByKind ? { errorsByKind } : {}), ...(closesByCause ? { closesByCause } : {}) };
+}
+
+function mergeHistograms(all: SnapshotHistograms[]): SnapshotHistograms {
+  const names = new Set(all.flatMap((h) => Object.keys(h))) as Set<keyof SnapshotHistograms>;
+  const out: Partial<SnapshotHistograms> = {};
+  for (const name of names) {
+    const encoded = all.map((h) => h[name]).filter((h): h is string => h !== undefined);
+    const [first, ...rest] = encoded.map((h) => decodeHistogram(h));
+    for (const histogram of rest) first!.add(histogram);
+    out[name] = encodeHistogram(first!);
+  }
+  return out as SnapshotHistograms;
+}
+
+/** CPU and memory add up across engine processes; delay and saturation take the worst. */
+function mergeHealth(all: AgentHealth[]): AgentHealth {
+  const saturated = all.find((h) => h.saturated);
+  const openFds = all.every((h) => h.openFds === undefined) ? undefined : all.reduce((sum, h) => sum + (h.openFds ?? 0), 0);
+  const fdLimit = all.find((h) => h.fdLimit !== undefined)?.fdLimit;
+  return {
+    cpuPercent: Math.round(all.reduce((sum, h) => sum + h.cpuPercent, 0) * 100) / 100,
+    eventLoopP99Ms: Math.max(...all.map((h) => h.eventLoopP99Ms)),
+    rssBytes: all.reduce((sum, h) => sum + h.rssBytes, 0),
+    ...(openFds !== undefined ? { openFds } : {}),
+    ...(fdLimit !== undefined ? { fdLimit } : {}),
+    engines: all.reduce((sum, h) => sum + (h.engines ?? 1), 0),
+    saturated: saturated !== undefined,
+    ...(saturated?.saturatedReason ? { saturatedReason: saturated.saturatedReason } : {}),
+  };
+}
+
+/** One snapshot from the same second of several engines (one per core): counters summed, histograms merged. */
+export function mergeSnapshots(all: MetricSnapshot[]): MetricSnapshot {
+  const [first] = all;
+  if (!first) throw new Error("nothing to merge");
+  if (all.length === 1) return first;
+  return {
+    runId: first.runId,
+    seq: first.seq,
+    intervalStart: first.intervalStart,
+    intervalMs: Math.max(...all.map((s) => s.intervalMs)),
+    clients: all.reduce((sum, s) => sum + s.clients, 0),
+    counters: mergeCounters(all.map((s) => s.counters)),
+    histograms: mergeHistograms(all.map((s) => s.histograms)),
+    health: mergeHealth(all.map((s) => s.health)),
+    ...(first.step !== undefined ? { step: first.step } : {}),
+  };
+}

@@ -1,0 +1,36 @@
+import { spawn } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { ServerWatchSnapshot } from "@throng/protocol/snapshot";
+import { parseNetDev, parseStatCpuTicks, watchProcess } from "./process-watch";
+
+describe("watching a server process from /proc", () => {
+  it("reads CPU ticks and threads from a stat line whose name holds spaces and parentheses", () => {
+    const stat = "1234 (my (odd) srv) S 1 1234 1234 0 -1 4194560 100 0 0 0 250 50 0 0 20 0 7 0 100 1000 50";
+    expect(parseStatCpuTicks(stat)).toEqual({ ticks: 300, threads: 7 });
+  });
+
+  it("sums packets and bytes over every interface", () => {
+    const text = [
+      "Inter-|   Receive                                                |  Transmit",
+      " face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed",
+      "    lo: 1000      10    0    0    0     0          0         0     1000      10    0    0    0     0       0          0",
+      "  eth0: 500       5    0    0    0     0          0         0     200       2    0    0    0     0       0          0",
+    ].join("\n");
+    expect(parseNetDev(text)).toEqual({ bytesIn: 1500, packetsIn: 15, bytesOut: 1200, packetsOut: 12 });
+  });
+
+  it("measures a busy process at about one core", async () => {
+    const busy = spawn(process.execPath, ["-e", "const end = Date.now() + 5000; while (Date.now() < end) {}"]);
+    try {
+      await new Promise((resolve) => busy.once("spawn", resolve));
+      const watcher = watchProcess(busy.pid!);
+      await new Promise((resolve) => setTimeout(resolve, 1_000)); // the sampling interval itself
+      const sample = watcher.sample();
+      expect(ServerWatchSnapshot.safeParse(sample).success).toBe(true);
+      expect(sample.cpuPercent).toBeGreaterThan(40);
+      expect(sample.rssBytes).toBeGreaterThan(1_000_000);
+    } finally {
+      busy.kill("SIGKILL");
+    }
+  });
+});

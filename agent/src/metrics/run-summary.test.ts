@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { MetricSnapshot } from "@throng/protocol/snapshot";
+import type { HealthSampler } from "./health";
+import { mergeSnapshots } from "./merge-snapshots";
+import { checkSlos, summariseRun } from "./run-summary";
+import { createSnapshotBuilder } from "./snapshot-builder";
+
+const runId = "6f1c1a34-9a43-4f7e-9d0e-3c2a1b0c9d8e";
+const health = (cpuPercent: number): HealthSampler => ({ sample: () => ({ cpuPercent, eventLoopP99Ms: 1, rssBytes: 100, openFds: 10, fdLimit: 20_000, saturated: false }), stop() {} });
+
+function second(seq: number, rttMs: number[], cpu = 10) {
+  const builder = createSnapshotBuilder({ runId, health: health(cpu) });
+  for (const ms of rttMs) {
+    builder.metrics.messageSent(10);
+    builder.metrics.messageReceived(10);
+    builder.metrics.roundTripMicros(ms * 1000);
+  }
+  return builder.take({ seq, intervalStart: seq * 1000, intervalMs: 1000, clients: 5 });
+}
+
+describe("run summary and SLOs", () => {
+  it("merges histograms across seconds (p99 of the whole run, not an average of p99s)", () => {
+    const fast = Array.from({ length: 99 }, () => 1);
+    const summary = summariseRun([second(0, fast), second(1, [...fast.slice(0, 97), 100, 100, 100])]);
+    expect(summary.latency.rttUs!.count).toBe(199);
+    expect(summary.latency.rttUs!.p50Ms).toBeCloseTo(1, 1);
+    expect(summary.latency.rttUs!.maxMs).toBeCloseTo(100, 0);
+    expect(summary.counters.messagesSent).toBe(199);
+  });
+
+  it("passes an SLO only when measured below its threshold, and fails one it could not measure", () => {
+    const summary = summariseRun([second(0, [5, 5, 5])]);
+    const results = checkSlos(summary, [
+      { metric: "rtt-p99-ms", below: 10 },
+      { metric: "rtt-p50-ms", below: 5 },
+      { metric: "error-rate", below: 0.01 },
+      { metric: "login-p99-ms", below: 100 },
+    ]);
+    expect(results.map((r) => r.passed)).toEqual([true, false, true, false]);
+  });
+
+  it("merges the same second of several engines: counters summed, histograms merged, CPU added, schema-valid", () => {
+    const merged = mergeSnapshots([second(3, [1, 2], 40), second(3, [3], 30)]);
+    expect(merged.counters.messagesSent).toBe(3);
+    expect(merged.clients).toBe(10);
+    expect(merged.health).toMatchObject({ cpuPercent: 70, engines: 2, openFds: 20, rssBytes: 200 });
+    expect(summariseRun([merged]).latency.rttUs!.count).toBe(3);
+    expect(MetricSnapshot.safeParse(merged).success).toBe(true);
+  });
+});

@@ -1,0 +1,110 @@
+import type { Slo } from "@throng/protocol/plan";
+import type { MetricSnapshot, SnapshotHistograms } from "@throng/protocol/snapshot";
+import type { Histogram } from "hdr-histogram-js";
+import { decodeHistogram } from "./histogram";
+
+/** Percentiles in milliseconds, or null when nothing was recorded. */
+export interface LatencySummary {
+  count: number;
+  p50Ms: number | null;
+  p99Ms: number | null;
+  maxMs: number | null;
+}
+
+/** A whole run, from its per-second snapshots: what the final summary prints and the SLOs are checked against. */
+export interface RunSummary {
+  seconds: number;
+  peakClients: number;
+  counters: Record<string, number>;
+  errorsByKind: Record<string, number>;
+  closesByCause: Record<string, number>;
+  latency: Partial<Record<keyof SnapshotHistograms, LatencySummary>>;
+  errorRate: number;
+  lossRate: number | null;
+  reach: number | null;
+  maxCpuPercent: number;
+  maxRssBytes: number;
+  saturatedSeconds: number;
+}
+
+function summarise(histogram: Histogram | undefined): LatencySummary {
+  if (!histogram || histogram.totalCount === 0) return { count: 0, p50Ms: null, p99Ms: null, maxMs: null };
+  const ms = (us: number) => Math.round(us) / 1000;
+  return { count: histogram.totalCount, p50Ms: ms(histogram.getValueAtPercentile(50)), p99Ms: ms(histogram.getValueAtPercentile(99)), maxMs: ms(histogram.maxValue) };
+}
+
+/** Adds up per-second snapshots: counters summed, histograms merged (never percentiles averaged). */
+export function summariseRun(snapshots: MetricSnapshot[]): RunSummary {
+  const counters: Record<string, number> = {};
+  const errorsByKind: Record<string, number> = {};
+  const closesByCause: Record<string, number> = {};
+  const histograms = new Map<keyof SnapshotHistograms, Histogram>();
+  for (const snapshot of snapshots) {
+    for (const [key, value] of Object.entries(snapshot.counters)) {
+      if (typeof value === "number" && key !== "connectionsOpen") counters[key] = (counters[key] ?? 0) + value;
+    }
+    for (const [kind, n] of Object.entries(snapshot.counters.errorsByKind ?? {})) errorsByKind[kind] = (errorsByKind[kind] ?? 0) + n;
+    for (const [cause, n] of Object.entries(snapshot.counters.closesByCause ?? {})) closesByCause[cause] = (closesByCause[cause] ?? 0) + n;
+    for (const [name, encoded] of Object.entries(snapshot.histograms) as [keyof SnapshotHistograms, string][]) {
+      const decoded = decodeHistogram(encoded);
+      const existing = histograms.get(name);
+      if (existing) existing.add(decoded);
+      else histograms.set(name, decoded);
+    }
+  }
+  const latency: RunSummary["latency"] = {};
+  for (const [name, histogram] of histograms) latency[name] = summarise(histogram);
+  const attempts = (counters.messagesSent ?? 0) + (counters.connectionsOpened ?? 0) + (counters.connectionsFailed ?? 0);
+  const failures = (counters.errors ?? 0) + (counters.connectionsFailed ?? 0);
+  const expected = counters.broadcastsExpected;
+  return {
+    seconds: snapshots.length,
+    peakClients: Math.max(0, ...snapshots.map((s) => s.clients)),
+    counters,
+    errorsByKind,
+    closesByCause,
+    latency,
+    errorRate: attempts > 0 ? failures / attempts : 0,
+    lossRate: expected ? (counters.lost ?? 0) / expected : counters.lost !== undefined && counters.messagesSent ? counters.lost / counters.messagesSent : null,
+    reach: expected ? (counters.broadcastsReceived ?? 0) / expected : null,
+    maxCpuPercent: Math.max(0, ...snapshots.map((s) => s.health.cpuPercent)),
+    maxRssBytes: Math.max(0, ...snapshots.map((s) => s.health.rssBytes)),
+    saturatedSeconds: snapshots.filter((s) => s.health.saturated).length,
+  };
+}
+
+export interface SloResult {
+  slo: Slo;
+  /** null when the run produced nothing to measure it by: that counts as a failure. */
+  measured: number | null;
+  passed: boolean;
+}
+
+function measure(summary: RunSummary, metric: Slo["metric"]): number | null {
+  switch (metric) {
+    case "rtt-p50-ms":
+      return summary.latency.rttUs?.p50Ms ?? null;
+    case "rtt-p99-ms":
+      return summary.latency.rttUs?.p99Ms ?? null;
+    case "rtt-corrected-p99-ms":
+      return summary.latency.rttCorrectedUs?.p99Ms ?? null;
+    case "broadcast-p99-ms":
+      return summary.latency.broadcastUs?.p99Ms ?? null;
+    case "connect-p99-ms":
+      return summary.latency.connectUs?.p99Ms ?? null;
+    case "login-p99-ms":
+      return summary.latency.loginUs?.p99Ms ?? null;
+    case "error-rate":
+      return summary.errorRate;
+    case "loss-rate":
+      return summary.lossRate ?? 0;
+  }
+}
+
+/** Checks each SLO against the whole run; a metric with no data fails (an SLO nobody could measure is not met). */
+export function checkSlos(summary: RunSummary, slos: Slo[]): SloResult[] {
+  return slos.map((slo) => {
+    const measured = measure(summary, slo.metric);
+    return { slo, measured, passed: measured !== null && measured < slo.below };
+  });
+}
