@@ -1,10 +1,15 @@
 import { runAgent } from "../connection/agent";
+import type { RunAssignment } from "@throng/protocol/agent";
+import { runOnEngines } from "../engine/engines";
+import type { RunShardOptions } from "../engine/run-shard";
 import { startTarget, type TargetOptions } from "../target/target-server";
 import { consoleLogger } from "./console-logger";
 import { ExitCode, exitCodeForClose } from "./exit-codes";
 import { shutdownSignal } from "./signals";
 
 export interface ConnectArgs {
+  /** Engine processes per shard (one per core); 1 runs the shard in this process. */
+  engines?: number;
   server: string;
   token?: string;
   configPath: string;
@@ -15,7 +20,10 @@ export interface ConnectArgs {
 export async function connectCommand(args: ConnectArgs): Promise<ExitCode> {
   const shutdown = shutdownSignal(() => process.exit(ExitCode.failure));
   try {
-    const exit = await runAgent({ ...args, log: consoleLogger, signal: shutdown.signal });
+    const { engines = 1, ...rest } = args;
+    // The same engine entry as `run`: several engine processes merged into one snapshot per second.
+    const runShard = (assignment: RunAssignment, options: RunShardOptions) => runOnEngines(assignment, { ...options, engines });
+    const exit = await runAgent({ ...rest, runShard, log: consoleLogger, signal: shutdown.signal });
     if (exit.kind === "stopped") return ExitCode.ok;
     consoleLogger.error(`the server refused this agent (close ${exit.closeCode}): ${exit.reason}`);
     return exitCodeForClose(exit.closeCode);

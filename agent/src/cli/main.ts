@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import type { TcpFraming } from "@throng/protocol/plan";
 import { THRONG_VERSION } from "@throng/protocol/version";
@@ -60,9 +61,10 @@ function buildProgram(configPath: string, setExit: (code: ExitCode) => void): Co
     .option("--token <token>", "one-time enrolment token (not needed once a credential is stored)")
     .option("--config <path>", "file holding the agent credential", configPath)
     .option("--label <key=value>", "label shown in the dashboard (repeatable)", collectLabel)
+    .option("--engines <n>", "engine processes per shard, one per core", integer(1, 256), availableParallelism())
     .addHelpText("after", EXIT_CODES_HELP)
-    .action(async (options: { server: string; token?: string; config: string; label?: Record<string, string> }) => {
-      const args = { server: options.server, configPath: options.config, labels: options.label ?? {} };
+    .action(async (options: { server: string; token?: string; config: string; label?: Record<string, string>; engines: number }) => {
+      const args = { server: options.server, configPath: options.config, labels: options.label ?? {}, engines: options.engines };
       setExit(await connectCommand(options.token ? { ...args, token: options.token } : args));
     });
 

@@ -1,0 +1,172 @@
+// `npm run bench:agent`: the agent's own benchmark. Target and agent each pinned to one core with taskset,
+// load only to 127.0.0.1, every run bounded in clients and seconds. Prints one table; see docs/benchmarks.md.
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { PlanSpecInput } from "@throng/protocol/plan";
+import type { MetricSnapshot } from "@throng/protocol/snapshot";
+import { summariseRun } from "../src/metrics/run-summary";
+
+const agentDir = fileURLToPath(new URL("..", import.meta.url));
+const bundle = join(agentDir, "dist", "throng-agent.mjs");
+const work = mkdtempSync(join(tmpdir(), "throng-bench-"));
+const AGENT_CPU = process.env.BENCH_AGENT_CPU ?? "0";
+const TARGET_CPU = process.env.BENCH_TARGET_CPU ?? "1";
+const QUICK = process.argv.includes("--quick");
+
+interface Target {
+  child: ChildProcess;
+  wsUrl: string;
+  tcpPort: number;
+}
+
+/** Starts the reference target on its own core and waits for its addresses. */
+async function startTarget(): Promise<Target> {
+  const child = spawn("taskset", ["-c", TARGET_CPU, process.execPath, bundle, "target", "--port", "0", "--tcp-port", "0", "--framing", "len2", "--max-clients", "19900"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  return new Promise((resolve, reject) => {
+    child.stdout!.on("data", (chunk) => {
+      out += String(chunk);
+      const ws = /target listening on (\S+)/.exec(out);
+      const tcp = /target tcp on [\d.]+:(\d+)/.exec(out);
+      if (ws && tcp) resolve({ child, wsUrl: ws[1]!, tcpPort: Number(tcp[1]) });
+    });
+    child.once("exit", (code) => reject(new Error(`target exited ${code}`)));
+  });
+}
+
+/** Runs one plan on one pinned engine process and returns its per-second snapshots. */
+function runAgent(name: string, plan: PlanSpecInput): MetricSnapshot[] {
+  const planPath = join(work, `${name}.json`);
+  const out = join(work, `${name}.jsonl`);
+  writeFileSync(planPath, JSON.stringify(plan));
+  try {
+    execFileSync("taskset", ["-c", AGENT_CPU, process.execPath, bundle, "run", planPath, "--engines", "1", "--quiet", "--out", out], { stdio: ["ignore", "ignore", "inherit"], timeout: 180_000 });
+  } catch (error) {
+    // Exit 5 (an SLO failed) still wrote its snapshots; anything else is a real failure.
+    if ((error as { status?: number }).status !== 5) throw error;
+  }
+  return readFileSync(out, "utf8").trim().split("\n").map((line) => JSON.parse(line) as MetricSnapshot);
+}
+
+/** The seconds after the ramp: what a steady-state figure is taken from (the last, partial second dropped). */
+function steady(snapshots: MetricSnapshot[], fromSec: number): MetricSnapshot[] {
+  return snapshots.filter((s) => s.seq >= fromSec && s.intervalMs >= 900);
+}
+
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+interface Row {
+  scenario: string;
+  cells: string[];
+}
+const rows: Row[] = [];
+
+function pingPlan(url: string, clients: number, intervalMs: number, durationSec: number, rampUpSec: number): PlanSpecInput {
+  return {
+    name: `S1 ${clients}`,
+    target: { protocol: "websocket", url },
+    scenario: { kind: "ping-pong", intervalMs, messageBytes: 164, responseBytes: 71 },
+    load: { clients, durationSec, rampUpSec },
+  };
+}
+
+function s1(target: Target, clients: number, intervalMs: number): { achieved: number; cpu: number } {
+  const rampUpSec = Math.max(1, Math.ceil(clients / 4_000));
+  const durationSec = rampUpSec + (QUICK ? 6 : 10);
+  const snapshots = runAgent(`s1-${clients}-${intervalMs}`, pingPlan(target.wsUrl, clients, intervalMs, durationSec, rampUpSec));
+  const window = steady(snapshots, rampUpSec + 2);
+  const summary = summariseRun(window);
+  const achieved = mean(window.map((s) => s.counters.messagesReceived));
+  const intended = (clients * 1000) / intervalMs;
+  const cpu = mean(window.map((s) => s.health.cpuPercent));
+  const rss = Math.max(...window.map((s) => s.health.rssBytes));
+  const connected = Math.max(...snapshots.map((s) => s.counters.connectionsOpen));
+  const failed = summariseRun(snapshots).counters.connectionsFailed ?? 0;
+  rows.push({
+    scenario: `S1 ping ${intervalMs} ms`,
+    cells: [
+      fmt(clients),
+      `${fmt(connected)}${failed ? ` (${failed} failed)` : ""}`,
+      `${fmt(achieved)} / ${fmt(intended)} (${fmt((100 * achieved) / intended, 1)}%)`,
+      `${fmt(cpu, 1)}%`,
+      `${fmt(rss / 1048576 / (clients / 1000), 2)} MiB`,
+      `${summary.latency.rttUs?.p50Ms ?? "-"} / ${summary.latency.rttUs?.p99Ms ?? "-"} ms`,
+      `corrected p99 ${summary.latency.rttCorrectedUs?.p99Ms ?? "-"} ms; saturated ${summary.saturatedSeconds} s`,
+    ],
+  });
+  return { achieved, cpu };
+}
+
+function s2(target: Target, protocol: "websocket" | "tcp") {
+  const durationSec = QUICK ? 8 : 20;
+  const plan: PlanSpecInput = {
+    name: `S2 ${protocol}`,
+    target: protocol === "tcp" ? { protocol, host: "127.0.0.1", port: target.tcpPort, framing: { kind: "length-prefix", headerBytes: 2 } } : { protocol, url: target.wsUrl, frames: "binary" },
+    scenario: { kind: "echo-flood", messageBytes: 8, maxInFlight: 1 },
+    load: { clients: 100, durationSec, rampUpSec: 0 },
+  };
+  const window = steady(runAgent(`s2-${protocol}`, plan), 2);
+  const echoes = mean(window.map((s) => s.counters.messagesReceived));
+  const cpu = mean(window.map((s) => s.health.cpuPercent));
+  const summary = summariseRun(window);
+  rows.push({
+    scenario: `S2 echo ${protocol === "tcp" ? "TCP len2" : "WebSocket"}`,
+    cells: ["100", "100", `${fmt(echoes)} echoes/s`, `${fmt(cpu, 1)}%`, "-", `${summary.latency.rttUs?.p50Ms} / ${summary.latency.rttUs?.p99Ms} ms`, `${fmt((cpu / 100) * 1e6 / Math.max(1, echoes), 2)} µs agent CPU per echo`],
+  });
+}
+
+function s3(target: Target) {
+  const clients = 10_000;
+  const snapshots = runAgent("s3", { name: "S3", target: { protocol: "websocket", url: target.wsUrl }, scenario: { kind: "login-storm" }, load: { clients, durationSec: 5, rampUpSec: 0 } });
+  const summary = summariseRun(snapshots);
+  const opens = snapshots.map((s) => s.counters.connectionsOpened);
+  const busySeconds = opens.filter((n) => n > 0).length;
+  const connected = summary.counters.connectionsOpened ?? 0;
+  const cpu = snapshots[0]?.health.cpuPercent ?? 0;
+  rows.push({
+    scenario: "S3 login storm WS",
+    cells: [
+      fmt(clients),
+      fmt(connected),
+      `${fmt(Math.max(...opens))} conn/s peak second; all in ${busySeconds} s`,
+      `${fmt(cpu, 1)}% (1st s)`,
+      "-",
+      `connect ${summary.latency.connectUs?.p50Ms} / ${summary.latency.connectUs?.p99Ms} ms`,
+      `failures ${summary.counters.connectionsFailed ?? 0} ${JSON.stringify(summary.errorsByKind)}`,
+    ],
+  });
+}
+
+async function main() {
+  execFileSync(process.execPath, [join(agentDir, "build.mjs")], { stdio: "ignore" });
+  const target = await startTarget();
+  try {
+    for (const clients of [1_000, 5_000, 10_000, 19_500]) s1(target, clients, 1_000);
+    // Saturation: 19.5k clients pinging faster until the agent's core is full or the rate falls behind.
+    let best = { perCore: 0, rate: 0, intervalMs: 0 };
+    for (const intervalMs of [500, 250, 150, 100]) {
+      const { achieved, cpu } = s1(target, 19_500, intervalMs);
+      const perCore = achieved / Math.max(0.01, cpu / 100);
+      if (achieved > best.rate) best = { perCore, rate: achieved, intervalMs };
+      if (cpu >= 95 || achieved < 0.9 * ((19_500 * 1000) / intervalMs)) break;
+    }
+    rows.push({ scenario: "S1 saturation", cells: ["19,500", "-", `${fmt(best.rate)} pings/s at ${best.intervalMs} ms`, "-", "-", "-", `${fmt(best.perCore)} pings/s per agent core`] });
+    s2(target, "websocket");
+    s2(target, "tcp");
+    s3(target);
+  } finally {
+    target.child.kill("SIGTERM");
+  }
+  const header = ["scenario", "clients", "connected", "achieved vs intended msg/s", "agent CPU", "mem / 1k clients", "p50 / p99", "notes"];
+  const table = [header, ...rows.map((row) => [row.scenario, ...row.cells])];
+  console.log(`| ${header.join(" | ")} |\n|${header.map(() => "---").join("|")}|`);
+  for (const line of table.slice(1)) console.log(`| ${line.join(" | ")} |`);
+}
+
+await main();
