@@ -3,7 +3,7 @@
 import { useApiData } from "../hooks/use-api-data";
 import { formatDateTime } from "../lib/format";
 import { settingsApi } from "../lib/settings-api";
-import { describeAction, describeDetails } from "../lib/settings-audit";
+import { describeAction, describeDetails, shortId } from "../lib/settings-audit";
 import { can } from "../lib/settings-permissions";
 import { NotForYourRole } from "./settings-nav";
 import { useMe } from "./session-gate";
@@ -13,13 +13,6 @@ export function AuditLog() {
   const me = useMe();
   if (!can(me.role, "audit.read")) return <NotForYourRole what="The audit log" who="admins and owners" />;
   return <AuditTable />;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Ids (tokens, invitations) by their first block, like git's short hashes; the full id is in the title. */
-function shortTarget(target: string): string {
-  return UUID.test(target) ? `${target.slice(0, 8)}…` : target;
 }
 
 function AuditTable() {
@@ -71,7 +64,7 @@ function AuditTable() {
                       <code>{entry.action}</code>
                     </div>
                   </td>
-                  <td>{entry.target ? <code title={entry.target}>{shortTarget(entry.target)}</code> : "—"}</td>
+                  <td>{entry.target ? <code title={entry.target}>{shortId(entry.target)}</code> : "—"}</td>
                   <td>{describeDetails(entry) || "—"}</td>
                 </tr>
               ))}

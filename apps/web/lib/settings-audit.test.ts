@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeAction, describeDetails } from "./settings-audit";
+import { describeAction, describeDetails, shortId } from "./settings-audit";
 
 describe("describeAction", () => {
   it("names known actions and passes unknown ones through", () => {
@@ -28,5 +28,12 @@ describe("describeDetails", () => {
 
   it("says (none) for an emptied list", () => {
     expect(describeDetails({ action: "settings.changed", details: { targetAllowList: [] } })).toBe("targetAllowList: (none)");
+  });
+});
+
+describe("shortId", () => {
+  it("shortens UUIDs and leaves other targets (emails) whole", () => {
+    expect(shortId("ed15a92a-5ba4-4f48-a93f-f9975ae86837")).toBe("ed15a92a…");
+    expect(shortId("ada@example.com")).toBe("ada@example.com");
   });
 });

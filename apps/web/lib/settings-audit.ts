@@ -20,6 +20,12 @@ export function describeAction(action: string): string {
 }
 
 const MAX_VALUE = 80;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids (tokens, invitations) by their first block, like git's short hashes; callers keep the full id in a title. */
+export function shortId(value: string): string {
+  return UUID.test(value) ? `${value.slice(0, 8)}…` : value;
+}
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 function valueText(value: unknown): string {
@@ -28,7 +34,7 @@ function valueText(value: unknown): string {
   if (typeof value === "object") return JSON.stringify(value);
   // Times (an invitation's expiry) read like the Time column rather than raw ISO.
   if (typeof value === "string" && ISO_TIME.test(value)) return formatDateTime(value);
-  return String(value);
+  return typeof value === "string" ? shortId(value) : String(value);
 }
 
 /** "from: viewer → member" for role changes, else "key: value" pairs, long values cut short. */
