@@ -1,0 +1,98 @@
+import type { PlanSpecInput } from "@throng/protocol/plan";
+import { LiveEnvelope, RunSeries, RunView, type RunStatus } from "@throng/protocol/run";
+import { waitUntil } from "../../../infra/local/wait";
+import { WEB_ORIGIN } from "./processes";
+
+/** A signed-in browser session against one API process (any instance: they share the database). */
+export interface Browser {
+  request<T = any>(method: string, path: string, body?: unknown, apiUrl?: string): Promise<T>;
+  /** GET /api/runs/:id/live on `apiUrl`, every envelope collected until `stop()`. */
+  watchLive(apiUrl: string, runId: string): Promise<LiveWatch>;
+}
+
+export interface LiveWatch {
+  envelopes: LiveEnvelope[];
+  stop(): void;
+}
+
+/** Signs a new user up (with the web origin the CSRF guard wants) and keeps the session cookie. */
+export async function signUp(apiUrl: string): Promise<Browser> {
+  let cookie = "";
+  async function request<T>(method: string, path: string, body?: unknown, base = apiUrl): Promise<T> {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { origin: WEB_ORIGIN, cookie, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      signal: AbortSignal.timeout(10_000),
+    });
+    const setCookies = response.headers.getSetCookie();
+    if (setCookies.length) cookie = setCookies.map((c) => c.split(";")[0]).join("; ");
+    const text = await response.text();
+    if (response.status >= 400) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+    return (text ? JSON.parse(text) : null) as T;
+  }
+  const email = `fault-${crypto.randomUUID().slice(0, 8)}@example.com`;
+  await request("POST", "/api/auth/sign-up/email", { name: "Fault", email, password: "correct-horse-battery" });
+  return {
+    request,
+    async watchLive(base, runId) {
+      const controller = new AbortController();
+      const response = await fetch(`${base}/api/runs/${runId}/live`, { headers: { origin: WEB_ORIGIN, cookie }, signal: controller.signal });
+      if (response.status !== 200 || !response.body) throw new Error(`live stream answered ${response.status}`);
+      const envelopes: LiveEnvelope[] = [];
+      void readEvents(response.body, (data) => envelopes.push(LiveEnvelope.parse(JSON.parse(data)))).catch(() => undefined);
+      return { envelopes, stop: () => controller.abort() };
+    },
+  };
+}
+
+async function readEvents(body: ReadableStream<Uint8Array>, onData: (data: string) => void): Promise<void> {
+  const decoder = new TextDecoder();
+  let text = "";
+  for await (const chunk of body) {
+    text += decoder.decode(chunk, { stream: true });
+    let end;
+    while ((end = text.indexOf("\n\n")) >= 0) {
+      const event = text.slice(0, end);
+      text = text.slice(end + 2);
+      const data = event.split("\n").filter((line) => line.startsWith("data: ")).map((line) => line.slice(6)).join("\n");
+      if (data) onData(data);
+    }
+  }
+}
+
+export const getRun = async (browser: Browser, runId: string) => RunView.parse(await browser.request("GET", `/api/runs/${runId}`));
+export const getSeries = async (browser: Browser, runId: string) => RunSeries.parse(await browser.request("GET", `/api/runs/${runId}/series`)).points;
+
+/** Polls the run until it reaches one of `statuses`; returns every status seen on the way, in order. */
+export async function waitForStatus(browser: Browser, runId: string, statuses: RunStatus[], timeoutMs: number): Promise<{ run: RunView; seen: RunStatus[] }> {
+  const seen: RunStatus[] = [];
+  let run: RunView | undefined;
+  await waitUntil(async () => {
+    run = await getRun(browser, runId);
+    if (seen.at(-1) !== run.status) seen.push(run.status);
+    return statuses.includes(run.status);
+  }, { what: `run ${runId} to become ${statuses.join(" or ")} (seen: ${seen.join(" → ")})`, timeoutMs, intervalMs: 250 });
+  return { run: run!, seen };
+}
+
+/** Waits until `count` agents are online and idle, so the run is split across all of them. */
+export async function waitForAgents(browser: Browser, count: number): Promise<{ id: string; ip: string | null }[]> {
+  let agents: { id: string; status: string; ip: string | null }[] = [];
+  await waitUntil(async () => {
+    agents = (await browser.request<{ agents: typeof agents }>("GET", "/api/agents")).agents;
+    return agents.filter((a) => a.status === "online").length >= count;
+  }, { what: `${count} agents online`, timeoutMs: 30_000, intervalMs: 200 });
+  return agents;
+}
+
+/** A ping-pong plan: small enough for two cores, long enough to hold a fault in the middle. */
+export function pingPongPlan(targetUrl: string, durationSec: number): PlanSpecInput {
+  return {
+    name: `fault ${crypto.randomUUID().slice(0, 6)}`,
+    target: { protocol: "websocket", url: targetUrl },
+    scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64 },
+    load: { clients: 4, durationSec, rampUpSec: 0 },
+    agents: { labels: {}, onLost: "continue" },
+  };
+}

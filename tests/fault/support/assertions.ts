@@ -1,0 +1,29 @@
+import { expect } from "vitest";
+import { waitUntil } from "../../../infra/local/wait";
+import type { FaultCluster } from "./fault-cluster";
+import { holes } from "./series-check";
+
+/** Resolves once every agent (or those listed) has sent at least `seconds` snapshots of the run. */
+export async function untilAgentsMeasured(cluster: FaultCluster, runId: string, seconds: number, agents = cluster.agents): Promise<void> {
+  await waitUntil(async () => agents.every((agent) => (agent.tap.record.snapshots.get(runId)?.size ?? 0) >= seconds), {
+    what: `${seconds} snapshots from each agent`, timeoutMs: 30_000, intervalMs: 100,
+  });
+}
+
+/**
+ * The stored series is exactly what the agents measured: each agent sent every second of its shard (seq 0 up to
+ * the lastSeq of its final status), and every stored second holds exactly the snapshots sent for that second,
+ * once each — no hole, no double count. `complete` lists the agents that must have run the whole plan.
+ */
+export async function expectSeriesEqualsMeasured(cluster: FaultCluster, runId: string, options: { durationSec: number; complete: string[] }): Promise<void> {
+  const { byAgent, expected, stored } = await cluster.compare(runId);
+  for (const [agentId, sent] of byAgent) {
+    expect(sent.missingSeqs, `seqs agent ${agentId} never sent`).toEqual([]);
+    expect(sent.lastSeq, `agent ${agentId}'s final shard-status`).toBe(sent.snapshots.length - 1);
+  }
+  for (const agentId of options.complete) {
+    expect(byAgent.get(agentId)!.snapshots.length, `seconds agent ${agentId} measured`).toBe(options.durationSec);
+  }
+  expect(stored).toEqual(expected);
+  expect(holes(stored)).toEqual([]);
+}
