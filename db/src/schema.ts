@@ -79,6 +79,8 @@ export interface RunTable {
   status: string;
   error: string | null;
   summary: Json<unknown> | null;
+  verdict: Json<unknown> | null;
+  capacity: Json<unknown> | null;
   start_at: Timestamp | null;
   created_at: Generated<Date>;
   started_at: Timestamp | null;

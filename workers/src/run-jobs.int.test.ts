@@ -47,7 +47,7 @@ afterAll(async () => {
 });
 
 /** An org with one online agent and a queued run, written straight to the database. */
-async function seedRun(agentCores = 2) {
+async function seedRun(agentCores = 2, runSpec: object = spec) {
   const orgId = crypto.randomUUID();
   await db.insertInto("organization").values({ id: orgId, name: "o", slug: orgId, logo: null, createdAt: new Date(), metadata: null }).execute();
   const agentId = crypto.randomUUID();
@@ -56,9 +56,9 @@ async function seedRun(agentCores = 2) {
   });
   await repos.fleet.markSeen(orgId, agentId, true, new Date());
   const planId = crypto.randomUUID();
-  await repos.plans.insert(orgId, { id: planId, name: "p", spec });
+  await repos.plans.insert(orgId, { id: planId, name: "p", spec: runSpec });
   const runId = crypto.randomUUID();
-  await repos.runs.insert(orgId, { id: runId, planId, spec, status: "queued" });
+  await repos.runs.insert(orgId, { id: runId, planId, spec: runSpec, status: "queued" });
   return { orgId, agentId, runId };
 }
 
@@ -129,6 +129,27 @@ describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
     expect((await repos.runs.get(orgId, runId))?.error).toMatch(/was lost mid-run/);
     expect((await repos.runs.getShard(orgId, runId, agentId))?.state).toBe("lost");
     expect((await repos.runs.listEvents(orgId, runId))[0]?.kind).toBe("agent-lost");
+  });
+
+  it("finish-run judges the plan's SLOs and, for a step-up run, stores the capacity estimate", async () => {
+    const stepSpec = { ...spec, slos: [{ metric: "rtt-p99-ms", below: 10 }] };
+    const { orgId, agentId, runId } = await seedRun(2, stepSpec);
+    await workers.orchestrator.start(orgId, runId);
+    const insert = (seq: number, step: number, clients: number, p99Us: number) =>
+      repos.snapshots.insert(orgId, runId, {
+        agentId, seq, second: 1000 + seq, intervalMs: 1000, clients, step, histograms: {},
+        counters: { connectionsOpen: clients, connectionsOpened: 0, connectionsFailed: 0, connectionsClosed: 0, messagesSent: clients * 10, messagesReceived: clients * 10, bytesSent: 1, bytesReceived: 1, errors: 0 },
+        rttHist: encodeValues([...Array(98).fill(1_000), p99Us, p99Us]), health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
+      });
+    let seq = 0;
+    for (const [step, clients, p99Us] of [[0, 10, 2_000], [1, 20, 3_000], [2, 30, 50_000]] as const) {
+      for (let i = 0; i < 3; i++) await insert(seq++, step, clients, p99Us);
+    }
+    await workers.orchestrator.finish(orgId, runId);
+    const run = await repos.runs.get(orgId, runId);
+    // Over the whole run the 6 slow replies are under 1% of 900, so p99 holds; the per-second view shows the 3 bad seconds.
+    expect(run?.verdict).toMatchObject({ passed: true, slos: [{ metric: "rtt-p99-ms", passed: true, breachedSeconds: 3, measuredSeconds: 9 }] });
+    expect(run?.capacity).toMatchObject({ clients: 20, breakingStep: 2, breakingSlos: ["rtt-p99-ms"], valid: true });
   });
 
   it("rejects a malformed job payload without retrying it", async () => {

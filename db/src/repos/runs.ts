@@ -9,6 +9,8 @@ export interface RunRow {
   status: string;
   error: string | null;
   summary: unknown;
+  verdict: unknown;
+  capacity: unknown;
   startAt: Date | null;
   createdAt: Date;
   startedAt: Date | null;
@@ -36,6 +38,8 @@ export type RunPatch = Partial<{
   status: string;
   error: string | null;
   summary: unknown;
+  verdict: unknown;
+  capacity: unknown;
   startAt: Date;
   startedAt: Date;
   endedAt: Date;
@@ -49,7 +53,7 @@ export function createRunRepo(db: Db) {
       .innerJoin("plans as p", "p.id", "r.plan_id")
       .select([
         "r.id", "r.org_id as orgId", "r.plan_id as planId", "p.name as planName", "r.spec", "r.status", "r.error",
-        "r.summary", "r.start_at as startAt", "r.created_at as createdAt", "r.started_at as startedAt", "r.ended_at as endedAt",
+        "r.summary", "r.verdict", "r.capacity", "r.start_at as startAt", "r.created_at as createdAt", "r.started_at as startedAt", "r.ended_at as endedAt",
       ])
       .where("r.org_id", "=", orgId);
 
@@ -74,6 +78,8 @@ export function createRunRepo(db: Db) {
           ...(patch.status !== undefined && { status: patch.status }),
           ...(patch.error !== undefined && { error: patch.error }),
           ...(patch.summary !== undefined && { summary: JSON.stringify(patch.summary) }),
+          ...(patch.verdict !== undefined && { verdict: JSON.stringify(patch.verdict) }),
+          ...(patch.capacity !== undefined && { capacity: JSON.stringify(patch.capacity) }),
           ...(patch.startAt !== undefined && { start_at: patch.startAt }),
           ...(patch.startedAt !== undefined && { started_at: patch.startedAt }),
           ...(patch.endedAt !== undefined && { ended_at: patch.endedAt }),

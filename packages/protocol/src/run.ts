@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { PlanSpec } from "./plan";
 import { LatencyName, LatencyStats, SeriesPoint } from "./snapshot";
+import { CapacityEstimate, RunVerdict } from "./report";
 
 /** A run's lifecycle states; core/run-state.ts holds the transition function. */
 export const RunStatus = z.enum(["queued", "preparing", "running", "stopping", "finished", "aborted", "failed", "degraded"]);
@@ -18,6 +19,7 @@ export const RunSummary = z.object({
   messagesReceived: z.number().int().min(0),
   messagesPerSec: z.number().min(0),
   connectionsFailed: z.number().int().min(0),
+  connectionsOpened: z.number().int().min(0).optional(),
   errors: z.number().int().min(0),
   rttP50Ms: z.number().nullable(),
   rttP99Ms: z.number().nullable(),
@@ -60,6 +62,10 @@ export const RunView = z.object({
   endedAt: z.string().nullable(),
   summary: RunSummary.nullable(),
   events: z.array(RunEventView).default([]),
+  /** The plan's SLOs judged when the run ended; null before, or when the plan has none. */
+  verdict: RunVerdict.nullable().optional(),
+  /** Step-up runs: the capacity estimate with its evidence. */
+  capacity: CapacityEstimate.nullable().optional(),
 });
 export type RunView = z.infer<typeof RunView>;
 

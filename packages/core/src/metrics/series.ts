@@ -130,6 +130,7 @@ export function summarize(rows: readonly SnapshotRow[]): RunSummary {
     messagesReceived,
     messagesPerSec: durationMs > 0 ? Math.round((messagesReceived * 1000 * 100) / durationMs) / 100 : 0,
     connectionsFailed: total((c) => c.connectionsFailed),
+    connectionsOpened: total((c) => c.connectionsOpened),
     errors: total((c) => c.errors),
     rttP50Ms: rtt.p50Ms,
     rttP99Ms: rtt.p99Ms,

@@ -3,6 +3,7 @@ import { PlanSpec } from "@throng/protocol/plan";
 import type { PlanView } from "@throng/protocol/api";
 import type { PlanRepo, PlanRow } from "@throng/db/repos/plans";
 import { authorize, type Actor } from "../orgs/permissions";
+import { assertSlosApply } from "../capacity/slo";
 
 export function toPlanView(row: PlanRow): PlanView {
   return {
@@ -18,6 +19,7 @@ export function createPlanService(deps: { plans: PlanRepo }) {
     async create(actor: Actor, input: unknown): Promise<PlanView> {
       authorize(actor, "plan.write");
       const spec = parseOrThrow(PlanSpec, input, "plan");
+      assertSlosApply(spec);
       return toPlanView(await plans.insert(actor.orgId, { id: crypto.randomUUID(), name: spec.name, spec }));
     },
     async get(actor: Actor, id: string): Promise<PlanView> {

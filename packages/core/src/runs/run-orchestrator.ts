@@ -6,7 +6,10 @@ import type { RunAssignment, ServerToAgentMessage, ShardStatus } from "@throng/p
 import type { Repos } from "@throng/db/repos";
 import type { RunPatch, RunRow, ShardRow } from "@throng/db/repos/runs";
 import type { FleetService } from "../fleet/fleet-service";
-import { summarize } from "../metrics/series";
+import { buildSeries, summarize } from "../metrics/series";
+import { analyzeCapacity } from "../capacity/capacity";
+import { runVerdict } from "../capacity/slo";
+import type { SnapshotRow } from "@throng/db/repos/snapshots";
 import type { Bus, Clock, Jobs, Log } from "../ports";
 import { noAgentReason, selectAgents } from "./agent-selection";
 import { publishLive } from "./live";
@@ -64,6 +67,13 @@ export function createRunOrchestrator(deps: {
 
   const sendToAgent = (agentId: string, message: ServerToAgentMessage) => bus.publish(Channel.agent(agentId), message);
 
+  /** Summary, SLO verdict and capacity estimate from every stored snapshot. */
+  function judge(run: RunRow, snapshots: readonly SnapshotRow[]) {
+    const spec = PlanSpec.parse(run.spec);
+    const summary = summarize(snapshots);
+    return { summary, verdict: runVerdict(spec.slos, summary, buildSeries(snapshots)), capacity: analyzeCapacity(snapshots, spec.slos ?? []) };
+  }
+
   async function stopShards(orgId: string, runId: string, reason: string) {
     for (const shard of await repos.runs.listShards(orgId, runId)) {
       if (!DONE_SHARD_STATES.includes(shard.state)) await sendToAgent(shard.agentId, { type: "run-stop", payload: { runId, reason } });
@@ -113,7 +123,7 @@ export function createRunOrchestrator(deps: {
     const snapshots = await repos.snapshots.listRun(orgId, runId);
     if (run.status === "aborted") {
       // Agents send their last snapshots after an abort: fold them into the summary once they are in.
-      await repos.runs.update(orgId, runId, "aborted", { summary: summarize(snapshots) });
+      await repos.runs.update(orgId, runId, "aborted", judge(run, snapshots));
       await publishRun(orgId, runId);
       return;
     }
@@ -126,7 +136,7 @@ export function createRunOrchestrator(deps: {
       ...shards.filter((s) => s.state === "lost").map((s) => `agent ${s.agentId} was lost mid-run`),
       ...silent.map((s) => `agent ${s.agentId} did not report the end of its shard`),
     ];
-    const patch = { summary: summarize(snapshots), endedAt: now() };
+    const patch = { ...judge(run, snapshots), endedAt: now() };
     if (snapshots.length === 0) {
       await transition(run, "fail", { ...patch, error: problems.join("; ") || "No agent sent any measurement" });
       return;
@@ -142,7 +152,7 @@ export function createRunOrchestrator(deps: {
     await repos.runs.insertEvent(orgId, runId, { kind: "aborted", agentId: null, message: `aborted by ${by}` });
     await stopShards(orgId, runId, `aborted by ${by}`);
     const snapshots = await repos.snapshots.listRun(orgId, runId);
-    if (!(await transition(run, "abort", { endedAt: now(), summary: summarize(snapshots) }))) {
+    if (!(await transition(run, "abort", { endedAt: now(), ...judge(run, snapshots) }))) {
       throw new ThrongError("conflict", `Run ${runId} changed state meanwhile; reload and try again`);
     }
     await jobs.finishRun({ orgId, runId }, 5_000, "after-abort");

@@ -1,5 +1,6 @@
 import { PlanSpec } from "@throng/protocol/plan";
 import { RunEventView, RunStatus, RunSummary, type RunView } from "@throng/protocol/run";
+import { CapacityEstimate, RunVerdict } from "@throng/protocol/report";
 import type { RunEventRow, RunRow } from "@throng/db/repos/runs";
 
 /** A stored run as the API answers it. */
@@ -15,6 +16,8 @@ export function toRunView(row: RunRow, events: RunEventRow[] = []): RunView {
     startedAt: row.startedAt?.toISOString() ?? null,
     endedAt: row.endedAt?.toISOString() ?? null,
     summary: row.summary ? RunSummary.parse(row.summary) : null,
+    verdict: row.verdict ? RunVerdict.parse(row.verdict) : null,
+    capacity: row.capacity ? CapacityEstimate.parse(row.capacity) : null,
     events: events.map((e) =>
       RunEventView.parse({ at: e.at.toISOString(), kind: e.kind, agentId: e.agentId, message: e.message }),
     ),

@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import type { SnapshotRow } from "@throng/db/repos/snapshots";
+import type { Slo } from "@throng/protocol/plan";
+import { encodeValues } from "../metrics/histogram";
+import { analyzeCapacity } from "./capacity";
+
+/** A synthetic server: throughput = 10 msg/s per client up to 400 clients, flat after; p99 climbs past 300. */
+function stepRows(step: number, clients: number, seconds = 5, saturated = false): SnapshotRow[] {
+  const throughput = Math.min(clients, 400) * 10;
+  const p99Us = clients <= 300 ? 5_000 : 5_000 + (clients - 300) * 1_000;
+  return Array.from({ length: seconds }, (_, i) => ({
+    agentId: "a1", seq: step * 100 + i, second: step * 100 + i, intervalMs: 1000, clients, step,
+    counters: { connectionsOpen: clients, connectionsOpened: i === 0 ? clients : 0, connectionsFailed: 0, connectionsClosed: 0, messagesSent: throughput, messagesReceived: throughput, bytesSent: 0, bytesReceived: 0, errors: 0 },
+    rttHist: encodeValues([...Array(98).fill(1_000), p99Us, p99Us]),
+    histograms: {},
+    health: { cpuPercent: saturated ? 99 : 20, eventLoopP99Ms: 1, rssBytes: 1, saturated, ...(saturated ? { saturatedReason: "cpu 99%" } : {}) },
+  }));
+}
+
+const slos: Slo[] = [{ metric: "rtt-p99-ms", below: 50 }];
+
+describe("capacity estimate", () => {
+  it("is the last step below the first break, with the breaking SLO, the knee and a USL fit", () => {
+    const rows = [100, 200, 300, 350, 400, 450, 500].flatMap((clients, step) => stepRows(step, clients));
+    const estimate = analyzeCapacity(rows, slos)!;
+    expect(estimate.clients).toBe(300); // 350 clients: p99 = 55 ms
+    expect(estimate.breakingStep).toBe(3);
+    expect(estimate.breakingSlos).toEqual(["rtt-p99-ms"]);
+    expect(estimate.kneeClients).toBe(400);
+    expect(estimate.valid).toBe(true);
+    expect(estimate.usl?.rSquared).toBeGreaterThan(0.8);
+    expect(estimate.sentence).toBe("Holds 300 clients while meeting rtt-p99-ms < 50; broke at 350 clients on rtt-p99-ms.");
+  });
+
+  it("is not valid when an agent was saturated in a deciding step, and says which", () => {
+    const rows = [...stepRows(0, 100), ...stepRows(1, 200), ...stepRows(2, 350, 5, true)];
+    const estimate = analyzeCapacity(rows, slos)!;
+    expect(estimate.valid).toBe(false);
+    expect(estimate.problems).toEqual(["agent a1 was saturated at 350 clients (cpu 99%)"]);
+    expect(estimate.sentence).toMatch(/^Not a valid estimate/);
+  });
+
+  it("calls an unbroken search a lower bound, and a first-step break a ceiling", () => {
+    expect(analyzeCapacity([...stepRows(0, 100), ...stepRows(1, 200)], slos)!.sentence).toMatch(/lower bound/);
+    const broken = analyzeCapacity(stepRows(0, 400), slos)!;
+    expect(broken.clients).toBeNull();
+    expect(broken.sentence).toMatch(/below 400 clients/);
+  });
+
+  it("is null for a run without steps", () => {
+    expect(analyzeCapacity(stepRows(0, 10).map((r) => ({ ...r, step: null })), slos)).toBeNull();
+  });
+});

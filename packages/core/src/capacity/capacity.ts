@@ -1,0 +1,83 @@
+import { AgentHealth } from "@throng/protocol/snapshot";
+import type { Slo } from "@throng/protocol/plan";
+import type { CapacityEstimate, CapacityStep } from "@throng/protocol/report";
+import type { SnapshotRow } from "@throng/db/repos/snapshots";
+import { buildSeries, summarize } from "../metrics/series";
+import { judgeSlos, measuredOfSummary } from "./slo";
+import { fitUsl } from "./usl";
+
+/** A step's marginal throughput per added client below this share of the first step's means the knee. */
+const KNEE_SLOPE_SHARE = 0.5;
+
+function measureStep(step: number, rows: readonly SnapshotRow[], slos: readonly Slo[]): CapacityStep {
+  const seconds = [...new Set(rows.map((r) => r.second))].sort((a, b) => a - b);
+  // The step's first second is still ramping to its client count: judge the hold after it.
+  const hold = seconds.length > 2 ? rows.filter((r) => r.second !== seconds[0]) : rows;
+  const summary = summarize(hold);
+  const verdicts = judgeSlos(slos, measuredOfSummary(summary), buildSeries(hold));
+  const saturated = new Map<string, string>();
+  for (const row of hold) {
+    const health = AgentHealth.parse(row.health);
+    if (health.saturated && !saturated.has(row.agentId)) saturated.set(row.agentId, health.saturatedReason ?? "saturated");
+  }
+  return {
+    step,
+    clients: summary.peakClients,
+    seconds: new Set(hold.map((r) => r.second)).size,
+    throughputPerSec: summary.messagesPerSec,
+    rttP99Ms: summary.rttP99Ms,
+    slos: verdicts,
+    held: verdicts.every((v) => v.passed),
+    saturatedAgents: [...saturated.entries()].map(([agentId, reason]) => ({ agentId, reason })),
+  };
+}
+
+function kneeOf(steps: readonly CapacityStep[]): number | null {
+  const first = steps[0];
+  if (!first || first.clients === 0) return null;
+  const initialSlope = first.throughputPerSec / first.clients;
+  for (let i = 1; i < steps.length; i++) {
+    const prev = steps[i - 1]!;
+    const cur = steps[i]!;
+    const added = cur.clients - prev.clients;
+    if (added > 0 && (cur.throughputPerSec - prev.throughputPerSec) / added < KNEE_SLOPE_SHARE * initialSlope) return prev.clients;
+  }
+  return null;
+}
+
+function describe(estimate: Omit<CapacityEstimate, "sentence">, slos: readonly Slo[]): string {
+  const held = slos.map((s) => `${s.metric} < ${s.below}`).join(", ") || "no SLOs";
+  const prefix = estimate.valid ? "" : "Not a valid estimate (" + estimate.problems.join("; ") + "): ";
+  if (estimate.clients === null) return `${prefix}Broke at the first step (${estimate.breakingSlos.join(", ")}): capacity is below ${estimate.steps[0]?.clients ?? 0} clients.`;
+  const breaking = estimate.breakingStep === null ? "no SLO broke up to the last step, so this is a lower bound" : `broke at ${estimate.steps.find((s) => s.step === estimate.breakingStep)?.clients} clients on ${estimate.breakingSlos.join(", ")}`;
+  return `${prefix}Holds ${estimate.clients.toLocaleString("en-US")} clients while meeting ${held}; ${breaking}.`;
+}
+
+/**
+ * The capacity estimate of a step-up run: the largest step, below the first one that broke, that held every
+ * SLO over its whole hold; the knee where throughput stops growing; a USL fit; and whether an agent, not
+ * the server, was the limit in the steps that decide it (then the estimate is not valid).
+ */
+export function analyzeCapacity(rows: readonly SnapshotRow[], slos: readonly Slo[]): CapacityEstimate | null {
+  const byStep = new Map<number, SnapshotRow[]>();
+  for (const row of rows) if (row.step !== null && row.step !== undefined) byStep.set(row.step, [...(byStep.get(row.step) ?? []), row]);
+  if (byStep.size === 0) return null;
+  const steps = [...byStep.entries()].sort(([a], [b]) => a - b).map(([step, list]) => measureStep(step, list, slos));
+  const breakingIndex = steps.findIndex((s) => !s.held);
+  const passing = breakingIndex === -1 ? steps : steps.slice(0, breakingIndex);
+  const estimateStep = passing.at(-1) ?? null;
+  const breaking = breakingIndex === -1 ? null : steps[breakingIndex]!;
+  const deciding = [estimateStep, breaking].filter((s): s is CapacityStep => s !== null);
+  const problems = deciding.flatMap((s) => s.saturatedAgents.map((a) => `agent ${a.agentId} was saturated at ${s.clients} clients (${a.reason})`));
+  const estimate = {
+    clients: estimateStep?.clients ?? null,
+    valid: problems.length === 0 && estimateStep !== null,
+    problems: estimateStep === null ? [...problems, "the first step already broke an SLO"] : problems,
+    breakingStep: breaking?.step ?? null,
+    breakingSlos: breaking?.slos.filter((v) => !v.passed).map((v) => v.metric) ?? [],
+    kneeClients: kneeOf(steps),
+    usl: fitUsl(steps.map((s) => ({ clients: s.clients, throughput: s.throughputPerSec }))),
+    steps,
+  };
+  return { ...estimate, sentence: describe(estimate, slos) };
+}
