@@ -2,7 +2,7 @@
 // load only to 127.0.0.1, every run bounded in clients and seconds. Prints one table; see docs/benchmarks.md.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PlanSpecInput } from "@throng/protocol/plan";
@@ -66,6 +66,8 @@ interface Row {
   cells: string[];
 }
 const rows: Row[] = [];
+/** RSS at the 1k-client run, so memory per client is the slope, not the runtime's fixed ~70 MiB. */
+let baseline: { clients: number; rss: number } | undefined;
 
 function pingPlan(url: string, clients: number, intervalMs: number, durationSec: number, rampUpSec: number): PlanSpecInput {
   return {
@@ -95,11 +97,12 @@ function s1(target: Target, clients: number, intervalMs: number): { achieved: nu
       `${fmt(connected)}${failed ? ` (${failed} failed)` : ""}`,
       `${fmt(achieved)} / ${fmt(intended)} (${fmt((100 * achieved) / intended, 1)}%)`,
       `${fmt(cpu, 1)}%`,
-      `${fmt(rss / 1048576 / (clients / 1000), 2)} MiB`,
+      baseline && clients > baseline.clients ? `${fmt((rss - baseline.rss) / 1048576 / ((clients - baseline.clients) / 1000), 2)} MiB (RSS ${fmt(rss / 1048576)} MiB)` : `RSS ${fmt(rss / 1048576)} MiB`,
       `${summary.latency.rttUs?.p50Ms ?? "-"} / ${summary.latency.rttUs?.p99Ms ?? "-"} ms`,
       `corrected p99 ${summary.latency.rttCorrectedUs?.p99Ms ?? "-"} ms; saturated ${summary.saturatedSeconds} s`,
     ],
   });
+  if (intervalMs === 1_000 && !baseline) baseline = { clients, rss };
   return { achieved, cpu };
 }
 
@@ -144,6 +147,8 @@ function s3(target: Target) {
 }
 
 async function main() {
+  // Pinning cannot help when the machine is shared: the load average says how much it was.
+  const loadBefore = loadavg().map((n) => n.toFixed(2)).join(" ");
   execFileSync(process.execPath, [join(agentDir, "build.mjs")], { stdio: "ignore" });
   const target = await startTarget();
   try {
@@ -167,6 +172,7 @@ async function main() {
   const table = [header, ...rows.map((row) => [row.scenario, ...row.cells])];
   console.log(`| ${header.join(" | ")} |\n|${header.map(() => "---").join("|")}|`);
   for (const line of table.slice(1)) console.log(`| ${line.join(" | ")} |`);
+  console.log(`\n${cpus().length} cores (${cpus()[0]?.model ?? "?"}), agent on CPU ${AGENT_CPU}, target on CPU ${TARGET_CPU}; load average before ${loadBefore}, after ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);
 }
 
 await main();

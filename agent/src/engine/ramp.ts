@@ -2,7 +2,7 @@ import type { Clock } from "./clock";
 import type { LoadSchedule } from "./load-schedule";
 
 /** Starting thousands of connections in one go would stall the loop that times the snapshots. */
-const MAX_STARTS_PER_STEP = 500;
+const MAX_STARTS_PER_STEP = 100;
 /** How often the driver re-reads a schedule that keeps changing (stages, arrival rates). */
 const POLL_MS = 10;
 

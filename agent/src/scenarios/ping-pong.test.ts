@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pingFrame, pongSeq } from "./ping-pong";
+import { pingFrame, pongSeq, pongSeqSafe } from "./ping-pong";
 
 describe("ping frame padding", () => {
   it.each([
@@ -25,5 +25,17 @@ describe("ping frame padding", () => {
     expect(pongSeq(Buffer.from('{"type":"ping","seq":42}'))).toBeUndefined();
     expect(pongSeq(Buffer.from("null"))).toBeUndefined();
     expect(() => pongSeq(Buffer.from("not json"))).toThrow();
+  });
+
+  it("reads a pong's seq on the fast path exactly as the JSON parse does, and falls back for other layouts", () => {
+    for (const frame of ['{"type":"pong","seq":0}', '{"type":"pong","seq":98765,"pad":"xx"}', '{"seq":5,"type":"pong"}', '{"type":"pong","seq":"x"}', "garbage"]) {
+      let expected: number | undefined;
+      try {
+        expected = pongSeq(Buffer.from(frame));
+      } catch {
+        expected = undefined;
+      }
+      expect(pongSeqSafe(Buffer.from(frame))).toBe(expected);
+    }
   });
 });

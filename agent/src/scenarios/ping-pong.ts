@@ -128,7 +128,16 @@ export function createPingPong(scenario: PingPongScenario, context: ScenarioCont
   });
 }
 
-function pongSeqSafe(data: Buffer): number | undefined {
+const PONG_HEAD = Buffer.from('{"type":"pong","seq":');
+
+/** The reference target's pong starts with a fixed head: read its seq without a JSON parse (the agent's hot path). */
+export function pongSeqSafe(data: Buffer): number | undefined {
+  if (data.length > PONG_HEAD.length && data.compare(PONG_HEAD, 0, PONG_HEAD.length, 0, PONG_HEAD.length) === 0) {
+    let seq = 0;
+    let at = PONG_HEAD.length;
+    for (let byte = data[at]!; byte >= 0x30 && byte <= 0x39; byte = data[++at]!) seq = seq * 10 + (byte - 0x30);
+    if (at > PONG_HEAD.length) return seq;
+  }
   try {
     return pongSeq(data);
   } catch {
