@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { RunAssignment } from "@throng/protocol/agent";
+import type { PlanSpec } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import { runOnEngines } from "../engine/engines";
 import { openFileLimit } from "../metrics/health";
@@ -23,6 +24,24 @@ export interface RunArgs {
 /** Descriptors a process needs besides its connections (stdio, the event loop, files). */
 const FD_HEADROOM = 64;
 
+/** Connections one local address can open to one target address and port (Linux default range 32768–60999, less headroom). */
+const PORTS_PER_SOURCE_ADDRESS = 25_000;
+
+/** The target's host, to tell whether it is on loopback. */
+function targetHost(plan: PlanSpec): string {
+  return plan.target.protocol === "websocket" ? new URL(plan.target.url).hostname : plan.target.host;
+}
+
+/**
+ * For a loopback target with more clients than one address has ephemeral ports, spread connections over
+ * 127.0.0.1, 127.0.0.2, … (all of 127.0.0.0/8 is loopback on Linux); undefined when not needed or given.
+ */
+export function loopbackSourceAddresses(plan: PlanSpec): string[] | undefined {
+  if (plan.target.sourceAddresses || !targetHost(plan).startsWith("127.")) return undefined;
+  const needed = Math.ceil(plan.load.clients / PORTS_PER_SOURCE_ADDRESS);
+  return needed > 1 ? Array.from({ length: needed }, (_, i) => `127.0.0.${i + 1}`) : undefined;
+}
+
 /** A warning when the plan needs more sockets per process than the open-file limit allows. */
 export function fdWarning(clientsPerEngine: number, limit: number | undefined): string | undefined {
   if (limit === undefined || clientsPerEngine + FD_HEADROOM <= limit) return undefined;
@@ -35,6 +54,8 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
   const engines = Math.max(1, args.engines ?? availableParallelism());
   const warning = fdWarning(Math.ceil(plan.load.clients / engines), openFileLimit());
   if (warning) console.error(warning);
+  const sourceAddresses = args.sourceAddresses ?? loopbackSourceAddresses(plan);
+  if (sourceAddresses && !args.sourceAddresses) console.error(`note: ${plan.load.clients} clients exceed one address's ephemeral ports; connecting from ${sourceAddresses.join(", ")}`);
   const assignment: RunAssignment = { runId: randomUUID(), shardIndex: 0, shardCount: 1, clients: plan.load.clients, plan, startAt: Date.now() + 200 };
   const out = args.out ? createWriteStream(args.out) : undefined;
   const snapshots: MetricSnapshot[] = [];
@@ -45,7 +66,7 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
       engines,
       startWhenReady: true,
       signal: shutdown.signal,
-      ...(args.sourceAddresses ? { sourceAddresses: args.sourceAddresses } : {}),
+      ...(sourceAddresses ? { sourceAddresses } : {}),
       onSnapshot(snapshot) {
         snapshots.push(snapshot);
         out?.write(`${JSON.stringify(snapshot)}\n`);

@@ -85,6 +85,7 @@ export async function runShard(assignment: RunAssignment, options: RunShardOptio
     transport: options.transport ?? createTransport(assignment.plan.target),
     metrics: builder.metrics,
     shardIndex: assignment.shardIndex,
+    datagram: assignment.plan.target.protocol === "udp",
     ...(sourceAddresses ? { sourceAddresses } : {}),
     ...(options.random ? { random: options.random } : {}),
   });

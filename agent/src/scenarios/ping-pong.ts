@@ -5,6 +5,8 @@ import { clientSet, nowMicros, openClient, type ScenarioContext, type ScenarioRu
 
 /** A ping unanswered this long is counted as an error so the client can send again. */
 const DEFAULT_PONG_TIMEOUT_MS = 30_000;
+/** Over UDP a pong this late is counted lost, so one dropped datagram does not stop a client for 30 s. */
+const DEFAULT_DATAGRAM_TIMEOUT_MS = 1_000;
 /** A send this much after its intended time counts as late (timer or event-loop lag). */
 export const LATE_SEND_MS = 5;
 const PAD = "x".repeat(65_536);
@@ -45,11 +47,12 @@ export function createPingPong(scenario: PingPongScenario, context: ScenarioCont
   const buildPing = scenario.message ? compileTemplate(scenario.message) : undefined;
   const buildHeartbeat = scenario.heartbeat?.message ? compileTemplate(scenario.heartbeat.message) : undefined;
   const random = context.random ?? Math.random;
-  const timeoutMs = scenario.timeoutMs ?? DEFAULT_PONG_TIMEOUT_MS;
+  const timeoutMs = scenario.timeoutMs ?? (context.datagram ? DEFAULT_DATAGRAM_TIMEOUT_MS : DEFAULT_PONG_TIMEOUT_MS);
   const { metrics } = context;
 
   return clientSet((index) => {
     let nextSeq = 0;
+    let lastAnswered = -1;
     let inFlight: InFlight | undefined;
     let timer: NodeJS.Timeout | undefined;
     let heartbeat: NodeJS.Timeout | undefined;
@@ -68,7 +71,8 @@ export function createPingPong(scenario: PingPongScenario, context: ScenarioCont
     };
     const timedOut = (now: number) => {
       if (!inFlight || now - inFlight.sentAt < timeoutMs) return false;
-      metrics.error("timeout");
+      if (context.datagram) metrics.lost(1);
+      else metrics.error("timeout");
       inFlight = undefined;
       return true;
     };
@@ -113,7 +117,11 @@ export function createPingPong(scenario: PingPongScenario, context: ScenarioCont
       onMessage(data, receivedAt) {
         const seq = seqOf(data);
         if (seq === undefined && !(seqOf === orderSentinel)) return;
+        if (seq !== undefined && seq === lastAnswered) return metrics.duplicate();
+        // A pong for a ping already given up on (UDP reordering or a very late answer).
+        if (seq !== undefined && seq < (inFlight?.seq ?? nextSeq) && seq !== inFlight?.seq) return metrics.outOfOrder();
         if (inFlight === undefined || (seq !== undefined && seq !== inFlight.seq)) return;
+        lastAnswered = inFlight.seq;
         metrics.roundTripMicros((receivedAt - inFlight.sentAt) * 1000);
         const interval = scenario.thinkTime ? undefined : scenario.intervalMs * 1000;
         metrics.correctedRoundTripMicros((receivedAt - inFlight.intendedAt) * 1000, interval);

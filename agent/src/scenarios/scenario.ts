@@ -20,6 +20,8 @@ export interface ScenarioContext {
   random?: () => number;
   /** Shard index, so ids (rooms) from different agents never collide. */
   shardIndex?: number;
+  /** UDP: an unanswered message is a lost datagram, not an error, and is given up on sooner. */
+  datagram?: boolean;
 }
 
 export interface ClientHandlers {
