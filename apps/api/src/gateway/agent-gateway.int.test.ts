@@ -270,6 +270,19 @@ describe("control plane (agent/PROTOCOL.md)", () => {
     }
   });
 
+  it("§3 an agent silent on a dead link (no answer to the close handshake) counts as disconnected after three heartbeats, not 30 s later", async () => {
+    const user = await api.signUp("Dead");
+    const { agent, ready } = await enrolledAgent(user);
+    const plan = await createPlan(user);
+    const run = RunView.parse((await user.request("POST", `/api/plans/${plan.id}/runs`)).json);
+    await api.deps.orchestrator.start(ready.orgId, run.id);
+    await agent.next("run-assignment");
+    agent.ws.pause(); // reads nothing and sends nothing: the heartbeat timeout's close frame is never answered
+    const lostCheckQueued = async () => (await api.queue.getJobs(["delayed"])).some((j) => j.name === "check-agent" && j.data.runId === run.id);
+    await expect.poll(lostCheckQueued, { timeout: 8_000, interval: 200 }).toBe(true); // heartbeats are 1 s here
+    agent.ws.terminate();
+  });
+
   it("an agent back within the grace period keeps the run going", async () => {
     const user = await api.signUp("Back");
     const { agent, ready } = await enrolledAgent(user);

@@ -41,7 +41,11 @@ export function startAgentSession(
   };
   const helloTimer = setTimeout(() => closeWith(socket, AgentCloseCode.handshakeRequired, "no hello within 10 s"), HELLO_TIMEOUT_MS);
   const liveness = setInterval(() => {
-    if (Date.now() - lastHeard > deps.config.heartbeatIntervalMs * 3) closeWith(socket, AgentCloseCode.heartbeatTimeout, "no heartbeat");
+    if (Date.now() - lastHeard <= deps.config.heartbeatIntervalMs * 3) return;
+    closeWith(socket, AgentCloseCode.heartbeatTimeout, "no heartbeat");
+    // A dead link never answers the close handshake, and ws would wait 30 s for it before "close" (and the
+    // agent-lost check) fires: the close frame is already with the kernel, so drop the socket now.
+    socket.terminate();
   }, deps.config.heartbeatIntervalMs);
 
   async function onHello(hello: Hello) {
