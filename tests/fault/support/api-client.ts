@@ -68,11 +68,15 @@ export const getSeries = async (browser: Browser, runId: string) => RunSeries.pa
 export async function waitForStatus(browser: Browser, runId: string, statuses: RunStatus[], timeoutMs: number): Promise<{ run: RunView; seen: RunStatus[] }> {
   const seen: RunStatus[] = [];
   let run: RunView | undefined;
-  await waitUntil(async () => {
-    run = await getRun(browser, runId);
-    if (seen.at(-1) !== run.status) seen.push(run.status);
-    return statuses.includes(run.status);
-  }, { what: `run ${runId} to become ${statuses.join(" or ")} (seen: ${seen.join(" → ")})`, timeoutMs, intervalMs: 250 });
+  try {
+    await waitUntil(async () => {
+      run = await getRun(browser, runId);
+      if (seen.at(-1) !== run.status) seen.push(run.status);
+      return statuses.includes(run.status);
+    }, { what: `run ${runId} to become ${statuses.join(" or ")}`, timeoutMs, intervalMs: 250 });
+  } catch (error) {
+    throw new Error(`${(error as Error).message} Statuses seen: ${seen.join(" → ") || "none"}; last: ${JSON.stringify(run ?? null).slice(0, 600)}`);
+  }
   return { run: run!, seen };
 }
 

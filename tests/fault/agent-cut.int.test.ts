@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TERMINAL_RUN_STATUSES } from "@throng/protocol/run";
+import { waitUntil } from "../../infra/local/wait";
+import { waitForStatus } from "./support/api-client";
+import { expectSeriesEqualsMeasured, untilAgentsMeasured } from "./support/assertions";
+import { startFaultCluster, type FaultCluster } from "./support/fault-cluster";
+
+const durationSec = 40;
+const cutMs = 30_000;
+let cluster: FaultCluster;
+
+beforeAll(async () => {
+  cluster = await startFaultCluster({ agents: 2 });
+  if (cluster.noNamespaces) console.warn(`agent-cut: no network namespaces (${cluster.noNamespaces}); cutting with the relay's blackhole instead`);
+}, 120_000);
+afterAll(async () => cluster?.close(), 60_000);
+
+describe("fault: one agent is cut off from the network for 30 s mid-run (its namespace's link goes down)", () => {
+  it("the run goes degraded, names the lost agent, ends finished, and every second either agent measured is stored once", async () => {
+    const [kept, cut] = cluster.agents as [typeof cluster.agents[0], typeof cluster.agents[0]];
+    const runId = await cluster.startRun(durationSec);
+    await untilAgentsMeasured(cluster, runId, 3);
+
+    const cutAt = Date.now();
+    await cut.cut();
+    // The gateway notices after three silent heartbeats (15–20 s), the worker calls it lost 10 s later.
+    await waitForStatus(cluster.browser, runId, ["degraded"], cutMs);
+    // The outage itself is the thing under test: it lasts its 30 s whatever happens meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, cutAt + cutMs - Date.now()));
+    await cut.restore();
+
+    const { run, seen } = await waitForStatus(cluster.browser, runId, [...TERMINAL_RUN_STATUSES], 60_000);
+    expect(run.status).toBe("finished");
+    expect(seen).toContain("degraded");
+    const lost = run.events.filter((e) => e.kind === "agent-lost");
+    expect(lost.map((e) => e.agentId)).toEqual([cut.id]);
+    expect(run.error).toContain(`agent ${cut.id} was lost mid-run`);
+
+    // Back on the network, the cut agent resends what it buffered (its shard ends at the planned end, or
+    // earlier by itself after orphanGraceMs without the server); wait for its last status to arrive.
+    await waitUntil(async () => cut.tap.record.statuses.get(runId)?.lastSeq !== undefined, { what: "the cut agent's final shard-status", timeoutMs: 45_000 });
+    await waitUntil(async () => {
+      const { expected, stored } = await cluster.compare(runId);
+      return JSON.stringify(expected) === JSON.stringify(stored);
+    }, { what: "the cut agent's resent snapshots in the series", timeoutMs: 15_000, intervalMs: 500 });
+    await expectSeriesEqualsMeasured(cluster, runId, { durationSec, complete: [kept.id] });
+  }, 180_000);
+});
