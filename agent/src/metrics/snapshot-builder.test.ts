@@ -77,4 +77,31 @@ describe("snapshot builder (PROTOCOL.md §5)", () => {
     const histogram = decodeHistogram(builder.take({ seq: 0, intervalStart: 0, intervalMs: 1_000, clients: 1 }).histograms.rttUs);
     expect(histogram.totalCount).toBe(2);
   });
+
+  it("back-fills the corrected histogram for sends a stall skipped (expected interval), and leaves the raw one alone", () => {
+    const builder = createSnapshotBuilder({ runId, health: fixedHealth });
+    builder.metrics.roundTripMicros(500_000);
+    builder.metrics.correctedRoundTripMicros(500_000, 100_000);
+    const snapshot = builder.take({ seq: 0, intervalStart: 0, intervalMs: 1_000, clients: 1 });
+    expect(decodeHistogram(snapshot.histograms.rttUs).totalCount).toBe(1);
+    // 500 ms at a 100 ms interval: the one sample plus 400, 300, 200 and 100 ms for the skipped sends.
+    expect(decodeHistogram(snapshot.histograms.rttCorrectedUs!).totalCount).toBe(5);
+  });
+
+  it("adds an optional counter or histogram from its first use and keeps it (at zero) in every later second", () => {
+    const builder = createSnapshotBuilder({ runId, health: fixedHealth });
+    const first = builder.take({ seq: 0, intervalStart: 0, intervalMs: 1_000, clients: 1 });
+    expect(first.counters.lost).toBeUndefined();
+    expect(first.histograms.broadcastUs).toBeUndefined();
+    builder.metrics.lost(2);
+    builder.metrics.broadcastMicros(1_000);
+    builder.metrics.broadcastsExpected(3);
+    const second = builder.take({ seq: 1, intervalStart: 1_000, intervalMs: 1_000, clients: 1, step: 4 });
+    expect(second.counters).toMatchObject({ lost: 2, broadcastsExpected: 3, broadcastsReceived: 1 });
+    expect(second.step).toBe(4);
+    const third = builder.take({ seq: 2, intervalStart: 2_000, intervalMs: 1_000, clients: 1 });
+    expect(third.counters).toMatchObject({ lost: 0, broadcastsExpected: 0, broadcastsReceived: 0 });
+    expect(decodeHistogram(third.histograms.broadcastUs!).totalCount).toBe(0);
+    expect(MetricSnapshot.safeParse(third).success).toBe(true);
+  });
 });

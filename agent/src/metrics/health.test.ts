@@ -1,0 +1,21 @@
+import { describe, expect, it } from "vitest";
+import { createHealthSampler, saturationReason } from "./health";
+
+describe("agent health", () => {
+  it("samples open descriptors and the limit, and is not saturated when idle", () => {
+    const sampler = createHealthSampler();
+    const health = sampler.sample();
+    sampler.stop();
+    expect(health.openFds).toBeGreaterThan(2);
+    expect(health.fdLimit).toBeGreaterThan(health.openFds!);
+    expect(health.saturated).toBe(false);
+  });
+
+  it("names why the agent is the bottleneck: CPU, event-loop delay or descriptors", () => {
+    const base = { cpuPercent: 10, eventLoopP99Ms: 1, rssBytes: 1, openFds: 10, fdLimit: 20_000 };
+    expect(saturationReason(base)).toBeUndefined();
+    expect(saturationReason({ ...base, cpuPercent: 97 })).toMatch(/CPU/);
+    expect(saturationReason({ ...base, eventLoopP99Ms: 80 })).toMatch(/event loop/);
+    expect(saturationReason({ ...base, openFds: 19_500 })).toMatch(/file descriptors/);
+  });
+});
