@@ -121,6 +121,15 @@ test("an owner invites a viewer, promotes them, manages an API token and target 
     await expect(guest.getByRole("link", { name: "New plan" })).toBeVisible();
   });
 
+  await test.step("the second person switches back to their own organisation", async () => {
+    const switcher = guest.getByLabel("Organisation", { exact: true });
+    const own = await guest.locator("#org-switcher option", { hasText: "(owner)" }).getAttribute("value");
+    await switcher.selectOption(own ?? "");
+    await guest.getByTestId("switch-org").click();
+    await expect(guest.locator("#org-switcher option:checked")).toHaveText(/\(owner\)$/);
+    await expect(guest.locator(`[data-testid="plan-row"][data-plan-name="${planName}"]`)).toHaveCount(0);
+  });
+
   await test.step("the owner creates an API token, sees it once, uses it, revokes it", async () => {
     await owner.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "API tokens" }).click();
     await expect(owner.getByTestId("tokens-empty")).toBeVisible();

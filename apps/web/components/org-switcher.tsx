@@ -7,7 +7,7 @@ import { settingsApi } from "../lib/settings-api";
 import "../app/(app)/settings/settings.css";
 
 /**
- * The active organisation in the nav; a select when the user belongs to several. Switching
+ * The active organisation in the nav; a select and Switch when the user belongs to several. Switching
  * reloads the page because every loaded list (agents, plans, runs) belonged to the old one.
  */
 export function OrgSwitcher({ organisation }: { organisation: string }) {
@@ -15,6 +15,7 @@ export function OrgSwitcher({ organisation }: { organisation: string }) {
   const [failure, setFailure] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const active = data?.find((org) => org.active);
+  const [chosen, setChosen] = useState<string | null>(null);
 
   async function switchTo(orgId: string) {
     setPending(true);
@@ -39,13 +40,19 @@ export function OrgSwitcher({ organisation }: { organisation: string }) {
   return (
     <div className="org-switcher">
       <label htmlFor="org-switcher">Organisation</label>
-      <select id="org-switcher" value={active.orgId} onChange={(event) => void switchTo(event.target.value)} disabled={pending} data-testid="org-name">
+      {/* A separate Switch button: arrowing through a closed select fires change on every key press. */}
+      <select id="org-switcher" value={chosen ?? active.orgId} onChange={(event) => setChosen(event.target.value)} disabled={pending} data-testid="org-name">
         {data.map((org) => (
           <option key={org.orgId} value={org.orgId}>
             {org.name} ({org.role})
           </option>
         ))}
       </select>
+      {chosen && chosen !== active.orgId && (
+        <button className="button small" type="button" onClick={() => void switchTo(chosen)} disabled={pending} data-testid="switch-org">
+          {pending ? "Switching…" : "Switch"}
+        </button>
+      )}
       {failure && (
         <span className="switch-error" role="alert">
           {failure}
