@@ -24,6 +24,7 @@ const rules: Rule[] = [
   { folder: "apps/api/src", allowed: ["protocol", "core", "db", "runtime"] },
   { folder: "workers/src", allowed: ["protocol", "core", "db", "runtime"] },
   { folder: "agent/src", allowed: ["protocol"] },
+  { folder: "cli/src", allowed: ["protocol"] },
   { folder: "apps/web", allowed: ["protocol"] },
 ];
 

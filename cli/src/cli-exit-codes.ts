@@ -1,0 +1,70 @@
+import { ApiError, InterruptedError, PlanFileError, ServerUnreachableError, UsageError, WaitTimeoutError } from "./errors";
+import type { RunView } from "@throng/protocol/run";
+
+/** Process exit codes of `throng`; listed in `throng --help` and cli/README.md. CI scripts depend on them. */
+export const ExitCode = {
+  /** The run finished and every SLO passed (or the plan has none); without --wait: the run started. */
+  passed: 0,
+  /** Anything else: a bug, an unwritable output file, an unexpected server answer. */
+  failure: 1,
+  /** Bad arguments, or a plan file that is not valid YAML/JSON or not a valid plan. */
+  usage: 2,
+  /** The server refused the token (401) or its scope (403). */
+  unauthenticated: 3,
+  /** No agent online to run the plan, or the organisation's limits refused it. */
+  noCapacity: 4,
+  /** The run failed or was aborted. */
+  runFailed: 5,
+  /** The server could not be reached, or the run did not end in time. */
+  unreachable: 6,
+  /** An SLO was breached. Far from the small codes so a CI rule can tell "slower" from "broken". */
+  sloBreached: 99,
+  /** Ctrl-C / SIGINT while waiting (the run was aborted); 128 + SIGINT by shell convention. */
+  interrupted: 130,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export const EXIT_CODES_HELP = `
+Exit codes:
+  0    passed: the run finished and every SLO held (or the plan has no SLOs);
+       without --wait: the run was started
+  99   an SLO was breached
+  2    usage error, or the plan file is invalid
+  3    authentication refused (401/403): check --token / THRONG_TOKEN and its scope
+  4    no agent online, or the organisation's limits refused the plan
+  5    the run failed or was aborted
+  6    the server could not be reached, or the run did not end within --timeout
+  130  interrupted (Ctrl-C): the run was aborted
+  1    anything else`;
+
+/** The exit code for an error thrown while starting or following a run. */
+export function exitCodeForError(error: unknown): ExitCode {
+  if (error instanceof InterruptedError) return ExitCode.interrupted;
+  if (error instanceof UsageError || error instanceof PlanFileError) return ExitCode.usage;
+  if (error instanceof ServerUnreachableError || error instanceof WaitTimeoutError) return ExitCode.unreachable;
+  if (!(error instanceof ApiError)) return ExitCode.failure;
+  switch (error.code) {
+    case "unauthenticated":
+      return ExitCode.unauthenticated;
+    case "forbidden":
+      // The limits check names the plan fields it refused; a token's missing permission names none.
+      return error.fields.length > 0 ? ExitCode.noCapacity : ExitCode.unauthenticated;
+    case "no_agent_online":
+      return ExitCode.noCapacity;
+    case "validation_failed":
+      return ExitCode.usage;
+    case "unavailable":
+      return ExitCode.unreachable;
+    default:
+      if (error.status === 401 || error.status === 403) return ExitCode.unauthenticated;
+      // A proxy in front of an API that is down answers 502/503/504 without an ErrorBody.
+      if (error.status >= 502 && error.status <= 504) return ExitCode.unreachable;
+      return ExitCode.failure;
+  }
+}
+
+/** The exit code for a run that ended: its status, then its verdict. */
+export function exitCodeForRun(run: Pick<RunView, "status" | "verdict">): ExitCode {
+  if (run.status !== "finished") return ExitCode.runFailed;
+  return run.verdict && !run.verdict.passed ? ExitCode.sloBreached : ExitCode.passed;
+}

@@ -1,0 +1,93 @@
+import { Command, CommanderError, InvalidArgumentError } from "commander";
+import { THRONG_VERSION } from "@throng/protocol/version";
+import { EXIT_CODES_HELP, ExitCode, exitCodeForError } from "./cli-exit-codes";
+import type { CliEnv } from "./env";
+import { UsageError } from "./errors";
+import { runCommand, type CliIo, type RunArgs } from "./run-command";
+
+interface RunOptions {
+  server?: string;
+  token?: string;
+  wait?: boolean;
+  timeout?: number;
+  json?: string;
+  junit?: string;
+  dashboard?: string;
+}
+
+function seconds(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1 || number > 7 * 86_400) throw new InvalidArgumentError("expected whole seconds from 1 to 604800");
+  return number;
+}
+
+function httpUrl(value: string, flag: string): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol === "http:" || url.protocol === "https:") return value;
+  } catch {
+    // fall through to the usage error
+  }
+  throw new UsageError(`${flag} must be an http(s) URL, e.g. http://localhost:4000 (got "${value}")`);
+}
+
+/** Options and environment together; a missing server or token is a usage error that says how to give it. */
+export function resolveRunArgs(planPath: string, options: RunOptions, env: CliEnv): RunArgs {
+  const server = options.server ?? env.server;
+  const token = options.token ?? env.token;
+  if (!server) throw new UsageError("no server: pass --server <url> or set THRONG_SERVER, e.g. http://localhost:4000");
+  if (!token) throw new UsageError("no token: pass --token <token> or set THRONG_TOKEN (create an API token in the dashboard under Settings)");
+  if (!options.wait && (options.json || options.junit)) throw new UsageError("--json and --junit describe a finished run: add --wait");
+  const dashboard = options.dashboard ?? env.dashboard;
+  return {
+    planPath,
+    server: httpUrl(server, "--server"),
+    token,
+    wait: options.wait === true,
+    ...(options.timeout !== undefined ? { timeoutSec: options.timeout } : {}),
+    ...(options.json ? { json: options.json } : {}),
+    ...(options.junit ? { junit: options.junit } : {}),
+    ...(dashboard ? { dashboard: httpUrl(dashboard, "--dashboard") } : {}),
+  };
+}
+
+function buildProgram(env: CliEnv, io: CliIo, setExit: (code: ExitCode) => void): Command {
+  const program = new Command("throng")
+    .description("Throng from CI: start a load-test run of a plan file, follow it, and exit with its verdict.")
+    .version(THRONG_VERSION)
+    .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: (text) => void io.stderr.write(text) })
+    .addHelpText("after", EXIT_CODES_HELP)
+    .exitOverride();
+
+  program
+    .command("run")
+    .description("save a plan (YAML or JSON) and start a run of it; with --wait, follow it and exit with its verdict")
+    .argument("<plan>", "plan file, validated with the same schema as the API")
+    .option("--server <url>", "the Throng API, e.g. http://localhost:4000 (default: $THRONG_SERVER)")
+    .option("--token <token>", "an API token (thr_api_..., scope run) from the dashboard (default: $THRONG_TOKEN)")
+    .option("--wait", "follow the run until it ends, print the verdict, exit with it")
+    .option("--timeout <seconds>", "with --wait: give up (exit 6, run aborted) after this long (default: plan duration + ramp-up + 120 s)", seconds)
+    .option("--json <file>", "with --wait: write { run, verdict, summary, capacity } as JSON")
+    .option("--junit <file>", "with --wait: write JUnit XML, one testcase per SLO")
+    .option("--dashboard <url>", "the dashboard's URL, for the run link (default: $THRONG_DASHBOARD)")
+    .addHelpText("after", EXIT_CODES_HELP)
+    .action(async (planPath: string, options: RunOptions) => {
+      setExit(await runCommand(resolveRunArgs(planPath, options, env), io));
+    });
+  return program;
+}
+
+/** The whole CLI as a function of its arguments, environment and I/O, so tests run it in-process. */
+export async function runCli(argv: string[], env: CliEnv, io: CliIo): Promise<ExitCode> {
+  let exitCode: ExitCode = ExitCode.passed;
+  const program = buildProgram(env, io, (code) => (exitCode = code));
+  try {
+    await program.parseAsync(argv);
+    return exitCode;
+  } catch (error) {
+    // Commander throws for --help and --version too; those carry exit code 0.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.passed : ExitCode.usage;
+    io.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return exitCodeForError(error);
+  }
+}

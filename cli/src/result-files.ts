@@ -1,0 +1,91 @@
+import { writeFile } from "node:fs/promises";
+import type { RunView } from "@throng/protocol/run";
+import { formatSloValue } from "./run-report";
+
+/** `--json`: what a later CI step reads; the run as the API returned it, with its parts at the top. */
+export function jsonSummary(run: RunView): string {
+  return `${JSON.stringify({ run, verdict: run.verdict ?? null, summary: run.summary, capacity: run.capacity ?? null }, null, 2)}\n`;
+}
+
+/** Escapes text for XML attributes and content, dropping characters XML 1.0 cannot carry. */
+export function escapeXml(text: string): string {
+  return text
+    // eslint-disable-next-line no-control-regex
+    .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, "")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;");
+}
+
+interface TestCase {
+  name: string;
+  failure?: { type: string; message: string; detail: string };
+  error?: { type: string; message: string };
+}
+
+function runSeconds(run: RunView): number {
+  if (run.summary) return run.summary.durationSec;
+  if (run.startedAt && run.endedAt) return Math.max(0, (Date.parse(run.endedAt) - Date.parse(run.startedAt)) / 1000);
+  return 0;
+}
+
+/** One testcase per SLO; a run that did not finish is an error testcase, and a finished run without SLOs one passing case. */
+function testCases(run: RunView): TestCase[] {
+  const cases: TestCase[] = [];
+  if (run.status !== "finished") {
+    cases.push({ name: "run", error: { type: run.status, message: `the run ${run.status}${run.error ? `: ${run.error}` : ""}` } });
+  }
+  for (const slo of run.verdict?.slos ?? []) {
+    const name = `${slo.metric} below ${slo.below}`;
+    if (slo.passed) {
+      cases.push({ name });
+      continue;
+    }
+    const message = `${slo.metric} was ${formatSloValue(slo.metric, slo.value)}, threshold below ${formatSloValue(slo.metric, slo.below)}`;
+    const first = slo.firstBreachAt !== null ? `; first breach at ${new Date(slo.firstBreachAt * 1000).toISOString()}` : "";
+    const detail = `measured ${slo.value ?? "nothing"} over the run (threshold: below ${slo.below}); ${slo.breachedSeconds} of ${slo.measuredSeconds} s breached${first}`;
+    cases.push({ name, failure: { type: "slo-breached", message, detail } });
+  }
+  if (cases.length === 0) cases.push({ name: "run finished" });
+  return cases;
+}
+
+/** `--junit`: one testsuite for the run, so CI systems show each SLO as a test. */
+export function junitXml(run: RunView): string {
+  const cases = testCases(run);
+  const failures = cases.filter((c) => c.failure).length;
+  const errors = cases.filter((c) => c.error).length;
+  const time = runSeconds(run).toFixed(3);
+  const suite = escapeXml(`throng: ${run.planName}`);
+  const classname = escapeXml(`throng.${run.planName}`);
+  const lines = [
+    `<?xml version="1.0" encoding="UTF-8"?>`,
+    `<testsuites name="throng" tests="${cases.length}" failures="${failures}" errors="${errors}" time="${time}">`,
+    `  <testsuite name="${suite}" tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="0" time="${time}" timestamp="${escapeXml(run.startedAt ?? run.createdAt)}">`,
+    `    <properties>`,
+    `      <property name="runId" value="${escapeXml(run.id)}"/>`,
+    `      <property name="status" value="${escapeXml(run.status)}"/>`,
+    ...(run.capacity ? [`      <property name="capacity" value="${escapeXml(run.capacity.sentence)}"/>`] : []),
+    `    </properties>`,
+  ];
+  for (const c of cases) {
+    const open = `    <testcase classname="${classname}" name="${escapeXml(c.name)}" time="${time}"`;
+    if (c.failure) {
+      lines.push(`${open}>`, `      <failure type="${c.failure.type}" message="${escapeXml(c.failure.message)}">${escapeXml(c.failure.detail)}</failure>`, `    </testcase>`);
+    } else if (c.error) {
+      lines.push(`${open}>`, `      <error type="${escapeXml(c.error.type)}" message="${escapeXml(c.error.message)}"/>`, `    </testcase>`);
+    } else {
+      lines.push(`${open}/>`);
+    }
+  }
+  lines.push(`  </testsuite>`, `</testsuites>`, "");
+  return lines.join("\n");
+}
+
+/** Writes the requested result files; a file that cannot be written is an error, not a silent skip. */
+export async function writeResultFiles(run: RunView, files: { json?: string; junit?: string }): Promise<void> {
+  if (files.json) await writeFile(files.json, jsonSummary(run));
+  if (files.junit) await writeFile(files.junit, junitXml(run));
+}
