@@ -92,6 +92,9 @@ test("an owner invites a viewer, promotes them, manages an API token and target 
     await guest.getByTestId("accept-invitation").click();
     await expect(guest).toHaveURL(/\/agents$/);
     await expect(guest.locator("#org-switcher option:checked")).toHaveText(/\(viewer\)$/);
+    await expect(guest.getByTestId("install-not-for-role")).toBeVisible();
+    await expect(guest.getByRole("button", { name: "Create enrolment token" })).toHaveCount(0);
+    await shot(guest, "viewer-agents");
   });
 
   await test.step("the viewer reads plans but gets no controls to write or run them", async () => {

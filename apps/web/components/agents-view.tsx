@@ -2,8 +2,10 @@
 
 import { useApiData } from "../hooks/use-api-data";
 import { api } from "../lib/api";
+import { can } from "../lib/settings-permissions";
 import { AgentInstallPanel } from "./agent-install-panel";
 import { AgentList } from "./agent-list";
+import { useMe } from "./session-gate";
 
 const POLL_MS = 1000;
 
@@ -11,6 +13,7 @@ const POLL_MS = 1000;
 export function AgentsView() {
   const { data, error, reload } = useApiData((signal) => api.listAgents(signal), POLL_MS);
   const online = data?.filter((agent) => agent.status !== "offline").length ?? 0;
+  const enrols = can(useMe().role, "agent.enrol"); // Only admins and owners may create enrolment tokens.
   return (
     <>
       <div className="page-head">
@@ -19,7 +22,13 @@ export function AgentsView() {
           <p>Machines that generate load for your runs.</p>
         </div>
       </div>
-      <AgentInstallPanel />
+      {enrols ? (
+        <AgentInstallPanel />
+      ) : (
+        <p className="muted" data-testid="install-not-for-role">
+          Admins and owners of the organisation install agents; ask one of them to add a machine.
+        </p>
+      )}
       <h2 id="agents-title" tabIndex={-1}>
         Fleet{" "}
         {data && (
