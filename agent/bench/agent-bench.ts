@@ -22,6 +22,12 @@ interface Target {
   tcpPort: number;
 }
 
+/** The target's CPU since the previous call (its /stats endpoint), to tell which side was the limit. */
+async function targetCpu(target: Target): Promise<number> {
+  const response = await fetch(target.wsUrl.replace("ws://", "http://").replace(/\/ws$/, "/stats"));
+  return ((await response.json()) as { cpuPercent: number }).cpuPercent;
+}
+
 /** Starts the reference target on its own core and waits for its addresses. */
 async function startTarget(): Promise<Target> {
   const child = spawn("taskset", ["-c", TARGET_CPU, process.execPath, bundle, "target", "--port", "0", "--tcp-port", "0", "--framing", "len2", "--max-clients", "19900"], {
@@ -78,7 +84,8 @@ function pingPlan(url: string, clients: number, intervalMs: number, durationSec:
   };
 }
 
-function s1(target: Target, clients: number, intervalMs: number): { achieved: number; cpu: number } {
+async function s1(target: Target, clients: number, intervalMs: number): Promise<{ achieved: number; cpu: number }> {
+  await targetCpu(target);
   const rampUpSec = Math.max(1, Math.ceil(clients / 4_000));
   const durationSec = rampUpSec + (QUICK ? 6 : 10);
   const snapshots = runAgent(`s1-${clients}-${intervalMs}`, pingPlan(target.wsUrl, clients, intervalMs, durationSec, rampUpSec));
@@ -99,14 +106,15 @@ function s1(target: Target, clients: number, intervalMs: number): { achieved: nu
       `${fmt(cpu, 1)}%`,
       baseline && clients > baseline.clients ? `${fmt((rss - baseline.rss) / 1048576 / ((clients - baseline.clients) / 1000), 2)} MiB (RSS ${fmt(rss / 1048576)} MiB)` : `RSS ${fmt(rss / 1048576)} MiB`,
       `${summary.latency.rttUs?.p50Ms ?? "-"} / ${summary.latency.rttUs?.p99Ms ?? "-"} ms`,
-      `corrected p99 ${summary.latency.rttCorrectedUs?.p99Ms ?? "-"} ms; saturated ${summary.saturatedSeconds} s`,
+      `corrected p99 ${summary.latency.rttCorrectedUs?.p99Ms ?? "-"} ms; agent saturated ${summary.saturatedSeconds} s; target CPU ${fmt(await targetCpu(target), 1)}% (whole run)`,
     ],
   });
   if (intervalMs === 1_000 && !baseline) baseline = { clients, rss };
   return { achieved, cpu };
 }
 
-function s2(target: Target, protocol: "websocket" | "tcp") {
+async function s2(target: Target, protocol: "websocket" | "tcp") {
+  await targetCpu(target);
   const durationSec = QUICK ? 8 : 20;
   const plan: PlanSpecInput = {
     name: `S2 ${protocol}`,
@@ -120,11 +128,12 @@ function s2(target: Target, protocol: "websocket" | "tcp") {
   const summary = summariseRun(window);
   rows.push({
     scenario: `S2 echo ${protocol === "tcp" ? "TCP len2" : "WebSocket"}`,
-    cells: ["100", "100", `${fmt(echoes)} echoes/s`, `${fmt(cpu, 1)}%`, "-", `${summary.latency.rttUs?.p50Ms} / ${summary.latency.rttUs?.p99Ms} ms`, `${fmt((cpu / 100) * 1e6 / Math.max(1, echoes), 2)} µs agent CPU per echo`],
+    cells: ["100", "100", `${fmt(echoes)} echoes/s`, `${fmt(cpu, 1)}%`, "-", `${summary.latency.rttUs?.p50Ms} / ${summary.latency.rttUs?.p99Ms} ms`, `${fmt((cpu / 100) * 1e6 / Math.max(1, echoes), 2)} µs agent CPU per echo; target CPU ${fmt(await targetCpu(target), 1)}%`],
   });
 }
 
-function s3(target: Target) {
+async function s3(target: Target) {
+  await targetCpu(target);
   const clients = 10_000;
   const snapshots = runAgent("s3", { name: "S3", target: { protocol: "websocket", url: target.wsUrl }, scenario: { kind: "login-storm" }, load: { clients, durationSec: 5, rampUpSec: 0 } });
   const summary = summariseRun(snapshots);
@@ -141,7 +150,7 @@ function s3(target: Target) {
       `${fmt(cpu, 1)}% (1st s)`,
       "-",
       `connect ${summary.latency.connectUs?.p50Ms} / ${summary.latency.connectUs?.p99Ms} ms`,
-      `failures ${summary.counters.connectionsFailed ?? 0} ${JSON.stringify(summary.errorsByKind)}`,
+      `failures ${summary.counters.connectionsFailed ?? 0} ${JSON.stringify(summary.errorsByKind)}; target CPU ${fmt(await targetCpu(target), 1)}%`,
     ],
   });
 }
@@ -152,19 +161,19 @@ async function main() {
   execFileSync(process.execPath, [join(agentDir, "build.mjs")], { stdio: "ignore" });
   const target = await startTarget();
   try {
-    for (const clients of [1_000, 5_000, 10_000, 19_500]) s1(target, clients, 1_000);
+    for (const clients of [1_000, 5_000, 10_000, 19_500]) await s1(target, clients, 1_000);
     // Saturation: 19.5k clients pinging faster until the agent's core is full or the rate falls behind.
     let best = { perCore: 0, rate: 0, intervalMs: 0 };
     for (const intervalMs of [500, 250, 150, 100]) {
-      const { achieved, cpu } = s1(target, 19_500, intervalMs);
+      const { achieved, cpu } = await s1(target, 19_500, intervalMs);
       const perCore = achieved / Math.max(0.01, cpu / 100);
       if (achieved > best.rate) best = { perCore, rate: achieved, intervalMs };
       if (cpu >= 95 || achieved < 0.9 * ((19_500 * 1000) / intervalMs)) break;
     }
     rows.push({ scenario: "S1 saturation", cells: ["19,500", "-", `${fmt(best.rate)} pings/s at ${best.intervalMs} ms`, "-", "-", "-", `${fmt(best.perCore)} pings/s per agent core`] });
-    s2(target, "websocket");
-    s2(target, "tcp");
-    s3(target);
+    await s2(target, "websocket");
+    await s2(target, "tcp");
+    await s3(target);
   } finally {
     target.child.kill("SIGTERM");
   }
