@@ -61,7 +61,7 @@ export function ConfirmButton({ label, accessibleLabel, title, children, confirm
           <button className="button danger solid" type="button" onClick={confirm} disabled={pending} data-testid="confirm-action">
             {pending ? "Please wait…" : confirmLabel}
           </button>
-          {/* Cancel first in focus order would be safer, but autoFocus on it keeps Enter from confirming by accident. */}
+          {/* Focus starts on Cancel, so a stray Enter does not confirm. */}
           <button className="button" type="button" onClick={() => dialog.current?.close()} autoFocus>
             Cancel
           </button>
