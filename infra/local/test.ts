@@ -33,28 +33,22 @@ function phasesFromArgs(args: string[]): { unit: boolean; e2e: boolean } {
   return { unit: !args.includes("--e2e-only"), e2e: !args.includes("--unit-only") };
 }
 
-// The root config covers everything but apps/web, whose helpers have their own config (npm test -w @throng/web).
-const vitestConfigDirs = [".", "apps/web"];
-
 async function runVitest(services: Services): Promise<Counts> {
   const started = Date.now();
+  const report = path.join(runDir, "vitest.json");
   log("phase 1: vitest (unit and integration tests)");
-  let counts = noCounts;
-  for (const dir of vitestConfigDirs) {
-    const report = path.join(runDir, `vitest-${path.basename(path.resolve(root, dir))}.json`);
-    const vitest = spawnChild({
-      name: "vitest",
-      command: process.execPath,
-      // Two workers: on two cores more only makes the integration tests fight over the CPU.
-      args: [packageBin(root, "vitest", "vitest"), "run", "--maxWorkers=2", "--minWorkers=1", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`],
-      cwd: path.join(root, dir),
-      env: { ...process.env, DATABASE_URL: undefined, TEST_DATABASE_URL: services.adminUrl, REDIS_URL: services.redisUrl },
-      log: passThrough,
-    });
-    const { code } = await vitest.exited;
-    await untilExitIfInterrupted();
-    counts = addCounts(counts, await vitestCounts(report, code));
-  }
+  const vitest = spawnChild({
+    name: "vitest",
+    command: process.execPath,
+    // Two workers: on two cores more only makes the integration tests fight over the CPU.
+    args: [packageBin(root, "vitest", "vitest"), "run", "--maxWorkers=2", "--minWorkers=1", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`],
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: undefined, TEST_DATABASE_URL: services.adminUrl, REDIS_URL: services.redisUrl },
+    log: passThrough,
+  });
+  const { code } = await vitest.exited;
+  await untilExitIfInterrupted();
+  const counts = await vitestCounts(report, code);
   log(`phase 1 done in ${seconds(started)}: ${summaryLine(counts)}`);
   return counts;
 }
