@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { runCli } from "./cli-program";
+import type { CliIo } from "./run-command";
+
+function io(): CliIo & { out: () => string; err: () => string } {
+  let out = "";
+  let err = "";
+  return {
+    stdout: { write: (text: string) => (out += text) },
+    stderr: { write: (text: string) => (err += text) },
+    signal: new AbortController().signal,
+    fetch: async () => {
+      throw new Error("no request expected");
+    },
+    out: () => out,
+    err: () => err,
+  };
+}
+
+const argv = (...args: string[]) => ["node", "throng", ...args];
+
+describe("throng arguments", () => {
+  it("prints help with the exit codes and exits 0", async () => {
+    const cli = io();
+    expect(await runCli(argv("--help"), {}, cli)).toBe(0);
+    expect(cli.out()).toMatch(/Exit codes:[\s\S]*99 +an SLO was breached/);
+  });
+
+  it("exits 2 naming how to give a missing server or token", async () => {
+    const noServer = io();
+    expect(await runCli(argv("run", "plan.yaml", "--token", "thr_api_x"), {}, noServer)).toBe(2);
+    expect(noServer.err()).toMatch(/no server: pass --server <url> or set THRONG_SERVER/);
+    const noToken = io();
+    expect(await runCli(argv("run", "plan.yaml"), { server: "http://localhost:4000" }, noToken)).toBe(2);
+    expect(noToken.err()).toMatch(/no token: pass --token <token> or set THRONG_TOKEN/);
+  });
+
+  it("exits 2 for an unknown option, a bad URL, or result files without --wait", async () => {
+    expect(await runCli(argv("run", "plan.yaml", "--bogus"), {}, io())).toBe(2);
+    const badUrl = io();
+    expect(await runCli(argv("run", "plan.yaml", "--server", "localhost:4000", "--token", "thr_api_x"), {}, badUrl)).toBe(2);
+    expect(badUrl.err()).toMatch(/--server must be an http\(s\) URL/);
+    const noWait = io();
+    expect(await runCli(argv("run", "plan.yaml", "--junit", "out.xml"), { server: "http://x:1", token: "thr_api_x" }, noWait)).toBe(2);
+    expect(noWait.err()).toMatch(/add --wait/);
+  });
+
+  it("exits 2 for a plan file that does not exist, before any request", async () => {
+    const cli = io();
+    expect(await runCli(argv("run", "/nonexistent/plan.yaml"), { server: "http://127.0.0.1:1", token: "thr_api_secret" }, cli)).toBe(2);
+    expect(cli.err()).toMatch(/cannot read plan \/nonexistent\/plan\.yaml/);
+    expect(cli.err()).not.toContain("thr_api_secret");
+  });
+});
