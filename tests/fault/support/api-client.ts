@@ -6,6 +6,8 @@ import { WEB_ORIGIN } from "./processes";
 /** A signed-in browser session against one API process (any instance: they share the database). */
 export interface Browser {
   request<T = any>(method: string, path: string, body?: unknown, apiUrl?: string): Promise<T>;
+  /** The session cookie header, for streams opened elsewhere. */
+  cookie(): string;
   /** GET /api/runs/:id/live on `apiUrl`, every envelope collected until `stop()`. */
   watchLive(apiUrl: string, runId: string): Promise<LiveWatch>;
 }
@@ -35,6 +37,7 @@ export async function signUp(apiUrl: string): Promise<Browser> {
   await request("POST", "/api/auth/sign-up/email", { name: "Fault", email, password: "correct-horse-battery" });
   return {
     request,
+    cookie: () => cookie,
     async watchLive(base, runId) {
       const controller = new AbortController();
       const response = await fetch(`${base}/api/runs/${runId}/live`, { headers: { origin: WEB_ORIGIN, cookie }, signal: controller.signal });

@@ -4,7 +4,7 @@
  * control frames skipped; no extensions (the agent turns per-message compression off, PROTOCOL.md §1).
  */
 export function createFrameReader(onText: (text: string) => void) {
-  let buffer = Buffer.alloc(0);
+  let buffer: Buffer = Buffer.alloc(0);
   let fragments: Buffer[] = [];
 
   function nextFrame(): boolean {
