@@ -124,7 +124,8 @@ test("a new user enrols an agent, runs a ping-pong plan and reads its summary", 
   await test.step("enrol an agent with the command from the page", async () => {
     await expect(page.getByTestId("agents-empty")).toBeVisible();
     await page.getByTestId("create-enrolment-token").click();
-    const command = (await page.getByTestId("enrolment-command-node").textContent()) ?? "";
+    await page.getByRole("tab", { name: "Throng checkout" }).click();
+    const command = (await page.getByTestId("install-command-node").textContent()) ?? "";
     startChild("agent", agentArgs(command, join(scratch, "agent.json")));
     await expect(page.locator('[data-testid="agent-row"][data-status="online"]')).toHaveCount(1, { timeout: 30_000 });
     await screenshot(page, "agents");
@@ -140,8 +141,8 @@ test("a new user enrols an agent, runs a ping-pong plan and reads its summary", 
     await page.getByLabel("Target URL", { exact: true }).fill("http://not-a-websocket");
     await page.getByLabel("Clients", { exact: true }).fill("0");
     await page.getByTestId("save-plan").click();
-    await expect(page.getByTestId("field-error-url")).toBeVisible();
-    await expect(page.getByTestId("field-error-clients")).toBeVisible();
+    await expect(page.getByTestId("field-error-target-url")).toBeVisible();
+    await expect(page.getByTestId("field-error-load-clients")).toBeVisible();
     await expect(page).toHaveURL(/\/plans\/new$/);
 
     await page.getByLabel("Target URL", { exact: true }).fill(targetUrl);
@@ -153,7 +154,8 @@ test("a new user enrols an agent, runs a ping-pong plan and reads its summary", 
     await expect(page.getByTestId("plan-rate")).toContainText("≈ 50 messages/s");
     await screenshot(page, "plan-form");
     await page.getByTestId("save-plan").click();
-    await expect(page).toHaveURL(/\/plans$/);
+    await expect(page).toHaveURL(/\/plans\/[0-9a-f-]{36}$/);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Plans" }).click();
   });
 
   await test.step("start a run and watch the charts fill while it runs", async () => {

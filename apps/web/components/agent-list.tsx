@@ -7,6 +7,8 @@ import { formatAgo, formatGiB } from "../lib/format";
 import { formatLabels } from "../lib/labels";
 import { agentTone } from "../lib/status";
 import { AgentLabelsDialog, RevokeAgentDialog } from "./agent-dialogs";
+import { can } from "../lib/settings-permissions";
+import { useMe } from "./session-gate";
 import { StatusBadge } from "./status-badge";
 
 type Open = { kind: "labels" | "revoke"; agent: AgentView } | null;
@@ -28,6 +30,7 @@ export function LabelChips({ labels }: { labels: Readonly<Record<string, string>
 /** The organisation's agents, kept current by the page; labels editable, agents revocable. */
 export function AgentList({ agents, now, onChanged }: { agents: AgentView[]; now: number; onChanged: () => void }) {
   const [open, setOpen] = useState<Open>(null);
+  const manages = can(useMe().role, "agent.manage"); // Labels and revoke: admins and owners (the API checks too).
   const opener = useRef<HTMLElement | null>(null);
 
   const show = (kind: "labels" | "revoke", agent: AgentView) => {
@@ -104,12 +107,16 @@ export function AgentList({ agents, now, onChanged }: { agents: AgentView[]; now
                   {formatAgo(agent.lastSeenAt, now)}
                 </td>
                 <td className="actions">
-                  <button className="button small" type="button" onClick={() => show("labels", agent)} aria-label={`Edit labels of ${agent.hostname}`} data-testid="edit-labels">
-                    Labels
-                  </button>
-                  <button className="button small danger-outline" type="button" onClick={() => show("revoke", agent)} aria-label={`Revoke ${agent.hostname}`} data-testid="revoke-agent">
-                    Revoke
-                  </button>
+                  {manages && (
+                    <>
+                      <button className="button small" type="button" onClick={() => show("labels", agent)} aria-label={`Edit labels of ${agent.hostname}`} data-testid="edit-labels">
+                        Labels
+                      </button>
+                      <button className="button small danger-outline" type="button" onClick={() => show("revoke", agent)} aria-label={`Revoke ${agent.hostname}`} data-testid="revoke-agent">
+                        Revoke
+                      </button>
+                    </>
+                  )}
                 </td>
               </tr>
             ))}

@@ -11,6 +11,8 @@ import { CodeBlock } from "./code-block";
 import { downloadPlan } from "./plan-download";
 import { RunList } from "./run-list";
 import { StartRunButton } from "./start-run-button";
+import { can } from "../lib/settings-permissions";
+import { useMe } from "./session-gate";
 import { Tabs } from "./tabs";
 
 const FORMATS = [
@@ -23,6 +25,7 @@ export function PlanDetail({ planId }: { planId: string }) {
   const plan = useApiData((signal) => api.getPlan(planId, signal));
   const runs = useApiData((signal) => api.listRuns(signal), 5000);
   const [format, setFormat] = useState<PlanFormat>("yaml");
+  const { role } = useMe();
 
   if (plan.error) {
     return (
@@ -46,13 +49,15 @@ export function PlanDetail({ planId }: { planId: string }) {
           <h1>{plan.data.name}</h1>
         </div>
         <div className="head-actions">
-          <Link className="button" href={`/plans/new?from=${planId}`} data-testid="clone-plan">
-            Clone and edit
-          </Link>
+          {can(role, "plan.write") && (
+            <Link className="button" href={`/plans/new?from=${planId}`} data-testid="clone-plan">
+              Clone and edit
+            </Link>
+          )}
           <button className="button" type="button" onClick={() => downloadPlan(spec, format)} data-testid="export-plan">
             Export {format === "yaml" ? "YAML" : "JSON"}
           </button>
-          <StartRunButton planId={planId} planName={plan.data.name} />
+          {can(role, "run.start") && <StartRunButton planId={planId} planName={plan.data.name} />}
         </div>
       </div>
       <section className="panel" aria-label="What the plan does">

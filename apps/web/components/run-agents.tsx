@@ -3,7 +3,7 @@
 import type { AgentView } from "@throng/protocol/api";
 import type { RunView } from "@throng/protocol/run";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
-import { formatGiB, formatInteger, formatMs } from "../lib/format";
+import { formatGiB, formatInteger, formatMemory, formatMs } from "../lib/format";
 import { agentFates } from "../lib/run-events";
 import { agentTone } from "../lib/status";
 import { StatusBadge } from "./status-badge";
@@ -71,7 +71,7 @@ export function RunAgents({ run, agents, points, live }: RunAgentsProps) {
                     </td>
                     <td className="num">{health ? `${formatInteger(health.cpuPercent)} %` : "—"}</td>
                     <td className="num">{health ? formatMs(health.eventLoopP99Ms) : "—"}</td>
-                    <td className="num">{health ? formatGiB(health.rssBytes) : "—"}</td>
+                    <td className="num">{health ? formatMemory(health.rssBytes) : "—"}</td>
                     <td className="num">{health?.openFds === undefined ? "—" : `${formatInteger(health.openFds)}${health.fdLimit ? ` / ${formatInteger(health.fdLimit)}` : ""}`}</td>
                     <td>{limit ? <span className="badge warn">{limit}</span> : <span className="muted">{health ? "ok" : "—"}</span>}</td>
                   </tr>

@@ -8,6 +8,8 @@ import { describeLoad, describeScenario, describeTarget } from "../lib/plan-summ
 import { elapsedSeconds, isTerminal, plannedSeconds, remainingSeconds } from "../lib/run-timing";
 import { runTone } from "../lib/status";
 import { AbortRunButton } from "./abort-run-button";
+import { can } from "../lib/settings-permissions";
+import { useMe } from "./session-gate";
 import { StatusBadge } from "./status-badge";
 
 const STREAM_NOTE: Record<StreamState, string> = {
@@ -42,6 +44,7 @@ export function RunHeader({ run, stream, now, agentsReporting, onAborted }: RunH
   const remaining = remainingSeconds(run, now);
   const planned = plannedSeconds(run);
   const live = !isTerminal(run.status);
+  const aborts = can(useMe().role, "run.abort");
   return (
     <header className="panel">
       <div className="page-head">
@@ -59,7 +62,7 @@ export function RunHeader({ run, stream, now, agentsReporting, onAborted }: RunH
               {STREAM_NOTE[stream]}
             </span>
           )}
-          {live && <AbortRunButton run={run} onAborted={onAborted} />}
+          {live && aborts && <AbortRunButton run={run} onAborted={onAborted} />}
         </div>
       </div>
       <ul className="run-facts">

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useMemo } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useApiData } from "../hooks/use-api-data";
 import { api } from "../lib/api";
 import { applyRunFilter, isFiltered, parseRunFilter, plansOfRuns, runFilterQuery, type RunFilter } from "../lib/run-filter";
@@ -17,10 +17,16 @@ export function RunsView() {
   const router = useRouter();
   const pathname = usePathname();
   const query = useSearchParams();
-  const filter = useMemo(() => parseRunFilter(query), [query]);
+  // Local state answers at once; the URL follows (and a back/forward navigation flows back in).
+  const queryText = query.toString();
+  const [filter, setFilter] = useState<RunFilter>(() => parseRunFilter(query));
+  useEffect(() => setFilter(parseRunFilter(new URLSearchParams(queryText))), [queryText]);
   const page = useMemo(() => (data ? applyRunFilter(data, filter) : null), [data, filter]);
   const plans = useMemo(() => (data ? plansOfRuns(data) : []), [data]);
-  const show = (next: RunFilter) => router.replace(`${pathname}${runFilterQuery(next)}`, { scroll: false });
+  const show = (next: RunFilter) => {
+    setFilter(next);
+    router.replace(`${pathname}${runFilterQuery(next)}`, { scroll: false });
+  };
 
   return (
     <>

@@ -1,7 +1,7 @@
 "use client";
 
 import type { LabelRow } from "../lib/labels";
-import { fieldText } from "../lib/plan-field-text";
+import { fieldText, hasFieldText } from "../lib/plan-field-text";
 import { fieldId, type PlanErrors } from "../lib/plan-draft";
 import { childKey, initialValue, initialVariant, variantFor, type DraftObject, type DraftValue } from "../lib/schema-form";
 import type { FieldSpec, NodeSpec } from "../lib/schema-node";
@@ -83,15 +83,16 @@ export function ObjectFields({ fields, place, value, onChange, errors }: { field
 }
 
 function UnionField({ field, place, value, onChange, errors, node }: FieldProps & { node: Extract<NodeSpec, { kind: "union" }> }) {
-  const text = fieldText(place.textKey, place.variants);
+  // The chooser is named by its discriminator's text ("Protocol", "Scenario type"), else by the field ("Framing").
+  const tagKey = `${place.textKey}.${node.discriminator}`;
+  const text = hasFieldText(tagKey, place.variants) ? fieldText(tagKey, place.variants) : fieldText(place.textKey, place.variants);
   const tagPath = `${place.path}.${node.discriminator}`;
   const id = fieldId(tagPath);
   const variant = variantFor(node, value);
   const error = errors[tagPath] ?? errors[place.path];
   const hint = text.hint;
   return (
-    <fieldset className="subsection" data-testid={`union-${fieldId(place.path)}`}>
-      <legend className="sr-only">{text.label}</legend>
+    <div className="subsection" data-testid={`union-${fieldId(place.path)}`}>
       <div className="field">
         <label htmlFor={id}>{text.label}</label>
         <select
@@ -113,17 +114,16 @@ function UnionField({ field, place, value, onChange, errors, node }: FieldProps 
       {variant && variant.fields.length > 0 && (
         <ObjectFields fields={variant.fields} place={{ ...place, textKey: `${place.textKey}.${variant.value}`, variants: [...place.variants, variant.value] }} value={value as DraftObject} onChange={onChange} errors={errors} />
       )}
-    </fieldset>
+    </div>
   );
 }
 
-function OptionalGroup({ field, place, value, onChange, errors, node }: FieldProps & { node: Extract<NodeSpec, { kind: "object" }> }) {
+function OptionalGroup({ place, value, onChange, errors, node }: FieldProps & { node: Extract<NodeSpec, { kind: "object" }> }) {
   const text = fieldText(place.textKey, place.variants);
   const id = fieldId(place.path);
   const on = value !== undefined;
   return (
-    <fieldset className="subsection">
-      <legend className="sr-only">{text.label}</legend>
+    <div className="subsection">
       <div className="checkbox">
         <input id={`${id}-on`} type="checkbox" checked={on} onChange={(event) => onChange(event.target.checked ? initialValue(node, place.textKey) : undefined)} aria-describedby={text.hint ? `${id}-hint` : undefined} />
         <label htmlFor={`${id}-on`}>{text.label}</label>
@@ -135,8 +135,7 @@ function OptionalGroup({ field, place, value, onChange, errors, node }: FieldPro
       </div>
       {errors[place.path] && <p className="field-error">{errors[place.path]}</p>}
       {on && <ObjectFields fields={node.fields} place={place} value={value as DraftObject} onChange={onChange} errors={errors} />}
-      {!field.required && null}
-    </fieldset>
+    </div>
   );
 }
 

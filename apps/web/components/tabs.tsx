@@ -22,7 +22,8 @@ export function Tabs({ label, idPrefix, tabs, selected, onSelect, children }: Ta
   const listRef = useRef<HTMLDivElement>(null);
 
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
-    const index = tabs.findIndex((tab) => tab.id === selected);
+    const focused = tabs.findIndex((tab) => `${idPrefix}-tab-${tab.id}` === (event.target as HTMLElement).id);
+    const index = focused >= 0 ? focused : tabs.findIndex((tab) => tab.id === selected);
     const moves: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: tabs.length - 1 };
     const target = moves[event.key];
     if (target === undefined) return;

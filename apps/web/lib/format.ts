@@ -7,6 +7,11 @@ export function formatGiB(bytes: number): string {
   return `${gib >= 10 ? gib.toFixed(0) : gib.toFixed(1)} GiB`;
 }
 
+/** Memory sizes: MiB below a GiB, so an agent's 90 MiB does not read as "0.1 GiB". */
+export function formatMemory(bytes: number): string {
+  return bytes >= GIB ? formatGiB(bytes) : `${Math.max(0, Math.round(bytes / 1024 ** 2))} MiB`;
+}
+
 export function formatInteger(value: number): string {
   return Math.round(value).toLocaleString("en-US");
 }

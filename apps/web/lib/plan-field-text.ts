@@ -19,7 +19,7 @@ const TEXT: Record<string, FieldText> = {
   "target.port": { label: "Port" },
   "target.sourceAddresses": { label: "Source addresses", hint: "Local IPs to spread connections over (e.g. 127.0.0.2), one per line, to pass one address's port limit." },
   "target.tcp.framing": { label: "Framing", hint: "How messages are cut out of the byte stream." },
-  "scenario.kind": { label: "Scenario", hint: "What every client does once connected." },
+  "scenario.kind": { label: "Scenario type", hint: "What every client does once connected." },
   "scenario.ping-pong.intervalMs": { label: "Ping interval", unit: "ms", hint: "Each client sends a ping this often." },
   "scenario.ping-pong.messageBytes": { label: "Message size", unit: "B", hint: "Bytes per ping (the pong echoes them)." },
   "scenario.responseBytes": { label: "Response size", unit: "B", hint: "Size the target should answer with." },
@@ -39,7 +39,7 @@ const TEXT: Record<string, FieldText> = {
   "load.rampUpSec": { label: "Ramp-up", unit: "s", hint: "Clients join evenly over this time; 0 = all at once." },
   "load.joinIntervalMs": { label: "Join interval", unit: "ms", hint: "One new client every this many ms, instead of the ramp-up." },
   "load.shape": { label: "Load shape", hint: "Stages, an arrival rate or a step-up search; default ramp-up then hold." },
-  "agents.count": { label: "Agents", unit: "agents", hint: "At most this many agents; blank = every matching online agent." },
+  "agents.count": { label: "Number of agents", unit: "agents", hint: "At most this many agents; blank = every matching online agent." },
   "agents.labels": { label: "Only agents with these labels", hint: "An agent must carry every label listed. None = any agent." },
   "agents.onLost": { label: "If an agent is lost", hint: "continue: the run goes on degraded and the report names the agent; abort: the run stops." },
   slos: { label: "Pass/fail thresholds (SLOs)", hint: "The run passes when each metric stays below its threshold." },
@@ -87,6 +87,15 @@ export function fieldText(textKey: string, variants: readonly string[] = []): Fi
     .filter((part) => !variants.includes(part))
     .join(".");
   return TEXT[textKey] ?? TEXT[general] ?? humanize(key);
+}
+
+/** True when the table has text for this key, rather than a label made up from the field name. */
+export function hasFieldText(textKey: string, variants: readonly string[] = []): boolean {
+  const general = textKey
+    .split(".")
+    .filter((part) => !variants.includes(part))
+    .join(".");
+  return textKey in TEXT || general in TEXT;
 }
 
 export function scenarioDescription(kind: string): string | undefined {

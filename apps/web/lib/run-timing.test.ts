@@ -44,4 +44,9 @@ describe("run timing", () => {
   it("spans the planned seconds on the chart, first to last point", () => {
     expect(chartSpan(run({}))).toEqual([at(0) / 1000, at(29) / 1000]);
   });
+
+  it("cuts the chart at the end of a run that ended early", () => {
+    expect(chartSpan(run({ status: "aborted", endedAt: "2026-01-01T00:00:10.500Z" }))).toEqual([at(0) / 1000, at(10) / 1000]);
+    expect(chartSpan(run({ status: "finished", endedAt: "2026-01-01T00:00:45.000Z" }))).toEqual([at(0) / 1000, at(29) / 1000]);
+  });
 });

@@ -34,10 +34,15 @@ export function listedDurationSeconds(run: RunView, now: number = Date.now()): n
   return run.summary?.durationSec ?? elapsedSeconds(run, now) ?? plannedSeconds(run);
 }
 
-/** Epoch seconds of the first and last planned points (each point starts its second); null before start. */
+/**
+ * Epoch seconds of the first and last points to show (each point starts its second): the planned window while
+ * the run is live, cut at its end once it ended early (aborted, failed); null before start.
+ */
 export function chartSpan(run: RunView): readonly [number, number] | null {
   if (!run.startedAt) return null;
   const start = Math.floor(new Date(run.startedAt).getTime() / 1000);
   if (Number.isNaN(start)) return null;
-  return [start, start + Math.max(0, plannedSeconds(run) - 1)];
+  const planned = start + Math.max(0, plannedSeconds(run) - 1);
+  const ended = run.endedAt && isTerminal(run.status) ? Math.floor(new Date(run.endedAt).getTime() / 1000) : Number.NaN;
+  return [start, Number.isNaN(ended) ? planned : Math.max(start, Math.min(planned, ended))];
 }
