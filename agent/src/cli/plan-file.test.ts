@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { PlanSpec } from "@throng/protocol/plan";
-import { parsePlan } from "./plan-file";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parsePlan, readPlanFile } from "./plan-file";
 
 describe("plan files (YAML or JSON, the shared schema)", () => {
   it("keeps a plan saved with the first schema valid", () => {
@@ -33,5 +36,12 @@ slos: [{ metric: broadcast-p99-ms, below: 50 }]
       /target.protocol: [^\n]*\n[\s\S]*load.clients: must be at least 1/,
     );
     expect(() => parsePlan("name: [unclosed", "p.yaml")).toThrow(/p.yaml is not valid YAML or JSON/);
+  });
+
+  it("every example plan in agent/examples is valid", async () => {
+    const dir = fileURLToPath(new URL("../../examples/", import.meta.url));
+    const files = readdirSync(dir).filter((f) => f.endsWith(".yaml"));
+    expect(files.length).toBeGreaterThanOrEqual(5);
+    for (const file of files) await expect(readPlanFile(join(dir, file)), file).resolves.toMatchObject({ name: expect.any(String) });
   });
 });
