@@ -2,6 +2,7 @@ import type { Db } from "./client";
 import { createFleetRepo } from "./repos/fleet";
 import { createOrgRepo } from "./repos/orgs";
 import { createPlanRepo } from "./repos/plans";
+import { createReportRepo } from "./repos/reports";
 import { createRunRepo } from "./repos/runs";
 import { createSecurityRepo } from "./repos/security";
 import { createSnapshotRepo } from "./repos/snapshots";
@@ -15,6 +16,7 @@ export function createRepos(db: Db) {
     runs: createRunRepo(db),
     snapshots: createSnapshotRepo(db),
     security: createSecurityRepo(db),
+    reports: createReportRepo(db),
     /** For GET /health. */
     async ping(): Promise<void> {
       await db.selectNoFrom((eb) => eb.val(1).as("one")).execute();

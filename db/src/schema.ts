@@ -180,6 +180,29 @@ export interface SessionTable {
   expiresAt: Timestamp;
 }
 
+export interface ShareLinkTable {
+  id: string;
+  org_id: string;
+  run_id: string;
+  token_hash: string;
+  created_by: string | null;
+  expires_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  created_at: Generated<Date>;
+}
+
+export interface CapacityEstimateTable {
+  id: string;
+  org_id: string;
+  target_name: string;
+  build: string;
+  run_id: string;
+  clients: number | null;
+  valid: boolean;
+  sentence: string;
+  created_at: Generated<Date>;
+}
+
 export interface Database {
   organization: OrganizationTable;
   member: MemberTable;
@@ -197,4 +220,6 @@ export interface Database {
   audit_log: AuditLogTable;
   org_settings: OrgSettingsTable;
   session: SessionTable;
+  share_links: ShareLinkTable;
+  capacity_estimates: CapacityEstimateTable;
 }

@@ -10,6 +10,7 @@ import { healthRoutes } from "./routes/health.routes";
 import { liveRoutes } from "./routes/live.routes";
 import { orgRoutes } from "./routes/org.routes";
 import { planRoutes } from "./routes/plans.routes";
+import { reportRoutes } from "./routes/reports.routes";
 import { runRoutes } from "./routes/runs.routes";
 import type { ApiDeps } from "./services";
 
@@ -35,6 +36,7 @@ export async function buildApp(deps: ApiDeps, options: { logger: FastifyBaseLogg
   await app.register(orgRoutes, deps);
   await app.register(agentRoutes, deps);
   await app.register(planRoutes, deps);
+  await app.register(reportRoutes, deps);
   await app.register(runRoutes, deps);
   await app.register(liveRoutes, deps);
   await app.register(agentInstallRoutes, deps.install);

@@ -5,6 +5,8 @@ import { createApiTokenService } from "@throng/core/orgs/api-tokens";
 import { createAuditLog } from "@throng/core/orgs/audit";
 import { createOrgService } from "@throng/core/orgs/org-service";
 import { createPlanService } from "@throng/core/plans/plan-service";
+import { createEstimateService } from "@throng/core/capacity/estimates";
+import { createReportService } from "@throng/core/reports/report-service";
 import { createRunOrchestrator, DEFAULT_ORCHESTRATION, type OrchestratorConfig } from "@throng/core/runs/run-orchestrator";
 import { createRunService } from "@throng/core/runs/run-service";
 import { systemClock, type Jobs, type Log } from "@throng/core/ports";
@@ -55,6 +57,8 @@ export function composeApi(input: {
     orgs: createOrgService({ orgs: repos.orgs, audit, clock, webOrigin: env.WEB_ORIGIN }),
     apiTokens,
     audit,
+    reports: createReportService({ repos, audit, clock, webOrigin: env.WEB_ORIGIN }),
+    estimates: createEstimateService({ repos }),
     subscriber: createSubscriber(input.subscriberRedis, (err, channel) => log.error({ err, channel }, "bad message on bus")),
     rateLimiter: createRateLimiter(redis, env.QUEUE_PREFIX),
     rateLimits: input.rateLimits ?? DEFAULT_RATE_LIMITS,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiTokenCreated, InvitationCreated, MemberView } from "@throng/protocol/orgs";
 import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
 import { RunView } from "@throng/protocol/run";
+import { ShareLinkCreated } from "@throng/protocol/report";
 import { can } from "@throng/core/orgs/permissions";
 import type { Action } from "@throng/protocol/orgs";
 import { connectTestAgent, helloWith, type TestAgent } from "./testing/test-agent";
@@ -11,7 +12,7 @@ import { startTestApi, WEB_ORIGIN, type TestApi, type TestUser } from "./testing
  * Walks every route in the OpenAPI document and tries it as everyone who must be refused. A route missing
  * from `routes` below fails the suite, so nobody adds an endpoint without deciding who may call it.
  */
-interface Fixture { planId: string; runId: string; agentId: string; memberId: string; invitationId: string; tokenId: string }
+interface Fixture { planId: string; runId: string; agentId: string; memberId: string; invitationId: string; tokenId: string; shareLinkId: string }
 type Kind = "collection" | "own" | "by-id";
 const plan = {
   name: "secret plan", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
@@ -50,8 +51,17 @@ const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: u
   "GET /api/runs/:id/series": { kind: "by-id", id: (f) => f.runId },
   "POST /api/runs/:id/abort": { kind: "by-id", id: (f) => f.runId },
   "GET /api/runs/:id/live": { kind: "by-id", id: (f) => f.runId },
+  "GET /api/runs/:id/report": { kind: "by-id", id: (f) => f.runId },
+  "GET /api/runs/:id/series.csv": { kind: "by-id", id: (f) => f.runId },
+  "GET /api/runs/compare": { kind: "by-id", id: (f) => f.runId },
+  "POST /api/runs/:id/share-links": { kind: "by-id", id: (f) => f.runId, body: {} },
+  "GET /api/runs/:id/share-links": { kind: "by-id", id: (f) => f.runId },
+  "DELETE /api/share-links/:id": { kind: "by-id", id: (f) => f.shareLinkId },
+  "POST /api/runs/:id/estimates": { kind: "by-id", id: (f) => f.runId, body: { targetName: "t", build: "1" } },
+  "GET /api/targets": { kind: "collection" },
+  "GET /api/targets/:name/estimates": { kind: "collection" },
 };
-const PUBLIC = ["GET /health", "GET /api/auth/*", "POST /api/auth/*", "GET /agent/throng-agent.mjs", "GET /agent/install.sh", "GET /api/openapi.json"];
+const PUBLIC = ["GET /api/public/reports/:token", "GET /health", "GET /api/auth/*", "POST /api/auth/*", "GET /agent/throng-agent.mjs", "GET /agent/install.sh", "GET /api/openapi.json"];
 
 interface Operation { method: string; path: string; access: string; permission?: Action }
 let api: TestApi;
@@ -91,7 +101,8 @@ beforeAll(async () => {
   const expired = ApiTokenCreated.parse((await victim.request("POST", "/api/tokens", { name: "expired", scope: "admin" })).json);
   await api.db.updateTable("api_tokens").set({ expires_at: new Date(Date.now() - 1000) }).where("id", "=", expired.id).execute();
   expiredToken = expired.token;
-  fixture = { planId, runId, agentId: ready.agentId, memberId: members.find((m: MemberView) => m.role === "viewer")!.id, invitationId, tokenId };
+  const shareLinkId = ShareLinkCreated.parse((await victim.request("POST", `/api/runs/${runId}/share-links`, {})).json).id;
+  fixture = { planId, runId, agentId: ready.agentId, memberId: members.find((m: MemberView) => m.role === "viewer")!.id, invitationId, tokenId, shareLinkId };
   const doc = (await (await fetch(`${api.url}/api/openapi.json`)).json()) as { paths: unknown };
   operations = Object.entries(doc.paths as Record<string, Record<string, { "x-access": string; "x-permission"?: Action }>>).flatMap(([path, ops]) =>
     Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path: path.replace(/\{path\}$/, "*").replace(/\{(\w+)\}/g, ":$1"), access: op["x-access"], permission: op["x-permission"] })),
@@ -105,7 +116,10 @@ afterAll(async () => {
 const key = (op: Operation) => `${op.method} ${op.path}`;
 const urlOf = (op: Operation) => {
   const spec = routes[key(op)];
-  return op.path.replace(":id", spec?.id ? spec.id(fixture) : "00000000-0000-4000-8000-000000000000");
+  return op.path
+    .replace(":id", spec?.id ? spec.id(fixture) : "00000000-0000-4000-8000-000000000000")
+    .replace(":name", "lobby")
+    .replace("/api/runs/compare", `/api/runs/compare?ids=${fixture.runId},${fixture.runId}`);
 };
 
 async function call(op: Operation, headers: Record<string, string>) {

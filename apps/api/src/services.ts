@@ -4,6 +4,8 @@ import type { ApiTokenService } from "@throng/core/orgs/api-tokens";
 import type { AuditLog } from "@throng/core/orgs/audit";
 import type { OrgService } from "@throng/core/orgs/org-service";
 import type { PlanService } from "@throng/core/plans/plan-service";
+import type { EstimateService } from "@throng/core/capacity/estimates";
+import type { ReportService } from "@throng/core/reports/report-service";
 import type { RunOrchestrator } from "@throng/core/runs/run-orchestrator";
 import type { RunService } from "@throng/core/runs/run-service";
 import type { RateLimiter, RateLimitRule } from "@throng/runtime/rate-limit";
@@ -30,6 +32,8 @@ export interface ApiDeps {
   orgs: OrgService;
   apiTokens: ApiTokenService;
   audit: AuditLog;
+  reports: ReportService;
+  estimates: EstimateService;
   subscriber: Subscriber;
   rateLimiter: RateLimiter;
   rateLimits: RateLimits;

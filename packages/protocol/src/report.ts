@@ -67,3 +67,68 @@ export const CapacityEstimate = z.object({
   sentence: z.string(),
 });
 export type CapacityEstimate = z.infer<typeof CapacityEstimate>;
+
+/** GET /api/runs/:id/report and the public share page: everything the report shows. */
+// RunReport lives in run.ts (it needs RunView, which needs this file).
+
+/** POST /api/runs/:id/share-links body. */
+export const CreateShareLink = z.object({
+  /** Omitted: the link works until revoked. */
+  expiresInDays: z.number().int().min(1, "must be at least 1 day").max(365, "must be at most 365 days").optional(),
+});
+export type CreateShareLink = z.infer<typeof CreateShareLink>;
+
+/** A read-only public link to one run's report; the token is shown once, in `url`. */
+export const ShareLinkView = z.object({
+  id: z.string().uuid(),
+  runId: z.string().uuid(),
+  createdAt: z.string(),
+  expiresAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+});
+export type ShareLinkView = z.infer<typeof ShareLinkView>;
+
+export const ShareLinkCreated = ShareLinkView.extend({ token: z.string(), url: z.string() });
+export type ShareLinkCreated = z.infer<typeof ShareLinkCreated>;
+
+/** POST /api/runs/:id/estimates body: keep this run's capacity against a target and build. */
+export const SaveEstimate = z.object({
+  targetName: z.string().trim().min(1, "name the server under test, e.g. lobby").max(100),
+  build: z.string().trim().min(1, "give the build or version label, e.g. 1.4").max(100),
+});
+export type SaveEstimate = z.infer<typeof SaveEstimate>;
+
+/** A saved capacity estimate, with the change against the one saved before it for the same target. */
+export const EstimateView = z.object({
+  id: z.string().uuid(),
+  targetName: z.string(),
+  build: z.string(),
+  runId: z.string().uuid(),
+  clients: z.number().int().nullable(),
+  valid: z.boolean(),
+  sentence: z.string(),
+  createdAt: z.string(),
+  /** Percent change of `clients` against the previous estimate; null for the first or when either has none. */
+  changePercent: z.number().nullable(),
+  /** "−12% since build 1.3", or null. */
+  change: z.string().nullable(),
+});
+export type EstimateView = z.infer<typeof EstimateView>;
+
+/** GET /api/targets items. */
+export const TargetView = z.object({ name: z.string(), estimates: z.number().int(), latest: EstimateView });
+export type TargetView = z.infer<typeof TargetView>;
+
+/** GET /api/runs/compare?ids=a,b: runs side by side; deltas are against the first run. */
+export const RunComparison = z.object({
+  runs: z.array(z.object({
+    id: z.string().uuid(),
+    planName: z.string(),
+    createdAt: z.string(),
+    status: z.string(),
+    summary: z.record(z.string(), z.number().nullable()),
+    /** Percent change of each summary figure against the first run (null where either is null or zero). */
+    deltaPercent: z.record(z.string(), z.number().nullable()),
+  })),
+});
+export type RunComparison = z.infer<typeof RunComparison>;

@@ -69,6 +69,10 @@ export const RunView = z.object({
 });
 export type RunView = z.infer<typeof RunView>;
 
+/** GET /api/runs/:id/report and the public share page (GET /api/public/reports/:token): everything the report shows. */
+export const RunReport = z.object({ run: RunView, series: z.array(SeriesPoint) });
+export type RunReport = z.infer<typeof RunReport>;
+
 /** GET /api/runs/:id/series: every merged second so far. */
 export const RunSeries = z.object({ runId: z.string().uuid(), points: z.array(SeriesPoint) });
 export type RunSeries = z.infer<typeof RunSeries>;

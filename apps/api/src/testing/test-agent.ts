@@ -25,9 +25,16 @@ export async function connectTestAgent(gatewayUrl: string) {
   const closed = new Promise<{ code: number; reason: string }>((resolve) => {
     ws.on("close", (code, reason) => resolve({ code, reason: reason.toString() }));
   });
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
+  ws.on("close", () => clearInterval(heartbeat));
   ws.on("message", (data) => {
     const decoded = decodeServerMessage(data.toString());
     if (!decoded.ok) throw new Error(`server sent a bad frame: ${decoded.reason}`);
+    // Like a real agent, keep the session alive at the interval the server set, or it is shown offline.
+    if (decoded.message.type === "ready") {
+      const every = decoded.message.payload.heartbeatIntervalMs;
+      heartbeat = setInterval(() => ws.readyState === ws.OPEN && !ws.isPaused && ws.send(encodeMessage({ type: "heartbeat", payload: { sentAt: Date.now() } })), every / 2);
+    }
     const waiter = waiters.findIndex((w) => w.type === decoded.message.type);
     if (waiter >= 0) waiters.splice(waiter, 1)[0]!.resolve(decoded.message);
     else inbox.push(decoded.message);

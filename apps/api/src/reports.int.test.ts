@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
+import { RunReport, RunView } from "@throng/protocol/run";
+import { EstimateView, RunComparison, ShareLinkCreated, TargetView } from "@throng/protocol/report";
+import { encodeValues } from "@throng/core/metrics/histogram";
+import { connectTestAgent, helloWith, type TestAgent } from "./testing/test-agent";
+import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
+
+let api: TestApi;
+let user: TestUser;
+let agent: TestAgent;
+let orgId: string;
+beforeAll(async () => {
+  api = await startTestApi({ orchestration: { startDelayMs: 50, finishGraceMs: 60_000, agentLostGraceMs: 60_000 } });
+  user = await api.signUp("Rep");
+  agent = await connectTestAgent(api.gatewayUrl);
+  agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token }) });
+  orgId = (await agent.next("ready")).orgId;
+});
+afterAll(async () => {
+  await agent?.close();
+  await api?.close();
+});
+
+/** A finished run whose agent measured `seconds` seconds at `p99Us`. */
+async function finishedRun(seconds: number, p99Us: number, clients = 5) {
+  const plan = PlanView.parse((await user.request("POST", "/api/plans", {
+    name: `run at ${p99Us} µs`, target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+    scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 }, load: { clients, durationSec: seconds },
+    slos: [{ metric: "rtt-p99-ms", below: 10 }],
+  })).json);
+  const started = await user.request("POST", `/api/plans/${plan.id}/runs`);
+  if (started.status !== 201) throw new Error(`run not started: ${JSON.stringify(started.json)}`);
+  const run = RunView.parse(started.json);
+  await api.deps.orchestrator.start(orgId, run.id);
+  const assignment = await agent.next("run-assignment");
+  for (let seq = 0; seq < seconds; seq++) {
+    agent.send({ type: "snapshot", payload: {
+      runId: run.id, seq, intervalStart: assignment.startAt + seq * 1000, intervalMs: 1000, clients,
+      counters: { connectionsOpen: clients, connectionsOpened: seq ? 0 : clients, connectionsFailed: 0, connectionsClosed: 0, messagesSent: 50, messagesReceived: 50, bytesSent: 3200, bytesReceived: 1000, errors: 0 },
+      histograms: { rttUs: encodeValues([...Array(90).fill(1_000), ...Array(10).fill(p99Us)]) }, health: { cpuPercent: 3, eventLoopP99Ms: 1, rssBytes: 1 },
+    } });
+    await agent.next("snapshot-ack");
+  }
+  agent.send({ type: "shard-status", payload: { runId: run.id, state: "finished", lastSeq: seconds - 1 } });
+  await expect.poll(async () => {
+    await api.deps.orchestrator.finish(orgId, run.id);
+    const answer = await user.request("GET", `/api/runs/${run.id}`);
+    if (answer.status !== 200) throw new Error(JSON.stringify(answer.json));
+    return RunView.parse(answer.json).status;
+  }).toBe("finished");
+  return run.id;
+}
+
+describe("reports, exports and sharing", () => {
+  it("a report carries the run, its SLO verdict and its series; the CSV has one row per second", async () => {
+    const runId = await finishedRun(3, 20_000);
+    const report = RunReport.parse((await user.request("GET", `/api/runs/${runId}/report`)).json);
+    expect(report.series).toHaveLength(3);
+    expect(report.run.verdict).toMatchObject({ passed: false, slos: [{ metric: "rtt-p99-ms", passed: false, breachedSeconds: 3 }] });
+    const csv = await (await user.open(`/api/runs/${runId}/series.csv`, new AbortController().signal)).text();
+    const lines = csv.trim().split("\n");
+    expect(lines[0]).toMatch(/^time,agents,clients,connections,messages_sent_per_sec/);
+    expect(lines).toHaveLength(4);
+    expect(lines[1]!.split(",")[3]).toBe("5");
+  });
+
+  it("compares runs with deltas against the first", async () => {
+    const slow = await finishedRun(2, 20_000);
+    const fast = await finishedRun(2, 2_000);
+    const comparison = RunComparison.parse((await user.request("GET", `/api/runs/compare?ids=${slow},${fast}`)).json);
+    expect(comparison.runs[1]?.deltaPercent.rttP99Ms).toBeLessThan(-80);
+    expect((await user.request("GET", `/api/runs/compare?ids=${slow}`)).status).toBe(400);
+  });
+
+  it("a share link shows the report without signing in, until it is revoked or expires", async () => {
+    const runId = await finishedRun(2, 1_000);
+    const link = ShareLinkCreated.parse((await user.request("POST", `/api/runs/${runId}/share-links`, {})).json);
+    expect(link.url).toContain(`/share/${link.token}`);
+    const open = () => fetch(`${api.url}/api/public/reports/${link.token}`);
+    expect(RunReport.parse(await (await open()).json()).run.id).toBe(runId);
+    expect(JSON.stringify((await user.request("GET", `/api/runs/${runId}/share-links`)).json)).not.toContain(link.token);
+    expect((await user.request("DELETE", `/api/share-links/${link.id}`)).status).toBe(204);
+    expect((await open()).status).toBe(404);
+    const expiring = ShareLinkCreated.parse((await user.request("POST", `/api/runs/${runId}/share-links`, { expiresInDays: 1 })).json);
+    await api.db.updateTable("share_links").set({ expires_at: new Date(Date.now() - 1000) }).where("id", "=", expiring.id).execute();
+    expect((await fetch(`${api.url}/api/public/reports/${expiring.token}`)).status).toBe(404);
+    expect((await fetch(`${api.url}/api/public/reports/thr_shr_forged_abcdef`)).status).toBe(404);
+  });
+
+  it("keeps capacity estimates per target and says how each build changed", async () => {
+    const first = await finishedRun(2, 1_000);
+    const second = await finishedRun(2, 1_000);
+    expect((await user.request("POST", `/api/runs/${first}/estimates`, { targetName: "lobby", build: "1.3" })).status).toBe(409);
+    const capacity = (clients: number) => JSON.stringify({ clients, valid: true, problems: [], breakingStep: 1, breakingSlos: ["rtt-p99-ms"], kneeClients: null, usl: null, steps: [], sentence: `Holds ${clients} clients.` });
+    await api.db.updateTable("runs").set({ capacity: capacity(13_200) }).where("id", "=", first).execute();
+    await api.db.updateTable("runs").set({ capacity: capacity(11_616) }).where("id", "=", second).execute();
+    await user.request("POST", `/api/runs/${first}/estimates`, { targetName: "lobby", build: "1.3" });
+    const saved = EstimateView.parse((await user.request("POST", `/api/runs/${second}/estimates`, { targetName: "lobby", build: "1.4" })).json);
+    expect(saved.change).toBe("−12% since build 1.3");
+    const targets = (await user.request("GET", "/api/targets")).json.targets.map((t: unknown) => TargetView.parse(t));
+    expect(targets).toMatchObject([{ name: "lobby", estimates: 2, latest: { build: "1.4", clients: 11_616 } }]);
+    expect((await user.request("GET", "/api/targets/lobby/estimates")).json.estimates).toHaveLength(2);
+    const bad = await user.request("POST", `/api/runs/${second}/estimates`, { targetName: "", build: "1.5" });
+    expect(bad.json.error.fields[0].path).toBe("targetName");
+  });
+});

@@ -1,0 +1,74 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { parseOrThrow } from "@throng/protocol/errors";
+import { IdParams } from "@throng/protocol/api";
+import { RunReport } from "@throng/protocol/run";
+import {
+  CreateShareLink, EstimateView, RunComparison, SaveEstimate, ShareLinkCreated, ShareLinkView, TargetView,
+} from "@throng/protocol/report";
+import type { ApiDeps } from "../services";
+
+const CompareQuery = z.object({
+  ids: z.string().transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean)).pipe(z.array(z.string().uuid("each id must be a run UUID")).max(10, "compare at most 10 runs")),
+});
+const TokenParams = z.object({ token: z.string().min(1).max(200) });
+const NameParams = z.object({ name: z.string().min(1).max(100) });
+
+/** Reports, exports, comparisons, share links and saved capacity estimates. */
+export async function reportRoutes(app: FastifyInstance, deps: ApiDeps) {
+  const { resolveIdentity, reports, estimates } = deps;
+
+  app.get("/api/runs/:id/report", { config: { doc: { summary: "A run's report: the run with verdicts and capacity, and its series", access: "user", permission: "run.read", response: RunReport } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    return reports.report(actor, parseOrThrow(IdParams, request.params, "run id").id);
+  });
+
+  app.get("/api/runs/:id/series.csv", { config: { doc: { summary: "The per-second series as CSV", access: "user", permission: "run.read" } } }, async (request, reply) => {
+    const { actor } = await resolveIdentity(request);
+    const { id } = parseOrThrow(IdParams, request.params, "run id");
+    return reply
+      .type("text/csv; charset=utf-8")
+      .header("content-disposition", `attachment; filename="run-${id}.csv"`)
+      .send(await reports.csv(actor, id));
+  });
+
+  app.get("/api/runs/compare", { config: { doc: { summary: "Runs side by side with deltas against the first", access: "user", permission: "run.read", response: RunComparison } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    return reports.compare(actor, parseOrThrow(CompareQuery, request.query, "comparison").ids);
+  });
+
+  app.post("/api/runs/:id/share-links", { config: { doc: { summary: "Create a public read-only link to the report (shown once)", access: "user", permission: "share.manage", body: CreateShareLink, response: ShareLinkCreated } } }, async (request, reply) => {
+    const { actor } = await resolveIdentity(request);
+    return reply.status(201).send(await reports.createShareLink(actor, parseOrThrow(IdParams, request.params, "run id").id, request.body));
+  });
+
+  app.get("/api/runs/:id/share-links", { config: { doc: { summary: "A run's share links (never their secrets)", access: "user", permission: "run.read", response: z.object({ links: z.array(ShareLinkView) }) } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    return { links: await reports.shareLinks(actor, parseOrThrow(IdParams, request.params, "run id").id) };
+  });
+
+  app.delete("/api/share-links/:id", { config: { doc: { summary: "Revoke a share link", access: "user", permission: "share.manage" } } }, async (request, reply) => {
+    const { actor } = await resolveIdentity(request);
+    await reports.revokeShareLink(actor, parseOrThrow(IdParams, request.params, "share link id").id);
+    return reply.status(204).send();
+  });
+
+  app.get("/api/public/reports/:token", { config: { doc: { summary: "A shared report, read-only, without signing in", access: "public", response: RunReport } } }, async (request) => {
+    return reports.publicReport(parseOrThrow(TokenParams, request.params, "share link").token);
+  });
+
+  app.post("/api/runs/:id/estimates", { config: { doc: { summary: "Keep this run's capacity estimate against a target and build", access: "user", permission: "run.start", body: SaveEstimate, response: EstimateView } } }, async (request, reply) => {
+    const { actor } = await resolveIdentity(request);
+    return reply.status(201).send(await estimates.save(actor, parseOrThrow(IdParams, request.params, "run id").id, request.body));
+  });
+
+  app.get("/api/targets", { config: { doc: { summary: "Targets with saved capacity estimates", access: "user", permission: "run.read", response: z.object({ targets: z.array(TargetView) }) } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    return { targets: await estimates.targets(actor) };
+  });
+
+  app.get("/api/targets/:name/estimates", { config: { doc: { summary: "A target's capacity history, oldest first, with changes", access: "user", permission: "run.read", response: z.object({ estimates: z.array(EstimateView) }) } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    return { estimates: await estimates.history(actor, parseOrThrow(NameParams, request.params, "target").name) };
+  });
+}

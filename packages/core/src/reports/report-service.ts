@@ -1,0 +1,94 @@
+import { ThrongError, parseOrThrow } from "@throng/protocol/errors";
+import { CreateShareLink, type RunComparison, type ShareLinkCreated, type ShareLinkView } from "@throng/protocol/report";
+import { SeriesPoint } from "@throng/protocol/snapshot";
+import type { RunReport, RunSummary } from "@throng/protocol/run";
+import type { Repos } from "@throng/db/repos";
+import type { ShareLinkRow } from "@throng/db/repos/reports";
+import type { Clock } from "../ports";
+import { generateSecret, hashSecret, isWellFormedSecret } from "../fleet/secrets";
+import type { AuditLog } from "../orgs/audit";
+import { authorize, type Actor } from "../orgs/permissions";
+import { toRunView } from "../runs/run-view";
+import { seriesCsv } from "./series-csv";
+
+export const SHARE_LINK_PREFIX = "thr_shr_";
+const COMPARED: (keyof RunSummary)[] = ["peakClients", "peakConnections", "messagesPerSec", "rttP50Ms", "rttP90Ms", "rttP99Ms", "rttMaxMs", "errors", "connectionsFailed"];
+
+function linkView(row: ShareLinkRow): ShareLinkView {
+  return { id: row.id, runId: row.runId, createdAt: row.createdAt.toISOString(), expiresAt: row.expiresAt?.toISOString() ?? null, revokedAt: row.revokedAt?.toISOString() ?? null };
+}
+
+/** Reports, exports, comparisons and public share links. */
+export function createReportService(deps: { repos: Repos; audit: AuditLog; clock: Clock; webOrigin: string }) {
+  const { repos, audit, clock } = deps;
+
+  async function reportOf(orgId: string, runId: string): Promise<RunReport> {
+    const row = await repos.runs.get(orgId, runId);
+    if (!row) throw new ThrongError("not_found", `No run ${runId} in this organisation`);
+    const series = (await repos.snapshots.listSeconds(orgId, runId)).map((p) => SeriesPoint.parse(p));
+    return { run: toRunView(row, await repos.runs.listEvents(orgId, runId)), series };
+  }
+
+  return {
+    async report(actor: Actor, runId: string): Promise<RunReport> {
+      authorize(actor, "run.read");
+      return reportOf(actor.orgId, runId);
+    },
+
+    async csv(actor: Actor, runId: string): Promise<string> {
+      authorize(actor, "run.read");
+      return seriesCsv((await reportOf(actor.orgId, runId)).series);
+    },
+
+    async compare(actor: Actor, runIds: string[]): Promise<RunComparison> {
+      authorize(actor, "run.read");
+      if (runIds.length < 2) throw new ThrongError("validation_failed", "Compare needs at least two run ids (?ids=a,b)", [{ path: "ids", message: "give two or more run ids" }]);
+      const reports = await Promise.all(runIds.map((id) => reportOf(actor.orgId, id)));
+      const figures = reports.map((r) => Object.fromEntries(COMPARED.map((k) => [k, (r.run.summary?.[k] as number | null | undefined) ?? null])));
+      const base = figures[0]!;
+      return {
+        runs: reports.map((r, i) => ({
+          id: r.run.id, planName: r.run.planName, createdAt: r.run.createdAt, status: r.run.status, summary: figures[i]!,
+          deltaPercent: Object.fromEntries(COMPARED.map((k) => {
+            const from = base[k] ?? null;
+            const to = figures[i]![k] ?? null;
+            return [k, from === null || to === null || from === 0 ? null : Math.round(((to - from) / from) * 1000) / 10];
+          })),
+        })),
+      };
+    },
+
+    async createShareLink(actor: Actor, runId: string, input: unknown): Promise<ShareLinkCreated> {
+      authorize(actor, "share.manage");
+      const body = parseOrThrow(CreateShareLink, input ?? {}, "share link");
+      if (!(await repos.runs.get(actor.orgId, runId))) throw new ThrongError("not_found", `No run ${runId} in this organisation`);
+      const token = generateSecret(SHARE_LINK_PREFIX);
+      const expiresAt = body.expiresInDays ? new Date(clock.now() + body.expiresInDays * 86_400_000) : null;
+      const row = await repos.reports.insertShareLink(actor.orgId, { id: crypto.randomUUID(), runId, tokenHash: hashSecret(token), createdBy: actor.userId, expiresAt });
+      await audit.record(actor.orgId, actor.label, "share-link.created", row.id, { runId, expiresAt: expiresAt?.toISOString() ?? null });
+      return { ...linkView(row), token, url: `${deps.webOrigin}/share/${token}` };
+    },
+
+    async shareLinks(actor: Actor, runId: string): Promise<ShareLinkView[]> {
+      authorize(actor, "run.read");
+      if (!(await repos.runs.get(actor.orgId, runId))) throw new ThrongError("not_found", `No run ${runId} in this organisation`);
+      return (await repos.reports.listShareLinks(actor.orgId, runId)).map(linkView);
+    },
+
+    async revokeShareLink(actor: Actor, id: string): Promise<void> {
+      authorize(actor, "share.manage");
+      if (!(await repos.reports.revokeShareLink(actor.orgId, id, new Date(clock.now())))) throw new ThrongError("not_found", `No active share link ${id} in this organisation`);
+      await audit.record(actor.orgId, actor.label, "share-link.revoked", id);
+    },
+
+    /** Anyone with the link: the report of that one run, read-only; refused once expired or revoked. */
+    async publicReport(token: string): Promise<RunReport> {
+      const refused = new ThrongError("not_found", "This report link is unknown, expired or revoked: ask its owner for a new one");
+      if (!isWellFormedSecret(token, SHARE_LINK_PREFIX)) throw refused;
+      const link = await repos.reports.findShareLinkByHash(hashSecret(token));
+      if (!link || link.revokedAt || (link.expiresAt && link.expiresAt.getTime() <= clock.now())) throw refused;
+      return reportOf(link.orgId, link.runId);
+    },
+  };
+}
+export type ReportService = ReturnType<typeof createReportService>;
