@@ -2,6 +2,7 @@
 // load only to 127.0.0.1, every run bounded in clients and seconds. Prints one table; see docs/benchmarks.md.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { get } from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,9 +24,16 @@ interface Target {
 }
 
 /** The target's CPU since the previous call (its /stats endpoint), to tell which side was the limit. */
-async function targetCpu(target: Target): Promise<number> {
-  const response = await fetch(target.wsUrl.replace("ws://", "http://").replace(/\/ws$/, "/stats"));
-  return ((await response.json()) as { cpuPercent: number }).cpuPercent;
+function targetCpu(target: Target): Promise<number> {
+  const url = target.wsUrl.replace("ws://", "http://").replace(/\/ws$/, "/stats");
+  // A fresh connection each time: a kept-alive one may be closed by the server between runs.
+  return new Promise((resolve) => {
+    get(url, { agent: false }, (response) => {
+      let body = "";
+      response.on("data", (chunk) => (body += String(chunk)));
+      response.on("end", () => resolve((JSON.parse(body) as { cpuPercent: number }).cpuPercent));
+    }).on("error", () => resolve(Number.NaN));
+  });
 }
 
 /** Starts the reference target on its own core and waits for its addresses. */
