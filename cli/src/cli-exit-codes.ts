@@ -64,7 +64,9 @@ export function exitCodeForError(error: unknown): ExitCode {
 }
 
 /** The exit code for a run that ended: its status, then its verdict. */
-export function exitCodeForRun(run: Pick<RunView, "status" | "verdict">): ExitCode {
+export function exitCodeForRun(run: Pick<RunView, "status" | "verdict" | "spec">): ExitCode {
   if (run.status !== "finished") return ExitCode.runFailed;
-  return run.verdict && !run.verdict.passed ? ExitCode.sloBreached : ExitCode.passed;
+  // A plan with SLOs but no recorded verdict must not pass a CI gate silently.
+  if (!run.verdict) return run.spec.slos?.length ? ExitCode.failure : ExitCode.passed;
+  return run.verdict.passed ? ExitCode.passed : ExitCode.sloBreached;
 }

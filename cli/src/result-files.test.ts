@@ -26,9 +26,14 @@ describe("JUnit XML", () => {
   });
 
   it("has one passing testcase for a finished run without SLOs, so the suite is never empty", () => {
-    const xml = junitXml(finishedRun({ verdict: null }));
+    const { spec } = finishedRun();
+    const xml = junitXml(finishedRun({ spec: { ...spec, slos: [] }, verdict: null }));
     expect(xml).toContain(`tests="1" failures="0" errors="0"`);
     expect(xml).toContain(`name="run finished"`);
+  });
+
+  it("makes a plan with SLOs but no recorded verdict an error, not a pass", () => {
+    expect(junitXml(finishedRun({ verdict: null }))).toContain(`<error type="no-verdict"`);
   });
 
   it("escapes markup and drops characters XML cannot carry", () => {

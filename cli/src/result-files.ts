@@ -37,6 +37,9 @@ function testCases(run: RunView): TestCase[] {
   if (run.status !== "finished") {
     cases.push({ name: "run", error: { type: run.status, message: `the run ${run.status}${run.error ? `: ${run.error}` : ""}` } });
   }
+  if (run.status === "finished" && !run.verdict && run.spec.slos?.length) {
+    cases.push({ name: "SLO verdict", error: { type: "no-verdict", message: "the run finished but the server recorded no SLO verdict" } });
+  }
   for (const slo of run.verdict?.slos ?? []) {
     const name = `${slo.metric} below ${slo.below}`;
     if (slo.passed) {

@@ -42,6 +42,7 @@ export function reportText(run: RunView): string {
 
 export function verdictLine(run: RunView): string {
   if (run.status !== "finished") return `verdict: ERROR — the run ${run.status}${run.error ? ` (${run.error})` : ""}`;
+  if (!run.verdict && run.spec.slos?.length) return "verdict: UNKNOWN — the run finished but the server recorded no SLO verdict";
   if (!run.verdict) return "verdict: PASSED (finished; the plan has no SLOs)";
   const failed = run.verdict.slos.filter((slo) => !slo.passed).map((slo) => slo.metric);
   return run.verdict.passed ? `verdict: PASSED (${run.verdict.slos.length} SLO(s) held)` : `verdict: FAILED — SLO breached: ${failed.join(", ")}`;
