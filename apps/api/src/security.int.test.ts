@@ -43,6 +43,9 @@ async function bearer(token: string, method: string, path: string, body?: unknow
 describe("teams: invitations, roles, switching, leaving", () => {
   it("an invitation link adds the user with its role, once", async () => {
     const owner = await api.signUp("Own");
+    const preview = await fetch(`${api.url}/api/invitations/preview/${(await invite(owner, "viewer")).token}`);
+    expect(await preview.json()).toMatchObject({ orgName: "Own's team", role: "viewer" });
+    expect((await fetch(`${api.url}/api/invitations/preview/thr_inv_nope_abcdef`)).status).toBe(404);
     const viewer = await joined(owner, "viewer", "View");
     const me = Me.parse((await viewer.request("GET", "/api/me")).json);
     expect(me.role).toBe("viewer");

@@ -53,6 +53,9 @@ export function createOrgRepo(db: Db) {
     async firstMembership(userId: string): Promise<Membership | undefined> {
       return membershipQuery(userId).orderBy("m.createdAt", "asc").limit(1).executeTakeFirst();
     },
+    async getOrganization(orgId: string): Promise<{ id: string; name: string; slug: string } | undefined> {
+      return db.selectFrom("organization").select(["id", "name", "slug"]).where("id", "=", orgId).executeTakeFirst();
+    },
     async listMemberships(userId: string): Promise<Membership[]> {
       return membershipQuery(userId).orderBy("o.name").execute();
     },

@@ -11,6 +11,34 @@ export const Action = z.enum([
 ]);
 export type Action = z.infer<typeof Action>;
 
+/** Who may do what: the one permission matrix. Core enforces it; the browser reads it to hide what a role may not do. */
+export const PERMISSIONS: Record<Action, readonly Role[]> = {
+  "org.read": ["owner", "admin", "member", "viewer"],
+  "plan.read": ["owner", "admin", "member", "viewer"],
+  "plan.write": ["owner", "admin", "member"],
+  "run.read": ["owner", "admin", "member", "viewer"],
+  "run.start": ["owner", "admin", "member"],
+  "run.abort": ["owner", "admin", "member"],
+  "agent.read": ["owner", "admin", "member", "viewer"],
+  "agent.enrol": ["owner", "admin"],
+  "agent.manage": ["owner", "admin"],
+  "member.manage": ["owner", "admin"],
+  "token.manage": ["owner", "admin", "member"],
+  "audit.read": ["owner", "admin"],
+  "settings.read": ["owner", "admin", "member", "viewer"],
+  "settings.manage": ["owner", "admin"],
+  "share.manage": ["owner", "admin", "member"],
+};
+
+/** True when `role` may do `action`. */
+export function can(role: Role, action: Action): boolean {
+  return PERMISSIONS[action].includes(role);
+}
+
+/** GET /api/invitations/preview/:token: what joining through this link means, before accepting it. */
+export const InvitationPreview = z.object({ orgName: z.string(), role: Role, expiresAt: z.string() });
+export type InvitationPreview = z.infer<typeof InvitationPreview>;
+
 /** GET /api/orgs items: the organisations the user belongs to. */
 export const Membership = z.object({ orgId: z.string(), name: z.string(), slug: z.string(), role: Role, active: z.boolean() });
 export type Membership = z.infer<typeof Membership>;

@@ -4,7 +4,7 @@ import { ThrongError, parseOrThrow } from "@throng/protocol/errors";
 import { Me } from "@throng/protocol/api";
 import {
   AcceptInvitation, ApiTokenCreated, ApiTokenView, AuditEntry, ChangeRole, CreateApiToken, CreateInvitation,
-  InvitationCreated, InvitationView, MemberView, Membership, OrgSettings, SwitchOrg,
+  InvitationCreated, InvitationPreview, InvitationView, MemberView, Membership, OrgSettings, SwitchOrg,
 } from "@throng/protocol/orgs";
 import type { ApiDeps } from "../services";
 
@@ -73,6 +73,10 @@ export async function orgRoutes(app: FastifyInstance, deps: ApiDeps) {
     const { actor } = await resolveIdentity(request);
     await orgs.revokeInvitation(actor, parseOrThrow(AnyId, request.params, "invitation id").id);
     return reply.status(204).send();
+  });
+
+  app.get("/api/invitations/preview/:token", { config: { doc: { summary: "Which organisation and role an invitation link is for", access: "public", response: InvitationPreview } } }, async (request) => {
+    return orgs.previewInvitation(parseOrThrow(z.object({ token: z.string().min(1).max(200) }), request.params, "invitation").token);
   });
 
   app.post("/api/invitations/accept", { config: { doc: { summary: "Join the organisation of an invitation link", access: "signed-in", body: AcceptInvitation } } }, async (request) => {

@@ -1,7 +1,7 @@
 import { ThrongError, parseOrThrow } from "@throng/protocol/errors";
 import {
   AcceptInvitation, ChangeRole, CreateInvitation, OrgSettings, Role,
-  type InvitationCreated, type InvitationView, type MemberView, type Membership,
+  type InvitationCreated, type InvitationPreview, type InvitationView, type MemberView, type Membership,
 } from "@throng/protocol/orgs";
 import type { OrgRepo } from "@throng/db/repos/orgs";
 import type { Clock } from "../ports";
@@ -102,6 +102,17 @@ export function createOrgService(deps: { orgs: OrgRepo; audit: AuditLog; clock: 
       authorize(actor, "member.manage");
       if (!(await orgs.revokeInvitation(actor.orgId, id))) throw new ThrongError("not_found", `No pending invitation ${id} in this organisation`);
       await audit.record(actor.orgId, actor.label, "invitation.revoked", id);
+    },
+
+    /** Anyone holding the link may see which organisation and role it is for, before signing up. */
+    async previewInvitation(token: string): Promise<InvitationPreview> {
+      const refused = new ThrongError("not_found", "This invitation link is unknown, expired, used or revoked: ask for a new one");
+      const secret = token.trim().split("/").pop() ?? "";
+      if (!isWellFormedSecret(secret, INVITATION_PREFIX)) throw refused;
+      const invitation = await orgs.findInvitationByHash(hashSecret(secret));
+      if (!invitation || invitation.revokedAt || invitation.acceptedAt || invitation.expiresAt <= now()) throw refused;
+      const org = await orgs.getOrganization(invitation.orgId);
+      return { orgName: org?.name ?? "", role: Role.parse(invitation.role), expiresAt: invitation.expiresAt.toISOString() };
     },
 
     /** Any signed-in user with a valid link joins the link's organisation with its role. */

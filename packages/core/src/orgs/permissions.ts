@@ -1,24 +1,5 @@
 import { ThrongError } from "@throng/protocol/errors";
-import { type Action, Role } from "@throng/protocol/orgs";
-
-/** Who may do what: the one permission matrix, enforced by every core service (never by route handlers). */
-export const PERMISSIONS: Record<Action, readonly Role[]> = {
-  "org.read": ["owner", "admin", "member", "viewer"],
-  "plan.read": ["owner", "admin", "member", "viewer"],
-  "plan.write": ["owner", "admin", "member"],
-  "run.read": ["owner", "admin", "member", "viewer"],
-  "run.start": ["owner", "admin", "member"],
-  "run.abort": ["owner", "admin", "member"],
-  "agent.read": ["owner", "admin", "member", "viewer"],
-  "agent.enrol": ["owner", "admin"],
-  "agent.manage": ["owner", "admin"],
-  "member.manage": ["owner", "admin"],
-  "token.manage": ["owner", "admin", "member"],
-  "audit.read": ["owner", "admin"],
-  "settings.read": ["owner", "admin", "member", "viewer"],
-  "settings.manage": ["owner", "admin"],
-  "share.manage": ["owner", "admin", "member"],
-};
+import { type Action, can, PERMISSIONS, Role } from "@throng/protocol/orgs";
 
 /** Roles from most to least powerful; a token's scope caps its creator's role. */
 export const ROLE_RANK: Record<Role, number> = { owner: 3, admin: 2, member: 1, viewer: 0 };
@@ -34,10 +15,6 @@ export interface Actor {
   via: "session" | "api-token";
 }
 
-export function can(role: Role, action: Action): boolean {
-  return PERMISSIONS[action].includes(role);
-}
-
 /** Throws forbidden, naming the action and the roles that may do it. */
 export function authorize(actor: Actor, action: Action): void {
   if (can(actor.role, action)) return;
@@ -49,4 +26,4 @@ export function lowerRole(a: Role, b: Role): Role {
   return ROLE_RANK[a] <= ROLE_RANK[b] ? a : b;
 }
 
-export { Role };
+export { can, PERMISSIONS, Role };
