@@ -1,0 +1,55 @@
+import type { CapacityEstimate } from "@throng/protocol/report";
+import { CHART, capacityChartModel } from "../lib/capacity-chart";
+import { formatAxisCount } from "../lib/series";
+
+const MARK_COLOURS = { breaking: "#cf222e", knee: "#9a6700", trusted: "#57606a" } as const;
+
+/** Throughput per step against clients, the USL curve, and the breaking step, knee and trusted range marked. */
+export function CapacityChart({ capacity }: { capacity: CapacityEstimate }) {
+  const model = capacityChartModel(capacity);
+  const { width, height, left, right, top, bottom } = CHART;
+  const description = `Throughput by clients: ${model.dots.map((d) => `${d.clients} clients ${Math.round(d.throughput)} msg/s${d.held ? "" : " (broke an SLO)"}`).join("; ")}.`;
+  return (
+    <figure className="capacity-chart" data-testid="capacity-chart" data-steps={model.dots.length}>
+      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={description}>
+        {model.yTicks.map((tick) => (
+          <g key={`y${tick.value}`}>
+            <line x1={left} x2={width - right} y1={tick.y} y2={tick.y} stroke="#d1d9e0" />
+            <text x={left - 6} y={tick.y + 4} textAnchor="end" fontSize="11" fill="#59636e">
+              {formatAxisCount(tick.value)}
+            </text>
+          </g>
+        ))}
+        {model.xTicks.map((tick) => (
+          <text key={`x${tick.value}`} x={tick.x} y={height - bottom + 16} textAnchor="middle" fontSize="11" fill="#59636e">
+            {formatAxisCount(tick.value)}
+          </text>
+        ))}
+        <text x={(left + width - right) / 2} y={height - 6} textAnchor="middle" fontSize="12" fill="#1f2328">
+          clients
+        </text>
+        <text x={14} y={(top + height - bottom) / 2} textAnchor="middle" fontSize="12" fill="#1f2328" transform={`rotate(-90 14 ${(top + height - bottom) / 2})`}>
+          messages/s
+        </text>
+        {model.marks.map((mark, index) => (
+          <g key={mark.kind} data-testid={`capacity-mark-${mark.kind}`}>
+            <line x1={mark.x} x2={mark.x} y1={top} y2={height - bottom} stroke={MARK_COLOURS[mark.kind]} strokeDasharray="5 4" strokeWidth="1.5" />
+            <text x={mark.x + 4} y={top + 12 + index * 14} fontSize="11" fill={MARK_COLOURS[mark.kind]}>
+              {mark.label}
+            </text>
+          </g>
+        ))}
+        {model.curve && <path d={model.curve} fill="none" stroke="#0969da" strokeWidth="2" data-testid="capacity-usl-curve" />}
+        {model.dots.map((dot) => (
+          <circle key={dot.step} cx={dot.x} cy={dot.y} r="5" fill={dot.held ? "#1a7f37" : "#cf222e"} stroke={dot.saturated ? "#9a6700" : "#fff"} strokeWidth={dot.saturated ? 3 : 1.5}>
+            <title>{`step ${dot.step + 1}: ${dot.clients} clients, ${Math.round(dot.throughput)} msg/s${dot.held ? "" : ", broke an SLO"}${dot.saturated ? ", agent saturated" : ""}`}</title>
+          </circle>
+        ))}
+      </svg>
+      <figcaption className="muted small">
+        <span className="legend-dot ok" /> step held its SLOs · <span className="legend-dot bad" /> step broke one · <span className="legend-line" /> Universal Scalability Law fit ·
+        dashed lines: breaking step, knee, and how far the fit may be trusted
+      </figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,68 @@
+"use client";
+
+import type { ReactNode } from "react";
+import type { AgentView } from "@throng/protocol/api";
+import type { RunReport } from "@throng/protocol/run";
+import { formatDateTime } from "../lib/format";
+import { reportSentence } from "../lib/report-summary";
+import { chartSpan } from "../lib/run-timing";
+import { runTone } from "../lib/status";
+import { CapacityEvidence } from "./capacity-evidence";
+import { ReportPlan } from "./report-plan";
+import { ReportVerdicts } from "./report-verdicts";
+import { RunAgents } from "./run-agents";
+import { RunCharts } from "./run-charts";
+import { RunSummary } from "./run-summary";
+import { StatusBadge } from "./status-badge";
+
+interface ReportDocumentProps {
+  report: RunReport;
+  /** Fleet records for host names; the public page has none and shows agent ids. */
+  agents?: readonly AgentView[];
+  /** Above the title: breadcrumbs on the signed-in page, nothing on the shared one. */
+  crumbs?: ReactNode;
+  /** Exports, share links, save estimate: signed-in only, hidden when printing. */
+  actions?: ReactNode;
+}
+
+/** The report of one run, read-only: the same on the signed-in page, the public share page and in the PDF. */
+export function ReportDocument({ report, agents = [], crumbs, actions }: ReportDocumentProps) {
+  const { run, series } = report;
+  const names = new Map(agents.map((agent) => [agent.id, agent.hostname]));
+  return (
+    <article className="report" data-testid="report" aria-labelledby="report-title">
+      <header className="panel report-head">
+        {crumbs}
+        <div className="page-head">
+          <div>
+            <h1 id="report-title">
+              Report: {run.planName} <StatusBadge status={run.status} tone={runTone(run.status)} testId="report-status" />
+            </h1>
+            <p className="muted small">
+              Run <code>{run.id}</code> · started {formatDateTime(run.startedAt ?? run.createdAt)} · ended {formatDateTime(run.endedAt)}
+            </p>
+          </div>
+          {actions && <div className="head-actions no-print">{actions}</div>}
+        </div>
+        <p className="report-sentence" data-testid="report-sentence">
+          {reportSentence(run)}
+        </p>
+      </header>
+      <ReportVerdicts verdict={run.verdict} />
+      {run.capacity ? (
+        <CapacityEvidence capacity={run.capacity} hostname={(id) => names.get(id) ?? id.slice(0, 8)} />
+      ) : (
+        run.spec.load.shape?.kind === "step-up" && (
+          <section className="panel" data-testid="report-capacity-missing">
+            <h2>Capacity estimate</h2>
+            <p className="muted">This step-up run has no capacity estimate: it did not finish enough steps to judge one.</p>
+          </section>
+        )
+      )}
+      <RunSummary run={run} />
+      <RunCharts points={series} span={chartSpan(run)} events={run.events} agents={agents} />
+      <RunAgents run={run} agents={agents} points={series} live={false} />
+      <ReportPlan run={run} />
+    </article>
+  );
+}

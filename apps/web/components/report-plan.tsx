@@ -1,0 +1,33 @@
+import type { RunView } from "@throng/protocol/run";
+import { formatDateTime } from "../lib/format";
+import { describeLoad, describeScenario, describeTarget } from "../lib/plan-summary";
+
+/** The plan exactly as this run used it: the run keeps its own copy, so later edits to the plan do not change it. */
+export function ReportPlan({ run }: { run: RunView }) {
+  return (
+    <section className="panel" aria-labelledby="report-plan-title" data-testid="report-plan">
+      <h2 id="report-plan-title">Plan used</h2>
+      <p className="muted">
+        The copy of plan “{run.planName}” (id <code>{run.planId}</code>) taken when the run was created on {formatDateTime(run.createdAt)}; edits made to the
+        plan since do not change it.
+      </p>
+      <ul className="run-facts">
+        <li>
+          <span className="label">Target</span>
+          <span className="value">{describeTarget(run.spec)}</span>
+        </li>
+        <li>
+          <span className="label">Load</span>
+          <span className="value">{describeLoad(run.spec)}</span>
+        </li>
+        <li>
+          <span className="label">Scenario</span>
+          <span className="value">{describeScenario(run.spec)}</span>
+        </li>
+      </ul>
+      <pre className="report-plan-spec" data-testid="report-plan-spec" tabIndex={0} aria-label="Plan as JSON">
+        {JSON.stringify(run.spec, null, 2)}
+      </pre>
+    </section>
+  );
+}

@@ -1,0 +1,64 @@
+"use client";
+
+import Link from "next/link";
+import { useApiData } from "../hooks/use-api-data";
+import { api } from "../lib/api";
+import { reportApi } from "../lib/report-api";
+import { exportFileName } from "../lib/report-summary";
+import { can } from "../lib/settings-permissions";
+import { ReportDocument } from "./report-document";
+import { ReportEstimateForm } from "./report-estimate-form";
+import { useMe } from "./session-gate";
+import { ShareLinks } from "./share-links";
+
+/** The signed-in report: the document, its exports and PDF, share links and saving the estimate. */
+export function ReportView({ runId }: { runId: string }) {
+  const role = useMe().role;
+  const report = useApiData((signal) => reportApi.report(runId, signal));
+  const fleet = useApiData((signal) => api.listAgents(signal));
+
+  if (!report.data) {
+    return report.error ? (
+      <p className="alert" role="alert" data-testid="report-error">
+        {report.error}
+      </p>
+    ) : (
+      <p className="loading">Loading report…</p>
+    );
+  }
+  const { run } = report.data;
+  const actions = (
+    <>
+      <a className="button" href={reportApi.jsonUrl(run.id)} download={exportFileName(run, "json")} data-testid="export-json">
+        Export JSON
+      </a>
+      <a className="button" href={reportApi.csvUrl(run.id)} download={exportFileName(run, "csv")} data-testid="export-csv">
+        Export CSV
+      </a>
+      {/* Chromium's print dialog saves as PDF; the print stylesheet lays the report out for paper. */}
+      <button className="button" type="button" onClick={() => window.print()} data-testid="download-pdf">
+        Download PDF
+      </button>
+      <Link className="button" href={`/compare?ids=${run.id}`}>
+        Compare…
+      </Link>
+    </>
+  );
+  const crumbs = (
+    <p className="muted small no-print">
+      <Link href="/runs">Runs</Link> / <Link href={`/runs/${run.id}`}>{run.planName}</Link> / Report
+    </p>
+  );
+  return (
+    <>
+      {report.error && (
+        <p className="alert" role="alert">
+          {report.error}
+        </p>
+      )}
+      <ReportDocument report={report.data} agents={fleet.data ?? []} crumbs={crumbs} actions={actions} />
+      {run.capacity && can(role, "run.start") && <ReportEstimateForm runId={run.id} />}
+      {can(role, "share.manage") && <ShareLinks runId={run.id} />}
+    </>
+  );
+}

@@ -1,0 +1,135 @@
+"use client";
+
+import { useState } from "react";
+import type { ShareLinkCreated } from "@throng/protocol/report";
+import { useApiData } from "../hooks/use-api-data";
+import { errorMessage } from "../lib/api-client";
+import { formatDateTime } from "../lib/format";
+import { reportApi } from "../lib/report-api";
+import { CopyButton } from "./copy-button";
+
+const EXPIRY_CHOICES = [
+  { label: "Never (until revoked)", days: "" },
+  { label: "1 day", days: "1" },
+  { label: "7 days", days: "7" },
+  { label: "30 days", days: "30" },
+  { label: "90 days", days: "90" },
+] as const;
+
+function linkState(link: { revokedAt: string | null; expiresAt: string | null }, now: number): { text: string; tone: string } {
+  if (link.revokedAt) return { text: `revoked ${formatDateTime(link.revokedAt)}`, tone: "idle" };
+  if (link.expiresAt && new Date(link.expiresAt).getTime() <= now) return { text: "expired", tone: "idle" };
+  return { text: link.expiresAt ? `active until ${formatDateTime(link.expiresAt)}` : "active, no expiry", tone: "ok" };
+}
+
+/** Public read-only links to this report: create one (its address is shown once), list them, revoke. */
+export function ShareLinks({ runId }: { runId: string }) {
+  const links = useApiData((signal) => reportApi.shareLinks(runId, signal));
+  const [days, setDays] = useState("");
+  const [created, setCreated] = useState<ShareLinkCreated | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function create() {
+    setPending(true);
+    setFailure(null);
+    try {
+      setCreated(await reportApi.createShareLink(runId, days ? Number(days) : undefined));
+      links.reload();
+    } catch (error) {
+      setFailure(errorMessage(error));
+    } finally {
+      setPending(false);
+    }
+  }
+
+  async function revoke(linkId: string) {
+    setFailure(null);
+    try {
+      await reportApi.revokeShareLink(linkId);
+      if (created?.id === linkId) setCreated(null);
+      links.reload();
+    } catch (error) {
+      setFailure(errorMessage(error));
+    }
+  }
+
+  const now = Date.now();
+  return (
+    <section className="panel no-print" aria-labelledby="share-title" data-testid="share-links">
+      <h2 id="share-title">Share this report</h2>
+      <p className="muted">Anyone with a share link sees this report, read-only, without signing in, and nothing else of your organisation.</p>
+      <div className="inline-form">
+        <div className="field">
+          <label htmlFor="share-expiry">Link expires after</label>
+          <select id="share-expiry" value={days} onChange={(event) => setDays(event.target.value)}>
+            {EXPIRY_CHOICES.map((choice) => (
+              <option key={choice.label} value={choice.days}>
+                {choice.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button className="button primary" type="button" onClick={create} disabled={pending} data-testid="create-share-link">
+          {pending ? "Creating…" : "Create share link"}
+        </button>
+      </div>
+      {failure && (
+        <p className="alert" role="alert" data-testid="share-error">
+          {failure}
+        </p>
+      )}
+      {created && (
+        <div className="secret-box" role="status" data-testid="share-created">
+          <label htmlFor="share-url">New link — copy it now, it is shown only once</label>
+          <div className="input-row">
+            <input id="share-url" readOnly value={created.url} data-testid="share-url" onFocus={(event) => event.target.select()} />
+            <CopyButton text={created.url} label="share link" />
+          </div>
+        </div>
+      )}
+      {links.error && (
+        <p className="alert" role="alert">
+          {links.error}
+        </p>
+      )}
+      {links.data && links.data.length === 0 && <p className="muted" data-testid="share-empty">No share links yet. Create one above to show this report to someone outside the organisation.</p>}
+      {links.data && links.data.length > 0 && (
+        <div className="table-wrap">
+          <table className="data">
+            <caption className="sr-only">Share links of this report</caption>
+            <thead>
+              <tr>
+                <th scope="col">Created</th>
+                <th scope="col">State</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {links.data.map((link) => {
+                const state = linkState(link, now);
+                return (
+                  <tr key={link.id} data-testid="share-link-row" data-link-id={link.id}>
+                    <td>{formatDateTime(link.createdAt)}</td>
+                    <td>
+                      <span className={`badge ${state.tone}`}>{state.text}</span>
+                    </td>
+                    <td className="num">
+                      {!link.revokedAt && (
+                        <button className="button small danger" type="button" onClick={() => revoke(link.id)} data-testid="revoke-share-link">
+                          Revoke<span className="sr-only"> link created {formatDateTime(link.createdAt)}</span>
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

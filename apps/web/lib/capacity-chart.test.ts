@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { capacityChartModel, niceCeiling, uslThroughput } from "./capacity-chart";
+
+describe("uslThroughput", () => {
+  it("is linear without contention or coherency costs", () => {
+    expect(uslThroughput({ lambda: 10, sigma: 0, kappa: 0 }, 50)).toBe(500);
+  });
+  it("falls past the peak when coherency costs something", () => {
+    const fit = { lambda: 10, sigma: 0.02, kappa: 0.001 };
+    const peak = Math.sqrt((1 - fit.sigma) / fit.kappa);
+    expect(uslThroughput(fit, peak)).toBeGreaterThan(uslThroughput(fit, peak * 2));
+  });
+});
+
+it("rounds axis maxima up to 1, 2 or 5 × 10ⁿ", () => {
+  expect(niceCeiling(17)).toBe(20);
+  expect(niceCeiling(230)).toBe(500);
+  expect(niceCeiling(0)).toBe(1);
+});
+
+describe("capacityChartModel", () => {
+  const step = (i: number, clients: number, throughput: number, held = true) =>
+    ({ step: i, clients, seconds: 2, throughputPerSec: throughput, rttP99Ms: 1, slos: [], held, saturatedAgents: [] });
+  it("marks the breaking step, the knee and the trusted range, and widens x to the trusted range", () => {
+    const model = capacityChartModel({
+      steps: [step(0, 5, 50), step(1, 10, 95), step(2, 15, 120, false)],
+      usl: { lambda: 10, sigma: 0.05, kappa: 0.001, rSquared: 0.98, peakClients: 30, peakThroughputPerSec: 150, trustedUpToClients: 40 },
+      breakingStep: 2,
+      kneeClients: 10,
+    });
+    expect(model.marks.map((m) => m.kind)).toEqual(["breaking", "knee", "trusted"]);
+    expect(model.xTicks.at(-1)!.value).toBe(50);
+    expect(model.curve.startsWith("M")).toBe(true);
+    expect(model.dots[2]!.held).toBe(false);
+    // Higher throughput is drawn higher (smaller y).
+    expect(model.dots[1]!.y).toBeLessThan(model.dots[0]!.y);
+  });
+  it("draws no curve without a fit", () => {
+    expect(capacityChartModel({ steps: [step(0, 5, 50)], usl: null, breakingStep: null, kneeClients: null }).curve).toBe("");
+  });
+});

@@ -1,0 +1,82 @@
+// Geometry of the capacity evidence chart: each step's throughput against its clients, the Universal
+// Scalability Law curve fitted to them, and vertical marks for the knee, the breaking step and how far the
+// fit may be trusted. Pure numbers, drawn as SVG by components/capacity-chart.tsx (prints crisply, unlike canvas).
+import type { CapacityEstimate, UslFit } from "@throng/protocol/report";
+
+export const CHART = { width: 720, height: 300, left: 64, right: 16, top: 24, bottom: 44 } as const;
+
+/** X(N) = λN / (1 + σ(N−1) + κN(N−1)). */
+export function uslThroughput(fit: Pick<UslFit, "lambda" | "sigma" | "kappa">, clients: number): number {
+  const denominator = 1 + fit.sigma * (clients - 1) + fit.kappa * clients * (clients - 1);
+  return denominator > 0 ? (fit.lambda * clients) / denominator : 0;
+}
+
+/** Round a maximum up to 1, 2 or 5 × a power of ten, so axis ticks read as round numbers. */
+export function niceCeiling(value: number): number {
+  if (!(value > 0)) return 1;
+  const power = 10 ** Math.floor(Math.log10(value));
+  for (const step of [1, 2, 5, 10]) if (value <= step * power) return step * power;
+  return 10 * power;
+}
+
+export interface StepDot {
+  step: number;
+  clients: number;
+  throughput: number;
+  held: boolean;
+  saturated: boolean;
+  x: number;
+  y: number;
+}
+
+export interface ChartMark {
+  kind: "breaking" | "knee" | "trusted";
+  label: string;
+  clients: number;
+  x: number;
+}
+
+export interface CapacityChartModel {
+  dots: StepDot[];
+  /** SVG path of the fitted curve, or "" without a fit. */
+  curve: string;
+  marks: ChartMark[];
+  xTicks: { value: number; x: number }[];
+  yTicks: { value: number; y: number }[];
+}
+
+export function capacityChartModel(capacity: Pick<CapacityEstimate, "steps" | "usl" | "breakingStep" | "kneeClients">): CapacityChartModel {
+  const { width, height, left, right, top, bottom } = CHART;
+  const steps = capacity.steps;
+  const usl = capacity.usl;
+  const breaking = capacity.breakingStep === null ? undefined : steps.find((step) => step.step === capacity.breakingStep);
+  // Show the measured range, and past it as far as the fit is trusted (or its peak), so extrapolation is visible.
+  const maxClients = Math.max(1, ...steps.map((s) => s.clients), usl?.trustedUpToClients ?? 0, usl?.peakClients ?? 0);
+  const xMax = niceCeiling(maxClients);
+  const curveXs = usl ? Array.from({ length: 61 }, (_, i) => (i / 60) * xMax) : [];
+  const yMax = niceCeiling(Math.max(1, ...steps.map((s) => s.throughputPerSec), ...curveXs.map((n) => (usl ? uslThroughput(usl, n) : 0))));
+  const x = (clients: number) => left + (clients / xMax) * (width - left - right);
+  const y = (value: number) => top + (1 - value / yMax) * (height - top - bottom);
+  const dots = steps.map((s) => ({
+    step: s.step,
+    clients: s.clients,
+    throughput: s.throughputPerSec,
+    held: s.held,
+    saturated: s.saturatedAgents.length > 0,
+    x: x(s.clients),
+    y: y(s.throughputPerSec),
+  }));
+  const curve = usl ? curveXs.map((n, i) => `${i === 0 ? "M" : "L"}${x(n).toFixed(1)},${y(uslThroughput(usl, n)).toFixed(1)}`).join(" ") : "";
+  const marks: ChartMark[] = [];
+  if (breaking) marks.push({ kind: "breaking", label: `broke at ${breaking.clients}`, clients: breaking.clients, x: x(breaking.clients) });
+  if (capacity.kneeClients !== null) marks.push({ kind: "knee", label: `knee ${capacity.kneeClients}`, clients: capacity.kneeClients, x: x(capacity.kneeClients) });
+  if (usl) marks.push({ kind: "trusted", label: `fit trusted to ${Math.round(usl.trustedUpToClients)}`, clients: usl.trustedUpToClients, x: x(usl.trustedUpToClients) });
+  const ticks = (max: number) => [0, 0.25, 0.5, 0.75, 1].map((f) => f * max);
+  return {
+    dots,
+    curve,
+    marks,
+    xTicks: ticks(xMax).map((value) => ({ value, x: x(value) })),
+    yTicks: ticks(yMax).map((value) => ({ value, y: y(value) })),
+  };
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import type { CapacityEstimate } from "@throng/protocol/report";
+import type { RunView } from "@throng/protocol/run";
+import { capacityFacts, exportFileName, formatSloValue, reportSentence, saturatedAgentLines, sloRows } from "./report-summary";
+
+const summary = {
+  agents: 1, peakClients: 20, peakConnections: 20, durationSec: 8, messagesSent: 800, messagesReceived: 800, messagesPerSec: 100,
+  connectionsFailed: 0, errors: 0, rttP50Ms: 1, rttP99Ms: 4.5, rttMaxMs: 9,
+};
+const run = (over: Partial<RunView>): RunView =>
+  ({ id: "5f0c1c6e-0000-4000-8000-000000000000", planId: "p", planName: "Lobby soak", status: "finished", spec: {} as RunView["spec"], error: null,
+    createdAt: "2026-01-01T00:00:00Z", startedAt: null, endedAt: null, summary, events: [], ...over }) as RunView;
+const slo = (over: object) => ({ metric: "rtt-p99-ms", below: 50, value: 4.5, passed: true, breachedSeconds: 0, measuredSeconds: 8, firstBreachAt: null, ...over });
+
+const capacity: CapacityEstimate = {
+  clients: 15, valid: false, problems: ["agent saturated"], breakingStep: 3, breakingSlos: ["rtt-p99-ms"], kneeClients: 15,
+  usl: { lambda: 10, sigma: 0.05, kappa: 0.001, rSquared: 0.97, peakClients: 30, peakThroughputPerSec: 150, trustedUpToClients: 30 },
+  steps: [
+    { step: 0, clients: 5, seconds: 2, throughputPerSec: 50, rttP99Ms: 2, slos: [], held: true, saturatedAgents: [] },
+    { step: 3, clients: 20, seconds: 2, throughputPerSec: 120, rttP99Ms: 80, slos: [], held: false, saturatedAgents: [{ agentId: "abcdef12-3456", reason: "CPU 98 %" }] },
+  ],
+  sentence: "Holds 15 clients while meeting rtt-p99-ms < 50; broke at 20 clients on rtt-p99-ms.",
+};
+
+describe("reportSentence", () => {
+  it("uses the capacity search's own sentence for a step-up run", () => {
+    expect(reportSentence(run({ capacity }))).toBe(capacity.sentence);
+  });
+  it("says which SLOs failed and at what load", () => {
+    const verdict = { passed: false, slos: [slo({}), slo({ metric: "error-rate", below: 0.01, value: 0.2, passed: false })] };
+    expect(reportSentence(run({ verdict }))).toBe("Failed Error rate at 20 clients, 100 messages/s, round trip p99 4.5 ms.");
+  });
+  it("says a run passed every SLO, and that a run without SLOs was not judged", () => {
+    expect(reportSentence(run({ verdict: { passed: true, slos: [slo({})] } }))).toMatch(/^Passed all 1 SLO at 20 clients/);
+    expect(reportSentence(run({ verdict: null }))).toMatch(/sets no SLOs/);
+  });
+  it("gives the failure of a failed run", () => {
+    expect(reportSentence(run({ status: "failed", error: "no agent answered", summary: null }))).toBe("The run failed: no agent answered");
+  });
+});
+
+describe("sloRows", () => {
+  it("formats latencies in ms and rates in percent, with the breached seconds", () => {
+    const rows = sloRows({ passed: false, slos: [slo({}), slo({ metric: "loss-rate", below: 0.01, value: 0.05, passed: false, breachedSeconds: 3, firstBreachAt: 1_700_000_000 })] });
+    expect(rows[0]).toMatchObject({ name: "Round trip p99", threshold: "below 50 ms", measured: "4.5 ms", seconds: "held all 8 s measured" });
+    expect(rows[1]).toMatchObject({ name: "Loss rate", threshold: "below 1 %", measured: "5 %", passed: false });
+    expect(rows[1]!.seconds).toMatch(/^broke in 3 of 8 s, first at /);
+    expect(formatSloValue("rtt-p99-ms", null)).toBe("not measured");
+  });
+});
+
+describe("capacity evidence", () => {
+  it("lists the estimate, the breaking step, the knee and the USL parameters", () => {
+    const facts = Object.fromEntries(capacityFacts(capacity).map((f) => [f.label, f.value]));
+    expect(facts["Holds"]).toBe("15 clients");
+    expect(facts["Broke at"]).toBe("20 clients");
+    expect(facts["Knee"]).toBe("15 clients");
+    expect(facts["R² (goodness of fit)"]).toBe("0.970");
+    expect(facts["Trust the fit up to"]).toBe("30 clients");
+  });
+  it("names the saturated agent and why", () => {
+    expect(saturatedAgentLines(capacity, () => "load-1")).toEqual(["Agent load-1 was saturated at 20 clients: CPU 98 %"]);
+  });
+});
+
+it("names export files after the plan and run", () => {
+  expect(exportFileName(run({}), "csv")).toBe("lobby-soak-5f0c1c6e.csv");
+});

@@ -1,0 +1,128 @@
+// What the report says in words: the one sentence at the top, each SLO's verdict, and the capacity
+// estimate's evidence as labelled figures. Pure functions, so the signed-in and the shared report agree.
+import type { CapacityEstimate, RunVerdict, SloVerdict } from "@throng/protocol/report";
+import type { RunView } from "@throng/protocol/run";
+import { formatDateTime, formatInteger, formatMs, formatRate } from "./format";
+
+const METRIC_NAMES: Record<string, string> = {
+  "rtt-p50-ms": "Round trip p50",
+  "rtt-p99-ms": "Round trip p99",
+  "rtt-corrected-p99-ms": "Round trip p99 (corrected)",
+  "broadcast-p99-ms": "Broadcast p99",
+  "connect-p99-ms": "Connect p99",
+  "login-p99-ms": "Login p99",
+  "error-rate": "Error rate",
+  "loss-rate": "Loss rate",
+};
+
+export function metricName(metric: string): string {
+  return METRIC_NAMES[metric] ?? metric;
+}
+
+/** Milliseconds for latency SLOs, percent for the 0..1 rates. */
+export function formatSloValue(metric: string, value: number | null): string {
+  if (value === null) return "not measured";
+  if (metric.endsWith("-rate")) return `${(value * 100).toLocaleString("en-US", { maximumFractionDigits: 2 })} %`;
+  return formatMs(value);
+}
+
+export interface SloRow {
+  metric: string;
+  name: string;
+  threshold: string;
+  measured: string;
+  passed: boolean;
+  /** "broke in 3 of 20 s, first at 12:00:03" or "held every measured second". */
+  seconds: string;
+}
+
+export function sloRows(verdict: RunVerdict | null | undefined): SloRow[] {
+  return (verdict?.slos ?? []).map((slo: SloVerdict) => ({
+    metric: slo.metric,
+    name: metricName(slo.metric),
+    threshold: `below ${formatSloValue(slo.metric, slo.below)}`,
+    measured: formatSloValue(slo.metric, slo.value),
+    passed: slo.passed,
+    seconds:
+      slo.measuredSeconds === 0
+        ? "no second measured it"
+        : slo.breachedSeconds === 0
+          ? `held all ${slo.measuredSeconds} s measured`
+          : `broke in ${slo.breachedSeconds} of ${slo.measuredSeconds} s${slo.firstBreachAt === null ? "" : `, first at ${formatDateTime(new Date(slo.firstBreachAt * 1000).toISOString())}`}`,
+  }));
+}
+
+/**
+ * The one sentence at the top. A capacity search has its own (from the API, which knows the steps);
+ * any other run is summed up from its verdict and totals.
+ */
+export function reportSentence(run: RunView): string {
+  if (run.capacity) return run.capacity.sentence;
+  const summary = run.summary;
+  if (run.status === "failed") return `The run failed${run.error ? `: ${run.error}` : "."}`;
+  if (!summary) return run.status === "finished" || run.status === "aborted" ? "The run measured nothing." : "The run has not finished yet; the report fills in when it does.";
+  const load = `${formatInteger(summary.peakClients)} clients, ${formatRate(summary.messagesPerSec)} messages/s, round trip p99 ${formatMs(summary.rttP99Ms)}`;
+  const aborted = run.status === "aborted" ? " (aborted early)" : "";
+  const verdict = run.verdict;
+  if (!verdict || verdict.slos.length === 0) return `Ran ${load}${aborted}; the plan sets no SLOs to judge it by.`;
+  const failed = verdict.slos.filter((slo) => !slo.passed).map((slo) => metricName(slo.metric));
+  if (verdict.passed) return `Passed all ${verdict.slos.length} SLO${verdict.slos.length === 1 ? "" : "s"} at ${load}${aborted}.`;
+  return `Failed ${failed.join(", ")} at ${load}${aborted}.`;
+}
+
+export interface Fact {
+  label: string;
+  value: string;
+  hint?: string;
+}
+
+const PARAM = (value: number) => value.toLocaleString("en-US", { maximumSignificantDigits: 4 });
+
+/** The estimate and the figures it rests on, each with the word a reader needs to judge it. */
+export function capacityFacts(capacity: CapacityEstimate): Fact[] {
+  const breaking = capacity.breakingStep === null ? null : capacity.steps.find((step) => step.step === capacity.breakingStep);
+  const facts: Fact[] = [
+    { label: "Holds", value: capacity.clients === null ? "none of the steps" : `${formatInteger(capacity.clients)} clients`, hint: "largest step that met every SLO for its whole hold" },
+    {
+      label: "Broke at",
+      value: breaking ? `${formatInteger(breaking.clients)} clients` : "no step broke",
+      ...(capacity.breakingSlos.length ? { hint: `on ${capacity.breakingSlos.map(metricName).join(", ")}` } : {}),
+    },
+    { label: "Knee", value: capacity.kneeClients === null ? "not reached" : `${formatInteger(capacity.kneeClients)} clients`, hint: "where throughput stopped growing with clients" },
+  ];
+  const usl = capacity.usl;
+  if (usl) {
+    facts.push(
+      { label: "λ (throughput per client)", value: `${PARAM(usl.lambda)} msg/s` },
+      { label: "σ (contention)", value: PARAM(usl.sigma) },
+      { label: "κ (coherency)", value: PARAM(usl.kappa) },
+      { label: "R² (goodness of fit)", value: usl.rSquared.toFixed(3), hint: usl.rSquared < 0.9 ? "a weak fit: read its predictions with care" : "1 is a perfect fit" },
+      {
+        label: "Predicted peak",
+        value: usl.peakClients === null ? "no peak (no coherency cost measured)" : `${formatInteger(usl.peakClients)} clients`,
+        ...(usl.peakThroughputPerSec === null ? {} : { hint: `${formatRate(usl.peakThroughputPerSec)} msg/s` }),
+      },
+      { label: "Trust the fit up to", value: `${formatInteger(usl.trustedUpToClients)} clients`, hint: "predictions beyond this are extrapolation" },
+    );
+  }
+  return facts;
+}
+
+/** The agents that were the bottleneck while the estimate was decided, one line each. */
+export function saturatedAgentLines(capacity: CapacityEstimate, hostname: (agentId: string) => string = (id) => id.slice(0, 8)): string[] {
+  const byAgent = new Map<string, { steps: number[]; reason: string }>();
+  for (const step of capacity.steps) {
+    for (const agent of step.saturatedAgents) {
+      const entry = byAgent.get(agent.agentId) ?? { steps: [], reason: agent.reason };
+      entry.steps.push(step.clients);
+      byAgent.set(agent.agentId, entry);
+    }
+  }
+  return [...byAgent].map(([id, { steps, reason }]) => `Agent ${hostname(id)} was saturated at ${steps.map(formatInteger).join(", ")} clients: ${reason}`);
+}
+
+/** File names for exports: the plan's name made safe, plus the run's short id. */
+export function exportFileName(run: Pick<RunView, "id" | "planName">, extension: "json" | "csv" | "pdf"): string {
+  const slug = run.planName.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "run";
+  return `${slug}-${run.id.slice(0, 8)}.${extension}`;
+}
