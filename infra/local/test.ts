@@ -33,24 +33,39 @@ function phasesFromArgs(args: string[]): { unit: boolean; e2e: boolean } {
   return { unit: !args.includes("--e2e-only"), e2e: !args.includes("--unit-only") };
 }
 
-async function runVitest(services: Services): Promise<Counts> {
-  const started = Date.now();
-  const report = path.join(runDir, "vitest.json");
-  log("phase 1: vitest (unit and integration tests)");
+/**
+ * Tests that measure time or load (the agent's engine, the fault suite with real processes, the capacity
+ * search) run after the rest, one file at a time: on two cores a parallel neighbour skews what they measure.
+ */
+const SERIAL_TESTS = ["agent/src/", "tests/fault/", "tests/capacity-accuracy"];
+const SERIAL_EXCLUDES = ["agent/src/**", "tests/fault/**", "tests/capacity-accuracy*"];
+
+async function vitestPass(services: Services, name: string, extraArgs: string[]): Promise<Counts> {
+  const report = path.join(runDir, `vitest-${name}.json`);
   const vitest = spawnChild({
-    name: "vitest",
+    name: `vitest ${name}`,
     command: process.execPath,
     // Two workers: on two cores more only makes the integration tests fight over the CPU.
-    args: [packageBin(root, "vitest", "vitest"), "run", "--maxWorkers=2", "--minWorkers=1", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`],
+    args: [packageBin(root, "vitest", "vitest"), "run", "--maxWorkers=2", "--minWorkers=1", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...extraArgs],
     cwd: root,
     env: { ...process.env, DATABASE_URL: undefined, TEST_DATABASE_URL: services.adminUrl, REDIS_URL: services.redisUrl },
     log: passThrough,
   });
   const { code } = await vitest.exited;
   await untilExitIfInterrupted();
-  const counts = await vitestCounts(report, code);
-  log(`phase 1 done in ${seconds(started)}: ${summaryLine(counts)}`);
-  return counts;
+  return vitestCounts(report, code);
+}
+
+async function runVitest(services: Services): Promise<Counts> {
+  const started = Date.now();
+  log("phase 1a: vitest (unit and integration tests, in parallel)");
+  const parallel = await vitestPass(services, "parallel", SERIAL_EXCLUDES.flatMap((glob) => ["--exclude", glob]));
+  log(`phase 1a done in ${seconds(started)}: ${summaryLine(parallel)}`);
+  const serialStarted = Date.now();
+  log(`phase 1b: vitest (timing-sensitive tests, one file at a time: ${SERIAL_TESTS.join(", ")})`);
+  const serial = await vitestPass(services, "serial", ["--no-file-parallelism", ...SERIAL_TESTS]);
+  log(`phase 1b done in ${seconds(serialStarted)}: ${summaryLine(serial)}`);
+  return addCounts(parallel, serial);
 }
 
 async function runE2e(services: Services): Promise<Counts> {
