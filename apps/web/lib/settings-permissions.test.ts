@@ -55,3 +55,14 @@ describe("tokenScopesFor", () => {
     expect(tokenScopesFor("viewer")).toEqual([]);
   });
 });
+
+describe("the protocol's matrix", () => {
+  it("is the one the dashboard reads, action by action", async () => {
+    const { PERMISSIONS } = await import("@throng/protocol/orgs");
+    for (const [action, roles] of Object.entries(PERMISSIONS)) {
+      for (const role of ["owner", "admin", "member", "viewer"] as const) {
+        expect(can(role, action as keyof typeof PERMISSIONS)).toBe(roles.includes(role));
+      }
+    }
+  });
+});

@@ -1,25 +1,16 @@
-// What the signed-in user's role lets the dashboard offer. The API enforces the same matrix
-// (core/orgs/permissions.ts); the web may import only the protocol, so the table is repeated here
-// and the test below pins it, so a drift shows up as a failing test rather than a hidden button.
-import type { Action, Role, TokenScope } from "@throng/protocol/orgs";
+// What the signed-in user's role lets the dashboard offer. The matrix itself is the protocol's (core enforces
+// the same one), so a hidden button and a refused request cannot drift apart.
+import { can as roleCan, Role, type Action, type TokenScope } from "@throng/protocol/orgs";
 
 const RANK: Record<Role, number> = { owner: 3, admin: 2, member: 1, viewer: 0 };
-const ALL: readonly Role[] = ["owner", "admin", "member", "viewer"];
-const RUNNERS: readonly Role[] = ["owner", "admin", "member"];
-const ADMINS: readonly Role[] = ["owner", "admin"];
-
-const PERMISSIONS: Record<Action, readonly Role[]> = {
-  "org.read": ALL, "plan.read": ALL, "plan.write": RUNNERS, "run.read": ALL, "run.start": RUNNERS, "run.abort": RUNNERS,
-  "agent.read": ALL, "agent.enrol": ADMINS, "agent.manage": ADMINS, "member.manage": ADMINS, "token.manage": RUNNERS,
-  "audit.read": ADMINS, "settings.read": ALL, "settings.manage": ADMINS, "share.manage": RUNNERS,
-};
+const ALL: readonly Role[] = Role.options;
 
 /** Roles in the order the role selects list them, most powerful first. */
 export const ROLES: readonly Role[] = ALL;
 
 /** A missing role (never for a browser session) is treated as the least powerful one. */
 export function can(role: Role | undefined, action: Action): boolean {
-  return PERMISSIONS[action].includes(role ?? "viewer");
+  return roleCan(role ?? "viewer", action);
 }
 
 /** May `actor` change or remove a member who currently has `target`? Only owners touch owners. */
