@@ -88,6 +88,7 @@ test("an owner invites a viewer, promotes them, manages an API token and target 
 
     await guest.goto(link);
     await expect(guest.getByTestId("invitation-email")).toHaveText(guestEmail);
+    await expect(guest.getByTestId("invitation-preview")).toHaveText(/^Join .+ as viewer$/);
     await shot(guest, "invite-signed-in");
     await guest.getByTestId("accept-invitation").click();
     await expect(guest).toHaveURL(/\/agents$/);

@@ -2,10 +2,30 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
+import type { InvitationPreview } from "@throng/protocol/orgs";
 import { errorMessage } from "../lib/api-client";
 import { authClient } from "../lib/auth-client";
 import { settingsApi } from "../lib/settings-api";
 import { InvitationAuthForm } from "./invitation-auth-form";
+
+type Preview = { state: "loading" } | { state: "known"; preview: InvitationPreview } | { state: "refused"; message: string };
+
+/** "Join Acme as viewer", or the API's reason when the link is no good. */
+function PreviewLine({ preview }: { preview: Preview }) {
+  if (preview.state === "loading") return null;
+  if (preview.state === "refused") {
+    return (
+      <p className="muted" data-testid="invitation-preview-refused">
+        {preview.message}
+      </p>
+    );
+  }
+  return (
+    <p data-testid="invitation-preview">
+      Join <strong>{preview.preview.orgName}</strong> as <strong>{preview.preview.role}</strong>
+    </p>
+  );
+}
 
 type Visitor = { state: "checking" } | { state: "signed-out" } | { state: "signed-in"; email: string };
 
@@ -19,6 +39,16 @@ export function InvitationAccept({ token }: { token: string }) {
   const [visitor, setVisitor] = useState<Visitor>({ state: "checking" });
   const [failure, setFailure] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  const [preview, setPreview] = useState<Preview>({ state: "loading" });
+
+  useEffect(() => {
+    const controller = new AbortController();
+    settingsApi
+      .previewInvitation(token, controller.signal)
+      .then((found) => setPreview({ state: "known", preview: found }))
+      .catch((error: unknown) => !controller.signal.aborted && setPreview({ state: "refused", message: errorMessage(error) }));
+    return () => controller.abort();
+  }, [token]);
 
   useEffect(() => {
     let current = true;
@@ -56,6 +86,7 @@ export function InvitationAccept({ token }: { token: string }) {
     return (
       <>
         <h1>You are invited to Throng</h1>
+        <PreviewLine preview={preview} />
         <p className="muted">Sign in or create an account to accept the invitation; you come back here afterwards.</p>
         <InvitationAuthForm onSignedIn={(email) => setVisitor({ state: "signed-in", email })} />
       </>
@@ -63,7 +94,8 @@ export function InvitationAccept({ token }: { token: string }) {
   }
   return (
     <section aria-labelledby="join-title" data-testid="invitation-join">
-      <h1 id="join-title">Join the organisation</h1>
+      <h1 id="join-title">{preview.state === "known" ? `Join ${preview.preview.orgName} as ${preview.preview.role}` : "Join the organisation"}</h1>
+      <PreviewLine preview={preview} />
       <p>
         You are signed in as <strong data-testid="invitation-email">{visitor.email}</strong>. The link adds you to the organisation that
         invited you, with the role chosen when it was created.

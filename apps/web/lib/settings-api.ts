@@ -1,7 +1,7 @@
 // Typed calls for the settings area and invitations (routes in apps/api/src/routes/org.routes.ts).
 // Kept apart from lib/api.ts so the settings work and the run/plan work do not edit one file.
 import {
-  ApiTokenCreated, ApiTokenView, AuditEntry, InvitationCreated, InvitationView, MemberView, Membership, OrgSettings,
+  ApiTokenCreated, ApiTokenView, AuditEntry, InvitationCreated, InvitationPreview, InvitationView, MemberView, Membership, OrgSettings,
   type CreateApiToken, type CreateInvitation, type Role,
 } from "@throng/protocol/orgs";
 import { apiRequest, type ResponseSchema } from "./api-client";
@@ -51,6 +51,9 @@ export const settingsApi = {
   listInvitations: (signal?: AbortSignal) => apiRequest("GET", "/api/invitations", Invitations, undefined, signal),
   createInvitation: (body: CreateInvitation) => apiRequest("POST", "/api/invitations", InvitationCreated, body),
   revokeInvitation: (id: string) => apiRequest<void>("DELETE", path("invitations", id), null),
+  /** Public: which organisation and role a link is for, before signing in. */
+  previewInvitation: (token: string, signal?: AbortSignal) =>
+    apiRequest("GET", `/api/invitations/preview/${encodeURIComponent(token)}`, InvitationPreview, undefined, signal),
   acceptInvitation: (token: string) => apiRequest("POST", "/api/invitations/accept", Accepted, { token }),
 
   listTokens: (signal?: AbortSignal) => apiRequest("GET", "/api/tokens", Tokens, undefined, signal),
