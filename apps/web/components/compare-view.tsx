@@ -1,0 +1,124 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { useApiData } from "../hooks/use-api-data";
+import { api } from "../lib/api";
+import { compareHref, compareRows } from "../lib/compare-table";
+import { formatDateTime } from "../lib/format";
+import { reportApi } from "../lib/report-api";
+import { isTerminal } from "../lib/run-timing";
+
+/** Pick runs (the first picked is the baseline), then read their figures side by side with the change against it. */
+export function CompareView({ ids }: { ids: string[] }) {
+  const router = useRouter();
+  const [picked, setPicked] = useState<string[]>(ids);
+  const runs = useApiData((signal) => api.listRuns(signal));
+  const key = ids.join(",");
+  const comparison = useApiData((signal) => (ids.length >= 2 ? reportApi.compare(ids, signal) : Promise.resolve(null)), undefined);
+  const ended = (runs.data ?? []).filter((run) => isTerminal(run.status));
+  const toggle = (id: string, on: boolean) => setPicked((current) => (on ? [...current.filter((x) => x !== id), id] : current.filter((x) => x !== id)));
+
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>Compare runs</h1>
+          <p>Figures side by side; changes are against the first run picked.</p>
+        </div>
+      </div>
+      {ids.length >= 2 && (
+        <section className="panel" aria-labelledby="compare-table-title" data-testid="compare-result" key={key}>
+          <h2 id="compare-table-title">Side by side</h2>
+          {comparison.error && (
+            <p className="alert" role="alert" data-testid="compare-error">
+              {comparison.error}
+            </p>
+          )}
+          {!comparison.data && !comparison.error && <p className="loading">Comparing…</p>}
+          {comparison.data && (
+            <div className="table-wrap compare-wrap">
+              <table className="data compare-table">
+                <caption className="sr-only">Run figures and changes against the first run</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Figure</th>
+                    {comparison.data.runs.map((run, index) => (
+                      <th scope="col" key={run.id} className="num">
+                        <Link href={`/runs/${run.id}/report`}>{run.planName}</Link>
+                        <div className="muted small">
+                          {formatDateTime(run.createdAt)}
+                          {index === 0 ? " · baseline" : ""}
+                        </div>
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {compareRows(comparison.data).map((row) => (
+                    <tr key={row.key} data-testid="compare-row" data-figure={row.key}>
+                      <th scope="row">{row.label}</th>
+                      {row.cells.map((cell, index) => (
+                        <td key={index} className="num">
+                          {cell.value}
+                          {cell.delta && (
+                            <span className={`delta ${cell.tone}`} data-testid="compare-delta" data-tone={cell.tone}>
+                              {" "}
+                              {cell.delta}
+                              <span className="sr-only"> ({cell.tone})</span>
+                            </span>
+                          )}
+                        </td>
+                      ))}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+      )}
+      <section className="panel" aria-labelledby="compare-pick-title">
+        <h2 id="compare-pick-title">Runs to compare</h2>
+        {runs.error && (
+          <p className="alert" role="alert">
+            {runs.error}
+          </p>
+        )}
+        {runs.data && ended.length < 2 && (
+          <p className="empty" data-testid="compare-empty">
+            <strong>Not enough runs yet.</strong>Run a plan at least twice (Plans → Start run); finished runs appear here to compare.
+          </p>
+        )}
+        {ended.length >= 2 && (
+          <form
+            onSubmit={(event) => {
+              event.preventDefault();
+              router.push(compareHref(picked));
+            }}
+          >
+            <fieldset className="compare-pick">
+              <legend className="muted">Tick two or more; the first ticked is the baseline.</legend>
+              {ended.map((run) => (
+                <label key={run.id} className="check-row">
+                  <input type="checkbox" checked={picked.includes(run.id)} onChange={(event) => toggle(run.id, event.target.checked)} data-testid="compare-pick" data-run-id={run.id} />
+                  {picked.includes(run.id) && <span className="badge idle">{picked.indexOf(run.id) + 1}</span>}
+                  <span>
+                    {run.planName} <span className="muted small">· {formatDateTime(run.createdAt)} · {run.status}</span>
+                  </span>
+                </label>
+              ))}
+            </fieldset>
+            <div className="form-actions">
+              <button className="button primary" type="submit" disabled={picked.length < 2} data-testid="compare-submit">
+                Compare {picked.length >= 2 ? `${picked.length} runs` : ""}
+              </button>
+              {picked.length < 2 && <span className="muted small">Pick at least two runs.</span>}
+            </div>
+          </form>
+        )}
+      </section>
+    </>
+  );
+}

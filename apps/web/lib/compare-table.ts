@@ -1,0 +1,72 @@
+// Runs side by side: which summary figures to show, in what units, and whether a change is for the better.
+// The API computes the deltas (against the first run); this only words and colours them.
+import type { RunComparison } from "@throng/protocol/report";
+import { formatInteger, formatMs, formatRate } from "./format";
+
+type Better = "higher" | "lower";
+
+export const COMPARED_FIGURES: readonly { key: string; label: string; better: Better; format: (value: number) => string }[] = [
+  { key: "peakClients", label: "Peak clients", better: "higher", format: formatInteger },
+  { key: "peakConnections", label: "Peak connections", better: "higher", format: formatInteger },
+  { key: "messagesPerSec", label: "Messages/s", better: "higher", format: formatRate },
+  { key: "rttP50Ms", label: "RTT p50", better: "lower", format: formatMs },
+  { key: "rttP90Ms", label: "RTT p90", better: "lower", format: formatMs },
+  { key: "rttP99Ms", label: "RTT p99", better: "lower", format: formatMs },
+  { key: "rttMaxMs", label: "RTT max", better: "lower", format: formatMs },
+  { key: "errors", label: "Errors", better: "lower", format: formatInteger },
+  { key: "connectionsFailed", label: "Connection failures", better: "lower", format: formatInteger },
+];
+
+export type DeltaTone = "better" | "worse" | "same" | "none";
+
+export interface CompareCell {
+  value: string;
+  /** "+12.5 %" against the first run; "" for the first run itself or when either figure is missing. */
+  delta: string;
+  tone: DeltaTone;
+}
+
+export interface CompareRow {
+  key: string;
+  label: string;
+  cells: CompareCell[];
+}
+
+export function deltaTone(percent: number | null | undefined, better: Better): DeltaTone {
+  if (percent === null || percent === undefined) return "none";
+  if (percent === 0) return "same";
+  return (percent > 0) === (better === "higher") ? "better" : "worse";
+}
+
+export function formatDelta(percent: number): string {
+  const sign = percent > 0 ? "+" : percent < 0 ? "−" : "±";
+  return `${sign}${Math.abs(percent).toLocaleString("en-US", { maximumFractionDigits: 1 })} %`;
+}
+
+/** One row per figure, one cell per run; the first run is the baseline and carries no delta. */
+export function compareRows(comparison: RunComparison): CompareRow[] {
+  const known = new Set(comparison.runs.flatMap((run) => Object.keys(run.summary)));
+  return COMPARED_FIGURES.filter((figure) => known.has(figure.key)).map((figure) => ({
+    key: figure.key,
+    label: figure.label,
+    cells: comparison.runs.map((run, index) => {
+      const value = run.summary[figure.key] ?? null;
+      const percent = index === 0 ? null : (run.deltaPercent[figure.key] ?? null);
+      return {
+        value: value === null ? "—" : figure.format(value),
+        delta: percent === null ? "" : formatDelta(percent),
+        tone: index === 0 ? "none" : deltaTone(percent, figure.better),
+      };
+    }),
+  }));
+}
+
+/** `?ids=a,b` ⇄ a list of run ids, in order, without blanks or repeats. */
+export function parseCompareIds(raw: string | string[] | undefined): string[] {
+  const text = Array.isArray(raw) ? raw.join(",") : (raw ?? "");
+  return [...new Set(text.split(",").map((id) => id.trim()).filter(Boolean))];
+}
+
+export function compareHref(ids: readonly string[]): string {
+  return ids.length ? `/compare?ids=${ids.join(",")}` : "/compare";
+}
