@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PlanSpec } from "./plan";
-import { LatencyName, LatencyStats, SeriesPoint } from "./snapshot";
+import { ScenarioFigures, SeriesPoint } from "./snapshot";
 import { CapacityEstimate, RunVerdict } from "./report";
 
 /** A run's lifecycle states; core/run-state.ts holds the transition function. */
@@ -24,17 +24,7 @@ export const RunSummary = z.object({
   rttP50Ms: z.number().nullable(),
   rttP99Ms: z.number().nullable(),
   rttMaxMs: z.number().nullable(),
-  rttP90Ms: z.number().nullable().optional(),
-  latency: z.partialRecord(LatencyName, LatencyStats).optional(),
-  lost: z.number().int().min(0).optional(),
-  duplicates: z.number().int().min(0).optional(),
-  outOfOrder: z.number().int().min(0).optional(),
-  lateSends: z.number().int().min(0).optional(),
-  skippedSends: z.number().int().min(0).optional(),
-  broadcastReach: z.number().min(0).nullable().optional(),
-  loginsSucceeded: z.number().int().min(0).optional(),
-  loginsFailed: z.number().int().min(0).optional(),
-  errorsByKind: z.record(z.string(), z.number().int().min(0)).optional(),
+  ...ScenarioFigures.shape,
   /** Agents that were the bottleneck at some point: how many seconds, and why (the first reason seen). */
   saturatedAgents: z.array(z.object({ agentId: z.string().uuid(), seconds: z.number().int(), reason: z.string() })).optional(),
 });

@@ -101,6 +101,23 @@ export type LatencyName = z.infer<typeof LatencyName>;
 export const AgentHealthPoint = AgentHealth.extend({ agentId: z.string().uuid() });
 export type AgentHealthPoint = z.infer<typeof AgentHealthPoint>;
 
+/** Latencies and counters only some scenarios measure; shared by a second (SeriesPoint) and a run (RunSummary). */
+export const ScenarioFigures = z.object({
+  rttP90Ms: z.number().nullable().optional(),
+  /** Other latencies (coordinated-omission corrected RTT, connect, login, broadcast, jitter). */
+  latency: z.partialRecord(LatencyName, LatencyStats).optional(),
+  lateSends: z.number().int().min(0).optional(),
+  skippedSends: z.number().int().min(0).optional(),
+  lost: z.number().int().min(0).optional(),
+  duplicates: z.number().int().min(0).optional(),
+  outOfOrder: z.number().int().min(0).optional(),
+  /** movement-sync: broadcasts received ÷ expected (null when none were expected). */
+  broadcastReach: z.number().min(0).nullable().optional(),
+  loginsSucceeded: z.number().int().min(0).optional(),
+  loginsFailed: z.number().int().min(0).optional(),
+  errorsByKind: z.record(z.string(), z.number().int().min(0)).optional(),
+});
+
 /** One second of a run, merged across agents (histograms merged, never percentiles averaged). */
 export const SeriesPoint = z.object({
   /** Epoch seconds. */
@@ -116,19 +133,7 @@ export const SeriesPoint = z.object({
   rttP50Ms: z.number().nullable(),
   rttP99Ms: z.number().nullable(),
   rttMaxMs: z.number().nullable(),
-  rttP90Ms: z.number().nullable().optional(),
-  /** Other latencies measured this second (coordinated-omission corrected RTT, connect, login, broadcast, jitter). */
-  latency: z.partialRecord(LatencyName, LatencyStats).optional(),
-  lateSends: z.number().int().min(0).optional(),
-  skippedSends: z.number().int().min(0).optional(),
-  lost: z.number().int().min(0).optional(),
-  duplicates: z.number().int().min(0).optional(),
-  outOfOrder: z.number().int().min(0).optional(),
-  /** movement-sync: broadcasts received ÷ expected (null when none were expected). */
-  broadcastReach: z.number().min(0).nullable().optional(),
-  loginsSucceeded: z.number().int().min(0).optional(),
-  loginsFailed: z.number().int().min(0).optional(),
-  errorsByKind: z.record(z.string(), z.number().int().min(0)).optional(),
+  ...ScenarioFigures.shape,
   closesByCause: z.record(z.string(), z.number().int().min(0)).optional(),
   /** Each agent's own health this second; `saturated` marks the agent, not the server, as the limit. */
   agentHealth: z.array(AgentHealthPoint).optional(),
