@@ -98,6 +98,32 @@ describe("teams: invitations, roles, switching, leaving", () => {
   });
 });
 
+describe("sessions", () => {
+  it("sign-out everywhere ends every session of the user, and signing in starts a new one", async () => {
+    const user = await api.signUp("Sess");
+    const first = await user.cookie();
+    const second = await user.request("POST", "/api/auth/sign-in/email", { email: user.email, password: "correct-horse-battery" });
+    expect(second.status).toBe(200);
+    const other = await user.cookie();
+    expect(other).not.toBe(first);
+    const meWith = (cookie: string) => fetch(`${api.url}/api/me`, { headers: { cookie } }).then((r) => r.status);
+    expect(await meWith(first)).toBe(200);
+    expect((await user.request("POST", "/api/auth/revoke-sessions", {})).status).toBe(200);
+    expect(await meWith(first)).toBe(401);
+    expect(await meWith(other)).toBe(401);
+  });
+
+  it("sets the session cookie httpOnly and SameSite", async () => {
+    const response = await fetch(`${api.url}/api/auth/sign-up/email`, {
+      method: "POST", headers: { origin: WEB_ORIGIN, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Ck", email: `ck-${crypto.randomUUID().slice(0, 6)}@example.com`, password: "correct-horse-battery" }),
+    });
+    const cookie = response.headers.getSetCookie().find((c) => c.includes("session_token"))!;
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+  });
+});
+
 describe("API tokens", () => {
   it("are shown once, scoped, revocable, and never more than their creator", async () => {
     const owner = await api.signUp("Tok");
