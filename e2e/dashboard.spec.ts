@@ -18,6 +18,8 @@ let context: BrowserContext;
 let page: Page;
 let targetUrl = "";
 let planName = "";
+/** Console reports of anything the Content-Security-Policy blocked, on any page of the journeys. */
+const cspReports: string[] = [];
 
 const url = (path: string) => `${baseUrl}${path}`;
 const shot = (name: string) => page.screenshot({ path: join(artifacts, `dashboard-${name}.png`), fullPage: true });
@@ -45,6 +47,9 @@ test.beforeAll(async ({ browser }) => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl });
   page = await context.newPage();
+  page.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text())) cspReports.push(`${page.url()}: ${message.text()}`);
+  });
   const target = start(["target", "--host", "127.0.0.1", "--port", "0"]);
   targetUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`target did not start: ${target.output.join("")}`)), 15_000);
@@ -278,4 +283,5 @@ test("agents: revoking asks first, then the agent leaves the list", async () => 
   await dialog.getByTestId("confirm").click();
   await expect(page.getByTestId("agent-row")).toHaveCount(0, { timeout: 15_000 });
   await expect(page.getByTestId("agents-empty")).toBeVisible();
+  expect(cspReports, "CSP violations during the journeys").toEqual([]);
 });

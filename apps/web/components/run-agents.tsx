@@ -1,5 +1,6 @@
 "use client";
 
+import { useMemo } from "react";
 import type { AgentView } from "@throng/protocol/api";
 import type { RunView } from "@throng/protocol/run";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
@@ -20,8 +21,11 @@ interface RunAgentsProps {
  * name; with each one's latest health, so a saturated agent is told apart from a slow server.
  */
 export function RunAgents({ run, agents, points, live }: RunAgentsProps) {
-  const latestHealth = new Map<string, NonNullable<SeriesPoint["agentHealth"]>[number]>();
-  for (const point of points) for (const health of point.agentHealth ?? []) latestHealth.set(health.agentId, health);
+  const latestHealth = useMemo(() => {
+    const latest = new Map<string, NonNullable<SeriesPoint["agentHealth"]>[number]>();
+    for (const point of points) for (const health of point.agentHealth ?? []) latest.set(health.agentId, health);
+    return latest;
+  }, [points]);
   const fates = agentFates(run.events);
   const ids = new Set<string>([
     ...agents.filter((agent) => agent.currentRunId === run.id).map((agent) => agent.id),

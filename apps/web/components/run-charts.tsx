@@ -34,10 +34,11 @@ interface RunChartsProps {
 export function RunCharts({ points, span, events, agents }: RunChartsProps) {
   const markers = useMemo(() => [...eventMarkers(events), ...stepMarkers(points)].sort((a, b) => a.t - b.t), [events, points]);
   // Line sets change only when a new latency or agent appears, so the plots are not rebuilt every second.
-  const latencyKey = latencyNames(points).join(",");
+  const latencyKey = useMemo(() => latencyNames(points).join(","), [points]);
+  const healthIds = useMemo(() => healthAgentIds(points), [points]);
   const latency = useMemo(() => latencyLines(latencyKey ? latencyKey.split(",") : []), [latencyKey]);
   const names = new Map(agents.map((agent) => [agent.id, agent.hostname]));
-  const healthKey = healthAgentIds(points)
+  const healthKey = healthIds
     .map((id) => `${id}=${names.get(id) ?? id.slice(0, 8)}`)
     .join(",");
   const cpu = useMemo(() => {

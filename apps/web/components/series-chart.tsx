@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
-import { formatAxisBytes, formatAxisCount, toColumns, xRange, type ChartLine, type TimeMarker } from "../lib/series";
+import { extendColumns, formatAxisBytes, formatAxisCount, xRange, type ChartLine, type TimeMarker } from "../lib/series";
 
 export type ChartUnit = "count" | "bytes" | "ms";
 
@@ -110,7 +110,12 @@ export function SeriesChart({ testId, title, lines, points, span, markers = [], 
   const plotRef = useRef<uPlot | null>(null);
   const markersRef = useRef<readonly TimeMarker[]>(markers);
   const [drawn, setDrawn] = useState(0);
-  const data = useMemo(() => toColumns(points, lines) as uPlot.AlignedData, [points, lines]);
+  const built = useRef<Parameters<typeof extendColumns>[0]>(null);
+  const data = useMemo(() => {
+    const columns = extendColumns(built.current, points, lines);
+    built.current = { points, lines, columns };
+    return columns as uPlot.AlignedData;
+  }, [points, lines]);
   const latest = useRef({ data, span });
   const titleId = `${testId}-title`;
 

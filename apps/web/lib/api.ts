@@ -6,7 +6,8 @@ import {
   PlanView,
   type SavePlan,
 } from "@throng/protocol/api";
-import { RunSeries, RunView } from "@throng/protocol/run";
+import { RunView } from "@throng/protocol/run";
+import { SeriesAnswer } from "./series-answer";
 import { apiRequest, type ResponseSchema } from "./api-client";
 
 // Wrapper schemas for list answers; the item schemas come from the protocol.
@@ -51,7 +52,7 @@ export const api = {
   listRuns: (signal?: AbortSignal) => apiRequest("GET", "/api/runs", RunList, undefined, signal),
   getRun: (runId: string, signal?: AbortSignal) => apiRequest("GET", path("runs", runId), RunView, undefined, signal),
   getSeries: (runId: string, signal?: AbortSignal) =>
-    apiRequest("GET", path("runs", runId, "series"), RunSeries, undefined, signal),
+    apiRequest("GET", path("runs", runId, "series"), SeriesAnswer, undefined, signal),
   abortRun: (runId: string) => apiRequest("POST", path("runs", runId, "abort"), RunView),
   liveUrl: (runId: string) => path("runs", runId, "live"),
 };

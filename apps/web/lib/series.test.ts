@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
-import { agentCpuLines, healthAgentIds, latencyLines, latencyNames, stepMarkers, eventMarkers, formatAxisBytes, formatAxisCount, mergePoints, percentileKeys, toColumns, xRange, RTT_LINES } from "./series";
+import { extendColumns, agentCpuLines, healthAgentIds, latencyLines, latencyNames, stepMarkers, eventMarkers, formatAxisBytes, formatAxisCount, mergePoints, percentileKeys, toColumns, xRange, RTT_LINES } from "./series";
 
 const point = (t: number, connections = 1, rttP99Ms: number | null = 2): SeriesPoint => ({
   t,
@@ -115,5 +115,23 @@ describe("optional series", () => {
 
   it("marks where each new load step starts", () => {
     expect(stepMarkers([withExtras(1, 0, 1), withExtras(2, 0, 1), withExtras(3, 1, 1)]).map((m) => [m.t, m.label])).toEqual([[3, "step 2"]]);
+  });
+});
+
+describe("extendColumns", () => {
+  const lines = RTT_LINES.filter((line) => line.label === "p99");
+  it("extends the previous columns by the one new second, leaving them untouched", () => {
+    const held = [point(1, 1, 5), point(2, 1, 6)];
+    const columns = toColumns(held, lines);
+    const next = extendColumns({ points: held, lines, columns }, [...held, point(3, 1, 7)], lines);
+    expect(next).toEqual([[1, 2, 3], [5, 6, 7]]);
+    expect(columns).toEqual([[1, 2], [5, 6]]);
+  });
+
+  it("builds afresh when the points are not the previous ones plus one", () => {
+    const held = [point(1, 1, 5), point(2, 1, 6)];
+    const columns = toColumns(held, lines);
+    expect(extendColumns({ points: held, lines, columns }, [point(1, 1, 9), point(2, 1, 6), point(3, 1, 7)], lines)).toEqual([[1, 2, 3], [9, 6, 7]]);
+    expect(extendColumns(null, held, lines)).toEqual(columns);
   });
 });

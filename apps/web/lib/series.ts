@@ -33,6 +33,23 @@ export function toColumns(points: readonly SeriesPoint[], lines: readonly ChartL
   return [xs, ...ys];
 }
 
+/**
+ * Columns for `points` when they are `previous` plus one newer second (the live case): the previous columns
+ * copied and extended, without reading every point again; otherwise built afresh.
+ */
+export function extendColumns(
+  previous: { points: readonly SeriesPoint[]; lines: readonly ChartLine[]; columns: (number | null)[][] } | null,
+  points: readonly SeriesPoint[],
+  lines: readonly ChartLine[],
+): (number | null)[][] {
+  const held = previous?.points.length ?? 0;
+  const appended =
+    previous && previous.lines === lines && held > 0 && points.length === held + 1 && points[held - 1] === previous.points[held - 1];
+  if (!appended) return toColumns(points, lines);
+  const point = points[held]!;
+  return previous.columns.map((column, index) => [...column, index === 0 ? point.t : lines[index - 1]!.value(point)]);
+}
+
 /** The x range to show: the data, widened to `span` (epoch seconds) if given; null without data. */
 export function xRange(xs: ArrayLike<number>, span?: readonly [number, number] | null): [number, number] | null {
   const first = xs[0];

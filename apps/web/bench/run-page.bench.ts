@@ -1,0 +1,210 @@
+// npm run bench:web — how fast the run page draws a long run. The real page (next start, production build) in
+// Chromium, its API answered by Playwright routes with synthetic runs of 10 min, 1 h and 4 h at one point per
+// second (every series filled: 17 lines over 7 charts), the live stream replaced by a stub the bench feeds.
+// Measures: first series answer → every chart painted (what a reload mid-run costs), navigation → painted, the
+// longest main-thread task, and one live second appended on top of the history (p50/p95/max of 60).
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser } from "@playwright/test";
+import { agents, history, liveRun, me, point, RUN_ID } from "./run-page-fixtures";
+
+const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const root = path.resolve(webDir, "../..");
+const SIZES = [600, 3600, 14_400];
+const REPEATS = 3;
+const APPENDS = 60;
+
+function newestMtime(entry: string): number {
+  const stat = statSync(entry, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(0, ...readdirSync(entry).filter((name) => ![".next", "node_modules", "bench"].includes(name)).map((name) => newestMtime(path.join(entry, name))));
+}
+
+/** Builds the web when its sources are newer than the last build, as npm start does. */
+function buildIfStale() {
+  const built = statSync(path.join(webDir, ".next/BUILD_ID"), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  if (built > Math.max(newestMtime(webDir), newestMtime(path.join(root, "packages/protocol/src")))) return;
+  console.log("building the web (npm run build -w @throng/web)…");
+  const result = spawnSync("npm", ["run", "build", "--silent", "-w", "@throng/web"], { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  if (result.status !== 0) throw new Error("the web build failed; fix it and run npm run bench:web again");
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+async function startWeb(port: number) {
+  const next = path.join(root, "node_modules/next/dist/bin/next");
+  // No API behind it: every /api call is answered in the browser by the bench's routes.
+  const child = spawn(process.execPath, [next, "start", "-p", String(port)], { cwd: webDir, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NODE_ENV: "production", API_URL: "http://127.0.0.1:9" } });
+  const started = Date.now();
+  while (Date.now() - started < 30_000) {
+    const ok = await fetch(`http://127.0.0.1:${port}/sign-in`).then((response) => response.ok, () => false);
+    if (ok) return child;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  child.kill();
+  throw new Error(`next start did not answer on port ${port}`);
+}
+
+function chromiumPath(): string {
+  const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter(Boolean) as string[];
+  const found = candidates.find((candidate) => existsSync(candidate));
+  if (!found) throw new Error("Chromium not found: install it (apt-get install chromium) or set CHROMIUM_PATH");
+  return found;
+}
+
+/** In the page: a stand-in EventSource the bench feeds, the time /series answers, and the long tasks. */
+function instrument() {
+  const bench = { sources: [] as { onmessage: ((event: { data: string }) => void) | null }[], seriesAt: [] as number[], longTasks: [] as number[] };
+  (window as unknown as { __bench: typeof bench }).__bench = bench;
+  class StubEventSource {
+    static CONNECTING = 0;
+    static OPEN = 1;
+    static CLOSED = 2;
+    readyState = 0;
+    onmessage: ((event: { data: string }) => void) | null = null;
+    onopen: (() => void) | null = null;
+    onerror: (() => void) | null = null;
+    constructor(readonly url: string) {
+      bench.sources.push(this);
+      setTimeout(() => {
+        this.readyState = 1;
+        this.onopen?.();
+      }, 0);
+    }
+    close() {
+      this.readyState = 2;
+    }
+  }
+  (window as unknown as { EventSource: unknown }).EventSource = StubEventSource;
+  const original = window.fetch.bind(window);
+  window.fetch = async (...args: Parameters<typeof fetch>) => {
+    const response = await original(...args);
+    if (String(args[0] instanceof Request ? args[0].url : args[0]).endsWith("/series")) bench.seriesAt.push(performance.now());
+    return response;
+  };
+  new PerformanceObserver((list) => list.getEntries().forEach((entry) => bench.longTasks.push(entry.duration))).observe({ type: "longtask", buffered: true });
+}
+
+/** In the page: resolves at the first frame painted after every chart holds `count` points. */
+function paintedWith(count: number): Promise<number> {
+  const ready = () => {
+    const charts = [...document.querySelectorAll<HTMLElement>("section.chart[data-points]")];
+    return charts.length > 0 && charts.every((chart) => Number(chart.dataset.points) >= count);
+  };
+  return new Promise((resolve) => {
+    const done = () => requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now())));
+    if (ready()) return done();
+    const observer = new MutationObserver(() => {
+      if (!ready()) return;
+      observer.disconnect();
+      done();
+    });
+    observer.observe(document.body, { attributes: true, subtree: true, childList: true, attributeFilter: ["data-points"] });
+  });
+}
+
+interface Sample {
+  dataToPaint: number;
+  navToPaint: number;
+  longestTask: number;
+  appends: number[];
+  charts: number;
+  lines: number;
+}
+
+async function measure(browser: Browser, baseUrl: string, seconds: number): Promise<Sample> {
+  const now = Date.now();
+  const points = history(seconds, now);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  // tsx compiles named functions with esbuild's __name helper; the functions handed to the page need it there too.
+  await context.addInitScript({ content: "globalThis.__name = (fn) => fn;" });
+  const page = await context.newPage();
+  await page.addInitScript(instrument);
+  const json = (body: unknown) => ({ status: 200, contentType: "application/json", body: JSON.stringify(body) });
+  await page.route("**/api/me", (route) => route.fulfill(json(me)));
+  await page.route("**/api/agents", (route) => route.fulfill(json({ agents })));
+  await page.route(`**/api/runs/${RUN_ID}`, (route) => route.fulfill(json(liveRun(seconds, now))));
+  await page.route(`**/api/runs/${RUN_ID}/series`, (route) => route.fulfill(json({ runId: RUN_ID, points })));
+  await page.goto(`${baseUrl}/runs/${RUN_ID}`);
+  const painted = await page.evaluate(paintedWith, seconds);
+  const initial = await page.evaluate(() => {
+    const bench = (window as unknown as { __bench: { seriesAt: number[]; longTasks: number[] } }).__bench;
+    const charts = document.querySelectorAll("section.chart").length;
+    // Each uPlot legend lists the time first, then one row per line.
+    const lines = document.querySelectorAll(".u-legend .u-series").length - charts;
+    return { seriesAt: bench.seriesAt[0] ?? 0, longestTask: Math.max(0, ...bench.longTasks), charts, lines };
+  });
+
+  const appends: number[] = [];
+  const start = Math.floor(now / 1000);
+  for (let index = 0; index < APPENDS; index++) {
+    const envelope = JSON.stringify({ seq: index + 1, message: { type: "point", point: point(start + index, seconds + index) } });
+    appends.push(
+      await page.evaluate(
+        async ({ envelope, count }) => {
+          const bench = (window as unknown as { __bench: { sources: { onmessage: ((event: { data: string }) => void) | null }[] } }).__bench;
+          const before = performance.now();
+          bench.sources[bench.sources.length - 1]!.onmessage?.({ data: envelope });
+          const charts = () => [...document.querySelectorAll<HTMLElement>("section.chart[data-points]")];
+          await new Promise<void>((resolve) => {
+            const check = () => (charts().every((chart) => Number(chart.dataset.points) >= count) ? resolve() : requestAnimationFrame(check));
+            check();
+          });
+          await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+          return performance.now() - before;
+        },
+        { envelope, count: seconds + index + 1 },
+      ),
+    );
+  }
+  await context.close();
+  return { dataToPaint: painted - initial.seriesAt, navToPaint: painted, longestTask: initial.longestTask, appends, charts: initial.charts, lines: initial.lines };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
+const ms = (value: number) => `${Math.round(value)} ms`;
+const label = (seconds: number) => (seconds >= 3600 ? `${seconds / 3600} h` : `${seconds / 60} min`);
+
+async function main() {
+  buildIfStale();
+  const port = await freePort();
+  const web = await startWeb(port);
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: ["--no-sandbox", "--disable-gpu"] });
+  const rows: string[] = [];
+  try {
+    for (const seconds of SIZES) {
+      const samples: Sample[] = [];
+      for (let run = 0; run < REPEATS; run++) samples.push(await measure(browser, `http://127.0.0.1:${port}`, seconds));
+      const appends = samples.flatMap((sample) => sample.appends);
+      const { charts, lines } = samples[0]!;
+      rows.push(
+        `| ${label(seconds)} | ${seconds.toLocaleString("en-US")} | ${charts} charts, ${lines} lines | ${ms(median(samples.map((s) => s.dataToPaint)))} | ${ms(median(samples.map((s) => s.navToPaint)))} | ${ms(median(samples.map((s) => s.longestTask)))} | ${ms(quantile(appends, 0.5))} / ${ms(quantile(appends, 0.95))} / ${ms(Math.max(...appends))} |`,
+      );
+    }
+  } finally {
+    await browser.close();
+    web.kill("SIGTERM");
+  }
+  console.log(`\nRun page, Chromium ${browser.version()}, 1280×900, median of ${REPEATS} loads; appends: ${APPENDS} per load\n`);
+  console.log("| history | points | drawn | series answer → painted | navigation → painted | longest task | live append p50 / p95 / max |");
+  console.log("| --- | ---: | --- | ---: | ---: | ---: | ---: |");
+  for (const row of rows) console.log(row);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
