@@ -1,0 +1,67 @@
+"use client";
+
+import Link from "next/link";
+import { useApiData } from "../hooks/use-api-data";
+import { formatDateTime, formatInteger } from "../lib/format";
+import { reportApi } from "../lib/report-api";
+
+/** Servers under test with saved capacity estimates, each with its latest figure and change. */
+export function TargetList() {
+  const targets = useApiData((signal) => reportApi.targets(signal));
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>Targets</h1>
+          <p>How many players each server holds while meeting its SLOs, build after build.</p>
+        </div>
+      </div>
+      {targets.error && (
+        <p className="alert" role="alert">
+          {targets.error}
+        </p>
+      )}
+      {!targets.data && !targets.error && <p className="loading">Loading targets…</p>}
+      {targets.data && targets.data.length === 0 && (
+        <div className="empty" data-testid="targets-empty">
+          <strong>No saved estimates yet.</strong>
+          Run a plan with a step-up load shape, open the run’s report and press “Save estimate” with the server’s name and build.
+        </div>
+      )}
+      {targets.data && targets.data.length > 0 && (
+        <div className="table-wrap">
+          <table className="data">
+            <caption className="sr-only">Targets and their latest capacity estimate</caption>
+            <thead>
+              <tr>
+                <th scope="col">Target</th>
+                <th scope="col">Latest build</th>
+                <th scope="col" className="num">Holds</th>
+                <th scope="col">Change</th>
+                <th scope="col" className="num">Estimates</th>
+                <th scope="col">Saved</th>
+              </tr>
+            </thead>
+            <tbody>
+              {targets.data.map((target) => (
+                <tr key={target.name} data-testid="target-row" data-target={target.name}>
+                  <th scope="row">
+                    <Link href={`/targets/${encodeURIComponent(target.name)}`}>{target.name}</Link>
+                  </th>
+                  <td>{target.latest.build}</td>
+                  <td className="num">
+                    {target.latest.clients === null ? "—" : `${formatInteger(target.latest.clients)} clients`}
+                    {!target.latest.valid && <span className="badge warn"> invalid</span>}
+                  </td>
+                  <td>{target.latest.change ?? <span className="muted">—</span>}</td>
+                  <td className="num">{formatInteger(target.estimates)}</td>
+                  <td>{formatDateTime(target.latest.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}
