@@ -188,4 +188,12 @@ test("an owner invites a viewer, promotes them, manages an API token and target 
     await expect(owner.locator('[data-testid="audit-row"][data-action="member.role-changed"]')).toContainText("viewer → member");
     await shot(owner, "audit");
   });
+
+  await test.step("the owner signs out everywhere: every session ends, this one too", async () => {
+    await owner.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Members" }).click();
+    await owner.getByTestId("sign-out-everywhere").click();
+    await owner.getByRole("dialog").getByTestId("confirm-action").click();
+    await expect(owner).toHaveURL(/\/sign-in/);
+    expect((await owner.request.get("/api/me")).status()).toBe(401);
+  });
 });
