@@ -10,6 +10,9 @@ const LINKS = [
   { href: "/agents", label: "Agents" },
   { href: "/plans", label: "Plans" },
   { href: "/runs", label: "Runs" },
+  { href: "/compare", label: "Compare" },
+  { href: "/targets", label: "Targets" },
+  { href: "/calculator", label: "Calculator" },
   { href: "/settings", label: "Settings" },
 ] as const;
 

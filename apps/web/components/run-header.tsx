@@ -63,6 +63,11 @@ export function RunHeader({ run, stream, now, agentsReporting, onAborted }: RunH
             </span>
           )}
           {live && aborts && <AbortRunButton run={run} onAborted={onAborted} />}
+          {!live && (
+            <Link className="button" href={`/runs/${run.id}/report`} data-testid="run-report-link">
+              Report
+            </Link>
+          )}
         </div>
       </div>
       <ul className="run-facts">
