@@ -33,10 +33,23 @@ function start(args: string[]) {
   return { child, output };
 }
 
-/** The page must not scroll sideways at this width: everything fits or wraps. */
+/** Neither the page nor a table scrolls sideways at this width: everything fits or wraps. */
 async function expectNoSidewaysScroll() {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await page.evaluate(() =>
+    Math.max(
+      document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      ...[...document.querySelectorAll(".table-wrap")].map((wrap) => wrap.scrollWidth - wrap.clientWidth),
+    ),
+  );
   expect(overflow, "horizontal overflow in px").toBeLessThanOrEqual(0);
+}
+
+/** The same checks on a laptop-sized window, then back to 1280. */
+async function expectFitsLaptop(name: string) {
+  await page.setViewportSize({ width: 1024, height: 720 });
+  await expectNoSidewaysScroll();
+  await shot(`${name}-1024`);
+  await page.setViewportSize({ width: 1280, height: 900 });
 }
 
 test.describe.configure({ mode: "serial" });
@@ -134,6 +147,7 @@ test("agents: empty state, every install variant with a copy button, an agent jo
   await expect(row.getByTestId("agent-labels")).toContainText("region=eu-west");
   await expectNoSidewaysScroll();
   await shot("agents");
+  await expectFitsLaptop("agents");
 });
 
 test("plans: every scenario and transport has its form; YAML and JSON views, import, export, save, clone", async () => {
@@ -215,6 +229,7 @@ test("plans: every scenario and transport has its form; YAML and JSON views, imp
   await page.goto(url("/plans"));
   await expect(page.getByTestId("plan-row")).toHaveCount(2);
   await shot("plans");
+  await expectFitsLaptop("plans");
 });
 
 test("runs: live charts, a reload mid-run keeps the history, abort asks first, the report lists the events", async () => {
@@ -247,10 +262,7 @@ test("runs: live charts, a reload mid-run keeps the history, abort asks first, t
   await expect(page.getByTestId("chart-connections")).toHaveAttribute("data-markers", /[1-9]/);
   await shot("run-aborted");
 
-  await page.setViewportSize({ width: 1024, height: 720 });
-  await expectNoSidewaysScroll();
-  await shot("run-1024");
-  await page.setViewportSize({ width: 1280, height: 900 });
+  await expectFitsLaptop("run");
 });
 
 test("runs list: status badges, filters kept in the URL, paging, empty result with a way out", async () => {
@@ -271,6 +283,7 @@ test("runs list: status badges, filters kept in the URL, paging, empty result wi
   await expect(page.getByLabel("Status")).toHaveValue("aborted");
   await expect(page.getByTestId("run-row").first()).toHaveAttribute("data-status", "aborted");
   await shot("runs");
+  await expectFitsLaptop("runs");
 });
 
 test("agents: revoking asks first, then the agent leaves the list", async () => {
