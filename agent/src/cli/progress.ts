@@ -32,6 +32,36 @@ export function progressLine(snapshot: MetricSnapshot): string {
   return parts.join(" | ");
 }
 
+const COLUMNS = ["sec", "clients", "open", "out/s", "in/s", "p50 ms", "p99 ms", "corr p99", "errors", "cpu %", "loop ms", ""] as const;
+const WIDTHS = [5, 8, 8, 8, 8, 8, 8, 9, 7, 6, 8, 0];
+/** A header every this many rows, so it stays on screen. */
+const HEADER_EVERY = 20;
+
+function row(cells: readonly string[]): string {
+  return cells.map((cell, i) => cell.padStart(WIDTHS[i]!)).join(" ").trimEnd();
+}
+
+/** On a terminal: a compact table, a header every 20 seconds, the saturation flag at the end of the row. */
+export function progressTableRows(snapshot: MetricSnapshot, rowIndex: number): string[] {
+  const { counters: c, histograms: h, health } = snapshot;
+  const perSec = 1000 / snapshot.intervalMs;
+  const cells = [
+    String(snapshot.seq + 1),
+    String(snapshot.clients),
+    String(c.connectionsOpen),
+    rate(c.messagesSent * perSec),
+    rate(c.messagesReceived * perSec),
+    percentileMs(h.rttUs, 50),
+    percentileMs(h.rttUs, 99),
+    percentileMs(h.rttCorrectedUs, 99),
+    String(c.errors + c.connectionsFailed),
+    health.cpuPercent.toFixed(0),
+    health.eventLoopP99Ms.toFixed(1),
+    health.saturated ? `SATURATED: ${health.saturatedReason}` : "",
+  ];
+  return rowIndex % HEADER_EVERY === 0 ? [row(COLUMNS), row(cells)] : [row(cells)];
+}
+
 function latencyLine(name: string, summary: RunSummary["latency"][keyof RunSummary["latency"]]): string | undefined {
   if (!summary || summary.count === 0) return undefined;
   return `  ${name.padEnd(22)} p50 ${summary.p50Ms} ms  p99 ${summary.p99Ms} ms  max ${summary.maxMs} ms  (${summary.count} samples)`;

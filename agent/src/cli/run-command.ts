@@ -9,7 +9,7 @@ import { openFileLimit } from "../metrics/health";
 import { checkSlos, summariseRun } from "../metrics/run-summary";
 import { ExitCode } from "./exit-codes";
 import { readPlanFile } from "./plan-file";
-import { progressLine, summaryText } from "./progress";
+import { progressLine, progressTableRows, summaryText } from "./progress";
 import { shutdownSignal } from "./signals";
 
 export interface RunArgs {
@@ -59,6 +59,7 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
   const assignment: RunAssignment = { runId: randomUUID(), shardIndex: 0, shardCount: 1, clients: plan.load.clients, plan, startAt: Date.now() + 200 };
   const out = args.out ? createWriteStream(args.out) : undefined;
   const snapshots: MetricSnapshot[] = [];
+  const table = process.stdout.isTTY === true;
   const shutdown = shutdownSignal(() => process.exit(ExitCode.failure));
   console.log(`running "${plan.name}": ${plan.load.clients} clients, ${plan.load.durationSec} s, ${plan.scenario.kind} over ${plan.target.protocol}, ${engines} engine(s)`);
   try {
@@ -70,7 +71,9 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
       onSnapshot(snapshot) {
         snapshots.push(snapshot);
         out?.write(`${JSON.stringify(snapshot)}\n`);
-        if (!args.quiet) console.log(progressLine(snapshot));
+        if (args.quiet) return;
+        if (table) for (const line of progressTableRows(snapshot, snapshots.length - 1)) console.log(line);
+        else console.log(progressLine(snapshot));
       },
     });
   } finally {

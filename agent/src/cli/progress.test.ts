@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import type { HealthSampler } from "../metrics/health";
+import { createSnapshotBuilder } from "../metrics/snapshot-builder";
+import { progressLine, progressTableRows } from "./progress";
+
+const health: HealthSampler = { sample: () => ({ cpuPercent: 97, eventLoopP99Ms: 3, rssBytes: 1, saturated: true, saturatedReason: "agent CPU at 97%" }), stop() {} };
+
+function snapshot() {
+  const builder = createSnapshotBuilder({ runId: "6f1c1a34-9a43-4f7e-9d0e-3c2a1b0c9d8e", health });
+  builder.metrics.connectionOpened(1_000);
+  builder.metrics.messageSent(10);
+  builder.metrics.roundTripMicros(2_500);
+  return builder.take({ seq: 0, intervalStart: 0, intervalMs: 1_000, clients: 1 });
+}
+
+describe("live progress", () => {
+  it("one line per second names rates, latency and an agent that is the bottleneck", () => {
+    const line = progressLine(snapshot());
+    expect(line).toMatch(/clients 1 open 1/);
+    expect(line).toMatch(/rtt p50 2\.50/);
+    expect(line).toMatch(/AGENT SATURATED: agent CPU at 97%/);
+  });
+
+  it("on a terminal, a table with a header on the first row and every 20th", () => {
+    expect(progressTableRows(snapshot(), 0)).toHaveLength(2);
+    expect(progressTableRows(snapshot(), 1)).toHaveLength(1);
+    expect(progressTableRows(snapshot(), 20)[0]).toMatch(/sec\s+clients/);
+  });
+});
