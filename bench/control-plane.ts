@@ -1,0 +1,78 @@
+// `npm run bench:control-plane`: a fleet of simulated agents (real protocol, real snapshot sizes) against one
+// api process and one workers process, one step per fleet size, one snapshot per agent per second. Each step
+// gets fresh api and workers processes, so a backlog left by one step cannot slow the next. Prints one table;
+// see docs/benchmarks.md. Options: `--steps 50,100,250,500`, `--seconds N` (run length), `--drain-sec N`
+// (how long to wait for the last acks), `--no-fsync` (PostgreSQL without durable commits, to see their cost).
+import { randomBytes } from "node:crypto";
+import { promises as fs } from "node:fs";
+import { loadavg } from "node:os";
+import path from "node:path";
+import { AGENT_GATEWAY_PATH } from "@throng/protocol/agent";
+import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
+import { stopAllChildren } from "../infra/local/child";
+import { prefixedLog } from "../infra/local/log";
+import { freePort } from "../infra/local/ports";
+import { ensurePostgres } from "../infra/local/postgres";
+import { ensureRedis } from "../infra/local/redis";
+import { makeTempDir } from "../infra/local/temp-dir";
+import { signUp } from "../tests/fault/support/api-client";
+import { startApi, startWorkers, type ServerEnv } from "../tests/fault/support/processes";
+import { runStep } from "./control-plane/step";
+import { table, type StepResult } from "./control-plane/table";
+
+const log = prefixedLog("bench");
+const argValue = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : undefined;
+};
+const steps = (argValue("--steps") ?? "50,100,250,500").split(",").map(Number).filter((n) => n > 0 && n <= 2000);
+const runSeconds = Math.min(Number(argValue("--seconds") ?? 10), 120);
+const drainSec = Math.min(Number(argValue("--drain-sec") ?? 30), 300);
+const noFsync = process.argv.includes("--no-fsync");
+
+async function main(): Promise<void> {
+  const dir = await makeTempDir("throng-bench-cp-");
+  try {
+    // Production-like servers unless --no-fsync: PostgreSQL with fsync, Redis append-only (as `npm start` runs them).
+    const postgres = await ensurePostgres({ dataDir: path.join(dir, "postgres"), port: await freePort(), log: prefixedLog("postgres"), envVar: "BENCH_DATABASE_URL", ephemeral: noFsync });
+    const redis = await ensureRedis({ dataDir: path.join(dir, "redis"), port: await freePort(), log: prefixedLog("redis"), envVar: "BENCH_REDIS_URL" });
+    process.env.TEST_DATABASE_URL = postgres.adminUrl;
+    const database = await createTestDatabase();
+    const env: ServerEnv = { databaseUrl: database.url, redisUrl: redis.url, queuePrefix: uniquePrefix(), authSecret: randomBytes(32).toString("base64url") };
+    log(`runs of ${runSeconds} s, ${drainSec} s to drain; steps ${steps.join(", ")} agents; PostgreSQL fsync ${noFsync ? "off" : "on"}`);
+
+    const results: StepResult[] = [];
+    for (const [index, count] of steps.entries()) {
+      const port = await freePort();
+      const api = await startApi(env, port, "api", { LOG_LEVEL: "warn" });
+      const workers = await startWorkers(env);
+      const apiUrl = `http://127.0.0.1:${port}`;
+      const browser = await signUp(apiUrl);
+      log(`step ${index + 1}: ${count} agents (load average ${loadavg()[0]!.toFixed(1)})`);
+      // An api that dies under the load ends the bench with its last words rather than a stuck step.
+      const result = await Promise.race([
+        runStep({ count, label: `step-${index}`, runSeconds, drainSec, browser, apiUrl, apiPid: api.process.pid!, gatewayUrl: `ws://127.0.0.1:${port}${AGENT_GATEWAY_PATH}`, log }),
+        api.diedEarly,
+        workers.diedEarly,
+      ]);
+      results.push(result);
+      if (result.run === "not closed") log(`workers' last lines:\n${workers.tail().split("\n").slice(-5).join("\n")}`);
+      log(table([result]).split("\n").at(-1)!);
+      await Promise.all([api.stop("SIGKILL", 1_000), workers.stop("SIGKILL", 1_000)]); // a fresh pair for the next step
+    }
+    console.log(`\ncontrol plane: one api + one workers process, ${runSeconds} s runs, 1 snapshot per agent per second, PostgreSQL fsync ${noFsync ? "off" : "on"}:\n`);
+    console.log(table(results));
+  } finally {
+    await stopAllChildren();
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void stopAllChildren().finally(() => process.exit(130)));
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    log(`failed: ${error instanceof Error ? error.stack : String(error)}`);
+    process.exit(1);
+  },
+);

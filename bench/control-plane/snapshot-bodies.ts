@@ -1,0 +1,36 @@
+import { encodeValues } from "@throng/core/metrics/histogram";
+import type { MetricSnapshot } from "@throng/protocol/snapshot";
+
+export type SnapshotBody = Omit<MetricSnapshot, "runId" | "seq" | "intervalStart" | "intervalMs">;
+
+/**
+ * Real-sized snapshot bodies: what an agent with `clients` ping-pong clients at 5 pings/s measures in a second
+ * (round-trip, corrected and connect histograms with that many values). A small pool, built once, so the
+ * bench spends its CPU on sending, not on encoding.
+ */
+export function snapshotBodies(poolSize = 16) {
+  const pool = new Map<number, SnapshotBody[]>();
+  let turn = 0;
+  const build = (clients: number): SnapshotBody => {
+    const pings = clients * 5;
+    const rtt = Array.from({ length: pings }, () => Math.round(200 + Math.random() ** 3 * 20_000));
+    return {
+      clients,
+      counters: {
+        connectionsOpen: clients, connectionsOpened: 0, connectionsFailed: 0, connectionsClosed: 0,
+        messagesSent: pings, messagesReceived: pings, bytesSent: pings * 64, bytesReceived: pings * 48, errors: 0, lateSends: 0, skippedSends: 0,
+      },
+      histograms: { rttUs: encodeValues(rtt), rttCorrectedUs: encodeValues(rtt.map((v) => v + 50)), connectUs: encodeValues(rtt.slice(0, 3)) },
+      health: { cpuPercent: 12.5, eventLoopP99Ms: 1.2, rssBytes: 80 * 2 ** 20, openFds: clients + 20, fdLimit: 1_048_576, engines: 1, saturated: false },
+    };
+  };
+  return {
+    next(clients: number): SnapshotBody {
+      let bodies = pool.get(clients);
+      if (!bodies) pool.set(clients, (bodies = Array.from({ length: poolSize }, () => build(clients))));
+      turn = (turn + 1) % bodies.length;
+      return bodies[turn]!;
+    },
+  };
+}
+export type SnapshotBodies = ReturnType<typeof snapshotBodies>;
