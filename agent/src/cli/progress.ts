@@ -1,6 +1,6 @@
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import { decodeHistogram } from "../metrics/histogram";
-import type { RunSummary, SloResult } from "../metrics/run-summary";
+import type { RunSummary, SloResult, StepSummary } from "../metrics/run-summary";
 
 function rate(n: number): string {
   return n >= 10_000 ? `${(n / 1000).toFixed(0)}k` : n >= 1_000 ? `${(n / 1000).toFixed(1)}k` : String(Math.round(n));
@@ -87,4 +87,14 @@ export function summaryText(summary: RunSummary, slos: SloResult[]): string {
     ...slos.map((r) => `  SLO ${r.slo.metric} < ${r.slo.below}: ${r.measured === null ? "no data" : r.measured} → ${r.passed ? "pass" : "FAIL"}`),
   ];
   return lines.filter((line) => line !== undefined).join("\n");
+}
+
+/** The step-up table: one row per step. */
+export function stepsText(steps: StepSummary[]): string | undefined {
+  if (steps.length === 0) return undefined;
+  const lines = steps.map(
+    (s) =>
+      `  step ${String(s.step).padStart(3)}: ${String(s.clients).padStart(7)} clients, ${s.seconds} s, ${rate(s.receivedPerSec)} msg/s in, rtt p99 ${s.rttP99Ms ?? "-"} ms (corrected ${s.correctedP99Ms ?? "-"}), errors ${(s.errorRate * 100).toFixed(2)}%${s.agentSaturatedSeconds ? `, agent saturated ${s.agentSaturatedSeconds} s` : ""}`,
+  );
+  return ["steps:", ...lines].join("\n");
 }

@@ -6,10 +6,10 @@ import type { PlanSpec } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import { runOnEngines } from "../engine/engines";
 import { openFileLimit } from "../metrics/health";
-import { checkSlos, summariseRun } from "../metrics/run-summary";
+import { checkSlos, summariseRun, summariseSteps } from "../metrics/run-summary";
 import { ExitCode } from "./exit-codes";
 import { readPlanFile } from "./plan-file";
-import { progressLine, progressTableRows, summaryText } from "./progress";
+import { progressLine, progressTableRows, stepsText, summaryText } from "./progress";
 import { shutdownSignal } from "./signals";
 
 export interface RunArgs {
@@ -82,6 +82,8 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
   }
   const summary = summariseRun(snapshots);
   const results = checkSlos(summary, plan.slos ?? []);
+  const steps = stepsText(summariseSteps(snapshots));
+  if (steps) console.log(steps);
   console.log(summaryText(summary, results));
   return results.every((result) => result.passed) ? ExitCode.ok : ExitCode.sloFailed;
 }

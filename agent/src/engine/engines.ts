@@ -90,8 +90,8 @@ export async function runOnEngines(assignment: RunAssignment, options: EngineOpt
       startAt,
       // Distinct shard indexes keep room ids apart across engines.
       shardIndex: assignment.shardIndex * 1_000 + i,
+      // The plan stays whole: each engine follows its shape scaled by clients / plan.load.clients.
       clients,
-      plan: { ...assignment.plan, load: { ...assignment.plan.load, clients: Math.max(1, Math.round((assignment.plan.load.clients * clients) / assignment.clients)) } },
     };
     const sourceAddresses = options.sourceAddresses;
     child.send({ type: "run", assignment: share, clockOffsetMs, ...(sourceAddresses ? { sourceAddresses } : {}) } satisfies ParentMessage);

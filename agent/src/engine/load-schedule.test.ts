@@ -37,3 +37,11 @@ describe("load schedules", () => {
     expect(splitClients(3, 8)).toEqual([1, 1, 1]);
   });
 });
+
+describe("load schedules split across engines", () => {
+  it("engines following one step-up plan add up to the plan's curve", () => {
+    const plan = load({ clients: 6, shape: { kind: "step-up", startClients: 2, stepClients: 2, stepDurationSec: 1 } });
+    const parts = splitClients(6, 2).map((clients) => createLoadSchedule(plan, pingPong, clients));
+    expect([0, 1_000, 2_000].map((t) => parts.reduce((sum, s) => sum + s.clientsAt(t), 0))).toEqual([2, 4, 6]);
+  });
+});

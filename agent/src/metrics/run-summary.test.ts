@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MetricSnapshot } from "@throng/protocol/snapshot";
 import type { HealthSampler } from "./health";
 import { mergeSnapshots } from "./merge-snapshots";
-import { checkSlos, summariseRun } from "./run-summary";
+import { checkSlos, summariseRun, summariseSteps } from "./run-summary";
 import { createSnapshotBuilder } from "./snapshot-builder";
 
 const runId = "6f1c1a34-9a43-4f7e-9d0e-3c2a1b0c9d8e";
@@ -46,5 +46,15 @@ describe("run summary and SLOs", () => {
     expect(merged.health).toMatchObject({ cpuPercent: 70, engines: 2, openFds: 20, rssBytes: 200 });
     expect(summariseRun([merged]).latency.rttUs!.count).toBe(3);
     expect(MetricSnapshot.safeParse(merged).success).toBe(true);
+  });
+
+  it("groups a step-up run's seconds by step", () => {
+    const tagged = [second(0, [1]), second(1, [2]), second(2, [50, 50])].map((s, i) => ({ ...s, step: i < 2 ? 0 : 1 }));
+    const steps = summariseSteps(tagged);
+    expect(steps.map((s) => [s.step, s.seconds, s.receivedPerSec])).toEqual([
+      [0, 2, 1],
+      [1, 1, 2],
+    ]);
+    expect(steps[1]!.rttP99Ms).toBeCloseTo(50, 0);
   });
 });

@@ -108,3 +108,38 @@ export function checkSlos(summary: RunSummary, slos: Slo[]): SloResult[] {
     return { slo, measured, passed: measured !== null && measured < slo.below };
   });
 }
+
+/** One step of a step-up run: its client count and what the server did at that load. */
+export interface StepSummary {
+  step: number;
+  clients: number;
+  seconds: number;
+  receivedPerSec: number;
+  rttP99Ms: number | null;
+  correctedP99Ms: number | null;
+  errorRate: number;
+  agentSaturatedSeconds: number;
+}
+
+/** Per-step figures of a step-up run (what a capacity search reads), from snapshots tagged with `step`. */
+export function summariseSteps(snapshots: MetricSnapshot[]): StepSummary[] {
+  const bySteps = new Map<number, MetricSnapshot[]>();
+  for (const snapshot of snapshots) {
+    if (snapshot.step === undefined) continue;
+    bySteps.set(snapshot.step, [...(bySteps.get(snapshot.step) ?? []), snapshot]);
+  }
+  return [...bySteps.entries()].map(([step, list]) => {
+    const summary = summariseRun(list);
+    const ms = list.reduce((sum, s) => sum + s.intervalMs, 0);
+    return {
+      step,
+      clients: summary.peakClients,
+      seconds: list.length,
+      receivedPerSec: Math.round(((summary.counters.messagesReceived ?? 0) * 1000) / Math.max(1, ms)),
+      rttP99Ms: summary.latency.rttUs?.p99Ms ?? null,
+      correctedP99Ms: summary.latency.rttCorrectedUs?.p99Ms ?? null,
+      errorRate: summary.errorRate,
+      agentSaturatedSeconds: summary.saturatedSeconds,
+    };
+  });
+}
