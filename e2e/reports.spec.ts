@@ -1,0 +1,265 @@
+// Reports as a load tester uses them: a step-up run's report (sentence, SLO verdicts, capacity evidence),
+// CSV/JSON exports, the PDF, a public share link opened without a session and then revoked, two runs
+// compared, estimates saved for two builds and their change on the target page, and the calculator's
+// documented example. Runs are seeded through the API with the browser's session; screenshots go to e2e/artifacts/.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+
+const baseUrl = (process.env.E2E_BASE_URL ?? "").replace(/\/+$/, "");
+const agentBin = process.env.E2E_AGENT_BIN ?? "";
+const artifacts = fileURLToPath(new URL("./artifacts/", import.meta.url));
+const scratch = mkdtempSync(join(tmpdir(), "throng-reports-"));
+const stamp = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+const children: { child: ChildProcess; output: string[] }[] = [];
+let context: BrowserContext;
+let page: Page;
+const runIds: string[] = [];
+let shareUrl = "";
+
+const url = (path: string) => `${baseUrl}${path}`;
+const shot = (target: Page, name: string) => target.screenshot({ path: join(artifacts, `reports-${name}.png`), fullPage: true });
+const write = { headers: { origin: baseUrl } };
+
+function start(args: string[]) {
+  const child = spawn(process.execPath, [agentBin, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const output: string[] = [];
+  child.stdout?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
+  children.push({ child, output });
+  return { child, output };
+}
+
+async function startTarget(): Promise<string> {
+  const target = start(["target", "--host", "127.0.0.1", "--port", "0"]);
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`target did not start: ${target.output.join("")}`)), 15_000);
+    target.child.stdout?.on("data", () => {
+      const match = /target listening on (ws:\/\/\S+)/.exec(target.output.join(""));
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+  });
+}
+
+async function json<T>(response: { ok(): boolean; status(): number; text(): Promise<string> }, what: string): Promise<T> {
+  const text = await response.text();
+  expect(response.ok(), `${what}: HTTP ${response.status()} ${text}`).toBe(true);
+  return JSON.parse(text) as T;
+}
+
+/** Starts the plan and waits, through the API, until the run has ended. */
+async function runToEnd(planId: string): Promise<string> {
+  const run = await json<{ id: string }>(await page.request.post(url(`/api/plans/${planId}/runs`), write), "start run");
+  await expect
+    .poll(async () => (await json<{ status: string }>(await page.request.get(url(`/api/runs/${run.id}`)), "read run")).status, { timeout: 90_000, intervals: [1000] })
+    .toBe("finished");
+  return run.id;
+}
+
+/** The page must not scroll sideways at this width: everything fits or wraps. */
+async function expectNoSidewaysScroll(target: Page) {
+  const overflow = await target.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, "horizontal overflow in px").toBeLessThanOrEqual(0);
+}
+
+async function freshVisitor(browser: Browser) {
+  const visitor = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  return { visitor, guest: await visitor.newPage() };
+}
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async ({ browser }) => {
+  test.skip(!baseUrl || !agentBin, "npm test sets E2E_BASE_URL and E2E_AGENT_BIN");
+  mkdirSync(artifacts, { recursive: true });
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl });
+  page = await context.newPage();
+});
+
+test.afterAll(async () => {
+  for (const { child } of children) if (child.exitCode === null) child.kill("SIGTERM");
+  await context?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+test("two finished step-up runs of a plan with SLOs, seeded through the API", async () => {
+  test.setTimeout(240_000);
+  await page.goto(url("/sign-up"));
+  await page.getByLabel("Name", { exact: true }).fill("Report Reader");
+  await page.getByLabel("Email", { exact: true }).fill(`reports-${stamp}@example.com`);
+  await page.getByLabel("Password", { exact: true }).fill(`pw-${stamp}`);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/agents$/);
+
+  await test.step("the empty states say what to do", async () => {
+    await page.goto(url("/targets"));
+    await expect(page.getByTestId("targets-empty")).toContainText("Save estimate");
+    await page.goto(url("/compare"));
+    await expect(page.getByTestId("compare-empty")).toContainText("Run a plan at least twice");
+  });
+
+  const enrolment = await json<{ commands: { node: string } }>(await page.request.post(url("/api/enrolment-tokens"), { data: {}, ...write }), "enrolment token");
+  const words = enrolment.commands.node.trim().split(/\s+/);
+  start([...words.slice(2), "--config", join(scratch, "agent.json")]);
+  await expect
+    .poll(async () => (await json<{ agents: { status: string }[] }>(await page.request.get(url("/api/agents")), "agents")).agents.filter((a) => a.status === "online").length, { timeout: 30_000 })
+    .toBe(1);
+
+  const targetUrl = await startTarget();
+  const plan = await json<{ id: string }>(
+    await page.request.post(url("/api/plans"), {
+      data: {
+        name: `Capacity ${stamp}`,
+        target: { protocol: "websocket", url: targetUrl },
+        scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
+        load: { clients: 20, durationSec: 8, shape: { kind: "step-up", startClients: 5, stepClients: 5, stepDurationSec: 2 } },
+        slos: [{ metric: "rtt-p99-ms", below: 2000 }, { metric: "error-rate", below: 0.5 }],
+      },
+      ...write,
+    }),
+    "create plan",
+  );
+  runIds.push(await runToEnd(plan.id));
+  runIds.push(await runToEnd(plan.id));
+});
+
+test("the report shows the sentence, verdicts and capacity evidence, exports CSV and JSON, and prints to PDF", async () => {
+  test.setTimeout(90_000);
+  await page.goto(url(`/runs/${runIds[0]}/report`));
+  const sentence = page.getByTestId("report-sentence");
+  await expect(sentence).not.toBeEmpty();
+  await expect(page.getByTestId("report-verdict")).toHaveText("passed");
+  await expect(page.getByTestId("slo-row")).toHaveCount(2);
+  await expect(page.getByTestId("report-capacity")).toBeVisible();
+  await expect(page.getByTestId("capacity-chart")).toBeVisible();
+  expect(Number(await page.getByTestId("capacity-chart").getAttribute("data-steps"))).toBeGreaterThan(0);
+  await expect(page.getByTestId("report-plan-spec")).toContainText('"step-up"');
+  await expect.poll(async () => Number((await page.getByTestId("chart-messages").getAttribute("data-points")) ?? 0)).toBeGreaterThan(0);
+  await expectNoSidewaysScroll(page);
+  await shot(page, "report");
+
+  const csv = page.waitForEvent("download");
+  await page.getByTestId("export-csv").click();
+  const csvFile = await (await csv).path();
+  expect(readFileSync(csvFile, "utf8").split("\n").length).toBeGreaterThan(2);
+  const report = page.waitForEvent("download");
+  await page.getByTestId("export-json").click();
+  const parsed = JSON.parse(readFileSync(await (await report).path(), "utf8")) as { run: { id: string }; series: unknown[] };
+  expect(parsed.run.id).toBe(runIds[0]);
+  expect(parsed.series.length).toBeGreaterThan(0);
+
+  const text = (await sentence.textContent()) ?? "";
+  await page.emulateMedia({ media: "print" });
+  await expect(page.getByTestId("share-links")).toBeHidden();
+  await expect(page.getByTestId("report-sentence")).toHaveText(text);
+  const pdf = await page.pdf({ format: "A4", printBackground: true });
+  expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
+  expect(pdf.length).toBeGreaterThan(10_000);
+  await page.emulateMedia({ media: "screen" });
+
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await expectNoSidewaysScroll(page);
+  await shot(page, "report-laptop");
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
+
+test("a share link shows the report without signing in, and nothing once revoked", async ({ browser }) => {
+  await page.goto(url(`/runs/${runIds[0]}/report`));
+  await expect(page.getByTestId("share-empty")).toBeVisible();
+  await page.getByLabel("Link expires after").selectOption({ label: "7 days" });
+  await page.getByTestId("create-share-link").click();
+  shareUrl = await page.getByTestId("share-url").inputValue();
+  expect(shareUrl).toMatch(/\/share\/\S{20,}$/);
+  await page.getByTestId("share-created").getByRole("button", { name: /Copy/ }).click();
+  await expect(page.getByTestId("share-created")).toContainText("Copied");
+  await expect(page.getByTestId("share-link-row")).toHaveCount(1);
+  await shot(page, "share-links");
+
+  const sentence = (await page.getByTestId("report-sentence").textContent()) ?? "";
+  const { visitor, guest } = await freshVisitor(browser);
+  await guest.goto(url(new URL(shareUrl).pathname));
+  await expect(guest.getByTestId("report-sentence")).toHaveText(sentence);
+  await expect(guest.getByTestId("report-capacity")).toBeVisible();
+  await expect(guest.getByRole("navigation")).toHaveCount(0);
+  await expect(guest.locator("a[href]")).toHaveCount(0);
+  await expect(guest.getByTestId("share-links")).toHaveCount(0);
+  await shot(guest, "shared");
+
+  await page.getByTestId("revoke-share-link").click();
+  await expect(page.getByTestId("share-link-row")).toContainText("revoked");
+  await guest.reload();
+  await expect(guest.getByTestId("share-refused-message")).toContainText("unknown, expired or revoked");
+  await expect(guest.getByTestId("report-sentence")).toHaveCount(0);
+  await shot(guest, "shared-revoked");
+  await visitor.close();
+});
+
+test("two runs compared side by side with the change against the first", async () => {
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Compare" }).click();
+  await expect(page).toHaveURL(/\/compare$/);
+  await page.locator(`[data-testid="compare-pick"][data-run-id="${runIds[0]}"]`).check();
+  await page.locator(`[data-testid="compare-pick"][data-run-id="${runIds[1]}"]`).check();
+  await page.getByTestId("compare-submit").click();
+  await expect(page).toHaveURL(new RegExp(`/compare\\?ids=${runIds[0]},${runIds[1]}$`));
+  await expect(page.locator('[data-testid="compare-row"][data-figure="messagesPerSec"] td')).toHaveCount(2);
+  await expect(page.locator('[data-testid="compare-row"][data-figure="messagesPerSec"]').getByTestId("compare-delta")).toHaveText(/[+−±][\d.]+ %/);
+  await expectNoSidewaysScroll(page);
+  await shot(page, "compare");
+});
+
+test("estimates saved for two builds show the change on the target page", async () => {
+  const target = `lobby-${stamp}`;
+  for (const [index, build] of ["1.3", "1.4"].entries()) {
+    await page.goto(url(`/runs/${runIds[index]}/report`));
+    await page.getByLabel("Target name").fill(target);
+    await page.getByLabel("Build label").fill(build);
+    await page.getByTestId("save-estimate-button").click();
+    await expect(page.getByTestId("estimate-saved")).toContainText(`build ${build}`);
+  }
+  await expect(page.getByTestId("estimate-saved")).toContainText("since build 1.3");
+  await shot(page, "estimate-saved");
+
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Targets" }).click();
+  const row = page.locator(`[data-testid="target-row"][data-target="${target}"]`);
+  await expect(row).toContainText("1.4");
+  await shot(page, "targets");
+  await row.getByRole("link", { name: target }).click();
+  await expect(page.getByTestId("estimate-row")).toHaveCount(2);
+  await expect(page.getByTestId("target-change")).toContainText("since build 1.3");
+  await expect(page.getByTestId("target-chart")).toBeVisible();
+  await shot(page, "target-history");
+});
+
+test("the calculator works the documented example and fills from a run", async () => {
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Calculator" }).click();
+  const fields: [string, string][] = [
+    ["Players per room", "10"],
+    ["Messages per player per second", "20"],
+    ["Message size", "50"],
+    ["Protocol overhead", "28"],
+    ["Players on the server", "1000"],
+    ["Measured packets-per-second ceiling", "200000"],
+  ];
+  for (const [label, value] of fields) await page.getByLabel(label, { exact: true }).fill(value);
+  await expect(page.getByTestId("calculator-players-value")).toHaveText("1,000");
+  await expect(page.getByTestId("calc-room-out")).toHaveText("1,800 msg/s");
+
+  await page.getByLabel("Message size", { exact: true }).fill("");
+  await expect(page.getByTestId("field-error-calc-messageBytes")).toHaveText("enter a number");
+  await page.getByLabel("Message size", { exact: true }).fill("50");
+  await expectNoSidewaysScroll(page);
+  await shot(page, "calculator");
+
+  await page.getByLabel("Start from a measured run").selectOption({ index: 1 });
+  await page.getByTestId("calculator-fill").click();
+  await expect(page.getByTestId("calculator-filled")).toBeVisible();
+  await expect(page.getByLabel("Message size", { exact: true })).toHaveValue("64");
+  expect(Number(await page.getByLabel("Messages per player per second", { exact: true }).inputValue())).toBeGreaterThan(0);
+});
