@@ -34,7 +34,8 @@ export function CapacityChart({ capacity }: { capacity: CapacityEstimate }) {
         {model.marks.map((mark, index) => (
           <g key={mark.kind} data-testid={`capacity-mark-${mark.kind}`}>
             <line x1={mark.x} x2={mark.x} y1={top} y2={height - bottom} stroke={MARK_COLOURS[mark.kind]} strokeDasharray="5 4" strokeWidth="1.5" />
-            <text x={mark.x + 4} y={top + 12 + index * 14} fontSize="11" fill={MARK_COLOURS[mark.kind]}>
+            {/* Labels past the middle go left of their line, so the last one is not cut at the edge. */}
+            <text x={mark.x > width / 2 ? mark.x - 4 : mark.x + 4} textAnchor={mark.x > width / 2 ? "end" : "start"} y={top + 12 + index * 14} fontSize="11" fill={MARK_COLOURS[mark.kind]}>
               {mark.label}
             </text>
           </g>

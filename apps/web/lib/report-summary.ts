@@ -99,8 +99,8 @@ export function capacityFacts(capacity: CapacityEstimate): Fact[] {
       { label: "R² (goodness of fit)", value: usl.rSquared.toFixed(3), hint: usl.rSquared < 0.9 ? "a weak fit: read its predictions with care" : "1 is a perfect fit" },
       {
         label: "Predicted peak",
-        value: usl.peakClients === null ? "no peak (no coherency cost measured)" : `${formatInteger(usl.peakClients)} clients`,
-        ...(usl.peakThroughputPerSec === null ? {} : { hint: `${formatRate(usl.peakThroughputPerSec)} msg/s` }),
+        value: usl.peakClients === null ? "none" : `${formatInteger(usl.peakClients)} clients`,
+        hint: usl.peakClients === null ? "κ is 0: no coherency cost, so throughput never falls" : usl.peakThroughputPerSec === null ? "" : `${formatRate(usl.peakThroughputPerSec)} msg/s`,
       },
       { label: "Trust the fit up to", value: `${formatInteger(usl.trustedUpToClients)} clients`, hint: "predictions beyond this are extrapolation" },
     );
