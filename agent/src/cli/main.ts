@@ -61,7 +61,9 @@ function buildProgram(configPath: string, setExit: (code: ExitCode) => void): Co
     .option("--token <token>", "one-time enrolment token (not needed once a credential is stored)")
     .option("--config <path>", "file holding the agent credential", configPath)
     .option("--label <key=value>", "label shown in the dashboard (repeatable)", collectLabel)
-    .option("--engines <n>", "engine processes per shard, one per core", integer(1, 256), availableParallelism())
+    // Default 1 for now: engine processes are forked per shard (~0.5 s each on a busy box) and the server's start
+    // lead is 2 s; a pre-forked pool would make one per core the safe default.
+    .option("--engines <n>", `engine processes per shard (this machine has ${availableParallelism()} cores)`, integer(1, 256), 1)
     .addHelpText("after", EXIT_CODES_HELP)
     .action(async (options: { server: string; token?: string; config: string; label?: Record<string, string>; engines: number }) => {
       const args = { server: options.server, configPath: options.config, labels: options.label ?? {}, engines: options.engines };
