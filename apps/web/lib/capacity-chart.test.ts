@@ -39,3 +39,10 @@ describe("capacityChartModel", () => {
     expect(capacityChartModel({ steps: [step(0, 5, 50)], usl: null, breakingStep: null, kneeClients: null }).curve).toBe("");
   });
 });
+
+it("puts axis ticks on round numbers", () => {
+  const step = { step: 0, clients: 40, seconds: 2, throughputPerSec: 90, rttP99Ms: 1, slos: [], held: true, saturatedAgents: [] };
+  const model = capacityChartModel({ steps: [step], usl: null, breakingStep: null, kneeClients: null });
+  expect(model.xTicks.map((t) => t.value)).toEqual([0, 10, 20, 30, 40, 50]);
+  expect(model.yTicks.map((t) => Math.round(t.value))).toEqual([0, 20, 40, 60, 80, 100]);
+});

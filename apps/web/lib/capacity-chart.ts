@@ -71,7 +71,8 @@ export function capacityChartModel(capacity: Pick<CapacityEstimate, "steps" | "u
   if (breaking) marks.push({ kind: "breaking", label: `broke at ${breaking.clients}`, clients: breaking.clients, x: x(breaking.clients) });
   if (capacity.kneeClients !== null) marks.push({ kind: "knee", label: `knee ${capacity.kneeClients}`, clients: capacity.kneeClients, x: x(capacity.kneeClients) });
   if (usl) marks.push({ kind: "trusted", label: `fit trusted to ${Math.round(usl.trustedUpToClients)}`, clients: usl.trustedUpToClients, x: x(usl.trustedUpToClients) });
-  const ticks = (max: number) => [0, 0.25, 0.5, 0.75, 1].map((f) => f * max);
+  // Fifths of a 1/2/5 × 10ⁿ maximum are round numbers (quarters of 50 would be 12.5).
+  const ticks = (max: number) => [0, 0.2, 0.4, 0.6, 0.8, 1].map((f) => f * max);
   return {
     dots,
     curve,
