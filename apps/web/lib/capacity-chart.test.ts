@@ -26,8 +26,10 @@ describe("capacityChartModel", () => {
       steps: [step(0, 5, 50), step(1, 10, 95), step(2, 15, 120, false)],
       usl: { lambda: 10, sigma: 0.05, kappa: 0.001, rSquared: 0.98, peakClients: 30, peakThroughputPerSec: 150, trustedUpToClients: 40 },
       breakingStep: 2,
+      breakingSlos: ["rtt-p99-ms"],
       kneeClients: 10,
     });
+    expect(model.marks[0]!.label).toBe("broke at 15 on rtt-p99-ms");
     expect(model.marks.map((m) => m.kind)).toEqual(["breaking", "knee", "trusted"]);
     expect(model.xTicks.at(-1)!.value).toBe(50);
     expect(model.curve.startsWith("M")).toBe(true);

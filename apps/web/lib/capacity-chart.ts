@@ -45,7 +45,7 @@ export interface CapacityChartModel {
   yTicks: { value: number; y: number }[];
 }
 
-export function capacityChartModel(capacity: Pick<CapacityEstimate, "steps" | "usl" | "breakingStep" | "kneeClients">): CapacityChartModel {
+export function capacityChartModel(capacity: Pick<CapacityEstimate, "steps" | "usl" | "breakingStep" | "kneeClients"> & { breakingSlos?: readonly string[] }): CapacityChartModel {
   const { width, height, left, right, top, bottom } = CHART;
   const steps = capacity.steps;
   const usl = capacity.usl;
@@ -68,7 +68,7 @@ export function capacityChartModel(capacity: Pick<CapacityEstimate, "steps" | "u
   }));
   const curve = usl ? curveXs.map((n, i) => `${i === 0 ? "M" : "L"}${x(n).toFixed(1)},${y(uslThroughput(usl, n)).toFixed(1)}`).join(" ") : "";
   const marks: ChartMark[] = [];
-  if (breaking) marks.push({ kind: "breaking", label: `broke at ${breaking.clients}`, clients: breaking.clients, x: x(breaking.clients) });
+  if (breaking) marks.push({ kind: "breaking", label: `broke at ${breaking.clients}${capacity.breakingSlos?.length ? ` on ${capacity.breakingSlos.join(", ")}` : ""}`, clients: breaking.clients, x: x(breaking.clients) });
   if (capacity.kneeClients !== null) marks.push({ kind: "knee", label: `knee ${capacity.kneeClients}`, clients: capacity.kneeClients, x: x(capacity.kneeClients) });
   if (usl) marks.push({ kind: "trusted", label: `fit trusted to ${Math.round(usl.trustedUpToClients)}`, clients: usl.trustedUpToClients, x: x(usl.trustedUpToClients) });
   // Fifths of a 1/2/5 × 10ⁿ maximum are round numbers (quarters of 50 would be 12.5).
