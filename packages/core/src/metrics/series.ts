@@ -52,6 +52,7 @@ function scenarioCounters(rows: readonly SnapshotRow[]) {
     loginsFailed: sumOptional(rows, (c) => c.loginsFailed),
     broadcastReach: expected === undefined ? undefined : expected > 0 ? (received ?? 0) / expected : null,
     errorsByKind: sumRecords(rows, (c) => c.errorsByKind),
+    closesByCause: sumRecords(rows, (c) => c.closesByCause),
   };
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<SeriesPoint>;
 }
@@ -120,7 +121,7 @@ export function summarize(rows: readonly SnapshotRow[]): RunSummary {
   const rtt = latencyPercentiles(mergeEncoded(rows.map((row) => row.rttHist)));
   const latency = otherLatencies(rows);
   const saturated = saturatedAgents(rows);
-  const { errorsByKind, ...scenario } = scenarioCounters(rows);
+  const { errorsByKind, closesByCause: _closes, ...scenario } = scenarioCounters(rows);
   return {
     agents: new Set(rows.map((row) => row.agentId)).size,
     peakClients: Math.max(0, ...series.map((p) => p.clients)),

@@ -98,7 +98,8 @@ export function createRunOrchestrator(deps: {
     let shards = await repos.runs.listShards(orgId, runId);
     if (shards.length === 0) {
       const agents = selectAgents(await fleet.listAgents(orgId), spec.agents);
-      const plan = splitClients(spec.load.clients, agents.map((a) => ({ agentId: a.id, cores: a.cores })));
+      const roomSize = spec.scenario.kind === "movement-sync" ? spec.scenario.roomSize : 1;
+      const plan = splitClients(spec.load.clients, agents.map((a) => ({ agentId: a.id, cores: a.cores })), roomSize);
       if (plan.length === 0) {
         await transition(run, "fail", { error: noAgentReason(spec.agents), endedAt: now() });
         return;

@@ -13,6 +13,12 @@ describe("splitting a run's clients into shards", () => {
     expect(splitClients(1, [{ agentId: "a", cores: 1 }, { agentId: "b", cores: 1 }])).toEqual([{ agentId: "a", clients: 1, shardIndex: 0 }]);
   });
 
+  it("keeps a room on one agent: splits whole rooms, the remainder rides with the first shard", () => {
+    const shards = splitClients(41, [{ agentId: "a", cores: 1 }, { agentId: "b", cores: 1 }], 10);
+    expect(shards.map((s) => s.clients)).toEqual([21, 20]);
+    expect(splitClients(7, [{ agentId: "a", cores: 1 }, { agentId: "b", cores: 1 }], 10)).toEqual([{ agentId: "a", clients: 7, shardIndex: 0 }]);
+  });
+
   it("gives nothing when there is no agent", () => {
     expect(splitClients(5, [])).toEqual([]);
   });

@@ -12,9 +12,16 @@ export interface ShardPlan {
 
 /**
  * Splits `clients` across agents in proportion to their cores (largest remainder), so every client is
- * placed exactly once; agents that would get none are left out.
+ * placed exactly once; agents that would get none are left out. With `unit` (a movement-sync room's size)
+ * whole units are split, so a room never spans agents and one clock measures its broadcasts.
  */
-export function splitClients(clients: number, agents: readonly ShardCandidate[]): ShardPlan[] {
+export function splitClients(clients: number, agents: readonly ShardCandidate[], unit = 1): ShardPlan[] {
+  if (unit > 1 && clients < unit) return splitClients(clients, agents.slice(0, 1)); // one partial room
+  if (unit > 1) {
+    const units = splitClients(Math.floor(clients / unit), agents);
+    const rest = clients - Math.floor(clients / unit) * unit;
+    return units.map((s, i) => ({ ...s, clients: s.clients * unit + (i === 0 ? rest : 0) }));
+  }
   const totalCores = agents.reduce((acc, a) => acc + Math.max(1, a.cores), 0);
   if (agents.length === 0 || clients <= 0) return [];
   const exact = agents.map((a) => (clients * Math.max(1, a.cores)) / totalCores);
