@@ -1,6 +1,7 @@
 import { runAgent } from "../connection/agent";
 import type { RunAssignment } from "@throng/protocol/agent";
 import { runOnEngines } from "../engine/engines";
+import { refusedTarget } from "../connection/target-guard";
 import type { RunShardOptions } from "../engine/run-shard";
 import { startTarget, type TargetOptions } from "../target/target-server";
 import { consoleLogger } from "./console-logger";
@@ -14,15 +15,21 @@ export interface ConnectArgs {
   token?: string;
   configPath: string;
   labels: Record<string, string>;
+  /** host[:port] rules this agent will load; empty: whatever the server assigns. */
+  allowTargets?: string[];
 }
 
 /** `throng-agent connect`: runs until SIGINT/SIGTERM (0) or a refusal by the server (3, 4). */
 export async function connectCommand(args: ConnectArgs): Promise<ExitCode> {
   const shutdown = shutdownSignal(() => process.exit(ExitCode.failure));
   try {
-    const { engines = 1, ...rest } = args;
+    const { engines = 1, allowTargets = [], ...rest } = args;
     // The same engine entry as `run`: several engine processes merged into one snapshot per second.
-    const runShard = (assignment: RunAssignment, options: RunShardOptions) => runOnEngines(assignment, { ...options, engines });
+    const runShard = async (assignment: RunAssignment, options: RunShardOptions) => {
+      const refused = refusedTarget(assignment, allowTargets);
+      if (refused) throw new Error(refused); // reported to the server as the shard's failure
+      return runOnEngines(assignment, { ...options, engines });
+    };
     const exit = await runAgent({ ...rest, runShard, log: consoleLogger, signal: shutdown.signal });
     if (exit.kind === "stopped") return ExitCode.ok;
     consoleLogger.error(`the server refused this agent (close ${exit.closeCode}): ${exit.reason}`);
