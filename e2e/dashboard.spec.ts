@@ -20,6 +20,8 @@ let targetUrl = "";
 let planName = "";
 /** Console reports of anything the Content-Security-Policy blocked, on any page of the journeys. */
 const cspReports: string[] = [];
+/** Uncaught exceptions in the page; each journey fails on the first one. */
+const pageErrors: string[] = [];
 
 const url = (path: string) => `${baseUrl}${path}`;
 const shot = (name: string) => page.screenshot({ path: join(artifacts, `dashboard-${name}.png`), fullPage: true });
@@ -60,6 +62,7 @@ test.beforeAll(async ({ browser }) => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl });
   page = await context.newPage();
+  page.on("pageerror", (error) => pageErrors.push(`${page.url()}: ${error.message}\n${error.stack ?? ""}`));
   page.on("console", (message) => {
     if (/Content Security Policy/i.test(message.text())) cspReports.push(`${page.url()}: ${message.text()}`);
   });
@@ -74,6 +77,10 @@ test.beforeAll(async ({ browser }) => {
       }
     });
   });
+});
+
+test.afterEach(() => {
+  expect(pageErrors, "uncaught errors in the page").toEqual([]);
 });
 
 test.afterAll(async () => {
@@ -279,6 +286,8 @@ test("runs list: status badges, filters kept in the URL, paging, empty result wi
   const today = await page.evaluate(() => new Date().toLocaleDateString("sv"));
   await page.getByLabel("Created from").fill(today);
   await expect(page.getByTestId("run-row")).toHaveCount(1);
+  await expect(page).toHaveURL(/status=aborted/);
+  await expect(page).toHaveURL(new RegExp(`from=${today}`));
   await page.reload();
   await expect(page.getByLabel("Status")).toHaveValue("aborted");
   await expect(page.getByTestId("run-row").first()).toHaveAttribute("data-status", "aborted");

@@ -1,8 +1,8 @@
 "use client";
 
 import Link from "next/link";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useEffect, useMemo, useState } from "react";
+import { usePathname, useSearchParams } from "next/navigation";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useApiData } from "../hooks/use-api-data";
 import { api } from "../lib/api";
 import { applyRunFilter, isFiltered, parseRunFilter, plansOfRuns, runFilterQuery, type RunFilter } from "../lib/run-filter";
@@ -14,18 +14,25 @@ const POLL_MS = 2000;
 /** Runs page: every run, filtered and paged in the browser (the API lists them all), the filter kept in the URL. */
 export function RunsView() {
   const { data, error } = useApiData((signal) => api.listRuns(signal), POLL_MS);
-  const router = useRouter();
   const pathname = usePathname();
   const query = useSearchParams();
-  // Local state answers at once; the URL follows (and a back/forward navigation flows back in).
+  // Local state answers at once; the URL follows through history.replaceState (no server round trip, no race
+  // between quick changes), and a navigation to other query parameters (a link to /runs?plan=…) flows back in.
   const queryText = query.toString();
   const [filter, setFilter] = useState<RunFilter>(() => parseRunFilter(query));
-  useEffect(() => setFilter(parseRunFilter(new URLSearchParams(queryText))), [queryText]);
+  const written = useRef(queryText);
+  useEffect(() => {
+    if (queryText === written.current) return;
+    written.current = queryText;
+    setFilter(parseRunFilter(new URLSearchParams(queryText)));
+  }, [queryText]);
   const page = useMemo(() => (data ? applyRunFilter(data, filter) : null), [data, filter]);
   const plans = useMemo(() => (data ? plansOfRuns(data) : []), [data]);
   const show = (next: RunFilter) => {
+    const search = runFilterQuery(next);
     setFilter(next);
-    router.replace(`${pathname}${runFilterQuery(next)}`, { scroll: false });
+    written.current = search.replace(/^\?/, "");
+    window.history.replaceState(null, "", `${pathname}${search}`);
   };
 
   return (
