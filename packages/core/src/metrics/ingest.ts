@@ -21,9 +21,13 @@ export function createIngestService(deps: { repos: Repos; bus: Bus }) {
         histograms: Object.fromEntries(Object.entries(snapshot.histograms).filter(([name, value]) => name !== "rttUs" && value)) as Record<string, string>,
       });
       if (!stored) return "duplicate";
-      const point = mergeSecond(second, await repos.snapshots.listSecond(orgId, snapshot.runId, second));
-      await repos.snapshots.upsertSecond(orgId, snapshot.runId, second, point);
-      await publishLive(bus, snapshot.runId, { type: "point", point });
+      // One re-merge of a second at a time (across api instances): otherwise a merge that read fewer snapshots
+      // can be written or published after one that read more, and the second ends short of an agent.
+      await repos.snapshots.withSecondLocked(snapshot.runId, second, async (locked) => {
+        const point = mergeSecond(second, await locked.listSecond(orgId, snapshot.runId, second));
+        await locked.upsertSecond(orgId, snapshot.runId, second, point);
+        await publishLive(bus, snapshot.runId, { type: "point", point });
+      });
       return "stored";
     },
   };
