@@ -9,8 +9,14 @@ const durationSec = 40;
 const cutMs = 30_000;
 let cluster: FaultCluster;
 
+// With the default 5 s heartbeats the gateway notices a dead link after 15–20 s and the worker calls the agent
+// lost 10 s later: 25–30 s, too close to a 30 s cut to tell apart. 3 s heartbeats put it at 19–22 s. The agent
+// notices at 9–12 s and stops its own load 30 s later (orphan grace) unless its reconnect backoff (≤ 15 s) brings
+// it back first: either way, everything it measured must arrive once it is back.
+const heartbeatMs = 3_000;
+
 beforeAll(async () => {
-  cluster = await startFaultCluster({ agents: 2 });
+  cluster = await startFaultCluster({ agents: 2, heartbeatMs });
   if (cluster.noNamespaces) console.warn(`agent-cut: no network namespaces (${cluster.noNamespaces}); cutting with the relay's blackhole instead`);
 }, 120_000);
 afterAll(async () => cluster?.close(), 60_000);
@@ -23,15 +29,14 @@ describe("fault: one agent is cut off from the network for 30 s mid-run (its nam
 
     const cutAt = Date.now();
     await cut.cut();
-    // The gateway notices after three silent heartbeats (15–20 s), the worker calls it lost 10 s later.
-    await waitForStatus(cluster.browser, runId, ["degraded"], cutMs);
+    // The gateway notices after three silent heartbeats, the worker calls it lost agentLostGraceMs (10 s) later.
+    await waitForStatus(cluster.browser, runId, ["degraded"], cutMs); // from running, while the agent is still away
     // The outage itself is the thing under test: it lasts its 30 s whatever happens meanwhile.
     await new Promise((resolve) => setTimeout(resolve, cutAt + cutMs - Date.now()));
     await cut.restore();
 
-    const { run, seen } = await waitForStatus(cluster.browser, runId, [...TERMINAL_RUN_STATUSES], 60_000);
+    const { run } = await waitForStatus(cluster.browser, runId, [...TERMINAL_RUN_STATUSES], 60_000);
     expect(run.status).toBe("finished");
-    expect(seen).toContain("degraded");
     const lost = run.events.filter((e) => e.kind === "agent-lost");
     expect(lost.map((e) => e.agentId)).toEqual([cut.id]);
     expect(run.error).toContain(`agent ${cut.id} was lost mid-run`);

@@ -45,7 +45,15 @@ export interface FaultCluster {
 const noLog = () => undefined;
 
 /** Starts workers, `apis` api processes, a target and `agents` real agents (each in its own namespace when possible). */
-export async function startFaultCluster(options: { agents: number; apis?: number; privateRedis?: boolean }): Promise<FaultCluster> {
+export interface FaultClusterOptions {
+  agents: number;
+  apis?: number;
+  /** Its own append-only Redis instead of the test run's shared one (for restarting it). */
+  privateRedis?: boolean;
+  heartbeatMs?: number;
+}
+
+export async function startFaultCluster(options: FaultClusterOptions): Promise<FaultCluster> {
   const cleanups: (() => Promise<unknown>)[] = [];
   const close = async () => {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
@@ -58,7 +66,7 @@ export async function startFaultCluster(options: { agents: number; apis?: number
   }
 }
 
-async function setUp(options: { agents: number; apis?: number; privateRedis?: boolean }, cleanups: (() => Promise<unknown>)[], close: () => Promise<void>): Promise<FaultCluster> {
+async function setUp(options: FaultClusterOptions, cleanups: (() => Promise<unknown>)[], close: () => Promise<void>): Promise<FaultCluster> {
   await ensureAgentBuilt();
   const dir = await makeTempDir("throng-fault-");
   cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
@@ -75,6 +83,7 @@ async function setUp(options: { agents: number; apis?: number; privateRedis?: bo
   }
   const env: ServerEnv = {
     databaseUrl: database.url, redisUrl: redis?.url ?? process.env.REDIS_URL!, queuePrefix: uniquePrefix(), authSecret: randomBytes(32).toString("base64url"),
+    ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
   };
 
   const apiPorts = await Promise.all(Array.from({ length: options.apis ?? 1 }, () => freePort()));

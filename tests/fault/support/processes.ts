@@ -16,6 +16,8 @@ export interface ServerEnv {
   redisUrl: string;
   queuePrefix: string;
   authSecret: string;
+  /** HEARTBEAT_INTERVAL_MS for both (the gateway's liveness and the agents' own); default 5000. */
+  heartbeatMs?: number;
 }
 
 const quietOutput = { LOG_LEVEL: "info" }; // kept for error messages only (spawnChild's tail), never printed
@@ -35,7 +37,8 @@ export async function ensureAgentBuilt(): Promise<void> {
 function serverEnv(env: ServerEnv, extra: Record<string, string>): NodeJS.ProcessEnv {
   return {
     ...process.env, ...quietOutput, DATABASE_URL: env.databaseUrl, REDIS_URL: env.redisUrl, QUEUE_PREFIX: env.queuePrefix,
-    AUTH_SECRET: env.authSecret, WEB_ORIGIN, NODE_ENV: "test", ...extra,
+    AUTH_SECRET: env.authSecret, WEB_ORIGIN, NODE_ENV: "test",
+    ...(env.heartbeatMs ? { HEARTBEAT_INTERVAL_MS: String(env.heartbeatMs) } : {}), ...extra,
   };
 }
 
