@@ -49,11 +49,13 @@ export function useRunLive(runId: string): RunLive {
     };
 
     const refresh = async (): Promise<RunView | null> => {
-      liveDuringFetch.current = [];
+      // Each refresh owns its buffer: two overlapping refreshes (a reconnect during the first fetch)
+      // must not clear each other's, which used to crash a finished run's page.
+      const live: SeriesPoint[] = [];
+      liveDuringFetch.current = live;
       try {
         const [latest, series] = await Promise.all([api.getRun(runId, signal), api.getSeries(runId, signal)]);
         if (signal.aborted) return null;
-        const live = liveDuringFetch.current;
         setPoints((current) => mergePoints(mergePoints(current, series.points), live));
         setRun(latest);
         setError(null);
@@ -62,7 +64,7 @@ export function useRunLive(runId: string): RunLive {
         fail(failure);
         return null;
       } finally {
-        liveDuringFetch.current = null;
+        if (liveDuringFetch.current === live) liveDuringFetch.current = null;
       }
     };
 
