@@ -164,7 +164,7 @@ export function PlanEditor({ initial, title, intro }: { initial: PlanDraft; titl
         {view === "form" ? (
           <PlanFormSections draft={draft} errors={errors} onChange={changeDraft} />
         ) : (
-          <div className="panel">
+          <div className="panel field">
             <label htmlFor="plan-text">Plan as {view === "yaml" ? "YAML" : "JSON"}</label>
             <textarea id="plan-text" className="code" spellCheck={false} value={text} onChange={(event) => changeText(event.target.value)} rows={Math.min(40, Math.max(14, text.split("\n").length + 2))} data-testid="plan-text" aria-describedby="plan-text-hint" />
             <p className="hint" id="plan-text-hint">
