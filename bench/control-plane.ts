@@ -51,12 +51,15 @@ async function main(): Promise<void> {
       log(`step ${index + 1}: ${count} agents (load average ${loadavg()[0]!.toFixed(1)})`);
       // An api that dies under the load ends the bench with its last words rather than a stuck step.
       const result = await Promise.race([
-        runStep({ count, label: `step-${index}`, runSeconds, drainSec, browser, apiUrl, apiPid: api.process.pid!, gatewayUrl: `ws://127.0.0.1:${port}${AGENT_GATEWAY_PATH}`, log }),
+        runStep({
+          count, label: `step-${index}`, runSeconds, drainSec, browser, apiUrl, apiPid: api.process.pid!, gatewayUrl: `ws://127.0.0.1:${port}${AGENT_GATEWAY_PATH}`,
+          databaseUrl: database.url, log,
+        }),
         api.diedEarly,
         workers.diedEarly,
       ]);
       results.push(result);
-      if (result.run === "not closed") log(`workers' last lines:\n${workers.tail().split("\n").slice(-5).join("\n")}`);
+      if (!["finished", "failed", "aborted"].includes(result.run)) log(`workers' last lines:\n${workers.tail().split("\n").slice(-5).join("\n")}`);
       log(table([result]).split("\n").at(-1)!);
       await Promise.all([api.stop("SIGKILL", 1_000), workers.stop("SIGKILL", 1_000)]); // a fresh pair for the next step
     }

@@ -1,11 +1,12 @@
 import { loadavg } from "node:os";
 import type { Log } from "../../infra/local/log";
 import { waitUntil } from "../../infra/local/wait";
-import { getSeries, waitForStatus, type Browser } from "../../tests/fault/support/api-client";
+import type { Browser } from "../../tests/fault/support/api-client";
 import { WEB_ORIGIN } from "../../tests/fault/support/processes";
 import { watchReceipts } from "./live-receipts";
 import { watchProcess } from "./process-usage";
 import { startSimAgent, type SimAgent } from "./sim-agent";
+import { readStoredRun } from "./stored-run";
 import { snapshotBodies } from "./snapshot-bodies";
 import type { StepResult } from "./table";
 
@@ -33,7 +34,8 @@ async function connectFleet(count: number, label: string, gatewayUrl: string, to
 
 /** One run on a fleet of `count` agents; waits (bounded) for the last acks, then reads what everyone saw. */
 export async function runStep(options: {
-  count: number; label: string; runSeconds: number; drainSec: number; browser: Browser; apiUrl: string; apiPid: number; gatewayUrl: string; log: Log;
+  count: number; label: string; runSeconds: number; drainSec: number; browser: Browser; apiUrl: string; apiPid: number; gatewayUrl: string;
+  databaseUrl: string; log: Log;
 }): Promise<StepResult> {
   const { count, label, runSeconds, browser } = options;
   const { token } = await browser.request<{ token: string }>("POST", "/api/enrolment-tokens", { expiresInMinutes: 60 });
@@ -49,11 +51,10 @@ export async function runStep(options: {
     const runId = (await browser.request<{ id: string }>("POST", `/api/plans/${plan.id}/runs`)).id;
     const live = watchReceipts(`${options.apiUrl}/api/runs/${runId}/live`, { origin: WEB_ORIGIN, cookie: browser.cookie() });
     // The run closes when every shard reported, or at its planned end plus the orchestrator's 15 s grace.
-    const closed = await waitForStatus(browser, runId, ["finished", "failed", "aborted"], (runSeconds + 15 + options.drainSec) * 1000).catch((error: Error) => {
-      options.log(`${count} agents: ${error.message.slice(0, 160)}`);
-      return undefined;
-    });
-    const runStatus = closed?.run.status ?? "not closed";
+    const closedBy = Date.now() + (runSeconds + 15 + options.drainSec) * 1000;
+    await waitUntil(async () => ["finished", "failed", "aborted"].includes((await readStoredRun(options.databaseUrl, runId)).status), {
+      what: "the run to close", timeoutMs: Math.max(0, closedBy - Date.now()), intervalMs: 500,
+    }).catch(() => options.log(`${count} agents: the run did not close within ${options.drainSec} s after its planned end plus grace`));
     const allAcked = () => fleet.every((agent) => {
       const stats = agent.runs.get(runId);
       return stats !== undefined && stats.sentAt.size === runSeconds && stats.acked.size === runSeconds;
@@ -79,7 +80,7 @@ export async function runStep(options: {
       }
     }
     latencies.sort((a, b) => a - b);
-    const points = await getSeries(browser, runId);
+    const stored = await readStoredRun(options.databaseUrl, runId);
     const wallSec = Math.max(1, (lastAck - firstSend) / 1000 + 1); // the first second's snapshots go out at its end
     return {
       agents: count,
@@ -92,9 +93,9 @@ export async function runStep(options: {
       sent,
       notAcked: count * runSeconds - acked,
       notLive,
-      incompleteSeconds: runSeconds - points.filter((p) => p.agents === count).length,
+      incompleteSeconds: runSeconds - stored.agentsPerSecond.filter((agents) => agents === count).length,
       loadAverage,
-      run: runStatus,
+      run: stored.status,
     };
   } finally {
     for (const agent of fleet) agent.close();
