@@ -66,6 +66,7 @@ export interface PlanTable {
   id: string;
   org_id: string;
   name: string;
+  version: Generated<number>;
   spec: Json<unknown>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
@@ -81,6 +82,7 @@ export interface RunTable {
   summary: Json<unknown> | null;
   verdict: Json<unknown> | null;
   capacity: Json<unknown> | null;
+  plan_version: number | null;
   start_at: Timestamp | null;
   created_at: Generated<Date>;
   started_at: Timestamp | null;
@@ -203,6 +205,14 @@ export interface CapacityEstimateTable {
   created_at: Generated<Date>;
 }
 
+export interface PlanVersionTable {
+  plan_id: string;
+  org_id: string;
+  version: number;
+  spec: Json<unknown>;
+  created_at: Generated<Date>;
+}
+
 export interface Database {
   organization: OrganizationTable;
   member: MemberTable;
@@ -210,6 +220,7 @@ export interface Database {
   enrolment_tokens: EnrolmentTokenTable;
   agents: AgentTable;
   plans: PlanTable;
+  plan_versions: PlanVersionTable;
   runs: RunTable;
   run_shards: RunShardTable;
   snapshots: SnapshotTable;

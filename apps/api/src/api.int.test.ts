@@ -73,6 +73,20 @@ describe("API (in-process Fastify, real PostgreSQL and Redis)", () => {
     expect((await stranger.request("POST", `/api/plans/${view.id}/runs`)).status).toBe(404);
   });
 
+  it("edits a plan as a new version, refuses a lost update, and a run keeps the version it ran", async () => {
+    const user = await api.signUp("Ver");
+    const created = PlanView.parse((await user.request("POST", "/api/plans", plan)).json);
+    expect(created.version).toBe(1);
+    const edited = await user.request("PUT", `/api/plans/${created.id}`, { version: 1, spec: { ...plan, load: { clients: 20, durationSec: 5 } } });
+    expect(PlanView.parse(edited.json)).toMatchObject({ version: 2, spec: { load: { clients: 20 } } });
+    const stale = await user.request("PUT", `/api/plans/${created.id}`, { version: 1, spec: plan });
+    expect(stale.status).toBe(409);
+    expect(ErrorBody.parse(stale.json).error.message).toMatch(/now version 2, you edited 1/);
+    const versions = (await user.request("GET", `/api/plans/${created.id}/versions`)).json.versions;
+    expect(versions.map((v: { version: number; spec: { load: { clients: number } } }) => [v.version, v.spec.load.clients])).toEqual([[2, 20], [1, 10]]);
+    expect((await user.request("PUT", `/api/plans/${created.id}`, { version: 2, spec: { ...plan, load: { clients: 0, durationSec: 5 } } })).json.error.fields[0].path).toBe("spec.load.clients");
+  });
+
   it("creates an enrolment token shown once with the commands that use it", async () => {
     const user = await api.signUp("Fay");
     const answer = await user.request("POST", "/api/enrolment-tokens");

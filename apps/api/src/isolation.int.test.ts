@@ -45,6 +45,8 @@ const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: u
   "GET /api/plans": { kind: "collection" },
   "POST /api/plans": { kind: "own", body: plan },
   "GET /api/plans/:id": { kind: "by-id", id: (f) => f.planId },
+  "PUT /api/plans/:id": { kind: "by-id", id: (f) => f.planId, body: { version: 1, spec: plan } },
+  "GET /api/plans/:id/versions": { kind: "by-id", id: (f) => f.planId },
   "POST /api/plans/:id/runs": { kind: "by-id", id: (f) => f.planId },
   "GET /api/runs": { kind: "collection" },
   "GET /api/runs/:id": { kind: "by-id", id: (f) => f.runId },

@@ -5,6 +5,7 @@ export interface RunRow {
   orgId: string;
   planId: string;
   planName: string;
+  planVersion: number | null;
   spec: unknown;
   status: string;
   error: string | null;
@@ -52,16 +53,16 @@ export function createRunRepo(db: Db) {
       .selectFrom("runs as r")
       .innerJoin("plans as p", "p.id", "r.plan_id")
       .select([
-        "r.id", "r.org_id as orgId", "r.plan_id as planId", "p.name as planName", "r.spec", "r.status", "r.error",
+        "r.id", "r.org_id as orgId", "r.plan_id as planId", "p.name as planName", "r.plan_version as planVersion", "r.spec", "r.status", "r.error",
         "r.summary", "r.verdict", "r.capacity", "r.start_at as startAt", "r.created_at as createdAt", "r.started_at as startedAt", "r.ended_at as endedAt",
       ])
       .where("r.org_id", "=", orgId);
 
   return {
-    async insert(orgId: string, run: { id: string; planId: string; spec: unknown; status: string }) {
+    async insert(orgId: string, run: { id: string; planId: string; planVersion?: number; spec: unknown; status: string }) {
       await db
         .insertInto("runs")
-        .values({ id: run.id, org_id: orgId, plan_id: run.planId, spec: JSON.stringify(run.spec), status: run.status })
+        .values({ id: run.id, org_id: orgId, plan_id: run.planId, plan_version: run.planVersion ?? null, spec: JSON.stringify(run.spec), status: run.status })
         .execute();
     },
     async get(orgId: string, id: string): Promise<RunRow | undefined> {

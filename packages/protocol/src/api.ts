@@ -47,10 +47,23 @@ export type AgentView = z.infer<typeof AgentView>;
 export const SavePlan = PlanSpec;
 export type SavePlan = z.infer<typeof SavePlan>;
 
+/** PUT /api/plans/:id body: the whole new plan, and the version it was edited from (to refuse lost updates). */
+export const UpdatePlan = z.object({
+  version: z.number().int().min(1, "send the version you edited (PlanView.version)"),
+  spec: PlanSpec,
+});
+export type UpdatePlan = z.infer<typeof UpdatePlan>;
+
+/** GET /api/plans/:id/versions items, newest first. */
+export const PlanVersionView = z.object({ version: z.number().int(), spec: PlanSpec, createdAt: z.string() });
+export type PlanVersionView = z.infer<typeof PlanVersionView>;
+
 /** GET /api/plans items and single plan. */
 export const PlanView = z.object({
   id: z.string().uuid(),
   name: z.string(),
+  /** Starts at 1; each edit adds one. Runs record the version they ran. */
+  version: z.number().int().min(1).optional(),
   spec: PlanSpec,
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -44,6 +44,8 @@ export const RunView = z.object({
   id: z.string().uuid(),
   planId: z.string().uuid(),
   planName: z.string(),
+  /** The plan version the run was started from; `spec` is the run's own copy of it. */
+  planVersion: z.number().int().nullable().optional(),
   status: RunStatus,
   spec: PlanSpec,
   error: z.string().nullable(),

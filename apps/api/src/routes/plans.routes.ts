@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { parseOrThrow } from "@throng/protocol/errors";
-import { IdParams, PlanView, SavePlan } from "@throng/protocol/api";
+import { IdParams, PlanVersionView, PlanView, SavePlan, UpdatePlan } from "@throng/protocol/api";
 import { RunView } from "@throng/protocol/run";
 import type { ApiDeps } from "../services";
 
@@ -23,6 +23,16 @@ export async function planRoutes(app: FastifyInstance, deps: ApiDeps) {
     const { actor } = await resolveIdentity(request);
     const { id } = parseOrThrow(IdParams, request.params, "plan id");
     return plans.get(actor, id);
+  });
+
+  app.put("/api/plans/:id", { config: { doc: { summary: "Save a new version of a plan (past runs keep theirs)", access: "user", permission: "plan.write", body: UpdatePlan, response: PlanView } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    return plans.update(actor, parseOrThrow(IdParams, request.params, "plan id").id, request.body);
+  });
+
+  app.get("/api/plans/:id/versions", { config: { doc: { summary: "Every version of a plan, newest first", access: "user", permission: "plan.read", response: z.object({ versions: z.array(PlanVersionView) }) } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    return { versions: await plans.versions(actor, parseOrThrow(IdParams, request.params, "plan id").id) };
   });
 
   app.post("/api/plans/:id/runs", { config: { doc: { summary: "Start a run of a plan", access: "user", permission: "run.start", response: RunView } } }, async (request, reply) => {

@@ -1,13 +1,13 @@
 import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
 import { PlanSpec } from "@throng/protocol/plan";
-import type { PlanView } from "@throng/protocol/api";
+import { UpdatePlan, type PlanVersionView, type PlanView } from "@throng/protocol/api";
 import type { PlanRepo, PlanRow } from "@throng/db/repos/plans";
 import { authorize, type Actor } from "../orgs/permissions";
 import { assertSlosApply } from "../capacity/slo";
 
 export function toPlanView(row: PlanRow): PlanView {
   return {
-    id: row.id, name: row.name, spec: PlanSpec.parse(row.spec),
+    id: row.id, name: row.name, version: row.version, spec: PlanSpec.parse(row.spec),
     createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(),
   };
 }
@@ -21,6 +21,22 @@ export function createPlanService(deps: { plans: PlanRepo }) {
       const spec = parseOrThrow(PlanSpec, input, "plan");
       assertSlosApply(spec);
       return toPlanView(await plans.insert(actor.orgId, { id: crypto.randomUUID(), name: spec.name, spec }));
+    },
+    /** Saves a new version; refuses when someone saved another version since `version` was loaded. */
+    async update(actor: Actor, id: string, input: unknown): Promise<PlanView> {
+      authorize(actor, "plan.write");
+      const { version, spec } = parseOrThrow(UpdatePlan, input, "plan");
+      assertSlosApply(spec);
+      const row = await plans.update(actor.orgId, id, version, { name: spec.name, spec });
+      if (row) return toPlanView(row);
+      const current = await plans.get(actor.orgId, id);
+      if (!current) throw new ThrongError("not_found", `No plan ${id} in this organisation`);
+      throw new ThrongError("conflict", `The plan was saved meanwhile (now version ${current.version}, you edited ${version}): reload it and apply your change again`);
+    },
+    async versions(actor: Actor, id: string): Promise<PlanVersionView[]> {
+      authorize(actor, "plan.read");
+      if (!(await plans.get(actor.orgId, id))) throw new ThrongError("not_found", `No plan ${id} in this organisation`);
+      return (await plans.versions(actor.orgId, id)).map((v) => ({ version: v.version, spec: PlanSpec.parse(v.spec), createdAt: v.createdAt.toISOString() }));
     },
     async get(actor: Actor, id: string): Promise<PlanView> {
       authorize(actor, "plan.read");

@@ -43,7 +43,7 @@ export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs
         throw new ThrongError("no_agent_online", noAgentReason(spec.agents));
       }
       const runId = crypto.randomUUID();
-      await repos.runs.insert(orgId, { id: runId, planId, spec: plan.spec, status: "queued" });
+      await repos.runs.insert(orgId, { id: runId, planId, planVersion: plan.version, spec: plan.spec, status: "queued" });
       await jobs.startRun({ orgId, runId });
       return get(actor, runId);
     },

@@ -9,6 +9,7 @@ export function toRunView(row: RunRow, events: RunEventRow[] = []): RunView {
     id: row.id,
     planId: row.planId,
     planName: row.planName,
+    planVersion: row.planVersion,
     status: RunStatus.parse(row.status),
     spec: PlanSpec.parse(row.spec),
     error: row.error,
