@@ -18,6 +18,7 @@ import {
   latencyNames,
   stepMarkers,
 } from "../lib/series";
+import { causeLines, causeNames, DELIVERY_LINES, hasDelivery } from "../lib/series-causes";
 import { SeriesChart } from "./series-chart";
 
 interface RunChartsProps {
@@ -46,6 +47,12 @@ export function RunCharts({ points, span, events, agents }: RunChartsProps) {
     const byId = new Map(pairs);
     return agentCpuLines([...byId.keys()], (id) => byId.get(id) ?? id);
   }, [healthKey]);
+  const causeKey = useMemo(() => JSON.stringify(causeNames(points)), [points]);
+  const causes = useMemo(() => {
+    const { errors, closes } = JSON.parse(causeKey) as { errors: string[]; closes: string[] };
+    return causeLines(errors, closes);
+  }, [causeKey]);
+  const delivery = useMemo(() => hasDelivery(points), [points]);
   const rttTitle = `Round-trip time ${RTT_LINES.map((line) => line.label).join(", ")}`;
 
   return (
@@ -64,6 +71,8 @@ export function RunCharts({ points, span, events, agents }: RunChartsProps) {
         ) : (
           <SeriesChart testId="chart-agents" title="Agents reporting" lines={AGENT_LINES} points={points} span={span} markers={markers} />
         )}
+        {causes.length > 0 && <SeriesChart testId="chart-causes" title="Errors and disconnects by cause, per second" lines={causes} points={points} span={span} markers={markers} />}
+        {delivery && <SeriesChart testId="chart-delivery" title="Delivery: broadcast reach (%), lost, duplicates, out of order" lines={DELIVERY_LINES} points={points} span={span} markers={markers} />}
         {latency.length > 0 && <SeriesChart testId="chart-latency" title="Other latencies, p99" lines={latency} points={points} span={span} markers={markers} unit="ms" />}
       </div>
     </section>

@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import type { SeriesPoint } from "@throng/protocol/snapshot";
+import { causeLines, causeNames, DELIVERY_LINES, hasDelivery } from "./series-causes";
+
+const point = (extra: Partial<SeriesPoint>): SeriesPoint => ({
+  t: 1, agents: 1, clients: 1, connections: 1, messagesSentPerSec: 0, messagesReceivedPerSec: 0, bytesSentPerSec: 0,
+  bytesReceivedPerSec: 0, errors: 0, rttP50Ms: null, rttP99Ms: null, rttMaxMs: null, ...extra,
+});
+
+describe("errors and disconnects by cause", () => {
+  it("lists every cause seen and charts 0 for seconds without it", () => {
+    const points = [point({ errorsByKind: { timeout: 2 } }), point({ errorsByKind: { reset: 1 }, closesByCause: { server: 3 } })];
+    const names = causeNames(points);
+    expect(names).toEqual({ errors: ["reset", "timeout"], closes: ["server"] });
+    const lines = causeLines(names.errors, names.closes);
+    expect(lines.map((l) => l.label)).toEqual(["error: reset", "error: timeout", "closed: server"]);
+    expect(lines.map((l) => l.value(points[0]!))).toEqual([0, 2, 0]);
+  });
+
+  it("shows movement-sync reach as a percentage, only when measured", () => {
+    expect(hasDelivery([point({})])).toBe(false);
+    const p = point({ broadcastReach: 0.987, lost: 4 });
+    expect(hasDelivery([p])).toBe(true);
+    expect(DELIVERY_LINES.map((l) => l.value(p))).toEqual([98.7, 4, null, null]);
+  });
+});

@@ -1,0 +1,37 @@
+import type { SeriesPoint } from "@throng/protocol/snapshot";
+import type { ChartLine } from "./series";
+
+const CAUSE_COLOURS = ["#cf222e", "#bc4c00", "#8250df", "#0969da", "#9a6700", "#1a7f37", "#6e7781", "#d63384"];
+
+/** Every cause any second reported, for errors (`errorsByKind`) and disconnects (`closesByCause`), sorted. */
+export function causeNames(points: readonly SeriesPoint[]): { errors: string[]; closes: string[] } {
+  const errors = new Set<string>();
+  const closes = new Set<string>();
+  for (const p of points) {
+    for (const key of Object.keys(p.errorsByKind ?? {})) errors.add(key);
+    for (const key of Object.keys(p.closesByCause ?? {})) closes.add(key);
+  }
+  return { errors: [...errors].sort(), closes: [...closes].sort() };
+}
+
+/** One line per cause: errors as "error: timeout", disconnects as "closed: server"; a second without it is 0. */
+export function causeLines(errors: readonly string[], closes: readonly string[]): ChartLine[] {
+  const lines: Omit<ChartLine, "color">[] = [
+    ...errors.map((name) => ({ label: `error: ${name}`, value: (p: SeriesPoint) => p.errorsByKind?.[name] ?? 0 })),
+    ...closes.map((name) => ({ label: `closed: ${name}`, value: (p: SeriesPoint) => p.closesByCause?.[name] ?? 0 })),
+  ];
+  return lines.map((line, i) => ({ ...line, color: CAUSE_COLOURS[i % CAUSE_COLOURS.length]! }));
+}
+
+/** Movement-sync delivery: reach in percent, and messages lost, duplicated or out of order per second. */
+export const DELIVERY_LINES: ChartLine[] = [
+  { label: "Reach %", color: "#1a7f37", value: (p) => (p.broadcastReach === null || p.broadcastReach === undefined ? null : Math.round(p.broadcastReach * 1000) / 10) },
+  { label: "Lost", color: "#cf222e", value: (p) => p.lost ?? null },
+  { label: "Duplicates", color: "#bc4c00", value: (p) => p.duplicates ?? null },
+  { label: "Out of order", color: "#8250df", value: (p) => p.outOfOrder ?? null },
+];
+
+/** True when any second measured delivery (movement-sync reach, or UDP loss). */
+export function hasDelivery(points: readonly SeriesPoint[]): boolean {
+  return points.some((p) => p.broadcastReach !== undefined || p.lost !== undefined);
+}
