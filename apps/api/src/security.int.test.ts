@@ -219,7 +219,8 @@ describe("hygiene", () => {
 
 describe("rate limits (Redis, so they hold across API instances)", () => {
   it("answer 429 with Retry-After on sign-in, and close enrolment with 4029", async () => {
-    const limited = await startTestApi({ rateLimits: { signIn: { limit: 2, windowSec: 60 }, signUp: { limit: 5, windowSec: 60 }, enrolment: { limit: 1, windowSec: 60 } } });
+    // Hour-long windows: a fixed window that rolled over mid-test (at a minute boundary) would reset the counts.
+    const limited = await startTestApi({ rateLimits: { signIn: { limit: 2, windowSec: 3600 }, signUp: { limit: 5, windowSec: 3600 }, enrolment: { limit: 1, windowSec: 3600 } } });
     try {
       const user = await limited.signUp("Rl");
       const attempt = () => user.request("POST", "/api/auth/sign-in/email", { email: user.email, password: "wrong-password-1" });
