@@ -9,6 +9,7 @@ import { describeAgents, describeLoad, describeScenario, describeTarget } from "
 import { planToText, type PlanFormat } from "../lib/plan-text";
 import { CodeBlock } from "./code-block";
 import { downloadPlan } from "./plan-download";
+import { PlanVersions } from "./plan-versions";
 import { RunList } from "./run-list";
 import { StartRunButton } from "./start-run-button";
 import { can } from "../lib/settings-permissions";
@@ -36,6 +37,7 @@ export function PlanDetail({ planId }: { planId: string }) {
   }
   if (!plan.data) return <p className="loading">Loading plan…</p>;
   const { spec } = plan.data;
+  const version = plan.data.version ?? 1;
   const recent = (runs.data ?? []).filter((run) => run.planId === planId).slice(0, 10);
   const text = planToText(spec, format);
 
@@ -44,15 +46,21 @@ export function PlanDetail({ planId }: { planId: string }) {
       <div className="page-head">
         <div>
           <p className="muted small">
-            <Link href="/plans">Plans</Link> / created {formatDateTime(plan.data.createdAt)}
+            <Link href="/plans">Plans</Link> / created {formatDateTime(plan.data.createdAt)} ·{" "}
+            <span data-testid="plan-version">version {version}</span>, saved {formatDateTime(plan.data.updatedAt)}
           </p>
           <h1>{plan.data.name}</h1>
         </div>
         <div className="head-actions">
           {can(role, "plan.write") && (
-            <Link className="button" href={`/plans/new?from=${planId}`} data-testid="clone-plan">
-              Clone and edit
-            </Link>
+            <>
+              <Link className="button" href={`/plans/${planId}/edit`} data-testid="edit-plan">
+                Edit
+              </Link>
+              <Link className="button" href={`/plans/new?from=${planId}`} data-testid="clone-plan">
+                Clone
+              </Link>
+            </>
           )}
           <button className="button" type="button" onClick={() => downloadPlan(spec, format)} data-testid="export-plan">
             Export {format === "yaml" ? "YAML" : "JSON"}
@@ -77,14 +85,12 @@ export function PlanDetail({ planId }: { planId: string }) {
       </section>
       <section className="panel" aria-labelledby="plan-file-title">
         <h2 id="plan-file-title">Plan file</h2>
-        <p className="muted">
-          Saved plans do not change, so every run keeps the plan it ran. To change this one, clone it, edit the copy (form, YAML
-          or JSON) and save it.
-        </p>
+        <p className="muted">Version {version}. Each save makes a new version; every run keeps the version it ran.</p>
         <Tabs label="Plan file format" idPrefix="plan-file" tabs={FORMATS} selected={format} onSelect={(id) => setFormat(id as PlanFormat)}>
           <CodeBlock text={text} label={`Plan as ${format.toUpperCase()}`} testId="plan-file" wrap={false} />
         </Tabs>
       </section>
+      <PlanVersions key={version} planId={planId} current={version} />
       <section aria-labelledby="plan-runs-title">
         <h2 id="plan-runs-title">Recent runs</h2>
         {runs.error && (

@@ -6,7 +6,7 @@ import { useRef, useState, type FormEvent } from "react";
 import { PlanSpec } from "@throng/protocol/plan";
 import { api } from "../lib/api";
 import { ApiError, errorMessage } from "../lib/api-client";
-import { draftFromInput, draftToInput, errorsByPath, fieldId, issuesToFields, validateDraft, type PlanDraft, type PlanErrors } from "../lib/plan-draft";
+import { draftFromInput, draftToInput, errorsByPath, fieldId, issuesToFields, specFieldErrors, validateDraft, type PlanDraft, type PlanErrors } from "../lib/plan-draft";
 import { formatOfFile, parsePlanText, planToText, type PlanFormat } from "../lib/plan-text";
 import { ErrorSummary } from "./error-summary";
 import { downloadPlan } from "./plan-download";
@@ -33,11 +33,20 @@ function draftProblems(draft: PlanDraft): PlanErrors {
   return checked.ok ? {} : checked.errors;
 }
 
+export interface PlanEditTarget {
+  planId: string;
+  /** The version the editor was loaded with; the API refuses the save if the plan has moved on. */
+  version: number;
+  /** Loads the plan again (dropping these edits) after a conflict. */
+  onReload: () => void;
+}
+
 /**
  * The plan editor: a form drawn from the schema, and the same plan as YAML or JSON, all editable; switching
- * views carries the plan across. Import reads a .json/.yaml file; export downloads one. Saving creates a plan.
+ * views carries the plan across. Import reads a .json/.yaml file; export downloads one. Saving creates a plan,
+ * or with `edit` saves a new version of that plan (refused with 409 if another version was saved meanwhile).
  */
-export function PlanEditor({ initial, title, intro }: { initial: PlanDraft; title: string; intro: string }) {
+export function PlanEditor({ initial, title, intro, edit }: { initial: PlanDraft; title: string; intro: string; edit?: PlanEditTarget }) {
   const router = useRouter();
   const [draft, setDraft] = useState<PlanDraft>(initial);
   const [view, setView] = useState<View>("form");
@@ -46,6 +55,7 @@ export function PlanEditor({ initial, title, intro }: { initial: PlanDraft; titl
   const [checking, setChecking] = useState(false);
   const [pending, setPending] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
+  const [conflict, setConflict] = useState<string | null>(null);
   const fileRef = useRef<HTMLInputElement>(null);
 
   /** The plan as the current view has it, or null (with errors shown) when a text view does not parse. */
@@ -99,10 +109,16 @@ export function PlanEditor({ initial, title, intro }: { initial: PlanDraft; titl
     setErrors({});
     setPending(true);
     try {
-      const saved = await api.savePlan(checked.spec);
+      const saved = edit ? await api.updatePlan(edit.planId, { version: edit.version, spec: checked.spec }) : await api.savePlan(checked.spec);
       router.push(`/plans/${saved.id}`);
     } catch (error) {
-      const fields = error instanceof ApiError ? error.fields : [];
+      if (edit && error instanceof ApiError && error.status === 409) {
+        setConflict(error.message);
+        setPending(false);
+        requestAnimationFrame(() => document.getElementById("plan-conflict")?.focus());
+        return;
+      }
+      const fields = error instanceof ApiError ? (edit ? specFieldErrors(error.fields) : error.fields) : [];
       showProblems(fields.length > 0 ? errorsByPath(fields) : { form: errorMessage(error) });
       setPending(false);
     }
@@ -159,6 +175,15 @@ export function PlanEditor({ initial, title, intro }: { initial: PlanDraft; titl
           {notice}
         </p>
       )}
+      {conflict && edit && (
+        <div className="alert" role="alert" id="plan-conflict" tabIndex={-1} data-testid="plan-conflict">
+          <p>{conflict}</p>
+          <button className="button" type="button" onClick={edit.onReload} data-testid="plan-conflict-reload">
+            Reload
+          </button>{" "}
+          <span className="small">Loads the latest version; your changes here are dropped, so copy them first if you need them.</span>
+        </div>
+      )}
       <ErrorSummary errors={errors} />
       <Tabs label="Plan views" idPrefix="plan-view" tabs={VIEWS} selected={view} onSelect={switchView}>
         {view === "form" ? (
@@ -175,9 +200,9 @@ export function PlanEditor({ initial, title, intro }: { initial: PlanDraft; titl
       </Tabs>
       <div className="form-actions">
         <button className="button primary" type="submit" disabled={pending} data-testid="save-plan">
-          {pending ? "Saving…" : "Save plan"}
+          {pending ? "Saving…" : edit ? `Save as version ${edit.version + 1}` : "Save plan"}
         </button>
-        <Link className="button" href="/plans">
+        <Link className="button" href={edit ? `/plans/${edit.planId}` : "/plans"}>
           Cancel
         </Link>
       </div>

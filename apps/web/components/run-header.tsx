@@ -50,7 +50,8 @@ export function RunHeader({ run, stream, now, agentsReporting, onAborted }: RunH
       <div className="page-head">
         <div>
           <p className="muted small">
-            <Link href="/runs">Runs</Link> / <Link href={`/plans/${run.planId}`}>{run.planName}</Link> · created {formatDateTime(run.createdAt)}
+            <Link href="/runs">Runs</Link> / <Link href={`/plans/${run.planId}`}>{run.planName}</Link>
+            {run.planVersion != null && <span data-testid="run-plan-version"> · plan v{run.planVersion}</span>} · created {formatDateTime(run.createdAt)}
           </p>
           <h1>
             {run.planName} <StatusBadge status={run.status} tone={runTone(run.status)} testId="run-status" />

@@ -3,8 +3,10 @@ import {
   type CreateEnrolmentToken,
   EnrolmentTokenCreated,
   Me,
+  PlanVersionView,
   PlanView,
   type SavePlan,
+  type UpdatePlan,
 } from "@throng/protocol/api";
 import { RunView } from "@throng/protocol/run";
 import { SeriesAnswer } from "./series-answer";
@@ -13,6 +15,7 @@ import { apiRequest, type ResponseSchema } from "./api-client";
 // Wrapper schemas for list answers; the item schemas come from the protocol.
 const AgentList = { safeParse: (input: unknown) => listOf("agents", AgentView, input) };
 const PlanList = { safeParse: (input: unknown) => listOf("plans", PlanView, input) };
+const PlanVersionList = { safeParse: (input: unknown) => listOf("versions", PlanVersionView, input) };
 const RunList = { safeParse: (input: unknown) => listOf("runs", RunView, input) };
 
 function listOf<K extends string, T>(key: K, item: ResponseSchema<T>, input: unknown) {
@@ -47,6 +50,9 @@ export const api = {
   listPlans: (signal?: AbortSignal) => apiRequest("GET", "/api/plans", PlanList, undefined, signal),
   getPlan: (planId: string, signal?: AbortSignal) => apiRequest("GET", path("plans", planId), PlanView, undefined, signal),
   savePlan: (body: SavePlan) => apiRequest("POST", "/api/plans", PlanView, body),
+  updatePlan: (planId: string, body: UpdatePlan) => apiRequest("PUT", path("plans", planId), PlanView, body),
+  listPlanVersions: (planId: string, signal?: AbortSignal) =>
+    apiRequest("GET", path("plans", planId, "versions"), PlanVersionList, undefined, signal),
   startRun: (planId: string) => apiRequest("POST", path("plans", planId, "runs"), RunView),
 
   listRuns: (signal?: AbortSignal) => apiRequest("GET", "/api/runs", RunList, undefined, signal),

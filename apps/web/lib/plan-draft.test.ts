@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PLAN_NODE, draftFromInput, draftToInput, emptyDraft, expectedMessagesPerSec, planField, validateDraft } from "./plan-draft";
+import { PLAN_NODE, draftFromInput, draftToInput, emptyDraft, expectedMessagesPerSec, planField, specFieldErrors, validateDraft } from "./plan-draft";
 import { initialVariant, type DraftObject } from "./schema-form";
 import type { NodeSpec } from "./schema-node";
 
@@ -93,5 +93,15 @@ describe("expectedMessagesPerSec", () => {
   it("is clients × pings per second for ping-pong, null while unusable", () => {
     expect(expectedMessagesPerSec(draftFromInput(plan))).toBe(2500);
     expect(expectedMessagesPerSec(draftFromInput({ ...plan, load: { clients: 0 } }))).toBeNull();
+  });
+});
+
+describe("field errors of a plan update", () => {
+  it("drops the spec. prefix so they land on the editor's fields, and keeps others", () => {
+    expect(specFieldErrors([{ path: "spec.load.clients", message: "too small" }, { path: "spec", message: "bad" }, { path: "version", message: "old" }])).toEqual([
+      { path: "load.clients", message: "too small" },
+      { path: "form", message: "bad" },
+      { path: "version", message: "old" },
+    ]);
   });
 });

@@ -63,6 +63,11 @@ export function errorsByPath(fields: readonly FieldError[]): PlanErrors {
   return errors;
 }
 
+/** Field errors of an UpdatePlan body (`spec.load.clients`) as paths of the plan itself (`load.clients`). */
+export function specFieldErrors(fields: readonly FieldError[]): FieldError[] {
+  return fields.map((field) => ({ ...field, path: field.path.startsWith("spec.") ? field.path.slice(5) : field.path === "spec" ? "form" : field.path }));
+}
+
 /** Checks the draft with the schema the API uses; text in a number box gets a plain message. */
 export function validateDraft(draft: PlanDraft): DraftCheck {
   const input = draftToInput(draft);

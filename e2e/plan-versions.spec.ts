@@ -1,0 +1,77 @@
+// Editing a plan makes a new version: a plan seeded through the API with the browser's session is edited in the
+// dashboard (clients changed), the page shows version 2 and lists both versions, and a save from a stale
+// version is refused with 409. Screenshots go to e2e/artifacts/.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect, test } from "@playwright/test";
+
+const baseUrl = (process.env.E2E_BASE_URL ?? "").replace(/\/+$/, "");
+const artifacts = fileURLToPath(new URL("./artifacts/", import.meta.url));
+const stamp = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+const url = (path: string) => `${baseUrl}${path}`;
+const write = { headers: { origin: baseUrl } };
+
+test("a plan is edited into version 2, both versions are listed, and a stale save is refused", async ({ page }) => {
+  test.skip(!baseUrl, "npm test sets E2E_BASE_URL");
+  test.setTimeout(90_000);
+  mkdirSync(artifacts, { recursive: true });
+  const pageErrors: string[] = [];
+  page.on("pageerror", (error) => pageErrors.push(`${page.url()}: ${error.message}`));
+
+  await page.goto(url("/sign-up"));
+  await page.getByLabel("Name", { exact: true }).fill("Plan Editor");
+  await page.getByLabel("Email", { exact: true }).fill(`versions-${stamp}@example.com`);
+  await page.getByLabel("Password", { exact: true }).fill(`pw-${stamp}`);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/agents$/);
+
+  const spec = {
+    name: `Versioned ${stamp}`,
+    target: { protocol: "websocket", url: "ws://127.0.0.1:9/" },
+    scenario: { kind: "ping-pong", intervalMs: 500, messageBytes: 64 },
+    load: { clients: 3, durationSec: 30 },
+  };
+  const created = await page.request.post(url("/api/plans"), { data: spec, ...write });
+  expect(created.ok(), `create plan: HTTP ${created.status()} ${await created.text()}`).toBe(true);
+  const plan = (await created.json()) as { id: string; version?: number };
+  expect(plan.version).toBe(1);
+
+  await page.goto(url(`/plans/${plan.id}`));
+  await expect(page.getByTestId("plan-version")).toHaveText("version 1");
+  await expect(page.getByText(/clone it, edit the copy/i)).toHaveCount(0);
+  await page.getByTestId("edit-plan").click();
+  await expect(page).toHaveURL(new RegExp(`/plans/${plan.id}/edit$`));
+  const clients = page.getByLabel("Clients", { exact: true });
+  await expect(clients).toHaveValue("3");
+  await clients.fill("7");
+  await page.getByTestId("save-plan").click();
+
+  await expect(page).toHaveURL(new RegExp(`/plans/${plan.id}$`));
+  await expect(page.getByTestId("plan-version")).toHaveText("version 2");
+  await expect(page.getByTestId("plan-file")).toContainText("clients: 7");
+  const rows = page.getByTestId("plan-version-row");
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toContainText("v2");
+  await expect(rows.nth(1)).toContainText("v1");
+  await page.getByRole("button", { name: "View version 1" }).click();
+  await expect(page.getByTestId("plan-version-file")).toContainText("clients: 3");
+  await page.screenshot({ path: join(artifacts, "plan-versions.png"), fullPage: true });
+
+  const stale = await page.request.put(url(`/api/plans/${plan.id}`), { data: { version: 1, spec: { ...spec, load: { clients: 9, durationSec: 30 } } }, ...write });
+  expect(stale.status(), await stale.text()).toBe(409);
+
+  // The editor shows the same refusal in place when it was loaded before someone else saved.
+  await page.getByTestId("edit-plan").click();
+  await expect(clients).toHaveValue("7");
+  const other = await page.request.put(url(`/api/plans/${plan.id}`), { data: { version: 2, spec: { ...spec, load: { clients: 5, durationSec: 30 } } }, ...write });
+  expect(other.ok(), await other.text()).toBe(true);
+  await clients.fill("8");
+  await page.getByTestId("save-plan").click();
+  await expect(page.getByTestId("plan-conflict")).toBeVisible();
+  await page.getByTestId("plan-conflict-reload").click();
+  await expect(clients).toHaveValue("5");
+  await expect(page.getByTestId("save-plan")).toHaveText("Save as version 4");
+
+  expect(pageErrors, "uncaught errors in the page").toEqual([]);
+});
