@@ -1,0 +1,84 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { MetricSnapshot } from "@throng/protocol/snapshot";
+import type { SnapshotRow } from "@throng/db/repos/snapshots";
+import { analyzeCapacity } from "@throng/core/capacity/capacity";
+
+/**
+ * The capacity search against a server whose capacity is known in advance: the reference target burns
+ * CPU_US of CPU per message, so one core answers 1e6 / CPU_US messages a second; at one ping per
+ * INTERVAL_MS per client it holds KNOWN_CLIENTS clients. The real agent steps the load up; core's
+ * analysis must land within ±15% of that.
+ */
+const CPU_US = 5_000;
+const INTERVAL_MS = 100;
+const KNOWN_CLIENTS = 1e6 / CPU_US / (1000 / INTERVAL_MS); // 20
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const agentCli = ["--import", "tsx", path.join(root, "agent/src/cli/main.ts")];
+const children: ChildProcess[] = [];
+
+function start(args: string[]): ChildProcess {
+  const child = spawn(process.execPath, [...agentCli, ...args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  return child;
+}
+
+function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
+  return new Promise((resolve, reject) => {
+    let seen = "";
+    const timer = setTimeout(() => reject(new Error(`no ${pattern} within ${timeoutMs} ms:\n${seen}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = pattern.exec(seen);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match);
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+  });
+}
+
+const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+
+afterAll(() => {
+  for (const child of children) child.kill("SIGKILL");
+});
+
+describe("capacity search accuracy (real agent, real target with a known capacity)", () => {
+  it(`finds the target's ${KNOWN_CLIENTS}-client capacity within ±15%`, async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "throng-capacity-"));
+    try {
+      const target = start(["target", "--port", "0", "--cpu-us", String(CPU_US)]);
+      const [, url] = await waitForLine(target, /target listening on (ws:\/\/\S+)/, 30_000);
+      const plan = {
+        name: "capacity accuracy",
+        target: { protocol: "websocket", url },
+        scenario: { kind: "ping-pong", intervalMs: INTERVAL_MS, messageBytes: 64 },
+        load: { clients: 30, durationSec: 33, shape: { kind: "step-up", startClients: 10, stepClients: 2, stepDurationSec: 3 } },
+        slos: [{ metric: "rtt-p99-ms", below: 100 }],
+      };
+      await writeFile(path.join(dir, "plan.json"), JSON.stringify(plan));
+      const out = path.join(dir, "snapshots.jsonl");
+      const agent = start(["run", path.join(dir, "plan.json"), "--out", out, "--engines", "1", "--quiet"]);
+      await exited(agent);
+      const snapshots = (await readFile(out, "utf8")).trim().split("\n").map((line) => MetricSnapshot.parse(JSON.parse(line)));
+      const rows: SnapshotRow[] = snapshots.map((s) => ({
+        agentId: "00000000-0000-4000-8000-000000000001", seq: s.seq, second: Math.floor(s.intervalStart / 1000), intervalMs: s.intervalMs,
+        clients: s.clients, counters: s.counters, rttHist: s.histograms.rttUs, health: s.health, step: s.step ?? null,
+        histograms: Object.fromEntries(Object.entries(s.histograms).filter(([k, v]) => k !== "rttUs" && v)) as Record<string, string>,
+      }));
+      const estimate = analyzeCapacity(rows, plan.slos as never)!;
+      const report = estimate.steps.map((s) => `${s.clients}: ${s.throughputPerSec}/s p99 ${s.rttP99Ms} ms ${s.held ? "held" : "BROKE"}`).join("\n");
+      expect(estimate.clients, `${estimate.sentence}\n${report}`).not.toBeNull();
+      expect(Math.abs(estimate.clients! - KNOWN_CLIENTS) / KNOWN_CLIENTS, `${estimate.sentence}\n${report}`).toBeLessThanOrEqual(0.15);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
