@@ -22,7 +22,7 @@ import type { ApiDeps, RateLimits } from "./services";
 
 type ComposeEnv = Pick<
   ApiEnv,
-  "AUTH_SECRET" | "WEB_ORIGIN" | "API_PUBLIC_URL" | "HEARTBEAT_INTERVAL_MS" | "NODE_ENV" | "AGENT_BUNDLE_PATH" | "QUEUE_PREFIX"
+  "AUTH_SECRET" | "WEB_ORIGIN" | "API_PUBLIC_URL" | "HEARTBEAT_INTERVAL_MS" | "NODE_ENV" | "AGENT_BUNDLE_PATH" | "QUEUE_PREFIX" | "INGEST_COALESCE_MS"
 >;
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
@@ -53,7 +53,7 @@ export function composeApi(input: {
     runs: createRunService({ repos, fleet, jobs }),
     orchestrator: createRunOrchestrator({ repos, fleet, jobs, bus, clock, log, config: input.orchestration ?? DEFAULT_ORCHESTRATION }),
     fleet,
-    ingest: createIngestService({ repos, bus }),
+    ingest: createIngestService({ repos, bus, log, coalesceMs: env.INGEST_COALESCE_MS }),
     orgs: createOrgService({ orgs: repos.orgs, audit, clock, webOrigin: env.WEB_ORIGIN }),
     apiTokens,
     audit,

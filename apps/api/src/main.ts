@@ -19,6 +19,7 @@ const { app } = await buildApp(deps, { logger: log });
 async function shutdown(signal: string) {
   log.info({ signal }, "api stopping");
   await app.close();
+  await deps.ingest.flush(); // merges still waiting in their coalescing window
   await queue.close();
   redis.disconnect();
   subscriberRedis.disconnect();

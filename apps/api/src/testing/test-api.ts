@@ -44,6 +44,8 @@ export async function startTestApi(
       AUTH_SECRET: "test-secret-test-secret-test-secret-0123", WEB_ORIGIN, API_PUBLIC_URL: "http://localhost:4000",
       HEARTBEAT_INTERVAL_MS: options.heartbeatIntervalMs ?? 1000, NODE_ENV: "test",
       AGENT_BUNDLE_PATH: options.agentBundlePath ?? "/nonexistent/throng-agent.mjs", QUEUE_PREFIX: prefix,
+      // Tests read the series right after an ack; coalescing has its own test in core.
+      INGEST_COALESCE_MS: 0,
     },
     db, redis, subscriberRedis, jobs, log, ...(options.orchestration ? { orchestration: options.orchestration } : {}),
     // Test files sign many users up from 127.0.0.1; the rate-limit test passes its own low limits.

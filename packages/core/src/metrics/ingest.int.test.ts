@@ -74,4 +74,19 @@ describe("metric ingest (real PostgreSQL)", () => {
     expect(points.at(-1)).toMatchObject({ t: second, agents: 2 });
     expect(await repos.snapshots.listSeconds(orgId, runId)).toMatchObject([{ t: second, agents: 2 }]);
   });
+
+  it("coalesces the re-merges of one second: two agents' snapshots within the window cost one merge, and the roll-up holds both", async () => {
+    const { orgId, runId, agentIds } = await seedRun();
+    const published: LiveEnvelope[] = [];
+    const bus: Bus = { sequence: async () => published.length + 1, publish: async (_channel, message) => void published.push(message as LiveEnvelope) };
+    const ingest = createIngestService({ repos, bus, coalesceMs: 100 });
+    const second = 1_700_000_100;
+    expect(await ingest.ingest(orgId, agentIds[0], snapshot(runId, second * 1000))).toBe("stored");
+    expect(await ingest.ingest(orgId, agentIds[1], snapshot(runId, second * 1000))).toBe("stored");
+    expect(published).toHaveLength(0); // acknowledged at once, merged once the window closes
+    await ingest.flush();
+    expect(published).toHaveLength(1);
+    expect(published[0]?.message).toMatchObject({ type: "point", point: { t: second, agents: 2 } });
+    expect(await repos.snapshots.listSeconds(orgId, runId)).toMatchObject([{ t: second, agents: 2 }]);
+  });
 });

@@ -67,6 +67,11 @@ export function createRunOrchestrator(deps: {
 
   const sendToAgent = (agentId: string, message: ServerToAgentMessage) => bus.publish(Channel.agent(agentId), message);
 
+  /** Every second's roll-up again from the stored snapshots: what ingest coalesced (or lost in a crash) is exact now. */
+  async function rebuildRollup(orgId: string, runId: string, snapshots: readonly SnapshotRow[]) {
+    for (const point of buildSeries(snapshots)) await repos.snapshots.upsertSecond(orgId, runId, point.t, point);
+  }
+
   /** Summary, SLO verdict and capacity estimate from every stored snapshot. */
   function judge(run: RunRow, snapshots: readonly SnapshotRow[]) {
     const spec = PlanSpec.parse(run.spec);
@@ -122,6 +127,7 @@ export function createRunOrchestrator(deps: {
     const run = await repos.runs.get(orgId, runId);
     if (!run) return;
     const snapshots = await repos.snapshots.listRun(orgId, runId);
+    await rebuildRollup(orgId, runId, snapshots);
     if (run.status === "aborted") {
       // Agents send their last snapshots after an abort: fold them into the summary once they are in.
       await repos.runs.update(orgId, runId, "aborted", judge(run, snapshots));
