@@ -1,6 +1,9 @@
 "use client";
 
-import { formatRate } from "../lib/format";
+import { useEffect, useState } from "react";
+import { api } from "../lib/api";
+import { formatInteger, formatRate } from "../lib/format";
+import { derivePlanFigures, formatBits } from "../lib/plan-derived";
 import { PLAN_NODE, expectedMessagesPerSec, type PlanDraft, type PlanErrors } from "../lib/plan-draft";
 import { scenarioDescription } from "../lib/plan-field-text";
 import type { DraftObject, DraftValue } from "../lib/schema-form";
@@ -21,6 +24,8 @@ export function PlanFormSections({ draft, errors, onChange }: { draft: PlanDraft
   const set = (key: string) => (value: DraftValue) => onChange({ ...draft, [key]: value });
   const field = (key: string) => PLAN_NODE.fields.find((candidate) => candidate.key === key);
   const rate = expectedMessagesPerSec(draft);
+  const onlineAgents = useOnlineAgents();
+  const derived = derivePlanFigures(draft, onlineAgents);
   const scenarioKind = String((draft.scenario as DraftObject | undefined)?.kind ?? "");
   const others = PLAN_NODE.fields.filter((candidate) => candidate.key !== "name" && !SECTIONS.some((section) => section.key === candidate.key));
   const nameField = field("name");
@@ -42,6 +47,14 @@ export function PlanFormSections({ draft, errors, onChange }: { draft: PlanDraft
             {key === "scenario" && (
               <p className="derived" aria-live="polite" data-testid="plan-rate">
                 {rate === null ? "The message rate depends on the server's answers." : `≈ ${formatRate(rate)} messages/s sent at full load`}
+                {derived.sentBitsPerSec !== null && <span data-testid="plan-bandwidth">{` · ≈ ${formatBits(derived.sentBitsPerSec)} of payload sent`}</span>}
+              </p>
+            )}
+            {key === "load" && (
+              <p className="derived" aria-live="polite" data-testid="plan-connections-per-agent">
+                {derived.connectionsPerAgent === null
+                  ? "No agent is online: connections per agent show once one is."
+                  : `≈ ${formatInteger(derived.connectionsPerAgent)} connections per agent over ${onlineAgents} online agent${onlineAgents === 1 ? "" : "s"}`}
               </p>
             )}
           </section>
@@ -55,6 +68,20 @@ export function PlanFormSections({ draft, errors, onChange }: { draft: PlanDraft
       )}
     </>
   );
+}
+
+/** Online agents, to show how many connections each would hold; null while unknown. */
+function useOnlineAgents(): number | null {
+  const [count, setCount] = useState<number | null>(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    api.listAgents(controller.signal).then(
+      (agents) => setCount(agents.filter((a) => a.status === "online").length),
+      () => setCount(null),
+    );
+    return () => controller.abort();
+  }, []);
+  return count;
 }
 
 function Section({ spec, value, errors, onChange }: { spec: FieldSpec; value: DraftValue; errors: PlanErrors; onChange: (value: DraftValue) => void }) {
