@@ -1,6 +1,6 @@
 "use client";
 
-import { useMemo } from "react";
+import { useMemo, useState } from "react";
 import type { AgentView } from "@throng/protocol/api";
 import type { RunEventView } from "@throng/protocol/run";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
@@ -18,7 +18,7 @@ import {
   latencyNames,
   stepMarkers,
 } from "../lib/series";
-import { causeLines, causeNames, DELIVERY_LINES, hasDelivery } from "../lib/series-causes";
+import { causeLines, causeNames, DELIVERY_LINES, hasCorrectedRtt, hasDelivery, RTT_CORRECTED_LINES } from "../lib/series-causes";
 import { SeriesChart } from "./series-chart";
 
 interface RunChartsProps {
@@ -53,7 +53,11 @@ export function RunCharts({ points, span, events, agents }: RunChartsProps) {
     return causeLines(errors, closes);
   }, [causeKey]);
   const delivery = useMemo(() => hasDelivery(points), [points]);
-  const rttTitle = `Round-trip time ${RTT_LINES.map((line) => line.label).join(", ")}`;
+  const [corrected, setCorrected] = useState(false);
+  const canCorrect = useMemo(() => hasCorrectedRtt(points), [points]);
+  const showCorrected = corrected && canCorrect;
+  const rttLines = showCorrected ? RTT_CORRECTED_LINES : RTT_LINES;
+  const rttTitle = `Round-trip time ${rttLines.map((line) => line.label).join(", ")}${showCorrected ? ", from the intended send time (coordinated-omission corrected)" : ""}`;
 
   return (
     <section aria-labelledby="charts-title">
@@ -63,7 +67,15 @@ export function RunCharts({ points, span, events, agents }: RunChartsProps) {
       <div className="chart-grid">
         <SeriesChart testId="chart-connections" title="Clients and connections" lines={CONNECTION_LINES} points={points} span={span} markers={markers} />
         <SeriesChart testId="chart-messages" title="Messages per second" lines={MESSAGE_LINES} points={points} span={span} markers={markers} />
-        <SeriesChart testId="chart-rtt" title={rttTitle} lines={RTT_LINES} points={points} span={span} markers={markers} unit="ms" />
+        <div>
+          {canCorrect && (
+            <label className="chart-switch">
+              <input type="checkbox" checked={corrected} onChange={(event) => setCorrected(event.target.checked)} data-testid="rtt-corrected-switch" />{" "}
+              Corrected for coordinated omission (measured from the intended send time)
+            </label>
+          )}
+          <SeriesChart key={showCorrected ? "corrected" : "raw"} testId="chart-rtt" title={rttTitle} lines={rttLines} points={points} span={span} markers={markers} unit="ms" />
+        </div>
         <SeriesChart testId="chart-bytes" title="Bytes per second" lines={BYTE_LINES} points={points} span={span} markers={markers} unit="bytes" />
         <SeriesChart testId="chart-errors" title="Errors per second" lines={ERROR_LINES} points={points} span={span} markers={markers} />
         {cpu.length > 0 ? (

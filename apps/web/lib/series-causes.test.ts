@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
-import { causeLines, causeNames, DELIVERY_LINES, hasDelivery } from "./series-causes";
+import { causeLines, causeNames, DELIVERY_LINES, hasCorrectedRtt, hasDelivery, RTT_CORRECTED_LINES } from "./series-causes";
 
 const point = (extra: Partial<SeriesPoint>): SeriesPoint => ({
   t: 1, agents: 1, clients: 1, connections: 1, messagesSentPerSec: 0, messagesReceivedPerSec: 0, bytesSentPerSec: 0,
@@ -22,5 +22,12 @@ describe("errors and disconnects by cause", () => {
     const p = point({ broadcastReach: 0.987, lost: 4 });
     expect(hasDelivery([p])).toBe(true);
     expect(DELIVERY_LINES.map((l) => l.value(p))).toEqual([98.7, 4, null, null]);
+  });
+
+  it("switches the round-trip chart to the corrected percentiles only when they were measured", () => {
+    expect(hasCorrectedRtt([point({})])).toBe(false);
+    const p = point({ latency: { rttCorrected: { count: 10, p50Ms: 1, p90Ms: 2, p99Ms: 300, maxMs: 310 } } });
+    expect(hasCorrectedRtt([p])).toBe(true);
+    expect(RTT_CORRECTED_LINES.map((l) => l.value(p))).toEqual([1, 2, 300, 310]);
   });
 });
