@@ -101,6 +101,9 @@ export function startAgentSession(
         return send({ type: "snapshot-ack", payload: { runId: message.payload.runId, seq: message.payload.seq } });
       }
       case "shard-status":
+        // The shard's last seconds may still sit in ingest's coalescing window: merge and publish them first, so
+        // a browser sees every second before the run's end (which this status may trigger) is announced.
+        await deps.ingest.flush();
         return deps.orchestrator.shardStatus(agent.orgId, agent.agentId, message.payload);
     }
   }

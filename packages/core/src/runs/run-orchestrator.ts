@@ -69,7 +69,13 @@ export function createRunOrchestrator(deps: {
 
   /** Every second's roll-up again from the stored snapshots: what ingest coalesced (or lost in a crash) is exact now. */
   async function rebuildRollup(orgId: string, runId: string, snapshots: readonly SnapshotRow[]) {
-    for (const point of buildSeries(snapshots)) await repos.snapshots.upsertSecond(orgId, runId, point.t, point);
+    const stored = new Map((await repos.snapshots.listSeconds(orgId, runId)).map((p) => [(p as { t: number }).t, JSON.stringify(p)]));
+    for (const point of buildSeries(snapshots)) {
+      if (stored.get(point.t) === JSON.stringify(point)) continue;
+      // A second ingest had not merged yet (a crashed API's coalescing window): store it and tell the browsers.
+      await repos.snapshots.upsertSecond(orgId, runId, point.t, point);
+      await publishLive(bus, runId, { type: "point", point });
+    }
   }
 
   /** Summary, SLO verdict and capacity estimate from every stored snapshot. */
