@@ -15,7 +15,7 @@ const counts = report.metadata?.vulnerabilities;
 if (!counts) {
   const lines = (report.error?.summary || result.stderr || "").toString().split("\n");
   const reason = lines.find((l) => /audit|error|ERR/.test(l) && !/Unknown user config/.test(l)) ?? "no answer";
-  console.log(`npm audit: NOT CHECKED — the registry did not answer the audit request (${reason.trim()}).`);
+  console.log(`npm audit: NOT CHECKED — the registry did not answer the audit request (${reason.replace(/https?:\/\/\S+/g, "<registry>").trim()}).`);
   console.log("npm audit: run `npm audit --omit=dev` where the public registry's audit endpoint is reachable.");
   process.exit(0);
 }
