@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CapacityEstimate } from "@throng/protocol/report";
 import type { RunView } from "@throng/protocol/run";
-import { capacityFacts, exportFileName, formatSloValue, reportSentence, saturatedAgentLines, sloRows } from "./report-summary";
+import { capacityFacts, exportFileName, formatSloValue, formatUslParameter, reportSentence, saturatedAgentLines, sloRows } from "./report-summary";
 
 const summary = {
   agents: 1, peakClients: 20, peakConnections: 20, durationSec: 8, messagesSent: 800, messagesReceived: 800, messagesPerSec: 100,
@@ -65,4 +65,11 @@ describe("capacity evidence", () => {
 
 it("names export files after the plan and run", () => {
   expect(exportFileName(run({}), "csv")).toBe("lobby-soak-5f0c1c6e.csv");
+});
+
+it("writes fitted parameters short, a tiny κ in exponent notation (it overflowed the report at 1024 px)", () => {
+  expect(formatUslParameter(5.123456e-16)).toBe("5.123e-16");
+  expect(formatUslParameter(0.000201)).toBe("2.01e-4");
+  expect(formatUslParameter(9.99812)).toBe("9.998");
+  expect(formatUslParameter(0)).toBe("0");
 });

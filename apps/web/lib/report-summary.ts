@@ -76,7 +76,12 @@ export interface Fact {
   hint?: string;
 }
 
-const PARAM = (value: number) => value.toLocaleString("en-US", { maximumSignificantDigits: 4 });
+/** A fitted parameter: 4 significant digits, and exponent notation below 0.001 so a tiny κ stays short. */
+export function formatUslParameter(value: number): string {
+  if (value !== 0 && Math.abs(value) < 1e-3) return Number(value.toPrecision(4)).toExponential();
+  return value.toLocaleString("en-US", { maximumSignificantDigits: 4 });
+}
+const PARAM = formatUslParameter;
 
 /** The estimate and the figures it rests on, each with the word a reader needs to judge it. */
 export function capacityFacts(capacity: CapacityEstimate): Fact[] {
