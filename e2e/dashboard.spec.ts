@@ -1,19 +1,14 @@
 // The dashboard journeys a load tester takes: install agents (every variant), label them, plan every scenario
 // (form, YAML, JSON, import, export, clone), run and watch live (reload mid-run, abort), find runs again
 // (filters), and revoke an agent. Screenshots of each page go to e2e/artifacts/.
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { agentBin, agentProcesses, artifacts, baseUrl, stamp, url } from "./support/e2e-env";
 
-const baseUrl = (process.env.E2E_BASE_URL ?? "").replace(/\/+$/, "");
-const agentBin = process.env.E2E_AGENT_BIN ?? "";
-const artifacts = fileURLToPath(new URL("./artifacts/", import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), "throng-dash-"));
-const stamp = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
-const children: { child: ChildProcess; output: string[] }[] = [];
+const { start, startTarget, stopAll } = agentProcesses();
 let context: BrowserContext;
 let page: Page;
 let targetUrl = "";
@@ -23,17 +18,7 @@ const cspReports: string[] = [];
 /** Uncaught exceptions in the page; each journey fails on the first one. */
 const pageErrors: string[] = [];
 
-const url = (path: string) => `${baseUrl}${path}`;
 const shot = (name: string) => page.screenshot({ path: join(artifacts, `dashboard-${name}.png`), fullPage: true });
-
-function start(args: string[]) {
-  const child = spawn(process.execPath, [agentBin, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  const output: string[] = [];
-  child.stdout?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
-  children.push({ child, output });
-  return { child, output };
-}
 
 /** Neither the page nor a table scrolls sideways at this width: everything fits or wraps. */
 async function expectNoSidewaysScroll() {
@@ -66,17 +51,7 @@ test.beforeAll(async ({ browser }) => {
   page.on("console", (message) => {
     if (/Content Security Policy/i.test(message.text())) cspReports.push(`${page.url()}: ${message.text()}`);
   });
-  const target = start(["target", "--host", "127.0.0.1", "--port", "0"]);
-  targetUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`target did not start: ${target.output.join("")}`)), 15_000);
-    target.child.stdout?.on("data", () => {
-      const match = /target listening on (ws:\/\/\S+)/.exec(target.output.join(""));
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-  });
+  targetUrl = await startTarget();
 });
 
 test.afterEach(() => {
@@ -84,7 +59,7 @@ test.afterEach(() => {
 });
 
 test.afterAll(async () => {
-  for (const { child } of children) if (child.exitCode === null) child.kill("SIGTERM");
+  stopAll();
   await context?.close();
   rmSync(scratch, { recursive: true, force: true });
 });

@@ -2,56 +2,21 @@
 // CSV/JSON exports, the PDF, a public share link opened without a session and then revoked, two runs
 // compared, estimates saved for two builds and their change on the target page, and the calculator's
 // documented example. Runs are seeded through the API with the browser's session; screenshots go to e2e/artifacts/.
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { agentBin, agentProcesses, artifacts, baseUrl, json, stamp, url } from "./support/e2e-env";
 
-const baseUrl = (process.env.E2E_BASE_URL ?? "").replace(/\/+$/, "");
-const agentBin = process.env.E2E_AGENT_BIN ?? "";
-const artifacts = fileURLToPath(new URL("./artifacts/", import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), "throng-reports-"));
-const stamp = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
-const children: { child: ChildProcess; output: string[] }[] = [];
+const { start, startTarget, stopAll } = agentProcesses();
 let context: BrowserContext;
 let page: Page;
 const runIds: string[] = [];
 let shareUrl = "";
 
-const url = (path: string) => `${baseUrl}${path}`;
 const shot = (target: Page, name: string) => target.screenshot({ path: join(artifacts, `reports-${name}.png`), fullPage: true });
 const write = { headers: { origin: baseUrl } };
-
-function start(args: string[]) {
-  const child = spawn(process.execPath, [agentBin, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  const output: string[] = [];
-  child.stdout?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
-  children.push({ child, output });
-  return { child, output };
-}
-
-async function startTarget(): Promise<string> {
-  const target = start(["target", "--host", "127.0.0.1", "--port", "0"]);
-  return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`target did not start: ${target.output.join("")}`)), 15_000);
-    target.child.stdout?.on("data", () => {
-      const match = /target listening on (ws:\/\/\S+)/.exec(target.output.join(""));
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-  });
-}
-
-async function json<T>(response: { ok(): boolean; status(): number; text(): Promise<string> }, what: string): Promise<T> {
-  const text = await response.text();
-  expect(response.ok(), `${what}: HTTP ${response.status()} ${text}`).toBe(true);
-  return JSON.parse(text) as T;
-}
 
 /** Starts the plan and waits, through the API, until the run has ended. */
 async function runToEnd(planId: string): Promise<string> {
@@ -84,7 +49,7 @@ test.beforeAll(async ({ browser }) => {
 });
 
 test.afterAll(async () => {
-  for (const { child } of children) if (child.exitCode === null) child.kill("SIGTERM");
+  stopAll();
   await context?.close();
   rmSync(scratch, { recursive: true, force: true });
 });

@@ -1,0 +1,58 @@
+// What `npm test` hands the Playwright journeys, and the helpers several journeys share: the agent and the
+// reference target as child processes of the test, and reading a JSON answer with a clear failure.
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { expect } from "@playwright/test";
+
+export const baseUrl = (process.env.E2E_BASE_URL ?? "").replace(/\/+$/, "");
+export const agentBin = process.env.E2E_AGENT_BIN ?? "";
+export const artifacts = fileURLToPath(new URL("../artifacts/", import.meta.url));
+/** Makes emails and names unique per run, so journeys never collide with earlier data. */
+export const stamp = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+export const url = (path: string) => `${baseUrl}${path}`;
+
+export interface AgentProcess {
+  child: ChildProcess;
+  output: string[];
+}
+
+/** Child processes of the built agent (`throng-agent …`), kept so a journey can stop them all at the end. */
+export function agentProcesses() {
+  const children: AgentProcess[] = [];
+  function start(args: string[]): AgentProcess {
+    const child = spawn(process.execPath, [agentBin, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    const output: string[] = [];
+    child.stdout?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
+    child.stderr?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
+    const running = { child, output };
+    children.push(running);
+    return running;
+  }
+  return {
+    start,
+    /** The reference target on a free port; resolves with its ws:// URL once it listens. */
+    startTarget(): Promise<string> {
+      const target = start(["target", "--host", "127.0.0.1", "--port", "0"]);
+      return new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`target did not start: ${target.output.join("")}`)), 15_000);
+        target.child.stdout?.on("data", () => {
+          const match = /target listening on (ws:\/\/\S+)/.exec(target.output.join(""));
+          if (match?.[1]) {
+            clearTimeout(timer);
+            resolve(match[1]);
+          }
+        });
+      });
+    },
+    stopAll() {
+      for (const { child } of children) if (child.exitCode === null) child.kill("SIGTERM");
+    },
+  };
+}
+
+/** The body of an API answer as JSON; a failed answer fails the test with its status and body. */
+export async function json<T>(response: { ok(): boolean; status(): number; text(): Promise<string> }, what: string): Promise<T> {
+  const text = await response.text();
+  expect(response.ok(), `${what}: HTTP ${response.status()} ${text}`).toBe(true);
+  return JSON.parse(text) as T;
+}
