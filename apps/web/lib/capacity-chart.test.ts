@@ -37,6 +37,15 @@ describe("capacityChartModel", () => {
     // Higher throughput is drawn higher (smaller y).
     expect(model.dots[1]!.y).toBeLessThan(model.dots[0]!.y);
   });
+  it("does not stretch x to a predicted peak far past the trusted range", () => {
+    const model = capacityChartModel({
+      steps: [step(0, 5, 50), step(1, 10, 95), step(2, 15, 140)],
+      usl: { lambda: 10, sigma: 0.01, kappa: 1e-6, rSquared: 0.99, peakClients: 995, peakThroughputPerSec: 5000, trustedUpToClients: 19 },
+      breakingStep: null,
+      kneeClients: null,
+    });
+    expect(model.xTicks.at(-1)!.value).toBe(20);
+  });
   it("draws no curve without a fit", () => {
     expect(capacityChartModel({ steps: [step(0, 5, 50)], usl: null, breakingStep: null, kneeClients: null }).curve).toBe("");
   });

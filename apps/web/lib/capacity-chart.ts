@@ -45,13 +45,18 @@ export interface CapacityChartModel {
   yTicks: { value: number; y: number }[];
 }
 
+/** A predicted peak far past where the fit is trusted would squash the measured steps into the chart's left edge. */
+function shownPeak(usl: UslFit | null): number {
+  return usl?.peakClients && usl.peakClients <= 2 * usl.trustedUpToClients ? usl.peakClients : 0;
+}
+
 export function capacityChartModel(capacity: Pick<CapacityEstimate, "steps" | "usl" | "breakingStep" | "kneeClients"> & { breakingSlos?: readonly string[] }): CapacityChartModel {
   const { width, height, left, right, top, bottom } = CHART;
   const steps = capacity.steps;
   const usl = capacity.usl;
   const breaking = capacity.breakingStep === null ? undefined : steps.find((step) => step.step === capacity.breakingStep);
   // Show the measured range, and past it as far as the fit is trusted (or its peak), so extrapolation is visible.
-  const maxClients = Math.max(1, ...steps.map((s) => s.clients), usl?.trustedUpToClients ?? 0, usl?.peakClients ?? 0);
+  const maxClients = Math.max(1, ...steps.map((s) => s.clients), usl?.trustedUpToClients ?? 0, shownPeak(usl));
   const xMax = niceCeiling(maxClients);
   const curveXs = usl ? Array.from({ length: 61 }, (_, i) => (i / 60) * xMax) : [];
   const yMax = niceCeiling(Math.max(1, ...steps.map((s) => s.throughputPerSec), ...curveXs.map((n) => (usl ? uslThroughput(usl, n) : 0))));

@@ -58,6 +58,12 @@ describe("capacity evidence", () => {
     expect(facts["R² (goodness of fit)"]).toBe("0.970");
     expect(facts["Trust the fit up to"]).toBe("30 clients");
   });
+  it("says a dropped, negligible κ leaves no retrograde region and no finite peak", () => {
+    const usl = { ...capacity.usl!, kappa: 0, peakClients: null, peakThroughputPerSec: null, droppedKappa: 5e-16 };
+    const peak = capacityFacts({ ...capacity, usl }).find((f) => f.label === "Predicted peak")!;
+    expect(peak.value).toBe("none");
+    expect(peak.hint).toBe("the fitted κ (5e-16) changed the prediction at the largest step by under 1%, so it is taken as 0: the data show no retrograde region");
+  });
   it("names the saturated agent and why", () => {
     expect(saturatedAgentLines(capacity, () => "load-1")).toEqual(["Agent load-1 was saturated at 20 clients: CPU 98 %"]);
   });

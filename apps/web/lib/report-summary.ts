@@ -1,6 +1,6 @@
 // What the report says in words: the one sentence at the top, each SLO's verdict, and the capacity
 // estimate's evidence as labelled figures. Pure functions, so the signed-in and the shared report agree.
-import type { CapacityEstimate, RunVerdict, SloVerdict } from "@throng/protocol/report";
+import type { CapacityEstimate, RunVerdict, SloVerdict, UslFit } from "@throng/protocol/report";
 import type { RunView } from "@throng/protocol/run";
 import { formatDateTime, formatInteger, formatMs, formatRate } from "./format";
 
@@ -83,6 +83,11 @@ export function formatUslParameter(value: number): string {
 }
 const PARAM = formatUslParameter;
 
+function noPeakHint(usl: UslFit): string {
+  if (usl.droppedKappa === undefined) return "κ is 0: no coherency cost, so throughput never falls";
+  return `the fitted κ (${PARAM(usl.droppedKappa)}) changed the prediction at the largest step by under 1%, so it is taken as 0: the data show no retrograde region`;
+}
+
 /** The estimate and the figures it rests on, each with the word a reader needs to judge it. */
 export function capacityFacts(capacity: CapacityEstimate): Fact[] {
   const breaking = capacity.breakingStep === null ? null : capacity.steps.find((step) => step.step === capacity.breakingStep);
@@ -105,7 +110,7 @@ export function capacityFacts(capacity: CapacityEstimate): Fact[] {
       {
         label: "Predicted peak",
         value: usl.peakClients === null ? "none" : `${formatInteger(usl.peakClients)} clients`,
-        hint: usl.peakClients === null ? "κ is 0: no coherency cost, so throughput never falls" : usl.peakThroughputPerSec === null ? "" : `${formatRate(usl.peakThroughputPerSec)} msg/s`,
+        hint: usl.peakClients === null ? noPeakHint(usl) : usl.peakThroughputPerSec === null ? "" : `${formatRate(usl.peakThroughputPerSec)} msg/s`,
       },
       { label: "Trust the fit up to", value: `${formatInteger(usl.trustedUpToClients)} clients`, hint: "predictions beyond this are extrapolation" },
     );

@@ -46,6 +46,11 @@ export const UslFit = z.object({
   peakThroughputPerSec: z.number().nullable(),
   /** Up to how many clients the fit's predictions may be trusted. */
   trustedUpToClients: z.number(),
+  /**
+   * The κ the fit first found when it was negligible (its term moved the prediction at the largest measured
+   * step by under 1%) and so was taken as 0: the data show no retrograde region. Absent otherwise.
+   */
+  droppedKappa: z.number().min(0).optional(),
 });
 export type UslFit = z.infer<typeof UslFit>;
 
