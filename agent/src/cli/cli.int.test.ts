@@ -6,7 +6,8 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { THRONG_VERSION } from "@throng/protocol/version";
-import { tempConfigPath } from "../testing/agent-harness";
+import { startTarget } from "../target/target-server";
+import { assignment, isSnapshot, isStatus, ready, tempConfigPath } from "../testing/agent-harness";
 import { startFakeGateway } from "../testing/fake-gateway";
 import { ExitCode } from "./exit-codes";
 
@@ -139,6 +140,32 @@ describe.each<Build>(["source", "bundle"])("throng-agent CLI (%s)", (build) => {
     expect(output.stderr()).toContain("target.framing.headerBytes: must be 2 or 4");
     expect(output.stderr()).toContain("scenario.intervalMs: must be at least 10 ms");
     await rm(dir, { recursive: true, force: true });
+  });
+
+  it("connect runs an assigned shard on 2 pre-forked engine processes against the real target, merged into one snapshot per second", async () => {
+    const [gateway, target, config] = await Promise.all([startFakeGateway(), startTarget({ port: 0 }), tempConfigPath()]);
+    try {
+      const child = cli(build, ["connect", "--server", gateway.server, "--token", "t0ken", "--config", config.path, "--engines", "2"]);
+      const output = outputOf(child);
+      const connection = await gateway.nextConnection();
+      await connection.waitFor((m) => m.type === "hello");
+      connection.send(ready());
+      // The engines are forked when the agent starts, not when a shard comes: ready before any assignment.
+      await output.line(/^2 of 2 engine processes forked and ready$/);
+      connection.send({ type: "run-assignment", payload: assignment(target.url, { clients: 6, durationSec: 2, startAt: Date.now() + 2_000 }) });
+      await connection.waitFor(isStatus("finished"), 20_000);
+      const snapshots = connection.received.filter(isSnapshot).map((m) => m.payload);
+      expect(snapshots.map((s) => s.seq)).toEqual([0, 1]);
+      // Both engines' clients (3 + 3) in one snapshot, and both engines' health summed into it.
+      for (const snapshot of snapshots) {
+        expect(snapshot).toMatchObject({ clients: 6, counters: { connectionsOpen: 6 }, health: { engines: 2 } });
+        expect(snapshot.counters.messagesReceived).toBeGreaterThan(0);
+      }
+      child.kill("SIGTERM");
+      expect(await exitCode(child)).toBe(ExitCode.ok);
+    } finally {
+      await Promise.all([gateway.close(), target.close(), config.cleanup()]);
+    }
   });
 
   it("connect exits 2 with a hint when there is neither a token nor a stored credential", async () => {

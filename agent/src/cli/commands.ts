@@ -1,5 +1,7 @@
 import { runAgent } from "../connection/agent";
 import type { RunAssignment } from "@throng/protocol/agent";
+import { availableParallelism } from "node:os";
+import { createEnginePool } from "../engine/engine-pool";
 import { runOnEngines } from "../engine/engines";
 import { refusedTarget } from "../connection/target-guard";
 import type { RunShardOptions } from "../engine/run-shard";
@@ -9,7 +11,7 @@ import { ExitCode, exitCodeForClose } from "./exit-codes";
 import { shutdownSignal } from "./signals";
 
 export interface ConnectArgs {
-  /** Engine processes per shard (one per core); 1 runs the shard in this process. */
+  /** Engine processes per shard (default one per core); 1 runs the shard in this process. */
   engines?: number;
   server: string;
   token?: string;
@@ -22,19 +24,23 @@ export interface ConnectArgs {
 /** `throng-agent connect`: runs until SIGINT/SIGTERM (0) or a refusal by the server (3, 4). */
 export async function connectCommand(args: ConnectArgs): Promise<ExitCode> {
   const shutdown = shutdownSignal(() => process.exit(ExitCode.failure));
+  const { engines = availableParallelism(), allowTargets = [], ...rest } = args;
+  // Forked now, before any assignment: forking per shard could eat the server's 2 s start lead.
+  const pool = engines > 1 ? createEnginePool(process.argv[1]!, engines) : undefined;
+  void pool?.ready().then((up) => consoleLogger.info(`${up} of ${engines} engine processes forked and ready`));
   try {
-    const { engines = 1, allowTargets = [], ...rest } = args;
     // The same engine entry as `run`: several engine processes merged into one snapshot per second.
     const runShard = async (assignment: RunAssignment, options: RunShardOptions) => {
       const refused = refusedTarget(assignment, allowTargets);
       if (refused) throw new Error(refused); // reported to the server as the shard's failure
-      return runOnEngines(assignment, { ...options, engines });
+      return runOnEngines(assignment, { ...options, engines, ...(pool ? { pool } : {}) });
     };
     const exit = await runAgent({ ...rest, runShard, log: consoleLogger, signal: shutdown.signal });
     if (exit.kind === "stopped") return ExitCode.ok;
     consoleLogger.error(`the server refused this agent (close ${exit.closeCode}): ${exit.reason}`);
     return exitCodeForClose(exit.closeCode);
   } finally {
+    pool?.close();
     shutdown.dispose();
   }
 }

@@ -61,13 +61,12 @@ function buildProgram(configPath: string, setExit: (code: ExitCode) => void): Co
     .option("--token <token>", "one-time enrolment token (not needed once a credential is stored)")
     .option("--config <path>", "file holding the agent credential", configPath)
     .option("--label <key=value>", "label shown in the dashboard (repeatable)", collectLabel)
-    // Default 1 for now: engine processes are forked per shard (~0.5 s each on a busy box) and the server's start
-    // lead is 2 s; a pre-forked pool would make one per core the safe default.
-    .option("--engines <n>", `engine processes per shard (this machine has ${availableParallelism()} cores)`, integer(1, 256), 1)
+    // Engine processes are pre-forked at startup (a pool), so one per core is safe against the 2 s start lead.
+    .option("--engines <n>", `engine processes per shard, forked ahead of assignments (default: every core, ${availableParallelism()} here)`, integer(1, 256))
     .option("--allow-target <rules>", "only load these targets, whatever the server assigns: comma-separated host, host:port, *.domain", list)
     .addHelpText("after", EXIT_CODES_HELP)
-    .action(async (options: { server: string; token?: string; config: string; label?: Record<string, string>; engines: number; allowTarget?: string[] }) => {
-      const args = { server: options.server, configPath: options.config, labels: options.label ?? {}, engines: options.engines, allowTargets: options.allowTarget ?? [] };
+    .action(async (options: { server: string; token?: string; config: string; label?: Record<string, string>; engines?: number; allowTarget?: string[] }) => {
+      const args = { server: options.server, configPath: options.config, labels: options.label ?? {}, allowTargets: options.allowTarget ?? [], ...(options.engines ? { engines: options.engines } : {}) };
       setExit(await connectCommand(options.token ? { ...args, token: options.token } : args));
     });
 

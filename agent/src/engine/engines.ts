@@ -1,12 +1,12 @@
-import { fork, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import type { RunAssignment } from "@throng/protocol/agent";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import { mergeSnapshots } from "../metrics/merge-snapshots";
 import { offsetClock } from "./clock";
+import { ENGINE_CHILD_COMMAND, forkEngine, type EnginePool } from "./engine-pool";
 import { runShard, type RunShardOptions, type ShardResult } from "./run-shard";
 
-/** The hidden CLI command an engine process runs. */
-export const ENGINE_CHILD_COMMAND = "engine-child";
+export { ENGINE_CHILD_COMMAND };
 
 type ParentMessage = { type: "run"; assignment: RunAssignment; clockOffsetMs: number; sourceAddresses?: string[] } | { type: "stop" };
 type ChildMessage = { type: "ready" } | { type: "snapshot"; snapshot: MetricSnapshot } | { type: "done"; result: ShardResult } | { type: "failed"; error: string };
@@ -52,14 +52,8 @@ export interface EngineOptions extends RunShardOptions {
   entry?: string;
   /** Standalone runs: start 100 ms after every engine process is up, not at assignment.startAt. */
   startWhenReady?: boolean;
-}
-
-function forkEngine(entry: string): Promise<ChildProcess> {
-  const child = fork(entry, [ENGINE_CHILD_COMMAND], { execArgv: process.execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  return new Promise((resolve, reject) => {
-    child.once("message", () => resolve(child));
-    child.once("exit", (code) => reject(new Error(`engine process exited with ${code} before it was ready`)));
-  });
+  /** Engine processes forked ahead of the assignment (connect); without it they are forked here. */
+  pool?: EnginePool;
 }
 
 /**
@@ -74,7 +68,7 @@ export async function runOnEngines(assignment: RunAssignment, options: EngineOpt
   const clock = options.clock ?? offsetClock(0);
   const clockOffsetMs = clock.now() - (performance.timeOrigin + performance.now());
   const pending = new Map<number, MetricSnapshot[]>();
-  const children = await Promise.all(parts.map(() => forkEngine(entry)));
+  const children: ChildProcess[] = await (options.pool ? options.pool.take(parts.length) : Promise.all(parts.map(() => forkEngine(entry))));
   const startAt = options.startWhenReady ? Math.round(clock.now()) + 100 : assignment.startAt;
   let lastSeq = -1;
   const deliver = (seq: number) => {

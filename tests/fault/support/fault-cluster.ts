@@ -153,7 +153,7 @@ async function startAgent(index: number, rig: Rig | undefined, token: string, ap
   const tap = await startAgentTap({ host: rig?.gateway ?? "127.0.0.1", apiPort });
   cleanups.push(() => tap.close());
   let id = "";
-  const argv = [process.execPath, agentBin, "connect", "--server", `http://${rig?.gateway ?? "127.0.0.1"}:${tap.port}`, "--token", token, "--config", path.join(dir, `agent-${index}.json`), "--label", `rig=${index}`];
+  const argv = [process.execPath, agentBin, "connect", "--server", `http://${rig?.gateway ?? "127.0.0.1"}:${tap.port}`, "--token", token, "--config", path.join(dir, `agent-${index}.json`), "--label", `rig=${index}`, "--engines", "1"];
   const { command, args } = rig ? rig.command(argv) : { command: argv[0]!, args: argv.slice(1) };
   const child = spawnChild({
     name: `agent-${index}`, command, args, cwd: root, env: { ...process.env, HOME: dir },
