@@ -189,3 +189,48 @@ describe("bundled throng-agent.mjs", () => {
     expect(help.stdout).toContain("watch [options]");
   });
 });
+
+describe("throng-agent run --watch-pid (the server on the load's timeline)", () => {
+  it("joins the reference target's CPU, memory and packets to every second of --out, the progress and the summary", async () => {
+    const target = cli("source", ["target", "--port", "0"]);
+    const url = (await outputOf(target).line(/^target listening on /)).replace("target listening on ", "");
+    const dir = await mkdtemp(join(tmpdir(), "throng-watch-"));
+    const plan = join(dir, "plan.yaml");
+    const out = join(dir, "seconds.jsonl");
+    await writeFile(plan, ["name: watched", `target: { protocol: websocket, url: "${url}" }`, "scenario: { kind: echo-flood, messageBytes: 8, maxInFlight: 1 }", "load: { clients: 4, durationSec: 3 }"].join("\n"));
+    const child = cli("source", ["run", plan, "--engines", "1", "--out", out, "--watch-pid", String(target.pid)]);
+    const output = outputOf(child);
+    expect(await exitCode(child)).toBe(ExitCode.ok);
+    type Line = { seq: number; counters: { messagesReceived: number }; server?: { seq: number; pid: number; cpuPercent: number; rssBytes: number; network: { packetsInPerSec: number } } };
+    const seconds = (await readFile(out, "utf8")).trim().split("\n").map((line) => JSON.parse(line) as Line);
+    expect(seconds.map((s) => s.seq)).toEqual([0, 1, 2]);
+    for (const second of seconds) {
+      expect(second.server).toMatchObject({ seq: second.seq, pid: target.pid });
+      expect(second.server!.rssBytes).toBeGreaterThan(1_000_000);
+    }
+    // The target echoed thousands of messages a second over loopback: it used CPU and the host saw the packets.
+    const busiest = seconds.reduce((a, b) => (b.counters.messagesReceived > a.counters.messagesReceived ? b : a));
+    expect(busiest.counters.messagesReceived).toBeGreaterThan(100);
+    expect(busiest.server!.cpuPercent).toBeGreaterThan(0);
+    expect(busiest.server!.network.packetsInPerSec).toBeGreaterThan(100);
+    expect(output.stdout()).toMatch(/\| server cpu \d+% rss [\d.]+ MiB pkt\/s in /);
+    expect(output.stdout()).toMatch(new RegExp(`server \\(pid ${target.pid}\\)\\s+CPU peak [\\d.]+% mean [\\d.]+%, RSS [\\d.]+ → [\\d.]+ MiB`));
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("exits 2 before any load when the pid or the name matches no process", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "throng-watch-"));
+    const plan = join(dir, "plan.yaml");
+    await writeFile(plan, ["name: watched", 'target: { protocol: websocket, url: "ws://127.0.0.1:9/ws" }', "scenario: { kind: echo-flood, messageBytes: 8 }", "load: { clients: 1, durationSec: 1 }"].join("\n"));
+    const byPid = cli("source", ["run", plan, "--watch-pid", String(2 ** 31 - 1)]);
+    const pidOutput = outputOf(byPid);
+    expect(await exitCode(byPid)).toBe(ExitCode.usage);
+    expect(pidOutput.stderr()).toContain("no process with pid 2147483647 (--watch-pid)");
+    expect(pidOutput.stdout()).not.toContain("running");
+    const byName = cli("source", ["run", plan, "--watch-name", "no-such-server-7f3a"]);
+    const nameOutput = outputOf(byName);
+    expect(await exitCode(byName)).toBe(ExitCode.usage);
+    expect(nameOutput.stderr()).toContain('no process named "no-such-server-7f3a" found (--watch-name)');
+    await rm(dir, { recursive: true, force: true });
+  });
+});

@@ -8,7 +8,7 @@ import { runEngineChild, ENGINE_CHILD_COMMAND } from "../engine/engines";
 import { connectCommand, targetCommand } from "./commands";
 import { FRAMING_SPEC_HELP, parseFramingSpec } from "./framing-spec";
 import { PlanFileError } from "./plan-file";
-import { runCommand } from "./run-command";
+import { runCommand, WatchTargetError } from "./run-command";
 import { watchCommand } from "./watch-command";
 import { ExitCode, exitCodeForError } from "./exit-codes";
 
@@ -78,11 +78,13 @@ function buildProgram(configPath: string, setExit: (code: ExitCode) => void): Co
     .option("--engines <n>", "engine processes, one per core (default: every core)", integer(1, 256))
     .option("--source-addresses <ips>", "comma-separated local IPs to spread connections over, e.g. 127.0.0.2,127.0.0.3", list)
     .option("--quiet", "no per-second lines, only the summary")
-    .action(async (planPath: string, options: { out?: string; engines?: number; sourceAddresses?: string[]; quiet?: boolean }) => {
+    .option("--watch-pid <pid>", "also watch the server under test on this host (e.g. a loopback target): its CPU, memory and the host's packets join every second of the progress, summary and --out (a `server` field)", integer(1, 2 ** 31))
+    .option("--watch-name <name>", "like --watch-pid, by process name (comm) or a string its command line contains; must match one process")
+    .action(async (planPath: string, options: { out?: string; engines?: number; sourceAddresses?: string[]; quiet?: boolean; watchPid?: number; watchName?: string }) => {
       try {
         setExit(await runCommand({ planPath, ...options }));
       } catch (error) {
-        if (!(error instanceof PlanFileError)) throw error;
+        if (!(error instanceof PlanFileError) && !(error instanceof WatchTargetError)) throw error;
         console.error(error.message);
         setExit(ExitCode.usage);
       }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { HealthSampler } from "../metrics/health";
 import { createSnapshotBuilder } from "../metrics/snapshot-builder";
-import { progressLine, progressTableRows } from "./progress";
+import { progressLine, progressTableRows, serverSummaryText } from "./progress";
 
 const health: HealthSampler = { sample: () => ({ cpuPercent: 97, eventLoopP99Ms: 3, rssBytes: 1, saturated: true, saturatedReason: "agent CPU at 97%" }), stop() {} };
 
@@ -25,5 +25,22 @@ describe("live progress", () => {
     expect(progressTableRows(snapshot(), 0)).toHaveLength(2);
     expect(progressTableRows(snapshot(), 1)).toHaveLength(1);
     expect(progressTableRows(snapshot(), 20)[0]).toMatch(/sec\s+clients/);
+  });
+});
+
+describe("live progress with a watched server", () => {
+  const server = { seq: 0, intervalStart: 0, intervalMs: 1000, pid: 7, cpuPercent: 42.4, rssBytes: 50 * 1_048_576, network: { packetsInPerSec: 12_000, packetsOutPerSec: 11_000, bytesInPerSec: 1, bytesOutPerSec: 1 } };
+
+  it("the line and the table carry the server's CPU, RSS and packets in the same second", () => {
+    expect(progressLine({ ...snapshot(), server })).toMatch(/server cpu 42% rss 50\.0 MiB pkt\/s in 12k out 11k/);
+    const [header, row] = progressTableRows({ ...snapshot(), server }, 0, true);
+    expect(header).toMatch(/srv cpu%\s+srv MiB\s+pkt\/s in$/);
+    expect(row).toMatch(/\s42\s+50\.0\s+12k SATURATED/);
+    expect(progressTableRows(snapshot(), 1, true)[0]).toMatch(/\s-\s+-\s+- SATURATED/);
+  });
+
+  it("the summary says plainly when the server exited during the run", () => {
+    expect(serverSummaryText(7, undefined, -1)).toMatch(/server \(pid 7\)\s+EXITED during the run: before the load started/);
+    expect(serverSummaryText(7, undefined, 4)).toMatch(/last seen in second 5/);
   });
 });

@@ -1,6 +1,7 @@
-import type { MetricSnapshot } from "@throng/protocol/snapshot";
+import type { MetricSnapshot, ServerWatchSnapshot } from "@throng/protocol/snapshot";
 import { decodeHistogram } from "../metrics/histogram";
 import type { RunSummary, SloResult, StepSummary } from "../metrics/run-summary";
+import { serverWatchText, type ServerWatchSummary } from "@throng/protocol/server-watch";
 
 function rate(n: number): string {
   return n >= 10_000 ? `${(n / 1000).toFixed(0)}k` : n >= 1_000 ? `${(n / 1000).toFixed(1)}k` : String(Math.round(n));
@@ -12,8 +13,16 @@ function percentileMs(encoded: string | undefined, p: number): string {
   return histogram.totalCount === 0 ? "-" : (histogram.getValueAtPercentile(p) / 1000).toFixed(2);
 }
 
-/** One line per second: what the run is doing and whether the agent itself is the limit. */
-export function progressLine(snapshot: MetricSnapshot): string {
+const mib = (bytes: number) => (bytes / 1_048_576).toFixed(1);
+
+/** The watched server's same second: its CPU and memory, and the host's packets. */
+function serverPart(server: ServerWatchSnapshot): string {
+  const n = server.network;
+  return `server cpu ${server.cpuPercent.toFixed(0)}% rss ${mib(server.rssBytes)} MiB pkt/s in ${rate(n.packetsInPerSec)} out ${rate(n.packetsOutPerSec)}`;
+}
+
+/** One line per second: what the run is doing, the watched server if any, and whether the agent itself is the limit. */
+export function progressLine(snapshot: MetricSnapshot & { server?: ServerWatchSnapshot }): string {
   const { counters: c, histograms: h, health } = snapshot;
   const perSec = 1000 / snapshot.intervalMs;
   const parts = [
@@ -28,21 +37,28 @@ export function progressLine(snapshot: MetricSnapshot): string {
   if (h.loginUs) parts.push(`login p99 ${percentileMs(h.loginUs, 99)} ms`);
   if (c.errors) parts.push(`errors ${c.errors} ${JSON.stringify(c.errorsByKind ?? {})}`);
   parts.push(`cpu ${health.cpuPercent.toFixed(0)}% loop ${health.eventLoopP99Ms.toFixed(1)}ms`);
+  if (snapshot.server) parts.push(serverPart(snapshot.server));
   if (health.saturated) parts.push(`AGENT SATURATED: ${health.saturatedReason}`);
   return parts.join(" | ");
 }
 
-const COLUMNS = ["sec", "clients", "open", "out/s", "in/s", "p50 ms", "p99 ms", "corr p99", "errors", "cpu %", "loop ms", ""] as const;
-const WIDTHS = [5, 8, 8, 8, 8, 8, 8, 9, 7, 6, 8, 0];
+const COLUMNS = ["sec", "clients", "open", "out/s", "in/s", "p50 ms", "p99 ms", "corr p99", "errors", "cpu %", "loop ms"] as const;
+const WIDTHS = [5, 8, 8, 8, 8, 8, 8, 9, 7, 6, 8];
+/** With a watched server: its CPU, RSS and the host's packets in, before the saturation flag. */
+const SERVER_COLUMNS = ["srv cpu%", "srv MiB", "pkt/s in"] as const;
+const SERVER_WIDTHS = [8, 8, 8];
 /** A header every this many rows, so it stays on screen. */
 const HEADER_EVERY = 20;
 
-function row(cells: readonly string[]): string {
-  return cells.map((cell, i) => cell.padStart(WIDTHS[i]!)).join(" ").trimEnd();
+function row(cells: readonly string[], widths: readonly number[]): string {
+  return cells.map((cell, i) => cell.padStart(widths[i] ?? 0)).join(" ").trimEnd();
 }
 
-/** On a terminal: a compact table, a header every 20 seconds, the saturation flag at the end of the row. */
-export function progressTableRows(snapshot: MetricSnapshot, rowIndex: number): string[] {
+/**
+ * On a terminal: a compact table, a header every 20 seconds, the saturation flag at the end of the row.
+ * `watching`: the run watches a server, so its columns are there (blank in a second it was not sampled).
+ */
+export function progressTableRows(snapshot: MetricSnapshot & { server?: ServerWatchSnapshot }, rowIndex: number, watching = false): string[] {
   const { counters: c, histograms: h, health } = snapshot;
   const perSec = 1000 / snapshot.intervalMs;
   const cells = [
@@ -57,9 +73,13 @@ export function progressTableRows(snapshot: MetricSnapshot, rowIndex: number): s
     String(c.errors + c.connectionsFailed),
     health.cpuPercent.toFixed(0),
     health.eventLoopP99Ms.toFixed(1),
-    health.saturated ? `SATURATED: ${health.saturatedReason}` : "",
   ];
-  return rowIndex % HEADER_EVERY === 0 ? [row(COLUMNS), row(cells)] : [row(cells)];
+  const server = snapshot.server;
+  const serverCells = server ? [server.cpuPercent.toFixed(0), mib(server.rssBytes), rate(server.network.packetsInPerSec)] : ["-", "-", "-"];
+  const widths = watching ? [...WIDTHS, ...SERVER_WIDTHS, 0] : [...WIDTHS, 0];
+  const flag = health.saturated ? `SATURATED: ${health.saturatedReason}` : "";
+  const line = row([...cells, ...(watching ? serverCells : []), flag], widths);
+  return rowIndex % HEADER_EVERY === 0 ? [row([...COLUMNS, ...(watching ? SERVER_COLUMNS : []), ""], widths), line] : [line];
 }
 
 function latencyLine(name: string, summary: RunSummary["latency"][keyof RunSummary["latency"]]): string | undefined {
@@ -97,4 +117,14 @@ export function stepsText(steps: StepSummary[]): string | undefined {
       `  step ${String(s.step).padStart(3)}: ${String(s.clients).padStart(7)} clients, ${s.seconds} s, ${rate(s.receivedPerSec)} msg/s in, rtt p99 ${s.rttP99Ms ?? "-"} ms (corrected ${s.correctedP99Ms ?? "-"}), errors ${(s.errorRate * 100).toFixed(2)}%${s.agentSaturatedSeconds ? `, agent saturated ${s.agentSaturatedSeconds} s` : ""}`,
   );
   return ["steps:", ...lines].join("\n");
+}
+
+/** The watched server's lines of the final summary; a server that exited mid-run is said plainly. */
+export function serverSummaryText(pid: number, summary: ServerWatchSummary | undefined, lastSeenSeq: number | undefined): string {
+  const label = `  server (pid ${pid})`.padEnd(25);
+  const lines = [`${label}${summary ? serverWatchText(summary) : "no samples"}`];
+  if (lastSeenSeq !== undefined) {
+    lines.push(`${label}EXITED during the run: ${lastSeenSeq < 0 ? "before the load started" : `last seen in second ${lastSeenSeq + 1}`}`);
+  }
+  return lines.join("\n");
 }

@@ -6,10 +6,13 @@ import type { PlanSpec } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import { runOnEngines } from "../engine/engines";
 import { openFileLimit } from "../metrics/health";
+import { resolveWatchedProcess } from "../metrics/process-watch";
+import { createServerTimeline, type ServerTimeline } from "../metrics/server-timeline";
+import { summariseServerWatch } from "@throng/protocol/server-watch";
 import { checkSlos, summariseRun, summariseSteps } from "../metrics/run-summary";
 import { ExitCode } from "./exit-codes";
 import { readPlanFile } from "./plan-file";
-import { progressLine, progressTableRows, stepsText, summaryText } from "./progress";
+import { progressLine, progressTableRows, serverSummaryText, stepsText, summaryText } from "./progress";
 import { shutdownSignal } from "./signals";
 
 export interface RunArgs {
@@ -19,7 +22,21 @@ export interface RunArgs {
   engines?: number;
   sourceAddresses?: string[];
   quiet?: boolean;
+  /** The server under test, on this host: its CPU, memory and the host's packets join each second. */
+  watchPid?: number;
+  watchName?: string;
 }
+
+/** The server to watch, or undefined when none was asked for; throws a usage error naming the flag. */
+export function serverTimelineFor(args: Pick<RunArgs, "watchPid" | "watchName">): ServerTimeline | undefined {
+  if (args.watchPid === undefined && args.watchName === undefined) return undefined;
+  const watched = resolveWatchedProcess({ pid: args.watchPid, name: args.watchName }, { pid: "--watch-pid", name: "--watch-name" });
+  if ("error" in watched) throw new WatchTargetError(watched.error);
+  return createServerTimeline(watched.pid);
+}
+
+/** The process to watch is missing or ambiguous: a usage error (exit 2), raised before any load. */
+export class WatchTargetError extends Error {}
 
 /** Descriptors a process needs besides its connections (stdio, the event loop, files). */
 const FD_HEADROOM = 64;
@@ -51,6 +68,7 @@ export function fdWarning(clientsPerEngine: number, limit: number | undefined): 
 /** `throng-agent run plan.yaml`: runs a plan standalone; exits 0 when every SLO passed, 5 when one failed. */
 export async function runCommand(args: RunArgs): Promise<ExitCode> {
   const plan = await readPlanFile(args.planPath);
+  const server = serverTimelineFor(args);
   const engines = Math.max(1, args.engines ?? availableParallelism());
   const warning = fdWarning(Math.ceil(plan.load.clients / engines), openFileLimit());
   if (warning) console.error(warning);
@@ -68,12 +86,14 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
       startWhenReady: true,
       signal: shutdown.signal,
       ...(sourceAddresses ? { sourceAddresses } : {}),
-      onSnapshot(snapshot) {
-        snapshots.push(snapshot);
-        out?.write(`${JSON.stringify(snapshot)}\n`);
+      onStart: () => server?.start(),
+      onSnapshot(load) {
+        snapshots.push(load);
+        const second = server ? server.join(load) : load;
+        out?.write(`${JSON.stringify(second)}\n`);
         if (args.quiet) return;
-        if (table) for (const line of progressTableRows(snapshot, snapshots.length - 1)) console.log(line);
-        else console.log(progressLine(snapshot));
+        if (table) for (const line of progressTableRows(second, snapshots.length - 1, server !== undefined)) console.log(line);
+        else console.log(progressLine(second));
       },
     });
   } finally {
@@ -85,5 +105,6 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
   const steps = stepsText(summariseSteps(snapshots));
   if (steps) console.log(steps);
   console.log(summaryText(summary, results));
+  if (server) console.log(serverSummaryText(server.pid, summariseServerWatch(server.samples()), server.endedAfterSeq()));
   return results.every((result) => result.passed) ? ExitCode.ok : ExitCode.sloFailed;
 }

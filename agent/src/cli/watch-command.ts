@@ -1,5 +1,5 @@
 import { createWriteStream } from "node:fs";
-import { findProcess, watchProcess } from "../metrics/process-watch";
+import { resolveWatchedProcess, watchProcess } from "../metrics/process-watch";
 import { ExitCode } from "./exit-codes";
 import { shutdownSignal } from "./signals";
 
@@ -13,11 +13,12 @@ export interface WatchArgs {
 
 /** `throng-agent watch`: samples the server process and the host's network once a second from /proc. */
 export async function watchCommand(args: WatchArgs): Promise<ExitCode> {
-  const pid = args.pid ?? (args.name ? findProcess(args.name) : undefined);
-  if (pid === undefined) {
-    console.error(args.name ? `no process named "${args.name}" found; check the name or pass --pid` : "give --pid <pid> or --name <process-name>");
+  const watched = resolveWatchedProcess(args);
+  if ("error" in watched) {
+    console.error(watched.error);
     return ExitCode.usage;
   }
+  const { pid } = watched;
   let watcher;
   try {
     watcher = watchProcess(pid);

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { ServerWatchSnapshot } from "@throng/protocol/snapshot";
-import { parseNetDev, parseStatCpuTicks, watchProcess } from "./process-watch";
+import { parseNetDev, parseStatCpuTicks, resolveWatchedProcess, watchProcess } from "./process-watch";
 
 describe("watching a server process from /proc", () => {
   it("reads CPU ticks and threads from a stat line whose name holds spaces and parentheses", () => {
@@ -32,6 +32,36 @@ describe("watching a server process from /proc", () => {
       expect(sample.rssBytes).toBeGreaterThan(1_000_000);
     } finally {
       busy.kill("SIGKILL");
+    }
+  });
+});
+
+describe("choosing the process to watch", () => {
+  it("names the flag and what to do when the pid or name matches nothing, or the name matches several", () => {
+    const flags = { pid: "--watch-pid", name: "--watch-name" };
+    expect(resolveWatchedProcess({ pid: 2 ** 31 - 1 }, flags)).toEqual({ error: expect.stringMatching(/^no process with pid 2147483647 \(--watch-pid\)/) });
+    expect(resolveWatchedProcess({ name: "no-such-server-7f3a" }, flags)).toEqual({ error: expect.stringContaining(`no process named "no-such-server-7f3a" found (--watch-name)`) });
+    expect(resolveWatchedProcess({ pid: 1, name: "x" }, flags)).toEqual({ error: "give --watch-pid or --watch-name, not both" });
+    expect(resolveWatchedProcess({})).toEqual({ error: "give --pid <pid> or --name <process-name>" });
+    expect(resolveWatchedProcess({ pid: process.pid })).toEqual({ pid: process.pid });
+  });
+
+  it("refuses an ambiguous name and finds a unique one", async () => {
+    const tag = `throng-watch-test-${process.pid}`;
+    const spawnIdle = () => spawn(process.execPath, ["-e", "setTimeout(() => {}, 10000)", tag]);
+    const first = spawnIdle();
+    try {
+      await new Promise((resolve) => first.once("spawn", resolve));
+      expect(resolveWatchedProcess({ name: tag })).toEqual({ pid: first.pid });
+      const second = spawnIdle();
+      try {
+        await new Promise((resolve) => second.once("spawn", resolve));
+        expect(resolveWatchedProcess({ name: tag })).toEqual({ error: expect.stringMatching(/^2 processes match .*pass --pid to choose one$/) });
+      } finally {
+        second.kill("SIGKILL");
+      }
+    } finally {
+      first.kill("SIGKILL");
     }
   });
 });

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import type { ServerWatchSnapshot } from "@throng/protocol/snapshot";
 
 /** Kernel clock ticks per second for /proc CPU times; 100 on every mainstream Linux build. */
@@ -33,19 +33,39 @@ export function parseStatCpuTicks(text: string): { ticks: number; threads: numbe
   return { ticks: Number(fields[11]) + Number(fields[12]), threads: Number(fields[17]) };
 }
 
-/** Finds a process by name (its comm or its command line contains `name`), not counting this one. */
-export function findProcess(name: string): number | undefined {
-  for (const entry of readdirSync("/proc")) {
+/** Every process matching `name` (its comm is `name`, or its command line contains it), not counting this one. */
+export function findProcesses(name: string, procRoot = "/proc"): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync(procRoot)) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
-      const comm = readFileSync(`/proc/${entry}/comm`, "utf8").trim();
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8").replace(/\0/g, " ");
-      if (comm === name || (cmdline.includes(name) && !cmdline.includes("throng-agent") && !cmdline.includes(" watch "))) return Number(entry);
+      const comm = readFileSync(`${procRoot}/${entry}/comm`, "utf8").trim();
+      const cmdline = readFileSync(`${procRoot}/${entry}/cmdline`, "utf8").replace(/\0/g, " ");
+      // A watcher's own command line names the process it watches: never match a throng-agent or a watch.
+      if (comm === name || (cmdline.includes(name) && !cmdline.includes("throng-agent") && !/ (watch|--watch-name) /.test(cmdline))) found.push(Number(entry));
     } catch {
       // The process ended while we looked.
     }
   }
-  return undefined;
+  return found;
+}
+
+/** Which process to watch, from a pid or a name, or what was wrong (flag names as the command spells them). */
+export function resolveWatchedProcess(
+  args: { pid?: number | undefined; name?: string | undefined },
+  flags = { pid: "--pid", name: "--name" },
+  procRoot = "/proc",
+): { pid: number } | { error: string } {
+  if (args.pid !== undefined && args.name !== undefined) return { error: `give ${flags.pid} or ${flags.name}, not both` };
+  if (args.pid !== undefined) {
+    if (!existsSync(`${procRoot}/${args.pid}/stat`)) return { error: `no process with pid ${args.pid} (${flags.pid}); is the server running on this host? (watching needs Linux /proc)` };
+    return { pid: args.pid };
+  }
+  if (args.name === undefined) return { error: `give ${flags.pid} <pid> or ${flags.name} <process-name>` };
+  const pids = findProcesses(args.name, procRoot);
+  if (pids.length === 0) return { error: `no process named "${args.name}" found (${flags.name}); check the name or pass ${flags.pid}` };
+  if (pids.length > 1) return { error: `${pids.length} processes match "${args.name}" (${flags.name}): pids ${pids.slice(0, 10).join(", ")}; pass ${flags.pid} to choose one` };
+  return { pid: pids[0]! };
 }
 
 export interface ProcessWatcher {
@@ -53,10 +73,10 @@ export interface ProcessWatcher {
   sample(): ServerWatchSnapshot;
 }
 
-/** Samples one process's CPU and memory and the host's network from /proc. */
-export function watchProcess(pid: number, procRoot = "/proc"): ProcessWatcher {
+/** Samples one process's CPU and memory and the host's network from /proc; `clock` stamps the samples (server time under the control plane). */
+export function watchProcess(pid: number, procRoot = "/proc", clock: () => number = Date.now): ProcessWatcher {
   const read = () => ({
-    at: Date.now(),
+    at: Math.round(clock()),
     cpu: parseStatCpuTicks(readFileSync(`${procRoot}/${pid}/stat`, "utf8")),
     net: parseNetDev(readFileSync(`${procRoot}/net/dev`, "utf8")),
   });
