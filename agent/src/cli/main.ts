@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import type { TcpFraming } from "@throng/protocol/plan";
@@ -113,7 +114,18 @@ function buildProgram(configPath: string, setExit: (code: ExitCode) => void): Co
     .option("--stall-ms <ms>", "length of each stall (also triggered by a {\"type\":\"stall\",\"ms\":N} message)", integer(1, 600_000))
     .option("--max-clients <n>", "refuse connections past this many", integer(0, 10_000_000))
     .option("--report-every-sec <s>", "print the target's CPU and memory this often", integer(1, 3_600))
-    .action(async (options: { host: string; port: number; tcpPort?: number; framing?: TcpFraming; udpPort?: number; delayMs: number; cpuUs?: number; stallEveryMs?: number; stallMs?: number; maxClients?: number; reportEverySec?: number }) => {
+    .option("--tls-cert <file>", "serve wss:// with this PEM certificate (with --tls-key)")
+    .option("--tls-key <file>", "the PEM private key of --tls-cert")
+    .action(async (options: { host: string; port: number; tcpPort?: number; framing?: TcpFraming; udpPort?: number; delayMs: number; cpuUs?: number; stallEveryMs?: number; stallMs?: number; maxClients?: number; reportEverySec?: number; tlsCert?: string; tlsKey?: string }) => {
+      let tls: { cert: Buffer; key: Buffer } | undefined;
+      if (options.tlsCert || options.tlsKey) {
+        if (!options.tlsCert || !options.tlsKey) return void (console.error("error: --tls-cert and --tls-key go together"), setExit(ExitCode.usage));
+        try {
+          tls = { cert: readFileSync(options.tlsCert), key: readFileSync(options.tlsKey) };
+        } catch (error) {
+          return void (console.error(`error: cannot read the TLS certificate or key: ${(error as Error).message}`), setExit(ExitCode.usage));
+        }
+      }
       setExit(
         await targetCommand({
           host: options.host,
@@ -125,6 +137,7 @@ function buildProgram(configPath: string, setExit: (code: ExitCode) => void): Co
           ...(options.stallEveryMs !== undefined ? { stallEveryMs: options.stallEveryMs, stallMs: options.stallMs ?? 100 } : {}),
           ...(options.maxClients !== undefined ? { maxClients: options.maxClients } : {}),
           ...(options.reportEverySec !== undefined ? { reportEverySec: options.reportEverySec } : {}),
+          ...(tls ? { tls } : {}),
         }),
       );
     });

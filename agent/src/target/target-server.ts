@@ -1,5 +1,6 @@
 import { createSocket, type RemoteInfo } from "node:dgram";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import { createServer as createTcpServer, type AddressInfo, type Socket } from "node:net";
 import type { TcpFraming } from "@throng/protocol/plan";
 import { WebSocket, WebSocketServer } from "ws";
@@ -14,19 +15,24 @@ export interface TargetOptions extends BehaviourOptions {
   tcp?: { port: number; framing: TcpFraming };
   /** Also serve UDP (port 0 picks a free one). */
   udp?: { port: number };
+  /** Serve wss:// (and https:// /stats) with this certificate and key, PEM. */
+  tls?: { cert: string | Buffer; key: string | Buffer };
   /** Refuse connections beyond this many open ones (WebSocket: HTTP 503; TCP: reset). */
   maxClients?: number;
 }
 
 export interface TargetStats {
   clients: number;
+  /** Connections accepted since start (WebSocket + TCP): a neutral count of connections/s for any load tool. */
+  accepted: number;
+  /** Messages received since start: a neutral count of messages/s for any load tool (each gets one reply). */
   messages: number;
   cpuPercent: number;
   rssBytes: number;
 }
 
 export interface RunningTarget {
-  /** ws://host:port/ws; the server accepts any path. */
+  /** ws://host:port/ws (wss:// with `tls`); the server accepts any path. */
   url: string;
   port: number;
   tcpPort?: number;
@@ -70,12 +76,13 @@ function webSocketPeer(socket: WebSocket): Peer & { binary: boolean } {
   return peer;
 }
 
-async function serveTcp(options: TargetOptions, host: string, behaviour: ReturnType<typeof createTargetBehaviour>, counts: { open: number }) {
+async function serveTcp(options: TargetOptions, host: string, behaviour: ReturnType<typeof createTargetBehaviour>, counts: { open: number; accepted: number }) {
   const tcp = options.tcp!;
   const sockets = new Set<Socket>();
   const server = createTcpServer({ noDelay: true }, (socket) => {
     if (options.maxClients !== undefined && counts.open >= options.maxClients) return void socket.resetAndDestroy();
     counts.open += 1;
+    counts.accepted += 1;
     sockets.add(socket);
     const framer = createFramer(tcp.framing);
     const peer: Peer = { rooms: new Set(), send: (data) => void (socket.writable && socket.write(framer.encode(typeof data === "string" ? Buffer.from(data) : data))) };
@@ -130,13 +137,15 @@ async function serveUdp(options: TargetOptions, host: string, behaviour: ReturnT
 export async function startTarget(options: TargetOptions = {}): Promise<RunningTarget> {
   const host = options.host ?? "127.0.0.1";
   const behaviour = createTargetBehaviour(options);
-  const counts = { open: 0 };
+  const counts = { open: 0, accepted: 0 };
   const cpu = cpuMeter();
-  const stats = (): TargetStats => ({ clients: counts.open, messages: behaviour.messages(), cpuPercent: cpu(), rssBytes: process.memoryUsage.rss() });
-  const http = createServer((request: IncomingMessage, response: ServerResponse) => {
+  const stats = (): TargetStats => ({ clients: counts.open, accepted: counts.accepted, messages: behaviour.messages(), cpuPercent: cpu(), rssBytes: process.memoryUsage.rss() });
+  const scheme = options.tls ? "wss" : "ws";
+  const answer = (request: IncomingMessage, response: ServerResponse) => {
     if (request.url === "/stats") return void response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(stats()));
-    response.writeHead(426, { "content-type": "text/plain" }).end("this is a WebSocket server; connect to ws://host:port/ws\n");
-  });
+    response.writeHead(426, { "content-type": "text/plain" }).end(`this is a WebSocket server; connect to ${scheme}://host:port/ws\n`);
+  };
+  const http = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, answer) : createServer(answer);
   const wss = new WebSocketServer({
     server: http,
     perMessageDeflate: false,
@@ -144,6 +153,7 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
   });
   wss.on("connection", (socket) => {
     counts.open += 1;
+    counts.accepted += 1;
     const peer = webSocketPeer(socket);
     socket.on("error", () => socket.terminate());
     socket.on("message", (data, isBinary) => {
@@ -161,7 +171,7 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
   const port = (http.address() as AddressInfo).port;
   const urlHost = host.includes(":") ? `[${host}]` : host;
   return {
-    url: `ws://${urlHost}:${port}/ws`,
+    url: `${scheme}://${urlHost}:${port}/ws`,
     port,
     ...(tcp ? { tcpPort: tcp.port } : {}),
     ...(udp ? { udpPort: udp.port } : {}),

@@ -1,4 +1,5 @@
 import { createServer } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { WebSocket, WebSocketServer } from "ws";
 import {
@@ -96,8 +97,10 @@ function wrap(socket: WebSocket, path: string): GatewayConnection {
   };
 }
 
-export async function startFakeGateway(): Promise<FakeGateway> {
-  const http = createServer((_request, response) => response.writeHead(404).end());
+/** With `tls`, the gateway is served over https/wss, as an API behind a TLS-terminating proxy would be. */
+export async function startFakeGateway(options: { tls?: { cert: Buffer; key: Buffer } } = {}): Promise<FakeGateway> {
+  const notFound = (_request: unknown, response: { writeHead(code: number): { end(): void } }) => response.writeHead(404).end();
+  const http = options.tls ? createHttpsServer(options.tls, notFound) : createServer(notFound);
   const wss = new WebSocketServer({ server: http, path: AGENT_GATEWAY_PATH });
   const pending: GatewayConnection[] = [];
   const takers: Array<(connection: GatewayConnection) => void> = [];
@@ -111,7 +114,7 @@ export async function startFakeGateway(): Promise<FakeGateway> {
   const { port } = http.address() as AddressInfo;
 
   return {
-    server: `http://127.0.0.1:${port}`,
+    server: `${options.tls ? "https" : "http"}://127.0.0.1:${port}`,
     nextConnection(timeoutMs = WAIT_TIMEOUT_MS) {
       const ready = pending.shift();
       if (ready) return Promise.resolve(ready);

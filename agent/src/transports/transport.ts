@@ -49,6 +49,8 @@ export function causeOf(error: Error): EndCause {
   if (code === "EADDRNOTAVAIL" || code === "ENETUNREACH" || code === "EHOSTUNREACH") return "unreachable";
   if (code === "EMFILE" || code === "ENFILE") return "limit";
   if (/unexpected server response|invalid|handshake|sec-websocket/i.test(error.message)) return "handshake";
+  // wss:// certificate failures (DEPTH_ZERO_SELF_SIGNED_CERT, ERR_TLS_CERT_ALTNAME_INVALID, ...) fail the TLS handshake.
+  if (/CERT|TLS|SSL/.test(code) || /certificate/i.test(error.message)) return "handshake";
   return "error";
 }
 

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { createSecureContext, rootCertificates, type SecureContext } from "node:tls";
 import WebSocket from "ws";
 import type { WebSocketTarget } from "@throng/protocol/plan";
 import { failedConnection, type OpenOptions, type Transport, type TransportConnection, type TransportEvents } from "./transport";
@@ -19,7 +21,30 @@ function toBuffer(data: WebSocket.RawData): Buffer {
   return Buffer.from(data);
 }
 
-function openWebSocket(target: WebSocketTarget, events: TransportEvents, options: OpenOptions = {}): TransportConnection {
+type TlsOptions = { secureContext?: SecureContext; rejectUnauthorized?: false };
+
+/**
+ * The plan's wss:// certificate check, built once per shard (one secure context, not one per connection): extra
+ * CAs are added to the system's, not put in their place.
+ */
+function tlsOptions(target: WebSocketTarget): TlsOptions {
+  if (!target.tls) return {};
+  const options: TlsOptions = {};
+  if (target.tls.caFile) {
+    let pem: string;
+    try {
+      pem = readFileSync(target.tls.caFile, "utf8");
+    } catch (error) {
+      throw new Error(`target.tls.caFile: cannot read ${target.tls.caFile}: ${(error as Error).message}`);
+    }
+    if (!pem.includes("-----BEGIN CERTIFICATE-----")) throw new Error(`target.tls.caFile: ${target.tls.caFile} holds no PEM certificate`);
+    options.secureContext = createSecureContext({ ca: [...rootCertificates, pem] });
+  }
+  if (target.tls.insecureSkipVerify) options.rejectUnauthorized = false;
+  return options;
+}
+
+function openWebSocket(target: WebSocketTarget, tls: TlsOptions, events: TransportEvents, options: OpenOptions = {}): TransportConnection {
   let ws: WebSocket;
   const frameOptions = target.frames === "binary" ? BINARY : TEXT;
   try {
@@ -28,6 +53,7 @@ function openWebSocket(target: WebSocketTarget, events: TransportEvents, options
       perMessageDeflate: false,
       handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
       generateMask: zeroMask,
+      ...tls,
       ...(target.headers ? { headers: target.headers } : {}),
       ...(options.localAddress ? { localAddress: options.localAddress } : {}),
     });
@@ -75,5 +101,6 @@ function openWebSocket(target: WebSocketTarget, events: TransportEvents, options
 
 /** WebSocket load transport (text or binary frames, custom headers and subprotocols, ws:// and wss://, no compression). */
 export function webSocketTransport(target: WebSocketTarget): Transport {
-  return { open: (events, options) => openWebSocket(target, events, options) };
+  const tls = tlsOptions(target);
+  return { open: (events, options) => openWebSocket(target, tls, events, options) };
 }

@@ -24,6 +24,15 @@ export const WebSocketTarget = z.object({
   subprotocols: z.array(z.string().min(1)).max(16).optional(),
   /** Frame type of every message the clients send (default "text"). */
   frames: z.enum(["text", "binary"]).optional(),
+  /** wss:// only: how the agent checks the server's certificate. Default: verified against the system's CAs. */
+  tls: z
+    .object({
+      /** A PEM file on the agent's host whose CA certificates are trusted too (e.g. a test server's self-signed one). */
+      caFile: z.string().trim().min(1, "give the path of a PEM file on the agent's host").optional(),
+      /** Accept any certificate without checking it: only for self-signed test servers, never in production. */
+      insecureSkipVerify: z.boolean().optional(),
+    })
+    .optional(),
   sourceAddresses,
 });
 export type WebSocketTarget = z.infer<typeof WebSocketTarget>;
