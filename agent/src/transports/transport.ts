@@ -14,7 +14,10 @@ export interface TransportEnd {
 /** Callbacks a scenario gives when it opens a connection. */
 export interface TransportEvents {
   onOpen(): void;
-  /** One whole message: a WebSocket frame, one framed TCP message or one datagram. */
+  /**
+   * One whole message: a WebSocket message, one framed TCP message or one datagram. `data` may be a view of a
+   * read buffer the transport reuses: it is valid during this call only; copy it to keep it.
+   */
   onMessage(data: Buffer): void;
   /** Called exactly once, whether the connection failed, was closed by the peer or by us. */
   onEnd(end: TransportEnd): void;

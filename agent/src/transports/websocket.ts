@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createSecureContext, rootCertificates, type SecureContext } from "node:tls";
 import WebSocket from "ws";
 import type { WebSocketTarget } from "@throng/protocol/plan";
+import { openLeanWebSocket, upgradeRequest } from "./lean-websocket";
 import { failedConnection, type OpenOptions, type Transport, type TransportConnection, type TransportEvents } from "./transport";
 
 const HANDSHAKE_TIMEOUT_MS = 10_000;
@@ -99,8 +100,21 @@ function openWebSocket(target: WebSocketTarget, tls: TlsOptions, events: Transpo
   };
 }
 
-/** WebSocket load transport (text or binary frames, custom headers and subprotocols, ws:// and wss://, no compression). */
+/**
+ * WebSocket load transport (text or binary frames, custom headers and subprotocols, ws:// and wss://, no
+ * compression). ws:// uses the lean client unless the target asks for the ws library; wss:// always uses ws.
+ */
 export function webSocketTransport(target: WebSocketTarget): Transport {
-  const tls = tlsOptions(target);
-  return { open: (events, options) => openWebSocket(target, tls, events, options) };
+  if (target.client === "ws" || target.url.startsWith("wss:")) {
+    const tls = tlsOptions(target);
+    return { open: (events, options) => openWebSocket(target, tls, events, options) };
+  }
+  let request: ReturnType<typeof upgradeRequest> | Error;
+  try {
+    request = upgradeRequest(target);
+  } catch (error) {
+    request = error as Error;
+  }
+  const binary = target.frames === "binary";
+  return { open: (events, options) => openLeanWebSocket(request, binary, events, options) };
 }

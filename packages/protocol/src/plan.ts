@@ -33,6 +33,11 @@ export const WebSocketTarget = z.object({
       insecureSkipVerify: z.boolean().optional(),
     })
     .optional(),
+  /**
+   * WebSocket client code: "lean" (default for ws://; Throng's own client on a plain socket, the cheapest per
+   * message) or "ws" (the ws library; always used for wss://).
+   */
+  client: z.enum(["lean", "ws"]).optional(),
   sourceAddresses,
 });
 export type WebSocketTarget = z.infer<typeof WebSocketTarget>;

@@ -1,0 +1,222 @@
+import { createHash, randomFillSync } from "node:crypto";
+import { connect, type Socket } from "node:net";
+import type { WebSocketTarget } from "@throng/protocol/plan";
+import { failedConnection, type OpenOptions, type TransportConnection, type TransportEnd, type TransportEvents } from "./transport";
+import { closePayload, encodeFrame, FrameDecoder, OPCODE, ProtocolError, type FrameSink } from "./websocket-frames";
+
+/**
+ * Throng's own ws:// client for the load path: a plain `net` socket, a hand-written HTTP upgrade and the frame
+ * codec in websocket-frames.ts. Against the `ws` library it skips the stream machinery per read (reads land in one
+ * reused buffer via `onread`), the http.ClientRequest per connect and the per-frame corking, which was most of
+ * the agent's CPU per message. wss:// stays on the `ws` library (see websocket.ts).
+ */
+
+const HANDSHAKE_TIMEOUT_MS = 10_000;
+const DEFAULT_CLOSE_TIMEOUT_MS = 2_000;
+const ACCEPT_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+/** A server's upgrade answer larger than this is not one. */
+const MAX_RESPONSE_HEAD_BYTES = 16 * 1024;
+/**
+ * Every socket reads into this one buffer: reads are handled synchronously, one at a time, so a buffer per
+ * socket would only cost memory. Messages handed out are views of it, valid during onMessage only.
+ */
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
+/** Random bytes for Sec-WebSocket-Key, refilled in batches rather than one crypto call per connection. */
+const KEY_BATCH = Buffer.allocUnsafe(16 * 256);
+let keyAt = KEY_BATCH.length;
+
+function nextKey(): string {
+  if (keyAt === KEY_BATCH.length) {
+    randomFillSync(KEY_BATCH);
+    keyAt = 0;
+  }
+  keyAt += 16;
+  return KEY_BATCH.toString("base64", keyAt - 16, keyAt);
+}
+
+/** What every connection to one target shares: the address and the request head without its key. */
+export interface UpgradeRequest {
+  host: string;
+  port: number;
+  /** The request up to and including "Sec-WebSocket-Key: ". */
+  head: string;
+  /** Everything after the key, through the blank line. */
+  tail: string;
+  subprotocols: string[];
+}
+
+/** Builds the upgrade request for a ws:// target once; throws on a URL that is not ws://. */
+export function upgradeRequest(target: WebSocketTarget): UpgradeRequest {
+  const url = new URL(target.url);
+  if (url.protocol !== "ws:") throw new Error(`the lean WebSocket client speaks ws:// only, not ${url.protocol}`);
+  const port = url.port ? Number(url.port) : 80;
+  const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+  const subprotocols = target.subprotocols ?? [];
+  const lines = [`GET ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`, "Connection: Upgrade", "Upgrade: websocket", "Sec-WebSocket-Version: 13"];
+  if (subprotocols.length) lines.push(`Sec-WebSocket-Protocol: ${subprotocols.join(", ")}`);
+  for (const [name, value] of Object.entries(target.headers ?? {})) lines.push(`${name}: ${value}`);
+  return { host, port, head: `${lines.join("\r\n")}\r\nSec-WebSocket-Key: `, tail: "\r\n\r\n", subprotocols };
+}
+
+/** Checks a server's upgrade answer; returns the bytes after its head, or throws an error naming what was wrong. */
+function checkUpgrade(head: string, key: string, subprotocols: string[]): void {
+  const lines = head.split("\r\n");
+  const status = /^HTTP\/1\.1 (\d{3})/.exec(lines[0] ?? "")?.[1];
+  if (status !== "101") throw new Error(`Unexpected server response: ${status ?? lines[0]}`);
+  const headers = new Map<string, string>();
+  for (const line of lines.slice(1)) {
+    const colon = line.indexOf(":");
+    if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
+  }
+  if (headers.get("upgrade")?.toLowerCase() !== "websocket") throw new Error("Invalid Upgrade header in the handshake answer");
+  const accept = createHash("sha1").update(key + ACCEPT_GUID).digest("base64");
+  if (headers.get("sec-websocket-accept") !== accept) throw new Error("Invalid Sec-WebSocket-Accept header in the handshake answer");
+  const protocol = headers.get("sec-websocket-protocol");
+  if (protocol !== undefined && !subprotocols.includes(protocol)) throw new Error(`Server sent an invalid subprotocol "${protocol}" in the handshake`);
+  if (protocol === undefined && subprotocols.length) throw new Error("Server sent no subprotocol in the handshake");
+  if (headers.has("sec-websocket-extensions")) throw new Error("Server sent a Sec-WebSocket-Extensions header but none was offered in the handshake");
+}
+
+const enum State {
+  Upgrading,
+  Open,
+  Closing,
+  Ended,
+}
+
+/** One client connection; a class rather than closures keeps the memory per connection small. */
+class LeanWebSocket implements TransportConnection, FrameSink {
+  private state = State.Upgrading;
+  private readonly socket: Socket;
+  private readonly key = nextKey();
+  private responseHead = "";
+  private readonly decoder = new FrameDecoder(this);
+  private readonly opcode: number;
+  private error: Error | undefined;
+  /** We sent the close (or asked to stop), so an end is not the peer's doing. */
+  private closedByUs = false;
+  private handshakeTimer: NodeJS.Timeout | undefined;
+  private resolveEnded: (() => void) | undefined;
+  private ended: Promise<void> | undefined;
+
+  constructor(
+    private readonly request: UpgradeRequest,
+    private readonly events: TransportEvents,
+    binary: boolean,
+    options: OpenOptions,
+  ) {
+    this.opcode = binary ? OPCODE.binary : OPCODE.text;
+    this.socket = connect({
+      host: request.host,
+      port: request.port,
+      noDelay: true,
+      ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+      onread: {
+        buffer: READ_BUFFER,
+        callback: (bytes: number) => {
+          this.onRead(READ_BUFFER.subarray(0, bytes));
+          return true;
+        },
+      },
+    });
+    this.handshakeTimer = setTimeout(() => this.fail(Object.assign(new Error("WebSocket handshake timed out"), { code: "ETIMEDOUT" })), HANDSHAKE_TIMEOUT_MS);
+    this.socket.once("connect", () => this.socket.write(request.head + this.key + request.tail, "latin1"));
+    this.socket.on("error", (cause: Error) => {
+      this.error ??= cause;
+    });
+    this.socket.on("end", () => this.socket.end());
+    this.socket.once("close", () => this.onSocketClose());
+  }
+
+  send(data: string | Uint8Array): boolean {
+    if (this.state !== State.Open) return false;
+    this.socket.write(encodeFrame(this.opcode, data));
+    return true;
+  }
+
+  close(timeoutMs = DEFAULT_CLOSE_TIMEOUT_MS): Promise<void> {
+    this.closedByUs = true;
+    const ended = (this.ended ??= this.state === State.Ended ? Promise.resolve() : new Promise<void>((resolve) => (this.resolveEnded = resolve)));
+    if (this.state === State.Upgrading) this.socket.destroy();
+    else if (this.state === State.Open) {
+      this.state = State.Closing;
+      this.socket.write(encodeFrame(OPCODE.close, closePayload(1000, "load finished")));
+    }
+    if (this.state !== State.Closing) return ended;
+    // A peer that never answers the close frame must not hold the run open.
+    const force = setTimeout(() => this.socket.destroy(), timeoutMs);
+    return ended.finally(() => clearTimeout(force));
+  }
+
+  frameMessage(data: Buffer): void {
+    if (this.state === State.Open) this.events.onMessage(data);
+  }
+
+  framePing(payload: Buffer): void {
+    if (this.state === State.Open) this.socket.write(encodeFrame(OPCODE.pong, payload));
+  }
+
+  /** The peer's close frame. Answer it (unless we started the close) and end our side. */
+  frameClose(payload: Buffer): void {
+    if (this.state === State.Open) {
+      this.state = State.Closing;
+      const code = payload.length >= 2 ? payload.readUInt16BE(0) : 1000;
+      this.socket.write(encodeFrame(OPCODE.close, closePayload(code === 1005 || code === 1006 ? 1000 : code)));
+    }
+    this.socket.end();
+  }
+
+  private onRead(chunk: Buffer): void {
+    if (this.state === State.Upgrading) return this.onUpgradeBytes(chunk);
+    try {
+      this.decoder.push(chunk);
+    } catch (cause) {
+      if (!(cause instanceof ProtocolError)) throw cause;
+      this.fail(cause);
+    }
+  }
+
+  private onUpgradeBytes(chunk: Buffer): void {
+    this.responseHead += chunk.toString("latin1");
+    const end = this.responseHead.indexOf("\r\n\r\n");
+    if (end === -1) {
+      if (this.responseHead.length > MAX_RESPONSE_HEAD_BYTES) this.fail(new Error("Invalid handshake answer: no end of headers"));
+      return;
+    }
+    try {
+      checkUpgrade(this.responseHead.slice(0, end), this.key, this.request.subprotocols);
+    } catch (cause) {
+      return this.fail(cause as Error);
+    }
+    const restAt = end + 4;
+    const rest = this.responseHead.length > restAt ? Buffer.from(this.responseHead.slice(restAt), "latin1") : undefined;
+    this.responseHead = "";
+    clearTimeout(this.handshakeTimer);
+    this.handshakeTimer = undefined;
+    this.state = State.Open;
+    this.events.onOpen();
+    if (rest && this.state === State.Open) this.onRead(rest);
+  }
+
+  private fail(error: Error): void {
+    this.error ??= error;
+    this.socket.destroy();
+  }
+
+  private onSocketClose(): void {
+    clearTimeout(this.handshakeTimer);
+    const opened = this.state !== State.Upgrading;
+    this.state = State.Ended;
+    const end: TransportEnd = { opened };
+    if (this.error) end.error = this.error;
+    if (opened && !this.closedByUs) end.byPeer = true;
+    this.events.onEnd(end);
+    this.resolveEnded?.();
+  }
+}
+
+/** Opens one lean ws:// connection; a bad URL fails like any other connection. */
+export function openLeanWebSocket(request: UpgradeRequest | Error, binary: boolean, events: TransportEvents, options: OpenOptions = {}): TransportConnection {
+  if (request instanceof Error) return failedConnection(events, request);
+  return new LeanWebSocket(request, events, binary, options);
+}
