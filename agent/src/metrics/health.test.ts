@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createHealthSampler, saturationReason } from "./health";
+import { closeSync, openSync } from "node:fs";
+import { createHealthSampler, openFileCount, saturationReason } from "./health";
 
 describe("agent health", () => {
   it("samples open descriptors and the limit, and says whether it is saturated", () => {
@@ -9,6 +10,15 @@ describe("agent health", () => {
     expect(health.openFds).toBeGreaterThan(2);
     expect(health.fdLimit).toBeGreaterThan(health.openFds!);
     expect(typeof health.saturated).toBe("boolean");
+  });
+
+  it("counts descriptors as they open and close", () => {
+    const before = openFileCount()!;
+    const fds = Array.from({ length: 50 }, () => openSync("/dev/null", "r"));
+    const during = openFileCount()!;
+    for (const fd of fds) closeSync(fd);
+    expect(during - before).toBe(50);
+    expect(openFileCount()).toBe(before);
   });
 
   it("names why the agent is the bottleneck: CPU, event-loop delay or descriptors", () => {

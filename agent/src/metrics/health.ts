@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { AgentHealth } from "@throng/protocol/snapshot";
 
@@ -12,10 +12,15 @@ export interface HealthSampler {
   stop(): void;
 }
 
-/** Open file descriptors of this process (Linux /proc), or undefined elsewhere. */
+/**
+ * Open file descriptors of this process (Linux /proc), or undefined elsewhere. Linux 6.2+ gives the count as
+ * the size of /proc/self/fd, in O(1); listing the directory (the fallback) cost ~10% of the agent's CPU at 10k
+ * connections, once a second.
+ */
 export function openFileCount(): number | undefined {
   try {
-    return readdirSync("/proc/self/fd").length;
+    const size = statSync("/proc/self/fd").size;
+    return size > 0 ? size : readdirSync("/proc/self/fd").length;
   } catch {
     return undefined;
   }
