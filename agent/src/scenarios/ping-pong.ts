@@ -2,6 +2,7 @@ import type { PingPongScenario } from "@throng/protocol/plan";
 import type { TransportConnection } from "../transports/transport";
 import { compileTemplate, createSeqReader, type SeqReader } from "./message-template";
 import { clientSet, nowMicros, openClient, type ScenarioContext, type ScenarioRunner } from "./scenario";
+import { TimerWheel, wheelTimer } from "./timer-wheel";
 
 /** A ping unanswered this long is counted as an error so the client can send again. */
 const DEFAULT_PONG_TIMEOUT_MS = 30_000;
@@ -49,12 +50,15 @@ export function createPingPong(scenario: PingPongScenario, context: ScenarioCont
   const random = context.random ?? Math.random;
   const timeoutMs = scenario.timeoutMs ?? (context.datagram ? DEFAULT_DATAGRAM_TIMEOUT_MS : DEFAULT_PONG_TIMEOUT_MS);
   const { metrics } = context;
+  // Fixed-interval pings of every client run off one wheel: one wakeup sends every ping due in that millisecond.
+  const wheel = new TimerWheel();
 
   return clientSet((index) => {
     let nextSeq = 0;
     let lastAnswered = -1;
     let inFlight: InFlight | undefined;
     let timer: NodeJS.Timeout | undefined;
+    const due = wheelTimer(() => onDue());
     let heartbeat: NodeJS.Timeout | undefined;
     let nextDueAt = 0;
     let connection: TransportConnection | undefined;
@@ -87,7 +91,7 @@ export function createPingPong(scenario: PingPongScenario, context: ScenarioCont
         nextDueAt += scenario.intervalMs;
         metrics.skippedSend();
       }
-      timer = setTimeout(onDue, nextDueAt - now);
+      wheel.set(due, nextDueAt);
     };
     const thinkThenSend = () => {
       const { minMs, maxMs } = scenario.thinkTime!;
@@ -112,7 +116,7 @@ export function createPingPong(scenario: PingPongScenario, context: ScenarioCont
         if (scenario.thinkTime) return thinkThenSend();
         // A random first offset keeps clients from sending in lockstep.
         nextDueAt = performance.now() + random() * scenario.intervalMs;
-        timer = setTimeout(onDue, nextDueAt - performance.now());
+        wheel.set(due, nextDueAt);
       },
       onMessage(data, receivedAt) {
         const seq = seqOf(data);
@@ -130,6 +134,7 @@ export function createPingPong(scenario: PingPongScenario, context: ScenarioCont
       },
       onEnd() {
         clearTimeout(timer);
+        wheel.clear(due);
         clearInterval(heartbeat);
       },
     });

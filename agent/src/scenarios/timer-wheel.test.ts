@@ -1,0 +1,52 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { TimerWheel, wheelTimer } from "./timer-wheel";
+
+describe("timer wheel", () => {
+  beforeEach(() => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] }));
+  afterEach(() => vi.useRealTimers());
+
+  it("runs each timer once, never before its time, in due order, and not once cleared", () => {
+    const wheel = new TimerWheel();
+    const ran: [string, number][] = [];
+    const at = (name: string) => wheelTimer(() => ran.push([name, performance.now()]));
+    const start = performance.now();
+    const late = at("late");
+    const early = at("early");
+    const cleared = at("cleared");
+    wheel.set(late, start + 30.5);
+    wheel.set(early, start + 10.2);
+    wheel.set(cleared, start + 20);
+    wheel.clear(cleared);
+    vi.advanceTimersByTime(100);
+    expect(ran.map(([name]) => name)).toEqual(["early", "late"]);
+    expect(ran[0]![1]).toBeGreaterThanOrEqual(start + 10.2);
+    expect(ran[1]![1]).toBeGreaterThanOrEqual(start + 30.5);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("lets a timer set itself again from its run, like a client's next ping", () => {
+    const wheel = new TimerWheel();
+    const times: number[] = [];
+    const start = performance.now();
+    const tick = wheelTimer(() => {
+      times.push(performance.now() - start);
+      if (times.length < 5) wheel.set(tick, start + (times.length + 1) * 100);
+    });
+    wheel.set(tick, start + 100);
+    vi.advanceTimersByTime(1_000);
+    expect(times.map((t) => Math.floor(t / 100))).toEqual([1, 2, 3, 4, 5]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("holds timers beyond one revolution (65.5 s) until the wheel comes round", () => {
+    const wheel = new TimerWheel();
+    const start = performance.now();
+    let ranAt: number | undefined;
+    wheel.set(wheelTimer(() => (ranAt = performance.now())), start + 200_000);
+    vi.advanceTimersByTime(199_000);
+    expect(ranAt).toBeUndefined();
+    vi.advanceTimersByTime(2_000);
+    expect(ranAt).toBeGreaterThanOrEqual(start + 200_000);
+    expect(ranAt).toBeLessThan(start + 200_002);
+  });
+});
