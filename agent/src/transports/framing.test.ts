@@ -7,8 +7,14 @@ function roundTrip(framing: TcpFraming, messages: string[], chunkBytes: number):
   const receiver = createFramer(framing);
   const stream = Buffer.concat(messages.map((message) => sender.encode(Buffer.from(message))));
   const out: string[] = [];
-  // Split the stream at awkward places, as TCP may.
-  for (let at = 0; at < stream.length; at += chunkBytes) receiver.push(stream.subarray(at, at + chunkBytes), (m) => out.push(m.toString()));
+  // Split the stream at awkward places, as TCP may, each read landing in the same reused buffer (as the
+  // transports' shared onread buffer does), scribbled over once the framer is done with it.
+  const reused = Buffer.alloc(chunkBytes);
+  for (let at = 0; at < stream.length; at += chunkBytes) {
+    const read = stream.copy(reused, 0, at, at + chunkBytes);
+    receiver.push(reused.subarray(0, read), (m) => out.push(m.toString()));
+    reused.fill(0x3f);
+  }
   return out;
 }
 

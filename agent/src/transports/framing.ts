@@ -40,7 +40,7 @@ function lengthPrefixFramer(framing: Extract<TcpFraming, { kind: "length-prefix"
       return frame;
     },
     push(chunk, onMessage) {
-      let buffer = pending ? Buffer.concat([pending, chunk]) : chunk;
+      const buffer = pending ? Buffer.concat([pending, chunk]) : chunk;
       let at = 0;
       // Bounded by the buffer: every pass consumes one whole frame or stops.
       while (buffer.length - at >= size) {
@@ -50,8 +50,8 @@ function lengthPrefixFramer(framing: Extract<TcpFraming, { kind: "length-prefix"
         onMessage(buffer.subarray(at + size, at + size + length));
         at += size + length;
       }
+      // A copy: `chunk` may be a view of a read buffer that the next read overwrites.
       pending = at < buffer.length ? Buffer.from(buffer.subarray(at)) : undefined;
-      buffer = Buffer.alloc(0);
     },
   };
 }

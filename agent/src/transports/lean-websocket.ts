@@ -1,13 +1,14 @@
 import { createHash, randomFillSync } from "node:crypto";
 import { connect, type Socket } from "node:net";
 import type { WebSocketTarget } from "@throng/protocol/plan";
+import { sharedRead } from "./read-buffer";
 import { failedConnection, type OpenOptions, type TransportConnection, type TransportEnd, type TransportEvents } from "./transport";
 import { closePayload, encodeFrame, FrameDecoder, OPCODE, ProtocolError, type FrameSink } from "./websocket-frames";
 
 /**
  * Throng's own ws:// client for the load path: a plain `net` socket, a hand-written HTTP upgrade and the frame
  * codec in websocket-frames.ts. Against the `ws` library it skips the stream machinery per read (reads land in one
- * reused buffer via `onread`), the http.ClientRequest per connect and the per-frame corking, which was most of
+ * shared buffer via `onread`, see read-buffer.ts), the http.ClientRequest per connect and the per-frame corking, which was most of
  * the agent's CPU per message. wss:// stays on the `ws` library (see websocket.ts).
  */
 
@@ -16,11 +17,6 @@ const DEFAULT_CLOSE_TIMEOUT_MS = 2_000;
 const ACCEPT_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
 /** A server's upgrade answer larger than this is not one. */
 const MAX_RESPONSE_HEAD_BYTES = 16 * 1024;
-/**
- * Every socket reads into this one buffer: reads are handled synchronously, one at a time, so a buffer per
- * socket would only cost memory. Messages handed out are views of it, valid during onMessage only.
- */
-const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 /** Random bytes for Sec-WebSocket-Key, refilled in batches rather than one crypto call per connection. */
 const KEY_BATCH = Buffer.allocUnsafe(16 * 256);
 let keyAt = KEY_BATCH.length;
@@ -111,13 +107,7 @@ class LeanWebSocket implements TransportConnection, FrameSink {
       port: request.port,
       noDelay: true,
       ...(options.localAddress ? { localAddress: options.localAddress } : {}),
-      onread: {
-        buffer: READ_BUFFER,
-        callback: (bytes: number) => {
-          this.onRead(READ_BUFFER.subarray(0, bytes));
-          return true;
-        },
-      },
+      onread: sharedRead((chunk) => this.onRead(chunk)),
     });
     this.handshakeTimer = setTimeout(() => this.fail(Object.assign(new Error("WebSocket handshake timed out"), { code: "ETIMEDOUT" })), HANDSHAKE_TIMEOUT_MS);
     this.socket.once("connect", () => this.socket.write(request.head + this.key + request.tail, "latin1"));

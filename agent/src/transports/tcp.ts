@@ -1,6 +1,7 @@
 import { connect, type Socket } from "node:net";
 import type { TcpTarget } from "@throng/protocol/plan";
 import { createFramer } from "./framing";
+import { sharedRead } from "./read-buffer";
 import type { OpenOptions, Transport, TransportConnection, TransportEvents } from "./transport";
 
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -12,6 +13,13 @@ function openTcp(target: TcpTarget, events: TransportEvents, options: OpenOption
     host: target.host,
     port: target.port,
     noDelay: true,
+    onread: sharedRead((chunk) => {
+      try {
+        framer.push(chunk, (message) => events.onMessage(message));
+      } catch (cause) {
+        socket.destroy(cause as Error);
+      }
+    }),
     ...(options.localAddress ? { localAddress: options.localAddress } : {}),
   });
   let opened = false;
@@ -25,13 +33,6 @@ function openTcp(target: TcpTarget, events: TransportEvents, options: OpenOption
     clearTimeout(connectTimer);
     opened = true;
     events.onOpen();
-  });
-  socket.on("data", (chunk) => {
-    try {
-      framer.push(chunk, (message) => events.onMessage(message));
-    } catch (cause) {
-      socket.destroy(cause as Error);
-    }
   });
   socket.on("error", (cause) => {
     error ??= cause;
