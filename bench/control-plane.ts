@@ -2,7 +2,8 @@
 // api process and one workers process, one step per fleet size, one snapshot per agent per second. Each step
 // gets fresh api and workers processes, so a backlog left by one step cannot slow the next. Prints one table;
 // see docs/benchmarks.md. Options: `--steps 50,100,250,500`, `--seconds N` (run length), `--drain-sec N`
-// (how long to wait for the last acks), `--no-fsync` (PostgreSQL without durable commits, to see their cost).
+// (how long to wait for the last acks), `--no-fsync` (PostgreSQL without durable commits, to see their cost),
+// `--cpu-prof DIR` (a V8 CPU profile of the api per step).
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import { loadavg } from "node:os";
@@ -29,6 +30,8 @@ const steps = (argValue("--steps") ?? "50,100,250,500").split(",").map(Number).f
 const runSeconds = Math.min(Number(argValue("--seconds") ?? 10), 120);
 const drainSec = Math.min(Number(argValue("--drain-sec") ?? 30), 300);
 const noFsync = process.argv.includes("--no-fsync");
+/** `--cpu-prof DIR`: the api writes a V8 CPU profile per step into DIR (it is then stopped with SIGTERM, not kill -9). */
+const cpuProfDir = argValue("--cpu-prof");
 
 async function main(): Promise<void> {
   const dir = await makeTempDir("throng-bench-cp-");
@@ -44,7 +47,7 @@ async function main(): Promise<void> {
     const results: StepResult[] = [];
     for (const [index, count] of steps.entries()) {
       const port = await freePort();
-      const api = await startApi(env, port, "api", { LOG_LEVEL: "warn" });
+      const api = await startApi(env, port, "api", { LOG_LEVEL: "warn" }, cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(cpuProfDir)}`] : []);
       const workers = await startWorkers(env);
       const apiUrl = `http://127.0.0.1:${port}`;
       const browser = await signUp(apiUrl);
@@ -61,7 +64,7 @@ async function main(): Promise<void> {
       results.push(result);
       if (!["finished", "failed", "aborted"].includes(result.run)) log(`workers' last lines:\n${workers.tail().split("\n").slice(-5).join("\n")}`);
       log(table([result]).split("\n").at(-1)!);
-      await Promise.all([api.stop("SIGKILL", 1_000), workers.stop("SIGKILL", 1_000)]); // a fresh pair for the next step
+      await Promise.all([api.stop(cpuProfDir ? "SIGTERM" : "SIGKILL", cpuProfDir ? 20_000 : 1_000), workers.stop("SIGKILL", 1_000)]); // a fresh pair for the next step
     }
     console.log(`\ncontrol plane: one api + one workers process, ${runSeconds} s runs, 1 snapshot per agent per second, PostgreSQL fsync ${noFsync ? "off" : "on"}:\n`);
     console.log(table(results));

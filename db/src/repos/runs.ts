@@ -124,6 +124,19 @@ export function createRunRepo(db: Db) {
         .orderBy("shard_index")
         .execute();
     },
+    /** How many of the run's shards there are, and how many are in none of `states`; without reading them all. */
+    async countShards(orgId: string, runId: string, notIn: readonly string[] = []): Promise<{ total: number; notIn: number }> {
+      const row = await db
+        .selectFrom("run_shards")
+        .select((eb) => [
+          eb.fn.countAll<string>().as("total"),
+          eb.fn.countAll<string>().filterWhere(notIn.length ? eb("state", "not in", notIn) : eb.lit(true)).as("notIn"),
+        ])
+        .where("org_id", "=", orgId)
+        .where("run_id", "=", runId)
+        .executeTakeFirstOrThrow();
+      return { total: Number(row.total), notIn: Number(row.notIn) };
+    },
     async getShard(orgId: string, runId: string, agentId: string): Promise<ShardRow | undefined> {
       return db
         .selectFrom("run_shards")

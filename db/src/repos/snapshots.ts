@@ -15,6 +15,9 @@ export interface SnapshotRow {
   health: unknown;
 }
 
+/** A snapshot's identity: ingest is idempotent on it. */
+export const snapshotKey = (runId: string, agentId: string, seq: number) => `${runId}:${agentId}:${seq}`;
+
 const columns = [
   "agent_id as agentId", "seq", "second", "interval_ms as intervalMs", "clients", "counters", "rtt_hist as rttHist", "histograms", "step", "health",
 ] as const;
@@ -27,7 +30,29 @@ function secondRollup(db: Db) {
       await db
         .insertInto("run_seconds")
         .values({ run_id: runId, org_id: orgId, second, point: JSON.stringify(point) })
-        .onConflict((oc) => oc.columns(["run_id", "second"]).doUpdateSet({ point: JSON.stringify(point) }))
+        .onConflict((oc) => oc.columns(["run_id", "second"]).doUpdateSet((eb) => ({ point: eb.ref("excluded.point") })))
+        .execute();
+    },
+    /** How many snapshots of the second are stored: tells whether an in-memory merge of them is complete. */
+    async countSecond(orgId: string, runId: string, second: number): Promise<number> {
+      const row = await db
+        .selectFrom("snapshots")
+        .select((eb) => eb.fn.countAll<string>().as("count"))
+        .where("org_id", "=", orgId)
+        .where("run_id", "=", runId)
+        .where("second", "=", second)
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+    /** The second's snapshots other than `known` (agent, seq) pairs: what an in-memory merge of it still lacks. */
+    async listSecondExcept(orgId: string, runId: string, second: number, known: readonly { agentId: string; seq: number }[]): Promise<SnapshotRow[]> {
+      return db
+        .selectFrom("snapshots")
+        .select(columns)
+        .where("org_id", "=", orgId)
+        .where("run_id", "=", runId)
+        .where("second", "=", second)
+        .where(sql<boolean>`(agent_id, seq) not in (select * from unnest(${known.map((k) => k.agentId)}::uuid[], ${known.map((k) => k.seq)}::int[]))`)
         .execute();
     },
     async listSecond(orgId: string, runId: string, second: number): Promise<SnapshotRow[]> {
@@ -45,6 +70,25 @@ export type SecondRollup = ReturnType<typeof secondRollup>;
 
 /** Per-agent per-second snapshots; insert is idempotent on (run, agent, seq). */
 export function createSnapshotRepo(db: Db) {
+  /**
+   * Many snapshots in one statement (one commit, one fsync), each idempotent on (run, agent, seq); returns the
+   * keys (`run:agent:seq`) stored now. Rows with the same key must not repeat within one call.
+   */
+  async function insertMany(rows: readonly { orgId: string; runId: string; row: SnapshotRow }[]): Promise<Set<string>> {
+    if (rows.length === 0) return new Set();
+    const stored = await db
+      .insertInto("snapshots")
+      .values(rows.map(({ orgId, runId, row }) => ({
+        run_id: runId, agent_id: row.agentId, seq: row.seq, org_id: orgId, second: row.second, interval_ms: row.intervalMs,
+        clients: row.clients, counters: JSON.stringify(row.counters), rtt_hist: row.rttHist, health: JSON.stringify(row.health),
+        histograms: JSON.stringify(row.histograms), step: row.step,
+      })))
+      .onConflict((oc) => oc.columns(["run_id", "agent_id", "seq"]).doNothing())
+      .returning(["run_id", "agent_id", "seq"])
+      .execute();
+    return new Set(stored.map((r) => snapshotKey(r.run_id, r.agent_id, r.seq)));
+  }
+
   return {
     ...secondRollup(db),
     /**
@@ -60,17 +104,9 @@ export function createSnapshotRepo(db: Db) {
     },
     /** True when stored now, false when this (run, agent, seq) was already stored. */
     async insert(orgId: string, runId: string, row: SnapshotRow): Promise<boolean> {
-      const result = await db
-        .insertInto("snapshots")
-        .values({
-          run_id: runId, agent_id: row.agentId, seq: row.seq, org_id: orgId, second: row.second, interval_ms: row.intervalMs,
-          clients: row.clients, counters: JSON.stringify(row.counters), rtt_hist: row.rttHist, health: JSON.stringify(row.health),
-          histograms: JSON.stringify(row.histograms), step: row.step,
-        })
-        .onConflict((oc) => oc.columns(["run_id", "agent_id", "seq"]).doNothing())
-        .executeTakeFirst();
-      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+      return (await insertMany([{ orgId, runId, row }])).size === 1;
     },
+    insertMany,
     async listSeconds(orgId: string, runId: string): Promise<unknown[]> {
       const rows = await db
         .selectFrom("run_seconds")

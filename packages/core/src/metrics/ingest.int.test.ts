@@ -7,6 +7,7 @@ import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import type { Bus } from "../ports";
 import { encodeValues } from "./histogram";
 import { createIngestService } from "./ingest";
+import { createSnapshotBatcher } from "./snapshot-batch";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let db: Db;
@@ -42,9 +43,9 @@ async function seedRun() {
   return { orgId, runId, agentIds: agentIds as [string, string] };
 }
 
-function snapshot(runId: string, intervalStart: number): MetricSnapshot {
+function snapshot(runId: string, intervalStart: number, seq = 0): MetricSnapshot {
   return {
-    runId, seq: 0, intervalStart, intervalMs: 1000, clients: 1,
+    runId, seq, intervalStart, intervalMs: 1000, clients: 1,
     counters: { connectionsOpen: 1, connectionsOpened: 0, connectionsFailed: 0, connectionsClosed: 0, messagesSent: 5, messagesReceived: 5, bytesSent: 320, bytesReceived: 240, errors: 0 },
     histograms: { rttUs: encodeValues([500, 600, 700]) },
     health: { cpuPercent: 1, eventLoopP99Ms: 0, rssBytes: 1 },
@@ -88,5 +89,67 @@ describe("metric ingest (real PostgreSQL)", () => {
     expect(published).toHaveLength(1);
     expect(published[0]?.message).toMatchObject({ type: "point", point: { t: second, agents: 2 } });
     expect(await repos.snapshots.listSeconds(orgId, runId)).toMatchObject([{ t: second, agents: 2 }]);
+  });
+
+  it("the same snapshot twice in one batch is stored once: one ingest says stored, the other duplicate", async () => {
+    const { orgId, runId, agentIds } = await seedRun();
+    const bus: Bus = { sequence: async () => 1, publish: async () => undefined };
+    const ingest = createIngestService({ repos, bus, coalesceMs: 50 });
+    const twice = snapshot(runId, 1_700_000_200_000, 3);
+    const results = await Promise.all([ingest.ingest(orgId, agentIds[0], twice), ingest.ingest(orgId, agentIds[0], twice)]);
+    expect(results.sort()).toEqual(["duplicate", "stored"]);
+    expect(await ingest.ingest(orgId, agentIds[0], twice)).toBe("duplicate");
+    await ingest.flush();
+    expect(await repos.snapshots.listRun(orgId, runId)).toHaveLength(1);
+    expect(await repos.snapshots.listSeconds(orgId, runId)).toMatchObject([{ t: 1_700_000_200, agents: 1 }]);
+  });
+
+  it("a row that fails does not fail its batch: the others are stored, it alone rejects (so it is never acknowledged)", async () => {
+    const { orgId, runId, agentIds } = await seedRun();
+    const batcher = createSnapshotBatcher({ insertMany: repos.snapshots.insertMany });
+    const row = (agentId: string, seq: number) => ({
+      agentId, seq, second: 1_700_000_300, intervalMs: 1000, clients: 1, counters: {}, rttHist: encodeValues([1]), histograms: {}, step: null, health: {},
+    });
+    const [good, orphan, alsoGood] = await Promise.allSettled([
+      batcher.submit({ orgId, runId, row: row(agentIds[0], 0) }),
+      batcher.submit({ orgId, runId: crypto.randomUUID(), row: row(agentIds[1], 0) }), // no such run: a foreign-key violation
+      batcher.submit({ orgId, runId, row: row(agentIds[1], 0) }),
+    ]);
+    expect(good).toEqual({ status: "fulfilled", value: true });
+    expect(alsoGood).toEqual({ status: "fulfilled", value: true });
+    expect(orphan).toMatchObject({ status: "rejected", reason: { message: expect.stringMatching(/foreign key/) } });
+    expect(await repos.snapshots.listRun(orgId, runId)).toHaveLength(2);
+  });
+
+  it("a batch whose commit fails acknowledges none of its snapshots", async () => {
+    const { orgId, runId, agentIds } = await seedRun();
+    const gone = createDb("postgres://postgres@127.0.0.1:9/gone", { max: 1 }); // nothing listens there: every statement fails
+    const batcher = createSnapshotBatcher({ insertMany: createRepos(gone).snapshots.insertMany });
+    const row = (agentId: string) => ({
+      agentId, seq: 0, second: 1_700_000_400, intervalMs: 1000, clients: 1, counters: {}, rttHist: encodeValues([1]), histograms: {}, step: null, health: {},
+    });
+    const results = await Promise.allSettled(agentIds.map((agentId) => batcher.submit({ orgId, runId, row: row(agentId) })));
+    await gone.destroy();
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    expect(await repos.snapshots.listRun(orgId, runId)).toHaveLength(0);
+  });
+
+  it("a second whose agents sit on two api instances: each instance's point includes the snapshots the other stored", async () => {
+    const { orgId, runId, agentIds } = await seedRun();
+    const published: LiveEnvelope[] = [];
+    const bus: Bus = { sequence: async () => published.length + 1, publish: async (_channel, message) => void published.push(message as LiveEnvelope) };
+    const [apiA, apiB] = [createIngestService({ repos, bus, coalesceMs: 20 }), createIngestService({ repos, bus, coalesceMs: 20 })];
+    const second = 1_700_000_500;
+    expect(await apiA.ingest(orgId, agentIds[0], snapshot(runId, second * 1000))).toBe("stored");
+    await apiA.flush();
+    expect(published.at(-1)?.message).toMatchObject({ type: "point", point: { t: second, agents: 1 } });
+    expect(await apiB.ingest(orgId, agentIds[1], snapshot(runId, second * 1000))).toBe("stored");
+    await apiB.flush();
+    expect(published.at(-1)?.message).toMatchObject({ type: "point", point: { t: second, agents: 2, clients: 2 } });
+    // A's next merge of the second (a late snapshot of its agent) reads B's snapshot too.
+    expect(await apiA.ingest(orgId, agentIds[0], snapshot(runId, second * 1000 + 500, 1))).toBe("stored");
+    await apiA.flush();
+    expect(published.at(-1)?.message).toMatchObject({ type: "point", point: { t: second, agents: 2, clients: 3 } });
+    expect(await repos.snapshots.listSeconds(orgId, runId)).toMatchObject([{ t: second, agents: 2, clients: 3 }]);
   });
 });

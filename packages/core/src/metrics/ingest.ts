@@ -1,8 +1,10 @@
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import type { Repos } from "@throng/db/repos";
+import { snapshotKey, type SnapshotRow } from "@throng/db/repos/snapshots";
 import type { Bus, Log } from "../ports";
 import { publishLive } from "../runs/live";
-import { mergeSecond } from "./series";
+import { createMerge, type Merge } from "./merge";
+import { createSnapshotBatcher } from "./snapshot-batch";
 
 export type IngestResult = "stored" | "duplicate" | "unknown-run";
 
@@ -12,24 +14,90 @@ interface PendingMerge {
   again: boolean;
 }
 
+/** One second of a run as far as this process has merged it: each stored snapshot is added once. */
+interface OpenSecond {
+  merge: Merge;
+  keys: Set<string>;
+  lastAddedAt: number;
+}
+
+/** An open second not added to for this long is dropped; a late snapshot for it re-reads it once from storage. */
+const OPEN_SECOND_TTL_MS = 60_000;
+/** Shards this process has seen (they are never deleted while their run exists): most recent first out last. */
+const SHARD_CACHE_SIZE = 20_000;
+
+function toRow(agentId: string, snapshot: MetricSnapshot): SnapshotRow {
+  return {
+    agentId, seq: snapshot.seq, second: Math.floor(snapshot.intervalStart / 1000), intervalMs: snapshot.intervalMs, clients: snapshot.clients,
+    counters: snapshot.counters, rttHist: snapshot.histograms.rttUs, health: snapshot.health, step: snapshot.step ?? null,
+    histograms: Object.fromEntries(Object.entries(snapshot.histograms).filter(([name, value]) => name !== "rttUs" && value)) as Record<string, string>,
+  };
+}
+
 /**
- * Stores an agent's snapshot once, then re-merges its second across agents into the roll-up and pushes it
- * live. With `coalesceMs` > 0 the re-merges of one second are coalesced: n agents' snapshots arriving within
- * the window cost one merge instead of n (each of which decodes every histogram of the second so far, so
- * n agents would otherwise cost n²/2 decodes a second). The stored snapshot is the truth: `finish-run`
- * rebuilds every second from them, so a merge lost with a crashed process costs nothing but a late point.
+ * Stores an agent's snapshot once, then merges its second across agents into the roll-up and pushes it live.
+ *
+ * Snapshots are written in batches (one INSERT and one fsync for all that arrive while the previous batch
+ * commits); `ingest` resolves after its batch has committed, so the caller's ack still means durable. Each
+ * stored snapshot is added once to an in-memory merge of its second, and the roll-up is written from that:
+ * under the second's lock the stored count is compared with the merge and any snapshot it lacks (stored by
+ * another api instance, or before this process started) is read and added, so the point is exact wherever
+ * the agents are connected. With `coalesceMs` > 0 the writes and publishes of one second are coalesced to one
+ * per window. The stored snapshots are the truth: `finish-run` rebuilds every second from them, so a merge
+ * lost with a crashed process costs nothing but a late point.
  */
 export function createIngestService(deps: { repos: Repos; bus: Bus; log?: Log; coalesceMs?: number }) {
   const { repos, bus } = deps;
   const coalesceMs = deps.coalesceMs ?? 0;
+  const batcher = createSnapshotBatcher({ insertMany: repos.snapshots.insertMany });
   const pending = new Map<string, PendingMerge>();
   const inFlight = new Set<Promise<void>>();
+  const open = new Map<string, OpenSecond>();
+  const shards = new Set<string>();
+  let lastSweep = Date.now();
 
-  // One re-merge of a second at a time (across api instances): otherwise a merge that read fewer snapshots
-  // can be written or published after one that read more, and the second ends short of an agent.
+  function openSecond(runId: string, second: number): OpenSecond {
+    const key = `${runId}:${second}`;
+    let entry = open.get(key);
+    if (!entry) open.set(key, (entry = { merge: createMerge(), keys: new Set(), lastAddedAt: Date.now() }));
+    return entry;
+  }
+
+  function add(runId: string, second: number, row: SnapshotRow) {
+    const entry = openSecond(runId, second);
+    const key = snapshotKey(runId, row.agentId, row.seq);
+    if (entry.keys.has(key)) return; // read from storage by a merge before this process's own add
+    entry.keys.add(key);
+    entry.merge.add(row);
+    entry.lastAddedAt = Date.now();
+  }
+
+  function sweep(now: number) {
+    if (now - lastSweep < 5_000) return;
+    lastSweep = now;
+    for (const [key, entry] of open) if (now - entry.lastAddedAt > OPEN_SECOND_TTL_MS && !pending.has(key)) open.delete(key);
+  }
+
+  async function holdsShard(orgId: string, runId: string, agentId: string): Promise<boolean> {
+    const key = `${orgId}:${runId}:${agentId}`;
+    if (shards.has(key)) return true;
+    // The shard proves the run is this org's and this agent's: no agent writes into another org's run.
+    if (!(await repos.runs.getShard(orgId, runId, agentId))) return false;
+    if (shards.size >= SHARD_CACHE_SIZE) shards.delete(shards.values().next().value!);
+    shards.add(key);
+    return true;
+  }
+
+  // One merge of a second at a time (across api instances): otherwise a merge that saw fewer snapshots can be
+  // written or published after one that saw more, and the second ends short of an agent.
   async function merge(orgId: string, runId: string, second: number) {
     await repos.snapshots.withSecondLocked(runId, second, async (locked) => {
-      const point = mergeSecond(second, await locked.listSecond(orgId, runId, second));
+      const entry = openSecond(runId, second);
+      if ((await locked.countSecond(orgId, runId, second)) !== entry.merge.count) {
+        const known = [...entry.keys].map((key) => ({ agentId: key.split(":")[1]!, seq: Number(key.split(":")[2]) }));
+        for (const row of await locked.listSecondExcept(orgId, runId, second, known)) add(runId, second, row);
+      }
+      const point = entry.merge.point(second);
       await locked.upsertSecond(orgId, runId, second, point);
       await publishLive(bus, runId, { type: "point", point });
     });
@@ -39,7 +107,7 @@ export function createIngestService(deps: { repos: Repos; bus: Bus; log?: Log; c
     const key = `${runId}:${second}`;
     const existing = pending.get(key);
     if (existing) {
-      if (existing.running) existing.again = true; // a waiting merge will read this snapshot anyway
+      if (existing.running) existing.again = true; // a waiting merge will include this snapshot anyway
       return;
     }
     const entry: PendingMerge = { running: false, again: false };
@@ -50,7 +118,7 @@ export function createIngestService(deps: { repos: Repos; bus: Bus; log?: Log; c
       try {
         await merge(orgId, runId, second);
       } catch (err) {
-        deps.log?.error({ err, runId, second }, "re-merging a second failed; finish-run rebuilds it");
+        deps.log?.error({ err, runId, second }, "merging a second failed; finish-run rebuilds it");
       }
       entry.running = false;
       if (entry.again) return later();
@@ -66,22 +134,20 @@ export function createIngestService(deps: { repos: Repos; bus: Bus; log?: Log; c
 
   return {
     async ingest(orgId: string, agentId: string, snapshot: MetricSnapshot): Promise<IngestResult> {
-      // The shard proves the run is this org's and this agent's: no agent writes into another org's run.
-      const shard = await repos.runs.getShard(orgId, snapshot.runId, agentId);
-      if (!shard) return "unknown-run";
-      const second = Math.floor(snapshot.intervalStart / 1000);
-      const stored = await repos.snapshots.insert(orgId, snapshot.runId, {
-        agentId, seq: snapshot.seq, second, intervalMs: snapshot.intervalMs, clients: snapshot.clients,
-        counters: snapshot.counters, rttHist: snapshot.histograms.rttUs, health: snapshot.health, step: snapshot.step ?? null,
-        histograms: Object.fromEntries(Object.entries(snapshot.histograms).filter(([name, value]) => name !== "rttUs" && value)) as Record<string, string>,
-      });
-      if (!stored) return "duplicate";
-      if (coalesceMs > 0) schedule(orgId, snapshot.runId, second);
-      else await merge(orgId, snapshot.runId, second);
+      if (!(await holdsShard(orgId, snapshot.runId, agentId))) return "unknown-run";
+      const row = toRow(agentId, snapshot);
+      if (!(await batcher.submit({ orgId, runId: snapshot.runId, row }))) return "duplicate";
+      add(snapshot.runId, row.second, row);
+      sweep(Date.now());
+      if (coalesceMs > 0) schedule(orgId, snapshot.runId, row.second);
+      else await merge(orgId, snapshot.runId, row.second);
       return "stored";
     },
 
-    /** Waits for every coalesced merge still waiting or running (tests; a clean shutdown). */
+    /**
+     * Waits for every coalesced merge still waiting or running (tests; a clean shutdown; an agent's end of shard,
+     * which follows the acks of its snapshots, so theirs are among them).
+     */
     async flush(): Promise<void> {
       while (inFlight.size > 0) await Promise.all([...inFlight]);
     },

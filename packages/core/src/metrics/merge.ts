@@ -1,0 +1,125 @@
+import type * as hdr from "hdr-histogram-js";
+import { AgentHealth, LatencyName, SnapshotCounters, type AgentHealthPoint, type SeriesPoint } from "@throng/protocol/snapshot";
+import type { SnapshotRow } from "@throng/db/repos/snapshots";
+import { addEncoded, emptyHistogram, latencyPercentiles, type LatencyPercentiles } from "./histogram";
+
+/** Snapshot histogram field for each series latency name. */
+const HISTOGRAM_FIELD: Record<LatencyName, string> = {
+  rttCorrected: "rttCorrectedUs", connect: "connectUs", login: "loginUs", broadcast: "broadcastUs", jitter: "jitterUs",
+};
+
+/** Counters only some scenarios report: summed over the rows that have them, absent when none did. */
+const OPTIONAL_COUNTERS = [
+  "lateSends", "skippedSends", "lost", "duplicates", "outOfOrder", "loginsSucceeded", "loginsFailed", "broadcastsExpected", "broadcastsReceived",
+] as const;
+type OptionalCounter = (typeof OPTIONAL_COUNTERS)[number];
+const RATE_COUNTERS = ["messagesSent", "messagesReceived", "bytesSent", "bytesReceived"] as const;
+
+function addRecord(into: Record<string, number>, from: Record<string, number> | undefined) {
+  for (const [key, value] of Object.entries(from ?? {})) into[key] = (into[key] ?? 0) + value;
+}
+
+/**
+ * Snapshots merged as they come: counters summed, histograms merged (never percentiles averaged). Each row is
+ * validated and its histograms decoded once, when added, so merging n snapshots costs n decodes however often
+ * the merged figures are read: ingest keeps one of these per open second, the roll-up rebuild one per second.
+ */
+export function createMerge() {
+  const agents = new Set<string>();
+  const health: AgentHealthPoint[] = [];
+  const rtt = emptyHistogram();
+  const latency = new Map<LatencyName, hdr.JsHistogram>();
+  const optional: Partial<Record<OptionalCounter, number>> = {};
+  const rates = { messagesSent: 0, messagesReceived: 0, bytesSent: 0, bytesReceived: 0 };
+  const errorsByKind: Record<string, number> = {};
+  const closesByCause: Record<string, number> = {};
+  const totals = { rows: 0, clients: 0, connections: 0, errors: 0, messagesSent: 0, messagesReceived: 0, connectionsFailed: 0, connectionsOpened: 0, countedErrors: 0 };
+  let step: number | undefined;
+
+  return {
+    add(row: SnapshotRow): void {
+      const counters = SnapshotCounters.parse(row.counters);
+      const rowHealth = AgentHealth.parse(row.health);
+      totals.rows += 1;
+      agents.add(row.agentId);
+      health.push({ agentId: row.agentId, ...rowHealth });
+      totals.clients += row.clients;
+      totals.connections += counters.connectionsOpen;
+      totals.errors += counters.errors + counters.connectionsFailed;
+      totals.countedErrors += counters.errors;
+      totals.messagesSent += counters.messagesSent;
+      totals.messagesReceived += counters.messagesReceived;
+      totals.connectionsFailed += counters.connectionsFailed;
+      totals.connectionsOpened += counters.connectionsOpened;
+      // Rates are per second of wall time: an agent's interval may be shorter (the last one), never longer.
+      for (const name of RATE_COUNTERS) rates[name] += (counters[name] * 1000) / Math.max(row.intervalMs, 1000);
+      for (const name of OPTIONAL_COUNTERS) if (counters[name] !== undefined) optional[name] = (optional[name] ?? 0) + counters[name];
+      addRecord(errorsByKind, counters.errorsByKind);
+      addRecord(closesByCause, counters.closesByCause);
+      addEncoded(rtt, row.rttHist);
+      for (const name of LatencyName.options) {
+        const encoded = row.histograms?.[HISTOGRAM_FIELD[name]];
+        if (!encoded) continue;
+        let merged = latency.get(name);
+        if (!merged) latency.set(name, (merged = emptyHistogram()));
+        addEncoded(merged, encoded);
+      }
+      if (row.step !== null && row.step !== undefined) step = Math.max(step ?? row.step, row.step);
+    },
+    /** Snapshots added so far. */
+    get count() {
+      return totals.rows;
+    },
+    totals: () => ({ ...totals, agents: agents.size }),
+    health: () => health,
+    rtt: () => latencyPercentiles(rtt),
+    /** Every latency beyond RTT that any of the rows measured. */
+    latency(): Partial<Record<LatencyName, LatencyPercentiles>> {
+      return Object.fromEntries([...latency.entries()].map(([name, histogram]) => [name, latencyPercentiles(histogram)]));
+    },
+    /** Loss, order, reach and login counters that only some scenarios report; absent when none did. */
+    scenario(): Partial<SeriesPoint> {
+      const { broadcastsExpected: expected, broadcastsReceived: received, ...sums } = optional;
+      const fields = {
+        lateSends: sums.lateSends, skippedSends: sums.skippedSends, lost: sums.lost, duplicates: sums.duplicates, outOfOrder: sums.outOfOrder,
+        loginsSucceeded: sums.loginsSucceeded, loginsFailed: sums.loginsFailed,
+        broadcastReach: expected === undefined ? undefined : expected > 0 ? (received ?? 0) / expected : null,
+        errorsByKind: Object.keys(errorsByKind).length ? { ...errorsByKind } : undefined,
+        closesByCause: Object.keys(closesByCause).length ? { ...closesByCause } : undefined,
+      };
+      return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<SeriesPoint>;
+    },
+    /** The merged point of `second` (when every added row belongs to it). */
+    point(second: number): SeriesPoint {
+      const percentiles = latencyPercentiles(rtt);
+      const other = this.latency();
+      return {
+        t: second,
+        agents: agents.size,
+        clients: totals.clients,
+        connections: totals.connections,
+        messagesSentPerSec: rates.messagesSent,
+        messagesReceivedPerSec: rates.messagesReceived,
+        bytesSentPerSec: rates.bytesSent,
+        bytesReceivedPerSec: rates.bytesReceived,
+        errors: totals.errors,
+        rttP50Ms: percentiles.p50Ms,
+        rttP99Ms: percentiles.p99Ms,
+        rttMaxMs: percentiles.maxMs,
+        rttP90Ms: percentiles.p90Ms,
+        ...(Object.keys(other).length ? { latency: other } : {}),
+        ...this.scenario(),
+        agentHealth: [...health],
+        ...(step !== undefined ? { step } : {}),
+      };
+    },
+  };
+}
+export type Merge = ReturnType<typeof createMerge>;
+
+/** All `rows` in one merge. */
+export function mergeRows(rows: readonly SnapshotRow[]): Merge {
+  const merge = createMerge();
+  for (const row of rows) merge.add(row);
+  return merge;
+}
