@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import type { PlanSpecInput } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import { summariseRun } from "../src/metrics/run-summary";
+import { runVs, vsToolNames } from "./vs/run-vs";
 
 const agentDir = fileURLToPath(new URL("..", import.meta.url));
 const bundle = join(agentDir, "dist", "throng-agent.mjs");
@@ -16,6 +17,8 @@ const work = mkdtempSync(join(tmpdir(), "throng-bench-"));
 const AGENT_CPU = process.env.BENCH_AGENT_CPU ?? "0";
 const TARGET_CPU = process.env.BENCH_TARGET_CPU ?? "1";
 const QUICK = process.argv.includes("--quick");
+/** `--vs tsung --vs k6`: the same scenarios on those tools too, with ratios (agent/bench/vs/). */
+const VS = vsToolNames(process.argv);
 
 interface Target {
   child: ChildProcess;
@@ -168,6 +171,7 @@ async function main() {
   const loadBefore = loadavg().map((n) => n.toFixed(2)).join(" ");
   execFileSync(process.execPath, [join(agentDir, "build.mjs")], { stdio: "ignore" });
   const target = await startTarget();
+  let vsTable: string | undefined;
   try {
     for (const clients of [1_000, 5_000, 10_000, 19_500]) await s1(target, clients, 1_000);
     // Saturation: 19.5k clients pinging faster until the agent's core is full or the rate falls behind.
@@ -182,6 +186,7 @@ async function main() {
     await s2(target, "websocket");
     await s2(target, "tcp");
     await s3(target);
+    if (VS.length) vsTable = await runVs(VS, { target, bundle, cpu: AGENT_CPU, quick: QUICK });
   } finally {
     target.child.kill("SIGTERM");
   }
@@ -190,6 +195,7 @@ async function main() {
   console.log(`| ${header.join(" | ")} |\n|${header.map(() => "---").join("|")}|`);
   for (const line of table.slice(1)) console.log(`| ${line.join(" | ")} |`);
   console.log(`\n${cpus().length} cores (${cpus()[0]?.model ?? "?"}), agent on CPU ${AGENT_CPU}, target on CPU ${TARGET_CPU}; load average before ${loadBefore}, after ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);
+  if (vsTable) console.log(`\n${vsTable}\n\nAgainst ${VS.join(", ")}: every tool on CPU ${AGENT_CPU}, counted by the target's /stats, CPU and RSS of its whole process tree from /proc.`);
 }
 
 await main();
