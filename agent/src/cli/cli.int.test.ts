@@ -161,6 +161,18 @@ describe.each<Build>(["source", "bundle"])("throng-agent CLI (%s)", (build) => {
         expect(snapshot).toMatchObject({ clients: 6, counters: { connectionsOpen: 6 }, health: { engines: 2 } });
         expect(snapshot.counters.messagesReceived).toBeGreaterThan(0);
       }
+      // Each engine runs one shard and exits; the pool forks replacements, so the next shard has engines too.
+      const readyLines = () => output.stdout().split("\n").filter((line) => line === "2 of 2 engine processes forked and ready").length;
+      await new Promise<void>((resolve) => {
+        const check = () => readyLines() >= 2 && resolve();
+        child.stdout!.on("data", check);
+        check();
+      });
+      const second = assignment(target.url, { runId: "0b6f1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d", clients: 4, durationSec: 1, startAt: Date.now() + 2_000 });
+      connection.send({ type: "run-assignment", payload: second });
+      await connection.waitFor((m) => m.type === "shard-status" && m.payload.runId === second.runId && m.payload.state === "finished", 20_000);
+      const secondSnapshots = connection.received.filter(isSnapshot).filter((m) => m.payload.runId === second.runId);
+      expect(secondSnapshots.map((m) => m.payload)).toMatchObject([{ clients: 4, health: { engines: 2 } }]);
       child.kill("SIGTERM");
       expect(await exitCode(child)).toBe(ExitCode.ok);
     } finally {

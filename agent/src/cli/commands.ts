@@ -26,8 +26,7 @@ export async function connectCommand(args: ConnectArgs): Promise<ExitCode> {
   const shutdown = shutdownSignal(() => process.exit(ExitCode.failure));
   const { engines = availableParallelism(), allowTargets = [], ...rest } = args;
   // Forked now, before any assignment: forking per shard could eat the server's 2 s start lead.
-  const pool = engines > 1 ? createEnginePool(process.argv[1]!, engines) : undefined;
-  void pool?.ready().then((up) => consoleLogger.info(`${up} of ${engines} engine processes forked and ready`));
+  const pool = engines > 1 ? createEnginePool(process.argv[1]!, engines, (up) => consoleLogger.info(`${up} of ${engines} engine processes forked and ready`)) : undefined;
   try {
     // The same engine entry as `run`: several engine processes merged into one snapshot per second.
     const runShard = async (assignment: RunAssignment, options: RunShardOptions) => {

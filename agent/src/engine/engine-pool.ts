@@ -15,18 +15,17 @@ export function forkEngine(entry: string): Promise<ChildProcess> {
 /**
  * Engine processes forked ahead of any assignment, so a shard's engines are up well before its start time:
  * forking a Node process costs ~0.5 s of CPU on a busy box, and the server's start lead is 2 s. Each engine
- * runs one shard and exits; the pool forks its replacement in the background.
+ * runs one shard and exits; the pool forks its replacement once that shard's engines are gone.
  */
 export interface EnginePool {
   /** `count` ready engine processes: idle ones first, fresh forks for the rest. */
   take(count: number): Promise<ChildProcess[]>;
-  /** Resolves once the first spares are up (how many are), so `connect` can say when it is fully ready. */
-  ready(): Promise<number>;
   /** Lets every idle engine exit (they are not running anything). */
   close(): void;
 }
 
-export function createEnginePool(entry: string, size: number): EnginePool {
+/** `onSparesReady(up)`: after each (re)fill, how many spares are up, so `connect` can say when it is ready. */
+export function createEnginePool(entry: string, size: number, onSparesReady?: (up: number) => void): EnginePool {
   let idle: Array<Promise<ChildProcess>> = [];
   let closed = false;
   const spawnOne = () => {
@@ -36,7 +35,13 @@ export function createEnginePool(entry: string, size: number): EnginePool {
     return forked;
   };
   const refill = () => {
-    while (!closed && idle.length < size) idle.push(spawnOne());
+    const forks: Array<Promise<ChildProcess>> = [];
+    while (!closed && idle.length < size) {
+      const forked = spawnOne();
+      forks.push(forked);
+      idle.push(forked);
+    }
+    if (forks.length && onSparesReady) void Promise.allSettled(idle).then((results) => !closed && onSparesReady(results.filter((r) => r.status === "fulfilled").length));
   };
   // A spare that died while idle is replaced by a fresh fork rather than handed out.
   const usable = (forked: Promise<ChildProcess>) =>
@@ -45,13 +50,13 @@ export function createEnginePool(entry: string, size: number): EnginePool {
       () => forkEngine(entry),
     );
   refill();
-  const first = Promise.allSettled(idle).then((results) => results.filter((r) => r.status === "fulfilled").length);
   return {
-    ready: () => first,
     async take(count) {
       const spares = idle.splice(0, count);
-      refill();
-      return Promise.all([...spares.map(usable), ...Array.from({ length: count - spares.length }, () => forkEngine(entry))]);
+      const children = await Promise.all([...spares.map(usable), ...Array.from({ length: count - spares.length }, () => forkEngine(entry))]);
+      // Replacements are forked once this shard's engines have exited, not while its load is running.
+      void Promise.all(children.map((child) => (child.exitCode === null ? new Promise((resolve) => child.once("exit", resolve)) : undefined))).then(refill);
+      return children;
     },
     close() {
       closed = true;
