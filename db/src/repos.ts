@@ -4,6 +4,7 @@ import { createOrgRepo } from "./repos/orgs";
 import { createPlanRepo } from "./repos/plans";
 import { createReportRepo } from "./repos/reports";
 import { createRunRepo } from "./repos/runs";
+import { createSearchStepRepo } from "./repos/search-steps";
 import { createSecurityRepo } from "./repos/security";
 import { createSnapshotRepo } from "./repos/snapshots";
 
@@ -14,6 +15,7 @@ export function createRepos(db: Db) {
     plans: createPlanRepo(db),
     fleet: createFleetRepo(db),
     runs: createRunRepo(db),
+    searchSteps: createSearchStepRepo(db),
     snapshots: createSnapshotRepo(db),
     security: createSecurityRepo(db),
     reports: createReportRepo(db),

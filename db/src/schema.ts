@@ -116,6 +116,17 @@ export interface SnapshotTable {
   received_at: Generated<Date>;
 }
 
+export interface RunSearchStepTable {
+  run_id: string;
+  org_id: string;
+  step: number;
+  clients: number;
+  phase: string;
+  start_at: Date;
+  held: boolean | null;
+  judged_at: Date | null;
+}
+
 export interface RunEventTable {
   id: Generated<number>;
   run_id: string;
@@ -225,6 +236,7 @@ export interface Database {
   run_shards: RunShardTable;
   snapshots: SnapshotTable;
   run_events: RunEventTable;
+  run_search_steps: RunSearchStepTable;
   run_seconds: RunSecondTable;
   org_invitations: OrgInvitationTable;
   api_tokens: ApiTokenTable;

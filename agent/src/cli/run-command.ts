@@ -5,6 +5,8 @@ import type { RunAssignment } from "@throng/protocol/agent";
 import type { PlanSpec } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import { runOnEngines } from "../engine/engines";
+import { createSearchFeed } from "../engine/search-feed";
+import { createLocalSearch, searchVerdictText } from "./local-search";
 import { openFileLimit } from "../metrics/health";
 import { resolveWatchedProcess } from "../metrics/process-watch";
 import { createServerTimeline, type ServerTimeline } from "../metrics/server-timeline";
@@ -79,16 +81,22 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
   const snapshots: MetricSnapshot[] = [];
   const table = process.stdout.isTTY === true;
   const shutdown = shutdownSignal(() => process.exit(ExitCode.failure));
+  // An automatic capacity search ends the run once it has its answer; a signal still stops it too.
+  const searchEnd = new AbortController();
+  const searchFeed = createSearchFeed();
+  const search = createLocalSearch({ plan, feed: searchFeed, onEnd: () => searchEnd.abort(), log: (line) => console.log(line) });
   console.log(`running "${plan.name}": ${plan.load.clients} clients, ${plan.load.durationSec} s, ${plan.scenario.kind} over ${plan.target.protocol}, ${engines} engine(s)`);
   try {
     await runOnEngines(assignment, {
       engines,
       startWhenReady: true,
-      signal: shutdown.signal,
+      signal: AbortSignal.any([shutdown.signal, searchEnd.signal]),
+      searchFeed,
       ...(sourceAddresses ? { sourceAddresses } : {}),
       onStart: () => server?.start(),
       onSnapshot(load) {
         snapshots.push(load);
+        search?.onSnapshot(load);
         const second = server ? server.join(load) : load;
         out?.write(`${JSON.stringify(second)}\n`);
         if (args.quiet) return;
@@ -104,6 +112,7 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
   const results = checkSlos(summary, plan.slos ?? []);
   const steps = stepsText(summariseSteps(snapshots));
   if (steps) console.log(steps);
+  if (search) console.log(searchVerdictText(search.judged()));
   console.log(summaryText(summary, results));
   if (server) console.log(serverSummaryText(server.pid, summariseServerWatch(server.samples()), server.endedAfterSeq()));
   return results.every((result) => result.passed) ? ExitCode.ok : ExitCode.sloFailed;

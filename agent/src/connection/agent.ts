@@ -144,6 +144,8 @@ function dispatch(shards: ShardManager, message: ServerMessageAfterReady): void 
       return shards.stop(message.payload.runId, message.payload.reason);
     case "snapshot-ack":
       return shards.ack(message.payload.runId, message.payload.seq);
+    case "search-step":
+      return shards.searchStep(message.payload);
     case "heartbeat":
       return; // liveness is tracked by the session
   }

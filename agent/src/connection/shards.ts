@@ -1,6 +1,7 @@
-import type { AgentToServerMessage, RunAssignment, ShardStatus } from "@throng/protocol/agent";
+import type { AgentToServerMessage, RunAssignment, SearchStep, ShardStatus } from "@throng/protocol/agent";
 import type { Clock } from "../engine/clock";
 import type { runShard as RunShard } from "../engine/run-shard";
+import { createSearchFeed, type SearchFeed } from "../engine/search-feed";
 import { createSnapshotBuffer } from "../metrics/snapshot-buffer";
 import type { Logger } from "./logger";
 
@@ -16,6 +17,8 @@ interface Shard {
   abandoned?: string;
   final?: ShardStatus;
   done: Promise<void>;
+  /** Levels of an automatic capacity search, from the server's search-step messages. */
+  searchFeed: SearchFeed;
 }
 
 export interface ShardManagerOptions {
@@ -29,6 +32,8 @@ export interface ShardManagerOptions {
 export interface ShardManager {
   assign(assignment: RunAssignment): void;
   stop(runId: string, reason: string): void;
+  /** An automatic search's next level for a running shard (PROTOCOL.md §10); unknown or finished runs ignore it. */
+  searchStep(step: SearchStep): void;
   /** Stops every running shard on the agent's own initiative; they report `failed` with `reason`. */
   abandonAll(reason: string): void;
   /** Whether any shard is still generating load. */
@@ -67,6 +72,7 @@ export function createShardManager(options: ShardManagerOptions): ShardManager {
       const result = await options.runShard(assignment, {
         clock: options.clock(),
         signal: shard.controller.signal,
+        searchFeed: shard.searchFeed,
         onStart() {
           shard.started = true;
           sendStatus({ runId: shard.runId, state: "started" });
@@ -99,12 +105,14 @@ export function createShardManager(options: ShardManagerOptions): ShardManager {
     assign(assignment) {
       const known = shards.get(assignment.runId);
       if (known) {
-        // The gateway re-sends active assignments after every hello: answer, never start twice.
+        // The gateway re-sends active assignments after every hello: answer, never start twice, but take up
+        // the capacity search's level, which may have moved on while this agent was away.
+        if (assignment.searchStep && !known.final) known.searchFeed.push(assignment.searchStep);
         if (known.final) sendStatus(known.final);
         else if (known.started) sendStatus({ runId: known.runId, state: "started" });
         return;
       }
-      const shard: Shard = { runId: assignment.runId, controller: new AbortController(), started: false, done: Promise.resolve() };
+      const shard: Shard = { runId: assignment.runId, controller: new AbortController(), started: false, done: Promise.resolve(), searchFeed: createSearchFeed() };
       shards.set(shard.runId, shard);
       log.info(`run ${shard.runId}: shard ${assignment.shardIndex + 1}/${assignment.shardCount}, ${assignment.clients} clients`);
       shard.done = run(shard, assignment);
@@ -114,6 +122,12 @@ export function createShardManager(options: ShardManagerOptions): ShardManager {
       if (!shard || shard.final) return;
       log.info(`run ${runId}: stopping (${reason})`);
       shard.controller.abort();
+    },
+    searchStep({ runId, ...level }) {
+      const shard = shards.get(runId);
+      if (!shard || shard.final) return;
+      log.info(`run ${runId}: search step ${level.step} (${level.phase}) holds ${level.clients} clients from ${new Date(level.startAt).toISOString()}`);
+      shard.searchFeed.push(level);
     },
     abandonAll(reason) {
       for (const shard of shards.values()) {

@@ -1,14 +1,19 @@
 import type { ChildProcess } from "node:child_process";
 import type { RunAssignment } from "@throng/protocol/agent";
+import type { SearchLevel } from "@throng/protocol/capacity-search";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import { mergeSnapshots } from "../metrics/merge-snapshots";
 import { offsetClock } from "./clock";
 import { ENGINE_CHILD_COMMAND, forkEngine, type EnginePool } from "./engine-pool";
 import { runShard, type RunShardOptions, type ShardResult } from "./run-shard";
+import { createSearchFeed } from "./search-feed";
 
 export { ENGINE_CHILD_COMMAND };
 
-type ParentMessage = { type: "run"; assignment: RunAssignment; clockOffsetMs: number; sourceAddresses?: string[] } | { type: "stop" };
+type ParentMessage =
+  | { type: "run"; assignment: RunAssignment; clockOffsetMs: number; sourceAddresses?: string[] }
+  | { type: "search-step"; level: SearchLevel }
+  | { type: "stop" };
 type ChildMessage = { type: "ready" } | { type: "snapshot"; snapshot: MetricSnapshot } | { type: "done"; result: ShardResult } | { type: "failed"; error: string };
 
 /**
@@ -30,12 +35,15 @@ export function runEngineChild(): void {
   const controller = new AbortController();
   const send = (message: ChildMessage) => process.send?.(message);
   process.on("disconnect", () => controller.abort());
+  const searchFeed = createSearchFeed();
   send({ type: "ready" });
   process.on("message", (message: ParentMessage) => {
     if (message.type === "stop") return controller.abort();
+    if (message.type === "search-step") return searchFeed.push(message.level);
     runShard(message.assignment, {
       clock: offsetClock(message.clockOffsetMs),
       signal: controller.signal,
+      searchFeed,
       onSnapshot: (snapshot) => send({ type: "snapshot", snapshot }),
       ...(message.sourceAddresses ? { sourceAddresses: message.sourceAddresses } : {}),
     }).then(
@@ -86,6 +94,7 @@ export async function runOnEngines(assignment: RunAssignment, options: EngineOpt
       shardIndex: assignment.shardIndex * 1_000 + i,
       // The plan stays whole: each engine follows its shape scaled by clients / plan.load.clients.
       clients,
+      clientsBefore: (assignment.clientsBefore ?? 0) + parts.slice(0, i).reduce((sum, n) => sum + n, 0),
     };
     const sourceAddresses = options.sourceAddresses;
     child.send({ type: "run", assignment: share, clockOffsetMs, ...(sourceAddresses ? { sourceAddresses } : {}) } satisfies ParentMessage);
@@ -102,6 +111,8 @@ export async function runOnEngines(assignment: RunAssignment, options: EngineOpt
       child.on("exit", () => resolve({ lastSeq: -1 }));
     });
   });
+  // Each engine holds its part of every level the search decides.
+  options.searchFeed?.onLevel((level) => children.forEach((child) => child.connected && child.send({ type: "search-step", level } satisfies ParentMessage)));
   if (options.onStart) options.onStart();
   const stop = () => children.forEach((child) => child.connected && child.send({ type: "stop" } satisfies ParentMessage));
   options.signal?.addEventListener("abort", stop, { once: true });

@@ -44,4 +44,27 @@ describe("load schedules split across engines", () => {
     const parts = splitClients(6, 2).map((clients) => createLoadSchedule(plan, pingPong, clients));
     expect([0, 1_000, 2_000].map((t) => parts.reduce((sum, s) => sum + s.clientsAt(t), 0))).toEqual([2, 4, 6]);
   });
+
+  it("shards add up to exactly the plan's count at every level, odd ones too", () => {
+    const plan = load({ clients: 30, shape: { kind: "step-up", startClients: 11, stepClients: 2, stepDurationSec: 1 } });
+    const sizes = [10, 10, 10];
+    const parts = sizes.map((clients, i) => createLoadSchedule(plan, pingPong, clients, { clientsBefore: sizes.slice(0, i).reduce((a, b) => a + b, 0) }));
+    expect([0, 1_000, 2_000, 9_000].map((t) => parts.reduce((sum, s) => sum + s.clientsAt(t), 0))).toEqual([11, 13, 15, 29]);
+  });
+});
+
+describe("automatic capacity search schedule", () => {
+  const plan = load({ clients: 100, shape: { kind: "step-up", mode: "auto", startClients: 20, stepDurationSec: 5 } });
+  it("holds the first level, then each level it is told from its start, back down too, and names steps only within their hold", () => {
+    const schedule = createLoadSchedule(plan, pingPong, 100, { runStartAt: 1_000_000 });
+    expect(schedule.clientsAt(60_000)).toBe(20); // told nothing yet: it holds
+    expect(schedule.stepAt!(4_000)).toBe(0);
+    expect(schedule.stepAt!(5_000)).toBeUndefined(); // waiting for the next decision
+    schedule.hold!({ step: 1, clients: 60, phase: "coarse", startAt: 1_006_000 });
+    schedule.hold!({ step: 2, clients: 40, phase: "fine", startAt: 1_011_000 });
+    schedule.hold!({ step: 1, clients: 99, phase: "coarse", startAt: 1_006_000 }); // a repeat changes nothing
+    expect([5_500, 6_000, 10_999, 11_000, 30_000].map((t) => schedule.clientsAt(t))).toEqual([20, 60, 60, 40, 40]);
+    expect([6_000, 10_999, 11_000, 16_000].map((t) => schedule.stepAt!(t))).toEqual([1, 1, 2, undefined]);
+    expect(schedule.rampsDown).toBe(true);
+  });
 });

@@ -1,24 +1,61 @@
+import type { SearchLevel } from "@throng/protocol/capacity-search";
 import type { LoadShape, Scenario } from "@throng/protocol/plan";
 
 /** How many of this shard's clients should be running `elapsedMs` after startAt, and (step-up) which step it is. */
 export interface LoadSchedule {
   clientsAt(elapsedMs: number): number;
-  stepAt?(elapsedMs: number): number;
+  /** The step a second starting `elapsedMs` after startAt belongs to; undefined between an automatic search's steps. */
+  stepAt?(elapsedMs: number): number | undefined;
   /** True when clients may be stopped before the end (a stage that ramps down). */
   rampsDown: boolean;
+  /** Automatic search: hold this level (whole-run clients) from `level.startAt` on; a repeated level is a no-op. */
+  hold?(level: SearchLevel): void;
+}
+
+/**
+ * An automatic step-up: step 0 holds startClients from the start; each next level comes from whoever judges
+ * the steps (the server, or the standalone agent itself) and is held until the next. A level's seconds count
+ * as its step for stepDurationSec; seconds after that, while the next level is being decided, count as none.
+ */
+function searchSchedule(startClients: number, stepMs: number, runStartAt: number, cap: (planClients: number) => number): LoadSchedule {
+  const levels: { step: number; clients: number; fromMs: number }[] = [{ step: 0, clients: startClients, fromMs: 0 }];
+  const levelAt = (elapsedMs: number) => levels.filter((l) => l.fromMs <= elapsedMs).at(-1) ?? levels[0]!;
+  return {
+    rampsDown: true,
+    clientsAt: (elapsedMs) => cap(levelAt(elapsedMs).clients),
+    stepAt(elapsedMs) {
+      const level = levelAt(elapsedMs);
+      return elapsedMs < level.fromMs + stepMs ? level.step : undefined;
+    },
+    hold(level) {
+      if (levels.some((l) => l.step === level.step)) return;
+      levels.push({ step: level.step, clients: level.clients, fromMs: level.startAt - runStartAt });
+      levels.sort((a, b) => a.fromMs - b.fromMs);
+    },
+  };
 }
 
 function linear(fromClients: number, toClients: number, fraction: number): number {
   return fromClients + (toClients - fromClients) * Math.min(1, Math.max(0, fraction));
 }
 
+/** Where a shard sits in its run: what an automatic search's levels are timed from, and the clients of the shards before it. */
+export interface SchedulePlacement {
+  runStartAt?: number;
+  clientsBefore?: number;
+}
+
 /**
  * The client count over time for one shard holding `shardClients` of the plan's `load.clients`. Shapes are
  * written for the whole plan and scaled by the shard's share, so N agents together follow the plan's curve.
  */
-export function createLoadSchedule(load: LoadShape, scenario: Scenario, shardClients: number): LoadSchedule {
-  const share = Math.min(1, shardClients / load.clients);
-  const cap = (planClients: number) => Math.min(shardClients, Math.floor(planClients * share + 1e-9));
+export function createLoadSchedule(load: LoadShape, scenario: Scenario, shardClients: number, placement: SchedulePlacement = {}): LoadSchedule {
+  const before = placement.clientsBefore ?? 0;
+  const through = (planClients: number, upTo: number) => Math.floor((planClients * Math.min(upTo, load.clients)) / load.clients + 1e-9);
+  // This shard's part of a plan-wide count: the shards' cumulative shares rounded down, less those before it,
+  // so the shards together hold exactly the plan's count (each rounding its own share down would lose up to one client per shard).
+  const cap = (planClients: number) => Math.min(shardClients, Math.max(0, through(planClients, before + shardClients) - through(planClients, before)));
+  const runStartAt = placement.runStartAt ?? 0;
   const shape = load.shape;
   if (shape?.kind === "stages") {
     return {
@@ -38,8 +75,11 @@ export function createLoadSchedule(load: LoadShape, scenario: Scenario, shardCli
   }
   if (shape?.kind === "step-up") {
     const stepMs = shape.stepDurationSec * 1000;
+    if (shape.mode === "auto") return searchSchedule(shape.startClients, stepMs, runStartAt, cap);
+    const { stepClients } = shape;
+    if (stepClients === undefined) throw new Error("a fixed step-up needs load.shape.stepClients (the plan schema requires it)");
     const stepAt = (elapsedMs: number) => Math.max(0, Math.floor(elapsedMs / stepMs));
-    return { rampsDown: false, stepAt, clientsAt: (elapsedMs) => cap(Math.min(load.clients, shape.startClients + stepAt(elapsedMs) * shape.stepClients)) };
+    return { rampsDown: false, stepAt, clientsAt: (elapsedMs) => cap(Math.min(load.clients, shape.startClients + stepAt(elapsedMs) * stepClients)) };
   }
   const arrivalsPerSec = shape?.kind === "arrival-rate" ? shape.clientsPerSec : scenario.kind === "login-storm" ? scenario.connectsPerSec : undefined;
   if (arrivalsPerSec !== undefined) {

@@ -11,6 +11,7 @@ import { createTransport } from "../transports/create-transport";
 import type { Transport } from "../transports/transport";
 import { offsetClock, waitUntil, type Clock } from "./clock";
 import { createLoadSchedule } from "./load-schedule";
+import type { SearchFeed } from "./search-feed";
 import { startRamp } from "./ramp";
 
 const SNAPSHOT_INTERVAL_MS = 1_000;
@@ -37,6 +38,8 @@ export interface RunShardOptions {
   random?: () => number;
   /** Local addresses to spread connections over; the plan's target.sourceAddresses win. */
   sourceAddresses?: string[];
+  /** An automatic capacity search's levels after the first, as they are decided. */
+  searchFeed?: SearchFeed;
 }
 
 export interface ShardResult {
@@ -89,7 +92,15 @@ export async function runShard(assignment: RunAssignment, options: RunShardOptio
     ...(sourceAddresses ? { sourceAddresses } : {}),
     ...(options.random ? { random: options.random } : {}),
   });
-  const schedule = createLoadSchedule(load, assignment.plan.scenario, assignment.clients);
+  const schedule = createLoadSchedule(load, assignment.plan.scenario, assignment.clients, {
+    runStartAt: assignment.startAt,
+    ...(assignment.clientsBefore !== undefined ? { clientsBefore: assignment.clientsBefore } : {}),
+  });
+  if (schedule.hold) {
+    // A reconnecting agent's assignment carries the level the search has reached.
+    if (assignment.searchStep) schedule.hold(assignment.searchStep);
+    options.searchFeed?.onLevel((level) => schedule.hold!(level));
+  }
   options.onStart?.();
   const ramp = startRamp({
     clients: assignment.clients,

@@ -125,17 +125,19 @@ export function createRunRepo(db: Db) {
         .execute();
     },
     /** How many of the run's shards there are, and how many are in none of `states`; without reading them all. */
-    async countShards(orgId: string, runId: string, notIn: readonly string[] = []): Promise<{ total: number; notIn: number }> {
+    /** Shards of a run, those not in `notIn` states, and the clients of the shards before `beforeIndex`. */
+    async countShards(orgId: string, runId: string, notIn: readonly string[] = [], beforeIndex = 0): Promise<{ total: number; notIn: number; clientsBefore: number }> {
       const row = await db
         .selectFrom("run_shards")
         .select((eb) => [
           eb.fn.countAll<string>().as("total"),
           eb.fn.countAll<string>().filterWhere(notIn.length ? eb("state", "not in", notIn) : eb.lit(true)).as("notIn"),
+          eb.fn.coalesce(eb.fn.sum<string>("clients").filterWhere("shard_index", "<", beforeIndex), eb.lit(0)).as("clientsBefore"),
         ])
         .where("org_id", "=", orgId)
         .where("run_id", "=", runId)
         .executeTakeFirstOrThrow();
-      return { total: Number(row.total), notIn: Number(row.notIn) };
+      return { total: Number(row.total), notIn: Number(row.notIn), clientsBefore: Number(row.clientsBefore) };
     },
     async getShard(orgId: string, runId: string, agentId: string): Promise<ShardRow | undefined> {
       return db

@@ -117,6 +117,18 @@ export function createSnapshotRepo(db: Db) {
         .execute();
       return rows.map((row) => row.point);
     },
+    /** One step's snapshots from every agent (what a capacity search judges the step on). */
+    async listStep(orgId: string, runId: string, step: number): Promise<SnapshotRow[]> {
+      return db
+        .selectFrom("snapshots")
+        .select(columns)
+        .where("org_id", "=", orgId)
+        .where("run_id", "=", runId)
+        .where("step", "=", step)
+        .orderBy("second")
+        .orderBy("agent_id")
+        .execute();
+    },
     async listRun(orgId: string, runId: string): Promise<SnapshotRow[]> {
       return db
         .selectFrom("snapshots")

@@ -1,4 +1,4 @@
-import type { CheckAgentJob, FinishRunJob, StartRunJob } from "@throng/protocol/jobs";
+import type { CheckAgentJob, SearchStepJob, FinishRunJob, StartRunJob } from "@throng/protocol/jobs";
 
 /** What core needs from the outside world; adapters live in @throng/runtime, fakes only in unit tests. */
 export interface Clock {
@@ -23,6 +23,7 @@ export interface Jobs {
   startRun(job: StartRunJob): Promise<void>;
   finishRun(job: FinishRunJob, delayMs: number, reason: "planned-end" | "all-shards-done" | "after-abort"): Promise<void>;
   checkAgent(job: CheckAgentJob, delayMs: number): Promise<void>;
+  searchStep(job: SearchStepJob, delayMs: number): Promise<void>;
 }
 
 export const systemClock: Clock = { now: () => Date.now() };

@@ -80,14 +80,35 @@ export type Ready = z.infer<typeof Ready>;
 export const Heartbeat = z.object({ sentAt: z.number().int(), echo: z.number().int().optional() });
 export type Heartbeat = z.infer<typeof Heartbeat>;
 
+/**
+ * A level of an automatic capacity search (PROTOCOL.md §10): from `startAt` (epoch ms, server clock) the run's
+ * clients are `clients` (the whole run's count; each agent holds its share), and its seconds count as `step`
+ * for the plan's stepDurationSec. Agents hold the level after that until told the next one.
+ */
+export const SearchStep = z.object({
+  runId: z.string().uuid(),
+  step: z.number().int().min(0),
+  clients: z.number().int().min(1),
+  phase: z.enum(["coarse", "fine"]),
+  startAt: z.number().int(),
+});
+export type SearchStep = z.infer<typeof SearchStep>;
+
 /** server → agent: this agent's share of a run, to start at `startAt` (epoch ms, server clock). */
 export const RunAssignment = z.object({
   runId: z.string().uuid(),
   shardIndex: z.number().int().min(0),
   shardCount: z.number().int().min(1),
   clients: z.number().int().min(1),
+  /**
+   * Clients of the shards before this one (by shardIndex). A load shape's count is split by cumulative share,
+   * so the shards together hold exactly the plan's count; absent counts as 0 (a lone shard).
+   */
+  clientsBefore: z.number().int().min(0).optional(),
   plan: PlanSpec,
   startAt: z.number().int(),
+  /** An automatic search's current level, when it has moved past its first (a reconnecting agent resumes at it). */
+  searchStep: SearchStep.omit({ runId: true }).optional(),
 });
 export type RunAssignment = z.infer<typeof RunAssignment>;
 
@@ -124,6 +145,7 @@ export const ServerToAgent = {
   "run-assignment": RunAssignment,
   "run-stop": RunStop,
   "snapshot-ack": SnapshotAck,
+  "search-step": SearchStep,
 } as const;
 export type ServerToAgentType = keyof typeof ServerToAgent;
 

@@ -15,7 +15,14 @@ export type FinishRunJob = z.infer<typeof FinishRunJob>;
 export const CheckAgentJob = z.object({ orgId: z.string(), runId: z.string().uuid(), agentId: z.string().uuid() });
 export type CheckAgentJob = z.infer<typeof CheckAgentJob>;
 
-export const RunJobName = { start: "start-run", finish: "finish-run", checkAgent: "check-agent" } as const;
+/**
+ * Enqueued (delayed) for just after an automatic capacity search's step ends: judge the step on every agent's
+ * stored seconds and tell the agents the next level. `attempt` counts the waits for late snapshots.
+ */
+export const SearchStepJob = z.object({ orgId: z.string(), runId: z.string().uuid(), step: z.number().int().min(0), attempt: z.number().int().min(0) });
+export type SearchStepJob = z.infer<typeof SearchStepJob>;
+
+export const RunJobName = { start: "start-run", finish: "finish-run", checkAgent: "check-agent", searchStep: "search-step" } as const;
 
 /** Server-internal command to whichever API instance holds an agent's socket (never sent to the agent). */
 export const AgentControl = z.object({ kind: z.literal("disconnect"), code: z.number().int(), reason: z.string() });

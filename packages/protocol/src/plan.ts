@@ -204,12 +204,22 @@ export const LoadShapeKind = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("stages"), stages: z.array(LoadStage).min(1, "give at least one stage").max(100) }),
   /** Open model: new clients arrive at a constant rate, whatever the server does. */
   z.object({ kind: z.literal("arrival-rate"), clientsPerSec: z.number().min(0.01).max(100_000) }),
-  /** Capacity search: start at `startClients`, add `stepClients` every `stepDurationSec` up to `load.clients`. */
+  /**
+   * Capacity search, holding each level for `stepDurationSec`. `fixed` (the default): start at `startClients`
+   * and add `stepClients` every step up to `load.clients`. `auto`: `coarseSteps` levels from `startClients` to
+   * `load.clients` until one breaks an SLO, then `fineSteps` finer increments between the last level that held
+   * and the one that broke, until one breaks (capacity-search.ts decides each next level).
+   */
   z.object({
     kind: z.literal("step-up"),
+    mode: z.enum(["fixed", "auto"]).optional(),
     startClients: z.number().int().min(1),
-    stepClients: z.number().int().min(1),
+    stepClients: z.number().int().min(1).optional(),
     stepDurationSec: z.number().int().min(1).max(3_600),
+    /** auto: how many levels the coarse phase spreads from startClients to load.clients (default 8). */
+    coarseSteps: z.number().int().min(2, "the coarse phase needs at least 2 levels").max(100).optional(),
+    /** auto: into how many increments the fine phase splits the gap between the last held and the broken level (default 5). */
+    fineSteps: z.number().int().min(2, "the fine phase needs at least 2 increments").max(100).optional(),
   }),
 ]);
 export type LoadShapeKind = z.infer<typeof LoadShapeKind>;
@@ -223,6 +233,18 @@ export const LoadShape = z.object({
   joinIntervalMs: z.number().min(0.01).max(600_000).optional(),
   /** Stages, arrival rate or step-up; leave out for the simple ramp-and-hold. */
   shape: LoadShapeKind.optional(),
+}).superRefine((load, ctx) => {
+  const shape = load.shape;
+  if (shape?.kind !== "step-up") return;
+  const issue = (key: string, message: string) => ctx.addIssue({ code: "custom", path: ["shape", key], message });
+  if (shape.mode === "auto") {
+    if (shape.stepClients !== undefined) issue("stepClients", "an automatic search chooses its own steps: leave stepClients out, or use mode fixed");
+    if (shape.startClients >= load.clients) issue("startClients", `must be below load.clients (${load.clients}): the search climbs from it to load.clients`);
+  } else {
+    if (shape.stepClients === undefined) issue("stepClients", "give the clients added per step, or set mode: auto");
+    if (shape.coarseSteps !== undefined) issue("coarseSteps", "only an automatic search (mode: auto) has coarse steps");
+    if (shape.fineSteps !== undefined) issue("fineSteps", "only an automatic search (mode: auto) has fine steps");
+  }
 });
 export type LoadShape = z.infer<typeof LoadShape>;
 

@@ -22,6 +22,8 @@ export type RunVerdict = z.infer<typeof RunVerdict>;
 /** One step of a step-up (capacity search) run, measured over its hold. */
 export const CapacityStep = z.object({
   step: z.number().int().min(0),
+  /** An automatic search's phase for this step: coarse levels up to the first break, then fine ones below it. */
+  phase: z.enum(["coarse", "fine"]).optional(),
   clients: z.number().int().min(0),
   seconds: z.number().int().min(0),
   /** Messages received per second over the hold (the step's first second, still ramping, left out). */

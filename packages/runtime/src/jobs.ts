@@ -21,6 +21,10 @@ export function createRunQueue(connection: Redis, prefix: string) {
       // One check per disconnect: the time makes each one distinct, the check itself is idempotent.
       await queue.add(RunJobName.checkAgent, job, { jobId: `check-agent-${job.runId}-${job.agentId}-${Date.now()}`, delay: delayMs });
     },
+    async searchStep(job, delayMs) {
+      // One job per step and attempt: a repeated enqueue of the same wait is a no-op, the judging is idempotent.
+      await queue.add(RunJobName.searchStep, job, { jobId: `search-step-${job.runId}-${job.step}-${job.attempt}`, delay: delayMs });
+    },
   };
   return { queue, jobs };
 }

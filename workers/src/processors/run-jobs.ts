@@ -1,6 +1,6 @@
 import type { Job } from "bullmq";
 import { parseOrThrow } from "@throng/protocol/errors";
-import { CheckAgentJob, FinishRunJob, RunJobName, StartRunJob } from "@throng/protocol/jobs";
+import { CheckAgentJob, FinishRunJob, RunJobName, SearchStepJob, StartRunJob } from "@throng/protocol/jobs";
 import type { RunOrchestrator } from "@throng/core/runs/run-orchestrator";
 
 /** The runs queue's processor: validate the payload, make one core call. Both calls are idempotent. */
@@ -18,6 +18,10 @@ export function createRunJobProcessor(orchestrator: RunOrchestrator) {
       case RunJobName.checkAgent: {
         const { orgId, runId, agentId } = parseOrThrow(CheckAgentJob, job.data, "check-agent job");
         return orchestrator.checkAgent(orgId, runId, agentId);
+      }
+      case RunJobName.searchStep: {
+        const { orgId, runId, step, attempt } = parseOrThrow(SearchStepJob, job.data, "search-step job");
+        return orchestrator.searchStep(orgId, runId, step, attempt);
       }
       default:
         throw new Error(`Unknown job "${job.name}" on the runs queue`);

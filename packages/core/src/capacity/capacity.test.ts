@@ -47,6 +47,23 @@ describe("capacity estimate", () => {
     expect(broken.sentence).toMatch(/below 400 clients/);
   });
 
+  it("automatic search: the largest held step below every broken one, with coarse and fine phases", () => {
+    const load = { clients: 450, durationSec: 600, rampUpSec: 0, shape: { kind: "step-up" as const, mode: "auto" as const, startClients: 100, stepDurationSec: 5 } };
+    const levels = [100, 150, 200, 250, 300, 350, 310, 320, 330, 340];
+    const rows = levels.flatMap((clients, step) => stepRows(step, clients));
+    const estimate = analyzeCapacity(rows, slos, load)!;
+    expect(estimate.clients).toBe(340); // every fine step held: 340 clients, p99 45 ms
+    expect(estimate.breakingStep).toBe(5);
+    expect(estimate.steps.map((s) => s.phase)).toEqual([...Array(6).fill("coarse"), ...Array(4).fill("fine")]);
+    expect(estimate.sentence).toBe("Holds 340 clients while meeting rtt-p99-ms < 50; broke at 350 clients on rtt-p99-ms. Searched coarse steps of 50, then 10 between 300 and 350.");
+    expect(estimate.kneeClients).toBeNull(); // throughput grows with clients up to 400, past every step
+
+    const tighter = analyzeCapacity(rows.filter((r) => r.step! <= 8), [{ metric: "rtt-p99-ms", below: 30 }], load)!;
+    expect(tighter.clients).toBe(320); // 330 clients: p99 35 ms, the fine break
+    expect(tighter.breakingStep).toBe(8);
+    expect(tighter.sentence).toMatch(/broke at 330 clients on rtt-p99-ms\. Searched coarse steps of 50, then 10 between 300 and 350\.$/);
+  });
+
   it("is null for a run without steps", () => {
     expect(analyzeCapacity(stepRows(0, 10).map((r) => ({ ...r, step: null })), slos)).toBeNull();
   });

@@ -1,5 +1,6 @@
 import { AgentHealth } from "@throng/protocol/snapshot";
-import type { Slo } from "@throng/protocol/plan";
+import type { LoadShape, Slo } from "@throng/protocol/plan";
+import { autoSearchOf, holdSeconds, largestHeldBelowBreaks, type AutoSearch } from "@throng/protocol/capacity-search";
 import type { CapacityEstimate, CapacityStep } from "@throng/protocol/report";
 import type { SnapshotRow } from "@throng/db/repos/snapshots";
 import { buildSeries, summarize } from "../metrics/series";
@@ -9,10 +10,10 @@ import { fitUsl } from "./usl";
 /** A step's marginal throughput per added client below this share of the first step's means the knee. */
 const KNEE_SLOPE_SHARE = 0.5;
 
-function measureStep(step: number, rows: readonly SnapshotRow[], slos: readonly Slo[]): CapacityStep {
-  const seconds = [...new Set(rows.map((r) => r.second))].sort((a, b) => a - b);
-  // The step's first second is still ramping to its client count: judge the hold after it.
-  const hold = seconds.length > 2 ? rows.filter((r) => r.second !== seconds[0]) : rows;
+/** One step's figures and verdicts over its hold; the control plane's capacity search judges each step with it too. */
+export function measureStep(step: number, rows: readonly SnapshotRow[], slos: readonly Slo[]): CapacityStep {
+  // The step's first second is still moving to its client count: judge the hold after it.
+  const hold = holdSeconds(rows, (r) => r.second);
   const summary = summarize(hold);
   const verdicts = judgeSlos(slos, measuredOfSummary(summary), buildSeries(hold));
   const saturated = new Map<string, string>();
@@ -32,7 +33,9 @@ function measureStep(step: number, rows: readonly SnapshotRow[], slos: readonly 
   };
 }
 
-function kneeOf(steps: readonly CapacityStep[]): number | null {
+/** Steps in order of their client count (an automatic search's fine phase goes back down). */
+function kneeOf(unordered: readonly CapacityStep[]): number | null {
+  const steps = [...unordered].sort((a, b) => a.clients - b.clients || a.step - b.step);
   const first = steps[0];
   if (!first || first.clients === 0) return null;
   const initialSlope = first.throughputPerSec / first.clients;
@@ -45,6 +48,27 @@ function kneeOf(steps: readonly CapacityStep[]): number | null {
   return null;
 }
 
+/**
+ * Which steps of an automatic search were fine ones: coarse levels only climb, and the fine phase starts
+ * below the coarse level that broke, so every step from the first that went down is fine.
+ */
+function withPhases(steps: readonly CapacityStep[]): CapacityStep[] {
+  const firstDown = steps.findIndex((s, i) => i > 0 && s.clients < steps[i - 1]!.clients);
+  return steps.map((s, i) => ({ ...s, phase: firstDown !== -1 && i >= firstDown ? "fine" : "coarse" }));
+}
+
+/** "Searched coarse steps of 200, then 40 between 800 and 1,000." */
+function searchSentence(search: AutoSearch, steps: readonly CapacityStep[]): string {
+  const n = (x: number) => x.toLocaleString("en-US");
+  const coarse = steps.filter((s) => s.phase === "coarse");
+  const coarseSize = Math.round((search.maxClients - search.startClients) / (search.coarseSteps - 1));
+  const broke = coarse.findIndex((s) => !s.held);
+  if (broke <= 0 || !steps.some((s) => s.phase === "fine")) return `Searched coarse steps of ${n(coarseSize)}.`;
+  const from = coarse[broke - 1]!.clients;
+  const to = coarse[broke]!.clients;
+  return `Searched coarse steps of ${n(coarseSize)}, then ${n(Math.round((to - from) / search.fineSteps))} between ${n(from)} and ${n(to)}.`;
+}
+
 function describe(estimate: Omit<CapacityEstimate, "sentence">, slos: readonly Slo[]): string {
   const held = slos.map((s) => `${s.metric} < ${s.below}`).join(", ") || "no SLOs";
   const prefix = estimate.valid ? "" : "Not a valid estimate (" + estimate.problems.join("; ") + "): ";
@@ -54,19 +78,20 @@ function describe(estimate: Omit<CapacityEstimate, "sentence">, slos: readonly S
 }
 
 /**
- * The capacity estimate of a step-up run: the largest step, below the first one that broke, that held every
+ * The capacity estimate of a step-up run: the largest step, below every one that broke, that held every
  * SLO over its whole hold; the knee where throughput stops growing; a USL fit; and whether an agent, not
  * the server, was the limit in the steps that decide it (then the estimate is not valid).
  */
-export function analyzeCapacity(rows: readonly SnapshotRow[], slos: readonly Slo[]): CapacityEstimate | null {
+export function analyzeCapacity(rows: readonly SnapshotRow[], slos: readonly Slo[], load?: LoadShape): CapacityEstimate | null {
   const byStep = new Map<number, SnapshotRow[]>();
   for (const row of rows) if (row.step !== null && row.step !== undefined) byStep.set(row.step, [...(byStep.get(row.step) ?? []), row]);
   if (byStep.size === 0) return null;
-  const steps = [...byStep.entries()].sort(([a], [b]) => a - b).map(([step, list]) => measureStep(step, list, slos));
-  const breakingIndex = steps.findIndex((s) => !s.held);
-  const passing = breakingIndex === -1 ? steps : steps.slice(0, breakingIndex);
-  const estimateStep = passing.at(-1) ?? null;
-  const breaking = breakingIndex === -1 ? null : steps[breakingIndex]!;
+  const search = load ? autoSearchOf(load) : null;
+  const measured = [...byStep.entries()].sort(([a], [b]) => a - b).map(([step, list]) => measureStep(step, list, slos));
+  const steps = search ? withPhases(measured) : measured;
+  const estimateStep = largestHeldBelowBreaks(steps);
+  // The lowest level that broke (the first break of a climb; an automatic search's fine break below its coarse one).
+  const breaking = steps.filter((s) => !s.held).sort((a, b) => a.clients - b.clients || a.step - b.step)[0] ?? null;
   const deciding = [estimateStep, breaking].filter((s): s is CapacityStep => s !== null);
   const problems = deciding.flatMap((s) => s.saturatedAgents.map((a) => `agent ${a.agentId} was saturated at ${s.clients} clients (${a.reason})`));
   const estimate = {
@@ -79,5 +104,5 @@ export function analyzeCapacity(rows: readonly SnapshotRow[], slos: readonly Slo
     usl: fitUsl(steps.map((s) => ({ clients: s.clients, throughput: s.throughputPerSec }))),
     steps,
   };
-  return { ...estimate, sentence: describe(estimate, slos) };
+  return { ...estimate, sentence: search ? `${describe(estimate, slos)} ${searchSentence(search, steps)}` : describe(estimate, slos) };
 }

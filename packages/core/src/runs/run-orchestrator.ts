@@ -17,6 +17,7 @@ import { isTerminal, nextRunStatus, type RunEvent } from "./run-state";
 import { toRunView } from "./run-view";
 import { splitClients } from "./shards";
 import { authorize, type Actor } from "../orgs/permissions";
+import { createCapacitySearchRunner, DEFAULT_SEARCH_TIMING, type SearchTiming } from "./capacity-search-runner";
 
 export interface OrchestratorConfig {
   /** Time between assignment and the synchronised start, so every agent has it in hand. */
@@ -25,10 +26,14 @@ export interface OrchestratorConfig {
   finishGraceMs: number;
   /** How long a disconnected agent has to come back before it counts as lost. */
   agentLostGraceMs: number;
+  /** An automatic capacity search's waits for each step's last seconds (default DEFAULT_SEARCH_TIMING). */
+  search?: SearchTiming;
 }
 
 /** Two seconds to deliver assignments; fifteen for last snapshots; ten for a dropped agent to return. */
 export const DEFAULT_ORCHESTRATION: OrchestratorConfig = { startDelayMs: 2000, finishGraceMs: 15_000, agentLostGraceMs: 10_000 };
+
+const clientsBefore = (shards: readonly ShardRow[], shard: ShardRow) => shards.filter((s) => s.shardIndex < shard.shardIndex).reduce((sum, s) => sum + s.clients, 0);
 
 /** Shard states that need nothing more from their agent. */
 const DONE_SHARD_STATES = ["finished", "failed", "lost"];
@@ -58,14 +63,18 @@ export function createRunOrchestrator(deps: {
     return changed;
   }
 
-  function assignmentOf(run: RunRow, shard: ShardRow, shardCount: number): RunAssignment {
+  /** `clientsBefore`: the clients of the shards before this one, so the shards split every level exactly. */
+  function assignmentOf(run: RunRow, shard: ShardRow, shards: { count: number; clientsBefore: number }, searchStep?: RunAssignment["searchStep"]): RunAssignment {
     return {
-      runId: run.id, shardIndex: shard.shardIndex, shardCount, clients: shard.clients,
-      plan: PlanSpec.parse(run.spec), startAt: run.startAt?.getTime() ?? clock.now(),
+      runId: run.id, shardIndex: shard.shardIndex, shardCount: shards.count, clients: shard.clients, clientsBefore: shards.clientsBefore,
+      plan: PlanSpec.parse(run.spec), startAt: run.startAt?.getTime() ?? clock.now(), ...(searchStep ? { searchStep } : {}),
     };
   }
 
   const sendToAgent = (agentId: string, message: ServerToAgentMessage) => bus.publish(Channel.agent(agentId), message);
+  const search = createCapacitySearchRunner({
+    repos, jobs, clock, log, timing: config.search ?? DEFAULT_SEARCH_TIMING, send: sendToAgent, stopShards: (orgId, runId, reason) => stopShards(orgId, runId, reason),
+  });
 
   /** Every second's roll-up again from the stored snapshots: what ingest coalesced (or lost in a crash) is exact now. */
   async function rebuildRollup(orgId: string, runId: string, snapshots: readonly SnapshotRow[]) {
@@ -82,7 +91,7 @@ export function createRunOrchestrator(deps: {
   function judge(run: RunRow, snapshots: readonly SnapshotRow[]) {
     const spec = PlanSpec.parse(run.spec);
     const summary = summarize(snapshots);
-    return { summary, verdict: runVerdict(spec.slos, summary, buildSeries(snapshots)), capacity: analyzeCapacity(snapshots, spec.slos ?? []) };
+    return { summary, verdict: runVerdict(spec.slos, summary, buildSeries(snapshots)), capacity: analyzeCapacity(snapshots, spec.slos ?? [], spec.load) };
   }
 
   async function stopShards(orgId: string, runId: string, reason: string) {
@@ -121,8 +130,9 @@ export function createRunOrchestrator(deps: {
     const startAt = clock.now() + config.startDelayMs;
     if (!(await transition(run, "start", { startAt: new Date(startAt), startedAt: new Date(startAt) }))) return;
     run = (await repos.runs.get(orgId, runId))!;
+    await search.begin(run);
     for (const shard of shards) {
-      await sendToAgent(shard.agentId, { type: "run-assignment", payload: assignmentOf(run, shard, shards.length) });
+      await sendToAgent(shard.agentId, { type: "run-assignment", payload: assignmentOf(run, shard, { count: shards.length, clientsBefore: clientsBefore(shards, shard) }) });
     }
     const endsIn = startAt + spec.load.durationSec * 1000 + config.finishGraceMs - clock.now();
     await jobs.finishRun({ orgId, runId }, Math.max(0, endsIn), "planned-end");
@@ -180,6 +190,9 @@ export function createRunOrchestrator(deps: {
       await abort(actor.orgId, runId, actor.label);
     },
 
+    /** Worker, after an automatic capacity search's step: judge it and send the next level (capacity-search-runner.ts). */
+    searchStep: search.decide,
+
     /** Gateway: an agent reported a shard's state; when every shard is done, the run closes now. */
     async shardStatus(orgId: string, agentId: string, status: ShardStatus): Promise<void> {
       const shard = await repos.runs.getShard(orgId, status.runId, agentId);
@@ -200,8 +213,8 @@ export function createRunOrchestrator(deps: {
       for (const shard of await repos.runs.activeShardsForAgent(orgId, agentId)) {
         const run = await repos.runs.get(orgId, shard.runId);
         if (!run || !LIVE_RUN_STATUSES.includes(run.status)) continue;
-        const count = (await repos.runs.countShards(orgId, shard.runId)).total;
-        assignments.push(assignmentOf(run, shard, count));
+        const { total, clientsBefore } = await repos.runs.countShards(orgId, shard.runId, [], shard.shardIndex);
+        assignments.push(assignmentOf(run, shard, { count: total, clientsBefore }, await search.currentLevel(run)));
       }
       return assignments;
     },

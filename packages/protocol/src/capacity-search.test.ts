@@ -1,0 +1,131 @@
+import { describe, expect, it } from "vitest";
+import { autoSearchOf, coarseLevels, fineLevels, holdSeconds, largestHeldBelowBreaks, nextLevelStart, nextSearchStep, type AutoSearch, type JudgedStep, type SearchDecision } from "./capacity-search";
+import { LoadShape } from "./plan";
+
+const search: AutoSearch = { startClients: 200, maxClients: 1_600, coarseSteps: 8, fineSteps: 5, stepDurationSec: 10 };
+
+/** Runs the search against a server that holds up to `capacity` clients: every decision, in order. */
+function simulate(capacity: number, settings = search): { levels: [number, string][]; end: SearchDecision } {
+  const judged: JudgedStep[] = [];
+  // Bounded: a search never runs more than its coarse plus fine levels.
+  for (let i = 0; i < settings.coarseSteps + settings.fineSteps + 1; i++) {
+    const next = nextSearchStep(settings, judged);
+    if (next.done) return { levels: judged.map((s) => [s.clients, s.phase]), end: next };
+    judged.push({ clients: next.clients, phase: next.phase, held: next.clients <= capacity });
+  }
+  throw new Error("the search did not end");
+}
+
+describe("coarse and fine levels", () => {
+  it("spreads coarse levels evenly from the start to load.clients", () => {
+    expect(coarseLevels(search)).toEqual([200, 400, 600, 800, 1_000, 1_200, 1_400, 1_600]);
+    expect(coarseLevels({ startClients: 1, maxClients: 3, coarseSteps: 8 })).toEqual([1, 2, 3]);
+  });
+  it("puts fine levels strictly between the held and the broken level", () => {
+    expect(fineLevels(800, 1_000, 5)).toEqual([840, 880, 920, 960]);
+    expect(fineLevels(10, 12, 5)).toEqual([11]);
+    expect(fineLevels(10, 11, 5)).toEqual([]);
+  });
+});
+
+describe("nextSearchStep", () => {
+  it.each([
+    { name: "breaks at the first step", capacity: 100, levels: [[200, "coarse"]], end: "first-step-broke" },
+    {
+      name: "never breaks: stops at load.clients",
+      capacity: 5_000,
+      levels: [200, 400, 600, 800, 1_000, 1_200, 1_400, 1_600].map((n) => [n, "coarse"]),
+      end: "max-reached",
+    },
+    {
+      name: "breaks in the coarse phase, then in the fine phase",
+      capacity: 900,
+      levels: [[200, "coarse"], [400, "coarse"], [600, "coarse"], [800, "coarse"], [1_000, "coarse"], [840, "fine"], [880, "fine"], [920, "fine"]],
+      end: "fine-step-broke",
+    },
+    {
+      name: "breaks at the last fine step",
+      capacity: 959,
+      levels: [[200, "coarse"], [400, "coarse"], [600, "coarse"], [800, "coarse"], [1_000, "coarse"], [840, "fine"], [880, "fine"], [920, "fine"], [960, "fine"]],
+      end: "fine-step-broke",
+    },
+    {
+      name: "every fine step holds",
+      capacity: 990,
+      levels: [[200, "coarse"], [400, "coarse"], [600, "coarse"], [800, "coarse"], [1_000, "coarse"], [840, "fine"], [880, "fine"], [920, "fine"], [960, "fine"]],
+      end: "fine-range-exhausted",
+    },
+    {
+      name: "breaks at load.clients itself, then searches below it",
+      capacity: 1_450,
+      levels: [...[200, 400, 600, 800, 1_000, 1_200, 1_400, 1_600].map((n) => [n, "coarse"]), [1_440, "fine"], [1_480, "fine"]],
+      end: "fine-step-broke",
+    },
+    {
+      name: "breaks at the first fine step",
+      capacity: 810,
+      levels: [[200, "coarse"], [400, "coarse"], [600, "coarse"], [800, "coarse"], [1_000, "coarse"], [840, "fine"]],
+      end: "fine-step-broke",
+    },
+  ])("$name", ({ capacity, levels, end }) => {
+    const result = simulate(capacity);
+    expect(result.levels).toEqual(levels);
+    expect(result.end).toEqual({ done: true, reason: end });
+  });
+
+  it("ends at once when no fine level fits between the held and the broken level", () => {
+    const tight = { ...search, startClients: 1, maxClients: 3 };
+    expect(simulate(1, tight)).toEqual({ levels: [[1, "coarse"], [2, "coarse"]], end: { done: true, reason: "fine-range-exhausted" } });
+  });
+
+  it("starts at startClients", () => {
+    expect(nextSearchStep(search, [])).toEqual({ done: false, clients: 200, phase: "coarse" });
+  });
+});
+
+describe("autoSearchOf", () => {
+  it("reads an automatic step-up with its defaults, and nothing else", () => {
+    const load = LoadShape.parse({ clients: 1_000, durationSec: 600, shape: { kind: "step-up", mode: "auto", startClients: 100, stepDurationSec: 10 } });
+    expect(autoSearchOf(load)).toEqual({ startClients: 100, maxClients: 1_000, coarseSteps: 8, fineSteps: 5, stepDurationSec: 10 });
+    const fixed = LoadShape.parse({ clients: 1_000, durationSec: 600, shape: { kind: "step-up", startClients: 100, stepClients: 100, stepDurationSec: 10 } });
+    expect(autoSearchOf(fixed)).toBeNull();
+  });
+});
+
+describe("step-up plan validation", () => {
+  const issues = (shape: object, clients = 1_000) => {
+    const result = LoadShape.safeParse({ clients, durationSec: 600, shape: { kind: "step-up", stepDurationSec: 10, ...shape } });
+    return result.success ? [] : result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+  };
+  it("names the field that is missing or does not fit the mode", () => {
+    expect(issues({ startClients: 100 })).toEqual(["shape.stepClients: give the clients added per step, or set mode: auto"]);
+    expect(issues({ startClients: 100, stepClients: 10, coarseSteps: 4 })).toEqual(["shape.coarseSteps: only an automatic search (mode: auto) has coarse steps"]);
+    expect(issues({ mode: "auto", startClients: 100, stepClients: 10 })).toEqual([
+      "shape.stepClients: an automatic search chooses its own steps: leave stepClients out, or use mode fixed",
+    ]);
+    expect(issues({ mode: "auto", startClients: 1_000 })).toEqual(["shape.startClients: must be below load.clients (1000): the search climbs from it to load.clients"]);
+    expect(issues({ mode: "auto", startClients: 10, fineSteps: 1 })).toEqual(["shape.fineSteps: the fine phase needs at least 2 increments"]);
+    expect(issues({ mode: "auto", startClients: 10, coarseSteps: 4, fineSteps: 4 })).toEqual([]);
+  });
+});
+
+describe("nextLevelStart", () => {
+  it("starts on the step's end when decided at once, else on the next second of the run's grid", () => {
+    expect(nextLevelStart(1_000, 11_000, 11_020)).toBe(11_000);
+    expect(nextLevelStart(1_000, 11_000, 12_300)).toBe(13_000);
+    expect(nextLevelStart(1_000, 11_000, 13_000)).toBe(13_000);
+  });
+});
+
+describe("holdSeconds and largestHeldBelowBreaks", () => {
+  it("drops a step's first (ramping) second when it has more than two", () => {
+    expect(holdSeconds([5, 6, 7, 5], (s) => s)).toEqual([6, 7]);
+    expect(holdSeconds([5, 6], (s) => s)).toEqual([5, 6]);
+  });
+  it("takes the largest held level below the lowest break, whatever the order", () => {
+    const steps = [{ clients: 800, held: true }, { clients: 1_000, held: false }, { clients: 840, held: true }, { clients: 880, held: false }, { clients: 1_200, held: true }];
+    expect(largestHeldBelowBreaks(steps)?.clients).toBe(840);
+    expect(largestHeldBelowBreaks([{ clients: 200, held: false }])).toBeNull();
+    expect(largestHeldBelowBreaks([{ clients: 200, held: true }, { clients: 400, held: true }])?.clients).toBe(400);
+  });
+});
