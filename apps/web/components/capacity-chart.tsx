@@ -41,15 +41,25 @@ export function CapacityChart({ capacity }: { capacity: CapacityEstimate }) {
           </g>
         ))}
         {model.curve && <path d={model.curve} fill="none" stroke="#0969da" strokeWidth="2" data-testid="capacity-usl-curve" />}
-        {model.dots.map((dot) => (
-          <circle key={dot.step} cx={dot.x} cy={dot.y} r="5" fill={dot.held ? "#1a7f37" : "#cf222e"} stroke={dot.saturated ? "#9a6700" : "#fff"} strokeWidth={dot.saturated ? 3 : 1.5}>
-            <title>{`step ${dot.step + 1}: ${dot.clients} clients, ${Math.round(dot.throughput)} msg/s${dot.held ? "" : ", broke an SLO"}${dot.saturated ? ", agent saturated" : ""}`}</title>
-          </circle>
-        ))}
+        {model.dots.map((dot) => {
+          const paint = { fill: dot.held ? "#1a7f37" : "#cf222e", stroke: dot.saturated ? "#9a6700" : "#fff", strokeWidth: dot.saturated ? 3 : 1.5 };
+          const title = <title>{`step ${dot.step + 1}${dot.phase ? ` (${dot.phase})` : ""}: ${dot.clients} clients, ${Math.round(dot.throughput)} msg/s${dot.held ? "" : ", broke an SLO"}${dot.saturated ? ", agent saturated" : ""}`}</title>;
+          // A fine step is a diamond, so the search's second pass below the break reads apart from its coarse climb.
+          return dot.phase === "fine" ? (
+            <rect key={dot.step} data-phase="fine" x={dot.x - 4.5} y={dot.y - 4.5} width="9" height="9" transform={`rotate(45 ${dot.x} ${dot.y})`} {...paint}>
+              {title}
+            </rect>
+          ) : (
+            <circle key={dot.step} data-phase={dot.phase} cx={dot.x} cy={dot.y} r="5" {...paint}>
+              {title}
+            </circle>
+          );
+        })}
       </svg>
       <figcaption className="muted small">
         <span className="legend-dot ok" /> step held its SLOs · <span className="legend-dot bad" /> step broke one · <span className="legend-line" /> Universal Scalability Law fit ·
         dashed lines: breaking step, knee, and how far the fit may be trusted
+        {model.dots.some((dot) => dot.phase === "fine") && " · circles: the search's coarse steps, diamonds: its fine steps below the first break"}
       </figcaption>
     </figure>
   );

@@ -46,6 +46,12 @@ describe("capacityChartModel", () => {
     });
     expect(model.xTicks.at(-1)!.value).toBe(20);
   });
+  it("carries an automatic search's phase to each dot", () => {
+    const fine = { ...step(2, 12, 115), phase: "fine" as const };
+    const model = capacityChartModel({ steps: [{ ...step(0, 5, 50), phase: "coarse" }, { ...step(1, 15, 120, false), phase: "coarse" }, fine], usl: null, breakingStep: 1, kneeClients: null });
+    expect(model.dots.map((d) => d.phase)).toEqual(["coarse", "coarse", "fine"]);
+    expect(capacityChartModel({ steps: [step(0, 5, 50)], usl: null, breakingStep: null, kneeClients: null }).dots[0]!.phase).toBeUndefined();
+  });
   it("draws no curve without a fit", () => {
     expect(capacityChartModel({ steps: [step(0, 5, 50)], usl: null, breakingStep: null, kneeClients: null }).curve).toBe("");
   });

@@ -25,6 +25,8 @@ export interface StepDot {
   throughput: number;
   held: boolean;
   saturated: boolean;
+  /** An automatic search's phase: coarse steps are drawn as circles, the fine ones below the break as diamonds. */
+  phase?: "coarse" | "fine";
   x: number;
   y: number;
 }
@@ -68,6 +70,7 @@ export function capacityChartModel(capacity: Pick<CapacityEstimate, "steps" | "u
     throughput: s.throughputPerSec,
     held: s.held,
     saturated: s.saturatedAgents.length > 0,
+    ...(s.phase ? { phase: s.phase } : {}),
     x: x(s.clients),
     y: y(s.throughputPerSec),
   }));

@@ -34,6 +34,24 @@ describe("draft ↔ plan", () => {
     expect(result.ok && result.spec).toMatchObject(plan);
   });
 
+  it("round-trips an automatic capacity search, and shows its fields in the load shape's step-up variant", () => {
+    const search = { ...plan, load: { clients: 1_000, durationSec: 600, rampUpSec: 0, shape: { kind: "step-up", mode: "auto", startClients: 200, stepDurationSec: 10, coarseSteps: 6, fineSteps: 4 } } };
+    expect(draftToInput(draftFromInput(search))).toEqual(search);
+    const result = validateDraft(draftFromInput(search));
+    expect(result.ok && result.spec.load.shape).toEqual(search.load.shape);
+    const load = planField("load").node as Extract<NodeSpec, { kind: "object" }>;
+    const shape = load.fields.find((field) => field.key === "shape")!.node as Extract<NodeSpec, { kind: "union" }>;
+    const stepUp = shape.variants.find((variant) => variant.value === "step-up")!;
+    expect(stepUp.fields.map((field) => field.key)).toEqual(expect.arrayContaining(["mode", "startClients", "stepClients", "coarseSteps", "fineSteps"]));
+    expect(stepUp.fields.find((field) => field.key === "mode")!.node).toMatchObject({ kind: "choice" });
+  });
+
+  it("puts a step-up's missing step size on its field", () => {
+    const fixed = { ...plan, load: { clients: 1_000, durationSec: 600, rampUpSec: 0, shape: { kind: "step-up", startClients: 200, stepDurationSec: 10 } } };
+    const result = validateDraft(draftFromInput(fixed));
+    expect(!result.ok && result.errors["load.shape.stepClients"]).toBe("give the clients added per step, or set mode: auto");
+  });
+
   it("keeps an agent selection, and leaves it out when it says only the defaults", () => {
     const withAgents = { ...plan, agents: { count: 2, labels: { region: "eu" }, onLost: "abort" } };
     expect(draftToInput(draftFromInput(withAgents))).toEqual(withAgents);

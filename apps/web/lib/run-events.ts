@@ -6,6 +6,7 @@ const EVENT_TEXT: Record<RunEventView["kind"], { word: string; tone: Tone }> = {
   "agent-lost": { word: "agent lost", tone: "bad" },
   "agent-returned": { word: "agent back", tone: "ok" },
   aborted: { word: "aborted", tone: "warn" },
+  "search-ended": { word: "search done", tone: "ok" },
 };
 
 export const eventText = (kind: RunEventView["kind"]) => EVENT_TEXT[kind];

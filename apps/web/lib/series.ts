@@ -116,6 +116,7 @@ const MARKER_WORDS: Record<RunEventView["kind"], string> = {
   "agent-lost": "agent lost",
   "agent-returned": "agent back",
   aborted: "aborted",
+  "search-ended": "search done",
 };
 
 export function eventMarkers(events: readonly RunEventView[]): TimeMarker[] {
