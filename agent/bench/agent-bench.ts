@@ -19,6 +19,8 @@ const TARGET_CPU = process.env.BENCH_TARGET_CPU ?? "1";
 const QUICK = process.argv.includes("--quick");
 /** `--vs tsung --vs k6`: the same scenarios on those tools too, with ratios (agent/bench/vs/). */
 const VS = vsToolNames(process.argv);
+/** `--vs-only`: just the comparison, without the Throng table above it. */
+const VS_ONLY = VS.length > 0 && process.argv.includes("--vs-only");
 
 interface Target {
   child: ChildProcess;
@@ -166,6 +168,23 @@ async function s3(target: Target) {
   });
 }
 
+/** The Throng table: S1 ladder and saturation, S2 over WebSocket and TCP, S3. */
+async function agentRows(target: Target) {
+  for (const clients of [1_000, 5_000, 10_000, 19_500]) await s1(target, clients, 1_000);
+  // Saturation: 19.5k clients pinging faster until the agent's core is full or the rate falls behind.
+  let best = { perCore: 0, rate: 0, intervalMs: 0 };
+  for (const intervalMs of [500, 250, 150, 100]) {
+    const { achieved, cpu } = await s1(target, 19_500, intervalMs);
+    const perCore = achieved / Math.max(0.01, cpu / 100);
+    if (achieved > best.rate) best = { perCore, rate: achieved, intervalMs };
+    if (cpu >= 95 || achieved < 0.9 * ((19_500 * 1000) / intervalMs)) break;
+  }
+  rows.push({ scenario: "S1 saturation", cells: ["19,500", "-", `${fmt(best.rate)} pings/s at ${best.intervalMs} ms`, "-", "-", "-", `${fmt(best.perCore)} pings/s per agent core`] });
+  await s2(target, "websocket");
+  await s2(target, "tcp");
+  await s3(target);
+}
+
 async function main() {
   // Pinning cannot help when the machine is shared: the load average says how much it was.
   const loadBefore = loadavg().map((n) => n.toFixed(2)).join(" ");
@@ -173,26 +192,14 @@ async function main() {
   const target = await startTarget();
   let vsTable: string | undefined;
   try {
-    for (const clients of [1_000, 5_000, 10_000, 19_500]) await s1(target, clients, 1_000);
-    // Saturation: 19.5k clients pinging faster until the agent's core is full or the rate falls behind.
-    let best = { perCore: 0, rate: 0, intervalMs: 0 };
-    for (const intervalMs of [500, 250, 150, 100]) {
-      const { achieved, cpu } = await s1(target, 19_500, intervalMs);
-      const perCore = achieved / Math.max(0.01, cpu / 100);
-      if (achieved > best.rate) best = { perCore, rate: achieved, intervalMs };
-      if (cpu >= 95 || achieved < 0.9 * ((19_500 * 1000) / intervalMs)) break;
-    }
-    rows.push({ scenario: "S1 saturation", cells: ["19,500", "-", `${fmt(best.rate)} pings/s at ${best.intervalMs} ms`, "-", "-", "-", `${fmt(best.perCore)} pings/s per agent core`] });
-    await s2(target, "websocket");
-    await s2(target, "tcp");
-    await s3(target);
+    if (!VS_ONLY) await agentRows(target);
     if (VS.length) vsTable = await runVs(VS, { target, bundle, cpu: AGENT_CPU, quick: QUICK });
   } finally {
     target.child.kill("SIGTERM");
   }
   const header = ["scenario", "clients", "connected", "achieved vs intended msg/s", "agent CPU", "mem / 1k clients", "p50 / p99", "notes"];
   const table = [header, ...rows.map((row) => [row.scenario, ...row.cells])];
-  console.log(`| ${header.join(" | ")} |\n|${header.map(() => "---").join("|")}|`);
+  if (!VS_ONLY) console.log(`| ${header.join(" | ")} |\n|${header.map(() => "---").join("|")}|`);
   for (const line of table.slice(1)) console.log(`| ${line.join(" | ")} |`);
   console.log(`\n${cpus().length} cores (${cpus()[0]?.model ?? "?"}), agent on CPU ${AGENT_CPU}, target on CPU ${TARGET_CPU}; load average before ${loadBefore}, after ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);
   if (vsTable) console.log(`\n${vsTable}\n\nAgainst ${VS.join(", ")}: every tool on CPU ${AGENT_CPU}, counted by the target's /stats, CPU and RSS of its whole process tree from /proc.`);

@@ -1,7 +1,7 @@
 // `npm run bench:agent -- --vs tsung --vs k6`: the same scenarios on Throng and on each named tool, in the
 // same run against the same pinned target, every tool measured by the same neutral meter (see shared.ts).
 import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { k6Tool } from "./k6";
 import { comparisonTable, runComparison, type VsScenario, type VsTarget, type VsTool } from "./shared";
@@ -31,6 +31,8 @@ export function vsScenarios(quick: boolean): VsScenario[] {
 export async function runVs(names: string[], options: { target: VsTarget; bundle: string; cpu: string; quick: boolean }): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "throng-bench-vs-"));
   const tools = [throngTool(options.bundle), ...names.map((name) => TOOLS[name]!())];
+  const load = () => loadavg().map((n) => n.toFixed(2)).join(" ");
+  const started = `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, load average ${load()}`;
   const results = await runComparison(tools, vsScenarios(options.quick), options.target, { cpu: options.cpu, dir });
-  return comparisonTable(results);
+  return `${comparisonTable(results)}\n\nComparison started ${started}; load average after ${load()}.`;
 }
