@@ -6,6 +6,7 @@ import { createReportRepo } from "./repos/reports";
 import { createRunRepo } from "./repos/runs";
 import { createSearchStepRepo } from "./repos/search-steps";
 import { createSecurityRepo } from "./repos/security";
+import { createServerSampleRepo } from "./repos/server-samples";
 import { createSnapshotRepo } from "./repos/snapshots";
 
 /** Every repository over one Kysely instance; composed once in each app's main.ts. */
@@ -17,6 +18,7 @@ export function createRepos(db: Db) {
     runs: createRunRepo(db),
     searchSteps: createSearchStepRepo(db),
     snapshots: createSnapshotRepo(db),
+    serverSamples: createServerSampleRepo(db),
     security: createSecurityRepo(db),
     reports: createReportRepo(db),
     /** For GET /health. */

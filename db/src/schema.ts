@@ -55,6 +55,8 @@ export interface AgentTable {
   memory_bytes: number;
   version: string;
   labels: Json<Record<string, string>>;
+  /** "load" or "watch" (migration 010). */
+  role: Generated<string>;
   connected: Generated<boolean>;
   last_seen_at: Timestamp | null;
   revoked_at: Timestamp | null;
@@ -95,6 +97,8 @@ export interface RunShardTable {
   org_id: string;
   shard_index: number;
   clients: number;
+  /** "load" or "watch" (migration 010). */
+  role: Generated<string>;
   state: Generated<string>;
   last_seq: number | null;
   error: string | null;
@@ -142,6 +146,17 @@ export interface RunSecondTable {
   org_id: string;
   second: number;
   point: Json<unknown>;
+}
+
+/** One watcher's sample of the server under test for one second of a run (migration 010). */
+export interface RunServerSampleTable {
+  run_id: string;
+  agent_id: string;
+  seq: number;
+  org_id: string;
+  second: number;
+  sample: Json<unknown>;
+  received_at: Generated<Date>;
 }
 
 export interface OrgInvitationTable {
@@ -238,6 +253,7 @@ export interface Database {
   run_events: RunEventTable;
   run_search_steps: RunSearchStepTable;
   run_seconds: RunSecondTable;
+  run_server_samples: RunServerSampleTable;
   org_invitations: OrgInvitationTable;
   api_tokens: ApiTokenTable;
   audit_log: AuditLogTable;

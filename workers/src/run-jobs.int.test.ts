@@ -120,6 +120,31 @@ describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
     expect(run?.error).toMatch(/No agent is online/);
   });
 
+  it("fails a start whose plan asks to watch the server when no watcher is online (PROTOCOL.md §11), and gives an online watcher a watch shard", async () => {
+    const watched = { ...spec, watch: { labels: { role: "server" } } };
+    const blind = await seedRun(2, watched);
+    await workers.orchestrator.start(blind.orgId, blind.runId);
+    const failed = await repos.runs.get(blind.orgId, blind.runId);
+    expect(failed?.status).toBe("failed");
+    expect(failed?.error).toMatch(/no watcher is online.*--label role=server/);
+
+    const { orgId, agentId, runId } = await seedRun(2, watched);
+    const watcherId = crypto.randomUUID();
+    await repos.fleet.insertAgent(orgId, {
+      id: watcherId, secretHash: "x", hostname: "server-host", os: "linux", arch: "x64", cores: 8, memoryBytes: 1, version: "0.1.0", labels: { role: "server" }, ip: null, role: "watch",
+    });
+    await repos.fleet.markSeen(orgId, watcherId, true, new Date());
+    const received: unknown[] = [];
+    const unsubscribe = await subscriber.subscribe(Channel.agent(watcherId), (m) => received.push(m));
+    await workers.orchestrator.start(orgId, runId);
+    const shards = await repos.runs.listShards(orgId, runId);
+    // The watcher's 8 cores take none of the 9 clients: the load agent has them all.
+    expect(shards.map((s) => [s.agentId, s.role, s.clients])).toEqual([[agentId, "load", 9], [watcherId, "watch", 0]]);
+    await expect.poll(() => received.length, { timeout: 10_000 }).toBe(1);
+    expect(RunAssignment.parse((received[0] as { payload: unknown }).payload)).toMatchObject({ runId, role: "watch", clients: 0 });
+    await unsubscribe();
+  });
+
   it("check-agent, after the grace period, marks a silent agent lost; with nothing measured the run then fails, saying so", async () => {
     const { orgId, agentId, runId } = await seedRun();
     await workers.orchestrator.start(orgId, runId);

@@ -92,13 +92,20 @@ function buildProgram(configPath: string, setExit: (code: ExitCode) => void): Co
     });
   program
     .command("watch")
-    .description("sample a server process's CPU and memory and the host's network once a second from /proc")
+    .description("sample a server process's CPU and memory and the host's network once a second from /proc; with --server, join the control plane as a watcher whose samples become part of the runs that ask for one (plan `watch`)")
     .option("--pid <pid>", "process id", integer(1, 2 ** 31))
-    .option("--name <name>", "process name (comm) or a string its command line contains")
-    .option("--out <file>", "write every per-second sample as JSON lines")
-    .option("--duration-sec <s>", "stop after this many seconds", integer(1, 86_400))
-    .action(async (options: { pid?: number; name?: string; out?: string; durationSec?: number }) => {
-      setExit(await watchCommand(options));
+    .option("--name <name>", "process name (comm) or a string its command line contains; must match one process")
+    .option("--out <file>", "write every per-second sample as JSON lines (without --server)")
+    .option("--duration-sec <s>", "stop after this many seconds (without --server)", integer(1, 86_400))
+    .option("--server <url>", "http(s) address of the Throng API: watch for its runs instead of printing")
+    .option("--token <token>", "one-time enrolment token (not needed once a credential is stored)")
+    // Its own file: a watcher is an agent of its own, and must not take over the load agent's credential on this host.
+    .option("--config <path>", "file holding the watcher's credential", configPath.replace(/agent\.json$/, "watcher.json"))
+    .option("--label <key=value>", "label a plan's `watch.labels` can ask for, e.g. role=server (repeatable)", collectLabel)
+    .addHelpText("after", EXIT_CODES_HELP)
+    .action(async (options: { pid?: number; name?: string; out?: string; durationSec?: number; server?: string; token?: string; config: string; label?: Record<string, string> }) => {
+      const { config, label, ...rest } = options;
+      setExit(await watchCommand({ ...rest, configPath: config, labels: label ?? {} }));
     });
   program
     .command("target")

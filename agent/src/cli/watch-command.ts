@@ -1,6 +1,9 @@
 import { createWriteStream } from "node:fs";
+import { runAgent } from "../connection/agent";
 import { resolveWatchedProcess, watchProcess } from "../metrics/process-watch";
-import { ExitCode } from "./exit-codes";
+import { createWatchShard } from "../engine/watch-shard";
+import { consoleLogger } from "./console-logger";
+import { ExitCode, exitCodeForClose } from "./exit-codes";
 import { shutdownSignal } from "./signals";
 
 export interface WatchArgs {
@@ -9,6 +12,33 @@ export interface WatchArgs {
   out?: string;
   /** Stop after this many seconds (default: until SIGINT/SIGTERM or the process ends). */
   durationSec?: number;
+  /** Join the control plane as a watcher (PROTOCOL.md §11) instead of printing samples. */
+  server?: string;
+  token?: string;
+  configPath?: string;
+  labels?: Record<string, string>;
+}
+
+/** `watch --server`: connects like `connect`, declared as a watcher; each run that asks for one gets this process's seconds. */
+async function watchForRuns(pid: number, args: WatchArgs & { server: string }): Promise<ExitCode> {
+  const shutdown = shutdownSignal(() => process.exit(ExitCode.failure));
+  try {
+    const exit = await runAgent({
+      server: args.server,
+      configPath: args.configPath!,
+      labels: args.labels ?? {},
+      ...(args.token ? { token: args.token } : {}),
+      role: "watch",
+      runShard: createWatchShard(pid),
+      log: consoleLogger,
+      signal: shutdown.signal,
+    });
+    if (exit.kind === "stopped") return ExitCode.ok;
+    consoleLogger.error(`the server refused this watcher (close ${exit.closeCode}): ${exit.reason}`);
+    return exitCodeForClose(exit.closeCode);
+  } finally {
+    shutdown.dispose();
+  }
 }
 
 /** `throng-agent watch`: samples the server process and the host's network once a second from /proc. */
@@ -19,6 +49,10 @@ export async function watchCommand(args: WatchArgs): Promise<ExitCode> {
     return ExitCode.usage;
   }
   const { pid } = watched;
+  if (args.server) {
+    console.log(`watching pid ${pid} for the runs of ${args.server}`);
+    return watchForRuns(pid, { ...args, server: args.server });
+  }
   let watcher;
   try {
     watcher = watchProcess(pid);

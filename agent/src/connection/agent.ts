@@ -1,4 +1,4 @@
-import { AGENT_PROTOCOL_VERSION, AgentCloseCode, type HostInfo, type Ready } from "@throng/protocol/agent";
+import { AGENT_PROTOCOL_VERSION, AgentCloseCode, type AgentRole, type HostInfo, type Ready } from "@throng/protocol/agent";
 import { ThrongError } from "@throng/protocol/errors";
 import { THRONG_VERSION } from "@throng/protocol/version";
 import { offsetClock, sleep } from "../engine/clock";
@@ -19,6 +19,8 @@ export interface AgentOptions {
   token?: string;
   configPath: string;
   labels: Record<string, string>;
+  /** "watch": a watcher of the server under test, given watch shards only (PROTOCOL.md §11); default "load". */
+  role?: AgentRole;
   log: Logger;
   /** Aborting (SIGINT/SIGTERM) flushes running shards and closes with 1000. */
   signal: AbortSignal;
@@ -77,7 +79,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentExit> {
 
   try {
     for (let attempt = 0; !signal.aborted; ) {
-      const hello = { agentVersion: THRONG_VERSION, protocolVersion: AGENT_PROTOCOL_VERSION, auth: auth.next(), host: options.host ?? hostInfo(), labels: options.labels };
+      const hello = { agentVersion: THRONG_VERSION, protocolVersion: AGENT_PROTOCOL_VERSION, auth: auth.next(), host: options.host ?? hostInfo(), labels: options.labels, ...(options.role ? { role: options.role } : {}) };
       const { session, ended } = openSession({
         url: gatewayUrl(server),
         hello,

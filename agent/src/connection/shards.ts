@@ -1,4 +1,6 @@
 import type { AgentToServerMessage, RunAssignment, SearchStep, ShardStatus } from "@throng/protocol/agent";
+import type { ServerSample } from "@throng/protocol/server-watch";
+import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import type { Clock } from "../engine/clock";
 import type { runShard as RunShard } from "../engine/run-shard";
 import { createSearchFeed, type SearchFeed } from "../engine/search-feed";
@@ -47,10 +49,19 @@ export interface ShardManager {
   unackedCount(): number;
 }
 
+/** What a shard measures each second; both are acknowledged by (run, seq) with snapshot-ack. */
+type Measurement = MetricSnapshot | ServerSample;
+
+const isServerSample = (m: Measurement): m is ServerSample => "pid" in m;
+
+function measurementMessage(m: Measurement): AgentToServerMessage {
+  return isServerSample(m) ? { type: "server-sample", payload: m } : { type: "snapshot", payload: m };
+}
+
 /** Runs assigned shards and owns their outgoing snapshots until the server acknowledges them. */
 export function createShardManager(options: ShardManagerOptions): ShardManager {
   const { log } = options;
-  const buffer = createSnapshotBuffer(options.bufferCapacity);
+  const buffer = createSnapshotBuffer<Measurement>(options.bufferCapacity);
   const shards = new Map<string, Shard>();
   const pendingStatuses: ShardStatus[] = [];
   let send: ((message: AgentToServerMessage) => boolean) | undefined;
@@ -67,6 +78,12 @@ export function createShardManager(options: ShardManagerOptions): ShardManager {
 
   async function run(shard: Shard, assignment: RunAssignment): Promise<void> {
     let lastSeq = -1;
+    const measured = (measurement: Measurement) => {
+      lastSeq = measurement.seq;
+      const dropped = buffer.add(measurement);
+      if (dropped) log.warn(`snapshot buffer full: dropped unacknowledged snapshot ${dropped.seq} of run ${dropped.runId}`);
+      emit(measurementMessage(measurement));
+    };
     let final: ShardStatus;
     try {
       const result = await options.runShard(assignment, {
@@ -77,12 +94,8 @@ export function createShardManager(options: ShardManagerOptions): ShardManager {
           shard.started = true;
           sendStatus({ runId: shard.runId, state: "started" });
         },
-        onSnapshot(snapshot) {
-          lastSeq = snapshot.seq;
-          const dropped = buffer.add(snapshot);
-          if (dropped) log.warn(`snapshot buffer full: dropped unacknowledged snapshot ${dropped.seq} of run ${dropped.runId}`);
-          emit({ type: "snapshot", payload: snapshot });
-        },
+        onSnapshot: measured,
+        onServerSample: measured,
       });
       if (result.skipped === "expired") {
         final = { runId: shard.runId, state: "failed", lastSeq: -1, error: "the assignment arrived after the run's planned end; no load was generated" };
@@ -144,7 +157,7 @@ export function createShardManager(options: ShardManagerOptions): ShardManager {
     attach(sendMessage) {
       send = sendMessage;
       // Snapshots first: a run's finished status must follow its last snapshot.
-      for (const snapshot of buffer.unacked()) if (!emit({ type: "snapshot", payload: snapshot })) return;
+      for (const measurement of buffer.unacked()) if (!emit(measurementMessage(measurement))) return;
       while (pendingStatuses.length > 0) {
         if (!emit({ type: "shard-status", payload: pendingStatuses[0]! })) return;
         pendingStatuses.shift();

@@ -1,5 +1,6 @@
 import type { RunAssignment } from "@throng/protocol/agent";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
+import type { ServerSample } from "@throng/protocol/server-watch";
 import type { HealthSampler } from "../metrics/health";
 import { createSnapshotBuilder } from "../metrics/snapshot-builder";
 import { createEchoFlood } from "../scenarios/echo-flood";
@@ -26,6 +27,8 @@ function nextGridPoint(startAt: number, at: number): number {
 export interface RunShardOptions {
   /** Called once per interval, in seq order, as soon as the snapshot is built; seq = seconds since startAt. */
   onSnapshot(snapshot: MetricSnapshot): void;
+  /** A watch shard's per-second server samples (metrics/watch-shard.ts); load shards never call it. */
+  onServerSample?(sample: ServerSample): void;
   /** Called when load starts (at startAt, or at once when startAt has passed). */
   onStart?(): void;
   /** Aborting stops the load early; the partial interval is still flushed as a final snapshot. */

@@ -3,12 +3,18 @@ import type { MetricSnapshot } from "@throng/protocol/snapshot";
 /** Ten minutes of one run at one snapshot a second, per the protocol's minimum of 600. */
 export const DEFAULT_BUFFER_CAPACITY = 3_600;
 
-export interface SnapshotBuffer {
+/** Anything acknowledged by (run, seq): a load snapshot, or a watcher's server sample. */
+export interface Numbered {
+  runId: string;
+  seq: number;
+}
+
+export interface SnapshotBuffer<T extends Numbered = MetricSnapshot> {
   /** Keeps a snapshot until acknowledged; returns the one dropped to make room, if any. */
-  add(snapshot: MetricSnapshot): MetricSnapshot | undefined;
+  add(snapshot: T): T | undefined;
   ack(runId: string, seq: number): boolean;
   /** Unacknowledged snapshots, oldest first (the order they were built). */
-  unacked(): MetricSnapshot[];
+  unacked(): T[];
   size(): number;
 }
 
@@ -17,10 +23,10 @@ function keyOf(runId: string, seq: number): string {
 }
 
 /** Bounded store of snapshots the server has not acknowledged yet, resent after a reconnect. */
-export function createSnapshotBuffer(capacity = DEFAULT_BUFFER_CAPACITY): SnapshotBuffer {
+export function createSnapshotBuffer<T extends Numbered = MetricSnapshot>(capacity = DEFAULT_BUFFER_CAPACITY): SnapshotBuffer<T> {
   if (!Number.isInteger(capacity) || capacity < 1) throw new Error(`buffer capacity must be a positive integer, got ${capacity}`);
   // A Map iterates in insertion order, so the first key is always the oldest snapshot.
-  const entries = new Map<string, MetricSnapshot>();
+  const entries = new Map<string, T>();
 
   return {
     add(snapshot) {
@@ -28,7 +34,7 @@ export function createSnapshotBuffer(capacity = DEFAULT_BUFFER_CAPACITY): Snapsh
       entries.delete(key);
       entries.set(key, snapshot);
       if (entries.size <= capacity) return undefined;
-      const [oldestKey, oldest] = entries.entries().next().value as [string, MetricSnapshot];
+      const [oldestKey, oldest] = entries.entries().next().value as [string, T];
       entries.delete(oldestKey);
       return oldest;
     },

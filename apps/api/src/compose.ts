@@ -1,6 +1,7 @@
 import type { Redis } from "ioredis";
 import { createFleetService } from "@throng/core/fleet/fleet-service";
 import { createIngestService } from "@throng/core/metrics/ingest";
+import { createServerSampleIngest } from "@throng/core/metrics/server-watch";
 import { createApiTokenService } from "@throng/core/orgs/api-tokens";
 import { createAuditLog } from "@throng/core/orgs/audit";
 import { createOrgService } from "@throng/core/orgs/org-service";
@@ -54,6 +55,7 @@ export function composeApi(input: {
     orchestrator: createRunOrchestrator({ repos, fleet, jobs, bus, clock, log, config: input.orchestration ?? DEFAULT_ORCHESTRATION }),
     fleet,
     ingest: createIngestService({ repos, bus, log, coalesceMs: env.INGEST_COALESCE_MS }),
+    serverSamples: createServerSampleIngest({ repos, bus, log }),
     orgs: createOrgService({ orgs: repos.orgs, audit, clock, webOrigin: env.WEB_ORIGIN }),
     apiTokens,
     audit,

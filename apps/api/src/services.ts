@@ -1,5 +1,6 @@
 import type { FleetService } from "@throng/core/fleet/fleet-service";
 import type { IngestService } from "@throng/core/metrics/ingest";
+import type { ServerSampleIngest } from "@throng/core/metrics/server-watch";
 import type { ApiTokenService } from "@throng/core/orgs/api-tokens";
 import type { AuditLog } from "@throng/core/orgs/audit";
 import type { OrgService } from "@throng/core/orgs/org-service";
@@ -29,6 +30,8 @@ export interface ApiDeps {
   orchestrator: RunOrchestrator;
   fleet: FleetService;
   ingest: IngestService;
+  /** Watchers' samples of the server under test (agent/PROTOCOL.md §11). */
+  serverSamples: ServerSampleIngest;
   orgs: OrgService;
   apiTokens: ApiTokenService;
   audit: AuditLog;

@@ -13,6 +13,7 @@ import { ReportVerdicts } from "./report-verdicts";
 import { RunAgents } from "./run-agents";
 import { RunCharts } from "./run-charts";
 import { RunSummary } from "./run-summary";
+import { ServerCharts } from "./server-charts";
 import { StatusBadge } from "./status-badge";
 
 interface ReportDocumentProps {
@@ -61,6 +62,7 @@ export function ReportDocument({ report, agents = [], crumbs, actions }: ReportD
       )}
       <RunSummary run={run} />
       <RunCharts points={series} span={chartSpan(run)} events={run.events} agents={agents} />
+      {report.server && <ServerCharts points={report.server.points} summary={report.server.summary} span={chartSpan(run)} agents={agents} />}
       <RunAgents run={run} agents={agents} points={series} live={false} />
       <ReportPlan run={run} />
     </article>

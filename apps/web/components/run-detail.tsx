@@ -10,12 +10,13 @@ import { RunCharts } from "./run-charts";
 import { RunEvents } from "./run-events";
 import { RunHeader } from "./run-header";
 import { RunSummary } from "./run-summary";
+import { ServerCharts } from "./server-charts";
 
 const AGENTS_POLL_MS = 2000;
 
 /** One run: header with abort, events, summary once ended, live charts, and its agents. */
 export function RunDetail({ runId }: { runId: string }) {
-  const { run, points, error, stream, accept } = useRunLive(runId);
+  const { run, points, server, serverSummary, error, stream, accept } = useRunLive(runId);
   const [now, setNow] = useState(() => Date.now());
   const ended = run ? isTerminal(run.status) : false;
   // Host names and fleet status for the agents table and chart legends; polled only while the run is live.
@@ -57,6 +58,7 @@ export function RunDetail({ runId }: { runId: string }) {
         )
       )}
       <RunCharts points={points} span={chartSpan(run)} events={run.events} agents={agents} />
+      {run.spec.watch && <ServerCharts points={server} summary={ended ? serverSummary : null} span={chartSpan(run)} agents={agents} />}
       <RunAgents run={run} agents={agents} points={points} live={!ended} />
     </>
   );

@@ -4,15 +4,15 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
-import { extendColumns, formatAxisBytes, formatAxisCount, xRange, type ChartLine, type TimeMarker } from "../lib/series";
+import { extendColumns, formatAxisBytes, formatAxisCount, xRange, type ChartLine, type TimedPoint, type TimeMarker } from "../lib/series";
 
 export type ChartUnit = "count" | "bytes" | "ms";
 
-interface SeriesChartProps {
+interface SeriesChartProps<P extends TimedPoint> {
   testId: string;
   title: string;
-  lines: readonly ChartLine[];
-  points: readonly SeriesPoint[];
+  lines: readonly ChartLine<P>[];
+  points: readonly P[];
   /** Epoch seconds the x axis should at least cover (the run's planned window). */
   span?: readonly [number, number] | null;
   markers?: readonly TimeMarker[];
@@ -56,7 +56,7 @@ function markerPlugin(markers: { current: readonly TimeMarker[] }): uPlot.Plugin
   };
 }
 
-function options(lines: readonly ChartLine[], width: number, height: number, unit: ChartUnit, markers: { current: readonly TimeMarker[] }): uPlot.Options {
+function options<P extends TimedPoint>(lines: readonly ChartLine<P>[], width: number, height: number, unit: ChartUnit, markers: { current: readonly TimeMarker[] }): uPlot.Options {
   const format = AXIS_FORMAT[unit];
   return {
     width,
@@ -86,7 +86,7 @@ function options(lines: readonly ChartLine[], width: number, height: number, uni
 }
 
 /** Feeds the plot and widens x to the planned window, so a live run's lines grow left to right. */
-function draw(plot: uPlot, data: uPlot.AlignedData, span: SeriesChartProps["span"]) {
+function draw(plot: uPlot, data: uPlot.AlignedData, span: SeriesChartProps<TimedPoint>["span"]) {
   const range = xRange(data[0], span);
   plot.batch(() => {
     plot.setData(data);
@@ -94,7 +94,7 @@ function draw(plot: uPlot, data: uPlot.AlignedData, span: SeriesChartProps["span
   });
 }
 
-function latestValues(lines: readonly ChartLine[], points: readonly SeriesPoint[], unit: ChartUnit): string {
+function latestValues<P extends TimedPoint>(lines: readonly ChartLine<P>[], points: readonly P[], unit: ChartUnit): string {
   const last = points[points.length - 1];
   if (!last) return "no data yet";
   return `latest second: ${lines.map((line) => `${line.label} ${line.value(last) === null ? "none" : AXIS_FORMAT[unit](line.value(last)!)}`).join(", ")}`;
@@ -105,12 +105,12 @@ function latestValues(lines: readonly ChartLine[], points: readonly SeriesPoint[
  * arrive, resized with its container and destroyed on unmount. `data-points` on the container
  * says how many points the plot has actually drawn.
  */
-export function SeriesChart({ testId, title, lines, points, span, markers = [], unit = "count", height = 200 }: SeriesChartProps) {
+export function SeriesChart<P extends TimedPoint = SeriesPoint>({ testId, title, lines, points, span, markers = [], unit = "count", height = 200 }: SeriesChartProps<P>) {
   const canvasRef = useRef<HTMLDivElement>(null);
   const plotRef = useRef<uPlot | null>(null);
   const markersRef = useRef<readonly TimeMarker[]>(markers);
   const [drawn, setDrawn] = useState(0);
-  const built = useRef<Parameters<typeof extendColumns>[0]>(null);
+  const built = useRef<Parameters<typeof extendColumns<P>>[0]>(null);
   const data = useMemo(() => {
     const columns = extendColumns(built.current, points, lines);
     built.current = { points, lines, columns };

@@ -3,17 +3,23 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { RunView } from "@throng/protocol/run";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
+import type { ServerPoint, ServerWatchSummary } from "@throng/protocol/server-watch";
 import { api } from "../lib/api";
 import { errorMessage } from "../lib/api-client";
 import { missedMessages, parseLiveEvent } from "../lib/live-event";
 import { isTerminal } from "../lib/run-timing";
 import { mergePoints } from "../lib/series";
+import { mergeServerPoints } from "../lib/server-watch";
 
 export type StreamState = "connecting" | "live" | "reconnecting" | "closed";
 
 export interface RunLive {
   run: RunView | null;
   points: SeriesPoint[];
+  /** The server under test, when the plan watches it (PROTOCOL.md §11); empty otherwise. */
+  server: ServerPoint[];
+  /** Its summary so far, from the last fetch. */
+  serverSummary: ServerWatchSummary | null;
   error: string | null;
   stream: StreamState;
   /** Takes a newer view of the run from elsewhere (e.g. the abort answer) before the stream brings it. */
@@ -35,6 +41,8 @@ export function useRunLive(runId: string): RunLive {
   const [error, setError] = useState<string | null>(null);
   const [stream, setStream] = useState<StreamState>("connecting");
   const liveDuringFetch = useRef<SeriesPoint[] | null>(null);
+  const [server, setServer] = useState<ServerPoint[]>([]);
+  const [serverSummary, setServerSummary] = useState<ServerWatchSummary | null>(null);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -56,6 +64,12 @@ export function useRunLive(runId: string): RunLive {
       try {
         const [latest, series] = await Promise.all([api.getRun(runId, signal), api.getSeries(runId, signal)]);
         if (signal.aborted) return null;
+        if (latest.spec.watch) {
+          // Merged, never replaced: seconds that arrived live during this fetch stay.
+          const watched = await api.getServerSeries(runId, signal);
+          setServer((current) => mergeServerPoints(current, watched.points));
+          setServerSummary(watched.summary);
+        }
         setPoints((current) => mergePoints(mergePoints(current, series.points), live));
         setRun(latest);
         setError(null);
@@ -92,6 +106,10 @@ export function useRunLive(runId: string): RunLive {
       if (message.type === "point") {
         liveDuringFetch.current?.push(message.point);
         setPoints((current) => mergePoints(current, [message.point]));
+        return;
+      }
+      if (message.type === "server") {
+        setServer((current) => mergeServerPoints(current, [message.point]));
         return;
       }
       setRun(message.run);
@@ -147,5 +165,5 @@ export function useRunLive(runId: string): RunLive {
   }, [runId]);
 
   const accept = useCallback((next: RunView) => setRun(next), []);
-  return { run, points, error, stream, accept };
+  return { run, points, server, serverSummary, error, stream, accept };
 }

@@ -9,6 +9,7 @@ import {
   type UpdatePlan,
 } from "@throng/protocol/api";
 import { RunView } from "@throng/protocol/run";
+import { RunServerSeries } from "@throng/protocol/server-watch";
 import { SeriesAnswer } from "./series-answer";
 import { apiRequest, type ResponseSchema } from "./api-client";
 
@@ -59,6 +60,7 @@ export const api = {
   getRun: (runId: string, signal?: AbortSignal) => apiRequest("GET", path("runs", runId), RunView, undefined, signal),
   getSeries: (runId: string, signal?: AbortSignal) =>
     apiRequest("GET", path("runs", runId, "series"), SeriesAnswer, undefined, signal),
+  getServerSeries: (runId: string, signal?: AbortSignal) => apiRequest("GET", path("runs", runId, "server"), RunServerSeries, undefined, signal),
   abortRun: (runId: string) => apiRequest("POST", path("runs", runId, "abort"), RunView),
   liveUrl: (runId: string) => path("runs", runId, "live"),
 };

@@ -17,17 +17,23 @@ export function mergePoints(current: readonly SeriesPoint[], incoming: readonly 
   return [...byTime.values()].sort((a, b) => a.t - b.t);
 }
 
+/** Anything charted against the run's seconds: a load SeriesPoint, or a watched server's ServerPoint. */
+export interface TimedPoint {
+  /** Epoch seconds. */
+  t: number;
+}
+
 /** One line on a chart: its legend label, colour and how to read it from a point. */
-export interface ChartLine {
+export interface ChartLine<P extends TimedPoint = SeriesPoint> {
   label: string;
   color: string;
   /** Dashed lines are references (e.g. the clients asked for), drawn under the measured ones. */
   dash?: number[];
-  value: (point: SeriesPoint) => number | null;
+  value: (point: P) => number | null;
 }
 
 /** Column-wise data as uPlot wants it: x (epoch seconds) then one array per line. */
-export function toColumns(points: readonly SeriesPoint[], lines: readonly ChartLine[]): [number[], ...(number | null)[][]] {
+export function toColumns<P extends TimedPoint>(points: readonly P[], lines: readonly ChartLine<P>[]): [number[], ...(number | null)[][]] {
   const xs = points.map((point) => point.t);
   const ys = lines.map((line) => points.map((point) => line.value(point)));
   return [xs, ...ys];
@@ -37,10 +43,10 @@ export function toColumns(points: readonly SeriesPoint[], lines: readonly ChartL
  * Columns for `points` when they are `previous` plus one newer second (the live case): the previous columns
  * copied and extended, without reading every point again; otherwise built afresh.
  */
-export function extendColumns(
-  previous: { points: readonly SeriesPoint[]; lines: readonly ChartLine[]; columns: (number | null)[][] } | null,
-  points: readonly SeriesPoint[],
-  lines: readonly ChartLine[],
+export function extendColumns<P extends TimedPoint>(
+  previous: { points: readonly P[]; lines: readonly ChartLine<P>[]; columns: (number | null)[][] } | null,
+  points: readonly P[],
+  lines: readonly ChartLine<P>[],
 ): (number | null)[][] {
   const held = previous?.points.length ?? 0;
   const appended =

@@ -19,6 +19,8 @@ export interface AgentRow {
   memoryBytes: number;
   version: string;
   labels: Record<string, string>;
+  /** "load" or "watch": what the agent declared in its last hello. */
+  role: string;
   connected: boolean;
   lastSeenAt: Date | null;
   revokedAt: Date | null;
@@ -35,6 +37,8 @@ export interface AgentHost {
   version: string;
   labels: Record<string, string>;
   ip: string | null;
+  /** Omitted: "load". */
+  role?: string;
 }
 
 const ACTIVE_RUN_STATUSES = ["queued", "preparing", "running", "stopping", "degraded"];
@@ -43,7 +47,7 @@ const ACTIVE_RUN_STATUSES = ["queued", "preparing", "running", "stopping", "degr
 export function createFleetRepo(db: Db) {
   const agentColumns = [
     "a.id", "a.org_id as orgId", "a.hostname", "a.os", "a.arch", "a.cores", "a.memory_bytes as memoryBytes",
-    "a.version", "a.labels", "a.connected", "a.last_seen_at as lastSeenAt", "a.revoked_at as revokedAt", "a.ip",
+    "a.version", "a.labels", "a.role", "a.connected", "a.last_seen_at as lastSeenAt", "a.revoked_at as revokedAt", "a.ip",
   ] as const;
 
   return {
@@ -82,7 +86,7 @@ export function createFleetRepo(db: Db) {
         .values({
           id: agent.id, org_id: orgId, secret_hash: agent.secretHash, hostname: agent.hostname, os: agent.os,
           arch: agent.arch, cores: agent.cores, memory_bytes: agent.memoryBytes, version: agent.version,
-          labels: JSON.stringify(agent.labels), ip: agent.ip,
+          labels: JSON.stringify(agent.labels), ip: agent.ip, role: agent.role ?? "load",
         })
         .execute();
     },
@@ -98,7 +102,7 @@ export function createFleetRepo(db: Db) {
         .updateTable("agents")
         .set({
           hostname: host.hostname, os: host.os, arch: host.arch, cores: host.cores, memory_bytes: host.memoryBytes,
-          version: host.version, labels: JSON.stringify(host.labels), ip: host.ip,
+          version: host.version, labels: JSON.stringify(host.labels), ip: host.ip, role: host.role ?? "load",
         })
         .where("org_id", "=", orgId)
         .where("id", "=", agentId)

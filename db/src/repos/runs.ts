@@ -23,6 +23,8 @@ export interface ShardRow {
   agentId: string;
   shardIndex: number;
   clients: number;
+  /** "load" or "watch" (a watcher's shard: no clients, samples of the server under test). */
+  role: string;
   state: string;
   lastSeq: number | null;
   error: string | null;
@@ -107,18 +109,18 @@ export function createRunRepo(db: Db) {
         .orderBy("id")
         .execute();
     },
-    async insertShards(orgId: string, runId: string, shards: { agentId: string; shardIndex: number; clients: number }[]) {
+    async insertShards(orgId: string, runId: string, shards: { agentId: string; shardIndex: number; clients: number; role?: string }[]) {
       if (shards.length === 0) return;
       await db
         .insertInto("run_shards")
-        .values(shards.map((s) => ({ run_id: runId, agent_id: s.agentId, org_id: orgId, shard_index: s.shardIndex, clients: s.clients })))
+        .values(shards.map((s) => ({ run_id: runId, agent_id: s.agentId, org_id: orgId, shard_index: s.shardIndex, clients: s.clients, role: s.role ?? "load" })))
         .onConflict((oc) => oc.columns(["run_id", "agent_id"]).doNothing())
         .execute();
     },
     async listShards(orgId: string, runId: string): Promise<ShardRow[]> {
       return db
         .selectFrom("run_shards")
-        .select(["run_id as runId", "agent_id as agentId", "shard_index as shardIndex", "clients", "state", "last_seq as lastSeq", "error"])
+        .select(["run_id as runId", "agent_id as agentId", "shard_index as shardIndex", "clients", "role", "state", "last_seq as lastSeq", "error"])
         .where("org_id", "=", orgId)
         .where("run_id", "=", runId)
         .orderBy("shard_index")
@@ -142,7 +144,7 @@ export function createRunRepo(db: Db) {
     async getShard(orgId: string, runId: string, agentId: string): Promise<ShardRow | undefined> {
       return db
         .selectFrom("run_shards")
-        .select(["run_id as runId", "agent_id as agentId", "shard_index as shardIndex", "clients", "state", "last_seq as lastSeq", "error"])
+        .select(["run_id as runId", "agent_id as agentId", "shard_index as shardIndex", "clients", "role", "state", "last_seq as lastSeq", "error"])
         .where("org_id", "=", orgId)
         .where("run_id", "=", runId)
         .where("agent_id", "=", agentId)
@@ -168,7 +170,7 @@ export function createRunRepo(db: Db) {
         .selectFrom("run_shards as s")
         .innerJoin("runs as r", "r.id", "s.run_id")
         .select([
-          "s.run_id as runId", "s.agent_id as agentId", "s.shard_index as shardIndex", "s.clients", "s.state",
+          "s.run_id as runId", "s.agent_id as agentId", "s.shard_index as shardIndex", "s.clients", "s.role", "s.state",
           "s.last_seq as lastSeq", "s.error", "r.status as runStatus",
         ])
         .where("s.org_id", "=", orgId)

@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { PlanSpec } from "./plan";
 import { MetricSnapshot } from "./snapshot";
+import { ServerSample } from "./server-watch";
+
+/** What an agent does in runs: generate load, or watch the server under test on its host (§11). */
+export const AgentRole = z.enum(["load", "watch"]);
+export type AgentRole = z.infer<typeof AgentRole>;
 
 /** Version of the agent socket protocol (agent/PROTOCOL.md). A breaking change bumps it. */
 export const AGENT_PROTOCOL_VERSION = 1;
@@ -57,6 +62,8 @@ export const Hello = z.object({
   auth: AgentAuth,
   host: HostInfo,
   labels: z.record(z.string(), z.string()).default({}),
+  /** Omitted: "load". A "watch" agent only gets watch shards (§11). */
+  role: AgentRole.optional(),
 });
 export type Hello = z.infer<typeof Hello>;
 
@@ -99,7 +106,8 @@ export const RunAssignment = z.object({
   runId: z.string().uuid(),
   shardIndex: z.number().int().min(0),
   shardCount: z.number().int().min(1),
-  clients: z.number().int().min(1),
+  /** 0 for a watch shard. */
+  clients: z.number().int().min(0),
   /**
    * Clients of the shards before this one (by shardIndex). A load shape's count is split by cumulative share,
    * so the shards together hold exactly the plan's count; absent counts as 0 (a lone shard).
@@ -109,6 +117,8 @@ export const RunAssignment = z.object({
   startAt: z.number().int(),
   /** An automatic search's current level, when it has moved past its first (a reconnecting agent resumes at it). */
   searchStep: SearchStep.omit({ runId: true }).optional(),
+  /** Omitted: "load". "watch": sample the watched process once a second from startAt for the run's duration (§11). */
+  role: AgentRole.optional(),
 });
 export type RunAssignment = z.infer<typeof RunAssignment>;
 
@@ -134,6 +144,7 @@ export const AgentToServer = {
   hello: Hello,
   heartbeat: Heartbeat,
   snapshot: MetricSnapshot,
+  "server-sample": ServerSample,
   "shard-status": ShardStatus,
 } as const;
 export type AgentToServerType = keyof typeof AgentToServer;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PlanSpec } from "./plan";
-import { HostInfo } from "./agent";
+import { AgentRole, HostInfo } from "./agent";
 import { Role } from "./orgs";
 
 /** GET /api/me: the signed-in user and the organisation every request is scoped to. */
@@ -40,6 +40,8 @@ export const AgentView = HostInfo.extend({
   lastSeenAt: z.string().nullable(),
   currentRunId: z.string().uuid().nullable(),
   ip: z.string().nullable(),
+  /** "watch": a watcher of the server under test (never given load); omitted in older answers: "load". */
+  role: AgentRole.optional(),
 });
 export type AgentView = z.infer<typeof AgentView>;
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ServerWatchPlan } from "./server-watch";
 
 // New plan fields are optional (never `.default()`), so every plan saved with an earlier schema stays valid
 // and the inferred PlanSpec type does not gain required fields; the agent applies the defaults named here.
@@ -288,6 +289,8 @@ export const PlanSpec = z.object({
   agents: AgentSelector.optional(),
   /** Thresholds the run must meet; `throng-agent run` exits 5 when one fails. */
   slos: z.array(Slo).max(20).optional(),
+  /** Watch the server under test (its CPU, memory, packets) with the watcher agents on its host. */
+  watch: ServerWatchPlan.optional(),
 });
 export type PlanSpec = z.infer<typeof PlanSpec>;
 export type PlanSpecInput = z.input<typeof PlanSpec>;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { PlanSpec } from "./plan";
 import { ScenarioFigures, SeriesPoint } from "./snapshot";
 import { CapacityEstimate, RunVerdict } from "./report";
+import { RunServerSeries, ServerPoint } from "./server-watch";
 
 /** A run's lifecycle states; core/run-state.ts holds the transition function. */
 export const RunStatus = z.enum(["queued", "preparing", "running", "stopping", "finished", "aborted", "failed", "degraded"]);
@@ -62,7 +63,12 @@ export const RunView = z.object({
 export type RunView = z.infer<typeof RunView>;
 
 /** GET /api/runs/:id/report and the public share page (GET /api/public/reports/:token): everything the report shows. */
-export const RunReport = z.object({ run: RunView, series: z.array(SeriesPoint) });
+export const RunReport = z.object({
+  run: RunView,
+  series: z.array(SeriesPoint),
+  /** The server under test, when the plan watched it (agent/PROTOCOL.md §11). */
+  server: RunServerSeries.optional(),
+});
 export type RunReport = z.infer<typeof RunReport>;
 
 /** GET /api/runs/:id/series: every merged second so far. */
@@ -73,6 +79,8 @@ export type RunSeries = z.infer<typeof RunSeries>;
 export const LiveMessage = z.discriminatedUnion("type", [
   z.object({ type: z.literal("point"), point: SeriesPoint }),
   z.object({ type: z.literal("run"), run: RunView }),
+  /** One watched second of the server under test. */
+  z.object({ type: z.literal("server"), point: ServerPoint }),
 ]);
 
 /**

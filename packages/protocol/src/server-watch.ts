@@ -1,4 +1,32 @@
 import { z } from "zod";
+import { ServerWatchSnapshot } from "./snapshot";
+
+/**
+ * In a plan: watch the server under test during the run. Online watcher agents (`throng-agent watch --server …`)
+ * carrying every label each get a watch shard; a run that asks for one when none is online fails at start.
+ */
+export const ServerWatchPlan = z.object({
+  /** Only watchers carrying every one of these labels (`role=server`); empty: every online watcher. */
+  labels: z.record(z.string().min(1), z.string()).optional(),
+});
+export type ServerWatchPlan = z.infer<typeof ServerWatchPlan>;
+
+/**
+ * agent → server, once a second of a run from a watcher (agent/PROTOCOL.md §11): the watched process's second `seq`
+ * (seconds since the run's startAt, on the same grid as the load's snapshots). Acknowledged by `snapshot-ack`;
+ * stored idempotently on (run, agent, seq).
+ */
+export const ServerSample = ServerWatchSnapshot.extend({ runId: z.string().uuid() });
+export type ServerSample = z.infer<typeof ServerSample>;
+
+/** One watched second as the browser gets it: the sample, whose watcher, and the epoch second it covers. */
+export const ServerPoint = ServerWatchSnapshot.omit({ seq: true }).extend({
+  /** Epoch seconds (server clock), the same key as SeriesPoint.t. */
+  t: z.number().int(),
+  seq: z.number().int().min(0),
+  agentId: z.string().uuid(),
+});
+export type ServerPoint = z.infer<typeof ServerPoint>;
 
 /** The fields of a server sample a summary needs (a ServerWatchSnapshot or a stored server point). */
 export interface ServerSampleFigures {
@@ -32,6 +60,14 @@ export type ServerWatchSummary = z.infer<typeof ServerWatchSummary>;
  * at least 2% of the starting RSS. Below these a garbage-collected server's RSS wanders without meaning anything.
  */
 export const MEMORY_CLIMB = { minSamples: 10, minBytesPerMin: 1_048_576, minRelativeGrowth: 0.02 } as const;
+
+/** GET /api/runs/:id/server: every watched second so far, and the summary once there is any. */
+export const RunServerSeries = z.object({
+  runId: z.string().uuid(),
+  points: z.array(ServerPoint),
+  summary: ServerWatchSummary.nullable(),
+});
+export type RunServerSeries = z.infer<typeof RunServerSeries>;
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 

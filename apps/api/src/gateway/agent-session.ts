@@ -100,6 +100,12 @@ export function startAgentSession(
         if (result === "unknown-run") log.warn({ agentId: agent.agentId, runId: message.payload.runId }, "snapshot for a run this agent does not hold");
         return send({ type: "snapshot-ack", payload: { runId: message.payload.runId, seq: message.payload.seq } });
       }
+      case "server-sample": {
+        // A watcher's second of the server under test (PROTOCOL.md §11): stored, then acknowledged like a snapshot.
+        const result = await deps.serverSamples.ingest(agent.orgId, agent.agentId, message.payload);
+        if (result === "unknown-run") log.warn({ agentId: agent.agentId, runId: message.payload.runId }, "server sample for a run this agent does not watch");
+        return send({ type: "snapshot-ack", payload: { runId: message.payload.runId, seq: message.payload.seq } });
+      }
       case "shard-status":
         // The shard's last seconds may still sit in ingest's coalescing window: merge and publish them first, so
         // a browser sees every second before the run's end (which this status may trigger) is announced.

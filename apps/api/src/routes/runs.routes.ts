@@ -3,6 +3,7 @@ import { z } from "zod";
 import { parseOrThrow } from "@throng/protocol/errors";
 import { IdParams } from "@throng/protocol/api";
 import { RunSeries, RunView } from "@throng/protocol/run";
+import { RunServerSeries } from "@throng/protocol/server-watch";
 import type { ApiDeps } from "../services";
 
 /** Runs: list, read, series, abort. */
@@ -24,6 +25,12 @@ export async function runRoutes(app: FastifyInstance, deps: ApiDeps) {
     const { actor } = await resolveIdentity(request);
     const { id } = parseOrThrow(IdParams, request.params, "run id");
     return runs.series(actor, id);
+  });
+
+  app.get("/api/runs/:id/server", { config: { doc: { summary: "The server under test, second by second, as the plan's watchers sampled it", access: "user", permission: "run.read", response: RunServerSeries } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    const { id } = parseOrThrow(IdParams, request.params, "run id");
+    return runs.serverSeries(actor, id);
   });
 
   app.post("/api/runs/:id/abort", { config: { doc: { summary: "Abort a run: every agent stops", access: "user", permission: "run.abort", response: RunView } } }, async (request) => {

@@ -10,6 +10,7 @@ import type { AuditLog } from "../orgs/audit";
 import { authorize, type Actor } from "../orgs/permissions";
 import { toRunView } from "../runs/run-view";
 import { seriesCsv } from "./series-csv";
+import { serverSeriesOf } from "../metrics/server-watch";
 
 export const SHARE_LINK_PREFIX = "thr_shr_";
 const COMPARED: (keyof RunSummary)[] = ["peakClients", "peakConnections", "messagesPerSec", "rttP50Ms", "rttP90Ms", "rttP99Ms", "rttMaxMs", "errors", "connectionsFailed"];
@@ -26,7 +27,8 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
     const row = await repos.runs.get(orgId, runId);
     if (!row) throw new ThrongError("not_found", `No run ${runId} in this organisation`);
     const series = (await repos.snapshots.listSeconds(orgId, runId)).map((p) => SeriesPoint.parse(p));
-    return { run: toRunView(row, await repos.runs.listEvents(orgId, runId)), series };
+    const run = toRunView(row, await repos.runs.listEvents(orgId, runId));
+    return { run, series, ...(run.spec.watch ? { server: await serverSeriesOf(repos, orgId, runId) } : {}) };
   }
 
   return {

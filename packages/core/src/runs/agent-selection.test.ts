@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { AgentView } from "@throng/protocol/api";
-import { noAgentReason, selectAgents } from "./agent-selection";
+import { noAgentReason, noWatcherReason, selectAgents, selectWatchers } from "./agent-selection";
 
-function agent(id: string, cores: number, labels: Record<string, string>, status: AgentView["status"] = "online"): AgentView {
-  return { id, hostname: id, os: "linux", arch: "x64", cores, memoryBytes: 1, version: "0.1.0", status, labels, lastSeenAt: null, currentRunId: null, ip: null };
+function agent(id: string, cores: number, labels: Record<string, string>, status: AgentView["status"] = "online", role: AgentView["role"] = "load"): AgentView {
+  return { id, hostname: id, os: "linux", arch: "x64", cores, memoryBytes: 1, version: "0.1.0", status, labels, lastSeenAt: null, currentRunId: null, ip: null, role };
 }
 
 describe("choosing agents for a run", () => {
@@ -22,5 +22,25 @@ describe("choosing agents for a run", () => {
   it("explains an empty selection", () => {
     expect(noAgentReason({ labels: { region: "ap" }, onLost: "continue" })).toMatch(/region=ap/);
     expect(noAgentReason(undefined)).toMatch(/Agents page/);
+  });
+});
+
+describe("choosing watchers of the server under test", () => {
+  const fleet = [
+    agent("load", 8, { role: "server" }),
+    agent("w1", 1, { role: "server" }, "online", "watch"),
+    agent("w2", 1, { role: "db" }, "online", "watch"),
+    agent("w3", 1, { role: "server" }, "busy", "watch"),
+  ];
+
+  it("never gives load to a watcher, and gives watch shards only to idle watchers with the plan's labels", () => {
+    expect(selectAgents(fleet, undefined).map((a) => a.id)).toEqual(["load"]);
+    expect(selectWatchers(fleet, { labels: { role: "server" } }).map((a) => a.id)).toEqual(["w1"]);
+    expect(selectWatchers(fleet, {}).map((a) => a.id)).toEqual(["w1", "w2"]);
+    expect(selectWatchers(fleet, undefined)).toEqual([]);
+  });
+
+  it("says what to run on the server's host when no watcher fits", () => {
+    expect(noWatcherReason({ labels: { role: "server" } })).toMatch(/no watcher is online.*throng-agent watch --name <server process> --server <API address> --label role=server/);
   });
 });

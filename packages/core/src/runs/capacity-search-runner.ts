@@ -44,7 +44,8 @@ export function createCapacitySearchRunner(deps: {
 
   /** Whether every agent still sending has stored the step's last second. */
   function complete(rows: readonly { agentId: string; second: number }[], shards: readonly ShardRow[], lastSecond: number) {
-    const live = shards.filter((s) => !DONE_SHARD_STATES.includes(s.state));
+    // A watcher's shard (PROTOCOL.md §11) sends server samples, never load seconds: nothing to wait for.
+    const live = shards.filter((s) => s.role !== "watch" && !DONE_SHARD_STATES.includes(s.state));
     return live.every((shard) => rows.some((r) => r.agentId === shard.agentId && r.second >= lastSecond));
   }
 
@@ -52,7 +53,7 @@ export function createCapacitySearchRunner(deps: {
   async function announce(runId: string, orgId: string, search: AutoSearch, level: SearchStepRow, shards: readonly ShardRow[]) {
     const startAt = level.startAt.getTime();
     for (const shard of shards) {
-      if (DONE_SHARD_STATES.includes(shard.state)) continue;
+      if (DONE_SHARD_STATES.includes(shard.state) || shard.role === "watch") continue;
       await deps.send(shard.agentId, { type: "search-step", payload: { runId, step: level.step, clients: level.clients, phase: level.phase, startAt } });
     }
     await schedule(orgId, runId, level.step, 0, stepEndOf(search, level) + timing.searchLagMs);

@@ -11,7 +11,7 @@ import { analyzeCapacity } from "../capacity/capacity";
 import { runVerdict } from "../capacity/slo";
 import type { SnapshotRow } from "@throng/db/repos/snapshots";
 import type { Bus, Clock, Jobs, Log } from "../ports";
-import { noAgentReason, selectAgents } from "./agent-selection";
+import { noAgentReason, noWatcherReason, selectAgents, selectWatchers } from "./agent-selection";
 import { publishLive } from "./live";
 import { isTerminal, nextRunStatus, type RunEvent } from "./run-state";
 import { toRunView } from "./run-view";
@@ -68,6 +68,7 @@ export function createRunOrchestrator(deps: {
     return {
       runId: run.id, shardIndex: shard.shardIndex, shardCount: shards.count, clients: shard.clients, clientsBefore: shards.clientsBefore,
       plan: PlanSpec.parse(run.spec), startAt: run.startAt?.getTime() ?? clock.now(), ...(searchStep ? { searchStep } : {}),
+      ...(shard.role === "watch" ? { role: "watch" as const } : {}),
     };
   }
 
@@ -117,14 +118,22 @@ export function createRunOrchestrator(deps: {
     const spec = PlanSpec.parse(run.spec);
     let shards = await repos.runs.listShards(orgId, runId);
     if (shards.length === 0) {
-      const agents = selectAgents(await fleet.listAgents(orgId), spec.agents);
+      const fleetNow = await fleet.listAgents(orgId);
+      const agents = selectAgents(fleetNow, spec.agents);
       const roomSize = spec.scenario.kind === "movement-sync" ? spec.scenario.roomSize : 1;
       const plan = splitClients(spec.load.clients, agents.map((a) => ({ agentId: a.id, cores: a.cores })), roomSize);
       if (plan.length === 0) {
         await transition(run, "fail", { error: noAgentReason(spec.agents), endedAt: now() });
         return;
       }
-      await repos.runs.insertShards(orgId, runId, plan);
+      // A plan that asks to watch its server does not run blind: without a watcher it fails now, saying what to start.
+      const watchers = selectWatchers(fleetNow, spec.watch);
+      if (spec.watch && watchers.length === 0) {
+        await transition(run, "fail", { error: noWatcherReason(spec.watch), endedAt: now() });
+        return;
+      }
+      const watchShards = watchers.map((w, i) => ({ agentId: w.id, shardIndex: plan.length + i, clients: 0, role: "watch" }));
+      await repos.runs.insertShards(orgId, runId, [...plan, ...watchShards]);
       shards = await repos.runs.listShards(orgId, runId);
     }
     const startAt = clock.now() + config.startDelayMs;
@@ -240,6 +249,8 @@ export function createRunOrchestrator(deps: {
         kind: "agent-lost", agentId, message: `agent ${host} lost at ${at}; its ${shard.clients} clients stopped counting`,
       });
       log.warn({ runId, agentId }, "agent lost mid-run");
+      // A lost watcher leaves a gap in the server's series, not in the load: the run goes on as it was.
+      if (shard.role === "watch") return closeIfAllShardsDone(orgId, runId);
       if (PlanSpec.parse(run.spec).agents?.onLost === "abort") return abort(orgId, runId, `the plan's policy after agent ${host} was lost`);
       if (run.status === "running") await transition(run, "degrade");
       else await publishRun(orgId, runId);

@@ -2,14 +2,16 @@ import { ThrongError } from "@throng/protocol/errors";
 import { PlanSpec } from "@throng/protocol/plan";
 import { SeriesPoint } from "@throng/protocol/snapshot";
 import type { RunSeries, RunView } from "@throng/protocol/run";
+import type { RunServerSeries } from "@throng/protocol/server-watch";
 import type { Repos } from "@throng/db/repos";
 import type { FleetService } from "../fleet/fleet-service";
 import type { Jobs } from "../ports";
 import { OrgSettings } from "@throng/protocol/orgs";
 import { authorize, type Actor } from "../orgs/permissions";
 import { checkPlanAgainstSettings } from "../orgs/target-policy";
-import { noAgentReason, selectAgents } from "./agent-selection";
+import { noAgentReason, noWatcherReason, selectAgents, selectWatchers } from "./agent-selection";
 import { toRunView } from "./run-view";
+import { serverSeriesOf } from "../metrics/server-watch";
 
 /** What the API does with runs: create one from a plan, read it, read its series. */
 export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs: Jobs }) {
@@ -42,6 +44,9 @@ export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs
       if (selectAgents(await fleet.listAgents(orgId), spec.agents).length === 0) {
         throw new ThrongError("no_agent_online", noAgentReason(spec.agents));
       }
+      if (spec.watch && selectWatchers(await fleet.listAgents(orgId), spec.watch).length === 0) {
+        throw new ThrongError("no_agent_online", noWatcherReason(spec.watch));
+      }
       const runId = crypto.randomUUID();
       await repos.runs.insert(orgId, { id: runId, planId, planVersion: plan.version, spec: plan.spec, status: "queued" });
       await jobs.startRun({ orgId, runId });
@@ -53,6 +58,12 @@ export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs
       await get(actor, runId);
       const points = (await repos.snapshots.listSeconds(actor.orgId, runId)).map((p) => SeriesPoint.parse(p));
       return { runId, points };
+    },
+
+    /** The server under test, as the plan's watchers sampled it, second by second, with its summary. */
+    async serverSeries(actor: Actor, runId: string): Promise<RunServerSeries> {
+      await get(actor, runId);
+      return serverSeriesOf(repos, actor.orgId, runId);
     },
   };
 }
