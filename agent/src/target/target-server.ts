@@ -4,7 +4,9 @@ import { createServer as createHttpsServer } from "node:https";
 import { createServer as createTcpServer, type AddressInfo, type Socket } from "node:net";
 import type { TcpFraming } from "@throng/protocol/plan";
 import { WebSocket, WebSocketServer } from "ws";
+import type { Duplex } from "node:stream";
 import { createFramer } from "../transports/framing";
+import { acceptUpgrade, refuseUpgrade, type ServerConnection } from "./websocket-upgrade";
 import { createTargetBehaviour, type BehaviourOptions, type Peer } from "./target-behaviour";
 
 export interface TargetOptions extends BehaviourOptions {
@@ -146,12 +148,12 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
     response.writeHead(426, { "content-type": "text/plain" }).end(`this is a WebSocket server; connect to ${scheme}://host:port/ws\n`);
   };
   const http = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, answer) : createServer(answer);
-  const wss = new WebSocketServer({
-    server: http,
-    perMessageDeflate: false,
-    verifyClient: (_info, done) => (options.maxClients !== undefined && counts.open >= options.maxClients ? done(false, 503, "client limit reached") : done(true)),
-  });
-  wss.on("connection", (socket) => {
+  const atLimit = () => options.maxClients !== undefined && counts.open >= options.maxClients;
+  // wss:// keeps the ws library (TLS sockets); ws:// runs on the target's own upgrade and frame code.
+  const wss = options.tls
+    ? new WebSocketServer({ server: http, perMessageDeflate: false, verifyClient: (_info, done) => (atLimit() ? done(false, 503, "client limit reached") : done(true)) })
+    : undefined;
+  wss?.on("connection", (socket) => {
     counts.open += 1;
     counts.accepted += 1;
     const peer = webSocketPeer(socket);
@@ -165,6 +167,28 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
       behaviour.leave(peer);
     });
   });
+  const leanConnections = new Set<ServerConnection>();
+  if (!wss) {
+    http.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (atLimit()) return refuseUpgrade(socket, 503, "client limit reached");
+      const peer = { rooms: new Set<number>(), binary: false, send: (data: Buffer | string) => void connection?.send(data, peer.binary) };
+      const connection = acceptUpgrade(request, socket, head, {
+        onMessage(data, binary) {
+          peer.binary = binary;
+          behaviour.handle(peer, data);
+        },
+        onClose() {
+          counts.open -= 1;
+          leanConnections.delete(connection!);
+          behaviour.leave(peer);
+        },
+      });
+      if (!connection) return;
+      counts.open += 1;
+      counts.accepted += 1;
+      leanConnections.add(connection);
+    });
+  }
   await listen(http, options.port ?? 7070, host);
   const tcp = options.tcp ? await serveTcp(options, host, behaviour, counts) : undefined;
   const udp = options.udp ? await serveUdp(options, host, behaviour) : undefined;
@@ -178,8 +202,9 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
     stats,
     async close() {
       behaviour.close();
-      for (const client of wss.clients) client.terminate();
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      for (const connection of leanConnections) connection.terminate();
+      for (const client of wss?.clients ?? []) client.terminate();
+      if (wss) await new Promise<void>((resolve) => wss.close(() => resolve()));
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
       await tcp?.close();

@@ -8,32 +8,28 @@ export const OPCODE = { continuation: 0x0, text: 0x1, binary: 0x2, close: 0x8, p
 export const MAX_MESSAGE_BYTES = 100 * 1024 * 1024;
 const MAX_CONTROL_BYTES = 125;
 
-/** Header length of a masked client frame carrying `length` payload bytes. */
-function headerBytes(length: number): number {
-  return length < 126 ? 6 : length < 0x10000 ? 8 : 14;
-}
-
 /**
- * One whole client frame (FIN set) in one buffer: the header, a zero mask key and the payload unmasked, since
- * XOR with zeros changes nothing. One buffer means one write syscall per message.
+ * One whole frame (FIN set) in one buffer, so one write syscall per message. A client frame (`masked`) carries a
+ * zero mask key and its payload as is, since XOR with zeros changes nothing; a server frame carries no mask.
  */
-export function encodeFrame(opcode: number, payload: string | Uint8Array): Buffer {
+export function encodeFrame(opcode: number, payload: string | Uint8Array, masked = true): Buffer {
   const text = typeof payload === "string";
   const length = text ? Buffer.byteLength(payload) : payload.byteLength;
-  const header = headerBytes(length);
+  const maskBit = masked ? 0x80 : 0;
+  const header = (length < 126 ? 2 : length < 0x10000 ? 4 : 10) + (masked ? 4 : 0);
   const frame = Buffer.allocUnsafe(header + length);
   frame[0] = 0x80 | opcode;
   if (length < 126) {
-    frame[1] = 0x80 | length;
+    frame[1] = maskBit | length;
   } else if (length < 0x10000) {
-    frame[1] = 0x80 | 126;
+    frame[1] = maskBit | 126;
     frame.writeUInt16BE(length, 2);
   } else {
-    frame[1] = 0x80 | 127;
+    frame[1] = maskBit | 127;
     frame.writeUInt32BE(Math.floor(length / 0x1_0000_0000), 2);
     frame.writeUInt32BE(length >>> 0, 6);
   }
-  frame.writeUInt32BE(0, header - 4);
+  if (masked) frame.writeUInt32BE(0, header - 4);
   if (text) frame.write(payload, header, "utf8");
   else frame.set(payload, header);
   return frame;
@@ -49,7 +45,7 @@ export function closePayload(code: number, reason = ""): Buffer {
 
 export interface FrameSink {
   /** A whole data message; `data` may be a view of a reused read buffer, valid only during the call. */
-  frameMessage(data: Buffer): void;
+  frameMessage(data: Buffer, binary: boolean): void;
   framePing(payload: Buffer): void;
   frameClose(payload: Buffer): void;
 }
@@ -61,8 +57,9 @@ export class ProtocolError extends Error {
 }
 
 /**
- * Decodes a server's frames as bytes arrive. Complete frames inside one read are handed out as views of that
- * read (no copy); only a frame split across reads is kept, copied, until it is whole.
+ * Decodes frames as bytes arrive: a server's (never masked) on the client, or a client's (always masked, unmasked
+ * here in place) on the reference target. Complete frames inside one read are handed out as views of that read
+ * (no copy); only a frame split across reads is kept, copied, until it is whole.
  */
 export class FrameDecoder {
   /** Bytes of an incomplete frame, copied out of the reads they came in. */
@@ -73,9 +70,14 @@ export class FrameDecoder {
   /** A fragmented message being assembled, and its opcode. */
   private fragments: Buffer[] | undefined;
   private fragmentBytes = 0;
+  private fragmentsBinary = false;
   private closed = false;
 
-  constructor(private readonly sink: FrameSink) {}
+  /** `fromClient`: decode a client's masked frames (the server side). */
+  constructor(
+    private readonly sink: FrameSink,
+    private readonly fromClient = false,
+  ) {}
 
   /** Feeds one read; throws ProtocolError when the stream is not valid WebSocket from a server. */
   push(chunk: Buffer): void {
@@ -113,15 +115,17 @@ export class FrameDecoder {
     const available = buffer.length - at;
     if (available < 2) return -2;
     const second = buffer[at + 1]!;
-    if (second & 0x80) throw new ProtocolError("a server frame is masked");
+    if ((second & 0x80) === 0 && this.fromClient) throw new ProtocolError("a client frame is not masked");
+    if (second & 0x80 && !this.fromClient) throw new ProtocolError("a server frame is masked");
+    const mask = this.fromClient ? 4 : 0;
     const short = second & 0x7f;
-    if (short < 126) return 2 + short;
-    if (short === 126) return available < 4 ? -4 : 4 + buffer.readUInt16BE(at + 2);
+    if (short < 126) return 2 + mask + short;
+    if (short === 126) return available < 4 ? -4 : 4 + mask + buffer.readUInt16BE(at + 2);
     if (available < 10) return -10;
     const high = buffer.readUInt32BE(at + 2);
     const length = high * 0x1_0000_0000 + buffer.readUInt32BE(at + 6);
     if (length > MAX_MESSAGE_BYTES) throw new ProtocolError(`a ${length}-byte frame is over the ${MAX_MESSAGE_BYTES}-byte limit`);
-    return 10 + length;
+    return 10 + mask + length;
   }
 
   private frame(buffer: Buffer, at: number, frameBytes: number): void {
@@ -130,8 +134,9 @@ export class FrameDecoder {
     const fin = (first & 0x80) !== 0;
     const opcode = first & 0x0f;
     const short = buffer[at + 1]! & 0x7f;
-    const header = short < 126 ? 2 : short === 126 ? 4 : 10;
+    const header = (short < 126 ? 2 : short === 126 ? 4 : 10) + (this.fromClient ? 4 : 0);
     const payload = buffer.subarray(at + header, at + frameBytes);
+    if (this.fromClient) unmask(payload, buffer, at + header - 4);
     if (opcode >= 0x8) return this.control(opcode, fin, payload);
     if (opcode === OPCODE.continuation) {
       if (!this.fragments) throw new ProtocolError("a continuation frame with no message to continue");
@@ -142,11 +147,12 @@ export class FrameDecoder {
       const whole = Buffer.concat(this.fragments, this.fragmentBytes);
       this.fragments = undefined;
       this.fragmentBytes = 0;
-      return this.sink.frameMessage(whole);
+      return this.sink.frameMessage(whole, this.fragmentsBinary);
     }
     if (opcode !== OPCODE.text && opcode !== OPCODE.binary) throw new ProtocolError(`unknown opcode ${opcode}`);
     if (this.fragments) throw new ProtocolError("a new message before the fragmented one ended");
-    if (fin) return this.sink.frameMessage(payload);
+    if (fin) return this.sink.frameMessage(payload, opcode === OPCODE.binary);
+    this.fragmentsBinary = opcode === OPCODE.binary;
     this.fragments = [Buffer.from(payload)];
     this.fragmentBytes = payload.length;
   }
@@ -159,4 +165,15 @@ export class FrameDecoder {
     this.closed = true;
     this.sink.frameClose(payload);
   }
+}
+
+/** XORs `payload` in place with the 4-byte key at `keyAt`; a zero key (what Throng's agent sends) is skipped. */
+function unmask(payload: Buffer, buffer: Buffer, keyAt: number): void {
+  const k0 = buffer[keyAt]!;
+  const k1 = buffer[keyAt + 1]!;
+  const k2 = buffer[keyAt + 2]!;
+  const k3 = buffer[keyAt + 3]!;
+  if ((k0 | k1 | k2 | k3) === 0) return;
+  const key = [k0, k1, k2, k3];
+  for (let i = 0; i < payload.length; i += 1) payload[i] = payload[i]! ^ key[i & 3]!;
 }
