@@ -44,10 +44,16 @@ export interface RunningTarget {
   close(): Promise<void>;
 }
 
-function listen(server: { listen(port: number, host: string, cb: () => void): unknown; once(e: string, f: (e: Error) => void): unknown; off(e: string, f: (e: Error) => void): unknown }, port: number, host: string): Promise<void> {
+/**
+ * Connections waiting to be accepted. Node's default (511) overflows in a login storm or a fast ramp: the kernel
+ * drops the SYNs, clients retry after 1 s and 3 s, and connects time out. Linux caps it at net.core.somaxconn.
+ */
+const LISTEN_BACKLOG = 65_535;
+
+function listen(server: { listen(options: { port: number; host: string; backlog: number }, cb: () => void): unknown; once(e: string, f: (e: Error) => void): unknown; off(e: string, f: (e: Error) => void): unknown }, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
       server.off("error", reject);
       resolve();
     });
