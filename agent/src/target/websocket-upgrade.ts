@@ -1,7 +1,6 @@
-import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { closePayload, encodeFrame, FrameDecoder, OPCODE, ProtocolError, type FrameSink } from "../transports/websocket-frames";
+import { acceptKey, closePayload, encodeFrame, FrameDecoder, OPCODE, ProtocolError, type FrameSink } from "../transports/websocket-frames";
 
 /**
  * The reference target's own WebSocket server side, on node:http's "upgrade" event: the same frame codec as the
@@ -9,7 +8,6 @@ import { closePayload, encodeFrame, FrameDecoder, OPCODE, ProtocolError, type Fr
  * streams. It speaks what a game server's load needs: text and binary messages, fragmentation, ping and close.
  */
 
-const ACCEPT_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
 
 export interface ServerConnection {
   /** Sends one message as a text frame (strings) or a binary frame (buffers when `binary`); false once closed. */
@@ -38,7 +36,7 @@ export function acceptUpgrade(request: IncomingMessage, socket: Duplex, head: Bu
   }
   // Like the ws library: the first subprotocol the client offers is the one chosen.
   const protocol = request.headers["sec-websocket-protocol"]?.split(",")[0]?.trim();
-  const accept = createHash("sha1").update(key + ACCEPT_GUID).digest("base64");
+  const accept = acceptKey(key);
   socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n${protocol ? `Sec-WebSocket-Protocol: ${protocol}\r\n` : ""}\r\n`);
   let open = true;
   let closed = false;

@@ -1,9 +1,9 @@
-import { createHash, randomFillSync } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 import { connect, type Socket } from "node:net";
 import type { WebSocketTarget } from "@throng/protocol/plan";
 import { sharedRead } from "./read-buffer";
 import { failedConnection, type OpenOptions, type TransportConnection, type TransportEnd, type TransportEvents } from "./transport";
-import { closePayload, encodeFrame, FrameDecoder, OPCODE, ProtocolError, type FrameSink } from "./websocket-frames";
+import { acceptKey, closePayload, encodeFrame, FrameDecoder, OPCODE, ProtocolError, type FrameSink } from "./websocket-frames";
 
 /**
  * Throng's own ws:// client for the load path: a plain `net` socket, a hand-written HTTP upgrade and the frame
@@ -14,7 +14,6 @@ import { closePayload, encodeFrame, FrameDecoder, OPCODE, ProtocolError, type Fr
 
 const HANDSHAKE_TIMEOUT_MS = 10_000;
 const DEFAULT_CLOSE_TIMEOUT_MS = 2_000;
-const ACCEPT_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
 /** A server's upgrade answer larger than this is not one. */
 const MAX_RESPONSE_HEAD_BYTES = 16 * 1024;
 /** Random bytes for Sec-WebSocket-Key, refilled in batches rather than one crypto call per connection. */
@@ -65,7 +64,7 @@ function checkUpgrade(head: string, key: string, subprotocols: string[]): void {
     if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
   }
   if (headers.get("upgrade")?.toLowerCase() !== "websocket") throw new Error("Invalid Upgrade header in the handshake answer");
-  const accept = createHash("sha1").update(key + ACCEPT_GUID).digest("base64");
+  const accept = acceptKey(key);
   if (headers.get("sec-websocket-accept") !== accept) throw new Error("Invalid Sec-WebSocket-Accept header in the handshake answer");
   const protocol = headers.get("sec-websocket-protocol");
   if (protocol !== undefined && !subprotocols.includes(protocol)) throw new Error(`Server sent an invalid subprotocol "${protocol}" in the handshake`);

@@ -3,10 +3,17 @@
  * goes out as is) and decodes a server's byte stream incrementally into messages and control frames.
  */
 
+import { createHash } from "node:crypto";
+
 export const OPCODE = { continuation: 0x0, text: 0x1, binary: 0x2, close: 0x8, ping: 0x9, pong: 0xa } as const;
 /** The largest message the decoder accepts (what the ws library allows by default). */
 export const MAX_MESSAGE_BYTES = 100 * 1024 * 1024;
 const MAX_CONTROL_BYTES = 125;
+
+/** The Sec-WebSocket-Accept value that proves a server read the client's key (RFC 6455 §4.2.2). */
+export function acceptKey(key: string): string {
+  return createHash("sha1").update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest("base64");
+}
 
 /**
  * One whole frame (FIN set) in one buffer, so one write syscall per message. A client frame (`masked`) carries a
