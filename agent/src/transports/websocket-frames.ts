@@ -1,6 +1,7 @@
 /**
- * RFC 6455 framing for the lean client: encodes client frames (masked with an all-zero key, so the payload
- * goes out as is) and decodes a server's byte stream incrementally into messages and control frames.
+ * RFC 6455 framing, shared by the lean client and the reference target: encodes whole frames (a client's masked
+ * with an all-zero key, so the payload goes out as is) and decodes a byte stream incrementally into messages and
+ * control frames.
  */
 
 import { createHash } from "node:crypto";
