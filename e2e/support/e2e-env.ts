@@ -28,22 +28,27 @@ export function agentProcesses() {
     children.push(running);
     return running;
   }
+  function startTargetProcess(): Promise<{ url: string; pid: number }> {
+    const target = start(["target", "--host", "127.0.0.1", "--port", "0"]);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`target did not start: ${target.output.join("")}`)), 15_000);
+      target.child.stdout?.on("data", () => {
+        const match = /target listening on (ws:\/\/\S+)/.exec(target.output.join(""));
+        if (match?.[1]) {
+          clearTimeout(timer);
+          resolve({ url: match[1], pid: target.child.pid! });
+        }
+      });
+    });
+  }
   return {
     start,
     /** The reference target on a free port; resolves with its ws:// URL once it listens. */
-    startTarget(): Promise<string> {
-      const target = start(["target", "--host", "127.0.0.1", "--port", "0"]);
-      return new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`target did not start: ${target.output.join("")}`)), 15_000);
-        target.child.stdout?.on("data", () => {
-          const match = /target listening on (ws:\/\/\S+)/.exec(target.output.join(""));
-          if (match?.[1]) {
-            clearTimeout(timer);
-            resolve(match[1]);
-          }
-        });
-      });
+    async startTarget(): Promise<string> {
+      return (await startTargetProcess()).url;
     },
+    /** The same, with the target's pid (for a watcher of the server under test). */
+    startTargetProcess,
     stopAll() {
       for (const { child } of children) if (child.exitCode === null) child.kill("SIGTERM");
     },
