@@ -2,7 +2,6 @@ import WebSocket from "ws";
 import {
   AGENT_PROTOCOL_VERSION, decodeServerMessage, encodeMessage, type AgentToServerMessage, type RunAssignment,
 } from "@throng/protocol/agent";
-import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import { THRONG_VERSION } from "@throng/protocol/version";
 import type { SnapshotBodies } from "./snapshot-bodies";
 
@@ -70,9 +69,9 @@ export function startSimAgent(options: { gatewayUrl: string; token: string; inde
       const timer = setTimeout(() => {
         timers.delete(timer);
         if (seq === seconds) return send({ type: "shard-status", payload: { runId: assignment.runId, state: "finished", lastSeq: seconds - 1 } });
-        const snapshot: MetricSnapshot = { ...options.bodies.next(assignment.clients), runId: assignment.runId, seq, intervalStart, intervalMs: 1000 };
+        const frame = options.bodies.frame(assignment.clients, { runId: assignment.runId, seq, intervalStart, intervalMs: 1000 });
         stats.sentAt.set(Math.floor(intervalStart / 1000), Date.now());
-        send({ type: "snapshot", payload: snapshot });
+        if (ws.readyState === WebSocket.OPEN) ws.send(frame);
       }, Math.max(0, intervalStart + 1000 - Date.now()));
       timers.add(timer);
     }

@@ -1,4 +1,5 @@
 import { encodeValues } from "@throng/core/metrics/histogram";
+import { AGENT_PROTOCOL_VERSION } from "@throng/protocol/agent";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 
 export type SnapshotBody = Omit<MetricSnapshot, "runId" | "seq" | "intervalStart" | "intervalMs">;
@@ -10,6 +11,7 @@ export type SnapshotBody = Omit<MetricSnapshot, "runId" | "seq" | "intervalStart
  */
 export function snapshotBodies(poolSize = 16) {
   const pool = new Map<number, SnapshotBody[]>();
+  const frames = new Map<SnapshotBody, string>(); // each body's JSON, made once: the fleet shares the api's cores
   let turn = 0;
   const build = (clients: number): SnapshotBody => {
     const pings = clients * 5;
@@ -25,6 +27,13 @@ export function snapshotBodies(poolSize = 16) {
     };
   };
   return {
+    /** A whole `snapshot` frame as the agent sends it (encodeMessage's envelope), from a pooled body's JSON. */
+    frame(clients: number, head: Pick<MetricSnapshot, "runId" | "seq" | "intervalStart" | "intervalMs">): string {
+      const body = this.next(clients);
+      let json = frames.get(body);
+      if (json === undefined) frames.set(body, (json = JSON.stringify(body).slice(1, -1)));
+      return `{"v":${AGENT_PROTOCOL_VERSION},"type":"snapshot","payload":{${JSON.stringify(head).slice(1, -1)},${json}}}`;
+    },
     next(clients: number): SnapshotBody {
       let bodies = pool.get(clients);
       if (!bodies) pool.set(clients, (bodies = Array.from({ length: poolSize }, () => build(clients))));

@@ -48,6 +48,7 @@ export async function runStep(options: {
     });
     const loadAverage = loadavg()[0]!;
     const usage = watchProcess(options.apiPid);
+    const benchCpu = process.cpuUsage();
     const runId = (await browser.request<{ id: string }>("POST", `/api/plans/${plan.id}/runs`)).id;
     const live = watchReceipts(`${options.apiUrl}/api/runs/${runId}/live`, { origin: WEB_ORIGIN, cookie: browser.cookie() });
     // The run closes when every shard reported, or at its planned end plus the orchestrator's 15 s grace.
@@ -62,6 +63,9 @@ export async function runStep(options: {
     await waitUntil(async () => allAcked() && live.firstSeen.size >= count * runSeconds, { what: "the last acks", timeoutMs: options.drainSec * 1000, intervalMs: 250 })
       .catch(() => options.log(`${count} agents: not drained ${options.drainSec} s after the run ended`));
     const { cpuPercent, peakRssBytes } = usage.stop();
+    const benchUsed = process.cpuUsage(benchCpu);
+    const benchCpuSec = (benchUsed.user + benchUsed.system) / 1e6;
+    options.log(`${count} agents: this process (simulated fleet + browser) used ${((benchCpuSec / usage.wallSec()) * 100).toFixed(0)} % CPU over the step`);
     await live.stop();
 
     const latencies: number[] = [];

@@ -116,6 +116,16 @@ export function createFleetRepo(db: Db) {
         .where("id", "=", agentId)
         .execute();
     },
+    /** Heartbeats of many agents of one org in one statement. */
+    async markSeenMany(orgId: string, agentIds: readonly string[], at: Date) {
+      if (agentIds.length === 0) return;
+      await db
+        .updateTable("agents")
+        .set({ connected: true, last_seen_at: at })
+        .where("org_id", "=", orgId)
+        .where("id", "in", agentIds)
+        .execute();
+    },
     /** Revoked agents are refused at their next hello and hidden from the inventory. */
     async revokeAgent(orgId: string, agentId: string, at: Date): Promise<boolean> {
       const result = await db

@@ -85,6 +85,18 @@ export function startAgentSession(
     }
   }
 
+  /** Snapshots being stored, in arrival order; each one's ack is sent when it and those before it are done. */
+  let acks = Promise.resolve();
+  let failed = false;
+  function fail(err: unknown) {
+    if (err instanceof ThrongError && err.code === "unauthenticated") return closeWith(socket, AgentCloseCode.unauthenticated, err.message);
+    if (err instanceof ThrongError && err.code === "unsupported_version") return closeWith(socket, AgentCloseCode.versionUnsupported, err.message);
+    if (failed) return; // a failed snapshot fails every later link of the ack chain: one report, one close
+    failed = true;
+    log.error({ err, agentId: agent?.agentId }, "agent message failed");
+    closeWith(socket, AgentCloseCode.internal, "server error; reconnect");
+  }
+
   async function handle(message: AgentToServerMessage) {
     if (message.type === "hello") {
       if (agent) return closeWith(socket, AgentCloseCode.invalidMessage, "hello sent twice");
@@ -93,12 +105,21 @@ export function startAgentSession(
     if (!agent) return closeWith(socket, AgentCloseCode.handshakeRequired, "send hello first");
     switch (message.type) {
       case "heartbeat":
-        await deps.fleet.markSeen(agent.orgId, agent.agentId, true);
+        await deps.fleet.heard(agent.orgId, agent.agentId);
         return send({ type: "heartbeat", payload: { sentAt: Date.now(), echo: message.payload.sentAt } });
       case "snapshot": {
-        const result = await deps.ingest.ingest(agent.orgId, agent.agentId, message.payload);
-        if (result === "unknown-run") log.warn({ agentId: agent.agentId, runId: message.payload.runId }, "snapshot for a run this agent does not hold");
-        return send({ type: "snapshot-ack", payload: { runId: message.payload.runId, seq: message.payload.seq } });
+        // The next message does not wait for this snapshot's commit: ingest commits many agents' snapshots in one
+        // batch, and an agent's next snapshot queued behind its last would tie its pace to the database's commit
+        // latency. Acks still go out in order, each only once its snapshot is stored.
+        const { agentId } = agent;
+        const { runId, seq } = message.payload;
+        const result = deps.ingest.ingest(agent.orgId, agentId, message.payload);
+        acks = acks.then(() => result).then((stored) => {
+          if (stored === "unknown-run") log.warn({ agentId, runId }, "snapshot for a run this agent does not hold");
+          send({ type: "snapshot-ack", payload: { runId, seq } });
+        });
+        acks.catch(fail);
+        return;
       }
       case "server-sample": {
         // A watcher's second of the server under test (PROTOCOL.md §11): stored, then acknowledged like a snapshot.
@@ -107,8 +128,10 @@ export function startAgentSession(
         return send({ type: "snapshot-ack", payload: { runId: message.payload.runId, seq: message.payload.seq } });
       }
       case "shard-status":
-        // The shard's last seconds may still sit in ingest's coalescing window: merge and publish them first, so
-        // a browser sees every second before the run's end (which this status may trigger) is announced.
+        // Its snapshots are stored first (the end of a shard follows its last ack), and the shard's last seconds
+        // may still sit in ingest's coalescing window: merge and publish them, so a browser sees every second
+        // before the run's end (which this status may trigger) is announced.
+        await acks;
         await deps.ingest.flush();
         return deps.orchestrator.shardStatus(agent.orgId, agent.agentId, message.payload);
     }
@@ -118,12 +141,7 @@ export function startAgentSession(
     lastHeard = Date.now();
     const decoded = isBinary ? { ok: false as const, reason: "binary frames are not part of the protocol" } : decodeAgentMessage(data.toString());
     if (!decoded.ok) return closeWith(socket, AgentCloseCode.invalidMessage, decoded.reason);
-    queue = queue.then(() => handle(decoded.message)).catch((err: unknown) => {
-      if (err instanceof ThrongError && err.code === "unauthenticated") return closeWith(socket, AgentCloseCode.unauthenticated, err.message);
-      if (err instanceof ThrongError && err.code === "unsupported_version") return closeWith(socket, AgentCloseCode.versionUnsupported, err.message);
-      log.error({ err, agentId: agent?.agentId }, "agent message failed");
-      closeWith(socket, AgentCloseCode.internal, "server error; reconnect");
-    });
+    queue = queue.then(() => handle(decoded.message)).catch(fail);
   });
 
   socket.on("close", () => {

@@ -57,6 +57,32 @@ export function createFleetService(deps: { fleet: FleetRepo; bus: Bus; clock: Cl
     return { agentId, orgId: row.orgId, credential: { agentId, secret } };
   }
 
+  // Heartbeats are written together: a fleet of n agents beats n/interval times a second, and one UPDATE (one
+  // commit) per beat is most of what an idle fleet costs the database. A beat resolves once its write is done.
+  let heardWaiting = new Map<string, Set<string>>();
+  let heardWaiters: { resolve: () => void; reject: (err: unknown) => void }[] = [];
+  let heardWriting = false;
+  let heardScheduled = false;
+  function scheduleHeard() {
+    if (heardWriting || heardScheduled || heardWaiters.length === 0) return;
+    heardScheduled = true;
+    setImmediate(() => {
+      heardScheduled = false;
+      const [byOrg, waiters] = [heardWaiting, heardWaiters];
+      [heardWaiting, heardWaiters, heardWriting] = [new Map(), [], true];
+      const at = new Date(clock.now());
+      void (async () => {
+        for (const [orgId, ids] of byOrg) await fleet.markSeenMany(orgId, [...ids], at);
+      })().then(
+        () => waiters.forEach((w) => w.resolve()),
+        (err: unknown) => waiters.forEach((w) => w.reject(err)),
+      ).finally(() => {
+        heardWriting = false;
+        scheduleHeard();
+      });
+    });
+  }
+
   async function listAgents(orgId: string, ids?: string[]): Promise<AgentView[]> {
     const now = clock.now();
     return (await fleet.listAgents(orgId, ids)).map((row) => toView(row, now, config.heartbeatIntervalMs));
@@ -103,6 +129,15 @@ export function createFleetService(deps: { fleet: FleetRepo; bus: Bus; clock: Cl
       return { agentId: hello.auth.agentId, orgId: row.orgId };
     },
 
+    /** A heartbeat: the agent is connected and was seen now (written with the other beats of the moment). */
+    heard(orgId: string, agentId: string): Promise<void> {
+      return new Promise((resolve, reject) => {
+        const ids = heardWaiting.get(orgId) ?? new Set<string>();
+        heardWaiting.set(orgId, ids.add(agentId));
+        heardWaiters.push({ resolve, reject });
+        scheduleHeard();
+      });
+    },
     async markSeen(orgId: string, agentId: string, connected: boolean): Promise<void> {
       await fleet.markSeen(orgId, agentId, connected, new Date(clock.now()));
     },

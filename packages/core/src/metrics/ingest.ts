@@ -21,9 +21,14 @@ interface OpenSecond {
   lastAddedAt: number;
 }
 
+/**
+ * Seconds merged at once. Each merge holds a pooled connection through its lock, upsert and publish; with many
+ * seconds open (a backlog) unbounded merges took the whole pool and the snapshot inserts queued behind them.
+ */
+const MAX_CONCURRENT_MERGES = 2;
 /** An open second not added to for this long is dropped; a late snapshot for it re-reads it once from storage. */
 const OPEN_SECOND_TTL_MS = 60_000;
-/** Shards this process has seen (they are never deleted while their run exists): most recent first out last. */
+/** Shards this process has seen (never deleted while their run exists), oldest dropped first past this many. */
 const SHARD_CACHE_SIZE = 20_000;
 
 function toRow(agentId: string, snapshot: MetricSnapshot): SnapshotRow {
@@ -55,6 +60,20 @@ export function createIngestService(deps: { repos: Repos; bus: Bus; log?: Log; c
   const open = new Map<string, OpenSecond>();
   const shards = new Set<string>();
   let lastSweep = Date.now();
+  let merging = 0;
+  const mergeSlots: (() => void)[] = [];
+
+  async function inMergeSlot<T>(fn: () => Promise<T>): Promise<T> {
+    if (merging >= MAX_CONCURRENT_MERGES) await new Promise<void>((resolve) => mergeSlots.push(resolve));
+    else merging += 1;
+    try {
+      return await fn();
+    } finally {
+      const next = mergeSlots.shift();
+      if (next) next(); // the slot passes straight on
+      else merging -= 1;
+    }
+  }
 
   function openSecond(runId: string, second: number): OpenSecond {
     const key = `${runId}:${second}`;
@@ -78,20 +97,34 @@ export function createIngestService(deps: { repos: Repos; bus: Bus; log?: Log; c
     for (const [key, entry] of open) if (now - entry.lastAddedAt > OPEN_SECOND_TTL_MS && !pending.has(key)) open.delete(key);
   }
 
+  const shardLoads = new Map<string, Promise<void>>();
+  /** One read of a run's shards fills the cache for all its agents: a fleet's first snapshots arrive together. */
+  function loadShards(orgId: string, runId: string): Promise<void> {
+    const key = `${orgId}:${runId}`;
+    let load = shardLoads.get(key);
+    if (!load) {
+      load = repos.runs.listShards(orgId, runId).then((rows) => {
+        for (const row of rows) {
+          if (shards.size >= SHARD_CACHE_SIZE) shards.delete(shards.values().next().value!);
+          shards.add(`${orgId}:${runId}:${row.agentId}`);
+        }
+      }).finally(() => shardLoads.delete(key));
+      shardLoads.set(key, load);
+    }
+    return load;
+  }
+
   async function holdsShard(orgId: string, runId: string, agentId: string): Promise<boolean> {
-    const key = `${orgId}:${runId}:${agentId}`;
-    if (shards.has(key)) return true;
     // The shard proves the run is this org's and this agent's: no agent writes into another org's run.
-    if (!(await repos.runs.getShard(orgId, runId, agentId))) return false;
-    if (shards.size >= SHARD_CACHE_SIZE) shards.delete(shards.values().next().value!);
-    shards.add(key);
-    return true;
+    const key = `${orgId}:${runId}:${agentId}`;
+    if (!shards.has(key)) await loadShards(orgId, runId);
+    return shards.has(key);
   }
 
   // One merge of a second at a time (across api instances): otherwise a merge that saw fewer snapshots can be
   // written or published after one that saw more, and the second ends short of an agent.
   async function merge(orgId: string, runId: string, second: number) {
-    await repos.snapshots.withSecondLocked(runId, second, async (locked) => {
+    await inMergeSlot(() => repos.snapshots.withSecondLocked(runId, second, async (locked) => {
       const entry = openSecond(runId, second);
       if ((await locked.countSecond(orgId, runId, second)) !== entry.merge.count) {
         const known = [...entry.keys].map((key) => ({ agentId: key.split(":")[1]!, seq: Number(key.split(":")[2]) }));
@@ -100,7 +133,7 @@ export function createIngestService(deps: { repos: Repos; bus: Bus; log?: Log; c
       const point = entry.merge.point(second);
       await locked.upsertSecond(orgId, runId, second, point);
       await publishLive(bus, runId, { type: "point", point });
-    });
+    }));
   }
 
   function schedule(orgId: string, runId: string, second: number) {

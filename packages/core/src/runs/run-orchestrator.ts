@@ -6,7 +6,7 @@ import type { RunAssignment, ServerToAgentMessage, ShardStatus } from "@throng/p
 import type { Repos } from "@throng/db/repos";
 import type { RunPatch, RunRow, ShardRow } from "@throng/db/repos/runs";
 import type { FleetService } from "../fleet/fleet-service";
-import { buildSeries, summarize } from "../metrics/series";
+import { buildSeries, mergeSecond, summarize } from "../metrics/series";
 import { analyzeCapacity } from "../capacity/capacity";
 import { runVerdict } from "../capacity/slo";
 import type { SnapshotRow } from "@throng/db/repos/snapshots";
@@ -82,9 +82,14 @@ export function createRunOrchestrator(deps: {
     const stored = new Map((await repos.snapshots.listSeconds(orgId, runId)).map((p) => [(p as { t: number }).t, JSON.stringify(p)]));
     for (const point of buildSeries(snapshots)) {
       if (stored.get(point.t) === JSON.stringify(point)) continue;
-      // A second ingest had not merged yet (a crashed API's coalescing window): store it and tell the browsers.
-      await repos.snapshots.upsertSecond(orgId, runId, point.t, point);
-      await publishLive(bus, runId, { type: "point", point });
+      // A second ingest had not merged yet (a crashed API's coalescing window): store it and tell the browsers. Under
+      // the second's lock and from its snapshots as they are now: a snapshot stored (and merged by ingest) since
+      // `snapshots` was read must not be dropped again by this older point.
+      await repos.snapshots.withSecondLocked(runId, point.t, async (locked) => {
+        const current = mergeSecond(point.t, await locked.listSecond(orgId, runId, point.t));
+        await locked.upsertSecond(orgId, runId, point.t, current);
+        await publishLive(bus, runId, { type: "point", point: current });
+      });
     }
   }
 
