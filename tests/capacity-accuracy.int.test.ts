@@ -7,6 +7,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { MetricSnapshot } from "@throng/protocol/snapshot";
 import type { SnapshotRow } from "@throng/db/repos/snapshots";
 import { analyzeCapacity } from "@throng/core/capacity/capacity";
+import { PlanSpec } from "@throng/protocol/plan";
+import type { CapacityEstimate } from "@throng/protocol/report";
 
 /**
  * The capacity search against a server whose capacity is known in advance: the reference target burns
@@ -50,35 +52,55 @@ afterAll(() => {
   for (const child of children) child.kill("SIGKILL");
 });
 
+/** Runs a plan on the real standalone agent against a reference target of known capacity; its snapshots as stored rows. */
+async function runStandalone(load: object): Promise<{ estimate: CapacityEstimate; report: string; log: string }> {
+  const dir = await mkdtemp(path.join(tmpdir(), "throng-capacity-"));
+  try {
+    const target = start(["target", "--port", "0", "--cpu-us", String(CPU_US)]);
+    const [, url] = await waitForLine(target, /target listening on (ws:\/\/\S+)/, 30_000);
+    const plan = PlanSpec.parse({
+      name: "capacity accuracy",
+      target: { protocol: "websocket", url },
+      scenario: { kind: "ping-pong", intervalMs: INTERVAL_MS, messageBytes: 64 },
+      load,
+      slos: [{ metric: "rtt-p99-ms", below: 100 }],
+    });
+    await writeFile(path.join(dir, "plan.json"), JSON.stringify(plan));
+    const out = path.join(dir, "snapshots.jsonl");
+    const agent = start(["run", path.join(dir, "plan.json"), "--out", out, "--engines", "1", "--quiet"]);
+    let log = "";
+    agent.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    await exited(agent);
+    target.kill("SIGTERM");
+    const snapshots = (await readFile(out, "utf8")).trim().split("\n").map((line) => MetricSnapshot.parse(JSON.parse(line)));
+    const rows: SnapshotRow[] = snapshots.map((s) => ({
+      agentId: "00000000-0000-4000-8000-000000000001", seq: s.seq, second: Math.floor(s.intervalStart / 1000), intervalMs: s.intervalMs,
+      clients: s.clients, counters: s.counters, rttHist: s.histograms.rttUs, health: s.health, step: s.step ?? null,
+      histograms: Object.fromEntries(Object.entries(s.histograms).filter(([k, v]) => k !== "rttUs" && v)) as Record<string, string>,
+    }));
+    const estimate = analyzeCapacity(rows, plan.slos!, plan.load)!;
+    const report = estimate.steps.map((s) => `${s.clients}${s.phase ? ` ${s.phase}` : ""}: ${s.throughputPerSec}/s p99 ${s.rttP99Ms} ms ${s.held ? "held" : "BROKE"}`).join("\n");
+    return { estimate, report: `${estimate.sentence}\n${report}\n${log}`, log };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 describe("capacity search accuracy (real agent, real target with a known capacity)", () => {
-  it(`finds the target's ${KNOWN_CLIENTS}-client capacity within ±15%`, async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), "throng-capacity-"));
-    try {
-      const target = start(["target", "--port", "0", "--cpu-us", String(CPU_US)]);
-      const [, url] = await waitForLine(target, /target listening on (ws:\/\/\S+)/, 30_000);
-      const plan = {
-        name: "capacity accuracy",
-        target: { protocol: "websocket", url },
-        scenario: { kind: "ping-pong", intervalMs: INTERVAL_MS, messageBytes: 64 },
-        load: { clients: 30, durationSec: 33, shape: { kind: "step-up", startClients: 10, stepClients: 2, stepDurationSec: 3 } },
-        slos: [{ metric: "rtt-p99-ms", below: 100 }],
-      };
-      await writeFile(path.join(dir, "plan.json"), JSON.stringify(plan));
-      const out = path.join(dir, "snapshots.jsonl");
-      const agent = start(["run", path.join(dir, "plan.json"), "--out", out, "--engines", "1", "--quiet"]);
-      await exited(agent);
-      const snapshots = (await readFile(out, "utf8")).trim().split("\n").map((line) => MetricSnapshot.parse(JSON.parse(line)));
-      const rows: SnapshotRow[] = snapshots.map((s) => ({
-        agentId: "00000000-0000-4000-8000-000000000001", seq: s.seq, second: Math.floor(s.intervalStart / 1000), intervalMs: s.intervalMs,
-        clients: s.clients, counters: s.counters, rttHist: s.histograms.rttUs, health: s.health, step: s.step ?? null,
-        histograms: Object.fromEntries(Object.entries(s.histograms).filter(([k, v]) => k !== "rttUs" && v)) as Record<string, string>,
-      }));
-      const estimate = analyzeCapacity(rows, plan.slos as never)!;
-      const report = estimate.steps.map((s) => `${s.clients}: ${s.throughputPerSec}/s p99 ${s.rttP99Ms} ms ${s.held ? "held" : "BROKE"}`).join("\n");
-      expect(estimate.clients, `${estimate.sentence}\n${report}`).not.toBeNull();
-      expect(Math.abs(estimate.clients! - KNOWN_CLIENTS) / KNOWN_CLIENTS, `${estimate.sentence}\n${report}`).toBeLessThanOrEqual(0.15);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+  it(`finds the target's ${KNOWN_CLIENTS}-client capacity within ±15% with fixed steps`, async () => {
+    const { estimate, report } = await runStandalone({ clients: 30, durationSec: 33, shape: { kind: "step-up", startClients: 10, stepClients: 2, stepDurationSec: 3 } });
+    expect(estimate.clients, report).not.toBeNull();
+    expect(Math.abs(estimate.clients! - KNOWN_CLIENTS) / KNOWN_CLIENTS, report).toBeLessThanOrEqual(0.15);
+  }, 120_000);
+
+  it(`finds it within ±15% with the automatic search: coarse steps, then finer ones below the first break`, async () => {
+    // Coarse levels 10, 15, 20, 25, 30; after the first break, five increments between the last held level and it.
+    const load = { clients: 30, durationSec: 40, shape: { kind: "step-up", mode: "auto", startClients: 10, stepDurationSec: 3, coarseSteps: 5, fineSteps: 5 } };
+    const { estimate, report, log } = await runStandalone(load);
+    expect(estimate.steps.some((s) => s.phase === "fine"), report).toBe(true);
+    expect(estimate.clients, report).not.toBeNull();
+    expect(Math.abs(estimate.clients! - KNOWN_CLIENTS) / KNOWN_CLIENTS, report).toBeLessThanOrEqual(0.15);
+    // The agent judged the same steps the same way: its own verdict names the same estimate.
+    expect(log, report).toContain(`capacity search: holds ${estimate.clients} clients`);
   }, 120_000);
 });
