@@ -102,7 +102,6 @@ async function serveTcp(options: TargetOptions, host: string, behaviour: ReturnT
       }
     });
     socket.on("error", () => socket.destroy());
-    socket.on("end", () => socket.end());
     socket.on("close", () => {
       counts.open -= 1;
       sockets.delete(socket);

@@ -113,7 +113,6 @@ class LeanWebSocket implements TransportConnection, FrameSink {
     this.socket.on("error", (cause: Error) => {
       this.error ??= cause;
     });
-    this.socket.on("end", () => this.socket.end());
     this.socket.once("close", () => this.onSocketClose());
   }
 

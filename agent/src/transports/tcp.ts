@@ -37,7 +37,6 @@ function openTcp(target: TcpTarget, events: TransportEvents, options: OpenOption
   socket.on("error", (cause) => {
     error ??= cause;
   });
-  socket.on("end", () => socket.end());
   socket.on("close", () => {
     clearTimeout(connectTimer);
     events.onEnd({ opened, ...(error ? { error } : {}), ...(opened && !closing ? { byPeer: true } : {}) });
