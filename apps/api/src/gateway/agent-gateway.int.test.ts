@@ -18,6 +18,16 @@ async function enrolmentToken(user: TestUser) {
   return EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token;
 }
 
+/** The first agent's status once it is `wanted`, or its last status when `timeoutMs` passes first. */
+async function statusWithin(user: TestUser, wanted: string, timeoutMs: number): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = AgentView.parse((await user.request("GET", "/api/agents")).json.agents[0]).status;
+    if (status === wanted || Date.now() > deadline) return status;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 async function enrolledAgent(user: TestUser) {
   const agent = await connectTestAgent(api.gatewayUrl);
   agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: await enrolmentToken(user) }) });
@@ -65,7 +75,9 @@ describe("agent gateway (agent/PROTOCOL.md)", () => {
     expect(agents).toHaveLength(1);
     expect(agents[0]).toMatchObject({ hostname: "rig-1", cores: 2, status: "online" });
     await agent.close();
-    expect(AgentView.parse((await user.request("GET", "/api/agents")).json.agents[0]).status).toBe("offline");
+    // The server marks the agent offline in its own close handler, which may run after the client's close
+    // resolves: poll (bounded) rather than read once.
+    expect(await statusWithin(user, "offline", 5_000)).toBe("offline");
 
     const again = await connectTestAgent(api.gatewayUrl);
     again.send({ type: "hello", payload: helloWith({ kind: "credential", agentId: ready.agentId, secret: ready.credential!.secret }) });
