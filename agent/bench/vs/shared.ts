@@ -127,18 +127,42 @@ export interface ToolRun {
 /** A whole process tree's memory bound: past it the tool is killed and the row says so. */
 const RSS_CAP_BYTES = Number(process.env.BENCH_VS_RSS_CAP_MIB ?? 6144) * 1048576;
 
+/** Process groups of tools still running: killed if the bench itself exits or is interrupted. */
+const running = new Set<number>();
+const killRunning = () => {
+  for (const group of running) {
+    try {
+      process.kill(-group, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+};
+let cleanupInstalled = false;
+function installCleanup(): void {
+  if (cleanupInstalled) return;
+  cleanupInstalled = true;
+  process.on("exit", killRunning);
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => (killRunning(), process.exit(130)));
+}
+
 /**
  * Runs one tool command pinned to `cpu` in its own process group, sampling the target's counters and the
  * tool's process tree every `everyMs`, and kills the whole group when it exits, overstays `timeoutSec`, grows
  * past the memory bound, or the bench fails.
  */
 export async function runTool(argv: string[], options: { cpu: string; target: VsTarget; timeoutSec: number; everyMs: number; env?: Record<string, string>; cwd: string }): Promise<ToolRun> {
+  installCleanup();
   const child = spawn("taskset", ["-c", options.cpu, ...argv], { cwd: options.cwd, env: { ...process.env, ...options.env }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  if (child.pid) running.add(child.pid);
   let output = "";
   const keep = (chunk: Buffer) => (output = (output + String(chunk)).slice(-200_000));
   child.stdout!.on("data", keep);
   child.stderr!.on("data", keep);
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) => {
+    child.once("exit", (code) => resolve(code));
+    child.once("error", (error) => (keep(Buffer.from(`cannot start ${argv[0]}: ${error.message}`)), resolve(null)));
+  });
   let exitCode: number | null | undefined;
   void exited.then((code) => (exitCode = code));
   const samples: Sample[] = [];
@@ -149,6 +173,7 @@ export async function runTool(argv: string[], options: { cpu: string; target: Vs
     } catch {
       // Already gone.
     }
+    running.delete(child.pid!);
   };
   const deadline = performance.now() + options.timeoutSec * 1000;
   const seen = new Map<number, number>();
