@@ -34,7 +34,7 @@ describe("the standalone agent's automatic search", () => {
     const levels: SearchLevel[] = [];
     feed.onLevel((level) => levels.push(level));
     const ends: string[] = [];
-    const search = createLocalSearch({ plan, feed, onEnd: (reason) => ends.push(reason), log: () => undefined, now: () => START })!;
+    const search = createLocalSearch({ plan, feed, onEnd: (reason) => ends.push(reason), log: () => undefined })!;
     // Play the engine: every second at the latest level, labelled with its step while within its hold.
     let current: SearchLevel = { step: 0, clients: 10, phase: "coarse", startAt: START };
     for (let seq = 0; seq < 60 && ends.length === 0; seq++) {

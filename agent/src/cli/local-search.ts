@@ -10,7 +10,6 @@ export interface LocalSearchOptions {
   /** The search is over: the run should end now. */
   onEnd(reason: SearchEnd): void;
   log(line: string): void;
-  now?: () => number;
 }
 
 export interface LocalSearch {
@@ -27,7 +26,6 @@ export interface LocalSearch {
 export function createLocalSearch(options: LocalSearchOptions): LocalSearch | null {
   const search = autoSearchOf(options.plan.load);
   if (!search) return null;
-  const now = options.now ?? Date.now;
   const stepMs = search.stepDurationSec * 1000;
   const judged: (JudgedStep & { step: number })[] = [];
   const seconds: MetricSnapshot[] = [];
@@ -53,7 +51,9 @@ export function createLocalSearch(options: LocalSearchOptions): LocalSearch | nu
         options.onEnd(next.reason);
         return;
       }
-      level = { step: level.step + 1, clients: next.clients, phase: next.phase, startAt: nextLevelStart(runStartAt, stepEnd, now()) };
+      // Decided as the step's last second arrives, on the engines' clock (not Date.now(), which may drift from it).
+      const decidedAt = snapshot.intervalStart + snapshot.intervalMs;
+      level = { step: level.step + 1, clients: next.clients, phase: next.phase, startAt: nextLevelStart(runStartAt, stepEnd, decidedAt) };
       options.feed.push(level);
     },
   };

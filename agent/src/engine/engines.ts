@@ -71,7 +71,7 @@ export interface EngineOptions extends RunShardOptions {
 export async function runOnEngines(assignment: RunAssignment, options: EngineOptions): Promise<ShardResult> {
   const { scenario } = assignment.plan;
   const parts = splitClients(assignment.clients, options.engines, scenario.kind === "movement-sync" ? scenario.roomSize : 1);
-  if (parts.length <= 1) return runShard(options.startWhenReady ? { ...assignment, startAt: (options.clock ?? offsetClock(0)).now() + 100 } : assignment, options);
+  if (parts.length <= 1) return runShard(options.startWhenReady ? { ...assignment, startAt: Math.round((options.clock ?? offsetClock(0)).now()) + 100 } : assignment, options);
   const entry = options.entry ?? process.argv[1]!;
   const clock = options.clock ?? offsetClock(0);
   const clockOffsetMs = clock.now() - (performance.timeOrigin + performance.now());
