@@ -154,6 +154,9 @@ async function s3(target: Target) {
   const busySeconds = opens.filter((n) => n > 0).length;
   const connected = summary.counters.connectionsOpened ?? 0;
   const cpu = snapshots[0]?.health.cpuPercent ?? 0;
+  // The agent's CPU over the seconds it was opening connections, per connection: what one core could open.
+  const busy = snapshots.filter((s) => s.counters.connectionsOpened > 0);
+  const cpuUsPerConnection = busy.reduce((sum, s) => sum + (s.health.cpuPercent / 100) * s.intervalMs * 1000, 0) / Math.max(1, connected);
   rows.push({
     scenario: "S3 login storm WS",
     cells: [
@@ -163,7 +166,7 @@ async function s3(target: Target) {
       `${fmt(cpu, 1)}% (1st s)`,
       "-",
       `connect ${summary.latency.connectUs?.p50Ms} / ${summary.latency.connectUs?.p99Ms} ms`,
-      `failures ${summary.counters.connectionsFailed ?? 0} ${JSON.stringify(summary.errorsByKind)}; target CPU ${fmt(await targetCpu(target), 1)}%`,
+      `failures ${summary.counters.connectionsFailed ?? 0} ${JSON.stringify(summary.errorsByKind)}; ${fmt(cpuUsPerConnection, 1)} µs agent CPU per connection (${fmt(1e6 / Math.max(1, cpuUsPerConnection))} conn/s per agent core); target CPU ${fmt(await targetCpu(target), 1)}%`,
     ],
   });
 }
