@@ -66,6 +66,7 @@ test("a watched run shows the server's CPU, memory and packets beside the load, 
   const drawn = async (testId: string) => Number((await page.getByTestId(testId).getAttribute("data-points")) ?? 0);
   // Live: the server's seconds arrive as the load's do.
   await expect.poll(() => drawn("chart-server-cpu"), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+  await expect(page.getByTestId("run-agents").getByTestId("run-agent-watcher")).toHaveCount(1);
   await page.screenshot({ path: join(artifacts, "server-watch-live.png"), fullPage: true });
 
   await expect(page.getByTestId("run-status")).toHaveAttribute("data-status", "finished", { timeout: 60_000 });

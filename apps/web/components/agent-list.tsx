@@ -82,6 +82,11 @@ export function AgentList({ agents, now, onChanged }: { agents: AgentView[]; now
                     {agent.os} · {agent.arch}
                     {agent.ip && <> · {agent.ip}</>}
                   </div>
+                  {agent.role === "watch" && (
+                    <div className="muted small" data-testid="agent-role">
+                      watcher: samples the server under test on this host
+                    </div>
+                  )}
                 </td>
                 <td>
                   <StatusBadge status={agent.status} tone={agentTone(agent.status)} testId="agent-status" />

@@ -69,6 +69,11 @@ export function RunAgents({ run, agents, points, live }: RunAgentsProps) {
                     <td>
                       <strong>{agent?.hostname ?? id.slice(0, 8)}</strong>
                       {agent && <div className="muted small">{agent.cores} cores · {formatGiB(agent.memoryBytes)}</div>}
+                      {agent?.role === "watch" && (
+                        <div className="muted small" data-testid="run-agent-watcher">
+                          watches the server (its figures are under Server under test)
+                        </div>
+                      )}
                     </td>
                     <td>
                       <StatusBadge status={status} tone={status === "lost" ? "bad" : agent ? agentTone(agent.status) : "idle"} />
