@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { snapshotKey } from "@throng/protocol/snapshot";
 import type { Db } from "../client";
 
 export interface SnapshotRow {
@@ -15,8 +16,6 @@ export interface SnapshotRow {
   health: unknown;
 }
 
-/** A snapshot's identity: ingest is idempotent on it. */
-export const snapshotKey = (runId: string, agentId: string, seq: number) => `${runId}:${agentId}:${seq}`;
 
 const columns = [
   "agent_id as agentId", "seq", "second", "interval_ms as intervalMs", "clients", "counters", "rtt_hist as rttHist", "histograms", "step", "health",

@@ -164,3 +164,6 @@ export const ServerWatchSnapshot = z.object({
   }),
 });
 export type ServerWatchSnapshot = z.infer<typeof ServerWatchSnapshot>;
+
+/** A snapshot's identity `(run, agent, seq)`: ingest is idempotent on it (the database and core build the same key). */
+export const snapshotKey = (runId: string, agentId: string, seq: number) => `${runId}:${agentId}:${seq}`;

@@ -1,6 +1,6 @@
-import type { MetricSnapshot } from "@throng/protocol/snapshot";
+import { snapshotKey, type MetricSnapshot } from "@throng/protocol/snapshot";
 import type { Repos } from "@throng/db/repos";
-import { snapshotKey, type SnapshotRow } from "@throng/db/repos/snapshots";
+import type { SnapshotRow } from "@throng/db/repos/snapshots";
 import type { Bus, Log } from "../ports";
 import { publishLive } from "../runs/live";
 import { createMerge, type Merge } from "./merge";

@@ -1,4 +1,5 @@
-import { snapshotKey, type SnapshotRow } from "@throng/db/repos/snapshots";
+import { snapshotKey } from "@throng/protocol/snapshot";
+import type { SnapshotRow } from "@throng/db/repos/snapshots";
 
 export interface PendingSnapshot {
   orgId: string;
