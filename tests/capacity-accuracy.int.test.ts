@@ -9,6 +9,7 @@ import type { SnapshotRow } from "@throng/db/repos/snapshots";
 import { analyzeCapacity } from "@throng/core/capacity/capacity";
 import { PlanSpec } from "@throng/protocol/plan";
 import type { CapacityEstimate } from "@throng/protocol/report";
+import { giveTargetACore } from "./support/cpu";
 
 /**
  * The capacity search against a server whose capacity is known in advance: the reference target burns
@@ -68,6 +69,7 @@ async function runStandalone(load: object): Promise<{ estimate: CapacityEstimate
     await writeFile(path.join(dir, "plan.json"), JSON.stringify(plan));
     const out = path.join(dir, "snapshots.jsonl");
     const agent = start(["run", path.join(dir, "plan.json"), "--out", out, "--engines", "1", "--quiet"]);
+    const placement = giveTargetACore(target.pid!, [agent.pid!]);
     let log = "";
     agent.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
     await exited(agent);
@@ -80,7 +82,7 @@ async function runStandalone(load: object): Promise<{ estimate: CapacityEstimate
     }));
     const estimate = analyzeCapacity(rows, plan.slos!, plan.load)!;
     const report = estimate.steps.map((s) => `${s.clients}${s.phase ? ` ${s.phase}` : ""}: ${s.throughputPerSec}/s p99 ${s.rttP99Ms} ms ${s.held ? "held" : "BROKE"}`).join("\n");
-    return { estimate, report: `${estimate.sentence}\n${report}\n${log}`, log };
+    return { estimate, report: `${estimate.sentence}\n${placement}\n${report}\n${log}`, log };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -94,7 +96,7 @@ describe("capacity search accuracy (real agent, real target with a known capacit
   }, 120_000);
 
   it(`finds it within ±15% with the automatic search: coarse steps, then finer ones below the first break`, async () => {
-    // Coarse levels 10, 15, 20, 25, 30; after the first break, five increments between the last held level and it.
+    // Coarse levels 10, 15, 20, 25, 30; after the first break, back at the last held level until it holds again, then five increments up to the break.
     const load = { clients: 30, durationSec: 40, shape: { kind: "step-up", mode: "auto", startClients: 10, stepDurationSec: 3, coarseSteps: 5, fineSteps: 5 } };
     const { estimate, report, log } = await runStandalone(load);
     expect(estimate.steps.some((s) => s.phase === "fine"), report).toBe(true);

@@ -43,9 +43,9 @@ describe("the standalone agent's automatic search", () => {
       const inHold = at < current.startAt + 3_000;
       search.onSnapshot(second(seq, current.clients, inHold ? current.step : undefined));
     }
-    // Coarse 10, 20, 30, 40 (broke); fine 32 (held), 34 (broke).
-    expect(levels.map((l) => [l.clients, l.phase])).toEqual([[20, "coarse"], [30, "coarse"], [40, "coarse"], [32, "fine"], [34, "fine"]]);
-    expect(levels.map((l) => l.startAt - START)).toEqual([3_000, 6_000, 9_000, 12_000, 15_000]);
+    // Coarse 10, 20, 30, 40 (broke); settle back at 30 (held); fine 32 (held), 34 (broke).
+    expect(levels.map((l) => [l.clients, l.phase])).toEqual([[20, "coarse"], [30, "coarse"], [40, "coarse"], [30, "settle"], [32, "fine"], [34, "fine"]]);
+    expect(levels.map((l) => l.startAt - START)).toEqual([3_000, 6_000, 9_000, 12_000, 15_000, 18_000]);
     expect(ends).toEqual(["fine-step-broke"]);
     expect(searchVerdictText(search.judged())).toBe("capacity search: holds 32 clients (fine step); broke at 34");
   });

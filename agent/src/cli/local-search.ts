@@ -62,7 +62,8 @@ export function createLocalSearch(options: LocalSearchOptions): LocalSearch | nu
 /** The search's answer in one line: the largest held level below every broken one. */
 export function searchVerdictText(judged: readonly JudgedStep[]): string {
   const best = largestHeldBelowBreaks(judged);
-  const broke = judged.filter((s) => !s.held).map((s) => s.clients);
+  // A settle step that broke was the server still draining the overload, not a break of its capacity.
+  const broke = judged.filter((s) => !s.held && s.phase !== "settle").map((s) => s.clients);
   const lowestBreak = broke.length ? Math.min(...broke) : null;
   if (!best) return `capacity search: no step held${lowestBreak === null ? "" : `; capacity is below ${lowestBreak} clients`}`;
   return `capacity search: holds ${best.clients} clients (${best.phase} step)${lowestBreak === null ? "; no step broke, so this is a lower bound" : `; broke at ${lowestBreak}`}`;

@@ -44,7 +44,15 @@ export function CapacityChart({ capacity }: { capacity: CapacityEstimate }) {
         {model.dots.map((dot) => {
           const paint = { fill: dot.held ? "#1a7f37" : "#cf222e", stroke: dot.saturated ? "#9a6700" : "#fff", strokeWidth: dot.saturated ? 3 : 1.5 };
           const title = <title>{`step ${dot.step + 1}${dot.phase ? ` (${dot.phase})` : ""}: ${dot.clients} clients, ${Math.round(dot.throughput)} msg/s${dot.held ? "" : ", broke an SLO"}${dot.saturated ? ", agent saturated" : ""}`}</title>;
-          // A fine step is a diamond, so the search's second pass below the break reads apart from its coarse climb.
+          // A fine step is a diamond, so the search's second pass below the break reads apart from its coarse climb;
+          // a settle step (the server draining its backlog, not part of the estimate) is a hollow square.
+          if (dot.phase === "settle") {
+            return (
+              <rect key={dot.step} data-phase="settle" x={dot.x - 4.5} y={dot.y - 4.5} width="9" height="9" {...paint} fill="#fff" stroke={paint.fill} strokeWidth={2}>
+                {title}
+              </rect>
+            );
+          }
           return dot.phase === "fine" ? (
             <rect key={dot.step} data-phase="fine" x={dot.x - 4.5} y={dot.y - 4.5} width="9" height="9" transform={`rotate(45 ${dot.x} ${dot.y})`} {...paint}>
               {title}
@@ -60,6 +68,7 @@ export function CapacityChart({ capacity }: { capacity: CapacityEstimate }) {
         <span className="legend-dot ok" /> step held its SLOs · <span className="legend-dot bad" /> step broke one · <span className="legend-line" /> Universal Scalability Law fit ·
         dashed lines: breaking step, knee, and how far the fit may be trusted
         {model.dots.some((dot) => dot.phase === "fine") && " · circles: the search's coarse steps, diamonds: its fine steps below the first break"}
+        {model.dots.some((dot) => dot.phase === "settle") && " · hollow squares: settle steps back at the last level that held, while the server recovered (not judged for the estimate)"}
       </figcaption>
     </figure>
   );

@@ -26,7 +26,7 @@ export interface StepDot {
   held: boolean;
   saturated: boolean;
   /** An automatic search's phase: coarse steps are drawn as circles, the fine ones below the break as diamonds. */
-  phase?: "coarse" | "fine";
+  phase?: "coarse" | "settle" | "fine";
   x: number;
   y: number;
 }

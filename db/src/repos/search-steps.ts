@@ -3,7 +3,7 @@ import type { Db } from "../client";
 export interface SearchStepRow {
   step: number;
   clients: number;
-  phase: "coarse" | "fine";
+  phase: "coarse" | "settle" | "fine";
   startAt: Date;
   /** Null until the step's seconds are judged. */
   held: boolean | null;

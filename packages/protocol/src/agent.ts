@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SEARCH_PHASES } from "./capacity-search";
 import { PlanSpec } from "./plan";
 import { MetricSnapshot } from "./snapshot";
 import { ServerSample } from "./server-watch";
@@ -96,7 +97,7 @@ export const SearchStep = z.object({
   runId: z.string().uuid(),
   step: z.number().int().min(0),
   clients: z.number().int().min(1),
-  phase: z.enum(["coarse", "fine"]),
+  phase: z.enum(SEARCH_PHASES),
   startAt: z.number().int(),
 });
 export type SearchStep = z.infer<typeof SearchStep>;

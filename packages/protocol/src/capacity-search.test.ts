@@ -1,17 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { autoSearchOf, coarseLevels, fineLevels, holdSeconds, largestHeldBelowBreaks, nextLevelStart, nextSearchStep, type AutoSearch, type JudgedStep, type SearchDecision } from "./capacity-search";
+import { autoSearchOf, coarseLevels, fineLevels, holdSeconds, largestHeldBelowBreaks, MAX_SETTLE_STEPS, nextLevelStart, nextSearchStep, type AutoSearch, type JudgedStep, type SearchDecision } from "./capacity-search";
 import { LoadShape } from "./plan";
 
 const search: AutoSearch = { startClients: 200, maxClients: 1_600, coarseSteps: 8, fineSteps: 5, stepDurationSec: 10 };
 
-/** Runs the search against a server that holds up to `capacity` clients: every decision, in order. */
-function simulate(capacity: number, settings = search): { levels: [number, string][]; end: SearchDecision } {
+/**
+ * Runs the search against a server that holds up to `capacity` clients, and after an overload needs
+ * `recoverySteps` steps to drain its backlog (a settle step before then breaks): every decision, in order.
+ */
+function simulate(capacity: number, settings = search, recoverySteps = 0): { levels: [number, string][]; end: SearchDecision } {
   const judged: JudgedStep[] = [];
-  // Bounded: a search never runs more than its coarse plus fine levels.
-  for (let i = 0; i < settings.coarseSteps + settings.fineSteps + 1; i++) {
+  let sinceOverload = Infinity;
+  // Bounded: a search never runs more than its coarse, settle and fine levels.
+  for (let i = 0; i < settings.coarseSteps + MAX_SETTLE_STEPS + settings.fineSteps + 1; i++) {
     const next = nextSearchStep(settings, judged);
     if (next.done) return { levels: judged.map((s) => [s.clients, s.phase]), end: next };
-    judged.push({ clients: next.clients, phase: next.phase, held: next.clients <= capacity });
+    const held = next.clients <= capacity && sinceOverload >= recoverySteps;
+    sinceOverload = next.clients > capacity ? 0 : sinceOverload + 1;
+    judged.push({ clients: next.clients, phase: next.phase, held });
   }
   throw new Error("the search did not end");
 }
@@ -40,37 +46,49 @@ describe("nextSearchStep", () => {
     {
       name: "breaks in the coarse phase, then in the fine phase",
       capacity: 900,
-      levels: [[200, "coarse"], [400, "coarse"], [600, "coarse"], [800, "coarse"], [1_000, "coarse"], [840, "fine"], [880, "fine"], [920, "fine"]],
+      levels: [[200, "coarse"], [400, "coarse"], [600, "coarse"], [800, "coarse"], [1_000, "coarse"], [800, "settle"], [840, "fine"], [880, "fine"], [920, "fine"]],
       end: "fine-step-broke",
     },
     {
       name: "breaks at the last fine step",
       capacity: 959,
-      levels: [[200, "coarse"], [400, "coarse"], [600, "coarse"], [800, "coarse"], [1_000, "coarse"], [840, "fine"], [880, "fine"], [920, "fine"], [960, "fine"]],
+      levels: [[200, "coarse"], [400, "coarse"], [600, "coarse"], [800, "coarse"], [1_000, "coarse"], [800, "settle"], [840, "fine"], [880, "fine"], [920, "fine"], [960, "fine"]],
       end: "fine-step-broke",
     },
     {
       name: "every fine step holds",
       capacity: 990,
-      levels: [[200, "coarse"], [400, "coarse"], [600, "coarse"], [800, "coarse"], [1_000, "coarse"], [840, "fine"], [880, "fine"], [920, "fine"], [960, "fine"]],
+      levels: [[200, "coarse"], [400, "coarse"], [600, "coarse"], [800, "coarse"], [1_000, "coarse"], [800, "settle"], [840, "fine"], [880, "fine"], [920, "fine"], [960, "fine"]],
       end: "fine-range-exhausted",
     },
     {
       name: "breaks at load.clients itself, then searches below it",
       capacity: 1_450,
-      levels: [...[200, 400, 600, 800, 1_000, 1_200, 1_400, 1_600].map((n) => [n, "coarse"]), [1_440, "fine"], [1_480, "fine"]],
+      levels: [...[200, 400, 600, 800, 1_000, 1_200, 1_400, 1_600].map((n) => [n, "coarse"]), [1_400, "settle"], [1_440, "fine"], [1_480, "fine"]],
       end: "fine-step-broke",
     },
     {
       name: "breaks at the first fine step",
       capacity: 810,
-      levels: [[200, "coarse"], [400, "coarse"], [600, "coarse"], [800, "coarse"], [1_000, "coarse"], [840, "fine"]],
+      levels: [[200, "coarse"], [400, "coarse"], [600, "coarse"], [800, "coarse"], [1_000, "coarse"], [800, "settle"], [840, "fine"]],
       end: "fine-step-broke",
     },
   ])("$name", ({ capacity, levels, end }) => {
     const result = simulate(capacity);
     expect(result.levels).toEqual(levels);
     expect(result.end).toEqual({ done: true, reason: end });
+  });
+
+  it("settles back at the last level that held until the server has recovered, then climbs in fine steps", () => {
+    const coarse = [200, 400, 600, 800, 1_000].map((n) => [n, "coarse"]);
+    expect(simulate(900, search, 1)).toEqual({
+      levels: [...coarse, [800, "settle"], [800, "settle"], [840, "fine"], [880, "fine"], [920, "fine"]],
+      end: { done: true, reason: "fine-step-broke" },
+    });
+    expect(simulate(900, search, MAX_SETTLE_STEPS)).toEqual({
+      levels: [...coarse, ...Array.from({ length: MAX_SETTLE_STEPS }, () => [800, "settle"])],
+      end: { done: true, reason: "no-recovery" },
+    });
   });
 
   it("ends at once when no fine level fits between the held and the broken level", () => {
@@ -121,6 +139,10 @@ describe("holdSeconds and largestHeldBelowBreaks", () => {
   it("drops a step's first (ramping) second when it has more than two", () => {
     expect(holdSeconds([5, 6, 7, 5], (s) => s)).toEqual([6, 7]);
     expect(holdSeconds([5, 6], (s) => s)).toEqual([5, 6]);
+  });
+  it("counts settle steps neither as held nor as broken", () => {
+    const steps = [{ clients: 800, held: true }, { clients: 1_000, held: false }, { clients: 800, held: false, phase: "settle" as const }, { clients: 840, held: true }];
+    expect(largestHeldBelowBreaks(steps)?.clients).toBe(840);
   });
   it("takes the largest held level below the lowest break, whatever the order", () => {
     const steps = [{ clients: 800, held: true }, { clients: 1_000, held: false }, { clients: 840, held: true }, { clients: 880, held: false }, { clients: 1_200, held: true }];

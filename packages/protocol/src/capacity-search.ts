@@ -3,7 +3,13 @@
 // seconds), so both climb the same levels for the same verdicts.
 import type { LoadShape } from "./plan";
 
-export type SearchPhase = "coarse" | "fine";
+/**
+ * coarse: the climb to the first break; settle: back at the last level that held, until it holds again (a
+ * server that was overloaded still has a backlog to drain, which would break the first fine step for the
+ * wrong reason); fine: the climb between that level and the break.
+ */
+export const SEARCH_PHASES = ["coarse", "settle", "fine"] as const;
+export type SearchPhase = (typeof SEARCH_PHASES)[number];
 
 /** The search's settings, from a plan whose shape is `step-up` with `mode: auto`. */
 export interface AutoSearch {
@@ -16,6 +22,8 @@ export interface AutoSearch {
 
 export const DEFAULT_COARSE_STEPS = 8;
 export const DEFAULT_FINE_STEPS = 5;
+/** Settle steps after the break before the search gives up on the server recovering. */
+export const MAX_SETTLE_STEPS = 3;
 
 /** The automatic search a plan asks for, or null when its load shape is not an automatic step-up. */
 export function autoSearchOf(load: LoadShape): AutoSearch | null {
@@ -50,7 +58,7 @@ export interface JudgedStep {
   held: boolean;
 }
 
-export type SearchEnd = "first-step-broke" | "max-reached" | "fine-step-broke" | "fine-range-exhausted";
+export type SearchEnd = "first-step-broke" | "max-reached" | "no-recovery" | "fine-step-broke" | "fine-range-exhausted";
 
 export type SearchDecision = { done: false; clients: number; phase: SearchPhase } | { done: true; reason: SearchEnd };
 
@@ -58,14 +66,16 @@ export type SearchDecision = { done: false; clients: number; phase: SearchPhase 
 export const SEARCH_END_TEXT: Record<SearchEnd, string> = {
   "first-step-broke": "the first step already broke an SLO",
   "max-reached": "every coarse step up to load.clients held",
+  "no-recovery": `the last level that held did not hold again in ${MAX_SETTLE_STEPS} settle steps after the break (the server did not recover)`,
   "fine-step-broke": "a fine step broke an SLO",
   "fine-range-exhausted": "every fine step below the broken coarse step held",
 };
 
 /**
  * The next level to hold, given the steps judged so far in the order they ran: coarse levels from
- * startClients to load.clients until one breaks; then the fine levels between the last coarse level that
- * held and the one that broke, climbing until one breaks or none is left.
+ * startClients to load.clients until one breaks; then back to the last coarse level that held until it holds
+ * again (settle); then the fine levels between it and the one that broke, climbing until one breaks or none
+ * is left.
  */
 export function nextSearchStep(search: AutoSearch, judged: readonly JudgedStep[]): SearchDecision {
   const coarse = judged.filter((s) => s.phase === "coarse");
@@ -77,8 +87,15 @@ export function nextSearchStep(search: AutoSearch, judged: readonly JudgedStep[]
     return { done: false, clients: levels[coarse.length]!, phase: "coarse" };
   }
   if (brokeAt === 0) return { done: true, reason: "first-step-broke" };
+  const lastHeld = coarse[brokeAt - 1]!.clients;
+  const between = fineLevels(lastHeld, coarse[brokeAt]!.clients, search.fineSteps);
+  if (between.length === 0) return { done: true, reason: "fine-range-exhausted" };
+  const settle = judged.filter((s) => s.phase === "settle");
+  if (!settle.some((s) => s.held)) {
+    if (settle.length >= MAX_SETTLE_STEPS) return { done: true, reason: "no-recovery" };
+    return { done: false, clients: lastHeld, phase: "settle" };
+  }
   if (fine.some((s) => !s.held)) return { done: true, reason: "fine-step-broke" };
-  const between = fineLevels(coarse[brokeAt - 1]!.clients, coarse[brokeAt]!.clients, search.fineSteps);
   if (fine.length >= between.length) return { done: true, reason: "fine-range-exhausted" };
   return { done: false, clients: between[fine.length]!, phase: "fine" };
 }
@@ -113,10 +130,12 @@ export function holdSeconds<T>(rows: readonly T[], secondOf: (row: T) => number)
 
 /**
  * The estimate from judged steps in any order: the largest held level below every broken level (an automatic
- * search goes back down for its fine phase, so "the step before the first break" is not enough). Null when no
- * held step lies below the lowest break.
+ * search goes back down for its fine phase, so "the step before the first break" is not enough). Settle steps
+ * measure a server draining its backlog, not what it holds: they count neither way. Null when no held step
+ * lies below the lowest break.
  */
-export function largestHeldBelowBreaks<T extends { clients: number; held: boolean }>(steps: readonly T[]): T | null {
+export function largestHeldBelowBreaks<T extends { clients: number; held: boolean; phase?: SearchPhase | undefined }>(all: readonly T[]): T | null {
+  const steps = all.filter((s) => s.phase !== "settle");
   const lowestBreak = Math.min(...steps.filter((s) => !s.held).map((s) => s.clients));
   let best: T | null = null;
   for (const step of steps) if (step.held && step.clients < lowestBreak && (best === null || step.clients > best.clients)) best = step;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SEARCH_PHASES } from "./capacity-search";
 
 /** One SLO's verdict: over the whole run, and second by second. */
 export const SloVerdict = z.object({
@@ -22,8 +23,8 @@ export type RunVerdict = z.infer<typeof RunVerdict>;
 /** One step of a step-up (capacity search) run, measured over its hold. */
 export const CapacityStep = z.object({
   step: z.number().int().min(0),
-  /** An automatic search's phase for this step: coarse levels up to the first break, then fine ones below it. */
-  phase: z.enum(["coarse", "fine"]).optional(),
+  /** An automatic search's phase: coarse levels up to the first break, settle back at the last that held, then fine ones between. */
+  phase: z.enum(SEARCH_PHASES).optional(),
   clients: z.number().int().min(0),
   seconds: z.number().int().min(0),
   /** Messages received per second over the hold (the step's first second, still ramping, left out). */

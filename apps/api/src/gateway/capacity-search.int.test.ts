@@ -80,25 +80,36 @@ describe("automatic capacity search under the control plane (agent/PROTOCOL.md Â
     expect(await stored()).toHaveLength(2);
     await send(3, 1, 20, 80_000);
     await decide(1, 1);
-    // The fine phase goes back down, halfway between 10 (held) and 20 (broke).
-    expect(await agent.next("search-step")).toEqual({ runId: run.id, step: 2, clients: 15, phase: "fine", startAt: assignment.startAt + 4_000 });
+    // Back at 10 (the last level that held) until it holds again: the server drains the overload first.
+    expect(await agent.next("search-step")).toEqual({ runId: run.id, step: 2, clients: 10, phase: "settle", startAt: assignment.startAt + 4_000 });
+    await send(4, 2, 10, 60_000);
+    await send(5, 2, 10, 60_000);
+    await decide(2);
+    expect(await agent.next("search-step")).toEqual({ runId: run.id, step: 3, clients: 10, phase: "settle", startAt: assignment.startAt + 6_000 });
+    await send(6, 3, 10, 2_000);
+    await send(7, 3, 10, 2_000);
+    await decide(3);
+    // Recovered: the fine phase climbs, halfway between 10 (held) and 20 (broke).
+    expect(await agent.next("search-step")).toEqual({ runId: run.id, step: 4, clients: 15, phase: "fine", startAt: assignment.startAt + 8_000 });
 
     // The only fine level holds: the search is over, and the agent is told to stop.
-    await send(4, 2, 15, 3_000);
-    await send(5, 2, 15, 3_000);
-    await decide(2);
+    await send(8, 4, 15, 3_000);
+    await send(9, 4, 15, 3_000);
+    await decide(4);
     expect(await agent.next("run-stop")).toEqual({ runId: run.id, reason: "capacity search finished: every fine step below the broken coarse step held" });
-    expect((await stored()).map((s) => s.held)).toEqual([true, false, true]);
+    expect((await stored()).map((s) => [s.phase, s.held])).toEqual([["coarse", true], ["coarse", false], ["settle", false], ["settle", true], ["fine", true]]);
 
-    agent.send({ type: "shard-status", payload: { runId: run.id, state: "finished", lastSeq: 5 } });
+    agent.send({ type: "shard-status", payload: { runId: run.id, state: "finished", lastSeq: 9 } });
     await expect.poll(async () => api.queue.getJob(`finish-all-shards-done-${run.id}`), { timeout: 5000 }).toBeTruthy();
     await api.deps.orchestrator.finish(orgId, run.id);
     const done = RunView.parse((await user.request("GET", `/api/runs/${run.id}`)).json);
     expect(done.status).toBe("finished");
     expect(done.events.map((e) => e.kind)).toContain("search-ended");
     expect(done.capacity).toMatchObject({ clients: 15, breakingStep: 1 });
-    expect(done.capacity!.steps.map((s) => [s.clients, s.phase, s.held])).toEqual([[10, "coarse", true], [20, "coarse", false], [15, "fine", true]]);
-    expect(done.capacity!.sentence).toBe("Holds 15 clients while meeting rtt-p99-ms < 50; broke at 20 clients on rtt-p99-ms. Searched coarse steps of 10, then 5 between 10 and 20.");
+    expect(done.capacity!.steps.map((s) => [s.clients, s.phase, s.held])).toEqual([[10, "coarse", true], [20, "coarse", false], [10, "settle", false], [10, "settle", true], [15, "fine", true]]);
+    expect(done.capacity!.sentence).toBe(
+      "Holds 15 clients while meeting rtt-p99-ms < 50; broke at 20 clients on rtt-p99-ms. Searched coarse steps of 10, then 5 between 10 and 20 (after 2 settle steps back at 10 while the server recovered).",
+    );
     await agent.close();
   });
 });

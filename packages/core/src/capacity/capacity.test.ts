@@ -64,6 +64,22 @@ describe("capacity estimate", () => {
     expect(tighter.sentence).toMatch(/broke at 330 clients on rtt-p99-ms\. Searched coarse steps of 50, then 10 between 300 and 350\.$/);
   });
 
+  it("automatic search: settle steps back at the last held level are marked, and count neither for nor against the estimate", () => {
+    const load = { clients: 450, durationSec: 600, rampUpSec: 0, shape: { kind: "step-up" as const, mode: "auto" as const, startClients: 100, stepDurationSec: 5 } };
+    const levels = [100, 150, 200, 250, 300, 350, 300, 300, 310, 320, 330, 340];
+    // The first settle step still drains the overload of 350 clients: its p99 breaks the SLO at 300 clients.
+    const backlog = encodeValues([...Array(90).fill(1_000), ...Array(10).fill(80_000)]);
+    const rows = levels.flatMap((clients, step) => stepRows(step, clients).map((r) => (step === 6 ? { ...r, rttHist: backlog, counters: { ...(r.counters as object), messagesReceived: 9_000 } } : r)));
+    const estimate = analyzeCapacity(rows, slos, load)!;
+    expect(estimate.steps.map((s) => s.phase)).toEqual([...Array(6).fill("coarse"), "settle", "settle", ...Array(4).fill("fine")]);
+    expect(estimate.steps[6]!.held).toBe(false);
+    expect(estimate.clients).toBe(340);
+    expect(estimate.breakingStep).toBe(5);
+    expect(estimate.sentence).toMatch(/Searched coarse steps of 50, then 10 between 300 and 350 \(after 2 settle steps back at 300 while the server recovered\)\.$/);
+    // The settle step's drained backlog (9,000 msg/s at 300 clients) is no point of the throughput curve.
+    expect(estimate.usl?.rSquared).toBeGreaterThan(0.8);
+  });
+
   it("is null for a run without steps", () => {
     expect(analyzeCapacity(stepRows(0, 10).map((r) => ({ ...r, step: null })), slos)).toBeNull();
   });

@@ -49,24 +49,33 @@ function kneeOf(unordered: readonly CapacityStep[]): number | null {
 }
 
 /**
- * Which steps of an automatic search were fine ones: coarse levels only climb, and the fine phase starts
- * below the coarse level that broke, so every step from the first that went down is fine.
+ * Each step's phase in an automatic search: coarse levels only climb; after the break the search goes back
+ * down to the last coarse level that held and settles there (same level) until it holds again; every step
+ * after that climbs above it and is fine.
  */
 function withPhases(steps: readonly CapacityStep[]): CapacityStep[] {
   const firstDown = steps.findIndex((s, i) => i > 0 && s.clients < steps[i - 1]!.clients);
-  return steps.map((s, i) => ({ ...s, phase: firstDown !== -1 && i >= firstDown ? "fine" : "coarse" }));
+  const lastHeld = firstDown >= 2 ? steps[firstDown - 2]!.clients : null;
+  let settling = true;
+  return steps.map((s, i) => {
+    if (firstDown === -1 || i < firstDown) return { ...s, phase: "coarse" };
+    settling &&= s.clients === lastHeld;
+    return { ...s, phase: settling ? "settle" : "fine" };
+  });
 }
 
 /** "Searched coarse steps of 200, then 40 between 800 and 1,000." */
 function searchSentence(search: AutoSearch, steps: readonly CapacityStep[]): string {
   const n = (x: number) => x.toLocaleString("en-US");
   const coarse = steps.filter((s) => s.phase === "coarse");
+  const settled = steps.filter((s) => s.phase === "settle").length;
   const coarseSize = Math.round((search.maxClients - search.startClients) / (search.coarseSteps - 1));
   const broke = coarse.findIndex((s) => !s.held);
   if (broke <= 0 || !steps.some((s) => s.phase === "fine")) return `Searched coarse steps of ${n(coarseSize)}.`;
   const from = coarse[broke - 1]!.clients;
   const to = coarse[broke]!.clients;
-  return `Searched coarse steps of ${n(coarseSize)}, then ${n(Math.round((to - from) / search.fineSteps))} between ${n(from)} and ${n(to)}.`;
+  const settling = settled > 0 ? ` (after ${settled} settle step${settled === 1 ? "" : "s"} back at ${n(from)} while the server recovered)` : "";
+  return `Searched coarse steps of ${n(coarseSize)}, then ${n(Math.round((to - from) / search.fineSteps))} between ${n(from)} and ${n(to)}${settling}.`;
 }
 
 function describe(estimate: Omit<CapacityEstimate, "sentence">, slos: readonly Slo[]): string {
@@ -90,8 +99,9 @@ export function analyzeCapacity(rows: readonly SnapshotRow[], slos: readonly Slo
   const measured = [...byStep.entries()].sort(([a], [b]) => a - b).map(([step, list]) => measureStep(step, list, slos));
   const steps = search ? withPhases(measured) : measured;
   const estimateStep = largestHeldBelowBreaks(steps);
+  const climbing = steps.filter((s) => s.phase !== "settle");
   // The lowest level that broke (the first break of a climb; an automatic search's fine break below its coarse one).
-  const breaking = steps.filter((s) => !s.held).sort((a, b) => a.clients - b.clients || a.step - b.step)[0] ?? null;
+  const breaking = steps.filter((s) => !s.held && s.phase !== "settle").sort((a, b) => a.clients - b.clients || a.step - b.step)[0] ?? null;
   const deciding = [estimateStep, breaking].filter((s): s is CapacityStep => s !== null);
   const problems = deciding.flatMap((s) => s.saturatedAgents.map((a) => `agent ${a.agentId} was saturated at ${s.clients} clients (${a.reason})`));
   const estimate = {
@@ -100,8 +110,9 @@ export function analyzeCapacity(rows: readonly SnapshotRow[], slos: readonly Slo
     problems: estimateStep === null ? [...problems, "the first step already broke an SLO"] : problems,
     breakingStep: breaking?.step ?? null,
     breakingSlos: breaking?.slos.filter((v) => !v.passed).map((v) => v.metric) ?? [],
-    kneeClients: kneeOf(steps),
-    usl: fitUsl(steps.map((s) => ({ clients: s.clients, throughput: s.throughputPerSec }))),
+    // A settle step's throughput includes the backlog it drains: not a point of throughput against clients.
+    kneeClients: kneeOf(climbing),
+    usl: fitUsl(climbing.map((s) => ({ clients: s.clients, throughput: s.throughputPerSec }))),
     steps,
   };
   return { ...estimate, sentence: search ? `${describe(estimate, slos)} ${searchSentence(search, steps)}` : describe(estimate, slos) };
