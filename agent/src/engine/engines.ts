@@ -11,7 +11,7 @@ import { createSearchFeed } from "./search-feed";
 export { ENGINE_CHILD_COMMAND };
 
 type ParentMessage =
-  | { type: "run"; assignment: RunAssignment; clockOffsetMs: number; sourceAddresses?: string[] }
+  | { type: "run"; assignment: RunAssignment; clockOffsetMs: number; sourceAddresses?: string[]; portSlice?: { index: number; count: number } }
   | { type: "search-step"; level: SearchLevel }
   | { type: "stop" };
 type ChildMessage = { type: "ready" } | { type: "snapshot"; snapshot: MetricSnapshot } | { type: "done"; result: ShardResult } | { type: "failed"; error: string };
@@ -46,6 +46,7 @@ export function runEngineChild(): void {
       searchFeed,
       onSnapshot: (snapshot) => send({ type: "snapshot", snapshot }),
       ...(message.sourceAddresses ? { sourceAddresses: message.sourceAddresses } : {}),
+      ...(message.portSlice ? { portSlice: message.portSlice } : {}),
     }).then(
       (result) => send({ type: "done", result }),
       (error: unknown) => send({ type: "failed", error: error instanceof Error ? error.message : String(error) }),
@@ -97,7 +98,9 @@ export async function runOnEngines(assignment: RunAssignment, options: EngineOpt
       clientsBefore: (assignment.clientsBefore ?? 0) + parts.slice(0, i).reduce((sum, n) => sum + n, 0),
     };
     const sourceAddresses = options.sourceAddresses;
-    child.send({ type: "run", assignment: share, clockOffsetMs, ...(sourceAddresses ? { sourceAddresses } : {}) } satisfies ParentMessage);
+    // Disjoint local port slices: two engines never bind the same source address and port.
+    const portSlice = { index: i, count: parts.length };
+    child.send({ type: "run", assignment: share, clockOffsetMs, portSlice, ...(sourceAddresses ? { sourceAddresses } : {}) } satisfies ParentMessage);
     return new Promise<ShardResult>((resolve, reject) => {
       child.on("message", (message: ChildMessage) => {
         if (message.type === "snapshot") {

@@ -1,4 +1,5 @@
 import type { RunAssignment } from "@throng/protocol/agent";
+import type { Target } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import type { ServerSample } from "@throng/protocol/server-watch";
 import type { HealthSampler } from "../metrics/health";
@@ -9,6 +10,7 @@ import { createMovementSync } from "../scenarios/movement-sync";
 import { createPingPong } from "../scenarios/ping-pong";
 import type { ScenarioContext, ScenarioRunner } from "../scenarios/scenario";
 import { createTransport } from "../transports/create-transport";
+import { kernelPortRange, LocalPorts, portSlice } from "../transports/local-ports";
 import type { Transport } from "../transports/transport";
 import { offsetClock, waitUntil, type Clock } from "./clock";
 import { createLoadSchedule } from "./load-schedule";
@@ -41,6 +43,8 @@ export interface RunShardOptions {
   random?: () => number;
   /** Local addresses to spread connections over; the plan's target.sourceAddresses win. */
   sourceAddresses?: string[];
+  /** This engine's share of the local port range when several engine processes run one shard (engines.ts). */
+  portSlice?: { index: number; count: number };
   /** An automatic capacity search's levels after the first, as they are decided. */
   searchFeed?: SearchFeed;
 }
@@ -50,6 +54,16 @@ export interface ShardResult {
   lastSeq: number;
   /** Why no load was generated, when none was. */
   skipped?: "aborted" | "expired";
+}
+
+/**
+ * The local ports this engine binds from when it connects from given source addresses (UDP binds its own): its
+ * slice of the kernel's ephemeral range, less the target's port.
+ */
+function enginePorts(target: Target, slice = { index: 0, count: 1 }): LocalPorts | undefined {
+  if (target.protocol === "udp") return undefined;
+  const targetPort = target.protocol === "websocket" ? Number(new URL(target.url).port || (target.url.startsWith("wss:") ? 443 : 80)) : target.port;
+  return new LocalPorts(portSlice(kernelPortRange(), slice.index, slice.count), new Set([targetPort]), Math.random, (message) => console.error(`warning: ${message}`));
 }
 
 /** The scenario the plan names, over the plan's transport. */
@@ -92,7 +106,7 @@ export async function runShard(assignment: RunAssignment, options: RunShardOptio
     metrics: builder.metrics,
     shardIndex: assignment.shardIndex,
     datagram: assignment.plan.target.protocol === "udp",
-    ...(sourceAddresses ? { sourceAddresses } : {}),
+    ...(sourceAddresses ? { sourceAddresses, localPorts: enginePorts(assignment.plan.target, options.portSlice) } : {}),
     ...(options.random ? { random: options.random } : {}),
   });
   const schedule = createLoadSchedule(load, assignment.plan.scenario, assignment.clients, {

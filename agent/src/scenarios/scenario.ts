@@ -1,4 +1,5 @@
 import type { ScenarioMetrics } from "../metrics/snapshot-builder";
+import type { LocalPorts } from "../transports/local-ports";
 import { causeOf, type Transport, type TransportConnection, type TransportEnd } from "../transports/transport";
 
 /** What the engine drives: it starts clients on its load schedule and closes them all at the end. */
@@ -17,6 +18,8 @@ export interface ScenarioContext {
   metrics: ScenarioMetrics;
   /** Local addresses to spread connections over (client i uses address i mod n). */
   sourceAddresses?: string[];
+  /** With sourceAddresses: the engine binds its own local ports (transports/local-ports.ts). */
+  localPorts?: LocalPorts;
   random?: () => number;
   /** Shard index, so ids (rooms) from different agents never collide. */
   shardIndex?: number;
@@ -65,7 +68,7 @@ export function openClient(context: ScenarioContext, index: number, handlers: Cl
         recordEnd(metrics, end, stopped);
       },
     },
-    localAddress ? { localAddress } : {},
+    localAddress ? { localAddress, ...(context.localPorts ? { localPorts: context.localPorts } : {}) } : {},
   );
   if (handlers.connectTimeoutMs !== undefined) {
     connectTimer = setTimeout(() => {

@@ -2,7 +2,7 @@ import { randomFillSync } from "node:crypto";
 import { connect, type Socket } from "node:net";
 import type { WebSocketTarget } from "@throng/protocol/plan";
 import { sharedRead } from "./read-buffer";
-import { failedConnection, type OpenOptions, type TransportConnection, type TransportEnd, type TransportEvents } from "./transport";
+import { failedConnection, localEnd, type OpenOptions, type TransportConnection, type TransportEnd, type TransportEvents } from "./transport";
 import { acceptKey, closePayload, encodeFrame, FrameDecoder, OPCODE, ProtocolError, type FrameSink } from "./websocket-frames";
 
 /**
@@ -82,7 +82,8 @@ const enum State {
 /** One client connection; a class rather than closures keeps the memory per connection small. */
 class LeanWebSocket implements TransportConnection, FrameSink {
   private state = State.Upgrading;
-  private readonly socket: Socket;
+  private socket: Socket | undefined;
+  private readonly local: ReturnType<typeof localEnd>;
   private readonly key = nextKey();
   private responseHead = "";
   private readonly decoder = new FrameDecoder(this);
@@ -101,38 +102,58 @@ class LeanWebSocket implements TransportConnection, FrameSink {
     options: OpenOptions,
   ) {
     this.opcode = binary ? OPCODE.binary : OPCODE.text;
-    this.socket = connect({
-      host: request.host,
-      port: request.port,
+    this.local = localEnd(options);
+    this.handshakeTimer = setTimeout(() => this.fail(Object.assign(new Error("WebSocket handshake timed out"), { code: "ETIMEDOUT" })), HANDSHAKE_TIMEOUT_MS);
+    this.connectSocket();
+  }
+
+  /** One connect attempt; a local port someone else holds starts the next attempt from another port. */
+  private connectSocket(): void {
+    const bind = this.local.next();
+    if (bind instanceof Error) {
+      this.error = bind;
+      this.socket = undefined;
+      setImmediate(() => this.onSocketClose());
+      return;
+    }
+    const socket = connect({
+      host: this.request.host,
+      port: this.request.port,
       noDelay: true,
-      ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+      ...bind,
       onread: sharedRead((chunk) => this.onRead(chunk)),
     });
-    this.handshakeTimer = setTimeout(() => this.fail(Object.assign(new Error("WebSocket handshake timed out"), { code: "ETIMEDOUT" })), HANDSHAKE_TIMEOUT_MS);
-    this.socket.once("connect", () => this.socket.write(request.head + this.key + request.tail, "latin1"));
-    this.socket.on("error", (cause: Error) => {
+    this.socket = socket;
+    socket.once("connect", () => socket.write(this.request.head + this.key + this.request.tail, "latin1"));
+    socket.on("error", (cause: Error) => {
       this.error ??= cause;
     });
-    this.socket.once("close", () => this.onSocketClose());
+    socket.once("close", () => {
+      if (this.state === State.Upgrading && !this.closedByUs && this.local.lease?.retries(this.error)) {
+        this.error = undefined;
+        return this.connectSocket();
+      }
+      this.onSocketClose();
+    });
   }
 
   send(data: string | Uint8Array): boolean {
     if (this.state !== State.Open) return false;
-    this.socket.write(encodeFrame(this.opcode, data));
+    this.socket!.write(encodeFrame(this.opcode, data));
     return true;
   }
 
   close(timeoutMs = DEFAULT_CLOSE_TIMEOUT_MS): Promise<void> {
     this.closedByUs = true;
     const ended = (this.ended ??= this.state === State.Ended ? Promise.resolve() : new Promise<void>((resolve) => (this.resolveEnded = resolve)));
-    if (this.state === State.Upgrading) this.socket.destroy();
+    if (this.state === State.Upgrading) this.socket?.destroy();
     else if (this.state === State.Open) {
       this.state = State.Closing;
-      this.socket.write(encodeFrame(OPCODE.close, closePayload(1000, "load finished")));
+      this.socket?.write(encodeFrame(OPCODE.close, closePayload(1000, "load finished")));
     }
     if (this.state !== State.Closing) return ended;
     // A peer that never answers the close frame must not hold the run open.
-    const force = setTimeout(() => this.socket.destroy(), timeoutMs);
+    const force = setTimeout(() => this.socket?.destroy(), timeoutMs);
     return ended.finally(() => clearTimeout(force));
   }
 
@@ -141,7 +162,7 @@ class LeanWebSocket implements TransportConnection, FrameSink {
   }
 
   framePing(payload: Buffer): void {
-    if (this.state === State.Open) this.socket.write(encodeFrame(OPCODE.pong, payload));
+    if (this.state === State.Open) this.socket?.write(encodeFrame(OPCODE.pong, payload));
   }
 
   /** The peer's close frame. Answer it (unless we started the close) and end our side. */
@@ -149,9 +170,9 @@ class LeanWebSocket implements TransportConnection, FrameSink {
     if (this.state === State.Open) {
       this.state = State.Closing;
       const code = payload.length >= 2 ? payload.readUInt16BE(0) : 1000;
-      this.socket.write(encodeFrame(OPCODE.close, closePayload(code === 1005 || code === 1006 ? 1000 : code)));
+      this.socket?.write(encodeFrame(OPCODE.close, closePayload(code === 1005 || code === 1006 ? 1000 : code)));
     }
-    this.socket.end();
+    this.socket?.end();
   }
 
   private onRead(chunk: Buffer): void {
@@ -188,10 +209,12 @@ class LeanWebSocket implements TransportConnection, FrameSink {
 
   private fail(error: Error): void {
     this.error ??= error;
-    this.socket.destroy();
+    this.socket?.destroy();
   }
 
   private onSocketClose(): void {
+    if (this.state === State.Ended) return;
+    this.local.lease?.release();
     clearTimeout(this.handshakeTimer);
     const opened = this.state !== State.Upgrading;
     this.state = State.Ended;

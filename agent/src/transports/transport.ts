@@ -1,3 +1,5 @@
+import { PortLease, type LocalPorts } from "./local-ports";
+
 /**
  * The one interface every load transport implements: WebSocket, TCP (framed) and UDP.
  * Transports only move whole messages: they know nothing of scenarios, metrics or the control plane.
@@ -33,6 +35,18 @@ export interface TransportConnection {
 export interface OpenOptions {
   /** Local IP to bind, to spread connections over several loopback addresses' ephemeral ports. */
   localAddress?: string;
+  /** With localAddress: bind a port from the engine's own allocator too, so connect() does no port search. */
+  localPorts?: LocalPorts;
+}
+
+/** The local end a transport binds, attempt by attempt: the lease is undefined when the kernel picks the port. */
+export function localEnd(options: OpenOptions): { lease?: PortLease; next(): { localAddress?: string; localPort?: number } | Error } {
+  const { localAddress, localPorts } = options;
+  if (localAddress && localPorts) {
+    const lease = new PortLease(localPorts, localAddress);
+    return { lease, next: () => lease.next() };
+  }
+  return { next: () => (localAddress ? { localAddress } : {}) };
 }
 
 export interface Transport {
@@ -41,7 +55,7 @@ export interface Transport {
 }
 
 /** Why a connection failed or ended badly, in the words a report uses. */
-export type EndCause = "refused" | "timeout" | "reset" | "handshake" | "unreachable" | "limit" | "error";
+export type EndCause = "refused" | "timeout" | "reset" | "handshake" | "unreachable" | "limit" | "no-local-port" | "error";
 
 /** Classifies an error from any transport (Node's errno codes, ws handshake errors). */
 export function causeOf(error: Error): EndCause {
@@ -51,6 +65,8 @@ export function causeOf(error: Error): EndCause {
   if (code === "ECONNRESET" || code === "EPIPE" || /socket hang up/i.test(error.message)) return "reset";
   if (code === "EADDRNOTAVAIL" || code === "ENETUNREACH" || code === "EHOSTUNREACH") return "unreachable";
   if (code === "EMFILE" || code === "ENFILE") return "limit";
+  // Every port tried was taken, or the engine's slice is full (local-ports.ts).
+  if (code === "ENOLOCALPORT" || code === "EADDRINUSE") return "no-local-port";
   if (/unexpected server response|invalid|handshake|sec-websocket/i.test(error.message)) return "handshake";
   // wss:// certificate failures (DEPTH_ZERO_SELF_SIGNED_CERT, ERR_TLS_CERT_ALTNAME_INVALID, ...) fail the TLS handshake.
   if (/CERT|TLS|SSL/.test(code) || /certificate/i.test(error.message)) return "handshake";

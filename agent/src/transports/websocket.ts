@@ -3,7 +3,7 @@ import { createSecureContext, rootCertificates, type SecureContext } from "node:
 import WebSocket from "ws";
 import type { WebSocketTarget } from "@throng/protocol/plan";
 import { openLeanWebSocket, upgradeRequest } from "./lean-websocket";
-import { failedConnection, type OpenOptions, type Transport, type TransportConnection, type TransportEvents } from "./transport";
+import { localEnd, type OpenOptions, type Transport, type TransportConnection, type TransportEvents } from "./transport";
 
 const HANDSHAKE_TIMEOUT_MS = 10_000;
 const TEXT = { binary: false } as const;
@@ -46,55 +46,75 @@ function tlsOptions(target: WebSocketTarget): TlsOptions {
 }
 
 function openWebSocket(target: WebSocketTarget, tls: TlsOptions, events: TransportEvents, options: OpenOptions = {}): TransportConnection {
-  let ws: WebSocket;
   const frameOptions = target.frames === "binary" ? BINARY : TEXT;
-  try {
-    // Compression would make the measured bytes and CPU cost depend on the payload, not the server.
-    ws = new WebSocket(target.url, target.subprotocols ?? [], {
-      perMessageDeflate: false,
-      handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
-      generateMask: zeroMask,
-      ...tls,
-      ...(target.headers ? { headers: target.headers } : {}),
-      ...(options.localAddress ? { localAddress: options.localAddress } : {}),
-    });
-  } catch (error) {
-    return failedConnection(events, error as Error);
-  }
+  const local = localEnd(options);
   let opened = false;
   let closing = false;
   let error: Error | undefined;
   let resolveEnded!: () => void;
   const ended = new Promise<void>((resolve) => (resolveEnded = resolve));
-
-  ws.on("open", () => {
-    opened = true;
-    events.onOpen();
-  });
-  ws.on("message", (data) => events.onMessage(toBuffer(data)));
-  ws.on("error", (cause) => {
-    error ??= cause;
-  });
-  ws.on("close", () => {
+  const end = () => {
+    local.lease?.release();
     events.onEnd({ opened, ...(error ? { error } : {}), ...(opened && !closing ? { byPeer: true } : {}) });
     resolveEnded();
-  });
+  };
+
+  /** One connect attempt; a local port someone else holds starts the next attempt from another port. */
+  const attempt = (): WebSocket | undefined => {
+    const bind = local.next();
+    let attemptWs: WebSocket;
+    try {
+      if (bind instanceof Error) throw bind;
+      // Compression would make the measured bytes and CPU cost depend on the payload, not the server.
+      attemptWs = new WebSocket(target.url, target.subprotocols ?? [], {
+        perMessageDeflate: false,
+        handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
+        generateMask: zeroMask,
+        ...tls,
+        ...(target.headers ? { headers: target.headers } : {}),
+        ...bind,
+      });
+    } catch (cause) {
+      error ??= cause as Error;
+      setImmediate(end);
+      return undefined;
+    }
+    attemptWs.on("open", () => {
+      opened = true;
+      events.onOpen();
+    });
+    attemptWs.on("message", (data) => events.onMessage(toBuffer(data)));
+    attemptWs.on("error", (cause) => {
+      error ??= cause;
+    });
+    attemptWs.on("close", () => {
+      if (!opened && !closing && local.lease?.retries(error)) {
+        error = undefined;
+        ws = attempt();
+        return;
+      }
+      end();
+    });
+    return attemptWs;
+  };
+  let ws = attempt();
 
   return {
     send(data) {
-      if (ws.readyState !== WebSocket.OPEN) return false;
+      if (ws?.readyState !== WebSocket.OPEN) return false;
       ws.send(data, frameOptions);
       return true;
     },
     close(timeoutMs = DEFAULT_CLOSE_TIMEOUT_MS) {
       closing = true;
+      if (!ws) return ended;
       if (ws.readyState === WebSocket.CONNECTING || ws.readyState === WebSocket.CLOSED) {
         ws.terminate();
         return ended;
       }
       if (ws.readyState === WebSocket.OPEN) ws.close(1000, "load finished");
       // A peer that never answers the close frame must not hold the run open.
-      const force = setTimeout(() => ws.terminate(), timeoutMs);
+      const force = setTimeout(() => ws?.terminate(), timeoutMs);
       return ended.finally(() => clearTimeout(force));
     },
   };
