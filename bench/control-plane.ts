@@ -26,7 +26,7 @@ const argValue = (name: string) => {
   const at = process.argv.indexOf(name);
   return at > 0 ? process.argv[at + 1] : undefined;
 };
-const steps = (argValue("--steps") ?? "50,100,250,500").split(",").map(Number).filter((n) => n > 0 && n <= 2000);
+const steps = (argValue("--steps") ?? "50,100,250,500").split(",").map(Number).filter((n) => n > 0 && n <= 5000);
 const runSeconds = Math.min(Number(argValue("--seconds") ?? 10), 120);
 const drainSec = Math.min(Number(argValue("--drain-sec") ?? 30), 300);
 const noFsync = process.argv.includes("--no-fsync");
