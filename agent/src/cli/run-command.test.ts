@@ -15,8 +15,9 @@ describe("run command checks", () => {
     expect(fdWarning(25_000, 20_000)).toMatch(/open-file limit is 20000/);
   });
 
-  it("spreads a big loopback plan over 127.0.0.x source addresses, and leaves others alone", () => {
-    expect(loopbackSourceAddresses(plan(60_000))).toEqual(["127.0.0.1", "127.0.0.2", "127.0.0.3"]);
+  it("spreads a big loopback plan over 127.0.0.x source addresses (the engine's own ports), and leaves others alone", () => {
+    expect(loopbackSourceAddresses(plan(60_000))).toEqual(["127.0.0.2", "127.0.0.3", "127.0.0.4"]);
+    expect(loopbackSourceAddresses(plan(19_500))).toEqual(["127.0.0.2"]);
     expect(loopbackSourceAddresses(plan(10_000))).toBeUndefined();
     expect(loopbackSourceAddresses(plan(60_000, "ws://10.0.0.5:7070/ws"))).toBeUndefined();
   });

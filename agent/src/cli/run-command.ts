@@ -45,6 +45,12 @@ const FD_HEADROOM = 64;
 
 /** Connections one local address can open to one target address and port (Linux default range 32768–60999, less headroom). */
 const PORTS_PER_SOURCE_ADDRESS = 25_000;
+/**
+ * Above this many clients to a loopback target the engine binds its own local ports: past ~14k connections from one
+ * address the kernel's connect() port search was 40% of the agent's CPU (docs/benchmarks.md, "Agent"); 10k clients
+ * still ran at 100% of rate with kernel-chosen ports, and small runs keep the kernel's choice.
+ */
+const KERNEL_PORTS_UP_TO = 10_000;
 
 /** The target's host, to tell whether it is on loopback. */
 function targetHost(plan: PlanSpec): string {
@@ -52,13 +58,20 @@ function targetHost(plan: PlanSpec): string {
 }
 
 /**
- * For a loopback target with more clients than one address has ephemeral ports, spread connections over
- * 127.0.0.1, 127.0.0.2, … (all of 127.0.0.0/8 is loopback on Linux); undefined when not needed or given.
+ * For a loopback target with more than KERNEL_PORTS_UP_TO clients, connect from 127.0.0.2, 127.0.0.3, … (all of
+ * 127.0.0.0/8 is loopback on Linux), one address per PORTS_PER_SOURCE_ADDRESS clients; given source addresses make
+ * the engine choose its own local ports (transports/local-ports.ts). UDP: 127.0.0.1, … only past one address's
+ * ports. Undefined when not needed or given.
  */
 export function loopbackSourceAddresses(plan: PlanSpec): string[] | undefined {
   if (plan.target.sourceAddresses || !targetHost(plan).startsWith("127.")) return undefined;
   const needed = Math.ceil(plan.load.clients / PORTS_PER_SOURCE_ADDRESS);
-  return needed > 1 ? Array.from({ length: needed }, (_, i) => `127.0.0.${i + 1}`) : undefined;
+  // UDP binds its own sockets (no connect-time port search): more addresses only past one address's ports.
+  const ownPorts = plan.target.protocol !== "udp" && plan.load.clients > KERNEL_PORTS_UP_TO;
+  if (!ownPorts) return needed > 1 ? Array.from({ length: needed }, (_, i) => `127.0.0.${i + 1}`) : undefined;
+  // Not 127.0.0.1: its ports in TIME_WAIT from kernel-chosen connections (ours from a smaller run a minute ago,
+  // or any other process's) lack SO_REUSEADDR and refuse a bind for 60 s; 127.0.0.2 and up are ours alone.
+  return Array.from({ length: needed }, (_, i) => `127.0.0.${i + 2}`);
 }
 
 /** A warning when the plan needs more sockets per process than the open-file limit allows. */
@@ -75,7 +88,7 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
   const warning = fdWarning(Math.ceil(plan.load.clients / engines), openFileLimit());
   if (warning) console.error(warning);
   const sourceAddresses = args.sourceAddresses ?? loopbackSourceAddresses(plan);
-  if (sourceAddresses && !args.sourceAddresses) console.error(`note: ${plan.load.clients} clients exceed one address's ephemeral ports; connecting from ${sourceAddresses.join(", ")}`);
+  if (sourceAddresses && !args.sourceAddresses) console.error(`note: ${plan.load.clients} clients to a loopback target: connecting from ${sourceAddresses.join(", ")} with the engine's own local ports`);
   const assignment: RunAssignment = { runId: randomUUID(), shardIndex: 0, shardCount: 1, clients: plan.load.clients, plan, startAt: Date.now() + 200 };
   const out = args.out ? createWriteStream(args.out) : undefined;
   const snapshots: MetricSnapshot[] = [];

@@ -10,9 +10,13 @@ import { readFileSync } from "node:fs";
  * Ports come from the kernel's ephemeral range (ip_local_port_range): servers do not listen there, so a bound
  * port never blocks a service from starting. A port someone else holds fails with EADDRINUSE (bind) or
  * EADDRNOTAVAIL (connect: the same 4-tuple is open or in TIME_WAIT) and the connection tries the next one, at
- * most MAX_PORT_ATTEMPTS times. A closed connection's port goes back to the pool at once; it is reached again
- * only after the cursor wraps, by which time a TIME_WAIT (ours when we closed first, 60 s) has usually ended;
- * when it has not, the attempt is skipped like any taken port.
+ * most MAX_PORT_ATTEMPTS times. A closed connection's port goes back to the pool at once and is reached again
+ * only after the cursor wraps. TIME_WAIT stays with whichever side sent the first FIN: a WebSocket server closes
+ * TCP first after the close handshake (RFC 6455 §7.1.1; the reference target does), so the port is free; a raw
+ * TCP client that ends first holds it for 60 s. Binding such a port works (libuv sets SO_REUSEADDR) and connect()
+ * then reuses the TIME_WAIT on loopback (net.ipv4.tcp_tw_reuse=2, the default) or fails with EADDRNOTAVAIL
+ * toward other hosts, which is skipped like any taken port. Holding ports for 60 s instead would cap connection
+ * churn at ~470/s per address, far below what a login storm opens on loopback.
  */
 
 export interface PortRange {
@@ -23,7 +27,7 @@ export interface PortRange {
 /** Linux's default ephemeral range, used when /proc cannot be read. */
 const DEFAULT_RANGE: PortRange = { first: 32768, last: 60999 };
 /** Tries per connection before it fails as "no-local-port"; each try moves the cursor on. */
-export const MAX_PORT_ATTEMPTS = 8;
+export const MAX_PORT_ATTEMPTS = 16;
 
 /** The kernel's ephemeral port range. */
 export function kernelPortRange(path = "/proc/sys/net/ipv4/ip_local_port_range"): PortRange {
