@@ -80,6 +80,13 @@ describe("capacity estimate", () => {
     expect(estimate.usl?.rSquared).toBeGreaterThan(0.8);
   });
 
+  it("names a step by the clients it held, not by a last second that already counts the next level", () => {
+    // Step 1 holds 200 clients; its last second's snapshot was taken just after the ramp to 300 began.
+    const rows = [...stepRows(0, 100), ...stepRows(1, 200).map((r, i) => (i === 4 ? { ...r, clients: 300 } : r)), ...stepRows(2, 300)];
+    const estimate = analyzeCapacity(rows, slos)!;
+    expect(estimate.steps.map((s) => s.clients)).toEqual([100, 200, 300]);
+  });
+
   it("is null for a run without steps", () => {
     expect(analyzeCapacity(stepRows(0, 10).map((r) => ({ ...r, step: null })), slos)).toBeNull();
   });

@@ -10,12 +10,23 @@ import { fitUsl } from "./usl";
 /** A step's marginal throughput per added client below this share of the first step's means the knee. */
 const KNEE_SLOPE_SHARE = 0.5;
 
+/**
+ * The clients a step held: the lower median of its seconds' counts, not the peak. A second at the step's end
+ * can already count some of the next level's clients (its snapshot taken a moment after the next ramp began),
+ * and a peak then named the step after the next level (an 18-client step read as 20 in the accuracy test).
+ */
+function heldClients(points: readonly { clients: number }[]): number {
+  const counts = points.map((p) => p.clients).sort((a, b) => a - b);
+  return counts[Math.floor((counts.length - 1) / 2)] ?? 0;
+}
+
 /** One step's figures and verdicts over its hold; the control plane's capacity search judges each step with it too. */
 export function measureStep(step: number, rows: readonly SnapshotRow[], slos: readonly Slo[]): CapacityStep {
   // The step's first second is still moving to its client count: judge the hold after it.
   const hold = holdSeconds(rows, (r) => r.second);
   const summary = summarize(hold);
-  const verdicts = judgeSlos(slos, measuredOfSummary(summary), buildSeries(hold));
+  const series = buildSeries(hold);
+  const verdicts = judgeSlos(slos, measuredOfSummary(summary), series);
   const saturated = new Map<string, string>();
   for (const row of hold) {
     const health = AgentHealth.parse(row.health);
@@ -23,7 +34,7 @@ export function measureStep(step: number, rows: readonly SnapshotRow[], slos: re
   }
   return {
     step,
-    clients: summary.peakClients,
+    clients: heldClients(series),
     seconds: new Set(hold.map((r) => r.second)).size,
     throughputPerSec: summary.messagesPerSec,
     rttP99Ms: summary.rttP99Ms,
