@@ -5,7 +5,7 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
-import { agentBin, agentProcesses, artifacts, baseUrl, stamp, url } from "./support/e2e-env";
+import { agentBin, agentProcesses, artifacts, baseUrl, stamp, url, signUp } from "./support/e2e-env";
 
 const scratch = mkdtempSync(join(tmpdir(), "throng-dash-"));
 const { start, startTarget, stopAll } = agentProcesses();
@@ -66,12 +66,7 @@ test.afterAll(async () => {
 
 test("agents: empty state, every install variant with a copy button, an agent joins, labels are edited", async () => {
   test.setTimeout(90_000);
-  await page.goto(url("/sign-up"));
-  await page.getByLabel("Name", { exact: true }).fill("Dash Tester");
-  await page.getByLabel("Email", { exact: true }).fill(`dash-${stamp}@example.com`);
-  await page.getByLabel("Password", { exact: true }).fill(`pw-${stamp}`);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/agents$/);
+  await signUp(page, "Dash Tester", "dash");
   await expect(page.getByTestId("agents-empty")).toContainText("Create an enrolment token");
   await shot("agents-empty");
 

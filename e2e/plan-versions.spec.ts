@@ -3,13 +3,8 @@
 // version is refused with 409. Screenshots go to e2e/artifacts/.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
-
-const baseUrl = (process.env.E2E_BASE_URL ?? "").replace(/\/+$/, "");
-const artifacts = fileURLToPath(new URL("./artifacts/", import.meta.url));
-const stamp = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
-const url = (path: string) => `${baseUrl}${path}`;
+import { artifacts, baseUrl, signUp, stamp, url } from "./support/e2e-env";
 const write = { headers: { origin: baseUrl } };
 
 test("a plan is edited into version 2, both versions are listed, and a stale save is refused", async ({ page }) => {
@@ -19,12 +14,7 @@ test("a plan is edited into version 2, both versions are listed, and a stale sav
   const pageErrors: string[] = [];
   page.on("pageerror", (error) => pageErrors.push(`${page.url()}: ${error.message}`));
 
-  await page.goto(url("/sign-up"));
-  await page.getByLabel("Name", { exact: true }).fill("Plan Editor");
-  await page.getByLabel("Email", { exact: true }).fill(`versions-${stamp}@example.com`);
-  await page.getByLabel("Password", { exact: true }).fill(`pw-${stamp}`);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/agents$/);
+  await signUp(page, "Plan Editor", "versions");
 
   const spec = {
     name: `Versioned ${stamp}`,

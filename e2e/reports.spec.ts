@@ -6,7 +6,7 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { agentBin, agentProcesses, artifacts, baseUrl, json, stamp, url } from "./support/e2e-env";
+import { agentBin, agentProcesses, artifacts, baseUrl, json, stamp, url, signUp } from "./support/e2e-env";
 
 const scratch = mkdtempSync(join(tmpdir(), "throng-reports-"));
 const { start, startTarget, stopAll } = agentProcesses();
@@ -56,12 +56,7 @@ test.afterAll(async () => {
 
 test("two finished step-up runs of a plan with SLOs, seeded through the API", async () => {
   test.setTimeout(240_000);
-  await page.goto(url("/sign-up"));
-  await page.getByLabel("Name", { exact: true }).fill("Report Reader");
-  await page.getByLabel("Email", { exact: true }).fill(`reports-${stamp}@example.com`);
-  await page.getByLabel("Password", { exact: true }).fill(`pw-${stamp}`);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/agents$/);
+  await signUp(page, "Report Reader", "reports");
 
   await test.step("the empty states say what to do", async () => {
     await page.goto(url("/targets"));

@@ -5,7 +5,7 @@ import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
-import { agentBin, agentProcesses, artifacts, baseUrl, json, stamp, url } from "./support/e2e-env";
+import { agentBin, agentProcesses, artifacts, baseUrl, json, stamp, url, signUp } from "./support/e2e-env";
 
 const scratch = mkdtempSync(join(tmpdir(), "throng-watch-"));
 const { start, startTargetProcess, stopAll } = agentProcesses();
@@ -29,12 +29,7 @@ test.afterAll(async () => {
 
 test("a watched run shows the server's CPU, memory and packets beside the load, live and in the report", async () => {
   test.setTimeout(180_000);
-  await page.goto(url("/sign-up"));
-  await page.getByLabel("Name", { exact: true }).fill("Server Watcher");
-  await page.getByLabel("Email", { exact: true }).fill(`watch-${stamp}@example.com`);
-  await page.getByLabel("Password", { exact: true }).fill(`pw-${stamp}`);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/agents$/);
+  await signUp(page, "Server Watcher", "watch");
 
   const enrolment = await json<{ commands: { node: string } }>(await page.request.post(url("/api/enrolment-tokens"), { data: {}, ...write }), "enrolment token");
   const words = enrolment.commands.node.trim().split(/\s+/);

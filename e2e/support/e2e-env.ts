@@ -2,7 +2,7 @@
 // reference target as child processes of the test, and reading a JSON answer with a clear failure.
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { expect } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 
 export const baseUrl = (process.env.E2E_BASE_URL ?? "").replace(/\/+$/, "");
 export const agentBin = process.env.E2E_AGENT_BIN ?? "";
@@ -60,4 +60,14 @@ export async function json<T>(response: { ok(): boolean; status(): number; text(
   const text = await response.text();
   expect(response.ok(), `${what}: HTTP ${response.status()} ${text}`).toBe(true);
   return JSON.parse(text) as T;
+}
+
+/** Signs a new user up as `name` (email `<emailPrefix>-<stamp>@example.com`, password `pw-<stamp>`) and waits for the Agents page. */
+export async function signUp(page: Page, name: string, emailPrefix: string): Promise<void> {
+  await page.goto(url("/sign-up"));
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByLabel("Email", { exact: true }).fill(`${emailPrefix}-${stamp}@example.com`);
+  await page.getByLabel("Password", { exact: true }).fill(`pw-${stamp}`);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/agents$/);
 }
