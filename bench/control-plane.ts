@@ -18,6 +18,7 @@ import { ensureRedis } from "../infra/local/redis";
 import { makeTempDir } from "../infra/local/temp-dir";
 import { signUp } from "../tests/fault/support/api-client";
 import { startApi, startWorkers, type ServerEnv } from "../tests/fault/support/processes";
+import { collectStages, stageTable } from "./control-plane/stages";
 import { runStep } from "./control-plane/step";
 import { table, type StepResult } from "./control-plane/table";
 
@@ -47,7 +48,9 @@ async function main(): Promise<void> {
     const results: StepResult[] = [];
     for (const [index, count] of steps.entries()) {
       const port = await freePort();
-      const api = await startApi(env, port, "api", { LOG_LEVEL: "warn" }, cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(cpuProfDir)}`] : []);
+      // Debug level: the api logs each live point's stage times, which `stages` reads (it has no other debug lines).
+      const stages = collectStages();
+      const api = await startApi(env, port, "api", { LOG_LEVEL: "debug" }, cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(cpuProfDir)}`] : [], stages.line);
       const workers = await startWorkers(env);
       const apiUrl = `http://127.0.0.1:${port}`;
       const browser = await signUp(apiUrl);
@@ -56,7 +59,7 @@ async function main(): Promise<void> {
       const result = await Promise.race([
         runStep({
           count, label: `step-${index}`, runSeconds, drainSec, browser, apiUrl, apiPid: api.process.pid!, gatewayUrl: `ws://127.0.0.1:${port}${AGENT_GATEWAY_PATH}`,
-          databaseUrl: database.url, log,
+          databaseUrl: database.url, log, stages,
         }),
         api.diedEarly,
         workers.diedEarly,
@@ -64,10 +67,15 @@ async function main(): Promise<void> {
       results.push(result);
       if (!["finished", "failed", "aborted"].includes(result.run)) log(`workers' last lines:\n${workers.tail().split("\n").slice(-5).join("\n")}`);
       log(table([result]).split("\n").at(-1)!);
+      log(stageTable([result.stages]).split("\n").at(-1)!);
       await Promise.all([api.stop(cpuProfDir ? "SIGTERM" : "SIGKILL", cpuProfDir ? 20_000 : 1_000), workers.stop("SIGKILL", 1_000)]); // a fresh pair for the next step
     }
     console.log(`\ncontrol plane: one api + one workers process, ${runSeconds} s runs, 1 snapshot per agent per second, PostgreSQL fsync ${noFsync ? "off" : "on"}:\n`);
     console.log(table(results));
+    console.log("\nstages: time since the agent sent its snapshot, p50 / p99 over the snapshots the api traced (each agent's second");
+    console.log("at the first live point that carried it): received by ingest, its batch committed, its merge's coalescing window");
+    console.log("ended, the second's lock held, the point built, upserted, published to Redis, received by the browser:\n");
+    console.log(stageTable(results.map((result) => result.stages)));
   } finally {
     await stopAllChildren();
     await fs.rm(dir, { recursive: true, force: true });

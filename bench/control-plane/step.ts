@@ -6,6 +6,7 @@ import { WEB_ORIGIN } from "../../tests/fault/support/processes";
 import { watchReceipts } from "./live-receipts";
 import { watchProcess } from "./process-usage";
 import { startSimAgent, type SimAgent } from "./sim-agent";
+import { stageBreakdown, type Stage, type StageCollector } from "./stages";
 import { readStoredRun } from "./stored-run";
 import { snapshotBodies } from "./snapshot-bodies";
 import type { StepResult } from "./table";
@@ -35,7 +36,7 @@ async function connectFleet(count: number, label: string, gatewayUrl: string, to
 /** One run on a fleet of `count` agents; waits (bounded) for the last acks, then reads what everyone saw. */
 export async function runStep(options: {
   count: number; label: string; runSeconds: number; drainSec: number; browser: Browser; apiUrl: string; apiPid: number; gatewayUrl: string;
-  databaseUrl: string; log: Log;
+  databaseUrl: string; log: Log; stages: StageCollector;
 }): Promise<StepResult> {
   const { count, label, runSeconds, browser } = options;
   const { token } = await browser.request<{ token: string }>("POST", "/api/enrolment-tokens", { expiresInMinutes: 60 });
@@ -69,6 +70,8 @@ export async function runStep(options: {
     await live.stop();
 
     const latencies: number[] = [];
+    const stageSamples: Record<Stage, number>[] = [];
+    const bySecond = new Map<number, number[]>();
     let sent = 0, acked = 0, notLive = 0, firstSend = Infinity, lastAck = 0;
     for (const agent of fleet) {
       const stats = agent.runs.get(runId);
@@ -81,9 +84,17 @@ export async function runStep(options: {
         const seen = live.firstSeen.get(`${agent.id}:${t}`);
         if (seen === undefined) notLive += 1;
         latencies.push(seen === undefined ? Infinity : seen - at);
+        if (!bySecond.has(t)) bySecond.set(t, []);
+        bySecond.get(t)!.push(seen === undefined ? Infinity : seen - at);
+        const api = options.stages.of(runId, agent.id, t);
+        if (api && seen !== undefined) {
+          stageSamples.push(Object.fromEntries([...Object.entries(api), ["browser", seen]].map(([stage, when]) => [stage, (when as number) - at])) as Record<Stage, number>);
+        }
       }
     }
     latencies.sort((a, b) => a - b);
+    options.log(`${count} agents: p99 ms by second of the run: ${[...bySecond.entries()].sort(([a], [b]) => a - b)
+      .map(([, values]) => percentile(values.sort((a, b) => a - b), 99) ?? "> drain").join(", ")}`);
     const stored = await readStoredRun(options.databaseUrl, runId);
     const wallSec = Math.max(1, (lastAck - firstSend) / 1000 + 1); // the first second's snapshots go out at its end
     return {
@@ -100,6 +111,7 @@ export async function runStep(options: {
       incompleteSeconds: runSeconds - stored.agentsPerSecond.filter((agents) => agents === count).length,
       loadAverage,
       run: stored.status,
+      stages: stageBreakdown(count, stageSamples),
     };
   } finally {
     for (const agent of fleet) agent.close();

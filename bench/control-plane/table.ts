@@ -1,3 +1,5 @@
+import type { StageBreakdown } from "./stages";
+
 /** One fleet size's figures, all from what the simulated agents and the browser saw (plus /proc for the api). */
 export interface StepResult {
   agents: number;
@@ -18,6 +20,8 @@ export interface StepResult {
   incompleteSeconds: number;
   loadAverage: number;
   run: string;
+  /** Where the time from send to browser went, from the api's debug lines. */
+  stages: StageBreakdown;
 }
 
 export function table(results: StepResult[]): string {

@@ -1,6 +1,7 @@
 import type { Redis } from "ioredis";
 import { createFleetService } from "@throng/core/fleet/fleet-service";
 import { createIngestService } from "@throng/core/metrics/ingest";
+import type { PointStages } from "@throng/core/metrics/ingest-stages";
 import { createServerSampleIngest } from "@throng/core/metrics/server-watch";
 import { createApiTokenService } from "@throng/core/orgs/api-tokens";
 import { createAuditLog } from "@throng/core/orgs/audit";
@@ -36,6 +37,8 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
 export function composeApi(input: {
   env: ComposeEnv; db: Db; redis: Redis; subscriberRedis: Redis; jobs: Jobs; log: Log;
   orchestration?: OrchestratorConfig; rateLimits?: RateLimits;
+  /** Each live point's stage times (the control-plane bench reads them from the debug log). */
+  onStages?: (stages: PointStages) => void;
 }): ApiDeps {
   const { env, db, redis, jobs, log } = input;
   const repos = createRepos(db);
@@ -54,7 +57,7 @@ export function composeApi(input: {
     runs: createRunService({ repos, fleet, jobs }),
     orchestrator: createRunOrchestrator({ repos, fleet, jobs, bus, clock, log, config: input.orchestration ?? DEFAULT_ORCHESTRATION }),
     fleet,
-    ingest: createIngestService({ repos, bus, log, coalesceMs: env.INGEST_COALESCE_MS }),
+    ingest: createIngestService({ repos, bus, log, coalesceMs: env.INGEST_COALESCE_MS, onStages: input.onStages }),
     serverSamples: createServerSampleIngest({ repos, bus, log }),
     orgs: createOrgService({ orgs: repos.orgs, audit, clock, webOrigin: env.WEB_ORIGIN }),
     apiTokens,

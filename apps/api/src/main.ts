@@ -1,3 +1,4 @@
+import type { PointStages } from "@throng/core/metrics/ingest-stages";
 import { createDb } from "@throng/db/client";
 import { createRunQueue } from "@throng/runtime/jobs";
 import { createLogger } from "@throng/runtime/logger";
@@ -13,7 +14,9 @@ const redis = createRedis(env.REDIS_URL, "api");
 const subscriberRedis = createRedis(env.REDIS_URL, "api-subscriber");
 const { queue, jobs } = createRunQueue(createRedis(env.REDIS_URL, "api-queue"), env.QUEUE_PREFIX);
 
-const deps = composeApi({ env, db, redis, subscriberRedis, jobs, log });
+// At debug level every live point logs its stage times (bench/control-plane reads them); otherwise none are kept.
+const onStages = log.isLevelEnabled("debug") ? (stages: PointStages) => log.debug({ stages }, "live point stages") : undefined;
+const deps = composeApi({ env, db, redis, subscriberRedis, jobs, log, onStages });
 const { app } = await buildApp(deps, { logger: log });
 
 async function shutdown(signal: string) {

@@ -43,9 +43,11 @@ function serverEnv(env: ServerEnv, extra: Record<string, string>): NodeJS.Proces
 }
 
 /** An api process on `port`, on every address (agents in namespaces reach it on their gateway); resolves once /health answers. */
-export async function startApi(env: ServerEnv, port: number, name = "api", extraEnv: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Child> {
+export async function startApi(
+  env: ServerEnv, port: number, name = "api", extraEnv: Record<string, string> = {}, nodeArgs: string[] = [], log?: (line: string) => void,
+): Promise<Child> {
   const child = spawnChild({
-    name, command: process.execPath, args: [...nodeArgs, "--import", "tsx", "apps/api/src/main.ts"], cwd: root,
+    name, command: process.execPath, args: [...nodeArgs, "--import", "tsx", "apps/api/src/main.ts"], cwd: root, log,
     env: serverEnv(env, { API_PORT: String(port), API_HOST: "0.0.0.0", API_PUBLIC_URL: `http://127.0.0.1:${port}`, ...extraEnv }),
   });
   await waitUntil(async () => (await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(2_000) })).status === 200, {

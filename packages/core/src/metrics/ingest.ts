@@ -3,6 +3,7 @@ import type { Repos } from "@throng/db/repos";
 import type { SnapshotRow } from "@throng/db/repos/snapshots";
 import type { Bus, Log } from "../ports";
 import { publishLive } from "../runs/live";
+import type { PointStages } from "./ingest-stages";
 import { createMerge, type Merge } from "./merge";
 import { createSnapshotBatcher } from "./snapshot-batch";
 
@@ -19,6 +20,8 @@ interface OpenSecond {
   merge: Merge;
   keys: Set<string>;
   lastAddedAt: number;
+  /** This process's snapshots not yet carried by a point, when stages are traced: [agentId, receivedAt, committedAt]. */
+  untraced: [string, number, number][];
 }
 
 /**
@@ -51,7 +54,7 @@ function toRow(agentId: string, snapshot: MetricSnapshot): SnapshotRow {
  * per window. The stored snapshots are the truth: `finish-run` rebuilds every second from them, so a merge
  * lost with a crashed process costs nothing but a late point.
  */
-export function createIngestService(deps: { repos: Repos; bus: Bus; log?: Log; coalesceMs?: number }) {
+export function createIngestService(deps: { repos: Repos; bus: Bus; log?: Log; coalesceMs?: number; onStages?: (stages: PointStages) => void }) {
   const { repos, bus } = deps;
   const coalesceMs = deps.coalesceMs ?? 0;
   const batcher = createSnapshotBatcher({ insertMany: repos.snapshots.insertMany });
@@ -78,7 +81,7 @@ export function createIngestService(deps: { repos: Repos; bus: Bus; log?: Log; c
   function openSecond(runId: string, second: number): OpenSecond {
     const key = `${runId}:${second}`;
     let entry = open.get(key);
-    if (!entry) open.set(key, (entry = { merge: createMerge(), keys: new Set(), lastAddedAt: Date.now() }));
+    if (!entry) open.set(key, (entry = { merge: createMerge(), keys: new Set(), lastAddedAt: Date.now(), untraced: [] }));
     return entry;
   }
 
@@ -124,15 +127,21 @@ export function createIngestService(deps: { repos: Repos; bus: Bus; log?: Log; c
   // One merge of a second at a time (across api instances): otherwise a merge that saw fewer snapshots can be
   // written or published after one that saw more, and the second ends short of an agent.
   async function merge(orgId: string, runId: string, second: number) {
+    const startedAt = Date.now();
     await inMergeSlot(() => repos.snapshots.withSecondLocked(runId, second, async (locked) => {
+      const lockedAt = Date.now();
       const entry = openSecond(runId, second);
       if ((await locked.countSecond(orgId, runId, second)) !== entry.merge.count) {
         const known = [...entry.keys].map((key) => ({ agentId: key.split(":")[1]!, seq: Number(key.split(":")[2]) }));
         for (const row of await locked.listSecondExcept(orgId, runId, second, known)) add(runId, second, row);
       }
       const point = entry.merge.point(second);
+      const snapshots = entry.untraced.splice(0);
+      const builtAt = Date.now();
       await locked.upsertSecond(orgId, runId, second, point);
+      const upsertedAt = Date.now();
       await publishLive(bus, runId, { type: "point", point });
+      deps.onStages?.({ runId, second, startedAt, lockedAt, builtAt, upsertedAt, publishedAt: Date.now(), snapshots });
     }));
   }
 
@@ -167,10 +176,12 @@ export function createIngestService(deps: { repos: Repos; bus: Bus; log?: Log; c
 
   return {
     async ingest(orgId: string, agentId: string, snapshot: MetricSnapshot): Promise<IngestResult> {
+      const receivedAt = Date.now();
       if (!(await holdsShard(orgId, snapshot.runId, agentId))) return "unknown-run";
       const row = toRow(agentId, snapshot);
       if (!(await batcher.submit({ orgId, runId: snapshot.runId, row }))) return "duplicate";
       add(snapshot.runId, row.second, row);
+      if (deps.onStages) openSecond(snapshot.runId, row.second).untraced.push([agentId, receivedAt, Date.now()]);
       sweep(Date.now());
       if (coalesceMs > 0) schedule(orgId, snapshot.runId, row.second);
       else await merge(orgId, snapshot.runId, row.second);

@@ -1,0 +1,60 @@
+import type { PointStages } from "@throng/core/metrics/ingest-stages";
+
+/** Where one snapshot was on its way from agent to browser, as times since its agent sent it (ms). */
+export const STAGES = ["received", "committed", "merge start", "locked", "built", "upserted", "published", "browser"] as const;
+export type Stage = (typeof STAGES)[number];
+
+/** One step's stage figures: p50 and p99 of each stage's time since send, over the snapshots the api traced. */
+export interface StageBreakdown {
+  agents: number;
+  traced: number;
+  p50: Record<Stage, number>;
+  p99: Record<Stage, number>;
+}
+
+type ApiTimes = Omit<Record<Stage, number>, "browser">;
+
+/**
+ * Reads the api's debug lines ("live point stages", one per live point) and keeps, for every agent's second,
+ * the times of the first point that carried it. `line` goes to the api child's output.
+ */
+export function collectStages() {
+  const bySnapshot = new Map<string, ApiTimes>(); // `${runId}:${agentId}:${second}`
+  return {
+    line(text: string): void {
+      if (!text.includes('"live point stages"')) return;
+      const { stages } = JSON.parse(text) as { stages: PointStages };
+      for (const [agentId, receivedAt, committedAt] of stages.snapshots) {
+        bySnapshot.set(`${stages.runId}:${agentId}:${stages.second}`, {
+          received: receivedAt, committed: committedAt, "merge start": stages.startedAt, locked: stages.lockedAt, built: stages.builtAt,
+          upserted: stages.upsertedAt, published: stages.publishedAt,
+        });
+      }
+    },
+    /** The api's times of `agentId`'s second `second` in run `runId`, if a point carried it. */
+    of: (runId: string, agentId: string, second: number): ApiTimes | undefined => bySnapshot.get(`${runId}:${agentId}:${second}`),
+  };
+}
+export type StageCollector = ReturnType<typeof collectStages>;
+
+/** p50/p99 per stage of `samples` (each a snapshot's stage times since its send). */
+export function stageBreakdown(agents: number, samples: Record<Stage, number>[]): StageBreakdown {
+  const at = (stage: Stage, p: number) => {
+    const sorted = samples.map((sample) => sample[stage]).sort((a, b) => a - b);
+    return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
+  };
+  return {
+    agents, traced: samples.length,
+    p50: Object.fromEntries(STAGES.map((stage) => [stage, at(stage, 50)])) as Record<Stage, number>,
+    p99: Object.fromEntries(STAGES.map((stage) => [stage, at(stage, 99)])) as Record<Stage, number>,
+  };
+}
+
+export function stageTable(rows: StageBreakdown[]): string {
+  const header = ["agents", "traced", ...STAGES.map((stage) => `${stage} p50/p99 ms`)];
+  const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
+  return [
+    line(header), line(header.map(() => "---")),
+    ...rows.map((r) => line([String(r.agents), String(r.traced), ...STAGES.map((stage) => `${r.p50[stage].toFixed(0)} / ${r.p99[stage].toFixed(0)}`)])),
+  ].join("\n");
+}

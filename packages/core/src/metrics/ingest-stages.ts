@@ -1,0 +1,22 @@
+/**
+ * When one live point of a second was merged, stored and published, and which snapshots it was the first to
+ * carry, each with when ingest received it and when its batch committed (ms since the epoch). Ingest reports
+ * these only when asked (`onStages`; the api logs them at debug level), so the control-plane bench can show
+ * where a snapshot's time from agent to browser goes rather than guess it.
+ */
+export interface PointStages {
+  runId: string;
+  second: number;
+  /** The coalescing window ended and the merge asked for a slot. */
+  startedAt: number;
+  /** The second's advisory lock was held. */
+  lockedAt: number;
+  /** The point was built (after the count check and any read of snapshots this process lacked). */
+  builtAt: number;
+  /** The roll-up row was written (its transaction commits after the publish). */
+  upsertedAt: number;
+  /** The live message was handed to Redis. */
+  publishedAt: number;
+  /** [agentId, receivedAt, committedAt] of the snapshots this point carried first. */
+  snapshots: [string, number, number][];
+}
