@@ -38,6 +38,24 @@ describe("timer wheel", () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it("moves a timer that is already set and clears one from the middle of a slot, leaving the others", () => {
+    const wheel = new TimerWheel();
+    const ran: string[] = [];
+    const start = performance.now();
+    const timers = ["a", "b", "c", "d"].map((name) => wheelTimer(() => ran.push(name)));
+    const [a, b, c, d] = timers as [ReturnType<typeof wheelTimer>, ReturnType<typeof wheelTimer>, ReturnType<typeof wheelTimer>, ReturnType<typeof wheelTimer>];
+    for (const timer of timers) wheel.set(timer, start + 10);
+    wheel.clear(b);
+    wheel.set(c, start + 50);
+    wheel.set(a, start + 200_000);
+    wheel.set(a, start + 20);
+    vi.advanceTimersByTime(15);
+    expect(ran).toEqual(["d"]);
+    vi.advanceTimersByTime(100);
+    expect(ran).toEqual(["d", "a", "c"]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it("holds timers beyond one revolution (65.5 s) until the wheel comes round", () => {
     const wheel = new TimerWheel();
     const start = performance.now();
