@@ -19,6 +19,10 @@ const TARGET_CPU = process.env.BENCH_TARGET_CPU ?? "1";
 const QUICK = process.argv.includes("--quick");
 /** `--vs tsung --vs k6`: the same scenarios on those tools too, with ratios (agent/bench/vs/). */
 const VS = vsToolNames(process.argv);
+/** `--only s1` (repeatable: s1, s2, s3): just those scenarios; without it, all three. */
+const ONLY = process.argv.flatMap((arg, i) => (process.argv[i - 1] === "--only" ? [arg.toLowerCase()] : []));
+for (const name of ONLY) if (!["s1", "s2", "s3"].includes(name)) throw new Error(`--only takes s1, s2 or s3, not "${name}"`);
+const runs = (scenario: "s1" | "s2" | "s3") => ONLY.length === 0 || ONLY.includes(scenario);
 /** `--vs-only`: just the comparison, without the Throng table above it. */
 const VS_ONLY = VS.length > 0 && process.argv.includes("--vs-only");
 
@@ -58,18 +62,48 @@ async function startTarget(): Promise<Target> {
   });
 }
 
+interface AgentRun {
+  snapshots: MetricSnapshot[];
+  /**
+   * Milliseconds per second the agent process was runnable but waited for its core (/proc/PID/schedstat), from
+   * `steadyFromSec` after it started to its last sample: on a shared machine this, not the agent, can be the
+   * event-loop stall behind a p99.
+   */
+  runQueueWaitMsPerSec: number;
+}
+
+/** The process's time waiting on a run queue, in ns (field 2 of /proc/PID/schedstat), or undefined once it has gone. */
+function runQueueWaitNs(pid: number): number | undefined {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[1]);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Runs one plan on one pinned engine process and returns its per-second snapshots. */
-function runAgent(name: string, plan: PlanSpecInput): MetricSnapshot[] {
+async function runAgent(name: string, plan: PlanSpecInput, steadyFromSec = 0): Promise<AgentRun> {
   const planPath = join(work, `${name}.json`);
   const out = join(work, `${name}.jsonl`);
   writeFileSync(planPath, JSON.stringify(plan));
-  try {
-    execFileSync("taskset", ["-c", AGENT_CPU, process.execPath, bundle, "run", planPath, "--engines", "1", "--quiet", "--out", out], { stdio: ["ignore", "ignore", "inherit"], timeout: 180_000 });
-  } catch (error) {
-    // Exit 5 (an SLO failed) still wrote its snapshots; anything else is a real failure.
-    if ((error as { status?: number }).status !== 5) throw error;
-  }
-  return readFileSync(out, "utf8").trim().split("\n").map((line) => JSON.parse(line) as MetricSnapshot);
+  // taskset execs node, so the child's pid is the agent's.
+  const child = spawn("taskset", ["-c", AGENT_CPU, process.execPath, bundle, "run", planPath, "--engines", "1", "--quiet", "--out", out], { stdio: ["ignore", "ignore", "inherit"] });
+  const startedAt = performance.now();
+  const waits: { at: number; ns: number }[] = [];
+  const sampler = setInterval(() => {
+    const ns = runQueueWaitNs(child.pid!);
+    if (ns !== undefined) waits.push({ at: performance.now() - startedAt, ns });
+  }, 250);
+  const killer = setTimeout(() => child.kill("SIGKILL"), 180_000);
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  clearInterval(sampler);
+  clearTimeout(killer);
+  // Exit 5 (an SLO failed) still wrote its snapshots; anything else is a real failure.
+  if (code !== 0 && code !== 5) throw new Error(`agent run ${name} exited with ${code}`);
+  const from = waits.find((w) => w.at >= steadyFromSec * 1000);
+  const last = waits.at(-1);
+  const runQueueWaitMsPerSec = from && last && last.at > from.at ? (last.ns - from.ns) / 1e6 / ((last.at - from.at) / 1000) : Number.NaN;
+  return { snapshots: readFileSync(out, "utf8").trim().split("\n").map((line) => JSON.parse(line) as MetricSnapshot), runQueueWaitMsPerSec };
 }
 
 /** The seconds after the ramp: what a steady-state figure is taken from (the last, partial second dropped). */
@@ -101,7 +135,7 @@ async function s1(target: Target, clients: number, intervalMs: number): Promise<
   await targetCpu(target);
   const rampUpSec = Math.max(1, Math.ceil(clients / 4_000));
   const durationSec = rampUpSec + (QUICK ? 6 : 10);
-  const snapshots = runAgent(`s1-${clients}-${intervalMs}`, pingPlan(target.wsUrl, clients, intervalMs, durationSec, rampUpSec));
+  const { snapshots, runQueueWaitMsPerSec } = await runAgent(`s1-${clients}-${intervalMs}`, pingPlan(target.wsUrl, clients, intervalMs, durationSec, rampUpSec), rampUpSec + 2);
   const window = steady(snapshots, rampUpSec + 2);
   const summary = summariseRun(window);
   const achieved = mean(window.map((s) => s.counters.messagesReceived));
@@ -119,7 +153,7 @@ async function s1(target: Target, clients: number, intervalMs: number): Promise<
       `${fmt(cpu, 1)}%`,
       baseline && clients > baseline.clients ? `${fmt((rss - baseline.rss) / 1048576 / ((clients - baseline.clients) / 1000), 2)} MiB (RSS ${fmt(rss / 1048576)} MiB)` : `RSS ${fmt(rss / 1048576)} MiB`,
       `${summary.latency.rttUs?.p50Ms ?? "-"} / ${summary.latency.rttUs?.p99Ms ?? "-"} ms`,
-      `corrected p99 ${summary.latency.rttCorrectedUs?.p99Ms ?? "-"} ms; agent saturated ${summary.saturatedSeconds} s; target CPU ${fmt(await targetCpu(target), 1)}% (whole run)`,
+      `corrected p99 ${summary.latency.rttCorrectedUs?.p99Ms ?? "-"} ms; agent saturated ${summary.saturatedSeconds} s; agent waited for its core ${fmt(runQueueWaitMsPerSec)} ms/s; target CPU ${fmt(await targetCpu(target), 1)}% (whole run)`,
     ],
   });
   if (intervalMs === 1_000 && !baseline) baseline = { clients, rss };
@@ -135,7 +169,7 @@ async function s2(target: Target, protocol: "websocket" | "tcp") {
     scenario: { kind: "echo-flood", messageBytes: 8, maxInFlight: 1 },
     load: { clients: 100, durationSec, rampUpSec: 0 },
   };
-  const window = steady(runAgent(`s2-${protocol}`, plan), 2);
+  const window = steady((await runAgent(`s2-${protocol}`, plan)).snapshots, 2);
   const echoes = mean(window.map((s) => s.counters.messagesReceived));
   const cpu = mean(window.map((s) => s.health.cpuPercent));
   const summary = summariseRun(window);
@@ -148,7 +182,7 @@ async function s2(target: Target, protocol: "websocket" | "tcp") {
 async function s3(target: Target) {
   await targetCpu(target);
   const clients = 10_000;
-  const snapshots = runAgent("s3", { name: "S3", target: { protocol: "websocket", url: target.wsUrl }, scenario: { kind: "login-storm" }, load: { clients, durationSec: 5, rampUpSec: 0 } });
+  const { snapshots } = await runAgent("s3", { name: "S3", target: { protocol: "websocket", url: target.wsUrl }, scenario: { kind: "login-storm" }, load: { clients, durationSec: 5, rampUpSec: 0 } });
   const summary = summariseRun(snapshots);
   const opens = snapshots.map((s) => s.counters.connectionsOpened);
   const busySeconds = opens.filter((n) => n > 0).length;
@@ -171,8 +205,18 @@ async function s3(target: Target) {
   });
 }
 
-/** The Throng table: S1 ladder and saturation, S2 over WebSocket and TCP, S3. */
+/** The Throng table: S1 ladder and saturation, S2 over WebSocket and TCP, S3 (or those `--only` names). */
 async function agentRows(target: Target) {
+  if (runs("s1")) await s1Rows(target);
+  if (runs("s2")) {
+    await s2(target, "websocket");
+    await s2(target, "tcp");
+  }
+  if (runs("s3")) await s3(target);
+}
+
+/** S1: the client ladder at one ping a second, then faster pings until the agent's core saturates. */
+async function s1Rows(target: Target) {
   for (const clients of [1_000, 5_000, 10_000, 19_500]) await s1(target, clients, 1_000);
   // Saturation: 19.5k clients pinging faster until the agent's core is full or the rate falls behind.
   let best = { perCore: 0, rate: 0, intervalMs: 0 };
@@ -183,9 +227,6 @@ async function agentRows(target: Target) {
     if (cpu >= 95 || achieved < 0.9 * ((19_500 * 1000) / intervalMs)) break;
   }
   rows.push({ scenario: "S1 saturation", cells: ["19,500", "-", `${fmt(best.rate)} pings/s at ${best.intervalMs} ms`, "-", "-", "-", `${fmt(best.perCore)} pings/s per agent core`] });
-  await s2(target, "websocket");
-  await s2(target, "tcp");
-  await s3(target);
 }
 
 async function main() {
