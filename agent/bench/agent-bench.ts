@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import type { PlanSpecInput } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import { summariseRun } from "../src/metrics/run-summary";
+import { prepareRust, runBareNode, runBareRust, type BareResult } from "./bare/run-bare";
 import { runVs, vsToolNames } from "./vs/run-vs";
 
 const agentDir = fileURLToPath(new URL("..", import.meta.url));
@@ -23,6 +24,8 @@ const VS = vsToolNames(process.argv);
 const ONLY = process.argv.flatMap((arg, i) => (process.argv[i - 1] === "--only" ? [arg.toLowerCase()] : []));
 for (const name of ONLY) if (!["s1", "s2", "s3"].includes(name)) throw new Error(`--only takes s1, s2 or s3, not "${name}"`);
 const runs = (scenario: "s1" | "s2" | "s3") => ONLY.length === 0 || ONLY.includes(scenario);
+/** `--repeat N`: S2 runs N rounds (engine and bare clients alternating) and reports medians. */
+const REPEAT = process.argv.includes("--repeat") ? Math.max(1, Number(process.argv[process.argv.indexOf("--repeat") + 1])) : 1;
 /** `--vs-only`: just the comparison, without the Throng table above it. */
 const VS_ONLY = VS.length > 0 && process.argv.includes("--vs-only");
 
@@ -160,9 +163,17 @@ async function s1(target: Target, clients: number, intervalMs: number): Promise<
   return { achieved, cpu };
 }
 
-async function s2(target: Target, protocol: "websocket" | "tcp") {
+interface EchoRun {
+  echoes: number;
+  cpu: number;
+  usPerEcho: number;
+  /** RTT p50 / p99 (the engine's own histograms; the bare clients keep none). */
+  latency: string;
+  note: string;
+}
+
+async function s2Engine(target: Target, protocol: "websocket" | "tcp", durationSec: number): Promise<EchoRun> {
   await targetCpu(target);
-  const durationSec = QUICK ? 8 : 20;
   const plan: PlanSpecInput = {
     name: `S2 ${protocol}`,
     target: protocol === "tcp" ? { protocol, host: "127.0.0.1", port: target.tcpPort, framing: { kind: "length-prefix", headerBytes: 2 } } : { protocol, url: target.wsUrl, frames: "binary" },
@@ -173,10 +184,47 @@ async function s2(target: Target, protocol: "websocket" | "tcp") {
   const echoes = mean(window.map((s) => s.counters.messagesReceived));
   const cpu = mean(window.map((s) => s.health.cpuPercent));
   const summary = summariseRun(window);
-  rows.push({
-    scenario: `S2 echo ${protocol === "tcp" ? "TCP len2" : "WebSocket"}`,
-    cells: ["100", "100", `${fmt(echoes)} echoes/s`, `${fmt(cpu, 1)}%`, "-", `${summary.latency.rttUs?.p50Ms} / ${summary.latency.rttUs?.p99Ms} ms`, `${fmt((cpu / 100) * 1e6 / Math.max(1, echoes), 2)} µs agent CPU per echo; target CPU ${fmt(await targetCpu(target), 1)}%`],
-  });
+  const latency = `${summary.latency.rttUs?.p50Ms} / ${summary.latency.rttUs?.p99Ms} ms`;
+  return { echoes, cpu, usPerEcho: ((cpu / 100) * 1e6) / Math.max(1, echoes), latency, note: `target CPU ${fmt(await targetCpu(target), 1)}%` };
+}
+
+async function s2Bare(target: Target, protocol: "websocket" | "tcp", durationSec: number, run: (options: Parameters<typeof runBareNode>[0]) => BareResult): Promise<EchoRun> {
+  await targetCpu(target);
+  const result = run({ mode: protocol === "tcp" ? "tcp" : "ws", port: protocol === "tcp" ? target.tcpPort : Number(new URL(target.wsUrl).port), seconds: durationSec - 2, cpu: AGENT_CPU });
+  return { echoes: result.echoesPerSec, cpu: result.cpuPercent, usPerEcho: result.usPerEcho, latency: "-", note: `target CPU ${fmt(await targetCpu(target), 1)}%` };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/**
+ * S2 over one protocol: the engine with every measurement on, then the bare Node and bare Rust clients
+ * (agent/bench/bare/) on the same core against the same target, alternating round by round; medians of the rounds.
+ */
+async function s2(target: Target, protocol: "websocket" | "tcp", rustMissing: string | undefined) {
+  const durationSec = QUICK ? 8 : 20;
+  const runs: Record<"engine" | "node" | "rust", EchoRun[]> = { engine: [], node: [], rust: [] };
+  for (let round = 0; round < REPEAT; round += 1) {
+    runs.engine.push(await s2Engine(target, protocol, durationSec));
+    runs.node.push(await s2Bare(target, protocol, durationSec, runBareNode));
+    if (!rustMissing) runs.rust.push(await s2Bare(target, protocol, durationSec, runBareRust));
+  }
+  const name = protocol === "tcp" ? "TCP len2" : "WebSocket";
+  const us = (list: EchoRun[]) => median(list.map((r) => r.usPerEcho));
+  const spread = (list: EchoRun[]) => (list.length > 1 ? ` (rounds ${list.map((r) => fmt(r.usPerEcho, 2)).join(", ")})` : "");
+  const row = (label: string, list: EchoRun[], extra: string) =>
+    rows.push({
+      scenario: `S2 echo ${name}${label}`,
+      cells: ["100", "100", `${fmt(median(list.map((r) => r.echoes)))} echoes/s`, `${fmt(median(list.map((r) => r.cpu)), 1)}%`, "-", list[list.length - 1]!.latency, `${fmt(us(list), 2)} µs agent CPU per echo${spread(list)}${extra}; ${list[list.length - 1]!.note}`],
+    });
+  const ratios = [`${fmt(us(runs.engine) / us(runs.node), 2)}× bare Node`, ...(runs.rust.length ? [`${fmt(us(runs.engine) / us(runs.rust), 2)}× bare Rust`] : [])];
+  row("", runs.engine, `, ${ratios.join(", ")}`);
+  row(" (bare Node)", runs.node, "");
+  if (runs.rust.length) row(" (bare Rust)", runs.rust, "");
+  else rows.push({ scenario: `S2 echo ${name} (bare Rust)`, cells: ["100", "-", "-", "-", "-", "-", rustMissing ?? "-"] });
 }
 
 async function s3(target: Target) {
@@ -205,12 +253,13 @@ async function s3(target: Target) {
   });
 }
 
-/** The Throng table: S1 ladder and saturation, S2 over WebSocket and TCP, S3 (or those `--only` names). */
+/** The Throng table: S1 ladder and saturation, S2 over WebSocket and TCP (with the bare clients), S3 (or those `--only` names). */
 async function agentRows(target: Target) {
   if (runs("s1")) await s1Rows(target);
   if (runs("s2")) {
-    await s2(target, "websocket");
-    await s2(target, "tcp");
+    const rustMissing = prepareRust();
+    await s2(target, "websocket", rustMissing);
+    await s2(target, "tcp", rustMissing);
   }
   if (runs("s3")) await s3(target);
 }

@@ -1,0 +1,114 @@
+// A bare Node.js echo-flood client, the floor bench:agent compares the engine's S2 against: `net` sockets, no
+// metrics, no histograms, no timestamps. Plain JavaScript run by plain `node` (no tsx loader, no bundle) so that
+// nothing but the sockets costs CPU. Same load as S2: N connections, 8-byte messages, one in flight per
+// connection, one message per write, over TCP with a 2-byte big-endian length prefix or over WebSocket with the
+// lean client's framing (binary, FIN, zero mask key). Prints one JSON line: echoes/s and CPU µs per echo over the
+// measured window (after a warm-up), from process.cpuUsage().
+//
+//   node node-echo.mjs --mode tcp|ws --port N [--path /ws] [--clients 100] [--seconds 20] [--warmup 2]
+import { createHash, randomBytes } from "node:crypto";
+import { connect } from "node:net";
+
+const args = process.argv.slice(2);
+const arg = (name, fallback) => {
+  const at = args.indexOf(`--${name}`);
+  return at === -1 ? fallback : args[at + 1];
+};
+const mode = arg("mode", "tcp");
+const host = arg("host", "127.0.0.1");
+const port = Number(arg("port"));
+const path = arg("path", "/ws");
+const clients = Number(arg("clients", "100"));
+const seconds = Number(arg("seconds", "20"));
+const warmup = Number(arg("warmup", "2"));
+if (!["tcp", "ws"].includes(mode) || !Number.isInteger(port) || port <= 0) {
+  console.error("usage: node node-echo.mjs --mode tcp|ws --port N [--path /ws] [--clients 100] [--seconds 20] [--warmup 2]");
+  process.exit(2);
+}
+
+const PAYLOAD = 8;
+// The message as it goes on the wire: one buffer per message, built once (what a bare client would do).
+const message =
+  mode === "tcp"
+    ? Buffer.concat([Buffer.from([0, PAYLOAD]), Buffer.alloc(PAYLOAD, 0x65)])
+    : Buffer.concat([Buffer.from([0x82, 0x80 | PAYLOAD, 0, 0, 0, 0]), Buffer.alloc(PAYLOAD, 0x65)]);
+// What comes back: the same payload with a 2-byte header (length prefix, or an unmasked FIN binary frame).
+const ECHO_BYTES = 2 + PAYLOAD;
+
+let echoes = 0;
+let open = 0;
+let stopping = false;
+const sockets = [];
+
+function startClient() {
+  const socket = connect({ host, port, noDelay: true });
+  sockets.push(socket);
+  let upgraded = mode === "tcp";
+  let key = "";
+  // Bytes of the current echo seen so far; echoes are fixed-size, so counting bytes frames them.
+  let pending = 0;
+  socket.on("connect", () => {
+    if (mode === "tcp") return begin();
+    key = randomBytes(16).toString("base64");
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${key}\r\n\r\n`);
+  });
+  let head = "";
+  socket.on("data", (chunk) => {
+    if (!upgraded) {
+      head += chunk.toString("latin1");
+      const end = head.indexOf("\r\n\r\n");
+      if (end === -1) return;
+      const accept = createHash("sha1").update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest("base64");
+      if (!head.startsWith("HTTP/1.1 101") || !head.includes(accept)) throw new Error(`upgrade refused: ${head.split("\r\n")[0]}`);
+      upgraded = true;
+      return begin();
+    }
+    pending += chunk.length;
+    // Bounded by the bytes read: each pass takes one whole echo.
+    while (pending >= ECHO_BYTES) {
+      pending -= ECHO_BYTES;
+      echoes += 1;
+      if (!stopping) socket.write(message);
+    }
+  });
+  socket.on("error", (error) => {
+    if (!stopping) {
+      console.error(`connection failed: ${error.message}`);
+      process.exit(1);
+    }
+  });
+  function begin() {
+    open += 1;
+    socket.write(message);
+  }
+}
+
+for (let i = 0; i < clients; i += 1) startClient();
+
+const started = Date.now();
+const waitOpen = setInterval(() => {
+  if (open === clients) {
+    clearInterval(waitOpen);
+    measure();
+  } else if (Date.now() - started > 10_000) {
+    console.error(`only ${open} of ${clients} connections opened`);
+    process.exit(1);
+  }
+}, 10);
+
+function measure() {
+  setTimeout(() => {
+    const cpu0 = process.cpuUsage();
+    const echoes0 = echoes;
+    const t0 = performance.now();
+    setTimeout(() => {
+      const cpu = process.cpuUsage(cpu0);
+      const done = echoes - echoes0;
+      const wallSec = (performance.now() - t0) / 1000;
+      stopping = true;
+      const cpuUs = cpu.user + cpu.system;
+      console.log(JSON.stringify({ client: "bare-node", mode, clients, seconds: wallSec, echoesPerSec: done / wallSec, cpuPercent: (100 * cpuUs) / 1e6 / wallSec, usPerEcho: cpuUs / Math.max(1, done), userUsPerEcho: cpu.user / Math.max(1, done), systemUsPerEcho: cpu.system / Math.max(1, done) }));
+      for (const socket of sockets) socket.destroy();
+    }, seconds * 1000);
+  }, warmup * 1000);
+}

@@ -1,0 +1,52 @@
+// The bare clients (node-echo.mjs, rust-echo/) as S2 rows of bench:agent: the floor the engine is measured
+// against in the same run, on the same pinned core, against the same target.
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const bareDir = fileURLToPath(new URL(".", import.meta.url));
+const rustDir = join(bareDir, "rust-echo");
+const rustBinary = join(rustDir, "target", "release", "bare-echo");
+
+/** What a bare client prints at the end: its measured window only (after connecting and a warm-up). */
+export interface BareResult {
+  client: "bare-node" | "bare-rust";
+  echoesPerSec: number;
+  cpuPercent: number;
+  usPerEcho: number;
+}
+
+export interface BareRun {
+  mode: "tcp" | "ws";
+  port: number;
+  seconds: number;
+  cpu: string;
+}
+
+/** Builds the Rust client once; the reason it cannot run (no cargo, a failed build) is a row note, not a crash. */
+export function prepareRust(): string | undefined {
+  try {
+    execFileSync("cargo", ["build", "--release", "--quiet"], { cwd: rustDir, stdio: ["ignore", "ignore", "pipe"], timeout: 300_000 });
+  } catch (error) {
+    return `bare Rust client not built: ${(error as Error).message.split("\n")[0]}`;
+  }
+  return existsSync(rustBinary) ? undefined : `bare Rust client not built: ${rustBinary} missing`;
+}
+
+function argv(run: BareRun): string[] {
+  return ["--mode", run.mode, "--port", String(run.port), "--seconds", String(run.seconds), "--warmup", "2", "--clients", "100"];
+}
+
+function pinned(command: string, args: string[], cpu: string): BareResult {
+  const out = execFileSync("taskset", ["-c", cpu, command, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 120_000 });
+  return JSON.parse(out.trim().split("\n").pop()!) as BareResult;
+}
+
+export function runBareNode(run: BareRun): BareResult {
+  return pinned(process.execPath, [join(bareDir, "node-echo.mjs"), ...argv(run)], run.cpu);
+}
+
+export function runBareRust(run: BareRun): BareResult {
+  return pinned(rustBinary, argv(run), run.cpu);
+}
