@@ -1,5 +1,5 @@
 import type { EchoFloodScenario } from "@throng/protocol/plan";
-import type { TransportConnection } from "../transports/transport";
+import { FixedMessage, type TransportConnection } from "../transports/transport";
 import { compileTemplate, createSeqReader } from "./message-template";
 import { clientSet, nowMicros, openClient, type ScenarioContext, type ScenarioRunner } from "./scenario";
 
@@ -12,8 +12,8 @@ export function createEchoFlood(scenario: EchoFloodScenario, context: ScenarioCo
   const window = scenario.maxInFlight ?? 1;
   const build = scenario.message ? compileTemplate(scenario.message) : undefined;
   const seqOf = scenario.match ? createSeqReader(scenario.match) : undefined;
-  // The default payload never changes: building it once keeps the agent's cost per echo to the send itself.
-  const fixed = Buffer.alloc(scenario.messageBytes, 0x65);
+  // The default payload never changes: building (and framing) it once keeps the agent's cost per echo to the send itself.
+  const fixed = new FixedMessage(Buffer.alloc(scenario.messageBytes, 0x65));
 
   return clientSet((index) => {
     let connection: TransportConnection | undefined;
@@ -25,13 +25,13 @@ export function createEchoFlood(scenario: EchoFloodScenario, context: ScenarioCo
     let nextSeq = 0;
 
     const sendOne = () => {
-      const payload = build ? build({ seq: nextSeq, sentAtUs: nowMicros(), client: index }) : fixed;
-      if (!connection?.send(payload)) return false;
+      const built = build?.({ seq: nextSeq, sentAtUs: nowMicros(), client: index });
+      if (!connection?.send(built ?? fixed)) return false;
       const slot = (head + count) % window;
       sentAt[slot] = performance.now();
       seqs[slot] = nextSeq++;
       count += 1;
-      metrics.messageSent(payload.length);
+      metrics.messageSent(built ? built.length : fixed.payload.length);
       return true;
     };
     const fill = () => {

@@ -1,4 +1,4 @@
-import type { Transport, TransportConnection } from "../transports/transport";
+import { FixedMessage, type Transport, type TransportConnection } from "../transports/transport";
 
 /**
  * In-memory transport for engine unit tests: connects on the next tick and answers every
@@ -30,7 +30,7 @@ export function createFakeTransport(options: { failing?: boolean } = {}) {
       return {
         send(data) {
           if (state !== "open") return false;
-          const { seq } = JSON.parse(String(data)) as { seq: number };
+          const { seq } = JSON.parse(String(data instanceof FixedMessage ? data.payload : data)) as { seq: number };
           setImmediate(() => state === "open" && events.onMessage(Buffer.from(`{"type":"pong","seq":${seq}}`)));
           return true;
         },

@@ -1,7 +1,7 @@
-import type { Transport } from "../transports/transport";
+import type { OutgoingMessage, Transport } from "../transports/transport";
 
 /** Opens one connection, sends `message` on open and resolves with the first message back. */
-export function roundTrip(transport: Transport, message: string | Uint8Array): Promise<Buffer> {
+export function roundTrip(transport: Transport, message: OutgoingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const connection = transport.open({
       onOpen: () => connection.send(message),

@@ -2,7 +2,7 @@ import { randomFillSync } from "node:crypto";
 import { connect, type Socket } from "node:net";
 import type { WebSocketTarget } from "@throng/protocol/plan";
 import { sharedRead } from "./read-buffer";
-import { failedConnection, localEnd, type OpenOptions, type TransportConnection, type TransportEnd, type TransportEvents } from "./transport";
+import { failedConnection, FixedMessage, localEnd, type OpenOptions, type OutgoingMessage, type TransportConnection, type TransportEnd, type TransportEvents } from "./transport";
 import { acceptKey, closePayload, encodeFrame, FrameDecoder, OPCODE, ProtocolError, type FrameSink } from "./websocket-frames";
 
 /**
@@ -137,9 +137,9 @@ class LeanWebSocket implements TransportConnection, FrameSink {
     });
   }
 
-  send(data: string | Uint8Array): boolean {
+  send(data: OutgoingMessage): boolean {
     if (this.state !== State.Open) return false;
-    this.socket!.write(encodeFrame(this.opcode, data));
+    this.socket!.write(data instanceof FixedMessage ? data.framed(this.opcode, (payload) => encodeFrame(this.opcode, payload)) : encodeFrame(this.opcode, data));
     return true;
   }
 

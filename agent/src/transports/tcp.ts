@@ -2,7 +2,7 @@ import { connect, type Socket } from "node:net";
 import type { TcpTarget } from "@throng/protocol/plan";
 import { createFramer } from "./framing";
 import { sharedRead } from "./read-buffer";
-import { localEnd, type OpenOptions, type Transport, type TransportConnection, type TransportEvents } from "./transport";
+import { FixedMessage, localEnd, type OpenOptions, type Transport, type TransportConnection, type TransportEvents } from "./transport";
 
 const CONNECT_TIMEOUT_MS = 10_000;
 const DEFAULT_CLOSE_TIMEOUT_MS = 2_000;
@@ -67,7 +67,8 @@ function openTcp(target: TcpTarget, events: TransportEvents, options: OpenOption
   return {
     send(data) {
       if (!opened || !socket || socket.destroyed || closing) return false;
-      socket.write(framer.encode(typeof data === "string" ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength)));
+      if (data instanceof FixedMessage) socket.write(data.framed(target.framing, framer.encode));
+      else socket.write(framer.encode(typeof data === "string" ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength)));
       return true;
     },
     close(timeoutMs = DEFAULT_CLOSE_TIMEOUT_MS) {

@@ -25,9 +25,34 @@ export interface TransportEvents {
   onEnd(end: TransportEnd): void;
 }
 
+/**
+ * A message sent many times unchanged (echo-flood's default payload). A stream transport frames it once and writes
+ * the same bytes on every send, instead of a new frame buffer and a copy of the payload per send (per-echo garbage
+ * in an echo flood). The bytes are only ever read, so one buffer can be in flight on many sockets at once; never
+ * change `payload` after creating the message.
+ */
+export class FixedMessage {
+  private framing: unknown;
+  private wire: Buffer | undefined;
+
+  constructor(readonly payload: Buffer) {}
+
+  /** The framed bytes for the framing `framing` names (built on first use; another framing builds them anew). */
+  framed(framing: unknown, encode: (payload: Buffer) => Buffer): Buffer {
+    if (this.wire === undefined || this.framing !== framing) {
+      this.wire = encode(this.payload);
+      this.framing = framing;
+    }
+    return this.wire;
+  }
+}
+
+/** What a connection sends: text, bytes, or a fixed message framed once. */
+export type OutgoingMessage = string | Uint8Array | FixedMessage;
+
 export interface TransportConnection {
   /** Sends one message in one send call; false when the connection is not open (nothing was sent). */
-  send(data: string | Uint8Array): boolean;
+  send(data: OutgoingMessage): boolean;
   /** Closes gracefully, forcing it after `timeoutMs`; resolves once the connection has ended. */
   close(timeoutMs?: number): Promise<void>;
 }

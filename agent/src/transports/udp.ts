@@ -1,6 +1,6 @@
 import { createSocket } from "node:dgram";
 import type { UdpTarget } from "@throng/protocol/plan";
-import type { OpenOptions, Transport, TransportConnection, TransportEvents } from "./transport";
+import { FixedMessage, type OpenOptions, type Transport, type TransportConnection, type TransportEvents } from "./transport";
 
 function openUdp(target: UdpTarget, events: TransportEvents, options: OpenOptions = {}): TransportConnection {
   const socket = createSocket({ type: target.host.includes(":") ? "udp6" : "udp4" });
@@ -34,7 +34,8 @@ function openUdp(target: UdpTarget, events: TransportEvents, options: OpenOption
   return {
     send(data) {
       if (!opened || closed) return false;
-      socket.send(data);
+      // One datagram is the message itself: nothing to frame.
+      socket.send(data instanceof FixedMessage ? data.payload : data);
       return true;
     },
     close() {

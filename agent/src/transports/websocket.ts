@@ -3,7 +3,7 @@ import { createSecureContext, rootCertificates, type SecureContext } from "node:
 import WebSocket from "ws";
 import type { WebSocketTarget } from "@throng/protocol/plan";
 import { openLeanWebSocket, upgradeRequest } from "./lean-websocket";
-import { localEnd, type OpenOptions, type Transport, type TransportConnection, type TransportEvents } from "./transport";
+import { FixedMessage, localEnd, type OpenOptions, type Transport, type TransportConnection, type TransportEvents } from "./transport";
 
 const HANDSHAKE_TIMEOUT_MS = 10_000;
 const TEXT = { binary: false } as const;
@@ -102,7 +102,8 @@ function openWebSocket(target: WebSocketTarget, tls: TlsOptions, events: Transpo
   return {
     send(data) {
       if (ws?.readyState !== WebSocket.OPEN) return false;
-      ws.send(data, frameOptions);
+      // ws frames (and masks) every send itself: a fixed message is only its payload here.
+      ws.send(data instanceof FixedMessage ? data.payload : data, frameOptions);
       return true;
     },
     close(timeoutMs = DEFAULT_CLOSE_TIMEOUT_MS) {
