@@ -20,7 +20,7 @@ describe("measurement accuracy against the reference target", () => {
     // The truth: every round trip exactly as the scenario measured it, before any histogram.
     const exact: number[] = [];
     const metrics = { ...builder.metrics, roundTripMicros: (us: number) => (exact.push(us), builder.metrics.roundTripMicros(us)) };
-    const scenario = createPingPong({ kind: "ping-pong", intervalMs: 50, messageBytes: 64 }, { transport: webSocketTransport({ protocol: "websocket", url: target.url }), metrics });
+    const scenario = createPingPong({ kind: "ping-pong", intervalMs: 50, messageBytes: 64 }, { transport: webSocketTransport({ protocol: "websocket", url: target.url }), metrics, clients: 10 });
     for (let client = 0; client < 10; client += 1) scenario.startClient(client);
     const snapshots: MetricSnapshot[] = [];
     for (let second = 0; second < 3; second += 1) {

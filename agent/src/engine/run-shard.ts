@@ -104,6 +104,7 @@ export async function runShard(assignment: RunAssignment, options: RunShardOptio
   const scenario = createScenario(assignment, {
     transport: options.transport ?? createTransport(assignment.plan.target),
     metrics: builder.metrics,
+    clients: assignment.clients,
     shardIndex: assignment.shardIndex,
     datagram: assignment.plan.target.protocol === "udp",
     ...(sourceAddresses ? { sourceAddresses, localPorts: enginePorts(assignment.plan.target, options.portSlice) } : {}),

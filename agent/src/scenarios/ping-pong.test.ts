@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pingFrame, pongSeq, pongSeqSafe } from "./ping-pong";
+import { phaseGridMs, pingFrame, pongSeq, pongSeqSafe } from "./ping-pong";
 
 describe("ping frame padding", () => {
   it.each([
@@ -37,5 +37,23 @@ describe("ping frame padding", () => {
       }
       expect(pongSeqSafe(Buffer.from(frame))).toBe(expected);
     }
+  });
+});
+
+describe("the grid of first pings", () => {
+  it.each([
+    [1_000, 1_000, 5],
+    [1_000, 2_000, 2],
+    [1_000, 5_000, 1],
+    [1_000, 10_000, 1],
+    [1_000, 19_500, 1],
+    [1_000, 1, 10],
+    [150, 1_000, 1],
+    [150, 100, 6],
+    [333, 100, 9],
+    [7, 1, 7],
+  ])("interval %i ms with %i clients: %i ms, which divides the interval", (intervalMs, clients, grid) => {
+    expect(phaseGridMs(intervalMs, clients)).toBe(grid);
+    expect(intervalMs % grid).toBe(0);
   });
 });

@@ -23,6 +23,8 @@ export interface ScenarioContext {
   random?: () => number;
   /** Shard index, so ids (rooms) from different agents never collide. */
   shardIndex?: number;
+  /** The most clients this engine runs at once (ping-pong spaces its first pings by it). */
+  clients?: number;
   /** UDP: an unanswered message is a lost datagram, not an error, and is given up on sooner. */
   datagram?: boolean;
 }
