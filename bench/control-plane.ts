@@ -74,7 +74,8 @@ async function main(): Promise<void> {
     console.log(table(results));
     console.log("\nstages: time since the agent sent its snapshot, p50 / p99 over the snapshots the api traced (each agent's second");
     console.log("at the first live point that carried it): received by ingest, its batch committed, its merge's coalescing window");
-    console.log("ended, the second's lock held, the point built, upserted, published to Redis, received by the browser:\n");
+    console.log("ended, the second's lock held, the point built, published to Redis (point, then agent-health), the roll-up");
+    console.log("upserted, and the agent-health message received by the browser:\n");
     console.log(stageTable(results.map((result) => result.stages)));
   } finally {
     await stopAllChildren();

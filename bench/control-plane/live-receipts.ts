@@ -1,8 +1,9 @@
 import type { LiveEnvelope } from "@throng/protocol/run";
 
 /**
- * A browser on GET /api/runs/:id/live that notes when each agent's second first appears in a point
- * (each point carries every agent's health for its second). Reopens the stream if the API cuts it.
+ * A browser on GET /api/runs/:id/live that notes when each agent's second first reaches it: the "agent-health"
+ * message that follows the first point carrying that agent's snapshot (published right after it, in order).
+ * Reopens the stream if the API cuts it.
  */
 export function watchReceipts(url: string, headers: Record<string, string>) {
   const firstSeen = new Map<string, number>(); // `${agentId}:${t}` → receipt time
@@ -17,9 +18,9 @@ export function watchReceipts(url: string, headers: Record<string, string>) {
     lastSeq = envelope.seq;
     const message = envelope.message;
     if (message.type === "run" && ["finished", "failed", "aborted"].includes(message.run.status)) finished = true;
-    if (message.type !== "point") return;
-    for (const health of message.point.agentHealth ?? []) {
-      const key = `${health.agentId}:${message.point.t}`;
+    if (message.type !== "agent-health") return;
+    for (const health of message.agents) {
+      const key = `${health.agentId}:${message.t}`;
       if (!firstSeen.has(key)) firstSeen.set(key, at);
     }
   };
@@ -39,8 +40,8 @@ export function watchReceipts(url: string, headers: Record<string, string>) {
             const event = text.slice(0, end);
             text = text.slice(end + 2);
             const data = event.split("\n").find((line) => line.startsWith("data: "));
-            // Not validated: this browser shares the api's two cores, and zod over a 2,000-agent point (several a
-            // second) would cost the api more CPU than the figures it is measuring. The api's own tests validate it.
+            // Not validated: this browser shares the api's two cores, and zod over every agent's health each second
+            // would cost the api CPU it is measuring. The api's own tests validate the messages.
             if (data) onEnvelope(JSON.parse(data.slice(6)) as LiveEnvelope, at);
           }
         }

@@ -1,7 +1,7 @@
 import type { PointStages } from "@throng/core/metrics/ingest-stages";
 
 /** Where one snapshot was on its way from agent to browser, as times since its agent sent it (ms). */
-export const STAGES = ["received", "committed", "merge start", "locked", "built", "upserted", "published", "browser"] as const;
+export const STAGES = ["received", "batched", "committed", "merge start", "slot", "locked", "built", "published", "upserted", "browser"] as const;
 export type Stage = (typeof STAGES)[number];
 
 /** One step's stage figures: p50 and p99 of each stage's time since send, over the snapshots the api traced. */
@@ -20,13 +20,18 @@ type ApiTimes = Omit<Record<Stage, number>, "browser">;
  */
 export function collectStages() {
   const bySnapshot = new Map<string, ApiTimes>(); // `${runId}:${agentId}:${second}`
+  const merges = { points: 0, readRows: 0 };
   return {
+    /** Live points published, and snapshots their merges read back from storage (stored but not yet added). */
+    merges,
     line(text: string): void {
       if (!text.includes('"live point stages"')) return;
       const { stages } = JSON.parse(text) as { stages: PointStages };
-      for (const [agentId, receivedAt, committedAt] of stages.snapshots) {
+      merges.points += 1;
+      merges.readRows += stages.readRows;
+      for (const [agentId, receivedAt, batchedAt, committedAt] of stages.snapshots) {
         bySnapshot.set(`${stages.runId}:${agentId}:${stages.second}`, {
-          received: receivedAt, committed: committedAt, "merge start": stages.startedAt, locked: stages.lockedAt, built: stages.builtAt,
+          received: receivedAt, batched: batchedAt, committed: committedAt, "merge start": stages.startedAt, slot: stages.slotAt, locked: stages.lockedAt, built: stages.builtAt,
           upserted: stages.upsertedAt, published: stages.publishedAt,
         });
       }

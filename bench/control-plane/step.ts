@@ -93,6 +93,7 @@ export async function runStep(options: {
       }
     }
     latencies.sort((a, b) => a - b);
+    options.log(`${count} agents: ${options.stages.merges.points} live points, their merges read ${options.stages.merges.readRows} snapshots back from storage`);
     options.log(`${count} agents: p99 ms by second of the run: ${[...bySecond.entries()].sort(([a], [b]) => a - b)
       .map(([, values]) => percentile(values.sort((a, b) => a - b), 99) ?? "> drain").join(", ")}`);
     const stored = await readStoredRun(options.databaseUrl, runId);

@@ -29,9 +29,18 @@ describe("fault: two API instances, the agents on one and the browser's live str
       const [first, ...rest] = live.envelopes.map((e) => e.seq);
       const newer = rest.filter((seq) => seq > first!);
       expect(newer).toEqual(newer.map((_, i) => first! + 1 + i));
-      // Each second is re-published as agents' snapshots arrive; the last copy of each is the stored one.
+      // Each second is re-published as agents' snapshots arrive; the last copy of each is the stored one. The
+      // agents' health comes apart from the points, once per agent and second that a point carried first.
       const lastPoint = new Map<number, SeriesPoint>();
-      for (const e of live.envelopes) if (e.message.type === "point") lastPoint.set(e.message.point.t, e.message.point);
+      const health = new Map<number, Map<string, NonNullable<SeriesPoint["agentHealth"]>[number]>>();
+      for (const e of live.envelopes) {
+        if (e.message.type === "point") lastPoint.set(e.message.point.t, e.message.point);
+        if (e.message.type !== "agent-health") continue;
+        const second = health.get(e.message.t) ?? new Map();
+        for (const agent of e.message.agents) second.set(agent.agentId, agent);
+        health.set(e.message.t, second);
+      }
+      for (const [t, point] of lastPoint) lastPoint.set(t, { ...point, agentHealth: [...(health.get(t)?.values() ?? [])] });
       const { expected, stored } = await cluster.compare(runId);
       expect(storedFacts([...lastPoint.values()])).toEqual(stored);
       expect(stored).toEqual(expected);

@@ -8,7 +8,7 @@ import { api } from "../lib/api";
 import { errorMessage } from "../lib/api-client";
 import { missedMessages, parseLiveEvent } from "../lib/live-event";
 import { isTerminal } from "../lib/run-timing";
-import { mergePoints } from "../lib/series";
+import { addAgentHealth, mergePoints } from "../lib/series";
 import { mergeServerPoints } from "../lib/server-watch";
 
 export type StreamState = "connecting" | "live" | "reconnecting" | "closed";
@@ -106,6 +106,10 @@ export function useRunLive(runId: string): RunLive {
       if (message.type === "point") {
         liveDuringFetch.current?.push(message.point);
         setPoints((current) => mergePoints(current, [message.point]));
+        return;
+      }
+      if (message.type === "agent-health") {
+        setPoints((current) => addAgentHealth(current, message.t, message.agents));
         return;
       }
       if (message.type === "server") {

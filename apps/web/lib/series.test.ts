@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
-import { extendColumns, agentCpuLines, healthAgentIds, latencyLines, latencyNames, stepMarkers, eventMarkers, formatAxisBytes, formatAxisCount, mergePoints, percentileKeys, toColumns, xRange, RTT_LINES } from "./series";
+import { addAgentHealth, extendColumns, agentCpuLines, healthAgentIds, latencyLines, latencyNames, stepMarkers, eventMarkers, formatAxisBytes, formatAxisCount, mergePoints, percentileKeys, toColumns, xRange, RTT_LINES } from "./series";
 
 const point = (t: number, connections = 1, rttP99Ms: number | null = 2): SeriesPoint => ({
   t,
@@ -28,6 +28,27 @@ describe("mergePoints", () => {
 
   it("keeps seconds in time order whatever order they arrive in", () => {
     expect(mergePoints([point(3)], [point(1), point(2)]).map((p) => p.t)).toEqual([1, 2, 3]);
+  });
+});
+
+describe("agent health apart from the points", () => {
+  const health = (agentId: string, cpuPercent: number) => ({ agentId, cpuPercent, eventLoopP99Ms: 1, rssBytes: 1 });
+  const agents = (p: SeriesPoint | undefined) => p?.agentHealth?.map((h) => `${h.agentId}:${h.cpuPercent}`);
+
+  it("adds an agent-health message's agents to its second, and leaves a second not held alone", () => {
+    const current = [point(1), point(2)];
+    const added = addAgentHealth(addAgentHealth(current, 2, [health("a", 10)]), 2, [health("b", 20)]);
+    expect(agents(added[1])).toEqual(["a:10", "b:20"]);
+    expect(added[0]).toBe(current[0]);
+    expect(addAgentHealth(current, 5, [health("a", 10)])).toBe(current);
+  });
+
+  it("keeps a second's health when a live point without it replaces the point, and joins a fetched point's", () => {
+    const held = addAgentHealth([point(1), point(2)], 2, [health("a", 10)]);
+    expect(agents(mergePoints(held, [point(2, 9)])[1])).toEqual(["a:10"]); // the newest second, replaced live
+    expect(agents(mergePoints(held, [point(1, 9), point(2, 9)])[1])).toEqual(["a:10"]);
+    const fetched = { ...point(2, 9), agentHealth: [health("b", 20)] };
+    expect(agents(mergePoints(held, [fetched])[1])).toEqual(["a:10", "b:20"]);
   });
 });
 

@@ -1,9 +1,27 @@
 import { SeriesPoint } from "@throng/protocol/snapshot";
 import type { RunEventView } from "@throng/protocol/run";
 
+type AgentHealthPoint = NonNullable<SeriesPoint["agentHealth"]>[number];
+
+/** Both lists' agents, `incoming`'s copy first: an agent's health in a second never changes once stored. */
+function unionHealth(held: readonly AgentHealthPoint[] | undefined, incoming: readonly AgentHealthPoint[] | undefined): AgentHealthPoint[] | undefined {
+  if (!held?.length) return incoming as AgentHealthPoint[] | undefined;
+  if (!incoming?.length) return held as AgentHealthPoint[];
+  const byAgent = new Map(held.map((health) => [health.agentId, health]));
+  for (const health of incoming) byAgent.set(health.agentId, health);
+  return [...byAgent.values()];
+}
+
+/** `point` replacing `held` (the same second): its figures, and the agents' health of both. */
+function replacePoint(held: SeriesPoint | undefined, point: SeriesPoint): SeriesPoint {
+  const agentHealth = unionHealth(held?.agentHealth, point.agentHealth);
+  return agentHealth ? { ...point, agentHealth } : point;
+}
+
 /**
- * Merges points into a series sorted by `t`. A point for a second already present replaces it:
- * the API re-merges a second when a late snapshot from another agent arrives.
+ * Merges points into a series sorted by `t`. A point for a second already present replaces it (the API
+ * re-merges a second when a late snapshot from another agent arrives), keeping the agents' health held for it:
+ * live points carry none, it comes in "agent-health" messages (`addAgentHealth`) and with the fetched series.
  */
 export function mergePoints(current: readonly SeriesPoint[], incoming: readonly SeriesPoint[]): SeriesPoint[] {
   if (incoming.length === 0) return current as SeriesPoint[];
@@ -11,10 +29,24 @@ export function mergePoints(current: readonly SeriesPoint[], incoming: readonly 
   const last = current[current.length - 1];
   const only = incoming.length === 1 ? incoming[0]! : null;
   if (only && (!last || only.t > last.t)) return [...current, only];
+  if (only && only.t === last!.t) return [...current.slice(0, -1), replacePoint(last, only)];
   const byTime = new Map<number, SeriesPoint>();
   for (const point of current) byTime.set(point.t, point);
-  for (const point of incoming) byTime.set(point.t, point);
+  for (const point of incoming) byTime.set(point.t, replacePoint(byTime.get(point.t), point));
   return [...byTime.values()].sort((a, b) => a.t - b.t);
+}
+
+/**
+ * Adds a live "agent-health" message's agents to second `t`. Its point was published just before it; a second
+ * not held (a message missed, which the seq gap turns into a refetch that brings the health too) is left alone.
+ */
+export function addAgentHealth(current: readonly SeriesPoint[], t: number, agents: readonly AgentHealthPoint[]): SeriesPoint[] {
+  let at = current.length - 1;
+  while (at >= 0 && current[at]!.t > t) at -= 1; // nearly always the last second or the one before
+  if (at < 0 || current[at]!.t !== t) return current as SeriesPoint[];
+  const next = [...current];
+  next[at] = { ...current[at]!, agentHealth: unionHealth(current[at]!.agentHealth, agents) };
+  return next;
 }
 
 /** Anything charted against the run's seconds: a load SeriesPoint, or a watched server's ServerPoint. */

@@ -75,16 +75,20 @@ export function createSnapshotRepo(db: Db) {
    */
   async function insertMany(rows: readonly { orgId: string; runId: string; row: SnapshotRow }[]): Promise<Set<string>> {
     if (rows.length === 0) return new Set();
-    const stored = await db
-      .insertInto("snapshots")
-      .values(rows.map(({ orgId, runId, row }) => ({
-        run_id: runId, agent_id: row.agentId, seq: row.seq, org_id: orgId, second: row.second, interval_ms: row.intervalMs,
-        clients: row.clients, counters: JSON.stringify(row.counters), rtt_hist: row.rttHist, health: JSON.stringify(row.health),
-        histograms: JSON.stringify(row.histograms), step: row.step,
-      })))
-      .onConflict((oc) => oc.columns(["run_id", "agent_id", "seq"]).doNothing())
-      .returning(["run_id", "agent_id", "seq"])
-      .execute();
+    // One array per column rather than a VALUES list: 12 parameters for any number of rows, so neither the query
+    // builder nor PostgreSQL's parser and planner work per row (a 1,000-row VALUES list had 12,000 parameters).
+    const column = <T>(pick: (item: (typeof rows)[number]) => T) => rows.map(pick);
+    const { rows: stored } = await sql<{ run_id: string; agent_id: string; seq: number }>`
+      insert into snapshots (run_id, agent_id, seq, org_id, second, interval_ms, clients, counters, rtt_hist, health, histograms, step)
+      select * from unnest(
+        ${column((r) => r.runId)}::uuid[], ${column((r) => r.row.agentId)}::uuid[], ${column((r) => r.row.seq)}::int[],
+        ${column((r) => r.orgId)}::text[], ${column((r) => r.row.second)}::bigint[], ${column((r) => r.row.intervalMs)}::int[],
+        ${column((r) => r.row.clients)}::int[], ${column((r) => JSON.stringify(r.row.counters))}::jsonb[], ${column((r) => r.row.rttHist)}::text[],
+        ${column((r) => JSON.stringify(r.row.health))}::jsonb[], ${column((r) => JSON.stringify(r.row.histograms))}::jsonb[],
+        ${column((r) => r.row.step)}::int[]
+      )
+      on conflict (run_id, agent_id, seq) do nothing
+      returning run_id, agent_id, seq`.execute(db);
     return new Set(stored.map((r) => snapshotKey(r.run_id, r.agent_id, r.seq)));
   }
 
@@ -94,10 +98,16 @@ export function createSnapshotRepo(db: Db) {
      * Runs `fn` in a transaction holding a lock on one second of a run (an advisory lock, so it works before the
      * roll-up row exists), with the second's queries bound to it. Concurrent ingests of a second, on any
      * api instance, then re-merge one after another, each seeing every snapshot stored before it.
+     * `durable: false` commits without waiting for the WAL to reach disk (the lock is let go sooner, the next
+     * merge of the second waits less): for writes a rebuild from the stored snapshots redoes if PostgreSQL
+     * crashes before they are flushed.
      */
-    async withSecondLocked<T>(runId: string, second: number, fn: (locked: SecondRollup) => Promise<T>): Promise<T> {
+    async withSecondLocked<T>(runId: string, second: number, fn: (locked: SecondRollup) => Promise<T>, options: { durable?: boolean } = {}): Promise<T> {
       return db.transaction().execute(async (tx) => {
-        await sql`select pg_advisory_xact_lock(hashtextextended(${`${runId}:${second}`}, 0))`.execute(tx);
+        const lock = sql`pg_advisory_xact_lock(hashtextextended(${`${runId}:${second}`}, 0))`;
+        // One round trip either way; otherwise the server's own synchronous_commit stands.
+        if (options.durable === false) await sql`select set_config('synchronous_commit', 'off', true), ${lock}`.execute(tx);
+        else await sql`select ${lock}`.execute(tx);
         return fn(secondRollup(tx));
       });
     },
@@ -106,6 +116,24 @@ export function createSnapshotRepo(db: Db) {
       return (await insertMany([{ orgId, runId, row }])).size === 1;
     },
     insertMany,
+    /**
+     * The series as browsers and reports read it: each stored second with `agentHealth` joined from its snapshots
+     * (the roll-up leaves it out: ingest rewrites a second several times as its snapshots arrive, and at 2,000
+     * agents the health of all of them was ~340 KB a write).
+     */
+    async listSeries(orgId: string, runId: string): Promise<unknown[]> {
+      const { rows } = await sql<{ point: unknown }>`
+        select rs.point || jsonb_build_object('agentHealth', coalesce(h.health, '[]'::jsonb)) as point
+        from run_seconds rs
+        left join lateral (
+          select jsonb_agg(jsonb_build_object('agentId', s.agent_id) || s.health order by s.agent_id, s.seq) as health
+          from snapshots s where s.run_id = rs.run_id and s.second = rs.second
+        ) h on true
+        where rs.org_id = ${orgId} and rs.run_id = ${runId}
+        order by rs.second`.execute(db);
+      return rows.map((row) => row.point);
+    },
+    /** The stored roll-up, one merged point per second, without the agents' health (see `listSeries`). */
     async listSeconds(orgId: string, runId: string): Promise<unknown[]> {
       const rows = await db
         .selectFrom("run_seconds")

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PlanSpec } from "./plan";
-import { ScenarioFigures, SeriesPoint } from "./snapshot";
+import { AgentHealthPoint, ScenarioFigures, SeriesPoint } from "./snapshot";
 import { CapacityEstimate, RunVerdict } from "./report";
 import { RunServerSeries, ServerPoint } from "./server-watch";
 
@@ -77,7 +77,15 @@ export type RunSeries = z.infer<typeof RunSeries>;
 
 /** Browser live stream (WS /api/runs/:id/live), server → browser. */
 export const LiveMessage = z.discriminatedUnion("type", [
+  /** A second merged across agents, without `agentHealth` (that follows in "agent-health" messages). */
   z.object({ type: z.literal("point"), point: SeriesPoint }),
+  /**
+   * Second `t`'s health of the agents a point of it has just carried for the first time (an agent's health in a
+   * second never changes, so a browser adds these to that second's point). Apart from the point because the
+   * point is re-published as a second's snapshots arrive, and every agent's health in each copy was ~340 KB at
+   * 2,000 agents.
+   */
+  z.object({ type: z.literal("agent-health"), t: z.number().int(), agents: z.array(AgentHealthPoint) }),
   z.object({ type: z.literal("run"), run: RunView }),
   /** One watched second of the server under test. */
   z.object({ type: z.literal("server"), point: ServerPoint }),

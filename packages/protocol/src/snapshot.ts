@@ -135,7 +135,10 @@ export const SeriesPoint = z.object({
   rttMaxMs: z.number().nullable(),
   ...ScenarioFigures.shape,
   closesByCause: z.record(z.string(), z.number().int().min(0)).optional(),
-  /** Each agent's own health this second; `saturated` marks the agent, not the server, as the limit. */
+  /**
+   * Each agent's own health this second; `saturated` marks the agent, not the server, as the limit. Joined from
+   * the stored snapshots when the series is read; not in the stored roll-up or in live "point" messages.
+   */
   agentHealth: z.array(AgentHealthPoint).optional(),
   /** step-up load: the step this second belongs to. */
   step: z.number().int().min(0).optional(),

@@ -9,14 +9,18 @@ export interface PointStages {
   second: number;
   /** The coalescing window ended and the merge asked for a slot. */
   startedAt: number;
-  /** The second's advisory lock was held. */
+  /** A merge slot was free (at most two seconds merge at once). */
+  slotAt: number;
+  /** The second's advisory lock was held (a pooled connection, its transaction begun). */
   lockedAt: number;
   /** The point was built (after the count check and any read of snapshots this process lacked). */
   builtAt: number;
-  /** The roll-up row was written (its transaction commits after the publish). */
-  upsertedAt: number;
-  /** The live message was handed to Redis. */
+  /** The point and the new agents' health were handed to Redis. */
   publishedAt: number;
-  /** [agentId, receivedAt, committedAt] of the snapshots this point carried first. */
-  snapshots: [string, number, number][];
+  /** The roll-up row was written, after the publish (its transaction then commits). */
+  upsertedAt: number;
+  /** Snapshots of the second read from storage because this process's merge lacked them. */
+  readRows: number;
+  /** [agentId, receivedAt, batchedAt (its INSERT sent), committedAt] of the snapshots this point carried first. */
+  snapshots: [string, number, number, number][];
 }

@@ -3,7 +3,7 @@ import { createDb, type Db } from "@throng/db/client";
 import { createRepos, type Repos } from "@throng/db/repos";
 import { createTestDatabase } from "@throng/db/testing";
 import type { LiveEnvelope } from "@throng/protocol/run";
-import type { MetricSnapshot } from "@throng/protocol/snapshot";
+import type { MetricSnapshot, SeriesPoint } from "@throng/protocol/snapshot";
 import type { Bus } from "../ports";
 import { encodeValues } from "./histogram";
 import { createIngestService } from "./ingest";
@@ -86,9 +86,17 @@ describe("metric ingest (real PostgreSQL)", () => {
     expect(await ingest.ingest(orgId, agentIds[1], snapshot(runId, second * 1000))).toBe("stored");
     expect(published).toHaveLength(0); // acknowledged at once, merged once the window closes
     await ingest.flush();
-    expect(published).toHaveLength(1);
+    // One point, then both agents' health apart from it (the point and the roll-up carry none).
+    expect(published.map((e) => e.message.type)).toEqual(["point", "agent-health"]);
     expect(published[0]?.message).toMatchObject({ type: "point", point: { t: second, agents: 2 } });
+    expect(published[0]?.message).not.toHaveProperty("point.agentHealth");
+    expect(published[1]?.message).toMatchObject({ type: "agent-health", t: second, agents: agentIds.map((agentId) => ({ agentId, cpuPercent: 1 })) });
     expect(await repos.snapshots.listSeconds(orgId, runId)).toMatchObject([{ t: second, agents: 2 }]);
+    expect(await repos.snapshots.listSeconds(orgId, runId)).not.toHaveProperty("0.agentHealth");
+    // The series as read joins each second's health from its snapshots.
+    const [read] = (await repos.snapshots.listSeries(orgId, runId)) as SeriesPoint[];
+    expect(read).toMatchObject({ t: second, agents: 2 });
+    expect(read!.agentHealth?.map((h) => h.agentId).sort()).toEqual([...agentIds].sort());
   });
 
   it("the same snapshot twice in one batch is stored once: one ingest says stored, the other duplicate", async () => {
@@ -140,16 +148,23 @@ describe("metric ingest (real PostgreSQL)", () => {
     const bus: Bus = { sequence: async () => published.length + 1, publish: async (_channel, message) => void published.push(message as LiveEnvelope) };
     const [apiA, apiB] = [createIngestService({ repos, bus, coalesceMs: 20 }), createIngestService({ repos, bus, coalesceMs: 20 })];
     const second = 1_700_000_500;
+    const lastPoint = () => published.filter((e) => e.message.type === "point").at(-1)?.message;
+    const newHealth = (from: number) => published.slice(from).flatMap((e) => (e.message.type === "agent-health" ? e.message.agents.map((h) => h.agentId) : []));
     expect(await apiA.ingest(orgId, agentIds[0], snapshot(runId, second * 1000))).toBe("stored");
     await apiA.flush();
-    expect(published.at(-1)?.message).toMatchObject({ type: "point", point: { t: second, agents: 1 } });
+    expect(lastPoint()).toMatchObject({ type: "point", point: { t: second, agents: 1 } });
+    expect(newHealth(0)).toEqual([agentIds[0]]);
+    let seen = published.length;
     expect(await apiB.ingest(orgId, agentIds[1], snapshot(runId, second * 1000))).toBe("stored");
     await apiB.flush();
-    expect(published.at(-1)?.message).toMatchObject({ type: "point", point: { t: second, agents: 2, clients: 2 } });
+    expect(lastPoint()).toMatchObject({ type: "point", point: { t: second, agents: 2, clients: 2 } });
+    expect(newHealth(seen).sort()).toEqual([...agentIds].sort()); // B's point carried A's agent for the first time too
+    seen = published.length;
     // A's next merge of the second (a late snapshot of its agent) reads B's snapshot too.
     expect(await apiA.ingest(orgId, agentIds[0], snapshot(runId, second * 1000 + 500, 1))).toBe("stored");
     await apiA.flush();
-    expect(published.at(-1)?.message).toMatchObject({ type: "point", point: { t: second, agents: 2, clients: 3 } });
+    expect(lastPoint()).toMatchObject({ type: "point", point: { t: second, agents: 2, clients: 3 } });
+    expect(newHealth(seen).sort()).toEqual([agentIds[0], agentIds[1]].sort());
     expect(await repos.snapshots.listSeconds(orgId, runId)).toMatchObject([{ t: second, agents: 2, clients: 3 }]);
   });
 });

@@ -1,6 +1,6 @@
 import { snapshotKey, type MetricSnapshot } from "@throng/protocol/snapshot";
 import type { Repos } from "@throng/db/repos";
-import type { SnapshotRow } from "@throng/db/repos/snapshots";
+import type { SecondRollup, SnapshotRow } from "@throng/db/repos/snapshots";
 import type { Bus, Log } from "../ports";
 import { publishLive } from "../runs/live";
 import type { PointStages } from "./ingest-stages";
@@ -20,8 +20,10 @@ interface OpenSecond {
   merge: Merge;
   keys: Set<string>;
   lastAddedAt: number;
-  /** This process's snapshots not yet carried by a point, when stages are traced: [agentId, receivedAt, committedAt]. */
-  untraced: [string, number, number][];
+  /** How many of the merge's agent healths have been published ("agent-health" follows each point with the new ones). */
+  healthPublished: number;
+  /** This process's snapshots not yet carried by a point, when stages are traced: [agentId, receivedAt, batchedAt, committedAt]. */
+  untraced: [string, number, number, number][];
 }
 
 /**
@@ -57,7 +59,14 @@ function toRow(agentId: string, snapshot: MetricSnapshot): SnapshotRow {
 export function createIngestService(deps: { repos: Repos; bus: Bus; log?: Log; coalesceMs?: number; onStages?: (stages: PointStages) => void }) {
   const { repos, bus } = deps;
   const coalesceMs = deps.coalesceMs ?? 0;
-  const batcher = createSnapshotBatcher({ insertMany: repos.snapshots.insertMany });
+  // When stages are traced: when each snapshot's batch went to the database (keyed by snapshotKey; deleted on commit).
+  const batchedAt = new Map<string, number>();
+  const insertMany: typeof repos.snapshots.insertMany = !deps.onStages ? repos.snapshots.insertMany : (rows) => {
+    const at = Date.now();
+    for (const { runId, row } of rows) batchedAt.set(snapshotKey(runId, row.agentId, row.seq), at);
+    return repos.snapshots.insertMany(rows);
+  };
+  const batcher = createSnapshotBatcher({ insertMany });
   const pending = new Map<string, PendingMerge>();
   const inFlight = new Set<Promise<void>>();
   const open = new Map<string, OpenSecond>();
@@ -81,7 +90,7 @@ export function createIngestService(deps: { repos: Repos; bus: Bus; log?: Log; c
   function openSecond(runId: string, second: number): OpenSecond {
     const key = `${runId}:${second}`;
     let entry = open.get(key);
-    if (!entry) open.set(key, (entry = { merge: createMerge(), keys: new Set(), lastAddedAt: Date.now(), untraced: [] }));
+    if (!entry) open.set(key, (entry = { merge: createMerge(), keys: new Set(), lastAddedAt: Date.now(), healthPublished: 0, untraced: [] }));
     return entry;
   }
 
@@ -124,25 +133,41 @@ export function createIngestService(deps: { repos: Repos; bus: Bus; log?: Log; c
     return shards.has(key);
   }
 
+  /** Under the second's lock: completes the merge from storage if needed, publishes the point, writes the roll-up. */
+  async function mergeLocked(locked: SecondRollup, orgId: string, runId: string, second: number, times: { startedAt: number; slotAt: number }) {
+    const lockedAt = Date.now();
+    const entry = openSecond(runId, second);
+    let readRows = 0;
+    if ((await locked.countSecond(orgId, runId, second)) !== entry.merge.count) {
+      const known = [...entry.keys].map((key) => ({ agentId: key.split(":")[1]!, seq: Number(key.split(":")[2]) }));
+      const rows = await locked.listSecondExcept(orgId, runId, second, known);
+      readRows = rows.length;
+      for (const row of rows) add(runId, second, row);
+    }
+    const point = entry.merge.point(second);
+    const health = entry.merge.health().slice(entry.healthPublished);
+    const snapshots = entry.untraced.splice(0);
+    const builtAt = Date.now();
+    // Published before the upsert (still under the lock, so in order): the browser need not wait for the write,
+    // and a write that fails is redone by finish-run's rebuild, which publishes the second again.
+    await publishLive(bus, runId, { type: "point", point });
+    if (health.length > 0) await publishLive(bus, runId, { type: "agent-health", t: second, agents: health });
+    entry.healthPublished += health.length;
+    const publishedAt = Date.now();
+    await locked.upsertSecond(orgId, runId, second, point);
+    deps.onStages?.({ runId, second, ...times, lockedAt, builtAt, publishedAt, upsertedAt: Date.now(), readRows, snapshots });
+  }
+
   // One merge of a second at a time (across api instances): otherwise a merge that saw fewer snapshots can be
-  // written or published after one that saw more, and the second ends short of an agent.
+  // written or published after one that saw more, and the second ends short of an agent. Not durable: finish-run
+  // rebuilds every second from the stored snapshots (which are), so a roll-up write lost in a PostgreSQL crash
+  // costs a late point, while an fsync per merge held the second's lock (and a merge slot) for its length.
   async function merge(orgId: string, runId: string, second: number) {
     const startedAt = Date.now();
-    await inMergeSlot(() => repos.snapshots.withSecondLocked(runId, second, async (locked) => {
-      const lockedAt = Date.now();
-      const entry = openSecond(runId, second);
-      if ((await locked.countSecond(orgId, runId, second)) !== entry.merge.count) {
-        const known = [...entry.keys].map((key) => ({ agentId: key.split(":")[1]!, seq: Number(key.split(":")[2]) }));
-        for (const row of await locked.listSecondExcept(orgId, runId, second, known)) add(runId, second, row);
-      }
-      const point = entry.merge.point(second);
-      const snapshots = entry.untraced.splice(0);
-      const builtAt = Date.now();
-      await locked.upsertSecond(orgId, runId, second, point);
-      const upsertedAt = Date.now();
-      await publishLive(bus, runId, { type: "point", point });
-      deps.onStages?.({ runId, second, startedAt, lockedAt, builtAt, upsertedAt, publishedAt: Date.now(), snapshots });
-    }));
+    await inMergeSlot(() => {
+      const times = { startedAt, slotAt: Date.now() };
+      return repos.snapshots.withSecondLocked(runId, second, (locked) => mergeLocked(locked, orgId, runId, second, times), { durable: false });
+    });
   }
 
   function schedule(orgId: string, runId: string, second: number) {
@@ -181,7 +206,11 @@ export function createIngestService(deps: { repos: Repos; bus: Bus; log?: Log; c
       const row = toRow(agentId, snapshot);
       if (!(await batcher.submit({ orgId, runId: snapshot.runId, row }))) return "duplicate";
       add(snapshot.runId, row.second, row);
-      if (deps.onStages) openSecond(snapshot.runId, row.second).untraced.push([agentId, receivedAt, Date.now()]);
+      if (deps.onStages) {
+        const key = snapshotKey(snapshot.runId, agentId, row.seq);
+        openSecond(snapshot.runId, row.second).untraced.push([agentId, receivedAt, batchedAt.get(key) ?? receivedAt, Date.now()]);
+        batchedAt.delete(key);
+      }
       sweep(Date.now());
       if (coalesceMs > 0) schedule(orgId, snapshot.runId, row.second);
       else await merge(orgId, snapshot.runId, row.second);

@@ -71,7 +71,8 @@ export function createMerge() {
       return totals.rows;
     },
     totals: () => ({ ...totals, agents: agents.size }),
-    health: () => health,
+    /** Each added row's agent health, in the order added (append-only: ingest publishes what is new). */
+    health: (): readonly AgentHealthPoint[] => health,
     rtt: () => latencyPercentiles(rtt),
     /** Every latency beyond RTT that any of the rows measured. */
     latency(): Partial<Record<LatencyName, LatencyPercentiles>> {
@@ -89,7 +90,7 @@ export function createMerge() {
       };
       return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<SeriesPoint>;
     },
-    /** The merged point of `second` (when every added row belongs to it). */
+    /** The merged point of `second` (when every added row belongs to it), without the agents' health (`health()`). */
     point(second: number): SeriesPoint {
       const percentiles = latencyPercentiles(rtt);
       const other = this.latency();
@@ -109,7 +110,6 @@ export function createMerge() {
         rttP90Ms: percentiles.p90Ms,
         ...(Object.keys(other).length ? { latency: other } : {}),
         ...this.scenario(),
-        agentHealth: [...health],
         ...(step !== undefined ? { step } : {}),
       };
     },

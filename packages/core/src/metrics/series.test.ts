@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SnapshotRow } from "@throng/db/repos/snapshots";
 import { encodeValues } from "./histogram";
+import { mergeRows } from "./merge";
 import { buildSeries, mergeSecond, summarize } from "./series";
 
 function row(agentId: string, second: number, valuesUs: number[], messages: number, open = 10): SnapshotRow {
@@ -49,13 +50,14 @@ describe("merging snapshots per second", () => {
     const b = { ...row("b", 7, [1_000], 10), step: 2, health: { cpuPercent: 99, eventLoopP99Ms: 80, rssBytes: 1, saturated: true, saturatedReason: "cpu 99%" } };
     b.counters = { ...(b.counters as object), broadcastsExpected: 10, broadcastsReceived: 10 };
     const point = mergeSecond(7, [a, b]);
+    expect(point.agentHealth).toBeUndefined(); // joined from the snapshots when the series is read
+    expect(mergeRows([a, b]).health().map((h) => h.saturated ?? false)).toEqual([false, true]);
     expect(point.latency?.rttCorrected?.maxMs).toBeCloseTo(90, 0);
     expect(point.rttMaxMs).toBeCloseTo(1, 1); // the stall shows only in the corrected histogram
     expect(point.latency?.broadcast?.p50Ms).toBeCloseTo(3, 1);
     expect(point.broadcastReach).toBe(0.95);
     expect(point.lost).toBe(1);
     expect(point.step).toBe(2);
-    expect(point.agentHealth?.map((h) => h.saturated ?? false)).toEqual([false, true]);
     expect(summarize([a, b]).saturatedAgents).toEqual([{ agentId: "b", seconds: 1, reason: "cpu 99%" }]);
     expect(mergeSecond(1, [row("a", 1, [1], 1)]).broadcastReach).toBeUndefined();
   });

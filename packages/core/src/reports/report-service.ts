@@ -26,7 +26,7 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
   async function reportOf(orgId: string, runId: string): Promise<RunReport> {
     const row = await repos.runs.get(orgId, runId);
     if (!row) throw new ThrongError("not_found", `No run ${runId} in this organisation`);
-    const series = (await repos.snapshots.listSeconds(orgId, runId)).map((p) => SeriesPoint.parse(p));
+    const series = (await repos.snapshots.listSeries(orgId, runId)).map((p) => SeriesPoint.parse(p));
     const run = toRunView(row, await repos.runs.listEvents(orgId, runId));
     return { run, series, ...(run.spec.watch ? { server: await serverSeriesOf(repos, orgId, runId) } : {}) };
   }

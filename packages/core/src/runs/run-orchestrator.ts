@@ -6,7 +6,8 @@ import type { RunAssignment, ServerToAgentMessage, ShardStatus } from "@throng/p
 import type { Repos } from "@throng/db/repos";
 import type { RunPatch, RunRow, ShardRow } from "@throng/db/repos/runs";
 import type { FleetService } from "../fleet/fleet-service";
-import { buildSeries, mergeSecond, summarize } from "../metrics/series";
+import { mergeRows } from "../metrics/merge";
+import { buildSeries, summarize } from "../metrics/series";
 import { analyzeCapacity } from "../capacity/capacity";
 import { runVerdict } from "../capacity/slo";
 import type { SnapshotRow } from "@throng/db/repos/snapshots";
@@ -86,9 +87,11 @@ export function createRunOrchestrator(deps: {
       // the second's lock and from its snapshots as they are now: a snapshot stored (and merged by ingest) since
       // `snapshots` was read must not be dropped again by this older point.
       await repos.snapshots.withSecondLocked(runId, point.t, async (locked) => {
-        const current = mergeSecond(point.t, await locked.listSecond(orgId, runId, point.t));
+        const merged = mergeRows(await locked.listSecond(orgId, runId, point.t));
+        const current = merged.point(point.t);
         await locked.upsertSecond(orgId, runId, point.t, current);
         await publishLive(bus, runId, { type: "point", point: current });
+        await publishLive(bus, runId, { type: "agent-health", t: point.t, agents: [...merged.health()] });
       });
     }
   }

@@ -56,7 +56,7 @@ export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs
     /** Every merged second so far, from the per-second roll-up. */
     async series(actor: Actor, runId: string): Promise<RunSeries> {
       await get(actor, runId);
-      const points = (await repos.snapshots.listSeconds(actor.orgId, runId)).map((p) => SeriesPoint.parse(p));
+      const points = (await repos.snapshots.listSeries(actor.orgId, runId)).map((p) => SeriesPoint.parse(p));
       return { runId, points };
     },
 
