@@ -83,8 +83,8 @@ describe("metric ingest (real PostgreSQL)", () => {
     const ingest = createIngestService({ repos, bus, coalesceMs: 100 });
     const second = 1_700_000_100;
     expect(await ingest.ingest(orgId, agentIds[0], snapshot(runId, second * 1000))).toBe("stored");
+    expect(published).toHaveLength(0); // acknowledged at once, merged once the window closes (or the second is complete)
     expect(await ingest.ingest(orgId, agentIds[1], snapshot(runId, second * 1000))).toBe("stored");
-    expect(published).toHaveLength(0); // acknowledged at once, merged once the window closes
     await ingest.flush();
     // One point, then both agents' health apart from it (the point and the roll-up carry none).
     expect(published.map((e) => e.message.type)).toEqual(["point", "agent-health"]);
@@ -97,6 +97,18 @@ describe("metric ingest (real PostgreSQL)", () => {
     const [read] = (await repos.snapshots.listSeries(orgId, runId)) as SeriesPoint[];
     expect(read).toMatchObject({ t: second, agents: 2 });
     expect(read!.agentHealth?.map((h) => h.agentId).sort()).toEqual([...agentIds].sort());
+  });
+
+  it("a second holding every load shard's snapshot merges at once, without waiting out the coalescing window", async () => {
+    const { orgId, runId, agentIds } = await seedRun();
+    const published: LiveEnvelope[] = [];
+    const bus: Bus = { sequence: async () => published.length + 1, publish: async (_channel, message) => void published.push(message as LiveEnvelope) };
+    // A window far longer than the test may take: flush() returns only because the complete second ended it.
+    const ingest = createIngestService({ repos, bus, coalesceMs: 600_000 });
+    const second = 1_700_000_150;
+    for (const agentId of agentIds) expect(await ingest.ingest(orgId, agentId, snapshot(runId, second * 1000))).toBe("stored");
+    await ingest.flush();
+    expect(published.map((e) => e.message)).toMatchObject([{ type: "point", point: { t: second, agents: 2 } }, { type: "agent-health", t: second }]);
   });
 
   it("the same snapshot twice in one batch is stored once: one ingest says stored, the other duplicate", async () => {

@@ -13,6 +13,8 @@ interface PendingMerge {
   running: boolean;
   /** A snapshot arrived while the merge was running: merge again once it is done. */
   again: boolean;
+  /** Ends the coalescing window now (set while the merge waits in it). */
+  now?: () => void;
 }
 
 /** One second of a run as far as this process has merged it: each stored snapshot is added once. */
@@ -71,6 +73,8 @@ export function createIngestService(deps: { repos: Repos; bus: Bus; log?: Log; c
   const inFlight = new Set<Promise<void>>();
   const open = new Map<string, OpenSecond>();
   const shards = new Set<string>();
+  /** Load shards per run (the snapshots a second of it expects), as read with its shards. */
+  const loadShardCounts = new Map<string, number>();
   let lastSweep = Date.now();
   let merging = 0;
   const mergeSlots: (() => void)[] = [];
@@ -116,6 +120,8 @@ export function createIngestService(deps: { repos: Repos; bus: Bus; log?: Log; c
     let load = shardLoads.get(key);
     if (!load) {
       load = repos.runs.listShards(orgId, runId).then((rows) => {
+        if (loadShardCounts.size >= SHARD_CACHE_SIZE) loadShardCounts.delete(loadShardCounts.keys().next().value!);
+        loadShardCounts.set(runId, rows.filter((row) => row.role === "load").length);
         for (const row of rows) {
           if (shards.size >= SHARD_CACHE_SIZE) shards.delete(shards.values().next().value!);
           shards.add(`${orgId}:${runId}:${row.agentId}`);
@@ -170,11 +176,21 @@ export function createIngestService(deps: { repos: Repos; bus: Bus; log?: Log; c
     });
   }
 
+  /**
+   * Every load shard's snapshot of the second is in this process's merge: nothing more is expected, so waiting
+   * out the coalescing window would only delay the point (and it delayed exactly the last, slowest snapshots).
+   */
+  function complete(runId: string, second: number): boolean {
+    const expected = loadShardCounts.get(runId);
+    return expected !== undefined && (open.get(`${runId}:${second}`)?.merge.count ?? 0) >= expected;
+  }
+
   function schedule(orgId: string, runId: string, second: number) {
     const key = `${runId}:${second}`;
     const existing = pending.get(key);
     if (existing) {
       if (existing.running) existing.again = true; // a waiting merge will include this snapshot anyway
+      else if (complete(runId, second)) existing.now?.();
       return;
     }
     const entry: PendingMerge = { running: false, again: false };
@@ -192,7 +208,15 @@ export function createIngestService(deps: { repos: Repos; bus: Bus; log?: Log; c
       pending.delete(key);
     };
     const later = () => {
-      const done = new Promise<void>((resolve) => setTimeout(() => void run().finally(resolve), coalesceMs));
+      const done = new Promise<void>((resolve) => {
+        const fire = () => {
+          clearTimeout(timer);
+          entry.now = undefined;
+          void run().finally(resolve);
+        };
+        const timer = setTimeout(fire, complete(runId, second) ? 0 : coalesceMs);
+        entry.now = fire;
+      });
       inFlight.add(done);
       void done.finally(() => inFlight.delete(done));
     };
