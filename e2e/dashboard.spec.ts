@@ -217,11 +217,18 @@ test("runs: live charts, a reload mid-run keeps the history, abort asks first, t
   await expect.poll(points, { timeout: 30_000 }).toBeGreaterThanOrEqual(4);
   await expect(page.getByTestId("run-remaining")).toBeVisible();
   await expect(page.getByTestId("run-agents").getByTestId("run-agent-row")).toHaveCount(1);
+  // The agent's own health comes live in "agent-health" messages apart from the points: its CPU chart and row fill.
+  const agentCpu = async () => Number((await page.getByTestId("chart-agent-health").getAttribute("data-points")) ?? 0);
+  await expect.poll(agentCpu, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+  await expect(page.getByTestId("run-agent-row")).toContainText(/\d+ %/);
   await shot("run-live");
 
   const before = await points();
   await page.reload();
   await expect.poll(points, { timeout: 10_000 }).toBeGreaterThanOrEqual(before);
+  // After a reload the fetched series carries it (joined from the stored snapshots).
+  await expect.poll(agentCpu, { timeout: 10_000 }).toBeGreaterThanOrEqual(before);
+  await expect(page.getByTestId("run-agent-row")).toContainText(/\d+ %/);
   await expect(page.getByTestId("stream-state")).toHaveAttribute("data-state", "live");
   await expect.poll(points, { timeout: 10_000 }).toBeGreaterThan(before);
 

@@ -155,4 +155,11 @@ describe("extendColumns", () => {
     expect(extendColumns({ points: held, lines, columns }, [point(1, 1, 9), point(2, 1, 6), point(3, 1, 7)], lines)).toEqual([[1, 2, 3], [9, 6, 7]]);
     expect(extendColumns(null, held, lines)).toEqual(columns);
   });
+
+  it("builds afresh when an older second was replaced in the same update as a new second arrived", () => {
+    const held = [point(1, 1, 5), point(2, 1, 6), point(3, 1, 7)];
+    const columns = toColumns(held, lines);
+    const next = [point(1, 1, 9), held[1]!, held[2]!, point(4, 1, 8)];
+    expect(extendColumns({ points: held, lines, columns }, next, lines)).toEqual([[1, 2, 3, 4], [9, 6, 7, 8]]);
+  });
 });

@@ -73,7 +73,9 @@ export function toColumns<P extends TimedPoint>(points: readonly P[], lines: rea
 
 /**
  * Columns for `points` when they are `previous` plus one newer second (the live case): the previous columns
- * copied and extended, without reading every point again; otherwise built afresh.
+ * copied and extended, without reading every point again; otherwise built afresh. Every held point must be the
+ * same object (a pointer check): an "agent-health" message replaces an older second's point in place, and may
+ * land in the same render as a new second.
  */
 export function extendColumns<P extends TimedPoint>(
   previous: { points: readonly P[]; lines: readonly ChartLine<P>[]; columns: (number | null)[][] } | null,
@@ -82,7 +84,7 @@ export function extendColumns<P extends TimedPoint>(
 ): (number | null)[][] {
   const held = previous?.points.length ?? 0;
   const appended =
-    previous && previous.lines === lines && held > 0 && points.length === held + 1 && points[held - 1] === previous.points[held - 1];
+    previous && previous.lines === lines && held > 0 && points.length === held + 1 && previous.points.every((point, index) => points[index] === point);
   if (!appended) return toColumns(points, lines);
   const point = points[held]!;
   return previous.columns.map((column, index) => [...column, index === 0 ? point.t : lines[index - 1]!.value(point)]);
