@@ -3,7 +3,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { runPlan, total } from "../testing/assignment";
 
 let server: Socket | undefined;
-afterEach(() => server?.close());
+/** Late pongs still due: a run that ends first must not have them sent on a closed socket after the test. */
+const late = new Set<NodeJS.Timeout>();
+afterEach(() => {
+  late.forEach(clearTimeout);
+  late.clear();
+  server?.close();
+});
 
 /** A UDP server that misbehaves by seq: drops every 5th+1 pong, doubles every 5th+2, answers every 5th+3 too late. */
 async function lossyServer(): Promise<number> {
@@ -15,7 +21,10 @@ async function lossyServer(): Promise<number> {
     const reply = () => socket.send(pong, remote.port, remote.address);
     if (seq % 5 === 1) return;
     if (seq % 5 === 2) reply();
-    if (seq % 5 === 3) return void setTimeout(reply, 150);
+    if (seq % 5 === 3) {
+      const timer = setTimeout(() => late.delete(timer) && reply(), 150);
+      return void late.add(timer);
+    }
     reply();
   });
   await new Promise<void>((resolve) => socket.bind(0, "127.0.0.1", resolve));
