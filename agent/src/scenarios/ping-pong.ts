@@ -62,6 +62,8 @@ class PingState {
   /** The ping in flight: its seq, send time and intended send time; `inFlight` says whether there is one. */
   inFlight = false;
   seq = 0;
+  // Fractional initial values make V8 lay these out as double fields from the start, not as small integers that
+  // change the object's shape at the first real time.
   sentAt = 0.5;
   intendedAt = 0.5;
   nextDueAt = 0.5;
