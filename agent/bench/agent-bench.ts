@@ -156,7 +156,7 @@ async function s1(target: Target, clients: number, intervalMs: number): Promise<
       `${fmt(cpu, 1)}%`,
       baseline && clients > baseline.clients ? `${fmt((rss - baseline.rss) / 1048576 / ((clients - baseline.clients) / 1000), 2)} MiB (RSS ${fmt(rss / 1048576)} MiB)` : `RSS ${fmt(rss / 1048576)} MiB`,
       `${summary.latency.rttUs?.p50Ms ?? "-"} / ${summary.latency.rttUs?.p99Ms ?? "-"} ms`,
-      `corrected p99 ${summary.latency.rttCorrectedUs?.p99Ms ?? "-"} ms; agent saturated ${summary.saturatedSeconds} s; agent waited for its core ${fmt(runQueueWaitMsPerSec)} ms/s; target CPU ${fmt(await targetCpu(target), 1)}% (whole run)`,
+      `corrected p99 ${summary.latency.rttCorrectedUs?.p99Ms ?? "-"} ms; ${fmt(((cpu / 100) * 1e6) / Math.max(1, achieved), 1)} µs agent CPU per ping-pong; agent saturated ${summary.saturatedSeconds} s; agent waited for its core ${fmt(runQueueWaitMsPerSec)} ms/s; target CPU ${fmt(await targetCpu(target), 1)}% (whole run)`,
     ],
   });
   if (intervalMs === 1_000 && !baseline) baseline = { clients, rss };
