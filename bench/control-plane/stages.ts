@@ -8,11 +8,14 @@ export type Stage = (typeof STAGES)[number];
 export interface StageBreakdown {
   agents: number;
   traced: number;
+  /** Traced snapshots that a live point carried before their batch committed (their commit is off the live path). */
+  liveBeforeCommit: number;
   p50: Record<Stage, number>;
   p99: Record<Stage, number>;
 }
 
-type ApiTimes = Omit<Record<Stage, number>, "browser">;
+/** null: the point carried the snapshot before its batch was sent or committed. */
+type ApiTimes = Omit<Record<Stage, number | null>, "browser">;
 
 /**
  * Reads the api's debug lines ("live point stages", one per live point) and keeps, for every agent's second,
@@ -42,24 +45,27 @@ export function collectStages() {
 }
 export type StageCollector = ReturnType<typeof collectStages>;
 
-/** p50/p99 per stage of `samples` (each a snapshot's stage times since its send). */
+/**
+ * p50/p99 per stage of `samples` (each a snapshot's stage times since its send; NaN where the point carried it before
+ * that stage: batched and committed are then over the snapshots that got there first).
+ */
 export function stageBreakdown(agents: number, samples: Record<Stage, number>[]): StageBreakdown {
   const at = (stage: Stage, p: number) => {
-    const sorted = samples.map((sample) => sample[stage]).sort((a, b) => a - b);
+    const sorted = samples.map((sample) => sample[stage]).filter(Number.isFinite).sort((a, b) => a - b);
     return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
   };
   return {
-    agents, traced: samples.length,
+    agents, traced: samples.length, liveBeforeCommit: samples.filter((sample) => !Number.isFinite(sample.committed)).length,
     p50: Object.fromEntries(STAGES.map((stage) => [stage, at(stage, 50)])) as Record<Stage, number>,
     p99: Object.fromEntries(STAGES.map((stage) => [stage, at(stage, 99)])) as Record<Stage, number>,
   };
 }
 
 export function stageTable(rows: StageBreakdown[]): string {
-  const header = ["agents", "traced", ...STAGES.map((stage) => `${stage} p50/p99 ms`)];
+  const header = ["agents", "traced", "live before commit", ...STAGES.map((stage) => `${stage} p50/p99 ms`)];
   const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
   return [
     line(header), line(header.map(() => "---")),
-    ...rows.map((r) => line([String(r.agents), String(r.traced), ...STAGES.map((stage) => `${r.p50[stage].toFixed(0)} / ${r.p99[stage].toFixed(0)}`)])),
+    ...rows.map((r) => line([String(r.agents), String(r.traced), `${((100 * r.liveBeforeCommit) / Math.max(r.traced, 1)).toFixed(0)}%`, ...STAGES.map((stage) => `${r.p50[stage].toFixed(0)} / ${r.p99[stage].toFixed(0)}`)])),
   ].join("\n");
 }

@@ -88,7 +88,7 @@ export async function runStep(options: {
         bySecond.get(t)!.push(seen === undefined ? Infinity : seen - at);
         const api = options.stages.of(runId, agent.id, t);
         if (api && seen !== undefined) {
-          stageSamples.push(Object.fromEntries([...Object.entries(api), ["browser", seen]].map(([stage, when]) => [stage, (when as number) - at])) as Record<Stage, number>);
+          stageSamples.push(Object.fromEntries([...Object.entries(api), ["browser", seen]].map(([stage, when]) => [stage, when === null ? NaN : (when as number) - at])) as Record<Stage, number>);
         }
       }
     }

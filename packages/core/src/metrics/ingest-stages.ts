@@ -21,6 +21,12 @@ export interface PointStages {
   upsertedAt: number;
   /** Snapshots of the second read from storage because this process's merge lacked them. */
   readRows: number;
-  /** [agentId, receivedAt, batchedAt (its INSERT sent), committedAt] of the snapshots this point carried first. */
-  snapshots: [string, number, number, number][];
+  /** The snapshots this point carried first. */
+  snapshots: TracedSnapshot[];
 }
+
+/**
+ * [agentId, receivedAt, batchedAt (its INSERT sent), committedAt]. A snapshot joins the merge when received, so a
+ * point can carry it before its batch was sent or committed: those are null then (the commit is off the live path).
+ */
+export type TracedSnapshot = [string, number, number | null, number | null];

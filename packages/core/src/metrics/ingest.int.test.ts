@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createDb, type Db } from "@throng/db/client";
 import { createRepos, type Repos } from "@throng/db/repos";
 import { createTestDatabase } from "@throng/db/testing";
@@ -76,7 +76,7 @@ describe("metric ingest (real PostgreSQL)", () => {
     expect(await repos.snapshots.listSeconds(orgId, runId)).toMatchObject([{ t: second, agents: 2 }]);
   });
 
-  it("coalesces the re-merges of one second: two agents' snapshots within the window cost one merge, and the roll-up holds both", async () => {
+  it("coalesces the merges of one second: two agents' snapshots within the window make one point, merged again after the last commit, and the roll-up holds both", async () => {
     const { orgId, runId, agentIds } = await seedRun();
     const published: LiveEnvelope[] = [];
     const bus: Bus = { sequence: async () => published.length + 1, publish: async (_channel, message) => void published.push(message as LiveEnvelope) };
@@ -86,8 +86,11 @@ describe("metric ingest (real PostgreSQL)", () => {
     expect(published).toHaveLength(0); // acknowledged at once, merged once the window closes (or the second is complete)
     expect(await ingest.ingest(orgId, agentIds[1], snapshot(runId, second * 1000))).toBe("stored");
     await ingest.flush();
-    // One point, then both agents' health apart from it (the point and the roll-up carry none).
-    expect(published.map((e) => e.message.type)).toEqual(["point", "agent-health"]);
+    // One point, then both agents' health apart from it (the point and the roll-up carry none). The second agent's
+    // snapshot completed the second, so the point went out before its commit, and a merge after the commit
+    // publishes the second again (another api instance's merge before that commit could not have read it).
+    expect(published.map((e) => e.message.type)).toEqual(["point", "agent-health", "point"]);
+    expect(published[2]?.message).toMatchObject({ type: "point", point: { t: second, agents: 2 } });
     expect(published[0]?.message).toMatchObject({ type: "point", point: { t: second, agents: 2 } });
     expect(published[0]?.message).not.toHaveProperty("point.agentHealth");
     expect(published[1]?.message).toMatchObject({ type: "agent-health", t: second, agents: agentIds.map((agentId) => ({ agentId, cpuPercent: 1 })) });
@@ -108,7 +111,33 @@ describe("metric ingest (real PostgreSQL)", () => {
     const second = 1_700_000_150;
     for (const agentId of agentIds) expect(await ingest.ingest(orgId, agentId, snapshot(runId, second * 1000))).toBe("stored");
     await ingest.flush();
-    expect(published.map((e) => e.message)).toMatchObject([{ type: "point", point: { t: second, agents: 2 } }, { type: "agent-health", t: second }]);
+    expect(published.map((e) => e.message)).toMatchObject([
+      { type: "point", point: { t: second, agents: 2 } }, { type: "agent-health", t: second }, { type: "point", point: { t: second, agents: 2 } },
+    ]);
+  });
+
+  it("a snapshot is live before its batch commits, and its ack still waits for the commit", async () => {
+    const { orgId, runId, agentIds } = await seedRun();
+    const published: LiveEnvelope[] = [];
+    const bus: Bus = { sequence: async () => published.length + 1, publish: async (_channel, message) => void published.push(message as LiveEnvelope) };
+    let commit!: () => void;
+    const committing = new Promise<void>((resolve) => (commit = resolve));
+    const slowRepos = { ...repos, snapshots: { ...repos.snapshots, insertMany: async (rows: Parameters<typeof repos.snapshots.insertMany>[0]) => {
+      await committing; // PostgreSQL's fsync, held until the test lets go
+      return repos.snapshots.insertMany(rows);
+    } } };
+    const ingest = createIngestService({ repos: slowRepos, bus, coalesceMs: 10 });
+    const second = 1_700_000_170;
+    let acked = false;
+    const ack = ingest.ingest(orgId, agentIds[0], snapshot(runId, second * 1000)).then((result) => ((acked = true), result));
+    await vi.waitFor(() => expect(published.map((e) => e.message.type)).toEqual(["point", "agent-health"]));
+    expect(published[0]?.message).toMatchObject({ type: "point", point: { t: second, agents: 1 } });
+    expect(acked).toBe(false);
+    commit();
+    expect(await ack).toBe("stored");
+    await ingest.flush();
+    expect(published.at(-1)?.message).toMatchObject({ type: "point", point: { t: second, agents: 1 } });
+    expect(await repos.snapshots.listSeconds(orgId, runId)).toMatchObject([{ t: second, agents: 1 }]);
   });
 
   it("the same snapshot twice in one batch is stored once: one ingest says stored, the other duplicate", async () => {

@@ -3,7 +3,7 @@ import type { Repos } from "@throng/db/repos";
 import type { SecondRollup, SnapshotRow } from "@throng/db/repos/snapshots";
 import type { Bus, Log } from "../ports";
 import { publishLive } from "../runs/live";
-import type { PointStages } from "./ingest-stages";
+import type { PointStages, TracedSnapshot } from "./ingest-stages";
 import { createMerge, type Merge } from "./merge";
 import { createSnapshotBatcher } from "./snapshot-batch";
 
@@ -17,15 +17,17 @@ interface PendingMerge {
   now?: () => void;
 }
 
-/** One second of a run as far as this process has merged it: each stored snapshot is added once. */
+/** One second of a run as far as this process has merged it: each snapshot is added once. */
 interface OpenSecond {
   merge: Merge;
   keys: Set<string>;
+  /** The merged snapshots known to be stored (committed by this process, or read from storage). */
+  stored: Set<string>;
   lastAddedAt: number;
   /** How many of the merge's agent healths have been published ("agent-health" follows each point with the new ones). */
   healthPublished: number;
-  /** This process's snapshots not yet carried by a point, when stages are traced: [agentId, receivedAt, batchedAt, committedAt]. */
-  untraced: [string, number, number, number][];
+  /** This process's snapshots not yet carried by a point, when stages are traced (see PointStages.snapshots). */
+  untraced: TracedSnapshot[];
 }
 
 /**
@@ -51,9 +53,10 @@ function toRow(agentId: string, snapshot: MetricSnapshot): SnapshotRow {
  *
  * Snapshots are written in batches (one INSERT and one fsync for all that arrive while the previous batch
  * commits); `ingest` resolves after its batch has committed, so the caller's ack still means durable. Each
- * stored snapshot is added once to an in-memory merge of its second, and the roll-up is written from that:
- * under the second's lock the stored count is compared with the merge and any snapshot it lacks (stored by
- * another api instance, or before this process started) is read and added, so the point is exact wherever
+ * snapshot is added once to an in-memory merge of its second when it arrives (the point need not wait for the
+ * fsync), and the roll-up is written from that: under the second's lock the stored count is compared with the
+ * merge's stored snapshots and any it lacks (stored by another api instance, or before this process started) are
+ * read and added; each second is merged again after its snapshots commit, so its last point is exact wherever
  * the agents are connected. With `coalesceMs` > 0 the writes and publishes of one second are coalesced to one
  * per window. The stored snapshots are the truth: `finish-run` rebuilds every second from them, so a merge
  * lost with a crashed process costs nothing but a late point.
@@ -94,17 +97,19 @@ export function createIngestService(deps: { repos: Repos; bus: Bus; log?: Log; c
   function openSecond(runId: string, second: number): OpenSecond {
     const key = `${runId}:${second}`;
     let entry = open.get(key);
-    if (!entry) open.set(key, (entry = { merge: createMerge(), keys: new Set(), lastAddedAt: Date.now(), healthPublished: 0, untraced: [] }));
+    if (!entry) open.set(key, (entry = { merge: createMerge(), keys: new Set(), stored: new Set(), lastAddedAt: Date.now(), healthPublished: 0, untraced: [] }));
     return entry;
   }
 
-  function add(runId: string, second: number, row: SnapshotRow) {
+  /** Adds a snapshot to its second's merge once; false when the merge already holds it. */
+  function add(runId: string, second: number, row: SnapshotRow): boolean {
     const entry = openSecond(runId, second);
     const key = snapshotKey(runId, row.agentId, row.seq);
-    if (entry.keys.has(key)) return; // read from storage by a merge before this process's own add
+    if (entry.keys.has(key)) return false; // a resend, or read from storage by a merge before this process's own add
     entry.keys.add(key);
     entry.merge.add(row);
     entry.lastAddedAt = Date.now();
+    return true;
   }
 
   function sweep(now: number) {
@@ -144,11 +149,16 @@ export function createIngestService(deps: { repos: Repos; bus: Bus; log?: Log; c
     const lockedAt = Date.now();
     const entry = openSecond(runId, second);
     let readRows = 0;
-    if ((await locked.countSecond(orgId, runId, second)) !== entry.merge.count) {
+    // Storage holding more than the merge knows stored means another instance (or this process before a restart)
+    // stored snapshots this merge lacks. The merge may also hold snapshots not yet committed: they are not counted.
+    if ((await locked.countSecond(orgId, runId, second)) > entry.stored.size) {
       const known = [...entry.keys].map((key) => ({ agentId: key.split(":")[1]!, seq: Number(key.split(":")[2]) }));
       const rows = await locked.listSecondExcept(orgId, runId, second, known);
       readRows = rows.length;
-      for (const row of rows) add(runId, second, row);
+      for (const row of rows) {
+        add(runId, second, row);
+        entry.stored.add(snapshotKey(runId, row.agentId, row.seq));
+      }
     }
     const point = entry.merge.point(second);
     const health = entry.merge.health().slice(entry.healthPublished);
@@ -226,19 +236,32 @@ export function createIngestService(deps: { repos: Repos; bus: Bus; log?: Log; c
   return {
     async ingest(orgId: string, agentId: string, snapshot: MetricSnapshot): Promise<IngestResult> {
       const receivedAt = Date.now();
-      if (!(await holdsShard(orgId, snapshot.runId, agentId))) return "unknown-run";
+      const { runId } = snapshot;
+      if (!(await holdsShard(orgId, runId, agentId))) return "unknown-run";
       const row = toRow(agentId, snapshot);
-      if (!(await batcher.submit({ orgId, runId: snapshot.runId, row }))) return "duplicate";
-      add(snapshot.runId, row.second, row);
-      if (deps.onStages) {
-        const key = snapshotKey(snapshot.runId, agentId, row.seq);
-        openSecond(snapshot.runId, row.second).untraced.push([agentId, receivedAt, batchedAt.get(key) ?? receivedAt, Date.now()]);
-        batchedAt.delete(key);
+      const key = snapshotKey(runId, agentId, row.seq);
+      // Live before durable: the snapshot joins its second's merge (and the next point) now, while its batch
+      // commits; the group commit's fsync was the largest stage between an agent's send and the browser
+      // (docs/benchmarks.md, "Control plane"). The ack still waits for the commit. A snapshot whose insert fails
+      // is not acked, so its agent sends it again; finish-run rebuilds every second from storage alone.
+      const added = add(runId, row.second, row);
+      const traced: TracedSnapshot | undefined = added && deps.onStages ? [agentId, receivedAt, null, null] : undefined;
+      if (traced) openSecond(runId, row.second).untraced.push(traced);
+      if (added && coalesceMs > 0) schedule(orgId, runId, row.second);
+      const fresh = await batcher.submit({ orgId, runId, row });
+      if (traced) {
+        traced[2] = batchedAt.get(key) ?? receivedAt;
+        traced[3] = Date.now();
       }
+      batchedAt.delete(key);
+      openSecond(runId, row.second).stored.add(key); // a duplicate was stored before
       sweep(Date.now());
-      if (coalesceMs > 0) schedule(orgId, snapshot.runId, row.second);
-      else await merge(orgId, snapshot.runId, row.second);
-      return "stored";
+      if (!fresh && !added) return "duplicate"; // stored and merged here before: no point changes
+      // Merged again after the commit: a merge on another api instance that ran before it could not read this
+      // snapshot, so the second's last point must come from a merge that started after every commit.
+      if (coalesceMs > 0) schedule(orgId, runId, row.second);
+      else await merge(orgId, runId, row.second);
+      return fresh ? "stored" : "duplicate"; // a duplicate new to this process (stored by another, or before a restart)
     },
 
     /**
