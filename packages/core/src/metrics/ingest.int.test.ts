@@ -130,7 +130,7 @@ describe("metric ingest (real PostgreSQL)", () => {
     const second = 1_700_000_170;
     let acked = false;
     const ack = ingest.ingest(orgId, agentIds[0], snapshot(runId, second * 1000)).then((result) => ((acked = true), result));
-    await vi.waitFor(() => expect(published.map((e) => e.message.type)).toEqual(["point", "agent-health"]));
+    await vi.waitFor(() => expect(published.map((e) => e.message.type)).toEqual(["point", "agent-health"]), { timeout: 5_000 });
     expect(published[0]?.message).toMatchObject({ type: "point", point: { t: second, agents: 1 } });
     expect(acked).toBe(false);
     commit();
