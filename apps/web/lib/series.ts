@@ -1,7 +1,5 @@
-import { SeriesPoint } from "@throng/protocol/snapshot";
+import { SeriesPoint, type AgentHealthPoint } from "@throng/protocol/snapshot";
 import type { RunEventView } from "@throng/protocol/run";
-
-type AgentHealthPoint = NonNullable<SeriesPoint["agentHealth"]>[number];
 
 /** Both lists' agents, `incoming`'s copy first: an agent's health in a second never changes once stored. */
 function unionHealth(held: readonly AgentHealthPoint[] | undefined, incoming: readonly AgentHealthPoint[] | undefined): AgentHealthPoint[] | undefined {

@@ -254,7 +254,10 @@ export function createIngestService(deps: { repos: Repos; bus: Bus; log?: Log; c
         traced[3] = Date.now();
       }
       batchedAt.delete(key);
-      openSecond(runId, row.second).stored.add(key); // a duplicate was stored before
+      // Counted stored only while this merge holds it (a duplicate was stored before): were the open second swept and
+      // opened afresh meanwhile, the count check must still find the snapshot missing and read it back.
+      const entry = openSecond(runId, row.second);
+      if (entry.keys.has(key)) entry.stored.add(key);
       sweep(Date.now());
       if (!fresh && !added) return "duplicate"; // stored and merged here before: no point changes
       // Merged again after the commit: a merge on another api instance that ran before it could not read this
