@@ -3,6 +3,7 @@ import { chmod } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { buildNativeIo } from "./native/build.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const outfile = join(here, "dist", "throng-agent.mjs");
@@ -29,3 +30,7 @@ await build({
 });
 await chmod(outfile, 0o755);
 console.log(`built ${outfile}`);
+// The native I/O path beside it (dist/throng-io.node); without it the agent uses Node's sockets, and says so.
+const nativeFailure = buildNativeIo();
+if (nativeFailure) console.warn(`native I/O not built, the agent will use Node's sockets: ${nativeFailure}`);
+else console.log("built the native I/O addon beside it");

@@ -1,7 +1,6 @@
 import { randomFillSync } from "node:crypto";
-import { connect, type Socket } from "node:net";
 import type { WebSocketTarget } from "@throng/protocol/plan";
-import { sharedRead } from "./read-buffer";
+import { openStreamSocket, type StreamSocket } from "./stream-socket";
 import { failedConnection, FixedMessage, localEnd, type OpenOptions, type OutgoingMessage, type TransportConnection, type TransportEnd, type TransportEvents } from "./transport";
 import { acceptKey, closePayload, encodeFrame, FrameDecoder, OPCODE, ProtocolError, type FrameSink } from "./websocket-frames";
 
@@ -82,7 +81,7 @@ const enum State {
 /** One client connection; a class rather than closures keeps the memory per connection small. */
 class LeanWebSocket implements TransportConnection, FrameSink {
   private state = State.Upgrading;
-  private socket: Socket | undefined;
+  private socket: StreamSocket | undefined;
   private readonly local: ReturnType<typeof localEnd>;
   private readonly key = nextKey();
   private responseHead = "";
@@ -116,25 +115,22 @@ class LeanWebSocket implements TransportConnection, FrameSink {
       setImmediate(() => this.onSocketClose());
       return;
     }
-    const socket = connect({
-      host: this.request.host,
-      port: this.request.port,
-      noDelay: true,
-      ...bind,
-      onread: sharedRead((chunk) => this.onRead(chunk)),
-    });
+    const socket = openStreamSocket(
+      { host: this.request.host, port: this.request.port, ...bind },
+      {
+        onConnect: () => socket.write(Buffer.from(this.request.head + this.key + this.request.tail, "latin1")),
+        onData: (chunk) => this.onRead(chunk),
+        onClose: (cause) => {
+          this.error ??= cause;
+          if (this.state === State.Upgrading && !this.closedByUs && this.local.lease?.retries(this.error)) {
+            this.error = undefined;
+            return this.connectSocket();
+          }
+          this.onSocketClose();
+        },
+      },
+    );
     this.socket = socket;
-    socket.once("connect", () => socket.write(this.request.head + this.key + this.request.tail, "latin1"));
-    socket.on("error", (cause: Error) => {
-      this.error ??= cause;
-    });
-    socket.once("close", () => {
-      if (this.state === State.Upgrading && !this.closedByUs && this.local.lease?.retries(this.error)) {
-        this.error = undefined;
-        return this.connectSocket();
-      }
-      this.onSocketClose();
-    });
   }
 
   send(data: OutgoingMessage): boolean {

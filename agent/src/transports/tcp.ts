@@ -1,7 +1,6 @@
-import { connect, type Socket } from "node:net";
 import type { TcpTarget } from "@throng/protocol/plan";
 import { createFramer } from "./framing";
-import { sharedRead } from "./read-buffer";
+import { openStreamSocket, type StreamSocket } from "./stream-socket";
 import { FixedMessage, localEnd, type OpenOptions, type Transport, type TransportConnection, type TransportEvents } from "./transport";
 
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -22,44 +21,41 @@ function openTcp(target: TcpTarget, events: TransportEvents, options: OpenOption
   };
 
   /** One connect attempt; a local port someone else holds starts the next attempt from another port. */
-  const attempt = (): Socket | undefined => {
+  const attempt = (): StreamSocket | undefined => {
     const bind = local.next();
     if (bind instanceof Error) {
       error = bind;
       setImmediate(end);
       return undefined;
     }
-    const attemptSocket: Socket = connect({
-      host: target.host,
-      port: target.port,
-      noDelay: true,
-      onread: sharedRead((chunk) => {
-        try {
-          framer.push(chunk, (message) => events.onMessage(message));
-        } catch (cause) {
-          attemptSocket.destroy(cause as Error);
-        }
-      }),
-      ...bind,
-    });
     const connectTimer = setTimeout(() => attemptSocket.destroy(Object.assign(new Error("connect timed out"), { code: "ETIMEDOUT" })), CONNECT_TIMEOUT_MS);
-    attemptSocket.once("connect", () => {
-      clearTimeout(connectTimer);
-      opened = true;
-      events.onOpen();
-    });
-    attemptSocket.on("error", (cause) => {
-      error ??= cause;
-    });
-    attemptSocket.on("close", () => {
-      clearTimeout(connectTimer);
-      if (!opened && !closing && local.lease?.retries(error)) {
-        error = undefined;
-        socket = attempt();
-        return;
-      }
-      end();
-    });
+    const attemptSocket: StreamSocket = openStreamSocket(
+      { host: target.host, port: target.port, ...bind },
+      {
+        onConnect() {
+          clearTimeout(connectTimer);
+          opened = true;
+          events.onOpen();
+        },
+        onData(chunk) {
+          try {
+            framer.push(chunk, (message) => events.onMessage(message));
+          } catch (cause) {
+            attemptSocket.destroy(cause as Error);
+          }
+        },
+        onClose(cause) {
+          clearTimeout(connectTimer);
+          error ??= cause;
+          if (!opened && !closing && local.lease?.retries(error)) {
+            error = undefined;
+            socket = attempt();
+            return;
+          }
+          end();
+        },
+      },
+    );
     return attemptSocket;
   };
   let socket = attempt();

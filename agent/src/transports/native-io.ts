@@ -1,0 +1,158 @@
+import { createRequire } from "node:module";
+import { constants } from "node:os";
+import type { StreamEndpoint, StreamSocket, StreamSocketHandlers } from "./stream-socket";
+
+/**
+ * The native I/O path (agent/native/throng_io.c, built to dist/throng-io.node). Node's own sockets cost the agent
+ * a JavaScript call per read through the stream machinery and a Writable, a WriteWrap and a uv_try_write per
+ * write; here every ready socket of one event-loop turn is read into one arena and handed over in one call, and a
+ * write is one send(). THRONG_IO=node chooses Node's sockets; THRONG_IO=native makes a missing addon an error.
+ */
+
+interface Addon {
+  init(onBatch: (count: number) => void, arena: Buffer, records: Int32Array): number;
+  connect(host: string, port: number, localAddress?: string, localPort?: number): number;
+  write(id: number, data: Uint8Array): number;
+  end(id: number): number;
+  close(id: number): number;
+  readonly BIND_FAILED: number;
+  readonly EV_CONNECTED: number;
+  readonly EV_DATA: number;
+  readonly EV_END: number;
+  readonly EV_ERROR: number;
+}
+
+export type IoPath = { kind: "native" } | { kind: "node"; reason: string };
+
+const ADDON_FILE = "throng-io.node";
+/** Next to the one-file bundle (dist/), or, run from source, in agent/dist/. */
+const CANDIDATES = [`./${ADDON_FILE}`, `../../dist/${ADDON_FILE}`];
+const ARENA_BYTES = 1024 * 1024;
+const MAX_RECORDS = 4096;
+
+let path: IoPath | undefined;
+let addon: Addon;
+let arena: Buffer;
+let records: Int32Array;
+const sockets: (NativeSocket | undefined)[] = [];
+
+function loadAddon(): Addon | string {
+  const require = createRequire(import.meta.url);
+  const reasons: string[] = [];
+  for (const candidate of CANDIDATES) {
+    try {
+      return require(candidate) as Addon;
+    } catch (cause) {
+      reasons.push(`${candidate}: ${(cause as Error).message.split("\n")[0]}`);
+    }
+  }
+  return `${ADDON_FILE} not loaded (${reasons.join("; ")}); build it with \`node agent/build.mjs\` (needs a C compiler and Node's headers)`;
+}
+
+/** Which I/O path this process uses, chosen once (THRONG_IO: auto, native or node). */
+export function nativeIo(): IoPath {
+  if (path) return path;
+  const wanted = process.env.THRONG_IO ?? "auto";
+  if (!["auto", "native", "node"].includes(wanted)) throw new Error(`THRONG_IO must be auto, native or node, not "${wanted}"`);
+  if (wanted === "node") return (path = { kind: "node", reason: "THRONG_IO=node" });
+  if (process.platform !== "linux") return (path = { kind: "node", reason: `the native I/O path is Linux-only (this is ${process.platform})` });
+  const loaded = loadAddon();
+  if (typeof loaded === "string") {
+    if (wanted === "native") throw new Error(`THRONG_IO=native but ${loaded}`);
+    return (path = { kind: "node", reason: loaded });
+  }
+  addon = loaded;
+  arena = Buffer.allocUnsafeSlow(ARENA_BYTES);
+  records = new Int32Array(MAX_RECORDS * 4);
+  const rc = addon.init(onBatch, arena, records);
+  if (rc < 0) throw errnoError(-rc, "epoll_create");
+  return (path = { kind: "native" });
+}
+
+/** One line for a run's output: which I/O path TCP and ws:// connections take, and why when not the native one. */
+export function ioPathNote(): string {
+  const chosen = nativeIo();
+  if (chosen.kind === "native") return "I/O: native (one epoll set, reads handed over in batches) for TCP and ws:// to IP addresses; wss://, UDP and host names use Node's sockets";
+  return `I/O: Node's sockets (${chosen.reason})`;
+}
+
+/** One batch of events, in the order the sockets were read: (kind, id, a, b) records. */
+function onBatch(count: number): void {
+  for (let i = 0; i < count; i += 1) {
+    const at = i * 4;
+    const socket = sockets[records[at + 1]!];
+    // A socket closed earlier in this batch: its id is not reused before the batch ends.
+    if (socket === undefined) continue;
+    const kind = records[at]!;
+    if (kind === addon.EV_DATA) {
+      const from = records[at + 2]!;
+      socket.handlers.onData(arena.subarray(from, from + records[at + 3]!));
+    } else if (kind === addon.EV_CONNECTED) {
+      socket.connected = true;
+      socket.handlers.onConnect();
+    } else {
+      // EV_END (the peer's FIN) or EV_ERROR: the addon has closed the socket already.
+      socket.gone(kind === addon.EV_ERROR ? errnoError(records[at + 2]!, socket.connected ? "read" : "connect", socket.endpoint) : undefined);
+    }
+  }
+}
+
+const ERRNO_NAMES = new Map(Object.entries(constants.errno).map(([name, errno]) => [errno, name]));
+
+/** An error shaped like Node's own socket errors (code, errno, syscall), so causeOf and the port lease read it alike. */
+function errnoError(errno: number, syscall: string, endpoint?: StreamEndpoint): NodeJS.ErrnoException {
+  const code = ERRNO_NAMES.get(errno) ?? `E${errno}`;
+  const where = endpoint ? ` ${endpoint.host}:${endpoint.port}` : "";
+  return Object.assign(new Error(`${syscall} ${code}${where}`), { code, errno: -errno, syscall });
+}
+
+class NativeSocket implements StreamSocket {
+  connected = false;
+  destroyed = false;
+  private id = -1;
+
+  constructor(
+    readonly endpoint: StreamEndpoint,
+    readonly handlers: StreamSocketHandlers,
+  ) {
+    const { host, port, localAddress, localPort } = endpoint;
+    const id = addon.connect(host, port, localAddress, localPort);
+    if (id < 0) {
+      const bindFailed = -id >= addon.BIND_FAILED;
+      this.gone(errnoError(bindFailed ? -id - addon.BIND_FAILED : -id, bindFailed ? "bind" : "connect", endpoint));
+      return;
+    }
+    this.id = id;
+    sockets[id] = this;
+  }
+
+  write(data: Uint8Array): void {
+    if (this.id < 0) return;
+    const rc = addon.write(this.id, data);
+    if (rc < 0) this.destroy(errnoError(-rc, "write", this.endpoint));
+  }
+
+  end(): void {
+    if (this.id < 0) return;
+    const rc = addon.end(this.id);
+    if (rc < 0) this.destroy(errnoError(-rc, "shutdown", this.endpoint));
+  }
+
+  destroy(error?: Error): void {
+    if (this.id >= 0) addon.close(this.id);
+    this.gone(error);
+  }
+
+  /** The socket is closed (by us or the addon): forget its id and report the close after the current call, as net does. */
+  gone(error: Error | undefined): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    if (this.id >= 0) sockets[this.id] = undefined;
+    this.id = -1;
+    process.nextTick(() => this.handlers.onClose(error));
+  }
+}
+
+export function openNativeSocket(endpoint: StreamEndpoint, handlers: StreamSocketHandlers): StreamSocket {
+  return new NativeSocket(endpoint, handlers);
+}

@@ -1,0 +1,182 @@
+import { createServer, type Server, type Socket } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { nativeIo, openNativeSocket } from "./native-io";
+import { openNodeSocket, type StreamEndpoint, type StreamSocket } from "./stream-socket";
+
+/**
+ * One contract, two implementations: the native I/O path (dist/throng-io.node) and Node's net.Socket must behave
+ * alike to the TCP and lean ws:// transports above them. Real sockets on loopback, no mocks.
+ */
+
+type Open = typeof openNodeSocket;
+
+interface Recorded {
+  socket: StreamSocket;
+  connected: Promise<void>;
+  closed: Promise<Error | undefined>;
+  received: () => Buffer;
+  closes: () => number;
+}
+
+function record(open: Open, endpoint: StreamEndpoint, onData?: (socket: StreamSocket, chunk: Buffer) => void): Recorded {
+  const chunks: Buffer[] = [];
+  let closes = 0;
+  let connected!: () => void;
+  let closed!: (error: Error | undefined) => void;
+  const result: Recorded = {
+    socket: undefined as unknown as StreamSocket,
+    connected: new Promise<void>((resolve) => (connected = resolve)),
+    closed: new Promise<Error | undefined>((resolve) => (closed = resolve)),
+    received: () => Buffer.concat(chunks),
+    closes: () => closes,
+  };
+  result.socket = open(endpoint, {
+    onConnect: () => connected(),
+    onData(chunk) {
+      // The chunk is a view of a reused buffer: copy it to keep it.
+      chunks.push(Buffer.from(chunk));
+      onData?.(result.socket, chunk);
+    },
+    onClose(error) {
+      closes += 1;
+      closed(error);
+    },
+  });
+  return result;
+}
+
+async function listen(onConnection: (socket: Socket) => void): Promise<{ server: Server; port: number }> {
+  const server = createServer(onConnection);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, port: (server.address() as { port: number }).port };
+}
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+async function echoServer(): Promise<number> {
+  const { server, port } = await listen((socket) => socket.on("data", (data) => socket.write(data)).on("error", () => {}));
+  servers.push(server);
+  return port;
+}
+
+describe("the native I/O path", () => {
+  it("is built and loaded on Linux (else `node agent/build.mjs` says why it could not be built)", () => {
+    expect(process.platform).toBe("linux");
+    expect(nativeIo()).toEqual({ kind: "native" });
+  });
+});
+
+describe.each<[string, Open]>([
+  ["native", openNativeSocket],
+  ["node", openNodeSocket],
+])("stream socket (%s)", (_name, open) => {
+  it("connects, echoes, and a FIN after end() closes it without an error, once", async () => {
+    const port = await echoServer();
+    const client = record(open, { host: "127.0.0.1", port }, (socket, chunk) => {
+      if (chunk.includes(0x21)) socket.end();
+    });
+    await client.connected;
+    client.socket.write(Buffer.from("hello"));
+    client.socket.write(Buffer.from(" world!"));
+    expect(await client.closed).toBeUndefined();
+    expect(client.received().toString()).toBe("hello world!");
+    expect(client.closes()).toBe(1);
+    expect(client.socket.destroyed).toBe(true);
+  });
+
+  it("reports a refused connect as ECONNREFUSED from connect", async () => {
+    const { server, port } = await listen(() => {});
+    await new Promise((resolve) => server.close(resolve));
+    const client = record(open, { host: "127.0.0.1", port });
+    const error = (await client.closed) as NodeJS.ErrnoException;
+    expect(error.code).toBe("ECONNREFUSED");
+    expect(error.syscall).toBe("connect");
+  });
+
+  it("closes without an error when the peer ends the connection", async () => {
+    const { server, port } = await listen((socket) => socket.end("bye"));
+    servers.push(server);
+    const client = record(open, { host: "127.0.0.1", port });
+    expect(await client.closed).toBeUndefined();
+    expect(client.received().toString()).toBe("bye");
+  });
+
+  it("reports a reset by the peer as ECONNRESET", async () => {
+    const { server, port } = await listen((socket) => socket.once("data", () => socket.resetAndDestroy()));
+    servers.push(server);
+    const client = record(open, { host: "127.0.0.1", port });
+    await client.connected;
+    client.socket.write(Buffer.from("x"));
+    expect(((await client.closed) as NodeJS.ErrnoException).code).toBe("ECONNRESET");
+  });
+
+  it("destroy(error) closes at once and passes the error on; later writes do nothing", async () => {
+    const port = await echoServer();
+    const client = record(open, { host: "127.0.0.1", port });
+    await client.connected;
+    const cause = new Error("stop");
+    client.socket.destroy(cause);
+    client.socket.write(Buffer.from("after"));
+    expect(await client.closed).toBe(cause);
+    expect(client.closes()).toBe(1);
+  });
+
+  it("delivers a write larger than the socket buffers to a slow reader, in order, before its FIN", async () => {
+    const size = 8 * 1024 * 1024;
+    const payload = Buffer.alloc(size);
+    for (let i = 0; i < size; i += 4) payload.writeUInt32LE(i, i);
+    const done = new Promise<Buffer>((resolve) => {
+      void listen((socket) => {
+        socket.pause();
+        // Read slowly at first, so the client's writes find the kernel's buffers full.
+        setTimeout(() => socket.resume(), 200);
+        const parts: Buffer[] = [];
+        socket.on("data", (data) => parts.push(data)).on("end", () => resolve(Buffer.concat(parts)));
+      }).then(({ server, port }) => {
+        servers.push(server);
+        const client = record(open, { host: "127.0.0.1", port });
+        void client.connected.then(() => {
+          client.socket.write(payload.subarray(0, size / 2));
+          client.socket.write(payload.subarray(size / 2));
+          client.socket.end();
+        });
+      });
+    });
+    const got = await done;
+    expect(got.length).toBe(size);
+    expect(got.equals(payload)).toBe(true);
+  });
+
+  it("binds the local address and port it is given, and names a port in use EADDRINUSE", async () => {
+    let seen: { address: string; port: number } | undefined;
+    const { server, port } = await listen((socket) => {
+      seen = { address: socket.remoteAddress!, port: socket.remotePort! };
+      socket.end();
+    });
+    servers.push(server);
+    const holder = await listen(() => {});
+    servers.push(holder.server);
+    const first = record(open, { host: "127.0.0.1", port, localAddress: "127.0.0.2", localPort: 0 });
+    expect(await first.closed).toBeUndefined();
+    expect(seen?.address).toBe("127.0.0.2");
+    // A listening socket holds holder.port on 127.0.0.1: binding it must fail as a port in use.
+    const taken = record(open, { host: "127.0.0.1", port, localAddress: "127.0.0.1", localPort: holder.port });
+    expect(((await taken.closed) as NodeJS.ErrnoException).code).toBe("EADDRINUSE");
+  });
+
+  it("keeps 500 connections apart: each gets only its own bytes back", async () => {
+    const port = await echoServer();
+    const clients = Array.from({ length: 500 }, (_, i) =>
+      record(open, { host: "127.0.0.1", port }, (socket, chunk) => {
+        if (chunk.includes(0x0a)) socket.end();
+      }),
+    );
+    await Promise.all(clients.map((client) => client.connected));
+    clients.forEach((client, i) => client.socket.write(Buffer.from(`client ${i}\n`)));
+    await Promise.all(clients.map((client) => client.closed));
+    clients.forEach((client, i) => expect(client.received().toString()).toBe(`client ${i}\n`));
+  });
+});

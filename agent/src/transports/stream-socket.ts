@@ -1,0 +1,66 @@
+import { connect, isIP } from "node:net";
+import { openNativeSocket, nativeIo } from "./native-io";
+import { sharedRead } from "./read-buffer";
+
+/**
+ * The byte stream under the TCP and lean ws:// transports: one TCP connection, either on the native I/O path
+ * (native-io.ts: one epoll set, reads handed over in batches) or on Node's net.Socket. Both behave alike: events
+ * after the call that caused them, one `onClose` per socket, and a peer's FIN closes the connection.
+ */
+
+export interface StreamEndpoint {
+  host: string;
+  port: number;
+  localAddress?: string;
+  localPort?: number;
+}
+
+export interface StreamSocketHandlers {
+  onConnect(): void;
+  /** Bytes read; a view of a reused buffer, valid during this call only. */
+  onData(chunk: Buffer): void;
+  /** Exactly once: the socket is gone (closed by either side, or never connected); `error` says why it failed. */
+  onClose(error: Error | undefined): void;
+}
+
+export interface StreamSocket {
+  /** Destroyed, or closed by the peer: writes now do nothing. */
+  readonly destroyed: boolean;
+  write(data: Uint8Array): void;
+  /** Half-closes our side once everything written has gone; the close follows the peer's FIN. */
+  end(): void;
+  /** Closes at once, dropping anything unsent; `error` is passed to onClose. */
+  destroy(error?: Error): void;
+}
+
+/** Opens one connection on the native path when it is loaded and the host is an IP literal; else on net. */
+export function openStreamSocket(endpoint: StreamEndpoint, handlers: StreamSocketHandlers): StreamSocket {
+  if (nativeIo().kind === "native" && isIP(endpoint.host)) return openNativeSocket(endpoint, handlers);
+  return openNodeSocket(endpoint, handlers);
+}
+
+export function openNodeSocket(endpoint: StreamEndpoint, handlers: StreamSocketHandlers): StreamSocket {
+  let error: Error | undefined;
+  const { host, port, localAddress, localPort } = endpoint;
+  const socket = connect({
+    host,
+    port,
+    noDelay: true,
+    ...(localAddress ? { localAddress } : {}),
+    ...(localPort ? { localPort } : {}),
+    onread: sharedRead((chunk) => handlers.onData(chunk)),
+  });
+  socket.once("connect", () => handlers.onConnect());
+  socket.on("error", (cause) => {
+    error ??= cause;
+  });
+  socket.once("close", () => handlers.onClose(error));
+  return {
+    get destroyed() {
+      return socket.destroyed;
+    },
+    write: (data) => void socket.write(data),
+    end: () => void socket.end(),
+    destroy: (cause) => void socket.destroy(cause),
+  };
+}
