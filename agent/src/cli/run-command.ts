@@ -12,6 +12,7 @@ import { resolveWatchedProcess } from "../metrics/process-watch";
 import { createServerTimeline, type ServerTimeline } from "../metrics/server-timeline";
 import { summariseServerWatch } from "@throng/protocol/server-watch";
 import { checkSlos, summariseRun, summariseSteps } from "../metrics/run-summary";
+import { ioPathNote } from "../transports/native-io";
 import { ExitCode } from "./exit-codes";
 import { readPlanFile } from "./plan-file";
 import { progressLine, progressTableRows, serverSummaryText, stepsText, summaryText } from "./progress";
@@ -99,6 +100,7 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
   const searchFeed = createSearchFeed();
   const search = createLocalSearch({ plan, feed: searchFeed, onEnd: () => searchEnd.abort(), log: (line) => console.log(line) });
   console.log(`running "${plan.name}": ${plan.load.clients} clients, ${plan.load.durationSec} s, ${plan.scenario.kind} over ${plan.target.protocol}, ${engines} engine(s)`);
+  if (plan.target.protocol !== "udp") console.error(`note: ${ioPathNote()}`);
   try {
     await runOnEngines(assignment, {
       engines,

@@ -3,6 +3,7 @@ import { ThrongError } from "@throng/protocol/errors";
 import { THRONG_VERSION } from "@throng/protocol/version";
 import { offsetClock, sleep } from "../engine/clock";
 import { runShard as defaultRunShard } from "../engine/run-shard";
+import { ioPathNote } from "../transports/native-io";
 import { createAuthChoice } from "./auth";
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from "./backoff";
 import { readCredential, writeCredential, type StoredCredential } from "./credential-file";
@@ -73,7 +74,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentExit> {
       auth.store(ready.credential);
       void saveCredential(options, server, ready.credential);
     }
-    log.info(`connected to ${server} as agent ${ready.agentId}`);
+    log.info(`connected to ${server} as agent ${ready.agentId}; ${ioPathNote()}`);
     shards.attach((message) => session.send(message));
   };
 
