@@ -57,6 +57,9 @@ async function vitestPass(services: Services, name: string, extraArgs: string[])
 }
 
 async function runVitest(services: Services): Promise<Counts> {
+  // The agent's tests load the native I/O addon from agent/dist (built with the bundle); a failed build shows up
+  // as those tests failing with its reason, not as a run that stops here.
+  await buildIfStale(root, agentBuild, log).catch((error: unknown) => log(`agent build failed: ${error instanceof Error ? error.message : String(error)}`));
   const started = Date.now();
   log("phase 1a: vitest (unit and integration tests, in parallel)");
   const parallel = await vitestPass(services, "parallel", SERIAL_EXCLUDES.flatMap((glob) => ["--exclude", glob]));
