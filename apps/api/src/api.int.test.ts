@@ -1,6 +1,10 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ErrorBody } from "@throng/protocol/errors";
 import { EnrolmentTokenCreated, Me, PlanView } from "@throng/protocol/api";
+import { NATIVE_IO_FILE } from "./routes/agent-install.routes";
 import { startTestApi, type TestApi } from "./testing/test-api";
 
 const plan = {
@@ -107,6 +111,29 @@ describe("API (in-process Fastify, real PostgreSQL and Redis)", () => {
     const bundle = await fetch(`${api.url}/agent/throng-agent.mjs`);
     expect(bundle.status).toBe(503);
     expect(ErrorBody.parse(await bundle.json()).error.message).toMatch(/npm run build -w @throng\/agent/);
+    expect(text).toContain('/agent/throng-io-$platform.node"');
+    const addon = await fetch(`${api.url}/agent/${NATIVE_IO_FILE}`);
+    expect(addon.status).toBe(503);
+    expect(ErrorBody.parse(await addon.json()).error.message).toMatch(/native I\/O addon is not built/);
+  });
+
+  it("serves the built agent bundle and, beside it, the native I/O addon for this server's platform", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "throng-agent-dist-"));
+    await writeFile(join(dir, "throng-agent.mjs"), "// the bundle");
+    const addonBytes = Buffer.from([0x7f, 0x45, 0x4c, 0x46, 1, 2, 3]);
+    await writeFile(join(dir, "throng-io.node"), addonBytes);
+    const built = await startTestApi({ agentBundlePath: join(dir, "throng-agent.mjs") });
+    try {
+      expect(await (await fetch(`${built.url}/agent/throng-agent.mjs`)).text()).toBe("// the bundle");
+      const addon = await fetch(`${built.url}/agent/${NATIVE_IO_FILE}`);
+      expect(addon.status).toBe(200);
+      expect(Buffer.from(await addon.arrayBuffer()).equals(addonBytes)).toBe(true);
+      // Another platform's addon is not served: a rig of that kind falls back to Node's sockets.
+      expect((await fetch(`${built.url}/agent/throng-io-plan9-mips.node`)).status).toBe(404);
+    } finally {
+      await built.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("refuses to start a run when no agent is online", async () => {

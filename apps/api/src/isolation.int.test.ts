@@ -7,6 +7,7 @@ import { can } from "@throng/core/orgs/permissions";
 import type { Action } from "@throng/protocol/orgs";
 import { connectTestAgent, helloWith, type TestAgent } from "./testing/test-agent";
 import { startTestApi, WEB_ORIGIN, type TestApi, type TestUser } from "./testing/test-api";
+import { NATIVE_IO_FILE } from "./routes/agent-install.routes";
 
 /**
  * Walks every route in the OpenAPI document and tries it as everyone who must be refused. A route missing
@@ -64,7 +65,7 @@ const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: u
   "GET /api/targets": { kind: "collection" },
   "GET /api/targets/:name/estimates": { kind: "collection" },
 };
-const PUBLIC = ["GET /api/invitations/preview/:token", "GET /api/public/reports/:token", "GET /health", "GET /api/auth/*", "POST /api/auth/*", "GET /agent/throng-agent.mjs", "GET /agent/install.sh", "GET /api/openapi.json"];
+const PUBLIC = ["GET /api/invitations/preview/:token", "GET /api/public/reports/:token", "GET /health", "GET /api/auth/*", "POST /api/auth/*", "GET /agent/throng-agent.mjs", `GET /agent/${NATIVE_IO_FILE}`, "GET /agent/install.sh", "GET /api/openapi.json"];
 
 interface Operation { method: string; path: string; access: string; permission?: Action }
 let api: TestApi;

@@ -1,10 +1,14 @@
 import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { ThrongError } from "@throng/protocol/errors";
 
+/** The native I/O addon's name for this server's platform: a rig downloads it only when its own platform matches. */
+export const NATIVE_IO_FILE = `throng-io-${process.platform}-${process.arch}.node`;
+
 /**
- * GET /agent/install.sh and GET /agent/throng-agent.mjs: a rig installs the agent from the API it will
- * dial, with nothing but Node and curl (`curl -fsSL <api>/agent/install.sh | sh -s -- --token ...`).
+ * GET /agent/install.sh, GET /agent/throng-agent.mjs and the native I/O addon beside it: a rig installs the agent
+ * from the API it will dial, with nothing but Node and curl (`curl -fsSL <api>/agent/install.sh | sh -s -- --token ...`).
  */
 export async function agentInstallRoutes(app: FastifyInstance, deps: { apiPublicUrl: string; agentBundlePath: string }) {
   app.get("/agent/throng-agent.mjs", { config: { doc: { summary: "The one-file agent", access: "public" } } }, async (_request, reply) => {
@@ -15,6 +19,16 @@ export async function agentInstallRoutes(app: FastifyInstance, deps: { apiPublic
       throw new ThrongError("unavailable", "The agent bundle is not built on this server: run `npm run build -w @throng/agent`");
     }
     return reply.type("text/javascript; charset=utf-8").header("cache-control", "no-cache").send(bundle);
+  });
+
+  app.get(`/agent/${NATIVE_IO_FILE}`, { config: { doc: { summary: "The agent's native I/O addon for this server's platform", access: "public" } } }, async (_request, reply) => {
+    let addon: Buffer;
+    try {
+      addon = await readFile(join(dirname(deps.agentBundlePath), "throng-io.node"));
+    } catch {
+      throw new ThrongError("unavailable", "The agent's native I/O addon is not built on this server: run `npm run build -w @throng/agent` (needs cc); agents use Node's sockets meanwhile");
+    }
+    return reply.type("application/octet-stream").header("cache-control", "no-cache").send(addon);
   });
 
   app.get("/agent/install.sh", { config: { doc: { summary: "The agent installer script", access: "public" } } }, async (_request, reply) => {
@@ -43,6 +57,18 @@ mkdir -p "$dir"
 echo "throng: downloading the agent from $SERVER into $dir" >&2
 curl -fsSL "$SERVER/agent/throng-agent.mjs" -o "$dir/throng-agent.mjs.tmp"
 mv "$dir/throng-agent.mjs.tmp" "$dir/throng-agent.mjs"
+# The native I/O addon, when the server has one built for this rig's platform; without it the agent uses Node's sockets.
+case "$(uname -s)-$(uname -m)" in
+  Linux-x86_64) platform=linux-x64 ;;
+  Linux-aarch64) platform=linux-arm64 ;;
+  *) platform=none ;;
+esac
+if [ "$platform" != none ] && curl -fsS "$SERVER/agent/throng-io-$platform.node" -o "$dir/throng-io.node.tmp" 2>/dev/null; then
+  mv "$dir/throng-io.node.tmp" "$dir/throng-io.node"
+else
+  rm -f "$dir/throng-io.node.tmp" "$dir/throng-io.node"
+  echo "throng: no native I/O addon for this rig from $SERVER; the agent uses Node's sockets" >&2
+fi
 exec node "$dir/throng-agent.mjs" connect --server "$SERVER" --config "$dir/agent.json" "$@"
 `;
 }
