@@ -26,6 +26,13 @@ for (const name of ONLY) if (!["s1", "s2", "s3"].includes(name)) throw new Error
 const runs = (scenario: "s1" | "s2" | "s3") => ONLY.length === 0 || ONLY.includes(scenario);
 /** `--repeat N`: S2 runs N rounds (engine and bare clients alternating) and reports medians. */
 const REPEAT = process.argv.includes("--repeat") ? Math.max(1, Number(process.argv[process.argv.indexOf("--repeat") + 1])) : 1;
+/**
+ * `--node-io`: S1 at 19.5k clients, the saturation step and the S2 engine rows again on Node's sockets
+ * (THRONG_IO=node), in the same run, for the native I/O path's ratio.
+ */
+const NODE_IO = process.argv.includes("--node-io");
+type Io = "native" | "node";
+const ioLabel = (io: Io) => (io === "node" ? " (Node's sockets)" : "");
 /** `--vs-only`: just the comparison, without the Throng table above it. */
 const VS_ONLY = VS.length > 0 && process.argv.includes("--vs-only");
 
@@ -85,12 +92,15 @@ function runQueueWaitNs(pid: number): number | undefined {
 }
 
 /** Runs one plan on one pinned engine process and returns its per-second snapshots. */
-async function runAgent(name: string, plan: PlanSpecInput, steadyFromSec = 0): Promise<AgentRun> {
+async function runAgent(name: string, plan: PlanSpecInput, steadyFromSec = 0, io: Io = "native"): Promise<AgentRun> {
   const planPath = join(work, `${name}.json`);
   const out = join(work, `${name}.jsonl`);
   writeFileSync(planPath, JSON.stringify(plan));
   // taskset execs node, so the child's pid is the agent's.
-  const child = spawn("taskset", ["-c", AGENT_CPU, process.execPath, bundle, "run", planPath, "--engines", "1", "--quiet", "--out", out], { stdio: ["ignore", "ignore", "inherit"] });
+  const child = spawn("taskset", ["-c", AGENT_CPU, process.execPath, bundle, "run", planPath, "--engines", "1", "--quiet", "--out", out], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, THRONG_IO: io === "node" ? "node" : "native" },
+  });
   const startedAt = performance.now();
   const waits: { at: number; ns: number }[] = [];
   const sampler = setInterval(() => {
@@ -134,11 +144,11 @@ function pingPlan(url: string, clients: number, intervalMs: number, durationSec:
   };
 }
 
-async function s1(target: Target, clients: number, intervalMs: number): Promise<{ achieved: number; cpu: number }> {
+async function s1(target: Target, clients: number, intervalMs: number, io: Io = "native"): Promise<{ achieved: number; cpu: number }> {
   await targetCpu(target);
   const rampUpSec = Math.max(1, Math.ceil(clients / 4_000));
   const durationSec = rampUpSec + (QUICK ? 6 : 10);
-  const { snapshots, runQueueWaitMsPerSec } = await runAgent(`s1-${clients}-${intervalMs}`, pingPlan(target.wsUrl, clients, intervalMs, durationSec, rampUpSec), rampUpSec + 2);
+  const { snapshots, runQueueWaitMsPerSec } = await runAgent(`s1-${clients}-${intervalMs}-${io}`, pingPlan(target.wsUrl, clients, intervalMs, durationSec, rampUpSec), rampUpSec + 2, io);
   const window = steady(snapshots, rampUpSec + 2);
   const summary = summariseRun(window);
   const achieved = mean(window.map((s) => s.counters.messagesReceived));
@@ -148,7 +158,7 @@ async function s1(target: Target, clients: number, intervalMs: number): Promise<
   const connected = Math.max(...snapshots.map((s) => s.counters.connectionsOpen));
   const failed = summariseRun(snapshots).counters.connectionsFailed ?? 0;
   rows.push({
-    scenario: `S1 ping ${intervalMs} ms`,
+    scenario: `S1 ping ${intervalMs} ms${ioLabel(io)}`,
     cells: [
       fmt(clients),
       `${fmt(connected)}${failed ? ` (${failed} failed)` : ""}`,
@@ -159,7 +169,7 @@ async function s1(target: Target, clients: number, intervalMs: number): Promise<
       `corrected p99 ${summary.latency.rttCorrectedUs?.p99Ms ?? "-"} ms; ${fmt(((cpu / 100) * 1e6) / Math.max(1, achieved), 1)} µs agent CPU per ping-pong; agent saturated ${summary.saturatedSeconds} s; agent waited for its core ${fmt(runQueueWaitMsPerSec)} ms/s; target CPU ${fmt(await targetCpu(target), 1)}% (whole run)`,
     ],
   });
-  if (intervalMs === 1_000 && !baseline) baseline = { clients, rss };
+  if (intervalMs === 1_000 && !baseline && io === "native") baseline = { clients, rss };
   return { achieved, cpu };
 }
 
@@ -172,7 +182,7 @@ interface EchoRun {
   note: string;
 }
 
-async function s2Engine(target: Target, protocol: "websocket" | "tcp", durationSec: number): Promise<EchoRun> {
+async function s2Engine(target: Target, protocol: "websocket" | "tcp", durationSec: number, io: Io = "native"): Promise<EchoRun> {
   await targetCpu(target);
   const plan: PlanSpecInput = {
     name: `S2 ${protocol}`,
@@ -180,7 +190,7 @@ async function s2Engine(target: Target, protocol: "websocket" | "tcp", durationS
     scenario: { kind: "echo-flood", messageBytes: 8, maxInFlight: 1 },
     load: { clients: 100, durationSec, rampUpSec: 0 },
   };
-  const window = steady((await runAgent(`s2-${protocol}`, plan)).snapshots, 2);
+  const window = steady((await runAgent(`s2-${protocol}-${io}`, plan, 0, io)).snapshots, 2);
   const echoes = mean(window.map((s) => s.counters.messagesReceived));
   const cpu = mean(window.map((s) => s.health.cpuPercent));
   const summary = summariseRun(window);
@@ -206,9 +216,10 @@ const median = (values: number[]) => {
  */
 async function s2(target: Target, protocol: "websocket" | "tcp", rustMissing: string | undefined) {
   const durationSec = QUICK ? 8 : 20;
-  const runs: Record<"engine" | "node" | "rust", EchoRun[]> = { engine: [], node: [], rust: [] };
+  const runs: Record<"engine" | "engineNodeIo" | "node" | "rust", EchoRun[]> = { engine: [], engineNodeIo: [], node: [], rust: [] };
   for (let round = 0; round < REPEAT; round += 1) {
     runs.engine.push(await s2Engine(target, protocol, durationSec));
+    if (NODE_IO) runs.engineNodeIo.push(await s2Engine(target, protocol, durationSec, "node"));
     runs.node.push(await s2Bare(target, protocol, durationSec, runBareNode));
     if (!rustMissing) runs.rust.push(await s2Bare(target, protocol, durationSec, runBareRust));
   }
@@ -220,8 +231,13 @@ async function s2(target: Target, protocol: "websocket" | "tcp", rustMissing: st
       scenario: `S2 echo ${name}${label}`,
       cells: ["100", "100", `${fmt(median(list.map((r) => r.echoes)))} echoes/s`, `${fmt(median(list.map((r) => r.cpu)), 1)}%`, "-", list[list.length - 1]!.latency, `${fmt(us(list), 2)} µs agent CPU per echo${spread(list)}${extra}; ${list[list.length - 1]!.note}`],
     });
-  const ratios = [`${fmt(us(runs.engine) / us(runs.node), 2)}× bare Node`, ...(runs.rust.length ? [`${fmt(us(runs.engine) / us(runs.rust), 2)}× bare Rust`] : [])];
+  const ratios = [
+    ...(runs.engineNodeIo.length ? [`${fmt(us(runs.engine) / us(runs.engineNodeIo), 2)}× the engine on Node's sockets`] : []),
+    `${fmt(us(runs.engine) / us(runs.node), 2)}× bare Node`,
+    ...(runs.rust.length ? [`${fmt(us(runs.engine) / us(runs.rust), 2)}× bare Rust`] : []),
+  ];
   row("", runs.engine, `, ${ratios.join(", ")}`);
+  if (runs.engineNodeIo.length) row(ioLabel("node"), runs.engineNodeIo, "");
   row(" (bare Node)", runs.node, "");
   if (runs.rust.length) row(" (bare Rust)", runs.rust, "");
   else rows.push({ scenario: `S2 echo ${name} (bare Rust)`, cells: ["100", "-", "-", "-", "-", "-", rustMissing ?? "-"] });
@@ -267,6 +283,7 @@ async function agentRows(target: Target) {
 /** S1: the client ladder at one ping a second, then faster pings until the agent's core saturates. */
 async function s1Rows(target: Target) {
   for (const clients of [1_000, 5_000, 10_000, 19_500]) await s1(target, clients, 1_000);
+  if (NODE_IO) await s1(target, 19_500, 1_000, "node");
   // Saturation: 19.5k clients pinging faster until the agent's core is full or the rate falls behind.
   let best = { perCore: 0, rate: 0, intervalMs: 0 };
   for (const intervalMs of [500, 250, 150, 100]) {
@@ -276,6 +293,11 @@ async function s1Rows(target: Target) {
     if (cpu >= 95 || achieved < 0.9 * ((19_500 * 1000) / intervalMs)) break;
   }
   rows.push({ scenario: "S1 saturation", cells: ["19,500", "-", `${fmt(best.rate)} pings/s at ${best.intervalMs} ms`, "-", "-", "-", `${fmt(best.perCore)} pings/s per agent core`] });
+  if (NODE_IO) {
+    const { achieved, cpu } = await s1(target, 19_500, best.intervalMs, "node");
+    const perCore = achieved / Math.max(0.01, cpu / 100);
+    rows.push({ scenario: `S1 saturation${ioLabel("node")}`, cells: ["19,500", "-", `${fmt(achieved)} pings/s at ${best.intervalMs} ms`, "-", "-", "-", `${fmt(perCore)} pings/s per agent core; native ${fmt(best.perCore / Math.max(1, perCore), 2)}× this`] });
+  }
 }
 
 async function main() {
@@ -294,7 +316,8 @@ async function main() {
   const table = [header, ...rows.map((row) => [row.scenario, ...row.cells])];
   if (!VS_ONLY) console.log(`| ${header.join(" | ")} |\n|${header.map(() => "---").join("|")}|`);
   for (const line of table.slice(1)) console.log(`| ${line.join(" | ")} |`);
-  console.log(`\n${cpus().length} cores (${cpus()[0]?.model ?? "?"}), agent on CPU ${AGENT_CPU}, target on CPU ${TARGET_CPU}; load average before ${loadBefore}, after ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);
+  console.log(`\nEngine rows run on the native I/O path (THRONG_IO=native: a missing addon fails the run); rows marked "Node's sockets" on THRONG_IO=node.`);
+  console.log(`${cpus().length} cores (${cpus()[0]?.model ?? "?"}), agent on CPU ${AGENT_CPU}, target on CPU ${TARGET_CPU}; load average before ${loadBefore}, after ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);
   if (vsTable) console.log(`\n${vsTable}\n\nAgainst ${VS.join(", ")}: every tool on CPU ${AGENT_CPU}, counted by the target's /stats, CPU and RSS of its whole process tree from /proc.`);
 }
 
