@@ -150,6 +150,17 @@ describe.each<[string, Open]>([
     expect(got.equals(payload)).toBe(true);
   });
 
+  it("reads everything a fast peer sends in one go, many times the size of one read, then its FIN", async () => {
+    const size = 4 * 1024 * 1024 + 17;
+    const payload = Buffer.alloc(size);
+    for (let i = 0; i < size; i += 1) payload[i] = (i * 7) & 0xff;
+    const { server, port } = await listen((socket) => socket.end(payload));
+    servers.push(server);
+    const client = record(open, { host: "127.0.0.1", port });
+    expect(await client.closed).toBeUndefined();
+    expect(client.received().equals(payload)).toBe(true);
+  });
+
   it("binds the local address and port it is given, and names a port in use EADDRINUSE", async () => {
     let seen: { address: string; port: number } | undefined;
     const { server, port } = await listen((socket) => {
