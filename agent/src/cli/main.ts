@@ -4,8 +4,9 @@ import { Command, CommanderError, InvalidArgumentError } from "commander";
 import type { TcpFraming } from "@throng/protocol/plan";
 import { THRONG_VERSION } from "@throng/protocol/version";
 import { defaultConfigPath } from "../connection/credential-file";
-import { readAgentEnv } from "../env";
+import { readAgentEnv, type AgentEnv } from "../env";
 import { runEngineChild, ENGINE_CHILD_COMMAND } from "../engine/engines";
+import { preferIo } from "../transports/native-io";
 import { connectCommand, targetCommand } from "./commands";
 import { FRAMING_SPEC_HELP, parseFramingSpec } from "./framing-spec";
 import { PlanFileError } from "./plan-file";
@@ -152,12 +153,19 @@ function buildProgram(configPath: string, setExit: (code: ExitCode) => void): Co
 }
 
 async function main(argv: string[]): Promise<ExitCode> {
+  let env: AgentEnv;
+  try {
+    env = readAgentEnv(process.env);
+  } catch (error) {
+    console.error(`error: ${(error as Error).message}`);
+    return ExitCode.usage;
+  }
+  preferIo(env.io);
   // An engine process forked by `run`: it lives until its parent disconnects.
   if (argv[2] === ENGINE_CHILD_COMMAND) {
     runEngineChild();
     return new Promise(() => {});
   }
-  const env = readAgentEnv(process.env);
   let exitCode: ExitCode = ExitCode.ok;
   const program = buildProgram(defaultConfigPath(env.configHome, env.homeDir), (code) => (exitCode = code));
   try {

@@ -56,6 +56,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentExit> {
     );
   }
   const auth = createAuthChoice(credential, options.token);
+  log.info(ioPathNote());
   let offsetMs = 0;
   let current: Session | undefined;
   const orphan = createOrphanTimer(log);
@@ -74,7 +75,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentExit> {
       auth.store(ready.credential);
       void saveCredential(options, server, ready.credential);
     }
-    log.info(`connected to ${server} as agent ${ready.agentId}; ${ioPathNote()}`);
+    log.info(`connected to ${server} as agent ${ready.agentId}`);
     shards.attach((message) => session.send(message));
   };
 

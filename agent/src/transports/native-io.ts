@@ -1,12 +1,14 @@
 import { createRequire } from "node:module";
 import { constants } from "node:os";
+import type { IoPreference } from "../env";
 import type { StreamEndpoint, StreamSocket, StreamSocketHandlers } from "./stream-socket";
 
 /**
  * The native I/O path (agent/native/throng_io.c, built to dist/throng-io.node). Node's own sockets cost the agent
  * a JavaScript call per read through the stream machinery and a Writable, a WriteWrap and a uv_try_write per
  * write; here every ready socket of one event-loop turn is read into one arena and handed over in one call, and a
- * write is one send(). THRONG_IO=node chooses Node's sockets; THRONG_IO=native makes a missing addon an error.
+ * write is one send(). THRONG_IO=node chooses Node's sockets; THRONG_IO=native makes a missing addon an error
+ * (read with the rest of the environment in cli/main.ts, see preferIo).
  */
 
 interface Addon {
@@ -30,6 +32,7 @@ const CANDIDATES = [`./${ADDON_FILE}`, `../../dist/${ADDON_FILE}`];
 const ARENA_BYTES = 1024 * 1024;
 const MAX_RECORDS = 4096;
 
+let preference: IoPreference = "auto";
 let path: IoPath | undefined;
 let addon: Addon;
 let arena: Buffer;
@@ -49,11 +52,16 @@ function loadAddon(): Addon | string {
   return `${ADDON_FILE} not loaded (${reasons.join("; ")}); build it with \`node agent/build.mjs\` (needs a C compiler and Node's headers)`;
 }
 
-/** Which I/O path this process uses, chosen once (THRONG_IO: auto, native or node). */
+/** The environment's choice (THRONG_IO), set once at startup before any connection is opened. */
+export function preferIo(wanted: IoPreference): void {
+  if (path) throw new Error("the I/O path is chosen already: set the preference before opening connections");
+  preference = wanted;
+}
+
+/** Which I/O path this process uses, chosen at its first connection. */
 export function nativeIo(): IoPath {
   if (path) return path;
-  const wanted = process.env.THRONG_IO ?? "auto";
-  if (!["auto", "native", "node"].includes(wanted)) throw new Error(`THRONG_IO must be auto, native or node, not "${wanted}"`);
+  const wanted = preference;
   if (wanted === "node") return (path = { kind: "node", reason: "THRONG_IO=node" });
   if (process.platform !== "linux") return (path = { kind: "node", reason: `the native I/O path is Linux-only (this is ${process.platform})` });
   const loaded = loadAddon();
