@@ -8,6 +8,9 @@
  * calls JavaScript once with the whole batch as (kind, id, a, b) records; a write is one send() from the caller's
  * stack, and only what the kernel does not take is copied and waits for EPOLLOUT.
  *
+ * Each read is stamped with uv_hrtime() as it happens, so a message's receive time is when its bytes left the
+ * kernel, not when JavaScript got to it further down the batch.
+ *
  * Slots closed while a batch is being dispatched are freed after it, so a later record of the same batch can never
  * reach a new connection that reused the id.
  */
@@ -40,12 +43,13 @@ typedef struct {
 typedef struct {
   napi_env env;
   napi_ref callback;
-  napi_ref arena_ref, records_ref;
+  napi_ref arena_ref, records_ref, times_ref;
   napi_async_context async_context;
   uint8_t *arena;
   size_t arena_len, arena_used;
   int32_t *records;
   size_t records_cap, record_count; /* in records of four int32 */
+  double *times;                    /* per record: uv_hrtime() in ms when a DATA record's bytes were read */
   conn_t *conns;
   size_t conns_cap;
   int32_t *free_ids;
@@ -133,12 +137,14 @@ static void dispatch(void) {
   napi_env env = driver.env;
   napi_handle_scope scope;
   napi_open_handle_scope(env, &scope);
-  napi_value callback, recv, argv[1], result;
+  napi_value callback, recv, argv[2], result;
   napi_get_reference_value(env, driver.callback, &callback);
   napi_get_global(env, &recv); /* napi_make_callback wants an object as `this` */
   napi_create_int32(env, (int32_t)driver.record_count, &argv[0]);
+  /* Now on the reads' clock: JavaScript takes its own now beside it, so no offset between clocks is ever assumed. */
+  napi_create_double(env, (double)uv_hrtime() / 1e6, &argv[1]);
   driver.dispatching = 1;
-  napi_status status = napi_make_callback(env, driver.async_context, recv, callback, 1, argv, &result);
+  napi_status status = napi_make_callback(env, driver.async_context, recv, callback, 2, argv, &result);
   driver.dispatching = 0;
   if (status == napi_pending_exception) {
     napi_value error;
@@ -207,6 +213,7 @@ static void on_ready(int32_t id, uint32_t events) {
   if (events & (EPOLLIN | EPOLLHUP | EPOLLERR)) {
     ssize_t n = recv(c->fd, driver.arena + driver.arena_used, MAX_READ, MSG_DONTWAIT);
     if (n > 0) {
+      driver.times[driver.record_count] = (double)uv_hrtime() / 1e6;
       record(EV_DATA, id, (int32_t)driver.arena_used, (int32_t)n);
       driver.arena_used += (size_t)n;
     } else if (n == 0) {
@@ -255,10 +262,13 @@ static napi_value int_value(napi_env env, int32_t value) {
   return out;
 }
 
-/* init(callback, arena: Buffer, records: Int32Array): the batch callback gets the number of records. */
+/*
+ * init(callback, arena: Buffer, records: Int32Array, times: Float64Array): the batch callback gets the number of
+ * records and uv_hrtime() in ms as it is called; `times` has one slot per record (records.length / 4).
+ */
 static napi_value js_init(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3];
+  size_t argc = 4;
+  napi_value argv[4];
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   if (driver.epfd >= 0) {
     napi_throw_error(env, "ETHRONGIO", "throng-io: already initialised in this process");
@@ -271,14 +281,19 @@ static napi_value js_init(napi_env env, napi_callback_info info) {
   size_t records_len;
   void *records;
   CHECK(napi_get_typedarray_info(env, argv[2], &type, &records_len, &records, NULL, NULL));
-  if (type != napi_int32_array || arena_len < 2 * MAX_READ || records_len < 4 * 16) {
-    napi_throw_type_error(env, "ETHRONGIO", "throng-io: init needs a Buffer of at least 128 KiB and an Int32Array of at least 64");
+  napi_typedarray_type times_type;
+  size_t times_len;
+  void *times;
+  CHECK(napi_get_typedarray_info(env, argv[3], &times_type, &times_len, &times, NULL, NULL));
+  if (type != napi_int32_array || arena_len < 2 * MAX_READ || records_len < 4 * 16 || times_type != napi_float64_array || times_len * 4 < records_len) {
+    napi_throw_type_error(env, "ETHRONGIO", "throng-io: init needs a Buffer of at least 128 KiB, an Int32Array of at least 64 and a Float64Array a quarter its length");
     return NULL;
   }
   driver.env = env;
   CHECK(napi_create_reference(env, argv[0], 1, &driver.callback));
   CHECK(napi_create_reference(env, argv[1], 1, &driver.arena_ref));
   CHECK(napi_create_reference(env, argv[2], 1, &driver.records_ref));
+  CHECK(napi_create_reference(env, argv[3], 1, &driver.times_ref));
   napi_value name;
   CHECK(napi_create_string_utf8(env, "throng-io", NAPI_AUTO_LENGTH, &name));
   CHECK(napi_async_init(env, NULL, name, &driver.async_context));
@@ -286,6 +301,7 @@ static napi_value js_init(napi_env env, napi_callback_info info) {
   driver.arena_len = arena_len;
   driver.records = records;
   driver.records_cap = records_len / 4;
+  driver.times = times;
   driver.epfd = epoll_create1(EPOLL_CLOEXEC);
   if (driver.epfd < 0) return int_value(env, -errno);
   uv_loop_t *loop;

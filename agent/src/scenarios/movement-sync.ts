@@ -101,8 +101,8 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
         const join = `{"type":"join","room":${room},"client":${index}}`;
         if (opened.send(join)) metrics.messageSent(join.length);
       },
-      onMessage(data) {
-        const arrivedUs = nowMicros();
+      onMessage(data, receivedAt) {
+        const arrivedUs = nowMicros(receivedAt);
         let message: { type?: string; client?: number; seq?: number; t?: number };
         try {
           message = JSON.parse(data.toString("utf8")) as typeof message;

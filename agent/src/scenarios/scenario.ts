@@ -58,8 +58,7 @@ export function openClient(context: ScenarioContext, index: number, handlers: Cl
         metrics.connectionOpened((performance.now() - startedAt) * 1000);
         if (!stopped) handlers.onOpen(connection);
       },
-      onMessage(data) {
-        const receivedAt = performance.now();
+      onMessage(data, receivedAt) {
         metrics.messageReceived(data.length);
         if (!stopped) handlers.onMessage(data, receivedAt);
       },
@@ -123,7 +122,7 @@ export function clientSet<C extends { stop(): Promise<void> }>(start: (index: nu
   };
 }
 
-/** Monotonic microseconds on this process's clock (what send timestamps in messages use). */
-export function nowMicros(): number {
-  return Math.round((performance.timeOrigin + performance.now()) * 1000);
+/** Microseconds on this process's clock (what send timestamps in messages use) at `at`, a performance.now() time; now by default. */
+export function nowMicros(at = performance.now()): number {
+  return Math.round((performance.timeOrigin + at) * 1000);
 }

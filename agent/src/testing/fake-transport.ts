@@ -31,7 +31,7 @@ export function createFakeTransport(options: { failing?: boolean } = {}) {
         send(data) {
           if (state !== "open") return false;
           const { seq } = JSON.parse(String(data instanceof FixedMessage ? data.payload : data)) as { seq: number };
-          setImmediate(() => state === "open" && events.onMessage(Buffer.from(`{"type":"pong","seq":${seq}}`)));
+          setImmediate(() => state === "open" && events.onMessage(Buffer.from(`{"type":"pong","seq":${seq}}`), performance.now()));
           return true;
         },
         close() {

@@ -91,6 +91,8 @@ class LeanWebSocket implements TransportConnection, FrameSink {
   /** We sent the close (or asked to stop), so an end is not the peer's doing. */
   private closedByUs = false;
   private handshakeTimer: NodeJS.Timeout | undefined;
+  /** When the read being decoded was made: every message it completes was received then. */
+  private readAt = 0.5;
   private resolveEnded: (() => void) | undefined;
   private ended: Promise<void> | undefined;
 
@@ -119,7 +121,7 @@ class LeanWebSocket implements TransportConnection, FrameSink {
       { host: this.request.host, port: this.request.port, ...bind },
       {
         onConnect: () => socket.write(Buffer.from(this.request.head + this.key + this.request.tail, "latin1")),
-        onData: (chunk) => this.onRead(chunk),
+        onData: (chunk, receivedAt) => this.onRead(chunk, receivedAt),
         onClose: (cause) => {
           this.error ??= cause;
           if (this.state === State.Upgrading && !this.closedByUs && this.local.lease?.retries(this.error)) {
@@ -154,7 +156,7 @@ class LeanWebSocket implements TransportConnection, FrameSink {
   }
 
   frameMessage(data: Buffer): void {
-    if (this.state === State.Open) this.events.onMessage(data);
+    if (this.state === State.Open) this.events.onMessage(data, this.readAt);
   }
 
   framePing(payload: Buffer): void {
@@ -171,7 +173,8 @@ class LeanWebSocket implements TransportConnection, FrameSink {
     this.socket?.end();
   }
 
-  private onRead(chunk: Buffer): void {
+  private onRead(chunk: Buffer, receivedAt: number): void {
+    this.readAt = receivedAt;
     if (this.state === State.Upgrading) return this.onUpgradeBytes(chunk);
     try {
       this.decoder.push(chunk);
@@ -200,7 +203,7 @@ class LeanWebSocket implements TransportConnection, FrameSink {
     this.handshakeTimer = undefined;
     this.state = State.Open;
     this.events.onOpen();
-    if (rest && this.state === State.Open) this.onRead(rest);
+    if (rest && this.state === State.Open) this.onRead(rest, this.readAt);
   }
 
   private fail(error: Error): void {

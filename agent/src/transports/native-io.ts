@@ -6,13 +6,13 @@ import type { StreamEndpoint, StreamSocket, StreamSocketHandlers } from "./strea
 /**
  * The native I/O path (agent/native/throng_io.c, built to dist/throng-io.node). Node's own sockets cost the agent
  * a JavaScript call per read through the stream machinery and a Writable, a WriteWrap and a uv_try_write per
- * write; here every ready socket of one event-loop turn is read into one arena and handed over in one call, and a
- * write is one send(). THRONG_IO=node chooses Node's sockets; THRONG_IO=native makes a missing addon an error
+ * write; here every ready socket of one event-loop turn is read into one arena and handed over in one call, each
+ * read with the time it was made, and a write is one send(). THRONG_IO=node chooses Node's sockets; THRONG_IO=native makes a missing addon an error
  * (read with the rest of the environment in cli/main.ts, see preferIo).
  */
 
 interface Addon {
-  init(onBatch: (count: number) => void, arena: Buffer, records: Int32Array): number;
+  init(onBatch: (count: number, hrNowMs: number) => void, arena: Buffer, records: Int32Array, times: Float64Array): number;
   connect(host: string, port: number, localAddress?: string, localPort?: number): number;
   write(id: number, data: Uint8Array): number;
   end(id: number): number;
@@ -37,6 +37,8 @@ let path: IoPath | undefined;
 let addon: Addon;
 let arena: Buffer;
 let records: Int32Array;
+/** Per record, when its bytes were read: uv_hrtime() in ms. */
+let times: Float64Array;
 const sockets: (NativeSocket | undefined)[] = [];
 
 function loadAddon(): Addon | string {
@@ -72,7 +74,8 @@ export function nativeIo(): IoPath {
   addon = loaded;
   arena = Buffer.allocUnsafeSlow(ARENA_BYTES);
   records = new Int32Array(MAX_RECORDS * 4);
-  const rc = addon.init(onBatch, arena, records);
+  times = new Float64Array(MAX_RECORDS);
+  const rc = addon.init(onBatch, arena, records, times);
   if (rc < 0) throw errnoError(-rc, "epoll_create");
   return (path = { kind: "native" });
 }
@@ -84,8 +87,13 @@ export function ioPathNote(): string {
   return `I/O: Node's sockets (${chosen.reason})`;
 }
 
-/** One batch of events, in the order the sockets were read: (kind, id, a, b) records. */
-function onBatch(count: number): void {
+/**
+ * One batch of events, in the order the sockets were read: (kind, id, a, b) records. `hrNowMs` is the addon's
+ * clock as it called: with performance.now() taken here it turns each read's time into a performance.now() time
+ * (off by the microseconds the call took, the same for every record).
+ */
+function onBatch(count: number, hrNowMs: number): void {
+  const clockOffsetMs = hrNowMs - performance.now();
   for (let i = 0; i < count; i += 1) {
     const at = i * 4;
     const socket = sockets[records[at + 1]!];
@@ -94,7 +102,7 @@ function onBatch(count: number): void {
     const kind = records[at]!;
     if (kind === addon.EV_DATA) {
       const from = records[at + 2]!;
-      socket.handlers.onData(arena.subarray(from, from + records[at + 3]!));
+      socket.handlers.onData(arena.subarray(from, from + records[at + 3]!), times[i]! - clockOffsetMs);
     } else if (kind === addon.EV_CONNECTED) {
       socket.connected = true;
       socket.handlers.onConnect();

@@ -87,6 +87,30 @@ describe.each<[string, Open]>([
     expect(client.socket.destroyed).toBe(true);
   });
 
+  it("stamps each read with when it was made, on performance.now()'s clock", async () => {
+    const port = await echoServer();
+    const stamps: { receivedAt: number; calledAt: number }[] = [];
+    let sentAt = 0;
+    const done = new Promise<void>((resolve) => {
+      const socket = open({ host: "127.0.0.1", port }, {
+        onConnect() {
+          sentAt = performance.now();
+          socket.write(Buffer.from("tick"));
+        },
+        onData(_chunk, receivedAt) {
+          stamps.push({ receivedAt, calledAt: performance.now() });
+          socket.end();
+        },
+        onClose: () => resolve(),
+      });
+    });
+    await done;
+    expect(stamps).toHaveLength(1);
+    // Read after the send, and no later than the callback that hands the bytes over.
+    expect(stamps[0]!.receivedAt).toBeGreaterThan(sentAt);
+    expect(stamps[0]!.receivedAt).toBeLessThanOrEqual(stamps[0]!.calledAt);
+  });
+
   it("reports a refused connect as ECONNREFUSED from connect", async () => {
     const { server, port } = await listen(() => {});
     await new Promise((resolve) => server.close(resolve));

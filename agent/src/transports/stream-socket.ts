@@ -17,8 +17,11 @@ export interface StreamEndpoint {
 
 export interface StreamSocketHandlers {
   onConnect(): void;
-  /** Bytes read; a view of a reused buffer, valid during this call only. */
-  onData(chunk: Buffer): void;
+  /**
+   * Bytes read; a view of a reused buffer, valid during this call only. `receivedAt` (performance.now() time) is
+   * when they were read: on the native path the read itself, which may be earlier than this call in a batch.
+   */
+  onData(chunk: Buffer, receivedAt: number): void;
   /** Exactly once: the socket is gone (closed by either side, or never connected); `error` says why it failed. */
   onClose(error: Error | undefined): void;
 }
@@ -48,7 +51,7 @@ export function openNodeSocket(endpoint: StreamEndpoint, handlers: StreamSocketH
     noDelay: true,
     ...(localAddress ? { localAddress } : {}),
     ...(localPort ? { localPort } : {}),
-    onread: sharedRead((chunk) => handlers.onData(chunk)),
+    onread: sharedRead((chunk) => handlers.onData(chunk, performance.now())),
   });
   socket.once("connect", () => handlers.onConnect());
   socket.on("error", (cause) => {

@@ -37,9 +37,9 @@ function openTcp(target: TcpTarget, events: TransportEvents, options: OpenOption
           opened = true;
           events.onOpen();
         },
-        onData(chunk) {
+        onData(chunk, receivedAt) {
           try {
-            framer.push(chunk, (message) => events.onMessage(message));
+            framer.push(chunk, (message) => events.onMessage(message, receivedAt));
           } catch (cause) {
             attemptSocket.destroy(cause as Error);
           }

@@ -15,7 +15,7 @@ function openUdp(target: UdpTarget, events: TransportEvents, options: OpenOption
     events.onEnd({ opened, ...(error ? { error } : {}) });
     resolveEnded();
   };
-  socket.on("message", (message) => events.onMessage(message));
+  socket.on("message", (message) => events.onMessage(message, performance.now()));
   socket.on("error", (cause) => {
     // ICMP port-unreachable shows up as ECONNREFUSED on a connected socket: a lost datagram, not the end.
     if (opened && (cause as NodeJS.ErrnoException).code === "ECONNREFUSED") return;

@@ -83,7 +83,7 @@ function openWebSocket(target: WebSocketTarget, tls: TlsOptions, events: Transpo
       opened = true;
       events.onOpen();
     });
-    attemptWs.on("message", (data) => events.onMessage(toBuffer(data)));
+    attemptWs.on("message", (data) => events.onMessage(toBuffer(data), performance.now()));
     attemptWs.on("error", (cause) => {
       error ??= cause;
     });
