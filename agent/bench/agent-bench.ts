@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import type { PlanSpecInput } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import { summariseRun } from "../src/metrics/run-summary";
-import { prepareRust, runBareNode, runBareRust, type BareResult } from "./bare/run-bare";
+import { prepareEchoServer, prepareRust, runBareNode, runBareRust, startEchoServer, type BareResult } from "./bare/run-bare";
 import { runVs, vsToolNames } from "./vs/run-vs";
 
 const agentDir = fileURLToPath(new URL("..", import.meta.url));
@@ -182,20 +182,44 @@ interface EchoRun {
   note: string;
 }
 
-async function s2Engine(target: Target, protocol: "websocket" | "tcp", durationSec: number, io: Io = "native"): Promise<EchoRun> {
-  await targetCpu(target);
-  const plan: PlanSpecInput = {
+function echoPlan(protocol: "websocket" | "tcp", where: { wsUrl: string; tcpPort: number }, durationSec: number): PlanSpecInput {
+  return {
     name: `S2 ${protocol}`,
-    target: protocol === "tcp" ? { protocol, host: "127.0.0.1", port: target.tcpPort, framing: { kind: "length-prefix", headerBytes: 2 } } : { protocol, url: target.wsUrl, frames: "binary" },
+    target: protocol === "tcp" ? { protocol, host: "127.0.0.1", port: where.tcpPort, framing: { kind: "length-prefix", headerBytes: 2 } } : { protocol, url: where.wsUrl, frames: "binary" },
     scenario: { kind: "echo-flood", messageBytes: 8, maxInFlight: 1 },
     load: { clients: 100, durationSec, rampUpSec: 0 },
   };
-  const window = steady((await runAgent(`s2-${protocol}-${io}`, plan, 0, io)).snapshots, 2);
+}
+
+async function echoRun(name: string, plan: PlanSpecInput, io: Io): Promise<Omit<EchoRun, "note">> {
+  const window = steady((await runAgent(name, plan, 0, io)).snapshots, 2);
   const echoes = mean(window.map((s) => s.counters.messagesReceived));
   const cpu = mean(window.map((s) => s.health.cpuPercent));
   const summary = summariseRun(window);
   const latency = `${summary.latency.rttUs?.p50Ms} / ${summary.latency.rttUs?.p99Ms} ms`;
-  return { echoes, cpu, usPerEcho: ((cpu / 100) * 1e6) / Math.max(1, echoes), latency, note: `target CPU ${fmt(await targetCpu(target), 1)}%` };
+  return { echoes, cpu, usPerEcho: ((cpu / 100) * 1e6) / Math.max(1, echoes), latency };
+}
+
+async function s2Engine(target: Target, protocol: "websocket" | "tcp", durationSec: number, io: Io = "native"): Promise<EchoRun> {
+  await targetCpu(target);
+  const run = await echoRun(`s2-${protocol}-${io}`, echoPlan(protocol, target, durationSec), io);
+  return { ...run, note: `target CPU ${fmt(await targetCpu(target), 1)}%` };
+}
+
+/**
+ * S2 over TCP against the bare C echo server instead of the reference target: the target's core is full in the
+ * rows against it, so the agent waits for it; here the agent is the limit and its CPU per echo is its own.
+ */
+async function s2AgentLimited(binary: string, durationSec: number, io: Io): Promise<EchoRun> {
+  const server = await startEchoServer(binary, TARGET_CPU);
+  try {
+    const before = { cpu: server.cpuSeconds(), at: performance.now() };
+    const run = await echoRun(`s2-tcp-bare-server-${io}`, echoPlan("tcp", { wsUrl: "", tcpPort: server.port }, durationSec), io);
+    const serverCpu = ((server.cpuSeconds() - before.cpu) / ((performance.now() - before.at) / 1000)) * 100;
+    return { ...run, note: `bare C echo server CPU ${fmt(serverCpu, 1)}% (whole run)` };
+  } finally {
+    server.child.kill("SIGTERM");
+  }
 }
 
 async function s2Bare(target: Target, protocol: "websocket" | "tcp", durationSec: number, run: (options: Parameters<typeof runBareNode>[0]) => BareResult): Promise<EchoRun> {
@@ -238,6 +262,18 @@ async function s2(target: Target, protocol: "websocket" | "tcp", rustMissing: st
   ];
   row("", runs.engine, `, ${ratios.join(", ")}`);
   if (runs.engineNodeIo.length) row(ioLabel("node"), runs.engineNodeIo, "");
+  if (protocol === "tcp") {
+    // The same rounds again against a target that is not the limit.
+    const binary = prepareEchoServer();
+    const limited: Record<Io, EchoRun[]> = { native: [], node: [] };
+    for (let round = 0; round < REPEAT; round += 1) {
+      limited.native.push(await s2AgentLimited(binary, durationSec, "native"));
+      if (NODE_IO) limited.node.push(await s2AgentLimited(binary, durationSec, "node"));
+    }
+    const versusNode = limited.node.length ? `, ${fmt(us(limited.native) / us(limited.node), 2)}× the engine on Node's sockets` : "";
+    row(" vs bare C echo server", limited.native, `${versusNode}, ${fmt(us(limited.native) / us(runs.rust.length ? runs.rust : runs.node), 2)}× bare ${runs.rust.length ? "Rust" : "Node"} (against the target)`);
+    if (limited.node.length) row(` vs bare C echo server${ioLabel("node")}`, limited.node, "");
+  }
   row(" (bare Node)", runs.node, "");
   if (runs.rust.length) row(" (bare Rust)", runs.rust, "");
   else rows.push({ scenario: `S2 echo ${name} (bare Rust)`, cells: ["100", "-", "-", "-", "-", "-", rustMissing ?? "-"] });

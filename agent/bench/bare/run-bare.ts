@@ -1,7 +1,8 @@
 // The bare clients (node-echo.mjs, rust-echo/) as S2 rows of bench:agent: the floor the engine is measured
 // against in the same run, on the same pinned core, against the same target.
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -49,4 +50,30 @@ export function runBareNode(run: BareRun): BareResult {
 
 export function runBareRust(run: BareRun): BareResult {
   return pinned(rustBinary, argv(run), run.cpu);
+}
+
+/** The bare C echo server (echo-server.c), built with cc into a temporary directory; throws when cc cannot build it. */
+export function prepareEchoServer(): string {
+  const binary = join(mkdtempSync(join(tmpdir(), "throng-echo-server-")), "echo-server");
+  try {
+    execFileSync(process.env.CC ?? "cc", ["-O2", "-o", binary, join(bareDir, "echo-server.c")], { stdio: ["ignore", "ignore", "pipe"] });
+  } catch (error) {
+    throw new Error(`bare C echo server not built: ${(error as Error).message.split("\n")[0]}`);
+  }
+  return binary;
+}
+
+/** Starts the echo server pinned to `cpu` on a free port; `cpuSeconds()` reads its CPU time from /proc. */
+export async function startEchoServer(binary: string, cpu: string): Promise<{ port: number; child: ChildProcess; cpuSeconds(): number }> {
+  const child = spawn("taskset", ["-c", cpu, binary, "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.once("data", (chunk) => resolve(Number(/listening on (\d+)/.exec(String(chunk))?.[1])));
+    child.once("exit", (code) => reject(new Error(`echo server exited with ${code}`)));
+  });
+  const cpuSeconds = () => {
+    const fields = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    // utime and stime, fields 14 and 15 of /proc/PID/stat (11 and 12 after the command), in clock ticks.
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  };
+  return { port, child, cpuSeconds };
 }
