@@ -20,11 +20,12 @@ const children: ChildProcess[] = [];
 type Build = "source" | "bundle";
 
 /** Runs the CLI from source (through tsx) or as the bundled file users install. */
-function cli(build: Build, args: string[]): ChildProcess {
+function cli(build: Build, args: string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
   const entry = build === "source" ? ["--import", "tsx", join(agentDir, "src", "cli", "main.ts")] : [bundle];
   const child = spawn(process.execPath, [...entry, ...args], {
     cwd: build === "source" ? repoRoot : tmpdir(),
     stdio: ["ignore", "pipe", "pipe"],
+    env,
   });
   children.push(child);
   return child;
@@ -119,15 +120,24 @@ describe.each<Build>(["source", "bundle"])("throng-agent CLI (%s)", (build) => {
         "  - { metric: rtt-p99-ms, below: 0.001 }",
       ].join("\n"),
     );
-    const child = cli(build, ["run", plan, "--engines", "2", "--out", out]);
+    // THRONG_IO=native: the run fails, naming the addon, unless the build finds it (beside the bundle, or in agent/dist from source).
+    const child = cli(build, ["run", plan, "--engines", "2", "--out", out], { ...process.env, THRONG_IO: "native" });
     const output = outputOf(child);
     expect(await exitCode(child)).toBe(ExitCode.sloFailed);
     expect(output.stdout()).toMatch(/SLO error-rate < 0.01: 0 → pass/);
     expect(output.stdout()).toMatch(/SLO rtt-p99-ms < 0.001: [\d.]+ → FAIL/);
+    expect(output.stderr()).toContain("note: I/O: native");
     const snapshots = (await readFile(out, "utf8")).trim().split("\n").map((line) => JSON.parse(line) as { seq: number; clients: number; health: { engines?: number } });
     expect(snapshots.map((s) => s.seq)).toEqual([0, 1]);
     expect(snapshots[1]).toMatchObject({ clients: 6, health: { engines: 2 } });
     await rm(dir, { recursive: true, force: true });
+  });
+
+  it("exits 2 naming THRONG_IO when it is not auto, native or node", async () => {
+    const child = cli(build, ["run", "plan.yaml"], { ...process.env, THRONG_IO: "uring" });
+    const output = outputOf(child);
+    expect(await exitCode(child)).toBe(ExitCode.usage);
+    expect(output.stderr()).toContain('THRONG_IO must be one of auto, native, node, not "uring"');
   });
 
   it("run exits 2 naming the bad field of an invalid plan", async () => {
