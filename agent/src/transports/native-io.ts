@@ -83,7 +83,7 @@ export function nativeIo(): IoPath {
 /** One line for a run's output: which I/O path TCP and ws:// connections take, and why when not the native one. */
 export function ioPathNote(): string {
   const chosen = nativeIo();
-  if (chosen.kind === "native") return "I/O: native (one epoll set, reads handed over in batches) for TCP and ws:// to IP addresses; wss://, UDP and host names use Node's sockets";
+  if (chosen.kind === "native") return "I/O: native (one epoll set, reads handed over in batches) for TCP and ws://; wss:// and UDP use Node's sockets";
   return `I/O: Node's sockets (${chosen.reason})`;
 }
 

@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { nativeIo, openNativeSocket } from "./native-io";
-import { openNodeSocket, type StreamEndpoint, type StreamSocket } from "./stream-socket";
+import { openNodeSocket, openStreamSocket, type StreamEndpoint, type StreamSocket } from "./stream-socket";
 
 /**
  * One contract, two implementations: the native I/O path (dist/throng-io.node) and Node's net.Socket must behave
@@ -70,7 +70,7 @@ describe("the native I/O path", () => {
 });
 
 describe.each<[string, Open]>([
-  ["native", openNativeSocket],
+  ["native", (endpoint, handlers) => (nativeIo().kind === "native" ? openStreamSocket(endpoint, handlers) : openNativeSocket(endpoint, handlers))],
   ["node", openNodeSocket],
 ])("stream socket (%s)", (_name, open) => {
   it("connects, echoes, and a FIN after end() closes it without an error, once", async () => {
@@ -172,6 +172,20 @@ describe.each<[string, Open]>([
     const got = await done;
     expect(got.length).toBe(size);
     expect(got.equals(payload)).toBe(true);
+  });
+
+  it("resolves a host name (localhost) and connects to the address it names", async () => {
+    const server = createServer((socket) => socket.end("by name"));
+    await new Promise<void>((resolve) => server.listen(0, "localhost", resolve));
+    servers.push(server);
+    const client = record(open, { host: "localhost", port: (server.address() as { port: number }).port });
+    expect(await client.closed).toBeUndefined();
+    expect(client.received().toString()).toBe("by name");
+  });
+
+  it("closes with the lookup's error when a host name does not resolve", async () => {
+    const client = record(open, { host: "no-such-host.invalid", port: 80 });
+    expect(((await client.closed) as NodeJS.ErrnoException).code).toMatch(/^(ENOTFOUND|EAI_AGAIN)$/);
   });
 
   it("reads everything a fast peer sends in one go, many times the size of one read, then its FIN", async () => {

@@ -1,3 +1,4 @@
+import { lookup } from "node:dns";
 import { connect, isIP } from "node:net";
 import { openNativeSocket, nativeIo } from "./native-io";
 import { sharedRead } from "./read-buffer";
@@ -36,10 +37,40 @@ export interface StreamSocket {
   destroy(error?: Error): void;
 }
 
-/** Opens one connection on the native path when it is loaded and the host is an IP literal; else on net. */
+/** Opens one connection on the native path when it is loaded (a host name resolved first, as net does); else on net. */
 export function openStreamSocket(endpoint: StreamEndpoint, handlers: StreamSocketHandlers): StreamSocket {
-  if (nativeIo().kind === "native" && isIP(endpoint.host)) return openNativeSocket(endpoint, handlers);
-  return openNodeSocket(endpoint, handlers);
+  if (nativeIo().kind !== "native") return openNodeSocket(endpoint, handlers);
+  if (isIP(endpoint.host)) return openNativeSocket(endpoint, handlers);
+  return openNativeByName(endpoint, handlers);
+}
+
+/**
+ * A native connection to a host name: resolved per connection with dns.lookup, as net.connect does (the first
+ * address, in the family of the local address when one is bound), then opened on the native path. A failed
+ * lookup closes it with the lookup's error (ENOTFOUND, …), as on net.
+ */
+function openNativeByName(endpoint: StreamEndpoint, handlers: StreamSocketHandlers): StreamSocket {
+  let socket: StreamSocket | undefined;
+  let closed = false;
+  const close = (error: Error | undefined) => {
+    if (closed) return;
+    closed = true;
+    process.nextTick(() => handlers.onClose(error));
+  };
+  const family = endpoint.localAddress ? isIP(endpoint.localAddress) : 0;
+  lookup(endpoint.host, { family }, (error, address) => {
+    if (closed) return;
+    if (error) return close(error);
+    socket = openNativeSocket({ ...endpoint, host: address }, handlers);
+  });
+  return {
+    get destroyed() {
+      return closed || (socket?.destroyed ?? false);
+    },
+    write: (data) => socket?.write(data),
+    end: () => (socket ? socket.end() : close(undefined)),
+    destroy: (error) => (socket ? socket.destroy(error) : close(error)),
+  };
 }
 
 export function openNodeSocket(endpoint: StreamEndpoint, handlers: StreamSocketHandlers): StreamSocket {
