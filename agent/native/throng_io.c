@@ -11,8 +11,8 @@
  * Each read is stamped with uv_hrtime() as it happens, so a message's receive time is when its bytes left the
  * kernel, not when JavaScript got to it further down the batch.
  *
- * Slots closed while a batch is being dispatched are freed after it, so a later record of the same batch can never
- * reach a new connection that reused the id.
+ * Slots closed while a batch is built or dispatched are freed after it, so a later record of the same batch can
+ * never reach a new connection that reused the id.
  */
 #define NAPI_VERSION 8
 #include <arpa/inet.h>
@@ -110,15 +110,18 @@ static int set_interest(int32_t id, uint32_t interest) {
   return 0;
 }
 
-/* Closes the socket now; the id is reusable once no batch can still name it. */
-static void release(int32_t id) {
+/*
+ * Closes the socket now; the id is reusable once no batch can still name it. The addon's own closes (an error, the
+ * peer's FIN) always record the id in the batch being built, so they wait for its end like closes made during it.
+ */
+static void release(int32_t id, int recorded) {
   conn_t *c = &driver.conns[id];
   if (c->fd < 0) return;
   close(c->fd); /* also leaves the epoll set */
   free(c->pending);
   *c = (conn_t){.fd = -1};
   driver.open_count--;
-  if (driver.dispatching) push_id(&driver.deferred_ids, &driver.deferred_count, &driver.deferred_cap, id);
+  if (driver.dispatching || recorded) push_id(&driver.deferred_ids, &driver.deferred_count, &driver.deferred_cap, id);
   else push_id(&driver.free_ids, &driver.free_count, &driver.free_cap, id);
 }
 
@@ -168,7 +171,7 @@ static int socket_error(int fd) {
 }
 
 static void fail(int32_t id, int error) {
-  release(id);
+  release(id, 1);
   record(EV_ERROR, id, error, 0);
 }
 
@@ -218,7 +221,7 @@ static void on_ready(int32_t id, uint32_t events) {
       driver.arena_used += (size_t)n;
     } else if (n == 0) {
       /* The peer's FIN. Like net without allowHalfOpen, that ends the connection: close, and say so. */
-      release(id);
+      release(id, 1);
       record(EV_END, id, 0, 0);
     } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
       fail(id, errno);
@@ -462,7 +465,7 @@ static napi_value js_close(napi_env env, napi_callback_info info) {
   napi_value argv[1];
   int32_t id;
   if (!conn_of_call(env, info, 1, argv, &id)) return int_value(env, -EBADF);
-  release(id);
+  release(id, 0);
   update_polling();
   return int_value(env, 0);
 }

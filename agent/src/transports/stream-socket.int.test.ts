@@ -56,6 +56,11 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
 });
 
+async function waitFor(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(condition()).toBe(true);
+}
+
 async function echoServer(): Promise<number> {
   const { server, port } = await listen((socket) => socket.on("data", (data) => socket.write(data)).on("error", () => {}));
   servers.push(server);
@@ -214,6 +219,35 @@ describe.each<[string, Open]>([
     // A listening socket holds holder.port on 127.0.0.1: binding it must fail as a port in use.
     const taken = record(open, { host: "127.0.0.1", port, localAddress: "127.0.0.1", localPort: holder.port });
     expect(((await taken.closed) as NodeJS.ErrnoException).code).toBe("EADDRINUSE");
+  });
+
+  it("a connection opened while a batch is handled never receives another's end from that batch", async () => {
+    // The server writes to A and resets B in one tick, so the client reads both in one batch, A first. A's
+    // handler opens C; C must not be handed B's reset (an id freed when B failed, reused by C).
+    const peers: Socket[] = [];
+    let bothIn!: () => void;
+    const both = new Promise<void>((resolve) => (bothIn = resolve));
+    const { server, port } = await listen((socket) => {
+      socket.on("error", () => {});
+      if (peers.push(socket) === 2) bothIn();
+    });
+    servers.push(server);
+    const echoPort = await echoServer();
+    let third: Recorded | undefined;
+    const a = record(open, { host: "127.0.0.1", port }, () => {
+      third ??= record(open, { host: "127.0.0.1", port: echoPort }, (socket) => socket.end());
+    });
+    const b = record(open, { host: "127.0.0.1", port });
+    await Promise.all([a.connected, b.connected, both]);
+    peers[0]!.write("to a");
+    peers[1]!.resetAndDestroy();
+    expect(((await b.closed) as NodeJS.ErrnoException).code).toBe("ECONNRESET");
+    await waitFor(() => third !== undefined);
+    await third!.connected;
+    third!.socket.write(Buffer.from("c"));
+    expect(await third!.closed).toBeUndefined();
+    expect(third!.received().toString()).toBe("c");
+    a.socket.destroy();
   });
 
   it("keeps 500 connections apart: each gets only its own bytes back", async () => {
