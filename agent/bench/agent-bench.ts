@@ -33,6 +33,8 @@ const REPEAT = process.argv.includes("--repeat") ? Math.max(1, Number(process.ar
 const NODE_IO = process.argv.includes("--node-io");
 type Io = "native" | "node";
 const ioLabel = (io: Io) => (io === "node" ? " (Node's sockets)" : "");
+/** `--node-target`: the reference target on Node's sockets (THRONG_IO=node), as it was before it had the native path. */
+const TARGET_IO: Io = process.argv.includes("--node-target") ? "node" : "native";
 /** `--vs-only`: just the comparison, without the Throng table above it. */
 const VS_ONLY = VS.length > 0 && process.argv.includes("--vs-only");
 
@@ -59,6 +61,7 @@ function targetCpu(target: Target): Promise<number> {
 async function startTarget(): Promise<Target> {
   const child = spawn("taskset", ["-c", TARGET_CPU, process.execPath, bundle, "target", "--port", "0", "--tcp-port", "0", "--framing", "len2", "--max-clients", "19900"], {
     stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, THRONG_IO: TARGET_IO },
   });
   let out = "";
   return new Promise((resolve, reject) => {
@@ -352,7 +355,7 @@ async function main() {
   const table = [header, ...rows.map((row) => [row.scenario, ...row.cells])];
   if (!VS_ONLY) console.log(`| ${header.join(" | ")} |\n|${header.map(() => "---").join("|")}|`);
   for (const line of table.slice(1)) console.log(`| ${line.join(" | ")} |`);
-  console.log(`\nEngine rows run on the native I/O path (THRONG_IO=native: a missing addon fails the run); rows marked "Node's sockets" on THRONG_IO=node.`);
+  console.log(`\nEngine rows run on the native I/O path (THRONG_IO=native: a missing addon fails the run); rows marked "Node's sockets" on THRONG_IO=node. The reference target: THRONG_IO=${TARGET_IO}.`);
   console.log(`${cpus().length} cores (${cpus()[0]?.model ?? "?"}), agent on CPU ${AGENT_CPU}, target on CPU ${TARGET_CPU}; load average before ${loadBefore}, after ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);
   if (vsTable) console.log(`\n${vsTable}\n\nAgainst ${VS.join(", ")}: every tool on CPU ${AGENT_CPU}, counted by the target's /stats, CPU and RSS of its whole process tree from /proc.`);
 }

@@ -11,15 +11,20 @@
  * Each read is stamped with uv_hrtime() as it happens, so a message's receive time is when its bytes left the
  * kernel, not when JavaScript got to it further down the batch.
  *
+ * Listening sockets sit in the same set (the reference target's TCP and ws:// servers): a readable listener
+ * accepts what waits, and each new connection is one EV_ACCEPT record naming the listener and the new id.
+ *
  * Slots closed while a batch is built or dispatched are freed after it, so a later record of the same batch can
  * never reach a new connection that reused the id.
  */
+#define _GNU_SOURCE /* accept4 */
 #define NAPI_VERSION 8
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <node_api.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,12 +33,13 @@
 #include <unistd.h>
 #include <uv.h>
 
-enum { EV_CONNECTED = 1, EV_DATA = 2, EV_END = 3, EV_ERROR = 4 };
-enum { MAX_EPOLL_EVENTS = 512, MAX_READ = 64 * 1024, MAX_PASSES = 8 };
+enum { EV_CONNECTED = 1, EV_DATA = 2, EV_END = 3, EV_ERROR = 4, EV_ACCEPT = 5, EV_ACCEPT_PAUSED = 6 };
+enum { MAX_EPOLL_EVENTS = 512, MAX_READ = 64 * 1024, MAX_PASSES = 8, MAX_ACCEPTS = 256 };
 
 typedef struct {
   int fd; /* -1: the slot is free (or waiting to be freed) */
   int connecting;
+  int listening;
   int shutdown_wanted; /* end(): shut our side once everything pending has gone */
   uint32_t interest;
   char *pending;
@@ -196,9 +202,43 @@ static int flush_pending(int32_t id) {
   return set_interest(id, EPOLLIN | (c->pending_len > 0 ? EPOLLOUT : 0));
 }
 
+/*
+ * A listener is readable: accept what waits (bounded per pass, and by the room left for records; level-triggered,
+ * so the rest come next pass). Out of file descriptors, the listener stops watching and says so: JavaScript
+ * resumes it a little later, where level-triggered polling would otherwise spin on the same error.
+ */
+static void on_acceptable(int32_t id) {
+  conn_t *l = &driver.conns[id];
+  for (int i = 0; i < MAX_ACCEPTS && driver.record_count < driver.records_cap; i++) {
+    int fd = accept4(l->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0) {
+      if (errno == EINTR || errno == ECONNABORTED || errno == EPROTO) continue;
+      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+        set_interest(id, 0);
+        record(EV_ACCEPT_PAUSED, id, errno, 0);
+      }
+      return;
+    }
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    int32_t accepted = take_slot();
+    struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)accepted};
+    if (accepted < 0 || epoll_ctl(driver.epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+      if (accepted >= 0) push_id(&driver.free_ids, &driver.free_count, &driver.free_cap, accepted);
+      close(fd);
+      continue;
+    }
+    l = &driver.conns[id]; /* take_slot may have moved the table */
+    driver.conns[accepted] = (conn_t){.fd = fd, .interest = EPOLLIN};
+    driver.open_count++;
+    record(EV_ACCEPT, id, accepted, 0);
+  }
+}
+
 static void on_ready(int32_t id, uint32_t events) {
   conn_t *c = &driver.conns[id];
   if (c->fd < 0) return;
+  if (c->listening) return on_acceptable(id);
   if (c->connecting) {
     if (!(events & (EPOLLOUT | EPOLLERR | EPOLLHUP))) return;
     int error = socket_error(c->fd);
@@ -393,6 +433,46 @@ static napi_value js_connect(napi_env env, napi_callback_info info) {
   return int_value(env, id);
 }
 
+/* listen(host: IP literal, port, backlog) -> id, or -errno (-errno - BIND_FAILED when bind() failed). */
+static napi_value js_listen(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  int32_t port = 0, backlog = 511;
+  CHECK(napi_get_value_int32(env, argv[1], &port));
+  if (argc > 2) napi_get_value_int32(env, argv[2], &backlog);
+  struct sockaddr_storage address;
+  socklen_t address_len;
+  if (parse_address(env, argv[0], port, &address, &address_len) < 0) return int_value(env, -EINVAL);
+  int fd = socket(address.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0) return int_value(env, -errno);
+  int one = 1;
+  /* As libuv does for a server: a port whose old connections sit in TIME_WAIT can be listened on again. */
+  setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+  if (bind(fd, (struct sockaddr *)&address, address_len) < 0) {
+    int error = errno;
+    close(fd);
+    return int_value(env, -error - BIND_FAILED);
+  }
+  if (listen(fd, backlog) < 0) {
+    int error = errno;
+    close(fd);
+    return int_value(env, -error);
+  }
+  int32_t id = take_slot();
+  struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)id};
+  if (id < 0 || epoll_ctl(driver.epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+    int error = id < 0 ? -id : errno;
+    if (id >= 0) push_id(&driver.free_ids, &driver.free_count, &driver.free_cap, id);
+    close(fd);
+    return int_value(env, -error);
+  }
+  driver.conns[id] = (conn_t){.fd = fd, .listening = 1, .interest = EPOLLIN};
+  driver.open_count++;
+  update_polling();
+  return int_value(env, id);
+}
+
 /* The open connection a call's first argument names (its other arguments land in argv), or NULL. */
 static conn_t *conn_of_call(napi_env env, napi_callback_info info, size_t argc, napi_value *argv, int32_t *id) {
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1) return NULL;
@@ -460,11 +540,40 @@ static napi_value js_end(napi_env env, napi_callback_info info) {
   return int_value(env, flush_pending(id));
 }
 
-/* close(id): closes the socket at once, dropping anything unsent. */
-static napi_value js_close(napi_env env, napi_callback_info info) {
+/* localPort(id) -> the port the socket is bound to (a listener on port 0 learns its port), or -errno. */
+static napi_value js_local_port(napi_env env, napi_callback_info info) {
   napi_value argv[1];
   int32_t id;
-  if (!conn_of_call(env, info, 1, argv, &id)) return int_value(env, -EBADF);
+  conn_t *c = conn_of_call(env, info, 1, argv, &id);
+  if (!c) return int_value(env, -EBADF);
+  struct sockaddr_storage address;
+  socklen_t len = sizeof(address);
+  if (getsockname(c->fd, (struct sockaddr *)&address, &len) < 0) return int_value(env, -errno);
+  uint16_t port = address.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&address)->sin6_port : ((struct sockaddr_in *)&address)->sin_port;
+  return int_value(env, ntohs(port));
+}
+
+/* resumeAccepting(id): a listener paused by EV_ACCEPT_PAUSED watches for connections again. */
+static napi_value js_resume_accepting(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  int32_t id;
+  conn_t *c = conn_of_call(env, info, 1, argv, &id);
+  if (!c || !c->listening) return int_value(env, -EBADF);
+  return int_value(env, set_interest(id, EPOLLIN));
+}
+
+/* close(id, reset?): closes the socket at once, dropping anything unsent; `reset` sends RST instead of FIN. */
+static napi_value js_close(napi_env env, napi_callback_info info) {
+  napi_value argv[2] = {NULL, NULL};
+  int32_t id;
+  conn_t *c = conn_of_call(env, info, 2, argv, &id);
+  if (!c) return int_value(env, -EBADF);
+  bool reset = false;
+  if (argv[1] != NULL) napi_get_value_bool(env, argv[1], &reset);
+  if (reset) {
+    struct linger abort_on_close = {.l_onoff = 1, .l_linger = 0};
+    setsockopt(c->fd, SOL_SOCKET, SO_LINGER, &abort_on_close, sizeof(abort_on_close));
+  }
   release(id, 0);
   update_polling();
   return int_value(env, 0);
@@ -477,6 +586,9 @@ NAPI_MODULE_INIT() {
       {"write", NULL, js_write, NULL, NULL, NULL, napi_default, NULL},
       {"end", NULL, js_end, NULL, NULL, NULL, napi_default, NULL},
       {"close", NULL, js_close, NULL, NULL, NULL, napi_default, NULL},
+      {"listen", NULL, js_listen, NULL, NULL, NULL, napi_default, NULL},
+      {"localPort", NULL, js_local_port, NULL, NULL, NULL, napi_default, NULL},
+      {"resumeAccepting", NULL, js_resume_accepting, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof(methods) / sizeof(methods[0]), methods);
   napi_value records;
@@ -490,5 +602,9 @@ NAPI_MODULE_INIT() {
   napi_set_named_property(env, exports, "EV_END", records);
   napi_create_int32(env, EV_ERROR, &records);
   napi_set_named_property(env, exports, "EV_ERROR", records);
+  napi_create_int32(env, EV_ACCEPT, &records);
+  napi_set_named_property(env, exports, "EV_ACCEPT", records);
+  napi_create_int32(env, EV_ACCEPT_PAUSED, &records);
+  napi_set_named_property(env, exports, "EV_ACCEPT_PAUSED", records);
   return exports;
 }

@@ -67,8 +67,10 @@ afterEach(() => {
 });
 
 describe.each<Build>(["source", "bundle"])("throng-agent CLI (%s)", (build) => {
-  it("target prints its URL once listening on port 0, answers a ping, and exits 0 on SIGTERM", async () => {
-    const child = cli(build, ["target", "--port", "0"]);
+  // One build's target on each I/O path, so both serve a real client: its own HTTP front, on epoll or on net.
+  const targetIo = build === "source" ? "node" : "native";
+  it(`target (THRONG_IO=${targetIo}) prints its URL once listening on port 0 and its I/O path, answers a ping, and exits 0 on SIGTERM`, async () => {
+    const child = cli(build, ["target", "--port", "0"], { ...process.env, THRONG_IO: targetIo });
     const output = outputOf(child);
     const line = await output.line(/^target listening on ws:\/\/127\.0\.0\.1:\d+\/ws$/);
     const url = line.replace("target listening on ", "");
@@ -81,6 +83,7 @@ describe.each<Build>(["source", "bundle"])("throng-agent CLI (%s)", (build) => {
     });
     socket.close();
     expect(pong).toBe('{"type":"pong","seq":7}');
+    expect(output.stderr()).toContain(targetIo === "node" ? "I/O: Node's sockets (THRONG_IO=node)" : "I/O: native");
 
     child.kill("SIGTERM");
     expect(await exitCode(child)).toBe(ExitCode.ok);

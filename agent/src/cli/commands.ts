@@ -6,6 +6,7 @@ import { runOnEngines } from "../engine/engines";
 import { refusedTarget } from "../connection/target-guard";
 import type { RunShardOptions } from "../engine/run-shard";
 import { startTarget, type TargetOptions } from "../target/target-server";
+import { ioPathNote } from "../transports/native-io";
 import { consoleLogger } from "./console-logger";
 import { ExitCode, exitCodeForClose } from "./exit-codes";
 import { shutdownSignal } from "./signals";
@@ -60,6 +61,7 @@ export async function targetCommand(args: TargetArgs): Promise<ExitCode> {
     console.log(`target listening on ${target.url}`);
     if (target.tcpPort) console.log(`target tcp on ${args.host}:${target.tcpPort}`);
     if (target.udpPort) console.log(`target udp on ${args.host}:${target.udpPort}`);
+    if (!args.tls) console.error(`note: ${ioPathNote()}`);
     // The target's own CPU and memory, so a benchmark can tell which side was the limit (also GET /stats).
     const report = args.reportEverySec ? setInterval(() => console.log(`target stats ${JSON.stringify(target.stats())}`), args.reportEverySec * 1000) : undefined;
     shutdown.signal.addEventListener("abort", () => clearInterval(report), { once: true });

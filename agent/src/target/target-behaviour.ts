@@ -18,6 +18,7 @@ export interface BehaviourOptions {
 }
 
 export interface TargetBehaviour {
+  /** `data` may be a view of a reused read buffer, valid during the call only. */
   handle(peer: Peer, data: Buffer): void;
   leave(peer: Peer): void;
   /** Holds every reply until `ms` from now (also triggered by a {"type":"stall","ms":N} message). */
@@ -124,11 +125,14 @@ export function createTargetBehaviour(options: BehaviourOptions = {}): TargetBeh
     }, remaining - SPIN_MS);
     timers.add(timer);
   };
+  const deferred = (receivedAt: number) => Math.max(receivedAt + delayMs, stallUntil) > receivedAt;
   const reply = (receivedAt: number, send: () => void) => {
     const dueAt = Math.max(receivedAt + delayMs, stallUntil);
     if (dueAt <= receivedAt) send();
     else sendAt(dueAt, send);
   };
+  /** `data` as a reply may send it: a view of a reused read buffer is copied when the reply waits (delay, stall). */
+  const kept = (receivedAt: number, data: Buffer) => (deferred(receivedAt) ? Buffer.from(data) : data);
 
   return {
     handle(peer, data) {
@@ -153,15 +157,18 @@ export function createTargetBehaviour(options: BehaviourOptions = {}): TargetBeh
           const members = rooms.get(Number(command.room));
           if (!members) return;
           // The update goes unchanged to every other member: the sender's timestamp travels with it.
+          const update = kept(receivedAt, data);
           return reply(receivedAt, () => {
-            for (const member of members) if (member !== peer) member.send(data);
+            for (const member of members) if (member !== peer) member.send(update);
           });
         }
         case "stall":
           stallUntil = performance.now() + Math.max(0, Number(command.ms) || 0);
           return;
-        default:
-          return reply(receivedAt, () => peer.send(data));
+        default: {
+          const echo = kept(receivedAt, data);
+          return reply(receivedAt, () => peer.send(echo));
+        }
       }
     },
     leave(peer) {

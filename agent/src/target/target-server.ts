@@ -1,12 +1,12 @@
 import { createSocket, type RemoteInfo } from "node:dgram";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
-import { createServer as createTcpServer, type AddressInfo, type Socket } from "node:net";
+import type { AddressInfo } from "node:net";
 import type { TcpFraming } from "@throng/protocol/plan";
 import { WebSocket, WebSocketServer } from "ws";
-import type { Duplex } from "node:stream";
 import { createFramer } from "../transports/framing";
-import { acceptUpgrade, refuseUpgrade, type ServerConnection } from "./websocket-upgrade";
+import { listenStream, type AcceptedHandlers, type StreamServer, type StreamSocket } from "../transports/stream-socket";
+import { serveWebSocketFront, type ServerConnection } from "./websocket-upgrade";
 import { createTargetBehaviour, type BehaviourOptions, type Peer } from "./target-behaviour";
 
 export interface TargetOptions extends BehaviourOptions {
@@ -84,41 +84,52 @@ function webSocketPeer(socket: WebSocket): Peer & { binary: boolean } {
   return peer;
 }
 
-async function serveTcp(options: TargetOptions, host: string, behaviour: ReturnType<typeof createTargetBehaviour>, counts: { open: number; accepted: number }) {
-  const tcp = options.tcp!;
-  const sockets = new Set<Socket>();
-  const server = createTcpServer({ noDelay: true }, (socket) => {
-    if (options.maxClients !== undefined && counts.open >= options.maxClients) return void socket.resetAndDestroy();
-    counts.open += 1;
-    counts.accepted += 1;
+/** Accepted connections (TCP and ws://, before and after the upgrade), closed with the target. */
+type OpenSockets = Set<StreamSocket>;
+
+/** Listens on the stream path (native when loaded); every accepted socket is tracked until it closes. */
+async function listenTracked(host: string, port: number, sockets: OpenSockets, serve: (socket: StreamSocket) => AcceptedHandlers): Promise<StreamServer> {
+  return listenStream({ host, port, backlog: LISTEN_BACKLOG }, (socket) => {
     sockets.add(socket);
-    const framer = createFramer(tcp.framing);
-    const peer: Peer = { rooms: new Set(), send: (data) => void (socket.writable && socket.write(framer.encode(typeof data === "string" ? Buffer.from(data) : data))) };
-    socket.on("data", (chunk) => {
-      try {
-        framer.push(chunk, (message) => behaviour.handle(peer, message));
-      } catch {
-        socket.destroy();
-      }
-    });
-    socket.on("error", () => socket.destroy());
-    socket.on("close", () => {
-      counts.open -= 1;
-      sockets.delete(socket);
-      behaviour.leave(peer);
-    });
+    const handlers = serve(socket);
+    return {
+      onData: handlers.onData,
+      onClose(error) {
+        sockets.delete(socket);
+        handlers.onClose(error);
+      },
+    };
   });
-  await listen(server, tcp.port, host);
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
 }
 
-async function serveUdp(options: TargetOptions, host: string, behaviour: ReturnType<typeof createTargetBehaviour>) {
+function serveTcp(options: TargetOptions, host: string, behaviour: Behaviour, counts: { open: number; accepted: number }, sockets: OpenSockets) {
+  const tcp = options.tcp!;
+  return listenTracked(host, tcp.port, sockets, (socket) => {
+    if (options.maxClients !== undefined && counts.open >= options.maxClients) {
+      socket.reset();
+      return { onData() {}, onClose() {} };
+    }
+    counts.open += 1;
+    counts.accepted += 1;
+    const framer = createFramer(tcp.framing);
+    const peer: Peer = { rooms: new Set(), send: (data) => void (socket.destroyed || socket.write(framer.encode(typeof data === "string" ? Buffer.from(data) : data))) };
+    return {
+      onData(chunk) {
+        try {
+          framer.push(chunk, (message) => behaviour.handle(peer, message));
+        } catch {
+          socket.destroy();
+        }
+      },
+      onClose() {
+        counts.open -= 1;
+        behaviour.leave(peer);
+      },
+    };
+  });
+}
+
+async function serveUdp(options: TargetOptions, host: string, behaviour: Behaviour) {
   const socket = createSocket({ type: host.includes(":") ? "udp6" : "udp4" });
   const peers = new Map<string, Peer>();
   socket.on("message", (message, remote: RemoteInfo) => {
@@ -137,28 +148,27 @@ async function serveUdp(options: TargetOptions, host: string, behaviour: ReturnT
   return { port: socket.address().port, close: () => new Promise<void>((resolve) => socket.close(() => resolve())) };
 }
 
-/**
- * The reference target: WebSocket (always), TCP and UDP (when asked) endpoints that answer pings with pongs,
- * logins with login-ok, broadcast room moves, stall on demand and echo anything else.
- */
-export async function startTarget(options: TargetOptions = {}): Promise<RunningTarget> {
-  const host = options.host ?? "127.0.0.1";
-  const behaviour = createTargetBehaviour(options);
-  const counts = { open: 0, accepted: 0 };
-  const cpu = cpuMeter();
-  const stats = (): TargetStats => ({ clients: counts.open, accepted: counts.accepted, messages: behaviour.messages(), cpuPercent: cpu(), rssBytes: process.memoryUsage.rss() });
-  const scheme = options.tls ? "wss" : "ws";
+type Behaviour = ReturnType<typeof createTargetBehaviour>;
+interface Endpoint {
+  port: number;
+  close(): Promise<void>;
+}
+interface Shared {
+  behaviour: Behaviour;
+  counts: { open: number; accepted: number };
+  atLimit(): boolean;
+  stats(): TargetStats;
+}
+
+/** wss:// keeps node:https and the ws library (TLS sockets are Node's); ws:// runs on serveWebSocketFront. */
+async function serveWss(options: TargetOptions, tls: NonNullable<TargetOptions["tls"]>, host: string, { behaviour, counts, atLimit, stats }: Shared): Promise<Endpoint> {
   const answer = (request: IncomingMessage, response: ServerResponse) => {
     if (request.url === "/stats") return void response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(stats()));
-    response.writeHead(426, { "content-type": "text/plain" }).end(`this is a WebSocket server; connect to ${scheme}://host:port/ws\n`);
+    response.writeHead(426, { "content-type": "text/plain" }).end("this is a WebSocket server; connect to wss://host:port/ws\n");
   };
-  const http = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, answer) : createServer(answer);
-  const atLimit = () => options.maxClients !== undefined && counts.open >= options.maxClients;
-  // wss:// keeps the ws library (TLS sockets); ws:// runs on the target's own upgrade and frame code.
-  const wss = options.tls
-    ? new WebSocketServer({ server: http, perMessageDeflate: false, verifyClient: (_info, done) => (atLimit() ? done(false, 503, "client limit reached") : done(true)) })
-    : undefined;
-  wss?.on("connection", (socket) => {
+  const https = createHttpsServer({ cert: tls.cert, key: tls.key }, answer);
+  const wss = new WebSocketServer({ server: https, perMessageDeflate: false, verifyClient: (_info, done) => (atLimit() ? done(false, 503, "client limit reached") : done(true)) });
+  wss.on("connection", (socket) => {
     counts.open += 1;
     counts.accepted += 1;
     const peer = webSocketPeer(socket);
@@ -172,47 +182,71 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
       behaviour.leave(peer);
     });
   });
-  const leanConnections = new Set<ServerConnection>();
-  if (!wss) {
-    http.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-      if (atLimit()) return refuseUpgrade(socket, 503, "client limit reached");
-      const peer = { rooms: new Set<number>(), binary: false, send: (data: Buffer | string) => void connection?.send(data, peer.binary) };
-      const connection = acceptUpgrade(request, socket, head, {
-        onMessage(data, binary) {
-          peer.binary = binary;
-          behaviour.handle(peer, data);
-        },
-        onClose() {
-          counts.open -= 1;
-          leanConnections.delete(connection!);
-          behaviour.leave(peer);
-        },
-      });
-      if (!connection) return;
-      counts.open += 1;
-      counts.accepted += 1;
-      leanConnections.add(connection);
-    });
-  }
-  await listen(http, options.port ?? 7070, host);
-  const tcp = options.tcp ? await serveTcp(options, host, behaviour, counts) : undefined;
+  await listen(https, options.port ?? 7070, host);
+  return {
+    port: (https.address() as AddressInfo).port,
+    async close() {
+      for (const client of wss.clients) client.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      https.closeAllConnections();
+      await new Promise<void>((resolve) => https.close(() => resolve()));
+    },
+  };
+}
+
+async function serveWs(options: TargetOptions, host: string, { behaviour, counts, atLimit, stats }: Shared, sockets: OpenSockets): Promise<Endpoint> {
+  const server = await listenTracked(host, options.port ?? 7070, sockets, (socket) =>
+    serveWebSocketFront(socket, {
+      atLimit,
+      statsJson: () => JSON.stringify(stats()),
+      open(connection: ServerConnection) {
+        counts.open += 1;
+        counts.accepted += 1;
+        const peer = { rooms: new Set<number>(), binary: false, send: (data: Buffer | string) => void connection.send(data, peer.binary) };
+        return {
+          onMessage(data, binary) {
+            peer.binary = binary;
+            behaviour.handle(peer, data);
+          },
+          onClose() {
+            counts.open -= 1;
+            behaviour.leave(peer);
+          },
+        };
+      },
+    }),
+  );
+  return { port: server.port, close: async () => server.close() };
+}
+
+/**
+ * The reference target: WebSocket (always), TCP and UDP (when asked) endpoints that answer pings with pongs,
+ * logins with login-ok, broadcast room moves, stall on demand and echo anything else. ws:// and TCP take the
+ * native I/O path when it is loaded (THRONG_IO), as the agent's connections do.
+ */
+export async function startTarget(options: TargetOptions = {}): Promise<RunningTarget> {
+  const host = options.host ?? "127.0.0.1";
+  const behaviour = createTargetBehaviour(options);
+  const counts = { open: 0, accepted: 0 };
+  const cpu = cpuMeter();
+  const stats = (): TargetStats => ({ clients: counts.open, accepted: counts.accepted, messages: behaviour.messages(), cpuPercent: cpu(), rssBytes: process.memoryUsage.rss() });
+  const shared: Shared = { behaviour, counts, stats, atLimit: () => options.maxClients !== undefined && counts.open >= options.maxClients };
+  const sockets: OpenSockets = new Set();
+  const web = options.tls ? await serveWss(options, options.tls, host, shared) : await serveWs(options, host, shared, sockets);
+  const tcp = options.tcp ? await serveTcp(options, host, behaviour, counts, sockets) : undefined;
   const udp = options.udp ? await serveUdp(options, host, behaviour) : undefined;
-  const port = (http.address() as AddressInfo).port;
   const urlHost = host.includes(":") ? `[${host}]` : host;
   return {
-    url: `${scheme}://${urlHost}:${port}/ws`,
-    port,
+    url: `${options.tls ? "wss" : "ws"}://${urlHost}:${web.port}/ws`,
+    port: web.port,
     ...(tcp ? { tcpPort: tcp.port } : {}),
     ...(udp ? { udpPort: udp.port } : {}),
     stats,
     async close() {
       behaviour.close();
-      for (const connection of leanConnections) connection.terminate();
-      for (const client of wss?.clients ?? []) client.terminate();
-      if (wss) await new Promise<void>((resolve) => wss.close(() => resolve()));
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-      await tcp?.close();
+      await web.close();
+      tcp?.close();
+      for (const socket of sockets) socket.destroy();
       await udp?.close();
     },
   };

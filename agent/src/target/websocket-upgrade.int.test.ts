@@ -1,3 +1,4 @@
+import { connect as connectTcp } from "node:net";
 import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { startTarget } from "./target-server";
@@ -54,6 +55,67 @@ describe("reference target's own WebSocket server, with the ws library as the cl
       const stats = (await (await fetch(`http://127.0.0.1:${target.port}/stats`)).json()) as { clients: number };
       expect(stats.clients).toBe(1);
       first.terminate();
+    } finally {
+      await target.close();
+    }
+  });
+});
+
+/** Sends raw bytes over TCP and collects everything until the target closes the connection. */
+function rawExchange(port: number, bytes: Buffer | string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connectTcp({ host: "127.0.0.1", port }, () => socket.write(bytes));
+    socket.on("data", (chunk) => chunks.push(chunk));
+    socket.on("error", reject);
+    socket.on("close", () => resolve(Buffer.concat(chunks).toString("latin1")));
+  });
+}
+
+describe("reference target's HTTP front (its own request parsing, on the native path when loaded)", () => {
+  it("answers a plain GET with 426, a bad upgrade with 400, non-HTTP bytes with 400 at once, and an endless head with 431", async () => {
+    const target = await startTarget({ port: 0 });
+    try {
+      expect(await rawExchange(target.port, "GET /ws HTTP/1.1\r\nHost: x\r\n\r\n")).toMatch(/^HTTP\/1\.1 426 [^]*connect to ws:\/\/host:port\/ws/);
+      expect(await rawExchange(target.port, "GET /ws HTTP/1.1\r\nUpgrade: websocket\r\nSec-WebSocket-Key: short\r\nSec-WebSocket-Version: 13\r\n\r\n")).toMatch(/^HTTP\/1\.1 400 /);
+      expect(await rawExchange(target.port, Buffer.from([0x16, 0x03, 0x01, 0x00, 0x05]))).toMatch(/^HTTP\/1\.1 400 /);
+      expect(await rawExchange(target.port, `GET /ws HTTP/1.1\r\nX-Long: ${"a".repeat(20_000)}`)).toMatch(/^HTTP\/1\.1 431 /);
+      expect(target.stats().accepted).toBe(0);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it("handles frames that arrive in the same read as the upgrade request", async () => {
+    const target = await startTarget({ port: 0 });
+    try {
+      const request = "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n";
+      const ping = Buffer.from('{"type":"ping","seq":7}');
+      // A masked text frame with a zero key, then a close frame: the answer and the close handshake follow.
+      const frame = Buffer.concat([Buffer.from([0x81, 0x80 | ping.length, 0, 0, 0, 0]), ping, Buffer.from([0x88, 0x82, 0, 0, 0, 0, 0x03, 0xe8])]);
+      const reply = await rawExchange(target.port, Buffer.concat([Buffer.from(request), frame]));
+      expect(reply).toMatch(/^HTTP\/1\.1 101 [^]*Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK\+xOo=/);
+      expect(reply).toContain('{"type":"pong","seq":7}');
+    } finally {
+      await target.close();
+    }
+  });
+
+  it("a delayed echo sends the bytes it was given, though the read they came in is reused meanwhile", async () => {
+    const target = await startTarget({ port: 0, delayMs: 30 });
+    try {
+      const socket = await connect(target.url);
+      const echoes: string[] = [];
+      socket.on("message", (data) => echoes.push(String(data)));
+      const sent = Array.from({ length: 50 }, (_, i) => `message ${i} ${"z".repeat(i)}`);
+      for (const message of sent) {
+        socket.send(message);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      for (let i = 0; i < 200 && echoes.length < sent.length; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+      // Each reply waits on its own timer, so two close together may swap: what counts here is their bytes.
+      expect(echoes.sort()).toEqual([...sent].sort());
+      socket.terminate();
     } finally {
       await target.close();
     }

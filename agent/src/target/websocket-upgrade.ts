@@ -1,13 +1,13 @@
-import type { IncomingMessage } from "node:http";
-import type { Duplex } from "node:stream";
+import type { AcceptedHandlers, StreamSocket } from "../transports/stream-socket";
 import { acceptKey, closePayload, encodeFrame, FrameDecoder, OPCODE, ProtocolError, type FrameSink } from "../transports/websocket-frames";
 
 /**
- * The reference target's own WebSocket server side, on node:http's "upgrade" event: the same frame codec as the
- * agent's lean client (websocket-frames.ts), so the target spends its core on answering, not on the ws library's
- * streams. It speaks what a game server's load needs: text and binary messages, fragmentation, ping and close.
+ * The reference target's own ws:// server, on a bare TCP connection (stream-socket.ts, so on the native I/O path
+ * when it is loaded): it reads one HTTP request, answers /stats or refuses anything but a WebSocket upgrade, then
+ * runs the same frame codec as the agent's lean client (websocket-frames.ts). node:http and the ws library would
+ * spend the target's core on their streams; a target that saturates first measures itself, not the server side
+ * of a test. It speaks what a game server's load needs: text and binary messages, fragmentation, ping and close.
  */
-
 
 export interface ServerConnection {
   /** Sends one message as a text frame (strings) or a binary frame (buffers when `binary`); false once closed. */
@@ -16,33 +16,104 @@ export interface ServerConnection {
 }
 
 export interface ServerHandlers {
-  /** `data` is the socket's own read (unmasked in place), or a joined message: the target may keep it. */
+  /** `data` is the socket's own read (unmasked in place), or a joined message: valid during the call only. */
   onMessage(data: Buffer, binary: boolean): void;
   onClose(): void;
 }
 
-/** Answers an upgrade request that must not go ahead (client limit, bad request) and drops the socket. */
-export function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(reason)}\r\n\r\n${reason}`);
-  socket.destroy();
+export interface WebSocketFront {
+  /** True when an upgrade must be refused with 503 (the client limit). */
+  atLimit(): boolean;
+  /** The body of GET /stats. */
+  statsJson(): string;
+  /** An upgrade went ahead: the connection's message and close handlers. */
+  open(connection: ServerConnection): ServerHandlers;
 }
 
-/** Completes the handshake on `socket` and runs the connection; returns undefined when the request was refused. */
-export function acceptUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, handlers: ServerHandlers): ServerConnection | undefined {
-  const key = request.headers["sec-websocket-key"];
-  if (request.headers.upgrade?.toLowerCase() !== "websocket" || typeof key !== "string" || !/^[+/0-9A-Za-z]{22}==$/.test(key) || request.headers["sec-websocket-version"] !== "13") {
-    refuseUpgrade(socket, 400, "Bad Request");
-    return undefined;
+/** The largest request head read before answering 431: an upgrade request is a few hundred bytes. */
+const MAX_HEAD_BYTES = 16 * 1024;
+const HEAD_END = Buffer.from("\r\n\r\n");
+
+/** Bytes that never appear in an HTTP request head: controls other than tab, CR and LF, and DEL. */
+const notHeadByte = (byte: number) => (byte < 0x20 && byte !== 0x09 && byte !== 0x0d && byte !== 0x0a) || byte === 0x7f;
+
+interface RequestHead {
+  method: string;
+  path: string;
+  headers: Map<string, string>;
+}
+
+/** Parses an HTTP/1.x request head (without its blank line); undefined when it is not one. */
+export function parseRequestHead(text: string): RequestHead | undefined {
+  const lines = text.split("\r\n");
+  const [method, path, version] = lines[0]!.split(" ");
+  if (!method || !path || !version?.startsWith("HTTP/1.")) return undefined;
+  const headers = new Map<string, string>();
+  for (const line of lines.slice(1)) {
+    const colon = line.indexOf(":");
+    if (colon <= 0) return undefined;
+    const name = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    // Repeated headers join as one list, as node:http does for Sec-WebSocket-Protocol.
+    headers.set(name, headers.has(name) ? `${headers.get(name)}, ${value}` : value);
   }
-  // Like the ws library: the first subprotocol the client offers is the one chosen.
-  const protocol = request.headers["sec-websocket-protocol"]?.split(",")[0]?.trim();
-  const accept = acceptKey(key);
-  socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n${protocol ? `Sec-WebSocket-Protocol: ${protocol}\r\n` : ""}\r\n`);
-  let open = true;
-  let closed = false;
+  return { method, path, headers };
+}
+
+function httpResponse(status: string, contentType: string, body: string): string {
+  return `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: ${contentType}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
+
+/** The handlers of one accepted connection: its HTTP request first, then (upgraded) its WebSocket frames. */
+export function serveWebSocketFront(socket: StreamSocket, front: WebSocketFront): AcceptedHandlers {
+  let answered = false;
+  let head: Buffer | undefined;
+  let decoder: FrameDecoder | undefined;
+  let handlers: ServerHandlers | undefined;
+  let open = false;
+
+  /** Answers and ends the connection (our FIN follows the answer; the client's closes it); later bytes are ignored. */
+  const answer = (status: string, contentType: string, body: string) => {
+    answered = true;
+    socket.write(Buffer.from(httpResponse(status, contentType, body)));
+    socket.end();
+  };
+
+  const request = (chunk: Buffer) => {
+    // Reads are views of a reused buffer: keep a copy until the head is whole.
+    head = head ? Buffer.concat([head, chunk]) : Buffer.from(chunk);
+    const end = head.indexOf(HEAD_END);
+    // A control byte is no HTTP (a TLS ClientHello opens with 0x16): answer now rather than wait for a blank line.
+    if (head.subarray(0, end < 0 ? head.length : end).some(notHeadByte)) return answer("400 Bad Request", "text/plain", "not an HTTP/1.1 request\n");
+    if (end < 0) {
+      if (head.length > MAX_HEAD_BYTES) answer("431 Request Header Fields Too Large", "text/plain", "request head too large\n");
+      return;
+    }
+    const rest = head.subarray(end + HEAD_END.length);
+    const parsed = parseRequestHead(head.toString("latin1", 0, end));
+    head = undefined;
+    if (!parsed) return answer("400 Bad Request", "text/plain", "not an HTTP/1.1 request\n");
+    if (parsed.headers.get("upgrade")?.toLowerCase() === "websocket") return upgrade(parsed, rest);
+    if (parsed.method === "GET" && parsed.path === "/stats") return answer("200 OK", "application/json", front.statsJson());
+    answer("426 Upgrade Required", "text/plain", "this is a WebSocket server; connect to ws://host:port/ws\n");
+  };
+
+  const upgrade = ({ headers }: RequestHead, rest: Buffer) => {
+    const key = headers.get("sec-websocket-key");
+    if (!key || !/^[+/0-9A-Za-z]{22}==$/.test(key) || headers.get("sec-websocket-version") !== "13") return answer("400 Bad Request", "text/plain", "Bad Request");
+    if (front.atLimit()) return answer("503 client limit reached", "text/plain", "client limit reached");
+    // Like the ws library: the first subprotocol the client offers is the one chosen.
+    const protocol = headers.get("sec-websocket-protocol")?.split(",")[0]?.trim();
+    socket.write(Buffer.from(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${acceptKey(key)}\r\n${protocol ? `Sec-WebSocket-Protocol: ${protocol}\r\n` : ""}\r\n`));
+    open = true;
+    decoder = new FrameDecoder(sink, true);
+    handlers = front.open(connection);
+    if (rest.length) frames(rest);
+  };
+
   const sink: FrameSink = {
     frameMessage(data, binary) {
-      if (open) handlers.onMessage(data, binary);
+      if (open) handlers!.onMessage(data, binary);
     },
     framePing(payload) {
       if (open) socket.write(encodeFrame(OPCODE.pong, payload, false));
@@ -56,29 +127,17 @@ export function acceptUpgrade(request: IncomingMessage, socket: Duplex, head: Bu
       socket.end();
     },
   };
-  const decoder = new FrameDecoder(sink, true);
-  const onData = (chunk: Buffer) => {
+
+  const frames = (chunk: Buffer) => {
     try {
-      decoder.push(chunk);
+      decoder!.push(chunk);
     } catch (error) {
       if (!(error instanceof ProtocolError)) throw error;
       socket.destroy();
     }
   };
-  socket.on("data", onData);
-  socket.on("error", () => socket.destroy());
-  // node:http's sockets allow half-open connections: end ours when the client ends its side (once; a second
-  // end() builds an ERR_STREAM_ALREADY_FINISHED, stack and all, which was ~10% of the target's CPU in a storm).
-  socket.on("end", () => socket.writableEnded || socket.end());
-  socket.once("close", () => {
-    open = false;
-    if (closed) return;
-    closed = true;
-    handlers.onClose();
-  });
-  // Bytes that came with the request are handled once the caller holds the connection (a reply needs it).
-  if (head.length) queueMicrotask(() => onData(head));
-  return {
+
+  const connection: ServerConnection = {
     send(data, binary) {
       if (!open || socket.destroyed) return false;
       socket.write(encodeFrame(typeof data === "string" || !binary ? OPCODE.text : OPCODE.binary, data, false));
@@ -87,6 +146,14 @@ export function acceptUpgrade(request: IncomingMessage, socket: Duplex, head: Bu
     terminate() {
       open = false;
       socket.destroy();
+    },
+  };
+
+  return {
+    onData: (chunk) => (decoder ? frames(chunk) : answered || request(chunk)),
+    onClose() {
+      open = false;
+      handlers?.onClose();
     },
   };
 }

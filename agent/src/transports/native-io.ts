@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { constants } from "node:os";
 import type { IoPreference } from "../env";
-import type { StreamEndpoint, StreamSocket, StreamSocketHandlers } from "./stream-socket";
+import type { AcceptedHandlers, ListenEndpoint, OnStreamConnection, StreamEndpoint, StreamServer, StreamSocket, StreamSocketHandlers } from "./stream-socket";
 
 /**
  * The native I/O path (agent/native/throng_io.c, built to dist/throng-io.node). Node's own sockets cost the agent
@@ -16,12 +16,17 @@ interface Addon {
   connect(host: string, port: number, localAddress?: string, localPort?: number): number;
   write(id: number, data: Uint8Array): number;
   end(id: number): number;
-  close(id: number): number;
+  close(id: number, reset?: boolean): number;
+  listen(host: string, port: number, backlog: number): number;
+  localPort(id: number): number;
+  resumeAccepting(id: number): number;
   readonly BIND_FAILED: number;
   readonly EV_CONNECTED: number;
   readonly EV_DATA: number;
   readonly EV_END: number;
   readonly EV_ERROR: number;
+  readonly EV_ACCEPT: number;
+  readonly EV_ACCEPT_PAUSED: number;
 }
 
 export type IoPath = { kind: "native" } | { kind: "node"; reason: string };
@@ -40,6 +45,9 @@ let records: Int32Array;
 /** Per record, when its bytes were read: uv_hrtime() in ms. */
 let times: Float64Array;
 const sockets: (NativeSocket | undefined)[] = [];
+const listeners: (NativeListener | undefined)[] = [];
+/** How long a listener out of file descriptors waits before it accepts again (as long as libuv's accept retry). */
+const ACCEPT_RETRY_MS = 100;
 
 function loadAddon(): Addon | string {
   const require = createRequire(import.meta.url);
@@ -97,9 +105,12 @@ function onBatch(count: number, hrNowMs: number): void {
   for (let i = 0; i < count; i += 1) {
     const at = i * 4;
     const socket = sockets[records[at + 1]!];
-    // A socket closed earlier in this batch: its id is not reused before the batch ends.
-    if (socket === undefined) continue;
     const kind = records[at]!;
+    if (socket === undefined) {
+      // A listener's record; or a socket closed earlier in this batch (its id is not reused before the batch ends).
+      if (kind === addon.EV_ACCEPT || kind === addon.EV_ACCEPT_PAUSED) listeners[records[at + 1]!]?.event(kind, records[at + 2]!);
+      continue;
+    }
     if (kind === addon.EV_DATA) {
       const from = records[at + 2]!;
       socket.handlers.onData(arena.subarray(from, from + records[at + 3]!), times[i]! - clockOffsetMs);
@@ -122,20 +133,25 @@ function errnoError(errno: number, syscall: string, endpoint?: StreamEndpoint): 
   return Object.assign(new Error(`${syscall} ${code}${where}`), { code, errno: -errno, syscall });
 }
 
+/** An addon call's -errno (offset by BIND_FAILED when bind() was the call that failed) as a Node-style error. */
+function callError(rc: number, syscall: string, endpoint: StreamEndpoint): NodeJS.ErrnoException {
+  const bindFailed = -rc >= addon.BIND_FAILED;
+  return errnoError(bindFailed ? -rc - addon.BIND_FAILED : -rc, bindFailed ? "bind" : syscall, endpoint);
+}
+
 class NativeSocket implements StreamSocket {
-  connected = false;
   destroyed = false;
   private id = -1;
 
+  /** `id`: the addon's id for the socket, or the -errno its opening failed with. */
   constructor(
     readonly endpoint: StreamEndpoint,
-    readonly handlers: StreamSocketHandlers,
+    public handlers: StreamSocketHandlers,
+    id: number,
+    public connected = false,
   ) {
-    const { host, port, localAddress, localPort } = endpoint;
-    const id = addon.connect(host, port, localAddress, localPort);
     if (id < 0) {
-      const bindFailed = -id >= addon.BIND_FAILED;
-      this.gone(errnoError(bindFailed ? -id - addon.BIND_FAILED : -id, bindFailed ? "bind" : "connect", endpoint));
+      this.gone(callError(id, "connect", endpoint));
       return;
     }
     this.id = id;
@@ -159,6 +175,11 @@ class NativeSocket implements StreamSocket {
     this.gone(error);
   }
 
+  reset(): void {
+    if (this.id >= 0) addon.close(this.id, true);
+    this.gone(undefined);
+  }
+
   /** The socket is closed (by us or the addon): forget its id and report the close after the current call, as net does. */
   gone(error: Error | undefined): void {
     if (this.destroyed) return;
@@ -170,5 +191,53 @@ class NativeSocket implements StreamSocket {
 }
 
 export function openNativeSocket(endpoint: StreamEndpoint, handlers: StreamSocketHandlers): StreamSocket {
-  return new NativeSocket(endpoint, handlers);
+  const { host, port, localAddress, localPort } = endpoint;
+  return new NativeSocket(endpoint, handlers, addon.connect(host, port, localAddress, localPort));
+}
+
+const NO_HANDLERS: StreamSocketHandlers = { onConnect() {}, onData() {}, onClose() {} };
+
+class NativeListener implements StreamServer {
+  private closed = false;
+
+  constructor(
+    private readonly id: number,
+    readonly port: number,
+    private readonly endpoint: StreamEndpoint,
+    private readonly onConnection: OnStreamConnection,
+  ) {
+    listeners[id] = this;
+  }
+
+  event(kind: number, value: number): void {
+    if (this.closed) return;
+    if (kind === addon.EV_ACCEPT) {
+      // Its data records can only come in a later batch: the new socket is in the epoll set from the next pass.
+      const socket = new NativeSocket(this.endpoint, NO_HANDLERS, value, true);
+      const handlers: AcceptedHandlers = this.onConnection(socket);
+      socket.handlers = { onConnect() {}, onData: handlers.onData, onClose: handlers.onClose };
+    } else {
+      setTimeout(() => this.closed || addon.resumeAccepting(this.id), ACCEPT_RETRY_MS);
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    listeners[this.id] = undefined;
+    addon.close(this.id);
+  }
+}
+
+/** Listens on the native path: each accepted connection is handed to `onConnection`, which returns its handlers. */
+export function listenNative(endpoint: ListenEndpoint, onConnection: OnStreamConnection): StreamServer {
+  const id = addon.listen(endpoint.host, endpoint.port, endpoint.backlog);
+  // Named as Node names a failed listen (a port in use: "listen EADDRINUSE"), whichever call it was.
+  if (id < 0) throw errnoError(-id >= addon.BIND_FAILED ? -id - addon.BIND_FAILED : -id, "listen", endpoint);
+  const port = addon.localPort(id);
+  if (port < 0) {
+    addon.close(id);
+    throw errnoError(-port, "getsockname", endpoint);
+  }
+  return new NativeListener(id, port, { host: endpoint.host, port }, onConnection);
 }

@@ -1,7 +1,7 @@
-import { createServer, type Server, type Socket } from "node:net";
+import { connect, createServer, type Server, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { nativeIo, openNativeSocket } from "./native-io";
-import { openNodeSocket, openStreamSocket, type StreamEndpoint, type StreamSocket } from "./stream-socket";
+import { listenNative, nativeIo, openNativeSocket } from "./native-io";
+import { listenNode, openNodeSocket, openStreamSocket, type ListenEndpoint, type OnStreamConnection, type StreamEndpoint, type StreamServer, type StreamSocket } from "./stream-socket";
 
 /**
  * One contract, two implementations: the native I/O path (dist/throng-io.node) and Node's net.Socket must behave
@@ -261,5 +261,72 @@ describe.each<[string, Open]>([
     clients.forEach((client, i) => client.socket.write(Buffer.from(`client ${i}\n`)));
     await Promise.all(clients.map((client) => client.closed));
     clients.forEach((client, i) => expect(client.received().toString()).toBe(`client ${i}\n`));
+  });
+});
+
+type Listen = (endpoint: ListenEndpoint, onConnection: OnStreamConnection) => Promise<StreamServer>;
+
+/** A plain net.Socket client: what it read, and how it closed. */
+function client(port: number, send?: string): { socket: Socket; received: () => string; closed: Promise<string | undefined> } {
+  const chunks: Buffer[] = [];
+  const socket = connect({ host: "127.0.0.1", port }, () => send !== undefined && socket.write(send));
+  socket.on("data", (chunk) => chunks.push(chunk));
+  let error: string | undefined;
+  socket.on("error", (cause: NodeJS.ErrnoException) => (error = cause.code));
+  return { socket, received: () => Buffer.concat(chunks).toString(), closed: new Promise((resolve) => socket.once("close", () => resolve(error))) };
+}
+
+describe.each<[string, Listen]>([
+  ["native", async (endpoint, onConnection) => listenNative(endpoint, onConnection)],
+  ["node", listenNode],
+])("stream server (%s)", (_name, listen) => {
+  const open: StreamServer[] = [];
+  afterEach(() => open.splice(0).forEach((server) => server.close()));
+  const echo = async (onClose?: (error: Error | undefined) => void) => {
+    const server = await listen({ host: "127.0.0.1", port: 0, backlog: 511 }, (socket) => ({
+      onData: (chunk) => socket.write(Buffer.from(chunk)),
+      onClose: (error) => onClose?.(error),
+    }));
+    open.push(server);
+    return server;
+  };
+
+  it("listens on a free port, echoes each accepted connection's own bytes, and a client's FIN closes it without an error", async () => {
+    const closes: (Error | undefined)[] = [];
+    const server = await echo((error) => closes.push(error));
+    expect(server.port).toBeGreaterThan(0);
+    const clients = Array.from({ length: 200 }, (_, i) => client(server.port, `client ${i}\n`));
+    await waitFor(() => clients.every((each, i) => each.received() === `client ${i}\n`));
+    clients.forEach((each) => each.socket.end());
+    await Promise.all(clients.map((each) => each.closed));
+    await waitFor(() => closes.length === 200);
+    expect(closes.every((error) => error === undefined)).toBe(true);
+  });
+
+  it("names a port in use EADDRINUSE", async () => {
+    const server = await echo();
+    await expect(listen({ host: "127.0.0.1", port: server.port, backlog: 511 }, () => ({ onData() {}, onClose() {} }))).rejects.toMatchObject({ code: "EADDRINUSE" });
+  });
+
+  it("reset() refuses an accepted connection with a TCP reset", async () => {
+    const server = await listen({ host: "127.0.0.1", port: 0, backlog: 511 }, (socket) => {
+      socket.reset();
+      return { onData() {}, onClose() {} };
+    });
+    open.push(server);
+    const refused = client(server.port, "hello");
+    expect(await refused.closed).toBe("ECONNRESET");
+  });
+
+  it("close() stops accepting, and connections already accepted stay open", async () => {
+    const server = await echo();
+    const first = client(server.port, "before\n");
+    await waitFor(() => first.received() === "before\n");
+    server.close();
+    expect(await client(server.port).closed).toBe("ECONNREFUSED");
+    first.socket.write("after\n");
+    await waitFor(() => first.received() === "before\nafter\n");
+    first.socket.end();
+    await first.closed;
   });
 });

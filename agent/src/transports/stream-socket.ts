@@ -1,6 +1,7 @@
 import { lookup } from "node:dns";
-import { connect, isIP } from "node:net";
-import { openNativeSocket, nativeIo } from "./native-io";
+import { lookup as lookupAddress } from "node:dns/promises";
+import { connect, createServer, isIP, type AddressInfo, type Socket } from "node:net";
+import { listenNative, openNativeSocket, nativeIo } from "./native-io";
 import { sharedRead } from "./read-buffer";
 
 /**
@@ -35,6 +36,27 @@ export interface StreamSocket {
   end(): void;
   /** Closes at once, dropping anything unsent; `error` is passed to onClose. */
   destroy(error?: Error): void;
+  /** Closes at once with a TCP reset (RST), as a server refusing a connection past its limit does. */
+  reset(): void;
+}
+
+export interface ListenEndpoint {
+  /** An IP address. */
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Connections the kernel queues before they are accepted (capped by net.core.somaxconn). */
+  backlog: number;
+}
+
+/** An accepted connection's handlers: it is connected already. */
+export type AcceptedHandlers = Pick<StreamSocketHandlers, "onData" | "onClose">;
+export type OnStreamConnection = (socket: StreamSocket) => AcceptedHandlers;
+
+export interface StreamServer {
+  readonly port: number;
+  /** Stops listening; connections already accepted stay open. */
+  close(): void;
 }
 
 /** Opens one connection on the native path when it is loaded (a host name resolved first, as net does); else on net. */
@@ -70,6 +92,7 @@ function openNativeByName(endpoint: StreamEndpoint, handlers: StreamSocketHandle
     write: (data) => socket?.write(data),
     end: () => (socket ? socket.end() : close(undefined)),
     destroy: (error) => (socket ? socket.destroy(error) : close(error)),
+    reset: () => (socket ? socket.reset() : close(undefined)),
   };
 }
 
@@ -89,6 +112,10 @@ export function openNodeSocket(endpoint: StreamEndpoint, handlers: StreamSocketH
     error ??= cause;
   });
   socket.once("close", () => handlers.onClose(error));
+  return nodeStreamSocket(socket);
+}
+
+function nodeStreamSocket(socket: Socket): StreamSocket {
   return {
     get destroyed() {
       return socket.destroyed;
@@ -96,5 +123,34 @@ export function openNodeSocket(endpoint: StreamEndpoint, handlers: StreamSocketH
     write: (data) => void socket.write(data),
     end: () => void socket.end(),
     destroy: (cause) => void socket.destroy(cause),
+    reset: () => void socket.resetAndDestroy(),
   };
+}
+
+/** Listens for TCP connections on the native path when it is loaded, else on net; each is handed to `onConnection`. */
+export async function listenStream(endpoint: ListenEndpoint, onConnection: OnStreamConnection): Promise<StreamServer> {
+  if (nativeIo().kind !== "native") return listenNode(endpoint, onConnection);
+  // A host name is resolved once, as net.Server.listen does; the native path binds addresses only.
+  const host = isIP(endpoint.host) ? endpoint.host : (await lookupAddress(endpoint.host)).address;
+  return listenNative({ ...endpoint, host }, onConnection);
+}
+
+export function listenNode(endpoint: ListenEndpoint, onConnection: OnStreamConnection): Promise<StreamServer> {
+  // A peer's FIN closes the connection (allowHalfOpen false), as on the native path.
+  const server = createServer({ noDelay: true }, (socket) => {
+    let error: Error | undefined;
+    const handlers = onConnection(nodeStreamSocket(socket));
+    socket.on("data", (chunk) => handlers.onData(chunk, performance.now()));
+    socket.on("error", (cause) => {
+      error ??= cause;
+    });
+    socket.once("close", () => handlers.onClose(error));
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen({ host: endpoint.host, port: endpoint.port, backlog: endpoint.backlog }, () => {
+      server.off("error", reject);
+      resolve({ port: (server.address() as AddressInfo).port, close: () => void server.close() });
+    });
+  });
 }
