@@ -303,6 +303,17 @@ describe.each<[string, Listen]>([
     expect(closes.every((error) => error === undefined)).toBe(true);
   });
 
+  it("reads bytes that come with the client's FIN, then closes (one edge for both on the native path)", async () => {
+    const received: string[] = [];
+    let closed!: () => void;
+    const done = new Promise<void>((resolve) => (closed = resolve));
+    const server = await listen({ host: "127.0.0.1", port: 0, backlog: 511 }, () => ({ onData: (chunk) => received.push(chunk.toString()), onClose: () => closed() }));
+    open.push(server);
+    const socket = connect({ host: "127.0.0.1", port: server.port }, () => socket.end("last words"));
+    await done;
+    expect(received.join("")).toBe("last words");
+  });
+
   it("names a port in use EADDRINUSE", async () => {
     const server = await echo();
     await expect(listen({ host: "127.0.0.1", port: server.port, backlog: 511 }, () => ({ onData() {}, onClose() {} }))).rejects.toMatchObject({ code: "EADDRINUSE" });
