@@ -1,5 +1,7 @@
 /** What every reference-target endpoint (WebSocket, TCP, UDP) does with a message, whatever carried it. */
 
+import { ReplyQueue } from "./reply-queue";
+
 /** One connected client (or, for UDP, one remote address). */
 export interface Peer {
   send(data: Buffer | string): void;
@@ -28,8 +30,6 @@ export interface TargetBehaviour {
 }
 
 const PAD = "x".repeat(65_536);
-/** A reply timer this close to its due time finishes with setImmediate, so a delay is exact to ~0.1 ms. */
-const SPIN_MS = 2;
 
 interface Command {
   type?: unknown;
@@ -106,7 +106,7 @@ function burn(micros: number): void {
 export function createTargetBehaviour(options: BehaviourOptions = {}): TargetBehaviour {
   const delayMs = Math.max(0, options.delayMs ?? 0);
   const rooms = new Map<number, Set<Peer>>();
-  const timers = new Set<NodeJS.Timeout>();
+  const queue = new ReplyQueue();
   let stallUntil = 0;
   let messages = 0;
   let stallTimer: NodeJS.Timeout | undefined;
@@ -115,24 +115,12 @@ export function createTargetBehaviour(options: BehaviourOptions = {}): TargetBeh
     stallTimer = setInterval(() => (stallUntil = performance.now() + stallMs), options.stallEveryMs);
   }
 
-  const sendAt = (dueAt: number, send: () => void) => {
-    const remaining = dueAt - performance.now();
-    if (remaining <= 0) return send();
-    if (remaining <= SPIN_MS) return void setImmediate(() => sendAt(dueAt, send));
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      sendAt(dueAt, send);
-    }, remaining - SPIN_MS);
-    timers.add(timer);
-  };
-  const deferred = (receivedAt: number) => Math.max(receivedAt + delayMs, stallUntil) > receivedAt;
-  const reply = (receivedAt: number, send: () => void) => {
-    const dueAt = Math.max(receivedAt + delayMs, stallUntil);
-    if (dueAt <= receivedAt) send();
-    else sendAt(dueAt, send);
-  };
+  const dueAtFor = (receivedAt: number) => Math.max(receivedAt + delayMs, stallUntil);
+  // A reply waits when it is not due yet, or when earlier ones still wait: replies never overtake each other.
+  const waits = (receivedAt: number) => dueAtFor(receivedAt) > receivedAt || !queue.empty;
+  const reply = (receivedAt: number, send: () => void) => (waits(receivedAt) ? queue.push(dueAtFor(receivedAt), send) : send());
   /** `data` as a reply may send it: a view of a reused read buffer is copied when the reply waits (delay, stall). */
-  const kept = (receivedAt: number, data: Buffer) => (deferred(receivedAt) ? Buffer.from(data) : data);
+  const kept = (receivedAt: number, data: Buffer) => (waits(receivedAt) ? Buffer.from(data) : data);
 
   return {
     handle(peer, data) {
@@ -185,8 +173,7 @@ export function createTargetBehaviour(options: BehaviourOptions = {}): TargetBeh
     messages: () => messages,
     close() {
       clearInterval(stallTimer);
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
+      queue.clear();
     },
   };
 }
