@@ -108,7 +108,12 @@ function onBatch(count: number, hrNowMs: number): void {
     const kind = records[at]!;
     if (socket === undefined) {
       // A listener's record; or a socket closed earlier in this batch (its id is not reused before the batch ends).
-      if (kind === addon.EV_ACCEPT || kind === addon.EV_ACCEPT_PAUSED) listeners[records[at + 1]!]?.event(kind, records[at + 2]!);
+      if (kind === addon.EV_ACCEPT || kind === addon.EV_ACCEPT_PAUSED) {
+        const listener = listeners[records[at + 1]!];
+        if (listener) listener.event(kind, records[at + 2]!);
+        // Accepted as its listener was closed earlier in this batch: nobody will serve it.
+        else if (kind === addon.EV_ACCEPT) addon.close(records[at + 2]!);
+      }
       continue;
     }
     if (kind === addon.EV_DATA) {
@@ -210,7 +215,6 @@ class NativeListener implements StreamServer {
   }
 
   event(kind: number, value: number): void {
-    if (this.closed) return;
     if (kind === addon.EV_ACCEPT) {
       // Its data records can only come in a later batch: the new socket is in the epoll set from the next pass.
       const socket = new NativeSocket(this.endpoint, NO_HANDLERS, value, true);
