@@ -138,10 +138,12 @@ function errnoError(errno: number, syscall: string, endpoint?: StreamEndpoint): 
   return Object.assign(new Error(`${syscall} ${code}${where}`), { code, errno: -errno, syscall });
 }
 
-/** An addon call's -errno (offset by BIND_FAILED when bind() was the call that failed) as a Node-style error. */
-function callError(rc: number, syscall: string, endpoint: StreamEndpoint): NodeJS.ErrnoException {
-  const bindFailed = -rc >= addon.BIND_FAILED;
-  return errnoError(bindFailed ? -rc - addon.BIND_FAILED : -rc, bindFailed ? "bind" : syscall, endpoint);
+/** The errno in an addon call's failed result: -errno, offset by BIND_FAILED when bind() was the call that failed. */
+const errnoOf = (rc: number) => (-rc >= addon.BIND_FAILED ? -rc - addon.BIND_FAILED : -rc);
+
+/** A failed connect as a Node-style error, naming bind when binding the local end was what failed. */
+function connectError(rc: number, endpoint: StreamEndpoint): NodeJS.ErrnoException {
+  return errnoError(errnoOf(rc), -rc >= addon.BIND_FAILED ? "bind" : "connect", endpoint);
 }
 
 class NativeSocket implements StreamSocket {
@@ -156,7 +158,7 @@ class NativeSocket implements StreamSocket {
     public connected = false,
   ) {
     if (id < 0) {
-      this.gone(callError(id, "connect", endpoint));
+      this.gone(connectError(id, endpoint));
       return;
     }
     this.id = id;
@@ -237,7 +239,7 @@ class NativeListener implements StreamServer {
 export function listenNative(endpoint: ListenEndpoint, onConnection: OnStreamConnection): StreamServer {
   const id = addon.listen(endpoint.host, endpoint.port, endpoint.backlog);
   // Named as Node names a failed listen (a port in use: "listen EADDRINUSE"), whichever call it was.
-  if (id < 0) throw errnoError(-id >= addon.BIND_FAILED ? -id - addon.BIND_FAILED : -id, "listen", endpoint);
+  if (id < 0) throw errnoError(errnoOf(id), "listen", endpoint);
   const port = addon.localPort(id);
   if (port < 0) {
     addon.close(id);

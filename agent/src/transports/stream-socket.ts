@@ -41,7 +41,7 @@ export interface StreamSocket {
 }
 
 export interface ListenEndpoint {
-  /** An IP address. */
+  /** An IP address, or a host name (resolved once, as net.Server.listen does). */
   host: string;
   /** 0 picks a free port. */
   port: number;
