@@ -602,6 +602,10 @@ static napi_value js_close(napi_env env, napi_callback_info info) {
   return int_value(env, 0);
 }
 
+static void export_int(napi_env env, napi_value exports, const char *name, int32_t value) {
+  napi_set_named_property(env, exports, name, int_value(env, value));
+}
+
 NAPI_MODULE_INIT() {
   napi_property_descriptor methods[] = {
       {"init", NULL, js_init, NULL, NULL, NULL, napi_default, NULL},
@@ -614,20 +618,12 @@ NAPI_MODULE_INIT() {
       {"resumeAccepting", NULL, js_resume_accepting, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof(methods) / sizeof(methods[0]), methods);
-  napi_value records;
-  napi_create_int32(env, BIND_FAILED, &records);
-  napi_set_named_property(env, exports, "BIND_FAILED", records);
-  napi_create_int32(env, EV_CONNECTED, &records);
-  napi_set_named_property(env, exports, "EV_CONNECTED", records);
-  napi_create_int32(env, EV_DATA, &records);
-  napi_set_named_property(env, exports, "EV_DATA", records);
-  napi_create_int32(env, EV_END, &records);
-  napi_set_named_property(env, exports, "EV_END", records);
-  napi_create_int32(env, EV_ERROR, &records);
-  napi_set_named_property(env, exports, "EV_ERROR", records);
-  napi_create_int32(env, EV_ACCEPT, &records);
-  napi_set_named_property(env, exports, "EV_ACCEPT", records);
-  napi_create_int32(env, EV_ACCEPT_PAUSED, &records);
-  napi_set_named_property(env, exports, "EV_ACCEPT_PAUSED", records);
+  export_int(env, exports, "BIND_FAILED", BIND_FAILED);
+  export_int(env, exports, "EV_CONNECTED", EV_CONNECTED);
+  export_int(env, exports, "EV_DATA", EV_DATA);
+  export_int(env, exports, "EV_END", EV_END);
+  export_int(env, exports, "EV_ERROR", EV_ERROR);
+  export_int(env, exports, "EV_ACCEPT", EV_ACCEPT);
+  export_int(env, exports, "EV_ACCEPT_PAUSED", EV_ACCEPT_PAUSED);
   return exports;
 }
