@@ -8,8 +8,9 @@
  * calls JavaScript once with the whole batch as (kind, id, a, b) records; a write is one send() from the caller's
  * stack, and only what the kernel does not take is copied and waits for EPOLLOUT.
  *
- * Each read is stamped with uv_hrtime() as it happens, so a message's receive time is when its bytes left the
- * kernel, not when JavaScript got to it further down the batch.
+ * Each read of a client socket is stamped with the time the kernel took in its newest packet (SO_TIMESTAMPNS), on
+ * uv_hrtime()'s clock; other reads with uv_hrtime() as they are made. So a message's receive time is when it
+ * arrived, not when the agent, busy sending or decoding, read it, nor when JavaScript got to it in the batch.
  *
  * Listening sockets sit in the same set (the reference target's TCP and ws:// servers): a readable listener
  * accepts what waits, and each new connection is one EV_ACCEPT record naming the listener and the new id.
@@ -30,6 +31,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 #include <uv.h>
 
@@ -41,6 +43,7 @@ typedef struct {
   int connecting;
   int listening;
   int shutdown_wanted; /* end(): shut our side once everything pending has gone */
+  int stamped;         /* the kernel stamps each arriving packet (SO_TIMESTAMPNS): a client socket's reads */
   uint32_t interest;
   char *pending;
   size_t pending_off, pending_len, pending_cap;
@@ -62,6 +65,7 @@ typedef struct {
   size_t free_count, free_cap;
   int32_t *deferred_ids;
   size_t deferred_count, deferred_cap;
+  int64_t realtime_minus_hrtime_ns; /* CLOCK_REALTIME - uv_hrtime(), taken at the start of each pass */
   int open_count, dispatching, polling, epfd;
   uv_poll_t poll;
 } driver_t;
@@ -253,6 +257,40 @@ static void on_acceptable(int32_t id) {
   }
 }
 
+/*
+ * A client socket's read, with the time the kernel took in its newest packet (SO_TIMESTAMPNS, CLOCK_REALTIME ns,
+ * in *arrived_ns; -1 when there is none). A pong that arrives while the agent is busy (sending the rest of a
+ * timer slot's pings, decoding an earlier read) is timed by its arrival, not by when the agent got round to it.
+ */
+static ssize_t recv_stamped(int fd, int64_t *arrived_ns) {
+  struct iovec iov = {.iov_base = driver.arena + driver.arena_used, .iov_len = MAX_READ};
+  union {
+    char bytes[CMSG_SPACE(sizeof(struct timespec))];
+    struct cmsghdr align;
+  } control;
+  struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.bytes, .msg_controllen = sizeof(control.bytes)};
+  ssize_t n = recvmsg(fd, &msg, MSG_DONTWAIT);
+  if (n <= 0) return n;
+  for (struct cmsghdr *cm = CMSG_FIRSTHDR(&msg); cm != NULL; cm = CMSG_NXTHDR(&msg, cm)) {
+    if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_TIMESTAMPNS) continue;
+    struct timespec at;
+    memcpy(&at, CMSG_DATA(cm), sizeof(at));
+    *arrived_ns = (int64_t)at.tv_sec * 1000000000 + at.tv_nsec;
+  }
+  return n;
+}
+
+/*
+ * A read's time in ms on uv_hrtime()'s clock: the kernel's arrival stamp moved onto it, or now when there is no
+ * stamp. Never later than now, so a step of the wall clock during the pass cannot put a receipt in the future.
+ */
+static double read_time_ms(int64_t arrived_ns) {
+  uint64_t now_ns = uv_hrtime();
+  if (arrived_ns < 0) return (double)now_ns / 1e6;
+  int64_t arrived_hr_ns = arrived_ns - driver.realtime_minus_hrtime_ns;
+  return (double)(arrived_hr_ns < (int64_t)now_ns ? arrived_hr_ns : (int64_t)now_ns) / 1e6;
+}
+
 static void on_ready(int32_t id, uint32_t events) {
   conn_t *c = &driver.conns[id];
   if (c->fd < 0) return;
@@ -272,9 +310,10 @@ static void on_ready(int32_t id, uint32_t events) {
     if (rc < 0) return fail(id, -rc);
   }
   if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
-    ssize_t n = recv(c->fd, driver.arena + driver.arena_used, MAX_READ, MSG_DONTWAIT);
+    int64_t arrived_ns = -1;
+    ssize_t n = c->stamped ? recv_stamped(c->fd, &arrived_ns) : recv(c->fd, driver.arena + driver.arena_used, MAX_READ, MSG_DONTWAIT);
     if (n > 0) {
-      driver.times[driver.record_count] = (double)uv_hrtime() / 1e6;
+      driver.times[driver.record_count] = read_time_ms(arrived_ns);
       record(EV_DATA, id, (int32_t)driver.arena_used, (int32_t)n);
       driver.arena_used += (size_t)n;
       /*
@@ -301,6 +340,9 @@ static void on_poll(uv_poll_t *handle, int status, int events) {
   for (int pass = 0; pass < MAX_PASSES; pass++) {
     int n = epoll_wait(driver.epfd, ready, MAX_EPOLL_EVENTS, 0);
     if (n <= 0) break;
+    struct timespec wall;
+    clock_gettime(CLOCK_REALTIME, &wall);
+    driver.realtime_minus_hrtime_ns = (int64_t)wall.tv_sec * 1000000000 + wall.tv_nsec - (int64_t)uv_hrtime();
     for (int i = 0; i < n; i++) {
       /* Room for one more full read and its record, or the batch goes to JavaScript first. */
       if (driver.arena_len - driver.arena_used < MAX_READ || driver.record_count + 1 > driver.records_cap) dispatch();
@@ -424,6 +466,8 @@ static napi_value js_connect(napi_env env, napi_callback_info info) {
   if (fd < 0) return int_value(env, -errno);
   int one = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+  /* Only a client's receive times are measured; without the option its reads are timed when made. */
+  int stamped = setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) == 0;
   if (local_len > 0) {
     /* As libuv's bind does: a port in TIME_WAIT from an earlier run can be bound again. */
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
@@ -450,7 +494,7 @@ static napi_value js_connect(napi_env env, napi_callback_info info) {
     push_id(&driver.free_ids, &driver.free_count, &driver.free_cap, id);
     return int_value(env, -error);
   }
-  driver.conns[id] = (conn_t){.fd = fd, .connecting = 1, .interest = EPOLLOUT};
+  driver.conns[id] = (conn_t){.fd = fd, .connecting = 1, .stamped = stamped, .interest = EPOLLOUT};
   driver.open_count++;
   update_polling();
   return int_value(env, id);

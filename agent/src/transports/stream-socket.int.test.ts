@@ -72,6 +72,41 @@ describe("the native I/O path", () => {
     expect(process.platform).toBe("linux");
     expect(nativeIo()).toEqual({ kind: "native" });
   });
+
+  it("times a client's read by when its bytes arrived (the kernel's stamp), not when a busy process read them", async () => {
+    expect(nativeIo().kind).toBe("native");
+    const BUSY_MS = 50;
+    let writtenAt = 0;
+    let accepted = 0;
+    const { server, port } = await listen((socket) => {
+      socket.on("error", () => {});
+      if ((accepted += 1) === 1) return;
+      socket.write("tick");
+      writtenAt = performance.now();
+      // The process is busy (as an agent sending a slot's pings is) while the bytes wait in the client's socket.
+      while (performance.now() - writtenAt < BUSY_MS);
+    });
+    servers.push(server);
+    const handlers = { onConnect() {}, onData() {}, onClose() {} };
+    // The kernel turns its packet stamps on a moment after the first socket asks for them (deferred work): a
+    // first connection asks, and stays open so they stay on.
+    const first = openNativeSocket({ host: "127.0.0.1", port }, handlers);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const stamp = await new Promise<{ receivedAt: number; calledAt: number }>((resolve) => {
+      const socket = openNativeSocket({ host: "127.0.0.1", port }, {
+        ...handlers,
+        onData(_chunk, receivedAt) {
+          resolve({ receivedAt, calledAt: performance.now() });
+          socket.destroy();
+        },
+      });
+    });
+    first.destroy();
+    // Arrived during the server's write; read at least BUSY_MS later.
+    expect(stamp.calledAt - writtenAt).toBeGreaterThanOrEqual(BUSY_MS);
+    expect(stamp.receivedAt).toBeLessThanOrEqual(writtenAt + 1);
+    expect(stamp.receivedAt).toBeGreaterThan(writtenAt - BUSY_MS);
+  });
 });
 
 describe.each<[string, Open]>([
