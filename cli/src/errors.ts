@@ -24,10 +24,8 @@ export class WaitTimeoutError extends Error {
   override name = "WaitTimeoutError";
 }
 
-/** A plan file that cannot be used; the message names the file and every bad field. */
-export class PlanFileError extends Error {
-  override name = "PlanFileError";
-}
+/** A plan file that cannot be used (read and checked by the shared parser, as the agent's `run` does). */
+export { PlanFileError } from "@throng/protocol/plan-file";
 
 /** Bad or missing arguments (no server, no token, a malformed URL). */
 export class UsageError extends Error {

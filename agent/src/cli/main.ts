@@ -9,7 +9,7 @@ import { runEngineChild, ENGINE_CHILD_COMMAND } from "../engine/engines";
 import { preferIo } from "../transports/native-io";
 import { connectCommand, targetCommand } from "./commands";
 import { FRAMING_SPEC_HELP, parseFramingSpec } from "./framing-spec";
-import { PlanFileError } from "./plan-file";
+import { PlanFileError } from "@throng/protocol/plan-file";
 import { runCommand, WatchTargetError } from "./run-command";
 import { watchCommand } from "./watch-command";
 import { ExitCode, exitCodeForError } from "./exit-codes";

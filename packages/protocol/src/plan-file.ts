@@ -1,17 +1,23 @@
 import { readFile } from "node:fs/promises";
-import { PlanSpec } from "@throng/protocol/plan";
 import { parse as parseYaml } from "yaml";
-import { PlanFileError } from "./errors";
+import { PlanSpec } from "./plan";
+
+/**
+ * Plan files at the command-line boundaries (`throng-agent run plan.yaml`, `throng run plan.yaml`): read, parsed
+ * as YAML (of which JSON is a subset) and validated with the same schema as the API, so a bad plan fails before
+ * any load or request, naming the file and every bad field. One parser, so both commands read a file alike.
+ */
+
+/** A plan file that cannot be used; the message names the file and every bad field. */
+export class PlanFileError extends Error {
+  override name = "PlanFileError";
+}
 
 /** Readable lines for each schema issue: `load.clients: must be at least 1`. */
-export function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string[] {
+function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string[] {
   return issues.map((issue) => `  ${issue.path.map(String).join(".") || "(plan)"}: ${issue.message}`);
 }
 
-/**
- * Parses plan text (YAML, of which JSON is a subset) and validates it with the same schema as the API,
- * so a bad plan fails in CI before any request, naming the file and every bad field.
- */
 export function parsePlan(text: string, source: string): PlanSpec {
   let raw: unknown;
   try {
