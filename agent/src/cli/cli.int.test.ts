@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -85,6 +86,43 @@ describe.each<Build>(["source", "bundle"])("throng-agent CLI (%s)", (build) => {
     expect(pong).toBe('{"type":"pong","seq":7}');
     expect(output.stderr()).toContain(targetIo === "node" ? "I/O: Node's sockets (THRONG_IO=node)" : "I/O: native");
 
+    child.kill("SIGTERM");
+    expect(await exitCode(child)).toBe(ExitCode.ok);
+  });
+
+  // On Node's sockets libuv accepts and drops what it cannot keep (its EMFILE trick) and says nothing: only the
+  // native path can warn, but both must keep running.
+  it(`target (THRONG_IO=${targetIo}) out of file descriptors ${targetIo === "native" ? "says so on stderr, " : ""}keeps running, and serves again once clients leave`, async () => {
+    const entry = build === "source" ? ["--import", "tsx", join(agentDir, "src", "cli", "main.ts")] : [bundle];
+    const command = [process.execPath, ...entry, "target", "--port", "0", "--tcp-port", "0", "--framing", "len2"].map((word) => `'${word}'`).join(" ");
+    // A low open-file limit for the target alone: the test's own connections run it out.
+    const child = spawn("bash", ["-c", `ulimit -n 80 && exec ${command}`], { cwd: build === "source" ? repoRoot : tmpdir(), stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, THRONG_IO: targetIo } });
+    children.push(child);
+    const output = outputOf(child);
+    const port = Number((await output.line(/^target tcp on /)).split(":").at(-1));
+    const clients = Array.from({ length: 120 }, () => connect({ host: "127.0.0.1", port }).on("error", () => {}));
+    for (let i = 0; i < 40 && !output.stderr().includes("cannot accept connections"); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    if (targetIo === "native") expect(output.stderr()).toMatch(/target: cannot accept connections: E[NM]FILE \(out of file descriptors, \d+ clients open\); raise the open-file limit/);
+    for (const client of clients) client.destroy();
+    const pong = async () => {
+      const socket = connect({ host: "127.0.0.1", port });
+      try {
+        return await new Promise<string>((resolve, reject) => {
+          const ping = Buffer.from('{"type":"ping","seq":3,"client":0,"pad":""}');
+          socket.once("connect", () => socket.write(Buffer.concat([Buffer.from([0, ping.length]), ping])));
+          socket.once("data", (data) => resolve(data.subarray(2).toString()));
+          socket.once("error", reject);
+          socket.once("close", () => reject(new Error("closed")));
+          setTimeout(() => reject(new Error("no answer in 1 s")), 1_000);
+        });
+      } finally {
+        socket.destroy();
+      }
+    };
+    let answer: string | Error = new Error("not tried");
+    for (let i = 0; i < 10 && typeof answer !== "string"; i += 1) answer = await pong().catch((error: Error) => error);
+    expect(answer).toBe('{"type":"pong","seq":3}');
+    expect(child.exitCode).toBeNull();
     child.kill("SIGTERM");
     expect(await exitCode(child)).toBe(ExitCode.ok);
   });

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import type { TcpFraming } from "@throng/protocol/plan";
 import { WebSocket, WebSocketServer } from "ws";
 import { createFramer } from "../transports/framing";
-import { listenStream, type AcceptedHandlers, type StreamServer, type StreamSocket } from "../transports/stream-socket";
+import { listenStream, type AcceptedHandlers, type OnAcceptError, type StreamServer, type StreamSocket } from "../transports/stream-socket";
 import { serveWebSocketFront, type ServerConnection } from "./websocket-upgrade";
 import { createTargetBehaviour, type BehaviourOptions, type Peer } from "./target-behaviour";
 
@@ -21,6 +21,8 @@ export interface TargetOptions extends BehaviourOptions {
   tls?: { cert: string | Buffer; key: string | Buffer };
   /** Refuse connections beyond this many open ones (WebSocket: HTTP 503; TCP: reset). */
   maxClients?: number;
+  /** Where the target says what goes wrong while it serves (out of file descriptors); console.warn by default. */
+  warn?: (message: string) => void;
 }
 
 export interface TargetStats {
@@ -88,7 +90,7 @@ function webSocketPeer(socket: WebSocket): Peer & { binary: boolean } {
 type OpenSockets = Set<StreamSocket>;
 
 /** Listens on the stream path (native when loaded); every accepted socket is tracked until it closes. */
-async function listenTracked(host: string, port: number, sockets: OpenSockets, serve: (socket: StreamSocket) => AcceptedHandlers): Promise<StreamServer> {
+async function listenTracked(host: string, port: number, sockets: OpenSockets, serve: (socket: StreamSocket) => AcceptedHandlers, onAcceptError: OnAcceptError): Promise<StreamServer> {
   return listenStream({ host, port, backlog: LISTEN_BACKLOG }, (socket) => {
     sockets.add(socket);
     const handlers = serve(socket);
@@ -99,10 +101,27 @@ async function listenTracked(host: string, port: number, sockets: OpenSockets, s
         handlers.onClose(error);
       },
     };
-  });
+  }, onAcceptError);
 }
 
-function serveTcp(options: TargetOptions, host: string, behaviour: Behaviour, counts: { open: number; accepted: number }, sockets: OpenSockets) {
+/** How long the target waits before it says again that it cannot accept. */
+const ACCEPT_WARNING_EVERY_MS = 10_000;
+
+/** Says on `warn` that accepting fails for want of file descriptors: once, then at most every 10 s while it lasts. */
+function acceptWarner(warn: (message: string) => void, counts: { open: number }): OnAcceptError {
+  let lastAt = -Infinity;
+  return (error) => {
+    const now = performance.now();
+    if (now - lastAt < ACCEPT_WARNING_EVERY_MS) return;
+    lastAt = now;
+    warn(
+      `target: cannot accept connections: ${error.code ?? error.message} (out of file descriptors, ${counts.open} clients open); ` +
+        "raise the open-file limit (ulimit -n) or set --max-clients below it. Still trying.",
+    );
+  };
+}
+
+function serveTcp(options: TargetOptions, host: string, { behaviour, counts, onAcceptError }: Shared, sockets: OpenSockets) {
   const tcp = options.tcp!;
   return listenTracked(host, tcp.port, sockets, (socket) => {
     if (options.maxClients !== undefined && counts.open >= options.maxClients) {
@@ -126,7 +145,7 @@ function serveTcp(options: TargetOptions, host: string, behaviour: Behaviour, co
         behaviour.leave(peer);
       },
     };
-  });
+  }, onAcceptError);
 }
 
 async function serveUdp(options: TargetOptions, host: string, behaviour: Behaviour) {
@@ -158,10 +177,11 @@ interface Shared {
   counts: { open: number; accepted: number };
   atLimit(): boolean;
   stats(): TargetStats;
+  onAcceptError: OnAcceptError;
 }
 
 /** wss:// keeps node:https and the ws library (TLS sockets are Node's); ws:// runs on serveWebSocketFront. */
-async function serveWss(options: TargetOptions, tls: NonNullable<TargetOptions["tls"]>, host: string, { behaviour, counts, atLimit, stats }: Shared): Promise<Endpoint> {
+async function serveWss(options: TargetOptions, tls: NonNullable<TargetOptions["tls"]>, host: string, { behaviour, counts, atLimit, stats, onAcceptError }: Shared): Promise<Endpoint> {
   const answer = (request: IncomingMessage, response: ServerResponse) => {
     if (request.url === "/stats") return void response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(stats()));
     response.writeHead(426, { "content-type": "text/plain" }).end("this is a WebSocket server; connect to wss://host:port/ws\n");
@@ -183,6 +203,8 @@ async function serveWss(options: TargetOptions, tls: NonNullable<TargetOptions["
     });
   });
   await listen(https, options.port ?? 7070, host);
+  // The ws library passes the server's errors on (a failed accept once listening): unhandled, they would crash.
+  wss.on("error", onAcceptError);
   return {
     port: (https.address() as AddressInfo).port,
     async close() {
@@ -194,7 +216,7 @@ async function serveWss(options: TargetOptions, tls: NonNullable<TargetOptions["
   };
 }
 
-async function serveWs(options: TargetOptions, host: string, { behaviour, counts, atLimit, stats }: Shared, sockets: OpenSockets): Promise<Endpoint> {
+async function serveWs(options: TargetOptions, host: string, { behaviour, counts, atLimit, stats, onAcceptError }: Shared, sockets: OpenSockets): Promise<Endpoint> {
   const server = await listenTracked(host, options.port ?? 7070, sockets, (socket) =>
     serveWebSocketFront(socket, {
       atLimit,
@@ -215,6 +237,7 @@ async function serveWs(options: TargetOptions, host: string, { behaviour, counts
         };
       },
     }),
+    onAcceptError,
   );
   return { port: server.port, close: async () => server.close() };
 }
@@ -230,10 +253,16 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
   const counts = { open: 0, accepted: 0 };
   const cpu = cpuMeter();
   const stats = (): TargetStats => ({ clients: counts.open, accepted: counts.accepted, messages: behaviour.messages(), cpuPercent: cpu(), rssBytes: process.memoryUsage.rss() });
-  const shared: Shared = { behaviour, counts, stats, atLimit: () => options.maxClients !== undefined && counts.open >= options.maxClients };
+  const shared: Shared = {
+    behaviour,
+    counts,
+    stats,
+    atLimit: () => options.maxClients !== undefined && counts.open >= options.maxClients,
+    onAcceptError: acceptWarner(options.warn ?? ((message) => console.warn(message)), counts),
+  };
   const sockets: OpenSockets = new Set();
   const web = options.tls ? await serveWss(options, options.tls, host, shared) : await serveWs(options, host, shared, sockets);
-  const tcp = options.tcp ? await serveTcp(options, host, behaviour, counts, sockets) : undefined;
+  const tcp = options.tcp ? await serveTcp(options, host, shared, sockets) : undefined;
   const udp = options.udp ? await serveUdp(options, host, behaviour) : undefined;
   const urlHost = host.includes(":") ? `[${host}]` : host;
   return {

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { constants } from "node:os";
 import type { IoPreference } from "../env";
-import type { AcceptedHandlers, ListenEndpoint, OnStreamConnection, StreamEndpoint, StreamServer, StreamSocket, StreamSocketHandlers } from "./stream-socket";
+import type { AcceptedHandlers, ListenEndpoint, OnAcceptError, OnStreamConnection, StreamEndpoint, StreamServer, StreamSocket, StreamSocketHandlers } from "./stream-socket";
 
 /**
  * The native I/O path (agent/native/throng_io.c, built to dist/throng-io.node). Node's own sockets cost the agent
@@ -212,6 +212,7 @@ class NativeListener implements StreamServer {
     readonly port: number,
     private readonly endpoint: StreamEndpoint,
     private readonly onConnection: OnStreamConnection,
+    private readonly onAcceptError: OnAcceptError | undefined,
   ) {
     listeners[id] = this;
   }
@@ -223,6 +224,8 @@ class NativeListener implements StreamServer {
       const handlers: AcceptedHandlers = this.onConnection(socket);
       socket.handlers = { onConnect() {}, onData: handlers.onData, onClose: handlers.onClose };
     } else {
+      // Out of file descriptors: connections wait in the backlog meanwhile.
+      this.onAcceptError?.(errnoError(value, "accept", this.endpoint));
       setTimeout(() => this.closed || addon.resumeAccepting(this.id), ACCEPT_RETRY_MS);
     }
   }
@@ -236,7 +239,7 @@ class NativeListener implements StreamServer {
 }
 
 /** Listens on the native path: each accepted connection is handed to `onConnection`, which returns its handlers. */
-export function listenNative(endpoint: ListenEndpoint, onConnection: OnStreamConnection): StreamServer {
+export function listenNative(endpoint: ListenEndpoint, onConnection: OnStreamConnection, onAcceptError?: OnAcceptError): StreamServer {
   const id = addon.listen(endpoint.host, endpoint.port, endpoint.backlog);
   // Named as Node names a failed listen (a port in use: "listen EADDRINUSE"), whichever call it was.
   if (id < 0) throw errnoError(errnoOf(id), "listen", endpoint);
@@ -245,5 +248,5 @@ export function listenNative(endpoint: ListenEndpoint, onConnection: OnStreamCon
     addon.close(id);
     throw errnoError(-port, "getsockname", endpoint);
   }
-  return new NativeListener(id, port, { host: endpoint.host, port }, onConnection);
+  return new NativeListener(id, port, { host: endpoint.host, port }, onConnection, onAcceptError);
 }

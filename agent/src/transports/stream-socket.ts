@@ -52,6 +52,12 @@ export interface ListenEndpoint {
 /** An accepted connection's handlers: it is connected already. */
 export type AcceptedHandlers = Pick<StreamSocketHandlers, "onData" | "onClose">;
 export type OnStreamConnection = (socket: StreamSocket) => AcceptedHandlers;
+/**
+ * Accepting failed for want of file descriptors (EMFILE, ENFILE); the listener keeps trying. On the native path
+ * that is every 100 ms, connections waiting in the backlog meanwhile. On Node's net, libuv accepts and drops them
+ * (its spare-descriptor trick) without a word, and only a failure of that trick gets here.
+ */
+export type OnAcceptError = (error: NodeJS.ErrnoException) => void;
 
 export interface StreamServer {
   readonly port: number;
@@ -128,14 +134,14 @@ function nodeStreamSocket(socket: Socket): StreamSocket {
 }
 
 /** Listens for TCP connections on the native path when it is loaded, else on net; each is handed to `onConnection`. */
-export async function listenStream(endpoint: ListenEndpoint, onConnection: OnStreamConnection): Promise<StreamServer> {
-  if (nativeIo().kind !== "native") return listenNode(endpoint, onConnection);
+export async function listenStream(endpoint: ListenEndpoint, onConnection: OnStreamConnection, onAcceptError?: OnAcceptError): Promise<StreamServer> {
+  if (nativeIo().kind !== "native") return listenNode(endpoint, onConnection, onAcceptError);
   // A host name is resolved once, as net.Server.listen does; the native path binds addresses only.
   const host = isIP(endpoint.host) ? endpoint.host : (await lookupAddress(endpoint.host)).address;
-  return listenNative({ ...endpoint, host }, onConnection);
+  return listenNative({ ...endpoint, host }, onConnection, onAcceptError);
 }
 
-export function listenNode(endpoint: ListenEndpoint, onConnection: OnStreamConnection): Promise<StreamServer> {
+export function listenNode(endpoint: ListenEndpoint, onConnection: OnStreamConnection, onAcceptError?: OnAcceptError): Promise<StreamServer> {
   // A peer's FIN closes the connection (allowHalfOpen false), as on the native path.
   const server = createServer({ noDelay: true }, (socket) => {
     let error: Error | undefined;
@@ -150,6 +156,9 @@ export function listenNode(endpoint: ListenEndpoint, onConnection: OnStreamConne
     server.once("error", reject);
     server.listen({ host: endpoint.host, port: endpoint.port, backlog: endpoint.backlog }, () => {
       server.off("error", reject);
+      // Once listening, net reports a failed accept (EMFILE: it accepts and drops the connection) as an error
+      // event, which would crash the process with no listener.
+      server.on("error", (error: NodeJS.ErrnoException) => onAcceptError?.(error));
       resolve({ port: (server.address() as AddressInfo).port, close: () => void server.close() });
     });
   });
