@@ -7,7 +7,7 @@ import type { AcceptedHandlers, ListenEndpoint, OnAcceptError, OnStreamConnectio
  * The native I/O path (agent/native/throng_io.c, built to dist/throng-io.node). Node's own sockets cost the agent
  * a JavaScript call per read through the stream machinery and a Writable, a WriteWrap and a uv_try_write per
  * write; here every ready socket of one event-loop turn is read into one arena and handed over in one call, each
- * read with the time it was made, and a write is one send(). THRONG_IO=node chooses Node's sockets; THRONG_IO=native makes a missing addon an error
+ * read with the time its bytes arrived (the kernel's stamp on a client socket), and a write is one send(). THRONG_IO=node chooses Node's sockets; THRONG_IO=native makes a missing addon an error
  * (read with the rest of the environment in cli/main.ts, see preferIo).
  */
 
@@ -42,7 +42,7 @@ let path: IoPath | undefined;
 let addon: Addon;
 let arena: Buffer;
 let records: Int32Array;
-/** Per record, when its bytes were read: uv_hrtime() in ms. */
+/** Per record, when its bytes arrived (the kernel's stamp) or, without one, were read: uv_hrtime() in ms. */
 let times: Float64Array;
 const sockets: (NativeSocket | undefined)[] = [];
 const listeners: (NativeListener | undefined)[] = [];

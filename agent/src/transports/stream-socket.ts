@@ -21,7 +21,8 @@ export interface StreamSocketHandlers {
   onConnect(): void;
   /**
    * Bytes read; a view of a reused buffer, valid during this call only. `receivedAt` (performance.now() time) is
-   * when they were read: on the native path the read itself, which may be earlier than this call in a batch.
+   * when they arrived: on the native path the kernel's stamp of the newest packet read (a client socket; else the
+   * read itself), which may be well before this call; on Node's sockets, this call.
    */
   onData(chunk: Buffer, receivedAt: number): void;
   /** Exactly once: the socket is gone (closed by either side, or never connected); `error` says why it failed. */

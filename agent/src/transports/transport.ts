@@ -19,7 +19,8 @@ export interface TransportEvents {
   /**
    * One whole message: a WebSocket message, one framed TCP message or one datagram. `data` may be a view of a
    * read buffer the transport reuses: it is valid during this call only; copy it to keep it. `receivedAt`
-   * (performance.now() time) is when the read that completed it was made, the receive time every latency uses.
+   * (performance.now() time) is when the bytes that completed it arrived (see StreamSocketHandlers.onData), the
+   * receive time every latency uses.
    */
   onMessage(data: Buffer, receivedAt: number): void;
   /** Called exactly once, whether the connection failed, was closed by the peer or by us. */
