@@ -2,7 +2,8 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PlanFileError, parsePlan, readPlanFile } from "@throng/protocol/plan-file";
+import { PlanFileError } from "./errors";
+import { parsePlan, readPlanFile } from "./plan-file";
 import { PLAN_YAML } from "./testing/fixtures";
 
 describe("plan files", () => {

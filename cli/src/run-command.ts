@@ -2,7 +2,7 @@ import type { RunView } from "@throng/protocol/run";
 import { createApiClient, type ApiClient } from "./api-client";
 import { ExitCode, exitCodeForRun } from "./cli-exit-codes";
 import { InterruptedError, WaitTimeoutError } from "./errors";
-import { readPlanFile } from "@throng/protocol/plan-file";
+import { readPlanFile } from "./plan-file";
 import { createProgressPrinter } from "./progress";
 import { writeResultFiles } from "./result-files";
 import { defaultTimeoutSec, followRun } from "./run-follow";

@@ -14,7 +14,7 @@ import { summariseServerWatch } from "@throng/protocol/server-watch";
 import { checkSlos, summariseRun, summariseSteps } from "../metrics/run-summary";
 import { ioPathNote } from "../transports/native-io";
 import { ExitCode } from "./exit-codes";
-import { readPlanFile } from "@throng/protocol/plan-file";
+import { readPlanFile } from "./plan-file";
 import { progressLine, progressTableRows, serverSummaryText, stepsText, summaryText } from "./progress";
 import { shutdownSignal } from "./signals";
 
