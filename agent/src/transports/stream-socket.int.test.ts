@@ -91,7 +91,7 @@ describe("the native I/O path", () => {
     // The kernel turns its packet stamps on a moment after the first socket asks for them (deferred work): a
     // first connection asks, and stays open so they stay on.
     const first = openNativeSocket({ host: "127.0.0.1", port }, handlers);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 200));
     const stamp = await new Promise<{ receivedAt: number; calledAt: number }>((resolve) => {
       const socket = openNativeSocket({ host: "127.0.0.1", port }, {
         ...handlers,
