@@ -65,6 +65,9 @@ async function playRun(cli: CliRun, agent: TestAgent, orgId: string, rttMs: numb
     });
     await agent.next("snapshot-ack");
   }
+  // The CLI polls; let it see the run running with its seconds before the run ends (on a loaded CI machine the
+  // run could otherwise finish between two polls, and no progress line with figures would be printed).
+  await cli.waitFor(/msgs\/s out/);
   agent.send({ type: "shard-status", payload: { runId, state: "finished", lastSeq: 1 } });
   await expect.poll(async () => api.queue.getJob(`finish-all-shards-done-${runId}`), { timeout: 5000 }).toBeTruthy();
   await api.deps.orchestrator.finish(orgId, runId);
