@@ -20,10 +20,15 @@ const children: ChildProcess[] = [];
 
 type Build = "source" | "bundle";
 
-/** Runs the CLI from source (through tsx) or as the bundled file users install. */
-function cli(build: Build, args: string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
+/**
+ * Runs the CLI from source (through tsx) or as the bundled file users install; with `openFiles`, under that
+ * open-file limit (`ulimit -n` in a shell that then becomes the CLI).
+ */
+function cli(build: Build, args: string[], env: NodeJS.ProcessEnv = process.env, openFiles?: number): ChildProcess {
   const entry = build === "source" ? ["--import", "tsx", join(agentDir, "src", "cli", "main.ts")] : [bundle];
-  const child = spawn(process.execPath, [...entry, ...args], {
+  const argv = [process.execPath, ...entry, ...args];
+  const [command, commandArgs] = openFiles === undefined ? [argv[0]!, argv.slice(1)] : ["bash", ["-c", `ulimit -n ${openFiles} && exec ${argv.map((word) => `'${word}'`).join(" ")}`]];
+  const child = spawn(command, commandArgs, {
     cwd: build === "source" ? repoRoot : tmpdir(),
     stdio: ["ignore", "pipe", "pipe"],
     env,
@@ -93,11 +98,8 @@ describe.each<Build>(["source", "bundle"])("throng-agent CLI (%s)", (build) => {
   // On Node's sockets libuv accepts and drops what it cannot keep (its EMFILE trick) and says nothing: only the
   // native path can warn, but both must keep running.
   it(`target (THRONG_IO=${targetIo}) out of file descriptors ${targetIo === "native" ? "says so on stderr, " : ""}keeps running, and serves again once clients leave`, async () => {
-    const entry = build === "source" ? ["--import", "tsx", join(agentDir, "src", "cli", "main.ts")] : [bundle];
-    const command = [process.execPath, ...entry, "target", "--port", "0", "--tcp-port", "0", "--framing", "len2"].map((word) => `'${word}'`).join(" ");
     // A low open-file limit for the target alone: the test's own connections run it out.
-    const child = spawn("bash", ["-c", `ulimit -n 80 && exec ${command}`], { cwd: build === "source" ? repoRoot : tmpdir(), stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, THRONG_IO: targetIo } });
-    children.push(child);
+    const child = cli(build, ["target", "--port", "0", "--tcp-port", "0", "--framing", "len2"], { ...process.env, THRONG_IO: targetIo }, 80);
     const output = outputOf(child);
     const port = Number((await output.line(/^target tcp on /)).split(":").at(-1));
     const clients = Array.from({ length: 120 }, () => connect({ host: "127.0.0.1", port }).on("error", () => {}));

@@ -157,9 +157,9 @@ export function listenNode(endpoint: ListenEndpoint, onConnection: OnStreamConne
     server.once("error", reject);
     server.listen({ host: endpoint.host, port: endpoint.port, backlog: endpoint.backlog }, () => {
       server.off("error", reject);
-      // Once listening, net reports a failed accept (EMFILE: it accepts and drops the connection) as an error
-      // event, which would crash the process with no listener.
-      server.on("error", (error: NodeJS.ErrnoException) => onAcceptError?.(error));
+      // Once listening, net reports a failed accept as an error event: it goes to onAcceptError when there is
+      // one (with none it crashes the process, as any unhandled error does, rather than vanish).
+      if (onAcceptError) server.on("error", onAcceptError);
       resolve({ port: (server.address() as AddressInfo).port, close: () => void server.close() });
     });
   });
