@@ -67,4 +67,27 @@ describe("timer wheel", () => {
     expect(ranAt).toBeGreaterThanOrEqual(start + 200_000);
     expect(ranAt).toBeLessThan(start + 200_002);
   });
+
+  it("keeps running timers across a revolution boundary of the clock when only near timers wait (the 65,536 ms stall)", () => {
+    const REVOLUTION = 65_536;
+    // The wheel starts 2 s before a boundary of performance.now().
+    vi.advanceTimersByTime(REVOLUTION * 3 - 2_000 - performance.now());
+    const boundary = REVOLUTION * 3;
+    const wheel = new TimerWheel();
+    const runs: number[] = [];
+    // 100 clients pinging every second on a 10 ms grid whose last point is 3 ms short of the boundary.
+    for (let i = 0; i < 100; i += 1) {
+      let dueAt = boundary - 3 - 10 * i;
+      const timer = wheelTimer(() => {
+        runs.push(performance.now());
+        dueAt += 1_000;
+        wheel.set(timer, dueAt);
+      });
+      wheel.set(timer, dueAt);
+    }
+    vi.advanceTimersByTime(2_000);
+    expect(runs.length).toBe(100);
+    vi.advanceTimersByTime(3_000);
+    expect(runs.filter((at) => at >= boundary).length).toBe(300);
+  });
 });
