@@ -1,17 +1,23 @@
 import { describe, expect, it } from "vitest";
 import { EXIT_CODES_HELP, ExitCode, exitCodeForError, exitCodeForRun } from "./cli-exit-codes";
 import { ApiError, InterruptedError, PlanFileError, ServerUnreachableError, UsageError, WaitTimeoutError } from "./errors";
-import { BREACHED_VERDICT, finishedRun } from "./testing/fixtures";
+import { BREACHED_VERDICT, INCOMPLETE_VERDICT, finishedRun } from "./testing/fixtures";
 
 describe("exit codes", () => {
   it("maps a run's outcome: 0 passed or no SLOs, 99 breached, 5 failed or aborted", () => {
     const { spec } = finishedRun();
     const noSlos = { ...spec, slos: [] };
-    expect(exitCodeForRun({ status: "finished", spec, verdict: { passed: true, slos: [] } })).toBe(0);
+    expect(exitCodeForRun({ status: "finished", spec, verdict: finishedRun().verdict })).toBe(0);
+    expect(exitCodeForRun({ status: "finished", spec, verdict: { passed: true, reasons: [], warnings: [], slos: [] } })).toBe(0);
     expect(exitCodeForRun({ status: "finished", spec: noSlos, verdict: null })).toBe(0);
     expect(exitCodeForRun({ status: "finished", spec, verdict: BREACHED_VERDICT })).toBe(99);
     expect(exitCodeForRun({ status: "failed", spec, verdict: null })).toBe(5);
     expect(exitCodeForRun({ status: "aborted", spec, verdict: BREACHED_VERDICT })).toBe(5);
+  });
+
+  it("never passes an incomplete run (load short of the plan, an SLO without data): 7", () => {
+    expect(exitCodeForRun({ status: "finished", spec: finishedRun().spec, verdict: INCOMPLETE_VERDICT })).toBe(ExitCode.incomplete);
+    expect(ExitCode.incomplete).toBe(7);
   });
 
   it("does not pass a plan with SLOs whose run has no verdict", () => {

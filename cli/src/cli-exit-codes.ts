@@ -17,6 +17,11 @@ export const ExitCode = {
   runFailed: 5,
   /** The server could not be reached, or the run did not end in time. */
   unreachable: 6,
+  /**
+   * The run finished but cannot pass: its load did not run as planned (an agent lost, short of its send schedule,
+   * clients dropped, fewer seconds than planned), an SLO had no data, or a capacity search has no valid estimate.
+   */
+  incomplete: 7,
   /** An SLO was breached. Far from the small codes so a CI rule can tell "slower" from "broken". */
   sloBreached: 99,
   /** Ctrl-C / SIGINT while waiting (the run was aborted); 128 + SIGINT by shell convention. */
@@ -26,9 +31,13 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
 export const EXIT_CODES_HELP = `
 Exit codes:
-  0    passed: the run finished and every SLO held (or the plan has no SLOs);
+  0    passed: the load ran as planned for its planned time and every SLO was met
+       over enough data (a capacity search: a valid estimate, at least minClients);
        without --wait: the run was started
-  99   an SLO was breached
+  99   an SLO was breached (a capacity search: the estimate is below minClients)
+  7    incomplete, never a pass: the load did not run as planned (an agent lost,
+       short of its send schedule, clients dropped), an SLO had no data, or a
+       capacity search found no valid estimate
   2    usage error, or the plan file is invalid
   3    authentication refused (401/403): check --token / THRONG_TOKEN and its scope
   4    no agent online, or the organisation's limits refused the plan
@@ -63,10 +72,18 @@ export function exitCodeForError(error: unknown): ExitCode {
   }
 }
 
-/** The exit code for a run that ended: its status, then its verdict. */
+/** The exit code for a run that ended: its verdict's outcome (run-verdict.ts), never better than its status. */
 export function exitCodeForRun(run: Pick<RunView, "status" | "verdict" | "spec">): ExitCode {
   if (run.status !== "finished") return ExitCode.runFailed;
   // A plan with SLOs but no recorded verdict must not pass a CI gate silently.
   if (!run.verdict) return run.spec.slos?.length ? ExitCode.failure : ExitCode.passed;
-  return run.verdict.passed ? ExitCode.passed : ExitCode.sloBreached;
+  switch (run.verdict.outcome) {
+    case "passed": return ExitCode.passed;
+    case "breached": return ExitCode.sloBreached;
+    case "incomplete": return ExitCode.incomplete;
+    case "aborted":
+    case "failed": return ExitCode.runFailed;
+    // A verdict stored before outcomes existed: its SLOs alone.
+    case undefined: return run.verdict.passed ? ExitCode.passed : ExitCode.sloBreached;
+  }
 }

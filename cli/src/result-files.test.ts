@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { escapeXml, jsonSummary, junitXml } from "./result-files";
-import { BREACHED_VERDICT, finishedRun } from "./testing/fixtures";
+import { BREACHED_VERDICT, INCOMPLETE_VERDICT, finishedRun } from "./testing/fixtures";
 
 describe("JUnit XML", () => {
   it("has one testsuite and one passing testcase per SLO", () => {
     const xml = junitXml(finishedRun());
     expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>/);
     expect(xml.match(/<testsuite /g)).toHaveLength(1);
-    expect(xml).toContain(`<testsuite name="throng: lobby smoke" tests="1" failures="0" errors="0"`);
+    expect(xml).toContain(`<testsuite name="throng: lobby smoke" tests="2" failures="0" errors="0"`);
+    expect(xml).toContain(`<testcase classname="throng.lobby smoke" name="load ran as planned" time="2.000"/>`);
     expect(xml).toContain(`<testcase classname="throng.lobby smoke" name="rtt-p99-ms below 50" time="2.000"/>`);
     expect(xml).toContain(`<property name="runId" value="11111111-1111-4111-8111-111111111111"/>`);
   });
@@ -16,6 +17,13 @@ describe("JUnit XML", () => {
     const xml = junitXml(finishedRun({ verdict: BREACHED_VERDICT }));
     expect(xml).toContain(`failures="1" errors="0"`);
     expect(xml).toContain(`<failure type="slo-breached" message="rtt-p99-ms was 82.5 ms, threshold below 50 ms">measured 82.5 over the run (threshold: below 50); 2 of 2 s breached; first breach at 2026-11-22T04:00:01.000Z</failure>`);
+  });
+
+  it("fails the load's testcase and an SLO without data when the run is incomplete, even though no SLO broke", () => {
+    const xml = junitXml(finishedRun({ verdict: INCOMPLETE_VERDICT }));
+    expect(xml).toContain(`failures="2" errors="0"`);
+    expect(xml).toContain(`<failure type="incomplete" message="the load fell short of its schedule: 1600 of 2400 scheduled messages sent, 4 of 12 seconds more than 10% short">`);
+    expect(xml).toContain(`<failure type="no-data" message="rtt-p99-ms has no data: no round trip was measured in 4 of 12 seconds under load">`);
   });
 
   it("makes a failed or aborted run an error testcase", () => {

@@ -40,10 +40,20 @@ function testCases(run: RunView): TestCase[] {
   if (run.status === "finished" && !run.verdict && run.spec.slos?.length) {
     cases.push({ name: "SLO verdict", error: { type: "no-verdict", message: "the run finished but the server recorded no SLO verdict" } });
   }
-  for (const slo of run.verdict?.slos ?? []) {
+  const verdict = run.verdict;
+  // The load itself is a test: a run that did not run as planned fails it even when its SLOs held.
+  if (run.status === "finished" && verdict?.outcome) {
+    const loadReasons = verdict.outcome === "incomplete" ? verdict.reasons.filter((r) => !r.startsWith("SLO ")) : [];
+    cases.push(loadReasons.length ? { name: "load ran as planned", failure: { type: "incomplete", message: loadReasons.join("; "), detail: loadReasons.join("\n") } } : { name: "load ran as planned" });
+  }
+  for (const slo of verdict?.slos ?? []) {
     const name = `${slo.metric} below ${slo.below}`;
     if (slo.passed) {
       cases.push({ name });
+      continue;
+    }
+    if (slo.status === "no-data") {
+      cases.push({ name, failure: { type: "no-data", message: `${slo.metric} has no data: ${slo.note ?? "nothing measured it"}`, detail: `an SLO over no data is not met` } });
       continue;
     }
     const message = `${slo.metric} was ${formatSloValue(slo.metric, slo.value)}, threshold below ${formatSloValue(slo.metric, slo.below)}`;

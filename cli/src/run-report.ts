@@ -12,7 +12,8 @@ export function formatSloValue(metric: string, value: number | null): string {
 export function sloLine(slo: SloVerdict): string {
   const seconds = `${slo.breachedSeconds} of ${slo.measuredSeconds} s breached`;
   const first = slo.firstBreachAt !== null ? `, first at ${new Date(slo.firstBreachAt * 1000).toISOString()}` : "";
-  return `${slo.metric} ${formatSloValue(slo.metric, slo.value)}, must be below ${formatSloValue(slo.metric, slo.below)}: ${slo.passed ? "pass" : "FAIL"} (${seconds}${first})`;
+  const status = slo.status === "no-data" ? `NO DATA${slo.note ? `: ${slo.note}` : ""}` : slo.passed ? "pass" : "FAIL";
+  return `${slo.metric} ${formatSloValue(slo.metric, slo.value)}, must be below ${formatSloValue(slo.metric, slo.below)}: ${status} (${seconds}${first})`;
 }
 
 const ms = (value: number | null | undefined) => (value === null || value === undefined ? "-" : `${value} ms`);
@@ -30,20 +31,32 @@ export function summaryLines(summary: RunSummary): string[] {
   return lines;
 }
 
-/** The end-of-run report: status, summary, each SLO, the capacity sentence, and one verdict line last. */
+/** The end-of-run report: status, summary, each SLO, the capacity sentence, and the verdict (with why) last. */
 export function reportText(run: RunView): string {
   const lines = [`run ${run.id} (${run.planName}) ${run.status}${run.error ? `: ${run.error}` : ""}`];
   if (run.summary) lines.push("summary:", ...summaryLines(run.summary));
-  if (run.verdict) lines.push("SLOs:", ...run.verdict.slos.map((slo) => `  ${sloLine(slo)}`));
+  if (run.verdict?.slos.length) lines.push("SLOs:", ...run.verdict.slos.map((slo) => `  ${sloLine(slo)}`));
   if (run.capacity) lines.push(`capacity: ${run.capacity.sentence}`);
+  for (const warning of run.verdict?.warnings ?? []) lines.push(`warning: ${warning}`);
   lines.push(verdictLine(run));
   return lines.join("\n");
 }
 
+const VERDICT_WORDS = { passed: "PASSED", breached: "FAILED", incomplete: "INCOMPLETE (not passed)", aborted: "ABORTED", failed: "ERROR" } as const;
+
+/** One line a CI log can be grepped for: the outcome, and every reason it is not a pass. */
 export function verdictLine(run: RunView): string {
-  if (run.status !== "finished") return `verdict: ERROR — the run ${run.status}${run.error ? ` (${run.error})` : ""}`;
-  if (!run.verdict && run.spec.slos?.length) return "verdict: UNKNOWN — the run finished but the server recorded no SLO verdict";
-  if (!run.verdict) return "verdict: PASSED (finished; the plan has no SLOs)";
-  const failed = run.verdict.slos.filter((slo) => !slo.passed).map((slo) => slo.metric);
-  return run.verdict.passed ? `verdict: PASSED (${run.verdict.slos.length} SLO(s) held)` : `verdict: FAILED — SLO breached: ${failed.join(", ")}`;
+  const verdict = run.verdict;
+  if (run.status !== "finished" && !verdict?.outcome) return `verdict: ERROR — the run ${run.status}${run.error ? ` (${run.error})` : ""}`;
+  if (!verdict && run.spec.slos?.length) return "verdict: UNKNOWN — the run finished but the server recorded no SLO verdict";
+  if (!verdict) return "verdict: PASSED (finished; the plan has no SLOs)";
+  if (!verdict.outcome) {
+    const failed = verdict.slos.filter((slo) => !slo.passed).map((slo) => slo.metric);
+    return verdict.passed ? `verdict: PASSED (${verdict.slos.length} SLO(s) held)` : `verdict: FAILED — SLO breached: ${failed.join(", ")}`;
+  }
+  if (verdict.outcome === "passed") {
+    const what = run.capacity ? "a valid capacity estimate" : verdict.slos.length ? `every SLO met (${verdict.slos.length})` : "no SLOs to judge";
+    return `verdict: PASSED (the load ran as planned; ${what})`;
+  }
+  return `verdict: ${VERDICT_WORDS[verdict.outcome]} — ${verdict.reasons.join("; ") || `the run ${run.status}`}`;
 }

@@ -88,14 +88,14 @@ describe("throng run against the real API", () => {
     expect(await cli.exitCode).toBe(ExitCode.passed);
     expect(cli.stdout()).toMatch(/running\s+clients 5 +msgs\/s out 50 in 50 +p99 3\.00 ms/);
     expect(cli.stdout()).toMatch(/rtt-p99-ms 3(\.\d+)? ms, must be below 50 ms: pass/);
-    expect(cli.stdout()).toMatch(/verdict: PASSED \(1 SLO\(s\) held\)/);
+    expect(cli.stdout()).toMatch(/verdict: PASSED \(the load ran as planned; every SLO met \(1\)\)/);
     const json = JSON.parse(await readFile(join(dir, "out.json"), "utf8"));
     expect(RunView.parse(json.run)).toMatchObject({ id: runId, status: "finished" });
     expect(json.verdict).toMatchObject({ passed: true, slos: [{ metric: "rtt-p99-ms", below: 50, passed: true }] });
     expect(json.verdict.slos[0].value).toBeCloseTo(3, 1);
     expect(json.summary).toMatchObject({ peakClients: 5, messagesReceived: 100 });
     const junit = await readFile(join(dir, "junit.xml"), "utf8");
-    expect(junit).toContain(`tests="1" failures="0" errors="0"`);
+    expect(junit).toContain(`tests="2" failures="0" errors="0"`);
     expect(`${cli.stdout()}${cli.stderr()}`).not.toContain(org.token);
     await agent.close();
   });

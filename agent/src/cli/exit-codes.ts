@@ -12,8 +12,13 @@ export const ExitCode = {
   unauthenticated: 3,
   /** The server does not speak this agent's protocol version (close 4006). */
   versionUnsupported: 4,
-  /** `run`: the plan ran but at least one of its SLOs failed. */
+  /** `run`: the plan ran but at least one of its SLOs was breached (a capacity search: the estimate is below minClients). */
   sloFailed: 5,
+  /**
+   * `run`: not a pass, though nothing was breached: the load did not run as planned (short of its send schedule,
+   * clients dropped, fewer seconds than planned), an SLO had no data, or a capacity search found no valid estimate.
+   */
+  incomplete: 6,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

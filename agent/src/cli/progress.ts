@@ -1,6 +1,7 @@
 import type { MetricSnapshot, ServerWatchSnapshot } from "@throng/protocol/snapshot";
 import { decodeHistogram } from "../metrics/histogram";
-import type { RunSummary, SloResult, StepSummary } from "../metrics/run-summary";
+import type { RunVerdict, SloVerdict } from "@throng/protocol/report";
+import type { RunSummary, StepSummary } from "../metrics/run-summary";
 import { serverWatchText, type ServerWatchSummary } from "@throng/protocol/server-watch";
 
 function rate(n: number): string {
@@ -88,7 +89,7 @@ function latencyLine(name: string, summary: RunSummary["latency"][keyof RunSumma
 }
 
 /** The final summary, and each SLO's verdict. */
-export function summaryText(summary: RunSummary, slos: SloResult[]): string {
+export function summaryText(summary: RunSummary, slos: readonly SloVerdict[]): string {
   const c = summary.counters;
   const lines = [
     `summary: ${summary.seconds} s, peak ${summary.peakClients} clients`,
@@ -104,7 +105,9 @@ export function summaryText(summary: RunSummary, slos: SloResult[]): string {
     summary.reach !== null ? `  broadcast reach        ${(summary.reach * 100).toFixed(2)}%, lost ${c.lost ?? 0}, duplicates ${c.duplicates ?? 0}, out of order ${c.outOfOrder ?? 0}` : undefined,
     c.lateSends !== undefined ? `  sends                  late ${c.lateSends}, skipped ${c.skippedSends ?? 0}` : undefined,
     `  agent                  max CPU ${summary.maxCpuPercent}%, max RSS ${(summary.maxRssBytes / 1048576).toFixed(0)} MiB, saturated ${summary.saturatedSeconds} s`,
-    ...slos.map((r) => `  SLO ${r.slo.metric} < ${r.slo.below}: ${r.measured === null ? "no data" : r.measured} → ${r.passed ? "pass" : "FAIL"}`),
+    c.scheduledSends !== undefined ? `  schedule               ${(c.messagesSent ?? 0) + (c.skippedSends ?? 0)} of ${c.scheduledSends} scheduled sends made or skipped` : undefined,
+    c.inFlightAtEnd ? `  in flight at the end   ${c.inFlightAtEnd} (not errors, not lost)` : undefined,
+    ...slos.map((r) => `  SLO ${r.metric} < ${r.below}: ${r.value === null ? "no data" : r.value} → ${r.status === "no-data" ? `NO DATA${r.note ? ` (${r.note})` : ""}` : r.passed ? "pass" : "FAIL"}`),
   ];
   return lines.filter((line) => line !== undefined).join("\n");
 }
@@ -126,5 +129,15 @@ export function serverSummaryText(pid: number, summary: ServerWatchSummary | und
   if (lastSeenSeq !== undefined) {
     lines.push(`${label}EXITED during the run: ${lastSeenSeq < 0 ? "before the load started" : `last seen in second ${lastSeenSeq + 1}`}`);
   }
+  return lines.join("\n");
+}
+
+const OUTCOME_WORDS = { passed: "PASSED", breached: "FAILED", incomplete: "INCOMPLETE (not passed)", aborted: "ABORTED", failed: "ERROR" } as const;
+
+/** The run's verdict last, with every reason it is not a pass and every warning: what the exit code says, in words. */
+export function verdictText(verdict: RunVerdict): string {
+  const outcome = verdict.outcome ?? (verdict.passed ? "passed" : "breached");
+  const lines = verdict.warnings.map((w) => `warning: ${w}`);
+  lines.push(outcome === "passed" ? "verdict: PASSED (the load ran as planned; every SLO met over enough data)" : `verdict: ${OUTCOME_WORDS[outcome]} — ${verdict.reasons.join("; ")}`);
   return lines.join("\n");
 }

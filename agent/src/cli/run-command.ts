@@ -11,11 +11,15 @@ import { openFileLimit } from "../metrics/health";
 import { resolveWatchedProcess } from "../metrics/process-watch";
 import { createServerTimeline, type ServerTimeline } from "../metrics/server-timeline";
 import { summariseServerWatch } from "@throng/protocol/server-watch";
-import { checkSlos, summariseRun, summariseSteps } from "../metrics/run-summary";
+import { summariseRun, summariseSteps } from "../metrics/run-summary";
+import { pointOfSnapshot, protocolSummary } from "../metrics/series-point";
+import { judgeRun } from "@throng/protocol/run-verdict";
+import { largestHeldBelowBreaks, type JudgedStep } from "@throng/protocol/capacity-search";
+import type { RunVerdict } from "@throng/protocol/report";
 import { ioPathNote } from "../transports/native-io";
 import { ExitCode } from "./exit-codes";
 import { readPlanFile } from "./plan-file";
-import { progressLine, progressTableRows, serverSummaryText, stepsText, summaryText } from "./progress";
+import { progressLine, progressTableRows, serverSummaryText, stepsText, summaryText, verdictText } from "./progress";
 import { shutdownSignal } from "./signals";
 
 export interface RunArgs {
@@ -124,11 +128,46 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
     if (out) await new Promise<void>((resolve) => out.end(resolve));
   }
   const summary = summariseRun(snapshots);
-  const results = checkSlos(summary, plan.slos ?? []);
+  const verdict = standaloneVerdict(plan, snapshots, summary, assignment.startAt, searchEnd.signal.aborted, search ? searchEstimate(search.judged()) : undefined);
   const steps = stepsText(summariseSteps(snapshots));
   if (steps) console.log(steps);
   if (search) console.log(searchVerdictText(search.judged()));
-  console.log(summaryText(summary, results));
+  console.log(summaryText(summary, verdict.slos));
   if (server) console.log(serverSummaryText(server.pid, summariseServerWatch(server.samples()), server.endedAfterSeq()));
-  return results.every((result) => result.passed) ? ExitCode.ok : ExitCode.sloFailed;
+  console.log(verdictText(verdict));
+  return exitCodeForVerdict(verdict);
+}
+
+/** The same verdict the control plane gives (@throng/protocol/run-verdict), from this run's own seconds. */
+function standaloneVerdict(
+  plan: PlanSpec, snapshots: readonly MetricSnapshot[], summary: ReturnType<typeof summariseRun>, startAt: number, searchEnded: boolean,
+  capacity: Parameters<typeof judgeRun>[0]["capacity"],
+): RunVerdict {
+  const seconds = snapshots.map(pointOfSnapshot);
+  const last = seconds[seconds.length - 1];
+  return judgeRun({
+    spec: plan, ended: snapshots.length ? "finished" : "failed", problems: snapshots.length ? [] : ["no second was measured"],
+    summary: snapshots.length ? protocolSummary(summary, snapshots) : null, seconds, startSecond: Math.floor(startAt / 1000),
+    ...(searchEnded && last ? { endedEarlyAtSecond: last.t + 1 } : {}),
+    stealPercents: snapshots.flatMap((s) => (s.health.stealPercent === undefined ? [] : [s.health.stealPercent])),
+    ...(capacity !== undefined ? { capacity } : {}),
+  });
+}
+
+/**
+ * What the standalone search's steps support: the largest level held below every break, unless the search ended
+ * with the server not recovering at the level that held, which contradicts it (then no estimate is valid).
+ */
+export function searchEstimate(judged: readonly JudgedStep[]): { valid: boolean; clients: number | null; problems: string[] } {
+  const last = judged[judged.length - 1];
+  if (last?.phase === "settle" && !last.held) {
+    return { valid: false, clients: null, problems: [`the server did not recover at ${last.clients} clients, the last level that held: the estimate is not valid`] };
+  }
+  return { valid: true, clients: largestHeldBelowBreaks(judged)?.clients ?? null, problems: [] };
+}
+
+export function exitCodeForVerdict(verdict: RunVerdict): ExitCode {
+  if (verdict.outcome === "passed") return ExitCode.ok;
+  if (verdict.outcome === "breached") return ExitCode.sloFailed;
+  return verdict.outcome === "incomplete" ? ExitCode.incomplete : ExitCode.failure;
 }

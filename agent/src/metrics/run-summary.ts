@@ -94,10 +94,14 @@ function measure(summary: RunSummary, metric: Slo["metric"]): number | null {
       return summary.latency.connectUs?.p99Ms ?? null;
     case "login-p99-ms":
       return summary.latency.loginUs?.p99Ms ?? null;
-    case "error-rate":
-      return summary.errorRate;
+    case "error-rate": {
+      // An error rate over nothing attempted is no data, not 0.
+      const c = summary.counters;
+      return (c.messagesSent ?? 0) + (c.connectionsOpened ?? 0) + (c.connectionsFailed ?? 0) > 0 ? summary.errorRate : null;
+    }
     case "loss-rate":
-      return summary.lossRate ?? 0;
+      // Nothing expected to arrive is no data, never a loss of 0 (a run whose clients were all dropped is not a pass).
+      return summary.lossRate;
   }
 }
 

@@ -1,21 +1,45 @@
 import type { RunVerdict } from "@throng/protocol/report";
 import { sloRows } from "../lib/report-summary";
+import { verdictBadge } from "../lib/verdict";
 
-/** Each SLO's verdict over the whole run, and how many of its seconds broke it. */
+/**
+ * The run's verdict (passed only when the load ran as planned and every SLO was met over enough data), why it is
+ * not a pass, and each SLO's verdict over the whole run with how many of its seconds broke it.
+ */
 export function ReportVerdicts({ verdict }: { verdict: RunVerdict | null | undefined }) {
   const rows = sloRows(verdict);
+  const badge = verdictBadge(verdict);
   return (
     <section className="panel" aria-labelledby="verdicts-title" data-testid="report-verdicts">
       <h2 id="verdicts-title">
-        SLO verdicts{" "}
-        {verdict && rows.length > 0 && (
-          <span className={`badge ${verdict.passed ? "ok" : "bad"}`} data-testid="report-verdict" data-passed={verdict.passed}>
-            {verdict.passed ? "passed" : "failed"}
+        Verdict{" "}
+        {verdict && badge && (
+          <span className={`badge ${badge.tone}`} data-testid="report-verdict" data-passed={verdict.passed} data-outcome={verdict.outcome ?? ""}>
+            {badge.label}
           </span>
         )}
       </h2>
+      {badge && badge.reasons.length > 0 && (
+        <ul className="verdict-reasons" data-testid="verdict-reasons">
+          {badge.reasons.map((reason) => (
+            <li key={reason}>{reason}</li>
+          ))}
+        </ul>
+      )}
+      {(verdict?.warnings ?? []).length > 0 && (
+        <ul className="verdict-warnings muted" data-testid="verdict-warnings">
+          {verdict!.warnings.map((warning) => (
+            <li key={warning}>Note: {warning}</li>
+          ))}
+        </ul>
+      )}
+      <p className="muted small">
+        A run passes only when its load ran as planned for its planned time and every SLO was met over enough data; aborted, short of
+        its schedule, with lost agents or clients, or with an SLO that measured nothing is not a pass. A capacity search is judged by its
+        estimate. Each verdict is explained in docs/verdicts.md.
+      </p>
       {rows.length === 0 ? (
-        <p className="muted">The plan sets no SLOs, so nothing was judged. Add SLOs to the plan (e.g. round trip p99 below 50 ms) to get a pass or fail.</p>
+        <p className="muted">The plan sets no SLOs, so only its load was judged. Add SLOs to the plan (e.g. round trip p99 below 50 ms) to judge the server too.</p>
       ) : (
         <div className="table-wrap">
           <table className="data">
@@ -31,12 +55,12 @@ export function ReportVerdicts({ verdict }: { verdict: RunVerdict | null | undef
             </thead>
             <tbody>
               {rows.map((row) => (
-                <tr key={row.metric} data-testid="slo-row" data-metric={row.metric} data-passed={row.passed}>
+                <tr key={row.metric} data-testid="slo-row" data-metric={row.metric} data-passed={row.passed} data-status={row.status}>
                   <th scope="row">{row.name}</th>
                   <td>{row.threshold}</td>
                   <td className="num">{row.measured}</td>
                   <td>
-                    <span className={`badge ${row.passed ? "ok" : "bad"}`}>{row.passed ? "met" : "broken"}</span>
+                    <span className={`badge ${row.passed ? "ok" : row.status === "no data" ? "warn" : "bad"}`}>{row.status}</span>
                   </td>
                   <td>{row.seconds}</td>
                 </tr>

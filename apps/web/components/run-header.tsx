@@ -7,6 +7,7 @@ import { formatDateTime, formatDuration, formatInteger } from "../lib/format";
 import { describeLoad, describeScenario, describeTarget } from "../lib/plan-summary";
 import { elapsedSeconds, isTerminal, plannedSeconds, remainingSeconds } from "../lib/run-timing";
 import { runTone } from "../lib/status";
+import { verdictBadge, verdictTitle } from "../lib/verdict";
 import { AbortRunButton } from "./abort-run-button";
 import { can } from "../lib/settings-permissions";
 import { useMe } from "./session-gate";
@@ -55,6 +56,7 @@ export function RunHeader({ run, stream, now, agentsReporting, onAborted }: RunH
           </p>
           <h1>
             {run.planName} <StatusBadge status={run.status} tone={runTone(run.status)} testId="run-status" />
+            <RunVerdictBadge run={run} />
           </h1>
         </div>
         <div className="head-actions">
@@ -85,5 +87,17 @@ export function RunHeader({ run, stream, now, agentsReporting, onAborted }: RunH
         </progress>
       )}
     </header>
+  );
+}
+
+/** Beside the status once the run has ended: a "finished" run is not a pass unless its verdict says so. */
+function RunVerdictBadge({ run }: { run: RunView }) {
+  const badge = verdictBadge(run.verdict);
+  if (!badge) return null;
+  return (
+    <span title={verdictTitle(run)}>
+      {" "}
+      <StatusBadge status={badge.label} tone={badge.tone} testId="run-verdict" />
+    </span>
   );
 }

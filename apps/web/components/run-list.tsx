@@ -5,6 +5,7 @@ import type { RunView } from "@throng/protocol/run";
 import { formatDateTime, formatDuration, formatInteger, formatMs, formatRate } from "../lib/format";
 import { listedDurationSeconds } from "../lib/run-timing";
 import { runTone } from "../lib/status";
+import { verdictBadge, verdictTitle } from "../lib/verdict";
 import { StatusBadge } from "./status-badge";
 
 /** One page of runs, each linking to its page, with the headline numbers of those that ended. */
@@ -17,6 +18,7 @@ export function RunList({ runs, now }: { runs: RunView[]; now: number }) {
           <tr>
             <th scope="col">Plan</th>
             <th scope="col">Status</th>
+            <th scope="col">Verdict</th>
             <th scope="col">Created</th>
             <th scope="col" className="num">Duration</th>
             <th scope="col" className="num">Clients</th>
@@ -35,6 +37,9 @@ export function RunList({ runs, now }: { runs: RunView[]; now: number }) {
               <td>
                 <StatusBadge status={run.status} tone={runTone(run.status)} />
               </td>
+              <td title={verdictTitle(run)} data-testid="run-verdict" data-outcome={run.verdict?.outcome ?? ""}>
+                <RunVerdictBadge run={run} />
+              </td>
               <td className="nowrap">{formatDateTime(run.createdAt)}</td>
               <td className="num">{formatDuration(listedDurationSeconds(run, now))}</td>
               <td className="num">{formatInteger(run.summary?.peakClients ?? run.spec.load.clients)}</td>
@@ -47,4 +52,9 @@ export function RunList({ runs, now }: { runs: RunView[]; now: number }) {
       </table>
     </div>
   );
+}
+
+function RunVerdictBadge({ run }: { run: RunView }) {
+  const badge = verdictBadge(run.verdict);
+  return badge ? <StatusBadge status={badge.label} tone={badge.tone} /> : <span className="muted">—</span>;
 }

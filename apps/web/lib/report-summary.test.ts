@@ -27,12 +27,19 @@ describe("reportSentence", () => {
     expect(reportSentence(run({ capacity }))).toBe(capacity.sentence);
   });
   it("says which SLOs failed and at what load", () => {
-    const verdict = { passed: false, slos: [slo({}), slo({ metric: "error-rate", below: 0.01, value: 0.2, passed: false })] };
+    const verdict = { passed: false, reasons: [], warnings: [], slos: [slo({}), slo({ metric: "error-rate", below: 0.01, value: 0.2, passed: false })] };
     expect(reportSentence(run({ verdict }))).toBe("Failed Error rate at 20 clients, 100 messages/s, round trip p99 4.5 ms.");
   });
   it("says a run passed every SLO, and that a run without SLOs was not judged", () => {
-    expect(reportSentence(run({ verdict: { passed: true, slos: [slo({})] } }))).toMatch(/^Passed all 1 SLO at 20 clients/);
+    expect(reportSentence(run({ verdict: { passed: true, reasons: [], warnings: [], slos: [slo({})] } }))).toMatch(/^Passed all 1 SLO at 20 clients/);
     expect(reportSentence(run({ verdict: null }))).toMatch(/sets no SLOs/);
+  });
+  it("never reads as a pass when the verdict is incomplete or aborted, and says why", () => {
+    const reasons = ["the load fell short of its schedule: 1600 of 2400 scheduled messages sent, 4 of 12 seconds more than 10% short"];
+    const incomplete = { passed: false, outcome: "incomplete" as const, reasons, warnings: [], slos: [slo({})] };
+    expect(reportSentence(run({ verdict: incomplete }))).toBe(`Not passed at 20 clients, 100 messages/s, round trip p99 4.5 ms: ${reasons[0]}.`);
+    const aborted = { passed: false, outcome: "aborted" as const, reasons: ["aborted by ann"], warnings: [], slos: [slo({})] };
+    expect(reportSentence(run({ status: "aborted", verdict: aborted }))).toMatch(/^Aborted at 20 clients.*does not pass/);
   });
   it("gives the failure of a failed run", () => {
     expect(reportSentence(run({ status: "failed", error: "no agent answered", summary: null }))).toBe("The run failed: no agent answered");
@@ -41,7 +48,7 @@ describe("reportSentence", () => {
 
 describe("sloRows", () => {
   it("formats latencies in ms and rates in percent, with the breached seconds", () => {
-    const rows = sloRows({ passed: false, slos: [slo({}), slo({ metric: "loss-rate", below: 0.01, value: 0.05, passed: false, breachedSeconds: 3, firstBreachAt: 1_700_000_000 })] });
+    const rows = sloRows({ passed: false, reasons: [], warnings: [], slos: [slo({}), slo({ metric: "loss-rate", below: 0.01, value: 0.05, passed: false, breachedSeconds: 3, firstBreachAt: 1_700_000_000 })] });
     expect(rows[0]).toMatchObject({ name: "Round trip p99", threshold: "below 50 ms", measured: "4.5 ms", seconds: "held all 8 s measured" });
     expect(rows[1]).toMatchObject({ name: "Loss rate", threshold: "below 1 %", measured: "5 %", passed: false });
     expect(rows[1]!.seconds).toMatch(/^broke in 3 of 8 s, first at /);

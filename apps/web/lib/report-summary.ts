@@ -32,6 +32,8 @@ export interface SloRow {
   threshold: string;
   measured: string;
   passed: boolean;
+  /** "met", "broken" or "no data" (an SLO over no samples, or with too few measured seconds, is never met). */
+  status: string;
   /** "broke in 3 of 20 s, first at 12:00:03" or "held every measured second". */
   seconds: string;
 }
@@ -43,7 +45,8 @@ export function sloRows(verdict: RunVerdict | null | undefined): SloRow[] {
     threshold: `below ${formatSloValue(slo.metric, slo.below)}`,
     measured: formatSloValue(slo.metric, slo.value),
     passed: slo.passed,
-    seconds:
+    status: slo.status === "no-data" || (slo.status === undefined && slo.value === null) ? "no data" : slo.passed ? "met" : "broken",
+    seconds: slo.status === "no-data" && slo.note ? slo.note :
       slo.measuredSeconds === 0
         ? "no second measured it"
         : slo.breachedSeconds === 0
@@ -64,6 +67,8 @@ export function reportSentence(run: RunView): string {
   const load = `${formatInteger(summary.peakClients)} clients, ${formatRate(summary.messagesPerSec)} messages/s, round trip p99 ${formatMs(summary.rttP99Ms)}`;
   const aborted = run.status === "aborted" ? " (aborted early)" : "";
   const verdict = run.verdict;
+  if (verdict?.outcome === "incomplete") return `Not passed at ${load}${aborted}: ${verdict.reasons.join("; ")}.`;
+  if (verdict?.outcome === "aborted") return `Aborted at ${load}; an aborted run does not pass.`;
   if (!verdict || verdict.slos.length === 0) return `Ran ${load}${aborted}; the plan sets no SLOs to judge it by.`;
   const failed = verdict.slos.filter((slo) => !slo.passed).map((slo) => metricName(slo.metric));
   if (verdict.passed) return `Passed all ${verdict.slos.length} SLO${verdict.slos.length === 1 ? "" : "s"} at ${load}${aborted}.`;

@@ -33,7 +33,10 @@ export function finishedRun(overrides: Partial<RunView> = {}): RunView {
       messagesPerSec: 50, connectionsFailed: 0, errors: 0, rttP50Ms: 2, rttP99Ms: 3, rttMaxMs: 4,
     },
     events: [],
-    verdict: { passed: true, slos: [{ metric: "rtt-p99-ms", below: 50, value: 3, passed: true, breachedSeconds: 0, measuredSeconds: 2, firstBreachAt: null }] },
+    verdict: {
+      passed: true, outcome: "passed", reasons: [], warnings: [],
+      slos: [{ metric: "rtt-p99-ms", below: 50, value: 3, status: "met", passed: true, breachedSeconds: 0, measuredSeconds: 2, firstBreachAt: null }],
+    },
     capacity: null,
     ...overrides,
   };
@@ -41,5 +44,17 @@ export function finishedRun(overrides: Partial<RunView> = {}): RunView {
 
 export const BREACHED_VERDICT: NonNullable<RunView["verdict"]> = {
   passed: false,
-  slos: [{ metric: "rtt-p99-ms", below: 50, value: 82.5, passed: false, breachedSeconds: 2, measuredSeconds: 2, firstBreachAt: 1_795_320_001 }],
+  outcome: "breached",
+  reasons: ["SLO breached: rtt-p99-ms (82.5, must be below 50)"],
+  warnings: [],
+  slos: [{ metric: "rtt-p99-ms", below: 50, value: 82.5, status: "breached", passed: false, breachedSeconds: 2, measuredSeconds: 2, firstBreachAt: 1_795_320_001 }],
+};
+
+/** A finished run whose load stopped sending part-way: its SLO held on the seconds it had, and it must not pass. */
+export const INCOMPLETE_VERDICT: NonNullable<RunView["verdict"]> = {
+  passed: false,
+  outcome: "incomplete",
+  reasons: ["the load fell short of its schedule: 1600 of 2400 scheduled messages sent, 4 of 12 seconds more than 10% short", "SLO without data: rtt-p99-ms (no round trip was measured in 4 of 12 seconds under load)"],
+  warnings: [],
+  slos: [{ metric: "rtt-p99-ms", below: 50, value: 3, status: "no-data", note: "no round trip was measured in 4 of 12 seconds under load", passed: false, breachedSeconds: 0, measuredSeconds: 8, firstBreachAt: null }],
 };

@@ -7,7 +7,12 @@ export const SloVerdict = z.object({
   below: z.number(),
   /** The value over the whole run (merged histograms / totals); null when the run measured nothing for it. */
   value: z.number().nullable(),
+  /** `met` only with data: an SLO over zero samples, or with too few measured seconds under load, is `no-data`. */
+  status: z.enum(["met", "breached", "no-data"]).optional(),
+  /** status === "met". */
   passed: z.boolean(),
+  /** Why the status is `no-data` ("no round trip was measured"), when it is. */
+  note: z.string().optional(),
   /** Seconds whose own value broke the threshold, out of the seconds that measured it. */
   breachedSeconds: z.number().int().min(0),
   measuredSeconds: z.number().int().min(0),
@@ -16,8 +21,45 @@ export const SloVerdict = z.object({
 });
 export type SloVerdict = z.infer<typeof SloVerdict>;
 
-/** The run's verdict: passed only when every SLO passed over the whole run. */
-export const RunVerdict = z.object({ passed: z.boolean(), slos: z.array(SloVerdict) });
+/**
+ * How a run ended for a CI gate, worst first: `aborted` (stopped by a user or the plan's policy), `failed` (the run
+ * failed or measured nothing), `breached` (an SLO was broken over enough data, or a capacity search's estimate is
+ * below its `minClients`), `incomplete` (the load did not run as planned, or an SLO or the estimate lacks the data
+ * to say: never a pass), `passed` (the load ran as planned for its planned time and every SLO was met over enough data).
+ */
+export const VERDICT_OUTCOMES = ["aborted", "failed", "breached", "incomplete", "passed"] as const;
+export const VerdictOutcome = z.enum(VERDICT_OUTCOMES);
+export type VerdictOutcome = z.infer<typeof VerdictOutcome>;
+
+/** Whether the load ran as the plan said: its planned seconds, its send schedule, its clients connected. */
+export const LoadCheck = z.object({
+  /** Seconds the load was planned to run, and seconds that delivered measurements. */
+  plannedSeconds: z.number().int().min(0),
+  measuredSeconds: z.number().int().min(0),
+  /** Sends the schedule called for and sends made (+ skipped for an unanswered previous message), over the steady seconds. */
+  scheduledSends: z.number().int().min(0),
+  sentSends: z.number().int().min(0),
+  /** Steady seconds whose sends fell more than 10% short of the schedule. */
+  shortSeconds: z.number().int().min(0),
+  /** Fewest clients connected in a steady second, against the clients planned for it. */
+  minConnectedShare: z.number().min(0).nullable(),
+  /** Messages sent and still unanswered when the run ended (not errors, not counted against reach). */
+  inFlightAtEnd: z.number().int().min(0),
+});
+export type LoadCheck = z.infer<typeof LoadCheck>;
+
+/**
+ * The run's verdict (stored when it ends; also for plans with no SLOs). `passed` is `outcome === "passed"`;
+ * `reasons` says in words why it is not, `warnings` what a reader should know even when it is (heavy CPU steal).
+ */
+export const RunVerdict = z.object({
+  passed: z.boolean(),
+  outcome: VerdictOutcome.optional(),
+  reasons: z.array(z.string()).default([]),
+  warnings: z.array(z.string()).default([]),
+  slos: z.array(SloVerdict),
+  load: LoadCheck.optional(),
+});
 export type RunVerdict = z.infer<typeof RunVerdict>;
 
 /** One step of a step-up (capacity search) run, measured over its hold. */
@@ -27,13 +69,15 @@ export const CapacityStep = z.object({
   phase: z.enum(SEARCH_PHASES).optional(),
   clients: z.number().int().min(0),
   seconds: z.number().int().min(0),
-  /** Messages received per second over the hold (the step's first second, still ramping, left out). */
+  /** Messages received per second over the step's steady seconds (those before its connections reached the level left out). */
   throughputPerSec: z.number().min(0),
   rttP99Ms: z.number().nullable(),
   slos: z.array(SloVerdict),
   held: z.boolean(),
   /** Agents that were the bottleneck during this step. */
   saturatedAgents: z.array(z.object({ agentId: z.string(), reason: z.string() })),
+  /** An automatic search's first level held again after it broke (phase coarse): the try before it counts neither way. */
+  retry: z.boolean().optional(),
 });
 export type CapacityStep = z.infer<typeof CapacityStep>;
 
@@ -57,14 +101,36 @@ export const UslFit = z.object({
 });
 export type UslFit = z.infer<typeof UslFit>;
 
-/** What a capacity search found, with its evidence. */
+/**
+ * What a capacity search found, with its evidence (stored with the run when it ends; the run verdict reads
+ * `valid`, `clients` and `meetsMinClients`). Fields marked "absent in older reports" are optional only so that
+ * reports stored before them still parse.
+ */
 export const CapacityEstimate = z.object({
-  /** Largest step that held every SLO for its whole hold; null when the first step already broke. */
+  /**
+   * The capacity held: the largest step that held every SLO over its steady seconds, below every break, and not
+   * contradicted by a later step; null when there is none (the first step broke in every try, or the server did
+   * not hold that level again after the break: see `lastHeldClients`, `recovered`, `range`).
+   */
   clients: z.number().int().nullable(),
+  /** The estimate may be stated: `clients` is not null and nothing in `problems` undermines it. */
   valid: z.boolean(),
-  /** Why the estimate cannot be trusted (an agent was the bottleneck), or why there is none. */
+  /** Why the estimate cannot be trusted (an agent was the bottleneck, the server did not recover), or why there is none. */
   problems: z.array(z.string()),
-  /** The first step that broke, and which SLOs broke it. */
+  /** The largest step that held below every break, before weighing the steps after it: `clients` unless contradicted. Absent in older reports. */
+  lastHeldClients: z.number().int().nullable().optional(),
+  /**
+   * An automatic search that went back to its last held level after the break: whether that level held again.
+   * false: the server did not recover, so `clients` is null and `valid` false. Null when it never went back. Absent in older reports.
+   */
+  recovered: z.boolean().nullable().optional(),
+  /** When no level can be claimed as held but the evidence bounds the capacity: between `from` (held) and `to` clients. Absent in older reports. */
+  range: z.object({ from: z.number().int(), to: z.number().int() }).nullable().optional(),
+  /** The plan's step-up `minClients`, when it sets one. Absent in older reports. */
+  minClients: z.number().int().nullable().optional(),
+  /** Whether a valid estimate holds at least `minClients`; null when the plan sets none or the estimate is not valid. Absent in older reports. */
+  meetsMinClients: z.boolean().nullable().optional(),
+  /** The lowest step that broke (settle steps and first tries superseded by a retry left out), and which SLOs broke it. */
   breakingStep: z.number().int().nullable(),
   breakingSlos: z.array(z.string()),
   /** Clients at the step where throughput stopped growing with clients. */

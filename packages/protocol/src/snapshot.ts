@@ -15,6 +15,15 @@ export const SnapshotCounters = z.object({
   lateSends: z.number().int().min(0).optional(),
   /** Intended sends not made because the previous message was still unanswered. */
   skippedSends: z.number().int().min(0).optional(),
+  /**
+   * Sends the load schedule called for in this interval (each connected client's rate over the time it was
+   * connected), counted from the schedule itself and not from the timers that make the sends, so a send loop
+   * that stalls shows as `messagesSent` (+ `skippedSends`) falling short of it. Absent for scenarios without a
+   * send schedule (login-storm, echo-flood's closed loop).
+   */
+  scheduledSends: z.number().int().min(0).optional(),
+  /** Messages still unanswered when their client stopped at the run's end: neither answered nor lost nor errors. */
+  inFlightAtEnd: z.number().int().min(0).optional(),
   /** `errors` broken down: "timeout", "reset", "refused", "handshake", "protocol", "closed-by-server", … */
   errorsByKind: z.record(z.string(), z.number().int().min(0)).optional(),
   /** Connections closed, by cause: "agent" (we closed), "server" (clean close by the peer), "reset", "error". */
@@ -45,6 +54,8 @@ export const AgentHealth = z.object({
   fdLimit: z.number().int().min(0).optional(),
   /** Engine processes merged into this snapshot (one per core). cpuPercent is their sum (100 = one core). */
   engines: z.number().int().min(1).optional(),
+  /** The host's CPU steal this second (hypervisor time taken from this VM), percent of all its CPU time. */
+  stealPercent: z.number().min(0).max(100).optional(),
   /** True when the agent, not the server, was the limit this second; `saturatedReason` says why. */
   saturated: z.boolean().optional(),
   saturatedReason: z.string().max(200).optional(),
@@ -108,6 +119,9 @@ export const ScenarioFigures = z.object({
   latency: z.partialRecord(LatencyName, LatencyStats).optional(),
   lateSends: z.number().int().min(0).optional(),
   skippedSends: z.number().int().min(0).optional(),
+  /** Sends the schedule called for (see SnapshotCounters.scheduledSends). */
+  scheduledSends: z.number().int().min(0).optional(),
+  inFlightAtEnd: z.number().int().min(0).optional(),
   lost: z.number().int().min(0).optional(),
   duplicates: z.number().int().min(0).optional(),
   outOfOrder: z.number().int().min(0).optional(),

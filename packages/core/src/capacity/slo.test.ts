@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ThrongError } from "@throng/protocol/errors";
 import { PlanSpec } from "@throng/protocol/plan";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
-import { assertSlosApply, judgeSlos, measuredOfPoint, runVerdict } from "./slo";
+import { assertSlosApply, judgeSlos, measuredOfPoint } from "./slo";
 
 const point = (t: number, p99: number | null): SeriesPoint => ({
   t, agents: 1, clients: 10, connections: 10, messagesSentPerSec: 100, messagesReceivedPerSec: 100, bytesSentPerSec: 0,
@@ -12,17 +12,14 @@ const point = (t: number, p99: number | null): SeriesPoint => ({
 describe("SLO verdicts", () => {
   it("judges the whole run and counts the seconds that broke, with the first one", () => {
     const [verdict] = judgeSlos([{ metric: "rtt-p99-ms", below: 10 }], measuredOfPoint(point(0, 8)), [point(1, 5), point(2, 12), point(3, 15), point(4, null)]);
-    expect(verdict).toEqual({ metric: "rtt-p99-ms", below: 10, value: 8, passed: true, breachedSeconds: 2, measuredSeconds: 3, firstBreachAt: 2 });
+    expect(verdict).toEqual({ metric: "rtt-p99-ms", below: 10, value: 8, status: "met", passed: true, breachedSeconds: 2, measuredSeconds: 3, firstBreachAt: 2 });
   });
 
   it("fails an SLO the run never measured instead of passing it silently", () => {
     const [verdict] = judgeSlos([{ metric: "rtt-corrected-p99-ms", below: 10 }], measuredOfPoint(point(0, 1)), []);
     expect(verdict?.passed).toBe(false);
     expect(verdict?.value).toBeNull();
-  });
-
-  it("has no verdict without SLOs", () => {
-    expect(runVerdict([], { agents: 0, peakClients: 0, peakConnections: 0, durationSec: 0, messagesSent: 0, messagesReceived: 0, messagesPerSec: 0, connectionsFailed: 0, errors: 0, rttP50Ms: null, rttP99Ms: null, rttMaxMs: null }, [])).toBeNull();
+    expect(verdict?.status).toBe("no-data");
   });
 
   it("refuses, when a plan is saved, an SLO its scenario never measures", () => {

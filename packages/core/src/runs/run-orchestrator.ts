@@ -9,7 +9,8 @@ import type { FleetService } from "../fleet/fleet-service";
 import { mergeRows } from "../metrics/merge";
 import { buildSeries, summarize } from "../metrics/series";
 import { analyzeCapacity } from "../capacity/capacity";
-import { runVerdict } from "../capacity/slo";
+import { judgeRun, type RunEvidence } from "@throng/protocol/run-verdict";
+import { AgentHealth } from "@throng/protocol/snapshot";
 import type { SnapshotRow } from "@throng/db/repos/snapshots";
 import type { Bus, Clock, Jobs, Log } from "../ports";
 import { noAgentReason, noWatcherReason, selectAgents, selectWatchers } from "./agent-selection";
@@ -96,11 +97,40 @@ export function createRunOrchestrator(deps: {
     }
   }
 
-  /** Summary, SLO verdict and capacity estimate from every stored snapshot. */
-  function judge(run: RunRow, snapshots: readonly SnapshotRow[]) {
+  /** The highest CPU steal among the agents in each second, where the agents measured it. */
+  function stealBySecond(snapshots: readonly SnapshotRow[]): number[] {
+    const bySecond = new Map<number, number>();
+    for (const row of snapshots) {
+      const steal = AgentHealth.safeParse(row.health).data?.stealPercent;
+      if (steal !== undefined) bySecond.set(row.second, Math.max(bySecond.get(row.second) ?? 0, steal));
+    }
+    return [...bySecond.values()];
+  }
+
+  /**
+   * Summary, verdict and capacity estimate from every stored snapshot. The verdict judges the evidence as a whole
+   * (run-verdict.ts): how the run ended, what went wrong with its agents, whether the load ran as planned.
+   */
+  async function judge(run: RunRow, snapshots: readonly SnapshotRow[], ended: RunEvidence["ended"], problems: readonly string[]) {
     const spec = PlanSpec.parse(run.spec);
     const summary = summarize(snapshots);
-    return { summary, verdict: runVerdict(spec.slos, summary, buildSeries(snapshots)), capacity: analyzeCapacity(snapshots, spec.slos ?? [], spec.load) };
+    const seconds = buildSeries(snapshots);
+    const capacity = analyzeCapacity(snapshots, spec.slos ?? [], spec.load);
+    const events = await repos.runs.listEvents(run.orgId, run.id);
+    const searchEnded = events.find((e) => e.kind === "search-ended");
+    const verdict = judgeRun({
+      spec, ended, problems, summary: snapshots.length ? summary : null, seconds, capacity,
+      ...(run.startAt ? { startSecond: Math.floor(run.startAt.getTime() / 1000) } : {}),
+      ...(searchEnded ? { endedEarlyAtSecond: Math.ceil(new Date(searchEnded.at).getTime() / 1000) } : {}),
+      stealPercents: stealBySecond(snapshots),
+    });
+    return { summary, verdict, capacity };
+  }
+
+  /** What the run's events say went wrong: lost agents, and who aborted it. */
+  async function eventProblems(orgId: string, runId: string): Promise<string[]> {
+    const events = await repos.runs.listEvents(orgId, runId);
+    return events.filter((e) => e.kind === "agent-lost" || e.kind === "aborted").map((e) => e.message);
   }
 
   async function stopShards(orgId: string, runId: string, reason: string) {
@@ -163,7 +193,7 @@ export function createRunOrchestrator(deps: {
     await rebuildRollup(orgId, runId, snapshots);
     if (run.status === "aborted") {
       // Agents send their last snapshots after an abort: fold them into the summary once they are in.
-      await repos.runs.update(orgId, runId, "aborted", judge(run, snapshots));
+      await repos.runs.update(orgId, runId, "aborted", await judge(run, snapshots, "aborted", await eventProblems(orgId, runId)));
       await publishRun(orgId, runId);
       return;
     }
@@ -176,7 +206,10 @@ export function createRunOrchestrator(deps: {
       ...shards.filter((s) => s.state === "lost").map((s) => `agent ${s.agentId} was lost mid-run`),
       ...silent.map((s) => `agent ${s.agentId} did not report the end of its shard`),
     ];
-    const patch = { ...judge(run, snapshots), endedAt: now() };
+    // A run that lost an agent (degraded) did not run as planned: its verdict says so, whatever its SLOs say.
+    const lost = run.status === "degraded" && !shards.some((s) => s.state === "lost") ? ["the run was degraded: an agent was lost"] : [];
+    const verdictProblems = [...problems, ...lost];
+    const patch = { ...(await judge(run, snapshots, snapshots.length === 0 ? "failed" : "finished", verdictProblems)), endedAt: now() };
     if (snapshots.length === 0) {
       await transition(run, "fail", { ...patch, error: problems.join("; ") || "No agent sent any measurement" });
       return;
@@ -192,7 +225,7 @@ export function createRunOrchestrator(deps: {
     await repos.runs.insertEvent(orgId, runId, { kind: "aborted", agentId: null, message: `aborted by ${by}` });
     await stopShards(orgId, runId, `aborted by ${by}`);
     const snapshots = await repos.snapshots.listRun(orgId, runId);
-    if (!(await transition(run, "abort", { endedAt: now(), ...judge(run, snapshots) }))) {
+    if (!(await transition(run, "abort", { endedAt: now(), ...(await judge(run, snapshots, "aborted", await eventProblems(orgId, runId))) }))) {
       throw new ThrongError("conflict", `Run ${runId} changed state meanwhile; reload and try again`);
     }
     await jobs.finishRun({ orgId, runId }, 5_000, "after-abort");

@@ -1,0 +1,35 @@
+// A run's verdict in the browser's words: one badge the runs list, the run page and the report share, so none of
+// them says "passed" where the API, the report and the CLI's exit code do not.
+import type { RunVerdict } from "@throng/protocol/report";
+import type { RunView } from "@throng/protocol/run";
+import type { Tone } from "./status";
+
+export interface VerdictBadge {
+  /** "passed", "SLO failed", "incomplete", "aborted", "failed". */
+  label: string;
+  tone: Tone;
+  /** The reasons it is not a pass, one sentence each; empty for a pass. */
+  reasons: string[];
+}
+
+const LABELS = {
+  passed: { label: "passed", tone: "ok" },
+  breached: { label: "SLO failed", tone: "bad" },
+  incomplete: { label: "incomplete", tone: "warn" },
+  aborted: { label: "aborted", tone: "warn" },
+  failed: { label: "failed", tone: "bad" },
+} as const;
+
+/** The verdict's badge, or null while the run has none (not ended yet). A verdict from before outcomes: its SLOs. */
+export function verdictBadge(verdict: RunVerdict | null | undefined): VerdictBadge | null {
+  if (!verdict) return null;
+  if (!verdict.outcome) return verdict.slos.length ? { ...(verdict.passed ? LABELS.passed : LABELS.breached), reasons: [] } : null;
+  return { ...LABELS[verdict.outcome], reasons: verdict.reasons };
+}
+
+/** What a run's verdict badge says, in a title attribute: the reasons, or that the load ran as planned. */
+export function verdictTitle(run: Pick<RunView, "verdict">): string {
+  const badge = verdictBadge(run.verdict);
+  if (!badge) return "";
+  return badge.reasons.length ? `Not passed: ${badge.reasons.join("; ")}` : "The load ran as planned for its planned time and every SLO was met over enough data";
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from "vitest";
+import { PlanSpec, type PlanSpecInput } from "./plan";
+import type { CapacityEstimate } from "./report";
+import type { RunSummary } from "./run";
+import { judgeRun, type RunEvidence } from "./run-verdict";
+import type { SeriesPoint } from "./snapshot";
+
+const T0 = 1_800_000_000;
+
+const plan = (over: Partial<PlanSpecInput> = {}) => PlanSpec.parse({
+  name: "p", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
+  load: { clients: 200, durationSec: 12 }, slos: [{ metric: "rtt-p99-ms", below: 50 }], ...over,
+});
+
+/** A second of a 200-client ping-pong at 200 msg/s; `sent` below the schedule is a load that stopped sending. */
+const second = (i: number, over: Partial<SeriesPoint> = {}): SeriesPoint => {
+  const sent = over.messagesSentPerSec ?? 200;
+  return {
+    t: T0 + i, agents: 1, clients: 200, connections: 200, messagesSentPerSec: sent, messagesReceivedPerSec: sent,
+    bytesSentPerSec: 0, bytesReceivedPerSec: 0, errors: 0, scheduledSends: 200,
+    rttP50Ms: sent > 0 ? 1 : null, rttP99Ms: sent > 0 ? 3 : null, rttMaxMs: sent > 0 ? 4 : null, ...over,
+  };
+};
+
+const summaryOf = (seconds: SeriesPoint[], over: Partial<RunSummary> = {}): RunSummary => {
+  const sent = seconds.reduce((n, s) => n + s.messagesSentPerSec, 0);
+  return {
+    agents: 1, peakClients: 200, peakConnections: 200, durationSec: seconds.length, messagesSent: sent, messagesReceived: sent,
+    messagesPerSec: sent / Math.max(1, seconds.length), connectionsFailed: 0, connectionsOpened: 200, errors: 0,
+    rttP50Ms: sent > 0 ? 1 : null, rttP99Ms: sent > 0 ? 3 : null, rttMaxMs: sent > 0 ? 4 : null, ...over,
+  };
+};
+
+const evidence = (seconds: SeriesPoint[], over: Partial<RunEvidence> = {}): RunEvidence => ({
+  spec: plan(), ended: "finished", problems: [], summary: summaryOf(seconds), seconds, startSecond: T0, ...over,
+});
+
+const run = (n: number, at: (i: number) => Partial<SeriesPoint> = () => ({})) => Array.from({ length: n }, (_, i) => second(i, at(i)));
+
+describe("run verdict", () => {
+  it("passes a run whose load ran as planned for its planned time and met every SLO", () => {
+    const verdict = judgeRun(evidence(run(12)));
+    expect(verdict).toMatchObject({ outcome: "passed", passed: true, reasons: [] });
+    expect(verdict.slos[0]).toMatchObject({ status: "met", passed: true });
+    expect(verdict.load).toMatchObject({ plannedSeconds: 12, measuredSeconds: 12, shortSeconds: 0 });
+  });
+
+  it("does not pass a run whose load stopped sending at 8 s while connections stayed up (the timer-wheel stall)", () => {
+    const seconds = run(12, (i) => (i >= 8 ? { messagesSentPerSec: 0 } : {}));
+    const verdict = judgeRun(evidence(seconds));
+    expect(verdict.passed).toBe(false);
+    expect(verdict.outcome).toBe("incomplete");
+    expect(verdict.reasons.join("\n")).toMatch(/fell short of its schedule/);
+    expect(verdict.slos[0]).toMatchObject({ status: "no-data", passed: false });
+  });
+
+  it("does not pass a run that fell to half its send rate", () => {
+    const verdict = judgeRun(evidence(run(12, (i) => (i >= 9 ? { messagesSentPerSec: 100 } : {}))));
+    expect(verdict.outcome).toBe("incomplete");
+    expect(verdict.load!.shortSeconds).toBe(2);
+  });
+
+  it("does not pass a run that measured 2 s of a 20 s plan after its only agent was lost", () => {
+    const spec = plan({ load: { clients: 200, durationSec: 20 } });
+    const verdict = judgeRun(evidence(run(2), { spec, problems: ["agent a1 was lost mid-run"] }));
+    expect(verdict.outcome).toBe("incomplete");
+    expect(verdict.reasons).toEqual(expect.arrayContaining(["agent a1 was lost mid-run", "measurements cover 2 of the 20 planned seconds"]));
+  });
+
+  it("marks an aborted run aborted, never passed, even with every SLO met", () => {
+    const verdict = judgeRun(evidence(run(5), { ended: "aborted", problems: ["aborted by ann@example.com"] }));
+    expect(verdict).toMatchObject({ outcome: "aborted", passed: false });
+  });
+
+  it("says breached when an SLO broke over enough data", () => {
+    const seconds = run(12);
+    const verdict = judgeRun(evidence(seconds, { summary: summaryOf(seconds, { rttP99Ms: 80 }) }));
+    expect(verdict.outcome).toBe("breached");
+    expect(verdict.slos[0]).toMatchObject({ status: "breached", value: 80 });
+  });
+
+  it("gives a loss-rate SLO no data, not 0, when nothing was delivered and the server dropped every client", () => {
+    const spec = plan({ target: { protocol: "udp", host: "127.0.0.1", port: 7071 }, slos: [{ metric: "loss-rate", below: 0.01 }] });
+    const seconds = run(12, (i) => (i >= 2 ? { connections: 0, messagesSentPerSec: 0, lost: 0 } : { lost: 0 }));
+    const verdict = judgeRun(evidence(seconds, { spec, summary: summaryOf(seconds, { lost: 0, messagesSent: 0 }) }));
+    expect(verdict.slos[0]).toMatchObject({ status: "no-data", value: null, passed: false });
+    expect(verdict.outcome).toBe("incomplete");
+    expect(verdict.reasons.join("\n")).toMatch(/only 0 of 200 clients were connected/);
+  });
+
+  it("judges a capacity search by its estimate, not by the whole run's SLOs", () => {
+    const spec = plan({ load: { clients: 400, durationSec: 60, shape: { kind: "step-up", mode: "auto", startClients: 50, stepDurationSec: 5 } } });
+    const seconds = run(60);
+    const estimate = (over: Partial<CapacityEstimate>): CapacityEstimate => ({
+      clients: 300, valid: true, problems: [], breakingStep: 4, breakingSlos: ["rtt-p99-ms"], kneeClients: null, usl: null, steps: [], sentence: "", ...over,
+    });
+    const breachedRun = summaryOf(seconds, { rttP99Ms: 90 });
+    expect(judgeRun(evidence(seconds, { spec, summary: breachedRun, capacity: estimate({}) })).outcome).toBe("passed");
+    const invalid = judgeRun(evidence(seconds, { spec, capacity: estimate({ valid: false, problems: ["the server did not recover"] }) }));
+    expect(invalid).toMatchObject({ outcome: "incomplete", passed: false });
+    expect(invalid.reasons).toContain("the server did not recover");
+    const gated = plan({ load: { clients: 400, durationSec: 60, shape: { kind: "step-up", mode: "auto", startClients: 50, stepDurationSec: 5, minClients: 350 } as never } });
+    expect(judgeRun(evidence(seconds, { spec: gated, capacity: estimate({}) })).outcome).toBe("breached");
+  });
+
+  it("judges a search that ended early on purpose against the seconds it planned up to its end", () => {
+    const spec = plan({ load: { clients: 400, durationSec: 60, shape: { kind: "step-up", mode: "auto", startClients: 50, stepDurationSec: 5 } } });
+    const capacity: CapacityEstimate = { clients: 300, valid: true, problems: [], breakingStep: 4, breakingSlos: [], kneeClients: null, usl: null, steps: [], sentence: "" };
+    expect(judgeRun(evidence(run(30), { spec, capacity, endedEarlyAtSecond: T0 + 30 })).outcome).toBe("passed");
+  });
+
+  it("warns, without failing, when the agents' host had heavy CPU steal", () => {
+    const verdict = judgeRun(evidence(run(12), { stealPercents: [12, 15, 20, 30] }));
+    expect(verdict.outcome).toBe("passed");
+    expect(verdict.warnings.join("\n")).toMatch(/heavy CPU steal/);
+  });
+});

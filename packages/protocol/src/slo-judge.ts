@@ -1,0 +1,103 @@
+// Judging SLOs over a whole run (or step) and second by second. Shared by the control plane (core), the
+// standalone agent and the browser, so every channel says the same thing about the same evidence.
+import type { Slo } from "./plan";
+import type { SloVerdict } from "./report";
+import type { RunSummary } from "./run";
+import type { SeriesPoint } from "./snapshot";
+
+export type SloMetric = Slo["metric"];
+
+/** Every SLO metric's value over one measurement (a second, a step, a run); null where nothing measured it. */
+export type Measured = Record<SloMetric, number | null>;
+
+/** Round trips or broadcasts a second must be due to carry before a second without any counts as a gap. */
+const SENDS_THAT_MUST_MEASURE = 5;
+/** More gap seconds than this share of the seconds under load (and more than one) and the SLO has no data. */
+const GAP_SHARE = 0.1;
+
+type Figures = Pick<SeriesPoint, "rttP50Ms" | "rttP99Ms" | "latency" | "lost" | "broadcastReach">;
+
+function measured(figures: Figures, errorRate: number | null, sent: number): Measured {
+  const latency = figures.latency;
+  // A loss rate over nothing delivered is no data, never 0: movement-sync by reach, UDP by lost ÷ sent.
+  const lossRate = figures.broadcastReach !== undefined && figures.broadcastReach !== null
+    ? Math.max(0, 1 - figures.broadcastReach)
+    : figures.lost !== undefined && sent > 0 ? Math.min(1, figures.lost / sent) : null;
+  const p99 = (stats: { count: number; p99Ms: number | null } | undefined) => (stats && stats.count > 0 ? stats.p99Ms : null);
+  return {
+    "rtt-p50-ms": figures.rttP50Ms,
+    "rtt-p99-ms": figures.rttP99Ms,
+    "rtt-corrected-p99-ms": p99(latency?.rttCorrected),
+    "broadcast-p99-ms": p99(latency?.broadcast),
+    "connect-p99-ms": p99(latency?.connect),
+    "login-p99-ms": p99(latency?.login),
+    "error-rate": errorRate,
+    "loss-rate": lossRate,
+  };
+}
+
+export function measuredOfPoint(point: SeriesPoint): Measured {
+  const attempts = point.messagesSentPerSec + point.connections;
+  return measured(point, attempts > 0 ? Math.min(1, point.errors / attempts) : null, point.messagesSentPerSec);
+}
+
+export function measuredOfSummary(summary: RunSummary): Measured {
+  const failed = summary.errors + summary.connectionsFailed;
+  const attempts = summary.messagesSent + (summary.connectionsOpened ?? summary.peakConnections) + summary.connectionsFailed;
+  return measured(summary, attempts > 0 ? Math.min(1, failed / attempts) : null, summary.messagesSent);
+}
+
+/** Metrics a second under load always measures; connect and login times come only when clients connect or log in. */
+const MEASURED_EVERY_SECOND: ReadonlySet<SloMetric> = new Set(["rtt-p50-ms", "rtt-p99-ms", "rtt-corrected-p99-ms", "broadcast-p99-ms", "error-rate", "loss-rate"]);
+
+/** Whether second `point` was due enough traffic that a missing value for `metric` is a gap, not a quiet second. */
+function mustMeasure(metric: SloMetric, point: SeriesPoint): boolean {
+  if (!MEASURED_EVERY_SECOND.has(metric)) return false;
+  if (metric === "error-rate") return point.clients > 0;
+  const due = point.scheduledSends ?? point.messagesSentPerSec + (point.skippedSends ?? 0);
+  return due >= SENDS_THAT_MUST_MEASURE;
+}
+
+const NO_DATA_NOTE: Record<SloMetric, string> = {
+  "rtt-p50-ms": "no round trip was measured",
+  "rtt-p99-ms": "no round trip was measured",
+  "rtt-corrected-p99-ms": "no round trip was measured",
+  "broadcast-p99-ms": "no broadcast was received",
+  "connect-p99-ms": "no connection was opened",
+  "login-p99-ms": "no login was answered",
+  "error-rate": "nothing was attempted",
+  "loss-rate": "nothing was expected to arrive",
+};
+
+/**
+ * Judges each SLO over the whole (run or step) and second by second. `steady` are the seconds under the planned
+ * load (no ramp, no closing partial second): when too many of them lack a value that traffic was due to produce,
+ * the SLO has no data, whatever the whole-run value says (a load that stopped must not pass on its first seconds).
+ */
+export function judgeSlos(slos: readonly Slo[], overall: Measured, seconds: readonly SeriesPoint[], steady: readonly SeriesPoint[] = []): SloVerdict[] {
+  return slos.map((slo) => {
+    const value = overall[slo.metric];
+    let breachedSeconds = 0;
+    let measuredSeconds = 0;
+    let firstBreachAt: number | null = null;
+    for (const point of seconds) {
+      const v = measuredOfPoint(point)[slo.metric];
+      if (v === null) continue;
+      measuredSeconds += 1;
+      if (v >= slo.below) {
+        breachedSeconds += 1;
+        firstBreachAt ??= point.t;
+      }
+    }
+    const due = steady.filter((point) => mustMeasure(slo.metric, point));
+    const gaps = due.filter((point) => measuredOfPoint(point)[slo.metric] === null).length;
+    const base = { metric: slo.metric, below: slo.below, value, breachedSeconds, measuredSeconds, firstBreachAt };
+    if (value === null) return { ...base, status: "no-data" as const, passed: false, note: NO_DATA_NOTE[slo.metric] };
+    if (value >= slo.below) return { ...base, status: "breached" as const, passed: false };
+    if (gaps > 1 && gaps > due.length * GAP_SHARE) {
+      const note = `${NO_DATA_NOTE[slo.metric]} in ${gaps} of ${due.length} seconds under load`;
+      return { ...base, status: "no-data" as const, passed: false, note };
+    }
+    return { ...base, status: "met" as const, passed: true };
+  });
+}
