@@ -170,11 +170,27 @@ describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
     for (const [step, clients, p99Us] of [[0, 10, 2_000], [1, 20, 3_000], [2, 30, 50_000]] as const) {
       for (let i = 0; i < 3; i++) await insert(seq++, step, clients, p99Us);
     }
+    await workers.orchestrator.shardStatus(orgId, agentId, { runId, state: "finished", lastSeq: seq - 1 });
     await workers.orchestrator.finish(orgId, runId);
     const run = await repos.runs.get(orgId, runId);
     // Over the whole run the 6 slow replies are under 1% of 900, so p99 holds; the per-second view shows the 3 bad seconds.
-    expect(run?.verdict).toMatchObject({ passed: true, slos: [{ metric: "rtt-p99-ms", passed: true, breachedSeconds: 3, measuredSeconds: 9 }] });
+    expect(run?.verdict).toMatchObject({ passed: true, outcome: "passed", slos: [{ metric: "rtt-p99-ms", passed: true, breachedSeconds: 3, measuredSeconds: 9 }] });
     expect(run?.capacity).toMatchObject({ clients: 20, breakingStep: 2, breakingSlos: ["rtt-p99-ms"], valid: true });
+  });
+
+  it("finish-run does not pass a run whose agent never reported the end of its shard, and says why", async () => {
+    const { orgId, agentId, runId } = await seedRun(2, { ...spec, slos: [{ metric: "rtt-p99-ms", below: 10 }] });
+    await workers.orchestrator.start(orgId, runId);
+    await repos.snapshots.insert(orgId, runId, {
+      agentId, seq: 0, second: 1000, intervalMs: 1000, clients: 9, step: null, histograms: {},
+      counters: { connectionsOpen: 9, connectionsOpened: 9, connectionsFailed: 0, connectionsClosed: 0, messagesSent: 90, messagesReceived: 90, bytesSent: 1, bytesReceived: 1, errors: 0 },
+      rttHist: encodeValues(Array(90).fill(1_000)), health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
+    });
+    await workers.orchestrator.finish(orgId, runId);
+    const run = await repos.runs.get(orgId, runId);
+    expect(run?.status).toBe("finished");
+    expect(run?.verdict).toMatchObject({ passed: false, outcome: "incomplete", slos: [{ status: "met" }] });
+    expect((run?.verdict as { reasons: string[] }).reasons.join("\n")).toMatch(/did not report the end of its shard/);
   });
 
   it("rejects a malformed job payload without retrying it", async () => {
