@@ -1,0 +1,94 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { PingPongScenario } from "@throng/protocol/plan";
+import type { MetricSnapshot } from "@throng/protocol/snapshot";
+import { decodeHistogram } from "../metrics/histogram";
+import { createSnapshotBuilder } from "../metrics/snapshot-builder";
+import type { Transport } from "../transports/transport";
+import { createPingPong } from "./ping-pong";
+
+const runId = "6f1c1a34-9a43-4f7e-9d0e-3c2a1b0c9d8e";
+
+/** A seeded generator for the clients' first-ping offsets, so every run of a test is the same run. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
+    return state / 4_294_967_296;
+  };
+}
+
+/** Answers every ping at once (a microtask later, at the same time), and can refuse sends from some moment on. */
+function instantTransport(refuse: () => boolean = () => false): Transport {
+  return {
+    open(events) {
+      let open = true;
+      queueMicrotask(() => open && events.onOpen());
+      return {
+        send(data) {
+          if (!open || refuse()) return false;
+          const { seq } = JSON.parse(String(data)) as { seq: number };
+          queueMicrotask(() => open && events.onMessage(Buffer.from(`{"type":"pong","seq":${seq}}`), performance.now()));
+          return true;
+        },
+        close() {
+          if (open) queueMicrotask(() => events.onEnd({ opened: true }));
+          open = false;
+          return Promise.resolve();
+        },
+      };
+    },
+  };
+}
+
+/** Ping-pong on fake timers: `clients` clients started now, run for `ms` in 10 ms steps, `during` called each step. */
+async function runPingPong(options: { scenario?: Partial<PingPongScenario>; clients?: number; ms: number; transport?: Transport; during?: (elapsedMs: number) => void }) {
+  const builder = createSnapshotBuilder({ runId, health: { sample: () => ({ cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 }), stop() {} } });
+  const clients = options.clients ?? 20;
+  const scenario: PingPongScenario = { kind: "ping-pong", intervalMs: 100, messageBytes: 64, ...options.scenario };
+  const runner = createPingPong(scenario, { transport: options.transport ?? instantTransport(), metrics: builder.metrics, clients, random: seeded(7) });
+  for (let i = 0; i < clients; i += 1) runner.startClient(i);
+  const snapshots: MetricSnapshot[] = [];
+  for (let elapsed = 0; elapsed < options.ms; elapsed += 10) {
+    options.during?.(elapsed);
+    await vi.advanceTimersByTimeAsync(10);
+    if ((elapsed + 10) % 1_000 === 0) snapshots.push(builder.take({ seq: snapshots.length, intervalStart: elapsed - 990, intervalMs: 1_000, clients }));
+  }
+  return { builder, runner, snapshots };
+}
+
+describe("ping-pong on fake timers", () => {
+  /** Added to the fake performance.now(): the loop "stalls" when it jumps without the timers firing in between. */
+  let stalledMs = 0;
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "performance"] });
+    // Timers wake at a fraction of a millisecond past the clock's whole ms, as Node's do (at any fraction).
+    vi.advanceTimersByTime(12_345.678);
+    const fakeNow = performance.now.bind(performance);
+    stalledMs = 0;
+    vi.spyOn(performance, "now").mockImplementation(() => fakeNow() + stalledMs);
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.useRealTimers();
+  });
+
+  it("with no stall the corrected latency agrees with the raw latency (a send within the timer's resolution is on time)", async () => {
+    const { snapshots } = await runPingPong({ ms: 3_000 });
+    const raw = decodeHistogram(snapshots[2]!.histograms.rttUs);
+    const corrected = decodeHistogram(snapshots[2]!.histograms.rttCorrectedUs!);
+    expect(raw.totalCount).toBe(200);
+    expect(corrected.totalCount).toBe(200);
+    expect(corrected.getValueAtPercentile(50) - raw.getValueAtPercentile(50)).toBeLessThan(100);
+    expect(corrected.maxValue - raw.maxValue).toBeLessThan(100);
+    expect(snapshots[2]!.counters.lateSends ?? 0).toBe(0);
+  });
+
+  it("a 50 ms stall of the loop still shows in the corrected latency, and as late sends", async () => {
+    const { snapshots } = await runPingPong({ ms: 2_000, during: (elapsed) => elapsed === 1_500 && (stalledMs += 50) });
+    const raw = decodeHistogram(snapshots[1]!.histograms.rttUs);
+    const corrected = decodeHistogram(snapshots[1]!.histograms.rttCorrectedUs!);
+    // The pings due in the 50 ms (about half of one interval's) went out up to 50 ms late.
+    expect(corrected.getValueAtPercentile(99) - raw.getValueAtPercentile(99)).toBeGreaterThan(30_000);
+    expect(snapshots[1]!.counters.lateSends).toBeGreaterThan(3);
+  });
+});
