@@ -37,8 +37,8 @@ function phasesFromArgs(args: string[]): { unit: boolean; e2e: boolean } {
  * Tests that measure time or load (the agent's engine, the fault suite with real processes, the capacity
  * search) run after the rest, one file at a time: on two cores a parallel neighbour skews what they measure.
  */
-const SERIAL_TESTS = ["agent/src/", "tests/fault/", "tests/capacity-accuracy"];
-const SERIAL_EXCLUDES = ["agent/src/**", "tests/fault/**", "tests/capacity-accuracy*"];
+const SERIAL_TESTS = ["agent/src/", "tests/fault/", "tests/capacity-accuracy", "tests/verdicts"];
+const SERIAL_EXCLUDES = ["agent/src/**", "tests/fault/**", "tests/capacity-accuracy*", "tests/verdicts*"];
 
 async function vitestPass(services: Services, name: string, extraArgs: string[]): Promise<Counts> {
   const report = path.join(runDir, `vitest-${name}.json`);

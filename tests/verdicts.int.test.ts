@@ -1,0 +1,229 @@
+import { randomBytes } from "node:crypto";
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket, WebSocketServer } from "ws";
+import type { PlanSpecInput } from "@throng/protocol/plan";
+import { RunView } from "@throng/protocol/run";
+import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
+import { spawnChild } from "../infra/local/child";
+import { freePort } from "../infra/local/ports";
+import { makeTempDir } from "../infra/local/temp-dir";
+import { waitUntil } from "../infra/local/wait";
+// Tests may read the web's pure report wording (production code never imports an app).
+import { reportSentence } from "../apps/web/lib/report-summary";
+import { ExitCode } from "../cli/src/cli-exit-codes";
+import { signUp, waitForAgents, type Browser } from "./fault/support/api-client";
+import { root, startApi, startWorkers, type ServerEnv } from "./fault/support/processes";
+
+/**
+ * Verdicts end to end (issue: runs you can trust as a CI gate): real api, workers and agent processes, the CLI
+ * as a CI job runs it, and servers that misbehave. For each run the CLI's exit code, the JSON it writes, the API's
+ * verdict and the report's sentence must agree, and none may claim more than the evidence: a server that stops
+ * answering, one that drops every client, and an aborted run never pass; a capacity search is judged by its
+ * estimate (and its minClients), which never exceeds the target's capacity. In the serial phase of `npm test`.
+ */
+const agentCli = ["--import", "tsx", path.join(root, "agent/src/cli/main.ts")];
+const throngCli = ["--import", "tsx", path.join(root, "cli/src/main.ts")];
+/** The reference target burns this much CPU per message: at one ping per 100 ms it can hold at most ~21 clients. */
+const CPU_US = 4_750;
+const INTERVAL_MS = 100;
+const MOST_CLIENTS_TARGET_CAN_HOLD = 1e6 / CPU_US / (1000 / INTERVAL_MS);
+
+const cleanups: (() => Promise<unknown>)[] = [];
+const tails: (() => string)[] = [];
+let dir: string;
+let apiUrl: string;
+let browser: Browser;
+let apiToken: string;
+
+async function startTarget(args: string[]): Promise<string> {
+  let url = "";
+  const target = spawnChild({
+    name: "target", command: process.execPath, args: [...agentCli, "target", "--port", "0", ...args], cwd: root,
+    log: (line) => (url ||= /target listening on (ws:\/\/\S+)/.exec(line)?.[1] ?? ""),
+  });
+  cleanups.push(() => target.stop("SIGKILL", 1_000));
+  await waitUntil(async () => url !== "", { what: "the target to listen", timeoutMs: 30_000, abort: target.diedEarly });
+  return url;
+}
+
+/**
+ * A WebSocket server (the `ws` library's) that answers the agent's pings for `answerMs` after its first client
+ * connects, then drops every client and closes any new one at once: a server that has thrown its players out.
+ */
+async function startDroppingServer(answerMs: number): Promise<string> {
+  const server = new WebSocketServer({ host: "127.0.0.1", port: 0, path: "/ws" });
+  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+  let dropAt: number | undefined;
+  server.on("connection", (socket) => {
+    dropAt ??= Date.now() + answerMs;
+    if (Date.now() >= dropAt) return socket.close(1011, "server is full");
+    setTimeout(() => socket.close(1011, "server restarting"), dropAt - Date.now()).unref();
+    socket.on("message", (data) => {
+      const seq = (JSON.parse(String(data)) as { seq?: number }).seq;
+      socket.send(JSON.stringify({ type: "pong", seq }));
+    });
+  });
+  cleanups.push(() => new Promise((resolve) => { for (const c of server.clients) c.terminate(); server.close(resolve); }));
+  return `ws://127.0.0.1:${(server.address() as { port: number }).port}/ws`;
+}
+
+interface CliResult {
+  exitCode: number | null;
+  stdout: string;
+  json: { run: RunView; verdict: RunView["verdict"] };
+  run: RunView;
+}
+
+/** `throng run plan.json --wait --json out.json`, as a CI job runs it; `during` runs once the run is running. */
+async function throngRun(plan: PlanSpecInput, during?: (runId: string) => Promise<void>): Promise<CliResult> {
+  const name = randomBytes(4).toString("hex");
+  const planPath = path.join(dir, `${name}.json`);
+  const jsonPath = path.join(dir, `${name}-out.json`);
+  await fs.writeFile(planPath, JSON.stringify(plan));
+  let stdout = "";
+  const cli = spawnChild({
+    name: "throng", command: process.execPath, cwd: root, args: [...throngCli, "run", planPath, "--wait", "--json", jsonPath],
+    env: { ...process.env, THRONG_SERVER: apiUrl, THRONG_TOKEN: apiToken },
+    log: (line) => (stdout += `${line}\n`),
+  });
+  cleanups.push(() => cli.stop("SIGKILL", 1_000));
+  if (during) {
+    await waitUntil(async () => /^run \S+ queued/m.test(stdout), { what: "the CLI to start the run", timeoutMs: 30_000 });
+    const runId = /^run (\S+) queued/m.exec(stdout)![1]!;
+    await waitUntil(async () => RunView.parse(await browser.request("GET", `/api/runs/${runId}`)).status === "running", { what: "the run to start", timeoutMs: 30_000 });
+    await during(runId);
+  }
+  const exit = await cli.exited;
+  const json = JSON.parse(await fs.readFile(jsonPath, "utf8")) as CliResult["json"];
+  const run = RunView.parse(await browser.request("GET", `/api/runs/${json.run.id}`));
+  return { exitCode: exit.code, stdout, json, run };
+}
+
+const EXIT_FOR_OUTCOME = { passed: ExitCode.passed, breached: ExitCode.sloBreached, incomplete: ExitCode.incomplete, aborted: ExitCode.runFailed, failed: ExitCode.runFailed } as const;
+
+/** The CLI's exit code, its JSON, the API and the report's sentence say the same thing. */
+function expectAgreement(result: CliResult): void {
+  const { run } = result;
+  const outcome = run.verdict?.outcome;
+  expect(outcome, result.stdout).toBeDefined();
+  expect(result.exitCode, result.stdout).toBe(EXIT_FOR_OUTCOME[outcome!]);
+  expect(result.json.verdict).toEqual(run.verdict);
+  expect(result.json.run.verdict).toEqual(run.verdict);
+  const sentence = reportSentence(run);
+  if (outcome === "passed") {
+    expect(run.verdict!.reasons).toEqual([]);
+  } else {
+    expect(run.verdict!.passed).toBe(false);
+    expect(run.verdict!.reasons.length, JSON.stringify(run.verdict)).toBeGreaterThan(0);
+    expect(sentence).not.toMatch(/^Passed/);
+    expect(result.stdout).not.toMatch(/verdict: PASSED/);
+  }
+}
+
+const pingPong = (name: string, targetUrl: string, over: Partial<PlanSpecInput> = {}): PlanSpecInput => ({
+  name, target: { protocol: "websocket", url: targetUrl },
+  scenario: { kind: "ping-pong", intervalMs: INTERVAL_MS, messageBytes: 64 },
+  load: { clients: 20, durationSec: 8 }, slos: [{ metric: "rtt-p99-ms", below: 500 }, { metric: "error-rate", below: 0.05 }], ...over,
+});
+
+beforeAll(async () => {
+  dir = await makeTempDir("throng-verdicts-");
+  cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
+  const database = await createTestDatabase();
+  cleanups.push(() => database.drop());
+  const env: ServerEnv = { databaseUrl: database.url, redisUrl: process.env.REDIS_URL!, queuePrefix: uniquePrefix(), authSecret: randomBytes(32).toString("base64url"), heartbeatMs: 1_000 };
+  const apiPort = await freePort();
+  const api = await startApi(env, apiPort);
+  cleanups.push(() => api.stop("SIGKILL", 1_000));
+  const workers = await startWorkers(env);
+  cleanups.push(() => workers.stop("SIGKILL", 1_000));
+  tails.push(() => `api:\n${api.tail()}`, () => `workers:\n${workers.tail()}`);
+  apiUrl = `http://127.0.0.1:${apiPort}`;
+  browser = await signUp(apiUrl);
+  apiToken = (await browser.request<{ token: string }>("POST", "/api/tokens", { name: "ci", scope: "run" })).token;
+  const { token } = await browser.request<{ token: string }>("POST", "/api/enrolment-tokens", { expiresInMinutes: 60 });
+  const agent = spawnChild({
+    name: "agent", command: process.execPath, cwd: root, env: { ...process.env, HOME: dir },
+    args: [...agentCli, "connect", "--server", apiUrl, "--token", token, "--config", path.join(dir, "agent.json"), "--engines", "1"],
+  });
+  cleanups.push(() => agent.stop("SIGKILL", 1_000));
+  tails.push(() => `agent:\n${agent.tail()}`);
+  await waitForAgents(browser, 1);
+}, 180_000);
+
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+}, 60_000);
+
+describe("verdicts end to end: the CLI's exit code, its JSON, the API and the report agree, and never claim more than the evidence", () => {
+  it("a run against a healthy server passes, and says the load ran as planned", async () => {
+    const url = await startTarget([]);
+    const result = await throngRun(pingPong("healthy", url));
+    expectAgreement(result);
+    expect(result.run.verdict, result.stdout).toMatchObject({ outcome: "passed", passed: true });
+    expect(result.run.verdict!.load!.scheduledSends).toBeGreaterThan(0);
+    expect(reportSentence(result.run)).toMatch(/^Passed all 2 SLOs/);
+  }, 90_000);
+
+  it("a server that stops answering mid-run does not pass: its seconds without round trips are no data, not a pass", async () => {
+    const url = await startTarget([]);
+    const result = await throngRun(pingPong("stops answering", url), async () => {
+      // The reference target holds every reply for the rest of the run from the moment it gets this message.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      const socket = new WebSocket(url);
+      await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
+      socket.send(JSON.stringify({ type: "stall", ms: 60_000 }));
+      socket.close();
+    });
+    expectAgreement(result);
+    expect(["incomplete", "breached"]).toContain(result.run.verdict!.outcome);
+    expect(result.run.verdict!.slos.find((s) => s.metric === "rtt-p99-ms")?.status).not.toBe("met");
+  }, 90_000);
+
+  it("a server that drops every client does not pass, whatever the seconds before the drop measured", async () => {
+    const url = await startDroppingServer(2_000);
+    const result = await throngRun(pingPong("drops every client", url));
+    expectAgreement(result);
+    expect(["incomplete", "breached"]).toContain(result.run.verdict!.outcome);
+    expect(result.run.verdict!.load!.minConnectedShare ?? 1).toBeLessThan(0.9);
+  }, 90_000);
+
+  it("an aborted run is aborted, never passed, in every channel", async () => {
+    const url = await startTarget([]);
+    const result = await throngRun(pingPong("aborted", url, { load: { clients: 5, durationSec: 30 } }), async (runId) => {
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      await browser.request("POST", `/api/runs/${runId}/abort`);
+    });
+    expect(result.run.status).toBe("aborted");
+    expectAgreement(result);
+    expect(result.run.verdict).toMatchObject({ outcome: "aborted", passed: false });
+    expect(reportSentence(result.run)).toMatch(/^Aborted/);
+  }, 90_000);
+
+  it(`a capacity search is judged by its estimate, which never exceeds what the target can hold (${MOST_CLIENTS_TARGET_CAN_HOLD.toFixed(1)} clients at most), and fails its minClients gate`, async () => {
+    const url = await startTarget(["--cpu-us", String(CPU_US)]);
+    const result = await throngRun({
+      name: "search",
+      target: { protocol: "websocket", url },
+      scenario: { kind: "ping-pong", intervalMs: INTERVAL_MS, messageBytes: 64 },
+      load: { clients: 30, durationSec: 90, shape: { kind: "step-up", mode: "auto", startClients: 10, stepDurationSec: 3, coarseSteps: 5, fineSteps: 5, minClients: 60 } as never },
+      slos: [{ metric: "rtt-p99-ms", below: 100 }],
+    });
+    expectAgreement(result);
+    const { capacity, verdict } = result.run;
+    expect(capacity, `${result.stdout}\n${tails.map((t) => t()).join("\n")}`).toBeTruthy();
+    expect(reportSentence(result.run)).toBe(capacity!.sentence);
+    if (capacity!.valid && capacity!.clients !== null) {
+      // The whole-run SLO breaks (that is what a search does); the verdict is the estimate against minClients.
+      expect(verdict).toMatchObject({ outcome: "breached", passed: false });
+      expect(verdict!.reasons.join("\n")).toMatch(/below the plan's minClients \(60\)/);
+      expect(capacity!.clients).toBeLessThanOrEqual(MOST_CLIENTS_TARGET_CAN_HOLD * 1.15);
+    } else {
+      // A search on a busy machine may not find a valid estimate; then it must not claim one.
+      expect(verdict!.outcome).toBe("incomplete");
+      expect(capacity!.sentence).not.toMatch(/^Holds/);
+    }
+  }, 180_000);
+});
