@@ -11,7 +11,7 @@ import { openFileLimit } from "../metrics/health";
 import { resolveWatchedProcess } from "../metrics/process-watch";
 import { createServerTimeline, type ServerTimeline } from "../metrics/server-timeline";
 import { summariseServerWatch } from "@throng/protocol/server-watch";
-import { summariseRun, summariseSteps } from "../metrics/run-summary";
+import { checkSlos, summariseRun, summariseSteps } from "../metrics/run-summary";
 import { pointOfSnapshot, protocolSummary } from "../metrics/series-point";
 import { judgeRun } from "@throng/protocol/run-verdict";
 import { largestHeldBelowBreaks, type JudgedStep } from "@throng/protocol/capacity-search";
@@ -128,7 +128,7 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
     if (out) await new Promise<void>((resolve) => out.end(resolve));
   }
   const summary = summariseRun(snapshots);
-  const verdict = standaloneVerdict(plan, snapshots, summary, assignment.startAt, searchEnd.signal.aborted, search ? searchEstimate(search.judged()) : undefined);
+  const verdict = standaloneVerdict(plan, snapshots, summary, assignment.startAt, searchEnd.signal.aborted, search ? searchEstimate(search.judged()) : fixedStepEstimate(plan, snapshots));
   const steps = stepsText(summariseSteps(snapshots));
   if (steps) console.log(steps);
   if (search) console.log(searchVerdictText(search.judged()));
@@ -164,6 +164,24 @@ export function searchEstimate(judged: readonly JudgedStep[]): { valid: boolean;
     return { valid: false, clients: null, problems: [`the server did not recover at ${last.clients} clients, the last level that held: the estimate is not valid`] };
   }
   return { valid: true, clients: largestHeldBelowBreaks(judged)?.clients ?? null, problems: [] };
+}
+
+/**
+ * A fixed step-up run's estimate: the largest step whose SLOs held over its hold (its first second, still moving
+ * to the level, left out) below the first step that broke; undefined for any other plan (judged by its SLOs).
+ */
+export function fixedStepEstimate(plan: PlanSpec, snapshots: readonly MetricSnapshot[]): { valid: boolean; clients: number | null; problems: string[] } | undefined {
+  if (plan.load.shape?.kind !== "step-up" || plan.load.shape.mode === "auto") return undefined;
+  const bySteps = new Map<number, MetricSnapshot[]>();
+  for (const snapshot of snapshots) if (snapshot.step !== undefined) bySteps.set(snapshot.step, [...(bySteps.get(snapshot.step) ?? []), snapshot]);
+  let clients: number | null = null;
+  for (const [, seconds] of [...bySteps.entries()].sort(([a], [b]) => a - b)) {
+    const hold = seconds.slice(1);
+    if (hold.length === 0) break;
+    if (!checkSlos(summariseRun(hold), plan.slos ?? []).every((r) => r.passed)) break;
+    clients = Math.max(...hold.map((s) => s.clients));
+  }
+  return { valid: true, clients, problems: [] };
 }
 
 export function exitCodeForVerdict(verdict: RunVerdict): ExitCode {
