@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { RunAssignment } from "@throng/protocol/agent";
 import { MetricSnapshot } from "@throng/protocol/snapshot";
 import { createFakeTransport } from "../testing/fake-transport";
+import type { Transport } from "../transports/transport";
 import { offsetClock } from "./clock";
 import { runShard } from "./run-shard";
 
@@ -103,5 +104,32 @@ describe("runShard", () => {
     const snapshots: MetricSnapshot[] = [];
     await runShard(assignment({ clients: 4 }), { transport, onSnapshot: (s) => snapshots.push(s) });
     expect(snapshots[0]!.counters).toMatchObject({ connectionsFailed: 4, connectionsOpened: 0, messagesSent: 0 });
+  });
+
+  it("fills scheduledSends from ping-pong's schedule: met in a normal run, far short once sends stop", async () => {
+    const { transport } = createFakeTransport();
+    let stopped = false;
+    // The fake transport, except that from `stopped` on no send goes out.
+    const stopping: Transport = {
+      open(events) {
+        const connection = transport.open(events);
+        return { send: (data) => !stopped && connection.send(data), close: (timeoutMs) => connection.close(timeoutMs) };
+      },
+    };
+    const snapshots: MetricSnapshot[] = [];
+    await runShard(assignment({ durationSec: 3 }), {
+      transport: stopping,
+      onSnapshot(snapshot) {
+        snapshots.push(snapshot);
+        if (snapshot.seq === 1) stopped = true;
+      },
+    });
+    // 5 clients at 100 pings a second each.
+    const [first, second, third] = snapshots;
+    const made = (s: MetricSnapshot) => s.counters.messagesSent + (s.counters.skippedSends ?? 0);
+    expect(second!.counters.scheduledSends).toBeGreaterThan(450);
+    expect(Math.abs(made(first!) + made(second!) - first!.counters.scheduledSends! - second!.counters.scheduledSends!)).toBeLessThan(20);
+    expect(third!.counters.scheduledSends).toBeGreaterThan(450);
+    expect(made(third!)).toBeLessThan(10);
   });
 });

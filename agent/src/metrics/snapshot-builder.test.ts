@@ -104,4 +104,37 @@ describe("snapshot builder (PROTOCOL.md §5)", () => {
     expect(decodeHistogram(third.histograms.broadcastUs!).totalCount).toBe(0);
     expect(MetricSnapshot.safeParse(third).success).toBe(true);
   });
+
+  it("counts the sends the clients' schedules call for from their rates over time, carrying fractions to the next second", () => {
+    let now = 0;
+    const builder = createSnapshotBuilder({ runId, health: fixedHealth, now: () => now });
+    const take = (seq: number) => builder.take({ seq, intervalStart: seq * 1_000, intervalMs: 1_000, clients: 3 }).counters.scheduledSends;
+    expect(take(0)).toBeUndefined();
+    now = 1_000;
+    builder.metrics.sendRate(10);
+    now = 1_250;
+    builder.metrics.sendRate(3.3);
+    now = 2_000;
+    // 10/s for 1 s and 3.3/s for 0.75 s: 12.475.
+    expect(take(1)).toBe(12);
+    now = 2_500;
+    builder.metrics.sendRate(-10);
+    now = 3_000;
+    // 0.475 carried, 5 + 3.3: 8.775.
+    expect(take(2)).toBe(8);
+    builder.metrics.sendRate(-3.3);
+    now = 4_000;
+    // Nothing scheduled now; the counter stays in every later second, at zero once its fraction is spent.
+    expect(take(3)).toBe(0);
+    expect(MetricSnapshot.safeParse(builder.take({ seq: 4, intervalStart: 4_000, intervalMs: 1_000, clients: 0 })).success).toBe(true);
+  });
+
+  it("adds messages in flight at the run's end as their own counter", () => {
+    const builder = createSnapshotBuilder({ runId, health: fixedHealth });
+    builder.metrics.inFlightAtEnd(3);
+    builder.metrics.inFlightAtEnd(2);
+    const snapshot = builder.take({ seq: 0, intervalStart: 0, intervalMs: 400, clients: 1 });
+    expect(snapshot.counters).toMatchObject({ inFlightAtEnd: 5, errors: 0 });
+    expect(snapshot.counters.errorsByKind).toBeUndefined();
+  });
 });

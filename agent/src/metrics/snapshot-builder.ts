@@ -20,6 +20,13 @@ export interface ScenarioMetrics {
   correctedRoundTripMicros(micros: number, expectedIntervalMicros?: number): void;
   lateSend(): void;
   skippedSend(): void;
+  /**
+   * A client's send schedule starts (+ its sends per second) or stops (− the same). The builder counts the sends it
+   * called for (`scheduledSends`) from these rates and the time, not from the timers that make the sends.
+   */
+  sendRate(perSecondChange: number): void;
+  /** Messages still unanswered (and not timed out) when the engine stopped their client at the run's end. */
+  inFlightAtEnd(count: number): void;
   loginMicros(micros: number): void;
   loginFailed(cause: string): void;
   broadcastMicros(micros: number): void;
@@ -49,7 +56,7 @@ export interface SnapshotBuilder {
   stop(): void;
 }
 
-type OptionalCounter = "lateSends" | "skippedSends" | "lost" | "duplicates" | "outOfOrder" | "broadcastsExpected" | "broadcastsReceived" | "loginsSucceeded" | "loginsFailed";
+type OptionalCounter = "lateSends" | "skippedSends" | "inFlightAtEnd" | "lost" | "duplicates" | "outOfOrder" | "broadcastsExpected" | "broadcastsReceived" | "loginsSucceeded" | "loginsFailed";
 type OptionalHistogram = Exclude<keyof SnapshotHistograms, "rttUs">;
 
 function zeroCounters(connectionsOpen: number): SnapshotCounters {
@@ -71,11 +78,43 @@ function increment(record: Record<string, number>, key: string, by = 1): void {
 }
 
 /**
+ * The sends the clients' schedules call for: the sum of their rates integrated over time, so a send loop that stalls
+ * falls short of it. Whole sends go into each interval; the fraction carries over, so no send is lost to rounding.
+ */
+function createSendSchedule(now: () => number) {
+  let perMs = 0;
+  let since = 0;
+  let owed = 0;
+  const accrue = (at: number) => {
+    owed += Math.max(0, perMs) * (at - since);
+    since = at;
+  };
+  return {
+    used: false,
+    change(perSecond: number) {
+      accrue(now());
+      perMs += perSecond / 1000;
+      // Rates added and taken away in floating point: at (near) zero, be exactly zero.
+      if (perMs < 1e-9) perMs = 0;
+      this.used = true;
+    },
+    /** The whole sends called for since the last take. */
+    take(): number {
+      accrue(now());
+      const whole = Math.floor(owed + 1e-9);
+      owed = Math.max(0, owed - whole);
+      return whole;
+    },
+  };
+}
+
+/**
  * Accumulates one shard's counters and histograms, one interval at a time. An optional counter or histogram
  * appears from the first second it is used and then in every later snapshot (zero when idle), so series stay whole.
  */
-export function createSnapshotBuilder(options: { runId: string; health?: HealthSampler }): SnapshotBuilder {
+export function createSnapshotBuilder(options: { runId: string; health?: HealthSampler; now?: () => number }): SnapshotBuilder {
   const health = options.health ?? createHealthSampler();
+  const schedule = createSendSchedule(options.now ?? (() => performance.now()));
   const rtt = createLatencyHistogram();
   const optionalHistograms = new Map<OptionalHistogram, Histogram>();
   const optionalCounters = new Map<OptionalCounter, number>();
@@ -132,6 +171,8 @@ export function createSnapshotBuilder(options: { runId: string; health?: HealthS
     },
     lateSend: () => count("lateSends"),
     skippedSend: () => count("skippedSends"),
+    sendRate: (perSecondChange) => schedule.change(perSecondChange),
+    inFlightAtEnd: (n) => count("inFlightAtEnd", n),
     loginMicros(micros) {
       recordMicros(histogram("loginUs"), micros);
       count("loginsSucceeded");
@@ -158,6 +199,7 @@ export function createSnapshotBuilder(options: { runId: string; health?: HealthS
       for (const [name, value] of optionalHistograms) histograms[name] = encodeHistogram(value);
       const snapshotCounters: SnapshotCounters = { ...counters };
       for (const [name, value] of optionalCounters) snapshotCounters[name] = value;
+      if (schedule.used) snapshotCounters.scheduledSends = schedule.take();
       if (usedRecords.errorsByKind) snapshotCounters.errorsByKind = errorsByKind;
       if (usedRecords.closesByCause) snapshotCounters.closesByCause = closesByCause;
       const snapshot: MetricSnapshot = {

@@ -65,6 +65,7 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
     let connection: TransportConnection | undefined;
     let timer: NodeJS.Timeout | undefined;
     let seq = 0;
+    let scheduled = false;
 
     const sendUpdate = () => {
       const others = [...members.values()].filter((member) => member.joined && member !== player).length;
@@ -77,6 +78,9 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
     };
     const start = () => {
       if (scenario.updateHz) {
+        // The updates are scheduled while the player is in its room, whether or not its timer keeps up.
+        metrics.sendRate(scenario.updateHz);
+        scheduled = true;
         const intervalMs = 1000 / scenario.updateHz;
         let dueAt = performance.now() + Math.random() * intervalMs;
         const tick = () => {
@@ -110,6 +114,8 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
           return metrics.error("protocol");
         }
         if (message.type === "joined") {
+          // A second "joined" must not start a second send loop.
+          if (player.joined) return;
           player.joined = true;
           return start();
         }
@@ -120,6 +126,8 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
       },
       onEnd() {
         clearTimeout(timer);
+        if (scheduled && scenario.updateHz) metrics.sendRate(-scenario.updateHz);
+        scheduled = false;
         player.joined = false;
         player.sendNext = undefined;
         members.delete(index);

@@ -91,4 +91,32 @@ describe("ping-pong on fake timers", () => {
     expect(corrected.getValueAtPercentile(99) - raw.getValueAtPercentile(99)).toBeGreaterThan(30_000);
     expect(snapshots[1]!.counters.lateSends).toBeGreaterThan(3);
   });
+
+  it("counts the sends its schedule calls for: a normal run makes them all (sent + skipped), a run whose sends stop falls short", async () => {
+    const sentOrSkipped = (s: MetricSnapshot) => s.counters.messagesSent + (s.counters.skippedSends ?? 0);
+    const normal = await runPingPong({ ms: 3_000 });
+    // 20 clients at 10 pings a second; the first second holds each client's first, randomly placed ping.
+    for (const snapshot of normal.snapshots.slice(1)) {
+      expect(snapshot.counters.scheduledSends).toBe(200);
+      expect(Math.abs(sentOrSkipped(snapshot) - 200)).toBeLessThanOrEqual(4);
+    }
+    let stopped = false;
+    const { snapshots } = await runPingPong({ ms: 3_000, transport: instantTransport(() => stopped), during: (elapsed) => (stopped = elapsed >= 1_000) });
+    expect(snapshots[2]!.counters.scheduledSends).toBe(200);
+    expect(sentOrSkipped(snapshots[2]!)).toBe(0);
+  });
+
+  it("a loop stalled for seconds still owes its schedule: what it skipped is counted, and nothing is scheduled twice", async () => {
+    const { snapshots } = await runPingPong({ ms: 3_000, during: (elapsed) => elapsed === 1_200 && (stalledMs += 2_000) });
+    const scheduled = snapshots.reduce((sum, s) => sum + (s.counters.scheduledSends ?? 0), 0);
+    const made = snapshots.reduce((sum, s) => sum + s.counters.messagesSent + (s.counters.skippedSends ?? 0), 0);
+    expect(snapshots[1]!.counters.scheduledSends).toBeGreaterThan(550);
+    expect(Math.abs(made - scheduled) / scheduled).toBeLessThan(0.03);
+  });
+
+  it("a closed model (think time) has no send schedule to count", async () => {
+    const { snapshots } = await runPingPong({ ms: 1_000, scenario: { thinkTime: { minMs: 10, maxMs: 20 } } });
+    expect(snapshots[0]!.counters.messagesSent).toBeGreaterThan(0);
+    expect(snapshots[0]!.counters.scheduledSends).toBeUndefined();
+  });
 });

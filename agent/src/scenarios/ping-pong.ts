@@ -71,6 +71,8 @@ export function correctedFrom(intendedAt: number, sentAt: number): number {
 class PingState {
   nextSeq = 0;
   lastAnswered = -1;
+  /** Its schedule counts toward the scheduled sends (fixed interval, connected). */
+  scheduled = false;
   /** The ping in flight: its seq, send time and where its corrected latency counts from; `inFlight` says whether there is one. */
   inFlight = false;
   seq = 0;
@@ -96,6 +98,8 @@ export function createPingPong(scenario: PingPongScenario, context: ScenarioCont
   // Fixed-interval pings of every client run off one wheel: one wakeup sends every ping due in that millisecond.
   const wheel = new TimerWheel();
   const grid = context.clients ? phaseGridMs(scenario.intervalMs, context.clients) : 1;
+  // Every message a fixed-interval client's schedule calls for: its pings and its heartbeats.
+  const scheduledPerSecond = 1000 / scenario.intervalMs + (scenario.heartbeat ? 1000 / scenario.heartbeat.intervalMs : 0);
 
   return clientSet((index) => {
     const state = new PingState();
@@ -158,6 +162,9 @@ export function createPingPong(scenario: PingPongScenario, context: ScenarioCont
           }, scenario.heartbeat.intervalMs);
         }
         if (scenario.thinkTime) return thinkThenSend();
+        // An open schedule: its sends are counted from the rate while the client is connected, not from the wheel.
+        metrics.sendRate(scheduledPerSecond);
+        state.scheduled = true;
         // A random first offset keeps clients from sending in lockstep; on the grid, several share a wakeup.
         state.nextDueAt = Math.ceil((performance.now() + random() * scenario.intervalMs) / grid) * grid;
         wheel.set(due, state.nextDueAt);
@@ -180,6 +187,8 @@ export function createPingPong(scenario: PingPongScenario, context: ScenarioCont
         clearTimeout(timer);
         wheel.clear(due);
         clearInterval(heartbeat);
+        if (state.scheduled) metrics.sendRate(-scheduledPerSecond);
+        state.scheduled = false;
       },
     });
   });

@@ -10,7 +10,7 @@ const HISTOGRAM_FIELD: Record<LatencyName, string> = {
 
 /** Counters only some scenarios report: summed over the rows that have them, absent when none did. */
 const OPTIONAL_COUNTERS = [
-  "lateSends", "skippedSends", "lost", "duplicates", "outOfOrder", "loginsSucceeded", "loginsFailed", "broadcastsExpected", "broadcastsReceived",
+  "lateSends", "skippedSends", "scheduledSends", "inFlightAtEnd", "lost", "duplicates", "outOfOrder", "loginsSucceeded", "loginsFailed", "broadcastsExpected", "broadcastsReceived",
 ] as const;
 type OptionalCounter = (typeof OPTIONAL_COUNTERS)[number];
 const RATE_COUNTERS = ["messagesSent", "messagesReceived", "bytesSent", "bytesReceived"] as const;
@@ -82,7 +82,7 @@ export function createMerge() {
     scenario(): Partial<SeriesPoint> {
       const { broadcastsExpected: expected, broadcastsReceived: received, ...sums } = optional;
       const fields = {
-        lateSends: sums.lateSends, skippedSends: sums.skippedSends, lost: sums.lost, duplicates: sums.duplicates, outOfOrder: sums.outOfOrder,
+        lateSends: sums.lateSends, skippedSends: sums.skippedSends, scheduledSends: sums.scheduledSends, inFlightAtEnd: sums.inFlightAtEnd, lost: sums.lost, duplicates: sums.duplicates, outOfOrder: sums.outOfOrder,
         loginsSucceeded: sums.loginsSucceeded, loginsFailed: sums.loginsFailed,
         broadcastReach: expected === undefined ? undefined : expected > 0 ? (received ?? 0) / expected : null,
         errorsByKind: Object.keys(errorsByKind).length ? { ...errorsByKind } : undefined,

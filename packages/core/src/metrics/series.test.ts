@@ -66,4 +66,17 @@ describe("merging snapshots per second", () => {
     expect(summarize([]).rttP99Ms).toBeNull();
     expect(mergeSecond(1, [row("a", 1, [], 0)]).rttP50Ms).toBeNull();
   });
+
+  it("carries the scheduled sends and the messages in flight at the end into each second and the summary", () => {
+    const a = row("a", 1, [1_000], 95);
+    a.counters = { ...(a.counters as object), skippedSends: 2, scheduledSends: 100 };
+    const b = row("b", 1, [1_000], 50);
+    b.counters = { ...(b.counters as object), scheduledSends: 100 };
+    const last = row("a", 2, [1_000], 10);
+    last.counters = { ...(last.counters as object), scheduledSends: 10, inFlightAtEnd: 3 };
+    expect(mergeSecond(1, [a, b])).toMatchObject({ scheduledSends: 200, skippedSends: 2 });
+    expect(mergeSecond(1, [a, b]).inFlightAtEnd).toBeUndefined();
+    expect(summarize([a, b, last])).toMatchObject({ scheduledSends: 210, skippedSends: 2, inFlightAtEnd: 3 });
+    expect(mergeSecond(1, [row("a", 1, [1], 1)]).scheduledSends).toBeUndefined();
+  });
 });

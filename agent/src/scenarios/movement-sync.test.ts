@@ -1,0 +1,48 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createSnapshotBuilder } from "../metrics/snapshot-builder";
+import type { Transport } from "../transports/transport";
+import { createMovementSync } from "./movement-sync";
+
+const runId = "6f1c1a34-9a43-4f7e-9d0e-3c2a1b0c9d8e";
+
+/** Answers a join with "joined" (twice, as a confused server might) and swallows the updates. */
+const roomTransport: Transport = {
+  open(events) {
+    let open = true;
+    queueMicrotask(() => open && events.onOpen());
+    return {
+      send(data) {
+        if (!open) return false;
+        if (String(data).includes('"join"')) {
+          for (let i = 0; i < 2; i += 1) queueMicrotask(() => open && events.onMessage(Buffer.from('{"type":"joined"}'), performance.now()));
+        }
+        return true;
+      },
+      close() {
+        if (open) queueMicrotask(() => events.onEnd({ opened: true }));
+        open = false;
+        return Promise.resolve();
+      },
+    };
+  },
+};
+
+describe("movement-sync's send schedule", () => {
+  beforeEach(() => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] }));
+  afterEach(() => vi.useRealTimers());
+
+  it("counts updateHz per joined player as scheduled sends, and makes them (one send loop per player)", async () => {
+    const builder = createSnapshotBuilder({ runId, health: { sample: () => ({ cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 }), stop() {} } });
+    const runner = createMovementSync({ kind: "movement-sync", roomSize: 2, updateHz: 20 }, { transport: roomTransport, metrics: builder.metrics });
+    for (let i = 0; i < 4; i += 1) runner.startClient(i);
+    await vi.advanceTimersByTimeAsync(1_000);
+    builder.take({ seq: 0, intervalStart: 0, intervalMs: 1_000, clients: 4 });
+    await vi.advanceTimersByTimeAsync(1_000);
+    const second = builder.take({ seq: 1, intervalStart: 1_000, intervalMs: 1_000, clients: 4 });
+    expect(second.counters.scheduledSends).toBe(80);
+    expect(Math.abs(second.counters.messagesSent - 80)).toBeLessThanOrEqual(1);
+    await runner.close();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(builder.take({ seq: 2, intervalStart: 2_000, intervalMs: 1_000, clients: 0 }).counters.scheduledSends).toBe(0);
+  });
+});
