@@ -1,4 +1,4 @@
-import { autoSearchOf, holdSeconds, largestHeldBelowBreaks, nextLevelStart, nextSearchStep, SEARCH_END_TEXT, type JudgedStep, type SearchEnd, type SearchLevel } from "@throng/protocol/capacity-search";
+import { autoSearchOf, nextLevelStart, nextSearchStep, SEARCH_END_TEXT, searchAnswer, steadySeconds, type JudgedStep, type SearchEnd, type SearchLevel } from "@throng/protocol/capacity-search";
 import type { PlanSpec } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import type { SearchFeed } from "../engine/search-feed";
@@ -20,8 +20,9 @@ export interface LocalSearch {
 
 /**
  * The standalone agent's automatic capacity search: it judges its own seconds as the server judges merged
- * ones (the step's hold, its first second left out; every SLO met over the hold, checked as the run's SLOs
- * are), and the shared nextSearchStep picks the next level. Null for a plan that is not an automatic search.
+ * ones (the step's steady seconds, those before its connections reached the level left out; every SLO met
+ * over them, checked as the run's SLOs are), and the shared nextSearchStep picks the next level (the first
+ * level again when it broke, as a retry). Null for a plan that is not an automatic search.
  */
 export function createLocalSearch(options: LocalSearchOptions): LocalSearch | null {
   const search = autoSearchOf(options.plan.load);
@@ -30,6 +31,7 @@ export function createLocalSearch(options: LocalSearchOptions): LocalSearch | nu
   const judged: (JudgedStep & { step: number })[] = [];
   const seconds: MetricSnapshot[] = [];
   let level: SearchLevel | undefined;
+  let retry = false;
   let ended = false;
   return {
     judged: () => judged,
@@ -41,11 +43,12 @@ export function createLocalSearch(options: LocalSearchOptions): LocalSearch | nu
       if (snapshot.step === level.step) seconds.push(snapshot);
       const stepEnd = level.startAt + stepMs;
       if (snapshot.intervalStart + snapshot.intervalMs < stepEnd) return;
-      const hold = holdSeconds(seconds.splice(0), (s) => s.seq);
+      const hold = steadySeconds(seconds.splice(0), (s) => ({ second: s.seq, clients: s.clients, connectionsOpen: s.counters.connectionsOpen }));
       const held = hold.length > 0 && checkSlos(summariseRun(hold), options.plan.slos ?? []).every((r) => r.passed);
-      judged.push({ step: level.step, clients: level.clients, phase: level.phase, held });
+      judged.push({ step: level.step, clients: level.clients, phase: level.phase, held, ...(retry ? { retry } : {}) });
       const next = nextSearchStep(search, judged);
-      options.log(`search: step ${level.step} (${level.phase}, ${level.clients} clients) ${held ? "held" : "broke"}; ${next.done ? `done: ${SEARCH_END_TEXT[next.reason]}` : `next ${next.phase} step: ${next.clients} clients`}`);
+      const nextText = next.done ? `done: ${SEARCH_END_TEXT[next.reason]}` : `next ${next.retry ? "step, the first level again" : `${next.phase} step`}: ${next.clients} clients`;
+      options.log(`search: step ${level.step} (${retry ? "retry" : level.phase}, ${level.clients} clients) ${held ? "held" : "broke"}; ${nextText}`);
       if (next.done) {
         ended = true;
         options.onEnd(next.reason);
@@ -54,17 +57,24 @@ export function createLocalSearch(options: LocalSearchOptions): LocalSearch | nu
       // Decided as the step's last second arrives, on the engines' clock (not Date.now(), which may drift from it).
       const decidedAt = snapshot.intervalStart + snapshot.intervalMs;
       level = { step: level.step + 1, clients: next.clients, phase: next.phase, startAt: nextLevelStart(runStartAt, stepEnd, decidedAt) };
+      retry = next.retry === true;
       options.feed.push(level);
     },
   };
 }
 
-/** The search's answer in one line: the largest held level below every broken one. */
+/**
+ * The search's answer in one line: the largest held level below every broken one, unless the server did not
+ * hold it again after the break (then what is known instead), as core's report reads the same steps.
+ */
 export function searchVerdictText(judged: readonly JudgedStep[]): string {
-  const best = largestHeldBelowBreaks(judged);
-  // A settle step that broke was the server still draining the overload, not a break of its capacity.
-  const broke = judged.filter((s) => !s.held && s.phase !== "settle").map((s) => s.clients);
-  const lowestBreak = broke.length ? Math.min(...broke) : null;
-  if (!best) return `capacity search: no step held${lowestBreak === null ? "" : `; capacity is below ${lowestBreak} clients`}`;
-  return `capacity search: holds ${best.clients} clients (${best.phase} step)${lowestBreak === null ? "; no step broke, so this is a lower bound" : `; broke at ${lowestBreak}`}`;
+  const answer = searchAnswer(judged);
+  const { held, lastHeld, lowestBreak, range } = answer;
+  if (held) return `capacity search: holds ${held.clients} clients (${held.phase} step)${lowestBreak === null ? "; no step broke, so this is a lower bound" : `; broke at ${lowestBreak}`}`;
+  if (lastHeld) {
+    const known = range ? `capacity is between ${range.from} and ${range.to} clients` : `capacity is not known, and may be below ${lastHeld.clients} clients`;
+    return `capacity search: no valid estimate: ${lastHeld.clients} clients held before the break at ${lowestBreak}, but the server did not recover (${lastHeld.clients} did not hold again after it); ${known}`;
+  }
+  const tries = answer.retries > 0 ? ` in ${answer.retries + 1} tries` : "";
+  return `capacity search: no step held${tries}${lowestBreak === null ? "" : `; capacity is below ${lowestBreak} clients`}`;
 }

@@ -1,23 +1,24 @@
 import { describe, expect, it } from "vitest";
-import { autoSearchOf, coarseLevels, fineLevels, holdSeconds, largestHeldBelowBreaks, MAX_SETTLE_STEPS, nextLevelStart, nextSearchStep, type AutoSearch, type JudgedStep, type SearchDecision } from "./capacity-search";
+import { autoSearchOf, coarseLevels, fineLevels, largestHeldBelowBreaks, MAX_FIRST_STEP_RETRIES, MAX_SETTLE_STEPS, nextLevelStart, nextSearchStep, searchAnswer, steadySeconds, type AutoSearch, type JudgedStep, type SearchDecision } from "./capacity-search";
 import { LoadShape } from "./plan";
 
 const search: AutoSearch = { startClients: 200, maxClients: 1_600, coarseSteps: 8, fineSteps: 5, stepDurationSec: 10 };
 
 /**
- * Runs the search against a server that holds up to `capacity` clients, and after an overload needs
- * `recoverySteps` steps to drain its backlog (a settle step before then breaks): every decision, in order.
+ * Runs the search against a server that holds up to `capacity` clients, after an overload needs
+ * `recoverySteps` steps to drain its backlog (a settle step before then breaks), and breaks for a transient
+ * in the steps numbered in `transients`: every decision, in order (a retry shown as "retry").
  */
-function simulate(capacity: number, settings = search, recoverySteps = 0): { levels: [number, string][]; end: SearchDecision } {
+function simulate(capacity: number, settings = search, recoverySteps = 0, transients: number[] = []): { levels: [number, string][]; end: SearchDecision } {
   const judged: JudgedStep[] = [];
   let sinceOverload = Infinity;
-  // Bounded: a search never runs more than its coarse, settle and fine levels.
-  for (let i = 0; i < settings.coarseSteps + MAX_SETTLE_STEPS + settings.fineSteps + 1; i++) {
+  // Bounded: a search never runs more than its coarse, retried, settle and fine levels.
+  for (let i = 0; i < settings.coarseSteps + MAX_FIRST_STEP_RETRIES + MAX_SETTLE_STEPS + settings.fineSteps + 1; i++) {
     const next = nextSearchStep(settings, judged);
-    if (next.done) return { levels: judged.map((s) => [s.clients, s.phase]), end: next };
-    const held = next.clients <= capacity && sinceOverload >= recoverySteps;
+    if (next.done) return { levels: judged.map((s) => [s.clients, s.retry ? "retry" : s.phase]), end: next };
+    const held = next.clients <= capacity && sinceOverload >= recoverySteps && !transients.includes(i);
     sinceOverload = next.clients > capacity ? 0 : sinceOverload + 1;
-    judged.push({ clients: next.clients, phase: next.phase, held });
+    judged.push({ clients: next.clients, phase: next.phase, held, retry: next.retry });
   }
   throw new Error("the search did not end");
 }
@@ -36,7 +37,7 @@ describe("coarse and fine levels", () => {
 
 describe("nextSearchStep", () => {
   it.each([
-    { name: "breaks at the first step", capacity: 100, levels: [[200, "coarse"]], end: "first-step-broke" },
+    { name: "breaks at the first step, in every try", capacity: 100, levels: [[200, "coarse"], [200, "retry"], [200, "retry"]], end: "first-step-broke" },
     {
       name: "never breaks: stops at load.clients",
       capacity: 5_000,
@@ -91,6 +92,15 @@ describe("nextSearchStep", () => {
     });
   });
 
+  it("holds the first level again when it broke, and climbs on when a retry holds: one transient does not end the search", () => {
+    const climb = [400, 600, 800, 1_000].map((n) => [n, "coarse"]);
+    const after = [[800, "settle"], [840, "fine"], [880, "fine"], [920, "fine"]];
+    expect(simulate(900, search, 0, [0])).toEqual({ levels: [[200, "coarse"], [200, "retry"], ...climb, ...after], end: { done: true, reason: "fine-step-broke" } });
+    expect(simulate(900, search, 0, [0, 1])).toEqual({ levels: [[200, "coarse"], [200, "retry"], [200, "retry"], ...climb, ...after], end: { done: true, reason: "fine-step-broke" } });
+    // A later coarse level that breaks is the break: only the first level is tried again.
+    expect(simulate(900, search, 0, [2]).levels.slice(0, 4)).toEqual([[200, "coarse"], [400, "coarse"], [600, "coarse"], [400, "settle"]]);
+  });
+
   it("ends at once when no fine level fits between the held and the broken level", () => {
     const tight = { ...search, startClients: 1, maxClients: 3 };
     expect(simulate(1, tight)).toEqual({ levels: [[1, "coarse"], [2, "coarse"]], end: { done: true, reason: "fine-range-exhausted" } });
@@ -125,6 +135,14 @@ describe("step-up plan validation", () => {
     expect(issues({ mode: "auto", startClients: 10, fineSteps: 1 })).toEqual(["shape.fineSteps: the fine phase needs at least 2 increments"]);
     expect(issues({ mode: "auto", startClients: 10, coarseSteps: 4, fineSteps: 4 })).toEqual([]);
   });
+  it("takes a minClients from 1 to load.clients, in either mode", () => {
+    expect(issues({ mode: "auto", startClients: 10, minClients: 1_000 })).toEqual([]);
+    expect(issues({ startClients: 10, stepClients: 10, minClients: 250 })).toEqual([]);
+    expect(issues({ mode: "auto", startClients: 10, minClients: 0 })).toEqual(["shape.minClients: must be at least 1 client"]);
+    expect(issues({ mode: "auto", startClients: 10, minClients: 1_001 })).toEqual([
+      "shape.minClients: must be at most load.clients (1000): the search never holds more clients, so it could never show that many held",
+    ]);
+  });
 });
 
 describe("nextLevelStart", () => {
@@ -135,11 +153,30 @@ describe("nextLevelStart", () => {
   });
 });
 
-describe("holdSeconds and largestHeldBelowBreaks", () => {
-  it("drops a step's first (ramping) second when it has more than two", () => {
-    expect(holdSeconds([5, 6, 7, 5], (s) => s)).toEqual([6, 7]);
-    expect(holdSeconds([5, 6], (s) => s)).toEqual([5, 6]);
+describe("steadySeconds", () => {
+  /** One agent's seconds: [second, clients started, connections open at its end]. */
+  const rows = (...seconds: [number, number, number][]) => seconds.map(([second, clients, connectionsOpen]) => ({ second, clients, connectionsOpen }));
+  const judged = (list: ReturnType<typeof rows>) => [...new Set(steadySeconds(list, (r) => r).map((r) => r.second))];
+
+  it("leaves out every second before the one in which the connections reached the level, and that one", () => {
+    // Connections still opening in seconds 0 and 1 (a connect spike): judged from second 2 on, not from second 1.
+    expect(judged(rows([0, 20, 8], [1, 20, 20], [2, 20, 20], [3, 20, 20], [4, 20, 20]))).toEqual([2, 3, 4]);
+    expect(judged(rows([0, 20, 5], [1, 20, 17], [2, 20, 20], [3, 20, 20], [4, 20, 20]))).toEqual([3, 4]);
+    // Coming down to a lower level after a higher step counts the same way.
+    expect(judged(rows([0, 16, 19], [1, 16, 16], [2, 16, 16], [3, 16, 16]))).toEqual([2, 3]);
   });
+  it("sums agents' seconds, and takes a client reconnecting among many as at the level", () => {
+    const two = [...rows([0, 500, 300], [1, 500, 495], [2, 500, 500]), ...rows([0, 500, 200], [1, 500, 500], [2, 500, 499])];
+    expect(judged(two)).toEqual([2]);
+  });
+  it("judges the seconds less the first when the connections never settle at the level", () => {
+    expect(judged(rows([0, 20, 5], [1, 20, 12], [2, 20, 15], [3, 20, 18]))).toEqual([1, 2, 3]);
+    expect(judged(rows([0, 20, 5], [1, 20, 12], [2, 20, 20]))).toEqual([1, 2]);
+    expect(judged(rows([5, 20, 5], [6, 20, 20]))).toEqual([5, 6]);
+  });
+});
+
+describe("largestHeldBelowBreaks and searchAnswer", () => {
   it("counts settle steps neither as held nor as broken", () => {
     const steps = [{ clients: 800, held: true }, { clients: 1_000, held: false }, { clients: 800, held: false, phase: "settle" as const }, { clients: 840, held: true }];
     expect(largestHeldBelowBreaks(steps)?.clients).toBe(840);
@@ -149,5 +186,26 @@ describe("holdSeconds and largestHeldBelowBreaks", () => {
     expect(largestHeldBelowBreaks(steps)?.clients).toBe(840);
     expect(largestHeldBelowBreaks([{ clients: 200, held: false }])).toBeNull();
     expect(largestHeldBelowBreaks([{ clients: 200, held: true }, { clients: 400, held: true }])?.clients).toBe(400);
+  });
+  it("counts a first try that a retry superseded as neither, and a first level that broke in every try as the break", () => {
+    const transient = [{ clients: 200, held: false }, { clients: 200, held: true, retry: true }, { clients: 400, held: true }, { clients: 600, held: false }];
+    expect(searchAnswer(transient)).toMatchObject({ held: { clients: 400 }, lowestBreak: 600, retries: 1 });
+    const below = [{ clients: 200, held: false }, { clients: 200, held: false, retry: true }, { clients: 200, held: false, retry: true }];
+    expect(searchAnswer(below)).toMatchObject({ held: null, lastHeld: null, lowestBreak: 200, range: null, retries: 2 });
+  });
+  it("does not claim a level held when it broke again after the break and never held again: the server did not recover", () => {
+    const coarse = [{ clients: 200, held: true }, { clients: 400, held: true }, { clients: 600, held: true }, { clients: 800, held: false }];
+    const settle = (held: boolean) => ({ clients: 600, held, phase: "settle" as const });
+    const failed = searchAnswer([...coarse, settle(false), settle(false), settle(false)]);
+    expect(failed.held).toBeNull();
+    expect(failed.lastHeld?.clients).toBe(600);
+    expect(failed.notHeldAgain).toHaveLength(3);
+    // 400 held and nothing contradicts it: capacity lies between 400 and 600.
+    expect(failed.range).toEqual({ from: 400, to: 600 });
+    // Once the level holds again, the breaks before are the backlog draining: the estimate stands.
+    const recovered = searchAnswer([...coarse, settle(false), settle(true), { clients: 640, held: true, phase: "fine" as const }, { clients: 680, held: false, phase: "fine" as const }]);
+    expect(recovered).toMatchObject({ held: { clients: 640 }, notHeldAgain: [], range: null, lowestBreak: 680 });
+    // No lower level held: nothing to give a range from.
+    expect(searchAnswer([{ clients: 200, held: true }, { clients: 400, held: false }, { clients: 200, held: false, phase: "settle" }]).range).toBeNull();
   });
 });

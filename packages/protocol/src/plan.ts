@@ -221,6 +221,8 @@ export const LoadShapeKind = z.discriminatedUnion("kind", [
     coarseSteps: z.number().int().min(2, "the coarse phase needs at least 2 levels").max(100).optional(),
     /** auto: into how many increments the fine phase splits the gap between the last held and the broken level (default 5). */
     fineSteps: z.number().int().min(2, "the fine phase needs at least 2 increments").max(100).optional(),
+    /** The clients the server must hold for the run to pass: the estimate is judged against it (`meetsMinClients`). */
+    minClients: z.number().int().min(1, "must be at least 1 client").optional(),
   }),
 ]);
 export type LoadShapeKind = z.infer<typeof LoadShapeKind>;
@@ -238,6 +240,9 @@ export const LoadShape = z.object({
   const shape = load.shape;
   if (shape?.kind !== "step-up") return;
   const issue = (key: string, message: string) => ctx.addIssue({ code: "custom", path: ["shape", key], message });
+  if (shape.minClients !== undefined && shape.minClients > load.clients) {
+    issue("minClients", `must be at most load.clients (${load.clients}): the search never holds more clients, so it could never show that many held`);
+  }
   if (shape.mode === "auto") {
     if (shape.stepClients !== undefined) issue("stepClients", "an automatic search chooses its own steps: leave stepClients out, or use mode fixed");
     if (shape.startClients >= load.clients) issue("startClients", `must be below load.clients (${load.clients}): the search climbs from it to load.clients`);

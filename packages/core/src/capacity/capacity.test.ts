@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { SnapshotRow } from "@throng/db/repos/snapshots";
 import type { Slo } from "@throng/protocol/plan";
 import { encodeValues } from "../metrics/histogram";
-import { analyzeCapacity } from "./capacity";
+import { analyzeCapacity, measureStep } from "./capacity";
 
 /** A synthetic server: throughput = 10 msg/s per client up to 400 clients, flat after; p99 climbs past 300. */
 function stepRows(step: number, clients: number, seconds = 5, saturated = false): SnapshotRow[] {
@@ -74,10 +74,76 @@ describe("capacity estimate", () => {
     expect(estimate.steps.map((s) => s.phase)).toEqual([...Array(6).fill("coarse"), "settle", "settle", ...Array(4).fill("fine")]);
     expect(estimate.steps[6]!.held).toBe(false);
     expect(estimate.clients).toBe(340);
+    expect(estimate.recovered).toBe(true);
     expect(estimate.breakingStep).toBe(5);
     expect(estimate.sentence).toMatch(/Searched coarse steps of 50, then 10 between 300 and 350 \(after 2 settle steps back at 300 while the server recovered\)\.$/);
     // The settle step's drained backlog (9,000 msg/s at 300 clients) is no point of the throughput curve.
     expect(estimate.usl?.rSquared).toBeGreaterThan(0.8);
+  });
+
+  it("judges a step on its steady seconds: a connect spike while its connections were still opening does not break it", () => {
+    // 20 clients; the connections open slowly (8 by the first second's end, all 20 only by the second's), and the
+    // second second's round trips carry the connect spike: 10 of 100 at 500 ms. The seconds after are fine.
+    const spike = encodeValues([...Array(90).fill(1_000), ...Array(10).fill(500_000)]);
+    const rows = stepRows(0, 20).map((r, i) => {
+      const counters = r.counters as Record<string, number>;
+      if (i === 0) return { ...r, counters: { ...counters, connectionsOpen: 8 } };
+      return i === 1 ? { ...r, rttHist: spike } : r;
+    });
+    const step = measureStep(0, rows, slos);
+    expect(step.seconds).toBe(3);
+    expect(step.held).toBe(true);
+    // Left out only the first second, the spike's 10 of 400 round trips put p99 at 500 ms.
+    expect(measureStep(0, rows.map((r, i) => (i === 0 ? { ...r, counters: { ...(r.counters as object), connectionsOpen: 20 } } : r)), slos).held).toBe(false);
+  });
+
+  it("automatic search: a first level held again after it broke is shown as a retry, and its broken try counts neither way", () => {
+    const load = { clients: 450, durationSec: 600, rampUpSec: 0, shape: { kind: "step-up" as const, mode: "auto" as const, startClients: 100, stepDurationSec: 5 } };
+    const transient = encodeValues([...Array(90).fill(1_000), ...Array(10).fill(80_000)]);
+    const levels = [100, 100, 150, 200, 250, 300, 350, 300, 310, 320, 330, 340];
+    const rows = levels.flatMap((clients, step) => stepRows(step, clients).map((r) => (step === 0 ? { ...r, rttHist: transient } : r)));
+    const estimate = analyzeCapacity(rows, slos, load)!;
+    expect(estimate.steps.map((s) => [s.clients, s.held, s.retry ?? false])).toEqual([[100, false, false], [100, true, true], ...levels.slice(2).map((c) => [c, c < 350, false])]);
+    expect(estimate.steps.map((s) => s.phase)).toEqual([...Array(7).fill("coarse"), "settle", ...Array(4).fill("fine")]);
+    expect(estimate.clients).toBe(340);
+    expect(estimate.valid).toBe(true);
+    expect(estimate.breakingStep).toBe(6);
+    expect(estimate.sentence).toMatch(/Searched coarse steps of 50 \(the first level, 100, tried 2 times after it broke\), then 10 between 300 and 350/);
+
+    const never = analyzeCapacity([0, 1, 2].flatMap((step) => stepRows(step, 100).map((r) => ({ ...r, rttHist: transient }))), slos, load)!;
+    expect(never.steps.map((s) => s.retry ?? false)).toEqual([false, true, true]);
+    expect(never).toMatchObject({ clients: null, valid: false, breakingStep: 2, problems: ["the first step broke an SLO in all 3 tries"] });
+    expect(never.sentence).toMatch(/^Broke at the first step \(rtt-p99-ms\) in all 3 tries: capacity is below 100 clients\./);
+  });
+
+  it("automatic search: does not claim the last level that held when the server did not hold it again after the break", () => {
+    const load = { clients: 450, durationSec: 600, rampUpSec: 0, shape: { kind: "step-up" as const, mode: "auto" as const, startClients: 100, stepDurationSec: 5, minClients: 200 } };
+    const levels = [100, 150, 200, 250, 300, 350, 300, 300, 300];
+    // Every settle step still drains the overload of 350 clients: p99 breaks the SLO at 300 clients each time.
+    const backlog = encodeValues([...Array(90).fill(1_000), ...Array(10).fill(80_000)]);
+    const rows = levels.flatMap((clients, step) => stepRows(step, clients).map((r) => (step >= 6 ? { ...r, rttHist: backlog } : r)));
+    const estimate = analyzeCapacity(rows, slos, load)!;
+    expect(estimate.steps.slice(6).map((s) => [s.phase, s.held])).toEqual(Array(3).fill(["settle", false]));
+    expect(estimate).toMatchObject({ clients: null, valid: false, lastHeldClients: 300, recovered: false, range: { from: 250, to: 300 }, minClients: 200, meetsMinClients: null });
+    expect(estimate.problems).toEqual(["the server did not recover: 300 clients did not hold again after the break"]);
+    expect(estimate.sentence).toBe(
+      "Not a valid estimate: 300 clients held before the break at 350 clients on rtt-p99-ms, but the server did not recover (300 did not hold again in 3 steps after the break), " +
+        "so 300 is not claimed as held; capacity is between 250 and 300 clients. Searched coarse steps of 50, then 3 settle steps back at 300 (none held).",
+    );
+    expect(estimate.sentence).not.toMatch(/Holds/);
+  });
+
+  it("says whether a valid estimate meets the plan's minClients", () => {
+    const rows = [100, 200, 300, 350].flatMap((clients, step) => stepRows(step, clients));
+    const shape = (minClients?: number) => ({ clients: 400, durationSec: 60, rampUpSec: 0, shape: { kind: "step-up" as const, startClients: 100, stepClients: 100, stepDurationSec: 5, ...(minClients ? { minClients } : {}) } });
+    expect(analyzeCapacity(rows, slos, shape(300))).toMatchObject({ clients: 300, valid: true, minClients: 300, meetsMinClients: true });
+    const below = analyzeCapacity(rows, slos, shape(320))!;
+    expect(below).toMatchObject({ clients: 300, valid: true, minClients: 320, meetsMinClients: false });
+    expect(below.sentence).toMatch(/Below the plan's minClients of 320\.$/);
+    expect(analyzeCapacity(rows, slos, shape())).toMatchObject({ minClients: null, meetsMinClients: null });
+    // Not valid (an agent was the limit): no judgement against minClients.
+    const saturated = [...stepRows(0, 100), ...stepRows(1, 200), ...stepRows(2, 350, 5, true)];
+    expect(analyzeCapacity(saturated, slos, shape(100))).toMatchObject({ valid: false, meetsMinClients: null });
   });
 
   it("names a step by the clients it held, not by a last second that already counts the next level", () => {

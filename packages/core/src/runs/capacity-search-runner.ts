@@ -97,6 +97,8 @@ export function createCapacitySearchRunner(deps: {
         if (now < stepEnd + timing.searchMaxLagMs) return schedule(orgId, runId, stepIndex, attempt + 1, now + timing.searchRetryMs);
         log.warn({ runId, step: stepIndex }, "judging a search step without every agent's last second");
       }
+      // Judged on the step's steady seconds, with the code the final estimate uses; a first level that broke is
+      // held again (a coarse step at the same level) before the search concludes the server is below it.
       const held = rows.length > 0 && measureStep(stepIndex, rows, spec.slos ?? []).held;
       await repos.searchSteps.judge(orgId, runId, stepIndex, held, new Date(now));
       const judged = (await repos.searchSteps.list(orgId, runId)).filter((s) => s.step <= stepIndex && s.held !== null);
@@ -112,7 +114,7 @@ export function createCapacitySearchRunner(deps: {
       if (startAt >= run.startAt.getTime() + spec.load.durationSec * 1000) return;
       const level = { step: stepIndex + 1, clients: next.clients, phase: next.phase, startAt: new Date(startAt), held: null };
       if (!(await repos.searchSteps.insert(orgId, runId, level))) return; // another worker decided it
-      log.info({ runId, step: level.step, clients: level.clients, phase: level.phase, held }, "capacity search: next level");
+      log.info({ runId, step: level.step, clients: level.clients, phase: level.phase, held }, next.retry ? "capacity search: the first level again, after it broke" : "capacity search: next level");
       await announce(runId, orgId, search, level, shards);
     },
   };
