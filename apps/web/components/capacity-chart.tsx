@@ -1,5 +1,6 @@
 import type { CapacityEstimate } from "@throng/protocol/report";
 import { CHART, capacityChartModel } from "../lib/capacity-chart";
+import { formatInteger } from "../lib/format";
 import { formatAxisCount } from "../lib/series";
 
 const MARK_COLOURS = { breaking: "#cf222e", knee: "#9a6700", trusted: "#57606a" } as const;
@@ -40,10 +41,17 @@ export function CapacityChart({ capacity }: { capacity: CapacityEstimate }) {
             </text>
           </g>
         ))}
-        {model.curve && <path d={model.curve} fill="none" stroke="#0969da" strokeWidth="2" data-testid="capacity-usl-curve" />}
+        <clipPath id="capacity-plot-area">
+          <rect x={left} y={top} width={width - left - right} height={height - top - bottom} />
+        </clipPath>
+        {model.curve && <path d={model.curve} fill="none" stroke="#0969da" strokeWidth="2" clipPath="url(#capacity-plot-area)" data-testid="capacity-usl-curve" />}
+        {/* Past the trusted range the curve is extrapolation, not a measurement: dashed, and clipped to the plot. */}
+        {model.extrapolation && (
+          <path d={model.extrapolation} fill="none" stroke="#0969da" strokeWidth="1.5" strokeDasharray="6 5" opacity="0.7" clipPath="url(#capacity-plot-area)" data-testid="capacity-usl-extrapolation" />
+        )}
         {model.dots.map((dot) => {
           const paint = { fill: dot.held ? "#1a7f37" : "#cf222e", stroke: dot.saturated ? "#9a6700" : "#fff", strokeWidth: dot.saturated ? 3 : 1.5 };
-          const title = <title>{`step ${dot.step + 1}${dot.phase ? ` (${dot.phase})` : ""}: ${dot.clients} clients, ${Math.round(dot.throughput)} msg/s${dot.held ? "" : ", broke an SLO"}${dot.saturated ? ", agent saturated" : ""}`}</title>;
+          const title = <title>{`step ${dot.step + 1}${dot.phase ? ` (${dot.retry ? "first level again, after it broke" : dot.phase})` : ""}: ${dot.clients} clients, ${Math.round(dot.throughput)} msg/s${dot.held ? "" : ", broke an SLO"}${dot.saturated ? ", agent saturated" : ""}`}</title>;
           // A fine step is a diamond, so the search's second pass below the break reads apart from its coarse climb;
           // a settle step (the server draining its backlog, not part of the estimate) is a hollow square.
           if (dot.phase === "settle") {
@@ -65,8 +73,18 @@ export function CapacityChart({ capacity }: { capacity: CapacityEstimate }) {
         })}
       </svg>
       <figcaption className="muted small">
-        <span className="legend-dot ok" /> step held its SLOs · <span className="legend-dot bad" /> step broke one · <span className="legend-line" /> Universal Scalability Law fit ·
-        dashed lines: breaking step, knee, and how far the fit may be trusted
+        <span className="legend-dot ok" /> step held its SLOs · <span className="legend-dot bad" /> step broke one · <span className="legend-line" /> Universal Scalability Law fit
+        {model.trustedToClients !== null && ` where it is trusted (up to ${formatInteger(model.trustedToClients)} clients)`}
+        {model.extrapolation && (
+          <>
+            {" · "}
+            <svg width="20" height="6" aria-hidden="true">
+              <line x1="0" x2="20" y1="3" y2="3" stroke="#0969da" strokeWidth="1.5" strokeDasharray="6 5" />
+            </svg>{" "}
+            the fit beyond that: extrapolation, not measured
+          </>
+        )}{" "}
+        · dashed vertical lines: breaking step, knee, and how far the fit may be trusted
         {model.dots.some((dot) => dot.phase === "fine") && " · circles: the search's coarse steps, diamonds: its fine steps below the first break"}
         {model.dots.some((dot) => dot.phase === "settle") && " · hollow squares: settle steps back at the last level that held, while the server recovered (not judged for the estimate)"}
       </figcaption>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { capacityChartModel, niceCeiling, uslThroughput } from "./capacity-chart";
+import { CHART, capacityChartModel, niceCeiling, splitCurve, uslThroughput } from "./capacity-chart";
 
 describe("uslThroughput", () => {
   it("is linear without contention or coherency costs", () => {
@@ -53,7 +53,38 @@ describe("capacityChartModel", () => {
     expect(capacityChartModel({ steps: [step(0, 5, 50)], usl: null, breakingStep: null, kneeClients: null }).dots[0]!.phase).toBeUndefined();
   });
   it("draws no curve without a fit", () => {
-    expect(capacityChartModel({ steps: [step(0, 5, 50)], usl: null, breakingStep: null, kneeClients: null }).curve).toBe("");
+    const model = capacityChartModel({ steps: [step(0, 5, 50)], usl: null, breakingStep: null, kneeClients: null });
+    expect([model.curve, model.extrapolation, model.trustedToClients]).toEqual(["", "", null]);
+  });
+  it("draws the fit solid only as far as it is trusted, dashed beyond, and sizes y without the dashed part", () => {
+    // Measured up to 600 clients (774 msg/s); the fit (no κ) keeps climbing past the steps, to 1,143 msg/s at 1,000 clients.
+    const steps = [step(0, 100, 154), step(1, 200, 296), step(2, 300, 429), step(3, 400, 552), step(4, 500, 667), step(5, 600, 774, false)];
+    const usl = { lambda: 1.6, sigma: 0.0004, kappa: 0, rSquared: 0.99, peakClients: null, peakThroughputPerSec: null, trustedUpToClients: 750 };
+    const model = capacityChartModel({ steps, usl, breakingStep: 5, kneeClients: 400 });
+    const xsOf = (path: string) => [...path.matchAll(/[ML]([\d.]+),/g)].map((m) => Number(m[1]));
+    const clientsAt = (px: number) => ((px - CHART.left) / (CHART.width - CHART.left - CHART.right)) * model.xTicks.at(-1)!.value;
+    // The solid part ends at the trusted 750 clients, where the dashed part begins; the dashed part runs to the axis end.
+    expect(clientsAt(Math.max(...xsOf(model.curve)))).toBeCloseTo(750, 0);
+    expect(clientsAt(Math.min(...xsOf(model.extrapolation)))).toBeCloseTo(750, 0);
+    expect(clientsAt(Math.max(...xsOf(model.extrapolation)))).toBeCloseTo(1_000, 0);
+    expect(model.trustedToClients).toBe(750);
+    // The untrusted prediction at 1,000 clients does not stretch the throughput axis (to 2,000); the chart clips it.
+    expect(uslThroughput(usl, 1_000)).toBeGreaterThan(1_000);
+    expect(model.yTicks.at(-1)!.value).toBe(1_000);
+  });
+  it("draws no dashed part when the axis ends where the trust does", () => {
+    const usl = { lambda: 10, sigma: 0.02, kappa: 0, rSquared: 0.95, peakClients: null, peakThroughputPerSec: null, trustedUpToClients: 50 };
+    const model = capacityChartModel({ steps: [step(0, 20, 180), step(1, 40, 330)], usl, breakingStep: null, kneeClients: null });
+    expect(model.extrapolation).toBe("");
+    expect(model.curve).not.toBe("");
+  });
+});
+
+describe("splitCurve", () => {
+  it("splits the sampled clients at the trusted end, both parts holding it so they join", () => {
+    expect(splitCurve([0, 10, 20, 30, 40], 25)).toEqual({ trusted: [0, 10, 20, 25], untrusted: [25, 30, 40] });
+    expect(splitCurve([0, 10, 20], 20)).toEqual({ trusted: [0, 10, 20], untrusted: [20] });
+    expect(splitCurve([0, 10, 20], 50)).toEqual({ trusted: [0, 10, 20], untrusted: [] });
   });
 });
 

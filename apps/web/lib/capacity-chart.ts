@@ -27,6 +27,8 @@ export interface StepDot {
   saturated: boolean;
   /** An automatic search's phase: coarse steps are drawn as circles, the fine ones below the break as diamonds. */
   phase?: "coarse" | "settle" | "fine";
+  /** The first level held again after it broke. */
+  retry?: boolean;
   x: number;
   y: number;
 }
@@ -40,8 +42,12 @@ export interface ChartMark {
 
 export interface CapacityChartModel {
   dots: StepDot[];
-  /** SVG path of the fitted curve, or "" without a fit. */
+  /** SVG path of the fitted curve where the fit is trusted (drawn solid), or "" without a fit. */
   curve: string;
+  /** SVG path of the fitted curve beyond that (drawn dashed: extrapolation), or "" when the axis ends where the trust does. */
+  extrapolation: string;
+  /** Clients up to which the curve is drawn solid; null without a fit. */
+  trustedToClients: number | null;
   marks: ChartMark[];
   xTicks: { value: number; x: number }[];
   yTicks: { value: number; y: number }[];
@@ -52,6 +58,15 @@ function shownPeak(usl: UslFit | null): number {
   return usl?.peakClients && usl.peakClients <= 2 * usl.trustedUpToClients ? usl.peakClients : 0;
 }
 
+/**
+ * The clients at which the curve is sampled, split where the fit stops being trusted: `trusted` up to and
+ * including `trustedTo`, `untrusted` from it on (both hold the boundary, so the solid and dashed parts join).
+ */
+export function splitCurve(xs: readonly number[], trustedTo: number): { trusted: number[]; untrusted: number[] } {
+  const all = [...new Set([...xs, ...(trustedTo > Math.min(...xs) && trustedTo < Math.max(...xs) ? [trustedTo] : [])])].sort((a, b) => a - b);
+  return { trusted: all.filter((n) => n <= trustedTo), untrusted: all.filter((n) => n >= trustedTo) };
+}
+
 export function capacityChartModel(capacity: Pick<CapacityEstimate, "steps" | "usl" | "breakingStep" | "kneeClients"> & { breakingSlos?: readonly string[] }): CapacityChartModel {
   const { width, height, left, right, top, bottom } = CHART;
   const steps = capacity.steps;
@@ -60,8 +75,10 @@ export function capacityChartModel(capacity: Pick<CapacityEstimate, "steps" | "u
   // Show the measured range, and past it as far as the fit is trusted (or its peak), so extrapolation is visible.
   const maxClients = Math.max(1, ...steps.map((s) => s.clients), usl?.trustedUpToClients ?? 0, shownPeak(usl));
   const xMax = niceCeiling(maxClients);
-  const curveXs = usl ? Array.from({ length: 61 }, (_, i) => (i / 60) * xMax) : [];
-  const yMax = niceCeiling(Math.max(1, ...steps.map((s) => s.throughputPerSec), ...curveXs.map((n) => (usl ? uslThroughput(usl, n) : 0))));
+  // Solid only as far as the fit is trusted (usl.ts trusts a good fit a quarter past the largest step, a poor one
+  // not past it); dashed beyond, and the y axis sized without the dashed part, which the chart clips.
+  const parts = usl ? splitCurve(Array.from({ length: 61 }, (_, i) => (i / 60) * xMax), usl.trustedUpToClients) : { trusted: [], untrusted: [] };
+  const yMax = niceCeiling(Math.max(1, ...steps.map((s) => s.throughputPerSec), ...parts.trusted.map((n) => (usl ? uslThroughput(usl, n) : 0))));
   const x = (clients: number) => left + (clients / xMax) * (width - left - right);
   const y = (value: number) => top + (1 - value / yMax) * (height - top - bottom);
   const dots = steps.map((s) => ({
@@ -71,10 +88,11 @@ export function capacityChartModel(capacity: Pick<CapacityEstimate, "steps" | "u
     held: s.held,
     saturated: s.saturatedAgents.length > 0,
     ...(s.phase ? { phase: s.phase } : {}),
+    ...(s.retry ? { retry: true } : {}),
     x: x(s.clients),
     y: y(s.throughputPerSec),
   }));
-  const curve = usl ? curveXs.map((n, i) => `${i === 0 ? "M" : "L"}${x(n).toFixed(1)},${y(uslThroughput(usl, n)).toFixed(1)}`).join(" ") : "";
+  const path = (xs: readonly number[]) => (usl && xs.length > 1 ? xs.map((n, i) => `${i === 0 ? "M" : "L"}${x(n).toFixed(1)},${y(uslThroughput(usl, n)).toFixed(1)}`).join(" ") : "");
   const marks: ChartMark[] = [];
   if (breaking) marks.push({ kind: "breaking", label: `broke at ${breaking.clients}${capacity.breakingSlos?.length ? ` on ${capacity.breakingSlos.join(", ")}` : ""}`, clients: breaking.clients, x: x(breaking.clients) });
   if (capacity.kneeClients !== null) marks.push({ kind: "knee", label: `knee ${capacity.kneeClients}`, clients: capacity.kneeClients, x: x(capacity.kneeClients) });
@@ -83,7 +101,9 @@ export function capacityChartModel(capacity: Pick<CapacityEstimate, "steps" | "u
   const ticks = (max: number) => [0, 0.2, 0.4, 0.6, 0.8, 1].map((f) => f * max);
   return {
     dots,
-    curve,
+    curve: path(parts.trusted),
+    extrapolation: path(parts.untrusted),
+    trustedToClients: usl?.trustedUpToClients ?? null,
     marks,
     xTicks: ticks(xMax).map((value) => ({ value, x: x(value) })),
     yTicks: ticks(yMax).map((value) => ({ value, y: y(value) })),
