@@ -132,4 +132,15 @@ describe("runShard", () => {
     expect(third!.counters.scheduledSends).toBeGreaterThan(450);
     expect(made(third!)).toBeLessThan(10);
   });
+
+  it("counts pings still unanswered when the run ends as inFlightAtEnd in the last snapshot, not as errors", async () => {
+    const { transport } = createFakeTransport();
+    // The fake transport, except that no pong ever comes back.
+    const silent: Transport = { open: (events) => transport.open({ ...events, onMessage() {} }) };
+    const snapshots: MetricSnapshot[] = [];
+    await runShard(assignment({ durationSec: 2 }), { transport: silent, onSnapshot: (s) => snapshots.push(s) });
+    expect(snapshots.map((s) => s.counters.inFlightAtEnd)).toEqual([undefined, 5]);
+    expect(snapshots.map((s) => s.counters.errors)).toEqual([0, 0]);
+    expect(MetricSnapshot.safeParse(snapshots[1]).success).toBe(true);
+  });
 });

@@ -130,6 +130,7 @@ export async function runShard(assignment: RunAssignment, options: RunShardOptio
   });
 
   let lastSeq = -1;
+  let closing: Promise<void> | undefined;
   try {
     let intervalStart = begin;
     // Bounded: every pass ends an interval, and intervals only move forward to endAt or the abort.
@@ -137,6 +138,13 @@ export async function runShard(assignment: RunAssignment, options: RunShardOptio
       const boundary = Math.min(nextGridPoint(assignment.startAt, intervalStart), endAt);
       const aborted = await waitUntil(clock, boundary, signal);
       const intervalEnd = aborted ? Math.min(Math.round(clock.now()), boundary) : boundary;
+      const last = aborted || intervalEnd >= endAt;
+      if (last) {
+        // The run's end: clients stop before its last second is cut, so what they still have in flight goes into
+        // that snapshot as inFlightAtEnd (not into errors or losses), and their send schedules stop with it.
+        ramp.stop();
+        closing = scenario.close();
+      }
       // seq is the second's index since startAt: 0, 1, 2… on time, and a process restarted mid-run
       // (which starts late) cannot reuse a seq its predecessor already delivered.
       const seq = Math.floor((intervalStart - assignment.startAt) / SNAPSHOT_INTERVAL_MS);
@@ -145,12 +153,12 @@ export async function runShard(assignment: RunAssignment, options: RunShardOptio
       lastSeq = seq;
       options.onSnapshot(snapshot);
       intervalStart = intervalEnd;
-      if (aborted || intervalEnd >= endAt) break;
+      if (last) break;
     }
   } finally {
     ramp.stop();
     builder.stop();
-    await scenario.close();
+    await (closing ?? scenario.close());
   }
   return { lastSeq };
 }

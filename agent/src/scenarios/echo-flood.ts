@@ -62,6 +62,10 @@ export function createEchoFlood(scenario: EchoFloodScenario, context: ScenarioCo
         count -= 1;
         fill();
       },
+      onStop(atRunEnd) {
+        if (atRunEnd && count > 0) metrics.inFlightAtEnd(count);
+        count = 0;
+      },
     });
   });
 }

@@ -39,6 +39,12 @@ export function createLoginStorm(scenario: LoginStormScenario, context: Scenario
         loginSentAt = undefined;
         if (!hold) void client.connection.close();
       },
+      onStop(atRunEnd) {
+        // A login still unanswered when the run ends was cut short by the run, not failed by the server.
+        if (!atRunEnd || loginSentAt === undefined) return;
+        metrics.inFlightAtEnd(1);
+        loginSentAt = undefined;
+      },
       onEnd() {
         clearTimeout(timer);
         if (loginSentAt !== undefined) metrics.loginFailed("closed");

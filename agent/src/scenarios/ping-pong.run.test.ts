@@ -119,4 +119,20 @@ describe("ping-pong on fake timers", () => {
     expect(snapshots[0]!.counters.messagesSent).toBeGreaterThan(0);
     expect(snapshots[0]!.counters.scheduledSends).toBeUndefined();
   });
+
+  it("at the run's end a ping still unanswered is in flight, not an error; one already past its timeout is a timeout", async () => {
+    // Never answers; pings time out after 300 ms, which ping-pong notices at the client's next due time.
+    const silent: Transport = { open: (events) => instantTransport().open({ ...events, onMessage() {} }) };
+    const { builder, runner, snapshots } = await runPingPong({ ms: 1_500, clients: 20, transport: silent, scenario: { intervalMs: 1_000, timeoutMs: 300 } });
+    await runner.close();
+    const last = builder.take({ seq: 1, intervalStart: 1_000, intervalMs: 500, clients: 20 });
+    const all = [...snapshots, last];
+    const sum = (name: "messagesSent" | "errors" | "inFlightAtEnd") => all.reduce((n, s) => n + (s.counters[name] ?? 0), 0);
+    // Every ping sent is accounted once: timed out (during the run or at its end) or in flight at the end.
+    expect(sum("errors") + sum("inFlightAtEnd")).toBe(sum("messagesSent"));
+    expect(last.counters.inFlightAtEnd).toBeGreaterThan(0);
+    expect(last.counters.inFlightAtEnd).toBeLessThan(20);
+    expect(Object.keys(last.counters.errorsByKind ?? {})).toEqual(["timeout"]);
+    expect(last.counters.lost).toBeUndefined();
+  });
 });

@@ -183,6 +183,13 @@ export function createPingPong(scenario: PingPongScenario, context: ScenarioCont
         state.inFlight = false;
         if (scenario.thinkTime) thinkThenSend();
       },
+      onStop(atRunEnd) {
+        // A ping past its timeout is a timeout (or lost) as it would have been at its next due time; one still
+        // within it was cut short by the run's end, not by the server.
+        if (!atRunEnd || timedOut(performance.now()) || !state.inFlight) return;
+        state.inFlight = false;
+        metrics.inFlightAtEnd(1);
+      },
       onEnd() {
         clearTimeout(timer);
         wheel.clear(due);

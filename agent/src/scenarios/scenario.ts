@@ -8,7 +8,10 @@ export interface ScenarioRunner {
   startClient(index: number): void;
   /** Stops one client (a load shape ramping down). */
   stopClient?(index: number): void;
-  /** Stops every client and closes its connection; resolves once all have ended. */
+  /**
+   * The run's end: stops every client at once (each counts what it still has in flight as `inFlightAtEnd` before
+   * this returns) and closes its connection; resolves once all have ended.
+   */
   close(): Promise<void>;
 }
 
@@ -32,6 +35,11 @@ export interface ScenarioContext {
 export interface ClientHandlers {
   onOpen(connection: TransportConnection): void;
   onMessage(data: Buffer, receivedAt: number): void;
+  /**
+   * The engine stops the client: `atRunEnd` at the run's end (or its abort), else a load shape ramping down. Called
+   * before onEnd; messages still unanswered then go to `inFlightAtEnd` at the run's end, not to errors or losses.
+   */
+  onStop?(atRunEnd: boolean): void;
   /** After the connection ended, whoever ended it; clear timers here. */
   onEnd?(): void;
   /** Give up connecting after this long and count the failure as "timeout". */
@@ -40,7 +48,8 @@ export interface ClientHandlers {
 
 export interface OpenedClient {
   connection: TransportConnection;
-  stop(): Promise<void>;
+  /** Stops the client (ClientHandlers.onStop) and closes its connection. */
+  stop(atRunEnd?: boolean): Promise<void>;
 }
 
 /** Opens one client's connection and does the bookkeeping every scenario shares: connect time, close causes, errors. */
@@ -79,9 +88,10 @@ export function openClient(context: ScenarioContext, index: number, handlers: Cl
   }
   return {
     connection,
-    stop() {
+    stop(atRunEnd = false) {
       stopped = true;
       clearTimeout(connectTimer);
+      handlers.onStop?.(atRunEnd);
       handlers.onEnd?.();
       return connection.close();
     },
@@ -102,7 +112,7 @@ function recordEnd(metrics: ScenarioMetrics, end: TransportEnd, stoppedByUs: boo
 }
 
 /** Keeps a scenario's clients by index, so the engine can stop one or all. */
-export function clientSet<C extends { stop(): Promise<void> }>(start: (index: number) => C): ScenarioRunner {
+export function clientSet<C extends { stop(atRunEnd?: boolean): Promise<void> }>(start: (index: number) => C): ScenarioRunner {
   const clients = new Map<number, C>();
   let closing = false;
   return {
@@ -116,7 +126,8 @@ export function clientSet<C extends { stop(): Promise<void> }>(start: (index: nu
     },
     async close() {
       closing = true;
-      await Promise.all([...clients.values()].map((client) => client.stop()));
+      // Every client is stopped before the first await: what is in flight is counted by the time close() returns.
+      await Promise.all([...clients.values()].map((client) => client.stop(true)));
       clients.clear();
     },
   };
