@@ -13,23 +13,26 @@ import { waitUntil } from "../infra/local/wait";
 import { signUp, waitForAgents, waitForStatus, type Browser } from "./fault/support/api-client";
 import { root, startApi, startWorkers, type ServerEnv } from "./fault/support/processes";
 import { giveTargetACore } from "./support/cpu";
+import { measureTargetCapacity } from "./support/target-capacity";
 
 /**
  * The automatic capacity search under the control plane (agent/PROTOCOL.md §10 "Capacity search steps"):
  * two real agent processes share the load, the server judges each step on both agents' stored seconds,
  * keeps its decisions in PostgreSQL and sends every agent the next level. The reference target burns
- * CPU_US per message, so it holds KNOWN_CLIENTS clients pinging every INTERVAL_MS; the estimate must land
- * within ±15% of it. In the serial phase of `npm test` (its name starts with tests/capacity-accuracy).
+ * CPU_US per message, about 21 clients pinging every INTERVAL_MS on a quiet core; what its core buys varies on
+ * a busy machine (a run found 17 against the 21.05 once assumed), so the test measures the target's capacity
+ * at saturation just before and just after the search (tests/support/target-capacity.ts) and the estimate must
+ * land within ±15% of their mean. In the serial phase of `npm test` (its name starts with tests/capacity-accuracy).
  */
 /**
- * 4.75 ms a message: the target holds 21.05 clients, between two levels. At a capacity of exactly 20 the settle
- * step back at 20 ran the target at 100%: the backlog the 25-client step left (25 pings in flight) never drained,
- * each ping waited for the 20 ahead of it (20 × 5 ms = the SLO's 100 ms), and whether the search recovered was a
- * coin toss (it failed 2 of 4 runs on a quiet machine). At 20 clients the target now has 5% to spare.
+ * 4.75 ms a message: about 21 clients, between two levels. At a capacity of exactly 20 the settle step back at
+ * 20 ran the target at 100%: the backlog the 25-client step left (25 pings in flight) never drained, each ping
+ * waited for the 20 ahead of it (20 × 5 ms = the SLO's 100 ms), and whether the search recovered was a coin toss
+ * (it failed 2 of 4 runs on a quiet machine). At 20 clients the target then had 5% to spare.
  */
 const CPU_US = 4_750;
 const INTERVAL_MS = 100;
-const KNOWN_CLIENTS = 1e6 / CPU_US / (1000 / INTERVAL_MS); // 21.05
+const TOLERANCE = 0.15;
 const AGENTS = 2;
 const agentCli = ["--import", "tsx", path.join(root, "agent/src/cli/main.ts")];
 
@@ -37,6 +40,7 @@ const cleanups: (() => Promise<unknown>)[] = [];
 let browser: Browser;
 let databaseUrl: string;
 let targetUrl: string;
+let targetPid: number;
 let targetPriority: string;
 
 /** Every process's last lines, for a failure's message. */
@@ -65,6 +69,7 @@ beforeAll(async () => {
   cleanups.push(() => target.stop("SIGKILL", 1_000));
   await waitUntil(async () => url !== "", { what: "the target to listen", timeoutMs: 30_000, abort: target.diedEarly });
   targetUrl = url;
+  targetPid = target.process.pid!;
 
   browser = await signUp(apiUrl);
   const { token } = await browser.request<{ token: string }>("POST", "/api/enrolment-tokens", { expiresInMinutes: 60 });
@@ -86,8 +91,9 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
 }, 60_000);
 
-describe("automatic capacity search under the control plane (real agents, real target with a known capacity)", () => {
-  it(`§10 the server decides each level from both agents' seconds, and the estimate lands within ±15% of ${KNOWN_CLIENTS.toFixed(1)} clients`, async () => {
+describe("automatic capacity search under the control plane (real agents, real target whose capacity the test measures)", () => {
+  it(`§10 the server decides each level from both agents' seconds, and the estimate lands within ±${TOLERANCE * 100}% of the target's measured capacity`, async () => {
+    const before = await measureTargetCapacity(targetUrl, targetPid, INTERVAL_MS);
     const plan: PlanSpecInput = {
       name: "capacity search",
       target: { protocol: "websocket", url: targetUrl },
@@ -113,9 +119,12 @@ describe("automatic capacity search under the control plane (real agents, real t
       "select agent_id, seq, step, clients from snapshots where run_id = $1 order by seq, agent_id", [runId],
     )).rows;
     await client.end();
+    const after = await measureTargetCapacity(targetUrl, targetPid, INTERVAL_MS);
+    const truth = (before.clients + after.clients) / 2;
     const capacity = run.capacity!;
     const story = [
       capacity?.sentence,
+      `target capacity ${truth.toFixed(1)} clients: before ${before.note}; after ${after.note}`,
       targetPriority,
       ...decided.map((d) => {
         const measured = capacity?.steps.find((s) => s.step === d.step);
@@ -142,7 +151,7 @@ describe("automatic capacity search under the control plane (real agents, real t
       expect(step.held, story).toBe(level.held);
     }
     expect(capacity.clients, story).not.toBeNull();
-    expect(Math.abs(capacity.clients! - KNOWN_CLIENTS) / KNOWN_CLIENTS, story).toBeLessThanOrEqual(0.15);
-    expect(capacity.sentence, story).toMatch(/Searched coarse steps of 5, then 1 between \d+ and \d+( \(after \d+ settle steps? back at \d+ while the server recovered\))?\.$/);
-  }, 180_000);
+    expect(Math.abs(capacity.clients! - truth) / truth, story).toBeLessThanOrEqual(TOLERANCE);
+    expect(capacity.sentence, story).toMatch(/Searched coarse steps of 5( \(the first level, 10, tried \d times after it broke\))?, then 1 between \d+ and \d+( \(after \d+ settle steps? back at \d+ while the server recovered\))?\.$/);
+  }, 240_000);
 });
