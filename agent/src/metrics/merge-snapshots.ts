@@ -32,9 +32,15 @@ function mergeHistograms(all: SnapshotHistograms[]): SnapshotHistograms {
   return out as SnapshotHistograms;
 }
 
-/** CPU and memory add up across engine processes; delay and saturation take the worst. */
+/**
+ * CPU and memory add up across engine processes; delay and saturation take the worst, and steal (the host's, the
+ * same for every engine on it) the highest reading. Each engine judges its own core's saturation.
+ */
 function mergeHealth(all: AgentHealth[]): AgentHealth {
-  const saturated = all.find((h) => h.saturated);
+  const saturated = all.filter((h) => h.saturated);
+  const [first] = saturated;
+  const reason = first?.saturatedReason && (saturated.length === all.length ? first.saturatedReason : `${saturated.length} of ${all.length} engines: ${first.saturatedReason}`);
+  const steals = all.flatMap((h) => (h.stealPercent === undefined ? [] : [h.stealPercent]));
   const openFds = all.every((h) => h.openFds === undefined) ? undefined : all.reduce((sum, h) => sum + (h.openFds ?? 0), 0);
   const fdLimit = all.find((h) => h.fdLimit !== undefined)?.fdLimit;
   return {
@@ -44,8 +50,9 @@ function mergeHealth(all: AgentHealth[]): AgentHealth {
     ...(openFds !== undefined ? { openFds } : {}),
     ...(fdLimit !== undefined ? { fdLimit } : {}),
     engines: all.reduce((sum, h) => sum + (h.engines ?? 1), 0),
-    saturated: saturated !== undefined,
-    ...(saturated?.saturatedReason ? { saturatedReason: saturated.saturatedReason } : {}),
+    ...(steals.length ? { stealPercent: Math.max(...steals) } : {}),
+    saturated: first !== undefined,
+    ...(reason ? { saturatedReason: reason.slice(0, 200) } : {}),
   };
 }
 

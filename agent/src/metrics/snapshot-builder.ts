@@ -210,7 +210,7 @@ export function createSnapshotBuilder(options: { runId: string; health?: HealthS
         clients: interval.clients,
         counters: snapshotCounters,
         histograms,
-        health: health.sample(),
+        health: health.sample(interval.intervalMs),
         ...(interval.step !== undefined ? { step: interval.step } : {}),
       };
       // Counters are per interval; the open-connections gauge carries over.
