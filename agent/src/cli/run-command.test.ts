@@ -46,7 +46,7 @@ describe("standalone verdicts", () => {
 
   it("an automatic search that ended with the server not recovering has no valid estimate", () => {
     expect(searchEstimate([{ clients: 10, phase: "coarse", held: true }, { clients: 20, phase: "coarse", held: false }, { clients: 10, phase: "settle", held: false }]).valid).toBe(false);
-    expect(searchEstimate([{ clients: 10, phase: "coarse", held: true }, { clients: 20, phase: "coarse", held: false }])).toEqual({ valid: true, clients: 10, problems: [] });
+    expect(searchEstimate([{ clients: 10, phase: "coarse", held: true }, { clients: 20, phase: "coarse", held: false }])).toEqual({ valid: true, clients: 10, problems: [], noLevelHeld: false });
   });
 
   it("maps outcomes to exit codes: 0 passed, 5 breached, 6 incomplete", () => {

@@ -13,8 +13,8 @@ import { createServerTimeline, type ServerTimeline } from "../metrics/server-tim
 import { summariseServerWatch } from "@throng/protocol/server-watch";
 import { checkSlos, summariseRun, summariseSteps } from "../metrics/run-summary";
 import { pointOfSnapshot, protocolSummary } from "../metrics/series-point";
-import { judgeRun } from "@throng/protocol/run-verdict";
-import { largestHeldBelowBreaks, type JudgedStep } from "@throng/protocol/capacity-search";
+import { judgeRun, type SearchEvidence } from "@throng/protocol/run-verdict";
+import { searchAnswer, steadySeconds, type JudgedStep } from "@throng/protocol/capacity-search";
 import type { RunVerdict } from "@throng/protocol/report";
 import { ioPathNote } from "../transports/native-io";
 import { ExitCode } from "./exit-codes";
@@ -154,21 +154,16 @@ function standaloneVerdict(
   });
 }
 
-/**
- * What the standalone search's steps support: the largest level held below every break, unless the search ended
- * with the server not recovering at the level that held, which contradicts it (then no estimate is valid).
- */
-export function searchEstimate(judged: readonly JudgedStep[]): { valid: boolean; clients: number | null; problems: string[] } {
-  const last = judged[judged.length - 1];
-  if (last?.phase === "settle" && !last.held) {
-    return { valid: false, clients: null, problems: [`the server did not recover at ${last.clients} clients, the last level that held: the estimate is not valid`] };
-  }
-  return { valid: true, clients: largestHeldBelowBreaks(judged)?.clients ?? null, problems: [] };
+/** What the standalone search's steps support (searchAnswer, as the control plane reads them). */
+export function searchEstimate(judged: readonly JudgedStep[]): SearchEvidence {
+  const answer = searchAnswer(judged);
+  const problems = answer.notHeldAgain.length ? [`the server did not recover at ${answer.lastHeld!.clients} clients, the last level that held: the estimate is not valid`] : [];
+  return { valid: answer.held !== null, clients: answer.held?.clients ?? null, problems, noLevelHeld: judged.length > 0 && answer.lastHeld === null };
 }
 
 /**
- * A fixed step-up run's estimate: the largest step whose SLOs held over its hold (its first second, still moving
- * to the level, left out) below the first step that broke; undefined for any other plan (judged by its SLOs).
+ * A fixed step-up run's estimate: the largest step whose SLOs held over its steady seconds (those still moving to
+ * the level left out, as the control plane does) below the first step that broke; undefined for any other plan (judged by its SLOs).
  */
 export function fixedStepEstimate(plan: PlanSpec, snapshots: readonly MetricSnapshot[]): { valid: boolean; clients: number | null; problems: string[] } | undefined {
   if (plan.load.shape?.kind !== "step-up" || plan.load.shape.mode === "auto") return undefined;
@@ -176,7 +171,7 @@ export function fixedStepEstimate(plan: PlanSpec, snapshots: readonly MetricSnap
   for (const snapshot of snapshots) if (snapshot.step !== undefined) bySteps.set(snapshot.step, [...(bySteps.get(snapshot.step) ?? []), snapshot]);
   let clients: number | null = null;
   for (const [, seconds] of [...bySteps.entries()].sort(([a], [b]) => a - b)) {
-    const hold = seconds.slice(1);
+    const hold = steadySeconds(seconds, (s) => ({ second: s.seq, clients: s.clients, connectionsOpen: s.counters.connectionsOpen }));
     if (hold.length === 0) break;
     if (!checkSlos(summariseRun(hold), plan.slos ?? []).every((r) => r.passed)) break;
     clients = Math.max(...hold.map((s) => s.clients));

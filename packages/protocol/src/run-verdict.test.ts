@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { PlanSpec, type PlanSpecInput } from "./plan";
 import type { CapacityEstimate } from "./report";
 import type { RunSummary } from "./run";
-import { judgeRun, type RunEvidence } from "./run-verdict";
+import { judgeRun, searchEvidence, type RunEvidence } from "./run-verdict";
 import type { SeriesPoint } from "./snapshot";
 
 const T0 = 1_800_000_000;
@@ -100,8 +100,13 @@ describe("run verdict", () => {
     const invalid = judgeRun(evidence(seconds, { spec, capacity: estimate({ valid: false, problems: ["the server did not recover"] }) }));
     expect(invalid).toMatchObject({ outcome: "incomplete", passed: false });
     expect(invalid.reasons).toContain("the server did not recover");
-    const gated = plan({ load: { clients: 400, durationSec: 60, shape: { kind: "step-up", mode: "auto", startClients: 50, stepDurationSec: 5, minClients: 350 } as never } });
+    const gated = plan({ load: { clients: 400, durationSec: 60, shape: { kind: "step-up", mode: "auto", startClients: 50, stepDurationSec: 5, minClients: 350 } } });
     expect(judgeRun(evidence(seconds, { spec: gated, capacity: estimate({}) })).outcome).toBe("breached");
+    // No level held in any try, no agent the bottleneck: a definite answer, not missing evidence.
+    const broke = searchEvidence(estimate({ clients: null, valid: false, problems: ["the first step broke an SLO in all 3 tries"], steps: [
+      { step: 0, clients: 50, seconds: 4, throughputPerSec: 10, rttP99Ms: 90, slos: [], held: false, saturatedAgents: [] },
+    ] }));
+    expect(judgeRun(evidence(seconds, { spec, capacity: broke })).outcome).toBe("breached");
   });
 
   it("judges a search that ended early on purpose against the seconds it planned up to its end", () => {

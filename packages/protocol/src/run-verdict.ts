@@ -37,9 +37,24 @@ export interface RunEvidence {
   stealPercents?: readonly number[];
   /**
    * A step-up run's capacity estimate (null: the search produced none), by which it is judged instead of its SLOs.
-   * Left out where no estimate is made (a standalone fixed step-up): the run is then judged by its SLOs.
+   * Left out where no estimate is made: the run is then judged by its SLOs.
    */
-  capacity?: Pick<CapacityEstimate, "valid" | "clients" | "problems"> | null;
+  capacity?: SearchEvidence | null;
+}
+
+/** What a capacity search's verdict reads of its estimate. */
+export interface SearchEvidence extends Pick<CapacityEstimate, "valid" | "clients" | "problems"> {
+  /**
+   * No level held in any try, and no agent was the bottleneck: a definite answer (the server holds fewer clients
+   * than the search started at), not missing evidence.
+   */
+  noLevelHeld?: boolean;
+}
+
+/** The search evidence of a control-plane estimate (capacity.ts). */
+export function searchEvidence(capacity: CapacityEstimate): SearchEvidence {
+  const noLevelHeld = capacity.steps.length > 0 && !capacity.steps.some((s) => s.held) && capacity.steps.every((s) => s.saturatedAgents.length === 0);
+  return { valid: capacity.valid, clients: capacity.clients, problems: capacity.problems, noLevelHeld };
 }
 
 /** The seconds under the planned load: after the ramp and the first second, before the closing partial second. */
@@ -116,8 +131,8 @@ export function checkLoad(evidence: RunEvidence): { load: LoadCheck; reasons: st
 
 function searchOutcome(capacity: RunEvidence["capacity"], minClients: number | undefined): { outcome: VerdictOutcome; reasons: string[] } {
   if (!capacity) return { outcome: "incomplete", reasons: ["the capacity search produced no estimate"] };
-  if (!capacity.valid) return { outcome: "incomplete", reasons: capacity.problems.length ? [...capacity.problems] : ["the capacity estimate is not valid"] };
-  if (capacity.clients === null) return { outcome: "breached", reasons: [`the first level broke: the server holds fewer clients than the search started at`] };
+  if (capacity.noLevelHeld) return { outcome: "breached", reasons: ["no level held: the server holds fewer clients than the search started at"] };
+  if (!capacity.valid || capacity.clients === null) return { outcome: "incomplete", reasons: capacity.problems.length ? [...capacity.problems] : ["the capacity estimate is not valid"] };
   if (minClients !== undefined && capacity.clients < minClients) {
     return { outcome: "breached", reasons: [`the estimate, ${capacity.clients} clients, is below the plan's minClients (${minClients})`] };
   }
@@ -138,7 +153,7 @@ export function judgeRun(evidence: RunEvidence): RunVerdict {
   if (evidence.problems.length > 0 || reasons.length > 0) outcome = worse(outcome, "incomplete");
   const shape = spec.load.shape;
   if (shape?.kind === "step-up" && evidence.capacity !== undefined) {
-    const search = searchOutcome(evidence.capacity, (shape as { minClients?: number }).minClients);
+    const search = searchOutcome(evidence.capacity, shape.minClients);
     outcome = worse(outcome, search.outcome);
     reasons.push(...search.reasons);
   } else {

@@ -9,7 +9,7 @@ import type { FleetService } from "../fleet/fleet-service";
 import { mergeRows } from "../metrics/merge";
 import { buildSeries, summarize } from "../metrics/series";
 import { analyzeCapacity } from "../capacity/capacity";
-import { judgeRun, type RunEvidence } from "@throng/protocol/run-verdict";
+import { judgeRun, searchEvidence, type RunEvidence } from "@throng/protocol/run-verdict";
 import { AgentHealth } from "@throng/protocol/snapshot";
 import type { SnapshotRow } from "@throng/db/repos/snapshots";
 import type { Bus, Clock, Jobs, Log } from "../ports";
@@ -119,7 +119,7 @@ export function createRunOrchestrator(deps: {
     const events = await repos.runs.listEvents(run.orgId, run.id);
     const searchEnded = events.find((e) => e.kind === "search-ended");
     const verdict = judgeRun({
-      spec, ended, problems, summary: snapshots.length ? summary : null, seconds, capacity,
+      spec, ended, problems, summary: snapshots.length ? summary : null, seconds, capacity: capacity && searchEvidence(capacity),
       ...(run.startAt ? { startSecond: Math.floor(run.startAt.getTime() / 1000) } : {}),
       ...(searchEnded ? { endedEarlyAtSecond: Math.ceil(new Date(searchEnded.at).getTime() / 1000) } : {}),
       stealPercents: stealBySecond(snapshots),
