@@ -57,6 +57,13 @@ describe("sloRows", () => {
 });
 
 describe("capacity evidence", () => {
+  it("does not claim a level the server did not recover at, and says what is known instead", () => {
+    const contradicted = { ...capacity, clients: null, valid: false, lastHeldClients: 15, recovered: false, range: { from: 10, to: 15 } };
+    const holds = capacityFacts(contradicted).find((f) => f.label === "Holds")!;
+    expect(holds.value).toBe("not claimed");
+    expect(holds.hint).toBe("15 clients held before the break, but the server did not recover; capacity is between 10 and 15 clients");
+  });
+
   it("lists the estimate, the breaking step, the knee and the USL parameters", () => {
     const facts = Object.fromEntries(capacityFacts(capacity).map((f) => [f.label, f.value]));
     expect(facts["Holds"]).toBe("15 clients");

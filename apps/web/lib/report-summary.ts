@@ -93,11 +93,21 @@ function noPeakHint(usl: UslFit): string {
   return `the fitted κ (${PARAM(usl.droppedKappa)}) changed the prediction at the largest step by under 1%, so it is taken as 0: the data show no retrograde region`;
 }
 
+/** What the search holds; a level the evidence after it contradicts is not claimed, and what is known is said instead. */
+function holdsFact(capacity: CapacityEstimate): Fact {
+  if (capacity.clients !== null) return { label: "Holds", value: `${formatInteger(capacity.clients)} clients`, hint: "largest step that met every SLO over its steady seconds" };
+  if (capacity.lastHeldClients != null) {
+    const range = capacity.range ? `; capacity is between ${formatInteger(capacity.range.from)} and ${formatInteger(capacity.range.to)} clients` : "";
+    return { label: "Holds", value: "not claimed", hint: `${formatInteger(capacity.lastHeldClients)} clients held before the break, but the server did not recover${range}` };
+  }
+  return { label: "Holds", value: "none of the steps", hint: "no step met every SLO" };
+}
+
 /** The estimate and the figures it rests on, each with the word a reader needs to judge it. */
 export function capacityFacts(capacity: CapacityEstimate): Fact[] {
   const breaking = capacity.breakingStep === null ? null : capacity.steps.find((step) => step.step === capacity.breakingStep);
   const facts: Fact[] = [
-    { label: "Holds", value: capacity.clients === null ? "none of the steps" : `${formatInteger(capacity.clients)} clients`, hint: "largest step that met every SLO for its whole hold" },
+    holdsFact(capacity),
     {
       label: "Broke at",
       value: breaking ? `${formatInteger(breaking.clients)} clients` : "no step broke",
