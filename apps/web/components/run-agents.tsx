@@ -51,6 +51,7 @@ export function RunAgents({ run, agents, points, live }: RunAgentsProps) {
                 <th scope="col">Agent</th>
                 <th scope="col">Status</th>
                 <th scope="col" className="num">CPU</th>
+                <th scope="col" className="num" title="CPU time the hypervisor took from the agent's host (from /proc/stat)">Host steal</th>
                 <th scope="col" className="num">Event loop p99</th>
                 <th scope="col" className="num">Memory</th>
                 <th scope="col" className="num">Open files</th>
@@ -79,6 +80,7 @@ export function RunAgents({ run, agents, points, live }: RunAgentsProps) {
                       <StatusBadge status={status} tone={status === "lost" ? "bad" : agent ? agentTone(agent.status) : "idle"} />
                     </td>
                     <td className="num">{health ? `${formatInteger(health.cpuPercent)} %` : "—"}</td>
+                    <td className="num" data-testid="run-agent-steal">{health?.stealPercent === undefined ? "—" : `${health.stealPercent.toFixed(1)} %`}</td>
                     <td className="num">{health ? formatMs(health.eventLoopP99Ms) : "—"}</td>
                     <td className="num">{health ? formatMemory(health.rssBytes) : "—"}</td>
                     <td className="num">{health?.openFds === undefined ? "—" : `${formatInteger(health.openFds)}${health.fdLimit ? ` / ${formatInteger(health.fdLimit)}` : ""}`}</td>
