@@ -82,7 +82,7 @@ export interface Transport {
 }
 
 /** Why a connection failed or ended badly, in the words a report uses. */
-export type EndCause = "refused" | "timeout" | "reset" | "handshake" | "unreachable" | "limit" | "no-local-port" | "error";
+export type EndCause = "refused" | "timeout" | "reset" | "handshake" | "unreachable" | "limit" | "no-local-port" | "protocol" | "error";
 
 /** Classifies an error from any transport (Node's errno codes, ws handshake errors). */
 export function causeOf(error: Error): EndCause {
@@ -92,6 +92,8 @@ export function causeOf(error: Error): EndCause {
   if (code === "ECONNRESET" || code === "EPIPE" || /socket hang up/i.test(error.message)) return "reset";
   if (code === "EADDRNOTAVAIL" || code === "ENETUNREACH" || code === "EHOSTUNREACH") return "unreachable";
   if (code === "EMFILE" || code === "ENFILE") return "limit";
+  // The peer broke the stream's framing (framing.ts's FramingError).
+  if (code === "ERR_FRAMING") return "protocol";
   // Every port tried was taken, or the engine's slice is full (local-ports.ts).
   if (code === "ENOLOCALPORT" || code === "EADDRINUSE") return "no-local-port";
   if (/unexpected server response|invalid|handshake|sec-websocket/i.test(error.message)) return "handshake";

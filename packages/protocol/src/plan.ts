@@ -43,7 +43,7 @@ export const WebSocketTarget = z.object({
 });
 export type WebSocketTarget = z.infer<typeof WebSocketTarget>;
 
-/** Each message is preceded by its length: 2 or 4 bytes, in either byte order. */
+/** Each message is preceded by its length: 2 or 4 bytes, in either byte order (a shorthand for a length-field framing at offset 0). */
 export const LengthPrefixFraming = z.object({
   kind: z.literal("length-prefix"),
   /** Size of the length header (2 or 4). */
@@ -65,8 +65,50 @@ export const DelimiterFraming = z.object({
 });
 export type DelimiterFraming = z.infer<typeof DelimiterFraming>;
 
+/** The largest frame a length-field framing may allow (maxFrameBytes): each connection buffers one frame. */
+export const MAX_LENGTH_FIELD_FRAME_BYTES = 256 * 1024 * 1024;
+
+/**
+ * A length field somewhere in each frame's header, as Netty's LengthFieldBasedFrameDecoder reads it: a frame is
+ * lengthFieldOffset + the field's own bytes + its value + lengthAdjustment bytes long. MQTT is offset 1, "varint";
+ * protobuf's writeDelimited is "varint" with initialBytesToStrip "header". The agent prepends the field to what it
+ * sends only at offset 0; at a larger offset each message goes out as the scenario gives it (it writes its header).
+ */
+export const LengthFieldFraming = z.object({
+  kind: z.literal("length-field"),
+  /** Bytes before the length field (a type byte, flags, …); default 0. */
+  lengthFieldOffset: z.number().int("must be a whole number of bytes").min(0, "must be 0 or more").max(64, "must be at most 64 bytes").optional(),
+  /** Size of the length field: 1, 2, 3, 4 or 8 bytes, or "varint" (base-128, low group first: MQTT, protobuf). */
+  lengthFieldBytes: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(8), z.literal("varint")], {
+    message: 'must be 1, 2, 3, 4, 8 or "varint"',
+  }),
+  /** Byte order of a fixed-size field (default "big"); a varint has its own and ignores this. */
+  byteOrder: z.enum(["big", "little"], { message: 'must be "big" or "little"' }).optional(),
+  /** Added to the field's value to get the bytes that follow the field (negative when it counts the header); default 0. */
+  lengthAdjustment: z
+    .number()
+    .int("must be a whole number of bytes")
+    .min(-MAX_LENGTH_FIELD_FRAME_BYTES, "must be at least -268435456")
+    .max(MAX_LENGTH_FIELD_FRAME_BYTES, "must be at most 268435456")
+    .optional(),
+  /** Bytes cut from the front of each frame before the scenario sees it (default 0); "header": the offset and the field, whatever the varint's size. */
+  initialBytesToStrip: z
+    .union([z.number().int("must be a whole number of bytes").min(0, 'must be 0 or more, or "header"').max(MAX_LENGTH_FIELD_FRAME_BYTES), z.literal("header")], {
+      message: 'must be a whole number of bytes from 0, or "header" (the offset and the length field)',
+    })
+    .optional(),
+  /** The longest frame accepted, header included (default 1 MiB); a longer one closes the connection as a protocol error. */
+  maxFrameBytes: z
+    .number()
+    .int("must be a whole number of bytes")
+    .min(1, "must be at least 1 byte")
+    .max(MAX_LENGTH_FIELD_FRAME_BYTES, "must be at most 268435456 (256 MiB)")
+    .optional(),
+});
+export type LengthFieldFraming = z.infer<typeof LengthFieldFraming>;
+
 /** How messages are cut out of a TCP byte stream. */
-export const TcpFraming = z.discriminatedUnion("kind", [LengthPrefixFraming, DelimiterFraming]);
+export const TcpFraming = z.discriminatedUnion("kind", [LengthPrefixFraming, DelimiterFraming, LengthFieldFraming]);
 export type TcpFraming = z.infer<typeof TcpFraming>;
 
 /** A TCP server under test, with the framing its messages use. */
