@@ -134,14 +134,22 @@ export type UdpTarget = z.infer<typeof UdpTarget>;
 export const Target = z.discriminatedUnion("protocol", [WebSocketTarget, TcpTarget, UdpTarget]);
 export type Target = z.infer<typeof Target>;
 
+/** A protobuf message type's full name: "game.Move", or "Move" in a .proto without a package. */
+const protobufTypeName = z.string().trim().regex(/^\.?[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/, 'must be a message type\'s full name, e.g. "game.Move"').max(512);
+
 /**
  * What a client sends. Placeholders: {{seq}} {{sentAtUs}} {{client}} {{room}} {{x}} {{y}} {{z}} and {{pad}}
  * (filled so the message is `sizeBytes` long). In "hex" bodies every number is a big-endian binary integer
  * ({{sentAtUs}} 8 bytes, the others 4) and {{pad}} zero bytes.
  */
 export const MessageTemplate = z.object({
-  /** How `body` is read (default "text"). "json" is text that must stay valid JSON once filled. */
-  format: z.enum(["text", "json", "hex"]).optional(),
+  /**
+   * How `body` is read (default "text"). "json" is text that must stay valid JSON once filled. "msgpack" and
+   * "protobuf" bodies are written as JSON and sent encoded: as MessagePack, or as the protobuf `messageType`.
+   */
+  format: z.enum(["text", "json", "hex", "msgpack", "protobuf"]).optional(),
+  /** format "protobuf": the message type the body is, as named in the plan's `protobuf.proto` (e.g. "game.Move"). */
+  messageType: protobufTypeName.optional(),
   body: z.string().min(1, "give the message body").max(65_536),
   /** Pad with {{pad}} (or at the end) to this many bytes. */
   sizeBytes: z.number().int().min(1).max(65_536).optional(),
@@ -326,6 +334,14 @@ export const AgentSelector = z.object({
 });
 export type AgentSelector = z.infer<typeof AgentSelector>;
 
+/** Every message template in `value` (a plan), with its path: `scenario.message`, `scenario.heartbeat.message`, …. */
+function messageTemplates(value: unknown, path: (string | number)[]): { path: (string | number)[]; template: MessageTemplate }[] {
+  if (value === null || typeof value !== "object") return [];
+  if (Array.isArray(value)) return value.flatMap((inner, index) => messageTemplates(inner, [...path, index]));
+  if (typeof (value as { body?: unknown }).body === "string") return [{ path, template: value as MessageTemplate }];
+  return Object.entries(value).flatMap(([key, inner]) => messageTemplates(inner, [...path, key]));
+}
+
 /** A plan as the user writes it (browser form, API body, plan file). */
 export const PlanSpec = z.object({
   name: z.string().trim().min(1, "give the plan a name").max(120, "must be at most 120 characters"),
@@ -338,6 +354,18 @@ export const PlanSpec = z.object({
   slos: z.array(Slo).max(20).optional(),
   /** Watch the server under test (its CPU, memory, packets) with the watcher agents on its host. */
   watch: ServerWatchPlan.optional(),
+  /** The .proto text protobuf bodies are encoded with, and the type replies are decoded as (the agent parses and checks it). */
+  protobuf: z.object({ proto: z.string().min(1, "give the .proto text").max(65_536), replyType: protobufTypeName.optional() }).optional(),
+}).superRefine((plan, ctx) => {
+  for (const { path, template } of messageTemplates(plan, [])) {
+    const issue = (key: string, message: string) => ctx.addIssue({ code: "custom", path: [...path, key], message });
+    if (template.format !== "protobuf") {
+      if (template.messageType !== undefined) issue("messageType", "only a protobuf body names a message type: set format: protobuf, or leave messageType out");
+      continue;
+    }
+    if (template.messageType === undefined) issue("messageType", 'a protobuf body names its message type, e.g. "game.Move", defined in protobuf.proto');
+    if (!plan.protobuf) ctx.addIssue({ code: "custom", path: ["protobuf"], message: `${path.join(".")} is a protobuf body: give the .proto text that defines its message type as protobuf.proto` });
+  }
 });
 export type PlanSpec = z.infer<typeof PlanSpec>;
 export type PlanSpecInput = z.input<typeof PlanSpec>;
