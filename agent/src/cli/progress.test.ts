@@ -21,6 +21,12 @@ describe("live progress", () => {
     expect(line).toMatch(/AGENT SATURATED: agent CPU at 97%/);
   });
 
+  it("names the host's CPU steal once it is more than noise", () => {
+    const withSteal = (stealPercent: number) => { const s = snapshot(); return progressLine({ ...s, health: { ...s.health, stealPercent } }); };
+    expect(withSteal(14.4)).toMatch(/steal 14%/);
+    expect(withSteal(0.3)).not.toMatch(/steal/);
+  });
+
   it("on a terminal, a table with a header on the first row and every 20th", () => {
     expect(progressTableRows(snapshot(), 0)).toHaveLength(2);
     expect(progressTableRows(snapshot(), 1)).toHaveLength(1);

@@ -38,6 +38,8 @@ export function progressLine(snapshot: MetricSnapshot & { server?: ServerWatchSn
   if (h.loginUs) parts.push(`login p99 ${percentileMs(h.loginUs, 99)} ms`);
   if (c.errors) parts.push(`errors ${c.errors} ${JSON.stringify(c.errorsByKind ?? {})}`);
   parts.push(`cpu ${health.cpuPercent.toFixed(0)}% loop ${health.eventLoopP99Ms.toFixed(1)}ms`);
+  // Hypervisor steal skews every timing on this host: shown once it is more than noise.
+  if (health.stealPercent !== undefined && health.stealPercent >= 1) parts.push(`steal ${health.stealPercent.toFixed(0)}%`);
   if (snapshot.server) parts.push(serverPart(snapshot.server));
   if (health.saturated) parts.push(`AGENT SATURATED: ${health.saturatedReason}`);
   return parts.join(" | ");
