@@ -1,7 +1,9 @@
 import type { EchoFloodScenario } from "@throng/protocol/plan";
 import { FixedMessage, type TransportConnection } from "../transports/transport";
-import { compileTemplate, createSeqReader } from "./message-template";
+import { createSeqReader, prepareTemplate } from "./message-template";
+import { compileReplyCheck } from "./reply-rule";
 import { clientSet, nowMicros, openClient, type ScenarioContext, type ScenarioRunner } from "./scenario";
+import { compileSession } from "./session";
 
 /**
  * Each connection sends as fast as the server echoes: up to `maxInFlight` unanswered messages, one message per
@@ -10,7 +12,11 @@ import { clientSet, nowMicros, openClient, type ScenarioContext, type ScenarioRu
 export function createEchoFlood(scenario: EchoFloodScenario, context: ScenarioContext): ScenarioRunner {
   const { metrics } = context;
   const window = scenario.maxInFlight ?? 1;
-  const build = scenario.message ? compileTemplate(scenario.message) : undefined;
+  const template = scenario.message ? prepareTemplate(scenario.message) : undefined;
+  // Without {{vars.*}} the template is built once here; with them, once per client when its session is done.
+  const shared = template?.usesVars ? undefined : template?.bind();
+  const session = scenario.session?.length ? { steps: compileSession(scenario.session) } : undefined;
+  const goodReply = compileReplyCheck(scenario.reply);
   const seqOf = scenario.match ? createSeqReader(scenario.match) : undefined;
   // The default payload never changes: building (and framing) it once keeps the agent's cost per echo to the send itself.
   const fixed = new FixedMessage(Buffer.alloc(scenario.messageBytes, 0x65));
@@ -23,6 +29,7 @@ export function createEchoFlood(scenario: EchoFloodScenario, context: ScenarioCo
     let head = 0;
     let count = 0;
     let nextSeq = 0;
+    let build = shared;
 
     const sendOne = () => {
       const built = build?.({ seq: nextSeq, sentAtUs: nowMicros(), client: index });
@@ -41,8 +48,10 @@ export function createEchoFlood(scenario: EchoFloodScenario, context: ScenarioCo
     };
 
     return openClient(context, index, {
-      onOpen(opened) {
+      ...(session ? { session } : {}),
+      onOpen(opened, done) {
         connection = opened;
+        if (template?.usesVars) build = template.bind(done?.vars);
         fill();
       },
       onMessage(data, receivedAt) {
@@ -57,7 +66,9 @@ export function createEchoFlood(scenario: EchoFloodScenario, context: ScenarioCo
           }
           if (count === 0 || seq !== seqs[head]) return metrics.error("unmatched-echo");
         }
-        metrics.roundTripMicros((receivedAt - sentAt[head]!) * 1000);
+        // A bad reply still answers its message (the client goes on), but it is an error, not a round trip.
+        if (goodReply && !goodReply(data)) metrics.error("bad-reply");
+        else metrics.roundTripMicros((receivedAt - sentAt[head]!) * 1000);
         head = (head + 1) % window;
         count -= 1;
         fill();

@@ -1,56 +1,43 @@
-import type { LoginStormScenario } from "@throng/protocol/plan";
+import type { LoginStormScenario, SessionStep } from "@throng/protocol/plan";
 import { clientSet, openClient, type ScenarioContext, type ScenarioRunner } from "./scenario";
+import { compileSession } from "./session";
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 
+/** `login: true` as session steps: the reference target answers `{"type":"login",…}` with `{"type":"login-ok",…}`. */
+export const BUILT_IN_LOGIN: readonly SessionStep[] = [
+  { kind: "send", message: { format: "json", body: '{"type":"login","client":{{client}},"seq":0}' } },
+  { kind: "expect", reply: { json: { field: "type", equals: "login-ok" } } },
+];
+
 /**
- * Each client connects (the connect time goes to `connectUs`, failures by cause to errorsByKind), optionally
- * sends `{"type":"login","client":C,"seq":0}` and waits for `login-ok` (`loginUs`), then holds or closes.
- * The arrival rate comes from the engine's load schedule (`connectsPerSec`).
+ * Each client connects (the connect time goes to `connectUs`, failures by cause to errorsByKind), then runs its
+ * login: the plan's session, or with `login: true` the built-in one (BUILT_IN_LOGIN). The session's time from its
+ * first step to its last goes to `loginUs`; a failed one counts as a failed login (`login-<cause>`). Then it holds
+ * or closes. The arrival rate comes from the engine's load schedule (`connectsPerSec`).
  */
 export function createLoginStorm(scenario: LoginStormScenario, context: ScenarioContext): ScenarioRunner {
   const { metrics } = context;
   const timeoutMs = scenario.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const hold = scenario.hold ?? true;
+  const steps = scenario.session?.length ? scenario.session : scenario.login ? BUILT_IN_LOGIN : undefined;
+  // The scenario's timeoutMs is the wait of every expect step that gives none.
+  const session = steps ? { steps: compileSession(steps, { defaultTimeoutMs: timeoutMs }) } : undefined;
 
-  return clientSet((index) => {
-    let loginSentAt: number | undefined;
-    let timer: NodeJS.Timeout | undefined;
-    const client = openClient(context, index, {
+  return clientSet((index) =>
+    openClient(context, index, {
       connectTimeoutMs: timeoutMs,
-      onOpen(connection) {
-        if (!scenario.login) {
-          if (!hold) void connection.close();
-          return;
-        }
-        const frame = `{"type":"login","client":${index},"seq":0}`;
-        loginSentAt = performance.now();
-        if (!connection.send(frame)) return;
-        metrics.messageSent(frame.length);
-        timer = setTimeout(() => {
-          metrics.loginFailed("timeout");
-          loginSentAt = undefined;
-        }, timeoutMs);
+      ...(session ? { session } : {}),
+      onOpen(connection, done) {
+        if (done) metrics.loginMicros((done.endedAt - done.startedAt) * 1000);
+        if (!hold) void connection.close();
       },
-      onMessage(data, receivedAt) {
-        if (loginSentAt === undefined || !data.includes('"login-ok"')) return;
-        clearTimeout(timer);
-        metrics.loginMicros((receivedAt - loginSentAt) * 1000);
-        loginSentAt = undefined;
-        if (!hold) void client.connection.close();
+      onMessage() {
+        // Once logged in, a client only holds its connection.
       },
-      onStop(atRunEnd) {
-        // A login still unanswered when the run ends was cut short by the run, not failed by the server.
-        if (!atRunEnd || loginSentAt === undefined) return;
-        metrics.inFlightAtEnd(1);
-        loginSentAt = undefined;
+      sessionFailed(cause) {
+        metrics.loginFailed(cause);
       },
-      onEnd() {
-        clearTimeout(timer);
-        if (loginSentAt !== undefined) metrics.loginFailed("closed");
-        loginSentAt = undefined;
-      },
-    });
-    return client;
-  });
+    }),
+  );
 }

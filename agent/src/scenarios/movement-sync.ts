@@ -2,6 +2,7 @@ import type { MovementSyncScenario } from "@throng/protocol/plan";
 import type { ScenarioMetrics } from "../metrics/snapshot-builder";
 import type { TransportConnection } from "../transports/transport";
 import { clientSet, nowMicros, openClient, type ScenarioContext, type ScenarioRunner } from "./scenario";
+import { compileSession } from "./session";
 
 const PAD = "x".repeat(65_536);
 /** As fast as possible: the next update goes when every room member got the last one, or after this long. */
@@ -47,13 +48,15 @@ export function recordBroadcast(metrics: ScenarioMetrics, streams: Map<number, S
 
 /**
  * Rooms of `roomSize` players: clients i·K … i·K+K−1 of this shard form room i, so a room's players share one
- * clock. Each joins its room, then sends updates at updateHz (or as fast as the room receives them).
+ * clock. Each joins its room (the plan's session, with {{room}}, or the built-in join/joined exchange), then sends
+ * updates at updateHz (or as fast as the room receives them).
  */
 export function createMovementSync(scenario: MovementSyncScenario, context: ScenarioContext): ScenarioRunner {
   const { metrics } = context;
   const bytes = scenario.messageBytes ?? 64;
   const rooms = new Map<number, Map<number, Player>>();
   const roomOf = (index: number) => (context.shardIndex ?? 0) * 1_000_000 + Math.floor(index / scenario.roomSize);
+  const joinSteps = scenario.session?.length ? compileSession(scenario.session) : undefined;
 
   return clientSet((index) => {
     const room = roomOf(index);
@@ -100,8 +103,14 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
     };
 
     return openClient(context, index, {
-      onOpen(opened) {
+      ...(joinSteps ? { session: { steps: joinSteps, room } } : {}),
+      onOpen(opened, joined) {
         connection = opened;
+        if (joined) {
+          // The session joined the room.
+          player.joined = true;
+          return start();
+        }
         const join = `{"type":"join","room":${room},"client":${index}}`;
         if (opened.send(join)) metrics.messageSent(join.length);
       },

@@ -1,9 +1,13 @@
 import type { PingPongScenario } from "@throng/protocol/plan";
 import type { TransportConnection } from "../transports/transport";
-import { compileTemplate, createSeqReader, type SeqReader } from "./message-template";
+import { createSeqReader, prepareTemplate, type SeqReader } from "./message-template";
+import { compileReplyCheck } from "./reply-rule";
 import { clientSet, nowMicros, openClient, type ScenarioContext, type ScenarioRunner } from "./scenario";
+import { compileSession } from "./session";
 import { TIMER_RESOLUTION_MS, TimerWheel, wheelTimer } from "./timer-wheel";
 
+/** The built-in ping's size when the plan gives none (it must then give a message template: the plan's check). */
+const DEFAULT_PING_BYTES = 64;
 /** A ping unanswered this long is counted as an error so the client can send again. */
 const DEFAULT_PONG_TIMEOUT_MS = 30_000;
 /** Over UDP a pong this late is counted lost, so one dropped datagram does not stop a client for 30 s. */
@@ -90,8 +94,14 @@ class PingState {
  */
 export function createPingPong(scenario: PingPongScenario, context: ScenarioContext): ScenarioRunner {
   const seqOf: SeqReader = scenario.match ? (createSeqReader(scenario.match) ?? orderReader()) : pongSeqSafe;
-  const buildPing = scenario.message ? compileTemplate(scenario.message) : undefined;
-  const buildHeartbeat = scenario.heartbeat?.message ? compileTemplate(scenario.heartbeat.message) : undefined;
+  const ping = scenario.message ? prepareTemplate(scenario.message) : undefined;
+  const heartbeatMessage = scenario.heartbeat?.message ? prepareTemplate(scenario.heartbeat.message) : undefined;
+  // Templates without {{vars.*}} are built once here; with them, once per client when its session is done.
+  const sharedPing = ping?.usesVars ? undefined : ping?.bind();
+  const sharedHeartbeat = heartbeatMessage?.usesVars ? undefined : heartbeatMessage?.bind();
+  const session = scenario.session?.length ? { steps: compileSession(scenario.session) } : undefined;
+  const goodReply = compileReplyCheck(scenario.reply);
+  const messageBytes = scenario.messageBytes ?? DEFAULT_PING_BYTES;
   const random = context.random ?? Math.random;
   const timeoutMs = scenario.timeoutMs ?? (context.datagram ? DEFAULT_DATAGRAM_TIMEOUT_MS : DEFAULT_PONG_TIMEOUT_MS);
   const { metrics } = context;
@@ -107,10 +117,12 @@ export function createPingPong(scenario: PingPongScenario, context: ScenarioCont
     const due = wheelTimer(() => onDue());
     let heartbeat: NodeJS.Timeout | undefined;
     let connection: TransportConnection | undefined;
+    let buildPing = sharedPing;
+    let buildHeartbeat = sharedHeartbeat;
 
     const send = (intendedAt: number) => {
       const seq = state.nextSeq;
-      const frame = buildPing ? buildPing({ seq, sentAtUs: nowMicros(), client: index }) : pingFrame(seq, index, scenario.messageBytes, scenario.responseBytes);
+      const frame = buildPing ? buildPing({ seq, sentAtUs: nowMicros(), client: index }) : pingFrame(seq, index, messageBytes, scenario.responseBytes);
       const sentAt = performance.now();
       if (!connection?.send(frame)) return;
       if (sentAt - intendedAt > LATE_SEND_MS) metrics.lateSend();
@@ -153,8 +165,11 @@ export function createPingPong(scenario: PingPongScenario, context: ScenarioCont
     };
 
     return openClient(context, index, {
-      onOpen(opened) {
+      ...(session ? { session } : {}),
+      onOpen(opened, done) {
         connection = opened;
+        if (ping?.usesVars) buildPing = ping.bind(done?.vars);
+        if (heartbeatMessage?.usesVars) buildHeartbeat = heartbeatMessage.bind(done?.vars);
         if (scenario.heartbeat) {
           heartbeat = setInterval(() => {
             const frame = buildHeartbeat ? buildHeartbeat({ seq: 0, sentAtUs: nowMicros(), client: index }) : `{"type":"heartbeat","client":${index}}`;
@@ -177,10 +192,14 @@ export function createPingPong(scenario: PingPongScenario, context: ScenarioCont
         if (seq !== undefined && seq < (state.inFlight ? state.seq : state.nextSeq)) return metrics.outOfOrder();
         if (!state.inFlight || (seq !== undefined && seq !== state.seq)) return;
         state.lastAnswered = state.seq;
-        metrics.roundTripMicros((receivedAt - state.sentAt) * 1000);
-        const interval = scenario.thinkTime ? undefined : scenario.intervalMs * 1000;
-        metrics.correctedRoundTripMicros((receivedAt - state.intendedAt) * 1000, interval);
         state.inFlight = false;
+        // A bad reply still answers the ping (the client goes on), but it is an error, not a round trip.
+        if (goodReply && !goodReply(data)) metrics.error("bad-reply");
+        else {
+          metrics.roundTripMicros((receivedAt - state.sentAt) * 1000);
+          const interval = scenario.thinkTime ? undefined : scenario.intervalMs * 1000;
+          metrics.correctedRoundTripMicros((receivedAt - state.intendedAt) * 1000, interval);
+        }
         if (scenario.thinkTime) thinkThenSend();
       },
       onStop(atRunEnd) {

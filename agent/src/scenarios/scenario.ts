@@ -1,6 +1,7 @@
 import type { ScenarioMetrics } from "../metrics/snapshot-builder";
 import type { LocalPorts } from "../transports/local-ports";
 import { causeOf, type Transport, type TransportConnection, type TransportEnd } from "../transports/transport";
+import { SessionRun, type CompiledSession, type SessionDone, type SessionFailure } from "./session";
 
 /** What the engine drives: it starts clients on its load schedule and closes them all at the end. */
 export interface ScenarioRunner {
@@ -33,8 +34,16 @@ export interface ScenarioContext {
 }
 
 export interface ClientHandlers {
-  onOpen(connection: TransportConnection): void;
+  /** The connection is open and its session (if any) done: the client's traffic starts. */
+  onOpen(connection: TransportConnection, session?: SessionDone): void;
   onMessage(data: Buffer, receivedAt: number): void;
+  /** Steps run before onOpen (the plan's `session`); while they run, messages go to them, not to onMessage. */
+  session?: { steps: CompiledSession; room?: number };
+  /**
+   * Counts a session that failed (`cause`), or that its connection ended ("closed"); login-storm counts them as
+   * failed logins. Without it a failure is counted as error(cause), and an ended connection as its close.
+   */
+  sessionFailed?(cause: SessionFailure | "closed"): void;
   /**
    * The engine stops the client: `atRunEnd` at the run's end (or its abort), else a load shape ramping down. Called
    * before onEnd; messages still unanswered then go to `inFlightAtEnd` at the run's end, not to errors or losses.
@@ -60,19 +69,42 @@ export function openClient(context: ScenarioContext, index: number, handlers: Cl
   let connectTimer: NodeJS.Timeout | undefined;
   const startedAt = performance.now();
   const localAddress = sourceAddresses?.length ? sourceAddresses[index % sourceAddresses.length] : undefined;
+  // The session in progress; messages go to it until it is done, and none go anywhere after it failed.
+  let session: SessionRun | undefined;
+  let sessionFailed = false;
   const connection = context.transport.open(
     {
       onOpen() {
         clearTimeout(connectTimer);
         metrics.connectionOpened((performance.now() - startedAt) * 1000);
-        if (!stopped) handlers.onOpen(connection);
+        if (stopped) return;
+        if (!handlers.session) return handlers.onOpen(connection);
+        session = new SessionRun(handlers.session.steps, connection, { client: index, room: handlers.session.room }, metrics, {
+          done(result) {
+            session = undefined;
+            if (!stopped) handlers.onOpen(connection, result);
+          },
+          failed(cause) {
+            session = undefined;
+            sessionFailed = true;
+            if (handlers.sessionFailed) handlers.sessionFailed(cause);
+            else metrics.error(cause);
+            void connection.close();
+          },
+        });
+        session.start();
       },
       onMessage(data, receivedAt) {
         metrics.messageReceived(data.length);
-        if (!stopped) handlers.onMessage(data, receivedAt);
+        if (stopped || sessionFailed) return;
+        if (session) session.onMessage(data, receivedAt);
+        else handlers.onMessage(data, receivedAt);
       },
       onEnd(end) {
         clearTimeout(connectTimer);
+        if (session && !stopped) handlers.sessionFailed?.("closed");
+        session?.cancel();
+        session = undefined;
         handlers.onEnd?.();
         if (timedOut && !end.opened) return metrics.connectionFailed("timeout");
         recordEnd(metrics, end, stopped);
@@ -91,6 +123,10 @@ export function openClient(context: ScenarioContext, index: number, handlers: Cl
     stop(atRunEnd = false) {
       stopped = true;
       clearTimeout(connectTimer);
+      // A session step's reply still awaited at the run's end was cut short by the run, like a ping in flight.
+      if (atRunEnd && session?.awaitingReply) metrics.inFlightAtEnd(1);
+      session?.cancel();
+      session = undefined;
       handlers.onStop?.(atRunEnd);
       handlers.onEnd?.();
       return connection.close();

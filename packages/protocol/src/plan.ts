@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ServerWatchPlan } from "./server-watch";
+import { checkSessionVars, ReplyCheck, sessionStepsOf } from "./session";
 
 // New plan fields are optional (never `.default()`), so every plan saved with an earlier schema stays valid
 // and the inferred PlanSpec type does not gain required fields; the agent applies the defaults named here.
@@ -140,7 +141,9 @@ const protobufTypeName = z.string().trim().regex(/^\.?[A-Za-z_]\w*(\.[A-Za-z_]\w
 /**
  * What a client sends. Placeholders: {{seq}} {{sentAtUs}} {{client}} {{room}} {{x}} {{y}} {{z}} and {{pad}}
  * (filled so the message is `sizeBytes` long). In "hex" bodies every number is a big-endian binary integer
- * ({{sentAtUs}} 8 bytes, the others 4) and {{pad}} zero bytes.
+ * ({{sentAtUs}} 8 bytes, the others 4) and {{pad}} zero bytes. {{vars.NAME}} is a variable a session step captured
+ * (session.ts). {{len}} is the byte length of the message's {{body}}…{{/body}} section, e.g.
+ * "PUB room.1 {{len}}\r\n{{body}}{\"x\":{{x}}}{{/body}}\r\n" (a 4-byte integer in hex bodies).
  */
 export const MessageTemplate = z.object({
   /**
@@ -155,6 +158,11 @@ export const MessageTemplate = z.object({
   sizeBytes: z.number().int().min(1).max(65_536).optional(),
 });
 export type MessageTemplate = z.infer<typeof MessageTemplate>;
+
+/** Steps each client runs after it connects and before its traffic: send, expect a reply, wait (session.ts). */
+export const SessionSteps = sessionStepsOf(MessageTemplate);
+export type SessionSteps = z.infer<typeof SessionSteps>;
+export type SessionStep = SessionSteps[number];
 
 /** How a response is matched to its request (default: the "seq" JSON field for JSON messages, else in order). */
 export const ResponseMatch = z.discriminatedUnion("by", [
@@ -185,7 +193,8 @@ const ThinkTime = z
 export const PingPongScenario = z.object({
   kind: z.literal("ping-pong"),
   intervalMs: z.number().int().min(10, "must be at least 10 ms").max(600_000, "must be at most 600000 ms"),
-  messageBytes: z.number().int().min(32, "must be at least 32 bytes").max(65_536, "must be at most 65536 bytes"),
+  /** Bytes per built-in ping; leave out when `message` gives the ping. */
+  messageBytes: z.number().int().min(32, "must be at least 32 bytes").max(65_536, "must be at most 65536 bytes").optional(),
   /** Size the target should answer with (the reference target honours it; default: its minimal pong). */
   responseBytes: z.number().int().min(16).max(65_536).optional(),
   /** Instead of the fixed interval: wait a random think time after each pong (a closed model). */
@@ -198,6 +207,13 @@ export const PingPongScenario = z.object({
   match: ResponseMatch.optional(),
   /** A ping unanswered this long counts as a timeout error (default 30000 ms). */
   timeoutMs: z.number().int().min(100).max(600_000).optional(),
+  session: SessionSteps.optional(),
+  reply: ReplyCheck.optional(),
+}).superRefine((scenario, ctx) => {
+  if (scenario.messageBytes === undefined && scenario.message === undefined) {
+    ctx.addIssue({ code: "custom", path: ["messageBytes"], message: "give messageBytes (the built-in ping's size) or a message template" });
+  }
+  checkSessionVars(scenario, [scenario.message?.body, scenario.heartbeat?.message?.body], ctx);
 });
 export type PingPongScenario = z.infer<typeof PingPongScenario>;
 
@@ -210,7 +226,9 @@ export const EchoFloodScenario = z.object({
   message: MessageTemplate.optional(),
   /** How echoes are matched (default "order"). */
   match: ResponseMatch.optional(),
-});
+  session: SessionSteps.optional(),
+  reply: ReplyCheck.optional(),
+}).superRefine((scenario, ctx) => checkSessionVars(scenario, [scenario.message?.body], ctx));
 export type EchoFloodScenario = z.infer<typeof EchoFloodScenario>;
 
 /** Rooms of `roomSize` players; each sends position updates the server broadcasts to the rest of the room. */
@@ -221,7 +239,9 @@ export const MovementSyncScenario = z.object({
   updateHz: z.number().min(0.1).max(1_000).optional(),
   /** Bytes per position update (default 64). */
   messageBytes: z.number().int().min(32).max(65_536).optional(),
-});
+  /** Steps that join the room instead of the built-in join/joined exchange ({{room}} is the player's room). */
+  session: SessionSteps.optional(),
+}).superRefine((scenario, ctx) => checkSessionVars(scenario, [], ctx));
 export type MovementSyncScenario = z.infer<typeof MovementSyncScenario>;
 
 /** Clients connect at a rate (or all at once) and optionally log in; measures connect and login times. */
@@ -235,7 +255,9 @@ export const LoginStormScenario = z.object({
   timeoutMs: z.number().int().min(100).max(120_000).optional(),
   /** Keep connections open until the run ends (default true); false closes each after its login. */
   hold: z.boolean().optional(),
-});
+  /** Steps that log in instead of the built-in login; their time from first to last is the login time. */
+  session: SessionSteps.optional(),
+}).superRefine((scenario, ctx) => checkSessionVars(scenario, [], ctx));
 export type LoginStormScenario = z.infer<typeof LoginStormScenario>;
 
 /** What each client does. */

@@ -1,0 +1,135 @@
+import type { SessionStep } from "@throng/protocol/plan";
+import type { ScenarioMetrics } from "../metrics/snapshot-builder";
+import type { TransportConnection } from "../transports/transport";
+import { prepareTemplate, type PreparedTemplate, type SessionVars } from "./message-template";
+import { compileCapture, compileReplyRule, type CaptureReader, type ReplyMatcher } from "./reply-rule";
+
+/** An expect step's wait when the plan gives none. */
+export const DEFAULT_EXPECT_TIMEOUT_MS = 10_000;
+
+/** Why a session failed: its errorsByKind key. */
+export type SessionFailure = "session-timeout" | "session-rejected" | "session-capture";
+
+type CompiledStep =
+  | { kind: "send"; template: PreparedTemplate }
+  | { kind: "expect"; reply: ReplyMatcher; failWhen?: ReplyMatcher; timeoutMs: number; captures: { name: string; read: CaptureReader }[] }
+  | { kind: "wait"; ms: number };
+
+/** A plan's session steps, parsed once per scenario (templates, rules and regular expressions). */
+export interface CompiledSession {
+  readonly steps: readonly CompiledStep[];
+}
+
+/** Compiles the steps; `defaultTimeoutMs` is an expect step's wait when it gives none (login-storm passes its timeoutMs). */
+export function compileSession(steps: readonly SessionStep[], options: { defaultTimeoutMs?: number } = {}): CompiledSession {
+  return {
+    steps: steps.map((step): CompiledStep => {
+      switch (step.kind) {
+        case "send":
+          return { kind: "send", template: prepareTemplate(step.message) };
+        case "wait":
+          return { kind: "wait", ms: step.ms };
+        case "expect":
+          return {
+            kind: "expect",
+            reply: compileReplyRule(step.reply),
+            ...(step.failWhen ? { failWhen: compileReplyRule(step.failWhen) } : {}),
+            timeoutMs: step.timeoutMs ?? options.defaultTimeoutMs ?? DEFAULT_EXPECT_TIMEOUT_MS,
+            captures: (step.capture ?? []).map((capture) => ({ name: capture.name, read: compileCapture(capture) })),
+          };
+      }
+    }),
+  };
+}
+
+/** A session that ran to its last step: the client's variables, and its first and last step's times (performance.now()). */
+export interface SessionDone {
+  vars: SessionVars;
+  startedAt: number;
+  endedAt: number;
+}
+
+export interface SessionEvents {
+  done(result: SessionDone): void;
+  failed(cause: SessionFailure): void;
+}
+
+/**
+ * One client's run through its session: sends, waits for the replies its expect steps name (skipping any other
+ * message), captures variables. Ends once, with done or failed; a connection that refuses a send (it is closing)
+ * ends it with neither, and the close is counted where it happens.
+ */
+export class SessionRun {
+  private at = -1;
+  private timer: NodeJS.Timeout | undefined;
+  private sent = 0;
+  private readonly vars: Record<string, string | number> = {};
+  private startedAt = 0;
+  private over = false;
+
+  constructor(
+    private readonly session: CompiledSession,
+    private readonly connection: TransportConnection,
+    private readonly fields: { client: number; room?: number },
+    private readonly metrics: ScenarioMetrics,
+    private readonly events: SessionEvents,
+  ) {}
+
+  start(): void {
+    this.startedAt = performance.now();
+    this.next(this.startedAt);
+  }
+
+  /** Whether the session waits for a reply now (a message it sent is unanswered, for inFlightAtEnd). */
+  get awaitingReply(): boolean {
+    return !this.over && this.session.steps[this.at]?.kind === "expect";
+  }
+
+  /** A message that arrived during the session: it goes to the expect step waiting, if any, else it is skipped. */
+  onMessage(data: Buffer, receivedAt: number): void {
+    const step = this.session.steps[this.at];
+    if (this.over || step?.kind !== "expect") return;
+    if (step.failWhen?.(data)) return this.fail("session-rejected");
+    if (!step.reply(data)) return;
+    for (const { name, read } of step.captures) {
+      const value = read(data);
+      if (value === undefined) return this.fail("session-capture");
+      this.vars[name] = value;
+    }
+    clearTimeout(this.timer);
+    this.next(receivedAt);
+  }
+
+  /** Ends the session with no outcome (the client was stopped or its connection ended). */
+  cancel(): void {
+    this.over = true;
+    clearTimeout(this.timer);
+  }
+
+  private next(now: number): void {
+    for (this.at += 1; this.at < this.session.steps.length; this.at += 1) {
+      const step = this.session.steps[this.at]!;
+      if (step.kind === "expect") {
+        this.timer = setTimeout(() => this.fail("session-timeout"), step.timeoutMs);
+        return;
+      }
+      if (step.kind === "wait") {
+        this.timer = setTimeout(() => this.next(performance.now()), step.ms);
+        return;
+      }
+      const message = step.template.bind(this.vars)({ seq: this.sent, sentAtUs: Math.round((performance.timeOrigin + performance.now()) * 1000), ...this.fields });
+      if (!this.connection.send(message)) return this.cancel();
+      this.sent += 1;
+      this.metrics.messageSent(message.length);
+      now = performance.now();
+    }
+    this.over = true;
+    this.events.done({ vars: this.vars, startedAt: this.startedAt, endedAt: now });
+  }
+
+  private fail(cause: SessionFailure): void {
+    if (this.over) return;
+    this.cancel();
+    this.events.failed(cause);
+  }
+}

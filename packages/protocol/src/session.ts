@@ -1,0 +1,116 @@
+import { z } from "zod";
+
+// A client's session: steps each client runs after its connection opens and before its scenario's traffic (an auth
+// message, an MQTT CONNECT, a room join), and the rules that read a server's replies. docs/protocols.md explains them.
+
+const hexBytes = z.string().regex(/^([0-9a-fA-F]{2})+$/, "must be hex bytes, e.g. 2b4f4b").max(512);
+const offset = z.number().int().min(0).max(65_535);
+
+function compiles(pattern: string): boolean {
+  try {
+    new RegExp(pattern);
+    return true;
+  } catch {
+    return false;
+  }
+}
+const pattern = z.string().min(1).max(500).refine(compiles, { message: "is not a valid regular expression" });
+
+/** What a reply must look like, in a plan's session `expect` step or a scenario's `reply` check. */
+export const ReplyRule = z.union(
+  [
+    /** A JSON reply whose field (dotted path, "data.type") is present, or equal to `equals`. */
+    z.object({ json: z.object({ field: z.string().min(1), equals: z.union([z.string(), z.number(), z.boolean()]).optional() }).strict() }).strict(),
+    /** A regular expression that matches somewhere in the reply's text (anchor it with ^ for a prefix). */
+    z.object({ regex: pattern }).strict(),
+    /** The reply starts with these bytes (compared without decoding: cheap on the hot path). */
+    z.object({ prefixHex: hexBytes }).strict(),
+    /** The reply holds these bytes at this offset. */
+    z.object({ bytes: z.object({ offset, hex: hexBytes }).strict() }).strict(),
+  ],
+  { error: 'give one rule: { json: { field, equals? } }, { regex }, { prefixHex } or { bytes: { offset, hex } }' },
+);
+export type ReplyRule = z.infer<typeof ReplyRule>;
+
+/** Where a session's `expect` step copies a value of the reply into a client's variable (used as {{vars.NAME}}). */
+export const Capture = z.object({
+  name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, "must be a name of letters, digits and _, e.g. token"),
+  from: z.union(
+    [
+      /** A JSON field (dotted path); a number stays a number (written as a binary integer in hex templates). */
+      z.object({ json: z.string().min(1) }).strict(),
+      /** A capture group of a regular expression over the reply's text (default group 1; 0 is the whole match). */
+      z.object({ regex: pattern, group: z.number().int().min(0).max(99).optional() }).strict(),
+      /** Raw bytes at an offset, kept as hex digits or read as a big-endian unsigned integer (at most 6 bytes). */
+      z
+        .object({ bytes: z.object({ offset, length: z.number().int().min(1).max(256), as: z.enum(["hex", "uint"]) }).strict() })
+        .strict()
+        .refine((from) => from.bytes.as === "hex" || from.bytes.length <= 6, { message: 'a "uint" capture reads at most 6 bytes' }),
+    ],
+    { error: "give one source: { json: path }, { regex, group? } or { bytes: { offset, length, as } }" },
+  ),
+});
+export type Capture = z.infer<typeof Capture>;
+
+/** A session step that waits for the reply matching `reply`; skips other messages, fails on `failWhen` or after `timeoutMs`. */
+export const ExpectStep = z.object({
+  kind: z.literal("expect"),
+  reply: ReplyRule,
+  /** A reply that matches this (an error reply, e.g. regex "^-ERR") fails the step with cause "session-rejected". */
+  failWhen: ReplyRule.optional(),
+  /** Fail with cause "session-timeout" when no matching reply came this long after the step began (default 10000 ms). */
+  timeoutMs: z.number().int().min(1).max(600_000).optional(),
+  capture: z.array(Capture).max(16).optional(),
+});
+export type ExpectStep = z.infer<typeof ExpectStep>;
+
+/** A session step that pauses the client before its next step. */
+export const WaitStep = z.object({ kind: z.literal("wait"), ms: z.number().int().min(0).max(600_000) });
+export type WaitStep = z.infer<typeof WaitStep>;
+
+/**
+ * The session steps around the plan's message template. A factory, not a constant: plan.ts imports this file and
+ * owns MessageTemplate, so an import back would be a cycle; plan.ts builds `SessionSteps` from it once.
+ */
+export function sessionStepsOf<M extends z.ZodType>(message: M) {
+  const SendStep = z.object({ kind: z.literal("send"), message });
+  return z.array(z.discriminatedUnion("kind", [SendStep, ExpectStep, WaitStep])).max(32, "a session has at most 32 steps");
+}
+
+/** How ping-pong and echo-flood check each reply: one that matches `failWhen` or misses `expect` is a "bad-reply" error. */
+export const ReplyCheck = z.object({
+  expect: ReplyRule.optional(),
+  failWhen: ReplyRule.optional(),
+});
+export type ReplyCheck = z.infer<typeof ReplyCheck>;
+
+const VAR = /\{\{vars\.([A-Za-z_][A-Za-z0-9_]*)\}\}/g;
+
+/** The {{vars.NAME}} names a template body uses. */
+export function varsUsed(body: string): string[] {
+  return [...body.matchAll(VAR)].map((match) => match[1]!);
+}
+
+interface SessionLike {
+  session?: readonly ({ kind: "send"; message: { body: string } } | { kind: "expect"; capture?: readonly { name: string }[] } | { kind: "wait" })[];
+}
+
+/**
+ * A scenario's check that every {{vars.NAME}} is captured before it is used: in a session step, by an earlier
+ * step; in the scenario's own messages (`bodies`), by any step. Use in the scenario's superRefine.
+ */
+export function checkSessionVars(scenario: SessionLike, bodies: readonly (string | undefined)[], ctx: z.RefinementCtx): void {
+  const captured = new Set<string>();
+  scenario.session?.forEach((step, index) => {
+    if (step.kind === "expect") for (const capture of step.capture ?? []) captured.add(capture.name);
+    if (step.kind !== "send") return;
+    for (const name of varsUsed(step.message.body)) {
+      if (!captured.has(name)) ctx.addIssue({ code: "custom", path: ["session", index, "message", "body"], message: `{{vars.${name}}} is used before a step captures "${name}"` });
+    }
+  });
+  for (const body of bodies) {
+    for (const name of varsUsed(body ?? "")) {
+      if (!captured.has(name)) ctx.addIssue({ code: "custom", path: ["session"], message: `{{vars.${name}}} is used, but no session step captures "${name}"` });
+    }
+  }
+}
