@@ -68,6 +68,28 @@ describe("scenarios against the reference target", () => {
     expect(totalsByKind(snapshots, "errorsByKind")).toEqual({ handshake: 10 });
   });
 
+  it("sessions: movement-sync joins its room by session steps ({{room}}), login-storm logs in by them and times the session", async () => {
+    target = await startTarget({ port: 0 });
+    const join = [
+      { kind: "send" as const, message: { format: "json" as const, body: '{"type":"join","room":{{room}},"client":{{client}}}' } },
+      { kind: "expect" as const, reply: { json: { field: "type", equals: "joined" } } },
+    ];
+    const moves = await runPlan({ target: { protocol: "websocket", url: target.url }, scenario: { kind: "movement-sync", roomSize: 3, updateHz: 20, session: join }, load: { clients: 6, durationSec: 1, rampUpSec: 0 } });
+    expect(total(moves, "broadcastsReceived")).toBeGreaterThan(6 * 2 * 10);
+    expect(total(moves, "errors")).toBe(0);
+    const login = [
+      { kind: "send" as const, message: { format: "json" as const, body: '{"type":"login","client":{{client}},"seq":7}' } },
+      { kind: "expect" as const, reply: { json: { field: "type", equals: "login-ok" } }, capture: [{ name: "seq", from: { json: "seq" } }] },
+      { kind: "send" as const, message: { format: "json" as const, body: '{"type":"login","client":{{client}},"seq":{{vars.seq}}}' } },
+      { kind: "expect" as const, reply: { regex: '"seq":7\\b' } },
+    ];
+    const logins = await runPlan({ target: { protocol: "websocket", url: target.url }, scenario: { kind: "login-storm", session: login }, load: { clients: 10, durationSec: 1, rampUpSec: 0 } });
+    expect(total(logins, "loginsSucceeded")).toBe(10);
+    expect(merged(logins, "loginUs")!.totalCount).toBe(10);
+    expect(total(logins, "messagesSent")).toBe(20);
+    expect(total(logins, "errors")).toBe(0);
+  });
+
   it("login-storm at a connect rate follows it (open model): 20 per second for 2 s", async () => {
     target = await startTarget({ port: 0 });
     const snapshots = await runPlan({
