@@ -21,7 +21,7 @@ describe("the plan shape read from the protocol schema", () => {
     const pingPong = union("scenario").variants.find((variant) => variant.value === "ping-pong")!;
     expect(pingPong.fields.slice(0, 2).map((field) => [field.key, field.node.kind, field.required])).toEqual([
       ["intervalMs", "integer", true],
-      ["messageBytes", "integer", true],
+      ["messageBytes", "integer", false],
     ]);
     expect(PLAN_NODE.fields.map((field) => field.key)).toEqual(expect.arrayContaining(["name", "target", "scenario", "load", "agents"]));
   });

@@ -61,7 +61,11 @@ function initialObject(fields: FieldSpec[], keyOf: (key: string) => string, carr
   const out: DraftObject = {};
   for (const field of fields) {
     if (carry[field.key] !== undefined) out[field.key] = carry[field.key];
-    else if (field.required || field.defaultValue !== undefined) out[field.key] = initialValue(field.node, keyOf(field.key), field.defaultValue);
+    // An optional field with a starting value (ping-pong's messageBytes, optional once a template can give the
+    // message) starts filled, so a new plan works as it is.
+    else if (field.required || field.defaultValue !== undefined || STARTING_VALUES[keyOf(field.key)] !== undefined) {
+      out[field.key] = initialValue(field.node, keyOf(field.key), field.defaultValue);
+    }
   }
   return out;
 }
