@@ -38,6 +38,16 @@ slos: [{ metric: broadcast-p99-ms, below: 50 }]
     expect(() => parsePlan("name: [unclosed", "p.yaml")).toThrow(/p.yaml is not valid YAML or JSON/);
   });
 
+  it("refuses, before any load, a protobuf body that does not fit its message type, naming the field", () => {
+    const plan = (body: string) => JSON.stringify({
+      name: "pb", target: { protocol: "tcp", host: "127.0.0.1", port: 7071, framing: { kind: "length-field", lengthFieldBytes: "varint" } },
+      protobuf: { proto: 'syntax = "proto3"; package game; message Ping { int64 seq = 1; }' },
+      scenario: { kind: "ping-pong", intervalMs: 100, message: { format: "protobuf", messageType: "game.Ping", body } }, load: { clients: 1, durationSec: 1 },
+    });
+    expect(parsePlan(plan('{"seq":{{seq}}}'), "pb.json").protobuf?.proto).toMatch(/message Ping/);
+    expect(() => parsePlan(plan('{"seq":{{seq}},"hp":3}'), "pb.json")).toThrow(/pb.json is not a valid plan:\n\s+scenario.message.body.hp/);
+  });
+
   it("every example plan in agent/examples is valid", async () => {
     const dir = fileURLToPath(new URL("../../examples/", import.meta.url));
     const files = readdirSync(dir).filter((f) => f.endsWith(".yaml"));

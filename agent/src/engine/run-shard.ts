@@ -7,6 +7,7 @@ import { createSnapshotBuilder } from "../metrics/snapshot-builder";
 import { createEchoFlood } from "../scenarios/echo-flood";
 import { createLoginStorm } from "../scenarios/login-storm";
 import { createMovementSync } from "../scenarios/movement-sync";
+import { createWireFormat } from "../scenarios/wire-format";
 import { createPingPong } from "../scenarios/ping-pong";
 import type { ScenarioContext, ScenarioRunner } from "../scenarios/scenario";
 import { createTransport } from "../transports/create-transport";
@@ -107,6 +108,8 @@ export async function runShard(assignment: RunAssignment, options: RunShardOptio
     clients: assignment.clients,
     shardIndex: assignment.shardIndex,
     datagram: assignment.plan.target.protocol === "udp",
+    // Parsed once per shard (a .proto is never parsed per message); a bad one fails the shard naming its field.
+    wire: createWireFormat(assignment.plan),
     ...(sourceAddresses ? { sourceAddresses, localPorts: enginePorts(assignment.plan.target, options.portSlice) } : {}),
     ...(options.random ? { random: options.random } : {}),
   });

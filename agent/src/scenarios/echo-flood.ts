@@ -12,12 +12,12 @@ import { compileSession } from "./session";
 export function createEchoFlood(scenario: EchoFloodScenario, context: ScenarioContext): ScenarioRunner {
   const { metrics } = context;
   const window = scenario.maxInFlight ?? 1;
-  const template = scenario.message ? prepareTemplate(scenario.message) : undefined;
+  const template = scenario.message ? prepareTemplate(scenario.message, context.wire) : undefined;
   // Without {{vars.*}} the template is built once here; with them, once per client when its session is done.
   const shared = template?.usesVars ? undefined : template?.bind();
-  const session = scenario.session?.length ? { steps: compileSession(scenario.session) } : undefined;
-  const goodReply = compileReplyCheck(scenario.reply);
-  const seqOf = scenario.match ? createSeqReader(scenario.match) : undefined;
+  const session = scenario.session?.length ? { steps: compileSession(scenario.session, { ...(context.wire ? { wire: context.wire } : {}) }) } : undefined;
+  const goodReply = compileReplyCheck(scenario.reply, context.wire?.decodeReply);
+  const seqOf = scenario.match ? createSeqReader(scenario.match, context.wire?.decodeReply) : undefined;
   // The default payload never changes: building (and framing) it once keeps the agent's cost per echo to the send itself.
   const fixed = new FixedMessage(Buffer.alloc(scenario.messageBytes, 0x65));
 

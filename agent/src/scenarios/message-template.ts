@@ -1,4 +1,6 @@
 import type { MessageTemplate, ResponseMatch } from "@throng/protocol/plan";
+import { decodeJson, type ReplyDecoder } from "./reply-decoder";
+import type { WireFormat } from "./wire-format";
 
 /** The values a template's placeholders take for one message. */
 export interface MessageFields {
@@ -57,10 +59,14 @@ function parse(template: MessageTemplate): Part[] {
   return out;
 }
 
-/** Parses a template once; throws on a bad one (hex that is not hex, an unclosed {{body}}, {{len}} with no section). */
-export function prepareTemplate(template: MessageTemplate): PreparedTemplate {
+/**
+ * Parses a template once; throws on a bad one (hex that is not hex, an unclosed {{body}}, {{len}} with no section).
+ * A msgpack or protobuf body is filled as JSON text and then encoded by the plan's wire format.
+ */
+export function prepareTemplate(template: MessageTemplate, wire?: WireFormat): PreparedTemplate {
   const parts = parse(template);
   const hex = template.format === "hex";
+  const encode = wire?.encoderFor(template);
   return {
     usesVars: parts.some((part) => "variable" in part),
     bind(vars = {}) {
@@ -74,14 +80,15 @@ export function prepareTemplate(template: MessageTemplate): PreparedTemplate {
         if (Buffer.isBuffer(piece) && Buffer.isBuffer(last)) bound[bound.length - 1] = Buffer.concat([last, piece]);
         else bound.push(piece);
       }
-      return builder(bound, template);
+      const build = builder(bound, template);
+      return encode ? (fields) => encode(build(fields)) : build;
     },
   };
 }
 
 /** Turns a template into a function that builds one message (a Buffer) from its fields; throws on a bad template. */
-export function compileTemplate(template: MessageTemplate, vars?: SessionVars): MessageBuilder {
-  return prepareTemplate(template).bind(vars);
+export function compileTemplate(template: MessageTemplate, vars?: SessionVars, wire?: WireFormat): MessageBuilder {
+  return prepareTemplate(template, wire).bind(vars);
 }
 
 /** A variable as bytes: text as UTF-8; in hex bodies, hex digits as the bytes they spell and a number as a binary integer. */
@@ -175,19 +182,14 @@ function finish(chunks: Buffer[], padAt: number, padding: number, fill: number):
 export type SeqReader = (data: Buffer) => number | undefined;
 
 /** The reader for a plan's match rule, or undefined for in-order matching. */
-export function createSeqReader(match: ResponseMatch): SeqReader | undefined {
+export function createSeqReader(match: ResponseMatch, decode: ReplyDecoder = decodeJson): SeqReader | undefined {
   switch (match.by) {
     case "order":
       return undefined;
     case "json-field": {
       const path = match.field.split(".");
       return (data) => {
-        let value: unknown;
-        try {
-          value = JSON.parse(data.toString("utf8"));
-        } catch {
-          return undefined;
-        }
+        let value = decode(data);
         for (const key of path) value = value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
         return typeof value === "number" ? value : typeof value === "string" && /^\d+$/.test(value) ? Number(value) : undefined;
       };

@@ -56,7 +56,7 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
   const bytes = scenario.messageBytes ?? 64;
   const rooms = new Map<number, Map<number, Player>>();
   const roomOf = (index: number) => (context.shardIndex ?? 0) * 1_000_000 + Math.floor(index / scenario.roomSize);
-  const joinSteps = scenario.session?.length ? compileSession(scenario.session) : undefined;
+  const joinSteps = scenario.session?.length ? compileSession(scenario.session, { ...(context.wire ? { wire: context.wire } : {}) }) : undefined;
 
   return clientSet((index) => {
     const room = roomOf(index);

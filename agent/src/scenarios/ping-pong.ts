@@ -93,14 +93,14 @@ class PingState {
  * stall shows. Think time: the next ping goes a random [min,max] ms after each pong (a closed model).
  */
 export function createPingPong(scenario: PingPongScenario, context: ScenarioContext): ScenarioRunner {
-  const seqOf: SeqReader = scenario.match ? (createSeqReader(scenario.match) ?? orderReader()) : pongSeqSafe;
-  const ping = scenario.message ? prepareTemplate(scenario.message) : undefined;
-  const heartbeatMessage = scenario.heartbeat?.message ? prepareTemplate(scenario.heartbeat.message) : undefined;
+  const seqOf: SeqReader = scenario.match ? (createSeqReader(scenario.match, context.wire?.decodeReply) ?? orderReader()) : pongSeqSafe;
+  const ping = scenario.message ? prepareTemplate(scenario.message, context.wire) : undefined;
+  const heartbeatMessage = scenario.heartbeat?.message ? prepareTemplate(scenario.heartbeat.message, context.wire) : undefined;
   // Templates without {{vars.*}} are built once here; with them, once per client when its session is done.
   const sharedPing = ping?.usesVars ? undefined : ping?.bind();
   const sharedHeartbeat = heartbeatMessage?.usesVars ? undefined : heartbeatMessage?.bind();
-  const session = scenario.session?.length ? { steps: compileSession(scenario.session) } : undefined;
-  const goodReply = compileReplyCheck(scenario.reply);
+  const session = scenario.session?.length ? { steps: compileSession(scenario.session, { ...(context.wire ? { wire: context.wire } : {}) }) } : undefined;
+  const goodReply = compileReplyCheck(scenario.reply, context.wire?.decodeReply);
   const messageBytes = scenario.messageBytes ?? DEFAULT_PING_BYTES;
   const random = context.random ?? Math.random;
   const timeoutMs = scenario.timeoutMs ?? (context.datagram ? DEFAULT_DATAGRAM_TIMEOUT_MS : DEFAULT_PONG_TIMEOUT_MS);

@@ -1,4 +1,5 @@
 import type { Capture, ReplyCheck, ReplyRule } from "@throng/protocol/session";
+import { decodeJson, type ReplyDecoder } from "./reply-decoder";
 
 /** Whether a reply matches a rule. `data` is valid during the call only (transport.ts). */
 export type ReplyMatcher = (data: Buffer) => boolean;
@@ -6,14 +7,9 @@ export type ReplyMatcher = (data: Buffer) => boolean;
 /** Reads a captured value out of a reply; undefined when the reply does not hold it. */
 export type CaptureReader = (data: Buffer) => string | number | undefined;
 
-/** The value at a dotted path of a JSON reply; undefined when the reply is not JSON or has no such field. */
-function jsonAt(data: Buffer, path: readonly string[]): unknown {
-  let value: unknown;
-  try {
-    value = JSON.parse(data.toString("utf8"));
-  } catch {
-    return undefined;
-  }
+/** The value at a dotted path of a reply decoded by the plan's wire format (JSON text by default); undefined when absent. */
+function valueAt(data: Buffer, path: readonly string[], decode: ReplyDecoder): unknown {
+  let value = decode(data);
   for (const key of path) value = value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
   return value;
 }
@@ -28,7 +24,7 @@ function bytesAt(expected: Buffer, offset: number): ReplyMatcher {
 }
 
 /** The matcher for a rule; byte rules compare bytes without decoding the reply, a JSON rule parses it. */
-export function compileReplyRule(rule: ReplyRule): ReplyMatcher {
+export function compileReplyRule(rule: ReplyRule, decode: ReplyDecoder = decodeJson): ReplyMatcher {
   if ("prefixHex" in rule) return bytesAt(Buffer.from(rule.prefixHex, "hex"), 0);
   if ("bytes" in rule) return bytesAt(Buffer.from(rule.bytes.hex, "hex"), rule.bytes.offset);
   if ("regex" in rule) {
@@ -37,25 +33,25 @@ export function compileReplyRule(rule: ReplyRule): ReplyMatcher {
   }
   const path = rule.json.field.split(".");
   const { equals } = rule.json;
-  return equals === undefined ? (data) => jsonAt(data, path) !== undefined : (data) => jsonAt(data, path) === equals;
+  return equals === undefined ? (data) => valueAt(data, path, decode) !== undefined : (data) => valueAt(data, path, decode) === equals;
 }
 
 /** A reply check as one matcher that says whether a reply is good; undefined when the scenario checks nothing. */
-export function compileReplyCheck(check: ReplyCheck | undefined): ReplyMatcher | undefined {
-  const expected = check?.expect ? compileReplyRule(check.expect) : undefined;
-  const failing = check?.failWhen ? compileReplyRule(check.failWhen) : undefined;
+export function compileReplyCheck(check: ReplyCheck | undefined, decode: ReplyDecoder = decodeJson): ReplyMatcher | undefined {
+  const expected = check?.expect ? compileReplyRule(check.expect, decode) : undefined;
+  const failing = check?.failWhen ? compileReplyRule(check.failWhen, decode) : undefined;
   if (expected && failing) return (data) => !failing(data) && expected(data);
   if (failing) return (data) => !failing(data);
   return expected;
 }
 
 /** The reader for one capture: a JSON field (a number stays a number), a regex group, or raw bytes as hex or an integer. */
-export function compileCapture(capture: Capture): CaptureReader {
+export function compileCapture(capture: Capture, decode: ReplyDecoder = decodeJson): CaptureReader {
   const { from } = capture;
   if ("json" in from) {
     const path = from.json.split(".");
     return (data) => {
-      const value = jsonAt(data, path);
+      const value = valueAt(data, path, decode);
       if (value === undefined || value === null) return undefined;
       return typeof value === "number" || typeof value === "string" ? value : JSON.stringify(value);
     };

@@ -1,3 +1,4 @@
+import type { WireFormat } from "./wire-format";
 import type { ScenarioMetrics } from "../metrics/snapshot-builder";
 import type { LocalPorts } from "../transports/local-ports";
 import { causeOf, type Transport, type TransportConnection, type TransportEnd } from "../transports/transport";
@@ -31,6 +32,8 @@ export interface ScenarioContext {
   clients?: number;
   /** UDP: an unanswered message is a lost datagram, not an error, and is given up on sooner. */
   datagram?: boolean;
+  /** How the plan's messages are encoded and its replies decoded (msgpack, protobuf); JSON text when left out. */
+  wire?: WireFormat;
 }
 
 export interface ClientHandlers {

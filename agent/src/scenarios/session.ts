@@ -3,6 +3,7 @@ import type { ScenarioMetrics } from "../metrics/snapshot-builder";
 import type { TransportConnection } from "../transports/transport";
 import { prepareTemplate, type PreparedTemplate, type SessionVars } from "./message-template";
 import { compileCapture, compileReplyRule, type CaptureReader, type ReplyMatcher } from "./reply-rule";
+import { TEXT_WIRE, type WireFormat } from "./wire-format";
 
 /** An expect step's wait when the plan gives none. */
 export const DEFAULT_EXPECT_TIMEOUT_MS = 10_000;
@@ -21,21 +22,22 @@ export interface CompiledSession {
 }
 
 /** Compiles the steps; `defaultTimeoutMs` is an expect step's wait when it gives none (login-storm passes its timeoutMs). */
-export function compileSession(steps: readonly SessionStep[], options: { defaultTimeoutMs?: number } = {}): CompiledSession {
+export function compileSession(steps: readonly SessionStep[], options: { defaultTimeoutMs?: number; wire?: WireFormat } = {}): CompiledSession {
+  const wire = options.wire ?? TEXT_WIRE;
   return {
     steps: steps.map((step): CompiledStep => {
       switch (step.kind) {
         case "send":
-          return { kind: "send", template: prepareTemplate(step.message) };
+          return { kind: "send", template: prepareTemplate(step.message, wire) };
         case "wait":
           return { kind: "wait", ms: step.ms };
         case "expect":
           return {
             kind: "expect",
-            reply: compileReplyRule(step.reply),
-            ...(step.failWhen ? { failWhen: compileReplyRule(step.failWhen) } : {}),
+            reply: compileReplyRule(step.reply, wire.decodeReply),
+            ...(step.failWhen ? { failWhen: compileReplyRule(step.failWhen, wire.decodeReply) } : {}),
             timeoutMs: step.timeoutMs ?? options.defaultTimeoutMs ?? DEFAULT_EXPECT_TIMEOUT_MS,
-            captures: (step.capture ?? []).map((capture) => ({ name: capture.name, read: compileCapture(capture) })),
+            captures: (step.capture ?? []).map((capture) => ({ name: capture.name, read: compileCapture(capture, wire.decodeReply) })),
           };
       }
     }),
