@@ -1,7 +1,7 @@
 import { Decoder, Encoder } from "@msgpack/msgpack";
 import type { PlanSpec } from "@throng/protocol/plan";
 import type protobuf from "protobufjs";
-import { compileTemplate, type MessageFields } from "./message-template";
+import { compileTemplate, type MessageFields, type SessionVars } from "./message-template";
 import { findMessageType, jsonToMessage, parseProto } from "./protobuf-schema";
 
 // Message bodies in a server's own binary protocol: the plan writes each body as JSON (placeholders filled as
@@ -98,6 +98,8 @@ export function createReplyDecoder(format: BinaryBodyFormat, options: CodecOptio
 
 /** The value every placeholder takes when a template is checked before the run. */
 const SAMPLE_FIELDS: MessageFields = { seq: 1, sentAtUs: 1, client: 1, room: 1, x: 1, y: 1, z: 1 };
+/** And every {{vars.NAME}} a session captures (the schema already refused a variable no step captures). */
+const SAMPLE_VARS: SessionVars = new Proxy({}, { get: (_, name) => (typeof name === "string" ? 1 : undefined) });
 
 /**
  * Checks a plan's msgpack and protobuf bodies when it is loaded, before any load: the .proto parses, every
@@ -114,7 +116,7 @@ export function checkPlanCodecs(plan: Pick<PlanSpec, "scenario" | "protobuf">): 
         format === "protobuf" && root && template.messageType
           ? protobufCodec(findMessageType(root, template.messageType, "messageType"))
           : createBodyCodec(format, { protobuf: plan.protobuf, messageType: template.messageType });
-      codec.encode(compileTemplate({ format: "json", body: template.body })(SAMPLE_FIELDS).toString());
+      codec.encode(compileTemplate({ format: "json", body: template.body }, SAMPLE_VARS)(SAMPLE_FIELDS).toString());
     } catch (error) {
       const message = (error as Error).message;
       throw new Error(message.startsWith("protobuf.") ? message : `${path.join(".")}.${message}`);
