@@ -1,7 +1,11 @@
 import type { MovementSyncScenario } from "@throng/protocol/plan";
 import type { ScenarioMetrics } from "../metrics/snapshot-builder";
 import type { TransportConnection } from "../transports/transport";
+import { compileBroadcastRule, type Broadcast } from "./broadcast-rule";
+import { compileLeave, runLeave, type BoundLeave } from "./leave-steps";
+import { prepareTemplate, type MessageBuilder, type MessageFields } from "./message-template";
 import { clientSet, nowMicros, openClient, type ScenarioContext, type ScenarioRunner } from "./scenario";
+import { RoomSendTimes, sendTimeDepth } from "./send-times";
 import { compileSession } from "./session";
 
 const PAD = "x".repeat(65_536);
@@ -15,6 +19,12 @@ interface StreamState {
   sentUs: number;
 }
 
+interface Room {
+  members: Map<number, Player>;
+  /** With a broadcast rule that reads no send time: when each member sent its recent updates. */
+  sendTimes?: RoomSendTimes;
+}
+
 interface Player {
   index: number;
   joined: boolean;
@@ -25,10 +35,13 @@ interface Player {
 
 /** The update: `{"type":"move","room":R,"client":C,"seq":N,"t":µs,"x":..,"y":..,"pad":"…"}`. */
 export function moveFrame(room: number, client: number, seq: number, sentUs: number, bytes: number): string {
-  const angle = seq / 10;
-  const head = `{"type":"move","room":${room},"client":${client},"seq":${seq},"t":${sentUs},"x":${(Math.cos(angle) * 100).toFixed(2)},"y":${(Math.sin(angle) * 100).toFixed(2)},"pad":"`;
+  const head = `{"type":"move","room":${room},"client":${client},"seq":${seq},"t":${sentUs},"x":${positionX(seq).toFixed(2)},"y":${positionY(seq).toFixed(2)},"pad":"`;
   return head + PAD.slice(0, Math.max(0, bytes - head.length - 2)) + `"}`;
 }
+
+/** A player walks a circle of radius 100, a tenth of a radian per update. */
+const positionX = (seq: number) => Math.cos(seq / 10) * 100;
+const positionY = (seq: number) => Math.sin(seq / 10) * 100;
 
 /** Records one received broadcast: latency from the sender's send (same clock: the room is on this agent), loss, order, jitter. */
 export function recordBroadcast(metrics: ScenarioMetrics, streams: Map<number, StreamState>, sender: number, seq: number, sentUs: number, arrivedUs: number): void {
@@ -49,19 +62,37 @@ export function recordBroadcast(metrics: ScenarioMetrics, streams: Map<number, S
 /**
  * Rooms of `roomSize` players: clients i·K … i·K+K−1 of this shard form room i, so a room's players share one
  * clock. Each joins its room (the plan's session, with {{room}}, or the built-in join/joined exchange), then sends
- * updates at updateHz (or as fast as the room receives them).
+ * updates at updateHz (or as fast as the room receives them): the plan's `update` template or the built-in move.
+ * Broadcasts are read by the plan's `broadcast` rule, or in the reference target's own format.
  */
 export function createMovementSync(scenario: MovementSyncScenario, context: ScenarioContext): ScenarioRunner {
   const { metrics } = context;
   const bytes = scenario.messageBytes ?? 64;
-  const rooms = new Map<number, Map<number, Player>>();
+  const rooms = new Map<number, Room>();
   const roomOf = (index: number) => (context.shardIndex ?? 0) * 1_000_000 + Math.floor(index / scenario.roomSize);
-  const joinSteps = scenario.session?.length ? compileSession(scenario.session, { ...(context.wire ? { wire: context.wire } : {}) }) : undefined;
+  const wire = context.wire ? { wire: context.wire } : {};
+  const joinSteps = scenario.session?.length ? compileSession(scenario.session, wire) : undefined;
+  // Compiled once per shard; a template with {{vars.*}} is bound once per client when its session is done.
+  const update = scenario.update ? prepareTemplate(scenario.update, context.wire) : undefined;
+  const sharedUpdate = update?.usesVars ? undefined : update?.bind();
+  const readBroadcast = scenario.broadcast ? compileBroadcastRule(scenario.broadcast, context.wire?.decodeReply) : undefined;
+  const timesOwnSends = scenario.broadcast !== undefined && scenario.broadcast.sentAtUs === undefined;
+  const depth = sendTimeDepth(scenario.updateHz);
+  const leave = compileLeave(scenario.leave, context.wire);
+  // Clients stopped by a ramp-down still sending their leave steps: the run's end waits for them too.
+  const leaving = new Set<Promise<void>>();
+  // One broadcast is read at a time: its fields go into this one object.
+  const received: Broadcast = { sender: 0, seq: 0, sentAtUs: 0 };
 
-  return clientSet((index) => {
+  const clients = clientSet((index) => {
     const room = roomOf(index);
-    const members = rooms.get(room) ?? new Map<number, Player>();
-    rooms.set(room, members);
+    let roomState = rooms.get(room);
+    if (!roomState) {
+      const firstClient = Math.floor(index / scenario.roomSize) * scenario.roomSize;
+      roomState = { members: new Map(), ...(timesOwnSends ? { sendTimes: new RoomSendTimes(firstClient, scenario.roomSize, depth) } : {}) };
+      rooms.set(room, roomState);
+    }
+    const { members, sendTimes } = roomState;
     const player: Player = { index, joined: false, awaiting: 0 };
     members.set(index, player);
     const streams = new Map<number, StreamState>();
@@ -69,17 +100,26 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
     let timer: NodeJS.Timeout | undefined;
     let seq = 0;
     let scheduled = false;
+    let inRoom = false;
+    let buildUpdate: MessageBuilder | undefined = sharedUpdate;
+    let leaveSteps: BoundLeave | undefined;
+    const fields = (): MessageFields => ({ seq, sentAtUs: nowMicros(), client: index, room, x: positionX(seq), y: positionY(seq), z: 0 });
 
     const sendUpdate = () => {
-      const others = [...members.values()].filter((member) => member.joined && member !== player).length;
-      const frame = moveFrame(room, index, seq, nowMicros(), bytes);
+      let others = 0;
+      for (const member of members.values()) if (member.joined && member !== player) others += 1;
+      const sentAtUs = nowMicros();
+      const frame = buildUpdate ? buildUpdate({ seq, sentAtUs, client: index, room, x: positionX(seq), y: positionY(seq), z: 0 }) : moveFrame(room, index, seq, sentAtUs, bytes);
       if (!connection?.send(frame)) return;
+      sendTimes?.record(index, seq, sentAtUs);
       seq += 1;
       metrics.messageSent(frame.length);
       metrics.broadcastsExpected(others);
       player.awaiting = others;
     };
     const start = () => {
+      player.joined = true;
+      inRoom = true;
       if (scenario.updateHz) {
         // The updates are scheduled while the player is in its room, whether or not its timer keeps up.
         metrics.sendRate(scenario.updateHz);
@@ -101,37 +141,60 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
       };
       player.sendNext();
     };
+    /** One broadcast from `sender`: latency, loss, order and jitter; as fast as possible, the sender's next update once all got it. */
+    const onBroadcast = (sender: number, broadcastSeq: number, sentUs: number, arrivedUs: number) => {
+      recordBroadcast(metrics, streams, sender, broadcastSeq, sentUs, arrivedUs);
+      const from = members.get(sender);
+      if (from && from.awaiting > 0 && (from.awaiting -= 1) === 0) setImmediate(() => from.sendNext?.());
+    };
+    /** The built-in join/joined exchange and the reference target's own broadcast: `{"type":"move","client":C,"seq":N,"t":µs}`. */
+    const builtIn = (data: Buffer, arrivedUs: number) => {
+      let message: { type?: string; client?: number; seq?: number; t?: number };
+      try {
+        message = JSON.parse(data.toString("utf8")) as typeof message;
+      } catch {
+        return metrics.error("protocol");
+      }
+      if (message?.type === "joined") {
+        // A second "joined" must not start a second send loop.
+        if (!player.joined) start();
+        return;
+      }
+      if (readBroadcast || message?.type !== "move" || typeof message.client !== "number") return;
+      onBroadcast(message.client, message.seq ?? 0, message.t ?? arrivedUs, arrivedUs);
+    };
 
     return openClient(context, index, {
       ...(joinSteps ? { session: { steps: joinSteps, room } } : {}),
       onOpen(opened, joined) {
         connection = opened;
-        if (joined) {
-          // The session joined the room.
-          player.joined = true;
-          return start();
-        }
+        if (update?.usesVars) buildUpdate = update.bind(joined?.vars);
+        if (leave) leaveSteps = leave.bind(joined?.vars);
+        // The session joined the room.
+        if (joined) return start();
         const join = `{"type":"join","room":${room},"client":${index}}`;
         if (opened.send(join)) metrics.messageSent(join.length);
       },
       onMessage(data, receivedAt) {
         const arrivedUs = nowMicros(receivedAt);
-        let message: { type?: string; client?: number; seq?: number; t?: number };
-        try {
-          message = JSON.parse(data.toString("utf8")) as typeof message;
-        } catch {
-          return metrics.error("protocol");
+        // Until the built-in join is answered, and always without a broadcast rule.
+        if (!readBroadcast || !player.joined) return builtIn(data, arrivedUs);
+        const read = readBroadcast(data, received);
+        if (read === "not-broadcast") return;
+        if (read === "incomplete") return metrics.error("bad-broadcast");
+        // A player's own update echoed back is not one the room should have had.
+        if (received.sender === index) return;
+        let sentUs = received.sentAtUs;
+        if (sendTimes) {
+          const sentAt = sendTimes.sentAt(received.sender, received.seq);
+          if (sentAt === undefined) {
+            // Not an update of this room the ring still holds: untimed, and its sender's stream starts afresh.
+            streams.delete(received.sender);
+            return metrics.error("unknown-broadcast");
+          }
+          sentUs = sentAt;
         }
-        if (message.type === "joined") {
-          // A second "joined" must not start a second send loop.
-          if (player.joined) return;
-          player.joined = true;
-          return start();
-        }
-        if (message.type !== "move" || typeof message.client !== "number") return;
-        recordBroadcast(metrics, streams, message.client, message.seq ?? 0, message.t ?? arrivedUs, arrivedUs);
-        const sender = members.get(message.client);
-        if (sender && sender.awaiting > 0 && (sender.awaiting -= 1) === 0) setImmediate(() => sender.sendNext?.());
+        onBroadcast(received.sender, received.seq, sentUs, arrivedUs);
       },
       onEnd() {
         clearTimeout(timer);
@@ -141,6 +204,20 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
         player.sendNext = undefined;
         members.delete(index);
       },
+      leave(opened) {
+        if (!inRoom || !leaveSteps) return undefined;
+        const done = runLeave(leaveSteps, opened, fields, metrics);
+        leaving.add(done);
+        void done.finally(() => leaving.delete(done));
+        return done;
+      },
     });
   });
+  return {
+    ...clients,
+    async close() {
+      await clients.close();
+      await Promise.all(leaving);
+    },
+  };
 }

@@ -54,6 +54,12 @@ export interface ClientHandlers {
   onStop?(atRunEnd: boolean): void;
   /** After the connection ended, whoever ended it; clear timers here. */
   onEnd?(): void;
+  /**
+   * Messages sent as the engine stops the client, after onStop and onEnd and before its connection closes (movement-
+   * sync's leave steps); the close waits for the promise. Messages arriving meanwhile are ignored, and the close
+   * counts as the agent's.
+   */
+  leave?(connection: TransportConnection): Promise<void> | undefined;
   /** Give up connecting after this long and count the failure as "timeout". */
   connectTimeoutMs?: number;
 }
@@ -132,7 +138,8 @@ export function openClient(context: ScenarioContext, index: number, handlers: Cl
       session = undefined;
       handlers.onStop?.(atRunEnd);
       handlers.onEnd?.();
-      return connection.close();
+      const leaving = handlers.leave?.(connection);
+      return leaving ? leaving.then(() => connection.close()) : connection.close();
     },
   };
 }

@@ -16,12 +16,16 @@ export const TEXT_WIRE: WireFormat = { encoderFor: () => undefined, decodeReply:
 
 const isBinary = (format: MessageTemplate["format"]): format is BinaryBodyFormat => format === "msgpack" || format === "protobuf";
 
-/** Every template of a scenario: its message, its heartbeat's, its session's sends. */
+/** Every template of a scenario: its message, its heartbeat's, its session's sends, movement-sync's update and leave sends. */
 function templatesOf(scenario: PlanSpec["scenario"]): MessageTemplate[] {
   const out: MessageTemplate[] = [];
   if ("message" in scenario && scenario.message) out.push(scenario.message);
   if (scenario.kind === "ping-pong" && scenario.heartbeat?.message) out.push(scenario.heartbeat.message);
   for (const step of scenario.session ?? []) if (step.kind === "send") out.push(step.message);
+  if (scenario.kind === "movement-sync") {
+    if (scenario.update) out.push(scenario.update);
+    for (const step of scenario.leave ?? []) if (step.kind === "send") out.push(step.message);
+  }
   return out;
 }
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ServerWatchPlan } from "./server-watch";
-import { checkSessionVars, ReplyCheck, sessionStepsOf } from "./session";
+import { BroadcastRule, checkSessionVars, ReplyCheck, sessionStepsOf } from "./session";
 
 // New plan fields are optional (never `.default()`), so every plan saved with an earlier schema stays valid
 // and the inferred PlanSpec type does not gain required fields; the agent applies the defaults named here.
@@ -231,17 +231,37 @@ export const EchoFloodScenario = z.object({
 }).superRefine((scenario, ctx) => checkSessionVars(scenario, [scenario.message?.body], ctx));
 export type EchoFloodScenario = z.infer<typeof EchoFloodScenario>;
 
+/** The longest a movement-sync client's leave steps may wait in all: the run's end waits for them. */
+export const MAX_LEAVE_WAIT_MS = 5_000;
+
 /** Rooms of `roomSize` players; each sends position updates the server broadcasts to the rest of the room. */
 export const MovementSyncScenario = z.object({
   kind: z.literal("movement-sync"),
   roomSize: z.number().int().min(2, "a room needs at least 2 players").max(1_000),
   /** Updates per second per player; leave out to send as fast as possible (one update in flight). */
   updateHz: z.number().min(0.1).max(1_000).optional(),
-  /** Bytes per position update (default 64). */
+  /** Bytes per built-in position update (default 64); not used with `update`. */
   messageBytes: z.number().int().min(32).max(65_536).optional(),
   /** Steps that join the room instead of the built-in join/joined exchange ({{room}} is the player's room). */
   session: SessionSteps.optional(),
-}).superRefine((scenario, ctx) => checkSessionVars(scenario, [], ctx));
+  /** The position update instead of the built-in {"type":"move",…} (messageBytes then unused; sizeBytes pads it). */
+  update: MessageTemplate.optional(),
+  /** How room broadcasts are recognised and read, instead of the reference target's own format. */
+  broadcast: BroadcastRule.optional(),
+  /** Steps sent as a client stops (ramp-down or the run's end), before its connection closes: send and wait only. */
+  leave: SessionSteps.optional(),
+}).superRefine((scenario, ctx) => {
+  let waitedMs = 0;
+  scenario.leave?.forEach((step, index) => {
+    if (step.kind === "wait") waitedMs += step.ms;
+    if (step.kind !== "send" && step.kind !== "wait") {
+      ctx.addIssue({ code: "custom", path: ["leave", index, "kind"], message: `leave steps are send and wait only, not ${step.kind}: the client is stopping and reads no reply (put it in session)` });
+    }
+  });
+  if (waitedMs > MAX_LEAVE_WAIT_MS) ctx.addIssue({ code: "custom", path: ["leave"], message: `leave steps wait ${waitedMs} ms in all: at most ${MAX_LEAVE_WAIT_MS} ms, since the run's end waits for them` });
+  const leaveBodies = (scenario.leave ?? []).map((step) => (step.kind === "send" ? step.message.body : undefined));
+  checkSessionVars(scenario, [scenario.update?.body, ...leaveBodies], ctx);
+});
 export type MovementSyncScenario = z.infer<typeof MovementSyncScenario>;
 
 /** Clients connect at a rate (or all at once) and optionally log in; measures connect and login times. */

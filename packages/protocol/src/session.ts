@@ -52,6 +52,42 @@ export const Capture = z.object({
 });
 export type Capture = z.infer<typeof Capture>;
 
+/** Where movement-sync reads a number out of a received room broadcast (its sender, seq or send time). */
+export const Extractor = z.union(
+  [
+    /** A field of the reply decoded by the plan's wire format (JSON text, MessagePack, protobuf replyType); dotted path. */
+    z.object({ json: z.string().min(1) }).strict(),
+    /** A capture group of a regular expression over the reply's text (default group 1), read as a number. */
+    z.object({ regex: pattern, group: z.number().int().min(0).max(99).optional() }).strict(),
+    /** An unsigned integer of 1 to 8 bytes at an offset (exact up to 2^53), big-endian unless told. */
+    z
+      .object({
+        bytes: z
+          .object({ offset, length: z.number().int().min(1, "reads 1 to 8 bytes").max(8, "reads 1 to 8 bytes"), byteOrder: z.enum(["big", "little"]).optional() })
+          .strict(),
+      })
+      .strict(),
+  ],
+  { error: "give one source: { json: path }, { regex, group? } or { bytes: { offset, length, byteOrder? } }" },
+);
+export type Extractor = z.infer<typeof Extractor>;
+
+/**
+ * How movement-sync recognises a room broadcast from any server: `filter` says which received messages are
+ * broadcasts (the rest are ignored), and the extractors read the sending client ({{client}} as its update wrote
+ * it), the update's seq and, when the server relays it, the update's send time in µs.
+ */
+export const BroadcastRule = z
+  .object({
+    filter: ReplyRule.optional(),
+    sender: Extractor,
+    seq: Extractor,
+    /** Left out: latency counts from the agent's own record of when it sent (sender, seq). */
+    sentAtUs: Extractor.optional(),
+  })
+  .strict();
+export type BroadcastRule = z.infer<typeof BroadcastRule>;
+
 /** A session step that waits for the reply matching `reply`; skips other messages, fails on `failWhen` or after `timeoutMs`. */
 export const ExpectStep = z.object({
   kind: z.literal("expect"),
