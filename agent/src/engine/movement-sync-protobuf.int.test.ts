@@ -1,0 +1,152 @@
+import { createServer, type Server, type Socket } from "node:net";
+import protobuf from "protobufjs";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { PlanSpec } from "@throng/protocol/plan";
+import { merged, runPlan, total, totalsByKind } from "../testing/assignment";
+
+// Movement-sync against a room server nobody here wrote for Throng (docs/protocols.md, "Movement-sync through any
+// server"): protobuf messages on TCP behind a varint length (protobuf's writeDelimited). A client joins a room with
+// Join{room, client}, gets JoinOk{session}, then sends Move{session, client, seq, sentAtUs, x, y}; the server sends
+// Moved{sender, seq, sentAtUs, x, y} to every other member of the room, and forgets a client at its Leave. The
+// server is written here with protobufjs itself (its own parse of the .proto), so nothing of the agent is on its side.
+
+const PROTO = `
+syntax = "proto3";
+package room;
+message Join { int32 room = 1; int32 client = 2; }
+message Move { string session = 1; int32 client = 2; int64 seq = 3; int64 sentAtUs = 4; float x = 5; float y = 6; }
+message Leave { string session = 1; }
+message ClientMessage { oneof kind { Join join = 1; Move move = 2; Leave leave = 3; } }
+message JoinOk { string session = 1; }
+message Moved { int32 sender = 1; int64 seq = 2; int64 sentAtUs = 3; float x = 4; float y = 5; }
+message Error { string reason = 1; }
+message ServerMessage { oneof kind { JoinOk joinOk = 1; Moved moved = 2; Error error = 3; } }
+`;
+
+const root = protobuf.parse(PROTO, { keepCase: true }).root;
+const ClientMessage = root.lookupType("room.ClientMessage");
+const ServerMessage = root.lookupType("room.ServerMessage");
+
+interface Member {
+  socket: Socket;
+  session: string;
+  room: number;
+}
+
+let server: Server;
+let port = 0;
+const rooms = new Map<number, Set<Member>>();
+const counts = { moves: 0, moved: 0, leaves: 0, badSessions: 0 };
+
+/** Reads varint-delimited ClientMessages off one socket: a join, then moves, then perhaps a leave. */
+function serve(socket: Socket): void {
+  // As a game server would: without it, Nagle's algorithm holds a Moved behind an unacknowledged one for ~40 ms.
+  socket.setNoDelay(true);
+  let pending = Buffer.alloc(0);
+  let member: Member | undefined;
+  const frame = (message: object) => Buffer.from(ServerMessage.encodeDelimited(ServerMessage.fromObject(message)).finish());
+  const leave = () => {
+    if (member) rooms.get(member.room)?.delete(member);
+    member = undefined;
+  };
+  socket.on("data", (chunk: Buffer) => {
+    pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+    for (;;) {
+      const reader = protobuf.Reader.create(pending);
+      let length: number;
+      try {
+        length = reader.uint32();
+      } catch {
+        return; // the varint itself is split
+      }
+      if (pending.length < reader.pos + length) return;
+      const body = pending.subarray(reader.pos, reader.pos + length);
+      pending = pending.subarray(reader.pos + length);
+      const message = ClientMessage.toObject(ClientMessage.decode(body), { longs: Number }) as {
+        join?: { room: number; client: number };
+        move?: { session: string; client: number; seq: number; sentAtUs: number; x: number; y: number };
+        leave?: { session: string };
+      };
+      if (message.join) {
+        member = { socket, session: `s-${message.join.room}-${message.join.client}`, room: message.join.room };
+        const room = rooms.get(member.room) ?? new Set<Member>();
+        rooms.set(member.room, room);
+        room.add(member);
+        socket.write(frame({ joinOk: { session: member.session } }));
+      } else if (message.move) {
+        const { session, client, seq, sentAtUs, x, y } = message.move;
+        if (!member || session !== member.session) {
+          counts.badSessions += 1;
+          socket.write(frame({ error: { reason: "bad session" } }));
+          continue;
+        }
+        counts.moves += 1;
+        const moved = frame({ moved: { sender: client, seq, sentAtUs, x, y } });
+        for (const other of rooms.get(member.room) ?? []) {
+          if (other === member) continue;
+          other.socket.write(moved);
+          counts.moved += 1;
+        }
+      } else if (message.leave && member && message.leave.session === member.session) {
+        counts.leaves += 1;
+        leave();
+      }
+    }
+  });
+  socket.on("error", () => undefined);
+  socket.on("close", leave);
+}
+
+beforeAll(async () => {
+  server = createServer(serve);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  port = (server.address() as { port: number }).port;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const plan = (): Omit<PlanSpec, "name"> => ({
+  target: { protocol: "tcp", host: "127.0.0.1", port, framing: { kind: "length-field", lengthFieldBytes: "varint", initialBytesToStrip: "header" } },
+  protobuf: { proto: PROTO, replyType: "room.ServerMessage" },
+  scenario: {
+    kind: "movement-sync",
+    roomSize: 5,
+    updateHz: 10,
+    session: [
+      { kind: "send", message: { format: "protobuf", messageType: "room.ClientMessage", body: '{"join":{"room":{{room}},"client":{{client}}}}' } },
+      { kind: "expect", reply: { json: { field: "joinOk.session" } }, failWhen: { json: { field: "error.reason" } }, capture: [{ name: "session", from: { json: "joinOk.session" } }] },
+    ],
+    update: {
+      format: "protobuf",
+      messageType: "room.ClientMessage",
+      body: '{"move":{"session":"{{vars.session}}","client":{{client}},"seq":{{seq}},"sentAtUs":{{sentAtUs}},"x":{{x}},"y":{{y}}}}',
+    },
+    broadcast: { filter: { json: { field: "moved.sender" } }, sender: { json: "moved.sender" }, seq: { json: "moved.seq" }, sentAtUs: { json: "moved.sentAtUs" } },
+    leave: [{ kind: "send", message: { format: "protobuf", messageType: "room.ClientMessage", body: '{"leave":{"session":"{{vars.session}}"}}' } }],
+  },
+  load: { clients: 10, durationSec: 2, rampUpSec: 0 },
+});
+
+describe("movement-sync through a protobuf-over-TCP room server (update template, broadcast rule on the decoded reply type, leave)", () => {
+  it("every Moved the server relays is a timed broadcast: reach ≈ 1, latency recorded, no errors, a Leave per client", async () => {
+    const snapshots = await runPlan(plan());
+    expect(totalsByKind(snapshots, "errorsByKind")).toEqual({});
+    expect(total(snapshots, "connectionsFailed")).toBe(0);
+    expect(counts.badSessions).toBe(0);
+    const expected = total(snapshots, "broadcastsExpected");
+    const received = total(snapshots, "broadcastsReceived");
+    // ~2 s of 10 players × 4 others at 10 Hz.
+    expect(expected).toBeGreaterThan(10 * 4 * 10 * 1.5);
+    expect(received / expected).toBeGreaterThan(0.99);
+    // The agent counted no broadcast the server did not send.
+    expect(received).toBeLessThanOrEqual(counts.moved);
+    const latency = merged(snapshots, "broadcastUs")!;
+    expect(latency.totalCount).toBe(received);
+    expect(total(snapshots, "lost") + total(snapshots, "duplicates") + total(snapshots, "outOfOrder")).toBe(0);
+    console.log(`protobuf room server: reach ${(received / expected).toFixed(4)} (${received}/${expected}), broadcast p50 ${latency.getValueAtPercentile(50)} µs p99 ${latency.getValueAtPercentile(99)} µs`);
+    // Each client's Leave went out before its connection closed.
+    await vi.waitFor(() => expect(counts.leaves).toBe(10));
+  });
+});
