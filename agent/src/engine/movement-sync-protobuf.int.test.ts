@@ -42,7 +42,7 @@ const counts = { moves: 0, moved: 0, leaves: 0, badSessions: 0 };
 function serve(socket: Socket): void {
   // As a game server would: without it, Nagle's algorithm holds a Moved behind an unacknowledged one for ~40 ms.
   socket.setNoDelay(true);
-  let pending = Buffer.alloc(0);
+  let pending: Buffer = Buffer.alloc(0);
   let member: Member | undefined;
   const frame = (message: object) => Buffer.from(ServerMessage.encodeDelimited(ServerMessage.fromObject(message)).finish());
   const leave = () => {
