@@ -1,0 +1,88 @@
+import { createServer, type Server as HttpServer } from "node:http";
+import { Server } from "socket.io";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { PlanSpec } from "@throng/protocol/plan";
+import { merged, runPlan, total, totalsByKind } from "../testing/assignment";
+
+// Movement-sync against a Socket.IO v4 server from npm (docs/protocols.md, "Movement-sync through any server"),
+// driven over a raw WebSocket by declarative steps that speak Engine.IO and Socket.IO packets as text: the server's
+// open packet ("0{...}"), the namespace connect ("40" → "40{...}"), a join event with an acknowledgement
+// ("421[...]" → "431[...]"), move events, and the namespace disconnect ("41") as the leave step.
+//
+// Engine.IO's heartbeat: the server sends "2" every pingInterval and drops a client that does not answer "3" within
+// pingTimeout. Movement-sync has no heartbeat of its own (ping-pong's `heartbeat` sends on a timer; nothing here
+// answers a server's ping), so the server's pingInterval is set far above this test's few seconds. A real run
+// longer than pingInterval needs a reply to the server's ping, which movement-sync cannot give yet.
+const PING_INTERVAL_MS = 60_000;
+
+let http: HttpServer;
+let io: Server;
+let port = 0;
+const counts = { joins: 0, moves: 0, leaves: 0 };
+
+beforeAll(async () => {
+  http = createServer();
+  io = new Server(http, { transports: ["websocket"], pingInterval: PING_INTERVAL_MS, pingTimeout: PING_INTERVAL_MS });
+  io.on("connection", (socket) => {
+    socket.on("join", (room: number, ack?: (answer: string) => void) => {
+      counts.joins += 1;
+      socket.data.room = String(room);
+      void socket.join(String(room));
+      ack?.("joined");
+    });
+    socket.on("move", (payload: unknown) => {
+      counts.moves += 1;
+      if (typeof socket.data.room === "string") socket.to(socket.data.room).emit("moved", payload);
+    });
+    socket.on("disconnect", (reason) => {
+      if (reason === "client namespace disconnect") counts.leaves += 1;
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  port = (http.address() as { port: number }).port;
+});
+
+afterAll(async () => {
+  await io.close();
+});
+
+const MOVED = String.raw`"client":(\d+),"seq":(\d+),"sentAtUs":(\d+)`;
+
+const plan = (): Omit<PlanSpec, "name"> => ({
+  target: { protocol: "websocket", url: `ws://127.0.0.1:${port}/socket.io/?EIO=4&transport=websocket` },
+  scenario: {
+    kind: "movement-sync",
+    roomSize: 5,
+    updateHz: 10,
+    session: [
+      { kind: "expect", reply: { regex: String.raw`^0\{` } }, // Engine.IO open
+      { kind: "send", message: { body: "40" } }, // Socket.IO connect to "/"
+      { kind: "expect", reply: { regex: String.raw`^40\{` }, failWhen: { regex: "^44" } }, // connect ack, or connect error
+      { kind: "send", message: { body: '421["join",{{room}}]' } }, // event "join" with ack id 1
+      { kind: "expect", reply: { regex: String.raw`^431\[` } },
+    ],
+    update: { body: '42["move",{"client":{{client}},"seq":{{seq}},"sentAtUs":{{sentAtUs}},"x":{{x}}}]' },
+    broadcast: { filter: { regex: String.raw`^42\["moved"` }, sender: { regex: MOVED }, seq: { regex: MOVED, group: 2 }, sentAtUs: { regex: MOVED, group: 3 } },
+    leave: [{ kind: "send", message: { body: "41" } }],
+  },
+  load: { clients: 10, durationSec: 2, rampUpSec: 0 },
+});
+
+describe("movement-sync through a Socket.IO v4 server, Engine.IO packets as text steps", () => {
+  it("each moved event the room relays is a timed broadcast: reach ≈ 1, latency recorded, no errors, a namespace disconnect per client", async () => {
+    const snapshots = await runPlan(plan());
+    expect(totalsByKind(snapshots, "errorsByKind")).toEqual({});
+    expect(total(snapshots, "connectionsFailed")).toBe(0);
+    expect(counts.joins).toBe(10);
+    const expected = total(snapshots, "broadcastsExpected");
+    const received = total(snapshots, "broadcastsReceived");
+    expect(expected).toBeGreaterThan(10 * 4 * 10 * 1.5);
+    expect(received / expected).toBeGreaterThan(0.99);
+    const latency = merged(snapshots, "broadcastUs")!;
+    expect(latency.totalCount).toBe(received);
+    expect(total(snapshots, "lost") + total(snapshots, "duplicates") + total(snapshots, "outOfOrder")).toBe(0);
+    console.log(`Socket.IO room server: reach ${(received / expected).toFixed(4)} (${received}/${expected}), broadcast p50 ${latency.getValueAtPercentile(50)} µs p99 ${latency.getValueAtPercentile(99)} µs`);
+    // The leave step's "41" reached the server before each connection closed.
+    await vi.waitFor(() => expect(counts.leaves).toBe(10));
+  });
+});
