@@ -17,6 +17,8 @@ import { offsetClock, waitUntil, type Clock } from "./clock";
 import { createLoadSchedule } from "./load-schedule";
 import type { SearchFeed } from "./search-feed";
 import { startRamp } from "./ramp";
+import { clientTargets } from "./client-target";
+import { createReconnects, seededRandom } from "./reconnects";
 
 const SNAPSHOT_INTERVAL_MS = 1_000;
 /** A start this close to startAt counts as on time (timers fire a little late). */
@@ -102,7 +104,17 @@ export async function runShard(assignment: RunAssignment, options: RunShardOptio
 
   const builder = createSnapshotBuilder({ runId: assignment.runId, ...(options.health ? { health: options.health } : {}) });
   const sourceAddresses = assignment.plan.target.sourceAddresses ?? options.sourceAddresses;
-  const scenario = createScenario(assignment, {
+  // Reconnects and reconnect storms (reconnects.ts); a storm's choice of clients is seeded by the run and shard.
+  const storm = load.shape?.kind === "reconnect-storm" ? load.shape : undefined;
+  const policy = "reconnect" in assignment.plan.scenario ? assignment.plan.scenario.reconnect : undefined;
+  const reconnects =
+    (policy?.policy ?? "never") !== "never" || storm
+      ? createReconnects(policy, builder.metrics, options.random ?? seededRandom(`${assignment.runId}:${assignment.shardIndex}`))
+      : undefined;
+  const transportFor = options.transport ? undefined : clientTargets(assignment.plan.target);
+  const created = createScenario(assignment, {
+    ...(transportFor ? { transportFor } : {}),
+    ...(reconnects ? { clientEvents: reconnects.events } : {}),
     transport: options.transport ?? createTransport(assignment.plan.target),
     metrics: builder.metrics,
     clients: assignment.clients,
@@ -113,6 +125,7 @@ export async function runShard(assignment: RunAssignment, options: RunShardOptio
     ...(sourceAddresses ? { sourceAddresses, localPorts: enginePorts(assignment.plan.target, options.portSlice) } : {}),
     ...(options.random ? { random: options.random } : {}),
   });
+  const scenario = reconnects ? reconnects.wrap(created) : created;
   const schedule = createLoadSchedule(load, assignment.plan.scenario, assignment.clients, {
     runStartAt: assignment.startAt,
     ...(assignment.clientsBefore !== undefined ? { clientsBefore: assignment.clientsBefore } : {}),
@@ -131,6 +144,7 @@ export async function runShard(assignment: RunAssignment, options: RunShardOptio
     startClient: (index) => scenario.startClient(index),
     stopClient: (index) => scenario.stopClient?.(index),
   });
+  const stormTimer = storm && reconnects ? setInterval(() => reconnects.storm(storm.dropPercent), storm.everySec * 1000) : undefined;
 
   let lastSeq = -1;
   let closing: Promise<void> | undefined;
@@ -146,6 +160,7 @@ export async function runShard(assignment: RunAssignment, options: RunShardOptio
         // The run's end: clients stop before its last second is cut, so what they still have in flight goes into
         // that snapshot as inFlightAtEnd (not into errors or losses), and their send schedules stop with it.
         ramp.stop();
+        clearInterval(stormTimer);
         closing = scenario.close();
       }
       // seq is the second's index since startAt: 0, 1, 2… on time, and a process restarted mid-run
@@ -160,6 +175,7 @@ export async function runShard(assignment: RunAssignment, options: RunShardOptio
     }
   } finally {
     ramp.stop();
+    clearInterval(stormTimer);
     builder.stop();
     await (closing ?? scenario.close());
   }

@@ -17,7 +17,13 @@ function mergeCounters(all: SnapshotCounters[]): SnapshotCounters {
   }
   const errorsByKind = sumRecords(all.map((c) => c.errorsByKind));
   const closesByCause = sumRecords(all.map((c) => c.closesByCause));
-  return { ...(out as SnapshotCounters), ...(errorsByKind ? { errorsByKind } : {}), ...(closesByCause ? { closesByCause } : {}) };
+  const reconnectsByCause = sumRecords(all.map((c) => c.reconnectsByCause));
+  return {
+    ...(out as SnapshotCounters),
+    ...(errorsByKind ? { errorsByKind } : {}),
+    ...(closesByCause ? { closesByCause } : {}),
+    ...(reconnectsByCause ? { reconnectsByCause } : {}),
+  };
 }
 
 function mergeHistograms(all: SnapshotHistograms[]): SnapshotHistograms {

@@ -33,6 +33,8 @@ export interface ScenarioMetrics {
   jitterMicros(micros: number): void;
   broadcastsExpected(count: number): void;
   lost(count: number): void;
+  /** A dropped client starts a reconnect attempt; `cause` is what ended its last connection ("server", "storm", …). */
+  reconnecting(cause: string): void;
   duplicate(): void;
   outOfOrder(): void;
 }
@@ -121,7 +123,8 @@ export function createSnapshotBuilder(options: { runId: string; health?: HealthS
   let counters = zeroCounters(0);
   let errorsByKind: Record<string, number> = {};
   let closesByCause: Record<string, number> = {};
-  const usedRecords = { errorsByKind: false, closesByCause: false };
+  let reconnectsByCause: Record<string, number> = {};
+  const usedRecords = { errorsByKind: false, closesByCause: false, reconnectsByCause: false };
 
   const histogram = (name: OptionalHistogram) => {
     let found = optionalHistograms.get(name);
@@ -188,6 +191,10 @@ export function createSnapshotBuilder(options: { runId: string; health?: HealthS
     jitterMicros: (micros) => recordMicros(histogram("jitterUs"), micros),
     broadcastsExpected: (n) => count("broadcastsExpected", n),
     lost: (n) => count("lost", n),
+    reconnecting(cause) {
+      usedRecords.reconnectsByCause = true;
+      increment(reconnectsByCause, cause);
+    },
     duplicate: () => count("duplicates"),
     outOfOrder: () => count("outOfOrder"),
   };
@@ -202,6 +209,7 @@ export function createSnapshotBuilder(options: { runId: string; health?: HealthS
       if (schedule.used) snapshotCounters.scheduledSends = schedule.take();
       if (usedRecords.errorsByKind) snapshotCounters.errorsByKind = errorsByKind;
       if (usedRecords.closesByCause) snapshotCounters.closesByCause = closesByCause;
+      if (usedRecords.reconnectsByCause) snapshotCounters.reconnectsByCause = reconnectsByCause;
       const snapshot: MetricSnapshot = {
         runId: options.runId,
         seq: interval.seq,
@@ -217,6 +225,7 @@ export function createSnapshotBuilder(options: { runId: string; health?: HealthS
       counters = zeroCounters(counters.connectionsOpen);
       errorsByKind = {};
       closesByCause = {};
+      reconnectsByCause = {};
       for (const name of optionalCounters.keys()) optionalCounters.set(name, 0);
       rtt.reset();
       for (const value of optionalHistograms.values()) value.reset();

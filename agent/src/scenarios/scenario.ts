@@ -1,7 +1,9 @@
 import type { WireFormat } from "./wire-format";
 import type { ScenarioMetrics } from "../metrics/snapshot-builder";
 import type { LocalPorts } from "../transports/local-ports";
-import { causeOf, type Transport, type TransportConnection, type TransportEnd } from "../transports/transport";
+import { causeOf, failedConnection, type Transport, type TransportConnection, type TransportEnd } from "../transports/transport";
+import { runHttpSteps, type HttpFailure, type TextFields } from "./http-step";
+import type { SessionVars } from "./message-template";
 import { SessionRun, type CompiledSession, type SessionDone, type SessionFailure } from "./session";
 
 /** What the engine drives: it starts clients on its load schedule and closes them all at the end. */
@@ -10,6 +12,8 @@ export interface ScenarioRunner {
   startClient(index: number): void;
   /** Stops one client (a load shape ramping down). */
   stopClient?(index: number): void;
+  /** A reconnect storm closes client `index`'s connection (it comes back by its reconnect policy); false when it is not connected. */
+  dropClient?(index: number): boolean;
   /**
    * The run's end: stops every client at once (each counts what it still has in flight as `inFlightAtEnd` before
    * this returns) and closes its connection; resolves once all have ended.
@@ -34,7 +38,31 @@ export interface ScenarioContext {
   datagram?: boolean;
   /** How the plan's messages are encoded and its replies decoded (msgpack, protobuf); JSON text when left out. */
   wire?: WireFormat;
+  /**
+   * When the target's url or headers use {{client}} or {{vars.NAME}}: the transport to one client's own target,
+   * resolved after its http steps. Left out, every client uses `transport`.
+   */
+  transportFor?(fields: TextFields, vars: SessionVars): Transport;
+  /** Told when each client gets connected and when it ends on its own (engine/reconnects.ts drives reconnects with it). */
+  clientEvents?: ClientEvents;
+  /** A warning for the agent's log (default: stderr). */
+  warn?(message: string): void;
 }
+
+/** What ended a client's connection when the agent did not stop it: the server, a break, or a reconnect storm's drop. */
+export type DropCause = "server" | "reset" | "error" | "storm";
+
+export interface ClientEvents {
+  /** Client `index` is connected and its session done: its traffic runs. */
+  up(index: number): void;
+  /**
+   * Client `index` ended without the engine stopping it: `dropped` says what ended a connection that had opened; left
+   * out when the client never got up (an http step, the connect or the session failed).
+   */
+  down(index: number, dropped?: DropCause): void;
+}
+
+const consoleWarn = (message: string) => console.error(`warning: ${message}`);
 
 export interface ClientHandlers {
   /** The connection is open and its session (if any) done: the client's traffic starts. */
@@ -46,7 +74,7 @@ export interface ClientHandlers {
    * Counts a session that failed (`cause`), or that its connection ended ("closed"); login-storm counts them as
    * failed logins. Without it a failure is counted as error(cause), and an ended connection as its close.
    */
-  sessionFailed?(cause: SessionFailure | "closed"): void;
+  sessionFailed?(cause: SessionFailure | HttpFailure | "closed"): void;
   /**
    * The engine stops the client: `atRunEnd` at the run's end (or its abort), else a load shape ramping down. Called
    * before onEnd; messages still unanswered then go to `inFlightAtEnd` at the run's end, not to errors or losses.
@@ -65,75 +93,152 @@ export interface ClientHandlers {
 }
 
 export interface OpenedClient {
-  connection: TransportConnection;
   /** Stops the client (ClientHandlers.onStop) and closes its connection. */
   stop(atRunEnd?: boolean): Promise<void>;
+  /** A reconnect storm's drop: closes the connection of a client whose traffic runs; false for any other client. */
+  drop(): boolean;
+  /** The client ended without the engine stopping it (dropped, failed, or closed by itself): clientSet may start it anew. */
+  readonly ended: boolean;
 }
 
-/** Opens one client's connection and does the bookkeeping every scenario shares: connect time, close causes, errors. */
+/** A connection not opened yet (the client's http steps are running): sends nothing, closes at once. */
+const NOT_CONNECTED: TransportConnection = { send: () => false, close: () => Promise.resolve() };
+/** Compiled sessions whose "http-status" failure the agent's log has named, so it says so once per run. */
+const statusLogged = new WeakSet<CompiledSession>();
+
+/**
+ * Opens one client's connection and does the bookkeeping every scenario shares: connect time, close causes, errors.
+ * A session's http steps run first, and the connection opens after them (to the client's own target when the
+ * target's url or headers use variables); without http steps or such a target it opens at once.
+ */
 export function openClient(context: ScenarioContext, index: number, handlers: ClientHandlers): OpenedClient {
   const { metrics, sourceAddresses } = context;
   let stopped = false;
+  let ended = false;
+  let up = false;
+  let droppedByStorm = false;
   let timedOut = false;
   let connectTimer: NodeJS.Timeout | undefined;
-  const startedAt = performance.now();
   const localAddress = sourceAddresses?.length ? sourceAddresses[index % sourceAddresses.length] : undefined;
   // The session in progress; messages go to it until it is done, and none go anywhere after it failed.
   let session: SessionRun | undefined;
   let sessionFailed = false;
-  const connection = context.transport.open(
-    {
-      onOpen() {
-        clearTimeout(connectTimer);
-        metrics.connectionOpened((performance.now() - startedAt) * 1000);
-        if (stopped) return;
-        if (!handlers.session) return handlers.onOpen(connection);
-        session = new SessionRun(handlers.session.steps, connection, { client: index, room: handlers.session.room }, metrics, {
-          done(result) {
-            session = undefined;
-            if (!stopped) handlers.onOpen(connection, result);
-          },
-          failed(cause) {
-            session = undefined;
-            sessionFailed = true;
-            if (handlers.sessionFailed) handlers.sessionFailed(cause);
-            else metrics.error(cause);
-            void connection.close();
-          },
-        });
-        session.start();
+  let connection = NOT_CONNECTED;
+  // The http steps' request in flight, and what they captured.
+  let http: AbortController | undefined;
+  let before: { vars: SessionVars; startedAt: number } | undefined;
+  const fields = { client: index, ...(handlers.session?.room !== undefined ? { room: handlers.session.room } : {}) };
+  const failSession = (cause: SessionFailure | HttpFailure) => {
+    sessionFailed = true;
+    if (handlers.sessionFailed) handlers.sessionFailed(cause);
+    else metrics.error(cause);
+  };
+  const goUp = (result?: SessionDone) => {
+    up = true;
+    handlers.onOpen(connection, result);
+    context.clientEvents?.up(index);
+  };
+
+  const connect = (transport: Transport) => {
+    const startedAt = performance.now();
+    connection = transport.open(
+      {
+        onOpen() {
+          clearTimeout(connectTimer);
+          metrics.connectionOpened((performance.now() - startedAt) * 1000);
+          if (stopped) return;
+          const steps = handlers.session?.steps;
+          if (!steps?.steps.length) return goUp(before && { ...before, endedAt: performance.now() });
+          session = new SessionRun(steps, connection, fields, metrics, {
+            done(result) {
+              session = undefined;
+              if (!stopped) goUp(result);
+            },
+            failed(cause) {
+              session = undefined;
+              failSession(cause);
+              void connection.close();
+            },
+          });
+          session.start(before);
+        },
+        onMessage(data, receivedAt) {
+          metrics.messageReceived(data.length);
+          if (stopped || sessionFailed) return;
+          if (session) session.onMessage(data, receivedAt);
+          else handlers.onMessage(data, receivedAt);
+        },
+        onEnd(end) {
+          clearTimeout(connectTimer);
+          if (session && !stopped) handlers.sessionFailed?.("closed");
+          session?.cancel();
+          session = undefined;
+          handlers.onEnd?.();
+          if (timedOut && !end.opened) metrics.connectionFailed("timeout");
+          else recordEnd(metrics, end, stopped);
+          if (stopped) return;
+          ended = true;
+          const dropped = !end.opened || sessionFailed ? undefined : droppedByStorm ? "storm" : dropCause(end);
+          if (dropped || !end.opened || sessionFailed) context.clientEvents?.down(index, dropped);
+        },
       },
-      onMessage(data, receivedAt) {
-        metrics.messageReceived(data.length);
-        if (stopped || sessionFailed) return;
-        if (session) session.onMessage(data, receivedAt);
-        else handlers.onMessage(data, receivedAt);
-      },
-      onEnd(end) {
-        clearTimeout(connectTimer);
-        if (session && !stopped) handlers.sessionFailed?.("closed");
-        session?.cancel();
-        session = undefined;
+      localAddress ? { localAddress, ...(context.localPorts ? { localPorts: context.localPorts } : {}) } : {},
+    );
+    if (handlers.connectTimeoutMs !== undefined) {
+      connectTimer = setTimeout(() => {
+        timedOut = true;
+        void connection.close(0);
+      }, handlers.connectTimeoutMs);
+    }
+  };
+
+  const httpSteps = handlers.session?.steps.http ?? [];
+  if (httpSteps.length === 0 && !context.transportFor) connect(context.transport);
+  else {
+    const vars: Record<string, string | number> = {};
+    const startedAt = performance.now();
+    http = new AbortController();
+    void runHttpSteps(httpSteps, fields, vars, http.signal).then((outcome) => {
+      http = undefined;
+      if (stopped) return;
+      if (!outcome.ok) {
+        if (outcome.status !== undefined && !statusLogged.has(handlers.session!.steps)) {
+          statusLogged.add(handlers.session!.steps);
+          (context.warn ?? consoleWarn)(`an http step answered ${outcome.status}, not an expected status: its sessions fail with "http-status" (said once per run)`);
+        }
+        failSession(outcome.cause);
+        ended = true;
         handlers.onEnd?.();
-        if (timedOut && !end.opened) return metrics.connectionFailed("timeout");
-        recordEnd(metrics, end, stopped);
-      },
-    },
-    localAddress ? { localAddress, ...(context.localPorts ? { localPorts: context.localPorts } : {}) } : {},
-  );
-  if (handlers.connectTimeoutMs !== undefined) {
-    connectTimer = setTimeout(() => {
-      timedOut = true;
-      void connection.close(0);
-    }, handlers.connectTimeoutMs);
+        return context.clientEvents?.down(index);
+      }
+      before = { vars, startedAt };
+      let transport = context.transport;
+      try {
+        if (context.transportFor) transport = context.transportFor(fields, vars);
+      } catch (error) {
+        // The target's url or headers use a value that cannot go there (a line break in a header).
+        transport = { open: (events) => failedConnection(events, error as Error) };
+      }
+      connect(transport);
+    });
   }
+
   return {
-    connection,
+    get ended() {
+      return ended;
+    },
+    drop() {
+      if (!up || stopped || ended || droppedByStorm) return false;
+      droppedByStorm = true;
+      void connection.close();
+      return true;
+    },
     stop(atRunEnd = false) {
       stopped = true;
       clearTimeout(connectTimer);
-      // A session step's reply still awaited at the run's end was cut short by the run, like a ping in flight.
-      if (atRunEnd && session?.awaitingReply) metrics.inFlightAtEnd(1);
+      // A session step's reply (or an http step's answer) still awaited at the run's end was cut short by the run, like a ping in flight.
+      if (atRunEnd && (session?.awaitingReply || http)) metrics.inFlightAtEnd(1);
+      http?.abort();
       session?.cancel();
       session = undefined;
       handlers.onStop?.(atRunEnd);
@@ -142,6 +247,12 @@ export function openClient(context: ScenarioContext, index: number, handlers: Cl
       return leaving ? leaving.then(() => connection.close()) : connection.close();
     },
   };
+}
+
+/** What ended a connection that was open, when the agent did not: the cause a reconnect is counted under. */
+function dropCause(end: TransportEnd): DropCause | undefined {
+  if (end.error) return causeOf(end.error) === "reset" ? "reset" : "error";
+  return end.byPeer ? "server" : undefined;
 }
 
 function recordEnd(metrics: ScenarioMetrics, end: TransportEnd, stoppedByUs: boolean): void {
@@ -157,13 +268,17 @@ function recordEnd(metrics: ScenarioMetrics, end: TransportEnd, stoppedByUs: boo
   if (end.byPeer) metrics.error("closed-by-server");
 }
 
-/** Keeps a scenario's clients by index, so the engine can stop one or all. */
-export function clientSet<C extends { stop(atRunEnd?: boolean): Promise<void> }>(start: (index: number) => C): ScenarioRunner {
+/** Keeps a scenario's clients by index, so the engine can stop, drop or restart one, or stop all. */
+export function clientSet<C extends { stop(atRunEnd?: boolean): Promise<void>; drop?(): boolean; readonly ended?: boolean }>(start: (index: number) => C): ScenarioRunner {
   const clients = new Map<number, C>();
   let closing = false;
   return {
     startClient(index) {
-      if (!closing && !clients.has(index)) clients.set(index, start(index));
+      // A client that ended on its own (dropped by the server) starts anew: a reconnect.
+      if (!closing && (!clients.has(index) || clients.get(index)!.ended)) clients.set(index, start(index));
+    },
+    dropClient(index) {
+      return clients.get(index)?.drop?.() ?? false;
     },
     stopClient(index) {
       const client = clients.get(index);

@@ -1,6 +1,7 @@
 import type { SessionStep } from "@throng/protocol/plan";
 import type { ScenarioMetrics } from "../metrics/snapshot-builder";
 import type { TransportConnection } from "../transports/transport";
+import { compileHttpStep, type CompiledHttpStep } from "./http-step";
 import { prepareTemplate, type PreparedTemplate, type SessionVars } from "./message-template";
 import { compileCapture, compileReplyRule, type CaptureReader, type ReplyMatcher } from "./reply-rule";
 import { TEXT_WIRE, type WireFormat } from "./wire-format";
@@ -18,27 +19,36 @@ type CompiledStep =
 
 /** A plan's session steps, parsed once per scenario (templates, rules and regular expressions). */
 export interface CompiledSession {
+  /** The http steps, run before the client's socket opens (http-step.ts); the schema keeps them first. */
+  readonly http: readonly CompiledHttpStep[];
+  /** The steps over the client's connection. */
   readonly steps: readonly CompiledStep[];
 }
 
 /** Compiles the steps; `defaultTimeoutMs` is an expect step's wait when it gives none (login-storm passes its timeoutMs). */
 export function compileSession(steps: readonly SessionStep[], options: { defaultTimeoutMs?: number; wire?: WireFormat } = {}): CompiledSession {
   const wire = options.wire ?? TEXT_WIRE;
+  const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_EXPECT_TIMEOUT_MS;
   return {
-    steps: steps.map((step): CompiledStep => {
+    http: steps.flatMap((step) => (step.kind === "http" ? [compileHttpStep(step, defaultTimeoutMs, wire)] : [])),
+    steps: steps.flatMap((step): CompiledStep[] => {
       switch (step.kind) {
+        case "http":
+          return [];
         case "send":
-          return { kind: "send", template: prepareTemplate(step.message, wire) };
+          return [{ kind: "send", template: prepareTemplate(step.message, wire) }];
         case "wait":
-          return { kind: "wait", ms: step.ms };
+          return [{ kind: "wait", ms: step.ms }];
         case "expect":
-          return {
-            kind: "expect",
-            reply: compileReplyRule(step.reply, wire.decodeReply),
-            ...(step.failWhen ? { failWhen: compileReplyRule(step.failWhen, wire.decodeReply) } : {}),
-            timeoutMs: step.timeoutMs ?? options.defaultTimeoutMs ?? DEFAULT_EXPECT_TIMEOUT_MS,
-            captures: (step.capture ?? []).map((capture) => ({ name: capture.name, read: compileCapture(capture, wire.decodeReply) })),
-          };
+          return [
+            {
+              kind: "expect",
+              reply: compileReplyRule(step.reply, wire.decodeReply),
+              ...(step.failWhen ? { failWhen: compileReplyRule(step.failWhen, wire.decodeReply) } : {}),
+              timeoutMs: step.timeoutMs ?? defaultTimeoutMs,
+              captures: (step.capture ?? []).map((capture) => ({ name: capture.name, read: compileCapture(capture, wire.decodeReply) })),
+            },
+          ];
       }
     }),
   };
@@ -65,7 +75,7 @@ export class SessionRun {
   private at = -1;
   private timer: NodeJS.Timeout | undefined;
   private sent = 0;
-  private readonly vars: Record<string, string | number> = {};
+  private vars: Record<string, string | number> = {};
   private startedAt = 0;
   private over = false;
 
@@ -77,9 +87,11 @@ export class SessionRun {
     private readonly events: SessionEvents,
   ) {}
 
-  start(): void {
-    this.startedAt = performance.now();
-    this.next(this.startedAt);
+  /** `before`: what the client's http steps captured, and when they began (the session's time counts from there). */
+  start(before?: { vars: SessionVars; startedAt: number }): void {
+    this.startedAt = before?.startedAt ?? performance.now();
+    if (before) this.vars = { ...before.vars };
+    this.next(performance.now());
   }
 
   /** Whether the session waits for a reply now (a message it sent is unanswered, for inFlightAtEnd). */

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { ServerWatchPlan } from "./server-watch";
+import { checkReconnectStorm, ReconnectPolicy, ReconnectStormShape } from "./reconnect";
+import { checkTargetVars } from "./session";
 import { BroadcastRule, checkSessionVars, ReplyCheck, sessionStepsOf } from "./session";
 
 // New plan fields are optional (never `.default()`), so every plan saved with an earlier schema stays valid
@@ -209,6 +211,8 @@ export const PingPongScenario = z.object({
   timeoutMs: z.number().int().min(100).max(600_000).optional(),
   session: SessionSteps.optional(),
   reply: ReplyCheck.optional(),
+  /** What a client the server drops does (default: never reconnects). */
+  reconnect: ReconnectPolicy.optional(),
 }).superRefine((scenario, ctx) => {
   if (scenario.messageBytes === undefined && scenario.message === undefined) {
     ctx.addIssue({ code: "custom", path: ["messageBytes"], message: "give messageBytes (the built-in ping's size) or a message template" });
@@ -228,6 +232,8 @@ export const EchoFloodScenario = z.object({
   match: ResponseMatch.optional(),
   session: SessionSteps.optional(),
   reply: ReplyCheck.optional(),
+  /** What a client the server drops does (default: never reconnects). */
+  reconnect: ReconnectPolicy.optional(),
 }).superRefine((scenario, ctx) => checkSessionVars(scenario, [scenario.message?.body], ctx));
 export type EchoFloodScenario = z.infer<typeof EchoFloodScenario>;
 
@@ -240,6 +246,8 @@ export const MovementSyncScenario = z.object({
   roomSize: z.number().int().min(2, "a room needs at least 2 players").max(1_000),
   /** Updates per second per player; leave out to send as fast as possible (one update in flight). */
   updateHz: z.number().min(0.1).max(1_000).optional(),
+  /** What a player the server drops does (default: never reconnects). */
+  reconnect: ReconnectPolicy.optional(),
   /** Bytes per built-in position update (default 64); not used with `update`. */
   messageBytes: z.number().int().min(32).max(65_536).optional(),
   /** Steps that join the room instead of the built-in join/joined exchange ({{room}} is the player's room). */
@@ -277,6 +285,8 @@ export const LoginStormScenario = z.object({
   hold: z.boolean().optional(),
   /** Steps that log in instead of the built-in login; their time from first to last is the login time. */
   session: SessionSteps.optional(),
+  /** What a client the server drops does (default: never reconnects). */
+  reconnect: ReconnectPolicy.optional(),
 }).superRefine((scenario, ctx) => checkSessionVars(scenario, [], ctx));
 export type LoginStormScenario = z.infer<typeof LoginStormScenario>;
 
@@ -316,6 +326,8 @@ export const LoadShapeKind = z.discriminatedUnion("kind", [
     /** The clients the server must hold for the run to pass: the estimate is judged against it (`meetsMinClients`). */
     minClients: z.number().int().min(1, "must be at least 1 client").optional(),
   }),
+  /** Every everySec the agent closes dropPercent% of its connected clients; they come back by scenario.reconnect. */
+  ReconnectStormShape,
 ]);
 export type LoadShapeKind = z.infer<typeof LoadShapeKind>;
 
@@ -399,6 +411,8 @@ export const PlanSpec = z.object({
   /** The .proto text protobuf bodies are encoded with, and the type replies are decoded as (the agent parses and checks it). */
   protobuf: z.object({ proto: z.string().min(1, "give the .proto text").max(65_536), replyType: protobufTypeName.optional() }).optional(),
 }).superRefine((plan, ctx) => {
+  checkReconnectStorm(plan, ctx);
+  checkTargetVars(plan, ctx);
   for (const { path, template } of messageTemplates(plan, [])) {
     const issue = (key: string, message: string) => ctx.addIssue({ code: "custom", path: [...path, key], message });
     if (template.format !== "protobuf") {

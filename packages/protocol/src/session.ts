@@ -104,13 +104,58 @@ export type ExpectStep = z.infer<typeof ExpectStep>;
 export const WaitStep = z.object({ kind: z.literal("wait"), ms: z.number().int().min(0).max(600_000) });
 export type WaitStep = z.infer<typeof WaitStep>;
 
+/** A {{...}} other than {{client}} and {{vars.NAME}}: the only placeholders a URL or header can fill. */
+const OTHER_PLACEHOLDER = /\{\{(?!(?:client|vars\.[A-Za-z_][A-Za-z0-9_]*)\}\})/;
+/** A URL whose scheme is one of `schemes` and whose host and port are written out (no placeholder before the path). */
+export function literalHostUrl(url: string, schemes: string): boolean {
+  return new RegExp(`^(?:${schemes}):\\/\\/[^\\s/?#{}]+(?:[/?#]|$)`).test(url);
+}
+const urlOrHeaderTemplate = z.string().max(4_096).refine((text) => !OTHER_PLACEHOLDER.test(text), { message: "may use only {{client}} and {{vars.NAME}} placeholders" });
+
+/**
+ * An HTTP request made before the client's socket opens (matchmaking, auth). Its captures, read from the response
+ * body, are usable in every later template and in the target's WebSocket url and headers.
+ */
+function httpStepOf<M extends z.ZodType>(message: M) {
+  return z
+    .object({
+      kind: z.literal("http"),
+      /** Default "GET". */
+      method: z.enum(["GET", "POST", "PUT"]).optional(),
+      /** {{client}} and {{vars.NAME}} (URL-encoded) after the host; the host and port are written out, for the allow-lists. */
+      url: urlOrHeaderTemplate.refine((url) => literalHostUrl(url, "https?"), {
+        message: "must be an http:// or https:// URL whose host and port are written out, e.g. http://127.0.0.1:8080/match?client={{client}} (placeholders only after the host)",
+      }),
+      headers: z.record(z.string().min(1), urlOrHeaderTemplate).optional(),
+      body: message.optional(),
+      /** The statuses that count as success (default 200-299); any other fails the step with cause "http-status". */
+      expectStatus: z.array(z.number().int().min(100).max(599)).min(1).max(32).optional(),
+      /** No complete answer this long after the request began fails the step with cause "http-timeout" (default 10000 ms). */
+      timeoutMs: z.number().int().min(1).max(600_000).optional(),
+      /** Read from the response body, as an expect step reads a reply. */
+      capture: z.array(Capture).max(16).optional(),
+    })
+    .refine((step) => step.body === undefined || (step.method ?? "GET") !== "GET", { message: "a GET request has no body: set method POST or PUT, or leave body out", path: ["body"] });
+}
+
 /**
  * The session steps around the plan's message template. A factory, not a constant: plan.ts imports this file and
  * owns MessageTemplate, so an import back would be a cycle; plan.ts builds `SessionSteps` from it once.
  */
 export function sessionStepsOf<M extends z.ZodType>(message: M) {
   const SendStep = z.object({ kind: z.literal("send"), message });
-  return z.array(z.discriminatedUnion("kind", [SendStep, ExpectStep, WaitStep])).max(32, "a session has at most 32 steps");
+  return z
+    .array(z.discriminatedUnion("kind", [httpStepOf(message), SendStep, ExpectStep, WaitStep]))
+    .max(32, "a session has at most 32 steps")
+    .superRefine((steps, ctx) => {
+      // http steps run before the socket opens, so none may follow a step that needs it.
+      const firstSocketStep = steps.findIndex((step) => step.kind !== "http");
+      steps.forEach((step, index) => {
+        if (step.kind === "http" && firstSocketStep >= 0 && index > firstSocketStep) {
+          ctx.addIssue({ code: "custom", path: [index, "kind"], message: `an http step runs before the client's socket opens: put it before step ${firstSocketStep} (${steps[firstSocketStep]!.kind}), with every other http step first` });
+        }
+      });
+    });
 }
 
 /** How ping-pong and echo-flood check each reply: one that matches `failWhen` or misses `expect` is a "bad-reply" error. */
@@ -127,8 +172,18 @@ export function varsUsed(body: string): string[] {
   return [...body.matchAll(VAR)].map((match) => match[1]!);
 }
 
+type HttpStepLike = { kind: "http"; url: string; headers?: Readonly<Record<string, string>>; body?: { body: string }; capture?: readonly { name: string }[] };
 interface SessionLike {
-  session?: readonly ({ kind: "send"; message: { body: string } } | { kind: "expect"; capture?: readonly { name: string }[] } | { kind: "wait" })[];
+  session?: readonly (HttpStepLike | { kind: "send"; message: { body: string } } | { kind: "expect"; capture?: readonly { name: string }[] } | { kind: "wait" })[];
+}
+
+/** Each text of an http step that may hold {{vars.NAME}}, with its path inside the step. */
+function httpTexts(step: HttpStepLike): { path: (string | number)[]; text: string }[] {
+  return [
+    { path: ["url"], text: step.url },
+    ...Object.entries(step.headers ?? {}).map(([name, text]) => ({ path: ["headers", name], text })),
+    ...(step.body ? [{ path: ["body", "body"], text: step.body.body }] : []),
+  ];
 }
 
 /**
@@ -137,16 +192,43 @@ interface SessionLike {
  */
 export function checkSessionVars(scenario: SessionLike, bodies: readonly (string | undefined)[], ctx: z.RefinementCtx): void {
   const captured = new Set<string>();
-  scenario.session?.forEach((step, index) => {
-    if (step.kind === "expect") for (const capture of step.capture ?? []) captured.add(capture.name);
-    if (step.kind !== "send") return;
-    for (const name of varsUsed(step.message.body)) {
-      if (!captured.has(name)) ctx.addIssue({ code: "custom", path: ["session", index, "message", "body"], message: `{{vars.${name}}} is used before a step captures "${name}"` });
+  const check = (text: string, path: (string | number)[]) => {
+    for (const name of varsUsed(text)) {
+      if (!captured.has(name)) ctx.addIssue({ code: "custom", path: ["session", ...path], message: `{{vars.${name}}} is used before a step captures "${name}"` });
     }
+  };
+  scenario.session?.forEach((step, index) => {
+    if (step.kind === "http") for (const { path, text } of httpTexts(step)) check(text, [index, ...path]);
+    if (step.kind === "send") check(step.message.body, [index, "message", "body"]);
+    if (step.kind === "expect" || step.kind === "http") for (const capture of step.capture ?? []) captured.add(capture.name);
   });
   for (const body of bodies) {
     for (const name of varsUsed(body ?? "")) {
       if (!captured.has(name)) ctx.addIssue({ code: "custom", path: ["session"], message: `{{vars.${name}}} is used, but no session step captures "${name}"` });
+    }
+  }
+}
+
+/**
+ * A plan's check of a WebSocket target's url and headers when they use placeholders: only {{client}} and
+ * {{vars.NAME}}, after a host and port written out (the allow-lists read them before any load), and each variable
+ * captured by an http step (the target is resolved per client after its http steps, before its socket opens).
+ */
+export function checkTargetVars(
+  plan: { target: { protocol: string; url?: string; headers?: Readonly<Record<string, string>> }; scenario: SessionLike & { kind: string } },
+  ctx: z.RefinementCtx,
+): void {
+  const { target } = plan;
+  if (target.protocol !== "websocket") return;
+  const fromHttp = new Set((plan.scenario.session ?? []).flatMap((step) => (step.kind === "http" ? (step.capture ?? []).map((capture) => capture.name) : [])));
+  const texts = [{ path: ["target", "url"], text: target.url ?? "" }, ...Object.entries(target.headers ?? {}).map(([name, text]) => ({ path: ["target", "headers", name], text }))];
+  for (const { path, text } of texts) {
+    if (!text.includes("{{")) continue;
+    const issue = (message: string) => ctx.addIssue({ code: "custom", path, message });
+    if (OTHER_PLACEHOLDER.test(text)) issue("may use only {{client}} and {{vars.NAME}} placeholders");
+    if (path[1] === "url" && !literalHostUrl(text, "wss?")) issue("write the host and port out: placeholders may only come after them (path, query)");
+    for (const name of varsUsed(text)) {
+      if (!fromHttp.has(name)) issue(`{{vars.${name}}} must be captured by an http step: the target is resolved before the socket opens, so only http steps' captures exist then`);
     }
   }
 }

@@ -28,6 +28,11 @@ export const SnapshotCounters = z.object({
   errorsByKind: z.record(z.string(), z.number().int().min(0)).optional(),
   /** Connections closed, by cause: "agent" (we closed), "server" (clean close by the peer), "reset", "error". */
   closesByCause: z.record(z.string(), z.number().int().min(0)).optional(),
+  /**
+   * Reconnect attempts (scenario.reconnect), by what ended the client's last connection: "server", "reset",
+   * "error", or "storm" (a reconnect storm's drop by the agent).
+   */
+  reconnectsByCause: z.record(z.string(), z.number().int().min(0)).optional(),
   /** Messages (UDP replies, broadcasts) known lost: a later sequence number arrived and this one never did. */
   lost: z.number().int().min(0).optional(),
   /** Messages received more than once (same sender and sequence). */
@@ -130,6 +135,8 @@ export const ScenarioFigures = z.object({
   loginsSucceeded: z.number().int().min(0).optional(),
   loginsFailed: z.number().int().min(0).optional(),
   errorsByKind: z.record(z.string(), z.number().int().min(0)).optional(),
+  /** Reconnect attempts by the cause of the drop (SnapshotCounters.reconnectsByCause). */
+  reconnectsByCause: z.record(z.string(), z.number().int().min(0)).optional(),
 });
 
 /** One second of a run, merged across agents (histograms merged, never percentiles averaged). */

@@ -33,6 +33,7 @@ export function createMerge() {
   const rates = { messagesSent: 0, messagesReceived: 0, bytesSent: 0, bytesReceived: 0 };
   const errorsByKind: Record<string, number> = {};
   const closesByCause: Record<string, number> = {};
+  const reconnectsByCause: Record<string, number> = {};
   const totals = { rows: 0, clients: 0, connections: 0, errors: 0, messagesSent: 0, messagesReceived: 0, connectionsFailed: 0, connectionsOpened: 0, countedErrors: 0 };
   let step: number | undefined;
 
@@ -56,6 +57,7 @@ export function createMerge() {
       for (const name of OPTIONAL_COUNTERS) if (counters[name] !== undefined) optional[name] = (optional[name] ?? 0) + counters[name];
       addRecord(errorsByKind, counters.errorsByKind);
       addRecord(closesByCause, counters.closesByCause);
+      addRecord(reconnectsByCause, counters.reconnectsByCause);
       addEncoded(rtt, row.rttHist);
       for (const name of LatencyName.options) {
         const encoded = row.histograms?.[HISTOGRAM_FIELD[name]];
@@ -87,6 +89,7 @@ export function createMerge() {
         broadcastReach: expected === undefined ? undefined : expected > 0 ? (received ?? 0) / expected : null,
         errorsByKind: Object.keys(errorsByKind).length ? { ...errorsByKind } : undefined,
         closesByCause: Object.keys(closesByCause).length ? { ...closesByCause } : undefined,
+        reconnectsByCause: Object.keys(reconnectsByCause).length ? { ...reconnectsByCause } : undefined,
       };
       return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<SeriesPoint>;
     },
