@@ -20,4 +20,15 @@ describe("the agent's own target allow-list", () => {
       "target 127.0.0.1:9999 is not on this agent's --allow-target list (127.0.0.1:7070); no load was generated",
     );
   });
+
+  it("holds a session's http steps to the same list, naming the step", () => {
+    const withHttp = (url: string) => {
+      const a = assignment("ws://127.0.0.1:7070/ws");
+      return { ...a, plan: { ...a.plan, scenario: { kind: "login-storm", session: [{ kind: "http", url }] } } } as RunAssignment;
+    };
+    expect(refusedTarget(withHttp("http://127.0.0.1:8080/match?c={{client}}"), ["127.0.0.1"])).toBeNull();
+    expect(refusedTarget(withHttp("https://auth.example.org/token"), ["127.0.0.1"])).toBe(
+      "scenario.session[0]: http step to auth.example.org:443 is not on this agent's --allow-target list (127.0.0.1); no load was generated",
+    );
+  });
 });
