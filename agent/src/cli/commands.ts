@@ -4,6 +4,7 @@ import { availableParallelism } from "node:os";
 import { createEnginePool } from "../engine/engine-pool";
 import { runOnEngines } from "../engine/engines";
 import { refusedTarget } from "../connection/target-guard";
+import { scriptRefusal, type ScriptPermission } from "../scripts/script-permission";
 import type { RunShardOptions } from "../engine/run-shard";
 import { startTarget, type TargetOptions } from "../target/target-server";
 import { ioPathNote } from "../transports/native-io";
@@ -20,12 +21,14 @@ export interface ConnectArgs {
   labels: Record<string, string>;
   /** host[:port] rules this agent will load; empty: whatever the server assigns. */
   allowTargets?: string[];
+  /** `--allow-scripts`: without it, script shards are refused. */
+  allowScripts?: ScriptPermission;
 }
 
 /** `throng-agent connect`: runs until SIGINT/SIGTERM (0) or a refusal by the server (3, 4). */
 export async function connectCommand(args: ConnectArgs): Promise<ExitCode> {
   const shutdown = shutdownSignal(() => process.exit(ExitCode.failure));
-  const { engines = availableParallelism(), allowTargets = [], ...rest } = args;
+  const { engines = availableParallelism(), allowTargets = [], allowScripts, ...rest } = args;
   // Forked now, before any assignment: forking per shard could eat the server's 2 s start lead.
   const pool = engines > 1 ? createEnginePool(process.argv[1]!, engines, (up) => consoleLogger.info(`${up} of ${engines} engine processes forked and ready`)) : undefined;
   try {
@@ -33,7 +36,10 @@ export async function connectCommand(args: ConnectArgs): Promise<ExitCode> {
     const runShard = async (assignment: RunAssignment, options: RunShardOptions) => {
       const refused = refusedTarget(assignment, allowTargets);
       if (refused) throw new Error(refused); // reported to the server as the shard's failure
-      return runOnEngines(assignment, { ...options, engines, ...(pool ? { pool } : {}) });
+      const scriptRefused = await scriptRefusal(assignment.plan.scenario, allowScripts);
+      if (scriptRefused) throw new Error(scriptRefused);
+      const scripts = { allowTargets, ...(allowScripts ? { permission: allowScripts } : {}) };
+      return runOnEngines(assignment, { ...options, engines, scripts, ...(pool ? { pool } : {}) });
     };
     const exit = await runAgent({ ...rest, runShard, log: consoleLogger, signal: shutdown.signal });
     if (exit.kind === "stopped") return ExitCode.ok;

@@ -6,6 +6,8 @@ import { THRONG_VERSION } from "@throng/protocol/version";
 import { defaultConfigPath } from "../connection/credential-file";
 import { readAgentEnv, type AgentEnv } from "../env";
 import { runEngineChild, ENGINE_CHILD_COMMAND } from "../engine/engines";
+import { parseScriptPermission, type ScriptPermission } from "../scripts/script-permission";
+import { isScriptWorker, runScriptWorker } from "../scripts/script-worker";
 import { preferIo } from "../transports/native-io";
 import { connectCommand, targetCommand } from "./commands";
 import { FRAMING_SPEC_HELP, parseFramingSpec } from "./framing-spec";
@@ -45,6 +47,14 @@ function framing(value: string) {
   return parsed;
 }
 
+function scriptHashes(value: string): ScriptPermission {
+  try {
+    return parseScriptPermission(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
 function list(value: string): string[] {
   return value.split(",").map((item) => item.trim()).filter(Boolean);
 }
@@ -66,9 +76,11 @@ function buildProgram(configPath: string, setExit: (code: ExitCode) => void): Co
     // Engine processes are pre-forked at startup (a pool), so one per core is safe against the 2 s start lead.
     .option("--engines <n>", `engine processes per shard, forked ahead of assignments (default: every core, ${availableParallelism()} here)`, integer(1, 256))
     .option("--allow-target <rules>", "only load these targets, whatever the server assigns: comma-separated host, host:port, *.domain", list)
+    .option("--allow-scripts [sha256s]", "run scripted plans (JS on this machine): any, or only the bundles with these comma-separated SHA-256s", scriptHashes)
     .addHelpText("after", EXIT_CODES_HELP)
-    .action(async (options: { server: string; token?: string; config: string; label?: Record<string, string>; engines?: number; allowTarget?: string[] }) => {
-      const args = { server: options.server, configPath: options.config, labels: options.label ?? {}, allowTargets: options.allowTarget ?? [], ...(options.engines ? { engines: options.engines } : {}) };
+    .action(async (options: { server: string; token?: string; config: string; label?: Record<string, string>; engines?: number; allowTarget?: string[]; allowScripts?: true | ScriptPermission }) => {
+      const allowScripts: ScriptPermission | undefined = options.allowScripts === true ? { any: true } : options.allowScripts;
+      const args = { server: options.server, configPath: options.config, labels: options.label ?? {}, allowTargets: options.allowTarget ?? [], ...(options.engines ? { engines: options.engines } : {}), ...(allowScripts ? { allowScripts } : {}) };
       setExit(await connectCommand(options.token ? { ...args, token: options.token } : args));
     });
 
@@ -80,9 +92,10 @@ function buildProgram(configPath: string, setExit: (code: ExitCode) => void): Co
     .option("--engines <n>", "engine processes, one per core (default: every core)", integer(1, 256))
     .option("--source-addresses <ips>", "comma-separated local IPs to spread connections over, e.g. 127.0.0.2,127.0.0.3", list)
     .option("--quiet", "no per-second lines, only the summary")
+    .option("--allow-scripts", "run the plan's script (scenario kind script: JS run on this machine)")
     .option("--watch-pid <pid>", "also watch the server under test on this host (e.g. a loopback target): its CPU, memory and the host's packets join every second of the progress, summary and --out (a `server` field)", integer(1, 2 ** 31))
     .option("--watch-name <name>", "like --watch-pid, by process name (comm) or a string its command line contains; must match one process")
-    .action(async (planPath: string, options: { out?: string; engines?: number; sourceAddresses?: string[]; quiet?: boolean; watchPid?: number; watchName?: string }) => {
+    .action(async (planPath: string, options: { out?: string; engines?: number; sourceAddresses?: string[]; quiet?: boolean; watchPid?: number; watchName?: string; allowScripts?: boolean }) => {
       try {
         setExit(await runCommand({ planPath, ...options }));
       } catch (error) {
@@ -179,10 +192,13 @@ async function main(argv: string[]): Promise<ExitCode> {
   }
 }
 
-main(process.argv).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(ExitCode.failure);
-  },
-);
+// The bundled agent is also its scripts' worker file (scripts/script-runner.ts): a worker runs the script, not a command.
+if (isScriptWorker()) void runScriptWorker();
+else
+  main(process.argv).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(ExitCode.failure);
+    },
+  );

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { availableParallelism } from "node:os";
 import type { RunAssignment } from "@throng/protocol/agent";
 import type { PlanSpec } from "@throng/protocol/plan";
@@ -20,6 +21,8 @@ import { ioPathNote } from "../transports/native-io";
 import { ExitCode } from "./exit-codes";
 import { readPlanFile } from "./plan-file";
 import { progressLine, progressTableRows, serverSummaryText, stepsText, summaryText, verdictText } from "./progress";
+import { scriptSummaryText } from "./script-summary";
+import { scriptRefusal } from "../scripts/script-permission";
 import { shutdownSignal } from "./signals";
 
 export interface RunArgs {
@@ -32,6 +35,8 @@ export interface RunArgs {
   /** The server under test, on this host: its CPU, memory and the host's packets join each second. */
   watchPid?: number;
   watchName?: string;
+  /** `--allow-scripts`: run a plan whose scenario is a script. */
+  allowScripts?: boolean;
 }
 
 /** The server to watch, or undefined when none was asked for; throws a usage error naming the flag. */
@@ -87,7 +92,12 @@ export function fdWarning(clientsPerEngine: number, limit: number | undefined): 
 
 /** `throng-agent run plan.yaml`: runs a plan standalone; exits 0 when every SLO passed, 5 when one failed. */
 export async function runCommand(args: RunArgs): Promise<ExitCode> {
-  const plan = await readPlanFile(args.planPath);
+  const plan = withScriptPath(await readPlanFile(args.planPath), args.planPath);
+  const scriptRefused = await scriptRefusal(plan.scenario, args.allowScripts ? { any: true } : undefined);
+  if (scriptRefused) {
+    console.error(`error: ${scriptRefused}`);
+    return ExitCode.usage;
+  }
   const server = serverTimelineFor(args);
   const engines = Math.max(1, args.engines ?? availableParallelism());
   const warning = fdWarning(Math.ceil(plan.load.clients / engines), openFileLimit());
@@ -112,6 +122,7 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
       signal: AbortSignal.any([shutdown.signal, searchEnd.signal]),
       searchFeed,
       ...(sourceAddresses ? { sourceAddresses } : {}),
+      ...(args.allowScripts ? { scripts: { permission: { any: true } } } : {}),
       onStart: () => server?.start(),
       onSnapshot(load) {
         snapshots.push(load);
@@ -133,9 +144,18 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
   if (steps) console.log(steps);
   if (search) console.log(searchVerdictText(search.judged()));
   console.log(summaryText(summary, verdict.slos));
+  const scriptLines = scriptSummaryText(snapshots);
+  if (scriptLines) console.log(scriptLines);
   if (server) console.log(serverSummaryText(server.pid, summariseServerWatch(server.samples()), server.endedAfterSeq()));
   console.log(verdictText(verdict));
   return exitCodeForVerdict(verdict);
+}
+
+/** A script given by path is found relative to the plan file, as the plan's author sees it. */
+export function withScriptPath(plan: PlanSpec, planPath: string): PlanSpec {
+  const { scenario } = plan;
+  if (scenario.kind !== "script" || !("path" in scenario.script)) return plan;
+  return { ...plan, scenario: { ...scenario, script: { path: resolve(dirname(planPath), scenario.script.path) } } };
 }
 
 /** The same verdict the control plane gives (@throng/protocol/run-verdict), from this run's own seconds. */

@@ -7,11 +7,12 @@ import { offsetClock } from "./clock";
 import { ENGINE_CHILD_COMMAND, forkEngine, type EnginePool } from "./engine-pool";
 import { runShard, type RunShardOptions, type ShardResult } from "./run-shard";
 import { createSearchFeed } from "./search-feed";
+import type { ScriptOptions } from "../scripts/script-runner";
 
 export { ENGINE_CHILD_COMMAND };
 
 type ParentMessage =
-  | { type: "run"; assignment: RunAssignment; clockOffsetMs: number; sourceAddresses?: string[]; portSlice?: { index: number; count: number } }
+  | { type: "run"; assignment: RunAssignment; clockOffsetMs: number; sourceAddresses?: string[]; portSlice?: { index: number; count: number }; scripts?: ScriptOptions }
   | { type: "search-step"; level: SearchLevel }
   | { type: "stop" };
 type ChildMessage = { type: "ready" } | { type: "snapshot"; snapshot: MetricSnapshot } | { type: "done"; result: ShardResult } | { type: "failed"; error: string };
@@ -47,6 +48,7 @@ export function runEngineChild(): void {
       onSnapshot: (snapshot) => send({ type: "snapshot", snapshot }),
       ...(message.sourceAddresses ? { sourceAddresses: message.sourceAddresses } : {}),
       ...(message.portSlice ? { portSlice: message.portSlice } : {}),
+      ...(message.scripts ? { scripts: message.scripts } : {}),
     }).then(
       (result) => send({ type: "done", result }),
       (error: unknown) => send({ type: "failed", error: error instanceof Error ? error.message : String(error) }),
@@ -71,7 +73,7 @@ export interface EngineOptions extends RunShardOptions {
  */
 export async function runOnEngines(assignment: RunAssignment, options: EngineOptions): Promise<ShardResult> {
   const { scenario } = assignment.plan;
-  const parts = splitClients(assignment.clients, options.engines, scenario.kind === "movement-sync" ? scenario.roomSize : 1);
+  const parts = splitClients(assignment.clients, options.engines, scenario.kind === "movement-sync" || scenario.kind === "script" ? (scenario.roomSize ?? 1) : 1);
   if (parts.length <= 1) return runShard(options.startWhenReady ? { ...assignment, startAt: Math.round((options.clock ?? offsetClock(0)).now()) + 100 } : assignment, options);
   const entry = options.entry ?? process.argv[1]!;
   const clock = options.clock ?? offsetClock(0);
@@ -100,7 +102,8 @@ export async function runOnEngines(assignment: RunAssignment, options: EngineOpt
     const sourceAddresses = options.sourceAddresses;
     // Disjoint local port slices: two engines never bind the same source address and port.
     const portSlice = { index: i, count: parts.length };
-    child.send({ type: "run", assignment: share, clockOffsetMs, portSlice, ...(sourceAddresses ? { sourceAddresses } : {}) } satisfies ParentMessage);
+    const scripts = options.scripts;
+    child.send({ type: "run", assignment: share, clockOffsetMs, portSlice, ...(sourceAddresses ? { sourceAddresses } : {}), ...(scripts ? { scripts } : {}) } satisfies ParentMessage);
     return new Promise<ShardResult>((resolve, reject) => {
       child.on("message", (message: ChildMessage) => {
         if (message.type === "snapshot") {

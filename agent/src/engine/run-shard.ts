@@ -10,6 +10,7 @@ import { createMovementSync } from "../scenarios/movement-sync";
 import { createWireFormat } from "../scenarios/wire-format";
 import { createPingPong } from "../scenarios/ping-pong";
 import type { ScenarioContext, ScenarioRunner } from "../scenarios/scenario";
+import { startScriptShard, type ScriptOptions, type ScriptShard } from "../scripts/script-runner";
 import { createTransport } from "../transports/create-transport";
 import { kernelPortRange, LocalPorts, portSlice } from "../transports/local-ports";
 import type { Transport } from "../transports/transport";
@@ -50,6 +51,8 @@ export interface RunShardOptions {
   portSlice?: { index: number; count: number };
   /** An automatic capacity search's levels after the first, as they are decided. */
   searchFeed?: SearchFeed;
+  /** Whether this agent runs scripts (`--allow-scripts`) and the allow-list their sockets are held to. */
+  scripts?: ScriptOptions;
 }
 
 export interface ShardResult {
@@ -81,8 +84,16 @@ export function createScenario(assignment: RunAssignment, context: ScenarioConte
       return createMovementSync(scenario, context);
     case "login-storm":
       return createLoginStorm(scenario, context);
+    case "script": {
+      const script = preparedScripts.get(assignment);
+      if (!script) throw new Error("a script scenario runs on the worker runShard prepares for it");
+      return script.runner;
+    }
   }
 }
+
+/** Script workers loaded by runShard before the start, for createScenario (whose signature every scenario shares). */
+const preparedScripts = new WeakMap<RunAssignment, ScriptShard>();
 
 /**
  * Runs one shard of a run: waits for startAt, ramps `assignment.clients` clients over rampUpSec,
@@ -96,13 +107,21 @@ export async function runShard(assignment: RunAssignment, options: RunShardOptio
   // Every agent ends at the same server instant, even one that was handed its shard late.
   const endAt = assignment.startAt + load.durationSec * 1000;
 
-  if (await waitUntil(clock, assignment.startAt, signal)) return { lastSeq: -1, skipped: "aborted" };
+  // A script's worker loads before the start (a script that cannot load, or may not run here, fails the shard).
+  const script = assignment.plan.scenario.kind === "script" ? await startScriptShard(assignment, options.scripts) : undefined;
+  if (script) preparedScripts.set(assignment, script);
+  const skip = async (skipped: "aborted" | "expired"): Promise<ShardResult> => {
+    await script?.terminate();
+    return { lastSeq: -1, skipped };
+  };
+  if (await waitUntil(clock, assignment.startAt, signal)) return skip("aborted");
   const now = clock.now();
-  if (now >= endAt) return { lastSeq: -1, skipped: "expired" };
+  if (now >= endAt) return skip("expired");
   // Intervals sit on the startAt + k seconds grid, so every agent's seq N covers the same second.
   const begin = now - assignment.startAt < ON_TIME_TOLERANCE_MS ? assignment.startAt : Math.floor(now);
 
   const builder = createSnapshotBuilder({ runId: assignment.runId, ...(options.health ? { health: options.health } : {}) });
+  script?.foldInto(builder);
   const sourceAddresses = assignment.plan.target.sourceAddresses ?? options.sourceAddresses;
   // Reconnects and reconnect storms (reconnects.ts); a storm's choice of clients is seeded by the run and shard.
   const storm = load.shape?.kind === "reconnect-storm" ? load.shape : undefined;
@@ -166,6 +185,8 @@ export async function runShard(assignment: RunAssignment, options: RunShardOptio
       // seq is the second's index since startAt: 0, 1, 2… on time, and a process restarted mid-run
       // (which starts late) cannot reuse a seq its predecessor already delivered.
       const seq = Math.floor((intervalStart - assignment.startAt) / SNAPSHOT_INTERVAL_MS);
+      // A script's worker measured this second in its own thread: its part goes in before the snapshot is cut.
+      if (script) await script.flush();
       const step = schedule.stepAt?.(intervalStart - assignment.startAt);
       const snapshot = builder.take({ seq, intervalStart, intervalMs: intervalEnd - intervalStart, clients: ramp.started(), ...(step !== undefined ? { step } : {}) });
       lastSeq = seq;

@@ -18,24 +18,34 @@ function mergeCounters(all: SnapshotCounters[]): SnapshotCounters {
   const errorsByKind = sumRecords(all.map((c) => c.errorsByKind));
   const closesByCause = sumRecords(all.map((c) => c.closesByCause));
   const reconnectsByCause = sumRecords(all.map((c) => c.reconnectsByCause));
+  const scriptCounts = sumRecords(all.map((c) => c.scriptCounts));
   return {
     ...(out as SnapshotCounters),
     ...(errorsByKind ? { errorsByKind } : {}),
     ...(closesByCause ? { closesByCause } : {}),
     ...(reconnectsByCause ? { reconnectsByCause } : {}),
+    ...(scriptCounts ? { scriptCounts } : {}),
   };
 }
 
-function mergeHistograms(all: SnapshotHistograms[]): SnapshotHistograms {
-  const names = new Set(all.flatMap((h) => Object.keys(h))) as Set<keyof SnapshotHistograms>;
-  const out: Partial<SnapshotHistograms> = {};
+/** Each name's histograms merged into one. */
+function mergeByName(all: Record<string, string | undefined>[]): Record<string, string> {
+  const names = new Set(all.flatMap((h) => Object.keys(h)));
+  const out: Record<string, string> = {};
   for (const name of names) {
     const encoded = all.map((h) => h[name]).filter((h): h is string => h !== undefined);
     const [first, ...rest] = encoded.map((h) => decodeHistogram(h));
     for (const histogram of rest) first!.add(histogram);
     out[name] = encodeHistogram(first!);
   }
-  return out as SnapshotHistograms;
+  return out;
+}
+
+function mergeHistograms(all: SnapshotHistograms[]): SnapshotHistograms {
+  // A script's named histograms are merged name by name, like the others.
+  const scripts = all.flatMap((h) => (h.script ? [h.script] : []));
+  const merged = mergeByName(all.map(({ script: _, ...latencies }) => latencies)) as unknown as SnapshotHistograms;
+  return scripts.length ? { ...merged, script: mergeByName(scripts) } : merged;
 }
 
 /**

@@ -46,6 +46,7 @@ export function summariseRun(snapshots: MetricSnapshot[]): RunSummary {
     for (const [kind, n] of Object.entries(snapshot.counters.errorsByKind ?? {})) errorsByKind[kind] = (errorsByKind[kind] ?? 0) + n;
     for (const [cause, n] of Object.entries(snapshot.counters.closesByCause ?? {})) closesByCause[cause] = (closesByCause[cause] ?? 0) + n;
     for (const [name, encoded] of Object.entries(snapshot.histograms) as [keyof SnapshotHistograms, string][]) {
+      if (name === "script") continue; // a script's named histograms: script-summary.ts
       const decoded = decodeHistogram(encoded);
       const existing = histograms.get(name);
       if (existing) existing.add(decoded);

@@ -6,7 +6,7 @@ import type { Histogram } from "hdr-histogram-js";
 import { decodeHistogram } from "./histogram";
 import type { LatencySummary, RunSummary } from "./run-summary";
 
-const OTHER_LATENCIES: [keyof SnapshotHistograms, LatencyName][] = [
+const OTHER_LATENCIES: [Exclude<keyof SnapshotHistograms, "script">, LatencyName][] = [
   ["rttCorrectedUs", "rttCorrected"], ["connectUs", "connect"], ["loginUs", "login"], ["broadcastUs", "broadcast"], ["jitterUs", "jitter"],
 ];
 

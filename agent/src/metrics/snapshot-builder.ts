@@ -1,7 +1,7 @@
 import type { MetricSnapshot, SnapshotCounters, SnapshotHistograms } from "@throng/protocol/snapshot";
 import type { Histogram } from "hdr-histogram-js";
 import { createHealthSampler, type HealthSampler } from "./health";
-import { createLatencyHistogram, encodeHistogram, MAX_TRACKED_US, recordMicros } from "./histogram";
+import { createLatencyHistogram, decodeHistogram, encodeHistogram, MAX_TRACKED_US, recordMicros } from "./histogram";
 
 /** Why a connection closed: we closed it, the peer closed it cleanly, or it broke. */
 export type CloseCause = "agent" | "server" | "reset" | "error";
@@ -55,11 +55,13 @@ export interface SnapshotBuilder {
   readonly metrics: ScenarioMetrics;
   /** Builds the snapshot for the interval just ended and starts the next one from zero. */
   take(interval: SnapshotInterval): MetricSnapshot;
+  /** Adds counters and histograms measured elsewhere (a script's worker thread) into the interval in progress. */
+  fold(part: Pick<MetricSnapshot, "counters" | "histograms">): void;
   stop(): void;
 }
 
 type OptionalCounter = "lateSends" | "skippedSends" | "inFlightAtEnd" | "lost" | "duplicates" | "outOfOrder" | "broadcastsExpected" | "broadcastsReceived" | "loginsSucceeded" | "loginsFailed";
-type OptionalHistogram = Exclude<keyof SnapshotHistograms, "rttUs">;
+type OptionalHistogram = Exclude<keyof SnapshotHistograms, "rttUs" | "script">;
 
 function zeroCounters(connectionsOpen: number): SnapshotCounters {
   return {
@@ -132,6 +134,9 @@ export function createSnapshotBuilder(options: { runId: string; health?: HealthS
     return found;
   };
   const count = (name: OptionalCounter, by = 1) => optionalCounters.set(name, (optionalCounters.get(name) ?? 0) + by);
+  // A script's named histograms and counters (fold): like optional ones, in every snapshot from their first.
+  const scriptHistograms = new Map<string, Histogram>();
+  const scriptCounts = new Map<string, number>();
 
   const metrics: ScenarioMetrics = {
     connectionOpened(connectMicros) {
@@ -209,6 +214,8 @@ export function createSnapshotBuilder(options: { runId: string; health?: HealthS
       if (schedule.used) snapshotCounters.scheduledSends = schedule.take();
       if (usedRecords.errorsByKind) snapshotCounters.errorsByKind = errorsByKind;
       if (usedRecords.closesByCause) snapshotCounters.closesByCause = closesByCause;
+      if (scriptHistograms.size) histograms.script = Object.fromEntries([...scriptHistograms].map(([name, value]) => [name, encodeHistogram(value)]));
+      if (scriptCounts.size) snapshotCounters.scriptCounts = Object.fromEntries(scriptCounts);
       if (usedRecords.reconnectsByCause) snapshotCounters.reconnectsByCause = reconnectsByCause;
       const snapshot: MetricSnapshot = {
         runId: options.runId,
@@ -229,7 +236,29 @@ export function createSnapshotBuilder(options: { runId: string; health?: HealthS
       for (const name of optionalCounters.keys()) optionalCounters.set(name, 0);
       rtt.reset();
       for (const value of optionalHistograms.values()) value.reset();
+      for (const value of scriptHistograms.values()) value.reset();
+      for (const name of scriptCounts.keys()) scriptCounts.set(name, 0);
       return snapshot;
+    },
+    fold({ counters: c, histograms: h }) {
+      for (const [key, value] of Object.entries(c)) {
+        if (typeof value !== "number" || key === "connectionsOpen" || key === "scheduledSends") continue;
+        if (key in counters) counters[key as "errors"] += value;
+        else count(key as OptionalCounter, value);
+      }
+      for (const [kind, n] of Object.entries(c.errorsByKind ?? {})) (usedRecords.errorsByKind = true), increment(errorsByKind, kind, n);
+      for (const [cause, n] of Object.entries(c.closesByCause ?? {})) (usedRecords.closesByCause = true), increment(closesByCause, cause, n);
+      for (const [name, n] of Object.entries(c.scriptCounts ?? {})) scriptCounts.set(name, (scriptCounts.get(name) ?? 0) + n);
+      const add = (into: Histogram, encoded: string) => into.add(decodeHistogram(encoded));
+      for (const [name, encoded] of Object.entries(h)) {
+        if (name === "script" || typeof encoded !== "string") continue;
+        if (name === "rttUs") add(rtt, encoded);
+        else add(histogram(name as OptionalHistogram), encoded);
+      }
+      for (const [name, encoded] of Object.entries(h.script ?? {})) {
+        if (!scriptHistograms.has(name)) scriptHistograms.set(name, createLatencyHistogram());
+        add(scriptHistograms.get(name)!, encoded);
+      }
     },
     stop() {
       health.stop();

@@ -21,7 +21,7 @@ function templatesOf(scenario: PlanSpec["scenario"]): MessageTemplate[] {
   const out: MessageTemplate[] = [];
   if ("message" in scenario && scenario.message) out.push(scenario.message);
   if (scenario.kind === "ping-pong" && scenario.heartbeat?.message) out.push(scenario.heartbeat.message);
-  for (const step of scenario.session ?? []) if (step.kind === "send") out.push(step.message);
+  for (const step of ("session" in scenario ? scenario.session : undefined) ?? []) if (step.kind === "send") out.push(step.message);
   if (scenario.kind === "movement-sync") {
     if (scenario.update) out.push(scenario.update);
     for (const step of scenario.leave ?? []) if (step.kind === "send") out.push(step.message);

@@ -290,8 +290,34 @@ export const LoginStormScenario = z.object({
 }).superRefine((scenario, ctx) => checkSessionVars(scenario, [], ctx));
 export type LoginStormScenario = z.infer<typeof LoginStormScenario>;
 
+/** A name a script's metric is shown by (snapshot `script.NAME`, `scriptCounts.NAME`), e.g. "connect-ms". */
+export const ScriptMetricName = z.string().regex(/^[a-z][a-z0-9-]{0,40}$/, 'must be lower-case letters, digits and "-", starting with a letter, at most 41 characters, e.g. "connect-ms"');
+
+/**
+ * Each client runs a JS module's client function on the agent (agent/src/scripts/): `path` on the agent's host
+ * (standalone `throng-agent run`, relative to the plan file) or `sha256` of a bundle the control plane stores.
+ */
+export const ScriptScenario = z.object({
+  kind: z.literal("script"),
+  script: z.union([z.strictObject({ path: z.string().trim().min(1, "give the script's path").max(4096) }), z.strictObject({ sha256: z.string().regex(/^[0-9a-fA-F]{64}$/, "must be a SHA-256: 64 hex digits") })], {
+    error: "give { path: file.mjs } (a JS module or bundle on the agent's host) or { sha256: <64 hex digits> }",
+  }),
+  /** Handed to every client as ctx.parameters. */
+  parameters: z.record(z.string().min(1).max(100), z.union([z.string().max(4096), z.number(), z.boolean()])).optional(),
+  /** Clients per room: ctx.room = floor(client / roomSize), and a room's clients run on one engine (one clock). */
+  roomSize: z.number().int().min(1, "a room holds at least 1 client").max(100_000).optional(),
+  /** Named histograms (ctx.measure) and counters (ctx.count), present in every second from the first. */
+  metrics: z.array(z.object({ name: ScriptMetricName, kind: z.enum(["histogram", "counter"]) })).max(32, "at most 32 metrics").optional(),
+  /** A ctx.measure() not settled after this long rejects and counts errorsByKind "script-timeout" (default: no limit). */
+  timeoutMs: z.number().int().min(1).max(600_000).optional(),
+}).superRefine((scenario, ctx) => {
+  const names = (scenario.metrics ?? []).map((m) => m.name);
+  names.forEach((name, i) => names.indexOf(name) !== i && ctx.addIssue({ code: "custom", path: ["metrics", i, "name"], message: `"${name}" is named twice` }));
+});
+export type ScriptScenario = z.infer<typeof ScriptScenario>;
+
 /** What each client does. */
-export const Scenario = z.discriminatedUnion("kind", [PingPongScenario, EchoFloodScenario, MovementSyncScenario, LoginStormScenario]);
+export const Scenario = z.discriminatedUnion("kind", [PingPongScenario, EchoFloodScenario, MovementSyncScenario, LoginStormScenario, ScriptScenario]);
 export type Scenario = z.infer<typeof Scenario>;
 
 /** Ramp to `clients` over `durationSec`, then move on to the next stage. */

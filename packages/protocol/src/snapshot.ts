@@ -46,6 +46,8 @@ export const SnapshotCounters = z.object({
   /** login-storm: logins answered / failed. */
   loginsSucceeded: z.number().int().min(0).optional(),
   loginsFailed: z.number().int().min(0).optional(),
+  /** script: the script's named counters (ctx.count), by name. */
+  scriptCounts: z.record(z.string().regex(/^[a-z][a-z0-9-]{0,40}$/), z.number().int().min(0)).optional(),
 });
 export type SnapshotCounters = z.infer<typeof SnapshotCounters>;
 
@@ -80,6 +82,8 @@ export const SnapshotHistograms = z.object({
   broadcastUs: z.string().optional(),
   /** movement-sync / UDP: |arrival gap − send gap| between consecutive messages of one sender. */
   jitterUs: z.string().optional(),
+  /** script: the script's named histograms (ctx.measure, microseconds), by name. */
+  script: z.record(z.string().regex(/^[a-z][a-z0-9-]{0,40}$/), z.string()).optional(),
 });
 export type SnapshotHistograms = z.infer<typeof SnapshotHistograms>;
 

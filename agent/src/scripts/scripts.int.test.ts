@@ -1,0 +1,86 @@
+import { createServer, type Server } from "node:net";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ScriptScenario } from "@throng/protocol/plan";
+import type { MetricSnapshot } from "@throng/protocol/snapshot";
+import { runShard, type RunShardOptions } from "../engine/run-shard";
+import { decodeHistogram } from "../metrics/histogram";
+import { assignmentFor, total, totalsByKind } from "../testing/assignment";
+
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+
+async function runScript(scenario: Omit<ScriptScenario, "kind">, clients: number, durationSec: number, options: Partial<RunShardOptions> = { scripts: { permission: { any: true } } }) {
+  const snapshots: MetricSnapshot[] = [];
+  const assignment = assignmentFor({
+    target: { protocol: "websocket", url: "ws://127.0.0.1:9/" },
+    scenario: { kind: "script", ...scenario },
+    load: { clients, durationSec, rampUpSec: 0 },
+  });
+  await runShard(assignment, { ...options, onSnapshot: (s) => snapshots.push(s) });
+  return snapshots;
+}
+
+const scriptCount = (snapshots: MetricSnapshot[], name: string) => snapshots.reduce((sum, s) => sum + (s.counters.scriptCounts?.[name] ?? 0), 0);
+
+let server: Server | undefined;
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  server = undefined;
+});
+
+describe("scripted clients (issue 15)", () => {
+  it("runs the client function once per client in a worker: named histograms and counters in every second, timers till the end", async () => {
+    const snapshots = await runScript({ script: { path: fixture("counting.mjs") }, metrics: [{ name: "work-ms", kind: "histogram" }, { name: "ticks", kind: "counter" }] }, 4, 2);
+    expect(snapshots.map((s) => s.seq)).toEqual([0, 1]);
+    for (const s of snapshots) expect(Object.keys(s.histograms.script ?? {})).toEqual(["work-ms"]);
+    const work = decodeHistogram(snapshots[0]!.histograms.script!["work-ms"]!);
+    expect(work.totalCount).toBe(4);
+    expect(work.getValueAtPercentile(50)).toBeGreaterThanOrEqual(4_000); // a 5 ms wait, recorded in µs
+    expect(scriptCount(snapshots, "started")).toBe(4);
+    expect(scriptCount(snapshots, "ticks")).toBeGreaterThan(4 * 10); // correctness, not speed: ~4 × 20 on an idle host
+    expect(total(snapshots, "errors")).toBe(0);
+  });
+
+  it("a script that throws at import fails the shard with its own message", async () => {
+    await expect(runScript({ script: { path: fixture("throws-at-import.mjs") } }, 1, 1)).rejects.toThrow(/throws-at-import\.mjs failed to load: the script broke on purpose at import/);
+  });
+
+  it("a client that throws is counted as script-error, logged once, and the other clients go on", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const snapshots = await runScript({ script: { path: fixture("client-throws.mjs") } }, 6, 2);
+    expect(totalsByKind(snapshots, "errorsByKind")).toEqual({ "script-error": 3 });
+    expect(logged.mock.calls.filter(([line]) => String(line).includes("client 0 failed on purpose"))).toHaveLength(1);
+    expect(scriptCount(snapshots, "alive")).toBeGreaterThan(3 * 5);
+    expect(snapshots.at(-1)!.counters.scriptCounts!.alive).toBeGreaterThan(0);
+  });
+
+  it("a client that hangs past the end: the run's snapshots end on time and the worker is terminated", async () => {
+    const snapshots = await runScript({ script: { path: fixture("hangs.mjs") } }, 3, 1);
+    expect(snapshots.map((s) => s.seq)).toEqual([0]);
+    expect(scriptCount(snapshots, "started")).toBe(3);
+    expect(total(snapshots, "errors")).toBe(0);
+  });
+
+  it("a script's socket to a destination off --allow-target fails naming it and the flag; one on the list connects", async () => {
+    server = createServer((socket) => socket.end());
+    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+    const allowed = (server.address() as { port: number }).port;
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const scripts = { permission: { any: true as const }, allowTargets: [`127.0.0.1:${allowed}`] };
+    const refused = await runScript({ script: { path: fixture("connects.mjs") }, parameters: { port: 9 } }, 2, 1, { scripts });
+    expect(totalsByKind(refused, "errorsByKind")).toEqual({ "script-error": 2 });
+    expect(logged.mock.calls.map(([line]) => String(line))).toContain(
+      `warning: script error: connection to 127.0.0.1:9 refused: it is not on this agent's --allow-target list (127.0.0.1:${allowed})`,
+    );
+    const connected = await runScript({ script: { path: fixture("connects.mjs") }, parameters: { port: allowed } }, 2, 1, { scripts });
+    expect(scriptCount(connected, "connected")).toBe(2);
+  });
+
+  it("an agent without --allow-scripts refuses a script shard; a script by hash needs the script store", async () => {
+    await expect(runScript({ script: { path: fixture("counting.mjs") } }, 1, 1, {})).rejects.toThrow(
+      "this agent does not run scripts: start it with --allow-scripts (or --allow-scripts <sha256> to allow one bundle)",
+    );
+    await expect(runScript({ script: { sha256: "a".repeat(64) } }, 1, 1)).rejects.toThrow("scripts by hash need the control plane's script store (not built yet)");
+  });
+});
