@@ -128,6 +128,31 @@ describe("movement-sync through a server of its own protocol (update template, b
   });
 });
 
+describe("a player started again", () => {
+  beforeEach(() => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setImmediate", "performance"] }));
+  afterEach(() => vi.useRealTimers());
+
+  it("goes on from its last seq, so the room sees no update out of order and the ring no seq twice", async () => {
+    const metrics = builder();
+    const server = relayServer();
+    const runner = createMovementSync(scenario({ roomSize: 2 }), { transport: server.transport, metrics: metrics.metrics });
+    runner.startClient(0);
+    runner.startClient(1);
+    await vi.advanceTimersByTimeAsync(500);
+    runner.stopClient!(1);
+    await vi.advanceTimersByTimeAsync(100);
+    runner.startClient(1);
+    await vi.advanceTimersByTimeAsync(500);
+    await runner.close();
+    const seqs = server.log.filter((line) => line.startsWith("M 1 ")).map((line) => Number(line.split(" ")[2]));
+    expect(seqs.length).toBeGreaterThan(6);
+    expect(seqs).toEqual(seqs.map((_, i) => i));
+    const counters = metrics.take({ seq: 0, intervalStart: 0, intervalMs: 1_100, clients: 2 }).counters;
+    expect(counters.outOfOrder ?? 0).toBe(0);
+    expect(counters.errors).toBe(0);
+  });
+});
+
 describe("movement-sync's leave schema", () => {
   it("refuses an expect step in leave, naming it, and waits past 5 s in all", () => {
     const base = { kind: "movement-sync", roomSize: 2 };

@@ -83,6 +83,9 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
   const leaving = new Set<Promise<void>>();
   // One broadcast is read at a time: its fields go into this one object.
   const received: Broadcast = { sender: 0, seq: 0, sentAtUs: 0 };
+  // A client the engine starts again (a reconnect) goes on from its last seq: the room's streams and the send-time
+  // ring would otherwise see its updates out of order, or two sends under one (sender, seq).
+  const nextSeq = new Map<number, number>();
 
   const clients = clientSet((index) => {
     const room = roomOf(index);
@@ -98,7 +101,7 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
     const streams = new Map<number, StreamState>();
     let connection: TransportConnection | undefined;
     let timer: NodeJS.Timeout | undefined;
-    let seq = 0;
+    let seq = nextSeq.get(index) ?? 0;
     let scheduled = false;
     let inRoom = false;
     let buildUpdate: MessageBuilder | undefined = sharedUpdate;
@@ -197,6 +200,7 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
         onBroadcast(received.sender, received.seq, sentUs, arrivedUs);
       },
       onEnd() {
+        nextSeq.set(index, seq);
         clearTimeout(timer);
         if (scheduled && scenario.updateHz) metrics.sendRate(-scenario.updateHz);
         scheduled = false;
