@@ -125,7 +125,7 @@ export function checkLoad(evidence: RunEvidence): { load: LoadCheck; reasons: st
     const median = steal[Math.floor(steal.length / 2)]!;
     if (median >= HEAVY_STEAL_PERCENT) warnings.push(`measured under heavy CPU steal: the hypervisor took a median ${median.toFixed(1)}% (peak ${steal[steal.length - 1]!.toFixed(1)}%) of the agents' host CPU`);
   }
-  if (inFlightAtEnd > 0) warnings.push(`${inFlightAtEnd} messages were still in flight when the run ended (counted apart: not errors, not lost)`);
+  if (inFlightAtEnd > 0) warnings.push(`${inFlightAtEnd === 1 ? "1 message was" : `${inFlightAtEnd} messages were`} still in flight when the run ended (counted apart: not errors, not lost)`);
   return { load, reasons, warnings };
 }
 
