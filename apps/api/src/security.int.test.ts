@@ -212,6 +212,13 @@ describe("hygiene", () => {
     const refused = await owner.request("POST", `/api/plans/${created.id}/runs`);
     expect(refused.status).toBe(403);
     expect(ErrorBody.parse(refused.json).error.fields?.map((f) => f.path)).toEqual(["target.url", "load.clients"]);
+    // A session's http step (matchmaking) is held to the list like the target: allowed target, refused step.
+    await owner.request("PUT", "/api/org/settings", { targetAllowList: ["127.0.0.1:7070"], maxClients: 10, maxDurationSec: 60 });
+    const withHttpStep = { ...plan, scenario: { ...plan.scenario, session: [{ kind: "http", url: "http://10.0.0.9:8080/match?c={{client}}" }] } };
+    const stepPlan = PlanView.parse((await owner.request("POST", "/api/plans", withHttpStep)).json);
+    const stepRefused = await owner.request("POST", `/api/plans/${stepPlan.id}/runs`);
+    expect(stepRefused.status).toBe(403);
+    expect(ErrorBody.parse(stepRefused.json).error.fields).toEqual([{ path: "scenario.session.0.url", message: expect.stringContaining("10.0.0.9:8080 is not on this organisation's target allow-list") }]);
     expect((await owner.request("PUT", "/api/org/settings", { targetAllowList: ["not a host!"] })).status).toBe(400);
     await agent.close();
   });
