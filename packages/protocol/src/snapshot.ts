@@ -141,6 +141,10 @@ export const ScenarioFigures = z.object({
   errorsByKind: z.record(z.string(), z.number().int().min(0)).optional(),
   /** Reconnect attempts by the cause of the drop (SnapshotCounters.reconnectsByCause). */
   reconnectsByCause: z.record(z.string(), z.number().int().min(0)).optional(),
+  /** script: the script's named histograms (SnapshotHistograms.script) merged across agents, by name. */
+  script: z.record(z.string(), LatencyStats).optional(),
+  /** script: the script's named counters (SnapshotCounters.scriptCounts) summed, by name. */
+  scriptCounts: z.record(z.string(), z.number().int().min(0)).optional(),
 });
 
 /** One second of a run, merged across agents (histograms merged, never percentiles averaged). */

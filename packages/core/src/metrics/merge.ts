@@ -1,5 +1,5 @@
 import type * as hdr from "hdr-histogram-js";
-import { AgentHealth, LatencyName, SnapshotCounters, type AgentHealthPoint, type SeriesPoint } from "@throng/protocol/snapshot";
+import { AgentHealth, LatencyName, SnapshotCounters, SnapshotHistograms, type AgentHealthPoint, type SeriesPoint } from "@throng/protocol/snapshot";
 import type { SnapshotRow } from "@throng/db/repos/snapshots";
 import { addEncoded, emptyHistogram, latencyPercentiles, type LatencyPercentiles } from "./histogram";
 
@@ -15,6 +15,13 @@ const OPTIONAL_COUNTERS = [
 type OptionalCounter = (typeof OPTIONAL_COUNTERS)[number];
 const RATE_COUNTERS = ["messagesSent", "messagesReceived", "bytesSent", "bytesReceived"] as const;
 
+/** Adds an encoded histogram into `name`'s merge, starting one on the first. */
+function addNamed<K>(merges: Map<K, hdr.JsHistogram>, name: K, encoded: string): void {
+  let merged = merges.get(name);
+  if (!merged) merges.set(name, (merged = emptyHistogram()));
+  addEncoded(merged, encoded);
+}
+
 function addRecord(into: Record<string, number>, from: Record<string, number> | undefined) {
   for (const [key, value] of Object.entries(from ?? {})) into[key] = (into[key] ?? 0) + value;
 }
@@ -29,6 +36,8 @@ export function createMerge() {
   const health: AgentHealthPoint[] = [];
   const rtt = emptyHistogram();
   const latency = new Map<LatencyName, hdr.JsHistogram>();
+  const script = new Map<string, hdr.JsHistogram>();
+  const scriptCounts: Record<string, number> = {};
   const optional: Partial<Record<OptionalCounter, number>> = {};
   const rates = { messagesSent: 0, messagesReceived: 0, bytesSent: 0, bytesReceived: 0 };
   const errorsByKind: Record<string, number> = {};
@@ -58,14 +67,15 @@ export function createMerge() {
       addRecord(errorsByKind, counters.errorsByKind);
       addRecord(closesByCause, counters.closesByCause);
       addRecord(reconnectsByCause, counters.reconnectsByCause);
+      addRecord(scriptCounts, counters.scriptCounts);
       addEncoded(rtt, row.rttHist);
       for (const name of LatencyName.options) {
         const encoded = row.histograms?.[HISTOGRAM_FIELD[name]];
-        if (!encoded) continue;
-        let merged = latency.get(name);
-        if (!merged) latency.set(name, (merged = emptyHistogram()));
-        addEncoded(merged, encoded);
+        if (encoded) addNamed(latency, name, encoded);
       }
+      // Ingest stores a snapshot's histograms as they came: a script's are an object under "script".
+      const named = SnapshotHistograms.shape.script.parse((row.histograms as Record<string, unknown> | undefined)?.script);
+      for (const [name, encoded] of Object.entries(named ?? {})) addNamed(script, name, encoded);
       if (row.step !== null && row.step !== undefined) step = Math.max(step ?? row.step, row.step);
     },
     /** Snapshots added so far. */
@@ -80,7 +90,11 @@ export function createMerge() {
     latency(): Partial<Record<LatencyName, LatencyPercentiles>> {
       return Object.fromEntries([...latency.entries()].map(([name, histogram]) => [name, latencyPercentiles(histogram)]));
     },
-    /** Loss, order, reach and login counters that only some scenarios report; absent when none did. */
+    /** A script's named histograms, merged across the rows, by name. */
+    script(): Record<string, LatencyPercentiles> {
+      return Object.fromEntries([...script.entries()].map(([name, histogram]) => [name, latencyPercentiles(histogram)]));
+    },
+    /** Loss, order, reach, login and script counters that only some scenarios report; absent when none did. */
     scenario(): Partial<SeriesPoint> {
       const { broadcastsExpected: expected, broadcastsReceived: received, ...sums } = optional;
       const fields = {
@@ -90,6 +104,7 @@ export function createMerge() {
         errorsByKind: Object.keys(errorsByKind).length ? { ...errorsByKind } : undefined,
         closesByCause: Object.keys(closesByCause).length ? { ...closesByCause } : undefined,
         reconnectsByCause: Object.keys(reconnectsByCause).length ? { ...reconnectsByCause } : undefined,
+        scriptCounts: Object.keys(scriptCounts).length ? { ...scriptCounts } : undefined,
       };
       return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<SeriesPoint>;
     },
@@ -112,6 +127,7 @@ export function createMerge() {
         rttMaxMs: percentiles.maxMs,
         rttP90Ms: percentiles.p90Ms,
         ...(Object.keys(other).length ? { latency: other } : {}),
+        ...(script.size ? { script: this.script() } : {}),
         ...this.scenario(),
         ...(step !== undefined ? { step } : {}),
       };

@@ -40,6 +40,7 @@ export function summarize(rows: readonly SnapshotRow[]): RunSummary {
   const durationMs = rows.length === 0 ? 0 : series.length * 1000;
   const rtt = all.rtt();
   const latency = all.latency();
+  const script = all.script();
   const saturated = saturatedAgents(rows);
   const { errorsByKind, closesByCause: _closes, ...scenario } = all.scenario();
   return {
@@ -58,6 +59,7 @@ export function summarize(rows: readonly SnapshotRow[]): RunSummary {
     rttMaxMs: rtt.maxMs,
     rttP90Ms: rtt.p90Ms,
     ...(Object.keys(latency).length ? { latency } : {}),
+    ...(Object.keys(script).length ? { script } : {}),
     ...(scenario as Partial<RunSummary>),
     ...(errorsByKind ? { errorsByKind } : {}),
     ...(saturated?.length ? { saturatedAgents: saturated } : {}),
