@@ -5,6 +5,10 @@ export interface FieldText {
   label: string;
   unit?: string;
   hint?: string;
+  /** Drawn as a textarea (message bodies). */
+  multiline?: boolean;
+  /** What the blank choice of an optional union says ("none" where leaving it out means no rule). */
+  empty?: string;
 }
 
 /** Keyed `section.key`, or `section.variant.key` where one variant means something else by the same key. */
@@ -51,6 +55,60 @@ const TEXT: Record<string, FieldText> = {
   "agents.labels": { label: "Only agents with these labels", hint: "An agent must carry every label listed. None = any agent." },
   "agents.onLost": { label: "If an agent is lost", hint: "continue: the run goes on degraded and the report names the agent; abort: the run stops." },
   slos: { label: "Pass/fail thresholds (SLOs)", hint: "The run passes when each metric stays below its threshold." },
+  "scenario.session": {
+    label: "Session steps",
+    hint: "What each client does, in order, once connected and before its traffic starts: log in, send a handshake, join a room. HTTP calls come first, before the socket opens. A failed step closes the client. Reference: docs/protocols.md in the Throng repository (Session steps).",
+  },
+  "scenario.leave": { label: "Leave steps", hint: "What each player sends before it stops, in order." },
+  "scenario.session.message": { label: "Message" },
+  "scenario.session.message.body": { label: "Message body", multiline: true, hint: "As sent; a delimiter framing adds its delimiter. Placeholders: {{client}}, {{vars.NAME}} (a captured variable)." },
+  "scenario.session.reply": { label: "Reply must", hint: "The step waits for a reply like this; other messages meanwhile are skipped." },
+  "scenario.session.failWhen": { label: "Fail when the reply", empty: "never fail early", hint: "A reply like this fails the step (e.g. regex ^-ERR)." },
+  "scenario.session.timeoutMs": { label: "Timeout", unit: "ms", hint: "The step fails when nothing matches for this long (default 10000 ms)." },
+  "scenario.session.capture": { label: "Captures", hint: "Copy values of the reply into variables, used later as {{vars.NAME}}." },
+  "scenario.session.capture.name": { label: "Variable name", hint: "e.g. token" },
+  "scenario.session.capture.from": { label: "Read from" },
+  "scenario.session.ms": { label: "Pause for", unit: "ms" },
+  "scenario.session.url": { label: "URL", hint: "http:// or https:// with the host and port written out; {{client}} and {{vars.NAME}} may follow them." },
+  "scenario.session.headers": { label: "Request headers" },
+  "scenario.session.body": { label: "Request body", hint: "POST and PUT only." },
+  "scenario.session.body.body": { label: "Body", multiline: true },
+  "scenario.session.expectStatus": { label: "Expected statuses", hint: "e.g. 200, 201 (default any 2xx)." },
+  "scenario.message.body": { label: "Body", multiline: true },
+  "scenario.reply": { label: "Check every reply", hint: "A reply that misses the rule, or matches the fail rule, counts as a bad-reply error." },
+  "scenario.reply.expect": { label: "Each reply must", empty: "anything" },
+  "scenario.reply.failWhen": { label: "Fail a reply that", empty: "never" },
+};
+
+/** By the last part of the key, where a field means the same wherever it is (the parts of reply rules). */
+const BY_KEY: Record<string, FieldText> = {
+  prefixHex: { label: "Starts with (hex)" },
+  hex: { label: "Bytes (hex)" },
+  regex: { label: "Regular expression", hint: "Matches anywhere in the text; anchor with ^ for a prefix." },
+  group: { label: "Group", hint: "Capture group (default 1; 0 is the whole match)." },
+  field: { label: "JSON field", hint: "A dotted path, e.g. data.type" },
+  equals: { label: "Equals", hint: "Text, a number or true/false; blank: the field only has to be there." },
+  json: { label: "JSON field" },
+  bytes: { label: "Bytes" },
+  offset: { label: "Offset", unit: "B" },
+};
+
+/** What the choices of a union are called where the value alone says too little, keyed like TEXT (`…session.expect`). */
+const VARIANTS: Record<string, string> = {
+  "scenario.session.http": "Call an HTTP endpoint first",
+  "scenario.session.send": "Send a message",
+  "scenario.session.expect": "Wait for a reply",
+  "scenario.session.wait": "Pause",
+  "scenario.leave.send": "Send a message",
+  "scenario.leave.wait": "Pause",
+};
+
+/** The choices of a keyed union (a reply rule, a capture's source), wherever it is. */
+const KEYED_VARIANTS: Record<string, string> = {
+  prefixHex: "starts with",
+  regex: "matches a regular expression",
+  json: "has a JSON field",
+  bytes: "has bytes at an offset",
 };
 
 const SCENARIO_DESCRIPTIONS: Record<string, string> = {
@@ -94,7 +152,16 @@ export function fieldText(textKey: string, variants: readonly string[] = []): Fi
     .split(".")
     .filter((part) => !variants.includes(part))
     .join(".");
-  return TEXT[textKey] ?? TEXT[general] ?? humanize(key);
+  return TEXT[textKey] ?? TEXT[general] ?? BY_KEY[key] ?? humanize(key);
+}
+
+/** The name of a union's choice: from the table, else the value itself (a scenario kind, a protocol). */
+export function variantLabel(textKey: string, variants: readonly string[], value: string, keyed = false): string {
+  const general = textKey
+    .split(".")
+    .filter((part) => !variants.includes(part))
+    .join(".");
+  return VARIANTS[`${textKey}.${value}`] ?? VARIANTS[`${general}.${value}`] ?? (keyed ? KEYED_VARIANTS[value] : undefined) ?? value;
 }
 
 /** True when the table has text for this key, rather than a label made up from the field name. */

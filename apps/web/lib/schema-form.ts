@@ -27,9 +27,42 @@ export const childKey = (parent: string, key: string, variant?: string) => [pare
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
-export function variantFor(node: Extract<NodeSpec, { kind: "union" }>, value: unknown): VariantSpec | undefined {
-  const tag = isObject(value) ? String(value[node.discriminator] ?? "") : "";
+type UnionNode = Extract<NodeSpec, { kind: "union" | "keyed-union" }>;
+
+/** The variant a value is: by its discriminator, or for a keyed union by the key it holds. */
+export function variantFor(node: UnionNode, value: unknown): VariantSpec | undefined {
+  if (!isObject(value)) return undefined;
+  if (node.kind === "keyed-union") return node.variants.find((variant) => variant.value in value);
+  const tag = String(value[node.discriminator] ?? "");
   return node.variants.find((variant) => variant.value === tag);
+}
+
+/** Text in a string-or-number-or-boolean box as the schema reads it: 5, true and "quoted" as JSON, the rest as typed. */
+export function scalarFromText(text: string): string | number | boolean | undefined {
+  if (text.trim() === "") return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text.trim());
+    if (typeof parsed === "number" || typeof parsed === "boolean" || typeof parsed === "string") return parsed;
+  } catch {
+    // Not JSON: plain text.
+  }
+  return text;
+}
+
+function scalarToText(value: unknown): unknown {
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  // A string that would read back as something else ("5", "true", "\"x\"") is shown quoted.
+  if (typeof value === "string") return scalarFromText(value) === value ? value : JSON.stringify(value);
+  return value;
+}
+
+/** A list of union items with one item moved from `from` to `to` (the reorder buttons of a step list). */
+export function moveItem<T>(items: readonly T[], from: number, to: number): T[] {
+  if (to < 0 || to >= items.length || from === to) return [...items];
+  const next = [...items];
+  const [moved] = next.splice(from, 1);
+  next.splice(to, 0, moved as T);
+  return next;
 }
 
 /** A fresh value for a node the user must fill (or has just switched on). */
@@ -45,9 +78,15 @@ export function initialValue(node: NodeSpec, textKey: string, defaultValue?: unk
     case "object":
       return initialObject(node.fields, (key) => childKey(textKey, key));
     case "union":
+    case "keyed-union":
       return initialVariant(node, node.variants[0]!.value, textKey);
+    case "scalar":
+      return STARTING_VALUES[textKey] ?? (defaultValue === undefined ? "" : String(scalarToText(defaultValue)));
     case "string-list":
+    case "number-list":
       return "";
+    case "union-list":
+      return node.minItems > 0 ? [initialVariant(node.item, node.item.variants[0]!.value, textKey)] : [];
     case "string-record":
       return isObject(defaultValue) ? rowsFromLabels(defaultValue as Record<string, string>) : [];
     case "object-list":
@@ -71,10 +110,12 @@ function initialObject(fields: FieldSpec[], keyOf: (key: string) => string, carr
 }
 
 /** A union switched to `variant`, keeping the values of fields both variants share. */
-export function initialVariant(node: Extract<NodeSpec, { kind: "union" }>, variant: string, textKey: string, previous: unknown = {}): DraftObject {
+export function initialVariant(node: UnionNode, variant: string, textKey: string, previous: unknown = {}): DraftObject {
   const spec = node.variants.find((candidate) => candidate.value === variant);
   if (!spec) return isObject(previous) ? (previous as DraftObject) : {};
   const carry = isObject(previous) ? Object.fromEntries(spec.fields.filter((field) => field.key in previous).map((field) => [field.key, previous[field.key]])) : {};
+  // A keyed union's fields are named apart already (`regex`, `prefixHex`), so their text keys carry no variant.
+  if (node.kind === "keyed-union") return initialObject(spec.fields, (key) => childKey(textKey, key), carry);
   return { [node.discriminator]: variant, ...initialObject(spec.fields, (key) => childKey(textKey, key, variant), carry) };
 }
 
@@ -95,8 +136,18 @@ export function fromInput(node: NodeSpec, value: unknown): DraftValue {
       const variant = variantFor(node, value);
       return variant && isObject(value) ? { ...objectFromInput(variant.fields, value), [node.discriminator]: variant.value } : value;
     }
+    case "keyed-union": {
+      const variant = variantFor(node, value);
+      return variant && isObject(value) ? objectFromInput(variant.fields, value) : value;
+    }
+    case "scalar":
+      return scalarToText(value);
     case "string-list":
       return Array.isArray(value) && value.every((item) => typeof item === "string") ? value.join("\n") : value;
+    case "number-list":
+      return Array.isArray(value) && value.every((item) => typeof item === "number") ? value.join(", ") : value;
+    case "union-list":
+      return Array.isArray(value) ? value.map((item) => fromInput(node.item, item)) : value;
     case "string-record":
       return isObject(value) ? rowsFromLabels(Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]))) : value;
     case "object-list":
@@ -145,6 +196,19 @@ export function toInput(node: NodeSpec, draft: DraftValue, required = true): unk
       const variant = variantFor(node, draft);
       return variant && isObject(draft) ? { [node.discriminator]: variant.value, ...objectToInput(variant.fields, draft) } : draft;
     }
+    case "keyed-union": {
+      const variant = variantFor(node, draft);
+      return variant && isObject(draft) ? objectToInput(variant.fields, draft) : draft;
+    }
+    case "scalar":
+      return typeof draft === "string" ? scalarFromText(draft) : draft;
+    case "number-list": {
+      if (typeof draft !== "string") return draft;
+      const items = draft.split(/[\s,]+/).filter(Boolean).map((item) => numberFromText(item));
+      return items.length ? items : undefined;
+    }
+    case "union-list":
+      return Array.isArray(draft) ? draft.map((item) => toInput(node.item, item)) : draft;
     case "string-list": {
       if (typeof draft !== "string") return draft;
       const items = draft.split(/[\n,]/).map((item) => item.trim()).filter(Boolean);

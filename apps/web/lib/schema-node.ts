@@ -14,7 +14,7 @@ interface SchemaDef {
   element?: SchemaNode;
   keyType?: SchemaNode;
   valueType?: SchemaNode;
-  checks?: readonly { _zod: { def: { check: string; minimum?: number } } }[];
+  checks?: readonly { _zod: { def: { check: string; minimum?: number; maximum?: number } } }[];
 }
 
 /** The slice of a zod 4 schema this module reads. */
@@ -47,9 +47,16 @@ export type NodeSpec =
   | { kind: "choice"; options: (string | number)[] }
   | { kind: "object"; fields: FieldSpec[] }
   | { kind: "union"; discriminator: string; variants: VariantSpec[] }
+  /** A union of objects told apart by which key they hold (`{ regex }`, `{ prefixHex }`): `value` is that key. */
+  | { kind: "keyed-union"; variants: VariantSpec[] }
+  /** A string, number or boolean: typed as text, read as JSON when it is a number, true/false or "quoted". */
+  | { kind: "scalar" }
   | { kind: "string-list" }
+  | { kind: "number-list"; integer: boolean }
   | { kind: "string-record" }
   | { kind: "object-list"; item: { kind: "object"; fields: FieldSpec[] }; minItems: number }
+  /** An ordered list of a discriminated union's variants (session steps): add by kind, remove, reorder. */
+  | { kind: "union-list"; item: Extract<NodeSpec, { kind: "union" }>; minItems: number; maxItems?: number }
   | { kind: "unsupported" };
 
 const WRAPPERS = ["optional", "default", "prefault", "nullable", "readonly", "catch"];
@@ -80,6 +87,27 @@ function literalOf(node: SchemaNode): string | number | undefined {
 function minItems(node: SchemaNode): number {
   const check = node._zod.def.checks?.find((candidate) => candidate._zod.def.check === "min_length");
   return check?._zod.def.minimum ?? 0;
+}
+
+function maxItems(node: SchemaNode): number | undefined {
+  const check = node._zod.def.checks?.find((candidate) => candidate._zod.def.check === "max_length");
+  return check?._zod.def.maximum;
+}
+
+const SCALARS = ["string", "number", "boolean"];
+
+/** A union of objects each with a required key no other option has, named by that key; else undefined. */
+function keyedVariants(options: readonly SchemaNode[]): VariantSpec[] | undefined {
+  if (options.length < 2 || !options.every((option) => option._zod.def.type === "object")) return undefined;
+  const keySets = options.map((option) => Object.keys(option.shape ?? {}));
+  const variants: VariantSpec[] = [];
+  for (const [index, option] of options.entries()) {
+    const fields = fieldsOf(option);
+    const own = fields.find((field) => field.required && keySets.every((keys, other) => other === index || !keys.includes(field.key)));
+    if (!own) return undefined;
+    variants.push({ value: own.key, fields });
+  }
+  return variants;
 }
 
 function fieldsOf(node: SchemaNode, skip?: string): FieldSpec[] {
@@ -123,13 +151,21 @@ function describe(node: SchemaNode): NodeSpec {
         return { kind: "union", discriminator, variants };
       }
       const literals = options.map(literalOf);
-      return literals.every((value) => value !== undefined) ? { kind: "choice", options: literals as (string | number)[] } : { kind: "unsupported" };
+      if (literals.every((value) => value !== undefined)) return { kind: "choice", options: literals as (string | number)[] };
+      if (options.every((option) => SCALARS.includes(unwrap(option).node._zod.def.type))) return { kind: "scalar" };
+      const variants = keyedVariants(options);
+      return variants ? { kind: "keyed-union", variants } : { kind: "unsupported" };
     }
     case "array": {
       const element = def.element ? unwrap(def.element).node : undefined;
       if (!element) return { kind: "unsupported" };
       if (element._zod.def.type === "string") return { kind: "string-list" };
       const item = describe(element);
+      if (item.kind === "integer" || item.kind === "number") return { kind: "number-list", integer: item.kind === "integer" };
+      if (item.kind === "union") {
+        const max = maxItems(node);
+        return { kind: "union-list", item, minItems: minItems(node), ...(max === undefined ? {} : { maxItems: max }) };
+      }
       return item.kind === "object" ? { kind: "object-list", item, minItems: minItems(node) } : { kind: "unsupported" };
     }
     case "record":
