@@ -1,11 +1,13 @@
 "use client";
 
 import type { LabelRow } from "../lib/labels";
-import { fieldText, hasFieldText } from "../lib/plan-field-text";
+import { fieldText, hasFieldText, variantLabel } from "../lib/plan-field-text";
 import { fieldId, type PlanErrors } from "../lib/plan-draft";
 import { childKey, initialValue, initialVariant, variantFor, type DraftObject, type DraftValue } from "../lib/schema-form";
 import type { FieldSpec, NodeSpec } from "../lib/schema-node";
+import { HexTextField } from "./hex-text-field";
 import { LabelEditor } from "./label-editor";
+import { UnionListField } from "./union-list-field";
 
 /** Where a field sits: its path in the plan (for errors and ids) and its text key (for labels and hints). */
 export interface FieldPlace {
@@ -22,7 +24,7 @@ interface FieldProps {
   errors: PlanErrors;
 }
 
-const child = (place: FieldPlace, key: string, variant?: string): FieldPlace => ({
+export const child = (place: FieldPlace, key: string, variant?: string): FieldPlace => ({
   path: `${place.path ? `${place.path}.` : ""}${key}`,
   textKey: childKey(place.textKey, key, variant),
   variants: variant ? [...place.variants, variant] : place.variants,
@@ -31,7 +33,7 @@ const child = (place: FieldPlace, key: string, variant?: string): FieldPlace => 
 const asText = (value: DraftValue) => (typeof value === "string" ? value : value === undefined ? "" : JSON.stringify(value));
 const defaultNote = (field: FieldSpec) => (field.defaultValue !== undefined && typeof field.defaultValue !== "object" ? `default ${String(field.defaultValue)}` : "default");
 
-function Described({ id, hint, error, unit }: { id: string; hint?: string | undefined; error?: string | undefined; unit?: string | undefined }) {
+export function Described({ id, hint, error, unit }: { id: string; hint?: string | undefined; error?: string | undefined; unit?: string | undefined }) {
   return (
     <>
       {unit && (
@@ -53,7 +55,7 @@ function Described({ id, hint, error, unit }: { id: string; hint?: string | unde
   );
 }
 
-const describedBy = (id: string, parts: { unit?: string | undefined; hint?: string | undefined; error?: string | undefined }) =>
+export const describedBy = (id: string, parts: { unit?: string | undefined; hint?: string | undefined; error?: string | undefined }) =>
   [parts.unit && `${id}-unit`, parts.hint && `${id}-hint`, parts.error && `${id}-error`].filter(Boolean).join(" ") || undefined;
 
 /** The fields of an object: required ones in a grid, optional ones under "Options" (open when one is set or wrong). */
@@ -61,7 +63,7 @@ export function ObjectFields({ fields, place, value, onChange, errors }: { field
   const render = (field: FieldSpec) => (
     <SchemaField key={field.key} field={field} place={child(place, field.key)} value={value[field.key]} errors={errors} onChange={(next) => onChange({ ...value, [field.key]: next })} />
   );
-  const simple = (field: FieldSpec) => ["integer", "number", "string", "choice", "boolean"].includes(field.node.kind);
+  const simple = (field: FieldSpec) => ["integer", "number", "string", "choice", "boolean", "scalar", "number-list"].includes(field.node.kind);
   const main = fields.filter((field) => field.required || field.defaultValue !== undefined);
   const options = fields.filter((field) => !main.includes(field));
   const used = options.some((field) => (value[field.key] !== undefined && value[field.key] !== "" && !(Array.isArray(value[field.key]) && (value[field.key] as unknown[]).length === 0)) || Object.keys(errors).some((path) => path.startsWith(`${place.path}.${field.key}`)));
@@ -82,15 +84,18 @@ export function ObjectFields({ fields, place, value, onChange, errors }: { field
   );
 }
 
-function UnionField({ field, place, value, onChange, errors, node }: FieldProps & { node: Extract<NodeSpec, { kind: "union" }> }) {
+function UnionField({ field, place, value, onChange, errors, node }: FieldProps & { node: Extract<NodeSpec, { kind: "union" | "keyed-union" }> }) {
   // The chooser is named by its discriminator's text ("Protocol", "Scenario type"), else by the field ("Framing").
-  const tagKey = `${place.textKey}.${node.discriminator}`;
+  // A keyed union (a reply rule) has no discriminator: its chooser stands for the field itself.
+  const keyed = node.kind === "keyed-union";
+  const tagKey = keyed ? place.textKey : `${place.textKey}.${node.discriminator}`;
   const text = hasFieldText(tagKey, place.variants) ? fieldText(tagKey, place.variants) : fieldText(place.textKey, place.variants);
-  const tagPath = `${place.path}.${node.discriminator}`;
+  const tagPath = keyed ? place.path : `${place.path}.${node.discriminator}`;
   const id = fieldId(tagPath);
   const variant = variantFor(node, value);
   const error = errors[tagPath] ?? errors[place.path];
   const hint = text.hint;
+  const inner = variant && (keyed ? place : { ...place, textKey: `${place.textKey}.${variant.value}`, variants: [...place.variants, variant.value] });
   return (
     <div className="subsection" data-testid={`union-${fieldId(place.path)}`}>
       <div className="field">
@@ -100,20 +105,18 @@ function UnionField({ field, place, value, onChange, errors, node }: FieldProps 
           value={variant?.value ?? ""}
           aria-describedby={describedBy(id, { hint, error })}
           aria-invalid={error ? true : undefined}
-          onChange={(event) => onChange(event.target.value === "" ? undefined : initialVariant(node, event.target.value, place.textKey, value))}
+          onChange={(event) => onChange(event.target.value === "" ? undefined : initialVariant(node, event.target.value, place.textKey, keyed ? {} : value))}
         >
-          {!field.required && <option value="">{defaultNote(field)}</option>}
+          {!field.required && <option value="">{text.empty ?? defaultNote(field)}</option>}
           {node.variants.map((option) => (
             <option key={option.value} value={option.value}>
-              {option.value}
+              {variantLabel(place.textKey, place.variants, option.value, keyed)}
             </option>
           ))}
         </select>
         <Described id={id} hint={hint} error={error} />
       </div>
-      {variant && variant.fields.length > 0 && (
-        <ObjectFields fields={variant.fields} place={{ ...place, textKey: `${place.textKey}.${variant.value}`, variants: [...place.variants, variant.value] }} value={value as DraftObject} onChange={onChange} errors={errors} />
-      )}
+      {variant && inner && variant.fields.length > 0 && <ObjectFields fields={variant.fields} place={inner} value={value as DraftObject} onChange={onChange} errors={errors} />}
     </div>
   );
 }
@@ -175,7 +178,10 @@ export function SchemaField(props: FieldProps) {
 
   switch (node.kind) {
     case "union":
+    case "keyed-union":
       return <UnionField {...props} node={node} />;
+    case "union-list":
+      return <UnionListField {...props} node={node} />;
     case "object":
       return field.required ? (
         <fieldset className="subsection">
@@ -236,18 +242,40 @@ export function SchemaField(props: FieldProps) {
           {error && <p className="field-error">{error}</p>}
         </div>
       );
-    default: {
-      const numeric = node.kind === "integer" || node.kind === "number";
-      return (
-        <div className="field">
-          <label htmlFor={id}>{text.label}</label>
-          <div className="input-row">
-            <input id={id} name={id} type="text" inputMode={numeric ? (node.kind === "integer" ? "numeric" : "decimal") : undefined} value={asText(value)} onChange={(event) => onChange(event.target.value)} autoComplete="off" {...aria} />
-            <Described id={id} unit={text.unit} />
+    case "string":
+      if (field.key === "hex" || field.key.endsWith("Hex")) return <HexTextField id={id} label={text.label} hint={hint} error={error} value={asText(value)} onChange={onChange} />;
+      if (text.multiline) {
+        return (
+          <div className="field wide">
+            <label htmlFor={id}>{text.label}</label>
+            <textarea id={id} rows={2} value={asText(value)} onChange={(event) => onChange(event.target.value)} spellCheck={false} {...aria} />
+            <Described id={id} hint={hint} error={error} />
           </div>
-          <Described id={id} hint={hint} error={error} />
-        </div>
-      );
-    }
+        );
+      }
+      return <TextInput {...props} />;
+    default:
+      return <TextInput {...props} />;
   }
+}
+
+/** A one-line input; numbers open the numeric keyboard. */
+function TextInput({ field, place, value, onChange, errors }: FieldProps) {
+  const { node } = field;
+  const text = fieldText(place.textKey, place.variants);
+  const id = fieldId(place.path);
+  const error = errors[place.path];
+  const hint = field.required ? text.hint : [text.hint, "Optional."].filter(Boolean).join(" ");
+  const aria = { "aria-describedby": describedBy(id, { unit: text.unit, hint, error }), "aria-invalid": error ? true : undefined };
+  const inputMode = node.kind === "integer" || node.kind === "number-list" ? "numeric" : node.kind === "number" ? "decimal" : undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{text.label}</label>
+      <div className="input-row">
+        <input id={id} name={id} type="text" inputMode={inputMode} value={asText(value)} onChange={(event) => onChange(event.target.value)} autoComplete="off" {...aria} />
+        <Described id={id} unit={text.unit} />
+      </div>
+      <Described id={id} hint={hint} error={error} />
+    </div>
+  );
 }
