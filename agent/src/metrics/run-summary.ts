@@ -1,4 +1,5 @@
 import type { Slo } from "@throng/protocol/plan";
+import { scriptSloMetric } from "@throng/protocol/slo-judge";
 import type { MetricSnapshot, SnapshotHistograms } from "@throng/protocol/snapshot";
 import type { Histogram } from "hdr-histogram-js";
 import { decodeHistogram } from "./histogram";
@@ -19,6 +20,9 @@ export interface RunSummary {
   errorsByKind: Record<string, number>;
   closesByCause: Record<string, number>;
   latency: Partial<Record<keyof SnapshotHistograms, LatencySummary>>;
+  /** A script's named histograms merged over the run, and its counters' totals, by name (empty without a script). */
+  script: Record<string, LatencySummary>;
+  scriptCounts: Record<string, number>;
   errorRate: number;
   lossRate: number | null;
   reach: number | null;
@@ -39,6 +43,14 @@ export function summariseRun(snapshots: MetricSnapshot[]): RunSummary {
   const errorsByKind: Record<string, number> = {};
   const closesByCause: Record<string, number> = {};
   const histograms = new Map<keyof SnapshotHistograms, Histogram>();
+  const scriptHistograms = new Map<string, Histogram>();
+  const scriptCounts: Record<string, number> = {};
+  const merge = <K>(into: Map<K, Histogram>, name: K, encoded: string) => {
+    const decoded = decodeHistogram(encoded);
+    const existing = into.get(name);
+    if (existing) existing.add(decoded);
+    else into.set(name, decoded);
+  };
   for (const snapshot of snapshots) {
     for (const [key, value] of Object.entries(snapshot.counters)) {
       if (typeof value === "number" && key !== "connectionsOpen") counters[key] = (counters[key] ?? 0) + value;
@@ -46,12 +58,10 @@ export function summariseRun(snapshots: MetricSnapshot[]): RunSummary {
     for (const [kind, n] of Object.entries(snapshot.counters.errorsByKind ?? {})) errorsByKind[kind] = (errorsByKind[kind] ?? 0) + n;
     for (const [cause, n] of Object.entries(snapshot.counters.closesByCause ?? {})) closesByCause[cause] = (closesByCause[cause] ?? 0) + n;
     for (const [name, encoded] of Object.entries(snapshot.histograms) as [keyof SnapshotHistograms, string][]) {
-      if (name === "script") continue; // a script's named histograms: script-summary.ts
-      const decoded = decodeHistogram(encoded);
-      const existing = histograms.get(name);
-      if (existing) existing.add(decoded);
-      else histograms.set(name, decoded);
+      if (name !== "script") merge(histograms, name, encoded);
     }
+    for (const [name, encoded] of Object.entries(snapshot.histograms.script ?? {})) merge(scriptHistograms, name, encoded);
+    for (const [name, n] of Object.entries(snapshot.counters.scriptCounts ?? {})) scriptCounts[name] = (scriptCounts[name] ?? 0) + n;
   }
   const latency: RunSummary["latency"] = {};
   for (const [name, histogram] of histograms) latency[name] = summarise(histogram);
@@ -65,6 +75,8 @@ export function summariseRun(snapshots: MetricSnapshot[]): RunSummary {
     errorsByKind,
     closesByCause,
     latency,
+    script: Object.fromEntries([...scriptHistograms].map(([name, histogram]) => [name, summarise(histogram)])),
+    scriptCounts,
     errorRate: attempts > 0 ? failures / attempts : 0,
     lossRate: expected ? (counters.lost ?? 0) / expected : counters.lost !== undefined && counters.messagesSent ? counters.lost / counters.messagesSent : null,
     reach: expected ? (counters.broadcastsReceived ?? 0) / expected : null,
@@ -82,6 +94,13 @@ export interface SloResult {
 }
 
 function measure(summary: RunSummary, metric: Slo["metric"]): number | null {
+  const script = scriptSloMetric(metric);
+  if (script?.stat === "count") return summary.scriptCounts[script.name] ?? null;
+  if (script) {
+    // A histogram without samples is no data.
+    const stats = summary.script[script.name];
+    return stats && stats.count > 0 ? (script.stat === "p50" ? stats.p50Ms : stats.p99Ms) : null;
+  }
   switch (metric) {
     case "rtt-p50-ms":
       return summary.latency.rttUs?.p50Ms ?? null;
@@ -103,6 +122,8 @@ function measure(summary: RunSummary, metric: Slo["metric"]): number | null {
     case "loss-rate":
       // Nothing expected to arrive is no data, never a loss of 0 (a run whose clients were all dropped is not a pass).
       return summary.lossRate;
+    default:
+      return null;
   }
 }
 

@@ -20,6 +20,11 @@ function stats(histogram: Histogram): LatencyStats {
 
 const fromSummary = (s: LatencySummary): LatencyStats => ({ count: s.count, p50Ms: s.p50Ms, p90Ms: null, p99Ms: s.p99Ms, maxMs: s.maxMs });
 
+/** A script's named histograms and counters as the series and summary carry them; absent when there are none. */
+function scriptFigures(script: Record<string, LatencyStats>, scriptCounts: Record<string, number> | undefined): Pick<SeriesPoint, "script" | "scriptCounts"> {
+  return { ...(Object.keys(script).length ? { script } : {}), ...(scriptCounts && Object.keys(scriptCounts).length ? { scriptCounts } : {}) };
+}
+
 /** One second (its engines' snapshots already merged) as a series point. */
 export function pointOfSnapshot(snapshot: MetricSnapshot): SeriesPoint {
   const { counters: c, histograms: h } = snapshot;
@@ -36,6 +41,7 @@ export function pointOfSnapshot(snapshot: MetricSnapshot): SeriesPoint {
     ...(Object.keys(latency).length ? { latency } : {}),
     ...optional("scheduledSends", c.scheduledSends), ...optional("skippedSends", c.skippedSends), ...optional("lost", c.lost),
     ...(c.broadcastsExpected ? { broadcastReach: (c.broadcastsReceived ?? 0) / c.broadcastsExpected } : {}),
+    ...scriptFigures(Object.fromEntries(Object.entries(h.script ?? {}).map(([name, encoded]) => [name, stats(decodeHistogram(encoded))])), c.scriptCounts),
   };
 }
 
@@ -58,5 +64,6 @@ export function protocolSummary(summary: RunSummary, snapshots: readonly MetricS
     ...(c.scheduledSends !== undefined ? { scheduledSends: c.scheduledSends } : {}),
     ...(c.inFlightAtEnd !== undefined ? { inFlightAtEnd: c.inFlightAtEnd } : {}),
     ...(expected ? { broadcastReach: (c.broadcastsReceived ?? 0) / expected } : {}),
+    ...scriptFigures(Object.fromEntries(Object.entries(summary.script).map(([name, s]) => [name, fromSummary(s)])), summary.scriptCounts),
   };
 }

@@ -53,6 +53,13 @@ describe("sloRows", () => {
     expect(rows[1]).toMatchObject({ name: "Loss rate", threshold: "below 1 %", measured: "5 %", passed: false });
     expect(rows[1]!.seconds).toMatch(/^broke in 3 of 8 s, first at /);
     expect(formatSloValue("rtt-p99-ms", null)).toBe("not measured");
+    expect(formatSloValue("script:desyncs-count", 1200)).toBe("1,200");
+  });
+
+  it("names a script's metric by its own name", () => {
+    const rows = sloRows({ passed: true, reasons: [], warnings: [], slos: [slo({ metric: "script:join-ms-p99", below: 200, value: 12 }), slo({ metric: "script:desyncs-count", below: 1, value: 0 })] });
+    expect(rows[0]).toMatchObject({ name: "join-ms p99 (script)", threshold: "below 200 ms", measured: "12 ms" });
+    expect(rows[1]).toMatchObject({ name: "desyncs count (script)", threshold: "below 1", measured: "0" });
   });
 });
 

@@ -2,6 +2,7 @@
 // estimate's evidence as labelled figures. Pure functions, so the signed-in and the shared report agree.
 import type { CapacityEstimate, RunVerdict, SloVerdict, UslFit } from "@throng/protocol/report";
 import type { RunView } from "@throng/protocol/run";
+import { scriptSloMetric } from "@throng/protocol/slo-judge";
 import { formatDateTime, formatInteger, formatMs, formatRate } from "./format";
 
 const METRIC_NAMES: Record<string, string> = {
@@ -15,13 +16,17 @@ const METRIC_NAMES: Record<string, string> = {
   "loss-rate": "Loss rate",
 };
 
+/** "Round trip p99"; a script's metric by its own name: "script:join-ms-p99" reads "join-ms p99 (script)". */
 export function metricName(metric: string): string {
+  const script = scriptSloMetric(metric);
+  if (script) return `${script.name} ${script.stat} (script)`;
   return METRIC_NAMES[metric] ?? metric;
 }
 
-/** Milliseconds for latency SLOs, percent for the 0..1 rates. */
+/** Milliseconds for latency SLOs, percent for the 0..1 rates, a whole number for a script's counter. */
 export function formatSloValue(metric: string, value: number | null): string {
   if (value === null) return "not measured";
+  if (scriptSloMetric(metric)?.stat === "count") return formatInteger(value);
   if (metric.endsWith("-rate")) return `${(value * 100).toLocaleString("en-US", { maximumFractionDigits: 2 })} %`;
   return formatMs(value);
 }

@@ -384,9 +384,14 @@ export const LoadShape = z.object({
 });
 export type LoadShape = z.infer<typeof LoadShape>;
 
+/** An SLO over a script's declared metric: "script:NAME-p50" / "-p99" (a histogram), "script:NAME-count" (a counter's total). */
+export const ScriptSloMetric = z.templateLiteral(["script:", z.string()]).check(
+  z.regex(/^script:[a-z][a-z0-9-]{0,40}-(p50|p99|count)$/, 'a script metric reads "script:NAME-p50", "script:NAME-p99" or "script:NAME-count"'),
+);
+
 /** A pass/fail threshold over the whole run (a later issue adds per-step and windowed SLOs). */
 export const Slo = z.object({
-  metric: z.enum([
+  metric: z.union([z.enum([
     "rtt-p50-ms",
     "rtt-p99-ms",
     "rtt-corrected-p99-ms",
@@ -397,7 +402,7 @@ export const Slo = z.object({
     "error-rate",
     /** UDP / broadcast messages lost ÷ expected, 0..1 */
     "loss-rate",
-  ]),
+  ]), ScriptSloMetric], { error: 'must be one of rtt-p50-ms, rtt-p99-ms, rtt-corrected-p99-ms, broadcast-p99-ms, connect-p99-ms, login-p99-ms, error-rate, loss-rate, or "script:NAME-p50", "script:NAME-p99", "script:NAME-count"' }),
   /** The run passes when the measured value is below this. */
   below: z.number().min(0),
 });

@@ -6,16 +6,32 @@ import type { RunSummary } from "./run";
 import type { SeriesPoint } from "./snapshot";
 
 export type SloMetric = Slo["metric"];
+/** The metrics named by the schema's list; a script's metrics ("script:NAME-p99") are named by the plan. */
+type BuiltinMetric = Exclude<SloMetric, `script:${string}`>;
+
+/** A script metric's SLO: the histogram ("p50", "p99") or counter ("count") it reads; null for any other metric. */
+export function scriptSloMetric(metric: string): { name: string; stat: "p50" | "p99" | "count" } | null {
+  const match = /^script:([a-z][a-z0-9-]{0,40})-(p50|p99|count)$/.exec(metric);
+  return match ? { name: match[1]!, stat: match[2] as "p50" | "p99" | "count" } : null;
+}
 
 /** Every SLO metric's value over one measurement (a second, a step, a run); null where nothing measured it. */
-export type Measured = Record<SloMetric, number | null>;
+export type Measured = (metric: SloMetric) => number | null;
 
 /** Round trips or broadcasts a second must be due to carry before a second without any counts as a gap. */
 const SENDS_THAT_MUST_MEASURE = 5;
 /** More gap seconds than this share of the seconds under load (and more than one) and the SLO has no data. */
 const GAP_SHARE = 0.1;
 
-type Figures = Pick<SeriesPoint, "rttP50Ms" | "rttP99Ms" | "latency" | "lost" | "broadcastReach">;
+type Figures = Pick<SeriesPoint, "rttP50Ms" | "rttP99Ms" | "latency" | "lost" | "broadcastReach" | "script" | "scriptCounts">;
+
+/** A script metric's value: a histogram's percentile (none without samples), a counter's total (none when never reported). */
+function measuredOfScript(figures: Figures, metric: { name: string; stat: "p50" | "p99" | "count" }): number | null {
+  if (metric.stat === "count") return figures.scriptCounts?.[metric.name] ?? null;
+  const stats = figures.script?.[metric.name];
+  if (!stats || stats.count === 0) return null;
+  return metric.stat === "p50" ? stats.p50Ms : stats.p99Ms;
+}
 
 function measured(figures: Figures, errorRate: number | null, sent: number): Measured {
   const latency = figures.latency;
@@ -24,7 +40,7 @@ function measured(figures: Figures, errorRate: number | null, sent: number): Mea
     ? Math.max(0, 1 - figures.broadcastReach)
     : figures.lost !== undefined && sent > 0 ? Math.min(1, figures.lost / sent) : null;
   const p99 = (stats: { count: number; p99Ms: number | null } | undefined) => (stats && stats.count > 0 ? stats.p99Ms : null);
-  return {
+  const builtin: Record<BuiltinMetric, number | null> = {
     "rtt-p50-ms": figures.rttP50Ms,
     "rtt-p99-ms": figures.rttP99Ms,
     "rtt-corrected-p99-ms": p99(latency?.rttCorrected),
@@ -33,6 +49,10 @@ function measured(figures: Figures, errorRate: number | null, sent: number): Mea
     "login-p99-ms": p99(latency?.login),
     "error-rate": errorRate,
     "loss-rate": lossRate,
+  };
+  return (metric) => {
+    const script = scriptSloMetric(metric);
+    return script ? measuredOfScript(figures, script) : builtin[metric as BuiltinMetric];
   };
 }
 
@@ -47,7 +67,10 @@ export function measuredOfSummary(summary: RunSummary): Measured {
   return measured(summary, attempts > 0 ? Math.min(1, failed / attempts) : null, summary.messagesSent);
 }
 
-/** Metrics a second under load always measures; connect and login times come only when clients connect or log in. */
+/**
+ * Metrics a second under load always measures; connect and login times come only when clients connect or log in,
+ * and a script's metrics when its code says (so they are judged over the whole only, never as gaps).
+ */
 const MEASURED_EVERY_SECOND: ReadonlySet<SloMetric> = new Set(["rtt-p50-ms", "rtt-p99-ms", "rtt-corrected-p99-ms", "broadcast-p99-ms", "error-rate", "loss-rate"]);
 
 /** Whether second `point` was due enough traffic that a missing value for `metric` is a gap, not a quiet second. */
@@ -58,7 +81,7 @@ function mustMeasure(metric: SloMetric, point: SeriesPoint): boolean {
   return due >= SENDS_THAT_MUST_MEASURE;
 }
 
-const NO_DATA_NOTE: Record<SloMetric, string> = {
+const NO_DATA_NOTE: Record<BuiltinMetric, string> = {
   "rtt-p50-ms": "no round trip was measured",
   "rtt-p99-ms": "no round trip was measured",
   "rtt-corrected-p99-ms": "no round trip was measured",
@@ -69,6 +92,12 @@ const NO_DATA_NOTE: Record<SloMetric, string> = {
   "loss-rate": "nothing was expected to arrive",
 };
 
+function noDataNote(metric: SloMetric): string {
+  const script = scriptSloMetric(metric);
+  if (!script) return NO_DATA_NOTE[metric as BuiltinMetric];
+  return script.stat === "count" ? `the script never reported its "${script.name}" counter` : `the script recorded no "${script.name}" measurement`;
+}
+
 /**
  * Judges each SLO over the whole (run or step) and second by second. `steady` are the seconds under the planned
  * load (no ramp, no closing partial second): when too many of them lack a value that traffic was due to produce,
@@ -76,13 +105,17 @@ const NO_DATA_NOTE: Record<SloMetric, string> = {
  */
 export function judgeSlos(slos: readonly Slo[], overall: Measured, seconds: readonly SeriesPoint[], steady: readonly SeriesPoint[] = []): SloVerdict[] {
   return slos.map((slo) => {
-    const value = overall[slo.metric];
+    const value = overall(slo.metric);
+    // A count's threshold is on its total: second by second, it is the running total that breaches.
+    const runningTotal = scriptSloMetric(slo.metric)?.stat === "count";
+    let total = 0;
     let breachedSeconds = 0;
     let measuredSeconds = 0;
     let firstBreachAt: number | null = null;
     for (const point of seconds) {
-      const v = measuredOfPoint(point)[slo.metric];
+      let v = measuredOfPoint(point)(slo.metric);
       if (v === null) continue;
+      if (runningTotal) v = total += v;
       measuredSeconds += 1;
       if (v >= slo.below) {
         breachedSeconds += 1;
@@ -90,12 +123,12 @@ export function judgeSlos(slos: readonly Slo[], overall: Measured, seconds: read
       }
     }
     const due = steady.filter((point) => mustMeasure(slo.metric, point));
-    const gaps = due.filter((point) => measuredOfPoint(point)[slo.metric] === null).length;
+    const gaps = due.filter((point) => measuredOfPoint(point)(slo.metric) === null).length;
     const base = { metric: slo.metric, below: slo.below, value, breachedSeconds, measuredSeconds, firstBreachAt };
-    if (value === null) return { ...base, status: "no-data" as const, passed: false, note: NO_DATA_NOTE[slo.metric] };
+    if (value === null) return { ...base, status: "no-data" as const, passed: false, note: noDataNote(slo.metric) };
     if (value >= slo.below) return { ...base, status: "breached" as const, passed: false };
     if (gaps > 1 && gaps > due.length * GAP_SHARE) {
-      const note = `${NO_DATA_NOTE[slo.metric]} in ${gaps} of ${due.length} seconds under load`;
+      const note = `${noDataNote(slo.metric)} in ${gaps} of ${due.length} seconds under load`;
       return { ...base, status: "no-data" as const, passed: false, note };
     }
     return { ...base, status: "met" as const, passed: true };

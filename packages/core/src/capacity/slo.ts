@@ -1,5 +1,6 @@
 import { ThrongError } from "@throng/protocol/errors";
 import type { PlanSpec, Slo } from "@throng/protocol/plan";
+import { scriptSloMetric } from "@throng/protocol/slo-judge";
 
 type Metric = Slo["metric"];
 
@@ -9,6 +10,15 @@ export { judgeSlos, measuredOfPoint, measuredOfSummary, type Measured } from "@t
 /** Why an SLO cannot apply to a plan (its scenario never measures it), or null. Checked when a plan is saved. */
 export function sloProblem(metric: Metric, spec: PlanSpec): string | null {
   const kind = spec.scenario.kind;
+  const script = scriptSloMetric(metric);
+  if (script) {
+    if (spec.scenario.kind !== "script") return "a script's metrics are measured only by script plans";
+    const wanted = script.stat === "count" ? "counter" : "histogram";
+    const declared = spec.scenario.metrics?.find((m) => m.name === script.name);
+    if (!declared) return `the plan declares no script metric "${script.name}": add { name: "${script.name}", kind: "${wanted}" } to scenario.metrics`;
+    if (declared.kind !== wanted) return `"${script.name}" is declared a ${declared.kind}; -${script.stat} needs a ${wanted}`;
+    return null;
+  }
   if (metric === "broadcast-p99-ms" && kind !== "movement-sync") return "broadcast latency is measured only by movement-sync plans";
   if (metric === "login-p99-ms" && kind !== "login-storm") return "login time is measured only by login-storm plans";
   if (metric === "loss-rate" && kind !== "movement-sync" && spec.target.protocol !== "udp") {
