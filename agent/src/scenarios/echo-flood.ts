@@ -1,6 +1,7 @@
 import type { EchoFloodScenario } from "@throng/protocol/plan";
 import { FixedMessage, type TransportConnection } from "../transports/transport";
 import { createSeqReader, prepareTemplate } from "./message-template";
+import { compileResponders } from "./respond-rules";
 import { compileReplyCheck } from "./reply-rule";
 import { clientSet, nowMicros, openClient, type ScenarioContext, type ScenarioRunner } from "./scenario";
 import { compileSession } from "./session";
@@ -17,6 +18,7 @@ export function createEchoFlood(scenario: EchoFloodScenario, context: ScenarioCo
   const shared = template?.usesVars ? undefined : template?.bind();
   const session = scenario.session?.length ? { steps: compileSession(scenario.session, { ...(context.wire ? { wire: context.wire } : {}) }) } : undefined;
   const goodReply = compileReplyCheck(scenario.reply, context.wire?.decodeReply);
+  const respond = compileResponders(scenario.respond, context.wire);
   const seqOf = scenario.match ? createSeqReader(scenario.match, context.wire?.decodeReply) : undefined;
   // The default payload never changes: building (and framing) it once keeps the agent's cost per echo to the send itself.
   const fixed = new FixedMessage(Buffer.alloc(scenario.messageBytes, 0x65));
@@ -49,6 +51,7 @@ export function createEchoFlood(scenario: EchoFloodScenario, context: ScenarioCo
 
     return openClient(context, index, {
       ...(session ? { session } : {}),
+      ...(respond ? { respond } : {}),
       onOpen(opened, done) {
         connection = opened;
         if (template?.usesVars) build = template.bind(done?.vars);

@@ -1,4 +1,5 @@
 import type { LoginStormScenario, SessionStep } from "@throng/protocol/plan";
+import { compileResponders } from "./respond-rules";
 import { clientSet, openClient, type ScenarioContext, type ScenarioRunner } from "./scenario";
 import { compileSession } from "./session";
 
@@ -23,11 +24,13 @@ export function createLoginStorm(scenario: LoginStormScenario, context: Scenario
   const steps = scenario.session?.length ? scenario.session : scenario.login ? BUILT_IN_LOGIN : undefined;
   // The scenario's timeoutMs is the wait of every expect step that gives none.
   const session = steps ? { steps: compileSession(steps, { defaultTimeoutMs: timeoutMs, ...(context.wire ? { wire: context.wire } : {}) }) } : undefined;
+  const respond = compileResponders(scenario.respond, context.wire);
 
   return clientSet((index) =>
     openClient(context, index, {
       connectTimeoutMs: timeoutMs,
       ...(session ? { session } : {}),
+      ...(respond ? { respond } : {}),
       onOpen(connection, done) {
         if (done) metrics.loginMicros((done.endedAt - done.startedAt) * 1000);
         if (!hold) void connection.close();

@@ -46,3 +46,37 @@ describe("movement-sync's send schedule", () => {
     expect(builder.take({ seq: 2, intervalStart: 2_000, intervalMs: 1_000, clients: 0 }).counters.scheduledSends).toBe(0);
   });
 });
+
+describe("movement-sync's heartbeat", () => {
+  beforeEach(() => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "performance"] }));
+  afterEach(() => vi.useRealTimers());
+
+  it("sends the heartbeat template on its own timer once a player has joined, counted in the schedule, and stops with the player", async () => {
+    const sent: string[] = [];
+    const recording: Transport = {
+      open(events) {
+        const connection = roomTransport.open(events);
+        return { send: (data) => (sent.push(String(data)), connection.send(data)), close: () => connection.close() };
+      },
+    };
+    const builder = createSnapshotBuilder({ runId, health: { sample: () => ({ cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 }), stop() {} } });
+    const runner = createMovementSync(
+      { kind: "movement-sync", roomSize: 2, updateHz: 20, heartbeat: { intervalMs: 250, message: { body: "HB {{client}} {{room}}" } } },
+      { transport: recording, metrics: builder.metrics },
+    );
+    for (let i = 0; i < 2; i += 1) runner.startClient(i);
+    await vi.advanceTimersByTimeAsync(1_000);
+    builder.take({ seq: 0, intervalStart: 0, intervalMs: 1_000, clients: 2 });
+    await vi.advanceTimersByTimeAsync(1_000);
+    const second = builder.take({ seq: 1, intervalStart: 1_000, intervalMs: 1_000, clients: 2 });
+    // 20 updates and 4 heartbeats a second per player.
+    expect(second.counters.scheduledSends).toBe(48);
+    expect(Math.abs(second.counters.messagesSent - 48)).toBeLessThanOrEqual(2);
+    expect(sent.filter((m) => m.startsWith("HB 1 ")).length).toBe(8);
+    expect(sent.find((m) => m.startsWith("HB 0 "))).toBe("HB 0 0");
+    await runner.close();
+    const before = sent.length;
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(sent.length).toBe(before);
+  });
+});

@@ -5,6 +5,7 @@ import { compileBroadcastRule, type Broadcast } from "./broadcast-rule";
 import { compileLeave, runLeave, type BoundLeave } from "./leave-steps";
 import { prepareTemplate, type MessageBuilder, type MessageFields } from "./message-template";
 import { clientSet, nowMicros, openClient, type ScenarioContext, type ScenarioRunner } from "./scenario";
+import { compileResponders } from "./respond-rules";
 import { RoomSendTimes, sendTimeDepth } from "./send-times";
 import { compileSession } from "./session";
 
@@ -79,6 +80,11 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
   const timesOwnSends = scenario.broadcast !== undefined && scenario.broadcast.sentAtUs === undefined;
   const depth = sendTimeDepth(scenario.updateHz);
   const leave = compileLeave(scenario.leave, context.wire);
+  const respond = compileResponders(scenario.respond, context.wire);
+  const heartbeatMessage = scenario.heartbeat?.message ? prepareTemplate(scenario.heartbeat.message, context.wire) : undefined;
+  const sharedHeartbeat = heartbeatMessage?.usesVars ? undefined : heartbeatMessage?.bind();
+  // With updateHz, a joined player's schedule: its updates and its heartbeats.
+  const scheduledPerSecond = (scenario.updateHz ?? 0) + (scenario.heartbeat ? 1000 / scenario.heartbeat.intervalMs : 0);
   // Clients stopped by a ramp-down still sending their leave steps: the run's end waits for them too.
   const leaving = new Set<Promise<void>>();
   // One broadcast is read at a time: its fields go into this one object.
@@ -101,6 +107,8 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
     const streams = new Map<number, StreamState>();
     let connection: TransportConnection | undefined;
     let timer: NodeJS.Timeout | undefined;
+    let heartbeat: NodeJS.Timeout | undefined;
+    let buildHeartbeat: MessageBuilder | undefined = sharedHeartbeat;
     let seq = nextSeq.get(index) ?? 0;
     let scheduled = false;
     let inRoom = false;
@@ -123,9 +131,15 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
     const start = () => {
       player.joined = true;
       inRoom = true;
+      if (scenario.heartbeat) {
+        heartbeat = setInterval(() => {
+          const frame = buildHeartbeat ? buildHeartbeat({ seq: 0, sentAtUs: nowMicros(), client: index, room }) : `{"type":"heartbeat","client":${index}}`;
+          if (connection?.send(frame)) metrics.messageSent(frame.length);
+        }, scenario.heartbeat.intervalMs);
+      }
       if (scenario.updateHz) {
-        // The updates are scheduled while the player is in its room, whether or not its timer keeps up.
-        metrics.sendRate(scenario.updateHz);
+        // The updates (and heartbeats) are scheduled while the player is in its room, whether or not its timers keep up.
+        metrics.sendRate(scheduledPerSecond);
         scheduled = true;
         const intervalMs = 1000 / scenario.updateHz;
         let dueAt = performance.now() + Math.random() * intervalMs;
@@ -169,9 +183,11 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
 
     return openClient(context, index, {
       ...(joinSteps ? { session: { steps: joinSteps, room } } : {}),
+      ...(respond ? { respond, room } : {}),
       onOpen(opened, joined) {
         connection = opened;
         if (update?.usesVars) buildUpdate = update.bind(joined?.vars);
+        if (heartbeatMessage?.usesVars) buildHeartbeat = heartbeatMessage.bind(joined?.vars);
         if (leave) leaveSteps = leave.bind(joined?.vars);
         // The session joined the room.
         if (joined) return start();
@@ -202,7 +218,8 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
       onEnd() {
         nextSeq.set(index, seq);
         clearTimeout(timer);
-        if (scheduled && scenario.updateHz) metrics.sendRate(-scenario.updateHz);
+        clearInterval(heartbeat);
+        if (scheduled && scenario.updateHz) metrics.sendRate(-scheduledPerSecond);
         scheduled = false;
         player.joined = false;
         player.sendNext = undefined;

@@ -1,6 +1,7 @@
 import type { PingPongScenario } from "@throng/protocol/plan";
 import type { TransportConnection } from "../transports/transport";
 import { createSeqReader, prepareTemplate, type SeqReader } from "./message-template";
+import { compileResponders } from "./respond-rules";
 import { compileReplyCheck } from "./reply-rule";
 import { clientSet, nowMicros, openClient, type ScenarioContext, type ScenarioRunner } from "./scenario";
 import { compileSession } from "./session";
@@ -101,6 +102,7 @@ export function createPingPong(scenario: PingPongScenario, context: ScenarioCont
   const sharedHeartbeat = heartbeatMessage?.usesVars ? undefined : heartbeatMessage?.bind();
   const session = scenario.session?.length ? { steps: compileSession(scenario.session, { ...(context.wire ? { wire: context.wire } : {}) }) } : undefined;
   const goodReply = compileReplyCheck(scenario.reply, context.wire?.decodeReply);
+  const respond = compileResponders(scenario.respond, context.wire);
   const messageBytes = scenario.messageBytes ?? DEFAULT_PING_BYTES;
   const random = context.random ?? Math.random;
   const timeoutMs = scenario.timeoutMs ?? (context.datagram ? DEFAULT_DATAGRAM_TIMEOUT_MS : DEFAULT_PONG_TIMEOUT_MS);
@@ -166,6 +168,7 @@ export function createPingPong(scenario: PingPongScenario, context: ScenarioCont
 
     return openClient(context, index, {
       ...(session ? { session } : {}),
+      ...(respond ? { respond } : {}),
       onOpen(opened, done) {
         connection = opened;
         if (ping?.usesVars) buildPing = ping.bind(done?.vars);

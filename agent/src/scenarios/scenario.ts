@@ -4,6 +4,7 @@ import type { LocalPorts } from "../transports/local-ports";
 import { causeOf, failedConnection, type Transport, type TransportConnection, type TransportEnd } from "../transports/transport";
 import { runHttpSteps, type HttpFailure, type TextFields } from "./http-step";
 import type { SessionVars } from "./message-template";
+import { answer, type Answering, type Responders } from "./respond-rules";
 import { SessionRun, type CompiledSession, type SessionDone, type SessionFailure } from "./session";
 
 /** What the engine drives: it starts clients on its load schedule and closes them all at the end. */
@@ -70,6 +71,10 @@ export interface ClientHandlers {
   onMessage(data: Buffer, receivedAt: number): void;
   /** Steps run before onOpen (the plan's `session`); while they run, messages go to them, not to onMessage. */
   session?: { steps: CompiledSession; room?: number };
+  /** The plan's `respond` rules (respond-rules.ts): a message one matches is answered and goes to neither the session nor onMessage. */
+  respond?: Responders;
+  /** The client's room ({{room}} in respond answers) when it has no session. */
+  room?: number;
   /**
    * Counts a session that failed (`cause`), or that its connection ended ("closed"); login-storm counts them as
    * failed logins. Without it a failure is counted as error(cause), and an ended connection as its close.
@@ -127,7 +132,11 @@ export function openClient(context: ScenarioContext, index: number, handlers: Cl
   // The http steps' request in flight, and what they captured.
   let http: AbortController | undefined;
   let before: { vars: SessionVars; startedAt: number } | undefined;
-  const fields = { client: index, ...(handlers.session?.room !== undefined ? { room: handlers.session.room } : {}) };
+  const room = handlers.session?.room ?? handlers.room;
+  const fields = { client: index, ...(room !== undefined ? { room } : {}) };
+  // Without respond rules a message costs one check of this constant.
+  const { respond } = handlers;
+  const answering: Answering | undefined = respond && { answered: 0, ...fields };
   const failSession = (cause: SessionFailure | HttpFailure) => {
     sessionFailed = true;
     if (handlers.sessionFailed) handlers.sessionFailed(cause);
@@ -165,6 +174,7 @@ export function openClient(context: ScenarioContext, index: number, handlers: Cl
         onMessage(data, receivedAt) {
           metrics.messageReceived(data.length);
           if (stopped || sessionFailed) return;
+          if (respond !== undefined && answer(respond, data, connection, answering!, metrics)) return;
           if (session) session.onMessage(data, receivedAt);
           else handlers.onMessage(data, receivedAt);
         },

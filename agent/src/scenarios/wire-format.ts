@@ -16,11 +16,12 @@ export const TEXT_WIRE: WireFormat = { encoderFor: () => undefined, decodeReply:
 
 const isBinary = (format: MessageTemplate["format"]): format is BinaryBodyFormat => format === "msgpack" || format === "protobuf";
 
-/** Every template of a scenario: its message, its heartbeat's, its session's sends, movement-sync's update and leave sends. */
+/** Every template of a scenario: its message, its heartbeat's, its session's sends, its respond answers, movement-sync's update and leave sends. */
 function templatesOf(scenario: PlanSpec["scenario"]): MessageTemplate[] {
   const out: MessageTemplate[] = [];
   if ("message" in scenario && scenario.message) out.push(scenario.message);
-  if (scenario.kind === "ping-pong" && scenario.heartbeat?.message) out.push(scenario.heartbeat.message);
+  if ((scenario.kind === "ping-pong" || scenario.kind === "movement-sync") && scenario.heartbeat?.message) out.push(scenario.heartbeat.message);
+  for (const rule of ("respond" in scenario ? scenario.respond : undefined) ?? []) out.push(rule.send);
   for (const step of ("session" in scenario ? scenario.session : undefined) ?? []) if (step.kind === "send") out.push(step.message);
   if (scenario.kind === "movement-sync") {
     if (scenario.update) out.push(scenario.update);

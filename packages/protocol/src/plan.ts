@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ServerWatchPlan } from "./server-watch";
 import { checkReconnectStorm, ReconnectPolicy, ReconnectStormShape } from "./reconnect";
 import { checkTargetVars } from "./session";
-import { BroadcastRule, checkSessionVars, ReplyCheck, sessionStepsOf } from "./session";
+import { BroadcastRule, checkSessionVars, ReplyCheck, respondRulesOf, sessionStepsOf } from "./session";
 
 // New plan fields are optional (never `.default()`), so every plan saved with an earlier schema stays valid
 // and the inferred PlanSpec type does not gain required fields; the agent applies the defaults named here.
@@ -166,6 +166,13 @@ export const SessionSteps = sessionStepsOf(MessageTemplate);
 export type SessionSteps = z.infer<typeof SessionSteps>;
 export type SessionStep = SessionSteps[number];
 
+/** Automatic answers to the server's own messages (its keep-alive pings), on any scenario: `{ when: ReplyRule, send }` (session.ts). */
+export const RespondRules = respondRulesOf(MessageTemplate);
+export type RespondRules = z.infer<typeof RespondRules>;
+
+/** A message each client sends on its own timer once its session is done, not answered and not measured. */
+const Heartbeat = z.object({ intervalMs: z.number().int().min(100).max(600_000), message: MessageTemplate.optional() });
+
 /** How a response is matched to its request (default: the "seq" JSON field for JSON messages, else in order). */
 export const ResponseMatch = z.discriminatedUnion("by", [
   /** A numeric field of a JSON response, dotted path allowed ("data.seq"). */
@@ -202,7 +209,7 @@ export const PingPongScenario = z.object({
   /** Instead of the fixed interval: wait a random think time after each pong (a closed model). */
   thinkTime: ThinkTime.optional(),
   /** A heartbeat message on its own timer, not answered and not measured. */
-  heartbeat: z.object({ intervalMs: z.number().int().min(100).max(600_000), message: MessageTemplate.optional() }).optional(),
+  heartbeat: Heartbeat.optional(),
   /** A custom ping instead of the built-in JSON ping. */
   message: MessageTemplate.optional(),
   /** How pongs are matched to pings (default: JSON field "seq"). */
@@ -213,6 +220,7 @@ export const PingPongScenario = z.object({
   reply: ReplyCheck.optional(),
   /** What a client the server drops does (default: never reconnects). */
   reconnect: ReconnectPolicy.optional(),
+  respond: RespondRules.optional(),
 }).superRefine((scenario, ctx) => {
   if (scenario.messageBytes === undefined && scenario.message === undefined) {
     ctx.addIssue({ code: "custom", path: ["messageBytes"], message: "give messageBytes (the built-in ping's size) or a message template" });
@@ -234,6 +242,7 @@ export const EchoFloodScenario = z.object({
   reply: ReplyCheck.optional(),
   /** What a client the server drops does (default: never reconnects). */
   reconnect: ReconnectPolicy.optional(),
+  respond: RespondRules.optional(),
 }).superRefine((scenario, ctx) => checkSessionVars(scenario, [scenario.message?.body], ctx));
 export type EchoFloodScenario = z.infer<typeof EchoFloodScenario>;
 
@@ -258,6 +267,9 @@ export const MovementSyncScenario = z.object({
   broadcast: BroadcastRule.optional(),
   /** Steps sent as a client stops (ramp-down or the run's end), before its connection closes: send and wait only. */
   leave: SessionSteps.optional(),
+  /** A message on its own timer once the player has joined (a keep-alive), not answered and not measured. */
+  heartbeat: Heartbeat.optional(),
+  respond: RespondRules.optional(),
 }).superRefine((scenario, ctx) => {
   let waitedMs = 0;
   scenario.leave?.forEach((step, index) => {
@@ -268,7 +280,7 @@ export const MovementSyncScenario = z.object({
   });
   if (waitedMs > MAX_LEAVE_WAIT_MS) ctx.addIssue({ code: "custom", path: ["leave"], message: `leave steps wait ${waitedMs} ms in all: at most ${MAX_LEAVE_WAIT_MS} ms, since the run's end waits for them` });
   const leaveBodies = (scenario.leave ?? []).map((step) => (step.kind === "send" ? step.message.body : undefined));
-  checkSessionVars(scenario, [scenario.update?.body, ...leaveBodies], ctx);
+  checkSessionVars(scenario, [scenario.update?.body, scenario.heartbeat?.message?.body, ...leaveBodies], ctx);
 });
 export type MovementSyncScenario = z.infer<typeof MovementSyncScenario>;
 
@@ -287,6 +299,7 @@ export const LoginStormScenario = z.object({
   session: SessionSteps.optional(),
   /** What a client the server drops does (default: never reconnects). */
   reconnect: ReconnectPolicy.optional(),
+  respond: RespondRules.optional(),
 }).superRefine((scenario, ctx) => checkSessionVars(scenario, [], ctx));
 export type LoginStormScenario = z.infer<typeof LoginStormScenario>;
 

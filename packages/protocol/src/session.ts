@@ -32,6 +32,29 @@ export const ReplyRule = z.union(
 );
 export type ReplyRule = z.infer<typeof ReplyRule>;
 
+/** The most respond rules a scenario may have: each received message is tried against every one. */
+export const MAX_RESPOND_RULES = 8;
+
+/**
+ * A scenario's answers to the server's own messages (Engine.IO's ping "2" answered "3", a game server's keep-alive):
+ * a received message that matches `when`, during the session or the traffic, is answered at once with `send` and
+ * goes no further (not a reply, a broadcast or a round trip). A factory, like sessionStepsOf: plan.ts owns
+ * MessageTemplate and builds `RespondRules` from it once.
+ */
+export function respondRulesOf<M extends z.ZodType<{ body: string }>>(message: M) {
+  return z
+    .array(
+      z
+        .object({ when: ReplyRule, send: message })
+        .strict()
+        .refine((rule) => !/\{\{vars\./.test((rule as { send: { body: string } }).send.body), {
+          message: "a respond message may not use {{vars.NAME}}: it can answer before the session has captured anything (write the value out)",
+          path: ["send", "body"],
+        }),
+    )
+    .max(MAX_RESPOND_RULES, `at most ${MAX_RESPOND_RULES} respond rules`);
+}
+
 /** Where a session's `expect` step copies a value of the reply into a client's variable (used as {{vars.NAME}}). */
 export const Capture = z.object({
   name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, "must be a name of letters, digits and _, e.g. token"),
