@@ -3,8 +3,11 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ScriptScenario } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
+import { judgeRun } from "@throng/protocol/run-verdict";
 import { runShard, type RunShardOptions } from "../engine/run-shard";
 import { decodeHistogram } from "../metrics/histogram";
+import { checkSlos, summariseRun } from "../metrics/run-summary";
+import { pointOfSnapshot, protocolSummary } from "../metrics/series-point";
 import { assignmentFor, total, totalsByKind } from "../testing/assignment";
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
@@ -75,6 +78,29 @@ describe("scripted clients (issue 15)", () => {
     );
     const connected = await runScript({ script: { path: fixture("connects.mjs") }, parameters: { port: allowed } }, 2, 1, { scripts });
     expect(scriptCount(connected, "connected")).toBe(2);
+  });
+
+  it("throng-agent run judges an SLO on a script's metric: connect-ms p99 below 1000 ms passes, by both checks", async () => {
+    server = createServer(() => {});
+    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as { port: number }).port;
+    const slos = [{ metric: "script:connect-ms-p99" as const, below: 1000 }, { metric: "script:connected-count" as const, below: 3 }];
+    const assignment = assignmentFor({
+      target: { protocol: "websocket", url: "ws://127.0.0.1:9/" },
+      scenario: { kind: "script", script: { path: fixture("connect-timed.mjs") }, parameters: { port }, metrics: [{ name: "connect-ms", kind: "histogram" }, { name: "connected", kind: "counter" }] },
+      load: { clients: 2, durationSec: 2, rampUpSec: 0 },
+      slos,
+    });
+    const snapshots: MetricSnapshot[] = [];
+    await runShard(assignment, { scripts: { permission: { any: true }, allowTargets: [`127.0.0.1:${port}`] }, onSnapshot: (s) => snapshots.push(s) });
+    const summary = summariseRun(snapshots);
+    expect(summary.script["connect-ms"]?.count).toBe(2);
+    expect(checkSlos(summary, slos).map((r) => r.passed)).toEqual([true, true]);
+    // The same verdict the run command prints (standaloneVerdict), from the same seconds and summary.
+    const verdict = judgeRun({ spec: assignment.plan, ended: "finished", problems: [], summary: protocolSummary(summary, snapshots), seconds: snapshots.map(pointOfSnapshot), startSecond: Math.floor(assignment.startAt / 1000) });
+    expect(verdict.slos.map((slo) => [slo.metric, slo.status])).toEqual([["script:connect-ms-p99", "met"], ["script:connected-count", "met"]]);
+    expect(verdict.slos[1]!.value).toBe(2);
+    expect(verdict.outcome).toBe("passed");
   });
 
   it("an agent without --allow-scripts refuses a script shard; a script by hash needs the script store", async () => {
