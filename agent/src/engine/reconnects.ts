@@ -93,16 +93,3 @@ export function createReconnects(policy: ReconnectPolicy | undefined, metrics: S
     },
   };
 }
-
-/** A small seeded generator (mulberry32 over a string's FNV-1a hash), so a storm's choice of clients repeats run to run. */
-export function seededRandom(seed: string): () => number {
-  let state = 0x811c9dc5;
-  for (let i = 0; i < seed.length; i += 1) state = Math.imul(state ^ seed.charCodeAt(i), 0x01000193) >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}

@@ -19,7 +19,8 @@ import { createLoadSchedule } from "./load-schedule";
 import type { SearchFeed } from "./search-feed";
 import { startRamp } from "./ramp";
 import { clientTargets } from "./client-target";
-import { createReconnects, seededRandom } from "./reconnects";
+import { createReconnects } from "./reconnects";
+import { seededRandom } from "./seeded-random";
 
 const SNAPSHOT_INTERVAL_MS = 1_000;
 /** A start this close to startAt counts as on time (timers fire a little late). */

@@ -1,19 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { mulberry32 as seeded } from "../engine/seeded-random";
 import { TimerWheel, wheelTimer, type WheelTimer } from "./timer-wheel";
 
 const REVOLUTION = 65_536;
 
-/** mulberry32: a small seeded generator, so a failing seed can be replayed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 interface Tracked {
   timer: WheelTimer;

@@ -1,3 +1,4 @@
+import { mulberry32 as seeded } from "../engine/seeded-random";
 import { describe, expect, it } from "vitest";
 import type { TcpFraming } from "@throng/protocol/plan";
 import { createFramer, FramingError } from "./framing";
@@ -53,17 +54,6 @@ describe("TCP framing", () => {
   });
 });
 
-/** A seeded generator (mulberry32): the same chunkings every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Feeds `stream` cut at `cuts` through one reused read buffer (scribbled over after each read); the messages as hex. */
 function framesOf(framing: TcpFraming, stream: Buffer, cuts: number[]): string[] {
