@@ -1,5 +1,6 @@
 "use client";
 
+import { useState } from "react";
 import type { LabelRow } from "../lib/labels";
 import { fieldText, hasFieldText, variantLabel } from "../lib/plan-field-text";
 import { fieldId, type PlanErrors } from "../lib/plan-draft";
@@ -58,7 +59,7 @@ export function Described({ id, hint, error, unit }: { id: string; hint?: string
 export const describedBy = (id: string, parts: { unit?: string | undefined; hint?: string | undefined; error?: string | undefined }) =>
   [parts.unit && `${id}-unit`, parts.hint && `${id}-hint`, parts.error && `${id}-error`].filter(Boolean).join(" ") || undefined;
 
-/** The fields of an object: required ones in a grid, optional ones under "Options" (open when one is set or wrong). */
+/** The fields of an object: required ones in a grid, optional ones under "Options" (open when one is set or wrong, or all are optional). */
 export function ObjectFields({ fields, place, value, onChange, errors }: { fields: FieldSpec[]; place: FieldPlace; value: DraftObject; onChange: (value: DraftObject) => void; errors: PlanErrors }) {
   const render = (field: FieldSpec) => (
     <SchemaField key={field.key} field={field} place={child(place, field.key)} value={value[field.key]} errors={errors} onChange={(next) => onChange({ ...value, [field.key]: next })} />
@@ -66,13 +67,16 @@ export function ObjectFields({ fields, place, value, onChange, errors }: { field
   const simple = (field: FieldSpec) => ["integer", "number", "string", "choice", "boolean", "scalar", "number-list"].includes(field.node.kind);
   const main = fields.filter((field) => field.required || field.defaultValue !== undefined);
   const options = fields.filter((field) => !main.includes(field));
+  // Once open (by the user, or because a field was set) the options stay open: clearing the last one must not
+  // fold away the box being typed in.
+  const [opened, setOpened] = useState(false);
   const used = options.some((field) => (value[field.key] !== undefined && value[field.key] !== "" && !(Array.isArray(value[field.key]) && (value[field.key] as unknown[]).length === 0)) || Object.keys(errors).some((path) => path.startsWith(`${place.path}.${field.key}`)));
   return (
     <>
       <div className="form-grid">{main.filter(simple).map(render)}</div>
       {main.filter((field) => !simple(field)).map(render)}
       {options.length > 0 && (
-        <details className="options" open={used || undefined}>
+        <details className="options" open={used || opened || main.length === 0 || undefined} onToggle={(event) => setOpened(event.currentTarget.open)}>
           <summary>
             Options <span className="muted">({options.map((field) => fieldText(child(place, field.key).textKey, place.variants).label.toLowerCase()).join(", ")})</span>
           </summary>

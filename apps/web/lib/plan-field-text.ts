@@ -26,6 +26,7 @@ const TEXT: Record<string, FieldText> = {
   "target.port": { label: "Port" },
   "target.sourceAddresses": { label: "Source addresses", hint: "Local IPs to spread connections over (e.g. 127.0.0.2), one per line, to pass one address's port limit." },
   "target.tcp.framing": { label: "Framing", hint: "How messages are cut out of the byte stream." },
+  "target.framing.delimiterHex": { label: "Delimiter (hex)", hint: "e.g. 0d0a for \\r\\n; wins over a delimiter given as text." },
   "scenario.kind": { label: "Scenario type", hint: "What every client does once connected." },
   "scenario.ping-pong.intervalMs": { label: "Ping interval", unit: "ms", hint: "Each client sends a ping this often." },
   "scenario.ping-pong.messageBytes": { label: "Message size", unit: "B", hint: "Bytes per ping (the pong echoes them)." },
