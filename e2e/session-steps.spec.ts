@@ -1,0 +1,179 @@
+// A load tester plans against a server that speaks its own protocol, in the form alone: a real redis-server over
+// TCP with "\r\n" framing, PING answered by +PONG, and a session handshake (send PING, wait for +PONG) added as
+// steps in the form, reordered and removed there; the YAML view shows them, the plan runs on a real agent, and the
+// report passes with round trips and no errors. Screenshots go to e2e/artifacts/session-*.png.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer, connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import type { RunView } from "@throng/protocol/run";
+import { agentBin, agentProcesses, artifacts, baseUrl, json, stamp, url, signUp } from "./support/e2e-env";
+
+const scratch = mkdtempSync(join(tmpdir(), "throng-session-"));
+const { start, stopAll } = agentProcesses();
+let context: BrowserContext;
+let page: Page;
+let redis: ChildProcess | undefined;
+let redisPort = 0;
+const pageErrors: string[] = [];
+
+const shot = (name: string) => page.screenshot({ path: join(artifacts, `session-${name}.png`), fullPage: true });
+const write = { headers: { origin: baseUrl } };
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** One RESP command's first reply line, or the error's message. */
+function redisPing(port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port }, () => socket.write("PING\r\n"));
+    socket.once("data", (data) => {
+      resolve(data.toString().trim());
+      socket.destroy();
+    });
+    socket.once("error", (error) => resolve(error.message));
+  });
+}
+
+/**
+ * A private redis-server on loopback: a real third-party TCP server speaking RESP. (The stack's own Redis is not
+ * handed to Playwright by npm test, and a private one keeps these PINGs off the queues.)
+ */
+async function startRedis(): Promise<void> {
+  const binary = ["/usr/bin/redis-server", "/usr/sbin/redis-server", "/usr/local/bin/redis-server"].find((candidate) => existsSync(candidate));
+  test.skip(!binary, "redis-server is not installed (npm test installs it for the stack)");
+  redisPort = await freePort();
+  redis = spawn(binary!, ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", scratch], { stdio: "ignore" });
+  await expect.poll(() => redisPing(redisPort), { timeout: 10_000 }).toBe("+PONG");
+}
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async ({ browser }) => {
+  test.skip(!baseUrl || !agentBin, "npm test sets E2E_BASE_URL and E2E_AGENT_BIN");
+  mkdirSync(artifacts, { recursive: true });
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  page.on("pageerror", (error) => pageErrors.push(`${page.url()}: ${error.message}`));
+  await startRedis();
+});
+
+test.afterAll(async () => {
+  stopAll();
+  redis?.kill("SIGTERM");
+  await context?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+test("a Redis ping-pong plan with a session handshake, built in the form, runs and passes", async () => {
+  test.setTimeout(150_000);
+  await signUp(page, "Session Tester", "session");
+  const enrolment = await json<{ commands: { node: string } }>(await page.request.post(url("/api/enrolment-tokens"), { data: {}, ...write }), "enrolment token");
+  start([...enrolment.commands.node.trim().split(/\s+/).slice(2), "--config", join(scratch, "agent.json")]);
+
+  await page.goto(url("/plans/new"));
+  const planName = `Redis session ${stamp}`;
+  await page.getByLabel("Plan name").fill(planName);
+
+  const target = page.getByTestId("plan-section-target");
+  await page.getByLabel("Protocol", { exact: true }).selectOption("tcp");
+  await target.getByLabel("Host", { exact: true }).fill("127.0.0.1");
+  await target.getByLabel("Port", { exact: true }).fill(String(redisPort));
+  await target.getByLabel("Framing", { exact: true }).selectOption("delimiter");
+  await target.getByLabel("Delimiter (text)").fill("\\r\\n");
+  await expect(target.getByLabel("Delimiter (hex)")).toHaveValue("0d0a");
+
+  const scenario = page.getByTestId("plan-section-scenario");
+  await expect(page.getByLabel("Scenario type")).toHaveValue("ping-pong");
+  await scenario.getByLabel("Ping interval").fill("200");
+  await scenario.getByLabel("Message size").fill("");
+  await scenario.getByLabel("Custom message").check();
+  await scenario.getByLabel("Body", { exact: true }).fill("PING");
+  await scenario.getByLabel("Response matching").selectOption("order");
+  await scenario.getByLabel("Check every reply").check();
+  await scenario.getByLabel("Each reply must").selectOption({ label: "starts with" });
+  await scenario.getByTestId("union-scenario-reply-expect").getByLabel("Starts with (text)").fill("+PONG");
+  await expect(scenario.getByTestId("union-scenario-reply-expect").getByLabel("Starts with (hex)")).toHaveValue("2b504f4e47");
+
+  // The handshake, step by step in the form: send PING, wait for +PONG; a pause added, moved and removed again.
+  const steps = scenario.getByTestId("list-scenario-session");
+  const step = (index: number) => steps.getByTestId("union-list-item").nth(index);
+  const kinds = () => steps.getByTestId("union-list-item").evaluateAll((items) => items.map((item) => item.getAttribute("data-kind")));
+  await expect(steps).toContainText("docs/protocols.md");
+  await steps.getByLabel("New session step").selectOption({ label: "Send a message" });
+  await steps.getByRole("button", { name: "Add session step" }).click();
+  await step(0).getByLabel("Message body").fill("PING");
+  await steps.getByLabel("New session step").selectOption({ label: "Wait for a reply" });
+  await steps.getByRole("button", { name: "Add session step" }).click();
+  // A new reply rule starts as the schema's first kind (a JSON field); a RESP reply is matched by its first bytes.
+  await expect(step(1).getByLabel("Reply must")).toHaveValue("json");
+  await step(1).getByLabel("Reply must").selectOption({ label: "starts with" });
+  await step(1).getByLabel("Starts with (text)").fill("+PONG");
+  await steps.getByLabel("New session step").selectOption({ label: "Pause" });
+  await steps.getByRole("button", { name: "Add session step" }).click();
+  await step(2).getByLabel("Pause for").fill("10");
+  await steps.getByRole("button", { name: "Move session step 3 up" }).click();
+  await expect.poll(kinds).toEqual(["send", "wait", "expect"]);
+  await expect(step(2).getByLabel("Starts with (hex)")).toHaveValue("2b504f4e47");
+  await shot("form-steps");
+  await steps.getByRole("button", { name: "Remove session step 2" }).click();
+  await expect.poll(kinds).toEqual(["send", "expect"]);
+
+  await page.getByLabel("Clients", { exact: true }).fill("2");
+  await page.getByLabel("Duration", { exact: true }).fill("5");
+
+  // The YAML view shows the steps in order; a step edited there comes back to the form.
+  await page.getByRole("tab", { name: "YAML" }).click();
+  const yaml = page.getByTestId("plan-text");
+  const text = await yaml.inputValue();
+  expect(text).toMatch(/session:\s*\n\s*- kind: send\s*\n\s*message:\s*\n\s*body: PING\s*\n\s*- kind: expect\s*\n\s*reply:\s*\n\s*prefixHex: 2b504f4e47/);
+  expect(text).toContain("delimiterHex: 0d0a");
+  await expect(page.getByTestId("plan-form-error")).toHaveCount(0);
+  await shot("yaml");
+  const withFailWhen = text.replace(/( *)reply:\n( *)prefixHex: 2b504f4e47\n/, (found, outer: string, inner: string) => `${found}${outer}failWhen:\n${inner}regex: ^-\n`);
+  expect(withFailWhen).not.toBe(text);
+  await yaml.fill(withFailWhen);
+  await expect(page.getByTestId("plan-form-error")).toHaveCount(0);
+  await page.getByRole("tab", { name: "Form" }).click();
+  await expect(step(1).getByLabel("Fail when the reply")).toHaveValue("regex");
+  await expect(step(1).getByLabel("Regular expression")).toHaveValue("^-");
+  await expect(step(0).getByLabel("Message body")).toHaveValue("PING");
+  await shot("form-from-yaml");
+
+  // A step's schema error lands on the step's own field.
+  await step(1).getByLabel("Starts with (hex)").fill("2b5");
+  await page.getByTestId("save-plan").click();
+  await expect(page.getByTestId("field-error-scenario-session-1-reply-prefixHex")).toContainText("hex bytes");
+  await step(1).getByLabel("Starts with (text)").fill("+PONG");
+  await page.getByTestId("save-plan").click();
+  await expect(page).toHaveURL(/\/plans\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId("plan-file")).toContainText("kind: expect");
+
+  await expect
+    .poll(async () => (await json<{ agents: { status: string }[] }>(await page.request.get(url("/api/agents")), "agents")).agents.filter((a) => a.status === "online").length, { timeout: 30_000 })
+    .toBe(1);
+  await page.goto(url("/plans"));
+  await page.locator(`[data-testid="plan-row"][data-plan-name="${planName}"]`).getByTestId("start-run").click();
+  await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
+  const runId = /\/runs\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+  await expect
+    .poll(async () => (await json<RunView>(await page.request.get(url(`/api/runs/${runId}`)), "read run")).status, { timeout: 60_000, intervals: [1000] })
+    .toBe("finished");
+  const run = await json<RunView>(await page.request.get(url(`/api/runs/${runId}`)), "read run");
+  expect(run.summary?.errors, JSON.stringify(run.summary?.errorsByKind)).toBe(0);
+  expect(run.summary?.messagesReceived).toBeGreaterThan(0);
+  expect(run.summary?.rttP50Ms).not.toBeNull();
+  expect(run.verdict?.passed, JSON.stringify(run.verdict)).toBe(true);
+
+  await page.goto(url(`/runs/${runId}/report`));
+  await expect(page.getByTestId("report-verdict")).toHaveText("passed");
+  await shot("report");
+  expect(pageErrors, "uncaught errors in the page").toEqual([]);
+});
