@@ -213,7 +213,9 @@ export function SchemaField(props: FieldProps) {
       );
     case "choice":
     case "boolean": {
-      const options = node.kind === "choice" ? node.options.map(String) : ["true", "false"];
+      const listed = node.kind === "choice" ? node.options.map(String) : ["true", "false"];
+      // A value the list does not name (a script SLO metric set in the YAML view) stays visible and selected.
+      const options = asText(value) !== "" && !listed.includes(asText(value)) ? [...listed, asText(value)] : listed;
       if (node.kind === "boolean" && field.required) {
         return (
           <div className="checkbox">

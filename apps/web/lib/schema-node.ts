@@ -152,6 +152,12 @@ function describe(node: SchemaNode): NodeSpec {
       }
       const literals = options.map(literalOf);
       if (literals.every((value) => value !== undefined)) return { kind: "choice", options: literals as (string | number)[] };
+      // A list of names plus a pattern (an SLO's built-in metrics, or "script:NAME-p99"): the names are the choices,
+      // and a value matching the pattern (written in the YAML view) is shown as one more.
+      const named = options.filter((option) => unwrap(option).node._zod.def.type === "enum");
+      if (named.length === 1 && options.length === 2 && options.some((option) => unwrap(option).node._zod.def.type === "template_literal")) {
+        return { kind: "choice", options: Object.values(unwrap(named[0]!).node._zod.def.entries ?? {}) as (string | number)[] };
+      }
       if (options.every((option) => SCALARS.includes(unwrap(option).node._zod.def.type))) return { kind: "scalar" };
       const variants = keyedVariants(options);
       return variants ? { kind: "keyed-union", variants } : { kind: "unsupported" };
