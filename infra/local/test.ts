@@ -102,7 +102,8 @@ async function runE2e(services: Services): Promise<Counts> {
   const playwright = spawnChild({
     name: "playwright",
     command: process.execPath,
-    args: [packageBin(path.join(root, "e2e"), "@playwright/test", "playwright"), "test", "-c", "e2e/playwright.config.ts"],
+    // E2E_GREP narrows phase 2 to the specs whose title matches (while working on one journey).
+    args: [packageBin(path.join(root, "e2e"), "@playwright/test", "playwright"), "test", "-c", "e2e/playwright.config.ts", ...(process.env.E2E_GREP ? ["-g", process.env.E2E_GREP] : [])],
     cwd: root,
     env: {
       ...process.env,

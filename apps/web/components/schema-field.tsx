@@ -71,6 +71,8 @@ export function ObjectFields({ fields, place, value, onChange, errors }: { field
   // fold away the box being typed in.
   const [opened, setOpened] = useState(false);
   const used = options.some((field) => (value[field.key] !== undefined && value[field.key] !== "" && !(Array.isArray(value[field.key]) && (value[field.key] as unknown[]).length === 0)) || Object.keys(errors).some((path) => path.startsWith(`${place.path}.${field.key}`)));
+  // Opened because a field was set counts as opened too (the toggle event of an initially open box is not relied on).
+  if (used && !opened) setOpened(true);
   return (
     <>
       <div className="form-grid">{main.filter(simple).map(render)}</div>
