@@ -15,6 +15,19 @@ export function planTargetAddress(target: PlanSpec["target"]): { host: string; p
   return { host: target.host.replace(/^\[|\]$/g, "").toLowerCase(), port: target.port };
 }
 
+/** host and port of a session http step's URL, as written (the schema allows placeholders only after the host). */
+export function httpStepAddress(url: string): { host: string; port: number } {
+  const parsed = new URL(url.replace(/\{\{[^}]*\}\}/g, "x"));
+  const port = parsed.port ? Number(parsed.port) : parsed.protocol === "https:" ? 443 : 80;
+  return { host: parsed.hostname.replace(/^\[|\]$/g, "").toLowerCase(), port };
+}
+
+/** Every http step of a plan's session with where it sends its request: these must pass an allow-list as the target does. */
+export function httpStepAddresses(scenario: PlanSpec["scenario"]): { index: number; host: string; port: number }[] {
+  const steps = "session" in scenario ? (scenario.session ?? []) : [];
+  return steps.flatMap((step, index) => (step.kind === "http" ? [{ index, ...httpStepAddress(step.url) }] : []));
+}
+
 /** One rule: `host`, `host:port`, `*.domain` (any subdomain) or `[ipv6]:port`. */
 export function ruleMatches(rule: string, target: { host: string; port: number }): boolean {
   const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(rule.trim().toLowerCase());

@@ -1,16 +1,9 @@
 import { ThrongError } from "@throng/protocol/errors";
 import type { OrgSettings } from "@throng/protocol/orgs";
 import type { PlanSpec } from "@throng/protocol/plan";
-import { planTargetAddress, ruleMatches, targetAddress } from "@throng/protocol/target-rules";
+import { httpStepAddress, httpStepAddresses, planTargetAddress, ruleMatches, targetAddress } from "@throng/protocol/target-rules";
 
-export { planTargetAddress, ruleMatches, targetAddress };
-
-/** host and port of a session http step's URL, as written (the schema allows placeholders only after the host). */
-export function httpStepAddress(url: string): { host: string; port: number } {
-  const parsed = new URL(url.replace(/\{\{[^}]*\}\}/g, "x"));
-  const port = parsed.port ? Number(parsed.port) : parsed.protocol === "https:" ? 443 : 80;
-  return { host: parsed.hostname.replace(/^\[|\]$/g, "").toLowerCase(), port };
-}
+export { httpStepAddress, planTargetAddress, ruleMatches, targetAddress };
 
 /** Refuses a plan that leaves the org's allow-list or exceeds its caps, saying which and what to change. */
 export function checkPlanAgainstSettings(spec: PlanSpec, settings: OrgSettings): void {
@@ -19,10 +12,7 @@ export function checkPlanAgainstSettings(spec: PlanSpec, settings: OrgSettings):
   if (allowList.length > 0) {
     // The target, and every http step's URL (matchmaking, auth): the agents send requests there too.
     const addresses = [{ path: spec.target.protocol === "websocket" ? "target.url" : "target.host", address: planTargetAddress(spec.target) }];
-    const steps = "session" in spec.scenario ? (spec.scenario.session ?? []) : [];
-    steps.forEach((step, index) => {
-      if (step.kind === "http") addresses.push({ path: `scenario.session.${index}.url`, address: httpStepAddress(step.url) });
-    });
+    for (const { index, host, port } of httpStepAddresses(spec.scenario)) addresses.push({ path: `scenario.session.${index}.url`, address: { host, port } });
     for (const { path, address } of addresses) {
       if (allowList.some((rule) => ruleMatches(rule, address))) continue;
       problems.push({ path, message: `${address.host}:${address.port} is not on this organisation's target allow-list (${allowList.join(", ")}); an admin can add it under Settings` });
