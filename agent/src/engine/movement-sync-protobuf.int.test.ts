@@ -3,6 +3,7 @@ import protobuf from "protobufjs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { PlanSpec } from "@throng/protocol/plan";
 import { merged, runPlan, total, totalsByKind } from "../testing/assignment";
+import { onDelimitedMessages } from "../testing/delimited-frames";
 
 // Movement-sync against a room server nobody here wrote for Throng (docs/protocols.md, "Movement-sync through any
 // server"): protobuf messages on TCP behind a varint length (protobuf's writeDelimited). A client joins a room with
@@ -42,55 +43,41 @@ const counts = { moves: 0, moved: 0, leaves: 0, badSessions: 0 };
 function serve(socket: Socket): void {
   // As a game server would: without it, Nagle's algorithm holds a Moved behind an unacknowledged one for ~40 ms.
   socket.setNoDelay(true);
-  let pending: Buffer = Buffer.alloc(0);
   let member: Member | undefined;
   const frame = (message: object) => Buffer.from(ServerMessage.encodeDelimited(ServerMessage.fromObject(message)).finish());
   const leave = () => {
     if (member) rooms.get(member.room)?.delete(member);
     member = undefined;
   };
-  socket.on("data", (chunk: Buffer) => {
-    pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
-    for (;;) {
-      const reader = protobuf.Reader.create(pending);
-      let length: number;
-      try {
-        length = reader.uint32();
-      } catch {
-        return; // the varint itself is split
+  onDelimitedMessages(socket, (body) => {
+    const message = ClientMessage.toObject(ClientMessage.decode(body), { longs: Number }) as {
+      join?: { room: number; client: number };
+      move?: { session: string; client: number; seq: number; sentAtUs: number; x: number; y: number };
+      leave?: { session: string };
+    };
+    if (message.join) {
+      member = { socket, session: `s-${message.join.room}-${message.join.client}`, room: message.join.room };
+      const room = rooms.get(member.room) ?? new Set<Member>();
+      rooms.set(member.room, room);
+      room.add(member);
+      socket.write(frame({ joinOk: { session: member.session } }));
+    } else if (message.move) {
+      const { session, client, seq, sentAtUs, x, y } = message.move;
+      if (!member || session !== member.session) {
+        counts.badSessions += 1;
+        socket.write(frame({ error: { reason: "bad session" } }));
+        return;
       }
-      if (pending.length < reader.pos + length) return;
-      const body = pending.subarray(reader.pos, reader.pos + length);
-      pending = pending.subarray(reader.pos + length);
-      const message = ClientMessage.toObject(ClientMessage.decode(body), { longs: Number }) as {
-        join?: { room: number; client: number };
-        move?: { session: string; client: number; seq: number; sentAtUs: number; x: number; y: number };
-        leave?: { session: string };
-      };
-      if (message.join) {
-        member = { socket, session: `s-${message.join.room}-${message.join.client}`, room: message.join.room };
-        const room = rooms.get(member.room) ?? new Set<Member>();
-        rooms.set(member.room, room);
-        room.add(member);
-        socket.write(frame({ joinOk: { session: member.session } }));
-      } else if (message.move) {
-        const { session, client, seq, sentAtUs, x, y } = message.move;
-        if (!member || session !== member.session) {
-          counts.badSessions += 1;
-          socket.write(frame({ error: { reason: "bad session" } }));
-          continue;
-        }
-        counts.moves += 1;
-        const moved = frame({ moved: { sender: client, seq, sentAtUs, x, y } });
-        for (const other of rooms.get(member.room) ?? []) {
-          if (other === member) continue;
-          other.socket.write(moved);
-          counts.moved += 1;
-        }
-      } else if (message.leave && member && message.leave.session === member.session) {
-        counts.leaves += 1;
-        leave();
+      counts.moves += 1;
+      const moved = frame({ moved: { sender: client, seq, sentAtUs, x, y } });
+      for (const other of rooms.get(member.room) ?? []) {
+        if (other === member) continue;
+        other.socket.write(moved);
+        counts.moved += 1;
       }
+    } else if (message.leave && member && message.leave.session === member.session) {
+      counts.leaves += 1;
+      leave();
     }
   });
   socket.on("error", () => undefined);

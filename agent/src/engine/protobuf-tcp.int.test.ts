@@ -3,6 +3,7 @@ import protobuf from "protobufjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PlanSpec } from "@throng/protocol/plan";
 import { merged, runPlan, total, totalsByKind } from "../testing/assignment";
+import { onDelimitedMessages } from "../testing/delimited-frames";
 
 // A game server's own binary protocol, driven by a plan alone (docs/protocols.md): protobuf messages on TCP, each
 // behind a varint length (protobuf's writeDelimited, the length-field framing). A client joins with a Join
@@ -36,35 +37,21 @@ let joins = 0;
 
 /** Reads varint-delimited messages off one socket: the first is a Join, the rest Pings. */
 function serve(socket: Socket): void {
-  let pending = Buffer.alloc(0);
   const send = (reply: object) => socket.write(Buffer.from(Reply.encodeDelimited(Reply.fromObject(reply)).finish()));
-  socket.on("data", (chunk: Buffer) => {
-    pending = Buffer.concat([pending, chunk]);
-    for (;;) {
-      const reader = protobuf.Reader.create(pending);
-      let length: number;
-      try {
-        length = reader.uint32();
-      } catch {
-        return; // the varint itself is split
-      }
-      if (pending.length < reader.pos + length) return;
-      const body = pending.subarray(reader.pos, reader.pos + length);
-      pending = pending.subarray(reader.pos + length);
-      if (!sessions.has(socket)) {
-        const join = Join.toObject(Join.decode(body)) as { player: string; client: number };
-        const session = `s-${join.player}-${join.client}`;
-        sessions.set(socket, session);
-        joins += 1;
-        send({ joinOk: { session } });
-        continue;
-      }
-      const ping = Ping.toObject(Ping.decode(body), { longs: Number }) as { seq: number; session: string };
-      if (ping.session !== sessions.get(socket)) send({ error: { reason: "bad session" } });
-      else {
-        pingsAnswered += 1;
-        send({ pong: { seq: ping.seq } });
-      }
+  onDelimitedMessages(socket, (body) => {
+    if (!sessions.has(socket)) {
+      const join = Join.toObject(Join.decode(body)) as { player: string; client: number };
+      const session = `s-${join.player}-${join.client}`;
+      sessions.set(socket, session);
+      joins += 1;
+      send({ joinOk: { session } });
+      return;
+    }
+    const ping = Ping.toObject(Ping.decode(body), { longs: Number }) as { seq: number; session: string };
+    if (ping.session !== sessions.get(socket)) send({ error: { reason: "bad session" } });
+    else {
+      pingsAnswered += 1;
+      send({ pong: { seq: ping.seq } });
     }
   });
   socket.on("error", () => undefined);
