@@ -1,17 +1,15 @@
-import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TERMINAL_RUN_STATUSES } from "@throng/protocol/run";
 import type { PlanSpecInput } from "@throng/protocol/plan";
-import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
 import { spawnChild } from "../infra/local/child";
-import { freePort } from "../infra/local/ports";
 import { makeTempDir } from "../infra/local/temp-dir";
 import { waitUntil } from "../infra/local/wait";
 import { signUp, waitForAgents, waitForStatus, type Browser } from "./fault/support/api-client";
-import { root, startApi, startWorkers, type ServerEnv } from "./fault/support/processes";
+import { root } from "./fault/support/processes";
+import { startControlPlane } from "./support/control-plane";
 import { giveTargetACore } from "./support/cpu";
 import { measureTargetCapacity } from "./support/target-capacity";
 
@@ -49,17 +47,8 @@ const tails: (() => string)[] = [];
 beforeAll(async () => {
   const dir = await makeTempDir("throng-search-");
   cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
-  const database = await createTestDatabase();
-  cleanups.push(() => database.drop());
-  databaseUrl = database.url;
-  const env: ServerEnv = { databaseUrl, redisUrl: process.env.REDIS_URL!, queuePrefix: uniquePrefix(), authSecret: randomBytes(32).toString("base64url"), heartbeatMs: 1_000 };
-  const apiPort = await freePort();
-  const api = await startApi(env, apiPort);
-  cleanups.push(() => api.stop("SIGKILL", 1_000));
-  const workers = await startWorkers(env);
-  cleanups.push(() => workers.stop("SIGKILL", 1_000));
-  tails.push(() => `api:\n${api.tail()}`, () => `workers:\n${workers.tail()}`);
-  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const { apiUrl, api, workers, ...plane } = await startControlPlane(cleanups, tails);
+  databaseUrl = plane.databaseUrl;
 
   let url = "";
   const target = spawnChild({

@@ -5,16 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
 import type { PlanSpecInput } from "@throng/protocol/plan";
 import { RunView } from "@throng/protocol/run";
-import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
 import { spawnChild } from "../infra/local/child";
-import { freePort } from "../infra/local/ports";
 import { makeTempDir } from "../infra/local/temp-dir";
 import { waitUntil } from "../infra/local/wait";
 // Tests may read the web's pure report wording (production code never imports an app).
 import { reportSentence } from "../apps/web/lib/report-summary";
 import { ExitCode } from "../cli/src/cli-exit-codes";
 import { signUp, waitForAgents, type Browser } from "./fault/support/api-client";
-import { root, startApi, startWorkers, type ServerEnv } from "./fault/support/processes";
+import { root } from "./fault/support/processes";
+import { startControlPlane } from "./support/control-plane";
 
 /**
  * Verdicts end to end (issue: runs you can trust as a CI gate): real api, workers and agent processes, the CLI
@@ -138,16 +137,7 @@ const pingPong = (name: string, targetUrl: string, over: Partial<PlanSpecInput> 
 beforeAll(async () => {
   dir = await makeTempDir("throng-verdicts-");
   cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
-  const database = await createTestDatabase();
-  cleanups.push(() => database.drop());
-  const env: ServerEnv = { databaseUrl: database.url, redisUrl: process.env.REDIS_URL!, queuePrefix: uniquePrefix(), authSecret: randomBytes(32).toString("base64url"), heartbeatMs: 1_000 };
-  const apiPort = await freePort();
-  const api = await startApi(env, apiPort);
-  cleanups.push(() => api.stop("SIGKILL", 1_000));
-  const workers = await startWorkers(env);
-  cleanups.push(() => workers.stop("SIGKILL", 1_000));
-  tails.push(() => `api:\n${api.tail()}`, () => `workers:\n${workers.tail()}`);
-  apiUrl = `http://127.0.0.1:${apiPort}`;
+  ({ apiUrl } = await startControlPlane(cleanups, tails));
   browser = await signUp(apiUrl);
   apiToken = (await browser.request<{ token: string }>("POST", "/api/tokens", { name: "ci", scope: "run" })).token;
   const { token } = await browser.request<{ token: string }>("POST", "/api/enrolment-tokens", { expiresInMinutes: 60 });

@@ -1,0 +1,30 @@
+import { randomBytes } from "node:crypto";
+import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
+import type { Child } from "../../infra/local/child";
+import { freePort } from "../../infra/local/ports";
+import { startApi, startWorkers, type ServerEnv } from "../fault/support/processes";
+
+export interface ControlPlane {
+  apiUrl: string;
+  databaseUrl: string;
+  api: Child;
+  workers: Child;
+}
+
+/**
+ * The whole control plane for one test file: a fresh database and an api and a workers process on it (the test
+ * Redis, a queue prefix of their own, 1 s heartbeats). Each piece pushes its stop to `cleanups` and its last lines
+ * to `tails`, for a failure's message.
+ */
+export async function startControlPlane(cleanups: (() => Promise<unknown>)[], tails: (() => string)[]): Promise<ControlPlane> {
+  const database = await createTestDatabase();
+  cleanups.push(() => database.drop());
+  const env: ServerEnv = { databaseUrl: database.url, redisUrl: process.env.REDIS_URL!, queuePrefix: uniquePrefix(), authSecret: randomBytes(32).toString("base64url"), heartbeatMs: 1_000 };
+  const apiPort = await freePort();
+  const api = await startApi(env, apiPort);
+  cleanups.push(() => api.stop("SIGKILL", 1_000));
+  const workers = await startWorkers(env);
+  cleanups.push(() => workers.stop("SIGKILL", 1_000));
+  tails.push(() => `api:\n${api.tail()}`, () => `workers:\n${workers.tail()}`);
+  return { apiUrl: `http://127.0.0.1:${apiPort}`, databaseUrl: database.url, api, workers };
+}
