@@ -2,41 +2,14 @@ import { describe, expect, it, vi } from "vitest";
 import { PingPongScenario, PlanSpec } from "@throng/protocol/plan";
 import { createSnapshotBuilder } from "../metrics/snapshot-builder";
 import { decodeHistogram } from "../metrics/histogram";
-import { FixedMessage, type Transport } from "../transports/transport";
+import { createScriptedTransport } from "../testing/fake-transport";
 import { createPingPong } from "./ping-pong";
 
 const runId = "3b9e2c1d-7a4f-4e8b-9c6d-1f2e3a4b5c6d";
 const builder = () => createSnapshotBuilder({ runId, health: { sample: () => ({ cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 }), stop() {} } });
 
-/** A server that sends its own keep-alive "2" before each answer: a greeting and a welcome to HELLO, a pong to PING. */
-function keepAliveServer() {
-  const sent: string[] = [];
-  const transport: Transport = {
-    open(events) {
-      let open = true;
-      const push = (...messages: string[]) => {
-        for (const message of messages) setImmediate(() => open && events.onMessage(Buffer.from(message), performance.now()));
-      };
-      setImmediate(() => open && events.onOpen());
-      return {
-        send(data) {
-          if (!open) return false;
-          const text = data instanceof FixedMessage ? data.payload.toString() : Buffer.from(data).toString();
-          sent.push(text);
-          if (text === "HELLO") push("2", "WELCOME");
-          if (text === "PING") push("2", "PONG");
-          return true;
-        },
-        close() {
-          if (open) queueMicrotask(() => events.onEnd({ opened: true }));
-          open = false;
-          return Promise.resolve();
-        },
-      };
-    },
-  };
-  return { transport, sent };
-}
+/** A server that sends its own keep-alive "2" before each answer: a welcome to HELLO, a pong to PING. */
+const keepAliveServer = () => createScriptedTransport((text) => (text === "HELLO" ? ["2", "WELCOME"] : text === "PING" ? ["2", "PONG"] : []));
 
 describe("respond rules: answers to the server's own messages", () => {
   it("answers each keep-alive at once, during the session and the traffic, and keeps it out of both", async () => {

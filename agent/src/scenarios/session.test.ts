@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { EchoFloodScenario, SessionStep } from "@throng/protocol/plan";
 import { createSnapshotBuilder } from "../metrics/snapshot-builder";
-import { FixedMessage, type Transport } from "../transports/transport";
+import { createScriptedTransport } from "../testing/fake-transport";
 import { createEchoFlood } from "./echo-flood";
 import { compileTemplate } from "./message-template";
 import { compileSession, SessionRun, type SessionDone, type SessionFailure } from "./session";
@@ -9,39 +9,9 @@ import { compileSession, SessionRun, type SessionDone, type SessionFailure } fro
 const runId = "0d7c4f2a-5b1e-4c3d-9e8f-7a6b5c4d3e2f";
 const builder = () => createSnapshotBuilder({ runId, health: { sample: () => ({ cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 }), stop() {} } });
 
-/** A server as a function: each message the client sends gets these replies on the next turn of the loop. */
-function scriptedTransport(answer: (message: string) => (string | Buffer)[]) {
-  const sent: string[] = [];
-  let closes = 0;
-  const transport: Transport = {
-    open(events) {
-      let open = true;
-      setImmediate(() => open && events.onOpen());
-      return {
-        send(data) {
-          if (!open) return false;
-          const text = data instanceof FixedMessage ? data.payload.toString() : Buffer.from(data).toString();
-          sent.push(text);
-          for (const reply of answer(text)) setImmediate(() => open && events.onMessage(Buffer.from(reply), performance.now()));
-          return true;
-        },
-        close() {
-          if (open) {
-            closes += 1;
-            queueMicrotask(() => events.onEnd({ opened: true }));
-          }
-          open = false;
-          return Promise.resolve();
-        },
-      };
-    },
-  };
-  return { transport, sent, closes: () => closes };
-}
-
 /** Runs one client's session over the scripted transport and resolves with how it ended. */
 function runSession(steps: SessionStep[], answer: (message: string) => (string | Buffer)[], room?: number) {
-  const { transport, sent } = scriptedTransport(answer);
+  const { transport, sent } = createScriptedTransport(answer);
   const { metrics } = builder();
   return new Promise<{ outcome: SessionDone | SessionFailure; sent: string[] }>((resolve) => {
     const connection = transport.open({
@@ -139,7 +109,7 @@ describe("session steps", () => {
 
 describe("a scenario with a session", () => {
   it("starts its traffic only after the session, with the captured variables in its own template", async () => {
-    const { transport, sent } = scriptedTransport((message) => (message.startsWith("LOGIN") ? ["TOKEN 55"] : [message]));
+    const { transport, sent } = createScriptedTransport((message) => (message.startsWith("LOGIN") ? ["TOKEN 55"] : [message]));
     const metrics = builder();
     const scenario: EchoFloodScenario = {
       kind: "echo-flood",
@@ -155,7 +125,7 @@ describe("a scenario with a session", () => {
   });
 
   it("a failed session counts its cause, closes the connection and sends none of the traffic", async () => {
-    const { transport, sent, closes } = scriptedTransport(() => ["-ERR no"]);
+    const { transport, sent, closes } = createScriptedTransport(() => ["-ERR no"]);
     const metrics = builder();
     const runner = createEchoFlood(
       { kind: "echo-flood", messageBytes: 4, session: [{ kind: "send", message: { body: "AUTH x" } }, { kind: "expect", reply: { regex: "^\\+OK" }, failWhen: { regex: "^-" } }] },
@@ -171,7 +141,7 @@ describe("a scenario with a session", () => {
 
   it("checks echo-flood's replies: one that misses `expect` is a bad-reply error, not a round trip, and the flood goes on", async () => {
     let n = 0;
-    const { transport, sent } = scriptedTransport(() => [(n += 1) % 2 === 0 ? "BAD" : "GOOD"]);
+    const { transport, sent } = createScriptedTransport(() => [(n += 1) % 2 === 0 ? "BAD" : "GOOD"]);
     const metrics = builder();
     const runner = createEchoFlood({ kind: "echo-flood", messageBytes: 4, reply: { expect: { regex: "^GOOD" } } }, { transport, metrics: metrics.metrics });
     runner.startClient(0);

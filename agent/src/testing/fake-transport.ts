@@ -43,3 +43,33 @@ export function createFakeTransport(options: { failing?: boolean } = {}) {
   };
   return { transport, counts: () => ({ opened, closed }) };
 }
+
+/** A server as a function: each message the client sends gets these replies on the next turn of the loop. */
+export function createScriptedTransport(answer: (message: string) => (string | Buffer)[]) {
+  const sent: string[] = [];
+  let closes = 0;
+  const transport: Transport = {
+    open(events) {
+      let open = true;
+      setImmediate(() => open && events.onOpen());
+      return {
+        send(data) {
+          if (!open) return false;
+          const text = data instanceof FixedMessage ? data.payload.toString() : Buffer.from(data).toString();
+          sent.push(text);
+          for (const reply of answer(text)) setImmediate(() => open && events.onMessage(Buffer.from(reply), performance.now()));
+          return true;
+        },
+        close() {
+          if (open) {
+            closes += 1;
+            queueMicrotask(() => events.onEnd({ opened: true }));
+          }
+          open = false;
+          return Promise.resolve();
+        },
+      };
+    },
+  };
+  return { transport, sent, closes: () => closes };
+}
