@@ -28,6 +28,22 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Sends `commands` on a fresh authenticated socket and resolves with everything Redis answered once `done` matches it. */
+function redisSay(commands: string, done: RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => socket.write(`AUTH secret\r\n${commands}`));
+    let text = "";
+    socket.on("data", (data) => {
+      text += data.toString();
+      if (done.test(text)) {
+        socket.destroy();
+        resolve(text);
+      }
+    });
+    socket.on("error", reject);
+  });
+}
+
 /** Redis's own count of the commands it ran, read over a raw socket (its AUTH and INFO count too: 2 per reading). */
 function commandsProcessed(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -108,5 +124,55 @@ describe("ping-pong against a real Redis, speaking its protocol from the plan", 
     expect(replies).toBeGreaterThan(5 * 5);
     expect(totalsByKind(snapshots, "errorsByKind")).toEqual({ "bad-reply": replies });
     expect(merged(snapshots, "rttUs")!.totalCount).toBe(0);
+  });
+});
+
+describe("a login handshake against a real Redis: a value captured from the server's reply is used in later messages", () => {
+  // AUTH, then CLIENT ID (Redis answers ":<its id for this connection>"), captured as vars.id and sent back in
+  // CLIENT SETNAME: Redis's own CLIENT LIST then shows whether every client used the id Redis gave it.
+  const login = (password: string, timeoutMs?: number): SessionStep[] => [
+    { kind: "send", message: { body: `AUTH ${password}` } },
+    { kind: "expect", reply: { prefixHex: hex("+OK") }, failWhen: { regex: "^-" }, ...(timeoutMs ? { timeoutMs } : {}) },
+    { kind: "send", message: { body: "CLIENT ID" } },
+    { kind: "expect", reply: { regex: "^:\\d+$" }, capture: [{ name: "id", from: { regex: "^:(\\d+)$" } }] },
+    { kind: "send", message: { body: "CLIENT SETNAME bot-{{client}}-{{vars.id}}" } },
+    { kind: "expect", reply: { prefixHex: hex("+OK") }, failWhen: { regex: "^-" } },
+  ];
+  const loginPlan = (session: SessionStep[], clients: number, hold = true) => ({
+    target: { protocol: "tcp" as const, host: "127.0.0.1", port, framing: { kind: "delimiter" as const, delimiter: "\r\n" } },
+    scenario: { kind: "login-storm" as const, session, hold, timeoutMs: 2_000 },
+    load: { clients, durationSec: 2, rampUpSec: 0 },
+  });
+
+  it("every client logs in with its own captured id: Redis lists each connection under the name that carries its id, and the login time is the session's", async () => {
+    const names = new Map<string, string>(); // name → id, read from Redis while the clients are held
+    const run = runPlan(loginPlan(login("secret"), 12));
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    const list = await redisSay("CLIENT LIST\r\n", /\r\n$/);
+    for (const line of list.split("\n")) {
+      const found = /\bid=(\d+)\b.*\bname=(bot-\d+-\d+)\b/.exec(line);
+      if (found) names.set(found[2]!, found[1]!);
+    }
+    const snapshots = await run;
+    expect(total(snapshots, "loginsSucceeded")).toBe(12);
+    expect(merged(snapshots, "loginUs")!.totalCount).toBe(12);
+    expect(total(snapshots, "errors")).toBe(0);
+    expect(names.size).toBe(12);
+    for (const [name, id] of names) expect(name.endsWith(`-${id}`), `${name} should end with its connection id ${id}`).toBe(true);
+    expect(new Set([...names.keys()].map((name) => name.split("-")[1])).size).toBe(12); // {{client}}: one name per client
+  });
+
+  it("fails by cause: a wrong password is session-rejected, a server that does not answer in time is a timeout", async () => {
+    const rejected = await runPlan(loginPlan(login("wrong"), 4, false));
+    expect(total(rejected, "loginsSucceeded")).toBe(0);
+    expect(total(rejected, "loginsFailed")).toBe(4);
+    expect(totalsByKind(rejected, "errorsByKind")).toEqual({ "login-session-rejected": 4 });
+
+    // CLIENT PAUSE holds every client's commands on Redis's side: the agent's AUTH gets no answer within 300 ms.
+    await redisSay("CLIENT PAUSE 1500 ALL\r\n", /\+OK\r\n\+OK\r\n$/);
+    const paused = await runPlan(loginPlan(login("secret", 300), 4, false));
+    expect(total(paused, "loginsSucceeded")).toBe(0);
+    expect(total(paused, "loginsFailed")).toBe(4);
+    expect(totalsByKind(paused, "errorsByKind")).toEqual({ "login-session-timeout": 4 });
   });
 });
