@@ -96,6 +96,7 @@ export function summaryText(summary: RunSummary, slos: readonly SloVerdict[]): s
   const lines = [
     `summary: ${summary.seconds} s, peak ${summary.peakClients} clients`,
     `  connections            opened ${c.connectionsOpened ?? 0}, failed ${c.connectionsFailed ?? 0}, closed ${c.connectionsClosed ?? 0} ${JSON.stringify(summary.closesByCause)}`,
+    Object.keys(summary.reconnectsByCause).length > 0 ? `  reconnects             ${Object.values(summary.reconnectsByCause).reduce((a, b) => a + b, 0)} by cause of the drop ${JSON.stringify(summary.reconnectsByCause)}` : undefined,
     `  messages               sent ${c.messagesSent ?? 0} (${c.bytesSent ?? 0} B), received ${c.messagesReceived ?? 0} (${c.bytesReceived ?? 0} B)`,
     `  errors                 ${c.errors ?? 0} ${JSON.stringify(summary.errorsByKind)}; error rate ${(summary.errorRate * 100).toFixed(3)}%`,
     latencyLine("round trip", summary.latency.rttUs),

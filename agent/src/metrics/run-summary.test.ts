@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MetricSnapshot } from "@throng/protocol/snapshot";
 import type { HealthSampler } from "./health";
 import { mergeSnapshots } from "./merge-snapshots";
+import { summaryText } from "../cli/progress";
 import { checkSlos, summariseRun, summariseSteps } from "./run-summary";
 import { createSnapshotBuilder } from "./snapshot-builder";
 
@@ -26,6 +27,18 @@ describe("run summary and SLOs", () => {
     expect(summary.latency.rttUs!.p50Ms).toBeCloseTo(1, 1);
     expect(summary.latency.rttUs!.maxMs).toBeCloseTo(100, 0);
     expect(summary.counters.messagesSent).toBe(199);
+  });
+
+  it("adds up reconnects by cause over the run and prints them in the summary; a run without any prints no line", () => {
+    const dropped = (seq: number, causes: string[]) => {
+      const builder = createSnapshotBuilder({ runId, health: health(10) });
+      for (const cause of causes) builder.metrics.reconnecting(cause);
+      return builder.take({ seq, intervalStart: seq * 1000, intervalMs: 1000, clients: 5 });
+    };
+    const summary = summariseRun([dropped(0, ["server", "storm"]), dropped(1, ["storm", "storm"])]);
+    expect(summary.reconnectsByCause).toEqual({ server: 1, storm: 3 });
+    expect(summaryText(summary, [])).toContain('reconnects             4 by cause of the drop {"server":1,"storm":3}');
+    expect(summaryText(summariseRun([second(0, [1])]), [])).not.toContain("reconnects");
   });
 
   it("passes an SLO only when measured below its threshold, and fails one it could not measure", () => {

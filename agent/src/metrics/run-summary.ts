@@ -19,6 +19,8 @@ export interface RunSummary {
   counters: Record<string, number>;
   errorsByKind: Record<string, number>;
   closesByCause: Record<string, number>;
+  /** Reconnect attempts by the cause of the drop (a plan's `reconnect` policy); empty when nobody reconnected. */
+  reconnectsByCause: Record<string, number>;
   latency: Partial<Record<keyof SnapshotHistograms, LatencySummary>>;
   /** A script's named histograms merged over the run, and its counters' totals, by name (empty without a script). */
   script: Record<string, LatencySummary>;
@@ -37,11 +39,16 @@ function summarise(histogram: Histogram | undefined): LatencySummary {
   return { count: histogram.totalCount, p50Ms: ms(histogram.getValueAtPercentile(50)), p99Ms: ms(histogram.getValueAtPercentile(99)), maxMs: ms(histogram.maxValue) };
 }
 
+function addCounts(into: Record<string, number>, from: Record<string, number> | undefined): void {
+  for (const [key, n] of Object.entries(from ?? {})) into[key] = (into[key] ?? 0) + n;
+}
+
 /** Adds up per-second snapshots: counters summed, histograms merged (never percentiles averaged). */
 export function summariseRun(snapshots: MetricSnapshot[]): RunSummary {
   const counters: Record<string, number> = {};
   const errorsByKind: Record<string, number> = {};
   const closesByCause: Record<string, number> = {};
+  const reconnectsByCause: Record<string, number> = {};
   const histograms = new Map<keyof SnapshotHistograms, Histogram>();
   const scriptHistograms = new Map<string, Histogram>();
   const scriptCounts: Record<string, number> = {};
@@ -55,13 +62,14 @@ export function summariseRun(snapshots: MetricSnapshot[]): RunSummary {
     for (const [key, value] of Object.entries(snapshot.counters)) {
       if (typeof value === "number" && key !== "connectionsOpen") counters[key] = (counters[key] ?? 0) + value;
     }
-    for (const [kind, n] of Object.entries(snapshot.counters.errorsByKind ?? {})) errorsByKind[kind] = (errorsByKind[kind] ?? 0) + n;
-    for (const [cause, n] of Object.entries(snapshot.counters.closesByCause ?? {})) closesByCause[cause] = (closesByCause[cause] ?? 0) + n;
+    addCounts(errorsByKind, snapshot.counters.errorsByKind);
+    addCounts(closesByCause, snapshot.counters.closesByCause);
+    addCounts(reconnectsByCause, snapshot.counters.reconnectsByCause);
     for (const [name, encoded] of Object.entries(snapshot.histograms) as [keyof SnapshotHistograms, string][]) {
       if (name !== "script") merge(histograms, name, encoded);
     }
     for (const [name, encoded] of Object.entries(snapshot.histograms.script ?? {})) merge(scriptHistograms, name, encoded);
-    for (const [name, n] of Object.entries(snapshot.counters.scriptCounts ?? {})) scriptCounts[name] = (scriptCounts[name] ?? 0) + n;
+    addCounts(scriptCounts, snapshot.counters.scriptCounts);
   }
   const latency: RunSummary["latency"] = {};
   for (const [name, histogram] of histograms) latency[name] = summarise(histogram);
@@ -74,6 +82,7 @@ export function summariseRun(snapshots: MetricSnapshot[]): RunSummary {
     counters,
     errorsByKind,
     closesByCause,
+    reconnectsByCause,
     latency,
     script: Object.fromEntries([...scriptHistograms].map(([name, histogram]) => [name, summarise(histogram)])),
     scriptCounts,
