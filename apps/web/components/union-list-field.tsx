@@ -16,7 +16,7 @@ interface UnionListProps {
   node: Extract<NodeSpec, { kind: "union-list" }>;
 }
 
-/** An ordered list of a union's variants (session steps): add one of a chosen kind, remove, move up and down. */
+/** An ordered list of a union's variants (session steps): add one of a chosen kind, change an item's kind, remove, move up and down. */
 export function UnionListField({ place, value, onChange, errors, node }: UnionListProps) {
   const text = fieldText(place.textKey, place.variants);
   const id = fieldId(place.path);
@@ -50,6 +50,20 @@ export function UnionListField({ place, value, onChange, errors, node }: UnionLi
                 <div className="list-item-head">
                   <strong>{title}</strong>
                   <span className="item-actions">
+                    {/* Another kind in place keeps the fields both kinds share (a timeout, a message), unlike remove and add. */}
+                    <select
+                      className="small"
+                      aria-label={`Kind of ${itemName} ${index + 1}`}
+                      value={variant?.value ?? ""}
+                      onChange={(event) => set(items.map((old, i) => (i === index ? initialVariant(node.item, event.target.value, place.textKey, old) : old)))}
+                    >
+                      {!variant && <option value="">unknown kind</option>}
+                      {node.item.variants.map((option) => (
+                        <option key={option.value} value={option.value}>
+                          {label(option.value)}
+                        </option>
+                      ))}
+                    </select>
                     <button className="button small" type="button" aria-label={`Move ${itemName} ${index + 1} up`} disabled={index === 0} onClick={() => set(moveItem(items, index, index - 1))}>
                       ↑ Up
                     </button>

@@ -84,6 +84,14 @@ describe("lists of union items (session steps) and keyed unions (reply rules)", 
     expect(initialValue(steps, "scenario.session")).toEqual([]);
   });
 
+  it("changes a step's kind in place: the new kind's fields start afresh, the fields both kinds share are kept", () => {
+    const item = (steps as Extract<NodeSpec, { kind: "union-list" }>).item;
+    const expectStep = { kind: "expect", reply: { regex: "^\\+OK" }, timeoutMs: "500" };
+    expect(initialVariant(item, "send", "scenario.session", expectStep)).toEqual({ kind: "send", body: "" });
+    expect(initialVariant(item, "expect", "scenario.session", { kind: "send", body: "PING" })).toEqual({ kind: "expect", reply: { prefixHex: "" } });
+    expect(initialVariant(item, "expect", "scenario.session", expectStep)).toEqual(expectStep);
+  });
+
   it("tells a keyed union's variant by the key it holds", () => {
     const keyed = rule as Extract<NodeSpec, { kind: "keyed-union" }>;
     expect(variantFor(keyed, { regex: "^\\+" })?.value).toBe("regex");
