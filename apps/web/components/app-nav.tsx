@@ -9,6 +9,7 @@ import { OrgSwitcher } from "./org-switcher";
 const LINKS = [
   { href: "/agents", label: "Agents" },
   { href: "/plans", label: "Plans" },
+  { href: "/scripts", label: "Scripts" },
   { href: "/runs", label: "Runs" },
   { href: "/compare", label: "Compare" },
   { href: "/targets", label: "Targets" },

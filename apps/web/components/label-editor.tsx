@@ -10,10 +10,15 @@ interface LabelEditorProps {
   rows: LabelRow[];
   errors: LabelErrors;
   onChange: (rows: LabelRow[]) => void;
+  /** What one row is ("label", "header", "parameter"), with an example name and value. */
+  noun?: { one: string; name: string; value: string } | undefined;
 }
 
+const LABEL = { one: "label", name: "region", value: "eu-west" };
+
 /** key=value rows with add and remove; each input labelled, each error beside its row. */
-export function LabelEditor({ idPrefix, legend, hint, rows, errors, onChange }: LabelEditorProps) {
+export function LabelEditor({ idPrefix, legend, hint, rows, errors, onChange, noun = LABEL }: LabelEditorProps) {
+  const One = noun.one.charAt(0).toUpperCase() + noun.one.slice(1);
   const update = (id: number, patch: Partial<LabelRow>) => onChange(rows.map((row) => (row.id === id ? { ...row, ...patch } : row)));
   const hintId = hint ? `${idPrefix}-hint` : undefined;
 
@@ -25,7 +30,7 @@ export function LabelEditor({ idPrefix, legend, hint, rows, errors, onChange }: 
           {hint}
         </p>
       )}
-      {rows.length === 0 && <p className="muted">No labels.</p>}
+      {rows.length === 0 && <p className="muted">No {noun.one}s.</p>}
       {rows.map((row, index) => {
         const error = errors[row.id];
         const errorId = error ? `${idPrefix}-label-${row.id}-error` : undefined;
@@ -33,12 +38,12 @@ export function LabelEditor({ idPrefix, legend, hint, rows, errors, onChange }: 
           <div key={row.id} className="label-row-wrap">
             <div className="label-row">
               <label className="sr-only" htmlFor={`${idPrefix}-label-${row.id}-key`}>
-                Label {index + 1} name
+                {One} {index + 1} name
               </label>
               <input
                 id={`${idPrefix}-label-${row.id}-key`}
                 type="text"
-                placeholder="name, e.g. region"
+                placeholder={`name, e.g. ${noun.name}`}
                 value={row.key}
                 onChange={(event) => update(row.id, { key: event.target.value })}
                 aria-invalid={error ? true : undefined}
@@ -47,12 +52,12 @@ export function LabelEditor({ idPrefix, legend, hint, rows, errors, onChange }: 
               />
               <span aria-hidden="true">=</span>
               <label className="sr-only" htmlFor={`${idPrefix}-label-${row.id}-value`}>
-                Label {index + 1} value
+                {One} {index + 1} value
               </label>
               <input
                 id={`${idPrefix}-label-${row.id}-value`}
                 type="text"
-                placeholder="value, e.g. eu-west"
+                placeholder={`value, e.g. ${noun.value}`}
                 value={row.value}
                 onChange={(event) => update(row.id, { value: event.target.value })}
                 autoComplete="off"
@@ -61,7 +66,7 @@ export function LabelEditor({ idPrefix, legend, hint, rows, errors, onChange }: 
                 className="button small"
                 type="button"
                 onClick={() => onChange(rows.filter((candidate) => candidate.id !== row.id))}
-                aria-label={`Remove label ${index + 1}${row.key ? ` (${row.key})` : ""}`}
+                aria-label={`Remove ${noun.one} ${index + 1}${row.key ? ` (${row.key})` : ""}`}
               >
                 Remove
               </button>
@@ -75,7 +80,7 @@ export function LabelEditor({ idPrefix, legend, hint, rows, errors, onChange }: 
         );
       })}
       <button className="button small" type="button" onClick={() => onChange([...rows, labelRow()])}>
-        Add label
+        Add {noun.one}
       </button>
       {errors.form && (
         <p className="field-error" role="alert">

@@ -8,6 +8,7 @@ import { childKey, initialValue, initialVariant, variantFor, type DraftObject, t
 import type { FieldSpec, NodeSpec } from "../lib/schema-node";
 import { HexTextField } from "./hex-text-field";
 import { LabelEditor } from "./label-editor";
+import { ScriptPickerField } from "./script-picker-field";
 import { UnionListField } from "./union-list-field";
 
 /** Where a field sits: its path in the plan (for errors and ids) and its text key (for labels and hints). */
@@ -182,6 +183,7 @@ export function SchemaField(props: FieldProps) {
   const hint = field.required || node.kind === "choice" || node.kind === "boolean" ? text.hint : [text.hint, "Optional."].filter(Boolean).join(" ");
   const aria = { "aria-describedby": describedBy(id, { unit: text.unit, hint, error }), "aria-invalid": error ? true : undefined };
 
+  if (place.textKey === SCRIPT_FIELD) return <ScriptField {...props} />;
   switch (node.kind) {
     case "union":
     case "keyed-union":
@@ -202,7 +204,7 @@ export function SchemaField(props: FieldProps) {
     case "string-record":
       return (
         <div className="field wide">
-          <LabelEditor idPrefix={id} legend={text.label} hint={text.hint} rows={Array.isArray(value) ? (value as LabelRow[]) : []} errors={error ? { form: error } : {}} onChange={onChange} />
+          <LabelEditor idPrefix={id} legend={text.label} hint={text.hint} noun={text.noun} rows={Array.isArray(value) ? (value as LabelRow[]) : []} errors={error ? { form: error } : {}} onChange={onChange} />
         </div>
       );
     case "string-list":
@@ -265,6 +267,16 @@ export function SchemaField(props: FieldProps) {
     default:
       return <TextInput {...props} />;
   }
+}
+
+/** A script scenario's script: the organisation's stored scripts to choose from, not the raw `{ path } | { sha256 }` union. */
+const SCRIPT_FIELD = "scenario.script.script";
+
+function ScriptField({ place, value, onChange, errors }: FieldProps) {
+  const text = fieldText(place.textKey, place.variants);
+  const empty = typeof value === "object" && value !== null && (value as { path?: unknown }).path === "";
+  const error = errors[place.path] ?? errors[`${place.path}.sha256`] ?? errors[`${place.path}.path`];
+  return <ScriptPickerField id={fieldId(place.path)} label={text.label} hint={text.hint} error={error && empty ? "choose a script from the list" : error} value={value} onChange={onChange} />;
 }
 
 /** A one-line input; numbers open the numeric keyboard. */

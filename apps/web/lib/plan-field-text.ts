@@ -9,6 +9,8 @@ export interface FieldText {
   multiline?: boolean;
   /** What the blank choice of an optional union says ("none" where leaving it out means no rule). */
   empty?: string;
+  /** What one row of a name = value list is, with an example ("parameter": message = PING). */
+  noun?: { one: string; name: string; value: string };
 }
 
 /** Keyed `section.key`, or `section.variant.key` where one variant means something else by the same key. */
@@ -60,6 +62,23 @@ const TEXT: Record<string, FieldText> = {
     label: "Session steps",
     hint: "What each client does, in order, once connected and before its traffic starts: log in, send a handshake, join a room. HTTP calls come first, before the socket opens. A failed step closes the client. Reference: docs/protocols.md in the Throng repository (Session steps).",
   },
+  "scenario.script.script": {
+    label: "Script",
+    hint: "The module every client runs, from this organisation's scripts (Scripts in the menu). Agents run it only when started with --allow-scripts. Reference: docs/protocols.md in the Throng repository (Scripted clients).",
+  },
+  "scenario.script.parameters": {
+    label: "Parameters",
+    hint: "Handed to every client as ctx.parameters; 5 and true are read as a number and a boolean, \"5\" as text.",
+    noun: { one: "parameter", name: "message", value: "PING" },
+  },
+  "scenario.script.roomSize": { label: "Room size", unit: "clients", hint: "Clients per room: ctx.room is the client's index ÷ room size, and a room's clients run on one engine." },
+  "scenario.script.metrics": {
+    label: "Metrics",
+    hint: "What the script records: ctx.measure(name, …) into a histogram, ctx.count(name) into a counter. Declared ones are charted from the first second and can be SLOs (script:NAME-p99, script:NAME-count).",
+  },
+  "scenario.script.metrics.name": { label: "Name", hint: "As the script writes it, e.g. connect-ms" },
+  "scenario.script.metrics.kind": { label: "Kind", hint: "histogram: ctx.measure; counter: ctx.count." },
+  "scenario.script.timeoutMs": { label: "Measure timeout", unit: "ms", hint: "A ctx.measure() not settled after this long counts as a script-timeout error; blank = no limit." },
   "scenario.leave": { label: "Leave steps", hint: "What each player sends before it stops, in order." },
   "scenario.session.message": { label: "Message" },
   "scenario.session.message.body": { label: "Message body", multiline: true, hint: "As sent; a delimiter framing adds its delimiter. Placeholders: {{client}}, {{vars.NAME}} (a captured variable)." },
@@ -117,6 +136,7 @@ const SCENARIO_DESCRIPTIONS: Record<string, string> = {
   "echo-flood": "Every client sends messages as fast as allowed and counts the echoes.",
   "movement-sync": "Clients send position updates at a tick rate, as players moving in a shared world.",
   "login-storm": "Clients connect, log in and leave, over and over: the cost of arrivals.",
+  script: "Every client runs a JavaScript module's client function on the agent: for what steps and templates cannot say, such as a game's own client SDK.",
 };
 
 const UNITS: [RegExp, string][] = [

@@ -149,7 +149,7 @@ export function fromInput(node: NodeSpec, value: unknown): DraftValue {
     case "union-list":
       return Array.isArray(value) ? value.map((item) => fromInput(node.item, item)) : value;
     case "string-record":
-      return isObject(value) ? rowsFromLabels(Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]))) : value;
+      return isObject(value) ? rowsFromLabels(Object.fromEntries(Object.entries(value).map(([k, v]) => [k, node.scalarValues ? String(scalarToText(v)) : String(v)]))) : value;
     case "object-list":
       return Array.isArray(value) ? value.map((item) => (isObject(item) ? objectFromInput(node.item.fields, item) : item)) : value;
     default:
@@ -216,8 +216,8 @@ export function toInput(node: NodeSpec, draft: DraftValue, required = true): unk
     }
     case "string-record": {
       if (!Array.isArray(draft)) return draft;
-      const record: Record<string, string> = {};
-      for (const row of draft as LabelRow[]) if (row.key.trim()) record[row.key.trim()] = row.value.trim();
+      const record: Record<string, unknown> = {};
+      for (const row of draft as LabelRow[]) if (row.key.trim()) record[row.key.trim()] = node.scalarValues ? (scalarFromText(row.value) ?? "") : row.value.trim();
       return Object.keys(record).length || required ? record : undefined;
     }
     case "object-list":

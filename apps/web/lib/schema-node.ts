@@ -53,7 +53,8 @@ export type NodeSpec =
   | { kind: "scalar" }
   | { kind: "string-list" }
   | { kind: "number-list"; integer: boolean }
-  | { kind: "string-record" }
+  /** name = value rows; with `scalarValues` a value reads as a number, true/false or "quoted" text as a scalar does. */
+  | { kind: "string-record"; scalarValues?: boolean }
   | { kind: "object-list"; item: { kind: "object"; fields: FieldSpec[] }; minItems: number }
   /** An ordered list of a discriminated union's variants (session steps): add by kind, remove, reorder. */
   | { kind: "union-list"; item: Extract<NodeSpec, { kind: "union" }>; minItems: number; maxItems?: number }
@@ -174,8 +175,13 @@ function describe(node: SchemaNode): NodeSpec {
       }
       return item.kind === "object" ? { kind: "object-list", item, minItems: minItems(node) } : { kind: "unsupported" };
     }
-    case "record":
-      return def.valueType && unwrap(def.valueType).node._zod.def.type === "string" ? { kind: "string-record" } : { kind: "unsupported" };
+    case "record": {
+      const value = def.valueType ? unwrap(def.valueType).node : undefined;
+      if (value?._zod.def.type === "string") return { kind: "string-record" };
+      // A script's parameters: each value a string, number or boolean, typed as text like a scalar field.
+      const scalars = value?._zod.def.type === "union" && (value._zod.def.options ?? []).every((option) => SCALARS.includes(unwrap(option).node._zod.def.type));
+      return scalars ? { kind: "string-record", scalarValues: true } : { kind: "unsupported" };
+    }
     default:
       return { kind: "unsupported" };
   }

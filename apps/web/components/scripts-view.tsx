@@ -1,0 +1,144 @@
+"use client";
+
+import Link from "next/link";
+import { useRef, useState } from "react";
+import type { ScriptSummary } from "@throng/protocol/script-bundle";
+import { SCRIPT_BUNDLE_MAX_BYTES } from "@throng/protocol/script-bundle";
+import { useApiData } from "../hooks/use-api-data";
+import { errorMessage } from "../lib/api-client";
+import { formatDateTime } from "../lib/format";
+import { can } from "../lib/settings-permissions";
+import { formatBundleSize, scriptsApi, shortHash } from "../lib/scripts-api";
+import { useMe } from "./session-gate";
+
+/** Scripts page: the organisation's script bundles, an upload of a bundle built elsewhere, and a new script. */
+export function ScriptsView() {
+  const { data, error, reload } = useApiData((signal) => scriptsApi.list(signal));
+  const writes = can(useMe().role, "plan.write");
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>Scripts</h1>
+          <p>
+            JavaScript modules a plan with the scenario type “script” runs for every client on agents that allow scripts. Each is stored once
+            under the SHA-256 of its bytes; plans refer to it by that hash.
+          </p>
+        </div>
+        {writes && (
+          <div className="head-actions">
+            <UploadBundle onUploaded={reload} />
+            <Link className="button primary" href="/scripts/new" data-testid="new-script">
+              New script
+            </Link>
+          </div>
+        )}
+      </div>
+      {error && (
+        <p className="alert" role="alert">
+          {error}
+        </p>
+      )}
+      {!data && !error && <p className="loading">Loading scripts…</p>}
+      {data && <ScriptTable scripts={data} />}
+    </>
+  );
+}
+
+function ScriptTable({ scripts }: { scripts: readonly ScriptSummary[] }) {
+  if (scripts.length === 0) {
+    return (
+      <div className="empty" data-testid="scripts-empty">
+        <strong>No scripts yet.</strong>
+        Write one from the starter with “New script”, upload a bundle made by <code>throng script bundle</code>, or let <code>throng run</code> upload it.
+      </div>
+    );
+  }
+  return (
+    <div className="table-wrap">
+      <table className="data">
+        <caption className="sr-only">Script bundles, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">SHA-256</th>
+            <th scope="col" className="num">Size</th>
+            <th scope="col">Created</th>
+          </tr>
+        </thead>
+        <tbody>
+          {scripts.map((script) => (
+            <tr key={script.sha256} data-testid="script-row" data-sha256={script.sha256}>
+              <th scope="row">
+                <Link href={`/scripts/${script.sha256}`}>{script.name}</Link>
+              </th>
+              <td>
+                <code title={script.sha256}>{shortHash(script.sha256)}</code>
+              </td>
+              <td className="num">{formatBundleSize(script.sizeBytes)}</td>
+              <td>{formatDateTime(script.createdAt)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A .js/.mjs bundle picked from disk, stored as it is; says the hash it got. */
+function UploadBundle({ onUploaded }: { onUploaded: () => void }) {
+  const fileRef = useRef<HTMLInputElement>(null);
+  const [pending, setPending] = useState(false);
+  const [result, setResult] = useState<{ ok: true; script: ScriptSummary } | { ok: false; message: string } | null>(null);
+
+  async function upload(file: File) {
+    setResult(null);
+    if (file.size > SCRIPT_BUNDLE_MAX_BYTES) {
+      setResult({ ok: false, message: `${file.name} is ${formatBundleSize(file.size)}; a bundle may be at most ${formatBundleSize(SCRIPT_BUNDLE_MAX_BYTES)}.` });
+      return;
+    }
+    setPending(true);
+    try {
+      const script = await scriptsApi.upload({ name: file.name, source: await file.text() });
+      setResult({ ok: true, script });
+      onUploaded();
+    } catch (error) {
+      setResult({ ok: false, message: `${file.name}: ${errorMessage(error)}` });
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <>
+      <button className="button" type="button" disabled={pending} onClick={() => fileRef.current?.click()} data-testid="upload-script">
+        {pending ? "Uploading…" : "Upload bundle…"}
+      </button>
+      <input
+        ref={fileRef}
+        type="file"
+        accept=".js,.mjs,.cjs,text/javascript,application/javascript"
+        className="sr-only"
+        tabIndex={-1}
+        aria-label="Script bundle to upload (.js or .mjs)"
+        data-testid="upload-script-file"
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          if (file) void upload(file);
+          event.target.value = "";
+        }}
+      />
+      {result && (
+        <p className={result.ok ? "notice" : "alert"} role={result.ok ? "status" : "alert"} data-testid="upload-script-result">
+          {result.ok ? (
+            <>
+              Stored {result.script.name} as <Link href={`/scripts/${result.script.sha256}`}><code>{result.script.sha256}</code></Link>
+            </>
+          ) : (
+            result.message
+          )}
+        </p>
+      )}
+    </>
+  );
+}
