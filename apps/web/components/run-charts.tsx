@@ -19,6 +19,7 @@ import {
   stepMarkers,
 } from "../lib/series";
 import { causeLines, causeNames, DELIVERY_LINES, hasCorrectedRtt, hasDelivery, RTT_CORRECTED_LINES } from "../lib/series-causes";
+import { scriptCountLines, scriptLatencyLines, scriptMetricNames } from "../lib/series-script";
 import { SeriesChart } from "./series-chart";
 
 interface RunChartsProps {
@@ -53,6 +54,11 @@ export function RunCharts({ points, span, events, agents }: RunChartsProps) {
     return causeLines(errors, closes);
   }, [causeKey]);
   const delivery = useMemo(() => hasDelivery(points), [points]);
+  const scriptKey = useMemo(() => JSON.stringify(scriptMetricNames(points)), [points]);
+  const script = useMemo(() => {
+    const { histograms, counters } = JSON.parse(scriptKey) as { histograms: string[]; counters: string[] };
+    return { latency: scriptLatencyLines(histograms), counts: scriptCountLines(counters) };
+  }, [scriptKey]);
   const [corrected, setCorrected] = useState(false);
   const canCorrect = useMemo(() => hasCorrectedRtt(points), [points]);
   const showCorrected = corrected && canCorrect;
@@ -85,6 +91,8 @@ export function RunCharts({ points, span, events, agents }: RunChartsProps) {
         )}
         {causes.length > 0 && <SeriesChart testId="chart-causes" title="Errors and disconnects by cause, per second" lines={causes} points={points} span={span} markers={markers} />}
         {delivery && <SeriesChart testId="chart-delivery" title="Delivery: broadcast reach (%), lost, duplicates, out of order" lines={DELIVERY_LINES} points={points} span={span} markers={markers} />}
+        {script.latency.length > 0 && <SeriesChart testId="chart-script-latency" title="Script timings (ctx.measure), p50 and p99" lines={script.latency} points={points} span={span} markers={markers} unit="ms" />}
+        {script.counts.length > 0 && <SeriesChart testId="chart-script-counts" title="Script counters (ctx.count), per second" lines={script.counts} points={points} span={span} markers={markers} />}
         {latency.length > 0 && <SeriesChart testId="chart-latency" title="Other latencies, p99" lines={latency} points={points} span={span} markers={markers} unit="ms" />}
       </div>
     </section>

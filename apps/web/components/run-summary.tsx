@@ -1,6 +1,7 @@
 import { RunSummary as RunSummarySchema, type RunView } from "@throng/protocol/run";
 import { formatDuration, formatInteger, formatMs, formatRate } from "../lib/format";
 import { percentileKeys } from "../lib/series";
+import { scriptSummaryCells } from "../lib/series-script";
 import { RunEvents } from "./run-events";
 
 type Summary = NonNullable<RunView["summary"]>;
@@ -31,6 +32,7 @@ function cells(summary: Summary): Cell[] {
     ...rtt,
     { label: "Connection failures", value: formatInteger(summary.connectionsFailed), testId: "summary-connections-failed" },
     { label: "Errors", value: formatInteger(summary.errors), testId: "summary-errors" },
+    ...scriptSummaryCells(summary),
   ];
 }
 
