@@ -13,6 +13,11 @@ interface CodeEditorProps {
   describedBy?: string;
 }
 
+/** The CSP nonce of this page (proxy.ts), read from a script Next rendered with it; "" without one. */
+function pageNonce(): string {
+  return document.querySelector<HTMLScriptElement>("script[nonce]")?.nonce ?? "";
+}
+
 /**
  * JavaScript in CodeMirror 6 with highlighting, line numbers and the usual editing keys. CodeMirror loads on
  * demand (its chunk only on script pages); until then, and if it fails to load, a plain textarea stands in.
@@ -39,6 +44,8 @@ export function CodeEditor({ id, label, value, onChange, testId, describedBy }: 
           doc: valueRef.current,
           parent: host.current,
           extensions: [
+            // CodeMirror writes its styles into a <style> tag: the page's CSP lets it in by the nonce Next's scripts carry.
+            EditorView.cspNonce.of(pageNonce()),
             basicSetup,
             javascript(),
             EditorView.lineWrapping,

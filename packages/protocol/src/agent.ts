@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { SEARCH_PHASES } from "./capacity-search";
 import { PlanSpec } from "./plan";
+import { ScriptSha256 } from "./script-bundle";
 import { MetricSnapshot } from "./snapshot";
 import { ServerSample } from "./server-watch";
 
@@ -140,6 +141,23 @@ export const ShardStatus = z.object({
 });
 export type ShardStatus = z.infer<typeof ShardStatus>;
 
+/**
+ * agent → server: send me the script bundle with this SHA-256 (§12). Sent for a script shard the agent's owner allows
+ * and has not cached yet; answered by one `script-bundle` with the same sha256.
+ */
+export const ScriptFetch = z.object({ sha256: ScriptSha256 });
+export type ScriptFetch = z.infer<typeof ScriptFetch>;
+
+/**
+ * server → agent: the answer to `script-fetch`, from the agent's own organisation only: the bundle's source (the
+ * agent hashes it and refuses a mismatch) or why there is none.
+ */
+export const ScriptBundle = z.union([
+  z.object({ sha256: ScriptSha256, source: z.string() }),
+  z.object({ sha256: ScriptSha256, error: z.string().max(2000) }),
+]);
+export type ScriptBundle = z.infer<typeof ScriptBundle>;
+
 /** Messages the agent sends, by envelope type. */
 export const AgentToServer = {
   hello: Hello,
@@ -147,6 +165,7 @@ export const AgentToServer = {
   snapshot: MetricSnapshot,
   "server-sample": ServerSample,
   "shard-status": ShardStatus,
+  "script-fetch": ScriptFetch,
 } as const;
 export type AgentToServerType = keyof typeof AgentToServer;
 
@@ -158,6 +177,7 @@ export const ServerToAgent = {
   "run-stop": RunStop,
   "snapshot-ack": SnapshotAck,
   "search-step": SearchStep,
+  "script-bundle": ScriptBundle,
 } as const;
 export type ServerToAgentType = keyof typeof ServerToAgent;
 

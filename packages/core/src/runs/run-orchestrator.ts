@@ -17,7 +17,7 @@ import { noAgentReason, noWatcherReason, selectAgents, selectWatchers } from "./
 import { publishLive } from "./live";
 import { isTerminal, nextRunStatus, type RunEvent } from "./run-state";
 import { toRunView } from "./run-view";
-import { splitClients } from "./shards";
+import { roomUnit, splitClients } from "./shards";
 import { authorize, type Actor } from "../orgs/permissions";
 import { createCapacitySearchRunner, DEFAULT_SEARCH_TIMING, type SearchTiming } from "./capacity-search-runner";
 
@@ -158,8 +158,7 @@ export function createRunOrchestrator(deps: {
     if (shards.length === 0) {
       const fleetNow = await fleet.listAgents(orgId);
       const agents = selectAgents(fleetNow, spec.agents);
-      const roomSize = spec.scenario.kind === "movement-sync" ? spec.scenario.roomSize : 1;
-      const plan = splitClients(spec.load.clients, agents.map((a) => ({ agentId: a.id, cores: a.cores })), roomSize);
+      const plan = splitClients(spec.load.clients, agents.map((a) => ({ agentId: a.id, cores: a.cores })), roomUnit(spec.scenario));
       if (plan.length === 0) {
         await transition(run, "fail", { error: noAgentReason(spec.agents), endedAt: now() });
         return;
