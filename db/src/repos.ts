@@ -4,6 +4,7 @@ import { createOrgRepo } from "./repos/orgs";
 import { createPlanRepo } from "./repos/plans";
 import { createReportRepo } from "./repos/reports";
 import { createRunRepo } from "./repos/runs";
+import { createScriptRepo } from "./repos/scripts";
 import { createSearchStepRepo } from "./repos/search-steps";
 import { createSecurityRepo } from "./repos/security";
 import { createServerSampleRepo } from "./repos/server-samples";
@@ -21,6 +22,7 @@ export function createRepos(db: Db) {
     serverSamples: createServerSampleRepo(db),
     security: createSecurityRepo(db),
     reports: createReportRepo(db),
+    scripts: createScriptRepo(db),
     /** For GET /health. */
     async ping(): Promise<void> {
       await db.selectNoFrom((eb) => eb.val(1).as("one")).execute();

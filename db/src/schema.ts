@@ -239,6 +239,16 @@ export interface PlanVersionTable {
   created_at: Generated<Date>;
 }
 
+export interface ScriptBundleTable {
+  org_id: string;
+  sha256: string;
+  name: string;
+  source: string;
+  size_bytes: number;
+  created_by: string | null;
+  created_at: Generated<Date>;
+}
+
 export interface Database {
   organization: OrganizationTable;
   member: MemberTable;
@@ -261,4 +271,5 @@ export interface Database {
   session: SessionTable;
   share_links: ShareLinkTable;
   capacity_estimates: CapacityEstimateTable;
+  script_bundles: ScriptBundleTable;
 }

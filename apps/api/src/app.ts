@@ -12,6 +12,7 @@ import { orgRoutes } from "./routes/org.routes";
 import { planRoutes } from "./routes/plans.routes";
 import { reportRoutes } from "./routes/reports.routes";
 import { runRoutes } from "./routes/runs.routes";
+import { scriptRoutes } from "./routes/scripts.routes";
 import type { ApiDeps } from "./services";
 
 /** Builds the whole API around its dependencies; main.ts and the integration tests both call this. */
@@ -36,6 +37,7 @@ export async function buildApp(deps: ApiDeps, options: { logger: FastifyBaseLogg
   await app.register(orgRoutes, deps);
   await app.register(agentRoutes, deps);
   await app.register(planRoutes, deps);
+  await app.register(scriptRoutes, deps);
   await app.register(reportRoutes, deps);
   await app.register(runRoutes, deps);
   await app.register(liveRoutes, deps);

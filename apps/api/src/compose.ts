@@ -9,6 +9,7 @@ import { createOrgService } from "@throng/core/orgs/org-service";
 import { createPlanService } from "@throng/core/plans/plan-service";
 import { createEstimateService } from "@throng/core/capacity/estimates";
 import { createReportService } from "@throng/core/reports/report-service";
+import { createScriptService } from "@throng/core/scripts/script-service";
 import { createRunOrchestrator, DEFAULT_ORCHESTRATION, type OrchestratorConfig } from "@throng/core/runs/run-orchestrator";
 import { createRunService } from "@throng/core/runs/run-service";
 import { systemClock, type Jobs, type Log } from "@throng/core/ports";
@@ -49,12 +50,14 @@ export function composeApi(input: {
   const fleet = createFleetService({
     fleet: repos.fleet, bus, clock, audit, config: { apiPublicUrl: env.API_PUBLIC_URL, heartbeatIntervalMs: env.HEARTBEAT_INTERVAL_MS },
   });
+  const scripts = createScriptService({ scripts: repos.scripts });
   const apiTokens = createApiTokenService({ security: repos.security, orgs: repos.orgs, audit, clock });
   return {
     auth,
     resolveIdentity: createIdentityResolver(auth, repos.orgs, apiTokens),
-    plans: createPlanService({ plans: repos.plans }),
-    runs: createRunService({ repos, fleet, jobs }),
+    plans: createPlanService({ plans: repos.plans, scripts }),
+    scripts,
+    runs: createRunService({ repos, fleet, jobs, scripts }),
     orchestrator: createRunOrchestrator({ repos, fleet, jobs, bus, clock, log, config: input.orchestration ?? DEFAULT_ORCHESTRATION }),
     fleet,
     ingest: createIngestService({ repos, bus, log, coalesceMs: env.INGEST_COALESCE_MS, onStages: input.onStages }),

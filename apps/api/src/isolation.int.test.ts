@@ -3,6 +3,7 @@ import { ApiTokenCreated, InvitationCreated, MemberView } from "@throng/protocol
 import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
 import { RunView } from "@throng/protocol/run";
 import { ShareLinkCreated } from "@throng/protocol/report";
+import { ScriptSummary } from "@throng/protocol/script-bundle";
 import { can } from "@throng/core/orgs/permissions";
 import type { Action } from "@throng/protocol/orgs";
 import { connectTestAgent, helloWith, type TestAgent } from "./testing/test-agent";
@@ -13,7 +14,7 @@ import { NATIVE_IO_FILE } from "./routes/agent-install.routes";
  * Walks every route in the OpenAPI document and tries it as everyone who must be refused. A route missing
  * from `routes` below fails the suite, so nobody adds an endpoint without deciding who may call it.
  */
-interface Fixture { planId: string; runId: string; agentId: string; memberId: string; invitationId: string; tokenId: string; shareLinkId: string }
+interface Fixture { planId: string; runId: string; agentId: string; memberId: string; invitationId: string; tokenId: string; shareLinkId: string; scriptSha256: string }
 type Kind = "collection" | "own" | "by-id";
 const plan = {
   name: "secret plan", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
@@ -48,6 +49,9 @@ const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: u
   "GET /api/plans/:id": { kind: "by-id", id: (f) => f.planId },
   "PUT /api/plans/:id": { kind: "by-id", id: (f) => f.planId, body: { version: 1, spec: plan } },
   "GET /api/plans/:id/versions": { kind: "by-id", id: (f) => f.planId },
+  "GET /api/scripts": { kind: "collection" },
+  "POST /api/scripts": { kind: "own", body: { name: "x.mjs", source: "export default async () => {};" } },
+  "GET /api/scripts/:sha256": { kind: "by-id", id: (f) => f.scriptSha256 },
   "POST /api/plans/:id/runs": { kind: "by-id", id: (f) => f.planId },
   "GET /api/runs": { kind: "collection" },
   "GET /api/runs/:id": { kind: "by-id", id: (f) => f.runId },
@@ -106,7 +110,8 @@ beforeAll(async () => {
   await api.db.updateTable("api_tokens").set({ expires_at: new Date(Date.now() - 1000) }).where("id", "=", expired.id).execute();
   expiredToken = expired.token;
   const shareLinkId = ShareLinkCreated.parse((await victim.request("POST", `/api/runs/${runId}/share-links`, {})).json).id;
-  fixture = { planId, runId, agentId: ready.agentId, memberId: members.find((m: MemberView) => m.role === "viewer")!.id, invitationId, tokenId, shareLinkId };
+  const scriptSha256 = ScriptSummary.parse((await victim.request("POST", "/api/scripts", { name: "secret.mjs", source: "export default async () => { /* victim */ };" })).json).sha256;
+  fixture = { planId, runId, agentId: ready.agentId, memberId: members.find((m: MemberView) => m.role === "viewer")!.id, invitationId, tokenId, shareLinkId, scriptSha256 };
   const doc = (await (await fetch(`${api.url}/api/openapi.json`)).json()) as { paths: unknown };
   operations = Object.entries(doc.paths as Record<string, Record<string, { "x-access": string; "x-permission"?: Action }>>).flatMap(([path, ops]) =>
     Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path: path.replace(/\{path\}$/, "*").replace(/\{(\w+)\}/g, ":$1"), access: op["x-access"], permission: op["x-permission"] })),
@@ -121,7 +126,7 @@ const key = (op: Operation) => `${op.method} ${op.path}`;
 const urlOf = (op: Operation) => {
   const spec = routes[key(op)];
   return op.path
-    .replace(":id", spec?.id ? spec.id(fixture) : "00000000-0000-4000-8000-000000000000")
+    .replace(/:(id|sha256)\b/, spec?.id ? spec.id(fixture) : "00000000-0000-4000-8000-000000000000")
     .replace(":name", "lobby")
     .replace("/api/runs/compare", `/api/runs/compare?ids=${fixture.runId},${fixture.runId}`);
 };

@@ -7,6 +7,7 @@ import type { OrgService } from "@throng/core/orgs/org-service";
 import type { PlanService } from "@throng/core/plans/plan-service";
 import type { EstimateService } from "@throng/core/capacity/estimates";
 import type { ReportService } from "@throng/core/reports/report-service";
+import type { ScriptService } from "@throng/core/scripts/script-service";
 import type { RunOrchestrator } from "@throng/core/runs/run-orchestrator";
 import type { RunService } from "@throng/core/runs/run-service";
 import type { RateLimiter, RateLimitRule } from "@throng/runtime/rate-limit";
@@ -26,6 +27,8 @@ export interface ApiDeps {
   auth: Auth;
   resolveIdentity: ResolveIdentity;
   plans: PlanService;
+  /** Script bundles a script plan runs; agents fetch them over their socket (PROTOCOL.md). */
+  scripts: ScriptService;
   runs: RunService;
   orchestrator: RunOrchestrator;
   fleet: FleetService;

@@ -127,6 +127,15 @@ export function startAgentSession(
         if (result === "unknown-run") log.warn({ agentId: agent.agentId, runId: message.payload.runId }, "server sample for a run this agent does not watch");
         return send({ type: "snapshot-ack", payload: { runId: message.payload.runId, seq: message.payload.seq } });
       }
+      case "script-fetch": {
+        // Only the agent's own organisation's bundles (PROTOCOL.md §12): another org's hash is "not found", never its source.
+        const { sha256 } = message.payload;
+        const source = await deps.scripts.sourceForAgent(agent.orgId, sha256);
+        return send({
+          type: "script-bundle",
+          payload: source !== undefined ? { sha256, source } : { sha256, error: `no script bundle ${sha256} in this agent's organisation: upload it (throng script upload, or the Scripts page)` },
+        });
+      }
       case "shard-status":
         // Its snapshots are stored first (the end of a shard follows its last ack), and the shard's last seconds
         // may still sit in ingest's coalescing window: merge and publish them, so a browser sees every second

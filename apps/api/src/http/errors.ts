@@ -12,6 +12,7 @@ export const httpStatus: Record<ErrorCode, number> = {
   unsupported_version: 426,
   rate_limited: 429,
   unavailable: 503,
+  timeout: 504,
   internal: 500,
 };
 
@@ -27,7 +28,10 @@ export function registerErrorHandler(app: FastifyInstance) {
     }
     const status = "statusCode" in error && typeof error.statusCode === "number" ? error.statusCode : 500;
     if (status >= 400 && status < 500) {
-      const message = "code" in error && String(error.code).startsWith("FST_ERR_CTP") ? `Request body is not valid: ${error.message}` : error.message;
+      const code = "code" in error ? String(error.code) : "";
+      const message = code === "FST_ERR_CTP_BODY_TOO_LARGE"
+        ? `The request body is larger than this route takes (at most ${request.routeOptions.bodyLimit} bytes)`
+        : code.startsWith("FST_ERR_CTP") ? `Request body is not valid: ${error.message}` : error.message;
       return reply.status(status).send(body("validation_failed", message));
     }
     request.log.error({ err: error }, "request failed");

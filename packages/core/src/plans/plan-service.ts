@@ -4,6 +4,8 @@ import { UpdatePlan, type PlanVersionView, type PlanView } from "@throng/protoco
 import type { PlanRepo, PlanRow } from "@throng/db/repos/plans";
 import { authorize, type Actor } from "../orgs/permissions";
 import { assertSlosApply } from "../capacity/slo";
+import { assertPlanScriptStored } from "../scripts/plan-scripts";
+import type { ScriptService } from "../scripts/script-service";
 
 export function toPlanView(row: PlanRow): PlanView {
   return {
@@ -13,20 +15,25 @@ export function toPlanView(row: PlanRow): PlanView {
 }
 
 /** Saving and reading plans; input is validated with the shared PlanSpec schema. */
-export function createPlanService(deps: { plans: PlanRepo }) {
-  const { plans } = deps;
+export function createPlanService(deps: { plans: PlanRepo; scripts: Pick<ScriptService, "stored"> }) {
+  const { plans, scripts } = deps;
+  /** What saving checks beyond the schema: SLOs the scenario measures, and a script the org has uploaded. */
+  const checkSpec = async (actor: Actor, spec: PlanSpec) => {
+    assertSlosApply(spec);
+    await assertPlanScriptStored(spec, (sha256) => scripts.stored(actor.orgId, sha256));
+  };
   return {
     async create(actor: Actor, input: unknown): Promise<PlanView> {
       authorize(actor, "plan.write");
       const spec = parseOrThrow(PlanSpec, input, "plan");
-      assertSlosApply(spec);
+      await checkSpec(actor, spec);
       return toPlanView(await plans.insert(actor.orgId, { id: crypto.randomUUID(), name: spec.name, spec }));
     },
     /** Saves a new version; refuses when someone saved another version since `version` was loaded. */
     async update(actor: Actor, id: string, input: unknown): Promise<PlanView> {
       authorize(actor, "plan.write");
       const { version, spec } = parseOrThrow(UpdatePlan, input, "plan");
-      assertSlosApply(spec);
+      await checkSpec(actor, spec);
       const row = await plans.update(actor.orgId, id, version, { name: spec.name, spec });
       if (row) return toPlanView(row);
       const current = await plans.get(actor.orgId, id);

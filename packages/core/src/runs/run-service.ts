@@ -12,10 +12,12 @@ import { checkPlanAgainstSettings } from "../orgs/target-policy";
 import { noAgentReason, noWatcherReason, selectAgents, selectWatchers } from "./agent-selection";
 import { toRunView } from "./run-view";
 import { serverSeriesOf } from "../metrics/server-watch";
+import { assertPlanScriptStored } from "../scripts/plan-scripts";
+import type { ScriptService } from "../scripts/script-service";
 
 /** What the API does with runs: create one from a plan, read it, read its series. */
-export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs: Jobs }) {
-  const { repos, fleet, jobs } = deps;
+export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs: Jobs; scripts: Pick<ScriptService, "stored"> }) {
+  const { repos, fleet, jobs, scripts } = deps;
 
   async function get(actor: Actor, runId: string): Promise<RunView> {
     authorize(actor, "run.read");
@@ -41,6 +43,8 @@ export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs
       if (!plan) throw new ThrongError("not_found", `No plan ${planId} in this organisation`);
       const spec = PlanSpec.parse(plan.spec);
       checkPlanAgainstSettings(spec, OrgSettings.parse((await repos.orgs.getSettings(orgId)) ?? {}));
+      // A plan saved before scripts were checked at save time still cannot start one its agents could not fetch.
+      await assertPlanScriptStored(spec, (sha256) => scripts.stored(orgId, sha256));
       if (selectAgents(await fleet.listAgents(orgId), spec.agents).length === 0) {
         throw new ThrongError("no_agent_online", noAgentReason(spec.agents));
       }

@@ -1,7 +1,16 @@
+import type { Scenario } from "@throng/protocol/plan";
+
 /** An agent that can take load, with the cores that size its share. */
 export interface ShardCandidate {
   agentId: string;
   cores: number;
+}
+
+/** The unit a plan's clients are split in: whole rooms for movement-sync and for scripts with a roomSize. */
+export function roomUnit(scenario: Scenario): number {
+  if (scenario.kind === "movement-sync") return scenario.roomSize;
+  if (scenario.kind === "script") return scenario.roomSize ?? 1;
+  return 1;
 }
 
 export interface ShardPlan {
@@ -12,15 +21,17 @@ export interface ShardPlan {
 
 /**
  * Splits `clients` across agents in proportion to their cores (largest remainder), so every client is
- * placed exactly once; agents that would get none are left out. With `unit` (a movement-sync room's size)
- * whole units are split, so a room never spans agents and one clock measures its broadcasts.
+ * placed exactly once; agents that would get none are left out. With `unit` (a room's size) whole units are
+ * split, so a room never spans agents and one clock measures its broadcasts. The partial room rides with the
+ * last shard: every shard then starts on a room boundary, so a script's ctx.room (its client index over the
+ * whole run / roomSize) names rooms that live on one agent.
  */
 export function splitClients(clients: number, agents: readonly ShardCandidate[], unit = 1): ShardPlan[] {
   if (unit > 1 && clients < unit) return splitClients(clients, agents.slice(0, 1)); // one partial room
   if (unit > 1) {
     const units = splitClients(Math.floor(clients / unit), agents);
     const rest = clients - Math.floor(clients / unit) * unit;
-    return units.map((s, i) => ({ ...s, clients: s.clients * unit + (i === 0 ? rest : 0) }));
+    return units.map((s, i) => ({ ...s, clients: s.clients * unit + (i === units.length - 1 ? rest : 0) }));
   }
   const totalCores = agents.reduce((acc, a) => acc + Math.max(1, a.cores), 0);
   if (agents.length === 0 || clients <= 0) return [];

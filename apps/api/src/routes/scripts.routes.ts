@@ -1,0 +1,38 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { parseOrThrow } from "@throng/protocol/errors";
+import { SCRIPT_BUNDLE_MAX_BYTES, ScriptList, ScriptSha256, ScriptSummary, ScriptView, UploadScript } from "@throng/protocol/script-bundle";
+import type { ApiDeps } from "../services";
+
+/** Upper-case hex is taken: hashes are compared (and stored) lower-case. */
+const ScriptParams = z.object({ sha256: z.string().transform((s) => s.toLowerCase()).pipe(ScriptSha256) });
+
+/**
+ * Room for the largest bundle as JSON: escaping (quotes, backslashes, newlines) can double a source's bytes. A source
+ * over SCRIPT_BUNDLE_MAX_BYTES inside this gets UploadScript's 400 naming `source`; a bigger body gets 413.
+ */
+export const SCRIPT_UPLOAD_BODY_LIMIT = 2 * SCRIPT_BUNDLE_MAX_BYTES + 64 * 1024;
+
+/** Script bundles: transport only — resolve the caller, one core call, answer. */
+export async function scriptRoutes(app: FastifyInstance, deps: ApiDeps) {
+  const { resolveIdentity, scripts } = deps;
+
+  app.get("/api/scripts", { config: { doc: { summary: "List script bundles, newest first", access: "user", permission: "plan.read", response: ScriptList } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    return { scripts: await scripts.list(actor) };
+  });
+
+  app.post("/api/scripts", {
+    bodyLimit: SCRIPT_UPLOAD_BODY_LIMIT,
+    config: { doc: { summary: "Upload a script bundle (201; the same bytes again answer 200 with the stored one)", access: "user", permission: "plan.write", body: UploadScript, response: ScriptSummary } },
+  }, async (request, reply) => {
+    const { actor } = await resolveIdentity(request);
+    const { script, created } = await scripts.upload(actor, request.body);
+    return reply.status(created ? 201 : 200).send(script);
+  });
+
+  app.get("/api/scripts/:sha256", { config: { doc: { summary: "Read a script bundle with its source", access: "user", permission: "plan.read", response: ScriptView } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    return scripts.get(actor, parseOrThrow(ScriptParams, request.params, "script hash").sha256);
+  });
+}
