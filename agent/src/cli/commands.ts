@@ -1,11 +1,11 @@
-import { runAgent } from "../connection/agent";
+import { runAgent, type AgentRunShard } from "../connection/agent";
 import type { RunAssignment } from "@throng/protocol/agent";
 import { availableParallelism } from "node:os";
 import { createEnginePool } from "../engine/engine-pool";
 import { runOnEngines } from "../engine/engines";
 import { refusedTarget } from "../connection/target-guard";
+import { scriptBundlePath, scriptCacheDirs } from "../scripts/script-cache";
 import { scriptRefusal, type ScriptPermission } from "../scripts/script-permission";
-import type { RunShardOptions } from "../engine/run-shard";
 import { startTarget, type TargetOptions } from "../target/target-server";
 import { ioPathNote } from "../transports/native-io";
 import { consoleLogger } from "./console-logger";
@@ -33,12 +33,16 @@ export async function connectCommand(args: ConnectArgs): Promise<ExitCode> {
   const pool = engines > 1 ? createEnginePool(process.argv[1]!, engines, (up) => consoleLogger.info(`${up} of ${engines} engine processes forked and ready`)) : undefined;
   try {
     // The same engine entry as `run`: several engine processes merged into one snapshot per second.
-    const runShard = async (assignment: RunAssignment, options: RunShardOptions) => {
+    const runShard: AgentRunShard = async (assignment: RunAssignment, { fetchScript, ...options }) => {
       const refused = refusedTarget(assignment, allowTargets);
       if (refused) throw new Error(refused); // reported to the server as the shard's failure
+      // Permission first: a script this agent may not run is never downloaded.
       const scriptRefused = await scriptRefusal(assignment.plan.scenario, allowScripts);
       if (scriptRefused) throw new Error(scriptRefused);
-      const scripts = { allowTargets, ...(allowScripts ? { permission: allowScripts } : {}) };
+      // A bundle by hash is fetched here, once per shard, in the process that holds the control connection; the
+      // engine processes (which have none) are handed the verified file's path.
+      const bundlePath = await scriptBundlePath(assignment.plan.scenario, scriptCacheDirs(rest.configPath), fetchScript);
+      const scripts = { allowTargets, ...(allowScripts ? { permission: allowScripts } : {}), ...(bundlePath ? { bundlePath } : {}) };
       return runOnEngines(assignment, { ...options, engines, scripts, ...(pool ? { pool } : {}) });
     };
     const exit = await runAgent({ ...rest, runShard, log: consoleLogger, signal: shutdown.signal });

@@ -32,6 +32,7 @@ const byErrorCode: Record<ErrorCode, ExitCode> = {
   unsupported_version: ExitCode.versionUnsupported,
   rate_limited: ExitCode.failure,
   unavailable: ExitCode.failure,
+  timeout: ExitCode.failure,
   internal: ExitCode.failure,
 };
 

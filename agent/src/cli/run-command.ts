@@ -22,7 +22,7 @@ import { ExitCode } from "./exit-codes";
 import { readPlanFile } from "./plan-file";
 import { progressLine, progressTableRows, serverSummaryText, stepsText, summaryText, verdictText } from "./progress";
 import { scriptSummaryText } from "./script-summary";
-import { scriptRefusal } from "../scripts/script-permission";
+import { NO_SCRIPT_STORE, scriptRefusal } from "../scripts/script-permission";
 import { shutdownSignal } from "./signals";
 
 export interface RunArgs {
@@ -93,7 +93,8 @@ export function fdWarning(clientsPerEngine: number, limit: number | undefined): 
 /** `throng-agent run plan.yaml`: runs a plan standalone; exits 0 when every SLO passed, 5 when one failed. */
 export async function runCommand(args: RunArgs): Promise<ExitCode> {
   const plan = withScriptPath(await readPlanFile(args.planPath), args.planPath);
-  const scriptRefused = await scriptRefusal(plan.scenario, args.allowScripts ? { any: true } : undefined);
+  const byHash = plan.scenario.kind === "script" && "sha256" in plan.scenario.script;
+  const scriptRefused = byHash ? NO_SCRIPT_STORE : await scriptRefusal(plan.scenario, args.allowScripts ? { any: true } : undefined);
   if (scriptRefused) {
     console.error(`error: ${scriptRefused}`);
     return ExitCode.usage;

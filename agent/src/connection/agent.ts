@@ -1,8 +1,8 @@
-import { AGENT_PROTOCOL_VERSION, AgentCloseCode, type AgentRole, type HostInfo, type Ready } from "@throng/protocol/agent";
+import { AGENT_PROTOCOL_VERSION, AgentCloseCode, type AgentRole, type HostInfo, type Ready, type RunAssignment } from "@throng/protocol/agent";
 import { ThrongError } from "@throng/protocol/errors";
 import { THRONG_VERSION } from "@throng/protocol/version";
 import { offsetClock, sleep } from "../engine/clock";
-import { runShard as defaultRunShard } from "../engine/run-shard";
+import { runShard as defaultRunShard, type RunShardOptions, type ShardResult } from "../engine/run-shard";
 import { ioPathNote } from "../transports/native-io";
 import { createAuthChoice } from "./auth";
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from "./backoff";
@@ -11,7 +11,14 @@ import { hostInfo } from "./host-info";
 import type { Logger } from "./logger";
 import { gatewayUrl, normaliseServer } from "./server-url";
 import { openSession, type ServerMessageAfterReady, type Session, type SessionEnd } from "./session";
+import { createScriptFetcher, type ScriptFetcher } from "./script-fetch";
 import { createShardManager, type ShardManager } from "./shards";
+
+/**
+ * How the connected agent runs a shard: the engine's options plus `fetchScript`, which asks the server for a script
+ * bundle over this connection (PROTOCOL.md §12; the caller checks the hash).
+ */
+export type AgentRunShard = (assignment: RunAssignment, options: RunShardOptions & { fetchScript(sha256: string): Promise<string> }) => Promise<ShardResult>;
 
 export interface AgentOptions {
   /** The API's http(s) address, as shown in the dashboard's install command. */
@@ -28,7 +35,7 @@ export interface AgentOptions {
   host?: HostInfo;
   backoff?: BackoffOptions;
   handshakeTimeoutMs?: number;
-  runShard?: typeof defaultRunShard;
+  runShard?: AgentRunShard;
   bufferCapacity?: number;
 }
 
@@ -60,8 +67,10 @@ export async function runAgent(options: AgentOptions): Promise<AgentExit> {
   let offsetMs = 0;
   let current: Session | undefined;
   const orphan = createOrphanTimer(log);
+  const scripts = createScriptFetcher((message) => current?.send(message) ?? false);
+  const runShard = options.runShard ?? defaultRunShard;
   const shards = createShardManager({
-    runShard: options.runShard ?? defaultRunShard,
+    runShard: (assignment, shardOptions) => runShard(assignment, { ...shardOptions, fetchScript: (sha256) => scripts.fetch(sha256) }),
     clock: () => offsetClock(offsetMs),
     log,
     ...(options.bufferCapacity ? { bufferCapacity: options.bufferCapacity } : {}),
@@ -89,7 +98,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentExit> {
         ...(options.handshakeTimeoutMs ? { handshakeTimeoutMs: options.handshakeTimeoutMs } : {}),
         onReady,
         onOffset: (offset) => (offsetMs = offset),
-        onMessage: (message) => dispatch(shards, message),
+        onMessage: (message) => dispatch(shards, scripts, message),
       });
       current = session;
       if (signal.aborted) session.close(AgentCloseCode.normal, "agent shutting down");
@@ -140,7 +149,7 @@ function createOrphanTimer(log: Logger) {
   };
 }
 
-function dispatch(shards: ShardManager, message: ServerMessageAfterReady): void {
+function dispatch(shards: ShardManager, scripts: ScriptFetcher, message: ServerMessageAfterReady): void {
   switch (message.type) {
     case "run-assignment":
       return shards.assign(message.payload);
@@ -150,6 +159,8 @@ function dispatch(shards: ShardManager, message: ServerMessageAfterReady): void 
       return shards.ack(message.payload.runId, message.payload.seq);
     case "search-step":
       return shards.searchStep(message.payload);
+    case "script-bundle":
+      return scripts.receive(message.payload);
     case "heartbeat":
       return; // liveness is tracked by the session
   }

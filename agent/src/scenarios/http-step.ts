@@ -1,6 +1,7 @@
 import type { SessionStep } from "@throng/protocol/plan";
 import { prepareTemplate, type PreparedTemplate, type SessionVars } from "./message-template";
 import { compileCapture, type CaptureReader } from "./reply-rule";
+import type { StepObserver } from "./session";
 import type { WireFormat } from "./wire-format";
 
 /** An http step as the plan gives it. */
@@ -65,19 +66,29 @@ export type HttpOutcome = { ok: true } | { ok: false; cause: HttpFailure; status
  * Runs the steps in order with Node's fetch, each under its own timeout; captures go into `vars`. `signal` aborts
  * them all (the client was stopped): the outcome is then "http-error" and the caller counts nothing.
  */
-export async function runHttpSteps(steps: readonly CompiledHttpStep[], fields: TextFields, vars: Record<string, string | number>, signal: AbortSignal): Promise<HttpOutcome> {
+export async function runHttpSteps(
+  steps: readonly CompiledHttpStep[],
+  fields: TextFields,
+  vars: Record<string, string | number>,
+  signal: AbortSignal,
+  observer?: StepObserver,
+): Promise<HttpOutcome> {
   for (const step of steps) {
+    observer?.step();
     let request: { url: string; init: RequestInit };
     try {
       request = buildRequest(step, fields, vars);
     } catch {
       return { ok: false, cause: "session-capture" };
     }
+    observer?.sent(`${step.method} ${request.url}${request.init.body ? `\n\n${String(request.init.body)}` : ""}`);
     let body: Buffer;
     try {
       const response = await fetch(request.url, { ...request.init, signal: AbortSignal.any([signal, AbortSignal.timeout(step.timeoutMs)]) });
       body = Buffer.from(await response.arrayBuffer());
-      if (!step.okStatus(response.status)) return { ok: false, cause: "http-status", status: response.status };
+      const ok = step.okStatus(response.status);
+      observer?.received(Buffer.concat([Buffer.from(`HTTP ${response.status}\n\n`), body]), ok);
+      if (!ok) return { ok: false, cause: "http-status", status: response.status };
     } catch (error) {
       return { ok: false, cause: (error as Error).name === "TimeoutError" ? "http-timeout" : "http-error" };
     }
@@ -85,6 +96,7 @@ export async function runHttpSteps(steps: readonly CompiledHttpStep[], fields: T
       const value = read(body);
       if (value === undefined) return { ok: false, cause: "session-capture" };
       vars[name] = value;
+      observer?.captured(name, value);
     }
   }
   return { ok: true };

@@ -1,4 +1,4 @@
-import type { MovementSyncScenario } from "@throng/protocol/plan";
+import type { MovementSyncScenario, SessionStep } from "@throng/protocol/plan";
 import type { ScenarioMetrics } from "../metrics/snapshot-builder";
 import type { TransportConnection } from "../transports/transport";
 import { compileBroadcastRule, type Broadcast } from "./broadcast-rule";
@@ -10,6 +10,15 @@ import { RoomSendTimes, sendTimeDepth } from "./send-times";
 import { compileSession } from "./session";
 
 const PAD = "x".repeat(65_536);
+
+/**
+ * The built-in join/joined exchange (what onOpen and builtIn below do on the hot path) written as session steps, for a
+ * trial (engine/session-trial.ts) of a plan that gives no session of its own.
+ */
+export const BUILT_IN_JOIN: readonly SessionStep[] = [
+  { kind: "send", message: { format: "json", body: '{"type":"join","room":{{room}},"client":{{client}}}' } },
+  { kind: "expect", reply: { json: { field: "type", equals: "joined" } } },
+];
 /** As fast as possible: the next update goes when every room member got the last one, or after this long. */
 const FAST_RESEND_MS = 1_000;
 

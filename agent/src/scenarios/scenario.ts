@@ -5,7 +5,7 @@ import { causeOf, failedConnection, type Transport, type TransportConnection, ty
 import { runHttpSteps, type HttpFailure, type TextFields } from "./http-step";
 import type { SessionVars } from "./message-template";
 import { answer, type Answering, type Responders } from "./respond-rules";
-import { SessionRun, type CompiledSession, type SessionDone, type SessionFailure } from "./session";
+import { SessionRun, type CompiledSession, type SessionDone, type SessionFailure, type StepObserver } from "./session";
 
 /** What the engine drives: it starts clients on its load schedule and closes them all at the end. */
 export interface ScenarioRunner {
@@ -70,7 +70,7 @@ export interface ClientHandlers {
   onOpen(connection: TransportConnection, session?: SessionDone): void;
   onMessage(data: Buffer, receivedAt: number): void;
   /** Steps run before onOpen (the plan's `session`); while they run, messages go to them, not to onMessage. */
-  session?: { steps: CompiledSession; room?: number };
+  session?: { steps: CompiledSession; room?: number; observer?: StepObserver };
   /** The plan's `respond` rules (respond-rules.ts): a message one matches is answered and goes to neither the session nor onMessage. */
   respond?: Responders;
   /** The client's room ({{room}} in respond answers) when it has no session. */
@@ -168,7 +168,7 @@ export function openClient(context: ScenarioContext, index: number, handlers: Cl
               failSession(cause);
               void connection.close();
             },
-          });
+          }, handlers.session?.observer);
           session.start(before);
         },
         onMessage(data, receivedAt) {
@@ -208,7 +208,7 @@ export function openClient(context: ScenarioContext, index: number, handlers: Cl
     const vars: Record<string, string | number> = {};
     const startedAt = performance.now();
     http = new AbortController();
-    void runHttpSteps(httpSteps, fields, vars, http.signal).then((outcome) => {
+    void runHttpSteps(httpSteps, fields, vars, http.signal, handlers.session?.observer).then((outcome) => {
       http = undefined;
       if (stopped) return;
       if (!outcome.ok) {

@@ -61,6 +61,20 @@ export interface SessionDone {
   endedAt: number;
 }
 
+/**
+ * Told what each step does, for a session trial (session-trial.ts). Runs leave it out and pay one check per step,
+ * never per message of their traffic. Steps begin in the plan's order (http steps first, as the schema keeps them).
+ */
+export interface StepObserver {
+  /** The next step begins; the one before it (if any) ended well. */
+  step(): void;
+  /** What the step sent (a message, or an http step's request). */
+  sent(data: string | Uint8Array): void;
+  /** A reply the step read; `matched` when it is the one its expect step waited for. */
+  received(data: Buffer, matched: boolean): void;
+  captured(name: string, value: string | number): void;
+}
+
 export interface SessionEvents {
   done(result: SessionDone): void;
   failed(cause: SessionFailure): void;
@@ -85,6 +99,7 @@ export class SessionRun {
     private readonly fields: { client: number; room?: number },
     private readonly metrics: ScenarioMetrics,
     private readonly events: SessionEvents,
+    private readonly observer?: StepObserver,
   ) {}
 
   /** `before`: what the client's http steps captured, and when they began (the session's time counts from there). */
@@ -103,12 +118,16 @@ export class SessionRun {
   onMessage(data: Buffer, receivedAt: number): void {
     const step = this.session.steps[this.at];
     if (this.over || step?.kind !== "expect") return;
-    if (step.failWhen?.(data)) return this.fail("session-rejected");
-    if (!step.reply(data)) return;
+    const rejected = step.failWhen?.(data) ?? false;
+    const matched = !rejected && step.reply(data);
+    this.observer?.received(data, matched);
+    if (rejected) return this.fail("session-rejected");
+    if (!matched) return;
     for (const { name, read } of step.captures) {
       const value = read(data);
       if (value === undefined) return this.fail("session-capture");
       this.vars[name] = value;
+      this.observer?.captured(name, value);
     }
     clearTimeout(this.timer);
     this.next(receivedAt);
@@ -123,6 +142,7 @@ export class SessionRun {
   private next(now: number): void {
     for (this.at += 1; this.at < this.session.steps.length; this.at += 1) {
       const step = this.session.steps[this.at]!;
+      this.observer?.step();
       if (step.kind === "expect") {
         this.timer = setTimeout(() => this.fail("session-timeout"), step.timeoutMs);
         return;
@@ -133,6 +153,7 @@ export class SessionRun {
       }
       const message = step.template.bind(this.vars)({ seq: this.sent, sentAtUs: Math.round((performance.timeOrigin + performance.now()) * 1000), ...this.fields });
       if (!this.connection.send(message)) return this.cancel();
+      this.observer?.sent(message);
       this.sent += 1;
       this.metrics.messageSent(message.length);
       now = performance.now();

@@ -6,7 +6,7 @@ import type { Scenario } from "@throng/protocol/plan";
 export type ScriptPermission = { any: true } | { sha256: string[] };
 
 export const NO_SCRIPTS = "this agent does not run scripts: start it with --allow-scripts (or --allow-scripts <sha256> to allow one bundle)";
-export const NO_SCRIPT_STORE = "scripts by hash need the control plane's script store (not built yet)";
+export const NO_SCRIPT_STORE = "a script by sha256 is fetched from the control plane by throng-agent connect; throng-agent run takes script: { path: file.mjs }";
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
@@ -21,7 +21,8 @@ export function parseScriptPermission(value: true | string): ScriptPermission {
 
 /**
  * Null when the scenario may run here (not a script, or a script the permission covers), else why not. A script
- * given by path is allowed by a hash list when the file's own SHA-256 is on it.
+ * given by path is allowed by a hash list when the file's own SHA-256 is on it; one by sha256 when that hash is. Checked
+ * before a bundle is fetched, so a refused script is never downloaded.
  */
 export async function scriptRefusal(scenario: Scenario, permission: ScriptPermission | undefined): Promise<string | null> {
   if (scenario.kind !== "script") return null;
@@ -30,7 +31,7 @@ export async function scriptRefusal(scenario: Scenario, permission: ScriptPermis
   if ("sha256" in script) {
     const hash = script.sha256.toLowerCase();
     if ("sha256" in permission && !permission.sha256.includes(hash)) return `script bundle ${hash} is not on this agent's --allow-scripts list`;
-    return NO_SCRIPT_STORE;
+    return null;
   }
   if ("any" in permission) return null;
   let hash: string;

@@ -3,7 +3,7 @@ import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { RunAssignment } from "@throng/protocol/agent";
 import type { ScenarioRunner } from "../scenarios/scenario";
-import { scriptRefusal, type ScriptPermission } from "./script-permission";
+import { NO_SCRIPT_STORE, scriptRefusal, type ScriptPermission } from "./script-permission";
 import type { ScriptMetricsPart } from "./script-tally";
 import { SCRIPT_WORKER_MARK, type FromScriptWorker, type ScriptWorkerData, type ToScriptWorker } from "./script-worker";
 
@@ -13,6 +13,12 @@ export interface ScriptOptions {
   permission?: ScriptPermission;
   /** `--allow-target`: a script's own sockets are held to it too. */
   allowTargets?: string[];
+  /**
+   * A plan's `script: { sha256 }` as a verified file: the agent's main process fetches the bundle over its control
+   * connection and checks its hash before any engine starts (cli/commands.ts), so engine processes, which hold no
+   * connection, only ever import a file named by its hash.
+   */
+  bundlePath?: string;
 }
 
 /** After the run's end, how long clients get to settle before their worker is terminated. */
@@ -55,8 +61,8 @@ export async function startScriptShard(assignment: RunAssignment, options: Scrip
   if (scenario.kind !== "script") throw new Error(`not a script scenario: ${scenario.kind}`);
   const refused = await scriptRefusal(scenario, options.permission);
   if (refused) throw new Error(refused);
-  if (!("path" in scenario.script)) throw new Error("scripts by hash need the control plane's script store (not built yet)");
-  const { path } = scenario.script;
+  const path = "path" in scenario.script ? scenario.script.path : options.bundlePath;
+  if (path === undefined) throw new Error(NO_SCRIPT_STORE);
   const worker = spawnWorker({
     [SCRIPT_WORKER_MARK]: true,
     path,

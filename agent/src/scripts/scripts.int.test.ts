@@ -103,10 +103,10 @@ describe("scripted clients (issue 15)", () => {
     expect(verdict.outcome).toBe("passed");
   });
 
-  it("an agent without --allow-scripts refuses a script shard; a script by hash needs the script store", async () => {
+  it("an agent without --allow-scripts refuses a script shard; a script by hash needs the file the agent fetched for it", async () => {
     await expect(runScript({ script: { path: fixture("counting.mjs") } }, 1, 1, {})).rejects.toThrow(
       "this agent does not run scripts: start it with --allow-scripts (or --allow-scripts <sha256> to allow one bundle)",
     );
-    await expect(runScript({ script: { sha256: "a".repeat(64) } }, 1, 1)).rejects.toThrow("scripts by hash need the control plane's script store (not built yet)");
+    await expect(runScript({ script: { sha256: "a".repeat(64) } }, 1, 1)).rejects.toThrow("a script by sha256 is fetched from the control plane by throng-agent connect");
   });
 });

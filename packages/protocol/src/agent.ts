@@ -4,6 +4,7 @@ import { PlanSpec } from "./plan";
 import { ScriptSha256 } from "./script-bundle";
 import { MetricSnapshot } from "./snapshot";
 import { ServerSample } from "./server-watch";
+import { SessionTrial, SessionTrialResult } from "./session-trial";
 
 /** What an agent does in runs: generate load, or watch the server under test on its host (§11). */
 export const AgentRole = z.enum(["load", "watch"]);
@@ -166,6 +167,7 @@ export const AgentToServer = {
   "server-sample": ServerSample,
   "shard-status": ShardStatus,
   "script-fetch": ScriptFetch,
+  "session-trial-result": SessionTrialResult,
 } as const;
 export type AgentToServerType = keyof typeof AgentToServer;
 
@@ -178,6 +180,7 @@ export const ServerToAgent = {
   "snapshot-ack": SnapshotAck,
   "search-step": SearchStep,
   "script-bundle": ScriptBundle,
+  "session-trial": SessionTrial,
 } as const;
 export type ServerToAgentType = keyof typeof ServerToAgent;
 

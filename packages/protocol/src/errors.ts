@@ -11,6 +11,8 @@ export const ErrorCode = z.enum([
   "unsupported_version",
   "rate_limited",
   "unavailable",
+  /** Something the request waited for (an agent's answer) did not come in time. */
+  "timeout",
   "internal",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
