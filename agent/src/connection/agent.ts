@@ -11,6 +11,7 @@ import { hostInfo } from "./host-info";
 import type { Logger } from "./logger";
 import { gatewayUrl, normaliseServer } from "./server-url";
 import { openSession, type ServerMessageAfterReady, type Session, type SessionEnd } from "./session";
+import { openMeasurementBuffer } from "./measurement-buffer";
 import { createScriptFetcher, type ScriptFetcher } from "./script-fetch";
 import { createShardManager, type ShardManager } from "./shards";
 
@@ -67,12 +68,15 @@ export async function runAgent(options: AgentOptions): Promise<AgentExit> {
   let offsetMs = 0;
   let current: Session | undefined;
   const orphan = createOrphanTimer(log);
+  const disk = await openMeasurementBuffer(options.configPath, server, log);
   const scripts = createScriptFetcher((message) => current?.send(message) ?? false);
   const runShard = options.runShard ?? defaultRunShard;
   const shards = createShardManager({
     runShard: (assignment, shardOptions) => runShard(assignment, { ...shardOptions, fetchScript: (sha256) => scripts.fetch(sha256) }),
     clock: () => offsetClock(offsetMs),
     log,
+    disk: disk.buffer,
+    recovered: disk.recovered,
     ...(options.bufferCapacity ? { bufferCapacity: options.bufferCapacity } : {}),
   });
   const onAbort = () => void shards.shutdown().then(() => current?.close(AgentCloseCode.normal, "agent shutting down"));
@@ -123,6 +127,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentExit> {
     signal.removeEventListener("abort", onAbort);
     orphan.connected(undefined);
     await shards.shutdown();
+    await disk.buffer.close();
   }
   return { kind: "stopped" };
 }

@@ -1,32 +1,15 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { connect, createServer } from "node:net";
+import type { ChildProcess } from "node:child_process";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PingPongScenario, SessionStep } from "@throng/protocol/plan";
 import { merged, runPlan, total, totalsByKind } from "../testing/assignment";
+import { startRedisServer } from "../testing/redis-server";
 
 // A real third-party server speaking its own protocol: Debian's redis-server, driven by a plan alone (docs/protocols.md).
 
 const hex = (text: string) => Buffer.from(text).toString("hex");
 let redis: ChildProcess | undefined;
 let port = 0;
-
-function redisServerPath(): string {
-  try {
-    return execFileSync("sh", ["-c", "command -v redis-server"], { encoding: "utf8" }).trim();
-  } catch {
-    throw new Error("redis-server is not installed on this machine: install Debian's redis-server (apt-get install redis-server) to run this test");
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port: free } = server.address() as { port: number };
-      server.close(() => resolve(free));
-    });
-    server.on("error", reject);
-  });
-}
 
 /** Sends `commands` on a fresh authenticated socket and resolves with everything Redis answered once `done` matches it. */
 function redisSay(commands: string, done: RegExp): Promise<string> {
@@ -76,18 +59,7 @@ function plan(scenario: PingPongScenario, clients: number, durationSec: number) 
 }
 
 beforeAll(async () => {
-  const path = redisServerPath();
-  port = await freePort();
-  const child = spawn(path, ["--port", String(port), "--bind", "127.0.0.1", "--requirepass", "secret", "--save", "", "--appendonly", "no"], { stdio: ["ignore", "pipe", "pipe"] });
-  redis = child;
-  await new Promise<void>((resolve, reject) => {
-    let output = "";
-    child.stdout!.on("data", (data: Buffer) => {
-      output += data.toString();
-      if (output.includes("Ready to accept connections")) resolve();
-    });
-    child.on("exit", (code) => reject(new Error(`redis-server exited (${code}) before it was ready: ${output}`)));
-  });
+  ({ port, process: redis } = await startRedisServer(["--requirepass", "secret"]));
 });
 
 afterAll(() => {

@@ -18,6 +18,7 @@ import { publishLive } from "./live";
 import { isTerminal, nextRunStatus, type RunEvent } from "./run-state";
 import { toRunView } from "./run-view";
 import { roomUnit, splitClients } from "./shards";
+import { lastRunSeq, lostSeconds } from "./lost-seconds";
 import { authorize, type Actor } from "../orgs/permissions";
 import { createCapacitySearchRunner, DEFAULT_SEARCH_TIMING, type SearchTiming } from "./capacity-search-runner";
 
@@ -184,6 +185,30 @@ export function createRunOrchestrator(deps: {
     await jobs.finishRun({ orgId, runId }, Math.max(0, endsIn), "planned-end");
   }
 
+  /**
+   * Seconds an agent's shard should have delivered and the run does not hold (its process killed before sending
+   * them, its link cut): one `seconds-lost` event per agent (once, however often finish runs), and the reasons.
+   */
+  async function recordLostSeconds(run: RunRow, shards: readonly ShardRow[], snapshots: readonly SnapshotRow[]): Promise<string[]> {
+    if (!run.startAt) return [];
+    const stored = new Map<string, Set<number>>();
+    for (const row of snapshots) stored.set(row.agentId, (stored.get(row.agentId) ?? new Set()).add(row.seq));
+    const events = await repos.runs.listEvents(run.orgId, run.id);
+    const searchEnded = events.find((e) => e.kind === "search-ended");
+    const endMs = Math.min(clock.now(), searchEnded ? new Date(searchEnded.at).getTime() : Infinity);
+    const agents = await fleet.listAgents(run.orgId, shards.map((s) => s.agentId));
+    const lost = lostSeconds({
+      shards, stored, lastRunSeq: lastRunSeq(run.startAt.getTime(), PlanSpec.parse(run.spec).load.durationSec, endMs),
+      names: new Map(agents.map((a) => [a.id, a.hostname])),
+    });
+    for (const { agentId, message } of lost) {
+      if (events.some((e) => e.kind === "seconds-lost" && e.agentId === agentId)) continue;
+      await repos.runs.insertEvent(run.orgId, run.id, { kind: "seconds-lost", agentId, message });
+      log.warn({ runId: run.id, agentId }, message);
+    }
+    return lost.map((l) => l.message);
+  }
+
   /** Closes a run with its summary; agents that never reported are told to stop and named in the error. */
   async function finish(orgId: string, runId: string): Promise<void> {
     const run = await repos.runs.get(orgId, runId);
@@ -207,7 +232,7 @@ export function createRunOrchestrator(deps: {
     ];
     // A run that lost an agent (degraded) did not run as planned: its verdict says so, whatever its SLOs say.
     const lost = run.status === "degraded" && !shards.some((s) => s.state === "lost") ? ["the run was degraded: an agent was lost"] : [];
-    const verdictProblems = [...problems, ...lost];
+    const verdictProblems = [...problems, ...lost, ...(await recordLostSeconds(run, shards, snapshots))];
     const patch = { ...(await judge(run, snapshots, snapshots.length === 0 ? "failed" : "finished", verdictProblems)), endedAt: now() };
     if (snapshots.length === 0) {
       await transition(run, "fail", { ...patch, error: problems.join("; ") || "No agent sent any measurement" });
