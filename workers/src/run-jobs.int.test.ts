@@ -193,6 +193,26 @@ describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
     expect((run?.verdict as { reasons: string[] }).reasons.join("\n")).toMatch(/did not report the end of its shard/);
   });
 
+  it("finish-run names the seconds a shard reported and never delivered, in one seconds-lost event, and does not pass the run", async () => {
+    const { orgId, agentId, runId } = await seedRun();
+    await workers.orchestrator.start(orgId, runId);
+    for (const seq of [0, 1, 4]) {
+      await repos.snapshots.insert(orgId, runId, {
+        agentId, seq, second: 1000 + seq, intervalMs: 1000, clients: 9, step: null, histograms: {},
+        counters: { connectionsOpen: 9, connectionsOpened: 9, connectionsFailed: 0, connectionsClosed: 0, messagesSent: 90, messagesReceived: 90, bytesSent: 1, bytesReceived: 1, errors: 0 },
+        rttHist: encodeValues(Array(90).fill(1_000)), health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
+      });
+    }
+    await workers.orchestrator.shardStatus(orgId, agentId, { runId, state: "finished", lastSeq: 5 });
+    await workers.orchestrator.finish(orgId, runId);
+    await workers.orchestrator.finish(orgId, runId); // a job may run twice: still one event
+    const run = await repos.runs.get(orgId, runId);
+    const expected = `agent rig (${agentId}) lost seconds 2–3, 5 (3 s): they never arrived, though the agent reported its shard finished at second 5`;
+    expect((await repos.runs.listEvents(orgId, runId)).filter((e) => e.kind === "seconds-lost").map((e) => [e.agentId, e.message])).toEqual([[agentId, expected]]);
+    expect(run?.verdict).toMatchObject({ passed: false, outcome: "incomplete" });
+    expect((run?.verdict as { reasons: string[] }).reasons).toContain(expected);
+  });
+
   it("rejects a malformed job payload without retrying it", async () => {
     const job = await runQueue.queue.add("start-run", { orgId: "o", runId: "not-a-uuid" }, { attempts: 3 });
     await expect.poll(async () => (await runQueue.queue.getJob(job.id!))?.failedReason, { timeout: 10_000 }).toMatch(/runId/);

@@ -1,9 +1,10 @@
-import type { AgentToServerMessage, RunAssignment, SearchStep, ShardStatus } from "@throng/protocol/agent";
+import { ShardStatus, type AgentToServerMessage, type RunAssignment, type SearchStep } from "@throng/protocol/agent";
 import type { ServerSample } from "@throng/protocol/server-watch";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import type { Clock } from "../engine/clock";
 import type { runShard as RunShard } from "../engine/run-shard";
 import { createSearchFeed, type SearchFeed } from "../engine/search-feed";
+import type { DiskBuffer, RecoveredRun } from "../metrics/disk-buffer";
 import { createSnapshotBuffer } from "../metrics/snapshot-buffer";
 import type { Logger } from "./logger";
 
@@ -29,6 +30,10 @@ export interface ShardManagerOptions {
   clock(): Clock;
   log: Logger;
   bufferCapacity?: number;
+  /** The unacknowledged measurements on disk too (PROTOCOL.md §5.1); without it they live in memory only. */
+  disk?: DiskBuffer<Measurement>;
+  /** What an earlier process of this agent left on disk: re-sent first, and its shards are not resumed. */
+  recovered?: RecoveredRun<Measurement>[];
 }
 
 export interface ShardManager {
@@ -50,7 +55,7 @@ export interface ShardManager {
 }
 
 /** What a shard measures each second; both are acknowledged by (run, seq) with snapshot-ack. */
-type Measurement = MetricSnapshot | ServerSample;
+export type Measurement = MetricSnapshot | ServerSample;
 
 const isServerSample = (m: Measurement): m is ServerSample => "pid" in m;
 
@@ -65,6 +70,8 @@ export function createShardManager(options: ShardManagerOptions): ShardManager {
   const shards = new Map<string, Shard>();
   const pendingStatuses: ShardStatus[] = [];
   let send: ((message: AgentToServerMessage) => boolean) | undefined;
+  const { disk } = options;
+  for (const run of options.recovered ?? []) recover(run);
 
   const emit = (message: AgentToServerMessage) => send?.(message) ?? false;
   const sendStatus = (status: ShardStatus) => {
@@ -76,12 +83,38 @@ export function createShardManager(options: ShardManagerOptions): ShardManager {
     for (const shard of finished.slice(0, Math.max(0, finished.length - REMEMBERED_SHARDS))) shards.delete(shard.runId);
   }
 
+  function keep(measurement: Measurement): void {
+    const dropped = buffer.add(measurement);
+    if (!dropped) return;
+    log.warn(`snapshot buffer full: dropped unacknowledged snapshot ${dropped.seq} of run ${dropped.runId}`);
+    disk?.ack(dropped.runId, dropped.seq);
+  }
+
+  /**
+   * A run this agent's previous process held when it died: its kept seconds are re-sent on the next ready, then
+   * its final status. The load is not resumed mid-run (the clients, their sessions and the seconds between the
+   * kill and now are gone), so a shard that had not ended reports `failed`, naming the last second it kept.
+   */
+  function recover(recovered: RecoveredRun<Measurement>): void {
+    for (const entry of recovered.entries) keep(entry);
+    const parsed = ShardStatus.safeParse(recovered.final);
+    const final: ShardStatus = parsed.success ? parsed.data : {
+      runId: recovered.runId, state: "failed", lastSeq: recovered.lastSeq,
+      error: `the agent's process was restarted during the run${recovered.lastSeq >= 0 ? ` (it had measured up to second ${recovered.lastSeq})` : ""}; `
+        + `it re-sent the ${recovered.entries.length} unacknowledged second(s) it had kept on disk and did not resume the load`,
+    };
+    if (!parsed.success) disk?.end(recovered.runId, final);
+    shards.set(recovered.runId, { runId: recovered.runId, controller: new AbortController(), started: false, final, done: Promise.resolve(), searchFeed: createSearchFeed() });
+    pendingStatuses.push(final);
+    log.warn(`run ${recovered.runId}: recovered ${recovered.entries.length} unacknowledged second(s) from disk; reporting the shard ${final.state}`);
+  }
+
   async function run(shard: Shard, assignment: RunAssignment): Promise<void> {
     let lastSeq = -1;
     const measured = (measurement: Measurement) => {
       lastSeq = measurement.seq;
-      const dropped = buffer.add(measurement);
-      if (dropped) log.warn(`snapshot buffer full: dropped unacknowledged snapshot ${dropped.seq} of run ${dropped.runId}`);
+      keep(measurement);
+      disk?.add(measurement);
       emit(measurementMessage(measurement));
     };
     let final: ShardStatus;
@@ -109,6 +142,7 @@ export function createShardManager(options: ShardManagerOptions): ShardManager {
       final = { runId: shard.runId, state: "failed", lastSeq, error: message.slice(0, 2000) };
     }
     shard.final = final;
+    disk?.end(shard.runId, final);
     sendStatus(final);
     log.info(`run ${shard.runId}: shard ${final.state} (last snapshot seq ${final.lastSeq})`);
     forgetOldShards();
@@ -153,6 +187,7 @@ export function createShardManager(options: ShardManagerOptions): ShardManager {
     running: () => [...shards.values()].some((shard) => !shard.final),
     ack(runId, seq) {
       buffer.ack(runId, seq);
+      disk?.ack(runId, seq);
     },
     attach(sendMessage) {
       send = sendMessage;

@@ -21,7 +21,7 @@ interface SeriesChartProps<P extends TimedPoint> {
 }
 
 const SECOND_INCREMENTS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200];
-const MARKER_COLOURS: Record<TimeMarker["kind"], string> = { stage: "#57606a", "agent-lost": "#cf222e", "agent-returned": "#1a7f37", aborted: "#9a6700", "search-ended": "#0969da" };
+const MARKER_COLOURS: Record<TimeMarker["kind"], string> = { stage: "#57606a", "agent-lost": "#cf222e", "agent-returned": "#1a7f37", aborted: "#9a6700", "search-ended": "#0969da", "seconds-lost": "#cf222e" };
 const AXIS_FORMAT: Record<ChartUnit, (value: number) => string> = {
   count: formatAxisCount,
   bytes: (value) => `${formatAxisBytes(value)}/s`,

@@ -7,6 +7,7 @@ const EVENT_TEXT: Record<RunEventView["kind"], { word: string; tone: Tone }> = {
   "agent-returned": { word: "agent back", tone: "ok" },
   aborted: { word: "aborted", tone: "warn" },
   "search-ended": { word: "search done", tone: "ok" },
+  "seconds-lost": { word: "seconds lost", tone: "bad" },
 };
 
 export const eventText = (kind: RunEventView["kind"]) => EVENT_TEXT[kind];

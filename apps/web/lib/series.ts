@@ -155,10 +155,13 @@ const MARKER_WORDS: Record<RunEventView["kind"], string> = {
   "agent-returned": "agent back",
   aborted: "aborted",
   "search-ended": "search done",
+  "seconds-lost": "seconds lost",
 };
 
 export function eventMarkers(events: readonly RunEventView[]): TimeMarker[] {
   return events
+    // Recorded when the run closed, not when the seconds went missing: a marker there would point at the wrong time.
+    .filter((event) => event.kind !== "seconds-lost")
     .map((event) => ({ t: Date.parse(event.at) / 1000, label: MARKER_WORDS[event.kind], kind: event.kind }))
     .filter((marker) => Number.isFinite(marker.t))
     .sort((a, b) => a.t - b.t);

@@ -34,7 +34,7 @@ export type RunSummary = z.infer<typeof RunSummary>;
 /** Something that happened to a run and belongs in its report (agent lost, aborted by a user, ...). */
 export const RunEventView = z.object({
   at: z.string(),
-  kind: z.enum(["agent-lost", "agent-returned", "aborted", "stage", "search-ended"]),
+  kind: z.enum(["agent-lost", "agent-returned", "aborted", "stage", "search-ended", "seconds-lost"]),
   agentId: z.string().uuid().nullable(),
   message: z.string(),
 });
