@@ -22,6 +22,8 @@ await build({
   target: "node20",
   format: "esm",
   banner: { js: banner },
+  // Loaded only by `throng script` (and a script plan's run): a native binary per platform, installed beside throng.
+  external: ["esbuild"],
   legalComments: "none",
   logLevel: "warning",
 });

@@ -2,6 +2,7 @@ import { ErrorBody } from "@throng/protocol/errors";
 import { PlanView } from "@throng/protocol/api";
 import type { PlanSpec } from "@throng/protocol/plan";
 import { RunSeries, RunView } from "@throng/protocol/run";
+import { ScriptSummary, type UploadScript } from "@throng/protocol/script-bundle";
 import { ApiError, ServerUnreachableError } from "./errors";
 
 export interface ApiClientOptions {
@@ -64,6 +65,8 @@ export function createApiClient(options: ApiClientOptions) {
 
   return {
     createPlan: (spec: PlanSpec) => request("POST", "/api/plans", PlanView, spec),
+    /** 201 stored, 200 the org already had these bytes: the same summary either way. */
+    uploadScript: (script: UploadScript) => request("POST", "/api/scripts", ScriptSummary, script),
     startRun: (planId: string) => request("POST", `/api/plans/${planId}/runs`, RunView),
     getRun: (runId: string) => request("GET", `/api/runs/${runId}`, RunView),
     getSeries: (runId: string) => request("GET", `/api/runs/${runId}/series`, RunSeries),

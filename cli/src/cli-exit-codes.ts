@@ -1,4 +1,4 @@
-import { ApiError, InterruptedError, PlanFileError, ServerUnreachableError, UsageError, WaitTimeoutError } from "./errors";
+import { ApiError, InterruptedError, PlanFileError, ScriptBundleError, ServerUnreachableError, UsageError, WaitTimeoutError } from "./errors";
 import type { RunView } from "@throng/protocol/run";
 
 /** Process exit codes of `throng`; listed in `throng --help` and cli/README.md. CI scripts depend on them. */
@@ -7,7 +7,7 @@ export const ExitCode = {
   passed: 0,
   /** Anything else: a bug, an unwritable output file, an unexpected server answer. */
   failure: 1,
-  /** Bad arguments, or a plan file that is not valid YAML/JSON or not a valid plan. */
+  /** Bad arguments, a plan file that is not valid YAML/JSON or not a valid plan, or a script that does not bundle. */
   usage: 2,
   /** The server refused the token (401) or its scope (403). */
   unauthenticated: 3,
@@ -38,7 +38,7 @@ Exit codes:
   7    incomplete, never a pass: the load did not run as planned (an agent lost,
        short of its send schedule, clients dropped), an SLO had no data, or a
        capacity search found no valid estimate
-  2    usage error, or the plan file is invalid
+  2    usage error, the plan file is invalid, or its script does not bundle
   3    authentication refused (401/403): check --token / THRONG_TOKEN and its scope
   4    no agent online, or the organisation's limits refused the plan
   5    the run failed or was aborted
@@ -49,7 +49,7 @@ Exit codes:
 /** The exit code for an error thrown while starting or following a run. */
 export function exitCodeForError(error: unknown): ExitCode {
   if (error instanceof InterruptedError) return ExitCode.interrupted;
-  if (error instanceof UsageError || error instanceof PlanFileError) return ExitCode.usage;
+  if (error instanceof UsageError || error instanceof PlanFileError || error instanceof ScriptBundleError) return ExitCode.usage;
   if (error instanceof ServerUnreachableError || error instanceof WaitTimeoutError) return ExitCode.unreachable;
   if (!(error instanceof ApiError)) return ExitCode.failure;
   switch (error.code) {

@@ -1,21 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { runCli } from "./cli-program";
 import type { CliIo } from "./run-command";
+import { capturedIo } from "./testing/cli-harness";
 
-function io(): CliIo & { out: () => string; err: () => string } {
-  let out = "";
-  let err = "";
-  return {
-    stdout: { write: (text: string) => (out += text) },
-    stderr: { write: (text: string) => (err += text) },
-    signal: new AbortController().signal,
-    fetch: async () => {
-      throw new Error("no request expected");
-    },
-    out: () => out,
-    err: () => err,
-  };
-}
+const io = (): CliIo & { out: () => string; err: () => string } => capturedIo();
 
 const argv = (...args: string[]) => ["node", "throng", ...args];
 

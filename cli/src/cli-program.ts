@@ -3,7 +3,9 @@ import { THRONG_VERSION } from "@throng/protocol/version";
 import { EXIT_CODES_HELP, ExitCode, exitCodeForError } from "./cli-exit-codes";
 import type { CliEnv } from "./env";
 import { UsageError } from "./errors";
+import { createApiClient } from "./api-client";
 import { runCommand, type CliIo, type RunArgs } from "./run-command";
+import { scriptBundleCommand, scriptUploadCommand } from "./script-command";
 
 interface RunOptions {
   server?: string;
@@ -31,17 +33,23 @@ function httpUrl(value: string, flag: string): string {
   throw new UsageError(`${flag} must be an http(s) URL, e.g. http://localhost:4000 (got "${value}")`);
 }
 
-/** Options and environment together; a missing server or token is a usage error that says how to give it. */
-export function resolveRunArgs(planPath: string, options: RunOptions, env: CliEnv): RunArgs {
+/** The API and token from options or environment; a missing one is a usage error that says how to give it. */
+function resolveApi(options: { server?: string; token?: string }, env: CliEnv): { server: string; token: string } {
   const server = options.server ?? env.server;
   const token = options.token ?? env.token;
   if (!server) throw new UsageError("no server: pass --server <url> or set THRONG_SERVER, e.g. http://localhost:4000");
   if (!token) throw new UsageError("no token: pass --token <token> or set THRONG_TOKEN (create an API token in the dashboard under Settings)");
+  return { server: httpUrl(server, "--server"), token };
+}
+
+/** Options and environment together; a missing server or token is a usage error that says how to give it. */
+export function resolveRunArgs(planPath: string, options: RunOptions, env: CliEnv): RunArgs {
+  const { server, token } = resolveApi(options, env);
   if (!options.wait && (options.json || options.junit)) throw new UsageError("--json and --junit describe a finished run: add --wait");
   const dashboard = options.dashboard ?? env.dashboard;
   return {
     planPath,
-    server: httpUrl(server, "--server"),
+    server,
     token,
     wait: options.wait === true,
     ...(options.timeout !== undefined ? { timeoutSec: options.timeout } : {}),
@@ -53,7 +61,7 @@ export function resolveRunArgs(planPath: string, options: RunOptions, env: CliEn
 
 function buildProgram(env: CliEnv, io: CliIo, setExit: (code: ExitCode) => void): Command {
   const program = new Command("throng")
-    .description("Throng from CI: start a load-test run of a plan file, follow it, and exit with its verdict.")
+    .description("Throng from CI: start a load-test run of a plan file, follow it, and exit with its verdict; bundle and upload scripted clients.")
     .version(THRONG_VERSION)
     .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: (text) => void io.stderr.write(text) })
     .addHelpText("after", EXIT_CODES_HELP)
@@ -61,7 +69,7 @@ function buildProgram(env: CliEnv, io: CliIo, setExit: (code: ExitCode) => void)
 
   program
     .command("run")
-    .description("save a plan (YAML or JSON) and start a run of it; with --wait, follow it and exit with its verdict")
+    .description("save a plan (YAML or JSON) and start a run of it; with --wait, follow it and exit with its verdict. A script plan's script: { path } (relative to the plan file) is bundled and uploaded first, and the plan runs it by sha256")
     .argument("<plan>", "plan file, validated with the same schema as the API")
     .option("--server <url>", "the Throng API, e.g. http://localhost:4000 (default: $THRONG_SERVER)")
     .option("--token <token>", "an API token (thr_api_..., scope run) from the dashboard (default: $THRONG_TOKEN)")
@@ -74,7 +82,33 @@ function buildProgram(env: CliEnv, io: CliIo, setExit: (code: ExitCode) => void)
     .action(async (planPath: string, options: RunOptions) => {
       setExit(await runCommand(resolveRunArgs(planPath, options, env), io));
     });
+  addScriptCommands(program, env, io, setExit);
   return program;
+}
+
+/** `throng script bundle|upload`: scripted clients' modules, bundled with their npm packages and stored by hash. */
+function addScriptCommands(program: Command, env: CliEnv, io: CliIo, setExit: (code: ExitCode) => void): void {
+  const script = program.command("script").description("bundle and upload scripted clients (docs/protocols.md, Scripted clients)");
+  script
+    .command("bundle")
+    .description("bundle a JS/TS entry and the npm packages it imports into one ES module; print its SHA-256 and size")
+    .argument("<entry>", "the script's entry file (.js, .mjs, .ts)")
+    .option("--out <file>", "write the bundle here")
+    .action(async (entry: string, options: { out?: string }) => {
+      setExit(await scriptBundleCommand({ entry, ...(options.out ? { out: options.out } : {}) }, io));
+    });
+  script
+    .command("upload")
+    .description("bundle (unless --no-bundle) and upload a script; print its sha256, for scenario.script: { sha256 } in a plan")
+    .argument("<file>", "the script's entry file, or a bundle with --no-bundle")
+    .option("--name <name>", "shown in the dashboard (default: the file's name)")
+    .option("--no-bundle", "upload the file as it is (a bundle, or a module that imports nothing but node:*)")
+    .option("--server <url>", "the Throng API, e.g. http://localhost:4000 (default: $THRONG_SERVER)")
+    .option("--token <token>", "an API token (thr_api_..., scope run) from the dashboard (default: $THRONG_TOKEN)")
+    .action(async (path: string, options: { name?: string; bundle: boolean; server?: string; token?: string }) => {
+      const api = createApiClient({ ...resolveApi(options, env), ...(io.fetch ? { fetch: io.fetch } : {}) });
+      setExit(await scriptUploadCommand({ api, path, bundle: options.bundle, ...(options.name ? { name: options.name } : {}) }, io));
+    });
 }
 
 /** The whole CLI as a function of its arguments, environment and I/O, so tests run it in-process. */

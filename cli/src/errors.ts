@@ -32,6 +32,11 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
+/** A script that cannot be read, bundled (esbuild's errors, with file and line) or stored (too large). */
+export class ScriptBundleError extends Error {
+  override name = "ScriptBundleError";
+}
+
 /** Ctrl-C / SIGINT while following a run. */
 export class InterruptedError extends Error {
   override name = "InterruptedError";

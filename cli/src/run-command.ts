@@ -7,6 +7,7 @@ import { createProgressPrinter } from "./progress";
 import { writeResultFiles } from "./result-files";
 import { defaultTimeoutSec, followRun } from "./run-follow";
 import { reportText } from "./run-report";
+import { withUploadedScript } from "./script-command";
 
 export interface RunArgs {
   planPath: string;
@@ -47,8 +48,8 @@ async function abortRun(api: ApiClient, runId: string, io: CliIo): Promise<RunVi
  * result files. Returns the exit code; errors from the API are thrown for the caller to map.
  */
 export async function runCommand(args: RunArgs, io: CliIo): Promise<ExitCode> {
-  const spec = await readPlanFile(args.planPath);
   const api = createApiClient({ server: args.server, token: args.token, ...(io.fetch ? { fetch: io.fetch } : {}) });
+  const spec = await withUploadedScript(await readPlanFile(args.planPath), args.planPath, api, io);
   const plan = await api.createPlan(spec);
   if (io.signal.aborted) throw new InterruptedError("interrupted before the run started");
   const started = await api.startRun(plan.id);

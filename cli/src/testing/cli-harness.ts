@@ -58,3 +58,19 @@ export async function planDir(planYaml: string): Promise<{ dir: string; plan: st
   await writeFile(join(dir, "plan.yaml"), planYaml);
   return { dir, plan: join(dir, "plan.yaml") };
 }
+
+/** CliIo that keeps what was printed; `fetch` answers the API calls (default: none expected). */
+export function capturedIo(fetch?: typeof globalThis.fetch) {
+  let out = "";
+  let err = "";
+  return {
+    stdout: { write: (text: string) => (out += text) },
+    stderr: { write: (text: string) => (err += text) },
+    signal: new AbortController().signal,
+    fetch: fetch ?? (async () => {
+      throw new Error("no request expected");
+    }),
+    out: () => out,
+    err: () => err,
+  };
+}
