@@ -7,6 +7,7 @@ import { createApiTokenService } from "@throng/core/orgs/api-tokens";
 import { createAuditLog } from "@throng/core/orgs/audit";
 import { createOrgService } from "@throng/core/orgs/org-service";
 import { createPlanService } from "@throng/core/plans/plan-service";
+import { createSessionTrials } from "@throng/core/plans/session-trials";
 import { createEstimateService } from "@throng/core/capacity/estimates";
 import { createReportService } from "@throng/core/reports/report-service";
 import { createScriptService } from "@throng/core/scripts/script-service";
@@ -17,7 +18,7 @@ import type { Db } from "@throng/db/client";
 import { Channel } from "@throng/protocol/jobs";
 import { createRepos } from "@throng/db/repos";
 import { createRateLimiter } from "@throng/runtime/rate-limit";
-import { createBus, createSubscriber } from "@throng/runtime/redis";
+import { awaitMessage, createBus, createSubscriber } from "@throng/runtime/redis";
 import { createAuth } from "./auth";
 import type { ApiEnv } from "./env";
 import { createIdentityResolver } from "./http/actor";
@@ -51,10 +52,12 @@ export function composeApi(input: {
     fleet: repos.fleet, bus, clock, audit, config: { apiPublicUrl: env.API_PUBLIC_URL, heartbeatIntervalMs: env.HEARTBEAT_INTERVAL_MS },
   });
   const scripts = createScriptService({ scripts: repos.scripts });
+  const subscriber = createSubscriber(input.subscriberRedis, (err, channel) => log.error({ err, channel }, "bad message on bus"));
   const apiTokens = createApiTokenService({ security: repos.security, orgs: repos.orgs, audit, clock });
   return {
     auth,
     resolveIdentity: createIdentityResolver(auth, repos.orgs, apiTokens),
+    trials: createSessionTrials({ repos, fleet, bus, awaitReply: (channel, timeoutMs, send) => awaitMessage(subscriber, channel, timeoutMs, send) }),
     plans: createPlanService({ plans: repos.plans, scripts }),
     scripts,
     runs: createRunService({ repos, fleet, jobs, scripts }),
@@ -67,7 +70,7 @@ export function composeApi(input: {
     audit,
     reports: createReportService({ repos, audit, clock, webOrigin: env.WEB_ORIGIN }),
     estimates: createEstimateService({ repos }),
-    subscriber: createSubscriber(input.subscriberRedis, (err, channel) => log.error({ err, channel }, "bad message on bus")),
+    subscriber,
     rateLimiter: createRateLimiter(redis, env.QUEUE_PREFIX),
     rateLimits: input.rateLimits ?? DEFAULT_RATE_LIMITS,
     health: { database: () => repos.ping(), redis: async () => void (await redis.ping()) },

@@ -53,6 +53,8 @@ const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: u
   "POST /api/scripts": { kind: "own", body: { name: "x.mjs", source: "export default async () => {};" } },
   "GET /api/scripts/:sha256": { kind: "by-id", id: (f) => f.scriptSha256 },
   "POST /api/plans/:id/runs": { kind: "by-id", id: (f) => f.planId },
+  // Another org's agent is refused (404) in tests/session-trial.int.test.ts; here the caller's own org has none online.
+  "POST /api/plans/try": { kind: "own", body: { spec: plan } },
   "GET /api/runs": { kind: "collection" },
   "GET /api/runs/:id": { kind: "by-id", id: (f) => f.runId },
   "GET /api/runs/:id/series": { kind: "by-id", id: (f) => f.runId },

@@ -5,6 +5,7 @@ import type { ApiTokenService } from "@throng/core/orgs/api-tokens";
 import type { AuditLog } from "@throng/core/orgs/audit";
 import type { OrgService } from "@throng/core/orgs/org-service";
 import type { PlanService } from "@throng/core/plans/plan-service";
+import type { SessionTrials } from "@throng/core/plans/session-trials";
 import type { EstimateService } from "@throng/core/capacity/estimates";
 import type { ReportService } from "@throng/core/reports/report-service";
 import type { ScriptService } from "@throng/core/scripts/script-service";
@@ -27,6 +28,8 @@ export interface ApiDeps {
   auth: Auth;
   resolveIdentity: ResolveIdentity;
   plans: PlanService;
+  /** "Try it": one client of a plan's session from an online agent (agent/PROTOCOL.md §13). */
+  trials: SessionTrials;
   /** Script bundles a script plan runs; agents fetch them over their socket (PROTOCOL.md). */
   scripts: ScriptService;
   runs: RunService;

@@ -36,6 +36,8 @@ export const Channel = {
   run: (runId: string) => `throng:run:${runId}`,
   /** Commands for the gateway about one agent (revocation), not forwarded to it. */
   agentControl: (agentId: string) => `throng:agent-control:${agentId}`,
+  /** A session trial's answer, from whichever API instance holds the agent's socket to the one waiting for it. */
+  trial: (trialId: string) => `throng:trial:${trialId}`,
   /** Redis key numbering one run's live messages. */
   runSeqKey: (runId: string) => `throng:run-seq:${runId}`,
 } as const;

@@ -61,3 +61,22 @@ export function createSubscriber(redis: Redis, onError: (err: unknown, channel: 
   };
 }
 export type Subscriber = ReturnType<typeof createSubscriber>;
+
+/**
+ * One message on `channel`, or undefined after `timeoutMs`: subscribed before `send` runs, so an answer published by
+ * another process (the API instance holding an agent's socket) cannot slip past.
+ */
+export async function awaitMessage(subscriber: Subscriber, channel: string, timeoutMs: number, send: () => Promise<void>): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  let settle!: (message: unknown) => void;
+  const answered = new Promise<unknown>((resolve) => (settle = resolve));
+  const unsubscribe = await subscriber.subscribe(channel, (message) => settle(message));
+  try {
+    await send();
+    timer = setTimeout(() => settle(undefined), timeoutMs);
+    return await answered;
+  } finally {
+    clearTimeout(timer);
+    await unsubscribe();
+  }
+}

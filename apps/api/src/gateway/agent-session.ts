@@ -143,6 +143,9 @@ export function startAgentSession(
         await acks;
         await deps.ingest.flush();
         return deps.orchestrator.shardStatus(agent.orgId, agent.agentId, message.payload);
+      case "session-trial-result":
+        // To whichever API instance waits for it (PROTOCOL.md §13).
+        return deps.trials.answered(agent.agentId, message.payload);
     }
   }
 

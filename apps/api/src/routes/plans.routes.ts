@@ -3,11 +3,12 @@ import { z } from "zod";
 import { parseOrThrow } from "@throng/protocol/errors";
 import { IdParams, PlanVersionView, PlanView, SavePlan, UpdatePlan } from "@throng/protocol/api";
 import { RunView } from "@throng/protocol/run";
+import { TrialView, TryPlan } from "@throng/protocol/session-trial";
 import type { ApiDeps } from "../services";
 
 /** Plans: transport only — resolve the caller, one core call, answer. */
 export async function planRoutes(app: FastifyInstance, deps: ApiDeps) {
-  const { resolveIdentity, plans, runs } = deps;
+  const { resolveIdentity, plans, runs, trials } = deps;
 
   app.get("/api/plans", { config: { doc: { summary: "List plans", access: "user", permission: "plan.read", response: z.object({ plans: z.array(PlanView) }) } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
@@ -18,6 +19,15 @@ export async function planRoutes(app: FastifyInstance, deps: ApiDeps) {
     const { actor } = await resolveIdentity(request);
     return reply.status(201).send(await plans.create(actor, request.body));
   });
+
+  app.post(
+    "/api/plans/try",
+    { config: { doc: { summary: "Try a plan's session: one client connects from an online agent and runs its steps; each step's bytes and result (409 without an online agent, 504 when it does not answer)", access: "user", permission: "run.start", body: TryPlan, response: TrialView } } },
+    async (request) => {
+      const { actor } = await resolveIdentity(request);
+      return trials.run(actor, request.body);
+    },
+  );
 
   app.get("/api/plans/:id", { config: { doc: { summary: "Read a plan", access: "user", permission: "plan.read", response: PlanView } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
