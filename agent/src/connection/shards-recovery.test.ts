@@ -63,7 +63,7 @@ describe("an agent restarted after SIGKILL mid-run (PROTOCOL.md §5.1)", () => {
       "snapshot 2", "snapshot 3", "snapshot 4", "snapshot 5", "failed 5",
     ]);
     const status = sent.at(-1)!.payload as { error: string };
-    expect(status.error).toMatch(/process was restarted during the run \(it had measured up to second 5\).*re-sent the 4 unacknowledged second\(s\).*did not resume the load/);
+    expect(status.error).toMatch(/process was restarted during the run \(the last second it had kept on disk: 5\).*re-sent the 4 unacknowledged second\(s\).*did not resume the load/);
 
     // The gateway re-sends the run's assignment after hello: answered with the same status, no load started.
     restarted.shards.assign(assignment);

@@ -100,7 +100,7 @@ export function createShardManager(options: ShardManagerOptions): ShardManager {
     const parsed = ShardStatus.safeParse(recovered.final);
     const final: ShardStatus = parsed.success ? parsed.data : {
       runId: recovered.runId, state: "failed", lastSeq: recovered.lastSeq,
-      error: `the agent's process was restarted during the run${recovered.lastSeq >= 0 ? ` (it had measured up to second ${recovered.lastSeq})` : ""}; `
+      error: `the agent's process was restarted during the run${recovered.lastSeq >= 0 ? ` (the last second it had kept on disk: ${recovered.lastSeq})` : ""}; `
         + `it re-sent the ${recovered.entries.length} unacknowledged second(s) it had kept on disk and did not resume the load`,
     };
     if (!parsed.success) disk?.end(recovered.runId, final);

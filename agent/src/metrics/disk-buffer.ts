@@ -119,6 +119,19 @@ function parseLog<T extends Numbered>(runId: string, text: string, parse: (value
   return { entries: sorted, lastSeq, final, corrupt };
 }
 
+/** Every run log in `dir`, read and checked but left as it is (for a fault test or an operator: never writes). */
+export async function readRunLogs<T extends Numbered>(dir: string, parse: (value: unknown) => T | undefined, warn: (message: string) => void) {
+  const logs: { path: string; text: string; log: ReturnType<typeof parseLog<T>> & { runId: string } }[] = [];
+  for (const name of await readdir(dir).catch(() => [])) {
+    const runId = RUN_FILE.exec(name)?.[1];
+    if (!runId) continue;
+    const path = join(dir, name);
+    const text = await readFile(path, "utf8").catch((error: Error) => (warn(`cannot read ${path}: ${error.message}; skipped`), undefined));
+    if (text !== undefined) logs.push({ path, text, log: { runId, ...parseLog(runId, text, parse) } });
+  }
+  return logs;
+}
+
 /** Opens the buffer directory and reads what an earlier process of this agent left there. Never throws on bad files. */
 export async function openDiskBuffer<T extends Numbered>(options: DiskBufferOptions<T>): Promise<{ buffer: DiskBuffer<T>; recovered: RecoveredRun<T>[] }> {
   const { dir, warn } = options;
@@ -133,23 +146,17 @@ export async function openDiskBuffer<T extends Numbered>(options: DiskBufferOpti
     usable = false;
     warn(`cannot create the snapshot buffer directory ${dir} (${(error as Error).message}): unacknowledged snapshots are kept in memory only and lost if the process is killed`);
   }
-  for (const name of usable ? await readdir(dir).catch(() => []) : []) {
-    const runId = RUN_FILE.exec(name)?.[1];
-    if (!runId) continue;
-    const path = join(dir, name);
-    const text = await readFile(path, "utf8").catch((error: Error) => (warn(`cannot read ${path}: ${error.message}; skipped`), undefined));
-    if (text === undefined) continue;
-    const log = parseLog(runId, text, options.parse);
+  for (const { path, text, log } of usable ? await readRunLogs(dir, options.parse, warn) : []) {
     if (log.corrupt > 0) warn(`${path}: skipped ${log.corrupt} damaged line(s) (a write cut short by the kill, or a damaged disk)`);
-    recovered.push({ runId, entries: log.entries, lastSeq: log.lastSeq, ...(log.final !== undefined ? { final: log.final } : {}) });
-    const run = newRun(runId);
+    recovered.push({ runId: log.runId, entries: log.entries, lastSeq: log.lastSeq, ...(log.final !== undefined ? { final: log.final } : {}) });
+    const run = newRun(log.runId);
     for (const entry of log.entries) run.live.set(entry.seq, line({ m: entry }));
     run.maxSeq = log.lastSeq;
     run.bytes = Buffer.byteLength(text);
     if (log.final !== undefined) run.final = log.final;
     // Rewritten at once: a torn last line would swallow the next append.
     run.compact = true;
-    runs.set(runId, run);
+    runs.set(log.runId, run);
   }
 
   let flushing: Promise<void> | undefined;

@@ -22,6 +22,14 @@ export interface FaultAgent {
   /** Cuts the agent off: its namespace link goes down (or, without namespaces, its relay blackholes). */
   cut(): Promise<void>;
   restore(): Promise<void>;
+  /** Its credential file; the on-disk snapshot buffer sits beside it (agent/PROTOCOL.md §5.1). */
+  configPath: string;
+  /** The --server address it dials (its relay), as the agent names it on disk. */
+  server: string;
+  /** kill -9 of the agent process: no shutdown handler runs, its socket is reset by the kernel. */
+  kill(): Promise<void>;
+  /** Starts the agent again with the same arguments and credential file, and waits until it is connected. */
+  restart(): Promise<void>;
 }
 
 export interface FaultCluster {
@@ -153,20 +161,36 @@ async function startAgent(index: number, rig: Rig | undefined, token: string, ap
   const tap = await startAgentTap({ host: rig?.gateway ?? "127.0.0.1", apiPort });
   cleanups.push(() => tap.close());
   let id = "";
-  const argv = [process.execPath, agentBin, "connect", "--server", `http://${rig?.gateway ?? "127.0.0.1"}:${tap.port}`, "--token", token, "--config", path.join(dir, `agent-${index}.json`), "--label", `rig=${index}`, "--engines", "1"];
+  const configPath = path.join(dir, `agent-${index}.json`);
+  const server = `http://${rig?.gateway ?? "127.0.0.1"}:${tap.port}`;
+  const argv = [process.execPath, agentBin, "connect", "--server", server, "--token", token, "--config", configPath, "--label", `rig=${index}`, "--engines", "1"];
   const { command, args } = rig ? rig.command(argv) : { command: argv[0]!, args: argv.slice(1) };
-  const child = spawnChild({
-    name: `agent-${index}`, command, args, cwd: root, env: { ...process.env, HOME: dir },
-    log: (line) => (id ||= /connected to \S+ as agent (\S+)/.exec(line)?.[1] ?? ""),
-  });
-  cleanups.push(() => child.stop("SIGKILL", 1_000));
-  await waitUntil(async () => id !== "", { what: `agent-${index} to connect`, timeoutMs: 30_000, abort: child.diedEarly });
+  const spawn = async () => {
+    let connected = false;
+    const child = spawnChild({
+      name: `agent-${index}`, command, args, cwd: root, env: { ...process.env, HOME: dir },
+      log: (line) => {
+        const match = /connected to \S+ as agent (\S+)/.exec(line);
+        if (match) [id, connected] = [match[1]!, true];
+      },
+    });
+    cleanups.push(() => child.stop("SIGKILL", 1_000));
+    await waitUntil(async () => connected, { what: `agent-${index} to connect`, timeoutMs: 30_000, abort: child.diedEarly });
+    return child;
+  };
+  let child = await spawn();
   return {
     id,
     address: rig?.address ?? null,
     tap,
     cut: async () => (rig ? rig.unplug() : tap.blackhole(true)),
     restore: async () => (rig ? rig.plug() : tap.blackhole(false)),
+    configPath,
+    server,
+    kill: () => killHard(child),
+    async restart() {
+      child = await spawn();
+    },
   };
 }
 

@@ -20,7 +20,7 @@ describe("seconds a run should hold and does not, per agent", () => {
   it("names a lost shard's seconds from its last stored one to the run's last second", () => {
     const [lost] = run({ shards: [shard("b", "lost")], stored: new Map([["b", seqs(0, 12)]]) });
     expect(lost).toMatchObject({ ranges: [[13, 29]], count: 17 });
-    expect(lost!.message).toMatch(/^agent b lost seconds 13–29 \(17 s\): its agent was lost/);
+    expect(lost!.message).toMatch(/^agent b lost seconds 13–29 \(17 s\): none of them arrived before its agent was lost/);
   });
 
   it("counts a silent shard's seconds only up to the last second that has happened", () => {

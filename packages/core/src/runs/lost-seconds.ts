@@ -35,7 +35,7 @@ const rangeText = ([from, to]: [number, number]) => (from === to ? `${from}` : `
 
 /** Why the seconds are missing, from how the shard ended. */
 function cause(state: string, lastSeq: number): string {
-  if (state === "lost") return "its agent was lost (killed or cut off) before sending them";
+  if (state === "lost") return "none of them arrived before its agent was lost (killed or cut off)";
   if (state === "finished" || state === "failed") return `they never arrived, though the agent reported its shard ${state} at second ${lastSeq}`;
   return "its agent never sent them nor reported the end of its shard";
 }
