@@ -2,7 +2,9 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PlanView } from "@throng/protocol/api";
 import { SCRIPT_BUNDLE_MAX_BYTES, ScriptList, ScriptSummary, ScriptView } from "@throng/protocol/script-bundle";
+import { EnrolmentTokenCreated } from "@throng/protocol/api";
 import { SCRIPT_UPLOAD_BODY_LIMIT } from "./routes/scripts.routes";
+import { connectTestAgent, helloWith } from "./testing/test-agent";
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
 
 let api: TestApi;
@@ -81,5 +83,24 @@ describe("script bundles over HTTP (issue 15 §2)", () => {
     expect(doc.paths["/api/scripts"]?.post).toMatchObject({ "x-permission": "plan.write", requestBody: expect.anything() });
     expect(doc.paths["/api/scripts"]?.get?.["x-permission"]).toBe("plan.read");
     expect(doc.paths["/api/scripts/{sha256}"]?.get?.parameters).toEqual([{ name: "sha256", in: "path", required: true, schema: { type: "string" } }]);
+  });
+
+  it("§12 answers an agent's script-fetch from its own organisation only: the source for its org's hash, an error for another org's", async () => {
+    const source = "export default async () => { /* fetched */ };";
+    const { sha256: hash } = ScriptSummary.parse((await alice.request("POST", "/api/scripts", { name: "f.mjs", source })).json);
+    const agentOf = async (user: TestUser) => {
+      const agent = await connectTestAgent(api.gatewayUrl);
+      agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token }) });
+      await agent.next("ready");
+      return agent;
+    };
+    const [alicesAgent, bobsAgent] = [await agentOf(alice), await agentOf(bob)];
+    alicesAgent.send({ type: "script-fetch", payload: { sha256: hash } });
+    expect(await alicesAgent.next("script-bundle")).toEqual({ sha256: hash, source });
+    bobsAgent.send({ type: "script-fetch", payload: { sha256: hash } });
+    const refused = await bobsAgent.next("script-bundle");
+    expect(refused).toEqual({ sha256: hash, error: expect.stringContaining("no script bundle") });
+    expect(JSON.stringify(refused)).not.toContain("fetched");
+    await Promise.all([alicesAgent.close(), bobsAgent.close()]);
   });
 });
