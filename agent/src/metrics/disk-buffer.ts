@@ -181,7 +181,10 @@ export async function openDiskBuffer<T extends Numbered>(options: DiskBufferOpti
         queued = false;
         for (const run of [...runs.values()]) await write(run);
       }
-    })().finally(() => (flushing = undefined));
+    })().finally(() => {
+      flushing = undefined;
+      if (queued) schedule(); // added by a microtask that ran between the loop's end and this
+    });
   }
 
   async function fail(run: RunLog, error: unknown) {

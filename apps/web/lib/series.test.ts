@@ -105,6 +105,10 @@ describe("eventMarkers", () => {
       [10, "aborted"],
     ]);
   });
+
+  it("leaves seconds-lost out: it is recorded when the run closes, not when the seconds went missing", () => {
+    expect(eventMarkers([{ at: "2026-01-01T00:00:30.000Z", kind: "seconds-lost", agentId: null, message: "agent a lost seconds 3–5 (3 s)" }])).toEqual([]);
+  });
 });
 
 describe("axis formats", () => {
