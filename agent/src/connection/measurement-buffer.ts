@@ -1,6 +1,7 @@
 import { ServerSample } from "@throng/protocol/server-watch";
 import { MetricSnapshot } from "@throng/protocol/snapshot";
-import { diskBufferDir, openDiskBuffer, readRunLogs } from "../metrics/disk-buffer";
+import { diskBufferDir, openDiskBuffer } from "../metrics/disk-buffer";
+import { readRunLogs } from "../metrics/run-log";
 import type { Logger } from "./logger";
 import type { Measurement } from "./shards";
 
