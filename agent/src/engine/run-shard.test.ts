@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RunAssignment } from "@throng/protocol/agent";
 import { MetricSnapshot } from "@throng/protocol/snapshot";
-import { createFakeTransport } from "../testing/fake-transport";
+import { createFakeTransport, silenced } from "../testing/fake-transport";
 import type { Transport } from "../transports/transport";
 import { offsetClock } from "./clock";
 import { runShard } from "./run-shard";
@@ -136,7 +136,7 @@ describe("runShard", () => {
   it("counts pings still unanswered when the run ends as inFlightAtEnd in the last snapshot, not as errors", async () => {
     const { transport } = createFakeTransport();
     // The fake transport, except that no pong ever comes back.
-    const silent: Transport = { open: (events) => transport.open({ ...events, onMessage() {} }) };
+    const silent: Transport = { open: (events) => transport.open(silenced(events)) };
     const snapshots: MetricSnapshot[] = [];
     await runShard(assignment({ durationSec: 2 }), { transport: silent, onSnapshot: (s) => snapshots.push(s) });
     expect(snapshots.map((s) => s.counters.inFlightAtEnd)).toEqual([undefined, 5]);

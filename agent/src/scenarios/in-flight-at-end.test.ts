@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createSnapshotBuilder } from "../metrics/snapshot-builder";
-import { createFakeTransport } from "../testing/fake-transport";
+import { createFakeTransport, silenced } from "../testing/fake-transport";
 import type { Transport } from "../transports/transport";
 import { createEchoFlood } from "./echo-flood";
 import { createLoginStorm } from "./login-storm";
@@ -11,7 +11,7 @@ const runId = "6f1c1a34-9a43-4f7e-9d0e-3c2a1b0c9d8e";
 /** The fake transport, except that nothing is ever answered. */
 function silentTransport(): Transport {
   const { transport } = createFakeTransport();
-  return { open: (events) => transport.open({ ...events, onMessage() {} }) };
+  return { open: (events) => transport.open(silenced(events)) };
 }
 
 async function openClients(runner: ScenarioRunner, clients: number): Promise<void> {

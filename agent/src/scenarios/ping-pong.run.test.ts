@@ -3,6 +3,7 @@ import type { PingPongScenario } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import { decodeHistogram } from "../metrics/histogram";
 import { createSnapshotBuilder } from "../metrics/snapshot-builder";
+import { silenced } from "../testing/fake-transport";
 import type { Transport } from "../transports/transport";
 import { createPingPong } from "./ping-pong";
 
@@ -122,7 +123,7 @@ describe("ping-pong on fake timers", () => {
 
   it("at the run's end a ping still unanswered is in flight, not an error; one already past its timeout is a timeout", async () => {
     // Never answers; pings time out after 300 ms, which ping-pong notices at the client's next due time.
-    const silent: Transport = { open: (events) => instantTransport().open({ ...events, onMessage() {} }) };
+    const silent: Transport = { open: (events) => instantTransport().open(silenced(events)) };
     const { builder, runner, snapshots } = await runPingPong({ ms: 1_500, clients: 20, transport: silent, scenario: { intervalMs: 1_000, timeoutMs: 300 } });
     await runner.close();
     const last = builder.take({ seq: 1, intervalStart: 1_000, intervalMs: 500, clients: 20 });

@@ -1,11 +1,11 @@
 import type { PingPongScenario } from "@throng/protocol/plan";
 import type { TransportConnection } from "../transports/transport";
-import { createSeqReader, prepareTemplate, type SeqReader } from "./message-template";
-import { compileResponders } from "./respond-rules";
+import { createSeqReader, prepareTemplate, type MessageBuilder, type PreparedTemplate, type SeqReader } from "./message-template";
+import { compileResponders, type Responders } from "./respond-rules";
 import { compileReplyCheck } from "./reply-rule";
-import { clientSet, nowMicros, openClient, type ScenarioContext, type ScenarioRunner } from "./scenario";
-import { compileSession } from "./session";
-import { TIMER_RESOLUTION_MS, TimerWheel, wheelTimer } from "./timer-wheel";
+import { clientSet, nowMicros, openClient, type ClientHandlers, type ScenarioContext, type ScenarioRunner } from "./scenario";
+import { compileSession, type CompiledSession, type SessionDone } from "./session";
+import { TIMER_RESOLUTION_MS, TimerWheel, type WheelTimer } from "./timer-wheel";
 
 /** The built-in ping's size when the plan gives none (it must then give a message template: the plan's check). */
 const DEFAULT_PING_BYTES = 64;
@@ -68,12 +68,70 @@ export function correctedFrom(intendedAt: number, sentAt: number): number {
   return Math.min(sentAt, intendedAt + TIMER_RESOLUTION_MS);
 }
 
+/** What every client of a shard shares: the plan's scenario compiled once, the metrics and the timer wheel. */
+interface PingShard {
+  readonly scenario: PingPongScenario;
+  readonly context: ScenarioContext;
+  readonly metrics: ScenarioContext["metrics"];
+  readonly seqOf: SeqReader;
+  readonly ping: PreparedTemplate | undefined;
+  readonly heartbeatMessage: PreparedTemplate | undefined;
+  readonly sharedPing: MessageBuilder | undefined;
+  readonly sharedHeartbeat: MessageBuilder | undefined;
+  readonly session: { steps: CompiledSession } | undefined;
+  readonly goodReply: ((data: Buffer) => boolean) | undefined;
+  readonly respond: Responders | undefined;
+  readonly messageBytes: number;
+  readonly random: () => number;
+  readonly timeoutMs: number;
+  readonly wheel: TimerWheel;
+  readonly grid: number;
+  readonly scheduledPerSecond: number;
+}
+
 /**
- * A client's numbers as fields of one object. A double in a field is updated in place; in a closure variable each
- * new value was a fresh heap number that lived a whole interval, so every young-generation collection copied and
- * promoted ~20k of them a second at 19.5k clients (with the in-flight record object per ping).
+ * Each client keeps one ping in flight. Fixed interval: pings are due at open + k·intervalMs (an open schedule);
+ * a due ping that finds the previous one unanswered is skipped, and the corrected histogram back-fills it, so a
+ * stall shows. Think time: the next ping goes a random [min,max] ms after each pong (a closed model).
  */
-class PingState {
+export function createPingPong(scenario: PingPongScenario, context: ScenarioContext): ScenarioRunner {
+  const ping = scenario.message ? prepareTemplate(scenario.message, context.wire) : undefined;
+  const heartbeatMessage = scenario.heartbeat?.message ? prepareTemplate(scenario.heartbeat.message, context.wire) : undefined;
+  const session = scenario.session?.length ? { steps: compileSession(scenario.session, { ...(context.wire ? { wire: context.wire } : {}) }) } : undefined;
+  const shard: PingShard = {
+    scenario,
+    context,
+    metrics: context.metrics,
+    seqOf: scenario.match ? (createSeqReader(scenario.match, context.wire?.decodeReply) ?? orderReader()) : pongSeqSafe,
+    ping,
+    heartbeatMessage,
+    // Templates without {{vars.*}} are built once here; with them, once per client when its session is done.
+    sharedPing: ping?.usesVars ? undefined : ping?.bind(),
+    sharedHeartbeat: heartbeatMessage?.usesVars ? undefined : heartbeatMessage?.bind(),
+    session,
+    goodReply: compileReplyCheck(scenario.reply, context.wire?.decodeReply),
+    respond: compileResponders(scenario.respond, context.wire),
+    messageBytes: scenario.messageBytes ?? DEFAULT_PING_BYTES,
+    random: context.random ?? Math.random,
+    timeoutMs: scenario.timeoutMs ?? (context.datagram ? DEFAULT_DATAGRAM_TIMEOUT_MS : DEFAULT_PONG_TIMEOUT_MS),
+    // Fixed-interval pings of every client run off one wheel: one wakeup sends every ping due in that millisecond.
+    wheel: new TimerWheel(),
+    grid: context.clients ? phaseGridMs(scenario.intervalMs, context.clients) : 1,
+    // Every message a fixed-interval client's schedule calls for: its pings and its heartbeats.
+    scheduledPerSecond: 1000 / scenario.intervalMs + (scenario.heartbeat ? 1000 / scenario.heartbeat.intervalMs : 0),
+  };
+  return clientSet((index) => openClient(context, index, new PingClient(shard, index)));
+}
+
+/**
+ * One client: its numbers as fields, its behaviour on the prototype, and itself its own wheel timer and the
+ * handlers openClient calls. A double in a field is updated in place; in a closure variable each new value was a
+ * fresh heap number that lived a whole interval, so every young-generation collection copied and promoted ~20k of
+ * them a second at 19.5k clients (with the in-flight record object per ping). Closures per client (a context and a
+ * function object each for the send, the schedule, the timer and every handler) cost memory whether or not a plan
+ * used think time, heartbeats, sessions or respond rules.
+ */
+class PingClient implements ClientHandlers, WheelTimer {
   nextSeq = 0;
   lastAnswered = -1;
   /** Its schedule counts toward the scheduled sends (fixed interval, connected). */
@@ -86,141 +144,138 @@ class PingState {
   sentAt = 0.5;
   intendedAt = 0.5;
   nextDueAt = 0.5;
-}
+  // WheelTimer: the wheel's links (this client is its own timer for its fixed-interval pings).
+  tick = -1;
+  prev: WheelTimer | null = null;
+  next: WheelTimer | null = null;
+  list = -1;
+  connection: TransportConnection | undefined = undefined;
+  /** Think time's timer, and the heartbeat's; only plans with those set them. */
+  timer: NodeJS.Timeout | undefined = undefined;
+  heartbeat: NodeJS.Timeout | undefined = undefined;
+  buildPing: MessageBuilder | undefined;
+  buildHeartbeat: MessageBuilder | undefined;
+  readonly session: { steps: CompiledSession } | undefined;
+  readonly respond: Responders | undefined;
 
-/**
- * Each client keeps one ping in flight. Fixed interval: pings are due at open + k·intervalMs (an open schedule);
- * a due ping that finds the previous one unanswered is skipped, and the corrected histogram back-fills it, so a
- * stall shows. Think time: the next ping goes a random [min,max] ms after each pong (a closed model).
- */
-export function createPingPong(scenario: PingPongScenario, context: ScenarioContext): ScenarioRunner {
-  const seqOf: SeqReader = scenario.match ? (createSeqReader(scenario.match, context.wire?.decodeReply) ?? orderReader()) : pongSeqSafe;
-  const ping = scenario.message ? prepareTemplate(scenario.message, context.wire) : undefined;
-  const heartbeatMessage = scenario.heartbeat?.message ? prepareTemplate(scenario.heartbeat.message, context.wire) : undefined;
-  // Templates without {{vars.*}} are built once here; with them, once per client when its session is done.
-  const sharedPing = ping?.usesVars ? undefined : ping?.bind();
-  const sharedHeartbeat = heartbeatMessage?.usesVars ? undefined : heartbeatMessage?.bind();
-  const session = scenario.session?.length ? { steps: compileSession(scenario.session, { ...(context.wire ? { wire: context.wire } : {}) }) } : undefined;
-  const goodReply = compileReplyCheck(scenario.reply, context.wire?.decodeReply);
-  const respond = compileResponders(scenario.respond, context.wire);
-  const messageBytes = scenario.messageBytes ?? DEFAULT_PING_BYTES;
-  const random = context.random ?? Math.random;
-  const timeoutMs = scenario.timeoutMs ?? (context.datagram ? DEFAULT_DATAGRAM_TIMEOUT_MS : DEFAULT_PONG_TIMEOUT_MS);
-  const { metrics } = context;
-  // Fixed-interval pings of every client run off one wheel: one wakeup sends every ping due in that millisecond.
-  const wheel = new TimerWheel();
-  const grid = context.clients ? phaseGridMs(scenario.intervalMs, context.clients) : 1;
-  // Every message a fixed-interval client's schedule calls for: its pings and its heartbeats.
-  const scheduledPerSecond = 1000 / scenario.intervalMs + (scenario.heartbeat ? 1000 / scenario.heartbeat.intervalMs : 0);
+  constructor(
+    private readonly shard: PingShard,
+    private readonly index: number,
+  ) {
+    this.buildPing = shard.sharedPing;
+    this.buildHeartbeat = shard.sharedHeartbeat;
+    this.session = shard.session;
+    this.respond = shard.respond;
+  }
 
-  return clientSet((index) => {
-    const state = new PingState();
-    let timer: NodeJS.Timeout | undefined;
-    const due = wheelTimer(() => onDue());
-    let heartbeat: NodeJS.Timeout | undefined;
-    let connection: TransportConnection | undefined;
-    let buildPing = sharedPing;
-    let buildHeartbeat = sharedHeartbeat;
+  private send(intendedAt: number): void {
+    const { shard } = this;
+    const seq = this.nextSeq;
+    const frame = this.buildPing ? this.buildPing({ seq, sentAtUs: nowMicros(), client: this.index }) : pingFrame(seq, this.index, shard.messageBytes, shard.scenario.responseBytes);
+    const sentAt = performance.now();
+    if (!this.connection?.send(frame)) return;
+    if (sentAt - intendedAt > LATE_SEND_MS) shard.metrics.lateSend();
+    this.inFlight = true;
+    this.seq = seq;
+    this.sentAt = sentAt;
+    this.intendedAt = correctedFrom(intendedAt, sentAt);
+    this.nextSeq = seq + 1;
+    shard.metrics.messageSent(frame.length);
+  }
 
-    const send = (intendedAt: number) => {
-      const seq = state.nextSeq;
-      const frame = buildPing ? buildPing({ seq, sentAtUs: nowMicros(), client: index }) : pingFrame(seq, index, messageBytes, scenario.responseBytes);
-      const sentAt = performance.now();
-      if (!connection?.send(frame)) return;
-      if (sentAt - intendedAt > LATE_SEND_MS) metrics.lateSend();
-      state.inFlight = true;
-      state.seq = seq;
-      state.sentAt = sentAt;
-      state.intendedAt = correctedFrom(intendedAt, sentAt);
-      state.nextSeq = seq + 1;
-      metrics.messageSent(frame.length);
-    };
-    const timedOut = (now: number) => {
-      if (!state.inFlight || now - state.sentAt < timeoutMs) return false;
-      if (context.datagram) metrics.lost(1);
-      else metrics.error("timeout");
-      state.inFlight = false;
-      return true;
-    };
-    const onDue = () => {
-      const now = performance.now();
-      timedOut(now);
-      if (state.inFlight) metrics.skippedSend();
-      else send(state.nextDueAt);
-      // Self-correcting: the schedule is open + k·interval, never "interval after the timer fired".
-      state.nextDueAt += scenario.intervalMs;
-      while (state.nextDueAt <= now) {
-        state.nextDueAt += scenario.intervalMs;
-        metrics.skippedSend();
-      }
-      wheel.set(due, state.nextDueAt);
-    };
-    const thinkThenSend = () => {
-      const { minMs, maxMs } = scenario.thinkTime!;
-      const dueAt = performance.now() + minMs + random() * (maxMs - minMs);
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        send(dueAt);
-        // A lost pong must not end the client's pinging.
-        timer = setTimeout(() => timedOut(performance.now()) && thinkThenSend(), timeoutMs);
-      }, dueAt - performance.now());
-    };
+  private timedOut(now: number): boolean {
+    if (!this.inFlight || now - this.sentAt < this.shard.timeoutMs) return false;
+    if (this.shard.context.datagram) this.shard.metrics.lost(1);
+    else this.shard.metrics.error("timeout");
+    this.inFlight = false;
+    return true;
+  }
 
-    return openClient(context, index, {
-      ...(session ? { session } : {}),
-      ...(respond ? { respond } : {}),
-      onOpen(opened, done) {
-        connection = opened;
-        if (ping?.usesVars) buildPing = ping.bind(done?.vars);
-        if (heartbeatMessage?.usesVars) buildHeartbeat = heartbeatMessage.bind(done?.vars);
-        if (scenario.heartbeat) {
-          heartbeat = setInterval(() => {
-            const frame = buildHeartbeat ? buildHeartbeat({ seq: 0, sentAtUs: nowMicros(), client: index }) : `{"type":"heartbeat","client":${index}}`;
-            if (opened.send(frame)) metrics.messageSent(frame.length);
-          }, scenario.heartbeat.intervalMs);
-        }
-        if (scenario.thinkTime) return thinkThenSend();
-        // An open schedule: its sends are counted from the rate while the client is connected, not from the wheel.
-        metrics.sendRate(scheduledPerSecond);
-        state.scheduled = true;
-        // A random first offset keeps clients from sending in lockstep; on the grid, several share a wakeup.
-        state.nextDueAt = Math.ceil((performance.now() + random() * scenario.intervalMs) / grid) * grid;
-        wheel.set(due, state.nextDueAt);
-      },
-      onMessage(data, receivedAt) {
-        const seq = seqOf(data);
-        if (seq === undefined && !(seqOf === orderSentinel)) return;
-        if (seq !== undefined && seq === state.lastAnswered) return metrics.duplicate();
-        // A pong for a ping already given up on (UDP reordering or a very late answer).
-        if (seq !== undefined && seq < (state.inFlight ? state.seq : state.nextSeq)) return metrics.outOfOrder();
-        if (!state.inFlight || (seq !== undefined && seq !== state.seq)) return;
-        state.lastAnswered = state.seq;
-        state.inFlight = false;
-        // A bad reply still answers the ping (the client goes on), but it is an error, not a round trip.
-        if (goodReply && !goodReply(data)) metrics.error("bad-reply");
-        else {
-          metrics.roundTripMicros((receivedAt - state.sentAt) * 1000);
-          const interval = scenario.thinkTime ? undefined : scenario.intervalMs * 1000;
-          metrics.correctedRoundTripMicros((receivedAt - state.intendedAt) * 1000, interval);
-        }
-        if (scenario.thinkTime) thinkThenSend();
-      },
-      onStop(atRunEnd) {
-        // A ping past its timeout is a timeout (or lost) as it would have been at its next due time; one still
-        // within it was cut short by the run's end, not by the server.
-        if (!atRunEnd || timedOut(performance.now()) || !state.inFlight) return;
-        state.inFlight = false;
-        metrics.inFlightAtEnd(1);
-      },
-      onEnd() {
-        clearTimeout(timer);
-        wheel.clear(due);
-        clearInterval(heartbeat);
-        if (state.scheduled) metrics.sendRate(-scheduledPerSecond);
-        state.scheduled = false;
-      },
-    });
-  });
+  /** WheelTimer: a fixed-interval ping is due. */
+  run(): void {
+    const { metrics, scenario, wheel } = this.shard;
+    const now = performance.now();
+    this.timedOut(now);
+    if (this.inFlight) metrics.skippedSend();
+    else this.send(this.nextDueAt);
+    // Self-correcting: the schedule is open + k·interval, never "interval after the timer fired".
+    this.nextDueAt += scenario.intervalMs;
+    while (this.nextDueAt <= now) {
+      this.nextDueAt += scenario.intervalMs;
+      metrics.skippedSend();
+    }
+    wheel.set(this, this.nextDueAt);
+  }
+
+  private thinkThenSend(): void {
+    const { minMs, maxMs } = this.shard.scenario.thinkTime!;
+    const dueAt = performance.now() + minMs + this.shard.random() * (maxMs - minMs);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.send(dueAt);
+      // A lost pong must not end the client's pinging.
+      this.timer = setTimeout(() => this.timedOut(performance.now()) && this.thinkThenSend(), this.shard.timeoutMs);
+    }, dueAt - performance.now());
+  }
+
+  onOpen(opened: TransportConnection, done?: SessionDone): void {
+    const { shard, index } = this;
+    const { scenario } = shard;
+    this.connection = opened;
+    if (shard.ping?.usesVars) this.buildPing = shard.ping.bind(done?.vars);
+    if (shard.heartbeatMessage?.usesVars) this.buildHeartbeat = shard.heartbeatMessage.bind(done?.vars);
+    if (scenario.heartbeat) {
+      this.heartbeat = setInterval(() => {
+        const frame = this.buildHeartbeat ? this.buildHeartbeat({ seq: 0, sentAtUs: nowMicros(), client: index }) : `{"type":"heartbeat","client":${index}}`;
+        if (opened.send(frame)) shard.metrics.messageSent(frame.length);
+      }, scenario.heartbeat.intervalMs);
+    }
+    if (scenario.thinkTime) return this.thinkThenSend();
+    // An open schedule: its sends are counted from the rate while the client is connected, not from the wheel.
+    shard.metrics.sendRate(shard.scheduledPerSecond);
+    this.scheduled = true;
+    // A random first offset keeps clients from sending in lockstep; on the grid, several share a wakeup.
+    this.nextDueAt = Math.ceil((performance.now() + shard.random() * scenario.intervalMs) / shard.grid) * shard.grid;
+    shard.wheel.set(this, this.nextDueAt);
+  }
+
+  onMessage(data: Buffer, receivedAt: number): void {
+    const { shard } = this;
+    const { metrics } = shard;
+    const seq = shard.seqOf(data);
+    if (seq === undefined && !(shard.seqOf === orderSentinel)) return;
+    if (seq !== undefined && seq === this.lastAnswered) return metrics.duplicate();
+    // A pong for a ping already given up on (UDP reordering or a very late answer).
+    if (seq !== undefined && seq < (this.inFlight ? this.seq : this.nextSeq)) return metrics.outOfOrder();
+    if (!this.inFlight || (seq !== undefined && seq !== this.seq)) return;
+    this.lastAnswered = this.seq;
+    this.inFlight = false;
+    const { thinkTime } = shard.scenario;
+    // A bad reply still answers the ping (the client goes on), but it is an error, not a round trip.
+    if (shard.goodReply && !shard.goodReply(data)) metrics.error("bad-reply");
+    else {
+      metrics.roundTripMicros((receivedAt - this.sentAt) * 1000);
+      const interval = thinkTime ? undefined : shard.scenario.intervalMs * 1000;
+      metrics.correctedRoundTripMicros((receivedAt - this.intendedAt) * 1000, interval);
+    }
+    if (thinkTime) this.thinkThenSend();
+  }
+
+  onStop(atRunEnd: boolean): void {
+    // A ping past its timeout is a timeout (or lost) as it would have been at its next due time; one still
+    // within it was cut short by the run's end, not by the server.
+    if (!atRunEnd || this.timedOut(performance.now()) || !this.inFlight) return;
+    this.inFlight = false;
+    this.shard.metrics.inFlightAtEnd(1);
+  }
+
+  onEnd(): void {
+    clearTimeout(this.timer);
+    this.shard.wheel.clear(this);
+    clearInterval(this.heartbeat);
+    if (this.scheduled) this.shard.metrics.sendRate(-this.shard.scheduledPerSecond);
+    this.scheduled = false;
+  }
 }
 
 const PONG_HEAD = Buffer.from('{"type":"pong","seq":');

@@ -1,4 +1,9 @@
-import { FixedMessage, type Transport, type TransportConnection } from "../transports/transport";
+import { FixedMessage, type Transport, type TransportConnection, type TransportEvents } from "../transports/transport";
+
+/** A client's events with every message dropped (a server that never answers); its own methods still called on it. */
+export function silenced(events: TransportEvents): TransportEvents {
+  return { onOpen: () => events.onOpen(), onEnd: (end) => events.onEnd(end), onMessage() {} };
+}
 
 /**
  * In-memory transport for engine unit tests: connects on the next tick and answers every

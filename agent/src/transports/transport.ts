@@ -13,7 +13,10 @@ export interface TransportEnd {
   byPeer?: boolean;
 }
 
-/** Callbacks a scenario gives when it opens a connection. */
+/**
+ * Callbacks a scenario gives when it opens a connection. Called as methods: the events may be a class instance (the
+ * engine's own clients are, scenario.ts), whose methods a spread `{ ...events }` would drop.
+ */
 export interface TransportEvents {
   onOpen(): void;
   /**
