@@ -82,6 +82,30 @@ describe("an agent restarted after SIGKILL mid-run (PROTOCOL.md §5.1)", () => {
     await killed.disk.buffer.close();
   });
 
+  it("recovers a watcher's server samples as server samples", async () => {
+    const configPath = join(dir, "watcher.json");
+    const sample = (seq: number) => ({
+      runId, seq, intervalStart: assignment.startAt + seq * 1000, intervalMs: 1000, pid: 42, cpuPercent: 3, rssBytes: 1_000,
+      network: { packetsInPerSec: 1, packetsOutPerSec: 1, bytesInPerSec: 10, bytesOutPerSec: 10 },
+    });
+    const watching: ShardManagerOptions["runShard"] = async (_a, options) => {
+      for (const seq of [0, 1]) options.onServerSample?.(sample(seq));
+      await new Promise((resolve) => options.signal?.addEventListener("abort", resolve, { once: true }));
+      return { lastSeq: 1 };
+    };
+    const killed = await managerOn(configPath, watching);
+    killed.shards.assign(assignment);
+    await killed.disk.buffer.flush();
+
+    const restarted = await managerOn(configPath, watching);
+    const sent: AgentToServerMessage[] = [];
+    restarted.shards.attach((message) => (sent.push(message), true));
+    expect(sent.slice(0, 2)).toEqual([{ type: "server-sample", payload: sample(0) }, { type: "server-sample", payload: sample(1) }]);
+    killed.shards.abandonAll("test over");
+    await killed.shards.shutdown();
+    await Promise.all([killed.disk.buffer.close(), restarted.disk.buffer.close()]);
+  });
+
   it("re-sends the final status of a shard that had ended before the kill as it was, not as failed", async () => {
     const configPath = join(dir, "agent.json");
     const first = await managerOn(configPath, measuring(3, []));
