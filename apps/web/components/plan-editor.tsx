@@ -100,6 +100,17 @@ export function PlanEditor({ initial, title, intro, edit }: { initial: PlanDraft
     });
   }
 
+  /** The form's plan for "Try it", validated as saving does (its problems shown), or null. */
+  function checkedSpec(): PlanSpec | null {
+    const checked = validateDraft(draft);
+    if (!checked.ok) {
+      showProblems(checked.errors);
+      return null;
+    }
+    setErrors({});
+    return checked.spec;
+  }
+
   async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const current = currentDraft();
@@ -187,7 +198,7 @@ export function PlanEditor({ initial, title, intro, edit }: { initial: PlanDraft
       <ErrorSummary errors={errors} />
       <Tabs label="Plan views" idPrefix="plan-view" tabs={VIEWS} selected={view} onSelect={switchView}>
         {view === "form" ? (
-          <PlanFormSections draft={draft} errors={errors} onChange={changeDraft} />
+          <PlanFormSections draft={draft} errors={errors} onChange={changeDraft} checkPlan={checkedSpec} />
         ) : (
           <div className="panel field">
             <label htmlFor="plan-text">Plan as {view === "yaml" ? "YAML" : "JSON"}</label>

@@ -8,7 +8,9 @@ import { PLAN_NODE, expectedMessagesPerSec, type PlanDraft, type PlanErrors } fr
 import { scenarioDescription } from "../lib/plan-field-text";
 import type { DraftObject, DraftValue } from "../lib/schema-form";
 import type { FieldSpec } from "../lib/schema-node";
+import type { PlanSpec } from "@throng/protocol/plan";
 import { ObjectFields, SchemaField } from "./schema-field";
+import { SessionTrial } from "./session-trial";
 
 const SECTIONS: { key: string; title: string; intro?: string }[] = [
   { key: "target", title: "Target", intro: "The server under test. Load goes only where the plan points." },
@@ -19,8 +21,11 @@ const SECTIONS: { key: string; title: string; intro?: string }[] = [
 
 const place = (key: string) => ({ path: key, textKey: key, variants: [] as string[] });
 
-/** The plan as a form: one panel per section of the schema, every field drawn from it. */
-export function PlanFormSections({ draft, errors, onChange }: { draft: PlanDraft; errors: PlanErrors; onChange: (draft: PlanDraft) => void }) {
+/**
+ * The plan as a form: one panel per section of the schema, every field drawn from it. With `checkPlan` (the editor's
+ * validation) the scenario panel offers "Try it" for its session steps.
+ */
+export function PlanFormSections({ draft, errors, onChange, checkPlan }: { draft: PlanDraft; errors: PlanErrors; onChange: (draft: PlanDraft) => void; checkPlan?: () => PlanSpec | null }) {
   const set = (key: string) => (value: DraftValue) => onChange({ ...draft, [key]: value });
   const field = (key: string) => PLAN_NODE.fields.find((candidate) => candidate.key === key);
   const rate = expectedMessagesPerSec(draft);
@@ -44,6 +49,7 @@ export function PlanFormSections({ draft, errors, onChange }: { draft: PlanDraft
             <h2 id={titleId}>{title}</h2>
             {key === "scenario" ? scenarioDescription(scenarioKind) && <p className="muted">{scenarioDescription(scenarioKind)}</p> : intro && <p className="muted">{intro}</p>}
             <Section spec={spec} value={draft[key]} errors={errors} onChange={set(key)} />
+            {key === "scenario" && checkPlan && scenarioKind !== "script" && <SessionTrial checkPlan={checkPlan} />}
             {key === "scenario" && (
               <p className="derived" aria-live="polite" data-testid="plan-rate">
                 {rate === null ? "The message rate depends on the server's answers." : `≈ ${formatRate(rate)} messages/s sent at full load`}

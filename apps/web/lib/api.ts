@@ -10,6 +10,7 @@ import {
 } from "@throng/protocol/api";
 import { RunView } from "@throng/protocol/run";
 import { RunServerSeries } from "@throng/protocol/server-watch";
+import { TrialView, type TryPlan } from "@throng/protocol/session-trial";
 import { SeriesAnswer } from "./series-answer";
 import { apiRequest, type ResponseSchema } from "./api-client";
 
@@ -54,6 +55,8 @@ export const api = {
   updatePlan: (planId: string, body: UpdatePlan) => apiRequest("PUT", path("plans", planId), PlanView, body),
   listPlanVersions: (planId: string, signal?: AbortSignal) =>
     apiRequest("GET", path("plans", planId, "versions"), PlanVersionList, undefined, signal),
+  /** One client of an unsaved plan runs its session from an online agent (waits up to ~20 s). */
+  tryPlan: (body: TryPlan) => apiRequest("POST", "/api/plans/try", TrialView, body),
   startRun: (planId: string) => apiRequest("POST", path("plans", planId, "runs"), RunView),
 
   listRuns: (signal?: AbortSignal) => apiRequest("GET", "/api/runs", RunList, undefined, signal),
