@@ -1,9 +1,9 @@
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { crc32 } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { diskBufferDir, openDiskBuffer, type DiskBufferOptions } from "./disk-buffer";
+import { checksum } from "./run-log";
 
 const runId = "6f1c1a34-9a43-4f7e-9d0e-3c2a1b0c9d8e";
 interface Entry {
@@ -21,7 +21,7 @@ let dir: string;
 let warnings: string[];
 const open = (extra: Partial<DiskBufferOptions<Entry>> = {}) => openDiskBuffer<Entry>({ dir, parse, warn: (m) => warnings.push(m), ...extra });
 const logPath = () => join(dir, `${runId}.log`);
-const line = (json: string) => `${crc32(json).toString(16).padStart(8, "0")} ${json}\n`;
+const line = (json: string) => `${checksum(json)} ${json}\n`;
 
 beforeEach(async () => {
   dir = join(await mkdtemp(join(tmpdir(), "throng-disk-buffer-")), "buffer");

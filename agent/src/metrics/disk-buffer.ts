@@ -6,7 +6,7 @@ import { DEFAULT_BUFFER_CAPACITY, type Numbered } from "./snapshot-buffer";
 /**
  * The unacknowledged snapshots of each run, also on disk, so an agent killed mid-run (SIGKILL, OOM, a reboot) can
  * re-send them when it starts again (PROTOCOL.md §5.1). One append-only log per run; each line is
- * `<crc32 hex> <json>\n` holding a measurement, an ack, or the shard's final status. Writes are grouped: whatever
+ * `<checksum> <json>\n` holding a measurement, an ack, or the shard's final status. Writes are grouped: whatever
  * was added while the previous write and fsync ran goes out in the next one (one fsync per batch, not per snapshot).
  */
 

@@ -1,16 +1,22 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { crc32 } from "node:zlib";
+import { createHash } from "node:crypto";
 import type { Numbered } from "./snapshot-buffer";
 
-// The line format of a run's on-disk buffer (disk-buffer.ts, PROTOCOL.md §5.1): `<crc32 hex> <json>\n`.
+// The line format of a run's on-disk buffer (disk-buffer.ts, PROTOCOL.md §5.1): `<checksum> <json>\n`.
+
+/**
+ * The first 8 hex digits of the JSON's SHA-256: enough to tell a torn or damaged line. (zlib's crc32 would do, but
+ * it arrived in Node 20.15 and the agent runs on 20.9.)
+ */
+export const checksum = (json: string) => createHash("sha256").update(json).digest("hex").slice(0, 8);
 
 const RUN_FILE = /^([0-9a-f-]{36})\.log$/;
 
 /** One record as a checksummed line. */
 export const line = (record: object) => {
   const json = JSON.stringify(record);
-  return `${crc32(json).toString(16).padStart(8, "0")} ${json}\n`;
+  return `${checksum(json)} ${json}\n`;
 };
 
 type LogRecord = { m: unknown } | { ack: number } | { final: unknown };
@@ -29,7 +35,7 @@ function parseLog<T extends Numbered>(runId: string, text: string, parse: (value
     const json = text.slice(space + 1);
     let record: LogRecord | undefined;
     try {
-      if (space === 8 && Number.parseInt(text.slice(0, 8), 16) === crc32(json)) record = JSON.parse(json) as LogRecord;
+      if (space === 8 && text.slice(0, 8) === checksum(json)) record = JSON.parse(json) as LogRecord;
     } catch {
       record = undefined;
     }
