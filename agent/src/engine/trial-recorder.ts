@@ -1,5 +1,5 @@
 import type { SessionStep } from "@throng/protocol/plan";
-import { TRIAL_PREVIEW_BYTES, TRIAL_RECEIVED_PER_STEP, type BytesPreview, type TrialOutcome, type TrialStep } from "@throng/protocol/session-trial";
+import { TRIAL_CAPTURE_CHARS, TRIAL_PREVIEW_BYTES, TRIAL_RECEIVED_PER_STEP, type BytesPreview, type TrialOutcome, type TrialStep } from "@throng/protocol/session-trial";
 import type { StepObserver } from "../scenarios/session";
 
 /** Control characters, shown escaped so a reply's \r\n and NULs are visible and the text stays one line. */
@@ -52,7 +52,8 @@ export function createTrialRecorder(steps: readonly SessionStep[]) {
       else open.step.receivedMore = (open.step.receivedMore ?? 0) + 1;
     },
     captured(name, value) {
-      if (open && !over) (open.step.captured ??= {})[name] = String(value);
+      const text = String(value);
+      if (open && !over) (open.step.captured ??= {})[name] = text.length > TRIAL_CAPTURE_CHARS ? `${text.slice(0, TRIAL_CAPTURE_CHARS)}…` : text;
     },
   };
 

@@ -4,7 +4,9 @@ import { PlanSpec } from "./plan";
 /** Bytes of a message a trial shows (hex and text); the rest is only counted, so a trial frame stays small. */
 export const TRIAL_PREVIEW_BYTES = 512;
 /** Replies a trial shows per step; more are only counted (a chatty server cannot grow the frame). */
-export const TRIAL_RECEIVED_PER_STEP = 8;
+export const TRIAL_RECEIVED_PER_STEP = 5;
+/** Characters of a captured value a trial shows. */
+export const TRIAL_CAPTURE_CHARS = 256;
 /** The agent stops a trial after this long, whatever its steps' timeouts say, and closes its socket. */
 export const TRIAL_TIME_LIMIT_MS = 15_000;
 /** The API gives up waiting for the agent's answer after this long (the agent's limit plus the trip both ways). */
@@ -32,7 +34,7 @@ export const TrialStep = z.object({
   received: z.array(ReceivedPreview).max(TRIAL_RECEIVED_PER_STEP).optional(),
   /** Replies read beyond those shown. */
   receivedMore: z.number().int().min(0).optional(),
-  captured: z.record(z.string(), z.string()).optional(),
+  captured: z.record(z.string(), z.string().max(TRIAL_CAPTURE_CHARS + 1)).optional(),
   /** Why the step failed, in the engine's words (errorsByKind): "session-timeout", "http-status", "closed"… */
   error: z.string().max(2000).optional(),
 });
