@@ -60,7 +60,7 @@ const TEXT: Record<string, FieldText> = {
   slos: { label: "Pass/fail thresholds (SLOs)", hint: "The run passes when each metric stays below its threshold." },
   "scenario.session": {
     label: "Session steps",
-    hint: "What each client does, in order, once connected and before its traffic starts: log in, send a handshake, join a room. HTTP calls come first, before the socket opens. A failed step closes the client. Reference: docs/protocols.md in the Throng repository (Session steps).",
+    hint: "What each client does, in order, once connected and before its traffic starts: log in, send a handshake, join a room. HTTP calls come first, before the socket opens. A failed step closes the client. Try it, below the scenario, sends one client's steps from an online agent and shows each step's bytes. Reference: docs/protocols.md in the Throng repository (Session steps).",
   },
   "scenario.script.script": {
     label: "Script",
