@@ -2,81 +2,21 @@
 // TCP with "\r\n" framing, PING answered by +PONG, and a session handshake (send PING, wait for +PONG) added as
 // steps in the form, reordered and removed there; the YAML view shows them, the plan runs on a real agent, and the
 // report passes with round trips and no errors. Screenshots go to e2e/artifacts/session-*.png.
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer, connect } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import type { RunView } from "@throng/protocol/run";
-import { agentBin, agentProcesses, artifacts, baseUrl, json, stamp, url, signUp } from "./support/e2e-env";
+import { baseUrl, json, signUp, stamp, url } from "./support/e2e-env";
+import { redisJourney } from "./support/redis-journey";
 
-const scratch = mkdtempSync(join(tmpdir(), "throng-session-"));
-const { start, stopAll } = agentProcesses();
-let context: BrowserContext;
-let page: Page;
-let redis: ChildProcess | undefined;
-let redisPort = 0;
-const pageErrors: string[] = [];
-
-const shot = (name: string) => page.screenshot({ path: join(artifacts, `session-${name}.png`), fullPage: true });
+const journey = redisJourney("session");
 const write = { headers: { origin: baseUrl } };
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** One RESP command's first reply line, or the error's message. */
-function redisPing(port: number): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: "127.0.0.1", port }, () => socket.write("PING\r\n"));
-    socket.once("data", (data) => {
-      resolve(data.toString().trim());
-      socket.destroy();
-    });
-    socket.once("error", (error) => resolve(error.message));
-  });
-}
-
-/**
- * A private redis-server on loopback: a real third-party TCP server speaking RESP. (The stack's own Redis is not
- * handed to Playwright by npm test, and a private one keeps these PINGs off the queues.)
- */
-async function startRedis(): Promise<void> {
-  const binary = ["/usr/bin/redis-server", "/usr/sbin/redis-server", "/usr/local/bin/redis-server"].find((candidate) => existsSync(candidate));
-  test.skip(!binary, "redis-server is not installed (npm test installs it for the stack)");
-  redisPort = await freePort();
-  redis = spawn(binary!, ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", scratch], { stdio: "ignore" });
-  await expect.poll(() => redisPing(redisPort), { timeout: 10_000 }).toBe("+PONG");
-}
-
-test.describe.configure({ mode: "serial" });
-
-test.beforeAll(async ({ browser }) => {
-  test.skip(!baseUrl || !agentBin, "npm test sets E2E_BASE_URL and E2E_AGENT_BIN");
-  mkdirSync(artifacts, { recursive: true });
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-  page.on("pageerror", (error) => pageErrors.push(`${page.url()}: ${error.message}`));
-  await startRedis();
-});
-
-test.afterAll(async () => {
-  stopAll();
-  redis?.kill("SIGTERM");
-  await context?.close();
-  rmSync(scratch, { recursive: true, force: true });
-});
 
 test("a Redis ping-pong plan with a session handshake, built in the form, runs and passes", async () => {
   test.setTimeout(150_000);
+  const { page, pageErrors, redisPort, shot } = journey;
   await signUp(page, "Session Tester", "session");
   const enrolment = await json<{ commands: { node: string } }>(await page.request.post(url("/api/enrolment-tokens"), { data: {}, ...write }), "enrolment token");
-  start([...enrolment.commands.node.trim().split(/\s+/).slice(2), "--config", join(scratch, "agent.json")]);
+  journey.start([...enrolment.commands.node.trim().split(/\s+/).slice(2), "--config", join(journey.scratch, "agent.json")]);
 
   await page.goto(url("/plans/new"));
   const planName = `Redis session ${stamp}`;
