@@ -26,7 +26,7 @@ export const NO_TRIAL_AGENT =
   "(Agents → Install an agent gives the command, e.g. npx throng-agent connect --server <this API> --token <enrolment token>), then try again";
 
 /** The agent a trial runs on: the one asked for, else an online load agent (idle before busy, the plan's labels first). */
-function pickAgent(agents: readonly AgentView[], agentId: string | undefined, labels: Record<string, string> | undefined): AgentView {
+export function pickAgent(agents: readonly AgentView[], agentId: string | undefined, labels: Record<string, string> | undefined): AgentView {
   if (agentId) {
     const agent = agents.find((a) => a.id === agentId);
     if (!agent) throw new ThrongError("not_found", `No agent ${agentId} in this organisation`);
