@@ -1,0 +1,89 @@
+// "Try it" (issue 15 §4): a load tester builds a Redis session in the plan form and tries it before saving: one client
+// connects from a real agent to a real redis-server and the page shows each step's result, bytes and time. Without
+// an agent the page says how to start one; a reply that does not match shows what Redis answered instead.
+// Screenshots go to e2e/artifacts/trial-*.png.
+import { join } from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { baseUrl, json, signUp, url } from "./support/e2e-env";
+import { redisJourney } from "./support/redis-journey";
+
+const journey = redisJourney("trial");
+
+/** The plan form's target as a TCP server with RESP's "\r\n" framing on loopback. */
+async function redisTarget(page: Page, port: number): Promise<void> {
+  const target = page.getByTestId("plan-section-target");
+  await page.getByLabel("Protocol", { exact: true }).selectOption("tcp");
+  await target.getByLabel("Host", { exact: true }).fill("127.0.0.1");
+  await target.getByLabel("Port", { exact: true }).fill(String(port));
+  await target.getByLabel("Framing", { exact: true }).selectOption("delimiter");
+  await target.getByLabel("Delimiter (text)").fill("\\r\\n");
+}
+
+test("Try it runs a Redis session built in the form from a real agent, and shows each step's result and bytes", async () => {
+  test.setTimeout(120_000);
+  const { page, redisPort } = journey;
+  await signUp(page, "Trial Tester", "trial");
+  await page.goto(url("/plans/new"));
+  await page.getByLabel("Plan name").fill("Redis trial");
+  await redisTarget(page, redisPort);
+  const target = page.getByTestId("plan-section-target");
+
+  const scenario = page.getByTestId("plan-section-scenario");
+  await scenario.getByLabel("Message size").fill("");
+  await scenario.getByLabel("Custom message").check();
+  await scenario.getByLabel("Body", { exact: true }).fill("PING");
+  const steps = scenario.getByTestId("list-scenario-session");
+  const step = (index: number) => steps.getByTestId("union-list-item").nth(index);
+  await steps.getByLabel("New session step").selectOption({ label: "Send a message" });
+  await steps.getByRole("button", { name: "Add session step" }).click();
+  await step(0).getByLabel("Message body").fill("PING");
+  await steps.getByLabel("New session step").selectOption({ label: "Wait for a reply" });
+  await steps.getByRole("button", { name: "Add session step" }).click();
+  await step(1).getByLabel("Reply must").selectOption({ label: "starts with" });
+  await step(1).getByLabel("Starts with (text)").fill("+PONG");
+
+  const trial = scenario.getByTestId("session-trial");
+  // A form problem is shown as saving shows it, and nothing is tried.
+  await target.getByLabel("Port", { exact: true }).fill("");
+  await trial.getByRole("button", { name: "Try it" }).click();
+  await expect(page.getByTestId("field-error-target-port")).toBeVisible();
+  await expect(trial.getByTestId("trial-result")).toHaveCount(0);
+  await target.getByLabel("Port", { exact: true }).fill(String(redisPort));
+
+  // No agent yet: the API's 409 says how to start one.
+  await trial.getByRole("button", { name: "Try it" }).click();
+  await expect(trial.getByTestId("trial-error")).toContainText("throng-agent connect");
+  await journey.shot("no-agent");
+
+  const enrolment = await json<{ commands: { node: string } }>(await page.request.post(url("/api/enrolment-tokens"), { data: {}, headers: { origin: baseUrl } }), "enrolment token");
+  journey.start([...enrolment.commands.node.trim().split(/\s+/).slice(2), "--config", join(journey.scratch, "agent.json")]);
+  await expect
+    .poll(async () => (await json<{ agents: { status: string }[] }>(await page.request.get(url("/api/agents")), "agents")).agents.filter((a) => a.status === "online").length, { timeout: 30_000 })
+    .toBe(1);
+
+  await trial.getByRole("button", { name: "Try it" }).click();
+  await expect(trial.getByTestId("trial-verdict")).toHaveText("ok", { timeout: 30_000 });
+  await expect(trial.getByTestId("trial-connect")).toContainText("ok");
+  const rows = trial.getByTestId("trial-step");
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toHaveAttribute("data-ok", "true");
+  await expect(rows.nth(0)).toContainText("PING");
+  await expect(rows.nth(0)).toContainText("4 bytes");
+  await expect(rows.nth(1)).toHaveAttribute("data-ok", "true");
+  await expect(rows.nth(1)).toContainText("matched: +PONG");
+  await rows.nth(1).getByText("5 bytes").click();
+  await expect(rows.nth(1)).toContainText("2b504f4e47");
+  await journey.shot("ok");
+
+  // A reply rule Redis's answer does not meet: the step fails by the engine's cause, showing what came instead.
+  await step(1).getByLabel("Starts with (text)").fill("+OK");
+  await step(1).locator("summary", { hasText: "Options" }).click();
+  await step(1).getByLabel("Timeout").fill("500");
+  await trial.getByRole("button", { name: "Try it" }).click();
+  await expect(trial.getByTestId("trial-verdict")).toHaveText("failed", { timeout: 30_000 });
+  await expect(rows.nth(1)).toHaveAttribute("data-ok", "false");
+  await expect(rows.nth(1)).toContainText("session-timeout");
+  await expect(rows.nth(1)).toContainText("skipped: +PONG");
+  await journey.shot("mismatch");
+  expect(journey.pageErrors, "uncaught errors in the page").toEqual([]);
+});
