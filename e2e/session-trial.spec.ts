@@ -84,6 +84,7 @@ test("Try it runs a Redis session built in the form from a real agent, and shows
   await expect(rows.nth(1)).toHaveAttribute("data-ok", "false");
   await expect(rows.nth(1)).toContainText("session-timeout");
   await expect(rows.nth(1)).toContainText("skipped: +PONG");
+  await expect(rows.nth(1).getByTestId("trial-unmatched")).toBeVisible();
   await journey.shot("mismatch");
   expect(journey.pageErrors, "uncaught errors in the page").toEqual([]);
 });

@@ -114,6 +114,11 @@ function StepRow({ step }: { step: TrialStep }) {
       </td>
       <td>
         <Outcome ok={step.ok} error={step.error} />
+        {step.error === "session-timeout" && step.received?.some((reply) => reply.matched === false) && (
+          <div className="small muted" data-testid="trial-unmatched">
+            replies came, but none matched the step&apos;s rule
+          </div>
+        )}
       </td>
       <td className="num">{formatMs(step.ms)}</td>
       <td>{step.sent && <Bytes preview={step.sent} />}</td>
