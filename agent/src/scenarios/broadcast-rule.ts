@@ -1,10 +1,12 @@
 import type { BroadcastRule, Extractor, ReplyRule } from "@throng/protocol/session";
+import { compileJsonFieldScan, type JsonFieldScan } from "./json-fields";
 import { decodeJson, type ReplyDecoder } from "./reply-decoder";
 import { compileReplyRule } from "./reply-rule";
 
 // Reads a room broadcast of any server (movement-sync's `broadcast` rule), compiled once per shard. One message is
 // decoded at most once, whatever the rule reads: its text once for every regex, its decoded value once for every
-// json path, and byte extractors read the bytes themselves.
+// json path, and byte extractors read the bytes themselves. JSON text whose json paths are all top-level fields is
+// not decoded at all: one scan of its bytes reads them (json-fields.ts), with JSON.parse only when the scan cannot.
 
 /** What one broadcast said. `sentAtUs` is NaN when the rule reads none (the agent's own send record times it). */
 export interface Broadcast {
@@ -30,12 +32,18 @@ class MessageView {
   private value: unknown;
   /** One exec per distinct regular expression per message (sender, seq and sentAtUs may share one). */
   readonly found: (RegExpExecArray | null | undefined)[];
+  /** With a field scan: its values by field, and whether this message was scanned and the scan could read it. */
+  private readonly fields: unknown[];
+  private scanned = false;
+  private scanRead = false;
 
   constructor(
     private readonly decode: ReplyDecoder,
     patterns: number,
+    private readonly scan: { run: JsonFieldScan; fields: number } | undefined,
   ) {
     this.found = new Array<RegExpExecArray | null | undefined>(patterns).fill(undefined);
+    this.fields = new Array<unknown>(scan?.fields ?? 0).fill(undefined);
   }
 
   reset(data: Buffer): void {
@@ -43,14 +51,23 @@ class MessageView {
     this.text = undefined;
     this.decoded = false;
     this.value = undefined;
-    this.found.fill(undefined);
+    this.scanned = false;
+    if (this.found.length) this.found.fill(undefined);
   }
 
   textOf(): string {
     return (this.text ??= this.data.toString("utf8"));
   }
 
-  valueAt(path: readonly string[]): unknown {
+  /** The value at `path`; `field` is its index in the scan's fields when the rule has a scan. */
+  valueAt(path: readonly string[], field: number): unknown {
+    if (this.scan) {
+      if (!this.scanned) {
+        this.scanned = true;
+        this.scanRead = this.scan.run(this.data, this.fields);
+      }
+      if (this.scanRead) return this.fields[field];
+    }
     if (!this.decoded) {
       this.value = this.decode(this.data);
       this.decoded = true;
@@ -90,10 +107,14 @@ export function compileBroadcastRule(rule: BroadcastRule, decode: ReplyDecoder =
     sources.push(source);
     return patterns.push(new RegExp(source)) - 1;
   };
+  // Every json path the rule reads, so that JSON text with top-level ones only is scanned, not parsed.
+  const paths: string[] = [];
+  const fieldIndex = (path: string) => (paths.includes(path) ? paths.indexOf(path) : paths.push(path) - 1);
   const extractor = (from: Extractor): ViewReader => {
     if ("json" in from) {
       const path = from.json.split(".");
-      return (view) => numberOf(view.valueAt(path));
+      const field = fieldIndex(from.json);
+      return (view) => numberOf(view.valueAt(path, field));
     }
     if ("regex" in from) {
       const at = patternIndex(from.regex);
@@ -109,11 +130,14 @@ export function compileBroadcastRule(rule: BroadcastRule, decode: ReplyDecoder =
     const little = from.bytes.byteOrder === "little";
     return (view) => readUnsigned(view.data, offset, length, little);
   };
-  const filter = rule.filter ? compileFilter(rule.filter, patternIndex, patterns) : undefined;
+  const filter = rule.filter ? compileFilter(rule.filter, patternIndex, patterns, fieldIndex) : undefined;
   const sender = extractor(rule.sender);
   const seq = extractor(rule.seq);
   const sentAtUs = rule.sentAtUs ? extractor(rule.sentAtUs) : undefined;
-  const view = new MessageView(decode, patterns.length);
+  // Top-level keys of ASCII only (their bytes are the key itself, whatever a message's text decodes to), and none
+  // that a parsed object would find on its prototype ("constructor").
+  const scannable = decode === decodeJson && paths.length > 0 && paths.every((path) => /^[\x20-\x7e]+$/.test(path) && !path.includes(".") && !(path in Object.prototype));
+  const view = new MessageView(decode, patterns.length, scannable ? { run: compileJsonFieldScan(paths), fields: paths.length } : undefined);
   const missing: BroadcastRead = filter ? "incomplete" : "not-broadcast";
 
   return (data, out) => {
@@ -132,11 +156,12 @@ export function compileBroadcastRule(rule: BroadcastRule, decode: ReplyDecoder =
 }
 
 /** The filter over the shared view: a json rule reads the one decoded value, a regex the one text. */
-function compileFilter(rule: ReplyRule, patternIndex: (source: string) => number, patterns: RegExp[]): (view: MessageView) => boolean {
+function compileFilter(rule: ReplyRule, patternIndex: (source: string) => number, patterns: RegExp[], fieldIndex: (path: string) => number): (view: MessageView) => boolean {
   if ("json" in rule) {
     const path = rule.json.field.split(".");
+    const field = fieldIndex(rule.json.field);
     const { equals } = rule.json;
-    return equals === undefined ? (view) => view.valueAt(path) !== undefined : (view) => view.valueAt(path) === equals;
+    return equals === undefined ? (view) => view.valueAt(path, field) !== undefined : (view) => view.valueAt(path, field) === equals;
   }
   if ("regex" in rule) {
     const at = patternIndex(rule.regex);

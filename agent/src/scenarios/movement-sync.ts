@@ -66,7 +66,12 @@ export function recordBroadcast(metrics: ScenarioMetrics, streams: Map<number, S
     if (seq > last.seq + 1) metrics.lost(seq - last.seq - 1);
     metrics.jitterMicros(Math.abs(arrivedUs - last.arrivedUs - (sentUs - last.sentUs)));
   }
-  streams.set(sender, { seq, arrivedUs, sentUs });
+  // In place: a new object per broadcast lived until the sender's next update and was promoted by the scavenges.
+  if (last) {
+    last.seq = seq;
+    last.arrivedUs = arrivedUs;
+    last.sentUs = sentUs;
+  } else streams.set(sender, { seq, arrivedUs, sentUs });
 }
 
 /**
