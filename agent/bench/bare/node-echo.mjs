@@ -6,14 +6,10 @@
 // measured window (after a warm-up), from process.cpuUsage().
 //
 //   node node-echo.mjs --mode tcp|ws --port N [--path /ws] [--clients 100] [--seconds 20] [--warmup 2]
-import { createHash, randomBytes } from "node:crypto";
 import { connect } from "node:net";
+import { argReader, measureWindow, websocketUpgrade } from "./bare-common.mjs";
 
-const args = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const at = args.indexOf(`--${name}`);
-  return at === -1 ? fallback : args[at + 1];
-};
+const arg = argReader();
 const mode = arg("mode", "tcp");
 const host = arg("host", "127.0.0.1");
 const port = Number(arg("port"));
@@ -44,22 +40,16 @@ function startClient() {
   const socket = connect({ host, port, noDelay: true });
   sockets.push(socket);
   let upgraded = mode === "tcp";
-  let key = "";
+  const upgrade = websocketUpgrade(host, port, path);
   // Bytes of the current echo seen so far; echoes are fixed-size, so counting bytes frames them.
   let pending = 0;
   socket.on("connect", () => {
     if (mode === "tcp") return begin();
-    key = randomBytes(16).toString("base64");
-    socket.write(`GET ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${key}\r\n\r\n`);
+    socket.write(upgrade.request);
   });
-  let head = "";
   socket.on("data", (chunk) => {
     if (!upgraded) {
-      head += chunk.toString("latin1");
-      const end = head.indexOf("\r\n\r\n");
-      if (end === -1) return;
-      const accept = createHash("sha1").update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest("base64");
-      if (!head.startsWith("HTTP/1.1 101") || !head.includes(accept)) throw new Error(`upgrade refused: ${head.split("\r\n")[0]}`);
+      if (!upgrade.done(chunk)) return;
       upgraded = true;
       return begin();
     }
@@ -97,18 +87,9 @@ const waitOpen = setInterval(() => {
 }, 10);
 
 function measure() {
-  setTimeout(() => {
-    const cpu0 = process.cpuUsage();
-    const echoes0 = echoes;
-    const t0 = performance.now();
-    setTimeout(() => {
-      const cpu = process.cpuUsage(cpu0);
-      const done = echoes - echoes0;
-      const wallSec = (performance.now() - t0) / 1000;
-      stopping = true;
-      const cpuUs = cpu.user + cpu.system;
-      console.log(JSON.stringify({ client: "bare-node", mode, clients, seconds: wallSec, echoesPerSec: done / wallSec, cpuPercent: (100 * cpuUs) / 1e6 / wallSec, usPerEcho: cpuUs / Math.max(1, done), userUsPerEcho: cpu.user / Math.max(1, done), systemUsPerEcho: cpu.system / Math.max(1, done) }));
-      for (const socket of sockets) socket.destroy();
-    }, seconds * 1000);
-  }, warmup * 1000);
+  measureWindow(warmup, seconds, () => ({ echoes }), ({ echoes: done }, wallSec, cpuUs, cpu) => {
+    stopping = true;
+    console.log(JSON.stringify({ client: "bare-node", mode, clients, seconds: wallSec, echoesPerSec: done / wallSec, cpuPercent: (100 * cpuUs) / 1e6 / wallSec, usPerEcho: cpuUs / Math.max(1, done), userUsPerEcho: cpu.user / Math.max(1, done), systemUsPerEcho: cpu.system / Math.max(1, done) }));
+    for (const socket of sockets) socket.destroy();
+  });
 }

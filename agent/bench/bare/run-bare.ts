@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 const bareDir = fileURLToPath(new URL(".", import.meta.url));
 const rustDir = join(bareDir, "rust-echo");
 const rustBinary = join(rustDir, "target", "release", "bare-echo");
+const rustMoveBinary = join(rustDir, "target", "release", "bare-move");
 
 /** What a bare client prints at the end: its measured window only (after connecting and a warm-up). */
 export interface BareResult {
@@ -32,24 +33,56 @@ export function prepareRust(): string | undefined {
   } catch (error) {
     return `bare Rust client not built: ${(error as Error).message.split("\n")[0]}`;
   }
-  return existsSync(rustBinary) ? undefined : `bare Rust client not built: ${rustBinary} missing`;
+  const missing = [rustBinary, rustMoveBinary].find((binary) => !existsSync(binary));
+  return missing ? `bare Rust client not built: ${missing} missing` : undefined;
 }
 
 function argv(run: BareRun): string[] {
   return ["--mode", run.mode, "--port", String(run.port), "--seconds", String(run.seconds), "--warmup", "2", "--clients", "100"];
 }
 
-function pinned(command: string, args: string[], cpu: string): BareResult {
+/** Runs a bare client pinned to `cpu` and reads the JSON line it prints last. */
+function pinned<Result>(command: string, args: string[], cpu: string): Result {
   const out = execFileSync("taskset", ["-c", cpu, command, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 120_000 });
-  return JSON.parse(out.trim().split("\n").pop()!) as BareResult;
+  return JSON.parse(out.trim().split("\n").pop()!) as Result;
 }
 
 export function runBareNode(run: BareRun): BareResult {
-  return pinned(process.execPath, [join(bareDir, "node-echo.mjs"), ...argv(run)], run.cpu);
+  return pinned<BareResult>(process.execPath, [join(bareDir, "node-echo.mjs"), ...argv(run)], run.cpu);
 }
 
 export function runBareRust(run: BareRun): BareResult {
-  return pinned(rustBinary, argv(run), run.cpu);
+  return pinned<BareResult>(rustBinary, argv(run), run.cpu);
+}
+
+/** What a bare movement-sync client (node-move.mjs, rust-echo/src/bin/bare-move.rs) prints: its measured window only. */
+export interface BareMoveResult {
+  client: "bare-node" | "bare-rust";
+  sentPerSec: number;
+  receivedPerSec: number;
+  cpuPercent: number;
+  usPerBroadcast: number;
+}
+
+export interface BareMoveRun {
+  port: number;
+  players: number;
+  roomSize: number;
+  hz: number;
+  seconds: number;
+  cpu: string;
+}
+
+function moveArgv(run: BareMoveRun): string[] {
+  return ["--port", String(run.port), "--clients", String(run.players), "--room-size", String(run.roomSize), "--hz", String(run.hz), "--seconds", String(run.seconds), "--warmup", "2"];
+}
+
+export function runBareNodeMove(run: BareMoveRun): BareMoveResult {
+  return pinned<BareMoveResult>(process.execPath, [join(bareDir, "node-move.mjs"), ...moveArgv(run)], run.cpu);
+}
+
+export function runBareRustMove(run: BareMoveRun): BareMoveResult {
+  return pinned<BareMoveResult>(rustMoveBinary, moveArgv(run), run.cpu);
 }
 
 /** The bare C echo server (echo-server.c), built with cc into a temporary directory; throws when cc cannot build it. */

@@ -4,6 +4,7 @@
 //! and CPU µs per echo over the measured window (after a warm-up), from getrusage(RUSAGE_SELF).
 //!
 //!   bare-echo --mode tcp|ws --port N [--path /ws] [--clients 100] [--seconds 20] [--warmup 2]
+use bare_echo::{arg, cpu_us};
 use mio::net::TcpStream;
 use mio::{Events, Interest, Poll, Token};
 use std::io::{ErrorKind, Read, Write};
@@ -18,18 +19,6 @@ struct Client {
     connected: bool,
     head: Vec<u8>,
     pending: usize,
-}
-
-fn arg(args: &[String], name: &str, fallback: &str) -> String {
-    let flag = format!("--{name}");
-    args.iter().position(|a| *a == flag).and_then(|i| args.get(i + 1)).cloned().unwrap_or_else(|| fallback.to_string())
-}
-
-fn cpu_us() -> u64 {
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
-    let us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
-    us(usage.ru_utime) + us(usage.ru_stime)
 }
 
 fn main() {
