@@ -4,14 +4,12 @@
 // private redis-server (PING answered by +PONG), and the script's own metrics on the run page and in its summary.
 // Screenshots go to e2e/artifacts/scripts-*.png.
 import { createHash } from "node:crypto";
-import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import type { RunView } from "@throng/protocol/run";
-import { baseUrl, json, signUp, stamp, url } from "./support/e2e-env";
+import { json, signUp, stamp, url } from "./support/e2e-env";
 import { redisJourney } from "./support/redis-journey";
 
 const journey = redisJourney("scripts");
-const write = { headers: { origin: baseUrl } };
 const COUNTING_BUNDLE = `// Each client counts its start and ticks every 50 ms until the run ends.
 export default async function (ctx) {
   ctx.count("started");
@@ -21,12 +19,11 @@ export default async function (ctx) {
 
 test("a script written from the starter in the browser, picked in the plan form, runs against Redis with its metrics charted", async () => {
   test.setTimeout(180_000);
-  const { page, pageErrors, redisPort, shot } = journey;
+  const { page, pageErrors, shot } = journey;
   // CodeMirror's styles go into a <style> tag: one the page's CSP refused would show here.
   page.on("console", (message) => message.type() === "error" && /Content Security Policy/i.test(message.text()) && pageErrors.push(`${page.url()}: ${message.text()}`));
   await signUp(page, "Script Writer", "scripts");
-  const enrolment = await json<{ commands: { node: string } }>(await page.request.post(url("/api/enrolment-tokens"), { data: {}, ...write }), "enrolment token");
-  const agent = journey.start([...enrolment.commands.node.trim().split(/\s+/).slice(2), "--config", join(journey.scratch, "agent.json"), "--allow-scripts"]);
+  const agent = await journey.startAgent("--allow-scripts");
 
   // The Scripts page, from the menu: empty, then a bundle uploaded from disk gets its hash.
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Scripts" }).click();
@@ -64,16 +61,8 @@ test("a script written from the starter in the browser, picked in the plan form,
   await shot("view");
 
   // The plan: TCP to Redis, scenario "script" with the script picked from the list, parameters and metrics in the form.
-  await page.goto(url("/plans/new"));
   const planName = `Redis script ${stamp}`;
-  await page.getByLabel("Plan name").fill(planName);
-  const target = page.getByTestId("plan-section-target");
-  await page.getByLabel("Protocol", { exact: true }).selectOption("tcp");
-  await target.getByLabel("Host", { exact: true }).fill("127.0.0.1");
-  await target.getByLabel("Port", { exact: true }).fill(String(redisPort));
-  await target.getByLabel("Framing", { exact: true }).selectOption("delimiter");
-  await target.getByLabel("Delimiter (text)").fill("\\r\\n");
-
+  await journey.newRedisPlan(planName);
   const scenario = page.getByTestId("plan-section-scenario");
   await page.getByLabel("Scenario type").selectOption("script");
   const picker = scenario.getByTestId("script-picker");
@@ -112,13 +101,7 @@ test("a script written from the starter in the browser, picked in the plan form,
   await expect(page).toHaveURL(/\/plans\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId("plan-file")).toContainText(`sha256: ${sha256}`);
 
-  await expect
-    .poll(async () => (await json<{ agents: { status: string }[] }>(await page.request.get(url("/api/agents")), "agents")).agents.filter((a) => a.status === "online").length, { timeout: 30_000 })
-    .toBe(1);
-  await page.goto(url("/plans"));
-  await page.locator(`[data-testid="plan-row"][data-plan-name="${planName}"]`).getByTestId("start-run").click();
-  await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
-  const runId = /\/runs\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+  const runId = await journey.startRun(planName);
 
   // While it runs, the script's own metrics get charts by their names.
   await expect(page.getByTestId("chart-script-latency").getByRole("img")).toHaveAttribute("aria-label", /connect-ms p99 .*reply-ms p99/, { timeout: 30_000 });

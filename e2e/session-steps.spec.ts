@@ -2,33 +2,21 @@
 // TCP with "\r\n" framing, PING answered by +PONG, and a session handshake (send PING, wait for +PONG) added as
 // steps in the form, reordered and removed there; the YAML view shows them, the plan runs on a real agent, and the
 // report passes with round trips and no errors. Screenshots go to e2e/artifacts/session-*.png.
-import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import type { RunView } from "@throng/protocol/run";
-import { baseUrl, json, signUp, stamp, url } from "./support/e2e-env";
+import { json, signUp, stamp, url } from "./support/e2e-env";
 import { redisJourney } from "./support/redis-journey";
 
 const journey = redisJourney("session");
-const write = { headers: { origin: baseUrl } };
 
 test("a Redis ping-pong plan with a session handshake, built in the form, runs and passes", async () => {
   test.setTimeout(150_000);
-  const { page, pageErrors, redisPort, shot } = journey;
+  const { page, pageErrors, shot } = journey;
   await signUp(page, "Session Tester", "session");
-  const enrolment = await json<{ commands: { node: string } }>(await page.request.post(url("/api/enrolment-tokens"), { data: {}, ...write }), "enrolment token");
-  journey.start([...enrolment.commands.node.trim().split(/\s+/).slice(2), "--config", join(journey.scratch, "agent.json")]);
+  await journey.startAgent();
 
-  await page.goto(url("/plans/new"));
   const planName = `Redis session ${stamp}`;
-  await page.getByLabel("Plan name").fill(planName);
-
-  const target = page.getByTestId("plan-section-target");
-  await page.getByLabel("Protocol", { exact: true }).selectOption("tcp");
-  await target.getByLabel("Host", { exact: true }).fill("127.0.0.1");
-  await target.getByLabel("Port", { exact: true }).fill(String(redisPort));
-  await target.getByLabel("Framing", { exact: true }).selectOption("delimiter");
-  await target.getByLabel("Delimiter (text)").fill("\\r\\n");
-  await expect(target.getByLabel("Delimiter (hex)")).toHaveValue("0d0a");
+  await journey.newRedisPlan(planName);
 
   const scenario = page.getByTestId("plan-section-scenario");
   await expect(page.getByLabel("Scenario type")).toHaveValue("ping-pong");
@@ -96,13 +84,7 @@ test("a Redis ping-pong plan with a session handshake, built in the form, runs a
   await expect(page).toHaveURL(/\/plans\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId("plan-file")).toContainText("kind: expect");
 
-  await expect
-    .poll(async () => (await json<{ agents: { status: string }[] }>(await page.request.get(url("/api/agents")), "agents")).agents.filter((a) => a.status === "online").length, { timeout: 30_000 })
-    .toBe(1);
-  await page.goto(url("/plans"));
-  await page.locator(`[data-testid="plan-row"][data-plan-name="${planName}"]`).getByTestId("start-run").click();
-  await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
-  const runId = /\/runs\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+  const runId = await journey.startRun(planName);
   await expect
     .poll(async () => (await json<RunView>(await page.request.get(url(`/api/runs/${runId}`)), "read run")).status, { timeout: 60_000, intervals: [1000] })
     .toBe("finished");

@@ -4,8 +4,8 @@ import type { ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { test, type BrowserContext, type Page } from "@playwright/test";
-import { agentBin, agentProcesses, artifacts, baseUrl } from "./e2e-env";
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { agentBin, agentProcesses, artifacts, baseUrl, json, url, type AgentProcess } from "./e2e-env";
 import { startRedis } from "./redis-server";
 
 export interface RedisJourney {
@@ -17,6 +17,12 @@ export interface RedisJourney {
   readonly pageErrors: string[];
   /** Starts `throng-agent` with these arguments; stopped after the journey. */
   start: ReturnType<typeof agentProcesses>["start"];
+  /** Enrols an agent in the signed-in user's organisation and starts it with these extra arguments. */
+  startAgent(...extra: string[]): Promise<AgentProcess>;
+  /** Opens a new plan named `name` aimed at the redis-server: TCP, "\r\n" framing typed as text. */
+  newRedisPlan(name: string): Promise<void>;
+  /** Once one agent is online, starts the plan from the Plans page and answers the run's id (the run page is open). */
+  startRun(planName: string): Promise<string>;
   /** A full-page screenshot to e2e/artifacts/<prefix>-<name>.png. */
   shot(name: string): Promise<Buffer>;
 }
@@ -61,6 +67,31 @@ export function redisJourney(prefix: string): RedisJourney {
     },
     pageErrors,
     start: agents.start,
+    async startAgent(...extra) {
+      const enrolment = await json<{ commands: { node: string } }>(await current().request.post(url("/api/enrolment-tokens"), { data: {}, headers: { origin: baseUrl } }), "enrolment token");
+      return agents.start([...enrolment.commands.node.trim().split(/\s+/).slice(2), "--config", join(scratch, "agent.json"), ...extra]);
+    },
+    async newRedisPlan(name) {
+      const page = current();
+      await page.goto(url("/plans/new"));
+      await page.getByLabel("Plan name").fill(name);
+      const target = page.getByTestId("plan-section-target");
+      await page.getByLabel("Protocol", { exact: true }).selectOption("tcp");
+      await target.getByLabel("Host", { exact: true }).fill("127.0.0.1");
+      await target.getByLabel("Port", { exact: true }).fill(String(redisPort));
+      await target.getByLabel("Framing", { exact: true }).selectOption("delimiter");
+      await target.getByLabel("Delimiter (text)").fill("\\r\\n");
+      await expect(target.getByLabel("Delimiter (hex)")).toHaveValue("0d0a");
+    },
+    async startRun(planName) {
+      const page = current();
+      const online = async () => (await json<{ agents: { status: string }[] }>(await page.request.get(url("/api/agents")), "agents")).agents.filter((a) => a.status === "online").length;
+      await expect.poll(online, { timeout: 30_000 }).toBe(1);
+      await page.goto(url("/plans"));
+      await page.locator(`[data-testid="plan-row"][data-plan-name="${planName}"]`).getByTestId("start-run").click();
+      await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
+      return /\/runs\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+    },
     shot: (name) => current().screenshot({ path: join(artifacts, `${prefix}-${name}.png`), fullPage: true }),
   };
 }
