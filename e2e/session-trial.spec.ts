@@ -2,30 +2,17 @@
 // connects from a real agent to a real redis-server and the page shows each step's result, bytes and time. Without
 // an agent the page says how to start one; a reply that does not match shows what Redis answered instead.
 // Screenshots go to e2e/artifacts/trial-*.png.
-import { join } from "node:path";
-import { expect, test, type Page } from "@playwright/test";
-import { baseUrl, json, signUp, url } from "./support/e2e-env";
+import { expect, test } from "@playwright/test";
+import { json, signUp, url } from "./support/e2e-env";
 import { redisJourney } from "./support/redis-journey";
 
 const journey = redisJourney("trial");
-
-/** The plan form's target as a TCP server with RESP's "\r\n" framing on loopback. */
-async function redisTarget(page: Page, port: number): Promise<void> {
-  const target = page.getByTestId("plan-section-target");
-  await page.getByLabel("Protocol", { exact: true }).selectOption("tcp");
-  await target.getByLabel("Host", { exact: true }).fill("127.0.0.1");
-  await target.getByLabel("Port", { exact: true }).fill(String(port));
-  await target.getByLabel("Framing", { exact: true }).selectOption("delimiter");
-  await target.getByLabel("Delimiter (text)").fill("\\r\\n");
-}
 
 test("Try it runs a Redis session built in the form from a real agent, and shows each step's result and bytes", async () => {
   test.setTimeout(120_000);
   const { page, redisPort } = journey;
   await signUp(page, "Trial Tester", "trial");
-  await page.goto(url("/plans/new"));
-  await page.getByLabel("Plan name").fill("Redis trial");
-  await redisTarget(page, redisPort);
+  await journey.newRedisPlan("Redis trial");
   const target = page.getByTestId("plan-section-target");
 
   const scenario = page.getByTestId("plan-section-scenario");
@@ -55,8 +42,7 @@ test("Try it runs a Redis session built in the form from a real agent, and shows
   await expect(trial.getByTestId("trial-error")).toContainText("throng-agent connect");
   await journey.shot("no-agent");
 
-  const enrolment = await json<{ commands: { node: string } }>(await page.request.post(url("/api/enrolment-tokens"), { data: {}, headers: { origin: baseUrl } }), "enrolment token");
-  journey.start([...enrolment.commands.node.trim().split(/\s+/).slice(2), "--config", join(journey.scratch, "agent.json")]);
+  await journey.startAgent();
   await expect
     .poll(async () => (await json<{ agents: { status: string }[] }>(await page.request.get(url("/api/agents")), "agents")).agents.filter((a) => a.status === "online").length, { timeout: 30_000 })
     .toBe(1);
