@@ -100,6 +100,7 @@ test("a script written from the starter in the browser, picked in the plan form,
   await page.getByTestId("save-plan").click();
   await expect(page).toHaveURL(/\/plans\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId("plan-file")).toContainText(`sha256: ${sha256}`);
+  await expect(page.getByTestId("plan-script").getByRole("link")).toHaveAttribute("href", `/scripts/${sha256}`);
 
   const runId = await journey.startRun(planName);
 

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { useApiData } from "../hooks/use-api-data";
 import { api } from "../lib/api";
 import { formatDateTime } from "../lib/format";
-import { describeAgents, describeLoad, describeScenario, describeTarget } from "../lib/plan-summary";
+import { describeAgents, describeLoad, describeScenario, describeTarget, scenarioScriptHash } from "../lib/plan-summary";
 import { planToText, type PlanFormat } from "../lib/plan-text";
 import { CodeBlock } from "./code-block";
 import { downloadPlan } from "./plan-download";
@@ -40,6 +40,7 @@ export function PlanDetail({ planId }: { planId: string }) {
   const version = plan.data.version ?? 1;
   const recent = (runs.data ?? []).filter((run) => run.planId === planId).slice(0, 10);
   const text = planToText(spec, format);
+  const scriptHash = scenarioScriptHash(spec);
 
   return (
     <>
@@ -82,6 +83,11 @@ export function PlanDetail({ planId }: { planId: string }) {
             </li>
           ))}
         </ul>
+        {scriptHash && (
+          <p className="small" data-testid="plan-script">
+            Each client runs the script <Link href={`/scripts/${scriptHash}`}><code>{scriptHash}</code></Link>, on agents started with --allow-scripts.
+          </p>
+        )}
       </section>
       <section className="panel" aria-labelledby="plan-file-title">
         <h2 id="plan-file-title">Plan file</h2>

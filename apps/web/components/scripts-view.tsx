@@ -2,8 +2,7 @@
 
 import Link from "next/link";
 import { useRef, useState } from "react";
-import type { ScriptSummary } from "@throng/protocol/script-bundle";
-import { SCRIPT_BUNDLE_MAX_BYTES } from "@throng/protocol/script-bundle";
+import { SCRIPT_BUNDLE_MAX_BYTES, type ScriptSummary } from "@throng/protocol/script-bundle";
 import { useApiData } from "../hooks/use-api-data";
 import { errorMessage } from "../lib/api-client";
 import { formatDateTime } from "../lib/format";
@@ -15,6 +14,7 @@ import { useMe } from "./session-gate";
 export function ScriptsView() {
   const { data, error, reload } = useApiData((signal) => scriptsApi.list(signal));
   const writes = can(useMe().role, "plan.write");
+  const [uploaded, setUploaded] = useState<UploadResult | null>(null);
   return (
     <>
       <div className="page-head">
@@ -27,13 +27,32 @@ export function ScriptsView() {
         </div>
         {writes && (
           <div className="head-actions">
-            <UploadBundle onUploaded={reload} />
+            <UploadBundle
+              onResult={(result) => {
+                setUploaded(result);
+                if (result?.ok) reload();
+              }}
+            />
             <Link className="button primary" href="/scripts/new" data-testid="new-script">
               New script
             </Link>
           </div>
         )}
       </div>
+      {uploaded && (
+        <p className={uploaded.ok ? "notice" : "alert"} role={uploaded.ok ? "status" : "alert"} data-testid="upload-script-result">
+          {uploaded.ok ? (
+            <>
+              Stored {uploaded.script.name} as{" "}
+              <Link href={`/scripts/${uploaded.script.sha256}`}>
+                <code>{uploaded.script.sha256}</code>
+              </Link>
+            </>
+          ) : (
+            uploaded.message
+          )}
+        </p>
+      )}
       {error && (
         <p className="alert" role="alert">
           {error}
@@ -85,25 +104,24 @@ function ScriptTable({ scripts }: { scripts: readonly ScriptSummary[] }) {
   );
 }
 
-/** A .js/.mjs bundle picked from disk, stored as it is; says the hash it got. */
-function UploadBundle({ onUploaded }: { onUploaded: () => void }) {
+type UploadResult = { ok: true; script: ScriptSummary } | { ok: false; message: string };
+
+/** A .js/.mjs bundle picked from disk, stored as it is; its result (the hash it got, or why not) goes to `onResult`. */
+function UploadBundle({ onResult }: { onResult: (result: UploadResult | null) => void }) {
   const fileRef = useRef<HTMLInputElement>(null);
   const [pending, setPending] = useState(false);
-  const [result, setResult] = useState<{ ok: true; script: ScriptSummary } | { ok: false; message: string } | null>(null);
 
   async function upload(file: File) {
-    setResult(null);
+    onResult(null);
     if (file.size > SCRIPT_BUNDLE_MAX_BYTES) {
-      setResult({ ok: false, message: `${file.name} is ${formatBundleSize(file.size)}; a bundle may be at most ${formatBundleSize(SCRIPT_BUNDLE_MAX_BYTES)}.` });
+      onResult({ ok: false, message: `${file.name} is ${formatBundleSize(file.size)}; a bundle may be at most ${formatBundleSize(SCRIPT_BUNDLE_MAX_BYTES)}.` });
       return;
     }
     setPending(true);
     try {
-      const script = await scriptsApi.upload({ name: file.name, source: await file.text() });
-      setResult({ ok: true, script });
-      onUploaded();
+      onResult({ ok: true, script: await scriptsApi.upload({ name: file.name, source: await file.text() }) });
     } catch (error) {
-      setResult({ ok: false, message: `${file.name}: ${errorMessage(error)}` });
+      onResult({ ok: false, message: `${file.name}: ${errorMessage(error)}` });
     } finally {
       setPending(false);
     }
@@ -128,17 +146,6 @@ function UploadBundle({ onUploaded }: { onUploaded: () => void }) {
           event.target.value = "";
         }}
       />
-      {result && (
-        <p className={result.ok ? "notice" : "alert"} role={result.ok ? "status" : "alert"} data-testid="upload-script-result">
-          {result.ok ? (
-            <>
-              Stored {result.script.name} as <Link href={`/scripts/${result.script.sha256}`}><code>{result.script.sha256}</code></Link>
-            </>
-          ) : (
-            result.message
-          )}
-        </p>
-      )}
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PlanSpec } from "@throng/protocol/plan";
-import { describeAgents, describeLoad, describeScenario, describeTarget } from "./plan-summary";
+import { describeAgents, describeLoad, describeScenario, describeTarget, scenarioScriptHash } from "./plan-summary";
 
 const spec: PlanSpec = {
   name: "Lobby",
@@ -14,6 +14,14 @@ describe("plan summary lines", () => {
     expect(describeLoad(spec)).toBe("10 clients · 1 m 30 s (ramp-up 10 s)");
     expect(describeTarget(spec)).toBe("ws://127.0.0.1:7070/ws");
     expect(describeScenario(spec)).toBe("ping every 200 ms, 64 B · ≈ 50 msg/s");
+  });
+
+  it("names a script plan's script by its short hash", () => {
+    const sha256 = "E8B924C262EF".padEnd(64, "0");
+    const scripted: PlanSpec = { ...spec, scenario: { kind: "script", script: { sha256 } } };
+    expect(describeScenario(scripted)).toBe("script e8b924c262ef");
+    expect(scenarioScriptHash(scripted)).toBe(sha256.toLowerCase());
+    expect(scenarioScriptHash(spec)).toBeUndefined();
   });
 
   it("describes which agents take the load", () => {

@@ -23,7 +23,14 @@ export function describeScenario(spec: PlanSpec): string {
     const perSec = (spec.load.clients * 1000) / scenario.intervalMs;
     return `ping every ${formatInteger(scenario.intervalMs)} ms, ${formatInteger(scenario.messageBytes)} B · ≈ ${formatRate(perSec)} msg/s`;
   }
+  const script = scenarioScriptHash(spec);
+  if (script) return `script ${script.slice(0, 12)}`;
   return scenario.kind;
+}
+
+/** The SHA-256 of the stored script a script plan runs; undefined for other plans (or a script by path). */
+export function scenarioScriptHash(spec: PlanSpec): string | undefined {
+  return spec.scenario.kind === "script" && "sha256" in spec.scenario.script ? spec.scenario.script.sha256.toLowerCase() : undefined;
 }
 
 /** "any online agent", or "2 agents with region=eu · abort if one is lost". */
