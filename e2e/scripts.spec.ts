@@ -84,6 +84,12 @@ test("a script written from the starter in the browser, picked in the plan form,
     await metrics.getByLabel("Name", { exact: true }).nth(index).fill(name!);
     await metrics.getByLabel("Kind", { exact: true }).nth(index).selectOption(kind!);
   }
+  // An SLO on a declared metric: the select offers the script's own metrics beside the built-in ones.
+  await page.getByRole("button", { name: "Add pass/fail thresholds (slos)" }).click();
+  const slos = page.getByTestId("list-slos");
+  await expect(slos.getByLabel("Metric", { exact: true }).locator("option")).toContainText(["rtt-p99-ms", "script:connect-ms-p50", "script:reply-ms-p99", "script:replies-count"]);
+  await slos.getByLabel("Metric", { exact: true }).selectOption("script:reply-ms-p99");
+  await slos.getByLabel("Below", { exact: true }).fill("1000");
   await page.getByLabel("Clients", { exact: true }).fill("2");
   await page.getByLabel("Duration", { exact: true }).fill("6");
   await shot("plan-form");
@@ -94,6 +100,7 @@ test("a script written from the starter in the browser, picked in the plan form,
   expect(text).toContain(`sha256: ${sha256}`);
   expect(text).toMatch(/parameters:\s*\n\s*message: PING\s*\n\s*expect: \+PONG\s*\n\s*intervalMs: 100\n/);
   expect(text).toMatch(/- name: replies\s*\n\s*kind: counter/);
+  expect(text).toMatch(/slos:\s*\n\s*- metric: script:reply-ms-p99\s*\n\s*below: 1000/);
   await expect(page.getByTestId("plan-form-error")).toHaveCount(0);
   await page.getByRole("tab", { name: "Form" }).click();
   await expect(scenario.getByTestId("script-picker").getByLabel("Script", { exact: true })).toHaveValue(sha256);
@@ -115,6 +122,7 @@ test("a script written from the starter in the browser, picked in the plan form,
   expect(run.summary?.scriptCounts?.replies).toBeGreaterThan(0);
   expect(run.summary?.script?.["connect-ms"]?.count).toBe(2);
   expect(run.summary?.script?.["reply-ms"]?.p99Ms).not.toBeNull();
+  expect(run.verdict?.slos.map((slo) => [slo.metric, slo.passed])).toEqual([["script:reply-ms-p99", true]]);
 
   await expect(page.getByTestId("summary-script-replies")).toHaveText(String(run.summary!.scriptCounts!.replies!.toLocaleString("en-US")));
   await expect(page.getByTestId("summary-script-connect-ms-p99")).toContainText("ms");

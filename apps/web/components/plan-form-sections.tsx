@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { api } from "../lib/api";
 import { formatInteger, formatRate } from "../lib/format";
 import { derivePlanFigures, formatBits } from "../lib/plan-derived";
@@ -9,7 +9,8 @@ import { scenarioDescription } from "../lib/plan-field-text";
 import type { DraftObject, DraftValue } from "../lib/schema-form";
 import type { FieldSpec } from "../lib/schema-node";
 import type { PlanSpec } from "@throng/protocol/plan";
-import { ObjectFields, SchemaField } from "./schema-field";
+import { scriptSloMetrics } from "../lib/plan-script-slos";
+import { ExtraChoices, ObjectFields, SchemaField } from "./schema-field";
 import { SessionTrial } from "./session-trial";
 
 const SECTIONS: { key: string; title: string; intro?: string }[] = [
@@ -34,9 +35,11 @@ export function PlanFormSections({ draft, errors, onChange, checkPlan }: { draft
   const scenarioKind = String((draft.scenario as DraftObject | undefined)?.kind ?? "");
   const others = PLAN_NODE.fields.filter((candidate) => candidate.key !== "name" && !SECTIONS.some((section) => section.key === candidate.key));
   const nameField = field("name");
+  const sloKey = scriptSloMetrics(draft).join(",");
+  const extraChoices = useMemo(() => ({ "slos.metric": sloKey ? sloKey.split(",") : [] }), [sloKey]);
 
   return (
-    <>
+    <ExtraChoices.Provider value={extraChoices}>
       <section className="panel" aria-label="Name">
         {nameField && <SchemaField field={nameField} place={place("name")} value={draft.name} errors={errors} onChange={set("name")} />}
       </section>
@@ -72,7 +75,7 @@ export function PlanFormSections({ draft, errors, onChange, checkPlan }: { draft
           <ObjectFields fields={others} place={place("")} value={draft} errors={errors} onChange={(next) => onChange(next)} />
         </section>
       )}
-    </>
+    </ExtraChoices.Provider>
   );
 }
 

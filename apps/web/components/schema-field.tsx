@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { createContext, useContext, useState } from "react";
 import type { LabelRow } from "../lib/labels";
 import { fieldText, hasFieldText, variantLabel } from "../lib/plan-field-text";
 import { fieldId, type PlanErrors } from "../lib/plan-draft";
@@ -17,6 +17,9 @@ export interface FieldPlace {
   textKey: string;
   variants: string[];
 }
+
+/** Choices a select offers besides its schema's, by text key: an SLO's metric gains the script's declared metrics. */
+export const ExtraChoices = createContext<Readonly<Record<string, readonly string[]>>>({});
 
 interface FieldProps {
   field: FieldSpec;
@@ -182,6 +185,7 @@ export function SchemaField(props: FieldProps) {
   const error = errors[place.path];
   const hint = field.required || node.kind === "choice" || node.kind === "boolean" ? text.hint : [text.hint, "Optional."].filter(Boolean).join(" ");
   const aria = { "aria-describedby": describedBy(id, { unit: text.unit, hint, error }), "aria-invalid": error ? true : undefined };
+  const extraChoices = useContext(ExtraChoices)[place.textKey] ?? [];
 
   if (place.textKey === SCRIPT_FIELD) return <ScriptField {...props} />;
   switch (node.kind) {
@@ -217,7 +221,8 @@ export function SchemaField(props: FieldProps) {
       );
     case "choice":
     case "boolean": {
-      const listed = node.kind === "choice" ? node.options.map(String) : ["true", "false"];
+      const schemaChoices = node.kind === "choice" ? node.options.map(String) : ["true", "false"];
+      const listed = [...schemaChoices, ...extraChoices.filter((choice) => !schemaChoices.includes(choice))];
       // A value the list does not name (a script SLO metric set in the YAML view) stays visible and selected.
       const options = asText(value) !== "" && !listed.includes(asText(value)) ? [...listed, asText(value)] : listed;
       if (node.kind === "boolean" && field.required) {
