@@ -3,6 +3,7 @@ import type { RunAssignment } from "@throng/protocol/agent";
 import { availableParallelism } from "node:os";
 import { createEnginePool } from "../engine/engine-pool";
 import { runOnEngines } from "../engine/engines";
+import { runSessionTrial } from "../engine/session-trial";
 import { refusedTarget } from "../connection/target-guard";
 import { scriptBundlePath, scriptCacheDirs } from "../scripts/script-cache";
 import { scriptRefusal, type ScriptPermission } from "../scripts/script-permission";
@@ -45,7 +46,9 @@ export async function connectCommand(args: ConnectArgs): Promise<ExitCode> {
       const scripts = { allowTargets, ...(allowScripts ? { permission: allowScripts } : {}), ...(bundlePath ? { bundlePath } : {}) };
       return runOnEngines(assignment, { ...options, engines, scripts, ...(pool ? { pool } : {}) });
     };
-    const exit = await runAgent({ ...rest, runShard, log: consoleLogger, signal: shutdown.signal });
+    // A session trial (one client, from the plan form) is held to the same allow-list as a shard.
+    const runTrial = (plan: RunAssignment["plan"]) => runSessionTrial(plan, { allowTargets });
+    const exit = await runAgent({ ...rest, runShard, runTrial, log: consoleLogger, signal: shutdown.signal });
     if (exit.kind === "stopped") return ExitCode.ok;
     consoleLogger.error(`the server refused this agent (close ${exit.closeCode}): ${exit.reason}`);
     return exitCodeForClose(exit.closeCode);

@@ -2,6 +2,7 @@ import { AGENT_PROTOCOL_VERSION, AgentCloseCode, type AgentRole, type HostInfo, 
 import { ThrongError } from "@throng/protocol/errors";
 import { THRONG_VERSION } from "@throng/protocol/version";
 import { offsetClock, sleep } from "../engine/clock";
+import { runSessionTrial } from "../engine/session-trial";
 import { runShard as defaultRunShard, type RunShardOptions, type ShardResult } from "../engine/run-shard";
 import { ioPathNote } from "../transports/native-io";
 import { createAuthChoice } from "./auth";
@@ -13,6 +14,7 @@ import { gatewayUrl, normaliseServer } from "./server-url";
 import { openSession, type ServerMessageAfterReady, type Session, type SessionEnd } from "./session";
 import { openMeasurementBuffer } from "./measurement-buffer";
 import { createScriptFetcher, type ScriptFetcher } from "./script-fetch";
+import { createTrialRunner, type RunTrial } from "./trials";
 import { createShardManager, type ShardManager } from "./shards";
 
 /**
@@ -38,6 +40,8 @@ export interface AgentOptions {
   handshakeTimeoutMs?: number;
   runShard?: AgentRunShard;
   bufferCapacity?: number;
+  /** Runs a session trial's one client (PROTOCOL.md §13); `connect` passes one held to its --allow-target list. */
+  runTrial?: RunTrial;
 }
 
 /** How `connect` ended: stopped by a signal, or refused by the server for good. */
@@ -79,6 +83,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentExit> {
     recovered: disk.recovered,
     ...(options.bufferCapacity ? { bufferCapacity: options.bufferCapacity } : {}),
   });
+  const trials = createTrialRunner((message) => current?.send(message) ?? false, options.runTrial ?? ((plan) => runSessionTrial(plan)), log);
   const onAbort = () => void shards.shutdown().then(() => current?.close(AgentCloseCode.normal, "agent shutting down"));
   signal.addEventListener("abort", onAbort, { once: true });
 
@@ -102,7 +107,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentExit> {
         ...(options.handshakeTimeoutMs ? { handshakeTimeoutMs: options.handshakeTimeoutMs } : {}),
         onReady,
         onOffset: (offset) => (offsetMs = offset),
-        onMessage: (message) => dispatch(shards, scripts, message),
+        onMessage: (message) => (message.type === "session-trial" ? trials.run(message.payload) : dispatch(shards, scripts, message)),
       });
       current = session;
       if (signal.aborted) session.close(AgentCloseCode.normal, "agent shutting down");
@@ -168,6 +173,8 @@ function dispatch(shards: ShardManager, scripts: ScriptFetcher, message: ServerM
       return scripts.receive(message.payload);
     case "heartbeat":
       return; // liveness is tracked by the session
+    case "session-trial":
+      return; // run by runAgent's trials
   }
 }
 
