@@ -137,6 +137,8 @@ export function createSnapshotBuilder(options: { runId: string; health?: HealthS
   // A script's named histograms and counters (fold): like optional ones, in every snapshot from their first.
   const scriptHistograms = new Map<string, Histogram>();
   const scriptCounts = new Map<string, number>();
+  // A script worker's open-connections gauge, as of its last folded part (its sockets are not the engine's own).
+  let foldedConnectionsOpen = 0;
 
   const metrics: ScenarioMetrics = {
     connectionOpened(connectMicros) {
@@ -209,7 +211,7 @@ export function createSnapshotBuilder(options: { runId: string; health?: HealthS
     take(interval) {
       const histograms: SnapshotHistograms = { rttUs: encodeHistogram(rtt) };
       for (const [name, value] of optionalHistograms) histograms[name] = encodeHistogram(value);
-      const snapshotCounters: SnapshotCounters = { ...counters };
+      const snapshotCounters: SnapshotCounters = { ...counters, connectionsOpen: counters.connectionsOpen + foldedConnectionsOpen };
       for (const [name, value] of optionalCounters) snapshotCounters[name] = value;
       if (schedule.used) snapshotCounters.scheduledSends = schedule.take();
       if (usedRecords.errorsByKind) snapshotCounters.errorsByKind = errorsByKind;
@@ -241,6 +243,7 @@ export function createSnapshotBuilder(options: { runId: string; health?: HealthS
       return snapshot;
     },
     fold({ counters: c, histograms: h }) {
+      foldedConnectionsOpen = c.connectionsOpen;
       for (const [key, value] of Object.entries(c)) {
         if (typeof value !== "number" || key === "connectionsOpen" || key === "scheduledSends") continue;
         if (key in counters) counters[key as "errors"] += value;

@@ -4,6 +4,7 @@ import type { ScriptScenario, Target } from "@throng/protocol/plan";
 import { clientFunctionOf, createScriptClients } from "./script-clients";
 import { createScriptTally, type ScriptMetricsPart } from "./script-tally";
 import { installSocketGuard } from "./socket-guard";
+import { installSocketMeter } from "./socket-meter";
 
 /** workerData marks a script worker, so the bundled CLI (which is also the worker's file) runs this instead of a command. */
 export const SCRIPT_WORKER_MARK = "throngScriptWorker";
@@ -45,6 +46,7 @@ export async function runScriptWorker(): Promise<void> {
   const post = (message: FromScriptWorker) => port.postMessage(message);
   installSocketGuard(data.allowTargets);
   const tally = createScriptTally(data.scenario.metrics, (message) => post({ type: "log", message }));
+  installSocketMeter(tally.metrics);
   // A socket's unhandled 'error' or a stray rejection in a script must not take the other clients down with it.
   process.on("uncaughtException", (error) => tally.failed("script-error", error));
   process.on("unhandledRejection", (error) => tally.failed("script-error", error));

@@ -103,6 +103,32 @@ describe("scripted clients (issue 15)", () => {
     expect(verdict.outcome).toBe("passed");
   });
 
+  it("the sockets a script opens count as the run's connections: opened with their connect time and held, a failed one counted once (by the script); the verdict sees them held", async () => {
+    server = createServer(() => {});
+    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as { port: number }).port;
+    const assignment = assignmentFor({
+      target: { protocol: "websocket", url: "ws://127.0.0.1:9/" },
+      scenario: { kind: "script", script: { path: fixture("connect-timed.mjs") }, parameters: { port } },
+      load: { clients: 3, durationSec: 4, rampUpSec: 0 },
+    });
+    const snapshots: MetricSnapshot[] = [];
+    await runShard(assignment, { scripts: { permission: { any: true } }, onSnapshot: (s) => snapshots.push(s) });
+    expect(total(snapshots, "connectionsOpened")).toBe(3);
+    expect(total(snapshots, "connectionsFailed")).toBe(0);
+    expect(snapshots.slice(1, -1).map((s) => s.counters.connectionsOpen)).toEqual([3, 3]);
+    expect(decodeHistogram(snapshots[0]!.histograms.connectUs!).totalCount).toBe(3);
+    const summary = summariseRun(snapshots);
+    const verdict = judgeRun({ spec: assignment.plan, ended: "finished", problems: [], summary: protocolSummary(summary, snapshots), seconds: snapshots.map(pointOfSnapshot), startSecond: Math.floor(assignment.startAt / 1000) });
+    expect(verdict.reasons).toEqual([]);
+    expect(verdict.outcome).toBe("passed");
+
+    // Nothing listens on port 9 here: each refused connect is one error, the script's own (its measure rejects), not two.
+    const refused = await runScript({ script: { path: fixture("connect-timed.mjs") }, parameters: { port: 9 } }, 2, 1);
+    expect(total(refused, "connectionsOpened") + total(refused, "connectionsFailed")).toBe(0);
+    expect(totalsByKind(refused, "errorsByKind")).toEqual({ "script-error": 2 });
+  });
+
   it("an agent without --allow-scripts refuses a script shard; a script by hash needs the file the agent fetched for it", async () => {
     await expect(runScript({ script: { path: fixture("counting.mjs") } }, 1, 1, {})).rejects.toThrow(
       "this agent does not run scripts: start it with --allow-scripts (or --allow-scripts <sha256> to allow one bundle)",
