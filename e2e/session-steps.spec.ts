@@ -51,6 +51,10 @@ test("a Redis ping-pong plan with a session handshake, built in the form, runs a
   await expect.poll(kinds).toEqual(["send", "wait", "expect"]);
   await expect(step(2).getByLabel("Starts with (hex)")).toHaveValue("2b504f4e47");
   await shot("form-steps");
+  // A step's kind changes in place: the pause becomes a send, in the same position.
+  await steps.getByLabel("Kind of session step 2").selectOption({ label: "Send a message" });
+  await expect.poll(kinds).toEqual(["send", "send", "expect"]);
+  await expect(step(1).getByLabel("Message body")).toHaveValue("");
   await steps.getByRole("button", { name: "Remove session step 2" }).click();
   await expect.poll(kinds).toEqual(["send", "expect"]);
 
