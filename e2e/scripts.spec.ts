@@ -60,6 +60,24 @@ test("a script written from the starter in the browser, picked in the plan form,
   expect(stored.source).toContain('ctx.count("replies")');
   await shot("view");
 
+  // Edit a copy: the stored script's source in the editor; saving stores a new script, the original stays as it was.
+  await page.getByTestId("script-edit-copy").click();
+  await expect(page).toHaveURL(new RegExp(`/scripts/new\\?from=${sha256}$`));
+  await expect(page.getByRole("heading", { name: "Edit a copy" })).toBeVisible();
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue("redis-ping.mjs");
+  await expect(editor).toContainText("// PING Redis, expect +PONG");
+  await page.getByLabel("Name", { exact: true }).fill("redis-ping-copy.mjs");
+  await editor.click();
+  await page.keyboard.press("Control+Home");
+  await page.keyboard.type("// a copy\n");
+  await page.getByTestId("save-script").click();
+  await expect(page).toHaveURL(/\/scripts\/[0-9a-f]{64}$/);
+  const copyHash = /\/scripts\/([0-9a-f]{64})$/.exec(page.url())![1]!;
+  expect(copyHash).not.toBe(sha256);
+  const copy = await json<{ source: string }>(await page.request.get(url(`/api/scripts/${copyHash}`)), "copied script");
+  expect(copy.source).toBe(`// a copy\n${stored.source}`);
+  expect((await json<{ source: string }>(await page.request.get(url(`/api/scripts/${sha256}`)), "original script")).source).toBe(stored.source);
+
   // The plan: TCP to Redis, scenario "script" with the script picked from the list, parameters and metrics in the form.
   const planName = `Redis script ${stamp}`;
   await journey.newRedisPlan(planName);

@@ -31,6 +31,9 @@ export function ScriptDetail({ sha256 }: { sha256: string }) {
               </p>
             </div>
             <div className="head-actions">
+              <Link className="button" href={`/scripts/new?from=${script.sha256}`} data-testid="script-edit-copy">
+                Edit a copy
+              </Link>
               <Link className="button" href="/plans/new">
                 New plan
               </Link>

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { UploadScript } from "@throng/protocol/script-bundle";
 import { ApiError, errorMessage } from "../lib/api-client";
 import { scriptsApi } from "../lib/scripts-api";
@@ -25,13 +25,35 @@ function errorsOf(issues: readonly { path: readonly PropertyKey[] | string; mess
   return errors;
 }
 
-/** A single-file script without dependencies, written in the browser from the starter and stored under its hash. */
-export function ScriptNew() {
+/** Larger sources are bundles (minified, with their npm packages): edited and re-bundled from their own files, not here. */
+const EDITABLE_BYTES = 256 * 1024;
+
+/**
+ * A single-file script without dependencies, written in the browser from the starter, or from a copy of a stored
+ * script (`from`: its SHA-256), and stored under its own hash: a stored script never changes.
+ */
+export function ScriptNew({ from }: { from?: string }) {
   const router = useRouter();
-  const [name, setName] = useState(STARTER_SCRIPT_NAME);
-  const [source, setSource] = useState(STARTER_SCRIPT);
+  const [name, setName] = useState(from ? "" : STARTER_SCRIPT_NAME);
+  const [source, setSource] = useState(from ? "" : STARTER_SCRIPT);
+  const [loading, setLoading] = useState(Boolean(from));
   const [errors, setErrors] = useState<Errors>({});
   const [pending, setPending] = useState(false);
+
+  useEffect(() => {
+    if (!from) return;
+    const abort = new AbortController();
+    scriptsApi
+      .get(from, abort.signal)
+      .then((script) => {
+        if (script.sizeBytes > EDITABLE_BYTES) return setErrors({ form: `${script.name} is a ${Math.round(script.sizeBytes / 1024)} KiB bundle: edit its own files and upload a new bundle (throng script upload) instead` });
+        setName(script.name);
+        setSource(script.source);
+      })
+      .catch((error) => abort.signal.aborted || setErrors({ form: errorMessage(error) }))
+      .finally(() => abort.signal.aborted || setLoading(false));
+    return () => abort.abort();
+  }, [from]);
 
   async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -56,7 +78,7 @@ export function ScriptNew() {
       </p>
       <div className="page-head">
         <div>
-          <h1 id="script-new-title">New script</h1>
+          <h1 id="script-new-title">{from ? "Edit a copy" : "New script"}</h1>
           <p>One JavaScript module with no dependencies (Node 20 built-ins such as node:net are there). For npm packages, bundle with <code>throng script bundle</code> and upload the bundle.</p>
         </div>
       </div>
@@ -75,7 +97,7 @@ export function ScriptNew() {
           <span className="label-like" id="script-source-label">
             Source
           </span>
-          <CodeEditor id="script-source" label="Script source" value={source} onChange={setSource} testId="script-editor" describedBy="script-source-hint" />
+          {loading ? <p className="loading">Loading the script…</p> : <CodeEditor id="script-source" label="Script source" value={source} onChange={setSource} testId="script-editor" describedBy="script-source-hint" />}
           <Described id="script-source" hint={hint} error={errors.source} />
         </div>
         <div className="muted small" data-testid="script-context-help">
@@ -92,7 +114,7 @@ export function ScriptNew() {
         </div>
       </section>
       <div className="form-actions">
-        <button className="button primary" type="submit" disabled={pending} data-testid="save-script">
+        <button className="button primary" type="submit" disabled={pending || loading} data-testid="save-script">
           {pending ? "Saving…" : "Save script"}
         </button>
         <Link className="button" href="/scripts">
