@@ -54,7 +54,7 @@ async function bundle(entry: string): Promise<string> {
 describe("a scripted plan against a real Socket.IO v4 server (socket.io 4.8.4 from npm)", () => {
   it("2 rooms of 4 for 2 s: connect times, broadcast latency on the script's own clock, reach above 95%, no errors", async () => {
     const port = await startRoomServer();
-    const path = await bundle(fileURLToPath(new URL("./fixtures/socketio-room.mjs", import.meta.url)));
+    const path = await bundle(fileURLToPath(new URL("../../examples/socketio-bots.mjs", import.meta.url)));
     const snapshots: MetricSnapshot[] = [];
     const assignment = assignmentFor({
       target: { protocol: "websocket", url: `ws://127.0.0.1:${port}/socket.io/` },
