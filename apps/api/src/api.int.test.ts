@@ -111,6 +111,9 @@ describe("API (in-process Fastify, real PostgreSQL and Redis)", () => {
     const bundle = await fetch(`${api.url}/agent/throng-agent.mjs`);
     expect(bundle.status).toBe(503);
     expect(ErrorBody.parse(await bundle.json()).error.message).toMatch(/npm run build -w @throng\/agent/);
+    const agentPackage = await fetch(`${api.url}/agent/throng-agent.tgz`);
+    expect(agentPackage.status).toBe(503);
+    expect(ErrorBody.parse(await agentPackage.json()).error.message).toMatch(/npm run build -w @throng\/agent/);
     expect(text).toContain('/agent/throng-io-$platform.node"');
     const addon = await fetch(`${api.url}/agent/${NATIVE_IO_FILE}`);
     expect(addon.status).toBe(503);

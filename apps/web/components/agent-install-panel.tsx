@@ -5,7 +5,7 @@ import type { EnrolmentTokenCreated } from "@throng/protocol/api";
 import { api } from "../lib/api";
 import { errorMessage } from "../lib/api-client";
 import { formatDateTime, formatUntil } from "../lib/format";
-import { installMethods, isLoopbackUrl, serverUrlOf } from "../lib/install-commands";
+import { installMethods, UNAVAILABLE_METHODS } from "../lib/install-commands";
 import { CodeBlock } from "./code-block";
 import { Tabs } from "./tabs";
 
@@ -26,18 +26,13 @@ function InstallMethods({ created }: { created: EnrolmentTokenCreated }) {
     );
   }
   const method = methods.find((candidate) => candidate.id === selected) ?? methods[0]!;
-  const server = serverUrlOf(created) ?? "";
-  const unreachable = isLoopbackUrl(server) && method.id === "kubernetes";
   return (
     <Tabs label="Ways to install the agent" idPrefix="install" tabs={methods} selected={method.id} onSelect={setSelected}>
       <p className="muted">{method.note}</p>
-      {unreachable && (
-        <p className="notice" data-testid="install-loopback-warning">
-          This server tells agents to dial <code>{server}</code>, which a pod cannot reach. Set API_PUBLIC_URL on the API to
-          an address the cluster can reach, then create a new token.
-        </p>
-      )}
-      <CodeBlock text={method.text} label={`${method.label} ${method.language === "yaml" ? "manifest" : "command"}`} testId={`install-command-${method.id}`} wrap={method.language === "sh"} />
+      <CodeBlock text={method.text} label={`${method.label} command`} testId={`install-command-${method.id}`} wrap />
+      <p className="muted" data-testid="install-unavailable">
+        {UNAVAILABLE_METHODS}
+      </p>
     </Tabs>
   );
 }

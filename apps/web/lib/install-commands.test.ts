@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { installMethods, isLoopbackUrl, serverUrlOf, shellQuote } from "./install-commands";
+import { installMethods, serverUrlOf, shellQuote } from "./install-commands";
 
 const created = {
   token: "tok_abc123",
   expiresAt: "2026-01-01T01:00:00.000Z",
   commands: {
     node: "node agent/dist/throng-agent.mjs connect --server http://rig-api.example:4000 --token tok_abc123",
-    npx: "npx throng-agent connect --server http://rig-api.example:4000 --token tok_abc123",
+    npx: "npx --yes http://rig-api.example:4000/agent/throng-agent.tgz connect --server http://rig-api.example:4000 --token tok_abc123",
   },
 };
 
@@ -16,16 +16,13 @@ describe("install methods", () => {
     expect(serverUrlOf({ commands: { node: "node x.mjs", npx: "npx x" } })).toBeNull();
   });
 
-  it("builds the script, container and Kubernetes variants from the token and that address", () => {
+  it("offers only commands that work today: the script, npx from this server and a checkout", () => {
     const methods = installMethods(created)!;
     const byId = Object.fromEntries(methods.map((method) => [method.id, method.text]));
+    expect(Object.keys(byId)).toEqual(["script", "npx", "node"]);
     expect(byId.script).toBe("curl -fsSL http://rig-api.example:4000/agent/install.sh | sh -s -- --token tok_abc123");
     expect(byId.npx).toBe(created.commands.npx);
     expect(byId.node).toBe(created.commands.node);
-    expect(byId.container).toMatch(/^docker run .*--network host .* node:20 npx -y throng-agent connect --server http:\/\/rig-api\.example:4000 --token tok_abc123$/);
-    expect(byId.kubernetes).toContain('token: "tok_abc123"');
-    expect(byId.kubernetes).toContain('"--token", "$(THRONG_TOKEN)"');
-    expect(byId.kubernetes).toContain("secretKeyRef: { name: throng-agent, key: token }");
   });
 
   it("has no variants when the address is unknown, rather than commands that cannot work", () => {
@@ -36,11 +33,5 @@ describe("install methods", () => {
     expect(shellQuote("abc-123_x")).toBe("abc-123_x");
     expect(shellQuote("a b$c")).toBe("'a b$c'");
     expect(shellQuote("it's")).toBe(`'it'\\''s'`);
-  });
-
-  it("flags loopback addresses a pod or bridged container cannot reach", () => {
-    expect(isLoopbackUrl("http://localhost:4000")).toBe(true);
-    expect(isLoopbackUrl("http://127.0.0.1:4000")).toBe(true);
-    expect(isLoopbackUrl("https://throng.example.com")).toBe(false);
   });
 });

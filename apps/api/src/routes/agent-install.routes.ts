@@ -1,7 +1,10 @@
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { ThrongError } from "@throng/protocol/errors";
+import { packAgent, type AgentPackageFile } from "./agent-package";
+
+const BUNDLE_MISSING = "The agent bundle is not built on this server: run `npm run build -w @throng/agent`";
 
 /** The native I/O addon's name for this server's platform: a rig downloads it only when its own platform matches. */
 export const NATIVE_IO_FILE = `throng-io-${process.platform}-${process.arch}.node`;
@@ -9,19 +12,25 @@ export const NATIVE_IO_FILE = `throng-io-${process.platform}-${process.arch}.nod
 /**
  * GET /agent/install.sh, GET /agent/throng-agent.mjs and the native I/O addon beside it: a rig installs the agent
  * from the API it will dial, with nothing but Node and curl (`curl -fsSL <api>/agent/install.sh | sh -s -- --token ...`).
+ * GET /agent/throng-agent.tgz is the same agent as an npm package, for `npx --yes <api>/agent/throng-agent.tgz connect ...`.
  */
 export async function agentInstallRoutes(app: FastifyInstance, deps: { apiPublicUrl: string; agentBundlePath: string }) {
-  app.get("/agent/throng-agent.mjs", { config: { doc: { summary: "The one-file agent", access: "public" } } }, async (_request, reply) => {
+  const agentPackage = packageCache(deps.agentBundlePath);
+  app.get("/agent/throng-agent.tgz", { config: { doc: { summary: "The agent as an npm package (npx installs it from this URL)", access: "public" } } }, async (_request, reply) => {
+    return reply.type("application/gzip").header("cache-control", "no-cache").send(await agentPackage());
+  });
+
+  app.get("/agent/throng-agent.mjs", { config: { doc: { summary: "The one-file agent", access: "public", produces: "text/javascript", errors: [503] } } }, async (_request, reply) => {
     let bundle: Buffer;
     try {
       bundle = await readFile(deps.agentBundlePath);
     } catch {
-      throw new ThrongError("unavailable", "The agent bundle is not built on this server: run `npm run build -w @throng/agent`");
+      throw new ThrongError("unavailable", BUNDLE_MISSING);
     }
     return reply.type("text/javascript; charset=utf-8").header("cache-control", "no-cache").send(bundle);
   });
 
-  app.get(`/agent/${NATIVE_IO_FILE}`, { config: { doc: { summary: "The agent's native I/O addon for this server's platform", access: "public" } } }, async (_request, reply) => {
+  app.get(`/agent/${NATIVE_IO_FILE}`, { config: { doc: { summary: "The agent's native I/O addon for this server's platform", access: "public", produces: "application/octet-stream", errors: [503] } } }, async (_request, reply) => {
     let addon: Buffer;
     try {
       addon = await readFile(join(dirname(deps.agentBundlePath), "throng-io.node"));
@@ -31,9 +40,30 @@ export async function agentInstallRoutes(app: FastifyInstance, deps: { apiPublic
     return reply.type("application/octet-stream").header("cache-control", "no-cache").send(addon);
   });
 
-  app.get("/agent/install.sh", { config: { doc: { summary: "The agent installer script", access: "public" } } }, async (_request, reply) => {
+  app.get("/agent/install.sh", { config: { doc: { summary: "The agent installer script", access: "public", produces: "text/x-shellscript" } } }, async (_request, reply) => {
     return reply.type("text/x-shellscript; charset=utf-8").header("cache-control", "no-cache").send(installScript(deps.apiPublicUrl));
   });
+}
+
+async function readPackageFile(path: string): Promise<AgentPackageFile | null> {
+  try {
+    const [content, info] = await Promise.all([readFile(path), stat(path)]);
+    return { name: path, content, mtime: info.mtime };
+  } catch {
+    return null;
+  }
+}
+
+/** The package is packed once per build of the bundle (the bundle's mtime and size say when it was rebuilt). */
+function packageCache(bundlePath: string): () => Promise<Buffer> {
+  let cached: { key: string; tgz: Buffer } | null = null;
+  return async () => {
+    const bundle = await readPackageFile(bundlePath);
+    if (!bundle) throw new ThrongError("unavailable", BUNDLE_MISSING);
+    const key = `${bundle.mtime.getTime()}:${bundle.content.length}`;
+    if (cached?.key !== key) cached = { key, tgz: await packAgent(bundle, await readPackageFile(join(dirname(bundlePath), "throng-io.node"))) };
+    return cached.tgz;
+  };
 }
 
 /** The script is plain POSIX sh: it downloads the one-file agent next to the user's home and starts it. */

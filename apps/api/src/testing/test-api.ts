@@ -23,7 +23,7 @@ export interface TestUser {
 
 /** The whole API in-process on a free port, over a fresh database and a private queue prefix. */
 export async function startTestApi(
-  options: { orchestration?: OrchestratorConfig; heartbeatIntervalMs?: number; agentBundlePath?: string; rateLimits?: RateLimits; logLines?: string[] } = {},
+  options: { orchestration?: OrchestratorConfig; heartbeatIntervalMs?: number; agentBundlePath?: string; port?: number; rateLimits?: RateLimits; logLines?: string[] } = {},
 ) {
   const database = await createTestDatabase();
   const redisUrl = process.env.REDIS_URL;
@@ -41,7 +41,9 @@ export async function startTestApi(
     : createLogger("api", "silent");
   const deps = composeApi({
     env: {
-      AUTH_SECRET: "test-secret-test-secret-test-secret-0123", WEB_ORIGIN, API_PUBLIC_URL: "http://localhost:4000",
+      AUTH_SECRET: "test-secret-test-secret-test-secret-0123", WEB_ORIGIN,
+      // With a port, the API names its real address in the commands it gives (a test can run them as shown).
+      API_PUBLIC_URL: options.port ? `http://127.0.0.1:${options.port}` : "http://localhost:4000",
       HEARTBEAT_INTERVAL_MS: options.heartbeatIntervalMs ?? 1000, NODE_ENV: "test",
       AGENT_BUNDLE_PATH: options.agentBundlePath ?? "/nonexistent/throng-agent.mjs", QUEUE_PREFIX: prefix,
       // Tests read the series right after an ack; coalescing has its own test in core.
@@ -52,7 +54,7 @@ export async function startTestApi(
     rateLimits: options.rateLimits ?? { signIn: { limit: 1000, windowSec: 60 }, signUp: { limit: 1000, windowSec: 60 }, enrolment: { limit: 1000, windowSec: 60 } },
   });
   const { app, routeRegistry } = await buildApp(deps, { logger: log });
-  await app.listen({ host: "127.0.0.1", port: 0 });
+  await app.listen({ host: "127.0.0.1", port: options.port ?? 0 });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : 0;
   const url = `http://127.0.0.1:${port}`;

@@ -111,7 +111,8 @@ export function createFleetService(deps: { fleet: FleetRepo; bus: Bus; clock: Cl
       return {
         token,
         expiresAt: expiresAt.toISOString(),
-        commands: { node: `node agent/dist/throng-agent.mjs ${args}`, npx: `npx throng-agent ${args}` },
+        // npx installs the agent package this API serves (no public registry needed): see agent-install.routes.ts.
+        commands: { node: `node agent/dist/throng-agent.mjs ${args}`, npx: `npx --yes ${config.apiPublicUrl}/agent/throng-agent.tgz ${args}` },
       };
     },
 

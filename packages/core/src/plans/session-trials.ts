@@ -23,7 +23,7 @@ interface TrialAnswer {
 
 export const NO_TRIAL_AGENT =
   "No load agent is online to try the session from: start one on a machine that can reach the target " +
-  "(Agents → Install an agent gives the command, e.g. npx throng-agent connect --server <this API> --token <enrolment token>), then try again";
+  "(Agents → Install an agent gives the command that runs throng-agent connect with an enrolment token), then try again";
 
 /** The agent a trial runs on: the one asked for, else an online load agent (idle before busy, the plan's labels first). */
 export function pickAgent(agents: readonly AgentView[], agentId: string | undefined, labels: Record<string, string> | undefined): AgentView {
