@@ -130,7 +130,8 @@ describe("runShard", () => {
     expect(second!.counters.scheduledSends).toBeGreaterThan(450);
     expect(Math.abs(made(first!) + made(second!) - first!.counters.scheduledSends! - second!.counters.scheduledSends!)).toBeLessThan(20);
     expect(third!.counters.scheduledSends).toBeGreaterThan(450);
-    expect(made(third!)).toBeLessThan(10);
+    // Far short: a stalled timer on a busy host may still skip (and so account for) a few sends, never most of them.
+    expect(made(third!)).toBeLessThan(third!.counters.scheduledSends! * 0.1);
   });
 
   it("counts pings still unanswered when the run ends as inFlightAtEnd in the last snapshot, not as errors", async () => {
