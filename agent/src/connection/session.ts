@@ -1,5 +1,6 @@
 import WebSocket from "ws";
 import {
+  AGENT_CREDENTIAL_HEADER,
   AgentCloseCode,
   decodeServerMessage,
   encodeMessage,
@@ -52,7 +53,10 @@ function localNow(): number {
 export function openSession(options: SessionOptions): { session: Session; ended: Promise<SessionEnd> } {
   const { log } = options;
   const handshakeTimeoutMs = options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS;
-  const ws = new WebSocket(options.url, { handshakeTimeout: handshakeTimeoutMs, perMessageDeflate: false });
+  // An enrolled agent proves its credential at the upgrade too, so a gateway shedding a flood still lets it in (§2.8).
+  const { auth } = options.hello;
+  const headers = auth.kind === "credential" ? { [AGENT_CREDENTIAL_HEADER]: `${auth.agentId}:${auth.secret}` } : undefined;
+  const ws = new WebSocket(options.url, { handshakeTimeout: handshakeTimeoutMs, perMessageDeflate: false, headers });
   let ready = false;
   const clock = createClockSync();
   let lastHeard = localNow();

@@ -21,6 +21,7 @@ import { createRateLimiter } from "@throng/runtime/rate-limit";
 import { awaitMessage, createBus, createSubscriber } from "@throng/runtime/redis";
 import { createAuth } from "./auth";
 import type { ApiEnv } from "./env";
+import type { HelloLimits } from "./gateway/hello-admission";
 import { createIdentityResolver } from "./http/actor";
 import type { ApiDeps, RateLimits } from "./services";
 
@@ -33,12 +34,35 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   signIn: { limit: 10, windowSec: 60 },
   signUp: { limit: 10, windowSec: 600 },
   enrolment: { limit: 30, windowSec: 60 },
+  runCreate: { limit: 30, windowSec: 60 },
+  export: { limit: 60, windowSec: 60 },
 };
+
+export const DEFAULT_HELLO_LIMITS: HelloLimits = {
+  maxPending: 2000, maxPendingPerAddress: 64, softPending: 1000, helloTimeoutMs: 10_000, busyHelloTimeoutMs: 2_000, reservedForCredentials: 256,
+};
+
+/** The limits main.ts configures from its env (each variable is described in env.ts). */
+export function limitsFromEnv(env: ApiEnv): { rateLimits: RateLimits; hello: HelloLimits } {
+  return {
+    rateLimits: {
+      ...DEFAULT_RATE_LIMITS,
+      runCreate: { limit: env.RATE_LIMIT_RUNS_PER_MIN, windowSec: 60 },
+      export: { limit: env.RATE_LIMIT_EXPORTS_PER_MIN, windowSec: 60 },
+    },
+    hello: {
+      maxPending: env.AGENT_PENDING_MAX, maxPendingPerAddress: env.AGENT_PENDING_PER_ADDRESS,
+      softPending: env.AGENT_PENDING_SOFT ?? Math.floor(env.AGENT_PENDING_MAX / 2),
+      helloTimeoutMs: env.AGENT_HELLO_TIMEOUT_MS, busyHelloTimeoutMs: env.AGENT_BUSY_HELLO_TIMEOUT_MS,
+      reservedForCredentials: env.AGENT_PENDING_RESERVED,
+    },
+  };
+}
 
 /** Wires core services to Postgres and Redis; shared by main.ts and the integration tests. */
 export function composeApi(input: {
   env: ComposeEnv; db: Db; redis: Redis; subscriberRedis: Redis; jobs: Jobs; log: Log;
-  orchestration?: OrchestratorConfig; rateLimits?: RateLimits;
+  orchestration?: OrchestratorConfig; rateLimits?: RateLimits; hello?: HelloLimits;
   /** Each live point's stage times (the control-plane bench reads them from the debug log). */
   onStages?: (stages: PointStages) => void;
 }): ApiDeps {
@@ -73,6 +97,7 @@ export function composeApi(input: {
     subscriber,
     rateLimiter: createRateLimiter(redis, env.QUEUE_PREFIX),
     rateLimits: input.rateLimits ?? DEFAULT_RATE_LIMITS,
+    hello: input.hello ?? DEFAULT_HELLO_LIMITS,
     health: { database: () => repos.ping(), redis: async () => void (await redis.ping()) },
     liveSeq: async (runId) => Number((await redis.get(Channel.runSeqKey(runId))) ?? 0),
     install: { apiPublicUrl: env.API_PUBLIC_URL, agentBundlePath: env.AGENT_BUNDLE_PATH },

@@ -1,4 +1,22 @@
+import { readFileSync } from "node:fs";
 import { z } from "zod";
+
+/** The process's soft open-file limit (`ulimit -n`) from /proc/self/limits; null where there is no /proc. */
+export function openFileLimit(): number | null {
+  try {
+    const line = readFileSync("/proc/self/limits", "utf8").split("\n").find((l) => l.startsWith("Max open files"));
+    const soft = Number(line?.split(/\s{2,}/)[1]);
+    return Number.isFinite(soft) && soft > 0 ? soft : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Connections waiting for hello may take a tenth of the open files (at most 2,000): the other nine tenths stay for
+ * agents that said hello, browsers, Postgres and Redis. 10,500 such connections took the api to its 20,000 limit.
+ */
+const defaultMaxPending = () => Math.max(64, Math.min(2000, Math.floor((openFileLimit() ?? 20_000) / 10)));
 
 /** The API's configuration, parsed once in main.ts; every variable has a default or says what to set. */
 export const ApiEnv = z.object({
@@ -22,6 +40,20 @@ export const ApiEnv = z.object({
    * (docs/benchmarks.md, "Control plane"); merges are cheap since points stopped carrying every agent's health.
    */
   INGEST_COALESCE_MS: z.coerce.number().int().min(0).max(5000).default(100),
+  /** Agent gateway connections waiting for hello, all sources; over it an upgrade is answered 503 with Retry-After. */
+  AGENT_PENDING_MAX: z.coerce.number().int().min(1).default(defaultMaxPending),
+  /** ... from one source address; over it 429 with Retry-After. */
+  AGENT_PENDING_PER_ADDRESS: z.coerce.number().int().min(1).default(64),
+  /** Beyond this many waiting (default half the maximum) a new connection gets AGENT_BUSY_HELLO_TIMEOUT_MS for its hello. */
+  AGENT_PENDING_SOFT: z.coerce.number().int().min(0).optional(),
+  AGENT_HELLO_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  AGENT_BUSY_HELLO_TIMEOUT_MS: z.coerce.number().int().min(100).default(2_000),
+  /** Slots above the maximum for upgrades that prove an agent credential, so enrolled agents get in during a flood. */
+  AGENT_PENDING_RESERVED: z.coerce.number().int().min(0).default(256),
+  /** Runs one API token or browser session may start per minute (429 with Retry-After past it). */
+  RATE_LIMIT_RUNS_PER_MIN: z.coerce.number().int().min(1).default(30),
+  /** Report and CSV exports one API token or browser session may fetch per minute. */
+  RATE_LIMIT_EXPORTS_PER_MIN: z.coerce.number().int().min(1).default(60),
   NODE_ENV: z.string().default("development"),
 });
 export type ApiEnv = z.infer<typeof ApiEnv>;

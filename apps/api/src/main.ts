@@ -4,7 +4,7 @@ import { createRunQueue } from "@throng/runtime/jobs";
 import { createLogger } from "@throng/runtime/logger";
 import { createRedis } from "@throng/runtime/redis";
 import { buildApp } from "./app";
-import { composeApi } from "./compose";
+import { composeApi, limitsFromEnv } from "./compose";
 import { parseApiEnv } from "./env";
 
 const env = parseApiEnv(process.env);
@@ -16,7 +16,7 @@ const { queue, jobs } = createRunQueue(createRedis(env.REDIS_URL, "api-queue"), 
 
 // At debug level every live point logs its stage times (bench/control-plane reads them); otherwise none are kept.
 const onStages = log.isLevelEnabled("debug") ? (stages: PointStages) => log.debug({ stages }, "live point stages") : undefined;
-const deps = composeApi({ env, db, redis, subscriberRedis, jobs, log, onStages });
+const deps = composeApi({ env, db, redis, subscriberRedis, jobs, log, onStages, ...limitsFromEnv(env) });
 const { app } = await buildApp(deps, { logger: log });
 
 async function shutdown(signal: string) {

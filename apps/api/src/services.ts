@@ -14,13 +14,18 @@ import type { RunService } from "@throng/core/runs/run-service";
 import type { RateLimiter, RateLimitRule } from "@throng/runtime/rate-limit";
 import type { Subscriber } from "@throng/runtime/redis";
 import type { Auth } from "./auth";
+import type { HelloLimits } from "./gateway/hello-admission";
 import type { ResolveIdentity } from "./http/actor";
 
-/** Per-IP (and per-email for sign-in) limits on the doors attackers knock on. */
+/** Per-IP (and per-email for sign-in) limits on the doors attackers knock on; per caller on the costly calls. */
 export interface RateLimits {
   signIn: RateLimitRule;
   signUp: RateLimitRule;
   enrolment: RateLimitRule;
+  /** Runs started per API token or browser session. */
+  runCreate: RateLimitRule;
+  /** Report and CSV exports per API token or browser session. */
+  export: RateLimitRule;
 }
 
 /** Everything the routes and the gateway call; composed once in main.ts (or in a test). */
@@ -46,6 +51,8 @@ export interface ApiDeps {
   subscriber: Subscriber;
   rateLimiter: RateLimiter;
   rateLimits: RateLimits;
+  /** Caps on agent gateway connections that have not said hello yet. */
+  hello: HelloLimits;
   health: { database(): Promise<void>; redis(): Promise<void> };
   /** The run's live message counter as it is now (0 before the first message). */
   liveSeq(runId: string): Promise<number>;

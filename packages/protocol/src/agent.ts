@@ -16,6 +16,12 @@ export const AGENT_PROTOCOL_VERSION = 1;
 /** Path on the API where agents connect (outbound from the rig). */
 export const AGENT_GATEWAY_PATH = "/agent/v1/connect";
 
+/**
+ * Upgrade request header an enrolled agent sends, `<agentId>:<secret>`: during a connection flood the gateway keeps
+ * slots for upgrades that prove a credential (PROTOCOL.md §2.8). The hello still carries the credential.
+ */
+export const AGENT_CREDENTIAL_HEADER = "x-throng-agent-credential";
+
 /** Close codes the gateway uses; the reason string says what to do. */
 export const AgentCloseCode = {
   normal: 1000,

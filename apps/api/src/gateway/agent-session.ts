@@ -8,8 +8,8 @@ import { ThrongError } from "@throng/protocol/errors";
 import { THRONG_VERSION } from "@throng/protocol/version";
 import type { FastifyBaseLogger } from "fastify";
 import type { ApiDeps } from "../services";
+import type { Admission } from "./hello-admission";
 
-const HELLO_TIMEOUT_MS = 10_000;
 /** The gateway never queues without bound for an agent that does not read: past this it drops the agent. */
 const MAX_BUFFERED_BYTES = 8 << 20;
 
@@ -25,6 +25,7 @@ export function startAgentSession(
   registry: Map<string, WebSocket>,
   log: FastifyBaseLogger,
   ip: string | null,
+  slot: Extract<Admission, { admitted: true }>,
 ) {
   let agent: { agentId: string; orgId: string } | null = null;
   const unsubscribes: (() => Promise<void>)[] = [];
@@ -39,9 +40,14 @@ export function startAgentSession(
     }
     socket.send(encodeMessage(message));
   };
-  const helloTimer = setTimeout(() => closeWith(socket, AgentCloseCode.handshakeRequired, "no hello within 10 s"), HELLO_TIMEOUT_MS);
+  // Shorter when many connections wait for hello (a flood): each one holds a file descriptor and memory until then.
+  const helloTimer = setTimeout(() => {
+    closeWith(socket, AgentCloseCode.handshakeRequired, `no hello within ${slot.helloTimeoutMs / 1000} s`);
+    socket.terminate(); // a flooder need not answer the close handshake; its slot and descriptor go now
+  }, slot.helloTimeoutMs);
   const liveness = setInterval(() => {
-    if (Date.now() - lastHeard <= deps.config.heartbeatIntervalMs * 3) return;
+    // Before hello only the hello timer applies (its time-out is the gateway's to choose, shorter under a flood).
+    if (!agent || Date.now() - lastHeard <= deps.config.heartbeatIntervalMs * 3) return;
     closeWith(socket, AgentCloseCode.heartbeatTimeout, "no heartbeat");
     // A dead link never answers the close handshake, and ws would wait 30 s for it before "close" (and the
     // agent-lost check) fires: the close frame is already with the kernel, so drop the socket now.
@@ -59,6 +65,7 @@ export function startAgentSession(
     }
     const authed = await deps.fleet.authenticate(hello, ip);
     clearTimeout(helloTimer);
+    slot.release();
     agent = { agentId: authed.agentId, orgId: authed.orgId };
     const previous = registry.get(authed.agentId);
     if (previous && previous !== socket) closeWith(previous, AgentCloseCode.replaced, "replaced by a newer connection of this agent");
@@ -158,6 +165,7 @@ export function startAgentSession(
 
   socket.on("close", () => {
     clearTimeout(helloTimer);
+    slot.release();
     clearInterval(liveness);
     void queue.finally(async () => {
       for (const unsubscribe of unsubscribes) await unsubscribe();

@@ -12,6 +12,8 @@ export interface Identity {
   actor: Actor;
   user: { id: string; email: string; name: string } | null;
   sessionId: string | null;
+  /** Who per-caller rate limits count against: `token:<id>` for an API token, `session:<id>` for a browser session. */
+  caller: string;
   org: { id: string; name: string; slug: string };
 }
 
@@ -24,9 +26,9 @@ export function createIdentityResolver(auth: Auth, orgs: OrgRepo, apiTokens: Api
   return async function resolveIdentity(request: FastifyRequest): Promise<Identity> {
     const header = request.headers.authorization;
     if (header?.startsWith("Bearer ")) {
-      const actor = await apiTokens.authenticate(header.slice(7).trim());
+      const { tokenId, ...actor } = await apiTokens.authenticate(header.slice(7).trim());
       const membership = await orgs.membership(actor.userId, actor.orgId);
-      return { actor, user: null, sessionId: null, org: { id: actor.orgId, name: membership?.orgName ?? "", slug: membership?.orgSlug ?? "" } };
+      return { actor, user: null, sessionId: null, caller: `token:${tokenId}`, org: { id: actor.orgId, name: membership?.orgName ?? "", slug: membership?.orgSlug ?? "" } };
     }
     const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
     if (!session) throw new ThrongError("unauthenticated", "Sign in first (or send an API token as Authorization: Bearer thr_api_...)");
@@ -38,6 +40,7 @@ export function createIdentityResolver(auth: Auth, orgs: OrgRepo, apiTokens: Api
       actor: { orgId: membership.orgId, role: Role.parse(membership.role), userId: user.id, label: user.email, via: "session" },
       user: { id: user.id, email: user.email, name: user.name },
       sessionId: session.session.id,
+      caller: `session:${session.session.id}`,
       org: { id: membership.orgId, name: membership.orgName, slug: membership.orgSlug },
     };
   };

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { fromNodeHeaders } from "better-auth/node";
-import { ThrongError } from "@throng/protocol/errors";
 import type { RateLimitRule } from "@throng/runtime/rate-limit";
+import { enforceRateLimit } from "../http/rate-limit";
 import type { ApiDeps } from "../services";
 
 /** Session tokens travel only in the httpOnly cookie; Better Auth also puts them in JSON bodies, which we drop. */
@@ -20,12 +20,8 @@ function withoutSessionToken(text: string): string {
 
 /** Better Auth's own endpoints (sign-up, sign-in, sign-out, session), rate limited and bridged to a fetch Request. */
 export async function authRoutes(app: FastifyInstance, deps: Pick<ApiDeps, "auth" | "rateLimiter" | "rateLimits">) {
-  async function limit(bucket: string, key: string, rule: RateLimitRule, reply: FastifyReply) {
-    const result = await deps.rateLimiter.hit(bucket, key, rule);
-    if (result.allowed) return;
-    reply.header("retry-after", String(result.retryAfterSec));
-    throw new ThrongError("rate_limited", `Too many attempts; try again in ${result.retryAfterSec} s`);
-  }
+  const limit = (bucket: string, key: string, rule: RateLimitRule, reply: FastifyReply) =>
+    enforceRateLimit(deps.rateLimiter, reply, { bucket, key, rule, tooMany: "Too many attempts" });
 
   async function rateLimit(request: FastifyRequest, reply: FastifyReply) {
     const path = request.url.split("?")[0];

@@ -4,11 +4,13 @@ import { parseOrThrow } from "@throng/protocol/errors";
 import { IdParams, PlanVersionView, PlanView, SavePlan, UpdatePlan } from "@throng/protocol/api";
 import { RunView } from "@throng/protocol/run";
 import { TrialView, TryPlan } from "@throng/protocol/session-trial";
+import { createCallerLimits } from "../http/rate-limit";
 import type { ApiDeps } from "../services";
 
 /** Plans: transport only — resolve the caller, one core call, answer. */
 export async function planRoutes(app: FastifyInstance, deps: ApiDeps) {
   const { resolveIdentity, plans, runs, trials } = deps;
+  const limitCaller = createCallerLimits(deps);
 
   app.get("/api/plans", { config: { doc: { summary: "List plans", access: "user", permission: "plan.read", response: z.object({ plans: z.array(PlanView) }) } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
@@ -45,8 +47,9 @@ export async function planRoutes(app: FastifyInstance, deps: ApiDeps) {
     return { versions: await plans.versions(actor, parseOrThrow(IdParams, request.params, "plan id").id) };
   });
 
-  app.post("/api/plans/:id/runs", { config: { doc: { summary: "Start a run of a plan", access: "user", permission: "run.start", response: RunView } } }, async (request, reply) => {
-    const { actor } = await resolveIdentity(request);
+  app.post("/api/plans/:id/runs", { config: { doc: { summary: "Start a run of a plan (429 with Retry-After past the caller's runs per minute)", access: "user", permission: "run.start", response: RunView } } }, async (request, reply) => {
+    const { actor, caller } = await resolveIdentity(request);
+    await limitCaller(caller, reply, "runCreate");
     const { id } = parseOrThrow(IdParams, request.params, "plan id");
     return reply.status(201).send(await runs.create(actor, id));
   });

@@ -6,6 +6,7 @@ import { RunReport } from "@throng/protocol/run";
 import {
   CreateShareLink, EstimateView, RunComparison, SaveEstimate, ShareLinkCreated, ShareLinkView, TargetView,
 } from "@throng/protocol/report";
+import { createCallerLimits } from "../http/rate-limit";
 import type { ApiDeps } from "../services";
 
 const CompareQuery = z.object({
@@ -17,14 +18,17 @@ const NameParams = z.object({ name: z.string().min(1).max(100) });
 /** Reports, exports, comparisons, share links and saved capacity estimates. */
 export async function reportRoutes(app: FastifyInstance, deps: ApiDeps) {
   const { resolveIdentity, reports, estimates } = deps;
+  const limitCaller = createCallerLimits(deps);
 
-  app.get("/api/runs/:id/report", { config: { doc: { summary: "A run's report: the run with verdicts and capacity, and its series", access: "user", permission: "run.read", response: RunReport } } }, async (request) => {
-    const { actor } = await resolveIdentity(request);
+  app.get("/api/runs/:id/report", { config: { doc: { summary: "A run's report: the run with verdicts and capacity, and its series (an export: 429 with Retry-After past the caller's exports per minute)", access: "user", permission: "run.read", response: RunReport } } }, async (request, reply) => {
+    const { actor, caller } = await resolveIdentity(request);
+    await limitCaller(caller, reply, "export");
     return reports.report(actor, parseOrThrow(IdParams, request.params, "run id").id);
   });
 
-  app.get("/api/runs/:id/series.csv", { config: { doc: { summary: "The per-second series as CSV", access: "user", permission: "run.read" } } }, async (request, reply) => {
-    const { actor } = await resolveIdentity(request);
+  app.get("/api/runs/:id/series.csv", { config: { doc: { summary: "The per-second series as CSV (an export: 429 with Retry-After past the caller's exports per minute)", access: "user", permission: "run.read" } } }, async (request, reply) => {
+    const { actor, caller } = await resolveIdentity(request);
+    await limitCaller(caller, reply, "export");
     const { id } = parseOrThrow(IdParams, request.params, "run id");
     return reply
       .type("text/csv; charset=utf-8")

@@ -6,7 +6,8 @@ import { createRunQueue } from "@throng/runtime/jobs";
 import { createRedis } from "@throng/runtime/redis";
 import { AGENT_GATEWAY_PATH } from "@throng/protocol/agent";
 import { buildApp } from "../app";
-import { composeApi } from "../compose";
+import { composeApi, DEFAULT_HELLO_LIMITS } from "../compose";
+import type { HelloLimits } from "../gateway/hello-admission";
 import type { RateLimits } from "../services";
 
 export const WEB_ORIGIN = "http://localhost:3000";
@@ -23,7 +24,7 @@ export interface TestUser {
 
 /** The whole API in-process on a free port, over a fresh database and a private queue prefix. */
 export async function startTestApi(
-  options: { orchestration?: OrchestratorConfig; heartbeatIntervalMs?: number; agentBundlePath?: string; port?: number; rateLimits?: RateLimits; logLines?: string[] } = {},
+  options: { orchestration?: OrchestratorConfig; heartbeatIntervalMs?: number; agentBundlePath?: string; port?: number; rateLimits?: Partial<RateLimits>; hello?: Partial<HelloLimits>; logLines?: string[] } = {},
 ) {
   const database = await createTestDatabase();
   const redisUrl = process.env.REDIS_URL;
@@ -51,7 +52,11 @@ export async function startTestApi(
     },
     db, redis, subscriberRedis, jobs, log, ...(options.orchestration ? { orchestration: options.orchestration } : {}),
     // Test files sign many users up from 127.0.0.1; the rate-limit test passes its own low limits.
-    rateLimits: options.rateLimits ?? { signIn: { limit: 1000, windowSec: 60 }, signUp: { limit: 1000, windowSec: 60 }, enrolment: { limit: 1000, windowSec: 60 } },
+    rateLimits: {
+      signIn: { limit: 1000, windowSec: 60 }, signUp: { limit: 1000, windowSec: 60 }, enrolment: { limit: 1000, windowSec: 60 },
+      runCreate: { limit: 1000, windowSec: 60 }, export: { limit: 1000, windowSec: 60 }, ...options.rateLimits,
+    },
+    hello: { ...DEFAULT_HELLO_LIMITS, ...options.hello },
   });
   const { app, routeRegistry } = await buildApp(deps, { logger: log });
   await app.listen({ host: "127.0.0.1", port: options.port ?? 0 });

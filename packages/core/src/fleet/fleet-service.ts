@@ -130,6 +130,16 @@ export function createFleetService(deps: { fleet: FleetRepo; bus: Bus; clock: Cl
       return { agentId: hello.auth.agentId, orgId: row.orgId };
     },
 
+    /**
+     * Whether `secret` is this agent's live credential: the gateway's cheap check at the WebSocket upgrade, so an
+     * enrolled agent can use the slots kept for it during a connection flood (a malformed secret costs no query).
+     */
+    async provesCredential(agentId: string, secret: string): Promise<boolean> {
+      if (!isWellFormedSecret(secret, AGENT_SECRET_PREFIX)) return false;
+      const row = await fleet.findAgentCredential(agentId);
+      return !!row && !row.revokedAt && secretMatchesHash(secret, row.secretHash);
+    },
+
     /** A heartbeat: the agent is connected and was seen now (written with the other beats of the moment). */
     heard(orgId: string, agentId: string): Promise<void> {
       return new Promise((resolve, reject) => {

@@ -49,8 +49,11 @@ export function createApiTokenService(deps: { security: SecurityRepo; orgs: OrgR
       await audit.record(actor.orgId, actor.label, "api-token.revoked", id);
     },
 
-    /** A Bearer token → the actor it stands for: the creator's current role, capped by the token's scope. */
-    async authenticate(token: string): Promise<Actor> {
+    /**
+     * A Bearer token → the actor it stands for: the creator's current role, capped by the token's scope; with the
+     * token's id, which per-token rate limits key on.
+     */
+    async authenticate(token: string): Promise<Actor & { tokenId: string }> {
       const refused = new ThrongError("unauthenticated", "Unknown, expired or revoked API token: create a new one under Settings → API tokens");
       if (!isWellFormedSecret(token, API_TOKEN_PREFIX)) throw refused;
       const row = await security.findApiTokenByHash(hashSecret(token));
@@ -59,7 +62,7 @@ export function createApiTokenService(deps: { security: SecurityRepo; orgs: OrgR
       if (!membership) throw refused; // its creator left the organisation
       await security.touchApiToken(row.orgId, row.id, new Date(clock.now()));
       const role = lowerRole(Role.parse(membership.role), SCOPE_ROLE[TokenScope.parse(row.scope)]);
-      return { orgId: row.orgId, role, userId: row.createdBy, label: `token ${row.name}`, via: "api-token" };
+      return { orgId: row.orgId, role, userId: row.createdBy, label: `token ${row.name}`, via: "api-token", tokenId: row.id };
     },
   };
 }
