@@ -7,7 +7,7 @@ import { AGENT_CREDENTIAL_HEADER, AGENT_GATEWAY_PATH } from "@throng/protocol/ag
 import type { ErrorBody } from "@throng/protocol/errors";
 import type { ApiDeps } from "../services";
 import { startAgentSession } from "./agent-session";
-import { createHelloAdmission, type Admission } from "./hello-admission";
+import { admissionAddress, createHelloAdmission, type Admission } from "./hello-admission";
 
 const AgentId = z.string().uuid();
 
@@ -50,7 +50,8 @@ export function attachAgentGateway(app: FastifyInstance, deps: ApiDeps) {
   }
 
   async function admit(request: IncomingMessage, socket: Duplex, head: Buffer, ip: string | null) {
-    const address = ip ?? "unknown";
+    const forwarded = request.headers["x-forwarded-for"];
+    const address = admissionAddress(request.socket.remoteAddress, Array.isArray(forwarded) ? forwarded[0] : forwarded);
     let admitted = admission.admit(address);
     if (!admitted.admitted && request.headers[AGENT_CREDENTIAL_HEADER] && (await provesCredential(request))) {
       admitted = admission.admit(address, true);

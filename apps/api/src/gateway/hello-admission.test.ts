@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createHelloAdmission, type HelloLimits } from "./hello-admission";
+import { admissionAddress, createHelloAdmission, type HelloLimits } from "./hello-admission";
 
 const limits: HelloLimits = {
   maxPending: 4, maxPendingPerAddress: 3, softPending: 2, helloTimeoutMs: 10_000, busyHelloTimeoutMs: 2_000, reservedForCredentials: 1,
@@ -44,5 +44,15 @@ describe("connections waiting for hello", () => {
     expect(admission.admit("rig", true)).toMatchObject({ admitted: false, status: 503 }); // the reserve is used up
     proven.release();
     admitted(admission.admit("rig", true));
+  });
+});
+
+describe("the address a connection counts against", () => {
+  it("is the forwarded client behind a private-network proxy, and the peer itself otherwise (a forged header buys nothing)", () => {
+    expect(admissionAddress("10.0.0.5", "203.0.113.7, 10.0.0.5")).toBe("203.0.113.7");
+    expect(admissionAddress("::ffff:127.0.0.1", "203.0.113.7")).toBe("203.0.113.7");
+    expect(admissionAddress("198.51.100.9", "203.0.113.7")).toBe("198.51.100.9");
+    expect(admissionAddress("172.32.0.1", "203.0.113.7")).toBe("172.32.0.1");
+    expect(admissionAddress("127.0.0.2", undefined)).toBe("127.0.0.2");
   });
 });

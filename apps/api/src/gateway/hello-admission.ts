@@ -71,3 +71,20 @@ export function createHelloAdmission(limits: HelloLimits) {
   };
 }
 export type HelloAdmission = ReturnType<typeof createHelloAdmission>;
+
+/** Loopback and private-network peers (RFC 1918, IPv6 unique-local), where a load balancer would sit. */
+function isPrivatePeer(address: string): boolean {
+  const v4 = address.startsWith("::ffff:") ? address.slice(7) : address;
+  return /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/.test(v4) || address === "::1" || /^f[cd]/i.test(address);
+}
+
+/**
+ * The address a connection's hello caps count against. X-Forwarded-For is believed only from a private-network peer
+ * (a load balancer in front of the API): from anyone else it costs nothing to forge, and a flooder could give every
+ * connection its own "address".
+ */
+export function admissionAddress(peer: string | undefined, forwardedFor: string | undefined): string {
+  if (!peer) return "unknown";
+  const forwarded = forwardedFor?.split(",")[0]?.trim();
+  return forwarded && isPrivatePeer(peer) ? forwarded : peer;
+}
