@@ -11,9 +11,9 @@ import { waitUntil } from "../infra/local/wait";
 // Tests may read the web's pure report wording (production code never imports an app).
 import { reportSentence } from "../apps/web/lib/report-summary";
 import { ExitCode } from "../cli/src/cli-exit-codes";
-import { signUp, waitForAgents, type Browser } from "./fault/support/api-client";
+import { signUp, type Browser } from "./fault/support/api-client";
 import { root } from "./fault/support/processes";
-import { startControlPlane } from "./support/control-plane";
+import { startControlPlane, startEnrolledAgent } from "./support/control-plane";
 
 /**
  * Verdicts end to end (issue: runs you can trust as a CI gate): real api, workers and agent processes, the CLI
@@ -140,14 +140,7 @@ beforeAll(async () => {
   ({ apiUrl } = await startControlPlane(cleanups, tails));
   browser = await signUp(apiUrl);
   apiToken = (await browser.request<{ token: string }>("POST", "/api/tokens", { name: "ci", scope: "run" })).token;
-  const { token } = await browser.request<{ token: string }>("POST", "/api/enrolment-tokens", { expiresInMinutes: 60 });
-  const agent = spawnChild({
-    name: "agent", command: process.execPath, cwd: root, env: { ...process.env, HOME: dir },
-    args: [...agentCli, "connect", "--server", apiUrl, "--token", token, "--config", path.join(dir, "agent.json"), "--engines", "1"],
-  });
-  cleanups.push(() => agent.stop("SIGKILL", 1_000));
-  tails.push(() => `agent:\n${agent.tail()}`);
-  await waitForAgents(browser, 1);
+  await startEnrolledAgent({ apiUrl }, browser, dir, cleanups, tails, ["--engines", "1"]);
 }, 180_000);
 
 afterAll(async () => {

@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
+import path from "node:path";
 import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
-import type { Child } from "../../infra/local/child";
+import { spawnChild, type Child } from "../../infra/local/child";
 import { freePort } from "../../infra/local/ports";
-import { startApi, startWorkers, type ServerEnv } from "../fault/support/processes";
+import { root, startApi, startWorkers, type ServerEnv } from "../fault/support/processes";
+import { waitForAgents, type Browser } from "../fault/support/api-client";
 
 export interface ControlPlane {
   apiUrl: string;
@@ -27,4 +29,17 @@ export async function startControlPlane(cleanups: (() => Promise<unknown>)[], ta
   cleanups.push(() => workers.stop("SIGKILL", 1_000));
   tails.push(() => `api:\n${api.tail()}`, () => `workers:\n${workers.tail()}`);
   return { apiUrl: `http://127.0.0.1:${apiPort}`, databaseUrl: database.url, api, workers };
+}
+
+/** One agent (from source) enrolled with a new token into `browser`'s org, its credential in `dir`; resolves once it is online. */
+export async function startEnrolledAgent(plane: Pick<ControlPlane, "apiUrl">, browser: Browser, dir: string, cleanups: (() => Promise<unknown>)[], tails: (() => string)[], extraArgs: string[] = []): Promise<Child> {
+  const { token } = await browser.request<{ token: string }>("POST", "/api/enrolment-tokens", { expiresInMinutes: 60 });
+  const agent = spawnChild({
+    name: "agent", command: process.execPath, cwd: root, env: { ...process.env, HOME: dir },
+    args: ["--import", "tsx", path.join(root, "agent/src/cli/main.ts"), "connect", "--server", plane.apiUrl, "--token", token, "--config", path.join(dir, "agent.json"), ...extraArgs],
+  });
+  cleanups.push(() => agent.stop("SIGKILL", 1_000));
+  tails.push(() => `agent:\n${agent.tail()}`);
+  await waitForAgents(browser, 1);
+  return agent;
 }

@@ -6,8 +6,12 @@ import { api } from "../lib/api";
 import { errorMessage } from "../lib/api-client";
 import { ConfirmDialog } from "./confirm-dialog";
 
-/** Aborts a live run after a confirmation; the API's refusal (e.g. 409, the run already ended) shows in the dialog. */
+/**
+ * Aborts a live run after a confirmation, or cancels a queued one (same call: it never took its agents); the API's
+ * refusal (e.g. 409, the run already ended) shows in the dialog.
+ */
 export function AbortRunButton({ run, onAborted }: { run: RunView; onAborted: (run: RunView) => void }) {
+  const queued = run.status === "queued";
   const [open, setOpen] = useState(false);
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -29,12 +33,12 @@ export function AbortRunButton({ run, onAborted }: { run: RunView; onAborted: (r
   return (
     <>
       <button className="button danger" type="button" onClick={() => setOpen(true)} data-testid="abort-run">
-        Abort run
+        {queued ? "Cancel queued run" : "Abort run"}
       </button>
       <ConfirmDialog
         open={open}
-        title="Abort this run?"
-        confirmLabel="Abort run"
+        title={queued ? "Cancel this queued run?" : "Abort this run?"}
+        confirmLabel={queued ? "Cancel run" : "Abort run"}
         pendingLabel="Aborting…"
         pending={pending}
         error={failure}
@@ -46,10 +50,16 @@ export function AbortRunButton({ run, onAborted }: { run: RunView; onAborted: (r
         }}
         testId="abort-run-dialog"
       >
-        <p>
-          Every agent stops its load of <strong>{run.planName}</strong> now. The report keeps what was measured so far and
-          records who aborted it.
-        </p>
+        {queued ? (
+          <p>
+            This run of <strong>{run.planName}</strong> has not started: it leaves the queue and never runs.
+          </p>
+        ) : (
+          <p>
+            Every agent stops its load of <strong>{run.planName}</strong> now. The report keeps what was measured so far and
+            records who aborted it.
+          </p>
+        )}
       </ConfirmDialog>
     </>
   );

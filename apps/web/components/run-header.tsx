@@ -9,6 +9,7 @@ import { elapsedSeconds, isTerminal, plannedSeconds, remainingSeconds } from "..
 import { runTone } from "../lib/status";
 import { verdictBadge, verdictTitle } from "../lib/verdict";
 import { AbortRunButton } from "./abort-run-button";
+import { RunQueuedNotice } from "./run-queued-notice";
 import { can } from "../lib/settings-permissions";
 import { useMe } from "./session-gate";
 import { StatusBadge } from "./status-badge";
@@ -73,6 +74,7 @@ export function RunHeader({ run, stream, now, agentsReporting, onAborted }: RunH
           )}
         </div>
       </div>
+      <RunQueuedNotice run={run} />
       <ul className="run-facts">
         <Fact label="Target" value={describeTarget(run.spec)} />
         <Fact label="Load" value={describeLoad(run.spec)} />

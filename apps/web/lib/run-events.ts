@@ -8,6 +8,7 @@ const EVENT_TEXT: Record<RunEventView["kind"], { word: string; tone: Tone }> = {
   aborted: { word: "aborted", tone: "warn" },
   "search-ended": { word: "search done", tone: "ok" },
   "seconds-lost": { word: "seconds lost", tone: "bad" },
+  queued: { word: "queued", tone: "idle" },
 };
 
 export const eventText = (kind: RunEventView["kind"]) => EVENT_TEXT[kind];

@@ -146,10 +146,14 @@ export interface TimeMarker {
   /** Epoch seconds. */
   t: number;
   label: string;
-  kind: RunEventView["kind"];
+  kind: MarkedKind;
 }
 
-const MARKER_WORDS: Record<RunEventView["kind"], string> = {
+/** Kinds a marker may have: a queued run's wait happens before its time axis begins. */
+type MarkedKind = Exclude<RunEventView["kind"], "queued">;
+const isMarked = (event: RunEventView): event is RunEventView & { kind: MarkedKind } => event.kind !== "seconds-lost" && event.kind !== "queued";
+
+const MARKER_WORDS: Record<MarkedKind, string> = {
   stage: "stage",
   "agent-lost": "agent lost",
   "agent-returned": "agent back",
@@ -160,8 +164,8 @@ const MARKER_WORDS: Record<RunEventView["kind"], string> = {
 
 export function eventMarkers(events: readonly RunEventView[]): TimeMarker[] {
   return events
-    // Recorded when the run closed, not when the seconds went missing: a marker there would point at the wrong time.
-    .filter((event) => event.kind !== "seconds-lost")
+    // seconds-lost is recorded when the run closed, not when the seconds went missing: a marker would point at the wrong time.
+    .filter(isMarked)
     .map((event) => ({ t: Date.parse(event.at) / 1000, label: MARKER_WORDS[event.kind], kind: event.kind }))
     .filter((marker) => Number.isFinite(marker.t))
     .sort((a, b) => a.t - b.t);

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Db } from "../client";
 
 export interface RunRow {
@@ -72,6 +73,21 @@ export function createRunRepo(db: Db) {
     },
     async list(orgId: string, limit = 100): Promise<RunRow[]> {
       return runQuery(orgId).orderBy("r.created_at", "desc").limit(limit).execute();
+    },
+    /** The org's runs waiting for their agents, oldest first: the queue's order. */
+    async listQueuedIds(orgId: string, limit = 100): Promise<string[]> {
+      const rows = await db.selectFrom("runs").select("id").where("org_id", "=", orgId).where("status", "=", "queued").orderBy("created_at", "asc").limit(limit).execute();
+      return rows.map((row) => row.id);
+    },
+    /**
+     * Runs `fn` while holding the org's start lock (an advisory lock for the length of a transaction): one run at a
+     * time picks its agents and stores its shards, so two queued runs never take the same free agent.
+     */
+    async withStartLock<T>(orgId: string, fn: () => Promise<T>): Promise<T> {
+      return db.transaction().execute(async (tx) => {
+        await sql`select pg_advisory_xact_lock(hashtextextended(${`run-start:${orgId}`}, 0))`.execute(tx);
+        return fn();
+      });
     },
     /** Compare-and-set on status so that a job running twice cannot apply the same transition twice. */
     async update(orgId: string, id: string, fromStatus: string, patch: RunPatch): Promise<boolean> {

@@ -20,7 +20,8 @@ export interface Bus {
 
 /** BullMQ producers; each job id makes enqueueing idempotent. */
 export interface Jobs {
-  startRun(job: StartRunJob): Promise<void>;
+  /** With `recheckInMs`: another look at a queued run later (its own job, so it is never a no-op). */
+  startRun(job: StartRunJob, recheckInMs?: number): Promise<void>;
   finishRun(job: FinishRunJob, delayMs: number, reason: "planned-end" | "all-shards-done" | "after-abort"): Promise<void>;
   checkAgent(job: CheckAgentJob, delayMs: number): Promise<void>;
   searchStep(job: SearchStepJob, delayMs: number): Promise<void>;

@@ -34,7 +34,8 @@ export type RunSummary = z.infer<typeof RunSummary>;
 /** Something that happened to a run and belongs in its report (agent lost, aborted by a user, ...). */
 export const RunEventView = z.object({
   at: z.string(),
-  kind: z.enum(["agent-lost", "agent-returned", "aborted", "stage", "search-ended", "seconds-lost"]),
+  // queued: the run waits for its agents (online, only busy); the message names them and their runs.
+  kind: z.enum(["agent-lost", "agent-returned", "aborted", "stage", "search-ended", "seconds-lost", "queued"]),
   agentId: z.string().uuid().nullable(),
   message: z.string(),
 });

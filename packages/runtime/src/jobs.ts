@@ -11,8 +11,10 @@ export function createRunQueue(connection: Redis, prefix: string) {
     defaultJobOptions: { attempts: 5, backoff: { type: "exponential", delay: 500 }, removeOnComplete: 1000, removeOnFail: 5000 },
   });
   const jobs: Jobs = {
-    async startRun(job) {
-      await queue.add(RunJobName.start, job, { jobId: `start-${job.runId}` });
+    async startRun(job, recheckInMs) {
+      if (recheckInMs === undefined) await queue.add(RunJobName.start, job, { jobId: `start-${job.runId}` });
+      // One pending look per run per interval: whoever asks within it (the run's own last look, a run that ended) shares it.
+      else await queue.add(RunJobName.start, job, { jobId: `start-${job.runId}-recheck-${Math.ceil((Date.now() + recheckInMs) / recheckInMs)}`, delay: recheckInMs });
     },
     async finishRun(job, delayMs, reason) {
       await queue.add(RunJobName.finish, job, { jobId: `finish-${reason}-${job.runId}`, delay: delayMs });

@@ -1,5 +1,5 @@
 import type { AgentView } from "@throng/protocol/api";
-import type { AgentSelector } from "@throng/protocol/plan";
+import type { AgentSelector, PlanSpec } from "@throng/protocol/plan";
 import type { ServerWatchPlan } from "@throng/protocol/server-watch";
 
 const isWatcher = (agent: AgentView) => agent.role === "watch";
@@ -14,18 +14,35 @@ export function selectAgents(agents: readonly AgentView[], selector: AgentSelect
   return selector?.count ? ranked.slice(0, selector.count) : ranked;
 }
 
+/** The load agents that could take a plan's run once free: connected (idle or busy), every label matching. */
+export function eligibleAgents(agents: readonly AgentView[], selector: AgentSelector | undefined): AgentView[] {
+  return agents.filter((a) => a.status !== "offline" && !isWatcher(a) && hasLabels(a, selector?.labels));
+}
+
 /** Says why no agent fits, so the user knows whether to start one or change the plan's labels. */
 export function noAgentReason(selector: AgentSelector | undefined): string {
   const labels = Object.entries(selector?.labels ?? {}).map(([k, v]) => `${k}=${v}`);
   return labels.length
-    ? `No online, idle agent carries the labels ${labels.join(", ")}: start one with --label, or change the plan's agent labels`
-    : "No agent is online and idle: start one from the Agents page, then run again";
+    ? `No online agent carries the labels ${labels.join(", ")}: start one with --label, or change the plan's agent labels`
+    : "No agent is online: start one from the Agents page, then run again";
+}
+
+/** Why a run waits in the queue: the agents it may use are online, only busy (named by their runs). */
+export function busyReason(busy: readonly AgentView[], what: "agent" | "watcher" = "agent"): string {
+  const runs = [...new Set(busy.map((a) => a.currentRunId).filter((id): id is string => !!id))];
+  const who = busy.length === 1 ? `The one ${what} that matches is` : `All ${busy.length} ${what}s that match are`;
+  return `${who} busy with run${runs.length === 1 ? "" : "s"} ${runs.join(", ")}; the run is queued and starts when one is free`;
 }
 
 /** The online, idle watchers a plan's `watch` asks for (every label must match); none when the plan does not ask. */
 export function selectWatchers(agents: readonly AgentView[], watch: ServerWatchPlan | undefined): AgentView[] {
+  return eligibleWatchers(agents, watch).filter((a) => a.status === "online");
+}
+
+/** The connected watchers (idle or busy) a plan's `watch` could use once free. */
+export function eligibleWatchers(agents: readonly AgentView[], watch: ServerWatchPlan | undefined): AgentView[] {
   if (!watch) return [];
-  return agents.filter((a) => a.status === "online" && isWatcher(a) && hasLabels(a, watch.labels)).sort((a, b) => a.id.localeCompare(b.id));
+  return agents.filter((a) => a.status !== "offline" && isWatcher(a) && hasLabels(a, watch.labels)).sort((a, b) => a.id.localeCompare(b.id));
 }
 
 /** Says why a plan that asks to watch its server cannot start, and what to run on the server's host. */
@@ -33,7 +50,28 @@ export function noWatcherReason(watch: ServerWatchPlan): string {
   const labels = Object.entries(watch.labels ?? {}).map(([k, v]) => `${k}=${v}`);
   const flags = labels.map((l) => ` --label ${l}`).join("");
   return (
-    `The plan asks to watch the server (watch${labels.length ? ` with labels ${labels.join(", ")}` : ""}) but no watcher is online and idle: ` +
+    `The plan asks to watch the server (watch${labels.length ? ` with labels ${labels.join(", ")}` : ""}) but no watcher is online: ` +
     `run "throng-agent watch --name <server process> --server <API address>${flags}" on the server's host, or remove watch from the plan`
   );
+}
+
+/** Where a run can go now: onto idle agents, into the queue (its agents are only busy), or nowhere (none connected). */
+export type Placement =
+  | { kind: "ready"; agents: AgentView[]; watchers: AgentView[] }
+  | { kind: "busy"; reason: string }
+  | { kind: "none"; reason: string };
+
+/** The one decision both the API (start or refuse) and the workers (start or keep waiting) make for a run. */
+export function placeRun(fleet: readonly AgentView[], spec: Pick<PlanSpec, "agents" | "watch">): Placement {
+  const agents = selectAgents(fleet, spec.agents);
+  if (agents.length === 0) {
+    const eligible = eligibleAgents(fleet, spec.agents);
+    return eligible.length ? { kind: "busy", reason: busyReason(eligible) } : { kind: "none", reason: noAgentReason(spec.agents) };
+  }
+  const watchers = selectWatchers(fleet, spec.watch);
+  if (spec.watch && watchers.length === 0) {
+    const eligible = eligibleWatchers(fleet, spec.watch);
+    return eligible.length ? { kind: "busy", reason: busyReason(eligible, "watcher") } : { kind: "none", reason: noWatcherReason(spec.watch) };
+  }
+  return { kind: "ready", agents, watchers };
 }

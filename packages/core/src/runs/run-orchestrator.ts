@@ -13,7 +13,7 @@ import { judgeRun, searchEvidence, type RunEvidence } from "@throng/protocol/run
 import { AgentHealth } from "@throng/protocol/snapshot";
 import type { SnapshotRow } from "@throng/db/repos/snapshots";
 import type { Bus, Clock, Jobs, Log } from "../ports";
-import { noAgentReason, noWatcherReason, selectAgents, selectWatchers } from "./agent-selection";
+import { placeRun, type Placement } from "./agent-selection";
 import { publishLive } from "./live";
 import { isTerminal, nextRunStatus, type RunEvent } from "./run-state";
 import { toRunView } from "./run-view";
@@ -31,10 +31,15 @@ export interface OrchestratorConfig {
   agentLostGraceMs: number;
   /** An automatic capacity search's waits for each step's last seconds (default DEFAULT_SEARCH_TIMING). */
   search?: SearchTiming;
+  /** How often a queued run looks again for free agents besides when a run ends (an agent may join meanwhile). */
+  queueRecheckMs?: number;
 }
 
 /** Two seconds to deliver assignments; fifteen for last snapshots; ten for a dropped agent to return. */
 export const DEFAULT_ORCHESTRATION: OrchestratorConfig = { startDelayMs: 2000, finishGraceMs: 15_000, agentLostGraceMs: 10_000 };
+
+/** A queued run looks for free agents every five seconds, besides at once when another run of its org ends. */
+const DEFAULT_QUEUE_RECHECK_MS = 5000;
 
 const clientsBefore = (shards: readonly ShardRow[], shard: ShardRow) => shards.filter((s) => s.shardIndex < shard.shardIndex).reduce((sum, s) => sum + s.clients, 0);
 
@@ -145,35 +150,54 @@ export function createRunOrchestrator(deps: {
     if ((await repos.runs.countShards(orgId, runId, DONE_SHARD_STATES)).notIn === 0) await jobs.finishRun({ orgId, runId }, 0, "all-shards-done");
   }
 
-  /** Picks agents, stores shards, sets one start time, and sends each agent its share. */
-  async function start(orgId: string, runId: string): Promise<void> {
-    let run = await repos.runs.get(orgId, runId);
-    if (!run) return;
-    if (run.status === "queued") {
-      await transition(run, "prepare");
-      run = (await repos.runs.get(orgId, runId))!;
+  /** Says once per reason why a queued run waits, and looks again later. */
+  async function keepQueued(run: RunRow, reason: string) {
+    const events = await repos.runs.listEvents(run.orgId, run.id);
+    if (events.filter((e) => e.kind === "queued").at(-1)?.message !== reason) {
+      await repos.runs.insertEvent(run.orgId, run.id, { kind: "queued", agentId: null, message: reason });
+      await publishRun(run.orgId, run.id);
     }
-    if (run.status !== "preparing") return; // already started by an earlier attempt
+    await jobs.startRun({ orgId: run.orgId, runId: run.id }, config.queueRecheckMs ?? DEFAULT_QUEUE_RECHECK_MS);
+  }
+
+  /** The shards of a placed run (load split by cores, then one per watcher); false when the load cannot be split. */
+  async function storeShards(run: RunRow, placement: Extract<Placement, { kind: "ready" }>): Promise<boolean> {
     const spec = PlanSpec.parse(run.spec);
-    let shards = await repos.runs.listShards(orgId, runId);
-    if (shards.length === 0) {
-      const fleetNow = await fleet.listAgents(orgId);
-      const agents = selectAgents(fleetNow, spec.agents);
-      const plan = splitClients(spec.load.clients, agents.map((a) => ({ agentId: a.id, cores: a.cores })), roomUnit(spec.scenario));
-      if (plan.length === 0) {
-        await transition(run, "fail", { error: noAgentReason(spec.agents), endedAt: now() });
-        return;
+    const plan = splitClients(spec.load.clients, placement.agents.map((a) => ({ agentId: a.id, cores: a.cores })), roomUnit(spec.scenario));
+    if (plan.length === 0) return false;
+    const watchShards = placement.watchers.map((w, i) => ({ agentId: w.id, shardIndex: plan.length + i, clients: 0, role: "watch" }));
+    await repos.runs.insertShards(run.orgId, run.id, [...plan, ...watchShards]);
+    return true;
+  }
+
+  /**
+   * A queued run takes its agents, under the org's start lock so two queued runs never take the same free one:
+   * placed (preparing, shards stored), still waiting (agents busy), or failed (no agent that matches is connected).
+   * A run left preparing without shards (a worker stopped between the two writes) is placed again.
+   */
+  async function takeAgents(orgId: string, runId: string): Promise<void> {
+    await repos.runs.withStartLock(orgId, async () => {
+      let run = await repos.runs.get(orgId, runId);
+      if (run?.status !== "queued" && run?.status !== "preparing") return;
+      if (run.status === "preparing" && (await repos.runs.listShards(orgId, runId)).length > 0) return;
+      const placement = placeRun(await fleet.listAgents(orgId), PlanSpec.parse(run.spec));
+      if (placement.kind === "busy" && run.status === "queued") return keepQueued(run, placement.reason);
+      if (placement.kind !== "ready") return void (await transition(run, "fail", { error: placement.reason, endedAt: now() }));
+      if (run.status === "queued") {
+        if (!(await transition(run, "prepare"))) return;
+        run = { ...run, status: "preparing" };
       }
-      // A plan that asks to watch its server does not run blind: without a watcher it fails now, saying what to start.
-      const watchers = selectWatchers(fleetNow, spec.watch);
-      if (spec.watch && watchers.length === 0) {
-        await transition(run, "fail", { error: noWatcherReason(spec.watch), endedAt: now() });
-        return;
-      }
-      const watchShards = watchers.map((w, i) => ({ agentId: w.id, shardIndex: plan.length + i, clients: 0, role: "watch" }));
-      await repos.runs.insertShards(orgId, runId, [...plan, ...watchShards]);
-      shards = await repos.runs.listShards(orgId, runId);
-    }
+      if (!(await storeShards(run, placement))) await transition(run, "fail", { error: "The load cannot be split across the agents", endedAt: now() });
+    });
+  }
+
+  /** Picks agents, stores shards, sets one start time, and sends each agent its share; waits queued while they are busy. */
+  async function start(orgId: string, runId: string): Promise<void> {
+    await takeAgents(orgId, runId);
+    let run = await repos.runs.get(orgId, runId);
+    if (run?.status !== "preparing") return; // still queued, failed, or already started by an earlier attempt
+    const spec = PlanSpec.parse(run.spec);
+    const shards = await repos.runs.listShards(orgId, runId);
     const startAt = clock.now() + config.startDelayMs;
     if (!(await transition(run, "start", { startAt: new Date(startAt), startedAt: new Date(startAt) }))) return;
     run = (await repos.runs.get(orgId, runId))!;
@@ -209,8 +233,14 @@ export function createRunOrchestrator(deps: {
     return lost.map((l) => l.message);
   }
 
-  /** Closes a run with its summary; agents that never reported are told to stop and named in the error. */
+  /** Closes a run, then its org's queued runs take the agents it freed, oldest first. */
   async function finish(orgId: string, runId: string): Promise<void> {
+    await closeRun(orgId, runId);
+    for (const queuedId of await repos.runs.listQueuedIds(orgId)) await start(orgId, queuedId);
+  }
+
+  /** Closes a run with its summary; agents that never reported are told to stop and named in the error. */
+  async function closeRun(orgId: string, runId: string): Promise<void> {
     const run = await repos.runs.get(orgId, runId);
     if (!run) return;
     const snapshots = await repos.snapshots.listRun(orgId, runId);

@@ -9,7 +9,7 @@ import type { Jobs } from "../ports";
 import { OrgSettings } from "@throng/protocol/orgs";
 import { authorize, type Actor } from "../orgs/permissions";
 import { checkPlanAgainstSettings } from "../orgs/target-policy";
-import { noAgentReason, noWatcherReason, selectAgents, selectWatchers } from "./agent-selection";
+import { placeRun } from "./agent-selection";
 import { toRunView } from "./run-view";
 import { serverSeriesOf } from "../metrics/server-watch";
 import { assertPlanScriptStored } from "../scripts/plan-scripts";
@@ -35,7 +35,7 @@ export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs
       return (await repos.runs.list(actor.orgId)).map((row) => toRunView(row));
     },
 
-    /** Stores a queued run with the exact plan it uses and hands it to the workers. */
+    /** Stores a queued run with the exact plan it uses and hands it to the workers, which start it once its agents are free. */
     async create(actor: Actor, planId: string): Promise<RunView> {
       authorize(actor, "run.start");
       const { orgId } = actor;
@@ -45,14 +45,12 @@ export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs
       checkPlanAgainstSettings(spec, OrgSettings.parse((await repos.orgs.getSettings(orgId)) ?? {}));
       // A plan saved before scripts were checked at save time still cannot start one its agents could not fetch.
       await assertPlanScriptStored(spec, (sha256) => scripts.stored(orgId, sha256));
-      if (selectAgents(await fleet.listAgents(orgId), spec.agents).length === 0) {
-        throw new ThrongError("no_agent_online", noAgentReason(spec.agents));
-      }
-      if (spec.watch && selectWatchers(await fleet.listAgents(orgId), spec.watch).length === 0) {
-        throw new ThrongError("no_agent_online", noWatcherReason(spec.watch));
-      }
+      // Refused only when no agent that matches is connected; busy ones mean the run waits in the queue.
+      const placement = placeRun(await fleet.listAgents(orgId), spec);
+      if (placement.kind === "none") throw new ThrongError("no_agent_online", placement.reason);
       const runId = crypto.randomUUID();
       await repos.runs.insert(orgId, { id: runId, planId, planVersion: plan.version, spec: plan.spec, status: "queued" });
+      if (placement.kind === "busy") await repos.runs.insertEvent(orgId, runId, { kind: "queued", agentId: null, message: placement.reason });
       await jobs.startRun({ orgId, runId });
       return get(actor, runId);
     },

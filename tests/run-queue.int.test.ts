@@ -1,0 +1,75 @@
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RunView } from "@throng/protocol/run";
+import { spawnChild } from "../infra/local/child";
+import { makeTempDir } from "../infra/local/temp-dir";
+import { waitUntil } from "../infra/local/wait";
+import { getRun, pingPongPlan, signUp, waitForStatus, type Browser } from "./fault/support/api-client";
+import { root } from "./fault/support/processes";
+import { startControlPlane, startEnrolledAgent } from "./support/control-plane";
+
+/**
+ * The run queue (issue 18): a run started while its agent is busy waits as "queued" (saying which run holds the
+ * agent), can be cancelled there, and starts by itself when the agent is free. Real api, workers, agent and target.
+ */
+const agentCli = ["--import", "tsx", path.join(root, "agent/src/cli/main.ts")];
+const cleanups: (() => Promise<unknown>)[] = [];
+const tails: (() => string)[] = [];
+let browser: Browser;
+let targetUrl = "";
+
+const failure = () => tails.map((t) => t()).join("\n");
+
+beforeAll(async () => {
+  const dir = await makeTempDir("throng-queue-");
+  cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
+  let targetLines = "";
+  const target = spawnChild({
+    name: "target", command: process.execPath, cwd: root, args: [...agentCli, "target", "--host", "127.0.0.1", "--port", "0"],
+    log: (line) => (targetLines += `${line}\n`),
+  });
+  cleanups.push(() => target.stop("SIGKILL", 1_000));
+  await waitUntil(async () => /target listening on (ws:\/\/\S+)/.test(targetLines), { what: "the reference target to listen", timeoutMs: 30_000, intervalMs: 100 });
+  targetUrl = /target listening on (ws:\/\/\S+)/.exec(targetLines)![1]!;
+  const plane = await startControlPlane(cleanups, tails);
+  browser = await signUp(plane.apiUrl);
+  await startEnrolledAgent(plane, browser, dir, cleanups, tails);
+}, 180_000);
+
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+}, 60_000);
+
+const startRun = async (planId: string) => RunView.parse(await browser.request("POST", `/api/plans/${planId}/runs`));
+
+describe("the run queue", () => {
+  it("queues a run while the only agent is busy, says why, lets a queued run be cancelled, and starts the rest when the agent frees up", async () => {
+    const long = await browser.request<{ id: string }>("POST", "/api/plans", pingPongPlan(targetUrl, 4));
+    const short = await browser.request<{ id: string }>("POST", "/api/plans", pingPongPlan(targetUrl, 1));
+    const first = await startRun(long.id);
+    await waitForStatus(browser, first.id, ["running"], 30_000);
+
+    // Not refused with "no agent is online": the agent is online, only busy, and the run waits.
+    const second = await startRun(short.id);
+    expect(second.status, failure()).toBe("queued");
+    expect(second.events).toContainEqual(expect.objectContaining({
+      kind: "queued", message: `The one agent that matches is busy with run ${first.id}; the run is queued and starts when one is free`,
+    }));
+    const third = await startRun(short.id);
+    expect(third.status).toBe("queued");
+    const listed = (await browser.request<{ runs: RunView[] }>("GET", "/api/runs")).runs;
+    expect(listed.filter((run) => run.status === "queued").map((run) => run.id).sort()).toEqual([second.id, third.id].sort());
+
+    // A queued run is cancelled like any other: it never takes the agent.
+    expect(RunView.parse(await browser.request("POST", `/api/runs/${third.id}/abort`)).status).toBe("aborted");
+
+    const { run: firstDone } = await waitForStatus(browser, first.id, ["finished"], 60_000);
+    const { run: secondDone } = await waitForStatus(browser, second.id, ["finished"], 60_000);
+    expect(secondDone.error, failure()).toBeNull();
+    // It started on the agent the first run freed, not beside it.
+    expect(Date.parse(secondDone.startedAt!)).toBeGreaterThanOrEqual(Date.parse(firstDone.endedAt!));
+    const cancelled = await getRun(browser, third.id);
+    expect(cancelled).toMatchObject({ status: "aborted", startedAt: null });
+  }, 150_000);
+});
