@@ -6,7 +6,7 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { agentBin, agentProcesses, artifacts, baseUrl, json, stamp, url, signUp } from "./support/e2e-env";
+import { agentBin, agentProcesses, artifacts, baseUrl, enrolAgent, json, stamp, url, signUp } from "./support/e2e-env";
 
 const scratch = mkdtempSync(join(tmpdir(), "throng-reports-"));
 const { start, startTarget, stopAll } = agentProcesses();
@@ -65,12 +65,7 @@ test("two finished step-up runs of a plan with SLOs, seeded through the API", as
     await expect(page.getByTestId("compare-empty")).toContainText("Run a plan at least twice");
   });
 
-  const enrolment = await json<{ commands: { node: string } }>(await page.request.post(url("/api/enrolment-tokens"), { data: {}, ...write }), "enrolment token");
-  const words = enrolment.commands.node.trim().split(/\s+/);
-  start([...words.slice(2), "--config", join(scratch, "agent.json")]);
-  await expect
-    .poll(async () => (await json<{ agents: { status: string }[] }>(await page.request.get(url("/api/agents")), "agents")).agents.filter((a) => a.status === "online").length, { timeout: 30_000 })
-    .toBe(1);
+  await enrolAgent(page, start, join(scratch, "agent.json"));
 
   const targetUrl = await startTarget();
   const plan = await json<{ id: string }>(

@@ -103,11 +103,11 @@ test("a script written from the starter in the browser, picked in the plan form,
     await metrics.getByLabel("Kind", { exact: true }).nth(index).selectOption(kind!);
   }
   // An SLO on a declared metric: the select offers the script's own metrics beside the built-in ones.
-  await page.getByRole("button", { name: "Add pass/fail thresholds (slos)" }).click();
+  await page.getByRole("button", { name: "Add SLO" }).click();
   const slos = page.getByTestId("list-slos");
-  await expect(slos.getByLabel("Metric", { exact: true }).locator("option")).toContainText(["rtt-p99-ms", "script:connect-ms-p50", "script:reply-ms-p99", "script:replies-count"]);
+  await expect(slos.getByLabel("Metric", { exact: true }).locator("option")).toContainText(["Round trip p99", "connect-ms p50 (script)", "reply-ms p99 (script)", "replies count (script)"]);
   await slos.getByLabel("Metric", { exact: true }).selectOption("script:reply-ms-p99");
-  await slos.getByLabel("Below", { exact: true }).fill("1000");
+  await slos.getByLabel("Must stay below", { exact: true }).fill("1000");
   await page.getByLabel("Clients", { exact: true }).fill("2");
   await page.getByLabel("Duration", { exact: true }).fill("6");
   await shot("plan-form");

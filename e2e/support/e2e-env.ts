@@ -71,3 +71,18 @@ export async function signUp(page: Page, name: string, emailPrefix: string): Pro
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page).toHaveURL(/\/agents$/);
 }
+
+/**
+ * Enrols one agent into the signed-in user's organisation the way the Agents page says (its node command), starts
+ * it with `start` (from agentProcesses) and its config at `configPath`, and waits until the API lists it online.
+ */
+export async function enrolAgent(page: Page, start: (args: string[]) => AgentProcess, configPath: string): Promise<AgentProcess> {
+  const write = { headers: { origin: baseUrl } };
+  const enrolment = await json<{ commands: { node: string } }>(await page.request.post(url("/api/enrolment-tokens"), { data: {}, ...write }), "enrolment token");
+  const words = enrolment.commands.node.trim().split(/\s+/);
+  const agent = start([...words.slice(2), "--config", configPath]);
+  await expect
+    .poll(async () => (await json<{ agents: { status: string }[] }>(await page.request.get(url("/api/agents")), "agents")).agents.filter((a) => a.status === "online").length, { timeout: 30_000 })
+    .toBe(1);
+  return agent;
+}

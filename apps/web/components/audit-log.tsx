@@ -1,9 +1,10 @@
 "use client";
 
+import { useMemo } from "react";
 import { useApiData } from "../hooks/use-api-data";
 import { formatDateTime } from "../lib/format";
 import { settingsApi } from "../lib/settings-api";
-import { describeAction, describeDetails, shortId } from "../lib/settings-audit";
+import { describeAction, describeDetails, describeTarget, targetNames } from "../lib/settings-audit";
 import { can } from "../lib/settings-permissions";
 import { NotForYourRole } from "./settings-nav";
 import { useMe } from "./session-gate";
@@ -17,6 +18,7 @@ export function AuditLog() {
 
 function AuditTable() {
   const { data, error, reload } = useApiData((signal) => settingsApi.listAudit(signal));
+  const names = useMemo(() => targetNames(data ?? []), [data]);
   return (
     <section className="settings-section" aria-labelledby="audit-title">
       <div className="section-head">
@@ -58,13 +60,8 @@ function AuditTable() {
                 <tr key={`${entry.at}-${index}`} data-testid="audit-row" data-action={entry.action}>
                   <td className="nowrap">{formatDateTime(entry.at)}</td>
                   <td>{entry.actor}</td>
-                  <td>
-                    {describeAction(entry.action)}
-                    <div className="muted">
-                      <code>{entry.action}</code>
-                    </div>
-                  </td>
-                  <td>{entry.target ? <code title={entry.target}>{shortId(entry.target)}</code> : "—"}</td>
+                  <td title={entry.action}>{describeAction(entry.action)}</td>
+                  <td title={entry.target ?? undefined}>{describeTarget(entry, names)}</td>
                   <td>{describeDetails(entry) || "—"}</td>
                 </tr>
               ))}
@@ -75,3 +72,4 @@ function AuditTable() {
     </section>
   );
 }
+

@@ -65,7 +65,7 @@ export function AuthForm({ mode }: { mode: Mode }) {
   return (
     <form onSubmit={submit} noValidate aria-labelledby="auth-title">
       <h1 id="auth-title">{signUp ? "Create your account" : "Sign in"}</h1>
-      <p className="muted">{signUp ? "You get your own organisation to run load tests in." : "Welcome back."}</p>
+      <p className="muted">{signUp ? "You get your own organisation to run load tests in." : "Sign in to see your organisation's plans, runs and agents."}</p>
       {failure && (
         <p className="alert" role="alert" data-testid="auth-error">
           {failure}

@@ -1,9 +1,10 @@
 "use client";
 
-import { fieldId, type PlanErrors } from "../lib/plan-draft";
+import { fieldId, type PlanDraft, type PlanErrors } from "../lib/plan-draft";
+import { problemLabel } from "../lib/plan-problem";
 
-/** Every problem at once, each a link to its field (when the form shows it); focused after a failed save. */
-export function ErrorSummary({ errors, id = "plan-problems" }: { errors: PlanErrors; id?: string }) {
+/** Every problem at once, each named by its field's labels and a link to it (when the form shows it); focused after a failed save. */
+export function ErrorSummary({ errors, draft, id = "plan-problems" }: { errors: PlanErrors; draft: PlanDraft; id?: string }) {
   const entries = Object.entries(errors);
   if (entries.length === 0) return null;
   const focusField = (path: string) => {
@@ -26,7 +27,7 @@ export function ErrorSummary({ errors, id = "plan-problems" }: { errors: PlanErr
                 if (focusField(path)) event.preventDefault();
               }}
             >
-              {path === "form" ? "" : `${path}: `}
+              {path === "form" ? "" : `${problemLabel(path, draft) || path}: `}
               {message}
             </a>
           </li>

@@ -28,6 +28,12 @@ function checkText(text: string, format: PlanFormat): { value: unknown; errors: 
   return { value: parsed.value, errors: result.success ? {} : errorsByPath(issuesToFields(result.error.issues)) };
 }
 
+/** The plan a text view holds, for naming its problems' fields; empty where the text does not parse. */
+function textDraft(text: string, format: PlanFormat): PlanDraft {
+  const parsed = parsePlanText(text, format);
+  return draftFromInput(parsed.ok ? parsed.value : {});
+}
+
 function draftProblems(draft: PlanDraft): PlanErrors {
   const checked = validateDraft(draft);
   return checked.ok ? {} : checked.errors;
@@ -195,7 +201,7 @@ export function PlanEditor({ initial, title, intro, edit }: { initial: PlanDraft
           <span className="small">Loads the latest version; your changes here are dropped, so copy them first if you need them.</span>
         </div>
       )}
-      <ErrorSummary errors={errors} />
+      <ErrorSummary errors={errors} draft={view === "form" ? draft : textDraft(text, view)} />
       <Tabs label="Plan views" idPrefix="plan-view" tabs={VIEWS} selected={view} onSelect={switchView}>
         {view === "form" ? (
           <PlanFormSections draft={draft} errors={errors} onChange={changeDraft} checkPlan={checkedSpec} />

@@ -2,8 +2,8 @@
 
 import { useEffect, useMemo, useState } from "react";
 import { api } from "../lib/api";
-import { formatInteger, formatRate } from "../lib/format";
-import { derivePlanFigures, formatBits } from "../lib/plan-derived";
+import { formatRate } from "../lib/format";
+import { connectionsPerAgentText, derivePlanFigures, formatBits } from "../lib/plan-derived";
 import { PLAN_NODE, expectedMessagesPerSec, type PlanDraft, type PlanErrors } from "../lib/plan-draft";
 import { scenarioDescription } from "../lib/plan-field-text";
 import type { DraftObject, DraftValue } from "../lib/schema-form";
@@ -18,6 +18,7 @@ const SECTIONS: { key: string; title: string; intro?: string }[] = [
   { key: "scenario", title: "Scenario" },
   { key: "load", title: "Load", intro: "How many clients, for how long." },
   { key: "agents", title: "Agents", intro: "Which agents take the load, and what happens if one drops out." },
+  { key: "slos", title: "SLOs", intro: "Pass/fail thresholds: the run passes when each metric stays below its threshold over the run; a capacity search finds the most clients that meet them all." },
 ];
 
 const place = (key: string) => ({ path: key, textKey: key, variants: [] as string[] });
@@ -61,9 +62,7 @@ export function PlanFormSections({ draft, errors, onChange, checkPlan }: { draft
             )}
             {key === "load" && (
               <p className="derived" aria-live="polite" data-testid="plan-connections-per-agent">
-                {derived.connectionsPerAgent === null
-                  ? "No agent is online: connections per agent show once one is."
-                  : `≈ ${formatInteger(derived.connectionsPerAgent)} connections per agent over ${onlineAgents} online agent${onlineAgents === 1 ? "" : "s"}`}
+                {connectionsPerAgentText(derived, onlineAgents)}
               </p>
             )}
           </section>

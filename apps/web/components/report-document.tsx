@@ -6,7 +6,7 @@ import type { RunReport } from "@throng/protocol/run";
 import { formatDateTime } from "../lib/format";
 import { reportSentence } from "../lib/report-summary";
 import { chartSpan } from "../lib/run-timing";
-import { runTone } from "../lib/status";
+import { statusTone } from "../lib/verdict";
 import { CapacityEvidence } from "./capacity-evidence";
 import { ReportPlan } from "./report-plan";
 import { ReportVerdicts } from "./report-verdicts";
@@ -37,7 +37,7 @@ export function ReportDocument({ report, agents = [], crumbs, actions }: ReportD
         <div className="page-head">
           <div>
             <h1 id="report-title">
-              Report: {run.planName} <StatusBadge status={run.status} tone={runTone(run.status)} testId="report-status" />
+              Report: {run.planName} <StatusBadge status={run.status} tone={statusTone(run)} testId="report-status" />
             </h1>
             <p className="muted small">
               Run <code>{run.id}</code> · started {formatDateTime(run.startedAt ?? run.createdAt)} · ended {formatDateTime(run.endedAt)}

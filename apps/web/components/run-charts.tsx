@@ -73,15 +73,24 @@ export function RunCharts({ points, span, events, agents }: RunChartsProps) {
       <div className="chart-grid">
         <SeriesChart testId="chart-connections" title="Clients and connections" lines={CONNECTION_LINES} points={points} span={span} markers={markers} />
         <SeriesChart testId="chart-messages" title="Messages per second" lines={MESSAGE_LINES} points={points} span={span} markers={markers} />
-        <div>
-          {canCorrect && (
-            <label className="chart-switch">
-              <input type="checkbox" checked={corrected} onChange={(event) => setCorrected(event.target.checked)} data-testid="rtt-corrected-switch" />{" "}
-              Corrected for coordinated omission (measured from the intended send time)
-            </label>
-          )}
-          <SeriesChart key={showCorrected ? "corrected" : "raw"} testId="chart-rtt" title={rttTitle} lines={rttLines} points={points} span={span} markers={markers} unit="ms" />
-        </div>
+        <SeriesChart
+          key={showCorrected ? "corrected" : "raw"}
+          testId="chart-rtt"
+          title={rttTitle}
+          lines={rttLines}
+          points={points}
+          span={span}
+          markers={markers}
+          unit="ms"
+          controls={
+            canCorrect && (
+              <label className="chart-switch">
+                <input type="checkbox" checked={corrected} onChange={(event) => setCorrected(event.target.checked)} data-testid="rtt-corrected-switch" />{" "}
+                Corrected for coordinated omission (measured from the intended send time)
+              </label>
+            )
+          }
+        />
         <SeriesChart testId="chart-bytes" title="Bytes per second" lines={BYTE_LINES} points={points} span={span} markers={markers} unit="bytes" />
         <SeriesChart testId="chart-errors" title="Errors per second" lines={ERROR_LINES} points={points} span={span} markers={markers} />
         {cpu.length > 0 ? (

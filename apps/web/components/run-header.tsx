@@ -6,8 +6,7 @@ import type { StreamState } from "../hooks/use-run-live";
 import { formatDateTime, formatDuration, formatInteger } from "../lib/format";
 import { describeLoad, describeScenario, describeTarget } from "../lib/plan-summary";
 import { elapsedSeconds, isTerminal, plannedSeconds, remainingSeconds } from "../lib/run-timing";
-import { runTone } from "../lib/status";
-import { verdictBadge, verdictTitle } from "../lib/verdict";
+import { statusTone, verdictBadge, verdictTitle } from "../lib/verdict";
 import { AbortRunButton } from "./abort-run-button";
 import { RunQueuedNotice } from "./run-queued-notice";
 import { can } from "../lib/settings-permissions";
@@ -56,7 +55,7 @@ export function RunHeader({ run, stream, now, agentsReporting, onAborted }: RunH
             {run.planVersion != null && <span data-testid="run-plan-version"> · plan v{run.planVersion}</span>} · created {formatDateTime(run.createdAt)}
           </p>
           <h1>
-            {run.planName} <StatusBadge status={run.status} tone={runTone(run.status)} testId="run-status" />
+            {run.planName} <StatusBadge status={run.status} tone={statusTone(run)} testId="run-status" />
             <RunVerdictBadge run={run} />
           </h1>
         </div>

@@ -4,8 +4,7 @@ import Link from "next/link";
 import type { RunView } from "@throng/protocol/run";
 import { formatDateTime, formatDuration, formatInteger, formatMs, formatRate } from "../lib/format";
 import { listedDurationSeconds } from "../lib/run-timing";
-import { runTone } from "../lib/status";
-import { verdictBadge, verdictTitle } from "../lib/verdict";
+import { statusTone, verdictBadge, verdictTitle } from "../lib/verdict";
 import { StatusBadge } from "./status-badge";
 
 /** One page of runs, each linking to its page, with the headline numbers of those that ended. */
@@ -35,7 +34,7 @@ export function RunList({ runs, now }: { runs: RunView[]; now: number }) {
                 {run.events.length > 0 && <div className="muted small">{run.events.length === 1 ? "1 event" : `${run.events.length} events`}</div>}
               </td>
               <td>
-                <StatusBadge status={run.status} tone={runTone(run.status)} />
+                <StatusBadge status={run.status} tone={statusTone(run)} />
               </td>
               <td title={verdictTitle(run)} data-testid="run-verdict" data-outcome={run.verdict?.outcome ?? ""}>
                 <RunVerdictBadge run={run} />

@@ -2,7 +2,8 @@
 
 import { createContext, useContext, useState } from "react";
 import type { LabelRow } from "../lib/labels";
-import { fieldText, hasFieldText, variantLabel } from "../lib/plan-field-text";
+import { metricName } from "../lib/slo-text";
+import { blankChoiceText, fieldText, hasFieldText, variantLabel } from "../lib/plan-field-text";
 import { fieldId, type PlanErrors } from "../lib/plan-draft";
 import { childKey, initialValue, initialVariant, variantFor, type DraftObject, type DraftValue } from "../lib/schema-form";
 import type { FieldSpec, NodeSpec } from "../lib/schema-node";
@@ -36,7 +37,6 @@ export const child = (place: FieldPlace, key: string, variant?: string): FieldPl
 });
 
 const asText = (value: DraftValue) => (typeof value === "string" ? value : value === undefined ? "" : JSON.stringify(value));
-const defaultNote = (field: FieldSpec) => (field.defaultValue !== undefined && typeof field.defaultValue !== "object" ? `default ${String(field.defaultValue)}` : "default");
 
 export function Described({ id, hint, error, unit }: { id: string; hint?: string | undefined; error?: string | undefined; unit?: string | undefined }) {
   return (
@@ -117,7 +117,7 @@ function UnionField({ field, place, value, onChange, errors, node }: FieldProps 
           aria-invalid={error ? true : undefined}
           onChange={(event) => onChange(event.target.value === "" ? undefined : initialVariant(node, event.target.value, place.textKey, keyed ? {} : value))}
         >
-          {!field.required && <option value="">{text.empty ?? defaultNote(field)}</option>}
+          {!field.required && <option value="">{text.empty ?? blankChoiceText(place.textKey, place.variants, field.defaultValue)}</option>}
           {node.variants.map((option) => (
             <option key={option.value} value={option.value}>
               {variantLabel(place.textKey, place.variants, option.value, keyed)}
@@ -155,7 +155,7 @@ function OptionalGroup({ place, value, onChange, errors, node }: FieldProps & { 
 function ListField({ place, value, onChange, errors, node }: FieldProps & { node: Extract<NodeSpec, { kind: "object-list" }> }) {
   const text = fieldText(place.textKey, place.variants);
   const items = Array.isArray(value) ? (value as DraftObject[]) : [];
-  const itemName = text.label.replace(/s$/, "").toLowerCase();
+  const itemName = text.itemName ?? text.label.replace(/s$/, "").toLowerCase();
   return (
     <fieldset className="subsection" data-testid={`list-${fieldId(place.path)}`}>
       <legend>{text.label}</legend>
@@ -238,10 +238,10 @@ export function SchemaField(props: FieldProps) {
         <div className="field">
           <label htmlFor={id}>{text.label}</label>
           <select id={id} value={asText(value)} onChange={(event) => onChange(event.target.value)} {...aria}>
-            {(!field.required || asText(value) === "") && <option value="">{field.defaultValue === undefined ? "default" : `default (${String(field.defaultValue)})`}</option>}
+            {(!field.required || asText(value) === "") && <option value="">{field.required ? "choose one" : blankChoiceText(place.textKey, place.variants, field.defaultValue)}</option>}
             {options.map((option) => (
               <option key={option} value={option}>
-                {node.kind === "boolean" ? (option === "true" ? "yes" : "no") : option}
+                {node.kind === "boolean" ? (option === "true" ? "yes" : "no") : place.textKey === "slos.metric" ? metricName(option) : option}
               </option>
             ))}
           </select>

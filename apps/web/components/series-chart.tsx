@@ -1,10 +1,12 @@
 "use client";
 
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
-import { extendColumns, formatAxisBytes, formatAxisCount, xRange, type ChartLine, type TimedPoint, type TimeMarker } from "../lib/series";
+import { formatTimeOfDay } from "../lib/format";
+import { plotXRange } from "../lib/chart-range";
+import { extendColumns, formatAxisBytes, formatAxisCount, type ChartLine, type TimedPoint, type TimeMarker } from "../lib/series";
 
 export type ChartUnit = "count" | "bytes" | "ms";
 
@@ -18,6 +20,8 @@ interface SeriesChartProps<P extends TimedPoint> {
   markers?: readonly TimeMarker[];
   unit?: ChartUnit;
   height?: number;
+  /** Controls that change what this chart shows (a switch), drawn inside its card under the title. */
+  controls?: ReactNode;
 }
 
 const SECOND_INCREMENTS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200];
@@ -56,19 +60,41 @@ function markerPlugin(markers: { current: readonly TimeMarker[] }): uPlot.Plugin
   };
 }
 
+/** A y axis as wide as its longest label ("500 kB/s"), measured in the axis's own font, so no label is clipped. */
+function axisWidth(plot: uPlot, values: string[] | null, axisIndex: number, cycle: number): number {
+  const axis = plot.axes[axisIndex]!;
+  if (cycle > 1) return (axis as { _size?: number })._size ?? 64;
+  const longest = (values ?? []).reduce((found, value) => (value.length > found.length ? value : found), "");
+  const font = Array.isArray(axis.font) ? axis.font[0] : axis.font;
+  if (font) plot.ctx.font = String(font);
+  const label = longest ? plot.ctx.measureText(longest).width / uPlot.pxRatio : 0;
+  return Math.ceil((axis.ticks?.size ?? 10) + (axis.gap ?? 5) + label + 8);
+}
+
+/** With no cursor on the plot, the legend reads the latest second instead of "--". */
+function showLatest(plot: uPlot) {
+  const last = plot.data[0].length - 1;
+  if (plot.cursor.idx == null && last >= 0) plot.setLegend({ idx: last });
+}
+
 function options<P extends TimedPoint>(lines: readonly ChartLine<P>[], width: number, height: number, unit: ChartUnit, markers: { current: readonly TimeMarker[] }): uPlot.Options {
   const format = AXIS_FORMAT[unit];
   return {
     width,
     height,
+    // Room on the right for the last time label, which uPlot centres on its tick at the plot's edge.
+    padding: [8, 36, 0, 0],
     scales: {
       x: { time: true },
       y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1] },
     },
-    // Points are whole seconds, so ticks are too.
-    axes: [{ incrs: SECOND_INCREMENTS, space: 70 }, { size: 64, values: (_u, splits) => splits.map(format) }],
+    // Points are whole seconds, so ticks are too; each reads as a time of day in the user's locale (format.ts).
+    axes: [
+      { incrs: SECOND_INCREMENTS, space: 90, values: (_u, splits) => splits.map(formatTimeOfDay) },
+      { size: axisWidth, values: (_u, splits) => splits.map(format) },
+    ],
     series: [
-      {},
+      { label: "Time", value: (_u: uPlot, value: number | null) => formatTimeOfDay(value) },
       // uPlot shows point markers only while points are sparse, so the first seconds are visible.
       ...lines.map((line) => ({
         label: line.label,
@@ -81,13 +107,14 @@ function options<P extends TimedPoint>(lines: readonly ChartLine<P>[], width: nu
     // One cursor across the run's charts: hover a second on one, read it on all.
     cursor: { drag: { x: false, y: false }, sync: { key: "run" } },
     legend: { live: true },
+    hooks: { setCursor: [showLatest], setData: [showLatest] },
     plugins: [markerPlugin(markers)],
   };
 }
 
 /** Feeds the plot and widens x to the planned window, so a live run's lines grow left to right. */
 function draw(plot: uPlot, data: uPlot.AlignedData, span: SeriesChartProps<TimedPoint>["span"]) {
-  const range = xRange(data[0], span);
+  const range = plotXRange(data[0], span);
   plot.batch(() => {
     plot.setData(data);
     if (range) plot.setScale("x", { min: range[0], max: range[1] });
@@ -105,7 +132,7 @@ function latestValues<P extends TimedPoint>(lines: readonly ChartLine<P>[], poin
  * arrive, resized with its container and destroyed on unmount. `data-points` on the container
  * says how many points the plot has actually drawn.
  */
-export function SeriesChart<P extends TimedPoint = SeriesPoint>({ testId, title, lines, points, span, markers = [], unit = "count", height = 200 }: SeriesChartProps<P>) {
+export function SeriesChart<P extends TimedPoint = SeriesPoint>({ testId, title, lines, points, span, markers = [], unit = "count", height = 200, controls }: SeriesChartProps<P>) {
   const canvasRef = useRef<HTMLDivElement>(null);
   const plotRef = useRef<uPlot | null>(null);
   const markersRef = useRef<readonly TimeMarker[]>(markers);
@@ -154,6 +181,7 @@ export function SeriesChart<P extends TimedPoint = SeriesPoint>({ testId, title,
   return (
     <section className="chart" aria-labelledby={titleId} data-testid={testId} data-points={drawn} data-markers={markers.length}>
       <h3 id={titleId}>{title}</h3>
+      {controls}
       {drawn === 0 && <p className="chart-empty">Waiting for the first second of measurements…</p>}
       <div className="chart-canvas" ref={canvasRef} role="img" aria-label={`${title} chart, ${latestValues(lines, points, unit)}`} />
     </section>

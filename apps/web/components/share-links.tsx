@@ -83,7 +83,7 @@ export function ShareLinks({ runId }: { runId: string }) {
         <div className="secret-box" role="status" data-testid="share-created">
           <label htmlFor="share-url">New link — copy it now, it is shown only once</label>
           <div className="input-row">
-            <input id="share-url" readOnly value={created.url} data-testid="share-url" onFocus={(event) => event.target.select()} />
+            <input id="share-url" type="text" className="code" readOnly value={created.url} data-testid="share-url" onFocus={(event) => event.target.select()} />
             <CopyButton text={created.url} label="share link" />
           </div>
         </div>

@@ -79,13 +79,16 @@ function TokenManager() {
             <TextField id="token-name" label="Token name" value={name} onChange={setName} error={nameError} hint="What uses it, e.g. nightly CI." />
             <div className="field">
               <label htmlFor="token-scope">Scope</label>
-              <select id="token-scope" value={scope} onChange={(event) => setScope(event.target.value as TokenScope)}>
+              <select id="token-scope" value={scope} onChange={(event) => setScope(event.target.value as TokenScope)} aria-describedby="token-scope-hint">
                 {scopes.map((option) => (
                   <option key={option} value={option}>
-                    {SCOPE_TEXT[option]}
+                    {option}
                   </option>
                 ))}
               </select>
+              <p className="hint" id="token-scope-hint" data-testid="token-scope-hint">
+                {SCOPE_TEXT[scope]}
+              </p>
             </div>
             <div className="field">
               <label htmlFor="token-expiry">Expires after</label>

@@ -29,7 +29,7 @@ describe("capacityChartModel", () => {
       breakingSlos: ["rtt-p99-ms"],
       kneeClients: 10,
     });
-    expect(model.marks[0]!.label).toBe("broke at 15 on rtt-p99-ms");
+    expect(model.marks[0]!.label).toBe("broke at 15 on Round trip p99");
     expect(model.marks.map((m) => m.kind)).toEqual(["breaking", "knee", "trusted"]);
     expect(model.xTicks.at(-1)!.value).toBe(50);
     expect(model.curve.startsWith("M")).toBe(true);

@@ -2,6 +2,7 @@
 // Scalability Law curve fitted to them, and vertical marks for the knee, the breaking step and how far the
 // fit may be trusted. Pure numbers, drawn as SVG by components/capacity-chart.tsx (prints crisply, unlike canvas).
 import type { CapacityEstimate, UslFit } from "@throng/protocol/report";
+import { metricName } from "./slo-text";
 
 export const CHART = { width: 720, height: 300, left: 64, right: 16, top: 24, bottom: 44 } as const;
 
@@ -94,7 +95,7 @@ export function capacityChartModel(capacity: Pick<CapacityEstimate, "steps" | "u
   }));
   const path = (xs: readonly number[]) => (usl && xs.length > 1 ? xs.map((n, i) => `${i === 0 ? "M" : "L"}${x(n).toFixed(1)},${y(uslThroughput(usl, n)).toFixed(1)}`).join(" ") : "");
   const marks: ChartMark[] = [];
-  if (breaking) marks.push({ kind: "breaking", label: `broke at ${breaking.clients}${capacity.breakingSlos?.length ? ` on ${capacity.breakingSlos.join(", ")}` : ""}`, clients: breaking.clients, x: x(breaking.clients) });
+  if (breaking) marks.push({ kind: "breaking", label: `broke at ${breaking.clients}${capacity.breakingSlos?.length ? ` on ${capacity.breakingSlos.map(metricName).join(", ")}` : ""}`, clients: breaking.clients, x: x(breaking.clients) });
   if (capacity.kneeClients !== null) marks.push({ kind: "knee", label: `knee ${capacity.kneeClients}`, clients: capacity.kneeClients, x: x(capacity.kneeClients) });
   if (usl) marks.push({ kind: "trusted", label: `fit trusted to ${Math.round(usl.trustedUpToClients)}`, clients: usl.trustedUpToClients, x: x(usl.trustedUpToClients) });
   // Fifths of a 1/2/5 × 10ⁿ maximum are round numbers (quarters of 50 would be 12.5).

@@ -39,11 +39,34 @@ export function formatDuration(seconds: number): string {
   return `${s} s`;
 }
 
-export function formatDateTime(iso: string | null | undefined): string {
-  if (!iso) return "—";
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return "—";
-  return date.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "medium" });
+// Dates and times: one format everywhere (pages, events, charts' axes and legends), in the user's own locale.
+// `undefined` asks Intl for the browser's locale; the formatters are built once, as building one is slow.
+const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
+const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
+const TIME = new Intl.DateTimeFormat(undefined, { timeStyle: "medium" });
+
+function toDate(value: string | number | Date | null | undefined): Date | null {
+  if (value === null || value === undefined || value === "") return null;
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** "24 Nov 2026, 13:10:42" in the user's locale; "—" for nothing. Takes ISO text, epoch ms or a Date. */
+export function formatDateTime(value: string | number | Date | null | undefined): string {
+  const date = toDate(value);
+  return date ? DATE_TIME.format(date) : "—";
+}
+
+/** The day alone, in the same locale and style: "24 Nov 2026". */
+export function formatDate(value: string | number | Date | null | undefined): string {
+  const date = toDate(value);
+  return date ? DATE.format(date) : "—";
+}
+
+/** The time of day alone, for a chart's seconds (epoch seconds): "13:10:42". */
+export function formatTimeOfDay(epochSeconds: number | null | undefined): string {
+  if (epochSeconds === null || epochSeconds === undefined || !Number.isFinite(epochSeconds)) return "—";
+  return TIME.format(new Date(epochSeconds * 1000));
 }
 
 /** "just now", "12 s ago", "5 min ago", or a date for anything older than a day. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { derivePlanFigures, formatBits } from "./plan-derived";
+import { connectionsPerAgentText, derivePlanFigures, formatBits } from "./plan-derived";
 
 const draft = (clients: number, count?: number) => ({
   name: "p",
@@ -19,5 +19,14 @@ describe("figures derived from a plan as it is typed", () => {
   it("formats bit rates", () => {
     expect(formatBits(13_120_000)).toBe("13.1 Mbit/s");
     expect(formatBits(999)).toBe("999 bit/s");
+  });
+});
+
+describe("connections per agent, in words", () => {
+  it("never says no agent is online while one is, even when Clients is not a number", () => {
+    expect(connectionsPerAgentText({ connectionsPerAgent: null }, 1)).toBe("Enter the number of clients to see connections per agent over 1 online agent.");
+    expect(connectionsPerAgentText({ connectionsPerAgent: null }, 0)).toMatch(/^No agent is online/);
+    expect(connectionsPerAgentText({ connectionsPerAgent: null }, null)).not.toMatch(/No agent/);
+    expect(connectionsPerAgentText({ connectionsPerAgent: 50 }, 2)).toBe("≈ 50 connections per agent over 2 online agents");
   });
 });

@@ -1,3 +1,4 @@
+import { formatInteger } from "./format";
 import type { DraftObject } from "./schema-form";
 import type { PlanDraft } from "./plan-draft";
 import { expectedMessagesPerSec } from "./plan-draft";
@@ -36,4 +37,16 @@ export function formatBits(bitsPerSec: number): string {
     unit += 1;
   }
   return `${value >= 100 || unit === 0 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
+}
+
+/**
+ * The line under Load about connections per agent: the figure, or why there is none: no agent online, the
+ * agents not known yet, or Clients not a number (while a form error says so, the agents are still online).
+ */
+export function connectionsPerAgentText(derived: Pick<PlanDerived, "connectionsPerAgent">, onlineAgents: number | null): string {
+  if (onlineAgents === null) return "Connections per agent show once the online agents are known.";
+  if (onlineAgents === 0) return "No agent is online: connections per agent show once one is.";
+  const agents = `${onlineAgents} online agent${onlineAgents === 1 ? "" : "s"}`;
+  if (derived.connectionsPerAgent === null) return `Enter the number of clients to see connections per agent over ${agents}.`;
+  return `≈ ${formatInteger(derived.connectionsPerAgent)} connections per agent over ${agents}`;
 }

@@ -1,6 +1,7 @@
 import { PlanSpec } from "@throng/protocol/plan";
 import type { FieldError } from "@throng/protocol/errors";
 import { labelsFromRows, type LabelRow } from "./labels";
+import { sloText } from "./slo-text";
 import { fromInput, initialValue, toInput, type DraftObject } from "./schema-form";
 import { describeNode, type FieldSpec, type NodeSpec } from "./schema-node";
 
@@ -57,9 +58,21 @@ export function issuesToFields(issues: readonly { path: readonly PropertyKey[]; 
   });
 }
 
+/** zod's words for an empty or mistyped box as a person would say them; SLO metric ids as names. */
+export function problemMessage(path: string, message: string): string {
+  if (/expected number, received (string|NaN)/i.test(message)) return "enter a number";
+  if (/received undefined/i.test(message)) return /slos\.\d+\.metric$/.test(path) ? "choose a metric" : "fill this in";
+  if (/slos\.\d+\.metric$/.test(path) && message.startsWith("must be one of")) return "choose a metric from the list";
+  return sloText(message);
+}
+
+/** Field errors by path, each message in a person's words (problemMessage). */
 export function errorsByPath(fields: readonly FieldError[]): PlanErrors {
   const errors: PlanErrors = {};
-  for (const { path, message } of fields) errors[path] = errors[path] ? `${errors[path]}; ${message}` : message;
+  for (const { path, message: raw } of fields) {
+    const message = problemMessage(path, raw);
+    errors[path] = errors[path] ? `${errors[path]}; ${message}` : message;
+  }
   return errors;
 }
 
@@ -75,9 +88,7 @@ export function validateDraft(draft: PlanDraft): DraftCheck {
   const labels = labelsFromRows((((draft.agents as DraftObject | undefined)?.labels ?? []) as LabelRow[]));
   if (result.success && labels.ok) return { ok: true, spec: result.data };
   const fields = result.success ? [] : issuesToFields(result.error.issues);
-  const errors = errorsByPath(
-    fields.map((field) => (/expected number, received string/i.test(field.message) ? { ...field, message: "enter a number" } : field)),
-  );
+  const errors = errorsByPath(fields);
   if (!labels.ok) errors["agents.labels"] = Object.entries(labels.errors).map(([, message]) => message).join("; ");
   return { ok: false, errors };
 }

@@ -9,6 +9,8 @@ export interface FieldText {
   multiline?: boolean;
   /** What the blank choice of an optional union says ("none" where leaving it out means no rule). */
   empty?: string;
+  /** What one item of a list is called on its Add and Remove buttons ("SLO"); else the label made singular. */
+  itemName?: string;
   /** What one row of a name = value list is, with an example ("parameter": message = PING). */
   noun?: { one: string; name: string; value: string };
 }
@@ -31,7 +33,7 @@ const TEXT: Record<string, FieldText> = {
   "target.framing.delimiterHex": { label: "Delimiter (hex)", hint: "e.g. 0d0a for \\r\\n; wins over a delimiter given as text." },
   "scenario.kind": { label: "Scenario type", hint: "What every client does once connected." },
   "scenario.ping-pong.intervalMs": { label: "Ping interval", unit: "ms", hint: "Each client sends a ping this often." },
-  "scenario.ping-pong.messageBytes": { label: "Message size", unit: "B", hint: "Bytes per ping (the pong echoes them)." },
+  "scenario.ping-pong.messageBytes": { label: "Message size", unit: "B", hint: "Bytes per ping. Throng's reference target answers with a short pong (Response size asks for a bigger one); an echo server sends the same bytes back." },
   "scenario.responseBytes": { label: "Response size", unit: "B", hint: "Size the target should answer with." },
   "scenario.thinkTime": { label: "Think time", hint: "Wait a random time after each answer instead of a fixed interval (closed model)." },
   "scenario.heartbeat": { label: "Heartbeat", hint: "A message on its own timer, not answered and not measured." },
@@ -57,7 +59,9 @@ const TEXT: Record<string, FieldText> = {
   "agents.count": { label: "Number of agents", unit: "agents", hint: "At most this many agents; blank = every matching online agent." },
   "agents.labels": { label: "Only agents with these labels", hint: "An agent must carry every label listed. None = any agent." },
   "agents.onLost": { label: "If an agent is lost", hint: "continue: the run goes on degraded and the report names the agent; abort: the run stops." },
-  slos: { label: "Pass/fail thresholds (SLOs)", hint: "The run passes when each metric stays below its threshold." },
+  slos: { label: "Thresholds", itemName: "SLO", hint: "Each metric must stay below its threshold. None: the run is judged by its load alone." },
+  "slos.metric": { label: "Metric" },
+  "slos.below": { label: "Must stay below", hint: "Milliseconds for times; a fraction for rates (0.01 = 1 %); a count for a script's counter." },
   "scenario.session": {
     label: "Session steps",
     hint: "What each client does, in order, once connected and before its traffic starts: log in, send a handshake, join a room. HTTP calls come first, before the socket opens. A failed step closes the client. Try it, below the scenario, sends one client's steps from an online agent and shows each step's bytes. Reference: docs/protocols.md in the Throng repository (Session steps).",
@@ -174,6 +178,43 @@ export function fieldText(textKey: string, variants: readonly string[] = []): Fi
     .filter((part) => !variants.includes(part))
     .join(".");
   return TEXT[textKey] ?? TEXT[general] ?? BY_KEY[key] ?? humanize(key);
+}
+
+/**
+ * What an optional field is when left out, by text key without variants or by the field's last key: the blank
+ * choice of its select says it ("default (text)"), so nobody has to guess what "default" means.
+ */
+const DEFAULTS: Record<string, string> = {
+  frames: "text",
+  insecureSkipVerify: "no",
+  client: "lean for ws://, ws for wss://",
+  byteOrder: "big",
+  lengthIncludesHeader: "no",
+  format: "text",
+  method: "GET",
+  policy: "never",
+  login: "no",
+  hold: "yes",
+  bytes: "4",
+  "scenario.match": 'JSON field "seq"',
+  "load.shape": "ramp-up then hold",
+  "load.shape.mode": "fixed",
+  "scenario.broadcast.filter": "every message",
+  "scenario.broadcast.sentAtUs": "the agent's own send time",
+  failWhen: "never fail early",
+};
+
+/** The blank choice of an optional select: the table's own words, else "default (…)" naming what the default is. */
+export function blankChoiceText(textKey: string, variants: readonly string[], defaultValue?: unknown): string {
+  const text = fieldText(textKey, variants);
+  if (text.empty) return text.empty;
+  if (defaultValue !== undefined && typeof defaultValue !== "object") return `default (${String(defaultValue)})`;
+  const general = textKey
+    .split(".")
+    .filter((part) => !variants.includes(part))
+    .join(".");
+  const named = DEFAULTS[general] ?? DEFAULTS[textKey.split(".").pop() ?? ""];
+  return named ? `default (${named})` : "none";
 }
 
 /** The name of a union's choice: from the table, else the value itself (a scenario kind, a protocol). */

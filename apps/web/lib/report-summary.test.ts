@@ -23,8 +23,8 @@ const capacity: CapacityEstimate = {
 };
 
 describe("reportSentence", () => {
-  it("uses the capacity search's own sentence for a step-up run", () => {
-    expect(reportSentence(run({ capacity }))).toBe(capacity.sentence);
+  it("uses the capacity search's own sentence for a step-up run, its metrics in words", () => {
+    expect(reportSentence(run({ capacity }))).toBe("Holds 15 clients while meeting Round trip p99 below 50 ms; broke at 20 clients on Round trip p99.");
   });
   it("says which SLOs failed and at what load", () => {
     const verdict = { passed: false, reasons: [], warnings: [], slos: [slo({}), slo({ metric: "error-rate", below: 0.01, value: 0.2, passed: false })] };

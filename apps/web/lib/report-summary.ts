@@ -2,34 +2,10 @@
 // estimate's evidence as labelled figures. Pure functions, so the signed-in and the shared report agree.
 import type { CapacityEstimate, RunVerdict, SloVerdict, UslFit } from "@throng/protocol/report";
 import type { RunView } from "@throng/protocol/run";
-import { scriptSloMetric } from "@throng/protocol/slo-judge";
 import { formatDateTime, formatInteger, formatMs, formatRate } from "./format";
+import { formatSloValue, metricName, sloText } from "./slo-text";
 
-const METRIC_NAMES: Record<string, string> = {
-  "rtt-p50-ms": "Round trip p50",
-  "rtt-p99-ms": "Round trip p99",
-  "rtt-corrected-p99-ms": "Round trip p99 (corrected)",
-  "broadcast-p99-ms": "Broadcast p99",
-  "connect-p99-ms": "Connect p99",
-  "login-p99-ms": "Login p99",
-  "error-rate": "Error rate",
-  "loss-rate": "Loss rate",
-};
-
-/** "Round trip p99"; a script's metric by its own name: "script:join-ms-p99" reads "join-ms p99 (script)". */
-export function metricName(metric: string): string {
-  const script = scriptSloMetric(metric);
-  if (script) return `${script.name} ${script.stat} (script)`;
-  return METRIC_NAMES[metric] ?? metric;
-}
-
-/** Milliseconds for latency SLOs, percent for the 0..1 rates, a whole number for a script's counter. */
-export function formatSloValue(metric: string, value: number | null): string {
-  if (value === null) return "not measured";
-  if (scriptSloMetric(metric)?.stat === "count") return formatInteger(value);
-  if (metric.endsWith("-rate")) return `${(value * 100).toLocaleString("en-US", { maximumFractionDigits: 2 })} %`;
-  return formatMs(value);
-}
+export { formatSloValue, metricName } from "./slo-text";
 
 export interface SloRow {
   metric: string;
@@ -56,7 +32,7 @@ export function sloRows(verdict: RunVerdict | null | undefined): SloRow[] {
         ? "no second measured it"
         : slo.breachedSeconds === 0
           ? `held all ${slo.measuredSeconds} s measured`
-          : `broke in ${slo.breachedSeconds} of ${slo.measuredSeconds} s${slo.firstBreachAt === null ? "" : `, first at ${formatDateTime(new Date(slo.firstBreachAt * 1000).toISOString())}`}`,
+          : `broke in ${slo.breachedSeconds} of ${slo.measuredSeconds} s${slo.firstBreachAt === null ? "" : `, first at ${formatDateTime(slo.firstBreachAt * 1000)}`}`,
   }));
 }
 
@@ -65,14 +41,14 @@ export function sloRows(verdict: RunVerdict | null | undefined): SloRow[] {
  * any other run is summed up from its verdict and totals.
  */
 export function reportSentence(run: RunView): string {
-  if (run.capacity) return run.capacity.sentence;
+  if (run.capacity) return sloText(run.capacity.sentence);
   const summary = run.summary;
   if (run.status === "failed") return `The run failed${run.error ? `: ${run.error}` : "."}`;
   if (!summary) return run.status === "finished" || run.status === "aborted" ? "The run measured nothing." : "The run has not finished yet; the report fills in when it does.";
   const load = `${formatInteger(summary.peakClients)} clients, ${formatRate(summary.messagesPerSec)} messages/s, round trip p99 ${formatMs(summary.rttP99Ms)}`;
   const aborted = run.status === "aborted" ? " (aborted early)" : "";
   const verdict = run.verdict;
-  if (verdict?.outcome === "incomplete") return `Not passed at ${load}${aborted}: ${verdict.reasons.join("; ")}.`;
+  if (verdict?.outcome === "incomplete") return `Not passed at ${load}${aborted}: ${verdict.reasons.map(sloText).join("; ")}.`;
   if (verdict?.outcome === "aborted") return `Aborted at ${load}; an aborted run does not pass.`;
   if (!verdict || verdict.slos.length === 0) return `Ran ${load}${aborted}; the plan sets no SLOs to judge it by.`;
   const failed = verdict.slos.filter((slo) => !slo.passed).map((slo) => metricName(slo.metric));

@@ -18,6 +18,7 @@ const run = (patch: Partial<RunView>): RunView => ({
   startedAt: "2026-01-01T00:00:00.000Z",
   endedAt: null,
   summary: null,
+  events: [],
   ...patch,
 } as RunView);
 
@@ -33,6 +34,11 @@ describe("run timing", () => {
     const ended = run({ status: "finished", endedAt: "2026-01-01T00:00:31.000Z" });
     expect(elapsedSeconds(ended, at(90))).toBe(31);
     expect(remainingSeconds(ended, at(90))).toBeNull();
+  });
+
+  it("shows no remaining time once a capacity search ended early, while the run is still stopping", () => {
+    const searched = run({ status: "stopping", events: [{ kind: "search-ended", at: "2026-01-01T00:00:12.000Z", message: "answer in" }] as RunView["events"] });
+    expect(remainingSeconds(searched, at(13))).toBeNull();
   });
 
   it("has no elapsed time or chart window before the run starts", () => {

@@ -21,9 +21,9 @@ export function elapsedSeconds(run: Pick<RunView, "startedAt" | "endedAt">, now:
   return seconds(run.startedAt, Number.isNaN(end) ? now : end);
 }
 
-/** Seconds left of the planned duration while the run is live; null when not applicable. */
+/** Seconds left of the planned duration while the run is live; null once it ended or its capacity search did. */
 export function remainingSeconds(run: RunView, now: number = Date.now()): number | null {
-  if (isTerminal(run.status)) return null;
+  if (isTerminal(run.status) || run.events.some((event) => event.kind === "search-ended")) return null;
   const elapsed = elapsedSeconds(run, now);
   if (elapsed === null) return null;
   return Math.max(0, plannedSeconds(run) - elapsed);

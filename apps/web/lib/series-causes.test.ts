@@ -12,6 +12,8 @@ describe("errors and disconnects by cause", () => {
     const points = [point({ errorsByKind: { timeout: 2 } }), point({ errorsByKind: { reset: 1 }, closesByCause: { server: 3 } })];
     const names = causeNames(points);
     expect(names).toEqual({ errors: ["reset", "timeout"], closes: ["server"] });
+    // Closes the agent made itself (a capacity search stepping down) are planned, not disconnects.
+    expect(causeNames([point({ closesByCause: { agent: 5 } })]).closes).toEqual([]);
     const lines = causeLines(names.errors, names.closes);
     expect(lines.map((l) => l.label)).toEqual(["error: reset", "error: timeout", "closed: server"]);
     expect(lines.map((l) => l.value(points[0]!))).toEqual([0, 2, 0]);

@@ -3,13 +3,19 @@ import type { ChartLine } from "./series";
 
 const CAUSE_COLOURS = ["#cf222e", "#bc4c00", "#8250df", "#0969da", "#9a6700", "#1a7f37", "#6e7781", "#d63384"];
 
+/**
+ * Closes the agent made itself (a step-down, a login-storm client leaving, the run's end) are the plan at work,
+ * not disconnects: the clients chart shows them, and the cause chart leaves them out.
+ */
+const PLANNED_CLOSE = "agent";
+
 /** Every cause any second reported, for errors (`errorsByKind`) and disconnects (`closesByCause`), sorted. */
 export function causeNames(points: readonly SeriesPoint[]): { errors: string[]; closes: string[] } {
   const errors = new Set<string>();
   const closes = new Set<string>();
   for (const p of points) {
     for (const key of Object.keys(p.errorsByKind ?? {})) errors.add(key);
-    for (const key of Object.keys(p.closesByCause ?? {})) closes.add(key);
+    for (const key of Object.keys(p.closesByCause ?? {})) if (key !== PLANNED_CLOSE) closes.add(key);
   }
   return { errors: [...errors].sort(), closes: [...closes].sort() };
 }

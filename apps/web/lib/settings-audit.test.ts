@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { describeAction, describeDetails, shortId } from "./settings-audit";
+import { describeAction, describeDetails, describeTarget, shortId, targetNames } from "./settings-audit";
 
 describe("describeAction", () => {
   it("names known actions and passes unknown ones through", () => {
     expect(describeAction("api-token.revoked")).toBe("Revoked an API token");
-    expect(describeAction("share.created")).toBe("share.created");
+    expect(describeAction("share-link.created")).toBe("Created a report share link");
+    expect(describeAction("agent.enrolled")).toBe("Enrolled an agent");
+    expect(describeAction("thing.done")).toBe("Thing done");
   });
 });
 
@@ -18,7 +20,7 @@ describe("describeDetails", () => {
       action: "settings.changed",
       details: { targetAllowList: ["a.example.com", "b.example.com"], maxClients: 10, note: "x".repeat(200) },
     });
-    expect(text).toMatch(/^targetAllowList: a\.example\.com, b\.example\.com; maxClients: 10; note: x+…$/);
+    expect(text).toMatch(/^allowed targets: a\.example\.com, b\.example\.com; max clients: 10; note: x+…$/);
     expect(text.length).toBeLessThan(200);
   });
 
@@ -27,7 +29,7 @@ describe("describeDetails", () => {
   });
 
   it("says (none) for an emptied list", () => {
-    expect(describeDetails({ action: "settings.changed", details: { targetAllowList: [] } })).toBe("targetAllowList: (none)");
+    expect(describeDetails({ action: "settings.changed", details: { targetAllowList: [] } })).toBe("allowed targets: (none)");
   });
 });
 
@@ -35,5 +37,24 @@ describe("shortId", () => {
   it("shortens UUIDs and leaves other targets (emails) whole", () => {
     expect(shortId("ed15a92a-5ba4-4f48-a93f-f9975ae86837")).toBe("ed15a92a…");
     expect(shortId("ada@example.com")).toBe("ada@example.com");
+  });
+});
+
+describe("describeTarget", () => {
+  const token = "ed15a92a-5ba4-4f48-a93f-f9975ae86837";
+  const entries = [
+    { action: "api-token.revoked", target: token, details: {} },
+    { action: "api-token.created", target: token, details: { name: "nightly CI", scope: "run" } },
+  ];
+
+  it("names a revoked token by the name it was created with, never by a raw id beside a label", () => {
+    const names = targetNames(entries);
+    expect(describeTarget(entries[0]!, names)).toBe("API token “nightly CI”");
+    expect(describeDetails(entries[1]!)).toBe("scope: run");
+  });
+
+  it("falls back to the kind and a short id, and leaves an email whole", () => {
+    expect(describeTarget({ action: "agent.revoked", target: token }, new Map())).toBe("agent ed15a92a…");
+    expect(describeTarget({ action: "member.removed", target: "ada@example.com" }, new Map())).toBe("ada@example.com");
   });
 });

@@ -12,11 +12,65 @@ const ACTIONS: Record<string, string> = {
   "api-token.created": "Created an API token",
   "api-token.revoked": "Revoked an API token",
   "settings.changed": "Changed organisation settings",
+  "share-link.created": "Created a report share link",
+  "share-link.revoked": "Revoked a report share link",
+  "agent.enrolled": "Enrolled an agent",
+  "agent.revoked": "Revoked an agent",
+  "agent.labels-changed": "Changed an agent's labels",
+  "enrolment-token.created": "Created an enrolment token",
 };
 
-/** A readable name for an action code; unknown codes (newer APIs) show as they are. */
+/** What a detail's key reads as in the Details column; unknown keys are made readable from their name. */
+const DETAIL_KEYS: Record<string, string> = {
+  expiresAt: "expires",
+  runId: "run",
+  singleUse: "single use",
+  targetAllowList: "allowed targets",
+  maxClients: "max clients",
+  maxDurationSec: "max duration (s)",
+  token: "enrolment token",
+  invitation: "invitation",
+};
+
+const keyText = (key: string) => DETAIL_KEYS[key] ?? key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
+
+/** What kind of thing an action's target is, so a row says "API token “nightly”" rather than an id. */
+const TARGET_NOUNS: Record<string, string> = {
+  "api-token": "API token",
+  invitation: "invitation",
+  "share-link": "share link",
+  agent: "agent",
+};
+
+/**
+ * Names for the targets of an audit log's rows, learnt from the rows that created them (a token's name, an
+ * agent's hostname, an invitation's role), so a later "revoked" row names the same thing.
+ */
+export function targetNames(entries: readonly Pick<AuditEntry, "action" | "target" | "details">[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const { action, target, details } of entries) {
+    if (!target) continue;
+    const name = typeof details.name === "string" ? details.name : typeof details.hostname === "string" ? details.hostname : null;
+    if (name) names.set(target, `“${name}”`);
+    else if (action === "invitation.created" && typeof details.role === "string") names.set(target, `for a ${details.role}`);
+    else if (action === "share-link.created" && typeof details.runId === "string") names.set(target, `of run ${shortId(details.runId)}`);
+  }
+  return names;
+}
+
+/** The Target column: the thing by its kind and name ("API token “nightly”"), an email as it is, else a short id. */
+export function describeTarget(entry: Pick<AuditEntry, "action" | "target">, names: ReadonlyMap<string, string>): string {
+  if (!entry.target) return "—";
+  const noun = TARGET_NOUNS[entry.action.split(".")[0] ?? ""];
+  const name = names.get(entry.target);
+  if (!noun) return shortId(entry.target);
+  return `${noun} ${name ?? shortId(entry.target)}`;
+}
+
+/** A readable name for an action code; unknown codes (newer APIs) read from their words ("thing.done" → "Thing done"). */
 export function describeAction(action: string): string {
-  return ACTIONS[action] ?? action;
+  const words = action.replace(/[.-]/g, " ");
+  return ACTIONS[action] ?? words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 const MAX_VALUE = 80;
@@ -37,14 +91,15 @@ function valueText(value: unknown): string {
   return typeof value === "string" ? shortId(value) : String(value);
 }
 
-/** "from: viewer → member" for role changes, else "key: value" pairs, long values cut short. */
+/** "from: viewer → member" for role changes, else "key: value" pairs in words, long values cut short; a name the Target column shows is left out. */
 export function describeDetails(entry: Pick<AuditEntry, "action" | "details">): string {
   const { details } = entry;
   if (typeof details.from === "string" && typeof details.to === "string") return `${details.from} → ${details.to}`;
   return Object.entries(details)
+    .filter(([key]) => key !== "name" && key !== "hostname")
     .map(([key, value]) => {
       const text = valueText(value);
-      return `${key}: ${text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text}`;
+      return `${keyText(key)}: ${text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text}`;
     })
     .join("; ");
 }

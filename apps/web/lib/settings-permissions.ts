@@ -39,10 +39,11 @@ export function tokenScopesFor(actor: Role | undefined): TokenScope[] {
   return (["read", "run", "admin"] as const).filter((scope) => RANK[SCOPE_ROLE[scope]] <= rank);
 }
 
+/** What each token scope allows: the select offers the scope's name, the hint under it says this. */
 export const SCOPE_TEXT: Record<TokenScope, string> = {
-  read: "read — see plans, runs and agents",
-  run: "run — also write plans and start runs",
-  admin: "admin — also manage agents and settings",
+  read: "Sees plans, runs and agents.",
+  run: "Also writes plans and starts runs.",
+  admin: "Also manages agents and settings.",
 };
 
 export const ROLE_TEXT: Record<Role, string> = {

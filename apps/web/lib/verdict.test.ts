@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunVerdict } from "@throng/protocol/report";
-import { verdictBadge, verdictTitle } from "./verdict";
+import { statusTone, verdictBadge, verdictTitle } from "./verdict";
 
 const verdict = (over: Partial<RunVerdict>): RunVerdict => ({ passed: false, reasons: [], warnings: [], slos: [], ...over });
 
@@ -16,5 +16,20 @@ describe("verdict badge", () => {
   it("puts the reasons in the title, so the runs list explains a run that did not pass", () => {
     expect(verdictTitle({ verdict: verdict({ outcome: "incomplete", reasons: ["a", "b"] }) })).toBe("Not passed: a; b");
     expect(verdictTitle({ verdict: verdict({ passed: true, outcome: "passed" }) })).toMatch(/ran as planned/);
+  });
+});
+
+describe("status tone beside a verdict", () => {
+  it("greys a finished run's status once it has a verdict, so green 'finished' never sits beside red 'SLO failed'", () => {
+    expect(statusTone({ status: "finished", verdict: verdict({ outcome: "breached" }) })).toBe("idle");
+    expect(statusTone({ status: "finished", verdict: null })).toBe("ok");
+    expect(statusTone({ status: "running", verdict: null })).toBe("busy");
+  });
+});
+
+describe("verdict reasons in words", () => {
+  it("names SLO metrics and their units instead of metric ids", () => {
+    const badge = verdictBadge(verdict({ outcome: "breached", reasons: ["SLO breached: rtt-p99-ms (82.5, must be below 50)"] }));
+    expect(badge?.reasons).toEqual(["SLO breached: Round trip p99 (82.5 ms, must be below 50 ms)"]);
   });
 });

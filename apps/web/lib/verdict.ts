@@ -2,7 +2,9 @@
 // them says "passed" where the API, the report and the CLI's exit code do not.
 import type { RunVerdict } from "@throng/protocol/report";
 import type { RunView } from "@throng/protocol/run";
-import type { Tone } from "./status";
+import { sloText } from "./slo-text";
+import { isTerminal } from "./run-timing";
+import { runTone, type Tone } from "./status";
 
 export interface VerdictBadge {
   /** "passed", "SLO failed", "incomplete", "aborted", "failed". */
@@ -24,7 +26,7 @@ const LABELS = {
 export function verdictBadge(verdict: RunVerdict | null | undefined): VerdictBadge | null {
   if (!verdict) return null;
   if (!verdict.outcome) return verdict.slos.length ? { ...(verdict.passed ? LABELS.passed : LABELS.breached), reasons: [] } : null;
-  return { ...LABELS[verdict.outcome], reasons: verdict.reasons };
+  return { ...LABELS[verdict.outcome], reasons: verdict.reasons.map(sloText) };
 }
 
 /** What a run's verdict badge says, in a title attribute: the reasons, or that the load ran as planned. */
@@ -32,4 +34,12 @@ export function verdictTitle(run: Pick<RunView, "verdict">): string {
   const badge = verdictBadge(run.verdict);
   if (!badge) return "";
   return badge.reasons.length ? `Not passed: ${badge.reasons.join("; ")}` : "The load ran as planned for its planned time and every SLO was met over enough data";
+}
+
+/**
+ * The status badge's colour: a run that ended with a verdict shows its status in grey, so a green "finished"
+ * never sits beside a red "SLO failed"; the verdict badge carries the judgement.
+ */
+export function statusTone(run: Pick<RunView, "status" | "verdict">): Tone {
+  return isTerminal(run.status) && verdictBadge(run.verdict) ? "idle" : runTone(run.status);
 }

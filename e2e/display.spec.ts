@@ -1,0 +1,141 @@
+// The dashboard's display defects of issue 18, each checked where a user meets it: the plan form's error summary
+// and SLO section, a capacity search's run page (badges, counter, charts and their legends), the share link,
+// the token form, the audit log and the sign-in page. Screenshots go to e2e/artifacts/display-*.png.
+import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { agentBin, agentProcesses, artifacts, baseUrl, enrolAgent, json, stamp, url, signUp } from "./support/e2e-env";
+
+const scratch = mkdtempSync(join(tmpdir(), "throng-display-"));
+const { start, startTarget, stopAll } = agentProcesses();
+let context: BrowserContext;
+let page: Page;
+let runId = "";
+const write = { headers: { origin: baseUrl } };
+const shot = (name: string) => page.screenshot({ path: join(artifacts, `display-${name}.png`), fullPage: true });
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async ({ browser }) => {
+  test.skip(!baseUrl || !agentBin, "npm test sets E2E_BASE_URL and E2E_AGENT_BIN");
+  mkdirSync(artifacts, { recursive: true });
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+});
+
+test.afterAll(async () => {
+  stopAll();
+  await context?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+test("display: sign-in greets a first-time visitor without 'Welcome back'", async () => {
+  await page.goto(url("/sign-in"));
+  await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+  await shot("sign-in");
+  await expect(page.locator("main")).not.toContainText("Welcome back");
+});
+
+test("display: a capacity search's run page: one verdict colour, charts' legends, axes and switch, the share link", async () => {
+  test.setTimeout(180_000);
+  await signUp(page, "Display Reader", "display");
+  await enrolAgent(page, start, join(scratch, "agent.json"));
+  const targetUrl = await startTarget();
+  const plan = await json<{ id: string }>(
+    await page.request.post(url("/api/plans"), {
+      data: {
+        name: `Search ${stamp}`,
+        target: { protocol: "websocket", url: targetUrl },
+        scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
+        load: { clients: 40, durationSec: 12, shape: { kind: "step-up", mode: "fixed", startClients: 5, stepClients: 5, stepDurationSec: 2 } },
+        slos: [{ metric: "rtt-p99-ms", below: 0.001 }],
+      },
+      ...write,
+    }),
+    "create plan",
+  );
+  const run = await json<{ id: string }>(await page.request.post(url(`/api/plans/${plan.id}/runs`), write), "start run");
+  runId = run.id;
+  await page.goto(url(`/runs/${runId}`));
+  await expect(page.getByTestId("run-status")).toHaveText(/finished|aborted|failed/, { timeout: 90_000 });
+  await expect(page.getByTestId("run-verdict")).toBeVisible();
+  await shot("run-ended");
+
+  // The verdict carries the colour; the ended status beside it is grey, never a green "finished" beside a red verdict.
+  await expect(page.getByTestId("run-status")).toHaveClass(/\bidle\b/);
+  await expect(page.getByTestId("run-remaining")).toHaveCount(0);
+  // The coordinated-omission switch sits inside the round-trip chart's card.
+  await expect(page.getByTestId("chart-rtt").getByTestId("rtt-corrected-switch")).toBeVisible();
+  // Legends read the latest second while no cursor is on a chart, never "--".
+  for (const chart of ["chart-connections", "chart-bytes", "chart-rtt"]) {
+    const legend = page.getByTestId(chart).locator(".u-legend");
+    await expect(legend).toContainText("Time");
+    await expect(legend).not.toContainText("--");
+  }
+
+  await page.goto(url(`/runs/${runId}/report`));
+  await page.getByTestId("create-share-link").click();
+  const shareUrl = page.getByTestId("share-url");
+  await expect(shareUrl).toBeVisible();
+  await shot("share-link");
+  // The link's text fits its box: nothing (an underscore's descender) is cut off at the bottom.
+  expect(await shareUrl.evaluate((input) => input.scrollHeight <= input.clientHeight + 1)).toBe(true);
+});
+
+test("display: a run with one second of data draws it inside the plot", async () => {
+  await page.route("**/api/runs/*/series", async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as { runId: string; points: unknown[] };
+    await route.fulfill({ response, json: { ...body, points: body.points.slice(0, 1) } });
+  });
+  await page.goto(url(`/runs/${runId}`));
+  await expect(page.getByTestId("chart-connections")).toHaveAttribute("data-points", "1");
+  await page.getByTestId("chart-connections").screenshot({ path: join(artifacts, "display-one-point.png") });
+  await page.unroute("**/api/runs/*/series");
+});
+
+test("display: the plan form names fields by their labels, says what 'default' is, and has an SLO section", async () => {
+  await page.goto(url("/plans/new"));
+  await page.getByLabel("Clients", { exact: true }).fill("");
+  await page.getByTestId("save-plan").click();
+  const summary = page.getByTestId("plan-form-error");
+  await expect(summary).toContainText("Load › Clients:");
+  await expect(summary).not.toContainText("load.clients");
+  // An agent is online, so the line under Load does not say otherwise beside the error.
+  await expect(page.getByTestId("plan-connections-per-agent")).not.toContainText("No agent is online");
+  await expect(page.getByTestId("plan-connections-per-agent")).toContainText("1 online agent");
+  await shot("plan-errors");
+
+  await expect(page.getByLabel("Frame type").locator("option").first()).toHaveText("default (text)");
+  await expect(page.getByText("the pong echoes them")).toHaveCount(0);
+
+  const slos = page.getByTestId("plan-section-slos");
+  await expect(slos.getByRole("heading", { name: "SLOs" })).toBeVisible();
+  await slos.getByRole("button", { name: "Add SLO" }).click();
+  await expect(slos.getByLabel("Metric", { exact: true }).locator("option:checked")).toHaveText("Round trip p99");
+  await expect(slos.getByLabel("Must stay below", { exact: true })).toHaveValue("50");
+  await expect(slos.locator(".field-error")).toHaveCount(0);
+  await page.getByLabel("Clients", { exact: true }).fill("10");
+  await slos.getByLabel("Must stay below", { exact: true }).fill("");
+  await page.getByTestId("save-plan").click();
+  await expect(summary).toContainText("SLOs › SLO 1 › Must stay below:");
+  await expect(summary).not.toContainText("expected number");
+  await shot("plan-slos");
+});
+
+test("display: the token scope reads whole, and audit rows name what they touched", async () => {
+  await page.goto(url("/settings/tokens"));
+  await page.getByLabel("Scope").selectOption("admin");
+  await expect(page.getByTestId("token-scope-hint")).toHaveText("Also manages agents and settings.");
+  await page.getByLabel("Token name").fill("display CI");
+  await page.getByTestId("create-token").click();
+  await expect(page.getByTestId("token-secret")).toBeVisible();
+  await shot("tokens");
+  await page.goto(url("/settings/audit"));
+  const created = page.locator('[data-testid="audit-row"][data-action="api-token.created"]');
+  await expect(created).toContainText("Created an API token");
+  await expect(created).toContainText("API token “display CI”");
+  await expect(created).not.toContainText("api-token.created");
+  await shot("audit");
+});
