@@ -65,6 +65,8 @@ export function createApiClient(options: ApiClientOptions) {
 
   return {
     createPlan: (spec: PlanSpec) => request("POST", "/api/plans", PlanView, spec),
+    /** A new version of the active plan named `name`, or a new plan when none has that name. */
+    savePlanByName: (name: string, spec: PlanSpec) => request("PUT", "/api/plans/by-name", PlanView, { name, spec }),
     /** 201 stored, 200 the org already had these bytes: the same summary either way. */
     uploadScript: (script: UploadScript) => request("POST", "/api/scripts", ScriptSummary, script),
     startRun: (planId: string) => request("POST", `/api/plans/${planId}/runs`, RunView),

@@ -15,6 +15,7 @@ interface RunOptions {
   json?: string;
   junit?: string;
   dashboard?: string;
+  planName?: string;
 }
 
 function seconds(value: string): number {
@@ -42,6 +43,12 @@ function resolveApi(options: { server?: string; token?: string }, env: CliEnv): 
   return { server: httpUrl(server, "--server"), token };
 }
 
+function planName(value: string): string {
+  const name = value.trim();
+  if (!name || name.length > 120) throw new UsageError(`--plan-name must be 1 to 120 characters (got "${value}")`);
+  return name;
+}
+
 /** Options and environment together; a missing server or token is a usage error that says how to give it. */
 export function resolveRunArgs(planPath: string, options: RunOptions, env: CliEnv): RunArgs {
   const { server, token } = resolveApi(options, env);
@@ -56,6 +63,7 @@ export function resolveRunArgs(planPath: string, options: RunOptions, env: CliEn
     ...(options.json ? { json: options.json } : {}),
     ...(options.junit ? { junit: options.junit } : {}),
     ...(dashboard ? { dashboard: httpUrl(dashboard, "--dashboard") } : {}),
+    ...(options.planName !== undefined ? { planName: planName(options.planName) } : {}),
   };
 }
 
@@ -78,6 +86,7 @@ function buildProgram(env: CliEnv, io: CliIo, setExit: (code: ExitCode) => void)
     .option("--json <file>", "with --wait: write { run, verdict, summary, capacity } as JSON")
     .option("--junit <file>", "with --wait: write JUnit XML, one testcase per SLO")
     .option("--dashboard <url>", "the dashboard's URL, for the run link (default: $THRONG_DASHBOARD)")
+    .option("--plan-name <name>", "save the plan as a new version of the plan with this name (created the first time), so every CI run lands on one plan's history; without it, each run saves a new plan")
     .addHelpText("after", EXIT_CODES_HELP)
     .action(async (planPath: string, options: RunOptions) => {
       setExit(await runCommand(resolveRunArgs(planPath, options, env), io));

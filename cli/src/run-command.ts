@@ -20,6 +20,8 @@ export interface RunArgs {
   junit?: string;
   /** The dashboard's base URL, for the link printed when the run starts. */
   dashboard?: string;
+  /** Save the plan as a new version of the plan with this name instead of a new plan (--plan-name). */
+  planName?: string;
 }
 
 export interface CliIo {
@@ -44,13 +46,13 @@ async function abortRun(api: ApiClient, runId: string, io: CliIo): Promise<RunVi
 }
 
 /**
- * `throng run`: saves the plan, starts a run and, with --wait, follows it to its verdict and writes the
+ * `throng run`: saves the plan (a new one, or with --plan-name a new version of that plan), starts a run and, with --wait, follows it to its verdict and writes the
  * result files. Returns the exit code; errors from the API are thrown for the caller to map.
  */
 export async function runCommand(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const api = createApiClient({ server: args.server, token: args.token, ...(io.fetch ? { fetch: io.fetch } : {}) });
   const spec = await withUploadedScript(await readPlanFile(args.planPath), args.planPath, api, io);
-  const plan = await api.createPlan(spec);
+  const plan = args.planName ? await api.savePlanByName(args.planName, spec) : await api.createPlan(spec);
   if (io.signal.aborted) throw new InterruptedError("interrupted before the run started");
   const started = await api.startRun(plan.id);
   const link = args.dashboard ? `${args.dashboard.replace(/\/+$/, "")}/runs/${started.id}` : `/runs/${started.id} in the Throng dashboard`;

@@ -177,4 +177,32 @@ describe("throng run against the real API", () => {
     expect(RunView.parse((await org.user.request("GET", `/api/runs/${runId}`)).json).status).toBe("queued");
     await agent.close();
   });
+
+  it("--plan-name keeps every run on one plan: the first run creates it, the next adds a version, an archived one is not reused", async () => {
+    const org = await orgWithToken("Gail");
+    const { agent } = await onlineAgent(org);
+    const { plan } = await planDir(PLAN_YAML);
+    const runOnce = async () => {
+      const cli = startCli(runArgs(org, plan, "--plan-name", "ci smoke"));
+      expect(await cli.exitCode, cli.stderr()).toBe(ExitCode.passed);
+      const runId = (await cli.waitFor(/^run (\S+) queued \(plan "ci smoke"\)/m))[1]!;
+      return RunView.parse((await org.user.request("GET", `/api/runs/${runId}`)).json);
+    };
+    const first = await runOnce();
+    const second = await runOnce();
+    expect(second.planId).toBe(first.planId);
+    expect([first.planVersion, second.planVersion]).toEqual([1, 2]);
+    const plans = (await org.user.request("GET", "/api/plans")).json.plans as { id: string; name: string }[];
+    expect(plans.filter((p) => p.name === "ci smoke").map((p) => p.id)).toEqual([first.planId]);
+
+    // Archived, the name is free: the next CI run starts a fresh plan and the archived one keeps its runs.
+    expect((await org.user.request("POST", `/api/runs/${second.id}/abort`)).status).toBe(200);
+    expect((await org.user.request("POST", `/api/runs/${first.id}/abort`)).status).toBe(200);
+    expect((await org.user.request("POST", `/api/plans/${first.planId}/archive`)).status).toBe(200);
+    const third = await runOnce();
+    expect(third.planId).not.toBe(first.planId);
+    expect(third.planVersion).toBe(1);
+    expect((await org.user.request("GET", `/api/runs/${first.id}`)).json.planId).toBe(first.planId);
+    await agent.close();
+  });
 });

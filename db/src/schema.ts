@@ -72,6 +72,7 @@ export interface PlanTable {
   spec: Json<unknown>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+  archived_at: Date | null;
 }
 
 export interface RunTable {

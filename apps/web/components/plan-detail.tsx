@@ -9,6 +9,7 @@ import { describeAgents, describeLoad, describeScenario, describeTarget, scenari
 import { planToText, type PlanFormat } from "../lib/plan-text";
 import { CodeBlock } from "./code-block";
 import { downloadPlan } from "./plan-download";
+import { PlanShelfActions } from "./plan-shelf-actions";
 import { PlanVersions } from "./plan-versions";
 import { RunList } from "./run-list";
 import { StartRunButton } from "./start-run-button";
@@ -51,6 +52,11 @@ export function PlanDetail({ planId }: { planId: string }) {
             <span data-testid="plan-version">version {version}</span>, saved {formatDateTime(plan.data.updatedAt)}
           </p>
           <h1>{plan.data.name}</h1>
+          {plan.data.archivedAt && (
+            <p className="notice" data-testid="plan-archived">
+              Archived {formatDateTime(plan.data.archivedAt)}: hidden from the plan list; its runs are kept and it can still run.
+            </p>
+          )}
         </div>
         <div className="head-actions">
           {can(role, "plan.write") && (
@@ -61,6 +67,7 @@ export function PlanDetail({ planId }: { planId: string }) {
               <Link className="button" href={`/plans/new?from=${planId}`} data-testid="clone-plan">
                 Clone
               </Link>
+              <PlanShelfActions plan={plan.data} onChanged={plan.reload} />
             </>
           )}
           <button className="button" type="button" onClick={() => downloadPlan(spec, format)} data-testid="export-plan">

@@ -6,6 +6,7 @@ import { can } from "../lib/settings-permissions";
 import { describeAgents, describeLoad, describeScenario, describeTarget } from "../lib/plan-summary";
 import { useMe } from "./session-gate";
 import { StartRunButton } from "./start-run-button";
+import { StatusBadge } from "./status-badge";
 
 /** Saved plans, each with what it does, a way to run it and a way to copy it. */
 export function PlanList({ plans }: { plans: PlanView[] }) {
@@ -44,6 +45,12 @@ export function PlanList({ plans }: { plans: PlanView[] }) {
                 <Link href={`/plans/${plan.id}`}>
                   <strong>{plan.name}</strong>
                 </Link>
+                {plan.archivedAt && (
+                  <>
+                    {" "}
+                    <StatusBadge status="archived" tone="idle" testId="plan-archived-badge" />
+                  </>
+                )}
                 <div className="muted small">{describeAgents(plan.spec)}</div>
               </td>
               <td>

@@ -1,15 +1,24 @@
 "use client";
 
 import Link from "next/link";
+import { useState } from "react";
 import { useApiData } from "../hooks/use-api-data";
 import { api } from "../lib/api";
 import { can } from "../lib/settings-permissions";
 import { PlanList } from "./plan-list";
 import { useMe } from "./session-gate";
 
-/** Plans page: the saved plans and a way to make another. */
+const SHELVES = [
+  { id: "active", label: "Active plans" },
+  { id: "archived", label: "Archived plans" },
+  { id: "all", label: "All plans" },
+] as const;
+type Shelf = (typeof SHELVES)[number]["id"];
+
+/** Plans page: the saved plans (archived ones on request) and a way to make another. */
 export function PlansView() {
-  const { data, error } = useApiData((signal) => api.listPlans(signal));
+  const [shelf, setShelf] = useState<Shelf>("active");
+  const { data, error, reload } = useApiData((signal) => api.listPlans(signal, shelf));
   const writes = can(useMe().role, "plan.write"); // Viewers read plans only; the API refuses the rest anyway.
   return (
     <>
@@ -24,12 +33,35 @@ export function PlansView() {
           </Link>
         )}
       </div>
+      <div className="toolbar">
+        <div className="field inline">
+          <label htmlFor="plan-shelf">Show</label>
+          <select id="plan-shelf" value={shelf} onChange={(event) => {
+              setShelf(event.target.value as Shelf);
+              reload();
+            }} data-testid="plan-shelf">
+            {SHELVES.map((option) => (
+              <option key={option.id} value={option.id}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
       {error && (
         <p className="alert" role="alert">
           {error}
         </p>
       )}
-      {data ? <PlanList plans={data} /> : !error && <p className="loading">Loading plans…</p>}
+      {data && shelf === "archived" && data.length === 0 ? (
+        <p className="empty" data-testid="plans-archived-empty">
+          No archived plans. Archive a plan from its page to hide it here; its runs are kept.
+        </p>
+      ) : data ? (
+        <PlanList plans={data} />
+      ) : (
+        !error && <p className="loading">Loading plans…</p>
+      )}
     </>
   );
 }

@@ -5,6 +5,7 @@ import {
   Me,
   PlanVersionView,
   PlanView,
+  type PlanListQuery,
   type SavePlan,
   type UpdatePlan,
 } from "@throng/protocol/api";
@@ -16,6 +17,7 @@ import { apiRequest, type ResponseSchema } from "./api-client";
 
 // Wrapper schemas for list answers; the item schemas come from the protocol.
 const AgentList = { safeParse: (input: unknown) => listOf("agents", AgentView, input) };
+type PlanShelf = PlanListQuery["shelf"];
 const PlanList = { safeParse: (input: unknown) => listOf("plans", PlanView, input) };
 const PlanVersionList = { safeParse: (input: unknown) => listOf("versions", PlanVersionView, input) };
 const RunList = { safeParse: (input: unknown) => listOf("runs", RunView, input) };
@@ -49,7 +51,13 @@ export const api = {
     apiRequest("PUT", path("agents", agentId, "labels"), AgentView, { labels }),
   revokeAgent: (agentId: string) => apiRequest<void>("POST", path("agents", agentId, "revoke"), null),
 
-  listPlans: (signal?: AbortSignal) => apiRequest("GET", "/api/plans", PlanList, undefined, signal),
+  /** The active plans, or with `shelf` the archived ones or both. */
+  listPlans: (signal?: AbortSignal, shelf: PlanShelf = "active") =>
+    apiRequest("GET", shelf === "active" ? "/api/plans" : `/api/plans?shelf=${shelf}`, PlanList, undefined, signal),
+  archivePlan: (planId: string) => apiRequest("POST", path("plans", planId, "archive"), PlanView),
+  restorePlan: (planId: string) => apiRequest("POST", path("plans", planId, "restore"), PlanView),
+  /** Only a plan that never ran; the API answers 409 (archive it instead) for one with runs. */
+  deletePlan: (planId: string) => apiRequest<void>("DELETE", path("plans", planId), null),
   getPlan: (planId: string, signal?: AbortSignal) => apiRequest("GET", path("plans", planId), PlanView, undefined, signal),
   savePlan: (body: SavePlan) => apiRequest("POST", "/api/plans", PlanView, body),
   updatePlan: (planId: string, body: UpdatePlan) => apiRequest("PUT", path("plans", planId), PlanView, body),

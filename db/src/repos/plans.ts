@@ -8,7 +8,11 @@ export interface PlanRow {
   spec: unknown;
   createdAt: Date;
   updatedAt: Date;
+  archivedAt: Date | null;
 }
+
+/** Which plans a list holds: the active ones (the default), the archived ones, or both. */
+export type PlanShelf = "active" | "archived" | "all";
 
 export interface PlanVersionRow {
   version: number;
@@ -16,7 +20,7 @@ export interface PlanVersionRow {
   createdAt: Date;
 }
 
-const columns = ["id", "org_id as orgId", "name", "version", "spec", "created_at as createdAt", "updated_at as updatedAt"] as const;
+const columns = ["id", "org_id as orgId", "name", "version", "spec", "created_at as createdAt", "updated_at as updatedAt", "archived_at as archivedAt"] as const;
 
 /** Plans of one organisation; every method is scoped by orgId. */
 export function createPlanRepo(db: Db) {
@@ -59,8 +63,31 @@ export function createPlanRepo(db: Db) {
     async get(orgId: string, id: string): Promise<PlanRow | undefined> {
       return db.selectFrom("plans").select(columns).where("org_id", "=", orgId).where("id", "=", id).executeTakeFirst();
     },
-    async list(orgId: string, limit = 200): Promise<PlanRow[]> {
-      return db.selectFrom("plans").select(columns).where("org_id", "=", orgId).orderBy("created_at", "desc").limit(limit).execute();
+    async list(orgId: string, shelf: PlanShelf = "active", limit = 200): Promise<PlanRow[]> {
+      let query = db.selectFrom("plans").select(columns).where("org_id", "=", orgId);
+      if (shelf === "active") query = query.where("archived_at", "is", null);
+      if (shelf === "archived") query = query.where("archived_at", "is not", null);
+      return query.orderBy("created_at", "desc").limit(limit).execute();
+    },
+    /** The active plan of that name (the most recently saved, should two share it). */
+    async findActiveByName(orgId: string, name: string): Promise<PlanRow | undefined> {
+      return db.selectFrom("plans").select(columns).where("org_id", "=", orgId).where("name", "=", name).where("archived_at", "is", null)
+        .orderBy("updated_at", "desc").limit(1).executeTakeFirst();
+    },
+    /** Archives (a date) or restores (null) a plan; undefined when it is not in this organisation. */
+    async setArchived(orgId: string, id: string, archivedAt: Date | null): Promise<PlanRow | undefined> {
+      return db.updateTable("plans").set({ archived_at: archivedAt }).where("org_id", "=", orgId).where("id", "=", id).returning(columns).executeTakeFirst();
+    },
+    /** Deletes a plan that has no runs (its versions go with it); false when it has runs or is not in this organisation. */
+    async deleteWithoutRuns(orgId: string, id: string): Promise<boolean> {
+      const result = await db.deleteFrom("plans").where("org_id", "=", orgId).where("id", "=", id)
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom("runs").select("runs.id").whereRef("runs.plan_id", "=", "plans.id"))))
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
+    },
+    async countRuns(orgId: string, id: string): Promise<number> {
+      const row = await db.selectFrom("runs").select((eb) => eb.fn.countAll<string>().as("n")).where("org_id", "=", orgId).where("plan_id", "=", id).executeTakeFirstOrThrow();
+      return Number(row.n);
     },
   };
 }

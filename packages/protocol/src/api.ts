@@ -69,8 +69,26 @@ export const PlanView = z.object({
   spec: PlanSpec,
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Set while the plan is archived: hidden from the plan list by default, its runs untouched. */
+  archivedAt: z.string().optional(),
 });
 export type PlanView = z.infer<typeof PlanView>;
+
+/** GET /api/plans query: which plans to list (archived ones only when asked for). */
+export const PlanListQuery = z.object({
+  shelf: z.enum(["active", "archived", "all"], { message: "shelf is active, archived or all" }).default("active"),
+});
+export type PlanListQuery = z.infer<typeof PlanListQuery>;
+
+/**
+ * PUT /api/plans/by-name body (`throng run --plan-name`): saves the plan as a new version of the active plan with
+ * that name, or as a new plan when there is none, so a CI job's runs stay on one plan.
+ */
+export const SavePlanByName = z.object({
+  name: z.string().trim().min(1, "name the plan").max(120, "a plan name is at most 120 characters"),
+  spec: PlanSpec,
+});
+export type SavePlanByName = z.infer<typeof SavePlanByName>;
 
 /** PUT /api/agents/:id/labels body: the agent's whole label set. */
 export const AgentLabels = z.object({

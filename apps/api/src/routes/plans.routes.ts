@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { parseOrThrow } from "@throng/protocol/errors";
-import { IdParams, PlanVersionView, PlanView, SavePlan, UpdatePlan } from "@throng/protocol/api";
+import { IdParams, PlanListQuery, PlanVersionView, PlanView, SavePlan, SavePlanByName, UpdatePlan } from "@throng/protocol/api";
 import { RunView } from "@throng/protocol/run";
 import { TrialView, TryPlan } from "@throng/protocol/session-trial";
 import { createCallerLimits } from "../http/rate-limit";
@@ -12,9 +12,31 @@ export async function planRoutes(app: FastifyInstance, deps: ApiDeps) {
   const { resolveIdentity, plans, runs, trials } = deps;
   const limitCaller = createCallerLimits(deps);
 
-  app.get("/api/plans", { config: { doc: { summary: "List plans", access: "user", permission: "plan.read", response: z.object({ plans: z.array(PlanView) }) } } }, async (request) => {
+  app.get("/api/plans", { config: { doc: { summary: "List plans (?shelf=archived or all to see archived ones)", access: "user", permission: "plan.read", response: z.object({ plans: z.array(PlanView) }) } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
-    return { plans: await plans.list(actor) };
+    return { plans: await plans.list(actor, parseOrThrow(PlanListQuery, request.query, "plan list query")) };
+  });
+
+  app.put("/api/plans/by-name", { config: { doc: { summary: "Save a plan as a new version of the active plan with that name, or a new plan (201) when none has it", access: "user", permission: "plan.write", body: SavePlanByName, response: PlanView } } }, async (request, reply) => {
+    const { actor } = await resolveIdentity(request);
+    const { plan, created } = await plans.saveByName(actor, request.body);
+    return reply.status(created ? 201 : 200).send(plan);
+  });
+
+  app.post("/api/plans/:id/archive", { config: { doc: { summary: "Archive a plan: hidden from the plan list, its runs kept", access: "user", permission: "plan.write", response: PlanView } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    return plans.archive(actor, parseOrThrow(IdParams, request.params, "plan id").id, true);
+  });
+
+  app.post("/api/plans/:id/restore", { config: { doc: { summary: "Bring an archived plan back to the plan list", access: "user", permission: "plan.write", response: PlanView } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    return plans.archive(actor, parseOrThrow(IdParams, request.params, "plan id").id, false);
+  });
+
+  app.delete("/api/plans/:id", { config: { doc: { summary: "Delete a plan that never ran (409 for one with runs: archive it instead)", access: "user", permission: "plan.write" } } }, async (request, reply) => {
+    const { actor } = await resolveIdentity(request);
+    await plans.remove(actor, parseOrThrow(IdParams, request.params, "plan id").id);
+    return reply.status(204).send();
   });
 
   app.post("/api/plans", { config: { doc: { summary: "Save a new plan", access: "user", permission: "plan.write", body: SavePlan, response: PlanView } } }, async (request, reply) => {

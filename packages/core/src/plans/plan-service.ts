@@ -1,6 +1,6 @@
 import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
 import { PlanSpec } from "@throng/protocol/plan";
-import { UpdatePlan, type PlanVersionView, type PlanView } from "@throng/protocol/api";
+import { PlanListQuery, SavePlanByName, UpdatePlan, type PlanVersionView, type PlanView } from "@throng/protocol/api";
 import type { PlanRepo, PlanRow } from "@throng/db/repos/plans";
 import { authorize, type Actor } from "../orgs/permissions";
 import { assertSlosApply } from "../capacity/slo";
@@ -11,6 +11,7 @@ export function toPlanView(row: PlanRow): PlanView {
   return {
     id: row.id, name: row.name, version: row.version, spec: PlanSpec.parse(row.spec),
     createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(),
+    ...(row.archivedAt ? { archivedAt: row.archivedAt.toISOString() } : {}),
   };
 }
 
@@ -51,9 +52,46 @@ export function createPlanService(deps: { plans: PlanRepo; scripts: Pick<ScriptS
       if (!row) throw new ThrongError("not_found", `No plan ${id} in this organisation`);
       return toPlanView(row);
     },
-    async list(actor: Actor): Promise<PlanView[]> {
+    /** The active plans, or with `shelf` the archived ones or both. */
+    async list(actor: Actor, query: unknown = {}): Promise<PlanView[]> {
       authorize(actor, "plan.read");
-      return (await plans.list(actor.orgId)).map(toPlanView);
+      const { shelf } = parseOrThrow(PlanListQuery, query, "plan list query");
+      return (await plans.list(actor.orgId, shelf)).map(toPlanView);
+    },
+
+    /**
+     * `throng run --plan-name`: a new version of the active plan with that name, or a new plan when there is none.
+     * `created` says which. Two saves racing on one name: the loser retries once on the version the winner wrote.
+     */
+    async saveByName(actor: Actor, input: unknown): Promise<{ plan: PlanView; created: boolean }> {
+      authorize(actor, "plan.write");
+      const { name, spec: given } = parseOrThrow(SavePlanByName, input, "plan");
+      const spec = { ...given, name };
+      await checkSpec(actor, spec);
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const current = await plans.findActiveByName(actor.orgId, name);
+        if (!current) return { plan: toPlanView(await plans.insert(actor.orgId, { id: crypto.randomUUID(), name, spec })), created: true };
+        const row = await plans.update(actor.orgId, current.id, current.version, { name, spec });
+        if (row) return { plan: toPlanView(row), created: false };
+      }
+      throw new ThrongError("conflict", `The plan "${name}" is being saved by someone else right now: try again`);
+    },
+
+    /** Hides a plan from the list (true) or brings it back (false); its runs and versions stay as they are. */
+    async archive(actor: Actor, id: string, archived: boolean): Promise<PlanView> {
+      authorize(actor, "plan.write");
+      const row = await plans.setArchived(actor.orgId, id, archived ? new Date() : null);
+      if (!row) throw new ThrongError("not_found", `No plan ${id} in this organisation`);
+      return toPlanView(row);
+    },
+
+    /** Deletes a plan that never ran; one with runs is archived instead, so its runs keep their plan. */
+    async remove(actor: Actor, id: string): Promise<void> {
+      authorize(actor, "plan.write");
+      if (await plans.deleteWithoutRuns(actor.orgId, id)) return;
+      if (!(await plans.get(actor.orgId, id))) throw new ThrongError("not_found", `No plan ${id} in this organisation`);
+      const runs = await plans.countRuns(actor.orgId, id);
+      throw new ThrongError("conflict", `The plan has ${runs} run${runs === 1 ? "" : "s"}, which would go with it: archive it instead (archived plans are hidden from the list, their runs kept)`);
     },
   };
 }
