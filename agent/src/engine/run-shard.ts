@@ -187,7 +187,7 @@ export async function runShard(assignment: RunAssignment, options: RunShardOptio
       // (which starts late) cannot reuse a seq its predecessor already delivered.
       const seq = Math.floor((intervalStart - assignment.startAt) / SNAPSHOT_INTERVAL_MS);
       // A script's worker measured this second in its own thread: its part goes in before the snapshot is cut.
-      if (script) await script.flush();
+      if (script) await script.flush(last);
       const step = schedule.stepAt?.(intervalStart - assignment.startAt);
       const snapshot = builder.take({ seq, intervalStart, intervalMs: intervalEnd - intervalStart, clients: ramp.started(), ...(step !== undefined ? { step } : {}) });
       lastSeq = seq;

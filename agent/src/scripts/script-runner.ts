@@ -33,8 +33,11 @@ export interface ScriptShard {
   readonly runner: ScenarioRunner;
   /** Where every part the worker sends is folded: the engine's snapshot builder. */
   foldInto(builder: { fold(part: ScriptMetricsPart): void }): void;
-  /** Asks for everything measured since the last flush; resolves once it is folded, or after FLUSH_WAIT_MS. */
-  flush(): Promise<void>;
+  /**
+   * Asks for everything measured since the last flush; resolves once it is folded, or after FLUSH_WAIT_MS (a late part
+   * lands in the next second). `final`: the run's last second, which has no next one: waits up to END_GRACE_MS.
+   */
+  flush(final?: boolean): Promise<void>;
   terminate(): Promise<void>;
 }
 
@@ -134,10 +137,10 @@ export async function startScriptShard(assignment: RunAssignment, options: Scrip
     foldInto(builder) {
       fold = (part) => builder.fold(part);
     },
-    flush() {
+    flush(final = false) {
       if (exited) return Promise.resolve();
       post({ type: "flush" });
-      lastFlush = answer(waiting.flushed, FLUSH_WAIT_MS);
+      lastFlush = answer(waiting.flushed, final ? END_GRACE_MS : FLUSH_WAIT_MS);
       return lastFlush;
     },
     terminate,
