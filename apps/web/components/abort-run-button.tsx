@@ -37,8 +37,8 @@ export function AbortRunButton({ run, onAborted }: { run: RunView; onAborted: (r
       </button>
       <ConfirmDialog
         open={open}
-        title={queued ? "Cancel this queued run?" : "Abort this run?"}
-        confirmLabel={queued ? "Cancel run" : "Abort run"}
+        title={queued ? "Take this run out of the queue?" : "Abort this run?"}
+        confirmLabel={queued ? "Remove from queue" : "Abort run"}
         pendingLabel="Aborting…"
         pending={pending}
         error={failure}

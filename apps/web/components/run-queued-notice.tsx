@@ -6,7 +6,7 @@ export function RunQueuedNotice({ run }: { run: RunView }) {
   const reason = run.events.filter((event) => event.kind === "queued").at(-1)?.message;
   return (
     <p className="notice" role="status" data-testid="run-queued">
-      {reason ?? "Queued: the run starts as soon as its agents take it."} Cancel it to take it out of the queue.
+      {reason ? `${reason}.` : "Queued: the run starts as soon as its agents take it."} Cancel it to take it out of the queue.
     </p>
   );
 }

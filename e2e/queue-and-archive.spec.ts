@@ -1,0 +1,109 @@
+// Two daily-workflow journeys of issue 18: a run started while the agent is busy waits in the queue (visible on its
+// page and in the runs list, cancellable there), and plans are archived, found again with the filter, restored,
+// and deleted only when they never ran. Screenshots go to e2e/artifacts/.
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { agentBin, agentProcesses, artifacts, baseUrl, enrolAgent, json, signUp, url } from "./support/e2e-env";
+
+test.describe.configure({ mode: "serial" });
+
+const scratch = mkdtempSync(join(tmpdir(), "throng-queue-"));
+const { start, startTarget, stopAll } = agentProcesses();
+const write = { headers: { origin: baseUrl } };
+let context: BrowserContext;
+let page: Page;
+let targetUrl = "";
+const plans: Record<"long" | "short", { id: string; name: string }> = { long: { id: "", name: "" }, short: { id: "", name: "" } };
+let firstRunId = "";
+
+const shot = (name: string) => page.screenshot({ path: join(artifacts, `queue-${name}.png`), fullPage: true });
+
+async function savePlan(name: string, durationSec: number) {
+  const spec = { name, target: { protocol: "websocket", url: targetUrl }, scenario: { kind: "ping-pong", intervalMs: 500, messageBytes: 64 }, load: { clients: 2, durationSec } };
+  return json<{ id: string; name: string }>(await page.request.post(url("/api/plans"), { data: spec, ...write }), `plan ${name}`);
+}
+
+test.beforeAll(async ({ browser }) => {
+  test.skip(!baseUrl || !agentBin, "npm test sets E2E_BASE_URL and E2E_AGENT_BIN");
+  mkdirSync(artifacts, { recursive: true });
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  await signUp(page, "Queue Tester", "queue");
+  targetUrl = await startTarget();
+  await enrolAgent(page, start, join(scratch, "agent.json"));
+  plans.long = await savePlan(`soak ${Date.now()}`, 120);
+  plans.short = await savePlan(`smoke ${Date.now()}`, 2);
+});
+
+test.afterAll(async () => {
+  stopAll();
+  await context?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+test("run queue: a run started while the agent is busy waits queued, says which run holds the agent, and is cancelled from its page", async () => {
+  test.setTimeout(90_000);
+  firstRunId = (await json<{ id: string }>(await page.request.post(url(`/api/plans/${plans.long.id}/runs`), write), "first run")).id;
+  await expect.poll(async () => (await json<{ status: string }>(await page.request.get(url(`/api/runs/${firstRunId}`)), "first run")).status, { timeout: 30_000 }).toBe("running");
+
+  await page.goto(url("/plans"));
+  await page.locator(`[data-testid="plan-row"][data-plan-id="${plans.short.id}"]`).getByTestId("start-run").click();
+  await expect(page).toHaveURL(/\/runs\/[0-9a-f-]+$/);
+  await expect(page.getByTestId("run-status")).toHaveAttribute("data-status", "queued");
+  await expect(page.getByTestId("run-queued")).toContainText(`The one agent that matches is busy with run ${firstRunId}; the run is queued and starts when one is free`);
+  await expect(page.getByText("no agent is online", { exact: false })).toHaveCount(0);
+  await shot("run-page");
+  const queuedId = /\/runs\/([0-9a-f-]+)$/.exec(page.url())![1]!;
+
+  await page.goto(url("/runs"));
+  await expect(page.locator(`[data-testid="run-row"][data-run-id="${queuedId}"]`)).toHaveAttribute("data-status", "queued");
+  await expect(page.locator(`[data-testid="run-row"][data-run-id="${queuedId}"]`)).toContainText("queued");
+  await shot("runs-list");
+
+  await page.goto(url(`/runs/${queuedId}`));
+  await page.getByRole("button", { name: "Cancel queued run" }).click();
+  const dialog = page.getByTestId("abort-run-dialog");
+  await expect(dialog).toContainText("has not started");
+  await dialog.getByTestId("confirm").click();
+  await expect(page.getByTestId("run-status")).toHaveAttribute("data-status", "aborted", { timeout: 15_000 });
+  await expect(page.getByTestId("run-queued")).toHaveCount(0);
+  await json(await page.request.post(url(`/api/runs/${firstRunId}/abort`), write), "abort the first run");
+});
+
+test("plans: archive hides a plan, the filter finds it, restore brings it back; delete refuses a plan with runs and removes one without", async () => {
+  test.setTimeout(60_000);
+  await page.goto(url(`/plans/${plans.short.id}`));
+  await page.getByTestId("archive-plan").click();
+  await expect(page.getByTestId("plan-archived")).toContainText("hidden from the plan list");
+  await shot("plan-archived");
+
+  await page.goto(url("/plans"));
+  await expect(page.locator(`[data-testid="plan-row"][data-plan-id="${plans.long.id}"]`)).toBeVisible();
+  await expect(page.locator(`[data-testid="plan-row"][data-plan-id="${plans.short.id}"]`)).toHaveCount(0);
+  await page.getByLabel("Show").selectOption({ label: "Archived plans" });
+  const archivedRow = page.locator(`[data-testid="plan-row"][data-plan-id="${plans.short.id}"]`);
+  await expect(archivedRow.getByTestId("plan-archived-badge")).toHaveText("archived");
+  await expect(page.locator(`[data-testid="plan-row"][data-plan-id="${plans.long.id}"]`)).toHaveCount(0);
+  await shot("plans-archived");
+  await archivedRow.getByRole("link", { name: plans.short.name, exact: true }).click();
+  await page.getByTestId("restore-plan").click();
+  await expect(page.getByTestId("plan-archived")).toHaveCount(0);
+
+  // It has a (cancelled) run: deleting it would take the run too, so the API refuses and says to archive it.
+  await page.getByTestId("delete-plan").click();
+  const dialog = page.getByTestId("delete-plan-dialog");
+  await dialog.getByTestId("confirm").click();
+  await expect(dialog).toContainText("archive it instead");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+
+  const unused = await savePlan(`draft ${Date.now()}`, 5);
+  await page.goto(url(`/plans/${unused.id}`));
+  await page.getByTestId("delete-plan").click();
+  await page.getByTestId("delete-plan-dialog").getByTestId("confirm").click();
+  await expect(page).toHaveURL(/\/plans$/);
+  await page.getByLabel("Show").selectOption({ label: "All plans" });
+  await expect(page.locator(`[data-testid="plan-row"][data-plan-id="${plans.short.id}"]`)).toBeVisible();
+  await expect(page.locator(`[data-testid="plan-row"][data-plan-id="${unused.id}"]`)).toHaveCount(0);
+});
