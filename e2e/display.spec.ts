@@ -1,36 +1,19 @@
 // The dashboard's display defects of issue 18, each checked where a user meets it: the plan form's error summary
 // and SLO section, a capacity search's run page (badges, counter, charts and their legends), the share link,
 // the token form, the audit log and the sign-in page. Screenshots go to e2e/artifacts/display-*.png.
-import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test, type BrowserContext, type Page } from "@playwright/test";
-import { agentBin, agentProcesses, artifacts, baseUrl, enrolAgent, json, stamp, url, signUp } from "./support/e2e-env";
+import { expect, test } from "@playwright/test";
+import { artifacts, baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
 
-const scratch = mkdtempSync(join(tmpdir(), "throng-display-"));
-const { start, startTarget, stopAll } = agentProcesses();
-let context: BrowserContext;
-let page: Page;
+const journey = pageJourney("display");
+const { start, startTarget, scratch } = journey;
 let runId = "";
 const write = { headers: { origin: baseUrl } };
-const shot = (name: string) => page.screenshot({ path: join(artifacts, `display-${name}.png`), fullPage: true });
-
+const shot = (name: string) => journey.page().screenshot({ path: join(artifacts, `display-${name}.png`), fullPage: true });
 test.describe.configure({ mode: "serial" });
 
-test.beforeAll(async ({ browser }) => {
-  test.skip(!baseUrl || !agentBin, "npm test sets E2E_BASE_URL and E2E_AGENT_BIN");
-  mkdirSync(artifacts, { recursive: true });
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-});
-
-test.afterAll(async () => {
-  stopAll();
-  await context?.close();
-  rmSync(scratch, { recursive: true, force: true });
-});
-
 test("display: sign-in greets a first-time visitor without 'Welcome back'", async () => {
+  const page = journey.page();
   await page.goto(url("/sign-in"));
   await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
   await shot("sign-in");
@@ -38,6 +21,7 @@ test("display: sign-in greets a first-time visitor without 'Welcome back'", asyn
 });
 
 test("display: a capacity search's run page: one verdict colour, charts' legends, axes and switch, the share link", async () => {
+  const page = journey.page();
   test.setTimeout(180_000);
   await signUp(page, "Display Reader", "display");
   await enrolAgent(page, start, join(scratch, "agent.json"));
@@ -84,6 +68,7 @@ test("display: a capacity search's run page: one verdict colour, charts' legends
 });
 
 test("display: a run with one second of data draws it inside the plot", async () => {
+  const page = journey.page();
   await page.route("**/api/runs/*/series", async (route) => {
     const response = await route.fetch();
     const body = (await response.json()) as { runId: string; points: unknown[] };
@@ -96,6 +81,7 @@ test("display: a run with one second of data draws it inside the plot", async ()
 });
 
 test("display: the plan form names fields by their labels, says what 'default' is, and has an SLO section", async () => {
+  const page = journey.page();
   await page.goto(url("/plans/new"));
   await page.getByLabel("Clients", { exact: true }).fill("");
   await page.getByTestId("save-plan").click();
@@ -125,6 +111,7 @@ test("display: the plan form names fields by their labels, says what 'default' i
 });
 
 test("display: the token scope reads whole, and audit rows name what they touched", async () => {
+  const page = journey.page();
   await page.goto(url("/settings/tokens"));
   await page.getByLabel("Scope").selectOption("admin");
   await expect(page.getByTestId("token-scope-hint")).toHaveText("Also manages agents and settings.");
@@ -138,4 +125,24 @@ test("display: the token scope reads whole, and audit rows name what they touche
   await expect(created).toContainText("API token “display CI”");
   await expect(created).not.toContainText("api-token.created");
   await shot("audit");
+});
+
+test("display: the runs list asks the API for its filters and pages, and says who started each run", async () => {
+  const page = journey.page();
+  await page.goto(url("/runs"));
+  await expect(page.getByTestId("run-row")).toHaveCount(1);
+  await expect(page.getByTestId("run-started-by")).toHaveAttribute("title", /^display-.*@example\.com$/);
+  await expect(page.getByTestId("run-range")).toHaveText("Runs 1–1 of 1");
+  const asked = page.waitForRequest((request) => /\/api\/runs\?.*outcome=passed/.test(request.url()));
+  await page.getByLabel("Verdict").selectOption("passed");
+  await asked;
+  await expect(page).toHaveURL(/outcome=passed/);
+  await expect(page.getByTestId("runs-none-match")).toBeVisible();
+  await page.getByLabel("Verdict").selectOption({ label: "SLO failed" });
+  await expect(page.getByTestId("run-row")).toHaveCount(1);
+  await expect(page.getByTestId("run-row").getByTestId("run-verdict")).toHaveAttribute("data-outcome", "breached");
+  await shot("runs");
+  const refused = await page.request.get(url("/api/runs?limit=0"));
+  expect(refused.status()).toBe(400);
+  expect(await refused.text()).toMatch(/limit/);
 });

@@ -90,6 +90,8 @@ export interface RunTable {
   created_at: Generated<Date>;
   started_at: Timestamp | null;
   ended_at: Timestamp | null;
+  /** Who started the run, as the audit log names actors (an email, "token <name>"); null for older runs. */
+  started_by: string | null;
 }
 
 export interface RunShardTable {

@@ -1,8 +1,11 @@
 // What `npm test` hands the Playwright journeys, and the helpers several journeys share: the agent and the
 // reference target as child processes of the test, and reading a JSON answer with a clear failure.
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { expect, type Page } from "@playwright/test";
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 
 export const baseUrl = (process.env.E2E_BASE_URL ?? "").replace(/\/+$/, "");
 export const agentBin = process.env.E2E_AGENT_BIN ?? "";
@@ -85,4 +88,27 @@ export async function enrolAgent(page: Page, start: (args: string[]) => AgentPro
     .poll(async () => (await json<{ agents: { status: string }[] }>(await page.request.get(url("/api/agents")), "agents")).agents.filter((a) => a.status === "online").length, { timeout: 30_000 })
     .toBe(1);
   return agent;
+}
+
+/**
+ * The frame of a journey with one page, its agents and a scratch directory: registers the beforeAll that opens
+ * a 1280×900 page (skipped outside npm test) and the afterAll that stops the agents and cleans up.
+ */
+export function pageJourney(prefix: string) {
+  const scratch = mkdtempSync(join(tmpdir(), `throng-${prefix}-`));
+  const processes = agentProcesses();
+  let context: BrowserContext | undefined;
+  let page: Page | undefined;
+  test.beforeAll(async ({ browser }) => {
+    test.skip(!baseUrl || !agentBin, "npm test sets E2E_BASE_URL and E2E_AGENT_BIN");
+    mkdirSync(artifacts, { recursive: true });
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+  });
+  test.afterAll(async () => {
+    processes.stopAll();
+    await context?.close();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+  return { ...processes, scratch, page: () => page! };
 }

@@ -1,9 +1,11 @@
 "use client";
 
+import { VERDICT_OUTCOMES } from "@throng/protocol/report";
 import { RunStatus } from "@throng/protocol/run";
+import { outcomeLabel } from "../lib/verdict";
 import { EMPTY_RUN_FILTER, isFiltered, type RunFilter } from "../lib/run-filter";
 
-/** Plan, status and date filters for the runs list; every change goes back to page 1. */
+/** Plan, status, verdict and date filters for the runs list; every change goes back to page 1. */
 export function RunFilters({ filter, plans, onChange }: { filter: RunFilter; plans: { id: string; name: string }[]; onChange: (filter: RunFilter) => void }) {
   const set = (patch: Partial<RunFilter>) => onChange({ ...filter, ...patch, page: 1 });
   return (
@@ -26,6 +28,17 @@ export function RunFilters({ filter, plans, onChange }: { filter: RunFilter; pla
           {RunStatus.options.map((status) => (
             <option key={status} value={status}>
               {status}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field inline">
+        <label htmlFor="filter-outcome">Verdict</label>
+        <select id="filter-outcome" value={filter.outcome ?? ""} onChange={(event) => set({ outcome: (event.target.value || null) as RunFilter["outcome"] })}>
+          <option value="">Any verdict</option>
+          {VERDICT_OUTCOMES.map((outcome) => (
+            <option key={outcome} value={outcome}>
+              {outcomeLabel(outcome)}
             </option>
           ))}
         </select>

@@ -19,6 +19,7 @@ export function RunList({ runs, now }: { runs: RunView[]; now: number }) {
             <th scope="col">Status</th>
             <th scope="col">Verdict</th>
             <th scope="col">Created</th>
+            <th scope="col">Started by</th>
             <th scope="col" className="num">Duration</th>
             <th scope="col" className="num">Clients</th>
             <th scope="col" className="num">Messages/s</th>
@@ -36,10 +37,13 @@ export function RunList({ runs, now }: { runs: RunView[]; now: number }) {
               <td>
                 <StatusBadge status={run.status} tone={statusTone(run)} />
               </td>
-              <td title={verdictTitle(run)} data-testid="run-verdict" data-outcome={run.verdict?.outcome ?? ""}>
+              <td className="nowrap" title={verdictTitle(run)} data-testid="run-verdict" data-outcome={run.verdict?.outcome ?? ""}>
                 <RunVerdictBadge run={run} />
               </td>
               <td className="nowrap">{formatDateTime(run.createdAt)}</td>
+              <td data-testid="run-started-by" title={run.startedBy ?? undefined}>
+                {run.startedBy ? starter(run.startedBy) : <span className="muted">—</span>}
+              </td>
               <td className="num">{formatDuration(listedDurationSeconds(run, now))}</td>
               <td className="num">{formatInteger(run.summary?.peakClients ?? run.spec.load.clients)}</td>
               <td className="num">{run.summary ? formatRate(run.summary.messagesPerSec) : "—"}</td>
@@ -51,6 +55,12 @@ export function RunList({ runs, now }: { runs: RunView[]; now: number }) {
       </table>
     </div>
   );
+}
+
+/** Who started a run, short enough for a column: an email's name part (the whole one in the title), a token as it is. */
+function starter(startedBy: string): string {
+  const at = startedBy.indexOf("@");
+  return at > 0 ? startedBy.slice(0, at) : startedBy;
 }
 
 function RunVerdictBadge({ run }: { run: RunView }) {

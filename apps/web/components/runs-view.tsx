@@ -5,15 +5,15 @@ import { usePathname, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useApiData } from "../hooks/use-api-data";
 import { api } from "../lib/api";
-import { applyRunFilter, isFiltered, parseRunFilter, plansOfRuns, runFilterQuery, type RunFilter } from "../lib/run-filter";
+import { EMPTY_RUN_FILTER, isFiltered, parseRunFilter, runFilterQuery, runsQueryOf, shownPage, type RunFilter } from "../lib/run-filter";
+import { runsApi } from "../lib/runs-api";
 import { Pager, RunFilters } from "./run-filters";
 import { RunList } from "./run-list";
 
 const POLL_MS = 2000;
 
-/** Runs page: every run, filtered and paged in the browser (the API lists them all), the filter kept in the URL. */
+/** Runs page: one page of runs at a time, filtered and paged by the API, the filter kept in the URL. */
 export function RunsView() {
-  const { data, error } = useApiData((signal) => api.listRuns(signal), POLL_MS);
   const pathname = usePathname();
   const query = useSearchParams();
   // Local state answers at once; the URL follows through history.replaceState (no server round trip, no race
@@ -26,8 +26,16 @@ export function RunsView() {
     written.current = queryText;
     setFilter(parseRunFilter(new URLSearchParams(queryText)));
   }, [queryText]);
-  const page = useMemo(() => (data ? applyRunFilter(data, filter) : null), [data, filter]);
-  const plans = useMemo(() => (data ? plansOfRuns(data) : []), [data]);
+  const runsQuery = runsQueryOf(filter);
+  const { data, error } = useApiData((signal) => runsApi.page(runsQuery, signal), POLL_MS, JSON.stringify(runsQuery));
+  // Whether the organisation has any run at all (the empty state), and how many: not with the filter.
+  const any = useApiData((signal) => runsApi.page({ limit: 1 }, signal), POLL_MS * 5);
+  const plans = useApiData((signal) => api.listPlans(signal, "all"));
+  const page = useMemo(() => (data ? shownPage(data) : null), [data]);
+  // A page past the end (runs deleted, a stale link) shows the last one.
+  useEffect(() => {
+    if (data && data.runs.length === 0 && data.matching > 0 && filter.page > data.pages) show({ ...filter, page: data.pages });
+  });
   const show = (next: RunFilter) => {
     const search = runFilterQuery(next);
     setFilter(next);
@@ -48,8 +56,8 @@ export function RunsView() {
           {error}
         </p>
       )}
-      {!data && !error && <p className="loading">Loading runs…</p>}
-      {data && data.length === 0 && (
+      {!any.data && !error && <p className="loading">Loading runs…</p>}
+      {any.data && any.data.matching === 0 && (
         <div className="empty" data-testid="runs-empty">
           <strong>No runs yet.</strong>
           <p>Start one from a plan: pick a plan and press Start run. You need at least one agent online.</p>
@@ -58,13 +66,15 @@ export function RunsView() {
           </Link>
         </div>
       )}
-      {data && data.length > 0 && page && (
+      {any.data && any.data.matching > 0 && (
         <>
-          <RunFilters filter={filter} plans={plans} onChange={show} />
-          {page.matching === 0 ? (
+          <RunFilters filter={filter} plans={plans.data ?? []} onChange={show} />
+          {!page ? (
+            !error && <p className="loading">Loading runs…</p>
+          ) : page.matching === 0 ? (
             <div className="empty" data-testid="runs-none-match">
               <strong>No run matches these filters.</strong>
-              <button className="button" type="button" onClick={() => show({ ...filter, planId: null, status: null, from: null, to: null, page: 1 })}>
+              <button className="button" type="button" onClick={() => show(EMPTY_RUN_FILTER)}>
                 Clear filters
               </button>
             </div>
@@ -74,7 +84,7 @@ export function RunsView() {
               <Pager {...page} onPage={(next) => show({ ...filter, page: next })} />
             </>
           )}
-          {isFiltered(filter) && <p className="muted small">Filters apply to the {data.length} runs of your organisation.</p>}
+          {isFiltered(filter) && <p className="muted small">Filters apply to all {any.data.matching} runs of your organisation.</p>}
         </>
       )}
     </>

@@ -11,10 +11,10 @@ export interface ApiData<T> {
 }
 
 /**
- * Loads `load` once, and again every `pollMs` if given. Keeps the last good data when a
+ * Loads `load` once, again every `pollMs` if given, and again whenever `key` changes. Keeps the last good data when a
  * later poll fails, so a blip shows an error line instead of blanking the page.
  */
-export function useApiData<T>(load: (signal: AbortSignal) => Promise<T>, pollMs?: number): ApiData<T> {
+export function useApiData<T>(load: (signal: AbortSignal) => Promise<T>, pollMs?: number, key?: string): ApiData<T> {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [generation, setGeneration] = useState(0);
@@ -48,7 +48,8 @@ export function useApiData<T>(load: (signal: AbortSignal) => Promise<T>, pollMs?
       controller.abort();
       clearTimeout(timer);
     };
-  }, [pollMs, generation, router]);
+    // A new `key` (what is asked for, e.g. a filter) loads at once rather than at the next poll.
+  }, [pollMs, generation, router, key]);
 
   const reload = useCallback(() => setGeneration((n) => n + 1), []);
   return { data, error, reload };

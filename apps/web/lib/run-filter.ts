@@ -1,12 +1,13 @@
-import { RunStatus, type RunView } from "@throng/protocol/run";
+import { VerdictOutcome } from "@throng/protocol/report";
+import { RunStatus } from "@throng/protocol/run";
+import type { RunPage, RunsQuery } from "@throng/protocol/run-list";
 
-/**
- * What the runs list shows, as kept in the page's query string. Applied in the browser over GET /api/runs
- * for now; the same fields map onto server-side query parameters once the API pages runs itself.
- */
+/** What the runs list shows, as kept in the page's query string; GET /api/runs applies it (runsQueryOf). */
 export interface RunFilter {
   planId: string | null;
   status: RunStatus | null;
+  /** The verdict: passed, breached, incomplete, aborted, failed. */
+  outcome: VerdictOutcome | null;
   /** Calendar days in the browser's time zone, `YYYY-MM-DD`, inclusive. */
   from: string | null;
   to: string | null;
@@ -14,21 +15,24 @@ export interface RunFilter {
 }
 
 export const RUNS_PER_PAGE = 20;
-export const EMPTY_RUN_FILTER: RunFilter = { planId: null, status: null, from: null, to: null, page: 1 };
+export const EMPTY_RUN_FILTER: RunFilter = { planId: null, status: null, outcome: null, from: null, to: null, page: 1 };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function day(value: string | null): string | null {
   return value && DAY.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00`)) ? value : null;
 }
 
-/** Reads the filter from `?plan=&status=&from=&to=&page=`, ignoring anything malformed. */
+/** Reads the filter from `?plan=&status=&outcome=&from=&to=&page=`, ignoring anything malformed. */
 export function parseRunFilter(query: { get(name: string): string | null }): RunFilter {
   const status = RunStatus.safeParse(query.get("status"));
+  const outcome = VerdictOutcome.safeParse(query.get("outcome"));
   const page = Number(query.get("page"));
   return {
-    planId: query.get("plan") || null,
+    planId: ID.test(query.get("plan") ?? "") ? query.get("plan") : null,
     status: status.success ? status.data : null,
+    outcome: outcome.success ? outcome.data : null,
     from: day(query.get("from")),
     to: day(query.get("to")),
     page: Number.isInteger(page) && page > 1 ? page : 1,
@@ -40,6 +44,7 @@ export function runFilterQuery(filter: RunFilter): string {
   const query = new URLSearchParams();
   if (filter.planId) query.set("plan", filter.planId);
   if (filter.status) query.set("status", filter.status);
+  if (filter.outcome) query.set("outcome", filter.outcome);
   if (filter.from) query.set("from", filter.from);
   if (filter.to) query.set("to", filter.to);
   if (filter.page > 1) query.set("page", String(filter.page));
@@ -48,54 +53,40 @@ export function runFilterQuery(filter: RunFilter): string {
 }
 
 export function isFiltered(filter: RunFilter): boolean {
-  return Boolean(filter.planId || filter.status || filter.from || filter.to);
+  return Boolean(filter.planId || filter.status || filter.outcome || filter.from || filter.to);
 }
 
-export interface RunPage {
-  runs: RunView[];
-  /** Runs matching the filter, over every page. */
-  matching: number;
-  page: number;
-  pages: number;
-  /** 1-based positions of the first and last run shown; 0 when none. */
+/** The API's page of runs with the 1-based positions of its first and last run (0 when none), for the pager. */
+export interface ShownRunPage extends RunPage {
   first: number;
   last: number;
 }
 
-function createdWithin(run: RunView, from: string | null, to: string | null): boolean {
-  const created = Date.parse(run.createdAt);
-  if (from && created < new Date(`${from}T00:00:00`).getTime()) return false;
-  if (to && created >= new Date(`${to}T00:00:00`).getTime() + 86_400_000) return false;
-  return true;
+/** Local midnight of a `YYYY-MM-DD` day as an instant, `days` later. */
+function dayStart(day: string, days = 0): string {
+  const date = new Date(`${day}T00:00:00`);
+  date.setDate(date.getDate() + days);
+  return date.toISOString();
 }
 
-/** Filters newest-first and cuts out one page; a page past the end shows the last one. */
-export function applyRunFilter(runs: readonly RunView[], filter: RunFilter, perPage = RUNS_PER_PAGE): RunPage {
-  const matching = runs
-    .filter((run) => (!filter.planId || run.planId === filter.planId) && (!filter.status || run.status === filter.status))
-    .filter((run) => createdWithin(run, filter.from, filter.to))
-    .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
-  const pages = Math.max(1, Math.ceil(matching.length / perPage));
-  const page = Math.min(Math.max(1, filter.page), pages);
-  const start = (page - 1) * perPage;
-  const shown = matching.slice(start, start + perPage);
+/**
+ * The filter as GET /api/runs's query: the database filters and pages. Days are the browser's own, so they go
+ * out as instants (from's midnight, the midnight after to).
+ */
+export function runsQueryOf(filter: RunFilter, perPage = RUNS_PER_PAGE): Partial<RunsQuery> {
   return {
-    runs: shown,
-    matching: matching.length,
-    page,
-    pages,
-    first: shown.length ? start + 1 : 0,
-    last: start + shown.length,
+    ...(filter.status && { status: filter.status }),
+    ...(filter.outcome && { outcome: filter.outcome }),
+    ...(filter.planId && { plan: filter.planId }),
+    ...(filter.from && { createdFrom: dayStart(filter.from) }),
+    ...(filter.to && { createdBefore: dayStart(filter.to, 1) }),
+    page: filter.page,
+    limit: perPage,
   };
 }
 
-/** Plans that have runs, for the plan filter: the name each run recorded, newest name per plan. */
-export function plansOfRuns(runs: readonly RunView[]): { id: string; name: string }[] {
-  const byId = new Map<string, { name: string; at: number }>();
-  for (const run of runs) {
-    const at = Date.parse(run.createdAt);
-    const known = byId.get(run.planId);
-    if (!known || at > known.at) byId.set(run.planId, { name: run.planName, at });
-  }
-  return [...byId].map(([id, { name }]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name));
+/** The pager's positions of an API page. */
+export function shownPage(page: RunPage): ShownRunPage {
+  const start = (page.page - 1) * page.limit;
+  return { ...page, first: page.runs.length ? start + 1 : 0, last: start + page.runs.length };
 }

@@ -22,6 +22,9 @@ const LABELS = {
   failed: { label: "failed", tone: "bad" },
 } as const;
 
+/** What an outcome reads as ("SLO failed" for breached), for the runs list's verdict filter. */
+export const outcomeLabel = (outcome: keyof typeof LABELS): string => LABELS[outcome].label;
+
 /** The verdict's badge, or null while the run has none (not ended yet). A verdict from before outcomes: its SLOs. */
 export function verdictBadge(verdict: RunVerdict | null | undefined): VerdictBadge | null {
   if (!verdict) return null;

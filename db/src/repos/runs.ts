@@ -17,6 +17,16 @@ export interface RunRow {
   createdAt: Date;
   startedAt: Date | null;
   endedAt: Date | null;
+  startedBy: string | null;
+}
+
+/** What GET /api/runs filters by; each left out matches every run. */
+export interface RunFilterRow {
+  status?: string;
+  outcome?: string;
+  planId?: string;
+  createdFrom?: Date;
+  createdBefore?: Date;
 }
 
 export interface ShardRow {
@@ -58,14 +68,15 @@ export function createRunRepo(db: Db) {
       .select([
         "r.id", "r.org_id as orgId", "r.plan_id as planId", "p.name as planName", "r.plan_version as planVersion", "r.spec", "r.status", "r.error",
         "r.summary", "r.verdict", "r.capacity", "r.start_at as startAt", "r.created_at as createdAt", "r.started_at as startedAt", "r.ended_at as endedAt",
+        "r.started_by as startedBy",
       ])
       .where("r.org_id", "=", orgId);
 
   return {
-    async insert(orgId: string, run: { id: string; planId: string; planVersion?: number; spec: unknown; status: string }) {
+    async insert(orgId: string, run: { id: string; planId: string; planVersion?: number; spec: unknown; status: string; startedBy?: string }) {
       await db
         .insertInto("runs")
-        .values({ id: run.id, org_id: orgId, plan_id: run.planId, plan_version: run.planVersion ?? null, spec: JSON.stringify(run.spec), status: run.status })
+        .values({ id: run.id, org_id: orgId, plan_id: run.planId, plan_version: run.planVersion ?? null, spec: JSON.stringify(run.spec), status: run.status, started_by: run.startedBy ?? null })
         .execute();
     },
     async get(orgId: string, id: string): Promise<RunRow | undefined> {
@@ -73,6 +84,23 @@ export function createRunRepo(db: Db) {
     },
     async list(orgId: string, limit = 100): Promise<RunRow[]> {
       return runQuery(orgId).orderBy("r.created_at", "desc").limit(limit).execute();
+    },
+    /** One page of the runs matching `filter`, newest first, and how many match over every page. */
+    async listPage(orgId: string, filter: RunFilterRow, limit: number, offset: number): Promise<{ rows: RunRow[]; matching: number }> {
+      const filtered = <T extends ReturnType<typeof runQuery>>(query: T): T => {
+        let q = query;
+        if (filter.status !== undefined) q = q.where("r.status", "=", filter.status) as T;
+        if (filter.outcome !== undefined) q = q.where(sql<string>`r.verdict ->> 'outcome'`, "=", filter.outcome) as T;
+        if (filter.planId !== undefined) q = q.where("r.plan_id", "=", filter.planId) as T;
+        if (filter.createdFrom !== undefined) q = q.where("r.created_at", ">=", filter.createdFrom) as T;
+        if (filter.createdBefore !== undefined) q = q.where("r.created_at", "<", filter.createdBefore) as T;
+        return q;
+      };
+      const [rows, count] = await Promise.all([
+        filtered(runQuery(orgId)).orderBy("r.created_at", "desc").orderBy("r.id", "desc").limit(limit).offset(offset).execute(),
+        filtered(runQuery(orgId)).clearSelect().select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, matching: Number(count.n) };
     },
     /** The org's runs waiting for their agents, oldest first: the queue's order. */
     async listQueuedIds(orgId: string, limit = 100): Promise<string[]> {

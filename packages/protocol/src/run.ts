@@ -54,6 +54,8 @@ export const RunView = z.object({
   createdAt: z.string(),
   startedAt: z.string().nullable(),
   endedAt: z.string().nullable(),
+  /** Who started it, as the audit log names actors (an email, "token <name>"); null for runs from before it was kept. */
+  startedBy: z.string().nullable().optional(),
   summary: RunSummary.nullable(),
   events: z.array(RunEventView).default([]),
   /** The plan's SLOs judged when the run ended; null before, or when the plan has none. */

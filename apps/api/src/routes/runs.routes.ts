@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
 import { parseOrThrow } from "@throng/protocol/errors";
 import { IdParams } from "@throng/protocol/api";
 import { RunSeries, RunView } from "@throng/protocol/run";
+import { RunPage, RunsQuery } from "@throng/protocol/run-list";
 import { RunServerSeries } from "@throng/protocol/server-watch";
 import type { ApiDeps } from "../services";
 
@@ -10,9 +10,9 @@ import type { ApiDeps } from "../services";
 export async function runRoutes(app: FastifyInstance, deps: ApiDeps) {
   const { resolveIdentity, runs, orchestrator } = deps;
 
-  app.get("/api/runs", { config: { doc: { summary: "List runs, newest first", access: "user", permission: "run.read", response: z.object({ runs: z.array(RunView) }) } } }, async (request) => {
+  app.get("/api/runs", { config: { doc: { summary: "List runs, newest first: one page, filtered by status, verdict outcome, plan and creation time", access: "user", permission: "run.read", query: RunsQuery, response: RunPage } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
-    return { runs: await runs.list(actor) };
+    return runs.list(actor, parseOrThrow(RunsQuery, request.query, "runs query"));
   });
 
   app.get("/api/runs/:id", { config: { doc: { summary: "Read a run", access: "user", permission: "run.read", response: RunView } } }, async (request) => {

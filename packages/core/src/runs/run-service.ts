@@ -2,6 +2,7 @@ import { ThrongError } from "@throng/protocol/errors";
 import { PlanSpec } from "@throng/protocol/plan";
 import { SeriesPoint } from "@throng/protocol/snapshot";
 import type { RunSeries, RunView } from "@throng/protocol/run";
+import type { RunPage, RunsQuery } from "@throng/protocol/run-list";
 import type { RunServerSeries } from "@throng/protocol/server-watch";
 import type { Repos } from "@throng/db/repos";
 import type { FleetService } from "../fleet/fleet-service";
@@ -30,9 +31,18 @@ export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs
   return {
     get,
 
-    async list(actor: Actor): Promise<RunView[]> {
+    /** One page of the organisation's runs matching the query, newest first (GET /api/runs). */
+    async list(actor: Actor, query: RunsQuery): Promise<RunPage> {
       authorize(actor, "run.read");
-      return (await repos.runs.list(actor.orgId)).map((row) => toRunView(row));
+      const filter = {
+        ...(query.status && { status: query.status }),
+        ...(query.outcome && { outcome: query.outcome }),
+        ...(query.plan && { planId: query.plan }),
+        ...(query.createdFrom && { createdFrom: new Date(query.createdFrom) }),
+        ...(query.createdBefore && { createdBefore: new Date(query.createdBefore) }),
+      };
+      const { rows, matching } = await repos.runs.listPage(actor.orgId, filter, query.limit, (query.page - 1) * query.limit);
+      return { runs: rows.map((row) => toRunView(row)), matching, page: query.page, pages: Math.max(1, Math.ceil(matching / query.limit)), limit: query.limit };
     },
 
     /** Stores a queued run with the exact plan it uses and hands it to the workers, which start it once its agents are free. */
@@ -49,7 +59,7 @@ export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs
       const placement = placeRun(await fleet.listAgents(orgId), spec);
       if (placement.kind === "none") throw new ThrongError("no_agent_online", placement.reason);
       const runId = crypto.randomUUID();
-      await repos.runs.insert(orgId, { id: runId, planId, planVersion: plan.version, spec: plan.spec, status: "queued" });
+      await repos.runs.insert(orgId, { id: runId, planId, planVersion: plan.version, spec: plan.spec, status: "queued", startedBy: actor.label });
       if (placement.kind === "busy") await repos.runs.insertEvent(orgId, runId, { kind: "queued", agentId: null, message: placement.reason });
       await jobs.startRun({ orgId, runId });
       return get(actor, runId);

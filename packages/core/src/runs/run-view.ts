@@ -16,6 +16,7 @@ export function toRunView(row: RunRow, events: RunEventRow[] = []): RunView {
     createdAt: row.createdAt.toISOString(),
     startedAt: row.startedAt?.toISOString() ?? null,
     endedAt: row.endedAt?.toISOString() ?? null,
+    startedBy: row.startedBy,
     summary: row.summary ? RunSummary.parse(row.summary) : null,
     verdict: row.verdict ? RunVerdict.parse(row.verdict) : null,
     capacity: row.capacity ? CapacityEstimate.parse(row.capacity) : null,

@@ -1,0 +1,15 @@
+// GET /api/runs a page at a time, filtered by the API (runsQueryOf in run-filter.ts says what to ask for).
+import { RunPage, type RunsQuery } from "@throng/protocol/run-list";
+import { apiRequest } from "./api-client";
+
+/** `?status=…&page=2&limit=20`, leaving out what is not set. */
+export function runsQueryString(query: Partial<RunsQuery>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== null) params.set(key, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+export const runsApi = {
+  page: (query: Partial<RunsQuery>, signal?: AbortSignal) => apiRequest("GET", `/api/runs${runsQueryString(query)}`, RunPage, undefined, signal),
+};
