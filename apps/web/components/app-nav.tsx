@@ -7,6 +7,7 @@ import { authClient } from "../lib/auth-client";
 import { OrgSwitcher } from "./org-switcher";
 
 const LINKS = [
+  { href: "/", label: "Home" },
   { href: "/agents", label: "Agents" },
   { href: "/plans", label: "Plans" },
   { href: "/scripts", label: "Scripts" },
@@ -33,13 +34,13 @@ export function AppNav({ organisation }: { organisation: string }) {
 
   return (
     <nav className="app-nav" aria-label="Main">
-      <Link className="brand" href="/agents">
+      <Link className="brand" href="/">
         Throng
       </Link>
       <ul>
         {LINKS.map((link) => (
           <li key={link.href}>
-            <Link href={link.href} aria-current={pathname.startsWith(link.href) ? "page" : undefined}>
+            <Link href={link.href} aria-current={(link.href === "/" ? pathname === "/" : pathname.startsWith(link.href)) ? "page" : undefined}>
               {link.label}
             </Link>
           </li>

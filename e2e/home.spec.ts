@@ -1,0 +1,63 @@
+// Home as a new organisation meets it: the getting-started checklist ticked step by step from real data (an agent
+// enrolled with a token and online, a plan, a run), then the overview: recent runs with their verdicts, agents
+// online, and the last capacity estimate per target. Screenshots go to e2e/artifacts/home-*.png.
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import { artifacts, baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
+
+const journey = pageJourney("home");
+const { start, startTarget, scratch } = journey;
+const write = { headers: { origin: baseUrl } };
+const shot = (name: string) => journey.page().screenshot({ path: join(artifacts, `home-${name}.png`), fullPage: true });
+const step = (id: string) => journey.page().locator(`[data-testid="getting-started-step"][data-step="${id}"]`);
+
+test("home: a new organisation's checklist ticks token, agent, plan and run from real data, then the overview shows them", async () => {
+  const page = journey.page();
+  test.setTimeout(180_000);
+  await signUp(page, "Home Owner", "home");
+  await page.getByRole("link", { name: "Home" }).click();
+  await expect(page).toHaveURL(new RegExp(`${baseUrl}/$`));
+  await expect(page.getByTestId("getting-started")).toContainText("0 of 4 done");
+  for (const id of ["token", "agent", "plan", "run"]) await expect(step(id)).toHaveAttribute("data-done", "false");
+  await expect(step("token").getByRole("link", { name: "Create an enrolment token" })).toHaveAttribute("href", "/agents");
+  await shot("empty");
+
+  await enrolAgent(page, start, join(scratch, "agent.json"));
+  await page.reload();
+  await expect(step("token")).toHaveAttribute("data-done", "true");
+  await expect(step("agent")).toHaveAttribute("data-done", "true");
+  await expect(step("plan")).toHaveAttribute("data-done", "false");
+  await expect(page.getByTestId("home-agents-online")).toHaveText("1");
+
+  const targetUrl = await startTarget();
+  const plan = await json<{ id: string }>(
+    await page.request.post(url("/api/plans"), {
+      data: {
+        name: `Home search ${stamp}`,
+        target: { protocol: "websocket", url: targetUrl },
+        scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
+        load: { clients: 15, durationSec: 6, shape: { kind: "step-up", mode: "fixed", startClients: 5, stepClients: 5, stepDurationSec: 2 } },
+        slos: [{ metric: "rtt-p99-ms", below: 2000 }],
+      },
+      ...write,
+    }),
+    "create plan",
+  );
+  await page.reload();
+  await expect(step("plan")).toHaveAttribute("data-done", "true");
+  await expect(step("run")).toHaveAttribute("data-done", "false");
+
+  const run = await json<{ id: string }>(await page.request.post(url(`/api/plans/${plan.id}/runs`), write), "start run");
+  await expect
+    .poll(async () => (await json<{ status: string }>(await page.request.get(url(`/api/runs/${run.id}`)), "read run")).status, { timeout: 90_000, intervals: [1000] })
+    .toBe("finished");
+  await json(await page.request.post(url(`/api/runs/${run.id}/estimates`), { data: { targetName: "lobby", build: "1.0" }, ...write }), "save estimate");
+
+  await page.reload();
+  // Every step done: the checklist steps aside for the overview.
+  await expect(page.getByTestId("home-runs").getByTestId("run-row")).toHaveCount(1);
+  await expect(page.getByTestId("getting-started")).toHaveCount(0);
+  await expect(page.getByTestId("home-runs").getByTestId("run-verdict")).not.toHaveText("—");
+  await expect(page.locator('[data-testid="home-target"][data-target="lobby"]')).toContainText("build 1.0");
+  await shot("overview");
+});
