@@ -27,6 +27,7 @@ const byErrorCode: Record<ErrorCode, ExitCode> = {
   unauthenticated: ExitCode.unauthenticated,
   forbidden: ExitCode.unauthenticated,
   not_found: ExitCode.failure,
+  method_not_allowed: ExitCode.failure,
   conflict: ExitCode.failure,
   no_agent_online: ExitCode.failure,
   unsupported_version: ExitCode.versionUnsupported,

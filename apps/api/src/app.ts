@@ -1,8 +1,9 @@
 import Fastify, { type FastifyBaseLogger } from "fastify";
 import { attachAgentGateway } from "./gateway/agent-gateway";
-import { registerErrorHandler } from "./http/errors";
+import { answerFrameworkError, registerErrorHandler, MAX_PARAM_LENGTH } from "./http/errors";
 import { registerCsrfGuard, registerSecurityHeaders } from "./http/guards";
 import { createRouteRegistry, openApiDocument } from "./http/openapi";
+import { registerRouteInputValidation } from "./http/route-input";
 import { agentInstallRoutes } from "./routes/agent-install.routes";
 import { agentRoutes } from "./routes/agents.routes";
 import { authRoutes } from "./routes/auth.routes";
@@ -17,7 +18,9 @@ import type { ApiDeps } from "./services";
 
 /** Builds the whole API around its dependencies; main.ts and the integration tests both call this. */
 export async function buildApp(deps: ApiDeps, options: { logger: FastifyBaseLogger }) {
-  const app = Fastify({ loggerInstance: options.logger, bodyLimit: 1 << 20, trustProxy: true });
+  const app = Fastify({
+    loggerInstance: options.logger, bodyLimit: 1 << 20, trustProxy: true, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, frameworkErrors: answerFrameworkError,
+  });
   const registry = createRouteRegistry(app);
   // An empty JSON body (a POST with no payload) is "no body", not a parse error.
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
@@ -29,7 +32,8 @@ export async function buildApp(deps: ApiDeps, options: { logger: FastifyBaseLogg
       done(Object.assign(new Error("Request body is not valid JSON"), { statusCode: 400 }), undefined);
     }
   });
-  registerErrorHandler(app);
+  registerErrorHandler(app, registry.routes);
+  registerRouteInputValidation(app, registry.routes);
   registerCsrfGuard(app, deps.web.origin);
   registerSecurityHeaders(app, deps.web.production);
   await app.register(healthRoutes, deps);

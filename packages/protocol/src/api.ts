@@ -51,7 +51,7 @@ export type SavePlan = z.infer<typeof SavePlan>;
 
 /** PUT /api/plans/:id body: the whole new plan, and the version it was edited from (to refuse lost updates). */
 export const UpdatePlan = z.object({
-  version: z.number().int().min(1, "send the version you edited (PlanView.version)"),
+  version: z.number().int().min(1, "send the version you edited (PlanView.version)").max(2_147_483_647, "send the version you edited (PlanView.version)"),
   spec: PlanSpec,
 });
 export type UpdatePlan = z.infer<typeof UpdatePlan>;
@@ -111,3 +111,7 @@ export type Health = z.infer<typeof Health>;
 /** Route params carrying one id. */
 export const IdParams = z.object({ id: z.string().uuid("must be a UUID") });
 export type IdParams = z.infer<typeof IdParams>;
+
+/** Path parameter of a secret link (an invitation, a shared report): the token itself, never a database id. */
+export const TokenParams = z.object({ token: z.string().min(1).max(200) });
+export type TokenParams = z.infer<typeof TokenParams>;

@@ -6,6 +6,8 @@ export const ErrorCode = z.enum([
   "unauthenticated",
   "forbidden",
   "not_found",
+  /** The path exists but not with this method (the answer lists the ones it has). */
+  "method_not_allowed",
   "conflict",
   "no_agent_online",
   "unsupported_version",

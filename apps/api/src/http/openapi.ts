@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { ErrorBody } from "@throng/protocol/errors";
 import type { Action } from "@throng/protocol/orgs";
 import { THRONG_VERSION } from "@throng/protocol/version";
 
@@ -9,14 +10,29 @@ import { THRONG_VERSION } from "@throng/protocol/version";
  */
 export type Access = "public" | "user" | "signed-in" | "agent";
 
-/** What each route declares in `config.doc`; the OpenAPI document and the isolation tests read it. */
+/** What each route declares in `config.doc`; the OpenAPI document, the input hook and the isolation tests read it. */
 export interface RouteDoc {
   summary: string;
   access: Access;
   /** The permission the core call checks (documentation; core enforces it). */
   permission?: Action;
+  /** Path parameters, checked before the handler runs (route-input.ts): a bad id is a 400, never a database error. */
+  params?: z.ZodObject;
+  /** Query parameters, checked like `params`. */
+  query?: z.ZodObject;
+  /** The schema the route (or the core call behind it) parses the JSON body with: the same object. */
   body?: z.ZodType;
+  /** The body may be left out (the route reads a missing one as `{}`). */
+  optionalBody?: boolean;
   response?: z.ZodType;
+  /** Media type of a success that is not JSON (CSV, a script, a file); its body is then described as a string. */
+  produces?: string;
+  /** Success statuses when not just 200 (201 created, 204 no content). */
+  answers?: number[];
+  /** Error statuses beyond the ones every route of its kind can answer (see `errorStatuses`). */
+  errors?: number[];
+  /** The errors come from a library with its own body (Better Auth): declared without the ErrorBody schema. */
+  foreignErrors?: boolean;
 }
 
 export interface DocumentedRoute extends RouteDoc {
@@ -39,29 +55,114 @@ export function createRouteRegistry(app: FastifyInstance) {
   return { routes, undocumented };
 }
 
-function jsonSchema(schema: z.ZodType) {
-  return z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
+/**
+ * The methods declared for a concrete path, for a 405's Allow header: those of a static route with exactly this
+ * path when there is one (as the document lists it: /api/plans/try is not /api/plans/{id}), else of every pattern
+ * it matches.
+ */
+export function allowedMethods(routes: readonly DocumentedRoute[], path: string): string[] {
+  const exact = staticMethods(routes, path);
+  if (exact.length) return exact;
+  const methods = new Set<string>();
+  for (const route of routes) if (urlPattern(route.url).test(path)) methods.add(route.method);
+  return [...methods].sort();
 }
 
-/** OpenAPI 3.1 from the registry: paths, who may call them, bodies and answers from the shared schemas. */
+/** The methods of the static (parameterless) routes whose path is exactly `path`. */
+export function staticMethods(routes: readonly DocumentedRoute[], path: string): string[] {
+  return [...new Set(routes.filter((route) => route.url === path && !/[:*]/.test(route.url)).map((route) => route.method))].sort();
+}
+
+const patterns = new Map<string, RegExp>();
+function urlPattern(url: string): RegExp {
+  let pattern = patterns.get(url);
+  if (!pattern) {
+    const source = url.split(/(:\w+|\*)/).map((part) => (part === "*" ? ".*" : part.startsWith(":") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("");
+    pattern = new RegExp(`^${source}$`);
+    patterns.set(url, pattern);
+  }
+  return pattern;
+}
+
+function jsonSchema(schema: z.ZodType) {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  return rest;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  200: "OK", 201: "Created", 204: "No content", 400: "The input is not valid: `error.fields` names each bad field",
+  401: "No session cookie or API token, or an expired one", 403: "Signed in, but not allowed to do this",
+  404: "No such thing in the caller's organisation", 405: "Not with this method", 409: "Conflicts with the current state",
+  413: "The body is larger than this route takes", 415: "The body is not JSON", 422: "Refused by the auth provider",
+  429: "Too many requests: wait Retry-After seconds", 503: "A dependency is not available", 504: "Waited too long for an agent's answer",
+};
+
+/** Every error status a route can answer: the ones its kind implies and the ones it declares. */
+export function errorStatuses(route: DocumentedRoute): number[] {
+  const statuses = new Set<number>([400, ...(route.errors ?? [])]);
+  if (route.access === "user" || route.access === "signed-in") [401, 403].forEach((s) => statuses.add(s));
+  if (route.params) statuses.add(404);
+  // Fastify reads a body on any method but GET/HEAD: too large or not JSON is refused before the handler.
+  if (route.method !== "GET") [413, 415].forEach((s) => statuses.add(s));
+  return [...statuses].sort();
+}
+
+function parameters(route: DocumentedRoute) {
+  const list: Record<string, unknown>[] = [];
+  for (const [where, schema] of [["path", route.params], ["query", route.query]] as const) {
+    if (!schema) continue;
+    const json = jsonSchema(schema) as { properties?: Record<string, unknown>; required?: string[] };
+    for (const [name, property] of Object.entries(json.properties ?? {})) {
+      list.push({ name, in: where, required: where === "path" || (json.required ?? []).includes(name), schema: property });
+    }
+  }
+  // A wildcard route (Better Auth's endpoints) is one path parameter for whatever follows its prefix.
+  if (route.url.endsWith("*")) list.push({ name: "path", in: "path", required: true, schema: { type: "string", minLength: 1 } });
+  return list;
+}
+
+function successResponse(route: DocumentedRoute) {
+  if (route.response) return { content: { "application/json": { schema: jsonSchema(route.response) } } };
+  if (route.produces) return { content: { [route.produces]: { schema: { type: "string" } } } };
+  return {};
+}
+
+const SECURITY: Record<Access, Record<string, string[]>[]> = {
+  public: [],
+  user: [{ session: [] }, { apiToken: [] }],
+  "signed-in": [{ session: [] }],
+  agent: [],
+};
+
+function operation(route: DocumentedRoute) {
+  const responses: Record<string, unknown> = {};
+  for (const status of route.answers ?? [200]) {
+    responses[status] = { description: STATUS_TEXT[status] ?? "OK", ...(status === 204 ? {} : successResponse(route)) };
+  }
+  for (const status of errorStatuses(route)) {
+    const content = route.foreignErrors ? {} : { content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorBody" } } } };
+    responses[status] = { description: STATUS_TEXT[status] ?? "Error", ...content };
+  }
+  const params = parameters(route);
+  return {
+    summary: route.summary,
+    operationId: `${route.method.toLowerCase()} ${route.url}`,
+    "x-access": route.access,
+    ...(route.permission ? { "x-permission": route.permission } : {}),
+    ...(params.length ? { parameters: params } : {}),
+    security: SECURITY[route.access],
+    ...(route.body ? { requestBody: { required: !route.optionalBody, content: { "application/json": { schema: jsonSchema(route.body) } } } } : {}),
+    responses,
+  };
+}
+
+/** OpenAPI 3.1 from the registry: paths, who may call them, parameters, bodies and answers from the shared schemas. */
 export function openApiDocument(routes: readonly DocumentedRoute[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = route.url.replace(/:(\w+)/g, "{$1}").replace(/\*$/, "{path}");
-    const params = [...route.url.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } }));
     paths[path] ??= {};
-    paths[path]![route.method.toLowerCase()] = {
-      summary: route.summary,
-      "x-access": route.access,
-      ...(route.permission ? { "x-permission": route.permission } : {}),
-      ...(params.length ? { parameters: params } : {}),
-      ...(route.access === "user" ? { security: [{ session: [] }, { apiToken: [] }] } : {}),
-      ...(route.body ? { requestBody: { content: { "application/json": { schema: jsonSchema(route.body) } } } } : {}),
-      responses: {
-        "200": route.response ? { description: "OK", content: { "application/json": { schema: jsonSchema(route.response) } } } : { description: "OK" },
-        default: { description: "ErrorBody { error: { code, message, fields? } }" },
-      },
-    };
+    paths[path]![route.method.toLowerCase()] = operation(route);
   }
   return {
     openapi: "3.1.0",
@@ -71,6 +172,7 @@ export function openApiDocument(routes: readonly DocumentedRoute[]) {
         session: { type: "apiKey", in: "cookie", name: "better-auth.session_token" },
         apiToken: { type: "http", scheme: "bearer", description: "thr_api_... from Settings → API tokens" },
       },
+      schemas: { ErrorBody: jsonSchema(ErrorBody) },
     },
     paths,
   };

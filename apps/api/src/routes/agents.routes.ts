@@ -8,7 +8,7 @@ import type { ApiDeps } from "../services";
 export async function agentRoutes(app: FastifyInstance, deps: ApiDeps) {
   const { resolveIdentity, fleet } = deps;
 
-  app.post("/api/enrolment-tokens", { config: { doc: { summary: "Create an enrolment token (shown once)", access: "user", permission: "agent.enrol", body: CreateEnrolmentToken, response: EnrolmentTokenCreated } } }, async (request, reply) => {
+  app.post("/api/enrolment-tokens", { config: { doc: { summary: "Create an enrolment token (shown once)", access: "user", optionalBody: true, answers: [201], errors: [429], permission: "agent.enrol", body: CreateEnrolmentToken, response: EnrolmentTokenCreated } } }, async (request, reply) => {
     const { actor } = await resolveIdentity(request);
     const body = parseOrThrow(CreateEnrolmentToken, request.body ?? {}, "enrolment token request");
     return reply.status(201).send(await fleet.createEnrolmentToken(actor, body));
@@ -19,13 +19,13 @@ export async function agentRoutes(app: FastifyInstance, deps: ApiDeps) {
     return { agents: await fleet.agents(actor) };
   });
 
-  app.put("/api/agents/:id/labels", { config: { doc: { summary: "Replace an agent's labels", access: "user", permission: "agent.manage", body: AgentLabels, response: AgentView } } }, async (request) => {
+  app.put("/api/agents/:id/labels", { config: { doc: { summary: "Replace an agent's labels", access: "user", params: IdParams, permission: "agent.manage", body: AgentLabels, response: AgentView } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
     const { id } = parseOrThrow(IdParams, request.params, "agent id");
     return fleet.setLabels(actor, id, request.body);
   });
 
-  app.post("/api/agents/:id/revoke", { config: { doc: { summary: "Revoke an agent: disconnected now, refused after", access: "user", permission: "agent.manage" } } }, async (request, reply) => {
+  app.post("/api/agents/:id/revoke", { config: { doc: { summary: "Revoke an agent: disconnected now, refused after", access: "user", params: IdParams, answers: [204], permission: "agent.manage" } } }, async (request, reply) => {
     const { actor } = await resolveIdentity(request);
     const { id } = parseOrThrow(IdParams, request.params, "agent id");
     await fleet.revoke(actor, id);

@@ -36,7 +36,7 @@ export async function authRoutes(app: FastifyInstance, deps: Pick<ApiDeps, "auth
   app.route({
     method: ["GET", "POST"],
     url: "/api/auth/*",
-    config: { doc: { summary: "Better Auth: sign-up, sign-in, sign-out, session (see better-auth's docs)", access: "public" } },
+    config: { doc: { summary: "Better Auth: sign-up, sign-in, sign-out, session (see better-auth's docs)", access: "public", errors: [401, 403, 404, 422, 429], foreignErrors: true } },
     async handler(request, reply) {
       if (request.method === "POST") await rateLimit(request, reply);
       const url = new URL(request.url, `http://${request.headers.host ?? "localhost"}`);
@@ -53,7 +53,8 @@ export async function authRoutes(app: FastifyInstance, deps: Pick<ApiDeps, "auth
       response.headers.forEach((value, key) => {
         if (key !== "set-cookie" && key !== "content-length") reply.header(key, value);
       });
-      return reply.send(response.body ? withoutSessionToken(await response.text()) : null);
+      // No body is no body (Better Auth's 404), not the JSON text "null".
+      return response.body ? reply.send(withoutSessionToken(await response.text())) : reply.send();
     },
   });
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { Health } from "@throng/protocol/api";
+import { Health } from "@throng/protocol/api";
 import { THRONG_VERSION } from "@throng/protocol/version";
 import type { ApiDeps } from "../services";
 
@@ -14,7 +14,7 @@ async function probe(check: () => Promise<void>): Promise<"ok" | "down"> {
 
 /** GET /health: database and Redis status; 503 when either is down so a load balancer can react. */
 export async function healthRoutes(app: FastifyInstance, deps: Pick<ApiDeps, "health">) {
-  app.get("/health", { config: { doc: { summary: "Database and Redis status", access: "public" } } }, async (_request, reply) => {
+  app.get("/health", { config: { doc: { summary: "Database and Redis status", access: "public", response: Health, answers: [200, 503] } } }, async (_request, reply) => {
     const [database, redis] = await Promise.all([probe(deps.health.database), probe(deps.health.redis)]);
     const status = database === "ok" && redis === "ok" ? "ok" : "degraded";
     const health: Health = { status, database, redis, version: THRONG_VERSION };

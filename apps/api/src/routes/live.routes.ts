@@ -15,7 +15,7 @@ const KEEPALIVE_MS = 15_000;
  * run's current seq, so the browser can tell whether anything it fetched before is already stale.
  */
 export async function liveRoutes(app: FastifyInstance, deps: ApiDeps) {
-  app.get("/api/runs/:id/live", { config: { doc: { summary: "Server-sent events: the run's numbered live messages", access: "user", permission: "run.read" } } }, async (request, reply) => {
+  app.get("/api/runs/:id/live", { config: { doc: { summary: "Server-sent events: the run's numbered live messages", access: "user", params: IdParams, produces: "text/event-stream", permission: "run.read" } } }, async (request, reply) => {
     const { actor } = await deps.resolveIdentity(request);
     const { id } = parseOrThrow(IdParams, request.params, "run id");
     const run = await deps.runs.get(actor, id);

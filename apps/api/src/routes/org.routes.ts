@@ -1,14 +1,15 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { ThrongError, parseOrThrow } from "@throng/protocol/errors";
-import { Me } from "@throng/protocol/api";
+import { IdParams, Me, TokenParams } from "@throng/protocol/api";
 import {
   AcceptInvitation, ApiTokenCreated, ApiTokenView, AuditEntry, ChangeRole, CreateApiToken, CreateInvitation,
   InvitationCreated, InvitationPreview, InvitationView, MemberView, Membership, OrgSettings, SwitchOrg,
 } from "@throng/protocol/orgs";
 import type { ApiDeps } from "../services";
 
-const AnyId = z.object({ id: z.string().min(1, "missing id").max(100) });
+/** Members are named by their user id, which the auth library makes (text, not a UUID). */
+const MemberParams = z.object({ id: z.string().min(1, "missing id").max(100) });
 
 /** The signed-in user and their organisations: members, roles, invitations, API tokens, audit log, settings. */
 export async function orgRoutes(app: FastifyInstance, deps: ApiDeps) {
@@ -29,7 +30,7 @@ export async function orgRoutes(app: FastifyInstance, deps: ApiDeps) {
     return { orgs: await orgs.memberships(user.id, org.id) };
   });
 
-  app.post("/api/orgs/switch", { config: { doc: { summary: "Make another of the user's organisations the active one", access: "signed-in", body: SwitchOrg } } }, async (request, reply) => {
+  app.post("/api/orgs/switch", { config: { doc: { summary: "Make another of the user's organisations the active one", access: "signed-in", answers: [204], errors: [404], body: SwitchOrg } } }, async (request, reply) => {
     const { user, sessionId } = await browserOnly(request);
     const { orgId } = parseOrThrow(SwitchOrg, request.body, "organisation switch");
     await orgs.switchOrg(user.id, sessionId, orgId);
@@ -41,25 +42,25 @@ export async function orgRoutes(app: FastifyInstance, deps: ApiDeps) {
     return { members: await orgs.members(actor) };
   });
 
-  app.patch("/api/members/:id", { config: { doc: { summary: "Change a member's role", access: "user", permission: "member.manage", body: ChangeRole } } }, async (request, reply) => {
+  app.patch("/api/members/:id", { config: { doc: { summary: "Change a member's role", access: "user", params: MemberParams, answers: [204], errors: [404, 409], permission: "member.manage", body: ChangeRole } } }, async (request, reply) => {
     const { actor } = await resolveIdentity(request);
-    await orgs.changeRole(actor, parseOrThrow(AnyId, request.params, "member id").id, request.body);
+    await orgs.changeRole(actor, parseOrThrow(MemberParams, request.params, "member id").id, request.body);
     return reply.status(204).send();
   });
 
-  app.delete("/api/members/:id", { config: { doc: { summary: "Remove a member", access: "user", permission: "member.manage" } } }, async (request, reply) => {
+  app.delete("/api/members/:id", { config: { doc: { summary: "Remove a member", access: "user", params: MemberParams, answers: [204], errors: [409], permission: "member.manage" } } }, async (request, reply) => {
     const { actor } = await resolveIdentity(request);
-    await orgs.removeMember(actor, parseOrThrow(AnyId, request.params, "member id").id);
+    await orgs.removeMember(actor, parseOrThrow(MemberParams, request.params, "member id").id);
     return reply.status(204).send();
   });
 
-  app.post("/api/members/leave", { config: { doc: { summary: "Leave the active organisation", access: "signed-in" } } }, async (request, reply) => {
+  app.post("/api/members/leave", { config: { doc: { summary: "Leave the active organisation", access: "signed-in", answers: [204], errors: [409] } } }, async (request, reply) => {
     const { actor } = await browserOnly(request);
     await orgs.leave(actor);
     return reply.status(204).send();
   });
 
-  app.post("/api/invitations", { config: { doc: { summary: "Create an invitation link (shown once)", access: "user", permission: "member.manage", body: CreateInvitation, response: InvitationCreated } } }, async (request, reply) => {
+  app.post("/api/invitations", { config: { doc: { summary: "Create an invitation link (shown once)", access: "user", optionalBody: true, answers: [201], permission: "member.manage", body: CreateInvitation, response: InvitationCreated } } }, async (request, reply) => {
     const { actor } = await resolveIdentity(request);
     return reply.status(201).send(await orgs.createInvitation(actor, request.body));
   });
@@ -69,17 +70,17 @@ export async function orgRoutes(app: FastifyInstance, deps: ApiDeps) {
     return { invitations: await orgs.invitations(actor) };
   });
 
-  app.delete("/api/invitations/:id", { config: { doc: { summary: "Revoke a pending invitation", access: "user", permission: "member.manage" } } }, async (request, reply) => {
+  app.delete("/api/invitations/:id", { config: { doc: { summary: "Revoke a pending invitation", access: "user", params: IdParams, answers: [204], permission: "member.manage" } } }, async (request, reply) => {
     const { actor } = await resolveIdentity(request);
-    await orgs.revokeInvitation(actor, parseOrThrow(AnyId, request.params, "invitation id").id);
+    await orgs.revokeInvitation(actor, parseOrThrow(IdParams, request.params, "invitation id").id);
     return reply.status(204).send();
   });
 
-  app.get("/api/invitations/preview/:token", { config: { doc: { summary: "Which organisation and role an invitation link is for", access: "public", response: InvitationPreview } } }, async (request) => {
-    return orgs.previewInvitation(parseOrThrow(z.object({ token: z.string().min(1).max(200) }), request.params, "invitation").token);
+  app.get("/api/invitations/preview/:token", { config: { doc: { summary: "Which organisation and role an invitation link is for", access: "public", params: TokenParams, response: InvitationPreview } } }, async (request) => {
+    return orgs.previewInvitation(parseOrThrow(TokenParams, request.params, "invitation").token);
   });
 
-  app.post("/api/invitations/accept", { config: { doc: { summary: "Join the organisation of an invitation link", access: "signed-in", body: AcceptInvitation } } }, async (request) => {
+  app.post("/api/invitations/accept", { config: { doc: { summary: "Join the organisation of an invitation link", access: "signed-in", errors: [404, 409], response: z.object({ orgId: z.string() }), body: AcceptInvitation } } }, async (request) => {
     const { user, sessionId } = await browserOnly(request);
     const { orgId } = await orgs.acceptInvitation(user, request.body);
     await orgs.switchOrg(user.id, sessionId, orgId);
@@ -91,14 +92,14 @@ export async function orgRoutes(app: FastifyInstance, deps: ApiDeps) {
     return { tokens: await apiTokens.list(actor) };
   });
 
-  app.post("/api/tokens", { config: { doc: { summary: "Create an API token (shown once)", access: "user", permission: "token.manage", body: CreateApiToken, response: ApiTokenCreated } } }, async (request, reply) => {
+  app.post("/api/tokens", { config: { doc: { summary: "Create an API token (shown once)", access: "user", answers: [201], permission: "token.manage", body: CreateApiToken, response: ApiTokenCreated } } }, async (request, reply) => {
     const { actor } = await resolveIdentity(request);
     return reply.status(201).send(await apiTokens.create(actor, request.body));
   });
 
-  app.delete("/api/tokens/:id", { config: { doc: { summary: "Revoke an API token", access: "user", permission: "token.manage" } } }, async (request, reply) => {
+  app.delete("/api/tokens/:id", { config: { doc: { summary: "Revoke an API token", access: "user", params: IdParams, answers: [204], permission: "token.manage" } } }, async (request, reply) => {
     const { actor } = await resolveIdentity(request);
-    await apiTokens.revoke(actor, parseOrThrow(AnyId, request.params, "token id").id);
+    await apiTokens.revoke(actor, parseOrThrow(IdParams, request.params, "token id").id);
     return reply.status(204).send();
   });
 

@@ -39,37 +39,37 @@ export async function planRoutes(app: FastifyInstance, deps: ApiDeps) {
     return reply.status(204).send();
   });
 
-  app.post("/api/plans", { config: { doc: { summary: "Save a new plan", access: "user", permission: "plan.write", body: SavePlan, response: PlanView } } }, async (request, reply) => {
+  app.post("/api/plans", { config: { doc: { summary: "Save a new plan", access: "user", answers: [201], permission: "plan.write", body: SavePlan, response: PlanView } } }, async (request, reply) => {
     const { actor } = await resolveIdentity(request);
     return reply.status(201).send(await plans.create(actor, request.body));
   });
 
   app.post(
     "/api/plans/try",
-    { config: { doc: { summary: "Try a plan's session: one client connects from an online agent and runs its steps; each step's bytes and result (409 without an online agent, 504 when it does not answer)", access: "user", permission: "run.start", body: TryPlan, response: TrialView } } },
+    { config: { doc: { summary: "Try a plan's session: one client connects from an online agent and runs its steps; each step's bytes and result (409 without an online agent, 504 when it does not answer)", access: "user", errors: [404, 409, 504], permission: "run.start", body: TryPlan, response: TrialView } } },
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return trials.run(actor, request.body);
     },
   );
 
-  app.get("/api/plans/:id", { config: { doc: { summary: "Read a plan", access: "user", permission: "plan.read", response: PlanView } } }, async (request) => {
+  app.get("/api/plans/:id", { config: { doc: { summary: "Read a plan", access: "user", params: IdParams, permission: "plan.read", response: PlanView } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
     const { id } = parseOrThrow(IdParams, request.params, "plan id");
     return plans.get(actor, id);
   });
 
-  app.put("/api/plans/:id", { config: { doc: { summary: "Save a new version of a plan (past runs keep theirs)", access: "user", permission: "plan.write", body: UpdatePlan, response: PlanView } } }, async (request) => {
+  app.put("/api/plans/:id", { config: { doc: { summary: "Save a new version of a plan (past runs keep theirs)", access: "user", params: IdParams, errors: [409], permission: "plan.write", body: UpdatePlan, response: PlanView } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
     return plans.update(actor, parseOrThrow(IdParams, request.params, "plan id").id, request.body);
   });
 
-  app.get("/api/plans/:id/versions", { config: { doc: { summary: "Every version of a plan, newest first", access: "user", permission: "plan.read", response: z.object({ versions: z.array(PlanVersionView) }) } } }, async (request) => {
+  app.get("/api/plans/:id/versions", { config: { doc: { summary: "Every version of a plan, newest first", access: "user", params: IdParams, permission: "plan.read", response: z.object({ versions: z.array(PlanVersionView) }) } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
     return { versions: await plans.versions(actor, parseOrThrow(IdParams, request.params, "plan id").id) };
   });
 
-  app.post("/api/plans/:id/runs", { config: { doc: { summary: "Start a run of a plan (429 with Retry-After past the caller's runs per minute)", access: "user", permission: "run.start", response: RunView } } }, async (request, reply) => {
+  app.post("/api/plans/:id/runs", { config: { doc: { summary: "Start a run of a plan (429 with Retry-After past the caller's runs per minute)", access: "user", params: IdParams, answers: [201], errors: [409, 429], permission: "run.start", response: RunView } } }, async (request, reply) => {
     const { actor, caller } = await resolveIdentity(request);
     await limitCaller(caller, reply, "runCreate");
     const { id } = parseOrThrow(IdParams, request.params, "plan id");

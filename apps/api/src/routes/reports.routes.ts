@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { parseOrThrow } from "@throng/protocol/errors";
-import { IdParams } from "@throng/protocol/api";
+import { IdParams, TokenParams } from "@throng/protocol/api";
 import { RunReport } from "@throng/protocol/run";
 import {
   CreateShareLink, EstimateView, RunComparison, SaveEstimate, ShareLinkCreated, ShareLinkView, TargetView,
@@ -12,7 +12,6 @@ import type { ApiDeps } from "../services";
 const CompareQuery = z.object({
   ids: z.string().transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean)).pipe(z.array(z.string().uuid("each id must be a run UUID")).max(10, "compare at most 10 runs")),
 });
-const TokenParams = z.object({ token: z.string().min(1).max(200) });
 const NameParams = z.object({ name: z.string().min(1).max(100) });
 
 /** Reports, exports, comparisons, share links and saved capacity estimates. */
@@ -20,13 +19,13 @@ export async function reportRoutes(app: FastifyInstance, deps: ApiDeps) {
   const { resolveIdentity, reports, estimates } = deps;
   const limitCaller = createCallerLimits(deps);
 
-  app.get("/api/runs/:id/report", { config: { doc: { summary: "A run's report: the run with verdicts and capacity, and its series (an export: 429 with Retry-After past the caller's exports per minute)", access: "user", permission: "run.read", response: RunReport } } }, async (request, reply) => {
+  app.get("/api/runs/:id/report", { config: { doc: { summary: "A run's report: the run with verdicts and capacity, and its series (an export: 429 with Retry-After past the caller's exports per minute)", access: "user", params: IdParams, errors: [429], permission: "run.read", response: RunReport } } }, async (request, reply) => {
     const { actor, caller } = await resolveIdentity(request);
     await limitCaller(caller, reply, "export");
     return reports.report(actor, parseOrThrow(IdParams, request.params, "run id").id);
   });
 
-  app.get("/api/runs/:id/series.csv", { config: { doc: { summary: "The per-second series as CSV (an export: 429 with Retry-After past the caller's exports per minute)", access: "user", permission: "run.read" } } }, async (request, reply) => {
+  app.get("/api/runs/:id/series.csv", { config: { doc: { summary: "The per-second series as CSV (an export: 429 with Retry-After past the caller's exports per minute)", access: "user", params: IdParams, produces: "text/csv", errors: [429], permission: "run.read" } } }, async (request, reply) => {
     const { actor, caller } = await resolveIdentity(request);
     await limitCaller(caller, reply, "export");
     const { id } = parseOrThrow(IdParams, request.params, "run id");
@@ -36,32 +35,32 @@ export async function reportRoutes(app: FastifyInstance, deps: ApiDeps) {
       .send(await reports.csv(actor, id));
   });
 
-  app.get("/api/runs/compare", { config: { doc: { summary: "Runs side by side with deltas against the first", access: "user", permission: "run.read", response: RunComparison } } }, async (request) => {
+  app.get("/api/runs/compare", { config: { doc: { summary: "Runs side by side with deltas against the first", access: "user", query: CompareQuery, permission: "run.read", response: RunComparison } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
     return reports.compare(actor, parseOrThrow(CompareQuery, request.query, "comparison").ids);
   });
 
-  app.post("/api/runs/:id/share-links", { config: { doc: { summary: "Create a public read-only link to the report (shown once)", access: "user", permission: "share.manage", body: CreateShareLink, response: ShareLinkCreated } } }, async (request, reply) => {
+  app.post("/api/runs/:id/share-links", { config: { doc: { summary: "Create a public read-only link to the report (shown once)", access: "user", params: IdParams, optionalBody: true, answers: [201], permission: "share.manage", body: CreateShareLink, response: ShareLinkCreated } } }, async (request, reply) => {
     const { actor } = await resolveIdentity(request);
     return reply.status(201).send(await reports.createShareLink(actor, parseOrThrow(IdParams, request.params, "run id").id, request.body));
   });
 
-  app.get("/api/runs/:id/share-links", { config: { doc: { summary: "A run's share links (never their secrets)", access: "user", permission: "run.read", response: z.object({ links: z.array(ShareLinkView) }) } } }, async (request) => {
+  app.get("/api/runs/:id/share-links", { config: { doc: { summary: "A run's share links (never their secrets)", access: "user", params: IdParams, permission: "run.read", response: z.object({ links: z.array(ShareLinkView) }) } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
     return { links: await reports.shareLinks(actor, parseOrThrow(IdParams, request.params, "run id").id) };
   });
 
-  app.delete("/api/share-links/:id", { config: { doc: { summary: "Revoke a share link", access: "user", permission: "share.manage" } } }, async (request, reply) => {
+  app.delete("/api/share-links/:id", { config: { doc: { summary: "Revoke a share link", access: "user", params: IdParams, answers: [204], permission: "share.manage" } } }, async (request, reply) => {
     const { actor } = await resolveIdentity(request);
     await reports.revokeShareLink(actor, parseOrThrow(IdParams, request.params, "share link id").id);
     return reply.status(204).send();
   });
 
-  app.get("/api/public/reports/:token", { config: { doc: { summary: "A shared report, read-only, without signing in", access: "public", response: RunReport } } }, async (request) => {
+  app.get("/api/public/reports/:token", { config: { doc: { summary: "A shared report, read-only, without signing in", access: "public", params: TokenParams, response: RunReport } } }, async (request) => {
     return reports.publicReport(parseOrThrow(TokenParams, request.params, "share link").token);
   });
 
-  app.post("/api/runs/:id/estimates", { config: { doc: { summary: "Keep this run's capacity estimate against a target and build", access: "user", permission: "run.start", body: SaveEstimate, response: EstimateView } } }, async (request, reply) => {
+  app.post("/api/runs/:id/estimates", { config: { doc: { summary: "Keep this run's capacity estimate against a target and build", access: "user", params: IdParams, answers: [201], errors: [409], permission: "run.start", body: SaveEstimate, response: EstimateView } } }, async (request, reply) => {
     const { actor } = await resolveIdentity(request);
     return reply.status(201).send(await estimates.save(actor, parseOrThrow(IdParams, request.params, "run id").id, request.body));
   });
@@ -71,7 +70,7 @@ export async function reportRoutes(app: FastifyInstance, deps: ApiDeps) {
     return { targets: await estimates.targets(actor) };
   });
 
-  app.get("/api/targets/:name/estimates", { config: { doc: { summary: "A target's capacity history, oldest first, with changes", access: "user", permission: "run.read", response: z.object({ estimates: z.array(EstimateView) }) } } }, async (request) => {
+  app.get("/api/targets/:name/estimates", { config: { doc: { summary: "A target's capacity history, oldest first, with changes", access: "user", params: NameParams, permission: "run.read", response: z.object({ estimates: z.array(EstimateView) }) } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
     return { estimates: await estimates.history(actor, parseOrThrow(NameParams, request.params, "target").name) };
   });

@@ -15,25 +15,25 @@ export async function runRoutes(app: FastifyInstance, deps: ApiDeps) {
     return runs.list(actor, parseOrThrow(RunsQuery, request.query, "runs query"));
   });
 
-  app.get("/api/runs/:id", { config: { doc: { summary: "Read a run", access: "user", permission: "run.read", response: RunView } } }, async (request) => {
+  app.get("/api/runs/:id", { config: { doc: { summary: "Read a run", access: "user", params: IdParams, permission: "run.read", response: RunView } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
     const { id } = parseOrThrow(IdParams, request.params, "run id");
     return runs.get(actor, id);
   });
 
-  app.get("/api/runs/:id/series", { config: { doc: { summary: "A run's merged per-second series", access: "user", permission: "run.read", response: RunSeries } } }, async (request) => {
+  app.get("/api/runs/:id/series", { config: { doc: { summary: "A run's merged per-second series", access: "user", params: IdParams, permission: "run.read", response: RunSeries } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
     const { id } = parseOrThrow(IdParams, request.params, "run id");
     return runs.series(actor, id);
   });
 
-  app.get("/api/runs/:id/server", { config: { doc: { summary: "The server under test, second by second, as the plan's watchers sampled it", access: "user", permission: "run.read", response: RunServerSeries } } }, async (request) => {
+  app.get("/api/runs/:id/server", { config: { doc: { summary: "The server under test, second by second, as the plan's watchers sampled it", access: "user", params: IdParams, permission: "run.read", response: RunServerSeries } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
     const { id } = parseOrThrow(IdParams, request.params, "run id");
     return runs.serverSeries(actor, id);
   });
 
-  app.post("/api/runs/:id/abort", { config: { doc: { summary: "Abort a run: every agent stops", access: "user", permission: "run.abort", response: RunView } } }, async (request) => {
+  app.post("/api/runs/:id/abort", { config: { doc: { summary: "Abort a run: every agent stops", access: "user", params: IdParams, errors: [409], permission: "run.abort", response: RunView } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
     const { id } = parseOrThrow(IdParams, request.params, "run id");
     await orchestrator.abortRun(actor, id);

@@ -24,14 +24,14 @@ export async function scriptRoutes(app: FastifyInstance, deps: ApiDeps) {
 
   app.post("/api/scripts", {
     bodyLimit: SCRIPT_UPLOAD_BODY_LIMIT,
-    config: { doc: { summary: "Upload a script bundle (201; the same bytes again answer 200 with the stored one)", access: "user", permission: "plan.write", body: UploadScript, response: ScriptSummary } },
+    config: { doc: { summary: "Upload a script bundle (201; the same bytes again answer 200 with the stored one)", access: "user", answers: [200, 201], permission: "plan.write", body: UploadScript, response: ScriptSummary } },
   }, async (request, reply) => {
     const { actor } = await resolveIdentity(request);
     const { script, created } = await scripts.upload(actor, request.body);
     return reply.status(created ? 201 : 200).send(script);
   });
 
-  app.get("/api/scripts/:sha256", { config: { doc: { summary: "Read a script bundle with its source", access: "user", permission: "plan.read", response: ScriptView } } }, async (request) => {
+  app.get("/api/scripts/:sha256", { config: { doc: { summary: "Read a script bundle with its source", access: "user", params: ScriptParams, permission: "plan.read", response: ScriptView } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
     return scripts.get(actor, parseOrThrow(ScriptParams, request.params, "script hash").sha256);
   });

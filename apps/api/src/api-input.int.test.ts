@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ErrorBody } from "@throng/protocol/errors";
+import { pingPlan } from "./testing/plans";
+import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
+
+// Defects a fuzzer (schemathesis, issue 19) found: bad input answered 500, and undeclared methods 404.
+const plan = pingPlan;
+
+let api: TestApi;
+let user: TestUser;
+beforeAll(async () => {
+  api = await startTestApi();
+  user = await api.signUp("Fuzzed");
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+function validationError(answer: { status: number; json: unknown }) {
+  expect(answer.status).toBe(400);
+  const body = ErrorBody.parse(answer.json);
+  expect(body.error.code).toBe("validation_failed");
+  return body.error;
+}
+
+describe("bad input is a 400 naming the field, never a 500", () => {
+  it("an invitation id that is not a UUID (was a database error)", async () => {
+    const error = validationError(await user.request("DELETE", "/api/invitations/7%C3%BB"));
+    expect(error.fields).toEqual([{ path: "id", message: "must be a UUID" }]);
+  });
+
+  it("an API token id that is not a UUID (was a database error)", async () => {
+    const error = validationError(await user.request("DELETE", "/api/tokens/0"));
+    expect(error.fields?.[0]?.path).toBe("id");
+  });
+
+  it("text holding a lone UTF-16 surrogate, anywhere in a JSON body (PostgreSQL refuses it)", async () => {
+    // Raw JSON text: JSON.stringify would write the same escape, but this is what a client puts on the wire.
+    const body = JSON.stringify(plan).replace('"lobby ping"', '"lobby \\ud800 ping"');
+    const error = validationError(await user.request("POST", "/api/plans", body));
+    expect(error.fields).toEqual([{ path: "name", message: "contains invalid Unicode (a lone surrogate)" }]);
+    expect(error.message).toContain("name: contains invalid Unicode");
+    const nested = validationError(await user.request("PUT", "/api/org/settings", '{"targetAllowList":["ok","\\udfff"]}'));
+    expect(nested.fields?.[0]?.path).toBe("targetAllowList.1");
+    const key = validationError(await user.request("PUT", "/api/agents/00000000-0000-4000-8000-000000000000/labels", '{"labels":{"\\ud800":"x"}}'));
+    expect(key.fields?.[0]?.message).toBe("its name contains invalid Unicode (a lone surrogate)");
+  });
+
+  it("a NUL character in text (PostgreSQL's jsonb refused it: 'unsupported Unicode escape sequence')", async () => {
+    const body = JSON.stringify(plan).replace('"lobby ping"', '"lobby \\u0000 ping"');
+    const error = validationError(await user.request("POST", "/api/plans", body));
+    expect(error.fields).toEqual([{ path: "name", message: "contains a NUL character (U+0000), which cannot be stored" }]);
+  });
+
+  it("JSON null where a body may be left out is refused, not read as the defaults", async () => {
+    const error = validationError(await user.request("POST", "/api/enrolment-tokens", "null"));
+    expect(error.fields?.[0]?.path).toBe("(root)");
+    expect((await user.request("POST", "/api/enrolment-tokens")).status).toBe(201);
+  });
+
+  it("a path parameter longer than the router takes is a 400 ErrorBody (was Fastify's own 414 shape)", async () => {
+    const error = validationError(await user.request("DELETE", `/api/members/${"0".repeat(300)}`));
+    expect(error.message).toContain("longer than");
+    const declaredMax = validationError(await user.request("GET", `/api/public/reports/${"0".repeat(201)}`));
+    expect(declaredMax.fields?.[0]?.path).toBe("token");
+  });
+
+  it("a well-formed surrogate pair (an emoji) is text like any other", async () => {
+    const answer = await user.request("POST", "/api/plans", { ...plan, name: "lobby 🎮" });
+    expect(answer.status).toBe(201);
+    expect(answer.json.name).toBe("lobby 🎮");
+  });
+
+  it("a plan version past PostgreSQL's integer (was a numeric-out-of-range 500)", async () => {
+    const { json: created } = await user.request("POST", "/api/plans", plan);
+    const error = validationError(await user.request("PUT", `/api/plans/${created.id}`, { version: 9007199254740990, spec: plan }));
+    expect(error.fields?.[0]?.path).toBe("version");
+  });
+});
+
+describe("methods", () => {
+  it("a known path asked with a method it lacks answers 405 with Allow", async () => {
+    const answer = await fetch(`${api.url}/api/plans`, { method: "DELETE" });
+    expect(answer.status).toBe(405);
+    expect(answer.headers.get("allow")).toBe("GET, POST");
+    expect(ErrorBody.parse(await answer.json()).error.code).toBe("method_not_allowed");
+    const parametric = await fetch(`${api.url}/api/plans/00000000-0000-4000-8000-000000000000/runs`, { method: "GET" });
+    expect(parametric.status).toBe(405);
+    expect(parametric.headers.get("allow")).toBe("POST");
+  });
+
+  it("even when the method fails body parsing first (QUERY without a content type)", async () => {
+    const answer = await fetch(`${api.url}/api/agents/0/revoke`, { method: "QUERY" });
+    expect(answer.status).toBe(405);
+    expect(answer.headers.get("allow")).toBe("POST");
+  });
+
+  it("a static path reached through a parametric sibling (PUT /api/plans/try is not PUT /api/plans/:id) is a 405", async () => {
+    const answer = await user.request("PUT", "/api/plans/try", { version: 1, spec: plan });
+    expect(answer.status).toBe(405);
+    expect(ErrorBody.parse(answer.json).error.code).toBe("method_not_allowed");
+    const accept = await fetch(`${api.url}/api/invitations/accept`, { method: "OPTIONS" });
+    expect(accept.headers.get("allow")).toBe("POST");
+  });
+
+  it("Better Auth's bodiless 404 stays bodiless", async () => {
+    const answer = await fetch(`${api.url}/api/auth/no-such-endpoint`);
+    expect(answer.status).toBe(404);
+    expect(await answer.text()).toBe("");
+  });
+
+  it("an unknown path is still a 404", async () => {
+    const answer = await fetch(`${api.url}/api/nothing-here`, { method: "DELETE" });
+    expect(answer.status).toBe(404);
+  });
+});
+
+describe("the OpenAPI document says what the routes check", () => {
+  type Operation = { parameters?: { name: string; in: string; required: boolean; schema: Record<string, unknown> }[]; security?: unknown[]; responses: Record<string, unknown>; requestBody?: { required: boolean } };
+  let paths: Record<string, Record<string, Operation>>;
+  beforeAll(async () => {
+    paths = ((await (await fetch(`${api.url}/api/openapi.json`)).json()) as { paths: typeof paths }).paths;
+  });
+
+  it("declares every path parameter of every route with its schema (UUIDs as uuid)", () => {
+    for (const [path, operations] of Object.entries(paths)) {
+      const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      for (const [method, operation] of Object.entries(operations)) {
+        const declared = (operation.parameters ?? []).filter((p) => p.in === "path").map((p) => p.name);
+        expect(declared, `${method.toUpperCase()} ${path}`).toEqual(names);
+      }
+    }
+    expect(paths["/api/tokens/{id}"]?.delete?.parameters?.[0]?.schema).toMatchObject({ type: "string", format: "uuid" });
+    expect(paths["/api/invitations/{id}"]?.delete?.parameters?.[0]?.schema).toMatchObject({ format: "uuid" });
+    expect(paths["/api/runs/compare"]?.get?.parameters).toEqual([expect.objectContaining({ name: "ids", in: "query", required: true })]);
+  });
+
+  it("declares the statuses a route answers, and who may call it", () => {
+    expect(Object.keys(paths["/api/tokens/{id}"]!.delete!.responses).sort()).toEqual(["204", "400", "401", "403", "404", "413", "415"]);
+    expect(Object.keys(paths["/api/plans"]!.post!.responses)).toContain("201");
+    expect(paths["/health"]?.get?.security).toEqual([]);
+    expect(paths["/api/orgs"]?.get?.security).toEqual([{ session: [] }]);
+    expect(paths["/api/plans"]?.get?.security).toEqual([{ session: [] }, { apiToken: [] }]);
+    expect(paths["/api/invitations"]?.post?.requestBody?.required).toBe(false);
+    expect(paths["/api/plans"]?.post?.requestBody?.required).toBe(true);
+  });
+});
