@@ -1,10 +1,12 @@
 // npm test: fresh PostgreSQL and Redis on free ports, vitest (unit + integration), then Playwright against the
-// whole stack; ends with one "N passed, N failed" line over both. Flags: --unit-only, --e2e-only.
+// whole stack, then schemathesis against the api; ends with one "N passed, N failed" line over all.
+// Flags: --unit-only, --e2e-only, --fuzz-only.
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
+import { runApiFuzz } from "./api-fuzz";
 import { packageBin } from "./binaries";
 import { agentBuild, buildIfStale, webBuild } from "./build";
 import { spawnChild, stopAllChildren } from "./child";
@@ -27,10 +29,25 @@ interface Services {
   redisUrl: string;
 }
 
-function phasesFromArgs(args: string[]): { unit: boolean; e2e: boolean } {
-  const unknown = args.filter((arg) => arg !== "--unit-only" && arg !== "--e2e-only");
-  if (unknown.length) throw new Error(`Unknown argument ${unknown.join(" ")}; use --unit-only or --e2e-only.`);
-  return { unit: !args.includes("--e2e-only"), e2e: !args.includes("--unit-only") };
+const ONLY_FLAGS = ["--unit-only", "--e2e-only", "--fuzz-only"];
+
+function phasesFromArgs(args: string[]): { unit: boolean; e2e: boolean; fuzz: boolean } {
+  const unknown = args.filter((arg) => !ONLY_FLAGS.includes(arg));
+  if (unknown.length) throw new Error(`Unknown argument ${unknown.join(" ")}; use ${ONLY_FLAGS.join(", ")}.`);
+  const only = args.find((arg) => ONLY_FLAGS.includes(arg));
+  return { unit: !only || only === "--unit-only", e2e: !only || only === "--e2e-only", fuzz: !only || only === "--fuzz-only" };
+}
+
+async function runFuzz(services: Services): Promise<Counts> {
+  const started = Date.now();
+  log("phase 3: API fuzz (schemathesis from /api/openapi.json against a real api)");
+  const counts = await runApiFuzz({ root, redisUrl: services.redisUrl, runDir, log: prefixedLog("fuzz") }).catch((error: unknown) => {
+    log(`API fuzz failed: ${error instanceof Error ? error.message : String(error)}`);
+    return { ...noCounts, failed: 1 };
+  });
+  await untilExitIfInterrupted();
+  log(`phase 3 done in ${seconds(started)}: ${summaryLine(counts)}`);
+  return counts;
 }
 
 /**
@@ -137,6 +154,7 @@ async function main(): Promise<number> {
     process.env.TEST_DATABASE_URL = services.adminUrl; // For createTestDatabase in phase 2.
     if (phases.unit) counts = addCounts(counts, await runVitest(services));
     if (phases.e2e) counts = addCounts(counts, await runE2e(services));
+    if (phases.fuzz) counts = addCounts(counts, await runFuzz(services));
   } catch (error) {
     await untilExitIfInterrupted();
     log(`failed: ${error instanceof Error ? error.message : String(error)}`);
