@@ -65,6 +65,17 @@ describe("bad input is a 400 naming the field, never a 500", () => {
     expect(declaredMax.fields?.[0]?.path).toBe("token");
   });
 
+  it("invalid UTF-8 or a NUL in a query string or path parameter", async () => {
+    // %ED%A0%80 is a surrogate encoded as UTF-8, which no decoder accepts; %00 decodes to NUL.
+    for (const path of ["/api/runs/compare?ids=%ED%A0%80", "/api/runs/compare?ids=a%00b", "/api/runs/%ED%A0%80", "/api/targets/a%00b/estimates"]) {
+      const answer = await user.request("GET", path);
+      expect(answer.status, path).toBe(400);
+      expect(ErrorBody.parse(answer.json).error.code, path).toBe("validation_failed");
+    }
+    const nul = await user.request("GET", "/api/targets/a%00b/estimates");
+    expect(nul.json.error.fields?.[0]).toEqual({ path: "name", message: "contains a NUL character (U+0000), which cannot be stored" });
+  });
+
   it("a well-formed surrogate pair (an emoji) is text like any other", async () => {
     const answer = await user.request("POST", "/api/plans", { ...plan, name: "lobby 🎮" });
     expect(answer.status).toBe(201);
