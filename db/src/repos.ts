@@ -1,6 +1,7 @@
 import type { Db } from "./client";
 import { createFleetRepo } from "./repos/fleet";
 import { createOrgRepo } from "./repos/orgs";
+import { createNotificationRepo } from "./repos/notifications";
 import { createPlanRepo } from "./repos/plans";
 import { createReportRepo } from "./repos/reports";
 import { createRunRepo } from "./repos/runs";
@@ -23,6 +24,7 @@ export function createRepos(db: Db) {
     security: createSecurityRepo(db),
     reports: createReportRepo(db),
     scripts: createScriptRepo(db),
+    notifications: createNotificationRepo(db),
     /** For GET /health. */
     async ping(): Promise<void> {
       await db.selectNoFrom((eb) => eb.val(1).as("one")).execute();

@@ -252,6 +252,30 @@ export interface ScriptBundleTable {
   created_at: Generated<Date>;
 }
 
+export interface NotificationChannelTable {
+  id: string;
+  org_id: string;
+  kind: string;
+  name: string;
+  url: string;
+  events: string[];
+  created_at: Generated<Date>;
+}
+
+export interface NotificationDeliveryTable {
+  id: string;
+  org_id: string;
+  channel_id: string;
+  run_id: string | null;
+  event: string;
+  status: string;
+  attempts: Generated<number>;
+  response_status: number | null;
+  last_error: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export interface Database {
   organization: OrganizationTable;
   member: MemberTable;
@@ -275,4 +299,6 @@ export interface Database {
   share_links: ShareLinkTable;
   capacity_estimates: CapacityEstimateTable;
   script_bundles: ScriptBundleTable;
+  notification_channels: NotificationChannelTable;
+  notification_deliveries: NotificationDeliveryTable;
 }

@@ -9,21 +9,32 @@ import { systemClock, type Jobs, type Log } from "@throng/core/ports";
 import type { Db } from "@throng/db/client";
 import { createRepos } from "@throng/db/repos";
 import { createBus } from "@throng/runtime/redis";
+import { createNotificationService, type NotificationPost } from "@throng/core/notifications/notification-service";
 import { createRunJobProcessor } from "./processors/run-jobs";
+
+/** A notification is one JSON POST; an endpoint that takes longer than 10 s counts as down (and is retried). */
+const postJson: NotificationPost = async (url, body) => {
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", "user-agent": "throng-notifications" }, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000), redirect: "manual" });
+  await response.body?.cancel();
+  return { status: response.status };
+};
 
 /** Builds the runs worker; main.ts and the integration tests both call this. */
 export function composeWorkers(input: {
   db: Db; redis: Redis; workerRedis: Redis; jobs: Jobs; log: Log;
   prefix: string; concurrency: number; heartbeatIntervalMs: number; orchestration?: OrchestratorConfig;
+  /** The dashboard's address for run links in notifications (default http://localhost:3000). */
+  dashboardUrl?: string;
 }) {
   const repos = createRepos(input.db);
   const audit = createAuditLog({ security: repos.security });
   const fleet = createFleetService({ fleet: repos.fleet, bus: createBus(input.redis), clock: systemClock, audit, config: { apiPublicUrl: "", heartbeatIntervalMs: input.heartbeatIntervalMs } });
+  const notifications = createNotificationService({ repos, jobs: input.jobs, post: postJson, dashboardUrl: input.dashboardUrl ?? "http://localhost:3000" });
   const orchestrator = createRunOrchestrator({
     repos, fleet, jobs: input.jobs, bus: createBus(input.redis), clock: systemClock, log: input.log,
-    config: input.orchestration ?? DEFAULT_ORCHESTRATION,
+    config: input.orchestration ?? DEFAULT_ORCHESTRATION, onRunEnded: notifications.runEnded,
   });
-  const process = createRunJobProcessor(orchestrator);
+  const process = createRunJobProcessor(orchestrator, notifications);
   const worker = new Worker(
     QUEUE_RUNS,
     async (job) => {

@@ -7,6 +7,8 @@ export const WorkersEnv = z.object({
   QUEUE_PREFIX: z.string().default("throng"),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
   HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
+  /** The dashboard's address, for the run links in notifications. */
+  WEB_ORIGIN: z.string().url().default("http://localhost:3000"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 export type WorkersEnv = z.infer<typeof WorkersEnv>;

@@ -12,7 +12,7 @@ const redis = createRedis(env.REDIS_URL, "workers");
 const { queue, jobs } = createRunQueue(createRedis(env.REDIS_URL, "workers-queue"), env.QUEUE_PREFIX);
 const { worker } = composeWorkers({
   db, redis, workerRedis: createRedis(env.REDIS_URL, "workers-worker"), jobs, log,
-  prefix: env.QUEUE_PREFIX, concurrency: env.WORKER_CONCURRENCY, heartbeatIntervalMs: env.HEARTBEAT_INTERVAL_MS,
+  prefix: env.QUEUE_PREFIX, concurrency: env.WORKER_CONCURRENCY, heartbeatIntervalMs: env.HEARTBEAT_INTERVAL_MS, dashboardUrl: env.WEB_ORIGIN,
 });
 
 // A heartbeat line so an operator (or a test) can see the worker is alive and what it is doing.

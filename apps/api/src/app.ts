@@ -10,6 +10,7 @@ import { authRoutes } from "./routes/auth.routes";
 import { healthRoutes } from "./routes/health.routes";
 import { liveRoutes } from "./routes/live.routes";
 import { orgRoutes } from "./routes/org.routes";
+import { notificationRoutes } from "./routes/notifications.routes";
 import { planRoutes } from "./routes/plans.routes";
 import { reportRoutes } from "./routes/reports.routes";
 import { runRoutes } from "./routes/runs.routes";
@@ -42,6 +43,7 @@ export async function buildApp(deps: ApiDeps, options: { logger: FastifyBaseLogg
   await app.register(agentRoutes, deps);
   await app.register(planRoutes, deps);
   await app.register(scriptRoutes, deps);
+  await app.register(notificationRoutes, deps);
   await app.register(reportRoutes, deps);
   await app.register(runRoutes, deps);
   await app.register(liveRoutes, deps);

@@ -11,6 +11,7 @@ import { createSessionTrials } from "@throng/core/plans/session-trials";
 import { createEstimateService } from "@throng/core/capacity/estimates";
 import { createReportService } from "@throng/core/reports/report-service";
 import { createScriptService } from "@throng/core/scripts/script-service";
+import { createNotificationService } from "@throng/core/notifications/notification-service";
 import { createRunOrchestrator, DEFAULT_ORCHESTRATION, type OrchestratorConfig } from "@throng/core/runs/run-orchestrator";
 import { createRunService } from "@throng/core/runs/run-service";
 import { systemClock, type Jobs, type Log } from "@throng/core/ports";
@@ -85,6 +86,7 @@ export function composeApi(input: {
     plans: createPlanService({ plans: repos.plans, scripts }),
     scripts,
     runs: createRunService({ repos, fleet, jobs, scripts }),
+    notifications: createNotificationService({ repos, jobs, dashboardUrl: env.WEB_ORIGIN }),
     orchestrator: createRunOrchestrator({ repos, fleet, jobs, bus, clock, log, config: input.orchestration ?? DEFAULT_ORCHESTRATION }),
     fleet,
     ingest: createIngestService({ repos, bus, log, coalesceMs: env.INGEST_COALESCE_MS, onStages: input.onStages }),

@@ -4,6 +4,7 @@ import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
 import { RunView } from "@throng/protocol/run";
 import { ShareLinkCreated } from "@throng/protocol/report";
 import { ScriptSummary } from "@throng/protocol/script-bundle";
+import { NotificationChannelView } from "@throng/protocol/notifications";
 import { can } from "@throng/core/orgs/permissions";
 import type { Action } from "@throng/protocol/orgs";
 import { connectTestAgent, helloWith, type TestAgent } from "./testing/test-agent";
@@ -14,7 +15,7 @@ import { NATIVE_IO_FILE } from "./routes/agent-install.routes";
  * Walks every route in the OpenAPI document and tries it as everyone who must be refused. A route missing
  * from `routes` below fails the suite, so nobody adds an endpoint without deciding who may call it.
  */
-interface Fixture { planId: string; runId: string; agentId: string; memberId: string; invitationId: string; tokenId: string; shareLinkId: string; scriptSha256: string }
+interface Fixture { planId: string; runId: string; agentId: string; memberId: string; invitationId: string; tokenId: string; shareLinkId: string; scriptSha256: string; channelId: string }
 type Kind = "collection" | "own" | "by-id";
 const plan = {
   name: "secret plan", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
@@ -72,6 +73,11 @@ const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: u
   "GET /api/runs/:id/share-links": { kind: "by-id", id: (f) => f.runId },
   "DELETE /api/share-links/:id": { kind: "by-id", id: (f) => f.shareLinkId },
   "POST /api/runs/:id/estimates": { kind: "by-id", id: (f) => f.runId, body: { targetName: "t", build: "1" } },
+  "GET /api/notification-channels": { kind: "collection" },
+  "POST /api/notification-channels": { kind: "own", body: { kind: "slack", name: "x", url: "http://127.0.0.1:9/x", events: ["finished"] } },
+  "DELETE /api/notification-channels/:id": { kind: "by-id", id: (f) => f.channelId },
+  "POST /api/notification-channels/:id/test": { kind: "by-id", id: (f) => f.channelId },
+  "GET /api/notification-deliveries": { kind: "collection" },
   "GET /api/targets": { kind: "collection" },
   "GET /api/targets/:name/estimates": { kind: "collection" },
 };
@@ -117,7 +123,8 @@ beforeAll(async () => {
   expiredToken = expired.token;
   const shareLinkId = ShareLinkCreated.parse((await victim.request("POST", `/api/runs/${runId}/share-links`, {})).json).id;
   const scriptSha256 = ScriptSummary.parse((await victim.request("POST", "/api/scripts", { name: "secret.mjs", source: "export default async () => { /* victim */ };" })).json).sha256;
-  fixture = { planId, runId, agentId: ready.agentId, memberId: members.find((m: MemberView) => m.role === "viewer")!.id, invitationId, tokenId, shareLinkId, scriptSha256 };
+  const channelId = NotificationChannelView.parse((await victim.request("POST", "/api/notification-channels", { kind: "webhook", name: "victim hook", url: "http://127.0.0.1:9/victim", events: ["failed"] })).json).id;
+  fixture = { planId, runId, agentId: ready.agentId, memberId: members.find((m: MemberView) => m.role === "viewer")!.id, invitationId, tokenId, shareLinkId, scriptSha256, channelId };
   const doc = (await (await fetch(`${api.url}/api/openapi.json`)).json()) as { paths: unknown };
   operations = Object.entries(doc.paths as Record<string, Record<string, { "x-access": string; "x-permission"?: Action }>>).flatMap(([path, ops]) =>
     Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path: path.replace(/\{path\}$/, "*").replace(/\{(\w+)\}/g, ":$1"), access: op["x-access"], permission: op["x-permission"] })),

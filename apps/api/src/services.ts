@@ -9,6 +9,7 @@ import type { SessionTrials } from "@throng/core/plans/session-trials";
 import type { EstimateService } from "@throng/core/capacity/estimates";
 import type { ReportService } from "@throng/core/reports/report-service";
 import type { ScriptService } from "@throng/core/scripts/script-service";
+import type { NotificationService } from "@throng/core/notifications/notification-service";
 import type { RunOrchestrator } from "@throng/core/runs/run-orchestrator";
 import type { RunService } from "@throng/core/runs/run-service";
 import type { RateLimiter, RateLimitRule } from "@throng/runtime/rate-limit";
@@ -38,6 +39,8 @@ export interface ApiDeps {
   /** Script bundles a script plan runs; agents fetch them over their socket (PROTOCOL.md). */
   scripts: ScriptService;
   runs: RunService;
+  /** Run notification channels and their delivery log (the workers deliver). */
+  notifications: NotificationService;
   orchestrator: RunOrchestrator;
   fleet: FleetService;
   ingest: IngestService;

@@ -7,7 +7,7 @@ import {
 import { apiRequest, type ResponseSchema } from "./api-client";
 
 /** `{ [key]: T[] }` answers, parsed item by item with the protocol schema; resolves to the array. */
-function listOf<T>(key: string, item: ResponseSchema<T>): ResponseSchema<T[]> {
+export function listOf<T>(key: string, item: ResponseSchema<T>): ResponseSchema<T[]> {
   return {
     safeParse(input: unknown) {
       const list = typeof input === "object" && input !== null ? (input as Record<string, unknown>)[key] : undefined;

@@ -1,4 +1,4 @@
-import type { CheckAgentJob, SearchStepJob, FinishRunJob, StartRunJob } from "@throng/protocol/jobs";
+import type { CheckAgentJob, DeliverNotificationJob, SearchStepJob, FinishRunJob, StartRunJob } from "@throng/protocol/jobs";
 
 /** What core needs from the outside world; adapters live in @throng/runtime, fakes only in unit tests. */
 export interface Clock {
@@ -25,6 +25,8 @@ export interface Jobs {
   finishRun(job: FinishRunJob, delayMs: number, reason: "planned-end" | "all-shards-done" | "after-abort"): Promise<void>;
   checkAgent(job: CheckAgentJob, delayMs: number): Promise<void>;
   searchStep(job: SearchStepJob, delayMs: number): Promise<void>;
+  /** Retried by the queue (with backoff) when the endpoint fails; the job's last attempt marks the delivery failed. */
+  deliverNotification(job: DeliverNotificationJob): Promise<void>;
 }
 
 export const systemClock: Clock = { now: () => Date.now() };

@@ -22,7 +22,11 @@ export type CheckAgentJob = z.infer<typeof CheckAgentJob>;
 export const SearchStepJob = z.object({ orgId: z.string(), runId: z.string().uuid(), step: z.number().int().min(0), attempt: z.number().int().min(0) });
 export type SearchStepJob = z.infer<typeof SearchStepJob>;
 
-export const RunJobName = { start: "start-run", finish: "finish-run", checkAgent: "check-agent", searchStep: "search-step" } as const;
+/** Enqueued when a run ends (one per channel that wants it) or by a channel's test button: send one notification. */
+export const DeliverNotificationJob = z.object({ orgId: z.string(), deliveryId: z.string().uuid() });
+export type DeliverNotificationJob = z.infer<typeof DeliverNotificationJob>;
+
+export const RunJobName = { start: "start-run", finish: "finish-run", checkAgent: "check-agent", searchStep: "search-step", deliverNotification: "deliver-notification" } as const;
 
 /** Server-internal command to whichever API instance holds an agent's socket (never sent to the agent). */
 export const AgentControl = z.object({ kind: z.literal("disconnect"), code: z.number().int(), reason: z.string() });

@@ -3,8 +3,11 @@ import type { Redis } from "ioredis";
 import { QUEUE_RUNS, RunJobName } from "@throng/protocol/jobs";
 import type { Jobs } from "@throng/core/ports";
 
+/** How often a notification is tried before its delivery is marked failed (the processor reads it too). */
+export const NOTIFY_ATTEMPTS = 5;
+
 /** BullMQ producer for the runs queue; job ids make a repeated enqueue a no-op. */
-export function createRunQueue(connection: Redis, prefix: string) {
+export function createRunQueue(connection: Redis, prefix: string, options: { notifyBackoffMs?: number } = {}) {
   const queue = new Queue(QUEUE_RUNS, {
     connection,
     prefix,
@@ -22,6 +25,10 @@ export function createRunQueue(connection: Redis, prefix: string) {
     async checkAgent(job, delayMs) {
       // One check per disconnect: the time makes each one distinct, the check itself is idempotent.
       await queue.add(RunJobName.checkAgent, job, { jobId: `check-agent-${job.runId}-${job.agentId}-${Date.now()}`, delay: delayMs });
+    },
+    async deliverNotification(job) {
+      // Its own retry policy: an endpoint that is down gets five tries over about a minute, then the log says failed.
+      await queue.add(RunJobName.deliverNotification, job, { jobId: `notify-${job.deliveryId}`, attempts: NOTIFY_ATTEMPTS, backoff: { type: "exponential", delay: options.notifyBackoffMs ?? 2000 } });
     },
     async searchStep(job, delayMs) {
       // One job per step and attempt: a repeated enqueue of the same wait is a no-op, the judging is idempotent.

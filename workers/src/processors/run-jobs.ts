@@ -1,10 +1,11 @@
 import type { Job } from "bullmq";
 import { parseOrThrow } from "@throng/protocol/errors";
-import { CheckAgentJob, FinishRunJob, RunJobName, SearchStepJob, StartRunJob } from "@throng/protocol/jobs";
+import { CheckAgentJob, DeliverNotificationJob, FinishRunJob, RunJobName, SearchStepJob, StartRunJob } from "@throng/protocol/jobs";
 import type { RunOrchestrator } from "@throng/core/runs/run-orchestrator";
+import type { NotificationService } from "@throng/core/notifications/notification-service";
 
-/** The runs queue's processor: validate the payload, make one core call. Both calls are idempotent. */
-export function createRunJobProcessor(orchestrator: RunOrchestrator) {
+/** The runs queue's processor: validate the payload, make one core call. Every call is idempotent. */
+export function createRunJobProcessor(orchestrator: RunOrchestrator, notifications: Pick<NotificationService, "deliver">) {
   return async function processRunJob(job: Job): Promise<void> {
     switch (job.name) {
       case RunJobName.start: {
@@ -22,6 +23,11 @@ export function createRunJobProcessor(orchestrator: RunOrchestrator) {
       case RunJobName.searchStep: {
         const { orgId, runId, step, attempt } = parseOrThrow(SearchStepJob, job.data, "search-step job");
         return orchestrator.searchStep(orgId, runId, step, attempt);
+      }
+      case RunJobName.deliverNotification: {
+        const { orgId, deliveryId } = parseOrThrow(DeliverNotificationJob, job.data, "deliver-notification job");
+        // The queue retries a failed attempt; the last one records the delivery as failed for the log.
+        return notifications.deliver(orgId, deliveryId, job.attemptsMade + 1 >= (job.opts.attempts ?? 1));
       }
       default:
         throw new Error(`Unknown job "${job.name}" on the runs queue`);

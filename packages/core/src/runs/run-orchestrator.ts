@@ -50,6 +50,8 @@ const LIVE_RUN_STATUSES = ["running", "degraded"];
 /** Drives runs through their lifecycle; every entry point is idempotent because a job may run twice. */
 export function createRunOrchestrator(deps: {
   repos: Repos; fleet: FleetService; jobs: Jobs; bus: Bus; clock: Clock; log: Log; config: OrchestratorConfig;
+  /** Told once a run has ended, however it ended (the workers send notifications); may be told twice for one run. */
+  onRunEnded?: (orgId: string, runId: string) => Promise<void>;
 }) {
   const { repos, fleet, jobs, bus, clock, log, config } = deps;
   const now = () => new Date(clock.now());
@@ -195,6 +197,7 @@ export function createRunOrchestrator(deps: {
   async function start(orgId: string, runId: string): Promise<void> {
     await takeAgents(orgId, runId);
     let run = await repos.runs.get(orgId, runId);
+    if (run?.status === "failed") return announceEnd(orgId, runId);
     if (run?.status !== "preparing") return; // still queued, failed, or already started by an earlier attempt
     const spec = PlanSpec.parse(run.spec);
     const shards = await repos.runs.listShards(orgId, runId);
@@ -233,9 +236,15 @@ export function createRunOrchestrator(deps: {
     return lost.map((l) => l.message);
   }
 
+  async function announceEnd(orgId: string, runId: string) {
+    const run = await repos.runs.get(orgId, runId);
+    if (run && isTerminal(RunStatus.parse(run.status))) await deps.onRunEnded?.(orgId, runId);
+  }
+
   /** Closes a run, then its org's queued runs take the agents it freed, oldest first. */
   async function finish(orgId: string, runId: string): Promise<void> {
     await closeRun(orgId, runId);
+    await announceEnd(orgId, runId);
     for (const queuedId of await repos.runs.listQueuedIds(orgId)) await start(orgId, queuedId);
   }
 

@@ -1,0 +1,8 @@
+import type { Metadata } from "next";
+import { NotificationSettings } from "../../../../components/notification-settings";
+
+export const metadata: Metadata = { title: "Notifications" };
+
+export default function NotificationsPage() {
+  return <NotificationSettings />;
+}
