@@ -175,7 +175,7 @@ test("plans: every scenario and transport has its form; YAML and JSON views, imp
   const yaml = page.getByTestId("plan-text");
   await expect(yaml).toHaveValue(new RegExp(`name: ${planName}`));
   await yaml.fill(((await yaml.inputValue()) ?? "").replace("clients: 8", "clients: 0"));
-  await expect(page.getByTestId("plan-form-error")).toContainText("load.clients: must be at least 1");
+  await expect(page.getByTestId("plan-form-error")).toContainText("Load › Clients: must be at least 1");
   await yaml.fill(((await yaml.inputValue()) ?? "").replace("clients: 0", "clients: 6"));
   await expect(page.getByTestId("plan-form-error")).toHaveCount(0);
   await shot("plan-yaml");

@@ -19,7 +19,6 @@ export function RunList({ runs, now }: { runs: RunView[]; now: number }) {
             <th scope="col">Status</th>
             <th scope="col">Verdict</th>
             <th scope="col">Created</th>
-            <th scope="col">Started by</th>
             <th scope="col" className="num">Duration</th>
             <th scope="col" className="num">Clients</th>
             <th scope="col" className="num">Messages/s</th>
@@ -40,9 +39,13 @@ export function RunList({ runs, now }: { runs: RunView[]; now: number }) {
               <td className="nowrap" title={verdictTitle(run)} data-testid="run-verdict" data-outcome={run.verdict?.outcome ?? ""}>
                 <RunVerdictBadge run={run} />
               </td>
-              <td className="nowrap">{formatDateTime(run.createdAt)}</td>
-              <td data-testid="run-started-by" title={run.startedBy ?? undefined}>
-                {run.startedBy ? starter(run.startedBy) : <span className="muted">—</span>}
+              <td>
+                <span className="nowrap">{formatDateTime(run.createdAt)}</span>
+                {run.startedBy && (
+                  <div className="muted small" data-testid="run-started-by" title={run.startedBy}>
+                    by {starter(run.startedBy)}
+                  </div>
+                )}
               </td>
               <td className="num">{formatDuration(listedDurationSeconds(run, now))}</td>
               <td className="num">{formatInteger(run.summary?.peakClients ?? run.spec.load.clients)}</td>
