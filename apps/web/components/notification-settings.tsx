@@ -136,16 +136,18 @@ function NewChannelForm({ onCreated }: { onCreated: () => void }) {
           <TextField id="channel-name" label="Name" value={name} onChange={setName} error={fieldErrors.name} hint="What it is, e.g. #load-tests." />
           <TextField id="channel-url" label="URL" type="url" inputMode="url" value={url} onChange={setUrl} error={fieldErrors.url} hint="Kept secret: only its host is shown after saving." />
         </div>
-        <fieldset className="field">
-          <legend>Notify when</legend>
-          {EVENTS.map((option) => (
-            <div className="checkbox" key={option.id}>
-              <input id={`channel-event-${option.id}`} type="checkbox" checked={events.includes(option.id)} onChange={(event) => toggle(option.id, event.target.checked)} />
-              <label htmlFor={`channel-event-${option.id}`}>{option.label}</label>
-            </div>
-          ))}
-          {fieldErrors.events && <p className="field-error">{fieldErrors.events}</p>}
-        </fieldset>
+        <div className="field">
+          <fieldset className="plain-fieldset">
+            <legend>Notify when</legend>
+            {EVENTS.map((option) => (
+              <div className="checkbox" key={option.id}>
+                <input id={`channel-event-${option.id}`} type="checkbox" checked={events.includes(option.id)} onChange={(event) => toggle(option.id, event.target.checked)} />
+                <label htmlFor={`channel-event-${option.id}`}>{option.label}</label>
+              </div>
+            ))}
+            {fieldErrors.events && <p className="field-error">{fieldErrors.events}</p>}
+          </fieldset>
+        </div>
         {failure && (
           <p className="alert" role="alert">
             {failure}
