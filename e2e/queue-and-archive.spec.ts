@@ -107,3 +107,21 @@ test("plans: archive hides a plan, the filter finds it, restore brings it back; 
   await expect(page.locator(`[data-testid="plan-row"][data-plan-id="${plans.short.id}"]`)).toBeVisible();
   await expect(page.locator(`[data-testid="plan-row"][data-plan-id="${unused.id}"]`)).toHaveCount(0);
 });
+
+test("schedules: a plan is put on a cron schedule with its next times shown, a bad schedule is named, and it is stopped", async () => {
+  test.setTimeout(60_000);
+  await page.goto(url(`/plans/${plans.long.id}`));
+  const panel = page.getByTestId("plan-schedule");
+  await expect(panel.getByTestId("plan-schedule-state")).toHaveText("Not scheduled: the plan runs when someone starts it.");
+  await panel.getByLabel("Cron schedule").fill("0 25 * * *");
+  await panel.getByLabel("Time zone").fill("UTC");
+  await panel.getByTestId("save-schedule").click();
+  await expect(panel.locator("#schedule-cron-error")).toContainText("five fields");
+
+  await panel.getByLabel("Cron schedule").fill("0 3 * * 1-5");
+  await panel.getByTestId("save-schedule").click();
+  await expect(panel.getByTestId("plan-schedule-state")).toContainText('Runs on "0 3 * * 1-5" (UTC). Next: ');
+  await shot("plan-schedule");
+  await panel.getByTestId("remove-schedule").click();
+  await expect(panel.getByTestId("plan-schedule-state")).toHaveText("Not scheduled: the plan runs when someone starts it.");
+});

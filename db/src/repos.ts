@@ -3,6 +3,7 @@ import { createFleetRepo } from "./repos/fleet";
 import { createOrgRepo } from "./repos/orgs";
 import { createNotificationRepo } from "./repos/notifications";
 import { createPlanRepo } from "./repos/plans";
+import { createPlanScheduleRepo } from "./repos/plan-schedules";
 import { createReportRepo } from "./repos/reports";
 import { createRunRepo } from "./repos/runs";
 import { createScriptRepo } from "./repos/scripts";
@@ -25,6 +26,7 @@ export function createRepos(db: Db) {
     reports: createReportRepo(db),
     scripts: createScriptRepo(db),
     notifications: createNotificationRepo(db),
+    planSchedules: createPlanScheduleRepo(db),
     /** For GET /health. */
     async ping(): Promise<void> {
       await db.selectNoFrom((eb) => eb.val(1).as("one")).execute();

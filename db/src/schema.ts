@@ -276,6 +276,15 @@ export interface NotificationDeliveryTable {
   updated_at: Generated<Date>;
 }
 
+export interface PlanScheduleTable {
+  plan_id: string;
+  org_id: string;
+  cron: string;
+  timezone: Generated<string>;
+  created_by: string;
+  updated_at: Generated<Date>;
+}
+
 export interface Database {
   organization: OrganizationTable;
   member: MemberTable;
@@ -301,4 +310,5 @@ export interface Database {
   script_bundles: ScriptBundleTable;
   notification_channels: NotificationChannelTable;
   notification_deliveries: NotificationDeliveryTable;
+  plan_schedules: PlanScheduleTable;
 }

@@ -10,6 +10,9 @@ import type { Db } from "@throng/db/client";
 import { createRepos } from "@throng/db/repos";
 import { createBus } from "@throng/runtime/redis";
 import { createNotificationService, type NotificationPost } from "@throng/core/notifications/notification-service";
+import { createPlanScheduleService } from "@throng/core/plans/plan-schedules";
+import { createRunService } from "@throng/core/runs/run-service";
+import { createScriptService } from "@throng/core/scripts/script-service";
 import { createRunJobProcessor } from "./processors/run-jobs";
 
 /** A notification is one JSON POST; an endpoint that takes longer than 10 s counts as down (and is retried). */
@@ -34,7 +37,9 @@ export function composeWorkers(input: {
     repos, fleet, jobs: input.jobs, bus: createBus(input.redis), clock: systemClock, log: input.log,
     config: input.orchestration ?? DEFAULT_ORCHESTRATION, onRunEnded: notifications.runEnded,
   });
-  const process = createRunJobProcessor(orchestrator, notifications);
+  const runs = createRunService({ repos, fleet, jobs: input.jobs, scripts: createScriptService({ scripts: repos.scripts }) });
+  const schedules = createPlanScheduleService({ repos, jobs: input.jobs, clock: systemClock, log: input.log, runs });
+  const process = createRunJobProcessor(orchestrator, notifications, schedules);
   const worker = new Worker(
     QUEUE_RUNS,
     async (job) => {

@@ -12,6 +12,7 @@ import { liveRoutes } from "./routes/live.routes";
 import { orgRoutes } from "./routes/org.routes";
 import { notificationRoutes } from "./routes/notifications.routes";
 import { planRoutes } from "./routes/plans.routes";
+import { scheduleRoutes } from "./routes/schedules.routes";
 import { reportRoutes } from "./routes/reports.routes";
 import { runRoutes } from "./routes/runs.routes";
 import { scriptRoutes } from "./routes/scripts.routes";
@@ -44,6 +45,7 @@ export async function buildApp(deps: ApiDeps, options: { logger: FastifyBaseLogg
   await app.register(planRoutes, deps);
   await app.register(scriptRoutes, deps);
   await app.register(notificationRoutes, deps);
+  await app.register(scheduleRoutes, deps);
   await app.register(reportRoutes, deps);
   await app.register(runRoutes, deps);
   await app.register(liveRoutes, deps);

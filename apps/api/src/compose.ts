@@ -12,6 +12,7 @@ import { createEstimateService } from "@throng/core/capacity/estimates";
 import { createReportService } from "@throng/core/reports/report-service";
 import { createScriptService } from "@throng/core/scripts/script-service";
 import { createNotificationService } from "@throng/core/notifications/notification-service";
+import { createPlanScheduleService } from "@throng/core/plans/plan-schedules";
 import { createRunOrchestrator, DEFAULT_ORCHESTRATION, type OrchestratorConfig } from "@throng/core/runs/run-orchestrator";
 import { createRunService } from "@throng/core/runs/run-service";
 import { systemClock, type Jobs, type Log } from "@throng/core/ports";
@@ -87,6 +88,7 @@ export function composeApi(input: {
     scripts,
     runs: createRunService({ repos, fleet, jobs, scripts }),
     notifications: createNotificationService({ repos, jobs, dashboardUrl: env.WEB_ORIGIN }),
+    schedules: createPlanScheduleService({ repos, jobs, clock, log }),
     orchestrator: createRunOrchestrator({ repos, fleet, jobs, bus, clock, log, config: input.orchestration ?? DEFAULT_ORCHESTRATION }),
     fleet,
     ingest: createIngestService({ repos, bus, log, coalesceMs: env.INGEST_COALESCE_MS, onStages: input.onStages }),

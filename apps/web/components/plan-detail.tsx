@@ -9,6 +9,7 @@ import { describeAgents, describeLoad, describeScenario, describeTarget, scenari
 import { planToText, type PlanFormat } from "../lib/plan-text";
 import { CodeBlock } from "./code-block";
 import { downloadPlan } from "./plan-download";
+import { PlanSchedulePanel } from "./plan-schedule-panel";
 import { PlanShelfActions } from "./plan-shelf-actions";
 import { PlanVersions } from "./plan-versions";
 import { RunList } from "./run-list";
@@ -96,6 +97,7 @@ export function PlanDetail({ planId }: { planId: string }) {
           </p>
         )}
       </section>
+      <PlanSchedulePanel planId={planId} canSchedule={can(role, "run.start")} />
       <section className="panel" aria-labelledby="plan-file-title">
         <h2 id="plan-file-title">Plan file</h2>
         <p className="muted">Version {version}. Each save makes a new version; every run keeps the version it ran.</p>

@@ -9,6 +9,7 @@ import {
   type SavePlan,
   type UpdatePlan,
 } from "@throng/protocol/api";
+import { PlanScheduleView, type SetPlanSchedule } from "@throng/protocol/plan-schedule";
 import { RunView } from "@throng/protocol/run";
 import { RunServerSeries } from "@throng/protocol/server-watch";
 import { TrialView, type TryPlan } from "@throng/protocol/session-trial";
@@ -66,6 +67,9 @@ export const api = {
   /** One client of an unsaved plan runs its session from an online agent (waits up to ~20 s). */
   tryPlan: (body: TryPlan) => apiRequest("POST", "/api/plans/try", TrialView, body),
   startRun: (planId: string) => apiRequest("POST", path("plans", planId, "runs"), RunView),
+  getPlanSchedule: (planId: string, signal?: AbortSignal) => apiRequest("GET", path("plans", planId, "schedule"), PlanScheduleView, undefined, signal),
+  setPlanSchedule: (planId: string, body: SetPlanSchedule) => apiRequest("PUT", path("plans", planId, "schedule"), PlanScheduleView, body),
+  removePlanSchedule: (planId: string) => apiRequest<void>("DELETE", path("plans", planId, "schedule"), null),
 
   listRuns: (signal?: AbortSignal) => apiRequest("GET", "/api/runs", RunList, undefined, signal),
   getRun: (runId: string, signal?: AbortSignal) => apiRequest("GET", path("runs", runId), RunView, undefined, signal),

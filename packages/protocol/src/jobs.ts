@@ -26,7 +26,14 @@ export type SearchStepJob = z.infer<typeof SearchStepJob>;
 export const DeliverNotificationJob = z.object({ orgId: z.string(), deliveryId: z.string().uuid() });
 export type DeliverNotificationJob = z.infer<typeof DeliverNotificationJob>;
 
-export const RunJobName = { start: "start-run", finish: "finish-run", checkAgent: "check-agent", searchStep: "search-step", deliverNotification: "deliver-notification" } as const;
+/** Produced by a plan's BullMQ job scheduler at each time its cron schedule fires: start a run of the plan. */
+export const ScheduledRunJob = z.object({ orgId: z.string(), planId: z.string().uuid() });
+export type ScheduledRunJob = z.infer<typeof ScheduledRunJob>;
+
+export const RunJobName = {
+  start: "start-run", finish: "finish-run", checkAgent: "check-agent", searchStep: "search-step", deliverNotification: "deliver-notification",
+  scheduledRun: "scheduled-run",
+} as const;
 
 /** Server-internal command to whichever API instance holds an agent's socket (never sent to the agent). */
 export const AgentControl = z.object({ kind: z.literal("disconnect"), code: z.number().int(), reason: z.string() });

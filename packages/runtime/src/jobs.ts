@@ -6,6 +6,9 @@ import type { Jobs } from "@throng/core/ports";
 /** How often a notification is tried before its delivery is marked failed (the processor reads it too). */
 export const NOTIFY_ATTEMPTS = 5;
 
+/** The BullMQ job scheduler of one plan's schedule. */
+export const scheduleId = (planId: string) => `plan-schedule-${planId}`;
+
 /** BullMQ producer for the runs queue; job ids make a repeated enqueue a no-op. */
 export function createRunQueue(connection: Redis, prefix: string, options: { notifyBackoffMs?: number } = {}) {
   const queue = new Queue(QUEUE_RUNS, {
@@ -29,6 +32,12 @@ export function createRunQueue(connection: Redis, prefix: string, options: { not
     async deliverNotification(job) {
       // Its own retry policy: an endpoint that is down gets five tries over about a minute, then the log says failed.
       await queue.add(RunJobName.deliverNotification, job, { jobId: `notify-${job.deliveryId}`, attempts: NOTIFY_ATTEMPTS, backoff: { type: "exponential", delay: options.notifyBackoffMs ?? 2000 } });
+    },
+    async schedulePlan(job, cron, timezone) {
+      await queue.upsertJobScheduler(scheduleId(job.planId), { pattern: cron, tz: timezone }, { name: RunJobName.scheduledRun, data: job });
+    },
+    async unschedulePlan(planId) {
+      await queue.removeJobScheduler(scheduleId(planId));
     },
     async searchStep(job, delayMs) {
       // One job per step and attempt: a repeated enqueue of the same wait is a no-op, the judging is idempotent.

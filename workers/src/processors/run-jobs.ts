@@ -1,11 +1,12 @@
 import type { Job } from "bullmq";
 import { parseOrThrow } from "@throng/protocol/errors";
-import { CheckAgentJob, DeliverNotificationJob, FinishRunJob, RunJobName, SearchStepJob, StartRunJob } from "@throng/protocol/jobs";
+import { CheckAgentJob, DeliverNotificationJob, FinishRunJob, RunJobName, ScheduledRunJob, SearchStepJob, StartRunJob } from "@throng/protocol/jobs";
+import type { PlanScheduleService } from "@throng/core/plans/plan-schedules";
 import type { RunOrchestrator } from "@throng/core/runs/run-orchestrator";
 import type { NotificationService } from "@throng/core/notifications/notification-service";
 
 /** The runs queue's processor: validate the payload, make one core call. Every call is idempotent. */
-export function createRunJobProcessor(orchestrator: RunOrchestrator, notifications: Pick<NotificationService, "deliver">) {
+export function createRunJobProcessor(orchestrator: RunOrchestrator, notifications: Pick<NotificationService, "deliver">, schedules: Pick<PlanScheduleService, "fire">) {
   return async function processRunJob(job: Job): Promise<void> {
     switch (job.name) {
       case RunJobName.start: {
@@ -28,6 +29,11 @@ export function createRunJobProcessor(orchestrator: RunOrchestrator, notificatio
         const { orgId, deliveryId } = parseOrThrow(DeliverNotificationJob, job.data, "deliver-notification job");
         // The queue retries a failed attempt; the last one records the delivery as failed for the log.
         return notifications.deliver(orgId, deliveryId, job.attemptsMade + 1 >= (job.opts.attempts ?? 1));
+      }
+      case RunJobName.scheduledRun: {
+        const { orgId, planId } = parseOrThrow(ScheduledRunJob, job.data, "scheduled-run job");
+        await schedules.fire(orgId, planId);
+        return;
       }
       default:
         throw new Error(`Unknown job "${job.name}" on the runs queue`);

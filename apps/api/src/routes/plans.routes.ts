@@ -12,28 +12,28 @@ export async function planRoutes(app: FastifyInstance, deps: ApiDeps) {
   const { resolveIdentity, plans, runs, trials } = deps;
   const limitCaller = createCallerLimits(deps);
 
-  app.get("/api/plans", { config: { doc: { summary: "List plans (?shelf=archived or all to see archived ones)", access: "user", permission: "plan.read", response: z.object({ plans: z.array(PlanView) }) } } }, async (request) => {
+  app.get("/api/plans", { config: { doc: { summary: "List plans (?shelf=archived or all to see archived ones)", access: "user", query: PlanListQuery, permission: "plan.read", response: z.object({ plans: z.array(PlanView) }) } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
     return { plans: await plans.list(actor, parseOrThrow(PlanListQuery, request.query, "plan list query")) };
   });
 
-  app.put("/api/plans/by-name", { config: { doc: { summary: "Save a plan as a new version of the active plan with that name, or a new plan (201) when none has it", access: "user", permission: "plan.write", body: SavePlanByName, response: PlanView } } }, async (request, reply) => {
+  app.put("/api/plans/by-name", { config: { doc: { summary: "Save a plan as a new version of the active plan with that name, or a new plan (201) when none has it", access: "user", answers: [201], errors: [409], permission: "plan.write", body: SavePlanByName, response: PlanView } } }, async (request, reply) => {
     const { actor } = await resolveIdentity(request);
     const { plan, created } = await plans.saveByName(actor, request.body);
     return reply.status(created ? 201 : 200).send(plan);
   });
 
-  app.post("/api/plans/:id/archive", { config: { doc: { summary: "Archive a plan: hidden from the plan list, its runs kept", access: "user", permission: "plan.write", response: PlanView } } }, async (request) => {
+  app.post("/api/plans/:id/archive", { config: { doc: { summary: "Archive a plan: hidden from the plan list, its runs kept", access: "user", params: IdParams, permission: "plan.write", response: PlanView } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
     return plans.archive(actor, parseOrThrow(IdParams, request.params, "plan id").id, true);
   });
 
-  app.post("/api/plans/:id/restore", { config: { doc: { summary: "Bring an archived plan back to the plan list", access: "user", permission: "plan.write", response: PlanView } } }, async (request) => {
+  app.post("/api/plans/:id/restore", { config: { doc: { summary: "Bring an archived plan back to the plan list", access: "user", params: IdParams, permission: "plan.write", response: PlanView } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
     return plans.archive(actor, parseOrThrow(IdParams, request.params, "plan id").id, false);
   });
 
-  app.delete("/api/plans/:id", { config: { doc: { summary: "Delete a plan that never ran (409 for one with runs: archive it instead)", access: "user", permission: "plan.write" } } }, async (request, reply) => {
+  app.delete("/api/plans/:id", { config: { doc: { summary: "Delete a plan that never ran (409 for one with runs: archive it instead)", access: "user", params: IdParams, answers: [204], errors: [409], permission: "plan.write" } } }, async (request, reply) => {
     const { actor } = await resolveIdentity(request);
     await plans.remove(actor, parseOrThrow(IdParams, request.params, "plan id").id);
     return reply.status(204).send();

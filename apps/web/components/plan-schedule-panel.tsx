@@ -1,0 +1,87 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { useApiData } from "../hooks/use-api-data";
+import { api } from "../lib/api";
+import { ApiError, errorMessage } from "../lib/api-client";
+import { formatDateTime } from "../lib/format";
+import { TextField } from "./text-field";
+
+const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+
+/** The plan's cron schedule: when it runs next, and a form to set, change or remove it (runs start as you). */
+export function PlanSchedulePanel({ planId, canSchedule }: { planId: string; canSchedule: boolean }) {
+  const current = useApiData((signal) => api.getPlanSchedule(planId, signal));
+  const schedule = current.data?.schedule ?? null;
+  const [cron, setCron] = useState<string | null>(null);
+  const [timezone, setTimezone] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function act(action: () => Promise<unknown>) {
+    setPending(true);
+    setFailure(null);
+    setFieldErrors({});
+    try {
+      await action();
+      setCron(null);
+      setTimezone(null);
+      current.reload();
+    } catch (error) {
+      const fields = error instanceof ApiError ? error.fields : [];
+      if (fields.length) setFieldErrors(Object.fromEntries(fields.map((field) => [field.path, field.message])));
+      else setFailure(errorMessage(error));
+    } finally {
+      setPending(false);
+    }
+  }
+
+  const cronValue = cron ?? schedule?.cron ?? "";
+  const zoneValue = timezone ?? schedule?.timezone ?? BROWSER_ZONE;
+  const save = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    void act(() => api.setPlanSchedule(planId, { cron: cronValue.trim(), timezone: zoneValue.trim() }));
+  };
+
+  return (
+    <section className="panel" aria-labelledby="plan-schedule-title" data-testid="plan-schedule">
+      <h2 id="plan-schedule-title">Schedule</h2>
+      {current.error && (
+        <p className="alert" role="alert">
+          {current.error}
+        </p>
+      )}
+      {current.data && (
+        <p className="muted" data-testid="plan-schedule-state">
+          {schedule
+            ? `Runs on "${schedule.cron}" (${schedule.timezone}). Next: ${schedule.nextRuns.map((at) => formatDateTime(at)).join(", ")}.`
+            : "Not scheduled: the plan runs when someone starts it."}
+        </p>
+      )}
+      {canSchedule && current.data && (
+        <form className="settings-form" onSubmit={save} noValidate>
+          <div className="form-grid">
+            <TextField id="schedule-cron" label="Cron schedule" value={cronValue} onChange={setCron} error={fieldErrors.cron} hint="minute hour day-of-month month weekday, e.g. 0 3 * * 1-5 for 03:00 on weekdays." />
+            <TextField id="schedule-timezone" label="Time zone" value={zoneValue} onChange={setTimezone} error={fieldErrors.timezone} hint="An IANA name, e.g. UTC or Europe/Berlin." />
+          </div>
+          {failure && (
+            <p className="alert" role="alert">
+              {failure}
+            </p>
+          )}
+          <div className="toolbar">
+            <button className="button primary" type="submit" disabled={pending} data-testid="save-schedule">
+              {schedule ? "Change schedule" : "Schedule runs"}
+            </button>
+            {schedule && (
+              <button className="button" type="button" disabled={pending} onClick={() => act(() => api.removePlanSchedule(planId))} data-testid="remove-schedule">
+                Stop scheduling
+              </button>
+            )}
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,82 @@
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
+import { ErrorBody } from "@throng/protocol/errors";
+import { RunJobName } from "@throng/protocol/jobs";
+import { PlanScheduleView } from "@throng/protocol/plan-schedule";
+import { RunView } from "@throng/protocol/run";
+import { createRunQueue, scheduleId } from "@throng/runtime/jobs";
+import { createRedis } from "@throng/runtime/redis";
+import { connectTestAgent, helloWith, type TestAgent } from "../apps/api/src/testing/test-agent";
+import { startTestApi, type TestApi } from "../apps/api/src/testing/test-api";
+import { composeWorkers } from "../workers/src/compose";
+
+/**
+ * Plan schedules (issue 18): the API stores the schedule and registers the plan's BullMQ job scheduler (real Redis);
+ * the job it produces, processed by the real workers, starts a run of the plan as whoever set the schedule.
+ * The scheduler's own timing is BullMQ's: this test adds the job the scheduler would add rather than wait a minute.
+ */
+const spec = {
+  name: "nightly", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 }, load: { clients: 2, durationSec: 60 },
+};
+
+let api: TestApi;
+let workers: ReturnType<typeof composeWorkers>;
+let workerQueue: ReturnType<typeof createRunQueue>["queue"];
+const redis = () => createRedis(process.env.REDIS_URL!, "schedule-test");
+const connections = [redis(), redis(), redis()];
+const agents: TestAgent[] = [];
+
+beforeAll(async () => {
+  api = await startTestApi();
+  // Runs it starts stay queued here: starting them is the orchestrator's part, tested elsewhere.
+  const { queue, jobs } = createRunQueue(connections[2]!, api.prefix);
+  workerQueue = queue;
+  workers = composeWorkers({
+    db: api.db, redis: connections[0]!, workerRedis: connections[1]!, jobs: { ...jobs, startRun: async () => {} },
+    log: pino({ level: "silent" }), prefix: api.prefix, concurrency: 1, heartbeatIntervalMs: 60_000,
+  });
+});
+afterAll(async () => {
+  await Promise.all(agents.map((agent) => agent.close()));
+  await workers?.worker.close();
+  await workerQueue?.close();
+  for (const c of connections) c.disconnect();
+  await api?.close();
+});
+
+describe("plan schedules", () => {
+  it("sets a schedule (its BullMQ job scheduler with the cron and zone), fires it into a run of the plan, and removes it", async () => {
+    const user = await api.signUp("Sched");
+    const agent = await connectTestAgent(api.gatewayUrl);
+    agents.push(agent);
+    agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token }) });
+    const { orgId } = await agent.next("ready");
+    const plan = PlanView.parse((await user.request("POST", "/api/plans", spec)).json);
+
+    const bad = await user.request("PUT", `/api/plans/${plan.id}/schedule`, { cron: "0 25 * * *" });
+    expect(bad.status).toBe(400);
+    expect(ErrorBody.parse(bad.json).error.fields?.[0]?.path).toBe("cron");
+
+    const set = await user.request("PUT", `/api/plans/${plan.id}/schedule`, { cron: "0 3 * * 1-5", timezone: "Europe/Berlin" });
+    expect(set.status).toBe(200);
+    const { schedule } = PlanScheduleView.parse(set.json);
+    expect(schedule).toMatchObject({ cron: "0 3 * * 1-5", timezone: "Europe/Berlin" });
+    expect(schedule!.nextRuns).toHaveLength(3);
+    expect(await api.queue.getJobScheduler(scheduleId(plan.id))).toMatchObject({ pattern: "0 3 * * 1-5", tz: "Europe/Berlin", name: RunJobName.scheduledRun });
+    expect(PlanScheduleView.parse((await user.request("GET", `/api/plans/${plan.id}/schedule`)).json).schedule?.cron).toBe("0 3 * * 1-5");
+
+    // What the scheduler adds when the schedule fires; the workers start a run of the plan.
+    await api.queue.add(RunJobName.scheduledRun, { orgId, planId: plan.id });
+    await expect.poll(async () => ((await user.request("GET", "/api/runs")).json.runs as RunView[]).filter((run) => run.planId === plan.id).length, { timeout: 10_000 }).toBe(1);
+
+    expect((await user.request("DELETE", `/api/plans/${plan.id}/schedule`)).status).toBe(204);
+    expect(PlanScheduleView.parse((await user.request("GET", `/api/plans/${plan.id}/schedule`)).json).schedule).toBeNull();
+    expect(await api.queue.getJobScheduler(scheduleId(plan.id))).toBeUndefined();
+    // A job already produced before the removal starts nothing.
+    await api.queue.add(RunJobName.scheduledRun, { orgId, planId: plan.id });
+    await expect.poll(async () => (await api.queue.getJobCounts("completed")).completed, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    expect(((await user.request("GET", "/api/runs")).json.runs as RunView[]).filter((run) => run.planId === plan.id)).toHaveLength(1);
+  }, 60_000);
+});
