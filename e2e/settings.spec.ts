@@ -51,7 +51,7 @@ test("an owner invites a viewer, promotes them, manages an API token and target 
   await test.step("the owner signs up and seeds a plan", async () => {
     await owner.goto(url("/sign-up"));
     await fillAccount(owner, "Olivia Owner", ownerEmail);
-    await expect(owner).toHaveURL(/\/agents$/);
+    await expect(owner).toHaveURL(`${baseUrl}/`);
     const plan = {
       name: planName, target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
       scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 }, load: { clients: 5, durationSec: 5 },

@@ -107,7 +107,7 @@ test("a new user enrols an agent, runs a ping-pong plan and reads its summary", 
     await page.getByLabel("Email", { exact: true }).fill(email);
     await page.getByLabel("Password", { exact: true }).fill(password);
     await page.getByRole("button", { name: "Create account" }).click();
-    await expect(page).toHaveURL(/\/agents$/);
+    await expect(page).toHaveURL(url("/"));
     await expect(page.getByTestId("org-name")).not.toBeEmpty();
 
     await page.getByRole("button", { name: "Sign out" }).click();
@@ -118,6 +118,9 @@ test("a new user enrols an agent, runs a ping-pong plan and reads its summary", 
     await page.getByLabel("Email", { exact: true }).fill(email);
     await page.getByLabel("Password", { exact: true }).fill(password);
     await page.getByRole("button", { name: "Sign in" }).click();
+    // Home's checklist: nothing done yet, and its first step leads to the Agents page.
+    await expect(page.getByTestId("getting-started")).toContainText("0 of 4 done");
+    await page.getByRole("link", { name: "Create an enrolment token" }).click();
     await expect(page).toHaveURL(/\/agents$/);
   });
 

@@ -65,13 +65,16 @@ export async function json<T>(response: { ok(): boolean; status(): number; text(
   return JSON.parse(text) as T;
 }
 
-/** Signs a new user up as `name` (email `<emailPrefix>-<stamp>@example.com`, password `pw-<stamp>`) and waits for the Agents page. */
+/** Signs a new user up as `name` (email `<emailPrefix>-<stamp>@example.com`, password `pw-<stamp>`), lands on Home and follows its first step to the Agents page. */
 export async function signUp(page: Page, name: string, emailPrefix: string): Promise<void> {
   await page.goto(url("/sign-up"));
   await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByLabel("Email", { exact: true }).fill(`${emailPrefix}-${stamp}@example.com`);
   await page.getByLabel("Password", { exact: true }).fill(`pw-${stamp}`);
   await page.getByRole("button", { name: "Create account" }).click();
+  // A new organisation lands on Home's checklist; its first step leads to the Agents page.
+  await expect(page.getByTestId("getting-started")).toBeVisible();
+  await page.getByRole("link", { name: "Create an enrolment token" }).click();
   await expect(page).toHaveURL(/\/agents$/);
 }
 

@@ -23,7 +23,7 @@ function validate(mode: Mode, values: Record<Field, string>): Errors {
   return errors;
 }
 
-/** Sign-in and sign-up against Better Auth in the API; on success, on to the agents page. */
+/** Sign-in and sign-up against Better Auth in the API; on success, on to Home. */
 export function AuthForm({ mode }: { mode: Mode }) {
   const router = useRouter();
   const [values, setValues] = useState<Record<Field, string>>({ name: "", email: "", password: "" });
@@ -54,7 +54,8 @@ export function AuthForm({ mode }: { mode: Mode }) {
         setFailure(result.error.message ?? `${signUp ? "Sign-up" : "Sign-in"} failed (HTTP ${result.error.status}).`);
         return;
       }
-      router.replace("/agents");
+      // Home: a new organisation's getting-started checklist, or a returning user's overview.
+      router.replace("/");
     } catch {
       setFailure("Could not reach the server; check that Throng is running and try again.");
     } finally {
