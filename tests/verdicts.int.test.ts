@@ -10,6 +10,7 @@ import { makeTempDir } from "../infra/local/temp-dir";
 import { waitUntil } from "../infra/local/wait";
 // Tests may read the web's pure report wording (production code never imports an app).
 import { reportSentence } from "../apps/web/lib/report-summary";
+import { sloText } from "../apps/web/lib/slo-text";
 import { ExitCode } from "../cli/src/cli-exit-codes";
 import { signUp, type Browser } from "./fault/support/api-client";
 import { root } from "./fault/support/processes";
@@ -204,7 +205,8 @@ describe("verdicts end to end: the CLI's exit code, its JSON, the API and the re
     expectAgreement(result);
     const { capacity, verdict } = result.run;
     expect(capacity, `${result.stdout}\n${tails.map((t) => t()).join("\n")}`).toBeTruthy();
-    expect(reportSentence(result.run)).toBe(capacity!.sentence);
+    // The report says the same sentence, with metric names for the metric ids the API writes ("round trip p99").
+    expect(reportSentence(result.run)).toBe(sloText(capacity!.sentence));
     if (capacity!.valid && capacity!.clients !== null) {
       // The whole-run SLO breaks (that is what a search does); the verdict is the estimate against minClients.
       expect(verdict).toMatchObject({ outcome: "breached", passed: false });
