@@ -61,7 +61,7 @@ export function ReportDocument({ report, agents = [], crumbs, actions }: ReportD
         )
       )}
       <RunSummary run={run} />
-      <RunCharts points={series} span={chartSpan(run)} events={run.events} agents={agents} />
+      <RunCharts points={series} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} />
       {report.server && <ServerCharts points={report.server.points} summary={report.server.summary} span={chartSpan(run)} agents={agents} />}
       <RunAgents run={run} agents={agents} points={series} live={false} />
       <ReportPlan run={run} />

@@ -1,7 +1,8 @@
 "use client";
 
-import { useMemo, useState } from "react";
+import { Fragment, useMemo, useState, type ReactNode } from "react";
 import type { AgentView } from "@throng/protocol/api";
+import type { Slo } from "@throng/protocol/plan";
 import type { RunEventView } from "@throng/protocol/run";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 import {
@@ -20,6 +21,8 @@ import {
 } from "../lib/series";
 import { causeLines, causeNames, DELIVERY_LINES, hasCorrectedRtt, hasDelivery, RTT_CORRECTED_LINES } from "../lib/series-causes";
 import { scriptCountLines, scriptLatencyLines, scriptMetricNames } from "../lib/series-script";
+import { chartOrder, hasRoundTrips, type ChartId, type ScenarioKind } from "../lib/scenario-view";
+import { sloRateLines, sloThresholds } from "../lib/slo-live";
 import { SeriesChart } from "./series-chart";
 
 interface RunChartsProps {
@@ -27,13 +30,18 @@ interface RunChartsProps {
   span: readonly [number, number] | null;
   events: readonly RunEventView[];
   agents: readonly AgentView[];
+  /** The plan's scenario: what its charts lead with, and whether it has round trips to chart at all. */
+  scenario: ScenarioKind;
+  slos?: readonly Slo[];
 }
+
+const NO_SLOS: readonly Slo[] = [];
 
 /**
  * The run's charts, one point per second, with stage changes, lost agents and an abort marked on the time axis.
  * Latencies besides RTT and per-agent health appear as soon as the seconds carry them.
  */
-export function RunCharts({ points, span, events, agents }: RunChartsProps) {
+export function RunCharts({ points, span, events, agents, scenario, slos = NO_SLOS }: RunChartsProps) {
   const markers = useMemo(() => [...eventMarkers(events), ...stepMarkers(points)].sort((a, b) => a.t - b.t), [events, points]);
   // Line sets change only when a new latency or agent appears, so the plots are not rebuilt every second.
   const latencyKey = useMemo(() => latencyNames(points).join(","), [points]);
@@ -59,50 +67,71 @@ export function RunCharts({ points, span, events, agents }: RunChartsProps) {
     const { histograms, counters } = JSON.parse(scriptKey) as { histograms: string[]; counters: string[] };
     return { latency: scriptLatencyLines(histograms), counts: scriptCountLines(counters) };
   }, [scriptKey]);
+  // Keyed by content: a refetched run brings equal SLOs in new objects, and the plots need not redraw for them.
+  const sloKey = JSON.stringify(slos);
+  const { thresholds, rates } = useMemo(() => {
+    const held = JSON.parse(sloKey) as Slo[];
+    const on = (chart: Parameters<typeof sloThresholds>[1]) => sloThresholds(held, chart);
+    return { thresholds: { rtt: on("rtt"), latency: on("latency"), rates: on("rates"), script: on("script-latency") }, rates: sloRateLines(held) };
+  }, [sloKey]);
   const [corrected, setCorrected] = useState(false);
   const canCorrect = useMemo(() => hasCorrectedRtt(points), [points]);
   const showCorrected = corrected && canCorrect;
   const rttLines = showCorrected ? RTT_CORRECTED_LINES : RTT_LINES;
   const rttTitle = `Round-trip time ${rttLines.map((line) => line.label).join(", ")}${showCorrected ? ", from the intended send time (coordinated-omission corrected)" : ""}`;
 
+  const charts: Record<ChartId, ReactNode> = {
+    connections: <SeriesChart testId="chart-connections" title="Clients and connections" lines={CONNECTION_LINES} points={points} span={span} markers={markers} />,
+    messages: <SeriesChart testId="chart-messages" title="Messages per second" lines={MESSAGE_LINES} points={points} span={span} markers={markers} />,
+    rtt: (
+      <SeriesChart
+        key={showCorrected ? "corrected" : "raw"}
+        testId="chart-rtt"
+        title={rttTitle}
+        lines={rttLines}
+        points={points}
+        span={span}
+        markers={markers}
+        unit="ms"
+        thresholds={thresholds.rtt}
+        controls={
+          canCorrect && (
+            <label className="chart-switch">
+              <input type="checkbox" checked={corrected} onChange={(event) => setCorrected(event.target.checked)} data-testid="rtt-corrected-switch" />{" "}
+              Corrected for coordinated omission (measured from the intended send time)
+            </label>
+          )
+        }
+      />
+    ),
+    bytes: <SeriesChart testId="chart-bytes" title="Bytes per second" lines={BYTE_LINES} points={points} span={span} markers={markers} unit="bytes" />,
+    errors: <SeriesChart testId="chart-errors" title="Errors per second" lines={ERROR_LINES} points={points} span={span} markers={markers} />,
+    // The rate SLOs' own unit (percent of attempts), which the errors-per-second chart cannot carry.
+    rates: rates.length > 0 && <SeriesChart testId="chart-rates" title="Error and loss rate (%), as the SLOs judge them" lines={rates} points={points} span={span} markers={markers} thresholds={thresholds.rates} />,
+    agents:
+      cpu.length > 0 ? (
+        <SeriesChart testId="chart-agent-health" title="Agent CPU (100 % = one core)" lines={cpu} points={points} span={span} markers={markers} />
+      ) : (
+        <SeriesChart testId="chart-agents" title="Agents reporting" lines={AGENT_LINES} points={points} span={span} markers={markers} />
+      ),
+    causes: causes.length > 0 && <SeriesChart testId="chart-causes" title="Errors and disconnects by cause, per second" lines={causes} points={points} span={span} markers={markers} />,
+    delivery: delivery && <SeriesChart testId="chart-delivery" title="Delivery: broadcast reach (%), lost, duplicates, out of order" lines={DELIVERY_LINES} points={points} span={span} markers={markers} />,
+    "script-latency": script.latency.length > 0 && (
+      <SeriesChart testId="chart-script-latency" title="Script timings (ctx.measure), p50 and p99" lines={script.latency} points={points} span={span} markers={markers} unit="ms" thresholds={thresholds.script} />
+    ),
+    "script-counts": script.counts.length > 0 && <SeriesChart testId="chart-script-counts" title="Script counters (ctx.count), per second" lines={script.counts} points={points} span={span} markers={markers} />,
+    latency: latency.length > 0 && (
+      <SeriesChart testId="chart-latency" title={hasRoundTrips(scenario) ? "Other latencies, p99" : "Latencies, p99"} lines={latency} points={points} span={span} markers={markers} unit="ms" thresholds={thresholds.latency} />
+    ),
+  };
+
   return (
     <section aria-labelledby="charts-title">
       <h2 id="charts-title" className="sr-only">
         Charts
       </h2>
-      <div className="chart-grid">
-        <SeriesChart testId="chart-connections" title="Clients and connections" lines={CONNECTION_LINES} points={points} span={span} markers={markers} />
-        <SeriesChart testId="chart-messages" title="Messages per second" lines={MESSAGE_LINES} points={points} span={span} markers={markers} />
-        <SeriesChart
-          key={showCorrected ? "corrected" : "raw"}
-          testId="chart-rtt"
-          title={rttTitle}
-          lines={rttLines}
-          points={points}
-          span={span}
-          markers={markers}
-          unit="ms"
-          controls={
-            canCorrect && (
-              <label className="chart-switch">
-                <input type="checkbox" checked={corrected} onChange={(event) => setCorrected(event.target.checked)} data-testid="rtt-corrected-switch" />{" "}
-                Corrected for coordinated omission (measured from the intended send time)
-              </label>
-            )
-          }
-        />
-        <SeriesChart testId="chart-bytes" title="Bytes per second" lines={BYTE_LINES} points={points} span={span} markers={markers} unit="bytes" />
-        <SeriesChart testId="chart-errors" title="Errors per second" lines={ERROR_LINES} points={points} span={span} markers={markers} />
-        {cpu.length > 0 ? (
-          <SeriesChart testId="chart-agent-health" title="Agent CPU (100 % = one core)" lines={cpu} points={points} span={span} markers={markers} />
-        ) : (
-          <SeriesChart testId="chart-agents" title="Agents reporting" lines={AGENT_LINES} points={points} span={span} markers={markers} />
-        )}
-        {causes.length > 0 && <SeriesChart testId="chart-causes" title="Errors and disconnects by cause, per second" lines={causes} points={points} span={span} markers={markers} />}
-        {delivery && <SeriesChart testId="chart-delivery" title="Delivery: broadcast reach (%), lost, duplicates, out of order" lines={DELIVERY_LINES} points={points} span={span} markers={markers} />}
-        {script.latency.length > 0 && <SeriesChart testId="chart-script-latency" title="Script timings (ctx.measure), p50 and p99" lines={script.latency} points={points} span={span} markers={markers} unit="ms" />}
-        {script.counts.length > 0 && <SeriesChart testId="chart-script-counts" title="Script counters (ctx.count), per second" lines={script.counts} points={points} span={span} markers={markers} />}
-        {latency.length > 0 && <SeriesChart testId="chart-latency" title="Other latencies, p99" lines={latency} points={points} span={span} markers={markers} unit="ms" />}
+      <div className="chart-grid" data-testid="chart-grid">
+        {chartOrder(scenario).map((id) => charts[id] && <Fragment key={id}>{charts[id]}</Fragment>)}
       </div>
     </section>
   );

@@ -11,6 +11,7 @@ import { RunEvents } from "./run-events";
 import { RunHeader } from "./run-header";
 import { RunSummary } from "./run-summary";
 import { ServerCharts } from "./server-charts";
+import { SloLive } from "./slo-live";
 
 const AGENTS_POLL_MS = 2000;
 
@@ -57,7 +58,9 @@ export function RunDetail({ runId }: { runId: string }) {
           </section>
         )
       )}
-      <RunCharts points={points} span={chartSpan(run)} events={run.events} agents={agents} />
+      {/* Live only: once the run ends its verdict says the same from the whole run. */}
+      {!ended && run.spec.slos && run.spec.slos.length > 0 && <SloLive slos={run.spec.slos} points={points} />}
+      <RunCharts points={points} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} />
       {run.spec.watch && <ServerCharts points={server} summary={ended ? serverSummary : null} span={chartSpan(run)} agents={agents} />}
       <RunAgents run={run} agents={agents} points={points} live={!ended} />
     </>

@@ -2,26 +2,25 @@ import { RunSummary as RunSummarySchema, type RunView } from "@throng/protocol/r
 import { formatDuration, formatInteger, formatMs, formatRate } from "../lib/format";
 import { percentileKeys } from "../lib/series";
 import { scriptSummaryCells } from "../lib/series-script";
+import { hasRoundTrips, scenarioSummaryCells, type ScenarioKind, type SummaryCell } from "../lib/scenario-view";
 import { RunEvents } from "./run-events";
 
 type Summary = NonNullable<RunView["summary"]>;
 
-interface Cell {
-  label: string;
-  value: string;
-  testId: string;
-}
+type Cell = SummaryCell;
 
 // Every round-trip percentile the summary schema carries (p90 joins when the API computes it).
 const RTT_CELLS = percentileKeys(RunSummarySchema.shape);
 
-function cells(summary: Summary): Cell[] {
-  const rtt = RTT_CELLS.map(({ key, label }) => ({
+/** The scenario's own figures first (broadcast, logins); round-trip times only for scenarios that make round trips. */
+function cells(summary: Summary, kind: ScenarioKind): Cell[] {
+  const rtt = !hasRoundTrips(kind) ? [] : RTT_CELLS.map(({ key, label }) => ({
     label: `RTT ${label}`,
     value: formatMs((summary as unknown as Record<string, number | null>)[key]),
     testId: `summary-rtt-${label.replace(".", "_")}`,
   }));
   return [
+    ...scenarioSummaryCells(kind, summary),
     { label: "Agents", value: formatInteger(summary.agents), testId: "summary-agents" },
     { label: "Duration", value: formatDuration(summary.durationSec), testId: "summary-duration" },
     { label: "Peak clients", value: formatInteger(summary.peakClients), testId: "summary-peak-clients" },
@@ -49,7 +48,7 @@ export function RunSummary({ run }: { run: RunView }) {
       )}
       {summary ? (
         <dl className="summary-grid">
-          {cells(summary).map((cell) => (
+          {cells(summary, run.spec.scenario.kind).map((cell) => (
             <div key={cell.testId}>
               <dt>{cell.label}</dt>
               <dd data-testid={cell.testId}>{cell.value}</dd>

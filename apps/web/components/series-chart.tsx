@@ -7,6 +7,7 @@ import type { SeriesPoint } from "@throng/protocol/snapshot";
 import { formatTimeOfDay } from "../lib/format";
 import { plotXRange } from "../lib/chart-range";
 import { extendColumns, formatAxisBytes, formatAxisCount, type ChartLine, type TimedPoint, type TimeMarker } from "../lib/series";
+import type { Threshold } from "../lib/slo-live";
 
 export type ChartUnit = "count" | "bytes" | "ms";
 
@@ -22,6 +23,8 @@ interface SeriesChartProps<P extends TimedPoint> {
   height?: number;
   /** Controls that change what this chart shows (a switch), drawn inside its card under the title. */
   controls?: ReactNode;
+  /** The plan's SLOs on this chart's metric: a horizontal line each, in the chart's unit. */
+  thresholds?: readonly Threshold[];
 }
 
 const SECOND_INCREMENTS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200];
@@ -32,32 +35,57 @@ const AXIS_FORMAT: Record<ChartUnit, (value: number) => string> = {
   ms: (value) => `${formatAxisCount(value)} ms`,
 };
 
-/** Draws each marker as a dashed vertical line with its word, over the plot area. */
-function markerPlugin(markers: { current: readonly TimeMarker[] }): uPlot.Plugin {
-  return {
-    hooks: {
-      draw: [
-        (plot) => {
-          const { ctx, bbox } = plot;
-          ctx.save();
-          ctx.setLineDash([4 * uPlot.pxRatio, 4 * uPlot.pxRatio]);
-          ctx.lineWidth = uPlot.pxRatio;
-          ctx.font = `${11 * uPlot.pxRatio}px system-ui, sans-serif`;
-          for (const marker of markers.current) {
-            const x = Math.round(plot.valToPos(marker.t, "x", true));
-            if (x < bbox.left || x > bbox.left + bbox.width) continue;
-            ctx.strokeStyle = ctx.fillStyle = MARKER_COLOURS[marker.kind];
-            ctx.beginPath();
-            ctx.moveTo(x, bbox.top);
-            ctx.lineTo(x, bbox.top + bbox.height);
-            ctx.stroke();
-            ctx.fillText(marker.label, x + 4 * uPlot.pxRatio, bbox.top + 12 * uPlot.pxRatio);
-          }
-          ctx.restore();
-        },
-      ],
-    },
+/** A dashed line from (x1, y1) to (x2, y2) with its words at (textX, textY), in the current colour. */
+function annotate(ctx: CanvasRenderingContext2D, [x1, y1, x2, y2]: readonly number[], label: string, textX: number, textY: number) {
+  ctx.beginPath();
+  ctx.moveTo(x1!, y1!);
+  ctx.lineTo(x2!, y2!);
+  ctx.stroke();
+  ctx.fillText(label, textX, textY);
+}
+
+/** Draws annotations over the plot area after each redraw, dashed `dash` px, in a saved canvas state. */
+function overlayPlugin(dash: number, width: number, paint: (plot: uPlot, ctx: CanvasRenderingContext2D) => void): uPlot.Plugin {
+  const hook = (plot: uPlot) => {
+    const { ctx } = plot;
+    ctx.save();
+    ctx.setLineDash([dash * uPlot.pxRatio, 4 * uPlot.pxRatio]);
+    ctx.lineWidth = width * uPlot.pxRatio;
+    ctx.font = `${11 * uPlot.pxRatio}px system-ui, sans-serif`;
+    paint(plot, ctx);
+    ctx.restore();
   };
+  return { hooks: { draw: [hook] } };
+}
+
+/** Each marker as a dashed vertical line with its word. */
+function markerPlugin(markers: { current: readonly TimeMarker[] }): uPlot.Plugin {
+  return overlayPlugin(4, 1, (plot, ctx) => {
+    const { bbox } = plot;
+    for (const marker of markers.current) {
+      const x = Math.round(plot.valToPos(marker.t, "x", true));
+      if (x < bbox.left || x > bbox.left + bbox.width) continue;
+      ctx.strokeStyle = ctx.fillStyle = MARKER_COLOURS[marker.kind];
+      annotate(ctx, [x, bbox.top, x, bbox.top + bbox.height], marker.label, x + 4 * uPlot.pxRatio, bbox.top + 12 * uPlot.pxRatio);
+    }
+  });
+}
+
+const THRESHOLD_COLOUR = "#bf3989";
+const NO_THRESHOLDS: readonly Threshold[] = [];
+
+/** Each SLO threshold as a dashed horizontal line with its words, right-aligned above it. */
+function thresholdPlugin(thresholds: { current: readonly Threshold[] }): uPlot.Plugin {
+  return overlayPlugin(8, 1.5, (plot, ctx) => {
+    const { bbox } = plot;
+    ctx.textAlign = "right";
+    ctx.strokeStyle = ctx.fillStyle = THRESHOLD_COLOUR;
+    for (const threshold of thresholds.current) {
+      const y = Math.round(plot.valToPos(threshold.value, "y", true));
+      if (y < bbox.top || y > bbox.top + bbox.height) continue;
+      annotate(ctx, [bbox.left, y, bbox.left + bbox.width, y], threshold.label, bbox.left + bbox.width - 4 * uPlot.pxRatio, y - 4 * uPlot.pxRatio);
+    }
+  });
 }
 
 /** A y axis as wide as its longest label ("500 kB/s"), measured in the axis's own font, so no label is clipped. */
@@ -77,7 +105,14 @@ function showLatest(plot: uPlot) {
   if (plot.cursor.idx == null && last >= 0) plot.setLegend({ idx: last });
 }
 
-function options<P extends TimedPoint>(lines: readonly ChartLine<P>[], width: number, height: number, unit: ChartUnit, markers: { current: readonly TimeMarker[] }): uPlot.Options {
+function options<P extends TimedPoint>(
+  lines: readonly ChartLine<P>[],
+  width: number,
+  height: number,
+  unit: ChartUnit,
+  markers: { current: readonly TimeMarker[] },
+  thresholds: { current: readonly Threshold[] },
+): uPlot.Options {
   const format = AXIS_FORMAT[unit];
   return {
     width,
@@ -86,7 +121,13 @@ function options<P extends TimedPoint>(lines: readonly ChartLine<P>[], width: nu
     padding: [8, 36, 0, 0],
     scales: {
       x: { time: true },
-      y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1] },
+      // Tall enough to show every threshold, so a line far above the measurements still says where the SLO is.
+      y: {
+        range: (_u, min, max) => {
+          const top = Math.max(max, ...thresholds.current.map((threshold) => threshold.value));
+          return [Math.min(0, min), top > 0 ? top * 1.1 : 1];
+        },
+      },
     },
     // Points are whole seconds, so ticks are too; each reads as a time of day in the user's locale (format.ts).
     axes: [
@@ -108,7 +149,7 @@ function options<P extends TimedPoint>(lines: readonly ChartLine<P>[], width: nu
     cursor: { drag: { x: false, y: false }, sync: { key: "run" } },
     legend: { live: true },
     hooks: { setCursor: [showLatest], setData: [showLatest] },
-    plugins: [markerPlugin(markers)],
+    plugins: [markerPlugin(markers), thresholdPlugin(thresholds)],
   };
 }
 
@@ -132,10 +173,11 @@ function latestValues<P extends TimedPoint>(lines: readonly ChartLine<P>[], poin
  * arrive, resized with its container and destroyed on unmount. `data-points` on the container
  * says how many points the plot has actually drawn.
  */
-export function SeriesChart<P extends TimedPoint = SeriesPoint>({ testId, title, lines, points, span, markers = [], unit = "count", height = 200, controls }: SeriesChartProps<P>) {
+export function SeriesChart<P extends TimedPoint = SeriesPoint>({ testId, title, lines, points, span, markers = [], unit = "count", height = 200, controls, thresholds = NO_THRESHOLDS }: SeriesChartProps<P>) {
   const canvasRef = useRef<HTMLDivElement>(null);
   const plotRef = useRef<uPlot | null>(null);
   const markersRef = useRef<readonly TimeMarker[]>(markers);
+  const thresholdsRef = useRef<readonly Threshold[]>(thresholds);
   const [drawn, setDrawn] = useState(0);
   const built = useRef<Parameters<typeof extendColumns<P>>[0]>(null);
   const data = useMemo(() => {
@@ -149,7 +191,7 @@ export function SeriesChart<P extends TimedPoint = SeriesPoint>({ testId, title,
   useEffect(() => {
     const element = canvasRef.current;
     if (!element) return;
-    const plot = new uPlot(options(lines, element.clientWidth || 600, height, unit, markersRef), [[]], element);
+    const plot = new uPlot(options(lines, element.clientWidth || 600, height, unit, markersRef, thresholdsRef), [[]], element);
     plotRef.current = plot;
     draw(plot, latest.current.data, latest.current.span);
     setDrawn(latest.current.data[0].length);
@@ -178,10 +220,23 @@ export function SeriesChart<P extends TimedPoint = SeriesPoint>({ testId, title,
     plotRef.current?.redraw(false);
   }, [markers]);
 
+  useEffect(() => {
+    if (thresholdsRef.current === thresholds) return;
+    thresholdsRef.current = thresholds;
+    // Set the data again so the y range is worked out with the new thresholds in it.
+    const plot = plotRef.current;
+    if (plot) draw(plot, latest.current.data, latest.current.span);
+  }, [thresholds]);
+
   return (
-    <section className="chart" aria-labelledby={titleId} data-testid={testId} data-points={drawn} data-markers={markers.length}>
+    <section className="chart" aria-labelledby={titleId} data-testid={testId} data-points={drawn} data-markers={markers.length} data-thresholds={thresholds.length}>
       <h3 id={titleId}>{title}</h3>
       {controls}
+      {thresholds.length > 0 && (
+        <p className="chart-thresholds" data-testid={`${testId}-thresholds`}>
+          {thresholds.map((threshold) => threshold.label).join(" · ")}
+        </p>
+      )}
       {drawn === 0 && <p className="chart-empty">Waiting for the first second of measurements…</p>}
       <div className="chart-canvas" ref={canvasRef} role="img" aria-label={`${title} chart, ${latestValues(lines, points, unit)}`} />
     </section>

@@ -1,0 +1,80 @@
+// A plan's SLOs on the run page while it runs: each threshold as a line on the chart of its metric, and how many
+// of the seconds so far met or breached it. The seconds are judged by the shared judge (slo-judge.ts), so the
+// live tally counts what the verdict will count.
+import type { Slo } from "@throng/protocol/plan";
+import { judgeSlos, measuredOfPoint, scriptSloMetric } from "@throng/protocol/slo-judge";
+import type { SeriesPoint } from "@throng/protocol/snapshot";
+import type { ChartLine } from "./series";
+import { formatSloValue, metricName } from "./slo-text";
+
+/** The run page's charts an SLO can be drawn on. */
+export type SloChart = "rtt" | "latency" | "rates" | "script-latency";
+
+const BUILTIN_CHARTS: Record<string, SloChart> = {
+  "rtt-p50-ms": "rtt",
+  "rtt-p99-ms": "rtt",
+  "rtt-corrected-p99-ms": "latency",
+  "broadcast-p99-ms": "latency",
+  "connect-p99-ms": "latency",
+  "login-p99-ms": "latency",
+  "error-rate": "rates",
+  "loss-rate": "rates",
+};
+
+/**
+ * The chart whose y axis reads `metric` in its unit; null for a script's counter, whose threshold is on the
+ * running total and so has no place on a per-second chart.
+ */
+export function sloChart(metric: string): SloChart | null {
+  const script = scriptSloMetric(metric);
+  if (script) return script.stat === "count" ? null : "script-latency";
+  return BUILTIN_CHARTS[metric] ?? null;
+}
+
+/** A horizontal line across a chart at `value` (in the chart's unit), with its words. */
+export interface Threshold {
+  value: number;
+  label: string;
+}
+
+const isRate = (metric: string) => metric.endsWith("-rate");
+
+/** The thresholds of the SLOs drawn on `chart`; rates in percent, as the rates chart reads them. */
+export function sloThresholds(slos: readonly Slo[], chart: SloChart): Threshold[] {
+  return slos
+    .filter((slo) => sloChart(slo.metric) === chart)
+    .map((slo) => ({ value: isRate(slo.metric) ? slo.below * 100 : slo.below, label: `SLO: ${metricName(slo.metric)} < ${formatSloValue(slo.metric, slo.below)}` }));
+}
+
+const RATE_COLOURS: Record<string, string> = { "error-rate": "#cf222e", "loss-rate": "#9a6700" };
+
+/** The rates the plan's SLOs name (error rate, loss rate), in percent per second, as the judge measures them. */
+export function sloRateLines(slos: readonly Slo[]): ChartLine[] {
+  const metrics = [...new Set(slos.map((slo) => slo.metric).filter(isRate))].sort();
+  return metrics.map((metric) => ({
+    label: `${metricName(metric)} %`,
+    color: RATE_COLOURS[metric] ?? "#57606a",
+    value: (point: SeriesPoint) => {
+      const rate = measuredOfPoint(point)(metric);
+      return rate === null ? null : rate * 100;
+    },
+  }));
+}
+
+/** One SLO so far: its words, and the seconds that measured it under (met) or at or over (breached) its threshold. */
+export interface SloTally {
+  metric: string;
+  label: string;
+  met: number;
+  breached: number;
+}
+
+export function sloTally(slos: readonly Slo[], points: readonly SeriesPoint[]): SloTally[] {
+  // The whole-run value is the verdict's business once the run ends; only the per-second counts are read here.
+  return judgeSlos(slos, () => null, points).map((verdict) => ({
+    metric: verdict.metric,
+    label: `${metricName(verdict.metric)} below ${formatSloValue(verdict.metric, verdict.below)}`,
+    met: verdict.measuredSeconds - verdict.breachedSeconds,
+    breached: verdict.breachedSeconds,
+  }));
+}
