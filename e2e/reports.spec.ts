@@ -165,6 +165,16 @@ test("two runs compared side by side with the change against the first", async (
   await expect(page).toHaveURL(new RegExp(`/compare\\?ids=${runIds[0]},${runIds[1]}$`));
   await expect(page.locator('[data-testid="compare-row"][data-figure="messagesPerSec"] td')).toHaveCount(2);
   await expect(page.locator('[data-testid="compare-row"][data-figure="messagesPerSec"]').getByTestId("compare-delta")).toHaveText(/[+−±][\d.]+ %/);
+  // SLO rows: the verdict, then each SLO the plan judged, one cell per run.
+  await expect(page.locator('[data-testid="compare-slo-row"][data-slo="verdict"] td')).toHaveCount(2);
+  await expect(page.locator('[data-testid="compare-slo-row"][data-slo="rtt-p99-ms<2000"] td')).toHaveText([/^(met|breached|no data)/, /^(met|breached|no data)/]);
+  // Overlaid charts: both runs' seconds on one axis from their start, one legend entry per run besides the x.
+  for (const figure of ["rttP99Ms", "messagesPerSec", "errors"]) {
+    const chart = page.locator(`[data-testid="compare-chart"][data-figure="${figure}"]`);
+    await expect(chart).toHaveAttribute("data-runs", "2");
+    await expect(chart).toHaveAttribute("data-seconds", /^[1-9]\d*$/);
+    await expect(chart.locator(".u-legend .u-series")).toHaveCount(3);
+  }
   await expectNoSidewaysScroll(page);
   await shot(page, "compare");
 });

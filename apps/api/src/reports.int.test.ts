@@ -70,6 +70,9 @@ describe("reports, exports and sharing", () => {
     const fast = await finishedRun(2, 2_000);
     const comparison = RunComparison.parse((await user.request("GET", `/api/runs/compare?ids=${slow},${fast}`)).json);
     expect(comparison.runs[1]?.deltaPercent.rttP99Ms).toBeLessThan(-80);
+    // Each run's verdict and SLOs, for the compare table's SLO rows.
+    expect(comparison.runs[0]).toMatchObject({ outcome: "breached", slos: [{ metric: "rtt-p99-ms", below: 10, status: "breached" }] });
+    expect(comparison.runs[1]?.slos.map((slo) => slo.metric)).toEqual(["rtt-p99-ms"]);
     expect((await user.request("GET", `/api/runs/compare?ids=${slow}`)).status).toBe(400);
   });
 

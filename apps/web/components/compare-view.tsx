@@ -5,7 +5,8 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useApiData } from "../hooks/use-api-data";
 import { api } from "../lib/api";
-import { compareHref, compareRows } from "../lib/compare-table";
+import { compareHref, compareRows, sloRows } from "../lib/compare-table";
+import { CompareCharts } from "./compare-charts";
 import { formatDateTime } from "../lib/format";
 import { reportApi } from "../lib/report-api";
 import { isTerminal } from "../lib/run-timing";
@@ -73,10 +74,27 @@ export function CompareView({ ids }: { ids: string[] }) {
                       ))}
                     </tr>
                   ))}
+                  {sloRows(comparison.data).map((row) => (
+                    <tr key={row.key} data-testid="compare-slo-row" data-slo={row.key}>
+                      <th scope="row">{row.label}</th>
+                      {row.cells.map((cell, index) => (
+                        <td key={index} className={`num slo-cell ${cell.status}`} data-status={cell.status}>
+                          {cell.text}
+                        </td>
+                      ))}
+                    </tr>
+                  ))}
                 </tbody>
               </table>
             </div>
           )}
+        </section>
+      )}
+      {comparison.data && (
+        <section className="panel" aria-labelledby="compare-charts-title" data-testid="compare-charts" key={`charts-${key}`}>
+          <h2 id="compare-charts-title">Over time</h2>
+          <p className="muted small">Each run from its own start; hover a second to read every run at it.</p>
+          <CompareCharts runs={comparison.data.runs} />
         </section>
       )}
       <section className="panel" aria-labelledby="compare-pick-title">

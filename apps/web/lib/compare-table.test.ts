@@ -1,8 +1,29 @@
 import { describe, expect, it } from "vitest";
-import { compareHref, compareRows, deltaTone, formatDelta, parseCompareIds } from "./compare-table";
+import type { RunComparison, SloVerdict } from "@throng/protocol/report";
+import { compareHref, compareRows, deltaTone, formatDelta, parseCompareIds, sloRows } from "./compare-table";
 
-const run = (id: string, summary: Record<string, number | null>, deltaPercent: Record<string, number | null>) =>
-  ({ id, planName: "p", createdAt: "2026-01-01T00:00:00Z", status: "finished", summary, deltaPercent });
+type Compared = RunComparison["runs"][number];
+const run = (id: string, summary: Record<string, number | null>, deltaPercent: Record<string, number | null>, more: Partial<Compared> = {}): Compared =>
+  ({ id, planName: "p", createdAt: "2026-01-01T00:00:00Z", status: "finished", summary, deltaPercent, outcome: null, slos: [], ...more });
+const slo = (metric: string, below: number, value: number | null, status: SloVerdict["status"]): SloVerdict =>
+  ({ metric, below, value, status, passed: status === "met", breachedSeconds: 0, measuredSeconds: 10, firstBreachAt: null });
+
+describe("sloRows", () => {
+  it("gives each run's verdict, then one row per SLO any run was judged on, with each run's status and value", () => {
+    const rows = sloRows({
+      runs: [
+        run("a", {}, {}, { outcome: "passed", slos: [slo("rtt-p99-ms", 50, 12, "met")] }),
+        run("b", {}, {}, { outcome: "breached", slos: [slo("rtt-p99-ms", 50, 240, "breached"), slo("error-rate", 0.01, null, "no-data")] }),
+        run("c", {}, {}),
+      ],
+    });
+    expect(rows.map((row) => row.label)).toEqual(["Verdict", "Round trip p99 < 50 ms", "Error rate < 1 %"]);
+    expect(rows[0]!.cells.map((cell) => cell.text)).toEqual(["passed", "SLO failed", "—"]);
+    expect(rows[1]!.cells.map((cell) => cell.status)).toEqual(["met", "breached", "none"]);
+    expect(rows[1]!.cells[1]!.text).toBe("breached · 240 ms");
+    expect(rows[2]!.cells.map((cell) => cell.text)).toEqual(["—", "no data", "—"]);
+  });
+});
 
 describe("compareRows", () => {
   it("words each run's figure and its change against the first run, coloured by whether it is better", () => {

@@ -2,6 +2,8 @@
 // The API computes the deltas (against the first run); this only words and colours them.
 import type { RunComparison } from "@throng/protocol/report";
 import { formatInteger, formatMs, formatRate } from "./format";
+import { formatSloValue, metricName } from "./slo-text";
+import { outcomeLabel } from "./verdict";
 
 type Better = "higher" | "lower";
 
@@ -59,6 +61,43 @@ export function compareRows(comparison: RunComparison): CompareRow[] {
       };
     }),
   }));
+}
+
+export interface SloCompareCell {
+  /** "met · 12 ms", "breached · 240 ms", "no data", or "—" when the run has no such SLO (or no verdict yet). */
+  text: string;
+  status: "met" | "breached" | "no-data" | "none";
+}
+
+export interface SloCompareRow {
+  key: string;
+  label: string;
+  cells: SloCompareCell[];
+}
+
+/**
+ * The verdict row (each run's outcome) then one row per SLO any run was judged on ("Round trip p99 < 50 ms"),
+ * one cell per run, so a plan whose threshold changed between runs shows both rows rather than one mixed one.
+ */
+export function sloRows(comparison: RunComparison): SloCompareRow[] {
+  const verdict: SloCompareRow = {
+    key: "verdict",
+    label: "Verdict",
+    cells: comparison.runs.map((run) => ({ text: run.outcome ? outcomeLabel(run.outcome) : "—", status: run.outcome === "passed" ? "met" : run.outcome ? "breached" : "none" })),
+  };
+  const keys = new Map<string, string>();
+  for (const run of comparison.runs) for (const slo of run.slos) keys.set(`${slo.metric}<${slo.below}`, `${metricName(slo.metric)} < ${formatSloValue(slo.metric, slo.below)}`);
+  const rows = [...keys].map(([key, label]) => ({
+    key,
+    label,
+    cells: comparison.runs.map((run): SloCompareCell => {
+      const slo = run.slos.find((candidate) => `${candidate.metric}<${candidate.below}` === key);
+      if (!slo) return { text: "—", status: "none" };
+      const status = slo.status ?? (slo.passed ? "met" : "breached");
+      return { text: status === "no-data" ? "no data" : `${status} · ${formatSloValue(slo.metric, slo.value)}`, status };
+    }),
+  }));
+  return [verdict, ...rows];
 }
 
 /** `?ids=a,b` ⇄ a list of run ids, in order, without blanks or repeats. */

@@ -203,6 +203,9 @@ export const RunComparison = z.object({
     summary: z.record(z.string(), z.number().nullable()),
     /** Percent change of each summary figure against the first run (null where either is null or zero). */
     deltaPercent: z.record(z.string(), z.number().nullable()),
+    /** The stored verdict's outcome and each SLO's verdict (the compare table's SLO rows); null and [] before it ends. */
+    outcome: VerdictOutcome.nullable(),
+    slos: z.array(SloVerdict),
   })),
 });
 export type RunComparison = z.infer<typeof RunComparison>;

@@ -51,6 +51,7 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
       return {
         runs: reports.map((r, i) => ({
           id: r.run.id, planName: r.run.planName, createdAt: r.run.createdAt, status: r.run.status, summary: figures[i]!,
+          outcome: r.run.verdict?.outcome ?? null, slos: r.run.verdict?.slos ?? [],
           deltaPercent: Object.fromEntries(COMPARED.map((k) => {
             const from = base[k] ?? null;
             const to = figures[i]![k] ?? null;

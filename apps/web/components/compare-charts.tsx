@@ -1,0 +1,83 @@
+"use client";
+
+import { useEffect, useMemo, useRef } from "react";
+import uPlot from "uplot";
+import "uplot/dist/uPlot.min.css";
+import type { RunComparison } from "@throng/protocol/report";
+import type { SeriesPoint } from "@throng/protocol/snapshot";
+import { useApiData } from "../hooks/use-api-data";
+import { api } from "../lib/api";
+import { alignAtStart, OVERLAID_FIGURES, runColour, type OverlaidFigure } from "../lib/compare-series";
+import { formatDateTime, formatDuration, formatMs } from "../lib/format";
+import { formatAxisCount } from "../lib/series";
+
+type ComparedRun = RunComparison["runs"][number];
+
+const runLabel = (run: ComparedRun, index: number) => `${index + 1}. ${run.planName} · ${formatDateTime(run.createdAt)}`;
+
+/** One figure, one line per run, x in seconds since each run's start; uPlot's legend names each run in its colour. */
+function OverlaidChart({ figure, runs, series }: { figure: OverlaidFigure; runs: readonly ComparedRun[]; series: readonly (readonly SeriesPoint[])[] }) {
+  const canvasRef = useRef<HTMLDivElement>(null);
+  const data = useMemo(() => alignAtStart(series, figure.value), [series, figure]);
+  const format = figure.unit === "ms" ? formatMs : formatAxisCount;
+
+  useEffect(() => {
+    const element = canvasRef.current;
+    if (!element) return;
+    const plot = new uPlot(
+      {
+        width: element.clientWidth || 600,
+        height: 200,
+        padding: [8, 24, 0, 0],
+        scales: { x: { time: false }, y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1] } },
+        axes: [
+          { space: 70, values: (_u, splits) => splits.map((seconds) => formatDuration(seconds)) },
+          { size: 70, values: (_u, splits) => splits.map(format) },
+        ],
+        series: [
+          { label: "Since start", value: (_u, value) => (value === null ? "—" : formatDuration(value)) },
+          ...runs.map((run, index) => ({ label: runLabel(run, index), stroke: runColour(index), width: 2, value: (_u: uPlot, value: number | null) => (value === null ? "—" : format(value)) })),
+        ],
+        cursor: { drag: { x: false, y: false }, sync: { key: "compare" } },
+      },
+      data as uPlot.AlignedData,
+      element,
+    );
+    const observer = new ResizeObserver(() => {
+      if (element.clientWidth > 0 && element.clientWidth !== plot.width) plot.setSize({ width: element.clientWidth, height: 200 });
+    });
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      plot.destroy();
+    };
+  }, [data, runs, format]);
+
+  const titleId = `compare-chart-${figure.key}-title`;
+  return (
+    <section className="chart" aria-labelledby={titleId} data-testid="compare-chart" data-figure={figure.key} data-runs={runs.length} data-seconds={data[0].length}>
+      <h3 id={titleId}>{figure.title}</h3>
+      <div className="chart-canvas" ref={canvasRef} role="img" aria-label={`${figure.title} of ${runs.length} runs over the seconds since each started`} />
+    </section>
+  );
+}
+
+/** The compared runs' seconds overlaid, aligned at their start: p99, throughput and errors, one colour per run. */
+export function CompareCharts({ runs }: { runs: readonly ComparedRun[] }) {
+  const ids = runs.map((run) => run.id).join(",");
+  const series = useApiData((signal) => Promise.all(runs.map((run) => api.getSeries(run.id, signal).then((answer) => answer.points))), undefined, ids);
+  if (series.error)
+    return (
+      <p className="alert" role="alert">
+        {series.error}
+      </p>
+    );
+  if (!series.data) return <p className="loading">Loading each run's seconds…</p>;
+  return (
+    <div className="compare-charts">
+      {OVERLAID_FIGURES.map((figure) => (
+        <OverlaidChart key={figure.key} figure={figure} runs={runs} series={series.data!} />
+      ))}
+    </div>
+  );
+}
