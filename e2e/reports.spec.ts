@@ -13,6 +13,7 @@ const { start, startTarget, stopAll } = agentProcesses();
 let context: BrowserContext;
 let page: Page;
 const runIds: string[] = [];
+let planId = "";
 let shareUrl = "";
 
 const shot = (target: Page, name: string) => target.screenshot({ path: join(artifacts, `reports-${name}.png`), fullPage: true });
@@ -81,6 +82,7 @@ test("two finished step-up runs of a plan with SLOs, seeded through the API", as
     }),
     "create plan",
   );
+  planId = plan.id;
   runIds.push(await runToEnd(plan.id));
   runIds.push(await runToEnd(plan.id));
 });
@@ -177,6 +179,25 @@ test("two runs compared side by side with the change against the first", async (
   }
   await expectNoSidewaysScroll(page);
   await shot(page, "compare");
+});
+
+test("a plan's trend charts its runs over time, each marked by its verdict and opening its run", async () => {
+  await page.goto(url(`/plans/${planId}`));
+  const trend = page.getByTestId("plan-trend");
+  await expect(trend).toHaveAttribute("data-runs", "2");
+  await expect(trend).toHaveAttribute("data-passed", "2");
+  // p99, error rate, throughput and (a step-up plan) the capacity estimate, a point per run on each.
+  for (const figure of ["p99Ms", "errorRate", "messagesPerSec", "estimate"]) {
+    await expect(page.locator(`[data-testid="plan-trend-chart"][data-figure="${figure}"]`)).toHaveAttribute("data-runs", "2");
+  }
+  await expect(page.getByTestId("plan-trend-run")).toHaveText([/passed$/, /passed$/]);
+  await expectNoSidewaysScroll(page);
+  await shot(page, "plan-trend");
+  // The points' links, for the keyboard and screen readers (a mouse clicks the point on the chart).
+  await expect(page.getByTestId("plan-trend-run").first()).toHaveAttribute("href", `/runs/${runIds[0]}/report`);
+  await page.getByTestId("plan-trend-run").first().focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(new RegExp(`/runs/${runIds[0]}/report$`));
 });
 
 test("estimates saved for two builds show the change on the target page", async () => {

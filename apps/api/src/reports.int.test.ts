@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
 import { RunReport, RunView } from "@throng/protocol/run";
+import { RunPage } from "@throng/protocol/run-list";
 import { EstimateView, RunComparison, ShareLinkCreated, TargetView } from "@throng/protocol/report";
 import { encodeValues } from "@throng/core/metrics/histogram";
 import { connectTestAgent, helloWith, type TestAgent } from "./testing/test-agent";
@@ -22,9 +23,9 @@ afterAll(async () => {
   await api?.close();
 });
 
-/** A finished run whose agent measured `seconds` seconds at `p99Us`. */
-async function finishedRun(seconds: number, p99Us: number, clients = 5) {
-  const plan = PlanView.parse((await user.request("POST", "/api/plans", {
+/** A finished run whose agent measured `seconds` seconds at `p99Us`, of a new plan or of `planId`. */
+async function finishedRun(seconds: number, p99Us: number, clients = 5, planId?: string) {
+  const plan = planId ? { id: planId } : PlanView.parse((await user.request("POST", "/api/plans", {
     name: `run at ${p99Us} µs`, target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
     scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 }, load: { clients, durationSec: seconds },
     slos: [{ metric: "rtt-p99-ms", below: 10 }],
@@ -74,6 +75,18 @@ describe("reports, exports and sharing", () => {
     expect(comparison.runs[0]).toMatchObject({ outcome: "breached", slos: [{ metric: "rtt-p99-ms", below: 10, status: "breached" }] });
     expect(comparison.runs[1]?.slos.map((slo) => slo.metric)).toEqual(["rtt-p99-ms"]);
     expect((await user.request("GET", `/api/runs/compare?ids=${slow}`)).status).toBe(400);
+  });
+
+  it("a plan's runs, newest first, carry what its trend charts: each run's summary figures and verdict", async () => {
+    const first = await finishedRun(2, 20_000);
+    const { planId } = RunView.parse((await user.request("GET", `/api/runs/${first}`)).json);
+    const second = await finishedRun(2, 2_000, 5, planId);
+    await finishedRun(2, 2_000);
+    const page = RunPage.parse((await user.request("GET", `/api/runs?plan=${planId}&limit=100`)).json);
+    expect(page.runs.map((run) => run.id)).toEqual([second, first]);
+    expect(page.runs[1]).toMatchObject({ verdict: { outcome: "breached" }, summary: { rttP99Ms: expect.any(Number), messagesPerSec: expect.any(Number), errors: 0 } });
+    expect(page.runs[1]!.summary!.rttP99Ms!).toBeGreaterThan(page.runs[0]!.summary!.rttP99Ms!);
+    expect((await user.request("GET", "/api/runs?plan=not-a-plan")).json).toMatchObject({ error: { code: "validation_failed", fields: [{ path: "plan" }] } });
   });
 
   it("a share link shows the report without signing in, until it is revoked or expires", async () => {

@@ -1,11 +1,11 @@
 "use client";
 
-import { useEffect, useMemo, useRef } from "react";
-import uPlot from "uplot";
-import "uplot/dist/uPlot.min.css";
+import { useMemo } from "react";
+import type uPlot from "uplot";
 import type { RunComparison } from "@throng/protocol/report";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 import { useApiData } from "../hooks/use-api-data";
+import { useUPlot } from "../hooks/use-uplot";
 import { api } from "../lib/api";
 import { alignAtStart, OVERLAID_FIGURES, runColour, type OverlaidFigure } from "../lib/compare-series";
 import { formatDateTime, formatDuration, formatMs } from "../lib/format";
@@ -17,41 +17,25 @@ const runLabel = (run: ComparedRun, index: number) => `${index + 1}. ${run.planN
 
 /** One figure, one line per run, x in seconds since each run's start; uPlot's legend names each run in its colour. */
 function OverlaidChart({ figure, runs, series }: { figure: OverlaidFigure; runs: readonly ComparedRun[]; series: readonly (readonly SeriesPoint[])[] }) {
-  const canvasRef = useRef<HTMLDivElement>(null);
-  const data = useMemo(() => alignAtStart(series, figure.value), [series, figure]);
-  const format = figure.unit === "ms" ? formatMs : formatAxisCount;
-
-  useEffect(() => {
-    const element = canvasRef.current;
-    if (!element) return;
-    const plot = new uPlot(
-      {
-        width: element.clientWidth || 600,
-        height: 200,
-        padding: [8, 24, 0, 0],
-        scales: { x: { time: false }, y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1] } },
-        axes: [
-          { space: 70, values: (_u, splits) => splits.map((seconds) => formatDuration(seconds)) },
-          { size: 70, values: (_u, splits) => splits.map(format) },
-        ],
-        series: [
-          { label: "Since start", value: (_u, value) => (value === null ? "—" : formatDuration(value)) },
-          ...runs.map((run, index) => ({ label: runLabel(run, index), stroke: runColour(index), width: 2, value: (_u: uPlot, value: number | null) => (value === null ? "—" : format(value)) })),
-        ],
-        cursor: { drag: { x: false, y: false }, sync: { key: "compare" } },
-      },
-      data as uPlot.AlignedData,
-      element,
-    );
-    const observer = new ResizeObserver(() => {
-      if (element.clientWidth > 0 && element.clientWidth !== plot.width) plot.setSize({ width: element.clientWidth, height: 200 });
-    });
-    observer.observe(element);
-    return () => {
-      observer.disconnect();
-      plot.destroy();
+  const data = useMemo(() => alignAtStart(series, figure.value) as uPlot.AlignedData, [series, figure]);
+  const options = useMemo((): Omit<uPlot.Options, "width"> => {
+    const format = figure.unit === "ms" ? formatMs : formatAxisCount;
+    return {
+      height: 200,
+      padding: [8, 24, 0, 0],
+      scales: { x: { time: false }, y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1] } },
+      axes: [
+        { space: 70, values: (_u, splits) => splits.map((seconds) => formatDuration(seconds)) },
+        { size: 70, values: (_u, splits) => splits.map(format) },
+      ],
+      series: [
+        { label: "Since start", value: (_u, value) => (value === null ? "—" : formatDuration(value)) },
+        ...runs.map((run, index) => ({ label: runLabel(run, index), stroke: runColour(index), width: 2, value: (_u: uPlot, value: number | null) => (value === null ? "—" : format(value)) })),
+      ],
+      cursor: { drag: { x: false, y: false }, sync: { key: "compare" } },
     };
-  }, [data, runs, format]);
+  }, [figure, runs]);
+  const canvasRef = useUPlot(options, data);
 
   const titleId = `compare-chart-${figure.key}-title`;
   return (

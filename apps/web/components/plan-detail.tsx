@@ -3,13 +3,16 @@
 import Link from "next/link";
 import { useState } from "react";
 import { useApiData } from "../hooks/use-api-data";
+import { MAX_RUNS_LIMIT } from "@throng/protocol/run-list";
 import { api } from "../lib/api";
+import { runsApi } from "../lib/runs-api";
 import { formatDateTime } from "../lib/format";
 import { describeAgents, describeLoad, describeScenario, describeTarget, scenarioScriptHash } from "../lib/plan-summary";
 import { planToText, type PlanFormat } from "../lib/plan-text";
 import { CodeBlock } from "./code-block";
 import { downloadPlan } from "./plan-download";
 import { PlanSchedulePanel } from "./plan-schedule-panel";
+import { PlanTrend } from "./plan-trend";
 import { PlanShelfActions } from "./plan-shelf-actions";
 import { PlanVersions } from "./plan-versions";
 import { RunList } from "./run-list";
@@ -27,6 +30,9 @@ const FORMATS = [
 export function PlanDetail({ planId }: { planId: string }) {
   const plan = useApiData((signal) => api.getPlan(planId, signal));
   const runs = useApiData((signal) => api.listRuns(signal), 5000);
+  // The trend reads the plan's last 100 runs once, and again each time another of them ends.
+  const ended = (runs.data ?? []).filter((run) => run.planId === planId && run.endedAt !== null).length;
+  const trend = useApiData((signal) => runsApi.page({ plan: planId, limit: MAX_RUNS_LIMIT }, signal), undefined, String(ended));
   const [format, setFormat] = useState<PlanFormat>("yaml");
   const { role } = useMe();
 
@@ -106,6 +112,17 @@ export function PlanDetail({ planId }: { planId: string }) {
         </Tabs>
       </section>
       <PlanVersions key={version} planId={planId} current={version} />
+      {ended > 0 && (
+        <section className="panel" aria-labelledby="plan-trend-title">
+          <h2 id="plan-trend-title">Trend</h2>
+          {trend.error && (
+            <p className="alert" role="alert">
+              {trend.error}
+            </p>
+          )}
+          {trend.data && <PlanTrend runs={trend.data.runs} />}
+        </section>
+      )}
       <section aria-labelledby="plan-runs-title">
         <h2 id="plan-runs-title">Recent runs</h2>
         {runs.error && (

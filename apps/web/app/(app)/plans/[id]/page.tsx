@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { PlanDetail } from "../../../../components/plan-detail";
+import "./plan-trend.css";
 
 export const metadata: Metadata = { title: "Plan" };
 

@@ -1,0 +1,118 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useMemo } from "react";
+import uPlot from "uplot";
+import type { RunView } from "@throng/protocol/run";
+import { useUPlot } from "../hooks/use-uplot";
+import { formatDateTime, formatMs } from "../lib/format";
+import { TREND_FIGURES, trendColumns, trendRuns, type TrendFigure, type TrendRun } from "../lib/plan-trend";
+import { formatAxisCount } from "../lib/series";
+
+const MARK = { passed: "#1a7f37", failed: "#cf222e", none: "#8c959f" } as const;
+const markOf = (run: TrendRun) => (run.passed === null ? MARK.none : run.passed ? MARK.passed : MARK.failed);
+const FORMAT: Record<TrendFigure["unit"], (value: number) => string> = {
+  ms: (value) => formatMs(value),
+  percent: (value) => `${(value * 100).toLocaleString("en-US", { maximumFractionDigits: 2 })} %`,
+  count: formatAxisCount,
+};
+const runTime = (t: number | null) => (t === null ? "—" : formatDateTime(t * 1000));
+
+/** Each run's point as a dot in its verdict's colour: green passed, red not passed, grey no verdict. */
+function verdictMarks(runs: readonly TrendRun[]): uPlot.Plugin {
+  return {
+    hooks: {
+      draw: [
+        (plot) => {
+          const { ctx } = plot;
+          ctx.save();
+          runs.forEach((run, index) => {
+            const value = plot.data[1]![index];
+            if (value === null || value === undefined) return;
+            ctx.fillStyle = markOf(run);
+            ctx.beginPath();
+            ctx.arc(plot.valToPos(run.t, "x", true), plot.valToPos(value, "y", true), 5 * uPlot.pxRatio, 0, 2 * Math.PI);
+            ctx.fill();
+          });
+          ctx.restore();
+        },
+      ],
+    },
+  };
+}
+
+/** One figure over the plan's runs; clicking a point opens that run. */
+function TrendChart({ figure, runs }: { figure: TrendFigure; runs: readonly TrendRun[] }) {
+  const router = useRouter();
+  const columns = useMemo(() => trendColumns(runs, figure), [runs, figure]);
+  const options = useMemo((): Omit<uPlot.Options, "width"> => {
+    const format = FORMAT[figure.unit];
+    return {
+      height: 180,
+      padding: [12, 36, 0, 12],
+      scales: { x: { time: false }, y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.15 : 1] } },
+      axes: [
+        { space: 170, values: (_u, splits) => splits.map(runTime) },
+        { size: 70, values: (_u, splits) => splits.map(format) },
+      ],
+      series: [
+        { label: "Run", value: (_u, value) => runTime(value) },
+        { label: figure.title, stroke: "#57606a", width: 1.5, points: { show: false }, spanGaps: true, value: (_u: uPlot, value: number | null) => (value === null ? "—" : format(value)) },
+      ],
+      cursor: { drag: { x: false, y: false }, sync: { key: "trend" }, points: { size: 12 } },
+      plugins: [
+        verdictMarks(runs),
+        {
+          hooks: {
+            ready: [
+              (plot) =>
+                plot.over.addEventListener("click", () => {
+                  const run = plot.cursor.idx == null ? undefined : runs[plot.cursor.idx];
+                  if (run) router.push(`/runs/${run.runId}/report`);
+                }),
+            ],
+          },
+        },
+      ],
+    };
+  }, [figure, runs, router]);
+  const canvasRef = useUPlot(options, columns as uPlot.AlignedData);
+  const titleId = `plan-trend-${figure.key}-title`;
+  return (
+    <section className="chart trend-chart" aria-labelledby={titleId} data-testid="plan-trend-chart" data-figure={figure.key} data-runs={columns[1].filter((value) => value !== null).length}>
+      <h3 id={titleId}>{figure.title}</h3>
+      <div className="chart-canvas" ref={canvasRef} role="img" aria-label={`${figure.title} of each run of this plan over time`} />
+    </section>
+  );
+}
+
+/** The plan's ended runs over time: p99, error rate, throughput and estimate, each run marked passed or not. */
+export function PlanTrend({ runs }: { runs: readonly RunView[] }) {
+  const points = useMemo(() => trendRuns(runs), [runs]);
+  const figures = TREND_FIGURES.filter((figure) => figure.key !== "estimate" || points.some((run) => run.estimate !== null));
+  const passed = points.filter((run) => run.passed === true).length;
+  if (points.length === 0) return <p className="muted">The trend starts once a run of this plan has ended.</p>;
+  return (
+    <div data-testid="plan-trend" data-runs={points.length} data-passed={passed} data-not-passed={points.filter((run) => run.passed === false).length}>
+      <p className="muted small trend-key">
+        <span className="trend-dot" style={{ background: MARK.passed }} /> passed <span className="trend-dot" style={{ background: MARK.failed }} /> not passed ·
+        click a point to open its run
+      </p>
+      <div className="trend-charts">
+        {figures.map((figure) => (
+          <TrendChart key={figure.key} figure={figure} runs={points} />
+        ))}
+      </div>
+      <ol className="sr-only">
+        {points.map((run) => (
+          <li key={run.runId}>
+            <Link href={`/runs/${run.runId}/report`} data-testid="plan-trend-run">
+              Run of {runTime(run.t)}: {run.passed === null ? "no verdict" : run.passed ? "passed" : "not passed"}
+            </Link>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}

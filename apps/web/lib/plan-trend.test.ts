@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import type { RunSummary, RunView } from "@throng/protocol/run";
+import { TREND_FIGURES, trendColumns, trendRuns } from "./plan-trend";
+
+const summary = (over: Partial<RunSummary>): RunSummary => ({
+  agents: 1, peakClients: 10, peakConnections: 10, durationSec: 10, messagesSent: 990, messagesReceived: 990, messagesPerSec: 99,
+  connectionsFailed: 0, connectionsOpened: 10, errors: 0, rttP50Ms: 1, rttP99Ms: 5, rttMaxMs: 9, ...over,
+}) as RunSummary;
+
+const run = (id: string, startedAt: string, over: Partial<RunView> = {}): RunView =>
+  ({ id, planId: "p", planName: "Lobby", status: "finished", spec: {} as RunView["spec"], error: null, createdAt: startedAt, startedAt,
+    endedAt: startedAt, summary: summary({}), events: [], verdict: null, ...over }) as RunView;
+
+const verdict = (outcome: "passed" | "breached") => ({ passed: outcome === "passed", outcome, reasons: [], warnings: [], slos: [] });
+
+describe("trendRuns", () => {
+  it("gives one point per ended run, oldest first, with its figures and whether its verdict passed", () => {
+    const runs = trendRuns([
+      run("b", "2026-11-24T10:00:00Z", { verdict: verdict("breached"), summary: summary({ rttP99Ms: 40, errors: 10 }), capacity: { clients: 1200 } as RunView["capacity"] }),
+      run("live", "2026-11-24T11:00:00Z", { status: "running", endedAt: null, summary: null }),
+      run("a", "2026-11-24T09:00:00Z", { verdict: verdict("passed") }),
+    ]);
+    expect(runs.map((point) => point.runId)).toEqual(["a", "b"]);
+    expect(runs[0]).toMatchObject({ t: Date.parse("2026-11-24T09:00:00Z") / 1000, p99Ms: 5, errorRate: 0, messagesPerSec: 99, estimate: null, passed: true });
+    // Errors over every attempt (messages sent and connections opened), as the error-rate SLO measures them.
+    expect(runs[1]).toMatchObject({ p99Ms: 40, errorRate: 0.01, estimate: 1200, passed: false });
+  });
+
+  it("leaves the pass mark open for a run without a verdict", () => {
+    expect(trendRuns([run("old", "2026-01-01T00:00:00Z")])[0]!.passed).toBeNull();
+  });
+});
+
+describe("trendColumns", () => {
+  it("puts the runs' start times on x and the figure on y, null where a run has none", () => {
+    const runs = trendRuns([run("a", "2026-11-24T09:00:00Z"), run("b", "2026-11-24T10:00:00Z", { summary: summary({ rttP99Ms: null }) })]);
+    const p99 = TREND_FIGURES.find((figure) => figure.key === "p99Ms")!;
+    expect(trendColumns(runs, p99)).toEqual([[runs[0]!.t, runs[1]!.t], [5, null]]);
+  });
+});

@@ -1,0 +1,55 @@
+// A plan's trend: each ended run as one point over time (its p99, error rate, throughput and capacity estimate),
+// marked by whether its verdict passed, like k6's performance trending. Read from the runs' stored summaries.
+import type { RunView } from "@throng/protocol/run";
+import { measuredOfSummary } from "@throng/protocol/slo-judge";
+
+export interface TrendRun {
+  runId: string;
+  /** Epoch seconds the run started (created, when it never started). */
+  t: number;
+  p99Ms: number | null;
+  /** 0..1, as the error-rate SLO measures it. */
+  errorRate: number | null;
+  messagesPerSec: number | null;
+  /** A step-up run's capacity estimate in clients. */
+  estimate: number | null;
+  /** null: the run has no verdict (from before verdicts were kept). */
+  passed: boolean | null;
+}
+
+export interface TrendFigure {
+  key: "p99Ms" | "errorRate" | "messagesPerSec" | "estimate";
+  title: string;
+  unit: "ms" | "percent" | "count";
+  value: (run: TrendRun) => number | null;
+}
+
+export const TREND_FIGURES: readonly TrendFigure[] = [
+  { key: "p99Ms", title: "RTT p99", unit: "ms", value: (run) => run.p99Ms },
+  { key: "errorRate", title: "Error rate", unit: "percent", value: (run) => run.errorRate },
+  { key: "messagesPerSec", title: "Messages/s", unit: "count", value: (run) => run.messagesPerSec },
+  { key: "estimate", title: "Capacity estimate (clients)", unit: "count", value: (run) => run.estimate },
+];
+
+const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+/** The runs that ended with a summary, oldest first (the API answers newest first); one point each. */
+export function trendRuns(runs: readonly RunView[]): TrendRun[] {
+  return runs
+    .filter((run) => run.summary !== null && run.endedAt !== null)
+    .map((run) => ({
+      runId: run.id,
+      t: epochSeconds(run.startedAt ?? run.createdAt),
+      p99Ms: run.summary!.rttP99Ms,
+      errorRate: measuredOfSummary(run.summary!)("error-rate"),
+      messagesPerSec: run.summary!.messagesPerSec,
+      estimate: run.capacity?.clients ?? null,
+      passed: run.verdict ? (run.verdict.outcome ? run.verdict.outcome === "passed" : run.verdict.passed) : null,
+    }))
+    .sort((a, b) => a.t - b.t);
+}
+
+/** uPlot's columns for one figure: x the runs' start times, y the figure (null where a run has none). */
+export function trendColumns(runs: readonly TrendRun[], figure: TrendFigure): [number[], (number | null)[]] {
+  return [runs.map((run) => run.t), runs.map(figure.value)];
+}
