@@ -15,6 +15,8 @@ export interface StackConfig {
   logLevel?: string;
   /** BullMQ key prefix; tests on a shared Redis use their own. */
   queuePrefix?: string;
+  /** More environment for api, workers and web (after the stack's own). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface Stack {
@@ -41,6 +43,7 @@ export async function startStack(config: StackConfig): Promise<Stack> {
     LOG_LEVEL: process.env.LOG_LEVEL ?? config.logLevel ?? "info",
     NEXT_TELEMETRY_DISABLED: "1",
     ...(config.queuePrefix ? { QUEUE_PREFIX: config.queuePrefix } : {}),
+    ...config.env,
   };
   const node = (name: string, entry: string): Child =>
     spawnChild({ name, command: process.execPath, args: ["--import", "tsx", entry], cwd: root, env, log: prefixedLog(name) });

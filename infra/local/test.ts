@@ -108,6 +108,9 @@ async function runE2e(services: Services): Promise<Counts> {
       webPort: await freePort(),
       logLevel: "warn",
       queuePrefix: uniquePrefix(), // TEST_REDIS_URL may point at a Redis that something else uses too.
+      // Every journey signs up from 127.0.0.1, more than the default 10 accounts per address in 10 minutes; the
+      // limit itself is tested against the defaults in apps/api/src/security.int.test.ts.
+      env: { RATE_LIMIT_SIGN_UPS_PER_10_MIN: "1000" },
     });
   } catch (error) {
     await untilExitIfInterrupted();

@@ -49,6 +49,7 @@ export function limitsFromEnv(env: ApiEnv): { rateLimits: RateLimits; hello: Hel
   return {
     rateLimits: {
       ...DEFAULT_RATE_LIMITS,
+      signUp: { limit: env.RATE_LIMIT_SIGN_UPS_PER_10_MIN, windowSec: 600 },
       runCreate: { limit: env.RATE_LIMIT_RUNS_PER_MIN, windowSec: 60 },
       export: { limit: env.RATE_LIMIT_EXPORTS_PER_MIN, windowSec: 60 },
     },

@@ -50,6 +50,8 @@ export const ApiEnv = z.object({
   AGENT_BUSY_HELLO_TIMEOUT_MS: z.coerce.number().int().min(100).default(2_000),
   /** Slots above the maximum for upgrades that prove an agent credential, so enrolled agents get in during a flood. */
   AGENT_PENDING_RESERVED: z.coerce.number().int().min(0).default(256),
+  /** Accounts one address may create per 10 minutes (429 with Retry-After past it). */
+  RATE_LIMIT_SIGN_UPS_PER_10_MIN: z.coerce.number().int().min(1).default(10),
   /** Runs one API token or browser session may start per minute (429 with Retry-After past it). */
   RATE_LIMIT_RUNS_PER_MIN: z.coerce.number().int().min(1).default(30),
   /** Report and CSV exports one API token or browser session may fetch per minute. */

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { authClient } from "../lib/auth-client";
 import { TextField } from "./text-field";
+import { authFailureText } from "../lib/auth-failure";
 
 type Mode = "sign-in" | "sign-up";
 type Field = "name" | "email" | "password";
@@ -51,7 +52,7 @@ export function AuthForm({ mode }: { mode: Mode }) {
         ? await authClient().signUp.email({ name: values.name.trim(), email, password: values.password })
         : await authClient().signIn.email({ email, password: values.password });
       if (result.error) {
-        setFailure(result.error.message ?? `${signUp ? "Sign-up" : "Sign-in"} failed (HTTP ${result.error.status}).`);
+        setFailure(authFailureText(result.error, signUp ? "Sign-up" : "Sign-in"));
         return;
       }
       // Home: a new organisation's getting-started checklist, or a returning user's overview.

@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { authClient } from "../lib/auth-client";
 import { TextField } from "./text-field";
+import { authFailureText } from "../lib/auth-failure";
 
 type Mode = "sign-in" | "sign-up";
 type Field = "name" | "email" | "password";
@@ -40,7 +41,7 @@ export function InvitationAuthForm({ onSignedIn }: { onSignedIn: (email: string)
       const result = signUp
         ? await authClient().signUp.email({ name: values.name.trim(), email, password: values.password })
         : await authClient().signIn.email({ email, password: values.password });
-      if (result.error) setFailure(result.error.message ?? `${signUp ? "Sign-up" : "Sign-in"} failed (HTTP ${result.error.status}).`);
+      if (result.error) setFailure(authFailureText(result.error, signUp ? "Sign-up" : "Sign-in"));
       else onSignedIn(email);
     } catch {
       setFailure("Could not reach the server; check your connection and try again.");
