@@ -1,37 +1,30 @@
 // Notifications (issue 18): an owner adds a Slack channel in Settings → Notifications, sends a test, and the workers'
 // real HTTP POST reaches an endpoint on loopback; the delivery log shows it delivered. Screenshots to e2e/artifacts/.
-import { createServer, type Server } from "node:http";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { startWebhookReceiver, type WebhookReceiver } from "../tests/support/webhook-receiver";
 import { artifacts, baseUrl, signUp, url } from "./support/e2e-env";
 
 test.describe.configure({ mode: "serial" });
 
 let context: BrowserContext;
 let page: Page;
-let server: Server;
+let webhook: WebhookReceiver | undefined;
 let endpoint = "";
-const received: { path: string; body: unknown }[] = [];
 
 test.beforeAll(async ({ browser }) => {
   test.skip(!baseUrl, "npm test sets E2E_BASE_URL");
   mkdirSync(artifacts, { recursive: true });
-  server = createServer(async (request, response) => {
-    let text = "";
-    for await (const chunk of request) text += chunk;
-    received.push({ path: request.url ?? "/", body: JSON.parse(text) });
-    response.end("ok");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  endpoint = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  webhook = await startWebhookReceiver();
+  endpoint = webhook.url;
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
 });
 
 test.afterAll(async () => {
   await context?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await webhook?.close();
 });
 
 test("notifications: add a Slack channel, a bad URL is named, the test reaches the endpoint and the log says delivered", async () => {
@@ -54,6 +47,6 @@ test("notifications: add a Slack channel, a bad URL is named, the test reaches t
 
   await row.getByTestId("test-channel").click();
   await expect(page.getByTestId("delivery-row").first()).toHaveAttribute("data-status", "delivered", { timeout: 20_000 });
-  expect(received).toEqual([{ path: "/services/T0/B0/secret", body: { text: "Throng test notification: this channel is set up and receives run notifications." } }]);
+  expect(webhook!.received).toEqual([{ path: "/services/T0/B0/secret", body: { text: "Throng test notification: this channel is set up and receives run notifications." } }]);
   await page.screenshot({ path: join(artifacts, "notifications-settings.png"), fullPage: true });
 });

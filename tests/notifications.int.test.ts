@@ -1,9 +1,9 @@
-import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NotificationChannelView, NotificationDeliveryView } from "@throng/protocol/notifications";
 import { waitUntil } from "../infra/local/wait";
 import { signUp, type Browser } from "./fault/support/api-client";
 import { startControlPlane } from "./support/control-plane";
+import { startWebhookReceiver, type WebhookReceiver } from "./support/webhook-receiver";
 
 /**
  * The settings page's test button through the real processes (issue 18): the API stores a delivery, the workers
@@ -12,20 +12,13 @@ import { startControlPlane } from "./support/control-plane";
 const cleanups: (() => Promise<unknown>)[] = [];
 const tails: (() => string)[] = [];
 let browser: Browser;
-let server: Server;
+let webhook: WebhookReceiver;
 let endpoint = "";
-const received: { path: string; body: any }[] = [];
 
 beforeAll(async () => {
-  server = createServer(async (request, response) => {
-    let text = "";
-    for await (const chunk of request) text += chunk;
-    received.push({ path: request.url ?? "/", body: JSON.parse(text) });
-    response.end("ok");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  cleanups.push(() => new Promise((resolve) => server.close(resolve)));
-  endpoint = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  webhook = await startWebhookReceiver();
+  cleanups.push(() => webhook.close());
+  endpoint = webhook.url;
   const { apiUrl } = await startControlPlane(cleanups, tails);
   browser = await signUp(apiUrl);
 }, 120_000);
@@ -49,7 +42,7 @@ describe("notification channels through api and workers", () => {
       throw new Error(`${error.message}\n${tails.map((t) => t()).join("\n")}`);
     });
     expect(log[0]).toMatchObject({ id: queued.id, status: "delivered", attempts: 1, responseStatus: 200 });
-    expect(received).toEqual([{ path: "/services/T0/B0/x", body: { text: "Throng test notification: this channel is set up and receives run notifications." } }]);
+    expect(webhook.received).toEqual([{ path: "/services/T0/B0/x", body: { text: "Throng test notification: this channel is set up and receives run notifications." } }]);
   }, 60_000);
 
   it("refuses a channel without an http(s) URL or events, naming the field", async () => {
