@@ -193,16 +193,18 @@ describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
     expect((run?.verdict as { reasons: string[] }).reasons.join("\n")).toMatch(/did not report the end of its shard/);
   });
 
+  /** One ordinary second of 9 clients from the agent. */
+  const insertSecond = (orgId: string, runId: string, agentId: string, seq: number) =>
+    repos.snapshots.insert(orgId, runId, {
+      agentId, seq, second: 1000 + seq, intervalMs: 1000, clients: 9, step: null, histograms: {},
+      counters: { connectionsOpen: 9, connectionsOpened: 9, connectionsFailed: 0, connectionsClosed: 0, messagesSent: 90, messagesReceived: 90, bytesSent: 1, bytesReceived: 1, errors: 0 },
+      rttHist: encodeValues(Array(90).fill(1_000)), health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
+    });
+
   it("finish-run names the seconds a shard reported and never delivered, in one seconds-lost event, and does not pass the run", async () => {
     const { orgId, agentId, runId } = await seedRun();
     await workers.orchestrator.start(orgId, runId);
-    for (const seq of [0, 1, 4]) {
-      await repos.snapshots.insert(orgId, runId, {
-        agentId, seq, second: 1000 + seq, intervalMs: 1000, clients: 9, step: null, histograms: {},
-        counters: { connectionsOpen: 9, connectionsOpened: 9, connectionsFailed: 0, connectionsClosed: 0, messagesSent: 90, messagesReceived: 90, bytesSent: 1, bytesReceived: 1, errors: 0 },
-        rttHist: encodeValues(Array(90).fill(1_000)), health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
-      });
-    }
+    for (const seq of [0, 1, 4]) await insertSecond(orgId, runId, agentId, seq);
     await workers.orchestrator.shardStatus(orgId, agentId, { runId, state: "finished", lastSeq: 5 });
     await workers.orchestrator.finish(orgId, runId);
     await workers.orchestrator.finish(orgId, runId); // a job may run twice: still one event
@@ -210,6 +212,21 @@ describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
     const expected = `agent rig (${agentId}) lost seconds 2–3, 5 (3 s): they never arrived, though the agent reported its shard finished at second 5`;
     expect((await repos.runs.listEvents(orgId, runId)).filter((e) => e.kind === "seconds-lost").map((e) => [e.agentId, e.message])).toEqual([[agentId, expected]]);
     expect(run?.verdict).toMatchObject({ passed: false, outcome: "incomplete" });
+    expect((run?.verdict as { reasons: string[] }).reasons).toContain(expected);
+  });
+
+  it("an aborted run names the seconds its agent measured before the abort and never delivered", async () => {
+    const { orgId, agentId, runId } = await seedRun();
+    await workers.orchestrator.start(orgId, runId);
+    for (const seq of [0, 2]) await insertSecond(orgId, runId, agentId, seq);
+    await workers.orchestrator.abortRun({ orgId, role: "owner", userId: "u", label: "a test", via: "session" }, runId);
+    // The agent stops on run-stop and reports its shard ended at the last second it measured.
+    await workers.orchestrator.shardStatus(orgId, agentId, { runId, state: "finished", lastSeq: 3 });
+    await workers.orchestrator.finish(orgId, runId);
+    const run = await repos.runs.get(orgId, runId);
+    const expected = `agent rig (${agentId}) lost seconds 1, 3 (2 s): they never arrived, though the agent reported its shard finished at second 3`;
+    expect(run?.status).toBe("aborted");
+    expect((await repos.runs.listEvents(orgId, runId)).filter((e) => e.kind === "seconds-lost").map((e) => e.message)).toEqual([expected]);
     expect((run?.verdict as { reasons: string[] }).reasons).toContain(expected);
   });
 

@@ -221,8 +221,9 @@ export function createRunOrchestrator(deps: {
     const stored = new Map<string, Set<number>>();
     for (const row of snapshots) stored.set(row.agentId, (stored.get(row.agentId) ?? new Set()).add(row.seq));
     const events = await repos.runs.listEvents(run.orgId, run.id);
-    const searchEnded = events.find((e) => e.kind === "search-ended");
-    const endMs = Math.min(clock.now(), searchEnded ? new Date(searchEnded.at).getTime() : Infinity);
+    // A run that ended early (its search ended, a user aborted it) owes only the seconds before that moment.
+    const endedEarly = events.filter((e) => e.kind === "search-ended" || e.kind === "aborted").map((e) => new Date(e.at).getTime());
+    const endMs = Math.min(clock.now(), ...endedEarly);
     const agents = await fleet.listAgents(run.orgId, shards.map((s) => s.agentId));
     const lost = lostSeconds({
       shards, stored, lastRunSeq: lastRunSeq(run.startAt.getTime(), PlanSpec.parse(run.spec).load.durationSec, endMs),
@@ -255,8 +256,10 @@ export function createRunOrchestrator(deps: {
     const snapshots = await repos.snapshots.listRun(orgId, runId);
     await rebuildRollup(orgId, runId, snapshots);
     if (run.status === "aborted") {
-      // Agents send their last snapshots after an abort: fold them into the summary once they are in.
-      await repos.runs.update(orgId, runId, "aborted", await judge(run, snapshots, "aborted", await eventProblems(orgId, runId)));
+      // Agents send their last snapshots after an abort: fold them into the summary once they are in. Seconds due
+      // before the abort that never arrived are named too: an aborted run's report must not hide a dead agent.
+      const lostBeforeAbort = await recordLostSeconds(run, await repos.runs.listShards(orgId, runId), snapshots);
+      await repos.runs.update(orgId, runId, "aborted", await judge(run, snapshots, "aborted", [...(await eventProblems(orgId, runId)), ...lostBeforeAbort]));
       await publishRun(orgId, runId);
       return;
     }
