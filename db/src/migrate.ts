@@ -23,7 +23,12 @@ class SqlFileMigrationProvider implements MigrationProvider {
   }
 }
 
-/** Applies every pending migration; safe to call on every start. Throws with the failing migration's name. */
+/**
+ * Applies every pending migration; safe to call on every start, and from several processes at once (api replicas,
+ * the compose file's migrate service): Kysely's Migrator takes a PostgreSQL advisory lock around the pending ones
+ * and tolerates its bookkeeping tables being created concurrently (migrate.int.test.ts holds it to that).
+ * Throws with the failing migration's name.
+ */
 export async function migrateToLatest(databaseUrl: string): Promise<string[]> {
   const db = createDb(databaseUrl, { max: 1 });
   try {
