@@ -92,6 +92,11 @@ export interface RunTable {
   ended_at: Timestamp | null;
   /** Who started the run, as the audit log names actors (an email, "token <name>"); null for older runs. */
   started_by: string | null;
+  /** The team's note and tags (018-run-notes-tags.sql), and who changed them last. */
+  note: Generated<string>;
+  tags: Generated<string[]>;
+  notes_edited_by: string | null;
+  notes_edited_at: Timestamp | null;
 }
 
 export interface RunShardTable {

@@ -33,6 +33,10 @@ export function finishedRun(overrides: Partial<RunView> = {}): RunView {
       messagesPerSec: 50, connectionsFailed: 0, errors: 0, rttP50Ms: 2, rttP99Ms: 3, rttMaxMs: 4,
     },
     events: [],
+    note: "",
+    tags: [],
+    notesEditedBy: null,
+    notesEditedAt: null,
     verdict: {
       passed: true, outcome: "passed", reasons: [], warnings: [],
       slos: [{ metric: "rtt-p99-ms", below: 50, value: 3, status: "met", passed: true, breachedSeconds: 0, measuredSeconds: 2, firstBreachAt: null }],

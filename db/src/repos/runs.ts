@@ -18,6 +18,10 @@ export interface RunRow {
   startedAt: Date | null;
   endedAt: Date | null;
   startedBy: string | null;
+  note: string;
+  tags: string[];
+  notesEditedBy: string | null;
+  notesEditedAt: Date | null;
 }
 
 /** What GET /api/runs filters by; each left out matches every run. */
@@ -27,6 +31,7 @@ export interface RunFilterRow {
   planId?: string;
   createdFrom?: Date;
   createdBefore?: Date;
+  tag?: string;
 }
 
 export interface ShardRow {
@@ -68,7 +73,7 @@ export function createRunRepo(db: Db) {
       .select([
         "r.id", "r.org_id as orgId", "r.plan_id as planId", "p.name as planName", "r.plan_version as planVersion", "r.spec", "r.status", "r.error",
         "r.summary", "r.verdict", "r.capacity", "r.start_at as startAt", "r.created_at as createdAt", "r.started_at as startedAt", "r.ended_at as endedAt",
-        "r.started_by as startedBy",
+        "r.started_by as startedBy", "r.note", "r.tags", "r.notes_edited_by as notesEditedBy", "r.notes_edited_at as notesEditedAt",
       ])
       .where("r.org_id", "=", orgId);
 
@@ -94,6 +99,8 @@ export function createRunRepo(db: Db) {
         if (filter.planId !== undefined) q = q.where("r.plan_id", "=", filter.planId) as T;
         if (filter.createdFrom !== undefined) q = q.where("r.created_at", ">=", filter.createdFrom) as T;
         if (filter.createdBefore !== undefined) q = q.where("r.created_at", "<", filter.createdBefore) as T;
+        // Containment, so runs_tags_idx (GIN) answers it.
+        if (filter.tag !== undefined) q = q.where(sql<boolean>`r.tags @> array[${filter.tag}]::text[]`) as T;
         return q;
       };
       const [rows, count] = await Promise.all([
@@ -101,6 +108,21 @@ export function createRunRepo(db: Db) {
         filtered(runQuery(orgId)).clearSelect().select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
       ]);
       return { rows, matching: Number(count.n) };
+    },
+    /** Sets a run's note and/or tags and who changed them; false when the org has no such run. */
+    async updateNotes(orgId: string, id: string, notes: { note?: string; tags?: string[]; editedBy: string }): Promise<boolean> {
+      const result = await db
+        .updateTable("runs")
+        .set({
+          ...(notes.note !== undefined && { note: notes.note }),
+          ...(notes.tags !== undefined && { tags: notes.tags }),
+          notes_edited_by: notes.editedBy,
+          notes_edited_at: sql<Date>`now()`,
+        })
+        .where("org_id", "=", orgId)
+        .where("id", "=", id)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
     /** The org's runs waiting for their agents, oldest first: the queue's order. */
     async listQueuedIds(orgId: string, limit = 100): Promise<string[]> {

@@ -6,7 +6,7 @@ export type Role = z.infer<typeof Role>;
 
 /** Everything the permission matrix (core/orgs/permissions.ts) decides on. */
 export const Action = z.enum([
-  "org.read", "plan.read", "plan.write", "run.read", "run.start", "run.abort", "agent.read", "agent.enrol",
+  "org.read", "plan.read", "plan.write", "run.read", "run.start", "run.abort", "run.annotate", "agent.read", "agent.enrol",
   "agent.manage", "member.manage", "token.manage", "audit.read", "settings.read", "settings.manage", "share.manage",
 ]);
 export type Action = z.infer<typeof Action>;
@@ -19,6 +19,8 @@ export const PERMISSIONS: Record<Action, readonly Role[]> = {
   "run.read": ["owner", "admin", "member", "viewer"],
   "run.start": ["owner", "admin", "member"],
   "run.abort": ["owner", "admin", "member"],
+  /** A run's note and tags: whoever may start runs may write about them. */
+  "run.annotate": ["owner", "admin", "member"],
   "agent.read": ["owner", "admin", "member", "viewer"],
   "agent.enrol": ["owner", "admin"],
   "agent.manage": ["owner", "admin"],

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { VerdictOutcome } from "./report";
 import { RunStatus, RunView } from "./run";
+import { RunTag } from "./run-notes";
 
 /** Runs a page holds when the caller does not say; the most it may ask for. */
 export const DEFAULT_RUNS_LIMIT = 100;
@@ -22,6 +23,8 @@ export const RunsQuery = z
     outcome: VerdictOutcome.optional(),
     /** Only runs of this plan. */
     plan: z.string().uuid("plan must be a plan id").optional(),
+    /** Only runs carrying this tag. */
+    tag: RunTag.optional(),
     /** Created at or after this instant (ISO 8601 with a zone, e.g. 2026-11-24T00:00:00.000Z). */
     createdFrom: z.string().datetime({ offset: true, message: "createdFrom must be an ISO 8601 date-time, e.g. 2026-11-24T00:00:00Z" }).optional(),
     /** Created before this instant. */

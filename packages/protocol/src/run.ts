@@ -3,6 +3,7 @@ import { PlanSpec } from "./plan";
 import { AgentHealthPoint, ScenarioFigures, SeriesPoint } from "./snapshot";
 import { CapacityEstimate, RunVerdict } from "./report";
 import { RunServerSeries, ServerPoint } from "./server-watch";
+import { RunNotesView } from "./run-notes";
 
 /** A run's lifecycle states; core/run-state.ts holds the transition function. */
 export const RunStatus = z.enum(["queued", "preparing", "running", "stopping", "finished", "aborted", "failed", "degraded"]);
@@ -62,6 +63,8 @@ export const RunView = z.object({
   verdict: RunVerdict.nullable().optional(),
   /** Step-up runs: the capacity estimate with its evidence. */
   capacity: CapacityEstimate.nullable().optional(),
+  /** The team's note and tags (PATCH /api/runs/:id). */
+  ...RunNotesView.shape,
 });
 export type RunView = z.infer<typeof RunView>;
 

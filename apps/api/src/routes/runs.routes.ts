@@ -3,14 +3,15 @@ import { parseOrThrow } from "@throng/protocol/errors";
 import { IdParams } from "@throng/protocol/api";
 import { RunSeries, RunView } from "@throng/protocol/run";
 import { RunPage, RunsQuery } from "@throng/protocol/run-list";
+import { RunNotesPatch } from "@throng/protocol/run-notes";
 import { RunServerSeries } from "@throng/protocol/server-watch";
 import type { ApiDeps } from "../services";
 
-/** Runs: list, read, series, abort. */
+/** Runs: list, read, series, abort, note and tags. */
 export async function runRoutes(app: FastifyInstance, deps: ApiDeps) {
   const { resolveIdentity, runs, orchestrator } = deps;
 
-  app.get("/api/runs", { config: { doc: { summary: "List runs, newest first: one page, filtered by status, verdict outcome, plan and creation time", access: "user", permission: "run.read", query: RunsQuery, response: RunPage } } }, async (request) => {
+  app.get("/api/runs", { config: { doc: { summary: "List runs, newest first: one page, filtered by status, verdict outcome, plan, tag and creation time", access: "user", permission: "run.read", query: RunsQuery, response: RunPage } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
     return runs.list(actor, parseOrThrow(RunsQuery, request.query, "runs query"));
   });
@@ -19,6 +20,12 @@ export async function runRoutes(app: FastifyInstance, deps: ApiDeps) {
     const { actor } = await resolveIdentity(request);
     const { id } = parseOrThrow(IdParams, request.params, "run id");
     return runs.get(actor, id);
+  });
+
+  app.patch("/api/runs/:id", { config: { doc: { summary: "Set a run's note and/or tags (tags replace the set; a field left out is kept)", access: "user", params: IdParams, permission: "run.annotate", body: RunNotesPatch, response: RunView } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    const { id } = parseOrThrow(IdParams, request.params, "run id");
+    return runs.annotate(actor, id, request.body);
   });
 
   app.get("/api/runs/:id/series", { config: { doc: { summary: "A run's merged per-second series", access: "user", params: IdParams, permission: "run.read", response: RunSeries } } }, async (request) => {

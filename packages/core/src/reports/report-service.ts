@@ -90,7 +90,9 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
       if (!isWellFormedSecret(token, SHARE_LINK_PREFIX)) throw refused;
       const link = await repos.reports.findShareLinkByHash(hashSecret(token));
       if (!link || link.revokedAt || (link.expiresAt && link.expiresAt.getTime() <= clock.now())) throw refused;
-      return reportOf(link.orgId, link.runId);
+      const report = await reportOf(link.orgId, link.runId);
+      // The note and tags are part of the report; which member last edited them is not for outsiders.
+      return { ...report, run: { ...report.run, notesEditedBy: null } };
     },
   };
 }

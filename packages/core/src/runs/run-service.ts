@@ -3,6 +3,8 @@ import { PlanSpec } from "@throng/protocol/plan";
 import { SeriesPoint } from "@throng/protocol/snapshot";
 import type { RunSeries, RunView } from "@throng/protocol/run";
 import type { RunPage, RunsQuery } from "@throng/protocol/run-list";
+import { distinctTags, RunNotesPatch } from "@throng/protocol/run-notes";
+import { parseOrThrow } from "@throng/protocol/errors";
 import type { RunServerSeries } from "@throng/protocol/server-watch";
 import type { Repos } from "@throng/db/repos";
 import type { FleetService } from "../fleet/fleet-service";
@@ -40,6 +42,7 @@ export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs
         ...(query.plan && { planId: query.plan }),
         ...(query.createdFrom && { createdFrom: new Date(query.createdFrom) }),
         ...(query.createdBefore && { createdBefore: new Date(query.createdBefore) }),
+        ...(query.tag && { tag: query.tag }),
       };
       const { rows, matching } = await repos.runs.listPage(actor.orgId, filter, query.limit, (query.page - 1) * query.limit);
       return { runs: rows.map((row) => toRunView(row)), matching, page: query.page, pages: Math.max(1, Math.ceil(matching / query.limit)), limit: query.limit };
@@ -62,6 +65,16 @@ export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs
       await repos.runs.insert(orgId, { id: runId, planId, planVersion: plan.version, spec: plan.spec, status: "queued", startedBy: actor.label });
       if (placement.kind === "busy") await repos.runs.insertEvent(orgId, runId, { kind: "queued", agentId: null, message: placement.reason });
       await jobs.startRun({ orgId, runId });
+      return get(actor, runId);
+    },
+
+    /** Sets a run's note and/or tags (PATCH /api/runs/:id), at any point of its life; answers the run as it is now. */
+    async annotate(actor: Actor, runId: string, input: unknown): Promise<RunView> {
+      authorize(actor, "run.annotate");
+      const patch = parseOrThrow(RunNotesPatch, input, "run note and tags");
+      const tags = patch.tags && distinctTags(patch.tags);
+      const updated = await repos.runs.updateNotes(actor.orgId, runId, { ...(patch.note !== undefined && { note: patch.note }), ...(tags && { tags }), editedBy: actor.label });
+      if (!updated) throw new ThrongError("not_found", `No run ${runId} in this organisation`);
       return get(actor, runId);
     },
 
