@@ -110,7 +110,8 @@ async function runE2e(services: Services): Promise<Counts> {
       queuePrefix: uniquePrefix(), // TEST_REDIS_URL may point at a Redis that something else uses too.
       // Every journey signs up from 127.0.0.1, more than the default 10 accounts per address in 10 minutes; the
       // limit itself is tested against the defaults in apps/api/src/security.int.test.ts.
-      env: { RATE_LIMIT_SIGN_UPS_PER_10_MIN: "1000" },
+      // The api prints report PDFs with the same Chromium the journeys drive.
+      env: { RATE_LIMIT_SIGN_UPS_PER_10_MIN: "1000", CHROMIUM_PATH: chromiumPath },
     });
   } catch (error) {
     await untilExitIfInterrupted();

@@ -25,6 +25,7 @@ import { createAuth } from "./auth";
 import type { ApiEnv } from "./env";
 import type { HelloLimits } from "./gateway/hello-admission";
 import { createIdentityResolver } from "./http/actor";
+import { createPdfRenderer, type PdfRendererConfig } from "./pdf/pdf-renderer";
 import type { ApiDeps, RateLimits } from "./services";
 
 type ComposeEnv = Pick<
@@ -66,6 +67,8 @@ export function limitsFromEnv(env: ApiEnv): { rateLimits: RateLimits; hello: Hel
 export function composeApi(input: {
   env: ComposeEnv; db: Db; redis: Redis; subscriberRedis: Redis; jobs: Jobs; log: Log;
   orchestration?: OrchestratorConfig; rateLimits?: RateLimits; hello?: HelloLimits;
+  /** Report PDFs' Chromium (default: `chromium` on PATH, two at once, 30 s each). */
+  pdf?: Partial<PdfRendererConfig>;
   /** Each live point's stage times (the control-plane bench reads them from the debug log). */
   onStages?: (stages: PointStages) => void;
 }): ApiDeps {
@@ -98,6 +101,7 @@ export function composeApi(input: {
     apiTokens,
     audit,
     reports: createReportService({ repos, audit, clock, webOrigin: env.WEB_ORIGIN }),
+    pdf: createPdfRenderer({ chromiumPath: "chromium", concurrency: 2, timeoutMs: 30_000, ...input.pdf }, log),
     estimates: createEstimateService({ repos }),
     subscriber,
     rateLimiter: createRateLimiter(redis, env.QUEUE_PREFIX),

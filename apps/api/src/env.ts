@@ -56,6 +56,12 @@ export const ApiEnv = z.object({
   RATE_LIMIT_RUNS_PER_MIN: z.coerce.number().int().min(1).default(30),
   /** Report and CSV exports one API token or browser session may fetch per minute. */
   RATE_LIMIT_EXPORTS_PER_MIN: z.coerce.number().int().min(1).default(60),
+  /** The Chromium that renders report PDFs: a path, or a name on PATH. Without one the PDF routes answer 503. */
+  CHROMIUM_PATH: z.string().min(1, "set CHROMIUM_PATH to a Chromium binary (e.g. /usr/bin/chromium) or leave it unset for `chromium` on PATH").default("chromium"),
+  /** Report PDFs rendered at once (each a Chromium page of tens of MB); more wait their turn. */
+  PDF_RENDERS_MAX: z.coerce.number().int().min(1).max(32).default(2),
+  /** One PDF render, waiting included; past it the caller gets 504. */
+  PDF_RENDER_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
   NODE_ENV: z.string().default("development"),
 });
 export type ApiEnv = z.infer<typeof ApiEnv>;

@@ -1,9 +1,21 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { aptInstall } from "../../../infra/local/apt";
+import { findBinary } from "../../../infra/local/binaries";
+import { ensureChromium } from "../../../infra/local/chromium";
 import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
 import { RunReport, RunView } from "@throng/protocol/run";
 import { RunPage } from "@throng/protocol/run-list";
 import { EstimateView, RunComparison, ShareLinkCreated, TargetView } from "@throng/protocol/report";
 import { encodeValues } from "@throng/core/metrics/histogram";
+import { parseApiEnv } from "./env";
+import { createPdfRenderer } from "./pdf/pdf-renderer";
+import { reportHeadline } from "./pdf/report-html";
 import { connectTestAgent, helloWith, type TestAgent } from "./testing/test-agent";
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
 
@@ -12,7 +24,9 @@ let user: TestUser;
 let agent: TestAgent;
 let orgId: string;
 beforeAll(async () => {
-  api = await startTestApi({ orchestration: { startDelayMs: 50, finishGraceMs: 60_000, agentLostGraceMs: 60_000 } });
+  // The PDF tests print in real Chromium and read the PDF back with poppler's pdftotext (installed when missing, as npm test does).
+  if (!findBinary("pdftotext", ["/usr/bin"])) await aptInstall(["poppler-utils"], () => undefined);
+  api = await startTestApi({ orchestration: { startDelayMs: 50, finishGraceMs: 60_000, agentLostGraceMs: 60_000 }, pdf: { chromiumPath: await ensureChromium() } });
   user = await api.signUp("Rep");
   agent = await connectTestAgent(api.gatewayUrl);
   agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token }) });
@@ -22,6 +36,17 @@ afterAll(async () => {
   await agent?.close();
   await api?.close();
 });
+
+/** The text of a PDF, as poppler's pdftotext reads it. */
+async function pdfText(bytes: Uint8Array): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), "throng-pdf-"));
+  try {
+    await writeFile(path.join(dir, "report.pdf"), bytes);
+    return (await promisify(execFile)("pdftotext", [path.join(dir, "report.pdf"), "-"])).stdout;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
 /** A finished run whose agent measured `seconds` seconds at `p99Us`, of a new plan or of `planId`. */
 async function finishedRun(seconds: number, p99Us: number, clients = 5, planId?: string) {
@@ -120,4 +145,52 @@ describe("reports, exports and sharing", () => {
     const bad = await user.request("POST", `/api/runs/${second}/estimates`, { targetName: "", build: "1.5" });
     expect(bad.json.error.fields[0].path).toBe("targetName");
   });
+
+  it("prints a finished run's report to PDF in Chromium: a PDF file named after the plan and day, holding the report's headline", async () => {
+    const runId = await finishedRun(3, 20_000);
+    const answer = await user.open(`/api/runs/${runId}/report.pdf`, new AbortController().signal);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("content-type")).toBe("application/pdf");
+    const run = RunView.parse((await user.request("GET", `/api/runs/${runId}`)).json);
+    expect(answer.headers.get("content-disposition")).toBe(`attachment; filename="run-at-20000-s-${run.startedAt!.slice(0, 10)}.pdf"`);
+    const bytes = new Uint8Array(await answer.arrayBuffer());
+    expect(Buffer.from(bytes.subarray(0, 5)).toString("latin1")).toBe("%PDF-");
+    // pdftotext breaks lines where the page does: compare the words, not the line breaks.
+    const words = (text: string) => text.replace(/\s+/g, " ").trim();
+    const text = words(await pdfText(bytes));
+    expect(text).toContain(`Report: ${run.planName}`);
+    expect(text).toContain(words(reportHeadline(run)));
+    expect(reportHeadline(run)).toMatch(/^Did not pass at 5 clients/);
+    expect(text).toContain("rtt-p99-ms");
+  }, 60_000);
+
+  it("prints a shared report to PDF without signing in, and another organisation's run is not found", async () => {
+    const runId = await finishedRun(2, 1_000);
+    const link = ShareLinkCreated.parse((await user.request("POST", `/api/runs/${runId}/share-links`, {})).json);
+    const shared = await fetch(`${api.url}/api/public/reports/${link.token}/report.pdf`);
+    expect(shared.status).toBe(200);
+    expect(Buffer.from(await shared.arrayBuffer()).subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    expect((await fetch(`${api.url}/api/public/reports/thr_shr_forged_abcdef/report.pdf`)).status).toBe(404);
+    const stranger = await api.signUp("Stranger");
+    const refused = await stranger.open(`/api/runs/${runId}/report.pdf`, new AbortController().signal);
+    expect(refused.status).toBe(404);
+    expect(await refused.json()).toMatchObject({ error: { code: "not_found" } });
+  }, 60_000);
+
+  it("without Chromium the PDF is a 503 that says what to install, not a 500", async () => {
+    expect(parseApiEnv({ DATABASE_URL: "postgres://x", REDIS_URL: "redis://x", AUTH_SECRET: "x".repeat(32) }).CHROMIUM_PATH).toBe("chromium");
+    const runId = await finishedRun(2, 1_000);
+    const working = api.deps.pdf;
+    // What main.ts builds from CHROMIUM_PATH=/nonexistent/chromium.
+    api.deps.pdf = createPdfRenderer({ chromiumPath: "/nonexistent/chromium", concurrency: 1, timeoutMs: 10_000 }, pino({ level: "silent" }));
+    try {
+      const answer = await user.request("GET", `/api/runs/${runId}/report.pdf`);
+      expect(answer.status).toBe(503);
+      expect(answer.json.error.code).toBe("unavailable");
+      expect(answer.json.error.message).toMatch(/"\/nonexistent\/chromium" was not found: install it \(apt-get install chromium.*\) or set CHROMIUM_PATH/);
+    } finally {
+      await api.deps.pdf.close();
+      api.deps.pdf = working;
+    }
+  }, 60_000);
 });

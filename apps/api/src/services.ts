@@ -18,6 +18,7 @@ import type { Subscriber } from "@throng/runtime/redis";
 import type { Auth } from "./auth";
 import type { HelloLimits } from "./gateway/hello-admission";
 import type { ResolveIdentity } from "./http/actor";
+import type { PdfRenderer } from "./pdf/pdf-renderer";
 
 /** Per-IP (and per-email for sign-in) limits on the doors attackers knock on; per caller on the costly calls. */
 export interface RateLimits {
@@ -53,6 +54,8 @@ export interface ApiDeps {
   apiTokens: ApiTokenService;
   audit: AuditLog;
   reports: ReportService;
+  /** Prints reports to PDF in headless Chromium (one browser, closed with the app). */
+  pdf: PdfRenderer;
   estimates: EstimateService;
   subscriber: Subscriber;
   rateLimiter: RateLimiter;

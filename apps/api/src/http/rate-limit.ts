@@ -24,12 +24,12 @@ const CALLER_LIMITED = { runCreate: "runs started", export: "report exports" } a
 
 /**
  * Per-caller limits on the costly calls (starting runs, exporting reports), counted per API token or browser
- * session, so one CI job in a loop cannot starve the rest of its organisation.
+ * session (`address:<ip>` for the public share page), so one CI job in a loop cannot starve the rest of its organisation.
  */
 export function createCallerLimits(deps: { rateLimiter: RateLimiter; rateLimits: Record<keyof typeof CALLER_LIMITED, RateLimitRule> }) {
   return (caller: string, reply: FastifyReply, kind: keyof typeof CALLER_LIMITED): Promise<void> => {
     const rule = deps.rateLimits[kind];
-    const who = caller.startsWith("token:") ? "this API token" : "this session";
+    const who = caller.startsWith("token:") ? "this API token" : caller.startsWith("address:") ? "this address" : "this session";
     return enforceRateLimit(deps.rateLimiter, reply, {
       bucket: kind, key: caller, rule, tooMany: `Too many ${CALLER_LIMITED[kind]} by ${who} (${perWindow(rule)})`,
     });

@@ -7,6 +7,7 @@ import {
   CreateShareLink, EstimateView, RunComparison, SaveEstimate, ShareLinkCreated, ShareLinkView, TargetView,
 } from "@throng/protocol/report";
 import { createCallerLimits } from "../http/rate-limit";
+import { sendReportPdf } from "../pdf/report-pdf-reply";
 import type { ApiDeps } from "../services";
 
 const CompareQuery = z.object({
@@ -18,6 +19,7 @@ const NameParams = z.object({ name: z.string().min(1).max(100) });
 export async function reportRoutes(app: FastifyInstance, deps: ApiDeps) {
   const { resolveIdentity, reports, estimates } = deps;
   const limitCaller = createCallerLimits(deps);
+  app.addHook("onClose", () => deps.pdf.close()); // the one Chromium goes with the app
 
   app.get("/api/runs/:id/report", { config: { doc: { summary: "A run's report: the run with verdicts and capacity, and its series (an export: 429 with Retry-After past the caller's exports per minute)", access: "user", params: IdParams, errors: [429], permission: "run.read", response: RunReport } } }, async (request, reply) => {
     const { actor, caller } = await resolveIdentity(request);
@@ -33,6 +35,12 @@ export async function reportRoutes(app: FastifyInstance, deps: ApiDeps) {
       .type("text/csv; charset=utf-8")
       .header("content-disposition", `attachment; filename="run-${id}.csv"`)
       .send(await reports.csv(actor, id));
+  });
+
+  app.get("/api/runs/:id/report.pdf", { config: { doc: { summary: "The report printed to PDF by headless Chromium (an export: 429 past the caller's exports per minute; 503 when the API has no Chromium)", access: "user", params: IdParams, produces: "application/pdf", errors: [429, 503, 504], permission: "run.read" } } }, async (request, reply) => {
+    const { actor, caller } = await resolveIdentity(request);
+    await limitCaller(caller, reply, "export");
+    return sendReportPdf(reply, deps.pdf, await reports.report(actor, parseOrThrow(IdParams, request.params, "run id").id));
   });
 
   app.get("/api/runs/compare", { config: { doc: { summary: "Runs side by side with deltas against the first", access: "user", query: CompareQuery, permission: "run.read", response: RunComparison } } }, async (request) => {
@@ -58,6 +66,12 @@ export async function reportRoutes(app: FastifyInstance, deps: ApiDeps) {
 
   app.get("/api/public/reports/:token", { config: { doc: { summary: "A shared report, read-only, without signing in", access: "public", params: TokenParams, response: RunReport } } }, async (request) => {
     return reports.publicReport(parseOrThrow(TokenParams, request.params, "share link").token);
+  });
+
+  app.get("/api/public/reports/:token/report.pdf", { config: { doc: { summary: "A shared report as PDF, without signing in (429 past the exports per minute from one address; 503 when the API has no Chromium)", access: "public", params: TokenParams, produces: "application/pdf", errors: [429, 503, 504] } } }, async (request, reply) => {
+    const report = await reports.publicReport(parseOrThrow(TokenParams, request.params, "share link").token);
+    await limitCaller(`address:${request.ip}`, reply, "export");
+    return sendReportPdf(reply, deps.pdf, report);
   });
 
   app.post("/api/runs/:id/estimates", { config: { doc: { summary: "Keep this run's capacity estimate against a target and build", access: "user", params: IdParams, answers: [201], errors: [409], permission: "run.start", body: SaveEstimate, response: EstimateView } } }, async (request, reply) => {

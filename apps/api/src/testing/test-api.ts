@@ -8,6 +8,7 @@ import { AGENT_GATEWAY_PATH } from "@throng/protocol/agent";
 import { buildApp } from "../app";
 import { composeApi, DEFAULT_HELLO_LIMITS } from "../compose";
 import type { HelloLimits } from "../gateway/hello-admission";
+import type { PdfRendererConfig } from "../pdf/pdf-renderer";
 import type { RateLimits } from "../services";
 
 export const WEB_ORIGIN = "http://localhost:3000";
@@ -24,7 +25,7 @@ export interface TestUser {
 
 /** The whole API in-process on a free port, over a fresh database and a private queue prefix. */
 export async function startTestApi(
-  options: { orchestration?: OrchestratorConfig; heartbeatIntervalMs?: number; agentBundlePath?: string; port?: number; rateLimits?: Partial<RateLimits>; hello?: Partial<HelloLimits>; logLines?: string[] } = {},
+  options: { orchestration?: OrchestratorConfig; heartbeatIntervalMs?: number; agentBundlePath?: string; port?: number; rateLimits?: Partial<RateLimits>; hello?: Partial<HelloLimits>; logLines?: string[]; pdf?: Partial<PdfRendererConfig> } = {},
 ) {
   const database = await createTestDatabase();
   const redisUrl = process.env.REDIS_URL;
@@ -57,6 +58,7 @@ export async function startTestApi(
       runCreate: { limit: 1000, windowSec: 60 }, export: { limit: 1000, windowSec: 60 }, ...options.rateLimits,
     },
     hello: { ...DEFAULT_HELLO_LIMITS, ...options.hello },
+    ...(options.pdf ? { pdf: options.pdf } : {}),
   });
   const { app, routeRegistry } = await buildApp(deps, { logger: log });
   await app.listen({ host: "127.0.0.1", port: options.port ?? 0 });

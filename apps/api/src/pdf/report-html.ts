@@ -1,0 +1,86 @@
+// The report as one self-contained HTML page for Chromium to print: no scripts, no fetches, inline SVG charts.
+// It says what the dashboard's report says (headline, SLO verdicts, capacity, figures, plan), laid out for paper.
+import type { RunReport, RunView } from "@throng/protocol/run";
+import type { PlanSpec } from "@throng/protocol/plan";
+import type { SeriesPoint } from "@throng/protocol/snapshot";
+
+const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const integer = (n: number) => Math.round(n).toLocaleString("en-GB");
+const ms = (n: number | null | undefined) => (n === null || n === undefined ? "not measured" : `${n.toLocaleString("en-GB", { maximumFractionDigits: 2 })} ms`);
+/** One format for every time in the PDF: the API has no reader's locale, so UTC, said so. */
+const when = (iso: string | null) => (iso ? `${iso.slice(0, 16).replace("T", " ")} UTC` : "—");
+const sloValue = (metric: string, value: number | null) =>
+  value === null ? "not measured" : metric.endsWith("-rate") ? `${(value * 100).toLocaleString("en-GB", { maximumFractionDigits: 2 })} %` : ms(value);
+
+/** The one line under the title: how the run ended against its SLOs, at what load. */
+export function reportHeadline(run: RunView): string {
+  if (run.capacity) return run.capacity.sentence;
+  if (run.status === "failed") return `The run failed${run.error ? `: ${run.error}` : "."}`;
+  const summary = run.summary;
+  if (!summary) return "The run measured nothing.";
+  const load = `${integer(summary.peakClients)} clients, ${integer(summary.messagesPerSec)} messages/s, round trip p99 ${ms(summary.rttP99Ms)}`;
+  const verdict = run.verdict;
+  if (!verdict || verdict.slos.length === 0) return `Ran ${load}; the plan sets no SLOs to judge it by.`;
+  if (verdict.passed) return `Passed all ${verdict.slos.length} SLOs at ${load}.`;
+  const why = verdict.reasons.length ? verdict.reasons.join("; ") : verdict.slos.filter((slo) => !slo.passed).map((slo) => slo.metric).join(", ");
+  return `Did not pass at ${load}: ${why}.`;
+}
+
+function table(head: string[], rows: string[][]): string {
+  const cells = (tag: string, row: string[]) => `<tr>${row.map((cell) => `<${tag}>${escape(cell)}</${tag}>`).join("")}</tr>`;
+  return `<table><thead>${cells("th", head)}</thead><tbody>${rows.map((row) => cells("td", row)).join("")}</tbody></table>`;
+}
+
+/** A line chart of one figure per second, with its SLO threshold dashed when it has one. */
+function chart(title: string, points: readonly SeriesPoint[], value: (p: SeriesPoint) => number | null, unit: string, threshold?: number): string {
+  const values = points.map((p) => ({ t: p.t, v: value(p) })).filter((p): p is { t: number; v: number } => p.v !== null);
+  if (values.length === 0) return `<figure><figcaption>${escape(title)}</figcaption><p class="muted">Not measured.</p></figure>`;
+  const [w, h, pad] = [640, 160, 36];
+  const t0 = values[0]!.t;
+  const tSpan = Math.max(1, values[values.length - 1]!.t - t0);
+  const top = Math.max(...values.map((p) => p.v), threshold ?? 0) * 1.1 || 1;
+  const x = (t: number) => pad + ((t - t0) / tSpan) * (w - pad - 8);
+  const y = (v: number) => h - 20 - (v / top) * (h - 30);
+  const line = values.map((p) => `${x(p.t).toFixed(1)},${y(p.v).toFixed(1)}`).join(" ");
+  const dots = values.length === 1 ? `<circle cx="${x(values[0]!.t)}" cy="${y(values[0]!.v)}" r="3" />` : "";
+  const limit = threshold === undefined ? "" : `<line class="slo" x1="${pad}" x2="${w - 8}" y1="${y(threshold)}" y2="${y(threshold)}" />`;
+  return `<figure><figcaption>${escape(title)} (${escape(unit)})</figcaption><svg viewBox="0 0 ${w} ${h}" role="img" aria-label="${escape(title)}">
+<line class="axis" x1="${pad}" x2="${pad}" y1="10" y2="${h - 20}" /><line class="axis" x1="${pad}" x2="${w - 8}" y1="${h - 20}" y2="${h - 20}" />
+<text x="${pad - 4}" y="14" text-anchor="end">${escape(integer(top))}</text><text x="${pad - 4}" y="${h - 20}" text-anchor="end">0</text>
+<text x="${pad}" y="${h - 4}">0 s</text><text x="${w - 8}" y="${h - 4}" text-anchor="end">${integer(tSpan)} s</text>
+${limit}<polyline points="${line}" />${dots}</svg></figure>`;
+}
+
+const STYLE = `body{font:10.5pt "Liberation Sans",Arial,sans-serif;color:#111;margin:0}h1{font-size:17pt;margin:0 0 4px}h2{font-size:12pt;margin:18px 0 6px}
+.muted{color:#555}.headline{font-size:12pt;margin:10px 0;padding:8px 10px;border-left:4px solid #444;background:#f4f4f4}
+table{border-collapse:collapse;width:100%;margin:4px 0}th,td{border-bottom:1px solid #ddd;padding:3px 6px;text-align:left;font-size:9.5pt}
+figure{margin:8px 0;break-inside:avoid}figcaption{font-weight:bold;font-size:9.5pt}svg{width:100%;height:auto}
+polyline{fill:none;stroke:#1f5fbf;stroke-width:1.5}circle{fill:#1f5fbf}.axis{stroke:#999}.slo{stroke:#c0392b;stroke-dasharray:5 4}text{font-size:9px;fill:#555}`;
+
+const targetText = (target: PlanSpec["target"]) => `${target.protocol} ${"url" in target ? target.url : `${target.host}:${target.port}`}`;
+
+/** The printable report of one run. */
+export function reportHtml(report: RunReport): string {
+  const { run, series } = report;
+  const summary = run.summary;
+  const slos = run.verdict?.slos ?? [];
+  const threshold = (metric: string) => run.spec.slos?.find((slo) => slo.metric === metric)?.below;
+  const figures: string[][] = summary
+    ? [["Peak clients", integer(summary.peakClients)], ["Messages per second", integer(summary.messagesPerSec)], ["Round trip p50", ms(summary.rttP50Ms)],
+       ["Round trip p99", ms(summary.rttP99Ms)], ["Errors", integer(summary.errors)], ["Connections failed", integer(summary.connectionsFailed)], ["Agents", integer(summary.agents)]]
+    : [];
+  const capacity = run.capacity;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Report: ${escape(run.planName)}</title><style>${STYLE}</style></head><body>
+<h1>Report: ${escape(run.planName)}</h1>
+<p class="muted">Run ${escape(run.id)} · ${escape(run.status)} · started ${when(run.startedAt ?? run.createdAt)} · ended ${when(run.endedAt)}${run.startedBy ? ` · by ${escape(run.startedBy)}` : ""}</p>
+<p class="headline">${escape(reportHeadline(run))}</p>
+${slos.length ? `<h2>SLOs</h2>${table(["SLO", "Threshold", "Measured", "Status", "Seconds"], slos.map((slo) => [slo.metric, `below ${sloValue(slo.metric, slo.below)}`, sloValue(slo.metric, slo.value), slo.status ?? (slo.passed ? "met" : "breached"), `broke in ${slo.breachedSeconds} of ${slo.measuredSeconds} s`]))}` : ""}
+${capacity ? `<h2>Capacity estimate</h2><p>${escape(capacity.sentence)}</p>${table(["Step", "Clients", "Held"], capacity.steps.map((step) => [String(step.step), integer(step.clients), step.held ? "yes" : "no"]))}` : ""}
+${figures.length ? `<h2>Figures</h2>${table(["Figure", "Value"], figures)}` : ""}
+<h2>Over time</h2>
+${chart("Round trip p99", series, (p) => p.rttP99Ms, "ms", threshold("rtt-p99-ms"))}
+${chart("Messages received per second", series, (p) => p.messagesReceivedPerSec, "msg/s")}
+${chart("Clients", series, (p) => p.clients, "clients")}
+<h2>Plan</h2>${table(["", ""], [["Target", targetText(run.spec.target)], ["Scenario", run.spec.scenario.kind], ["Clients", integer(run.spec.load.clients)], ["Duration", `${integer(run.spec.load.durationSec)} s`]])}
+</body></html>`;
+}
