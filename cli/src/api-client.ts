@@ -2,6 +2,7 @@ import { ErrorBody } from "@throng/protocol/errors";
 import { PlanView } from "@throng/protocol/api";
 import type { PlanSpec } from "@throng/protocol/plan";
 import { RunSeries, RunView } from "@throng/protocol/run";
+import type { RunNotesPatch } from "@throng/protocol/run-notes";
 import { ScriptSummary, type UploadScript } from "@throng/protocol/script-bundle";
 import { ApiError, ServerUnreachableError } from "./errors";
 
@@ -71,6 +72,7 @@ export function createApiClient(options: ApiClientOptions) {
     uploadScript: (script: UploadScript) => request("POST", "/api/scripts", ScriptSummary, script),
     startRun: (planId: string) => request("POST", `/api/plans/${planId}/runs`, RunView),
     getRun: (runId: string) => request("GET", `/api/runs/${runId}`, RunView),
+    annotateRun: (runId: string, notes: RunNotesPatch) => request("PATCH", `/api/runs/${runId}`, RunView, notes),
     getSeries: (runId: string) => request("GET", `/api/runs/${runId}/series`, RunSeries),
     abortRun: (runId: string) => request("POST", `/api/runs/${runId}/abort`, RunView),
   };

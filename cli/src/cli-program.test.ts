@@ -33,6 +33,19 @@ describe("throng arguments", () => {
     expect(noWait.err()).toMatch(/add --wait/);
   });
 
+  it("exits 2 naming the flag for a --tag or --note the API would refuse, before any request", async () => {
+    const env = { server: "http://127.0.0.1:1", token: "thr_api_x" };
+    const badTag = io();
+    expect(await runCli(argv("run", "plan.yaml", "--tag", "nightly", "--tag", "Not A Slug"), env, badTag)).toBe(2);
+    expect(badTag.err()).toMatch(/--tag "Not A Slug": a tag is lowercase letters, digits/);
+    const tooMany = io();
+    expect(await runCli(argv("run", "plan.yaml", ...Array.from({ length: 21 }, (_, i) => ["--tag", `t${i}`]).flat()), env, tooMany)).toBe(2);
+    expect(tooMany.err()).toMatch(/--tag: a run has at most 20 tags/);
+    const longNote = io();
+    expect(await runCli(argv("run", "plan.yaml", "--note", "x".repeat(4001)), env, longNote)).toBe(2);
+    expect(longNote.err()).toMatch(/--note: the note is at most 4000 characters/);
+  });
+
   it("exits 2 for a plan file that does not exist, before any request", async () => {
     const cli = io();
     expect(await runCli(argv("run", "/nonexistent/plan.yaml"), { server: "http://127.0.0.1:1", token: "thr_api_secret" }, cli)).toBe(2);

@@ -1,5 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { THRONG_VERSION } from "@throng/protocol/version";
+import { fieldErrors } from "@throng/protocol/errors";
+import { RunNotesPatch, type RunNotesPatch as RunNotes } from "@throng/protocol/run-notes";
 import { EXIT_CODES_HELP, ExitCode, exitCodeForError } from "./cli-exit-codes";
 import type { CliEnv } from "./env";
 import { UsageError } from "./errors";
@@ -16,6 +18,8 @@ interface RunOptions {
   junit?: string;
   dashboard?: string;
   planName?: string;
+  tag: string[];
+  note?: string;
 }
 
 function seconds(value: string): number {
@@ -49,11 +53,28 @@ function planName(value: string): string {
   return name;
 }
 
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** --note and --tag as the run's note and tags, checked with the API's schema so a bad one stops before any run starts. */
+function runNotes(options: RunOptions): RunNotes | undefined {
+  if (options.note === undefined && options.tag.length === 0) return undefined;
+  const patch = { ...(options.note !== undefined && { note: options.note }), ...(options.tag.length > 0 && { tags: options.tag }) };
+  const parsed = RunNotesPatch.safeParse(patch);
+  if (parsed.success) return parsed.data;
+  const first = fieldErrors(parsed.error)[0]!;
+  const tag = /^tags\.(\d+)$/.exec(first.path);
+  const flag = tag ? `--tag "${options.tag[Number(tag[1])]}"` : first.path === "tags" ? "--tag" : "--note";
+  throw new UsageError(`${flag}: ${first.message}`);
+}
+
 /** Options and environment together; a missing server or token is a usage error that says how to give it. */
 export function resolveRunArgs(planPath: string, options: RunOptions, env: CliEnv): RunArgs {
   const { server, token } = resolveApi(options, env);
   if (!options.wait && (options.json || options.junit)) throw new UsageError("--json and --junit describe a finished run: add --wait");
   const dashboard = options.dashboard ?? env.dashboard;
+  const notes = runNotes(options);
   return {
     planPath,
     server,
@@ -64,6 +85,7 @@ export function resolveRunArgs(planPath: string, options: RunOptions, env: CliEn
     ...(options.junit ? { junit: options.junit } : {}),
     ...(dashboard ? { dashboard: httpUrl(dashboard, "--dashboard") } : {}),
     ...(options.planName !== undefined ? { planName: planName(options.planName) } : {}),
+    ...(notes ? { notes } : {}),
   };
 }
 
@@ -87,6 +109,8 @@ function buildProgram(env: CliEnv, io: CliIo, setExit: (code: ExitCode) => void)
     .option("--junit <file>", "with --wait: write JUnit XML, one testcase per SLO")
     .option("--dashboard <url>", "the dashboard's URL, for the run link (default: $THRONG_DASHBOARD)")
     .option("--plan-name <name>", "save the plan as a new version of the plan with this name (created the first time), so every CI run lands on one plan's history; without it, each run saves a new plan")
+    .option("--tag <tag>", "tag the run (repeat for more), e.g. --tag nightly --tag release-1.4; lowercase letters, digits, . _ -; the runs list filters by tag", collect, [])
+    .option("--note <text>", "a note on the run, shown on its page and report, e.g. --note \"build $CI_COMMIT_SHA\"")
     .addHelpText("after", EXIT_CODES_HELP)
     .action(async (planPath: string, options: RunOptions) => {
       setExit(await runCommand(resolveRunArgs(planPath, options, env), io));

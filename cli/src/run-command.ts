@@ -1,4 +1,5 @@
 import type { RunView } from "@throng/protocol/run";
+import type { RunNotesPatch } from "@throng/protocol/run-notes";
 import { createApiClient, type ApiClient } from "./api-client";
 import { ExitCode, exitCodeForRun } from "./cli-exit-codes";
 import { InterruptedError, WaitTimeoutError } from "./errors";
@@ -22,6 +23,8 @@ export interface RunArgs {
   dashboard?: string;
   /** Save the plan as a new version of the plan with this name instead of a new plan (--plan-name). */
   planName?: string;
+  /** --note and --tag: set on the run as soon as it is started. */
+  notes?: RunNotesPatch;
 }
 
 export interface CliIo {
@@ -57,6 +60,8 @@ export async function runCommand(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const started = await api.startRun(plan.id);
   const link = args.dashboard ? `${args.dashboard.replace(/\/+$/, "")}/runs/${started.id}` : `/runs/${started.id} in the Throng dashboard`;
   io.stdout.write(`run ${started.id} ${started.status} (plan "${plan.name}")\n  follow it at ${link}\n`);
+  // Set right after the start (which takes no body), once its id is printed: a refusal is an error like any other.
+  if (args.notes) await api.annotateRun(started.id, args.notes);
   if (!args.wait) return ExitCode.passed;
 
   const timeoutSec = args.timeoutSec ?? defaultTimeoutSec(spec);

@@ -178,6 +178,20 @@ describe("throng run against the real API", () => {
     await agent.close();
   });
 
+  it("--tag and --note set the started run's tags and note, in the token's name", async () => {
+    const org = await orgWithToken("Tagger");
+    const { agent } = await onlineAgent(org);
+    const { plan } = await planDir(PLAN_YAML);
+    const cli = startCli(runArgs(org, plan, "--tag", "nightly", "--tag", "release-1.4", "--tag", "nightly", "--note", "commit abc123\nfrom CI"));
+    expect(await cli.exitCode, cli.stderr()).toBe(ExitCode.passed);
+    const runId = (await cli.waitFor(/^run (\S+) queued/m))[1]!;
+    const run = RunView.parse((await org.user.request("GET", `/api/runs/${runId}`)).json);
+    expect(run).toMatchObject({ tags: ["nightly", "release-1.4"], note: "commit abc123\nfrom CI", notesEditedBy: "token ci" });
+    expect((await org.user.request("GET", "/api/runs?tag=release-1.4")).json.runs.map((r: { id: string }) => r.id)).toEqual([runId]);
+    expect((await org.user.request("POST", `/api/runs/${runId}/abort`)).status).toBe(200);
+    await agent.close();
+  });
+
   it("--plan-name keeps every run on one plan: the first run creates it, the next adds a version, an archived one is not reused", async () => {
     const org = await orgWithToken("Gail");
     const { agent } = await onlineAgent(org);

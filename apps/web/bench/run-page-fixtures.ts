@@ -49,6 +49,10 @@ export function liveRun(seconds: number, now: number): RunView {
     endedAt: null,
     summary: null,
     events: [{ at: new Date(now - (seconds / 2) * 1000).toISOString(), kind: "agent-lost", agentId: AGENT_IDS[3]!, message: "rig-4 stopped answering" }],
+    note: "",
+    tags: [],
+    notesEditedBy: null,
+    notesEditedAt: null,
   };
 }
 

@@ -124,6 +124,7 @@ export function CompareView({ ids }: { ids: string[] }) {
                   {picked.includes(run.id) && <span className="badge idle">{picked.indexOf(run.id) + 1}</span>}
                   <span>
                     {run.planName} <span className="muted small">· {formatDateTime(run.createdAt)} · {run.status}</span>
+                    {run.tags.length > 0 && <span className="muted small" data-testid="compare-pick-tags"> · tagged {run.tags.join(", ")}</span>}
                   </span>
                 </label>
               ))}

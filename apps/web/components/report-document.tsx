@@ -13,6 +13,7 @@ import { ReportVerdicts } from "./report-verdicts";
 import { RunAgents } from "./run-agents";
 import { RunCharts } from "./run-charts";
 import { RunSummary } from "./run-summary";
+import { RunNoteText, RunTags } from "./run-tags";
 import { ServerCharts } from "./server-charts";
 import { StatusBadge } from "./status-badge";
 
@@ -48,6 +49,9 @@ export function ReportDocument({ report, agents = [], crumbs, actions }: ReportD
         <p className="report-sentence" data-testid="report-sentence">
           {reportSentence(run)}
         </p>
+        {/* The team's note and tags, as plain text (the same on the share page and in the PDF, so no links). */}
+        <RunTags tags={run.tags} linked={false} testId="report-tags" />
+        {run.note && <RunNoteText note={run.note} testId="report-note" />}
       </header>
       <ReportVerdicts verdict={run.verdict} />
       {run.capacity ? (

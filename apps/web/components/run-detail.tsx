@@ -9,13 +9,14 @@ import { RunAgents } from "./run-agents";
 import { RunCharts } from "./run-charts";
 import { RunEvents } from "./run-events";
 import { RunHeader } from "./run-header";
+import { RunNotes } from "./run-notes";
 import { RunSummary } from "./run-summary";
 import { ServerCharts } from "./server-charts";
 import { SloLive } from "./slo-live";
 
 const AGENTS_POLL_MS = 2000;
 
-/** One run: header with abort, events, summary once ended, live charts, and its agents. */
+/** One run: header with abort, note and tags, events, summary once ended, live charts, and its agents. */
 export function RunDetail({ runId }: { runId: string }) {
   const { run, points, server, serverSummary, error, stream, accept } = useRunLive(runId);
   const [now, setNow] = useState(() => Date.now());
@@ -49,6 +50,7 @@ export function RunDetail({ runId }: { runId: string }) {
           {error}
         </p>
       )}
+      <RunNotes run={run} onSaved={accept} />
       {ended ? (
         <RunSummary run={run} />
       ) : (

@@ -1,15 +1,19 @@
 "use client";
 
 import { VERDICT_OUTCOMES } from "@throng/protocol/report";
+import { useState } from "react";
 import { RunStatus } from "@throng/protocol/run";
+import { RunTag } from "@throng/protocol/run-notes";
 import { outcomeLabel } from "../lib/verdict";
 import { EMPTY_RUN_FILTER, isFiltered, type RunFilter } from "../lib/run-filter";
+import { normaliseTag } from "../lib/run-notes";
 
-/** Plan, status, verdict and date filters for the runs list; every change goes back to page 1. */
+/** Plan, status, verdict, tag and date filters for the runs list; every change goes back to page 1. */
 export function RunFilters({ filter, plans, onChange }: { filter: RunFilter; plans: { id: string; name: string }[]; onChange: (filter: RunFilter) => void }) {
   const set = (patch: Partial<RunFilter>) => onChange({ ...filter, ...patch, page: 1 });
   return (
     <form className="filters" aria-label="Filter runs" onSubmit={(event) => event.preventDefault()} data-testid="run-filters">
+      <TagFilter key={filter.tag ?? ""} tag={filter.tag} onTag={(tag) => set({ tag })} />
       <div className="field inline">
         <label htmlFor="filter-plan">Plan</label>
         <select id="filter-plan" value={filter.planId ?? ""} onChange={(event) => set({ planId: event.target.value || null })}>
@@ -57,6 +61,46 @@ export function RunFilters({ filter, plans, onChange }: { filter: RunFilter; pla
         </button>
       )}
     </form>
+  );
+}
+
+/**
+ * The tag filter: applied on Enter or when the field loses focus (not per keystroke, which would list the runs of
+ * every prefix); a tag chip clicked in the list sets it too (the key remounts the field with it).
+ */
+function TagFilter({ tag, onTag }: { tag: string | null; onTag: (tag: string | null) => void }) {
+  const [draft, setDraft] = useState(tag ?? "");
+  const typed = normaliseTag(draft);
+  const parsed = RunTag.safeParse(typed);
+  const problem = typed !== "" && !parsed.success ? (parsed.error.issues[0]?.message ?? "not a valid tag") : null;
+  const apply = () => {
+    if (problem) return;
+    const next = typed === "" ? null : typed;
+    if (next !== tag) onTag(next);
+  };
+  return (
+    <div className="field inline">
+      <label htmlFor="filter-tag">Tag</label>
+      <input
+        id="filter-tag"
+        type="search"
+        placeholder="any tag"
+        value={draft}
+        onChange={(event) => setDraft(event.target.value)}
+        onBlur={apply}
+        onKeyDown={(event) => {
+          if (event.key === "Enter") apply();
+        }}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? "filter-tag-problem" : undefined}
+        autoComplete="off"
+      />
+      {problem && (
+        <p className="field-error" id="filter-tag-problem">
+          {problem}
+        </p>
+      )}
+    </div>
   );
 }
 

@@ -5,6 +5,7 @@ import type { RunView } from "@throng/protocol/run";
 import { formatDateTime, formatDuration, formatInteger, formatMs, formatRate } from "../lib/format";
 import { listedDurationSeconds } from "../lib/run-timing";
 import { statusTone, verdictBadge, verdictTitle } from "../lib/verdict";
+import { RunTags } from "./run-tags";
 import { StatusBadge } from "./status-badge";
 
 /** One page of runs, each linking to its page, with the headline numbers of those that ended. */
@@ -28,10 +29,11 @@ export function RunList({ runs, now }: { runs: RunView[]; now: number }) {
         </thead>
         <tbody>
           {runs.map((run) => (
-            <tr key={run.id} data-testid="run-row" data-run-id={run.id} data-status={run.status} data-plan-id={run.planId}>
+            <tr key={run.id} data-testid="run-row" data-run-id={run.id} data-status={run.status} data-plan-id={run.planId} data-tags={run.tags.join(" ")}>
               <td>
                 <Link href={`/runs/${run.id}`}>{run.planName}</Link>
                 {run.events.length > 0 && <div className="muted small">{run.events.length === 1 ? "1 event" : `${run.events.length} events`}</div>}
+                <RunTags tags={run.tags} />
               </td>
               <td>
                 <StatusBadge status={run.status} tone={statusTone(run)} />

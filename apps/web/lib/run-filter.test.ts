@@ -23,18 +23,22 @@ function run(index: number, patch: Partial<RunView> = {}): RunView {
     endedAt: null,
     summary: null,
     events: [],
+    note: "",
+    tags: [],
+    notesEditedBy: null,
+    notesEditedAt: null,
     ...patch,
   };
 }
 
 describe("parseRunFilter / runFilterQuery", () => {
   it("round-trips a filter through the query string", () => {
-    const filter = { planId: PLAN_A, status: "failed" as const, outcome: "breached" as const, from: "2026-01-01", to: "2026-01-31", page: 3 };
+    const filter = { planId: PLAN_A, status: "failed" as const, outcome: "breached" as const, from: "2026-01-01", to: "2026-01-31", tag: "release-1.4", page: 3 };
     expect(parseRunFilter(new URLSearchParams(runFilterQuery(filter)))).toEqual(filter);
   });
 
   it("ignores malformed values instead of showing nothing", () => {
-    const query = new URLSearchParams("status=exploded&outcome=meh&plan=not-an-id&from=yesterday&page=-2");
+    const query = new URLSearchParams("status=exploded&outcome=meh&plan=not-an-id&from=yesterday&tag=Not%20A%20Slug&page=-2");
     expect(parseRunFilter(query)).toEqual(EMPTY_RUN_FILTER);
     expect(runFilterQuery(EMPTY_RUN_FILTER)).toBe("");
   });
@@ -42,11 +46,12 @@ describe("parseRunFilter / runFilterQuery", () => {
 
 describe("runsQueryOf", () => {
   it("asks the API for one page with the filter, days as the browser's midnights", () => {
-    const query = runsQueryOf({ ...EMPTY_RUN_FILTER, planId: PLAN_A, status: "finished", outcome: "passed", from: "2026-02-10", to: "2026-02-10", page: 2 });
+    const query = runsQueryOf({ ...EMPTY_RUN_FILTER, planId: PLAN_A, status: "finished", outcome: "passed", from: "2026-02-10", to: "2026-02-10", tag: "nightly", page: 2 });
     expect(query).toEqual({
       plan: PLAN_A,
       status: "finished",
       outcome: "passed",
+      tag: "nightly",
       createdFrom: new Date("2026-02-10T00:00:00").toISOString(),
       createdBefore: new Date("2026-02-11T00:00:00").toISOString(),
       page: 2,

@@ -1,6 +1,7 @@
 import { VerdictOutcome } from "@throng/protocol/report";
 import { RunStatus } from "@throng/protocol/run";
 import type { RunPage, RunsQuery } from "@throng/protocol/run-list";
+import { RunTag } from "@throng/protocol/run-notes";
 
 /** What the runs list shows, as kept in the page's query string; GET /api/runs applies it (runsQueryOf). */
 export interface RunFilter {
@@ -11,11 +12,13 @@ export interface RunFilter {
   /** Calendar days in the browser's time zone, `YYYY-MM-DD`, inclusive. */
   from: string | null;
   to: string | null;
+  /** Only runs carrying this tag (a lowercase slug). */
+  tag: string | null;
   page: number;
 }
 
 export const RUNS_PER_PAGE = 20;
-export const EMPTY_RUN_FILTER: RunFilter = { planId: null, status: null, outcome: null, from: null, to: null, page: 1 };
+export const EMPTY_RUN_FILTER: RunFilter = { planId: null, status: null, outcome: null, from: null, to: null, tag: null, page: 1 };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -24,10 +27,11 @@ function day(value: string | null): string | null {
   return value && DAY.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00`)) ? value : null;
 }
 
-/** Reads the filter from `?plan=&status=&outcome=&from=&to=&page=`, ignoring anything malformed. */
+/** Reads the filter from `?plan=&status=&outcome=&from=&to=&tag=&page=`, ignoring anything malformed. */
 export function parseRunFilter(query: { get(name: string): string | null }): RunFilter {
   const status = RunStatus.safeParse(query.get("status"));
   const outcome = VerdictOutcome.safeParse(query.get("outcome"));
+  const tag = RunTag.safeParse(query.get("tag"));
   const page = Number(query.get("page"));
   return {
     planId: ID.test(query.get("plan") ?? "") ? query.get("plan") : null,
@@ -35,6 +39,7 @@ export function parseRunFilter(query: { get(name: string): string | null }): Run
     outcome: outcome.success ? outcome.data : null,
     from: day(query.get("from")),
     to: day(query.get("to")),
+    tag: tag.success ? tag.data : null,
     page: Number.isInteger(page) && page > 1 ? page : 1,
   };
 }
@@ -47,13 +52,14 @@ export function runFilterQuery(filter: RunFilter): string {
   if (filter.outcome) query.set("outcome", filter.outcome);
   if (filter.from) query.set("from", filter.from);
   if (filter.to) query.set("to", filter.to);
+  if (filter.tag) query.set("tag", filter.tag);
   if (filter.page > 1) query.set("page", String(filter.page));
   const text = query.toString();
   return text ? `?${text}` : "";
 }
 
 export function isFiltered(filter: RunFilter): boolean {
-  return Boolean(filter.planId || filter.status || filter.outcome || filter.from || filter.to);
+  return Boolean(filter.planId || filter.status || filter.outcome || filter.from || filter.to || filter.tag);
 }
 
 /** The API's page of runs with the 1-based positions of its first and last run (0 when none), for the pager. */
@@ -78,6 +84,7 @@ export function runsQueryOf(filter: RunFilter, perPage = RUNS_PER_PAGE): Partial
     ...(filter.status && { status: filter.status }),
     ...(filter.outcome && { outcome: filter.outcome }),
     ...(filter.planId && { plan: filter.planId }),
+    ...(filter.tag && { tag: filter.tag }),
     ...(filter.from && { createdFrom: dayStart(filter.from) }),
     ...(filter.to && { createdBefore: dayStart(filter.to, 1) }),
     page: filter.page,

@@ -1,5 +1,7 @@
 // GET /api/runs a page at a time, filtered by the API (runsQueryOf in run-filter.ts says what to ask for).
+import { RunView } from "@throng/protocol/run";
 import { RunPage, type RunsQuery } from "@throng/protocol/run-list";
+import type { RunNotesPatch } from "@throng/protocol/run-notes";
 import { apiRequest } from "./api-client";
 
 /** `?status=…&page=2&limit=20`, leaving out what is not set. */
@@ -11,5 +13,7 @@ export function runsQueryString(query: Partial<RunsQuery>): string {
 }
 
 export const runsApi = {
+  /** A run's note and/or tags; answers the run as it is now. */
+  annotate: (runId: string, patch: RunNotesPatch) => apiRequest("PATCH", `/api/runs/${encodeURIComponent(runId)}`, RunView, patch),
   page: (query: Partial<RunsQuery>, signal?: AbortSignal) => apiRequest("GET", `/api/runs${runsQueryString(query)}`, RunPage, undefined, signal),
 };

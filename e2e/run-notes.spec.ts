@@ -1,0 +1,105 @@
+// Run notes and tags (issue 18) as a team uses them: a note with line breaks and tags added and removed on the run
+// page (kept across a reload), a tag the API would refuse explained beside the field, the runs list showing each
+// run's tags and filtered by one (typed, or a chip clicked) through GET /api/runs?tag=, and the report showing the
+// note and tags. Screenshots go to e2e/artifacts/run-notes-*.png.
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import { artifacts, baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
+
+const journey = pageJourney("run-notes");
+const { start, startTarget, scratch } = journey;
+const write = { headers: { origin: baseUrl } };
+const shot = (name: string) => journey.page().screenshot({ path: join(artifacts, `run-notes-${name}.png`), fullPage: true });
+
+test("run notes: a note and tags added on the run page, the runs list filtered by tag, the report showing both", async () => {
+  const page = journey.page();
+  test.setTimeout(180_000);
+  await signUp(page, "Note Taker", "run-notes");
+  await enrolAgent(page, start, join(scratch, "agent.json"));
+  const targetUrl = await startTarget();
+  const plan = await json<{ id: string }>(
+    await page.request.post(url("/api/plans"), {
+      data: {
+        name: `Notes ${stamp}`,
+        target: { protocol: "websocket", url: targetUrl },
+        scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64 },
+        load: { clients: 3, durationSec: 2 },
+      },
+      ...write,
+    }),
+    "create plan",
+  );
+  // Two short runs, one after the other: the first is tagged a release, the second a nightly.
+  const runs: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    const run = await json<{ id: string }>(await page.request.post(url(`/api/plans/${plan.id}/runs`), write), "start run");
+    await expect
+      .poll(async () => (await json<{ status: string }>(await page.request.get(url(`/api/runs/${run.id}`)), "read run")).status, { timeout: 60_000, intervals: [500] })
+      .toBe("finished");
+    runs.push(run.id);
+  }
+  const [release, nightly] = runs as [string, string];
+
+  // The run page: a note with a line break, tags typed as people type them.
+  await page.goto(url(`/runs/${release}`));
+  const notes = page.getByTestId("run-notes");
+  await expect(notes.getByText("No tags yet.")).toBeVisible();
+  await notes.getByTestId("run-note-edit").click();
+  await notes.getByLabel("Note", { exact: true }).fill("Build 1.4.2 on the new lobby pool.\np99 rose after 40 s: GC pauses?");
+  await notes.getByRole("button", { name: "Save note" }).click();
+  await expect(notes.getByTestId("run-note-text")).toHaveText("Build 1.4.2 on the new lobby pool.\np99 rose after 40 s: GC pauses?");
+  const newTag = notes.getByLabel("New tag");
+  for (const typed of ["Release 1.4", "lobby-pool", "wrong-one"]) {
+    await newTag.fill(typed);
+    await newTag.press("Enter");
+    await expect(notes.locator(`.chip[data-tag="${typed.toLowerCase().replace(" ", "-")}"]`)).toBeVisible();
+  }
+  await notes.getByRole("button", { name: "Remove tag wrong-one" }).click();
+  await expect(notes.locator('.chip[data-tag="wrong-one"]')).toHaveCount(0);
+  await newTag.fill("no/slashes");
+  await newTag.press("Enter");
+  await expect(notes.getByTestId("run-tag-problem")).toContainText("lowercase letters, digits");
+  await expect(notes.getByTestId("run-notes-edited")).toContainText(`run-notes-${stamp}@example.com`);
+  await shot("run-page");
+
+  // Kept by the API: a reload shows the same note and tags.
+  await page.reload();
+  await expect(notes.getByTestId("run-note-text")).toContainText("p99 rose after 40 s");
+  await expect(notes.getByTestId("run-tags").locator(".chip")).toHaveText([/^release-1\.4/, /^lobby-pool/]);
+  // The line break is the note's own formatting: kept in the text and shown as a break.
+  const note = notes.getByTestId("run-note-text");
+  expect(await note.evaluate((element) => [element.textContent, getComputedStyle(element).whiteSpace])).toEqual(["Build 1.4.2 on the new lobby pool.\np99 rose after 40 s: GC pauses?", "pre-wrap"]);
+
+  await page.goto(url(`/runs/${nightly}`));
+  await notes.getByLabel("New tag").fill("nightly");
+  await notes.getByLabel("New tag").press("Enter");
+  await expect(notes.locator('.chip[data-tag="nightly"]')).toBeVisible();
+
+  // The runs list: every run with its tags, then filtered by a typed tag.
+  await page.goto(url("/runs"));
+  const row = (id: string) => page.locator(`[data-testid="run-row"][data-run-id="${id}"]`);
+  await expect(row(release).getByTestId("run-tags").locator(".chip")).toHaveText(["release-1.4", "lobby-pool"]);
+  await expect(row(nightly).getByTestId("run-tags").locator(".chip")).toHaveText(["nightly"]);
+  await page.getByLabel("Tag", { exact: true }).fill("release-1.4");
+  await page.getByLabel("Tag", { exact: true }).press("Enter");
+  await expect(page).toHaveURL(/[?&]tag=release-1\.4/);
+  await expect(page.getByTestId("run-row")).toHaveCount(1);
+  await expect(row(release)).toBeVisible();
+  await expect(page.getByTestId("run-range")).toHaveText("Runs 1–1 of 1");
+  await shot("list-filtered");
+
+  // A chip in the list filters by its tag.
+  await page.getByRole("button", { name: "Clear filters" }).first().click();
+  await expect(page.getByTestId("run-row")).toHaveCount(2);
+  await row(nightly).getByRole("link", { name: "nightly" }).click();
+  await expect(page).toHaveURL(/[?&]tag=nightly/);
+  await expect(page.getByTestId("run-row")).toHaveCount(1);
+  await expect(row(nightly)).toBeVisible();
+  await expect(page.getByLabel("Tag", { exact: true })).toHaveValue("nightly");
+
+  // The report carries the note and tags.
+  await page.goto(url(`/runs/${release}/report`));
+  await expect(page.getByTestId("report-tags").locator(".chip")).toHaveText(["release-1.4", "lobby-pool"]);
+  await expect(page.getByTestId("report-note")).toHaveText("Build 1.4.2 on the new lobby pool.\np99 rose after 40 s: GC pauses?");
+  await shot("report");
+});
