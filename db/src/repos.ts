@@ -1,6 +1,7 @@
 import type { Db } from "./client";
 import { createFleetRepo } from "./repos/fleet";
 import { createOrgRepo } from "./repos/orgs";
+import { createMetricsExportRepo } from "./repos/metrics-export";
 import { createNotificationRepo } from "./repos/notifications";
 import { createPlanRepo } from "./repos/plans";
 import { createPlanScheduleRepo } from "./repos/plan-schedules";
@@ -27,6 +28,7 @@ export function createRepos(db: Db) {
     scripts: createScriptRepo(db),
     notifications: createNotificationRepo(db),
     planSchedules: createPlanScheduleRepo(db),
+    metricsExport: createMetricsExportRepo(db),
     /** For GET /health. */
     async ping(): Promise<void> {
       await db.selectNoFrom((eb) => eb.val(1).as("one")).execute();

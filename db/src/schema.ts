@@ -284,6 +284,32 @@ export interface NotificationDeliveryTable {
 export interface PlanScheduleTable {
   plan_id: string;
   org_id: string;
+export interface MetricsExportSinkTable {
+  org_id: string;
+  sink: string;
+  url: string;
+  auth: string;
+  username: string | null;
+  secret_sealed: string | null;
+  headers_sealed: string | null;
+  header_names: string[];
+  last_success_at: Date | null;
+  last_error: string | null;
+  last_error_at: Date | null;
+  updated_at: Generated<Date>;
+}
+
+export interface RunMetricsExportTable {
+  run_id: string;
+  org_id: string;
+  sink: string;
+  /** bigint: the driver answers a string. */
+  last_second: ColumnType<string | null, number | null, number | null>;
+  totals: ColumnType<unknown, string, string>;
+  summary_sent: Generated<boolean>;
+  updated_at: Generated<Date>;
+}
+
   cron: string;
   timezone: Generated<string>;
   created_by: string;
@@ -317,3 +343,5 @@ export interface Database {
   notification_deliveries: NotificationDeliveryTable;
   plan_schedules: PlanScheduleTable;
 }
+  metrics_export_sinks: MetricsExportSinkTable;
+  run_metrics_exports: RunMetricsExportTable;

@@ -13,7 +13,19 @@ import { createNotificationService, type NotificationPost } from "@throng/core/n
 import { createPlanScheduleService } from "@throng/core/plans/plan-schedules";
 import { createRunService } from "@throng/core/runs/run-service";
 import { createScriptService } from "@throng/core/scripts/script-service";
+import { createMetricsExportService } from "@throng/core/metrics-export/metrics-export-service";
+import { createSealer, credentialsKey, type Sealer } from "@throng/core/metrics-export/sealed-secrets";
 import { createRunJobProcessor } from "./processors/run-jobs";
+import { pushMetrics } from "./export/push-metrics";
+
+/** Without the api's key the workers cannot open sink credentials: every push says what to set. */
+function sealerFor(keys: { authSecret?: string; metricsExportKey?: string }): Sealer {
+  if (keys.authSecret || keys.metricsExportKey) return createSealer(credentialsKey({ authSecret: keys.authSecret ?? "", dedicatedKey: keys.metricsExportKey }));
+  const missing = () => {
+    throw new Error("the workers cannot open the endpoint's credentials: give them the api's AUTH_SECRET (or METRICS_EXPORT_KEY)");
+  };
+  return { seal: missing, open: missing };
+}
 
 /** A notification is one JSON POST; an endpoint that takes longer than 10 s counts as down (and is retried). */
 const postJson: NotificationPost = async (url, body) => {
@@ -28,18 +40,25 @@ export function composeWorkers(input: {
   prefix: string; concurrency: number; heartbeatIntervalMs: number; orchestration?: OrchestratorConfig;
   /** The dashboard's address for run links in notifications (default http://localhost:3000). */
   dashboardUrl?: string;
+  /** The api's AUTH_SECRET and METRICS_EXPORT_KEY: the key that opens metrics-export credentials. */
+  keys?: { authSecret?: string; metricsExportKey?: string };
 }) {
   const repos = createRepos(input.db);
   const audit = createAuditLog({ security: repos.security });
   const fleet = createFleetService({ fleet: repos.fleet, bus: createBus(input.redis), clock: systemClock, audit, config: { apiPublicUrl: "", heartbeatIntervalMs: input.heartbeatIntervalMs } });
   const notifications = createNotificationService({ repos, jobs: input.jobs, post: postJson, dashboardUrl: input.dashboardUrl ?? "http://localhost:3000" });
+  const metricsExport = createMetricsExportService({ repos, jobs: input.jobs, sealer: sealerFor(input.keys ?? {}), clock: systemClock, log: input.log, push: pushMetrics });
   const orchestrator = createRunOrchestrator({
     repos, fleet, jobs: input.jobs, bus: createBus(input.redis), clock: systemClock, log: input.log,
-    config: input.orchestration ?? DEFAULT_ORCHESTRATION, onRunEnded: notifications.runEnded,
+    config: input.orchestration ?? DEFAULT_ORCHESTRATION,
+    onRunEnded: async (orgId, runId) => {
+      await notifications.runEnded(orgId, runId);
+      await metricsExport.runEnded(orgId, runId);
+    },
   });
   const runs = createRunService({ repos, fleet, jobs: input.jobs, scripts: createScriptService({ scripts: repos.scripts }) });
   const schedules = createPlanScheduleService({ repos, jobs: input.jobs, clock: systemClock, log: input.log, runs });
-  const process = createRunJobProcessor(orchestrator, notifications, schedules);
+  const process = createRunJobProcessor(orchestrator, notifications, schedules, metricsExport);
   const worker = new Worker(
     QUEUE_RUNS,
     async (job) => {

@@ -9,6 +9,10 @@ export const WorkersEnv = z.object({
   HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
   /** The dashboard's address, for the run links in notifications. */
   WEB_ORIGIN: z.string().url().default("http://localhost:3000"),
+  /** The api's AUTH_SECRET: metrics-export credentials are sealed with a key derived from it (unless METRICS_EXPORT_KEY). */
+  AUTH_SECRET: z.string().min(32, "AUTH_SECRET must be at least 32 characters (the api's own)").optional(),
+  /** The api's METRICS_EXPORT_KEY, when it has one (base64 of 32 bytes). */
+  METRICS_EXPORT_KEY: z.string().refine((v) => Buffer.from(v, "base64").length === 32, "METRICS_EXPORT_KEY must be 32 bytes in base64 (openssl rand -base64 32)").optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 export type WorkersEnv = z.infer<typeof WorkersEnv>;

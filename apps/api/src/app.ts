@@ -12,6 +12,7 @@ import { liveRoutes } from "./routes/live.routes";
 import { orgRoutes } from "./routes/org.routes";
 import { notificationRoutes } from "./routes/notifications.routes";
 import { planRoutes } from "./routes/plans.routes";
+import { metricsExportRoutes } from "./routes/metrics-export.routes";
 import { scheduleRoutes } from "./routes/schedules.routes";
 import { reportRoutes } from "./routes/reports.routes";
 import { runRoutes } from "./routes/runs.routes";
@@ -51,6 +52,7 @@ export async function buildApp(deps: ApiDeps, options: { logger: FastifyBaseLogg
   await app.register(liveRoutes, deps);
   await app.register(agentInstallRoutes, deps.install);
   app.get("/api/openapi.json", { config: { doc: { summary: "This document", access: "public" } } }, async () => openApiDocument(registry.routes));
+  await app.register(metricsExportRoutes, deps);
   const gateway = attachAgentGateway(app, deps);
   // A plain object: a Fastify instance is thenable, so awaiting it would drop extra properties.
   return { app, gateway, routeRegistry: registry };

@@ -12,6 +12,8 @@ import { createEstimateService } from "@throng/core/capacity/estimates";
 import { createReportService } from "@throng/core/reports/report-service";
 import { createScriptService } from "@throng/core/scripts/script-service";
 import { createNotificationService } from "@throng/core/notifications/notification-service";
+import { createMetricsExportService } from "@throng/core/metrics-export/metrics-export-service";
+import { createSealer, credentialsKey } from "@throng/core/metrics-export/sealed-secrets";
 import { createPlanScheduleService } from "@throng/core/plans/plan-schedules";
 import { createRunOrchestrator, DEFAULT_ORCHESTRATION, type OrchestratorConfig } from "@throng/core/runs/run-orchestrator";
 import { createRunService } from "@throng/core/runs/run-service";
@@ -30,7 +32,7 @@ import type { ApiDeps, RateLimits } from "./services";
 
 type ComposeEnv = Pick<
   ApiEnv,
-  "AUTH_SECRET" | "WEB_ORIGIN" | "API_PUBLIC_URL" | "HEARTBEAT_INTERVAL_MS" | "NODE_ENV" | "AGENT_BUNDLE_PATH" | "QUEUE_PREFIX" | "INGEST_COALESCE_MS"
+  "AUTH_SECRET" | "WEB_ORIGIN" | "API_PUBLIC_URL" | "HEARTBEAT_INTERVAL_MS" | "NODE_ENV" | "AGENT_BUNDLE_PATH" | "QUEUE_PREFIX" | "INGEST_COALESCE_MS" | "METRICS_EXPORT_KEY"
 >;
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
@@ -92,6 +94,7 @@ export function composeApi(input: {
     scripts,
     runs: createRunService({ repos, fleet, jobs, scripts }),
     notifications: createNotificationService({ repos, jobs, dashboardUrl: env.WEB_ORIGIN }),
+    metricsExport: createMetricsExportService({ repos, jobs, clock, sealer: createSealer(credentialsKey({ authSecret: env.AUTH_SECRET, dedicatedKey: env.METRICS_EXPORT_KEY })) }),
     schedules: createPlanScheduleService({ repos, jobs, clock, log }),
     orchestrator: createRunOrchestrator({ repos, fleet, jobs, bus, clock, log, config: input.orchestration ?? DEFAULT_ORCHESTRATION }),
     fleet,

@@ -64,6 +64,11 @@ export const ApiEnv = z.object({
   PDF_RENDER_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
   NODE_ENV: z.string().default("development"),
 });
+  /**
+   * The key metrics-export credentials are sealed with (AES-256-GCM): base64 of 32 bytes. Unset, one is derived
+   * from AUTH_SECRET; set it (the same in api and workers) to rotate AUTH_SECRET without re-entering them.
+   */
+  METRICS_EXPORT_KEY: z.string().refine((v) => Buffer.from(v, "base64").length === 32, "METRICS_EXPORT_KEY must be 32 bytes in base64 (openssl rand -base64 32)").optional(),
 export type ApiEnv = z.infer<typeof ApiEnv>;
 
 export function parseApiEnv(source: NodeJS.ProcessEnv): ApiEnv {

@@ -82,6 +82,10 @@ const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: u
   "DELETE /api/notification-channels/:id": { kind: "by-id", id: (f) => f.channelId },
   "POST /api/notification-channels/:id/test": { kind: "by-id", id: (f) => f.channelId },
   "GET /api/notification-deliveries": { kind: "collection" },
+  "GET /api/metrics-export": { kind: "collection" },
+  "PUT /api/metrics-export/:sink": { kind: "own", body: { url: "http://127.0.0.1:9/api/v1/write" } },
+  "DELETE /api/metrics-export/:sink": { kind: "own" },
+  "POST /api/metrics-export/:sink/test": { kind: "own" },
   "GET /api/targets": { kind: "collection" },
   "GET /api/targets/:name/estimates": { kind: "collection" },
 };

@@ -10,6 +10,7 @@ import type { EstimateService } from "@throng/core/capacity/estimates";
 import type { ReportService } from "@throng/core/reports/report-service";
 import type { ScriptService } from "@throng/core/scripts/script-service";
 import type { NotificationService } from "@throng/core/notifications/notification-service";
+import type { MetricsExportService } from "@throng/core/metrics-export/metrics-export-service";
 import type { PlanScheduleService } from "@throng/core/plans/plan-schedules";
 import type { RunOrchestrator } from "@throng/core/runs/run-orchestrator";
 import type { RunService } from "@throng/core/runs/run-service";
@@ -44,6 +45,8 @@ export interface ApiDeps {
   /** Run notification channels and their delivery log (the workers deliver). */
   notifications: NotificationService;
   /** Plans on a cron schedule (the workers fire them). */
+  /** Where runs stream their series (Prometheus remote write, OTLP); the workers push. */
+  metricsExport: MetricsExportService;
   schedules: PlanScheduleService;
   orchestrator: RunOrchestrator;
   fleet: FleetService;

@@ -1,4 +1,4 @@
-import type { CheckAgentJob, DeliverNotificationJob, ScheduledRunJob, SearchStepJob, FinishRunJob, StartRunJob } from "@throng/protocol/jobs";
+import type { CheckAgentJob, DeliverNotificationJob, ExportRunSeriesJob, TestMetricsExportJob, ScheduledRunJob, SearchStepJob, FinishRunJob, StartRunJob } from "@throng/protocol/jobs";
 
 /** What core needs from the outside world; adapters live in @throng/runtime, fakes only in unit tests. */
 export interface Clock {
@@ -27,6 +27,10 @@ export interface Jobs {
   searchStep(job: SearchStepJob, delayMs: number): Promise<void>;
   /** Retried by the queue (with backoff) when the endpoint fails; the job's last attempt marks the delivery failed. */
   deliverNotification(job: DeliverNotificationJob): Promise<void>;
+  /** A push of a run's series to the org's metrics sinks; `key` names it within the run (a repeated key is a no-op). */
+  exportRunSeries(job: ExportRunSeriesJob, delayMs: number, key: string): Promise<void>;
+  /** The settings page's test of a metrics sink. */
+  testMetricsExport(job: TestMetricsExportJob): Promise<void>;
   /** Creates or replaces the plan's job scheduler: a scheduled-run job each time `cron` fires in `timezone`. */
   schedulePlan(job: ScheduledRunJob, cron: string, timezone: string): Promise<void>;
   unschedulePlan(planId: string): Promise<void>;

@@ -30,9 +30,20 @@ export type DeliverNotificationJob = z.infer<typeof DeliverNotificationJob>;
 export const ScheduledRunJob = z.object({ orgId: z.string(), planId: z.string().uuid() });
 export type ScheduledRunJob = z.infer<typeof ScheduledRunJob>;
 
+/**
+ * Enqueued (delayed) when a run that exports its series starts, then again every few seconds while it runs, and
+ * when it ends: push the run's settled seconds (and at the end its summary) to the org's metrics sinks.
+ */
+export const ExportRunSeriesJob = z.object({ orgId: z.string(), runId: z.string().uuid() });
+export type ExportRunSeriesJob = z.infer<typeof ExportRunSeriesJob>;
+
+/** Enqueued by the settings page's "Send test" button: push one test sample to the sink, record the outcome. */
+export const TestMetricsExportJob = z.object({ orgId: z.string(), sink: z.enum(["prometheus", "otlp"]) });
+export type TestMetricsExportJob = z.infer<typeof TestMetricsExportJob>;
+
 export const RunJobName = {
   start: "start-run", finish: "finish-run", checkAgent: "check-agent", searchStep: "search-step", deliverNotification: "deliver-notification",
-  scheduledRun: "scheduled-run",
+  scheduledRun: "scheduled-run", exportRunSeries: "export-run-series", testMetricsExport: "test-metrics-export",
 } as const;
 
 /** Server-internal command to whichever API instance holds an agent's socket (never sent to the agent). */

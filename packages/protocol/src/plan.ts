@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PlanExport } from "./metrics-export";
 import { ServerWatchPlan } from "./server-watch";
 import { checkReconnectStorm, ReconnectPolicy, ReconnectStormShape } from "./reconnect";
 import { checkTargetVars } from "./session";
@@ -454,6 +455,8 @@ export const PlanSpec = z.object({
   watch: ServerWatchPlan.optional(),
   /** The .proto text protobuf bodies are encoded with, and the type replies are decoded as (the agent parses and checks it). */
   protobuf: z.object({ proto: z.string().min(1, "give the .proto text").max(65_536), replyType: protobufTypeName.optional() }).optional(),
+  /** Stream the runs' per-second series to the org's Prometheus remote write and/or OTLP endpoint (docs/metrics-export.md). */
+  export: PlanExport.optional(),
 }).superRefine((plan, ctx) => {
   checkReconnectStorm(plan, ctx);
   checkTargetVars(plan, ctx);

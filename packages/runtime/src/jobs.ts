@@ -33,6 +33,14 @@ export function createRunQueue(connection: Redis, prefix: string, options: { not
       // Its own retry policy: an endpoint that is down gets five tries over about a minute, then the log says failed.
       await queue.add(RunJobName.deliverNotification, job, { jobId: `notify-${job.deliveryId}`, attempts: NOTIFY_ATTEMPTS, backoff: { type: "exponential", delay: options.notifyBackoffMs ?? 2000 } });
     },
+    async exportRunSeries(job, delayMs, key) {
+      // The key makes a repeated enqueue (a start job run twice, two pushes queueing the same tick) a no-op; the
+      // watermark makes a push of seconds already sent one too. An ended run's failed push is retried with backoff.
+      await queue.add(RunJobName.exportRunSeries, job, { jobId: `export-${job.runId}-${key}`, delay: delayMs, attempts: 4, backoff: { type: "exponential", delay: 2000 } });
+    },
+    async testMetricsExport(job) {
+      await queue.add(RunJobName.testMetricsExport, job, { jobId: `export-test-${job.orgId}-${job.sink}-${Date.now()}`, attempts: 1 });
+    },
     async schedulePlan(job, cron, timezone) {
       await queue.upsertJobScheduler(scheduleId(job.planId), { pattern: cron, tz: timezone }, { name: RunJobName.scheduledRun, data: job });
     },

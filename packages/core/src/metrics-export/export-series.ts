@@ -1,0 +1,130 @@
+import type { SeriesPoint } from "@throng/protocol/snapshot";
+import type { RunSummary } from "@throng/protocol/run";
+
+/** One exported time series: a metric name, its labels and its samples (epoch milliseconds, oldest first). */
+export interface ExportSeries {
+  name: string;
+  kind: "gauge" | "counter";
+  /** For OTLP's `unit` field (UCUM). */
+  unit: string;
+  labels: Record<string, string>;
+  /** Counters: when they started counting (the run's start; OTLP's startTimeUnixNano). */
+  startMs?: number;
+  samples: { timestampMs: number; value: number }[];
+}
+
+/** Every metric we export, with its kind and unit: the docs, the Grafana dashboard's test and the encoders read it. */
+export const EXPORTED_METRICS = {
+  throng_rtt_seconds: { kind: "gauge", unit: "s", help: "Round-trip time from the run's HDR histogram of the second: quantile 0.5, 0.99 and 1 (the max)" },
+  throng_connections: { kind: "gauge", unit: "{connection}", help: "Open connections at the end of the second" },
+  throng_clients: { kind: "gauge", unit: "{client}", help: "Simulated clients" },
+  throng_agents: { kind: "gauge", unit: "{agent}", help: "Agents that reported the second" },
+  throng_messages_sent_per_second: { kind: "gauge", unit: "{message}/s", help: "Messages sent in the second" },
+  throng_messages_received_per_second: { kind: "gauge", unit: "{message}/s", help: "Messages received in the second" },
+  throng_bytes_sent_per_second: { kind: "gauge", unit: "By/s", help: "Bytes sent in the second" },
+  throng_bytes_received_per_second: { kind: "gauge", unit: "By/s", help: "Bytes received in the second" },
+  throng_errors_per_second: { kind: "gauge", unit: "{error}/s", help: "Errors in the second" },
+  throng_messages_sent_total: { kind: "counter", unit: "{message}", help: "Messages sent since the run started" },
+  throng_messages_received_total: { kind: "counter", unit: "{message}", help: "Messages received since the run started" },
+  throng_errors_total: { kind: "counter", unit: "{error}", help: "Errors since the run started" },
+  throng_run_duration_seconds: { kind: "gauge", unit: "s", help: "Run summary: measured seconds" },
+  throng_run_messages_sent: { kind: "gauge", unit: "{message}", help: "Run summary: messages sent" },
+  throng_run_errors: { kind: "gauge", unit: "{error}", help: "Run summary: errors" },
+  throng_run_peak_connections: { kind: "gauge", unit: "{connection}", help: "Run summary: most connections open at once" },
+  throng_run_messages_per_second: { kind: "gauge", unit: "{message}/s", help: "Run summary: mean messages per second" },
+  throng_run_rtt_seconds: { kind: "gauge", unit: "s", help: "Run summary: round-trip time over the whole run (quantile 0.5, 0.99, 1)" },
+} as const satisfies Record<string, { kind: "gauge" | "counter"; unit: string; help: string }>;
+export type ExportedMetric = keyof typeof EXPORTED_METRICS;
+
+/** The running sums behind the `_total` counters, carried from one push of a run to the next. */
+export interface ExportTotals {
+  messagesSent: number;
+  messagesReceived: number;
+  errors: number;
+}
+export const NO_TOTALS: ExportTotals = { messagesSent: 0, messagesReceived: 0, errors: 0 };
+
+/** The labels every series of a run carries. */
+export interface RunLabels {
+  run_id: string;
+  plan: string;
+  scenario: string;
+  org: string;
+}
+
+function collector(labels: RunLabels, startMs?: number) {
+  const series = new Map<string, ExportSeries>();
+  return {
+    add(name: ExportedMetric, timestampMs: number, value: number | null | undefined, extra: Record<string, string> = {}) {
+      if (value === null || value === undefined || !Number.isFinite(value)) return;
+      const key = `${name}${JSON.stringify(extra)}`;
+      let entry = series.get(key);
+      if (!entry) series.set(key, (entry = { name, kind: EXPORTED_METRICS[name].kind, unit: EXPORTED_METRICS[name].unit, labels: { ...labels, ...extra }, samples: [], ...(EXPORTED_METRICS[name].kind === "counter" && startMs !== undefined ? { startMs } : {}) }));
+      entry.samples.push({ timestampMs, value });
+    },
+    series: () => [...series.values()],
+  };
+}
+
+const seconds = (ms: number | null) => (ms === null ? null : ms / 1000);
+
+/**
+ * A run's seconds as exported series, each sample stamped with the second it measured. Percentiles are the values
+ * the run's HDR histograms give (quantile gauges), not buckets: see docs/metrics-export.md for why.
+ * `totals` are the sums before the first point (counting from `startedAtMs`); the returned totals include every point.
+ */
+export function seriesOfSeconds(points: readonly SeriesPoint[], labels: RunLabels, totals: ExportTotals, startedAtMs: number): { series: ExportSeries[]; totals: ExportTotals } {
+  const out = collector(labels, startedAtMs);
+  const sums = { ...totals };
+  for (const point of points) {
+    const at = point.t * 1000;
+    sums.messagesSent += point.messagesSentPerSec;
+    sums.messagesReceived += point.messagesReceivedPerSec;
+    sums.errors += point.errors;
+    out.add("throng_rtt_seconds", at, seconds(point.rttP50Ms), { quantile: "0.5" });
+    out.add("throng_rtt_seconds", at, seconds(point.rttP99Ms), { quantile: "0.99" });
+    out.add("throng_rtt_seconds", at, seconds(point.rttMaxMs), { quantile: "1" });
+    out.add("throng_connections", at, point.connections);
+    out.add("throng_clients", at, point.clients);
+    out.add("throng_agents", at, point.agents);
+    out.add("throng_messages_sent_per_second", at, point.messagesSentPerSec);
+    out.add("throng_messages_received_per_second", at, point.messagesReceivedPerSec);
+    out.add("throng_bytes_sent_per_second", at, point.bytesSentPerSec);
+    out.add("throng_bytes_received_per_second", at, point.bytesReceivedPerSec);
+    out.add("throng_errors_per_second", at, point.errors);
+    out.add("throng_messages_sent_total", at, sums.messagesSent);
+    out.add("throng_messages_received_total", at, sums.messagesReceived);
+    out.add("throng_errors_total", at, sums.errors);
+  }
+  return { series: out.series(), totals: sums };
+}
+
+/** The run's summary as one sample per figure, stamped with the moment the run ended. */
+export function seriesOfSummary(summary: RunSummary, labels: RunLabels, endedAtMs: number): ExportSeries[] {
+  const out = collector(labels);
+  out.add("throng_run_duration_seconds", endedAtMs, summary.durationSec);
+  out.add("throng_run_messages_sent", endedAtMs, summary.messagesSent);
+  out.add("throng_run_errors", endedAtMs, summary.errors);
+  out.add("throng_run_peak_connections", endedAtMs, summary.peakConnections);
+  out.add("throng_run_messages_per_second", endedAtMs, summary.messagesPerSec);
+  out.add("throng_run_rtt_seconds", endedAtMs, seconds(summary.rttP50Ms), { quantile: "0.5" });
+  out.add("throng_run_rtt_seconds", endedAtMs, seconds(summary.rttP99Ms), { quantile: "0.99" });
+  out.add("throng_run_rtt_seconds", endedAtMs, seconds(summary.rttMaxMs), { quantile: "1" });
+  return out.series();
+}
+
+/**
+ * The seconds of a live run that may go out now: in order after the last one sent, and only while each is
+ * complete (every load shard's snapshot merged) and a moment old. A Prometheus series takes no sample older
+ * than its newest, so a second is never sent before it is final; the rest go when the run has ended.
+ */
+export function settledSeconds(points: readonly SeriesPoint[], after: number | null, input: { ended: boolean; loadShards: number; nowMs: number; settleMs: number }): SeriesPoint[] {
+  const pending = points.filter((point) => after === null || point.t > after).sort((a, b) => a.t - b.t);
+  if (input.ended) return pending;
+  const ready: SeriesPoint[] = [];
+  for (const point of pending) {
+    if (point.agents < input.loadShards || (point.t + 1) * 1000 > input.nowMs - input.settleMs) break;
+    ready.push(point);
+  }
+  return ready;
+}
