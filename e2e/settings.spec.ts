@@ -91,8 +91,11 @@ test("an owner invites a viewer, promotes them, manages an API token and target 
     await expect(guest.getByTestId("invitation-preview")).toHaveText(/^Join .+ as viewer$/);
     await shot(guest, "invite-signed-in");
     await guest.getByTestId("accept-invitation").click();
-    await expect(guest).toHaveURL(/\/agents$/);
+    // Joining lands on the organisation's Home (the overview), not on a page of its parts.
+    await expect(guest).toHaveURL(url("/"));
+    await expect(guest.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
     await expect(guest.locator("#org-switcher option:checked")).toHaveText(/\(viewer\)$/);
+    await guest.goto(url("/agents"));
     await expect(guest.getByTestId("install-not-for-role")).toBeVisible();
     await expect(guest.getByRole("button", { name: "Create enrolment token" })).toHaveCount(0);
     await shot(guest, "viewer-agents");

@@ -68,8 +68,8 @@ export function InvitationAccept({ token }: { token: string }) {
     setFailure(null);
     try {
       await settingsApi.acceptInvitation(token);
-      // The API made the invited organisation the session's active one.
-      router.replace("/agents");
+      // The API made the invited organisation the session's active one: land on its Home, the overview.
+      router.replace("/");
     } catch (error) {
       setFailure(errorMessage(error));
       setPending(false);
@@ -115,7 +115,7 @@ export function InvitationAccept({ token }: { token: string }) {
       </div>
       {failure && (
         <p className="muted">
-          <a href="/agents">Go to your dashboard</a>
+          <a href="/">Go to your dashboard</a>
         </p>
       )}
     </section>
