@@ -149,6 +149,7 @@ const urlOf = (op: Operation) => {
   return op.path
     .replace(/:(id|sha256)\b/, spec?.id ? spec.id(fixture) : "00000000-0000-4000-8000-000000000000")
     .replace(":name", "lobby")
+    .replace(":sink", "prometheus")
     .replace("/api/runs/compare", `/api/runs/compare?ids=${fixture.runId},${fixture.runId}`);
 };
 
