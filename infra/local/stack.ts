@@ -2,6 +2,7 @@ import path from "node:path";
 import { packageBin } from "./binaries";
 import { spawnChild, type Child, type ExitInfo } from "./child";
 import { prefixedLog } from "./log";
+import { freePort } from "./ports";
 import { waitUntil } from "./wait";
 
 export interface StackConfig {
@@ -42,6 +43,8 @@ export async function startStack(config: StackConfig): Promise<Stack> {
     API_PUBLIC_URL: apiUrl,
     LOG_LEVEL: process.env.LOG_LEVEL ?? config.logLevel ?? "info",
     NEXT_TELEMETRY_DISABLED: "1",
+    // The workers' /metrics on a free port (their log says which): an e2e stack may run beside `npm start`.
+    WORKERS_METRICS_PORT: String(await freePort()),
     ...(config.queuePrefix ? { QUEUE_PREFIX: config.queuePrefix } : {}),
     ...config.env,
   };

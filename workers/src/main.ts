@@ -1,9 +1,11 @@
 import { createDb } from "@throng/db/client";
+import { createRepos } from "@throng/db/repos";
 import { createRunQueue } from "@throng/runtime/jobs";
 import { createLogger } from "@throng/runtime/logger";
 import { createRedis } from "@throng/runtime/redis";
 import { composeWorkers } from "./compose";
 import { parseWorkersEnv } from "./env";
+import { createWorkersMetrics, startMetricsServer } from "./metrics-server";
 
 const env = parseWorkersEnv(process.env);
 const log = createLogger("workers", env.LOG_LEVEL);
@@ -22,9 +24,18 @@ const heartbeat = setInterval(async () => {
   log.info({ running: worker.isRunning(), counts }, "workers heartbeat");
 }, 30_000);
 
+// GET /metrics and /health for Prometheus and probes (WORKERS_METRICS_PORT=0: none).
+const repos = createRepos(db);
+const metricsServer = env.WORKERS_METRICS_PORT === 0 ? null : await startMetricsServer({
+  host: env.WORKERS_METRICS_HOST, port: env.WORKERS_METRICS_PORT, token: env.METRICS_TOKEN,
+  registry: createWorkersMetrics({ queues: [queue], worker }),
+  health: { database: () => repos.ping(), redis: async () => void (await redis.ping()) },
+});
+
 async function shutdown(signal: string) {
   log.info({ signal }, "workers stopping");
   clearInterval(heartbeat);
+  metricsServer?.close();
   await worker.close();
   await queue.close();
   redis.disconnect();
@@ -35,4 +46,4 @@ process.once("SIGINT", () => void shutdown("SIGINT"));
 process.once("SIGTERM", () => void shutdown("SIGTERM"));
 
 await worker.waitUntilReady();
-log.info({ queue: "runs", prefix: env.QUEUE_PREFIX }, "workers ready");
+log.info({ queue: "runs", prefix: env.QUEUE_PREFIX, metrics: metricsServer ? `${env.WORKERS_METRICS_HOST}:${env.WORKERS_METRICS_PORT}` : "off" }, "workers ready");

@@ -9,6 +9,7 @@ import { agentRoutes } from "./routes/agents.routes";
 import { authRoutes } from "./routes/auth.routes";
 import { healthRoutes } from "./routes/health.routes";
 import { liveRoutes } from "./routes/live.routes";
+import { metricsRoutes } from "./routes/metrics.routes";
 import { orgRoutes } from "./routes/org.routes";
 import { notificationRoutes } from "./routes/notifications.routes";
 import { planRoutes } from "./routes/plans.routes";
@@ -39,7 +40,12 @@ export async function buildApp(deps: ApiDeps, options: { logger: FastifyBaseLogg
   registerRouteInputValidation(app, registry.routes);
   registerCsrfGuard(app, deps.web.origin);
   registerSecurityHeaders(app, deps.web.production);
+  // Latency by route pattern (bounded label values); requests no route matched share one label.
+  app.addHook("onResponse", async (request, reply) => {
+    deps.metrics.requestAnswered(request.routeOptions.url ?? "unmatched", request.method, reply.statusCode, reply.elapsedTime / 1000);
+  });
   await app.register(healthRoutes, deps);
+  await app.register(metricsRoutes, deps);
   await app.register(authRoutes, deps);
   await app.register(orgRoutes, deps);
   await app.register(agentRoutes, deps);
@@ -54,6 +60,7 @@ export async function buildApp(deps: ApiDeps, options: { logger: FastifyBaseLogg
   app.get("/api/openapi.json", { config: { doc: { summary: "This document", access: "public" } } }, async () => openApiDocument(registry.routes));
   await app.register(metricsExportRoutes, deps);
   const gateway = attachAgentGateway(app, deps);
+  deps.metrics.observeGateway(gateway);
   // A plain object: a Fastify instance is thenable, so awaiting it would drop extra properties.
   return { app, gateway, routeRegistry: registry };
 }

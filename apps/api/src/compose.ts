@@ -1,3 +1,4 @@
+import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { createFleetService } from "@throng/core/fleet/fleet-service";
 import { createIngestService } from "@throng/core/metrics/ingest";
@@ -27,12 +28,13 @@ import { createAuth } from "./auth";
 import type { ApiEnv } from "./env";
 import type { HelloLimits } from "./gateway/hello-admission";
 import { createIdentityResolver } from "./http/actor";
+import { createApiMetrics } from "./http/metrics";
 import { createPdfRenderer, type PdfRendererConfig } from "./pdf/pdf-renderer";
 import type { ApiDeps, RateLimits } from "./services";
 
 type ComposeEnv = Pick<
   ApiEnv,
-  "AUTH_SECRET" | "WEB_ORIGIN" | "API_PUBLIC_URL" | "HEARTBEAT_INTERVAL_MS" | "NODE_ENV" | "AGENT_BUNDLE_PATH" | "QUEUE_PREFIX" | "INGEST_COALESCE_MS" | "METRICS_EXPORT_KEY"
+  "AUTH_SECRET" | "WEB_ORIGIN" | "API_PUBLIC_URL" | "HEARTBEAT_INTERVAL_MS" | "NODE_ENV" | "AGENT_BUNDLE_PATH" | "QUEUE_PREFIX" | "INGEST_COALESCE_MS" | "METRICS_TOKEN" | "METRICS_EXPORT_KEY"
 >;
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
@@ -69,6 +71,8 @@ export function limitsFromEnv(env: ApiEnv): { rateLimits: RateLimits; hello: Hel
 export function composeApi(input: {
   env: ComposeEnv; db: Db; redis: Redis; subscriberRedis: Redis; jobs: Jobs; log: Log;
   orchestration?: OrchestratorConfig; rateLimits?: RateLimits; hello?: HelloLimits;
+  /** The BullMQ queues whose depth /metrics reports (main.ts: the runs queue). */
+  queues?: readonly Queue[];
   /** Report PDFs' Chromium (default: `chromium` on PATH, two at once, 30 s each). */
   pdf?: Partial<PdfRendererConfig>;
   /** Each live point's stage times (the control-plane bench reads them from the debug log). */
@@ -111,6 +115,7 @@ export function composeApi(input: {
     rateLimits: input.rateLimits ?? DEFAULT_RATE_LIMITS,
     hello: input.hello ?? DEFAULT_HELLO_LIMITS,
     health: { database: () => repos.ping(), redis: async () => void (await redis.ping()) },
+    metrics: createApiMetrics({ queues: input.queues ?? [], token: env.METRICS_TOKEN }),
     liveSeq: async (runId) => Number((await redis.get(Channel.runSeqKey(runId))) ?? 0),
     install: { apiPublicUrl: env.API_PUBLIC_URL, agentBundlePath: env.AGENT_BUNDLE_PATH },
     web: { origin: env.WEB_ORIGIN, production: env.NODE_ENV === "production" },

@@ -62,6 +62,8 @@ export const ApiEnv = z.object({
   PDF_RENDERS_MAX: z.coerce.number().int().min(1).max(32).default(2),
   /** One PDF render, waiting included; past it the caller gets 504. */
   PDF_RENDER_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
+  /** When set, GET /metrics wants `Authorization: Bearer <this>` (401 without); unset, /metrics is open. */
+  METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters (or unset it to leave /metrics open)").optional(),
   NODE_ENV: z.string().default("development"),
 });
   /**

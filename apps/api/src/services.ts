@@ -18,6 +18,7 @@ import type { RateLimiter, RateLimitRule } from "@throng/runtime/rate-limit";
 import type { Subscriber } from "@throng/runtime/redis";
 import type { Auth } from "./auth";
 import type { HelloLimits } from "./gateway/hello-admission";
+import type { ApiMetrics } from "./http/metrics";
 import type { ResolveIdentity } from "./http/actor";
 import type { PdfRenderer } from "./pdf/pdf-renderer";
 
@@ -66,6 +67,8 @@ export interface ApiDeps {
   /** Caps on agent gateway connections that have not said hello yet. */
   hello: HelloLimits;
   health: { database(): Promise<void>; redis(): Promise<void> };
+  /** What GET /metrics exposes (and the token it wants, if any). */
+  metrics: ApiMetrics;
   /** The run's live message counter as it is now (0 before the first message). */
   liveSeq(runId: string): Promise<number>;
   install: { apiPublicUrl: string; agentBundlePath: string };

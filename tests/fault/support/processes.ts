@@ -56,12 +56,15 @@ export async function startApi(
   return child;
 }
 
-/** A workers process; resolves once it logged that its BullMQ worker is ready. */
-export async function startWorkers(env: ServerEnv, name = "workers"): Promise<Child> {
+/**
+ * A workers process; resolves once it logged that its BullMQ worker is ready. Its metrics server is off unless
+ * `extraEnv` sets WORKERS_METRICS_PORT: test files start several workers at once, the default port fits one.
+ */
+export async function startWorkers(env: ServerEnv, name = "workers", extraEnv: Record<string, string> = {}): Promise<Child> {
   let ready = false;
   const child = spawnChild({
     name, command: process.execPath, args: ["--import", "tsx", "workers/src/main.ts"], cwd: root,
-    env: serverEnv(env, {}), log: (line) => (ready ||= line.includes('"workers ready"')),
+    env: serverEnv(env, { WORKERS_METRICS_PORT: "0", ...extraEnv }), log: (line) => (ready ||= line.includes('"workers ready"')),
   });
   await waitUntil(async () => ready, { what: `${name} to be ready`, timeoutMs: 60_000, abort: child.diedEarly });
   return child;

@@ -120,8 +120,10 @@ export function startAgentSession(
         // latency. Acks still go out in order, each only once its snapshot is stored.
         const { agentId } = agent;
         const { runId, seq } = message.payload;
+        deps.metrics.snapshotReceived(message.payload, lastHeard);
         const result = deps.ingest.ingest(agent.orgId, agentId, message.payload);
         acks = acks.then(() => result).then((stored) => {
+          deps.metrics.snapshotIngested(stored);
           if (stored === "unknown-run") log.warn({ agentId, runId }, "snapshot for a run this agent does not hold");
           send({ type: "snapshot-ack", payload: { runId, seq } });
         });

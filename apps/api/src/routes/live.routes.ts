@@ -49,7 +49,9 @@ export async function liveRoutes(app: FastifyInstance, deps: ApiDeps) {
     pending = null;
 
     const keepalive = setInterval(() => res.write(": keepalive\n\n"), KEEPALIVE_MS);
+    deps.metrics.liveSubscriberJoined();
     request.raw.on("close", () => {
+      deps.metrics.liveSubscriberLeft();
       clearInterval(keepalive);
       void unsubscribe();
     });

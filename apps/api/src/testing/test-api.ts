@@ -25,7 +25,7 @@ export interface TestUser {
 
 /** The whole API in-process on a free port, over a fresh database and a private queue prefix. */
 export async function startTestApi(
-  options: { orchestration?: OrchestratorConfig; heartbeatIntervalMs?: number; agentBundlePath?: string; port?: number; rateLimits?: Partial<RateLimits>; hello?: Partial<HelloLimits>; logLines?: string[]; pdf?: Partial<PdfRendererConfig> } = {},
+  options: { orchestration?: OrchestratorConfig; heartbeatIntervalMs?: number; agentBundlePath?: string; port?: number; rateLimits?: Partial<RateLimits>; hello?: Partial<HelloLimits>; logLines?: string[]; metricsToken?: string; pdf?: Partial<PdfRendererConfig> } = {},
 ) {
   const database = await createTestDatabase();
   const redisUrl = process.env.REDIS_URL;
@@ -50,6 +50,7 @@ export async function startTestApi(
       AGENT_BUNDLE_PATH: options.agentBundlePath ?? "/nonexistent/throng-agent.mjs", QUEUE_PREFIX: prefix,
       // Tests read the series right after an ack; coalescing has its own test in core.
       INGEST_COALESCE_MS: 0,
+      METRICS_TOKEN: options.metricsToken,
     },
     db, redis, subscriberRedis, jobs, log, ...(options.orchestration ? { orchestration: options.orchestration } : {}),
     // Test files sign many users up from 127.0.0.1; the rate-limit test passes its own low limits.
@@ -58,6 +59,7 @@ export async function startTestApi(
       runCreate: { limit: 1000, windowSec: 60 }, export: { limit: 1000, windowSec: 60 }, ...options.rateLimits,
     },
     hello: { ...DEFAULT_HELLO_LIMITS, ...options.hello },
+    queues: [queue],
     ...(options.pdf ? { pdf: options.pdf } : {}),
   });
   const { app, routeRegistry } = await buildApp(deps, { logger: log });
