@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { agentBin, agentProcesses, artifacts, baseUrl, stamp, url, signUp } from "./support/e2e-env";
+import { fillPlanYaml, planYamlText } from "./support/plan-yaml";
 
 const scratch = mkdtempSync(join(tmpdir(), "throng-dash-"));
 const { start, startTarget, stopAll } = agentProcesses();
@@ -172,11 +173,10 @@ test("plans: every scenario and transport has its form; YAML and JSON views, imp
 
   // The same plan as YAML: edit it there, come back to the form.
   await page.getByRole("tab", { name: "YAML" }).click();
-  const yaml = page.getByTestId("plan-text");
-  await expect(yaml).toHaveValue(new RegExp(`name: ${planName}`));
-  await yaml.fill(((await yaml.inputValue()) ?? "").replace("clients: 8", "clients: 0"));
+  await expect.poll(() => planYamlText(page)).toContain(`name: ${planName}`);
+  await fillPlanYaml(page, (await planYamlText(page)).replace("clients: 8", "clients: 0"));
   await expect(page.getByTestId("plan-form-error")).toContainText("Load › Clients: must be at least 1");
-  await yaml.fill(((await yaml.inputValue()) ?? "").replace("clients: 0", "clients: 6"));
+  await fillPlanYaml(page, (await planYamlText(page)).replace("clients: 0", "clients: 6"));
   await expect(page.getByTestId("plan-form-error")).toHaveCount(0);
   await shot("plan-yaml");
   await page.getByRole("tab", { name: "JSON" }).click();

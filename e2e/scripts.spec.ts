@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import type { RunView } from "@throng/protocol/run";
 import { json, signUp, stamp, url } from "./support/e2e-env";
+import { planYamlText } from "./support/plan-yaml";
 import { redisJourney } from "./support/redis-journey";
 
 const journey = redisJourney("scripts");
@@ -114,7 +115,7 @@ test("a script written from the starter in the browser, picked in the plan form,
 
   // The YAML view has the script by hash and the parameters typed (intervalMs a number); back in the form it is still picked.
   await page.getByRole("tab", { name: "YAML" }).click();
-  const text = await page.getByTestId("plan-text").inputValue();
+  const text = await planYamlText(page);
   expect(text).toContain(`sha256: ${sha256}`);
   expect(text).toMatch(/parameters:\s*\n\s*message: PING\s*\n\s*expect: \+PONG\s*\n\s*intervalMs: 100\n/);
   expect(text).toMatch(/- name: replies\s*\n\s*kind: counter/);

@@ -5,6 +5,7 @@
 import { expect, test } from "@playwright/test";
 import type { RunView } from "@throng/protocol/run";
 import { json, signUp, stamp, url } from "./support/e2e-env";
+import { fillPlanYaml, planYamlText } from "./support/plan-yaml";
 import { redisJourney } from "./support/redis-journey";
 
 const journey = redisJourney("session");
@@ -63,15 +64,14 @@ test("a Redis ping-pong plan with a session handshake, built in the form, runs a
 
   // The YAML view shows the steps in order; a step edited there comes back to the form.
   await page.getByRole("tab", { name: "YAML" }).click();
-  const yaml = page.getByTestId("plan-text");
-  const text = await yaml.inputValue();
+  const text = await planYamlText(page);
   expect(text).toMatch(/session:\s*\n\s*- kind: send\s*\n\s*message:\s*\n\s*body: PING\s*\n\s*- kind: expect\s*\n\s*reply:\s*\n\s*prefixHex: 2b504f4e47/);
   expect(text).toContain("delimiterHex: 0d0a");
   await expect(page.getByTestId("plan-form-error")).toHaveCount(0);
   await shot("yaml");
   const withFailWhen = text.replace(/( *)reply:\n( *)prefixHex: 2b504f4e47\n/, (found, outer: string, inner: string) => `${found}${outer}failWhen:\n${inner}regex: ^-\n`);
   expect(withFailWhen).not.toBe(text);
-  await yaml.fill(withFailWhen);
+  await fillPlanYaml(page, withFailWhen);
   await expect(page.getByTestId("plan-form-error")).toHaveCount(0);
   await page.getByRole("tab", { name: "Form" }).click();
   await expect(step(1).getByLabel("Fail when the reply")).toHaveValue("regex");

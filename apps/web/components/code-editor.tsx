@@ -1,5 +1,6 @@
 "use client";
 
+import type { Extension } from "@codemirror/state";
 import { useEffect, useRef, useState } from "react";
 
 interface CodeEditorProps {
@@ -11,7 +12,11 @@ interface CodeEditorProps {
   onChange?: (value: string) => void;
   testId: string;
   describedBy?: string;
+  /** The language and its helpers, loaded with the editor; JavaScript when not given. */
+  language?: () => Promise<Extension>;
 }
+
+const javascriptLanguage = async (): Promise<Extension> => (await import("@codemirror/lang-javascript")).javascript();
 
 /** The CSP nonce of this page (proxy.ts), read from a script Next rendered with it; "" without one. */
 function pageNonce(): string {
@@ -19,11 +24,12 @@ function pageNonce(): string {
 }
 
 /**
- * JavaScript in CodeMirror 6 with highlighting, line numbers and the usual editing keys. CodeMirror loads on
- * demand (its chunk only on script pages); until then, and if it fails to load, a plain textarea stands in.
+ * Code in CodeMirror 6 with highlighting, line numbers and the usual editing keys. CodeMirror loads on demand (its
+ * chunk only on pages that show code); until then, and if it fails to load, a plain textarea stands in.
  */
-export function CodeEditor({ id, label, value, onChange, testId, describedBy }: CodeEditorProps) {
+export function CodeEditor({ id, label, value, onChange, testId, describedBy, language = javascriptLanguage }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
+  const viewRef = useRef<import("codemirror").EditorView | undefined>(undefined);
   const [loaded, setLoaded] = useState(false);
   // The editor is built once; later changes reach it through these refs, not by rebuilding it.
   const onChangeRef = useRef(onChange);
@@ -33,12 +39,19 @@ export function CodeEditor({ id, label, value, onChange, testId, describedBy }: 
     valueRef.current = value;
   });
   const readOnly = onChange === undefined;
+  const languageRef = useRef(language);
+
+  // Text replaced from outside (an imported file) reaches the editor; its own edits come back equal and are left alone.
+  useEffect(() => {
+    const view = viewRef.current;
+    if (view && view.state.doc.toString() !== value) view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: value } });
+  }, [value, loaded]);
 
   useEffect(() => {
     let view: import("codemirror").EditorView | undefined;
     let cancelled = false;
-    void Promise.all([import("codemirror"), import("@codemirror/lang-javascript")]).then(
-      ([{ EditorView, basicSetup }, { javascript }]) => {
+    void Promise.all([import("codemirror"), languageRef.current()]).then(
+      ([{ EditorView, basicSetup }, languageSupport]) => {
         if (cancelled || !host.current) return;
         view = new EditorView({
           doc: valueRef.current,
@@ -47,7 +60,7 @@ export function CodeEditor({ id, label, value, onChange, testId, describedBy }: 
             // CodeMirror writes its styles into a <style> tag: the page's CSP lets it in by the nonce Next's scripts carry.
             EditorView.cspNonce.of(pageNonce()),
             basicSetup,
-            javascript(),
+            languageSupport,
             EditorView.lineWrapping,
             EditorView.contentAttributes.of({ "aria-label": label, ...(describedBy ? { "aria-describedby": describedBy } : {}), "data-testid": `${testId}-content` }),
             ...(readOnly
@@ -55,6 +68,7 @@ export function CodeEditor({ id, label, value, onChange, testId, describedBy }: 
               : [EditorView.updateListener.of((update) => update.docChanged && onChangeRef.current?.(update.state.doc.toString()))]),
           ],
         });
+        viewRef.current = view;
         setLoaded(true);
       },
       () => {
@@ -64,6 +78,7 @@ export function CodeEditor({ id, label, value, onChange, testId, describedBy }: 
     return () => {
       cancelled = true;
       view?.destroy();
+      viewRef.current = undefined;
     };
   }, [label, describedBy, readOnly, testId]);
 

@@ -8,9 +8,11 @@ import { api } from "../lib/api";
 import { ApiError, errorMessage } from "../lib/api-client";
 import { draftFromInput, draftToInput, errorsByPath, fieldId, issuesToFields, specFieldErrors, validateDraft, type PlanDraft, type PlanErrors } from "../lib/plan-draft";
 import { formatOfFile, parsePlanText, planToText, type PlanFormat } from "../lib/plan-text";
+import { CodeEditor } from "./code-editor";
 import { ErrorSummary } from "./error-summary";
 import { downloadPlan } from "./plan-download";
 import { PlanFormSections } from "./plan-form-sections";
+import { planYamlLanguage } from "./plan-yaml-language";
 import { Tabs } from "./tabs";
 
 type View = "form" | PlanFormat;
@@ -208,9 +210,13 @@ export function PlanEditor({ initial, title, intro, edit }: { initial: PlanDraft
         ) : (
           <div className="panel field">
             <label htmlFor="plan-text">Plan as {view === "yaml" ? "YAML" : "JSON"}</label>
-            <textarea id="plan-text" className="code" spellCheck={false} value={text} onChange={(event) => changeText(event.target.value)} rows={Math.min(40, Math.max(14, text.split("\n").length + 2))} data-testid="plan-text" aria-describedby="plan-text-hint" />
+            {view === "yaml" ? (
+              <CodeEditor id="plan-text" label="Plan as YAML" value={text} onChange={changeText} testId="plan-yaml" describedBy="plan-text-hint" language={planYamlLanguage} />
+            ) : (
+              <textarea id="plan-text" className="code" spellCheck={false} value={text} onChange={(event) => changeText(event.target.value)} rows={Math.min(40, Math.max(14, text.split("\n").length + 2))} data-testid="plan-text" aria-describedby="plan-text-hint" />
+            )}
             <p className="hint" id="plan-text-hint">
-              The same plan as the form. Edits are checked against the plan schema as you type; switch back to the form at any time.
+              The same plan as the form. Edits are checked against the plan schema as you type{view === "yaml" ? ", each problem marked at its line (Ctrl+Space completes a key, hovering one explains it)" : ""}; switch back to the form at any time.
             </p>
           </div>
         )}

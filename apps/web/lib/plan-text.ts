@@ -19,7 +19,8 @@ export function parsePlanText(text: string, format: PlanFormat): TextParse {
     }
     return { ok: true, value };
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    // A pretty YAML error's first line ends with a colon before the quoted source: the reason is that line without it.
+    const reason = error instanceof Error ? (error.message.split("\n")[0] ?? "").replace(/:$/, "") : String(error);
     return { ok: false, error: `Not valid ${format === "json" ? "JSON" : "YAML"}: ${reason}` };
   }
 }
