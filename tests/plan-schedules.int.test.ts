@@ -10,6 +10,7 @@ import { createRedis } from "@throng/runtime/redis";
 import { connectTestAgent, helloWith, type TestAgent } from "../apps/api/src/testing/test-agent";
 import { startTestApi, type TestApi } from "../apps/api/src/testing/test-api";
 import { composeWorkers } from "../workers/src/compose";
+import { startWebhookReceiver, type WebhookReceiver } from "./support/webhook-receiver";
 
 /**
  * Plan schedules (issue 18): the API stores the schedule and registers the plan's BullMQ job scheduler (real Redis);
@@ -27,8 +28,10 @@ let workerQueue: ReturnType<typeof createRunQueue>["queue"];
 const redis = () => createRedis(process.env.REDIS_URL!, "schedule-test");
 const connections = [redis(), redis(), redis()];
 const agents: TestAgent[] = [];
+let receiver: WebhookReceiver;
 
 beforeAll(async () => {
+  receiver = await startWebhookReceiver();
   api = await startTestApi();
   // Runs it starts stay queued here: starting them is the orchestrator's part, tested elsewhere.
   const { queue, jobs } = createRunQueue(connections[2]!, api.prefix);
@@ -40,6 +43,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all(agents.map((agent) => agent.close()));
+  await receiver?.close();
   await workers?.worker.close();
   await workerQueue?.close();
   for (const c of connections) c.disconnect();
@@ -70,6 +74,9 @@ describe("plan schedules", () => {
     // What the scheduler adds when the schedule fires; the workers start a run of the plan.
     await api.queue.add(RunJobName.scheduledRun, { orgId, planId: plan.id });
     await expect.poll(async () => ((await user.request("GET", "/api/runs")).json.runs as RunView[]).filter((run) => run.planId === plan.id).length, { timeout: 10_000 }).toBe(1);
+    // The plan page's schedule says what its last firing did: this run.
+    const [started] = ((await user.request("GET", "/api/runs")).json.runs as RunView[]).filter((run) => run.planId === plan.id);
+    expect(PlanScheduleView.parse((await user.request("GET", `/api/plans/${plan.id}/schedule`)).json).schedule?.lastAttempt).toMatchObject({ runId: started!.id, error: null });
 
     expect((await user.request("DELETE", `/api/plans/${plan.id}/schedule`)).status).toBe(204);
     expect(PlanScheduleView.parse((await user.request("GET", `/api/plans/${plan.id}/schedule`)).json).schedule).toBeNull();
@@ -78,5 +85,44 @@ describe("plan schedules", () => {
     await api.queue.add(RunJobName.scheduledRun, { orgId, planId: plan.id });
     await expect.poll(async () => (await api.queue.getJobCounts("completed")).completed, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
     expect(((await user.request("GET", "/api/runs")).json.runs as RunView[]).filter((run) => run.planId === plan.id)).toHaveLength(1);
+  }, 60_000);
+
+  it("a firing that cannot start a run says why: on the plan's schedule, to the org's channels (webhook and Slack) and in the audit log", async () => {
+    const user = await api.signUp("Unstarted");
+    const plan = PlanView.parse((await user.request("POST", "/api/plans", { ...spec, name: "nightly without agents" })).json);
+    for (const kind of ["webhook", "slack"]) {
+      expect((await user.request("POST", "/api/notification-channels", { kind, name: kind, url: `${receiver.url}/${plan.id}/${kind}`, events: ["failed"] })).status).toBe(201);
+    }
+    expect((await user.request("PUT", `/api/plans/${plan.id}/schedule`, { cron: "0 3 * * *" })).status).toBe(200);
+    const orgId = (await api.db.selectFrom("plans").select("org_id").where("id", "=", plan.id).executeTakeFirstOrThrow()).org_id;
+    const lastAttempt = async () => PlanScheduleView.parse((await user.request("GET", `/api/plans/${plan.id}/schedule`)).json).schedule?.lastAttempt ?? null;
+    expect(await lastAttempt()).toBeNull();
+
+    // No agent of this organisation is online: the run service refuses, and the schedule keeps its words.
+    await api.queue.add(RunJobName.scheduledRun, { orgId, planId: plan.id });
+    await expect.poll(lastAttempt, { timeout: 10_000 }).not.toBeNull();
+    const refused = (await lastAttempt())!;
+    expect(refused.runId).toBeNull();
+    expect(refused.error).toMatch(/agent/i);
+    expect(((await user.request("GET", "/api/runs")).json.runs as RunView[]).filter((run) => run.planId === plan.id)).toHaveLength(0);
+
+    // Each channel gets a real POST from the workers: our JSON on the webhook, Slack's { text } on the other.
+    const sent = (kind: string) => receiver.received.filter((request) => request.path === `/${plan.id}/${kind}`);
+    await expect.poll(() => sent("webhook").length + sent("slack").length, { timeout: 10_000 }).toBe(2);
+    expect(sent("webhook")[0]!.body).toMatchObject({ event: "schedule-failed", run: null, schedule: { planId: plan.id, planName: "nightly without agents", reason: refused.error, url: `http://localhost:3000/plans/${plan.id}` } });
+    expect((sent("slack")[0]!.body as { text: string }).text).toBe(`Scheduled run of "nightly without agents" did not start: ${refused.error}. http://localhost:3000/plans/${plan.id}`);
+    const log = (await user.request("GET", "/api/notification-deliveries")).json.deliveries as { event: string; planId: string; status: string }[];
+    expect(log.filter((delivery) => delivery.event === "schedule-failed").map((delivery) => [delivery.planId, delivery.status])).toEqual([[plan.id, "delivered"], [plan.id, "delivered"]]);
+
+    const audit = (await user.request("GET", "/api/audit")).json.entries as { action: string; actor: string; target: string; details: Record<string, unknown> }[];
+    expect(audit.filter((entry) => entry.action === "schedule.run-not-started")).toEqual([
+      expect.objectContaining({ actor: "schedule", target: plan.id, details: { name: "nightly without agents", reason: refused.error } }),
+    ]);
+
+    // An archived plan is another reason, said as such (and replaces the last attempt).
+    expect((await user.request("POST", `/api/plans/${plan.id}/archive`)).status).toBe(200);
+    await api.queue.add(RunJobName.scheduledRun, { orgId, planId: plan.id });
+    await expect.poll(async () => (await lastAttempt())?.error, { timeout: 10_000 }).toMatch(/^the plan is archived/);
+    await expect.poll(() => sent("webhook").length, { timeout: 10_000 }).toBe(2);
   }, 60_000);
 });

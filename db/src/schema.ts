@@ -272,6 +272,9 @@ export interface NotificationDeliveryTable {
   org_id: string;
   channel_id: string;
   run_id: string | null;
+  /** 'schedule-failed' deliveries: the plan whose scheduled run did not start, and why. */
+  plan_id: string | null;
+  detail: string | null;
   event: string;
   status: string;
   attempts: Generated<number>;
@@ -281,9 +284,6 @@ export interface NotificationDeliveryTable {
   updated_at: Generated<Date>;
 }
 
-export interface PlanScheduleTable {
-  plan_id: string;
-  org_id: string;
 export interface MetricsExportSinkTable {
   org_id: string;
   sink: string;
@@ -310,10 +310,17 @@ export interface RunMetricsExportTable {
   updated_at: Generated<Date>;
 }
 
+export interface PlanScheduleTable {
+  plan_id: string;
+  org_id: string;
   cron: string;
   timezone: Generated<string>;
   created_by: string;
   updated_at: Generated<Date>;
+  /** The last time it fired: the run it started, or why none did. */
+  last_attempt_at: Date | null;
+  last_run_id: string | null;
+  last_error: string | null;
 }
 
 export interface Database {
@@ -342,6 +349,6 @@ export interface Database {
   notification_channels: NotificationChannelTable;
   notification_deliveries: NotificationDeliveryTable;
   plan_schedules: PlanScheduleTable;
-}
   metrics_export_sinks: MetricsExportSinkTable;
   run_metrics_exports: RunMetricsExportTable;
+}

@@ -57,7 +57,7 @@ export function composeWorkers(input: {
     },
   });
   const runs = createRunService({ repos, fleet, jobs: input.jobs, scripts: createScriptService({ scripts: repos.scripts }) });
-  const schedules = createPlanScheduleService({ repos, jobs: input.jobs, clock: systemClock, log: input.log, runs });
+  const schedules = createPlanScheduleService({ repos, jobs: input.jobs, clock: systemClock, log: input.log, runs, audit, notifications });
   const process = createRunJobProcessor(orchestrator, notifications, schedules, metricsExport);
   const worker = new Worker(
     QUEUE_RUNS,

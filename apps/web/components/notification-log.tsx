@@ -24,7 +24,10 @@ export function NotificationLog({ deliveries, error }: { deliveries: Notificatio
             <tr key={delivery.id} data-testid="delivery-row" data-status={delivery.status}>
               <td>{formatDateTime(delivery.createdAt)}</td>
               <td>{delivery.channelName}</td>
-              <td>{delivery.runId ? <Link href={`/runs/${delivery.runId}`}>run</Link> : "test"}</td>
+              <td>
+                {delivery.runId ? <Link href={`/runs/${delivery.runId}`}>run</Link>
+                  : delivery.planId ? <Link href={`/plans/${delivery.planId}`}>scheduled run not started</Link> : "test"}
+              </td>
               <td>
                 <StatusBadge status={delivery.status} tone={TONES[delivery.status]} />
               </td>

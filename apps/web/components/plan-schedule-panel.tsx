@@ -1,6 +1,8 @@
 "use client";
 
+import Link from "next/link";
 import { useState, type FormEvent } from "react";
+import type { PlanScheduleView } from "@throng/protocol/plan-schedule";
 import { useApiData } from "../hooks/use-api-data";
 import { api } from "../lib/api";
 import { ApiError, errorMessage } from "../lib/api-client";
@@ -8,6 +10,25 @@ import { formatDateTime } from "../lib/format";
 import { TextField } from "./text-field";
 
 const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+
+type Attempt = NonNullable<NonNullable<PlanScheduleView["schedule"]>["lastAttempt"]>;
+
+/** What the schedule did when it last fired: the run it started, or why none started. */
+function LastAttempt({ attempt }: { attempt: Attempt }) {
+  const when = formatDateTime(attempt.at);
+  if (attempt.runId) {
+    return (
+      <p className="muted" data-testid="plan-schedule-last" data-outcome="started">
+        Last fired {when}: started <Link href={`/runs/${attempt.runId}`}>a run</Link>.
+      </p>
+    );
+  }
+  return (
+    <p className="alert" role="status" data-testid="plan-schedule-last" data-outcome="not-started">
+      Last fired {when}: no run started. {attempt.error}
+    </p>
+  );
+}
 
 /** The plan's cron schedule: when it runs next, and a form to set, change or remove it (runs start as you). */
 export function PlanSchedulePanel({ planId, canSchedule }: { planId: string; canSchedule: boolean }) {
@@ -59,6 +80,7 @@ export function PlanSchedulePanel({ planId, canSchedule }: { planId: string; can
             : "Not scheduled: the plan runs when someone starts it."}
         </p>
       )}
+      {schedule?.lastAttempt && <LastAttempt attempt={schedule.lastAttempt} />}
       {canSchedule && current.data && (
         <form className="settings-form" onSubmit={save} noValidate>
           <div className="form-grid">

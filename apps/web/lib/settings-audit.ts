@@ -18,6 +18,7 @@ const ACTIONS: Record<string, string> = {
   "agent.revoked": "Revoked an agent",
   "agent.labels-changed": "Changed an agent's labels",
   "enrolment-token.created": "Created an enrolment token",
+  "schedule.run-not-started": "A scheduled run did not start",
 };
 
 /** What a detail's key reads as in the Details column; unknown keys are made readable from their name. */
@@ -40,6 +41,7 @@ const TARGET_NOUNS: Record<string, string> = {
   invitation: "invitation",
   "share-link": "share link",
   agent: "agent",
+  schedule: "schedule of plan",
 };
 
 /**

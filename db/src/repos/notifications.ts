@@ -16,6 +16,9 @@ export interface NotificationDeliveryRow {
   channelId: string;
   channelName: string;
   runId: string | null;
+  /** 'schedule-failed': the plan whose scheduled run did not start, and why. */
+  planId: string | null;
+  detail: string | null;
   event: string;
   status: string;
   attempts: number;
@@ -34,7 +37,7 @@ export function createNotificationRepo(db: Db) {
       .selectFrom("notification_deliveries as d")
       .innerJoin("notification_channels as c", "c.id", "d.channel_id")
       .select([
-        "d.id", "d.org_id as orgId", "d.channel_id as channelId", "c.name as channelName", "d.run_id as runId", "d.event", "d.status",
+        "d.id", "d.org_id as orgId", "d.channel_id as channelId", "c.name as channelName", "d.run_id as runId", "d.plan_id as planId", "d.detail", "d.event", "d.status",
         "d.attempts", "d.response_status as responseStatus", "d.last_error as lastError", "d.created_at as createdAt", "d.updated_at as updatedAt",
       ])
       .where("d.org_id", "=", orgId);
@@ -54,10 +57,13 @@ export function createNotificationRepo(db: Db) {
       return Number(result.numDeletedRows) === 1;
     },
     /** A pending delivery; false when this run's end was already given to this channel (a run closed twice). */
-    async insertDelivery(orgId: string, delivery: { id: string; channelId: string; runId: string | null; event: string }): Promise<boolean> {
+    async insertDelivery(orgId: string, delivery: { id: string; channelId: string; runId: string | null; event: string; planId?: string; detail?: string }): Promise<boolean> {
       const rows = await db
         .insertInto("notification_deliveries")
-        .values({ id: delivery.id, org_id: orgId, channel_id: delivery.channelId, run_id: delivery.runId, event: delivery.event, status: "pending" })
+        .values({
+          id: delivery.id, org_id: orgId, channel_id: delivery.channelId, run_id: delivery.runId, event: delivery.event, status: "pending",
+          plan_id: delivery.planId ?? null, detail: delivery.detail ?? null,
+        })
         .onConflict((oc) => oc.columns(["channel_id", "run_id"]).where("run_id", "is not", null).doNothing())
         .returning("id")
         .execute();

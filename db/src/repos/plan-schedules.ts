@@ -7,9 +7,16 @@ export interface PlanScheduleRow {
   timezone: string;
   createdBy: string;
   updatedAt: Date;
+  /** The last time it fired: the run it started, or why none started (null until it first fires). */
+  lastAttemptAt: Date | null;
+  lastRunId: string | null;
+  lastError: string | null;
 }
 
-const columns = ["plan_id as planId", "org_id as orgId", "cron", "timezone", "created_by as createdBy", "updated_at as updatedAt"] as const;
+const columns = [
+  "plan_id as planId", "org_id as orgId", "cron", "timezone", "created_by as createdBy", "updated_at as updatedAt",
+  "last_attempt_at as lastAttemptAt", "last_run_id as lastRunId", "last_error as lastError",
+] as const;
 
 /** A plan's cron schedule (at most one per plan); every method is scoped by orgId. */
 export function createPlanScheduleRepo(db: Db) {
@@ -24,6 +31,15 @@ export function createPlanScheduleRepo(db: Db) {
         .onConflict((oc) => oc.column("plan_id").doUpdateSet({ cron: schedule.cron, timezone: schedule.timezone, created_by: schedule.createdBy, updated_at: new Date() }))
         .returning(columns)
         .executeTakeFirstOrThrow();
+    },
+    /** What the latest firing did: started `runId`, or none, for `error`. */
+    async recordAttempt(orgId: string, planId: string, attempt: { at: Date; runId: string | null; error: string | null }): Promise<void> {
+      await db
+        .updateTable("plan_schedules")
+        .set({ last_attempt_at: attempt.at, last_run_id: attempt.runId, last_error: attempt.error })
+        .where("org_id", "=", orgId)
+        .where("plan_id", "=", planId)
+        .execute();
     },
     async remove(orgId: string, planId: string): Promise<boolean> {
       const result = await db.deleteFrom("plan_schedules").where("org_id", "=", orgId).where("plan_id", "=", planId).executeTakeFirst();

@@ -38,7 +38,10 @@ export const NotificationDeliveryView = z.object({
   channelId: z.string().uuid(),
   channelName: z.string(),
   runId: z.string().uuid().nullable(),
-  event: z.enum(["run-ended", "test"]),
+  /** schedule-failed: the plan whose scheduled run did not start. */
+  planId: z.string().uuid().nullable().optional(),
+  /** schedule-failed: a scheduled run could not start (`runId` null; the text says which plan and why). */
+  event: z.enum(["run-ended", "test", "schedule-failed"]),
   status: z.enum(["pending", "delivered", "failed"]),
   attempts: z.number().int(),
   responseStatus: z.number().int().nullable(),
@@ -48,9 +51,9 @@ export const NotificationDeliveryView = z.object({
 });
 export type NotificationDeliveryView = z.infer<typeof NotificationDeliveryView>;
 
-/** The JSON a webhook channel receives (POST, content-type application/json) when a run ends or on a test. */
+/** The JSON a webhook channel receives (POST, content-type application/json) when a run ends, a scheduled run cannot start, or on a test. */
 export const RunNotification = z.object({
-  event: z.enum(["run-ended", "test"]),
+  event: z.enum(["run-ended", "test", "schedule-failed"]),
   run: z
     .object({
       id: z.string().uuid(),
@@ -62,6 +65,8 @@ export const RunNotification = z.object({
       url: z.string(),
     })
     .nullable(),
+  /** schedule-failed: the plan whose scheduled run did not start, why, and its page. */
+  schedule: z.object({ planId: z.string().uuid(), planName: z.string(), reason: z.string(), url: z.string() }).optional(),
   text: z.string(),
 });
 export type RunNotification = z.infer<typeof RunNotification>;

@@ -20,6 +20,11 @@ export const PlanScheduleView = z.object({
       /** The next three times it fires, ISO 8601 in UTC. */
       nextRuns: z.array(z.string()),
       updatedAt: z.string(),
+      /**
+       * The last time it fired: the run it started (`runId`), or why none started (`error`: no agent online, the plan
+       * archived, ...). Null until it first fires.
+       */
+      lastAttempt: z.object({ at: z.string(), runId: z.string().uuid().nullable(), error: z.string().nullable() }).nullable(),
     })
     .nullable(),
 });

@@ -12,6 +12,21 @@ export function notificationText(run: RunView | null, runUrl: string): string {
   return `Run of "${run.planName}" ${outcome}${why}. ${runUrl}`;
 }
 
+/** A plan's scheduled run that did not start: which plan, why, and the plan's page (where the schedule is). */
+export interface ScheduleFailure {
+  planId: string;
+  planName: string;
+  reason: string;
+  planUrl: string;
+}
+
+/** The same for a scheduled run that never started: our JSON for a webhook, `{ text }` for Slack. */
+export function scheduleFailedBody(kind: NotificationKind, failure: ScheduleFailure): RunNotification | { text: string } {
+  const text = `Scheduled run of "${failure.planName}" did not start: ${failure.reason}. ${failure.planUrl}`;
+  if (kind === "slack") return { text };
+  return { event: "schedule-failed", run: null, schedule: { planId: failure.planId, planName: failure.planName, reason: failure.reason, url: failure.planUrl }, text };
+}
+
 /** What a channel receives: our JSON for a webhook, Slack's incoming-webhook `{ text }` for Slack. */
 export function notificationBody(kind: NotificationKind, run: RunView | null, runUrl: string): RunNotification | { text: string } {
   const text = notificationText(run, runUrl);

@@ -7,7 +7,7 @@ import type { NotificationChannelRow, NotificationDeliveryRow } from "@throng/db
 import type { Jobs } from "../ports";
 import { authorize, type Actor } from "../orgs/permissions";
 import { toRunView } from "../runs/run-view";
-import { notificationBody, runDidNotPass } from "./notification-message";
+import { notificationBody, runDidNotPass, scheduleFailedBody } from "./notification-message";
 
 /** Sends one JSON body to a URL; resolves with the answer's status, throws when no answer came (refused, timed out). */
 export type NotificationPost = (url: string, body: unknown) => Promise<{ status: number }>;
@@ -29,12 +29,24 @@ const toDeliveryView = (row: NotificationDeliveryRow): NotificationDeliveryView 
 export function createNotificationService(deps: { repos: Repos; jobs: Jobs; post?: NotificationPost; dashboardUrl: string }) {
   const { repos, jobs } = deps;
   const runUrl = (runId: string) => `${deps.dashboardUrl.replace(/\/+$/, "")}/runs/${runId}`;
+  const planUrl = (planId: string) => `${deps.dashboardUrl.replace(/\/+$/, "")}/plans/${planId}`;
 
-  async function enqueue(orgId: string, channelId: string, runId: string | null, event: "run-ended" | "test"): Promise<string | null> {
+  async function enqueue(
+    orgId: string, channelId: string, runId: string | null, event: "run-ended" | "test" | "schedule-failed", schedule?: { planId: string; detail: string },
+  ): Promise<string | null> {
     const id = crypto.randomUUID();
-    if (!(await repos.notifications.insertDelivery(orgId, { id, channelId, runId, event }))) return null;
+    if (!(await repos.notifications.insertDelivery(orgId, { id, channelId, runId, event, ...schedule }))) return null;
     await jobs.deliverNotification({ orgId, deliveryId: id });
     return id;
+  }
+
+  async function deliveryBody(orgId: string, kind: NotificationKind, delivery: NotificationDeliveryRow) {
+    if (delivery.event === "schedule-failed") {
+      const plan = delivery.planId ? await repos.plans.get(orgId, delivery.planId) : undefined;
+      return plan ? scheduleFailedBody(kind, { planId: plan.id, planName: plan.name, reason: delivery.detail ?? "unknown", planUrl: planUrl(plan.id) }) : null;
+    }
+    const run = delivery.runId ? await repos.runs.get(orgId, delivery.runId) : undefined;
+    return notificationBody(kind, run ? toRunView(run) : null, delivery.runId ? runUrl(delivery.runId) : deps.dashboardUrl);
   }
 
   return {
@@ -79,6 +91,14 @@ export function createNotificationService(deps: { repos: Repos; jobs: Jobs; post
     },
 
     /**
+     * Workers, when a plan's schedule fired and no run started: every channel is told (for a channel that wants
+     * only failures, this is one; for one that wants every end, so is this), with the plan and the reason.
+     */
+    async scheduleFailed(orgId: string, planId: string, reason: string): Promise<void> {
+      for (const channel of await repos.notifications.listChannels(orgId)) await enqueue(orgId, channel.id, null, "schedule-failed", { planId, detail: reason });
+    },
+
+    /**
      * Workers: one attempt. A 2xx marks it delivered; otherwise it throws so the queue retries, and the last attempt
      * (`final`) marks it failed with what the endpoint said.
      */
@@ -87,8 +107,8 @@ export function createNotificationService(deps: { repos: Repos; jobs: Jobs; post
       if (!delivery || delivery.status !== "pending" || !deps.post) return;
       const channel = await repos.notifications.getChannel(orgId, delivery.channelId);
       if (!channel) return; // deleted meanwhile: its deliveries went with it
-      const run = delivery.runId ? await repos.runs.get(orgId, delivery.runId) : undefined;
-      const body = notificationBody(NotificationKind.parse(channel.kind), run ? toRunView(run) : null, delivery.runId ? runUrl(delivery.runId) : deps.dashboardUrl);
+      const body = await deliveryBody(orgId, NotificationKind.parse(channel.kind), delivery);
+      if (!body) return; // its plan was deleted meanwhile (the delivery goes with it)
       let status: number | null = null;
       let error: string | null = null;
       try {

@@ -8,7 +8,8 @@ export type AuditAction =
   | "api-token.created" | "api-token.revoked"
   | "member.joined" | "member.role-changed" | "member.removed" | "member.left"
   | "invitation.created" | "invitation.revoked"
-  | "settings.changed" | "share-link.created" | "share-link.revoked";
+  | "settings.changed" | "share-link.created" | "share-link.revoked"
+  | "schedule.run-not-started";
 
 /** Appends to an org's audit log; the log never holds a secret, only what was done to what, by whom. */
 export function createAuditLog(deps: { security: SecurityRepo }) {
