@@ -58,7 +58,7 @@ test("run notes: a note and tags added on the run page, the runs list filtered b
   await expect(notes.locator('.chip[data-tag="wrong-one"]')).toHaveCount(0);
   await newTag.fill("no/slashes");
   await newTag.press("Enter");
-  await expect(notes.getByTestId("run-tag-problem")).toContainText("lowercase letters, digits");
+  await expect(notes.getByTestId("run-tag-new-problem")).toContainText("lowercase letters, digits");
   await expect(notes.getByTestId("run-notes-edited")).toContainText(`run-notes-${stamp}@example.com`);
   await shot("run-page");
 

@@ -3,10 +3,10 @@
 import { VERDICT_OUTCOMES } from "@throng/protocol/report";
 import { useState } from "react";
 import { RunStatus } from "@throng/protocol/run";
-import { RunTag } from "@throng/protocol/run-notes";
 import { outcomeLabel } from "../lib/verdict";
 import { EMPTY_RUN_FILTER, isFiltered, type RunFilter } from "../lib/run-filter";
-import { normaliseTag } from "../lib/run-notes";
+import { typedTag } from "../lib/run-notes";
+import { TagInput } from "./run-tags";
 
 /** Plan, status, verdict, tag and date filters for the runs list; every change goes back to page 1. */
 export function RunFilters({ filter, plans, onChange }: { filter: RunFilter; plans: { id: string; name: string }[]; onChange: (filter: RunFilter) => void }) {
@@ -70,36 +70,17 @@ export function RunFilters({ filter, plans, onChange }: { filter: RunFilter; pla
  */
 function TagFilter({ tag, onTag }: { tag: string | null; onTag: (tag: string | null) => void }) {
   const [draft, setDraft] = useState(tag ?? "");
-  const typed = normaliseTag(draft);
-  const parsed = RunTag.safeParse(typed);
-  const problem = typed !== "" && !parsed.success ? (parsed.error.issues[0]?.message ?? "not a valid tag") : null;
+  // Blank clears the filter; anything else must be a tag a run could carry.
+  const typed = draft.trim() === "" ? null : typedTag(draft);
   const apply = () => {
-    if (problem) return;
-    const next = typed === "" ? null : typed;
+    if (typed && !typed.ok) return;
+    const next = typed ? typed.tag : null;
     if (next !== tag) onTag(next);
   };
   return (
     <div className="field inline">
       <label htmlFor="filter-tag">Tag</label>
-      <input
-        id="filter-tag"
-        type="search"
-        placeholder="any tag"
-        value={draft}
-        onChange={(event) => setDraft(event.target.value)}
-        onBlur={apply}
-        onKeyDown={(event) => {
-          if (event.key === "Enter") apply();
-        }}
-        aria-invalid={problem ? true : undefined}
-        aria-describedby={problem ? "filter-tag-problem" : undefined}
-        autoComplete="off"
-      />
-      {problem && (
-        <p className="field-error" id="filter-tag-problem">
-          {problem}
-        </p>
-      )}
+      <TagInput id="filter-tag" placeholder="any tag" draft={draft} onDraft={setDraft} problem={typed && !typed.ok ? typed.error : null} onBlur={apply} onEnter={apply} />
     </div>
   );
 }

@@ -8,7 +8,7 @@ import { formatDateTime } from "../lib/format";
 import { noteProblem, notesRefusal, withTag, withoutTag } from "../lib/run-notes";
 import { runsApi } from "../lib/runs-api";
 import { can } from "../lib/settings-permissions";
-import { RunNoteText, RunTags } from "./run-tags";
+import { RunNoteText, RunTags, TagInput } from "./run-tags";
 import { useMe } from "./session-gate";
 
 /** The run page's note and tags: read by everyone, edited by those who may (run.annotate), saved at once. */
@@ -84,25 +84,11 @@ function TagEditor({ tags, pending, onSave }: { tags: string[]; pending: boolean
         <label htmlFor="run-tag-new" className="sr-only">
           New tag
         </label>
-        <input
-          id="run-tag-new"
-          type="text"
-          placeholder="add a tag, e.g. release-1.4"
-          value={draft}
-          onChange={(event) => setDraft(event.target.value)}
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={problem ? "run-tag-problem" : undefined}
-          autoComplete="off"
-        />
+        <TagInput id="run-tag-new" placeholder="add a tag, e.g. release-1.4" draft={draft} onDraft={setDraft} problem={problem} />
         <button className="button small" type="submit" disabled={pending}>
           Add tag
         </button>
       </form>
-      {problem && (
-        <p className="field-error" id="run-tag-problem" data-testid="run-tag-problem">
-          {problem}
-        </p>
-      )}
     </div>
   );
 }

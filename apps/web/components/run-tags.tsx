@@ -29,3 +29,41 @@ export function RunNoteText({ note, testId = "run-note-text" }: { note: string; 
     </p>
   );
 }
+
+interface TagInputProps {
+  id: string;
+  placeholder: string;
+  draft: string;
+  onDraft: (draft: string) => void;
+  /** Why the typed tag would be refused, shown under the field and tied to it for screen readers. */
+  problem: string | null;
+  onBlur?: () => void;
+  onEnter?: () => void;
+}
+
+/** A field for one tag (the run page's new tag, the runs list's filter) with its problem beside it. */
+export function TagInput({ id, placeholder, draft, onDraft, problem, onBlur, onEnter }: TagInputProps) {
+  return (
+    <>
+      <input
+        id={id}
+        type="text"
+        placeholder={placeholder}
+        value={draft}
+        onChange={(event) => onDraft(event.target.value)}
+        onBlur={onBlur}
+        onKeyDown={(event) => {
+          if (event.key === "Enter" && onEnter) onEnter();
+        }}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? `${id}-problem` : undefined}
+        autoComplete="off"
+      />
+      {problem && (
+        <p className="field-error" id={`${id}-problem`} data-testid={`${id}-problem`}>
+          {problem}
+        </p>
+      )}
+    </>
+  );
+}

@@ -1,11 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { RUN_NOTE_MAX_LENGTH, RUN_TAG_MAX_LENGTH, RUN_TAGS_MAX } from "@throng/protocol/run-notes";
-import { normaliseTag, noteProblem, notesRefusal, withTag, withoutTag } from "./run-notes";
+import { normaliseTag, noteProblem, notesRefusal, typedTag, withTag, withoutTag } from "./run-notes";
 
 describe("run tags typed on the run page", () => {
   it("stores what people type the way the API keeps it: lowercase, spaces as hyphens", () => {
     expect(normaliseTag("  Release 1.4  ")).toBe("release-1.4");
     expect(withTag(["nightly"], "Lobby  Pool")).toEqual({ ok: true, tags: ["nightly", "lobby-pool"] });
+  });
+
+  it("reads a typed filter tag the same way, or says why no run could carry it", () => {
+    expect(typedTag(" Nightly ")).toEqual({ ok: true, tag: "nightly" });
+    expect(typedTag("a/b")).toMatchObject({ ok: false, error: expect.stringMatching(/lowercase letters, digits/) });
   });
 
   it("refuses an empty tag, one that is not a slug, a repeat and one too many, saying why", () => {

@@ -4,18 +4,26 @@ import type { FieldError } from "@throng/protocol/errors";
 import { RUN_TAGS_MAX, RunNote, RunTag } from "@throng/protocol/run-notes";
 
 export type TagEdit = { ok: true; tags: string[] } | { ok: false; error: string };
+export type TypedTag = { ok: true; tag: string } | { ok: false; error: string };
 
 /** A typed tag as the API stores it: trimmed, lowercased, inner spaces as hyphens ("Release 1.4" → "release-1.4"). */
 export function normaliseTag(text: string): string {
   return text.trim().toLowerCase().replace(/\s+/g, "-");
 }
 
-/** The tag set with `text` added, or why it cannot be: not a slug, already there, or one too many. */
-export function withTag(tags: readonly string[], text: string): TagEdit {
+/** A typed tag normalised and checked with the API's schema (the run page's field, the runs list's filter). */
+export function typedTag(text: string): TypedTag {
   const tag = normaliseTag(text);
   if (tag === "") return { ok: false, error: "type a tag first, e.g. nightly" };
   const parsed = RunTag.safeParse(tag);
-  if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? "not a valid tag" };
+  return parsed.success ? { ok: true, tag } : { ok: false, error: parsed.error.issues[0]?.message ?? "not a valid tag" };
+}
+
+/** The tag set with `text` added, or why it cannot be: not a slug, already there, or one too many. */
+export function withTag(tags: readonly string[], text: string): TagEdit {
+  const typed = typedTag(text);
+  if (!typed.ok) return typed;
+  const { tag } = typed;
   if (tags.includes(tag)) return { ok: false, error: `${tag} is already a tag of this run` };
   if (tags.length >= RUN_TAGS_MAX) return { ok: false, error: `a run has at most ${RUN_TAGS_MAX} tags; remove one first` };
   return { ok: true, tags: [...tags, tag] };
