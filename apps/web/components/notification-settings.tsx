@@ -3,7 +3,8 @@
 import { useState, type FormEvent } from "react";
 import type { NotificationEvent, NotificationKind } from "@throng/protocol/notifications";
 import { useApiData } from "../hooks/use-api-data";
-import { ApiError, errorMessage } from "../lib/api-client";
+import { errorMessage } from "../lib/api-client";
+import { fieldErrorsOf } from "../lib/field-errors";
 import { formatDateTime } from "../lib/format";
 import { notificationsApi } from "../lib/notifications-api";
 import { can } from "../lib/settings-permissions";
@@ -105,8 +106,8 @@ function NewChannelForm({ onCreated }: { onCreated: () => void }) {
       setUrl("");
       onCreated();
     } catch (error) {
-      const fields = error instanceof ApiError ? error.fields : [];
-      if (fields.length) setFieldErrors(Object.fromEntries(fields.map((field) => [field.path.split(".")[0]!, field.message])));
+      const fields = fieldErrorsOf(error);
+      if (fields) setFieldErrors(fields);
       else setFailure(errorMessage(error));
     } finally {
       setPending(false);

@@ -19,6 +19,7 @@ const SECTIONS: { key: string; title: string; intro?: string }[] = [
   { key: "load", title: "Load", intro: "How many clients, for how long." },
   { key: "agents", title: "Agents", intro: "Which agents take the load, and what happens if one drops out." },
   { key: "slos", title: "SLOs", intro: "Pass/fail thresholds: the run passes when each metric stays below its threshold over the run; a capacity search finds the most clients that meet them all." },
+  { key: "export", title: "Metrics export", intro: "Stream the runs' per-second series to the organisation's Prometheus remote write or OTLP endpoint (set them up under Settings → Metrics export)." },
 ];
 
 const place = (key: string) => ({ path: key, textKey: key, variants: [] as string[] });

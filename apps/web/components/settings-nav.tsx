@@ -11,6 +11,7 @@ const SECTIONS: { href: string; label: string; needs: Action }[] = [
   { href: "/settings/invitations", label: "Invitations", needs: "member.manage" },
   { href: "/settings/tokens", label: "API tokens", needs: "token.manage" },
   { href: "/settings/notifications", label: "Notifications", needs: "settings.read" },
+  { href: "/settings/metrics-export", label: "Metrics export", needs: "settings.read" },
   { href: "/settings/audit", label: "Audit log", needs: "audit.read" },
   { href: "/settings/organisation", label: "Organisation", needs: "settings.read" },
 ];

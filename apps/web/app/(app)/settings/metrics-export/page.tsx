@@ -1,0 +1,8 @@
+import type { Metadata } from "next";
+import { MetricsExportSettings } from "../../../../components/metrics-export-settings";
+
+export const metadata: Metadata = { title: "Metrics export" };
+
+export default function MetricsExportPage() {
+  return <MetricsExportSettings />;
+}
