@@ -25,6 +25,7 @@ export type MetricsPush = (sink: MetricsSink, target: SinkTarget, series: Export
 /** How often a live run's settled seconds go out, and how old a complete second must be. */
 export const EXPORT_INTERVAL_MS = 5_000;
 const SETTLE_MS = 2_000;
+const LIVE = ["running", "degraded"];
 
 function toSinkView(row: MetricsSinkRow): MetricsExportSinkView {
   return {
@@ -75,6 +76,7 @@ export function createMetricsExportService(deps: { repos: Repos; jobs: Jobs; sea
     const sinks = await sinksOfRun(orgId, spec);
     if (sinks.length === 0) return;
     const ended = isTerminal(RunStatus.parse(run.status));
+    if (!ended && !LIVE.includes(run.status)) return; // still queued: its start queues the first push
     // The next push is queued first: a slow or failing sink must not stop the run's later seconds from going out.
     if (!ended) await jobs.exportRunSeries({ orgId, runId }, EXPORT_INTERVAL_MS, `tick-${Math.floor(clock.now() / EXPORT_INTERVAL_MS) + 1}`);
     const org = await repos.orgs.getOrganization(orgId);
@@ -159,14 +161,21 @@ export function createMetricsExportService(deps: { repos: Repos; jobs: Jobs; sea
     /** Workers, once a run has started: its first push, when its plan exports. */
     async runStarted(orgId: string, runId: string): Promise<void> {
       const run = await repos.runs.get(orgId, runId);
-      if (!run || !["running", "degraded"].includes(run.status)) return;
+      if (!run || !LIVE.includes(run.status)) return;
       if ((await sinksOfRun(orgId, PlanSpec.parse(run.spec))).length > 0) await jobs.exportRunSeries({ orgId, runId }, EXPORT_INTERVAL_MS, "start");
     },
 
-    /** Workers, once a run has ended (maybe twice): the seconds still held back and the summary. */
+    /**
+     * Workers, once a run has ended (maybe twice): the seconds still held back and the summary. The org's queued
+     * runs take the agents it freed (started by the orchestrator, not a start job): their first push is queued too.
+     */
     async runEnded(orgId: string, runId: string): Promise<void> {
       const run = await repos.runs.get(orgId, runId);
       if (run && (await sinksOfRun(orgId, PlanSpec.parse(run.spec))).length > 0) await jobs.exportRunSeries({ orgId, runId }, 0, `end-${clock.now()}`);
+      for (const queuedId of await repos.runs.listQueuedIds(orgId)) {
+        const queued = await repos.runs.get(orgId, queuedId);
+        if (queued && (await sinksOfRun(orgId, PlanSpec.parse(queued.spec))).length > 0) await jobs.exportRunSeries({ orgId, runId: queuedId }, EXPORT_INTERVAL_MS, `start-after-${runId}`);
+      }
     },
 
     /** Workers: one push of a run's series to each of its sinks. */
