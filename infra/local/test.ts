@@ -1,11 +1,12 @@
 // npm test: fresh PostgreSQL and Redis on free ports, vitest (unit + integration), then Playwright against the
-// whole stack, then schemathesis against the api; ends with one "N passed, N failed" line over all.
-// Flags: --unit-only, --e2e-only, --fuzz-only.
+// whole stack, then schemathesis against the api, then the container deployment (infra/deploy/test-deploy.ts);
+// ends with one "N passed, N failed" line over all. Flags: --unit-only, --e2e-only, --fuzz-only, --deploy-only.
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
+import { runDeployTest, tearDownDeployTest } from "../deploy/test-deploy";
 import { runApiFuzz } from "./api-fuzz";
 import { packageBin } from "./binaries";
 import { agentBuild, buildIfStale, webBuild } from "./build";
@@ -29,13 +30,14 @@ interface Services {
   redisUrl: string;
 }
 
-const ONLY_FLAGS = ["--unit-only", "--e2e-only", "--fuzz-only"];
+const ONLY_FLAGS = ["--unit-only", "--e2e-only", "--fuzz-only", "--deploy-only"];
 
-function phasesFromArgs(args: string[]): { unit: boolean; e2e: boolean; fuzz: boolean } {
+function phasesFromArgs(args: string[]): { unit: boolean; e2e: boolean; fuzz: boolean; deploy: boolean } {
   const unknown = args.filter((arg) => !ONLY_FLAGS.includes(arg));
   if (unknown.length) throw new Error(`Unknown argument ${unknown.join(" ")}; use ${ONLY_FLAGS.join(", ")}.`);
   const only = args.find((arg) => ONLY_FLAGS.includes(arg));
-  return { unit: !only || only === "--unit-only", e2e: !only || only === "--e2e-only", fuzz: !only || only === "--fuzz-only" };
+  const runs = (flag: string) => !only || only === flag;
+  return { unit: runs("--unit-only"), e2e: runs("--e2e-only"), fuzz: runs("--fuzz-only"), deploy: runs("--deploy-only") };
 }
 
 async function runFuzz(services: Services): Promise<Counts> {
@@ -47,6 +49,19 @@ async function runFuzz(services: Services): Promise<Counts> {
   });
   await untilExitIfInterrupted();
   log(`phase 3 done in ${seconds(started)}: ${summaryLine(counts)}`);
+  return counts;
+}
+
+/** Docker images and compose on host networking; skipped (not passed) where no Docker daemon can be had. */
+async function runDeploy(): Promise<Counts> {
+  const started = Date.now();
+  log("phase 4: deploy (images, docker compose on loopback, three agents, a run; infra/deploy/test-deploy.ts)");
+  const counts = await runDeployTest({ log: prefixedLog("deploy") }).catch((error: unknown) => {
+    log(`deploy test failed: ${error instanceof Error ? error.message : String(error)}`);
+    return { ...noCounts, failed: 1 };
+  });
+  await untilExitIfInterrupted();
+  log(`phase 4 done in ${seconds(started)}: ${summaryLine(counts)}`);
   return counts;
 }
 
@@ -159,6 +174,8 @@ async function main(): Promise<number> {
     if (phases.unit) counts = addCounts(counts, await runVitest(services));
     if (phases.e2e) counts = addCounts(counts, await runE2e(services));
     if (phases.fuzz) counts = addCounts(counts, await runFuzz(services));
+    // Needs neither of the servers above: the stack under test brings its own, in containers.
+    if (phases.deploy) counts = addCounts(counts, await runDeploy());
   } catch (error) {
     await untilExitIfInterrupted();
     log(`failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -171,6 +188,7 @@ async function main(): Promise<number> {
 
 async function cleanUp(): Promise<void> {
   await stopAllChildren();
+  await tearDownDeployTest();
   await fs.rm(runDir, { recursive: true, force: true });
 }
 
