@@ -87,7 +87,7 @@ test("two finished step-up runs of a plan with SLOs, seeded through the API", as
   runIds.push(await runToEnd(plan.id));
 });
 
-test("the report shows the sentence, verdicts and capacity evidence, exports CSV and JSON, and prints to PDF", async () => {
+test("the report shows the sentence, verdicts and capacity evidence, exports CSV and JSON, and downloads a PDF", async () => {
   test.setTimeout(90_000);
   await page.goto(url(`/runs/${runIds[0]}/report`));
   const sentence = page.getByTestId("report-sentence");
@@ -112,6 +112,17 @@ test("the report shows the sentence, verdicts and capacity evidence, exports CSV
   expect(parsed.run.id).toBe(runIds[0]);
   expect(parsed.series.length).toBeGreaterThan(0);
 
+  // Download PDF: a file the API printed in Chromium, named after the plan and the day the run started.
+  const pdfDownload = page.waitForEvent("download");
+  await page.getByTestId("download-pdf").click();
+  const pdfFile = await pdfDownload;
+  expect(pdfFile.suggestedFilename()).toMatch(new RegExp(`^capacity-${String(stamp).toLowerCase().replace(/[^a-z0-9]+/g, "-")}-\\d{4}-\\d{2}-\\d{2}\\.pdf$`));
+  const pdfBytes = readFileSync(await pdfFile.path());
+  expect(pdfBytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+  await expect(page.getByTestId("download-pdf")).toHaveText("Download PDF");
+  await expect(page.getByTestId("download-pdf-error")).toHaveCount(0);
+
+  // The print stylesheet still lays the page out for paper (a browser's own Print keeps working).
   const text = (await sentence.textContent()) ?? "";
   await page.emulateMedia({ media: "print" });
   await expect(page.getByTestId("share-links")).toBeHidden();
@@ -148,6 +159,10 @@ test("a share link shows the report without signing in, and nothing once revoked
   await expect(guest.locator("a[href]")).toHaveCount(0);
   await expect(guest.getByTestId("share-links")).toHaveCount(0);
   await shot(guest, "shared");
+  // The shared report's PDF needs no session either.
+  const sharedPdf = guest.waitForEvent("download");
+  await guest.getByTestId("download-pdf").click();
+  expect(readFileSync(await (await sharedPdf).path()).subarray(0, 5).toString("latin1")).toBe("%PDF-");
 
   await page.getByTestId("revoke-share-link").click();
   await expect(page.getByTestId("share-link-row")).toContainText("revoked");

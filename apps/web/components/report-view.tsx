@@ -7,6 +7,7 @@ import { reportApi } from "../lib/report-api";
 import { exportFileName } from "../lib/report-summary";
 import { can } from "../lib/settings-permissions";
 import { ReportDocument } from "./report-document";
+import { PdfDownloadButton } from "./pdf-download-button";
 import { ReportEstimateForm } from "./report-estimate-form";
 import { useMe } from "./session-gate";
 import { ShareLinks } from "./share-links";
@@ -35,10 +36,7 @@ export function ReportView({ runId }: { runId: string }) {
       <a className="button" href={reportApi.csvUrl(run.id)} download={exportFileName(run, "csv")} data-testid="export-csv">
         Export CSV
       </a>
-      {/* Chromium's print dialog saves as PDF; the print stylesheet lays the report out for paper. */}
-      <button className="button" type="button" onClick={() => window.print()} data-testid="download-pdf">
-        Download PDF
-      </button>
+      <PdfDownloadButton url={reportApi.pdfUrl(run.id)} fallbackName={exportFileName(run, "pdf")} />
       <Link className="button" href={`/compare?ids=${run.id}`}>
         Compare…
       </Link>

@@ -4,6 +4,8 @@ import { useEffect, useState } from "react";
 import type { RunReport } from "@throng/protocol/run";
 import { errorMessage } from "../lib/api-client";
 import { reportApi } from "../lib/report-api";
+import { exportFileName } from "../lib/report-summary";
+import { PdfDownloadButton } from "./pdf-download-button";
 import { ReportDocument } from "./report-document";
 
 type Shared = { state: "loading" } | { state: "refused"; message: string } | { state: "ready"; report: RunReport };
@@ -37,5 +39,6 @@ export function ShareReport({ token }: { token: string }) {
       </section>
     );
   }
-  return <ReportDocument report={shared.report} />;
+  const { run } = shared.report;
+  return <ReportDocument report={shared.report} actions={<PdfDownloadButton url={reportApi.publicPdfUrl(token)} fallbackName={exportFileName(run, "pdf")} />} />;
 }

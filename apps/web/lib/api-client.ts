@@ -87,3 +87,21 @@ export async function apiRequest<T>(
   }
   return parsed.data;
 }
+
+/** "report.pdf" from `attachment; filename="report.pdf"`; null when the header names no file. */
+export function attachmentName(disposition: string | null): string | null {
+  const match = /filename="([^"]+)"/.exec(disposition ?? "");
+  return match ? match[1]! : null;
+}
+
+/** A file the API answers (a PDF export): its bytes, and the name its Content-Disposition gives it. */
+export async function apiFile(path: string, fallbackName: string): Promise<{ blob: Blob; fileName: string }> {
+  let response: Response;
+  try {
+    response = await fetch(path, { credentials: "same-origin", cache: "no-store" });
+  } catch {
+    throw new ApiError(0, "unreachable", "The dashboard could not reach its server; check your connection.");
+  }
+  if (!response.ok) throw toApiError(response.status, await readJson(response), `GET ${path}`);
+  return { blob: await response.blob(), fileName: attachmentName(response.headers.get("content-disposition")) ?? fallbackName };
+}

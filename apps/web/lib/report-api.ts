@@ -29,6 +29,9 @@ export const reportApi = {
   publicReport: (token: string, signal?: AbortSignal) => apiRequest("GET", path("public", "reports", token), RunReport, undefined, signal),
   jsonUrl: (runId: string) => path("runs", runId, "report"),
   csvUrl: (runId: string) => path("runs", runId, "series.csv"),
+  /** Printed by the API in Chromium; the shared report's needs no session. */
+  pdfUrl: (runId: string) => `${path("runs", runId)}/report.pdf`,
+  publicPdfUrl: (token: string) => `${path("public", "reports", token)}/report.pdf`,
 
   createShareLink: (runId: string, expiresInDays?: number) =>
     apiRequest("POST", path("runs", runId, "share-links"), ShareLinkCreated, expiresInDays === undefined ? {} : { expiresInDays }),

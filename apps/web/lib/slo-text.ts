@@ -1,25 +1,11 @@
 // SLO metrics in words: "rtt-p99-ms" reads "Round trip p99" wherever the dashboard shows one, including the
 // sentences and reasons the API writes with metric ids (the ids stay in the API, the CLI and plan files).
+import { SLO_METRIC_NAMES, sloMetricName } from "@throng/protocol/slo-names";
 import { scriptSloMetric } from "@throng/protocol/slo-judge";
 import { formatInteger, formatMs } from "./format";
 
-const METRIC_NAMES: Record<string, string> = {
-  "rtt-p50-ms": "Round trip p50",
-  "rtt-p99-ms": "Round trip p99",
-  "rtt-corrected-p99-ms": "Round trip p99 (corrected)",
-  "broadcast-p99-ms": "Broadcast p99",
-  "connect-p99-ms": "Connect p99",
-  "login-p99-ms": "Login p99",
-  "error-rate": "Error rate",
-  "loss-rate": "Loss rate",
-};
-
-/** "Round trip p99"; a script's metric by its own name: "script:join-ms-p99" reads "join-ms p99 (script)". */
-export function metricName(metric: string): string {
-  const script = scriptSloMetric(metric);
-  if (script) return `${script.name} ${script.stat} (script)`;
-  return METRIC_NAMES[metric] ?? metric;
-}
+/** "Round trip p99"; a script's metric by its own name (the names are the protocol's, shared with the report PDF). */
+export const metricName = sloMetricName;
 
 /** Milliseconds for latency SLOs, percent for the 0..1 rates, a whole number for a script's counter. */
 export function formatSloValue(metric: string, value: number | null): string {
@@ -29,7 +15,7 @@ export function formatSloValue(metric: string, value: number | null): string {
   return formatMs(value);
 }
 
-const BUILTIN = Object.keys(METRIC_NAMES).join("|");
+const BUILTIN = Object.keys(SLO_METRIC_NAMES).join("|");
 const METRIC = `(?:${BUILTIN}|script:[a-z][a-z0-9-]{0,40}-(?:p50|p99|count))`;
 const NUMBER = "(-?\\d+(?:\\.\\d+)?(?:e-?\\d+)?)";
 /** "rtt-p99-ms < 50" (a search's sentence). */

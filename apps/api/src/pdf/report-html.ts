@@ -2,6 +2,7 @@
 // It says what the dashboard's report says (headline, SLO verdicts, capacity, figures, plan), laid out for paper.
 import type { RunReport, RunView } from "@throng/protocol/run";
 import type { PlanSpec } from "@throng/protocol/plan";
+import { sloMetricName } from "@throng/protocol/slo-names";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -22,7 +23,10 @@ export function reportHeadline(run: RunView): string {
   const verdict = run.verdict;
   if (!verdict || verdict.slos.length === 0) return `Ran ${load}; the plan sets no SLOs to judge it by.`;
   if (verdict.passed) return `Passed all ${verdict.slos.length} SLOs at ${load}.`;
-  const why = verdict.reasons.length ? verdict.reasons.join("; ") : verdict.slos.filter((slo) => !slo.passed).map((slo) => slo.metric).join(", ");
+  const broken = verdict.slos.filter((slo) => slo.status === "breached" || (!slo.passed && slo.value !== null));
+  const why = broken.length
+    ? broken.map((slo) => `${sloMetricName(slo.metric)} ${sloValue(slo.metric, slo.value)}, must be below ${sloValue(slo.metric, slo.below)}`).join("; ")
+    : verdict.reasons.join("; ") || "an SLO had no data";
   return `Did not pass at ${load}: ${why}.`;
 }
 
@@ -74,7 +78,7 @@ export function reportHtml(report: RunReport): string {
 <h1>Report: ${escape(run.planName)}</h1>
 <p class="muted">Run ${escape(run.id)} · ${escape(run.status)} · started ${when(run.startedAt ?? run.createdAt)} · ended ${when(run.endedAt)}${run.startedBy ? ` · by ${escape(run.startedBy)}` : ""}</p>
 <p class="headline">${escape(reportHeadline(run))}</p>
-${slos.length ? `<h2>SLOs</h2>${table(["SLO", "Threshold", "Measured", "Status", "Seconds"], slos.map((slo) => [slo.metric, `below ${sloValue(slo.metric, slo.below)}`, sloValue(slo.metric, slo.value), slo.status ?? (slo.passed ? "met" : "breached"), `broke in ${slo.breachedSeconds} of ${slo.measuredSeconds} s`]))}` : ""}
+${slos.length ? `<h2>SLOs</h2>${table(["SLO", "Threshold", "Measured", "Status", "Seconds"], slos.map((slo) => [sloMetricName(slo.metric), `below ${sloValue(slo.metric, slo.below)}`, sloValue(slo.metric, slo.value), slo.status ?? (slo.passed ? "met" : "breached"), `broke in ${slo.breachedSeconds} of ${slo.measuredSeconds} s`]))}` : ""}
 ${capacity ? `<h2>Capacity estimate</h2><p>${escape(capacity.sentence)}</p>${table(["Step", "Clients", "Held"], capacity.steps.map((step) => [String(step.step), integer(step.clients), step.held ? "yes" : "no"]))}` : ""}
 ${figures.length ? `<h2>Figures</h2>${table(["Figure", "Value"], figures)}` : ""}
 <h2>Over time</h2>
