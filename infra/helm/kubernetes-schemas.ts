@@ -1,0 +1,48 @@
+import { parseAllDocuments } from "yaml";
+
+/** One object of a rendered manifest. */
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  // Each kind's own shape: the tests read the few fields they check, the schemas check the rest.
+  spec?: any;
+  [field: string]: unknown;
+}
+
+/** The objects of `helm template` output (empty documents, such as a template rendered to nothing, dropped). */
+export function parseManifests(text: string): KubeObject[] {
+  const objects: KubeObject[] = [];
+  for (const document of parseAllDocuments(text)) {
+    if (document.errors.length) throw new Error(`rendered YAML does not parse: ${document.errors[0]!.message}`);
+    const object = document.toJS() as KubeObject | null;
+    if (object) objects.push(object);
+  }
+  return objects;
+}
+
+/** Kubernetes' own schemas from kubernetes-models, plus the Prometheus Operator's for the ServiceMonitor. */
+async function modelsOf(apiVersion: string): Promise<Record<string, unknown>> {
+  if (apiVersion.startsWith("monitoring.coreos.com/")) return import(`@kubernetes-models/prometheus-operator/${apiVersion}`);
+  return import(`kubernetes-models/${apiVersion}`);
+}
+
+/** Each object checked against its kind's schema: one line per object that fails, naming it and the first error. */
+export async function schemaErrors(objects: readonly KubeObject[]): Promise<string[]> {
+  const errors: string[] = [];
+  for (const object of objects) {
+    const where = `${object.kind ?? "?"} ${object.metadata?.name ?? "?"} (${object.apiVersion ?? "no apiVersion"})`;
+    const models = await modelsOf(object.apiVersion).catch(() => ({}) as Record<string, unknown>);
+    const Model = models[object.kind] as (new (data: unknown) => { validate(): void }) | undefined;
+    if (!Model) {
+      errors.push(`${where}: no schema for this apiVersion and kind`);
+      continue;
+    }
+    try {
+      new Model(object).validate();
+    } catch (error) {
+      errors.push(`${where}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return errors;
+}
