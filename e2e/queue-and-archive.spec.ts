@@ -125,3 +125,21 @@ test("schedules: a plan is put on a cron schedule with its next times shown, a b
   await panel.getByTestId("remove-schedule").click();
   await expect(panel.getByTestId("plan-schedule-state")).toHaveText("Not scheduled: the plan runs when someone starts it.");
 });
+
+test("schedules: a firing that cannot start a run shows when and why on the plan's Schedule", async () => {
+  // The workers' job scheduler fires at the next minute; this plan's agents must carry a label none has.
+  test.setTimeout(150_000);
+  const spec = { name: `unplaceable ${Date.now()}`, target: { protocol: "websocket", url: targetUrl }, scenario: { kind: "ping-pong", intervalMs: 500, messageBytes: 64 }, load: { clients: 2, durationSec: 2 }, agents: { labels: { region: "nowhere" } } };
+  const plan = await json<{ id: string }>(await page.request.post(url("/api/plans"), { data: spec, ...write }), "unplaceable plan");
+  expect((await page.request.put(url(`/api/plans/${plan.id}/schedule`), { data: { cron: "* * * * *", timezone: "UTC" }, ...write })).status()).toBe(200);
+  await page.goto(url(`/plans/${plan.id}`));
+  const panel = page.getByTestId("plan-schedule");
+  await expect(async () => {
+    await page.reload();
+    await expect(panel.getByTestId("plan-schedule-last")).toHaveAttribute("data-outcome", "not-started", { timeout: 2_000 });
+  }).toPass({ timeout: 120_000, intervals: [5_000] });
+  await expect(panel.getByTestId("plan-schedule-last")).toContainText(/Last fired .+: no run started\. .*agent/i);
+  await shot("plan-schedule-not-started");
+  await panel.getByTestId("remove-schedule").click();
+  await expect(panel.getByTestId("plan-schedule-state")).toHaveText("Not scheduled: the plan runs when someone starts it.");
+});
