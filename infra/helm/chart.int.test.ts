@@ -7,8 +7,8 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiEnv } from "../../apps/api/src/env";
 import { WorkersEnv } from "../../workers/src/env";
-import { ensureHelm, HELM_VERSION } from "./helm-binary";
-import { parseManifests, schemaErrors, type KubeObject } from "./kubernetes-schemas";
+import { buildStrictFields, ensureHelm, HELM_VERSION } from "./helm-binary";
+import { parseManifests, schemaErrors, strictFieldErrors, type KubeObject } from "./kubernetes-schemas";
 
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -18,11 +18,13 @@ const ciValues = readdirSync(path.join(chart, "ci")).filter((file) => file.endsW
 const KUBE_VERSION = "1.31.0";
 
 let helm: string;
+let strictFields: string;
 let helmHome: string;
 beforeAll(async () => {
   const built = await ensureHelm(root, (line) => console.log(`[helm] ${line}`));
   helm = built.helm;
   if (built.buildMs) console.log(`[helm] built ${HELM_VERSION} in ${Math.round(built.buildMs / 1000)} s (nice -n 10)`);
+  strictFields = await buildStrictFields(root);
   helmHome = await fs.mkdtemp(path.join(os.tmpdir(), "throng-helm-"));
 }, 45 * 60_000);
 afterAll(async () => {
@@ -57,9 +59,14 @@ describe(`Helm chart infra/helm/throng (helm ${HELM_VERSION}, Kubernetes ${KUBE_
   for (const file of ciValues) {
     it(`ci/${file}: helm lint --strict passes and every rendered object validates against its Kubernetes schema`, async () => {
       await helmRun(["lint", "--strict", "--kube-version", KUBE_VERSION, chart, "-f", path.join(chart, "ci", file)]);
-      const objects = await render(file);
+      const manifest = await template([path.join(chart, "ci", file)]);
+      const objects = parseManifests(manifest);
       expect(objects.length).toBeGreaterThan(0);
       expect(await schemaErrors(objects)).toEqual([]);
+      // No field the Kubernetes types lack; only the ServiceMonitor (a CRD) is left to its schema above.
+      const strict = await strictFieldErrors(strictFields, manifest);
+      expect(strict.errors).toEqual([]);
+      expect(strict.unchecked.filter((line) => !line.startsWith("monitoring.coreos.com/v1 ServiceMonitor "))).toEqual([]);
     });
   }
 
@@ -142,7 +149,7 @@ describe(`Helm chart infra/helm/throng (helm ${HELM_VERSION}, Kubernetes ${KUBE_
     for (const [set, message] of refusals) await expect(template([], set), set.join(" ")).rejects.toThrow(message);
   });
 
-  it("the checks fail on a broken template: a field of the wrong type fails the schema check, bad YAML fails helm", async () => {
+  it("the checks fail on a broken template: a wrong type fails the schema check, a misspelt field the strict check, bad YAML helm", async () => {
     const copy = await fs.mkdtemp(path.join(os.tmpdir(), "throng-chart-"));
     try {
       await fs.cp(chart, copy, { recursive: true });
@@ -151,6 +158,9 @@ describe(`Helm chart infra/helm/throng (helm ${HELM_VERSION}, Kubernetes ${KUBE_
       const original = await fs.readFile(apiTemplate, "utf8");
       await fs.writeFile(apiTemplate, original.replace("replicas: {{ .Values.api.replicas }}", "replicas: {{ .Values.api.replicas | quote }}"));
       expect(await schemaErrors(parseManifests(await template([defaults], [], copy)))).toEqual([expect.stringMatching(/^Deployment t-throng-api .*replicas must be integer/)]);
+      await fs.writeFile(apiTemplate, original.replace("periodSeconds: 5", "periodSecond: 5"));
+      const misspelt = await strictFieldErrors(strictFields, await template([defaults], [], copy));
+      expect(misspelt.errors).toEqual([expect.stringMatching(/^Deployment t-throng-api: .*unknown field "periodSecond"/)]);
       await fs.writeFile(apiTemplate, original.replace("  template:\n", "  template:\n   broken: [\n"));
       await expect(template([defaults], [], copy)).rejects.toThrow(/YAML|yaml/);
     } finally {

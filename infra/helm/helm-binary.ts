@@ -5,7 +5,10 @@ import { promisify } from "node:util";
 
 const run = promisify(execFile);
 
-/** The pinned Helm: built from the Go module proxy (no release downloads), cached in .data/tools across runs. */
+/**
+ * The pinned Helm: built from the Go module proxy (no release downloads), cached in .data/tools across runs; and
+ * strict-fields (./strict-fields), the unknown-field check, built from its go.mod's pinned modules.
+ */
 export const HELM_MODULE = "helm.sh/helm/v3";
 export const HELM_VERSION = "v3.22.0";
 
@@ -45,4 +48,14 @@ export async function ensureHelm(root: string, log: (line: string) => void = () 
   const version = await builtVersion(go, helm);
   if (version !== HELM_VERSION) throw new Error(`go install left helm ${version ?? "unreadable"} in ${tools}, not ${HELM_VERSION}`);
   return { helm, buildMs: Date.now() - started };
+}
+
+/**
+ * Builds ./strict-fields into `<root>/.data/tools` (Go's build cache makes a rebuild take about a second; the first,
+ * on a machine that has not built helm, compiles k8s.io/api).
+ */
+export async function buildStrictFields(root: string): Promise<string> {
+  const output = path.join(root, ".data", "tools", "strict-fields");
+  await run("nice", ["-n", "10", await findGo(), "build", "-o", output, "."], { cwd: path.join(root, "infra", "helm", "strict-fields"), maxBuffer: 16 << 20 });
+  return output;
 }

@@ -1,3 +1,4 @@
+import { execFile } from "node:child_process";
 import { parseAllDocuments } from "yaml";
 
 /** One object of a rendered manifest. */
@@ -45,4 +46,21 @@ export async function schemaErrors(objects: readonly KubeObject[]): Promise<stri
     }
   }
   return errors;
+}
+
+/**
+ * Fields the Kubernetes types do not have (a misspelt `periodSecond`), which the schemas above let through: the
+ * strict-fields tool decodes each object into its Go type refusing unknown fields. Kinds it has no type for come
+ * back in `unchecked` ("apiVersion kind name").
+ */
+export function strictFieldErrors(tool: string, manifest: string): Promise<{ errors: string[]; unchecked: string[] }> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(tool, [], { maxBuffer: 16 << 20 }, (error, stdout) => {
+      const lines = stdout.split("\n").filter(Boolean);
+      const errors = lines.filter((line) => line.startsWith("ERROR ")).map((line) => line.slice(6));
+      if (error && !errors.length) return reject(error);
+      resolve({ errors, unchecked: lines.filter((line) => line.startsWith("UNCHECKED ")).map((line) => line.slice(10)) });
+    });
+    child.stdin!.end(manifest);
+  });
 }
