@@ -195,4 +195,19 @@ describe("reports, exports and sharing", () => {
       api.deps.pdf = working;
     }
   }, 60_000);
+
+  it("a PDF that takes longer than its time-out is a 504 saying to try again", async () => {
+    const runId = await finishedRun(2, 1_000);
+    const working = api.deps.pdf;
+    // 1 ms: over before Chromium has even started.
+    api.deps.pdf = createPdfRenderer({ chromiumPath: await ensureChromium(), concurrency: 1, timeoutMs: 1 }, pino({ level: "silent" }));
+    try {
+      const answer = await user.request("GET", `/api/runs/${runId}/report.pdf`);
+      expect(answer.status).toBe(504);
+      expect(answer.json.error).toMatchObject({ code: "timeout", message: "The PDF took longer than 1 ms to render; try again" });
+    } finally {
+      await api.deps.pdf.close();
+      api.deps.pdf = working;
+    }
+  }, 60_000);
 });
