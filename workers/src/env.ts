@@ -14,8 +14,11 @@ export const WorkersEnv = z.object({
   /** The api's METRICS_EXPORT_KEY, when it has one (base64 of 32 bytes). */
   METRICS_EXPORT_KEY: z.string().refine((v) => Buffer.from(v, "base64").length === 32, "METRICS_EXPORT_KEY must be 32 bytes in base64 (openssl rand -base64 32)").optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  /** The small HTTP server for GET /metrics and GET /health (0: none). */
-  WORKERS_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(4001),
+  /**
+   * The small HTTP server for GET /metrics and GET /health (0: none). 9464, the usual port of a process's own
+   * Prometheus exporter: 4001 and up are where compose puts the api replicas (infra/compose/compose.yaml).
+   */
+  WORKERS_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   WORKERS_METRICS_HOST: z.string().min(1).default("0.0.0.0"),
   /** When set, GET /metrics wants `Authorization: Bearer <this>` (401 without); unset, /metrics is open. */
   METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters (or unset it to leave /metrics open)").optional(),
