@@ -1,7 +1,7 @@
 // Run notes and tags (issue 18) as a team uses them: a note with line breaks and tags added and removed on the run
 // page (kept across a reload), a tag the API would refuse explained beside the field, the runs list showing each
 // run's tags and filtered by one (typed, or a chip clicked) through GET /api/runs?tag=, and the report showing the
-// note and tags. Screenshots go to e2e/artifacts/run-notes-*.png.
+// note and tags, on the signed-in page and the public share page. Screenshots go to e2e/artifacts/run-notes-*.png.
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { artifacts, baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
@@ -102,4 +102,11 @@ test("run notes: a note and tags added on the run page, the runs list filtered b
   await expect(page.getByTestId("report-tags").locator(".chip")).toHaveText(["release-1.4", "lobby-pool"]);
   await expect(page.getByTestId("report-note")).toHaveText("Build 1.4.2 on the new lobby pool.\np99 rose after 40 s: GC pauses?");
   await shot("report");
+
+  // So does the public share page, read without the dashboard's links.
+  const link = await json<{ token: string }>(await page.request.post(url(`/api/runs/${release}/share-links`), { data: {}, ...write }), "create share link");
+  await page.goto(url(`/share/${link.token}`));
+  await expect(page.getByTestId("report-tags").locator(".chip")).toHaveText(["release-1.4", "lobby-pool"]);
+  await expect(page.getByTestId("report-tags").getByRole("link")).toHaveCount(0);
+  await expect(page.getByTestId("report-note")).toContainText("p99 rose after 40 s");
 });

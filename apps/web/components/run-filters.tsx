@@ -13,7 +13,6 @@ export function RunFilters({ filter, plans, onChange }: { filter: RunFilter; pla
   const set = (patch: Partial<RunFilter>) => onChange({ ...filter, ...patch, page: 1 });
   return (
     <form className="filters" aria-label="Filter runs" onSubmit={(event) => event.preventDefault()} data-testid="run-filters">
-      <TagFilter key={filter.tag ?? ""} tag={filter.tag} onTag={(tag) => set({ tag })} />
       <div className="field inline">
         <label htmlFor="filter-plan">Plan</label>
         <select id="filter-plan" value={filter.planId ?? ""} onChange={(event) => set({ planId: event.target.value || null })}>
@@ -47,6 +46,7 @@ export function RunFilters({ filter, plans, onChange }: { filter: RunFilter; pla
           ))}
         </select>
       </div>
+      <TagFilter key={filter.tag ?? ""} tag={filter.tag} onTag={(tag) => set({ tag })} />
       <div className="field inline">
         <label htmlFor="filter-from">Created from</label>
         <input id="filter-from" type="date" value={filter.from ?? ""} max={filter.to ?? undefined} onChange={(event) => set({ from: event.target.value || null })} />
