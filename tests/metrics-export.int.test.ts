@@ -1,6 +1,5 @@
 import { promises as fs } from "node:fs";
 import { createServer } from "node:http";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createDb } from "@throng/db/client";
@@ -8,12 +7,10 @@ import { MetricsExportSettings, MetricsExportSinkView } from "@throng/protocol/m
 import type { PlanSpecInput } from "@throng/protocol/plan";
 import { RunView } from "@throng/protocol/run";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
-import { spawnChild } from "../infra/local/child";
 import { makeTempDir } from "../infra/local/temp-dir";
 import { waitUntil } from "../infra/local/wait";
 import { getSeries, signUp, waitForStatus, type Browser } from "./fault/support/api-client";
-import { root } from "./fault/support/processes";
-import { startControlPlane, startEnrolledAgent } from "./support/control-plane";
+import { startControlPlane, startEnrolledAgent, startReferenceTarget } from "./support/control-plane";
 import { startPrometheus, type TestPrometheus } from "./support/prometheus";
 
 /**
@@ -21,7 +18,6 @@ import { startPrometheus, type TestPrometheus } from "./support/prometheus";
  * target by a real agent, its seconds pushed by the workers to a real Prometheus (Debian's, remote-write receiver
  * on) and to a loopback OTLP/HTTP receiver; what arrives must equal the run's own stored series, second by second.
  */
-const agentCli = ["--import", "tsx", path.join(root, "agent/src/cli/main.ts")];
 const cleanups: (() => Promise<unknown>)[] = [];
 const tails: (() => string)[] = [];
 const failure = () => tails.map((t) => t()).join("\n");
@@ -81,11 +77,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   cleanups.push(() => new Promise((resolve) => server.close(resolve)));
   otlp.url = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1/metrics`;
-  let targetLines = "";
-  const target = spawnChild({ name: "target", command: process.execPath, cwd: root, args: [...agentCli, "target", "--host", "127.0.0.1", "--port", "0"], log: (line) => (targetLines += `${line}\n`) });
-  cleanups.push(() => target.stop("SIGKILL", 1_000));
-  await waitUntil(async () => /target listening on (ws:\/\/\S+)/.test(targetLines), { what: "the reference target to listen", timeoutMs: 30_000 });
-  targetUrl = /target listening on (ws:\/\/\S+)/.exec(targetLines)![1]!;
+  targetUrl = await startReferenceTarget(cleanups);
   const plane = await startControlPlane(cleanups, tails);
   databaseUrl = plane.databaseUrl;
   browser = await signUp(plane.apiUrl);

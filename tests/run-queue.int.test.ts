@@ -1,19 +1,14 @@
 import { promises as fs } from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RunView } from "@throng/protocol/run";
-import { spawnChild } from "../infra/local/child";
 import { makeTempDir } from "../infra/local/temp-dir";
-import { waitUntil } from "../infra/local/wait";
 import { getRun, pingPongPlan, signUp, waitForStatus, type Browser } from "./fault/support/api-client";
-import { root } from "./fault/support/processes";
-import { startControlPlane, startEnrolledAgent } from "./support/control-plane";
+import { startControlPlane, startEnrolledAgent, startReferenceTarget } from "./support/control-plane";
 
 /**
  * The run queue (issue 18): a run started while its agent is busy waits as "queued" (saying which run holds the
  * agent), can be cancelled there, and starts by itself when the agent is free. Real api, workers, agent and target.
  */
-const agentCli = ["--import", "tsx", path.join(root, "agent/src/cli/main.ts")];
 const cleanups: (() => Promise<unknown>)[] = [];
 const tails: (() => string)[] = [];
 let browser: Browser;
@@ -24,14 +19,7 @@ const failure = () => tails.map((t) => t()).join("\n");
 beforeAll(async () => {
   const dir = await makeTempDir("throng-queue-");
   cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
-  let targetLines = "";
-  const target = spawnChild({
-    name: "target", command: process.execPath, cwd: root, args: [...agentCli, "target", "--host", "127.0.0.1", "--port", "0"],
-    log: (line) => (targetLines += `${line}\n`),
-  });
-  cleanups.push(() => target.stop("SIGKILL", 1_000));
-  await waitUntil(async () => /target listening on (ws:\/\/\S+)/.test(targetLines), { what: "the reference target to listen", timeoutMs: 30_000, intervalMs: 100 });
-  targetUrl = /target listening on (ws:\/\/\S+)/.exec(targetLines)![1]!;
+  targetUrl = await startReferenceTarget(cleanups);
   const plane = await startControlPlane(cleanups, tails);
   browser = await signUp(plane.apiUrl);
   await startEnrolledAgent(plane, browser, dir, cleanups, tails);

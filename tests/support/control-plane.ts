@@ -4,6 +4,7 @@ import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
 import { spawnChild, type Child } from "../../infra/local/child";
 import { freePort } from "../../infra/local/ports";
 import { root, startApi, startWorkers, type ServerEnv } from "../fault/support/processes";
+import { waitUntil } from "../../infra/local/wait";
 import { waitForAgents, type Browser } from "../fault/support/api-client";
 
 export interface ControlPlane {
@@ -42,4 +43,16 @@ export async function startEnrolledAgent(plane: Pick<ControlPlane, "apiUrl">, br
   tails.push(() => `agent:\n${agent.tail()}`);
   await waitForAgents(browser, 1);
   return agent;
+}
+
+/** The agent's reference target (from source) on a loopback port of its own; resolves with its ws:// URL. */
+export async function startReferenceTarget(cleanups: (() => Promise<unknown>)[]): Promise<string> {
+  let lines = "";
+  const target = spawnChild({
+    name: "target", command: process.execPath, cwd: root, args: ["--import", "tsx", path.join(root, "agent/src/cli/main.ts"), "target", "--host", "127.0.0.1", "--port", "0"],
+    log: (line) => (lines += `${line}\n`),
+  });
+  cleanups.push(() => target.stop("SIGKILL", 1_000));
+  await waitUntil(async () => /target listening on (ws:\/\/\S+)/.test(lines), { what: "the reference target to listen", timeoutMs: 30_000, intervalMs: 100, abort: target.diedEarly });
+  return /target listening on (ws:\/\/\S+)/.exec(lines)![1]!;
 }
