@@ -148,6 +148,7 @@ describe("reports, exports and sharing", () => {
 
   it("prints a finished run's report to PDF in Chromium: a PDF file named after the plan and day, holding the report's headline", async () => {
     const runId = await finishedRun(3, 20_000);
+    expect((await user.request("PATCH", `/api/runs/${runId}`, { note: "build 1.4.2 <canary>\nsecond line", tags: ["release-1.4", "nightly"] })).status).toBe(200);
     const answer = await user.open(`/api/runs/${runId}/report.pdf`, new AbortController().signal);
     expect(answer.status).toBe(200);
     expect(answer.headers.get("content-type")).toBe("application/pdf");
@@ -160,6 +161,8 @@ describe("reports, exports and sharing", () => {
     const text = words(await pdfText(bytes));
     expect(text).toContain(`Report: ${run.planName}`);
     expect(text).toContain(words(reportHeadline(run)));
+    expect(text).toContain("Tags: release-1.4, nightly");
+    expect(text).toContain("build 1.4.2 <canary> second line");
     expect(reportHeadline(run)).toMatch(/^Did not pass at 5 clients/);
     // SLOs by name, not by metric id.
     expect(text).toMatch(/Round trip p99 20(\.\d+)? ms, must be below 10 ms/); // HDR buckets: 20 ms reads back as 20.02

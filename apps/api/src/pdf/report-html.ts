@@ -59,7 +59,7 @@ const STYLE = `body{font:10.5pt "Liberation Sans",Arial,sans-serif;color:#111;ma
 .muted{color:#555}.headline{font-size:12pt;margin:10px 0;padding:8px 10px;border-left:4px solid #444;background:#f4f4f4}
 table{border-collapse:collapse;width:100%;margin:4px 0}th,td{border-bottom:1px solid #ddd;padding:3px 6px;text-align:left;font-size:9.5pt}
 figure{margin:8px 0;break-inside:avoid}figcaption{font-weight:bold;font-size:9.5pt}svg{width:100%;height:auto}
-polyline{fill:none;stroke:#1f5fbf;stroke-width:1.5}circle{fill:#1f5fbf}.axis{stroke:#999}.slo{stroke:#c0392b;stroke-dasharray:5 4}text{font-size:9px;fill:#555}`;
+polyline{fill:none;stroke:#1f5fbf;stroke-width:1.5}circle{fill:#1f5fbf}.axis{stroke:#999}.slo{stroke:#c0392b;stroke-dasharray:5 4}text{font-size:9px;fill:#555}.note{white-space:pre-wrap}`;
 
 const targetText = (target: PlanSpec["target"]) => `${target.protocol} ${"url" in target ? target.url : `${target.host}:${target.port}`}`;
 
@@ -78,6 +78,8 @@ export function reportHtml(report: RunReport): string {
 <h1>Report: ${escape(run.planName)}</h1>
 <p class="muted">Run ${escape(run.id)} · ${escape(run.status)} · started ${when(run.startedAt ?? run.createdAt)} · ended ${when(run.endedAt)}${run.startedBy ? ` · by ${escape(run.startedBy)}` : ""}</p>
 <p class="headline">${escape(reportHeadline(run))}</p>
+${run.tags.length ? `<p class="muted">Tags: ${run.tags.map(escape).join(", ")}</p>` : ""}
+${run.note ? `<h2>Note</h2><p class="note">${escape(run.note)}</p>` : ""}
 ${slos.length ? `<h2>SLOs</h2>${table(["SLO", "Threshold", "Measured", "Status", "Seconds"], slos.map((slo) => [sloMetricName(slo.metric), `below ${sloValue(slo.metric, slo.below)}`, sloValue(slo.metric, slo.value), slo.status ?? (slo.passed ? "met" : "breached"), `broke in ${slo.breachedSeconds} of ${slo.measuredSeconds} s`]))}` : ""}
 ${capacity ? `<h2>Capacity estimate</h2><p>${escape(capacity.sentence)}</p>${table(["Step", "Clients", "Held"], capacity.steps.map((step) => [String(step.step), integer(step.clients), step.held ? "yes" : "no"]))}` : ""}
 ${figures.length ? `<h2>Figures</h2>${table(["Figure", "Value"], figures)}` : ""}
