@@ -193,6 +193,12 @@ describe("reports, exports and sharing", () => {
       expect(answer.status).toBe(503);
       expect(answer.json.error.code).toBe("unavailable");
       expect(answer.json.error.message).toMatch(/"\/nonexistent\/chromium" was not found: install it \(apt-get install chromium.*\) or set CHROMIUM_PATH/);
+      // A binary that is there but is no Chromium (here /bin/true, which exits at once) is as unavailable.
+      await api.deps.pdf.close();
+      api.deps.pdf = createPdfRenderer({ chromiumPath: "/bin/true", concurrency: 1, timeoutMs: 10_000 }, pino({ level: "silent" }));
+      const broken = await user.request("GET", `/api/runs/${runId}/report.pdf`);
+      expect(broken.status).toBe(503);
+      expect(broken.json.error.message).toMatch(/^PDF export needs Chromium and \/bin\/true did not start \(.+\): install Debian's chromium package or set CHROMIUM_PATH/);
     } finally {
       await api.deps.pdf.close();
       api.deps.pdf = working;
