@@ -15,9 +15,9 @@ const { queue, jobs } = createRunQueue(createRedis(env.REDIS_URL, "workers-queue
 const { worker } = composeWorkers({
   db, redis, workerRedis: createRedis(env.REDIS_URL, "workers-worker"), jobs, log,
   prefix: env.QUEUE_PREFIX, concurrency: env.WORKER_CONCURRENCY, heartbeatIntervalMs: env.HEARTBEAT_INTERVAL_MS, dashboardUrl: env.WEB_ORIGIN,
+  keys: { authSecret: env.AUTH_SECRET, metricsExportKey: env.METRICS_EXPORT_KEY },
 });
 
-  keys: { authSecret: env.AUTH_SECRET, metricsExportKey: env.METRICS_EXPORT_KEY },
 // A heartbeat line so an operator (or a test) can see the worker is alive and what it is doing.
 const heartbeat = setInterval(async () => {
   const counts = await queue.getJobCounts("waiting", "active", "delayed", "failed").catch(() => null);

@@ -12,8 +12,8 @@ import { liveRoutes } from "./routes/live.routes";
 import { metricsRoutes } from "./routes/metrics.routes";
 import { orgRoutes } from "./routes/org.routes";
 import { notificationRoutes } from "./routes/notifications.routes";
-import { planRoutes } from "./routes/plans.routes";
 import { metricsExportRoutes } from "./routes/metrics-export.routes";
+import { planRoutes } from "./routes/plans.routes";
 import { scheduleRoutes } from "./routes/schedules.routes";
 import { reportRoutes } from "./routes/reports.routes";
 import { runRoutes } from "./routes/runs.routes";
@@ -52,13 +52,13 @@ export async function buildApp(deps: ApiDeps, options: { logger: FastifyBaseLogg
   await app.register(planRoutes, deps);
   await app.register(scriptRoutes, deps);
   await app.register(notificationRoutes, deps);
+  await app.register(metricsExportRoutes, deps);
   await app.register(scheduleRoutes, deps);
   await app.register(reportRoutes, deps);
   await app.register(runRoutes, deps);
   await app.register(liveRoutes, deps);
   await app.register(agentInstallRoutes, deps.install);
   app.get("/api/openapi.json", { config: { doc: { summary: "This document", access: "public" } } }, async () => openApiDocument(registry.routes));
-  await app.register(metricsExportRoutes, deps);
   const gateway = attachAgentGateway(app, deps);
   deps.metrics.observeGateway(gateway);
   // A plain object: a Fastify instance is thenable, so awaiting it would drop extra properties.
