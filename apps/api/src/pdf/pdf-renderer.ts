@@ -3,6 +3,7 @@ import path from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { ThrongError } from "@throng/protocol/errors";
 import type { Log } from "@throng/core/ports";
+import { createTurns } from "./turns";
 
 export interface PdfRendererConfig {
   /** A path, or a name looked up on PATH (`chromium`). */
@@ -39,8 +40,7 @@ const missing = (chromiumPath: string) =>
  */
 export function createPdfRenderer(config: PdfRendererConfig, log: Log) {
   let browser: Promise<Browser> | null = null;
-  let running = 0;
-  const waiting: (() => void)[] = [];
+  const turns = createTurns(config.concurrency);
 
   function launch(): Promise<Browser> {
     const executablePath = resolveExecutable(config.chromiumPath);
@@ -65,17 +65,8 @@ export function createPdfRenderer(config: PdfRendererConfig, log: Log) {
     return launched;
   }
 
-  async function turn(): Promise<() => void> {
-    if (running >= config.concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
-    running++;
-    return () => {
-      running--;
-      waiting.shift()?.();
-    };
-  }
-
   async function render(html: string): Promise<Buffer> {
-    const release = await turn();
+    const release = await turns.take();
     try {
       browser ??= launch();
       const context = await (await browser).newContext({ javaScriptEnabled: false, offline: true });
