@@ -5,7 +5,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { artifacts, baseUrl, json, signUp, stamp, url } from "./support/e2e-env";
-import { planYamlText } from "./support/plan-yaml";
+import { fillPlanYaml, planYamlText } from "./support/plan-yaml";
 
 const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, `plan-yaml-${name}.png`), fullPage: true });
 
@@ -69,6 +69,22 @@ test("the YAML view marks problems in the form's words, completes keys from the 
   await expect(editor.locator(".cm-lintRange-error")).toHaveCount(0);
   await expect(page.getByTestId("plan-form-error")).toHaveCount(0);
 
+  // An enum's values are offered too: the frame type of a WebSocket target.
+  await line(/url: ws:/).click();
+  await page.keyboard.press("End");
+  await page.keyboard.press("Enter");
+  await page.keyboard.type("fram");
+  await completion.getByText("frames", { exact: true }).click();
+  // A value left out is named the form's way; typing its first letter offers the enum's values.
+  await expect(line(/frames:\s*$/).locator(".cm-lintRange-error")).toHaveCount(1);
+  await expect(page.getByTestId("plan-form-error")).toContainText("Target › Frame type: choose one of text, binary");
+  await page.keyboard.type("b");
+  await expect(completion).toContainText("binary");
+  await shot(page, "enum-completion");
+  await completion.getByText("binary", { exact: true }).click();
+  await expect(line(/frames: "?binary"?$/)).toHaveCount(1);
+  await expect(editor.locator(".cm-lintRange-error")).toHaveCount(0);
+
   // A YAML syntax error is marked at the line it breaks, with the parser's own reason.
   await line(/^name: /).click();
   await page.keyboard.press("End");
@@ -86,11 +102,21 @@ test("the YAML view marks problems in the form's words, completes keys from the 
   await page.getByRole("tab", { name: "Form" }).click();
   await expect(page.getByLabel("Clients", { exact: true })).toHaveValue("5");
   await expect(page.getByLabel("Join interval", { exact: true })).toHaveValue("250");
+  await expect(page.getByLabel("Frame type", { exact: true })).toHaveValue("binary");
   await shot(page, "form");
   await page.getByRole("tab", { name: "YAML" }).click();
   const carried = await planYamlText(page);
   expect(carried).toMatch(/^  clients: 5$/m);
   expect(carried).toMatch(/^  joinIntervalMs: 250$/m);
+
+  // A file imported while the YAML view is open replaces the editor's text; a pasted plan is checked like typing.
+  const imported = { ...spec, name: `Imported ${stamp}`, load: { clients: 9, durationSec: 20 } };
+  await page.getByTestId("import-plan-file").setInputFiles({ name: "imported.plan.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(imported)) });
+  await expect.poll(() => planYamlText(page)).toContain(`name: Imported ${stamp}`);
+  expect(await planYamlText(page)).toMatch(/^  clients: 9$/m);
+  await fillPlanYaml(page, (await planYamlText(page)).replace("durationSec: 20", "durationSec: soon"));
+  await expect(line("durationSec: soon").locator(".cm-lintRange-error")).toHaveText("soon");
+  await expect(page.getByTestId("plan-form-error")).toContainText("Load › Duration: enter a number");
 
   expect(pageErrors, "uncaught errors").toEqual([]);
   expect(blocked, "CSP refusals").toEqual([]);

@@ -63,6 +63,8 @@ export function problemMessage(path: string, message: string): string {
   if (/expected number, received (string|NaN)/i.test(message)) return "enter a number";
   if (/received undefined/i.test(message)) return /slos\.\d+\.metric$/.test(path) ? "choose a metric" : "fill this in";
   if (/slos\.\d+\.metric$/.test(path) && message.startsWith("must be one of")) return "choose a metric from the list";
+  const options = /^Invalid option: expected one of (.+)$/.exec(message);
+  if (options) return `choose one of ${options[1]!.replace(/"/g, "").split("|").join(", ")}`;
   return sloText(message);
 }
 

@@ -25,6 +25,7 @@ describe("problemMessage", () => {
   it("says what to do instead of zod's type words, and names SLO metrics", () => {
     expect(problemMessage("load.clients", "Invalid input: expected number, received string")).toBe("enter a number");
     expect(problemMessage("slos.0.metric", "must be one of rtt-p50-ms, rtt-p99-ms, …")).toBe("choose a metric from the list");
+    expect(problemMessage("target.frames", 'Invalid option: expected one of "text"|"binary"')).toBe("choose one of text, binary");
     expect(problemMessage("slos.0.metric", "rtt-p99-ms: login-storm plans measure connect and login times, not round trips")).toBe(
       "Round trip p99: login-storm plans measure connect and login times, not round trips",
     );
