@@ -16,6 +16,7 @@ const chart = path.join(root, "infra/helm/throng");
 const ciValues = readdirSync(path.join(chart, "ci")).filter((file) => file.endsWith(".yaml")).sort();
 // The oldest Kubernetes the chart declares support for is checked by helm itself (Chart.yaml kubeVersion).
 const KUBE_VERSION = "1.31.0";
+const AGENTS_ONLY = "agents-only-values.yaml";
 
 let helm: string;
 let strictFields: string;
@@ -71,7 +72,7 @@ describe(`Helm chart infra/helm/throng (helm ${HELM_VERSION}, Kubernetes ${KUBE_
   }
 
   it("api and workers are configured only through variables their env.ts parses, secrets from the chart's Secret", async () => {
-    for (const file of ciValues) {
+    for (const file of ciValues.filter((f) => f !== AGENTS_ONLY)) {
       const objects = await render(file);
       for (const [component, schema] of [["api", ApiEnv], ["workers", WorkersEnv]] as const) {
         const spec = podSpec(find(objects, "Deployment", component))!;
@@ -117,6 +118,14 @@ describe(`Helm chart infra/helm/throng (helm ${HELM_VERSION}, Kubernetes ${KUBE_
     const fixed = await render("existing-secret-values.yaml", ["agents.replicas=4"]);
     expect(fixed.some((o) => o.kind === "HorizontalPodAutoscaler")).toBe(false);
     expect((find(fixed, "Deployment", "agent") as { spec: { replicas?: number } }).spec.replicas).toBe(4);
+  });
+
+  it("an agents-only release (controlPlane.enabled=false) renders only the agents and their token Secret, dialling agents.server", async () => {
+    const objects = await render(AGENTS_ONLY);
+    expect(objects.map((o) => `${o.kind}/${o.metadata.labels?.["app.kubernetes.io/component"]}`).sort()).toEqual(["Deployment/agent", "Secret/agent"]);
+    const container = podSpec(find(objects, "Deployment", "agent"))!.containers[0]!;
+    expect(container.env!.find((e) => e.name === "THRONG_SERVER")?.value).toBe("https://throng.example.com");
+    await expect(render(AGENTS_ONLY, ["agents.server="])).rejects.toThrow(/agents only\) needs agents.server/);
   });
 
   it("renders the api's PodDisruptionBudget exactly when the api has more than one replica", async () => {
