@@ -119,7 +119,11 @@ describe("reports, exports and sharing", () => {
     const link = ShareLinkCreated.parse((await user.request("POST", `/api/runs/${runId}/share-links`, {})).json);
     expect(link.url).toContain(`/share/${link.token}`);
     const open = () => fetch(`${api.url}/api/public/reports/${link.token}`);
-    expect(RunReport.parse(await (await open()).json()).run.id).toBe(runId);
+    const shared = RunReport.parse(await (await open()).json());
+    expect(shared.run.id).toBe(runId);
+    // Who started the run is a member's email: the signed-in report names them, the shared one does not.
+    expect(RunReport.parse((await user.request("GET", `/api/runs/${runId}/report`)).json).run.startedBy).toBeTruthy();
+    expect(shared.run.startedBy).toBeNull();
     expect(JSON.stringify((await user.request("GET", `/api/runs/${runId}/share-links`)).json)).not.toContain(link.token);
     expect((await user.request("DELETE", `/api/share-links/${link.id}`)).status).toBe(204);
     expect((await open()).status).toBe(404);

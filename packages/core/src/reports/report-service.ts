@@ -91,8 +91,9 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
       const link = await repos.reports.findShareLinkByHash(hashSecret(token));
       if (!link || link.revokedAt || (link.expiresAt && link.expiresAt.getTime() <= clock.now())) throw refused;
       const report = await reportOf(link.orgId, link.runId);
-      // The note and tags are part of the report; which member last edited them is not for outsiders.
-      return { ...report, run: { ...report.run, notesEditedBy: null } };
+      // The note and tags are part of the report; which member started the run or last edited them (an email) is
+      // not for whoever holds the link.
+      return { ...report, run: { ...report.run, startedBy: null, notesEditedBy: null } };
     },
   };
 }
