@@ -156,3 +156,80 @@ describe("the OpenAPI document says what the routes check", () => {
     expect(paths["/api/plans"]?.post?.requestBody?.required).toBe(true);
   });
 });
+
+/** A JSON Schema as read from the document (untyped JSON). */
+type Schema = Record<string, any>;
+/** Every subschema of `node` (a JSON Schema) for which `match` holds, depth first. */
+function subschemas(node: unknown, match: (schema: Schema) => boolean, found: Schema[] = []) {
+  if (Array.isArray(node)) node.forEach((item) => subschemas(item, match, found));
+  else if (node && typeof node === "object") {
+    if (match(node as Schema)) found.push(node as Schema);
+    Object.values(node).forEach((value) => subschemas(value, match, found));
+  }
+  return found;
+}
+const matches = (schema: Schema | undefined, text: string) => new RegExp(String(schema?.pattern)).test(text);
+
+// Schemathesis's positive_data_acceptance check (issue 19): a request the document calls valid was refused with 400,
+// or answered with a status the document did not list. Each: the document now states the rule, or the API takes it.
+describe("what the document calls valid, the API takes (and what it refuses, the document refuses)", () => {
+  let paths: Record<string, Record<string, { parameters?: { name: string; schema: Schema }[]; requestBody?: { content: Record<string, { schema: Schema }> }; responses: Record<string, unknown> }>>;
+  const body = (path: string, method: string) => paths[path]![method]!.requestBody!.content["application/json"]!.schema;
+  beforeAll(async () => {
+    paths = ((await (await fetch(`${api.url}/api/openapi.json`)).json()) as { paths: typeof paths }).paths;
+  });
+
+  it("an unknown property named with a NUL is stripped like any unknown property (was a 400 the document did not explain)", async () => {
+    const answer = await user.request("POST", "/api/enrolment-tokens", '{"expiresInMinutes":60,"x\\u0000y":1}');
+    expect(answer.status).toBe(201);
+    expect(body("/api/enrolment-tokens", "post").additionalProperties).toBeUndefined();
+    // A NUL in what is kept is still refused, and the document says so on every free string of a request.
+    validationError(await user.request("POST", "/api/plans", JSON.stringify(plan).replace('"lobby ping"', '"lobby \\u0000 ping"')));
+    const name = body("/api/plans", "post").properties.name as Schema;
+    expect(subschemas(name.not, (s) => typeof s.pattern === "string" && new RegExp(s.pattern as string).test("a\u0000b"))).not.toEqual([]);
+  });
+
+  it("a blank name where the route trims first is refused by the document too", async () => {
+    const channel = { kind: "slack", name: "\t", url: "https://hooks.example.com/x", events: ["failed"] };
+    expect(validationError(await user.request("POST", "/api/notification-channels", channel)).fields?.[0]?.path).toBe("name");
+    const name = body("/api/notification-channels", "post").properties.name as Schema;
+    expect(subschemas(name.not, (s) => matches(s, "\t \u00a0") && !matches(s, " a "))).not.toEqual([]);
+  });
+
+  it("a script hash and the runs compared are patterns in the document, as the route checks them", async () => {
+    validationError(await user.request("GET", "/api/scripts/0"));
+    const sha = paths["/api/scripts/{sha256}"]!.get!.parameters![0]!.schema;
+    expect([matches(sha, "0"), matches(sha, "A".repeat(64))]).toEqual([false, true]);
+    const [a, b] = [crypto.randomUUID(), crypto.randomUUID()];
+    validationError(await user.request("GET", `/api/runs/compare?ids=${a}`));
+    const ids = paths["/api/runs/compare"]!.get!.parameters![0]!.schema;
+    expect([matches(ids, a), matches(ids, `${a},${b}`)]).toEqual([false, true]);
+  });
+
+  it("a note patch needs a note or tags: minProperties in the document", async () => {
+    validationError(await user.request("PATCH", `/api/runs/${crypto.randomUUID()}`, {}));
+    expect(body("/api/runs/{id}", "patch")).toMatchObject({ additionalProperties: false, minProperties: 1 });
+  });
+
+  it("plan rules JSON Schema can state are in the document: a ws:// URL, a ping's size or message, a script SLO's name", async () => {
+    const spec = body("/api/plans", "post");
+    const url = subschemas(spec, (s) => s.properties?.protocol?.const === "websocket")[0]!.properties.url as Schema;
+    validationError(await user.request("POST", "/api/plans", { ...plan, target: { protocol: "websocket", url: "https://0.com" } }));
+    expect([matches(url, "https://0.com"), matches(url, " ws://127.0.0.1:7070/ws")]).toEqual([false, true]);
+    const ping = subschemas(spec, (s) => s.properties?.kind?.const === "ping-pong")[0]!;
+    expect(ping.anyOf).toEqual([{ required: ["messageBytes"] }, { required: ["message"] }]);
+    const metric = subschemas(spec, (s) => typeof s.pattern === "string" && (s.pattern as string).startsWith("^script:"))[0];
+    validationError(await user.request("POST", "/api/plans", { ...plan, scenario: { kind: "script", script: { path: "x.mjs" } }, slos: [{ metric: "script:", below: 1 }] }));
+    expect([matches(metric, "script:"), matches(metric, "script:connect-ms-p99")]).toEqual([false, true]);
+  });
+
+  it("declares the statuses these routes answer: 200 for an upsert by name that updates, 404 for a comparison of unknown runs, 503 for a missing agent package", async () => {
+    const saved = { name: "upserted", spec: { ...plan, name: "upserted" } };
+    expect((await user.request("PUT", "/api/plans/by-name", saved)).status).toBe(201);
+    expect((await user.request("PUT", "/api/plans/by-name", saved)).status).toBe(200);
+    expect(Object.keys(paths["/api/plans/by-name"]!.put!.responses)).toEqual(expect.arrayContaining(["200", "201"]));
+    expect((await user.request("GET", `/api/runs/compare?ids=${crypto.randomUUID()},${crypto.randomUUID()}`)).status).toBe(404);
+    expect(Object.keys(paths["/api/runs/compare"]!.get!.responses)).toContain("404");
+    expect(Object.keys(paths["/agent/throng-agent.tgz"]!.get!.responses)).toContain("503");
+  });
+});

@@ -82,7 +82,7 @@ describe("script bundles over HTTP (issue 15 §2)", () => {
     const doc = (await (await fetch(`${api.url}/api/openapi.json`)).json()) as { paths: Record<string, Record<string, Record<string, unknown>>> };
     expect(doc.paths["/api/scripts"]?.post).toMatchObject({ "x-permission": "plan.write", requestBody: expect.anything() });
     expect(doc.paths["/api/scripts"]?.get?.["x-permission"]).toBe("plan.read");
-    expect(doc.paths["/api/scripts/{sha256}"]?.get?.parameters).toEqual([{ name: "sha256", in: "path", required: true, schema: { type: "string" } }]);
+    expect(doc.paths["/api/scripts/{sha256}"]?.get?.parameters).toEqual([{ name: "sha256", in: "path", required: true, schema: expect.objectContaining({ type: "string", pattern: "^[0-9a-fA-F]{64}$" }) }]);
   });
 
   it("§12 answers an agent's script-fetch from its own organisation only: the source for its org's hash, an error for another org's", async () => {

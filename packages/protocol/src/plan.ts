@@ -8,6 +8,9 @@ import { BroadcastRule, checkSessionVars, ReplyCheck, respondRulesOf, sessionSte
 // New plan fields are optional (never `.default()`), so every plan saved with an earlier schema stays valid
 // and the inferred PlanSpec type does not gain required fields; the agent applies the defaults named here.
 
+/** White space as String.prototype.trim and JavaScript's \s read it, for patterns the OpenAPI document shows. */
+const JS_SPACE = "\\t\\n\\x0b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
+
 const port = z.number().int().min(1, "must be a port from 1 to 65535").max(65_535, "must be a port from 1 to 65535");
 const host = z.string().trim().min(1, "give a host name or IP address, e.g. 127.0.0.1");
 
@@ -22,7 +25,9 @@ export const WebSocketTarget = z.object({
     .trim()
     .refine((value) => /^wss?:\/\/[^\s/]+/.test(value), {
       message: "must be a ws:// or wss:// URL, e.g. ws://127.0.0.1:7070/ws",
-    }),
+    })
+    // The refinement for the OpenAPI document, before the trim: JavaScript's white space spelled out (Python's \s differs).
+    .meta({ pattern: `^[${JS_SPACE}]*wss?://[^/${JS_SPACE}]` }),
   /** Extra HTTP headers on the upgrade request (e.g. an auth token). */
   headers: z.record(z.string().min(1), z.string()).optional(),
   /** Sec-WebSocket-Protocol values offered in the handshake. */
@@ -227,7 +232,7 @@ export const PingPongScenario = z.object({
     ctx.addIssue({ code: "custom", path: ["messageBytes"], message: "give messageBytes (the built-in ping's size) or a message template" });
   }
   checkSessionVars(scenario, [scenario.message?.body, scenario.heartbeat?.message?.body], ctx);
-});
+}).meta({ anyOf: [{ required: ["messageBytes"] }, { required: ["message"] }] }); // the first rule, for the OpenAPI document
 export type PingPongScenario = z.infer<typeof PingPongScenario>;
 
 /** Every connection sends small messages as fast as the server echoes them, one message per send call. */
@@ -399,9 +404,11 @@ export const LoadShape = z.object({
 export type LoadShape = z.infer<typeof LoadShape>;
 
 /** An SLO over a script's declared metric: "script:NAME-p50" / "-p99" (a histogram), "script:NAME-count" (a counter's total). */
-export const ScriptSloMetric = z.templateLiteral(["script:", z.string()]).check(
-  z.regex(/^script:[a-z][a-z0-9-]{0,40}-(p50|p99|count)$/, 'a script metric reads "script:NAME-p50", "script:NAME-p99" or "script:NAME-count"'),
-);
+const SCRIPT_SLO_METRIC = /^script:[a-z][a-z0-9-]{0,40}-(p50|p99|count)$/;
+export const ScriptSloMetric = z
+  .templateLiteral(["script:", z.string()])
+  .check(z.regex(SCRIPT_SLO_METRIC, 'a script metric reads "script:NAME-p50", "script:NAME-p99" or "script:NAME-count"'))
+  .meta({ pattern: SCRIPT_SLO_METRIC.source }); // the template's own pattern (script:anything) is all JSON Schema would show
 
 /** A pass/fail threshold over the whole run (a later issue adds per-step and windowed SLOs). */
 export const Slo = z.object({

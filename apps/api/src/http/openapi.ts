@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ErrorBody } from "@throng/protocol/errors";
 import type { Action } from "@throng/protocol/orgs";
 import { THRONG_VERSION } from "@throng/protocol/version";
+import { addRequestRules } from "./request-rules";
 
 /**
  * Who may call a route: `public` (no credentials), `user` (session cookie or API token, org-scoped),
@@ -84,8 +85,13 @@ function urlPattern(url: string): RegExp {
   return pattern;
 }
 
-function jsonSchema(schema: z.ZodType) {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+function jsonSchema(schema: z.ZodType, use: "request" | "response" = "response") {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    io: "input",
+    unrepresentable: "any",
+    // Requests carry rules the zod schema's JSON Schema leaves out (request-rules.ts); answers are described as they are.
+    ...(use === "request" ? { override: ({ zodSchema, jsonSchema: node }) => addRequestRules(zodSchema, node as Record<string, unknown>) } : {}),
+  }) as Record<string, unknown>;
   return rest;
 }
 
@@ -111,7 +117,7 @@ function parameters(route: DocumentedRoute) {
   const list: Record<string, unknown>[] = [];
   for (const [where, schema] of [["path", route.params], ["query", route.query]] as const) {
     if (!schema) continue;
-    const json = jsonSchema(schema) as { properties?: Record<string, unknown>; required?: string[] };
+    const json = jsonSchema(schema, "request") as { properties?: Record<string, unknown>; required?: string[] };
     for (const [name, property] of Object.entries(json.properties ?? {})) {
       list.push({ name, in: where, required: where === "path" || (json.required ?? []).includes(name), schema: property });
     }
@@ -151,7 +157,7 @@ function operation(route: DocumentedRoute) {
     ...(route.permission ? { "x-permission": route.permission } : {}),
     ...(params.length ? { parameters: params } : {}),
     security: SECURITY[route.access],
-    ...(route.body ? { requestBody: { required: !route.optionalBody, content: { "application/json": { schema: jsonSchema(route.body) } } } } : {}),
+    ...(route.body ? { requestBody: { required: !route.optionalBody, content: { "application/json": { schema: jsonSchema(route.body, "request") } } } } : {}),
     responses,
   };
 }

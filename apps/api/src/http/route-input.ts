@@ -38,6 +38,17 @@ function refuseUnstorableText(what: string, value: unknown) {
 }
 
 /**
+ * What of a body can reach storage: what the route's schema keeps (an object's unknown properties are stripped, so a
+ * NUL there is harmless and the document does not forbid it); all of it when the body does not parse (it is refused
+ * either way) or the route declares no schema (Better Auth's).
+ */
+function storedPart(schema: RouteDoc["body"], body: unknown): unknown {
+  if (!schema || body === undefined) return body;
+  const parsed = schema.safeParse(body);
+  return parsed.success ? parsed.data : body;
+}
+
+/**
  * A parametric route reached with a path that is really a static sibling (PUT /api/plans/try reaches
  * PUT /api/plans/:id): the document lists that path with its own methods, so this is a 405, not a bad id.
  */
@@ -60,8 +71,8 @@ export function registerRouteInputValidation(app: FastifyInstance, routes: reado
     refuseShadowedPath(request, reply, routes);
     refuseUnstorableText("path", request.params);
     refuseUnstorableText("query string", request.query);
-    refuseUnstorableText("request body", request.body);
     const doc = (request.routeOptions.config as { doc?: RouteDoc }).doc;
+    refuseUnstorableText("request body", storedPart(doc?.body, request.body));
     if (doc?.params) parseOrThrow(doc.params, request.params, "path parameter");
     if (doc?.query) parseOrThrow(doc.query, request.query, "query string");
     // A body that may be left out is read as `{}` when missing; JSON `null` is a body, and not an object.

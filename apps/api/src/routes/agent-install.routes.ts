@@ -16,7 +16,7 @@ export const NATIVE_IO_FILE = `throng-io-${process.platform}-${process.arch}.nod
  */
 export async function agentInstallRoutes(app: FastifyInstance, deps: { apiPublicUrl: string; agentBundlePath: string }) {
   const agentPackage = packageCache(deps.agentBundlePath);
-  app.get("/agent/throng-agent.tgz", { config: { doc: { summary: "The agent as an npm package (npx installs it from this URL)", access: "public" } } }, async (_request, reply) => {
+  app.get("/agent/throng-agent.tgz", { config: { doc: { summary: "The agent as an npm package (npx installs it from this URL)", access: "public", produces: "application/gzip", errors: [503] } } }, async (_request, reply) => {
     return reply.type("application/gzip").header("cache-control", "no-cache").send(await agentPackage());
   });
 

@@ -17,7 +17,7 @@ export async function planRoutes(app: FastifyInstance, deps: ApiDeps) {
     return { plans: await plans.list(actor, parseOrThrow(PlanListQuery, request.query, "plan list query")) };
   });
 
-  app.put("/api/plans/by-name", { config: { doc: { summary: "Save a plan as a new version of the active plan with that name, or a new plan (201) when none has it", access: "user", answers: [201], errors: [409], permission: "plan.write", body: SavePlanByName, response: PlanView } } }, async (request, reply) => {
+  app.put("/api/plans/by-name", { config: { doc: { summary: "Save a plan as a new version of the active plan with that name, or a new plan (201) when none has it", access: "user", answers: [200, 201], errors: [409], permission: "plan.write", body: SavePlanByName, response: PlanView } } }, async (request, reply) => {
     const { actor } = await resolveIdentity(request);
     const { plan, created } = await plans.saveByName(actor, request.body);
     return reply.status(created ? 201 : 200).send(plan);

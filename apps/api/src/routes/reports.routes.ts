@@ -10,8 +10,11 @@ import { createCallerLimits } from "../http/rate-limit";
 import { sendReportPdf } from "../pdf/report-pdf-reply";
 import type { ApiDeps } from "../services";
 
+/** Two to ten run ids, comma-separated: as a pattern, so the OpenAPI document says what the comparison needs. */
+const RUN_ID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+const RUN_ID_LIST = new RegExp(`^ *${RUN_ID} *(, *${RUN_ID} *){1,9}$`);
 const CompareQuery = z.object({
-  ids: z.string().transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean)).pipe(z.array(z.string().uuid("each id must be a run UUID")).max(10, "compare at most 10 runs")),
+  ids: z.string().regex(RUN_ID_LIST, "give 2 to 10 run ids, comma-separated (?ids=a,b)").transform((v) => v.split(",").map((s) => s.trim())).pipe(z.array(z.guid("each id must be a run UUID"))),
 });
 const NameParams = z.object({ name: z.string().min(1).max(100) });
 
@@ -43,7 +46,7 @@ export async function reportRoutes(app: FastifyInstance, deps: ApiDeps) {
     return sendReportPdf(reply, deps.pdf, await reports.report(actor, parseOrThrow(IdParams, request.params, "run id").id));
   });
 
-  app.get("/api/runs/compare", { config: { doc: { summary: "Runs side by side with deltas against the first", access: "user", query: CompareQuery, permission: "run.read", response: RunComparison } } }, async (request) => {
+  app.get("/api/runs/compare", { config: { doc: { summary: "Runs side by side with deltas against the first (404 when one is not in the organisation)", access: "user", query: CompareQuery, errors: [404], permission: "run.read", response: RunComparison } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
     return reports.compare(actor, parseOrThrow(CompareQuery, request.query, "comparison").ids);
   });

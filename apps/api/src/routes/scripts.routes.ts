@@ -4,8 +4,13 @@ import { parseOrThrow } from "@throng/protocol/errors";
 import { SCRIPT_BUNDLE_MAX_BYTES, ScriptList, ScriptSha256, ScriptSummary, ScriptView, UploadScript } from "@throng/protocol/script-bundle";
 import type { ApiDeps } from "../services";
 
-/** Upper-case hex is taken: hashes are compared (and stored) lower-case. */
-const ScriptParams = z.object({ sha256: z.string().transform((s) => s.toLowerCase()).pipe(ScriptSha256) });
+/**
+ * Upper-case hex is taken: hashes are compared (and stored) lower-case. The pattern before the transform is what
+ * the OpenAPI document shows, so a fuzzer knows "0" is not a hash.
+ */
+const ScriptParams = z.object({
+  sha256: z.string().regex(/^[0-9a-fA-F]{64}$/, "must be a SHA-256: 64 lower-case hex digits").transform((s) => s.toLowerCase()).pipe(ScriptSha256),
+});
 
 /**
  * Room for the largest bundle as JSON: escaping (quotes, backslashes, newlines) can double a source's bytes. A source
