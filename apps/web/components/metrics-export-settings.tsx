@@ -139,7 +139,7 @@ function SinkSection({ sink, view, loaded, manages, onChanged }: { sink: (typeof
               {failure}
             </p>
           )}
-          <div className="actions">
+          <div className="form-actions">
             <button className="button primary" type="submit" disabled={pending} data-testid={`save-${sink.id}`}>
               {pending ? "Saving…" : "Save"}
             </button>
