@@ -127,8 +127,27 @@ async function enrolAgents(stack: Stack, session: ApiSession): Promise<void> {
       online = agents.filter((agent) => agent.status === "online").length;
       return online === AGENTS;
     },
-    { what: `${AGENTS} agents online (${online} so far)`, timeoutMs: 120_000, intervalMs: 1000 },
-  );
+    { what: `${AGENTS} agents online`, timeoutMs: 120_000, intervalMs: 1000 },
+  ).catch((error: unknown) => {
+    throw new Error(`${error instanceof Error ? error.message : String(error)} (${online} online at the end)`);
+  });
+}
+
+/** Each image's HEALTHCHECK (and the compose file's): every container that has one reports healthy. */
+async function checkHealthChecks(stack: Stack): Promise<void> {
+  // postgres, redis, api-1, api-2, the balancer, web and the agents; workers have none, migrate has exited.
+  const expected = 6 + AGENTS;
+  let statuses: string[] = [];
+  await waitUntil(
+    async () => {
+      const text = await capture("docker", ["ps", "--filter", `label=com.docker.compose.project=${stack.project}`, "--format", "{{.Names}}: {{.Status}}"]);
+      statuses = text.trim().split("\n").filter(Boolean);
+      return statuses.filter((line) => line.includes("(healthy)")).length === expected;
+    },
+    { what: `${expected} containers healthy`, timeoutMs: 90_000, intervalMs: 2000 },
+  ).catch((error: unknown) => {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}: ${statuses.join("; ")}`);
+  });
 }
 
 /** The reference target, from the agent image, on a loopback port; removed with the project. */
@@ -217,6 +236,7 @@ export async function runDeployTest(options: { log?: Log } = {}): Promise<Counts
     await checks.run("compose up: postgres, redis, migrate, 2 api replicas behind the balancer, workers, web; healthy", () => startStack(stack, log));
     const session = await checks.run("sign up through the web's /api proxy", () => signUp(stack.webUrl));
     await checks.run(`--scale agent=${AGENTS}: every agent enrolled with one token and online`, () => enrolAgents(stack, session!));
+    await checks.run("every container with a health check reports healthy (api replicas, balancer, web, agents, PostgreSQL, Redis)", () => checkHealthChecks(stack));
     await checks.run("the reference target up on loopback", () => startTarget(stack));
     const run = await checks.run("a 5 s ping-pong run on all agents finishes", () => runPlan(stack, session!));
     await checks.run("the run's stored per-second series carries the load", () => checkSeries(session!, run!));

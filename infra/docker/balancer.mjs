@@ -33,9 +33,14 @@ function connectUpstream(tried = 0) {
 const server = net.createServer((client) => {
   client.pause();
   client.on("error", () => undefined);
+  let clientClosed = false;
+  client.once("close", () => (clientClosed = true));
   connectUpstream().then(
     (upstream) => {
+      // A client that left while we dialled: nothing to pipe, and the upstream socket must not linger.
+      if (clientClosed) return void upstream.destroy();
       upstream.removeAllListeners("error");
+      // An error (a reset, a replica stopping) ends the other side too; orderly ends travel through the pipes.
       upstream.on("error", () => client.destroy());
       client.on("error", () => upstream.destroy());
       client.pipe(upstream).pipe(client);
