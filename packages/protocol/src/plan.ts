@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { JS_SPACE } from "./js-space";
 import { PlanExport } from "./metrics-export";
 import { ServerWatchPlan } from "./server-watch";
 import { checkReconnectStorm, ReconnectPolicy, ReconnectStormShape } from "./reconnect";
@@ -7,9 +8,6 @@ import { BroadcastRule, checkSessionVars, ReplyCheck, respondRulesOf, sessionSte
 
 // New plan fields are optional (never `.default()`), so every plan saved with an earlier schema stays valid
 // and the inferred PlanSpec type does not gain required fields; the agent applies the defaults named here.
-
-/** White space as String.prototype.trim and JavaScript's \s read it, for patterns the OpenAPI document shows. */
-const JS_SPACE = "\\t\\n\\x0b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
 
 const port = z.number().int().min(1, "must be a port from 1 to 65535").max(65_535, "must be a port from 1 to 65535");
 const host = z.string().trim().min(1, "give a host name or IP address, e.g. 127.0.0.1");
@@ -26,7 +24,7 @@ export const WebSocketTarget = z.object({
     .refine((value) => /^wss?:\/\/[^\s/]+/.test(value), {
       message: "must be a ws:// or wss:// URL, e.g. ws://127.0.0.1:7070/ws",
     })
-    // The refinement for the OpenAPI document, before the trim: JavaScript's white space spelled out (Python's \s differs).
+    // The refinement for the OpenAPI document, where the input is not yet trimmed.
     .meta({ pattern: `^[${JS_SPACE}]*wss?://[^/${JS_SPACE}]` }),
   /** Extra HTTP headers on the upgrade request (e.g. an auth token). */
   headers: z.record(z.string().min(1), z.string()).optional(),

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { JS_SPACE } from "@throng/protocol/js-space";
 
 /**
  * Rules every request obeys that a zod schema's JSON Schema leaves out, added to each node of a request's schema in
@@ -10,11 +11,7 @@ type JsonNode = Record<string, unknown>;
 
 /** Text PostgreSQL cannot store: route-input.ts refuses a NUL in any string, value or key, that a request keeps. */
 const NUL = { pattern: "\\u0000" };
-/**
- * Only white space, as String.prototype.trim reads it (JavaScript's \s): spelled out, since Python's \s, which
- * schemathesis generates with, also takes U+001C..U+001F, which trim keeps.
- */
-const JS_SPACE = "\\t\\n\\x0b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
+/** Only white space, as String.prototype.trim reads it. */
 const BLANK = { pattern: `^[${JS_SPACE}]*$` };
 
 /** `.trim()` is an overwrite check; the one that turns " x " into "x" is it. */
