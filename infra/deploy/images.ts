@@ -1,5 +1,5 @@
 // Builds Throng's three images, and stand-ins for PostgreSQL and Redis where their official images cannot be pulled.
-import { promises as fs } from "node:fs";
+import { existsSync, promises as fs } from "node:fs";
 import path from "node:path";
 import { runCommand } from "../local/child";
 import { prefixedLog, type Log } from "../local/log";
@@ -46,16 +46,20 @@ async function serviceImage(root: string, service: "postgres" | "redis", base: s
   return standIn;
 }
 
+/** Debian's bundle of the CAs the host trusts, its own additions included. */
+const SYSTEM_CA_BUNDLE = "/etc/ssl/certs/ca-certificates.crt";
+
 /**
- * The host's extra CA certificates (NODE_EXTRA_CA_CERTS, as on networks that intercept TLS) for npm inside the
- * build stages (infra/docker/build-ca/README.md); returns the function that removes them again.
+ * The host's CA certificates (NODE_EXTRA_CA_CERTS, else the system bundle: on a network that intercepts TLS
+ * its CA is there) for npm inside the build stages (infra/docker/build-ca/README.md); Node adds them to its
+ * own roots, so an ordinary network loses nothing. Returns the function that removes them again.
  */
 async function lendHostCaCertificates(root: string, log: Log): Promise<() => Promise<void>> {
-  const source = process.env.NODE_EXTRA_CA_CERTS;
+  const source = process.env.NODE_EXTRA_CA_CERTS || (existsSync(SYSTEM_CA_BUNDLE) ? SYSTEM_CA_BUNDLE : undefined);
   if (!source) return async () => undefined;
   const copy = path.join(root, "infra/docker/build-ca/host.crt");
   await fs.copyFile(source, copy);
-  log(`the builds trust the host's NODE_EXTRA_CA_CERTS (${source}) for npm`);
+  log(`npm in the builds trusts the host's CA certificates too (${source})`);
   return () => fs.rm(copy, { force: true });
 }
 
