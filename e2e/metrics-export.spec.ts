@@ -1,11 +1,12 @@
 // Metrics export (issue 17): an owner sets up an OTLP endpoint in Settings → Metrics export with a bearer token that
 // is never shown again, sends a test, and the workers' real OTLP/HTTP push reaches a loopback endpoint; the
-// section shows the last success. The plan form has its Metrics export toggle. Screenshot to e2e/artifacts/.
+// section shows the last success. The plan form's toggle puts export.prometheus in the plan. Screenshot to e2e/artifacts/.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { startWebhookReceiver, type WebhookReceiver } from "../tests/support/webhook-receiver";
 import { artifacts, baseUrl, signUp, url } from "./support/e2e-env";
+import { planYamlText } from "./support/plan-yaml";
 
 test.describe.configure({ mode: "serial" });
 
@@ -55,6 +56,12 @@ test("metrics export: an OTLP endpoint with a write-only token, a bad URL named,
   expect(JSON.stringify(receiver!.received[0]!.body)).toContain("throng_export_test");
   await page.screenshot({ path: join(artifacts, "metrics-export-settings.png"), fullPage: true });
 
+  // The plan form's toggle: the plan then says export.prometheus (the YAML view shows what the API would get).
   await page.goto(url("/plans/new"));
-  await expect(page.getByTestId("plan-section-export")).toContainText("Metrics export");
+  const section = page.getByTestId("plan-section-export");
+  await expect(section).toContainText("Metrics export");
+  await section.getByLabel("To Prometheus (remote write)").selectOption("true");
+  await page.screenshot({ path: join(artifacts, "metrics-export-plan-form.png"), fullPage: true });
+  await page.getByRole("tab", { name: "YAML" }).click();
+  await expect.poll(() => planYamlText(page)).toMatch(/^export:\n {2}prometheus: true$/m);
 });
