@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { AgentView, EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
 import { RunReport, RunSeries, RunView, TERMINAL_RUN_STATUSES } from "@throng/protocol/run";
-import { runCommand } from "../local/child";
+import { runCommand, stopAllChildren } from "../local/child";
 import { prefixedLog, type Log } from "../local/log";
 import { freePort } from "../local/ports";
 import { summaryLine, type Counts } from "../local/test-report";
@@ -254,7 +254,8 @@ export async function runDeployTest(options: { log?: Log } = {}): Promise<Counts
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.on(signal, () => void tearDownDeployTest().finally(() => process.exit(130)));
+    // The compose or docker command in flight first: a `compose up` still going would recreate what down removed.
+    process.on(signal, () => void stopAllChildren().then(() => tearDownDeployTest()).finally(() => process.exit(130)));
   }
   runDeployTest().then(
     (counts) => {
