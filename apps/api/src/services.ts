@@ -45,9 +45,9 @@ export interface ApiDeps {
   runs: RunService;
   /** Run notification channels and their delivery log (the workers deliver). */
   notifications: NotificationService;
-  /** Plans on a cron schedule (the workers fire them). */
   /** Where runs stream their series (Prometheus remote write, OTLP); the workers push. */
   metricsExport: MetricsExportService;
+  /** Plans on a cron schedule (the workers fire them). */
   schedules: PlanScheduleService;
   orchestrator: RunOrchestrator;
   fleet: FleetService;
