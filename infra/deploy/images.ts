@@ -4,7 +4,7 @@ import path from "node:path";
 import { runCommand } from "../local/child";
 import { prefixedLog, type Log } from "../local/log";
 import { imageExists } from "./base-image";
-import { succeeds } from "./shell";
+import { capture, succeeds } from "./shell";
 
 export interface Images {
   app: string;
@@ -73,6 +73,8 @@ export async function buildImages(root: string, base: string, log: Log): Promise
   } finally {
     await returnCertificates();
   }
+  // The images these builds replaced (untagged now, labelled by our Dockerfiles); the build stages' cache stays.
+  await capture("docker", ["image", "prune", "--force", "--filter", "label=org.opencontainers.image.vendor=Throng"]).catch(() => undefined);
   const postgres = await serviceImage(root, "postgres", base, log);
   const redis = await serviceImage(root, "redis", base, log);
   return { ...THRONG_IMAGES, postgres, redis };

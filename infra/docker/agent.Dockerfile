@@ -34,6 +34,8 @@ COPY agent agent
 RUN npm run build -w @throng/agent && test -f agent/dist/throng-io.node
 
 FROM ${BASE}
+# The label lets test:deploy prune the images its rebuilds replaced, and nothing else.
+LABEL org.opencontainers.image.vendor=Throng org.opencontainers.image.title=throng-agent
 COPY --from=build /app/agent/dist/throng-agent.mjs /app/agent/dist/throng-io.node /app/
 USER node
 # Healthy once enrolled: the credential file exists (the agent writes it on its first ready).

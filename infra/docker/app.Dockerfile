@@ -30,6 +30,8 @@ RUN cat /tmp/build-ca/*.crt > /tmp/build-ca.pem 2>/dev/null || true; \
     && test -f node_modules/tsx/package.json && test -f node_modules/next/package.json
 
 FROM ${BASE}
+# The label lets test:deploy prune the images its rebuilds replaced, and nothing else.
+LABEL org.opencontainers.image.vendor=Throng org.opencontainers.image.title=throng-app
 ENV NODE_ENV=production
 WORKDIR /app
 # Everything stays root-owned and read-only to the process's user.

@@ -33,6 +33,8 @@ COPY apps/web apps/web
 RUN npm run build -w @throng/web && rm -rf apps/web/.next/cache
 
 FROM ${BASE}
+# The label lets test:deploy prune the images its rebuilds replaced, and nothing else.
+LABEL org.opencontainers.image.vendor=Throng org.opencontainers.image.title=throng-web
 ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 PORT=3000
 WORKDIR /app
 COPY --from=deps /app /app
