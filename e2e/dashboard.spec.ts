@@ -77,14 +77,18 @@ test("agents: empty state, every install variant with a copy button, an agent jo
   await page.getByTestId("create-enrolment-token").click();
   const created = (await (await answer).json()) as { commands: { npx: string; node: string } };
   const tabs = page.getByRole("tablist", { name: "Ways to install the agent" });
-  const variants = { "Install script": /^curl -fsSL (\S+)\/agent\/install\.sh \| sh -s -- --token \S+$/, npx: /^npx --yes (\S+)\/agent\/throng-agent\.tgz connect --server \1 --token \S+$/, "Throng checkout": /^node \S*throng-agent\.mjs connect --server \S+ --token \S+$/ };
+  const variants = { "Install script": /^curl -fsSL (\S+)\/agent\/install\.sh \| sh -s -- --token \S+$/, npx: /^npx --yes (\S+)\/agent\/throng-agent\.tgz connect --server \1 --token \S+$/, "Throng checkout": /^node \S*throng-agent\.mjs connect --server \S+ --token \S+$/,
+    Container: /^docker run -d --name throng-agent --restart unless-stopped --network host throng-agent connect --server \S+ --token \S+$/,
+    Kubernetes: /^helm install throng-agents infra\/helm\/throng --set controlPlane\.enabled=false --set agents\.enabled=true --set agents\.replicas=2 --set agents\.server=\S+ --set agents\.enrolment\.token=\S+$/ };
   for (const [label, pattern] of Object.entries(variants)) {
     await tabs.getByRole("tab", { name: label }).click();
     await expect(page.getByRole("tabpanel").locator('code[data-testid^="install-command-"]')).toHaveText(pattern);
   }
-  // No container or Kubernetes command until their image and chart exist: the page says so instead.
+  // The container command is run as shown by npm run test:deploy (infra/deploy/test-deploy.ts) against the image
+  // infra/docker/agent.Dockerfile builds; the Kubernetes one is rendered and validated by infra/helm/chart.int.test.ts.
   await expect(tabs.getByRole("tab")).toHaveText(Object.keys(variants));
-  await expect(page.getByTestId("install-unavailable")).toContainText("not published yet");
+  await tabs.getByRole("tab", { name: "Container" }).click();
+  await expect(page.getByRole("tabpanel")).toContainText("docker build --network host -f infra/docker/agent.Dockerfile -t throng-agent .");
   // Keyboard: arrow keys move between the tabs.
   await tabs.getByRole("tab", { name: "Install script" }).focus();
   await page.keyboard.press("ArrowRight");

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiEnv } from "../../apps/api/src/env";
+import { installMethods } from "../../apps/web/lib/install-commands";
 import { WorkersEnv } from "../../workers/src/env";
 import { buildStrictFields, ensureHelm, HELM_VERSION } from "./helm-binary";
 import { parseManifests, schemaErrors, strictFieldErrors, type KubeObject } from "./kubernetes-schemas";
@@ -126,6 +127,25 @@ describe(`Helm chart infra/helm/throng (helm ${HELM_VERSION}, Kubernetes ${KUBE_
     const container = podSpec(find(objects, "Deployment", "agent"))!.containers[0]!;
     expect(container.env!.find((e) => e.name === "THRONG_SERVER")?.value).toBe("https://throng.example.com");
     await expect(render(AGENTS_ONLY, ["agents.server="])).rejects.toThrow(/agents only\) needs agents.server/);
+  });
+
+  it("the Agents page's Kubernetes command, as shown, installs a valid agents-only release dialling the page's server", async () => {
+    const server = "https://throng.example.com";
+    const command = installMethods({ token: "thr_enr_page_token", expiresAt: "2026-01-01T00:00:00.000Z", commands: { node: `node x connect --server ${server} --token t`, npx: "npx" } })!
+      .find((method) => method.id === "kubernetes")!.text.split(" ");
+    expect(command.slice(0, 4)).toEqual(["helm", "install", "throng-agents", "infra/helm/throng"]);
+    const sets = command.slice(4).filter((word) => word !== "--set");
+    const manifest = await helmRun(["template", command[2]!, path.join(root, command[3]!), "--namespace", "load", "--kube-version", KUBE_VERSION, ...sets.flatMap((s) => ["--set", s])]);
+    const objects = parseManifests(manifest);
+    expect(await schemaErrors(objects)).toEqual([]);
+    expect((await strictFieldErrors(strictFields, manifest)).errors).toEqual([]);
+    const agents = find(objects, "Deployment", "agent");
+    expect((agents as { spec: { replicas: number } }).spec.replicas).toBe(2);
+    const env = podSpec(agents)!.containers[0]!.env!;
+    expect(env.find((e) => e.name === "THRONG_SERVER")?.value).toBe(server);
+    const tokenRef = env.find((e) => e.name === "THRONG_ENROLMENT_TOKEN")?.valueFrom?.secretKeyRef;
+    const secret = objects.find((o) => o.kind === "Secret" && o.metadata.name === tokenRef?.name) as { stringData: Record<string, string> } | undefined;
+    expect(secret?.stringData[tokenRef!.key]).toBe("thr_enr_page_token");
   });
 
   it("renders the api's PodDisruptionBudget exactly when the api has more than one replica", async () => {

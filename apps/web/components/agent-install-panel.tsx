@@ -5,7 +5,7 @@ import type { EnrolmentTokenCreated } from "@throng/protocol/api";
 import { api } from "../lib/api";
 import { errorMessage } from "../lib/api-client";
 import { formatDateTime, formatUntil } from "../lib/format";
-import { installMethods, UNAVAILABLE_METHODS } from "../lib/install-commands";
+import { installMethods } from "../lib/install-commands";
 import { CodeBlock } from "./code-block";
 import { Tabs } from "./tabs";
 
@@ -30,9 +30,6 @@ function InstallMethods({ created }: { created: EnrolmentTokenCreated }) {
     <Tabs label="Ways to install the agent" idPrefix="install" tabs={methods} selected={method.id} onSelect={setSelected}>
       <p className="muted">{method.note}</p>
       <CodeBlock text={method.text} label={`${method.label} command`} testId={`install-command-${method.id}`} wrap />
-      <p className="muted" data-testid="install-unavailable">
-        {UNAVAILABLE_METHODS}
-      </p>
     </Tabs>
   );
 }

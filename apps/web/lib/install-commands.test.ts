@@ -16,13 +16,15 @@ describe("install methods", () => {
     expect(serverUrlOf({ commands: { node: "node x.mjs", npx: "npx x" } })).toBeNull();
   });
 
-  it("offers only commands that work today: the script, npx from this server and a checkout", () => {
+  it("offers the script, npx from this server, a checkout, the agent image and an agents-only Helm release", () => {
     const methods = installMethods(created)!;
     const byId = Object.fromEntries(methods.map((method) => [method.id, method.text]));
-    expect(Object.keys(byId)).toEqual(["script", "npx", "node"]);
+    expect(Object.keys(byId)).toEqual(["script", "npx", "node", "container", "kubernetes"]);
     expect(byId.script).toBe("curl -fsSL http://rig-api.example:4000/agent/install.sh | sh -s -- --token tok_abc123");
     expect(byId.npx).toBe(created.commands.npx);
     expect(byId.node).toBe(created.commands.node);
+    expect(byId.container).toBe("docker run -d --name throng-agent --restart unless-stopped --network host throng-agent connect --server http://rig-api.example:4000 --token tok_abc123");
+    expect(byId.kubernetes).toContain("--set agents.server=http://rig-api.example:4000 --set agents.enrolment.token=tok_abc123");
   });
 
   it("has no variants when the address is unknown, rather than commands that cannot work", () => {

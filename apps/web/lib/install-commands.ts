@@ -2,7 +2,7 @@ import type { EnrolmentTokenCreated } from "@throng/protocol/api";
 
 /** One way to install and start an agent on a rig, ready to paste. */
 export interface InstallMethod {
-  id: "script" | "npx" | "node";
+  id: "script" | "npx" | "node" | "container" | "kubernetes";
   label: string;
   /** What the user needs on the rig, and anything to know before pasting. */
   note: string;
@@ -21,11 +21,11 @@ export function shellQuote(word: string): string {
 }
 
 /**
- * Why no container or Kubernetes command is offered: each would need an agent image and a Helm chart that are not
- * published yet (the self-hosting work builds them), and a command that cannot work must not be shown.
+ * Neither image nor chart is on a public registry: both are built from a Throng checkout (infra/docker, infra/helm),
+ * so the container and Kubernetes commands say so rather than naming an image nobody can pull.
  */
-export const UNAVAILABLE_METHODS =
-  "Container image and Kubernetes chart: not published yet, so no command is shown for them. On a container or pod with Node.js 20+, the npx command works as it is.";
+export const AGENT_IMAGE = "throng-agent";
+export const AGENT_IMAGE_BUILD = `docker build --network host -f infra/docker/agent.Dockerfile -t ${AGENT_IMAGE} .`;
 
 /** Every install variant for a freshly created token; null when the API's answer carries no server address. */
 export function installMethods(created: EnrolmentTokenCreated): InstallMethod[] | null {
@@ -51,6 +51,18 @@ export function installMethods(created: EnrolmentTokenCreated): InstallMethod[] 
       label: "Throng checkout",
       note: "From a clone of the Throng repository, after npm start has built the agent.",
       text: created.commands.node,
+    },
+    {
+      id: "container",
+      label: "Container",
+      note: `Needs Docker and the agent image, built once in a clone of the Throng repository: ${AGENT_IMAGE_BUILD} (no public image yet). Host networking: the agent loads targets as the host would. It keeps its credential in the container, so a restart is the same agent; a new container enrols again.`,
+      text: `docker run -d --name throng-agent --restart unless-stopped --network host ${AGENT_IMAGE} connect --server ${url} --token ${token}`,
+    },
+    {
+      id: "kubernetes",
+      label: "Kubernetes",
+      note: `Needs helm and, in a clone of the Throng repository, the agent image (${AGENT_IMAGE_BUILD}) pushed where your cluster pulls from: add --set image.agent.repository=<registry>/${AGENT_IMAGE} --set image.agent.tag=<tag>. Installs agents only (infra/helm/throng/README.md); scale with kubectl scale or agents.autoscaling.`,
+      text: `helm install throng-agents infra/helm/throng --set controlPlane.enabled=false --set agents.enabled=true --set agents.replicas=2 --set agents.server=${url} --set agents.enrolment.token=${token}`,
     },
   ];
 }
