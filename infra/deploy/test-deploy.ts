@@ -78,7 +78,7 @@ async function answers(url: string, good: (status: number) => boolean): Promise<
 }
 
 async function composeEnv(images: Images): Promise<{ env: NodeJS.ProcessEnv; ports: Record<string, number> }> {
-  const ports = { pg: await freePort(), redis: await freePort(), api: await freePort(), api1: await freePort(), api2: await freePort(), web: await freePort(), target: await freePort() };
+  const ports = { pg: await freePort(), redis: await freePort(), api: await freePort(), api1: await freePort(), api2: await freePort(), web: await freePort(), workersMetrics: await freePort(), target: await freePort() };
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     THRONG_APP_IMAGE: images.app,
@@ -92,6 +92,7 @@ async function composeEnv(images: Images): Promise<{ env: NodeJS.ProcessEnv; por
     THRONG_API_1_PORT: String(ports.api1),
     THRONG_API_2_PORT: String(ports.api2),
     THRONG_WEB_PORT: String(ports.web),
+    THRONG_WORKERS_METRICS_PORT: String(ports.workersMetrics),
     // Loopback only: the test's load and probes never leave it.
     THRONG_PUBLIC_HOST: "127.0.0.1",
     THRONG_WEB_ORIGIN: `http://127.0.0.1:${ports.web}`,
