@@ -63,8 +63,8 @@ const TEXT: Record<string, FieldText> = {
   "slos.metric": { label: "Metric" },
   "slos.below": { label: "Must stay below", hint: "Milliseconds for times; a fraction for rates (0.01 = 1 %); a count for a script's counter." },
   export: { label: "Export series", hint: "Push the runs' per-second series to the organisation's metrics endpoints (Settings → Metrics export)." },
-  "export.prometheus": { label: "To Prometheus (remote write)", hint: "yes: each run streams its seconds to the Prometheus endpoint." },
-  "export.otlp": { label: "To OTLP", hint: "yes: each run streams its seconds to the OTLP endpoint." },
+  "export.prometheus": { label: "To Prometheus (remote write)", empty: "no", hint: "yes: each run streams its seconds to the Prometheus endpoint." },
+  "export.otlp": { label: "To OTLP", empty: "no", hint: "yes: each run streams its seconds to the OTLP endpoint." },
   "scenario.session": {
     label: "Session steps",
     hint: "What each client does, in order, once connected and before its traffic starts: log in, send a handshake, join a room. HTTP calls come first, before the socket opens. A failed step closes the client. Try it, below the scenario, sends one client's steps from an online agent and shows each step's bytes. Reference: docs/protocols.md in the Throng repository (Session steps).",
