@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { AgentView, EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
 import { RunReport, RunSeries, RunView, TERMINAL_RUN_STATUSES } from "@throng/protocol/run";
+import { AGENT_IMAGE, installMethods } from "../../apps/web/lib/install-commands";
 import { runCommand, stopAllChildren } from "../local/child";
 import { prefixedLog, type Log } from "../local/log";
 import { freePort } from "../local/ports";
@@ -193,6 +194,24 @@ async function checkReport(session: ApiSession, run: z.infer<typeof RunView>): P
   if (report.series.length !== points.length) throw new Error(`the report has ${report.series.length} seconds, the series ${points.length}`);
 }
 
+/**
+ * The Agents page's Container command, run by the shell as the page shows it, with two words changed: the image is
+ * this test's build of it, and the container's name is the project's (so a developer's own agent is left alone).
+ */
+async function runPageContainerCommand(stack: Stack, session: ApiSession): Promise<void> {
+  const created = await session.call("POST", "/api/enrolment-tokens", EnrolmentTokenCreated, { expiresInMinutes: 30, singleUse: true });
+  const shown = installMethods(created)?.find((method) => method.id === "container")?.text;
+  if (!shown) throw new Error("the Agents page offers no container command for this token");
+  const prefix = `docker run -d --name throng-agent --restart unless-stopped --network host ${AGENT_IMAGE} connect `;
+  if (!shown.startsWith(prefix)) throw new Error(`the page's container command changed shape: ${shown}`);
+  const command = shown.replace("--name throng-agent ", `--name ${stack.project}-page-agent `).replace(` ${AGENT_IMAGE} connect `, ` ${stack.images.agent} connect `);
+  await capture("sh", ["-c", command]);
+  const Agents = z.object({ agents: z.array(AgentView) });
+  await waitUntil(async () => (await session.call("GET", "/api/agents", Agents)).agents.filter((agent) => agent.status === "online").length === AGENTS + 1, {
+    what: `the page's container agent online beside the ${AGENTS} compose agents`, timeoutMs: 60_000, intervalMs: 1000,
+  });
+}
+
 /** Logs of every container of the project, for a failure's post-mortem. */
 async function dumpLogs(stack: Stack, log: Log): Promise<void> {
   const { command, args } = composeArgs(stack, "logs", "--no-color", "--tail", "40");
@@ -201,7 +220,7 @@ async function dumpLogs(stack: Stack, log: Log): Promise<void> {
 }
 
 async function tearDown(stack: Stack, log: Log): Promise<void> {
-  await capture("docker", ["rm", "-f", `${stack.project}-target`]).catch(() => undefined);
+  await capture("docker", ["rm", "-f", `${stack.project}-target`, `${stack.project}-page-agent`]).catch(() => undefined);
   await compose(stack, "down", "-v", "--remove-orphans", "--timeout", "5").catch((error: unknown) => log(`compose down failed: ${error instanceof Error ? error.message : String(error)}`));
 }
 
@@ -242,6 +261,7 @@ export async function runDeployTest(options: { log?: Log } = {}): Promise<Counts
     const run = await checks.run("a 5 s ping-pong run on all agents finishes", () => runPlan(stack, session!));
     await checks.run("the run's stored per-second series carries the load", () => checkSeries(session!, run!));
     await checks.run("the run's report matches its series", () => checkReport(session!, run!));
+    await checks.run("the Agents page's container command, as shown, starts an agent that comes online", () => runPageContainerCommand(stack, session!));
     if (checks.counts.failed) await dumpLogs(stack, log);
   } finally {
     const downStarted = Date.now();
