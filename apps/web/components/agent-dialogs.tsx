@@ -1,40 +1,48 @@
 "use client";
 
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import type { AgentView } from "@throng/protocol/api";
 import { api } from "../lib/api";
 import { ApiError, errorMessage } from "../lib/api-client";
+import { queryKeys } from "../lib/query-keys";
 import { labelErrorsFromApi, labelsFromRows, rowsFromLabels, type LabelErrors, type LabelRow } from "../lib/labels";
 import { ConfirmDialog } from "./confirm-dialog";
 import { LabelEditor } from "./label-editor";
+
+/**
+ * A change to an agent whose success refreshes the cached agents list (the Agents page and Home) before the caller
+ * hears of it, so a closed dialog shows the list as it now is.
+ */
+function useAgentMutation<V, T>(change: (variables: V) => Promise<T>) {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: change, onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.agents }) });
+}
 
 /** Edits one agent's whole label set (PUT /api/agents/:id/labels); errors land on the rows the API names. */
 export function AgentLabelsDialog({ agent, onClose, onSaved }: { agent: AgentView; onClose: () => void; onSaved: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const [rows, setRows] = useState<LabelRow[]>(() => rowsFromLabels(agent.labels));
   const [errors, setErrors] = useState<LabelErrors>({});
-  const [pending, setPending] = useState(false);
+  const saving = useAgentMutation((labels: Record<string, string>) => api.setAgentLabels(agent.id, labels));
+  const pending = saving.isPending || saving.isSuccess;
 
   useEffect(() => {
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();
   }, []);
 
-  async function save(event: FormEvent<HTMLFormElement>) {
+  function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const checked = labelsFromRows(rows);
     if (!checked.ok) {
       setErrors(checked.errors);
       return;
     }
-    setPending(true);
-    try {
-      await api.setAgentLabels(agent.id, checked.labels);
-      onSaved();
-    } catch (error) {
-      setErrors(labelErrorsFromApi(rows, error instanceof ApiError ? error.fields : [], errorMessage(error)));
-      setPending(false);
-    }
+    saving.mutate(checked.labels, {
+      onSuccess: onSaved,
+      onError: (error) => setErrors(labelErrorsFromApi(rows, error instanceof ApiError ? error.fields : [], errorMessage(error))),
+    });
   }
 
   return (
@@ -67,20 +75,10 @@ export function AgentLabelsDialog({ agent, onClose, onSaved }: { agent: AgentVie
 
 /** Asks before revoking: the agent is disconnected, its credential stops working, and it leaves the list. */
 export function RevokeAgentDialog({ agent, onClose, onRevoked }: { agent: AgentView; onClose: () => void; onRevoked: () => void }) {
-  const [pending, setPending] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-
-  async function revoke() {
-    setPending(true);
-    setFailure(null);
-    try {
-      await api.revokeAgent(agent.id);
-      onRevoked();
-    } catch (error) {
-      setFailure(errorMessage(error));
-      setPending(false);
-    }
-  }
+  const revoking = useAgentMutation((_: void) => api.revokeAgent(agent.id));
+  const pending = revoking.isPending || revoking.isSuccess;
+  const failure = revoking.isError ? errorMessage(revoking.error) : null;
+  const revoke = () => revoking.mutate(undefined, { onSuccess: onRevoked });
 
   return (
     <ConfirmDialog

@@ -27,8 +27,8 @@ export function LabelChips({ labels }: { labels: Readonly<Record<string, string>
   );
 }
 
-/** The organisation's agents, kept current by the page; labels editable, agents revocable. */
-export function AgentList({ agents, now, onChanged }: { agents: AgentView[]; now: number; onChanged: () => void }) {
+/** The organisation's agents, kept current by the page; labels editable, agents revocable (the dialogs refresh the list). */
+export function AgentList({ agents, now }: { agents: AgentView[]; now: number }) {
   const [open, setOpen] = useState<Open>(null);
   const manages = can(useMe().role, "agent.manage"); // Labels and revoke: admins and owners (the API checks too).
   const opener = useRef<HTMLElement | null>(null);
@@ -41,7 +41,6 @@ export function AgentList({ agents, now, onChanged }: { agents: AgentView[]; now
   const close = (changed: boolean) => {
     const revoked = changed && open?.kind === "revoke";
     setOpen(null);
-    if (changed) onChanged();
     requestAnimationFrame(() => (revoked ? document.getElementById("agents-title") : opener.current)?.focus());
   };
 

@@ -1,7 +1,8 @@
 "use client";
 
-import { useApiData } from "../hooks/use-api-data";
+import { useApiQuery } from "../hooks/use-api-query";
 import { api } from "../lib/api";
+import { queryKeys } from "../lib/query-keys";
 import { can } from "../lib/settings-permissions";
 import { AgentInstallPanel } from "./agent-install-panel";
 import { AgentList } from "./agent-list";
@@ -11,7 +12,7 @@ const POLL_MS = 1000;
 
 /** Agents page: install an agent, watch the fleet (polled every second), label and revoke agents. */
 export function AgentsView() {
-  const { data, error, reload } = useApiData((signal) => api.listAgents(signal), POLL_MS);
+  const { data, error } = useApiQuery(queryKeys.agents, (signal) => api.listAgents(signal), { pollMs: POLL_MS });
   const online = data?.filter((agent) => agent.status !== "offline").length ?? 0;
   const enrols = can(useMe().role, "agent.enrol"); // Only admins and owners may create enrolment tokens.
   return (
@@ -42,7 +43,7 @@ export function AgentsView() {
           {error}
         </p>
       )}
-      {data ? <AgentList agents={data} now={Date.now()} onChanged={reload} /> : !error && <p className="loading">Loading agents…</p>}
+      {data ? <AgentList agents={data} now={Date.now()} /> : !error && <p className="loading">Loading agents…</p>}
     </>
   );
 }
