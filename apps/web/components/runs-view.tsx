@@ -3,8 +3,9 @@
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { useApiData } from "../hooks/use-api-data";
+import { useApiQuery } from "../hooks/use-api-query";
 import { api } from "../lib/api";
+import { queryKeys } from "../lib/query-keys";
 import { EMPTY_RUN_FILTER, isFiltered, parseRunFilter, runFilterQuery, runsQueryOf, shownPage, type RunFilter } from "../lib/run-filter";
 import { runsApi } from "../lib/runs-api";
 import { Pager, RunFilters } from "./run-filters";
@@ -27,14 +28,19 @@ export function RunsView() {
     setFilter(parseRunFilter(new URLSearchParams(queryText)));
   }, [queryText]);
   const runsQuery = runsQueryOf(filter);
-  const { data, error } = useApiData((signal) => runsApi.page(runsQuery, signal), POLL_MS, JSON.stringify(runsQuery));
+  // The API's query parameters are the cache key; while another page or filter loads, the last one stays shown.
+  const { data, error, previous } = useApiQuery(queryKeys.runsPage(runsQuery), (signal) => runsApi.page(runsQuery, signal), {
+    pollMs: POLL_MS,
+    keepPrevious: true,
+  });
   // Whether the organisation has any run at all (the empty state), and how many: not with the filter.
-  const any = useApiData((signal) => runsApi.page({ limit: 1 }, signal), POLL_MS * 5);
-  const plans = useApiData((signal) => api.listPlans(signal, "all"));
+  const anyQuery = { limit: 1 };
+  const any = useApiQuery(queryKeys.runsPage(anyQuery), (signal) => runsApi.page(anyQuery, signal), { pollMs: POLL_MS * 5 });
+  const plans = useApiQuery(queryKeys.plans("all"), (signal) => api.listPlans(signal, "all"));
   const page = useMemo(() => (data ? shownPage(data) : null), [data]);
   // A page past the end (runs deleted, a stale link) shows the last one.
   useEffect(() => {
-    if (data && data.runs.length === 0 && data.matching > 0 && filter.page > data.pages) show({ ...filter, page: data.pages });
+    if (data && !previous && data.runs.length === 0 && data.matching > 0 && filter.page > data.pages) show({ ...filter, page: data.pages });
   });
   const show = (next: RunFilter) => {
     const search = runFilterQuery(next);
