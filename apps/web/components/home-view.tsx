@@ -1,10 +1,11 @@
 "use client";
 
 import Link from "next/link";
-import { useApiData } from "../hooks/use-api-data";
+import { useApiQuery } from "../hooks/use-api-query";
 import { api } from "../lib/api";
 import { formatDateTime, formatInteger } from "../lib/format";
 import { gettingStartedOpen, gettingStartedSteps, type GettingStartedStep } from "../lib/getting-started";
+import { queryKeys } from "../lib/query-keys";
 import { reportApi } from "../lib/report-api";
 import { RunList } from "./run-list";
 
@@ -16,10 +17,11 @@ const POLL_MS = 5000;
  * estimate per target — and, until an organisation has done each once, the steps to its first run.
  */
 export function HomeView() {
-  const agents = useApiData((signal) => api.listAgents(signal), POLL_MS);
-  const plans = useApiData((signal) => api.listPlans(signal));
-  const runs = useApiData((signal) => api.listRuns(signal), POLL_MS);
-  const targets = useApiData((signal) => reportApi.targets(signal));
+  // Cached under the same keys as the Agents and Runs pages read, so coming back Home shows the last answer at once.
+  const agents = useApiQuery(queryKeys.agents, (signal) => api.listAgents(signal), { pollMs: POLL_MS });
+  const plans = useApiQuery(queryKeys.plans("active"), (signal) => api.listPlans(signal));
+  const runs = useApiQuery(queryKeys.recentRuns, (signal) => api.listRuns(signal), { pollMs: POLL_MS });
+  const targets = useApiQuery(queryKeys.targets, (signal) => reportApi.targets(signal));
   const error = agents.error ?? plans.error ?? runs.error;
   const loaded = agents.data && plans.data && runs.data;
   const steps = loaded ? gettingStartedSteps({ agents: agents.data!, plans: plans.data!.length, runs: runs.data!.length }) : null;
