@@ -1,9 +1,11 @@
 # The api and the workers (same image, another command), the migrate command and the small api balancer.
 #   docker build --network host -f infra/docker/app.Dockerfile -t throng-app .
-#   api:      (default command)
-#   workers:  node --import tsx workers/src/main.ts
-#   migrate:  node --import tsx db/src/migrate-main.ts
+#   api:      node dist/api.mjs (the default command)
+#   workers:  node dist/workers.mjs
+#   migrate:  node dist/migrate.mjs
 #   balancer: node infra/docker/balancer.mjs
+# dist/ holds esbuild bundles of the TypeScript entry points (infra/docker/bundle-app.mjs), so the image carries no
+# node_modules but the one external package in dist/node_modules.
 # Configuration: the variables parsed in apps/api/src/env.ts and workers/src/env.ts (README.md, Environment).
 ARG BASE=node:20-bookworm-slim
 
@@ -29,20 +31,26 @@ RUN cat /tmp/build-ca/*.crt > /tmp/build-ca.pem 2>/dev/null || true; \
     npm ci --ignore-scripts --no-audit --no-fund && npm cache clean --force \
     && test -f node_modules/tsx/package.json && test -f node_modules/next/package.json
 
-FROM ${BASE}
-# The label lets test:deploy prune the images its rebuilds replaced, and nothing else.
-LABEL org.opencontainers.image.vendor=Throng org.opencontainers.image.title=throng-app
-ENV NODE_ENV=production
-WORKDIR /app
-# Everything stays root-owned and read-only to the process's user.
-COPY --from=deps /app /app
+FROM deps AS build
 COPY tsconfig.base.json tsconfig.json ./
 COPY packages packages
 COPY db db
 COPY apps/api apps/api
 COPY workers workers
+COPY infra/docker/bundle-app.mjs infra/docker/
+RUN node infra/docker/bundle-app.mjs /out
+
+FROM ${BASE}
+# The label lets test:deploy prune the images its rebuilds replaced, and nothing else.
+LABEL org.opencontainers.image.vendor=Throng org.opencontainers.image.title=throng-app
+ENV NODE_ENV=production
+WORKDIR /app
+# Everything stays root-owned and read-only to the process's user. db/src/migrate.ts reads the migrations from
+# ../migrations beside its own file: /app/migrations for /app/dist/migrate.mjs.
+COPY --from=build /out dist
+COPY db/migrations migrations
 COPY infra/docker/balancer.mjs infra/docker/healthcheck.mjs infra/docker/
 USER node
 EXPOSE 4000
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 CMD ["node", "infra/docker/healthcheck.mjs", "api"]
-CMD ["node", "--import", "tsx", "apps/api/src/main.ts"]
+CMD ["node", "dist/api.mjs"]
