@@ -1,22 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type Db } from "@throng/db/client";
-import { createRepos, type Repos } from "@throng/db/repos";
-import { createTestDatabase } from "@throng/db/testing";
+import { describe, expect, it } from "vitest";
+import { useTestDatabase } from "@throng/db/vitest-database";
 import { createAuditLog } from "../orgs/audit";
 import { createFleetService } from "./fleet-service";
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let db: Db;
-let repos: Repos;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = createDb(database.url, { max: 3 });
-  repos = createRepos(db);
-});
-afterAll(async () => {
-  await db?.destroy();
-  await database?.drop();
-});
+const { db, repos } = await useTestDatabase({ max: 3 });
 
 async function seedAgents(count: number) {
   const orgId = crypto.randomUUID();

@@ -1,8 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type Db } from "@throng/db/client";
-import { createRepos, type Repos } from "@throng/db/repos";
-import { createTestDatabase } from "@throng/db/testing";
+import { describe, expect, it } from "vitest";
+import { useTestDatabase } from "@throng/db/vitest-database";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 import type { Jobs } from "../ports";
 import type { Actor } from "../orgs/permissions";
@@ -10,18 +8,7 @@ import type { ExportSeries } from "./export-series";
 import { createMetricsExportService, type MetricsPush } from "./metrics-export-service";
 import { createSealer, credentialsKey } from "./sealed-secrets";
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let db: Db;
-let repos: Repos;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = createDb(database.url, { max: 3 });
-  repos = createRepos(db);
-});
-afterAll(async () => {
-  await db?.destroy();
-  await database?.drop();
-});
+const { db, repos } = await useTestDatabase({ max: 3 });
 
 const baseSpec = {
   name: "p", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createDb, type Db } from "@throng/db/client";
 import { createRepos, type Repos } from "@throng/db/repos";
-import { createTestDatabase } from "@throng/db/testing";
+import { useTestDatabase } from "@throng/db/vitest-database";
 import type { LiveEnvelope } from "@throng/protocol/run";
 import type { MetricSnapshot, SeriesPoint } from "@throng/protocol/snapshot";
 import type { Bus } from "../ports";
@@ -9,18 +9,7 @@ import { encodeValues } from "./histogram";
 import { createIngestService } from "./ingest";
 import { createSnapshotBatcher } from "./snapshot-batch";
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let db: Db;
-let repos: Repos;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = createDb(database.url, { max: 5 });
-  repos = createRepos(db);
-});
-afterAll(async () => {
-  await db?.destroy();
-  await database?.drop();
-});
+const { db, repos } = await useTestDatabase({ max: 5 });
 
 const spec = {
   name: "p", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },

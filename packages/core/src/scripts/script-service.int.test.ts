@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type Db } from "@throng/db/client";
-import { createRepos, type Repos } from "@throng/db/repos";
-import { createTestDatabase } from "@throng/db/testing";
+import { describe, expect, it } from "vitest";
+import { useTestDatabase } from "@throng/db/vitest-database";
 import { ThrongError } from "@throng/protocol/errors";
 import { PlanSpec } from "@throng/protocol/plan";
 import type { Actor } from "../orgs/permissions";
@@ -9,18 +7,7 @@ import { createPlanService } from "../plans/plan-service";
 import { SCRIPT_NOT_STORED, SCRIPT_PATH_REFUSED } from "./plan-scripts";
 import { createScriptService, scriptSha256 } from "./script-service";
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let db: Db;
-let repos: Repos;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = createDb(database.url, { max: 3 });
-  repos = createRepos(db);
-});
-afterAll(async () => {
-  await db?.destroy();
-  await database?.drop();
-});
+const { db, repos } = await useTestDatabase({ max: 3 });
 
 async function actorIn(role: Actor["role"] = "member"): Promise<Actor> {
   const orgId = crypto.randomUUID();
