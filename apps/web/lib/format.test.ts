@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDate, formatDateTime, formatTimeOfDay } from "./format";
+import { formatDate, formatDateTime, formatTimeOfDay, formatUntil } from "./format";
 
 describe("dates in one format, the user's locale", () => {
   const instant = Date.UTC(2026, 10, 24, 13, 10, 42);
@@ -22,5 +22,17 @@ describe("dates in one format, the user's locale", () => {
     expect(formatDateTime(null)).toBe("—");
     expect(formatDateTime("yesterday-ish")).toBe("—");
     expect(formatTimeOfDay(null)).toBe("—");
+  });
+});
+
+describe("formatUntil", () => {
+  const now = Date.parse("2026-11-26T00:00:00Z");
+  const at = (seconds: number) => new Date(now + seconds * 1000).toISOString();
+  it("says how long until a moment, in one unit, singular where it is one", () => {
+    expect(formatUntil(at(-1), now)).toBe("expired");
+    expect(formatUntil(at(42), now)).toBe("in 42 s");
+    expect(formatUntil(at(3_600 * 2), now)).toBe("in 2 h");
+    expect(formatUntil(at(86_400 + 60), now)).toBe("in 1 day");
+    expect(formatUntil(at(86_400 * 7), now)).toBe("in 7 days");
   });
 });

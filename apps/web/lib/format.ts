@@ -90,5 +90,6 @@ export function formatUntil(iso: string, now: number = Date.now()): string {
   if (seconds < 60) return `in ${seconds} s`;
   if (seconds < 3600) return `in ${Math.round(seconds / 60)} min`;
   if (seconds < 86_400) return `in ${Math.round(seconds / 3600)} h`;
-  return `in ${Math.round(seconds / 86_400)} days`;
+  const days = Math.round(seconds / 86_400);
+  return `in ${days} day${days === 1 ? "" : "s"}`;
 }
