@@ -137,8 +137,8 @@ async function enrolAgents(stack: Stack, session: ApiSession): Promise<void> {
 
 /** Each image's HEALTHCHECK (and the compose file's): every container that has one reports healthy. */
 async function checkHealthChecks(stack: Stack): Promise<void> {
-  // postgres, redis, api-1, api-2, the balancer, web and the agents; workers have none, migrate has exited.
-  const expected = 6 + AGENTS;
+  // postgres, redis, api-1, api-2, the balancer, workers, web and the agents; migrate has exited.
+  const expected = 7 + AGENTS;
   let statuses: string[] = [];
   await waitUntil(
     async () => {
@@ -256,7 +256,7 @@ export async function runDeployTest(options: { log?: Log } = {}): Promise<Counts
     await checks.run("compose up: postgres, redis, migrate, 2 api replicas behind the balancer, workers, web; healthy", () => startStack(stack, log));
     const session = await checks.run("sign up through the web's /api proxy", () => signUp(stack.webUrl));
     await checks.run(`--scale agent=${AGENTS}: every agent enrolled with one token and online`, () => enrolAgents(stack, session!));
-    await checks.run("every container with a health check reports healthy (api replicas, balancer, web, agents, PostgreSQL, Redis)", () => checkHealthChecks(stack));
+    await checks.run("every container with a health check reports healthy (api replicas, balancer, workers, web, agents, PostgreSQL, Redis)", () => checkHealthChecks(stack));
     await checks.run("the reference target up on loopback", () => startTarget(stack));
     const run = await checks.run("a 5 s ping-pong run on all agents finishes", () => runPlan(stack, session!));
     await checks.run("the run's stored per-second series carries the load", () => checkSeries(session!, run!));

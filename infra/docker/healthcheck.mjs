@@ -1,10 +1,12 @@
-// The images' HEALTHCHECK: `node healthcheck.mjs api|web|balancer` exits 0 when that process answers on loopback.
+// The images' HEALTHCHECK: `node healthcheck.mjs api|web|balancer|workers` exits 0 when that process answers on loopback.
 // Host networking puts every process on the host's loopback, each on the port its own variable names.
 const checks = {
   api: { port: process.env.API_PORT || "4000", path: "/health", good: (status) => status === 200 },
   web: { port: process.env.PORT || "3000", path: "/", good: (status) => status < 500 },
   // Through the balancer to some api: healthy when at least one replica answers.
   balancer: { port: process.env.BALANCER_PORT || "4000", path: "/health", good: (status) => status === 200 },
+  // The workers' small HTTP server (/metrics and /health, WORKERS_METRICS_PORT); 0 turns it off, and this check with it.
+  workers: { port: process.env.WORKERS_METRICS_PORT || "9464", path: "/health", good: (status) => status === 200 },
 };
 
 const check = checks[process.argv[2]];
