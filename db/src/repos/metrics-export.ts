@@ -67,7 +67,7 @@ export function createMetricsExportRepo(db: Db) {
       return row && { lastSecond: row.lastSecond === null ? null : Number(row.lastSecond), totals: row.totals as Record<string, number>, summarySent: row.summarySent };
     },
     /** Moves the run's watermark on after a successful push (never back: a slower, older push loses). */
-    async advanceRunExport(orgId: string, runId: string, sink: string, progress: { lastSecond: number | null; totals: Record<string, number>; summarySent: boolean }): Promise<void> {
+    async advanceRunExport(orgId: string, runId: string, sink: string, progress: { lastSecond: number | null; totals: Record<string, unknown>; summarySent: boolean }): Promise<void> {
       const values = { last_second: progress.lastSecond, totals: JSON.stringify(progress.totals), summary_sent: progress.summarySent, updated_at: new Date() };
       await db
         .insertInto("run_metrics_exports")

@@ -144,6 +144,18 @@ export function createSnapshotRepo(db: Db) {
         .execute();
       return rows.map((row) => row.point);
     },
+    /** The RTT histograms of seconds `from`..`to` (inclusive), one per snapshot: what the metrics export buckets. */
+    async listRttHistograms(orgId: string, runId: string, from: number, to: number): Promise<{ second: number; rttHist: string }[]> {
+      const rows = await db
+        .selectFrom("snapshots")
+        .select(["second", "rtt_hist as rttHist"])
+        .where("org_id", "=", orgId)
+        .where("run_id", "=", runId)
+        .where("second", ">=", from)
+        .where("second", "<=", to)
+        .execute();
+      return rows.map((row) => ({ second: Number(row.second), rttHist: row.rttHist }));
+    },
     /** One step's snapshots from every agent (what a capacity search judges the step on). */
     async listStep(orgId: string, runId: string, step: number): Promise<SnapshotRow[]> {
       return db

@@ -11,4 +11,19 @@ describe("remote write encoding", () => {
       samples: [{ value: 0.25, timestamp: 1_000 }, { value: 0.5, timestamp: 2_000 }],
     }]);
   });
+
+  it("sends a histogram as classic cumulative _bucket{le} series ending at +Inf, _count and _sum", () => {
+    const body = encodeRemoteWrite([{
+      name: "h_seconds", kind: "histogram", unit: "s", labels: { run_id: "r" }, startMs: 0, bounds: [0.001, 0.01],
+      samples: [{ timestampMs: 1_000, counts: [2, 0, 1], count: 3, sumSec: 0.5 }, { timestampMs: 2_000, counts: [3, 4, 1], count: 8, sumSec: 0.75 }],
+    }]);
+    const byName = new Map(decodeRemoteWrite(body).map((s) => [s.labels.filter((l) => l.name !== "run_id").map((l) => `${l.name}=${l.value}`).join(","), s.samples.map((x) => x.value)]));
+    expect(Object.fromEntries(byName)).toEqual({
+      "__name__=h_seconds_bucket,le=0.001": [2, 3],
+      "__name__=h_seconds_bucket,le=0.01": [2, 7],
+      "__name__=h_seconds_bucket,le=+Inf": [3, 8],
+      "__name__=h_seconds_count": [3, 8],
+      "__name__=h_seconds_sum": [0.5, 0.75],
+    });
+  });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
-import { NO_TOTALS, seriesOfSeconds, settledSeconds } from "./export-series";
+import { encodeValues } from "../metrics/histogram";
+import { NO_TOTALS, seriesOfSeconds, settledSeconds, type HistogramSeries } from "./export-series";
+import { rttBucketsBySecond } from "./rtt-buckets";
 
 const labels = { run_id: "r", plan: "p", scenario: "ping-pong", org: "o" };
 const point = (t: number, over: Partial<SeriesPoint> = {}): SeriesPoint => ({
@@ -18,7 +20,22 @@ describe("seriesOfSeconds", () => {
     expect(byKey.get("throng_connections")!.labels).toEqual(labels);
     const next = seriesOfSeconds([point(12)], labels, first.totals, 9_500);
     expect(next.series.find((s) => s.name === "throng_messages_sent_total")!.samples).toEqual([{ timestampMs: 12_000, value: 333 }]);
-    expect(next.totals).toEqual({ messagesSent: 333, messagesReceived: 297, errors: 1 });
+    expect(next.totals).toMatchObject({ messagesSent: 333, messagesReceived: 297, errors: 1 });
+  });
+
+  it("sends the RTT histogram cumulative from the run's start, carried across pushes, repeating it through a second without round trips", () => {
+    const rtt = rttBucketsBySecond([
+      { second: 10, rttHist: encodeValues([400, 3_000]) },
+      { second: 12, rttHist: encodeValues([400]) },
+    ]);
+    const histogramOf = (series: readonly { name: string }[]) => series.find((s) => s.name === "throng_rtt_histogram_seconds") as HistogramSeries;
+    const first = seriesOfSeconds([point(10), point(11)], labels, NO_TOTALS, 9_500, rtt);
+    expect(histogramOf(first.series)).toMatchObject({ kind: "histogram", startMs: 9_500, labels });
+    expect(histogramOf(first.series).samples.map((s) => [s.timestampMs, s.count])).toEqual([[10_000, 2], [11_000, 2]]);
+    const next = histogramOf(seriesOfSeconds([point(12)], labels, first.totals, 9_500, rtt).series);
+    expect(next.samples.map((s) => s.count)).toEqual([3]);
+    expect(next.samples[0]!.counts).toEqual(rtt.get(10)!.counts.map((c, i) => c + rtt.get(12)!.counts[i]!));
+    expect(next.samples[0]!.sumSec).toBeCloseTo(rtt.get(10)!.sumSec + rtt.get(12)!.sumSec, 9);
   });
 });
 

@@ -1,8 +1,9 @@
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 import type { RunSummary } from "@throng/protocol/run";
+import { addRttBuckets, emptyRttBuckets, RTT_BUCKET_BOUNDS_SEC, type RttBuckets } from "./rtt-buckets";
 
 /** One exported time series: a metric name, its labels and its samples (epoch milliseconds, oldest first). */
-export interface ExportSeries {
+export interface ScalarSeries {
   name: string;
   kind: "gauge" | "counter";
   /** For OTLP's `unit` field (UCUM). */
@@ -13,9 +14,26 @@ export interface ExportSeries {
   samples: { timestampMs: number; value: number }[];
 }
 
+/**
+ * A cumulative histogram counted from `startMs`: remote write sends it as classic `_bucket{le}`, `_count` and
+ * `_sum` counters, OTLP as explicit-bucket histogram points. Each sample's counts are per bucket (not cumulative).
+ */
+export interface HistogramSeries {
+  name: string;
+  kind: "histogram";
+  unit: string;
+  labels: Record<string, string>;
+  startMs: number;
+  /** Upper bounds, +Inf implied: each sample has one more count than bounds. */
+  bounds: readonly number[];
+  samples: ({ timestampMs: number } & RttBuckets)[];
+}
+export type ExportSeries = ScalarSeries | HistogramSeries;
+
 /** Every metric we export, with its kind and unit: the docs, the Grafana dashboard's test and the encoders read it. */
 export const EXPORTED_METRICS = {
   throng_rtt_seconds: { kind: "gauge", unit: "s", help: "Round-trip time from the run's HDR histogram of the second: quantile 0.5, 0.99 and 1 (the max)" },
+  throng_rtt_histogram_seconds: { kind: "histogram", unit: "s", help: "Round trips since the run started in fixed buckets of round-trip time, from each second's HDR histogram (sum: the HDR mean x count)" },
   throng_connections: { kind: "gauge", unit: "{connection}", help: "Open connections at the end of the second" },
   throng_clients: { kind: "gauge", unit: "{client}", help: "Simulated clients" },
   throng_agents: { kind: "gauge", unit: "{agent}", help: "Agents that reported the second" },
@@ -33,16 +51,25 @@ export const EXPORTED_METRICS = {
   throng_run_peak_connections: { kind: "gauge", unit: "{connection}", help: "Run summary: most connections open at once" },
   throng_run_messages_per_second: { kind: "gauge", unit: "{message}/s", help: "Run summary: mean messages per second" },
   throng_run_rtt_seconds: { kind: "gauge", unit: "s", help: "Run summary: round-trip time over the whole run (quantile 0.5, 0.99, 1)" },
-} as const satisfies Record<string, { kind: "gauge" | "counter"; unit: string; help: string }>;
+} as const satisfies Record<string, { kind: "gauge" | "counter" | "histogram"; unit: string; help: string }>;
 export type ExportedMetric = keyof typeof EXPORTED_METRICS;
 
-/** The running sums behind the `_total` counters, carried from one push of a run to the next. */
+/** The suffixes a histogram's Prometheus series carry (remote write sends classic histograms). */
+export const HISTOGRAM_SUFFIXES = ["_bucket", "_count", "_sum"] as const;
+
+/** Every series name a Prometheus receives from us: histograms as their `_bucket`, `_count` and `_sum`. */
+export function prometheusSeriesNames(): string[] {
+  return Object.entries(EXPORTED_METRICS).flatMap(([name, metric]) => (metric.kind === "histogram" ? HISTOGRAM_SUFFIXES.map((suffix) => `${name}${suffix}`) : [name]));
+}
+
+/** The running sums behind the `_total` counters and the RTT histogram, carried from one push of a run to the next. */
 export interface ExportTotals {
   messagesSent: number;
   messagesReceived: number;
   errors: number;
+  rtt: RttBuckets;
 }
-export const NO_TOTALS: ExportTotals = { messagesSent: 0, messagesReceived: 0, errors: 0 };
+export const NO_TOTALS: ExportTotals = { messagesSent: 0, messagesReceived: 0, errors: 0, rtt: emptyRttBuckets() };
 
 /** The labels every series of a run carries. */
 export interface RunLabels {
@@ -52,10 +79,12 @@ export interface RunLabels {
   org: string;
 }
 
+type ScalarMetric = { [K in ExportedMetric]: (typeof EXPORTED_METRICS)[K]["kind"] extends "histogram" ? never : K }[ExportedMetric];
+
 function collector(labels: RunLabels, startMs?: number) {
-  const series = new Map<string, ExportSeries>();
+  const series = new Map<string, ScalarSeries>();
   return {
-    add(name: ExportedMetric, timestampMs: number, value: number | null | undefined, extra: Record<string, string> = {}) {
+    add(name: ScalarMetric, timestampMs: number, value: number | null | undefined, extra: Record<string, string> = {}) {
       if (value === null || value === undefined || !Number.isFinite(value)) return;
       const key = `${name}${JSON.stringify(extra)}`;
       let entry = series.get(key);
@@ -71,13 +100,20 @@ const seconds = (ms: number | null) => (ms === null ? null : ms / 1000);
 /**
  * A run's seconds as exported series, each sample stamped with the second it measured. Percentiles are the values
  * the run's HDR histograms give (quantile gauges), not buckets: see docs/metrics-export.md for why.
+ * Beside them, the RTT histogram: `rttBySecond` (each second's buckets, from its snapshots) added up since the run's
+ * start; a second without round trips repeats the total, as a counter does.
  * `totals` are the sums before the first point (counting from `startedAtMs`); the returned totals include every point.
  */
-export function seriesOfSeconds(points: readonly SeriesPoint[], labels: RunLabels, totals: ExportTotals, startedAtMs: number): { series: ExportSeries[]; totals: ExportTotals } {
+export function seriesOfSeconds(points: readonly SeriesPoint[], labels: RunLabels, totals: ExportTotals, startedAtMs: number, rttBySecond: ReadonlyMap<number, RttBuckets> = new Map()): { series: ExportSeries[]; totals: ExportTotals } {
   const out = collector(labels, startedAtMs);
   const sums = { ...totals };
+  const name = "throng_rtt_histogram_seconds";
+  const histogram: HistogramSeries = { name, kind: "histogram", unit: EXPORTED_METRICS[name].unit, labels: { ...labels }, startMs: startedAtMs, bounds: RTT_BUCKET_BOUNDS_SEC, samples: [] };
   for (const point of points) {
     const at = point.t * 1000;
+    const rtt = rttBySecond.get(point.t);
+    if (rtt) sums.rtt = addRttBuckets(sums.rtt, rtt);
+    histogram.samples.push({ timestampMs: at, ...sums.rtt });
     sums.messagesSent += point.messagesSentPerSec;
     sums.messagesReceived += point.messagesReceivedPerSec;
     sums.errors += point.errors;
@@ -96,7 +132,7 @@ export function seriesOfSeconds(points: readonly SeriesPoint[], labels: RunLabel
     out.add("throng_messages_received_total", at, sums.messagesReceived);
     out.add("throng_errors_total", at, sums.errors);
   }
-  return { series: out.series(), totals: sums };
+  return { series: [...out.series(), ...(histogram.samples.length ? [histogram] : [])], totals: sums };
 }
 
 /** The run's summary as one sample per figure, stamped with the moment the run ended. */

@@ -78,7 +78,8 @@ describe("metrics export service (real PostgreSQL)", () => {
     await repos.snapshots.upsertSecond(orgId, runId, 12, point(12, 2)); // the late agent's snapshot came in
     await service.pushRun(orgId, runId);
     expect(seconds(pushes[1]!.series)).toEqual([12, 13]);
-    expect(pushes[1]!.series.find((s) => s.name === "throng_messages_sent_total")!.samples.map((s) => s.value)).toEqual([60, 80]);
+    const sentTotal = pushes[1]!.series.find((s) => s.name === "throng_messages_sent_total");
+    expect(sentTotal?.kind === "counter" && sentTotal.samples.map((s) => s.value)).toEqual([60, 80]);
     expect(queued.filter((q) => q.key.startsWith("tick-"))).toHaveLength(3);
   });
 

@@ -9,6 +9,7 @@ import type { Clock, Jobs, Log } from "../ports";
 import { authorize, type Actor } from "../orgs/permissions";
 import { isTerminal } from "../runs/run-state";
 import { NO_TOTALS, seriesOfSeconds, seriesOfSummary, settledSeconds, type ExportSeries, type ExportTotals, type RunLabels } from "./export-series";
+import { rttBucketsBySecond } from "./rtt-buckets";
 import type { Sealer } from "./sealed-secrets";
 
 /** A sink's endpoint with its credentials opened: what a push needs, never what the API shows. */
@@ -85,10 +86,15 @@ export function createMetricsExportService(deps: { repos: Repos; jobs: Jobs; sea
     const loadShards = (await repos.runs.listShards(orgId, runId)).filter((shard) => shard.role === "load").length;
     const summary = run.summary ? RunSummary.parse(run.summary) : null;
     const failures: string[] = [];
-    for (const sink of sinks) {
+    const readyBySink = await Promise.all(sinks.map(async (sink) => {
       const progress = await repos.metricsExport.getRunExport(orgId, runId, sink.sink);
-      const ready = settledSeconds(points, progress?.lastSecond ?? null, { ended, loadShards, nowMs: clock.now(), settleMs: SETTLE_MS });
-      const { series, totals } = seriesOfSeconds(ready, labels, { ...NO_TOTALS, ...(progress?.totals as Partial<ExportTotals> | undefined) }, run.startedAt?.getTime() ?? (points[0]?.t ?? 0) * 1000);
+      return { sink, progress, ready: settledSeconds(points, progress?.lastSecond ?? null, { ended, loadShards, nowMs: clock.now(), settleMs: SETTLE_MS }) };
+    }));
+    // The RTT histogram's buckets of only the seconds going out now, read once for every sink.
+    const pending = readyBySink.flatMap(({ ready }) => ready.map((p) => p.t));
+    const rttBySecond = pending.length ? rttBucketsBySecond(await repos.snapshots.listRttHistograms(orgId, runId, Math.min(...pending), Math.max(...pending))) : new Map();
+    for (const { sink, progress, ready } of readyBySink) {
+      const { series, totals } = seriesOfSeconds(ready, labels, { ...NO_TOTALS, ...(progress?.totals as Partial<ExportTotals> | undefined) }, run.startedAt?.getTime() ?? (points[0]?.t ?? 0) * 1000, rttBySecond);
       const lastSecond = ready.at(-1)?.t ?? progress?.lastSecond ?? null;
       const withSummary = ended && summary && !progress?.summarySent;
       // The summary is stamped after the last second, so it never lands before a sample the sink already holds.
