@@ -2,10 +2,12 @@ import { promises as fs } from "node:fs";
 import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { addEncoded, emptyHistogram } from "@throng/core/metrics/histogram";
+import { RTT_BUCKET_BOUNDS_SEC } from "@throng/core/metrics-export/rtt-buckets";
 import { createDb } from "@throng/db/client";
 import { MetricsExportSettings, MetricsExportSinkView } from "@throng/protocol/metrics-export";
 import type { PlanSpecInput } from "@throng/protocol/plan";
-import { RunView } from "@throng/protocol/run";
+import { RunView, type RunSummary } from "@throng/protocol/run";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 import { makeTempDir } from "../infra/local/temp-dir";
 import { waitUntil } from "../infra/local/wait";
@@ -30,6 +32,11 @@ const otlp = { url: "", requests: [] as { path: string; headers: Record<string, 
 // The OTLP/HTTP JSON subset we send (opentelemetry-proto metrics v1): what the receiver decodes the bodies with.
 const Attribute = z.object({ key: z.string(), value: z.object({ stringValue: z.string() }) });
 const DataPoint = z.object({ attributes: z.array(Attribute), timeUnixNano: z.string().regex(/^\d+$/), startTimeUnixNano: z.string().optional(), asDouble: z.number() });
+const Uint64 = z.string().regex(/^\d+$/).transform(Number);
+const HistogramPoint = z.object({
+  attributes: z.array(Attribute), timeUnixNano: z.string().regex(/^\d+$/), startTimeUnixNano: z.string().regex(/^\d+$/),
+  count: Uint64, sum: z.number(), bucketCounts: z.array(Uint64), explicitBounds: z.array(z.number()),
+});
 const OtlpRequest = z.object({
   resourceMetrics: z.array(z.object({
     resource: z.object({ attributes: z.array(Attribute) }),
@@ -39,24 +46,26 @@ const OtlpRequest = z.object({
         name: z.string(), unit: z.string(),
         gauge: z.object({ dataPoints: z.array(DataPoint) }).optional(),
         sum: z.object({ aggregationTemporality: z.literal(2), isMonotonic: z.literal(true), dataPoints: z.array(DataPoint) }).optional(),
+        histogram: z.object({ aggregationTemporality: z.literal(2), dataPoints: z.array(HistogramPoint) }).optional(),
       })),
     })),
   })),
 });
 
+const otlpMetrics = () => otlp.requests.flatMap((request) => OtlpRequest.parse(request.body).resourceMetrics.flatMap((r) => r.scopeMetrics.flatMap((s) => s.metrics)));
+const secondOf = (nanos: string) => Number(BigInt(nanos) / 1_000_000_000n);
+
 /** name → "labels as JSON" → second → value, from every OTLP request received. */
 function otlpValues(runId: string): Map<string, Map<number, number>> {
   const out = new Map<string, Map<number, number>>();
-  for (const request of otlp.requests) {
-    for (const metric of OtlpRequest.parse(request.body).resourceMetrics.flatMap((r) => r.scopeMetrics.flatMap((s) => s.metrics))) {
-      for (const point of (metric.gauge ?? metric.sum)!.dataPoints) {
-        const labels = Object.fromEntries(point.attributes.map((a) => [a.key, a.value.stringValue]));
-        if (labels.run_id !== runId) continue;
-        const key = `${metric.name}${labels.quantile ? `{quantile="${labels.quantile}"}` : ""}`;
-        const series = out.get(key) ?? new Map<number, number>();
-        series.set(Number(BigInt(point.timeUnixNano) / 1_000_000_000n), point.asDouble);
-        out.set(key, series);
-      }
+  for (const metric of otlpMetrics()) {
+    for (const point of (metric.gauge ?? metric.sum)?.dataPoints ?? []) {
+      const labels = Object.fromEntries(point.attributes.map((a) => [a.key, a.value.stringValue]));
+      if (labels.run_id !== runId) continue;
+      const key = `${metric.name}${labels.quantile ? `{quantile="${labels.quantile}"}` : ""}`;
+      const series = out.get(key) ?? new Map<number, number>();
+      series.set(secondOf(point.timeUnixNano), point.asDouble);
+      out.set(key, series);
     }
   }
   return out;
@@ -87,6 +96,9 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
 }, 60_000);
+
+/** The run the export test ran, for the histogram's checks after it. */
+let exported: { runId: string; points: SeriesPoint[]; summary: RunSummary } | undefined;
 
 const settings = async () => MetricsExportSettings.parse(await browser.request("GET", "/api/metrics-export"));
 
@@ -177,10 +189,72 @@ describe("metrics export to Prometheus remote write and OTLP", () => {
     expect(total[0]!.values).toEqual(points.map((p) => [p.t, cumulative.get(p.t)]));
     const summary = await prometheus.samples(`throng_run_messages_sent{run_id="${runId}"}`, last - 120, last + 120);
     expect(summary[0]!.values.map(([, v]) => v)).toEqual([run.summary!.messagesSent]);
+    exported = { runId, points, summary: run.summary! };
 
     const basic = `Basic ${Buffer.from("throng:otlp-password").toString("base64")}`;
     expect(otlp.requests.length).toBeGreaterThan(0);
     for (const request of otlp.requests) expect(request).toMatchObject({ path: "/v1/metrics", headers: { authorization: basic, "x-tenant": "tenant-key-value", "content-type": "application/json" } });
     expect((await settings()).otlp).toMatchObject({ lastError: null });
   }, 180_000);
+
+  it("the RTT histogram counts every round trip of the run, its buckets add up in PromQL, and histogram_quantile finds the report's p99 bucket", async () => {
+    if (!exported) throw new Error("needs the exported run of the test before");
+    const { runId, points, summary } = exported;
+    const [first, last] = [points[0]!.t, points.at(-1)!.t];
+    // What the histogram counts: every RTT the agents recorded, i.e. the stored snapshots' histograms.
+    const db = createDb(databaseUrl, { max: 1 });
+    const recorded = emptyHistogram();
+    try {
+      for (const row of await db.selectFrom("snapshots").select("rtt_hist").where("run_id", "=", runId).execute()) addEncoded(recorded, row.rtt_hist);
+    } finally {
+      await db.destroy();
+    }
+    console.log(`RTT samples recorded: ${recorded.totalCount}; run summary messagesReceived: ${summary.messagesReceived}`);
+    expect(recorded.totalCount).toBeGreaterThan(0);
+    const run = `run_id="${runId}"`;
+    const count = await prometheus.samples(`throng_rtt_histogram_seconds_count{${run}}`, first - 1, last + 1);
+    expect(count).toHaveLength(1);
+    expect(count[0]!.values.map(([t]) => t)).toEqual(points.map((p) => p.t));
+    expect(count[0]!.values.at(-1)).toEqual([last, recorded.totalCount]);
+    expect(count[0]!.values.at(-1)![1]).toBe(summary.messagesReceived);
+
+    // Cumulative in le at every second, +Inf equal to _count, and never decreasing in time (a counter).
+    const buckets = await prometheus.samples(`throng_rtt_histogram_seconds_bucket{${run}}`, first - 1, last + 1);
+    const le = (s: { metric: Record<string, string> }) => (s.metric.le === "+Inf" ? Infinity : Number(s.metric.le));
+    expect(buckets.map(le).sort((a, b) => a - b)).toEqual([...RTT_BUCKET_BOUNDS_SEC, Infinity]);
+    const byLe = buckets.sort((a, b) => le(a) - le(b)).map((s) => s.values.map(([, v]) => v));
+    for (const [i, [t, total]] of count[0]!.values.entries()) {
+      const column = byLe.map((values) => values[i]!);
+      expect({ t, column }).toEqual({ t, column: [...column].sort((a, b) => a - b) });
+      expect(column.at(-1), `+Inf at ${t}`).toBe(total);
+      if (i > 0) for (const [b, values] of byLe.entries()) expect(values[i]!, `bucket ${b} at ${t}`).toBeGreaterThanOrEqual(values[i - 1]!);
+    }
+
+    // Over the whole run (the counters at its last second), the interpolated p99 lies in the bucket of the report's.
+    const p99 = await prometheus.query(`histogram_quantile(0.99, sum by (le) (throng_rtt_histogram_seconds_bucket{${run}}))`, last);
+    const reportP99 = summary.rttP99Ms! / 1000;
+    const upper = RTT_BUCKET_BOUNDS_SEC.find((bound) => reportP99 <= bound)!;
+    const lower = RTT_BUCKET_BOUNDS_SEC.filter((bound) => bound < reportP99).at(-1) ?? 0;
+    console.log(`report p99 ${reportP99} s; histogram_quantile ${p99[0]?.value} s; bucket (${lower}, ${upper}]`);
+    expect(p99).toHaveLength(1);
+    expect(p99[0]!.value).toBeGreaterThan(lower);
+    expect(p99[0]!.value).toBeLessThanOrEqual(upper);
+    // The dashboard's form, over a window: a number within the buckets, not NaN.
+    const windowed = await prometheus.query(`histogram_quantile(0.99, sum by (le) (rate(throng_rtt_histogram_seconds_bucket{${run}}[30s])))`, last);
+    expect(windowed[0]!.value).toBeGreaterThan(0);
+    expect(windowed[0]!.value).toBeLessThanOrEqual(RTT_BUCKET_BOUNDS_SEC.at(-1)!);
+
+    // OTLP got the same counts as explicit-bucket points, per-bucket (not cumulative) counts adding up to each count.
+    const histogramPoints = otlpMetrics().filter((m) => m.name === "throng_rtt_histogram_seconds").flatMap((m) => m.histogram?.dataPoints ?? [])
+      .filter((p) => p.attributes.some((a) => a.key === "run_id" && a.value.stringValue === runId));
+    const otlpCounts = new Map(histogramPoints.map((p) => [secondOf(p.timeUnixNano), p.count]));
+    expect([...otlpCounts].sort(([a], [b]) => a - b)).toEqual(count[0]!.values);
+    for (const point of histogramPoints) {
+      expect(point.explicitBounds).toEqual([...RTT_BUCKET_BOUNDS_SEC]);
+      expect(point.bucketCounts.reduce((a, b) => a + b, 0)).toBe(point.count);
+      const second = count[0]!.values.findIndex(([t]) => t === secondOf(point.timeUnixNano));
+      let cumulative = 0;
+      expect(point.bucketCounts.map((c) => (cumulative += c))).toEqual(byLe.map((values) => values[second]));
+    }
+  }, 60_000);
 });

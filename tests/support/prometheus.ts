@@ -14,6 +14,8 @@ export interface TestPrometheus {
   writeUrl: string;
   /** Every sample of `selector` between two instants (a range selector read at `atSec`), as [epoch seconds, value]. */
   samples(selector: string, fromSec: number, toSec: number): Promise<{ metric: Record<string, string>; values: [number, number][] }[]>;
+  /** An instant query's vector at `atSec`: each series' labels and value (NaN and ±Inf as Prometheus spells them). */
+  query(expr: string, atSec: number): Promise<{ metric: Record<string, string>; value: number }[]>;
   child: Child;
   stop(): Promise<void>;
 }
@@ -39,14 +41,20 @@ export async function startPrometheus(log: (line: string) => void = () => undefi
     args: [`--config.file=${config}`, `--storage.tsdb.path=${path.join(dir, "data")}`, `--web.listen-address=127.0.0.1:${port}`, "--web.enable-remote-write-receiver", "--log.level=warn"],
   });
   await waitUntil(async () => (await fetch(`${url}/-/ready`)).ok, { what: "prometheus to be ready", timeoutMs: 60_000, intervalMs: 200, abort: child.diedEarly });
+  async function instant<R>(query: string, atSec: number): Promise<R[]> {
+    const response = await fetch(`${url}/api/v1/query?${new URLSearchParams({ query, time: String(atSec) })}`);
+    const body = (await response.json()) as { status: string; error?: string; data: { result: R[] } };
+    if (body.status !== "success") throw new Error(`prometheus query ${query} failed: ${body.error}`);
+    return body.data.result;
+  }
   return {
     url, writeUrl: `${url}/api/v1/write`, child,
     async samples(selector, fromSec, toSec) {
-      const query = `${selector}[${Math.max(1, Math.ceil(toSec - fromSec) + 1)}s]`;
-      const response = await fetch(`${url}/api/v1/query?${new URLSearchParams({ query, time: String(toSec) })}`);
-      const body = (await response.json()) as { status: string; error?: string; data: { result: { metric: Record<string, string>; values: [number, string][] }[] } };
-      if (body.status !== "success") throw new Error(`prometheus query ${query} failed: ${body.error}`);
-      return body.data.result.map((r) => ({ metric: r.metric, values: r.values.map(([t, v]) => [t, Number(v)] as [number, number]) }));
+      const result = await instant<{ metric: Record<string, string>; values: [number, string][] }>(`${selector}[${Math.max(1, Math.ceil(toSec - fromSec) + 1)}s]`, toSec);
+      return result.map((r) => ({ metric: r.metric, values: r.values.map(([t, v]) => [t, Number(v)] as [number, number]) }));
+    },
+    async query(expr, atSec) {
+      return (await instant<{ metric: Record<string, string>; value: [number, string] }>(expr, atSec)).map((r) => ({ metric: r.metric, value: Number(r.value[1]) }));
     },
     async stop() {
       await child.stop("SIGTERM", 5_000);
