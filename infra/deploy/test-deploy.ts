@@ -195,6 +195,15 @@ async function checkReport(session: ApiSession, run: z.infer<typeof RunView>): P
 }
 
 /**
+ * The app image leaves Chromium out unless built WITH_CHROMIUM=true (infra/compose/README.md): its api must still
+ * load the bundled PDF renderer and answer Download PDF with 503 saying what it needs, not fail.
+ */
+async function checkPdfWithoutChromium(session: ApiSession, run: z.infer<typeof RunView>): Promise<void> {
+  const refused = await session.call("GET", `/api/runs/${run.id}/report.pdf`, z.unknown()).then(() => null, (error: unknown) => (error instanceof Error ? error.message : String(error)));
+  if (!refused?.includes("answered 503") || !refused.includes("Chromium")) throw new Error(`expected 503 naming Chromium, got: ${refused ?? "a PDF"}`);
+}
+
+/**
  * The Agents page's Container command, run by the shell as the page shows it, with two words changed: the image is
  * this test's build of it, and the container's name is the project's (so a developer's own agent is left alone).
  */
@@ -261,6 +270,7 @@ export async function runDeployTest(options: { log?: Log } = {}): Promise<Counts
     const run = await checks.run("a 5 s ping-pong run on all agents finishes", () => runPlan(stack, session!));
     await checks.run("the run's stored per-second series carries the load", () => checkSeries(session!, run!));
     await checks.run("the run's report matches its series", () => checkReport(session!, run!));
+    await checks.run("the report's PDF, without Chromium in the image, is a 503 that says what it needs", () => checkPdfWithoutChromium(session!, run!));
     await checks.run("the Agents page's container command, as shown, starts an agent that comes online", () => runPageContainerCommand(stack, session!));
     if (checks.counts.failed) await dumpLogs(stack, log);
   } finally {

@@ -44,6 +44,12 @@ FROM ${BASE}
 # The label lets test:deploy prune the images its rebuilds replaced, and nothing else.
 LABEL org.opencontainers.image.vendor=Throng org.opencontainers.image.title=throng-app
 ENV NODE_ENV=production
+# The report's Download PDF prints it in Chromium, which adds ~300 MB: only with --build-arg WITH_CHROMIUM=true.
+# Without it the api answers GET .../report.pdf with 503 saying what to install; nothing else needs it.
+ARG WITH_CHROMIUM=false
+RUN if [ "$WITH_CHROMIUM" = "true" ]; then \
+      apt-get update && apt-get install -y --no-install-recommends chromium fonts-liberation && rm -rf /var/lib/apt/lists/*; \
+    fi
 WORKDIR /app
 # Everything stays root-owned and read-only to the process's user. db/src/migrate.ts reads the migrations from
 # ../migrations beside its own file: /app/migrations for /app/dist/migrate.mjs.
