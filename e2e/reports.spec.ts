@@ -191,7 +191,10 @@ test("two runs compared side by side with the change against the first", async (
     await expect(chart).toHaveAttribute("data-runs", "2");
     await expect(chart).toHaveAttribute("data-seconds", /^[1-9]\d*$/);
     await expect(chart.locator(".u-legend .u-series")).toHaveCount(3);
+    // Not hovered, the legend reads the last second (a value, or "ended" for the shorter run), never a bare "—".
+    await expect(chart.locator(".u-legend .u-series").nth(1).locator(".u-value")).not.toHaveText("—");
   }
+  await expect(page.getByTestId("compare-key").locator("li")).toHaveText([/^Run 1: /, /^Run 2: /]);
   await expectNoSidewaysScroll(page);
   await shot(page, "compare");
 });

@@ -10,16 +10,29 @@ import { api } from "../lib/api";
 import { alignAtStart, OVERLAID_FIGURES, runColour, type OverlaidFigure } from "../lib/compare-series";
 import { formatDateTime, formatDuration, formatMs } from "../lib/format";
 import { formatAxisCount } from "../lib/series";
+import { showLatest } from "./series-chart";
 
 type ComparedRun = RunComparison["runs"][number];
 
 const runLabel = (run: ComparedRun, index: number) => `${index + 1}. ${run.planName} · ${formatDateTime(run.createdAt)}`;
+
+/** Each series' last second with a value (a shorter run's line ends before the longest one's). */
+function lastValueIndexes(data: uPlot.AlignedData): number[] {
+  return data.map((values) => {
+    for (let i = values.length - 1; i >= 0; i--) if (values[i] != null) return i;
+    return -1;
+  });
+}
 
 /** One figure, one line per run, x in seconds since each run's start; uPlot's legend names each run in its colour. */
 function OverlaidChart({ figure, runs, series }: { figure: OverlaidFigure; runs: readonly ComparedRun[]; series: readonly (readonly SeriesPoint[])[] }) {
   const data = useMemo(() => alignAtStart(series, figure.value) as uPlot.AlignedData, [series, figure]);
   const options = useMemo((): Omit<uPlot.Options, "width"> => {
     const format = figure.unit === "ms" ? formatMs : formatAxisCount;
+    const lastValue = lastValueIndexes(data);
+    // Short labels: the key above the charts names each run once; "ended" where a shorter run has no such second.
+    const value = (_u: uPlot, v: number | null, seriesIndex: number, index: number | null) =>
+      v !== null ? format(v) : index != null && index > (lastValue[seriesIndex] ?? -1) ? "ended" : "—";
     return {
       height: 200,
       padding: [8, 24, 0, 0],
@@ -30,11 +43,12 @@ function OverlaidChart({ figure, runs, series }: { figure: OverlaidFigure; runs:
       ],
       series: [
         { label: "Since start", value: (_u, value) => (value === null ? "—" : formatDuration(value)) },
-        ...runs.map((run, index) => ({ label: runLabel(run, index), stroke: runColour(index), width: 2, value: (_u: uPlot, value: number | null) => (value === null ? "—" : format(value)) })),
+        ...runs.map((_run, index) => ({ label: `Run ${index + 1}`, stroke: runColour(index), width: 2, value })),
       ],
       cursor: { drag: { x: false, y: false }, sync: { key: "compare" } },
+      hooks: { setCursor: [showLatest], setData: [showLatest] },
     };
-  }, [figure, runs]);
+  }, [figure, runs, data]);
   const canvasRef = useUPlot(options, data);
 
   const titleId = `compare-chart-${figure.key}-title`;
@@ -59,6 +73,14 @@ export function CompareCharts({ runs }: { runs: readonly ComparedRun[] }) {
   if (!series.data) return <p className="loading">Loading each run's seconds…</p>;
   return (
     <div className="compare-charts">
+      <ul className="compare-key" data-testid="compare-key">
+        {runs.map((run, index) => (
+          <li key={run.id}>
+            <span className="compare-swatch" style={{ background: runColour(index) }} aria-hidden="true" />
+            Run {runLabel(run, index).replace(/^\d+\. /, `${index + 1}: `)}
+          </li>
+        ))}
+      </ul>
       {OVERLAID_FIGURES.map((figure) => (
         <OverlaidChart key={figure.key} figure={figure} runs={runs} series={series.data!} />
       ))}

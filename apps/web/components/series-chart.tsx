@@ -99,8 +99,8 @@ function axisWidth(plot: uPlot, values: string[] | null, axisIndex: number, cycl
   return Math.ceil((axis.ticks?.size ?? 10) + (axis.gap ?? 5) + label + 8);
 }
 
-/** With no cursor on the plot, the legend reads the latest second instead of "--". */
-function showLatest(plot: uPlot) {
+/** With no cursor on the plot, the legend reads the latest second instead of "--" (the compare charts too). */
+export function showLatest(plot: uPlot) {
   const last = plot.data[0].length - 1;
   if (plot.cursor.idx == null && last >= 0) plot.setLegend({ idx: last });
 }

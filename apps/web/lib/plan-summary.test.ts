@@ -29,5 +29,6 @@ describe("plan summary lines", () => {
     expect(describeAgents({ ...spec, agents: { count: 2, labels: { region: "eu" }, onLost: "abort" } })).toBe(
       "up to 2 agents with region=eu · abort if one is lost",
     );
+    expect(describeAgents({ ...spec, agents: { labels: { region: "nowhere" }, onLost: "continue" } })).toBe("every online agent with region=nowhere");
   });
 });

@@ -38,7 +38,8 @@ export function describeAgents(spec: PlanSpec): string {
   const agents = spec.agents;
   if (!agents) return "every online agent";
   const labels = formatLabels(agents.labels);
-  const who = `${agents.count ? `up to ${formatInteger(agents.count)}` : "every online"} agent${agents.count === 1 ? "" : "s"}`;
+  // "up to 2 agents", "up to 1 agent", "every online agent" (never "every online agents").
+  const who = agents.count ? `up to ${formatInteger(agents.count)} agent${agents.count === 1 ? "" : "s"}` : "every online agent";
   const matching = labels.length ? ` with ${labels.join(", ")}` : "";
   return `${who}${matching}${agents.onLost === "abort" ? " · abort if one is lost" : ""}`;
 }
