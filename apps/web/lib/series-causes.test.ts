@@ -23,7 +23,10 @@ describe("errors and disconnects by cause", () => {
     expect(hasDelivery([point({})])).toBe(false);
     const p = point({ broadcastReach: 0.987, lost: 4 });
     expect(hasDelivery([p])).toBe(true);
-    expect(DELIVERY_LINES.map((l) => l.value(p))).toEqual([98.7, 4, null, null]);
+    // Counts a point leaves out are 0 in a second that measured delivery, and no value in one that measured none.
+    expect(DELIVERY_LINES.map((l) => l.value(p))).toEqual([98.7, 4, 0, 0]);
+    expect(DELIVERY_LINES.map((l) => l.value(point({ broadcastReach: 1 })))).toEqual([100, 0, 0, 0]);
+    expect(DELIVERY_LINES.map((l) => l.value(point({})))).toEqual([null, null, null, null]);
   });
 
   it("switches the round-trip chart to the corrected percentiles only when they were measured", () => {
