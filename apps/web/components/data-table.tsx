@@ -1,21 +1,42 @@
 import type { ReactNode } from "react";
 
+/** A column header: plain text, or text with a numeric alignment and a hover explanation. */
+export type DataColumn = string | { label: ReactNode; key?: string; numeric?: boolean; title?: string };
+
 /**
  * The shell every list table repeats: scroll wrapper, a caption for screen readers, and a header row. A column
- * named "" is the actions column (its header is read as "Actions" but not shown). Rows come as children.
+ * named "" is the actions column (its header is read as "Actions" but not shown). Rows come as children, so each
+ * list keeps its own cells (links, chips, buttons) while the markup, classes and accessibility live here once.
  */
-export function DataTable({ caption, columns, testId, children }: { caption: string; columns: readonly string[]; testId: string; children: ReactNode }) {
+export function DataTable({
+  caption,
+  columns,
+  testId,
+  className,
+  children,
+}: {
+  caption: string;
+  columns: readonly DataColumn[];
+  testId?: string;
+  /** Extra classes on the table (and on its scroll wrapper as `${class}-wrap`), e.g. "compare-table". */
+  className?: string;
+  children: ReactNode;
+}) {
   return (
-    <div className="table-wrap">
-      <table className="data" data-testid={testId}>
+    <div className={className ? `table-wrap ${className}-wrap` : "table-wrap"}>
+      <table className={className ? `data ${className}` : "data"} data-testid={testId}>
         <caption className="sr-only">{caption}</caption>
         <thead>
           <tr>
-            {columns.map((column, index) => (
-              <th scope="col" key={`${column}-${index}`}>
-                {column || <span className="sr-only">Actions</span>}
-              </th>
-            ))}
+            {columns.map((column, index) => {
+              const header = typeof column === "string" ? { label: column } : column;
+              const key = typeof column === "string" ? column : (header.key ?? String(header.label));
+              return (
+                <th scope="col" key={`${key}-${index}`} className={header.numeric ? "num" : undefined} title={header.title}>
+                  {header.label === "" ? <span className="sr-only">Actions</span> : header.label}
+                </th>
+              );
+            })}
           </tr>
         </thead>
         <tbody>{children}</tbody>
