@@ -1,6 +1,9 @@
 import type { RunVerdict } from "@throng/protocol/report";
 import { sloRows } from "../lib/report-summary";
 import { verdictBadge } from "../lib/verdict";
+import { DataTable, type DataColumn } from "./data-table";
+
+const SLO_COLUMNS: readonly DataColumn[] = ["SLO", "Threshold", { label: "Measured", numeric: true }, "Verdict", "Seconds"];
 
 /**
  * The run's verdict (passed only when the load ran as planned and every SLO was met over enough data), why it is
@@ -41,33 +44,19 @@ export function ReportVerdicts({ verdict }: { verdict: RunVerdict | null | undef
       {rows.length === 0 ? (
         <p className="muted">The plan sets no SLOs, so only its load was judged. Add SLOs to the plan (e.g. round trip p99 below 50 ms) to judge the server too.</p>
       ) : (
-        <div className="table-wrap">
-          <table className="data">
-            <caption className="sr-only">SLO verdicts</caption>
-            <thead>
-              <tr>
-                <th scope="col">SLO</th>
-                <th scope="col">Threshold</th>
-                <th scope="col" className="num">Measured</th>
-                <th scope="col">Verdict</th>
-                <th scope="col">Seconds</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={row.metric} data-testid="slo-row" data-metric={row.metric} data-passed={row.passed} data-status={row.status}>
-                  <th scope="row">{row.name}</th>
-                  <td>{row.threshold}</td>
-                  <td className="num">{row.measured}</td>
-                  <td>
-                    <span className={`badge ${row.passed ? "ok" : row.status === "no data" ? "warn" : "bad"}`}>{row.status}</span>
-                  </td>
-                  <td>{row.seconds}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable caption="SLO verdicts" columns={SLO_COLUMNS}>
+          {rows.map((row) => (
+            <tr key={row.metric} data-testid="slo-row" data-metric={row.metric} data-passed={row.passed} data-status={row.status}>
+              <th scope="row">{row.name}</th>
+              <td>{row.threshold}</td>
+              <td className="num">{row.measured}</td>
+              <td>
+                <span className={`badge ${row.passed ? "ok" : row.status === "no data" ? "warn" : "bad"}`}>{row.status}</span>
+              </td>
+              <td>{row.seconds}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );

@@ -1,8 +1,9 @@
 "use client";
 
 import Link from "next/link";
-import { useApiData } from "../hooks/use-api-data";
+import { useApiQuery } from "../hooks/use-api-query";
 import { api } from "../lib/api";
+import { queryKeys } from "../lib/query-keys";
 import { reportApi } from "../lib/report-api";
 import { exportFileName } from "../lib/report-summary";
 import { can } from "../lib/settings-permissions";
@@ -15,8 +16,8 @@ import { ShareLinks } from "./share-links";
 /** The signed-in report: the document, its exports and PDF, share links and saving the estimate. */
 export function ReportView({ runId }: { runId: string }) {
   const role = useMe().role;
-  const report = useApiData((signal) => reportApi.report(runId, signal));
-  const fleet = useApiData((signal) => api.listAgents(signal));
+  const report = useApiQuery(queryKeys.runReport(runId), (signal) => reportApi.report(runId, signal));
+  const fleet = useApiQuery(queryKeys.agents, (signal) => api.listAgents(signal));
 
   if (!report.data) {
     return report.error ? (

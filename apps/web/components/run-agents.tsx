@@ -7,7 +7,19 @@ import type { SeriesPoint } from "@throng/protocol/snapshot";
 import { formatGiB, formatInteger, formatMemory, formatMs } from "../lib/format";
 import { agentFates } from "../lib/run-events";
 import { agentTone } from "../lib/status";
+import { DataTable, type DataColumn } from "./data-table";
 import { StatusBadge } from "./status-badge";
+
+const AGENT_COLUMNS: readonly DataColumn[] = [
+  "Agent",
+  "Status",
+  { label: "CPU", numeric: true },
+  { label: "Host steal", numeric: true, title: "CPU time the hypervisor took from the agent's host (from /proc/stat)" },
+  { label: "Event loop p99", numeric: true },
+  { label: "Memory", numeric: true },
+  { label: "Open files", numeric: true },
+  "Limit",
+];
 
 interface RunAgentsProps {
   run: RunView;
@@ -43,54 +55,37 @@ export function RunAgents({ run, agents, points, live }: RunAgentsProps) {
           {live ? "Waiting for agents to take their share of the load…" : run.summary ? `${run.summary.agents} agent(s) took part.` : "No agent took part."}
         </p>
       ) : (
-        <div className="table-wrap">
-          <table className="data">
-            <caption className="sr-only">Agents of this run</caption>
-            <thead>
-              <tr>
-                <th scope="col">Agent</th>
-                <th scope="col">Status</th>
-                <th scope="col" className="num">CPU</th>
-                <th scope="col" className="num" title="CPU time the hypervisor took from the agent's host (from /proc/stat)">Host steal</th>
-                <th scope="col" className="num">Event loop p99</th>
-                <th scope="col" className="num">Memory</th>
-                <th scope="col" className="num">Open files</th>
-                <th scope="col">Limit</th>
+        <DataTable caption="Agents of this run" columns={AGENT_COLUMNS}>
+          {[...ids].map((id) => {
+            const agent = byId.get(id);
+            const health = latestHealth.get(id);
+            const fate = fates.get(id);
+            const status = fate?.kind === "agent-lost" ? "lost" : (agent?.status ?? "unknown");
+            const limit = health?.saturated ? (health.saturatedReason ?? "saturated") : saturated.get(id) ? `saturated ${saturated.get(id)!.seconds} s: ${saturated.get(id)!.reason}` : null;
+            return (
+              <tr key={id} data-testid="run-agent-row" data-agent-id={id}>
+                <td>
+                  <strong>{agent?.hostname ?? id.slice(0, 8)}</strong>
+                  {agent && <div className="muted small">{agent.cores} cores · {formatGiB(agent.memoryBytes)}</div>}
+                  {agent?.role === "watch" && (
+                    <div className="muted small" data-testid="run-agent-watcher">
+                      watches the server (its figures are under Server under test)
+                    </div>
+                  )}
+                </td>
+                <td>
+                  <StatusBadge status={status} tone={status === "lost" ? "bad" : agent ? agentTone(agent.status) : "idle"} />
+                </td>
+                <td className="num">{health ? `${formatInteger(health.cpuPercent)} %` : "—"}</td>
+                <td className="num" data-testid="run-agent-steal">{health?.stealPercent === undefined ? "—" : `${health.stealPercent.toFixed(1)} %`}</td>
+                <td className="num">{health ? formatMs(health.eventLoopP99Ms) : "—"}</td>
+                <td className="num">{health ? formatMemory(health.rssBytes) : "—"}</td>
+                <td className="num">{health?.openFds === undefined ? "—" : `${formatInteger(health.openFds)}${health.fdLimit ? ` / ${formatInteger(health.fdLimit)}` : ""}`}</td>
+                <td>{limit ? <span className="badge warn">{limit}</span> : <span className="muted">{health ? "ok" : "—"}</span>}</td>
               </tr>
-            </thead>
-            <tbody>
-              {[...ids].map((id) => {
-                const agent = byId.get(id);
-                const health = latestHealth.get(id);
-                const fate = fates.get(id);
-                const status = fate?.kind === "agent-lost" ? "lost" : (agent?.status ?? "unknown");
-                const limit = health?.saturated ? (health.saturatedReason ?? "saturated") : saturated.get(id) ? `saturated ${saturated.get(id)!.seconds} s: ${saturated.get(id)!.reason}` : null;
-                return (
-                  <tr key={id} data-testid="run-agent-row" data-agent-id={id}>
-                    <td>
-                      <strong>{agent?.hostname ?? id.slice(0, 8)}</strong>
-                      {agent && <div className="muted small">{agent.cores} cores · {formatGiB(agent.memoryBytes)}</div>}
-                      {agent?.role === "watch" && (
-                        <div className="muted small" data-testid="run-agent-watcher">
-                          watches the server (its figures are under Server under test)
-                        </div>
-                      )}
-                    </td>
-                    <td>
-                      <StatusBadge status={status} tone={status === "lost" ? "bad" : agent ? agentTone(agent.status) : "idle"} />
-                    </td>
-                    <td className="num">{health ? `${formatInteger(health.cpuPercent)} %` : "—"}</td>
-                    <td className="num" data-testid="run-agent-steal">{health?.stealPercent === undefined ? "—" : `${health.stealPercent.toFixed(1)} %`}</td>
-                    <td className="num">{health ? formatMs(health.eventLoopP99Ms) : "—"}</td>
-                    <td className="num">{health ? formatMemory(health.rssBytes) : "—"}</td>
-                    <td className="num">{health?.openFds === undefined ? "—" : `${formatInteger(health.openFds)}${health.fdLimit ? ` / ${formatInteger(health.fdLimit)}` : ""}`}</td>
-                    <td>{limit ? <span className="badge warn">{limit}</span> : <span className="muted">{health ? "ok" : "—"}</span>}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </DataTable>
       )}
     </section>
   );

@@ -1,9 +1,12 @@
 "use client";
 
-import { useEffect, useState } from "react";
-import { useApiData } from "../hooks/use-api-data";
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useState } from "react";
+import type { RunView } from "@throng/protocol/run";
+import { useApiQuery } from "../hooks/use-api-query";
 import { useRunLive } from "../hooks/use-run-live";
 import { api } from "../lib/api";
+import { queryKeys } from "../lib/query-keys";
 import { chartSpan, isTerminal } from "../lib/run-timing";
 import { RunAgents } from "./run-agents";
 import { RunCharts } from "./run-charts";
@@ -22,7 +25,8 @@ export function RunDetail({ runId }: { runId: string }) {
   const [now, setNow] = useState(() => Date.now());
   const ended = run ? isTerminal(run.status) : false;
   // Host names and fleet status for the agents table and chart legends; polled only while the run is live.
-  const fleet = useApiData((signal) => api.listAgents(signal), ended ? undefined : AGENTS_POLL_MS);
+  const fleet = useApiQuery(queryKeys.agents, (signal) => api.listAgents(signal), { pollMs: ended ? undefined : AGENTS_POLL_MS });
+  const changed = useRunChanged(accept);
 
   // Elapsed and remaining tick every second while the run is live.
   useEffect(() => {
@@ -44,13 +48,13 @@ export function RunDetail({ runId }: { runId: string }) {
   const last = points[points.length - 1];
   return (
     <>
-      <RunHeader run={run} stream={stream} now={now} agentsReporting={ended || !last ? null : last.agents} onAborted={accept} />
+      <RunHeader run={run} stream={stream} now={now} agentsReporting={ended || !last ? null : last.agents} onAborted={changed} />
       {error && (
         <p className="alert" role="alert">
           {error}
         </p>
       )}
-      <RunNotes run={run} onSaved={accept} />
+      <RunNotes run={run} onSaved={changed} />
       {ended ? (
         <RunSummary run={run} />
       ) : (
@@ -66,5 +70,21 @@ export function RunDetail({ runId }: { runId: string }) {
       {run.spec.watch && <ServerCharts points={server} summary={ended ? serverSummary : null} span={chartSpan(run)} agents={agents} />}
       <RunAgents run={run} agents={agents} points={points} live={!ended} />
     </>
+  );
+}
+
+/**
+ * An abort or a note/tag edit answers the run as it now is: the page shows it at once (the stream brings the rest),
+ * and the cached reads that carry the run (its report, every runs list) are asked again when next shown.
+ */
+function useRunChanged(accept: (run: RunView) => void): (run: RunView) => void {
+  const queryClient = useQueryClient();
+  return useCallback(
+    (run: RunView) => {
+      accept(run);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.run(run.id) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.runs });
+    },
+    [accept, queryClient],
   );
 }
