@@ -4,11 +4,12 @@ import { useMemo } from "react";
 import type uPlot from "uplot";
 import type { RunComparison } from "@throng/protocol/report";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
-import { useApiData } from "../hooks/use-api-data";
+import { useApiQuery } from "../hooks/use-api-query";
 import { useUPlot } from "../hooks/use-uplot";
 import { api } from "../lib/api";
 import { alignAtStart, OVERLAID_FIGURES, runColour, type OverlaidFigure } from "../lib/compare-series";
 import { formatDateTime, formatDuration, formatMs } from "../lib/format";
+import { queryKeys } from "../lib/query-keys";
 import { formatAxisCount } from "../lib/series";
 import { showLatest } from "./series-chart";
 
@@ -62,8 +63,8 @@ function OverlaidChart({ figure, runs, series }: { figure: OverlaidFigure; runs:
 
 /** The compared runs' seconds overlaid, aligned at their start: p99, throughput and errors, one colour per run. */
 export function CompareCharts({ runs }: { runs: readonly ComparedRun[] }) {
-  const ids = runs.map((run) => run.id).join(",");
-  const series = useApiData((signal) => Promise.all(runs.map((run) => api.getSeries(run.id, signal).then((answer) => answer.points))), undefined, ids);
+  const ids = runs.map((run) => run.id);
+  const series = useApiQuery(queryKeys.comparedSeries(ids), (signal) => Promise.all(runs.map((run) => api.getSeries(run.id, signal).then((answer) => answer.points))));
   if (series.error)
     return (
       <p className="alert" role="alert">

@@ -3,21 +3,25 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { useApiData } from "../hooks/use-api-data";
+import { useApiQuery } from "../hooks/use-api-query";
 import { api } from "../lib/api";
 import { compareHref, compareRows, sloRows } from "../lib/compare-table";
 import { CompareCharts } from "./compare-charts";
+import { DataTable, type DataColumn } from "./data-table";
 import { formatDateTime } from "../lib/format";
+import { queryKeys } from "../lib/query-keys";
 import { reportApi } from "../lib/report-api";
 import { isTerminal } from "../lib/run-timing";
+import type { RunComparison } from "@throng/protocol/report";
 
 /** Pick runs (the first picked is the baseline), then read their figures side by side with the change against it. */
 export function CompareView({ ids }: { ids: string[] }) {
   const router = useRouter();
   const [picked, setPicked] = useState<string[]>(ids);
-  const runs = useApiData((signal) => api.listRuns(signal));
+  // The same GET /api/runs as Home's recent runs, so one cached answer serves both.
+  const runs = useApiQuery(queryKeys.recentRuns, (signal) => api.listRuns(signal));
   const key = ids.join(",");
-  const comparison = useApiData((signal) => (ids.length >= 2 ? reportApi.compare(ids, signal) : Promise.resolve(null)), undefined);
+  const comparison = useApiQuery(queryKeys.comparison(ids), (signal) => (ids.length >= 2 ? reportApi.compare(ids, signal) : Promise.resolve(null)));
   const ended = (runs.data ?? []).filter((run) => isTerminal(run.status));
   const toggle = (id: string, on: boolean) => setPicked((current) => (on ? [...current.filter((x) => x !== id), id] : current.filter((x) => x !== id)));
 
@@ -39,54 +43,35 @@ export function CompareView({ ids }: { ids: string[] }) {
           )}
           {!comparison.data && !comparison.error && <p className="loading">Comparing…</p>}
           {comparison.data && (
-            <div className="table-wrap compare-wrap">
-              <table className="data compare-table">
-                <caption className="sr-only">Run figures and changes against the first run</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Figure</th>
-                    {comparison.data.runs.map((run, index) => (
-                      <th scope="col" key={run.id} className="num">
-                        <Link href={`/runs/${run.id}/report`}>{run.planName}</Link>
-                        <div className="muted small">
-                          {formatDateTime(run.createdAt)}
-                          {index === 0 ? " · baseline" : ""}
-                        </div>
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {compareRows(comparison.data).map((row) => (
-                    <tr key={row.key} data-testid="compare-row" data-figure={row.key}>
-                      <th scope="row">{row.label}</th>
-                      {row.cells.map((cell, index) => (
-                        <td key={index} className="num">
-                          {cell.value}
-                          {cell.delta && (
-                            <span className={`delta ${cell.tone}`} data-testid="compare-delta" data-tone={cell.tone}>
-                              {" "}
-                              {cell.delta}
-                              <span className="sr-only"> ({cell.tone})</span>
-                            </span>
-                          )}
-                        </td>
-                      ))}
-                    </tr>
+            <DataTable caption="Run figures and changes against the first run" columns={compareColumns(comparison.data)} className="compare-table">
+              {compareRows(comparison.data).map((row) => (
+                <tr key={row.key} data-testid="compare-row" data-figure={row.key}>
+                  <th scope="row">{row.label}</th>
+                  {row.cells.map((cell, index) => (
+                    <td key={index} className="num">
+                      {cell.value}
+                      {cell.delta && (
+                        <span className={`delta ${cell.tone}`} data-testid="compare-delta" data-tone={cell.tone}>
+                          {" "}
+                          {cell.delta}
+                          <span className="sr-only"> ({cell.tone})</span>
+                        </span>
+                      )}
+                    </td>
                   ))}
-                  {sloRows(comparison.data).map((row) => (
-                    <tr key={row.key} data-testid="compare-slo-row" data-slo={row.key}>
-                      <th scope="row">{row.label}</th>
-                      {row.cells.map((cell, index) => (
-                        <td key={index} className={`num slo-cell ${cell.status}`} data-status={cell.status}>
-                          {cell.text}
-                        </td>
-                      ))}
-                    </tr>
+                </tr>
+              ))}
+              {sloRows(comparison.data).map((row) => (
+                <tr key={row.key} data-testid="compare-slo-row" data-slo={row.key}>
+                  <th scope="row">{row.label}</th>
+                  {row.cells.map((cell, index) => (
+                    <td key={index} className={`num slo-cell ${cell.status}`} data-status={cell.status}>
+                      {cell.text}
+                    </td>
                   ))}
-                </tbody>
-              </table>
-            </div>
+                </tr>
+              ))}
+            </DataTable>
           )}
         </section>
       )}
@@ -140,4 +125,24 @@ export function CompareView({ ids }: { ids: string[] }) {
       </section>
     </>
   );
+}
+
+/** "Figure", then one numeric column per run headed by its plan (linking to its report), when it ran, and which is the baseline. */
+function compareColumns(comparison: RunComparison): DataColumn[] {
+  return [
+    "Figure",
+    ...comparison.runs.map((run, index) => ({
+      key: run.id,
+      numeric: true,
+      label: (
+        <>
+          <Link href={`/runs/${run.id}/report`}>{run.planName}</Link>
+          <div className="muted small">
+            {formatDateTime(run.createdAt)}
+            {index === 0 ? " · baseline" : ""}
+          </div>
+        </>
+      ),
+    })),
+  ];
 }
