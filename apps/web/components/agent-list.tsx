@@ -6,10 +6,13 @@ import type { AgentView } from "@throng/protocol/api";
 import { formatAgo, formatGiB } from "../lib/format";
 import { formatLabels } from "../lib/labels";
 import { agentTone } from "../lib/status";
+import { DataTable, type DataColumn } from "./data-table";
 import { AgentLabelsDialog, RevokeAgentDialog } from "./agent-dialogs";
 import { can } from "../lib/settings-permissions";
 import { useMe } from "./session-gate";
 import { StatusBadge } from "./status-badge";
+
+const AGENT_COLUMNS: readonly DataColumn[] = ["Agent", "Status", "Labels", "Capacity", "Version", "Run", "Last seen", ""];
 
 type Open = { kind: "labels" | "revoke"; agent: AgentView } | null;
 
@@ -55,78 +58,59 @@ export function AgentList({ agents, now }: { agents: AgentView[]; now: number })
   }
   return (
     <>
-      <div className="table-wrap">
-        <table className="data" data-testid="agent-list">
-          <caption className="sr-only">Agents</caption>
-          <thead>
-            <tr>
-              <th scope="col">Agent</th>
-              <th scope="col">Status</th>
-              <th scope="col">Labels</th>
-              <th scope="col">Capacity</th>
-              <th scope="col">Version</th>
-              <th scope="col">Run</th>
-              <th scope="col">Last seen</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {agents.map((agent) => (
-              <tr key={agent.id} data-testid="agent-row" data-status={agent.status} data-agent-id={agent.id}>
-                <td>
-                  <strong>{agent.hostname}</strong>
-                  <div className="muted small">
-                    {agent.os} · {agent.arch}
-                    {agent.ip && <> · {agent.ip}</>}
-                  </div>
-                  {agent.role === "watch" && (
-                    <div className="muted small" data-testid="agent-role">
-                      watcher: samples the server under test on this host
-                    </div>
-                  )}
-                </td>
-                <td>
-                  <StatusBadge status={agent.status} tone={agentTone(agent.status)} testId="agent-status" />
-                </td>
-                <td data-testid="agent-labels">
-                  <LabelChips labels={agent.labels} />
-                </td>
-                <td className="nowrap">
-                  <span data-testid="agent-cores">{agent.cores}</span> cores
-                  <div className="muted small">{formatGiB(agent.memoryBytes)}</div>
-                </td>
-                <td>{agent.version}</td>
-                <td>
-                  {agent.currentRunId ? (
-                    <Link href={`/runs/${agent.currentRunId}`} data-testid="agent-current-run">
-                      current run
-                    </Link>
-                  ) : (
-                    <span className="muted">idle</span>
-                  )}
-                </td>
-                <td title={agent.lastSeenAt ?? undefined} className="nowrap">
-                  {formatAgo(agent.lastSeenAt, now)}
-                </td>
-                <td className="actions">
-                  {manages && (
-                    <>
-                      <button className="button small" type="button" onClick={() => show("labels", agent)} aria-label={`Edit labels of ${agent.hostname}`} data-testid="edit-labels">
-                        Labels
-                      </button>
-                      <button className="button small danger-outline" type="button" onClick={() => show("revoke", agent)} aria-label={`Revoke ${agent.hostname}`} data-testid="revoke-agent">
-                        Revoke
-                      </button>
-                    </>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable caption="Agents" columns={AGENT_COLUMNS} testId="agent-list">
+        {agents.map((agent) => (
+          <tr key={agent.id} data-testid="agent-row" data-status={agent.status} data-agent-id={agent.id}>
+            <td>
+              <strong>{agent.hostname}</strong>
+              <div className="muted small">
+                {agent.os} · {agent.arch}
+                {agent.ip && <> · {agent.ip}</>}
+              </div>
+              {agent.role === "watch" && (
+                <div className="muted small" data-testid="agent-role">
+                  watcher: samples the server under test on this host
+                </div>
+              )}
+            </td>
+            <td>
+              <StatusBadge status={agent.status} tone={agentTone(agent.status)} testId="agent-status" />
+            </td>
+            <td data-testid="agent-labels">
+              <LabelChips labels={agent.labels} />
+            </td>
+            <td className="nowrap">
+              <span data-testid="agent-cores">{agent.cores}</span> cores
+              <div className="muted small">{formatGiB(agent.memoryBytes)}</div>
+            </td>
+            <td>{agent.version}</td>
+            <td>
+              {agent.currentRunId ? (
+                <Link href={`/runs/${agent.currentRunId}`} data-testid="agent-current-run">
+                  current run
+                </Link>
+              ) : (
+                <span className="muted">idle</span>
+              )}
+            </td>
+            <td title={agent.lastSeenAt ?? undefined} className="nowrap">
+              {formatAgo(agent.lastSeenAt, now)}
+            </td>
+            <td className="actions">
+              {manages && (
+                <>
+                  <button className="button small" type="button" onClick={() => show("labels", agent)} aria-label={`Edit labels of ${agent.hostname}`} data-testid="edit-labels">
+                    Labels
+                  </button>
+                  <button className="button small danger-outline" type="button" onClick={() => show("revoke", agent)} aria-label={`Revoke ${agent.hostname}`} data-testid="revoke-agent">
+                    Revoke
+                  </button>
+                </>
+              )}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       {open?.kind === "labels" && <AgentLabelsDialog agent={open.agent} onClose={() => close(false)} onSaved={() => close(true)} />}
       {open?.kind === "revoke" && <RevokeAgentDialog agent={open.agent} onClose={() => close(false)} onRevoked={() => close(true)} />}
     </>

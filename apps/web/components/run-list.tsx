@@ -6,59 +6,54 @@ import { formatDateTime, formatDuration, formatInteger, formatMs, formatRate } f
 import { listedDurationSeconds } from "../lib/run-timing";
 import { statusTone, verdictBadge, verdictTitle } from "../lib/verdict";
 import { RunTags } from "./run-tags";
+import { DataTable, type DataColumn } from "./data-table";
 import { StatusBadge } from "./status-badge";
+
+const RUN_COLUMNS: readonly DataColumn[] = [
+  "Plan",
+  "Status",
+  "Verdict",
+  "Created",
+  { label: "Duration", numeric: true },
+  { label: "Clients", numeric: true },
+  { label: "Messages/s", numeric: true },
+  { label: "RTT p99", numeric: true },
+  { label: "Errors", numeric: true },
+];
 
 /** One page of runs, each linking to its page, with the headline numbers of those that ended. */
 export function RunList({ runs, now }: { runs: RunView[]; now: number }) {
   return (
-    <div className="table-wrap">
-      <table className="data" data-testid="run-list">
-        <caption className="sr-only">Runs</caption>
-        <thead>
-          <tr>
-            <th scope="col">Plan</th>
-            <th scope="col">Status</th>
-            <th scope="col">Verdict</th>
-            <th scope="col">Created</th>
-            <th scope="col" className="num">Duration</th>
-            <th scope="col" className="num">Clients</th>
-            <th scope="col" className="num">Messages/s</th>
-            <th scope="col" className="num">RTT p99</th>
-            <th scope="col" className="num">Errors</th>
-          </tr>
-        </thead>
-        <tbody>
-          {runs.map((run) => (
-            <tr key={run.id} data-testid="run-row" data-run-id={run.id} data-status={run.status} data-plan-id={run.planId} data-tags={run.tags.join(" ")}>
-              <td>
-                <Link href={`/runs/${run.id}`}>{run.planName}</Link>
-                {run.events.length > 0 && <div className="muted small">{run.events.length === 1 ? "1 event" : `${run.events.length} events`}</div>}
-                <RunTags tags={run.tags} />
-              </td>
-              <td>
-                <StatusBadge status={run.status} tone={statusTone(run)} />
-              </td>
-              <td className="nowrap" title={verdictTitle(run)} data-testid="run-verdict" data-outcome={run.verdict?.outcome ?? ""}>
-                <RunVerdictBadge run={run} />
-              </td>
-              <td>
-                <span className="nowrap">{formatDateTime(run.createdAt)}</span>
-                {run.startedBy && (
-                  <div className="muted small" data-testid="run-started-by" title={run.startedBy}>
-                    by {starter(run.startedBy)}
-                  </div>
-                )}
-              </td>
-              <td className="num">{formatDuration(listedDurationSeconds(run, now))}</td>
-              <td className="num">{formatInteger(run.summary?.peakClients ?? run.spec.load.clients)}</td>
-              <td className="num">{run.summary ? formatRate(run.summary.messagesPerSec) : "—"}</td>
-              <td className="num">{formatMs(run.summary?.rttP99Ms)}</td>
-              <td className="num">{run.summary ? formatInteger(run.summary.errors + run.summary.connectionsFailed) : "—"}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable caption="Runs" columns={RUN_COLUMNS} testId="run-list">
+      {runs.map((run) => (
+        <tr key={run.id} data-testid="run-row" data-run-id={run.id} data-status={run.status} data-plan-id={run.planId} data-tags={run.tags.join(" ")}>
+          <td>
+            <Link href={`/runs/${run.id}`}>{run.planName}</Link>
+            {run.events.length > 0 && <div className="muted small">{run.events.length === 1 ? "1 event" : `${run.events.length} events`}</div>}
+            <RunTags tags={run.tags} />
+          </td>
+          <td>
+            <StatusBadge status={run.status} tone={statusTone(run)} />
+          </td>
+          <td className="nowrap" title={verdictTitle(run)} data-testid="run-verdict" data-outcome={run.verdict?.outcome ?? ""}>
+            <RunVerdictBadge run={run} />
+          </td>
+          <td>
+            <span className="nowrap">{formatDateTime(run.createdAt)}</span>
+            {run.startedBy && (
+              <div className="muted small" data-testid="run-started-by" title={run.startedBy}>
+                by {starter(run.startedBy)}
+              </div>
+            )}
+          </td>
+          <td className="num">{formatDuration(listedDurationSeconds(run, now))}</td>
+          <td className="num">{formatInteger(run.summary?.peakClients ?? run.spec.load.clients)}</td>
+          <td className="num">{run.summary ? formatRate(run.summary.messagesPerSec) : "—"}</td>
+          <td className="num">{formatMs(run.summary?.rttP99Ms)}</td>
+          <td className="num">{run.summary ? formatInteger(run.summary.errors + run.summary.connectionsFailed) : "—"}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
