@@ -2,11 +2,11 @@
 
 import { useEffect, useState, type FormEvent } from "react";
 import type { MetricsExportSinkView, MetricsSink, PutMetricsExportSink } from "@throng/protocol/metrics-export";
-import { useApiData } from "../hooks/use-api-data";
-import { errorMessage } from "../lib/api-client";
-import { fieldErrorsOf } from "../lib/field-errors";
+import { useApiMutation } from "../hooks/use-api-mutation";
+import { useApiQuery } from "../hooks/use-api-query";
 import { formatDateTime } from "../lib/format";
 import { metricsExportApi } from "../lib/metrics-export-api";
+import { queryKeys } from "../lib/query-keys";
 import { can } from "../lib/settings-permissions";
 import { useMe } from "./session-gate";
 import { TextField } from "./text-field";
@@ -19,7 +19,7 @@ const SINKS: { id: MetricsSink; title: string; urlHint: string }[] = [
 /** Where runs stream their per-second series: one form per sink, its last delivery, and a test button. */
 export function MetricsExportSettings() {
   const manages = can(useMe().role, "settings.manage");
-  const settings = useApiData((signal) => metricsExportApi.settings(signal), 3000);
+  const settings = useApiQuery(queryKeys.metricsExport, (signal) => metricsExportApi.settings(signal), { pollMs: 3000 });
   return (
     <>
       <p className="muted">
@@ -32,7 +32,7 @@ export function MetricsExportSettings() {
         </p>
       )}
       {SINKS.map((sink) => (
-        <SinkSection key={sink.id} sink={sink} view={settings.data?.[sink.id] ?? null} loaded={settings.data !== null} manages={manages} onChanged={settings.reload} />
+        <SinkSection key={sink.id} sink={sink} view={settings.data?.[sink.id] ?? null} loaded={settings.data !== null} manages={manages} />
       ))}
     </>
   );
@@ -51,15 +51,16 @@ function SinkStatus({ view }: { view: MetricsExportSinkView }) {
 
 type AuthKind = PutMetricsExportSink["auth"]["kind"];
 
-function SinkSection({ sink, view, loaded, manages, onChanged }: { sink: (typeof SINKS)[number]; view: MetricsExportSinkView | null; loaded: boolean; manages: boolean; onChanged: () => void }) {
+function SinkSection({ sink, view, loaded, manages }: { sink: (typeof SINKS)[number]; view: MetricsExportSinkView | null; loaded: boolean; manages: boolean }) {
   const [url, setUrl] = useState("");
   const [auth, setAuth] = useState<AuthKind>("none");
   const [username, setUsername] = useState("");
   const [secret, setSecret] = useState("");
   const [headers, setHeaders] = useState("");
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  // Save, Send test and Remove share one pending state and one error line; each changes the sink's status.
+  const acting = useApiMutation((action: () => Promise<unknown>) => action(), [queryKeys.metricsExport]);
+  const { fieldErrors, failure } = acting;
+  const pending = acting.isPending;
   const storedUrl = view?.url;
   // The form starts from what is stored (secrets excepted) once it has loaded, and after each save.
   useEffect(() => {
@@ -69,22 +70,6 @@ function SinkSection({ sink, view, loaded, manages, onChanged }: { sink: (typeof
     setUsername(view.username ?? "");
   }, [storedUrl, view?.auth, view?.username]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  async function act(action: () => Promise<unknown>) {
-    setFailure(null);
-    setFieldErrors({});
-    setPending(true);
-    try {
-      await action();
-      onChanged();
-    } catch (error) {
-      const fields = fieldErrorsOf(error);
-      if (fields) setFieldErrors(fields);
-      else setFailure(errorMessage(error));
-    } finally {
-      setPending(false);
-    }
-  }
-
   function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const parsedHeaders = headers.trim() === "" ? undefined : Object.fromEntries(headers.split("\n").filter((line) => line.trim()).map((line) => {
@@ -93,10 +78,11 @@ function SinkSection({ sink, view, loaded, manages, onChanged }: { sink: (typeof
     }));
     const authBody: PutMetricsExportSink["auth"] =
       auth === "basic" ? { kind: "basic", username: username.trim(), ...(secret ? { password: secret } : {}) } : auth === "bearer" ? { kind: "bearer", ...(secret ? { token: secret } : {}) } : { kind: "none" };
-    void act(async () => {
-      await metricsExportApi.put(sink.id, { url: url.trim(), auth: authBody, ...(parsedHeaders ? { headers: parsedHeaders } : {}) });
-      setSecret("");
-      setHeaders("");
+    acting.mutate(() => metricsExportApi.put(sink.id, { url: url.trim(), auth: authBody, ...(parsedHeaders ? { headers: parsedHeaders } : {}) }), {
+      onSuccess: () => {
+        setSecret("");
+        setHeaders("");
+      },
     });
   }
 
@@ -145,10 +131,10 @@ function SinkSection({ sink, view, loaded, manages, onChanged }: { sink: (typeof
             </button>
             {view && (
               <>
-                <button className="button" type="button" disabled={pending} onClick={() => void act(() => metricsExportApi.test(sink.id))} data-testid={`test-${sink.id}`}>
+                <button className="button" type="button" disabled={pending} onClick={() => acting.mutate(() => metricsExportApi.test(sink.id))} data-testid={`test-${sink.id}`}>
                   Send test
                 </button>
-                <button className="button danger" type="button" disabled={pending} onClick={() => void act(() => metricsExportApi.remove(sink.id))}>
+                <button className="button danger" type="button" disabled={pending} onClick={() => acting.mutate(() => metricsExportApi.remove(sink.id))}>
                   Remove
                 </button>
               </>

@@ -2,11 +2,12 @@
 
 import { useState, type FormEvent } from "react";
 import type { NotificationEvent, NotificationKind } from "@throng/protocol/notifications";
-import { useApiData } from "../hooks/use-api-data";
+import { useApiMutation } from "../hooks/use-api-mutation";
+import { useApiQuery } from "../hooks/use-api-query";
 import { errorMessage } from "../lib/api-client";
-import { fieldErrorsOf } from "../lib/field-errors";
 import { formatDateTime } from "../lib/format";
 import { notificationsApi } from "../lib/notifications-api";
+import { queryKeys } from "../lib/query-keys";
 import { can } from "../lib/settings-permissions";
 import { DataTable } from "./data-table";
 import { NotificationLog } from "./notification-log";
@@ -25,24 +26,15 @@ const EVENTS: { id: NotificationEvent; label: string }[] = [
 /** Where run notifications go (Slack or a webhook), a test button for each, and the log of what was sent. */
 export function NotificationSettings() {
   const manages = can(useMe().role, "settings.manage");
-  const channels = useApiData((signal) => notificationsApi.listChannels(signal));
-  const log = useApiData((signal) => notificationsApi.listDeliveries(signal), 3000);
-  const [failure, setFailure] = useState<string | null>(null);
-
-  async function act(action: () => Promise<unknown>) {
-    setFailure(null);
-    try {
-      await action();
-      channels.reload();
-      log.reload();
-    } catch (error) {
-      setFailure(errorMessage(error));
-    }
-  }
+  const channels = useApiQuery(queryKeys.notificationChannels, (signal) => notificationsApi.listChannels(signal));
+  const log = useApiQuery(queryKeys.notificationDeliveries, (signal) => notificationsApi.listDeliveries(signal), { pollMs: 3000 });
+  // A test adds a delivery, a removal takes the channel away: both lists are asked again.
+  const acting = useApiMutation((action: () => Promise<unknown>) => action(), [queryKeys.notificationChannels, queryKeys.notificationDeliveries]);
+  const failure = acting.isError ? errorMessage(acting.error) : null;
 
   return (
     <>
-      {manages && <NewChannelForm onCreated={channels.reload} />}
+      {manages && <NewChannelForm />}
       <section className="settings-section" aria-labelledby="channels-title">
         <h2 id="channels-title">Channels</h2>
         {(channels.error || failure) && (
@@ -67,10 +59,10 @@ export function NotificationSettings() {
                 <td className="actions">
                   {manages && (
                     <>
-                      <button className="button small" type="button" onClick={() => act(() => notificationsApi.testChannel(channel.id))} data-testid="test-channel">
+                      <button className="button small" type="button" onClick={() => acting.mutate(() => notificationsApi.testChannel(channel.id))} data-testid="test-channel">
                         Send test
                       </button>
-                      <button className="button small danger" type="button" onClick={() => act(() => notificationsApi.removeChannel(channel.id))} aria-label={`Remove ${channel.name}`}>
+                      <button className="button small danger" type="button" onClick={() => acting.mutate(() => notificationsApi.removeChannel(channel.id))} aria-label={`Remove ${channel.name}`}>
                         Remove
                       </button>
                     </>
@@ -86,32 +78,25 @@ export function NotificationSettings() {
   );
 }
 
-function NewChannelForm({ onCreated }: { onCreated: () => void }) {
+function NewChannelForm() {
   const [kind, setKind] = useState<NotificationKind>("slack");
   const [name, setName] = useState("");
   const [url, setUrl] = useState("");
   const [events, setEvents] = useState<NotificationEvent[]>(["failed"]);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const creating = useApiMutation(notificationsApi.createChannel, [queryKeys.notificationChannels]);
+  const { fieldErrors, failure } = creating;
 
-  async function create(event: FormEvent<HTMLFormElement>) {
+  function create(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setFailure(null);
-    setFieldErrors({});
-    setPending(true);
-    try {
-      await notificationsApi.createChannel({ kind, name: name.trim(), url: url.trim(), events });
-      setName("");
-      setUrl("");
-      onCreated();
-    } catch (error) {
-      const fields = fieldErrorsOf(error);
-      if (fields) setFieldErrors(fields);
-      else setFailure(errorMessage(error));
-    } finally {
-      setPending(false);
-    }
+    creating.mutate(
+      { kind, name: name.trim(), url: url.trim(), events },
+      {
+        onSuccess: () => {
+          setName("");
+          setUrl("");
+        },
+      },
+    );
   }
 
   const toggle = (id: NotificationEvent, on: boolean) => setEvents((current) => (on ? [...current, id] : current.filter((e) => e !== id)));
@@ -154,8 +139,8 @@ function NewChannelForm({ onCreated }: { onCreated: () => void }) {
             {failure}
           </p>
         )}
-        <button className="button primary" type="submit" disabled={pending} data-testid="create-channel">
-          {pending ? "Adding…" : "Add channel"}
+        <button className="button primary" type="submit" disabled={creating.isPending} data-testid="create-channel">
+          {creating.isPending ? "Adding…" : "Add channel"}
         </button>
       </form>
     </section>
