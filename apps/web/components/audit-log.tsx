@@ -1,11 +1,14 @@
 "use client";
 
+import { useQueryClient } from "@tanstack/react-query";
 import { useMemo } from "react";
-import { useApiData } from "../hooks/use-api-data";
+import { useApiQuery } from "../hooks/use-api-query";
 import { formatDateTime } from "../lib/format";
+import { queryKeys } from "../lib/query-keys";
 import { settingsApi } from "../lib/settings-api";
 import { describeAction, describeDetails, describeTarget, targetNames } from "../lib/settings-audit";
 import { can } from "../lib/settings-permissions";
+import { DataTable } from "./data-table";
 import { NotForYourRole } from "./settings-nav";
 import { useMe } from "./session-gate";
 
@@ -17,7 +20,8 @@ export function AuditLog() {
 }
 
 function AuditTable() {
-  const { data, error, reload } = useApiData((signal) => settingsApi.listAudit(signal));
+  const { data, error } = useApiQuery(queryKeys.audit, (signal) => settingsApi.listAudit(signal));
+  const queryClient = useQueryClient();
   const names = useMemo(() => targetNames(data ?? []), [data]);
   return (
     <section className="settings-section" aria-labelledby="audit-title">
@@ -26,7 +30,7 @@ function AuditTable() {
           <h2 id="audit-title">Audit log</h2>
           <p>Sensitive actions in this organisation, newest first.</p>
         </div>
-        <button className="button small" type="button" onClick={reload}>
+        <button className="button small" type="button" onClick={() => void queryClient.invalidateQueries({ queryKey: queryKeys.audit })}>
           Refresh
         </button>
       </div>
@@ -43,31 +47,17 @@ function AuditTable() {
           Role changes, invitations, API tokens and settings changes appear here.
         </div>
       ) : (
-        <div className="table-wrap">
-          <table className="data" data-testid="audit-list">
-            <caption className="sr-only">Audit log</caption>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Actor</th>
-                <th scope="col">Action</th>
-                <th scope="col">Target</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.map((entry, index) => (
-                <tr key={`${entry.at}-${index}`} data-testid="audit-row" data-action={entry.action}>
-                  <td className="nowrap">{formatDateTime(entry.at)}</td>
-                  <td>{entry.actor}</td>
-                  <td title={entry.action}>{describeAction(entry.action)}</td>
-                  <td title={entry.target ?? undefined}>{describeTarget(entry, names)}</td>
-                  <td>{describeDetails(entry) || "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable caption="Audit log" columns={["Time", "Actor", "Action", "Target", "Details"]} testId="audit-list">
+          {data.map((entry, index) => (
+            <tr key={`${entry.at}-${index}`} data-testid="audit-row" data-action={entry.action}>
+              <td className="nowrap">{formatDateTime(entry.at)}</td>
+              <td>{entry.actor}</td>
+              <td title={entry.action}>{describeAction(entry.action)}</td>
+              <td title={entry.target ?? undefined}>{describeTarget(entry, names)}</td>
+              <td>{describeDetails(entry) || "—"}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );

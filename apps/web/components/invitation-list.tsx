@@ -1,19 +1,22 @@
 "use client";
 
+import { useQueryClient } from "@tanstack/react-query";
 import type { InvitationView, MemberView } from "@throng/protocol/orgs";
 import { formatDateTime, formatUntil } from "../lib/format";
+import { queryKeys } from "../lib/query-keys";
 import { settingsApi } from "../lib/settings-api";
 import { ROLE_TEXT } from "../lib/settings-permissions";
+import { DataTable } from "./data-table";
 import { ConfirmButton } from "./settings-confirm-button";
 
 interface InvitationListProps {
   invitations: InvitationView[];
   members: MemberView[];
-  onChanged: () => void;
 }
 
 /** Links not yet used, expired or revoked; the link itself is never shown again. */
-export function InvitationList({ invitations, members, onChanged }: InvitationListProps) {
+export function InvitationList({ invitations, members }: InvitationListProps) {
+  const queryClient = useQueryClient();
   if (invitations.length === 0) {
     return (
       <div className="empty" data-testid="invitations-empty">
@@ -24,48 +27,34 @@ export function InvitationList({ invitations, members, onChanged }: InvitationLi
   }
   const nameOf = (userId: string | null) => members.find((m) => m.userId === userId)?.email ?? "a former member";
   return (
-    <div className="table-wrap">
-      <table className="data" data-testid="invitation-list">
-        <caption className="sr-only">Pending invitations</caption>
-        <thead>
-          <tr>
-            <th scope="col">Role</th>
-            <th scope="col">Created by</th>
-            <th scope="col">Expires</th>
-            <th scope="col">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {invitations.map((invitation) => (
-            <tr key={invitation.id} data-testid="invitation-row" data-role={invitation.role}>
-              <td>{ROLE_TEXT[invitation.role]}</td>
-              <td>{nameOf(invitation.createdBy)}</td>
-              <td>
-                <span title={formatDateTime(invitation.expiresAt)}>{formatUntil(invitation.expiresAt)}</span>
-              </td>
-              <td>
-                <div className="row-actions">
-                  <ConfirmButton
-                    label="Revoke"
-                    accessibleLabel={`Revoke ${invitation.role} invitation expiring ${formatDateTime(invitation.expiresAt)}`}
-                    title="Revoke this invitation?"
-                    confirmLabel="Revoke link"
-                    onConfirm={async () => {
-                      await settingsApi.revokeInvitation(invitation.id);
-                      onChanged();
-                    }}
-                    testId="revoke-invitation"
-                  >
-                    <p>The link stops working at once. Someone who already joined with it stays a member.</p>
-                  </ConfirmButton>
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable caption="Pending invitations" columns={["Role", "Created by", "Expires", ""]} testId="invitation-list">
+      {invitations.map((invitation) => (
+        <tr key={invitation.id} data-testid="invitation-row" data-role={invitation.role}>
+          <td>{ROLE_TEXT[invitation.role]}</td>
+          <td>{nameOf(invitation.createdBy)}</td>
+          <td>
+            <span title={formatDateTime(invitation.expiresAt)}>{formatUntil(invitation.expiresAt)}</span>
+          </td>
+          <td>
+            <div className="row-actions">
+              <ConfirmButton
+                label="Revoke"
+                accessibleLabel={`Revoke ${invitation.role} invitation expiring ${formatDateTime(invitation.expiresAt)}`}
+                title="Revoke this invitation?"
+                confirmLabel="Revoke link"
+                onConfirm={async () => {
+                  await settingsApi.revokeInvitation(invitation.id);
+                  // The dialog closes once the invitation has left the list.
+                  await queryClient.invalidateQueries({ queryKey: queryKeys.invitations });
+                }}
+                testId="revoke-invitation"
+              >
+                <p>The link stops working at once. Someone who already joined with it stays a member.</p>
+              </ConfirmButton>
+            </div>
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

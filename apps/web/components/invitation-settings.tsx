@@ -2,8 +2,10 @@
 
 import { useState, type FormEvent } from "react";
 import type { InvitationCreated, Role } from "@throng/protocol/orgs";
-import { useApiData } from "../hooks/use-api-data";
+import { useApiMutation } from "../hooks/use-api-mutation";
+import { useApiQuery } from "../hooks/use-api-query";
 import { errorMessage } from "../lib/api-client";
+import { queryKeys } from "../lib/query-keys";
 import { settingsApi } from "../lib/settings-api";
 import { can, invitableRoles, ROLE_TEXT } from "../lib/settings-permissions";
 import { InvitationList } from "./invitation-list";
@@ -31,22 +33,17 @@ function InvitationManager() {
   const [role, setRole] = useState<Exclude<Role, "owner">>("member");
   const [hours, setHours] = useState(72);
   const [created, setCreated] = useState<InvitationCreated | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-  const invitations = useApiData((signal) => Promise.all([settingsApi.listInvitations(signal), settingsApi.listMembers(signal)]));
+  const invitations = useApiQuery(queryKeys.invitations, (signal) => settingsApi.listInvitations(signal));
+  // Members name who created each invitation; the same cached list as the Members page.
+  const members = useApiQuery(queryKeys.members, (signal) => settingsApi.listMembers(signal));
+  const listError = invitations.error ?? members.error;
+  const creating = useApiMutation(settingsApi.createInvitation, [queryKeys.invitations]);
+  // Role and expiry come from selects: any refusal reads as one message.
+  const failure = creating.isError ? errorMessage(creating.error) : null;
 
-  async function create(event: FormEvent<HTMLFormElement>) {
+  function create(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setPending(true);
-    setFailure(null);
-    try {
-      setCreated(await settingsApi.createInvitation({ role, expiresInHours: hours }));
-      invitations.reload();
-    } catch (error) {
-      setFailure(errorMessage(error));
-    } finally {
-      setPending(false);
-    }
+    creating.mutate({ role, expiresInHours: hours }, { onSuccess: setCreated });
   }
 
   return (
@@ -94,22 +91,22 @@ function InvitationManager() {
               {failure}
             </p>
           )}
-          <button className="button primary" type="submit" disabled={pending} data-testid="create-invitation">
-            {pending ? "Creating…" : "Create invitation link"}
+          <button className="button primary" type="submit" disabled={creating.isPending} data-testid="create-invitation">
+            {creating.isPending ? "Creating…" : "Create invitation link"}
           </button>
         </form>
       </section>
       <section className="settings-section" aria-labelledby="pending-title">
         <h2 id="pending-title">Pending invitations</h2>
-        {invitations.error && (
+        {listError && (
           <p className="alert" role="alert">
-            {invitations.error}
+            {listError}
           </p>
         )}
-        {invitations.data ? (
-          <InvitationList invitations={invitations.data[0]} members={invitations.data[1]} onChanged={invitations.reload} />
+        {invitations.data && members.data ? (
+          <InvitationList invitations={invitations.data} members={members.data} />
         ) : (
-          !invitations.error && <p className="loading">Loading invitations…</p>
+          !listError && <p className="loading">Loading invitations…</p>
         )}
       </section>
     </>

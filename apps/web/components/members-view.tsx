@@ -1,8 +1,11 @@
 "use client";
 
-import { useApiData } from "../hooks/use-api-data";
+import { useQueryClient } from "@tanstack/react-query";
+import { useApiQuery } from "../hooks/use-api-query";
+import { queryKeys } from "../lib/query-keys";
 import { settingsApi } from "../lib/settings-api";
 import { can } from "../lib/settings-permissions";
+import { DataTable } from "./data-table";
 import { MemberRow } from "./members-row";
 import { ConfirmButton } from "./settings-confirm-button";
 import { useMe } from "./session-gate";
@@ -10,7 +13,9 @@ import { useMe } from "./session-gate";
 /** Members and their roles; admins and owners change roles and remove people; anyone may leave. */
 export function MembersView() {
   const me = useMe();
-  const { data, error, reload } = useApiData((signal) => settingsApi.listMembers(signal));
+  const { data, error } = useApiQuery(queryKeys.members, (signal) => settingsApi.listMembers(signal));
+  const queryClient = useQueryClient();
+  const membersChanged = () => void queryClient.invalidateQueries({ queryKey: queryKeys.members });
   const manages = can(me.role, "member.manage");
 
   async function leave() {
@@ -42,27 +47,11 @@ export function MembersView() {
       {!data ? (
         !error && <p className="loading">Loading members…</p>
       ) : (
-        <div className="table-wrap">
-          <table className="data" data-testid="member-list">
-            <caption className="sr-only">Members</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Joined</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.map((member) => (
-                <MemberRow key={member.id} member={member} myRole={me.role} isMe={member.userId === me.user.id} onChanged={reload} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable caption="Members" columns={["Name", "Email", "Role", "Joined", ""]} testId="member-list">
+          {data.map((member) => (
+            <MemberRow key={member.id} member={member} myRole={me.role} isMe={member.userId === me.user.id} onChanged={membersChanged} />
+          ))}
+        </DataTable>
       )}
     </section>
   );

@@ -1,33 +1,26 @@
 "use client";
 
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { useApiData } from "../hooks/use-api-data";
+import { useApiQuery } from "../hooks/use-api-query";
 import { errorMessage } from "../lib/api-client";
+import { queryKeys } from "../lib/query-keys";
 import { settingsApi } from "../lib/settings-api";
 import "../app/(app)/settings/settings.css";
 
 /**
  * The active organisation in the nav; a select and Switch when the user belongs to several. Switching
- * reloads the page because every loaded list (agents, plans, runs) belonged to the old one.
+ * reloads the page because every loaded list (agents, plans, runs) belonged to the old one: a full reload also
+ * starts an empty query cache, rather than invalidating every key by hand.
  */
 export function OrgSwitcher({ organisation }: { organisation: string }) {
-  const { data } = useApiData((signal) => settingsApi.listOrgs(signal));
-  const [failure, setFailure] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const { data } = useApiQuery(queryKeys.orgs, (signal) => settingsApi.listOrgs(signal));
+  const switching = useMutation({ mutationFn: settingsApi.switchOrg, onSuccess: () => window.location.reload() });
+  // Still "Switching…" after success, while the page reloads.
+  const pending = switching.isPending || switching.isSuccess;
+  const failure = switching.isError ? errorMessage(switching.error) : null;
   const active = data?.find((org) => org.active);
   const [chosen, setChosen] = useState<string | null>(null);
-
-  async function switchTo(orgId: string) {
-    setPending(true);
-    setFailure(null);
-    try {
-      await settingsApi.switchOrg(orgId);
-      window.location.reload();
-    } catch (error) {
-      setFailure(errorMessage(error));
-      setPending(false);
-    }
-  }
 
   // Until the list arrives, or with one organisation, there is nothing to switch to.
   if (!data || data.length < 2 || !active) {
@@ -49,7 +42,7 @@ export function OrgSwitcher({ organisation }: { organisation: string }) {
         ))}
       </select>
       {chosen && chosen !== active.orgId && (
-        <button className="button small" type="button" onClick={() => void switchTo(chosen)} disabled={pending} data-testid="switch-org">
+        <button className="button small" type="button" onClick={() => switching.mutate(chosen)} disabled={pending} data-testid="switch-org">
           {pending ? "Switching…" : "Switch"}
         </button>
       )}

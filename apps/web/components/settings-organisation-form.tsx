@@ -1,10 +1,12 @@
 "use client";
 
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import type { OrgSettings } from "@throng/protocol/orgs";
-import { useApiData } from "../hooks/use-api-data";
+import { useApiQuery } from "../hooks/use-api-query";
 import { ApiError, errorMessage } from "../lib/api-client";
 import { formatDuration, formatInteger } from "../lib/format";
+import { queryKeys } from "../lib/query-keys";
 import { settingsApi } from "../lib/settings-api";
 import {
   draftFromSettings, errorsFromServer, settingsFromDraft, type OrgSettingsDraft, type OrgSettingsErrors, type OrgSettingsField,
@@ -15,7 +17,7 @@ import { useMe } from "./session-gate";
 
 /** The target allow-list and caps every run of the organisation must stay within. */
 export function OrganisationSettings() {
-  const { data, error } = useApiData((signal) => settingsApi.getSettings(signal));
+  const { data, error } = useApiQuery(queryKeys.orgSettings, (signal) => settingsApi.getSettings(signal));
   return (
     <section className="settings-section panel" aria-labelledby="org-settings-title">
       <h2 id="org-settings-title">Targets and limits</h2>
@@ -36,30 +38,35 @@ function SettingsForm({ saved }: { saved: OrgSettings }) {
   const [errors, setErrors] = useState<OrgSettingsErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const queryClient = useQueryClient();
+  // The API answers with what it stored: that is the cached settings now, no need to ask again.
+  const saving = useMutation({
+    mutationFn: (settings: OrgSettings) => settingsApi.saveSettings(settings),
+    onSuccess: (stored) => queryClient.setQueryData(queryKeys.orgSettings, stored),
+  });
   const update = (field: OrgSettingsField) => (value: string) => {
     setDraft((current) => ({ ...current, [field]: value }));
     setStatus(null);
   };
 
-  async function save(event: FormEvent<HTMLFormElement>) {
+  function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setFailure(null);
     setStatus(null);
     const built = settingsFromDraft(draft);
     if (!built.ok) return showErrors(built.errors);
-    setPending(true);
-    try {
-      setDraft(draftFromSettings(await settingsApi.saveSettings(built.settings)));
-      setErrors({});
-      setStatus("Saved.");
-    } catch (error) {
-      const fromServer = error instanceof ApiError ? errorsFromServer(error.fields, draft.allowList) : {};
-      if (Object.keys(fromServer).length) showErrors(fromServer);
-      else setFailure(errorMessage(error));
-    } finally {
-      setPending(false);
-    }
+    saving.mutate(built.settings, {
+      onSuccess: (stored) => {
+        setDraft(draftFromSettings(stored));
+        setErrors({});
+        setStatus("Saved.");
+      },
+      onError: (error) => {
+        const fromServer = error instanceof ApiError ? errorsFromServer(error.fields, draft.allowList) : {};
+        if (Object.keys(fromServer).length) showErrors(fromServer);
+        else setFailure(errorMessage(error));
+      },
+    });
   }
 
   function showErrors(found: OrgSettingsErrors) {
@@ -131,8 +138,8 @@ function SettingsForm({ saved }: { saved: OrgSettings }) {
       )}
       {editable && (
         <div className="form-actions">
-          <button className="button primary" type="submit" disabled={pending} data-testid="save-settings">
-            {pending ? "Saving…" : "Save settings"}
+          <button className="button primary" type="submit" disabled={saving.isPending} data-testid="save-settings">
+            {saving.isPending ? "Saving…" : "Save settings"}
           </button>
           <span className="status-note" role="status" data-testid="settings-status">
             {status}

@@ -2,8 +2,10 @@
 
 import { useState, type FormEvent } from "react";
 import type { ApiTokenCreated, TokenScope } from "@throng/protocol/orgs";
-import { useApiData } from "../hooks/use-api-data";
-import { ApiError, errorMessage } from "../lib/api-client";
+import { useApiMutation } from "../hooks/use-api-mutation";
+import { useApiQuery } from "../hooks/use-api-query";
+import { errorMessage } from "../lib/api-client";
+import { queryKeys } from "../lib/query-keys";
 import { settingsApi } from "../lib/settings-api";
 import { can, SCOPE_TEXT, tokenScopesFor } from "../lib/settings-permissions";
 import { SecretOnce } from "./settings-secret";
@@ -27,34 +29,31 @@ function TokenManager() {
   const [name, setName] = useState("");
   const [scope, setScope] = useState<TokenScope>(scopes.includes("run") ? "run" : "read");
   const [days, setDays] = useState(90);
-  const [nameError, setNameError] = useState<string | undefined>();
-  const [failure, setFailure] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const [missingName, setMissingName] = useState(false);
   const [created, setCreated] = useState<ApiTokenCreated | null>(null);
-  const tokens = useApiData((signal) => settingsApi.listTokens(signal));
+  const tokens = useApiQuery(queryKeys.tokens, (signal) => settingsApi.listTokens(signal));
+  const creating = useApiMutation(settingsApi.createToken, [queryKeys.tokens]);
+  const nameError = missingName ? "Give the token a name, e.g. the CI job using it." : creating.fieldErrors.name;
+  // Only the name is typed; a refusal naming anything else (the selects) reads as one message.
+  const failure = creating.isError && !creating.fieldErrors.name ? errorMessage(creating.error) : null;
 
-  async function create(event: FormEvent<HTMLFormElement>) {
+  function create(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setFailure(null);
+    creating.reset();
+    setMissingName(!name.trim());
     if (!name.trim()) {
-      setNameError("Give the token a name, e.g. the CI job using it.");
       document.getElementById("token-name")?.focus();
       return;
     }
-    setNameError(undefined);
-    setPending(true);
-    try {
-      setCreated(await settingsApi.createToken({ name: name.trim(), scope, expiresInDays: days }));
-      setName("");
-      tokens.reload();
-    } catch (error) {
-      const fields = error instanceof ApiError ? error.fields : [];
-      const onName = fields.find((field) => field.path === "name");
-      if (onName) setNameError(onName.message);
-      else setFailure(errorMessage(error));
-    } finally {
-      setPending(false);
-    }
+    creating.mutate(
+      { name: name.trim(), scope, expiresInDays: days },
+      {
+        onSuccess: (token) => {
+          setCreated(token);
+          setName("");
+        },
+      },
+    );
   }
 
   return (
@@ -106,8 +105,8 @@ function TokenManager() {
               {failure}
             </p>
           )}
-          <button className="button primary" type="submit" disabled={pending} data-testid="create-token">
-            {pending ? "Creating…" : "Create token"}
+          <button className="button primary" type="submit" disabled={creating.isPending} data-testid="create-token">
+            {creating.isPending ? "Creating…" : "Create token"}
           </button>
         </form>
       </section>
@@ -118,7 +117,7 @@ function TokenManager() {
             {tokens.error}
           </p>
         )}
-        {tokens.data ? <TokenList tokens={tokens.data} onChanged={tokens.reload} /> : !tokens.error && <p className="loading">Loading tokens…</p>}
+        {tokens.data ? <TokenList tokens={tokens.data} /> : !tokens.error && <p className="loading">Loading tokens…</p>}
       </section>
     </>
   );
