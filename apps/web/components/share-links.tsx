@@ -2,11 +2,14 @@
 
 import { useState } from "react";
 import type { ShareLinkCreated } from "@throng/protocol/report";
-import { useApiData } from "../hooks/use-api-data";
+import { useApiMutation } from "../hooks/use-api-mutation";
+import { useApiQuery } from "../hooks/use-api-query";
 import { errorMessage } from "../lib/api-client";
 import { formatDateTime } from "../lib/format";
+import { queryKeys } from "../lib/query-keys";
 import { reportApi } from "../lib/report-api";
 import { CopyButton } from "./copy-button";
+import { DataTable } from "./data-table";
 
 const EXPIRY_CHOICES = [
   { label: "Never (until revoked)", days: "" },
@@ -24,34 +27,23 @@ function linkState(link: { revokedAt: string | null; expiresAt: string | null },
 
 /** Public read-only links to this report: create one (its address is shown once), list them, revoke. */
 export function ShareLinks({ runId }: { runId: string }) {
-  const links = useApiData((signal) => reportApi.shareLinks(runId, signal));
+  const links = useApiQuery(queryKeys.shareLinks(runId), (signal) => reportApi.shareLinks(runId, signal));
   const [days, setDays] = useState("");
   const [created, setCreated] = useState<ShareLinkCreated | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const creating = useApiMutation((expiresInDays: number | undefined) => reportApi.createShareLink(runId, expiresInDays), [queryKeys.shareLinks(runId)]);
+  const revoking = useApiMutation(reportApi.revokeShareLink, [queryKeys.shareLinks(runId)]);
+  // One error line for both actions: starting either clears the other's old failure.
+  const failed = creating.error ?? revoking.error;
+  const failure = failed ? errorMessage(failed) : null;
 
-  async function create() {
-    setPending(true);
-    setFailure(null);
-    try {
-      setCreated(await reportApi.createShareLink(runId, days ? Number(days) : undefined));
-      links.reload();
-    } catch (error) {
-      setFailure(errorMessage(error));
-    } finally {
-      setPending(false);
-    }
+  function create() {
+    revoking.reset();
+    creating.mutate(days ? Number(days) : undefined, { onSuccess: setCreated });
   }
 
-  async function revoke(linkId: string) {
-    setFailure(null);
-    try {
-      await reportApi.revokeShareLink(linkId);
-      if (created?.id === linkId) setCreated(null);
-      links.reload();
-    } catch (error) {
-      setFailure(errorMessage(error));
-    }
+  function revoke(linkId: string) {
+    creating.reset();
+    revoking.mutate(linkId, { onSuccess: () => setCreated((shown) => (shown?.id === linkId ? null : shown)) });
   }
 
   const now = Date.now();
@@ -70,8 +62,8 @@ export function ShareLinks({ runId }: { runId: string }) {
             ))}
           </select>
         </div>
-        <button className="button primary" type="button" onClick={create} disabled={pending} data-testid="create-share-link">
-          {pending ? "Creating…" : "Create share link"}
+        <button className="button primary" type="button" onClick={create} disabled={creating.isPending} data-testid="create-share-link">
+          {creating.isPending ? "Creating…" : "Create share link"}
         </button>
       </div>
       {failure && (
@@ -95,40 +87,26 @@ export function ShareLinks({ runId }: { runId: string }) {
       )}
       {links.data && links.data.length === 0 && <p className="muted" data-testid="share-empty">No share links yet. Create one above to show this report to someone outside the organisation.</p>}
       {links.data && links.data.length > 0 && (
-        <div className="table-wrap">
-          <table className="data">
-            <caption className="sr-only">Share links of this report</caption>
-            <thead>
-              <tr>
-                <th scope="col">Created</th>
-                <th scope="col">State</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
+        <DataTable caption="Share links of this report" columns={["Created", "State", ""]}>
+          {links.data.map((link) => {
+            const state = linkState(link, now);
+            return (
+              <tr key={link.id} data-testid="share-link-row" data-link-id={link.id}>
+                <td>{formatDateTime(link.createdAt)}</td>
+                <td>
+                  <span className={`badge ${state.tone}`}>{state.text}</span>
+                </td>
+                <td className="num">
+                  {!link.revokedAt && (
+                    <button className="button small danger" type="button" onClick={() => revoke(link.id)} data-testid="revoke-share-link">
+                      Revoke<span className="sr-only"> link created {formatDateTime(link.createdAt)}</span>
+                    </button>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {links.data.map((link) => {
-                const state = linkState(link, now);
-                return (
-                  <tr key={link.id} data-testid="share-link-row" data-link-id={link.id}>
-                    <td>{formatDateTime(link.createdAt)}</td>
-                    <td>
-                      <span className={`badge ${state.tone}`}>{state.text}</span>
-                    </td>
-                    <td className="num">
-                      {!link.revokedAt && (
-                        <button className="button small danger" type="button" onClick={() => revoke(link.id)} data-testid="revoke-share-link">
-                          Revoke<span className="sr-only"> link created {formatDateTime(link.createdAt)}</span>
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </DataTable>
       )}
     </section>
   );
