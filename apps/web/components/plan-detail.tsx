@@ -2,11 +2,12 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { useApiData } from "../hooks/use-api-data";
+import { useApiQuery } from "../hooks/use-api-query";
 import { MAX_RUNS_LIMIT } from "@throng/protocol/run-list";
 import { api } from "../lib/api";
 import { runsApi } from "../lib/runs-api";
 import { formatDateTime } from "../lib/format";
+import { queryKeys } from "../lib/query-keys";
 import { describeAgents, describeLoad, describeScenario, describeTarget, scenarioScriptHash } from "../lib/plan-summary";
 import { planToText, type PlanFormat } from "../lib/plan-text";
 import { CodeBlock } from "./code-block";
@@ -28,11 +29,16 @@ const FORMATS = [
 
 /** One plan: what it does, the plan file, its recent runs, and the ways to run, copy or export it. */
 export function PlanDetail({ planId }: { planId: string }) {
-  const plan = useApiData((signal) => api.getPlan(planId, signal));
-  const runs = useApiData((signal) => api.listRuns(signal), 5000);
-  // The trend reads the plan's last 100 runs once, and again each time another of them ends.
+  const plan = useApiQuery(queryKeys.plan(planId), (signal) => api.getPlan(planId, signal));
+  const runs = useApiQuery(queryKeys.recentRuns, (signal) => api.listRuns(signal), { pollMs: 5000 });
+  // The trend reads the plan's last 100 runs once, and again each time another of them ends (the count is in its key);
+  // the chart drawn stays while the next read comes.
   const ended = (runs.data ?? []).filter((run) => run.planId === planId && run.endedAt !== null).length;
-  const trend = useApiData((signal) => runsApi.page({ plan: planId, limit: MAX_RUNS_LIMIT }, signal), undefined, String(ended));
+  const trend = useApiQuery(
+    queryKeys.planTrend(planId, MAX_RUNS_LIMIT, ended),
+    (signal) => runsApi.page({ plan: planId, limit: MAX_RUNS_LIMIT }, signal),
+    { keepPrevious: true },
+  );
   const [format, setFormat] = useState<PlanFormat>("yaml");
   const { role } = useMe();
 
@@ -74,7 +80,7 @@ export function PlanDetail({ planId }: { planId: string }) {
               <Link className="button" href={`/plans/new?from=${planId}`} data-testid="clone-plan">
                 Clone
               </Link>
-              <PlanShelfActions plan={plan.data} onChanged={plan.reload} />
+              <PlanShelfActions plan={plan.data} />
             </>
           )}
           <button className="button" type="button" onClick={() => downloadPlan(spec, format)} data-testid="export-plan">

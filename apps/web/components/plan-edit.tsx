@@ -1,14 +1,17 @@
 "use client";
 
+import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useApiData } from "../hooks/use-api-data";
+import { useApiQuery } from "../hooks/use-api-query";
 import { api } from "../lib/api";
+import { queryKeys } from "../lib/query-keys";
 import { draftFromInput } from "../lib/plan-draft";
 import { PlanEditor } from "./plan-editor";
 
 /** /plans/<id>/edit: the plan editor loaded with the plan; saving adds a version, and past runs keep theirs. */
 export function PlanEdit({ planId }: { planId: string }) {
-  const plan = useApiData((signal) => api.getPlan(planId, signal));
+  const queryClient = useQueryClient();
+  const plan = useApiQuery(queryKeys.plan(planId), (signal) => api.getPlan(planId, signal));
   const [loads, setLoads] = useState(0);
   if (plan.error) {
     return (
@@ -20,8 +23,9 @@ export function PlanEdit({ planId }: { planId: string }) {
   if (!plan.data) return <p className="loading">Loading the plan…</p>;
   const version = plan.data.version ?? 1;
   const reload = () => {
+    // After a conflict: read the plan (and its versions) as saved now, and start the editor again from it.
     setLoads((count) => count + 1);
-    plan.reload();
+    void queryClient.invalidateQueries({ queryKey: queryKeys.plan(planId) });
   };
   return (
     <PlanEditor

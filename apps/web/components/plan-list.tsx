@@ -4,6 +4,7 @@ import Link from "next/link";
 import type { PlanView } from "@throng/protocol/api";
 import { can } from "../lib/settings-permissions";
 import { describeAgents, describeLoad, describeScenario, describeTarget } from "../lib/plan-summary";
+import { DataTable } from "./data-table";
 import { useMe } from "./session-gate";
 import { StartRunButton } from "./start-run-button";
 import { StatusBadge } from "./status-badge";
@@ -25,53 +26,38 @@ export function PlanList({ plans }: { plans: PlanView[] }) {
     );
   }
   return (
-    <div className="table-wrap">
-      <table className="data" data-testid="plan-list">
-        <caption className="sr-only">Plans</caption>
-        <thead>
-          <tr>
-            <th scope="col">Plan</th>
-            <th scope="col">Target</th>
-            <th scope="col">Load</th>
-            <th scope="col">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {plans.map((plan) => (
-            <tr key={plan.id} data-testid="plan-row" data-plan-id={plan.id} data-plan-name={plan.name}>
-              <td>
-                <Link href={`/plans/${plan.id}`}>
-                  <strong>{plan.name}</strong>
-                </Link>
-                {plan.archivedAt && (
-                  <>
-                    {" "}
-                    <StatusBadge status="archived" tone="idle" testId="plan-archived-badge" />
-                  </>
-                )}
-                <div className="muted small">{describeAgents(plan.spec)}</div>
-              </td>
-              <td>
-                <code>{describeTarget(plan.spec)}</code>
-              </td>
-              <td>
-                {describeLoad(plan.spec)}
-                <div className="muted small">{describeScenario(plan.spec)}</div>
-              </td>
-              <td className="actions">
-                {can(role, "plan.write") && (
-                  <Link className="button small" href={`/plans/new?from=${plan.id}`} aria-label={`Clone ${plan.name}`}>
-                    Clone
-                  </Link>
-                )}
-                {can(role, "run.start") && <StartRunButton planId={plan.id} planName={plan.name} />}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable caption="Plans" columns={["Plan", "Target", "Load", ""]} testId="plan-list">
+      {plans.map((plan) => (
+        <tr key={plan.id} data-testid="plan-row" data-plan-id={plan.id} data-plan-name={plan.name}>
+          <td>
+            <Link href={`/plans/${plan.id}`}>
+              <strong>{plan.name}</strong>
+            </Link>
+            {plan.archivedAt && (
+              <>
+                {" "}
+                <StatusBadge status="archived" tone="idle" testId="plan-archived-badge" />
+              </>
+            )}
+            <div className="muted small">{describeAgents(plan.spec)}</div>
+          </td>
+          <td>
+            <code>{describeTarget(plan.spec)}</code>
+          </td>
+          <td>
+            {describeLoad(plan.spec)}
+            <div className="muted small">{describeScenario(plan.spec)}</div>
+          </td>
+          <td className="actions">
+            {can(role, "plan.write") && (
+              <Link className="button small" href={`/plans/new?from=${plan.id}`} aria-label={`Clone ${plan.name}`}>
+                Clone
+              </Link>
+            )}
+            {can(role, "run.start") && <StartRunButton planId={plan.id} planName={plan.name} />}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

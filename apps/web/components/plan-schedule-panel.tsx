@@ -1,12 +1,14 @@
 "use client";
 
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import type { PlanScheduleView } from "@throng/protocol/plan-schedule";
-import { useApiData } from "../hooks/use-api-data";
+import { useApiQuery } from "../hooks/use-api-query";
 import { api } from "../lib/api";
 import { ApiError, errorMessage } from "../lib/api-client";
 import { formatDateTime } from "../lib/format";
+import { queryKeys } from "../lib/query-keys";
 import { TextField } from "./text-field";
 
 const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
@@ -32,37 +34,31 @@ function LastAttempt({ attempt }: { attempt: Attempt }) {
 
 /** The plan's cron schedule: when it runs next, and a form to set, change or remove it (runs start as you). */
 export function PlanSchedulePanel({ planId, canSchedule }: { planId: string; canSchedule: boolean }) {
-  const current = useApiData((signal) => api.getPlanSchedule(planId, signal));
+  const queryClient = useQueryClient();
+  const current = useApiQuery(queryKeys.planSchedule(planId), (signal) => api.getPlanSchedule(planId, signal));
   const schedule = current.data?.schedule ?? null;
   const [cron, setCron] = useState<string | null>(null);
   const [timezone, setTimezone] = useState<string | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-
-  async function act(action: () => Promise<unknown>) {
-    setPending(true);
-    setFailure(null);
-    setFieldErrors({});
-    try {
-      await action();
+  // Setting or removing the schedule: the form goes back to what is saved once the schedule is read again.
+  const change = useMutation({
+    mutationFn: (action: () => Promise<unknown>) => action(),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: queryKeys.planSchedule(planId) });
       setCron(null);
       setTimezone(null);
-      current.reload();
-    } catch (error) {
-      const fields = error instanceof ApiError ? error.fields : [];
-      if (fields.length) setFieldErrors(Object.fromEntries(fields.map((field) => [field.path, field.message])));
-      else setFailure(errorMessage(error));
-    } finally {
-      setPending(false);
-    }
-  }
+    },
+  });
+  const pending = change.isPending;
+  const fields = change.error instanceof ApiError ? change.error.fields : [];
+  const fieldErrors: Record<string, string> = Object.fromEntries(fields.map((field) => [field.path, field.message]));
+  const failure = change.isError && fields.length === 0 ? errorMessage(change.error) : null;
+  const act = (action: () => Promise<unknown>) => change.mutate(action);
 
   const cronValue = cron ?? schedule?.cron ?? "";
   const zoneValue = timezone ?? schedule?.timezone ?? BROWSER_ZONE;
   const save = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    void act(() => api.setPlanSchedule(planId, { cron: cronValue.trim(), timezone: zoneValue.trim() }));
+    act(() => api.setPlanSchedule(planId, { cron: cronValue.trim(), timezone: zoneValue.trim() }));
   };
 
   return (

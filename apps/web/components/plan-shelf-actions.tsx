@@ -1,28 +1,34 @@
 "use client";
 
+import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import type { PlanView } from "@throng/protocol/api";
 import { api } from "../lib/api";
 import { errorMessage } from "../lib/api-client";
+import { queryKeys } from "../lib/query-keys";
 import { ConfirmDialog } from "./confirm-dialog";
 
 /**
  * Archive (hide from the plan list, runs kept) or restore a plan at once, since either is undone by the other;
  * delete only after a confirmation, and only a plan that never ran (the API says to archive one with runs).
+ * Each change moves the plan between the plan lists' shelves, so every cached list is read again before the page
+ * moves on (also the ones no page shows now: the next visit to Plans must not show the plan where it was).
  */
-export function PlanShelfActions({ plan, onChanged }: { plan: PlanView; onChanged: () => void }) {
+export function PlanShelfActions({ plan }: { plan: PlanView }) {
   const router = useRouter();
+  const queryClient = useQueryClient();
+  const refreshLists = () => queryClient.invalidateQueries({ queryKey: queryKeys.planLists, refetchType: "all" });
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
 
-  async function act(action: () => Promise<unknown>, after: () => void) {
+  async function act(action: () => Promise<unknown>, after: () => unknown) {
     setPending(true);
     setFailure(null);
     try {
       await action();
-      after();
+      await after();
     } catch (error) {
       setFailure(errorMessage(error));
     } finally {
@@ -37,7 +43,12 @@ export function PlanShelfActions({ plan, onChanged }: { plan: PlanView; onChange
         className="button"
         type="button"
         disabled={pending}
-        onClick={() => act(() => (archived ? api.restorePlan(plan.id) : api.archivePlan(plan.id)), onChanged)}
+        onClick={() =>
+          act(
+            () => (archived ? api.restorePlan(plan.id) : api.archivePlan(plan.id)),
+            () => Promise.all([refreshLists(), queryClient.invalidateQueries({ queryKey: queryKeys.plan(plan.id), exact: true })]),
+          )
+        }
         data-testid={archived ? "restore-plan" : "archive-plan"}
       >
         {archived ? "Restore" : "Archive"}
@@ -58,7 +69,15 @@ export function PlanShelfActions({ plan, onChanged }: { plan: PlanView; onChange
         pending={pending}
         error={failure}
         danger
-        onConfirm={() => act(() => api.deletePlan(plan.id), () => router.push("/plans"))}
+        onConfirm={() =>
+          act(
+            () => api.deletePlan(plan.id),
+            async () => {
+              await refreshLists();
+              router.push("/plans");
+            },
+          )
+        }
         onCancel={() => {
           setDeleting(false);
           setFailure(null);

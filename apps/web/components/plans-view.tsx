@@ -2,8 +2,9 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { useApiData } from "../hooks/use-api-data";
+import { useApiQuery } from "../hooks/use-api-query";
 import { api } from "../lib/api";
+import { queryKeys } from "../lib/query-keys";
 import { can } from "../lib/settings-permissions";
 import { PlanList } from "./plan-list";
 import { useMe } from "./session-gate";
@@ -18,7 +19,8 @@ type Shelf = (typeof SHELVES)[number]["id"];
 /** Plans page: the saved plans (archived ones on request) and a way to make another. */
 export function PlansView() {
   const [shelf, setShelf] = useState<Shelf>("active");
-  const { data, error, reload } = useApiData((signal) => api.listPlans(signal, shelf));
+  // The shelf is part of the key, so another shelf is its own read; the last one stays shown while it loads.
+  const { data, error } = useApiQuery(queryKeys.plans(shelf), (signal) => api.listPlans(signal, shelf), { keepPrevious: true });
   const writes = can(useMe().role, "plan.write"); // Viewers read plans only; the API refuses the rest anyway.
   return (
     <>
@@ -36,10 +38,7 @@ export function PlansView() {
       <div className="toolbar">
         <div className="field inline">
           <label htmlFor="plan-shelf">Show</label>
-          <select id="plan-shelf" value={shelf} onChange={(event) => {
-              setShelf(event.target.value as Shelf);
-              reload();
-            }} data-testid="plan-shelf">
+          <select id="plan-shelf" value={shelf} onChange={(event) => setShelf(event.target.value as Shelf)} data-testid="plan-shelf">
             {SHELVES.map((option) => (
               <option key={option.id} value={option.id}>
                 {option.label}
