@@ -1,15 +1,16 @@
 "use client";
 
 import Link from "next/link";
-import { useApiData } from "../hooks/use-api-data";
+import { useApiQuery } from "../hooks/use-api-query";
 import { formatDateTime } from "../lib/format";
+import { queryKeys } from "../lib/query-keys";
 import { formatBundleSize, scriptsApi } from "../lib/scripts-api";
 import { CodeEditor } from "./code-editor";
 import { CopyButton } from "./copy-button";
 
 /** One stored script: its full hash to paste into a plan, and its source, read-only (the hash is of these bytes). */
 export function ScriptDetail({ sha256 }: { sha256: string }) {
-  const { data: script, error } = useApiData((signal) => scriptsApi.get(sha256, signal));
+  const { data: script, error } = useApiQuery(queryKeys.script(sha256), (signal) => scriptsApi.get(sha256, signal));
   return (
     <>
       <p className="small">

@@ -1,7 +1,9 @@
 "use client";
 
+import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useApiData } from "../hooks/use-api-data";
+import { useApiQuery } from "../hooks/use-api-query";
+import { queryKeys } from "../lib/query-keys";
 import { scriptsApi, shortHash } from "../lib/scripts-api";
 
 interface ScriptPickerProps {
@@ -21,7 +23,9 @@ const PATH_OPTION = "path";
  * typing a hash. A path or an unknown hash set in the YAML view stays selected and is shown for what it is.
  */
 export function ScriptPickerField({ id, label, hint, error, value, onChange }: ScriptPickerProps) {
-  const scripts = useApiData((signal) => scriptsApi.list(signal));
+  const queryClient = useQueryClient();
+  // The Scripts page's list: a script stored in another tab ("new script") shows after Refresh list.
+  const scripts = useApiQuery(queryKeys.scripts, (signal) => scriptsApi.list(signal));
   const current = typeof value === "object" && value !== null ? (value as { sha256?: unknown; path?: unknown }) : {};
   const sha256 = typeof current.sha256 === "string" ? current.sha256.toLowerCase() : "";
   const path = typeof current.path === "string" ? current.path : "";
@@ -52,7 +56,7 @@ export function ScriptPickerField({ id, label, hint, error, value, onChange }: S
         <Link href="/scripts/new" target="_blank" rel="noopener" data-testid="script-picker-new">
           new script
         </Link>
-        <button className="button small" type="button" onClick={scripts.reload} data-testid="script-picker-refresh">
+        <button className="button small" type="button" onClick={() => void queryClient.invalidateQueries({ queryKey: queryKeys.scripts })} data-testid="script-picker-refresh">
           Refresh list
         </button>
       </div>

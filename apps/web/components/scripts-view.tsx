@@ -1,18 +1,22 @@
 "use client";
 
+import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRef, useState } from "react";
 import { SCRIPT_BUNDLE_MAX_BYTES, type ScriptSummary } from "@throng/protocol/script-bundle";
-import { useApiData } from "../hooks/use-api-data";
+import { useApiQuery } from "../hooks/use-api-query";
 import { errorMessage } from "../lib/api-client";
 import { formatDateTime } from "../lib/format";
+import { queryKeys } from "../lib/query-keys";
 import { can } from "../lib/settings-permissions";
 import { formatBundleSize, scriptsApi, shortHash } from "../lib/scripts-api";
+import { DataTable } from "./data-table";
 import { useMe } from "./session-gate";
 
 /** Scripts page: the organisation's script bundles, an upload of a bundle built elsewhere, and a new script. */
 export function ScriptsView() {
-  const { data, error, reload } = useApiData((signal) => scriptsApi.list(signal));
+  const queryClient = useQueryClient();
+  const { data, error } = useApiQuery(queryKeys.scripts, (signal) => scriptsApi.list(signal));
   const writes = can(useMe().role, "plan.write");
   const [uploaded, setUploaded] = useState<UploadResult | null>(null);
   return (
@@ -30,7 +34,8 @@ export function ScriptsView() {
             <UploadBundle
               onResult={(result) => {
                 setUploaded(result);
-                if (result?.ok) reload();
+                // A stored bundle joins the list (and the plan form's script picker, which reads the same key).
+                if (result?.ok) void queryClient.invalidateQueries({ queryKey: queryKeys.scripts });
               }}
             />
             <Link className="button primary" href="/scripts/new" data-testid="new-script">
@@ -74,33 +79,20 @@ function ScriptTable({ scripts }: { scripts: readonly ScriptSummary[] }) {
     );
   }
   return (
-    <div className="table-wrap">
-      <table className="data">
-        <caption className="sr-only">Script bundles, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">SHA-256</th>
-            <th scope="col" className="num">Size</th>
-            <th scope="col">Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {scripts.map((script) => (
-            <tr key={script.sha256} data-testid="script-row" data-sha256={script.sha256}>
-              <th scope="row">
-                <Link href={`/scripts/${script.sha256}`}>{script.name}</Link>
-              </th>
-              <td>
-                <code title={script.sha256}>{shortHash(script.sha256)}</code>
-              </td>
-              <td className="num">{formatBundleSize(script.sizeBytes)}</td>
-              <td>{formatDateTime(script.createdAt)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable caption="Script bundles, newest first" columns={["Name", "SHA-256", { label: "Size", numeric: true }, "Created"]}>
+      {scripts.map((script) => (
+        <tr key={script.sha256} data-testid="script-row" data-sha256={script.sha256}>
+          <th scope="row">
+            <Link href={`/scripts/${script.sha256}`}>{script.name}</Link>
+          </th>
+          <td>
+            <code title={script.sha256}>{shortHash(script.sha256)}</code>
+          </td>
+          <td className="num">{formatBundleSize(script.sizeBytes)}</td>
+          <td>{formatDateTime(script.createdAt)}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
