@@ -1,10 +1,11 @@
 "use client";
 
 import { useState } from "react";
-import { useApiData } from "../hooks/use-api-data";
+import { useApiQuery } from "../hooks/use-api-query";
 import { api } from "../lib/api";
 import { CALCULATOR_FIELDS, DEFAULT_FORM, calculate, fieldsFromRun, formatBits, playersHeld, type CalculatorForm } from "../lib/calculator-form";
 import { formatDateTime, formatInteger, formatRate } from "../lib/format";
+import { queryKeys } from "../lib/query-keys";
 import { TextField } from "./text-field";
 
 function Figure({ label, value, testId, hint }: { label: string; value: string; testId: string; hint?: string }) {
@@ -19,7 +20,7 @@ function Figure({ label, value, testId, hint }: { label: string; value: string; 
 
 /** Fills the form from a finished run: its measured message rate per player and its plan's sizes. */
 function FromRun({ onFill }: { onFill: (fields: Partial<CalculatorForm>, from: string) => void }) {
-  const runs = useApiData((signal) => api.listRuns(signal));
+  const runs = useApiQuery(queryKeys.recentRuns, (signal) => api.listRuns(signal));
   const [runId, setRunId] = useState("");
   const measured = (runs.data ?? []).filter((run) => run.summary && run.summary.peakClients > 0);
   return (

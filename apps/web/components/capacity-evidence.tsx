@@ -2,6 +2,7 @@ import type { CapacityEstimate } from "@throng/protocol/report";
 import { formatInteger, formatMs, formatRate } from "../lib/format";
 import { capacityFacts, metricName, saturatedAgentLines } from "../lib/report-summary";
 import { CapacityChart } from "./capacity-chart";
+import { DataTable } from "./data-table";
 
 interface CapacityEvidenceProps {
   capacity: CapacityEstimate;
@@ -41,39 +42,27 @@ export function CapacityEvidence({ capacity, hostname }: CapacityEvidenceProps) 
       {capacity.steps.length > 0 ? <CapacityChart capacity={capacity} /> : <p className="muted">No step was measured long enough to judge.</p>}
       {/* A plain table, not <details>: a closed disclosure would vanish from the PDF. */}
       <h3>Steps</h3>
-        <div className="table-wrap">
-          <table className="data">
-            <caption className="sr-only">Each step of the capacity search</caption>
-            <thead>
-              <tr>
-                <th scope="col">Step</th>
-                <th scope="col" className="num">Clients</th>
-                <th scope="col" className="num">Messages/s</th>
-                <th scope="col" className="num">RTT p99</th>
-                <th scope="col">SLOs</th>
-                <th scope="col">Agents</th>
-              </tr>
-            </thead>
-            <tbody>
-              {capacity.steps.map((step) => (
-                <tr key={step.step} data-testid="capacity-step" data-held={step.held}>
-                  <td>{step.step + 1}</td>
-                  <td className="num">{formatInteger(step.clients)}</td>
-                  <td className="num">{formatRate(step.throughputPerSec)}</td>
-                  <td className="num">{formatMs(step.rttP99Ms)}</td>
-                  <td>
-                    {step.held ? (
-                      <span className="badge ok">held</span>
-                    ) : (
-                      <span className="badge bad">broke {step.slos.filter((s) => !s.passed).map((s) => metricName(s.metric)).join(", ")}</span>
-                    )}
-                  </td>
-                  <td>{step.saturatedAgents.length ? <span className="badge warn">{step.saturatedAgents.map((a) => a.reason).join("; ")}</span> : <span className="muted">ok</span>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+      <DataTable
+        caption="Each step of the capacity search"
+        columns={["Step", { label: "Clients", numeric: true }, { label: "Messages/s", numeric: true }, { label: "RTT p99", numeric: true }, "SLOs", "Agents"]}
+      >
+        {capacity.steps.map((step) => (
+          <tr key={step.step} data-testid="capacity-step" data-held={step.held}>
+            <td>{step.step + 1}</td>
+            <td className="num">{formatInteger(step.clients)}</td>
+            <td className="num">{formatRate(step.throughputPerSec)}</td>
+            <td className="num">{formatMs(step.rttP99Ms)}</td>
+            <td>
+              {step.held ? (
+                <span className="badge ok">held</span>
+              ) : (
+                <span className="badge bad">broke {step.slos.filter((s) => !s.passed).map((s) => metricName(s.metric)).join(", ")}</span>
+              )}
+            </td>
+            <td>{step.saturatedAgents.length ? <span className="badge warn">{step.saturatedAgents.map((a) => a.reason).join("; ")}</span> : <span className="muted">ok</span>}</td>
+          </tr>
+        ))}
+      </DataTable>
     </section>
   );
 }

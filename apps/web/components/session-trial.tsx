@@ -5,6 +5,7 @@ import type { PlanSpec } from "@throng/protocol/plan";
 import { TRIAL_TIME_LIMIT_MS, type BytesPreview, type ReceivedPreview, type TrialStep, type TrialView } from "@throng/protocol/session-trial";
 import { api } from "../lib/api";
 import { errorMessage } from "../lib/api-client";
+import { DataTable } from "./data-table";
 
 /**
  * "Try it": one client of the plan as the form holds it (unsaved) connects from an online agent and runs its session
@@ -73,34 +74,24 @@ function TrialTable({ trial }: { trial: TrialView }) {
         </p>
       )}
       {(trial.connect || trial.steps.length > 0) && (
-        <div className="table-wrap">
-          <table className="data" data-testid="trial-steps">
-            <thead>
-              <tr>
-                <th>Step</th>
-                <th>Result</th>
-                <th className="num">Time</th>
-                <th>Sent</th>
-                <th>Received</th>
-                <th>Captured</th>
-              </tr>
-            </thead>
-            <tbody>
-              {http.map((step) => <StepRow key={step.index} step={step} />)}
-              {trial.connect && (
-                <tr data-testid="trial-connect">
-                  <td>connect</td>
-                  <td>
-                    <Outcome ok={trial.connect.ok} error={trial.connect.error} />
-                  </td>
-                  <td className="num">{formatMs(trial.connect.ms)}</td>
-                  <td colSpan={3} />
-                </tr>
-              )}
-              {rest.map((step) => <StepRow key={step.index} step={step} />)}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Each step of the trial session: its result, time, and the bytes sent and received"
+          columns={["Step", "Result", { label: "Time", numeric: true }, "Sent", "Received", "Captured"]}
+          testId="trial-steps"
+        >
+          {http.map((step) => <StepRow key={step.index} step={step} />)}
+          {trial.connect && (
+            <tr data-testid="trial-connect">
+              <td>connect</td>
+              <td>
+                <Outcome ok={trial.connect.ok} error={trial.connect.error} />
+              </td>
+              <td className="num">{formatMs(trial.connect.ms)}</td>
+              <td colSpan={3} />
+            </tr>
+          )}
+          {rest.map((step) => <StepRow key={step.index} step={step} />)}
+        </DataTable>
       )}
     </div>
   );

@@ -1,15 +1,17 @@
 "use client";
 
 import Link from "next/link";
-import { useApiData } from "../hooks/use-api-data";
+import { useApiQuery } from "../hooks/use-api-query";
 import { HISTORY_CHART, historyBars, latestChange } from "../lib/capacity-history";
 import { formatDateTime, formatInteger } from "../lib/format";
+import { queryKeys } from "../lib/query-keys";
 import { reportApi } from "../lib/report-api";
 import { formatAxisCount } from "../lib/series";
+import { DataTable } from "./data-table";
 
 /** One target's capacity, build by build: a bar chart, the latest change, and each estimate with its report. */
 export function TargetHistory({ name }: { name: string }) {
-  const history = useApiData((signal) => reportApi.targetEstimates(name, signal));
+  const history = useApiQuery(queryKeys.targetEstimates(name), (signal) => reportApi.targetEstimates(name, signal));
   const estimates = history.data ?? [];
   const { bars, yTicks } = historyBars(estimates);
   const { width, height, left, right, bottom } = HISTORY_CHART;
@@ -69,36 +71,22 @@ export function TargetHistory({ name }: { name: string }) {
               <figcaption className="muted small">Clients held while meeting the SLOs, per saved build; amber bars are estimates marked invalid.</figcaption>
             </figure>
           </section>
-          <div className="table-wrap">
-            <table className="data">
-              <caption className="sr-only">Saved estimates, oldest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Build</th>
-                  <th scope="col" className="num">Holds</th>
-                  <th scope="col">Change</th>
-                  <th scope="col">Saved</th>
-                  <th scope="col">Report</th>
-                </tr>
-              </thead>
-              <tbody>
-                {estimates.map((estimate) => (
-                  <tr key={estimate.id} data-testid="estimate-row" data-build={estimate.build}>
-                    <th scope="row">{estimate.build}</th>
-                    <td className="num">
-                      {estimate.clients === null ? "—" : `${formatInteger(estimate.clients)} clients`}
-                      {!estimate.valid && <span className="badge warn"> invalid</span>}
-                    </td>
-                    <td>{estimate.change ?? <span className="muted">—</span>}</td>
-                    <td>{formatDateTime(estimate.createdAt)}</td>
-                    <td>
-                      <Link href={`/runs/${estimate.runId}/report`}>Report<span className="sr-only"> of build {estimate.build}</span></Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable caption="Saved estimates, oldest first" columns={["Build", { label: "Holds", numeric: true }, "Change", "Saved", "Report"]}>
+            {estimates.map((estimate) => (
+              <tr key={estimate.id} data-testid="estimate-row" data-build={estimate.build}>
+                <th scope="row">{estimate.build}</th>
+                <td className="num">
+                  {estimate.clients === null ? "—" : `${formatInteger(estimate.clients)} clients`}
+                  {!estimate.valid && <span className="badge warn"> invalid</span>}
+                </td>
+                <td>{estimate.change ?? <span className="muted">—</span>}</td>
+                <td>{formatDateTime(estimate.createdAt)}</td>
+                <td>
+                  <Link href={`/runs/${estimate.runId}/report`}>Report<span className="sr-only"> of build {estimate.build}</span></Link>
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         </>
       )}
     </>

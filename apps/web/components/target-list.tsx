@@ -1,13 +1,15 @@
 "use client";
 
 import Link from "next/link";
-import { useApiData } from "../hooks/use-api-data";
+import { useApiQuery } from "../hooks/use-api-query";
 import { formatDateTime, formatInteger } from "../lib/format";
+import { queryKeys } from "../lib/query-keys";
 import { reportApi } from "../lib/report-api";
+import { DataTable } from "./data-table";
 
 /** Servers under test with saved capacity estimates, each with its latest figure and change. */
 export function TargetList() {
-  const targets = useApiData((signal) => reportApi.targets(signal));
+  const targets = useApiQuery(queryKeys.targets, (signal) => reportApi.targets(signal));
   return (
     <>
       <div className="page-head">
@@ -29,38 +31,26 @@ export function TargetList() {
         </div>
       )}
       {targets.data && targets.data.length > 0 && (
-        <div className="table-wrap">
-          <table className="data">
-            <caption className="sr-only">Targets and their latest capacity estimate</caption>
-            <thead>
-              <tr>
-                <th scope="col">Target</th>
-                <th scope="col">Latest build</th>
-                <th scope="col" className="num">Holds</th>
-                <th scope="col">Change</th>
-                <th scope="col" className="num">Estimates</th>
-                <th scope="col">Saved</th>
-              </tr>
-            </thead>
-            <tbody>
-              {targets.data.map((target) => (
-                <tr key={target.name} data-testid="target-row" data-target={target.name}>
-                  <th scope="row">
-                    <Link href={`/targets/${encodeURIComponent(target.name)}`}>{target.name}</Link>
-                  </th>
-                  <td>{target.latest.build}</td>
-                  <td className="num">
-                    {target.latest.clients === null ? "—" : `${formatInteger(target.latest.clients)} clients`}
-                    {!target.latest.valid && <span className="badge warn"> invalid</span>}
-                  </td>
-                  <td>{target.latest.change ?? <span className="muted">—</span>}</td>
-                  <td className="num">{formatInteger(target.estimates)}</td>
-                  <td>{formatDateTime(target.latest.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Targets and their latest capacity estimate"
+          columns={["Target", "Latest build", { label: "Holds", numeric: true }, "Change", { label: "Estimates", numeric: true }, "Saved"]}
+        >
+          {targets.data.map((target) => (
+            <tr key={target.name} data-testid="target-row" data-target={target.name}>
+              <th scope="row">
+                <Link href={`/targets/${encodeURIComponent(target.name)}`}>{target.name}</Link>
+              </th>
+              <td>{target.latest.build}</td>
+              <td className="num">
+                {target.latest.clients === null ? "—" : `${formatInteger(target.latest.clients)} clients`}
+                {!target.latest.valid && <span className="badge warn"> invalid</span>}
+              </td>
+              <td>{target.latest.change ?? <span className="muted">—</span>}</td>
+              <td className="num">{formatInteger(target.estimates)}</td>
+              <td>{formatDateTime(target.latest.createdAt)}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </>
   );
