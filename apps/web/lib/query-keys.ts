@@ -27,6 +27,8 @@ export const queryKeys = {
   planLists: ["plans"] as const,
   /** One plan's own reads (GET /api/plans/:id and what hangs off it): a change to the plan invalidates them all. */
   plan: (planId: string) => ["plan", planId] as const,
+  /** GET /api/plans/:id for the editor, one key per read (`read` counts them), so an edit never starts from a cached older version. */
+  planToEdit: (planId: string, read: number) => ["plan", planId, "edit", read] as const,
   /** GET /api/plans/:id/versions. */
   planVersions: (planId: string) => ["plan", planId, "versions"] as const,
   /** GET /api/plans/:id/schedule. */
