@@ -1,7 +1,7 @@
 "use client";
 
 import { useSearchParams } from "next/navigation";
-import { useApiQuery } from "../hooks/use-api-query";
+import { useFreshRead } from "../hooks/use-fresh-read";
 import { api } from "../lib/api";
 import { queryKeys } from "../lib/query-keys";
 import { draftFromInput, emptyDraft } from "../lib/plan-draft";
@@ -18,10 +18,13 @@ export function PlanNew() {
 }
 
 function PlanClone({ planId }: { planId: string }) {
-  // The plan and the active plans' names (the copy's name must be new among them), from the cache the plan pages share.
-  const plan = useApiQuery(queryKeys.plan(planId), (signal) => api.getPlan(planId, signal));
-  const plans = useApiQuery(queryKeys.plans("active"), (signal) => api.listPlans(signal, "active"));
-  const error = plan.error ?? plans.error;
+  const { data, error } = useFreshRead(
+    (read) => queryKeys.planToCopy(planId, read),
+    async (signal) => {
+      const [plan, plans] = await Promise.all([api.getPlan(planId, signal), api.listPlans(signal)]);
+      return { plan, names: plans.map((candidate) => candidate.name) };
+    },
+  );
   if (error) {
     return (
       <p className="alert" role="alert">
@@ -29,8 +32,7 @@ function PlanClone({ planId }: { planId: string }) {
       </p>
     );
   }
-  if (!plan.data || !plans.data) return <p className="loading">Loading the plan to copy…</p>;
-  const names = plans.data.map((candidate) => candidate.name);
-  const initial = draftFromInput({ ...plan.data.spec, name: cloneName(plan.data.name, names) });
-  return <PlanEditor key={planId} initial={initial} title={`Copy of ${plan.data.name}`} intro="Change what you need and save it as a new plan; the original stays as it is." />;
+  if (!data) return <p className="loading">Loading the plan to copy…</p>;
+  const initial = draftFromInput({ ...data.plan.spec, name: cloneName(data.plan.name, data.names) });
+  return <PlanEditor key={planId} initial={initial} title={`Copy of ${data.plan.name}`} intro="Change what you need and save it as a new plan; the original stays as it is." />;
 }

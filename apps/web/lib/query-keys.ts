@@ -29,6 +29,8 @@ export const queryKeys = {
   plan: (planId: string) => ["plan", planId] as const,
   /** GET /api/plans/:id for the editor, one key per read (`read` counts them), so an edit never starts from a cached older version. */
   planToEdit: (planId: string, read: number) => ["plan", planId, "edit", read] as const,
+  /** GET /api/plans/:id and GET /api/plans (the names a copy's name must avoid), read afresh for each copy (`read`). */
+  planToCopy: (planId: string, read: number) => ["plan", planId, "copy", read] as const,
   /** GET /api/plans/:id/versions. */
   planVersions: (planId: string) => ["plan", planId, "versions"] as const,
   /** GET /api/plans/:id/schedule. */
