@@ -7,8 +7,9 @@ import uPlot from "uplot";
 import type { RunView } from "@throng/protocol/run";
 import { useUPlot } from "../hooks/use-uplot";
 import { formatDateTime, formatMs } from "../lib/format";
-import { TREND_FIGURES, trendColumns, trendRuns, type TrendFigure, type TrendRun } from "../lib/plan-trend";
+import { TREND_FIGURES, trendColumns, trendRuns, trendTimeRange, type TrendFigure, type TrendRun } from "../lib/plan-trend";
 import { formatAxisCount } from "../lib/series";
+import { showLatest } from "./series-chart";
 
 const MARK = { passed: "#1a7f37", failed: "#cf222e", none: "#8c959f" } as const;
 const markOf = (run: TrendRun) => (run.passed === null ? MARK.none : run.passed ? MARK.passed : MARK.failed);
@@ -51,7 +52,7 @@ function TrendChart({ figure, runs }: { figure: TrendFigure; runs: readonly Tren
     return {
       height: 180,
       padding: [12, 36, 0, 12],
-      scales: { x: { time: false }, y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.15 : 1] } },
+      scales: { x: { time: false, range: (_u, min, max) => trendTimeRange(min, max) }, y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.15 : 1] } },
       axes: [
         { space: 170, values: (_u, splits) => splits.map(runTime) },
         { size: 70, values: (_u, splits) => splits.map(format) },
@@ -61,6 +62,8 @@ function TrendChart({ figure, runs }: { figure: TrendFigure; runs: readonly Tren
         { label: figure.title, stroke: "#57606a", width: 1.5, points: { show: false }, spanGaps: true, value: (_u: uPlot, value: number | null) => (value === null ? "—" : format(value)) },
       ],
       cursor: { drag: { x: false, y: false }, sync: { key: "trend" }, points: { size: 12 } },
+      // Unhovered, the legend reads the latest run instead of "Run: —".
+      hooks: { setCursor: [showLatest], setData: [showLatest] },
       plugins: [
         verdictMarks(runs),
         {

@@ -55,8 +55,17 @@ export function RunHeader({ run, stream, now, agentsReporting, onAborted }: RunH
             {run.planVersion != null && <span data-testid="run-plan-version"> · plan v{run.planVersion}</span>} · created {formatDateTime(run.createdAt)}
           </p>
           <h1>
-            {run.planName} <StatusBadge status={run.status} tone={statusTone(run)} testId="run-status" />
-            <RunVerdictBadge run={run} />
+            {run.planName}{" "}
+            {verdictSaysStatus(run) ? (
+              <span title={verdictTitle(run)}>
+                <StatusBadge status={run.status} tone={verdictBadge(run.verdict)!.tone} testId="run-status" />
+              </span>
+            ) : (
+              <>
+                <StatusBadge status={run.status} tone={statusTone(run)} testId="run-status" />
+                <RunVerdictBadge run={run} />
+              </>
+            )}
           </h1>
         </div>
         <div className="head-actions">
@@ -90,6 +99,9 @@ export function RunHeader({ run, stream, now, agentsReporting, onAborted }: RunH
     </header>
   );
 }
+
+/** An aborted (or failed) run's verdict is the same word as its status: one badge says it, not two side by side. */
+const verdictSaysStatus = (run: RunView): boolean => verdictBadge(run.verdict)?.label === run.status;
 
 /** Beside the status once the run has ended: a "finished" run is not a pass unless its verdict says so. */
 function RunVerdictBadge({ run }: { run: RunView }) {

@@ -90,7 +90,7 @@ export function RunsView() {
               <Pager {...page} onPage={(next) => show({ ...filter, page: next })} />
             </>
           )}
-          {isFiltered(filter) && <p className="muted small">Filters apply to all {any.data.matching} runs of your organisation.</p>}
+          {isFiltered(filter) && <p className="muted small">Filters apply to {any.data.matching === 1 ? "the 1 run" : `all ${any.data.matching} runs`} of your organisation.</p>}
         </>
       )}
     </>

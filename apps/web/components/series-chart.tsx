@@ -66,7 +66,11 @@ function markerPlugin(markers: { current: readonly TimeMarker[] }): uPlot.Plugin
       const x = Math.round(plot.valToPos(marker.t, "x", true));
       if (x < bbox.left || x > bbox.left + bbox.width) continue;
       ctx.strokeStyle = ctx.fillStyle = MARKER_COLOURS[marker.kind];
-      annotate(ctx, [x, bbox.top, x, bbox.top + bbox.height], marker.label, x + 4 * uPlot.pxRatio, bbox.top + 12 * uPlot.pxRatio);
+      // A word that would run past the plot's right edge (a step near the end) goes on the line's left instead.
+      const gap = 4 * uPlot.pxRatio;
+      const fits = x + gap + ctx.measureText(marker.label).width <= bbox.left + bbox.width;
+      ctx.textAlign = fits ? "left" : "right";
+      annotate(ctx, [x, bbox.top, x, bbox.top + bbox.height], marker.label, fits ? x + gap : x - gap, bbox.top + 12 * uPlot.pxRatio);
     }
   });
 }

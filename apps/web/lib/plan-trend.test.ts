@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunSummary, RunView } from "@throng/protocol/run";
-import { TREND_FIGURES, trendColumns, trendRuns } from "./plan-trend";
+import { TREND_FIGURES, trendColumns, trendRuns, trendTimeRange } from "./plan-trend";
 
 const summary = (over: Partial<RunSummary>): RunSummary => ({
   agents: 1, peakClients: 10, peakConnections: 10, durationSec: 10, messagesSent: 990, messagesReceived: 990, messagesPerSec: 99,
@@ -36,5 +36,16 @@ describe("trendColumns", () => {
     const runs = trendRuns([run("a", "2026-11-24T09:00:00Z"), run("b", "2026-11-24T10:00:00Z", { summary: summary({ rttP99Ms: null }) })]);
     const p99 = TREND_FIGURES.find((figure) => figure.key === "p99Ms")!;
     expect(trendColumns(runs, p99)).toEqual([[runs[0]!.t, runs[1]!.t], [5, null]]);
+  });
+});
+
+describe("trendTimeRange", () => {
+  it("puts a lone run in the middle of two hours, not between 1970 and its date", () => {
+    const t = Date.UTC(2026, 10, 26) / 1000;
+    expect(trendTimeRange(t, t)).toEqual([t - 3600, t + 3600]);
+  });
+
+  it("keeps a 5 % margin either side of several runs", () => {
+    expect(trendTimeRange(1000, 3000)).toEqual([900, 3100]);
   });
 });
