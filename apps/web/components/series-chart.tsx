@@ -5,7 +5,7 @@ import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 import { formatTimeOfDay } from "../lib/format";
-import { plotXRange } from "../lib/chart-range";
+import { plotXRange, plotYRange } from "../lib/chart-range";
 import { extendColumns, formatAxisBytes, formatAxisCount, type ChartLine, type TimedPoint, type TimeMarker } from "../lib/series";
 import type { Threshold } from "../lib/slo-live";
 
@@ -84,9 +84,15 @@ function thresholdPlugin(thresholds: { current: readonly Threshold[] }): uPlot.P
     const { bbox } = plot;
     ctx.textAlign = "right";
     ctx.strokeStyle = ctx.fillStyle = THRESHOLD_COLOUR;
+    let above = 0;
     for (const threshold of thresholds.current) {
       const y = Math.round(plot.valToPos(threshold.value, "y", true));
-      if (y < bbox.top || y > bbox.top + bbox.height) continue;
+      if (y > bbox.top + bbox.height) continue;
+      if (y < bbox.top) {
+        // Far above the measurements (plotYRange left it out): said at the top rather than flattening the lines.
+        ctx.fillText(`↑ ${threshold.label}, above the chart`, bbox.left + bbox.width - 4 * uPlot.pxRatio, bbox.top + (12 + 14 * above++) * uPlot.pxRatio);
+        continue;
+      }
       annotate(ctx, [bbox.left, y, bbox.left + bbox.width, y], threshold.label, bbox.left + bbox.width - 4 * uPlot.pxRatio, y - 4 * uPlot.pxRatio);
     }
   });
@@ -125,13 +131,8 @@ function options<P extends TimedPoint>(
     padding: [8, 36, 0, 0],
     scales: {
       x: { time: true },
-      // Tall enough to show every threshold, so a line far above the measurements still says where the SLO is.
-      y: {
-        range: (_u, min, max) => {
-          const top = Math.max(max, ...thresholds.current.map((threshold) => threshold.value));
-          return [Math.min(0, min), top > 0 ? top * 1.1 : 1];
-        },
-      },
+      // Tall enough for the thresholds near the measurements; one far above them is written at the top instead.
+      y: { range: (_u, min, max) => plotYRange(min, max, thresholds.current.map((threshold) => threshold.value)) },
     },
     // Points are whole seconds, so ticks are too; each reads as a time of day in the user's locale (format.ts).
     axes: [

@@ -8,3 +8,18 @@ export function plotXRange(xs: ArrayLike<number>, span?: readonly [number, numbe
   const range = xRange(xs, span);
   return range && [range[0] - EDGE_SECONDS, range[1] + EDGE_SECONDS];
 }
+
+/**
+ * How far above the measurements an SLO line may be and still stretch the y axis to itself. Past it, the axis
+ * follows the measurements (a 2,000 ms threshold over 2 ms round trips would flatten them onto the floor) and the
+ * threshold is written at the plot's top as lying above it.
+ */
+export const THRESHOLD_STRETCH = 4;
+
+/** The y range of a run chart: from 0 (or a negative minimum) to the highest of the data and of near thresholds. */
+export function plotYRange(min: number | null, max: number | null, thresholds: readonly number[]): [number, number] {
+  const data = max ?? 0;
+  const near = thresholds.filter((value) => data <= 0 || value <= data * THRESHOLD_STRETCH);
+  const top = Math.max(data, ...near);
+  return [Math.min(0, min ?? 0), top > 0 ? top * 1.1 : 1];
+}
