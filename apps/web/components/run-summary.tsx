@@ -2,7 +2,7 @@ import { RunSummary as RunSummarySchema, type RunView } from "@throng/protocol/r
 import { formatDuration, formatInteger, formatMs, formatRate } from "../lib/format";
 import { percentileKeys } from "../lib/series";
 import { scriptSummaryCells } from "../lib/series-script";
-import { hasRoundTrips, scenarioSummaryCells, type ScenarioKind, type SummaryCell } from "../lib/scenario-view";
+import { countsMessages, hasRoundTrips, scenarioSummaryCells, type ScenarioKind, type SummaryCell } from "../lib/scenario-view";
 import { RunEvents } from "./run-events";
 
 type Summary = NonNullable<RunView["summary"]>;
@@ -12,7 +12,10 @@ type Cell = SummaryCell;
 // Every round-trip percentile the summary schema carries (p90 joins when the API computes it).
 const RTT_CELLS = percentileKeys(RunSummarySchema.shape);
 
-/** The scenario's own figures first (broadcast, logins); round-trip times only for scenarios that make round trips. */
+/**
+ * The scenario's own figures first (broadcast, logins); round-trip times only for scenarios that make round trips;
+ * message counts only for scenarios whose messages the engine counts (not a script's).
+ */
 function cells(summary: Summary, kind: ScenarioKind): Cell[] {
   const rtt = !hasRoundTrips(kind) ? [] : RTT_CELLS.map(({ key, label }) => ({
     label: `RTT ${label}`,
@@ -25,9 +28,11 @@ function cells(summary: Summary, kind: ScenarioKind): Cell[] {
     { label: "Duration", value: formatDuration(summary.durationSec), testId: "summary-duration" },
     { label: "Peak clients", value: formatInteger(summary.peakClients), testId: "summary-peak-clients" },
     { label: "Peak connections", value: formatInteger(summary.peakConnections), testId: "summary-peak-connections" },
-    { label: "Messages/s", value: formatRate(summary.messagesPerSec), testId: "summary-messages-per-sec" },
-    { label: "Messages sent", value: formatInteger(summary.messagesSent), testId: "summary-messages-sent" },
-    { label: "Messages received", value: formatInteger(summary.messagesReceived), testId: "summary-messages-received" },
+    ...(!countsMessages(kind) ? [] : [
+      { label: "Messages/s", value: formatRate(summary.messagesPerSec), testId: "summary-messages-per-sec" },
+      { label: "Messages sent", value: formatInteger(summary.messagesSent), testId: "summary-messages-sent" },
+      { label: "Messages received", value: formatInteger(summary.messagesReceived), testId: "summary-messages-received" },
+    ]),
     ...rtt,
     { label: "Connection failures", value: formatInteger(summary.connectionsFailed), testId: "summary-connections-failed" },
     { label: "Errors", value: formatInteger(summary.errors), testId: "summary-errors" },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunSummary } from "@throng/protocol/run";
-import { chartOrder, hasRoundTrips, scenarioSummaryCells } from "./scenario-view";
+import { chartOrder, countsMessages, hasRoundTrips, scenarioSummaryCells } from "./scenario-view";
 
 const summary = (extra: Partial<RunSummary>): RunSummary => ({
   agents: 1, peakClients: 10, peakConnections: 10, durationSec: 10, messagesSent: 100, messagesReceived: 100, messagesPerSec: 10,
@@ -24,11 +24,18 @@ describe("scenario-first run pages", () => {
 
   it("has no round-trip chart for a scenario without round trips, and loses no other chart", () => {
     const all = chartOrder("ping-pong");
-    for (const kind of ["movement-sync", "login-storm", "script"] as const) {
+    for (const kind of ["movement-sync", "login-storm"] as const) {
       expect(hasRoundTrips(kind)).toBe(false);
       expect(chartOrder(kind)).not.toContain("rtt");
       expect([...chartOrder(kind)].sort()).toEqual(all.filter((id) => id !== "rtt").sort());
     }
+  });
+
+  it("has no message or byte chart for a script, whose own messages are not counted", () => {
+    expect(hasRoundTrips("script")).toBe(false);
+    expect(countsMessages("script")).toBe(false);
+    const dropped = new Set(["rtt", "messages", "bytes"]);
+    expect([...chartOrder("script")].sort()).toEqual(chartOrder("ping-pong").filter((id) => !dropped.has(id)).sort());
   });
 
   it("names the scenario's own figures in the summary", () => {

@@ -38,10 +38,23 @@ export function hasRoundTrips(kind: ScenarioKind): boolean {
   return kind === "ping-pong" || kind === "echo-flood";
 }
 
-/** The charts in the order the run page shows them for `kind`: its leads, then the rest; no round trips, no RTT chart. */
+/**
+ * Whether the engine counts a scenario's messages and bytes. A script's own sends and receives are not counted
+ * (docs/protocols.md, Limits), so its message and byte charts and figures would read a true-looking 0.
+ */
+export function countsMessages(kind: ScenarioKind): boolean {
+  return kind !== "script";
+}
+
+/**
+ * The charts in the order the run page shows them for `kind`: its leads, then the rest; no round trips, no RTT
+ * chart; no counted messages, no message or byte chart.
+ */
 export function chartOrder(kind: ScenarioKind): ChartId[] {
   const leads = LEADS[kind];
-  return [...leads, ...DEFAULT_ORDER.filter((id) => !leads.includes(id))].filter((id) => id !== "rtt" || hasRoundTrips(kind));
+  return [...leads, ...DEFAULT_ORDER.filter((id) => !leads.includes(id))]
+    .filter((id) => id !== "rtt" || hasRoundTrips(kind))
+    .filter((id) => (id !== "messages" && id !== "bytes") || countsMessages(kind));
 }
 
 export interface SummaryCell {
