@@ -79,7 +79,9 @@ test("an owner invites a viewer, promotes them, manages an API token and target 
 
   await test.step("a second person signs up from the link and joins as viewer", async () => {
     await guest.goto(url("/invite/thr_inv_not-a-real-link"));
-    await expect(guest.getByRole("heading", { name: "You are invited to Throng" })).toBeVisible();
+    // A link the API does not know says so before anyone signs up, rather than inviting them to accept it.
+    await expect(guest.getByRole("heading", { name: "This invitation link cannot be used" })).toBeVisible();
+    await expect(guest.getByTestId("invitation-preview-refused")).toContainText(/unknown, expired, used or revoked/);
     await shot(guest, "invite-signed-out");
     await fillAccount(guest, "Gus Guest", guestEmail);
     // A bad link is refused in the API's words; the real one then works.

@@ -15,7 +15,7 @@ function PreviewLine({ preview }: { preview: Preview }) {
   if (preview.state === "loading") return null;
   if (preview.state === "refused") {
     return (
-      <p className="muted" data-testid="invitation-preview-refused">
+      <p className="alert" role="alert" data-testid="invitation-preview-refused">
         {preview.message}
       </p>
     );
@@ -85,9 +85,13 @@ export function InvitationAccept({ token }: { token: string }) {
   if (visitor.state === "signed-out") {
     return (
       <>
-        <h1>You are invited to Throng</h1>
+        <h1>{preview.state === "refused" ? "This invitation link cannot be used" : "You are invited to Throng"}</h1>
         <PreviewLine preview={preview} />
-        <p className="muted">Sign in or create an account to accept the invitation; you come back here afterwards.</p>
+        <p className="muted">
+          {preview.state === "refused"
+            ? "You can still sign in or create an account here, but this link adds you to no organisation: ask whoever invited you for a new one."
+            : "Sign in or create an account to accept the invitation; you come back here afterwards."}
+        </p>
         <InvitationAuthForm onSignedIn={(email) => setVisitor({ state: "signed-in", email })} />
       </>
     );
