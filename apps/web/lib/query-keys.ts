@@ -5,7 +5,7 @@ import type { PlanListQuery } from "@throng/protocol/api";
 export const queryKeys = {
   /** GET /api/agents: the Agents page and Home share it. */
   agents: ["agents"] as const,
-  /** GET /api/runs (Home's recent runs). */
+  /** GET /api/runs: Home's recent runs, a plan page's recent runs and the calculator's run picker. */
   recentRuns: ["runs", "recent"] as const,
   /** One page of GET /api/runs: the filter and paging are the API's query parameters and the key. */
   runsPage: (query: Partial<RunsQuery>) => ["runs", "page", query] as const,
