@@ -25,7 +25,7 @@ export function OrgSwitcher({ organisation }: { organisation: string }) {
   // Until the list arrives, or with one organisation, there is nothing to switch to.
   if (!data || data.length < 2 || !active) {
     return (
-      <span className="org" data-testid="org-name" title="Organisation">
+      <span className="org" data-testid="org-name" title={`Organisation: ${organisation}`}>
         {organisation}
       </span>
     );

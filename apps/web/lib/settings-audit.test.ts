@@ -31,6 +31,16 @@ describe("describeDetails", () => {
   it("says (none) for an emptied list", () => {
     expect(describeDetails({ action: "settings.changed", details: { targetAllowList: [] } })).toBe("allowed targets: (none)");
   });
+
+  it("reads yes or no, and a missing expiry as never, rather than code words", () => {
+    expect(describeDetails({ action: "enrolment-token.created", details: { expiresAt: null, singleUse: false } })).toBe("expires: never; single use: no");
+  });
+
+  it("leaves out the run of a share link, which its Target column already names", () => {
+    const runId = "ba4240f2-0000-4000-8000-000000000000";
+    expect(describeDetails({ action: "share-link.created", details: { runId, expiresAt: null } })).toBe("expires: never");
+    expect(describeDetails({ action: "api-token.created", details: { runId } })).toBe("run: ba4240f2…");
+  });
 });
 
 describe("shortId", () => {

@@ -84,9 +84,13 @@ export function shortId(value: string): string {
 }
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
-function valueText(value: unknown): string {
-  if (value === null || value === undefined) return "—";
-  if (Array.isArray(value)) return value.length ? value.map(valueText).join(", ") : "(none)";
+/** Detail keys whose empty value has a meaning: no expiry is "never", not a missing value. */
+const EMPTY_MEANS: Record<string, string> = { expiresAt: "never" };
+
+function valueText(value: unknown, key?: string): string {
+  if (value === null || value === undefined) return (key && EMPTY_MEANS[key]) ?? "—";
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (Array.isArray(value)) return value.length ? value.map((item) => valueText(item)).join(", ") : "(none)";
   if (typeof value === "object") return JSON.stringify(value);
   // Times (an invitation's expiry) read like the Time column rather than raw ISO.
   if (typeof value === "string" && ISO_TIME.test(value)) return formatDateTime(value);
@@ -98,9 +102,10 @@ export function describeDetails(entry: Pick<AuditEntry, "action" | "details">): 
   const { details } = entry;
   if (typeof details.from === "string" && typeof details.to === "string") return `${details.from} → ${details.to}`;
   return Object.entries(details)
-    .filter(([key]) => key !== "name" && key !== "hostname")
+    // The Target column already names these: a token's name, an agent's host, a share link's run.
+    .filter(([key]) => key !== "name" && key !== "hostname" && !(key === "runId" && entry.action.startsWith("share-link.")))
     .map(([key, value]) => {
-      const text = valueText(value);
+      const text = valueText(value, key);
       return `${keyText(key)}: ${text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text}`;
     })
     .join("; ");
