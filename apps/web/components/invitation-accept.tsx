@@ -98,8 +98,17 @@ export function InvitationAccept({ token }: { token: string }) {
   }
   return (
     <section aria-labelledby="join-title" data-testid="invitation-join">
-      <h1 id="join-title">{preview.state === "known" ? `Join ${preview.preview.orgName} as ${preview.preview.role}` : "Join the organisation"}</h1>
-      <PreviewLine preview={preview} />
+      {/* The heading names the organisation and role once it is known; only a refusal needs a line of its own. */}
+      {preview.state === "known" ? (
+        <h1 id="join-title" data-testid="invitation-preview">
+          Join {preview.preview.orgName} as {preview.preview.role}
+        </h1>
+      ) : (
+        <>
+          <h1 id="join-title">Join the organisation</h1>
+          <PreviewLine preview={preview} />
+        </>
+      )}
       <p>
         You are signed in as <strong data-testid="invitation-email">{visitor.email}</strong>. The link adds you to the organisation that
         invited you, with the role chosen when it was created.
