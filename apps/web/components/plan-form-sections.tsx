@@ -1,7 +1,9 @@
 "use client";
 
-import { useEffect, useMemo, useState } from "react";
+import { useMemo } from "react";
+import { useApiQuery } from "../hooks/use-api-query";
 import { api } from "../lib/api";
+import { queryKeys } from "../lib/query-keys";
 import { formatRate } from "../lib/format";
 import { connectionsPerAgentText, derivePlanFigures, formatBits } from "../lib/plan-derived";
 import { PLAN_NODE, expectedMessagesPerSec, type PlanDraft, type PlanErrors } from "../lib/plan-draft";
@@ -79,18 +81,16 @@ export function PlanFormSections({ draft, errors, onChange, checkPlan }: { draft
   );
 }
 
-/** Online agents, to show how many connections each would hold; null while unknown. */
+const AGENTS_POLL_MS = 5000;
+
+/**
+ * Online agents, to show how many connections each would hold; null while unknown. Read through the agents cache and
+ * asked again every few seconds: an agent started while the plan is written (to try the session, say) counts at
+ * once, rather than the form saying "no agent is online" beside its successful trial.
+ */
 function useOnlineAgents(): number | null {
-  const [count, setCount] = useState<number | null>(null);
-  useEffect(() => {
-    const controller = new AbortController();
-    api.listAgents(controller.signal).then(
-      (agents) => setCount(agents.filter((a) => a.status === "online").length),
-      () => setCount(null),
-    );
-    return () => controller.abort();
-  }, []);
-  return count;
+  const { data } = useApiQuery(queryKeys.agents, (signal) => api.listAgents(signal), { pollMs: AGENTS_POLL_MS });
+  return data ? data.filter((agent) => agent.status === "online").length : null;
 }
 
 function Section({ spec, value, errors, onChange }: { spec: FieldSpec; value: DraftValue; errors: PlanErrors; onChange: (value: DraftValue) => void }) {
