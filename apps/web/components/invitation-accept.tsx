@@ -3,7 +3,9 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import type { InvitationPreview } from "@throng/protocol/orgs";
+import { useApiQuery } from "../hooks/use-api-query";
 import { errorMessage } from "../lib/api-client";
+import { queryKeys } from "../lib/query-keys";
 import { authClient } from "../lib/auth-client";
 import { settingsApi } from "../lib/settings-api";
 import { InvitationAuthForm } from "./invitation-auth-form";
@@ -39,16 +41,8 @@ export function InvitationAccept({ token }: { token: string }) {
   const [visitor, setVisitor] = useState<Visitor>({ state: "checking" });
   const [failure, setFailure] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  const [preview, setPreview] = useState<Preview>({ state: "loading" });
-
-  useEffect(() => {
-    const controller = new AbortController();
-    settingsApi
-      .previewInvitation(token, controller.signal)
-      .then((found) => setPreview({ state: "known", preview: found }))
-      .catch((error: unknown) => !controller.signal.aborted && setPreview({ state: "refused", message: errorMessage(error) }));
-    return () => controller.abort();
-  }, [token]);
+  const read = useApiQuery(queryKeys.invitationPreview(token), (signal) => settingsApi.previewInvitation(token, signal));
+  const preview: Preview = read.data ? { state: "known", preview: read.data } : read.error ? { state: "refused", message: read.error } : { state: "loading" };
 
   useEffect(() => {
     let current = true;

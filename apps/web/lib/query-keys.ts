@@ -63,4 +63,8 @@ export const queryKeys = {
   metricsExport: ["metrics-export"] as const,
   /** GET /api/runs/:id/share-links: one report's share links. */
   shareLinks: (runId: string) => ["share-links", runId] as const,
+  /** GET /api/public/reports/:token: the report behind a public share link (no session). */
+  sharedReport: (token: string) => ["shared-report", token] as const,
+  /** GET /api/invitations/preview/:token: the organisation and role an invitation link offers. */
+  invitationPreview: (token: string) => ["invitation-preview", token] as const,
 };

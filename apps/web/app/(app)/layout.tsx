@@ -1,11 +1,7 @@
 import type { ReactNode } from "react";
-import { QueryProvider } from "../../components/query-provider";
 import { SessionGate } from "../../components/session-gate";
 
 export default function AppLayout({ children }: { children: ReactNode }) {
-  return (
-    <QueryProvider>
-      <SessionGate>{children}</SessionGate>
-    </QueryProvider>
-  );
+  // The query cache is the root layout's, so the public share and invitation pages read through it too.
+  return <SessionGate>{children}</SessionGate>;
 }
