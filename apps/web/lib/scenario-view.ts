@@ -1,11 +1,12 @@
 // Scenario-first run pages: a movement-sync run leads with broadcast latency and reach, a login storm with
 // connect and login times, a script with its own timings; the round-trip chart and figures appear only for
-// scenarios that make round trips (ping-pong, echo-flood), instead of standing there empty.
-import type { Scenario } from "@throng/protocol/plan";
+// scenarios that make round trips (ping-pong, echo-flood), instead of standing there empty. What each scenario
+// measures is the protocol's (scenario-metrics.ts), shared with the report PDF; the chart order is the page's.
 import type { RunSummary } from "@throng/protocol/run";
+import { countsMessages, hasRoundTrips, scenarioMetrics, type ScenarioKind } from "@throng/protocol/scenario-metrics";
 import { formatMs } from "./format";
 
-export type ScenarioKind = Scenario["kind"];
+export { countsMessages, hasRoundTrips, type ScenarioKind };
 
 /** The run page's load charts, by name. */
 export type ChartId =
@@ -33,19 +34,6 @@ const LEADS: Record<ScenarioKind, readonly ChartId[]> = {
   script: ["script-latency", "script-counts"],
 };
 
-/** Whether a scenario's clients send and time round trips (the others measure broadcasts, logins, the script's own). */
-export function hasRoundTrips(kind: ScenarioKind): boolean {
-  return kind === "ping-pong" || kind === "echo-flood";
-}
-
-/**
- * Whether the engine counts a scenario's messages and bytes. A script's own sends and receives are not counted
- * (docs/protocols.md, Limits), so its message and byte charts and figures would read a true-looking 0.
- */
-export function countsMessages(kind: ScenarioKind): boolean {
-  return kind !== "script";
-}
-
 /**
  * The charts in the order the run page shows them for `kind`: its leads, then the rest; no round trips, no RTT
  * chart; no counted messages, no message or byte chart.
@@ -57,6 +45,11 @@ export function chartOrder(kind: ScenarioKind): ChartId[] {
     .filter((id) => (id !== "messages" && id !== "bytes") || countsMessages(kind));
 }
 
+/** A 0..1 ratio (broadcast reach) as percent, one decimal: "98.7 %"; "—" for nothing. */
+export function formatRatioPercent(value: number | null | undefined): string {
+  return value === null || value === undefined ? "—" : `${(value * 100).toLocaleString("en-US", { maximumFractionDigits: 1 })} %`;
+}
+
 export interface SummaryCell {
   label: string;
   value: string;
@@ -65,22 +58,8 @@ export interface SummaryCell {
 
 /** The scenario's own headline figures over the run: broadcast p99 and reach, connect and login p99. */
 export function scenarioSummaryCells(kind: ScenarioKind, summary: RunSummary): SummaryCell[] {
-  const p99 = (name: "broadcast" | "connect" | "login") => {
-    const stats = summary.latency?.[name];
-    return stats && stats.count > 0 ? stats.p99Ms : null;
-  };
-  if (kind === "movement-sync") {
-    const reach = summary.broadcastReach;
-    return [
-      { label: "Broadcast p99", value: formatMs(p99("broadcast")), testId: "summary-broadcast-p99" },
-      { label: "Broadcast reach", value: reach === null || reach === undefined ? "—" : `${(reach * 100).toLocaleString("en-US", { maximumFractionDigits: 1 })} %`, testId: "summary-broadcast-reach" },
-    ];
-  }
-  if (kind === "login-storm") {
-    return [
-      { label: "Connect p99", value: formatMs(p99("connect")), testId: "summary-connect-p99" },
-      { label: "Login p99", value: formatMs(p99("login")), testId: "summary-login-p99" },
-    ];
-  }
-  return [];
+  return scenarioMetrics(kind).map((metric) => {
+    const value = metric.read(summary);
+    return { label: metric.label, value: metric.unit === "ms" ? formatMs(value) : formatRatioPercent(value), testId: `summary-${metric.id}` };
+  });
 }
