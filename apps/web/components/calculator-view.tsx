@@ -8,6 +8,9 @@ import { formatDateTime, formatInteger, formatRate } from "../lib/format";
 import { queryKeys } from "../lib/query-keys";
 import { TextField } from "./text-field";
 
+/** The typed player count as the figures beside it read ("1,000"), or as typed when it is not a number yet. */
+const playersText = (raw: string) => (raw.trim() !== "" && Number.isFinite(Number(raw)) ? formatInteger(Number(raw)) : raw);
+
 function Figure({ label, value, testId, hint }: { label: string; value: string; testId: string; hint?: string }) {
   return (
     <div>
@@ -121,8 +124,8 @@ export function CalculatorView() {
               <dl className="summary-grid">
                 <Figure label="Messages in per room" value={`${formatRate(outcome.result.roomMessagesInPerSec)} msg/s`} testId="calc-room-in" />
                 <Figure label="Messages out per room" value={`${formatRate(outcome.result.roomMessagesOutPerSec)} msg/s`} testId="calc-room-out" />
-                <Figure label="Packets in" value={`${formatRate(outcome.result.packetsInPerSec)} /s`} testId="calc-packets-in" hint={`for ${form.players} players`} />
-                <Figure label="Packets out" value={`${formatRate(outcome.result.packetsOutPerSec)} /s`} testId="calc-packets-out" hint={`for ${form.players} players`} />
+                <Figure label="Packets in" value={`${formatRate(outcome.result.packetsInPerSec)} /s`} testId="calc-packets-in" hint={`for ${playersText(form.players)} players`} />
+                <Figure label="Packets out" value={`${formatRate(outcome.result.packetsOutPerSec)} /s`} testId="calc-packets-out" hint={`for ${playersText(form.players)} players`} />
                 <Figure label="Bandwidth in" value={formatBits(outcome.result.bitsInPerSec)} testId="calc-bits-in" />
                 <Figure label="Bandwidth out" value={formatBits(outcome.result.bitsOutPerSec)} testId="calc-bits-out" />
                 <Figure label="Players by packets" value={outcome.result.playersByPackets === null ? "no ceiling given" : formatInteger(outcome.result.playersByPackets)} testId="calc-players-packets" />

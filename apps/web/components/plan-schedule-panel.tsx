@@ -69,6 +69,7 @@ export function PlanSchedulePanel({ planId, canSchedule }: { planId: string; can
           {current.error}
         </p>
       )}
+      {!current.data && !current.error && <p className="loading">Loading the schedule…</p>}
       {current.data && (
         <p className="muted" data-testid="plan-schedule-state">
           {schedule
