@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import type { RunView } from "@throng/protocol/run";
-import { formatDateTime, formatDuration, formatInteger, formatMs, formatRate } from "../lib/format";
+import { formatDate, formatDuration, formatInteger, formatMs, formatRate, formatTimeOfDay } from "../lib/format";
 import { listedDurationSeconds } from "../lib/run-timing";
 import { statusTone, verdictBadge, verdictTitle } from "../lib/verdict";
 import { RunTags } from "./run-tags";
@@ -39,7 +39,8 @@ export function RunList({ runs, now }: { runs: RunView[]; now: number }) {
             <RunVerdictBadge run={run} />
           </td>
           <td>
-            <span className="nowrap">{formatDateTime(run.createdAt)}</span>
+            {/* Day and time may part onto two lines, so the list still fits a 1024 px window beside a long plan name. */}
+            <span className="nowrap">{formatDate(run.createdAt)},</span> <span className="nowrap">{formatTimeOfDay(Date.parse(run.createdAt) / 1000)}</span>
             {run.startedBy && (
               <div className="muted small" data-testid="run-started-by" title={run.startedBy}>
                 by {starter(run.startedBy)}
