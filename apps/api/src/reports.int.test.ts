@@ -48,12 +48,28 @@ async function pdfText(bytes: Uint8Array): Promise<string> {
   }
 }
 
+/** What a ping-pong agent sends each second (round trips at `p99Us`), and a movement-sync one (broadcasts at `p99Us`, 9 in 10 delivered). */
+const MEASURES = {
+  "ping-pong": {
+    scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 }, slo: "rtt-p99-ms",
+    measured: (p99Us: number) => ({ counters: {}, histograms: { rttUs: encodeValues([...Array(90).fill(1_000), ...Array(10).fill(p99Us)]) } }),
+  },
+  "movement-sync": {
+    scenario: { kind: "movement-sync", roomSize: 5, updateHz: 10, messageBytes: 64 }, slo: "broadcast-p99-ms",
+    measured: (p99Us: number) => ({
+      counters: { broadcastsExpected: 200, broadcastsReceived: 180 },
+      histograms: { rttUs: encodeValues([]), broadcastUs: encodeValues([...Array(90).fill(1_000), ...Array(10).fill(p99Us)]) },
+    }),
+  },
+} as const;
+
 /** A finished run whose agent measured `seconds` seconds at `p99Us`, of a new plan or of `planId`. */
-async function finishedRun(seconds: number, p99Us: number, clients = 5, planId?: string) {
+async function finishedRun(seconds: number, p99Us: number, clients = 5, planId?: string, kind: keyof typeof MEASURES = "ping-pong") {
+  const measures = MEASURES[kind];
   const plan = planId ? { id: planId } : PlanView.parse((await user.request("POST", "/api/plans", {
     name: `run at ${p99Us} µs`, target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-    scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 }, load: { clients, durationSec: seconds },
-    slos: [{ metric: "rtt-p99-ms", below: 10 }],
+    scenario: measures.scenario, load: { clients, durationSec: seconds },
+    slos: [{ metric: measures.slo, below: 10 }],
   })).json);
   const started = await user.request("POST", `/api/plans/${plan.id}/runs`);
   if (started.status !== 201) throw new Error(`run not started: ${JSON.stringify(started.json)}`);
@@ -61,10 +77,11 @@ async function finishedRun(seconds: number, p99Us: number, clients = 5, planId?:
   await api.deps.orchestrator.start(orgId, run.id);
   const assignment = await agent.next("run-assignment");
   for (let seq = 0; seq < seconds; seq++) {
+    const { counters, histograms } = measures.measured(p99Us);
     agent.send({ type: "snapshot", payload: {
       runId: run.id, seq, intervalStart: assignment.startAt + seq * 1000, intervalMs: 1000, clients,
-      counters: { connectionsOpen: clients, connectionsOpened: seq ? 0 : clients, connectionsFailed: 0, connectionsClosed: 0, messagesSent: 50, messagesReceived: 50, bytesSent: 3200, bytesReceived: 1000, errors: 0 },
-      histograms: { rttUs: encodeValues([...Array(90).fill(1_000), ...Array(10).fill(p99Us)]) }, health: { cpuPercent: 3, eventLoopP99Ms: 1, rssBytes: 1 },
+      counters: { connectionsOpen: clients, connectionsOpened: seq ? 0 : clients, connectionsFailed: 0, connectionsClosed: 0, messagesSent: 50, messagesReceived: 50, bytesSent: 3200, bytesReceived: 1000, errors: 0, ...counters },
+      histograms, health: { cpuPercent: 3, eventLoopP99Ms: 1, rssBytes: 1 },
     } });
     await agent.next("snapshot-ack");
   }
@@ -167,10 +184,28 @@ describe("reports, exports and sharing", () => {
     expect(text).toContain(words(reportHeadline(run)));
     expect(text).toContain("Tags: release-1.4, nightly");
     expect(text).toContain("build 1.4.2 <canary> second line");
-    expect(reportHeadline(run)).toMatch(/^Did not pass at 5 clients/);
+    // The dashboard's sentence: the broken SLO by name, at the load it ran, with ping-pong's round trips.
+    expect(reportHeadline(run)).toMatch(/^Failed Round trip p99 at 5 clients, [\d.]+ messages\/s, round trip p99 20(\.\d+)? ms\.$/); // HDR buckets: 20 ms reads back as 20.02
+    expect(text).toContain("Round trip p99 (ms)"); // its chart
     // SLOs by name, not by metric id.
-    expect(text).toMatch(/Round trip p99 20(\.\d+)? ms, must be below 10 ms/); // HDR buckets: 20 ms reads back as 20.02
+    expect(text).toMatch(/Round trip p99 below 10 ms 20(\.\d+)? ms/);
     expect(text).not.toContain("rtt-p99-ms");
+  }, 60_000);
+
+  it("prints a movement-sync run scenario-first: broadcast p99 and reach in its sentence, figures and charts, no round trips", async () => {
+    const runId = await finishedRun(3, 20_000, 5, undefined, "movement-sync");
+    const run = RunView.parse((await user.request("GET", `/api/runs/${runId}`)).json);
+    expect(run.summary).toMatchObject({ rttP99Ms: null, broadcastReach: 0.9 });
+    const answer = await user.open(`/api/runs/${runId}/report.pdf`, new AbortController().signal);
+    expect(answer.status).toBe(200);
+    const words = (text: string) => text.replace(/\s+/g, " ").trim();
+    const text = words(await pdfText(new Uint8Array(await answer.arrayBuffer())));
+    expect(reportHeadline(run)).toMatch(/^Failed Broadcast p99 at 5 clients, [\d.]+ messages\/s, broadcast p99 20(\.\d+)? ms, broadcast reach 90 %\.$/);
+    expect(text).toContain(words(reportHeadline(run)));
+    expect(text).toContain("Broadcast p99 (ms)");
+    expect(text).toContain("Broadcast reach (%)");
+    expect(text).toMatch(/Broadcast reach 90 %/);
+    expect(text).not.toContain("Round trip");
   }, 60_000);
 
   it("prints a shared report to PDF without signing in, and another organisation's run is not found", async () => {

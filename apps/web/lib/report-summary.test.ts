@@ -8,7 +8,7 @@ const summary = {
   connectionsFailed: 0, errors: 0, rttP50Ms: 1, rttP99Ms: 4.5, rttMaxMs: 9,
 };
 const run = (over: Partial<RunView>): RunView =>
-  ({ id: "5f0c1c6e-0000-4000-8000-000000000000", planId: "p", planName: "Lobby soak", status: "finished", spec: {} as RunView["spec"], error: null,
+  ({ id: "5f0c1c6e-0000-4000-8000-000000000000", planId: "p", planName: "Lobby soak", status: "finished", spec: { scenario: { kind: "ping-pong" } } as RunView["spec"], error: null,
     createdAt: "2026-01-01T00:00:00Z", startedAt: null, endedAt: null, summary, events: [], ...over }) as RunView;
 const slo = (over: object) => ({ metric: "rtt-p99-ms", below: 50, value: 4.5, passed: true, breachedSeconds: 0, measuredSeconds: 8, firstBreachAt: null, ...over });
 
@@ -40,6 +40,11 @@ describe("reportSentence", () => {
     expect(reportSentence(run({ verdict: incomplete }))).toBe(`Not passed at 20 clients, 100 messages/s, round trip p99 4.5 ms: ${reasons[0]}.`);
     const aborted = { passed: false, outcome: "aborted" as const, reasons: ["aborted by ann"], warnings: [], slos: [slo({})] };
     expect(reportSentence(run({ status: "aborted", verdict: aborted }))).toMatch(/^Aborted at 20 clients.*does not pass/);
+  });
+  it("names a movement-sync run's broadcast p99 and reach, not an unmeasured round trip", () => {
+    const moved = { ...summary, rttP99Ms: null, latency: { broadcast: { count: 10, p50Ms: 1, p90Ms: 9, p99Ms: 12.5, maxMs: 13 } }, broadcastReach: 0.987 };
+    const sentence = reportSentence(run({ spec: { scenario: { kind: "movement-sync" } } as RunView["spec"], summary: moved, verdict: null }));
+    expect(sentence).toBe("Ran 20 clients, 100 messages/s, broadcast p99 12.5 ms, broadcast reach 98.7 %; the plan sets no SLOs to judge it by.");
   });
   it("gives the failure of a failed run", () => {
     expect(reportSentence(run({ status: "failed", error: "no agent answered", summary: null }))).toBe("The run failed: no agent answered");

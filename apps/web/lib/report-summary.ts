@@ -1,9 +1,11 @@
 // What the report says in words: the one sentence at the top, each SLO's verdict, and the capacity
 // estimate's evidence as labelled figures. Pure functions, so the signed-in and the shared report agree.
 import type { CapacityEstimate, RunVerdict, SloVerdict, UslFit } from "@throng/protocol/report";
+import { reportHeadline } from "@throng/protocol/report-headline";
 import type { RunView } from "@throng/protocol/run";
 import { formatDateTime, formatInteger, formatMs, formatRate } from "./format";
 import { formatSloValue, metricName, sloText } from "./slo-text";
+import { formatRatioPercent } from "./scenario-view";
 
 export { formatSloValue, metricName } from "./slo-text";
 
@@ -36,24 +38,9 @@ export function sloRows(verdict: RunVerdict | null | undefined): SloRow[] {
   }));
 }
 
-/**
- * The one sentence at the top. A capacity search has its own (from the API, which knows the steps);
- * any other run is summed up from its verdict and totals.
- */
+/** The one sentence at the top (the protocol's, shared with the report PDF), in the dashboard's number formats. */
 export function reportSentence(run: RunView): string {
-  if (run.capacity) return sloText(run.capacity.sentence);
-  const summary = run.summary;
-  if (run.status === "failed") return `The run failed${run.error ? `: ${run.error}` : "."}`;
-  if (!summary) return run.status === "finished" || run.status === "aborted" ? "The run measured nothing." : "The run has not finished yet; the report fills in when it does.";
-  const load = `${formatInteger(summary.peakClients)} clients, ${formatRate(summary.messagesPerSec)} messages/s, round trip p99 ${formatMs(summary.rttP99Ms)}`;
-  const aborted = run.status === "aborted" ? " (aborted early)" : "";
-  const verdict = run.verdict;
-  if (verdict?.outcome === "incomplete") return `Not passed at ${load}${aborted}: ${verdict.reasons.map(sloText).join("; ")}.`;
-  if (verdict?.outcome === "aborted") return `Aborted at ${load}; an aborted run does not pass.`;
-  if (!verdict || verdict.slos.length === 0) return `Ran ${load}${aborted}; the plan sets no SLOs to judge it by.`;
-  const failed = verdict.slos.filter((slo) => !slo.passed).map((slo) => metricName(slo.metric));
-  if (verdict.passed) return `Passed all ${verdict.slos.length} SLO${verdict.slos.length === 1 ? "" : "s"} at ${load}${aborted}.`;
-  return `Failed ${failed.join(", ")} at ${load}${aborted}.`;
+  return reportHeadline(run, { integer: formatInteger, rate: formatRate, ms: formatMs, percent: formatRatioPercent, words: sloText });
 }
 
 export interface Fact {

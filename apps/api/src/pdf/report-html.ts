@@ -2,6 +2,8 @@
 // It says what the dashboard's report says (headline, SLO verdicts, capacity, figures, plan), laid out for paper.
 import type { RunReport, RunView } from "@throng/protocol/run";
 import type { PlanSpec } from "@throng/protocol/plan";
+import { reportHeadline as sharedHeadline } from "@throng/protocol/report-headline";
+import { countsMessages, hasRoundTrips, scenarioMetrics, type ScenarioMetric } from "@throng/protocol/scenario-metrics";
 import { sloMetricName } from "@throng/protocol/slo-names";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 
@@ -13,21 +15,14 @@ const when = (iso: string | null) => (iso ? `${iso.slice(0, 16).replace("T", " "
 const sloValue = (metric: string, value: number | null) =>
   value === null ? "not measured" : metric.endsWith("-rate") ? `${(value * 100).toLocaleString("en-GB", { maximumFractionDigits: 2 })} %` : ms(value);
 
-/** The one line under the title: how the run ended against its SLOs, at what load. */
+/** A 0..1 ratio as percent: "98.7 %". */
+const percent = (ratio: number | null) => (ratio === null ? "not measured" : `${(ratio * 100).toLocaleString("en-GB", { maximumFractionDigits: 1 })} %`);
+/** Messages per second: whole above 100, one decimal below, so a small run does not read as 0. */
+const rate = (n: number) => n.toLocaleString("en-GB", { maximumFractionDigits: n >= 100 ? 0 : 1 });
+
+/** The one line under the title: the dashboard's sentence (how the run ended against its SLOs, at what load), in the PDF's formats. */
 export function reportHeadline(run: RunView): string {
-  if (run.capacity) return run.capacity.sentence;
-  if (run.status === "failed") return `The run failed${run.error ? `: ${run.error}` : "."}`;
-  const summary = run.summary;
-  if (!summary) return "The run measured nothing.";
-  const load = `${integer(summary.peakClients)} clients, ${integer(summary.messagesPerSec)} messages/s, round trip p99 ${ms(summary.rttP99Ms)}`;
-  const verdict = run.verdict;
-  if (!verdict || verdict.slos.length === 0) return `Ran ${load}; the plan sets no SLOs to judge it by.`;
-  if (verdict.passed) return `Passed all ${verdict.slos.length} SLOs at ${load}.`;
-  const broken = verdict.slos.filter((slo) => slo.status === "breached" || (!slo.passed && slo.value !== null));
-  const why = broken.length
-    ? broken.map((slo) => `${sloMetricName(slo.metric)} ${sloValue(slo.metric, slo.value)}, must be below ${sloValue(slo.metric, slo.below)}`).join("; ")
-    : verdict.reasons.join("; ") || "an SLO had no data";
-  return `Did not pass at ${load}: ${why}.`;
+  return sharedHeadline(run, { integer, rate, ms, percent, words: (text) => text });
 }
 
 function table(head: string[], rows: string[][]): string {
@@ -69,10 +64,27 @@ export function reportHtml(report: RunReport): string {
   const summary = run.summary;
   const slos = run.verdict?.slos ?? [];
   const threshold = (metric: string) => run.spec.slos?.find((slo) => slo.metric === metric)?.below;
+  const kind = run.spec.scenario.kind;
+  const metrics = scenarioMetrics(kind);
+  const metricText = (metric: ScenarioMetric, value: number | null) => (metric.unit === "ms" ? ms(value) : percent(value));
+  // Scenario-first: the scenario's own figures lead; round trips only where clients time them, messages only where counted.
   const figures: string[][] = summary
-    ? [["Peak clients", integer(summary.peakClients)], ["Messages per second", integer(summary.messagesPerSec)], ["Round trip p50", ms(summary.rttP50Ms)],
-       ["Round trip p99", ms(summary.rttP99Ms)], ["Errors", integer(summary.errors)], ["Connections failed", integer(summary.connectionsFailed)], ["Agents", integer(summary.agents)]]
+    ? [
+        ["Peak clients", integer(summary.peakClients)],
+        ...metrics.map((metric) => [metric.label, metricText(metric, metric.read(summary))]),
+        ...(countsMessages(kind) ? [["Messages per second", rate(summary.messagesPerSec)]] : []),
+        ...(hasRoundTrips(kind) ? [["Round trip p50", ms(summary.rttP50Ms)], ["Round trip p99", ms(summary.rttP99Ms)]] : []),
+        ["Errors", integer(summary.errors)], ["Connections failed", integer(summary.connectionsFailed)], ["Agents", integer(summary.agents)],
+      ]
     : [];
+  const charts = [
+    ...metrics.map((metric) => metric.unit === "ms"
+      ? chart(metric.label, series, (p) => metric.read(p), "ms", metric.slo === undefined ? undefined : threshold(metric.slo))
+      : chart(metric.label, series, (p) => { const value = metric.read(p); return value === null ? null : value * 100; }, "%")),
+    ...(hasRoundTrips(kind) ? [chart("Round trip p99", series, (p) => p.rttP99Ms, "ms", threshold("rtt-p99-ms"))] : []),
+    ...(countsMessages(kind) ? [chart("Messages received per second", series, (p) => p.messagesReceivedPerSec, "msg/s")] : []),
+    chart("Clients", series, (p) => p.clients, "clients"),
+  ];
   const capacity = run.capacity;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Report: ${escape(run.planName)}</title><style>${STYLE}</style></head><body>
 <h1>Report: ${escape(run.planName)}</h1>
@@ -84,9 +96,7 @@ ${slos.length ? `<h2>SLOs</h2>${table(["SLO", "Threshold", "Measured", "Status",
 ${capacity ? `<h2>Capacity estimate</h2><p>${escape(capacity.sentence)}</p>${table(["Step", "Clients", "Held"], capacity.steps.map((step) => [String(step.step), integer(step.clients), step.held ? "yes" : "no"]))}` : ""}
 ${figures.length ? `<h2>Figures</h2>${table(["Figure", "Value"], figures)}` : ""}
 <h2>Over time</h2>
-${chart("Round trip p99", series, (p) => p.rttP99Ms, "ms", threshold("rtt-p99-ms"))}
-${chart("Messages received per second", series, (p) => p.messagesReceivedPerSec, "msg/s")}
-${chart("Clients", series, (p) => p.clients, "clients")}
+${charts.join("\n")}
 <h2>Plan</h2>${table(["", ""], [["Target", targetText(run.spec.target)], ["Scenario", run.spec.scenario.kind], ["Clients", integer(run.spec.load.clients)], ["Duration", `${integer(run.spec.load.durationSec)} s`]])}
 </body></html>`;
 }

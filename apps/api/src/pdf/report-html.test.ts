@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { PlanSpec, type PlanSpecInput } from "@throng/protocol/plan";
+import type { RunReport, RunSummary, RunView } from "@throng/protocol/run";
+import type { SeriesPoint } from "@throng/protocol/snapshot";
+import { reportHeadline, reportHtml } from "./report-html";
+
+const T0 = 1_800_000_000;
+const stats = (p99Ms: number) => ({ count: 10, p50Ms: 1, p90Ms: p99Ms, p99Ms, maxMs: p99Ms });
+const SCENARIOS = {
+  "ping-pong": { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
+  "movement-sync": { kind: "movement-sync", roomSize: 4, updateHz: 10, messageBytes: 64 },
+  "login-storm": { kind: "login-storm" },
+  script: { kind: "script", script: { sha256: "a".repeat(64) } },
+} as const;
+
+/** A finished run's report as the API hands it to Chromium: its summary and seconds carry every scenario's figures. */
+function report(kind: keyof typeof SCENARIOS, slos: PlanSpecInput["slos"] = []): RunReport {
+  const spec = PlanSpec.parse({ name: "p", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" }, scenario: SCENARIOS[kind], load: { clients: 8, durationSec: 3 }, slos });
+  const figures = { latency: { broadcast: stats(12.5), connect: stats(3), login: stats(40) }, broadcastReach: 0.987 };
+  const summary: RunSummary = {
+    agents: 1, peakClients: 8, peakConnections: 8, durationSec: 3, messagesSent: 960, messagesReceived: 960, messagesPerSec: 320,
+    connectionsFailed: 0, errors: 0, rttP50Ms: kind === "ping-pong" ? 1 : null, rttP99Ms: kind === "ping-pong" ? 4.5 : null, rttMaxMs: null, ...figures,
+  };
+  const series = [0, 1, 2].map((i): SeriesPoint => ({
+    t: T0 + i, agents: 1, clients: 8, connections: 8, messagesSentPerSec: 320, messagesReceivedPerSec: 320, bytesSentPerSec: 1, bytesReceivedPerSec: 1,
+    errors: 0, rttP50Ms: summary.rttP50Ms, rttP99Ms: summary.rttP99Ms, rttMaxMs: null, ...figures,
+  }));
+  const run = {
+    id: "5f0c1c6e-0000-4000-8000-000000000000", planName: `${kind} run`, status: "finished", spec, summary, verdict: null, capacity: null,
+    error: null, createdAt: new Date(T0 * 1000).toISOString(), startedAt: null, endedAt: null, startedBy: null, tags: [], note: null, events: [],
+  } as unknown as RunView;
+  return { run, series } as unknown as RunReport;
+}
+
+/** The chart captions, in order. */
+const charts = (html: string) => [...html.matchAll(/<figcaption>([^<]*)<\/figcaption>/g)].map((match) => match[1]);
+/** The Figures table's row names. */
+const figures = (html: string) => [...html.split("<h2>Figures</h2>")[1]!.split("</table>")[0]!.matchAll(/<tr><td>([^<]*)<\/td>/g)].map((match) => match[1]);
+
+describe("the printed report is scenario-first", () => {
+  it("keeps round trips and messages for ping-pong, with the SLO's line on the round-trip chart", () => {
+    const html = reportHtml(report("ping-pong", [{ metric: "rtt-p99-ms", below: 10 }]));
+    expect(charts(html)).toEqual(["Round trip p99 (ms)", "Messages received per second (msg/s)", "Clients (clients)"]);
+    expect(figures(html)).toEqual(["Peak clients", "Messages per second", "Round trip p50", "Round trip p99", "Errors", "Connections failed", "Agents"]);
+    expect(html.match(/class="slo"/g)).toHaveLength(1);
+    expect(reportHeadline(report("ping-pong").run)).toBe("Ran 8 clients, 320 messages/s, round trip p99 4.5 ms; the plan sets no SLOs to judge it by.");
+  });
+
+  it("leads a movement-sync run with broadcast p99 and reach, its SLO on the broadcast chart, and no round-trip chart", () => {
+    const html = reportHtml(report("movement-sync", [{ metric: "broadcast-p99-ms", below: 50 }]));
+    expect(charts(html)).toEqual(["Broadcast p99 (ms)", "Broadcast reach (%)", "Messages received per second (msg/s)", "Clients (clients)"]);
+    expect(figures(html)).toEqual(["Peak clients", "Broadcast p99", "Broadcast reach", "Messages per second", "Errors", "Connections failed", "Agents"]);
+    expect(html).toContain("<td>Broadcast p99</td><td>12.5 ms</td>");
+    expect(html).toContain("<td>Broadcast reach</td><td>98.7 %</td>");
+    expect(html).not.toContain("Round trip");
+    expect(html.split("<figure>").find((figure) => figure.includes("Broadcast p99 (ms)"))).toContain('class="slo"');
+    expect(reportHeadline(report("movement-sync").run)).toBe("Ran 8 clients, 320 messages/s, broadcast p99 12.5 ms, broadcast reach 98.7 %; the plan sets no SLOs to judge it by.");
+  });
+
+  it("leads a login storm with connect and login p99", () => {
+    const html = reportHtml(report("login-storm", [{ metric: "login-p99-ms", below: 100 }]));
+    expect(charts(html)).toEqual(["Connect p99 (ms)", "Login p99 (ms)", "Messages received per second (msg/s)", "Clients (clients)"]);
+    expect(figures(html).slice(0, 3)).toEqual(["Peak clients", "Connect p99", "Login p99"]);
+    expect(html.split("<figure>").find((figure) => figure.includes("Login p99 (ms)"))).toContain('class="slo"');
+    expect(reportHeadline(report("login-storm").run)).toMatch(/connect p99 3 ms, login p99 40 ms/);
+  });
+
+  it("shows a script run no message count, which the engine does not keep for a script", () => {
+    const html = reportHtml(report("script"));
+    expect(charts(html)).toEqual(["Clients (clients)"]);
+    expect(html).not.toMatch(/Messages|messages\/s|Round trip/);
+  });
+});

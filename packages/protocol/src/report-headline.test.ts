@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import type { PlanSpec } from "./plan";
+import { reportHeadline, type HeadlineFormat } from "./report-headline";
+import type { RunSummary, RunView } from "./run";
+
+const format: HeadlineFormat = {
+  integer: (n) => String(Math.round(n)),
+  rate: (n) => String(n),
+  ms: (n) => (n === null ? "—" : `${n} ms`),
+  percent: (n) => (n === null ? "—" : `${n * 100} %`),
+  words: (text) => text.replace(/rtt-p99-ms/g, "Round trip p99"),
+};
+const stats = (p99Ms: number) => ({ count: 10, p50Ms: 1, p90Ms: p99Ms, p99Ms, maxMs: p99Ms });
+const summary: RunSummary = {
+  agents: 1, peakClients: 20, peakConnections: 20, durationSec: 8, messagesSent: 800, messagesReceived: 800, messagesPerSec: 100,
+  connectionsFailed: 0, errors: 0, rttP50Ms: 1, rttP99Ms: 4.5, rttMaxMs: 9,
+  latency: { broadcast: stats(12), connect: stats(3), login: stats(40) }, broadcastReach: 0.5,
+};
+const run = (kind: PlanSpec["scenario"]["kind"], over: Partial<RunView> = {}): RunView =>
+  ({ status: "finished", error: null, spec: { scenario: { kind } }, summary, verdict: null, ...over }) as RunView;
+const slo = (metric: string, passed: boolean) => ({ metric, below: 50, value: 4.5, passed, breachedSeconds: 0, measuredSeconds: 8, firstBreachAt: null });
+
+describe("the report's headline sentence", () => {
+  it("names each scenario's own figures at the load it ran", () => {
+    expect(reportHeadline(run("ping-pong"), format)).toBe("Ran 20 clients, 100 messages/s, round trip p99 4.5 ms; the plan sets no SLOs to judge it by.");
+    expect(reportHeadline(run("echo-flood"), format)).toContain("round trip p99 4.5 ms");
+    expect(reportHeadline(run("movement-sync"), format)).toBe("Ran 20 clients, 100 messages/s, broadcast p99 12 ms, broadcast reach 50 %; the plan sets no SLOs to judge it by.");
+    expect(reportHeadline(run("login-storm"), format)).toBe("Ran 20 clients, 100 messages/s, connect p99 3 ms, login p99 40 ms; the plan sets no SLOs to judge it by.");
+    // A script's own messages are not counted: no messages/s that would read a false figure, no round trips.
+    expect(reportHeadline(run("script"), format)).toBe("Ran 20 clients; the plan sets no SLOs to judge it by.");
+  });
+
+  it("says the verdict: passed, failed by name, not passed with its reasons in words, aborted", () => {
+    const verdict = (passed: boolean, over: object = {}) => ({ passed, reasons: [], warnings: [], slos: [slo("broadcast-p99-ms", passed)], ...over });
+    expect(reportHeadline(run("movement-sync", { verdict: verdict(true) }), format)).toMatch(/^Passed all 1 SLO at 20 clients, .*broadcast p99 12 ms/);
+    expect(reportHeadline(run("movement-sync", { verdict: verdict(false) }), format)).toMatch(/^Failed Broadcast p99 at 20 clients/);
+    const incomplete = verdict(false, { outcome: "incomplete", reasons: ["rtt-p99-ms had no data"] });
+    expect(reportHeadline(run("ping-pong", { verdict: incomplete }), format)).toMatch(/^Not passed at 20 clients.*: Round trip p99 had no data\.$/);
+    expect(reportHeadline(run("ping-pong", { status: "aborted", verdict: verdict(false, { outcome: "aborted" }) }), format)).toMatch(/^Aborted at 20 clients.*does not pass\.$/);
+  });
+
+  it("says a failure, a run that measured nothing, and one still going, without figures", () => {
+    expect(reportHeadline(run("ping-pong", { status: "failed", error: "no agent answered", summary: null }), format)).toBe("The run failed: no agent answered");
+    expect(reportHeadline(run("ping-pong", { summary: null }), format)).toBe("The run measured nothing.");
+    expect(reportHeadline(run("ping-pong", { status: "running", summary: null }), format)).toMatch(/not finished yet/);
+  });
+});

@@ -1,0 +1,51 @@
+// The one sentence at the top of a run's report, said the same way by the dashboard and the report PDF: how the
+// run ended against its SLOs, at what load, in the scenario's own figures (round trips for ping-pong, broadcasts
+// for movement-sync, connect and login times for a login storm; no message count for a script, whose own
+// messages the engine does not count). Each reader brings its own number formats.
+import { sloMetricName } from "./slo-names";
+import type { RunSummary, RunView } from "./run";
+import { countsMessages, hasRoundTrips, scenarioMetrics, type ScenarioKind } from "./scenario-metrics";
+
+export interface HeadlineFormat {
+  integer(value: number): string;
+  /** Messages per second. */
+  rate(value: number): string;
+  /** A latency; null reads as not measured. */
+  ms(value: number | null): string;
+  /** A 0..1 ratio as percent; null reads as not measured. */
+  percent(value: number | null): string;
+  /** API text with SLO metric ids (a search's sentence, a verdict's reasons), put in words. */
+  words(text: string): string;
+}
+
+/** "20 clients, 100 messages/s, round trip p99 4.5 ms"; "8 clients, 320 messages/s, broadcast p99 12 ms, broadcast reach 99 %". */
+export function loadPhrase(kind: ScenarioKind, summary: RunSummary, format: HeadlineFormat): string {
+  const parts = [`${format.integer(summary.peakClients)} clients`];
+  if (countsMessages(kind)) parts.push(`${format.rate(summary.messagesPerSec)} messages/s`);
+  if (hasRoundTrips(kind)) parts.push(`round trip p99 ${format.ms(summary.rttP99Ms)}`);
+  for (const metric of scenarioMetrics(kind)) {
+    const value = metric.read(summary);
+    parts.push(`${metric.label.toLowerCase()} ${metric.unit === "ms" ? format.ms(value) : format.percent(value)}`);
+  }
+  return parts.join(", ");
+}
+
+/**
+ * The one sentence at the top. A capacity search has its own (from the API, which knows the steps);
+ * any other run is summed up from its verdict and totals.
+ */
+export function reportHeadline(run: RunView, format: HeadlineFormat): string {
+  if (run.capacity) return format.words(run.capacity.sentence);
+  const summary = run.summary;
+  if (run.status === "failed") return `The run failed${run.error ? `: ${run.error}` : "."}`;
+  if (!summary) return run.status === "finished" || run.status === "aborted" ? "The run measured nothing." : "The run has not finished yet; the report fills in when it does.";
+  const load = loadPhrase(run.spec.scenario.kind, summary, format);
+  const aborted = run.status === "aborted" ? " (aborted early)" : "";
+  const verdict = run.verdict;
+  if (verdict?.outcome === "incomplete") return `Not passed at ${load}${aborted}: ${verdict.reasons.map(format.words).join("; ")}.`;
+  if (verdict?.outcome === "aborted") return `Aborted at ${load}; an aborted run does not pass.`;
+  if (!verdict || verdict.slos.length === 0) return `Ran ${load}${aborted}; the plan sets no SLOs to judge it by.`;
+  const failed = verdict.slos.filter((slo) => !slo.passed).map((slo) => sloMetricName(slo.metric));
+  if (verdict.passed) return `Passed all ${verdict.slos.length} SLO${verdict.slos.length === 1 ? "" : "s"} at ${load}${aborted}.`;
+  return `Failed ${failed.join(", ")} at ${load}${aborted}.`;
+}
