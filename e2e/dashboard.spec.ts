@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { agentBin, agentProcesses, artifacts, baseUrl, stamp, url, signUp } from "./support/e2e-env";
-import { fillPlanYaml, planYamlText } from "./support/plan-yaml";
+import { fillPlanYaml, planEditorText, planYamlText } from "./support/plan-yaml";
 
 const scratch = mkdtempSync(join(tmpdir(), "throng-dash-"));
 const { start, startTarget, stopAll } = agentProcesses();
@@ -184,7 +184,7 @@ test("plans: every scenario and transport has its form; YAML and JSON views, imp
   await expect(page.getByTestId("plan-form-error")).toHaveCount(0);
   await shot("plan-yaml");
   await page.getByRole("tab", { name: "JSON" }).click();
-  expect(JSON.parse(await page.getByTestId("plan-text").inputValue()).load.clients).toBe(6);
+  expect(JSON.parse(await planEditorText(page, "plan-json")).load.clients).toBe(6);
   await page.getByRole("tab", { name: "Form" }).click();
   await expect(page.getByLabel("Clients", { exact: true })).toHaveValue("6");
 

@@ -12,7 +12,7 @@ import { CodeEditor } from "./code-editor";
 import { ErrorSummary } from "./error-summary";
 import { downloadPlan } from "./plan-download";
 import { PlanFormSections } from "./plan-form-sections";
-import { planYamlLanguage } from "./plan-yaml-language";
+import { planJsonLanguage, planYamlLanguage } from "./plan-text-language";
 import { Tabs } from "./tabs";
 
 type View = "form" | PlanFormat;
@@ -21,6 +21,12 @@ const VIEWS = [
   { id: "yaml", label: "YAML" },
   { id: "json", label: "JSON" },
 ] as const;
+
+/** The text views' editors: the same CodeMirror with the plan's schema, in each format's grammar. */
+const TEXT_VIEWS = {
+  yaml: { name: "YAML", testId: "plan-yaml", language: planYamlLanguage, completes: "Ctrl+Space completes a key" },
+  json: { name: "JSON", testId: "plan-json", language: planJsonLanguage, completes: "a key's or a value's opening quote offers what the schema allows" },
+} as const;
 
 /** Problems of a text document: where it does not parse, or what the schema says about it. */
 function checkText(text: string, format: PlanFormat): { value: unknown; errors: PlanErrors } {
@@ -209,14 +215,11 @@ export function PlanEditor({ initial, title, intro, edit }: { initial: PlanDraft
           <PlanFormSections draft={draft} errors={errors} onChange={changeDraft} checkPlan={checkedSpec} />
         ) : (
           <div className="panel field">
-            <label htmlFor="plan-text">Plan as {view === "yaml" ? "YAML" : "JSON"}</label>
-            {view === "yaml" ? (
-              <CodeEditor id="plan-text" label="Plan as YAML" value={text} onChange={changeText} testId="plan-yaml" describedBy="plan-text-hint" language={planYamlLanguage} />
-            ) : (
-              <textarea id="plan-text" className="code" spellCheck={false} value={text} onChange={(event) => changeText(event.target.value)} rows={Math.min(40, Math.max(14, text.split("\n").length + 2))} data-testid="plan-text" aria-describedby="plan-text-hint" />
-            )}
+            <label htmlFor="plan-text">Plan as {TEXT_VIEWS[view].name}</label>
+            {/* One editor per view (keyed): each is built with its own language. */}
+            <CodeEditor key={view} id="plan-text" label={`Plan as ${TEXT_VIEWS[view].name}`} value={text} onChange={changeText} testId={TEXT_VIEWS[view].testId} describedBy="plan-text-hint" language={TEXT_VIEWS[view].language} />
             <p className="hint" id="plan-text-hint">
-              The same plan as the form. Edits are checked against the plan schema as you type{view === "yaml" ? ", each problem marked at its line (Ctrl+Space completes a key, hovering one explains it)" : ""}; switch back to the form at any time.
+              The same plan as the form. Edits are checked against the plan schema as you type, each problem marked at its line ({TEXT_VIEWS[view].completes}, hovering a key explains it); switch back to the form at any time.
             </p>
           </div>
         )}

@@ -1,4 +1,4 @@
-// The plan's JSON Schema for the YAML editor's completion and hover: made from the same zod PlanSpec the API checks,
+// The plan's JSON Schema for the YAML and JSON editors' completion and hover: made from the same zod PlanSpec the API checks,
 // each property described by the form's own label, unit and hint, so hovering a key says what the form says.
 import { PlanSpec } from "@throng/protocol/plan";
 import { z } from "zod";

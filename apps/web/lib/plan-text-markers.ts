@@ -1,9 +1,12 @@
-// Where a plan's YAML is wrong, as editor markers: the YAML parser's own errors at their position, then the plan
+// Where a plan's YAML or JSON is wrong, as editor markers: the parser's own errors at their position, then the plan
 // schema's problems (the same zod check and the same words as the form's error summary) on the key or value they name.
+// JSON is YAML's flow style, so the YAML parser finds a path's key and value in either format.
+import { jsonLanguage } from "@codemirror/lang-json";
 import { PlanSpec } from "@throng/protocol/plan";
 import { isMap, isScalar, isSeq, parseDocument, type Document } from "yaml";
 import { draftFromInput, errorsByPath, issuesToFields } from "./plan-draft";
 import { problemLabel } from "./plan-problem";
+import { parsePlanText, type PlanFormat } from "./plan-text";
 
 export interface TextMarker {
   /** Character offsets in the text, as an editor marks them. */
@@ -15,8 +18,6 @@ export interface TextMarker {
   path: string;
   message: string;
 }
-
-const NOT_AN_OBJECT = "A plan is an object with name, target, scenario and load; this document is not an object.";
 
 type Range = { from: number; to: number };
 
@@ -50,18 +51,39 @@ function marker(text: string, range: Range, path: string, message: string): Text
   return { from, to: Math.max(from, Math.min(range.to, text.length)), line: lineAt(text, from), path, message };
 }
 
-/** Every problem of a plan's YAML text, each where it is; none for a valid plan. */
-export function planYamlMarkers(text: string): TextMarker[] {
-  if (text.trim() === "") return [marker(text, { from: 0, to: 0 }, "form", "The document is empty: paste or import a plan.")];
-  const doc = parseDocument(text, { prettyErrors: true });
-  if (doc.errors.length > 0) {
-    return doc.errors.map((error) => marker(text, { from: error.pos[0], to: error.pos[1] }, "form", `Not valid YAML: ${(error.message.split("\n")[0] ?? "").replace(/:$/, "")}`));
+/**
+ * Where JSON stops parsing: the first error node of CodeMirror's own JSON grammar, which lands where JSON.parse stops
+ * (V8's JSON.parse names no position for an unexpected token, in Node at least); undefined for text that parses.
+ */
+function jsonErrorAt(text: string): number | undefined {
+  let at: number | undefined;
+  jsonLanguage.parser.parse(text).iterate({
+    enter: (node) => {
+      if (node.type.isError) at = node.from;
+      return at === undefined;
+    },
+  });
+  return at;
+}
+
+/** A document that does not parse as a plan: each YAML error where it is, JSON's where it stops, else the whole text. */
+function syntaxMarkers(text: string, format: PlanFormat, doc: Document, error: string): TextMarker[] {
+  if (format === "yaml" && doc.errors.length > 0) {
+    return doc.errors.map((found) => marker(text, { from: found.pos[0], to: found.pos[1] }, "form", `Not valid YAML: ${(found.message.split("\n")[0] ?? "").replace(/:$/, "")}`));
   }
-  const value: unknown = doc.toJS();
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return [marker(text, { from: 0, to: text.length }, "form", NOT_AN_OBJECT)];
-  const result = PlanSpec.safeParse(value);
+  const at = format === "json" ? jsonErrorAt(text) : undefined;
+  // An empty document, or one that parses but is not an object, is wrong as a whole.
+  return [marker(text, at === undefined ? { from: 0, to: text.length } : { from: at, to: at + 1 }, "form", error)];
+}
+
+/** Every problem of a plan's YAML or JSON text, each where it is, in the error summary's words; none for a valid plan. */
+export function planTextMarkers(text: string, format: PlanFormat): TextMarker[] {
+  const doc = parseDocument(text, { prettyErrors: true });
+  const parsed = parsePlanText(text, format);
+  if (!parsed.ok) return syntaxMarkers(text, format, doc, parsed.error);
+  const result = PlanSpec.safeParse(parsed.value);
   if (result.success) return [];
-  const draft = draftFromInput(value);
+  const draft = draftFromInput(parsed.value);
   return Object.entries(errorsByPath(issuesToFields(result.error.issues))).map(([path, message]) => {
     const label = problemLabel(path, draft);
     return marker(text, rangeOf(doc, path), path, label ? `${label}: ${message}` : message);
