@@ -1,10 +1,12 @@
 "use client";
 
 import Link from "next/link";
+import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useRef, useState, type FormEvent } from "react";
 import { PlanSpec } from "@throng/protocol/plan";
 import { api } from "../lib/api";
+import { queryKeys } from "../lib/query-keys";
 import { ApiError, errorMessage } from "../lib/api-client";
 import { draftFromInput, draftToInput, errorsByPath, fieldId, issuesToFields, specFieldErrors, validateDraft, type PlanDraft, type PlanErrors } from "../lib/plan-draft";
 import { formatOfFile, parsePlanText, planToText, type PlanFormat } from "../lib/plan-text";
@@ -62,6 +64,7 @@ export interface PlanEditTarget {
  */
 export function PlanEditor({ initial, title, intro, edit }: { initial: PlanDraft; title: string; intro: string; edit?: PlanEditTarget }) {
   const router = useRouter();
+  const queryClient = useQueryClient();
   const [draft, setDraft] = useState<PlanDraft>(initial);
   const [view, setView] = useState<View>("form");
   const [text, setText] = useState("");
@@ -135,6 +138,11 @@ export function PlanEditor({ initial, title, intro, edit }: { initial: PlanDraft
     setPending(true);
     try {
       const saved = edit ? await api.updatePlan(edit.planId, { version: edit.version, spec: checked.spec }) : await api.savePlan(checked.spec);
+      // The plan page opens on the saved version at once (the API's answer is the plan), and the lists and the
+      // versions ask again, rather than the page showing the cached older version until its own read answers.
+      queryClient.setQueryData(queryKeys.plan(saved.id), saved);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.planLists });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.planVersions(saved.id) });
       router.push(`/plans/${saved.id}`);
     } catch (error) {
       if (edit && error instanceof ApiError && error.status === 409) {
