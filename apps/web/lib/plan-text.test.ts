@@ -28,6 +28,11 @@ describe("plan text", () => {
     expect(parsePlanText("  ", "yaml").ok).toBe(false);
   });
 
+  it("keeps V8's JSON reason without the cut of source it quotes", () => {
+    const broken = parsePlanText('{ "load": { "durationSec": , "clients": 5 } }', "json");
+    expect(!broken.ok && broken.error).toBe("Not valid JSON: Unexpected token ','");
+  });
+
   it("chooses the format from the file name", () => {
     expect(formatOfFile("lobby.plan.JSON")).toBe("json");
     expect(formatOfFile("lobby.yml")).toBe("yaml");

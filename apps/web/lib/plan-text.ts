@@ -20,7 +20,9 @@ export function parsePlanText(text: string, format: PlanFormat): TextParse {
     return { ok: true, value };
   } catch (error) {
     // A pretty YAML error's first line ends with a colon before the quoted source: the reason is that line without it.
-    const reason = error instanceof Error ? (error.message.split("\n")[0] ?? "").replace(/:$/, "") : String(error);
+    // V8's JSON error quotes a cut of the source ('Unexpected token ',', ..."tionSec": , "ra"... is not valid JSON'):
+    // the marker shows where, so the reason keeps only the token.
+    const reason = error instanceof Error ? (error.message.split("\n")[0] ?? "").replace(/:$/, "").replace(/^(Unexpected token '[^']*'), .* is not valid JSON$/s, "$1") : String(error);
     return { ok: false, error: `Not valid ${format === "json" ? "JSON" : "YAML"}: ${reason}` };
   }
 }
