@@ -18,3 +18,24 @@ export function sloMetricName(metric: string): string {
   if (script) return `${script.name} ${script.stat} (script)`;
   return SLO_METRIC_NAMES[metric] ?? metric;
 }
+
+const BUILTIN = Object.keys(SLO_METRIC_NAMES).join("|");
+const METRIC = `(?:${BUILTIN}|script:[a-z][a-z0-9-]{0,40}-(?:p50|p99|count))`;
+const NUMBER = "(-?\\d+(?:\\.\\d+)?(?:e-?\\d+)?)";
+/** "rtt-p99-ms < 50" (a search's sentence). */
+const BELOW = new RegExp(`(?<![\\w:-])(${METRIC}) < ${NUMBER}`, "g");
+/** "rtt-p99-ms (82.5, must be below 50)" (a verdict's reason). */
+const MEASURED = new RegExp(`(?<![\\w:-])(${METRIC}) \\(${NUMBER}, must be below ${NUMBER}\\)`, "g");
+const BARE = new RegExp(`(?<![\\w:-])(${METRIC})(?![\\w-])`, "g");
+
+/**
+ * Text the API writes with SLO metric ids and raw thresholds (a capacity search's sentence, a verdict's reasons) in
+ * words, each value in the reader's format: "rtt-p99-ms < 50" reads "Round trip p99 below 50 ms". The dashboard and
+ * the report PDF each pass their own number format.
+ */
+export function sloWords(text: string, value: (metric: string, value: number) => string): string {
+  return text
+    .replace(MEASURED, (_all, metric: string, measured: string, below: string) => `${sloMetricName(metric)} (${value(metric, Number(measured))}, must be below ${value(metric, Number(below))})`)
+    .replace(BELOW, (_all, metric: string, below: string) => `${sloMetricName(metric)} below ${value(metric, Number(below))}`)
+    .replace(BARE, (metric: string) => sloMetricName(metric));
+}

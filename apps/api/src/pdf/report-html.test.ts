@@ -71,3 +71,14 @@ describe("the printed report is scenario-first", () => {
     expect(html).not.toMatch(/Messages|messages\/s|Round trip/);
   });
 });
+
+describe("the printed report says SLO metrics in words", () => {
+  it("puts a capacity search's sentence and its SLOs in words and units, as the dashboard does", () => {
+    const searched = report("ping-pong");
+    const sentence = "Holds 15 clients while meeting rtt-p99-ms < 50, error-rate < 0.01; step 4 broke rtt-p99-ms (82.5, must be below 50).";
+    searched.run.capacity = { clients: 15, valid: true, problems: [], breakingStep: 4, breakingSlos: ["rtt-p99-ms"], kneeClients: null, usl: null, steps: [], sentence } as unknown as RunView["capacity"];
+    const html = reportHtml(searched);
+    expect(reportHeadline(searched.run)).toBe("Holds 15 clients while meeting Round trip p99 below 50 ms, Error rate below 1 %; step 4 broke Round trip p99 (82.5 ms, must be below 50 ms).");
+    expect(html).not.toMatch(/rtt-p99-ms|error-rate/);
+  });
+});

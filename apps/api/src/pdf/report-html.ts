@@ -4,7 +4,8 @@ import type { RunReport, RunView } from "@throng/protocol/run";
 import type { PlanSpec } from "@throng/protocol/plan";
 import { reportHeadline as sharedHeadline } from "@throng/protocol/report-headline";
 import { countsMessages, hasRoundTrips, scenarioMetrics, type ScenarioMetric } from "@throng/protocol/scenario-metrics";
-import { sloMetricName } from "@throng/protocol/slo-names";
+import { scriptSloMetric } from "@throng/protocol/slo-judge";
+import { sloMetricName, sloWords } from "@throng/protocol/slo-names";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -12,8 +13,15 @@ const integer = (n: number) => Math.round(n).toLocaleString("en-GB");
 const ms = (n: number | null | undefined) => (n === null || n === undefined ? "not measured" : `${n.toLocaleString("en-GB", { maximumFractionDigits: 2 })} ms`);
 /** One format for every time in the PDF: the API has no reader's locale, so UTC, said so. */
 const when = (iso: string | null) => (iso ? `${iso.slice(0, 16).replace("T", " ")} UTC` : "—");
-const sloValue = (metric: string, value: number | null) =>
-  value === null ? "not measured" : metric.endsWith("-rate") ? `${(value * 100).toLocaleString("en-GB", { maximumFractionDigits: 2 })} %` : ms(value);
+/** Milliseconds for latency SLOs, percent for the 0..1 rates, a whole number for a script's counter (as the dashboard). */
+function sloValue(metric: string, value: number | null): string {
+  if (value === null) return "not measured";
+  if (scriptSloMetric(metric)?.stat === "count") return integer(value);
+  if (metric.endsWith("-rate")) return `${(value * 100).toLocaleString("en-GB", { maximumFractionDigits: 2 })} %`;
+  return ms(value);
+}
+/** API text with SLO metric ids ("rtt-p99-ms < 50") in words, as the dashboard shows it. */
+const words = (text: string) => sloWords(text, sloValue);
 
 /** A 0..1 ratio as percent: "98.7 %". */
 const percent = (ratio: number | null) => (ratio === null ? "not measured" : `${(ratio * 100).toLocaleString("en-GB", { maximumFractionDigits: 1 })} %`);
@@ -22,7 +30,7 @@ const rate = (n: number) => n.toLocaleString("en-GB", { maximumFractionDigits: n
 
 /** The one line under the title: the dashboard's sentence (how the run ended against its SLOs, at what load), in the PDF's formats. */
 export function reportHeadline(run: RunView): string {
-  return sharedHeadline(run, { integer, rate, ms, percent, words: (text) => text });
+  return sharedHeadline(run, { integer, rate, ms, percent, words });
 }
 
 function table(head: string[], rows: string[][]): string {
@@ -93,7 +101,7 @@ export function reportHtml(report: RunReport): string {
 ${run.tags.length ? `<p class="muted">Tags: ${run.tags.map(escape).join(", ")}</p>` : ""}
 ${run.note ? `<h2>Note</h2><p class="note">${escape(run.note)}</p>` : ""}
 ${slos.length ? `<h2>SLOs</h2>${table(["SLO", "Threshold", "Measured", "Status", "Seconds"], slos.map((slo) => [sloMetricName(slo.metric), `below ${sloValue(slo.metric, slo.below)}`, sloValue(slo.metric, slo.value), slo.status ?? (slo.passed ? "met" : "breached"), `broke in ${slo.breachedSeconds} of ${slo.measuredSeconds} s`]))}` : ""}
-${capacity ? `<h2>Capacity estimate</h2><p>${escape(capacity.sentence)}</p>${table(["Step", "Clients", "Held"], capacity.steps.map((step) => [String(step.step), integer(step.clients), step.held ? "yes" : "no"]))}` : ""}
+${capacity ? `<h2>Capacity estimate</h2><p>${escape(words(capacity.sentence))}</p>${table(["Step", "Clients", "Held"], capacity.steps.map((step) => [String(step.step), integer(step.clients), step.held ? "yes" : "no"]))}` : ""}
 ${figures.length ? `<h2>Figures</h2>${table(["Figure", "Value"], figures)}` : ""}
 <h2>Over time</h2>
 ${charts.join("\n")}
