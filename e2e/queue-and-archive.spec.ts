@@ -52,7 +52,9 @@ test("run queue: a run started while the agent is busy waits queued, says which 
   await page.locator(`[data-testid="plan-row"][data-plan-id="${plans.short.id}"]`).getByTestId("start-run").click();
   await expect(page).toHaveURL(/\/runs\/[0-9a-f-]+$/);
   await expect(page.getByTestId("run-status")).toHaveAttribute("data-status", "queued");
-  await expect(page.getByTestId("run-queued")).toContainText(`The one agent that matches is busy with run ${firstRunId}; the run is queued and starts when one is free`);
+  // The run holding the agent is named by a short link to it, not a 36-character id.
+  await expect(page.getByTestId("run-queued")).toContainText(`The one agent that matches is busy with run ${firstRunId.slice(0, 8)}…; the run is queued and starts when one is free`);
+  await expect(page.getByTestId("run-queued").getByTestId("run-link")).toHaveAttribute("href", `/runs/${firstRunId}`);
   await expect(page.getByText("no agent is online", { exact: false })).toHaveCount(0);
   await shot("run-page");
   const queuedId = /\/runs\/([0-9a-f-]+)$/.exec(page.url())![1]!;

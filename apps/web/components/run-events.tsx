@@ -1,6 +1,7 @@
 import type { RunView } from "@throng/protocol/run";
 import { formatDateTime, formatDuration } from "../lib/format";
 import { eventText, offsetSeconds } from "../lib/run-events";
+import { RunLinkedText } from "./run-linked-text";
 import { StatusBadge } from "./status-badge";
 
 /** What happened during the run, in order: stages, agents lost and back, an abort. */
@@ -20,7 +21,9 @@ export function RunEvents({ run }: { run: RunView }) {
                 {offset === null ? formatDateTime(event.at) : `+${formatDuration(offset)}`}
               </time>
               <StatusBadge status={text.word} tone={text.tone} />
-              <span>{event.message}</span>
+              <span>
+                <RunLinkedText text={event.message} />
+              </span>
             </li>
           );
         })}
