@@ -100,6 +100,8 @@ test("an owner invites a viewer, promotes them, manages an API token and target 
     await guest.goto(url("/agents"));
     await expect(guest.getByTestId("install-not-for-role")).toBeVisible();
     await expect(guest.getByRole("button", { name: "Create enrolment token" })).toHaveCount(0);
+    // The empty fleet does not tell a viewer to use the token form they do not have.
+    await expect(guest.getByTestId("agents-empty")).toContainText("An admin or owner of the organisation adds them");
     await shot(guest, "viewer-agents");
   });
 

@@ -33,7 +33,8 @@ export function LabelChips({ labels }: { labels: Readonly<Record<string, string>
 /** The organisation's agents, kept current by the page; labels editable, agents revocable (the dialogs refresh the list). */
 export function AgentList({ agents, now }: { agents: AgentView[]; now: number }) {
   const [open, setOpen] = useState<Open>(null);
-  const manages = can(useMe().role, "agent.manage"); // Labels and revoke: admins and owners (the API checks too).
+  const { role } = useMe();
+  const manages = can(role, "agent.manage"); // Labels and revoke: admins and owners (the API checks too).
   const opener = useRef<HTMLElement | null>(null);
 
   const show = (kind: "labels" | "revoke", agent: AgentView) => {
@@ -51,8 +52,9 @@ export function AgentList({ agents, now }: { agents: AgentView[]; now: number })
     return (
       <div className="empty" data-testid="agents-empty">
         <strong>No agents yet.</strong>
-        Create an enrolment token above and run one of its commands on a machine that should generate load. The agent shows
-        up here within seconds, and plans can run as soon as one is online.
+        {can(role, "agent.enrol")
+          ? "Create an enrolment token above and run one of its commands on a machine that should generate load. The agent shows up here within seconds, and plans can run as soon as one is online."
+          : "An admin or owner of the organisation adds them; plans can run as soon as one is online."}
       </div>
     );
   }
