@@ -66,7 +66,14 @@ export function RunDetail({ runId }: { runId: string }) {
       )}
       {/* Live only: once the run ends its verdict says the same from the whole run. */}
       {!ended && run.spec.slos && run.spec.slos.length > 0 && <SloLive slos={run.spec.slos} points={points} />}
-      <RunCharts points={points} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} />
+      {run.status === "queued" ? (
+        // Nothing can be measured before the run leaves the queue: one line, not a page of empty charts.
+        <section className="panel" aria-label="Charts" data-testid="run-charts-queued">
+          <p className="muted">The charts start with the run&apos;s first second, once its agents take it out of the queue.</p>
+        </section>
+      ) : (
+        <RunCharts points={points} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} />
+      )}
       {run.spec.watch && <ServerCharts points={server} summary={ended ? serverSummary : null} span={chartSpan(run)} agents={agents} />}
       <RunAgents run={run} agents={agents} points={points} live={!ended} />
     </>
