@@ -4,6 +4,7 @@ import type { Slo } from "./plan";
 import type { SloVerdict } from "./report";
 import type { RunSummary } from "./run";
 import type { SeriesPoint } from "./snapshot";
+import { scriptValue } from "./script-metrics";
 
 export type SloMetric = Slo["metric"];
 /** The metrics named by the schema's list; a script's metrics ("script:NAME-p99") are named by the plan. */
@@ -25,14 +26,6 @@ const GAP_SHARE = 0.1;
 
 type Figures = Pick<SeriesPoint, "rttP50Ms" | "rttP99Ms" | "latency" | "lost" | "broadcastReach" | "script" | "scriptCounts">;
 
-/** A script metric's value: a histogram's percentile (none without samples), a counter's total (none when never reported). */
-function measuredOfScript(figures: Figures, metric: { name: string; stat: "p50" | "p99" | "count" }): number | null {
-  if (metric.stat === "count") return figures.scriptCounts?.[metric.name] ?? null;
-  const stats = figures.script?.[metric.name];
-  if (!stats || stats.count === 0) return null;
-  return metric.stat === "p50" ? stats.p50Ms : stats.p99Ms;
-}
-
 function measured(figures: Figures, errorRate: number | null, sent: number): Measured {
   const latency = figures.latency;
   // A loss rate over nothing delivered is no data, never 0: movement-sync by reach, UDP by lost ÷ sent.
@@ -52,7 +45,7 @@ function measured(figures: Figures, errorRate: number | null, sent: number): Mea
   };
   return (metric) => {
     const script = scriptSloMetric(metric);
-    return script ? measuredOfScript(figures, script) : builtin[metric as BuiltinMetric];
+    return script ? scriptValue(figures, script.name, script.stat) : builtin[metric as BuiltinMetric];
   };
 }
 
