@@ -30,6 +30,17 @@ describe("the report's headline sentence", () => {
     expect(reportHeadline(run("script"), format)).toBe("Ran 20 clients; the plan sets no SLOs to judge it by.");
   });
 
+  it("names a script's own metrics where its SLOs judge them, each by the script's name, a count as a whole number", () => {
+    const scripted = { ...summary, script: { "reply-ms": stats(7.5) }, scriptCounts: { replies: 1200 } };
+    const spec = { scenario: { kind: "script" as const }, slos: [{ metric: "script:reply-ms-p99", below: 50 }, { metric: "script:replies-count", below: 5000 }, { metric: "script:gone-ms-p50", below: 9 }, { metric: "error-rate", below: 0.01 }] };
+    const failed = { passed: false, reasons: [], warnings: [], slos: spec.slos.map((s) => slo(s.metric, s.metric !== "script:gone-ms-p50")) };
+    expect(reportHeadline(run("script", { summary: scripted, spec: spec as RunView["spec"], verdict: failed }), format))
+      .toBe("Failed gone-ms p50 (script) at 20 clients, reply-ms p99 7.5 ms, replies count 1200, gone-ms p50 —.");
+    const verdict = { passed: true, reasons: [], warnings: [], slos: [slo("script:reply-ms-p99", true)] };
+    expect(reportHeadline(run("script", { summary: scripted, spec: { ...spec, slos: spec.slos.slice(0, 1) } as RunView["spec"], verdict }), format))
+      .toBe("Passed all 1 SLO at 20 clients, reply-ms p99 7.5 ms.");
+  });
+
   it("says the verdict: passed, failed by name, not passed with its reasons in words, aborted", () => {
     const verdict = (passed: boolean, over: object = {}) => ({ passed, reasons: [], warnings: [], slos: [slo("broadcast-p99-ms", passed)], ...over });
     expect(reportHeadline(run("movement-sync", { verdict: verdict(true) }), format)).toMatch(/^Passed all 1 SLO at 20 clients, .*broadcast p99 12 ms/);

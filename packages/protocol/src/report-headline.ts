@@ -1,10 +1,12 @@
 // The one sentence at the top of a run's report, said the same way by the dashboard and the report PDF: how the
 // run ended against its SLOs, at what load, in the scenario's own figures (round trips for ping-pong, broadcasts
-// for movement-sync, connect and login times for a login storm; no message count for a script, whose own
-// messages the engine does not count). Each reader brings its own number formats.
+// for movement-sync, connect and login times for a login storm; for a script, those of its own metrics its SLOs
+// judge, and no message count, as the engine does not count its messages). Each reader brings its own number formats.
 import { sloMetricName } from "./slo-names";
 import type { RunSummary, RunView } from "./run";
 import { countsMessages, hasRoundTrips, scenarioMetrics, type ScenarioKind } from "./scenario-metrics";
+import { scriptValue } from "./script-metrics";
+import { scriptSloMetric } from "./slo-judge";
 
 export interface HeadlineFormat {
   integer(value: number): string;
@@ -18,14 +20,24 @@ export interface HeadlineFormat {
   words(text: string): string;
 }
 
-/** "20 clients, 100 messages/s, round trip p99 4.5 ms"; "8 clients, 320 messages/s, broadcast p99 12 ms, broadcast reach 99 %". */
-export function loadPhrase(kind: ScenarioKind, summary: RunSummary, format: HeadlineFormat): string {
+/**
+ * "20 clients, 100 messages/s, round trip p99 4.5 ms"; "8 clients, 320 messages/s, broadcast p99 12 ms, broadcast reach 99 %";
+ * a script's metrics by their own names where an SLO judges them: "2 clients, reply-ms p99 1.2 ms, replies count 1,200".
+ */
+export function loadPhrase(kind: ScenarioKind, summary: RunSummary, format: HeadlineFormat, slos: readonly { metric: string }[] = []): string {
   const parts = [`${format.integer(summary.peakClients)} clients`];
   if (countsMessages(kind)) parts.push(`${format.rate(summary.messagesPerSec)} messages/s`);
   if (hasRoundTrips(kind)) parts.push(`round trip p99 ${format.ms(summary.rttP99Ms)}`);
   for (const metric of scenarioMetrics(kind)) {
     const value = metric.read(summary);
     parts.push(`${metric.label.toLowerCase()} ${metric.unit === "ms" ? format.ms(value) : format.percent(value)}`);
+  }
+  for (const metric of new Set(slos.map((slo) => slo.metric))) {
+    const script = scriptSloMetric(metric);
+    if (!script) continue;
+    const value = scriptValue(summary, script.name, script.stat);
+    // A count reads as a whole number; format.ms(null) is the reader's "not measured" for either.
+    parts.push(`${script.name} ${script.stat} ${script.stat === "count" && value !== null ? format.integer(value) : format.ms(value)}`);
   }
   return parts.join(", ");
 }
@@ -39,7 +51,7 @@ export function reportHeadline(run: RunView, format: HeadlineFormat): string {
   const summary = run.summary;
   if (run.status === "failed") return `The run failed${run.error ? `: ${run.error}` : "."}`;
   if (!summary) return run.status === "finished" || run.status === "aborted" ? "The run measured nothing." : "The run has not finished yet; the report fills in when it does.";
-  const load = loadPhrase(run.spec.scenario.kind, summary, format);
+  const load = loadPhrase(run.spec.scenario.kind, summary, format, run.spec.slos);
   const aborted = run.status === "aborted" ? " (aborted early)" : "";
   const verdict = run.verdict;
   if (verdict?.outcome === "incomplete") return `Not passed at ${load}${aborted}: ${verdict.reasons.map(format.words).join("; ")}.`;
