@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -48,29 +49,44 @@ async function pdfText(bytes: Uint8Array): Promise<string> {
   }
 }
 
-/** What a ping-pong agent sends each second (round trips at `p99Us`), and a movement-sync one (broadcasts at `p99Us`, 9 in 10 delivered). */
+/** 90 samples at 1 ms and 10 at `p99Us`: a histogram whose p99 is `p99Us`. */
+const slowTail = (p99Us: number) => encodeValues([...Array(90).fill(1_000), ...Array(10).fill(p99Us)]);
+/** The script a script run's plan names; the test agent reports what it would measure (replies timed at `p99Us`, 40 counted a second). */
+const SCRIPT_SOURCE = "export default async function client(ctx) { await ctx.measure('reply-ms', Promise.resolve()); ctx.count('replies', 1); }\n";
+
+/** What a ping-pong agent sends each second (round trips at `p99Us`), a movement-sync one (broadcasts at `p99Us`, 9 in 10 delivered), a script's. */
 const MEASURES = {
   "ping-pong": {
     scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 }, slo: "rtt-p99-ms",
-    measured: (p99Us: number) => ({ counters: {}, histograms: { rttUs: encodeValues([...Array(90).fill(1_000), ...Array(10).fill(p99Us)]) } }),
+    measured: (p99Us: number) => ({ counters: {}, histograms: { rttUs: slowTail(p99Us) } }),
   },
   "movement-sync": {
     scenario: { kind: "movement-sync", roomSize: 5, updateHz: 10, messageBytes: 64 }, slo: "broadcast-p99-ms",
     measured: (p99Us: number) => ({
       counters: { broadcastsExpected: 200, broadcastsReceived: 180 },
-      histograms: { rttUs: encodeValues([]), broadcastUs: encodeValues([...Array(90).fill(1_000), ...Array(10).fill(p99Us)]) },
+      histograms: { rttUs: encodeValues([]), broadcastUs: slowTail(p99Us) },
     }),
+  },
+  script: {
+    scenario: {
+      kind: "script", script: { sha256: createHash("sha256").update(SCRIPT_SOURCE, "utf8").digest("hex") },
+      metrics: [{ name: "reply-ms", kind: "histogram" }, { name: "replies", kind: "counter" }],
+    },
+    slo: "script:reply-ms-p99",
+    measured: (p99Us: number) => ({ counters: { scriptCounts: { replies: 40 } }, histograms: { rttUs: encodeValues([]), script: { "reply-ms": slowTail(p99Us) } } }),
   },
 } as const;
 
 /** A finished run whose agent measured `seconds` seconds at `p99Us`, of a new plan or of `planId`. */
 async function finishedRun(seconds: number, p99Us: number, clients = 5, planId?: string, kind: keyof typeof MEASURES = "ping-pong") {
   const measures = MEASURES[kind];
-  const plan = planId ? { id: planId } : PlanView.parse((await user.request("POST", "/api/plans", {
+  const created = planId ? null : await user.request("POST", "/api/plans", {
     name: `run at ${p99Us} µs`, target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
     scenario: measures.scenario, load: { clients, durationSec: seconds },
     slos: [{ metric: measures.slo, below: 10 }],
-  })).json);
+  });
+  if (created && created.status !== 201) throw new Error(`plan not saved: ${JSON.stringify(created.json)}`);
+  const plan = created ? PlanView.parse(created.json) : { id: planId! };
   const started = await user.request("POST", `/api/plans/${plan.id}/runs`);
   if (started.status !== 201) throw new Error(`run not started: ${JSON.stringify(started.json)}`);
   const run = RunView.parse(started.json);
@@ -206,6 +222,23 @@ describe("reports, exports and sharing", () => {
     expect(text).toContain("Broadcast reach (%)");
     expect(text).toMatch(/Broadcast reach 90 %/);
     expect(text).not.toContain("Round trip");
+  }, 60_000);
+
+  it("prints a script run by its own metrics: its SLO'd timing in the sentence, its timings and counter total in the figures, each charted", async () => {
+    expect((await user.request("POST", "/api/scripts", { name: "bots.mjs", source: SCRIPT_SOURCE })).status).toBeLessThan(300);
+    const runId = await finishedRun(3, 20_000, 5, undefined, "script");
+    const run = RunView.parse((await user.request("GET", `/api/runs/${runId}`)).json);
+    expect(run.summary?.scriptCounts).toEqual({ replies: 120 });
+    const answer = await user.open(`/api/runs/${runId}/report.pdf`, new AbortController().signal);
+    expect(answer.status).toBe(200);
+    const words = (text: string) => text.replace(/\s+/g, " ").trim();
+    const text = words(await pdfText(new Uint8Array(await answer.arrayBuffer())));
+    expect(reportHeadline(run)).toMatch(/^Failed reply-ms p99 \(script\) at 5 clients, reply-ms p99 20(\.\d+)? ms\.$/);
+    expect(text).toContain(words(reportHeadline(run)));
+    expect(text).toMatch(/reply-ms p50 1(\.\d+)? ms reply-ms p99 20(\.\d+)? ms replies total 120/);
+    expect(text).toContain("reply-ms p99 (ms)");
+    expect(text).toContain("replies per second (count/s)");
+    expect(text).not.toMatch(/Messages|Round trip/);
   }, 60_000);
 
   it("prints a shared report to PDF without signing in, and another organisation's run is not found", async () => {

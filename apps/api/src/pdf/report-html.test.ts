@@ -17,13 +17,16 @@ const SCENARIOS = {
 function report(kind: keyof typeof SCENARIOS, slos: PlanSpecInput["slos"] = []): RunReport {
   const spec = PlanSpec.parse({ name: "p", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" }, scenario: SCENARIOS[kind], load: { clients: 8, durationSec: 3 }, slos });
   const figures = { latency: { broadcast: stats(12.5), connect: stats(3), login: stats(40) }, broadcastReach: 0.987 };
+  // A script's own: "reply-ms" timed every second, "connect-ms" in the first only, "replies" counted 400 a second.
+  const script = (i: number) => (kind === "script" ? { script: { "reply-ms": stats(7.5), ...(i === 0 ? { "connect-ms": stats(2) } : {}) }, scriptCounts: { replies: 400 } } : {});
   const summary: RunSummary = {
     agents: 1, peakClients: 8, peakConnections: 8, durationSec: 3, messagesSent: 960, messagesReceived: 960, messagesPerSec: 320,
     connectionsFailed: 0, errors: 0, rttP50Ms: kind === "ping-pong" ? 1 : null, rttP99Ms: kind === "ping-pong" ? 4.5 : null, rttMaxMs: null, ...figures,
+    ...(kind === "script" ? { script: { "reply-ms": stats(7.5), "connect-ms": stats(2) }, scriptCounts: { replies: 1200 } } : {}),
   };
   const series = [0, 1, 2].map((i): SeriesPoint => ({
     t: T0 + i, agents: 1, clients: 8, connections: 8, messagesSentPerSec: 320, messagesReceivedPerSec: 320, bytesSentPerSec: 1, bytesReceivedPerSec: 1,
-    errors: 0, rttP50Ms: summary.rttP50Ms, rttP99Ms: summary.rttP99Ms, rttMaxMs: null, ...figures,
+    errors: 0, rttP50Ms: summary.rttP50Ms, rttP99Ms: summary.rttP99Ms, rttMaxMs: null, ...figures, ...script(i),
   }));
   const run = {
     id: "5f0c1c6e-0000-4000-8000-000000000000", planName: `${kind} run`, status: "finished", spec, summary, verdict: null, capacity: null,
@@ -65,10 +68,27 @@ describe("the printed report is scenario-first", () => {
     expect(reportHeadline(report("login-storm").run)).toMatch(/connect p99 3 ms, login p99 40 ms/);
   });
 
-  it("shows a script run no message count, which the engine does not keep for a script", () => {
+  it("shows a script run its own metrics by their names, and no message count, which the engine does not keep for a script", () => {
     const html = reportHtml(report("script"));
-    expect(charts(html)).toEqual(["Clients (clients)"]);
-    expect(html).not.toMatch(/Messages|messages\/s|Round trip/);
+    expect(charts(html)).toEqual(["connect-ms p99 (ms)", "reply-ms p99 (ms)", "replies per second (count/s)", "Clients (clients)"]);
+    expect(figures(html)).toEqual(["Peak clients", "connect-ms p50", "connect-ms p99", "reply-ms p50", "reply-ms p99", "replies total", "Errors", "Connections failed", "Agents"]);
+    expect(html).toContain("<td>reply-ms p99</td><td>7.5 ms</td>");
+    expect(html).toContain("<td>replies total</td><td>1,200</td>");
+    expect(html).not.toMatch(/Messages|messages\/s|Round trip|class="slo"/);
+  });
+
+  it("draws each script SLO's line on its metric's chart: a timing's on its percentile, a count's on the running total", () => {
+    const html = reportHtml(report("script", [{ metric: "script:reply-ms-p99", below: 50 }, { metric: "script:connect-ms-p50", below: 20 }, { metric: "script:replies-count", below: 5000 }]));
+    expect(charts(html)).toEqual(["connect-ms p50 (ms)", "connect-ms p99 (ms)", "reply-ms p99 (ms)", "replies per second (count/s)", "replies running total (count)", "Clients (clients)"]);
+    const figure = (caption: string) => html.split("<figure>").find((part) => part.includes(`<figcaption>${caption}</figcaption>`))!;
+    expect(["connect-ms p50 (ms)", "reply-ms p99 (ms)", "replies running total (count)"].filter((caption) => figure(caption).includes('class="slo"'))).toHaveLength(3);
+    expect(["connect-ms p99 (ms)", "replies per second (count/s)"].filter((caption) => figure(caption).includes('class="slo"'))).toEqual([]);
+    // The running total climbs second by second (400, 800, 1,200): three points, each higher on the page (smaller y).
+    const heights = figure("replies running total (count)").match(/<polyline points="([^"]*)"/)![1]!.split(" ").map((xy) => Number(xy.split(",")[1]));
+    expect(heights).toHaveLength(3);
+    expect(heights[0]! > heights[1]! && heights[1]! > heights[2]!).toBe(true);
+    expect(reportHeadline(report("script", [{ metric: "script:reply-ms-p99", below: 50 }, { metric: "script:replies-count", below: 5000 }]).run))
+      .toMatch(/^Ran 8 clients, reply-ms p99 7\.5 ms, replies count 1,200;/);
   });
 });
 

@@ -4,6 +4,7 @@ import type { RunReport, RunView } from "@throng/protocol/run";
 import type { PlanSpec } from "@throng/protocol/plan";
 import { reportHeadline as sharedHeadline } from "@throng/protocol/report-headline";
 import { countsMessages, hasRoundTrips, scenarioMetrics, type ScenarioMetric } from "@throng/protocol/scenario-metrics";
+import { scriptMetricNames, scriptRunningTotals, scriptSloId, scriptSummary, scriptValue } from "@throng/protocol/script-metrics";
 import { scriptSloMetric } from "@throng/protocol/slo-judge";
 import { sloMetricName, sloWords } from "@throng/protocol/slo-names";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
@@ -38,9 +39,9 @@ function table(head: string[], rows: string[][]): string {
   return `<table><thead>${cells("th", head)}</thead><tbody>${rows.map((row) => cells("td", row)).join("")}</tbody></table>`;
 }
 
-/** A line chart of one figure per second, with its SLO threshold dashed when it has one. */
-function chart(title: string, points: readonly SeriesPoint[], value: (p: SeriesPoint) => number | null, unit: string, threshold?: number): string {
-  const values = points.map((p) => ({ t: p.t, v: value(p) })).filter((p): p is { t: number; v: number } => p.v !== null);
+/** A line chart of one figure per second (`value` of each point, by its index), with its SLO threshold dashed when it has one. */
+function chart(title: string, points: readonly SeriesPoint[], value: (p: SeriesPoint, index: number) => number | null, unit: string, threshold?: number): string {
+  const values = points.map((p, index) => ({ t: p.t, v: value(p, index) })).filter((p): p is { t: number; v: number } => p.v !== null);
   if (values.length === 0) return `<figure><figcaption>${escape(title)}</figcaption><p class="muted">Not measured.</p></figure>`;
   const [w, h, pad] = [640, 160, 36];
   const t0 = values[0]!.t;
@@ -64,6 +65,35 @@ table{border-collapse:collapse;width:100%;margin:4px 0}th,td{border-bottom:1px s
 figure{margin:8px 0;break-inside:avoid}figcaption{font-weight:bold;font-size:9.5pt}svg{width:100%;height:auto}
 polyline{fill:none;stroke:#1f5fbf;stroke-width:1.5}circle{fill:#1f5fbf}.axis{stroke:#999}.slo{stroke:#c0392b;stroke-dasharray:5 4}text{font-size:9px;fill:#555}.note{white-space:pre-wrap}`;
 
+/** A script's own figures (docs/protocols.md, "Scripted clients"), by its names: each timing's p50 and p99, each counter's total. */
+function scriptFigures(summary: NonNullable<RunView["summary"]>): string[][] {
+  const { timings, counters } = scriptSummary(summary);
+  return [
+    ...timings.flatMap(({ name, p50Ms, p99Ms }) => [[`${name} p50`, ms(p50Ms)], [`${name} p99`, ms(p99Ms)]]),
+    ...counters.map(({ name, total }) => [`${name} total`, integer(total)]),
+  ];
+}
+
+/**
+ * A script's own metrics over time: each timing's p99 (and its p50 where an SLO judges it), each counter per second
+ * (and its running total where a count SLO judges it, as that SLO's threshold is on the total), each SLO's line dashed.
+ */
+function scriptCharts(series: readonly SeriesPoint[], threshold: (metric: string) => number | undefined): string[] {
+  const { histograms, counters } = scriptMetricNames(series);
+  const timing = (name: string, stat: "p50" | "p99") => chart(`${name} ${stat}`, series, (p) => scriptValue(p, name, stat), "ms", threshold(scriptSloId(name, stat)));
+  return [
+    ...histograms.flatMap((name) => [...(threshold(scriptSloId(name, "p50")) === undefined ? [] : [timing(name, "p50")]), timing(name, "p99")]),
+    ...counters.flatMap((name) => {
+      const total = threshold(scriptSloId(name, "count"));
+      const totals = total === undefined ? [] : scriptRunningTotals(series, name);
+      return [
+        chart(`${name} per second`, series, (p) => scriptValue(p, name, "count") ?? 0, "count/s"),
+        ...(total === undefined ? [] : [chart(`${name} running total`, series, (_p, index) => totals[index]!, "count", total)]),
+      ];
+    }),
+  ];
+}
+
 const targetText = (target: PlanSpec["target"]) => `${target.protocol} ${"url" in target ? target.url : `${target.host}:${target.port}`}`;
 
 /** The printable report of one run. */
@@ -80,6 +110,7 @@ export function reportHtml(report: RunReport): string {
     ? [
         ["Peak clients", integer(summary.peakClients)],
         ...metrics.map((metric) => [metric.label, metricText(metric, metric.read(summary))]),
+        ...scriptFigures(summary),
         ...(countsMessages(kind) ? [["Messages per second", rate(summary.messagesPerSec)]] : []),
         ...(hasRoundTrips(kind) ? [["Round trip p50", ms(summary.rttP50Ms)], ["Round trip p99", ms(summary.rttP99Ms)]] : []),
         ["Errors", integer(summary.errors)], ["Connections failed", integer(summary.connectionsFailed)], ["Agents", integer(summary.agents)],
@@ -89,6 +120,7 @@ export function reportHtml(report: RunReport): string {
     ...metrics.map((metric) => metric.unit === "ms"
       ? chart(metric.label, series, (p) => metric.read(p), "ms", metric.slo === undefined ? undefined : threshold(metric.slo))
       : chart(metric.label, series, (p) => { const value = metric.read(p); return value === null ? null : value * 100; }, "%")),
+    ...scriptCharts(series, threshold),
     ...(hasRoundTrips(kind) ? [chart("Round trip p99", series, (p) => p.rttP99Ms, "ms", threshold("rtt-p99-ms"))] : []),
     ...(countsMessages(kind) ? [chart("Messages received per second", series, (p) => p.messagesReceivedPerSec, "msg/s")] : []),
     chart("Clients", series, (p) => p.clients, "clients"),
