@@ -1,6 +1,6 @@
 // Security headers on every response of the web origin: pages, the /api proxy and static files; and a page
 // that loads and runs under its Content-Security-Policy without a single violation.
-import { expect, test, type APIResponse } from "@playwright/test";
+import { expect, test, type APIResponse, type Page } from "@playwright/test";
 
 const baseUrl = (process.env.E2E_BASE_URL ?? "").replace(/\/+$/, "");
 
@@ -39,17 +39,31 @@ test("pages, the /api proxy and static files all carry the security headers", as
   expectCommonHeaders(chunk, "static chunk");
 });
 
-test("the sign-in page hydrates and works under its CSP with no violation", async ({ page }) => {
+/** Records every CSP violation the page reports, from before its first script. */
+async function recordViolations(page: Page) {
   await page.addInitScript(() => {
     (window as unknown as { __cspViolations: string[] }).__cspViolations = [];
     document.addEventListener("securitypolicyviolation", (event) => {
       (window as unknown as { __cspViolations: string[] }).__cspViolations.push(`${event.violatedDirective} ${event.blockedURI}`);
     });
   });
+}
+
+const violationsOf = (page: Page) => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
+
+test("the sign-in page hydrates and works under its CSP with no violation", async ({ page }) => {
+  await recordViolations(page);
   await page.goto(`${baseUrl}/sign-in`);
   // Client-side validation only runs once React hydrated, i.e. once Next's scripts were allowed to run.
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByText("Enter an email address like you@example.com.")).toBeVisible();
-  const violations = await page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
-  expect(violations).toEqual([]);
+  expect(await violationsOf(page)).toEqual([]);
+});
+
+test("a page that reads the API through zod schemas does so with no CSP violation (zod's eval probe is off)", async ({ page }) => {
+  await recordViolations(page);
+  // The public share page: no session needed, and it parses the API's answer with the protocol's zod schemas.
+  await page.goto(`${baseUrl}/share/thr_shr_not-a-real-link`);
+  await expect(page.getByTestId("share-refused-message")).toBeVisible();
+  expect(await violationsOf(page)).toEqual([]);
 });
