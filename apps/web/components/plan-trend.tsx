@@ -52,7 +52,8 @@ function TrendChart({ figure, runs }: { figure: TrendFigure; runs: readonly Tren
     return {
       height: 180,
       padding: [12, 36, 0, 12],
-      scales: { x: { time: false, range: (_u, min, max) => trendTimeRange(min, max) }, y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.15 : 1] } },
+      // From the runs themselves: uPlot pre-widens a lone point's x range by its magnitude (1970 to 2033) before this runs.
+      scales: { x: { time: false, range: () => trendTimeRange(runs) }, y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.15 : 1] } },
       axes: [
         { space: 170, values: (_u, splits) => splits.map(runTime) },
         { size: 70, values: (_u, splits) => splits.map(format) },

@@ -31,6 +31,9 @@ describe("plan text", () => {
   it("keeps V8's JSON reason without the cut of source it quotes", () => {
     const broken = parsePlanText('{ "load": { "durationSec": , "clients": 5 } }', "json");
     expect(!broken.ok && broken.error).toBe("Not valid JSON: Unexpected token ','");
+    // Chromium's cut of the source keeps its line breaks: none of it may stay on the first line either.
+    const multiline = parsePlanText('{\n  "load": {\n    "clients": 5,\n    "durationSec": ,\n    "rampUpSec": 0\n  }\n}', "json");
+    expect(!multiline.ok && multiline.error).toBe("Not valid JSON: Unexpected token ','");
   });
 
   it("chooses the format from the file name", () => {

@@ -22,7 +22,8 @@ export function parsePlanText(text: string, format: PlanFormat): TextParse {
     // A pretty YAML error's first line ends with a colon before the quoted source: the reason is that line without it.
     // V8's JSON error quotes a cut of the source ('Unexpected token ',', ..."tionSec": , "ra"... is not valid JSON'):
     // the marker shows where, so the reason keeps only the token.
-    const reason = error instanceof Error ? (error.message.split("\n")[0] ?? "").replace(/:$/, "").replace(/^(Unexpected token '[^']*'), .* is not valid JSON$/s, "$1") : String(error);
+    // (the cut can hold line breaks, so it goes before the message is cut to its first line).
+    const reason = error instanceof Error ? (error.message.replace(/^(Unexpected token '[^']*'), [\s\S]*$/, "$1").split("\n")[0] ?? "").replace(/:$/, "") : String(error);
     return { ok: false, error: `Not valid ${format === "json" ? "JSON" : "YAML"}: ${reason}` };
   }
 }

@@ -42,10 +42,10 @@ describe("trendColumns", () => {
 describe("trendTimeRange", () => {
   it("puts a lone run in the middle of two hours, not between 1970 and its date", () => {
     const t = Date.UTC(2026, 10, 26) / 1000;
-    expect(trendTimeRange(t, t)).toEqual([t - 3600, t + 3600]);
+    expect(trendTimeRange([{ t }])).toEqual([t - 3600, t + 3600]);
   });
 
   it("keeps a 5 % margin either side of several runs", () => {
-    expect(trendTimeRange(1000, 3000)).toEqual([900, 3100]);
+    expect(trendTimeRange([{ t: 3000 }, { t: 1000 }, { t: 2000 }])).toEqual([900, 3100]);
   });
 });

@@ -60,8 +60,10 @@ const HOUR = 3600;
  * The x range around the runs, with a margin so the first and last points are not on the frame. One run alone has
  * no span: an hour either side of it, not uPlot's default (which drew a lone run between 1970 and 2033).
  */
-export function trendTimeRange(min: number | null, max: number | null): [number, number] {
-  if (min === null || max === null) return [0, 1];
+export function trendTimeRange(runs: readonly Pick<TrendRun, "t">[]): [number, number] {
+  if (runs.length === 0) return [0, 1];
+  const min = Math.min(...runs.map((run) => run.t));
+  const max = Math.max(...runs.map((run) => run.t));
   const margin = max > min ? (max - min) * 0.05 : HOUR;
   return [min - margin, max + margin];
 }
