@@ -23,7 +23,7 @@ export function MetricsExportSettings() {
   return (
     <>
       <p className="muted">
-        Runs of plans with <strong>Export series</strong> on push their per-second series (RTT percentiles, throughput, errors, connections) to these endpoints while they run, and
+        Runs of plans whose <strong>Metrics export</strong> section says yes to an endpoint push their per-second series (RTT percentiles, throughput, errors, connections) to these endpoints while they run, and
         their summary when they end. Series names and a Grafana dashboard: docs/metrics-export.md.
       </p>
       {settings.error && (

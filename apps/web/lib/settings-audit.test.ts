@@ -21,6 +21,7 @@ describe("describeDetails", () => {
       details: { targetAllowList: ["a.example.com", "b.example.com"], maxClients: 10, note: "x".repeat(200) },
     });
     expect(text).toMatch(/^allowed targets: a\.example\.com, b\.example\.com; max clients: 10; note: x+…$/);
+    expect(describeDetails({ action: "settings.changed", details: { maxClients: 5000 } })).toBe("max clients: 5,000");
     expect(text.length).toBeLessThan(200);
   });
 

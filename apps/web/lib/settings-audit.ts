@@ -1,6 +1,6 @@
 // Audit entries as the audit log table shows them. Pure; no React.
 import type { AuditEntry } from "@throng/protocol/orgs";
-import { formatDateTime } from "./format";
+import { formatDateTime, formatInteger } from "./format";
 
 const ACTIONS: Record<string, string> = {
   "member.role-changed": "Changed a member's role",
@@ -90,6 +90,7 @@ const EMPTY_MEANS: Record<string, string> = { expiresAt: "never" };
 function valueText(value: unknown, key?: string): string {
   if (value === null || value === undefined) return (key && EMPTY_MEANS[key]) ?? "—";
   if (typeof value === "boolean") return value ? "yes" : "no";
+  if (typeof value === "number") return Number.isInteger(value) ? formatInteger(value) : String(value);
   if (Array.isArray(value)) return value.length ? value.map((item) => valueText(item)).join(", ") : "(none)";
   if (typeof value === "object") return JSON.stringify(value);
   // Times (an invitation's expiry) read like the Time column rather than raw ISO.
