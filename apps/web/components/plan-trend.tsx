@@ -51,7 +51,8 @@ function TrendChart({ figure, runs }: { figure: TrendFigure; runs: readonly Tren
     const format = FORMAT[figure.unit];
     return {
       height: 180,
-      padding: [12, 36, 0, 12],
+      // Room on the right for half of the last date label, which uPlot centres on its tick.
+      padding: [12, 72, 0, 12],
       // From the runs themselves: uPlot pre-widens a lone point's x range by its magnitude (1970 to 2033) before this runs.
       scales: { x: { time: false, range: () => trendTimeRange(runs) }, y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.15 : 1] } },
       axes: [
