@@ -11,8 +11,8 @@ import { RunView, type RunSummary } from "@throng/protocol/run";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 import { makeTempDir } from "../infra/local/temp-dir";
 import { waitUntil } from "../infra/local/wait";
-import { getSeries, signUp, waitForStatus, type Browser } from "./fault/support/api-client";
-import { startControlPlane, startEnrolledAgent, startReferenceTarget } from "./support/control-plane";
+import { getSeries, waitForStatus, type Browser } from "./fault/support/api-client";
+import { startRunnableOrg } from "./support/control-plane";
 import { startPrometheus, type TestPrometheus } from "./support/prometheus";
 
 /**
@@ -86,11 +86,9 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   cleanups.push(() => new Promise((resolve) => server.close(resolve)));
   otlp.url = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1/metrics`;
-  targetUrl = await startReferenceTarget(cleanups);
-  const plane = await startControlPlane(cleanups, tails);
-  databaseUrl = plane.databaseUrl;
-  browser = await signUp(plane.apiUrl);
-  await startEnrolledAgent(plane, browser, dir, cleanups, tails);
+  const started = await startRunnableOrg(dir, cleanups, tails);
+  ({ targetUrl, browser } = started);
+  databaseUrl = started.plane.databaseUrl;
 }, 180_000);
 
 afterAll(async () => {

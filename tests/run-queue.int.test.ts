@@ -2,8 +2,8 @@ import { promises as fs } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RunView } from "@throng/protocol/run";
 import { makeTempDir } from "../infra/local/temp-dir";
-import { getRun, pingPongPlan, signUp, waitForStatus, type Browser } from "./fault/support/api-client";
-import { startControlPlane, startEnrolledAgent, startReferenceTarget } from "./support/control-plane";
+import { getRun, pingPongPlan, waitForStatus, type Browser } from "./fault/support/api-client";
+import { startRunnableOrg } from "./support/control-plane";
 
 /**
  * The run queue (issue 18): a run started while its agent is busy waits as "queued" (saying which run holds the
@@ -19,10 +19,7 @@ const failure = () => tails.map((t) => t()).join("\n");
 beforeAll(async () => {
   const dir = await makeTempDir("throng-queue-");
   cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
-  targetUrl = await startReferenceTarget(cleanups);
-  const plane = await startControlPlane(cleanups, tails);
-  browser = await signUp(plane.apiUrl);
-  await startEnrolledAgent(plane, browser, dir, cleanups, tails);
+  ({ targetUrl, browser } = await startRunnableOrg(dir, cleanups, tails));
 }, 180_000);
 
 afterAll(async () => {

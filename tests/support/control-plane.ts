@@ -5,7 +5,7 @@ import { spawnChild, type Child } from "../../infra/local/child";
 import { freePort } from "../../infra/local/ports";
 import { root, startApi, startWorkers, type ServerEnv } from "../fault/support/processes";
 import { waitUntil } from "../../infra/local/wait";
-import { waitForAgents, type Browser } from "../fault/support/api-client";
+import { signUp, waitForAgents, type Browser } from "../fault/support/api-client";
 
 export interface ControlPlane {
   apiUrl: string;
@@ -55,4 +55,16 @@ export async function startReferenceTarget(cleanups: (() => Promise<unknown>)[])
   cleanups.push(() => target.stop("SIGKILL", 1_000));
   await waitUntil(async () => /target listening on (ws:\/\/\S+)/.test(lines), { what: "the reference target to listen", timeoutMs: 30_000, intervalMs: 100, abort: target.diedEarly });
   return /target listening on (ws:\/\/\S+)/.exec(lines)![1]!;
+}
+
+/**
+ * Everything a test needs to run a plan: the reference target, the control plane, a signed-up organisation and one
+ * agent of it online (its credential in `dir`).
+ */
+export async function startRunnableOrg(dir: string, cleanups: (() => Promise<unknown>)[], tails: (() => string)[]): Promise<{ targetUrl: string; plane: ControlPlane; browser: Browser }> {
+  const targetUrl = await startReferenceTarget(cleanups);
+  const plane = await startControlPlane(cleanups, tails);
+  const browser = await signUp(plane.apiUrl);
+  await startEnrolledAgent(plane, browser, dir, cleanups, tails);
+  return { targetUrl, plane, browser };
 }
