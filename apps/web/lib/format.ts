@@ -93,3 +93,10 @@ export function formatUntil(iso: string, now: number = Date.now()): string {
   const days = Math.round(seconds / 86_400);
   return `in ${days} day${days === 1 ? "" : "s"}`;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids (runs, tokens, invitations) by their first block, like git's short hashes; callers keep the full id in a title. */
+export function shortId(value: string): string {
+  return UUID.test(value) ? `${value.slice(0, 8)}…` : value;
+}

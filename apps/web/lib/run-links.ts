@@ -1,6 +1,6 @@
 // Run ids inside the API's sentences ("busy with run bab81732-5577-…; the run is queued") as short links, so a queued
 // run's notice and events point at the run that holds its agents instead of spelling out a 36-character id.
-import { shortId } from "./settings-audit";
+import { shortId } from "./format";
 
 export type LinkedPart = { text: string } | { runId: string; label: string };
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { describeAction, describeDetails, describeTarget, shortId, targetNames } from "./settings-audit";
+import { shortId } from "./format";
+import { describeAction, describeDetails, describeTarget, targetNames } from "./settings-audit";
 
 describe("describeAction", () => {
   it("names known actions and passes unknown ones through", () => {

@@ -1,6 +1,6 @@
 // Audit entries as the audit log table shows them. Pure; no React.
 import type { AuditEntry } from "@throng/protocol/orgs";
-import { formatDateTime, formatInteger } from "./format";
+import { formatDateTime, formatInteger, shortId } from "./format";
 
 const ACTIONS: Record<string, string> = {
   "member.role-changed": "Changed a member's role",
@@ -76,12 +76,6 @@ export function describeAction(action: string): string {
 }
 
 const MAX_VALUE = 80;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Ids (tokens, invitations) by their first block, like git's short hashes; callers keep the full id in a title. */
-export function shortId(value: string): string {
-  return UUID.test(value) ? `${value.slice(0, 8)}…` : value;
-}
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 /** Detail keys whose empty value has a meaning: no expiry is "never", not a missing value. */

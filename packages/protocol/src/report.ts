@@ -194,6 +194,15 @@ export const TargetView = z.object({ name: z.string(), estimates: z.number().int
 export type TargetView = z.infer<typeof TargetView>;
 
 /** GET /api/runs/compare?ids=a,b: runs side by side; deltas are against the first run. */
+/** Two to ten run ids, comma-separated: as a pattern, so the OpenAPI document says what the comparison needs. */
+const RUN_ID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+const RUN_ID_LIST = new RegExp(`^ *${RUN_ID} *(, *${RUN_ID} *){1,9}$`);
+
+/** GET /api/runs/compare?ids=a,b: the runs to put side by side, the first the baseline. */
+export const CompareQuery = z.object({
+  ids: z.string().regex(RUN_ID_LIST, "give 2 to 10 run ids, comma-separated (?ids=a,b)").transform((v) => v.split(",").map((s) => s.trim())).pipe(z.array(z.guid("each id must be a run UUID"))),
+});
+
 export const RunComparison = z.object({
   runs: z.array(z.object({
     id: z.string().uuid(),

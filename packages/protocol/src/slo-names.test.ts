@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sloMetricName, sloWords } from "./slo-names";
+import { sloMetricName, sloValueText, sloWords } from "./slo-names";
 
 const value = (metric: string, n: number) => (metric.endsWith("-rate") ? `${n * 100} %` : `${n} ms`);
 
@@ -17,5 +17,13 @@ describe("SLO metrics in words", () => {
 
   it("leaves words that only contain an id alone", () => {
     expect(sloWords("my-rtt-p99-ms-thing", value)).toBe("my-rtt-p99-ms-thing");
+  });
+
+  it("reads a value as the metric's kind: a script counter's count, a rate's percent, else ms; null as not measured", () => {
+    const format = { integer: (n: number) => `${n} whole`, ms: (n: number) => `${n} ms`, percent: (r: number) => `${r * 100} %` };
+    expect(sloValueText("script:replies-count", 1200, format)).toBe("1200 whole");
+    expect(sloValueText("error-rate", 0.5, format)).toBe("50 %");
+    expect(sloValueText("rtt-p99-ms", 20, format)).toBe("20 ms");
+    expect(sloValueText("rtt-p99-ms", null, format)).toBe("not measured");
   });
 });

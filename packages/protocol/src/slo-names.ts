@@ -19,6 +19,22 @@ export function sloMetricName(metric: string): string {
   return SLO_METRIC_NAMES[metric] ?? metric;
 }
 
+/** A reader's number formats for SLO values: the dashboard's and the PDF's. */
+export interface SloValueFormat {
+  integer(value: number): string;
+  ms(value: number): string;
+  /** A 0..1 ratio as percent. */
+  percent(ratio: number): string;
+}
+
+/** An SLO's threshold or measured value: a whole number for a script's counter, percent for the 0..1 rates, else ms. */
+export function sloValueText(metric: string, value: number | null, format: SloValueFormat): string {
+  if (value === null) return "not measured";
+  if (scriptSloMetric(metric)?.stat === "count") return format.integer(value);
+  if (metric.endsWith("-rate")) return format.percent(value);
+  return format.ms(value);
+}
+
 const BUILTIN = Object.keys(SLO_METRIC_NAMES).join("|");
 const METRIC = `(?:${BUILTIN}|script:[a-z][a-z0-9-]{0,40}-(?:p50|p99|count))`;
 const NUMBER = "(-?\\d+(?:\\.\\d+)?(?:e-?\\d+)?)";

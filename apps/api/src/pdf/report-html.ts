@@ -5,8 +5,7 @@ import type { PlanSpec } from "@throng/protocol/plan";
 import { reportHeadline as sharedHeadline } from "@throng/protocol/report-headline";
 import { countsMessages, hasRoundTrips, scenarioMetrics, type ScenarioMetric } from "@throng/protocol/scenario-metrics";
 import { scriptMetricNames, scriptRunningTotals, scriptSloId, scriptSummary, scriptValue } from "@throng/protocol/script-metrics";
-import { scriptSloMetric } from "@throng/protocol/slo-judge";
-import { sloMetricName, sloWords } from "@throng/protocol/slo-names";
+import { sloMetricName, sloValueText, sloWords } from "@throng/protocol/slo-names";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -15,12 +14,8 @@ const ms = (n: number | null | undefined) => (n === null || n === undefined ? "n
 /** One format for every time in the PDF: the API has no reader's locale, so UTC, said so. */
 const when = (iso: string | null) => (iso ? `${iso.slice(0, 16).replace("T", " ")} UTC` : "—");
 /** Milliseconds for latency SLOs, percent for the 0..1 rates, a whole number for a script's counter (as the dashboard). */
-function sloValue(metric: string, value: number | null): string {
-  if (value === null) return "not measured";
-  if (scriptSloMetric(metric)?.stat === "count") return integer(value);
-  if (metric.endsWith("-rate")) return `${(value * 100).toLocaleString("en-GB", { maximumFractionDigits: 2 })} %`;
-  return ms(value);
-}
+const sloValue = (metric: string, value: number | null) =>
+  sloValueText(metric, value, { integer, ms, percent: (ratio) => `${(ratio * 100).toLocaleString("en-GB", { maximumFractionDigits: 2 })} %` });
 /** API text with SLO metric ids ("rtt-p99-ms < 50") in words, as the dashboard shows it. */
 const words = (text: string) => sloWords(text, sloValue);
 

@@ -4,18 +4,12 @@ import { parseOrThrow } from "@throng/protocol/errors";
 import { IdParams, TokenParams } from "@throng/protocol/api";
 import { RunReport } from "@throng/protocol/run";
 import {
-  CreateShareLink, EstimateView, RunComparison, SaveEstimate, ShareLinkCreated, ShareLinkView, TargetView,
+  CompareQuery, CreateShareLink, EstimateView, RunComparison, SaveEstimate, ShareLinkCreated, ShareLinkView, TargetView,
 } from "@throng/protocol/report";
 import { createCallerLimits } from "../http/rate-limit";
 import { sendReportPdf } from "../pdf/report-pdf-reply";
 import type { ApiDeps } from "../services";
 
-/** Two to ten run ids, comma-separated: as a pattern, so the OpenAPI document says what the comparison needs. */
-const RUN_ID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
-const RUN_ID_LIST = new RegExp(`^ *${RUN_ID} *(, *${RUN_ID} *){1,9}$`);
-const CompareQuery = z.object({
-  ids: z.string().regex(RUN_ID_LIST, "give 2 to 10 run ids, comma-separated (?ids=a,b)").transform((v) => v.split(",").map((s) => s.trim())).pipe(z.array(z.guid("each id must be a run UUID"))),
-});
 const NameParams = z.object({ name: z.string().min(1).max(100) });
 
 /** Reports, exports, comparisons, share links and saved capacity estimates. */
