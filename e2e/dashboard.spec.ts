@@ -258,6 +258,9 @@ test("runs: live charts, a reload mid-run keeps the history, abort asks first, t
   await expect(page.getByTestId("run-summary").getByTestId("run-event").filter({ hasText: "aborted" })).toHaveCount(1, { timeout: 15_000 });
   await expect(page.getByTestId("summary-peak-connections")).toHaveText("6", { timeout: 20_000 });
   await expect(page.getByTestId("chart-connections")).toHaveAttribute("data-markers", /[1-9]/);
+  // Its verdict says "aborted" too: the one badge carries the verdict's reasons, no second "aborted" beside it.
+  await expect(page.locator("h1 span[title^='Not passed']").getByTestId("run-status")).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId("run-verdict")).toHaveCount(0);
   await shot("run-aborted");
 
   await expectFitsLaptop("run");

@@ -55,6 +55,9 @@ test("run queue: a run started while the agent is busy waits queued, says which 
   // The run holding the agent is named by a short link to it, not a 36-character id.
   await expect(page.getByTestId("run-queued")).toContainText(`The one agent that matches is busy with run ${firstRunId.slice(0, 8)}…; the run is queued and starts when one is free`);
   await expect(page.getByTestId("run-queued").getByTestId("run-link")).toHaveAttribute("href", `/runs/${firstRunId}`);
+  // Nothing is measured before the run leaves the queue: one line instead of empty charts.
+  await expect(page.getByTestId("run-charts-queued")).toBeVisible();
+  await expect(page.getByTestId("chart-connections")).toHaveCount(0);
   await expect(page.getByText("no agent is online", { exact: false })).toHaveCount(0);
   await shot("run-page");
   const queuedId = /\/runs\/([0-9a-f-]+)$/.exec(page.url())![1]!;

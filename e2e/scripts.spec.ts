@@ -148,6 +148,9 @@ test("a script written from the starter in the browser, picked in the plan form,
   await expect(page.getByTestId("summary-script-replies")).toHaveText(String(run.summary!.scriptCounts!.replies!.toLocaleString("en-US")));
   await expect(page.getByTestId("summary-script-connect-ms-p99")).toContainText("ms");
   await expect(page.getByTestId("chart-script-counts")).not.toHaveAttribute("data-points", "0");
+  // A script's own messages are not counted: no message figures or charts reading a true-looking 0.
+  await expect(page.getByTestId("summary-messages-per-sec")).toHaveCount(0);
+  await expect(page.getByTestId("chart-messages")).toHaveCount(0);
   await shot("run");
   await page.goto(url(`/runs/${runId}/report`));
   await expect(page.getByTestId("report").getByTestId("chart-script-latency")).toBeVisible();
