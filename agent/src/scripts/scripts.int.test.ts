@@ -18,7 +18,8 @@ async function runScript(scenario: Omit<ScriptScenario, "kind">, clients: number
     target: { protocol: "websocket", url: "ws://127.0.0.1:9/" },
     scenario: { kind: "script", ...scenario },
     load: { clients, durationSec, rampUpSec: 0 },
-  });
+    // The script's worker loads before the start: on a busy machine that can take longer than a start of "now" allows.
+  }, Date.now() + 2_000);
   await runShard(assignment, { ...options, onSnapshot: (s) => snapshots.push(s) });
   return snapshots;
 }
@@ -112,7 +113,7 @@ describe("scripted clients (issue 15)", () => {
       target: { protocol: "websocket", url: "ws://127.0.0.1:9/" },
       scenario: { kind: "script", script: { path: fixture("connect-timed.mjs") }, parameters: { port } },
       load: { clients: 3, durationSec: 4, rampUpSec: 0 },
-    });
+    }, Date.now() + 2_000);
     const snapshots: MetricSnapshot[] = [];
     await runShard(assignment, { scripts: { permission: { any: true } }, onSnapshot: (s) => snapshots.push(s) });
     expect(total(snapshots, "connectionsOpened")).toBe(3);
