@@ -31,6 +31,28 @@ export function splitClients(clients: number, engines: number, roomSize = 1): nu
   }).filter((n) => n > 0);
 }
 
+/**
+ * The shard's part for each engine process: its clients, numbered run-wide from its `clientsBefore` ({{client}}),
+ * with the plan whole (each engine follows the shape scaled by its share) and a shard index of its own.
+ */
+export function engineAssignments(assignment: RunAssignment, engines: number): RunAssignment[] {
+  const { scenario } = assignment.plan;
+  const roomSize = scenario.kind === "movement-sync" || scenario.kind === "script" ? (scenario.roomSize ?? 1) : 1;
+  const parts = splitClients(assignment.clients, engines, roomSize);
+  let before = assignment.clientsBefore ?? 0;
+  return parts.map((clients, i) => {
+    const part: RunAssignment = {
+      ...assignment,
+      // Distinct shard indexes seed each engine's reconnect storm apart.
+      shardIndex: assignment.shardIndex * 1_000 + i,
+      clients,
+      clientsBefore: before,
+    };
+    before += clients;
+    return part;
+  });
+}
+
 /** What runs in each engine process: one runShard, its snapshots sent to the parent. */
 export function runEngineChild(): void {
   const controller = new AbortController();
@@ -72,8 +94,7 @@ export interface EngineOptions extends RunShardOptions {
  * snapshots second by second into one. With one engine this is exactly runShard.
  */
 export async function runOnEngines(assignment: RunAssignment, options: EngineOptions): Promise<ShardResult> {
-  const { scenario } = assignment.plan;
-  const parts = splitClients(assignment.clients, options.engines, scenario.kind === "movement-sync" || scenario.kind === "script" ? (scenario.roomSize ?? 1) : 1);
+  const parts = engineAssignments(assignment, options.engines);
   if (parts.length <= 1) return runShard(options.startWhenReady ? { ...assignment, startAt: Math.round((options.clock ?? offsetClock(0)).now()) + 100 } : assignment, options);
   const entry = options.entry ?? process.argv[1]!;
   const clock = options.clock ?? offsetClock(0);
@@ -88,17 +109,9 @@ export async function runOnEngines(assignment: RunAssignment, options: EngineOpt
     lastSeq = Math.max(lastSeq, seq);
     options.onSnapshot(mergeSnapshots(parts));
   };
-  const results = parts.map((clients, i) => {
+  const results = parts.map((part, i) => {
     const child = children[i]!;
-    const share: RunAssignment = {
-      ...assignment,
-      startAt,
-      // Distinct shard indexes keep room ids apart across engines.
-      shardIndex: assignment.shardIndex * 1_000 + i,
-      // The plan stays whole: each engine follows its shape scaled by clients / plan.load.clients.
-      clients,
-      clientsBefore: (assignment.clientsBefore ?? 0) + parts.slice(0, i).reduce((sum, n) => sum + n, 0),
-    };
+    const share: RunAssignment = { ...part, startAt };
     const sourceAddresses = options.sourceAddresses;
     // Disjoint local port slices: two engines never bind the same source address and port.
     const portSlice = { index: i, count: parts.length };

@@ -1,9 +1,13 @@
-import type { ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PingPongScenario, SessionStep } from "@throng/protocol/plan";
 import { merged, runPlan, total, totalsByKind } from "../testing/assignment";
-import { startRedisServer } from "../testing/redis-server";
+import { redisSay as redisConversation, startRedisServer } from "../testing/redis-server";
 
 // A real third-party server speaking its own protocol: Debian's redis-server, driven by a plan alone (docs/protocols.md).
 
@@ -12,20 +16,7 @@ let redis: ChildProcess | undefined;
 let port = 0;
 
 /** Sends `commands` on a fresh authenticated socket and resolves with everything Redis answered once `done` matches it. */
-function redisSay(commands: string, done: RegExp): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1", () => socket.write(`AUTH secret\r\n${commands}`));
-    let text = "";
-    socket.on("data", (data) => {
-      text += data.toString();
-      if (done.test(text)) {
-        socket.destroy();
-        resolve(text);
-      }
-    });
-    socket.on("error", reject);
-  });
-}
+const redisSay = (commands: string, done: RegExp) => redisConversation(port, `AUTH secret\r\n${commands}`, done);
 
 /** Redis's own count of the commands it ran, read over a raw socket (its AUTH and INFO count too: 2 per reading). */
 function commandsProcessed(): Promise<number> {
@@ -147,4 +138,35 @@ describe("a login handshake against a real Redis: a value captured from the serv
     expect(total(paused, "loginsFailed")).toBe(4);
     expect(totalsByKind(paused, "errorsByKind")).toEqual({ "login-session-timeout": 4 });
   });
+});
+
+describe("{{client}} across engine processes: the standalone agent's report, as a user tried it", () => {
+  // A 10-client plan on 2 engines once named itself bot0 … bot4 twice: each engine numbered its clients from 0.
+  it("`throng-agent run` on 3 engines: Redis lists bot0 … bot9, each once", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "throng-names-"));
+    const planPath = join(dir, "names.json");
+    await writeFile(planPath, JSON.stringify({
+      name: "names",
+      target: { protocol: "tcp", host: "127.0.0.1", port, framing: { kind: "delimiter", delimiter: "\r\n" } },
+      scenario: { kind: "login-storm", hold: true, session: [...auth("secret"), { kind: "send", message: { body: "CLIENT SETNAME bot{{client}}" } }, { kind: "expect", reply: { prefixHex: hex("+OK") } }] },
+      load: { clients: 10, durationSec: 15, rampUpSec: 0 },
+    }));
+    const bundle = fileURLToPath(new URL("../../dist/throng-agent.mjs", import.meta.url));
+    const agent = spawn(process.execPath, [bundle, "run", planPath, "--engines", "3", "--quiet"], { stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    agent.stdout!.on("data", (data) => (output += String(data)));
+    agent.stderr!.on("data", (data) => (output += String(data)));
+    try {
+      let names: string[] = [];
+      for (let tries = 0; tries < 120 && names.length < 10; tries += 1) {
+        names = [...(await redisSay("CLIENT LIST\r\n", /\r\n$/)).matchAll(/\bname=(bot\d+)\b/g)].map((found) => found[1]!);
+        if (names.length < 10) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(names.sort((a, b) => Number(a.slice(3)) - Number(b.slice(3))), output).toEqual(Array.from({ length: 10 }, (_, i) => `bot${i}`));
+      expect(output).toMatch(/3 engine\(s\)/);
+    } finally {
+      agent.kill("SIGKILL");
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

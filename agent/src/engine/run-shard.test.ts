@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { RunAssignment } from "@throng/protocol/agent";
 import { MetricSnapshot } from "@throng/protocol/snapshot";
-import { createFakeTransport, silenced } from "../testing/fake-transport";
+import { runTag } from "@throng/protocol/run-tag";
+import { createFakeTransport, createScriptedTransport, silenced } from "../testing/fake-transport";
 import type { Transport } from "../transports/transport";
 import { offsetClock } from "./clock";
 import { runShard } from "./run-shard";
@@ -143,5 +144,23 @@ describe("runShard", () => {
     expect(snapshots.map((s) => s.counters.inFlightAtEnd)).toEqual([undefined, 5]);
     expect(snapshots.map((s) => s.counters.errors)).toEqual([0, 0]);
     expect(MetricSnapshot.safeParse(snapshots[1]).success).toBe(true);
+  });
+
+  it("numbers its clients from the shard's clientsBefore ({{client}}) in sessions and pings, and writes the run's tag for {{run}}", async () => {
+    const { transport, sent } = createScriptedTransport((message) => (message.startsWith("hello") ? ["welcome"] : [`{"type":"pong","seq":${(JSON.parse(message) as { seq: number }).seq}}`]));
+    const shard: RunAssignment = {
+      ...assignment({ clients: 4 }),
+      clientsBefore: 40,
+      plan: {
+        ...assignment().plan,
+        scenario: { kind: "ping-pong", intervalMs: 100, session: [{ kind: "send", message: { body: "hello {{client}} {{run}}" } }, { kind: "expect", reply: { regex: "^welcome$" } }] },
+        load: { clients: 50, durationSec: 1, rampUpSec: 0 },
+      },
+    };
+    await runShard(shard, { transport, onSnapshot() {} });
+    const hellos = sent.filter((message) => message.startsWith("hello")).sort();
+    expect(hellos).toEqual([40, 41, 42, 43].map((client) => `hello ${client} ${runTag(shard.runId)}`));
+    const pingers = new Set(sent.filter((message) => message.startsWith("{")).map((message) => (JSON.parse(message) as { client: number }).client));
+    expect([...pingers].sort()).toEqual([40, 41, 42, 43]);
   });
 });

@@ -21,6 +21,7 @@ import { startRamp } from "./ramp";
 import { clientTargets } from "./client-target";
 import { createReconnects } from "./reconnects";
 import { seededRandom } from "./seeded-random";
+import { runTag, withRunTag } from "@throng/protocol/run-tag";
 
 const SNAPSHOT_INTERVAL_MS = 1_000;
 /** A start this close to startAt counts as on time (timers fire a little late). */
@@ -101,7 +102,9 @@ const preparedScripts = new WeakMap<RunAssignment, ScriptShard>();
  * emits one MetricSnapshot per second until startAt + durationSec (server time) or the abort,
  * then closes every connection. The one engine entry point for `connect` and standalone runs.
  */
-export async function runShard(assignment: RunAssignment, options: RunShardOptions): Promise<ShardResult> {
+export async function runShard(given: RunAssignment, options: RunShardOptions): Promise<ShardResult> {
+  // {{run}} is written into the plan's texts once, before any template is compiled.
+  const assignment = { ...given, plan: withRunTag(given.plan, runTag(given.runId)) };
   const clock = options.clock ?? offsetClock(0);
   const { signal } = options;
   const { load } = assignment.plan;
@@ -138,7 +141,6 @@ export async function runShard(assignment: RunAssignment, options: RunShardOptio
     transport: options.transport ?? createTransport(assignment.plan.target),
     metrics: builder.metrics,
     clients: assignment.clients,
-    shardIndex: assignment.shardIndex,
     datagram: assignment.plan.target.protocol === "udp",
     // Parsed once per shard (a .proto is never parsed per message); a bad one fails the shard naming its field.
     wire: createWireFormat(assignment.plan),
@@ -156,13 +158,15 @@ export async function runShard(assignment: RunAssignment, options: RunShardOptio
     options.searchFeed?.onLevel((level) => schedule.hold!(level));
   }
   options.onStart?.();
+  // The ramp counts this shard's clients from 0; the scenario numbers them run-wide ({{client}}, client-numbers.ts).
+  const firstClient = assignment.clientsBefore ?? 0;
   const ramp = startRamp({
     clients: assignment.clients,
     startAt: assignment.startAt,
     clock,
     schedule,
-    startClient: (index) => scenario.startClient(index),
-    stopClient: (index) => scenario.stopClient?.(index),
+    startClient: (index) => scenario.startClient(firstClient + index),
+    stopClient: (index) => scenario.stopClient?.(firstClient + index),
   });
   const stormTimer = storm && reconnects ? setInterval(() => reconnects.storm(storm.dropPercent), storm.everySec * 1000) : undefined;
 

@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import type { PlanSpec, SessionStep } from "@throng/protocol/plan";
+import { runTag, withRunTag } from "@throng/protocol/run-tag";
 import { TRIAL_TIME_LIMIT_MS, type TrialOutcome } from "@throng/protocol/session-trial";
 import { refusedTarget } from "../connection/target-guard";
 import type { ScenarioMetrics } from "../metrics/snapshot-builder";
@@ -52,7 +54,9 @@ function announcing(transport: Transport, connecting: () => void): Transport {
  * and outcome; then closes its socket. Never throws: what could not run is the outcome's `error`. The whole trial is
  * bounded by `timeLimitMs`, whatever the steps' own timeouts say.
  */
-export async function runSessionTrial(plan: PlanSpec, options: TrialOptions = {}): Promise<TrialOutcome> {
+export async function runSessionTrial(given: PlanSpec, options: TrialOptions = {}): Promise<TrialOutcome> {
+  // A trial is a run of one client: its {{run}} is a tag of its own.
+  const plan = withRunTag(given, runTag(randomUUID()));
   const refused = refusedTarget({ plan }, options.allowTargets ?? [], "nothing was sent");
   if (refused) return { steps: [], error: refused };
   let session: ReturnType<typeof trialSession>;
@@ -74,7 +78,6 @@ export async function runSessionTrial(plan: PlanSpec, options: TrialOptions = {}
     ...(transportFor ? { transportFor: (fields, vars) => announcing(transportFor(fields, vars), recorder.connecting) } : {}),
     metrics: connectMetrics({ opened: recorder.connected, failed: recorder.connectFailed }),
     clients: 1,
-    shardIndex: 0,
     datagram: plan.target.protocol === "udp",
     wire: prepared.wire,
     // A client that ended by itself: its connect or an http step failed (the cause is already written down).

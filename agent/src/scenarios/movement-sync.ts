@@ -75,8 +75,8 @@ export function recordBroadcast(metrics: ScenarioMetrics, streams: Map<number, S
 }
 
 /**
- * Rooms of `roomSize` players: clients i·K … i·K+K−1 of this shard form room i, so a room's players share one
- * clock. Each joins its room (the plan's session, with {{room}}, or the built-in join/joined exchange), then sends
+ * Rooms of `roomSize` players: clients i·K … i·K+K−1 of the run form room i ({{room}}), all on this engine, so a
+ * room's players share one clock. Each joins its room (the plan's session, with {{room}}, or the built-in join/joined exchange), then sends
  * updates at updateHz (or as fast as the room receives them): the plan's `update` template or the built-in move.
  * Broadcasts are read by the plan's `broadcast` rule, or in the reference target's own format.
  */
@@ -84,7 +84,8 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
   const { metrics } = context;
   const bytes = scenario.messageBytes ?? 64;
   const rooms = new Map<number, Room>();
-  const roomOf = (index: number) => (context.shardIndex ?? 0) * 1_000_000 + Math.floor(index / scenario.roomSize);
+  // Shards and engines start on room boundaries (core's shards.ts, engines.ts), so a run-wide room is on one agent.
+  const roomOf = (client: number) => Math.floor(client / scenario.roomSize);
   const wire = context.wire ? { wire: context.wire } : {};
   const joinSteps = scenario.session?.length ? compileSession(scenario.session, wire) : undefined;
   // Compiled once per shard; a template with {{vars.*}} is bound once per client when its session is done.

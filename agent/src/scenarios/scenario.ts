@@ -9,7 +9,7 @@ import { SessionRun, type CompiledSession, type SessionDone, type SessionFailure
 
 /** What the engine drives: it starts clients on its load schedule and closes them all at the end. */
 export interface ScenarioRunner {
-  /** Starts client `index` (0-based within the shard). Never throws; failures are counted. */
+  /** Starts client `index`: its number in the run ({{client}}, unique across engines and agents). Never throws; failures are counted. */
   startClient(index: number): void;
   /** Stops one client (a load shape ramping down). */
   stopClient?(index: number): void;
@@ -31,8 +31,6 @@ export interface ScenarioContext {
   /** With sourceAddresses: the engine binds its own local ports (transports/local-ports.ts). */
   localPorts?: LocalPorts;
   random?: () => number;
-  /** Shard index, so ids (rooms) from different agents never collide. */
-  shardIndex?: number;
   /** The most clients this engine runs at once (ping-pong spaces its first pings by it). */
   clients?: number;
   /** UDP: an unanswered message is a lost datagram, not an error, and is given up on sooner. */

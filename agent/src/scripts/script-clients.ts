@@ -5,8 +5,10 @@ import type { ScriptTally } from "./script-tally";
 
 /** What a script's client function is given, once per client (docs: agent/README.md, "Scripted clients"). */
 export interface ScriptContext {
-  /** The client's index in the run (0-based). */
+  /** The client's number in the run (0-based, unique across engines and agents): {{client}} in a plan's templates. */
   readonly client: number;
+  /** The run's tag: {{run}} in a plan's templates. */
+  readonly run: string;
   /** floor(client / roomSize); 0 without a roomSize. */
   readonly room: number;
   readonly parameters: Readonly<Record<string, string | number | boolean>>;
@@ -43,8 +45,8 @@ const nowUs = () => Math.round((performance.timeOrigin + performance.now()) * 10
 export interface ScriptClientsOptions {
   scenario: Pick<ScriptScenario, "parameters" | "roomSize" | "timeoutMs">;
   target: Target;
-  /** Clients of the shards (and engines) before this one, so ctx.client is the run's index. */
-  clientsBefore: number;
+  /** ctx.run: the run's tag ({{run}} in a plan's templates). */
+  run: string;
 }
 
 /** The worker's clients: each started once, its signal aborted when it is stopped or the run ends. */
@@ -64,6 +66,7 @@ export function createScriptClients(entry: ClientFunction, tally: ScriptTally, o
     };
     return {
       client,
+      run: options.run,
       room: roomSize ? Math.floor(client / roomSize) : 0,
       parameters,
       target: options.target,
@@ -125,12 +128,12 @@ export function createScriptClients(entry: ClientFunction, tally: ScriptTally, o
   };
 
   return {
+    /** Starts client `index`, its number in the run (the engine numbers clients run-wide). */
     start(index: number): void {
       if (running.has(index) || runEnd.signal.aborted) return;
       const controller = new AbortController();
       const signal = AbortSignal.any([runEnd.signal, controller.signal]);
-      const client = options.clientsBefore + index;
-      const done = (async () => entry(contextFor(client, signal)))().then(
+      const done = (async () => entry(contextFor(index, signal)))().then(
         () => undefined,
         (error: unknown) => {
           // Rejections after the client was told to stop are how many clients end (an aborted await): not errors.

@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { RunAssignment } from "@throng/protocol/agent";
+import { runTag } from "@throng/protocol/run-tag";
 import type { ScenarioRunner } from "../scenarios/scenario";
 import { NO_SCRIPT_STORE, scriptRefusal, type ScriptPermission } from "./script-permission";
 import type { ScriptMetricsPart } from "./script-tally";
@@ -71,7 +72,7 @@ export async function startScriptShard(assignment: RunAssignment, options: Scrip
     path,
     scenario: { ...(scenario.parameters ? { parameters: scenario.parameters } : {}), ...(scenario.roomSize ? { roomSize: scenario.roomSize } : {}), ...(scenario.timeoutMs ? { timeoutMs: scenario.timeoutMs } : {}), ...(scenario.metrics ? { metrics: scenario.metrics } : {}) },
     target: assignment.plan.target,
-    clientsBefore: assignment.clientsBefore ?? 0,
+    run: runTag(assignment.runId),
     allowTargets: options.allowTargets ?? [],
   });
   // A worker left behind by a failure never holds the process open.

@@ -16,12 +16,13 @@ export interface ScriptWorkerData {
   path: string;
   scenario: Pick<ScriptScenario, "parameters" | "roomSize" | "timeoutMs" | "metrics">;
   target: Target;
-  clientsBefore: number;
+  /** {{run}}: the run's tag (ctx.run). */
+  run: string;
   /** The agent's --allow-target list: the script's own sockets are held to it. */
   allowTargets: string[];
 }
 
-/** Engine → worker. `flush` is answered with `flushed`, `end` with `ended` once every client function has settled. */
+/** Engine → worker; a client's `index` is its number in the run (ctx.client). `flush` is answered with `flushed`, `end` with `ended` once every client function has settled. */
 export type ToScriptWorker = { type: "start"; index: number } | { type: "stop"; index: number } | { type: "flush" } | { type: "end" };
 /** Worker → engine. */
 export type FromScriptWorker =
@@ -58,7 +59,7 @@ export async function runScriptWorker(): Promise<void> {
     return post({ type: "load-failed", error: `script ${data.path} failed to load: ${messageOf(error)}` });
   }
   if (!entry) return post({ type: "load-failed", error: `script ${data.path} exports no client function: write export default async function (ctx) { … } or export async function client(ctx)` });
-  const clients = createScriptClients(entry, tally, { scenario: data.scenario, target: data.target, clientsBefore: data.clientsBefore });
+  const clients = createScriptClients(entry, tally, { scenario: data.scenario, target: data.target, run: data.run });
   port.on("message", (message: ToScriptWorker) => {
     switch (message.type) {
       case "start":

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
+import { createConnection, createServer } from "node:net";
 
 /** A free loopback TCP port (the kernel's pick, released at once). */
 export function freeLoopbackPort(): Promise<number> {
@@ -34,4 +34,20 @@ export async function startRedisServer(args: string[] = []): Promise<{ port: num
     child.on("exit", (code) => reject(new Error(`redis-server exited (${code}) before it was ready: ${output}`)));
   });
   return { port, process: child };
+}
+
+/** A raw RESP conversation on a fresh socket: sends `commands`, resolves with everything Redis said once `done` matches it. */
+export function redisSay(port: number, commands: string, done: RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = createConnection(port, "127.0.0.1", () => socket.write(commands));
+    let text = "";
+    socket.on("data", (data) => {
+      text += data.toString();
+      if (done.test(text)) {
+        socket.destroy();
+        resolve(text);
+      }
+    });
+    socket.on("error", reject);
+  });
 }

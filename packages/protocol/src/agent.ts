@@ -118,8 +118,9 @@ export const RunAssignment = z.object({
   /** 0 for a watch shard. */
   clients: z.number().int().min(0),
   /**
-   * Clients of the shards before this one (by shardIndex). A load shape's count is split by cumulative share,
-   * so the shards together hold exactly the plan's count; absent counts as 0 (a lone shard).
+   * Clients of the shards before this one (by shardIndex), and so the run-wide number ({{client}}) of this shard's
+   * first client. A load shape's count is split by cumulative share, so the shards together hold exactly the plan's
+   * count; absent counts as 0 (a lone shard).
    */
   clientsBefore: z.number().int().min(0).optional(),
   plan: PlanSpec,

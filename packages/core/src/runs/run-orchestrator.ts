@@ -17,7 +17,7 @@ import { placeRun, type Placement } from "./agent-selection";
 import { publishLive } from "./live";
 import { isTerminal, nextRunStatus, type RunEvent } from "./run-state";
 import { toRunView } from "./run-view";
-import { roomUnit, splitClients } from "./shards";
+import { clientsBefore, roomUnit, splitClients } from "./shards";
 import { lastRunSeq, lostSeconds } from "./lost-seconds";
 import { authorize, type Actor } from "../orgs/permissions";
 import { createCapacitySearchRunner, DEFAULT_SEARCH_TIMING, type SearchTiming } from "./capacity-search-runner";
@@ -41,7 +41,6 @@ export const DEFAULT_ORCHESTRATION: OrchestratorConfig = { startDelayMs: 2000, f
 /** A queued run looks for free agents every five seconds, besides at once when another run of its org ends. */
 const DEFAULT_QUEUE_RECHECK_MS = 5000;
 
-const clientsBefore = (shards: readonly ShardRow[], shard: ShardRow) => shards.filter((s) => s.shardIndex < shard.shardIndex).reduce((sum, s) => sum + s.clients, 0);
 
 /** Shard states that need nothing more from their agent. */
 const DONE_SHARD_STATES = ["finished", "failed", "lost"];

@@ -49,3 +49,11 @@ export function splitClients(clients: number, agents: readonly ShardCandidate[],
     .filter((s) => s.clients > 0)
     .map((s, shardIndex) => ({ ...s, shardIndex }));
 }
+
+/**
+ * The clients of the shards before `shard`: the run-wide number of its first client ({{client}}), and where its part
+ * of every level starts. Shards on room boundaries make this a multiple of the room size.
+ */
+export function clientsBefore(shards: readonly { shardIndex: number; clients: number }[], shard: { shardIndex: number }): number {
+  return shards.filter((s) => s.shardIndex < shard.shardIndex).reduce((sum, s) => sum + s.clients, 0);
+}
