@@ -19,7 +19,7 @@ import { searchAnswer, steadySeconds, type JudgedStep } from "@throng/protocol/c
 import type { RunVerdict } from "@throng/protocol/report";
 import { ioPathNote } from "../transports/native-io";
 import { ExitCode } from "./exit-codes";
-import { readPlanFile } from "./plan-file";
+import { readPlanFile } from "@throng/wire/plan-reader";
 import { progressLine, progressTableRows, serverSummaryText, stepsText, summaryText, verdictText } from "./progress";
 import { scriptSummaryText } from "./script-summary";
 import { NO_SCRIPT_STORE, scriptRefusal } from "../scripts/script-permission";

@@ -7,7 +7,7 @@ import { createSnapshotBuilder } from "../metrics/snapshot-builder";
 import { createEchoFlood } from "../scenarios/echo-flood";
 import { createLoginStorm } from "../scenarios/login-storm";
 import { createMovementSync } from "../scenarios/movement-sync";
-import { createWireFormat } from "../scenarios/wire-format";
+import { createWireFormat } from "@throng/wire/wire-format";
 import { createPingPong } from "../scenarios/ping-pong";
 import type { ScenarioContext, ScenarioRunner } from "../scenarios/scenario";
 import { startScriptShard, type ScriptOptions, type ScriptShard } from "../scripts/script-runner";

@@ -3,7 +3,7 @@ import type { ScenarioMetrics } from "../metrics/snapshot-builder";
 import type { TransportConnection } from "../transports/transport";
 import { compileBroadcastRule, type Broadcast } from "./broadcast-rule";
 import { compileLeave, runLeave, type BoundLeave } from "./leave-steps";
-import { prepareTemplate, type MessageBuilder, type MessageFields } from "./message-template";
+import { prepareTemplate, type MessageBuilder, type MessageFields } from "@throng/wire/message-template";
 import { clientSet, nowMicros, openClient, type ScenarioContext, type ScenarioRunner } from "./scenario";
 import { compileResponders } from "./respond-rules";
 import { RoomSendTimes, sendTimeDepth } from "./send-times";

@@ -1,6 +1,6 @@
 import type { PingPongScenario } from "@throng/protocol/plan";
 import type { TransportConnection } from "../transports/transport";
-import { createSeqReader, prepareTemplate, type MessageBuilder, type PreparedTemplate, type SeqReader } from "./message-template";
+import { createSeqReader, prepareTemplate, type MessageBuilder, type PreparedTemplate, type SeqReader } from "@throng/wire/message-template";
 import { compileResponders, type Responders } from "./respond-rules";
 import { compileReplyCheck } from "./reply-rule";
 import { clientSet, nowMicros, openClient, type ClientHandlers, type ScenarioContext, type ScenarioRunner } from "./scenario";

@@ -1,9 +1,9 @@
-import type { WireFormat } from "./wire-format";
+import type { WireFormat } from "@throng/wire/wire-format";
 import type { ScenarioMetrics } from "../metrics/snapshot-builder";
 import type { LocalPorts } from "../transports/local-ports";
 import { causeOf, failedConnection, type Transport, type TransportConnection, type TransportEnd, type TransportEvents } from "../transports/transport";
 import { runHttpSteps, type HttpFailure, type TextFields } from "./http-step";
-import type { SessionVars } from "./message-template";
+import type { SessionVars } from "@throng/wire/message-template";
 import { answer, type Answering, type Responders } from "./respond-rules";
 import { SessionRun, type CompiledSession, type SessionDone, type SessionFailure, type StepObserver } from "./session";
 

@@ -5,6 +5,7 @@ import type { PlanRepo, PlanRow } from "@throng/db/repos/plans";
 import { authorize, type Actor } from "../orgs/permissions";
 import { assertSlosApply } from "../capacity/slo";
 import { assertPlanScriptStored } from "../scripts/plan-scripts";
+import { assertPlanCodecs } from "./plan-codecs";
 import type { ScriptService } from "../scripts/script-service";
 
 export function toPlanView(row: PlanRow): PlanView {
@@ -18,8 +19,9 @@ export function toPlanView(row: PlanRow): PlanView {
 /** Saving and reading plans; input is validated with the shared PlanSpec schema. */
 export function createPlanService(deps: { plans: PlanRepo; scripts: Pick<ScriptService, "stored"> }) {
   const { plans, scripts } = deps;
-  /** What saving checks beyond the schema: SLOs the scenario measures, and a script the org has uploaded. */
+  /** What saving checks beyond the schema: its codecs, SLOs the scenario measures, and a script the org has uploaded. */
   const checkSpec = async (actor: Actor, spec: PlanSpec) => {
+    assertPlanCodecs(spec);
     assertSlosApply(spec);
     await assertPlanScriptStored(spec, (sha256) => scripts.stored(actor.orgId, sha256));
   };
