@@ -8,6 +8,7 @@ import { createApiTokenService } from "@throng/core/orgs/api-tokens";
 import { createAuditLog } from "@throng/core/orgs/audit";
 import { createOrgService } from "@throng/core/orgs/org-service";
 import { createPlanService } from "@throng/core/plans/plan-service";
+import { OrgSettings } from "@throng/protocol/orgs";
 import { createSessionTrials } from "@throng/core/plans/session-trials";
 import { createEstimateService } from "@throng/core/capacity/estimates";
 import { createReportService } from "@throng/core/reports/report-service";
@@ -94,7 +95,7 @@ export function composeApi(input: {
     auth,
     resolveIdentity: createIdentityResolver(auth, repos.orgs, apiTokens),
     trials: createSessionTrials({ repos, fleet, bus, awaitReply: (channel, timeoutMs, send) => awaitMessage(subscriber, channel, timeoutMs, send) }),
-    plans: createPlanService({ plans: repos.plans, scripts }),
+    plans: createPlanService({ plans: repos.plans, scripts, settings: async (orgId) => OrgSettings.parse((await repos.orgs.getSettings(orgId)) ?? {}) }),
     scripts,
     runs: createRunService({ repos, fleet, jobs, scripts }),
     notifications: createNotificationService({ repos, jobs, dashboardUrl: env.WEB_ORIGIN }),
