@@ -26,6 +26,8 @@ export const RunSummary = z.object({
   rttP50Ms: z.number().nullable(),
   rttP99Ms: z.number().nullable(),
   rttMaxMs: z.number().nullable(),
+  /** Round trips timed: the samples behind the rtt figures (absent in runs stored before it was kept). */
+  roundTrips: z.number().int().min(0).optional(),
   ...ScenarioFigures.shape,
   /** Agents that were the bottleneck at some point: how many seconds, and why (the first reason seen). */
   saturatedAgents: z.array(z.object({ agentId: z.string().uuid(), seconds: z.number().int(), reason: z.string() })).optional(),

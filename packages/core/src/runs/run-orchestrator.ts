@@ -9,7 +9,7 @@ import type { FleetService } from "../fleet/fleet-service";
 import { mergeRows } from "../metrics/merge";
 import { buildSeries, summarize } from "../metrics/series";
 import { analyzeCapacity } from "../capacity/capacity";
-import { judgeRun, searchEvidence, type RunEvidence } from "@throng/protocol/run-verdict";
+import { judgeRun, searchEvidence, type AgentSecond, type RunEvidence } from "@throng/protocol/run-verdict";
 import { AgentHealth } from "@throng/protocol/snapshot";
 import type { SnapshotRow } from "@throng/db/repos/snapshots";
 import type { Bus, Clock, Jobs, Log } from "../ports";
@@ -105,14 +105,13 @@ export function createRunOrchestrator(deps: {
     }
   }
 
-  /** The highest CPU steal among the agents in each second, where the agents measured it. */
-  function stealBySecond(snapshots: readonly SnapshotRow[]): number[] {
-    const bySecond = new Map<number, number>();
-    for (const row of snapshots) {
-      const steal = AgentHealth.safeParse(row.health).data?.stealPercent;
-      if (steal !== undefined) bySecond.set(row.second, Math.max(bySecond.get(row.second) ?? 0, steal));
-    }
-    return [...bySecond.values()];
+  /** Each agent's health in each second it stored: the verdict names an agent that stood still, and heavy steal. */
+  function agentSeconds(snapshots: readonly SnapshotRow[]): AgentSecond[] {
+    return snapshots.flatMap((row) => {
+      const health = AgentHealth.safeParse(row.health).data;
+      if (!health) return [];
+      return [{ t: row.second, agentId: row.agentId, eventLoopP99Ms: health.eventLoopP99Ms, ...(health.stealPercent !== undefined ? { stealPercent: health.stealPercent } : {}) }];
+    });
   }
 
   /**
@@ -130,7 +129,7 @@ export function createRunOrchestrator(deps: {
       spec, ended, problems, summary: snapshots.length ? summary : null, seconds, capacity: capacity && searchEvidence(capacity),
       ...(run.startAt ? { startSecond: Math.floor(run.startAt.getTime() / 1000) } : {}),
       ...(searchEnded ? { endedEarlyAtSecond: Math.ceil(new Date(searchEnded.at).getTime() / 1000) } : {}),
-      stealPercents: stealBySecond(snapshots),
+      agentHealth: agentSeconds(snapshots),
     });
     return { summary, verdict, capacity };
   }
