@@ -38,7 +38,8 @@ export type RunSummary = z.infer<typeof RunSummary>;
 export const RunEventView = z.object({
   at: z.string(),
   // queued: the run waits for its agents (online, only busy); the message names them and their runs.
-  kind: z.enum(["agent-lost", "agent-returned", "aborted", "stage", "search-ended", "seconds-lost", "queued"]),
+  // judged-again: seconds reached the run after it closed, and its summary and verdict were judged again.
+  kind: z.enum(["agent-lost", "agent-returned", "aborted", "stage", "search-ended", "seconds-lost", "queued", "judged-again"]),
   agentId: z.string().uuid().nullable(),
   message: z.string(),
 });
