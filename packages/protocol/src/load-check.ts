@@ -24,6 +24,9 @@ const HEAVY_STEAL_PERCENT = 10;
 /** An agent whose event loop was held this long stood still (stopped, swapped out): what it owed then is its own shortfall. */
 const STALLED_LOOP_MS = 1000;
 
+/** Why a send found its client's previous message unanswered, when the agent kept time: not always the server's doing. */
+const SLOW_REPLIES = "the replies came slower than the send interval: the server, or the network to it";
+
 const clientsHeld = (evidence: RunEvidence) => !(evidence.spec.scenario.kind === "login-storm" && evidence.spec.scenario.hold === false);
 const at = (t: number) => new Date(t * 1000).toISOString();
 
@@ -149,7 +152,7 @@ export function checkLoad(evidence: RunEvidence, context: { nothingMatched: bool
   if (counted.scheduled > 0 && short) {
     const skipped = counted.skipped > 0 ? ` (${counted.skipped} more skipped: not sends)` : "";
     const cause = agentStalls.length > 0 ? `: ${agentStalls.map(stallText).join("; ")}`
-      : !context.nothingMatched && counted.skipped > (counted.scheduled - counted.sent) / 2 ? ": the server answered slower than the send interval (a client sends again only once answered)" : "";
+      : !context.nothingMatched && counted.skipped > (counted.scheduled - counted.sent) / 2 ? `: ${SLOW_REPLIES} (a client sends again only once answered)` : "";
     reasons.push(`the load fell short of its schedule: ${counted.sent} of ${counted.scheduled} scheduled messages sent${skipped}, ${counted.shortSeconds} of ${counted.scheduledSeconds} seconds more than ${Math.round((1 - SHORT_SECOND) * 100)}% short${cause}`);
   }
   const least = counted.leastConnected;
@@ -160,7 +163,7 @@ export function checkLoad(evidence: RunEvidence, context: { nothingMatched: bool
   if (counted.skipped > 0 && counted.skipped > counted.sent * 0.01) {
     const why = agentStalls.length > 0 ? `while ${agentStalls.map(stallText).join("; ")}: the agent fell behind its own schedule, not the server`
       : context.nothingMatched ? "because no reply matched the client's previous message (see the reasons)"
-      : "because the client's previous message was still unanswered (the server answered slower than the send interval)";
+      : `because the client's previous message was still unanswered (${SLOW_REPLIES})`;
     warnings.push(`${counted.skipped} sends were skipped ${why}`);
   } else if (agentStalls.length > 0) {
     warnings.push(`${agentStalls.map(stallText).join("; ")}: its timings and sends in those seconds are the agent's, not the server's`);

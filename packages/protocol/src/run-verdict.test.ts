@@ -136,7 +136,7 @@ describe("run verdict", () => {
     const reasons = verdict.reasons.join("\n");
     expect(reasons).toMatch(/the ping-pong scenario measured no round trips: 1 message sent, 1 message received; received 1 message, none matched the ping's seq by the default match .*: check `match`/);
     expect(reasons).toMatch(/fell short of its schedule: 0 of 30 scheduled messages sent \(30 more skipped: not sends\)/);
-    expect(verdict.warnings.join("\n")).not.toMatch(/server answered slower/);
+    expect(verdict.warnings.join("\n")).not.toMatch(/server answered slower|replies came slower/);
   });
 
   it("does not pass a run whose one agent of two stood still 20 s: its seconds with nothing scheduled count against the plan, and the agent is blamed, not the server", () => {
@@ -154,7 +154,15 @@ describe("run verdict", () => {
     expect(verdict.reasons.join("\n")).toMatch(/fell short of its schedule: .* agent b stood still \(its event loop was held 20\.0 s at /);
     const warnings = verdict.warnings.join("\n");
     expect(warnings).toMatch(/3801 sends were skipped while agent b stood still .*: the agent fell behind its own schedule, not the server/);
-    expect(warnings).not.toMatch(/server answered slower/);
+    expect(warnings).not.toMatch(/server answered slower|replies came slower/);
+  });
+
+  it("blames slow replies, not the agent, when a healthy agent skipped sends whose previous message was unanswered", () => {
+    const seconds = run(12, (i) => (i >= 2 ? { messagesSentPerSec: 120, skippedSends: 80 } : {}));
+    const verdict = judgeRun(evidence(seconds, { agentHealth: seconds.map((p) => ({ t: p.t, agentId: "a", eventLoopP99Ms: 4 })) }));
+    expect(verdict.outcome).toBe("incomplete");
+    expect(verdict.reasons.join("\n")).toMatch(/fell short of its schedule: .*: the replies came slower than the send interval: the server, or the network to it/);
+    expect(verdict.warnings.join("\n")).toMatch(/sends were skipped because the client's previous message was still unanswered \(the replies came slower/);
   });
 
   it("compares connections with the plan's clients, not with the clients of the agents that reported: one agent of two gone 20 s is not all connected", () => {
