@@ -117,12 +117,16 @@ export function createRunJudgement(deps: { repos: Repos; fleet: FleetService; bu
     ];
   }
 
-  /** A closed run's verdict problems as the evidence stands now: its shards, its events, its lost seconds. */
+  /**
+   * A closing (or closed) run's verdict problems as the evidence stands now: an aborted run's events (who aborted
+   * it, agents lost), any other's shards; and the seconds it lost. Recorded as `seconds-lost` events on the way.
+   */
   async function closedProblems(run: RunRow, shards: readonly ShardRow[], snapshots: readonly SnapshotRow[]): Promise<string[]> {
     const lost = await recordLostSeconds(run, shards, snapshots, run.endedAt?.getTime() ?? clock.now());
     if (run.status === "aborted") return [...(await eventProblems(run.orgId, run.id)), ...lost];
-    const agentLost = (await repos.runs.listEvents(run.orgId, run.id)).some((e) => e.kind === "agent-lost");
-    const degraded = agentLost && !shards.some((s) => s.state === "lost") ? ["the run was degraded: an agent was lost"] : [];
+    // A run that lost an agent (degraded) did not run as planned: its verdict says so, whatever its SLOs say.
+    const wasDegraded = run.status === "degraded" || (await repos.runs.listEvents(run.orgId, run.id)).some((e) => e.kind === "agent-lost");
+    const degraded = wasDegraded && !shards.some((s) => s.state === "lost") ? ["the run was degraded: an agent was lost"] : [];
     return [...shardProblems(shards), ...degraded, ...lost];
   }
 
@@ -156,6 +160,6 @@ export function createRunJudgement(deps: { repos: Repos; fleet: FleetService; bu
     await deps.publishRun(orgId, runId);
   }
 
-  return { rebuildRollup, judge, eventProblems, recordLostSeconds, shardProblems, judgeAgain };
+  return { rebuildRollup, judge, eventProblems, shardProblems, closedProblems, judgeAgain };
 }
 export type RunJudgement = ReturnType<typeof createRunJudgement>;

@@ -80,7 +80,7 @@ export function createRunOrchestrator(deps: {
   });
 
   const judgement = createRunJudgement({ repos, fleet, bus, clock, log, publishRun });
-  const { judge, eventProblems, recordLostSeconds } = judgement;
+  const { judge, eventProblems } = judgement;
 
   async function stopShards(orgId: string, runId: string, reason: string) {
     for (const shard of await repos.runs.listShards(orgId, runId)) {
@@ -174,8 +174,8 @@ export function createRunOrchestrator(deps: {
     if (run.status === "aborted") {
       // Agents send their last snapshots after an abort: fold them into the summary once they are in. Seconds due
       // before the abort that never arrived are named too: an aborted run's report must not hide a dead agent.
-      const lostBeforeAbort = await recordLostSeconds(run, await repos.runs.listShards(orgId, runId), snapshots, clock.now());
-      const judged = await judge(run, snapshots, "aborted", [...(await eventProblems(orgId, runId)), ...lostBeforeAbort]);
+      const problems = await judgement.closedProblems(run, await repos.runs.listShards(orgId, runId), snapshots);
+      const judged = await judge(run, snapshots, "aborted", problems);
       await repos.runs.update(orgId, runId, "aborted", { ...judged, judgedSnapshots: snapshots.length });
       await publishRun(orgId, runId);
       return judgeAgainIfLate(orgId, runId, snapshots.length);
@@ -184,9 +184,7 @@ export function createRunOrchestrator(deps: {
     const shards = await repos.runs.listShards(orgId, runId);
     await stopShards(orgId, runId, "run ended");
     const problems = judgement.shardProblems(shards);
-    // A run that lost an agent (degraded) did not run as planned: its verdict says so, whatever its SLOs say.
-    const lost = run.status === "degraded" && !shards.some((s) => s.state === "lost") ? ["the run was degraded: an agent was lost"] : [];
-    const verdictProblems = [...problems, ...lost, ...(await recordLostSeconds(run, shards, snapshots, clock.now()))];
+    const verdictProblems = await judgement.closedProblems(run, shards, snapshots);
     const patch = { ...(await judge(run, snapshots, snapshots.length === 0 ? "failed" : "finished", verdictProblems)), endedAt: now(), judgedSnapshots: snapshots.length };
     if (snapshots.length === 0) await transition(run, "fail", { ...patch, error: problems.join("; ") || "No agent sent any measurement" });
     else await transition(run, "finish", { ...patch, error: problems.length ? problems.join("; ") : null });
