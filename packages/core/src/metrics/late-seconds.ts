@@ -15,7 +15,8 @@ export function createLateSeconds(deps: {
   const now = deps.now ?? Date.now;
   let waiting = new Map<string, Map<string, { resolve: (ended: boolean) => void; reject: (err: unknown) => void }[]>>();
   let scheduled = false;
-  const reported = new Map<string, number>();
+  /** Each run reported lately: when, and its report (awaited by the snapshots of the same window, so none is acked before it). */
+  const reported = new Map<string, { at: number; done: Promise<void> }>();
 
   async function flush(batch: typeof waiting) {
     for (const [orgId, runs] of batch) {
@@ -49,10 +50,17 @@ export function createLateSeconds(deps: {
     async stored(orgId: string, runId: string): Promise<void> {
       if (!(await ended(orgId, runId))) return;
       const at = now();
-      if (at - (reported.get(runId) ?? -Infinity) < REPORT_AGAIN_AFTER_MS) return;
-      await deps.onLate(orgId, runId);
-      reported.set(runId, at);
-      for (const [id, when] of reported) if (at - when > 60_000) reported.delete(id);
+      const last = reported.get(runId);
+      if (last && at - last.at < REPORT_AGAIN_AFTER_MS) return last.done;
+      for (const [id, report] of reported) if (at - report.at > 60_000) reported.delete(id);
+      const done = deps.onLate(orgId, runId);
+      reported.set(runId, { at, done });
+      try {
+        await done;
+      } catch (err) {
+        reported.delete(runId); // the snapshot is not acked: its resend reports the run again
+        throw err;
+      }
     },
   };
 }
