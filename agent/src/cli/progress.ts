@@ -108,7 +108,8 @@ export function summaryText(summary: RunSummary, slos: readonly SloVerdict[]): s
     summary.reach !== null ? `  broadcast reach        ${(summary.reach * 100).toFixed(2)}%, lost ${c.lost ?? 0}, duplicates ${c.duplicates ?? 0}, out of order ${c.outOfOrder ?? 0}` : undefined,
     c.lateSends !== undefined ? `  sends                  late ${c.lateSends}, skipped ${c.skippedSends ?? 0}` : undefined,
     `  agent                  max CPU ${summary.maxCpuPercent}%, max RSS ${(summary.maxRssBytes / 1048576).toFixed(0)} MiB, saturated ${summary.saturatedSeconds} s`,
-    c.scheduledSends !== undefined ? `  schedule               ${(c.messagesSent ?? 0) + (c.skippedSends ?? 0)} of ${c.scheduledSends} scheduled sends made or skipped` : undefined,
+    // Made and skipped apart: a skipped send is not a send (docs/verdicts.md).
+    c.scheduledSends !== undefined ? `  schedule               ${c.messagesSent ?? 0} of ${c.scheduledSends} scheduled sends made, ${c.skippedSends ?? 0} skipped` : undefined,
     c.inFlightAtEnd ? `  in flight at the end   ${c.inFlightAtEnd} (not errors, not lost)` : undefined,
     ...slos.map((r) => `  SLO ${r.metric} < ${r.below}: ${r.value === null ? "no data" : r.value} → ${r.status === "no-data" ? `NO DATA${r.note ? ` (${r.note})` : ""}` : r.passed ? "pass" : "FAIL"}`),
   ];

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { availableParallelism } from "node:os";
+import { availableParallelism, hostname } from "node:os";
 import type { RunAssignment } from "@throng/protocol/agent";
 import type { PlanSpec } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
@@ -170,7 +170,10 @@ function standaloneVerdict(
     spec: plan, ended: snapshots.length ? "finished" : "failed", problems: snapshots.length ? [] : ["no second was measured"],
     summary: snapshots.length ? protocolSummary(summary, snapshots) : null, seconds, startSecond: Math.floor(startAt / 1000),
     ...(searchEnded && last ? { endedEarlyAtSecond: last.t + 1 } : {}),
-    stealPercents: snapshots.flatMap((s) => (s.health.stealPercent === undefined ? [] : [s.health.stealPercent])),
+    agentHealth: snapshots.map((s) => ({
+      t: Math.floor(s.intervalStart / 1000), agentId: `on ${hostname()}`, eventLoopP99Ms: s.health.eventLoopP99Ms,
+      ...(s.health.stealPercent !== undefined ? { stealPercent: s.health.stealPercent } : {}),
+    })),
     ...(capacity !== undefined ? { capacity } : {}),
   });
 }
@@ -179,25 +182,29 @@ function standaloneVerdict(
 export function searchEstimate(judged: readonly JudgedStep[]): SearchEvidence {
   const answer = searchAnswer(judged);
   const problems = answer.notHeldAgain.length ? [`the server did not recover at ${answer.lastHeld!.clients} clients, the last level that held: the estimate is not valid`] : [];
-  return { valid: answer.held !== null, clients: answer.held?.clients ?? null, problems, noLevelHeld: judged.length > 0 && answer.lastHeld === null };
+  const steps = judged.map((s, step) => ({ step, clients: s.clients, held: s.held }));
+  return { valid: answer.held !== null, clients: answer.held?.clients ?? null, problems, noLevelHeld: judged.length > 0 && answer.lastHeld === null, steps };
 }
 
 /**
  * A fixed step-up run's estimate: the largest step whose SLOs held over its steady seconds (those still moving to
  * the level left out, as the control plane does) below the first step that broke; undefined for any other plan (judged by its SLOs).
  */
-export function fixedStepEstimate(plan: PlanSpec, snapshots: readonly MetricSnapshot[]): { valid: boolean; clients: number | null; problems: string[] } | undefined {
+export function fixedStepEstimate(plan: PlanSpec, snapshots: readonly MetricSnapshot[]): SearchEvidence | undefined {
   if (plan.load.shape?.kind !== "step-up" || plan.load.shape.mode === "auto") return undefined;
   const bySteps = new Map<number, MetricSnapshot[]>();
   for (const snapshot of snapshots) if (snapshot.step !== undefined) bySteps.set(snapshot.step, [...(bySteps.get(snapshot.step) ?? []), snapshot]);
   let clients: number | null = null;
-  for (const [, seconds] of [...bySteps.entries()].sort(([a], [b]) => a - b)) {
+  let broken = false;
+  const steps: NonNullable<SearchEvidence["steps"]>[number][] = [];
+  for (const [step, seconds] of [...bySteps.entries()].sort(([a], [b]) => a - b)) {
     const hold = steadySeconds(seconds, (s) => ({ second: s.seq, clients: s.clients, connectionsOpen: s.counters.connectionsOpen }));
-    if (hold.length === 0) break;
-    if (!checkSlos(summariseRun(hold), plan.slos ?? []).every((r) => r.passed)) break;
-    clients = Math.max(...hold.map((s) => s.clients));
+    const held = !broken && hold.length > 0 && checkSlos(summariseRun(hold), plan.slos ?? []).every((r) => r.passed);
+    steps.push({ step, clients: Math.max(0, ...seconds.map((s) => s.clients)), held });
+    if (held) clients = Math.max(...hold.map((s) => s.clients));
+    else broken = true;
   }
-  return { valid: true, clients, problems: [] };
+  return { valid: true, clients, problems: [], steps };
 }
 
 export function exitCodeForVerdict(verdict: RunVerdict): ExitCode {

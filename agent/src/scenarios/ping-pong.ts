@@ -1,4 +1,5 @@
 import type { PingPongScenario } from "@throng/protocol/plan";
+import { scheduledSendsPerClient } from "@throng/protocol/planned-load";
 import type { TransportConnection } from "../transports/transport";
 import { createSeqReader, prepareTemplate, type MessageBuilder, type PreparedTemplate, type SeqReader } from "@throng/wire/message-template";
 import { compileResponders, type Responders } from "./respond-rules";
@@ -117,8 +118,8 @@ export function createPingPong(scenario: PingPongScenario, context: ScenarioCont
     // Fixed-interval pings of every client run off one wheel: one wakeup sends every ping due in that millisecond.
     wheel: new TimerWheel(),
     grid: context.clients ? phaseGridMs(scenario.intervalMs, context.clients) : 1,
-    // Every message a fixed-interval client's schedule calls for: its pings and its heartbeats.
-    scheduledPerSecond: 1000 / scenario.intervalMs + (scenario.heartbeat ? 1000 / scenario.heartbeat.intervalMs : 0),
+    // Every message a fixed-interval client's schedule calls for: its pings and its heartbeats (the rate the verdict holds the run to).
+    scheduledPerSecond: scheduledSendsPerClient(scenario) ?? 0,
   };
   return clientSet((index) => openClient(context, index, new PingClient(shard, index)));
 }

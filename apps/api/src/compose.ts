@@ -103,7 +103,7 @@ export function composeApi(input: {
     schedules: createPlanScheduleService({ repos, jobs, clock, log }),
     orchestrator: createRunOrchestrator({ repos, fleet, jobs, bus, clock, log, config: input.orchestration ?? DEFAULT_ORCHESTRATION }),
     fleet,
-    ingest: createIngestService({ repos, bus, log, coalesceMs: env.INGEST_COALESCE_MS, onStages: input.onStages }),
+    ingest: createIngestService({ repos, bus, log, coalesceMs: env.INGEST_COALESCE_MS, onStages: input.onStages, onLateSnapshot: (orgId, runId) => jobs.rejudgeRun({ orgId, runId }) }),
     serverSamples: createServerSampleIngest({ repos, bus, log }),
     orgs: createOrgService({ orgs: repos.orgs, audit, clock, webOrigin: env.WEB_ORIGIN }),
     apiTokens,
