@@ -1,5 +1,5 @@
 import type { Slo } from "@throng/protocol/plan";
-import { scriptSloMetric } from "@throng/protocol/slo-judge";
+import { scriptSloMetric } from "@throng/protocol/script-metrics";
 import type { MetricSnapshot, SnapshotHistograms } from "@throng/protocol/snapshot";
 import type { Histogram } from "hdr-histogram-js";
 import { decodeHistogram } from "./histogram";

@@ -4,7 +4,7 @@ import { autoSearchOf, coarseLevels, searchAnswer, steadySeconds, type AutoSearc
 import type { CapacityEstimate, CapacityStep } from "@throng/protocol/report";
 import type { SnapshotRow } from "@throng/db/repos/snapshots";
 import { buildSeries, summarize } from "../metrics/series";
-import { judgeSlos, measuredOfSummary } from "./slo";
+import { judgeSlos, measuredOfSummary } from "@throng/protocol/slo-judge";
 import { fitUsl } from "./usl";
 
 /** A step's marginal throughput per added client below this share of the first step's means the knee. */

@@ -3,7 +3,6 @@ import { PlanSpec } from "@throng/protocol/plan";
 import { PlanListQuery, SavePlanByName, UpdatePlan, type PlanVersionView, type PlanView } from "@throng/protocol/api";
 import type { PlanRepo, PlanRow } from "@throng/db/repos/plans";
 import { authorize, type Actor } from "../orgs/permissions";
-import { assertSlosApply } from "../capacity/slo";
 import { assertPlanScriptStored } from "../scripts/plan-scripts";
 import { assertPlanCodecs } from "./plan-codecs";
 import { settingsProblems } from "../orgs/target-policy";
@@ -35,10 +34,9 @@ export function createPlanService(deps: { plans: PlanRepo; scripts: Pick<ScriptS
     });
   };
   const viewOf = async (orgId: string, row: PlanRow): Promise<PlanView> => (await viewsOf(orgId, [row]))[0]!;
-  /** What saving checks beyond the schema: its codecs, SLOs the scenario measures, and a script the org has uploaded. */
+  /** What saving checks beyond the schema (which refuses SLOs the scenario never measures): its codecs, and a script the org has uploaded. */
   const checkSpec = async (actor: Actor, spec: PlanSpec) => {
     assertPlanCodecs(spec);
-    assertSlosApply(spec);
     await assertPlanScriptStored(spec, (sha256) => scripts.stored(actor.orgId, sha256));
   };
   return {
