@@ -1,7 +1,11 @@
 import type { MetricSnapshot, ServerWatchSnapshot } from "@throng/protocol/snapshot";
 import { decodeHistogram } from "../metrics/histogram";
 import type { RunVerdict, SloVerdict } from "@throng/protocol/report";
-import type { RunSummary, StepSummary } from "../metrics/run-summary";
+import type { RunSummary } from "@throng/protocol/run";
+import { sloCountsOfSummary } from "@throng/protocol/slo-metrics";
+import { PLAIN_SLO_FORMAT, sloValueText } from "@throng/protocol/slo-names";
+import type { LatencyStats } from "@throng/protocol/snapshot";
+import type { LocalFigures, StepSummary } from "../metrics/run-summary";
 import { serverWatchText, type ServerWatchSummary } from "@throng/protocol/server-watch";
 
 function rate(n: number): string {
@@ -85,33 +89,39 @@ export function progressTableRows(snapshot: MetricSnapshot & { server?: ServerWa
   return rowIndex % HEADER_EVERY === 0 ? [row([...COLUMNS, ...(watching ? SERVER_COLUMNS : []), ""], widths), line] : [line];
 }
 
-function latencyLine(name: string, summary: RunSummary["latency"][keyof RunSummary["latency"]]): string | undefined {
-  if (!summary || summary.count === 0) return undefined;
-  return `  ${name.padEnd(22)} p50 ${summary.p50Ms} ms  p99 ${summary.p99Ms} ms  max ${summary.maxMs} ms  (${summary.count} samples)`;
+function latencyLine(name: string, stats: Pick<LatencyStats, "count" | "p50Ms" | "p99Ms" | "maxMs"> | undefined): string | undefined {
+  if (!stats || stats.count === 0) return undefined;
+  return `  ${name.padEnd(22)} p50 ${stats.p50Ms} ms  p99 ${stats.p99Ms} ms  max ${stats.maxMs} ms  (${stats.count} samples)`;
 }
 
-/** The final summary, and each SLO's verdict. */
-export function summaryText(summary: RunSummary, slos: readonly SloVerdict[]): string {
-  const c = summary.counters;
+const sloValue = (metric: string, value: number | null) => (value === null ? "no data" : sloValueText(metric, value, PLAIN_SLO_FORMAT));
+
+/** The final summary (the control plane's summary of the same seconds, and what only this agent knows), and each SLO's verdict. */
+export function summaryText(summary: RunSummary, local: LocalFigures, slos: readonly SloVerdict[]): string {
+  const latency = summary.latency ?? {};
+  const roundTrip = { count: summary.roundTrips ?? 0, p50Ms: summary.rttP50Ms, p99Ms: summary.rttP99Ms, maxMs: summary.rttMaxMs };
+  const reconnects = summary.reconnectsByCause ?? {};
+  const errorRate = sloCountsOfSummary(summary).errorRate ?? 0;
+  const reach = summary.broadcastReach;
   const lines = [
-    `summary: ${summary.seconds} s, peak ${summary.peakClients} clients`,
-    `  connections            opened ${c.connectionsOpened ?? 0}, failed ${c.connectionsFailed ?? 0}, closed ${c.connectionsClosed ?? 0} ${JSON.stringify(summary.closesByCause)}`,
-    Object.keys(summary.reconnectsByCause).length > 0 ? `  reconnects             ${Object.values(summary.reconnectsByCause).reduce((a, b) => a + b, 0)} by cause of the drop ${JSON.stringify(summary.reconnectsByCause)}` : undefined,
-    `  messages               sent ${c.messagesSent ?? 0} (${c.bytesSent ?? 0} B), received ${c.messagesReceived ?? 0} (${c.bytesReceived ?? 0} B)`,
-    `  errors                 ${c.errors ?? 0} ${JSON.stringify(summary.errorsByKind)}; error rate ${(summary.errorRate * 100).toFixed(3)}%`,
-    latencyLine("round trip", summary.latency.rttUs),
-    latencyLine("round trip (corrected)", summary.latency.rttCorrectedUs),
-    latencyLine("connect", summary.latency.connectUs),
-    latencyLine("login", summary.latency.loginUs),
-    latencyLine("broadcast", summary.latency.broadcastUs),
-    latencyLine("jitter", summary.latency.jitterUs),
-    summary.reach !== null ? `  broadcast reach        ${(summary.reach * 100).toFixed(2)}%, lost ${c.lost ?? 0}, duplicates ${c.duplicates ?? 0}, out of order ${c.outOfOrder ?? 0}` : undefined,
-    c.lateSends !== undefined ? `  sends                  late ${c.lateSends}, skipped ${c.skippedSends ?? 0}` : undefined,
-    `  agent                  max CPU ${summary.maxCpuPercent}%, max RSS ${(summary.maxRssBytes / 1048576).toFixed(0)} MiB, saturated ${summary.saturatedSeconds} s`,
+    `summary: ${summary.durationSec} s, peak ${summary.peakClients} clients`,
+    `  connections            opened ${summary.connectionsOpened ?? 0}, failed ${summary.connectionsFailed}, closed ${local.connectionsClosed} ${JSON.stringify(local.closesByCause)}`,
+    Object.keys(reconnects).length > 0 ? `  reconnects             ${Object.values(reconnects).reduce((a, b) => a + b, 0)} by cause of the drop ${JSON.stringify(reconnects)}` : undefined,
+    `  messages               sent ${summary.messagesSent} (${local.bytesSent} B), received ${summary.messagesReceived} (${local.bytesReceived} B)`,
+    `  errors                 ${summary.errors} ${JSON.stringify(summary.errorsByKind ?? {})}; error rate ${(errorRate * 100).toFixed(3)}%`,
+    latencyLine("round trip", roundTrip),
+    latencyLine("round trip (corrected)", latency.rttCorrected),
+    latencyLine("connect", latency.connect),
+    latencyLine("login", latency.login),
+    latencyLine("broadcast", latency.broadcast),
+    latencyLine("jitter", latency.jitter),
+    reach !== null && reach !== undefined ? `  broadcast reach        ${(reach * 100).toFixed(2)}%, lost ${summary.lost ?? 0}, duplicates ${summary.duplicates ?? 0}, out of order ${summary.outOfOrder ?? 0}` : undefined,
+    summary.lateSends !== undefined ? `  sends                  late ${summary.lateSends}, skipped ${summary.skippedSends ?? 0}` : undefined,
+    `  agent                  max CPU ${local.maxCpuPercent}%, max RSS ${(local.maxRssBytes / 1048576).toFixed(0)} MiB, saturated ${local.saturatedSeconds} s`,
     // Made and skipped apart: a skipped send is not a send (docs/verdicts.md).
-    c.scheduledSends !== undefined ? `  schedule               ${c.messagesSent ?? 0} of ${c.scheduledSends} scheduled sends made, ${c.skippedSends ?? 0} skipped` : undefined,
-    c.inFlightAtEnd ? `  in flight at the end   ${c.inFlightAtEnd} (not errors, not lost)` : undefined,
-    ...slos.map((r) => `  SLO ${r.metric} < ${r.below}: ${r.value === null ? "no data" : r.value} → ${r.status === "no-data" ? `NO DATA${r.note ? ` (${r.note})` : ""}` : r.passed ? "pass" : "FAIL"}`),
+    summary.scheduledSends !== undefined ? `  schedule               ${summary.messagesSent} of ${summary.scheduledSends} scheduled sends made, ${summary.skippedSends ?? 0} skipped` : undefined,
+    summary.inFlightAtEnd ? `  in flight at the end   ${summary.inFlightAtEnd} (not errors, not lost)` : undefined,
+    ...slos.map((r) => `  SLO ${r.metric} < ${sloValue(r.metric, r.below)}: ${sloValue(r.metric, r.value)} → ${r.status === "no-data" ? `NO DATA${r.note ? ` (${r.note})` : ""}` : r.passed ? "pass" : "FAIL"}`),
   ];
   return lines.filter((line) => line !== undefined).join("\n");
 }

@@ -3,7 +3,8 @@ import { MetricSnapshot } from "@throng/protocol/snapshot";
 import type { HealthSampler } from "./health";
 import { mergeSnapshots } from "./merge-snapshots";
 import { summaryText } from "../cli/progress";
-import { checkSlos, summariseRun, summariseSteps } from "./run-summary";
+import { judgeSlos, measuredOfSummary } from "@throng/protocol/slo-judge";
+import { localFigures, localRun, summariseSteps } from "./run-summary";
 import { createSnapshotBuilder } from "./snapshot-builder";
 
 const runId = "6f1c1a34-9a43-4f7e-9d0e-3c2a1b0c9d8e";
@@ -22,11 +23,11 @@ function second(seq: number, rttMs: number[], cpu = 10) {
 describe("run summary and SLOs", () => {
   it("merges histograms across seconds (p99 of the whole run, not an average of p99s)", () => {
     const fast = Array.from({ length: 99 }, () => 1);
-    const summary = summariseRun([second(0, fast), second(1, [...fast.slice(0, 97), 100, 100, 100])]);
-    expect(summary.latency.rttUs!.count).toBe(199);
-    expect(summary.latency.rttUs!.p50Ms).toBeCloseTo(1, 1);
-    expect(summary.latency.rttUs!.maxMs).toBeCloseTo(100, 0);
-    expect(summary.counters.messagesSent).toBe(199);
+    const summary = localRun([second(0, fast), second(1, [...fast.slice(0, 97), 100, 100, 100])]).summary!;
+    expect(summary.roundTrips).toBe(199);
+    expect(summary.rttP50Ms).toBeCloseTo(1, 1);
+    expect(summary.rttMaxMs).toBeCloseTo(100, 0);
+    expect(summary.messagesSent).toBe(199);
   });
 
   it("adds up reconnects by cause over the run and prints them in the summary; a run without any prints no line", () => {
@@ -35,21 +36,27 @@ describe("run summary and SLOs", () => {
       for (const cause of causes) builder.metrics.reconnecting(cause);
       return builder.take({ seq, intervalStart: seq * 1000, intervalMs: 1000, clients: 5 });
     };
-    const summary = summariseRun([dropped(0, ["server", "storm"]), dropped(1, ["storm", "storm"])]);
+    const seconds = [dropped(0, ["server", "storm"]), dropped(1, ["storm", "storm"])];
+    const summary = localRun(seconds).summary!;
     expect(summary.reconnectsByCause).toEqual({ server: 1, storm: 3 });
-    expect(summaryText(summary, [])).toContain('reconnects             4 by cause of the drop {"server":1,"storm":3}');
-    expect(summaryText(summariseRun([second(0, [1])]), [])).not.toContain("reconnects");
+    expect(summaryText(summary, localFigures(seconds), [])).toContain('reconnects             4 by cause of the drop {"server":1,"storm":3}');
+    expect(summaryText(localRun([second(0, [1])]).summary!, localFigures([second(0, [1])]), [])).not.toContain("reconnects");
   });
 
-  it("passes an SLO only when measured below its threshold, and fails one it could not measure", () => {
-    const summary = summariseRun([second(0, [5, 5, 5])]);
-    const results = checkSlos(summary, [
+  it("passes an SLO only when measured below its threshold, fails one it could not measure, and prints each in its unit", () => {
+    const seconds = [second(0, [5, 5, 5])];
+    const summary = localRun(seconds).summary!;
+    const verdicts = judgeSlos([
       { metric: "rtt-p99-ms", below: 10 },
       { metric: "rtt-p50-ms", below: 5 },
       { metric: "error-rate", below: 0.01 },
       { metric: "login-p99-ms", below: 100 },
-    ]);
-    expect(results.map((r) => r.passed)).toEqual([true, false, true, false]);
+    ], measuredOfSummary(summary), localRun(seconds).seconds);
+    expect(verdicts.map((r) => r.passed)).toEqual([true, false, true, false]);
+    const text = summaryText(summary, localFigures(seconds), verdicts);
+    expect(text).toContain("SLO rtt-p99-ms < 10 ms: 5.003 ms → pass");
+    expect(text).toContain("SLO error-rate < 1%: 0% → pass");
+    expect(text).toContain("SLO login-p99-ms < 100 ms: no data → NO DATA (no login was answered)");
   });
 
   it("merges the same second of several engines: counters summed, histograms merged, CPU added, schema-valid", () => {
@@ -57,7 +64,7 @@ describe("run summary and SLOs", () => {
     expect(merged.counters.messagesSent).toBe(3);
     expect(merged.clients).toBe(10);
     expect(merged.health).toMatchObject({ cpuPercent: 70, engines: 2, openFds: 20, rssBytes: 200 });
-    expect(summariseRun([merged]).latency.rttUs!.count).toBe(3);
+    expect(localRun([merged]).summary!.roundTrips).toBe(3);
     expect(MetricSnapshot.safeParse(merged).success).toBe(true);
   });
 

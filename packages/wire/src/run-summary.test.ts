@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { SnapshotRow } from "@throng/db/repos/snapshots";
-import { encodeValues } from "./histogram";
-import { mergeRows } from "./merge";
-import { buildSeries, mergeSecond, summarize } from "./series";
+import type { SnapshotRecord } from "./snapshot-merge";
+import { encodeValues } from "./snapshot-histogram";
+import { mergeRows } from "./snapshot-merge";
+import { buildSeries, mergeSecond, summariseRun } from "./run-summary";
 
-function row(agentId: string, second: number, valuesUs: number[], messages: number, open = 10): SnapshotRow {
+function row(agentId: string, second: number, valuesUs: number[], messages: number, open = 10): SnapshotRecord {
   return {
     agentId, seq: second, second, intervalMs: 1000, clients: open,
     counters: {
@@ -36,7 +36,7 @@ describe("merging snapshots per second", () => {
     const rows = [row("a", 2, [2_000], 5), row("a", 1, [1_000], 5), row("b", 1, [3_000], 5, 4)];
     const series = buildSeries(rows);
     expect(series.map((p) => p.t)).toEqual([1, 2]);
-    const summary = summarize(rows);
+    const summary = summariseRun(rows);
     expect(summary.peakConnections).toBe(14);
     expect(summary.messagesReceived).toBe(15);
     expect(summary.messagesPerSec).toBe(7.5);
@@ -58,12 +58,12 @@ describe("merging snapshots per second", () => {
     expect(point.broadcastReach).toBe(0.95);
     expect(point.lost).toBe(1);
     expect(point.step).toBe(2);
-    expect(summarize([a, b]).saturatedAgents).toEqual([{ agentId: "b", seconds: 1, reason: "cpu 99%" }]);
+    expect(summariseRun([a, b]).saturatedAgents).toEqual([{ agentId: "b", seconds: 1, reason: "cpu 99%" }]);
     expect(mergeSecond(1, [row("a", 1, [1], 1)]).broadcastReach).toBeUndefined();
   });
 
   it("reports null latencies when nothing was measured", () => {
-    expect(summarize([]).rttP99Ms).toBeNull();
+    expect(summariseRun([]).rttP99Ms).toBeNull();
     expect(mergeSecond(1, [row("a", 1, [], 0)]).rttP50Ms).toBeNull();
   });
 
@@ -76,7 +76,7 @@ describe("merging snapshots per second", () => {
     last.counters = { ...(last.counters as object), scheduledSends: 10, inFlightAtEnd: 3 };
     expect(mergeSecond(1, [a, b])).toMatchObject({ scheduledSends: 200, skippedSends: 2 });
     expect(mergeSecond(1, [a, b]).inFlightAtEnd).toBeUndefined();
-    expect(summarize([a, b, last])).toMatchObject({ scheduledSends: 210, skippedSends: 2, inFlightAtEnd: 3 });
+    expect(summariseRun([a, b, last])).toMatchObject({ scheduledSends: 210, skippedSends: 2, inFlightAtEnd: 3 });
     expect(mergeSecond(1, [row("a", 1, [1], 1)]).scheduledSends).toBeUndefined();
   });
 });
