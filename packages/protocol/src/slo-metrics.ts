@@ -21,10 +21,18 @@ export type SloChart = "rtt" | "latency" | "rates" | "script-latency";
  */
 export type SloGapRule = "sends" | "clients" | "never";
 
-/** What decides which metrics a plan's runs measure: its scenario, and its target's protocol. */
+/** What decides which metrics a plan's runs measure: its scenario (what of it matters here), and its target's protocol. */
 export interface SloPlan {
-  scenario: Scenario;
+  scenario: SloScenario;
   target: { protocol: Target["protocol"] };
+}
+
+/** The parts of a scenario that decide what it measures; any Scenario is one (the plan form builds one from its draft). */
+export interface SloScenario {
+  kind: Scenario["kind"];
+  login?: boolean | undefined;
+  session?: readonly unknown[] | undefined;
+  metrics?: readonly { name: string; kind: "histogram" | "counter" }[] | undefined;
 }
 
 /** What a second (SeriesPoint) and a run (RunSummary) both carry that the SLOs read. */
@@ -60,7 +68,7 @@ export interface SloMetricSpec {
 export const ROUND_TRIP_SCENARIOS: readonly Scenario["kind"][] = ["ping-pong", "echo-flood"];
 
 /** Whether a login storm logs in (a session or the built-in login), rather than only connecting. */
-export const logsIn = (scenario: Scenario) => scenario.kind === "login-storm" && (scenario.login === true || (scenario.session?.length ?? 0) > 0);
+export const logsIn = (scenario: SloScenario) => scenario.kind === "login-storm" && (scenario.login === true || (scenario.session?.length ?? 0) > 0);
 
 const p99 = (name: LatencyName) => (figures: SloFigures) => {
   const stats = figures.latency?.[name];
@@ -165,6 +173,11 @@ export function sloMetricSpec(metric: string): SloMetricSpec | undefined {
   return script ? scriptMetricSpec(script.name, script.stat) : undefined;
 }
 
+/** A value or threshold as its chart reads it: a ratio in percent, the rest as they are. */
+export function inChartUnit(metric: string, value: number): number {
+  return sloMetricSpec(metric)?.unit === "ratio" ? value * 100 : value;
+}
+
 /** The counts of one second: its errors over the sends and connections it attempted. */
 export function sloCountsOfSecond(point: SeriesPoint): SloCounts {
   const attempts = point.messagesSentPerSec + point.connections;
@@ -199,11 +212,19 @@ export function measuredSloMetrics(plan: SloPlan): SloMetric[] {
   return [...script, ...builtin];
 }
 
-/** The metric a plan's first SLO starts as: its scenario's own figure where an SLO can read it, a script's first declared metric. */
-const FIRST_CHOICE: readonly BuiltinSloMetric[] = ["rtt-p99-ms", "broadcast-p99-ms", "login-p99-ms", "connect-p99-ms"];
+/** The SLOs on a scenario's own figure (scenario-metrics.ts), in the order a new SLO prefers them. */
+const OWN_FIGURE: Record<Scenario["kind"], readonly BuiltinSloMetric[]> = {
+  "ping-pong": ["rtt-p99-ms"],
+  "echo-flood": ["rtt-p99-ms"],
+  "movement-sync": ["broadcast-p99-ms"],
+  "login-storm": ["login-p99-ms", "connect-p99-ms"],
+  script: ["connect-p99-ms"],
+};
 
+/** The metric a plan's new SLO starts as: a script's first declared metric (its p99 or count), else its scenario's own figure. */
 export function firstSloMetric(plan: SloPlan): SloMetric {
   const measured = measuredSloMetrics(plan);
   const script = measured.find((metric) => metric.startsWith("script:") && !metric.endsWith("-p50"));
-  return script ?? FIRST_CHOICE.find((metric) => measured.includes(metric)) ?? measured[0] ?? "error-rate";
+  const own = (OWN_FIGURE[plan.scenario.kind] ?? []).find((metric) => measured.includes(metric));
+  return script ?? own ?? measured[0] ?? "error-rate";
 }

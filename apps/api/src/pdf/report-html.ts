@@ -6,6 +6,8 @@ import { reportHeadline as sharedHeadline } from "@throng/protocol/report-headli
 import { countsMessages, hasRoundTrips, scenarioMetrics, type ScenarioMetric } from "@throng/protocol/scenario-metrics";
 import { scriptMetricNames, scriptRunningTotals, scriptSloId, scriptSummary, scriptValue } from "@throng/protocol/script-metrics";
 import { sloMetricName, sloValueText, sloWords } from "@throng/protocol/slo-names";
+import { measuredOfPoint } from "@throng/protocol/slo-judge";
+import { inChartUnit, sloMetricSpec } from "@throng/protocol/slo-metrics";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -89,6 +91,15 @@ function scriptCharts(series: readonly SeriesPoint[], threshold: (metric: string
   ];
 }
 
+/** Each rate an SLO judges (error rate, loss rate) per second in percent, as the judge reads it, with its threshold in percent: the run page's rates chart. */
+function rateCharts(series: readonly SeriesPoint[], slos: PlanSpec["slos"]): string[] {
+  const rates = (slos ?? []).filter((slo, i, all) => sloMetricSpec(slo.metric)?.unit === "ratio" && all.findIndex((other) => other.metric === slo.metric) === i);
+  return rates.map((slo) => chart(sloMetricName(slo.metric), series, (p) => {
+    const rate = measuredOfPoint(p)(slo.metric);
+    return rate === null ? null : inChartUnit(slo.metric, rate);
+  }, "%", inChartUnit(slo.metric, slo.below)));
+}
+
 const targetText = (target: PlanSpec["target"]) => `${target.protocol} ${"url" in target ? target.url : `${target.host}:${target.port}`}`;
 
 /** The printable report of one run. */
@@ -115,6 +126,7 @@ export function reportHtml(report: RunReport): string {
     ...metrics.map((metric) => metric.unit === "ms"
       ? chart(metric.label, series, (p) => metric.read(p), "ms", metric.slo === undefined ? undefined : threshold(metric.slo))
       : chart(metric.label, series, (p) => { const value = metric.read(p); return value === null ? null : value * 100; }, "%")),
+    ...rateCharts(series, run.spec.slos),
     ...scriptCharts(series, threshold),
     ...(hasRoundTrips(kind) ? [chart("Round trip p99", series, (p) => p.rttP99Ms, "ms", threshold("rtt-p99-ms"))] : []),
     ...(countsMessages(kind) ? [chart("Messages received per second", series, (p) => p.messagesReceivedPerSec, "msg/s")] : []),
