@@ -4,16 +4,16 @@
 import { hostname } from "node:os";
 import type { RunSummary } from "@throng/protocol/run";
 import { sloCountsOfSummary } from "@throng/protocol/slo-metrics";
-import type { MetricSnapshot, SeriesPoint } from "@throng/protocol/snapshot";
+import type { MetricSnapshot, SeriesPoint, StoredSnapshot } from "@throng/protocol/snapshot";
 import { buildSeries, summariseRun } from "@throng/wire/run-summary";
-import { snapshotRecord, type SnapshotRecord } from "@throng/wire/snapshot-merge";
+import { storedSnapshot } from "@throng/wire/snapshot-merge";
 
 /** This agent where the control plane names one (a verdict's reasons, a saturated agent). */
 export const LOCAL_AGENT = `on ${hostname()}`;
 
 /** This agent's snapshots as the control plane stores them. */
-export function localRecords(snapshots: readonly MetricSnapshot[]): SnapshotRecord[] {
-  return snapshots.map((snapshot) => snapshotRecord(LOCAL_AGENT, snapshot));
+export function localRecords(snapshots: readonly MetricSnapshot[]): StoredSnapshot[] {
+  return snapshots.map((snapshot) => storedSnapshot(LOCAL_AGENT, snapshot));
 }
 
 /** The run's merged seconds and its summary (null when no second was measured), as the control plane makes them. */

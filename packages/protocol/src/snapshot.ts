@@ -103,6 +103,25 @@ export const MetricSnapshot = z.object({
 });
 export type MetricSnapshot = z.infer<typeof MetricSnapshot>;
 
+/**
+ * A snapshot as the control plane stores it (db's snapshot rows) and the merge reads it (@throng/wire), the
+ * standalone agent's too: its epoch second, its RTT histogram apart, the other histograms by their snapshot name
+ * (a script's as an object under "script"). Counters and health are checked when merged.
+ */
+export interface StoredSnapshot {
+  agentId: string;
+  seq: number;
+  second: number;
+  intervalMs: number;
+  clients: number;
+  counters: unknown;
+  rttHist: string;
+  /** The other encoded histograms by their snapshot name (rttCorrectedUs, connectUs, ...). */
+  histograms: Record<string, string>;
+  step: number | null;
+  health: unknown;
+}
+
 /** Percentiles of one latency histogram, in milliseconds; null when nothing was recorded. */
 export const LatencyStats = z.object({
   count: z.number().int().min(0),

@@ -7,7 +7,7 @@ import { steadySeconds } from "@throng/protocol/capacity-search";
 import type { CapacityStep } from "@throng/protocol/report";
 import { judgeSlos, measuredOfSummary } from "@throng/protocol/slo-judge";
 import { buildSeries, summariseRun } from "./run-summary";
-import type { SnapshotRecord } from "./snapshot-merge";
+import type { StoredSnapshot } from "@throng/protocol/snapshot";
 
 /**
  * The clients a step held: the lower median of its seconds' counts, not the peak. A second at the step's end
@@ -20,7 +20,7 @@ function heldClients(points: readonly { clients: number }[]): number {
 }
 
 /** One step's figures and its SLOs' verdicts over its steady seconds: it held when every SLO was met over them. */
-export function measureStep(step: number, rows: readonly SnapshotRecord[], slos: readonly Slo[]): CapacityStep {
+export function measureStep(step: number, rows: readonly StoredSnapshot[], slos: readonly Slo[]): CapacityStep {
   // Seconds still moving to the step's client count (connecting, or stopping clients) say nothing about the level.
   // Counters were validated when the snapshot arrived (ingest, or the agent's own engines).
   const hold = steadySeconds(rows, (r) => ({ second: r.second, clients: r.clients, connectionsOpen: (r.counters as SnapshotCounters).connectionsOpen }));

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { SnapshotRecord } from "./snapshot-merge";
+import type { StoredSnapshot } from "@throng/protocol/snapshot";
 import { encodeValues } from "./snapshot-histogram";
 import { mergeRows } from "./snapshot-merge";
 import { buildSeries, mergeSecond, summariseRun } from "./run-summary";
 
-function row(agentId: string, second: number, valuesUs: number[], messages: number, open = 10): SnapshotRecord {
+function row(agentId: string, second: number, valuesUs: number[], messages: number, open = 10): StoredSnapshot {
   return {
     agentId, seq: second, second, intervalMs: 1000, clients: open,
     counters: {

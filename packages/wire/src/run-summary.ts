@@ -2,16 +2,17 @@
 // both judge the same figures (docs/verdicts.md).
 import { AgentHealth, type SeriesPoint } from "@throng/protocol/snapshot";
 import type { RunSummary } from "@throng/protocol/run";
-import { mergeRows, type SnapshotRecord } from "./snapshot-merge";
+import { mergeRows } from "./snapshot-merge";
+import type { StoredSnapshot } from "@throng/protocol/snapshot";
 
 /** One second of a run merged across its agents: counters summed, histograms merged. */
-export function mergeSecond(second: number, rows: readonly SnapshotRecord[]): SeriesPoint {
+export function mergeSecond(second: number, rows: readonly StoredSnapshot[]): SeriesPoint {
   return mergeRows(rows).point(second);
 }
 
 /** Groups a run's snapshots by second and merges each second. */
-export function buildSeries(rows: readonly SnapshotRecord[]): SeriesPoint[] {
-  const bySecond = new Map<number, SnapshotRecord[]>();
+export function buildSeries(rows: readonly StoredSnapshot[]): SeriesPoint[] {
+  const bySecond = new Map<number, StoredSnapshot[]>();
   for (const row of rows) {
     const list = bySecond.get(row.second) ?? [];
     list.push(row);
@@ -21,7 +22,7 @@ export function buildSeries(rows: readonly SnapshotRecord[]): SeriesPoint[] {
 }
 
 /** Which agents were the bottleneck, for how many seconds, and the first reason each gave. */
-function saturatedAgents(rows: readonly SnapshotRecord[]): RunSummary["saturatedAgents"] {
+function saturatedAgents(rows: readonly StoredSnapshot[]): RunSummary["saturatedAgents"] {
   const byAgent = new Map<string, { seconds: number; reason: string }>();
   for (const row of rows) {
     const health = AgentHealth.parse(row.health);
@@ -34,7 +35,7 @@ function saturatedAgents(rows: readonly SnapshotRecord[]): RunSummary["saturated
 }
 
 /** Totals over the whole run from every stored snapshot; one histogram merge over all of them. */
-export function summariseRun(rows: readonly SnapshotRecord[]): RunSummary {
+export function summariseRun(rows: readonly StoredSnapshot[]): RunSummary {
   const series = buildSeries(rows);
   const all = mergeRows(rows);
   const totals = all.totals();

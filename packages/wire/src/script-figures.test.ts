@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { SnapshotRecord } from "./snapshot-merge";
+import type { StoredSnapshot } from "@throng/protocol/snapshot";
 import { encodeValues } from "./snapshot-histogram";
 import { buildSeries, mergeSecond, summariseRun } from "./run-summary";
 
 /** A script agent's second: its named histograms (µs) and counters, stored as ingest stores them. */
-function row(agentId: string, second: number, script: Record<string, number[]>, scriptCounts?: Record<string, number>): SnapshotRecord {
+function row(agentId: string, second: number, script: Record<string, number[]>, scriptCounts?: Record<string, number>): StoredSnapshot {
   return {
     agentId, seq: second, second, intervalMs: 1000, clients: 4,
     counters: {

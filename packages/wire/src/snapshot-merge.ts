@@ -1,29 +1,11 @@
 // Agents' per-second snapshots merged: counters summed, histograms merged (never percentiles averaged). The one
 // merge behind the control plane's seconds and summaries (core's ingest and judgement) and `throng-agent run`'s.
 import type * as hdr from "hdr-histogram-js";
-import { AgentHealth, LatencyName, SnapshotCounters, SnapshotHistograms, type AgentHealthPoint, type MetricSnapshot, type SeriesPoint } from "@throng/protocol/snapshot";
+import { AgentHealth, LatencyName, SnapshotCounters, SnapshotHistograms, type AgentHealthPoint, type MetricSnapshot, type SeriesPoint, type StoredSnapshot } from "@throng/protocol/snapshot";
 import { addEncoded, emptyHistogram, latencyPercentiles, type LatencyPercentiles } from "./snapshot-histogram";
 
-/**
- * One agent's snapshot as the control plane stores it (db's SnapshotRow is one): its epoch second, its RTT histogram
- * apart, the other histograms by their snapshot name (a script's as an object under "script"). Counters and health
- * are checked when merged.
- */
-export interface SnapshotRecord {
-  agentId: string;
-  seq: number;
-  second: number;
-  intervalMs: number;
-  clients: number;
-  counters: unknown;
-  rttHist: string;
-  histograms: Record<string, string>;
-  step: number | null;
-  health: unknown;
-}
-
 /** A snapshot as `agentId` sent it, in the stored shape. */
-export function snapshotRecord(agentId: string, snapshot: MetricSnapshot): SnapshotRecord {
+export function storedSnapshot(agentId: string, snapshot: MetricSnapshot): StoredSnapshot {
   return {
     agentId, seq: snapshot.seq, second: Math.floor(snapshot.intervalStart / 1000), intervalMs: snapshot.intervalMs, clients: snapshot.clients,
     counters: snapshot.counters, rttHist: snapshot.histograms.rttUs, health: snapshot.health, step: snapshot.step ?? null,
@@ -75,7 +57,7 @@ export function createMerge() {
   let step: number | undefined;
 
   return {
-    add(row: SnapshotRecord): void {
+    add(row: StoredSnapshot): void {
       const counters = SnapshotCounters.parse(row.counters);
       const rowHealth = AgentHealth.parse(row.health);
       totals.rows += 1;
@@ -165,7 +147,7 @@ export function createMerge() {
 export type Merge = ReturnType<typeof createMerge>;
 
 /** All `rows` in one merge. */
-export function mergeRows(rows: readonly SnapshotRecord[]): Merge {
+export function mergeRows(rows: readonly StoredSnapshot[]): Merge {
   const merge = createMerge();
   for (const row of rows) merge.add(row);
   return merge;

@@ -4,7 +4,7 @@ import type { SecondRollup, SnapshotRow } from "@throng/db/repos/snapshots";
 import type { Bus, Log } from "../ports";
 import { publishLive } from "../runs/live";
 import type { PointStages, TracedSnapshot } from "./ingest-stages";
-import { createMerge, snapshotRecord, type Merge } from "@throng/wire/snapshot-merge";
+import { createMerge, storedSnapshot, type Merge } from "@throng/wire/snapshot-merge";
 import { createLateSeconds } from "./late-seconds";
 import { createSnapshotBatcher } from "./snapshot-batch";
 
@@ -236,7 +236,7 @@ export function createIngestService(deps: {
       const receivedAt = Date.now();
       const { runId } = snapshot;
       if (!(await holdsShard(orgId, runId, agentId))) return "unknown-run";
-      const row = snapshotRecord(agentId, snapshot);
+      const row = storedSnapshot(agentId, snapshot);
       const key = snapshotKey(runId, agentId, row.seq);
       // Live before durable: the snapshot joins its second's merge (and the next point) now, while its batch
       // commits; the group commit's fsync was the largest stage between an agent's send and the browser
