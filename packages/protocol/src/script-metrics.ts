@@ -11,8 +11,9 @@ export const SCRIPT_METRIC_NAME = "[a-z][a-z0-9-]{0,40}";
 export type ScriptStat = "p50" | "p99" | "count";
 
 /** A script metric's SLO id, "script:NAME-p50" / "-p99" (a histogram) / "-count" (a counter's total), as a pattern: written here only. */
-export const SCRIPT_SLO_ID = `script:${SCRIPT_METRIC_NAME}-(?:p50|p99|count)`;
-const SCRIPT_SLO_PARTS = new RegExp(`^script:(${SCRIPT_METRIC_NAME})-(p50|p99|count)$`);
+const SCRIPT_STATS = "p50|p99|count";
+export const SCRIPT_SLO_ID = `script:${SCRIPT_METRIC_NAME}-(?:${SCRIPT_STATS})`;
+const SCRIPT_SLO_PARTS = new RegExp(`^script:(${SCRIPT_METRIC_NAME})-(${SCRIPT_STATS})$`);
 
 /** A script metric's SLO: the histogram ("p50", "p99") or counter ("count") it reads; null for any other metric. */
 export function scriptSloMetric(metric: string): { name: string; stat: ScriptStat } | null {

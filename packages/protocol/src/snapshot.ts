@@ -1,4 +1,8 @@
 import { z } from "zod";
+import { SCRIPT_METRIC_NAME } from "./script-metrics";
+
+/** A script metric's name as a snapshot's key (script-metrics.ts). */
+const ScriptMetricKey = z.string().regex(new RegExp(`^${SCRIPT_METRIC_NAME}$`));
 
 /** Per-second counters one agent measured; totals for the interval, not running sums. */
 export const SnapshotCounters = z.object({
@@ -47,7 +51,7 @@ export const SnapshotCounters = z.object({
   loginsSucceeded: z.number().int().min(0).optional(),
   loginsFailed: z.number().int().min(0).optional(),
   /** script: the script's named counters (ctx.count), by name. */
-  scriptCounts: z.record(z.string().regex(/^[a-z][a-z0-9-]{0,40}$/), z.number().int().min(0)).optional(),
+  scriptCounts: z.record(ScriptMetricKey, z.number().int().min(0)).optional(),
 });
 export type SnapshotCounters = z.infer<typeof SnapshotCounters>;
 
@@ -83,7 +87,7 @@ export const SnapshotHistograms = z.object({
   /** movement-sync / UDP: |arrival gap − send gap| between consecutive messages of one sender. */
   jitterUs: z.string().optional(),
   /** script: the script's named histograms (ctx.measure, microseconds), by name. */
-  script: z.record(z.string().regex(/^[a-z][a-z0-9-]{0,40}$/), z.string()).optional(),
+  script: z.record(ScriptMetricKey, z.string()).optional(),
 });
 export type SnapshotHistograms = z.infer<typeof SnapshotHistograms>;
 
