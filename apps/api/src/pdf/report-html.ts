@@ -7,7 +7,7 @@ import { countsMessages, hasRoundTrips, scenarioMetrics, type ScenarioMetric } f
 import { scriptMetricNames, scriptRunningTotals, scriptSloId, scriptSummary, scriptValue } from "@throng/protocol/script-metrics";
 import { sloMetricName, sloValueText, sloWords } from "@throng/protocol/slo-names";
 import { measuredOfPoint } from "@throng/protocol/slo-judge";
-import { inChartUnit, sloMetricSpec } from "@throng/protocol/slo-metrics";
+import { inChartUnit, sloMetricSpec, type SloMetric } from "@throng/protocol/slo-metrics";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -75,7 +75,7 @@ function scriptFigures(summary: NonNullable<RunView["summary"]>): string[][] {
  * A script's own metrics over time: each timing's p99 (and its p50 where an SLO judges it), each counter per second
  * (and its running total where a count SLO judges it, as that SLO's threshold is on the total), each SLO's line dashed.
  */
-function scriptCharts(series: readonly SeriesPoint[], threshold: (metric: string) => number | undefined): string[] {
+function scriptCharts(series: readonly SeriesPoint[], threshold: (metric: SloMetric) => number | undefined): string[] {
   const { histograms, counters } = scriptMetricNames(series);
   const timing = (name: string, stat: "p50" | "p99") => chart(`${name} ${stat}`, series, (p) => scriptValue(p, name, stat), "ms", threshold(scriptSloId(name, stat)));
   return [
@@ -107,7 +107,7 @@ export function reportHtml(report: RunReport): string {
   const { run, series } = report;
   const summary = run.summary;
   const slos = run.verdict?.slos ?? [];
-  const threshold = (metric: string) => run.spec.slos?.find((slo) => slo.metric === metric)?.below;
+  const threshold = (metric: SloMetric) => run.spec.slos?.find((slo) => slo.metric === metric)?.below;
   const kind = run.spec.scenario.kind;
   const metrics = scenarioMetrics(kind);
   const metricText = (metric: ScenarioMetric, value: number | null) => (metric.unit === "ms" ? ms(value) : percent(value));
