@@ -114,8 +114,9 @@ export function createPingPong(scenario: PingPongScenario, context: ScenarioCont
     messageBytes: scenario.messageBytes ?? DEFAULT_PING_BYTES,
     random: context.random ?? Math.random,
     timeoutMs: scenario.timeoutMs ?? (context.datagram ? DEFAULT_DATAGRAM_TIMEOUT_MS : DEFAULT_PONG_TIMEOUT_MS),
-    // Fixed-interval pings of every client run off one wheel: one wakeup sends every ping due in that millisecond.
-    wheel: new TimerWheel(),
+    // Fixed-interval pings of every client run off one wheel (the engine's, shared with KCP's flushes): one wakeup
+    // sends every ping due in that millisecond.
+    wheel: context.wheel ?? new TimerWheel(),
     grid: context.clients ? phaseGridMs(scenario.intervalMs, context.clients) : 1,
     // Every message a fixed-interval client's schedule calls for: its pings and its heartbeats.
     scheduledPerSecond: 1000 / scenario.intervalMs + (scenario.heartbeat ? 1000 / scenario.heartbeat.intervalMs : 0),
