@@ -162,8 +162,8 @@ export const KcpTarget = z
     resend: z.number().int("must be a whole number").min(0, "must be 0 (off) or more").max(100, "must be at most 100").optional(),
     /** Replaces the mode's nc: true sends without a congestion window (only the send window and the server's receive window limit). */
     nc: z.boolean().optional(),
-    /** The largest datagram, KCP's 24-byte header included (default 1400, as kcp-go; at most 1500, as kcp-go allows). */
-    mtu: z.number().int("must be a whole number of bytes").min(50, "must be at least 50 bytes").max(1_500, "must be at most 1500 bytes (kcp-go's limit)").optional(),
+    /** The largest datagram, KCP's 24-byte header included (default 1400, as kcp-go; at most 1472, kcp-go's own limit: 1500 less IP and UDP headers). */
+    mtu: z.number().int("must be a whole number of bytes").min(50, "must be at least 50 bytes").max(1_472, "must be at most 1472 bytes (kcp-go's limit: a 1500-byte packet less its IP and UDP headers)").optional(),
     /** Segments a client may have unacknowledged (default 32, kcp-go's sndwnd). */
     sendWindow: kcpWindow.optional(),
     /** Segments a client takes in ahead of the next in order, and advertises to the server (default 32, kcp-go's rcvwnd). */
