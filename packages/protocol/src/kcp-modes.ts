@@ -80,8 +80,3 @@ export function kcpSettings(tuning: KcpTuning): KcpSettings {
     conv: tuning.conv,
   };
 }
-
-/** The largest message one message-mode send carries: 255 segments of mtu − 24 bytes. */
-export function maxKcpMessageBytes(mtu: number): number {
-  return KCP_MAX_FRAGMENTS * (mtu - KCP_OVERHEAD);
-}
