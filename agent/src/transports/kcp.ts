@@ -24,7 +24,7 @@ const RTO_NODELAY_MIN_MS = 30;
 const RTO_MIN_MS = 100;
 const RTO_INITIAL_MS = 200;
 const RTO_MAX_MS = 60_000;
-/** A segment sent this many times unacknowledged means the peer is gone. */
+/** A segment sent this many times, the last unacknowledged past its RTO too, means the peer is gone. */
 export const DEAD_LINK_SENDS = 20;
 const SSTHRESH_INIT = 2;
 const SSTHRESH_MIN = 2;
@@ -118,7 +118,7 @@ export class Kcp {
   private nextResendAt = Infinity;
   /** A segment in flight had later ones acknowledged: the next interval flush may resend it early. */
   private fastAcked = false;
-  /** A segment went DEAD_LINK_SENDS times unacknowledged. */
+  /** A segment went DEAD_LINK_SENDS times and its last RTO expired unacknowledged. */
   dead = false;
 
   constructor(
@@ -239,22 +239,28 @@ export class Kcp {
     for (let i = 0; i < this.sendBuffer.size; i += 1) {
       const segment = this.sendBuffer.at(i);
       if (segment.acked) continue;
-      let send = true;
-      if (segment.xmit === 0) {
+      // Fast retransmit, or early when nothing new goes out: at most once per RTO (fastAck -1 until it expires).
+      const again = segment.xmit > 0 && resend > 0 && (segment.fastAck >= resend || (segment.fastAck > 0 && fresh === 0));
+      const expires = !again && segment.xmit > 0 && now >= segment.resendAt;
+      let send = segment.xmit === 0 || again || expires;
+      if (send && segment.xmit >= DEAD_LINK_SENDS) {
+        // Its last send went unanswered too: the peer is gone.
+        this.dead = true;
+        send = false;
+      } else if (segment.xmit === 0) {
         segment.rto = this.rto;
         segment.resendAt = now + segment.rto;
-      } else if (resend > 0 && (segment.fastAck >= resend || (segment.fastAck > 0 && fresh === 0))) {
-        // Fast retransmit, or early when nothing new goes out: at most once per RTO (fastAck -1 until it expires).
+      } else if (again) {
         segment.fastAck = -1;
         segment.rto = this.rto;
         segment.resendAt = now + segment.rto;
         fast += 1;
-      } else if (now >= segment.resendAt) {
+      } else if (expires) {
         segment.rto = Math.min(RTO_MAX_MS, segment.rto + (this.config.nodelay ? this.rto >> 1 : this.rto));
         segment.fastAck = 0;
         segment.resendAt = now + segment.rto;
         expired += 1;
-      } else send = false;
+      }
       if (send) {
         segment.xmit += 1;
         segment.ts = now >>> 0;
@@ -262,7 +268,6 @@ export class Kcp {
         at = writeHeader(at, this.config.conv, CMD_PUSH, segment.frg, wnd, segment.ts, segment.sn, this.rcvNxt, segment.len);
         segment.data.copy(scratch, at, 0, segment.len);
         at += segment.len;
-        if (segment.xmit >= DEAD_LINK_SENDS) this.dead = true;
       }
       if (segment.fastAck > 0) fastAcked = true;
       if (segment.resendAt < nextResendAt) nextResendAt = segment.resendAt;
