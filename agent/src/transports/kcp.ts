@@ -286,6 +286,7 @@ export class Kcp {
    * next interval tick while ACKs, a window probe or an early retransmit wait. An idle connection needs no timer.
    */
   wakeAt(now: number): number {
+    if (this.dead) return Infinity;
     const interval = this.config.intervalMs;
     const tickWanted = this.acks.length > 0 || this.probe !== 0 || this.remoteWindow === 0 || this.fastAcked || this.windowHasRoom();
     const tick = tickWanted ? this.anchor + (Math.floor((now - this.anchor) / interval) + 1) * interval : Infinity;
