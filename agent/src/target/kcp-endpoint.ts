@@ -52,8 +52,9 @@ class KcpPeer implements Peer, KcpHost, WheelTimer {
   }
 
   // KcpHost.
-  output(datagram: Buffer): void {
-    if (!this.gone) this.socket.send(Buffer.from(datagram), this.remote.port, this.remote.address);
+  output(buffer: Buffer, size: number): void {
+    // A copy: KCP reuses its buffer, and the socket may still hold what it was given.
+    if (!this.gone) this.socket.send(Buffer.from(buffer.subarray(0, size)), this.remote.port, this.remote.address);
   }
 
   deliver(data: Buffer): void {

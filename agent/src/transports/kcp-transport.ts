@@ -39,11 +39,11 @@ export function takeKcpCounters(stats: KcpStats, counters: SnapshotCounters): vo
 /** Milliseconds on the clock KCP and the wheel share. */
 const nowMs = () => Math.floor(performance.now());
 
-/** Text to send, encoded into one reused buffer (KCP copies it into its segments). */
+/** Text to send, encoded into one reused buffer (KCP copies it into its segments); returns its byte length. */
 let textBuffer = Buffer.allocUnsafe(4096);
-function encodeText(text: string): Buffer {
+function encodeText(text: string): number {
   if (textBuffer.length < text.length * 3) textBuffer = Buffer.allocUnsafe(text.length * 3);
-  return textBuffer.subarray(0, textBuffer.write(text, "utf8"));
+  return textBuffer.write(text, "utf8");
 }
 
 const enum State {
@@ -94,11 +94,12 @@ class KcpConnection implements TransportConnection, KcpHost, DatagramHandlers, W
   send(data: OutgoingMessage): boolean {
     if (this.state !== State.Open) return false;
     const { framer } = this;
-    let bytes: Uint8Array;
-    if (data instanceof FixedMessage) bytes = framer ? data.framed(this.target.framing, framer.encode) : data.payload;
-    else if (framer) bytes = framer.encode(typeof data === "string" ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
-    else bytes = typeof data === "string" ? encodeText(data) : data;
-    this.kcp.send(bytes);
+    if (data instanceof FixedMessage) this.kcp.send(framer ? data.framed(this.target.framing, framer.encode) : data.payload);
+    else if (framer) this.kcp.send(framer.encode(typeof data === "string" ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength)));
+    else if (typeof data === "string") {
+      const length = encodeText(data);
+      this.kcp.send(textBuffer, length);
+    } else this.kcp.send(data);
     // kcp-go without write delay: a write goes out at once, not at the next interval.
     this.kcp.flush(nowMs());
     this.settle();
@@ -147,9 +148,12 @@ class KcpConnection implements TransportConnection, KcpHost, DatagramHandlers, W
   }
 
   // KcpHost: the protocol.
-  output(datagram: Buffer): void {
-    // KCP's datagram is a view of a buffer it reuses, and the socket may hold what it is given.
-    if (this.state !== State.Ended && this.state !== State.Connecting) this.socket.send(Buffer.from(datagram));
+  output(buffer: Buffer, size: number): void {
+    // KCP's datagram is in a buffer it reuses, and the socket may hold what it is given: a copy goes.
+    if (this.state === State.Ended || this.state === State.Connecting) return;
+    const datagram = Buffer.allocUnsafe(size);
+    buffer.copy(datagram, 0, 0, size);
+    this.socket.send(datagram);
   }
 
   deliver(data: Buffer): void {

@@ -52,8 +52,8 @@ function link(config: Partial<KcpConfig> & { peer?: Partial<KcpConfig> } = {}, n
       delivered: [],
       sent: [],
       kcp: new Kcp(settings, {
-        output(datagram) {
-          const copy = Buffer.from(datagram);
+        output(buffer, size) {
+          const copy = Buffer.from(buffer.subarray(0, size));
           self.sent.push(copy);
           if (!network.drop?.(name, copy)) inFlight.push({ at: now + (network.delayMs ?? 10), to: name === "a" ? "b" : "a", data: copy });
         },
@@ -218,6 +218,8 @@ describe("KCP under loss", () => {
       const step = nodelay ? 100 : 200;
       expect(gaps.slice(0, 4)).toEqual([200, 200 + step, 200 + 2 * step, 200 + 3 * step]);
       expect(net.a.stats.rtoExpiries).toBe(DEAD_LINK_SENDS - 1);
+      // A dead link asks for no more flushes.
+      expect(net.a.kcp.wakeAt(net.now)).toBe(Infinity);
     }
   });
 });

@@ -1,4 +1,5 @@
 import { KCP_MAX_FRAGMENTS, KCP_OVERHEAD } from "@throng/protocol/kcp-modes";
+import { diff, KcpReceiver } from "./kcp-receive";
 import { growSegment, releaseSegment, SegmentRing, takeSegment, type Segment } from "./kcp-segments";
 
 /**
@@ -49,8 +50,8 @@ export interface KcpConfig {
 
 /** What the state machine calls back. Both get views of buffers it reuses: valid during the call only. */
 export interface KcpHost {
-  /** One datagram to send. */
-  output(datagram: Buffer): void;
+  /** One datagram to send: the first `size` bytes of `buffer`. */
+  output(buffer: Buffer, size: number): void;
   /** Message mode: one whole message. Stream mode: the next bytes of the stream. */
   deliver(data: Buffer): void;
 }
@@ -84,18 +85,21 @@ export class KcpMessageSizeError extends Error {
   readonly code = "ERR_KCP_MESSAGE_SIZE";
 }
 
-/** Signed distance between two 32-bit sequence numbers or timestamps, as the wire's wrap-around reads it. */
-const diff = (later: number, earlier: number) => (later - earlier) | 0;
+/** Why a segment goes out in a flush. */
+const enum Due {
+  Not,
+  First,
+  Fast,
+  Expired,
+}
 
-/** The datagram being written by a flush (its size never exceeds the largest MTU), and a multi-fragment message being put together. */
+/** The datagram being written by a flush (its size never exceeds the largest MTU). */
 let scratch = Buffer.allocUnsafe(2048);
-let assembly = Buffer.allocUnsafe(4096);
 
 export class Kcp {
   private readonly mss: number;
   private sndUna = 0;
   private sndNxt = 0;
-  private rcvNxt = 0;
   private srtt = 0;
   private rttVar = 0;
   private rto = RTO_INITIAL_MS;
@@ -109,11 +113,12 @@ export class Kcp {
   private probeWait = 0;
   private readonly sendQueue = new SegmentRing();
   private readonly sendBuffer = new SegmentRing();
-  private readonly receiveQueue = new SegmentRing();
-  /** Segments ahead of rcvNxt, by sn: empty unless datagrams were lost or reordered. */
-  private readonly receiveBuffer: Segment[] = [];
-  /** (sn, ts) pairs of segments received and not yet acknowledged. */
-  private readonly acks: number[] = [];
+  private readonly receiver: KcpReceiver;
+  /** Made once: what the receiver hands over goes to the host, counted. */
+  private readonly handOver = (data: Buffer) => {
+    this.stats.payloadBytesReceived += data.length;
+    this.host.deliver(data);
+  };
   /** The earliest RTO of a segment in flight, as of the last flush (Infinity when none). */
   private nextResendAt = Infinity;
   /** A segment in flight had later ones acknowledged: the next interval flush may resend it early. */
@@ -132,6 +137,7 @@ export class Kcp {
     this.minRto = config.nodelay ? RTO_NODELAY_MIN_MS : RTO_MIN_MS;
     this.remoteWindow = config.receiveWindow;
     this.incr = this.mss;
+    this.receiver = new KcpReceiver(config.receiveWindow, config.stream);
     if (scratch.length < config.mtu) scratch = Buffer.allocUnsafe(config.mtu);
   }
 
@@ -140,10 +146,9 @@ export class Kcp {
     return this.sendBuffer.size + this.sendQueue.size;
   }
 
-  /** Queues `payload` (one message, or more stream bytes); it goes out at the next flush. Empty payloads are not sent. */
-  send(payload: Uint8Array): void {
+  /** Queues `payload`'s first `total` bytes (one message, or more stream bytes) for the next flush. Nothing is sent for none. */
+  send(payload: Uint8Array, total = payload.length): void {
     let offset = 0;
-    const total = payload.length;
     if (total === 0) return;
     const { mss } = this;
     if (this.config.stream) {
@@ -152,7 +157,7 @@ export class Kcp {
       if (last && last.len < mss) {
         offset = Math.min(total, mss - last.len);
         growSegment(last, mss);
-        last.data.set(offset === total ? payload : payload.subarray(0, offset), last.len);
+        last.data.set(offset === payload.length ? payload : payload.subarray(0, offset), last.len);
         last.len += offset;
       }
     }
@@ -165,7 +170,8 @@ export class Kcp {
     for (let i = 0; i < count; i += 1) {
       const size = Math.min(mss, total - offset);
       const segment = takeSegment(size);
-      segment.data.set(payload.subarray(offset, offset + size), 0);
+      // A whole payload in one segment, the common case, needs no view of it.
+      segment.data.set(offset === 0 && size === payload.length ? payload : payload.subarray(offset, offset + size), 0);
       segment.len = size;
       segment.frg = this.config.stream ? 0 : count - i - 1;
       this.sendQueue.push(segment);
@@ -202,19 +208,17 @@ export class Kcp {
         this.markAcked(sn);
         if (this.countFastAck(sn, ts)) flush = true;
         ackTs = ts;
-      } else if (cmd === CMD_PUSH) {
-        if (diff(sn, this.rcvNxt + this.config.receiveWindow) < 0) {
-          this.acks.push(sn, ts);
-          if (diff(sn, this.rcvNxt) >= 0) this.accept(sn, frg, datagram, at + KCP_OVERHEAD, len);
-        }
-      } else if (cmd === CMD_WASK) this.probe |= ASK_TELL;
+      } else if (cmd === CMD_PUSH) this.receiver.push(sn, ts, frg, datagram, at + KCP_OVERHEAD, len);
+      else if (cmd === CMD_WASK) this.probe |= ASK_TELL;
       at += KCP_OVERHEAD + len;
     }
     if (ackTs >= 0 && diff(now >>> 0, ackTs) >= 0) this.updateRto(diff(now >>> 0, ackTs));
     if (diff(this.sndUna, unaBefore) > 0) this.growWindow();
-    this.deliverReady();
+    // A queue that was full re-advertises its window once it has room.
+    if (this.receiver.deliverReady(this.handOver)) this.probe |= ASK_TELL;
+    const owed = this.receiver.acks.length / 2;
     if (flush) this.flush(now);
-    else if (this.acks.length / 2 >= this.config.mtu / KCP_OVERHEAD || (this.config.ackNoDelay && this.acks.length > 0)) this.flushControl(now);
+    else if (owed >= this.config.mtu / KCP_OVERHEAD || (this.config.ackNoDelay && owed > 0)) this.flushControl(now);
     return good;
   }
 
@@ -230,8 +234,7 @@ export class Kcp {
       this.sendBuffer.push(segment);
       fresh += 1;
     }
-    const { resend } = this.config;
-    const wnd = this.unusedWindow();
+    const wnd = this.receiver.unusedWindow();
     let fast = 0;
     let expired = 0;
     let nextResendAt = Infinity;
@@ -239,33 +242,14 @@ export class Kcp {
     for (let i = 0; i < this.sendBuffer.size; i += 1) {
       const segment = this.sendBuffer.at(i);
       if (segment.acked) continue;
-      // Fast retransmit, or early when nothing new goes out: at most once per RTO (fastAck -1 until it expires).
-      const again = segment.xmit > 0 && resend > 0 && (segment.fastAck >= resend || (segment.fastAck > 0 && fresh === 0));
-      const expires = !again && segment.xmit > 0 && now >= segment.resendAt;
-      let send = segment.xmit === 0 || again || expires;
-      if (send && segment.xmit >= DEAD_LINK_SENDS) {
-        // Its last send went unanswered too: the peer is gone.
-        this.dead = true;
-        send = false;
-      } else if (segment.xmit === 0) {
-        segment.rto = this.rto;
-        segment.resendAt = now + segment.rto;
-      } else if (again) {
-        segment.fastAck = -1;
-        segment.rto = this.rto;
-        segment.resendAt = now + segment.rto;
-        fast += 1;
-      } else if (expires) {
-        segment.rto = Math.min(RTO_MAX_MS, segment.rto + (this.config.nodelay ? this.rto >> 1 : this.rto));
-        segment.fastAck = 0;
-        segment.resendAt = now + segment.rto;
-        expired += 1;
-      }
-      if (send) {
+      const due = this.due(segment, now, fresh);
+      if (due === Due.Fast) fast += 1;
+      else if (due === Due.Expired) expired += 1;
+      if (due !== Due.Not) {
         segment.xmit += 1;
         segment.ts = now >>> 0;
         at = this.room(at, KCP_OVERHEAD + segment.len);
-        at = writeHeader(at, this.config.conv, CMD_PUSH, segment.frg, wnd, segment.ts, segment.sn, this.rcvNxt, segment.len);
+        at = writeHeader(at, this.config.conv, CMD_PUSH, segment.frg, wnd, segment.ts, segment.sn, this.receiver.rcvNxt, segment.len);
         segment.data.copy(scratch, at, 0, segment.len);
         at += segment.len;
       }
@@ -282,13 +266,40 @@ export class Kcp {
   }
 
   /**
+   * Whether `segment` goes out in this flush, and why; sets its next RTO when it does. A segment sent
+   * DEAD_LINK_SENDS times that is due again instead marks the link dead.
+   */
+  private due(segment: Segment, now: number, fresh: number): Due {
+    const { resend } = this.config;
+    let due = Due.Not;
+    if (segment.xmit === 0) due = Due.First;
+    // Fast retransmit, or early when nothing new goes out: at most once per RTO (fastAck -1 until it expires).
+    else if (resend > 0 && (segment.fastAck >= resend || (segment.fastAck > 0 && fresh === 0))) due = Due.Fast;
+    else if (now >= segment.resendAt) due = Due.Expired;
+    if (due === Due.Not) return due;
+    if (segment.xmit >= DEAD_LINK_SENDS) {
+      this.dead = true;
+      return Due.Not;
+    }
+    if (due === Due.Expired) {
+      segment.rto = Math.min(RTO_MAX_MS, segment.rto + (this.config.nodelay ? this.rto >> 1 : this.rto));
+      segment.fastAck = 0;
+    } else {
+      segment.rto = this.rto;
+      if (due === Due.Fast) segment.fastAck = -1;
+    }
+    segment.resendAt = now + segment.rto;
+    return due;
+  }
+
+  /**
    * When the host should call flush next (ms), or Infinity when nothing is owed: the earliest RTO in flight, and the
    * next interval tick while ACKs, a window probe or an early retransmit wait. An idle connection needs no timer.
    */
   wakeAt(now: number): number {
     if (this.dead) return Infinity;
     const interval = this.config.intervalMs;
-    const tickWanted = this.acks.length > 0 || this.probe !== 0 || this.remoteWindow === 0 || this.fastAcked || this.windowHasRoom();
+    const tickWanted = this.receiver.acks.length > 0 || this.probe !== 0 || this.remoteWindow === 0 || this.fastAcked || this.windowHasRoom();
     const tick = tickWanted ? this.anchor + (Math.floor((now - this.anchor) / interval) + 1) * interval : Infinity;
     return Math.min(tick, this.nextResendAt);
   }
@@ -308,9 +319,7 @@ export class Kcp {
   release(): void {
     this.sendQueue.drain(releaseSegment);
     this.sendBuffer.drain(releaseSegment);
-    this.receiveQueue.drain(releaseSegment);
-    for (const segment of this.receiveBuffer) releaseSegment(segment);
-    this.receiveBuffer.length = 0;
+    this.receiver.release();
     this.nextResendAt = Infinity;
   }
 
@@ -322,10 +331,10 @@ export class Kcp {
 
   /** Writes the ACKs owed and the window probes into the datagram; returns where data goes next. */
   private writeControl(now: number): number {
-    const wnd = this.unusedWindow();
-    const una = this.rcvNxt;
+    const wnd = this.receiver.unusedWindow();
+    const una = this.receiver.rcvNxt;
     const { conv } = this.config;
-    const acks = this.acks;
+    const acks = this.receiver.acks;
     let at = 0;
     for (let i = 0; i < acks.length; i += 2) {
       // An ACK below rcvNxt says nothing una does not (a retransmission's); the last one still goes, for its timestamp.
@@ -361,11 +370,7 @@ export class Kcp {
   private emit(size: number): void {
     this.stats.datagramsSent += 1;
     this.stats.wireBytesSent += size;
-    this.host.output(scratch.subarray(0, size));
-  }
-
-  private unusedWindow(): number {
-    return Math.max(0, this.config.receiveWindow - this.receiveQueue.size);
+    this.host.output(scratch, size);
   }
 
   /** The peer has everything before `una`: those segments leave the send buffer. */
@@ -426,63 +431,6 @@ export class Kcp {
     this.rto = Math.min(RTO_MAX_MS, Math.max(this.minRto, rto));
   }
 
-  /** A new PUSH at or after rcvNxt: kept (a copy) unless already held, then whatever is now in order moves on. */
-  private accept(sn: number, frg: number, datagram: Buffer, from: number, len: number): void {
-    const buffer = this.receiveBuffer;
-    if (sn === this.rcvNxt && buffer.length === 0 && this.receiveQueue.size < this.config.receiveWindow) {
-      // In order with nothing held back: the common case goes straight to the queue.
-      this.receiveQueue.push(copySegment(sn, frg, datagram, from, len));
-      this.rcvNxt = (this.rcvNxt + 1) >>> 0;
-      return;
-    }
-    let i = buffer.length;
-    while (i > 0 && diff(buffer[i - 1]!.sn, sn) > 0) i -= 1;
-    if (i > 0 && buffer[i - 1]!.sn === sn) return;
-    buffer.splice(i, 0, copySegment(sn, frg, datagram, from, len));
-    this.moveInOrder();
-  }
-
-  private moveInOrder(): void {
-    const buffer = this.receiveBuffer;
-    while (buffer.length > 0 && buffer[0]!.sn === this.rcvNxt && this.receiveQueue.size < this.config.receiveWindow) {
-      this.receiveQueue.push(buffer.shift()!);
-      this.rcvNxt = (this.rcvNxt + 1) >>> 0;
-    }
-  }
-
-  /** Hands over every whole message (stream mode: every segment) in order; a queue that was full re-advertises its window. */
-  private deliverReady(): void {
-    const queue = this.receiveQueue;
-    const wasFull = queue.size >= this.config.receiveWindow;
-    for (let first = queue.peek(); first; first = queue.peek()) {
-      const parts = this.config.stream ? 1 : first.frg + 1;
-      if (queue.size < parts) break;
-      let message: Buffer;
-      if (parts === 1) {
-        queue.shift();
-        message = first.data.subarray(0, first.len);
-        this.stats.payloadBytesReceived += first.len;
-        this.host.deliver(message);
-        releaseSegment(first);
-      } else {
-        let total = 0;
-        for (let i = 0; i < parts; i += 1) total += queue.at(i).len;
-        if (assembly.length < total) assembly = Buffer.allocUnsafe(Math.max(total, assembly.length * 2));
-        let at = 0;
-        for (let i = 0; i < parts; i += 1) {
-          const part = queue.shift()!;
-          part.data.copy(assembly, at, 0, part.len);
-          at += part.len;
-          releaseSegment(part);
-        }
-        this.stats.payloadBytesReceived += total;
-        this.host.deliver(assembly.subarray(0, total));
-      }
-      this.moveInOrder();
-    }
-    if (wasFull && queue.size < this.config.receiveWindow) this.probe |= ASK_TELL;
-  }
-
   /** Slow start, then additive increase, while the window moves and is below the peer's. */
   private growWindow(): void {
     if (this.config.nc || this.cwnd >= this.remoteWindow) return;
@@ -514,15 +462,6 @@ export class Kcp {
       this.incr = this.mss;
     }
   }
-}
-
-function copySegment(sn: number, frg: number, datagram: Buffer, from: number, len: number): Segment {
-  const segment = takeSegment(len);
-  datagram.copy(segment.data, 0, from, from + len);
-  segment.sn = sn;
-  segment.frg = frg;
-  segment.len = len;
-  return segment;
 }
 
 /** One segment header at `at` of the datagram being written; returns where its data goes. */
