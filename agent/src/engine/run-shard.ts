@@ -14,7 +14,7 @@ import { startScriptShard, type ScriptOptions, type ScriptShard } from "../scrip
 import { bindsOwnPorts, createTransport } from "../transports/create-transport";
 import { KcpStats } from "../transports/kcp";
 import { takeKcpCounters } from "../transports/kcp-transport";
-import { TimerWheel } from "../scenarios/timer-wheel";
+import { TimerWheel } from "../transports/timer-wheel";
 import { kernelPortRange, LocalPorts, portSlice } from "../transports/local-ports";
 import type { Transport } from "../transports/transport";
 import { offsetClock, waitUntil, type Clock } from "./clock";

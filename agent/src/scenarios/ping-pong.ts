@@ -5,7 +5,7 @@ import { compileResponders, type Responders } from "./respond-rules";
 import { compileReplyCheck } from "./reply-rule";
 import { clientSet, nowMicros, openClient, type ClientHandlers, type ScenarioContext, type ScenarioRunner } from "./scenario";
 import { compileSession, type CompiledSession, type SessionDone } from "./session";
-import { TIMER_RESOLUTION_MS, TimerWheel, type WheelTimer } from "./timer-wheel";
+import { TIMER_RESOLUTION_MS, TimerWheel, type WheelTimer } from "../transports/timer-wheel";
 
 /** The built-in ping's size when the plan gives none (it must then give a message template: the plan's check). */
 const DEFAULT_PING_BYTES = 64;

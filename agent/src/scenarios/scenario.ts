@@ -6,7 +6,7 @@ import { runHttpSteps, type HttpFailure, type TextFields } from "./http-step";
 import type { SessionVars } from "@throng/wire/message-template";
 import { answer, type Answering, type Responders } from "./respond-rules";
 import { SessionRun, type CompiledSession, type SessionDone, type SessionFailure, type StepObserver } from "./session";
-import type { TimerWheel } from "./timer-wheel";
+import type { TimerWheel } from "../transports/timer-wheel";
 
 /** What the engine drives: it starts clients on its load schedule and closes them all at the end. */
 export interface ScenarioRunner {

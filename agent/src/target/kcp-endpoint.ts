@@ -1,6 +1,6 @@
 import { createSocket, type RemoteInfo, type Socket } from "node:dgram";
 import { kcpSettings, type KcpModeName, type KcpSettings } from "@throng/protocol/kcp-modes";
-import { TimerWheel, type WheelTimer } from "../scenarios/timer-wheel";
+import { TimerWheel, type WheelTimer } from "../transports/timer-wheel";
 import { Kcp, KcpStats, type KcpHost } from "../transports/kcp";
 import type { Peer, TargetBehaviour } from "./target-behaviour";
 

@@ -1,7 +1,7 @@
 import { kcpSettings, type KcpSettings } from "@throng/protocol/kcp-modes";
 import type { KcpTarget } from "@throng/protocol/plan";
 import type { SnapshotCounters } from "@throng/protocol/snapshot";
-import { TimerWheel, type WheelTimer } from "../scenarios/timer-wheel";
+import { TimerWheel, type WheelTimer } from "./timer-wheel";
 import { createFramer, type Framer } from "./framing";
 import { Kcp, KcpStats, type KcpHost } from "./kcp";
 import { FixedMessage, type OpenOptions, type OutgoingMessage, type Transport, type TransportConnection, type TransportEnd, type TransportEvents } from "./transport";
