@@ -74,6 +74,7 @@ export async function targetCommand(args: TargetArgs): Promise<ExitCode> {
     console.log(`target listening on ${target.url}`);
     if (target.tcpPort) console.log(`target tcp on ${args.host}:${target.tcpPort}`);
     if (target.udpPort) console.log(`target udp on ${args.host}:${target.udpPort}`);
+    if (target.kcpPort) console.log(`target kcp on ${args.host}:${target.kcpPort} (message mode, ${args.kcp?.mode ?? "fast"})`);
     if (!args.tls) console.error(`note: ${ioPathNote()}`);
     // The target's own CPU and memory, so a benchmark can tell which side was the limit (also GET /stats).
     const report = args.reportEverySec ? setInterval(() => console.log(`target stats ${JSON.stringify(target.stats())}`), args.reportEverySec * 1000) : undefined;

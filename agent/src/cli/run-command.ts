@@ -17,6 +17,7 @@ import { pointOfSnapshot, protocolSummary } from "../metrics/series-point";
 import { judgeRun, type SearchEvidence } from "@throng/protocol/run-verdict";
 import { searchAnswer, steadySeconds, type JudgedStep } from "@throng/protocol/capacity-search";
 import type { RunVerdict } from "@throng/protocol/report";
+import { bindsOwnPorts } from "../transports/create-transport";
 import { ioPathNote } from "../transports/native-io";
 import { ExitCode } from "./exit-codes";
 import { readPlanFile } from "@throng/wire/plan-reader";
@@ -77,7 +78,7 @@ export function loopbackSourceAddresses(plan: PlanSpec): string[] | undefined {
   if (plan.target.sourceAddresses || !targetHost(plan).startsWith("127.")) return undefined;
   const needed = Math.ceil(plan.load.clients / PORTS_PER_SOURCE_ADDRESS);
   // UDP binds its own sockets (no connect-time port search): more addresses only past one address's ports.
-  const ownPorts = plan.target.protocol !== "udp" && plan.load.clients > KERNEL_PORTS_UP_TO;
+  const ownPorts = !bindsOwnPorts(plan.target) && plan.load.clients > KERNEL_PORTS_UP_TO;
   if (!ownPorts) return needed > 1 ? Array.from({ length: needed }, (_, i) => `127.0.0.${i + 1}`) : undefined;
   // Not 127.0.0.1: its ports in TIME_WAIT from kernel-chosen connections (ours from a smaller run a minute ago,
   // or any other process's) lack SO_REUSEADDR and refuse a bind for 60 s; 127.0.0.2 and up are ours alone.
