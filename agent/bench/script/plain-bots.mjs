@@ -2,7 +2,8 @@
 // (colyseus-bots.mjs) driven from one plain Node process, as a team would without Throng: setInterval for the
 // sends, each broadcast's latency (receipt − the sender's stamp, one clock) into an HDR histogram, nothing else.
 // Starts --clients bots evenly over --ramp s, waits --warmup s, measures --seconds s, and prints one JSON line:
-// broadcasts/s, CPU (process.cpuUsage, all threads) and its µs per broadcast, latency p50/p99/max in ms.
+// broadcasts/s, CPU (process.cpuUsage, all threads) and its µs per broadcast, latency p50/p99/max in ms, and the
+// p50/p99 of ctx.measure's times (the join) over the whole run.
 //
 //   node plain-bots.mjs --bots colyseus-bots.mjs --url http://127.0.0.1:PORT [--clients 160] [--room-size 16]
 //                       [--hz 10] [--ramp 2] [--warmup 3] [--seconds 10]
@@ -20,6 +21,8 @@ const { default: bot } = await import(pathToFileURL(resolve(arg("bots"))).href);
 
 // The agent's own precision: 1 µs to 60 s, 3 significant digits.
 const latency = new Int32Histogram(1, 60_000_000, 3);
+/** ctx.measure's times (the bots time their join), over the whole run. */
+const joins = new Int32Histogram(1, 60_000_000, 3);
 let measuring = false;
 let broadcasts = 0;
 let errors = 0;
@@ -32,7 +35,10 @@ function contextFor(client) {
     room: Math.floor(client / roomSize),
     parameters,
     signal: stop.signal,
-    measure: (_name, work) => Promise.resolve(typeof work === "function" ? work() : work),
+    measure(_name, work) {
+      const started = performance.now();
+      return Promise.resolve(typeof work === "function" ? work() : work).then((value) => (joins.recordValue(Math.max(1, Math.round((performance.now() - started) * 1000))), value));
+    },
     broadcast(_sender, _seq, sentAtUs) {
       broadcasts += 1;
       latency.recordValue(Math.min(60_000_000, Math.max(1, nowUs() - sentAtUs)));
@@ -69,6 +75,8 @@ measureWindow(
       p50Ms: ms(50),
       p99Ms: ms(99),
       maxMs: latency.maxValue / 1000,
+      joinP50Ms: joins.getValueAtPercentile(50) / 1000,
+      joinP99Ms: joins.getValueAtPercentile(99) / 1000,
     };
     stop.abort();
     console.log(JSON.stringify(result));

@@ -41,6 +41,9 @@ export interface PathRun {
   usPerBroadcast: number;
   p50Ms: number;
   p99Ms: number;
+  /** The bots' joins (ctx.measure("join-ms")) over the whole run. */
+  joinP50Ms: number;
+  joinP99Ms: number;
   /** Throng only: seconds its health called the agent saturated. */
   saturatedSeconds?: number;
 }
@@ -56,6 +59,7 @@ export interface RoomServer {
  * work, so the agent, the plain process, the room server and each busy loop each get one.
  */
 function startProcess(args: string[], options: { env?: Record<string, string>; stdout?: "pipe" | "ignore" } = {}): ChildProcess {
+  installCleanup();
   const child = spawn(process.execPath, args, { detached: true, stdio: ["ignore", options.stdout ?? "ignore", "inherit"], env: { ...process.env, ...options.env } });
   running.add(child);
   child.once("exit", () => running.delete(child));
@@ -71,7 +75,14 @@ function killSession(child: ChildProcess): void {
     // Already gone.
   }
 }
-process.once("exit", () => running.forEach(killSession));
+let cleanupInstalled = false;
+/** On the bench's exit or interruption, every session it started goes too. */
+function installCleanup(): void {
+  if (cleanupInstalled) return;
+  cleanupInstalled = true;
+  process.once("exit", () => running.forEach(killSession));
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(130));
+}
 
 export function startRoomServer(roomSize: number): Promise<RoomServer> {
   const child = startProcess([join(here, "colyseus-server.mjs"), "--port", "0", "--room-size", String(roomSize)], { stdout: "pipe" });
@@ -141,12 +152,15 @@ export async function runThrong(server: RoomServer, players: number, options: Sc
   const cpuSec = (last.ticks - first.ticks) / CLOCK_TICKS;
   const wallSec = Math.max(0.001, (last.at - first.at) / 1000);
   const broadcastsPerSec = (summary.counters.broadcastsReceived ?? 0) / window.length;
+  const joins = summariseRun(snapshots).script["join-ms"];
   return {
     broadcastsPerSec,
     cpuPercent: (cpuSec / wallSec) * 100,
     usPerBroadcast: ((cpuSec / wallSec) * 1e6) / Math.max(1, broadcastsPerSec),
     p50Ms: summary.latency.broadcastUs?.p50Ms ?? Number.NaN,
     p99Ms: summary.latency.broadcastUs?.p99Ms ?? Number.NaN,
+    joinP50Ms: joins?.p50Ms ?? Number.NaN,
+    joinP99Ms: joins?.p99Ms ?? Number.NaN,
     saturatedSeconds: summary.saturatedSeconds,
   };
 }
@@ -192,7 +206,7 @@ export async function scriptRows(options: ScriptBenchOptions): Promise<string> {
   const server = await startRoomServer(options.roomSize);
   const burners: ChildProcess[] = [];
   const lines: string[] = [];
-  const header = ["players", "host", "path", "broadcasts/s", "CPU", "µs CPU per broadcast", "p50", "p99", "p99 of each round", "p99 ÷ plain p99"];
+  const header = ["players", "host", "path", "broadcasts/s", "CPU", "µs CPU per broadcast", "p50", "p99", "p99 of each round", "p99 ÷ plain p99", "join p50 / p99"];
   lines.push(`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`);
   const paths: Path[] = ["plain", ...options.engines.map(pathOf)];
   try {
@@ -221,7 +235,7 @@ export async function scriptRows(options: ScriptBenchOptions): Promise<string> {
           const m = (pick: (r: PathRun) => number) => median(list.map(pick));
           const extra = path === "plain" ? "" : `; saturated ${fmt(m((r) => r.saturatedSeconds ?? 0))} s`;
           lines.push(
-            `| ${fmt(players)} | ${host}${host === "busy" ? ` (${options.burners} busy loops)` : ""} | ${pathLabel(path)} | ${fmt(m((r) => r.broadcastsPerSec))} | ${fmt(m((r) => r.cpuPercent), 1)}% | ${fmt(m((r) => r.usPerBroadcast), 2)} | ${fmt(m((r) => r.p50Ms), 2)} ms | ${fmt(m((r) => r.p99Ms), 2)} ms | ${list.map((r) => fmt(r.p99Ms, 2)).join(", ")}${extra} | ${path === "plain" ? "-" : `${fmt(m((r) => r.p99Ms) / plainP99, 2)}×`} |`,
+            `| ${fmt(players)} | ${host}${host === "busy" ? ` (${options.burners} busy loops)` : ""} | ${pathLabel(path)} | ${fmt(m((r) => r.broadcastsPerSec))} | ${fmt(m((r) => r.cpuPercent), 1)}% | ${fmt(m((r) => r.usPerBroadcast), 2)} | ${fmt(m((r) => r.p50Ms), 2)} ms | ${fmt(m((r) => r.p99Ms), 2)} ms | ${list.map((r) => fmt(r.p99Ms, 2)).join(", ")}${extra} | ${path === "plain" ? "-" : `${fmt(m((r) => r.p99Ms) / plainP99, 2)}×`} | ${fmt(m((r) => r.joinP50Ms))} / ${fmt(m((r) => r.joinP99Ms))} ms |`,
           );
         }
       }
