@@ -30,12 +30,10 @@ export interface ScriptBenchOptions {
   burners: number;
   /** One script row per entry: `--engines N`, or undefined for the agent's own choice. */
   engines: (number | undefined)[];
-  /** Extra arguments and environment for the agent (hypothesis runs: --cpu-prof, a THRONG_* setting). */
-  agentEnv?: Record<string, string>;
 }
 
 /** One measured window of one path. */
-export interface PathRun {
+interface PathRun {
   broadcastsPerSec: number;
   cpuPercent: number;
   usPerBroadcast: number;
@@ -48,7 +46,7 @@ export interface PathRun {
   saturatedSeconds?: number;
 }
 
-export interface RoomServer {
+interface RoomServer {
   child: ChildProcess;
   port: number;
 }
@@ -58,9 +56,9 @@ export interface RoomServer {
  * with the kernel's autogroup scheduling (on by default) a session is what shares the CPU with the host's other
  * work, so the agent, the plain process, the room server and each busy loop each get one.
  */
-function startProcess(args: string[], options: { env?: Record<string, string>; stdout?: "pipe" | "ignore" } = {}): ChildProcess {
+function startProcess(args: string[], options: { stdout?: "pipe" | "ignore" } = {}): ChildProcess {
   installCleanup();
-  const child = spawn(process.execPath, args, { detached: true, stdio: ["ignore", options.stdout ?? "ignore", "inherit"], env: { ...process.env, ...options.env } });
+  const child = spawn(process.execPath, args, { detached: true, stdio: ["ignore", options.stdout ?? "ignore", "inherit"] });
   running.add(child);
   child.once("exit", () => running.delete(child));
   return child;
@@ -84,7 +82,7 @@ function installCleanup(): void {
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(130));
 }
 
-export function startRoomServer(roomSize: number): Promise<RoomServer> {
+function startRoomServer(roomSize: number): Promise<RoomServer> {
   const child = startProcess([join(here, "colyseus-server.mjs"), "--port", "0", "--room-size", String(roomSize)], { stdout: "pipe" });
   let out = "";
   return new Promise((resolve, reject) => {
@@ -98,14 +96,14 @@ export function startRoomServer(roomSize: number): Promise<RoomServer> {
 }
 
 /** Busy-loop processes, each bounded to `seconds` by itself and killed by the caller at the latest. */
-export function startBurners(count: number, seconds: number): ChildProcess[] {
+function startBurners(count: number, seconds: number): ChildProcess[] {
   const loop = `const end = Date.now() + ${Math.ceil(seconds * 1000)}; while (Date.now() < end);`;
   return Array.from({ length: count }, () => startProcess(["-e", loop]));
 }
 
 const stopAll = (children: ChildProcess[]) => children.forEach(killSession);
 
-export interface Timing {
+interface Timing {
   rampSec: number;
   warmupSec: number;
   measureSec: number;
@@ -129,12 +127,12 @@ function scriptPlan(server: RoomServer, players: number, options: ScriptBenchOpt
 }
 
 /** The Throng script path: `throng-agent run --allow-scripts`, its process tree's CPU from /proc over the window. */
-export async function runThrong(server: RoomServer, players: number, options: ScriptBenchOptions & { engineCount?: number }, timing: Timing, name: string): Promise<PathRun> {
+async function runThrong(server: RoomServer, players: number, options: ScriptBenchOptions & { engineCount?: number }, timing: Timing, name: string): Promise<PathRun> {
   const planPath = join(options.work, `${name}.json`);
   const out = join(options.work, `${name}.jsonl`);
   writeFileSync(planPath, JSON.stringify(scriptPlan(server, players, options, timing)));
   const args = [options.bundle, "run", planPath, "--allow-scripts", "--quiet", "--out", out, ...(options.engineCount ? ["--engines", String(options.engineCount)] : [])];
-  const child = startProcess(args, options.agentEnv ? { env: options.agentEnv } : {});
+  const child = startProcess(args);
   const samples: { at: number; ticks: number }[] = [];
   const seen = new Map<number, number>();
   const sampler = setInterval(() => samples.push({ at: Date.now(), ticks: treeUsage(child.pid!, seen).ticks }), 500);
@@ -176,7 +174,7 @@ async function exitOf(child: ChildProcess): Promise<number | null> {
 }
 
 /** The same bots in one plain Node process. */
-export async function runPlain(server: RoomServer, players: number, options: ScriptBenchOptions, timing: Timing): Promise<PathRun> {
+async function runPlain(server: RoomServer, players: number, options: ScriptBenchOptions, timing: Timing): Promise<PathRun> {
   const args = [join(here, "plain-bots.mjs"), "--bots", BOTS, "--url", `http://127.0.0.1:${server.port}`, "--clients", String(players), "--room-size", String(options.roomSize), "--hz", String(options.hz)];
   args.push("--ramp", String(timing.rampSec), "--warmup", String(timing.warmupSec), "--seconds", String(timing.measureSec));
   const child = startProcess(args, { stdout: "pipe" });
