@@ -4,9 +4,10 @@ import type { RunVerdict, SloVerdict } from "@throng/protocol/report";
 import type { RunSummary } from "@throng/protocol/run";
 import { sloCountsOfSummary } from "@throng/protocol/slo-metrics";
 import { PLAIN_SLO_FORMAT, sloValueText } from "@throng/protocol/slo-names";
-import type { LatencyStats } from "@throng/protocol/snapshot";
+import type { KcpCounters, LatencyStats } from "@throng/protocol/snapshot";
 import type { LocalFigures, StepSummary } from "../metrics/run-summary";
 import { serverWatchText, type ServerWatchSummary } from "@throng/protocol/server-watch";
+import { kcpSummaryText } from "@throng/protocol/kcp-figures";
 
 function rate(n: number): string {
   return n >= 10_000 ? `${(n / 1000).toFixed(0)}k` : n >= 1_000 ? `${(n / 1000).toFixed(1)}k` : String(Math.round(n));
@@ -94,6 +95,11 @@ function latencyLine(name: string, stats: Pick<LatencyStats, "count" | "p50Ms" |
   return `  ${name.padEnd(22)} p50 ${stats.p50Ms} ms  p99 ${stats.p99Ms} ms  max ${stats.maxMs} ms  (${stats.count} samples)`;
 }
 
+function kcpLine(figures: KcpCounters): string | undefined {
+  const text = kcpSummaryText(figures);
+  return text && `  kcp                    ${text}`;
+}
+
 const sloValue = (metric: string, value: number | null) => (value === null ? "no data" : sloValueText(metric, value, PLAIN_SLO_FORMAT));
 
 /** The final summary (the control plane's summary of the same seconds, and what only this agent knows), and each SLO's verdict. */
@@ -117,6 +123,7 @@ export function summaryText(summary: RunSummary, local: LocalFigures, slos: read
     latencyLine("jitter", latency.jitter),
     reach !== null && reach !== undefined ? `  broadcast reach        ${(reach * 100).toFixed(2)}%, lost ${summary.lost ?? 0}, duplicates ${summary.duplicates ?? 0}, out of order ${summary.outOfOrder ?? 0}` : undefined,
     summary.lateSends !== undefined ? `  sends                  late ${summary.lateSends}, skipped ${summary.skippedSends ?? 0}` : undefined,
+    kcpLine(summary),
     `  agent                  max CPU ${local.maxCpuPercent}%, max RSS ${(local.maxRssBytes / 1048576).toFixed(0)} MiB, saturated ${local.saturatedSeconds} s`,
     // Made and skipped apart: a skipped send is not a send (docs/verdicts.md).
     summary.scheduledSends !== undefined ? `  schedule               ${summary.messagesSent} of ${summary.scheduledSends} scheduled sends made, ${summary.skippedSends ?? 0} skipped` : undefined,
