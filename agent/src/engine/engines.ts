@@ -8,6 +8,7 @@ import { offsetClock } from "./clock";
 import { ENGINE_CHILD_COMMAND, forkEngine, type EnginePool } from "./engine-pool";
 import { runShard, type RunShardOptions, type ShardResult } from "./run-shard";
 import { createSearchFeed } from "./search-feed";
+import { planRoomSize } from "./shard-setup";
 import type { ScriptOptions } from "../scripts/script-runner";
 
 export { ENGINE_CHILD_COMMAND };
@@ -37,9 +38,7 @@ export function splitClients(clients: number, engines: number, roomSize = 1): nu
  * with the plan whole (each engine follows the shape scaled by its share) and a shard index of its own.
  */
 export function engineAssignments(assignment: RunAssignment, engines: number): RunAssignment[] {
-  const { scenario } = assignment.plan;
-  const roomSize = scenario.kind === "movement-sync" || scenario.kind === "script" ? (scenario.roomSize ?? 1) : 1;
-  const parts = splitClients(assignment.clients, engines, roomSize);
+  const parts = splitClients(assignment.clients, engines, planRoomSize(assignment.plan));
   let before = assignment.clientsBefore ?? 0;
   return parts.map((clients, i) => {
     const part: RunAssignment = {

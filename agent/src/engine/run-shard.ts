@@ -23,6 +23,7 @@ import type { SearchFeed } from "./search-feed";
 import { startRamp } from "./ramp";
 import { clientTargets } from "./client-target";
 import { createReconnects } from "./reconnects";
+import { descriptorBudget, guardDescriptors } from "./descriptor-guard";
 import { seededRandom } from "./seeded-random";
 import { runTag, withRunTag } from "@throng/protocol/run-tag";
 
@@ -144,11 +145,14 @@ export async function runShard(given: RunAssignment, options: RunShardOptions): 
     (policy?.policy ?? "never") !== "never" || storm
       ? createReconnects(policy, builder.metrics, options.random ?? seededRandom(`${assignment.runId}:${assignment.shardIndex}`))
       : undefined;
-  const transportFor = options.transport ? undefined : clientTargets(assignment.plan.target);
+  const perClientTarget = options.transport ? undefined : clientTargets(assignment.plan.target);
+  // Connections stop at the open-file limit less the engine's reserve, so its own files never run out (open-files.ts).
+  const budget = descriptorBudget();
+  const transportFor: typeof perClientTarget = perClientTarget && ((fields, vars) => guardDescriptors(perClientTarget(fields, vars), budget));
   const created = createScenario(assignment, {
     ...(transportFor ? { transportFor } : {}),
     ...(reconnects ? { clientEvents: reconnects.events } : {}),
-    transport: options.transport ?? createTransport(assignment.plan.target, { kcp: { wheel, ...(kcpStats ? { stats: kcpStats } : {}) } }),
+    transport: guardDescriptors(options.transport ?? createTransport(assignment.plan.target, { kcp: { wheel, ...(kcpStats ? { stats: kcpStats } : {}) } }), budget),
     wheel,
     metrics: builder.metrics,
     clients: assignment.clients,
