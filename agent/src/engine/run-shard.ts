@@ -15,7 +15,7 @@ import { bindsOwnPorts, createTransport } from "../transports/create-transport";
 import { KcpStats } from "../transports/kcp";
 import { takeKcpCounters } from "../transports/kcp-transport";
 import { TimerWheel } from "../transports/timer-wheel";
-import { kernelPortRange, LocalPorts, portSlice } from "../transports/local-ports";
+import { agentPortRange, LocalPorts, portSlice } from "../transports/local-ports";
 import type { Transport } from "../transports/transport";
 import { offsetClock, waitUntil, type Clock } from "./clock";
 import { createLoadSchedule } from "./load-schedule";
@@ -70,12 +70,12 @@ export interface ShardResult {
 
 /**
  * The local ports this engine binds from when it connects from given source addresses (UDP binds its own): its
- * slice of the kernel's ephemeral range, less the target's port.
+ * slice of the agent's part of the kernel's ephemeral range, less the target's port.
  */
 function enginePorts(target: Target, slice = { index: 0, count: 1 }): LocalPorts | undefined {
   if (target.protocol !== "websocket" && bindsOwnPorts(target)) return undefined;
   const targetPort = target.protocol === "websocket" ? Number(new URL(target.url).port || (target.url.startsWith("wss:") ? 443 : 80)) : target.port;
-  return new LocalPorts(portSlice(kernelPortRange(), slice.index, slice.count), new Set([targetPort]), Math.random, (message) => console.error(`warning: ${message}`));
+  return new LocalPorts(portSlice(agentPortRange(), slice.index, slice.count), new Set([targetPort]), Math.random, (message) => console.error(`warning: ${message}`));
 }
 
 /** The scenario the plan names, over the plan's transport. */

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { PlanSpec } from "@throng/protocol/plan";
 import { agentCapacity, enginesFor, MAX_ENGINES, openFileNote, raiseOpenFileLimit, type RaiseWays } from "./open-files";
 import { descriptorBudget, guardDescriptors } from "./descriptor-guard";
-import { fdWarning, loopbackSourceAddresses, shardSetup } from "./shard-setup";
+import { fdWarning, loopbackSourceAddresses, portsPerSourceAddress, shardSetup } from "./shard-setup";
+import { agentPortRange } from "../transports/local-ports";
 import { causeOf, type Transport, type TransportEnd } from "../transports/transport";
 
 const plan = (clients: number, url = "ws://127.0.0.1:7070/ws"): PlanSpec => ({
@@ -62,29 +63,31 @@ describe("the shard's setup, the same for run and connect", () => {
 
   it("sizes engines and picks loopback addresses from the shard's own clients", () => {
     const setup = shardSetup({ plan: plan(200_000), clients: 200_000, shardIndex: 0 }, {}, host);
-    expect(setup).toMatchObject({ engines: 11, sourceAddresses: Array.from({ length: 8 }, (_, i) => `127.0.0.${i + 2}`) });
+    // 19,056 clients per address (Linux's default range, a quarter left to the kernel): 11 addresses.
+    expect(portsPerSourceAddress(agentPortRange({ first: 32768, last: 60999 }))).toBe(19_056);
+    expect(setup).toMatchObject({ engines: 11, sourceAddresses: Array.from({ length: Math.ceil(200_000 / portsPerSourceAddress()) }, (_, i) => `127.0.0.${i + 2}`) });
     expect("notes" in setup && setup.notes).toHaveLength(2);
   });
 
   it("gives each agent of a run on one host its own source addresses (shard k: 127.k.0.x)", () => {
-    const second = shardSetup({ plan: plan(200_000), clients: 50_000, shardIndex: 1 }, {}, host);
-    expect(second).toMatchObject({ engines: 3, sourceAddresses: ["127.1.0.2", "127.1.0.3"] });
-    expect(loopbackSourceAddresses(plan(200_000), 50_000, 3)).toEqual(["127.3.0.2", "127.3.0.3"]);
+    const second = shardSetup({ plan: plan(200_000), clients: 38_000, shardIndex: 1 }, {}, host);
+    expect(second).toMatchObject({ engines: 2, sourceAddresses: ["127.1.0.2", "127.1.0.3"] });
+    expect(loopbackSourceAddresses(plan(200_000), 38_000, 3, 19_056)).toEqual(["127.3.0.2", "127.3.0.3"]);
     // A shard small enough for kernel-chosen ports needs no address of its own.
     expect(loopbackSourceAddresses(plan(200_000), 8_000, 2)).toBeUndefined();
   });
 
   it("spreads a big loopback plan over 127.0.0.x source addresses (the engine's own ports), and leaves others alone", () => {
-    expect(loopbackSourceAddresses(plan(60_000))).toEqual(["127.0.0.2", "127.0.0.3", "127.0.0.4"]);
-    expect(loopbackSourceAddresses(plan(19_500))).toEqual(["127.0.0.2"]);
+    expect(loopbackSourceAddresses(plan(57_000), undefined, 0, 19_056)).toEqual(["127.0.0.2", "127.0.0.3", "127.0.0.4"]);
+    expect(loopbackSourceAddresses(plan(19_000), undefined, 0, 19_056)).toEqual(["127.0.0.2"]);
     expect(loopbackSourceAddresses(plan(10_000))).toBeUndefined();
     expect(loopbackSourceAddresses(plan(60_000, "ws://10.0.0.5:7070/ws"))).toBeUndefined();
     // KCP binds a UDP socket per client, as UDP does: more addresses only past one address's ports, from 127.0.0.1.
     const kcp = (clients: number): PlanSpec => ({ ...plan(clients), target: { protocol: "kcp", host: "127.0.0.1", port: 7400 } as PlanSpec["target"] });
-    expect(loopbackSourceAddresses(kcp(19_500))).toBeUndefined();
-    expect(loopbackSourceAddresses(kcp(60_000))).toEqual(["127.0.0.1", "127.0.0.2", "127.0.0.3"]);
+    expect(loopbackSourceAddresses(kcp(19_000), undefined, 0, 19_056)).toBeUndefined();
+    expect(loopbackSourceAddresses(kcp(57_000), undefined, 0, 19_056)).toEqual(["127.0.0.1", "127.0.0.2", "127.0.0.3"]);
     // Past 255 addresses the count carries into the next octet, still on 127.0.0.0/8.
-    expect(loopbackSourceAddresses(plan(6_500_000))?.at(-1)).toBe("127.0.1.5");
+    expect(loopbackSourceAddresses(plan(260 * 19_056), undefined, 0, 19_056)?.at(-1)).toBe("127.0.1.5");
   });
 
   it("lets the flags win, warning when --engines leaves more clients per process than the limit holds", () => {

@@ -4,14 +4,20 @@ import type { PlanSpec } from "@throng/protocol/plan";
 import { openFileLimit } from "../metrics/health";
 import { clientsPerEngine, enginesFor } from "./open-files";
 import { bindsOwnPorts } from "../transports/create-transport";
+import { agentPortRange, type PortRange } from "../transports/local-ports";
 
 /**
  * How one shard runs on this host, decided the same way by `run` and `connect`: how many engine processes, and
  * which local addresses its connections come from.
  */
 
-/** Connections one local address can open to one target address and port (Linux default range 32768–60999, less headroom). */
-const PORTS_PER_SOURCE_ADDRESS = 25_000;
+/**
+ * Connections one local address takes: the agent's part of the kernel's ephemeral range (19,056 of Linux's default
+ * 32768–60999, local-ports.ts keeps the rest for the kernel), less a tenth so the port cursor rarely meets a busy port.
+ */
+export function portsPerSourceAddress(range: PortRange = agentPortRange()): number {
+  return Math.floor((range.last - range.first + 1) * 0.9);
+}
 /**
  * Above this many clients to a loopback target the engine binds its own local ports: past ~14k connections from one
  * address the kernel's connect() port search was 40% of the agent's CPU (docs/benchmarks.md, "Agent"); 10k clients
@@ -35,13 +41,13 @@ function loopbackAddress(shardIndex: number, host: number): string {
 
 /**
  * For a loopback target with more than KERNEL_PORTS_UP_TO clients in the shard, connect from 127.0.0.2, 127.0.0.3, …
- * (all of 127.0.0.0/8 is loopback on Linux), one address per PORTS_PER_SOURCE_ADDRESS clients; given source
+ * (all of 127.0.0.0/8 is loopback on Linux), one address per portsPerSourceAddress() clients; given source
  * addresses make the engine choose its own local ports (transports/local-ports.ts). UDP: 127.0.0.1, … only past
  * one address's ports. Undefined when not needed or when the plan gives its own.
  */
-export function loopbackSourceAddresses(plan: PlanSpec, clients = plan.load.clients, shardIndex = 0): string[] | undefined {
+export function loopbackSourceAddresses(plan: PlanSpec, clients = plan.load.clients, shardIndex = 0, perAddress = portsPerSourceAddress()): string[] | undefined {
   if (plan.target.sourceAddresses || !targetHost(plan).startsWith("127.")) return undefined;
-  const needed = Math.ceil(clients / PORTS_PER_SOURCE_ADDRESS);
+  const needed = Math.ceil(clients / perAddress);
   // UDP and KCP bind their own sockets (no connect-time port search): more addresses only past one address's ports.
   const ownPorts = !bindsOwnPorts(plan.target) && clients > KERNEL_PORTS_UP_TO;
   if (!ownPorts) return needed > 1 ? Array.from({ length: needed }, (_, i) => loopbackAddress(shardIndex, i + 1)) : undefined;
