@@ -13,7 +13,7 @@ import { summariseRun } from "../src/metrics/run-summary";
 import { openFileLimit } from "../src/metrics/health";
 import { clientsPerEngine } from "../src/engine/open-files";
 import type { TargetStats } from "../src/target/target-server";
-import { socketStats, treeCpuSeconds, treeMemory } from "./process-tree";
+import { privateByKind, socketStats, treeCpuSeconds, treeMemory } from "./process-tree";
 
 export const SCALE_SCENARIOS = ["c200k", "ceiling"] as const;
 
@@ -82,6 +82,10 @@ interface HoldResult {
   agentCpuPercent: number;
   usPerPingPong: number;
   agent: ReturnType<typeof treeMemory>;
+  /** The agent's own process (the CLI that forked the engines). */
+  parentPssBytes: number;
+  /** The largest engine's private memory by kind. */
+  engineKinds: ReturnType<typeof privateByKind>;
   target: TargetStats;
   sockets: ReturnType<typeof socketStats>;
   rttP50: number | null;
@@ -128,6 +132,8 @@ async function hold(options: ScaleBenchOptions, clients: number, rampUpSec: numb
     }
     const cpuAtHoldEnd = { at: performance.now(), seconds: treeCpuSeconds(agent.pid!) };
     const memory = treeMemory(agent.pid!);
+    const largestEngine = memory.each.find((e) => e.pid !== agent.pid);
+    const engineKinds = privateByKind(largestEngine?.pid ?? agent.pid!);
     const sockets = socketStats();
     const targetStats = await target.stats();
     targetPeak = Math.max(targetPeak, targetStats.clients);
@@ -159,6 +165,8 @@ async function hold(options: ScaleBenchOptions, clients: number, rampUpSec: numb
       agentCpuPercent: (cpuSec / wallSec) * 100,
       usPerPingPong: ((cpuSec / wallSec) * 1e6) / Math.max(1, answeredPerSec),
       agent: memory,
+      parentPssBytes: memory.each.find((e) => e.pid === agent.pid)?.pssBytes ?? 0,
+      engineKinds,
       target: targetStats,
       sockets,
       rttP50: heldSummary.latency.rttUs?.p50Ms ?? null,
@@ -187,7 +195,7 @@ function holdRows(result: HoldResult, idle: { pss: number; rss: number }): strin
   const perK = (bytes: number) => fmt(bytes / MiB / (Math.max(1, result.connected) / 1000), 2);
   const engines = result.agent.each.length - 1;
   const pings = result.sent - result.inFlightAtEnd;
-  const engineEach = result.agent.each.slice(0, engines).map((e) => e.pssBytes / MiB);
+  const engineEach = result.agent.each.filter((e) => e.pssBytes !== result.parentPssBytes).map((e) => e.pssBytes / MiB);
   return [
     `| clients held | ${fmt(result.clients)} planned: the agent held ${fmt(result.connected)} at once, the target's own count reached ${fmt(result.targetPeak)}; ${fmt(result.failed)} connections failed ${JSON.stringify(result.errors)} |`,
     `| engines | ${result.engines} |`,
@@ -195,7 +203,7 @@ function holdRows(result: HoldResult, idle: { pss: number; rss: number }): strin
     `| pings answered | ${fmt(result.answered)} of ${fmt(pings)} (${fmt((100 * result.answered) / Math.max(1, pings), 3)}%; ${fmt(result.inFlightAtEnd)} more were in flight when the run ended); RTT p50 ${result.rttP50} ms, p99 ${result.rttP99} ms over the hold |`,
     `| agent CPU | ${fmt(result.agentCpuPercent, 1)}% of a core over the hold (its tree, /proc); ${fmt(result.usPerPingPong, 1)} µs per ping-pong |`,
     `| agent memory | PSS ${fmt(result.agent.pssBytes / MiB)} MiB = **${perK(result.agent.pssBytes)} MiB per 1,000 clients**; RSS ${fmt(result.agent.rssBytes / MiB)} MiB (${perK(result.agent.rssBytes)} per 1,000) over ${result.agent.processes} processes |`,
-    `| per engine | PSS ${fmt(Math.min(...engineEach))}–${fmt(Math.max(...engineEach))} MiB each at ~${fmt(result.connected / engines)} clients; the parent ${fmt(result.agent.each.at(-1)!.pssBytes / MiB)} MiB; an idle engine on its own ${fmt(idle.pss, 1)} MiB PSS (${fmt(idle.rss, 1)} RSS) |`,
+    `| per engine | PSS ${fmt(Math.min(...engineEach))}–${fmt(Math.max(...engineEach))} MiB each at ~${fmt(result.connected / engines)} clients; the parent ${fmt(result.parentPssBytes / MiB)} MiB; an idle engine on its own ${fmt(idle.pss, 1)} MiB PSS (${fmt(idle.rss, 1)} RSS); the largest engine's private memory: V8 and other anonymous maps ${fmt(result.engineKinds.anonymousBytes / MiB, 1)} MiB, malloc ${fmt(result.engineKinds.mallocBytes / MiB, 1)} MiB, other ${fmt(result.engineKinds.otherBytes / MiB, 1)} MiB |`,
     `| target memory | PSS ${fmt((result.target.pssBytes ?? 0) / MiB)} MiB (${perK(result.target.pssBytes ?? 0)} per 1,000), RSS ${fmt(result.target.rssBytes / MiB)} MiB (${perK(result.target.rssBytes)} per 1,000) over ${result.target.processes} processes; CPU ${fmt(result.target.cpuPercent, 1)}% |`,
     `| kernel sockets | ${result.sockets.line} (mem in pages: ${fmt(result.sockets.tcpMemBytes / MiB)} MiB of TCP buffers); MemAvailable ${fmt(result.freeMemoryMiB)} MiB at the hold's end |`,
     `| load average | ${result.load} at the hold's end |`,

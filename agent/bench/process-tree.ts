@@ -75,3 +75,19 @@ export function socketStats(): { tcpInUse: number; tcpMemBytes: number; timeWait
   const field = (name: string) => Number(new RegExp(`${name} (\\d+)`).exec(tcp)?.[1] ?? 0);
   return { tcpInUse: field("inuse"), tcpMemBytes: field("mem") * 4096, timeWait: field("tw"), line: `TCP: ${tcp}` };
 }
+
+/** One process's private memory by kind (/proc/PID/smaps): malloc's heap, anonymous maps (V8's heap pages), the rest. */
+export function privateByKind(pid: number): { mallocBytes: number; anonymousBytes: number; otherBytes: number } {
+  const out = { mallocBytes: 0, anonymousBytes: 0, otherBytes: 0 };
+  let kind: keyof typeof out = "otherBytes";
+  try {
+    for (const line of readFileSync(`/proc/${pid}/smaps`, "utf8").split("\n")) {
+      const map = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+      if (map) kind = map[1] === "[heap]" ? "mallocBytes" : map[1] === "" ? "anonymousBytes" : "otherBytes";
+      else if (/^Private_(Clean|Dirty):/.test(line)) out[kind] += Number(line.split(/\s+/)[1]) * 1024;
+    }
+  } catch {
+    // Gone: zeros.
+  }
+  return out;
+}

@@ -216,7 +216,17 @@ static int flush_pending(int32_t id) {
     c->pending_off += (size_t)n;
     c->pending_len -= (size_t)n;
   }
-  if (c->pending_len == 0) c->pending_off = 0;
+  if (c->pending_len == 0) {
+    /*
+     * Drained: give the buffer back. Kept, it was at least 4 KiB for every connection that once found the kernel's
+     * send buffer full (a busy target, a slow ramp), for as long as the connection lived: megabytes per engine at
+     * 18,000 connections.
+     */
+    free(c->pending);
+    c->pending = NULL;
+    c->pending_off = 0;
+    c->pending_cap = 0;
+  }
   if (c->pending_len == 0 && c->shutdown_wanted == 1) {
     shutdown(c->fd, SHUT_WR);
     c->shutdown_wanted = 2;
