@@ -68,12 +68,26 @@ export function treeCpuSeconds(root: number): number {
   }, 0);
 }
 
-/** The kernel's socket counts and TCP buffer memory (/proc/net/sockstat; `mem` is in pages). */
+/** A number from a /proc file, or undefined where it cannot be read. */
+function procNumber(path: string): number | undefined {
+  try {
+    return Number(readFileSync(path, "utf8").trim());
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The kernel's socket counts and TCP buffer memory (/proc/net/sockstat; `mem` is in pages), and the connection
+ * tracking table's entries against its size (nf_conntrack: 0 entries when no firewall rule asks for tracking).
+ */
 export function socketStats(): { tcpInUse: number; tcpMemBytes: number; timeWait: number; line: string } {
   const text = readFileSync("/proc/net/sockstat", "utf8");
   const tcp = /^TCP: (.*)$/m.exec(text)?.[1] ?? "";
   const field = (name: string) => Number(new RegExp(`${name} (\\d+)`).exec(tcp)?.[1] ?? 0);
-  return { tcpInUse: field("inuse"), tcpMemBytes: field("mem") * 4096, timeWait: field("tw"), line: `TCP: ${tcp}` };
+  const tracked = procNumber("/proc/sys/net/netfilter/nf_conntrack_count");
+  const conntrack = tracked === undefined ? "" : `; conntrack ${tracked} of ${procNumber("/proc/sys/net/netfilter/nf_conntrack_max")} entries`;
+  return { tcpInUse: field("inuse"), tcpMemBytes: field("mem") * 4096, timeWait: field("tw"), line: `TCP: ${tcp}${conntrack}` };
 }
 
 /** One process's private memory by kind (/proc/PID/smaps): malloc's heap, anonymous maps (V8's heap pages), the rest. */
