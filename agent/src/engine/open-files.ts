@@ -6,7 +6,7 @@ import { raiseNofileNatively } from "../transports/native-io";
 /**
  * Open files are the wall for one rig: each connection is a descriptor, counted against its process's limit
  * (20,000 on the development VM, 1,024 soft on many hosts). The agent raises its soft limit to the hard one at
- * start (engine processes inherit it), sizes a shard's engine processes to its clients (enginesFor), and each engine
+ * start (engine processes inherit it), sizes a shard's engine processes to its clients (enginesForOpenFiles), and each engine
  * keeps DESCRIPTOR_RESERVE descriptors for itself (guardDescriptors). See docs/scale.md.
  */
 
@@ -106,7 +106,7 @@ export type EngineSizing = { engines: number; note?: string } | { refused: strin
  * The engine processes for a shard when --engines is not given: one per core, more when its clients need them
  * (a room's players stay in one engine, so whole rooms are counted). Refused when even MAX_ENGINES cannot hold it.
  */
-export function enginesFor(shard: { clients: number; roomSize?: number }, cores: number, limit: number | undefined): EngineSizing {
+export function enginesForOpenFiles(shard: { clients: number; roomSize?: number }, cores: number, limit: number | undefined): EngineSizing {
   const base = Math.max(1, cores);
   if (limit === undefined || !Number.isFinite(limit)) return { engines: base };
   const roomSize = Math.max(1, shard.roomSize ?? 1);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PlanSpec } from "@throng/protocol/plan";
-import { agentCapacity, enginesFor, MAX_ENGINES, openFileNote, raiseOpenFileLimit, type RaiseWays } from "./open-files";
+import { agentCapacity, enginesForOpenFiles, MAX_ENGINES, openFileNote, raiseOpenFileLimit, type RaiseWays } from "./open-files";
 import { descriptorBudget, guardDescriptors } from "./descriptor-guard";
 import { fdWarning, loopbackSourceAddresses, portsPerSourceAddress, shardSetup } from "./shard-setup";
 import { agentPortRange } from "../transports/local-ports";
@@ -19,37 +19,37 @@ const rooms = (clients: number, roomSize: number): PlanSpec => ({
 
 describe("engine processes sized to the shard's clients under the open-file limit", () => {
   it("takes one engine per core while the clients fit, and says nothing", () => {
-    expect(enginesFor({ clients: 10 }, 2, 20_000)).toEqual({ engines: 2 });
-    expect(enginesFor({ clients: 39_488 }, 2, 20_000)).toEqual({ engines: 2 });
+    expect(enginesForOpenFiles({ clients: 10 }, 2, 20_000)).toEqual({ engines: 2 });
+    expect(enginesForOpenFiles({ clients: 39_488 }, 2, 20_000)).toEqual({ engines: 2 });
   });
 
   it("adds engines past limit − 256 clients each, and says so in one line", () => {
     // The reported crash: 100,000 clients on 2 engines of a 20,000 limit.
-    const sized = enginesFor({ clients: 100_000 }, 2, 20_000);
+    const sized = enginesForOpenFiles({ clients: 100_000 }, 2, 20_000);
     expect(sized).toEqual({ engines: 6, note: "note: 100,000 clients need 6 engine processes (up to 19,744 connections each under the open-file limit of 20,000; 2 cores)" });
-    expect(enginesFor({ clients: 200_000 }, 2, 20_000)).toMatchObject({ engines: 11 });
-    expect(enginesFor({ clients: 39_489 }, 2, 20_000)).toMatchObject({ engines: 3 });
+    expect(enginesForOpenFiles({ clients: 200_000 }, 2, 20_000)).toMatchObject({ engines: 11 });
+    expect(enginesForOpenFiles({ clients: 39_489 }, 2, 20_000)).toMatchObject({ engines: 3 });
     // A soft limit of 1,024 (many hosts): 768 connections per engine.
-    expect(enginesFor({ clients: 10_000 }, 8, 1_024)).toMatchObject({ engines: 14 });
+    expect(enginesForOpenFiles({ clients: 10_000 }, 8, 1_024)).toMatchObject({ engines: 14 });
   });
 
   it("counts whole rooms: a room never spans two engines", () => {
     // 19,744 per engine holds 987 rooms of 20 (19,740 players).
-    expect(enginesFor({ clients: 19_740 * 2, roomSize: 20 }, 1, 20_000)).toMatchObject({ engines: 2 });
-    expect(enginesFor({ clients: 19_740 * 2 + 20, roomSize: 20 }, 1, 20_000)).toMatchObject({ engines: 3 });
+    expect(enginesForOpenFiles({ clients: 19_740 * 2, roomSize: 20 }, 1, 20_000)).toMatchObject({ engines: 2 });
+    expect(enginesForOpenFiles({ clients: 19_740 * 2 + 20, roomSize: 20 }, 1, 20_000)).toMatchObject({ engines: 3 });
   });
 
   it("refuses a shard even 256 engines cannot hold, naming the limit and every way to raise it", () => {
-    const sized = enginesFor({ clients: 300_000 }, 2, 1_024);
+    const sized = enginesForOpenFiles({ clients: 300_000 }, 2, 1_024);
     expect("refused" in sized && sized.refused).toMatch(/^300,000 clients do not fit this agent: at most 256 engine processes of 768 clients each \(open-file limit 1,024 per process, less 256 kept for the engine itself\) hold 196,608/);
     for (const way of ["ulimit -n", "LimitNOFILE", "--ulimit nofile", "Helm chart"]) expect("refused" in sized && sized.refused).toContain(way);
-    expect(enginesFor({ clients: MAX_ENGINES * 768 }, 2, 1_024)).toMatchObject({ engines: 256 });
+    expect(enginesForOpenFiles({ clients: MAX_ENGINES * 768 }, 2, 1_024)).toMatchObject({ engines: 256 });
     // A room larger than what one engine may hold cannot be placed at all.
-    expect(enginesFor({ clients: 2_000, roomSize: 1_000 }, 2, 1_024)).toHaveProperty("refused");
+    expect(enginesForOpenFiles({ clients: 2_000, roomSize: 1_000 }, 2, 1_024)).toHaveProperty("refused");
   });
 
   it("keeps one engine per core where the limit cannot be read", () => {
-    expect(enginesFor({ clients: 1_000_000 }, 4, undefined)).toEqual({ engines: 4 });
+    expect(enginesForOpenFiles({ clients: 1_000_000 }, 4, undefined)).toEqual({ engines: 4 });
   });
 
   it("reports what the agent can hold: 256 engines, or the ones --engines fixes", () => {

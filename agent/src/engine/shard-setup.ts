@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os";
 import type { RunAssignment } from "@throng/protocol/agent";
 import type { PlanSpec } from "@throng/protocol/plan";
 import { openFileLimit } from "../metrics/health";
-import { clientsPerEngine, enginesFor } from "./open-files";
+import { clientsPerEngine, enginesForOpenFiles } from "./open-files";
 import { bindsOwnPorts } from "../transports/create-transport";
 import { agentPortRange, type PortRange } from "../transports/local-ports";
 
@@ -97,7 +97,7 @@ export function shardSetup(assignment: Pick<RunAssignment, "plan" | "clients" | 
     const warning = fdWarning(Math.ceil(assignment.clients / engines), host.openFileLimit);
     if (warning) notes.push(warning);
   } else {
-    const sized = enginesFor({ clients: assignment.clients, roomSize }, host.cores, host.openFileLimit);
+    const sized = enginesForOpenFiles({ clients: assignment.clients, roomSize }, host.cores, host.openFileLimit);
     if ("refused" in sized) return sized;
     engines = sized.engines;
     if (sized.note) notes.push(sized.note);
