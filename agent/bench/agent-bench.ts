@@ -19,6 +19,8 @@ const bundle = join(agentDir, "dist", "throng-agent.mjs");
 const work = mkdtempSync(join(tmpdir(), "throng-bench-"));
 const AGENT_CPU = process.env.BENCH_AGENT_CPU ?? "0";
 const TARGET_CPU = process.env.BENCH_TARGET_CPU ?? "1";
+/** c200k and ceiling: BENCH_AUTOGROUP_NICE=-10 weighs the agent's and the target's sessions against the host's others (root). */
+const AUTOGROUP_NICE = process.env.BENCH_AUTOGROUP_NICE ? Number(process.env.BENCH_AUTOGROUP_NICE) : undefined;
 const QUICK = process.argv.includes("--quick");
 /** `--vs tsung --vs k6`: the same scenarios on those tools too, with ratios (agent/bench/vs/). */
 const VS = vsToolNames(process.argv);
@@ -498,8 +500,9 @@ async function main() {
   const loadBefore = loadavg().map((n) => n.toFixed(2)).join(" ");
   execFileSync(process.execPath, [join(agentDir, "build.mjs")], { stdio: "ignore" });
   if (SCALE.length) {
-    const table = await runScaleBench(SCALE, { bundle, work, agentCpu: AGENT_CPU, targetCpu: TARGET_CPU, quick: QUICK });
-    console.log(`${SCALE.join(", ")}: agent (no flags but --out) on CPU ${AGENT_CPU}, target (--processes) on CPU ${TARGET_CPU}; load average before ${loadBefore}\n\n${table}\n`);
+    const table = await runScaleBench(SCALE, { bundle, work, agentCpu: AGENT_CPU, targetCpu: TARGET_CPU, quick: QUICK, ...(AUTOGROUP_NICE !== undefined ? { autogroupNice: AUTOGROUP_NICE } : {}) });
+    const weighed = AUTOGROUP_NICE !== undefined ? `, each in a session of its own weighed ${AUTOGROUP_NICE} (BENCH_AUTOGROUP_NICE)` : ", each in a session of its own";
+    console.log(`${SCALE.join(", ")}: agent (no flags but --out) on CPU ${AGENT_CPU}, target (--processes) on CPU ${TARGET_CPU}${weighed}; load average before ${loadBefore}\n\n${table}\n`);
     if (!SMALL && !SCRIPT && VS.length === 0) return;
   }
   if (SCRIPT && !SMALL && VS.length === 0) {

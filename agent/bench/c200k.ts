@@ -3,6 +3,7 @@
 // the agent runs with no flags but --out, so it sizes its own engine processes. Memory is the PSS summed over each
 // side's process tree (Node's code pages are shared between processes); RSS sums are given too. See docs/benchmarks.md.
 import { spawn, type ChildProcess } from "node:child_process";
+import { killSession, spawnInSession } from "./sessions";
 import { readFileSync, writeFileSync } from "node:fs";
 import { get } from "node:http";
 import { loadavg } from "node:os";
@@ -23,6 +24,8 @@ export interface ScaleBenchOptions {
   agentCpu: string;
   targetCpu: string;
   quick: boolean;
+  /** BENCH_AUTOGROUP_NICE: the agent's and the target's sessions weighed against the host's others (sessions.ts). */
+  autogroupNice?: number;
 }
 
 const MiB = 2 ** 20;
@@ -37,7 +40,7 @@ interface ScaleTarget {
 
 /** The reference target from `processes` processes on one core, until killed. */
 async function startScaleTarget(options: ScaleBenchOptions, processes: number): Promise<ScaleTarget> {
-  const child = spawn("taskset", ["-c", options.targetCpu, process.execPath, options.bundle, "target", "--port", "0", "--processes", String(processes)], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawnInSession("taskset", ["-c", options.targetCpu, process.execPath, options.bundle, "target", "--port", "0", "--processes", String(processes)], { stdout: "pipe", ...nice(options) });
   let out = "";
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on("data", (chunk) => {
@@ -94,6 +97,8 @@ interface HoldResult {
   freeMemoryMiB: number;
 }
 
+const nice = (options: ScaleBenchOptions) => (options.autogroupNice !== undefined ? { autogroupNice: options.autogroupNice } : {});
+
 const loadNow = () => loadavg().map((n) => n.toFixed(2)).join(" ");
 
 function memAvailableMiB(): number {
@@ -114,7 +119,7 @@ async function hold(options: ScaleBenchOptions, clients: number, rampUpSec: numb
     const planPath = join(options.work, `${name}.json`);
     const out = join(options.work, `${name}.jsonl`);
     writeFileSync(planPath, JSON.stringify(plan));
-    const agent = spawn("taskset", ["-c", options.agentCpu, process.execPath, options.bundle, "run", planPath, "--quiet", "--out", out], { stdio: ["ignore", "pipe", "pipe"] });
+    const agent = spawnInSession("taskset", ["-c", options.agentCpu, process.execPath, options.bundle, "run", planPath, "--quiet", "--out", out], { stdout: "pipe", stderr: "pipe", ...nice(options) });
     let notes = "";
     agent.stderr!.on("data", (chunk) => (notes += String(chunk)));
     agent.stdout!.on("data", () => {});
@@ -175,9 +180,15 @@ async function hold(options: ScaleBenchOptions, clients: number, rampUpSec: numb
       freeMemoryMiB,
     };
   } finally {
-    target.child.kill("SIGTERM");
-    await new Promise((resolve) => (target.child.exitCode !== null ? resolve(undefined) : target.child.once("exit", resolve)));
+    await stopTarget(target);
   }
+}
+
+/** Stops the target (its processes exit with their parent) and whatever of its session is left. */
+async function stopTarget(target: ScaleTarget): Promise<void> {
+  target.child.kill("SIGTERM");
+  await new Promise((resolve) => (target.child.exitCode !== null ? resolve(undefined) : target.child.once("exit", resolve)));
+  killSession(target.child);
 }
 
 /** An engine process on its own: forked with nothing to run, its PSS once it is ready. */
@@ -231,7 +242,7 @@ async function loginStorm(options: ScaleBenchOptions, clients: number, perSec: n
     const planPath = join(options.work, "login-storm.json");
     const out = join(options.work, "login-storm.jsonl");
     writeFileSync(planPath, JSON.stringify(storm));
-    const agent = spawn("taskset", ["-c", options.agentCpu, process.execPath, options.bundle, "run", planPath, "--quiet", "--out", out], { stdio: ["ignore", "ignore", "pipe"] });
+    const agent = spawnInSession("taskset", ["-c", options.agentCpu, process.execPath, options.bundle, "run", planPath, "--quiet", "--out", out], { stderr: "pipe", ...nice(options) });
     agent.stderr!.on("data", () => {});
     const code = await new Promise<number | null>((resolve) => agent.once("exit", resolve));
     if (code !== 0 && code !== 5 && code !== 6) throw new Error(`login storm agent exited ${code}`);
@@ -247,8 +258,7 @@ async function loginStorm(options: ScaleBenchOptions, clients: number, perSec: n
       `| load average | ${loadNow()} after the storm |`,
     ];
   } finally {
-    target.child.kill("SIGTERM");
-    await new Promise((resolve) => (target.child.exitCode !== null ? resolve(undefined) : target.child.once("exit", resolve)));
+    await stopTarget(target);
   }
 }
 
