@@ -26,7 +26,7 @@ const QUICK = process.argv.includes("--quick");
 const VS = vsToolNames(process.argv);
 /**
  * `--only s1` (repeatable: s1, s2, s3, s4, script, c200k, ceiling): just those scenarios; without it, S1 to S4. c200k
- * (200,000 clients and a 50,000-client login storm) and ceiling (up to 400,000) take the whole machine for minutes:
+ * (200,000 clients and a 50,000-client login storm) and ceiling (up to 500,000, until a step falls short) take the whole machine for minutes:
  * only by name.
  */
 const ONLY = process.argv.flatMap((arg, i) => (process.argv[i - 1] === "--only" ? [arg.toLowerCase()] : []));
