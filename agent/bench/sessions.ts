@@ -35,12 +35,15 @@ export function spawnInSession(command: string, args: string[], options: { stdou
   const child = spawn(command, args, { detached: true, stdio: ["ignore", options.stdout ?? "ignore", options.stderr ?? "inherit"] });
   running.add(child);
   child.once("exit", () => running.delete(child));
-  if (options.autogroupNice !== undefined) {
-    try {
-      writeFileSync(`/proc/${child.pid}/autogroup`, String(options.autogroupNice));
-    } catch {
-      // Not root, or no autogroup: the session keeps the default weight.
-    }
-  }
+  if (options.autogroupNice !== undefined) weighSession(child.pid!, options.autogroupNice);
   return child;
+}
+
+/** Weighs the session (autogroup) of process `pid` against the host's others; a no-op where that cannot be done. */
+export function weighSession(pid: number, nice: number): void {
+  try {
+    writeFileSync(`/proc/${pid}/autogroup`, String(nice));
+  } catch {
+    // Not root, or no autogroup: the session keeps the default weight.
+  }
 }
