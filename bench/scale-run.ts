@@ -111,11 +111,13 @@ async function main(): Promise<void> {
     const lastHealth = new Map<string, NonNullable<(typeof series)[number]["agentHealth"]>[number]>();
     for (const point of series) for (const health of point.agentHealth ?? []) lastHealth.set(health.agentId, health);
     const ownPoints = points.filter((p) => p.runId === runId);
+    const causes: Record<string, number> = {};
+    for (const point of series) for (const [cause, n] of Object.entries(point.errorsByKind ?? {})) causes[cause] = (causes[cause] ?? 0) + n;
     const lines = [
       `| figure | result |`,
       `|---|---|`,
       `| run | ${run.status}, verdict ${run.verdict?.outcome ?? "none"}${run.verdict?.reasons.length ? ` (${run.verdict.reasons.join("; ")})` : ""}; load average ${loadBefore} before, ${loadAfter} after |`,
-      `| run summary (run page, report) | peak connections ${fmt(run.summary?.peakConnections ?? 0)}, peak clients ${fmt(run.summary?.peakClients ?? 0)}, agents ${run.summary?.agents}, ${fmt(run.summary?.messagesReceived ?? 0)} of ${fmt(run.summary?.messagesSent ?? 0)} pings answered, ${fmt(run.summary?.connectionsFailed ?? 0)} connections failed, RTT p50 ${run.summary?.rttP50Ms} ms, p99 ${run.summary?.rttP99Ms} ms |`,
+      `| run summary (run page, report) | peak connections ${fmt(run.summary?.peakConnections ?? 0)}, peak clients ${fmt(run.summary?.peakClients ?? 0)}, agents ${run.summary?.agents}, ${fmt(run.summary?.messagesReceived ?? 0)} of ${fmt(run.summary?.messagesSent ?? 0)} pings answered, ${fmt(run.summary?.connectionsFailed ?? 0)} connections failed (errors by cause ${JSON.stringify(causes)}), RTT p50 ${run.summary?.rttP50Ms} ms, p99 ${run.summary?.rttP99Ms} ms |`,
       `| report | peak connections ${fmt(report.run.summary?.peakConnections ?? 0)}; ${report.series.length} seconds, the most connections in one ${fmt(Math.max(...report.series.map((p) => p.connections)))} |`,
       ...fleet.map((agent) => {
         const health = lastHealth.get(agent.id);
@@ -123,6 +125,7 @@ async function main(): Promise<void> {
       }),
       `| merge of one second (api) | ${ownPoints.length} live points: merge start → point built ${percentiles(ownPoints.map((p) => p.builtAt - p.startedAt))}, lock held → built ${percentiles(ownPoints.map((p) => p.builtAt - p.lockedAt))}, built → published ${percentiles(ownPoints.map((p) => p.publishedAt - p.builtAt))} (p50 / p99) |`,
       `| events | ${run.events.map((e) => `${e.kind}: ${e.message}`).join("; ") || "none"} |`,
+      `| seconds with errors | ${series.filter((p) => p.errors > 0).map((p) => `${p.t - series[0]!.t}s: ${p.errors} (${fmt(p.connections)} connected)`).slice(0, 40).join(", ") || "none"} |`,
     ];
     const weighed = autogroupNice !== undefined ? ` (every process in a session of its own weighed ${autogroupNice}, BENCH_AUTOGROUP_NICE)` : "";
     console.log(`\n${fmt(clients)} clients over ${agents} agent(s) through the control plane${weighed}:\n\n${lines.join("\n")}\n`);
