@@ -250,9 +250,11 @@ async function loginStorm(options: ScaleBenchOptions, clients: number, perSec: n
     const summary = summariseRun(seconds);
     const loggedIn = summary.latency.loginUs?.count ?? 0;
     const opening = seconds.filter((s) => s.counters.connectionsOpened > 0);
-    const lastLogin = Math.max(...seconds.map((s, i) => (s.histograms.loginUs ? i : -1)));
+    // From the logins counter: every second carries a login histogram, empty ones too.
+    const lastLogin = Math.max(...seconds.map((s, i) => ((s.counters.loginsSucceeded ?? 0) > 0 ? i : -1)));
+    const withinTenSec = seconds.slice(0, 10).reduce((sum, s) => sum + (s.counters.loginsSucceeded ?? 0), 0);
     return [
-      `| login storm | ${fmt(clients)} clients at ${fmt(perSec)}/s (session: send login, expect login-ok): ${fmt(loggedIn)} logged in, the last in second ${lastLogin + 1}; connections opened in ${opening.length} s |`,
+      `| login storm | ${fmt(clients)} clients at ${fmt(perSec)}/s (session: send login, expect login-ok): ${fmt(loggedIn)} logged in, ${fmt(withinTenSec)} of them in the first 10 s, the last in second ${lastLogin + 1}; connections opened in ${opening.length} s |`,
       `| login time | p50 ${summary.latency.loginUs?.p50Ms} ms, p99 ${summary.latency.loginUs?.p99Ms} ms, max ${summary.latency.loginUs?.maxMs} ms; connect p50 ${summary.latency.connectUs?.p50Ms} ms, p99 ${summary.latency.connectUs?.p99Ms} ms |`,
       `| login failures | ${fmt(summary.counters.connectionsFailed ?? 0)} connections failed; by cause ${JSON.stringify(summary.errorsByKind)} |`,
       `| load average | ${loadNow()} after the storm |`,
