@@ -57,6 +57,10 @@ export interface AgentTable {
   labels: Json<Record<string, string>>;
   /** "load" or "watch" (migration 010). */
   role: Generated<string>;
+  /** From the agent's hello (migration 021); null when it did not say. */
+  open_file_limit: number | null;
+  clients_per_engine: number | null;
+  max_engines: number | null;
   connected: Generated<boolean>;
   last_seen_at: Timestamp | null;
   revoked_at: Timestamp | null;

@@ -57,6 +57,24 @@ export const HostInfo = z.object({
 });
 export type HostInfo = z.infer<typeof HostInfo>;
 
+/**
+ * What a load agent can hold (PROTOCOL.md §2.9): up to `maxEngines` engine processes (256, or what --engines fixes) of
+ * `clientsPerEngine` connections each, its open-file limit less the descriptors an engine keeps for itself.
+ */
+export const AgentCapacity = z.object({
+  openFileLimit: z.number().int().min(1),
+  clientsPerEngine: z.number().int().min(0),
+  maxEngines: z.number().int().min(1).max(256),
+});
+export type AgentCapacity = z.infer<typeof AgentCapacity>;
+
+/** The most clients an agent of `capacity` holds in whole rooms of `unit`; Infinity when it did not say (an older agent). */
+export function agentMaxClients(capacity: AgentCapacity | undefined, unit = 1): number {
+  if (!capacity) return Infinity;
+  const size = Math.max(1, unit);
+  return capacity.maxEngines * Math.floor(capacity.clientsPerEngine / size) * size;
+}
+
 /** First contact uses a one-time enrolment token; later contacts the credential it was exchanged for. */
 export const AgentAuth = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("enrolment"), token: z.string().min(1) }),
@@ -73,6 +91,8 @@ export const Hello = z.object({
   labels: z.record(z.string(), z.string()).default({}),
   /** Omitted: "load". A "watch" agent only gets watch shards (§11). */
   role: AgentRole.optional(),
+  /** A load agent's open-file limit and engines (§2.9); omitted by older agents, whose limit is then unknown. */
+  capacity: AgentCapacity.optional(),
 });
 export type Hello = z.infer<typeof Hello>;
 

@@ -36,13 +36,16 @@ function toView(row: AgentRow, now: number, heartbeatMs: number): AgentView {
     version: row.version, labels: row.labels, status: agentStatus(row, now, heartbeatMs),
     lastSeenAt: row.lastSeenAt?.toISOString() ?? null, currentRunId: row.currentRunId, ip: row.ip,
     role: AgentRole.parse(row.role),
+    ...(row.capacity ? { capacity: row.capacity } : {}),
   };
 }
 
 /** Enrolment tokens, agent credentials and the fleet inventory. */
 export function createFleetService(deps: { fleet: FleetRepo; bus: Bus; clock: Clock; audit: AuditLog; config: FleetConfig }) {
   const { fleet, bus, clock, audit, config } = deps;
-  const hostOf = (hello: Hello, ip: string | null) => ({ ...hello.host, version: hello.agentVersion, labels: hello.labels, ip, role: hello.role ?? "load" });
+  const hostOf = (hello: Hello, ip: string | null) => ({
+    ...hello.host, version: hello.agentVersion, labels: hello.labels, ip, role: hello.role ?? "load", ...(hello.capacity ? { capacity: hello.capacity } : {}),
+  });
 
   async function enrol(token: string, hello: Hello, ip: string | null): Promise<AuthenticatedAgent> {
     const refused = new ThrongError("unauthenticated", "Unknown, expired, used or revoked enrolment token: create a new one on the Agents page");

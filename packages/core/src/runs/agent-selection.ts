@@ -1,6 +1,8 @@
+import { agentMaxClients } from "@throng/protocol/agent";
 import type { AgentView } from "@throng/protocol/api";
 import type { AgentSelector, PlanSpec } from "@throng/protocol/plan";
 import type { ServerWatchPlan } from "@throng/protocol/server-watch";
+import { roomUnit, splitClients, type ShardCandidate } from "./shards";
 
 const isWatcher = (agent: AgentView) => agent.role === "watch";
 
@@ -55,6 +57,40 @@ export function noWatcherReason(watch: ServerWatchPlan): string {
   );
 }
 
+/** The agents as shard candidates: their cores, and the most clients each holds in whole rooms of `unit`. */
+export function shardCandidates(agents: readonly AgentView[], unit = 1): ShardCandidate[] {
+  return agents.map((a) => {
+    const maxClients = agentMaxClients(a.capacity, unit);
+    return { agentId: a.id, cores: a.cores, ...(Number.isFinite(maxClients) ? { maxClients } : {}) };
+  });
+}
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** Says that `agents` together cannot hold `clients`, naming each one's limit and how to raise it. */
+export function capacityReason(clients: number, agents: readonly AgentView[], unit = 1): string {
+  // Biggest first, then by name: the same words for the same fleet.
+  const ordered = [...agents].sort((a, b) => agentMaxClients(b.capacity, unit) - agentMaxClients(a.capacity, unit) || a.hostname.localeCompare(b.hostname));
+  const each = ordered.map((a) => {
+    if (!a.capacity) return `${a.hostname} (no limit reported)`;
+    const { openFileLimit, clientsPerEngine, maxEngines } = a.capacity;
+    return `${a.hostname} up to ${count(agentMaxClients(a.capacity, unit))} (${maxEngines} engine processes × ${count(clientsPerEngine)} clients, open-file limit ${count(openFileLimit)})`;
+  });
+  return (
+    `The agents cannot hold this plan's ${count(clients)} clients: ${each.join("; ")}. ` +
+    "Raise their open-file limit (ulimit -n, systemd LimitNOFILE, docker --ulimit nofile, the Helm chart's agent.openFileLimit; docs/scale.md), start more agents, or lower load.clients"
+  );
+}
+
+/** Whether `agents` can hold the plan's clients in whole rooms (every agent's share under what it reported). */
+function canHold(agents: readonly AgentView[], spec: RunLoad): boolean {
+  if (!spec.load || !spec.scenario) return true;
+  return splitClients(spec.load.clients, shardCandidates(agents, roomUnit(spec.scenario)), roomUnit(spec.scenario)).length > 0;
+}
+
+/** The parts of a plan placing a run reads; the load and scenario when its clients must fit the agents' limits. */
+type RunLoad = Pick<PlanSpec, "agents" | "watch"> & { load?: Pick<PlanSpec["load"], "clients">; scenario?: PlanSpec["scenario"] };
+
 /** Where a run can go now: onto idle agents, into the queue (its agents are only busy), or nowhere (none connected). */
 export type Placement =
   | { kind: "ready"; agents: AgentView[]; watchers: AgentView[] }
@@ -62,11 +98,19 @@ export type Placement =
   | { kind: "none"; reason: string };
 
 /** The one decision both the API (start or refuse) and the workers (start or keep waiting) make for a run. */
-export function placeRun(fleet: readonly AgentView[], spec: Pick<PlanSpec, "agents" | "watch">): Placement {
+export function placeRun(fleet: readonly AgentView[], spec: RunLoad): Placement {
   const agents = selectAgents(fleet, spec.agents);
+  const eligible = eligibleAgents(fleet, spec.agents);
   if (agents.length === 0) {
-    const eligible = eligibleAgents(fleet, spec.agents);
     return eligible.length ? { kind: "busy", reason: busyReason(eligible) } : { kind: "none", reason: noAgentReason(spec.agents) };
+  }
+  // Never more clients to an agent than it can hold: refused when even every connected agent could not, else
+  // queued for the busy ones. A plan's `count` holds the agents to its most-cores choice, busy ones included.
+  if (!canHold(agents, spec)) {
+    const couldUse = spec.agents?.count ? [...eligible].sort((a, b) => b.cores - a.cores || a.id.localeCompare(b.id)).slice(0, spec.agents.count) : eligible;
+    const busy = couldUse.filter((a) => a.status === "busy");
+    if (busy.length > 0 && canHold(couldUse, spec)) return { kind: "busy", reason: busyReason(busy) };
+    return { kind: "none", reason: capacityReason(spec.load!.clients, agents, roomUnit(spec.scenario!)) };
   }
   const watchers = selectWatchers(fleet, spec.watch);
   if (spec.watch && watchers.length === 0) {
