@@ -1,5 +1,5 @@
 import { runAgent, type AgentRunShard } from "../connection/agent";
-import type { RunAssignment } from "@throng/protocol/agent";
+import type { AgentCapabilities, RunAssignment } from "@throng/protocol/agent";
 import { availableParallelism } from "node:os";
 import { createEnginePool } from "../engine/engine-pool";
 import { runOnEngines } from "../engine/engines";
@@ -8,7 +8,7 @@ import { shardSetup } from "../engine/shard-setup";
 import { runSessionTrial } from "../engine/session-trial";
 import { refusedTarget } from "../connection/target-guard";
 import { scriptBundlePath, scriptCacheDirs } from "../scripts/script-cache";
-import { scriptRefusal, type ScriptPermission } from "../scripts/script-permission";
+import { scriptCapability, scriptRefusal, type ScriptPermission } from "../scripts/script-permission";
 import { startTarget, type TargetOptions } from "../target/target-server";
 import { startTargetGroup } from "../target/target-group";
 import { ioPathNote } from "../transports/native-io";
@@ -64,7 +64,8 @@ export async function connectCommand(args: ConnectArgs): Promise<ExitCode> {
     };
     // A session trial (one client, from the plan form) is held to the same allow-list as a shard.
     const runTrial = (plan: RunAssignment["plan"]) => runSessionTrial(plan, { allowTargets });
-    const exit = await runAgent({ ...rest, runShard, runTrial, log: consoleLogger, signal: shutdown.signal, ...(capacity ? { capacity } : {}) });
+    const capabilities: AgentCapabilities = { scripts: scriptCapability(allowScripts), allowTargets };
+    const exit = await runAgent({ ...rest, runShard, runTrial, log: consoleLogger, signal: shutdown.signal, capabilities, ...(capacity ? { capacity } : {}) });
     if (exit.kind === "stopped") return ExitCode.ok;
     consoleLogger.error(`the server refused this agent (close ${exit.closeCode}): ${exit.reason}`);
     return exitCodeForClose(exit.closeCode);

@@ -1,3 +1,4 @@
+import type { AgentCapabilities } from "@throng/protocol/agent";
 import type { Db } from "../client";
 
 export interface EnrolmentTokenRow {
@@ -23,6 +24,8 @@ export interface AgentRow {
   role: string;
   /** What it said it can hold in its last hello; null when it did not say. */
   capacity: AgentCapacityRow | null;
+  /** What its owner lets it run, from its last hello; null when it did not say. */
+  capabilities: AgentCapabilities | null;
   connected: boolean;
   lastSeenAt: Date | null;
   revokedAt: Date | null;
@@ -50,6 +53,8 @@ export interface AgentHost {
   role?: string;
   /** Omitted: not said (stored as null). */
   capacity?: AgentCapacityRow;
+  /** Omitted: not said (stored as null). */
+  capabilities?: AgentCapabilities;
 }
 
 /** The capacity columns of a hello: all three, or null. */
@@ -71,7 +76,7 @@ export function createFleetRepo(db: Db) {
   const agentColumns = [
     "a.id", "a.org_id as orgId", "a.hostname", "a.os", "a.arch", "a.cores", "a.memory_bytes as memoryBytes",
     "a.version", "a.labels", "a.role", "a.connected", "a.last_seen_at as lastSeenAt", "a.revoked_at as revokedAt", "a.ip",
-    "a.open_file_limit as openFileLimit", "a.clients_per_engine as clientsPerEngine", "a.max_engines as maxEngines",
+    "a.open_file_limit as openFileLimit", "a.clients_per_engine as clientsPerEngine", "a.max_engines as maxEngines", "a.capabilities",
   ] as const;
 
   return {
@@ -111,6 +116,7 @@ export function createFleetRepo(db: Db) {
           id: agent.id, org_id: orgId, secret_hash: agent.secretHash, hostname: agent.hostname, os: agent.os,
           arch: agent.arch, cores: agent.cores, memory_bytes: agent.memoryBytes, version: agent.version,
           labels: JSON.stringify(agent.labels), ip: agent.ip, role: agent.role ?? "load", ...capacityColumns(agent.capacity),
+          capabilities: agent.capabilities ? JSON.stringify(agent.capabilities) : null,
         })
         .execute();
     },
@@ -127,6 +133,7 @@ export function createFleetRepo(db: Db) {
         .set({
           hostname: host.hostname, os: host.os, arch: host.arch, cores: host.cores, memory_bytes: host.memoryBytes,
           version: host.version, labels: JSON.stringify(host.labels), ip: host.ip, role: host.role ?? "load", ...capacityColumns(host.capacity),
+          capabilities: host.capabilities ? JSON.stringify(host.capabilities) : null,
         })
         .where("org_id", "=", orgId)
         .where("id", "=", agentId)

@@ -282,6 +282,25 @@ describe("control plane (agent/PROTOCOL.md)", () => {
     for (const { agent } of agents) await agent.close();
   });
 
+  it("§2.10 stores what each agent's owner lets it run, warns on the plan page and refuses a run no agent may take before it exists", async () => {
+    const user = await api.signUp("Perm");
+    const capabilities = { scripts: "none" as const, allowTargets: ["10.0.0.5:9000"] };
+    const agent = await connectTestAgent(api.gatewayUrl);
+    agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: await enrolmentToken(user) }, { host: { hostname: "rig-7", os: "linux", arch: "x64", cores: 2, memoryBytes: 2 ** 30 }, capabilities }) });
+    await agent.next("ready");
+    const listed = (await user.request("GET", "/api/agents")).json.agents.map((a: unknown) => AgentView.parse(a));
+    expect(listed.map((a: AgentView) => a.capabilities)).toEqual([capabilities]);
+
+    const plan = await createPlan(user);
+    const reason = expect.stringMatching(/^No agent that matches may run this plan: rig-7 loads only 10\.0\.0\.5:9000 \(its --allow-target list\), not 127\.0\.0\.1:\d+\. Restart one with that flag/);
+    expect((await user.request("GET", `/api/plans/${plan.id}`)).json.warnings).toEqual([{ path: "agents", message: reason }]);
+    const refused = await user.request("POST", `/api/plans/${plan.id}/runs`);
+    expect(refused.status).toBe(409);
+    expect(refused.json.error.message).toEqual(reason);
+    expect((await user.request("GET", "/api/runs")).json.runs).toEqual([]);
+    await agent.close();
+  });
+
   it("aborting a run tells its agents to stop and refuses a second abort", async () => {
     const user = await api.signUp("Abo");
     const { agent, ready } = await enrolledAgent(user);

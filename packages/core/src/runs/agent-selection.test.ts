@@ -101,3 +101,27 @@ describe("placing a run within what each agent can hold", () => {
     expect(placement).toMatchObject({ kind: "busy", reason: expect.stringMatching(/^The one agent that matches is busy/) });
   });
 });
+
+describe("placing a run only on agents whose owners let them run it", () => {
+  const allowing = (id: string, capabilities: AgentView["capabilities"], status: AgentView["status"] = "online") => ({ ...agent(id, 2, {}, status), capabilities });
+  const script: Pick<PlanSpec, "scenario" | "target"> = {
+    target: { protocol: "websocket", url: "ws://127.0.0.1:7070/" } as PlanSpec["target"],
+    scenario: { kind: "script", script: { sha256: "a".repeat(64) } } as PlanSpec["scenario"],
+  };
+
+  it("refuses before any run exists when no matching agent may run it, naming each agent and the flag", () => {
+    const placement = placeRun([allowing("rig-7", { scripts: "none", allowTargets: [] }), allowing("rig-8", { scripts: "any", allowTargets: ["10.0.0.5:9000"] }, "busy")], script);
+    expect(placement).toEqual({
+      kind: "none",
+      reason:
+        "No agent that matches may run this plan: rig-7 does not run scripts (start it with --allow-scripts); rig-8 loads only 10.0.0.5:9000 " +
+        "(its --allow-target list), not 127.0.0.1:7070. Restart one with that flag (the Agents page's install commands offer it), or change the plan",
+    });
+  });
+
+  it("starts on the agents that may run it, leaving out one that may not; waits for a busy one that may", () => {
+    const fleet = [allowing("rig-7", { scripts: "none", allowTargets: [] }), allowing("rig-8", { scripts: "any", allowTargets: [] }), agent("old", 2, {})];
+    expect(placeRun(fleet, script)).toMatchObject({ kind: "ready", agents: [{ id: "old" }, { id: "rig-8" }] });
+    expect(placeRun([allowing("rig-7", { scripts: "none", allowTargets: [] }), allowing("rig-8", { scripts: "any", allowTargets: [] }, "busy")], script)).toMatchObject({ kind: "busy" });
+  });
+});

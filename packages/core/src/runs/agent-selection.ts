@@ -1,6 +1,8 @@
 import { agentMaxClients } from "@throng/protocol/agent";
+import { capabilityRefusal, capabilityRefusals } from "@throng/protocol/agent-capabilities";
 import type { AgentView } from "@throng/protocol/api";
 import type { AgentSelector, PlanSpec } from "@throng/protocol/plan";
+import type { FieldError } from "@throng/protocol/errors";
 import type { ServerWatchPlan } from "@throng/protocol/server-watch";
 import { roomUnit, splitClients, type ShardCandidate } from "./shards";
 
@@ -88,8 +90,33 @@ function canHold(agents: readonly AgentView[], spec: RunLoad): boolean {
   return splitClients(spec.load.clients, shardCandidates(agents, roomUnit(spec.scenario)), roomUnit(spec.scenario)).length > 0;
 }
 
-/** The parts of a plan placing a run reads; the load and scenario when its clients must fit the agents' limits. */
-type RunLoad = Pick<PlanSpec, "agents" | "watch"> & { load?: Pick<PlanSpec["load"], "clients">; scenario?: PlanSpec["scenario"] };
+/**
+ * The parts of a plan placing a run reads; the load and scenario when its clients must fit the agents' limits, and
+ * the target too when the agents' owners' permissions (scripts, targets) must let them run it.
+ */
+type RunLoad = Pick<PlanSpec, "agents" | "watch"> & { load?: Pick<PlanSpec["load"], "clients">; scenario?: PlanSpec["scenario"]; target?: PlanSpec["target"] };
+
+/** The agents whose owners let them run the plan (or did not say); all of them when the plan's parts are not given. */
+function permitted(agents: readonly AgentView[], spec: RunLoad): AgentView[] {
+  const { scenario, target } = spec;
+  if (!scenario || !target) return [...agents];
+  return agents.filter((agent) => capabilityRefusal(agent.capabilities, { scenario, target }) === null);
+}
+
+/**
+ * A plan page's warning when the connected agents that match the plan would all refuse it (none connected is said
+ * by Start run itself): at the plan's `agents`, naming each agent and the flag.
+ */
+export function agentProblems(spec: PlanSpec, fleet: readonly AgentView[]): FieldError[] {
+  const matching = eligibleAgents(fleet, spec.agents);
+  if (matching.length === 0 || permitted(matching, spec).length > 0) return [];
+  return [{ path: "agents", message: permissionReason(matching, spec) }];
+}
+
+/** Says that none of the matching agents may run the plan, naming each one and the flag its owner would add. */
+export function permissionReason(agents: readonly AgentView[], spec: Required<Pick<RunLoad, "scenario" | "target">>): string {
+  return `No agent that matches may run this plan: ${capabilityRefusals(agents, spec)}. Restart one with that flag (the Agents page's install commands offer it), or change the plan`;
+}
 
 /** Where a run can go now: onto idle agents, into the queue (its agents are only busy), or nowhere (none connected). */
 export type Placement =
@@ -99,8 +126,12 @@ export type Placement =
 
 /** The one decision both the API (start or refuse) and the workers (start or keep waiting) make for a run. */
 export function placeRun(fleet: readonly AgentView[], spec: RunLoad): Placement {
-  const agents = selectAgents(fleet, spec.agents);
-  const eligible = eligibleAgents(fleet, spec.agents);
+  // An agent its owner does not let run the plan would refuse it at 0 s: it is not a candidate, busy or idle.
+  const usable = permitted(fleet, spec);
+  const matching = eligibleAgents(fleet, spec.agents);
+  const eligible = eligibleAgents(usable, spec.agents);
+  if (matching.length > 0 && eligible.length === 0) return { kind: "none", reason: permissionReason(matching, spec as Required<RunLoad>) };
+  const agents = selectAgents(usable, spec.agents);
   if (agents.length === 0) {
     return eligible.length ? { kind: "busy", reason: busyReason(eligible) } : { kind: "none", reason: noAgentReason(spec.agents) };
   }
