@@ -7,6 +7,7 @@ import { createServerSampleIngest } from "@throng/core/metrics/server-watch";
 import { createApiTokenService } from "@throng/core/orgs/api-tokens";
 import { createAuditLog } from "@throng/core/orgs/audit";
 import { createOrgService } from "@throng/core/orgs/org-service";
+import { createOrgSecretService } from "@throng/core/orgs/org-secrets";
 import { createPlanService } from "@throng/core/plans/plan-service";
 import { createSessionTrials } from "@throng/core/plans/session-trials";
 import { createEstimateService } from "@throng/core/capacity/estimates";
@@ -14,7 +15,7 @@ import { createReportService } from "@throng/core/reports/report-service";
 import { createScriptService } from "@throng/core/scripts/script-service";
 import { createNotificationService } from "@throng/core/notifications/notification-service";
 import { createMetricsExportService } from "@throng/core/metrics-export/metrics-export-service";
-import { createSealer, credentialsKey } from "@throng/core/metrics-export/sealed-secrets";
+import { createSealer, credentialsKey, orgSecretsKey } from "@throng/core/metrics-export/sealed-secrets";
 import { createPlanScheduleService } from "@throng/core/plans/plan-schedules";
 import { createRunOrchestrator, DEFAULT_ORCHESTRATION, type OrchestratorConfig } from "@throng/core/runs/run-orchestrator";
 import { createRunService } from "@throng/core/runs/run-service";
@@ -34,7 +35,7 @@ import type { ApiDeps, RateLimits } from "./services";
 
 type ComposeEnv = Pick<
   ApiEnv,
-  "AUTH_SECRET" | "WEB_ORIGIN" | "API_PUBLIC_URL" | "HEARTBEAT_INTERVAL_MS" | "NODE_ENV" | "AGENT_BUNDLE_PATH" | "QUEUE_PREFIX" | "INGEST_COALESCE_MS" | "METRICS_TOKEN" | "METRICS_EXPORT_KEY"
+  "AUTH_SECRET" | "WEB_ORIGIN" | "API_PUBLIC_URL" | "HEARTBEAT_INTERVAL_MS" | "NODE_ENV" | "AGENT_BUNDLE_PATH" | "QUEUE_PREFIX" | "INGEST_COALESCE_MS" | "METRICS_TOKEN" | "METRICS_EXPORT_KEY" | "SECRETS_KEY"
 >;
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
@@ -94,7 +95,7 @@ export function composeApi(input: {
     auth,
     resolveIdentity: createIdentityResolver(auth, repos.orgs, apiTokens),
     trials: createSessionTrials({ repos, fleet, bus, awaitReply: (channel, timeoutMs, send) => awaitMessage(subscriber, channel, timeoutMs, send) }),
-    plans: createPlanService({ plans: repos.plans, scripts }),
+    plans: createPlanService({ plans: repos.plans, scripts, secrets: repos.secrets }),
     scripts,
     runs: createRunService({ repos, fleet, jobs, scripts }),
     notifications: createNotificationService({ repos, jobs, dashboardUrl: env.WEB_ORIGIN }),
@@ -105,6 +106,7 @@ export function composeApi(input: {
     ingest: createIngestService({ repos, bus, log, coalesceMs: env.INGEST_COALESCE_MS, onStages: input.onStages }),
     serverSamples: createServerSampleIngest({ repos, bus, log }),
     orgs: createOrgService({ orgs: repos.orgs, audit, clock, webOrigin: env.WEB_ORIGIN }),
+    secrets: createOrgSecretService({ secrets: repos.secrets, audit, sealer: createSealer(orgSecretsKey({ authSecret: env.AUTH_SECRET, dedicatedKey: env.SECRETS_KEY })) }),
     apiTokens,
     audit,
     reports: createReportService({ repos, audit, clock, webOrigin: env.WEB_ORIGIN }),

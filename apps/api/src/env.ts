@@ -69,6 +69,11 @@ export const ApiEnv = z.object({
    * from AUTH_SECRET; set it (the same in api and workers) to rotate AUTH_SECRET without re-entering them.
    */
   METRICS_EXPORT_KEY: z.string().refine((v) => Buffer.from(v, "base64").length === 32, "METRICS_EXPORT_KEY must be 32 bytes in base64 (openssl rand -base64 32)").optional(),
+  /**
+   * The key organisation secrets are sealed with (AES-256-GCM): base64 of 32 bytes. Unset, one is derived from
+   * AUTH_SECRET; set it to rotate AUTH_SECRET without setting every secret again. Only the api opens secrets.
+   */
+  SECRETS_KEY: z.string().refine((v) => Buffer.from(v, "base64").length === 32, "SECRETS_KEY must be 32 bytes in base64 (openssl rand -base64 32)").optional(),
   NODE_ENV: z.string().default("development"),
 });
 export type ApiEnv = z.infer<typeof ApiEnv>;

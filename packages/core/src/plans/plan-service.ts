@@ -2,6 +2,8 @@ import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
 import { PlanSpec } from "@throng/protocol/plan";
 import { PlanListQuery, SavePlanByName, UpdatePlan, type PlanVersionView, type PlanView } from "@throng/protocol/api";
 import type { PlanRepo, PlanRow } from "@throng/db/repos/plans";
+import type { SecretRepo } from "@throng/db/repos/secrets";
+import { assertPlanSecretsExist } from "../orgs/org-secrets";
 import { authorize, type Actor } from "../orgs/permissions";
 import { assertSlosApply } from "../capacity/slo";
 import { assertPlanScriptStored } from "../scripts/plan-scripts";
@@ -16,12 +18,13 @@ export function toPlanView(row: PlanRow): PlanView {
 }
 
 /** Saving and reading plans; input is validated with the shared PlanSpec schema. */
-export function createPlanService(deps: { plans: PlanRepo; scripts: Pick<ScriptService, "stored"> }) {
+export function createPlanService(deps: { plans: PlanRepo; scripts: Pick<ScriptService, "stored">; secrets: Pick<SecretRepo, "existing"> }) {
   const { plans, scripts } = deps;
-  /** What saving checks beyond the schema: SLOs the scenario measures, and a script the org has uploaded. */
+  /** What saving checks beyond the schema: SLOs the scenario measures, a script the org has uploaded, secrets it has. */
   const checkSpec = async (actor: Actor, spec: PlanSpec) => {
     assertSlosApply(spec);
     await assertPlanScriptStored(spec, (sha256) => scripts.stored(actor.orgId, sha256));
+    await assertPlanSecretsExist(deps.secrets, actor.orgId, spec, "save");
   };
   return {
     async create(actor: Actor, input: unknown): Promise<PlanView> {
