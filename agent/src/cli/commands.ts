@@ -47,7 +47,7 @@ export async function connectCommand(args: ConnectArgs): Promise<ExitCode> {
       return runOnEngines(assignment, { ...options, engines, scripts, ...(pool ? { pool } : {}) });
     };
     // A session trial (one client, from the plan form) is held to the same allow-list as a shard.
-    const runTrial = (plan: RunAssignment["plan"]) => runSessionTrial(plan, { allowTargets });
+    const runTrial = (plan: RunAssignment["plan"], secrets?: Readonly<Record<string, string>>) => runSessionTrial(plan, { allowTargets, ...(secrets ? { secrets } : {}) });
     const exit = await runAgent({ ...rest, runShard, runTrial, log: consoleLogger, signal: shutdown.signal });
     if (exit.kind === "stopped") return ExitCode.ok;
     consoleLogger.error(`the server refused this agent (close ${exit.closeCode}): ${exit.reason}`);

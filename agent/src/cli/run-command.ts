@@ -20,6 +20,7 @@ import type { RunVerdict } from "@throng/protocol/report";
 import { ioPathNote } from "../transports/native-io";
 import { ExitCode } from "./exit-codes";
 import { readPlanFile } from "./plan-file";
+import { standaloneSecrets } from "./standalone-secrets";
 import { progressLine, progressTableRows, serverSummaryText, stepsText, summaryText, verdictText } from "./progress";
 import { scriptSummaryText } from "./script-summary";
 import { NO_SCRIPT_STORE, scriptRefusal } from "../scripts/script-permission";
@@ -37,6 +38,9 @@ export interface RunArgs {
   watchName?: string;
   /** `--allow-scripts`: run a plan whose scenario is a script. */
   allowScripts?: boolean;
+  /** THRONG_SECRET_<NAME> values, and `--secrets-file`: the plan's {{secrets.NAME}}. */
+  envSecrets?: Record<string, string>;
+  secretsFile?: string;
 }
 
 /** The server to watch, or undefined when none was asked for; throws a usage error naming the flag. */
@@ -99,13 +103,15 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
     console.error(`error: ${scriptRefused}`);
     return ExitCode.usage;
   }
+  // Before any load: a secret the plan names without a value is a usage error naming it (never a placeholder sent).
+  const secrets = await standaloneSecrets(plan, { env: args.envSecrets ?? {}, ...(args.secretsFile ? { file: args.secretsFile } : {}) });
   const server = serverTimelineFor(args);
   const engines = Math.max(1, args.engines ?? availableParallelism());
   const warning = fdWarning(Math.ceil(plan.load.clients / engines), openFileLimit());
   if (warning) console.error(warning);
   const sourceAddresses = args.sourceAddresses ?? loopbackSourceAddresses(plan);
   if (sourceAddresses && !args.sourceAddresses) console.error(`note: ${plan.load.clients} clients to a loopback target: connecting from ${sourceAddresses.join(", ")} with the engine's own local ports`);
-  const assignment: RunAssignment = { runId: randomUUID(), shardIndex: 0, shardCount: 1, clients: plan.load.clients, plan, startAt: Date.now() + 200 };
+  const assignment: RunAssignment = { runId: randomUUID(), shardIndex: 0, shardCount: 1, clients: plan.load.clients, plan, startAt: Date.now() + 200, ...(Object.keys(secrets).length ? { secrets } : {}) };
   const out = args.out ? createWriteStream(args.out) : undefined;
   const snapshots: MetricSnapshot[] = [];
   const table = process.stdout.isTTY === true;
