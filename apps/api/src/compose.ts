@@ -24,6 +24,7 @@ import type { Db } from "@throng/db/client";
 import { Channel } from "@throng/protocol/jobs";
 import { createRepos } from "@throng/db/repos";
 import { createRateLimiter } from "@throng/runtime/rate-limit";
+import { metricsAccess } from "@throng/runtime/metrics";
 import { awaitMessage, createBus, createSubscriber } from "@throng/runtime/redis";
 import { createAuth } from "./auth";
 import type { ApiEnv } from "./env";
@@ -35,7 +36,7 @@ import type { ApiDeps, RateLimits } from "./services";
 
 type ComposeEnv = Pick<
   ApiEnv,
-  "AUTH_SECRET" | "WEB_ORIGIN" | "API_PUBLIC_URL" | "HEARTBEAT_INTERVAL_MS" | "NODE_ENV" | "AGENT_BUNDLE_PATH" | "QUEUE_PREFIX" | "INGEST_COALESCE_MS" | "METRICS_TOKEN" | "METRICS_EXPORT_KEY" | "SECRETS_KEY"
+  "AUTH_SECRET" | "WEB_ORIGIN" | "API_PUBLIC_URL" | "HEARTBEAT_INTERVAL_MS" | "NODE_ENV" | "AGENT_BUNDLE_PATH" | "QUEUE_PREFIX" | "INGEST_COALESCE_MS" | "METRICS_TOKEN" | "METRICS_EXPORT_KEY" | "SECRETS_KEY" | "API_HOST"
 >;
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
@@ -117,7 +118,7 @@ export function composeApi(input: {
     rateLimits: input.rateLimits ?? DEFAULT_RATE_LIMITS,
     hello: input.hello ?? DEFAULT_HELLO_LIMITS,
     health: { database: () => repos.ping(), redis: async () => void (await redis.ping()) },
-    metrics: createApiMetrics({ queues: input.queues ?? [], token: env.METRICS_TOKEN }),
+    metrics: createApiMetrics({ queues: input.queues ?? [], access: metricsAccess(env.METRICS_TOKEN, env.API_HOST) }),
     liveSeq: async (runId) => Number((await redis.get(Channel.runSeqKey(runId))) ?? 0),
     install: { apiPublicUrl: env.API_PUBLIC_URL, agentBundlePath: env.AGENT_BUNDLE_PATH },
     web: { origin: env.WEB_ORIGIN, production: env.NODE_ENV === "production" },

@@ -60,11 +60,15 @@ export async function startApi(
  * A workers process; resolves once it logged that its BullMQ worker is ready. Its metrics server is off unless
  * `extraEnv` sets WORKERS_METRICS_PORT: test files start several workers at once, the default port fits one.
  */
-export async function startWorkers(env: ServerEnv, name = "workers", extraEnv: Record<string, string> = {}): Promise<Child> {
+export async function startWorkers(env: ServerEnv, name = "workers", extraEnv: Record<string, string> = {}, log?: (line: string) => void): Promise<Child> {
   let ready = false;
   const child = spawnChild({
     name, command: process.execPath, args: ["--import", "tsx", "workers/src/main.ts"], cwd: root,
-    env: serverEnv(env, { WORKERS_METRICS_PORT: "0", ...extraEnv }), log: (line) => (ready ||= line.includes('"workers ready"')),
+    env: serverEnv(env, { WORKERS_METRICS_PORT: "0", ...extraEnv }),
+    log: (line) => {
+      ready ||= line.includes('"workers ready"');
+      log?.(line);
+    },
   });
   await waitUntil(async () => ready, { what: `${name} to be ready`, timeoutMs: 60_000, abort: child.diedEarly });
   return child;
