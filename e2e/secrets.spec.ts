@@ -2,62 +2,36 @@
 // deletes it, and no page shows a value again; a plan names it as {{secrets.NAME}}, a real agent writes it in (a
 // password-protected redis-server takes the AUTH), and the run's public share page shows the plan with a literal
 // header value masked. Screenshots go to e2e/artifacts/secrets-*.png.
-import type { ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test, type BrowserContext, type Page } from "@playwright/test";
-import { agentBin, agentProcesses, artifacts, baseUrl, enrolAgent, json, signUp, stamp, url } from "./support/e2e-env";
-import { startRedis } from "./support/redis-server";
+import { expect, test, type Page } from "@playwright/test";
+import { artifacts, baseUrl, enrolAgent, json, signUp, stamp, url } from "./support/e2e-env";
+import { redisJourney } from "./support/redis-journey";
 
-const scratch = mkdtempSync(join(tmpdir(), "throng-secrets-"));
-const { start, startTarget, stopAll } = agentProcesses();
 const redisPassword = `e2e-redis-pw-${stamp}`;
+const journey = redisJourney("secrets", ["--requirepass", redisPassword]);
 const apiKey = `e2e-api-key-${stamp}`;
 const literalToken = `e2e-literal-token-${stamp}`;
 const write = { headers: { origin: baseUrl } };
-let context: BrowserContext;
-let page: Page;
-let redis: ChildProcess | undefined;
-let redisPort = 0;
-const pageErrors: string[] = [];
 
-const shot = (target: Page, name: string) => target.screenshot({ path: join(artifacts, `secrets-${name}.png`), fullPage: true });
+type EndedRun = { id: string; status: string; summary: { errors: number; messagesReceived: number } | null };
 
 /** Saves a plan through the API with the browser's session, runs it on the enrolled agent, and waits for its end. */
-async function runToEnd(plan: object): Promise<{ id: string; status: string; summary: { errors: number; messagesReceived: number } | null }> {
+async function runToEnd(page: Page, plan: object): Promise<EndedRun> {
   const saved = await json<{ id: string }>(await page.request.post(url("/api/plans"), { data: plan, ...write }), "save plan");
   const run = await json<{ id: string }>(await page.request.post(url(`/api/plans/${saved.id}/runs`), write), "start run");
-  let ended: { id: string; status: string; summary: { errors: number; messagesReceived: number } | null } | undefined;
+  let ended: EndedRun | undefined;
   await expect
     .poll(async () => {
-      ended = await json(await page.request.get(url(`/api/runs/${run.id}`)), "read run");
-      return ended!.status;
+      ended = await json<EndedRun>(await page.request.get(url(`/api/runs/${run.id}`)), "read run");
+      return ended.status;
     }, { timeout: 90_000, intervals: [1000] })
     .toMatch(/^(finished|failed)$/);
   return ended!;
 }
 
-test.describe.configure({ mode: "serial" });
-
-test.beforeAll(async ({ browser }) => {
-  test.skip(!baseUrl || !agentBin, "npm test sets E2E_BASE_URL and E2E_AGENT_BIN");
-  mkdirSync(artifacts, { recursive: true });
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-  page.on("pageerror", (error) => pageErrors.push(`${page.url()}: ${error.message}`));
-  ({ port: redisPort, process: redis } = await startRedis(scratch, ["--requirepass", redisPassword]));
-});
-
-test.afterAll(async () => {
-  stopAll();
-  redis?.kill("SIGTERM");
-  await context?.close();
-  rmSync(scratch, { recursive: true, force: true });
-});
-
 test("an owner adds a secret under Settings, replaces its value and deletes one; no page shows a value", async () => {
   test.setTimeout(120_000);
+  const { page } = journey;
   await signUp(page, "Secret Keeper", "secrets");
 
   await test.step("the Secrets tab starts empty and refuses a name a plan could not use", async () => {
@@ -93,7 +67,7 @@ test("an owner adds a secret under Settings, replaces its value and deletes one;
     await page.getByLabel("Value", { exact: true }).fill(redisPassword);
     await page.getByTestId("save-secret").click();
     await expect(page.getByTestId("secret-saved")).toContainText("Saved REDIS_PASSWORD");
-    await shot(page, "settings");
+    await journey.shot("settings");
   });
 
   await test.step("a secret is deleted behind a confirmation", async () => {
@@ -114,18 +88,19 @@ test("an owner adds a secret under Settings, replaces its value and deletes one;
       expect(html).not.toContain(apiKey);
       expect(html).not.toContain("a-first-value-to-replace");
     }
-    await shot(page, "audit");
+    await journey.shot("audit");
   });
 });
 
 test("a run's agent writes the secret in (Redis takes the AUTH), and the share page shows the plan masked", async ({ browser }) => {
   test.setTimeout(240_000);
-  await enrolAgent(page, start, join(scratch, "agent.json"));
+  const { page } = journey;
+  await enrolAgent(page, journey.start, join(journey.scratch, "agent.json"));
 
   await test.step("a plan whose session sends AUTH {{secrets.REDIS_PASSWORD}} runs against a password-protected Redis without an error", async () => {
-    const run = await runToEnd({
+    const run = await runToEnd(page, {
       name: `Redis with a secret ${stamp}`,
-      target: { protocol: "tcp", host: "127.0.0.1", port: redisPort, framing: { kind: "delimiter", delimiter: "\r\n" } },
+      target: { protocol: "tcp", host: "127.0.0.1", port: journey.redisPort, framing: { kind: "delimiter", delimiter: "\r\n" } },
       scenario: {
         kind: "ping-pong", intervalMs: 200, message: { body: "PING" }, match: { by: "order" },
         session: [{ kind: "send", message: { body: "AUTH {{secrets.REDIS_PASSWORD}}" } }, { kind: "expect", reply: { regex: "^\\+OK" }, failWhen: { regex: "^-" } }],
@@ -139,8 +114,8 @@ test("a run's agent writes the secret in (Redis takes the AUTH), and the share p
 
   let shareUrl = "";
   await test.step("a run of a plan with a literal bearer token and a secret in its headers is shared", async () => {
-    const targetUrl = await startTarget();
-    const run = await runToEnd({
+    const targetUrl = await journey.startTarget();
+    const run = await runToEnd(page, {
       name: `Headers ${stamp}`,
       target: { protocol: "websocket", url: targetUrl, headers: { Authorization: `Bearer ${literalToken}`, "X-Api-Key": "{{secrets.API_KEY}}" } },
       scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64 },
@@ -162,8 +137,8 @@ test("a run's agent writes the secret in (Redis takes the AUTH), and the share p
     expect(html).not.toContain(literalToken);
     expect(html).not.toContain(apiKey);
     await spec.scrollIntoViewIfNeeded();
-    await shot(guest, "share-page");
+    await guest.screenshot({ path: join(artifacts, "secrets-share-page.png"), fullPage: true });
     await visitor.close();
   });
-  expect(pageErrors).toEqual([]);
+  expect(journey.pageErrors).toEqual([]);
 });

@@ -1,12 +1,5 @@
-import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
-import { aptInstall } from "../../../infra/local/apt";
-import { findBinary } from "../../../infra/local/binaries";
 import { ensureChromium } from "../../../infra/local/chromium";
 import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
 import { ErrorBody } from "@throng/protocol/errors";
@@ -19,6 +12,7 @@ import { SecretList, SecretView } from "@throng/protocol/secrets";
 import { TrialView } from "@throng/protocol/session-trial";
 import { encodeValues } from "@throng/core/metrics/histogram";
 import { connectTestAgent, helloWith, type TestAgent } from "./testing/test-agent";
+import { ensurePdfText, pdfText } from "./testing/pdf-text";
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
 
 // Organisation secrets (issue 27 §4): stored sealed, never answered back, refused when a plan names one the org does
@@ -57,7 +51,7 @@ async function savePlan(user: TestUser, spec: unknown): Promise<string> {
 }
 
 beforeAll(async () => {
-  if (!findBinary("pdftotext", ["/usr/bin"])) await aptInstall(["poppler-utils"], () => undefined);
+  await ensurePdfText();
   api = await startTestApi({ logLines, orchestration: { startDelayMs: 50, finishGraceMs: 60_000, agentLostGraceMs: 60_000 }, pdf: { chromiumPath: await ensureChromium() } });
   owner = await api.signUp("Keeper");
   intruder = await api.signUp("Prowler");
@@ -169,6 +163,24 @@ describe("a plan naming secrets", () => {
     }
   });
 
+  it("a watcher's shard of the same run gets none: it sends nothing to the server under test", async () => {
+    const watcher = await connectTestAgent(api.gatewayUrl);
+    try {
+      watcher.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: EnrolmentTokenCreated.parse((await owner.request("POST", "/api/enrolment-tokens")).json).token }, { role: "watch" }) });
+      await watcher.next("ready");
+      const planId = await savePlan(owner, { ...planUsingSecrets("watched"), watch: {} });
+      const run = RunView.parse((await owner.request("POST", `/api/plans/${planId}/runs`)).json);
+      await api.deps.orchestrator.start(orgId, run.id);
+      expect((await agent.next("run-assignment")).secrets).toEqual({ REDIS_PASSWORD: VALUES.REDIS_PASSWORD, API_TOKEN: VALUES.API_TOKEN });
+      const watched = await watcher.next("run-assignment");
+      expect(watched.role).toBe("watch");
+      expect(watched.secrets).toBeUndefined();
+      expect((await owner.request("POST", `/api/runs/${run.id}/abort`)).status).toBe(200);
+    } finally {
+      await watcher.close();
+    }
+  });
+
   it("a trial gets its secrets, and the trial view comes back without their values", async () => {
     const spec = planUsingSecrets("tried");
     const answered = owner.request("POST", "/api/plans/try", { spec, agentId });
@@ -253,13 +265,3 @@ async function runToTheEnd(spec: ReturnType<typeof planUsingSecrets>): Promise<s
   return run.id;
 }
 
-/** The text of a PDF, as poppler's pdftotext reads it. */
-async function pdfText(bytes: Uint8Array): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), "throng-pdf-"));
-  try {
-    await writeFile(path.join(dir, "report.pdf"), bytes);
-    return (await promisify(execFile)("pdftotext", [path.join(dir, "report.pdf"), "-"])).stdout;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}

@@ -16,7 +16,7 @@ export function createSecretDelivery(secrets: Pick<OrgSecretService, "valuesFor"
     async fill(orgId: string, message: ServerToAgentMessage): Promise<ServerToAgentMessage> {
       if (message.type === "run-assignment" && message.payload.role !== "watch") {
         const { values, unavailable } = await secrets.valuesFor(orgId, message.payload.plan);
-        if (unavailable.length) log.warn({ runId: message.payload.runId, secrets: unavailable }, "run assignment lacks secrets its plan names (deleted, or sealed with another key); the agent will refuse the shard");
+        if (unavailable.length) log.warn({ runId: message.payload.runId, missing: unavailable }, "run assignment lacks secrets its plan names (deleted, or sealed with another key); the agent will refuse the shard");
         return Object.keys(values).length ? { ...message, payload: { ...message.payload, secrets: values } } : message;
       }
       if (message.type === "session-trial") {
