@@ -261,6 +261,8 @@ test("runs: live charts, a reload mid-run keeps the history, abort asks first, t
   // Its verdict says "aborted" too: the one badge carries the verdict's reasons, no second "aborted" beside it.
   await expect(page.locator("h1 span[title^='Not passed']").getByTestId("run-status")).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId("run-verdict")).toHaveCount(0);
+  // The reasons are on the page too, not only in the badge's title.
+  await expect(page.getByTestId("run-verdict-reasons")).toContainText("aborted by");
   await shot("run-aborted");
 
   await expectFitsLaptop("run");

@@ -18,13 +18,14 @@ interface Rule {
 
 const rules: Rule[] = [
   { folder: "packages/protocol/src", allowed: [], browserSafe: true },
-  { folder: "packages/core/src", allowed: ["protocol"], typeOnly: ["db"] },
+  { folder: "packages/wire/src", allowed: ["protocol"] },
+  { folder: "packages/core/src", allowed: ["protocol", "wire"], typeOnly: ["db"] },
   { folder: "packages/runtime/src", allowed: ["protocol"], typeOnly: ["core"] },
   { folder: "db/src", allowed: ["protocol", "db"] },
   { folder: "apps/api/src", allowed: ["protocol", "core", "db", "runtime"] },
   { folder: "workers/src", allowed: ["protocol", "core", "db", "runtime"] },
-  { folder: "agent/src", allowed: ["protocol"] },
-  { folder: "cli/src", allowed: ["protocol"] },
+  { folder: "agent/src", allowed: ["protocol", "wire"] },
+  { folder: "cli/src", allowed: ["protocol", "wire"] },
   { folder: "apps/web", allowed: ["protocol"] },
 ];
 

@@ -11,6 +11,7 @@ import { waitUntil } from "../infra/local/wait";
 // Tests may read the web's pure report wording (production code never imports an app).
 import { reportSentence } from "../apps/web/lib/report-summary";
 import { sloText } from "../apps/web/lib/slo-text";
+import { verdictBadge } from "../apps/web/lib/verdict";
 import { ExitCode } from "../cli/src/cli-exit-codes";
 import { signUp, type Browser } from "./fault/support/api-client";
 import { root } from "./fault/support/processes";
@@ -67,6 +68,15 @@ async function startDroppingServer(answerMs: number): Promise<string> {
   });
   cleanups.push(() => new Promise((resolve) => { for (const c of server.clients) c.terminate(); server.close(resolve); }));
   return `ws://127.0.0.1:${(server.address() as { port: number }).port}/ws`;
+}
+
+/** A plain WebSocket echo server (the `ws` library's): every message goes back as it came. */
+async function startEchoServer(): Promise<string> {
+  const server = new WebSocketServer({ host: "127.0.0.1", port: 0 });
+  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+  server.on("connection", (socket) => socket.on("message", (data, isBinary) => socket.send(data, { binary: isBinary })));
+  cleanups.push(() => new Promise((resolve) => { for (const c of server.clients) c.terminate(); server.close(resolve); }));
+  return `ws://127.0.0.1:${(server.address() as { port: number }).port}/`;
 }
 
 interface CliResult {
@@ -179,6 +189,20 @@ describe("verdicts end to end: the CLI's exit code, its JSON, the API and the re
     expectAgreement(result);
     expect(["incomplete", "breached"]).toContain(result.run.verdict!.outcome);
     expect(result.run.verdict!.load!.minConnectedShare ?? 1).toBeLessThan(0.9);
+  }, 90_000);
+
+  it("a ping-pong against a plain WebSocket echo server measures no round trip and does not pass in any channel, even without SLOs: the reason says none matched and to check match (issue 27)", async () => {
+    const url = await startEchoServer();
+    const result = await throngRun(pingPong("echo server", url, { slos: [], load: { clients: 4, durationSec: 6 } }));
+    expectAgreement(result);
+    const { verdict } = result.run;
+    expect(verdict).toMatchObject({ outcome: "incomplete", passed: false });
+    expect(verdict!.reasons.join("\n")).toMatch(/the ping-pong scenario measured no round trips: \d+ messages? sent, \d+ messages? received; received \d+ messages?, none matched the ping's seq by the default match .*: check `match`/);
+    expect(verdict!.load!.sentSends).toBeLessThan(verdict!.load!.scheduledSends);
+    // The CLI prints the reasons; the web shows them as the badge's reasons (report and run page).
+    expect(result.stdout).toMatch(/none matched the ping's seq/);
+    expect(verdictBadge(verdict)!.reasons.join("\n")).toMatch(/check `match`/);
+    expect(reportSentence(result.run)).not.toMatch(/^Passed/);
   }, 90_000);
 
   it("an aborted run is aborted, never passed, in every channel", async () => {

@@ -4,8 +4,9 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const srcDir = fileURLToPath(new URL(".", import.meta.url));
-// The codecs bundle @msgpack/msgpack and protobufjs (issue 15: maintained libraries, not hand-written encoders).
-const ALLOWED_PACKAGES = [/^@throng\/protocol\/[a-z-]+$/, /^ws$/, /^commander$/, /^hdr-histogram-js$/, /^yaml$/, /^@msgpack\/msgpack$/, /^protobufjs$/, /^node:/];
+// Templates and codecs (@msgpack/msgpack, protobufjs: maintained libraries, not hand-written encoders) are in
+// @throng/wire, which the plan reader shares with the API and the CLI.
+const ALLOWED_PACKAGES = [/^@throng\/protocol\/[a-z-]+$/, /^@throng\/wire\/[a-z-]+$/, /^ws$/, /^commander$/, /^hdr-histogram-js$/, /^yaml$/, /^@msgpack\/msgpack$/, /^protobufjs$/, /^node:/];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -25,7 +26,7 @@ function importsOf(file: string): string[] {
 describe("agent import boundaries (STYLE.md)", () => {
   const files = sourceFiles(srcDir).map((path) => ({ path: relative(srcDir, path), imports: importsOf(path) }));
 
-  it("imports only @throng/protocol subpaths and its own dependencies, never core, db or an app", () => {
+  it("imports only @throng/protocol and @throng/wire subpaths and its own dependencies, never core, db or an app", () => {
     const offending = files.flatMap(({ path, imports }) =>
       imports.filter((spec) => !spec.startsWith(".") && !ALLOWED_PACKAGES.some((allowed) => allowed.test(spec))).map((spec) => `${path} → ${spec}`),
     );

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PlanFileError } from "./errors";
-import { parsePlan, readPlanFile } from "./plan-file";
+import { parsePlan, readPlanFile } from "@throng/wire/plan-reader";
 import { PLAN_YAML } from "./testing/fixtures";
 
 describe("plan files", () => {
@@ -34,5 +34,12 @@ describe("plan files", () => {
     await expect(readPlanFile(join(dir, "missing.yaml"))).rejects.toThrow(/cannot read plan .*missing\.yaml: ENOENT/);
     await writeFile(join(dir, "plan.yml"), PLAN_YAML);
     expect((await readPlanFile(join(dir, "plan.yml"))).name).toBe("lobby smoke");
+  });
+
+  it("checks the plan's codecs as the agent and the API do: a .proto that does not compile fails here, before any request", () => {
+    const protobuf = `${PLAN_YAML}
+protobuf: { proto: "message {" }
+`;
+    expect(() => parsePlan(protobuf, "ci/plan.yaml")).toThrow(/ci\/plan\.yaml is not a valid plan:\n  protobuf\.proto: does not parse/);
   });
 });

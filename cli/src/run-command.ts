@@ -3,7 +3,7 @@ import type { RunNotesPatch } from "@throng/protocol/run-notes";
 import { createApiClient, type ApiClient } from "./api-client";
 import { ExitCode, exitCodeForRun } from "./cli-exit-codes";
 import { InterruptedError, WaitTimeoutError } from "./errors";
-import { readPlanFile } from "./plan-file";
+import { readPlanFile } from "@throng/wire/plan-reader";
 import { createProgressPrinter } from "./progress";
 import { writeResultFiles } from "./result-files";
 import { defaultTimeoutSec, followRun } from "./run-follow";

@@ -97,6 +97,8 @@ export interface RunTable {
   tags: Generated<string[]>;
   notes_edited_by: string | null;
   notes_edited_at: Timestamp | null;
+  /** How many stored snapshots the summary and verdict were judged on (020-judged-snapshots.sql); null before. */
+  judged_snapshots: number | null;
 }
 
 export interface RunShardTable {

@@ -77,6 +77,8 @@ describe("fault: agents killed with SIGKILL mid-run while seconds they measured 
     expect(run.verdict?.passed).toBe(false);
     expect(run.verdict?.outcome).toBe("incomplete");
     expect(run.verdict?.reasons).toContain(message);
+    // Connections are held against the plan's 4 clients, not those of the agents still reporting (issue 27).
+    expect(run.verdict?.reasons.join("\n")).toMatch(/only \d of 4 clients were connected at .* \(the agents that reported that second held \d\)/);
     expect(run.events.filter((e) => e.kind === "agent-lost").map((e) => e.agentId)).toEqual([gone.id]);
     console.log(`agent-kill: restarted agent connected ${reconnectMs} ms after its start, re-sent ${keptOnDisk.length} kept second(s) (seq ${keptOnDisk[0]}–${keptOnDisk.at(-1)}); `
       + `the other had ${goneOnDisk.length} measured second(s) on its disk when killed; event: "${message}"; verdict ${run.verdict?.outcome}: ${run.verdict?.reasons.join(" | ")}`);

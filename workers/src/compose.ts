@@ -1,4 +1,4 @@
-import { UnrecoverableError, Worker } from "bullmq";
+import { DelayedError, UnrecoverableError, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { QUEUE_RUNS } from "@throng/protocol/jobs";
 import { ThrongError } from "@throng/protocol/errors";
@@ -8,6 +8,7 @@ import { createRunOrchestrator, DEFAULT_ORCHESTRATION, type OrchestratorConfig }
 import { systemClock, type Jobs, type Log } from "@throng/core/ports";
 import type { Db } from "@throng/db/client";
 import { createRepos } from "@throng/db/repos";
+import { isDatabaseUnavailable } from "@throng/db/unavailable";
 import { createBus } from "@throng/runtime/redis";
 import { createNotificationService, type NotificationPost } from "@throng/core/notifications/notification-service";
 import { createPlanScheduleService } from "@throng/core/plans/plan-schedules";
@@ -17,6 +18,9 @@ import { createMetricsExportService } from "@throng/core/metrics-export/metrics-
 import { createSealer, credentialsKey, type Sealer } from "@throng/core/metrics-export/sealed-secrets";
 import { createRunJobProcessor } from "./processors/run-jobs";
 import { pushMetrics } from "./export/push-metrics";
+
+/** A job that found the database unavailable runs again this much later. */
+const DATABASE_RETRY_MS = 2_000;
 
 /** Without the api's key the workers cannot open sink credentials: every push says what to set. */
 function sealerFor(keys: { authSecret?: string; metricsExportKey?: string }): Sealer {
@@ -61,12 +65,19 @@ export function composeWorkers(input: {
   const process = createRunJobProcessor(orchestrator, notifications, schedules, metricsExport);
   const worker = new Worker(
     QUEUE_RUNS,
-    async (job) => {
+    async (job, token) => {
       try {
         await process(job);
       } catch (err) {
         // A payload that fails validation will fail the same way every time: do not retry it.
         if (err instanceof ThrongError && err.code === "validation_failed") throw new UnrecoverableError(err.message);
+        // PostgreSQL stopped or restarting: every job is idempotent, so it waits and runs again, for as long as the
+        // outage lasts, without using up its attempts (five in seconds): an agent-lost check must not be dropped.
+        if (isDatabaseUnavailable(err) && token) {
+          input.log.warn({ jobId: job.id, name: job.name, retryInMs: DATABASE_RETRY_MS }, "database unavailable; job waits and runs again");
+          await job.moveToDelayed(Date.now() + DATABASE_RETRY_MS, token);
+          throw new DelayedError();
+        }
         throw err;
       }
     },

@@ -4,11 +4,13 @@ import type { Redis } from "ioredis";
 import { Channel } from "@throng/protocol/jobs";
 import { RunAssignment } from "@throng/protocol/agent";
 import { encodeValues } from "@throng/core/metrics/histogram";
+import { createIngestService } from "@throng/core/metrics/ingest";
+import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import { createDb, type Db } from "@throng/db/client";
 import { createRepos, type Repos } from "@throng/db/repos";
 import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
 import { createRunQueue } from "@throng/runtime/jobs";
-import { createRedis, createSubscriber } from "@throng/runtime/redis";
+import { createBus, createRedis, createSubscriber } from "@throng/runtime/redis";
 import { composeWorkers } from "./compose";
 
 const spec = {
@@ -44,6 +46,13 @@ afterAll(async () => {
   for (const c of connections ?? []) c.disconnect();
   await db?.destroy();
   await database?.drop();
+});
+
+/** One ordinary second of 9 clients as the agent sends it (seconds at 1000 + seq, as insertSecond stores them). */
+const lateSnapshot = (runId: string, seq: number): MetricSnapshot => ({
+  runId, seq, intervalStart: (1000 + seq) * 1000, intervalMs: 1000, clients: 9,
+  counters: { connectionsOpen: 9, connectionsOpened: 9, connectionsFailed: 0, connectionsClosed: 0, messagesSent: 90, messagesReceived: 90, bytesSent: 1, bytesReceived: 1, errors: 0 },
+  histograms: { rttUs: encodeValues(Array(90).fill(1_000)) }, health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
 });
 
 /** An org with one online agent and a queued run, written straight to the database. */
@@ -228,6 +237,32 @@ describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
     expect(run?.status).toBe("aborted");
     expect((await repos.runs.listEvents(orgId, runId)).filter((e) => e.kind === "seconds-lost").map((e) => e.message)).toEqual([expected]);
     expect((run?.verdict as { reasons: string[] }).reasons).toContain(expected);
+  });
+
+  it("seconds that reach a run after it closed are judged again: the summary, the verdict and the lost seconds follow the stored series, and an event says how many came late (issue 27)", async () => {
+    const { orgId, agentId, runId } = await seedRun(2, { ...spec, load: { clients: 9, durationSec: 6, rampUpSec: 0 } });
+    await workers.orchestrator.start(orgId, runId);
+    for (const seq of [0, 1]) await insertSecond(orgId, runId, agentId, seq);
+    await workers.orchestrator.shardStatus(orgId, agentId, { runId, state: "finished", lastSeq: 5 });
+    await workers.orchestrator.finish(orgId, runId);
+    const closed = await repos.runs.get(orgId, runId);
+    expect(closed?.verdict).toMatchObject({ outcome: "incomplete" });
+    expect((await repos.runs.listEvents(orgId, runId)).filter((e) => e.kind === "seconds-lost")).toHaveLength(1);
+
+    // Its last four seconds arrive through ingest, as from an agent cut off until after the end.
+    const ingest = createIngestService({ repos, bus: createBus(connections[0]!), onLateSnapshot: (org, run) => runQueue.jobs.rejudgeRun({ orgId: org, runId: run }) });
+    for (const seq of [2, 3, 4, 5]) await ingest.ingest(orgId, agentId, lateSnapshot(runId, seq));
+    await expect.poll(async () => (await repos.runs.listEvents(orgId, runId)).filter((e) => e.kind === "judged-again").map((e) => e.message), { timeout: 15_000 })
+      .toEqual(["4 seconds arrived after the run closed; the run was judged again (its verdict is now passed, was incomplete)"]);
+    const run = await repos.runs.get(orgId, runId);
+    expect(run?.summary).toMatchObject({ messagesReceived: 6 * 90, durationSec: 6 });
+    expect(run?.verdict).toMatchObject({ outcome: "passed", reasons: [] });
+    expect(run?.judgedSnapshots).toBe(6);
+    expect((await repos.runs.listEvents(orgId, runId)).filter((e) => e.kind === "seconds-lost")).toEqual([]);
+    expect(await repos.snapshots.listSeconds(orgId, runId)).toHaveLength(6);
+    // Judged again twice (a job may run twice): no second event.
+    await workers.orchestrator.judgeAgain(orgId, runId);
+    expect((await repos.runs.listEvents(orgId, runId)).filter((e) => e.kind === "judged-again")).toHaveLength(1);
   });
 
   it("rejects a malformed job payload without retrying it", async () => {

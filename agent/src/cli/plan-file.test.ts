@@ -3,7 +3,7 @@ import { PlanSpec } from "@throng/protocol/plan";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parsePlan, readPlanFile } from "./plan-file";
+import { parsePlan, readPlanFile } from "@throng/wire/plan-reader";
 
 describe("plan files (YAML or JSON, the shared schema)", () => {
   it("keeps a plan saved with the first schema valid", () => {

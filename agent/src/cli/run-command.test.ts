@@ -22,6 +22,10 @@ describe("run command checks", () => {
     expect(loopbackSourceAddresses(plan(19_500))).toEqual(["127.0.0.2"]);
     expect(loopbackSourceAddresses(plan(10_000))).toBeUndefined();
     expect(loopbackSourceAddresses(plan(60_000, "ws://10.0.0.5:7070/ws"))).toBeUndefined();
+    // KCP binds a UDP socket per client, as UDP does: more addresses only past one address's ports, from 127.0.0.1.
+    const kcp = (clients: number): PlanSpec => ({ ...plan(clients), target: { protocol: "kcp", host: "127.0.0.1", port: 7400 } });
+    expect(loopbackSourceAddresses(kcp(19_500))).toBeUndefined();
+    expect(loopbackSourceAddresses(kcp(60_000))).toEqual(["127.0.0.1", "127.0.0.2", "127.0.0.3"]);
   });
 });
 
@@ -40,13 +44,17 @@ describe("standalone verdicts", () => {
     const stepped: PlanSpec = { ...plan(30), load: { clients: 30, durationSec: 9, rampUpSec: 0, shape: { kind: "step-up", startClients: 10, stepClients: 10, stepDurationSec: 3 } }, slos: [{ metric: "rtt-p99-ms", below: 50 }] };
     // Each step's first second is slow (still connecting): it must not break the step.
     const seconds = [[0, 10], [1, 20], [2, 30]].flatMap(([step, clients]) => [0, 1, 2].map((i) => snapshot(step! * 3 + i, step!, clients!, i === 0 || step === 2 ? 90_000 : 2_000)));
-    expect(fixedStepEstimate(stepped, seconds)).toEqual({ valid: true, clients: 20, problems: [] });
+    expect(fixedStepEstimate(stepped, seconds)).toEqual({
+      valid: true, clients: 20, problems: [], steps: [{ step: 0, clients: 10, held: true }, { step: 1, clients: 20, held: true }, { step: 2, clients: 30, held: false }],
+    });
     expect(fixedStepEstimate(plan(30), seconds)).toBeUndefined();
   });
 
   it("an automatic search that ended with the server not recovering has no valid estimate", () => {
     expect(searchEstimate([{ clients: 10, phase: "coarse", held: true }, { clients: 20, phase: "coarse", held: false }, { clients: 10, phase: "settle", held: false }]).valid).toBe(false);
-    expect(searchEstimate([{ clients: 10, phase: "coarse", held: true }, { clients: 20, phase: "coarse", held: false }])).toEqual({ valid: true, clients: 10, problems: [], noLevelHeld: false });
+    expect(searchEstimate([{ clients: 10, phase: "coarse", held: true }, { clients: 20, phase: "coarse", held: false }])).toEqual({
+      valid: true, clients: 10, problems: [], noLevelHeld: false, steps: [{ step: 0, clients: 10, held: true }, { step: 1, clients: 20, held: false }],
+    });
   });
 
   it("maps outcomes to exit codes: 0 passed, 5 breached, 6 incomplete", () => {

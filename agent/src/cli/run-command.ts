@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { availableParallelism } from "node:os";
+import { availableParallelism, hostname } from "node:os";
 import type { RunAssignment } from "@throng/protocol/agent";
 import type { PlanSpec } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
-import { runOnEngines } from "../engine/engines";
+import { enginesFor, runOnEngines, SCRIPT_CLIENTS_PER_ENGINE } from "../engine/engines";
 import { createSearchFeed } from "../engine/search-feed";
 import { createLocalSearch, searchVerdictText } from "./local-search";
 import { openFileLimit } from "../metrics/health";
@@ -17,9 +17,10 @@ import { pointOfSnapshot, protocolSummary } from "../metrics/series-point";
 import { judgeRun, type SearchEvidence } from "@throng/protocol/run-verdict";
 import { searchAnswer, steadySeconds, type JudgedStep } from "@throng/protocol/capacity-search";
 import type { RunVerdict } from "@throng/protocol/report";
+import { bindsOwnPorts } from "../transports/create-transport";
 import { ioPathNote } from "../transports/native-io";
 import { ExitCode } from "./exit-codes";
-import { readPlanFile } from "./plan-file";
+import { readPlanFile } from "@throng/wire/plan-reader";
 import { standaloneSecrets } from "./standalone-secrets";
 import { progressLine, progressTableRows, serverSummaryText, stepsText, summaryText, verdictText } from "./progress";
 import { scriptSummaryText } from "./script-summary";
@@ -81,7 +82,7 @@ export function loopbackSourceAddresses(plan: PlanSpec): string[] | undefined {
   if (plan.target.sourceAddresses || !targetHost(plan).startsWith("127.")) return undefined;
   const needed = Math.ceil(plan.load.clients / PORTS_PER_SOURCE_ADDRESS);
   // UDP binds its own sockets (no connect-time port search): more addresses only past one address's ports.
-  const ownPorts = plan.target.protocol !== "udp" && plan.load.clients > KERNEL_PORTS_UP_TO;
+  const ownPorts = !bindsOwnPorts(plan.target) && plan.load.clients > KERNEL_PORTS_UP_TO;
   if (!ownPorts) return needed > 1 ? Array.from({ length: needed }, (_, i) => `127.0.0.${i + 1}`) : undefined;
   // Not 127.0.0.1: its ports in TIME_WAIT from kernel-chosen connections (ours from a smaller run a minute ago,
   // or any other process's) lack SO_REUSEADDR and refuse a bind for 60 s; 127.0.0.2 and up are ours alone.
@@ -107,7 +108,8 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
   const secrets = await standaloneSecrets(plan, { env: args.envSecrets ?? {}, ...(args.secretsFile ? { file: args.secretsFile } : {}) });
   const server = serverTimelineFor(args);
   const engines = Math.max(1, args.engines ?? availableParallelism());
-  const warning = fdWarning(Math.ceil(plan.load.clients / engines), openFileLimit());
+  const shardEngines = enginesFor(plan.scenario, plan.load.clients, engines, args.engines !== undefined);
+  const warning = fdWarning(Math.ceil(plan.load.clients / shardEngines), openFileLimit());
   if (warning) console.error(warning);
   const sourceAddresses = args.sourceAddresses ?? loopbackSourceAddresses(plan);
   if (sourceAddresses && !args.sourceAddresses) console.error(`note: ${plan.load.clients} clients to a loopback target: connecting from ${sourceAddresses.join(", ")} with the engine's own local ports`);
@@ -120,11 +122,13 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
   const searchEnd = new AbortController();
   const searchFeed = createSearchFeed();
   const search = createLocalSearch({ plan, feed: searchFeed, onEnd: () => searchEnd.abort(), log: (line) => console.log(line) });
-  console.log(`running "${plan.name}": ${plan.load.clients} clients, ${plan.load.durationSec} s, ${plan.scenario.kind} over ${plan.target.protocol}, ${engines} engine(s)`);
+  const scriptNote = shardEngines < engines ? ` (a script's clients share an engine up to ${SCRIPT_CLIENTS_PER_ENGINE}; --engines N to choose)` : "";
+  console.log(`running "${plan.name}": ${plan.load.clients} clients, ${plan.load.durationSec} s, ${plan.scenario.kind} over ${plan.target.protocol}, ${shardEngines} engine(s)${scriptNote}`);
   if (plan.target.protocol !== "udp") console.error(`note: ${ioPathNote()}`);
   try {
     await runOnEngines(assignment, {
       engines,
+      enginesChosen: args.engines !== undefined,
       startWhenReady: true,
       signal: AbortSignal.any([shutdown.signal, searchEnd.signal]),
       searchFeed,
@@ -176,7 +180,10 @@ function standaloneVerdict(
     spec: plan, ended: snapshots.length ? "finished" : "failed", problems: snapshots.length ? [] : ["no second was measured"],
     summary: snapshots.length ? protocolSummary(summary, snapshots) : null, seconds, startSecond: Math.floor(startAt / 1000),
     ...(searchEnded && last ? { endedEarlyAtSecond: last.t + 1 } : {}),
-    stealPercents: snapshots.flatMap((s) => (s.health.stealPercent === undefined ? [] : [s.health.stealPercent])),
+    agentHealth: snapshots.map((s) => ({
+      t: Math.floor(s.intervalStart / 1000), agentId: `on ${hostname()}`, eventLoopP99Ms: s.health.eventLoopP99Ms,
+      ...(s.health.stealPercent !== undefined ? { stealPercent: s.health.stealPercent } : {}),
+    })),
     ...(capacity !== undefined ? { capacity } : {}),
   });
 }
@@ -185,25 +192,29 @@ function standaloneVerdict(
 export function searchEstimate(judged: readonly JudgedStep[]): SearchEvidence {
   const answer = searchAnswer(judged);
   const problems = answer.notHeldAgain.length ? [`the server did not recover at ${answer.lastHeld!.clients} clients, the last level that held: the estimate is not valid`] : [];
-  return { valid: answer.held !== null, clients: answer.held?.clients ?? null, problems, noLevelHeld: judged.length > 0 && answer.lastHeld === null };
+  const steps = judged.map((s, step) => ({ step, clients: s.clients, held: s.held }));
+  return { valid: answer.held !== null, clients: answer.held?.clients ?? null, problems, noLevelHeld: judged.length > 0 && answer.lastHeld === null, steps };
 }
 
 /**
  * A fixed step-up run's estimate: the largest step whose SLOs held over its steady seconds (those still moving to
  * the level left out, as the control plane does) below the first step that broke; undefined for any other plan (judged by its SLOs).
  */
-export function fixedStepEstimate(plan: PlanSpec, snapshots: readonly MetricSnapshot[]): { valid: boolean; clients: number | null; problems: string[] } | undefined {
+export function fixedStepEstimate(plan: PlanSpec, snapshots: readonly MetricSnapshot[]): SearchEvidence | undefined {
   if (plan.load.shape?.kind !== "step-up" || plan.load.shape.mode === "auto") return undefined;
   const bySteps = new Map<number, MetricSnapshot[]>();
   for (const snapshot of snapshots) if (snapshot.step !== undefined) bySteps.set(snapshot.step, [...(bySteps.get(snapshot.step) ?? []), snapshot]);
   let clients: number | null = null;
-  for (const [, seconds] of [...bySteps.entries()].sort(([a], [b]) => a - b)) {
+  let broken = false;
+  const steps: NonNullable<SearchEvidence["steps"]>[number][] = [];
+  for (const [step, seconds] of [...bySteps.entries()].sort(([a], [b]) => a - b)) {
     const hold = steadySeconds(seconds, (s) => ({ second: s.seq, clients: s.clients, connectionsOpen: s.counters.connectionsOpen }));
-    if (hold.length === 0) break;
-    if (!checkSlos(summariseRun(hold), plan.slos ?? []).every((r) => r.passed)) break;
-    clients = Math.max(...hold.map((s) => s.clients));
+    const held = !broken && hold.length > 0 && checkSlos(summariseRun(hold), plan.slos ?? []).every((r) => r.passed);
+    steps.push({ step, clients: Math.max(0, ...seconds.map((s) => s.clients)), held });
+    if (held) clients = Math.max(...hold.map((s) => s.clients));
+    else broken = true;
   }
-  return { valid: true, clients, problems: [] };
+  return { valid: true, clients, problems: [], steps };
 }
 
 export function exitCodeForVerdict(verdict: RunVerdict): ExitCode {

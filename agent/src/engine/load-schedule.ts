@@ -1,5 +1,6 @@
 import type { SearchLevel } from "@throng/protocol/capacity-search";
 import type { LoadShape, Scenario } from "@throng/protocol/plan";
+import { fixedStepAt, shapeClientsAt } from "@throng/protocol/planned-load";
 
 /** How many of this shard's clients should be running `elapsedMs` after startAt, and (step-up) which step it is. */
 export interface LoadSchedule {
@@ -35,10 +36,6 @@ function searchSchedule(startClients: number, stepMs: number, runStartAt: number
   };
 }
 
-function linear(fromClients: number, toClients: number, fraction: number): number {
-  return fromClients + (toClients - fromClients) * Math.min(1, Math.max(0, fraction));
-}
-
 /** Where a shard sits in its run: what an automatic search's levels are timed from, and the clients of the shards before it. */
 export interface SchedulePlacement {
   runStartAt?: number;
@@ -57,38 +54,18 @@ export function createLoadSchedule(load: LoadShape, scenario: Scenario, shardCli
   const cap = (planClients: number) => Math.min(shardClients, Math.max(0, through(planClients, before + shardClients) - through(planClients, before)));
   const runStartAt = placement.runStartAt ?? 0;
   const shape = load.shape;
-  if (shape?.kind === "stages") {
-    return {
-      rampsDown: true,
-      clientsAt(elapsedMs) {
-        let from = 0;
-        let stageStart = 0;
-        for (const stage of shape.stages) {
-          const stageMs = stage.durationSec * 1000;
-          if (elapsedMs < stageStart + stageMs) return cap(linear(from, stage.clients, (elapsedMs - stageStart) / stageMs));
-          from = stage.clients;
-          stageStart += stageMs;
-        }
-        return cap(from);
-      },
-    };
-  }
   if (shape?.kind === "step-up") {
     const stepMs = shape.stepDurationSec * 1000;
     if (shape.mode === "auto") return searchSchedule(shape.startClients, stepMs, runStartAt, cap);
-    const { stepClients } = shape;
-    if (stepClients === undefined) throw new Error("a fixed step-up needs load.shape.stepClients (the plan schema requires it)");
-    const stepAt = (elapsedMs: number) => Math.max(0, Math.floor(elapsedMs / stepMs));
-    return { rampsDown: false, stepAt, clientsAt: (elapsedMs) => cap(Math.min(load.clients, shape.startClients + stepAt(elapsedMs) * stepClients)) };
+    if (shape.stepClients === undefined) throw new Error("a fixed step-up needs load.shape.stepClients (the plan schema requires it)");
   }
-  const arrivalsPerSec = shape?.kind === "arrival-rate" ? shape.clientsPerSec : scenario.kind === "login-storm" ? scenario.connectsPerSec : undefined;
-  if (arrivalsPerSec !== undefined) {
-    // Open model: arrivals do not wait for the server; the first arrives at once.
-    return { rampsDown: false, clientsAt: (elapsedMs) => cap(Math.min(load.clients, Math.floor((elapsedMs / 1000) * arrivalsPerSec) + 1)) };
-  }
-  if (load.joinIntervalMs !== undefined) {
-    const every = load.joinIntervalMs;
-    return { rampsDown: false, clientsAt: (elapsedMs) => cap(Math.min(load.clients, Math.floor(elapsedMs / every) + 1)) };
+  // Stages, a fixed step-up and arrivals follow the plan-wide curve (@throng/protocol/planned-load), this shard its share.
+  if (shapeClientsAt(load, scenario, 0) !== undefined) {
+    return {
+      rampsDown: shape?.kind === "stages",
+      ...(shape?.kind === "step-up" ? { stepAt: (elapsedMs: number) => fixedStepAt(shape.stepDurationSec, elapsedMs) } : {}),
+      clientsAt: (elapsedMs) => cap(shapeClientsAt(load, scenario, elapsedMs)!),
+    };
   }
   const rampMs = load.rampUpSec * 1000;
   // Client i starts at rampMs · i / clients (of this shard), as the first engine did.

@@ -10,7 +10,7 @@ import { BUILT_IN_JOIN } from "../scenarios/movement-sync";
 import { compileResponders } from "../scenarios/respond-rules";
 import { openClient, type ScenarioContext } from "../scenarios/scenario";
 import { compileSession, DEFAULT_EXPECT_TIMEOUT_MS } from "../scenarios/session";
-import { createWireFormat } from "../scenarios/wire-format";
+import { createWireFormat } from "@throng/wire/wire-format";
 import { createTransport } from "../transports/create-transport";
 import type { Transport } from "../transports/transport";
 import { clientTargets } from "./client-target";

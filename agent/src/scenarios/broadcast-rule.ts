@@ -1,6 +1,6 @@
 import type { BroadcastRule, Extractor, ReplyRule } from "@throng/protocol/session";
 import { compileJsonFieldScan, type JsonFieldScan } from "./json-fields";
-import { decodeJson, type ReplyDecoder } from "./reply-decoder";
+import { decodeJson, type ReplyDecoder } from "@throng/wire/reply-decoder";
 import { compileReplyRule } from "./reply-rule";
 
 // Reads a room broadcast of any server (movement-sync's `broadcast` rule), compiled once per shard. One message is

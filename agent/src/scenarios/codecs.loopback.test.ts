@@ -3,8 +3,8 @@ import { decode as msgpackDecode, encode as msgpackEncode } from "@msgpack/msgpa
 import protobuf from "protobufjs";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket, WebSocketServer, type RawData } from "ws";
-import { createBodyCodec, createReplyDecoder, type BinaryBodyFormat, type CodecOptions } from "./codecs";
-import { GAME_PROTO } from "./codecs.fixtures";
+import { createBodyCodec, createReplyDecoder, type BinaryBodyFormat, type CodecOptions } from "@throng/wire/codecs";
+import { GAME_PROTO } from "@throng/wire/codecs.fixtures";
 
 // A server in the test speaks the protocol with its own library (its own parse of the same .proto, or
 // @msgpack/msgpack), decodes each binary message and answers with a reply carrying the same seq.

@@ -1,6 +1,6 @@
 import type { EchoFloodScenario } from "@throng/protocol/plan";
 import { FixedMessage, type TransportConnection } from "../transports/transport";
-import { createSeqReader, prepareTemplate } from "./message-template";
+import { createSeqReader, prepareTemplate } from "@throng/wire/message-template";
 import { compileResponders } from "./respond-rules";
 import { compileReplyCheck } from "./reply-rule";
 import { clientSet, nowMicros, openClient, type ScenarioContext, type ScenarioRunner } from "./scenario";

@@ -1,8 +1,8 @@
 import type { SessionStep } from "@throng/protocol/plan";
-import { prepareTemplate, type PreparedTemplate, type SessionVars } from "./message-template";
+import { prepareTemplate, type PreparedTemplate, type SessionVars } from "@throng/wire/message-template";
 import { compileCapture, type CaptureReader } from "./reply-rule";
 import type { StepObserver } from "./session";
-import type { WireFormat } from "./wire-format";
+import type { WireFormat } from "@throng/wire/wire-format";
 
 /** An http step as the plan gives it. */
 export type HttpStep = Extract<SessionStep, { kind: "http" }>;

@@ -1,8 +1,8 @@
 import type { SessionStep } from "@throng/protocol/plan";
 import type { ScenarioMetrics } from "../metrics/snapshot-builder";
 import type { TransportConnection } from "../transports/transport";
-import { prepareTemplate, type MessageBuilder, type MessageFields, type PreparedTemplate, type SessionVars } from "./message-template";
-import type { WireFormat } from "./wire-format";
+import { prepareTemplate, type MessageBuilder, type MessageFields, type PreparedTemplate, type SessionVars } from "@throng/wire/message-template";
+import type { WireFormat } from "@throng/wire/wire-format";
 
 // Movement-sync's `leave` steps: what a client sends as it stops (a ramp-down or the run's end), before its
 // connection closes. The plan schema allows send and wait only: the client is stopping and reads no reply.

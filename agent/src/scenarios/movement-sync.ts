@@ -1,9 +1,10 @@
 import type { MovementSyncScenario, SessionStep } from "@throng/protocol/plan";
+import { scheduledSendsPerClient } from "@throng/protocol/planned-load";
 import type { ScenarioMetrics } from "../metrics/snapshot-builder";
 import type { TransportConnection } from "../transports/transport";
 import { compileBroadcastRule, type Broadcast } from "./broadcast-rule";
 import { compileLeave, runLeave, type BoundLeave } from "./leave-steps";
-import { prepareTemplate, type MessageBuilder, type MessageFields } from "./message-template";
+import { prepareTemplate, type MessageBuilder, type MessageFields } from "@throng/wire/message-template";
 import { clientSet, nowMicros, openClient, type ScenarioContext, type ScenarioRunner } from "./scenario";
 import { compileResponders } from "./respond-rules";
 import { RoomSendTimes, sendTimeDepth } from "./send-times";
@@ -98,8 +99,8 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
   const respond = compileResponders(scenario.respond, context.wire);
   const heartbeatMessage = scenario.heartbeat?.message ? prepareTemplate(scenario.heartbeat.message, context.wire) : undefined;
   const sharedHeartbeat = heartbeatMessage?.usesVars ? undefined : heartbeatMessage?.bind();
-  // With updateHz, a joined player's schedule: its updates and its heartbeats.
-  const scheduledPerSecond = (scenario.updateHz ?? 0) + (scenario.heartbeat ? 1000 / scenario.heartbeat.intervalMs : 0);
+  // With updateHz, a joined player's schedule: its updates and its heartbeats (the rate the verdict holds the run to).
+  const scheduledPerSecond = scheduledSendsPerClient(scenario) ?? 0;
   // Clients stopped by a ramp-down still sending their leave steps: the run's end waits for them too.
   const leaving = new Set<Promise<void>>();
   // One broadcast is read at a time: its fields go into this one object.

@@ -1,11 +1,12 @@
 import type { PingPongScenario } from "@throng/protocol/plan";
+import { scheduledSendsPerClient } from "@throng/protocol/planned-load";
 import type { TransportConnection } from "../transports/transport";
-import { createSeqReader, prepareTemplate, type MessageBuilder, type PreparedTemplate, type SeqReader } from "./message-template";
+import { createSeqReader, prepareTemplate, type MessageBuilder, type PreparedTemplate, type SeqReader } from "@throng/wire/message-template";
 import { compileResponders, type Responders } from "./respond-rules";
 import { compileReplyCheck } from "./reply-rule";
 import { clientSet, nowMicros, openClient, type ClientHandlers, type ScenarioContext, type ScenarioRunner } from "./scenario";
 import { compileSession, type CompiledSession, type SessionDone } from "./session";
-import { TIMER_RESOLUTION_MS, TimerWheel, type WheelTimer } from "./timer-wheel";
+import { TIMER_RESOLUTION_MS, TimerWheel, type WheelTimer } from "../transports/timer-wheel";
 
 /** The built-in ping's size when the plan gives none (it must then give a message template: the plan's check). */
 const DEFAULT_PING_BYTES = 64;
@@ -114,11 +115,12 @@ export function createPingPong(scenario: PingPongScenario, context: ScenarioCont
     messageBytes: scenario.messageBytes ?? DEFAULT_PING_BYTES,
     random: context.random ?? Math.random,
     timeoutMs: scenario.timeoutMs ?? (context.datagram ? DEFAULT_DATAGRAM_TIMEOUT_MS : DEFAULT_PONG_TIMEOUT_MS),
-    // Fixed-interval pings of every client run off one wheel: one wakeup sends every ping due in that millisecond.
-    wheel: new TimerWheel(),
+    // Fixed-interval pings of every client run off one wheel (the engine's, shared with KCP's flushes): one wakeup
+    // sends every ping due in that millisecond.
+    wheel: context.wheel ?? new TimerWheel(),
     grid: context.clients ? phaseGridMs(scenario.intervalMs, context.clients) : 1,
-    // Every message a fixed-interval client's schedule calls for: its pings and its heartbeats.
-    scheduledPerSecond: 1000 / scenario.intervalMs + (scenario.heartbeat ? 1000 / scenario.heartbeat.intervalMs : 0),
+    // Every message a fixed-interval client's schedule calls for: its pings and its heartbeats (the rate the verdict holds the run to).
+    scheduledPerSecond: scheduledSendsPerClient(scenario) ?? 0,
   };
   return clientSet((index) => openClient(context, index, new PingClient(shard, index)));
 }

@@ -1,5 +1,5 @@
 import type { Capture, ReplyCheck, ReplyRule } from "@throng/protocol/session";
-import { decodeJson, type ReplyDecoder } from "./reply-decoder";
+import { decodeJson, type ReplyDecoder } from "@throng/wire/reply-decoder";
 
 /** Whether a reply matches a rule. `data` is valid during the call only (transport.ts). */
 export type ReplyMatcher = (data: Buffer) => boolean;

@@ -1,9 +1,9 @@
 import type { RespondRules } from "@throng/protocol/plan";
 import type { ScenarioMetrics } from "../metrics/snapshot-builder";
 import type { TransportConnection } from "../transports/transport";
-import { prepareTemplate, type MessageBuilder } from "./message-template";
+import { prepareTemplate, type MessageBuilder } from "@throng/wire/message-template";
 import { compileReplyRule, type ReplyMatcher } from "./reply-rule";
-import type { WireFormat } from "./wire-format";
+import type { WireFormat } from "@throng/wire/wire-format";
 
 // A scenario's `respond` rules (docs/protocols.md, "Answering the server's keep-alives"): a received message that
 // matches one is answered at once and goes no further. openClient (scenario.ts) runs them before the session and the

@@ -3,7 +3,7 @@ import type { EchoFloodScenario, SessionStep } from "@throng/protocol/plan";
 import { createSnapshotBuilder } from "../metrics/snapshot-builder";
 import { createScriptedTransport } from "../testing/fake-transport";
 import { createEchoFlood } from "./echo-flood";
-import { compileTemplate } from "./message-template";
+import { compileTemplate } from "@throng/wire/message-template";
 import { compileSession, SessionRun, type SessionDone, type SessionFailure } from "./session";
 
 const runId = "0d7c4f2a-5b1e-4c3d-9e8f-7a6b5c4d3e2f";

@@ -2,9 +2,9 @@ import type { SessionStep } from "@throng/protocol/plan";
 import type { ScenarioMetrics } from "../metrics/snapshot-builder";
 import type { TransportConnection } from "../transports/transport";
 import { compileHttpStep, type CompiledHttpStep } from "./http-step";
-import { prepareTemplate, type PreparedTemplate, type SessionVars } from "./message-template";
+import { prepareTemplate, type PreparedTemplate, type SessionVars } from "@throng/wire/message-template";
 import { compileCapture, compileReplyRule, type CaptureReader, type ReplyMatcher } from "./reply-rule";
-import { TEXT_WIRE, type WireFormat } from "./wire-format";
+import { TEXT_WIRE, type WireFormat } from "@throng/wire/wire-format";
 
 /** An expect step's wait when the plan gives none. */
 export const DEFAULT_EXPECT_TIMEOUT_MS = 10_000;

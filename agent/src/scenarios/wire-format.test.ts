@@ -1,9 +1,9 @@
 import { encode } from "@msgpack/msgpack";
 import { describe, expect, it } from "vitest";
 import type { PlanSpec } from "@throng/protocol/plan";
-import { prepareTemplate } from "./message-template";
+import { prepareTemplate } from "@throng/wire/message-template";
 import { compileCapture, compileReplyRule } from "./reply-rule";
-import { createWireFormat, TEXT_WIRE } from "./wire-format";
+import { createWireFormat, TEXT_WIRE } from "@throng/wire/wire-format";
 
 const scenario = (format: "msgpack" | "json"): PlanSpec["scenario"] => ({
   kind: "ping-pong", intervalMs: 100, message: { format, body: '{"type":"move","seq":{{seq}},"x":{{x}}}' }, match: { by: "json-field", field: "seq" },

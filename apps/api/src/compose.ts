@@ -9,6 +9,7 @@ import { createAuditLog } from "@throng/core/orgs/audit";
 import { createOrgService } from "@throng/core/orgs/org-service";
 import { createOrgSecretService } from "@throng/core/orgs/org-secrets";
 import { createPlanService } from "@throng/core/plans/plan-service";
+import { OrgSettings } from "@throng/protocol/orgs";
 import { createSessionTrials } from "@throng/core/plans/session-trials";
 import { createEstimateService } from "@throng/core/capacity/estimates";
 import { createReportService } from "@throng/core/reports/report-service";
@@ -96,7 +97,7 @@ export function composeApi(input: {
     auth,
     resolveIdentity: createIdentityResolver(auth, repos.orgs, apiTokens),
     trials: createSessionTrials({ repos, fleet, bus, awaitReply: (channel, timeoutMs, send) => awaitMessage(subscriber, channel, timeoutMs, send) }),
-    plans: createPlanService({ plans: repos.plans, scripts, secrets: repos.secrets }),
+    plans: createPlanService({ plans: repos.plans, scripts, secrets: repos.secrets, settings: async (orgId) => OrgSettings.parse((await repos.orgs.getSettings(orgId)) ?? {}) }),
     scripts,
     runs: createRunService({ repos, fleet, jobs, scripts }),
     notifications: createNotificationService({ repos, jobs, dashboardUrl: env.WEB_ORIGIN }),
@@ -104,7 +105,7 @@ export function composeApi(input: {
     schedules: createPlanScheduleService({ repos, jobs, clock, log }),
     orchestrator: createRunOrchestrator({ repos, fleet, jobs, bus, clock, log, config: input.orchestration ?? DEFAULT_ORCHESTRATION }),
     fleet,
-    ingest: createIngestService({ repos, bus, log, coalesceMs: env.INGEST_COALESCE_MS, onStages: input.onStages }),
+    ingest: createIngestService({ repos, bus, log, coalesceMs: env.INGEST_COALESCE_MS, onStages: input.onStages, onLateSnapshot: (orgId, runId) => jobs.rejudgeRun({ orgId, runId }) }),
     serverSamples: createServerSampleIngest({ repos, bus, log }),
     orgs: createOrgService({ orgs: repos.orgs, audit, clock, webOrigin: env.WEB_ORIGIN }),
     secrets: createOrgSecretService({ secrets: repos.secrets, audit, sealer: createSealer(orgSecretsKey({ authSecret: env.AUTH_SECRET, dedicatedKey: env.SECRETS_KEY })) }),

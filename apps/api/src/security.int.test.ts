@@ -208,10 +208,19 @@ describe("hygiene", () => {
     await agent.next("ready");
     const saved = await owner.request("PUT", "/api/org/settings", { targetAllowList: ["127.0.0.1:9999"], maxClients: 3, maxDurationSec: 60 });
     expect(saved.status).toBe(200);
+    // The plan saves (an admin may be about to change the list), and says at once what would stop it from starting.
     const created = PlanView.parse((await owner.request("POST", "/api/plans", plan)).json);
+    expect(created.warnings?.map((f) => f.path)).toEqual(["target.url", "load.clients"]);
+    expect(created.warnings?.[0]?.message).toMatch(/not on this organisation's target allow-list .*an admin can add it under Settings/);
+    expect(PlanView.parse((await owner.request("GET", `/api/plans/${created.id}`)).json).warnings).toEqual(created.warnings);
     const refused = await owner.request("POST", `/api/plans/${created.id}/runs`);
     expect(refused.status).toBe(403);
     expect(ErrorBody.parse(refused.json).error.fields?.map((f) => f.path)).toEqual(["target.url", "load.clients"]);
+    // A schedule whose every firing would be refused is not turned on.
+    const schedule = await owner.request("PUT", `/api/plans/${created.id}/schedule`, { cron: "0 3 * * *", timezone: "UTC" });
+    expect(schedule.status).toBe(403);
+    expect(ErrorBody.parse(schedule.json).error.fields?.map((f) => f.path)).toEqual(["target.url", "load.clients"]);
+    expect((await owner.request("GET", `/api/plans/${created.id}/schedule`)).json).toEqual({ schedule: null });
     // A session's http step (matchmaking) is held to the list like the target: allowed target, refused step.
     await owner.request("PUT", "/api/org/settings", { targetAllowList: ["127.0.0.1:7070"], maxClients: 10, maxDurationSec: 60 });
     const withHttpStep = { ...plan, scenario: { ...plan.scenario, session: [{ kind: "http", url: "http://10.0.0.9:8080/match?c={{client}}" }] } };

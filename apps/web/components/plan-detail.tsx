@@ -70,6 +70,27 @@ export function PlanDetail({ planId }: { planId: string }) {
               Archived {formatDateTime(plan.data.archivedAt)}: hidden from the plan list; its runs are kept and it can still run.
             </p>
           )}
+          {plan.data.warnings?.length ? (
+            <div className="notice" role="status" data-testid="plan-warnings">
+              <p>
+                This plan cannot start as the organisation is set up now
+                {can(role, "settings.manage") ? (
+                  <>
+                    {" "}(change the limits under <Link href="/settings/organisation">Settings → Organisation</Link>, or the plan):
+                  </>
+                ) : (
+                  " (an admin or owner can change the limits under Settings → Organisation, or edit the plan):"
+                )}
+              </p>
+              <ul>
+                {plan.data.warnings.map((warning) => (
+                  <li key={warning.path} data-testid="plan-warning" data-path={warning.path}>
+                    <code>{warning.path}</code>: {warning.message}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
         </div>
         <div className="head-actions">
           {can(role, "plan.write") && (

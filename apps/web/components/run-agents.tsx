@@ -6,7 +6,7 @@ import type { RunView } from "@throng/protocol/run";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 import { formatGiB, formatInteger, formatMemory, formatMs } from "../lib/format";
 import { agentFates } from "../lib/run-events";
-import { agentTone } from "../lib/status";
+import { runAgentStatus } from "../lib/status";
 import { DataTable, type DataColumn } from "./data-table";
 import { StatusBadge } from "./status-badge";
 
@@ -60,7 +60,7 @@ export function RunAgents({ run, agents, points, live }: RunAgentsProps) {
             const agent = byId.get(id);
             const health = latestHealth.get(id);
             const fate = fates.get(id);
-            const status = fate?.kind === "agent-lost" ? "lost" : (agent?.status ?? "unknown");
+            const { status, tone } = runAgentStatus({ live, runId: run.id, ...(agent ? { agent } : {}), lost: fate?.kind === "agent-lost" });
             const limit = health?.saturated ? (health.saturatedReason ?? "saturated") : saturated.get(id) ? `saturated ${saturated.get(id)!.seconds} s: ${saturated.get(id)!.reason}` : null;
             return (
               <tr key={id} data-testid="run-agent-row" data-agent-id={id}>
@@ -74,7 +74,7 @@ export function RunAgents({ run, agents, points, live }: RunAgentsProps) {
                   )}
                 </td>
                 <td>
-                  <StatusBadge status={status} tone={status === "lost" ? "bad" : agent ? agentTone(agent.status) : "idle"} />
+                  <StatusBadge status={status} tone={tone} />
                 </td>
                 <td className="num">{health ? `${formatInteger(health.cpuPercent)} %` : "—"}</td>
                 <td className="num" data-testid="run-agent-steal">{health?.stealPercent === undefined ? "—" : `${health.stealPercent.toFixed(1)} %`}</td>

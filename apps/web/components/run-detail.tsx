@@ -71,6 +71,11 @@ export function RunDetail({ runId }: { runId: string }) {
         <section className="panel" aria-label="Charts" data-testid="run-charts-queued">
           <p className="muted">The charts start with the run&apos;s first second, once its agents take it out of the queue.</p>
         </section>
+      ) : ended && points.length === 0 ? (
+        // The run and its series are read together, so an ended run with none has nothing to chart, ever.
+        <section className="panel" aria-label="Charts" data-testid="run-charts-none">
+          <p className="muted">No second was measured: the run {run.status === "aborted" ? "was aborted" : "ended"} before its agents reported any. Its events and verdict above say why.</p>
+        </section>
       ) : (
         <RunCharts points={points} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} />
       )}

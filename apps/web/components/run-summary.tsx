@@ -3,6 +3,7 @@ import { formatDuration, formatInteger, formatMs, formatRate } from "../lib/form
 import { percentileKeys } from "../lib/series";
 import { scriptSummaryCells } from "../lib/series-script";
 import { countsMessages, hasRoundTrips, scenarioSummaryCells, type ScenarioKind, type SummaryCell } from "../lib/scenario-view";
+import { verdictBadge } from "../lib/verdict";
 import { RunEvents } from "./run-events";
 
 type Summary = NonNullable<RunView["summary"]>;
@@ -40,7 +41,20 @@ function cells(summary: Summary, kind: ScenarioKind): Cell[] {
   ];
 }
 
-/** The report of a finished, aborted or failed run: totals, then what happened. */
+/** Why an ended run is not a pass, in words, where it ended (not only in its badge's title): the report says the same. */
+function VerdictReasons({ run }: { run: RunView }) {
+  const reasons = verdictBadge(run.verdict)?.reasons ?? [];
+  if (reasons.length === 0) return null;
+  return (
+    <ul className="verdict-reasons" data-testid="run-verdict-reasons" aria-label="Why the run did not pass">
+      {reasons.map((reason) => (
+        <li key={reason}>{reason}</li>
+      ))}
+    </ul>
+  );
+}
+
+/** The report of a finished, aborted or failed run: why it did not pass, totals, then what happened. */
 export function RunSummary({ run }: { run: RunView }) {
   const { summary } = run;
   return (
@@ -51,6 +65,7 @@ export function RunSummary({ run }: { run: RunView }) {
           The run failed: {run.error}
         </p>
       )}
+      <VerdictReasons run={run} />
       {summary ? (
         <dl className="summary-grid">
           {cells(summary, run.spec.scenario.kind).map((cell) => (

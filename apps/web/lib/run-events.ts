@@ -9,6 +9,7 @@ const EVENT_TEXT: Record<RunEventView["kind"], { word: string; tone: Tone }> = {
   "search-ended": { word: "search done", tone: "ok" },
   "seconds-lost": { word: "seconds lost", tone: "bad" },
   queued: { word: "queued", tone: "idle" },
+  "judged-again": { word: "judged again", tone: "warn" },
 };
 
 export const eventText = (kind: RunEventView["kind"]) => EVENT_TEXT[kind];

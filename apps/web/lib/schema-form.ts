@@ -14,6 +14,8 @@ export const STARTING_VALUES: Record<string, string> = {
   "target.tcp.port": "7071",
   "target.udp.host": "127.0.0.1",
   "target.udp.port": "7072",
+  "target.kcp.host": "127.0.0.1",
+  "target.kcp.port": "7400",
   "scenario.ping-pong.intervalMs": "1000",
   "scenario.ping-pong.messageBytes": "64",
   "scenario.echo-flood.messageBytes": "64",

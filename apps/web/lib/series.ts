@@ -149,9 +149,9 @@ export interface TimeMarker {
   kind: MarkedKind;
 }
 
-/** Kinds a marker may have: a queued run's wait happens before its time axis begins. */
-type MarkedKind = Exclude<RunEventView["kind"], "queued">;
-const isMarked = (event: RunEventView): event is RunEventView & { kind: MarkedKind } => event.kind !== "seconds-lost" && event.kind !== "queued";
+/** Kinds a marker may have: a queued run's wait happens before its time axis begins, a judgement again after it ends. */
+type MarkedKind = Exclude<RunEventView["kind"], "queued" | "judged-again">;
+const isMarked = (event: RunEventView): event is RunEventView & { kind: MarkedKind } => event.kind !== "seconds-lost" && event.kind !== "queued" && event.kind !== "judged-again";
 
 const MARKER_WORDS: Record<MarkedKind, string> = {
   stage: "stage",

@@ -116,6 +116,16 @@ export function createFleetRepo(db: Db) {
         .where("id", "=", agentId)
         .execute();
     },
+    /** The agent's connection that closed at `closedAt` is gone; a no-op if it has been heard from since (it came back). */
+    async markDisconnected(orgId: string, agentId: string, closedAt: Date) {
+      await db
+        .updateTable("agents")
+        .set({ connected: false })
+        .where("org_id", "=", orgId)
+        .where("id", "=", agentId)
+        .where((eb) => eb.or([eb("last_seen_at", "is", null), eb("last_seen_at", "<=", closedAt)]))
+        .execute();
+    },
     /** Heartbeats of many agents of one org in one statement. */
     async markSeenMany(orgId: string, agentIds: readonly string[], at: Date) {
       if (agentIds.length === 0) return;

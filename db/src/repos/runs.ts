@@ -22,6 +22,8 @@ export interface RunRow {
   tags: string[];
   notesEditedBy: string | null;
   notesEditedAt: Date | null;
+  /** How many stored snapshots the summary and verdict were judged on; null before the run's closing judgement. */
+  judgedSnapshots: number | null;
 }
 
 /** What GET /api/runs filters by; each left out matches every run. */
@@ -62,6 +64,7 @@ export type RunPatch = Partial<{
   startAt: Date;
   startedAt: Date;
   endedAt: Date;
+  judgedSnapshots: number;
 }>;
 
 /** Runs and their shards (one per agent), scoped by orgId. */
@@ -74,6 +77,7 @@ export function createRunRepo(db: Db) {
         "r.id", "r.org_id as orgId", "r.plan_id as planId", "p.name as planName", "r.plan_version as planVersion", "r.spec", "r.status", "r.error",
         "r.summary", "r.verdict", "r.capacity", "r.start_at as startAt", "r.created_at as createdAt", "r.started_at as startedAt", "r.ended_at as endedAt",
         "r.started_by as startedBy", "r.note", "r.tags", "r.notes_edited_by as notesEditedBy", "r.notes_edited_at as notesEditedAt",
+        "r.judged_snapshots as judgedSnapshots",
       ])
       .where("r.org_id", "=", orgId);
 
@@ -139,8 +143,12 @@ export function createRunRepo(db: Db) {
         return fn();
       });
     },
-    /** Compare-and-set on status so that a job running twice cannot apply the same transition twice. */
-    async update(orgId: string, id: string, fromStatus: string, patch: RunPatch): Promise<boolean> {
+    /**
+     * Compare-and-set on status so that a job running twice cannot apply the same transition twice; with
+     * `fromJudged`, also on the snapshots the stored verdict was judged on, so two judgements of the same late
+     * seconds cannot both be recorded.
+     */
+    async update(orgId: string, id: string, fromStatus: string, patch: RunPatch, fromJudged?: { judgedSnapshots: number | null }): Promise<boolean> {
       const result = await db
         .updateTable("runs")
         .set({
@@ -152,10 +160,12 @@ export function createRunRepo(db: Db) {
           ...(patch.startAt !== undefined && { start_at: patch.startAt }),
           ...(patch.startedAt !== undefined && { started_at: patch.startedAt }),
           ...(patch.endedAt !== undefined && { ended_at: patch.endedAt }),
+          ...(patch.judgedSnapshots !== undefined && { judged_snapshots: patch.judgedSnapshots }),
         })
         .where("org_id", "=", orgId)
         .where("id", "=", id)
         .where("status", "=", fromStatus)
+        .$if(fromJudged !== undefined, (q) => q.where(sql<boolean>`judged_snapshots is not distinct from ${fromJudged!.judgedSnapshots}`))
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
@@ -164,6 +174,20 @@ export function createRunRepo(db: Db) {
         .insertInto("run_events")
         .values({ run_id: runId, org_id: orgId, kind: event.kind, agent_id: event.agentId, message: event.message })
         .execute();
+    },
+    /** Replaces the run's events of `kind` with `events` (one transaction): what a judgement found, as it now stands. */
+    async replaceEvents(orgId: string, runId: string, kind: string, events: readonly { agentId: string | null; message: string }[]) {
+      await db.transaction().execute(async (tx) => {
+        await tx.deleteFrom("run_events").where("org_id", "=", orgId).where("run_id", "=", runId).where("kind", "=", kind).execute();
+        if (events.length === 0) return;
+        await tx.insertInto("run_events").values(events.map((e) => ({ run_id: runId, org_id: orgId, kind, agent_id: e.agentId, message: e.message }))).execute();
+      });
+    },
+    /** Of `runIds`, those that have ended (finished, aborted, failed): a snapshot stored for one arrived after its close. */
+    async listEnded(orgId: string, runIds: readonly string[]): Promise<string[]> {
+      if (runIds.length === 0) return [];
+      const rows = await db.selectFrom("runs").select("id").where("org_id", "=", orgId).where("id", "in", [...runIds]).where("status", "in", ["finished", "aborted", "failed"]).execute();
+      return rows.map((row) => row.id);
     },
     async listEvents(orgId: string, runId: string): Promise<RunEventRow[]> {
       return db

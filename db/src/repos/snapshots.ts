@@ -168,6 +168,11 @@ export function createSnapshotRepo(db: Db) {
         .orderBy("agent_id")
         .execute();
     },
+    /** How many snapshots the run has stored: more than its verdict was judged on means seconds came after. */
+    async countRun(orgId: string, runId: string): Promise<number> {
+      const row = await db.selectFrom("snapshots").select((eb) => eb.fn.countAll<string>().as("count")).where("org_id", "=", orgId).where("run_id", "=", runId).executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
     async listRun(orgId: string, runId: string): Promise<SnapshotRow[]> {
       return db
         .selectFrom("snapshots")

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { PlanSpec } from "./plan";
 import { AgentRole, HostInfo } from "./agent";
 import { Role } from "./orgs";
+import { FieldError } from "./errors";
 
 /** GET /api/me: the signed-in user and the organisation every request is scoped to. */
 export const Me = z.object({
@@ -71,6 +72,11 @@ export const PlanView = z.object({
   updatedAt: z.string(),
   /** Set while the plan is archived: hidden from the plan list by default, its runs untouched. */
   archivedAt: z.string().optional(),
+  /**
+   * What would stop a run of the plan from starting as the organisation is set up now (a target off its allow-list,
+   * more clients than its cap), by field: the plan saves, and these say what to fix before Start or a schedule.
+   */
+  warnings: z.array(FieldError).optional(),
 });
 export type PlanView = z.infer<typeof PlanView>;
 

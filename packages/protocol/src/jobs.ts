@@ -16,6 +16,13 @@ export const CheckAgentJob = z.object({ orgId: z.string(), runId: z.string().uui
 export type CheckAgentJob = z.infer<typeof CheckAgentJob>;
 
 /**
+ * Enqueued (delayed, one per run per few seconds) when seconds or an agent's end of shard reach a run that has
+ * already closed: judge it again from everything stored (summary, verdict, lost seconds), and say so.
+ */
+export const RejudgeRunJob = z.object({ orgId: z.string(), runId: z.string().uuid() });
+export type RejudgeRunJob = z.infer<typeof RejudgeRunJob>;
+
+/**
  * Enqueued (delayed) for just after an automatic capacity search's step ends: judge the step on every agent's
  * stored seconds and tell the agents the next level. `attempt` counts the waits for late snapshots.
  */
@@ -42,7 +49,7 @@ export const TestMetricsExportJob = z.object({ orgId: z.string(), sink: z.enum([
 export type TestMetricsExportJob = z.infer<typeof TestMetricsExportJob>;
 
 export const RunJobName = {
-  start: "start-run", finish: "finish-run", checkAgent: "check-agent", searchStep: "search-step", deliverNotification: "deliver-notification",
+  start: "start-run", finish: "finish-run", rejudge: "rejudge-run", checkAgent: "check-agent", searchStep: "search-step", deliverNotification: "deliver-notification",
   scheduledRun: "scheduled-run", exportRunSeries: "export-run-series", testMetricsExport: "test-metrics-export",
 } as const;
 

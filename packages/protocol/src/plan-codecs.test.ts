@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { PlanSpec } from "./plan";
 
 // msgpack and protobuf message bodies in the plan schema. The .proto text itself is parsed and checked by the
-// agent when it loads the plan (agent/src/scenarios/codecs.ts, checkPlanCodecs): this package is zod only.
+// plan reader every channel shares (packages/wire/src/plan-reader.ts, checkPlanCodecs): this package is zod only.
 
 const PROTO = 'syntax = "proto3"; package game; message Move { uint32 seq = 1; } message Ack { uint32 seq = 1; }';
 

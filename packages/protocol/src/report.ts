@@ -36,12 +36,17 @@ export const LoadCheck = z.object({
   /** Seconds the load was planned to run, and seconds that delivered measurements. */
   plannedSeconds: z.number().int().min(0),
   measuredSeconds: z.number().int().min(0),
-  /** Sends the schedule called for and sends made (+ skipped for an unanswered previous message), over the steady seconds. */
+  /**
+   * Over the steady seconds: the sends the plan asks of the clients connected in each (its rate × those clients, so
+   * a second an agent stood still in counts), and the sends made. A skipped send (the previous message unanswered,
+   * or a due time the agent missed) is not a send: `skippedSends` counts them apart.
+   */
   scheduledSends: z.number().int().min(0),
   sentSends: z.number().int().min(0),
+  skippedSends: z.number().int().min(0).optional(),
   /** Steady seconds whose sends fell more than 10% short of the schedule. */
   shortSeconds: z.number().int().min(0),
-  /** Fewest clients connected in a steady second, against the clients planned for it. */
+  /** Fewest clients connected in a steady second at a held level, against the clients the plan has running then (not those the reporting agents held). */
   minConnectedShare: z.number().min(0).nullable(),
   /** Messages sent and still unanswered when the run ended (not errors, not counted against reach). */
   inFlightAtEnd: z.number().int().min(0),

@@ -116,8 +116,76 @@ describe("run verdict", () => {
   });
 
   it("warns, without failing, when the agents' host had heavy CPU steal", () => {
-    const verdict = judgeRun(evidence(run(12), { stealPercents: [12, 15, 20, 30] }));
+    const verdict = judgeRun(evidence(run(12), { agentHealth: [12, 15, 20, 30].map((stealPercent, i) => ({ t: T0 + i, agentId: "a1", eventLoopP99Ms: 2, stealPercent })) }));
     expect(verdict.outcome).toBe("passed");
     expect(verdict.warnings.join("\n")).toMatch(/heavy CPU steal/);
+  });
+
+  it("does not pass a ping-pong whose pings a plain echo server sent back unmatched, even without SLOs: skipped sends are not sends, and it says to check match", () => {
+    // The issue's run: each client's first ping echoed as {"type":"ping",...}, never a pong; every later due ping skipped.
+    const spec = plan({ slos: [], load: { clients: 1, durationSec: 8 }, scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64 } });
+    const echoed = (i: number): SeriesPoint => second(i, {
+      clients: 1, connections: 1, scheduledSends: 5, messagesSentPerSec: i === 0 ? 1 : 0, messagesReceivedPerSec: i === 0 ? 1 : 0, skippedSends: i === 0 ? 4 : 5,
+      rttP50Ms: null, rttP99Ms: null, rttMaxMs: null,
+    });
+    const seconds = Array.from({ length: 8 }, (_, i) => echoed(i));
+    const summary = summaryOf(seconds, { messagesSent: 1, messagesReceived: 1, roundTrips: 0, rttP50Ms: null, rttP99Ms: null, rttMaxMs: null, skippedSends: 39, scheduledSends: 40 });
+    const verdict = judgeRun(evidence(seconds, { spec, summary }));
+    expect(verdict).toMatchObject({ outcome: "incomplete", passed: false });
+    expect(verdict.load).toMatchObject({ sentSends: 0, skippedSends: 30, scheduledSends: 30 });
+    const reasons = verdict.reasons.join("\n");
+    expect(reasons).toMatch(/the ping-pong scenario measured no round trips: 1 message sent, 1 message received; received 1 message, none matched the ping's seq by the default match .*: check `match`/);
+    expect(reasons).toMatch(/fell short of its schedule: 0 of 30 scheduled messages sent \(30 more skipped: not sends\)/);
+    expect(verdict.warnings.join("\n")).not.toMatch(/server answered slower|replies came slower/);
+  });
+
+  it("does not pass a run whose one agent of two stood still 20 s: its seconds with nothing scheduled count against the plan, and the agent is blamed, not the server", () => {
+    const spec = plan({ slos: [], load: { clients: 400, durationSec: 40 } });
+    // Agent b (200 clients) froze from second 10 to 29: its 20 seconds arrived at once on resume, the first carrying
+    // the whole schedule and the skips of the freeze, the other 19 nothing; its connections stayed open.
+    const seconds = run(40, (i) => ({
+      clients: 400, connections: 400, agents: 2,
+      ...(i >= 10 && i < 30 ? { messagesSentPerSec: 200 + (i === 10 ? 223 : 0), scheduledSends: 200 + (i === 10 ? 4024 : 0), skippedSends: i === 10 ? 3801 : 0 } : { messagesSentPerSec: 400, scheduledSends: 400 }),
+    }));
+    const agentHealth = seconds.flatMap((p, i) => ["a", "b"].map((agentId) => ({ t: p.t, agentId, eventLoopP99Ms: agentId === "b" && i === 10 ? 20_010 : 3 })));
+    const verdict = judgeRun(evidence(seconds, { spec, agentHealth }));
+    expect(verdict).toMatchObject({ outcome: "incomplete", passed: false });
+    expect(verdict.load!.scheduledSends).toBe(38 * 400); // the steady seconds 1–38, each due its 400 clients' pings
+    expect(verdict.reasons.join("\n")).toMatch(/fell short of its schedule: .* agent b stood still \(its event loop was held 20\.0 s at /);
+    const warnings = verdict.warnings.join("\n");
+    expect(warnings).toMatch(/3801 sends were skipped while agent b stood still .*: the agent fell behind its own schedule, not the server/);
+    expect(warnings).not.toMatch(/server answered slower|replies came slower/);
+  });
+
+  it("blames slow replies, not the agent, when a healthy agent skipped sends whose previous message was unanswered", () => {
+    const seconds = run(12, (i) => (i >= 2 ? { messagesSentPerSec: 120, skippedSends: 80 } : {}));
+    const verdict = judgeRun(evidence(seconds, { agentHealth: seconds.map((p) => ({ t: p.t, agentId: "a", eventLoopP99Ms: 4 })) }));
+    expect(verdict.outcome).toBe("incomplete");
+    expect(verdict.reasons.join("\n")).toMatch(/fell short of its schedule: .*: the replies came slower than the send interval: the server, or the network to it/);
+    expect(verdict.warnings.join("\n")).toMatch(/sends were skipped because the client's previous message was still unanswered \(the replies came slower/);
+  });
+
+  it("compares connections with the plan's clients, not with the clients of the agents that reported: one agent of two gone 20 s is not all connected", () => {
+    const spec = plan({ slos: [], load: { clients: 200, durationSec: 40 } });
+    const seconds = run(40, (i) => (i >= 10 && i < 30 ? { clients: 100, connections: 100, messagesSentPerSec: 100, scheduledSends: 100 } : {}));
+    const verdict = judgeRun(evidence(seconds, { spec }));
+    expect(verdict.outcome).toBe("incomplete");
+    expect(verdict.load!.minConnectedShare).toBe(0.5);
+    expect(verdict.reasons.join("\n")).toMatch(/only 100 of 200 clients were connected at .* \(the agents that reported that second held 100\)/);
+  });
+
+  it("takes an automatic search's planned clients from its steps, and leaves its broken steps' skipped sends out of the schedule", () => {
+    const spec = plan({ slos: [{ metric: "rtt-p99-ms", below: 50 }], load: { clients: 400, durationSec: 20, shape: { kind: "step-up", mode: "auto", startClients: 100, stepDurationSec: 10 } } });
+    // Step 0 held at 100 clients; step 1 (200 clients) broke: the server answered slower than the interval, so half the pings were skipped.
+    const seconds = run(20, (i) => (i < 10
+      ? { step: 0, clients: 100, connections: 100, messagesSentPerSec: 100, scheduledSends: 100 }
+      : { step: 1, clients: 200, connections: 200, messagesSentPerSec: 100, scheduledSends: 200, skippedSends: 100, rttP99Ms: 900 }));
+    const capacity = { valid: true, clients: 100, problems: [], steps: [{ step: 0, clients: 100, held: true }, { step: 1, clients: 200, held: false }] };
+    const verdict = judgeRun(evidence(seconds, { spec, capacity }));
+    expect(verdict.reasons).toEqual([]);
+    expect(verdict.outcome).toBe("passed");
+    // Had the first step's agents connected only half its level, the steps' level says so.
+    const half = seconds.map((p) => (p.step === 0 ? { ...p, connections: 50, messagesSentPerSec: 50, scheduledSends: 50 } : p));
+    expect(judgeRun(evidence(half, { spec, capacity })).reasons.join("\n")).toMatch(/only 50 of 100 clients were connected/);
   });
 });

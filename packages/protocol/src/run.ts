@@ -26,6 +26,8 @@ export const RunSummary = z.object({
   rttP50Ms: z.number().nullable(),
   rttP99Ms: z.number().nullable(),
   rttMaxMs: z.number().nullable(),
+  /** Round trips timed: the samples behind the rtt figures (absent in runs stored before it was kept). */
+  roundTrips: z.number().int().min(0).optional(),
   ...ScenarioFigures.shape,
   /** Agents that were the bottleneck at some point: how many seconds, and why (the first reason seen). */
   saturatedAgents: z.array(z.object({ agentId: z.string().uuid(), seconds: z.number().int(), reason: z.string() })).optional(),
@@ -36,7 +38,8 @@ export type RunSummary = z.infer<typeof RunSummary>;
 export const RunEventView = z.object({
   at: z.string(),
   // queued: the run waits for its agents (online, only busy); the message names them and their runs.
-  kind: z.enum(["agent-lost", "agent-returned", "aborted", "stage", "search-ended", "seconds-lost", "queued"]),
+  // judged-again: seconds reached the run after it closed, and its summary and verdict were judged again.
+  kind: z.enum(["agent-lost", "agent-returned", "aborted", "stage", "search-ended", "seconds-lost", "queued", "judged-again"]),
   agentId: z.string().uuid().nullable(),
   message: z.string(),
 });

@@ -6,6 +6,9 @@ import type { Jobs } from "@throng/core/ports";
 /** How often a notification is tried before its delivery is marked failed (the processor reads it too). */
 export const NOTIFY_ATTEMPTS = 5;
 
+/** Late seconds of a closed run within this long are judged together. */
+const REJUDGE_WINDOW_MS = 2_000;
+
 /** The BullMQ job scheduler of one plan's schedule. */
 export const scheduleId = (planId: string) => `plan-schedule-${planId}`;
 
@@ -24,6 +27,12 @@ export function createRunQueue(connection: Redis, prefix: string, options: { not
     },
     async finishRun(job, delayMs, reason) {
       await queue.add(RunJobName.finish, job, { jobId: `finish-${reason}-${job.runId}`, delay: delayMs });
+    },
+    async rejudgeRun(job) {
+      // Debounced: every late second of one window (an agent re-sending what it buffered) shares one judgement at
+      // the window's end; one arriving after it gets the next. Judging again is idempotent.
+      const bucket = Math.ceil((Date.now() + REJUDGE_WINDOW_MS) / REJUDGE_WINDOW_MS);
+      await queue.add(RunJobName.rejudge, job, { jobId: `rejudge-${job.runId}-${bucket}`, delay: REJUDGE_WINDOW_MS });
     },
     async checkAgent(job, delayMs) {
       // One check per disconnect: the time makes each one distinct, the check itself is idempotent.

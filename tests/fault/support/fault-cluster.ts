@@ -2,9 +2,11 @@ import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
+import { migrateToLatest } from "@throng/db/migrate";
 import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
 import { spawnChild, type Child } from "../../../infra/local/child";
 import { freePort } from "../../../infra/local/ports";
+import { ensurePostgres, type Postgres } from "../../../infra/local/postgres";
 import { ensureRedis, type Redis } from "../../../infra/local/redis";
 import { makeTempDir } from "../../../infra/local/temp-dir";
 import { waitUntil } from "../../../infra/local/wait";
@@ -28,6 +30,8 @@ export interface FaultAgent {
   server: string;
   /** kill -9 of the agent process: no shutdown handler runs, its socket is reset by the kernel. */
   kill(): Promise<void>;
+  /** Sends a signal to the agent's whole process group (its engine processes too): SIGSTOP freezes it, SIGCONT resumes it. */
+  signal(signal: NodeJS.Signals): void;
   /** Starts the agent again with the same arguments and credential file, and waits until it is connected. */
   restart(): Promise<void>;
 }
@@ -44,6 +48,11 @@ export interface FaultCluster {
   startWorkers(): Promise<void>;
   /** Restarts the private Redis (append-only, like `npm start`'s): SIGTERM, then a new server on the same port and data. */
   restartRedis(): Promise<void>;
+  /** The private PostgreSQL (startFaultCluster({ privatePostgres: true })): a fast shutdown, then a start on the same port and data. */
+  stopPostgres(): Promise<void>;
+  startPostgres(): Promise<void>;
+  /** Every line the api and workers processes printed (pino JSON), in order. */
+  logs: { api: string[]; workers: string[] };
   startRun(durationSec: number): Promise<string>;
   /** Per agent: what it sent for the run; and the stored series, both as comparable facts. */
   compare(runId: string): Promise<{ byAgent: Map<string, ReturnType<typeof measured>>; expected: ReturnType<typeof expectedSeries>; stored: ReturnType<typeof storedFacts> }>;
@@ -58,6 +67,8 @@ export interface FaultClusterOptions {
   apis?: number;
   /** Its own append-only Redis instead of the test run's shared one (for restarting it). */
   privateRedis?: boolean;
+  /** Its own PostgreSQL instead of the test run's shared one (for stopping it). */
+  privatePostgres?: boolean;
   heartbeatMs?: number;
 }
 
@@ -81,8 +92,19 @@ async function setUp(options: FaultClusterOptions, cleanups: (() => Promise<unkn
   const noNamespaces = await namespacesUnavailable();
   if (!noNamespaces) await removeStaleRigs();
 
-  const database = await createTestDatabase();
-  cleanups.push(() => database.drop());
+  const postgresOptions = { dataDir: path.join(dir, "postgres"), port: await freePort(), log: noLog, ephemeral: true, envVar: "THRONG_FAULT_NEVER_SET" };
+  let postgres: Postgres | undefined;
+  let databaseUrl: string;
+  if (options.privatePostgres) {
+    postgres = await ensurePostgres(postgresOptions);
+    cleanups.push(() => postgres?.stop() ?? Promise.resolve());
+    databaseUrl = postgres.url;
+    await migrateToLatest(databaseUrl);
+  } else {
+    const database = await createTestDatabase();
+    cleanups.push(() => database.drop());
+    databaseUrl = database.url;
+  }
   let redis: Redis | undefined;
   const redisOptions = { dataDir: path.join(dir, "redis"), port: await freePort(), log: noLog, envVar: "THRONG_FAULT_NEVER_SET" };
   if (options.privateRedis) {
@@ -90,14 +112,17 @@ async function setUp(options: FaultClusterOptions, cleanups: (() => Promise<unkn
     cleanups.push(() => redis!.stop());
   }
   const env: ServerEnv = {
-    databaseUrl: database.url, redisUrl: redis?.url ?? process.env.REDIS_URL!, queuePrefix: uniquePrefix(), authSecret: randomBytes(32).toString("base64url"),
+    databaseUrl, redisUrl: redis?.url ?? process.env.REDIS_URL!, queuePrefix: uniquePrefix(), authSecret: randomBytes(32).toString("base64url"),
     ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
   };
 
   const apiPorts = await Promise.all(Array.from({ length: options.apis ?? 1 }, () => freePort()));
-  const apis: (Child | undefined)[] = await Promise.all(apiPorts.map((port, i) => startApi(env, port, `api-${i}`)));
+  const logs = { api: [] as string[], workers: [] as string[] };
+  const apiLog = (line: string) => logs.api.push(line);
+  const workersLog = (line: string) => logs.workers.push(line);
+  const apis: (Child | undefined)[] = await Promise.all(apiPorts.map((port, i) => startApi(env, port, `api-${i}`, {}, [], apiLog)));
   cleanups.push(() => Promise.all(apis.map((api) => api?.stop("SIGKILL", 1_000))));
-  let workers: Child | undefined = await startWorkers(env);
+  let workers: Child | undefined = await startWorkers(env, "workers", {}, workersLog);
   cleanups.push(() => workers?.stop("SIGKILL", 1_000) ?? Promise.resolve());
   const targetPort = await freePort();
   const target = await startTarget(targetPort);
@@ -130,20 +155,29 @@ async function setUp(options: FaultClusterOptions, cleanups: (() => Promise<unkn
       apis[index] = undefined;
     },
     async startApi(index = 0) {
-      apis[index] = await startApi(env, apiPorts[index]!, `api-${index}`);
+      apis[index] = await startApi(env, apiPorts[index]!, `api-${index}`, {}, [], apiLog);
     },
     async killWorkers() {
       await killHard(workers!);
       workers = undefined;
     },
     async startWorkers() {
-      workers = await startWorkers(env);
+      workers = await startWorkers(env, "workers", {}, workersLog);
     },
     async restartRedis() {
       if (!redis) throw new Error("restartRedis needs startFaultCluster({ privateRedis: true })");
       await redis.stop();
       redis = await ensureRedis(redisOptions);
     },
+    async stopPostgres() {
+      if (!postgres) throw new Error("stopPostgres needs startFaultCluster({ privatePostgres: true })");
+      await postgres.stop();
+    },
+    async startPostgres() {
+      if (!postgres) throw new Error("startPostgres needs startFaultCluster({ privatePostgres: true })");
+      postgres = await ensurePostgres(postgresOptions);
+    },
+    logs,
     async startRun(durationSec) {
       const plan = await browser.request<{ id: string }>("POST", "/api/plans", pingPongPlan(targetUrl, durationSec));
       return (await browser.request<{ id: string }>("POST", `/api/plans/${plan.id}/runs`)).id;
@@ -188,6 +222,7 @@ async function startAgent(index: number, rig: Rig | undefined, token: string, ap
     configPath,
     server,
     kill: () => killHard(child),
+    signal: (signal) => process.kill(-child.process.pid!, signal),
     async restart() {
       child = await spawn();
     },

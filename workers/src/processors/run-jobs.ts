@@ -1,7 +1,7 @@
 import type { Job } from "bullmq";
 import { parseOrThrow } from "@throng/protocol/errors";
 import {
-  CheckAgentJob, DeliverNotificationJob, ExportRunSeriesJob, FinishRunJob, RunJobName, ScheduledRunJob, SearchStepJob, StartRunJob, TestMetricsExportJob,
+  CheckAgentJob, DeliverNotificationJob, ExportRunSeriesJob, FinishRunJob, RejudgeRunJob, RunJobName, ScheduledRunJob, SearchStepJob, StartRunJob, TestMetricsExportJob,
 } from "@throng/protocol/jobs";
 import type { PlanScheduleService } from "@throng/core/plans/plan-schedules";
 import type { RunOrchestrator } from "@throng/core/runs/run-orchestrator";
@@ -23,6 +23,10 @@ export function createRunJobProcessor(
       case RunJobName.finish: {
         const { orgId, runId } = parseOrThrow(FinishRunJob, job.data, "finish-run job");
         return orchestrator.finish(orgId, runId);
+      }
+      case RunJobName.rejudge: {
+        const { orgId, runId } = parseOrThrow(RejudgeRunJob, job.data, "rejudge-run job");
+        return orchestrator.judgeAgain(orgId, runId);
       }
       case RunJobName.checkAgent: {
         const { orgId, runId, agentId } = parseOrThrow(CheckAgentJob, job.data, "check-agent job");

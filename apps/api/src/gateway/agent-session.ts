@@ -5,6 +5,7 @@ import {
 } from "@throng/protocol/agent";
 import { AgentControl, Channel } from "@throng/protocol/jobs";
 import { ThrongError } from "@throng/protocol/errors";
+import { isDatabaseUnavailable } from "@throng/db/unavailable";
 import { THRONG_VERSION } from "@throng/protocol/version";
 import type { FastifyBaseLogger } from "fastify";
 import type { ApiDeps } from "../services";
@@ -13,6 +14,9 @@ import { createSecretDelivery } from "./secret-delivery";
 
 /** The gateway never queues without bound for an agent that does not read: past this it drops the agent. */
 const MAX_BUFFERED_BYTES = 8 << 20;
+
+/** After a disconnect, while the database is unavailable: the first wait and the longest between tries. */
+const DISCONNECT_RETRY_MS = { first: 1_000, most: 15_000 };
 
 /** Close reasons are limited to 123 bytes by the WebSocket protocol. */
 function closeWith(socket: WebSocket, code: number, reason: string) {
@@ -111,7 +115,9 @@ export function startAgentSession(
     if (err instanceof ThrongError && err.code === "unsupported_version") return closeWith(socket, AgentCloseCode.versionUnsupported, err.message);
     if (failed) return; // a failed snapshot fails every later link of the ack chain: one report, one close
     failed = true;
-    log.error({ err, agentId: agent?.agentId }, "agent message failed");
+    // The agent reconnects and sends again what was not acknowledged: an outage of the database is no bug to report.
+    if (isDatabaseUnavailable(err)) log.warn({ err: (err as Error).message, agentId: agent?.agentId }, "database unavailable; agent asked to reconnect");
+    else log.error({ err, agentId: agent?.agentId }, "agent message failed");
     closeWith(socket, AgentCloseCode.internal, "server error; reconnect");
   }
 
@@ -176,6 +182,24 @@ export function startAgentSession(
     queue = queue.then(() => handle(decoded.message)).catch(fail);
   });
 
+  /**
+   * The agent is marked offline and its shards' lost checks are scheduled; while the database is unavailable
+   * (PostgreSQL restarting) both are tried again, with backoff, until they are done or the agent is back here.
+   */
+  async function afterDisconnect(orgId: string, agentId: string, closedAt: Date) {
+    for (let waitMs = DISCONNECT_RETRY_MS.first; ; waitMs = Math.min(waitMs * 2, DISCONNECT_RETRY_MS.most)) {
+      try {
+        await deps.fleet.markDisconnected(orgId, agentId, closedAt);
+        return await deps.orchestrator.agentDisconnected(orgId, agentId);
+      } catch (err) {
+        if (!isDatabaseUnavailable(err)) return log.error({ err, agentId }, "marking a disconnected agent offline or scheduling its lost check failed");
+        if (registry.has(agentId)) return; // back on this instance: its hello found the database and marked it online
+        log.warn({ agentId, retryInMs: waitMs }, "database unavailable; the disconnected agent's offline mark and lost check wait for it");
+        await new Promise((resolve) => setTimeout(resolve, waitMs).unref());
+      }
+    }
+  }
+
   socket.on("close", () => {
     clearTimeout(helloTimer);
     slot.release();
@@ -184,10 +208,8 @@ export function startAgentSession(
       for (const unsubscribe of unsubscribes) await unsubscribe();
       if (agent && registry.get(agent.agentId) === socket) {
         registry.delete(agent.agentId);
-        const { orgId, agentId } = agent;
-        await deps.fleet.markSeen(orgId, agentId, false).catch((err) => log.error({ err }, "mark offline failed"));
-        await deps.orchestrator.agentDisconnected(orgId, agentId).catch((err) => log.error({ err }, "agent-lost check failed"));
-        log.info({ agentId }, "agent disconnected");
+        log.info({ agentId: agent.agentId }, "agent disconnected");
+        await afterDisconnect(agent.orgId, agent.agentId, new Date());
       }
     });
   });

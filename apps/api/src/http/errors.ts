@@ -1,6 +1,10 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ThrongError, type ErrorBody, type ErrorCode } from "@throng/protocol/errors";
+import { isDatabaseUnavailable } from "@throng/db/unavailable";
 import { allowedMethods, type DocumentedRoute } from "./openapi";
+
+/** What a 503 for an unavailable database asks a client to wait before trying again. */
+const DATABASE_RETRY_AFTER_SEC = 5;
 
 /** The HTTP channel's one mapping from error code to status. */
 export const httpStatus: Record<ErrorCode, number> = {
@@ -61,6 +65,12 @@ export function registerErrorHandler(app: FastifyInstance, routes: readonly Docu
         ? `The request body is larger than this route takes (at most ${request.routeOptions.bodyLimit} bytes)`
         : code.startsWith("FST_ERR_CTP") ? `Request body is not valid: ${error.message}` : error.message;
       return reply.status(status).send(body("validation_failed", message));
+    }
+    if (isDatabaseUnavailable(error)) {
+      // Mapped once here for every route: a stopped or restarting PostgreSQL is a wait, not an internal error.
+      request.log.warn({ err: error.message, url: request.url }, "database unavailable");
+      reply.header("retry-after", String(DATABASE_RETRY_AFTER_SEC));
+      return reply.status(503).send(body("unavailable", `The database is unavailable (stopped, restarting or unreachable); try again in ${DATABASE_RETRY_AFTER_SEC} s`));
     }
     request.log.error({ err: error }, "request failed");
     return reply.status(500).send(body("internal", `Internal error (request ${request.id}); the API log has the details`));

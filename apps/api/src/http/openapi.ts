@@ -102,12 +102,13 @@ const STATUS_TEXT: Record<number, string> = {
   401: "No session cookie or API token, or an expired one", 403: "Signed in, but not allowed to do this",
   404: "No such thing in the caller's organisation", 405: "Not with this method", 409: "Conflicts with the current state",
   413: "The body is larger than this route takes", 415: "The body is not JSON", 422: "Refused by the auth provider",
-  429: "Too many requests: wait Retry-After seconds", 503: "A dependency is not available", 504: "Waited too long for an agent's answer",
+  429: "Too many requests: wait Retry-After seconds", 503: "A dependency is not available (the database restarting, a missing package): try again, after Retry-After seconds where given", 504: "Waited too long for an agent's answer",
 };
 
 /** Every error status a route can answer: the ones its kind implies and the ones it declares. */
 export function errorStatuses(route: DocumentedRoute): number[] {
-  const statuses = new Set<number>([400, ...(route.errors ?? [])]);
+  // 503 on every route: the database stopped or restarting (http/errors.ts), with Retry-After.
+  const statuses = new Set<number>([400, 503, ...(route.errors ?? [])]);
   if (route.access === "user" || route.access === "signed-in") [401, 403].forEach((s) => statuses.add(s));
   if (route.params) statuses.add(404);
   // Fastify reads a body on any method but GET/HEAD: too large or not JSON is refused before the handler.

@@ -152,6 +152,10 @@ export function createFleetService(deps: { fleet: FleetRepo; bus: Bus; clock: Cl
     async markSeen(orgId: string, agentId: string, connected: boolean): Promise<void> {
       await fleet.markSeen(orgId, agentId, connected, new Date(clock.now()));
     },
+    /** Its connection closed at `closedAt`: offline, unless it has said hello or beaten since (a retry may come late). */
+    async markDisconnected(orgId: string, agentId: string, closedAt: Date): Promise<void> {
+      await fleet.markDisconnected(orgId, agentId, closedAt);
+    },
 
     /** Revokes an agent: refused from now on, and its live connection (on any API instance) is closed at once. */
     async revoke(actor: Actor, agentId: string): Promise<void> {

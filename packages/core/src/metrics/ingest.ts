@@ -5,6 +5,7 @@ import type { Bus, Log } from "../ports";
 import { publishLive } from "../runs/live";
 import type { PointStages, TracedSnapshot } from "./ingest-stages";
 import { createMerge, type Merge } from "./merge";
+import { createLateSeconds } from "./late-seconds";
 import { createSnapshotBatcher } from "./snapshot-batch";
 
 export type IngestResult = "stored" | "duplicate" | "unknown-run";
@@ -61,8 +62,13 @@ function toRow(agentId: string, snapshot: MetricSnapshot): SnapshotRow {
  * per window. The stored snapshots are the truth: `finish-run` rebuilds every second from them, so a merge
  * lost with a crashed process costs nothing but a late point.
  */
-export function createIngestService(deps: { repos: Repos; bus: Bus; log?: Log; coalesceMs?: number; onStages?: (stages: PointStages) => void }) {
+export function createIngestService(deps: {
+  repos: Repos; bus: Bus; log?: Log; coalesceMs?: number; onStages?: (stages: PointStages) => void;
+  /** A snapshot was stored for a run that had already closed: it must be judged again (late-seconds.ts). */
+  onLateSnapshot?: (orgId: string, runId: string) => Promise<void>;
+}) {
   const { repos, bus } = deps;
+  const late = deps.onLateSnapshot ? createLateSeconds({ listEnded: repos.runs.listEnded, onLate: deps.onLateSnapshot }) : undefined;
   const coalesceMs = deps.coalesceMs ?? 0;
   // When stages are traced: when each snapshot's batch went to the database (keyed by snapshotKey; deleted on commit).
   const batchedAt = new Map<string, number>();
@@ -249,6 +255,8 @@ export function createIngestService(deps: { repos: Repos; bus: Bus; log?: Log; c
       if (traced) openSecond(runId, row.second).untraced.push(traced);
       if (added && coalesceMs > 0) schedule(orgId, runId, row.second);
       const fresh = await batcher.submit({ orgId, runId, row });
+      // Before the ack: a run that closed meanwhile is judged again, or the agent sends this snapshot again.
+      await late?.stored(orgId, runId);
       if (traced) {
         traced[2] = batchedAt.get(key) ?? receivedAt;
         traced[3] = Date.now();

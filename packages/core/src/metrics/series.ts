@@ -57,6 +57,7 @@ export function summarize(rows: readonly SnapshotRow[]): RunSummary {
     rttP50Ms: rtt.p50Ms,
     rttP99Ms: rtt.p99Ms,
     rttMaxMs: rtt.maxMs,
+    roundTrips: rtt.count,
     rttP90Ms: rtt.p90Ms,
     ...(Object.keys(latency).length ? { latency } : {}),
     ...(Object.keys(script).length ? { script } : {}),

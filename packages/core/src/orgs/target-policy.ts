@@ -27,14 +27,19 @@ export function checkPlanTargets(spec: PlanSpec, settings: OrgSettings): void {
   refuse(targetProblems(spec, settings.targetAllowList));
 }
 
-/** Refuses a plan that leaves the org's allow-list or exceeds its caps, saying which and what to change. */
-export function checkPlanAgainstSettings(spec: PlanSpec, settings: OrgSettings): void {
+/** Where a plan leaves the org's allow-list or exceeds its caps, by field, saying what to change; empty when it may run. */
+export function settingsProblems(spec: PlanSpec, settings: OrgSettings): FieldError[] {
   const problems = targetProblems(spec, settings.targetAllowList);
   if (spec.load.clients > settings.maxClients) {
-    problems.push({ path: "load.clients", message: `exceeds this organisation's cap of ${settings.maxClients} clients` });
+    problems.push({ path: "load.clients", message: `exceeds this organisation's cap of ${settings.maxClients} clients; an admin can raise it under Settings` });
   }
   if (spec.load.durationSec > settings.maxDurationSec) {
-    problems.push({ path: "load.durationSec", message: `exceeds this organisation's cap of ${settings.maxDurationSec} s` });
+    problems.push({ path: "load.durationSec", message: `exceeds this organisation's cap of ${settings.maxDurationSec} s; an admin can raise it under Settings` });
   }
-  refuse(problems);
+  return problems;
+}
+
+/** Refuses a plan that leaves the org's allow-list or exceeds its caps, saying which and what to change. */
+export function checkPlanAgainstSettings(spec: PlanSpec, settings: OrgSettings): void {
+  refuse(settingsProblems(spec, settings));
 }

@@ -1,11 +1,13 @@
 import { CronExpressionParser } from "cron-parser";
 import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
 import { PlanScheduleView, SetPlanSchedule } from "@throng/protocol/plan-schedule";
-import { Role } from "@throng/protocol/orgs";
+import { OrgSettings, Role } from "@throng/protocol/orgs";
+import { PlanSpec } from "@throng/protocol/plan";
 import type { Repos } from "@throng/db/repos";
 import type { PlanScheduleRow } from "@throng/db/repos/plan-schedules";
 import type { Clock, Jobs, Log } from "../ports";
 import { authorize, type Actor } from "../orgs/permissions";
+import { checkPlanAgainstSettings } from "../orgs/target-policy";
 import type { NotificationService } from "../notifications/notification-service";
 import type { AuditLog } from "../orgs/audit";
 import type { RunService } from "../runs/run-service";
@@ -71,7 +73,9 @@ export function createPlanScheduleService(deps: {
       authorize(actor, "run.start");
       const { cron, timezone } = parseOrThrow(SetPlanSchedule, input, "schedule");
       nextRuns(cron, timezone, new Date(clock.now()));
-      await planOf(actor, planId);
+      const plan = await planOf(actor, planId);
+      // A schedule whose every firing would be refused is not turned on: say now what to fix, not at 03:00.
+      checkPlanAgainstSettings(PlanSpec.parse(plan.spec), OrgSettings.parse((await repos.orgs.getSettings(actor.orgId)) ?? {}));
       const row = await repos.planSchedules.upsert(actor.orgId, { planId, cron, timezone, createdBy: actor.userId });
       await jobs.schedulePlan({ orgId: actor.orgId, planId }, cron, timezone);
       return view(row);

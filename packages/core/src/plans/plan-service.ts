@@ -7,6 +7,9 @@ import { assertPlanSecretsExist } from "../orgs/org-secrets";
 import { authorize, type Actor } from "../orgs/permissions";
 import { assertSlosApply } from "../capacity/slo";
 import { assertPlanScriptStored } from "../scripts/plan-scripts";
+import { assertPlanCodecs } from "./plan-codecs";
+import { settingsProblems } from "../orgs/target-policy";
+import type { OrgSettings } from "@throng/protocol/orgs";
 import type { ScriptService } from "../scripts/script-service";
 
 export function toPlanView(row: PlanRow): PlanView {
@@ -18,10 +21,27 @@ export function toPlanView(row: PlanRow): PlanView {
 }
 
 /** Saving and reading plans; input is validated with the shared PlanSpec schema. */
-export function createPlanService(deps: { plans: PlanRepo; scripts: Pick<ScriptService, "stored">; secrets: Pick<SecretRepo, "existing"> }) {
+/**
+ * `settings`: the organisation's allow-list and caps as they are now; a plan that breaks them still saves (an admin
+ * may be about to change them), and its view carries `warnings` saying what would stop a run.
+ */
+export function createPlanService(deps: {
+  plans: PlanRepo; scripts: Pick<ScriptService, "stored">; secrets: Pick<SecretRepo, "existing">; settings: (orgId: string) => Promise<OrgSettings>;
+}) {
   const { plans, scripts } = deps;
-  /** What saving checks beyond the schema: SLOs the scenario measures, a script the org has uploaded, secrets it has. */
+  /** The views of `rows`, each with what would stop it from starting under the org's settings. */
+  const viewsOf = async (orgId: string, rows: PlanRow[]): Promise<PlanView[]> => {
+    const settings = await deps.settings(orgId);
+    return rows.map((row) => {
+      const view = toPlanView(row);
+      const warnings = settingsProblems(view.spec, settings);
+      return warnings.length ? { ...view, warnings } : view;
+    });
+  };
+  const viewOf = async (orgId: string, row: PlanRow): Promise<PlanView> => (await viewsOf(orgId, [row]))[0]!;
+  /** What saving checks beyond the schema: its codecs, SLOs the scenario measures, a script the org has uploaded, secrets it has. */
   const checkSpec = async (actor: Actor, spec: PlanSpec) => {
+    assertPlanCodecs(spec);
     assertSlosApply(spec);
     await assertPlanScriptStored(spec, (sha256) => scripts.stored(actor.orgId, sha256));
     await assertPlanSecretsExist(deps.secrets, actor.orgId, spec, "save");
@@ -31,7 +51,7 @@ export function createPlanService(deps: { plans: PlanRepo; scripts: Pick<ScriptS
       authorize(actor, "plan.write");
       const spec = parseOrThrow(PlanSpec, input, "plan");
       await checkSpec(actor, spec);
-      return toPlanView(await plans.insert(actor.orgId, { id: crypto.randomUUID(), name: spec.name, spec }));
+      return viewOf(actor.orgId, await plans.insert(actor.orgId, { id: crypto.randomUUID(), name: spec.name, spec }));
     },
     /** Saves a new version; refuses when someone saved another version since `version` was loaded. */
     async update(actor: Actor, id: string, input: unknown): Promise<PlanView> {
@@ -39,7 +59,7 @@ export function createPlanService(deps: { plans: PlanRepo; scripts: Pick<ScriptS
       const { version, spec } = parseOrThrow(UpdatePlan, input, "plan");
       await checkSpec(actor, spec);
       const row = await plans.update(actor.orgId, id, version, { name: spec.name, spec });
-      if (row) return toPlanView(row);
+      if (row) return viewOf(actor.orgId, row);
       const current = await plans.get(actor.orgId, id);
       if (!current) throw new ThrongError("not_found", `No plan ${id} in this organisation`);
       throw new ThrongError("conflict", `The plan was saved meanwhile (now version ${current.version}, you edited ${version}): reload it and apply your change again`);
@@ -53,13 +73,13 @@ export function createPlanService(deps: { plans: PlanRepo; scripts: Pick<ScriptS
       authorize(actor, "plan.read");
       const row = await plans.get(actor.orgId, id);
       if (!row) throw new ThrongError("not_found", `No plan ${id} in this organisation`);
-      return toPlanView(row);
+      return viewOf(actor.orgId, row);
     },
     /** The active plans, or with `shelf` the archived ones or both. */
     async list(actor: Actor, query: unknown = {}): Promise<PlanView[]> {
       authorize(actor, "plan.read");
       const { shelf } = parseOrThrow(PlanListQuery, query, "plan list query");
-      return (await plans.list(actor.orgId, shelf)).map(toPlanView);
+      return viewsOf(actor.orgId, await plans.list(actor.orgId, shelf));
     },
 
     /**
@@ -73,9 +93,9 @@ export function createPlanService(deps: { plans: PlanRepo; scripts: Pick<ScriptS
       await checkSpec(actor, spec);
       for (let attempt = 0; attempt < 2; attempt++) {
         const current = await plans.findActiveByName(actor.orgId, name);
-        if (!current) return { plan: toPlanView(await plans.insert(actor.orgId, { id: crypto.randomUUID(), name, spec })), created: true };
+        if (!current) return { plan: await viewOf(actor.orgId, await plans.insert(actor.orgId, { id: crypto.randomUUID(), name, spec })), created: true };
         const row = await plans.update(actor.orgId, current.id, current.version, { name, spec });
-        if (row) return { plan: toPlanView(row), created: false };
+        if (row) return { plan: await viewOf(actor.orgId, row), created: false };
       }
       throw new ThrongError("conflict", `The plan "${name}" is being saved by someone else right now: try again`);
     },
@@ -85,7 +105,7 @@ export function createPlanService(deps: { plans: PlanRepo; scripts: Pick<ScriptS
       authorize(actor, "plan.write");
       const row = await plans.setArchived(actor.orgId, id, archived ? new Date() : null);
       if (!row) throw new ThrongError("not_found", `No plan ${id} in this organisation`);
-      return toPlanView(row);
+      return viewOf(actor.orgId, row);
     },
 
     /** Deletes a plan that never ran; one with runs is archived instead, so its runs keep their plan. */

@@ -6,6 +6,7 @@ import { SessionTrialResult, TRIAL_WAIT_MS, TryPlan, type TrialView } from "@thr
 import type { Repos } from "@throng/db/repos";
 import type { FleetService } from "../fleet/fleet-service";
 import { authorize, type Actor } from "../orgs/permissions";
+import { assertPlanCodecs } from "./plan-codecs";
 import { checkPlanTargets } from "../orgs/target-policy";
 import { assertPlanSecretsExist } from "../orgs/org-secrets";
 import type { Bus } from "../ports";
@@ -60,6 +61,7 @@ export function createSessionTrials(deps: { repos: Repos; fleet: FleetService; b
         throw new ThrongError("validation_failed", "A script scenario's clients are code, not session steps: there is nothing to try; run the plan with a few clients instead", [{ path: "spec.scenario.kind", message: "has no session steps" }]);
       }
       checkPlanTargets(spec, OrgSettings.parse((await repos.orgs.getSettings(orgId)) ?? {}));
+      assertPlanCodecs(spec, "spec.");
       await assertPlanSecretsExist(repos.secrets, orgId, spec, "save", "spec.");
       const agent = pickAgent(await fleet.listAgents(orgId), agentId, spec.agents?.labels);
       const trialId = crypto.randomUUID();

@@ -6,19 +6,13 @@ import type { RunAssignment, ServerToAgentMessage, ShardStatus } from "@throng/p
 import type { Repos } from "@throng/db/repos";
 import type { RunPatch, RunRow, ShardRow } from "@throng/db/repos/runs";
 import type { FleetService } from "../fleet/fleet-service";
-import { mergeRows } from "../metrics/merge";
-import { buildSeries, summarize } from "../metrics/series";
-import { analyzeCapacity } from "../capacity/capacity";
-import { judgeRun, searchEvidence, type RunEvidence } from "@throng/protocol/run-verdict";
-import { AgentHealth } from "@throng/protocol/snapshot";
-import type { SnapshotRow } from "@throng/db/repos/snapshots";
 import type { Bus, Clock, Jobs, Log } from "../ports";
 import { placeRun, type Placement } from "./agent-selection";
 import { publishLive } from "./live";
 import { isTerminal, nextRunStatus, type RunEvent } from "./run-state";
 import { toRunView } from "./run-view";
 import { clientsBefore, roomUnit, splitClients } from "./shards";
-import { lastRunSeq, lostSeconds } from "./lost-seconds";
+import { createRunJudgement, DONE_SHARD_STATES } from "./run-judgement";
 import { authorize, type Actor } from "../orgs/permissions";
 import { assertPlanSecretsExist } from "../orgs/org-secrets";
 import { createCapacitySearchRunner, DEFAULT_SEARCH_TIMING, type SearchTiming } from "./capacity-search-runner";
@@ -43,8 +37,6 @@ export const DEFAULT_ORCHESTRATION: OrchestratorConfig = { startDelayMs: 2000, f
 const DEFAULT_QUEUE_RECHECK_MS = 5000;
 
 
-/** Shard states that need nothing more from their agent. */
-const DONE_SHARD_STATES = ["finished", "failed", "lost"];
 const LIVE_RUN_STATUSES = ["running", "degraded"];
 
 /** Drives runs through their lifecycle; every entry point is idempotent because a job may run twice. */
@@ -87,59 +79,8 @@ export function createRunOrchestrator(deps: {
     repos, jobs, clock, log, timing: config.search ?? DEFAULT_SEARCH_TIMING, send: sendToAgent, stopShards: (orgId, runId, reason) => stopShards(orgId, runId, reason),
   });
 
-  /** Every second's roll-up again from the stored snapshots: what ingest coalesced (or lost in a crash) is exact now. */
-  async function rebuildRollup(orgId: string, runId: string, snapshots: readonly SnapshotRow[]) {
-    const stored = new Map((await repos.snapshots.listSeconds(orgId, runId)).map((p) => [(p as { t: number }).t, JSON.stringify(p)]));
-    for (const point of buildSeries(snapshots)) {
-      if (stored.get(point.t) === JSON.stringify(point)) continue;
-      // A second ingest had not merged yet (a crashed API's coalescing window): store it and tell the browsers. Under
-      // the second's lock and from its snapshots as they are now: a snapshot stored (and merged by ingest) since
-      // `snapshots` was read must not be dropped again by this older point.
-      await repos.snapshots.withSecondLocked(runId, point.t, async (locked) => {
-        const merged = mergeRows(await locked.listSecond(orgId, runId, point.t));
-        const current = merged.point(point.t);
-        await locked.upsertSecond(orgId, runId, point.t, current);
-        await publishLive(bus, runId, { type: "point", point: current });
-        await publishLive(bus, runId, { type: "agent-health", t: point.t, agents: [...merged.health()] });
-      });
-    }
-  }
-
-  /** The highest CPU steal among the agents in each second, where the agents measured it. */
-  function stealBySecond(snapshots: readonly SnapshotRow[]): number[] {
-    const bySecond = new Map<number, number>();
-    for (const row of snapshots) {
-      const steal = AgentHealth.safeParse(row.health).data?.stealPercent;
-      if (steal !== undefined) bySecond.set(row.second, Math.max(bySecond.get(row.second) ?? 0, steal));
-    }
-    return [...bySecond.values()];
-  }
-
-  /**
-   * Summary, verdict and capacity estimate from every stored snapshot. The verdict judges the evidence as a whole
-   * (run-verdict.ts): how the run ended, what went wrong with its agents, whether the load ran as planned.
-   */
-  async function judge(run: RunRow, snapshots: readonly SnapshotRow[], ended: RunEvidence["ended"], problems: readonly string[]) {
-    const spec = PlanSpec.parse(run.spec);
-    const summary = summarize(snapshots);
-    const seconds = buildSeries(snapshots);
-    const capacity = analyzeCapacity(snapshots, spec.slos ?? [], spec.load);
-    const events = await repos.runs.listEvents(run.orgId, run.id);
-    const searchEnded = events.find((e) => e.kind === "search-ended");
-    const verdict = judgeRun({
-      spec, ended, problems, summary: snapshots.length ? summary : null, seconds, capacity: capacity && searchEvidence(capacity),
-      ...(run.startAt ? { startSecond: Math.floor(run.startAt.getTime() / 1000) } : {}),
-      ...(searchEnded ? { endedEarlyAtSecond: Math.ceil(new Date(searchEnded.at).getTime() / 1000) } : {}),
-      stealPercents: stealBySecond(snapshots),
-    });
-    return { summary, verdict, capacity };
-  }
-
-  /** What the run's events say went wrong: lost agents, and who aborted it. */
-  async function eventProblems(orgId: string, runId: string): Promise<string[]> {
-    const events = await repos.runs.listEvents(orgId, runId);
-    return events.filter((e) => e.kind === "agent-lost" || e.kind === "aborted").map((e) => e.message);
-  }
+  const judgement = createRunJudgement({ repos, fleet, bus, clock, log, publishRun });
+  const { judge, eventProblems } = judgement;
 
   async function stopShards(orgId: string, runId: string, reason: string) {
     for (const shard of await repos.runs.listShards(orgId, runId)) {
@@ -226,31 +167,6 @@ export function createRunOrchestrator(deps: {
     await jobs.finishRun({ orgId, runId }, Math.max(0, endsIn), "planned-end");
   }
 
-  /**
-   * Seconds an agent's shard should have delivered and the run does not hold (its process killed before sending
-   * them, its link cut): one `seconds-lost` event per agent (once, however often finish runs), and the reasons.
-   */
-  async function recordLostSeconds(run: RunRow, shards: readonly ShardRow[], snapshots: readonly SnapshotRow[]): Promise<string[]> {
-    if (!run.startAt) return [];
-    const stored = new Map<string, Set<number>>();
-    for (const row of snapshots) stored.set(row.agentId, (stored.get(row.agentId) ?? new Set()).add(row.seq));
-    const events = await repos.runs.listEvents(run.orgId, run.id);
-    // A run that ended early (its search ended, a user aborted it) owes only the seconds before that moment.
-    const endedEarly = events.filter((e) => e.kind === "search-ended" || e.kind === "aborted").map((e) => new Date(e.at).getTime());
-    const endMs = Math.min(clock.now(), ...endedEarly);
-    const agents = await fleet.listAgents(run.orgId, shards.map((s) => s.agentId));
-    const lost = lostSeconds({
-      shards, stored, lastRunSeq: lastRunSeq(run.startAt.getTime(), PlanSpec.parse(run.spec).load.durationSec, endMs),
-      names: new Map(agents.map((a) => [a.id, a.hostname])),
-    });
-    for (const { agentId, message } of lost) {
-      if (events.some((e) => e.kind === "seconds-lost" && e.agentId === agentId)) continue;
-      await repos.runs.insertEvent(run.orgId, run.id, { kind: "seconds-lost", agentId, message });
-      log.warn({ runId: run.id, agentId }, message);
-    }
-    return lost.map((l) => l.message);
-  }
-
   async function announceEnd(orgId: string, runId: string) {
     const run = await repos.runs.get(orgId, runId);
     if (run && isTerminal(RunStatus.parse(run.status))) await deps.onRunEnded?.(orgId, runId);
@@ -268,33 +184,34 @@ export function createRunOrchestrator(deps: {
     const run = await repos.runs.get(orgId, runId);
     if (!run) return;
     const snapshots = await repos.snapshots.listRun(orgId, runId);
-    await rebuildRollup(orgId, runId, snapshots);
+    await judgement.rebuildRollup(orgId, runId, snapshots);
     if (run.status === "aborted") {
       // Agents send their last snapshots after an abort: fold them into the summary once they are in. Seconds due
       // before the abort that never arrived are named too: an aborted run's report must not hide a dead agent.
-      const lostBeforeAbort = await recordLostSeconds(run, await repos.runs.listShards(orgId, runId), snapshots);
-      await repos.runs.update(orgId, runId, "aborted", await judge(run, snapshots, "aborted", [...(await eventProblems(orgId, runId)), ...lostBeforeAbort]));
+      const problems = await judgement.closedProblems(run, await repos.runs.listShards(orgId, runId), snapshots);
+      const judged = await judge(run, snapshots, "aborted", problems);
+      await repos.runs.update(orgId, runId, "aborted", { ...judged, judgedSnapshots: snapshots.length });
       await publishRun(orgId, runId);
-      return;
+      return judgeAgainIfLate(orgId, runId, snapshots.length);
     }
     if (isTerminal(RunStatus.parse(run.status))) return;
     const shards = await repos.runs.listShards(orgId, runId);
-    const silent = shards.filter((s) => !DONE_SHARD_STATES.includes(s.state));
     await stopShards(orgId, runId, "run ended");
-    const problems = [
-      ...shards.filter((s) => s.state === "failed").map((s) => `agent ${s.agentId}: ${s.error ?? "failed"}`),
-      ...shards.filter((s) => s.state === "lost").map((s) => `agent ${s.agentId} was lost mid-run`),
-      ...silent.map((s) => `agent ${s.agentId} did not report the end of its shard`),
-    ];
-    // A run that lost an agent (degraded) did not run as planned: its verdict says so, whatever its SLOs say.
-    const lost = run.status === "degraded" && !shards.some((s) => s.state === "lost") ? ["the run was degraded: an agent was lost"] : [];
-    const verdictProblems = [...problems, ...lost, ...(await recordLostSeconds(run, shards, snapshots))];
-    const patch = { ...(await judge(run, snapshots, snapshots.length === 0 ? "failed" : "finished", verdictProblems)), endedAt: now() };
-    if (snapshots.length === 0) {
-      await transition(run, "fail", { ...patch, error: problems.join("; ") || "No agent sent any measurement" });
-      return;
-    }
-    await transition(run, "finish", { ...patch, error: problems.length ? problems.join("; ") : null });
+    const problems = judgement.shardProblems(shards);
+    const verdictProblems = await judgement.closedProblems(run, shards, snapshots);
+    const patch = { ...(await judge(run, snapshots, snapshots.length === 0 ? "failed" : "finished", verdictProblems)), endedAt: now(), judgedSnapshots: snapshots.length };
+    if (snapshots.length === 0) await transition(run, "fail", { ...patch, error: problems.join("; ") || "No agent sent any measurement" });
+    else await transition(run, "finish", { ...patch, error: problems.length ? problems.join("; ") : null });
+    await judgeAgainIfLate(orgId, runId, snapshots.length);
+  }
+
+  /**
+   * A snapshot stored while the run was being judged is in neither the judgement nor (ingest checked before the
+   * close) a judgement again: counted after the close, so one of the two always sees it (ingest checks after its
+   * commit whether the run has closed).
+   */
+  async function judgeAgainIfLate(orgId: string, runId: string, judged: number) {
+    if ((await repos.snapshots.countRun(orgId, runId)) > judged) await jobs.rejudgeRun({ orgId, runId });
   }
 
   /** A user stops a run: every agent is told at once; the summary is refreshed when their last snapshots are in. */
@@ -320,6 +237,9 @@ export function createRunOrchestrator(deps: {
       await abort(actor.orgId, runId, actor.label);
     },
 
+    /** Worker, after seconds (or an agent's end of shard) reached a run that had closed: judge it again (run-judgement.ts). */
+    judgeAgain: judgement.judgeAgain,
+
     /** Worker, after an automatic capacity search's step: judge it and send the next level (capacity-search-runner.ts). */
     searchStep: search.decide,
 
@@ -334,6 +254,10 @@ export function createRunOrchestrator(deps: {
       await repos.runs.updateShard(orgId, status.runId, agentId, {
         state: status.state, lastSeq: status.lastSeq ?? null, error: status.error ?? null,
       });
+      // The end of a shard after the run closed (its agent cut off until then): the verdict's problems change. An
+      // aborted run's close follows its agents' ends, as before.
+      const run = await repos.runs.get(orgId, status.runId);
+      if (run && run.status !== "aborted" && isTerminal(RunStatus.parse(run.status))) return jobs.rejudgeRun({ orgId, runId: status.runId });
       await closeIfAllShardsDone(orgId, status.runId);
     },
 

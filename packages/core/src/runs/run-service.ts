@@ -16,6 +16,7 @@ import { checkPlanAgainstSettings } from "../orgs/target-policy";
 import { placeRun } from "./agent-selection";
 import { toRunView } from "./run-view";
 import { serverSeriesOf } from "../metrics/server-watch";
+import { assertPlanCodecs } from "../plans/plan-codecs";
 import { assertPlanScriptStored } from "../scripts/plan-scripts";
 import type { ScriptService } from "../scripts/script-service";
 
@@ -57,6 +58,8 @@ export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs
       if (!plan) throw new ThrongError("not_found", `No plan ${planId} in this organisation`);
       const spec = PlanSpec.parse(plan.spec);
       checkPlanAgainstSettings(spec, OrgSettings.parse((await repos.orgs.getSettings(orgId)) ?? {}));
+      // A plan saved before its codecs were checked at save time is refused here, not on the rig.
+      assertPlanCodecs(spec);
       // A plan saved before scripts were checked at save time still cannot start one its agents could not fetch.
       await assertPlanScriptStored(spec, (sha256) => scripts.stored(orgId, sha256));
       // A secret deleted since the plan was saved: refused now, naming it, rather than failing on the agents.

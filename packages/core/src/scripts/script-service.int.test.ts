@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@throng/db/vitest-database";
 import { ThrongError } from "@throng/protocol/errors";
+import { OrgSettings } from "@throng/protocol/orgs";
 import { PlanSpec } from "@throng/protocol/plan";
 import type { Actor } from "../orgs/permissions";
 import { createPlanService } from "../plans/plan-service";
@@ -62,7 +63,7 @@ describe("script bundles (real PostgreSQL)", () => {
 
   it("a plan is saved only with a script its org has uploaded, and never with a path on the agent's host", async () => {
     const [a, b] = [await actorIn(), await actorIn()];
-    const plans = createPlanService({ plans: repos.plans, scripts: scripts(), secrets: repos.secrets });
+    const plans = createPlanService({ plans: repos.plans, scripts: scripts(), secrets: repos.secrets, settings: async () => OrgSettings.parse({}) });
     const { script } = await scripts().upload(a, { name: "a.mjs", source: "export default async () => {};" });
     expect((await plans.create(a, scriptPlan({ sha256: script.sha256.toUpperCase() }))).spec.scenario.kind).toBe("script");
 
