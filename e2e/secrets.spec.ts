@@ -13,7 +13,7 @@ const apiKey = `e2e-api-key-${stamp}`;
 const literalToken = `e2e-literal-token-${stamp}`;
 const write = { headers: { origin: baseUrl } };
 
-type EndedRun = { id: string; status: string; summary: { errors: number; messagesReceived: number } | null };
+type EndedRun = { id: string; status: string; error: string | null; summary: { errors: number; messagesReceived: number } | null };
 
 /** Saves a plan through the API with the browser's session, runs it on the enrolled agent, and waits for its end. */
 async function runToEnd(page: Page, plan: object): Promise<EndedRun> {
@@ -107,7 +107,7 @@ test("a run's agent writes the secret in (Redis takes the AUTH), and the share p
       },
       load: { clients: 3, durationSec: 3 },
     });
-    expect(run.status).toBe("finished");
+    expect(run.status, `${run.error ?? ""} ${JSON.stringify(run.summary)}`).toBe("finished");
     expect(run.summary).toMatchObject({ errors: 0 });
     expect(run.summary!.messagesReceived).toBeGreaterThan(0);
   });
@@ -121,7 +121,7 @@ test("a run's agent writes the secret in (Redis takes the AUTH), and the share p
       scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64 },
       load: { clients: 3, durationSec: 3 },
     });
-    expect(run.status).toBe("finished");
+    expect(run.status, run.error ?? "").toBe("finished");
     shareUrl = (await json<{ url: string }>(await page.request.post(url(`/api/runs/${run.id}/share-links`), { data: {}, ...write }), "share link")).url;
   });
 
