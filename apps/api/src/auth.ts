@@ -1,37 +1,23 @@
 import { betterAuth } from "better-auth";
-import { createAuthMiddleware } from "better-auth/api";
 import { organization } from "better-auth/plugins";
 import type { Db } from "@throng/db/client";
 import type { OrgRepo } from "@throng/db/repos/orgs";
 
-/** A slug of its own: `base` made URL-safe, with a random suffix, so no two organisations ever ask for the same one. */
-function uniqueSlug(base: string): string {
-  const safe = base.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "team";
-  return `${safe}-${crypto.randomUUID().slice(0, 8)}`;
-}
-
 function slugFor(email: string): string {
-  return uniqueSlug(email.split("@")[0]!);
+  const base = email.split("@")[0]!.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "team";
+  return `${base}-${crypto.randomUUID().slice(0, 8)}`;
 }
 
 /**
- * Better Auth's organization plugin paths Throng turns off. check-slug answered whether a slug, any organisation's,
- * is taken: Throng gives every organisation a slug with a random suffix (below), so nobody needs to ask, and a
- * caller learnt which other organisations exist.
+ * Better Auth's organization plugin keeps its tables and the session's active organisation, but none of its HTTP
+ * routes (/api/auth/organization/*) answer: the dashboard, the CLI and the API use /api/orgs, /api/members and
+ * /api/invitations, which check Throng's permission matrix and write the audit log. The plugin's routes did neither,
+ * were missing from the OpenAPI document, check-slug told whether another organisation's slug exists, and the API
+ * fuzzer made two of them fail with a 500 (list-members sorted by an unknown field, update with nothing to update).
  */
-export const DISABLED_AUTH_PATHS = ["/organization/check-slug"];
-
-/**
- * The slug a caller gives /organization/create or /organization/update gets a random suffix before Better Auth looks
- * it up: its "slug already taken" answer would otherwise tell whether another organisation has it.
- */
-const slugsOfTheirOwn = createAuthMiddleware(async (ctx) => {
-  const body = ctx.body as { slug?: unknown; data?: { slug?: unknown } } | undefined;
-  if (ctx.path === "/organization/create" && typeof body?.slug === "string") return { context: { body: { ...body, slug: uniqueSlug(body.slug) } } };
-  if (ctx.path === "/organization/update" && typeof body?.data?.slug === "string") {
-    return { context: { body: { ...body, data: { ...body.data, slug: uniqueSlug(body.data.slug) } } } };
-  }
-});
+export const DISABLED_AUTH_PATHS: string[] = Object.values(organization().endpoints as Record<string, { path?: string }>)
+  .map((endpoint) => endpoint.path)
+  .filter((path): path is string => typeof path === "string" && path.startsWith("/organization/"));
 
 /**
  * Better Auth: email + password, sessions in httpOnly cookies, organisations. Signing up creates the
@@ -50,7 +36,6 @@ export function createAuth(deps: { db: Db; orgs: OrgRepo; secret: string; webOri
     telemetry: { enabled: false },
     plugins: [organization()],
     disabledPaths: DISABLED_AUTH_PATHS,
-    hooks: { before: slugsOfTheirOwn },
     databaseHooks: {
       user: {
         create: {

@@ -23,7 +23,7 @@ const plan = {
 };
 // kind: "collection" lists the caller's own org (must not show the victim's rows); "by-id" names a victim's row
 // (must be 404 for another org); "own" acts on the caller's own account or org (safe for anyone to call).
-const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: unknown; query?: string }> = {
+const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: unknown }> = {
   "GET /api/me": { kind: "collection" },
   "GET /api/orgs": { kind: "collection" },
   "POST /api/orgs/switch": { kind: "own", body: { orgId: "x" } },
@@ -92,29 +92,6 @@ const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: u
   "PUT /api/secrets/:name": { kind: "own", id: (f) => f.secretName, body: { value: "the intruder's value" } },
   "DELETE /api/secrets/:name": { kind: "by-id", id: (f) => f.secretName },
   "GET /api/targets": { kind: "collection" },
-  // Better Auth's organization plugin (its own checks; apps/api/src/auth-organization.int.test.ts names the victim's org
-  // to each that takes one). Reads are scoped to the caller's active organisation; changes act on the caller's own.
-  "POST /api/auth/organization/create": { kind: "own", body: { name: "intruder's", slug: "intruders" } },
-  "POST /api/auth/organization/update": { kind: "own", body: { data: { name: "renamed" } } },
-  "POST /api/auth/organization/delete": { kind: "own", body: { organizationId: "none" } },
-  "POST /api/auth/organization/set-active": { kind: "own", body: { organizationId: "none" } },
-  "GET /api/auth/organization/get-organization": { kind: "collection" },
-  "GET /api/auth/organization/get-full-organization": { kind: "collection" },
-  "GET /api/auth/organization/list": { kind: "collection" },
-  "POST /api/auth/organization/invite-member": { kind: "own", body: { email: "someone@example.com", role: "member" } },
-  "POST /api/auth/organization/cancel-invitation": { kind: "own", body: { invitationId: "none" } },
-  "POST /api/auth/organization/accept-invitation": { kind: "own", body: { invitationId: "none" } },
-  "GET /api/auth/organization/get-invitation": { kind: "own", query: "id=none" },
-  "POST /api/auth/organization/reject-invitation": { kind: "own", body: { invitationId: "none" } },
-  "GET /api/auth/organization/list-invitations": { kind: "collection" },
-  "GET /api/auth/organization/get-active-member": { kind: "collection" },
-  "POST /api/auth/organization/remove-member": { kind: "own", body: { memberIdOrEmail: "none" } },
-  "POST /api/auth/organization/update-member-role": { kind: "own", body: { memberId: "none", role: "member" } },
-  "POST /api/auth/organization/leave": { kind: "own", body: { organizationId: "none" } },
-  "GET /api/auth/organization/list-user-invitations": { kind: "collection" },
-  "GET /api/auth/organization/list-members": { kind: "collection" },
-  "GET /api/auth/organization/get-active-member-role": { kind: "collection" },
-  "POST /api/auth/organization/has-permission": { kind: "own", body: { permissions: { member: ["create"] } } },
   "GET /api/targets/:name/estimates": { kind: "collection" },
 };
 const PUBLIC = ["GET /api/invitations/preview/:token", "GET /api/public/reports/:token", "GET /api/public/reports/:token/report.pdf", "GET /health", "GET /api/auth/*", "POST /api/auth/*", "GET /agent/throng-agent.mjs", "GET /agent/throng-agent.tgz", `GET /agent/${NATIVE_IO_FILE}`, "GET /agent/install.sh", "GET /api/openapi.json", "GET /metrics"];
@@ -181,8 +158,7 @@ const urlOf = (op: Operation) => {
     .replace(/:(id|sha256)\b/, spec?.id ? spec.id(fixture) : "00000000-0000-4000-8000-000000000000")
     .replace(":name", spec?.id ? spec.id(fixture) : "lobby")
     .replace(":sink", "prometheus")
-    .replace("/api/runs/compare", `/api/runs/compare?ids=${fixture.runId},${fixture.runId}`)
-    .concat(spec?.query ? `?${spec.query}` : "");
+    .replace("/api/runs/compare", `/api/runs/compare?ids=${fixture.runId},${fixture.runId}`);
 };
 
 async function call(op: Operation, headers: Record<string, string>) {

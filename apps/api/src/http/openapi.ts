@@ -21,8 +21,6 @@ export interface RouteDoc {
   params?: z.ZodObject;
   /** Query parameters, checked like `params`. */
   query?: z.ZodObject;
-  /** Query parameters a library checks itself (Better Auth's): documented, not checked before the handler. */
-  foreignQuery?: z.ZodType;
   /** The schema the route (or the core call behind it) parses the JSON body with: the same object. */
   body?: z.ZodType;
   /** The body may be left out (the route reads a missing one as `{}`). */
@@ -118,7 +116,7 @@ export function errorStatuses(route: DocumentedRoute): number[] {
 
 function parameters(route: DocumentedRoute) {
   const list: Record<string, unknown>[] = [];
-  for (const [where, schema] of [["path", route.params], ["query", route.query ?? route.foreignQuery]] as const) {
+  for (const [where, schema] of [["path", route.params], ["query", route.query]] as const) {
     if (!schema) continue;
     const json = jsonSchema(schema, "request") as { properties?: Record<string, unknown>; required?: string[] };
     for (const [name, property] of Object.entries(json.properties ?? {})) {
