@@ -5,6 +5,7 @@ import { PlanExport } from "./metrics-export";
 import { ServerWatchPlan } from "./server-watch";
 import { checkReconnectStorm, ReconnectPolicy, ReconnectStormShape } from "./reconnect";
 import { checkTargetVars } from "./session";
+import { checkSecretPlaceholders } from "./plan-secrets";
 import { BroadcastRule, checkSessionVars, ReplyCheck, respondRulesOf, sessionStepsOf } from "./session";
 
 // New plan fields are optional (never `.default()`), so every plan saved with an earlier schema stays valid
@@ -512,6 +513,7 @@ export const PlanSpec = z.object({
 }).superRefine((plan, ctx) => {
   checkReconnectStorm(plan, ctx);
   checkTargetVars(plan, ctx);
+  checkSecretPlaceholders(plan, ctx);
   for (const { path, template } of messageTemplates(plan, [])) {
     const issue = (key: string, message: string) => ctx.addIssue({ code: "custom", path: [...path, key], message });
     if (template.format !== "protobuf") {
