@@ -319,6 +319,16 @@ export interface RunMetricsExportTable {
   updated_at: Generated<Date>;
 }
 
+export interface OrgSecretTable {
+  org_id: string;
+  name: string;
+  value_sealed: string;
+  created_by: string | null;
+  created_at: Generated<Date>;
+  updated_by: string | null;
+  updated_at: Generated<Date>;
+}
+
 export interface PlanScheduleTable {
   plan_id: string;
   org_id: string;
@@ -360,4 +370,5 @@ export interface Database {
   plan_schedules: PlanScheduleTable;
   metrics_export_sinks: MetricsExportSinkTable;
   run_metrics_exports: RunMetricsExportTable;
+  org_secrets: OrgSecretTable;
 }

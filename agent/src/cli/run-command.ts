@@ -20,6 +20,7 @@ import type { RunVerdict } from "@throng/protocol/report";
 import { ioPathNote } from "../transports/native-io";
 import { ExitCode } from "./exit-codes";
 import { readPlanFile } from "@throng/wire/plan-reader";
+import { standaloneSecrets } from "./standalone-secrets";
 import { progressLine, progressTableRows, serverSummaryText, stepsText, summaryText, verdictText } from "./progress";
 import { scriptSummaryText } from "./script-summary";
 import { NO_SCRIPT_STORE, scriptRefusal } from "../scripts/script-permission";
@@ -37,6 +38,9 @@ export interface RunArgs {
   watchName?: string;
   /** `--allow-scripts`: run a plan whose scenario is a script. */
   allowScripts?: boolean;
+  /** THRONG_SECRET_<NAME> values, and `--secrets-file`: the plan's {{secrets.NAME}}. */
+  envSecrets?: Record<string, string>;
+  secretsFile?: string;
 }
 
 /** The server to watch, or undefined when none was asked for; throws a usage error naming the flag. */
@@ -59,7 +63,9 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
     console.error(`error: ${scriptRefused}`);
     return ExitCode.usage;
   }
-  const assignment: RunAssignment = { runId: randomUUID(), shardIndex: 0, shardCount: 1, clients: plan.load.clients, plan, startAt: Date.now() + 200 };
+  // Before any load: a secret the plan names without a value is a usage error naming it (never a placeholder sent).
+  const secrets = await standaloneSecrets(plan, { env: args.envSecrets ?? {}, ...(args.secretsFile ? { file: args.secretsFile } : {}) });
+  const assignment: RunAssignment = { runId: randomUUID(), shardIndex: 0, shardCount: 1, clients: plan.load.clients, plan, startAt: Date.now() + 200, ...(Object.keys(secrets).length ? { secrets } : {}) };
   // Before any engine is forked: engines inherit the raised limit.
   console.error(openFileNote(raiseOpenFileLimit()));
   // Engines sized to the clients under the open-file limit, and loopback source addresses: as `connect` does.

@@ -26,6 +26,7 @@ import { createReconnects } from "./reconnects";
 import { descriptorBudget, guardDescriptors } from "./descriptor-guard";
 import { seededRandom } from "./seeded-random";
 import { runTag, withRunTag } from "@throng/protocol/run-tag";
+import { MissingSecretsError, withSecrets } from "@throng/protocol/plan-secrets";
 
 const SNAPSHOT_INTERVAL_MS = 1_000;
 /** A start this close to startAt counts as on time (timers fire a little late). */
@@ -98,6 +99,19 @@ export function createScenario(assignment: RunAssignment, context: ScenarioConte
   }
 }
 
+/**
+ * The plan with its secrets written in (PROTOCOL.md §14); a secret the assignment lacks fails the shard naming it
+ * and where the plan uses it, before any load (its value is never in the message).
+ */
+function planWithSecrets(plan: RunAssignment["plan"], secrets: Readonly<Record<string, string>>): RunAssignment["plan"] {
+  try {
+    return withSecrets(plan, secrets);
+  } catch (error) {
+    if (!(error instanceof MissingSecretsError)) throw error;
+    throw new Error(`${error.message}: the control plane sends a shard the secrets its plan names, and an organisation that no longer has one (or cannot open it) sends none; set it again under Settings → Secrets. No load was generated`);
+  }
+}
+
 /** Script workers loaded by runShard before the start, for createScenario (whose signature every scenario shares). */
 const preparedScripts = new WeakMap<RunAssignment, ScriptShard>();
 
@@ -107,8 +121,8 @@ const preparedScripts = new WeakMap<RunAssignment, ScriptShard>();
  * then closes every connection. The one engine entry point for `connect` and standalone runs.
  */
 export async function runShard(given: RunAssignment, options: RunShardOptions): Promise<ShardResult> {
-  // {{run}} is written into the plan's texts once, before any template is compiled.
-  const assignment = { ...given, plan: withRunTag(given.plan, runTag(given.runId)) };
+  // {{run}} and {{secrets.NAME}} are written into the plan's texts once, before any template is compiled.
+  const assignment = { ...given, plan: planWithSecrets(withRunTag(given.plan, runTag(given.runId)), given.secrets ?? {}) };
   const clock = options.clock ?? offsetClock(0);
   const { signal } = options;
   const { load } = assignment.plan;

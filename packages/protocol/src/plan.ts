@@ -5,6 +5,7 @@ import { PlanExport } from "./metrics-export";
 import { ServerWatchPlan } from "./server-watch";
 import { checkReconnectStorm, ReconnectPolicy, ReconnectStormShape } from "./reconnect";
 import { checkTargetVars } from "./session";
+import { checkSecretPlaceholders } from "./plan-secrets";
 import { BroadcastRule, checkSessionVars, ReplyCheck, respondRulesOf, sessionStepsOf } from "./session";
 import { SCRIPT_METRIC_NAME, SCRIPT_SLO_ID } from "./script-metrics";
 import { BUILTIN_SLO_METRICS, sloMetricProblem } from "./slo-metrics";
@@ -505,6 +506,7 @@ export const PlanSpec = z.object({
 }).superRefine((plan, ctx) => {
   checkReconnectStorm(plan, ctx);
   checkTargetVars(plan, ctx);
+  checkSecretPlaceholders(plan, ctx);
   for (const { path, template } of messageTemplates(plan, [])) {
     const issue = (key: string, message: string) => ctx.addIssue({ code: "custom", path: [...path, key], message });
     if (template.format !== "protobuf") {
