@@ -5,6 +5,7 @@ import { PlanExport } from "./metrics-export";
 import { ServerWatchPlan } from "./server-watch";
 import { checkReconnectStorm, ReconnectPolicy, ReconnectStormShape } from "./reconnect";
 import { checkTargetVars } from "./session";
+import { checkNetworkCohorts, NetworkCohorts } from "./network";
 import { BroadcastRule, checkSessionVars, ReplyCheck, respondRulesOf, sessionStepsOf } from "./session";
 
 // New plan fields are optional (never `.default()`), so every plan saved with an earlier schema stays valid
@@ -509,8 +510,11 @@ export const PlanSpec = z.object({
   protobuf: z.object({ proto: z.string().min(1, "give the .proto text").max(65_536), replyType: protobufTypeName.optional() }).optional(),
   /** Stream the runs' per-second series to the org's Prometheus remote write and/or OTLP endpoint (docs/metrics-export.md). */
   export: PlanExport.optional(),
+  /** Network conditions per cohort of players (network.ts, docs/networks.md); clients in no cohort get the rig's network. */
+  network: NetworkCohorts.optional(),
 }).superRefine((plan, ctx) => {
   checkReconnectStorm(plan, ctx);
+  checkNetworkCohorts(plan, ctx);
   checkTargetVars(plan, ctx);
   for (const { path, template } of messageTemplates(plan, [])) {
     const issue = (key: string, message: string) => ctx.addIssue({ code: "custom", path: [...path, key], message });
