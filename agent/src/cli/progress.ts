@@ -1,4 +1,4 @@
-import type { MetricSnapshot, ServerWatchSnapshot } from "@throng/protocol/snapshot";
+import type { MetricSnapshot, NetworkPath, ServerWatchSnapshot } from "@throng/protocol/snapshot";
 import { decodeHistogram } from "../metrics/histogram";
 import type { RunVerdict, SloVerdict } from "@throng/protocol/report";
 import type { RunSummary, StepSummary } from "../metrics/run-summary";
@@ -94,6 +94,28 @@ function latencyLine(name: string, summary: RunSummary["latency"][keyof RunSumma
 function kcpLine(counters: RunSummary["counters"]): string | undefined {
   const text = kcpSummaryText(counters);
   return text && `  kcp                    ${text}`;
+}
+
+/** What "above-stream" means, said wherever a cohort's figures are shown. */
+const ABOVE_STREAM = "ABOVE TCP: TCP saw the rig's round trip, so it recovered faster than on the network asked for";
+
+/** One cohort's lines in the final summary: its figures, read as the run's, and what its network did. */
+export function cohortSummaryText(name: string, applied: NetworkPath, summary: RunSummary): string {
+  const c = summary.counters;
+  const packets = c.networkPackets ?? 0;
+  const percent = (n: number | undefined) => (packets ? `${(((n ?? 0) * 100) / packets).toFixed(2)}%` : "0%");
+  const lines = [
+    `cohort ${name} (${applied === "above-stream" ? ABOVE_STREAM : applied === "kernel" ? "below TCP, through the kernel's queue" : "each datagram"}): peak ${summary.peakClients} clients`,
+    `  messages               sent ${c.messagesSent ?? 0}, received ${c.messagesReceived ?? 0}; errors ${c.errors ?? 0} ${JSON.stringify(summary.errorsByKind)}${c.lost !== undefined ? `, lost ${c.lost}` : ""}`,
+    latencyLine("round trip", summary.latency.rttUs),
+    latencyLine("broadcast", summary.latency.broadcastUs),
+    latencyLine("connect", summary.latency.connectUs),
+    latencyLine("login", summary.latency.loginUs),
+    summary.reach !== null ? `  broadcast reach        ${(summary.reach * 100).toFixed(2)}%, duplicates ${c.duplicates ?? 0}, out of order ${c.outOfOrder ?? 0}` : undefined,
+    kcpLine(c),
+    `  network                ${packets} packets: dropped ${c.networkDropped ?? 0} (${percent(c.networkDropped)}), duplicated ${c.networkDuplicated ?? 0}, reordered ${c.networkReordered ?? 0}, over the link's backlog ${c.networkOverflowed ?? 0}`,
+  ];
+  return lines.filter((line) => line !== undefined).join("\n");
 }
 
 /** The final summary, and each SLO's verdict. */
