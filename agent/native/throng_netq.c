@@ -586,13 +586,14 @@ static int build_table(const char *name, uint32_t queue_num, uint32_t mark, cons
 }
 
 /*
- * createTable(name, queue, mark, matches: Uint32Array of [net, mask, up, down]...): the table, its two chains and
- * a rule per address range and direction. Owned by this process where the kernel has owner tables; returns
+ * createTable(name, queue, mark, matches: Uint32Array of [net, mask, up, down]..., owned = true): the table, its two
+ * chains and a rule per address range and direction. Owned by this process where the kernel has owner tables (and
+ * `owned` is not false: a test leaves one behind as a killed agent on an older kernel would); returns
  * { owner, compat } saying how it was made.
  */
 static napi_value create_table(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4];
+  size_t argc = 5;
+  napi_value argv[5];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   char name[64];
   size_t name_len;
@@ -606,10 +607,15 @@ static napi_value create_table(napi_env env, napi_callback_info info) {
   int err = table_socket_open();
   if (err) return throw_error(env, "opening a netlink socket to nf_tables", err);
   bool owner = true, compat = false;
+  if (argc >= 5) {
+    napi_valuetype type;
+    napi_typeof(env, argv[4], &type);
+    if (type == napi_boolean) napi_get_value_bool(env, argv[4], &owner);
+  }
   err = build_table(name, queue_num, mark, matches, match_count, owner, compat);
   /* No native queue expression: the xtables target. No owner tables (before Linux 5.12): a plain table. */
   if (err == ENOENT || err == EOPNOTSUPP) err = build_table(name, queue_num, mark, matches, match_count, owner, compat = true);
-  if (err == EOPNOTSUPP || err == EINVAL) err = build_table(name, queue_num, mark, matches, match_count, owner = false, compat);
+  if (owner && (err == EOPNOTSUPP || err == EINVAL)) err = build_table(name, queue_num, mark, matches, match_count, owner = false, compat);
   if (err) return throw_error(env, "creating the nf_tables table", err);
   napi_value result, value;
   napi_create_object(env, &result);

@@ -15,7 +15,7 @@ interface NetqAddon {
   start(queue: number, mark: number, links: Float64Array, matches: Uint32Array): void;
   stop(): void;
   stats(): Float64Array;
-  createTable(name: string, queue: number, mark: number, matches: Uint32Array): { owner: boolean; compat: boolean };
+  createTable(name: string, queue: number, mark: number, matches: Uint32Array, owned?: boolean): { owner: boolean; compat: boolean };
   deleteTable(name: string): boolean;
   listTables(): string[];
 }
