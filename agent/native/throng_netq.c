@@ -330,7 +330,7 @@ static napi_value start(napi_env env, napi_callback_info info) {
   napi_value argv[4];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   if (q.running) {
-    napi_throw_error(env, "EBUSY", "the netfilter queue is running already in this process");
+    napi_throw_error(env, "ERUNNING", "another run on this agent holds its kernel path (one run at a time uses it)");
     return NULL;
   }
   uint32_t queue_num, mark;
