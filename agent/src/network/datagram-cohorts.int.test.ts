@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTarget, type RunningTarget } from "../target/target-server";
-import { total } from "../testing/assignment";
+import { merged, total } from "../testing/assignment";
 import { cohortFigures, runCohortPlan } from "../testing/cohort-run";
 
 /**
@@ -59,5 +59,33 @@ describe("a datagram cohort's network (delay and loss per datagram)", () => {
     // Every ping the cohort sent was answered, but for those still in flight at the end.
     expect(figures.count("messagesReceived") + figures.count("inFlightAtEnd")).toBe(figures.count("messagesSent"));
     expect(figures.cohortRtt(50)).toBeGreaterThanOrEqual(40);
+  });
+
+  it("KCP rooms mixing cohorts: a 30% cohort at 100 ± 30 ms with 5% loss receives its broadcasts late but all of them, counted against what its own players should receive", async () => {
+    const snapshots = await runCohortPlan({
+      target: { protocol: "kcp", host: "127.0.0.1", port: target.kcpPort!, mode: "fast" },
+      // 5 Hz: 45 broadcasts a second per player stay within what a 32-segment KCP window carries over a 200 ms round trip.
+      scenario: { kind: "movement-sync", roomSize: 10, updateHz: 5 },
+      load: { clients: 40, durationSec: 4, rampUpSec: 0 },
+      network: [{ name: "mobile", share: 0.3, delayMs: 100, jitterMs: 30, lossPercent: 5 }],
+    });
+    const mobile = cohortFigures(snapshots, "mobile");
+    const broadcast = merged(mobile.cohort, "broadcastUs")!;
+    const expected = { mobile: mobile.count("broadcastsExpected"), rig: mobile.rigCount("broadcastsExpected") };
+    const received = { mobile: mobile.count("broadcastsReceived"), rig: mobile.rigCount("broadcastsReceived") };
+    console.log(
+      `KCP rooms: mobile broadcast p50 ${broadcast.getValueAtPercentile(50) / 1000} ms p99 ${broadcast.getValueAtPercentile(99) / 1000} ms, reach ${(received.mobile / expected.mobile).toFixed(3)}; ` +
+        `rig reach ${(received.rig / expected.rig).toFixed(3)}; mobile kcp retransmits ${mobile.count("kcpRetransmits")}`,
+    );
+    // 12 of the 40 players, in every room: each room's broadcasts reach both cohorts.
+    expect(Math.max(...mobile.cohort.map((s) => s.clients))).toBe(12);
+    expect(expected.mobile).toBeGreaterThan(0);
+    expect(expected.rig).toBeGreaterThan(expected.mobile);
+    // A mobile player's broadcast comes down its own link at least: 100 ms less the 30 ms of jitter.
+    expect(broadcast.getValueAtPercentile(50)).toBeGreaterThanOrEqual(70_000);
+    // KCP delivers what the link lost; what is still in flight at the end is all that may be missing.
+    expect(received.mobile / expected.mobile).toBeGreaterThan(0.8);
+    expect(mobile.count("lost")).toBe(0);
+    expect(mobile.count("kcpRetransmits")).toBeGreaterThan(0);
   });
 });
