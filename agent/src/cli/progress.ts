@@ -113,6 +113,7 @@ export function cohortSummaryText(name: string, applied: NetworkPath, summary: R
     latencyLine("login", summary.latency.loginUs),
     summary.reach !== null ? `  broadcast reach        ${(summary.reach * 100).toFixed(2)}%, duplicates ${c.duplicates ?? 0}, out of order ${c.outOfOrder ?? 0}` : undefined,
     kcpLine(c),
+    c.tcpRetransmits !== undefined ? `  tcp                    ${c.tcpRetransmits} segments retransmitted by TCP itself (TCP_INFO of the cohort's sockets)` : undefined,
     `  network                ${packets} packets: dropped ${c.networkDropped ?? 0} (${percent(c.networkDropped)}), duplicated ${c.networkDuplicated ?? 0}, reordered ${c.networkReordered ?? 0}, over the link's backlog ${c.networkOverflowed ?? 0}`,
   ];
   return lines.filter((line) => line !== undefined).join("\n");

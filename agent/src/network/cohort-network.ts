@@ -97,7 +97,7 @@ function refusal(plan: PlanSpec, cohort: NetworkCohort, index: number, fields: s
   );
 }
 
-function withKernelTallies(snapshot: MetricSnapshot, names: readonly string[], tallies: readonly LinkTally[]): MetricSnapshot {
+function withKernelTallies(snapshot: MetricSnapshot, names: readonly string[], tallies: readonly LinkTally[], tcpRetransmits: readonly number[]): MetricSnapshot {
   if (!snapshot.cohorts) return snapshot;
   const cohorts = { ...snapshot.cohorts };
   names.forEach((name, k) => {
@@ -106,7 +106,10 @@ function withKernelTallies(snapshot: MetricSnapshot, names: readonly string[], t
     if (!entry || entry.applied !== "kernel") return;
     cohorts[name] = {
       ...entry,
-      counters: { ...entry.counters, networkPackets: tally.packets, networkDropped: tally.dropped, networkDuplicated: tally.duplicated, networkReordered: tally.reordered, networkOverflowed: tally.overflowed },
+      counters: {
+        ...entry.counters, networkPackets: tally.packets, networkDropped: tally.dropped, networkDuplicated: tally.duplicated, networkReordered: tally.reordered,
+        networkOverflowed: tally.overflowed, tcpRetransmits: tcpRetransmits[k] ?? 0,
+      },
     };
   });
   return { ...snapshot, cohorts };
@@ -157,7 +160,7 @@ export function prepareCohortNetwork(plan: PlanSpec): PreparedNetwork | undefine
     return {
       routes: kernel.routes,
       notes: [`network cohorts ${names.join(", ")}: their packets pass the agent's netfilter queue (table ${kernel.queue.table}), below TCP`],
-      addKernelFigures: (snapshot) => withKernelTallies(snapshot, names, kernel.queue.takeTallies()),
+      addKernelFigures: (snapshot) => withKernelTallies(snapshot, names, kernel.queue.takeTallies(), kernel.queue.takeTcpRetransmits()),
       close() {
         process.removeListener("exit", close);
         close();

@@ -118,9 +118,11 @@ describe.skipIf(why !== undefined)(`a TCP cohort through the kernel's netfilter 
     }
     const lossy = cohortFigures(snapshots, "lossy");
     const retransmitted = [...seen.values()].reduce((sum, n) => sum + n, 0);
-    console.log(`TCP via NFQUEUE, 10% loss each way: ${seen.size} sockets retransmitted ${retransmitted} segments (TCP_INFO); the queue dropped ${lossy.count("networkDropped")} of ${lossy.count("networkPackets")} packets; rtt p50 ${lossy.cohortRtt(50)} ms p99 ${lossy.cohortRtt(99)} ms`);
+    console.log(`TCP via NFQUEUE, 10% loss each way: ${seen.size} sockets retransmitted ${retransmitted} segments (TCP_INFO read by ss), the agent's own tcpRetransmits ${lossy.count("tcpRetransmits")}; the queue dropped ${lossy.count("networkDropped")} of ${lossy.count("networkPackets")} packets; rtt p50 ${lossy.cohortRtt(50)} ms p99 ${lossy.cohortRtt(99)} ms`);
     expect(seen.size).toBeGreaterThan(0);
     expect(retransmitted).toBeGreaterThan(0);
+    // The agent reads the same TCP_INFO each second, in every state (the test's ss, established sockets only).
+    expect(lossy.count("tcpRetransmits")).toBeGreaterThan(0);
     expect(lossy.count("networkDropped")).toBeGreaterThan(0);
     expect(total(snapshots, "errors")).toBe(0);
     expect(lossy.count("messagesReceived") + lossy.count("inFlightAtEnd")).toBe(lossy.count("messagesSent"));

@@ -18,6 +18,7 @@ interface NetqAddon {
   createTable(name: string, queue: number, mark: number, matches: Uint32Array, owned?: boolean): { owner: boolean; compat: boolean };
   deleteTable(name: string): boolean;
   listTables(): string[];
+  tcpRetransmits(ranges: Uint32Array): Float64Array;
 }
 
 const ADDON_FILE = "throng-netq.node";
@@ -73,6 +74,11 @@ export interface KernelQueue {
   readonly table: string;
   /** What the links did since the last call, per cohort (both directions summed). */
   takeTallies(): LinkTally[];
+  /**
+   * TCP's own retransmissions since the last call, per cohort: the growth of TCP_INFO's total_retrans on the sockets
+   * the cohort's clients connect from (a socket that closed between two calls takes its last increments with it).
+   */
+  takeTcpRetransmits(): number[];
   /** Releases what is held, ends the thread and removes the table. */
   close(): void;
 }
@@ -142,6 +148,8 @@ export function openKernelQueue(addon: NetqAddon, cohorts: readonly KernelCohort
   }
   let last: Float64Array = new Float64Array(cohorts.length * 2 * STATS);
   let closed = false;
+  const clientRanges = new Uint32Array(queued.flatMap((r) => [r.net, r.mask, r.cohort]));
+  let retransmitted = new Map<string, number>();
   return {
     slot,
     table,
@@ -162,6 +170,19 @@ export function openKernelQueue(addon: NetqAddon, cohorts: readonly KernelCohort
       }
       last = now;
       return tallies;
+    },
+    takeTcpRetransmits() {
+      const sockets = addon.tcpRetransmits(clientRanges);
+      const perCohort = cohorts.map(() => 0);
+      const seen = new Map<string, number>();
+      for (let i = 0; i < sockets.length; i += 4) {
+        const cookie = `${sockets[i]}:${sockets[i + 1]}`;
+        const total = sockets[i + 3]!;
+        perCohort[sockets[i + 2]!]! += Math.max(0, total - (retransmitted.get(cookie) ?? 0));
+        seen.set(cookie, total);
+      }
+      retransmitted = seen;
+      return perCohort;
     },
     close() {
       if (closed) return;

@@ -32,6 +32,12 @@ export const NetworkCounters = z.object({
   networkReordered: z.number().int().min(0).optional(),
   /** Dropped because more than 1 s waited for the client's link (bandwidthKbps). */
   networkOverflowed: z.number().int().min(0).optional(),
+  /**
+   * TCP and WebSocket cohorts on the kernel path: segments TCP itself sent again on the cohort's clients' sockets
+   * (TCP_INFO's total_retrans, read each second: a socket closed within the second takes its last ones with it).
+   * The server's own retransmissions, of what the network lost toward the clients, are on its sockets, not here.
+   */
+  tcpRetransmits: z.number().int().min(0).optional(),
 });
 export type NetworkCounters = z.infer<typeof NetworkCounters>;
 export const NETWORK_COUNTER_NAMES = Object.keys(NetworkCounters.shape) as (keyof NetworkCounters)[];
