@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 const here = dirname(fileURLToPath(import.meta.url));
 export const addonPath = join(here, "..", "dist", "throng-io.node");
 
-/** The network cohorts' kernel path (throng_netq.c): dist/throng-netq.node. */
+/** The network cohorts' kernel path (throng_netq.c, netq_tables.c, netq_diag.c): dist/throng-netq.node. */
 export const netqAddonPath = join(here, "..", "dist", "throng-netq.node");
 /** What the kernel path links against, and the Debian packages with their headers. */
 const NETQ_HEADERS = ["libnetfilter_queue/libnetfilter_queue.h", "libnftnl/table.h", "libmnl/libmnl.h"];
@@ -19,19 +19,22 @@ function nodeHeaders() {
   return [join(dirname(dirname(process.execPath)), "include", "node"), "/usr/include/node", "/usr/local/include/node"].find((dir) => existsSync(join(dir, "node_api.h")));
 }
 
-/** Compiles `source` into `output` unless it is up to date; returns undefined when built, or why it could not be. */
-function compileAddon(source, output, libraries = []) {
+/**
+ * Compiles `sources` into `output` unless it is newer than each of them and of `inputs` (headers they include);
+ * returns undefined when built, or why it could not be.
+ */
+function compileAddon(sources, output, libraries = [], inputs = []) {
   if (process.platform !== "linux") return `native addons are Linux-only (this is ${process.platform})`;
   const headers = nodeHeaders();
   if (!headers) return "Node's C headers (node_api.h) were not found next to this node or in /usr/include/node";
   // Up to date: leave the file alone, since running agents (and parallel tests) may have it loaded.
-  if (existsSync(output) && statSync(output).mtimeMs >= statSync(source).mtimeMs) return undefined;
+  if (existsSync(output) && [...sources, ...inputs].every((input) => statSync(output).mtimeMs >= statSync(input).mtimeMs)) return undefined;
   mkdirSync(dirname(output), { recursive: true });
   const compiler = process.env.CC ?? "cc";
   // Compiled beside it and renamed over it, so a process loading the addon never sees half a file.
   const partial = `${output}.${process.pid}.tmp`;
   try {
-    execFileSync(compiler, ["-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", `-I${headers}`, "-o", partial, source, ...libraries], { stdio: ["ignore", "pipe", "pipe"] });
+    execFileSync(compiler, ["-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", `-I${headers}`, "-o", partial, ...sources, ...libraries], { stdio: ["ignore", "pipe", "pipe"] });
     renameSync(partial, output);
   } catch (cause) {
     const output = `${cause.stderr ?? ""}`.trim() || cause.message;
@@ -42,7 +45,7 @@ function compileAddon(source, output, libraries = []) {
 
 /** Compiles the addon; returns undefined when built, or why it could not be (the agent then uses Node's sockets). */
 export function buildNativeIo() {
-  return compileAddon(join(here, "throng_io.c"), addonPath);
+  return compileAddon([join(here, "throng_io.c")], addonPath);
 }
 
 /**
@@ -52,7 +55,8 @@ export function buildNativeIo() {
 export function buildNetworkQueue() {
   const missing = NETQ_HEADERS.filter((header) => !["/usr/include", "/usr/local/include"].some((dir) => existsSync(join(dir, header))));
   if (missing.length) return `${missing.join(", ")} not found: apt-get install ${NETQ_PACKAGES}`;
-  return compileAddon(join(here, "throng_netq.c"), netqAddonPath, ["-lnetfilter_queue", "-lnfnetlink", "-lnftnl", "-lmnl", "-lpthread"]);
+  const sources = ["throng_netq.c", "netq_tables.c", "netq_diag.c"].map((file) => join(here, file));
+  return compileAddon(sources, netqAddonPath, ["-lnetfilter_queue", "-lnfnetlink", "-lnftnl", "-lmnl", "-lpthread"], [join(here, "netq.h")]);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

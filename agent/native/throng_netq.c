@@ -13,29 +13,15 @@
  * read by stats().
  *
  * The draws per packet are those of agent/src/network/link-conditions.ts, in the same order: loss, reorder,
- * jitter, duplicate.
+ * jitter, duplicate. The table is made in netq_tables.c, and TCP's own retransmissions read in netq_diag.c.
  */
 #define _GNU_SOURCE
-#define NAPI_VERSION 8
+#include "netq.h"
 #include <arpa/inet.h>
 #include <errno.h>
-#include <libmnl/libmnl.h>
 #include <libnetfilter_queue/libnetfilter_queue.h>
-#include <libnftnl/chain.h>
-#include <libnftnl/common.h>
-#include <libnftnl/expr.h>
-#include <libnftnl/rule.h>
-#include <libnftnl/table.h>
 #include <linux/netfilter.h>
-#include <linux/netfilter/nf_tables.h>
-#include <linux/netfilter/nfnetlink.h>
-#include <linux/netfilter/xt_NFQUEUE.h>
-#include <linux/inet_diag.h>
-#include <linux/rtnetlink.h>
-#include <linux/sock_diag.h>
-#include <linux/tcp.h>
 #include <netinet/in.h>
-#include <node_api.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -101,9 +87,6 @@ static struct {
   volatile int stopping;
   int running;
 } q;
-
-static struct mnl_socket *table_socket; /* kept open: an owner table lives as long as it */
-static uint32_t table_seq;
 
 static uint64_t now_ns(void) {
   struct timespec ts;
@@ -304,20 +287,20 @@ static void *run_queue(void *arg) {
 
 /* ---- N-API helpers ---- */
 
-static napi_value throw_error(napi_env env, const char *what, int err) {
+napi_value netq_throw(napi_env env, const char *what, int err) {
   char message[256];
   snprintf(message, sizeof message, "%s: %s", what, strerror(err));
   napi_throw_error(env, err == EPERM ? "EPERM" : err == EBUSY || err == EEXIST ? "EBUSY" : NULL, message);
   return NULL;
 }
 
-static napi_value undefined_value(napi_env env) {
+napi_value netq_undefined(napi_env env) {
   napi_value value;
   napi_get_undefined(env, &value);
   return value;
 }
 
-static void typed_array(napi_env env, napi_value value, void **data, size_t *length) {
+void netq_typed_array(napi_env env, napi_value value, void **data, size_t *length) {
   napi_typedarray_type type;
   napi_value buffer;
   size_t offset;
@@ -343,8 +326,8 @@ static napi_value start(napi_env env, napi_callback_info info) {
   double *links;
   uint32_t *matches;
   size_t link_count, match_count;
-  typed_array(env, argv[2], (void **)&links, &link_count);
-  typed_array(env, argv[3], (void **)&matches, &match_count);
+  netq_typed_array(env, argv[2], (void **)&links, &link_count);
+  netq_typed_array(env, argv[3], (void **)&matches, &match_count);
   int cohorts = (int)(link_count / 16);
   if (cohorts > MAX_COHORTS || match_count / 5 > MAX_MATCHES) {
     napi_throw_range_error(env, NULL, "too many cohorts or addresses");
@@ -365,15 +348,15 @@ static napi_value start(napi_env env, napi_callback_info info) {
     q.matches[i] = (match_t){ .net = m[0] & m[1], .mask = m[1], .cohort = (int)m[2], .up = m[3] != 0, .down = m[4] != 0 };
   }
   q.flows = calloc(FLOWS, sizeof(flow_t));
-  if (!q.flows) return throw_error(env, "allocating the flow table", ENOMEM);
+  if (!q.flows) return netq_throw(env, "allocating the flow table", ENOMEM);
   q.h = nfq_open();
-  if (!q.h) return throw_error(env, "opening the netfilter queue socket (nfq_open)", errno);
+  if (!q.h) return netq_throw(env, "opening the netfilter queue socket (nfq_open)", errno);
   q.qh = nfq_create_queue(q.h, (uint16_t)queue_num, on_packet, NULL);
   if (!q.qh) {
     int err = errno ? errno : EBUSY;
     nfq_close(q.h);
     q.h = NULL;
-    return throw_error(env, "binding the netfilter queue", err);
+    return netq_throw(env, "binding the netfilter queue", err);
   }
   nfq_set_mode(q.qh, NFQNL_COPY_PACKET, 0xffff);
   /* Held packets wait in the kernel's queue: room for a good many of them. */
@@ -391,16 +374,16 @@ static napi_value start(napi_env env, napi_callback_info info) {
   if (pthread_create(&q.thread, NULL, run_queue, NULL) != 0) {
     nfq_destroy_queue(q.qh);
     nfq_close(q.h);
-    return throw_error(env, "starting the queue's thread", errno);
+    return netq_throw(env, "starting the queue's thread", errno);
   }
   q.running = 1;
-  return undefined_value(env);
+  return netq_undefined(env);
 }
 
 /* stop(): releases every held packet, unbinds the queue and ends the thread. */
 static napi_value stop(napi_env env, napi_callback_info info) {
   (void)info;
-  if (!q.running) return undefined_value(env);
+  if (!q.running) return netq_undefined(env);
   q.stopping = 1;
   uint64_t one = 1;
   if (write(q.wake_fd, &one, sizeof one) < 0) { /* the thread also wakes at its next packet or release */ }
@@ -415,7 +398,7 @@ static napi_value stop(napi_env env, napi_callback_info info) {
   q.heap = NULL;
   q.heap_cap = 0;
   q.running = 0;
-  return undefined_value(env);
+  return netq_undefined(env);
 }
 
 /* stats(): per cohort, up then down, the cumulative packets, dropped, duplicated, reordered, overflowed. */
@@ -432,423 +415,15 @@ static napi_value stats(napi_env env, napi_callback_info info) {
   return array;
 }
 
-/* ---- nf_tables: the agent's own table ---- */
-
-static int table_socket_open(void) {
-  if (table_socket) return 0;
-  table_socket = mnl_socket_open(NETLINK_NETFILTER);
-  if (!table_socket) return errno;
-  if (mnl_socket_bind(table_socket, 0, MNL_SOCKET_AUTOPID) < 0) {
-    int err = errno;
-    mnl_socket_close(table_socket);
-    table_socket = NULL;
-    return err;
-  }
-  struct timeval timeout = { .tv_sec = 2 };
-  setsockopt(mnl_socket_get_fd(table_socket), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
-  table_seq = (uint32_t)time(NULL);
-  return 0;
-}
-
-/* Sends a batch whose messages all ask for an ACK and waits for them; returns 0 or the first error. */
-static int send_batch(struct mnl_nlmsg_batch *batch, int messages) {
-  if (mnl_socket_sendto(table_socket, mnl_nlmsg_batch_head(batch), mnl_nlmsg_batch_size(batch)) < 0) return errno;
-  char buf[MNL_SOCKET_BUFFER_SIZE];
-  int acked = 0, error = 0;
-  while (acked < messages) {
-    ssize_t received = mnl_socket_recvfrom(table_socket, buf, sizeof buf);
-    if (received < 0) return error ? error : errno == EAGAIN ? ETIMEDOUT : errno;
-    int n = (int)received;
-    for (struct nlmsghdr *nlh = (struct nlmsghdr *)buf; mnl_nlmsg_ok(nlh, n); nlh = mnl_nlmsg_next(nlh, &n)) {
-      if (nlh->nlmsg_type != NLMSG_ERROR) continue;
-      const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
-      acked += 1;
-      if (e->error && !error) error = -e->error;
-    }
-    /* A failed batch is aborted whole: what it acknowledged is all that comes. */
-    if (error) {
-      struct timeval brief = { .tv_usec = 100000 };
-      setsockopt(mnl_socket_get_fd(table_socket), SOL_SOCKET, SO_RCVTIMEO, &brief, sizeof brief);
-      while (mnl_socket_recvfrom(table_socket, buf, sizeof buf) > 0) {
-      }
-      struct timeval normal = { .tv_sec = 2 };
-      setsockopt(mnl_socket_get_fd(table_socket), SOL_SOCKET, SO_RCVTIMEO, &normal, sizeof normal);
-      return error;
-    }
-  }
-  return 0;
-}
-
-static void add_expr(struct nftnl_rule *rule, struct nftnl_expr *expr) {
-  nftnl_rule_add_expr(rule, expr);
-}
-
-/* `meta mark != mark ip {saddr|daddr} & mask == net` then the queue (native, or the xtables NFQUEUE target). */
-static struct nftnl_rule *queue_rule(const char *table, const char *chain, uint32_t offset, uint32_t net, uint32_t mask, uint32_t queue_num, uint32_t mark, bool compat) {
-  struct nftnl_rule *rule = nftnl_rule_alloc();
-  nftnl_rule_set_str(rule, NFTNL_RULE_TABLE, table);
-  nftnl_rule_set_str(rule, NFTNL_RULE_CHAIN, chain);
-  nftnl_rule_set_u32(rule, NFTNL_RULE_FAMILY, NFPROTO_IPV4);
-  struct nftnl_expr *e = nftnl_expr_alloc("meta");
-  nftnl_expr_set_u32(e, NFTNL_EXPR_META_KEY, NFT_META_MARK);
-  nftnl_expr_set_u32(e, NFTNL_EXPR_META_DREG, NFT_REG_1);
-  add_expr(rule, e);
-  e = nftnl_expr_alloc("cmp");
-  nftnl_expr_set_u32(e, NFTNL_EXPR_CMP_SREG, NFT_REG_1);
-  nftnl_expr_set_u32(e, NFTNL_EXPR_CMP_OP, NFT_CMP_NEQ);
-  nftnl_expr_set(e, NFTNL_EXPR_CMP_DATA, &mark, sizeof mark);
-  add_expr(rule, e);
-  e = nftnl_expr_alloc("payload");
-  nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_DREG, NFT_REG_1);
-  nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_BASE, NFT_PAYLOAD_NETWORK_HEADER);
-  nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET, offset);
-  nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_LEN, 4);
-  add_expr(rule, e);
-  uint32_t mask_be = htonl(mask), net_be = htonl(net & mask), zero = 0;
-  e = nftnl_expr_alloc("bitwise");
-  nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_SREG, NFT_REG_1);
-  nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_DREG, NFT_REG_1);
-  nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_LEN, 4);
-  nftnl_expr_set(e, NFTNL_EXPR_BITWISE_MASK, &mask_be, 4);
-  nftnl_expr_set(e, NFTNL_EXPR_BITWISE_XOR, &zero, 4);
-  add_expr(rule, e);
-  e = nftnl_expr_alloc("cmp");
-  nftnl_expr_set_u32(e, NFTNL_EXPR_CMP_SREG, NFT_REG_1);
-  nftnl_expr_set_u32(e, NFTNL_EXPR_CMP_OP, NFT_CMP_EQ);
-  nftnl_expr_set(e, NFTNL_EXPR_CMP_DATA, &net_be, 4);
-  add_expr(rule, e);
-  if (compat) {
-    /* Kernels built without nft's own queue expression (NFT_QUEUE) still have xtables' NFQUEUE through nft_compat. */
-    struct xt_NFQ_info_v3 target = { .queuenum = (uint16_t)queue_num, .queues_total = 1, .flags = NFQ_FLAG_BYPASS };
-    e = nftnl_expr_alloc("target");
-    nftnl_expr_set_str(e, NFTNL_EXPR_TG_NAME, "NFQUEUE");
-    nftnl_expr_set_u32(e, NFTNL_EXPR_TG_REV, 3);
-    void *info = malloc(sizeof target);
-    memcpy(info, &target, sizeof target);
-    nftnl_expr_set(e, NFTNL_EXPR_TG_INFO, info, sizeof target);
-  } else {
-    e = nftnl_expr_alloc("queue");
-    nftnl_expr_set_u16(e, NFTNL_EXPR_QUEUE_NUM, (uint16_t)queue_num);
-    nftnl_expr_set_u16(e, NFTNL_EXPR_QUEUE_TOTAL, 1);
-    nftnl_expr_set_u16(e, NFTNL_EXPR_QUEUE_FLAGS, NFT_QUEUE_FLAG_BYPASS);
-  }
-  add_expr(rule, e);
-  return rule;
-}
-
-static struct nftnl_chain *base_chain(const char *table, const char *name, uint32_t hook) {
-  struct nftnl_chain *chain = nftnl_chain_alloc();
-  nftnl_chain_set_str(chain, NFTNL_CHAIN_TABLE, table);
-  nftnl_chain_set_str(chain, NFTNL_CHAIN_NAME, name);
-  nftnl_chain_set_str(chain, NFTNL_CHAIN_TYPE, "filter");
-  nftnl_chain_set_u32(chain, NFTNL_CHAIN_HOOKNUM, hook);
-  nftnl_chain_set_s32(chain, NFTNL_CHAIN_PRIO, 0);
-  nftnl_chain_set_u32(chain, NFTNL_CHAIN_POLICY, NF_ACCEPT);
-  return chain;
-}
-
-#define NEXT_MSG(type, flags) \
-  nftnl_nlmsg_build_hdr(mnl_nlmsg_batch_current(batch), (type), NFPROTO_IPV4, (flags) | NLM_F_ACK, table_seq++)
-
-static int build_table(const char *name, uint32_t queue_num, uint32_t mark, const uint32_t *matches, size_t match_count, bool owner, bool compat) {
-  static char buf[1 << 18];
-  struct mnl_nlmsg_batch *batch = mnl_nlmsg_batch_start(buf, sizeof buf);
-  int messages = 0;
-  nftnl_batch_begin(mnl_nlmsg_batch_current(batch), table_seq++);
-  mnl_nlmsg_batch_next(batch);
-  struct nftnl_table *table = nftnl_table_alloc();
-  nftnl_table_set_str(table, NFTNL_TABLE_NAME, name);
-  if (owner) nftnl_table_set_u32(table, NFTNL_TABLE_FLAGS, NFT_TABLE_F_OWNER);
-  nftnl_table_nlmsg_build_payload(NEXT_MSG(NFT_MSG_NEWTABLE, NLM_F_CREATE | NLM_F_EXCL), table);
-  mnl_nlmsg_batch_next(batch);
-  messages++;
-  nftnl_table_free(table);
-  struct nftnl_chain *up = base_chain(name, "up", NF_INET_LOCAL_OUT), *down = base_chain(name, "down", NF_INET_PRE_ROUTING);
-  nftnl_chain_nlmsg_build_payload(NEXT_MSG(NFT_MSG_NEWCHAIN, NLM_F_CREATE), up);
-  mnl_nlmsg_batch_next(batch);
-  nftnl_chain_nlmsg_build_payload(NEXT_MSG(NFT_MSG_NEWCHAIN, NLM_F_CREATE), down);
-  mnl_nlmsg_batch_next(batch);
-  messages += 2;
-  nftnl_chain_free(up);
-  nftnl_chain_free(down);
-  for (size_t i = 0; i + 3 < match_count; i += 4) {
-    uint32_t net = matches[i], mask = matches[i + 1];
-    for (int dir = 0; dir < 2; dir++) {
-      if (!matches[i + 2 + dir]) continue;
-      struct nftnl_rule *rule = queue_rule(name, dir == 0 ? "up" : "down", dir == 0 ? 12 : 16, net, mask, queue_num, mark, compat);
-      nftnl_rule_nlmsg_build_payload(NEXT_MSG(NFT_MSG_NEWRULE, NLM_F_CREATE | NLM_F_APPEND), rule);
-      mnl_nlmsg_batch_next(batch);
-      messages++;
-      nftnl_rule_free(rule);
-    }
-  }
-  nftnl_batch_end(mnl_nlmsg_batch_current(batch), table_seq++);
-  mnl_nlmsg_batch_next(batch);
-  int err = send_batch(batch, messages);
-  mnl_nlmsg_batch_stop(batch);
-  return err;
-}
-
-/*
- * createTable(name, queue, mark, matches: Uint32Array of [net, mask, up, down]..., owned = true): the table, its two
- * chains and a rule per address range and direction. Owned by this process where the kernel has owner tables (and
- * `owned` is not false: a test leaves one behind as a killed agent on an older kernel would); returns
- * { owner, compat } saying how it was made.
- */
-static napi_value create_table(napi_env env, napi_callback_info info) {
-  size_t argc = 5;
-  napi_value argv[5];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  char name[64];
-  size_t name_len;
-  napi_get_value_string_utf8(env, argv[0], name, sizeof name, &name_len);
-  uint32_t queue_num, mark;
-  napi_get_value_uint32(env, argv[1], &queue_num);
-  napi_get_value_uint32(env, argv[2], &mark);
-  uint32_t *matches;
-  size_t match_count;
-  typed_array(env, argv[3], (void **)&matches, &match_count);
-  int err = table_socket_open();
-  if (err) return throw_error(env, "opening a netlink socket to nf_tables", err);
-  bool owner = true, compat = false;
-  if (argc >= 5) {
-    napi_valuetype type;
-    napi_typeof(env, argv[4], &type);
-    if (type == napi_boolean) napi_get_value_bool(env, argv[4], &owner);
-  }
-  err = build_table(name, queue_num, mark, matches, match_count, owner, compat);
-  /* No native queue expression: the xtables target. No owner tables (before Linux 5.12): a plain table. */
-  if (err == ENOENT || err == EOPNOTSUPP) err = build_table(name, queue_num, mark, matches, match_count, owner, compat = true);
-  if (owner && (err == EOPNOTSUPP || err == EINVAL)) err = build_table(name, queue_num, mark, matches, match_count, owner = false, compat);
-  if (err) return throw_error(env, "creating the nf_tables table", err);
-  napi_value result, value;
-  napi_create_object(env, &result);
-  napi_get_boolean(env, owner, &value);
-  napi_set_named_property(env, result, "owner", value);
-  napi_get_boolean(env, compat, &value);
-  napi_set_named_property(env, result, "compat", value);
-  return result;
-}
-
-/* deleteTable(name): true when deleted, false when there was none. */
-static napi_value delete_table(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  char name[64];
-  size_t name_len;
-  napi_get_value_string_utf8(env, argv[0], name, sizeof name, &name_len);
-  int err = table_socket_open();
-  if (err) return throw_error(env, "opening a netlink socket to nf_tables", err);
-  static char buf[8192];
-  struct mnl_nlmsg_batch *batch = mnl_nlmsg_batch_start(buf, sizeof buf);
-  nftnl_batch_begin(mnl_nlmsg_batch_current(batch), table_seq++);
-  mnl_nlmsg_batch_next(batch);
-  struct nftnl_table *table = nftnl_table_alloc();
-  nftnl_table_set_str(table, NFTNL_TABLE_NAME, name);
-  nftnl_table_nlmsg_build_payload(NEXT_MSG(NFT_MSG_DELTABLE, 0), table);
-  mnl_nlmsg_batch_next(batch);
-  nftnl_table_free(table);
-  nftnl_batch_end(mnl_nlmsg_batch_current(batch), table_seq++);
-  mnl_nlmsg_batch_next(batch);
-  err = send_batch(batch, 1);
-  mnl_nlmsg_batch_stop(batch);
-  if (err && err != ENOENT) return throw_error(env, "deleting the nf_tables table", err);
-  napi_value result;
-  napi_get_boolean(env, err == 0, &result);
-  return result;
-}
-
-static int table_name_cb(const struct nlmsghdr *nlh, void *data) {
-  napi_env env = ((napi_env *)data)[0];
-  napi_value array = ((napi_value *)data)[1];
-  struct nftnl_table *table = nftnl_table_alloc();
-  if (nftnl_table_nlmsg_parse(nlh, table) == 0) {
-    const char *name = nftnl_table_get_str(table, NFTNL_TABLE_NAME);
-    uint32_t length;
-    napi_get_array_length(env, array, &length);
-    napi_value value;
-    napi_create_string_utf8(env, name ? name : "", NAPI_AUTO_LENGTH, &value);
-    napi_set_element(env, array, length, value);
-  }
-  nftnl_table_free(table);
-  return MNL_CB_OK;
-}
-
-/* listTables(): the names of the kernel's ip-family nf_tables tables. */
-static napi_value list_tables(napi_env env, napi_callback_info info) {
-  (void)info;
-  int err = table_socket_open();
-  if (err) return throw_error(env, "opening a netlink socket to nf_tables", err);
-  char buf[MNL_SOCKET_BUFFER_SIZE];
-  uint32_t seq = table_seq++;
-  struct nlmsghdr *nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETTABLE, NFPROTO_IPV4, NLM_F_DUMP, seq);
-  if (mnl_socket_sendto(table_socket, nlh, nlh->nlmsg_len) < 0) return throw_error(env, "listing nf_tables tables", errno);
-  napi_value array;
-  napi_create_array(env, &array);
-  void *data[2] = { env, array };
-  unsigned int portid = mnl_socket_get_portid(table_socket);
-  for (;;) {
-    ssize_t n = mnl_socket_recvfrom(table_socket, buf, sizeof buf);
-    if (n < 0) return throw_error(env, "listing nf_tables tables", errno);
-    int ret = mnl_cb_run(buf, (size_t)n, seq, portid, table_name_cb, data);
-    if (ret < 0) return throw_error(env, "listing nf_tables tables", errno);
-    if (ret == MNL_CB_STOP) break;
-  }
-  return array;
-}
-
-/* ---- TCP's own retransmissions of the cohorts' sockets (sock_diag, TCP_INFO) ---- */
-
-/*
- * tcpRetransmits(ranges: Uint32Array of [net, mask, cohort]...): for every TCP socket of this host whose local
- * (source) address is in a range, [cookie low, cookie high, cohort, tcpi_total_retrans] in a Float64Array. The
- * kernel filters by address (an inet_diag bytecode: range 1 or range 2 or ...), so other sockets cost nothing.
- */
-static napi_value tcp_retransmits(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  uint32_t *ranges;
-  size_t range_words;
-  typed_array(env, argv[0], (void **)&ranges, &range_words);
-  size_t count = range_words / 3;
-  if (count == 0 || count > 64) {
-    napi_throw_range_error(env, NULL, "give 1 to 64 address ranges");
-    return NULL;
-  }
-  enum { OP = sizeof(struct inet_diag_bc_op) + sizeof(struct inet_diag_hostcond) + 4 };
-  struct {
-    struct nlmsghdr nlh;
-    struct inet_diag_req_v2 req;
-    struct rtattr bytecode;
-    uint8_t ops[64 * (OP + sizeof(struct inet_diag_bc_op))];
-  } request;
-  memset(&request, 0, sizeof request);
-  /*
-   * "range 1 or range 2 or ...", as ss compiles an or: each condition falls through to a jump to the end when it
-   * matches (accepted), and skips that jump to the next condition when not; the last one's "not" goes past the end
-   * (refused). The kernel's audit follows the fall-through chain, so every target is on it.
-   */
-  size_t length = count * OP + (count - 1) * sizeof(struct inet_diag_bc_op);
-  uint8_t *at = request.ops;
-  for (size_t i = 0; i < count; i++) {
-    struct inet_diag_bc_op *op = (struct inet_diag_bc_op *)at;
-    struct inet_diag_hostcond *cond = (struct inet_diag_hostcond *)(op + 1);
-    uint32_t mask = ranges[i * 3 + 1], prefix = 0;
-    while (prefix < 32 && (mask & (0x80000000u >> prefix))) prefix++;
-    op->code = INET_DIAG_BC_S_COND;
-    op->yes = OP;
-    op->no = OP + sizeof(struct inet_diag_bc_op);
-    cond->family = AF_INET;
-    cond->prefix_len = (uint8_t)prefix;
-    cond->port = -1;
-    uint32_t net = htonl(ranges[i * 3] & mask);
-    memcpy(cond->addr, &net, 4);
-    at += OP;
-    if (i + 1 == count) break;
-    struct inet_diag_bc_op *jump = (struct inet_diag_bc_op *)at;
-    at += sizeof *jump;
-    jump->code = INET_DIAG_BC_JMP;
-    jump->yes = sizeof *jump;
-    jump->no = (uint16_t)(length - (size_t)(at - request.ops) + sizeof *jump);
-  }
-  request.bytecode.rta_type = INET_DIAG_REQ_BYTECODE;
-  request.bytecode.rta_len = (unsigned short)RTA_LENGTH(length);
-  request.req.sdiag_family = AF_INET;
-  request.req.sdiag_protocol = IPPROTO_TCP;
-  request.req.idiag_ext = 1 << (INET_DIAG_INFO - 1);
-  /* Every state but LISTEN and TIME_WAIT (which keep no tcp_info). */
-  request.req.idiag_states = 0xfff & ~((1u << 10) | (1u << 6));
-  request.nlh.nlmsg_len = (uint32_t)(NLMSG_LENGTH(sizeof request.req) + RTA_ALIGN(request.bytecode.rta_len));
-  request.nlh.nlmsg_type = SOCK_DIAG_BY_FAMILY;
-  request.nlh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-  int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
-  if (fd < 0) return throw_error(env, "opening a sock_diag socket", errno);
-  struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
-  if (sendto(fd, &request, request.nlh.nlmsg_len, 0, (struct sockaddr *)&kernel, sizeof kernel) < 0) {
-    int err = errno;
-    close(fd);
-    return throw_error(env, "asking sock_diag for the cohorts' sockets", err);
-  }
-  size_t cap = 1024, n = 0;
-  double *out = malloc(cap * 4 * sizeof(double));
-  static char buf[1 << 16];
-  bool done = false;
-  int err = 0;
-  while (!done && out) {
-    ssize_t received = recv(fd, buf, sizeof buf, 0);
-    if (received < 0) {
-      if (errno == EINTR) continue;
-      err = errno;
-      break;
-    }
-    int left = (int)received;
-    for (struct nlmsghdr *nlh = (struct nlmsghdr *)buf; NLMSG_OK(nlh, (unsigned)left); nlh = NLMSG_NEXT(nlh, left)) {
-      if (nlh->nlmsg_type == NLMSG_DONE) {
-        done = true;
-        break;
-      }
-      if (nlh->nlmsg_type == NLMSG_ERROR) {
-        err = -((struct nlmsgerr *)NLMSG_DATA(nlh))->error;
-        done = true;
-        break;
-      }
-      struct inet_diag_msg *msg = NLMSG_DATA(nlh);
-      uint32_t total_retrans = 0;
-      bool found = false;
-      int attrs = (int)(nlh->nlmsg_len - NLMSG_LENGTH(sizeof *msg));
-      for (struct rtattr *attr = (struct rtattr *)(msg + 1); RTA_OK(attr, attrs); attr = RTA_NEXT(attr, attrs)) {
-        if (attr->rta_type != INET_DIAG_INFO) continue;
-        size_t have = RTA_PAYLOAD(attr);
-        if (have >= offsetof(struct tcp_info, tcpi_total_retrans) + sizeof(uint32_t)) {
-          memcpy(&total_retrans, (char *)RTA_DATA(attr) + offsetof(struct tcp_info, tcpi_total_retrans), sizeof total_retrans);
-          found = true;
-        }
-      }
-      if (!found) continue;
-      uint32_t source = ntohl(msg->id.idiag_src[0]);
-      int cohort = -1;
-      for (size_t i = 0; i < count && cohort < 0; i++)
-        if ((source & ranges[i * 3 + 1]) == (ranges[i * 3] & ranges[i * 3 + 1])) cohort = (int)ranges[i * 3 + 2];
-      if (cohort < 0) continue;
-      if (n == cap) {
-        double *grown = realloc(out, cap * 2 * 4 * sizeof(double));
-        if (!grown) break;
-        out = grown;
-        cap *= 2;
-      }
-      out[n * 4] = msg->id.idiag_cookie[0];
-      out[n * 4 + 1] = msg->id.idiag_cookie[1];
-      out[n * 4 + 2] = cohort;
-      out[n * 4 + 3] = total_retrans;
-      n++;
-    }
-  }
-  close(fd);
-  if (!out) return throw_error(env, "reading the cohorts' sockets", ENOMEM);
-  if (err) {
-    free(out);
-    return throw_error(env, "reading the cohorts' sockets", err);
-  }
-  napi_value buffer, array;
-  double *data;
-  napi_create_arraybuffer(env, n * 4 * sizeof(double), (void **)&data, &buffer);
-  if (n) memcpy(data, out, n * 4 * sizeof(double));
-  free(out);
-  napi_create_typedarray(env, napi_float64_array, n * 4, buffer, 0, &array);
-  return array;
-}
-
 NAPI_MODULE_INIT() {
   napi_property_descriptor methods[] = {
     { "start", NULL, start, NULL, NULL, NULL, napi_default, NULL },
     { "stop", NULL, stop, NULL, NULL, NULL, napi_default, NULL },
     { "stats", NULL, stats, NULL, NULL, NULL, napi_default, NULL },
-    { "createTable", NULL, create_table, NULL, NULL, NULL, napi_default, NULL },
-    { "deleteTable", NULL, delete_table, NULL, NULL, NULL, napi_default, NULL },
-    { "listTables", NULL, list_tables, NULL, NULL, NULL, napi_default, NULL },
-    { "tcpRetransmits", NULL, tcp_retransmits, NULL, NULL, NULL, napi_default, NULL },
+    { "createTable", NULL, netq_create_table, NULL, NULL, NULL, napi_default, NULL },
+    { "deleteTable", NULL, netq_delete_table, NULL, NULL, NULL, napi_default, NULL },
+    { "listTables", NULL, netq_list_tables, NULL, NULL, NULL, napi_default, NULL },
+    { "tcpRetransmits", NULL, netq_tcp_retransmits, NULL, NULL, NULL, napi_default, NULL },
   };
   napi_define_properties(env, exports, sizeof(methods) / sizeof(methods[0]), methods);
   return exports;
