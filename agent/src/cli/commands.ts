@@ -44,7 +44,7 @@ export async function connectCommand(args: ConnectArgs): Promise<ExitCode> {
       // engine processes (which have none) are handed the verified file's path.
       const bundlePath = await scriptBundlePath(assignment.plan.scenario, scriptCacheDirs(rest.configPath), fetchScript);
       const scripts = { allowTargets, ...(allowScripts ? { permission: allowScripts } : {}), ...(bundlePath ? { bundlePath } : {}) };
-      return runOnEngines(assignment, { ...options, engines, scripts, ...(pool ? { pool } : {}) });
+      return runOnEngines(assignment, { ...options, engines, enginesChosen: args.engines !== undefined, scripts, ...(pool ? { pool } : {}) });
     };
     // A session trial (one client, from the plan form) is held to the same allow-list as a shard.
     const runTrial = (plan: RunAssignment["plan"]) => runSessionTrial(plan, { allowTargets });

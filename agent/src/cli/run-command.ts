@@ -5,7 +5,7 @@ import { availableParallelism, hostname } from "node:os";
 import type { RunAssignment } from "@throng/protocol/agent";
 import type { PlanSpec } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
-import { runOnEngines } from "../engine/engines";
+import { enginesFor, runOnEngines, SCRIPT_CLIENTS_PER_ENGINE } from "../engine/engines";
 import { createSearchFeed } from "../engine/search-feed";
 import { createLocalSearch, searchVerdictText } from "./local-search";
 import { openFileLimit } from "../metrics/health";
@@ -103,7 +103,8 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
   }
   const server = serverTimelineFor(args);
   const engines = Math.max(1, args.engines ?? availableParallelism());
-  const warning = fdWarning(Math.ceil(plan.load.clients / engines), openFileLimit());
+  const shardEngines = enginesFor(plan.scenario, plan.load.clients, engines, args.engines !== undefined);
+  const warning = fdWarning(Math.ceil(plan.load.clients / shardEngines), openFileLimit());
   if (warning) console.error(warning);
   const sourceAddresses = args.sourceAddresses ?? loopbackSourceAddresses(plan);
   if (sourceAddresses && !args.sourceAddresses) console.error(`note: ${plan.load.clients} clients to a loopback target: connecting from ${sourceAddresses.join(", ")} with the engine's own local ports`);
@@ -116,11 +117,13 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
   const searchEnd = new AbortController();
   const searchFeed = createSearchFeed();
   const search = createLocalSearch({ plan, feed: searchFeed, onEnd: () => searchEnd.abort(), log: (line) => console.log(line) });
-  console.log(`running "${plan.name}": ${plan.load.clients} clients, ${plan.load.durationSec} s, ${plan.scenario.kind} over ${plan.target.protocol}, ${engines} engine(s)`);
+  const scriptNote = shardEngines < engines ? ` (a script's clients share an engine up to ${SCRIPT_CLIENTS_PER_ENGINE}; --engines N to choose)` : "";
+  console.log(`running "${plan.name}": ${plan.load.clients} clients, ${plan.load.durationSec} s, ${plan.scenario.kind} over ${plan.target.protocol}, ${shardEngines} engine(s)${scriptNote}`);
   if (plan.target.protocol !== "udp") console.error(`note: ${ioPathNote()}`);
   try {
     await runOnEngines(assignment, {
       engines,
+      enginesChosen: args.engines !== undefined,
       startWhenReady: true,
       signal: AbortSignal.any([shutdown.signal, searchEnd.signal]),
       searchFeed,
