@@ -141,7 +141,7 @@ export function summaryText(summary: RunSummary, slos: readonly SloVerdict[]): s
     // Made and skipped apart: a skipped send is not a send (docs/verdicts.md).
     c.scheduledSends !== undefined ? `  schedule               ${c.messagesSent ?? 0} of ${c.scheduledSends} scheduled sends made, ${c.skippedSends ?? 0} skipped` : undefined,
     c.inFlightAtEnd ? `  in flight at the end   ${c.inFlightAtEnd} (not errors, not lost)` : undefined,
-    ...slos.map((r) => `  SLO ${r.metric} < ${r.below}: ${r.value === null ? "no data" : r.value} → ${r.status === "no-data" ? `NO DATA${r.note ? ` (${r.note})` : ""}` : r.passed ? "pass" : "FAIL"}`),
+    ...slos.map((r) => `  SLO ${r.metric}${r.cohort === undefined ? "" : ` (cohort ${r.cohort})`} < ${r.below}: ${r.value === null ? "no data" : r.value} → ${r.status === "no-data" ? `NO DATA${r.note ? ` (${r.note})` : ""}` : r.passed ? "pass" : "FAIL"}`),
   ];
   return lines.filter((line) => line !== undefined).join("\n");
 }

@@ -12,7 +12,7 @@ import { openFileLimit } from "../metrics/health";
 import { resolveWatchedProcess } from "../metrics/process-watch";
 import { createServerTimeline, type ServerTimeline } from "../metrics/server-timeline";
 import { summariseServerWatch } from "@throng/protocol/server-watch";
-import { checkSlos, cohortSeconds, runCohorts, summariseRun, summariseSteps } from "../metrics/run-summary";
+import { checkSlosOver, cohortSeconds, runCohorts, summariseRun, summariseSteps } from "../metrics/run-summary";
 import { NetworkRefusal } from "../network/cohort-network";
 import { pointOfSnapshot, protocolSummary } from "../metrics/series-point";
 import { judgeRun, type SearchEvidence } from "@throng/protocol/run-verdict";
@@ -210,7 +210,7 @@ export function fixedStepEstimate(plan: PlanSpec, snapshots: readonly MetricSnap
   const steps: NonNullable<SearchEvidence["steps"]>[number][] = [];
   for (const [step, seconds] of [...bySteps.entries()].sort(([a], [b]) => a - b)) {
     const hold = steadySeconds(seconds, (s) => ({ second: s.seq, clients: s.clients, connectionsOpen: s.counters.connectionsOpen }));
-    const held = !broken && hold.length > 0 && checkSlos(summariseRun(hold), plan.slos ?? []).every((r) => r.passed);
+    const held = !broken && hold.length > 0 && checkSlosOver(hold, plan.slos ?? []).every((r) => r.passed);
     steps.push({ step, clients: Math.max(0, ...seconds.map((s) => s.clients)), held });
     if (held) clients = Math.max(...hold.map((s) => s.clients));
     else broken = true;

@@ -158,6 +158,15 @@ function measure(summary: RunSummary, metric: Slo["metric"]): number | null {
   }
 }
 
+/**
+ * Checks each SLO against `seconds` (a network cohort's SLO against its clients' figures only, cohortSeconds); a
+ * metric with no data fails.
+ */
+export function checkSlosOver(seconds: MetricSnapshot[], slos: Slo[]): SloResult[] {
+  const whole = summariseRun(seconds);
+  return slos.map((slo) => checkSlos(slo.cohort === undefined ? whole : summariseRun(cohortSeconds(seconds, slo.cohort)), [slo])[0]!);
+}
+
 /** Checks each SLO against the whole run; a metric with no data fails (an SLO nobody could measure is not met). */
 export function checkSlos(summary: RunSummary, slos: Slo[]): SloResult[] {
   return slos.map((slo) => {

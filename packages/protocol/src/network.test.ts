@@ -54,6 +54,17 @@ describe("network cohorts in the plan schema", () => {
     expect(messages(parse([{ name: "a", share: 0.6 }, { name: "b", clients: 500 }]))).toEqual(["network: the cohorts take 110% of load.clients (1000): at most 100%"]);
   });
 
+  it("accepts an SLO scoped to one of the plan's cohorts, and refuses one naming a cohort the plan does not have", () => {
+    const slos = (cohort: string) => ({ slos: [{ metric: "rtt-p99-ms", below: 50 }, { metric: "rtt-p99-ms", below: 300, cohort }] });
+    expect(messages(parse([{ name: "mobile", share: 0.3 }], slos("mobile")))).toEqual([]);
+    expect(messages(parse([{ name: "mobile", share: 0.3 }], slos("wifi")))).toEqual([
+      'slos.1.cohort: "wifi" is not a cohort of this plan: name one of plan.network\'s cohorts (mobile), or leave cohort out to judge the whole run',
+    ]);
+    expect(messages(PlanSpec.safeParse({ ...base, ...slos("mobile") }))).toEqual([
+      'slos.1.cohort: "mobile" is not a cohort of this plan: name a cohort of plan.network, which has none, or leave cohort out to judge the whole run',
+    ]);
+  });
+
   it("refuses more than 8 cohorts, and cohorts on a script scenario", () => {
     const nine = Array.from({ length: 9 }, (_, i) => ({ name: `c${i}`, share: 0.1 }));
     expect(messages(parse(nine))).toEqual(["network: at most 8 cohorts"]);

@@ -53,9 +53,18 @@ export type NetworkCohort = z.infer<typeof NetworkCohort>;
 export const NetworkCohorts = z.array(NetworkCohort).min(1, "list at least one cohort or leave network out").max(MAX_COHORTS, `at most ${MAX_COHORTS} cohorts`);
 export type NetworkCohorts = z.infer<typeof NetworkCohorts>;
 
-/** Checks what needs the whole plan: unique names, and cohorts that fit in load.clients. */
-export function checkNetworkCohorts(plan: { network?: NetworkCohorts | undefined; load: { clients: number }; scenario: { kind: string } }, ctx: z.RefinementCtx): void {
+/** Checks what needs the whole plan: unique names, cohorts that fit in load.clients, and SLOs naming a cohort there is. */
+export function checkNetworkCohorts(
+  plan: { network?: NetworkCohorts | undefined; load: { clients: number }; scenario: { kind: string }; slos?: readonly { cohort?: string | undefined }[] | undefined },
+  ctx: z.RefinementCtx,
+): void {
   const cohorts = plan.network ?? [];
+  const names = cohorts.map((cohort) => cohort.name);
+  (plan.slos ?? []).forEach((slo, i) => {
+    if (slo.cohort === undefined || names.includes(slo.cohort)) return;
+    const known = names.length ? `one of plan.network's cohorts (${names.join(", ")})` : "a cohort of plan.network, which has none";
+    ctx.addIssue({ code: "custom", path: ["slos", i, "cohort"], message: `"${slo.cohort}" is not a cohort of this plan: name ${known}, or leave cohort out to judge the whole run` });
+  });
   if (cohorts.length && plan.scenario.kind === "script") {
     ctx.addIssue({ code: "custom", path: ["network"], message: "a script opens its own sockets, which network cohorts do not reach yet: leave network out, or use a built-in scenario" });
   }

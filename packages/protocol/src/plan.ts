@@ -5,7 +5,7 @@ import { PlanExport } from "./metrics-export";
 import { ServerWatchPlan } from "./server-watch";
 import { checkReconnectStorm, ReconnectPolicy, ReconnectStormShape } from "./reconnect";
 import { checkTargetVars } from "./session";
-import { checkNetworkCohorts, NetworkCohorts } from "./network";
+import { checkNetworkCohorts, CohortName, NetworkCohorts } from "./network";
 import { BroadcastRule, checkSessionVars, ReplyCheck, respondRulesOf, sessionStepsOf } from "./session";
 
 // New plan fields are optional (never `.default()`), so every plan saved with an earlier schema stays valid
@@ -472,6 +472,8 @@ export const Slo = z.object({
   ]), ScriptSloMetric], { error: 'must be one of rtt-p50-ms, rtt-p99-ms, rtt-corrected-p99-ms, broadcast-p99-ms, connect-p99-ms, login-p99-ms, error-rate, loss-rate, or "script:NAME-p50", "script:NAME-p99", "script:NAME-count"' }),
   /** The run passes when the measured value is below this. */
   below: z.number().min(0),
+  /** Judge only this network cohort's clients (a name in plan.network), on its own figures; omitted: the whole run. */
+  cohort: CohortName.optional(),
 });
 export type Slo = z.infer<typeof Slo>;
 
