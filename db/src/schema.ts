@@ -134,6 +134,8 @@ export interface SnapshotTable {
   histograms: ColumnType<Record<string, string>, string | undefined, string>;
   step: number | null;
   health: Json<unknown>;
+  /** Network cohorts' own figures by cohort name (023-snapshot-cohorts.sql); null without cohorts. */
+  cohorts: ColumnType<unknown, string | null | undefined, string | null>;
   received_at: Generated<Date>;
 }
 
