@@ -217,11 +217,11 @@ export interface SessionTable {
   activeOrganizationId: string | null;
   expiresAt: Timestamp;
   createdAt: Generated<Date>;
-  /** The SSO provider the session was opened through; null for the password form (migration 023). */
+  /** The SSO provider the session was opened through; null for the password form (migration 024). */
   ssoProviderId: string | null;
 }
 
-/** Better Auth's SSO plugin table, with Throng's own columns beside the plugin's (migration 023). */
+/** Better Auth's SSO plugin table, with Throng's own columns beside the plugin's (migration 024). */
 export interface SsoProviderTable {
   id: string;
   issuer: string;

@@ -69,6 +69,8 @@ export function createAuth(deps: {
     },
     advanced: { useSecureCookies: deps.production && deps.webOrigin.startsWith("https:") },
     telemetry: { enabled: false },
+    // A failed sign-in that Better Auth redirects (a replayed or expired state) lands on the sign-in page, which says what went wrong.
+    onAPIError: { errorURL: `${deps.webOrigin.replace(/\/$/, "")}/sign-in` },
     disabledPaths: SSO_DISABLED_PATHS,
     plugins: [
       organization(),
