@@ -12,6 +12,7 @@ COPY package.json package-lock.json ./
 COPY packages/core/package.json packages/core/
 COPY packages/protocol/package.json packages/protocol/
 COPY packages/runtime/package.json packages/runtime/
+COPY packages/wire/package.json packages/wire/
 COPY apps/api/package.json apps/api/
 COPY apps/web/package.json apps/web/
 COPY workers/package.json workers/
@@ -30,6 +31,7 @@ FROM deps AS build
 # The addon needs a C compiler; the slim base has none, so it is here and not in the final image.
 RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev && rm -rf /var/lib/apt/lists/*
 COPY packages/protocol packages/protocol
+COPY packages/wire packages/wire
 COPY agent agent
 RUN npm run build -w @throng/agent && test -f agent/dist/throng-io.node
 
