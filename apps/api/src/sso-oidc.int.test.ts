@@ -64,6 +64,7 @@ beforeAll(async () => {
     { email: "ada@acme.test", name: "Ada", groups: ["engineering", "throng-admins"] },
     { email: "bob@acme.test", name: "Bob", groups: ["engineering"] },
     { email: "eve@acme.test", name: "Eve", groups: [] },
+    { email: "mallory@acme.test", claimedEmail: "mallory@elsewhere.test", name: "Mallory", groups: ["throng-admins"] },
   ]);
   api = await startTestApi({ sso: { dnsServers: [dns.server], privateIdpOrigins: [idp.issuer] } });
   admin = await api.signUp("Admin");
@@ -107,6 +108,8 @@ describe("company sign-in through a real OIDC provider (issue 30)", () => {
     expect(provider.oidc?.clientSecret).toBe("set");
     expect(JSON.stringify(added.json)).not.toContain("s3cret-of-the-client");
     idp.registerClient({ clientId: "throng", clientSecret: "s3cret-of-the-client", redirectUri: provider.serviceProvider.redirectUri! });
+    // Another application at the same provider that (wrongly) shares Throng's redirect URI.
+    idp.registerClient({ clientId: "other-app", clientSecret: "another-secret", redirectUri: provider.serviceProvider.redirectUri! });
   });
 
   it("a new person of the domain signs in through the provider, joins the organisation just in time with the role mapped from groups", async () => {
@@ -129,6 +132,23 @@ describe("company sign-in through a real OIDC provider (issue 30)", () => {
     expect(again.status).toBe(302);
     expect(again.headers.get("location")).toMatch(/\/sign-in\?error=/);
     expect(again.headers.getSetCookie().some((c) => c.includes("session_token=") && !c.includes("Max-Age=0"))).toBe(false);
+  });
+
+  it("a provider vouching for an email outside the organisation's verified domains signs nobody in", async () => {
+    const { b, location } = await signInWithSso("mallory@acme.test");
+    expect(location).toMatch(/\/sign-in\?error=sso_domain_not_verified/);
+    expect((await b.send("GET", "/api/me")).status).toBe(401);
+    expect((await api.db.selectFrom("user").select("id").where("email", "=", "mallory@elsewhere.test").execute())).toEqual([]);
+  });
+
+  it("a code the provider issued to another client is refused: Throng redeems codes only as its own client", async () => {
+    const b = browser(api.url);
+    const started = SsoSignInStarted.parse(await (await b.send("POST", "/api/sso/sign-in", { email: "eve@acme.test" })).json());
+    const forged = new URL(started.url);
+    forged.searchParams.set("client_id", "other-app");
+    const landed = await b.send("GET", await b.followToThrong(forged.toString()));
+    expect(landed.headers.get("location")).toMatch(/\/sign-in\?error=invalid_provider/);
+    expect((await b.send("GET", "/api/me")).status).toBe(401);
   });
 
   it("an email in a domain nobody verified gets plain words, not a provider", async () => {

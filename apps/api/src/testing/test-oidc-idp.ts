@@ -8,6 +8,8 @@ export interface IdpAccount {
   email: string;
   name: string;
   groups: string[];
+  /** The email the provider puts in its claims, when not `email` (a provider vouching for another company's person). */
+  claimedEmail?: string;
 }
 
 /** oidc-provider's storage, in memory; clients live here too so a test can register one after it learns its redirect URI. */
@@ -63,7 +65,7 @@ export async function startTestOidcIdp(accounts: IdpAccount[]) {
     async findAccount(_ctx, sub) {
       const account = byEmail.get(sub);
       if (!account) return undefined;
-      return { accountId: sub, claims: async () => ({ sub, email: account.email, email_verified: true, name: account.name, groups: account.groups }) };
+      return { accountId: sub, claims: async () => ({ sub, email: account.claimedEmail ?? account.email, email_verified: true, name: account.name, groups: account.groups }) };
     },
   });
   const callback = provider.callback();
