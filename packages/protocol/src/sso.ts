@@ -1,12 +1,15 @@
 import { z } from "zod";
 import { Role } from "./orgs";
 
-/** An email domain: lower-case labels of letters, digits and hyphens, at least one dot. */
+/**
+ * An email domain: lower-case labels of letters, digits and hyphens, at least one dot. At most 232 characters: its
+ * proof's TXT name (`_throng-verification.` + the domain) must fit DNS's 253 (longer, the lookup fails as a bad name).
+ */
 export const EmailDomain = z
   .string()
   .trim()
   .toLowerCase()
-  .max(253)
+  .max(232, "a domain Throng can verify is at most 232 characters")
   .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/, "use a domain like example.com (no @, no https://)");
 export type EmailDomain = z.infer<typeof EmailDomain>;
 
