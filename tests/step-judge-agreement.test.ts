@@ -5,8 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { PlanSpec } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
-import type { SnapshotRow } from "@throng/db/repos/snapshots";
 import { measureStep } from "@throng/wire/capacity-step";
+import { storedSnapshot } from "@throng/wire/snapshot-merge";
 import { fixedStepEstimate } from "../agent/src/cli/run-command";
 import { createSnapshotBuilder } from "../agent/src/metrics/snapshot-builder";
 
@@ -30,12 +30,17 @@ function step(seconds: number, heard: number): MetricSnapshot[] {
   return out;
 }
 
-/** The snapshot as the control plane stores it (core's ingest). */
-const stored = (snapshot: MetricSnapshot): SnapshotRow => ({
-  agentId, seq: snapshot.seq, second: Math.floor(snapshot.intervalStart / 1000), intervalMs: snapshot.intervalMs, clients: snapshot.clients,
-  counters: snapshot.counters, rttHist: snapshot.histograms.rttUs, health: snapshot.health, step: snapshot.step ?? null,
-  histograms: Object.fromEntries(Object.entries(snapshot.histograms).filter(([name, value]) => name !== "rttUs" && value)) as Record<string, string>,
-});
+/** The snapshot as the control plane stores it (core's ingest), its cohorts' figures with it. */
+const stored = (snapshot: MetricSnapshot) => storedSnapshot(agentId, snapshot);
+
+/** The same step with a network cohort "mobile" of 3 players, `heard` of whose 9 broadcasts per update arrive. */
+function withMobile(snapshots: MetricSnapshot[], heard: number): MetricSnapshot[] {
+  const mobile = step(snapshots.length, heard);
+  return snapshots.map((snapshot, i) => {
+    const part = mobile[i]!;
+    return { ...snapshot, cohorts: { mobile: { clients: 3, counters: part.counters, histograms: part.histograms, applied: "datagram" as const } } };
+  });
+}
 
 const plan = PlanSpec.parse({
   name: "room",
@@ -60,5 +65,14 @@ describe("a capacity step is judged the same standalone and under the control pl
     const standalone = fixedStepEstimate(plan, snapshots);
     expect(controlPlane.held).toBe(true);
     expect(standalone?.steps?.map((s) => s.held)).toEqual([true]);
+  });
+
+  it("a network cohort's loss-rate SLO is judged on the cohort's figures on both: the room holds, its mobile players do not", () => {
+    const snapshots = withMobile(step(5, 9), 4);
+    const slos = [{ metric: "loss-rate" as const, below: 0.1 }, { metric: "loss-rate" as const, below: 0.1, cohort: "mobile" }];
+    const cohortPlan = PlanSpec.parse({ ...plan, network: [{ name: "mobile", clients: 3, delayMs: 50 }], slos });
+    const controlPlane = measureStep(0, snapshots.map(stored), cohortPlan.slos ?? []);
+    expect(controlPlane.slos.map((v) => [v.cohort, v.status])).toEqual([[undefined, "met"], ["mobile", "breached"]]);
+    expect(fixedStepEstimate(cohortPlan, snapshots)?.steps?.map((s) => s.held)).toEqual([false]);
   });
 });

@@ -157,7 +157,7 @@ describe.each<Build>(["source", "bundle"])("throng-agent CLI (%s)", (build) => {
         const child = cli(build, ["run", plan, "--engines", "1", ...args], env);
         const output = outputOf(child);
         expect(await exitCode(child)).toBe(ExitCode.ok);
-        expect(output.stdout()).toMatch(/SLO error-rate < 0.01: 0 → pass/);
+        expect(output.stdout()).toMatch(/SLO error-rate < 1%: 0% → pass/);
         expect(`${output.stdout()}${output.stderr()}`).not.toContain("cli-secret-pw");
       }
     } finally {

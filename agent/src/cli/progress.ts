@@ -1,7 +1,7 @@
 import type { MetricSnapshot, ServerWatchSnapshot } from "@throng/protocol/snapshot";
 import { decodeHistogram } from "../metrics/histogram";
 import type { RunVerdict, SloVerdict } from "@throng/protocol/report";
-import type { RunSummary } from "@throng/protocol/run";
+import type { CohortSummary, RunSummary } from "@throng/protocol/run";
 import { sloCountsOfSummary } from "@throng/protocol/slo-metrics";
 import { PLAIN_SLO_FORMAT, sloValueText } from "@throng/protocol/slo-names";
 import type { KcpCounters, LatencyStats } from "@throng/protocol/snapshot";
@@ -102,6 +102,31 @@ function kcpLine(figures: KcpCounters): string | undefined {
 
 const sloValue = (metric: string, value: number | null) => (value === null ? "no data" : sloValueText(metric, value, PLAIN_SLO_FORMAT));
 
+/** What "above-stream" means, said wherever a cohort's figures are shown. */
+const ABOVE_STREAM = "ABOVE TCP: TCP saw the rig's round trip, so it recovered faster than on the network asked for";
+
+/** One cohort's lines in the final summary: its figures (the run summary's, over its clients), and what its network did. */
+export function cohortSummaryText(name: string, cohort: CohortSummary): string {
+  const packets = cohort.networkPackets ?? 0;
+  const percent = (n: number | undefined) => (packets ? `${(((n ?? 0) * 100) / packets).toFixed(2)}%` : "0%");
+  const latency = cohort.latency ?? {};
+  const reach = cohort.broadcastReach;
+  const { applied } = cohort;
+  const lines = [
+    `cohort ${name} (${applied === "above-stream" ? ABOVE_STREAM : applied === "kernel" ? "below TCP, through the kernel's queue" : "each datagram"}): peak ${cohort.peakClients} clients`,
+    `  messages               sent ${cohort.messagesSent}, received ${cohort.messagesReceived}; errors ${cohort.errors} ${JSON.stringify(cohort.errorsByKind ?? {})}${cohort.lost !== undefined ? `, lost ${cohort.lost}` : ""}`,
+    latencyLine("round trip", { count: cohort.roundTrips ?? 0, p50Ms: cohort.rttP50Ms, p99Ms: cohort.rttP99Ms, maxMs: cohort.rttMaxMs }),
+    latencyLine("broadcast", latency.broadcast),
+    latencyLine("connect", latency.connect),
+    latencyLine("login", latency.login),
+    reach !== null && reach !== undefined ? `  broadcast reach        ${(reach * 100).toFixed(2)}%, duplicates ${cohort.duplicates ?? 0}, out of order ${cohort.outOfOrder ?? 0}` : undefined,
+    kcpLine(cohort),
+    cohort.tcpRetransmits !== undefined ? `  tcp                    ${cohort.tcpRetransmits} segments retransmitted by TCP itself (TCP_INFO of the cohort's sockets)` : undefined,
+    `  network                ${packets} packets: dropped ${cohort.networkDropped ?? 0} (${percent(cohort.networkDropped)}), duplicated ${cohort.networkDuplicated ?? 0}, reordered ${cohort.networkReordered ?? 0}, over the link's backlog ${cohort.networkOverflowed ?? 0}`,
+  ];
+  return lines.filter((line) => line !== undefined).join("\n");
+}
+
 /** The final summary (the control plane's summary of the same seconds, and what only this agent knows), and each SLO's verdict. */
 export function summaryText(summary: RunSummary, local: LocalFigures, slos: readonly SloVerdict[]): string {
   const latency = summary.latency ?? {};
@@ -128,7 +153,7 @@ export function summaryText(summary: RunSummary, local: LocalFigures, slos: read
     // Made and skipped apart: a skipped send is not a send (docs/verdicts.md).
     summary.scheduledSends !== undefined ? `  schedule               ${summary.messagesSent} of ${summary.scheduledSends} scheduled sends made, ${summary.skippedSends ?? 0} skipped` : undefined,
     summary.inFlightAtEnd ? `  in flight at the end   ${summary.inFlightAtEnd} (not errors, not lost)` : undefined,
-    ...slos.map((r) => `  SLO ${r.metric} < ${sloValue(r.metric, r.below)}: ${sloValue(r.metric, r.value)} → ${r.status === "no-data" ? `NO DATA${r.note ? ` (${r.note})` : ""}` : r.passed ? "pass" : "FAIL"}`),
+    ...slos.map((r) => `  SLO ${r.metric}${r.cohort === undefined ? "" : ` (cohort ${r.cohort})`} < ${sloValue(r.metric, r.below)}: ${sloValue(r.metric, r.value)} → ${r.status === "no-data" ? `NO DATA${r.note ? ` (${r.note})` : ""}` : r.passed ? "pass" : "FAIL"}`),
   ];
   return lines.filter((line) => line !== undefined).join("\n");
 }

@@ -14,6 +14,7 @@ import { createServerTimeline, type ServerTimeline } from "../metrics/server-tim
 import { summariseServerWatch } from "@throng/protocol/server-watch";
 import { LOCAL_AGENT, localFigures, localRecords, localRun, summariseSteps } from "../metrics/run-summary";
 import { measureStep } from "@throng/wire/capacity-step";
+import { NetworkRefusal } from "../network/cohort-network";
 import { judgeRun, type SearchEvidence } from "@throng/protocol/run-verdict";
 import { searchAnswer, type JudgedStep } from "@throng/protocol/capacity-search";
 import type { RunVerdict } from "@throng/protocol/report";
@@ -21,7 +22,7 @@ import { ioPathNote } from "../transports/native-io";
 import { ExitCode } from "./exit-codes";
 import { readPlanFile } from "@throng/wire/plan-reader";
 import { standaloneSecrets } from "./standalone-secrets";
-import { progressLine, progressTableRows, serverSummaryText, stepsText, summaryText, verdictText } from "./progress";
+import { cohortSummaryText, progressLine, progressTableRows, serverSummaryText, stepsText, summaryText, verdictText } from "./progress";
 import { scriptSummaryText } from "./script-summary";
 import { NO_SCRIPT_STORE, scriptRefusal } from "../scripts/script-permission";
 import { shutdownSignal } from "./signals";
@@ -110,6 +111,11 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
         else console.log(progressLine(second));
       },
     });
+  } catch (error) {
+    // A plan whose network cohorts this agent cannot apply: refused before any load.
+    if (!(error instanceof NetworkRefusal)) throw error;
+    console.error(`error: ${error.message}`);
+    return ExitCode.usage;
   } finally {
     shutdown.dispose();
     if (out) await new Promise<void>((resolve) => out.end(resolve));
@@ -120,6 +126,7 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
   if (steps) console.log(steps);
   if (search) console.log(searchVerdictText(search.judged()));
   if (run.summary) console.log(summaryText(run.summary, localFigures(snapshots), verdict.slos));
+  for (const [name, cohort] of Object.entries(run.summary?.cohorts ?? {})) console.log(cohortSummaryText(name, cohort));
   const scriptLines = run.summary && scriptSummaryText(run.summary);
   if (scriptLines) console.log(scriptLines);
   if (server) console.log(serverSummaryText(server.pid, summariseServerWatch(server.samples()), server.endedAfterSeq()));

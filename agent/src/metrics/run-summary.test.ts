@@ -2,9 +2,11 @@ import { describe, expect, it } from "vitest";
 import { MetricSnapshot } from "@throng/protocol/snapshot";
 import type { HealthSampler } from "./health";
 import { mergeSnapshots } from "./merge-snapshots";
-import { summaryText } from "../cli/progress";
+import { cohortSummaryText, summaryText } from "../cli/progress";
 import { judgeSlos, measuredOfSummary } from "@throng/protocol/slo-judge";
-import { localFigures, localRun, summariseSteps } from "./run-summary";
+import type { Slo } from "@throng/protocol/plan";
+import { measureStep } from "@throng/wire/capacity-step";
+import { localFigures, localRecords, localRun, summariseSteps } from "./run-summary";
 import { createSnapshotBuilder } from "./snapshot-builder";
 import { KcpStats } from "../transports/kcp";
 import { takeKcpCounters } from "../transports/kcp-transport";
@@ -63,6 +65,27 @@ describe("run summary and SLOs", () => {
       "kcp                    retransmits 10 (fast 7, RTO expiries 3); wire sent 3540 B in 30 datagrams for 3000 B of payload (+18.0%), received 3270 B in 30 datagrams for 3000 B (+9.0%)",
     );
     expect(summaryText(localRun([second(0, [1])]).summary!, localFigures([second(0, [1])]), [])).not.toContain("kcp");
+  });
+
+  it("judges an SLO scoped to a network cohort on the cohort's own seconds: in a step's hold and in the shared verdict", () => {
+    // The run's clients answer in 5 ms, the mobile cohort's in 400 ms.
+    const withMobile = (seq: number) => {
+      const mobile = second(seq, [400, 400]);
+      return { ...second(seq, [5, 5, 5]), cohorts: { mobile: { clients: 2, counters: mobile.counters, histograms: mobile.histograms, applied: "datagram" as const } } };
+    };
+    const seconds = [withMobile(0), withMobile(1)];
+    const slos: Slo[] = [{ metric: "rtt-p99-ms", below: 50 }, { metric: "rtt-p99-ms", below: 300, cohort: "mobile" }];
+    expect(measureStep(0, localRecords(seconds), slos).slos.map((r) => r.passed)).toEqual([true, false]);
+    const run = localRun(seconds);
+    const summary = run.summary!;
+    expect(summary.cohorts?.mobile?.applied).toBe("datagram");
+    expect(summary.cohorts?.mobile?.rttP99Ms).toBeCloseTo(400, -1);
+    expect(run.seconds[0]!.cohorts?.mobile?.rttP99Ms).toBeCloseTo(400, -1);
+    const [whole, cohort] = judgeSlos(slos, measuredOfSummary(summary), run.seconds, run.seconds);
+    expect(whole).toMatchObject({ status: "met", breachedSeconds: 0 });
+    expect(cohort).toMatchObject({ cohort: "mobile", status: "breached", breachedSeconds: 2, measuredSeconds: 2 });
+    expect(summaryText(summary, localFigures(seconds), [cohort!])).toContain("SLO rtt-p99-ms (cohort mobile) < 300 ms");
+    expect(cohortSummaryText("mobile", summary.cohorts!.mobile!)).toContain("cohort mobile (each datagram): peak 2 clients");
   });
 
   it("passes an SLO only when measured below its threshold, fails one it could not measure, and prints each in its unit", () => {

@@ -6,7 +6,7 @@ import { judgeSlos, measuredOfPoint } from "@throng/protocol/slo-judge";
 import { inChartUnit, sloMetricSpec, type BuiltinSloMetricOf, type SloChart } from "@throng/protocol/slo-metrics";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 import type { ChartLine } from "./series";
-import { formatSloValue, metricName } from "./slo-text";
+import { formatSloValue, metricName, sloName } from "./slo-text";
 
 export type { SloChart } from "@throng/protocol/slo-metrics";
 
@@ -26,10 +26,13 @@ export interface Threshold {
 
 const isRate = (metric: string): metric is BuiltinSloMetricOf<"ratio"> => sloMetricSpec(metric)?.unit === "ratio";
 
-/** The thresholds of the SLOs drawn on `chart`; rates in percent, as the rates chart reads them. */
+/**
+ * The thresholds of the SLOs drawn on `chart`; rates in percent, as the rates chart reads them. The charts are the
+ * whole run's, so an SLO scoped to a network cohort is not drawn on them.
+ */
 export function sloThresholds(slos: readonly Slo[], chart: SloChart): Threshold[] {
   return slos
-    .filter((slo) => sloChart(slo.metric) === chart)
+    .filter((slo) => slo.cohort === undefined && sloChart(slo.metric) === chart)
     .map((slo) => ({ value: inChartUnit(slo.metric, slo.below), label: `SLO: ${metricName(slo.metric)} < ${formatSloValue(slo.metric, slo.below)}` }));
 }
 
@@ -38,7 +41,7 @@ const RATE_COLOURS = { "error-rate": "#cf222e", "loss-rate": "#9a6700" } satisfi
 
 /** The rates the plan's SLOs name (error rate, loss rate), in percent per second, as the judge measures them. */
 export function sloRateLines(slos: readonly Slo[]): ChartLine[] {
-  const metrics = [...new Set(slos.map((slo) => slo.metric).filter(isRate))].sort();
+  const metrics = [...new Set(slos.filter((slo) => slo.cohort === undefined).map((slo) => slo.metric).filter(isRate))].sort();
   return metrics.map((metric) => ({
     label: `${metricName(metric)} %`,
     color: RATE_COLOURS[metric],
@@ -61,7 +64,7 @@ export function sloTally(slos: readonly Slo[], points: readonly SeriesPoint[]): 
   // The whole-run value is the verdict's business once the run ends; only the per-second counts are read here.
   return judgeSlos(slos, () => null, points).map((verdict) => ({
     metric: verdict.metric,
-    label: `${metricName(verdict.metric)} below ${formatSloValue(verdict.metric, verdict.below)}`,
+    label: `${sloName(verdict)} below ${formatSloValue(verdict.metric, verdict.below)}`,
     met: verdict.measuredSeconds - verdict.breachedSeconds,
     breached: verdict.breachedSeconds,
   }));

@@ -6,6 +6,7 @@ import { ServerWatchPlan } from "./server-watch";
 import { checkReconnectStorm, ReconnectPolicy, ReconnectStormShape } from "./reconnect";
 import { checkTargetVars } from "./session";
 import { checkSecretPlaceholders } from "./plan-secrets";
+import { checkNetworkCohorts, CohortName, NetworkCohorts } from "./network";
 import { BroadcastRule, checkSessionVars, ReplyCheck, respondRulesOf, sessionStepsOf } from "./session";
 import { SCRIPT_METRIC_NAME, SCRIPT_SLO_ID } from "./script-metrics";
 import { BUILTIN_SLO_METRICS, sloMetricProblem } from "./slo-metrics";
@@ -465,6 +466,8 @@ export const Slo = z.object({
   }),
   /** The run passes when the measured value is below this (a rate as a fraction: 0.01 is 1 %). */
   below: z.number().min(0),
+  /** Judge only this network cohort's clients (a name in plan.network), on its own figures; omitted: the whole run. */
+  cohort: CohortName.optional(),
 });
 export type Slo = z.infer<typeof Slo>;
 
@@ -503,8 +506,11 @@ export const PlanSpec = z.object({
   protobuf: z.object({ proto: z.string().min(1, "give the .proto text").max(65_536), replyType: protobufTypeName.optional() }).optional(),
   /** Stream the runs' per-second series to the org's Prometheus remote write and/or OTLP endpoint (docs/metrics-export.md). */
   export: PlanExport.optional(),
+  /** Network conditions per cohort of players (network.ts, docs/networks.md); clients in no cohort get the rig's network. */
+  network: NetworkCohorts.optional(),
 }).superRefine((plan, ctx) => {
   checkReconnectStorm(plan, ctx);
+  checkNetworkCohorts(plan, ctx);
   checkTargetVars(plan, ctx);
   checkSecretPlaceholders(plan, ctx);
   for (const { path, template } of messageTemplates(plan, [])) {

@@ -5,53 +5,58 @@ import type { SloVerdict } from "./report";
 import type { RunSummary } from "./run";
 import type { SeriesPoint } from "./snapshot";
 import { scriptSloMetric } from "./script-metrics";
-import { sloCountsOfSecond, sloCountsOfSummary, sloMetricSpec, type SloCounts, type SloFigures, type SloGapRule, type SloMetric, type SloMetricSpec } from "./slo-metrics";
+import { sloMetricSpec, sloSecond, sloTotals, sloValueOfSecond, sloValueOfTotals, type SloGapRule, type SloMetric, type SloMetricSpec, type SloSecond } from "./slo-metrics";
 
 export type { SloMetric } from "./slo-metrics";
 
-/** Every SLO metric's value over one measurement (a second, a step, a run); null where nothing measured it. */
-export type Measured = (metric: SloMetric) => number | null;
+/**
+ * Every SLO metric's value over one measurement (a second, a step, a run), of the whole or of one network cohort's
+ * clients (Slo.cohort); null where nothing measured it.
+ */
+export type Measured = (metric: SloMetric, cohort?: string) => number | null;
 
 /** Round trips or broadcasts a second must be due to carry before a second without any counts as a gap. */
 const SENDS_THAT_MUST_MEASURE = 5;
 /** More gap seconds than this share of the seconds under load (and more than one) and the SLO has no data. */
 const GAP_SHARE = 0.1;
 
-const measured = (figures: SloFigures, counts: SloCounts): Measured => (metric) => sloMetricSpec(metric)?.read(figures, counts) ?? null;
-
 export function measuredOfPoint(point: SeriesPoint): Measured {
-  return measured(point, sloCountsOfSecond(point));
+  return (metric, cohort) => sloValueOfSecond(metric, sloSecond(point, cohort));
 }
 
 export function measuredOfSummary(summary: RunSummary): Measured {
-  return measured(summary, sloCountsOfSummary(summary));
+  return (metric, cohort) => sloValueOfTotals(metric, sloTotals(summary, cohort));
 }
 
-/** Whether second `point` was due enough traffic that a missing value is a gap, not a quiet second. */
-function mustMeasure(gap: SloGapRule, point: SeriesPoint): boolean {
+/**
+ * Whether a second was due enough traffic that a missing value is a gap, not a quiet second: `second` is the whole
+ * second's figures or, for a cohort's SLO, the cohort's (the traffic due to its clients).
+ */
+function mustMeasure(gap: SloGapRule, second: SloSecond): boolean {
   switch (gap) {
     case "never":
       return false;
     case "clients":
-      return point.clients > 0;
+      return second.clients > 0;
     case "sends":
-      return (point.scheduledSends ?? point.messagesSentPerSec + (point.skippedSends ?? 0)) >= SENDS_THAT_MUST_MEASURE;
+      return (second.scheduledSends ?? second.messagesSentPerSec + (second.skippedSends ?? 0)) >= SENDS_THAT_MUST_MEASURE;
   }
 }
 
 /** A metric the schema would refuse reads nothing (the browser may judge what a plan file says). */
-const UNKNOWN: Pick<SloMetricSpec, "read" | "noData" | "gap"> = { read: () => null, noData: "nothing measured it", gap: "never" };
+const UNKNOWN: Pick<SloMetricSpec, "noData" | "gap"> = { noData: "nothing measured it", gap: "never" };
 
 /**
- * Judges each SLO over the whole (run or step) and second by second. `steady` are the seconds under the planned
- * load (no ramp, no closing partial second): when too many of them lack a value that traffic was due to produce,
- * the SLO has no data, whatever the whole-run value says (a load that stopped must not pass on its first seconds).
+ * Judges each SLO over the whole (run or step) and second by second; an SLO scoped to a network cohort on that
+ * cohort's own figures, in both. `steady` are the seconds under the planned load (no ramp, no closing partial
+ * second): when too many of them lack a value that traffic was due to produce, the SLO has no data, whatever the
+ * whole-run value says (a load that stopped must not pass on its first seconds).
  */
 export function judgeSlos(slos: readonly Slo[], overall: Measured, seconds: readonly SeriesPoint[], steady: readonly SeriesPoint[] = []): SloVerdict[] {
   return slos.map((slo) => {
     const spec = sloMetricSpec(slo.metric) ?? UNKNOWN;
-    const ofSecond = (point: SeriesPoint) => spec.read(point, sloCountsOfSecond(point));
-    const value = overall(slo.metric);
+    const ofSecond = (point: SeriesPoint) => sloValueOfSecond(slo.metric, sloSecond(point, slo.cohort));
+    const value = overall(slo.metric, slo.cohort);
     // A count's threshold is on its total: second by second, it is the running total that breaches.
     const runningTotal = scriptSloMetric(slo.metric)?.stat === "count";
     let total = 0;
@@ -68,13 +73,17 @@ export function judgeSlos(slos: readonly Slo[], overall: Measured, seconds: read
         firstBreachAt ??= point.t;
       }
     }
-    const due = steady.filter((point) => mustMeasure(spec.gap, point));
+    const due = steady.filter((point) => {
+      const second = sloSecond(point, slo.cohort);
+      return second !== undefined && mustMeasure(spec.gap, second);
+    });
     const gaps = due.filter((point) => ofSecond(point) === null).length;
-    const base = { metric: slo.metric, below: slo.below, value, breachedSeconds, measuredSeconds, firstBreachAt };
-    if (value === null) return { ...base, status: "no-data" as const, passed: false, note: spec.noData };
+    const noData = slo.cohort === undefined ? spec.noData : `${spec.noData} for cohort "${slo.cohort}"`;
+    const base = { metric: slo.metric, below: slo.below, ...(slo.cohort === undefined ? {} : { cohort: slo.cohort }), value, breachedSeconds, measuredSeconds, firstBreachAt };
+    if (value === null) return { ...base, status: "no-data" as const, passed: false, note: noData };
     if (value >= slo.below) return { ...base, status: "breached" as const, passed: false };
     if (gaps > 1 && gaps > due.length * GAP_SHARE) {
-      const note = `${spec.noData} in ${gaps} of ${due.length} seconds under load`;
+      const note = `${noData} in ${gaps} of ${due.length} seconds under load`;
       return { ...base, status: "no-data" as const, passed: false, note };
     }
     return { ...base, status: "met" as const, passed: true };

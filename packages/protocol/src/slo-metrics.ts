@@ -4,8 +4,8 @@
 // charts and plan form, the report PDF and both command lines. A new metric is one entry here; every place that must
 // handle it is typed `Record<BuiltinSloMetric, …>` or switches exhaustively, so the compiler names what is missing.
 import type { Scenario, Target } from "./plan";
-import type { RunSummary } from "./run";
-import type { LatencyName, SeriesPoint } from "./snapshot";
+import type { CohortSummary, RunSummary } from "./run";
+import type { CohortPoint, LatencyName, SeriesPoint } from "./snapshot";
 import { scriptSloId, scriptSloMetric, scriptValue, type ScriptStat } from "./script-metrics";
 
 /** Milliseconds; a 0..1 ratio (stored as the fraction, shown and typed in the plan form as percent); a whole count. */
@@ -35,8 +35,13 @@ export interface SloScenario {
   metrics?: readonly { name: string; kind: "histogram" | "counter" }[] | undefined;
 }
 
-/** What a second (SeriesPoint) and a run (RunSummary) both carry that the SLOs read. */
+/** What a second (SeriesPoint) and a run (RunSummary) both carry that the SLOs read, a cohort's as the whole's. */
 export type SloFigures = Pick<SeriesPoint, "rttP50Ms" | "rttP99Ms" | "latency" | "lost" | "broadcastReach" | "script" | "scriptCounts">;
+
+/** The figures of a second an SLO reads: the whole run's second (SeriesPoint) or one network cohort's (CohortPoint). */
+export type SloSecond = SeriesPoint | CohortPoint;
+/** The figures of a run (or a step) an SLO reads: the whole run's (RunSummary) or one network cohort's (CohortSummary). */
+export type SloTotals = RunSummary | CohortSummary;
 
 /** What a second and a run count apart: the error rate over what was attempted (null: nothing was), and the messages sent. */
 export interface SloCounts {
@@ -178,17 +183,40 @@ export function inChartUnit(metric: string, value: number): number {
   return sloMetricSpec(metric)?.unit === "ratio" ? value * 100 : value;
 }
 
-/** The counts of one second: its errors over the sends and connections it attempted. */
-export function sloCountsOfSecond(point: SeriesPoint): SloCounts {
+/** The counts of one second (the whole's or a cohort's): its errors over the sends and connections it attempted. */
+export function sloCountsOfSecond(point: SloSecond): SloCounts {
   const attempts = point.messagesSentPerSec + point.connections;
   return { errorRate: attempts > 0 ? Math.min(1, point.errors / attempts) : null, sent: point.messagesSentPerSec };
 }
 
-/** The counts of a run (or a step): its errors and failed connections over every send and connection attempted. */
-export function sloCountsOfSummary(summary: RunSummary): SloCounts {
+/** The counts of a run or a step (the whole's or a cohort's): its errors and failed connections over every send and connection attempted. */
+export function sloCountsOfSummary(summary: SloTotals): SloCounts {
   const failed = summary.errors + summary.connectionsFailed;
   const attempts = summary.messagesSent + (summary.connectionsOpened ?? summary.peakConnections) + summary.connectionsFailed;
   return { errorRate: attempts > 0 ? Math.min(1, failed / attempts) : null, sent: summary.messagesSent };
+}
+
+/**
+ * The figures an SLO reads in a second: the whole second's, or, for an SLO scoped to a network cohort (Slo.cohort),
+ * that cohort's own; undefined where the second does not carry the cohort (its clients measured nothing).
+ */
+export function sloSecond(point: SeriesPoint, cohort: string | undefined): SloSecond | undefined {
+  return cohort === undefined ? point : point.cohorts?.[cohort];
+}
+
+/** The figures an SLO reads in a run or a step: the whole's, or its network cohort's own (undefined: none carried). */
+export function sloTotals(summary: RunSummary, cohort: string | undefined): SloTotals | undefined {
+  return cohort === undefined ? summary : summary.cohorts?.[cohort];
+}
+
+/** `metric`'s value in one second's figures (sloSecond); null where nothing measured it, or a metric no entry names. */
+export function sloValueOfSecond(metric: string, second: SloSecond | undefined): number | null {
+  return second ? (sloMetricSpec(metric)?.read(second, sloCountsOfSecond(second)) ?? null) : null;
+}
+
+/** `metric`'s value over a run's or a step's figures (sloTotals); null where nothing measured it. */
+export function sloValueOfTotals(metric: string, totals: SloTotals | undefined): number | null {
+  return totals ? (sloMetricSpec(metric)?.read(totals, sloCountsOfSummary(totals)) ?? null) : null;
 }
 
 /** A latency SLO's figure alone (no counts needed): a scenario's headline figure reads it (scenario-metrics.ts). */

@@ -1,9 +1,8 @@
 // A run's seconds and its summary from its stored snapshots, for the control plane and `throng-agent run` alike, so
 // both judge the same figures (docs/verdicts.md).
-import { AgentHealth, type SeriesPoint } from "@throng/protocol/snapshot";
-import type { RunSummary } from "@throng/protocol/run";
-import { mergeRows } from "./snapshot-merge";
-import type { StoredSnapshot } from "@throng/protocol/snapshot";
+import { AgentHealth, type SeriesPoint, type StoredSnapshot } from "@throng/protocol/snapshot";
+import type { CohortSummary, RunSummary } from "@throng/protocol/run";
+import { cohortRows, mergeRows } from "./snapshot-merge";
 
 /** One second of a run merged across its agents: counters summed, histograms merged. */
 export function mergeSecond(second: number, rows: readonly StoredSnapshot[]): SeriesPoint {
@@ -32,6 +31,18 @@ function saturatedAgents(rows: readonly StoredSnapshot[]): RunSummary["saturated
     byAgent.set(row.agentId, entry);
   }
   return [...byAgent.entries()].map(([agentId, e]) => ({ agentId, ...e }));
+}
+
+/** Each network cohort's totals, summarised exactly as the run's are, over its clients' figures only. */
+function cohortSummaries(rows: readonly StoredSnapshot[]): Record<string, CohortSummary> | undefined {
+  const byCohort = cohortRows(rows);
+  if (!byCohort.size) return undefined;
+  return Object.fromEntries(
+    [...byCohort].map(([name, cohort]) => {
+      const { saturatedAgents: _, cohorts: __, ...figures } = summariseRun(cohort.rows);
+      return [name, { ...figures, applied: cohort.applied }];
+    }),
+  );
 }
 
 /** Totals over the whole run from every stored snapshot; one histogram merge over all of them. */
@@ -66,5 +77,8 @@ export function summariseRun(rows: readonly StoredSnapshot[]): RunSummary {
     ...(scenario as Partial<RunSummary>),
     ...(errorsByKind ? { errorsByKind } : {}),
     ...(saturated?.length ? { saturatedAgents: saturated } : {}),
+    ...withCohorts(cohortSummaries(rows)),
   };
 }
+
+const withCohorts = (cohorts: Record<string, CohortSummary> | undefined) => (cohorts ? { cohorts } : {});

@@ -5,7 +5,7 @@ import type { PlanSpec } from "@throng/protocol/plan";
 import { reportHeadline as sharedHeadline } from "@throng/protocol/report-headline";
 import { countsMessages, hasRoundTrips, scenarioMetrics, type ScenarioMetric } from "@throng/protocol/scenario-metrics";
 import { scriptMetricNames, scriptRunningTotals, scriptSloId, scriptSummary, scriptValue } from "@throng/protocol/script-metrics";
-import { sloMetricName, sloValueText, sloWords } from "@throng/protocol/slo-names";
+import { sloMetricName, sloName, sloValueText, sloWords } from "@throng/protocol/slo-names";
 import { measuredOfPoint } from "@throng/protocol/slo-judge";
 import { inChartUnit, sloMetricSpec, type SloMetric } from "@throng/protocol/slo-metrics";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
@@ -107,7 +107,9 @@ export function reportHtml(report: RunReport): string {
   const { run, series } = report;
   const summary = run.summary;
   const slos = run.verdict?.slos ?? [];
-  const threshold = (metric: SloMetric) => run.spec.slos?.find((slo) => slo.metric === metric)?.below;
+  // The charts are the whole run's: an SLO scoped to a network cohort is not drawn on them (as on the run page).
+  const wholeRunSlos = (run.spec.slos ?? []).filter((slo) => slo.cohort === undefined);
+  const threshold = (metric: SloMetric) => wholeRunSlos.find((slo) => slo.metric === metric)?.below;
   const kind = run.spec.scenario.kind;
   const metrics = scenarioMetrics(kind);
   const metricText = (metric: ScenarioMetric, value: number | null) => (metric.unit === "ms" ? ms(value) : percent(value));
@@ -126,7 +128,7 @@ export function reportHtml(report: RunReport): string {
     ...metrics.map((metric) => metric.unit === "ms"
       ? chart(metric.label, series, (p) => metric.read(p), "ms", metric.slo === undefined ? undefined : threshold(metric.slo))
       : chart(metric.label, series, (p) => { const value = metric.read(p); return value === null ? null : value * 100; }, "%")),
-    ...rateCharts(series, run.spec.slos),
+    ...rateCharts(series, wholeRunSlos),
     ...scriptCharts(series, threshold),
     ...(hasRoundTrips(kind) ? [chart("Round trip p99", series, (p) => p.rttP99Ms, "ms", threshold("rtt-p99-ms"))] : []),
     ...(countsMessages(kind) ? [chart("Messages received per second", series, (p) => p.messagesReceivedPerSec, "msg/s")] : []),
@@ -139,7 +141,7 @@ export function reportHtml(report: RunReport): string {
 <p class="headline">${escape(reportHeadline(run))}</p>
 ${run.tags.length ? `<p class="muted">Tags: ${run.tags.map(escape).join(", ")}</p>` : ""}
 ${run.note ? `<h2>Note</h2><p class="note">${escape(run.note)}</p>` : ""}
-${slos.length ? `<h2>SLOs</h2>${table(["SLO", "Threshold", "Measured", "Status", "Seconds"], slos.map((slo) => [sloMetricName(slo.metric), `below ${sloValue(slo.metric, slo.below)}`, sloValue(slo.metric, slo.value), slo.status ?? (slo.passed ? "met" : "breached"), `broke in ${slo.breachedSeconds} of ${slo.measuredSeconds} s`]))}` : ""}
+${slos.length ? `<h2>SLOs</h2>${table(["SLO", "Threshold", "Measured", "Status", "Seconds"], slos.map((slo) => [sloName(slo), `below ${sloValue(slo.metric, slo.below)}`, sloValue(slo.metric, slo.value), slo.status ?? (slo.passed ? "met" : "breached"), `broke in ${slo.breachedSeconds} of ${slo.measuredSeconds} s`]))}` : ""}
 ${capacity ? `<h2>Capacity estimate</h2><p>${escape(words(capacity.sentence))}</p>${table(["Step", "Clients", "Held"], capacity.steps.map((step) => [String(step.step), integer(step.clients), step.held ? "yes" : "no"]))}` : ""}
 ${figures.length ? `<h2>Figures</h2>${table(["Figure", "Value"], figures)}` : ""}
 <h2>Over time</h2>
