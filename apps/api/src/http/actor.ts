@@ -37,7 +37,7 @@ export function createIdentityResolver(auth: Auth, orgs: OrgRepo, apiTokens: Api
     const membership = (activeOrgId && (await orgs.membership(user.id, activeOrgId))) || (await orgs.firstMembership(user.id));
     if (!membership) throw new ThrongError("forbidden", "You are not a member of any organisation: open an invitation link to join one");
     return {
-      actor: { orgId: membership.orgId, role: Role.parse(membership.role), userId: user.id, label: user.email, via: "session" },
+      actor: { orgId: membership.orgId, role: Role.parse(membership.role), userId: user.id, label: user.email, ...(user.name.trim() ? { name: user.name.trim() } : {}), via: "session" },
       user: { id: user.id, email: user.email, name: user.name },
       sessionId: session.session.id,
       caller: `session:${session.session.id}`,
