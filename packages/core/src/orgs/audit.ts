@@ -9,7 +9,9 @@ export type AuditAction =
   | "member.joined" | "member.role-changed" | "member.removed" | "member.left"
   | "invitation.created" | "invitation.revoked"
   | "settings.changed" | "share-link.created" | "share-link.revoked"
-  | "schedule.run-not-started";
+  | "notification-channel.created" | "notification-channel.removed"
+  | "schedule.set" | "schedule.removed" | "schedule.run-not-started"
+  | "script.stored" | "run.aborted";
 
 /** Appends to an org's audit log; the log never holds a secret, only what was done to what, by whom. */
 export function createAuditLog(deps: { security: SecurityRepo }) {
