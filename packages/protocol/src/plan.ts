@@ -123,7 +123,8 @@ export const TcpTarget = z.object({
   protocol: z.literal("tcp"),
   host,
   port,
-  framing: TcpFraming,
+  /** How messages are cut out of the stream. Every scenario needs one but a script, which reads the socket itself (PlanSpec checks). */
+  framing: TcpFraming.optional(),
   sourceAddresses,
 });
 export type TcpTarget = z.infer<typeof TcpTarget>;
@@ -463,6 +464,9 @@ export const PlanSpec = z.object({
   /** Stream the runs' per-second series to the org's Prometheus remote write and/or OTLP endpoint (docs/metrics-export.md). */
   export: PlanExport.optional(),
 }).superRefine((plan, ctx) => {
+  if (plan.target.protocol === "tcp" && !plan.target.framing && plan.scenario.kind !== "script") {
+    ctx.addIssue({ code: "custom", path: ["target", "framing"], message: "give the framing: how messages are cut out of the TCP stream (only a script scenario, which reads the socket itself, goes without)" });
+  }
   checkReconnectStorm(plan, ctx);
   checkTargetVars(plan, ctx);
   for (const { path, template } of messageTemplates(plan, [])) {
