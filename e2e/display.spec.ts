@@ -2,7 +2,7 @@
 // and SLO section, a capacity search's run page (badges, counter, charts and their legends), the share link,
 // the token form, the audit log and the sign-in page. Screenshots go to e2e/artifacts/display-*.png.
 import { join } from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { artifacts, baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
 
 const journey = pageJourney("display");
@@ -14,6 +14,9 @@ test.describe.configure({ mode: "serial" });
 
 test("display: sign-in greets a first-time visitor without 'Welcome back'", async () => {
   const page = journey.page();
+  // Signed out, the dashboard sends the visitor to sign in without a console error for its /api/me (the fixture checks).
+  await page.goto(url("/"));
+  await expect(page).toHaveURL(/\/sign-in$/);
   await page.goto(url("/sign-in"));
   await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
   await shot("sign-in");
@@ -65,6 +68,45 @@ test("display: a capacity search's run page: one verdict colour, charts' legends
   await shot("share-link");
   // The link's text fits its box: nothing (an underscore's descender) is cut off at the bottom.
   expect(await shareUrl.evaluate((input) => input.scrollHeight <= input.clientHeight + 1)).toBe(true);
+});
+
+test("display: a run its agent refuses at once says why once, never started, and keeps its plan's SLO unjudged", async () => {
+  const page = journey.page();
+  test.setTimeout(90_000);
+  // An agent started without --allow-scripts refuses a script plan the moment it is assigned, before its start.
+  const plan = await json<{ id: string }>(
+    await page.request.post(url("/api/plans"), {
+      data: {
+        name: `Refused ${stamp}`, target: { protocol: "websocket", url: "ws://127.0.0.1:9/" },
+        scenario: { kind: "script", script: { path: "/nonexistent/bots.mjs" } }, load: { clients: 1, durationSec: 5 },
+        slos: [{ metric: "error-rate", below: 0.01 }],
+      },
+      ...write,
+    }),
+    "create plan",
+  );
+  const run = await json<{ id: string }>(await page.request.post(url(`/api/plans/${plan.id}/runs`), write), "start run");
+  const hostname = (await json<{ agents: { hostname: string }[] }>(await page.request.get(url("/api/agents")), "agents")).agents[0]!.hostname;
+  await page.goto(url(`/runs/${run.id}`));
+  await expect(page.getByTestId("run-status")).toHaveAttribute("data-status", "failed", { timeout: 60_000 });
+  const reasons = page.getByTestId("run-verdict-reasons");
+  // Its agent by name, not by id; the failure said once on the page, not three times.
+  await expect(reasons).toContainText(`agent ${hostname}: `);
+  await expect(reasons).toContainText("does not run scripts");
+  expect((await page.locator("main").innerText()).split("does not run scripts").length - 1).toBe(1);
+  // One line, not empty charts waiting for a first second forever; the agent's part ended, not "busy".
+  await expect(page.getByTestId("run-charts-none")).toBeVisible();
+  await expect(page.getByTestId("run-agent-status")).toHaveText("done");
+  await shot("run-failed");
+
+  await page.goto(url(`/runs/${run.id}/report`));
+  await expect(page.getByTestId("report-times")).toContainText("before it started");
+  await expect(page.getByTestId("report-times")).not.toContainText("started ·");
+  await expect(page.getByTestId("slos-not-judged")).toBeVisible();
+  await expect(page.getByTestId("slo-row")).toHaveAttribute("data-status", "not judged");
+  await expect(page.getByTestId("report")).not.toContainText("The plan sets no SLOs");
+  expect((await page.getByTestId("report").innerText()).split("does not run scripts").length - 1).toBe(1);
+  await shot("report-failed");
 });
 
 test("display: a run with one second of data draws it inside the plot", async () => {

@@ -2,10 +2,12 @@
 // CSV/JSON exports, the PDF, a public share link opened without a session and then revoked, two runs
 // compared, estimates saved for two builds and their change on the target page, and the calculator's
 // documented example. Runs are seeded through the API with the browser's session; screenshots go to e2e/artifacts/.
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { agentBin, agentProcesses, artifacts, baseUrl, enrolAgent, json, stamp, url, signUp } from "./support/e2e-env";
 
 const scratch = mkdtempSync(join(tmpdir(), "throng-reports-"));
@@ -119,6 +121,12 @@ test("the report shows the sentence, verdicts and capacity evidence, exports CSV
   expect(pdfFile.suggestedFilename()).toMatch(new RegExp(`^capacity-${String(stamp).toLowerCase().replace(/[^a-z0-9]+/g, "-")}-\\d{4}-\\d{2}-\\d{2}\\.pdf$`));
   const pdfBytes = readFileSync(await pdfFile.path());
   expect(pdfBytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+  // It says the run's times as this page does (the browser's locale and zone), not ISO text in UTC.
+  const pdfWords = execFileSync("pdftotext", [(await pdfFile.path())!, "-"]).toString().replace(/\s+/g, " ");
+  const times = ((await page.getByTestId("report-times").textContent()) ?? "").replace(/\s+/g, " ");
+  expect(times).toMatch(/^started .+ · ended .+$/);
+  expect(pdfWords).toContain(times);
+  expect(pdfWords).not.toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
   await expect(page.getByTestId("download-pdf")).toHaveText("Download PDF");
   await expect(page.getByTestId("download-pdf-error")).toHaveCount(0);
 

@@ -3,7 +3,7 @@
 // run's tags and filtered by one (typed, or a chip clicked) through GET /api/runs?tag=, and the report showing the
 // note and tags, on the signed-in page and the public share page. Screenshots go to e2e/artifacts/run-notes-*.png.
 import { join } from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { artifacts, baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
 
 const journey = pageJourney("run-notes");

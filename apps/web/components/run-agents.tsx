@@ -74,7 +74,7 @@ export function RunAgents({ run, agents, points, live }: RunAgentsProps) {
                   )}
                 </td>
                 <td>
-                  <StatusBadge status={status} tone={tone} />
+                  <StatusBadge status={status} tone={tone} testId="run-agent-status" />
                 </td>
                 <td className="num">{health ? `${formatInteger(health.cpuPercent)} %` : "—"}</td>
                 <td className="num" data-testid="run-agent-steal">{health?.stealPercent === undefined ? "—" : `${formatDecimal(health.stealPercent, 1)} %`}</td>
