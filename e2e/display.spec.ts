@@ -74,11 +74,15 @@ test("display: a run its agent refuses at once says why once, never started, and
   const page = journey.page();
   test.setTimeout(90_000);
   // An agent started without --allow-scripts refuses a script plan the moment it is assigned, before its start.
+  const script = await json<{ sha256: string }>(
+    await page.request.post(url("/api/scripts"), { data: { name: "bots.mjs", source: "export default async function client() {}\n" }, ...write }),
+    "upload script",
+  );
   const plan = await json<{ id: string }>(
     await page.request.post(url("/api/plans"), {
       data: {
         name: `Refused ${stamp}`, target: { protocol: "websocket", url: "ws://127.0.0.1:9/" },
-        scenario: { kind: "script", script: { path: "/nonexistent/bots.mjs" } }, load: { clients: 1, durationSec: 5 },
+        scenario: { kind: "script", script: { sha256: script.sha256 } }, load: { clients: 1, durationSec: 5 },
         slos: [{ metric: "error-rate", below: 0.01 }],
       },
       ...write,
@@ -107,6 +111,19 @@ test("display: a run its agent refuses at once says why once, never started, and
   await expect(page.getByTestId("report")).not.toContainText("The plan sets no SLOs");
   expect((await page.getByTestId("report").innerText()).split("does not run scripts").length - 1).toBe(1);
   await shot("report-failed");
+});
+
+test("display: a reader in Germany reads numbers and dates the German way, the same on the page as on its axes", async ({ browser }) => {
+  const page = journey.page();
+  const german = await browser.newContext({ storageState: await page.context().storageState(), locale: "de-DE", timezoneId: "Europe/Berlin", viewport: { width: 1280, height: 900 } });
+  const reader = await german.newPage();
+  await reader.goto(url(`/runs/${runId}`));
+  // Thousands with a dot, decimals with a comma, dates day first: never en-US numbers beside German dates.
+  await expect(reader.getByTestId("summary-messages-sent")).toHaveText(/^\d{1,3}(\.\d{3})*$/);
+  await expect(reader.getByTestId("summary-rtt-p99")).toHaveText(/^\d{1,3}(\.\d{3})*(,\d+)? ms$/);
+  await expect(reader.locator("header.panel .muted.small")).toContainText(/created \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}:\d{2}/);
+  await reader.screenshot({ path: join(artifacts, "display-run-de.png"), fullPage: true });
+  await german.close();
 });
 
 test("display: a run with one second of data draws it inside the plot", async () => {

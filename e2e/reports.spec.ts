@@ -217,6 +217,15 @@ test("a plan's trend charts its runs over time, each marked by its verdict and o
     await expect(page.locator(`[data-testid="plan-trend-chart"][data-figure="${figure}"]`)).toHaveAttribute("data-runs", "2");
   }
   await expect(page.getByTestId("plan-trend-run")).toHaveText([/passed$/, /passed$/]);
+  // The plan's SLOs on the figures they judge, and every axis topped by a tick at or above its highest run.
+  const chart = (figure: string) => page.locator(`[data-testid="plan-trend-chart"][data-figure="${figure}"]`);
+  await expect(chart("p99Ms")).toHaveAttribute("data-threshold", "2000");
+  await expect(chart("p99Ms")).toContainText("SLO: Round trip p99 < 2,000 ms");
+  await expect(chart("errorRate")).toHaveAttribute("data-threshold", "0.5");
+  for (const figure of ["p99Ms", "errorRate", "messagesPerSec", "estimate"]) {
+    const [top, highest] = await Promise.all(["data-y-top", "data-highest"].map(async (name) => Number(await chart(figure).getAttribute(name))));
+    expect(top, `${figure}: the y axis's top tick over its highest run`).toBeGreaterThanOrEqual(highest!);
+  }
   await expectNoSidewaysScroll(page);
   await shot(page, "plan-trend");
   // The points' links, for the keyboard and screen readers (a mouse clicks the point on the chart).

@@ -52,9 +52,10 @@ function TrendChart({ figure, runs, slos }: { figure: TrendFigure; runs: readonl
   const router = useRouter();
   const columns = useMemo(() => trendColumns(runs, figure), [runs, figure]);
   const threshold = useMemo(() => trendThreshold(figure, slos), [figure, slos]);
+  const yTicks = useMemo(() => trendYTicks(columns[1], threshold?.value), [columns, threshold]);
+  const highest = Math.max(0, ...columns[1].filter((value): value is number => value !== null));
   const options = useMemo((): Omit<uPlot.Options, "width"> => {
     const format = FORMAT[figure.unit];
-    const yTicks = trendYTicks(columns[1], threshold?.value);
     return {
       height: 180,
       // Room on the right for half of the last date label, which uPlot centres on its tick.
@@ -90,11 +91,11 @@ function TrendChart({ figure, runs, slos }: { figure: TrendFigure; runs: readonl
         },
       ],
     };
-  }, [figure, runs, router, columns, threshold]);
+  }, [figure, runs, router, columns, threshold, yTicks]);
   const canvasRef = useUPlot(options, columns as uPlot.AlignedData);
   const titleId = `plan-trend-${figure.key}-title`;
   return (
-    <section className="chart trend-chart" aria-labelledby={titleId} data-testid="plan-trend-chart" data-figure={figure.key} data-runs={columns[1].filter((value) => value !== null).length} data-threshold={threshold?.value}>
+    <section className="chart trend-chart" aria-labelledby={titleId} data-testid="plan-trend-chart" data-figure={figure.key} data-runs={columns[1].filter((value) => value !== null).length} data-threshold={threshold?.value} data-y-top={yTicks[yTicks.length - 1]} data-highest={highest}>
       <h3 id={titleId}>{figure.title}</h3>
       {threshold && <p className="chart-thresholds">{threshold.label}</p>}
       <div className="chart-canvas" ref={canvasRef} role="img" aria-label={`${figure.title} of each run of this plan over time`} />

@@ -78,8 +78,11 @@ function annotations(plot: uPlot, ctx: CanvasRenderingContext2D, markers: readon
     const places = [{ left, top: y - gap - text }, { left, top: y + gap }, { left, top: y - gap - text - row }, { left, top: y + gap + row }].filter((place) => place.top >= bbox.top - text && place.top <= bottom);
     lines.push({ colour: THRESHOLD_COLOUR, dash: 8, width: 1.5, from: [bbox.left, y], to: [right, y], text: threshold.label, label: { width, height: text, places: places.length ? places : [{ left, top: y - gap - text }] } });
   }
+  const lastSecond = plot.scales.x?.max ?? Number.NaN;
   for (const marker of markers) {
-    const x = Math.round(plot.valToPos(marker.t, "x", true));
+    // An abort late in the run's last second is past the plot's last half second: drawn at its edge, not dropped.
+    const t = marker.t > lastSecond && marker.t <= lastSecond + 1 ? lastSecond : marker.t;
+    const x = Math.round(plot.valToPos(t, "x", true));
     if (x < bbox.left || x > right) continue;
     const width = ctx.measureText(marker.label).width;
     // A word that would run past the plot's right edge (a step near the end) goes on the line's left instead.
