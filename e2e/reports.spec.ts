@@ -103,6 +103,9 @@ test("the report shows the sentence, verdicts and capacity evidence, exports CSV
   await expect.poll(async () => Number((await page.getByTestId("chart-messages").getAttribute("data-points")) ?? 0)).toBeGreaterThan(0);
   await expectNoSidewaysScroll(page);
   await shot(page, "report");
+  // The step markers' words and the SLO's ("above the chart", 2,000 ms over a few ms) share the round-trip chart's top: none over another.
+  await expect(page.getByTestId("chart-rtt").locator(".uplot")).toHaveAttribute("data-label-overlaps", "0");
+  await page.getByTestId("chart-rtt").screenshot({ path: join(artifacts, "reports-report-rtt.png") });
 
   const csv = page.waitForEvent("download");
   await page.getByTestId("export-csv").click();

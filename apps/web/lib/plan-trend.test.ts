@@ -54,6 +54,9 @@ describe("the trend's axes and SLO", () => {
   it("tops the y axis at a labelled tick above the highest run and the SLO: never stops at 10 ms under a 12.59 ms run", () => {
     expect(trendYTicks([3.2, 12.59, null])).toEqual([0, 5, 10, 15]);
     expect(trendYTicks([3.2, 12.59], 50)).toEqual([0, 20, 40, 60]);
+    // An SLO far above the runs is left out of the axis (said at the top instead), as on a run's charts.
+    expect(trendYTicks([3.2, 9.18], 2000)).toEqual([0, 2.5, 5, 7.5, 10]);
+    expect(trendYTicks([0, 0], 0.5)).toEqual([0, 0.2, 0.4, 0.6]);
     expect(trendYTicks([null])).toEqual([0, 1]);
   });
 

@@ -4,6 +4,7 @@ import { niceTicks } from "@throng/protocol/chart-ticks";
 import type { Slo } from "@throng/protocol/plan";
 import type { RunView } from "@throng/protocol/run";
 import { measuredOfSummary } from "@throng/protocol/slo-judge";
+import { THRESHOLD_STRETCH } from "./chart-range";
 import { formatSloValue, metricName } from "./slo-text";
 
 export interface TrendRun {
@@ -81,10 +82,16 @@ export function trendThreshold(figure: Pick<TrendFigure, "key">, slos: readonly 
   return slo ? { value: slo.below, label: `SLO: ${metricName(slo.metric)} < ${formatSloValue(slo.metric, slo.below)}` } : null;
 }
 
-/** The y axis's ticks: round steps from 0 to the first at or above the highest run and the SLO, so every point is under a labelled tick. */
+/**
+ * The y axis's ticks: round steps from 0 to the first at or above the highest run, so every point is under a labelled
+ * tick, and the SLO's too when it is near the runs (as on a run's charts: a 2,000 ms SLO over 9 ms runs would flatten
+ * them onto the floor, and is said at the top instead).
+ */
 export function trendYTicks(values: readonly (number | null)[], threshold: number | null = null): number[] {
   const known = values.filter((value): value is number => value !== null);
-  return niceTicks(Math.min(0, ...known), Math.max(0, ...known, threshold ?? 0));
+  const highest = Math.max(0, ...known);
+  const near = threshold !== null && (highest <= 0 || threshold <= highest * THRESHOLD_STRETCH);
+  return niceTicks(Math.min(0, ...known), Math.max(highest, near ? threshold : 0));
 }
 
 /**
