@@ -49,8 +49,9 @@ test("the main pages fit a phone, fold the navigation behind a menu, and pass ax
     await page.setViewportSize(viewport);
     for (const [name, path] of pages) {
       await page.goto(url(path));
-      await expect(page.locator("main h1").first()).toBeVisible();
-      await expect(page.locator("main .loading")).toHaveCount(0);
+      // Each page reads its session and data first: seconds on a busy machine.
+      await expect(page.locator("main h1").first()).toBeVisible({ timeout: 15_000 });
+      await expect(page.locator("main .loading")).toHaveCount(0, { timeout: 15_000 });
       if (viewport === PHONE) {
         expect(await sideways(page), `${path} is wider than a phone`).toBeLessThanOrEqual(0);
         await page.screenshot({ path: join(artifacts, `phone-${name}.png`), fullPage: true });
