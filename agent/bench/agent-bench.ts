@@ -10,6 +10,7 @@ import type { PlanSpecInput } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import { summariseRun } from "../src/metrics/run-summary";
 import { prepareEchoServer, prepareRust, runBareNode, runBareNodeMove, runBareRust, runBareRustMove, startEchoServer, type BareMoveResult, type BareMoveRun, type BareResult } from "./bare/run-bare";
+import { scriptRows } from "./script/run-script";
 import { runVs, vsToolNames } from "./vs/run-vs";
 
 const agentDir = fileURLToPath(new URL("..", import.meta.url));
@@ -20,10 +21,19 @@ const TARGET_CPU = process.env.BENCH_TARGET_CPU ?? "1";
 const QUICK = process.argv.includes("--quick");
 /** `--vs tsung --vs k6`: the same scenarios on those tools too, with ratios (agent/bench/vs/). */
 const VS = vsToolNames(process.argv);
-/** `--only s1` (repeatable: s1, s2, s3, s4): just those scenarios; without it, all four. */
+/** `--only s1` (repeatable: s1, s2, s3, s4, script): just those scenarios; without it, S1 to S4. */
 const ONLY = process.argv.flatMap((arg, i) => (process.argv[i - 1] === "--only" ? [arg.toLowerCase()] : []));
-for (const name of ONLY) if (!["s1", "s2", "s3", "s4"].includes(name)) throw new Error(`--only takes s1, s2, s3 or s4, not "${name}"`);
+for (const name of ONLY) if (!["s1", "s2", "s3", "s4", "script"].includes(name)) throw new Error(`--only takes s1, s2, s3, s4 or script, not "${name}"`);
 const runs = (scenario: "s1" | "s2" | "s3" | "s4") => ONLY.length === 0 || ONLY.includes(scenario);
+/** The value after `--name`, or undefined. */
+const option = (name: string) => (process.argv.includes(`--${name}`) ? process.argv[process.argv.indexOf(`--${name}`) + 1] : undefined);
+/**
+ * `--only script` (agent/bench/script/): @colyseus/sdk bots as a Throng script and in one plain Node process, quiet
+ * and busy. `--players 160,320` the steps (default 160), `--hz` (10), `--room-size` (16), `--burners` busy loops for
+ * the busy rows (default one per core), `--engines 2,default` one script row per engine count ("default": the
+ * agent's own choice, the default).
+ */
+const SCRIPT = ONLY.includes("script");
 /** `--repeat N`: S2 and each S4 step run N rounds (engine and bare clients alternating) and report medians. */
 const REPEAT = process.argv.includes("--repeat") ? Math.max(1, Number(process.argv[process.argv.indexOf("--repeat") + 1])) : 1;
 /**
@@ -454,14 +464,40 @@ async function s1Rows(target: Target) {
   }
 }
 
+/** The script bench's table (agent/bench/script/run-script.ts), from the command line's options. */
+function scriptTable(): Promise<string> {
+  const number = (name: string, fallback: number) => {
+    const value = Number(option(name) ?? fallback);
+    if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} takes a whole number of 1 or more, not "${option(name)}"`);
+    return value;
+  };
+  return scriptRows({
+    bundle,
+    work,
+    players: (option("players") ?? "160").split(",").map((n) => Number(n)),
+    roomSize: number("room-size", 16),
+    hz: number("hz", 10),
+    repeat: REPEAT,
+    quick: QUICK,
+    burners: option("burners") === "0" ? 0 : number("burners", cpus().length),
+    engines: (option("engines") ?? "default").split(",").map((value) => (value === "default" ? undefined : Number(value))),
+  });
+}
+
 async function main() {
   // Pinning cannot help when the machine is shared: the load average says how much it was.
   const loadBefore = loadavg().map((n) => n.toFixed(2)).join(" ");
   execFileSync(process.execPath, [join(agentDir, "build.mjs")], { stdio: "ignore" });
+  if (SCRIPT && ONLY.length === 1 && VS.length === 0) {
+    console.log(await scriptTable());
+    console.log(`load average before ${loadBefore}, after ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);
+    return;
+  }
   const target = await startTarget();
   let vsTable: string | undefined;
   try {
     if (!VS_ONLY) await agentRows(target);
+    if (SCRIPT) console.log(`${await scriptTable()}\n`);
     if (VS.length) vsTable = await runVs(VS, { target, bundle, cpu: AGENT_CPU, quick: QUICK });
   } finally {
     target.child.kill("SIGTERM");

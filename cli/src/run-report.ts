@@ -1,4 +1,5 @@
 import type { SloVerdict } from "@throng/protocol/report";
+import { kcpSummaryText } from "@throng/protocol/kcp-figures";
 import type { RunSummary, RunView } from "@throng/protocol/run";
 
 /** Ratios (error-rate, loss-rate) read best as percentages; latencies are already in ms. */
@@ -25,6 +26,8 @@ export function summaryLines(summary: RunSummary): string[] {
     `  round trip    p50 ${ms(summary.rttP50Ms)}, p99 ${ms(summary.rttP99Ms)}, max ${ms(summary.rttMaxMs)}`,
     `  errors        ${summary.errors}, failed connections ${summary.connectionsFailed}`,
   ];
+  const kcp = kcpSummaryText(summary);
+  if (kcp) lines.push(`  kcp           ${kcp}`);
   if (summary.saturatedAgents?.length) {
     lines.push(`  warning       ${summary.saturatedAgents.length} agent(s) were the bottleneck (${summary.saturatedAgents[0]!.reason}); the figures understate the server`);
   }

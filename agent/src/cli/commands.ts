@@ -44,7 +44,7 @@ export async function connectCommand(args: ConnectArgs): Promise<ExitCode> {
       // engine processes (which have none) are handed the verified file's path.
       const bundlePath = await scriptBundlePath(assignment.plan.scenario, scriptCacheDirs(rest.configPath), fetchScript);
       const scripts = { allowTargets, ...(allowScripts ? { permission: allowScripts } : {}), ...(bundlePath ? { bundlePath } : {}) };
-      return runOnEngines(assignment, { ...options, engines, scripts, ...(pool ? { pool } : {}) });
+      return runOnEngines(assignment, { ...options, engines, enginesChosen: args.engines !== undefined, scripts, ...(pool ? { pool } : {}) });
     };
     // A session trial (one client, from the plan form) is held to the same allow-list as a shard.
     const runTrial = (plan: RunAssignment["plan"]) => runSessionTrial(plan, { allowTargets });
@@ -74,6 +74,7 @@ export async function targetCommand(args: TargetArgs): Promise<ExitCode> {
     console.log(`target listening on ${target.url}`);
     if (target.tcpPort) console.log(`target tcp on ${args.host}:${target.tcpPort}`);
     if (target.udpPort) console.log(`target udp on ${args.host}:${target.udpPort}`);
+    if (target.kcpPort) console.log(`target kcp on ${args.host}:${target.kcpPort} (message mode, ${args.kcp?.mode ?? "fast"})`);
     if (!args.tls) console.error(`note: ${ioPathNote()}`);
     // The target's own CPU and memory, so a benchmark can tell which side was the limit (also GET /stats).
     const report = args.reportEverySec ? setInterval(() => console.log(`target stats ${JSON.stringify(target.stats())}`), args.reportEverySec * 1000) : undefined;

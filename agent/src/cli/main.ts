@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import type { TcpFraming } from "@throng/protocol/plan";
+import { KCP_MODE_NAMES, type KcpModeName } from "@throng/protocol/kcp-modes";
 import { THRONG_VERSION } from "@throng/protocol/version";
 import { defaultConfigPath } from "../connection/credential-file";
 import { readAgentEnv, type AgentEnv } from "../env";
@@ -45,6 +46,11 @@ function framing(value: string) {
   const parsed = parseFramingSpec(value);
   if (!parsed) throw new InvalidArgumentError(`expected ${FRAMING_SPEC_HELP}`);
   return parsed;
+}
+
+function kcpMode(value: string): KcpModeName {
+  if (!(KCP_MODE_NAMES as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${KCP_MODE_NAMES.join(", ")}`);
+  return value as KcpModeName;
 }
 
 function scriptHashes(value: string): ScriptPermission {
@@ -129,6 +135,8 @@ function buildProgram(configPath: string, setExit: (code: ExitCode) => void): Co
     .option("--tcp-port <port>", "also serve TCP on this port", integer(0, 65_535))
     .option("--framing <spec>", `TCP framing: ${FRAMING_SPEC_HELP}`, framing)
     .option("--udp-port <port>", "also serve UDP on this port", integer(0, 65_535))
+    .option("--kcp-port <port>", "also serve KCP (message mode) on this port", integer(0, 65_535))
+    .option("--kcp-mode <mode>", "the KCP endpoint's tuning: normal, fast, fast2 or fast3 (kcptun's presets)", kcpMode, "fast")
     .option("--delay-ms <ms>", "wait this long before each reply", integer(0, 600_000), 0)
     .option("--cpu-us <us>", "burn this much CPU per message (a known server capacity)", integer(0, 1_000_000))
     .option("--stall-every-ms <ms>", "every this many ms, hold all replies for --stall-ms", integer(1, 3_600_000))
@@ -137,7 +145,7 @@ function buildProgram(configPath: string, setExit: (code: ExitCode) => void): Co
     .option("--report-every-sec <s>", "print the target's CPU and memory this often", integer(1, 3_600))
     .option("--tls-cert <file>", "serve wss:// with this PEM certificate (with --tls-key)")
     .option("--tls-key <file>", "the PEM private key of --tls-cert")
-    .action(async (options: { host: string; port: number; tcpPort?: number; framing?: TcpFraming; udpPort?: number; delayMs: number; cpuUs?: number; stallEveryMs?: number; stallMs?: number; maxClients?: number; reportEverySec?: number; tlsCert?: string; tlsKey?: string }) => {
+    .action(async (options: { host: string; port: number; tcpPort?: number; framing?: TcpFraming; udpPort?: number; kcpPort?: number; kcpMode: KcpModeName; delayMs: number; cpuUs?: number; stallEveryMs?: number; stallMs?: number; maxClients?: number; reportEverySec?: number; tlsCert?: string; tlsKey?: string }) => {
       let tls: { cert: Buffer; key: Buffer } | undefined;
       if (options.tlsCert || options.tlsKey) {
         if (!options.tlsCert || !options.tlsKey) return void (console.error("error: --tls-cert and --tls-key go together"), setExit(ExitCode.usage));
@@ -154,6 +162,7 @@ function buildProgram(configPath: string, setExit: (code: ExitCode) => void): Co
           delayMs: options.delayMs,
           ...(options.tcpPort !== undefined ? { tcp: { port: options.tcpPort, framing: options.framing ?? { kind: "length-prefix", headerBytes: 2 } } } : {}),
           ...(options.udpPort !== undefined ? { udp: { port: options.udpPort } } : {}),
+          ...(options.kcpPort !== undefined ? { kcp: { port: options.kcpPort, mode: options.kcpMode } } : {}),
           ...(options.cpuUs !== undefined ? { cpuUsPerMessage: options.cpuUs } : {}),
           ...(options.stallEveryMs !== undefined ? { stallEveryMs: options.stallEveryMs, stallMs: options.stallMs ?? 100 } : {}),
           ...(options.maxClients !== undefined ? { maxClients: options.maxClients } : {}),

@@ -3,6 +3,7 @@ import { decodeHistogram } from "../metrics/histogram";
 import type { RunVerdict, SloVerdict } from "@throng/protocol/report";
 import type { RunSummary, StepSummary } from "../metrics/run-summary";
 import { serverWatchText, type ServerWatchSummary } from "@throng/protocol/server-watch";
+import { kcpSummaryText } from "@throng/protocol/kcp-figures";
 
 function rate(n: number): string {
   return n >= 10_000 ? `${(n / 1000).toFixed(0)}k` : n >= 1_000 ? `${(n / 1000).toFixed(1)}k` : String(Math.round(n));
@@ -90,6 +91,11 @@ function latencyLine(name: string, summary: RunSummary["latency"][keyof RunSumma
   return `  ${name.padEnd(22)} p50 ${summary.p50Ms} ms  p99 ${summary.p99Ms} ms  max ${summary.maxMs} ms  (${summary.count} samples)`;
 }
 
+function kcpLine(counters: RunSummary["counters"]): string | undefined {
+  const text = kcpSummaryText(counters);
+  return text && `  kcp                    ${text}`;
+}
+
 /** The final summary, and each SLO's verdict. */
 export function summaryText(summary: RunSummary, slos: readonly SloVerdict[]): string {
   const c = summary.counters;
@@ -107,6 +113,7 @@ export function summaryText(summary: RunSummary, slos: readonly SloVerdict[]): s
     latencyLine("jitter", summary.latency.jitterUs),
     summary.reach !== null ? `  broadcast reach        ${(summary.reach * 100).toFixed(2)}%, lost ${c.lost ?? 0}, duplicates ${c.duplicates ?? 0}, out of order ${c.outOfOrder ?? 0}` : undefined,
     c.lateSends !== undefined ? `  sends                  late ${c.lateSends}, skipped ${c.skippedSends ?? 0}` : undefined,
+    kcpLine(c),
     `  agent                  max CPU ${summary.maxCpuPercent}%, max RSS ${(summary.maxRssBytes / 1048576).toFixed(0)} MiB, saturated ${summary.saturatedSeconds} s`,
     // Made and skipped apart: a skipped send is not a send (docs/verdicts.md).
     c.scheduledSends !== undefined ? `  schedule               ${c.messagesSent ?? 0} of ${c.scheduledSends} scheduled sends made, ${c.skippedSends ?? 0} skipped` : undefined,

@@ -22,6 +22,10 @@ describe("run command checks", () => {
     expect(loopbackSourceAddresses(plan(19_500))).toEqual(["127.0.0.2"]);
     expect(loopbackSourceAddresses(plan(10_000))).toBeUndefined();
     expect(loopbackSourceAddresses(plan(60_000, "ws://10.0.0.5:7070/ws"))).toBeUndefined();
+    // KCP binds a UDP socket per client, as UDP does: more addresses only past one address's ports, from 127.0.0.1.
+    const kcp = (clients: number): PlanSpec => ({ ...plan(clients), target: { protocol: "kcp", host: "127.0.0.1", port: 7400 } });
+    expect(loopbackSourceAddresses(kcp(19_500))).toBeUndefined();
+    expect(loopbackSourceAddresses(kcp(60_000))).toEqual(["127.0.0.1", "127.0.0.2", "127.0.0.3"]);
   });
 });
 

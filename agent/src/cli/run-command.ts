@@ -5,7 +5,7 @@ import { availableParallelism, hostname } from "node:os";
 import type { RunAssignment } from "@throng/protocol/agent";
 import type { PlanSpec } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
-import { runOnEngines } from "../engine/engines";
+import { enginesFor, runOnEngines, SCRIPT_CLIENTS_PER_ENGINE } from "../engine/engines";
 import { createSearchFeed } from "../engine/search-feed";
 import { createLocalSearch, searchVerdictText } from "./local-search";
 import { openFileLimit } from "../metrics/health";
@@ -17,6 +17,7 @@ import { pointOfSnapshot, protocolSummary } from "../metrics/series-point";
 import { judgeRun, type SearchEvidence } from "@throng/protocol/run-verdict";
 import { searchAnswer, steadySeconds, type JudgedStep } from "@throng/protocol/capacity-search";
 import type { RunVerdict } from "@throng/protocol/report";
+import { bindsOwnPorts } from "../transports/create-transport";
 import { ioPathNote } from "../transports/native-io";
 import { ExitCode } from "./exit-codes";
 import { readPlanFile } from "@throng/wire/plan-reader";
@@ -77,7 +78,7 @@ export function loopbackSourceAddresses(plan: PlanSpec): string[] | undefined {
   if (plan.target.sourceAddresses || !targetHost(plan).startsWith("127.")) return undefined;
   const needed = Math.ceil(plan.load.clients / PORTS_PER_SOURCE_ADDRESS);
   // UDP binds its own sockets (no connect-time port search): more addresses only past one address's ports.
-  const ownPorts = plan.target.protocol !== "udp" && plan.load.clients > KERNEL_PORTS_UP_TO;
+  const ownPorts = !bindsOwnPorts(plan.target) && plan.load.clients > KERNEL_PORTS_UP_TO;
   if (!ownPorts) return needed > 1 ? Array.from({ length: needed }, (_, i) => `127.0.0.${i + 1}`) : undefined;
   // Not 127.0.0.1: its ports in TIME_WAIT from kernel-chosen connections (ours from a smaller run a minute ago,
   // or any other process's) lack SO_REUSEADDR and refuse a bind for 60 s; 127.0.0.2 and up are ours alone.
@@ -101,7 +102,8 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
   }
   const server = serverTimelineFor(args);
   const engines = Math.max(1, args.engines ?? availableParallelism());
-  const warning = fdWarning(Math.ceil(plan.load.clients / engines), openFileLimit());
+  const shardEngines = enginesFor(plan.scenario, plan.load.clients, engines, args.engines !== undefined);
+  const warning = fdWarning(Math.ceil(plan.load.clients / shardEngines), openFileLimit());
   if (warning) console.error(warning);
   const sourceAddresses = args.sourceAddresses ?? loopbackSourceAddresses(plan);
   if (sourceAddresses && !args.sourceAddresses) console.error(`note: ${plan.load.clients} clients to a loopback target: connecting from ${sourceAddresses.join(", ")} with the engine's own local ports`);
@@ -114,11 +116,13 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
   const searchEnd = new AbortController();
   const searchFeed = createSearchFeed();
   const search = createLocalSearch({ plan, feed: searchFeed, onEnd: () => searchEnd.abort(), log: (line) => console.log(line) });
-  console.log(`running "${plan.name}": ${plan.load.clients} clients, ${plan.load.durationSec} s, ${plan.scenario.kind} over ${plan.target.protocol}, ${engines} engine(s)`);
+  const scriptNote = shardEngines < engines ? ` (a script's clients share an engine up to ${SCRIPT_CLIENTS_PER_ENGINE}; --engines N to choose)` : "";
+  console.log(`running "${plan.name}": ${plan.load.clients} clients, ${plan.load.durationSec} s, ${plan.scenario.kind} over ${plan.target.protocol}, ${shardEngines} engine(s)${scriptNote}`);
   if (plan.target.protocol !== "udp") console.error(`note: ${ioPathNote()}`);
   try {
     await runOnEngines(assignment, {
       engines,
+      enginesChosen: args.engines !== undefined,
       startWhenReady: true,
       signal: AbortSignal.any([shutdown.signal, searchEnd.signal]),
       searchFeed,

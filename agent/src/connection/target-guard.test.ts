@@ -21,6 +21,15 @@ describe("the agent's own target allow-list", () => {
     );
   });
 
+  it("reads a KCP target's host and port as it reads TCP's and UDP's", () => {
+    const kcp = (port: number) => {
+      const a = assignment("ws://127.0.0.1:7070/ws");
+      return { ...a, plan: { ...a.plan, target: { protocol: "kcp", host: "127.0.0.1", port } } } as RunAssignment;
+    };
+    expect(refusedTarget(kcp(7400), ["127.0.0.1:7400"])).toBeNull();
+    expect(refusedTarget(kcp(7401), ["127.0.0.1:7400"])).toBe("target 127.0.0.1:7401 is not on this agent's --allow-target list (127.0.0.1:7400); no load was generated");
+  });
+
   it("holds a session's http steps to the same list, naming the step", () => {
     const withHttp = (url: string) => {
       const a = assignment("ws://127.0.0.1:7070/ws");

@@ -1,6 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import type { RunAssignment } from "@throng/protocol/agent";
 import type { SearchLevel } from "@throng/protocol/capacity-search";
+import type { Scenario } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import { mergeSnapshots } from "../metrics/merge-snapshots";
 import { offsetClock } from "./clock";
@@ -53,6 +54,24 @@ export function engineAssignments(assignment: RunAssignment, engines: number): R
   });
 }
 
+/**
+ * Script clients one engine runs before a script shard is spread over more engines, when `--engines` is not given.
+ * Each engine runs a script in a JavaScript runtime of its own (its own heap, collector and compiler threads, the SDK
+ * loaded again), so one engine per core cost more than it gave: 160 @colyseus/sdk bots on 2 engines took 18.7 µs of
+ * CPU per received broadcast against 11.1 on one engine and 10.3 in a plain Node process, and fell behind on a busy
+ * host (docs/benchmarks.md, "Scripted bots"). 400 such bots need about two thirds of a core (150 broadcasts/s each).
+ */
+export const SCRIPT_CLIENTS_PER_ENGINE = 400;
+
+/**
+ * How many engines a shard runs on: `engines` (one per core by default), except a script shard when its engines
+ * were not chosen (`--engines`): one per SCRIPT_CLIENTS_PER_ENGINE clients, at most `engines`.
+ */
+export function enginesFor(scenario: Pick<Scenario, "kind">, clients: number, engines: number, chosen: boolean): number {
+  if (chosen || scenario.kind !== "script") return engines;
+  return Math.max(1, Math.min(engines, Math.ceil(clients / SCRIPT_CLIENTS_PER_ENGINE)));
+}
+
 /** What runs in each engine process: one runShard, its snapshots sent to the parent. */
 export function runEngineChild(): void {
   const controller = new AbortController();
@@ -81,6 +100,8 @@ export function runEngineChild(): void {
 export interface EngineOptions extends RunShardOptions {
   /** Engine processes (one per core); 1 runs in this process. */
   engines: number;
+  /** `engines` was given (--engines): a script shard runs on that many too, not on enginesFor's count. */
+  enginesChosen?: boolean;
   /** Script to fork (the CLI entry), with this process's exec arguments (e.g. tsx). */
   entry?: string;
   /** Standalone runs: start 100 ms after every engine process is up, not at assignment.startAt. */
@@ -94,7 +115,8 @@ export interface EngineOptions extends RunShardOptions {
  * snapshots second by second into one. With one engine this is exactly runShard.
  */
 export async function runOnEngines(assignment: RunAssignment, options: EngineOptions): Promise<ShardResult> {
-  const parts = engineAssignments(assignment, options.engines);
+  const engines = enginesFor(assignment.plan.scenario, assignment.clients, options.engines, options.enginesChosen ?? false);
+  const parts = engineAssignments(assignment, engines);
   if (parts.length <= 1) return runShard(options.startWhenReady ? { ...assignment, startAt: Math.round((options.clock ?? offsetClock(0)).now()) + 100 } : assignment, options);
   const entry = options.entry ?? process.argv[1]!;
   const clock = options.clock ?? offsetClock(0);

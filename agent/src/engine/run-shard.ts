@@ -11,7 +11,10 @@ import { createWireFormat } from "@throng/wire/wire-format";
 import { createPingPong } from "../scenarios/ping-pong";
 import type { ScenarioContext, ScenarioRunner } from "../scenarios/scenario";
 import { startScriptShard, type ScriptOptions, type ScriptShard } from "../scripts/script-runner";
-import { createTransport } from "../transports/create-transport";
+import { bindsOwnPorts, createTransport } from "../transports/create-transport";
+import { KcpStats } from "../transports/kcp";
+import { takeKcpCounters } from "../transports/kcp-transport";
+import { TimerWheel } from "../transports/timer-wheel";
 import { kernelPortRange, LocalPorts, portSlice } from "../transports/local-ports";
 import type { Transport } from "../transports/transport";
 import { offsetClock, waitUntil, type Clock } from "./clock";
@@ -69,7 +72,7 @@ export interface ShardResult {
  * slice of the kernel's ephemeral range, less the target's port.
  */
 function enginePorts(target: Target, slice = { index: 0, count: 1 }): LocalPorts | undefined {
-  if (target.protocol === "udp") return undefined;
+  if (target.protocol !== "websocket" && bindsOwnPorts(target)) return undefined;
   const targetPort = target.protocol === "websocket" ? Number(new URL(target.url).port || (target.url.startsWith("wss:") ? 443 : 80)) : target.port;
   return new LocalPorts(portSlice(kernelPortRange(), slice.index, slice.count), new Set([targetPort]), Math.random, (message) => console.error(`warning: ${message}`));
 }
@@ -124,7 +127,14 @@ export async function runShard(given: RunAssignment, options: RunShardOptions): 
   // Intervals sit on the startAt + k seconds grid, so every agent's seq N covers the same second.
   const begin = now - assignment.startAt < ON_TIME_TOLERANCE_MS ? assignment.startAt : Math.floor(now);
 
-  const builder = createSnapshotBuilder({ runId: assignment.runId, ...(options.health ? { health: options.health } : {}) });
+  // One timer wheel for the engine's clients and its KCP connections; KCP's counters go into every snapshot.
+  const wheel = new TimerWheel();
+  const kcpStats = assignment.plan.target.protocol === "kcp" ? new KcpStats() : undefined;
+  const builder = createSnapshotBuilder({
+    runId: assignment.runId,
+    ...(options.health ? { health: options.health } : {}),
+    ...(kcpStats ? { transportCounters: (counters) => takeKcpCounters(kcpStats, counters) } : {}),
+  });
   script?.foldInto(builder);
   const sourceAddresses = assignment.plan.target.sourceAddresses ?? options.sourceAddresses;
   // Reconnects and reconnect storms (reconnects.ts); a storm's choice of clients is seeded by the run and shard.
@@ -138,7 +148,8 @@ export async function runShard(given: RunAssignment, options: RunShardOptions): 
   const created = createScenario(assignment, {
     ...(transportFor ? { transportFor } : {}),
     ...(reconnects ? { clientEvents: reconnects.events } : {}),
-    transport: options.transport ?? createTransport(assignment.plan.target),
+    transport: options.transport ?? createTransport(assignment.plan.target, { kcp: { wheel, ...(kcpStats ? { stats: kcpStats } : {}) } }),
+    wheel,
     metrics: builder.metrics,
     clients: assignment.clients,
     datagram: assignment.plan.target.protocol === "udp",

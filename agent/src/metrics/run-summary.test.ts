@@ -5,6 +5,8 @@ import { mergeSnapshots } from "./merge-snapshots";
 import { summaryText } from "../cli/progress";
 import { checkSlos, summariseRun, summariseSteps } from "./run-summary";
 import { createSnapshotBuilder } from "./snapshot-builder";
+import { KcpStats } from "../transports/kcp";
+import { takeKcpCounters } from "../transports/kcp-transport";
 
 const runId = "6f1c1a34-9a43-4f7e-9d0e-3c2a1b0c9d8e";
 const health = (cpuPercent: number): HealthSampler => ({ sample: () => ({ cpuPercent, eventLoopP99Ms: 1, rssBytes: 100, openFds: 10, fdLimit: 20_000, saturated: false }), stop() {} });
@@ -39,6 +41,25 @@ describe("run summary and SLOs", () => {
     expect(summary.reconnectsByCause).toEqual({ server: 1, storm: 3 });
     expect(summaryText(summary, [])).toContain('reconnects             4 by cause of the drop {"server":1,"storm":3}');
     expect(summaryText(summariseRun([second(0, [1])]), [])).not.toContain("reconnects");
+  });
+
+  it("carries a KCP transport's counters: in every second from the builder, summed across engines and seconds, one line of the summary", () => {
+    const stats = new KcpStats();
+    const kcpSecond = (seq: number, retransmits: number) => {
+      const builder = createSnapshotBuilder({ runId, health: health(10), transportCounters: (counters) => takeKcpCounters(stats, counters) });
+      Object.assign(stats, { retransmits, fastRetransmits: retransmits - 1, rtoExpiries: 1, datagramsSent: 10, datagramsReceived: 10, wireBytesSent: 1_180, wireBytesReceived: 1_090, payloadBytesSent: 1_000, payloadBytesReceived: 1_000 });
+      return builder.take({ seq, intervalStart: seq * 1000, intervalMs: 1000, clients: 5 });
+    };
+    const first = kcpSecond(0, 3);
+    expect(MetricSnapshot.parse(first).counters).toMatchObject({ kcpRetransmits: 3, kcpWireBytesSent: 1_180, kcpPayloadBytesSent: 1_000 });
+    // Taken into the second, the tally starts again.
+    expect(stats.retransmits).toBe(0);
+    const summary = summariseRun([mergeSnapshots([first, kcpSecond(0, 2)]), kcpSecond(1, 5)]);
+    expect(summary.counters).toMatchObject({ kcpRetransmits: 10, kcpFastRetransmits: 7, kcpRtoExpiries: 3, kcpWireBytesSent: 3_540 });
+    expect(summaryText(summary, [])).toContain(
+      "kcp                    retransmits 10 (fast 7, RTO expiries 3); wire sent 3540 B in 30 datagrams for 3000 B of payload (+18.0%), received 3270 B in 30 datagrams for 3000 B (+9.0%)",
+    );
+    expect(summaryText(summariseRun([second(0, [1])]), [])).not.toContain("kcp");
   });
 
   it("passes an SLO only when measured below its threshold, and fails one it could not measure", () => {

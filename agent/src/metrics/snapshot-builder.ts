@@ -116,7 +116,13 @@ function createSendSchedule(now: () => number) {
  * Accumulates one shard's counters and histograms, one interval at a time. An optional counter or histogram
  * appears from the first second it is used and then in every later snapshot (zero when idle), so series stay whole.
  */
-export function createSnapshotBuilder(options: { runId: string; health?: HealthSampler; now?: () => number }): SnapshotBuilder {
+export function createSnapshotBuilder(options: {
+  runId: string;
+  health?: HealthSampler;
+  now?: () => number;
+  /** A transport's own per-second counters (KCP's), written into each snapshot's counters as it is cut. */
+  transportCounters?: (counters: SnapshotCounters) => void;
+}): SnapshotBuilder {
   const health = options.health ?? createHealthSampler();
   const schedule = createSendSchedule(options.now ?? (() => performance.now()));
   const rtt = createLatencyHistogram();
@@ -219,6 +225,7 @@ export function createSnapshotBuilder(options: { runId: string; health?: HealthS
       if (scriptHistograms.size) histograms.script = Object.fromEntries([...scriptHistograms].map(([name, value]) => [name, encodeHistogram(value)]));
       if (scriptCounts.size) snapshotCounters.scriptCounts = Object.fromEntries(scriptCounts);
       if (usedRecords.reconnectsByCause) snapshotCounters.reconnectsByCause = reconnectsByCause;
+      options.transportCounters?.(snapshotCounters);
       const snapshot: MetricSnapshot = {
         runId: options.runId,
         seq: interval.seq,

@@ -6,7 +6,7 @@ import { compileResponders, type Responders } from "./respond-rules";
 import { compileReplyCheck } from "./reply-rule";
 import { clientSet, nowMicros, openClient, type ClientHandlers, type ScenarioContext, type ScenarioRunner } from "./scenario";
 import { compileSession, type CompiledSession, type SessionDone } from "./session";
-import { TIMER_RESOLUTION_MS, TimerWheel, type WheelTimer } from "./timer-wheel";
+import { TIMER_RESOLUTION_MS, TimerWheel, type WheelTimer } from "../transports/timer-wheel";
 
 /** The built-in ping's size when the plan gives none (it must then give a message template: the plan's check). */
 const DEFAULT_PING_BYTES = 64;
@@ -115,8 +115,9 @@ export function createPingPong(scenario: PingPongScenario, context: ScenarioCont
     messageBytes: scenario.messageBytes ?? DEFAULT_PING_BYTES,
     random: context.random ?? Math.random,
     timeoutMs: scenario.timeoutMs ?? (context.datagram ? DEFAULT_DATAGRAM_TIMEOUT_MS : DEFAULT_PONG_TIMEOUT_MS),
-    // Fixed-interval pings of every client run off one wheel: one wakeup sends every ping due in that millisecond.
-    wheel: new TimerWheel(),
+    // Fixed-interval pings of every client run off one wheel (the engine's, shared with KCP's flushes): one wakeup
+    // sends every ping due in that millisecond.
+    wheel: context.wheel ?? new TimerWheel(),
     grid: context.clients ? phaseGridMs(scenario.intervalMs, context.clients) : 1,
     // Every message a fixed-interval client's schedule calls for: its pings and its heartbeats (the rate the verdict holds the run to).
     scheduledPerSecond: scheduledSendsPerClient(scenario) ?? 0,

@@ -6,6 +6,7 @@ import { runHttpSteps, type HttpFailure, type TextFields } from "./http-step";
 import type { SessionVars } from "@throng/wire/message-template";
 import { answer, type Answering, type Responders } from "./respond-rules";
 import { SessionRun, type CompiledSession, type SessionDone, type SessionFailure, type StepObserver } from "./session";
+import type { TimerWheel } from "../transports/timer-wheel";
 
 /** What the engine drives: it starts clients on its load schedule and closes them all at the end. */
 export interface ScenarioRunner {
@@ -35,6 +36,8 @@ export interface ScenarioContext {
   clients?: number;
   /** UDP: an unanswered message is a lost datagram, not an error, and is given up on sooner. */
   datagram?: boolean;
+  /** The engine's timer wheel, shared by every client's timers (and a KCP transport's); a scenario makes its own without. */
+  wheel?: TimerWheel;
   /** How the plan's messages are encoded and its replies decoded (msgpack, protobuf); JSON text when left out. */
   wire?: WireFormat;
   /**

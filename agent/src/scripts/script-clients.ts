@@ -1,6 +1,6 @@
 import type { ScriptScenario, Target } from "@throng/protocol/plan";
 import { recordBroadcast } from "../scenarios/movement-sync";
-import { TimerWheel, wheelTimer } from "../scenarios/timer-wheel";
+import { TimerWheel, wheelTimer } from "../transports/timer-wheel";
 import type { ScriptTally } from "./script-tally";
 
 /** What a script's client function is given, once per client (docs: agent/README.md, "Scripted clients"). */

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ScriptScenario } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import { judgeRun } from "@throng/protocol/run-verdict";
+import { runOnEngines } from "../engine/engines";
 import { runShard, type RunShardOptions } from "../engine/run-shard";
 import { decodeHistogram } from "../metrics/histogram";
 import { checkSlos, summariseRun } from "../metrics/run-summary";
@@ -136,5 +137,30 @@ describe("scripted clients (issue 15)", () => {
       "this agent does not run scripts: start it with --allow-scripts (or --allow-scripts <sha256> to allow one bundle)",
     );
     await expect(runScript({ script: { sha256: "a".repeat(64) } }, 1, 1)).rejects.toThrow("a script by sha256 is fetched from the control plane by throng-agent connect");
+  });
+});
+
+describe("a script shard's engines (issue 25 §4)", () => {
+  // Starting 4 s ahead: on a busy host a worker loading the script through tsx can take longer than the run itself.
+  const assignment = () =>
+    assignmentFor({ target: { protocol: "websocket", url: "ws://127.0.0.1:9/" }, scenario: { kind: "script", script: { path: fixture("counting.mjs") } }, load: { clients: 4, durationSec: 1, rampUpSec: 0 } }, Date.now() + 4_000);
+  /** A pool that records how many engine processes a shard asked for and forks none. */
+  const recordingPool = () => {
+    const taken: number[] = [];
+    return { taken, pool: { take: (count: number) => (taken.push(count), Promise.reject(new Error(`asked for ${count} engine processes`))), close() {} } };
+  };
+
+  it("a small script shard on a 2-engine agent runs its clients on one engine, in this process: no engine process is forked", async () => {
+    const { taken, pool } = recordingPool();
+    const snapshots: MetricSnapshot[] = [];
+    await runOnEngines(assignment(), { engines: 2, pool, scripts: { permission: { any: true } }, onSnapshot: (s) => snapshots.push(s) });
+    expect(taken).toEqual([]);
+    expect(scriptCount(snapshots, "started")).toBe(4);
+  });
+
+  it("with --engines 2 the same shard is spread over two engine processes", async () => {
+    const { taken, pool } = recordingPool();
+    await expect(runOnEngines(assignment(), { engines: 2, enginesChosen: true, pool, scripts: { permission: { any: true } }, onSnapshot: () => {} })).rejects.toThrow("asked for 2 engine processes");
+    expect(taken).toEqual([2]);
   });
 });

@@ -7,6 +7,8 @@ import { WebSocket, WebSocketServer } from "ws";
 import { createFramer } from "../transports/framing";
 import { listenStream, type AcceptedHandlers, type OnAcceptError, type StreamServer, type StreamSocket } from "../transports/stream-socket";
 import { serveWebSocketFront, type ServerConnection } from "./websocket-upgrade";
+import type { KcpModeName } from "@throng/protocol/kcp-modes";
+import { serveKcp } from "./kcp-endpoint";
 import { createTargetBehaviour, type BehaviourOptions, type Peer } from "./target-behaviour";
 
 export interface TargetOptions extends BehaviourOptions {
@@ -17,6 +19,8 @@ export interface TargetOptions extends BehaviourOptions {
   tcp?: { port: number; framing: TcpFraming };
   /** Also serve UDP (port 0 picks a free one). */
   udp?: { port: number };
+  /** Also serve KCP, message mode, with a kcptun mode's tuning (default fast); port 0 picks a free one. */
+  kcp?: { port: number; mode?: KcpModeName };
   /** Serve wss:// (and https:// /stats) with this certificate and key, PEM. */
   tls?: { cert: string | Buffer; key: string | Buffer };
   /** Refuse connections beyond this many open ones (WebSocket: HTTP 503; TCP: reset). */
@@ -41,6 +45,7 @@ export interface RunningTarget {
   port: number;
   tcpPort?: number;
   udpPort?: number;
+  kcpPort?: number;
   /** The target's own CPU (since the previous call) and memory. */
   stats(): TargetStats;
   close(): Promise<void>;
@@ -243,7 +248,7 @@ async function serveWs(options: TargetOptions, host: string, { behaviour, counts
 }
 
 /**
- * The reference target: WebSocket (always), TCP and UDP (when asked) endpoints that answer pings with pongs,
+ * The reference target: WebSocket (always), TCP, UDP and KCP (when asked) endpoints that answer pings with pongs,
  * logins with login-ok, broadcast room moves, stall on demand and echo anything else. ws:// and TCP take the
  * native I/O path when it is loaded (THRONG_IO), as the agent's connections do.
  */
@@ -264,12 +269,14 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
   const web = options.tls ? await serveWss(options, options.tls, host, shared) : await serveWs(options, host, shared, sockets);
   const tcp = options.tcp ? await serveTcp(options, host, shared, sockets) : undefined;
   const udp = options.udp ? await serveUdp(options, host, behaviour) : undefined;
+  const kcp = options.kcp ? await serveKcp(options.kcp.port, host, behaviour, options.kcp.mode) : undefined;
   const urlHost = host.includes(":") ? `[${host}]` : host;
   return {
     url: `${options.tls ? "wss" : "ws"}://${urlHost}:${web.port}/ws`,
     port: web.port,
     ...(tcp ? { tcpPort: tcp.port } : {}),
     ...(udp ? { udpPort: udp.port } : {}),
+    ...(kcp ? { kcpPort: kcp.port } : {}),
     stats,
     async close() {
       behaviour.close();
@@ -277,6 +284,7 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
       tcp?.close();
       for (const socket of sockets) socket.destroy();
       await udp?.close();
+      await kcp?.close();
     },
   };
 }

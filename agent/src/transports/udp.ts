@@ -2,35 +2,90 @@ import { createSocket } from "node:dgram";
 import type { UdpTarget } from "@throng/protocol/plan";
 import { FixedMessage, type OpenOptions, type Transport, type TransportConnection, type TransportEvents } from "./transport";
 
-function openUdp(target: UdpTarget, events: TransportEvents, options: OpenOptions = {}): TransportConnection {
-  const socket = createSocket({ type: target.host.includes(":") ? "udp6" : "udp4" });
+/**
+ * The agent's datagram path: one connected UDP socket per client, under the UDP transport and KCP alike. Everything
+ * a client sends or receives passes here one datagram at a time, so a stage that delays, drops, duplicates or
+ * reorders datagrams (a cohort's network) wraps a DatagramSocket and its handlers and changes nothing above.
+ */
+
+export interface DatagramEndpoint {
+  host: string;
+  port: number;
+  /** The local IP to bind (a source address); the kernel picks the port. */
+  localAddress?: string;
+}
+
+export interface DatagramHandlers {
+  /** The socket is connected: datagrams may be sent. */
+  onOpen(): void;
+  /** One datagram in, the receiver's to keep; `receivedAt` is its performance.now() time. */
+  onDatagram(datagram: Buffer, receivedAt: number): void;
+  /** Exactly once: the socket is closed, by close() or because it failed (`error`). */
+  onClose(error?: Error): void;
+}
+
+export interface DatagramSocket {
+  /** One datagram out. Its bytes must not change after the call: a stage may hold them to send later. */
+  send(datagram: Uint8Array | string): void;
+  /** Closes the socket; onClose follows. */
+  close(): void;
+}
+
+/** Opens a connected UDP socket to `endpoint` (bound to its local address first, when it has one). */
+export function openDatagramSocket(endpoint: DatagramEndpoint, handlers: DatagramHandlers): DatagramSocket {
+  const socket = createSocket({ type: endpoint.host.includes(":") ? "udp6" : "udp4" });
   let opened = false;
   let closed = false;
   let error: Error | undefined;
-  let resolveEnded!: () => void;
-  const ended = new Promise<void>((resolve) => (resolveEnded = resolve));
-  const finish = () => {
-    if (closed) return;
-    closed = true;
-    events.onEnd({ opened, ...(error ? { error } : {}) });
-    resolveEnded();
-  };
-  socket.on("message", (message) => events.onMessage(message, performance.now()));
+  socket.on("message", (message) => handlers.onDatagram(message, performance.now()));
   socket.on("error", (cause) => {
     // ICMP port-unreachable shows up as ECONNREFUSED on a connected socket: a lost datagram, not the end.
     if (opened && (cause as NodeJS.ErrnoException).code === "ECONNREFUSED") return;
     error ??= cause;
-    socket.close();
+    if (!closed) socket.close();
+    closed = true;
   });
-  socket.on("close", finish);
+  socket.on("close", () => {
+    closed = true;
+    handlers.onClose(error);
+  });
   const connect = () =>
-    socket.connect(target.port, target.host, () => {
+    socket.connect(endpoint.port, endpoint.host, () => {
       opened = true;
-      events.onOpen();
+      handlers.onOpen();
     });
-  if (options.localAddress) socket.bind(0, options.localAddress, connect);
+  if (endpoint.localAddress) socket.bind(0, endpoint.localAddress, connect);
   else connect();
+  return {
+    send: (datagram) => socket.send(datagram),
+    close() {
+      if (closed) return;
+      closed = true;
+      socket.close();
+    },
+  };
+}
 
+function openUdp(target: UdpTarget, events: TransportEvents, options: OpenOptions = {}): TransportConnection {
+  let opened = false;
+  let closed = false;
+  let resolveEnded!: () => void;
+  const ended = new Promise<void>((resolve) => (resolveEnded = resolve));
+  const socket = openDatagramSocket(
+    { host: target.host, port: target.port, ...(options.localAddress ? { localAddress: options.localAddress } : {}) },
+    {
+      onOpen() {
+        opened = true;
+        events.onOpen();
+      },
+      onDatagram: (datagram, receivedAt) => events.onMessage(datagram, receivedAt),
+      onClose(error) {
+        closed = true;
+        events.onEnd({ opened, ...(error ? { error } : {}) });
+        resolveEnded();
+      },
+    },
+  );
   return {
     send(data) {
       if (!opened || closed) return false;
@@ -39,7 +94,7 @@ function openUdp(target: UdpTarget, events: TransportEvents, options: OpenOption
       return true;
     },
     close() {
-      if (!closed) socket.close();
+      socket.close();
       return ended;
     },
   };

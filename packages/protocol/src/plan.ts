@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { JS_SPACE } from "./js-space";
+import { KCP_MODE_NAMES } from "./kcp-modes";
 import { PlanExport } from "./metrics-export";
 import { ServerWatchPlan } from "./server-watch";
 import { checkReconnectStorm, ReconnectPolicy, ReconnectStormShape } from "./reconnect";
@@ -138,8 +139,54 @@ export const UdpTarget = z.object({
 });
 export type UdpTarget = z.infer<typeof UdpTarget>;
 
+const kcpWindow = z.number().int("must be a whole number of segments").min(1, "must be at least 1 segment").max(65_535, "must be at most 65535 segments (the header's wnd is 16 bits)");
+
+/**
+ * A KCP server under test (reliable UDP, as xtaci/kcp-go and skywind3000/kcp speak it: plain segments, no FEC or
+ * encryption layer). Each client has its own UDP socket and conversation. Message mode (the default): one message
+ * the scenario sends is one KCP message, fragmented and reassembled by KCP. Stream mode: messages are framed in
+ * the byte stream by `framing`, as over TCP. The tuning is kcp-go's SetNoDelay(nodelay, interval, resend, nc):
+ * a `mode` preset, each of whose four values a field of the same name may replace (kcp-modes.ts).
+ */
+export const KcpTarget = z
+  .object({
+    protocol: z.literal("kcp"),
+    host,
+    port,
+    /** kcptun's presets of (nodelay, interval, resend, nc): normal 0,40,2,1; fast 0,30,2,1 (default); fast2 1,20,2,1; fast3 1,10,2,1. */
+    mode: z.enum(KCP_MODE_NAMES, { message: "must be normal, fast, fast2 or fast3" }).optional(),
+    /** Replaces the mode's nodelay: true floors the RTO at 30 ms (else 100) and each expiry adds half the RTO, not all of it. */
+    nodelay: z.boolean().optional(),
+    /** Replaces the mode's interval: how often pending ACKs and window probes go out (10 to 5000 ms, as kcp-go clamps it). */
+    intervalMs: z.number().int("must be a whole number of ms").min(10, "must be at least 10 ms").max(5_000, "must be at most 5000 ms").optional(),
+    /** Replaces the mode's resend: a segment goes again at once after this many later ones were acknowledged; 0 turns fast retransmit off. */
+    resend: z.number().int("must be a whole number").min(0, "must be 0 (off) or more").max(100, "must be at most 100").optional(),
+    /** Replaces the mode's nc: true sends without a congestion window (only the send window and the server's receive window limit). */
+    nc: z.boolean().optional(),
+    /** The largest datagram, KCP's 24-byte header included (default 1400, as kcp-go; at most 1472, kcp-go's own limit: 1500 less IP and UDP headers). */
+    mtu: z.number().int("must be a whole number of bytes").min(50, "must be at least 50 bytes").max(1_472, "must be at most 1472 bytes (kcp-go's limit: a 1500-byte packet less its IP and UDP headers)").optional(),
+    /** Segments a client may have unacknowledged (default 32, kcp-go's sndwnd). */
+    sendWindow: kcpWindow.optional(),
+    /** Segments a client takes in ahead of the next in order, and advertises to the server (default 32, kcp-go's rcvwnd). */
+    receiveWindow: kcpWindow.optional(),
+    /** Send each ACK as its segment arrives instead of at the next interval (kcp-go's SetACKNoDelay; default false). */
+    ackNoDelay: z.boolean().optional(),
+    /** Stream mode (kcp-go's SetStreamMode): a byte stream, cut into messages by `framing` (default false: message mode). */
+    stream: z.boolean().optional(),
+    /** Stream mode only: how messages are cut out of the byte stream, as for TCP. */
+    framing: TcpFraming.optional(),
+    /** One conversation id for every client (0 to 4294967295); left out, each connection draws its own, as kcp-go's Dial does. */
+    conv: z.number().int("must be a whole number").min(0, "must be 0 to 4294967295").max(4_294_967_295, "must be 0 to 4294967295 (32 bits)").optional(),
+    sourceAddresses,
+  })
+  .superRefine((target, ctx) => {
+    if (target.stream && !target.framing) ctx.addIssue({ code: "custom", path: ["framing"], message: "stream mode cuts messages out of a byte stream: give a framing (length-prefix, delimiter or length-field), or leave stream out for message mode" });
+    if (!target.stream && target.framing) ctx.addIssue({ code: "custom", path: ["framing"], message: "a framing is for stream mode: set stream: true, or leave framing out (in message mode one KCP message is one message)" });
+  });
+export type KcpTarget = z.infer<typeof KcpTarget>;
+
 /** Where the load goes. */
-export const Target = z.discriminatedUnion("protocol", [WebSocketTarget, TcpTarget, UdpTarget]);
+export const Target = z.discriminatedUnion("protocol", [WebSocketTarget, TcpTarget, UdpTarget, KcpTarget]);
 export type Target = z.infer<typeof Target>;
 
 /** A protobuf message type's full name: "game.Move", or "Move" in a .proto without a package. */

@@ -1,5 +1,25 @@
 import { z } from "zod";
 
+/** KCP targets: what the protocol did this second, summed over the agent's connections (agent/src/transports/kcp.ts). */
+export const KcpCounters = z.object({
+  /** Segments sent again, for any reason (kcpFastRetransmits + kcpRtoExpiries). */
+  kcpRetransmits: z.number().int().min(0).optional(),
+  /** Segments sent again before their RTO because later ones were acknowledged (fast and early retransmit). */
+  kcpFastRetransmits: z.number().int().min(0).optional(),
+  /** Segments sent again because their RTO expired. */
+  kcpRtoExpiries: z.number().int().min(0).optional(),
+  kcpDatagramsSent: z.number().int().min(0).optional(),
+  kcpDatagramsReceived: z.number().int().min(0).optional(),
+  /** Bytes on the wire: UDP payloads, KCP headers, ACKs, probes and retransmissions included (IP and UDP headers not). */
+  kcpWireBytesSent: z.number().int().min(0).optional(),
+  kcpWireBytesReceived: z.number().int().min(0).optional(),
+  /** Payload bytes: what the clients gave KCP to send and what it delivered to them, each byte once (framing included). */
+  kcpPayloadBytesSent: z.number().int().min(0).optional(),
+  kcpPayloadBytesReceived: z.number().int().min(0).optional(),
+});
+export type KcpCounters = z.infer<typeof KcpCounters>;
+export const KCP_COUNTER_NAMES = Object.keys(KcpCounters.shape) as (keyof KcpCounters)[];
+
 /** Per-second counters one agent measured; totals for the interval, not running sums. */
 export const SnapshotCounters = z.object({
   connectionsOpen: z.number().int().min(0),
@@ -48,6 +68,7 @@ export const SnapshotCounters = z.object({
   loginsFailed: z.number().int().min(0).optional(),
   /** script: the script's named counters (ctx.count), by name. */
   scriptCounts: z.record(z.string().regex(/^[a-z][a-z0-9-]{0,40}$/), z.number().int().min(0)).optional(),
+  ...KcpCounters.shape,
 });
 export type SnapshotCounters = z.infer<typeof SnapshotCounters>;
 
@@ -145,6 +166,8 @@ export const ScenarioFigures = z.object({
   script: z.record(z.string(), LatencyStats).optional(),
   /** script: the script's named counters (SnapshotCounters.scriptCounts) summed, by name. */
   scriptCounts: z.record(z.string(), z.number().int().min(0)).optional(),
+  /** KCP targets: the protocol's counters (SnapshotCounters' kcp*) summed. */
+  ...KcpCounters.shape,
 });
 
 /** One second of a run, merged across agents (histograms merged, never percentiles averaged). */

@@ -1,5 +1,5 @@
 import type * as hdr from "hdr-histogram-js";
-import { AgentHealth, LatencyName, SnapshotCounters, SnapshotHistograms, type AgentHealthPoint, type SeriesPoint } from "@throng/protocol/snapshot";
+import { AgentHealth, KCP_COUNTER_NAMES, LatencyName, SnapshotCounters, SnapshotHistograms, type AgentHealthPoint, type SeriesPoint } from "@throng/protocol/snapshot";
 import type { SnapshotRow } from "@throng/db/repos/snapshots";
 import { addEncoded, emptyHistogram, latencyPercentiles, type LatencyPercentiles } from "./histogram";
 
@@ -11,6 +11,7 @@ const HISTOGRAM_FIELD: Record<LatencyName, string> = {
 /** Counters only some scenarios report: summed over the rows that have them, absent when none did. */
 const OPTIONAL_COUNTERS = [
   "lateSends", "skippedSends", "scheduledSends", "inFlightAtEnd", "lost", "duplicates", "outOfOrder", "loginsSucceeded", "loginsFailed", "broadcastsExpected", "broadcastsReceived",
+  ...KCP_COUNTER_NAMES,
 ] as const;
 type OptionalCounter = (typeof OPTIONAL_COUNTERS)[number];
 const RATE_COUNTERS = ["messagesSent", "messagesReceived", "bytesSent", "bytesReceived"] as const;
@@ -100,6 +101,7 @@ export function createMerge() {
       const fields = {
         lateSends: sums.lateSends, skippedSends: sums.skippedSends, scheduledSends: sums.scheduledSends, inFlightAtEnd: sums.inFlightAtEnd, lost: sums.lost, duplicates: sums.duplicates, outOfOrder: sums.outOfOrder,
         loginsSucceeded: sums.loginsSucceeded, loginsFailed: sums.loginsFailed,
+        ...Object.fromEntries(KCP_COUNTER_NAMES.map((name) => [name, sums[name]])),
         broadcastReach: expected === undefined ? undefined : expected > 0 ? (received ?? 0) / expected : null,
         errorsByKind: Object.keys(errorsByKind).length ? { ...errorsByKind } : undefined,
         closesByCause: Object.keys(closesByCause).length ? { ...closesByCause } : undefined,

@@ -44,6 +44,18 @@ describe("merging snapshots per second", () => {
     expect(summary.agents).toBe(2);
   });
 
+  it("sums a KCP target's counters per second and over the run; other runs carry none", () => {
+    const kcp = (agent: string, second: number, retransmits: number) => {
+      const r = row(agent, second, [1_000], 10);
+      r.counters = { ...(r.counters as object), kcpRetransmits: retransmits, kcpFastRetransmits: retransmits, kcpRtoExpiries: 0, kcpWireBytesSent: 1_200, kcpPayloadBytesSent: 1_000 };
+      return r;
+    };
+    const rows = [kcp("a", 1, 2), kcp("b", 1, 3), kcp("a", 2, 4)];
+    expect(mergeSecond(1, rows.slice(0, 2))).toMatchObject({ kcpRetransmits: 5, kcpWireBytesSent: 2_400, kcpPayloadBytesSent: 2_000 });
+    expect(summarize(rows)).toMatchObject({ kcpRetransmits: 9, kcpFastRetransmits: 9, kcpRtoExpiries: 0, kcpWireBytesSent: 3_600 });
+    expect(mergeSecond(1, [row("a", 1, [1_000], 10)])).not.toHaveProperty("kcpRetransmits");
+  });
+
   it("merges the other latencies, scenario counters and agent health, and names saturated agents", () => {
     const a = { ...row("a", 7, [1_000], 10), histograms: { rttCorrectedUs: encodeValues([1_000, 90_000]), broadcastUs: encodeValues([3_000]) } };
     a.counters = { ...(a.counters as object), broadcastsExpected: 10, broadcastsReceived: 9, lost: 1 };
