@@ -12,6 +12,7 @@ COPY package.json package-lock.json ./
 COPY packages/core/package.json packages/core/
 COPY packages/protocol/package.json packages/protocol/
 COPY packages/runtime/package.json packages/runtime/
+COPY packages/wire/package.json packages/wire/
 COPY apps/api/package.json apps/api/
 COPY apps/web/package.json apps/web/
 COPY workers/package.json workers/

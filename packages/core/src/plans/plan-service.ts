@@ -9,6 +9,8 @@ import { assertPlanCodecs } from "./plan-codecs";
 import { settingsProblems } from "../orgs/target-policy";
 import type { OrgSettings } from "@throng/protocol/orgs";
 import type { ScriptService } from "../scripts/script-service";
+import type { AgentView } from "@throng/protocol/api";
+import { agentProblems } from "../runs/agent-selection";
 
 export function toPlanView(row: PlanRow): PlanView {
   return {
@@ -23,14 +25,23 @@ export function toPlanView(row: PlanRow): PlanView {
  * `settings`: the organisation's allow-list and caps as they are now; a plan that breaks them still saves (an admin
  * may be about to change them), and its view carries `warnings` saying what would stop a run.
  */
-export function createPlanService(deps: { plans: PlanRepo; scripts: Pick<ScriptService, "stored">; settings: (orgId: string) => Promise<OrgSettings> }) {
+/**
+ * `agents`: the organisation's fleet as it is now; a plan that no connected agent may run (its owner did not allow
+ * scripts, or its target) is warned about as well.
+ */
+export function createPlanService(deps: {
+  plans: PlanRepo;
+  scripts: Pick<ScriptService, "stored">;
+  settings: (orgId: string) => Promise<OrgSettings>;
+  agents?: (orgId: string) => Promise<AgentView[]>;
+}) {
   const { plans, scripts } = deps;
-  /** The views of `rows`, each with what would stop it from starting under the org's settings. */
+  /** The views of `rows`, each with what would stop it from starting under the org's settings and with its agents. */
   const viewsOf = async (orgId: string, rows: PlanRow[]): Promise<PlanView[]> => {
-    const settings = await deps.settings(orgId);
+    const [settings, fleet] = await Promise.all([deps.settings(orgId), deps.agents?.(orgId) ?? []]);
     return rows.map((row) => {
       const view = toPlanView(row);
-      const warnings = settingsProblems(view.spec, settings);
+      const warnings = [...settingsProblems(view.spec, settings), ...agentProblems(view.spec, fleet)];
       return warnings.length ? { ...view, warnings } : view;
     });
   };
