@@ -9,6 +9,7 @@ import { createReportRepo } from "./repos/reports";
 import { createRunRepo } from "./repos/runs";
 import { createScriptRepo } from "./repos/scripts";
 import { createSearchStepRepo } from "./repos/search-steps";
+import { createSecretRepo } from "./repos/secrets";
 import { createSecurityRepo } from "./repos/security";
 import { createServerSampleRepo } from "./repos/server-samples";
 import { createSnapshotRepo } from "./repos/snapshots";
@@ -29,6 +30,7 @@ export function createRepos(db: Db) {
     notifications: createNotificationRepo(db),
     planSchedules: createPlanScheduleRepo(db),
     metricsExport: createMetricsExportRepo(db),
+    secrets: createSecretRepo(db),
     /** For GET /health. */
     async ping(): Promise<void> {
       await db.selectNoFrom((eb) => eb.val(1).as("one")).execute();

@@ -134,6 +134,8 @@ export interface SnapshotTable {
   histograms: ColumnType<Record<string, string>, string | undefined, string>;
   step: number | null;
   health: Json<unknown>;
+  /** Network cohorts' own figures by cohort name (023-snapshot-cohorts.sql); null without cohorts. */
+  cohorts: ColumnType<unknown, string | null | undefined, string | null>;
   received_at: Generated<Date>;
 }
 
@@ -319,6 +321,16 @@ export interface RunMetricsExportTable {
   updated_at: Generated<Date>;
 }
 
+export interface OrgSecretTable {
+  org_id: string;
+  name: string;
+  value_sealed: string;
+  created_by: string | null;
+  created_at: Generated<Date>;
+  updated_by: string | null;
+  updated_at: Generated<Date>;
+}
+
 export interface PlanScheduleTable {
   plan_id: string;
   org_id: string;
@@ -360,4 +372,5 @@ export interface Database {
   plan_schedules: PlanScheduleTable;
   metrics_export_sinks: MetricsExportSinkTable;
   run_metrics_exports: RunMetricsExportTable;
+  org_secrets: OrgSecretTable;
 }

@@ -8,6 +8,7 @@ import { registerRouteInputValidation } from "./http/route-input";
 import { agentInstallRoutes } from "./routes/agent-install.routes";
 import { agentRoutes } from "./routes/agents.routes";
 import { authRoutes } from "./routes/auth.routes";
+import { secretRoutes } from "./routes/secrets.routes";
 import { healthRoutes } from "./routes/health.routes";
 import { liveRoutes } from "./routes/live.routes";
 import { metricsRoutes } from "./routes/metrics.routes";
@@ -54,6 +55,7 @@ export async function buildApp(deps: ApiDeps, options: { logger: FastifyBaseLogg
   await app.register(scriptRoutes, deps);
   await app.register(notificationRoutes, deps);
   await app.register(metricsExportRoutes, deps);
+  await app.register(secretRoutes, deps);
   await app.register(scheduleRoutes, deps);
   await app.register(reportRoutes, deps);
   await app.register(runRoutes, deps);

@@ -9,6 +9,17 @@ function slugFor(email: string): string {
 }
 
 /**
+ * Better Auth's organization plugin keeps its tables and the session's active organisation, but none of its HTTP
+ * routes (/api/auth/organization/*) answer: the dashboard, the CLI and the API use /api/orgs, /api/members and
+ * /api/invitations, which check Throng's permission matrix and write the audit log. The plugin's routes did neither,
+ * were missing from the OpenAPI document, check-slug told whether another organisation's slug exists, and the API
+ * fuzzer made two of them fail with a 500 (list-members sorted by an unknown field, update with nothing to update).
+ */
+export const DISABLED_AUTH_PATHS: string[] = Object.values(organization().endpoints as Record<string, { path?: string }>)
+  .map((endpoint) => endpoint.path)
+  .filter((path): path is string => typeof path === "string" && path.startsWith("/organization/"));
+
+/**
  * Better Auth: email + password, sessions in httpOnly cookies, organisations. Signing up creates the
  * user's own organisation, and every new session starts in the user's first organisation.
  */
@@ -24,6 +35,7 @@ export function createAuth(deps: { db: Db; orgs: OrgRepo; secret: string; webOri
     advanced: { useSecureCookies: deps.production && deps.webOrigin.startsWith("https:") },
     telemetry: { enabled: false },
     plugins: [organization()],
+    disabledPaths: DISABLED_AUTH_PATHS,
     databaseHooks: {
       user: {
         create: {

@@ -7,6 +7,7 @@ import { createServerSampleIngest } from "@throng/core/metrics/server-watch";
 import { createApiTokenService } from "@throng/core/orgs/api-tokens";
 import { createAuditLog } from "@throng/core/orgs/audit";
 import { createOrgService } from "@throng/core/orgs/org-service";
+import { createOrgSecretService } from "@throng/core/orgs/org-secrets";
 import { createPlanService } from "@throng/core/plans/plan-service";
 import { OrgSettings } from "@throng/protocol/orgs";
 import { createSessionTrials } from "@throng/core/plans/session-trials";
@@ -15,7 +16,7 @@ import { createReportService } from "@throng/core/reports/report-service";
 import { createScriptService } from "@throng/core/scripts/script-service";
 import { createNotificationService } from "@throng/core/notifications/notification-service";
 import { createMetricsExportService } from "@throng/core/metrics-export/metrics-export-service";
-import { createSealer, credentialsKey } from "@throng/core/metrics-export/sealed-secrets";
+import { createSealer, credentialsKey, orgSecretsKey } from "@throng/core/metrics-export/sealed-secrets";
 import { createPlanScheduleService } from "@throng/core/plans/plan-schedules";
 import { createRunOrchestrator, DEFAULT_ORCHESTRATION, type OrchestratorConfig } from "@throng/core/runs/run-orchestrator";
 import { createRunService } from "@throng/core/runs/run-service";
@@ -24,6 +25,7 @@ import type { Db } from "@throng/db/client";
 import { Channel } from "@throng/protocol/jobs";
 import { createRepos } from "@throng/db/repos";
 import { createRateLimiter } from "@throng/runtime/rate-limit";
+import { metricsAccess } from "@throng/runtime/metrics";
 import { awaitMessage, createBus, createSubscriber } from "@throng/runtime/redis";
 import { createAuth } from "./auth";
 import type { ApiEnv } from "./env";
@@ -35,7 +37,7 @@ import type { ApiDeps, RateLimits } from "./services";
 
 type ComposeEnv = Pick<
   ApiEnv,
-  "AUTH_SECRET" | "WEB_ORIGIN" | "API_PUBLIC_URL" | "HEARTBEAT_INTERVAL_MS" | "NODE_ENV" | "AGENT_BUNDLE_PATH" | "QUEUE_PREFIX" | "INGEST_COALESCE_MS" | "METRICS_TOKEN" | "METRICS_EXPORT_KEY"
+  "AUTH_SECRET" | "WEB_ORIGIN" | "API_PUBLIC_URL" | "HEARTBEAT_INTERVAL_MS" | "NODE_ENV" | "AGENT_BUNDLE_PATH" | "QUEUE_PREFIX" | "INGEST_COALESCE_MS" | "METRICS_TOKEN" | "METRICS_EXPORT_KEY" | "SECRETS_KEY" | "API_HOST"
 >;
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
@@ -95,7 +97,7 @@ export function composeApi(input: {
     auth,
     resolveIdentity: createIdentityResolver(auth, repos.orgs, apiTokens),
     trials: createSessionTrials({ repos, fleet, bus, awaitReply: (channel, timeoutMs, send) => awaitMessage(subscriber, channel, timeoutMs, send) }),
-    plans: createPlanService({ plans: repos.plans, scripts, settings: async (orgId) => OrgSettings.parse((await repos.orgs.getSettings(orgId)) ?? {}), agents: (orgId) => fleet.listAgents(orgId) }),
+    plans: createPlanService({ plans: repos.plans, scripts, secrets: repos.secrets, settings: async (orgId) => OrgSettings.parse((await repos.orgs.getSettings(orgId)) ?? {}), agents: (orgId) => fleet.listAgents(orgId) }),
     scripts,
     runs: createRunService({ repos, fleet, jobs, scripts }),
     notifications: createNotificationService({ repos, jobs, dashboardUrl: env.WEB_ORIGIN, audit }),
@@ -106,6 +108,7 @@ export function composeApi(input: {
     ingest: createIngestService({ repos, bus, log, coalesceMs: env.INGEST_COALESCE_MS, onStages: input.onStages, onLateSnapshot: (orgId, runId) => jobs.rejudgeRun({ orgId, runId }) }),
     serverSamples: createServerSampleIngest({ repos, bus, log }),
     orgs: createOrgService({ orgs: repos.orgs, audit, clock, webOrigin: env.WEB_ORIGIN }),
+    secrets: createOrgSecretService({ secrets: repos.secrets, audit, sealer: createSealer(orgSecretsKey({ authSecret: env.AUTH_SECRET, dedicatedKey: env.SECRETS_KEY })) }),
     apiTokens,
     audit,
     reports: createReportService({ repos, audit, clock, webOrigin: env.WEB_ORIGIN }),
@@ -116,7 +119,7 @@ export function composeApi(input: {
     rateLimits: input.rateLimits ?? DEFAULT_RATE_LIMITS,
     hello: input.hello ?? DEFAULT_HELLO_LIMITS,
     health: { database: () => repos.ping(), redis: async () => void (await redis.ping()) },
-    metrics: createApiMetrics({ queues: input.queues ?? [], token: env.METRICS_TOKEN }),
+    metrics: createApiMetrics({ queues: input.queues ?? [], access: metricsAccess(env.METRICS_TOKEN, env.API_HOST) }),
     liveSeq: async (runId) => Number((await redis.get(Channel.runSeqKey(runId))) ?? 0),
     install: { apiPublicUrl: env.API_PUBLIC_URL, agentBundlePath: env.AGENT_BUNDLE_PATH },
     web: { origin: env.WEB_ORIGIN, production: env.NODE_ENV === "production" },

@@ -4,6 +4,7 @@ import type { ServerSampleIngest } from "@throng/core/metrics/server-watch";
 import type { ApiTokenService } from "@throng/core/orgs/api-tokens";
 import type { AuditLog } from "@throng/core/orgs/audit";
 import type { OrgService } from "@throng/core/orgs/org-service";
+import type { OrgSecretService } from "@throng/core/orgs/org-secrets";
 import type { PlanService } from "@throng/core/plans/plan-service";
 import type { SessionTrials } from "@throng/core/plans/session-trials";
 import type { EstimateService } from "@throng/core/capacity/estimates";
@@ -55,6 +56,8 @@ export interface ApiDeps {
   /** Watchers' samples of the server under test (agent/PROTOCOL.md §11). */
   serverSamples: ServerSampleIngest;
   orgs: OrgService;
+  /** Organisation secrets: sealed at rest, never answered back; the gateway hands a shard's own to its agent. */
+  secrets: OrgSecretService;
   apiTokens: ApiTokenService;
   audit: AuditLog;
   reports: ReportService;

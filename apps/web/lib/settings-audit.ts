@@ -25,6 +25,9 @@ const ACTIONS: Record<string, string> = {
   "notification-channel.removed": "Removed a notification channel",
   "script.stored": "Stored a script",
   "run.aborted": "Aborted a run",
+  "secret.created": "Added a secret",
+  "secret.replaced": "Replaced a secret's value",
+  "secret.deleted": "Deleted a secret",
 };
 
 /** What a detail's key reads as in the Details column; unknown keys are made readable from their name. */
@@ -53,6 +56,7 @@ const TARGET_NOUNS: Record<string, string> = {
   "notification-channel": "notification channel",
   script: "script",
   run: "run",
+  secret: "secret",
 };
 
 /**

@@ -51,6 +51,8 @@ export async function startTestApi(
       // Tests read the series right after an ack; coalescing has its own test in core.
       INGEST_COALESCE_MS: 0,
       METRICS_TOKEN: options.metricsToken,
+      // The address the test listens on below: /metrics answers without a token there, as on any loopback listener.
+      API_HOST: "127.0.0.1",
     },
     db, redis, subscriberRedis, jobs, log, ...(options.orchestration ? { orchestration: options.orchestration } : {}),
     // Test files sign many users up from 127.0.0.1; the rate-limit test passes its own low limits.

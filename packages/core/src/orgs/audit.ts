@@ -11,7 +11,8 @@ export type AuditAction =
   | "settings.changed" | "share-link.created" | "share-link.revoked"
   | "notification-channel.created" | "notification-channel.removed"
   | "schedule.set" | "schedule.removed" | "schedule.run-not-started"
-  | "script.stored" | "run.aborted";
+  | "script.stored" | "run.aborted"
+  | "secret.created" | "secret.replaced" | "secret.deleted";
 
 /** Appends to an org's audit log; the log never holds a secret, only what was done to what, by whom. */
 export function createAuditLog(deps: { security: SecurityRepo }) {
