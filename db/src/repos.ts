@@ -13,6 +13,7 @@ import { createSecretRepo } from "./repos/secrets";
 import { createSecurityRepo } from "./repos/security";
 import { createServerSampleRepo } from "./repos/server-samples";
 import { createSnapshotRepo } from "./repos/snapshots";
+import { createSsoRepo } from "./repos/sso";
 
 /** Every repository over one Kysely instance; composed once in each app's main.ts. */
 export function createRepos(db: Db) {
@@ -31,6 +32,7 @@ export function createRepos(db: Db) {
     planSchedules: createPlanScheduleRepo(db),
     metricsExport: createMetricsExportRepo(db),
     secrets: createSecretRepo(db),
+    sso: createSsoRepo(db),
     /** For GET /health. */
     async ping(): Promise<void> {
       await db.selectNoFrom((eb) => eb.val(1).as("one")).execute();

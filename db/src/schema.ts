@@ -225,6 +225,46 @@ export interface SessionTable {
   userId: string;
   activeOrganizationId: string | null;
   expiresAt: Timestamp;
+  createdAt: Generated<Date>;
+  /** The SSO provider the session was opened through; null for the password form (migration 024). */
+  ssoProviderId: string | null;
+}
+
+/** Better Auth's SSO plugin table, with Throng's own columns beside the plugin's (migration 024). */
+export interface SsoProviderTable {
+  id: string;
+  issuer: string;
+  oidcConfig: string | null;
+  samlConfig: string | null;
+  userId: string | null;
+  providerId: string;
+  organizationId: string;
+  domain: string;
+  domainVerified: Generated<boolean>;
+  name: Generated<string>;
+  role_claim: string | null;
+  role_rules: Json<{ value: string; role: string }[]>;
+  default_role: Generated<string>;
+  metadata_url: string | null;
+  created_by: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface SsoDomainTable {
+  org_id: string;
+  domain: string;
+  token: string;
+  verified_at: Timestamp | null;
+  verified_by: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface SsoPolicyTable {
+  org_id: string;
+  require_sso: boolean;
+  changed_by: string | null;
+  changed_at: Timestamp;
 }
 
 export interface ShareLinkTable {
@@ -364,6 +404,9 @@ export interface Database {
   audit_log: AuditLogTable;
   org_settings: OrgSettingsTable;
   session: SessionTable;
+  ssoProvider: SsoProviderTable;
+  sso_domains: SsoDomainTable;
+  sso_policies: SsoPolicyTable;
   share_links: ShareLinkTable;
   capacity_estimates: CapacityEstimateTable;
   script_bundles: ScriptBundleTable;

@@ -20,6 +20,7 @@ import { scheduleRoutes } from "./routes/schedules.routes";
 import { reportRoutes } from "./routes/reports.routes";
 import { runRoutes } from "./routes/runs.routes";
 import { scriptRoutes } from "./routes/scripts.routes";
+import { ssoRoutes } from "./routes/sso.routes";
 import type { ApiDeps } from "./services";
 
 /** Builds the whole API around its dependencies; main.ts and the integration tests both call this. */
@@ -56,6 +57,7 @@ export async function buildApp(deps: ApiDeps, options: { logger: FastifyBaseLogg
   await app.register(notificationRoutes, deps);
   await app.register(metricsExportRoutes, deps);
   await app.register(secretRoutes, deps);
+  await app.register(ssoRoutes, deps);
   await app.register(scheduleRoutes, deps);
   await app.register(reportRoutes, deps);
   await app.register(runRoutes, deps);

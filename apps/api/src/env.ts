@@ -74,6 +74,19 @@ export const ApiEnv = z.object({
    * AUTH_SECRET; set it to rotate AUTH_SECRET without setting every secret again. Only the api opens secrets.
    */
   SECRETS_KEY: z.string().refine((v) => Buffer.from(v, "base64").length === 32, "SECRETS_KEY must be 32 bytes in base64 (openssl rand -base64 32)").optional(),
+  /**
+   * DNS servers (host or host:port, comma-separated) that domain verification asks for TXT records; unset, the
+   * system's resolvers. Tests point it at a DNS server of their own.
+   */
+  SSO_DNS_SERVERS: z.string().optional().transform((v) => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : [])),
+  /**
+   * Origins of identity providers on a private network or loopback (comma-separated; `*` allowed, e.g.
+   * http://127.0.0.1:*). Others must resolve to public addresses: Throng fetches discovery, tokens and keys from them.
+   * These origins are also trusted as sign-in redirect targets, so list only identity providers.
+   */
+  SSO_PRIVATE_IDP_ORIGINS: z.string().optional().transform((v) => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : [])),
+  /** How long a session opened through single sign-on lasts from its sign-in, whatever happens at the provider. */
+  SSO_SESSION_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(24),
   NODE_ENV: z.string().default("development"),
 });
 export type ApiEnv = z.infer<typeof ApiEnv>;

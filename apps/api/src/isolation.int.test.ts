@@ -93,8 +93,16 @@ const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: u
   "DELETE /api/secrets/:name": { kind: "by-id", id: (f) => f.secretName },
   "GET /api/targets": { kind: "collection" },
   "GET /api/targets/:name/estimates": { kind: "collection" },
+  "GET /api/sso": { kind: "collection" },
+  "PUT /api/sso/requirement": { kind: "own", body: { requireSso: false } },
+  "POST /api/sso/domains": { kind: "own", body: { domain: "example.org" } },
+  "POST /api/sso/domains/:domain/verify": { kind: "own" },
+  "DELETE /api/sso/domains/:domain": { kind: "own" },
+  "POST /api/sso/providers": { kind: "own", body: { protocol: "oidc", name: "x", domains: ["example.org"], issuer: "http://127.0.0.1:9", clientId: "x", clientSecret: "x" } },
+  "PUT /api/sso/providers/:id": { kind: "own", id: () => "sso-00000000", body: { protocol: "oidc", name: "x", domains: ["example.org"], issuer: "http://127.0.0.1:9", clientId: "x" } },
+  "DELETE /api/sso/providers/:id": { kind: "own", id: () => "sso-00000000" },
 };
-const PUBLIC = ["GET /api/invitations/preview/:token", "GET /api/public/reports/:token", "GET /api/public/reports/:token/report.pdf", "GET /health", "GET /api/auth/*", "POST /api/auth/*", "GET /agent/throng-agent.mjs", "GET /agent/throng-agent.tgz", "GET /agent/throng-engine.mjs", `GET /agent/${NATIVE_IO_FILE}`, "GET /agent/install.sh", "GET /api/openapi.json", "GET /metrics"];
+const PUBLIC = ["GET /api/invitations/preview/:token", "GET /api/public/reports/:token", "GET /api/public/reports/:token/report.pdf", "GET /health", "GET /api/auth/*", "POST /api/auth/*", "GET /agent/throng-agent.mjs", "GET /agent/throng-agent.tgz", "GET /agent/throng-engine.mjs", `GET /agent/${NATIVE_IO_FILE}`, "GET /agent/install.sh", "GET /api/openapi.json", "GET /metrics", "POST /api/sso/sign-in"];
 
 interface Operation { method: string; path: string; access: string; permission?: Action }
 let api: TestApi;
@@ -157,6 +165,7 @@ const urlOf = (op: Operation) => {
   return op.path
     .replace(/:(id|sha256)\b/, spec?.id ? spec.id(fixture) : "00000000-0000-4000-8000-000000000000")
     .replace(":name", spec?.id ? spec.id(fixture) : "lobby")
+    .replace(":domain", "example.org")
     .replace(":sink", "prometheus")
     .replace("/api/runs/compare", `/api/runs/compare?ids=${fixture.runId},${fixture.runId}`);
 };

@@ -12,7 +12,10 @@ export type AuditAction =
   | "notification-channel.created" | "notification-channel.removed"
   | "schedule.set" | "schedule.removed" | "schedule.run-not-started"
   | "script.stored" | "run.aborted"
-  | "secret.created" | "secret.replaced" | "secret.deleted";
+  | "secret.created" | "secret.replaced" | "secret.deleted"
+  | "sso.domain-added" | "sso.domain-verified" | "sso.domain-removed"
+  | "sso.provider-added" | "sso.provider-changed" | "sso.provider-removed"
+  | "sso.required" | "sso.not-required" | "sso.signed-in" | "sso.member-joined" | "sso.break-glass-sign-in";
 
 /** Appends to an org's audit log; the log never holds a secret, only what was done to what, by whom. */
 export function createAuditLog(deps: { security: SecurityRepo }) {
