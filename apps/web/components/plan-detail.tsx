@@ -157,7 +157,7 @@ export function PlanDetail({ planId }: { planId: string }) {
               {trend.error}
             </p>
           )}
-          {trend.data && <PlanTrend runs={trend.data.runs} />}
+          {trend.data && <PlanTrend runs={trend.data.runs} slos={spec.slos} />}
         </section>
       )}
       <section aria-labelledby="plan-runs-title">

@@ -54,7 +54,7 @@ export function PlanList({ plans }: { plans: PlanView[] }) {
                 Clone
               </Link>
             )}
-            {can(role, "run.start") && <StartRunButton planId={plan.id} planName={plan.name} />}
+            {can(role, "run.start") && <StartRunButton planId={plan.id} planName={plan.name} small />}
           </td>
         </tr>
       ))}

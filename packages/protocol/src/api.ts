@@ -4,6 +4,9 @@ import { AgentCapabilities, AgentCapacity, AgentRole, HostInfo } from "./agent";
 import { Role } from "./orgs";
 import { FieldError } from "./errors";
 
+/** The largest JSON body the API reads (a script upload has its own): a plan larger than this can never be saved. */
+export const MAX_REQUEST_BODY_BYTES = 1 << 20;
+
 /** GET /api/me: the signed-in user and the organisation every request is scoped to. */
 export const Me = z.object({
   user: z.object({ id: z.string(), email: z.string(), name: z.string() }),
