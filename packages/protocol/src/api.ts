@@ -77,8 +77,16 @@ export const PlanView = z.object({
    * more clients than its cap), by field: the plan saves, and these say what to fix before Start or a schedule.
    */
   warnings: z.array(FieldError).optional(),
+  /** The finished run of this plan every later run is compared with (PUT /api/plans/:id/baseline); null when none is pinned. */
+  baselineRunId: z.string().uuid().nullable().default(null),
 });
 export type PlanView = z.infer<typeof PlanView>;
+
+/** PUT /api/plans/:id/baseline body: the run of this plan, finished, to pin as the plan's baseline. */
+export const PinBaseline = z.object({
+  runId: z.string({ error: "give the id of a finished run of this plan (runId)" }).uuid("runId must be a run's UUID"),
+});
+export type PinBaseline = z.infer<typeof PinBaseline>;
 
 /** GET /api/plans query: which plans to list (archived ones only when asked for). */
 export const PlanListQuery = z.object({

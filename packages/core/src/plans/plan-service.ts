@@ -1,7 +1,8 @@
 import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
 import { PlanSpec } from "@throng/protocol/plan";
-import { PlanListQuery, SavePlanByName, UpdatePlan, type PlanVersionView, type PlanView } from "@throng/protocol/api";
+import { PinBaseline, PlanListQuery, SavePlanByName, UpdatePlan, type PlanVersionView, type PlanView } from "@throng/protocol/api";
 import type { PlanRepo, PlanRow } from "@throng/db/repos/plans";
+import type { RunRepo } from "@throng/db/repos/runs";
 import { authorize, type Actor } from "../orgs/permissions";
 import { assertSlosApply } from "../capacity/slo";
 import { assertPlanScriptStored } from "../scripts/plan-scripts";
@@ -9,12 +10,14 @@ import { assertPlanCodecs } from "./plan-codecs";
 import { settingsProblems } from "../orgs/target-policy";
 import type { OrgSettings } from "@throng/protocol/orgs";
 import type { ScriptService } from "../scripts/script-service";
+import { baselineRefusal } from "./plan-baseline";
 
 export function toPlanView(row: PlanRow): PlanView {
   return {
     id: row.id, name: row.name, version: row.version, spec: PlanSpec.parse(row.spec),
     createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(),
     ...(row.archivedAt ? { archivedAt: row.archivedAt.toISOString() } : {}),
+    baselineRunId: row.baselineRunId,
   };
 }
 
@@ -23,7 +26,7 @@ export function toPlanView(row: PlanRow): PlanView {
  * `settings`: the organisation's allow-list and caps as they are now; a plan that breaks them still saves (an admin
  * may be about to change them), and its view carries `warnings` saying what would stop a run.
  */
-export function createPlanService(deps: { plans: PlanRepo; scripts: Pick<ScriptService, "stored">; settings: (orgId: string) => Promise<OrgSettings> }) {
+export function createPlanService(deps: { plans: PlanRepo; runs: Pick<RunRepo, "get">; scripts: Pick<ScriptService, "stored">; settings: (orgId: string) => Promise<OrgSettings> }) {
   const { plans, scripts } = deps;
   /** The views of `rows`, each with what would stop it from starting under the org's settings. */
   const viewsOf = async (orgId: string, rows: PlanRow[]): Promise<PlanView[]> => {
@@ -99,6 +102,26 @@ export function createPlanService(deps: { plans: PlanRepo; scripts: Pick<ScriptS
     async archive(actor: Actor, id: string, archived: boolean): Promise<PlanView> {
       authorize(actor, "plan.write");
       const row = await plans.setArchived(actor.orgId, id, archived ? new Date() : null);
+      if (!row) throw new ThrongError("not_found", `No plan ${id} in this organisation`);
+      return viewOf(actor.orgId, row);
+    },
+
+    /** Pins one of the plan's own finished runs as the baseline later runs are compared with (replacing any other). */
+    async pinBaseline(actor: Actor, id: string, input: unknown): Promise<PlanView> {
+      authorize(actor, "plan.write");
+      const { runId } = parseOrThrow(PinBaseline, input, "baseline");
+      if (!(await plans.get(actor.orgId, id))) throw new ThrongError("not_found", `No plan ${id} in this organisation`);
+      const refusal = baselineRefusal(id, runId, await deps.runs.get(actor.orgId, runId));
+      if (refusal) throw refusal;
+      const row = await plans.setBaseline(actor.orgId, id, runId);
+      if (!row) throw new ThrongError("not_found", `No plan ${id} in this organisation`);
+      return viewOf(actor.orgId, row);
+    },
+
+    /** Unpins the plan's baseline; later runs are compared with nothing until another is pinned. */
+    async unpinBaseline(actor: Actor, id: string): Promise<PlanView> {
+      authorize(actor, "plan.write");
+      const row = await plans.setBaseline(actor.orgId, id, null);
       if (!row) throw new ThrongError("not_found", `No plan ${id} in this organisation`);
       return viewOf(actor.orgId, row);
     },
