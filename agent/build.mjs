@@ -7,6 +7,8 @@ import { buildNativeIo } from "./native/build.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const outfile = join(here, "dist", "throng-agent.mjs");
+// What each engine process runs (src/engine/engine-main.ts): the engine without the CLI, so its heap starts smaller.
+const engineOutfile = join(here, "dist", "throng-engine.mjs");
 
 // Bundled CommonJS deps (ws, commander, hdr-histogram-js) call require(); ESM has none, so make one.
 const banner = [
@@ -15,9 +17,7 @@ const banner = [
   "const require = __throngCreateRequire(import.meta.url);",
 ].join("\n");
 
-await build({
-  entryPoints: [join(here, "src", "cli", "main.ts")],
-  outfile,
+const options = {
   bundle: true,
   platform: "node",
   target: "node20",
@@ -27,9 +27,13 @@ await build({
   external: ["bufferutil", "utf-8-validate"],
   legalComments: "none",
   logLevel: "warning",
-});
+};
+await Promise.all([
+  build({ ...options, entryPoints: [join(here, "src", "cli", "main.ts")], outfile }),
+  build({ ...options, entryPoints: [join(here, "src", "engine", "engine-main.ts")], outfile: engineOutfile }),
+]);
 await chmod(outfile, 0o755);
-console.log(`built ${outfile}`);
+console.log(`built ${outfile} and ${engineOutfile}`);
 // The native I/O path beside it (dist/throng-io.node); without it the agent uses Node's sockets, and says so.
 const nativeFailure = buildNativeIo();
 if (nativeFailure) console.warn(`native I/O not built, the agent will use Node's sockets: ${nativeFailure}`);

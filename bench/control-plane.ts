@@ -12,6 +12,7 @@ import { AGENT_GATEWAY_PATH } from "@throng/protocol/agent";
 import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
 import { stopAllChildren } from "../infra/local/child";
 import { prefixedLog } from "../infra/local/log";
+import { runBenchMain } from "./bench-main";
 import { freePort } from "../infra/local/ports";
 import { ensurePostgres } from "../infra/local/postgres";
 import { ensureRedis } from "../infra/local/redis";
@@ -83,11 +84,4 @@ async function main(): Promise<void> {
   }
 }
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void stopAllChildren().finally(() => process.exit(130)));
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    log(`failed: ${error instanceof Error ? error.stack : String(error)}`);
-    process.exit(1);
-  },
-);
+runBenchMain(main, log);

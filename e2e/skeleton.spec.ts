@@ -131,6 +131,11 @@ test("a new user enrols an agent, runs a ping-pong plan and reads its summary", 
     const command = (await page.getByTestId("install-command-node").textContent()) ?? "";
     startChild("agent", agentArgs(command, join(scratch, "agent.json")));
     await expect(page.locator('[data-testid="agent-row"][data-status="online"]')).toHaveCount(1, { timeout: 30_000 });
+    // What its owner lets it run, from its hello: the page's command had no flags, so no scripts and any target.
+    await expect(page.getByTestId("agent-scripts")).toHaveText("scripts: no");
+    await expect(page.getByTestId("agent-targets")).toHaveText("targets: any");
+    await page.getByLabel("Run scripts").check();
+    await expect(page.getByTestId("install-command-node")).toContainText(" --allow-scripts");
     await screenshot(page, "agents");
   });
 

@@ -9,7 +9,6 @@ import { spawnChild } from "../infra/local/child";
 import { makeTempDir } from "../infra/local/temp-dir";
 import { waitUntil } from "../infra/local/wait";
 import { ExitCode } from "../cli/src/cli-exit-codes";
-import { NO_SCRIPTS } from "../agent/src/scripts/script-permission";
 import { signUp, waitForAgents, type Browser } from "./fault/support/api-client";
 import { root } from "./fault/support/processes";
 import { startControlPlane } from "./support/control-plane";
@@ -131,14 +130,17 @@ describe("scripted clients through the control plane", () => {
     expect(run.output).toMatch(/bundled and uploaded bots\.mjs \(\d+ bytes\); the plan runs it as script: \{ sha256: [0-9a-f]{64} \}/);
   }, 120_000);
 
-  it("an agent without --allow-scripts fails the run with the message saying how to allow it", async () => {
+  it("a plan only an agent without --allow-scripts could take is refused before any run exists, naming the agent and the flag", async () => {
     const upload = await throng(["script", "upload", fixture("connect-timed.mjs")]);
     const sha256 = uploaded(upload);
-    const run = await throng(["run", await writePlan(scriptPlan("refused", { sha256 }, "no")), "--wait", "--json", path.join(dir, "refused.json")]);
-    expect(run.code, failure(run)).toBe(ExitCode.runFailed);
-    const { run: view } = JSON.parse(await fs.readFile(path.join(dir, "refused.json"), "utf8")) as { run: RunView };
-    expect(view.status).toBe("failed");
-    expect(view.error).toContain(NO_SCRIPTS);
+    const before = (await browser.request<{ runs: RunView[] }>("GET", "/api/runs")).runs.length;
+    const run = await throng(["run", await writePlan(scriptPlan("refused", { sha256 }, "no")), "--wait"]);
+    expect(run.code, failure(run)).toBe(ExitCode.noCapacity);
+    expect(run.output).toMatch(/No agent that matches may run this plan: \S+ does not run scripts \(start it with --allow-scripts\)/);
+    expect((await browser.request<{ runs: RunView[] }>("GET", "/api/runs")).runs.length).toBe(before);
+    // The Agents page's list says which agent runs scripts (from each agent's hello).
+    const agents = (await browser.request<{ agents: { labels: Record<string, string>; capabilities?: { scripts: unknown } }[] }>("GET", "/api/agents")).agents;
+    expect(Object.fromEntries(agents.map((a) => [a.labels.scripts, a.capabilities?.scripts]))).toEqual({ yes: "any", no: "none" });
   }, 120_000);
 
   it("a bundle whose stored bytes no longer hash to its sha256 is refused by the agent, and the run says so", async () => {

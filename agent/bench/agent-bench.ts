@@ -12,19 +12,30 @@ import { summariseRun } from "../src/metrics/run-summary";
 import { prepareEchoServer, prepareRust, runBareNode, runBareNodeMove, runBareRust, runBareRustMove, startEchoServer, type BareMoveResult, type BareMoveRun, type BareResult } from "./bare/run-bare";
 import { scriptRows } from "./script/run-script";
 import { runVs, vsToolNames } from "./vs/run-vs";
+import { runScaleBench, SCALE_SCENARIOS } from "./c200k";
 
 const agentDir = fileURLToPath(new URL("..", import.meta.url));
 const bundle = join(agentDir, "dist", "throng-agent.mjs");
 const work = mkdtempSync(join(tmpdir(), "throng-bench-"));
 const AGENT_CPU = process.env.BENCH_AGENT_CPU ?? "0";
 const TARGET_CPU = process.env.BENCH_TARGET_CPU ?? "1";
+/** c200k and ceiling: BENCH_AUTOGROUP_NICE=-10 weighs the agent's and the target's sessions against the host's others (root). */
+const AUTOGROUP_NICE = process.env.BENCH_AUTOGROUP_NICE ? Number(process.env.BENCH_AUTOGROUP_NICE) : undefined;
 const QUICK = process.argv.includes("--quick");
 /** `--vs tsung --vs k6`: the same scenarios on those tools too, with ratios (agent/bench/vs/). */
 const VS = vsToolNames(process.argv);
-/** `--only s1` (repeatable: s1, s2, s3, s4, script): just those scenarios; without it, S1 to S4. */
+/**
+ * `--only s1` (repeatable: s1, s2, s3, s4, script, c200k, ceiling): just those scenarios; without it, S1 to S4. c200k
+ * (200,000 clients and a 50,000-client login storm) and ceiling (up to 500,000, until a step falls short) take the whole machine for minutes:
+ * only by name.
+ */
 const ONLY = process.argv.flatMap((arg, i) => (process.argv[i - 1] === "--only" ? [arg.toLowerCase()] : []));
-for (const name of ONLY) if (!["s1", "s2", "s3", "s4", "script"].includes(name)) throw new Error(`--only takes s1, s2, s3, s4 or script, not "${name}"`);
+const SMALL_SCENARIOS = ["s1", "s2", "s3", "s4"];
+const KNOWN_SCENARIOS = [...SMALL_SCENARIOS, "script", ...SCALE_SCENARIOS];
+for (const name of ONLY) if (!KNOWN_SCENARIOS.includes(name)) throw new Error(`--only takes ${KNOWN_SCENARIOS.join(", ")}, not "${name}"`);
 const runs = (scenario: "s1" | "s2" | "s3" | "s4") => ONLY.length === 0 || ONLY.includes(scenario);
+const SCALE = ONLY.filter((name) => (SCALE_SCENARIOS as readonly string[]).includes(name));
+const SMALL = ONLY.length === 0 || ONLY.some((name) => SMALL_SCENARIOS.includes(name));
 /** The value after `--name`, or undefined. */
 const option = (name: string) => (process.argv.includes(`--${name}`) ? process.argv[process.argv.indexOf(`--${name}`) + 1] : undefined);
 /**
@@ -488,7 +499,13 @@ async function main() {
   // Pinning cannot help when the machine is shared: the load average says how much it was.
   const loadBefore = loadavg().map((n) => n.toFixed(2)).join(" ");
   execFileSync(process.execPath, [join(agentDir, "build.mjs")], { stdio: "ignore" });
-  if (SCRIPT && ONLY.length === 1 && VS.length === 0) {
+  if (SCALE.length) {
+    const table = await runScaleBench(SCALE, { bundle, work, agentCpu: AGENT_CPU, targetCpu: TARGET_CPU, quick: QUICK, ...(AUTOGROUP_NICE !== undefined ? { autogroupNice: AUTOGROUP_NICE } : {}) });
+    const weighed = AUTOGROUP_NICE !== undefined ? `, each in a session of its own weighed ${AUTOGROUP_NICE} (BENCH_AUTOGROUP_NICE)` : ", each in a session of its own";
+    console.log(`${SCALE.join(", ")}: agent (no flags but --out) on CPU ${AGENT_CPU}, target (--processes) on CPU ${TARGET_CPU}${weighed}; load average before ${loadBefore}\n\n${table}\n`);
+    if (!SMALL && !SCRIPT && VS.length === 0) return;
+  }
+  if (SCRIPT && !SMALL && VS.length === 0) {
     console.log(await scriptTable());
     console.log(`load average before ${loadBefore}, after ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);
     return;

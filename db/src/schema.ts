@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from "kysely";
+import type { AgentCapabilities } from "@throng/protocol/agent";
 
 // Table types for Kysely, kept in step with db/migrations by hand (the int tests insert and read every column).
 
@@ -57,6 +58,12 @@ export interface AgentTable {
   labels: Json<Record<string, string>>;
   /** "load" or "watch" (migration 010). */
   role: Generated<string>;
+  /** From the agent's hello (migration 021); null when it did not say. */
+  open_file_limit: number | null;
+  clients_per_engine: number | null;
+  max_engines: number | null;
+  /** What its owner lets it run, from its hello (migration 025); null when it did not say. */
+  capabilities: Json<AgentCapabilities> | null;
   connected: Generated<boolean>;
   last_seen_at: Timestamp | null;
   revoked_at: Timestamp | null;

@@ -1,4 +1,4 @@
-# The agent: its one-file bundle and the native I/O addon, compiled here with the base's Node headers.
+# The agent: its one-file bundle, its engine processes' bundle and the native I/O addon, compiled here with the base's Node headers.
 #   docker build --network host -f infra/docker/agent.Dockerfile -t throng-agent .
 #   docker run --network host throng-agent connect --server http://127.0.0.1:4000 --token <enrolment token>
 # Configuration: its flags (throng-agent --help) and THRONG_IO, XDG_CONFIG_HOME (agent/src/env.ts).
@@ -33,12 +33,12 @@ RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev &
 COPY packages/protocol packages/protocol
 COPY packages/wire packages/wire
 COPY agent agent
-RUN npm run build -w @throng/agent && test -f agent/dist/throng-io.node
+RUN npm run build -w @throng/agent && test -f agent/dist/throng-io.node && test -f agent/dist/throng-engine.mjs
 
 FROM ${BASE}
 # The label lets test:deploy prune the images its rebuilds replaced, and nothing else.
 LABEL org.opencontainers.image.vendor=Throng org.opencontainers.image.title=throng-agent
-COPY --from=build /app/agent/dist/throng-agent.mjs /app/agent/dist/throng-io.node /app/
+COPY --from=build /app/agent/dist/throng-agent.mjs /app/agent/dist/throng-engine.mjs /app/agent/dist/throng-io.node /app/
 USER node
 # Healthy once enrolled: the credential file exists (the agent writes it on its first ready).
 HEALTHCHECK --interval=10s --timeout=5s --start-period=20s --retries=3 CMD ["sh", "-c", "test -s \"${XDG_CONFIG_HOME:-$HOME/.config}/throng/agent.json\""]

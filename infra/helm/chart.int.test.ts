@@ -106,6 +106,9 @@ describe(`Helm chart infra/helm/throng (helm ${HELM_VERSION}, Kubernetes ${KUBE_
       expect(container.command!.join(" ")).toMatch(/throng-agent\.mjs connect --server "\$THRONG_SERVER" \$\{THRONG_ENROLMENT_TOKEN:\+--token/);
       expect(container.env!.find((e) => e.name === "THRONG_ENROLMENT_TOKEN")?.valueFrom?.secretKeyRef).toEqual({ name: secret, key });
       expect(container.env!.find((e) => e.name === "XDG_CONFIG_HOME")?.value).toBe("/var/lib/throng-agent");
+      // Each connection is a descriptor: the container asks for agents.openFileLimit before the agent starts.
+      expect(container.env!.find((e) => e.name === "THRONG_OPEN_FILES")?.value).toBe("1048576");
+      expect(container.command!.join(" ")).toMatch(/ulimit -n "\$THRONG_OPEN_FILES".*exec node \/app\/throng-agent\.mjs connect/);
       if (kind === "StatefulSet") expect((agents as { spec: { volumeClaimTemplates: unknown[] } }).spec.volumeClaimTemplates).toHaveLength(1);
       else expect(podSpec(agents)!.volumes).toEqual([{ name: "credential", emptyDir: { sizeLimit: "16Mi" } }]);
     }

@@ -3,7 +3,7 @@
 // plain Node process (plain-bots.mjs); quiet and busy (a bounded busy-loop per core for the measurement's length)
 // alternating round by round. Prints CPU per received broadcast and broadcast p50/p99 side by side, medians of the
 // rounds. Nothing is pinned: the agent and the server run as a user would run them on a shared host.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
@@ -12,6 +12,7 @@ import type { PlanSpecInput } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import { summariseRun } from "../../src/metrics/run-summary";
 import { treeUsage } from "../vs/shared";
+import { killSession, spawnInSession } from "../sessions";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const BOTS = join(here, "colyseus-bots.mjs");
@@ -51,35 +52,9 @@ interface RoomServer {
   port: number;
 }
 
-/**
- * Every process under test starts in a session of its own (detached: setsid), as separate services or terminals would:
- * with the kernel's autogroup scheduling (on by default) a session is what shares the CPU with the host's other
- * work, so the agent, the plain process, the room server and each busy loop each get one.
- */
+/** A process under test in a session of its own (sessions.ts). */
 function startProcess(args: string[], options: { stdout?: "pipe" | "ignore" } = {}): ChildProcess {
-  installCleanup();
-  const child = spawn(process.execPath, args, { detached: true, stdio: ["ignore", options.stdout ?? "ignore", "inherit"] });
-  running.add(child);
-  child.once("exit", () => running.delete(child));
-  return child;
-}
-
-/** Processes this bench started and has not seen exit: their whole sessions are killed when it stops. */
-const running = new Set<ChildProcess>();
-function killSession(child: ChildProcess): void {
-  try {
-    process.kill(-child.pid!, "SIGKILL");
-  } catch {
-    // Already gone.
-  }
-}
-let cleanupInstalled = false;
-/** On the bench's exit or interruption, every session it started goes too. */
-function installCleanup(): void {
-  if (cleanupInstalled) return;
-  cleanupInstalled = true;
-  process.once("exit", () => running.forEach(killSession));
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(130));
+  return spawnInSession(process.execPath, args, options);
 }
 
 function startRoomServer(roomSize: number): Promise<RoomServer> {

@@ -1,9 +1,8 @@
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { THRONG_VERSION } from "@throng/protocol/version";
@@ -11,66 +10,16 @@ import { startTarget } from "../target/target-server";
 import { assignment, isSnapshot, isStatus, ready, tempConfigPath } from "../testing/agent-harness";
 import { startFakeGateway } from "../testing/fake-gateway";
 import { ExitCode } from "./exit-codes";
+import { agentDir, bundle, cliProcesses, repoRoot, type Build } from "../testing/cli-process";
 
-const agentDir = fileURLToPath(new URL("../../", import.meta.url));
-const repoRoot = join(agentDir, "..");
-const bundle = join(agentDir, "dist", "throng-agent.mjs");
 const run = promisify(execFile);
-const children: ChildProcess[] = [];
-
-type Build = "source" | "bundle";
-
-/**
- * Runs the CLI from source (through tsx) or as the bundled file users install; with `openFiles`, under that
- * open-file limit (`ulimit -n` in a shell that then becomes the CLI).
- */
-function cli(build: Build, args: string[], env: NodeJS.ProcessEnv = process.env, openFiles?: number): ChildProcess {
-  const entry = build === "source" ? ["--import", "tsx", join(agentDir, "src", "cli", "main.ts")] : [bundle];
-  const argv = [process.execPath, ...entry, ...args];
-  const [command, commandArgs] = openFiles === undefined ? [argv[0]!, argv.slice(1)] : ["bash", ["-c", `ulimit -n ${openFiles} && exec ${argv.map((word) => `'${word}'`).join(" ")}`]];
-  const child = spawn(command, commandArgs, {
-    cwd: build === "source" ? repoRoot : tmpdir(),
-    stdio: ["ignore", "pipe", "pipe"],
-    env,
-  });
-  children.push(child);
-  return child;
-}
-
-function outputOf(child: ChildProcess): { stdout: () => string; stderr: () => string; line(pattern: RegExp): Promise<string> } {
-  let stdout = "";
-  let stderr = "";
-  child.stderr!.on("data", (chunk) => (stderr += String(chunk)));
-  const lines: Array<() => void> = [];
-  child.stdout!.on("data", (chunk) => {
-    stdout += String(chunk);
-    for (const wake of lines) wake();
-  });
-  return {
-    stdout: () => stdout,
-    stderr: () => stderr,
-    line: (pattern) =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          const match = stdout.split("\n").find((line) => pattern.test(line));
-          if (match) resolve(match);
-        };
-        lines.push(check);
-        child.once("exit", (code) => reject(new Error(`exited ${code} before printing ${pattern}; stderr: ${stderr}`)));
-        check();
-      }),
-  };
-}
-
-const exitCode = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+const { cli, outputOf, exitCode, killAll } = cliProcesses();
 
 beforeAll(async () => {
   await run(process.execPath, [join(agentDir, "build.mjs")], { cwd: repoRoot });
 });
 
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
-});
+afterEach(killAll);
 
 describe.each<Build>(["source", "bundle"])("throng-agent CLI (%s)", (build) => {
   // One build's target on each I/O path, so both serve a real client: its own HTTP front, on epoll or on net.

@@ -7,6 +7,7 @@ import { THRONG_VERSION } from "@throng/protocol/version";
 import { defaultConfigPath } from "../connection/credential-file";
 import { readAgentEnv, type AgentEnv } from "../env";
 import { runEngineChild, ENGINE_CHILD_COMMAND } from "../engine/engines";
+import { runTargetWorker, TARGET_WORKER_COMMAND } from "../target/target-group";
 import { parseScriptPermission, type ScriptPermission } from "../scripts/script-permission";
 import { isScriptWorker, runScriptWorker } from "../scripts/script-worker";
 import { preferIo } from "../transports/native-io";
@@ -80,13 +81,17 @@ function buildProgram(configPath: string, setExit: (code: ExitCode) => void): Co
     .option("--config <path>", "file holding the agent credential", configPath)
     .option("--label <key=value>", "label shown in the dashboard (repeatable)", collectLabel)
     // Engine processes are pre-forked at startup (a pool), so one per core is safe against the 2 s start lead.
-    .option("--engines <n>", `engine processes per shard, forked ahead of assignments (default: every core, ${availableParallelism()} here)`, integer(1, 256))
+    .option("--engines <n>", `engine processes per shard (default: one per core, ${availableParallelism()} here, forked ahead of assignments; more when a shard's clients need them under the open-file limit)`, integer(1, 256))
+    .option("--source-addresses <ips>", "comma-separated local IPs to spread connections over (a rig's extra addresses on a real network); a loopback target gets 127.x addresses of its own without it", list)
     .option("--allow-target <rules>", "only load these targets, whatever the server assigns: comma-separated host, host:port, *.domain", list)
     .option("--allow-scripts [sha256s]", "run scripted plans (JS on this machine): any, or only the bundles with these comma-separated SHA-256s", scriptHashes)
     .addHelpText("after", EXIT_CODES_HELP)
-    .action(async (options: { server: string; token?: string; config: string; label?: Record<string, string>; engines?: number; allowTarget?: string[]; allowScripts?: true | ScriptPermission }) => {
+    .action(async (options: { server: string; token?: string; config: string; label?: Record<string, string>; engines?: number; sourceAddresses?: string[]; allowTarget?: string[]; allowScripts?: true | ScriptPermission }) => {
       const allowScripts: ScriptPermission | undefined = options.allowScripts === true ? { any: true } : options.allowScripts;
-      const args = { server: options.server, configPath: options.config, labels: options.label ?? {}, allowTargets: options.allowTarget ?? [], ...(options.engines ? { engines: options.engines } : {}), ...(allowScripts ? { allowScripts } : {}) };
+      const args = {
+        server: options.server, configPath: options.config, labels: options.label ?? {}, allowTargets: options.allowTarget ?? [], ...(options.engines ? { engines: options.engines } : {}),
+        ...(options.sourceAddresses ? { sourceAddresses: options.sourceAddresses } : {}), ...(allowScripts ? { allowScripts } : {}),
+      };
       setExit(await connectCommand(options.token ? { ...args, token: options.token } : args));
     });
 
@@ -95,7 +100,7 @@ function buildProgram(configPath: string, setExit: (code: ExitCode) => void): Co
     .description("run a plan file (YAML or JSON) standalone: live progress, final summary, exit 5 when an SLO fails")
     .argument("<plan>", "plan file, validated with the same schema as the API")
     .option("--out <file>", "write every per-second snapshot as JSON lines")
-    .option("--engines <n>", "engine processes, one per core (default: every core)", integer(1, 256))
+    .option("--engines <n>", "engine processes (default: one per core, more when the clients need them under the open-file limit)", integer(1, 256))
     .option("--source-addresses <ips>", "comma-separated local IPs to spread connections over, e.g. 127.0.0.2,127.0.0.3", list)
     .option("--quiet", "no per-second lines, only the summary")
     .option("--allow-scripts", "run the plan's script (scenario kind script: JS run on this machine)")
@@ -141,14 +146,16 @@ function buildProgram(configPath: string, setExit: (code: ExitCode) => void): Co
     .option("--cpu-us <us>", "burn this much CPU per message (a known server capacity)", integer(0, 1_000_000))
     .option("--stall-every-ms <ms>", "every this many ms, hold all replies for --stall-ms", integer(1, 3_600_000))
     .option("--stall-ms <ms>", "length of each stall (also triggered by a {\"type\":\"stall\",\"ms\":N} message)", integer(1, 600_000))
-    .option("--max-clients <n>", "refuse connections past this many", integer(0, 10_000_000))
+    .option("--max-clients <n>", "refuse connections past this many (per process with --processes)", integer(0, 10_000_000))
+    .option("--processes <n>", "serve from this many processes on the same ports (SO_REUSEPORT, native I/O path; each has its own open-file limit, so one target holds more connections); GET /stats sums them", integer(1, 256), 1)
     .option("--report-every-sec <s>", "print the target's CPU and memory this often", integer(1, 3_600))
     .option("--tls-cert <file>", "serve wss:// with this PEM certificate (with --tls-key)")
     .option("--tls-key <file>", "the PEM private key of --tls-cert")
-    .action(async (options: { host: string; port: number; tcpPort?: number; framing?: TcpFraming; udpPort?: number; kcpPort?: number; kcpMode: KcpModeName; delayMs: number; cpuUs?: number; stallEveryMs?: number; stallMs?: number; maxClients?: number; reportEverySec?: number; tlsCert?: string; tlsKey?: string }) => {
+    .action(async (options: { host: string; port: number; tcpPort?: number; framing?: TcpFraming; udpPort?: number; kcpPort?: number; kcpMode: KcpModeName; delayMs: number; cpuUs?: number; stallEveryMs?: number; stallMs?: number; maxClients?: number; processes: number; reportEverySec?: number; tlsCert?: string; tlsKey?: string }) => {
       let tls: { cert: Buffer; key: Buffer } | undefined;
       if (options.tlsCert || options.tlsKey) {
         if (!options.tlsCert || !options.tlsKey) return void (console.error("error: --tls-cert and --tls-key go together"), setExit(ExitCode.usage));
+        if (options.processes > 1) return void (console.error("error: --processes serves ws:// and TCP on the native I/O path; a wss:// target runs in one process"), setExit(ExitCode.usage));
         try {
           tls = { cert: readFileSync(options.tlsCert), key: readFileSync(options.tlsKey) };
         } catch (error) {
@@ -167,6 +174,7 @@ function buildProgram(configPath: string, setExit: (code: ExitCode) => void): Co
           ...(options.stallEveryMs !== undefined ? { stallEveryMs: options.stallEveryMs, stallMs: options.stallMs ?? 100 } : {}),
           ...(options.maxClients !== undefined ? { maxClients: options.maxClients } : {}),
           ...(options.reportEverySec !== undefined ? { reportEverySec: options.reportEverySec } : {}),
+          ...(options.processes > 1 ? { processes: options.processes } : {}),
           ...(tls ? { tls } : {}),
         }),
       );
@@ -186,6 +194,11 @@ async function main(argv: string[]): Promise<ExitCode> {
   // An engine process forked by `run`: it lives until its parent disconnects.
   if (argv[2] === ENGINE_CHILD_COMMAND) {
     runEngineChild();
+    return new Promise(() => {});
+  }
+  // One of a target's --processes: it lives until its parent disconnects.
+  if (argv[2] === TARGET_WORKER_COMMAND) {
+    runTargetWorker();
     return new Promise(() => {});
   }
   let exitCode: ExitCode = ExitCode.ok;

@@ -1,14 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { availableParallelism, hostname } from "node:os";
+import { hostname } from "node:os";
 import type { RunAssignment } from "@throng/protocol/agent";
 import type { PlanSpec } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import { enginesFor, runOnEngines, SCRIPT_CLIENTS_PER_ENGINE } from "../engine/engines";
 import { createSearchFeed } from "../engine/search-feed";
 import { createLocalSearch, searchVerdictText } from "./local-search";
-import { openFileLimit } from "../metrics/health";
+import { shardSetup } from "../engine/shard-setup";
+import { openFileNote, raiseOpenFileLimit } from "../engine/open-files";
 import { resolveWatchedProcess } from "../metrics/process-watch";
 import { createServerTimeline, type ServerTimeline } from "../metrics/server-timeline";
 import { summariseServerWatch } from "@throng/protocol/server-watch";
@@ -17,7 +18,6 @@ import { pointOfSnapshot, protocolSummary } from "../metrics/series-point";
 import { judgeRun, type SearchEvidence } from "@throng/protocol/run-verdict";
 import { searchAnswer, steadySeconds, type JudgedStep } from "@throng/protocol/capacity-search";
 import type { RunVerdict } from "@throng/protocol/report";
-import { bindsOwnPorts } from "../transports/create-transport";
 import { ioPathNote } from "../transports/native-io";
 import { ExitCode } from "./exit-codes";
 import { readPlanFile } from "@throng/wire/plan-reader";
@@ -29,7 +29,7 @@ import { shutdownSignal } from "./signals";
 export interface RunArgs {
   planPath: string;
   out?: string;
-  /** Engine processes; default one per core. */
+  /** Engine processes; default one per core, more when the clients need them under the open-file limit. */
   engines?: number;
   sourceAddresses?: string[];
   quiet?: boolean;
@@ -51,46 +51,6 @@ export function serverTimelineFor(args: Pick<RunArgs, "watchPid" | "watchName">)
 /** The process to watch is missing or ambiguous: a usage error (exit 2), raised before any load. */
 export class WatchTargetError extends Error {}
 
-/** Descriptors a process needs besides its connections (stdio, the event loop, files). */
-const FD_HEADROOM = 64;
-
-/** Connections one local address can open to one target address and port (Linux default range 32768–60999, less headroom). */
-const PORTS_PER_SOURCE_ADDRESS = 25_000;
-/**
- * Above this many clients to a loopback target the engine binds its own local ports: past ~14k connections from one
- * address the kernel's connect() port search was 40% of the agent's CPU (docs/benchmarks.md, "Agent"); 10k clients
- * still ran at 100% of rate with kernel-chosen ports, and small runs keep the kernel's choice.
- */
-const KERNEL_PORTS_UP_TO = 10_000;
-
-/** The target's host, to tell whether it is on loopback. */
-function targetHost(plan: PlanSpec): string {
-  return plan.target.protocol === "websocket" ? new URL(plan.target.url).hostname : plan.target.host;
-}
-
-/**
- * For a loopback target with more than KERNEL_PORTS_UP_TO clients, connect from 127.0.0.2, 127.0.0.3, … (all of
- * 127.0.0.0/8 is loopback on Linux), one address per PORTS_PER_SOURCE_ADDRESS clients; given source addresses make
- * the engine choose its own local ports (transports/local-ports.ts). UDP: 127.0.0.1, … only past one address's
- * ports. Undefined when not needed or given.
- */
-export function loopbackSourceAddresses(plan: PlanSpec): string[] | undefined {
-  if (plan.target.sourceAddresses || !targetHost(plan).startsWith("127.")) return undefined;
-  const needed = Math.ceil(plan.load.clients / PORTS_PER_SOURCE_ADDRESS);
-  // UDP binds its own sockets (no connect-time port search): more addresses only past one address's ports.
-  const ownPorts = !bindsOwnPorts(plan.target) && plan.load.clients > KERNEL_PORTS_UP_TO;
-  if (!ownPorts) return needed > 1 ? Array.from({ length: needed }, (_, i) => `127.0.0.${i + 1}`) : undefined;
-  // Not 127.0.0.1: its ports in TIME_WAIT from kernel-chosen connections (ours from a smaller run a minute ago,
-  // or any other process's) lack SO_REUSEADDR and refuse a bind for 60 s; 127.0.0.2 and up are ours alone.
-  return Array.from({ length: needed }, (_, i) => `127.0.0.${i + 2}`);
-}
-
-/** A warning when the plan needs more sockets per process than the open-file limit allows. */
-export function fdWarning(clientsPerEngine: number, limit: number | undefined): string | undefined {
-  if (limit === undefined || clientsPerEngine + FD_HEADROOM <= limit) return undefined;
-  return `warning: each engine process opens up to ${clientsPerEngine} connections but the open-file limit is ${limit}; connections past it fail with cause "limit". Use more engines (--engines) or raise the limit (ulimit -n).`;
-}
-
 /** `throng-agent run plan.yaml`: runs a plan standalone; exits 0 when every SLO passed, 5 when one failed. */
 export async function runCommand(args: RunArgs): Promise<ExitCode> {
   const plan = withScriptPath(await readPlanFile(args.planPath), args.planPath);
@@ -100,14 +60,20 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
     console.error(`error: ${scriptRefused}`);
     return ExitCode.usage;
   }
-  const server = serverTimelineFor(args);
-  const engines = Math.max(1, args.engines ?? availableParallelism());
-  const shardEngines = enginesFor(plan.scenario, plan.load.clients, engines, args.engines !== undefined);
-  const warning = fdWarning(Math.ceil(plan.load.clients / shardEngines), openFileLimit());
-  if (warning) console.error(warning);
-  const sourceAddresses = args.sourceAddresses ?? loopbackSourceAddresses(plan);
-  if (sourceAddresses && !args.sourceAddresses) console.error(`note: ${plan.load.clients} clients to a loopback target: connecting from ${sourceAddresses.join(", ")} with the engine's own local ports`);
   const assignment: RunAssignment = { runId: randomUUID(), shardIndex: 0, shardCount: 1, clients: plan.load.clients, plan, startAt: Date.now() + 200 };
+  // Before any engine is forked: engines inherit the raised limit.
+  console.error(openFileNote(raiseOpenFileLimit()));
+  // Engines sized to the clients under the open-file limit, and loopback source addresses: as `connect` does.
+  const setup = shardSetup(assignment, args);
+  if ("refused" in setup) {
+    console.error(`error: ${setup.refused}`);
+    return ExitCode.usage;
+  }
+  const { engines, sourceAddresses } = setup;
+  // A script shard shares engines up to SCRIPT_CLIENTS_PER_ENGINE clients each (engines.ts), unless --engines says.
+  const shardEngines = enginesFor(plan.scenario, plan.load.clients, engines, args.engines !== undefined);
+  for (const note of setup.notes) console.error(note);
+  const server = serverTimelineFor(args);
   const out = args.out ? createWriteStream(args.out) : undefined;
   const snapshots: MetricSnapshot[] = [];
   const table = process.stdout.isTTY === true;

@@ -1,4 +1,4 @@
-import { AGENT_PROTOCOL_VERSION, AgentCloseCode, type AgentRole, type HostInfo, type Ready, type RunAssignment } from "@throng/protocol/agent";
+import { AGENT_PROTOCOL_VERSION, AgentCloseCode, type AgentCapabilities, type AgentCapacity, type AgentRole, type HostInfo, type Ready, type RunAssignment } from "@throng/protocol/agent";
 import { ThrongError } from "@throng/protocol/errors";
 import { THRONG_VERSION } from "@throng/protocol/version";
 import { offsetClock, sleep } from "../engine/clock";
@@ -36,6 +36,10 @@ export interface AgentOptions {
   /** Aborting (SIGINT/SIGTERM) flushes running shards and closes with 1000. */
   signal: AbortSignal;
   host?: HostInfo;
+  /** A load agent's open-file limit and engines, so the server never gives it more clients than it holds (§2.9). */
+  capacity?: AgentCapacity;
+  /** What its owner lets it run (scripts, --allow-target), said in the hello so the server places no run it would refuse. */
+  capabilities?: AgentCapabilities;
   backoff?: BackoffOptions;
   handshakeTimeoutMs?: number;
   runShard?: AgentRunShard;
@@ -99,7 +103,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentExit> {
 
   try {
     for (let attempt = 0; !signal.aborted; ) {
-      const hello = { agentVersion: THRONG_VERSION, protocolVersion: AGENT_PROTOCOL_VERSION, auth: auth.next(), host: options.host ?? hostInfo(), labels: options.labels, ...(options.role ? { role: options.role } : {}) };
+      const hello = { agentVersion: THRONG_VERSION, protocolVersion: AGENT_PROTOCOL_VERSION, auth: auth.next(), host: options.host ?? hostInfo(), labels: options.labels, ...(options.role ? { role: options.role } : {}), ...(options.capacity ? { capacity: options.capacity } : {}), ...(options.capabilities ? { capabilities: options.capabilities } : {}) };
       const { session, ended } = openSession({
         url: gatewayUrl(server),
         hello,

@@ -8,6 +8,7 @@ import { offsetClock } from "./clock";
 import { ENGINE_CHILD_COMMAND, forkEngine, type EnginePool } from "./engine-pool";
 import { runShard, type RunShardOptions, type ShardResult } from "./run-shard";
 import { createSearchFeed } from "./search-feed";
+import { planRoomSize } from "./shard-setup";
 import type { ScriptOptions } from "../scripts/script-runner";
 
 export { ENGINE_CHILD_COMMAND };
@@ -37,9 +38,7 @@ export function splitClients(clients: number, engines: number, roomSize = 1): nu
  * with the plan whole (each engine follows the shape scaled by its share) and a shard index of its own.
  */
 export function engineAssignments(assignment: RunAssignment, engines: number): RunAssignment[] {
-  const { scenario } = assignment.plan;
-  const roomSize = scenario.kind === "movement-sync" || scenario.kind === "script" ? (scenario.roomSize ?? 1) : 1;
-  const parts = splitClients(assignment.clients, engines, roomSize);
+  const parts = splitClients(assignment.clients, engines, planRoomSize(assignment.plan));
   let before = assignment.clientsBefore ?? 0;
   return parts.map((clients, i) => {
     const part: RunAssignment = {
@@ -97,6 +96,19 @@ export function runEngineChild(): void {
   });
 }
 
+/**
+ * The pending seconds that can be merged now, in order: each running engine has reported it or a later one (an
+ * engine that started late, after a second, never reports that second). The first one still waited for stops it.
+ */
+export function secondsReady(pending: readonly number[], reported: readonly number[], running: readonly boolean[]): number[] {
+  const ready: number[] = [];
+  for (const seq of [...pending].sort((a, b) => a - b)) {
+    if (!reported.every((last, i) => !running[i] || last >= seq)) break;
+    ready.push(seq);
+  }
+  return ready;
+}
+
 export interface EngineOptions extends RunShardOptions {
   /** Engine processes (one per core); 1 runs in this process. */
   engines: number;
@@ -131,6 +143,12 @@ export async function runOnEngines(assignment: RunAssignment, options: EngineOpt
     lastSeq = Math.max(lastSeq, seq);
     options.onSnapshot(mergeSnapshots(parts));
   };
+  // The newest second each engine reported: an engine forked late starts at a later second, and the seconds it
+  // never had must not wait for it until the shard ends.
+  const reported = children.map(() => -1);
+  const deliverReady = () => {
+    for (const seq of secondsReady([...pending.keys()], reported, children.map((child) => child.connected))) deliver(seq);
+  };
   const results = parts.map((part, i) => {
     const child = children[i]!;
     const share: RunAssignment = { ...part, startAt };
@@ -145,7 +163,8 @@ export async function runOnEngines(assignment: RunAssignment, options: EngineOpt
           const list = pending.get(message.snapshot.seq) ?? [];
           list.push(message.snapshot);
           pending.set(message.snapshot.seq, list);
-          if (list.length === children.filter((c) => c.connected).length) deliver(message.snapshot.seq);
+          reported[i] = Math.max(reported[i]!, message.snapshot.seq);
+          deliverReady();
         } else if (message.type === "done") resolve(message.result);
         else if (message.type === "failed") reject(new Error(`engine ${i} failed: ${message.error}`));
       });

@@ -15,7 +15,7 @@ import { bindsOwnPorts, createTransport } from "../transports/create-transport";
 import { KcpStats } from "../transports/kcp";
 import { takeKcpCounters } from "../transports/kcp-transport";
 import { TimerWheel } from "../transports/timer-wheel";
-import { kernelPortRange, LocalPorts, portSlice } from "../transports/local-ports";
+import { agentPortRange, LocalPorts, portSlice } from "../transports/local-ports";
 import type { Transport } from "../transports/transport";
 import { offsetClock, waitUntil, type Clock } from "./clock";
 import { createLoadSchedule } from "./load-schedule";
@@ -23,6 +23,7 @@ import type { SearchFeed } from "./search-feed";
 import { startRamp } from "./ramp";
 import { clientTargets } from "./client-target";
 import { createReconnects } from "./reconnects";
+import { descriptorBudget, guardDescriptors } from "./descriptor-guard";
 import { seededRandom } from "./seeded-random";
 import { runTag, withRunTag } from "@throng/protocol/run-tag";
 
@@ -69,12 +70,12 @@ export interface ShardResult {
 
 /**
  * The local ports this engine binds from when it connects from given source addresses (UDP binds its own): its
- * slice of the kernel's ephemeral range, less the target's port.
+ * slice of the agent's part of the kernel's ephemeral range, less the target's port.
  */
 function enginePorts(target: Target, slice = { index: 0, count: 1 }): LocalPorts | undefined {
   if (target.protocol !== "websocket" && bindsOwnPorts(target)) return undefined;
   const targetPort = target.protocol === "websocket" ? Number(new URL(target.url).port || (target.url.startsWith("wss:") ? 443 : 80)) : target.port;
-  return new LocalPorts(portSlice(kernelPortRange(), slice.index, slice.count), new Set([targetPort]), Math.random, (message) => console.error(`warning: ${message}`));
+  return new LocalPorts(portSlice(agentPortRange(), slice.index, slice.count), new Set([targetPort]), Math.random, (message) => console.error(`warning: ${message}`));
 }
 
 /** The scenario the plan names, over the plan's transport. */
@@ -144,11 +145,14 @@ export async function runShard(given: RunAssignment, options: RunShardOptions): 
     (policy?.policy ?? "never") !== "never" || storm
       ? createReconnects(policy, builder.metrics, options.random ?? seededRandom(`${assignment.runId}:${assignment.shardIndex}`))
       : undefined;
-  const transportFor = options.transport ? undefined : clientTargets(assignment.plan.target);
+  const perClientTarget = options.transport ? undefined : clientTargets(assignment.plan.target);
+  // Connections stop at the open-file limit less the engine's reserve, so its own files never run out (open-files.ts).
+  const budget = descriptorBudget();
+  const transportFor: typeof perClientTarget = perClientTarget && ((fields, vars) => guardDescriptors(perClientTarget(fields, vars), budget));
   const created = createScenario(assignment, {
     ...(transportFor ? { transportFor } : {}),
     ...(reconnects ? { clientEvents: reconnects.events } : {}),
-    transport: options.transport ?? createTransport(assignment.plan.target, { kcp: { wheel, ...(kcpStats ? { stats: kcpStats } : {}) } }),
+    transport: guardDescriptors(options.transport ?? createTransport(assignment.plan.target, { kcp: { wheel, ...(kcpStats ? { stats: kcpStats } : {}) } }), budget),
     wheel,
     metrics: builder.metrics,
     clients: assignment.clients,

@@ -1,13 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { closeSync, openSync } from "node:fs";
 import type { AgentHealth } from "@throng/protocol/snapshot";
-import { cpuTimes, createHealthSampler, createSaturationJudge, openFileCount, stealPercent } from "./health";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { cpuTimes, createHealthSampler, createSaturationJudge, openFileCount, openFileLimits, stealPercent } from "./health";
 
 const quiet: AgentHealth = { cpuPercent: 10, eventLoopP99Ms: 1, rssBytes: 1, openFds: 10, fdLimit: 20_000 };
 
 /** Judges a run of seconds (whole unless a length is given) and returns each second's reason. */
-function judgeSeconds(seconds: (Partial<AgentHealth> & { ms?: number })[], cores = 1): (string | undefined)[] {
-  const judge = createSaturationJudge(cores);
+function judgeSeconds(seconds: (Partial<AgentHealth> & { ms?: number })[], cores = 1, ownDescriptors = 0): (string | undefined)[] {
+  const judge = createSaturationJudge(cores, ownDescriptors);
   return seconds.map(({ ms, ...reading }) => judge.judge({ ...quiet, ...reading }, ms ?? 1_000));
 }
 
@@ -31,6 +34,21 @@ describe("agent health", () => {
   });
 });
 
+describe("open-file limits", () => {
+  it("reads the soft and hard limits from /proc/self/limits, unlimited as Infinity", () => {
+    const dir = mkdtempSync(join(tmpdir(), "limits-"));
+    const file = (line: string) => {
+      const path = join(dir, `${Math.random()}`);
+      writeFileSync(path, `Limit                     Soft Limit           Hard Limit           Units     \nMax processes             95154                95154                processes \n${line}\n`);
+      return path;
+    };
+    expect(openFileLimits(file("Max open files            1024                 524288               files     "))).toEqual({ soft: 1024, hard: 524288 });
+    expect(openFileLimits(file("Max open files            1024                 unlimited            files     "))).toEqual({ soft: 1024, hard: Infinity });
+    expect(openFileLimits(join(dir, "missing"))).toBeUndefined();
+    expect(openFileLimits()!.soft).toBeGreaterThan(0);
+  });
+});
+
 describe("saturation is earned: whole seconds, held for 3 s in a row", () => {
   it("flags CPU from the third whole second in a row at 90% of a core on, saying the figure and the window", () => {
     const reasons = judgeSeconds([{ cpuPercent: 95 }, { cpuPercent: 97 }, { cpuPercent: 97 }, { cpuPercent: 99 }, { cpuPercent: 20 }]);
@@ -48,8 +66,13 @@ describe("saturation is earned: whole seconds, held for 3 s in a row", () => {
     expect(judgeSeconds([{ eventLoopP99Ms: 80 }, { eventLoopP99Ms: 40 }, { eventLoopP99Ms: 30 }]).at(-1)).toBe("event loop p99 delay ≥ 25 ms for 3 s (30 ms)");
   });
 
-  it("names descriptors near the limit, and judges CPU against the cores it was given", () => {
-    expect(judgeSeconds(Array(3).fill({ openFds: 19_500 })).at(-1)).toBe("file descriptors ≥ 95% of the limit for 3 s (19500 of 20000)");
+  it("names descriptors at the limit less the engine's reserve (not an engine sized near it), and judges CPU against the cores it was given", () => {
+    expect(judgeSeconds(Array(3).fill({ openFds: 19_744 })).at(-1)).toBe("file descriptors at the limit less the 256 kept for the engine for 3 s (19744 of 20000)");
+    // An engine sized to 19,500 clients of its 19,744 holds them all: not a limit it hit.
+    expect(judgeSeconds(Array(3).fill({ openFds: 19_500 })).at(-1)).toBeUndefined();
+    // Its own 30 descriptors (stdio, IPC, epoll) come on top of its connections' 19,744.
+    expect(judgeSeconds(Array(3).fill({ openFds: 19_770 }), 1, 30).at(-1)).toBeUndefined();
+    expect(judgeSeconds(Array(3).fill({ openFds: 19_774 }), 1, 30).at(-1)).toMatch(/^file descriptors at the limit/);
     expect(judgeSeconds(Array(3).fill({ cpuPercent: 150 }), 2).at(-1)).toBeUndefined();
     expect(judgeSeconds(Array(3).fill({ cpuPercent: 185 }), 2).at(-1)).toBe("CPU ≥ 90% of its 2 cores for 3 s (185%)");
   });

@@ -4,7 +4,23 @@ import type { AgentHealth } from "@throng/protocol/snapshot";
 
 const LOOP_RESOLUTION_MS = 10;
 /** Above these the agent, not the server, is the likely limit: its timers and reads run late. */
-export const SATURATION = { cpuPercent: 90, eventLoopP99Ms: 25, fdShare: 0.95 } as const;
+export const SATURATION = { cpuPercent: 90, eventLoopP99Ms: 25 } as const;
+/**
+ * Descriptors an engine keeps for itself, never for connections: stdio, its IPC channel, epoll and event fds, the
+ * /proc files its health sampler reads (an engine with none left died of "EMFILE: too many open files,
+ * uv_resident_set_memory"), a script's worker thread, name lookups. An engine opens at most its open-file limit
+ * less this many connections (engine/open-files.ts); past that a connection fails with cause "limit".
+ */
+export const DESCRIPTOR_RESERVE = 256;
+
+/**
+ * The most descriptors a process holds before it refuses another connection: its connections may take the limit
+ * less DESCRIPTOR_RESERVE, on top of the descriptors it held before its first one (stdio, IPC, epoll: its own, counted
+ * at most up to half the reserve, so the other half stays free for what it opens later).
+ */
+export function descriptorCeiling(limit: number, ownBeforeConnections: number): number {
+  return Math.max(0, limit - DESCRIPTOR_RESERVE + Math.min(Math.max(0, ownBeforeConnections), DESCRIPTOR_RESERVE / 2));
+}
 /**
  * A condition must hold this many whole seconds in a row before the agent is called saturated, and it is from that
  * second on (the seconds before it are not flagged after the fact): one busy second is host noise or a burst of
@@ -39,33 +55,45 @@ export function openFileCount(): number | undefined {
 
 /** The soft open-file limit of this process (Linux /proc), or undefined elsewhere. */
 export function openFileLimit(): number | undefined {
+  return openFileLimits()?.soft;
+}
+
+/** The soft and hard open-file limits of this process (Linux /proc; "unlimited" reads as Infinity), or undefined elsewhere. */
+export function openFileLimits(path = "/proc/self/limits"): { soft: number; hard: number } | undefined {
   try {
-    const line = readFileSync("/proc/self/limits", "utf8").split("\n").find((l) => l.startsWith("Max open files"));
-    const soft = line?.split(/\s{2,}/)[1];
-    return soft && /^\d+$/.test(soft) ? Number(soft) : undefined;
+    const line = readFileSync(path, "utf8").split("\n").find((l) => l.startsWith("Max open files"));
+    const [soft, hard] = (line?.split(/\s{2,}/) ?? []).slice(1, 3).map((field) => (field === "unlimited" ? Infinity : /^\d+$/.test(field ?? "") ? Number(field) : NaN));
+    return soft !== undefined && hard !== undefined && !Number.isNaN(soft) && !Number.isNaN(hard) ? { soft, hard } : undefined;
   } catch {
     return undefined;
   }
 }
 
+/** What a condition is judged against: the engine's cores, and its descriptors before any connection (descriptorCeiling). */
+interface JudgedAgainst {
+  cores: number;
+  ownDescriptors: number;
+}
+
 interface Condition {
-  holds(health: AgentHealth, cores: number): boolean;
+  holds(health: AgentHealth, against: JudgedAgainst): boolean;
   /** The condition and its window in words, with this second's figure. */
-  says(health: AgentHealth, cores: number, seconds: number): string;
+  says(health: AgentHealth, against: JudgedAgainst, seconds: number): string;
 }
 
 const CONDITIONS: Condition[] = [
   {
-    holds: (h, cores) => h.cpuPercent >= SATURATION.cpuPercent * cores,
-    says: (h, cores, seconds) => `CPU ≥ ${SATURATION.cpuPercent}% of ${cores === 1 ? "a core" : `its ${cores} cores`} for ${seconds} s (${h.cpuPercent}%)`,
+    holds: (h, { cores }) => h.cpuPercent >= SATURATION.cpuPercent * cores,
+    says: (h, { cores }, seconds) => `CPU ≥ ${SATURATION.cpuPercent}% of ${cores === 1 ? "a core" : `its ${cores} cores`} for ${seconds} s (${h.cpuPercent}%)`,
   },
   {
     holds: (h) => h.eventLoopP99Ms >= SATURATION.eventLoopP99Ms,
-    says: (h, _cores, seconds) => `event loop p99 delay ≥ ${SATURATION.eventLoopP99Ms} ms for ${seconds} s (${h.eventLoopP99Ms} ms)`,
+    says: (h, _against, seconds) => `event loop p99 delay ≥ ${SATURATION.eventLoopP99Ms} ms for ${seconds} s (${h.eventLoopP99Ms} ms)`,
   },
   {
-    holds: (h) => h.openFds !== undefined && !!h.fdLimit && h.openFds >= h.fdLimit * SATURATION.fdShare,
-    says: (h, _cores, seconds) => `file descriptors ≥ ${SATURATION.fdShare * 100}% of the limit for ${seconds} s (${h.openFds} of ${h.fdLimit})`,
+    // At its limit less the reserve the engine refuses new connections (cause "limit"): it cannot hold more.
+    holds: (h, { ownDescriptors }) => h.openFds !== undefined && !!h.fdLimit && h.openFds >= descriptorCeiling(h.fdLimit, ownDescriptors),
+    says: (h, _against, seconds) => `file descriptors at the limit less the ${DESCRIPTOR_RESERVE} kept for the engine for ${seconds} s (${h.openFds} of ${h.fdLimit})`,
   },
 ];
 
@@ -75,19 +103,20 @@ export interface SaturationJudge {
 }
 
 /**
- * Judges one engine's seconds in order: a condition (CPU of its `cores`, event-loop delay, descriptors) flags the
- * agent saturated from the SATURATION_SECONDS-th whole second in a row it holds. A partial second neither counts
- * toward a window nor breaks one.
+ * Judges one engine's seconds in order: a condition (CPU of its `cores`, event-loop delay, descriptors at the
+ * ceiling its connections may reach given the `ownDescriptors` it held before them) flags the agent saturated from
+ * the SATURATION_SECONDS-th whole second in a row it holds. A partial second neither counts toward a window nor breaks one.
  */
-export function createSaturationJudge(cores = 1): SaturationJudge {
+export function createSaturationJudge(cores = 1, ownDescriptors = 0): SaturationJudge {
+  const against = { cores, ownDescriptors };
   const streaks = CONDITIONS.map(() => 0);
   return {
     judge(health, intervalMs) {
       if (intervalMs < WHOLE_SECOND_MS) return undefined;
       let reason: string | undefined;
       CONDITIONS.forEach((condition, i) => {
-        streaks[i] = condition.holds(health, cores) ? streaks[i]! + 1 : 0;
-        if (reason === undefined && streaks[i]! >= SATURATION_SECONDS) reason = condition.says(health, cores, streaks[i]!);
+        streaks[i] = condition.holds(health, against) ? streaks[i]! + 1 : 0;
+        if (reason === undefined && streaks[i]! >= SATURATION_SECONDS) reason = condition.says(health, against, streaks[i]!);
       });
       return reason;
     },
@@ -129,7 +158,17 @@ export function createHealthSampler(options: { procStat?: () => string | undefin
   const fdLimit = openFileLimit();
   const procStat = options.procStat ?? readProcStat;
   let lastHostCpu = cpuTimes(procStat());
-  const judge = createSaturationJudge();
+  // Created before the shard's first connection: what is open now is the engine's own.
+  const judge = createSaturationJudge(1, openFileCount() ?? 0);
+  // Reading RSS opens /proc/self/stat: an engine out of descriptors keeps its last reading instead of dying of EMFILE.
+  let rssBytes = 0;
+  const rss = () => {
+    try {
+      return (rssBytes = process.memoryUsage.rss());
+    } catch {
+      return rssBytes;
+    }
+  };
 
   return {
     sample(intervalMs) {
@@ -149,7 +188,7 @@ export function createHealthSampler(options: { procStat?: () => string | undefin
       const health: AgentHealth = {
         cpuPercent: round2(Math.max(0, cpuPercent)),
         eventLoopP99Ms: Number.isFinite(p99Ms) ? round2(Math.max(0, p99Ms)) : 0,
-        rssBytes: process.memoryUsage.rss(),
+        rssBytes: rss(),
         ...(openFds !== undefined ? { openFds } : {}),
         ...(fdLimit !== undefined ? { fdLimit } : {}),
         ...(steal !== undefined ? { stealPercent: steal } : {}),

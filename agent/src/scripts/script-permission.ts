@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import type { AgentCapabilities } from "@throng/protocol/agent";
 import type { Scenario } from "@throng/protocol/plan";
 
 /** What the agent's owner allows (`--allow-scripts`): any script, or only bundles with these SHA-256s. Undefined: none. */
@@ -9,6 +10,12 @@ export const NO_SCRIPTS = "this agent does not run scripts: start it with --allo
 export const NO_SCRIPT_STORE = "a script by sha256 is fetched from the control plane by throng-agent connect; throng-agent run takes script: { path: file.mjs }";
 
 const SHA256 = /^[0-9a-f]{64}$/;
+
+/** The permission as the hello says it (PROTOCOL.md §2.10): "none", "any" or the allowed bundles. */
+export function scriptCapability(permission: ScriptPermission | undefined): AgentCapabilities["scripts"] {
+  if (!permission) return "none";
+  return "any" in permission ? "any" : { sha256: permission.sha256 };
+}
 
 /** `--allow-scripts` given bare (true) or with a comma-separated list of SHA-256s; throws naming a bad entry. */
 export function parseScriptPermission(value: true | string): ScriptPermission {

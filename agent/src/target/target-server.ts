@@ -1,4 +1,5 @@
 import { createSocket, type RemoteInfo } from "node:dgram";
+import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
@@ -27,6 +28,10 @@ export interface TargetOptions extends BehaviourOptions {
   maxClients?: number;
   /** Where the target says what goes wrong while it serves (out of file descriptors); console.warn by default. */
   warn?: (message: string) => void;
+  /** Listen with SO_REUSEPORT, one of several processes on the port (target-group.ts; the native path only). */
+  reusePort?: boolean;
+  /** What GET /stats answers when this process is one of several: the whole group's sum (target-group.ts). */
+  groupStats?: () => Promise<TargetStats>;
 }
 
 export interface TargetStats {
@@ -35,8 +40,14 @@ export interface TargetStats {
   accepted: number;
   /** Messages received since start: a neutral count of messages/s for any load tool (each gets one reply). */
   messages: number;
+  /** Summed over its processes (100 = one core). */
   cpuPercent: number;
+  /** Summed over its processes: Node's own code pages count once per process here. */
   rssBytes: number;
+  /** Proportional set size summed over its processes (/proc/self/smaps_rollup: shared pages split between them); Linux only. */
+  pssBytes?: number;
+  /** Processes serving (--processes). */
+  processes: number;
 }
 
 export interface RunningTarget {
@@ -46,8 +57,10 @@ export interface RunningTarget {
   tcpPort?: number;
   udpPort?: number;
   kcpPort?: number;
-  /** The target's own CPU (since the previous call) and memory. */
+  /** This process's CPU (since the previous call) and memory. */
   stats(): TargetStats;
+  /** GET /stats: the figures summed over every process of the target (this one's alone with one process). */
+  allStats(): Promise<TargetStats>;
   close(): Promise<void>;
 }
 
@@ -65,6 +78,29 @@ function listen(server: { listen(options: { port: number; host: string; backlog:
       resolve();
     });
   });
+}
+
+/** Reading RSS opens /proc/self/stat: a target out of descriptors answers with its last reading instead of throwing. */
+function memoryMeter() {
+  let rssBytes = 0;
+  return (): Pick<TargetStats, "rssBytes" | "pssBytes"> => {
+    try {
+      rssBytes = process.memoryUsage.rss();
+    } catch {
+      // EMFILE: keep the last reading.
+    }
+    return { rssBytes, ...(pssOf() ?? {}) };
+  };
+}
+
+/** This process's proportional set size (Linux), or undefined. */
+function pssOf(): { pssBytes: number } | undefined {
+  try {
+    const kb = /^Pss:\s+(\d+) kB/m.exec(readFileSync("/proc/self/smaps_rollup", "utf8"))?.[1];
+    return kb ? { pssBytes: Number(kb) * 1024 } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function cpuMeter() {
@@ -95,8 +131,8 @@ function webSocketPeer(socket: WebSocket): Peer & { binary: boolean } {
 type OpenSockets = Set<StreamSocket>;
 
 /** Listens on the stream path (native when loaded); every accepted socket is tracked until it closes. */
-async function listenTracked(host: string, port: number, sockets: OpenSockets, serve: (socket: StreamSocket) => AcceptedHandlers, onAcceptError: OnAcceptError): Promise<StreamServer> {
-  return listenStream({ host, port, backlog: LISTEN_BACKLOG }, (socket) => {
+async function listenTracked(host: string, port: number, reusePort: boolean, sockets: OpenSockets, serve: (socket: StreamSocket) => AcceptedHandlers, onAcceptError: OnAcceptError): Promise<StreamServer> {
+  return listenStream({ host, port, backlog: LISTEN_BACKLOG, ...(reusePort ? { reusePort } : {}) }, (socket) => {
     sockets.add(socket);
     const handlers = serve(socket);
     return {
@@ -128,7 +164,7 @@ function acceptWarner(warn: (message: string) => void, counts: { open: number })
 
 function serveTcp(options: TargetOptions, host: string, { behaviour, counts, onAcceptError }: Shared, sockets: OpenSockets) {
   const tcp = options.tcp!;
-  return listenTracked(host, tcp.port, sockets, (socket) => {
+  return listenTracked(host, tcp.port, options.reusePort === true, sockets, (socket) => {
     if (options.maxClients !== undefined && counts.open >= options.maxClients) {
       socket.reset();
       return { onData() {}, onClose() {} };
@@ -182,6 +218,7 @@ interface Shared {
   counts: { open: number; accepted: number };
   atLimit(): boolean;
   stats(): TargetStats;
+  allStats(): Promise<TargetStats>;
   onAcceptError: OnAcceptError;
 }
 
@@ -221,11 +258,11 @@ async function serveWss(options: TargetOptions, tls: NonNullable<TargetOptions["
   };
 }
 
-async function serveWs(options: TargetOptions, host: string, { behaviour, counts, atLimit, stats, onAcceptError }: Shared, sockets: OpenSockets): Promise<Endpoint> {
-  const server = await listenTracked(host, options.port ?? 7070, sockets, (socket) =>
+async function serveWs(options: TargetOptions, host: string, { behaviour, counts, atLimit, allStats, onAcceptError }: Shared, sockets: OpenSockets): Promise<Endpoint> {
+  const server = await listenTracked(host, options.port ?? 7070, options.reusePort === true, sockets, (socket) =>
     serveWebSocketFront(socket, {
       atLimit,
-      statsJson: () => JSON.stringify(stats()),
+      statsJson: async () => JSON.stringify(await allStats()),
       open(connection: ServerConnection) {
         counts.open += 1;
         counts.accepted += 1;
@@ -257,11 +294,14 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
   const behaviour = createTargetBehaviour(options);
   const counts = { open: 0, accepted: 0 };
   const cpu = cpuMeter();
-  const stats = (): TargetStats => ({ clients: counts.open, accepted: counts.accepted, messages: behaviour.messages(), cpuPercent: cpu(), rssBytes: process.memoryUsage.rss() });
+  const memory = memoryMeter();
+  const stats = (): TargetStats => ({ clients: counts.open, accepted: counts.accepted, messages: behaviour.messages(), cpuPercent: cpu(), ...memory(), processes: 1 });
+  const allStats = options.groupStats ?? (async () => stats());
   const shared: Shared = {
     behaviour,
     counts,
     stats,
+    allStats,
     atLimit: () => options.maxClients !== undefined && counts.open >= options.maxClients,
     onAcceptError: acceptWarner(options.warn ?? ((message) => console.warn(message)), counts),
   };
@@ -278,6 +318,7 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
     ...(udp ? { udpPort: udp.port } : {}),
     ...(kcp ? { kcpPort: kcp.port } : {}),
     stats,
+    allStats,
     async close() {
       behaviour.close();
       await web.close();

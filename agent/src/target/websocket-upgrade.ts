@@ -24,8 +24,8 @@ export interface ServerHandlers {
 export interface WebSocketFront {
   /** True when an upgrade must be refused with 503 (the client limit). */
   atLimit(): boolean;
-  /** The body of GET /stats. */
-  statsJson(): string;
+  /** The body of GET /stats (a target of several processes asks the others first). */
+  statsJson(): string | Promise<string>;
   /** An upgrade went ahead: the connection's message and close handlers. */
   open(connection: ServerConnection): ServerHandlers;
 }
@@ -94,7 +94,15 @@ export function serveWebSocketFront(socket: StreamSocket, front: WebSocketFront)
     head = undefined;
     if (!parsed) return answer("400 Bad Request", "text/plain", "not an HTTP/1.1 request\n");
     if (parsed.headers.get("upgrade")?.toLowerCase() === "websocket") return upgrade(parsed, rest);
-    if (parsed.method === "GET" && parsed.path === "/stats") return answer("200 OK", "application/json", front.statsJson());
+    if (parsed.method === "GET" && parsed.path === "/stats") {
+      answered = true;
+      return void Promise.resolve()
+        .then(() => front.statsJson())
+        .then(
+          (body) => socket.destroyed || answer("200 OK", "application/json", body),
+          (error: unknown) => socket.destroyed || answer("503 Service Unavailable", "text/plain", `stats unavailable: ${(error as Error).message}\n`),
+        );
+    }
     answer("426 Upgrade Required", "text/plain", "this is a WebSocket server; connect to ws://host:port/ws\n");
   };
 

@@ -1,7 +1,8 @@
 import { randomFillSync } from "node:crypto";
 import type { WebSocketTarget } from "@throng/protocol/plan";
-import { openStreamSocket, type StreamSocket } from "./stream-socket";
-import { failedConnection, FixedMessage, localEnd, type OpenOptions, type OutgoingMessage, type TransportConnection, type TransportEnd, type TransportEvents } from "./transport";
+import { PortLease } from "./local-ports";
+import { openStreamSocket, type StreamEndpoint, type StreamSocket, type StreamSocketHandlers } from "./stream-socket";
+import { failedConnection, FixedMessage, type OpenOptions, type OutgoingMessage, type TransportConnection, type TransportEnd, type TransportEvents } from "./transport";
 import { acceptKey, closePayload, encodeFrame, FrameDecoder, OPCODE, ProtocolError, type FrameSink } from "./websocket-frames";
 
 /**
@@ -78,12 +79,19 @@ const enum State {
   Ended,
 }
 
-/** One client connection; a class rather than closures keeps the memory per connection small. */
-class LeanWebSocket implements TransportConnection, FrameSink {
+/**
+ * One client connection; a class rather than closures keeps the memory per connection small: it is itself its
+ * socket's handlers (a handlers object with three closures and their context, and the local end's object and
+ * closure, were ~0.4 KiB per connection at 200,000 of them: docs/benchmarks.md, "c200k").
+ */
+class LeanWebSocket implements TransportConnection, FrameSink, StreamSocketHandlers {
   private state = State.Upgrading;
   private socket: StreamSocket | undefined;
-  private readonly local: ReturnType<typeof localEnd>;
-  private readonly key = nextKey();
+  /** The local port this connection binds (the engine's own ports), or undefined when the kernel picks it. */
+  private readonly lease: PortLease | undefined;
+  private readonly localAddress: string | undefined;
+  /** Sec-WebSocket-Key, until the handshake's answer is checked. */
+  private key = nextKey();
   private responseHead = "";
   private readonly decoder = new FrameDecoder(this);
   private readonly opcode: number;
@@ -103,36 +111,42 @@ class LeanWebSocket implements TransportConnection, FrameSink {
     options: OpenOptions,
   ) {
     this.opcode = binary ? OPCODE.binary : OPCODE.text;
-    this.local = localEnd(options);
+    this.localAddress = options.localAddress;
+    this.lease = options.localAddress && options.localPorts ? new PortLease(options.localPorts, options.localAddress) : undefined;
     this.handshakeTimer = setTimeout(() => this.fail(Object.assign(new Error("WebSocket handshake timed out"), { code: "ETIMEDOUT" })), HANDSHAKE_TIMEOUT_MS);
     this.connectSocket();
   }
 
   /** One connect attempt; a local port someone else holds starts the next attempt from another port. */
   private connectSocket(): void {
-    const bind = this.local.next();
+    const bind = this.lease ? this.lease.next() : undefined;
     if (bind instanceof Error) {
       this.error = bind;
       this.socket = undefined;
       setImmediate(() => this.onSocketClose());
       return;
     }
-    const socket = openStreamSocket(
-      { host: this.request.host, port: this.request.port, ...bind },
-      {
-        onConnect: () => socket.write(Buffer.from(this.request.head + this.key + this.request.tail, "latin1")),
-        onData: (chunk, receivedAt) => this.onRead(chunk, receivedAt),
-        onClose: (cause) => {
-          this.error ??= cause;
-          if (this.state === State.Upgrading && !this.closedByUs && this.local.lease?.retries(this.error)) {
-            this.error = undefined;
-            return this.connectSocket();
-          }
-          this.onSocketClose();
-        },
-      },
-    );
-    this.socket = socket;
+    // One shape for every endpoint (no spread): it lives as long as the socket.
+    const endpoint: StreamEndpoint = { host: this.request.host, port: this.request.port, localAddress: bind?.localAddress ?? this.localAddress, localPort: bind?.localPort };
+    this.socket = openStreamSocket(endpoint, this);
+  }
+
+  // StreamSocketHandlers: the socket calls these as methods of this connection.
+  onConnect(): void {
+    this.socket!.write(Buffer.from(this.request.head + this.key + this.request.tail, "latin1"));
+  }
+
+  onData(chunk: Buffer, receivedAt: number): void {
+    this.onRead(chunk, receivedAt);
+  }
+
+  onClose(cause: Error | undefined): void {
+    this.error ??= cause;
+    if (this.state === State.Upgrading && !this.closedByUs && this.lease?.retries(this.error)) {
+      this.error = undefined;
+      return this.connectSocket();
+    }
+    this.onSocketClose();
   }
 
   send(data: OutgoingMessage): boolean {
@@ -199,6 +213,7 @@ class LeanWebSocket implements TransportConnection, FrameSink {
     const restAt = end + 4;
     const rest = this.responseHead.length > restAt ? Buffer.from(this.responseHead.slice(restAt), "latin1") : undefined;
     this.responseHead = "";
+    this.key = "";
     clearTimeout(this.handshakeTimer);
     this.handshakeTimer = undefined;
     this.state = State.Open;
@@ -213,7 +228,7 @@ class LeanWebSocket implements TransportConnection, FrameSink {
 
   private onSocketClose(): void {
     if (this.state === State.Ended) return;
-    this.local.lease?.release();
+    this.lease?.release();
     clearTimeout(this.handshakeTimer);
     const opened = this.state !== State.Upgrading;
     this.state = State.Ended;

@@ -3,11 +3,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { causeOf } from "./transport";
-import { isPortTaken, kernelPortRange, LocalPorts, MAX_PORT_ATTEMPTS, PortLease, portSlice } from "./local-ports";
+import { agentPortRange, isPortTaken, kernelPortRange, LocalPorts, MAX_PORT_ATTEMPTS, PortLease, portSlice } from "./local-ports";
 
 const atStart = () => 0;
 
 describe("local port allocator", () => {
+  it("binds only from the upper part of the kernel's range, leaving a quarter (at least 4,096 ports) to the kernel's own choice for every other connection on the host", () => {
+    expect(agentPortRange({ first: 32768, last: 60999 })).toEqual({ first: 39826, last: 60999 });
+    expect(agentPortRange({ first: 1024, last: 65535 })).toEqual({ first: 17152, last: 65535 });
+    expect(agentPortRange({ first: 40000, last: 45000 })).toEqual({ first: 44096, last: 45000 });
+  });
+
   it("cuts the range into disjoint slices that cover it, one per engine", () => {
     const range = { first: 32768, last: 60999 };
     const slices = [0, 1, 2].map((i) => portSlice(range, i, 3));

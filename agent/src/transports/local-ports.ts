@@ -8,7 +8,8 @@ import { readFileSync } from "node:fs";
  * slice of the range with a cursor per source address.
  *
  * Ports come from the kernel's ephemeral range (ip_local_port_range): servers do not listen there, so a bound
- * port never blocks a service from starting. A port someone else holds fails with EADDRINUSE (bind) or
+ * port never blocks a service from starting; and only from its upper part (agentPortRange), so the kernel keeps
+ * ports for every other connection on the host. A port someone else holds fails with EADDRINUSE (bind) or
  * EADDRNOTAVAIL (connect: the same 4-tuple is open or in TIME_WAIT) and the connection tries the next one, at
  * most MAX_PORT_ATTEMPTS times. A closed connection's port goes back to the pool at once and is reached again
  * only after the cursor wraps. TIME_WAIT stays with whichever side sent the first FIN: a WebSocket server closes
@@ -38,6 +39,23 @@ export function kernelPortRange(path = "/proc/sys/net/ipv4/ip_local_port_range")
     // Not Linux: the default range below.
   }
   return DEFAULT_RANGE;
+}
+
+/**
+ * Ports of the kernel's range the engine never binds: a port bound explicitly (by us, on any address) is one the
+ * kernel's own choice for every other connect() on the host skips (__inet_hash_connect passes over a port whose
+ * bind bucket came from bind()), so when an engine's binds covered the whole range, every other process's outgoing
+ * connection (the agent's own to its server, a database client) failed with EADDRNOTAVAIL. A quarter of the range,
+ * at least 4,096 ports, is left to the kernel.
+ */
+export const KERNEL_SHARE = 0.25;
+const KERNEL_MIN_PORTS = 4_096;
+
+/** The part of the kernel's ephemeral range the engines bind from: its upper part, the lower KERNEL_SHARE left to the kernel. */
+export function agentPortRange(kernel: PortRange = kernelPortRange()): PortRange {
+  const size = kernel.last - kernel.first + 1;
+  const kept = Math.min(size - 1, Math.max(KERNEL_MIN_PORTS, Math.ceil(size * KERNEL_SHARE)));
+  return { first: kernel.first + kept, last: kernel.last };
 }
 
 /** Part `index` of `count` disjoint, contiguous parts of `range`, so engine processes never pick the same port. */

@@ -17,9 +17,10 @@ interface Addon {
   write(id: number, data: Uint8Array): number;
   end(id: number): number;
   close(id: number, reset?: boolean): number;
-  listen(host: string, port: number, backlog: number): number;
+  listen(host: string, port: number, backlog: number, reusePort?: boolean): number;
   localPort(id: number): number;
   resumeAccepting(id: number): number;
+  raiseNofile(): number;
   readonly BIND_FAILED: number;
   readonly EV_CONNECTED: number;
   readonly EV_DATA: number;
@@ -49,7 +50,14 @@ const listeners: (NativeListener | undefined)[] = [];
 /** How long a listener out of file descriptors waits before it accepts again (as long as libuv's accept retry). */
 const ACCEPT_RETRY_MS = 100;
 
+let loaded: Addon | string | undefined;
+
+/** The addon (loaded once; its socket driver starts only with nativeIo), or why it could not be loaded. */
 function loadAddon(): Addon | string {
+  return (loaded ??= requireAddon());
+}
+
+function requireAddon(): Addon | string {
   const require = createRequire(import.meta.url);
   const reasons: string[] = [];
   for (const candidate of CANDIDATES) {
@@ -60,6 +68,16 @@ function loadAddon(): Addon | string {
     }
   }
   return `${ADDON_FILE} not loaded (${reasons.join("; ")}); build it with \`node agent/build.mjs\` (needs a C compiler and Node's headers)`;
+}
+
+/**
+ * Raises this process's soft open-file limit to its hard one with setrlimit (agent/native/throng_io.c): the soft
+ * limit after it, -errno when the call failed, or why the addon is not there (then engine/open-files.ts uses prlimit).
+ */
+export function raiseNofileNatively(): number | string {
+  if (process.platform !== "linux") return `the native addon is Linux-only (this is ${process.platform})`;
+  const addon = loadAddon();
+  return typeof addon === "string" ? addon : addon.raiseNofile();
 }
 
 /** The environment's choice (THRONG_IO), set once at startup before any connection is opened. */
@@ -240,7 +258,7 @@ class NativeListener implements StreamServer {
 
 /** Listens on the native path: each accepted connection is handed to `onConnection`, which returns its handlers. */
 export function listenNative(endpoint: ListenEndpoint, onConnection: OnStreamConnection, onAcceptError?: OnAcceptError): StreamServer {
-  const id = addon.listen(endpoint.host, endpoint.port, endpoint.backlog);
+  const id = addon.listen(endpoint.host, endpoint.port, endpoint.backlog, endpoint.reusePort === true);
   // Named as Node names a failed listen (a port in use: "listen EADDRINUSE"), whichever call it was.
   if (id < 0) throw errnoError(errnoOf(id), "listen", endpoint);
   const port = addon.localPort(id);

@@ -48,6 +48,8 @@ export interface ListenEndpoint {
   port: number;
   /** Connections the kernel queues before they are accepted (capped by net.core.somaxconn). */
   backlog: number;
+  /** SO_REUSEPORT: other processes may listen on the same port (native path only; Node 20's net cannot). */
+  reusePort?: boolean;
 }
 
 /** An accepted connection's handlers: it is connected already. */
@@ -143,6 +145,7 @@ export async function listenStream(endpoint: ListenEndpoint, onConnection: OnStr
 }
 
 export function listenNode(endpoint: ListenEndpoint, onConnection: OnStreamConnection, onAcceptError?: OnAcceptError): Promise<StreamServer> {
+  if (endpoint.reusePort) return Promise.reject(new Error("several processes on one port need the native I/O path (SO_REUSEPORT); it is not loaded here (THRONG_IO)"));
   // A peer's FIN closes the connection (allowHalfOpen false), as on the native path.
   const server = createServer({ noDelay: true }, (socket) => {
     let error: Error | undefined;

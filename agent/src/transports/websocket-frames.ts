@@ -70,8 +70,8 @@ export class ProtocolError extends Error {
  * (no copy); only a frame split across reads is kept, copied, until it is whole.
  */
 export class FrameDecoder {
-  /** Bytes of an incomplete frame, copied out of the reads they came in. */
-  private held: Buffer[] = [];
+  /** Bytes of an incomplete frame, copied out of the reads they came in; none most of the time (no array per connection). */
+  private held: Buffer[] | undefined = undefined;
   private heldBytes = 0;
   /** Bytes the held frame needs before it can be decoded (at least its header). */
   private needed = 2;
@@ -92,11 +92,11 @@ export class FrameDecoder {
     if (this.closed) return;
     let buffer = chunk;
     if (this.heldBytes > 0) {
-      this.held.push(Buffer.from(chunk));
+      this.held!.push(Buffer.from(chunk));
       this.heldBytes += chunk.length;
       if (this.heldBytes < this.needed) return;
-      buffer = Buffer.concat(this.held, this.heldBytes);
-      this.held = [];
+      buffer = Buffer.concat(this.held!, this.heldBytes);
+      this.held = undefined;
       this.heldBytes = 0;
     }
     let at = 0;
@@ -113,7 +113,7 @@ export class FrameDecoder {
     if (at < buffer.length && !this.closed) {
       // The read buffer is reused by the next read: keep a copy of the partial frame.
       const rest = Buffer.from(buffer.subarray(at));
-      this.held.push(rest);
+      this.held = [rest];
       this.heldBytes = rest.length;
     }
   }

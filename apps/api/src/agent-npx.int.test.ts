@@ -59,6 +59,7 @@ describe("the npx install command", () => {
     expect(manifest).toMatchObject({ name: "throng-agent", bin: { "throng-agent": "throng-agent.mjs" } });
     expect(manifest.dependencies).toBeUndefined();
     expect(files.get("package/throng-agent.mjs")!.equals(await readFile(BUNDLE))).toBe(true);
+    expect(files.get("package/throng-engine.mjs")!.equals(await readFile(BUNDLE.replace("throng-agent.mjs", "throng-engine.mjs")))).toBe(true);
   });
 
   it("runs as shown on the Agents page: npx installs from this API (no registry) and the agent comes online", async () => {

@@ -115,19 +115,23 @@ describe("API (in-process Fastify, real PostgreSQL and Redis)", () => {
     expect(agentPackage.status).toBe(503);
     expect(ErrorBody.parse(await agentPackage.json()).error.message).toMatch(/npm run build -w @throng\/agent/);
     expect(text).toContain('/agent/throng-io-$platform.node"');
+    expect(text).toContain('/agent/throng-engine.mjs" -o');
+    expect((await fetch(`${api.url}/agent/throng-engine.mjs`)).status).toBe(503);
     const addon = await fetch(`${api.url}/agent/${NATIVE_IO_FILE}`);
     expect(addon.status).toBe(503);
     expect(ErrorBody.parse(await addon.json()).error.message).toMatch(/native I\/O addon is not built/);
   });
 
-  it("serves the built agent bundle and, beside it, the native I/O addon for this server's platform", async () => {
+  it("serves the built agent bundle and, beside it, its engine bundle and the native I/O addon for this server's platform", async () => {
     const dir = await mkdtemp(join(tmpdir(), "throng-agent-dist-"));
     await writeFile(join(dir, "throng-agent.mjs"), "// the bundle");
     const addonBytes = Buffer.from([0x7f, 0x45, 0x4c, 0x46, 1, 2, 3]);
     await writeFile(join(dir, "throng-io.node"), addonBytes);
+    await writeFile(join(dir, "throng-engine.mjs"), "// the engine");
     const built = await startTestApi({ agentBundlePath: join(dir, "throng-agent.mjs") });
     try {
       expect(await (await fetch(`${built.url}/agent/throng-agent.mjs`)).text()).toBe("// the bundle");
+      expect(await (await fetch(`${built.url}/agent/throng-engine.mjs`)).text()).toBe("// the engine");
       const addon = await fetch(`${built.url}/agent/${NATIVE_IO_FILE}`);
       expect(addon.status).toBe(200);
       expect(Buffer.from(await addon.arrayBuffer()).equals(addonBytes)).toBe(true);

@@ -95,7 +95,7 @@ export function composeApi(input: {
     auth,
     resolveIdentity: createIdentityResolver(auth, repos.orgs, apiTokens),
     trials: createSessionTrials({ repos, fleet, bus, awaitReply: (channel, timeoutMs, send) => awaitMessage(subscriber, channel, timeoutMs, send) }),
-    plans: createPlanService({ plans: repos.plans, runs: repos.runs, scripts, settings: async (orgId) => OrgSettings.parse((await repos.orgs.getSettings(orgId)) ?? {}) }),
+    plans: createPlanService({ plans: repos.plans, runs: repos.runs, scripts, settings: async (orgId) => OrgSettings.parse((await repos.orgs.getSettings(orgId)) ?? {}), agents: (orgId) => fleet.listAgents(orgId) }),
     scripts,
     runs: createRunService({ repos, fleet, jobs, scripts }),
     notifications: createNotificationService({ repos, jobs, dashboardUrl: env.WEB_ORIGIN }),

@@ -92,7 +92,7 @@ const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: u
   "GET /api/targets": { kind: "collection" },
   "GET /api/targets/:name/estimates": { kind: "collection" },
 };
-const PUBLIC = ["GET /api/invitations/preview/:token", "GET /api/public/reports/:token", "GET /api/public/reports/:token/report.pdf", "GET /health", "GET /api/auth/*", "POST /api/auth/*", "GET /agent/throng-agent.mjs", "GET /agent/throng-agent.tgz", `GET /agent/${NATIVE_IO_FILE}`, "GET /agent/install.sh", "GET /api/openapi.json", "GET /metrics"];
+const PUBLIC = ["GET /api/invitations/preview/:token", "GET /api/public/reports/:token", "GET /api/public/reports/:token/report.pdf", "GET /health", "GET /api/auth/*", "POST /api/auth/*", "GET /agent/throng-agent.mjs", "GET /agent/throng-agent.tgz", "GET /agent/throng-engine.mjs", `GET /agent/${NATIVE_IO_FILE}`, "GET /agent/install.sh", "GET /api/openapi.json", "GET /metrics"];
 
 interface Operation { method: string; path: string; access: string; permission?: Action }
 let api: TestApi;

@@ -5,7 +5,7 @@ import type { EnrolmentTokenCreated } from "@throng/protocol/api";
 import { api } from "../lib/api";
 import { errorMessage } from "../lib/api-client";
 import { formatDateTime, formatUntil } from "../lib/format";
-import { installMethods } from "../lib/install-commands";
+import { installMethods, parseAllowTargets } from "../lib/install-commands";
 import { CodeBlock } from "./code-block";
 import { Tabs } from "./tabs";
 
@@ -15,8 +15,31 @@ const VALIDITY = [
   { minutes: 7 * 24 * 60, label: "7 days" },
 ] as const;
 
+/** What the agent will be let run: each choice adds its flag to every command below (the agent tells the server). */
+function PermissionChoices({ value, onChange }: { value: { allowScripts: boolean; targets: string }; onChange: (next: { allowScripts: boolean; targets: string }) => void }) {
+  return (
+    <div className="toolbar" data-testid="install-permissions">
+      <div className="checkbox">
+        <input id="install-allow-scripts" type="checkbox" checked={value.allowScripts} onChange={(event) => onChange({ ...value, allowScripts: event.target.checked })} aria-describedby="install-allow-scripts-hint" />
+        <label htmlFor="install-allow-scripts">Run scripts</label>
+        <span className="hint" id="install-allow-scripts-hint">
+          --allow-scripts: script plans run your JavaScript on this machine
+        </span>
+      </div>
+      <div className="field inline">
+        <label htmlFor="install-allow-targets">Only load</label>
+        <input id="install-allow-targets" value={value.targets} placeholder="any target (or host:port, *.domain, …)" onChange={(event) => onChange({ ...value, targets: event.target.value })} aria-describedby="install-allow-targets-hint" />
+        <span className="hint" id="install-allow-targets-hint">
+          --allow-target: the agent refuses any other target, whatever a plan says
+        </span>
+      </div>
+    </div>
+  );
+}
+
 function InstallMethods({ created }: { created: EnrolmentTokenCreated }) {
-  const methods = installMethods(created);
+  const [choices, setChoices] = useState({ allowScripts: false, targets: "" });
+  const methods = installMethods(created, { allowScripts: choices.allowScripts, allowTargets: parseAllowTargets(choices.targets) });
   const [selected, setSelected] = useState<string>("script");
   if (!methods) {
     return (
@@ -27,10 +50,13 @@ function InstallMethods({ created }: { created: EnrolmentTokenCreated }) {
   }
   const method = methods.find((candidate) => candidate.id === selected) ?? methods[0]!;
   return (
-    <Tabs label="Ways to install the agent" idPrefix="install" tabs={methods} selected={method.id} onSelect={setSelected}>
-      <p className="muted">{method.note}</p>
-      <CodeBlock text={method.text} label={`${method.label} command`} testId={`install-command-${method.id}`} wrap />
-    </Tabs>
+    <>
+      <PermissionChoices value={choices} onChange={setChoices} />
+      <Tabs label="Ways to install the agent" idPrefix="install" tabs={methods} selected={method.id} onSelect={setSelected}>
+        <p className="muted">{method.note}</p>
+        <CodeBlock text={method.text} label={`${method.label} command`} testId={`install-command-${method.id}`} wrap />
+      </Tabs>
+    </>
   );
 }
 

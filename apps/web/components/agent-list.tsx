@@ -3,7 +3,8 @@
 import Link from "next/link";
 import { useRef, useState } from "react";
 import type { AgentView } from "@throng/protocol/api";
-import { formatAgo, formatGiB } from "../lib/format";
+import { capabilityWords } from "@throng/protocol/agent-capabilities";
+import { formatAgo, formatGiB, formatInteger } from "../lib/format";
 import { formatLabels } from "../lib/labels";
 import { agentTone } from "../lib/status";
 import { DataTable, type DataColumn } from "./data-table";
@@ -12,7 +13,36 @@ import { can } from "../lib/settings-permissions";
 import { useMe } from "./session-gate";
 import { StatusBadge } from "./status-badge";
 
-const AGENT_COLUMNS: readonly DataColumn[] = ["Agent", "Status", "Labels", "Capacity", "Version", "Run", "Last seen", ""];
+const AGENT_COLUMNS: readonly DataColumn[] = ["Agent", "Status", "Labels", "Capacity", "May run", "Version", "Run", "Last seen", ""];
+
+/** What the agent's owner lets it run, from its hello; an older agent did not say (it refuses at the start instead). */
+function AgentPermissions({ agent }: { agent: AgentView }) {
+  const words = capabilityWords(agent.capabilities);
+  if (agent.role === "watch") return <span className="muted">no load</span>;
+  if (!words) return <span className="muted">not said (older agent)</span>;
+  return (
+    <div className="small" data-testid="agent-capabilities">
+      <div data-testid="agent-scripts">scripts: {words.scripts}</div>
+      <div data-testid="agent-targets">targets: {words.targets}</div>
+    </div>
+  );
+}
+
+/** Cores and memory, and when the agent said it, the connections its open-file limit lets it hold. */
+function AgentCapacityCell({ agent }: { agent: AgentView }) {
+  const { capacity } = agent;
+  return (
+    <>
+      <span data-testid="agent-cores">{agent.cores}</span> cores
+      <div className="muted small">{formatGiB(agent.memoryBytes)}</div>
+      {capacity && (
+        <div className="muted small" data-testid="agent-open-files">
+          open files {formatInteger(capacity.openFileLimit)} · up to {capacity.maxEngines} engines
+        </div>
+      )}
+    </>
+  );
+}
 
 type Open = { kind: "labels" | "revoke"; agent: AgentView } | null;
 
@@ -82,8 +112,10 @@ export function AgentList({ agents, now }: { agents: AgentView[]; now: number })
               <LabelChips labels={agent.labels} />
             </td>
             <td className="nowrap">
-              <span data-testid="agent-cores">{agent.cores}</span> cores
-              <div className="muted small">{formatGiB(agent.memoryBytes)}</div>
+              <AgentCapacityCell agent={agent} />
+            </td>
+            <td>
+              <AgentPermissions agent={agent} />
             </td>
             <td>{agent.version}</td>
             <td>

@@ -55,6 +55,9 @@ export function PlanDetail({ planId }: { planId: string }) {
   const recent = (runs.data ?? []).filter((run) => run.planId === planId).slice(0, 10);
   const text = planToText(spec, format);
   const scriptHash = scenarioScriptHash(spec);
+  // The org's limits (an admin changes them) apart from the agents' own permissions (their owners restart them).
+  const orgWarnings = (plan.data.warnings ?? []).filter((warning) => warning.path !== "agents");
+  const agentWarnings = (plan.data.warnings ?? []).filter((warning) => warning.path === "agents");
 
   return (
     <>
@@ -70,7 +73,7 @@ export function PlanDetail({ planId }: { planId: string }) {
               Archived {formatDateTime(plan.data.archivedAt)}: hidden from the plan list; its runs are kept and it can still run.
             </p>
           )}
-          {plan.data.warnings?.length ? (
+          {orgWarnings.length ? (
             <div className="notice" role="status" data-testid="plan-warnings">
               <p>
                 This plan cannot start as the organisation is set up now
@@ -83,7 +86,7 @@ export function PlanDetail({ planId }: { planId: string }) {
                 )}
               </p>
               <ul>
-                {plan.data.warnings.map((warning) => (
+                {orgWarnings.map((warning) => (
                   <li key={warning.path} data-testid="plan-warning" data-path={warning.path}>
                     <code>{warning.path}</code>: {warning.message}
                   </li>
@@ -91,6 +94,13 @@ export function PlanDetail({ planId }: { planId: string }) {
               </ul>
             </div>
           ) : null}
+          {agentWarnings.map((warning) => (
+            <div key={warning.path} className="notice" role="status" data-testid="plan-agent-warning">
+              <p>
+                {warning.message} (<Link href="/agents">Agents</Link>).
+              </p>
+            </div>
+          ))}
         </div>
         <div className="head-actions">
           {can(role, "plan.write") && (

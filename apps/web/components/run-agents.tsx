@@ -5,6 +5,7 @@ import type { AgentView } from "@throng/protocol/api";
 import type { RunView } from "@throng/protocol/run";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 import { formatGiB, formatInteger, formatMemory, formatMs } from "../lib/format";
+import { openFiles } from "../lib/agent-health";
 import { agentFates } from "../lib/run-events";
 import { runAgentStatus } from "../lib/status";
 import { DataTable, type DataColumn } from "./data-table";
@@ -66,7 +67,7 @@ export function RunAgents({ run, agents, points, live }: RunAgentsProps) {
               <tr key={id} data-testid="run-agent-row" data-agent-id={id}>
                 <td>
                   <strong>{agent?.hostname ?? id.slice(0, 8)}</strong>
-                  {agent && <div className="muted small">{agent.cores} cores · {formatGiB(agent.memoryBytes)}</div>}
+                  {agent && <div className="muted small">{agent.cores} cores · {formatGiB(agent.memoryBytes)}{health?.engines && health.engines > 1 ? ` · ${health.engines} engine processes` : ""}</div>}
                   {agent?.role === "watch" && (
                     <div className="muted small" data-testid="run-agent-watcher">
                       watches the server (its figures are under Server under test)
@@ -80,7 +81,7 @@ export function RunAgents({ run, agents, points, live }: RunAgentsProps) {
                 <td className="num" data-testid="run-agent-steal">{health?.stealPercent === undefined ? "—" : `${health.stealPercent.toFixed(1)} %`}</td>
                 <td className="num">{health ? formatMs(health.eventLoopP99Ms) : "—"}</td>
                 <td className="num">{health ? formatMemory(health.rssBytes) : "—"}</td>
-                <td className="num">{health?.openFds === undefined ? "—" : `${formatInteger(health.openFds)}${health.fdLimit ? ` / ${formatInteger(health.fdLimit)}` : ""}`}</td>
+                <td className="num" data-testid="run-agent-open-files" title={openFiles(health).title}>{openFiles(health).text}</td>
                 <td>{limit ? <span className="badge warn">{limit}</span> : <span className="muted">{health ? "ok" : "—"}</span>}</td>
               </tr>
             );

@@ -1,3 +1,4 @@
+import type { AgentCapabilities } from "@throng/protocol/agent";
 import type { Db } from "../client";
 
 export interface EnrolmentTokenRow {
@@ -21,11 +22,22 @@ export interface AgentRow {
   labels: Record<string, string>;
   /** "load" or "watch": what the agent declared in its last hello. */
   role: string;
+  /** What it said it can hold in its last hello; null when it did not say. */
+  capacity: AgentCapacityRow | null;
+  /** What its owner lets it run, from its last hello; null when it did not say. */
+  capabilities: AgentCapabilities | null;
   connected: boolean;
   lastSeenAt: Date | null;
   revokedAt: Date | null;
   currentRunId: string | null;
   ip: string | null;
+}
+
+/** An agent's open-file limit and engine processes (migration 021). */
+export interface AgentCapacityRow {
+  openFileLimit: number;
+  clientsPerEngine: number;
+  maxEngines: number;
 }
 
 export interface AgentHost {
@@ -39,6 +51,22 @@ export interface AgentHost {
   ip: string | null;
   /** Omitted: "load". */
   role?: string;
+  /** Omitted: not said (stored as null). */
+  capacity?: AgentCapacityRow;
+  /** Omitted: not said (stored as null). */
+  capabilities?: AgentCapabilities;
+}
+
+/** The capacity columns of a hello: all three, or null. */
+function capacityColumns(capacity: AgentCapacityRow | undefined) {
+  return { open_file_limit: capacity?.openFileLimit ?? null, clients_per_engine: capacity?.clientsPerEngine ?? null, max_engines: capacity?.maxEngines ?? null };
+}
+
+/** An agent row's capacity, when its hello said it. */
+function capacityOf(row: { openFileLimit: number | null; clientsPerEngine: number | null; maxEngines: number | null }): AgentCapacityRow | null {
+  return row.openFileLimit !== null && row.clientsPerEngine !== null && row.maxEngines !== null
+    ? { openFileLimit: row.openFileLimit, clientsPerEngine: row.clientsPerEngine, maxEngines: row.maxEngines }
+    : null;
 }
 
 const ACTIVE_RUN_STATUSES = ["queued", "preparing", "running", "stopping", "degraded"];
@@ -48,6 +76,7 @@ export function createFleetRepo(db: Db) {
   const agentColumns = [
     "a.id", "a.org_id as orgId", "a.hostname", "a.os", "a.arch", "a.cores", "a.memory_bytes as memoryBytes",
     "a.version", "a.labels", "a.role", "a.connected", "a.last_seen_at as lastSeenAt", "a.revoked_at as revokedAt", "a.ip",
+    "a.open_file_limit as openFileLimit", "a.clients_per_engine as clientsPerEngine", "a.max_engines as maxEngines", "a.capabilities",
   ] as const;
 
   return {
@@ -86,7 +115,8 @@ export function createFleetRepo(db: Db) {
         .values({
           id: agent.id, org_id: orgId, secret_hash: agent.secretHash, hostname: agent.hostname, os: agent.os,
           arch: agent.arch, cores: agent.cores, memory_bytes: agent.memoryBytes, version: agent.version,
-          labels: JSON.stringify(agent.labels), ip: agent.ip, role: agent.role ?? "load",
+          labels: JSON.stringify(agent.labels), ip: agent.ip, role: agent.role ?? "load", ...capacityColumns(agent.capacity),
+          capabilities: agent.capabilities ? JSON.stringify(agent.capabilities) : null,
         })
         .execute();
     },
@@ -102,7 +132,8 @@ export function createFleetRepo(db: Db) {
         .updateTable("agents")
         .set({
           hostname: host.hostname, os: host.os, arch: host.arch, cores: host.cores, memory_bytes: host.memoryBytes,
-          version: host.version, labels: JSON.stringify(host.labels), ip: host.ip, role: host.role ?? "load",
+          version: host.version, labels: JSON.stringify(host.labels), ip: host.ip, role: host.role ?? "load", ...capacityColumns(host.capacity),
+          capabilities: host.capabilities ? JSON.stringify(host.capabilities) : null,
         })
         .where("org_id", "=", orgId)
         .where("id", "=", agentId)
@@ -178,7 +209,8 @@ export function createFleetRepo(db: Db) {
         if (ids.length === 0) return [];
         query = query.where("a.id", "in", ids);
       }
-      return query.orderBy("a.created_at", "asc").execute();
+      const rows = await query.orderBy("a.created_at", "asc").execute();
+      return rows.map(({ openFileLimit, clientsPerEngine, maxEngines, ...row }) => ({ ...row, capacity: capacityOf({ openFileLimit, clientsPerEngine, maxEngines }) }));
     },
   };
 }

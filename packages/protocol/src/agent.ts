@@ -57,6 +57,35 @@ export const HostInfo = z.object({
 });
 export type HostInfo = z.infer<typeof HostInfo>;
 
+/**
+ * What a load agent can hold (PROTOCOL.md §2.9): up to `maxEngines` engine processes (256, or what --engines fixes) of
+ * `clientsPerEngine` connections each, its open-file limit less the descriptors an engine keeps for itself.
+ */
+export const AgentCapacity = z.object({
+  openFileLimit: z.number().int().min(1),
+  clientsPerEngine: z.number().int().min(0),
+  maxEngines: z.number().int().min(1).max(256),
+});
+export type AgentCapacity = z.infer<typeof AgentCapacity>;
+
+/** The most clients an agent of `capacity` holds in whole rooms of `unit`; Infinity when it did not say (an older agent). */
+export function agentMaxClients(capacity: AgentCapacity | undefined, unit = 1): number {
+  if (!capacity) return Infinity;
+  const size = Math.max(1, unit);
+  return capacity.maxEngines * Math.floor(capacity.clientsPerEngine / size) * size;
+}
+
+/**
+ * What a load agent's owner lets it run (PROTOCOL.md §2.10): scripts (none, any, or only bundles with these SHA-256s:
+ * `--allow-scripts`) and the targets it will load (`--allow-target` rules; empty: any the server assigns). The
+ * control plane places no run on an agent that would refuse it.
+ */
+export const AgentCapabilities = z.object({
+  scripts: z.union([z.literal("none"), z.literal("any"), z.object({ sha256: z.array(z.string().regex(/^[0-9a-f]{64}$/)).min(1).max(100) })]),
+  allowTargets: z.array(z.string().min(1).max(300)).max(100),
+});
+export type AgentCapabilities = z.infer<typeof AgentCapabilities>;
+
 /** First contact uses a one-time enrolment token; later contacts the credential it was exchanged for. */
 export const AgentAuth = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("enrolment"), token: z.string().min(1) }),
@@ -73,6 +102,10 @@ export const Hello = z.object({
   labels: z.record(z.string(), z.string()).default({}),
   /** Omitted: "load". A "watch" agent only gets watch shards (§11). */
   role: AgentRole.optional(),
+  /** A load agent's open-file limit and engines (§2.9); omitted by older agents, whose limit is then unknown. */
+  capacity: AgentCapacity.optional(),
+  /** What the owner lets it run (§2.10); omitted by older agents, which then refuse what they cannot run at the start. */
+  capabilities: AgentCapabilities.optional(),
 });
 export type Hello = z.infer<typeof Hello>;
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PlanSpec } from "./plan";
-import { AgentRole, HostInfo } from "./agent";
+import { AgentCapabilities, AgentCapacity, AgentRole, HostInfo } from "./agent";
 import { Role } from "./orgs";
 import { FieldError } from "./errors";
 
@@ -43,6 +43,10 @@ export const AgentView = HostInfo.extend({
   ip: z.string().nullable(),
   /** "watch": a watcher of the server under test (never given load); omitted in older answers: "load". */
   role: AgentRole.optional(),
+  /** What the agent said it can hold in its last hello; omitted when it did not say (an older agent, a watcher). */
+  capacity: AgentCapacity.optional(),
+  /** What its owner lets it run (scripts, targets), from its last hello; omitted when it did not say. */
+  capabilities: AgentCapabilities.optional(),
 });
 export type AgentView = z.infer<typeof AgentView>;
 

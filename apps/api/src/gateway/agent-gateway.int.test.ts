@@ -249,6 +249,58 @@ describe("control plane (agent/PROTOCOL.md)", () => {
     await agent.close();
   });
 
+  it("§2.9 stores each agent's open-file limit and engines, never gives one more clients than it holds, and refuses a run none can hold before it exists", async () => {
+    const user = await api.signUp("Cap");
+    const small = { openFileLimit: 1_024, clientsPerEngine: 768, maxEngines: 2 };
+    const big = { openFileLimit: 1_024, clientsPerEngine: 768, maxEngines: 8 };
+    const agents = [];
+    for (const [hostname, capacity] of [["rig-small", small], ["rig-big", big]] as const) {
+      const agent = await connectTestAgent(api.gatewayUrl);
+      agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: await enrolmentToken(user) }, { host: { hostname, os: "linux", arch: "x64", cores: 2, memoryBytes: 2 ** 30 }, capacity }) });
+      agents.push({ agent, ready: await agent.next("ready") });
+    }
+    const listed = (await user.request("GET", "/api/agents")).json.agents.map((a: unknown) => AgentView.parse(a));
+    expect(Object.fromEntries(listed.map((a: AgentView) => [a.hostname, a.capacity]))).toEqual({ "rig-small": small, "rig-big": big });
+
+    // 1,536 + 6,144 = 7,680 clients at most.
+    const tooBig = await createPlan(user, { load: { clients: 7_681, durationSec: 30 } });
+    const refused = await user.request("POST", `/api/plans/${tooBig.id}/runs`);
+    expect(refused.status).toBe(409);
+    expect(refused.json.error.message).toBe(
+      "The agents cannot hold this plan's 7,681 clients: rig-big up to 6,144 (8 engine processes × 768 clients, open-file limit 1,024); " +
+        "rig-small up to 1,536 (2 engine processes × 768 clients, open-file limit 1,024). Raise their open-file limit (ulimit -n, systemd LimitNOFILE, " +
+        "docker --ulimit nofile, the Helm chart's agent.openFileLimit; docs/scale.md), start more agents, or lower load.clients",
+    );
+    expect((await user.request("GET", "/api/runs")).json.runs).toEqual([]);
+
+    // Split by cores (2 and 2) but never past a cap: the small rig's 1,536, the rest to the big one.
+    const fits = await createPlan(user, { load: { clients: 7_000, durationSec: 30 } });
+    const run = RunView.parse((await user.request("POST", `/api/plans/${fits.id}/runs`)).json);
+    await api.deps.orchestrator.start(agents[0]!.ready.orgId, run.id);
+    const shares = await Promise.all(agents.map(({ agent }) => agent.next("run-assignment")));
+    expect(shares.map((a) => a.clients)).toEqual([1_536, 5_464]);
+    for (const { agent } of agents) await agent.close();
+  });
+
+  it("§2.10 stores what each agent's owner lets it run, warns on the plan page and refuses a run no agent may take before it exists", async () => {
+    const user = await api.signUp("Perm");
+    const capabilities = { scripts: "none" as const, allowTargets: ["10.0.0.5:9000"] };
+    const agent = await connectTestAgent(api.gatewayUrl);
+    agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: await enrolmentToken(user) }, { host: { hostname: "rig-7", os: "linux", arch: "x64", cores: 2, memoryBytes: 2 ** 30 }, capabilities }) });
+    await agent.next("ready");
+    const listed = (await user.request("GET", "/api/agents")).json.agents.map((a: unknown) => AgentView.parse(a));
+    expect(listed.map((a: AgentView) => a.capabilities)).toEqual([capabilities]);
+
+    const plan = await createPlan(user);
+    const reason = expect.stringMatching(/^No agent that matches may run this plan: rig-7 loads only 10\.0\.0\.5:9000 \(its --allow-target list\), not 127\.0\.0\.1:\d+\. Restart one with that flag/);
+    expect((await user.request("GET", `/api/plans/${plan.id}`)).json.warnings).toEqual([{ path: "agents", message: reason }]);
+    const refused = await user.request("POST", `/api/plans/${plan.id}/runs`);
+    expect(refused.status).toBe(409);
+    expect(refused.json.error.message).toEqual(reason);
+    expect((await user.request("GET", "/api/runs")).json.runs).toEqual([]);
+    await agent.close();
+  });
+
   it("aborting a run tells its agents to stop and refuses a second abort", async () => {
     const user = await api.signUp("Abo");
     const { agent, ready } = await enrolledAgent(user);

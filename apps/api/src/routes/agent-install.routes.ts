@@ -9,8 +9,11 @@ const BUNDLE_MISSING = "The agent bundle is not built on this server: run `npm r
 /** The native I/O addon's name for this server's platform: a rig downloads it only when its own platform matches. */
 export const NATIVE_IO_FILE = `throng-io-${process.platform}-${process.arch}.node`;
 
+/** The engine processes' own bundle beside the agent's (agent/src/engine/engine-main.ts): smaller than the CLI's per engine. */
+export const ENGINE_FILE = "throng-engine.mjs";
+
 /**
- * GET /agent/install.sh, GET /agent/throng-agent.mjs and the native I/O addon beside it: a rig installs the agent
+ * GET /agent/install.sh, GET /agent/throng-agent.mjs, its engine bundle and the native I/O addon beside it: a rig installs the agent
  * from the API it will dial, with nothing but Node and curl (`curl -fsSL <api>/agent/install.sh | sh -s -- --token ...`).
  * GET /agent/throng-agent.tgz is the same agent as an npm package, for `npx --yes <api>/agent/throng-agent.tgz connect ...`.
  */
@@ -28,6 +31,16 @@ export async function agentInstallRoutes(app: FastifyInstance, deps: { apiPublic
       throw new ThrongError("unavailable", BUNDLE_MISSING);
     }
     return reply.type("text/javascript; charset=utf-8").header("cache-control", "no-cache").send(bundle);
+  });
+
+  app.get(`/agent/${ENGINE_FILE}`, { config: { doc: { summary: "The agent's engine bundle (what each engine process runs)", access: "public", produces: "text/javascript", errors: [503] } } }, async (_request, reply) => {
+    let engine: Buffer;
+    try {
+      engine = await readFile(join(dirname(deps.agentBundlePath), ENGINE_FILE));
+    } catch {
+      throw new ThrongError("unavailable", `${BUNDLE_MISSING}; agents run their engines from the agent bundle meanwhile`);
+    }
+    return reply.type("text/javascript; charset=utf-8").header("cache-control", "no-cache").send(engine);
   });
 
   app.get(`/agent/${NATIVE_IO_FILE}`, { config: { doc: { summary: "The agent's native I/O addon for this server's platform", access: "public", produces: "application/octet-stream", errors: [503] } } }, async (_request, reply) => {
@@ -61,7 +74,10 @@ function packageCache(bundlePath: string): () => Promise<Buffer> {
     const bundle = await readPackageFile(bundlePath);
     if (!bundle) throw new ThrongError("unavailable", BUNDLE_MISSING);
     const key = `${bundle.mtime.getTime()}:${bundle.content.length}`;
-    if (cached?.key !== key) cached = { key, tgz: await packAgent(bundle, await readPackageFile(join(dirname(bundlePath), "throng-io.node"))) };
+    if (cached?.key !== key) {
+      const [engine, addon] = await Promise.all([readPackageFile(join(dirname(bundlePath), ENGINE_FILE)), readPackageFile(join(dirname(bundlePath), "throng-io.node"))]);
+      cached = { key, tgz: await packAgent(bundle, addon, engine) };
+    }
     return cached.tgz;
   };
 }
@@ -87,6 +103,12 @@ mkdir -p "$dir"
 echo "throng: downloading the agent from $SERVER into $dir" >&2
 curl -fsSL "$SERVER/agent/throng-agent.mjs" -o "$dir/throng-agent.mjs.tmp"
 mv "$dir/throng-agent.mjs.tmp" "$dir/throng-agent.mjs"
+# What each engine process runs; without it the engines run the agent bundle (more memory each).
+if curl -fsS "$SERVER/agent/${ENGINE_FILE}" -o "$dir/${ENGINE_FILE}.tmp" 2>/dev/null; then
+  mv "$dir/${ENGINE_FILE}.tmp" "$dir/${ENGINE_FILE}"
+else
+  rm -f "$dir/${ENGINE_FILE}.tmp" "$dir/${ENGINE_FILE}"
+fi
 # The native I/O addon, when the server has one built for this rig's platform; without it the agent uses Node's sockets.
 case "$(uname -s)-$(uname -m)" in
   Linux-x86_64) platform=linux-x64 ;;

@@ -29,13 +29,14 @@ export function agentPackageJson(): string {
 
 /**
  * The agent as npm's package format expects it (a gzip'd tar with every entry under `package/`), built from the
- * one-file bundle and, when built, the native I/O addon beside it (a rig of another platform fails to load it and
+ * one-file bundle and, when built, its engine bundle and the native I/O addon beside it (a rig of another platform fails to load it and
  * uses Node's sockets, as the agent already does without it).
  */
-export async function packAgent(bundle: AgentPackageFile, addon: AgentPackageFile | null): Promise<Buffer> {
+export async function packAgent(bundle: AgentPackageFile, addon: AgentPackageFile | null, engine: AgentPackageFile | null = null): Promise<Buffer> {
   const files: AgentPackageFile[] = [
     { name: "package.json", content: Buffer.from(agentPackageJson()), mtime: bundle.mtime },
     { ...bundle, name: BIN, executable: true },
+    ...(engine ? [{ ...engine, name: "throng-engine.mjs" }] : []),
     ...(addon ? [{ ...addon, name: "throng-io.node" }] : []),
   ];
   const tar = pack();

@@ -1,7 +1,7 @@
 import { ThrongError } from "@throng/protocol/errors";
 import { AgentLabels, type AgentView, type EnrolmentTokenCreated } from "@throng/protocol/api";
 import { Channel, type AgentControl } from "@throng/protocol/jobs";
-import { AgentCloseCode, AgentRole, type Hello } from "@throng/protocol/agent";
+import { AgentCapabilities, AgentCloseCode, AgentRole, type Hello } from "@throng/protocol/agent";
 import { parseOrThrow } from "@throng/protocol/errors";
 import type { AgentRow, FleetRepo } from "@throng/db/repos/fleet";
 import type { Bus, Clock } from "../ports";
@@ -36,13 +36,24 @@ function toView(row: AgentRow, now: number, heartbeatMs: number): AgentView {
     version: row.version, labels: row.labels, status: agentStatus(row, now, heartbeatMs),
     lastSeenAt: row.lastSeenAt?.toISOString() ?? null, currentRunId: row.currentRunId, ip: row.ip,
     role: AgentRole.parse(row.role),
+    ...(row.capacity ? { capacity: row.capacity } : {}),
+    ...capabilitiesOf(row),
   };
+}
+
+/** The stored capabilities, read with their schema: a row that does not parse says nothing rather than something wrong. */
+function capabilitiesOf(row: AgentRow): { capabilities?: AgentCapabilities } {
+  const parsed = AgentCapabilities.safeParse(row.capabilities);
+  return row.capabilities && parsed.success ? { capabilities: parsed.data } : {};
 }
 
 /** Enrolment tokens, agent credentials and the fleet inventory. */
 export function createFleetService(deps: { fleet: FleetRepo; bus: Bus; clock: Clock; audit: AuditLog; config: FleetConfig }) {
   const { fleet, bus, clock, audit, config } = deps;
-  const hostOf = (hello: Hello, ip: string | null) => ({ ...hello.host, version: hello.agentVersion, labels: hello.labels, ip, role: hello.role ?? "load" });
+  const hostOf = (hello: Hello, ip: string | null) => ({
+    ...hello.host, version: hello.agentVersion, labels: hello.labels, ip, role: hello.role ?? "load", ...(hello.capacity ? { capacity: hello.capacity } : {}),
+    ...(hello.capabilities ? { capabilities: hello.capabilities } : {}),
+  });
 
   async function enrol(token: string, hello: Hello, ip: string | null): Promise<AuthenticatedAgent> {
     const refused = new ThrongError("unauthenticated", "Unknown, expired, used or revoked enrolment token: create a new one on the Agents page");

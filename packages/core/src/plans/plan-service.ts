@@ -1,6 +1,6 @@
 import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
 import { PlanSpec } from "@throng/protocol/plan";
-import { PinBaseline, PlanListQuery, SavePlanByName, UpdatePlan, type PlanVersionView, type PlanView } from "@throng/protocol/api";
+import { PinBaseline, PlanListQuery, SavePlanByName, UpdatePlan, type AgentView, type PlanVersionView, type PlanView } from "@throng/protocol/api";
 import type { PlanRepo, PlanRow } from "@throng/db/repos/plans";
 import type { RunRepo } from "@throng/db/repos/runs";
 import { authorize, type Actor } from "../orgs/permissions";
@@ -11,6 +11,7 @@ import { settingsProblems } from "../orgs/target-policy";
 import type { OrgSettings } from "@throng/protocol/orgs";
 import type { ScriptService } from "../scripts/script-service";
 import { baselineRefusal } from "./plan-baseline";
+import { agentProblems } from "../runs/agent-selection";
 
 export function toPlanView(row: PlanRow): PlanView {
   return {
@@ -26,14 +27,24 @@ export function toPlanView(row: PlanRow): PlanView {
  * `settings`: the organisation's allow-list and caps as they are now; a plan that breaks them still saves (an admin
  * may be about to change them), and its view carries `warnings` saying what would stop a run.
  */
-export function createPlanService(deps: { plans: PlanRepo; runs: Pick<RunRepo, "get">; scripts: Pick<ScriptService, "stored">; settings: (orgId: string) => Promise<OrgSettings> }) {
+/**
+ * `agents`: the organisation's fleet as it is now; a plan that no connected agent may run (its owner did not allow
+ * scripts, or its target) is warned about as well.
+ */
+export function createPlanService(deps: {
+  plans: PlanRepo;
+  runs: Pick<RunRepo, "get">;
+  scripts: Pick<ScriptService, "stored">;
+  settings: (orgId: string) => Promise<OrgSettings>;
+  agents?: (orgId: string) => Promise<AgentView[]>;
+}) {
   const { plans, scripts } = deps;
-  /** The views of `rows`, each with what would stop it from starting under the org's settings. */
+  /** The views of `rows`, each with what would stop it from starting under the org's settings and with its agents. */
   const viewsOf = async (orgId: string, rows: PlanRow[]): Promise<PlanView[]> => {
-    const settings = await deps.settings(orgId);
+    const [settings, fleet] = await Promise.all([deps.settings(orgId), deps.agents?.(orgId) ?? []]);
     return rows.map((row) => {
       const view = toPlanView(row);
-      const warnings = settingsProblems(view.spec, settings);
+      const warnings = [...settingsProblems(view.spec, settings), ...agentProblems(view.spec, fleet)];
       return warnings.length ? { ...view, warnings } : view;
     });
   };

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { AgentView } from "@throng/protocol/api";
+import type { PlanSpec } from "@throng/protocol/plan";
 import { noAgentReason, noWatcherReason, placeRun, selectAgents, selectWatchers } from "./agent-selection";
 
-function agent(id: string, cores: number, labels: Record<string, string>, status: AgentView["status"] = "online", role: AgentView["role"] = "load"): AgentView {
+function agent(id: string, cores: number, labels: Record<string, string>, status: AgentView["status"] = "online", role: AgentView["role"] = "load", capacity?: AgentView["capacity"]): AgentView {
   const currentRunId = status === "busy" ? `run-of-${id}` : null;
-  return { id, hostname: id, os: "linux", arch: "x64", cores, memoryBytes: 1, version: "0.1.0", status, labels, lastSeenAt: null, currentRunId, ip: null, role };
+  return { id, hostname: id, os: "linux", arch: "x64", cores, memoryBytes: 1, version: "0.1.0", status, labels, lastSeenAt: null, currentRunId, ip: null, role, ...(capacity ? { capacity } : {}) };
 }
 
 describe("choosing agents for a run", () => {
@@ -68,5 +69,59 @@ describe("placing a run: start now, queue it, or refuse", () => {
     const withWatchers = [agent("c", 4, {}), agent("w", 1, { role: "server" }, "busy", "watch")];
     expect(placeRun(withWatchers, { watch: { labels: { role: "server" } } })).toMatchObject({ kind: "busy", reason: expect.stringMatching(/^The one watcher that matches is busy/) });
     expect(placeRun(withWatchers, { watch: { labels: { role: "db" } } })).toMatchObject({ kind: "none", reason: expect.stringMatching(/no watcher is online/) });
+  });
+});
+
+describe("placing a run within what each agent can hold", () => {
+  const limited = (id: string, openFileLimit: number, status: AgentView["status"] = "online") =>
+    agent(id, 2, {}, status, "load", { openFileLimit, clientsPerEngine: openFileLimit - 256, maxEngines: 256 });
+  const load = (clients: number): Pick<PlanSpec, "load" | "scenario"> => ({
+    load: { clients, durationSec: 60, rampUpSec: 10 },
+    scenario: { kind: "ping-pong", intervalMs: 10_000, messageBytes: 164 } as PlanSpec["scenario"],
+  });
+
+  it("starts when the agents together hold the clients", () => {
+    expect(placeRun([limited("rig-1", 1_024), limited("rig-2", 1_024)], load(393_216))).toMatchObject({ kind: "ready" });
+    // An older agent that did not say is not limited.
+    expect(placeRun([agent("old", 2, {})], load(10_000_000))).toMatchObject({ kind: "ready" });
+  });
+
+  it("refuses, naming every agent and its limit and how to raise it, when even all of them cannot", () => {
+    const placement = placeRun([limited("rig-1", 1_024), limited("rig-2", 1_024)], load(393_217));
+    expect(placement.kind).toBe("none");
+    expect("reason" in placement && placement.reason).toBe(
+      "The agents cannot hold this plan's 393,217 clients: rig-1 up to 196,608 (256 engine processes × 768 clients, open-file limit 1,024); " +
+        "rig-2 up to 196,608 (256 engine processes × 768 clients, open-file limit 1,024). Raise their open-file limit (ulimit -n, systemd LimitNOFILE, " +
+        "docker --ulimit nofile, the Helm chart's agent.openFileLimit; docs/scale.md), start more agents, or lower load.clients",
+    );
+  });
+
+  it("waits for a busy agent when the idle ones alone cannot hold the clients but all would", () => {
+    const placement = placeRun([limited("rig-1", 1_024), limited("rig-2", 1_024, "busy")], load(300_000));
+    expect(placement).toMatchObject({ kind: "busy", reason: expect.stringMatching(/^The one agent that matches is busy/) });
+  });
+});
+
+describe("placing a run only on agents whose owners let them run it", () => {
+  const allowing = (id: string, capabilities: AgentView["capabilities"], status: AgentView["status"] = "online") => ({ ...agent(id, 2, {}, status), capabilities });
+  const script: Pick<PlanSpec, "scenario" | "target"> = {
+    target: { protocol: "websocket", url: "ws://127.0.0.1:7070/" } as PlanSpec["target"],
+    scenario: { kind: "script", script: { sha256: "a".repeat(64) } } as PlanSpec["scenario"],
+  };
+
+  it("refuses before any run exists when no matching agent may run it, naming each agent and the flag", () => {
+    const placement = placeRun([allowing("rig-7", { scripts: "none", allowTargets: [] }), allowing("rig-8", { scripts: "any", allowTargets: ["10.0.0.5:9000"] }, "busy")], script);
+    expect(placement).toEqual({
+      kind: "none",
+      reason:
+        "No agent that matches may run this plan: rig-7 does not run scripts (start it with --allow-scripts); rig-8 loads only 10.0.0.5:9000 " +
+        "(its --allow-target list), not 127.0.0.1:7070. Restart one with that flag (the Agents page's install commands offer it), or change the plan",
+    });
+  });
+
+  it("starts on the agents that may run it, leaving out one that may not; waits for a busy one that may", () => {
+    const fleet = [allowing("rig-7", { scripts: "none", allowTargets: [] }), allowing("rig-8", { scripts: "any", allowTargets: [] }), agent("old", 2, {})];
+    expect(placeRun(fleet, script)).toMatchObject({ kind: "ready", agents: [{ id: "old" }, { id: "rig-8" }] });
+    expect(placeRun([allowing("rig-7", { scripts: "none", allowTargets: [] }), allowing("rig-8", { scripts: "any", allowTargets: [] }, "busy")], script)).toMatchObject({ kind: "busy" });
   });
 });

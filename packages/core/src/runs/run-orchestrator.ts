@@ -7,7 +7,7 @@ import type { Repos } from "@throng/db/repos";
 import type { RunPatch, RunRow, ShardRow } from "@throng/db/repos/runs";
 import type { FleetService } from "../fleet/fleet-service";
 import type { Bus, Clock, Jobs, Log } from "../ports";
-import { placeRun, type Placement } from "./agent-selection";
+import { placeRun, shardCandidates, type Placement } from "./agent-selection";
 import { publishLive } from "./live";
 import { isTerminal, nextRunStatus, type RunEvent } from "./run-state";
 import { toRunView } from "./run-view";
@@ -105,7 +105,8 @@ export function createRunOrchestrator(deps: {
   /** The shards of a placed run (load split by cores, then one per watcher); false when the load cannot be split. */
   async function storeShards(run: RunRow, placement: Extract<Placement, { kind: "ready" }>): Promise<boolean> {
     const spec = PlanSpec.parse(run.spec);
-    const plan = splitClients(spec.load.clients, placement.agents.map((a) => ({ agentId: a.id, cores: a.cores })), roomUnit(spec.scenario));
+    const unit = roomUnit(spec.scenario);
+    const plan = splitClients(spec.load.clients, shardCandidates(placement.agents, unit), unit);
     if (plan.length === 0) return false;
     const watchShards = placement.watchers.map((w, i) => ({ agentId: w.id, shardIndex: plan.length + i, clients: 0, role: "watch" }));
     await repos.runs.insertShards(run.orgId, run.id, [...plan, ...watchShards]);
