@@ -64,7 +64,7 @@ export function RunBaseline({ run, points }: { run: RunView; points: readonly Se
           </p>
           {baseline.error && <p className="alert" role="alert">{baseline.error}</p>}
           {baseline.data && (
-            <DataTable caption="This run against the plan's baseline" columns={["Metric", { label: "Baseline", numeric: true }, { label: "This run", numeric: true }, { label: "Change", numeric: true }, ""]} testId="baseline-table">
+            <DataTable caption="This run against the plan's baseline" columns={["Metric", { label: "Baseline", numeric: true }, { label: "This run", numeric: true }, { label: "Change", numeric: true }, "Status"]} testId="baseline-table">
               {baselineRows(compareWithBaseline({ id: run.id, spec: run.spec, summary: run.summary, series: points }, { id: baselineId, spec: baseline.data.spec, summary: baseline.data.summary, series: baseline.data.series })).map((row) => (
                 <tr key={row.metric} data-testid="baseline-row" data-metric={row.metric} data-status={row.status}>
                   <th scope="row">{row.label}</th>
