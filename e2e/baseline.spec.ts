@@ -1,6 +1,6 @@
 // A plan's baseline (issue 28 §3) as a team uses it: a finished run pinned from its page, a later run's page showing
-// its figures against it (the table `throng run --baseline pinned` gates on), the plan page naming the baseline and
-// unpinning it. Screenshots go to e2e/artifacts/baseline-*.png.
+// its figures against it (the table `throng run --baseline pinned` gates on), the plans list showing each plan's last
+// verdict and baseline, the plan page naming the baseline and unpinning it. Screenshots go to e2e/artifacts/baseline-*.png.
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { artifacts, baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
@@ -56,6 +56,13 @@ test("baseline: a run pinned from its page, a later run compared with it, the pl
   // The report shows the same table.
   await page.goto(url(`/runs/${second}/report`));
   await expect(page.getByTestId("baseline-table").locator('[data-metric="rtt-p99-ms"]')).toBeVisible();
+
+  // The plans list: each plan's last verdict and its baseline.
+  await page.goto(url("/plans"));
+  const row = page.locator(`[data-testid="plan-row"][data-plan-id="${plan.id}"]`);
+  await expect(row.getByTestId("plan-last-run")).toContainText("passed");
+  await expect(row.getByTestId("plan-last-run").getByRole("link")).toHaveAttribute("href", `/runs/${second}`);
+  await expect(row.getByTestId("plan-baseline-cell").getByRole("link")).toHaveAttribute("href", `/runs/${first}`);
 
   // The plan page names the baseline and unpins it.
   await page.goto(url(`/plans/${plan.id}`));

@@ -118,6 +118,21 @@ describe("a plan's baseline", () => {
     expect(paths["/api/plans/{id}/baseline"]!.delete!.responses).toHaveProperty("200");
   });
 
+  it("lists each plan with its most recent run that ended and that run's verdict, beside its baseline", async () => {
+    const user = await api.signUp("Lister");
+    const plan = await savePlan(user, "lobby");
+    const never = await savePlan(user, "never run");
+    const older = await storedRun(user, plan, "finished");
+    const newer = await storedRun(user, plan, "finished");
+    await api.db.updateTable("runs").set({ created_at: new Date(Date.now() - 60_000) }).where("id", "=", older).execute();
+    await api.db.updateTable("runs").set({ ended_at: new Date(), verdict: JSON.stringify({ passed: false, outcome: "breached", reasons: [], warnings: [], slos: [] }) }).where("id", "=", newer).execute();
+    await storedRun(user, plan, "running"); // still going: not the last verdict
+    await user.request("PUT", `/api/plans/${plan.id}/baseline`, { runId: older });
+    const listed = (await user.request("GET", "/api/plans")).json.plans as PlanView[];
+    expect(listed.find((p) => p.id === plan.id)).toMatchObject({ baselineRunId: older, lastRun: { id: newer, status: "finished", outcome: "breached", endedAt: expect.any(String) } });
+    expect(listed.find((p) => p.id === never.id)).toMatchObject({ baselineRunId: null, lastRun: null });
+  });
+
   it("forgets the baseline when its run is deleted", async () => {
     const user = await api.signUp("Forget");
     const plan = await savePlan(user, "lobby");

@@ -3,6 +3,7 @@ import { PlanSpec } from "./plan";
 import { AgentCapabilities, AgentCapacity, AgentRole, HostInfo } from "./agent";
 import { Role } from "./orgs";
 import { FieldError } from "./errors";
+import { VerdictOutcome } from "./report";
 
 /** GET /api/me: the signed-in user and the organisation every request is scoped to. */
 export const Me = z.object({
@@ -83,6 +84,8 @@ export const PlanView = z.object({
   warnings: z.array(FieldError).optional(),
   /** The finished run of this plan every later run is compared with (PUT /api/plans/:id/baseline); null when none is pinned. */
   baselineRunId: z.string().uuid().nullable().default(null),
+  /** The plan's most recent run that ended, with its verdict's outcome (null before the first ends), for the plan list. */
+  lastRun: z.object({ id: z.string().uuid(), status: z.string(), outcome: VerdictOutcome.nullable(), endedAt: z.string().nullable() }).nullable().default(null),
 });
 export type PlanView = z.infer<typeof PlanView>;
 

@@ -1,7 +1,8 @@
 import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
 import { PlanSpec } from "@throng/protocol/plan";
 import { PinBaseline, PlanListQuery, SavePlanByName, UpdatePlan, type AgentView, type PlanVersionView, type PlanView } from "@throng/protocol/api";
-import type { PlanRepo, PlanRow } from "@throng/db/repos/plans";
+import type { LastRunRow, PlanRepo, PlanRow } from "@throng/db/repos/plans";
+import { VerdictOutcome } from "@throng/protocol/report";
 import type { RunRepo } from "@throng/db/repos/runs";
 import { authorize, type Actor } from "../orgs/permissions";
 import { assertSlosApply } from "../capacity/slo";
@@ -13,12 +14,19 @@ import type { ScriptService } from "../scripts/script-service";
 import { baselineRefusal } from "./plan-baseline";
 import { agentProblems } from "../runs/agent-selection";
 
-export function toPlanView(row: PlanRow): PlanView {
+function lastRunView(row: LastRunRow | undefined): PlanView["lastRun"] {
+  if (!row) return null;
+  const outcome = VerdictOutcome.safeParse(row.outcome);
+  return { id: row.id, status: row.status, outcome: outcome.success ? outcome.data : null, endedAt: row.endedAt?.toISOString() ?? null };
+}
+
+export function toPlanView(row: PlanRow, lastRun?: LastRunRow): PlanView {
   return {
     id: row.id, name: row.name, version: row.version, spec: PlanSpec.parse(row.spec),
     createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(),
     ...(row.archivedAt ? { archivedAt: row.archivedAt.toISOString() } : {}),
     baselineRunId: row.baselineRunId,
+    lastRun: lastRunView(lastRun),
   };
 }
 
@@ -41,9 +49,10 @@ export function createPlanService(deps: {
   const { plans, scripts } = deps;
   /** The views of `rows`, each with what would stop it from starting under the org's settings and with its agents. */
   const viewsOf = async (orgId: string, rows: PlanRow[]): Promise<PlanView[]> => {
-    const [settings, fleet] = await Promise.all([deps.settings(orgId), deps.agents?.(orgId) ?? []]);
+    const [settings, fleet, lastRuns] = await Promise.all([deps.settings(orgId), deps.agents?.(orgId) ?? [], plans.lastRuns(orgId, rows.map((row) => row.id))]);
+    const lastRunOf = new Map(lastRuns.map((run) => [run.planId, run]));
     return rows.map((row) => {
-      const view = toPlanView(row);
+      const view = toPlanView(row, lastRunOf.get(row.id));
       const warnings = [...settingsProblems(view.spec, settings), ...agentProblems(view.spec, fleet)];
       return warnings.length ? { ...view, warnings } : view;
     });
