@@ -3,7 +3,7 @@ import { chmod } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { buildNativeIo } from "./native/build.mjs";
+import { buildNativeIo, buildNetworkQueue } from "./native/build.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const outfile = join(here, "dist", "throng-agent.mjs");
@@ -38,3 +38,7 @@ console.log(`built ${outfile} and ${engineOutfile}`);
 const nativeFailure = buildNativeIo();
 if (nativeFailure) console.warn(`native I/O not built, the agent will use Node's sockets: ${nativeFailure}`);
 else console.log("built the native I/O addon beside it");
+// The network cohorts' kernel path (dist/throng-netq.node); without it a TCP or WebSocket cohort's delay is applied above TCP and its loss refused.
+const netqFailure = buildNetworkQueue();
+if (netqFailure) console.warn(`network queue addon not built, TCP and WebSocket cohorts cannot use the kernel path: ${netqFailure}`);
+else console.log("built the network queue addon beside it");

@@ -55,7 +55,7 @@ test("the sign-in page hydrates and works under its CSP with no violation", asyn
   await recordViolations(page);
   await page.goto(`${baseUrl}/sign-in`);
   // Client-side validation only runs once React hydrated, i.e. once Next's scripts were allowed to run.
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page.getByText("Enter an email address like you@example.com.")).toBeVisible();
   expect(await violationsOf(page)).toEqual([]);
 });

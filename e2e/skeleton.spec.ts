@@ -117,7 +117,7 @@ test("a new user enrols an agent, runs a ping-pong plan and reads its summary", 
 
     await page.getByLabel("Email", { exact: true }).fill(email);
     await page.getByLabel("Password", { exact: true }).fill(password);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     // Home's checklist: nothing done yet, and its first step leads to the Agents page.
     await expect(page.getByTestId("getting-started")).toContainText("0 of 4 done");
     await page.getByRole("link", { name: "Create an enrolment token" }).click();

@@ -74,6 +74,35 @@ describe("GET /metrics with METRICS_TOKEN set", () => {
   });
 });
 
+describe("GET /metrics without METRICS_TOKEN (issue 27 §4)", () => {
+  /** A process started without METRICS_TOKEN on `host`, and what it logged. */
+  async function started(service: "api" | "workers", host: string) {
+    const lines: string[] = [];
+    const port = await freePort();
+    const child = service === "api"
+      ? await startApi(env, port, `api-${host}`, { API_HOST: host }, [], (line) => lines.push(line))
+      : await startWorkers(env, `workers-${host}`, { WORKERS_METRICS_PORT: String(port), WORKERS_METRICS_HOST: host }, (line) => lines.push(line));
+    cleanups.push(() => child.stop("SIGKILL", 1_000));
+    return { url: `http://127.0.0.1:${port}`, lines };
+  }
+
+  for (const service of ["api", "workers"] as const) {
+    it(`${service} listening beyond loopback refuses every scrape (401 naming METRICS_TOKEN) and says so in one line at start`, async () => {
+      const { url, lines } = await started(service, "0.0.0.0");
+      const refused = await fetch(`${url}/metrics`);
+      expect(refused.status).toBe(401);
+      expect(((await refused.json()) as { error: unknown }).error).toMatchObject({ code: "unauthenticated", message: expect.stringMatching(/needs METRICS_TOKEN when the listener is not loopback-only/) });
+      await waitUntil(async () => lines.some((line) => line.includes("GET /metrics is refused (401): METRICS_TOKEN is unset and the listener (0.0.0.0) is not loopback-only")), { what: "the start line", timeoutMs: 10_000 });
+    }, 90_000);
+  }
+
+  it("api listening on loopback only answers without a token, and says so at start", async () => {
+    const { url, lines } = await started("api", "127.0.0.1");
+    expect((await fetch(`${url}/metrics`)).status).toBe(200);
+    await waitUntil(async () => lines.some((line) => line.includes("GET /metrics is open without a token: the listener is loopback-only (127.0.0.1)")), { what: "the start line", timeoutMs: 10_000 });
+  }, 90_000);
+});
+
 describe("what the metrics count", () => {
   it("queue depth follows the runs queue: a delayed job shows on the api's and the workers' /metrics", async () => {
     const delayed = { queue: "runs", state: "delayed" };

@@ -1,4 +1,5 @@
 import os from "node:os";
+import { secretsFromEnv } from "./cli/standalone-secrets";
 
 export const IO_PREFERENCES = ["auto", "native", "node"] as const;
 /** THRONG_IO: the load sockets' I/O path (transports/native-io.ts); auto takes the native one when it is built. */
@@ -10,6 +11,8 @@ export interface AgentEnv {
   configHome: string | undefined;
   homeDir: string;
   io: IoPreference;
+  /** THRONG_SECRET_<NAME>: the values `throng-agent run` writes in for a plan's {{secrets.NAME}}. */
+  secrets: Record<string, string>;
 }
 
 /**
@@ -20,5 +23,5 @@ export function readAgentEnv(env: NodeJS.ProcessEnv): AgentEnv {
   const configHome = env.XDG_CONFIG_HOME?.trim();
   const io = env.THRONG_IO?.trim() || "auto";
   if (!IO_PREFERENCES.includes(io as IoPreference)) throw new Error(`THRONG_IO must be one of ${IO_PREFERENCES.join(", ")}, not "${io}"`);
-  return { configHome: configHome ? configHome : undefined, homeDir: os.homedir(), io: io as IoPreference };
+  return { configHome: configHome ? configHome : undefined, homeDir: os.homedir(), io: io as IoPreference, secrets: secretsFromEnv(env) };
 }

@@ -9,9 +9,11 @@ import { createReportRepo } from "./repos/reports";
 import { createRunRepo } from "./repos/runs";
 import { createScriptRepo } from "./repos/scripts";
 import { createSearchStepRepo } from "./repos/search-steps";
+import { createSecretRepo } from "./repos/secrets";
 import { createSecurityRepo } from "./repos/security";
 import { createServerSampleRepo } from "./repos/server-samples";
 import { createSnapshotRepo } from "./repos/snapshots";
+import { createSsoRepo } from "./repos/sso";
 
 /** Every repository over one Kysely instance; composed once in each app's main.ts. */
 export function createRepos(db: Db) {
@@ -29,6 +31,8 @@ export function createRepos(db: Db) {
     notifications: createNotificationRepo(db),
     planSchedules: createPlanScheduleRepo(db),
     metricsExport: createMetricsExportRepo(db),
+    secrets: createSecretRepo(db),
+    sso: createSsoRepo(db),
     /** For GET /health. */
     async ping(): Promise<void> {
       await db.selectNoFrom((eb) => eb.val(1).as("one")).execute();

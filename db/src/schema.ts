@@ -136,6 +136,8 @@ export interface SnapshotTable {
   histograms: ColumnType<Record<string, string>, string | undefined, string>;
   step: number | null;
   health: Json<unknown>;
+  /** Network cohorts' own figures by cohort name (023-snapshot-cohorts.sql); null without cohorts. */
+  cohorts: ColumnType<unknown, string | null | undefined, string | null>;
   received_at: Generated<Date>;
 }
 
@@ -225,6 +227,46 @@ export interface SessionTable {
   userId: string;
   activeOrganizationId: string | null;
   expiresAt: Timestamp;
+  createdAt: Generated<Date>;
+  /** The SSO provider the session was opened through; null for the password form (migration 024). */
+  ssoProviderId: string | null;
+}
+
+/** Better Auth's SSO plugin table, with Throng's own columns beside the plugin's (migration 024). */
+export interface SsoProviderTable {
+  id: string;
+  issuer: string;
+  oidcConfig: string | null;
+  samlConfig: string | null;
+  userId: string | null;
+  providerId: string;
+  organizationId: string;
+  domain: string;
+  domainVerified: Generated<boolean>;
+  name: Generated<string>;
+  role_claim: string | null;
+  role_rules: Json<{ value: string; role: string }[]>;
+  default_role: Generated<string>;
+  metadata_url: string | null;
+  created_by: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface SsoDomainTable {
+  org_id: string;
+  domain: string;
+  token: string;
+  verified_at: Timestamp | null;
+  verified_by: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface SsoPolicyTable {
+  org_id: string;
+  require_sso: boolean;
+  changed_by: string | null;
+  changed_at: Timestamp;
 }
 
 export interface ShareLinkTable {
@@ -321,6 +363,16 @@ export interface RunMetricsExportTable {
   updated_at: Generated<Date>;
 }
 
+export interface OrgSecretTable {
+  org_id: string;
+  name: string;
+  value_sealed: string;
+  created_by: string | null;
+  created_at: Generated<Date>;
+  updated_by: string | null;
+  updated_at: Generated<Date>;
+}
+
 export interface PlanScheduleTable {
   plan_id: string;
   org_id: string;
@@ -354,6 +406,9 @@ export interface Database {
   audit_log: AuditLogTable;
   org_settings: OrgSettingsTable;
   session: SessionTable;
+  ssoProvider: SsoProviderTable;
+  sso_domains: SsoDomainTable;
+  sso_policies: SsoPolicyTable;
   share_links: ShareLinkTable;
   capacity_estimates: CapacityEstimateTable;
   script_bundles: ScriptBundleTable;
@@ -362,4 +417,5 @@ export interface Database {
   plan_schedules: PlanScheduleTable;
   metrics_export_sinks: MetricsExportSinkTable;
   run_metrics_exports: RunMetricsExportTable;
+  org_secrets: OrgSecretTable;
 }

@@ -17,6 +17,8 @@ export interface RedisJourney {
   readonly pageErrors: string[];
   /** Starts `throng-agent` with these arguments; stopped after the journey. */
   start: ReturnType<typeof agentProcesses>["start"];
+  /** The reference target on a free port (its ws:// URL); stopped after the journey. */
+  startTarget: ReturnType<typeof agentProcesses>["startTarget"];
   /** Enrols an agent in the signed-in user's organisation and starts it with these extra arguments. */
   startAgent(...extra: string[]): Promise<AgentProcess>;
   /** Opens a new plan named `name` aimed at the redis-server: TCP, "\r\n" framing typed as text. */
@@ -27,8 +29,8 @@ export interface RedisJourney {
   shot(name: string): Promise<Buffer>;
 }
 
-/** Registers the file's beforeAll/afterAll; `prefix` names its scratch folder and screenshots. */
-export function redisJourney(prefix: string): RedisJourney {
+/** Registers the file's beforeAll/afterAll; `prefix` names its scratch folder and screenshots; `redisArgs` go to redis-server. */
+export function redisJourney(prefix: string, redisArgs: string[] = []): RedisJourney {
   const scratch = mkdtempSync(join(tmpdir(), `throng-${prefix}-`));
   const agents = agentProcesses();
   const pageErrors: string[] = [];
@@ -44,7 +46,7 @@ export function redisJourney(prefix: string): RedisJourney {
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
     page.on("pageerror", (error) => pageErrors.push(`${page!.url()}: ${error.message}`));
-    ({ port: redisPort, process: redis } = await startRedis(scratch));
+    ({ port: redisPort, process: redis } = await startRedis(scratch, redisArgs));
   });
   test.afterAll(async () => {
     agents.stopAll();
@@ -67,6 +69,7 @@ export function redisJourney(prefix: string): RedisJourney {
     },
     pageErrors,
     start: agents.start,
+    startTarget: agents.startTarget,
     async startAgent(...extra) {
       const enrolment = await json<{ commands: { node: string } }>(await current().request.post(url("/api/enrolment-tokens"), { data: {}, headers: { origin: baseUrl } }), "enrolment token");
       return agents.start([...enrolment.commands.node.trim().split(/\s+/).slice(2), "--config", join(scratch, "agent.json"), ...extra]);

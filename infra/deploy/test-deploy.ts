@@ -100,6 +100,7 @@ async function composeEnv(images: Images): Promise<{ env: NodeJS.ProcessEnv; por
     THRONG_API_PUBLIC_URL: `http://127.0.0.1:${ports.api}`,
     THRONG_DB_PASSWORD: randomBytes(16).toString("hex"),
     AUTH_SECRET: randomBytes(32).toString("base64url"),
+    METRICS_TOKEN: randomBytes(24).toString("hex"),
     THRONG_LOG_LEVEL: "warn",
     // One engine per agent: three agents share this machine's two cores with everything else.
     THRONG_AGENT_ARGS: "--engines 1",

@@ -10,6 +10,7 @@ import { runDeployTest, tearDownDeployTest } from "../deploy/test-deploy";
 import { runApiFuzz } from "./api-fuzz";
 import { packageBin } from "./binaries";
 import { agentBuild, buildIfStale, webBuild } from "./build";
+import { ensureNetworkQueueHeaders } from "./netfilter-queue";
 import { spawnChild, stopAllChildren } from "./child";
 import { ensureChromium } from "./chromium";
 import { prefixedLog, type Log } from "./log";
@@ -90,7 +91,8 @@ async function vitestPass(services: Services, name: string, extraArgs: string[])
 
 async function runVitest(services: Services): Promise<Counts> {
   // The agent's tests load the native I/O addon from agent/dist (built with the bundle); a failed build shows up
-  // as those tests failing with its reason, not as a run that stops here.
+  // as those tests failing with its reason, not as a run that stops here. The kernel path's addon needs its headers first.
+  await ensureNetworkQueueHeaders(log).catch((error: unknown) => log(`could not install the network queue's headers: ${error instanceof Error ? error.message : String(error)}`));
   await buildIfStale(root, agentBuild, log).catch((error: unknown) => log(`agent build failed: ${error instanceof Error ? error.message : String(error)}`));
   const started = Date.now();
   log("phase 1a: vitest (unit and integration tests, in parallel)");

@@ -20,8 +20,8 @@ export const WorkersEnv = z.object({
    */
   WORKERS_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   WORKERS_METRICS_HOST: z.string().min(1).default("0.0.0.0"),
-  /** When set, GET /metrics wants `Authorization: Bearer <this>` (401 without); unset, /metrics is open. */
-  METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters (or unset it to leave /metrics open)").optional(),
+  /** GET /metrics wants `Authorization: Bearer <this>` (401 without); unset, it answers only when WORKERS_METRICS_HOST is loopback-only. */
+  METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters (openssl rand -hex 24)").optional(),
 });
 export type WorkersEnv = z.infer<typeof WorkersEnv>;
 

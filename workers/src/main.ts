@@ -6,6 +6,7 @@ import { createRedis } from "@throng/runtime/redis";
 import { composeWorkers } from "./compose";
 import { parseWorkersEnv } from "./env";
 import { createWorkersMetrics, startMetricsServer } from "./metrics-server";
+import { metricsAccess } from "@throng/runtime/metrics";
 
 const env = parseWorkersEnv(process.env);
 const log = createLogger("workers", env.LOG_LEVEL);
@@ -26,8 +27,9 @@ const heartbeat = setInterval(async () => {
 
 // GET /metrics and /health for Prometheus and probes (WORKERS_METRICS_PORT=0: none).
 const repos = createRepos(db);
+const access = metricsAccess(env.METRICS_TOKEN, env.WORKERS_METRICS_HOST);
 const metricsServer = env.WORKERS_METRICS_PORT === 0 ? null : await startMetricsServer({
-  host: env.WORKERS_METRICS_HOST, port: env.WORKERS_METRICS_PORT, token: env.METRICS_TOKEN,
+  host: env.WORKERS_METRICS_HOST, port: env.WORKERS_METRICS_PORT, access,
   registry: createWorkersMetrics({ queues: [queue], worker }),
   health: { database: () => repos.ping(), redis: async () => void (await redis.ping()) },
 });
@@ -47,3 +49,4 @@ process.once("SIGTERM", () => void shutdown("SIGTERM"));
 
 await worker.waitUntilReady();
 log.info({ queue: "runs", prefix: env.QUEUE_PREFIX, metrics: metricsServer ? `${env.WORKERS_METRICS_HOST}:${env.WORKERS_METRICS_PORT}` : "off" }, "workers ready");
+if (metricsServer) log.info({ metricsToken: Boolean(env.METRICS_TOKEN), host: env.WORKERS_METRICS_HOST }, access.startLine);

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { Queue, Worker } from "bullmq";
 import type { ErrorBody } from "@throng/protocol/errors";
 import {
-  Counter, METRICS_UNAUTHORISED_MESSAGE, createMetricsRegistry, metricsScrapeAllowed, registerQueueDepth,
+  Counter, createMetricsRegistry, metricsRefusal, metricsScrapeAllowed, registerQueueDepth, type MetricsAccess,
 } from "@throng/runtime/metrics";
 
 /** What /health probes: the same two dependencies the api reports. */
@@ -35,7 +35,7 @@ async function probe(check: () => Promise<void>): Promise<"ok" | "down"> {
  * or readiness probe), nothing else. Resolves once listening; a port already taken fails the start.
  */
 export async function startMetricsServer(input: {
-  host: string; port: number; token?: string; registry: ReturnType<typeof createWorkersMetrics>; health: WorkersHealth;
+  host: string; port: number; access: MetricsAccess; registry: ReturnType<typeof createWorkersMetrics>; health: WorkersHealth;
 }): Promise<Server> {
   const json = (status: number, body: unknown) => ({ status, type: "application/json", body: JSON.stringify(body) });
   const error = (status: number, code: ErrorBody["error"]["code"], message: string) => json(status, { error: { code, message } } satisfies ErrorBody);
@@ -47,7 +47,7 @@ export async function startMetricsServer(input: {
       const ok = database === "ok" && redis === "ok";
       return json(ok ? 200 : 503, { status: ok ? "ok" : "degraded", database, redis });
     }
-    if (!metricsScrapeAllowed(authorization, input.token)) return error(401, "unauthenticated", METRICS_UNAUTHORISED_MESSAGE);
+    if (!metricsScrapeAllowed(authorization, input.access)) return error(401, "unauthenticated", metricsRefusal(input.access));
     return { status: 200, type: input.registry.contentType, body: await input.registry.metrics() };
   }
   const server = createServer((request, response) => {

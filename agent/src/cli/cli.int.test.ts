@@ -9,6 +9,7 @@ import { THRONG_VERSION } from "@throng/protocol/version";
 import { startTarget } from "../target/target-server";
 import { assignment, isSnapshot, isStatus, ready, tempConfigPath } from "../testing/agent-harness";
 import { startFakeGateway } from "../testing/fake-gateway";
+import { startRedisServer } from "../testing/redis-server";
 import { ExitCode } from "./exit-codes";
 import { agentDir, bundle, cliProcesses, repoRoot, type Build } from "../testing/cli-process";
 
@@ -123,6 +124,45 @@ describe.each<Build>(["source", "bundle"])("throng-agent CLI (%s)", (build) => {
     expect(snapshots.map((s) => s.seq)).toEqual([0, 1]);
     expect(snapshots[1]).toMatchObject({ clients: 6, health: { engines: 2 } });
     await rm(dir, { recursive: true, force: true });
+  });
+
+  it("run writes {{secrets.NAME}} in from --secrets-file or THRONG_SECRET_NAME (a real Redis takes the AUTH), and exits 2 naming one it lacks", async () => {
+    const redis = await startRedisServer(["--requirepass", "cli-secret-pw"]);
+    const dir = await mkdtemp(join(tmpdir(), "throng-run-"));
+    try {
+      const plan = join(dir, "plan.yaml");
+      await writeFile(
+        plan,
+        [
+          "name: cli secrets",
+          `target: { protocol: tcp, host: 127.0.0.1, port: ${redis.port}, framing: { kind: delimiter, delimiter: "\\r\\n" } }`,
+          "scenario:",
+          "  kind: ping-pong",
+          "  intervalMs: 100",
+          "  message: { body: PING }",
+          "  match: { by: order }",
+          "  session: [{ kind: send, message: { body: 'AUTH {{secrets.REDIS_PASSWORD}}' } }, { kind: expect, reply: { regex: '^\\+OK' }, failWhen: { regex: '^-' } }]",
+          "load: { clients: 2, durationSec: 1 }",
+          "slos: [{ metric: error-rate, below: 0.01 }]",
+        ].join("\n"),
+      );
+      const refused = cli(build, ["run", plan]);
+      const refusedOutput = outputOf(refused);
+      expect(await exitCode(refused)).toBe(ExitCode.usage);
+      expect(refusedOutput.stderr()).toContain("{{secrets.REDIS_PASSWORD}} (scenario.session.0.message.body): set THRONG_SECRET_REDIS_PASSWORD, or give it in a file with --secrets-file");
+      const secretsFile = join(dir, "secrets.env");
+      await writeFile(secretsFile, "# for the lobby's Redis\nREDIS_PASSWORD=cli-secret-pw\n");
+      for (const [args, env] of [[["--secrets-file", secretsFile], process.env], [[], { ...process.env, THRONG_SECRET_REDIS_PASSWORD: "cli-secret-pw" }]] as const) {
+        const child = cli(build, ["run", plan, "--engines", "1", ...args], env);
+        const output = outputOf(child);
+        expect(await exitCode(child)).toBe(ExitCode.ok);
+        expect(output.stdout()).toMatch(/SLO error-rate < 0.01: 0 → pass/);
+        expect(`${output.stdout()}${output.stderr()}`).not.toContain("cli-secret-pw");
+      }
+    } finally {
+      redis.process.kill();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("exits 2 naming THRONG_IO when it is not auto, native or node", async () => {

@@ -63,7 +63,7 @@ export async function connectCommand(args: ConnectArgs): Promise<ExitCode> {
       return runOnEngines(assignment, { ...options, ...placed, enginesChosen: engines !== undefined, scripts, ...(pool ? { pool } : {}) });
     };
     // A session trial (one client, from the plan form) is held to the same allow-list as a shard.
-    const runTrial = (plan: RunAssignment["plan"]) => runSessionTrial(plan, { allowTargets });
+    const runTrial = (plan: RunAssignment["plan"], secrets?: Readonly<Record<string, string>>) => runSessionTrial(plan, { allowTargets, ...(secrets ? { secrets } : {}) });
     const capabilities: AgentCapabilities = { scripts: scriptCapability(allowScripts), allowTargets };
     const exit = await runAgent({ ...rest, runShard, runTrial, log: consoleLogger, signal: shutdown.signal, capabilities, ...(capacity ? { capacity } : {}) });
     if (exit.kind === "stopped") return ExitCode.ok;

@@ -2,7 +2,7 @@ import { autoSearchOf, nextLevelStart, nextSearchStep, SEARCH_END_TEXT, searchAn
 import type { PlanSpec } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import type { SearchFeed } from "../engine/search-feed";
-import { checkSlos, summariseRun } from "../metrics/run-summary";
+import { checkSlosOver } from "../metrics/run-summary";
 
 export interface LocalSearchOptions {
   plan: PlanSpec;
@@ -44,7 +44,7 @@ export function createLocalSearch(options: LocalSearchOptions): LocalSearch | nu
       const stepEnd = level.startAt + stepMs;
       if (snapshot.intervalStart + snapshot.intervalMs < stepEnd) return;
       const hold = steadySeconds(seconds.splice(0), (s) => ({ second: s.seq, clients: s.clients, connectionsOpen: s.counters.connectionsOpen }));
-      const held = hold.length > 0 && checkSlos(summariseRun(hold), options.plan.slos ?? []).every((r) => r.passed);
+      const held = hold.length > 0 && checkSlosOver(hold, options.plan.slos ?? []).every((r) => r.passed);
       judged.push({ step: level.step, clients: level.clients, phase: level.phase, held, ...(retry ? { retry } : {}) });
       const next = nextSearchStep(search, judged);
       const nextText = next.done ? `done: ${SEARCH_END_TEXT[next.reason]}` : `next ${next.retry ? "step, the first level again" : `${next.phase} step`}: ${next.clients} clients`;

@@ -15,6 +15,7 @@ import { connectCommand, targetCommand } from "./commands";
 import { FRAMING_SPEC_HELP, parseFramingSpec } from "./framing-spec";
 import { PlanFileError } from "@throng/protocol/plan-file";
 import { runCommand, WatchTargetError } from "./run-command";
+import { SecretsError } from "./standalone-secrets";
 import { watchCommand } from "./watch-command";
 import { ExitCode, exitCodeForError } from "./exit-codes";
 
@@ -66,7 +67,7 @@ function list(value: string): string[] {
   return value.split(",").map((item) => item.trim()).filter(Boolean);
 }
 
-function buildProgram(configPath: string, setExit: (code: ExitCode) => void): Command {
+function buildProgram(configPath: string, envSecrets: Record<string, string>, setExit: (code: ExitCode) => void): Command {
   const program = new Command("throng-agent")
     .description("Throng load agent: joins the control plane and generates load; also serves the reference target.")
     .version(THRONG_VERSION)
@@ -104,13 +105,14 @@ function buildProgram(configPath: string, setExit: (code: ExitCode) => void): Co
     .option("--source-addresses <ips>", "comma-separated local IPs to spread connections over, e.g. 127.0.0.2,127.0.0.3", list)
     .option("--quiet", "no per-second lines, only the summary")
     .option("--allow-scripts", "run the plan's script (scenario kind script: JS run on this machine)")
+    .option("--secrets-file <file>", "values for the plan's {{secrets.NAME}}: NAME=value lines (THRONG_SECRET_NAME in the environment wins)")
     .option("--watch-pid <pid>", "also watch the server under test on this host (e.g. a loopback target): its CPU, memory and the host's packets join every second of the progress, summary and --out (a `server` field)", integer(1, 2 ** 31))
     .option("--watch-name <name>", "like --watch-pid, by process name (comm) or a string its command line contains; must match one process")
-    .action(async (planPath: string, options: { out?: string; engines?: number; sourceAddresses?: string[]; quiet?: boolean; watchPid?: number; watchName?: string; allowScripts?: boolean }) => {
+    .action(async (planPath: string, options: { out?: string; engines?: number; sourceAddresses?: string[]; quiet?: boolean; watchPid?: number; watchName?: string; allowScripts?: boolean; secretsFile?: string }) => {
       try {
-        setExit(await runCommand({ planPath, ...options }));
+        setExit(await runCommand({ planPath, ...options, envSecrets }));
       } catch (error) {
-        if (!(error instanceof PlanFileError) && !(error instanceof WatchTargetError)) throw error;
+        if (!(error instanceof PlanFileError) && !(error instanceof WatchTargetError) && !(error instanceof SecretsError)) throw error;
         console.error(error.message);
         setExit(ExitCode.usage);
       }
@@ -202,7 +204,7 @@ async function main(argv: string[]): Promise<ExitCode> {
     return new Promise(() => {});
   }
   let exitCode: ExitCode = ExitCode.ok;
-  const program = buildProgram(defaultConfigPath(env.configHome, env.homeDir), (code) => (exitCode = code));
+  const program = buildProgram(defaultConfigPath(env.configHome, env.homeDir), env.secrets, (code) => (exitCode = code));
   try {
     await program.parseAsync(argv);
     return exitCode;

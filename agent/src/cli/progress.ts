@@ -1,4 +1,4 @@
-import type { MetricSnapshot, ServerWatchSnapshot } from "@throng/protocol/snapshot";
+import type { MetricSnapshot, NetworkPath, ServerWatchSnapshot } from "@throng/protocol/snapshot";
 import { decodeHistogram } from "../metrics/histogram";
 import type { RunVerdict, SloVerdict } from "@throng/protocol/report";
 import type { RunSummary, StepSummary } from "../metrics/run-summary";
@@ -96,6 +96,29 @@ function kcpLine(counters: RunSummary["counters"]): string | undefined {
   return text && `  kcp                    ${text}`;
 }
 
+/** What "above-stream" means, said wherever a cohort's figures are shown. */
+const ABOVE_STREAM = "ABOVE TCP: TCP saw the rig's round trip, so it recovered faster than on the network asked for";
+
+/** One cohort's lines in the final summary: its figures, read as the run's, and what its network did. */
+export function cohortSummaryText(name: string, applied: NetworkPath, summary: RunSummary): string {
+  const c = summary.counters;
+  const packets = c.networkPackets ?? 0;
+  const percent = (n: number | undefined) => (packets ? `${(((n ?? 0) * 100) / packets).toFixed(2)}%` : "0%");
+  const lines = [
+    `cohort ${name} (${applied === "above-stream" ? ABOVE_STREAM : applied === "kernel" ? "below TCP, through the kernel's queue" : "each datagram"}): peak ${summary.peakClients} clients`,
+    `  messages               sent ${c.messagesSent ?? 0}, received ${c.messagesReceived ?? 0}; errors ${c.errors ?? 0} ${JSON.stringify(summary.errorsByKind)}${c.lost !== undefined ? `, lost ${c.lost}` : ""}`,
+    latencyLine("round trip", summary.latency.rttUs),
+    latencyLine("broadcast", summary.latency.broadcastUs),
+    latencyLine("connect", summary.latency.connectUs),
+    latencyLine("login", summary.latency.loginUs),
+    summary.reach !== null ? `  broadcast reach        ${(summary.reach * 100).toFixed(2)}%, duplicates ${c.duplicates ?? 0}, out of order ${c.outOfOrder ?? 0}` : undefined,
+    kcpLine(c),
+    c.tcpRetransmits !== undefined ? `  tcp                    ${c.tcpRetransmits} segments retransmitted by TCP itself (TCP_INFO of the cohort's sockets)` : undefined,
+    `  network                ${packets} packets: dropped ${c.networkDropped ?? 0} (${percent(c.networkDropped)}), duplicated ${c.networkDuplicated ?? 0}, reordered ${c.networkReordered ?? 0}, over the link's backlog ${c.networkOverflowed ?? 0}`,
+  ];
+  return lines.filter((line) => line !== undefined).join("\n");
+}
+
 /** The final summary, and each SLO's verdict. */
 export function summaryText(summary: RunSummary, slos: readonly SloVerdict[]): string {
   const c = summary.counters;
@@ -118,7 +141,7 @@ export function summaryText(summary: RunSummary, slos: readonly SloVerdict[]): s
     // Made and skipped apart: a skipped send is not a send (docs/verdicts.md).
     c.scheduledSends !== undefined ? `  schedule               ${c.messagesSent ?? 0} of ${c.scheduledSends} scheduled sends made, ${c.skippedSends ?? 0} skipped` : undefined,
     c.inFlightAtEnd ? `  in flight at the end   ${c.inFlightAtEnd} (not errors, not lost)` : undefined,
-    ...slos.map((r) => `  SLO ${r.metric} < ${r.below}: ${r.value === null ? "no data" : r.value} → ${r.status === "no-data" ? `NO DATA${r.note ? ` (${r.note})` : ""}` : r.passed ? "pass" : "FAIL"}`),
+    ...slos.map((r) => `  SLO ${r.metric}${r.cohort === undefined ? "" : ` (cohort ${r.cohort})`} < ${r.below}: ${r.value === null ? "no data" : r.value} → ${r.status === "no-data" ? `NO DATA${r.note ? ` (${r.note})` : ""}` : r.passed ? "pass" : "FAIL"}`),
   ];
   return lines.filter((line) => line !== undefined).join("\n");
 }

@@ -13,7 +13,8 @@ import { openFileNote, raiseOpenFileLimit } from "../engine/open-files";
 import { resolveWatchedProcess } from "../metrics/process-watch";
 import { createServerTimeline, type ServerTimeline } from "../metrics/server-timeline";
 import { summariseServerWatch } from "@throng/protocol/server-watch";
-import { checkSlos, summariseRun, summariseSteps } from "../metrics/run-summary";
+import { checkSlosOver, cohortSeconds, runCohorts, summariseRun, summariseSteps } from "../metrics/run-summary";
+import { NetworkRefusal } from "../network/cohort-network";
 import { pointOfSnapshot, protocolSummary } from "../metrics/series-point";
 import { judgeRun, type SearchEvidence } from "@throng/protocol/run-verdict";
 import { searchAnswer, steadySeconds, type JudgedStep } from "@throng/protocol/capacity-search";
@@ -21,7 +22,8 @@ import type { RunVerdict } from "@throng/protocol/report";
 import { ioPathNote } from "../transports/native-io";
 import { ExitCode } from "./exit-codes";
 import { readPlanFile } from "@throng/wire/plan-reader";
-import { progressLine, progressTableRows, serverSummaryText, stepsText, summaryText, verdictText } from "./progress";
+import { standaloneSecrets } from "./standalone-secrets";
+import { cohortSummaryText, progressLine, progressTableRows, serverSummaryText, stepsText, summaryText, verdictText } from "./progress";
 import { scriptSummaryText } from "./script-summary";
 import { NO_SCRIPT_STORE, scriptRefusal } from "../scripts/script-permission";
 import { shutdownSignal } from "./signals";
@@ -38,6 +40,9 @@ export interface RunArgs {
   watchName?: string;
   /** `--allow-scripts`: run a plan whose scenario is a script. */
   allowScripts?: boolean;
+  /** THRONG_SECRET_<NAME> values, and `--secrets-file`: the plan's {{secrets.NAME}}. */
+  envSecrets?: Record<string, string>;
+  secretsFile?: string;
 }
 
 /** The server to watch, or undefined when none was asked for; throws a usage error naming the flag. */
@@ -60,7 +65,9 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
     console.error(`error: ${scriptRefused}`);
     return ExitCode.usage;
   }
-  const assignment: RunAssignment = { runId: randomUUID(), shardIndex: 0, shardCount: 1, clients: plan.load.clients, plan, startAt: Date.now() + 200 };
+  // Before any load: a secret the plan names without a value is a usage error naming it (never a placeholder sent).
+  const secrets = await standaloneSecrets(plan, { env: args.envSecrets ?? {}, ...(args.secretsFile ? { file: args.secretsFile } : {}) });
+  const assignment: RunAssignment = { runId: randomUUID(), shardIndex: 0, shardCount: 1, clients: plan.load.clients, plan, startAt: Date.now() + 200, ...(Object.keys(secrets).length ? { secrets } : {}) };
   // Before any engine is forked: engines inherit the raised limit.
   console.error(openFileNote(raiseOpenFileLimit()));
   // Engines sized to the clients under the open-file limit, and loopback source addresses: as `connect` does.
@@ -105,6 +112,11 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
         else console.log(progressLine(second));
       },
     });
+  } catch (error) {
+    // A plan whose network cohorts this agent cannot apply: refused before any load.
+    if (!(error instanceof NetworkRefusal)) throw error;
+    console.error(`error: ${error.message}`);
+    return ExitCode.usage;
   } finally {
     shutdown.dispose();
     if (out) await new Promise<void>((resolve) => out.end(resolve));
@@ -115,6 +127,7 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
   if (steps) console.log(steps);
   if (search) console.log(searchVerdictText(search.judged()));
   console.log(summaryText(summary, verdict.slos));
+  for (const [name, applied] of runCohorts(snapshots)) console.log(cohortSummaryText(name, applied, summariseRun(cohortSeconds(snapshots, name))));
   const scriptLines = scriptSummaryText(snapshots);
   if (scriptLines) console.log(scriptLines);
   if (server) console.log(serverSummaryText(server.pid, summariseServerWatch(server.samples()), server.endedAfterSeq()));
@@ -169,7 +182,7 @@ export function fixedStepEstimate(plan: PlanSpec, snapshots: readonly MetricSnap
   const steps: NonNullable<SearchEvidence["steps"]>[number][] = [];
   for (const [step, seconds] of [...bySteps.entries()].sort(([a], [b]) => a - b)) {
     const hold = steadySeconds(seconds, (s) => ({ second: s.seq, clients: s.clients, connectionsOpen: s.counters.connectionsOpen }));
-    const held = !broken && hold.length > 0 && checkSlos(summariseRun(hold), plan.slos ?? []).every((r) => r.passed);
+    const held = !broken && hold.length > 0 && checkSlosOver(hold, plan.slos ?? []).every((r) => r.passed);
     steps.push({ step, clients: Math.max(0, ...seconds.map((s) => s.clients)), held });
     if (held) clients = Math.max(...hold.map((s) => s.clients));
     else broken = true;

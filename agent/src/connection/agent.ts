@@ -87,7 +87,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentExit> {
     recovered: disk.recovered,
     ...(options.bufferCapacity ? { bufferCapacity: options.bufferCapacity } : {}),
   });
-  const trials = createTrialRunner((message) => current?.send(message) ?? false, options.runTrial ?? ((plan) => runSessionTrial(plan)), log);
+  const trials = createTrialRunner((message) => current?.send(message) ?? false, options.runTrial ?? ((plan, secrets) => runSessionTrial(plan, secrets ? { secrets } : {})), log);
   const onAbort = () => void shards.shutdown().then(() => current?.close(AgentCloseCode.normal, "agent shutting down"));
   signal.addEventListener("abort", onAbort, { once: true });
 

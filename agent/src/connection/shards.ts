@@ -1,4 +1,5 @@
 import { ShardStatus, type AgentToServerMessage, type RunAssignment, type SearchStep } from "@throng/protocol/agent";
+import { redactSecrets } from "@throng/protocol/plan-secrets";
 import type { ServerSample } from "@throng/protocol/server-watch";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import type { Clock } from "../engine/clock";
@@ -138,7 +139,8 @@ export function createShardManager(options: ShardManagerOptions): ShardManager {
         final = { runId: shard.runId, state: "finished", lastSeq: result.lastSeq };
       }
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      // What failed may quote a text the plan's secrets were written into (a body that is not JSON once filled).
+      const message = redactSecrets(error instanceof Error ? error.message : String(error), assignment.secrets ?? {});
       final = { runId: shard.runId, state: "failed", lastSeq, error: message.slice(0, 2000) };
     }
     shard.final = final;

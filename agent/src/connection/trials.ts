@@ -1,10 +1,10 @@
 import type { AgentToServerMessage } from "@throng/protocol/agent";
 import type { PlanSpec } from "@throng/protocol/plan";
-import type { SessionTrial, TrialOutcome } from "@throng/protocol/session-trial";
+import { redactTrialOutcome, type SessionTrial, type TrialOutcome } from "@throng/protocol/session-trial";
 import type { Logger } from "./logger";
 
-/** How the agent runs a trial's one client (engine/session-trial.ts; `connect` holds it to --allow-target). */
-export type RunTrial = (plan: PlanSpec) => Promise<TrialOutcome>;
+/** How the agent runs a trial's one client (engine/session-trial.ts; `connect` holds it to --allow-target), with the secrets its plan names. */
+export type RunTrial = (plan: PlanSpec, secrets?: Readonly<Record<string, string>>) => Promise<TrialOutcome>;
 
 /**
  * Answers the server's session-trial messages (PROTOCOL.md §13). A trial is one client bounded by
@@ -13,10 +13,10 @@ export type RunTrial = (plan: PlanSpec) => Promise<TrialOutcome>;
  */
 export function createTrialRunner(send: (message: AgentToServerMessage) => boolean, runTrial: RunTrial, log: Logger) {
   return {
-    run({ trialId, plan }: SessionTrial): void {
+    run({ trialId, plan, secrets }: SessionTrial): void {
       log.info(`trying the session of plan "${plan.name}" with one client (trial ${trialId})`);
-      void runTrial(plan)
-        .catch((error: unknown): TrialOutcome => ({ steps: [], error: `the trial failed on the agent: ${(error as Error).message}` }))
+      void runTrial(plan, secrets)
+        .catch((error: unknown): TrialOutcome => redactTrialOutcome({ steps: [], error: `the trial failed on the agent: ${(error as Error).message}` }, secrets ?? {}))
         .then((outcome) => {
           if (!send({ type: "session-trial-result", payload: { trialId, ...outcome } })) log.warn(`trial ${trialId} ended while disconnected; its result is lost`);
         });

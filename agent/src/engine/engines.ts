@@ -10,11 +10,13 @@ import { runShard, type RunShardOptions, type ShardResult } from "./run-shard";
 import { createSearchFeed } from "./search-feed";
 import { planRoomSize } from "./shard-setup";
 import type { ScriptOptions } from "../scripts/script-runner";
+import { prepareCohortNetwork } from "../network/cohort-network";
+import type { CohortRoute } from "./cohorts";
 
 export { ENGINE_CHILD_COMMAND };
 
 type ParentMessage =
-  | { type: "run"; assignment: RunAssignment; clockOffsetMs: number; sourceAddresses?: string[]; portSlice?: { index: number; count: number }; scripts?: ScriptOptions }
+  | { type: "run"; assignment: RunAssignment; clockOffsetMs: number; sourceAddresses?: string[]; portSlice?: { index: number; count: number }; scripts?: ScriptOptions; cohortRoutes?: CohortRoute[] }
   | { type: "search-step"; level: SearchLevel }
   | { type: "stop" };
 type ChildMessage = { type: "ready" } | { type: "snapshot"; snapshot: MetricSnapshot } | { type: "done"; result: ShardResult } | { type: "failed"; error: string };
@@ -89,6 +91,7 @@ export function runEngineChild(): void {
       ...(message.sourceAddresses ? { sourceAddresses: message.sourceAddresses } : {}),
       ...(message.portSlice ? { portSlice: message.portSlice } : {}),
       ...(message.scripts ? { scripts: message.scripts } : {}),
+      ...(message.cohortRoutes ? { cohortRoutes: message.cohortRoutes } : {}),
     }).then(
       (result) => send({ type: "done", result }),
       (error: unknown) => send({ type: "failed", error: error instanceof Error ? error.message : String(error) }),
@@ -124,9 +127,22 @@ export interface EngineOptions extends RunShardOptions {
 
 /**
  * Runs a shard on several engine processes, each with its own open-file limit and core, and merges their
- * snapshots second by second into one. With one engine this is exactly runShard.
+ * snapshots second by second into one. With one engine this is exactly runShard. A plan's network cohorts are
+ * prepared first, in this process, before any load (network/cohort-network.ts: a plan this agent cannot apply is
+ * refused here), and their kernel path, when they use it, is closed after the last engine.
  */
 export async function runOnEngines(assignment: RunAssignment, options: EngineOptions): Promise<ShardResult> {
+  const network = prepareCohortNetwork(assignment.plan);
+  if (!network) return runEngines(assignment, options);
+  for (const note of network.notes) console.error(`note: ${note}`);
+  try {
+    return await runEngines(assignment, { ...options, cohortRoutes: network.routes, onSnapshot: (snapshot) => options.onSnapshot(network.addKernelFigures(snapshot)) });
+  } finally {
+    network.close();
+  }
+}
+
+async function runEngines(assignment: RunAssignment, options: EngineOptions): Promise<ShardResult> {
   const engines = enginesFor(assignment.plan.scenario, assignment.clients, options.engines, options.enginesChosen ?? false);
   const parts = engineAssignments(assignment, engines);
   if (parts.length <= 1) return runShard(options.startWhenReady ? { ...assignment, startAt: Math.round((options.clock ?? offsetClock(0)).now()) + 100 } : assignment, options);
@@ -155,8 +171,10 @@ export async function runOnEngines(assignment: RunAssignment, options: EngineOpt
     const sourceAddresses = options.sourceAddresses;
     // Disjoint local port slices: two engines never bind the same source address and port.
     const portSlice = { index: i, count: parts.length };
-    const scripts = options.scripts;
-    child.send({ type: "run", assignment: share, clockOffsetMs, portSlice, ...(sourceAddresses ? { sourceAddresses } : {}), ...(scripts ? { scripts } : {}) } satisfies ParentMessage);
+    const { scripts, cohortRoutes } = options;
+    child.send({
+      type: "run", assignment: share, clockOffsetMs, portSlice, ...(sourceAddresses ? { sourceAddresses } : {}), ...(scripts ? { scripts } : {}), ...(cohortRoutes ? { cohortRoutes } : {}),
+    } satisfies ParentMessage);
     return new Promise<ShardResult>((resolve, reject) => {
       child.on("message", (message: ChildMessage) => {
         if (message.type === "snapshot") {

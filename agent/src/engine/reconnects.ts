@@ -22,7 +22,7 @@ export interface Reconnects {
  * the connect, the session, or another drop) is retried until `maxAttempts`; once it is back the count starts over.
  * A client that never got up the first time is not retried: the policy is about drops.
  */
-export function createReconnects(policy: ReconnectPolicy | undefined, metrics: ScenarioMetrics, random: () => number): Reconnects {
+export function createReconnects(policy: ReconnectPolicy | undefined, metricsOf: (index: number) => ScenarioMetrics, random: () => number): Reconnects {
   const kind = policy?.policy ?? "never";
   const backoff = { baseMs: policy?.backoff?.initialMs ?? DEFAULT_INITIAL_MS, capMs: policy?.backoff?.maxMs ?? DEFAULT_MAX_MS, random };
   const connected = new Set<number>();
@@ -55,7 +55,7 @@ export function createReconnects(policy: ReconnectPolicy | undefined, metrics: S
         attempt.timer = undefined;
         if (closing || returning.get(index) !== attempt) return;
         attempt.attempts += 1;
-        metrics.reconnecting(attempt.cause);
+        metricsOf(index).reconnecting(attempt.cause);
         runner?.startClient(index);
       }, delay);
     },

@@ -163,4 +163,30 @@ describe("runShard", () => {
     const pingers = new Set(sent.filter((message) => message.startsWith("{")).map((message) => (JSON.parse(message) as { client: number }).client));
     expect([...pingers].sort()).toEqual([40, 41, 42, 43]);
   });
+
+  it("writes the assignment's secrets into the plan's texts for {{secrets.NAME}} before anything is compiled (PROTOCOL.md §14)", async () => {
+    const { transport, sent } = createScriptedTransport((message) => (message.startsWith("AUTH") ? ["+OK"] : [`{"type":"pong","seq":${(JSON.parse(message) as { seq: number }).seq}}`]));
+    const shard: RunAssignment = {
+      ...assignment({ clients: 2 }),
+      secrets: { REDIS_PASSWORD: "hunter2" },
+      plan: {
+        ...assignment().plan,
+        scenario: { kind: "ping-pong", intervalMs: 100, session: [{ kind: "send", message: { body: "AUTH {{secrets.REDIS_PASSWORD}}" } }, { kind: "expect", reply: { regex: "^\\+OK" } }] },
+        load: { clients: 2, durationSec: 1, rampUpSec: 0 },
+      },
+    };
+    await runShard(shard, { transport, onSnapshot() {} });
+    expect(sent.filter((message) => message.startsWith("AUTH"))).toEqual(["AUTH hunter2", "AUTH hunter2"]);
+    expect(sent.filter((message) => message.startsWith("{")).length).toBeGreaterThan(0);
+  });
+
+  it("refuses a shard whose plan names a secret the assignment lacks, naming it and where it is used, before any connection", async () => {
+    const { transport, counts } = createFakeTransport();
+    const shard: RunAssignment = {
+      ...assignment(),
+      plan: { ...assignment().plan, target: { protocol: "websocket", url: "ws://127.0.0.1:1/ws", headers: { Authorization: "Bearer {{secrets.TOKEN}}" } } },
+    };
+    await expect(runShard(shard, { transport, onSnapshot() {} })).rejects.toThrow(/\{\{secrets\.TOKEN\}\} \(target\.headers\.Authorization\), which has no value here.*No load was generated/);
+    expect(counts()).toEqual({ opened: 0, closed: 0 });
+  });
 });

@@ -13,7 +13,7 @@ import type { ScenarioContext, ScenarioRunner } from "../scenarios/scenario";
 import { startScriptShard, type ScriptOptions, type ScriptShard } from "../scripts/script-runner";
 import { bindsOwnPorts, createTransport } from "../transports/create-transport";
 import { KcpStats } from "../transports/kcp";
-import { takeKcpCounters } from "../transports/kcp-transport";
+import { writeKcpCounters } from "../transports/kcp-transport";
 import { TimerWheel } from "../transports/timer-wheel";
 import { agentPortRange, LocalPorts, portSlice } from "../transports/local-ports";
 import type { Transport } from "../transports/transport";
@@ -25,7 +25,10 @@ import { clientTargets } from "./client-target";
 import { createReconnects } from "./reconnects";
 import { descriptorBudget, guardDescriptors } from "./descriptor-guard";
 import { seededRandom } from "./seeded-random";
+import { createShardCohorts, type CohortRoute } from "./cohorts";
+import { datagramRoutes } from "../network/cohort-network";
 import { runTag, withRunTag } from "@throng/protocol/run-tag";
+import { MissingSecretsError, withSecrets } from "@throng/protocol/plan-secrets";
 
 const SNAPSHOT_INTERVAL_MS = 1_000;
 /** A start this close to startAt counts as on time (timers fire a little late). */
@@ -59,6 +62,8 @@ export interface RunShardOptions {
   searchFeed?: SearchFeed;
   /** Whether this agent runs scripts (`--allow-scripts`) and the allow-list their sockets are held to. */
   scripts?: ScriptOptions;
+  /** plan.network: how each cohort is applied on this agent (network/cohort-network.ts, decided before the load). */
+  cohortRoutes?: CohortRoute[];
 }
 
 export interface ShardResult {
@@ -98,6 +103,19 @@ export function createScenario(assignment: RunAssignment, context: ScenarioConte
   }
 }
 
+/**
+ * The plan with its secrets written in (PROTOCOL.md §14); a secret the assignment lacks fails the shard naming it
+ * and where the plan uses it, before any load (its value is never in the message).
+ */
+function planWithSecrets(plan: RunAssignment["plan"], secrets: Readonly<Record<string, string>>): RunAssignment["plan"] {
+  try {
+    return withSecrets(plan, secrets);
+  } catch (error) {
+    if (!(error instanceof MissingSecretsError)) throw error;
+    throw new Error(`${error.message}: the control plane sends a shard the secrets its plan names, and an organisation that no longer has one (or cannot open it) sends none; set it again under Settings → Secrets. No load was generated`);
+  }
+}
+
 /** Script workers loaded by runShard before the start, for createScenario (whose signature every scenario shares). */
 const preparedScripts = new WeakMap<RunAssignment, ScriptShard>();
 
@@ -107,8 +125,8 @@ const preparedScripts = new WeakMap<RunAssignment, ScriptShard>();
  * then closes every connection. The one engine entry point for `connect` and standalone runs.
  */
 export async function runShard(given: RunAssignment, options: RunShardOptions): Promise<ShardResult> {
-  // {{run}} is written into the plan's texts once, before any template is compiled.
-  const assignment = { ...given, plan: withRunTag(given.plan, runTag(given.runId)) };
+  // {{run}} and {{secrets.NAME}} are written into the plan's texts once, before any template is compiled.
+  const assignment = { ...given, plan: planWithSecrets(withRunTag(given.plan, runTag(given.runId)), given.secrets ?? {}) };
   const clock = options.clock ?? offsetClock(0);
   const { signal } = options;
   const { load } = assignment.plan;
@@ -131,11 +149,26 @@ export async function runShard(given: RunAssignment, options: RunShardOptions): 
   // One timer wheel for the engine's clients and its KCP connections; KCP's counters go into every snapshot.
   const wheel = new TimerWheel();
   const kcpStats = assignment.plan.target.protocol === "kcp" ? new KcpStats() : undefined;
+  // Network cohorts: their own figures beside the run's, and how their clients connect (engine/cohorts.ts).
+  const { network } = assignment.plan;
+  const cohortRoutes = network ? (options.cohortRoutes ?? datagramRoutes(assignment.plan)) : undefined;
   const builder = createSnapshotBuilder({
     runId: assignment.runId,
     ...(options.health ? { health: options.health } : {}),
-    ...(kcpStats ? { transportCounters: (counters) => takeKcpCounters(kcpStats, counters) } : {}),
+    ...(kcpStats
+      ? {
+          transportCounters(counters) {
+            const all = [kcpStats, ...(cohorts?.kcpStats ?? [])];
+            writeKcpCounters(all, counters);
+            for (const stats of all) stats.reset();
+          },
+        }
+      : {}),
   });
+  const cohorts =
+    network && cohortRoutes
+      ? createShardCohorts({ cohorts: network, routes: cohortRoutes, runClients: load.clients, runId: assignment.runId, runMetrics: builder.metrics, wheel, kcp: kcpStats !== undefined })
+      : undefined;
   script?.foldInto(builder);
   const sourceAddresses = assignment.plan.target.sourceAddresses ?? options.sourceAddresses;
   // Reconnects and reconnect storms (reconnects.ts); a storm's choice of clients is seeded by the run and shard.
@@ -143,7 +176,7 @@ export async function runShard(given: RunAssignment, options: RunShardOptions): 
   const policy = "reconnect" in assignment.plan.scenario ? assignment.plan.scenario.reconnect : undefined;
   const reconnects =
     (policy?.policy ?? "never") !== "never" || storm
-      ? createReconnects(policy, builder.metrics, options.random ?? seededRandom(`${assignment.runId}:${assignment.shardIndex}`))
+      ? createReconnects(policy, (index) => cohorts?.network.metricsOf(index) ?? builder.metrics, options.random ?? seededRandom(`${assignment.runId}:${assignment.shardIndex}`))
       : undefined;
   const perClientTarget = options.transport ? undefined : clientTargets(assignment.plan.target);
   // Connections stop at the open-file limit less the engine's reserve, so its own files never run out (open-files.ts).
@@ -161,6 +194,7 @@ export async function runShard(given: RunAssignment, options: RunShardOptions): 
     wire: createWireFormat(assignment.plan),
     ...(sourceAddresses ? { sourceAddresses, localPorts: enginePorts(assignment.plan.target, options.portSlice) } : {}),
     ...(options.random ? { random: options.random } : {}),
+    ...(cohorts ? { network: cohorts.network } : {}),
   });
   const scenario = reconnects ? reconnects.wrap(created) : created;
   const schedule = createLoadSchedule(load, assignment.plan.scenario, assignment.clients, {
@@ -180,8 +214,14 @@ export async function runShard(given: RunAssignment, options: RunShardOptions): 
     startAt: assignment.startAt,
     clock,
     schedule,
-    startClient: (index) => scenario.startClient(firstClient + index),
-    stopClient: (index) => scenario.stopClient?.(firstClient + index),
+    startClient(index) {
+      cohorts?.started(firstClient + index);
+      scenario.startClient(firstClient + index);
+    },
+    stopClient(index) {
+      cohorts?.stopped(firstClient + index);
+      scenario.stopClient?.(firstClient + index);
+    },
   });
   const stormTimer = storm && reconnects ? setInterval(() => reconnects.storm(storm.dropPercent), storm.everySec * 1000) : undefined;
 
@@ -208,7 +248,11 @@ export async function runShard(given: RunAssignment, options: RunShardOptions): 
       // A script's worker measured this second in its own thread: its part goes in before the snapshot is cut.
       if (script) await script.flush(last);
       const step = schedule.stepAt?.(intervalStart - assignment.startAt);
-      const snapshot = builder.take({ seq, intervalStart, intervalMs: intervalEnd - intervalStart, clients: ramp.started(), ...(step !== undefined ? { step } : {}) });
+      const interval = { seq, intervalStart, intervalMs: intervalEnd - intervalStart, clients: ramp.started(), ...(step !== undefined ? { step } : {}) };
+      // The cohorts' figures are cut first: the run's KCP counters sum theirs and then start every tally again.
+      const cohortFigures = cohorts?.take(interval);
+      const snapshot = builder.take(interval);
+      if (cohortFigures) snapshot.cohorts = cohortFigures;
       lastSeq = seq;
       options.onSnapshot(snapshot);
       intervalStart = intervalEnd;
@@ -218,6 +262,7 @@ export async function runShard(given: RunAssignment, options: RunShardOptions): 
     ramp.stop();
     clearInterval(stormTimer);
     builder.stop();
+    cohorts?.stop();
     await (closing ?? scenario.close());
   }
   return { lastSeq };

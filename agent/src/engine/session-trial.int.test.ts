@@ -39,6 +39,33 @@ afterAll(async () => {
 });
 
 describe("a session trial against a real Redis", () => {
+  it("writes {{secrets.NAME}} in (Redis's AUTH takes the password) and shows neither what went out nor what came back with its value (PROTOCOL.md §14)", async () => {
+    const secured = await startRedisServer(["--requirepass", "hunter2-secret"]);
+    try {
+      const trial = await runSessionTrial(
+        redisPlan(
+          [
+            { kind: "send", message: { body: "AUTH {{secrets.REDIS_PASSWORD}}" } },
+            { kind: "expect", reply: { prefixHex: hex("+OK") }, failWhen: { regex: "^-" } },
+            { kind: "send", message: { body: "ECHO {{secrets.REDIS_PASSWORD}}" } },
+            { kind: "expect", reply: { regex: "^[a-z]" }, capture: [{ name: "echoed", from: { regex: "^(.*)$" } }] },
+          ],
+          secured.port,
+        ),
+        { secrets: { REDIS_PASSWORD: "hunter2-secret" } },
+      );
+      expect(trial.steps.map((step) => step.ok)).toEqual([true, true, true, true]);
+      expect(trial.steps[0]?.sent).toMatchObject({ bytes: "AUTH hunter2-secret".length, text: "AUTH {{secrets.REDIS_PASSWORD}}" });
+      expect(trial.steps[3]?.received?.at(-1)).toMatchObject({ text: "{{secrets.REDIS_PASSWORD}}", matched: true });
+      expect(trial.steps[3]?.captured).toEqual({ echoed: "{{secrets.REDIS_PASSWORD}}" });
+      const shown = JSON.stringify(trial);
+      expect(shown).not.toContain("hunter2");
+      expect(shown).not.toContain(hex("hunter2-secret"));
+    } finally {
+      secured.process.kill();
+    }
+  });
+
   it("PING answered by +PONG: the connect and both steps are ok, with the bytes sent and the reply received", async () => {
     const trial = await runSessionTrial(redisPlan([{ kind: "send", message: { body: "PING" } }, { kind: "expect", reply: { prefixHex: hex("+PONG") } }]));
     expect(trial.error).toBeUndefined();

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { PlanSpec, SessionStep } from "@throng/protocol/plan";
 import { runTag, withRunTag } from "@throng/protocol/run-tag";
-import { TRIAL_TIME_LIMIT_MS, type TrialOutcome } from "@throng/protocol/session-trial";
+import { redactTrialOutcome, TRIAL_TIME_LIMIT_MS, type TrialOutcome } from "@throng/protocol/session-trial";
+import { withSecrets } from "@throng/protocol/plan-secrets";
 import { refusedTarget } from "../connection/target-guard";
 import type { ScenarioMetrics } from "../metrics/snapshot-builder";
 import { BUILT_IN_LOGIN } from "../scenarios/login-storm";
@@ -19,6 +20,8 @@ export interface TrialOptions {
   /** The agent's --allow-target list: a trial is held to it exactly as a run's shard is. */
   allowTargets?: readonly string[];
   timeLimitMs?: number;
+  /** The organisation secrets the plan names (the gateway's, §14); taken out of the outcome again. */
+  secrets?: Readonly<Record<string, string>>;
 }
 
 /** The steps client 0 runs before its traffic: the plan's session, or the scenario's built-in login or join. */
@@ -55,8 +58,19 @@ function announcing(transport: Transport, connecting: () => void): Transport {
  * bounded by `timeLimitMs`, whatever the steps' own timeouts say.
  */
 export async function runSessionTrial(given: PlanSpec, options: TrialOptions = {}): Promise<TrialOutcome> {
-  // A trial is a run of one client: its {{run}} is a tag of its own.
-  const plan = withRunTag(given, runTag(randomUUID()));
+  const secrets = options.secrets ?? {};
+  // A trial is a run of one client: its {{run}} is a tag of its own. What it recorded shows no secret's value.
+  let plan: PlanSpec;
+  try {
+    plan = withSecrets(withRunTag(given, runTag(randomUUID())), secrets);
+  } catch (error) {
+    return redactTrialOutcome({ steps: [], error: `${(error as Error).message}: nothing was sent` }, secrets);
+  }
+  return redactTrialOutcome(await tryClient(plan, options), secrets);
+}
+
+/** The trial of the plan's client 0, its secrets written in. */
+async function tryClient(plan: PlanSpec, options: TrialOptions): Promise<TrialOutcome> {
   const refused = refusedTarget({ plan }, options.allowTargets ?? [], "nothing was sent");
   if (refused) return { steps: [], error: refused };
   let session: ReturnType<typeof trialSession>;

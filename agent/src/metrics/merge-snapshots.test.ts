@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentHealth, MetricSnapshot } from "@throng/protocol/snapshot";
 import { MetricSnapshot as MetricSnapshotSchema } from "@throng/protocol/snapshot";
-import { createLatencyHistogram, encodeHistogram } from "./histogram";
+import { createLatencyHistogram, decodeHistogram, encodeHistogram } from "./histogram";
 import { mergeSnapshots } from "./merge-snapshots";
 
 function engineSnapshot(health: AgentHealth, counters: Partial<MetricSnapshot["counters"]> = {}): MetricSnapshot {
@@ -18,6 +18,24 @@ function engineSnapshot(health: AgentHealth, counters: Partial<MetricSnapshot["c
 }
 
 describe("merging one second of several engines", () => {
+  it("merges each network cohort's part as the snapshot's own: clients and counters summed, histograms merged, the least faithful path kept", () => {
+    const cohort = (values: number[], applied: "kernel" | "above-stream") => {
+      const histogram = createLatencyHistogram();
+      for (const value of values) histogram.recordValue(value);
+      const { counters } = engineSnapshot({ cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 }, { messagesSent: values.length, networkDropped: 1 });
+      return { clients: 3, counters, histograms: { rttUs: encodeHistogram(histogram) }, applied };
+    };
+    const health = { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 };
+    const merged = mergeSnapshots([
+      { ...engineSnapshot(health), cohorts: { mobile: cohort([40_000, 41_000], "kernel") } },
+      { ...engineSnapshot(health), cohorts: { mobile: cohort([42_000], "above-stream") } },
+      engineSnapshot(health),
+    ]);
+    expect(merged.cohorts!.mobile).toMatchObject({ clients: 6, applied: "above-stream", counters: { messagesSent: 3, networkDropped: 2 } });
+    expect(decodeHistogram(merged.cohorts!.mobile!.histograms.rttUs).totalCount).toBe(3);
+    expect(MetricSnapshotSchema.safeParse(merged).success).toBe(true);
+  });
+
   it("sums scheduled sends and messages in flight at the end, like the other counters", () => {
     const merged = mergeSnapshots([
       engineSnapshot({ cpuPercent: 50, eventLoopP99Ms: 1, rssBytes: 1 }, { scheduledSends: 100, inFlightAtEnd: 2 }),

@@ -1,4 +1,4 @@
-import type { AgentHealth, MetricSnapshot, SnapshotCounters, SnapshotHistograms } from "@throng/protocol/snapshot";
+import { worstNetworkPath, type AgentHealth, type CohortSnapshot, type MetricSnapshot, type SnapshotCounters, type SnapshotHistograms } from "@throng/protocol/snapshot";
 import { decodeHistogram, encodeHistogram } from "./histogram";
 
 function sumRecords(records: (Record<string, number> | undefined)[]): Record<string, number> | undefined {
@@ -72,6 +72,23 @@ function mergeHealth(all: AgentHealth[]): AgentHealth {
   };
 }
 
+/** Each cohort's parts merged as the snapshots are: clients and counters summed, histograms merged. */
+function mergeCohorts(all: MetricSnapshot[]): Record<string, CohortSnapshot> | undefined {
+  const names = [...new Set(all.flatMap((s) => Object.keys(s.cohorts ?? {})))];
+  if (!names.length) return undefined;
+  return Object.fromEntries(
+    names.map((name) => {
+      const parts = all.flatMap((s) => (s.cohorts?.[name] ? [s.cohorts[name]] : []));
+      return [name, {
+        clients: parts.reduce((sum, p) => sum + p.clients, 0),
+        counters: mergeCounters(parts.map((p) => p.counters)),
+        histograms: mergeHistograms(parts.map((p) => p.histograms)),
+        applied: worstNetworkPath(parts.map((p) => p.applied))!,
+      }];
+    }),
+  );
+}
+
 /** One snapshot from the same second of several engines (one per core): counters summed, histograms merged. */
 export function mergeSnapshots(all: MetricSnapshot[]): MetricSnapshot {
   const [first] = all;
@@ -87,5 +104,8 @@ export function mergeSnapshots(all: MetricSnapshot[]): MetricSnapshot {
     histograms: mergeHistograms(all.map((s) => s.histograms)),
     health: mergeHealth(all.map((s) => s.health)),
     ...(first.step !== undefined ? { step: first.step } : {}),
+    ...withCohorts(mergeCohorts(all)),
   };
 }
+
+const withCohorts = (cohorts: Record<string, CohortSnapshot> | undefined) => (cohorts ? { cohorts } : {});

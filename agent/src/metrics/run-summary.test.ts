@@ -3,7 +3,10 @@ import { MetricSnapshot } from "@throng/protocol/snapshot";
 import type { HealthSampler } from "./health";
 import { mergeSnapshots } from "./merge-snapshots";
 import { summaryText } from "../cli/progress";
-import { checkSlos, summariseRun, summariseSteps } from "./run-summary";
+import { judgeSlos, measuredOfSummary } from "@throng/protocol/slo-judge";
+import type { Slo } from "@throng/protocol/plan";
+import { checkSlos, checkSlosOver, summariseRun, summariseSteps } from "./run-summary";
+import { pointOfSnapshot, protocolSummary } from "./series-point";
 import { createSnapshotBuilder } from "./snapshot-builder";
 import { KcpStats } from "../transports/kcp";
 import { takeKcpCounters } from "../transports/kcp-transport";
@@ -60,6 +63,26 @@ describe("run summary and SLOs", () => {
       "kcp                    retransmits 10 (fast 7, RTO expiries 3); wire sent 3540 B in 30 datagrams for 3000 B of payload (+18.0%), received 3270 B in 30 datagrams for 3000 B (+9.0%)",
     );
     expect(summaryText(summariseRun([second(0, [1])]), [])).not.toContain("kcp");
+  });
+
+  it("judges an SLO scoped to a network cohort on the cohort's own seconds: in a step's hold and in the shared verdict", () => {
+    // The run's clients answer in 5 ms, the mobile cohort's in 400 ms.
+    const withMobile = (seq: number) => {
+      const mobile = second(seq, [400, 400]);
+      return { ...second(seq, [5, 5, 5]), cohorts: { mobile: { clients: 2, counters: mobile.counters, histograms: mobile.histograms, applied: "datagram" as const } } };
+    };
+    const seconds = [withMobile(0), withMobile(1)];
+    const slos: Slo[] = [{ metric: "rtt-p99-ms", below: 50 }, { metric: "rtt-p99-ms", below: 300, cohort: "mobile" }];
+    expect(checkSlosOver(seconds, slos).map((r) => r.passed)).toEqual([true, false]);
+    const summary = protocolSummary(summariseRun(seconds), seconds);
+    expect(summary.cohorts?.mobile?.applied).toBe("datagram");
+    expect(summary.cohorts?.mobile?.rttP99Ms).toBeCloseTo(400, -1);
+    const points = seconds.map(pointOfSnapshot);
+    expect(points[0]!.cohorts?.mobile?.rttP99Ms).toBeCloseTo(400, -1);
+    const [whole, cohort] = judgeSlos(slos, measuredOfSummary(summary), points, points);
+    expect(whole).toMatchObject({ status: "met", breachedSeconds: 0 });
+    expect(cohort).toMatchObject({ cohort: "mobile", status: "breached", breachedSeconds: 2, measuredSeconds: 2 });
+    expect(summaryText(summariseRun(seconds), [cohort!])).toContain("SLO rtt-p99-ms (cohort mobile) < 300");
   });
 
   it("passes an SLO only when measured below its threshold, and fails one it could not measure", () => {

@@ -1,6 +1,6 @@
 import type { Slo } from "@throng/protocol/plan";
 import { scriptSloMetric } from "@throng/protocol/slo-judge";
-import type { MetricSnapshot, SnapshotHistograms } from "@throng/protocol/snapshot";
+import { worstNetworkPath, type MetricSnapshot, type NetworkPath, type SnapshotHistograms } from "@throng/protocol/snapshot";
 import type { Histogram } from "hdr-histogram-js";
 import { decodeHistogram } from "./histogram";
 
@@ -95,6 +95,28 @@ export function summariseRun(snapshots: MetricSnapshot[]): RunSummary {
   };
 }
 
+/**
+ * One cohort's seconds as snapshots of their own (its clients, counters and histograms in the snapshot's place), so
+ * everything that reads a run's snapshots reads a cohort's the same way; seconds without the cohort are left out.
+ */
+export function cohortSeconds(snapshots: readonly MetricSnapshot[], name: string): MetricSnapshot[] {
+  return snapshots.flatMap((snapshot) => {
+    const part = snapshot.cohorts?.[name];
+    if (!part) return [];
+    const { cohorts: _, ...rest } = snapshot;
+    return [{ ...rest, clients: part.clients, counters: part.counters, histograms: part.histograms }];
+  });
+}
+
+/** The cohorts a run's snapshots carry, by name, with how each was applied (the least faithful seen). */
+export function runCohorts(snapshots: readonly MetricSnapshot[]): Map<string, NetworkPath> {
+  const cohorts = new Map<string, NetworkPath>();
+  for (const snapshot of snapshots) {
+    for (const [name, part] of Object.entries(snapshot.cohorts ?? {})) cohorts.set(name, worstNetworkPath([part.applied, ...(cohorts.has(name) ? [cohorts.get(name)!] : [])])!);
+  }
+  return cohorts;
+}
+
 export interface SloResult {
   slo: Slo;
   /** null when the run produced nothing to measure it by: that counts as a failure. */
@@ -134,6 +156,15 @@ function measure(summary: RunSummary, metric: Slo["metric"]): number | null {
     default:
       return null;
   }
+}
+
+/**
+ * Checks each SLO against `seconds` (a network cohort's SLO against its clients' figures only, cohortSeconds); a
+ * metric with no data fails.
+ */
+export function checkSlosOver(seconds: MetricSnapshot[], slos: Slo[]): SloResult[] {
+  const whole = summariseRun(seconds);
+  return slos.map((slo) => checkSlos(slo.cohort === undefined ? whole : summariseRun(cohortSeconds(seconds, slo.cohort)), [slo])[0]!);
 }
 
 /** Checks each SLO against the whole run; a metric with no data fails (an SLO nobody could measure is not met). */

@@ -1,10 +1,10 @@
 // The standalone agent's seconds and totals in the shapes the shared verdict (@throng/protocol/run-verdict) reads,
 // so `throng-agent run` judges a run exactly as the control plane does.
-import type { RunSummary as ProtocolSummary } from "@throng/protocol/run";
-import type { LatencyName, LatencyStats, MetricSnapshot, SeriesPoint, SnapshotHistograms } from "@throng/protocol/snapshot";
+import type { CohortSummary, RunSummary as ProtocolSummary } from "@throng/protocol/run";
+import type { CohortPoint, LatencyName, LatencyStats, MetricSnapshot, SeriesPoint, SnapshotHistograms } from "@throng/protocol/snapshot";
 import type { Histogram } from "hdr-histogram-js";
 import { decodeHistogram } from "./histogram";
-import type { LatencySummary, RunSummary } from "./run-summary";
+import { cohortSeconds, runCohorts, summariseRun, type LatencySummary, type RunSummary } from "./run-summary";
 
 const OTHER_LATENCIES: [Exclude<keyof SnapshotHistograms, "script">, LatencyName][] = [
   ["rttCorrectedUs", "rttCorrected"], ["connectUs", "connect"], ["loginUs", "login"], ["broadcastUs", "broadcast"], ["jitterUs", "jitter"],
@@ -25,8 +25,13 @@ function scriptFigures(script: Record<string, LatencyStats>, scriptCounts: Recor
   return { ...(Object.keys(script).length ? { script } : {}), ...(scriptCounts && Object.keys(scriptCounts).length ? { scriptCounts } : {}) };
 }
 
-/** One second (its engines' snapshots already merged) as a series point. */
+/** One second (its engines' snapshots already merged) as a series point, each network cohort's second read the same way. */
 export function pointOfSnapshot(snapshot: MetricSnapshot): SeriesPoint {
+  const cohorts = Object.entries(snapshot.cohorts ?? {}).map(([name, part]): [string, CohortPoint] => [name, { ...pointOfSecond(cohortSeconds([snapshot], name)[0]!), applied: part.applied }]);
+  return { ...pointOfSecond(snapshot), ...(cohorts.length ? { cohorts: Object.fromEntries(cohorts) } : {}) };
+}
+
+function pointOfSecond(snapshot: MetricSnapshot): SeriesPoint {
   const { counters: c, histograms: h } = snapshot;
   const perSec = 1000 / snapshot.intervalMs;
   const rtt = stats(decodeHistogram(h.rttUs));
@@ -46,8 +51,16 @@ export function pointOfSnapshot(snapshot: MetricSnapshot): SeriesPoint {
   };
 }
 
-/** The whole standalone run in the control plane's summary shape (one agent). */
+/** The whole standalone run in the control plane's summary shape (one agent), each network cohort's totals beside it. */
 export function protocolSummary(summary: RunSummary, snapshots: readonly MetricSnapshot[]): ProtocolSummary {
+  const cohorts = [...runCohorts(snapshots)].map(([name, applied]): [string, CohortSummary] => {
+    const seconds = cohortSeconds(snapshots, name);
+    return [name, { ...totalsOf(summariseRun(seconds), seconds), applied }];
+  });
+  return { ...totalsOf(summary, snapshots), ...(cohorts.length ? { cohorts: Object.fromEntries(cohorts) } : {}) };
+}
+
+function totalsOf(summary: RunSummary, snapshots: readonly MetricSnapshot[]): ProtocolSummary {
   const c = summary.counters;
   const rtt = summary.latency.rttUs;
   const latency: Partial<Record<LatencyName, LatencyStats>> = {};

@@ -3,7 +3,7 @@ import { FixedMessage, type TransportConnection } from "../transports/transport"
 import { createSeqReader, prepareTemplate } from "@throng/wire/message-template";
 import { compileResponders } from "./respond-rules";
 import { compileReplyCheck } from "./reply-rule";
-import { clientSet, nowMicros, openClient, type ScenarioContext, type ScenarioRunner } from "./scenario";
+import { clientMetrics, clientSet, nowMicros, openClient, type ScenarioContext, type ScenarioRunner } from "./scenario";
 import { compileSession } from "./session";
 
 /**
@@ -11,7 +11,6 @@ import { compileSession } from "./session";
  * send call, the next one sent the moment an echo arrives. Echoes match sends first in, first out (or by seq).
  */
 export function createEchoFlood(scenario: EchoFloodScenario, context: ScenarioContext): ScenarioRunner {
-  const { metrics } = context;
   const window = scenario.maxInFlight ?? 1;
   const template = scenario.message ? prepareTemplate(scenario.message, context.wire) : undefined;
   // Without {{vars.*}} the template is built once here; with them, once per client when its session is done.
@@ -24,6 +23,7 @@ export function createEchoFlood(scenario: EchoFloodScenario, context: ScenarioCo
   const fixed = new FixedMessage(Buffer.alloc(scenario.messageBytes, 0x65));
 
   return clientSet((index) => {
+    const metrics = clientMetrics(context, index);
     let connection: TransportConnection | undefined;
     // Send times of unanswered messages, oldest first; a ring keeps it allocation-free.
     const sentAt = new Float64Array(window);

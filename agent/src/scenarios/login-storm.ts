@@ -1,6 +1,6 @@
 import type { LoginStormScenario, SessionStep } from "@throng/protocol/plan";
 import { compileResponders } from "./respond-rules";
-import { clientSet, openClient, type ScenarioContext, type ScenarioRunner } from "./scenario";
+import { clientMetrics, clientSet, openClient, type ScenarioContext, type ScenarioRunner } from "./scenario";
 import { compileSession } from "./session";
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -18,7 +18,6 @@ export const BUILT_IN_LOGIN: readonly SessionStep[] = [
  * or closes. The arrival rate comes from the engine's load schedule (`connectsPerSec`).
  */
 export function createLoginStorm(scenario: LoginStormScenario, context: ScenarioContext): ScenarioRunner {
-  const { metrics } = context;
   const timeoutMs = scenario.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const hold = scenario.hold ?? true;
   const steps = scenario.session?.length ? scenario.session : scenario.login ? BUILT_IN_LOGIN : undefined;
@@ -26,8 +25,9 @@ export function createLoginStorm(scenario: LoginStormScenario, context: Scenario
   const session = steps ? { steps: compileSession(steps, { defaultTimeoutMs: timeoutMs, ...(context.wire ? { wire: context.wire } : {}) }) } : undefined;
   const respond = compileResponders(scenario.respond, context.wire);
 
-  return clientSet((index) =>
-    openClient(context, index, {
+  return clientSet((index) => {
+    const metrics = clientMetrics(context, index);
+    return openClient(context, index, {
       connectTimeoutMs: timeoutMs,
       ...(session ? { session } : {}),
       ...(respond ? { respond } : {}),
@@ -41,6 +41,6 @@ export function createLoginStorm(scenario: LoginStormScenario, context: Scenario
       sessionFailed(cause) {
         metrics.loginFailed(cause);
       },
-    }),
-  );
+    });
+  });
 }

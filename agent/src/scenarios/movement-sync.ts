@@ -5,7 +5,7 @@ import type { TransportConnection } from "../transports/transport";
 import { compileBroadcastRule, type Broadcast } from "./broadcast-rule";
 import { compileLeave, runLeave, type BoundLeave } from "./leave-steps";
 import { prepareTemplate, type MessageBuilder, type MessageFields } from "@throng/wire/message-template";
-import { clientSet, nowMicros, openClient, type ScenarioContext, type ScenarioRunner } from "./scenario";
+import { clientMetrics, clientSet, nowMicros, openClient, type ScenarioContext, type ScenarioRunner } from "./scenario";
 import { compileResponders } from "./respond-rules";
 import { RoomSendTimes, sendTimeDepth } from "./send-times";
 import { compileSession } from "./session";
@@ -42,6 +42,8 @@ interface Player {
   /** Other members still to receive this player's latest update (as-fast-as-possible mode). */
   awaiting: number;
   sendNext?: () => void;
+  /** Its cohort's own figures (plan.network), when it is in one. */
+  cohort: ScenarioMetrics | undefined;
 }
 
 /** The update: `{"type":"move","room":R,"client":C,"seq":N,"t":µs,"x":..,"y":..,"pad":"…"}`. */
@@ -82,7 +84,6 @@ export function recordBroadcast(metrics: ScenarioMetrics, streams: Map<number, S
  * Broadcasts are read by the plan's `broadcast` rule, or in the reference target's own format.
  */
 export function createMovementSync(scenario: MovementSyncScenario, context: ScenarioContext): ScenarioRunner {
-  const { metrics } = context;
   const bytes = scenario.messageBytes ?? 64;
   const rooms = new Map<number, Room>();
   // Shards and engines start on room boundaries (core's shards.ts, engines.ts), so a run-wide room is on one agent.
@@ -118,7 +119,8 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
       rooms.set(room, roomState);
     }
     const { members, sendTimes } = roomState;
-    const player: Player = { index, joined: false, awaiting: 0 };
+    const metrics = clientMetrics(context, index);
+    const player: Player = { index, joined: false, awaiting: 0, cohort: context.network?.cohortMetricsOf(index) };
     members.set(index, player);
     const streams = new Map<number, StreamState>();
     let connection: TransportConnection | undefined;
@@ -141,7 +143,9 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
       sendTimes?.record(index, seq, sentAtUs);
       seq += 1;
       metrics.messageSent(frame.length);
-      metrics.broadcastsExpected(others);
+      // The run expects one broadcast per other member; a cohort, those its own players should receive (where they are measured).
+      context.metrics.broadcastsExpected(others);
+      if (context.network) for (const member of members.values()) if (member.joined && member !== player) member.cohort?.broadcastsExpected(1);
       player.awaiting = others;
     };
     const start = () => {

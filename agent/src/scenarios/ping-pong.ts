@@ -4,7 +4,8 @@ import type { TransportConnection } from "../transports/transport";
 import { createSeqReader, prepareTemplate, type MessageBuilder, type PreparedTemplate, type SeqReader } from "@throng/wire/message-template";
 import { compileResponders, type Responders } from "./respond-rules";
 import { compileReplyCheck } from "./reply-rule";
-import { clientSet, nowMicros, openClient, type ClientHandlers, type ScenarioContext, type ScenarioRunner } from "./scenario";
+import type { ScenarioMetrics } from "../metrics/snapshot-builder";
+import { clientMetrics, clientSet, nowMicros, openClient, type ClientHandlers, type ScenarioContext, type ScenarioRunner } from "./scenario";
 import { compileSession, type CompiledSession, type SessionDone } from "./session";
 import { TIMER_RESOLUTION_MS, TimerWheel, type WheelTimer } from "../transports/timer-wheel";
 
@@ -73,7 +74,6 @@ export function correctedFrom(intendedAt: number, sentAt: number): number {
 interface PingShard {
   readonly scenario: PingPongScenario;
   readonly context: ScenarioContext;
-  readonly metrics: ScenarioContext["metrics"];
   readonly seqOf: SeqReader;
   readonly ping: PreparedTemplate | undefined;
   readonly heartbeatMessage: PreparedTemplate | undefined;
@@ -102,7 +102,6 @@ export function createPingPong(scenario: PingPongScenario, context: ScenarioCont
   const shard: PingShard = {
     scenario,
     context,
-    metrics: context.metrics,
     seqOf: scenario.match ? (createSeqReader(scenario.match, context.wire?.decodeReply) ?? orderReader()) : pongSeqSafe,
     ping,
     heartbeatMessage,
@@ -159,11 +158,14 @@ class PingClient implements ClientHandlers, WheelTimer {
   buildHeartbeat: MessageBuilder | undefined;
   readonly session: { steps: CompiledSession } | undefined;
   readonly respond: Responders | undefined;
+  /** The run's figures, and its cohort's when it is in one. */
+  private readonly metrics: ScenarioMetrics;
 
   constructor(
     private readonly shard: PingShard,
     private readonly index: number,
   ) {
+    this.metrics = clientMetrics(shard.context, index);
     this.buildPing = shard.sharedPing;
     this.buildHeartbeat = shard.sharedHeartbeat;
     this.session = shard.session;
@@ -176,26 +178,27 @@ class PingClient implements ClientHandlers, WheelTimer {
     const frame = this.buildPing ? this.buildPing({ seq, sentAtUs: nowMicros(), client: this.index }) : pingFrame(seq, this.index, shard.messageBytes, shard.scenario.responseBytes);
     const sentAt = performance.now();
     if (!this.connection?.send(frame)) return;
-    if (sentAt - intendedAt > LATE_SEND_MS) shard.metrics.lateSend();
+    if (sentAt - intendedAt > LATE_SEND_MS) this.metrics.lateSend();
     this.inFlight = true;
     this.seq = seq;
     this.sentAt = sentAt;
     this.intendedAt = correctedFrom(intendedAt, sentAt);
     this.nextSeq = seq + 1;
-    shard.metrics.messageSent(frame.length);
+    this.metrics.messageSent(frame.length);
   }
 
   private timedOut(now: number): boolean {
     if (!this.inFlight || now - this.sentAt < this.shard.timeoutMs) return false;
-    if (this.shard.context.datagram) this.shard.metrics.lost(1);
-    else this.shard.metrics.error("timeout");
+    if (this.shard.context.datagram) this.metrics.lost(1);
+    else this.metrics.error("timeout");
     this.inFlight = false;
     return true;
   }
 
   /** WheelTimer: a fixed-interval ping is due. */
   run(): void {
-    const { metrics, scenario, wheel } = this.shard;
+    const { scenario, wheel } = this.shard;
+    const { metrics } = this;
     const now = performance.now();
     this.timedOut(now);
     if (this.inFlight) metrics.skippedSend();
@@ -229,12 +232,12 @@ class PingClient implements ClientHandlers, WheelTimer {
     if (scenario.heartbeat) {
       this.heartbeat = setInterval(() => {
         const frame = this.buildHeartbeat ? this.buildHeartbeat({ seq: 0, sentAtUs: nowMicros(), client: index }) : `{"type":"heartbeat","client":${index}}`;
-        if (opened.send(frame)) shard.metrics.messageSent(frame.length);
+        if (opened.send(frame)) this.metrics.messageSent(frame.length);
       }, scenario.heartbeat.intervalMs);
     }
     if (scenario.thinkTime) return this.thinkThenSend();
     // An open schedule: its sends are counted from the rate while the client is connected, not from the wheel.
-    shard.metrics.sendRate(shard.scheduledPerSecond);
+    this.metrics.sendRate(shard.scheduledPerSecond);
     this.scheduled = true;
     // A random first offset keeps clients from sending in lockstep; on the grid, several share a wakeup.
     this.nextDueAt = Math.ceil((performance.now() + shard.random() * scenario.intervalMs) / shard.grid) * shard.grid;
@@ -242,8 +245,7 @@ class PingClient implements ClientHandlers, WheelTimer {
   }
 
   onMessage(data: Buffer, receivedAt: number): void {
-    const { shard } = this;
-    const { metrics } = shard;
+    const { shard, metrics } = this;
     const seq = shard.seqOf(data);
     if (seq === undefined && !(shard.seqOf === orderSentinel)) return;
     if (seq !== undefined && seq === this.lastAnswered) return metrics.duplicate();
@@ -268,14 +270,14 @@ class PingClient implements ClientHandlers, WheelTimer {
     // within it was cut short by the run's end, not by the server.
     if (!atRunEnd || this.timedOut(performance.now()) || !this.inFlight) return;
     this.inFlight = false;
-    this.shard.metrics.inFlightAtEnd(1);
+    this.metrics.inFlightAtEnd(1);
   }
 
   onEnd(): void {
     clearTimeout(this.timer);
     this.shard.wheel.clear(this);
     clearInterval(this.heartbeat);
-    if (this.scheduled) this.shard.metrics.sendRate(-this.shard.scheduledPerSecond);
+    if (this.scheduled) this.metrics.sendRate(-this.shard.scheduledPerSecond);
     this.scheduled = false;
   }
 }

@@ -1,7 +1,7 @@
 import type { WireFormat } from "@throng/wire/wire-format";
 import type { ScenarioMetrics } from "../metrics/snapshot-builder";
 import type { LocalPorts } from "../transports/local-ports";
-import { causeOf, failedConnection, type Transport, type TransportConnection, type TransportEnd, type TransportEvents } from "../transports/transport";
+import { causeOf, failedConnection, type OpenOptions, type Transport, type TransportConnection, type TransportEnd, type TransportEvents } from "../transports/transport";
 import { runHttpSteps, type HttpFailure, type TextFields } from "./http-step";
 import type { SessionVars } from "@throng/wire/message-template";
 import { answer, type Answering, type Responders } from "./respond-rules";
@@ -49,6 +49,23 @@ export interface ScenarioContext {
   clientEvents?: ClientEvents;
   /** A warning for the agent's log (default: stderr). */
   warn?(message: string): void;
+  /** plan.network: each client's cohort, the figures it reports into, and how its connection opens (engine/cohorts.ts). */
+  network?: ClientNetwork;
+}
+
+/** A shard's network cohorts as its clients see them. */
+export interface ClientNetwork {
+  /** What client `index` reports into: its cohort's figures and the run's (the run's alone outside any cohort). */
+  metricsOf(index: number): ScenarioMetrics;
+  /** Client `index`'s cohort's figures alone; undefined outside any cohort (movement-sync counts an expected broadcast for its receiver's cohort). */
+  cohortMetricsOf(index: number): ScenarioMetrics | undefined;
+  /** How client `index` connects: its cohort's source address and datagram stage, its transport (held above a stream). */
+  open(index: number, transport: Transport, options: OpenOptions): { transport: Transport; options: OpenOptions };
+}
+
+/** The figures client `index` reports into (its cohort's too, when it is in one). */
+export function clientMetrics(context: ScenarioContext, index: number): ScenarioMetrics {
+  return context.network ? context.network.metricsOf(index) : context.metrics;
 }
 
 /** What ended a client's connection when the agent did not stop it: the server, a break, or a reconnect storm's drop. */
@@ -146,12 +163,15 @@ class Client implements OpenedClient, TransportEvents {
   private answering: Answering | undefined = undefined;
   // A fraction, so V8 lays it out as a double from the start.
   private connectStartedAt = 0.5;
+  /** The run's figures, and its cohort's when it is in one. */
+  private readonly metrics: ScenarioMetrics;
 
   constructor(
     private readonly context: ScenarioContext,
     private readonly index: number,
     private readonly handlers: ClientHandlers,
   ) {
+    this.metrics = clientMetrics(context, index);
     if (handlers.respond) this.answering = { answered: 0, ...this.fields() };
     const httpSteps = handlers.session?.steps.http;
     if (!httpSteps?.length && !context.transportFor) this.connect(context.transport);
@@ -198,8 +218,11 @@ class Client implements OpenedClient, TransportEvents {
     const { context } = this;
     const { sourceAddresses } = context;
     const localAddress = sourceAddresses?.length ? sourceAddresses[this.index % sourceAddresses.length] : undefined;
+    let options: OpenOptions = localAddress ? { localAddress, ...(context.localPorts ? { localPorts: context.localPorts } : {}) } : {};
+    // A cohort's client connects from its cohort's addresses, through its cohort's network.
+    if (context.network) ({ transport, options } = context.network.open(this.index, transport, options));
     this.connectStartedAt = performance.now();
-    this.connection = transport.open(this, localAddress ? { localAddress, ...(context.localPorts ? { localPorts: context.localPorts } : {}) } : {});
+    this.connection = transport.open(this, options);
     if (this.handlers.connectTimeoutMs !== undefined) {
       this.connectTimer = setTimeout(() => {
         this.timedOut = true;
@@ -211,7 +234,7 @@ class Client implements OpenedClient, TransportEvents {
   private failSession(cause: SessionFailure | HttpFailure): void {
     this.sessionFailed = true;
     if (this.handlers.sessionFailed) this.handlers.sessionFailed(cause);
-    else this.context.metrics.error(cause);
+    else this.metrics.error(cause);
   }
 
   private goUp(result?: SessionDone): void {
@@ -223,13 +246,13 @@ class Client implements OpenedClient, TransportEvents {
   // TransportEvents: the transport calls these as methods of this client.
   onOpen(): void {
     clearTimeout(this.connectTimer);
-    this.context.metrics.connectionOpened((performance.now() - this.connectStartedAt) * 1000);
+    this.metrics.connectionOpened((performance.now() - this.connectStartedAt) * 1000);
     if (this.stopped) return;
     const steps = this.handlers.session?.steps;
     const { before } = this;
     if (!steps?.steps.length) return this.goUp(before && { ...before, endedAt: performance.now() });
     const connection = this.connection;
-    this.session = new SessionRun(steps, connection, this.fields(), this.context.metrics, {
+    this.session = new SessionRun(steps, connection, this.fields(), this.metrics, {
       done: (result) => {
         this.session = undefined;
         if (!this.stopped) this.goUp(result);
@@ -244,10 +267,10 @@ class Client implements OpenedClient, TransportEvents {
   }
 
   onMessage(data: Buffer, receivedAt: number): void {
-    this.context.metrics.messageReceived(data.length);
+    this.metrics.messageReceived(data.length);
     if (this.stopped || this.sessionFailed) return;
     const { respond } = this.handlers;
-    if (respond !== undefined && answer(respond, data, this.connection, this.answering!, this.context.metrics)) return;
+    if (respond !== undefined && answer(respond, data, this.connection, this.answering!, this.metrics)) return;
     if (this.session) this.session.onMessage(data, receivedAt);
     else this.handlers.onMessage(data, receivedAt);
   }
@@ -259,8 +282,8 @@ class Client implements OpenedClient, TransportEvents {
     this.session?.cancel();
     this.session = undefined;
     handlers.onEnd?.();
-    if (this.timedOut && !end.opened) context.metrics.connectionFailed("timeout");
-    else recordEnd(context.metrics, end, this.stopped);
+    if (this.timedOut && !end.opened) this.metrics.connectionFailed("timeout");
+    else recordEnd(this.metrics, end, this.stopped);
     if (this.stopped) return;
     this.ended = true;
     const dropped = !end.opened || this.sessionFailed ? undefined : this.droppedByStorm ? "storm" : dropCause(end);
@@ -280,7 +303,7 @@ class Client implements OpenedClient, TransportEvents {
     this.stopped = true;
     clearTimeout(this.connectTimer);
     // A session step's reply (or an http step's answer) still awaited at the run's end was cut short by the run, like a ping in flight.
-    if (atRunEnd && (this.session?.awaitingReply || this.http)) this.context.metrics.inFlightAtEnd(1);
+    if (atRunEnd && (this.session?.awaitingReply || this.http)) this.metrics.inFlightAtEnd(1);
     this.http?.abort();
     this.session?.cancel();
     this.session = undefined;

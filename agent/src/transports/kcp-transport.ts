@@ -5,7 +5,7 @@ import { TimerWheel, type WheelTimer } from "./timer-wheel";
 import { createFramer, type Framer } from "./framing";
 import { Kcp, KcpStats, type KcpHost } from "./kcp";
 import { FixedMessage, type OpenOptions, type OutgoingMessage, type Transport, type TransportConnection, type TransportEnd, type TransportEvents } from "./transport";
-import { openDatagramSocket, type DatagramHandlers, type DatagramSocket } from "./udp";
+import { openClientDatagrams, type DatagramHandlers, type DatagramSocket } from "./udp";
 
 /**
  * KCP's socket side: one connected UDP socket per client on the agent's datagram path (udp.ts), the protocol in
@@ -24,16 +24,22 @@ export interface KcpTransportOptions {
 
 /** KCP's figures this second into a snapshot's counters, and the tally starts again from zero. */
 export function takeKcpCounters(stats: KcpStats, counters: SnapshotCounters): void {
-  counters.kcpRetransmits = stats.retransmits;
-  counters.kcpFastRetransmits = stats.fastRetransmits;
-  counters.kcpRtoExpiries = stats.rtoExpiries;
-  counters.kcpDatagramsSent = stats.datagramsSent;
-  counters.kcpDatagramsReceived = stats.datagramsReceived;
-  counters.kcpWireBytesSent = stats.wireBytesSent;
-  counters.kcpWireBytesReceived = stats.wireBytesReceived;
-  counters.kcpPayloadBytesSent = stats.payloadBytesSent;
-  counters.kcpPayloadBytesReceived = stats.payloadBytesReceived;
+  writeKcpCounters([stats], counters);
   stats.reset();
+}
+
+/** The figures of several tallies (the rig's clients and each cohort's), summed into a snapshot's counters. */
+export function writeKcpCounters(all: readonly KcpStats[], counters: SnapshotCounters): void {
+  const sum = (pick: (stats: KcpStats) => number) => all.reduce((total, stats) => total + pick(stats), 0);
+  counters.kcpRetransmits = sum((s) => s.retransmits);
+  counters.kcpFastRetransmits = sum((s) => s.fastRetransmits);
+  counters.kcpRtoExpiries = sum((s) => s.rtoExpiries);
+  counters.kcpDatagramsSent = sum((s) => s.datagramsSent);
+  counters.kcpDatagramsReceived = sum((s) => s.datagramsReceived);
+  counters.kcpWireBytesSent = sum((s) => s.wireBytesSent);
+  counters.kcpWireBytesReceived = sum((s) => s.wireBytesReceived);
+  counters.kcpPayloadBytesSent = sum((s) => s.payloadBytesSent);
+  counters.kcpPayloadBytesReceived = sum((s) => s.payloadBytesReceived);
 }
 
 /** Milliseconds on the clock KCP and the wheel share. */
@@ -85,10 +91,10 @@ class KcpConnection implements TransportConnection, KcpHost, DatagramHandlers, W
   ) {
     // kcp-go's Dial draws a random conversation per connection; a fixed one is the plan's.
     const conv = settings.conv ?? Math.floor(Math.random() * 0x1_0000_0000) >>> 0;
-    this.kcp = new Kcp({ ...settings, conv }, this, stats, nowMs());
+    this.kcp = new Kcp({ ...settings, conv }, this, options.kcpStats ?? stats, nowMs());
     this.framer = settings.stream && target.framing ? createFramer(target.framing) : undefined;
     const { host, port } = target;
-    this.socket = openDatagramSocket({ host, port, ...(options.localAddress ? { localAddress: options.localAddress } : {}) }, this);
+    this.socket = openClientDatagrams({ host, port, ...(options.localAddress ? { localAddress: options.localAddress } : {}) }, this, options.datagramStage);
   }
 
   send(data: OutgoingMessage): boolean {

@@ -1,4 +1,6 @@
 import { PortLease, type LocalPorts } from "./local-ports";
+import type { KcpStats } from "./kcp";
+import type { DatagramStage } from "./udp";
 
 /**
  * The one interface every load transport implements: WebSocket, TCP (framed) and UDP.
@@ -67,6 +69,10 @@ export interface OpenOptions {
   localAddress?: string;
   /** With localAddress: bind a port from the engine's own allocator too, so connect() does no port search. */
   localPorts?: LocalPorts;
+  /** Datagram transports (UDP, KCP): the client's datagrams pass this stage (its cohort's network). */
+  datagramStage?: DatagramStage;
+  /** KCP: count this connection's figures here rather than in the transport's (its cohort's own). */
+  kcpStats?: KcpStats;
 }
 
 /** The local end a transport binds, attempt by attempt: the lease is undefined when the kernel picks the port. */

@@ -31,6 +31,19 @@ export interface DatagramSocket {
   close(): void;
 }
 
+/**
+ * A stage on one client's datagram path (a network cohort's conditions, network/datagram-stage.ts): given the
+ * client's handlers and how to open its socket, it opens the socket with handlers of its own and returns the socket
+ * the client uses.
+ */
+export type DatagramStage = (handlers: DatagramHandlers, open: (handlers: DatagramHandlers) => DatagramSocket) => DatagramSocket;
+
+/** Opens a client's datagram socket, through its stage when it has one. */
+export function openClientDatagrams(endpoint: DatagramEndpoint, handlers: DatagramHandlers, stage: DatagramStage | undefined): DatagramSocket {
+  const open = (inner: DatagramHandlers) => openDatagramSocket(endpoint, inner);
+  return stage ? stage(handlers, open) : open(handlers);
+}
+
 /** Opens a connected UDP socket to `endpoint` (bound to its local address first, when it has one). */
 export function openDatagramSocket(endpoint: DatagramEndpoint, handlers: DatagramHandlers): DatagramSocket {
   const socket = createSocket({ type: endpoint.host.includes(":") ? "udp6" : "udp4" });
@@ -71,7 +84,7 @@ function openUdp(target: UdpTarget, events: TransportEvents, options: OpenOption
   let closed = false;
   let resolveEnded!: () => void;
   const ended = new Promise<void>((resolve) => (resolveEnded = resolve));
-  const socket = openDatagramSocket(
+  const socket = openClientDatagrams(
     { host: target.host, port: target.port, ...(options.localAddress ? { localAddress: options.localAddress } : {}) },
     {
       onOpen() {
@@ -85,6 +98,7 @@ function openUdp(target: UdpTarget, events: TransportEvents, options: OpenOption
         resolveEnded();
       },
     },
+    options.datagramStage,
   );
   return {
     send(data) {

@@ -24,6 +24,12 @@ function validationError(answer: { status: number; json: unknown }) {
 }
 
 describe("bad input is a 400 naming the field, never a 500", () => {
+  it("an SSO domain too long for its proof's TXT name (claimed, then its verification was a 503: DNS refused the name)", async () => {
+    const long = `${"a".repeat(60)}.${"b".repeat(60)}.${"c".repeat(60)}.${"d".repeat(50)}.com`;
+    expect(validationError(await user.request("POST", "/api/sso/domains", { domain: long })).fields?.[0]?.path).toBe("domain");
+    expect(validationError(await user.request("POST", `/api/sso/domains/${long}/verify`)).fields?.[0]?.path).toBe("domain");
+  });
+
   it("an invitation id that is not a UUID (was a database error)", async () => {
     const error = validationError(await user.request("DELETE", "/api/invitations/7%C3%BB"));
     expect(error.fields).toEqual([{ path: "id", message: "must be a UUID" }]);

@@ -7,6 +7,7 @@ import { registerRouteInputValidation } from "./http/route-input";
 import { agentInstallRoutes } from "./routes/agent-install.routes";
 import { agentRoutes } from "./routes/agents.routes";
 import { authRoutes } from "./routes/auth.routes";
+import { secretRoutes } from "./routes/secrets.routes";
 import { healthRoutes } from "./routes/health.routes";
 import { liveRoutes } from "./routes/live.routes";
 import { metricsRoutes } from "./routes/metrics.routes";
@@ -18,6 +19,7 @@ import { scheduleRoutes } from "./routes/schedules.routes";
 import { reportRoutes } from "./routes/reports.routes";
 import { runRoutes } from "./routes/runs.routes";
 import { scriptRoutes } from "./routes/scripts.routes";
+import { ssoRoutes } from "./routes/sso.routes";
 import type { ApiDeps } from "./services";
 
 /** Builds the whole API around its dependencies; main.ts and the integration tests both call this. */
@@ -53,6 +55,8 @@ export async function buildApp(deps: ApiDeps, options: { logger: FastifyBaseLogg
   await app.register(scriptRoutes, deps);
   await app.register(notificationRoutes, deps);
   await app.register(metricsExportRoutes, deps);
+  await app.register(secretRoutes, deps);
+  await app.register(ssoRoutes, deps);
   await app.register(scheduleRoutes, deps);
   await app.register(reportRoutes, deps);
   await app.register(runRoutes, deps);

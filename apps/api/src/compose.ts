@@ -7,6 +7,7 @@ import { createServerSampleIngest } from "@throng/core/metrics/server-watch";
 import { createApiTokenService } from "@throng/core/orgs/api-tokens";
 import { createAuditLog } from "@throng/core/orgs/audit";
 import { createOrgService } from "@throng/core/orgs/org-service";
+import { createOrgSecretService } from "@throng/core/orgs/org-secrets";
 import { createPlanService } from "@throng/core/plans/plan-service";
 import { OrgSettings } from "@throng/protocol/orgs";
 import { createSessionTrials } from "@throng/core/plans/session-trials";
@@ -15,7 +16,9 @@ import { createReportService } from "@throng/core/reports/report-service";
 import { createScriptService } from "@throng/core/scripts/script-service";
 import { createNotificationService } from "@throng/core/notifications/notification-service";
 import { createMetricsExportService } from "@throng/core/metrics-export/metrics-export-service";
-import { createSealer, credentialsKey } from "@throng/core/metrics-export/sealed-secrets";
+import { createSealer, credentialsKey, orgSecretsKey } from "@throng/core/metrics-export/sealed-secrets";
+import { createSsoSettings } from "@throng/core/sso/sso-settings";
+import { createSsoSignIn } from "@throng/core/sso/sso-sign-in";
 import { createPlanScheduleService } from "@throng/core/plans/plan-schedules";
 import { createRunOrchestrator, DEFAULT_ORCHESTRATION, type OrchestratorConfig } from "@throng/core/runs/run-orchestrator";
 import { createRunService } from "@throng/core/runs/run-service";
@@ -24,8 +27,10 @@ import type { Db } from "@throng/db/client";
 import { Channel } from "@throng/protocol/jobs";
 import { createRepos } from "@throng/db/repos";
 import { createRateLimiter } from "@throng/runtime/rate-limit";
+import { metricsAccess } from "@throng/runtime/metrics";
 import { awaitMessage, createBus, createSubscriber } from "@throng/runtime/redis";
-import { createAuth } from "./auth";
+import { createAuth, PASSWORD_SESSION_DAYS } from "./auth";
+import { createOidcDiscovery, createSamlMetadataReader, createTxtResolver, idpHostPolicy } from "./sso/idp-access";
 import type { ApiEnv } from "./env";
 import type { HelloLimits } from "./gateway/hello-admission";
 import { createIdentityResolver } from "./http/actor";
@@ -36,6 +41,7 @@ import type { ApiDeps, RateLimits } from "./services";
 type ComposeEnv = Pick<
   ApiEnv,
   "AUTH_SECRET" | "WEB_ORIGIN" | "API_PUBLIC_URL" | "HEARTBEAT_INTERVAL_MS" | "NODE_ENV" | "AGENT_BUNDLE_PATH" | "QUEUE_PREFIX" | "INGEST_COALESCE_MS" | "METRICS_TOKEN" | "METRICS_EXPORT_KEY"
+  | "SECRETS_KEY" | "API_HOST" | "SSO_DNS_SERVERS" | "SSO_PRIVATE_IDP_ORIGINS" | "SSO_SESSION_HOURS"
 >;
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
@@ -68,6 +74,24 @@ export function limitsFromEnv(env: ApiEnv): { rateLimits: RateLimits; hello: Hel
   };
 }
 
+/**
+ * Single sign-on: its secrets sealed with the organisation-secrets key, identity providers reached under the host
+ * policy (public addresses, or the operator's SSO_PRIVATE_IDP_ORIGINS), domains proven through node:dns.
+ */
+function composeSso(env: ComposeEnv, repos: ReturnType<typeof createRepos>, audit: ReturnType<typeof createAuditLog>, clock: typeof systemClock) {
+  const sealer = createSealer(orgSecretsKey({ authSecret: env.AUTH_SECRET, dedicatedKey: env.SECRETS_KEY }));
+  const policy = idpHostPolicy(env.SSO_PRIVATE_IDP_ORIGINS);
+  const config = { authBaseUrl: `${env.WEB_ORIGIN.replace(/\/$/, "")}/api/auth`, ssoSessionHours: env.SSO_SESSION_HOURS, passwordSessionDays: PASSWORD_SESSION_DAYS };
+  return {
+    sealer,
+    settings: createSsoSettings({
+      sso: repos.sso, audit, sealer, clock, config, resolveTxt: createTxtResolver(env.SSO_DNS_SERVERS),
+      discoverOidc: createOidcDiscovery(policy), samlMetadata: createSamlMetadataReader(policy),
+    }),
+    signIn: createSsoSignIn({ sso: repos.sso, orgs: repos.orgs, audit, clock, ssoSessionHours: env.SSO_SESSION_HOURS }),
+  };
+}
+
 /** Wires core services to Postgres and Redis; shared by main.ts and the integration tests. */
 export function composeApi(input: {
   env: ComposeEnv; db: Db; redis: Redis; subscriberRedis: Redis; jobs: Jobs; log: Log;
@@ -84,7 +108,11 @@ export function composeApi(input: {
   const bus = createBus(redis);
   const clock = systemClock;
   const audit = createAuditLog({ security: repos.security });
-  const auth = createAuth({ db, orgs: repos.orgs, secret: env.AUTH_SECRET, webOrigin: env.WEB_ORIGIN, production: env.NODE_ENV === "production" });
+  const sso = composeSso(env, repos, audit, clock);
+  const auth = createAuth({
+    db, orgs: repos.orgs, ssoSignIn: sso.signIn, sealer: sso.sealer, secret: env.AUTH_SECRET, webOrigin: env.WEB_ORIGIN,
+    production: env.NODE_ENV === "production", privateIdpOrigins: env.SSO_PRIVATE_IDP_ORIGINS,
+  });
   const fleet = createFleetService({
     fleet: repos.fleet, bus, clock, audit, config: { apiPublicUrl: env.API_PUBLIC_URL, heartbeatIntervalMs: env.HEARTBEAT_INTERVAL_MS },
   });
@@ -93,9 +121,10 @@ export function composeApi(input: {
   const apiTokens = createApiTokenService({ security: repos.security, orgs: repos.orgs, audit, clock });
   return {
     auth,
-    resolveIdentity: createIdentityResolver(auth, repos.orgs, apiTokens),
+    resolveIdentity: createIdentityResolver(auth, repos.orgs, apiTokens, sso.signIn),
+    sso: { settings: sso.settings, signIn: sso.signIn },
     trials: createSessionTrials({ repos, fleet, bus, awaitReply: (channel, timeoutMs, send) => awaitMessage(subscriber, channel, timeoutMs, send) }),
-    plans: createPlanService({ plans: repos.plans, runs: repos.runs, scripts, settings: async (orgId) => OrgSettings.parse((await repos.orgs.getSettings(orgId)) ?? {}), agents: (orgId) => fleet.listAgents(orgId) }),
+    plans: createPlanService({ plans: repos.plans, runs: repos.runs, scripts, secrets: repos.secrets, settings: async (orgId) => OrgSettings.parse((await repos.orgs.getSettings(orgId)) ?? {}), agents: (orgId) => fleet.listAgents(orgId) }),
     scripts,
     runs: createRunService({ repos, fleet, jobs, scripts }),
     notifications: createNotificationService({ repos, jobs, dashboardUrl: env.WEB_ORIGIN }),
@@ -106,6 +135,7 @@ export function composeApi(input: {
     ingest: createIngestService({ repos, bus, log, coalesceMs: env.INGEST_COALESCE_MS, onStages: input.onStages, onLateSnapshot: (orgId, runId) => jobs.rejudgeRun({ orgId, runId }) }),
     serverSamples: createServerSampleIngest({ repos, bus, log }),
     orgs: createOrgService({ orgs: repos.orgs, audit, clock, webOrigin: env.WEB_ORIGIN }),
+    secrets: createOrgSecretService({ secrets: repos.secrets, audit, sealer: createSealer(orgSecretsKey({ authSecret: env.AUTH_SECRET, dedicatedKey: env.SECRETS_KEY })) }),
     apiTokens,
     audit,
     reports: createReportService({ repos, audit, clock, webOrigin: env.WEB_ORIGIN }),
@@ -116,7 +146,7 @@ export function composeApi(input: {
     rateLimits: input.rateLimits ?? DEFAULT_RATE_LIMITS,
     hello: input.hello ?? DEFAULT_HELLO_LIMITS,
     health: { database: () => repos.ping(), redis: async () => void (await redis.ping()) },
-    metrics: createApiMetrics({ queues: input.queues ?? [], token: env.METRICS_TOKEN }),
+    metrics: createApiMetrics({ queues: input.queues ?? [], access: metricsAccess(env.METRICS_TOKEN, env.API_HOST) }),
     liveSeq: async (runId) => Number((await redis.get(Channel.runSeqKey(runId))) ?? 0),
     install: { apiPublicUrl: env.API_PUBLIC_URL, agentBundlePath: env.AGENT_BUNDLE_PATH },
     web: { origin: env.WEB_ORIGIN, production: env.NODE_ENV === "production" },

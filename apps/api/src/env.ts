@@ -56,8 +56,8 @@ export const ApiEnv = z.object({
   RATE_LIMIT_RUNS_PER_MIN: z.coerce.number().int().min(1).default(30),
   /** Report and CSV exports one API token or browser session may fetch per minute. */
   RATE_LIMIT_EXPORTS_PER_MIN: z.coerce.number().int().min(1).default(60),
-  /** When set, GET /metrics wants `Authorization: Bearer <this>` (401 without); unset, /metrics is open. */
-  METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters (or unset it to leave /metrics open)").optional(),
+  /** GET /metrics wants `Authorization: Bearer <this>` (401 without); unset, /metrics answers only when API_HOST is loopback-only. */
+  METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters (openssl rand -hex 24)").optional(),
   /** The Chromium that renders report PDFs: a path, or a name on PATH. Without one the PDF routes answer 503. */
   CHROMIUM_PATH: z.string().min(1, "set CHROMIUM_PATH to a Chromium binary (e.g. /usr/bin/chromium) or leave it unset for `chromium` on PATH").default("chromium"),
   /** Report PDFs rendered at once (each a Chromium page of tens of MB); more wait their turn. */
@@ -69,6 +69,24 @@ export const ApiEnv = z.object({
    * from AUTH_SECRET; set it (the same in api and workers) to rotate AUTH_SECRET without re-entering them.
    */
   METRICS_EXPORT_KEY: z.string().refine((v) => Buffer.from(v, "base64").length === 32, "METRICS_EXPORT_KEY must be 32 bytes in base64 (openssl rand -base64 32)").optional(),
+  /**
+   * The key organisation secrets are sealed with (AES-256-GCM): base64 of 32 bytes. Unset, one is derived from
+   * AUTH_SECRET; set it to rotate AUTH_SECRET without setting every secret again. Only the api opens secrets.
+   */
+  SECRETS_KEY: z.string().refine((v) => Buffer.from(v, "base64").length === 32, "SECRETS_KEY must be 32 bytes in base64 (openssl rand -base64 32)").optional(),
+  /**
+   * DNS servers (host or host:port, comma-separated) that domain verification asks for TXT records; unset, the
+   * system's resolvers. Tests point it at a DNS server of their own.
+   */
+  SSO_DNS_SERVERS: z.string().optional().transform((v) => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : [])),
+  /**
+   * Origins of identity providers on a private network or loopback (comma-separated; `*` allowed, e.g.
+   * http://127.0.0.1:*). Others must resolve to public addresses: Throng fetches discovery, tokens and keys from them.
+   * These origins are also trusted as sign-in redirect targets, so list only identity providers.
+   */
+  SSO_PRIVATE_IDP_ORIGINS: z.string().optional().transform((v) => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : [])),
+  /** How long a session opened through single sign-on lasts from its sign-in, whatever happens at the provider. */
+  SSO_SESSION_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(24),
   NODE_ENV: z.string().default("development"),
 });
 export type ApiEnv = z.infer<typeof ApiEnv>;

@@ -15,7 +15,7 @@ import { NATIVE_IO_FILE } from "./routes/agent-install.routes";
  * Walks every route in the OpenAPI document and tries it as everyone who must be refused. A route missing
  * from `routes` below fails the suite, so nobody adds an endpoint without deciding who may call it.
  */
-interface Fixture { planId: string; runId: string; agentId: string; memberId: string; invitationId: string; tokenId: string; shareLinkId: string; scriptSha256: string; channelId: string }
+interface Fixture { planId: string; runId: string; agentId: string; memberId: string; invitationId: string; tokenId: string; shareLinkId: string; scriptSha256: string; channelId: string; secretName: string; secretValue: string }
 type Kind = "collection" | "own" | "by-id";
 const plan = {
   name: "secret plan", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
@@ -89,10 +89,22 @@ const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: u
   "PUT /api/metrics-export/:sink": { kind: "own", body: { url: "http://127.0.0.1:9/api/v1/write" } },
   "DELETE /api/metrics-export/:sink": { kind: "own" },
   "POST /api/metrics-export/:sink/test": { kind: "own" },
+  "GET /api/secrets": { kind: "collection" },
+  // The intruder's PUT makes a secret of its own org (of the same name); the victim's keeps its value (checked below).
+  "PUT /api/secrets/:name": { kind: "own", id: (f) => f.secretName, body: { value: "the intruder's value" } },
+  "DELETE /api/secrets/:name": { kind: "by-id", id: (f) => f.secretName },
   "GET /api/targets": { kind: "collection" },
   "GET /api/targets/:name/estimates": { kind: "collection" },
+  "GET /api/sso": { kind: "collection" },
+  "PUT /api/sso/requirement": { kind: "own", body: { requireSso: false } },
+  "POST /api/sso/domains": { kind: "own", body: { domain: "example.org" } },
+  "POST /api/sso/domains/:domain/verify": { kind: "own" },
+  "DELETE /api/sso/domains/:domain": { kind: "own" },
+  "POST /api/sso/providers": { kind: "own", body: { protocol: "oidc", name: "x", domains: ["example.org"], issuer: "http://127.0.0.1:9", clientId: "x", clientSecret: "x" } },
+  "PUT /api/sso/providers/:id": { kind: "own", id: () => "sso-00000000", body: { protocol: "oidc", name: "x", domains: ["example.org"], issuer: "http://127.0.0.1:9", clientId: "x" } },
+  "DELETE /api/sso/providers/:id": { kind: "own", id: () => "sso-00000000" },
 };
-const PUBLIC = ["GET /api/invitations/preview/:token", "GET /api/public/reports/:token", "GET /api/public/reports/:token/report.pdf", "GET /health", "GET /api/auth/*", "POST /api/auth/*", "GET /agent/throng-agent.mjs", "GET /agent/throng-agent.tgz", "GET /agent/throng-engine.mjs", `GET /agent/${NATIVE_IO_FILE}`, "GET /agent/install.sh", "GET /api/openapi.json", "GET /metrics"];
+const PUBLIC = ["GET /api/invitations/preview/:token", "GET /api/public/reports/:token", "GET /api/public/reports/:token/report.pdf", "GET /health", "GET /api/auth/*", "POST /api/auth/*", "GET /agent/throng-agent.mjs", "GET /agent/throng-agent.tgz", "GET /agent/throng-engine.mjs", `GET /agent/${NATIVE_IO_FILE}`, "GET /agent/install.sh", "GET /api/openapi.json", "GET /metrics", "POST /api/sso/sign-in"];
 
 interface Operation { method: string; path: string; access: string; permission?: Action }
 let api: TestApi;
@@ -135,7 +147,10 @@ beforeAll(async () => {
   const shareLinkId = ShareLinkCreated.parse((await victim.request("POST", `/api/runs/${runId}/share-links`, {})).json).id;
   const scriptSha256 = ScriptSummary.parse((await victim.request("POST", "/api/scripts", { name: "secret.mjs", source: "export default async () => { /* victim */ };" })).json).sha256;
   const channelId = NotificationChannelView.parse((await victim.request("POST", "/api/notification-channels", { kind: "webhook", name: "victim hook", url: "http://127.0.0.1:9/victim", events: ["failed"] })).json).id;
-  fixture = { planId, runId, agentId: ready.agentId, memberId: members.find((m: MemberView) => m.role === "viewer")!.id, invitationId, tokenId, shareLinkId, scriptSha256, channelId };
+  const secretName = "VICTIM_DB_PASSWORD";
+  const secretValue = "victim-secret-value-8d1f";
+  await victim.request("PUT", `/api/secrets/${secretName}`, { value: secretValue });
+  fixture = { planId, runId, agentId: ready.agentId, memberId: members.find((m: MemberView) => m.role === "viewer")!.id, invitationId, tokenId, shareLinkId, scriptSha256, channelId, secretName, secretValue };
   const doc = (await (await fetch(`${api.url}/api/openapi.json`)).json()) as { paths: unknown };
   operations = Object.entries(doc.paths as Record<string, Record<string, { "x-access": string; "x-permission"?: Action }>>).flatMap(([path, ops]) =>
     Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path: path.replace(/\{path\}$/, "*").replace(/\{(\w+)\}/g, ":$1"), access: op["x-access"], permission: op["x-permission"] })),
@@ -151,7 +166,8 @@ const urlOf = (op: Operation) => {
   const spec = routes[key(op)];
   return op.path
     .replace(/:(id|sha256)\b/, spec?.id ? spec.id(fixture) : "00000000-0000-4000-8000-000000000000")
-    .replace(":name", "lobby")
+    .replace(":name", spec?.id ? spec.id(fixture) : "lobby")
+    .replace(":domain", "example.org")
     .replace(":sink", "prometheus")
     .replace("/api/runs/compare", `/api/runs/compare?ids=${fixture.runId},${fixture.runId}`);
 };
@@ -212,5 +228,8 @@ describe("isolation: every route in the OpenAPI document, tried by everyone who 
     expect(RunView.parse((await victim.request("GET", `/api/runs/${fixture.runId}`)).json).status).not.toBe("aborted");
     expect((await victim.request("GET", "/api/agents")).json.agents.map((a: { id: string }) => a.id)).toContain(fixture.agentId);
     expect((await victim.request("GET", "/api/members")).json.members).toHaveLength(2);
+    const victimOrg = (await victim.request("GET", "/api/me")).json.organization.id as string;
+    const secretPlan = { ...plan, target: { ...plan.target, headers: { Authorization: `Bearer {{secrets.${fixture.secretName}}}` } } };
+    expect((await api.deps.secrets.valuesFor(victimOrg, secretPlan as never)).values).toEqual({ [fixture.secretName]: fixture.secretValue });
   });
 });

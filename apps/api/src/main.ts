@@ -35,3 +35,4 @@ process.once("SIGTERM", () => void shutdown("SIGTERM"));
 
 await app.listen({ host: env.API_HOST, port: env.API_PORT });
 log.info({ url: env.API_PUBLIC_URL, web: env.WEB_ORIGIN }, "api ready");
+log.info({ metricsToken: Boolean(env.METRICS_TOKEN), host: env.API_HOST }, deps.metrics.access.startLine);

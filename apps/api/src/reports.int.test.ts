@@ -1,13 +1,6 @@
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { promisify } from "node:util";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { aptInstall } from "../../../infra/local/apt";
-import { findBinary } from "../../../infra/local/binaries";
 import { ensureChromium } from "../../../infra/local/chromium";
 import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
 import { RunReport, RunView } from "@throng/protocol/run";
@@ -18,6 +11,7 @@ import { parseApiEnv } from "./env";
 import { createPdfRenderer } from "./pdf/pdf-renderer";
 import { reportHeadline } from "./pdf/report-html";
 import { connectTestAgent, helloWith, type TestAgent } from "./testing/test-agent";
+import { ensurePdfText, pdfText } from "./testing/pdf-text";
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
 
 let api: TestApi;
@@ -26,7 +20,7 @@ let agent: TestAgent;
 let orgId: string;
 beforeAll(async () => {
   // The PDF tests print in real Chromium and read the PDF back with poppler's pdftotext (installed when missing, as npm test does).
-  if (!findBinary("pdftotext", ["/usr/bin"])) await aptInstall(["poppler-utils"], () => undefined);
+  await ensurePdfText();
   api = await startTestApi({ orchestration: { startDelayMs: 50, finishGraceMs: 60_000, agentLostGraceMs: 60_000 }, pdf: { chromiumPath: await ensureChromium() } });
   user = await api.signUp("Rep");
   agent = await connectTestAgent(api.gatewayUrl);
@@ -38,16 +32,6 @@ afterAll(async () => {
   await api?.close();
 });
 
-/** The text of a PDF, as poppler's pdftotext reads it. */
-async function pdfText(bytes: Uint8Array): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), "throng-pdf-"));
-  try {
-    await writeFile(path.join(dir, "report.pdf"), bytes);
-    return (await promisify(execFile)("pdftotext", [path.join(dir, "report.pdf"), "-"])).stdout;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 
 /** 90 samples at 1 ms and 10 at `p99Us`: a histogram whose p99 is `p99Us`. */
 const slowTail = (p99Us: number) => encodeValues([...Array(90).fill(1_000), ...Array(10).fill(p99Us)]);

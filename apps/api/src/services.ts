@@ -4,6 +4,7 @@ import type { ServerSampleIngest } from "@throng/core/metrics/server-watch";
 import type { ApiTokenService } from "@throng/core/orgs/api-tokens";
 import type { AuditLog } from "@throng/core/orgs/audit";
 import type { OrgService } from "@throng/core/orgs/org-service";
+import type { OrgSecretService } from "@throng/core/orgs/org-secrets";
 import type { PlanService } from "@throng/core/plans/plan-service";
 import type { SessionTrials } from "@throng/core/plans/session-trials";
 import type { EstimateService } from "@throng/core/capacity/estimates";
@@ -14,6 +15,8 @@ import type { MetricsExportService } from "@throng/core/metrics-export/metrics-e
 import type { PlanScheduleService } from "@throng/core/plans/plan-schedules";
 import type { RunOrchestrator } from "@throng/core/runs/run-orchestrator";
 import type { RunService } from "@throng/core/runs/run-service";
+import type { SsoSettingsService } from "@throng/core/sso/sso-settings";
+import type { SsoSignInService } from "@throng/core/sso/sso-sign-in";
 import type { RateLimiter, RateLimitRule } from "@throng/runtime/rate-limit";
 import type { Subscriber } from "@throng/runtime/redis";
 import type { Auth } from "./auth";
@@ -55,7 +58,11 @@ export interface ApiDeps {
   /** Watchers' samples of the server under test (agent/PROTOCOL.md §11). */
   serverSamples: ServerSampleIngest;
   orgs: OrgService;
+  /** Organisation secrets: sealed at rest, never answered back; the gateway hands a shard's own to its agent. */
+  secrets: OrgSecretService;
   apiTokens: ApiTokenService;
+  /** Single sign-on: the settings page (domains, providers, Require SSO) and the sign-in rules. */
+  sso: { settings: SsoSettingsService; signIn: SsoSignInService };
   audit: AuditLog;
   reports: ReportService;
   /** Prints reports to PDF in headless Chromium (one browser, closed with the app). */

@@ -3,6 +3,8 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { SsoSignIn, SsoSignInStarted } from "@throng/protocol/sso";
+import { apiRequest, errorMessage } from "../lib/api-client";
 import { authClient } from "../lib/auth-client";
 import { TextField } from "./text-field";
 import { authFailureText } from "../lib/auth-failure";
@@ -24,12 +26,15 @@ function validate(mode: Mode, values: Record<Field, string>): Errors {
   return errors;
 }
 
-/** Sign-in and sign-up against Better Auth in the API; on success, on to Home. */
-export function AuthForm({ mode }: { mode: Mode }) {
+/**
+ * Sign-in and sign-up against Better Auth in the API; on success, on to Home. Signing in also offers "Sign in with
+ * SSO": the work email's organisation's identity provider, by its verified domain.
+ */
+export function AuthForm({ mode, initialFailure = null }: { mode: Mode; initialFailure?: string | null }) {
   const router = useRouter();
   const [values, setValues] = useState<Record<Field, string>>({ name: "", email: "", password: "" });
   const [errors, setErrors] = useState<Errors>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(initialFailure);
   const [pending, setPending] = useState(false);
   const signUp = mode === "sign-up";
 
@@ -64,6 +69,25 @@ export function AuthForm({ mode }: { mode: Mode }) {
     }
   }
 
+  async function signInWithSso() {
+    const email = SsoSignIn.safeParse({ email: values.email });
+    setFailure(null);
+    if (!email.success) {
+      setErrors({ email: "Enter your work email, like you@example.com, to sign in with SSO." });
+      requestAnimationFrame(() => document.getElementById("email")?.focus());
+      return;
+    }
+    setErrors({});
+    setPending(true);
+    try {
+      const started = await apiRequest("POST", "/api/sso/sign-in", SsoSignInStarted, email.data);
+      window.location.assign(started.url);
+    } catch (error) {
+      setFailure(errorMessage(error));
+      setPending(false);
+    }
+  }
+
   return (
     <form onSubmit={submit} noValidate aria-labelledby="auth-title">
       <h1 id="auth-title">{signUp ? "Create your account" : "Sign in"}</h1>
@@ -91,6 +115,11 @@ export function AuthForm({ mode }: { mode: Mode }) {
         <button className="button primary" type="submit" disabled={pending}>
           {pending ? "Please wait…" : signUp ? "Create account" : "Sign in"}
         </button>
+        {!signUp && (
+          <button className="button" type="button" disabled={pending} onClick={signInWithSso} data-testid="sso-sign-in">
+            Sign in with SSO
+          </button>
+        )}
         {signUp ? (
           <span className="muted">
             Have an account? <Link href="/sign-in">Sign in</Link>

@@ -1,3 +1,4 @@
+import { SECRET_MASK } from "@throng/protocol/plan-secrets";
 import type { RunView } from "@throng/protocol/run";
 import { formatDateTime } from "../lib/format";
 import { describeLoad, describeScenario, describeTarget } from "../lib/plan-summary";
@@ -25,6 +26,13 @@ export function ReportPlan({ run }: { run: RunView }) {
           <span className="value">{describeScenario(run.spec)}</span>
         </li>
       </ul>
+      {JSON.stringify(run.spec).includes(SECRET_MASK) && (
+        <p className="muted small" data-testid="report-plan-masked">
+          {SECRET_MASK} marks what a report does not show: header values, session and http steps, answers, heartbeats, leave steps, script parameters and a
+          URL&apos;s credentials and query, where passwords are often written. A field that names an organisation secret ({"{{secrets.NAME}}"}) is shown as
+          written.
+        </p>
+      )}
       <pre className="report-plan-spec" data-testid="report-plan-spec" tabIndex={0} aria-label="Plan as JSON">
         {JSON.stringify(run.spec, null, 2)}
       </pre>

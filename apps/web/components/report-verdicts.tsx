@@ -46,7 +46,7 @@ export function ReportVerdicts({ verdict }: { verdict: RunVerdict | null | undef
       ) : (
         <DataTable caption="SLO verdicts" columns={SLO_COLUMNS}>
           {rows.map((row) => (
-            <tr key={row.metric} data-testid="slo-row" data-metric={row.metric} data-passed={row.passed} data-status={row.status}>
+            <tr key={row.name} data-testid="slo-row" data-metric={row.metric} data-passed={row.passed} data-status={row.status}>
               <th scope="row">{row.name}</th>
               <td>{row.threshold}</td>
               <td className="num">{row.measured}</td>

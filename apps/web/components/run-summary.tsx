@@ -4,6 +4,7 @@ import { percentileKeys } from "../lib/series";
 import { scriptSummaryCells } from "../lib/series-script";
 import { countsMessages, hasRoundTrips, scenarioSummaryCells, type ScenarioKind, type SummaryCell } from "../lib/scenario-view";
 import { verdictBadge } from "../lib/verdict";
+import { RunCohorts } from "./run-cohorts";
 import { RunEvents } from "./run-events";
 
 type Summary = NonNullable<RunView["summary"]>;
@@ -78,6 +79,7 @@ export function RunSummary({ run }: { run: RunView }) {
       ) : (
         <p className="muted">{run.status === "failed" ? "Nothing was measured." : "Computing the summary…"}</p>
       )}
+      <RunCohorts run={run} />
       <RunEvents run={run} />
     </section>
   );

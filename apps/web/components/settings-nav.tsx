@@ -10,6 +10,7 @@ const SECTIONS: { href: string; label: string; needs: Action }[] = [
   { href: "/settings/members", label: "Members", needs: "org.read" },
   { href: "/settings/invitations", label: "Invitations", needs: "member.manage" },
   { href: "/settings/tokens", label: "API tokens", needs: "token.manage" },
+  { href: "/settings/secrets", label: "Secrets", needs: "secret.manage" },
   { href: "/settings/notifications", label: "Notifications", needs: "settings.read" },
   { href: "/settings/metrics-export", label: "Metrics export", needs: "settings.read" },
   { href: "/settings/audit", label: "Audit log", needs: "audit.read" },

@@ -222,6 +222,7 @@ const DEFAULTS: Record<string, string> = {
   "scenario.broadcast.filter": "every message",
   "scenario.broadcast.sentAtUs": "the agent's own send time",
   failWhen: "never fail early",
+  "network.direction": "both: up and down",
 };
 
 /** The blank choice of an optional select: the table's own words, else "default (…)" naming what the default is. */

@@ -51,6 +51,8 @@ export const queryKeys = {
   members: ["members"] as const,
   /** GET /api/invitations: the pending invitation links. */
   invitations: ["invitations"] as const,
+  /** GET /api/secrets: the organisation's secrets by name (never their values). */
+  secrets: ["secrets"] as const,
   /** GET /api/tokens: the organisation's API tokens (never their secrets). */
   tokens: ["tokens"] as const,
   /** GET /api/audit: the audit log, newest first. */

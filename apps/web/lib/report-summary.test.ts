@@ -61,6 +61,11 @@ describe("sloRows", () => {
     expect(formatSloValue("script:desyncs-count", 1200)).toBe("1,200");
   });
 
+  it("names the network cohort an SLO is scoped to", () => {
+    const rows = sloRows({ passed: false, reasons: [], warnings: [], slos: [slo({}), slo({ cohort: "mobile", below: 300, value: 400, passed: false })] });
+    expect(rows.map((row) => row.name)).toEqual(["Round trip p99", "Round trip p99, cohort mobile"]);
+  });
+
   it("names a script's metric by its own name", () => {
     const rows = sloRows({ passed: true, reasons: [], warnings: [], slos: [slo({ metric: "script:join-ms-p99", below: 200, value: 12 }), slo({ metric: "script:desyncs-count", below: 1, value: 0 })] });
     expect(rows[0]).toMatchObject({ name: "join-ms p99 (script)", threshold: "below 200 ms", measured: "12 ms" });

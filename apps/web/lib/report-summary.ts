@@ -4,7 +4,7 @@ import type { CapacityEstimate, RunVerdict, SloVerdict, UslFit } from "@throng/p
 import { reportHeadline } from "@throng/protocol/report-headline";
 import type { RunView } from "@throng/protocol/run";
 import { formatDateTime, formatInteger, formatMs, formatRate } from "./format";
-import { formatSloValue, metricName, sloText } from "./slo-text";
+import { formatSloValue, metricName, sloName, sloText } from "./slo-text";
 import { formatRatioPercent } from "./scenario-view";
 
 export { formatSloValue, metricName } from "./slo-text";
@@ -24,7 +24,7 @@ export interface SloRow {
 export function sloRows(verdict: RunVerdict | null | undefined): SloRow[] {
   return (verdict?.slos ?? []).map((slo: SloVerdict) => ({
     metric: slo.metric,
-    name: metricName(slo.metric),
+    name: sloName(slo),
     threshold: `below ${formatSloValue(slo.metric, slo.below)}`,
     measured: formatSloValue(slo.metric, slo.value),
     passed: slo.passed,

@@ -19,6 +19,9 @@ const ACTIONS: Record<string, string> = {
   "agent.labels-changed": "Changed an agent's labels",
   "enrolment-token.created": "Created an enrolment token",
   "schedule.run-not-started": "A scheduled run did not start",
+  "secret.created": "Added a secret",
+  "secret.replaced": "Replaced a secret's value",
+  "secret.deleted": "Deleted a secret",
 };
 
 /** What a detail's key reads as in the Details column; unknown keys are made readable from their name. */
@@ -42,6 +45,7 @@ const TARGET_NOUNS: Record<string, string> = {
   "share-link": "share link",
   agent: "agent",
   schedule: "schedule of plan",
+  secret: "secret",
 };
 
 /**

@@ -5,7 +5,7 @@ import type { Slo } from "@throng/protocol/plan";
 import { judgeSlos, measuredOfPoint, scriptSloMetric } from "@throng/protocol/slo-judge";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 import type { ChartLine } from "./series";
-import { formatSloValue, metricName } from "./slo-text";
+import { formatSloValue, metricName, sloName } from "./slo-text";
 
 /** The run page's charts an SLO can be drawn on. */
 export type SloChart = "rtt" | "latency" | "rates" | "script-latency";
@@ -39,10 +39,13 @@ export interface Threshold {
 
 const isRate = (metric: string) => metric.endsWith("-rate");
 
-/** The thresholds of the SLOs drawn on `chart`; rates in percent, as the rates chart reads them. */
+/**
+ * The thresholds of the SLOs drawn on `chart`; rates in percent, as the rates chart reads them. The charts are the
+ * whole run's, so an SLO scoped to a network cohort is not drawn on them.
+ */
 export function sloThresholds(slos: readonly Slo[], chart: SloChart): Threshold[] {
   return slos
-    .filter((slo) => sloChart(slo.metric) === chart)
+    .filter((slo) => slo.cohort === undefined && sloChart(slo.metric) === chart)
     .map((slo) => ({ value: isRate(slo.metric) ? slo.below * 100 : slo.below, label: `SLO: ${metricName(slo.metric)} < ${formatSloValue(slo.metric, slo.below)}` }));
 }
 
@@ -50,7 +53,7 @@ const RATE_COLOURS: Record<string, string> = { "error-rate": "#cf222e", "loss-ra
 
 /** The rates the plan's SLOs name (error rate, loss rate), in percent per second, as the judge measures them. */
 export function sloRateLines(slos: readonly Slo[]): ChartLine[] {
-  const metrics = [...new Set(slos.map((slo) => slo.metric).filter(isRate))].sort();
+  const metrics = [...new Set(slos.filter((slo) => slo.cohort === undefined).map((slo) => slo.metric).filter(isRate))].sort();
   return metrics.map((metric) => ({
     label: `${metricName(metric)} %`,
     color: RATE_COLOURS[metric] ?? "#57606a",
@@ -73,7 +76,7 @@ export function sloTally(slos: readonly Slo[], points: readonly SeriesPoint[]): 
   // The whole-run value is the verdict's business once the run ends; only the per-second counts are read here.
   return judgeSlos(slos, () => null, points).map((verdict) => ({
     metric: verdict.metric,
-    label: `${metricName(verdict.metric)} below ${formatSloValue(verdict.metric, verdict.below)}`,
+    label: `${sloName(verdict)} below ${formatSloValue(verdict.metric, verdict.below)}`,
     met: verdict.measuredSeconds - verdict.breachedSeconds,
     breached: verdict.breachedSeconds,
   }));

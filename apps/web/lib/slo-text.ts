@@ -1,10 +1,12 @@
 // SLO metrics in words: "rtt-p99-ms" reads "Round trip p99" wherever the dashboard shows one, including the
 // sentences and reasons the API writes with metric ids (the ids stay in the API, the CLI and plan files).
-import { sloMetricName, sloValueText, sloWords } from "@throng/protocol/slo-names";
+import { sloMetricName, sloName, sloValueText, sloWords } from "@throng/protocol/slo-names";
 import { formatInteger, formatMs } from "./format";
 
 /** "Round trip p99"; a script's metric by its own name (the names are the protocol's, shared with the report PDF). */
 export const metricName = sloMetricName;
+/** "Round trip p99, cohort mobile" for an SLO scoped to a network cohort. */
+export { sloName };
 
 const SLO_VALUE_FORMAT = {
   integer: formatInteger,

@@ -14,11 +14,13 @@ export interface SnapshotRow {
   histograms: Record<string, string>;
   step: number | null;
   health: unknown;
+  /** Network cohorts' own figures (MetricSnapshot.cohorts); null or absent without cohorts. */
+  cohorts?: unknown;
 }
 
 
 const columns = [
-  "agent_id as agentId", "seq", "second", "interval_ms as intervalMs", "clients", "counters", "rtt_hist as rttHist", "histograms", "step", "health",
+  "agent_id as agentId", "seq", "second", "interval_ms as intervalMs", "clients", "counters", "rtt_hist as rttHist", "histograms", "step", "health", "cohorts",
 ] as const;
 
 /** Reading one second's snapshots and writing its roll-up: what a re-merge does, inside the second's lock. */
@@ -75,17 +77,17 @@ export function createSnapshotRepo(db: Db) {
    */
   async function insertMany(rows: readonly { orgId: string; runId: string; row: SnapshotRow }[]): Promise<Set<string>> {
     if (rows.length === 0) return new Set();
-    // One array per column rather than a VALUES list: 12 parameters for any number of rows, so neither the query
+    // One array per column rather than a VALUES list: 13 parameters for any number of rows, so neither the query
     // builder nor PostgreSQL's parser and planner work per row (a 1,000-row VALUES list had 12,000 parameters).
     const column = <T>(pick: (item: (typeof rows)[number]) => T) => rows.map(pick);
     const { rows: stored } = await sql<{ run_id: string; agent_id: string; seq: number }>`
-      insert into snapshots (run_id, agent_id, seq, org_id, second, interval_ms, clients, counters, rtt_hist, health, histograms, step)
+      insert into snapshots (run_id, agent_id, seq, org_id, second, interval_ms, clients, counters, rtt_hist, health, histograms, step, cohorts)
       select * from unnest(
         ${column((r) => r.runId)}::uuid[], ${column((r) => r.row.agentId)}::uuid[], ${column((r) => r.row.seq)}::int[],
         ${column((r) => r.orgId)}::text[], ${column((r) => r.row.second)}::bigint[], ${column((r) => r.row.intervalMs)}::int[],
         ${column((r) => r.row.clients)}::int[], ${column((r) => JSON.stringify(r.row.counters))}::jsonb[], ${column((r) => r.row.rttHist)}::text[],
         ${column((r) => JSON.stringify(r.row.health))}::jsonb[], ${column((r) => JSON.stringify(r.row.histograms))}::jsonb[],
-        ${column((r) => r.row.step)}::int[]
+        ${column((r) => r.row.step)}::int[], ${column((r) => (r.row.cohorts ? JSON.stringify(r.row.cohorts) : null))}::jsonb[]
       )
       on conflict (run_id, agent_id, seq) do nothing
       returning run_id, agent_id, seq`.execute(db);

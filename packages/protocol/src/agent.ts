@@ -4,6 +4,7 @@ import { PlanSpec } from "./plan";
 import { ScriptSha256 } from "./script-bundle";
 import { MetricSnapshot } from "./snapshot";
 import { ServerSample } from "./server-watch";
+import { SecretValues } from "./secrets";
 import { SessionTrial, SessionTrialResult } from "./session-trial";
 
 /** What an agent does in runs: generate load, or watch the server under test on its host (§11). */
@@ -162,6 +163,11 @@ export const RunAssignment = z.object({
   searchStep: SearchStep.omit({ runId: true }).optional(),
   /** Omitted: "load". "watch": sample the watched process once a second from startAt for the run's duration (§11). */
   role: AgentRole.optional(),
+  /**
+   * The values of the organisation secrets the plan names as {{secrets.NAME}}, and only those (§14): the gateway adds
+   * them as the assignment leaves it for this agent's socket; they never travel through Redis or a job.
+   */
+  secrets: SecretValues.optional(),
 });
 export type RunAssignment = z.infer<typeof RunAssignment>;
 

@@ -7,7 +7,7 @@ export type Role = z.infer<typeof Role>;
 /** Everything the permission matrix (core/orgs/permissions.ts) decides on. */
 export const Action = z.enum([
   "org.read", "plan.read", "plan.write", "run.read", "run.start", "run.abort", "run.annotate", "agent.read", "agent.enrol",
-  "agent.manage", "member.manage", "token.manage", "audit.read", "settings.read", "settings.manage", "share.manage",
+  "agent.manage", "member.manage", "token.manage", "audit.read", "settings.read", "settings.manage", "share.manage", "secret.manage",
 ]);
 export type Action = z.infer<typeof Action>;
 
@@ -30,6 +30,8 @@ export const PERMISSIONS: Record<Action, readonly Role[]> = {
   "settings.read": ["owner", "admin", "member", "viewer"],
   "settings.manage": ["owner", "admin"],
   "share.manage": ["owner", "admin", "member"],
+  /** Organisation secrets: list their names, set and delete them (a value is never answered back, to anyone). */
+  "secret.manage": ["owner", "admin"],
 };
 
 /** True when `role` may do `action`. */

@@ -5,6 +5,8 @@ import { PlanExport } from "./metrics-export";
 import { ServerWatchPlan } from "./server-watch";
 import { checkReconnectStorm, ReconnectPolicy, ReconnectStormShape } from "./reconnect";
 import { checkTargetVars } from "./session";
+import { checkSecretPlaceholders } from "./plan-secrets";
+import { checkNetworkCohorts, CohortName, NetworkCohorts } from "./network";
 import { BroadcastRule, checkSessionVars, ReplyCheck, respondRulesOf, sessionStepsOf } from "./session";
 
 // New plan fields are optional (never `.default()`), so every plan saved with an earlier schema stays valid
@@ -471,6 +473,8 @@ export const Slo = z.object({
   ]), ScriptSloMetric], { error: 'must be one of rtt-p50-ms, rtt-p99-ms, rtt-corrected-p99-ms, broadcast-p99-ms, connect-p99-ms, login-p99-ms, error-rate, loss-rate, or "script:NAME-p50", "script:NAME-p99", "script:NAME-count"' }),
   /** The run passes when the measured value is below this. */
   below: z.number().min(0),
+  /** Judge only this network cohort's clients (a name in plan.network), on its own figures; omitted: the whole run. */
+  cohort: CohortName.optional(),
 });
 export type Slo = z.infer<typeof Slo>;
 
@@ -509,9 +513,13 @@ export const PlanSpec = z.object({
   protobuf: z.object({ proto: z.string().min(1, "give the .proto text").max(65_536), replyType: protobufTypeName.optional() }).optional(),
   /** Stream the runs' per-second series to the org's Prometheus remote write and/or OTLP endpoint (docs/metrics-export.md). */
   export: PlanExport.optional(),
+  /** Network conditions per cohort of players (network.ts, docs/networks.md); clients in no cohort get the rig's network. */
+  network: NetworkCohorts.optional(),
 }).superRefine((plan, ctx) => {
   checkReconnectStorm(plan, ctx);
+  checkNetworkCohorts(plan, ctx);
   checkTargetVars(plan, ctx);
+  checkSecretPlaceholders(plan, ctx);
   for (const { path, template } of messageTemplates(plan, [])) {
     const issue = (key: string, message: string) => ctx.addIssue({ code: "custom", path: [...path, key], message });
     if (template.format !== "protobuf") {

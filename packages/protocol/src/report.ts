@@ -5,6 +5,8 @@ import { SEARCH_PHASES } from "./capacity-search";
 export const SloVerdict = z.object({
   metric: z.string(),
   below: z.number(),
+  /** The SLO's network cohort (plan.network), judged on its clients' figures only; absent for the whole run. */
+  cohort: z.string().optional(),
   /** The value over the whole run (merged histograms / totals); null when the run measured nothing for it. */
   value: z.number().nullable(),
   /** `met` only with data: an SLO over zero samples, or with too few measured seconds under load, is `no-data`. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PlanSpec } from "./plan";
-import { AgentHealthPoint, ScenarioFigures, SeriesPoint } from "./snapshot";
+import { AgentHealthPoint, cohortRecord, NetworkPath, ScenarioFigures, SeriesPoint } from "./snapshot";
 import { CapacityEstimate, RunVerdict } from "./report";
 import { RunServerSeries, ServerPoint } from "./server-watch";
 import { RunNotesView } from "./run-notes";
@@ -12,7 +12,7 @@ export type RunStatus = z.infer<typeof RunStatus>;
 export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ["finished", "aborted", "failed"];
 
 /** Totals over a whole run, computed once when it ends from the stored snapshots. */
-export const RunSummary = z.object({
+const RunSummaryFigures = z.object({
   agents: z.number().int().min(0),
   peakClients: z.number().int().min(0),
   peakConnections: z.number().int().min(0),
@@ -31,6 +31,19 @@ export const RunSummary = z.object({
   ...ScenarioFigures.shape,
   /** Agents that were the bottleneck at some point: how many seconds, and why (the first reason seen). */
   saturatedAgents: z.array(z.object({ agentId: z.string().uuid(), seconds: z.number().int(), reason: z.string() })).optional(),
+});
+
+/**
+ * One cohort's totals (plan.network), computed as the run's are over its clients' figures only, so anything that
+ * reads a run's summary (an SLO, a report section) reads a cohort's the same way. `applied` says how its network
+ * conditions were applied; "above-stream" means TCP saw the rig's round trip (docs/networks.md).
+ */
+export const CohortSummary = RunSummaryFigures.omit({ saturatedAgents: true }).extend({ applied: NetworkPath });
+export type CohortSummary = z.infer<typeof CohortSummary>;
+
+export const RunSummary = RunSummaryFigures.extend({
+  /** plan.network: each cohort's totals, by cohort name. */
+  cohorts: cohortRecord(CohortSummary).optional(),
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { PlanSpec } from "./plan";
+import { redactSecrets, secretForms } from "./plan-secrets";
+import { SecretValues } from "./secrets";
 
 /** Bytes of a message a trial shows (hex and text); the rest is only counted, so a trial frame stays small. */
 export const TRIAL_PREVIEW_BYTES = 512;
@@ -44,8 +46,11 @@ export type TrialStep = z.infer<typeof TrialStep>;
 export const TrialConnect = z.object({ ok: z.boolean(), ms: z.number().min(0), error: z.string().max(2000).optional() });
 export type TrialConnect = z.infer<typeof TrialConnect>;
 
-/** server → agent: run one client (index 0) through the plan's connect and session steps now, beside any run. */
-export const SessionTrial = z.object({ trialId: z.string().uuid(), plan: PlanSpec });
+/**
+ * server → agent: run one client (index 0) through the plan's connect and session steps now, beside any run. The
+ * gateway adds `secrets`, the values of the organisation secrets the plan names (§14).
+ */
+export const SessionTrial = z.object({ trialId: z.string().uuid(), plan: PlanSpec, secrets: SecretValues.optional() });
 export type SessionTrial = z.infer<typeof SessionTrial>;
 
 /** What a trial found: the connect, each step reached in order, and `error` when it could not run or stopped early. */
@@ -67,3 +72,40 @@ export type TryPlan = z.infer<typeof TryPlan>;
 /** Answer of POST /api/plans/try: the agent that ran it, and what it found. */
 export const TrialView = TrialOutcome.extend({ agentId: z.string().uuid(), agentHostname: z.string() });
 export type TrialView = z.infer<typeof TrialView>;
+
+const hexOf = (text: string) => [...new TextEncoder().encode(text)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+
+/** `hex` with each (byte-aligned) occurrence of `found` overwritten by as many "*" bytes: the preview keeps its length. */
+function maskHex(hex: string, found: string): string {
+  let out = hex;
+  for (let at = out.indexOf(found); at >= 0; at = out.indexOf(found, at + 1)) {
+    if (at % 2 === 0) out = `${out.slice(0, at)}${"2a".repeat(found.length / 2)}${out.slice(at + found.length)}`;
+  }
+  return out;
+}
+
+/**
+ * A trial's outcome with every secret value taken out (agent/PROTOCOL.md §14): texts show {{secrets.NAME}} where a
+ * value went out or came back (as written, URL-encoded or JSON-escaped), hex previews show "*" bytes. The agent does
+ * it before answering and the gateway again before the answer leaves it, so the trial view never holds a value.
+ */
+export function redactTrialOutcome<T extends TrialOutcome>(outcome: T, values: Readonly<Record<string, string>>): T {
+  if (Object.keys(values).length === 0) return outcome;
+  const hexForms = Object.values(values)
+    .flatMap((value) => [...secretForms(value).map(hexOf), ...(/^([0-9a-fA-F]{2})+$/.test(value) ? [value.toLowerCase()] : [])])
+    .sort((a, b) => b.length - a.length);
+  const text = (value: string, max: number) => redactSecrets(value, values).slice(0, max);
+  const preview = <P extends BytesPreview>(p: P): P => ({ ...p, text: text(p.text, TRIAL_PREVIEW_BYTES * 4), hex: hexForms.reduce(maskHex, p.hex) });
+  return {
+    ...outcome,
+    ...(outcome.error !== undefined ? { error: text(outcome.error, 2000) } : {}),
+    ...(outcome.connect?.error !== undefined ? { connect: { ...outcome.connect, error: text(outcome.connect.error, 2000) } } : {}),
+    steps: outcome.steps.map((step) => ({
+      ...step,
+      ...(step.sent ? { sent: preview(step.sent) } : {}),
+      ...(step.received ? { received: step.received.map(preview) } : {}),
+      ...(step.captured ? { captured: Object.fromEntries(Object.entries(step.captured).map(([name, value]) => [name, text(value, TRIAL_CAPTURE_CHARS + 1)])) } : {}),
+      ...(step.error !== undefined ? { error: text(step.error, 2000) } : {}),
+    })),
+  };
+}

@@ -127,13 +127,14 @@ export type ExpectStep = z.infer<typeof ExpectStep>;
 export const WaitStep = z.object({ kind: z.literal("wait"), ms: z.number().int().min(0).max(600_000) });
 export type WaitStep = z.infer<typeof WaitStep>;
 
-/** A {{...}} other than {{client}}, {{run}} and {{vars.NAME}}: the only placeholders a URL or header can fill. */
-const OTHER_PLACEHOLDER = /\{\{(?!(?:client|run|vars\.[A-Za-z_][A-Za-z0-9_]*)\}\})/;
+/** A {{...}} other than {{client}}, {{run}}, {{vars.NAME}} and {{secrets.NAME}}: the only placeholders a URL or header can fill. */
+const OTHER_PLACEHOLDER = /\{\{(?!(?:client|run|vars\.[A-Za-z_][A-Za-z0-9_]*|secrets\.[A-Za-z_][A-Za-z0-9_]{0,63})\}\})/;
+const PLACEHOLDERS_ALLOWED = "may use only {{client}}, {{run}}, {{vars.NAME}} and {{secrets.NAME}} placeholders";
 /** A URL whose scheme is one of `schemes` and whose host and port are written out (no placeholder before the path). */
 export function literalHostUrl(url: string, schemes: string): boolean {
   return new RegExp(`^(?:${schemes}):\\/\\/[^\\s/?#{}]+(?:[/?#]|$)`).test(url);
 }
-const urlOrHeaderTemplate = z.string().max(4_096).refine((text) => !OTHER_PLACEHOLDER.test(text), { message: "may use only {{client}}, {{run}} and {{vars.NAME}} placeholders" });
+const urlOrHeaderTemplate = z.string().max(4_096).refine((text) => !OTHER_PLACEHOLDER.test(text), { message: PLACEHOLDERS_ALLOWED });
 
 /**
  * An HTTP request made before the client's socket opens (matchmaking, auth). Its captures, read from the response
@@ -145,7 +146,7 @@ function httpStepOf<M extends z.ZodType>(message: M) {
       kind: z.literal("http"),
       /** Default "GET". */
       method: z.enum(["GET", "POST", "PUT"]).optional(),
-      /** {{client}}, {{run}} and {{vars.NAME}} (URL-encoded) after the host; the host and port are written out, for the allow-lists. */
+      /** {{client}}, {{run}}, {{vars.NAME}} and {{secrets.NAME}} (URL-encoded) after the host; the host and port are written out, for the allow-lists. */
       url: urlOrHeaderTemplate.refine((url) => literalHostUrl(url, "https?"), {
         message: "must be an http:// or https:// URL whose host and port are written out, e.g. http://127.0.0.1:8080/match?client={{client}} (placeholders only after the host)",
       }),
@@ -248,7 +249,7 @@ export function checkTargetVars(
   for (const { path, text } of texts) {
     if (!text.includes("{{")) continue;
     const issue = (message: string) => ctx.addIssue({ code: "custom", path, message });
-    if (OTHER_PLACEHOLDER.test(text)) issue("may use only {{client}}, {{run}} and {{vars.NAME}} placeholders");
+    if (OTHER_PLACEHOLDER.test(text)) issue(PLACEHOLDERS_ALLOWED);
     if (path[1] === "url" && !literalHostUrl(text, "wss?")) issue("write the host and port out: placeholders may only come after them (path, query)");
     for (const name of varsUsed(text)) {
       if (!fromHttp.has(name)) issue(`{{vars.${name}}} must be captured by an http step: the target is resolved before the socket opens, so only http steps' captures exist then`);

@@ -16,8 +16,11 @@ export function scriptSloMetric(metric: string): { name: string; stat: "p50" | "
   return match ? { name: match[1]!, stat: match[2] as "p50" | "p99" | "count" } : null;
 }
 
-/** Every SLO metric's value over one measurement (a second, a step, a run); null where nothing measured it. */
-export type Measured = (metric: SloMetric) => number | null;
+/**
+ * Every SLO metric's value over one measurement (a second, a step, a run), of the whole or of one network cohort's
+ * clients (Slo.cohort); null where nothing measured it.
+ */
+export type Measured = (metric: SloMetric, cohort?: string) => number | null;
 
 /** Round trips or broadcasts a second must be due to carry before a second without any counts as a gap. */
 const SENDS_THAT_MUST_MEASURE = 5;
@@ -26,7 +29,7 @@ const GAP_SHARE = 0.1;
 
 type Figures = Pick<SeriesPoint, "rttP50Ms" | "rttP99Ms" | "latency" | "lost" | "broadcastReach" | "script" | "scriptCounts">;
 
-function measured(figures: Figures, errorRate: number | null, sent: number): Measured {
+function measured(figures: Figures, errorRate: number | null, sent: number): (metric: SloMetric) => number | null {
   const latency = figures.latency;
   // A loss rate over nothing delivered is no data, never 0: movement-sync by reach, UDP by lost ÷ sent.
   const lossRate = figures.broadcastReach !== undefined && figures.broadcastReach !== null
@@ -49,15 +52,35 @@ function measured(figures: Figures, errorRate: number | null, sent: number): Mea
   };
 }
 
-export function measuredOfPoint(point: SeriesPoint): Measured {
+type SecondFigures = Figures & Pick<SeriesPoint, "messagesSentPerSec" | "connections" | "errors">;
+type TotalFigures = Figures & Pick<RunSummary, "errors" | "connectionsFailed" | "messagesSent" | "connectionsOpened" | "peakConnections">;
+
+function measuredOfSecond(point: SecondFigures) {
   const attempts = point.messagesSentPerSec + point.connections;
   return measured(point, attempts > 0 ? Math.min(1, point.errors / attempts) : null, point.messagesSentPerSec);
 }
 
-export function measuredOfSummary(summary: RunSummary): Measured {
+function measuredOfTotals(summary: TotalFigures) {
   const failed = summary.errors + summary.connectionsFailed;
   const attempts = summary.messagesSent + (summary.connectionsOpened ?? summary.peakConnections) + summary.connectionsFailed;
   return measured(summary, attempts > 0 ? Math.min(1, failed / attempts) : null, summary.messagesSent);
+}
+
+/** A cohort's SLO reads the cohort's own figures (a cohort the measurement does not carry measured nothing). */
+function byCohort<T>(whole: T, cohorts: Record<string, T> | undefined, of: (figures: T) => (metric: SloMetric) => number | null): Measured {
+  return (metric, cohort) => {
+    if (cohort === undefined) return of(whole)(metric);
+    const part = cohorts?.[cohort];
+    return part ? of(part)(metric) : null;
+  };
+}
+
+export function measuredOfPoint(point: SeriesPoint): Measured {
+  return byCohort<SecondFigures>(point, point.cohorts, measuredOfSecond);
+}
+
+export function measuredOfSummary(summary: RunSummary): Measured {
+  return byCohort<TotalFigures>(summary, summary.cohorts, measuredOfTotals);
 }
 
 /**
@@ -66,9 +89,14 @@ export function measuredOfSummary(summary: RunSummary): Measured {
  */
 const MEASURED_EVERY_SECOND: ReadonlySet<SloMetric> = new Set(["rtt-p50-ms", "rtt-p99-ms", "rtt-corrected-p99-ms", "broadcast-p99-ms", "error-rate", "loss-rate"]);
 
-/** Whether second `point` was due enough traffic that a missing value for `metric` is a gap, not a quiet second. */
-function mustMeasure(metric: SloMetric, point: SeriesPoint): boolean {
+/**
+ * Whether second `point` was due enough traffic that a missing value for `metric` is a gap, not a quiet second; for a
+ * cohort's SLO, the traffic due to the cohort's clients.
+ */
+function mustMeasure(metric: SloMetric, whole: SeriesPoint, cohort: string | undefined): boolean {
   if (!MEASURED_EVERY_SECOND.has(metric)) return false;
+  const point = cohort === undefined ? whole : whole.cohorts?.[cohort];
+  if (!point) return false;
   if (metric === "error-rate") return point.clients > 0;
   const due = point.scheduledSends ?? point.messagesSentPerSec + (point.skippedSends ?? 0);
   return due >= SENDS_THAT_MUST_MEASURE;
@@ -85,10 +113,12 @@ const NO_DATA_NOTE: Record<BuiltinMetric, string> = {
   "loss-rate": "nothing was expected to arrive",
 };
 
-function noDataNote(metric: SloMetric): string {
+function noDataNote(metric: SloMetric, cohort: string | undefined): string {
   const script = scriptSloMetric(metric);
-  if (!script) return NO_DATA_NOTE[metric as BuiltinMetric];
-  return script.stat === "count" ? `the script never reported its "${script.name}" counter` : `the script recorded no "${script.name}" measurement`;
+  const note = !script
+    ? NO_DATA_NOTE[metric as BuiltinMetric]
+    : script.stat === "count" ? `the script never reported its "${script.name}" counter` : `the script recorded no "${script.name}" measurement`;
+  return cohort === undefined ? note : `${note} for cohort "${cohort}"`;
 }
 
 /**
@@ -98,7 +128,7 @@ function noDataNote(metric: SloMetric): string {
  */
 export function judgeSlos(slos: readonly Slo[], overall: Measured, seconds: readonly SeriesPoint[], steady: readonly SeriesPoint[] = []): SloVerdict[] {
   return slos.map((slo) => {
-    const value = overall(slo.metric);
+    const value = overall(slo.metric, slo.cohort);
     // A count's threshold is on its total: second by second, it is the running total that breaches.
     const runningTotal = scriptSloMetric(slo.metric)?.stat === "count";
     let total = 0;
@@ -106,7 +136,7 @@ export function judgeSlos(slos: readonly Slo[], overall: Measured, seconds: read
     let measuredSeconds = 0;
     let firstBreachAt: number | null = null;
     for (const point of seconds) {
-      let v = measuredOfPoint(point)(slo.metric);
+      let v = measuredOfPoint(point)(slo.metric, slo.cohort);
       if (v === null) continue;
       if (runningTotal) v = total += v;
       measuredSeconds += 1;
@@ -115,13 +145,14 @@ export function judgeSlos(slos: readonly Slo[], overall: Measured, seconds: read
         firstBreachAt ??= point.t;
       }
     }
-    const due = steady.filter((point) => mustMeasure(slo.metric, point));
-    const gaps = due.filter((point) => measuredOfPoint(point)(slo.metric) === null).length;
-    const base = { metric: slo.metric, below: slo.below, value, breachedSeconds, measuredSeconds, firstBreachAt };
-    if (value === null) return { ...base, status: "no-data" as const, passed: false, note: noDataNote(slo.metric) };
+    const due = steady.filter((point) => mustMeasure(slo.metric, point, slo.cohort));
+    const gaps = due.filter((point) => measuredOfPoint(point)(slo.metric, slo.cohort) === null).length;
+    const scope = slo.cohort === undefined ? {} : { cohort: slo.cohort };
+    const base = { metric: slo.metric, below: slo.below, ...scope, value, breachedSeconds, measuredSeconds, firstBreachAt };
+    if (value === null) return { ...base, status: "no-data" as const, passed: false, note: noDataNote(slo.metric, slo.cohort) };
     if (value >= slo.below) return { ...base, status: "breached" as const, passed: false };
     if (gaps > 1 && gaps > due.length * GAP_SHARE) {
-      const note = `${noDataNote(slo.metric)} in ${gaps} of ${due.length} seconds under load`;
+      const note = `${noDataNote(slo.metric, slo.cohort)} in ${gaps} of ${due.length} seconds under load`;
       return { ...base, status: "no-data" as const, passed: false, note };
     }
     return { ...base, status: "met" as const, passed: true };

@@ -19,6 +19,11 @@ export function sloMetricName(metric: string): string {
   return SLO_METRIC_NAMES[metric] ?? metric;
 }
 
+/** An SLO by name and scope: "Round trip p99", or "Round trip p99, cohort mobile" for one network cohort's clients. */
+export function sloName(slo: { metric: string; cohort?: string | undefined }): string {
+  return slo.cohort === undefined ? sloMetricName(slo.metric) : `${sloMetricName(slo.metric)}, cohort ${slo.cohort}`;
+}
+
 /** A reader's number formats for SLO values: the dashboard's and the PDF's. */
 export interface SloValueFormat {
   integer(value: number): string;

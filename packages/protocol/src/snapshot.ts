@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CohortName, MAX_COHORTS } from "./network";
 
 /** KCP targets: what the protocol did this second, summed over the agent's connections (agent/src/transports/kcp.ts). */
 export const KcpCounters = z.object({
@@ -19,6 +20,47 @@ export const KcpCounters = z.object({
 });
 export type KcpCounters = z.infer<typeof KcpCounters>;
 export const KCP_COUNTER_NAMES = Object.keys(KcpCounters.shape) as (keyof KcpCounters)[];
+
+/** A network cohort's links this second (plan.network): what its conditions did to its clients' packets, both directions summed. */
+export const NetworkCounters = z.object({
+  /** Packets (datagrams; on the kernel path IP packets; above a stream whole messages) that met the cohort's conditions. */
+  networkPackets: z.number().int().min(0).optional(),
+  /** Dropped at random (lossPercent). */
+  networkDropped: z.number().int().min(0).optional(),
+  networkDuplicated: z.number().int().min(0).optional(),
+  /** Sent ahead of the delay, overtaking packets still held (reorderPercent). */
+  networkReordered: z.number().int().min(0).optional(),
+  /** Dropped because more than 1 s waited for the client's link (bandwidthKbps). */
+  networkOverflowed: z.number().int().min(0).optional(),
+  /**
+   * TCP and WebSocket cohorts on the kernel path: segments TCP itself sent again on the cohort's clients' sockets
+   * (TCP_INFO's total_retrans, read each second: a socket closed within the second takes its last ones with it).
+   * The server's own retransmissions, of what the network lost toward the clients, are on its sockets, not here.
+   */
+  tcpRetransmits: z.number().int().min(0).optional(),
+});
+export type NetworkCounters = z.infer<typeof NetworkCounters>;
+export const NETWORK_COUNTER_NAMES = Object.keys(NetworkCounters.shape) as (keyof NetworkCounters)[];
+
+/**
+ * How a cohort's conditions reached its packets on this agent: "datagram" on the agent's datagram path (UDP, KCP:
+ * each datagram); "kernel" below TCP, through the kernel's netfilter queue (each IP packet, so TCP's own timers see
+ * them); "above-stream" as whole messages above TCP, where the agent could not reach below it: TCP saw the rig's
+ * round trip, so its recovery was faster than on the network asked for (docs/networks.md).
+ */
+export const NetworkPath = z.enum(["datagram", "kernel", "above-stream"]);
+export type NetworkPath = z.infer<typeof NetworkPath>;
+
+/** Across agents, a cohort's path is the least faithful any of them used. */
+export function worstNetworkPath(paths: readonly NetworkPath[]): NetworkPath | undefined {
+  if (paths.includes("above-stream")) return "above-stream";
+  return paths.includes("kernel") ? "kernel" : paths[0];
+}
+
+/** At most MAX_COHORTS entries, keyed by cohort name. */
+export function cohortRecord<T extends z.ZodType>(entry: T) {
+  return z.record(CohortName, entry).refine((record) => Object.keys(record).length <= MAX_COHORTS, { message: `at most ${MAX_COHORTS} cohorts` });
+}
 
 /** Per-second counters one agent measured; totals for the interval, not running sums. */
 export const SnapshotCounters = z.object({
@@ -69,6 +111,7 @@ export const SnapshotCounters = z.object({
   /** script: the script's named counters (ctx.count), by name. */
   scriptCounts: z.record(z.string().regex(/^[a-z][a-z0-9-]{0,40}$/), z.number().int().min(0)).optional(),
   ...KcpCounters.shape,
+  ...NetworkCounters.shape,
 });
 export type SnapshotCounters = z.infer<typeof SnapshotCounters>;
 
@@ -108,6 +151,16 @@ export const SnapshotHistograms = z.object({
 });
 export type SnapshotHistograms = z.infer<typeof SnapshotHistograms>;
 
+/** One cohort's own part of a snapshot: its clients' figures, read exactly as the snapshot's own. */
+export const CohortSnapshot = z.object({
+  /** The cohort's clients running (a gauge). */
+  clients: z.number().int().min(0),
+  counters: SnapshotCounters,
+  histograms: SnapshotHistograms,
+  applied: NetworkPath,
+});
+export type CohortSnapshot = z.infer<typeof CohortSnapshot>;
+
 /** Sent by an agent once per second during a run; ingest is idempotent on (run, agent, seq). */
 export const MetricSnapshot = z.object({
   runId: z.string().uuid(),
@@ -121,6 +174,8 @@ export const MetricSnapshot = z.object({
   health: AgentHealth,
   /** step-up load: index of the step this second belongs to (0-based). */
   step: z.number().int().min(0).optional(),
+  /** plan.network: each cohort's own figures, by cohort name (its clients are in the snapshot's own figures too). */
+  cohorts: cohortRecord(CohortSnapshot).optional(),
 });
 export type MetricSnapshot = z.infer<typeof MetricSnapshot>;
 
@@ -168,10 +223,12 @@ export const ScenarioFigures = z.object({
   scriptCounts: z.record(z.string(), z.number().int().min(0)).optional(),
   /** KCP targets: the protocol's counters (SnapshotCounters' kcp*) summed. */
   ...KcpCounters.shape,
+  /** A network cohort's figures: what its conditions did (SnapshotCounters' network*) summed. */
+  ...NetworkCounters.shape,
 });
 
 /** One second of a run, merged across agents (histograms merged, never percentiles averaged). */
-export const SeriesPoint = z.object({
+const SeriesPointFigures = z.object({
   /** Epoch seconds. */
   t: z.number().int(),
   agents: z.number().int().min(0),
@@ -194,6 +251,15 @@ export const SeriesPoint = z.object({
   agentHealth: z.array(AgentHealthPoint).optional(),
   /** step-up load: the step this second belongs to. */
   step: z.number().int().min(0).optional(),
+});
+
+/** One cohort's second, merged across agents: the same figures as the run's second, over the cohort's clients only. */
+export const CohortPoint = SeriesPointFigures.omit({ agentHealth: true, step: true }).extend({ applied: NetworkPath });
+export type CohortPoint = z.infer<typeof CohortPoint>;
+
+export const SeriesPoint = SeriesPointFigures.extend({
+  /** plan.network: each cohort's second, by cohort name, read exactly as the run's. */
+  cohorts: cohortRecord(CohortPoint).optional(),
 });
 export type SeriesPoint = z.infer<typeof SeriesPoint>;
 

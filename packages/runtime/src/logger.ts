@@ -6,7 +6,8 @@ export function createLogger(name: string, level: string, destination?: pino.Des
     name,
     level,
     redact: {
-      paths: ["token", "secret", "password", "credential", "*.token", "*.secret", "*.password", "*.credential", "req.headers.cookie", "req.headers.authorization"],
+      // "secrets": a run assignment's or trial's organisation secrets (RunAssignment.secrets), should one ever be logged whole.
+      paths: ["token", "secret", "secrets", "password", "credential", "*.token", "*.secret", "*.secrets", "*.password", "*.credential", "req.headers.cookie", "req.headers.authorization"],
       censor: "[redacted]",
     },
   };

@@ -34,16 +34,45 @@ export function registerQueueDepth(registry: Registry, queues: readonly Queue[])
   });
 }
 
+/** Whether a listen address is reachable only from this machine (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return bare === "localhost" || bare === "::1" || /^(::ffff:)?127\.\d+\.\d+\.\d+$/.test(bare);
+}
+
 /**
- * Whether a scrape may read the metrics: always without a configured token; with one (METRICS_TOKEN), only with
- * `Authorization: Bearer <token>`, compared in constant time.
+ * Who may read GET /metrics, decided once at start: with METRICS_TOKEN, whoever sends it as a bearer token; without
+ * one, anyone only when the listener is loopback-only (a scraper on the same machine), nobody otherwise, since the
+ * exposition tells a stranger the process's load, queues and agents.
  */
-export function metricsScrapeAllowed(authorization: string | undefined, token: string | undefined): boolean {
-  if (!token) return true;
+export interface MetricsAccess {
+  token?: string;
+  open: boolean;
+  /** The one line the process logs at start, saying which. */
+  startLine: string;
+}
+
+export function metricsAccess(token: string | undefined, listenHost: string): MetricsAccess {
+  if (token) return { token, open: false, startLine: "GET /metrics wants Authorization: Bearer <METRICS_TOKEN>" };
+  if (isLoopbackHost(listenHost)) {
+    return { open: true, startLine: `GET /metrics is open without a token: the listener is loopback-only (${listenHost}); set METRICS_TOKEN before a proxy forwards /metrics` };
+  }
+  return { open: false, startLine: `GET /metrics is refused (401): METRICS_TOKEN is unset and the listener (${listenHost}) is not loopback-only; set METRICS_TOKEN (16+ characters) to scrape it` };
+}
+
+/** Whether a scrape may read the metrics under `access`: the token compared in constant time, or an open loopback listener. */
+export function metricsScrapeAllowed(authorization: string | undefined, access: Pick<MetricsAccess, "token" | "open">): boolean {
+  if (!access.token) return access.open;
   const presented = Buffer.from(/^Bearer (.+)$/i.exec(authorization ?? "")?.[1] ?? "");
-  const expected = Buffer.from(token);
+  const expected = Buffer.from(access.token);
   return presented.length === expected.length && timingSafeEqual(presented, expected);
 }
 
 /** What a refused scrape is told (the same ErrorBody as every other 401). */
+export function metricsRefusal(access: Pick<MetricsAccess, "token">): string {
+  return access.token
+    ? METRICS_UNAUTHORISED_MESSAGE
+    : "GET /metrics needs METRICS_TOKEN when the listener is not loopback-only: set METRICS_TOKEN (16+ characters) on this process and send Authorization: Bearer <METRICS_TOKEN>";
+}
+
 export const METRICS_UNAUTHORISED_MESSAGE = "send Authorization: Bearer <METRICS_TOKEN> to read /metrics";

@@ -1,4 +1,5 @@
 import { Decoder, Encoder } from "@msgpack/msgpack";
+import { SECRET_PLACEHOLDER } from "@throng/protocol/plan-secrets";
 import type { PlanSpec } from "@throng/protocol/plan";
 import type protobuf from "protobufjs";
 import { compileTemplate, type MessageFields, type SessionVars } from "./message-template";
@@ -116,7 +117,8 @@ export function checkPlanCodecs(plan: Pick<PlanSpec, "scenario" | "protobuf">): 
         format === "protobuf" && root && template.messageType
           ? protobufCodec(findMessageType(root, template.messageType, "messageType"))
           : createBodyCodec(format, { protobuf: plan.protobuf, messageType: template.messageType });
-      codec.encode(compileTemplate({ format: "json", body: template.body }, SAMPLE_VARS)(SAMPLE_FIELDS).toString());
+      // A secret's value is not known when the plan is read (the agent writes it in per shard): 1 stands for it too.
+      codec.encode(compileTemplate({ format: "json", body: template.body.replace(SECRET_PLACEHOLDER, "1") }, SAMPLE_VARS)(SAMPLE_FIELDS).toString());
     } catch (error) {
       const message = (error as Error).message;
       throw new Error(message.startsWith("protobuf.") ? message : `${path.join(".")}.${message}`);

@@ -10,6 +10,7 @@ import { THRONG_VERSION } from "@throng/protocol/version";
 import type { FastifyBaseLogger } from "fastify";
 import type { ApiDeps } from "../services";
 import type { Admission } from "./hello-admission";
+import { createSecretDelivery } from "./secret-delivery";
 
 /** The gateway never queues without bound for an agent that does not read: past this it drops the agent. */
 const MAX_BUFFERED_BYTES = 8 << 20;
@@ -44,6 +45,16 @@ export function startAgentSession(
     }
     socket.send(encodeMessage(message));
   };
+  const secrets = createSecretDelivery(deps.secrets, log);
+  // Messages for this agent, in the order they came: an assignment or trial waits for its secrets, and what follows
+  // it (a run-stop, a search step) must not overtake it.
+  let outbound = Promise.resolve();
+  const deliver = (message: ServerToAgentMessage) => {
+    const orgId = agent?.orgId;
+    outbound = outbound
+      .then(async () => send(orgId ? await secrets.fill(orgId, message) : message))
+      .catch((err) => log.error({ err, agentId: agent?.agentId, type: message.type }, "message for the agent could not be sent"));
+  };
   // Shorter when many connections wait for hello (a flood): each one holds a file descriptor and memory until then.
   const helloTimer = setTimeout(() => {
     closeWith(socket, AgentCloseCode.handshakeRequired, `no hello within ${slot.helloTimeoutMs / 1000} s`);
@@ -75,7 +86,7 @@ export function startAgentSession(
     if (previous && previous !== socket) closeWith(previous, AgentCloseCode.replaced, "replaced by a newer connection of this agent");
     registry.set(authed.agentId, socket);
     unsubscribes.push(
-      await deps.subscriber.subscribe(Channel.agent(authed.agentId), (message) => send(message as ServerToAgentMessage)),
+      await deps.subscriber.subscribe(Channel.agent(authed.agentId), (message) => deliver(message as ServerToAgentMessage)),
       await deps.subscriber.subscribe(Channel.agentControl(authed.agentId), (message) => {
         const control = AgentControl.safeParse(message);
         if (control.success) closeWith(socket, control.data.code, control.data.reason);
@@ -92,7 +103,7 @@ export function startAgentSession(
     });
     log.info({ agentId: authed.agentId, orgId: authed.orgId, host: hello.host.hostname, enrolled: !!authed.credential }, "agent connected");
     for (const assignment of await deps.orchestrator.activeAssignments(authed.orgId, authed.agentId)) {
-      send({ type: "run-assignment", payload: assignment });
+      deliver({ type: "run-assignment", payload: assignment });
     }
   }
 
@@ -160,7 +171,7 @@ export function startAgentSession(
         return deps.orchestrator.shardStatus(agent.orgId, agent.agentId, message.payload);
       case "session-trial-result":
         // To whichever API instance waits for it (PROTOCOL.md §13).
-        return deps.trials.answered(agent.agentId, message.payload);
+        return deps.trials.answered(agent.agentId, secrets.redact(message.payload));
     }
   }
 

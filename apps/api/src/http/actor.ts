@@ -5,6 +5,7 @@ import { Role } from "@throng/protocol/orgs";
 import type { OrgRepo } from "@throng/db/repos/orgs";
 import type { ApiTokenService } from "@throng/core/orgs/api-tokens";
 import type { Actor } from "@throng/core/orgs/permissions";
+import type { SsoSignInService } from "@throng/core/sso/sso-sign-in";
 import type { Auth } from "../auth";
 
 /** Who is calling: the core Actor, plus the signed-in user and session when it is a browser. */
@@ -20,9 +21,10 @@ export interface Identity {
 /**
  * Resolves a request to an identity: `Authorization: Bearer thr_api_...` for the CLI and CI, else the
  * session cookie. The membership (and so the role) is read again on every request, so a removed member
- * or a changed role takes effect at once.
+ * or a changed role takes effect at once; so are the SSO rules (an SSO session's lifetime, "Require SSO").
+ * API tokens are not sessions: "Require SSO" leaves them working.
  */
-export function createIdentityResolver(auth: Auth, orgs: OrgRepo, apiTokens: ApiTokenService) {
+export function createIdentityResolver(auth: Auth, orgs: OrgRepo, apiTokens: ApiTokenService, sso: SsoSignInService) {
   return async function resolveIdentity(request: FastifyRequest): Promise<Identity> {
     const header = request.headers.authorization;
     if (header?.startsWith("Bearer ")) {
@@ -36,8 +38,11 @@ export function createIdentityResolver(auth: Auth, orgs: OrgRepo, apiTokens: Api
     const activeOrgId = (session.session as { activeOrganizationId?: string | null }).activeOrganizationId;
     const membership = (activeOrgId && (await orgs.membership(user.id, activeOrgId))) || (await orgs.firstMembership(user.id));
     if (!membership) throw new ThrongError("forbidden", "You are not a member of any organisation: open an invitation link to join one");
+    const role = Role.parse(membership.role);
+    const { ssoProviderId, createdAt } = session.session as { ssoProviderId?: string | null; createdAt: Date };
+    await sso.checkSession({ sessionId: session.session.id, orgId: membership.orgId, role, ssoProviderId: ssoProviderId ?? null, createdAt: new Date(createdAt) });
     return {
-      actor: { orgId: membership.orgId, role: Role.parse(membership.role), userId: user.id, label: user.email, via: "session" },
+      actor: { orgId: membership.orgId, role, userId: user.id, label: user.email, via: "session" },
       user: { id: user.id, email: user.email, name: user.name },
       sessionId: session.session.id,
       caller: `session:${session.session.id}`,

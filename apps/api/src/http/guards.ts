@@ -2,6 +2,8 @@ import type { FastifyInstance } from "fastify";
 import { ThrongError } from "@throng/protocol/errors";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** The SAML ACS: the identity provider's page posts the signed assertion from its own origin; the signature is the proof. */
+const SAML_ACS_PREFIX = "/api/auth/sso/saml2/sp/acs/";
 
 /**
  * CSRF: a change made with the session cookie must come from the web origin (browsers always send Origin
@@ -10,7 +12,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 export function registerCsrfGuard(app: FastifyInstance, webOrigin: string) {
   const allowed = new URL(webOrigin).origin;
   app.addHook("onRequest", async (request) => {
-    if (SAFE_METHODS.has(request.method) || !request.headers.cookie || request.headers.authorization) return;
+    if (SAFE_METHODS.has(request.method) || !request.headers.cookie || request.headers.authorization || request.url.startsWith(SAML_ACS_PREFIX)) return;
     const origin = request.headers.origin ?? (request.headers.referer ? new URL(request.headers.referer).origin : undefined);
     if (origin !== allowed) {
       throw new ThrongError("forbidden", `Cross-site request refused: changes with a session cookie must come from ${allowed}`);

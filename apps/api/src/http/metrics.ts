@@ -1,5 +1,5 @@
 import type { Queue } from "bullmq";
-import { Counter, Gauge, Histogram, createMetricsRegistry, registerQueueDepth } from "@throng/runtime/metrics";
+import { Counter, Gauge, Histogram, createMetricsRegistry, registerQueueDepth, type MetricsAccess } from "@throng/runtime/metrics";
 
 /** What the api counts for `GET /metrics`; one per app, built in composeApi. */
 export type ApiMetrics = ReturnType<typeof createApiMetrics>;
@@ -8,7 +8,7 @@ export type ApiMetrics = ReturnType<typeof createApiMetrics>;
  * The api's Prometheus metrics. Gauges of things the process already tracks (connected agents, connections waiting
  * for hello) are read when scraped; the rest are counted where they happen.
  */
-export function createApiMetrics(input: { queues: readonly Queue[]; token?: string }) {
+export function createApiMetrics(input: { queues: readonly Queue[]; access: MetricsAccess }) {
   const registry = createMetricsRegistry();
   registerQueueDepth(registry, input.queues);
   let gateway = { connectedAgents: () => 0, waitingForHello: () => 0 };
@@ -57,7 +57,8 @@ export function createApiMetrics(input: { queues: readonly Queue[]; token?: stri
 
   return {
     registry,
-    token: input.token,
+    /** Who may scrape (METRICS_TOKEN, or an open loopback-only listener), and the line main.ts logs about it. */
+    access: input.access,
     /** The gateway exists only once the app is built: it hands its counts over then. */
     observeGateway(counts: typeof gateway) {
       gateway = counts;

@@ -5,7 +5,7 @@ import type { PlanSpec } from "@throng/protocol/plan";
 import { reportHeadline as sharedHeadline } from "@throng/protocol/report-headline";
 import { countsMessages, hasRoundTrips, scenarioMetrics, type ScenarioMetric } from "@throng/protocol/scenario-metrics";
 import { scriptMetricNames, scriptRunningTotals, scriptSloId, scriptSummary, scriptValue } from "@throng/protocol/script-metrics";
-import { sloMetricName, sloValueText, sloWords } from "@throng/protocol/slo-names";
+import { sloName, sloValueText, sloWords } from "@throng/protocol/slo-names";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -127,7 +127,7 @@ export function reportHtml(report: RunReport): string {
 <p class="headline">${escape(reportHeadline(run))}</p>
 ${run.tags.length ? `<p class="muted">Tags: ${run.tags.map(escape).join(", ")}</p>` : ""}
 ${run.note ? `<h2>Note</h2><p class="note">${escape(run.note)}</p>` : ""}
-${slos.length ? `<h2>SLOs</h2>${table(["SLO", "Threshold", "Measured", "Status", "Seconds"], slos.map((slo) => [sloMetricName(slo.metric), `below ${sloValue(slo.metric, slo.below)}`, sloValue(slo.metric, slo.value), slo.status ?? (slo.passed ? "met" : "breached"), `broke in ${slo.breachedSeconds} of ${slo.measuredSeconds} s`]))}` : ""}
+${slos.length ? `<h2>SLOs</h2>${table(["SLO", "Threshold", "Measured", "Status", "Seconds"], slos.map((slo) => [sloName(slo), `below ${sloValue(slo.metric, slo.below)}`, sloValue(slo.metric, slo.value), slo.status ?? (slo.passed ? "met" : "breached"), `broke in ${slo.breachedSeconds} of ${slo.measuredSeconds} s`]))}` : ""}
 ${capacity ? `<h2>Capacity estimate</h2><p>${escape(words(capacity.sentence))}</p>${table(["Step", "Clients", "Held"], capacity.steps.map((step) => [String(step.step), integer(step.clients), step.held ? "yes" : "no"]))}` : ""}
 ${figures.length ? `<h2>Figures</h2>${table(["Figure", "Value"], figures)}` : ""}
 <h2>Over time</h2>

@@ -18,7 +18,27 @@ function withoutSessionToken(text: string): string {
   return text;
 }
 
-/** Better Auth's own endpoints (sign-up, sign-in, sign-out, session), rate limited and bridged to a fetch Request. */
+/** The SSO plugin's return paths: the browser arrives from the identity provider (OIDC callback, SAML ACS). */
+const SSO_RETURN = /^\/api\/auth\/sso\/(callback|saml2\/sp\/acs)\//;
+
+/**
+ * A failed SSO return that Better Auth answers with JSON (an unverified domain, an unreadable response) would strand
+ * the browser on a JSON page: it goes to the sign-in page instead, which says in words what went wrong.
+ */
+async function ssoFailureRedirect(response: Response): Promise<string> {
+  let code = `http_${response.status}`;
+  let description = "";
+  try {
+    const body = (await response.clone().json()) as { code?: unknown; message?: unknown };
+    if (typeof body.code === "string") code = body.code.toLowerCase();
+    if (typeof body.message === "string") description = body.message;
+  } catch {
+    // not JSON: the status says it
+  }
+  return `/sign-in?${new URLSearchParams({ error: code, ...(description ? { error_description: description } : {}) })}`;
+}
+
+/** Better Auth's own endpoints (sign-up, sign-in, sign-out, session, SSO returns), rate limited and bridged to a fetch Request. */
 export async function authRoutes(app: FastifyInstance, deps: Pick<ApiDeps, "auth" | "rateLimiter" | "rateLimits">) {
   const limit = (bucket: string, key: string, rule: RateLimitRule, reply: FastifyReply) =>
     enforceRateLimit(deps.rateLimiter, reply, { bucket, key, rule, tooMany: "Too many attempts" });
@@ -33,6 +53,9 @@ export async function authRoutes(app: FastifyInstance, deps: Pick<ApiDeps, "auth
     if (path === "/api/auth/sign-up/email") await limit("sign-up-ip", request.ip, deps.rateLimits.signUp, reply);
   }
 
+  // The SAML ACS is a form post from the identity provider's page: passed to Better Auth as it came.
+  app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_request, body, done) => done(null, body));
+
   app.route({
     method: ["GET", "POST"],
     url: "/api/auth/*",
@@ -45,9 +68,10 @@ export async function authRoutes(app: FastifyInstance, deps: Pick<ApiDeps, "auth
         new Request(url, {
           method: request.method,
           headers: fromNodeHeaders(request.headers),
-          ...(hasBody ? { body: JSON.stringify(request.body) } : {}),
+          ...(hasBody ? { body: typeof request.body === "string" ? request.body : JSON.stringify(request.body) } : {}),
         }),
       );
+      if (response.status >= 400 && SSO_RETURN.test(url.pathname)) return reply.redirect(await ssoFailureRedirect(response), 302);
       reply.status(response.status);
       for (const cookie of response.headers.getSetCookie()) reply.header("set-cookie", cookie);
       response.headers.forEach((value, key) => {

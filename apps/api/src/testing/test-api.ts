@@ -25,7 +25,7 @@ export interface TestUser {
 
 /** The whole API in-process on a free port, over a fresh database and a private queue prefix. */
 export async function startTestApi(
-  options: { orchestration?: OrchestratorConfig; heartbeatIntervalMs?: number; agentBundlePath?: string; port?: number; rateLimits?: Partial<RateLimits>; hello?: Partial<HelloLimits>; logLines?: string[]; metricsToken?: string; pdf?: Partial<PdfRendererConfig> } = {},
+  options: { orchestration?: OrchestratorConfig; heartbeatIntervalMs?: number; agentBundlePath?: string; port?: number; rateLimits?: Partial<RateLimits>; hello?: Partial<HelloLimits>; logLines?: string[]; metricsToken?: string; pdf?: Partial<PdfRendererConfig>; sso?: { dnsServers?: string[]; privateIdpOrigins?: string[]; sessionHours?: number } } = {},
 ) {
   const database = await createTestDatabase();
   const redisUrl = process.env.REDIS_URL;
@@ -51,6 +51,10 @@ export async function startTestApi(
       // Tests read the series right after an ack; coalescing has its own test in core.
       INGEST_COALESCE_MS: 0,
       METRICS_TOKEN: options.metricsToken,
+      // The address the test listens on below: /metrics answers without a token there, as on any loopback listener.
+      API_HOST: "127.0.0.1",
+      // Identity providers and the DNS server a test starts on loopback.
+      SSO_DNS_SERVERS: options.sso?.dnsServers ?? [], SSO_PRIVATE_IDP_ORIGINS: options.sso?.privateIdpOrigins ?? [], SSO_SESSION_HOURS: options.sso?.sessionHours ?? 24,
     },
     db, redis, subscriberRedis, jobs, log, ...(options.orchestration ? { orchestration: options.orchestration } : {}),
     // Test files sign many users up from 127.0.0.1; the rate-limit test passes its own low limits.

@@ -22,6 +22,21 @@ describe("SLO verdicts", () => {
     expect(verdict?.status).toBe("no-data");
   });
 
+  it("judges an SLO scoped to a network cohort on the cohort's own figures, the whole run's on its own", () => {
+    // The rig's clients answer in 5 ms; the mobile cohort's in 120 ms, then 400 ms in its last second.
+    const mobile = (p99: number) => ({ ...point(0, p99), applied: "datagram" as const });
+    const withCohort = (t: number, whole: number, cohort: number | null): SeriesPoint => ({ ...point(t, whole), ...(cohort === null ? {} : { cohorts: { mobile: mobile(cohort) } }) });
+    const seconds = [withCohort(1, 5, 120), withCohort(2, 6, 130), withCohort(3, 7, 400)];
+    const slos = [{ metric: "rtt-p99-ms" as const, below: 50 }, { metric: "rtt-p99-ms" as const, below: 300, cohort: "mobile" }];
+    const [whole, cohort] = judgeSlos(slos, measuredOfPoint(withCohort(0, 7, 400)), seconds, seconds);
+    expect(whole).toMatchObject({ value: 7, status: "met", breachedSeconds: 0 });
+    expect(whole).not.toHaveProperty("cohort");
+    expect(cohort).toMatchObject({ metric: "rtt-p99-ms", cohort: "mobile", value: 400, status: "breached", passed: false, breachedSeconds: 1, measuredSeconds: 3, firstBreachAt: 3 });
+    // A cohort the figures do not carry measured nothing: never a pass, and the note names the cohort.
+    const [missing] = judgeSlos([slos[1]!], measuredOfPoint(point(0, 7)), [withCohort(1, 5, null)], [withCohort(1, 5, null)]);
+    expect(missing).toMatchObject({ status: "no-data", passed: false, note: 'no round trip was measured for cohort "mobile"' });
+  });
+
   it("refuses, when a plan is saved, an SLO its scenario never measures", () => {
     const spec = PlanSpec.parse({
       name: "p", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" }, scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },

@@ -8,6 +8,7 @@ import type { Bus } from "../ports";
 import { encodeValues } from "./histogram";
 import { createIngestService } from "./ingest";
 import { createSnapshotBatcher } from "./snapshot-batch";
+import { summarize } from "./series";
 
 const { db, repos } = await useTestDatabase({ max: 5 });
 
@@ -89,6 +90,24 @@ describe("metric ingest (real PostgreSQL)", () => {
     const [read] = (await repos.snapshots.listSeries(orgId, runId)) as SeriesPoint[];
     expect(read).toMatchObject({ t: second, agents: 2 });
     expect(read!.agentHealth?.map((h) => h.agentId).sort()).toEqual([...agentIds].sort());
+  });
+
+  it("network cohorts: each agent's cohort figures are stored with its snapshot, merged into the second's cohorts and summarised per cohort from storage", async () => {
+    const { orgId, runId, agentIds } = await seedRun();
+    const bus: Bus = { sequence: async () => 1, publish: async () => undefined };
+    const ingest = createIngestService({ repos, bus, coalesceMs: 0 });
+    const second = 1_700_000_120;
+    const withCohort = (delayUs: number): MetricSnapshot => {
+      const plain = snapshot(runId, second * 1000);
+      return { ...plain, cohorts: { mobile: { clients: 1, counters: { ...plain.counters, networkPackets: 10, networkDropped: 1 }, histograms: { rttUs: encodeValues([delayUs]) }, applied: "kernel" } } };
+    };
+    await Promise.all([ingest.ingest(orgId, agentIds[0], withCohort(40_000)), ingest.ingest(orgId, agentIds[1], withCohort(80_000))]);
+    await ingest.flush();
+    const [point] = (await repos.snapshots.listSeries(orgId, runId)) as SeriesPoint[];
+    expect(point!.cohorts!.mobile).toMatchObject({ agents: 2, clients: 2, networkPackets: 20, networkDropped: 2, applied: "kernel" });
+    expect(point!.cohorts!.mobile!.rttMaxMs).toBeCloseTo(80, 0);
+    const summary = summarize(await repos.snapshots.listRun(orgId, runId));
+    expect(summary.cohorts!.mobile).toMatchObject({ roundTrips: 2, messagesSent: 10, networkDropped: 2, applied: "kernel" });
   });
 
   it("a second holding every load shard's snapshot merges at once, without waiting out the coalescing window", async () => {

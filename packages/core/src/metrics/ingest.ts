@@ -46,6 +46,7 @@ function toRow(agentId: string, snapshot: MetricSnapshot): SnapshotRow {
     agentId, seq: snapshot.seq, second: Math.floor(snapshot.intervalStart / 1000), intervalMs: snapshot.intervalMs, clients: snapshot.clients,
     counters: snapshot.counters, rttHist: snapshot.histograms.rttUs, health: snapshot.health, step: snapshot.step ?? null,
     histograms: Object.fromEntries(Object.entries(snapshot.histograms).filter(([name, value]) => name !== "rttUs" && value)) as Record<string, string>,
+    ...(snapshot.cohorts ? { cohorts: snapshot.cohorts } : {}),
   };
 }
 

@@ -1,5 +1,8 @@
 import type * as hdr from "hdr-histogram-js";
-import { AgentHealth, KCP_COUNTER_NAMES, LatencyName, SnapshotCounters, SnapshotHistograms, type AgentHealthPoint, type SeriesPoint } from "@throng/protocol/snapshot";
+import {
+  AgentHealth, KCP_COUNTER_NAMES, LatencyName, MetricSnapshot, NETWORK_COUNTER_NAMES, SnapshotCounters, SnapshotHistograms, worstNetworkPath,
+  type AgentHealthPoint, type CohortPoint, type CohortSnapshot, type NetworkPath, type SeriesPoint,
+} from "@throng/protocol/snapshot";
 import type { SnapshotRow } from "@throng/db/repos/snapshots";
 import { addEncoded, emptyHistogram, latencyPercentiles, type LatencyPercentiles } from "./histogram";
 
@@ -11,7 +14,7 @@ const HISTOGRAM_FIELD: Record<LatencyName, string> = {
 /** Counters only some scenarios report: summed over the rows that have them, absent when none did. */
 const OPTIONAL_COUNTERS = [
   "lateSends", "skippedSends", "scheduledSends", "inFlightAtEnd", "lost", "duplicates", "outOfOrder", "loginsSucceeded", "loginsFailed", "broadcastsExpected", "broadcastsReceived",
-  ...KCP_COUNTER_NAMES,
+  ...KCP_COUNTER_NAMES, ...NETWORK_COUNTER_NAMES,
 ] as const;
 type OptionalCounter = (typeof OPTIONAL_COUNTERS)[number];
 const RATE_COUNTERS = ["messagesSent", "messagesReceived", "bytesSent", "bytesReceived"] as const;
@@ -27,13 +30,42 @@ function addRecord(into: Record<string, number>, from: Record<string, number> | 
   for (const [key, value] of Object.entries(from ?? {})) into[key] = (into[key] ?? 0) + value;
 }
 
+/** A stored snapshot's cohort figures, validated; undefined without cohorts. */
+function cohortsOf(row: SnapshotRow): Record<string, CohortSnapshot> | undefined {
+  return row.cohorts ? MetricSnapshot.shape.cohorts.parse(row.cohorts) : undefined;
+}
+
+/** One cohort's part of a stored snapshot as a row of its own, so it merges and summarises exactly as a snapshot does. */
+function cohortRow(row: SnapshotRow, part: CohortSnapshot): SnapshotRow {
+  const { rttUs, ...histograms } = part.histograms;
+  return { ...row, clients: part.clients, counters: part.counters, rttHist: rttUs, histograms: histograms as Record<string, string>, cohorts: null };
+}
+
+/** Each cohort's rows of `rows`, by cohort name, with how each was applied (the least faithful any agent used). */
+export function cohortRows(rows: readonly SnapshotRow[]): Map<string, { rows: SnapshotRow[]; applied: NetworkPath }> {
+  const out = new Map<string, { rows: SnapshotRow[]; applied: NetworkPath }>();
+  for (const row of rows) {
+    for (const [name, part] of Object.entries(cohortsOf(row) ?? {})) {
+      const entry = out.get(name);
+      if (entry) {
+        entry.rows.push(cohortRow(row, part));
+        entry.applied = worstNetworkPath([entry.applied, part.applied])!;
+      } else out.set(name, { rows: [cohortRow(row, part)], applied: part.applied });
+    }
+  }
+  return out;
+}
+
 /**
  * Snapshots merged as they come: counters summed, histograms merged (never percentiles averaged). Each row is
  * validated and its histograms decoded once, when added, so merging n snapshots costs n decodes however often
  * the merged figures are read: ingest keeps one of these per open second, the roll-up rebuild one per second.
  */
-export function createMerge() {
+export function createMerge(options: { health?: boolean } = {}) {
+  const keepHealth = options.health ?? true;
   const agents = new Set<string>();
+  // Each network cohort's figures, merged as the run's are (a merge of its own per cohort).
+  const cohorts = new Map<string, { merge: Merge; applied: NetworkPath }>();
   const health: AgentHealthPoint[] = [];
   const rtt = emptyHistogram();
   const latency = new Map<LatencyName, hdr.JsHistogram>();
@@ -50,10 +82,15 @@ export function createMerge() {
   return {
     add(row: SnapshotRow): void {
       const counters = SnapshotCounters.parse(row.counters);
-      const rowHealth = AgentHealth.parse(row.health);
       totals.rows += 1;
       agents.add(row.agentId);
-      health.push({ agentId: row.agentId, ...rowHealth });
+      if (keepHealth) health.push({ agentId: row.agentId, ...AgentHealth.parse(row.health) });
+      for (const [name, part] of Object.entries(cohortsOf(row) ?? {})) {
+        let cohort = cohorts.get(name);
+        if (!cohort) cohorts.set(name, (cohort = { merge: createMerge({ health: false }), applied: part.applied }));
+        cohort.applied = worstNetworkPath([cohort.applied, part.applied])!;
+        cohort.merge.add(cohortRow(row, part));
+      }
       totals.clients += row.clients;
       totals.connections += counters.connectionsOpen;
       totals.errors += counters.errors + counters.connectionsFailed;
@@ -101,7 +138,7 @@ export function createMerge() {
       const fields = {
         lateSends: sums.lateSends, skippedSends: sums.skippedSends, scheduledSends: sums.scheduledSends, inFlightAtEnd: sums.inFlightAtEnd, lost: sums.lost, duplicates: sums.duplicates, outOfOrder: sums.outOfOrder,
         loginsSucceeded: sums.loginsSucceeded, loginsFailed: sums.loginsFailed,
-        ...Object.fromEntries(KCP_COUNTER_NAMES.map((name) => [name, sums[name]])),
+        ...Object.fromEntries([...KCP_COUNTER_NAMES, ...NETWORK_COUNTER_NAMES].map((name) => [name, sums[name]])),
         broadcastReach: expected === undefined ? undefined : expected > 0 ? (received ?? 0) / expected : null,
         errorsByKind: Object.keys(errorsByKind).length ? { ...errorsByKind } : undefined,
         closesByCause: Object.keys(closesByCause).length ? { ...closesByCause } : undefined,
@@ -132,7 +169,17 @@ export function createMerge() {
         ...(script.size ? { script: this.script() } : {}),
         ...this.scenario(),
         ...(step !== undefined ? { step } : {}),
+        ...(cohorts.size ? { cohorts: this.cohortPoints(second) } : {}),
       };
+    },
+    /** Each cohort's merged second, read as the run's point is. */
+    cohortPoints(second: number): Record<string, CohortPoint> {
+      return Object.fromEntries(
+        [...cohorts].map(([name, { merge, applied }]) => {
+          const { step: _, cohorts: __, ...point } = merge.point(second);
+          return [name, { ...point, applied }];
+        }),
+      );
     },
   };
 }

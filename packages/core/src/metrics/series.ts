@@ -1,7 +1,7 @@
 import { AgentHealth, type SeriesPoint } from "@throng/protocol/snapshot";
-import type { RunSummary } from "@throng/protocol/run";
+import type { CohortSummary, RunSummary } from "@throng/protocol/run";
 import type { SnapshotRow } from "@throng/db/repos/snapshots";
-import { mergeRows } from "./merge";
+import { cohortRows, mergeRows } from "./merge";
 
 /** One second of a run merged across its agents: counters summed, histograms merged. */
 export function mergeSecond(second: number, rows: readonly SnapshotRow[]): SeriesPoint {
@@ -30,6 +30,18 @@ function saturatedAgents(rows: readonly SnapshotRow[]): RunSummary["saturatedAge
     byAgent.set(row.agentId, entry);
   }
   return [...byAgent.entries()].map(([agentId, e]) => ({ agentId, ...e }));
+}
+
+/** Each network cohort's totals, summarised exactly as the run's are, over its clients' figures only. */
+function cohortSummaries(rows: readonly SnapshotRow[]): Record<string, CohortSummary> | undefined {
+  const byCohort = cohortRows(rows);
+  if (!byCohort.size) return undefined;
+  return Object.fromEntries(
+    [...byCohort].map(([name, cohort]) => {
+      const { saturatedAgents: _, cohorts: __, ...figures } = summarize(cohort.rows);
+      return [name, { ...figures, applied: cohort.applied }];
+    }),
+  );
 }
 
 /** Totals over the whole run from every stored snapshot; one histogram merge over all of them. */
@@ -64,5 +76,8 @@ export function summarize(rows: readonly SnapshotRow[]): RunSummary {
     ...(scenario as Partial<RunSummary>),
     ...(errorsByKind ? { errorsByKind } : {}),
     ...(saturated?.length ? { saturatedAgents: saturated } : {}),
+    ...withCohorts(cohortSummaries(rows)),
   };
 }
+
+const withCohorts = (cohorts: Record<string, CohortSummary> | undefined) => (cohorts ? { cohorts } : {});

@@ -9,7 +9,12 @@ export type AuditAction =
   | "member.joined" | "member.role-changed" | "member.removed" | "member.left"
   | "invitation.created" | "invitation.revoked"
   | "settings.changed" | "share-link.created" | "share-link.revoked"
-  | "schedule.run-not-started";
+  | "schedule.run-not-started"
+  | "secret.created" | "secret.replaced" | "secret.deleted"
+
+  | "sso.domain-added" | "sso.domain-verified" | "sso.domain-removed"
+  | "sso.provider-added" | "sso.provider-changed" | "sso.provider-removed"
+  | "sso.required" | "sso.not-required" | "sso.signed-in" | "sso.member-joined" | "sso.break-glass-sign-in";
 
 /** Appends to an org's audit log; the log never holds a secret, only what was done to what, by whom. */
 export function createAuditLog(deps: { security: SecurityRepo }) {

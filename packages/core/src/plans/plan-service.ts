@@ -4,6 +4,8 @@ import { PinBaseline, PlanListQuery, SavePlanByName, UpdatePlan, type AgentView,
 import type { LastRunRow, PlanRepo, PlanRow } from "@throng/db/repos/plans";
 import { VerdictOutcome } from "@throng/protocol/report";
 import type { RunRepo } from "@throng/db/repos/runs";
+import type { SecretRepo } from "@throng/db/repos/secrets";
+import { assertPlanSecretsExist } from "../orgs/org-secrets";
 import { authorize, type Actor } from "../orgs/permissions";
 import { assertSlosApply } from "../capacity/slo";
 import { assertPlanScriptStored } from "../scripts/plan-scripts";
@@ -43,6 +45,7 @@ export function createPlanService(deps: {
   plans: PlanRepo;
   runs: Pick<RunRepo, "get">;
   scripts: Pick<ScriptService, "stored">;
+  secrets: Pick<SecretRepo, "existing">;
   settings: (orgId: string) => Promise<OrgSettings>;
   agents?: (orgId: string) => Promise<AgentView[]>;
 }) {
@@ -58,11 +61,12 @@ export function createPlanService(deps: {
     });
   };
   const viewOf = async (orgId: string, row: PlanRow): Promise<PlanView> => (await viewsOf(orgId, [row]))[0]!;
-  /** What saving checks beyond the schema: its codecs, SLOs the scenario measures, and a script the org has uploaded. */
+  /** What saving checks beyond the schema: its codecs, SLOs the scenario measures, a script the org has uploaded, secrets it has. */
   const checkSpec = async (actor: Actor, spec: PlanSpec) => {
     assertPlanCodecs(spec);
     assertSlosApply(spec);
     await assertPlanScriptStored(spec, (sha256) => scripts.stored(actor.orgId, sha256));
+    await assertPlanSecretsExist(deps.secrets, actor.orgId, spec, "save");
   };
   return {
     async create(actor: Actor, input: unknown): Promise<PlanView> {

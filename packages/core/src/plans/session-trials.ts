@@ -8,6 +8,7 @@ import type { FleetService } from "../fleet/fleet-service";
 import { authorize, type Actor } from "../orgs/permissions";
 import { assertPlanCodecs } from "./plan-codecs";
 import { checkPlanTargets } from "../orgs/target-policy";
+import { assertPlanSecretsExist } from "../orgs/org-secrets";
 import type { Bus } from "../ports";
 
 /**
@@ -61,6 +62,7 @@ export function createSessionTrials(deps: { repos: Repos; fleet: FleetService; b
       }
       checkPlanTargets(spec, OrgSettings.parse((await repos.orgs.getSettings(orgId)) ?? {}));
       assertPlanCodecs(spec, "spec.");
+      await assertPlanSecretsExist(repos.secrets, orgId, spec, "save", "spec.");
       const agent = pickAgent(await fleet.listAgents(orgId), agentId, spec.agents?.labels);
       const trialId = crypto.randomUUID();
       const answer = (await awaitReply(Channel.trial(trialId), waitMs, () =>

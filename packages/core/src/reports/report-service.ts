@@ -1,6 +1,7 @@
 import { ThrongError, parseOrThrow } from "@throng/protocol/errors";
 import { CreateShareLink, type RunComparison, type ShareLinkCreated, type ShareLinkView } from "@throng/protocol/report";
 import { SeriesPoint } from "@throng/protocol/snapshot";
+import { maskPlanSecrets } from "@throng/protocol/plan-secrets";
 import type { RunReport, RunSummary } from "@throng/protocol/run";
 import type { Repos } from "@throng/db/repos";
 import type { ShareLinkRow } from "@throng/db/repos/reports";
@@ -27,7 +28,10 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
     const row = await repos.runs.get(orgId, runId);
     if (!row) throw new ThrongError("not_found", `No run ${runId} in this organisation`);
     const series = (await repos.snapshots.listSeries(orgId, runId)).map((p) => SeriesPoint.parse(p));
-    const run = toRunView(row, await repos.runs.listEvents(orgId, runId));
+    const view = toRunView(row, await repos.runs.listEvents(orgId, runId));
+    // A report is a document that leaves the organisation (JSON export, PDF, share link): its plan's secret-bearing
+    // fields are masked (plan-secrets.ts). The run and the plan themselves are shown as written to the org's members.
+    const run = { ...view, spec: maskPlanSecrets(view.spec) };
     return { run, series, ...(run.spec.watch ? { server: await serverSeriesOf(repos, orgId, runId) } : {}) };
   }
 

@@ -14,6 +14,7 @@ import { toRunView } from "./run-view";
 import { clientsBefore, roomUnit, splitClients } from "./shards";
 import { createRunJudgement, DONE_SHARD_STATES } from "./run-judgement";
 import { authorize, type Actor } from "../orgs/permissions";
+import { assertPlanSecretsExist } from "../orgs/org-secrets";
 import { createCapacitySearchRunner, DEFAULT_SEARCH_TIMING, type SearchTiming } from "./capacity-search-runner";
 
 export interface OrchestratorConfig {
@@ -113,6 +114,17 @@ export function createRunOrchestrator(deps: {
     return true;
   }
 
+  /** Why the run's plan cannot start for want of a secret, or null when the organisation has every one it uses. */
+  async function missingSecrets(run: RunRow): Promise<string | null> {
+    try {
+      await assertPlanSecretsExist(repos.secrets, run.orgId, PlanSpec.parse(run.spec), "start");
+      return null;
+    } catch (error) {
+      if (error instanceof ThrongError) return error.message;
+      throw error;
+    }
+  }
+
   /**
    * A queued run takes its agents, under the org's start lock so two queued runs never take the same free one:
    * placed (preparing, shards stored), still waiting (agents busy), or failed (no agent that matches is connected).
@@ -123,6 +135,9 @@ export function createRunOrchestrator(deps: {
       let run = await repos.runs.get(orgId, runId);
       if (run?.status !== "queued" && run?.status !== "preparing") return;
       if (run.status === "preparing" && (await repos.runs.listShards(orgId, runId)).length > 0) return;
+      // A secret deleted while the run waited in the queue: the run fails naming it, before any agent is given it.
+      const secretsMissing = await missingSecrets(run);
+      if (secretsMissing) return void (await transition(run, "fail", { error: secretsMissing, endedAt: now() }));
       const placement = placeRun(await fleet.listAgents(orgId), PlanSpec.parse(run.spec));
       if (placement.kind === "busy" && run.status === "queued") return keepQueued(run, placement.reason);
       if (placement.kind !== "ready") return void (await transition(run, "fail", { error: placement.reason, endedAt: now() }));

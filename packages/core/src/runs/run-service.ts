@@ -10,6 +10,7 @@ import type { Repos } from "@throng/db/repos";
 import type { FleetService } from "../fleet/fleet-service";
 import type { Jobs } from "../ports";
 import { OrgSettings } from "@throng/protocol/orgs";
+import { assertPlanSecretsExist } from "../orgs/org-secrets";
 import { authorize, type Actor } from "../orgs/permissions";
 import { checkPlanAgainstSettings } from "../orgs/target-policy";
 import { placeRun } from "./agent-selection";
@@ -61,6 +62,8 @@ export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs
       assertPlanCodecs(spec);
       // A plan saved before scripts were checked at save time still cannot start one its agents could not fetch.
       await assertPlanScriptStored(spec, (sha256) => scripts.stored(orgId, sha256));
+      // A secret deleted since the plan was saved: refused now, naming it, rather than failing on the agents.
+      await assertPlanSecretsExist(repos.secrets, orgId, spec, "start");
       // Refused only when no agent that matches is connected; busy ones mean the run waits in the queue.
       const placement = placeRun(await fleet.listAgents(orgId), spec);
       if (placement.kind === "none") throw new ThrongError("no_agent_online", placement.reason);

@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Me } from "@throng/protocol/api";
+import { AuditEntry } from "@throng/protocol/orgs";
+import { SsoDomainView, SsoProviderView, SsoSettings, SsoSignInStarted } from "@throng/protocol/sso";
+import { startTestDns } from "./testing/test-dns";
+import { startTestOidcIdp } from "./testing/test-oidc-idp";
+import { startTestApi, WEB_ORIGIN, type TestApi, type TestUser } from "./testing/test-api";
+
+/**
+ * A browser: cookies per host, redirects followed by hand. Throng's own pages live at WEB_ORIGIN (the Next proxy in
+ * production); here its /api paths go straight to the API under test.
+ */
+function browser(apiUrl: string) {
+  const jars = new Map<string, Map<string, string>>();
+  const toApi = (url: string) => (url.startsWith(WEB_ORIGIN) ? `${apiUrl}${url.slice(WEB_ORIGIN.length)}` : url.startsWith("/") ? `${apiUrl}${url}` : url);
+  async function send(method: string, rawUrl: string, body?: unknown): Promise<Response> {
+    const url = new URL(toApi(rawUrl));
+    const jar = jars.get(url.host) ?? new Map<string, string>();
+    jars.set(url.host, jar);
+    const response = await fetch(url, {
+      method, redirect: "manual",
+      headers: { origin: WEB_ORIGIN, cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; "), ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair] = cookie.split(";");
+      const at = pair!.indexOf("=");
+      jar.set(pair!.slice(0, at), pair!.slice(at + 1));
+    }
+    return response;
+  }
+  return {
+    send,
+    /** Follows redirects from `url` until one leads back to Throng's web origin; returns that location. */
+    async followToThrong(url: string): Promise<string> {
+      let next = url;
+      for (let hop = 0; hop < 20; hop++) {
+        if (next.startsWith(WEB_ORIGIN)) return next;
+        const response = await send("GET", next);
+        const location = response.headers.get("location");
+        if (!location) throw new Error(`${next} answered ${response.status} without a redirect: ${await response.text()}`);
+        next = new URL(location, next).toString();
+      }
+      throw new Error("too many redirects");
+    },
+  };
+}
+
+const PASSWORD = "correct-horse-battery";
+/** An answer's message: Throng's error body, or Better Auth's for its own endpoints. */
+function messageOf(json: unknown): string {
+  const body = json as { error?: { message?: string }; message?: string } | null;
+  return body?.error?.message ?? body?.message ?? "";
+}
+let api: TestApi;
+let dns: Awaited<ReturnType<typeof startTestDns>>;
+let idp: Awaited<ReturnType<typeof startTestOidcIdp>>;
+let admin: TestUser;
+let provider: SsoProviderView;
+
+beforeAll(async () => {
+  dns = await startTestDns();
+  idp = await startTestOidcIdp([
+    { email: "ada@acme.test", name: "Ada", groups: ["engineering", "throng-admins"] },
+    { email: "bob@acme.test", name: "Bob", groups: ["engineering"] },
+    { email: "eve@acme.test", name: "Eve", groups: [] },
+    { email: "mallory@acme.test", claimedEmail: "mallory@elsewhere.test", name: "Mallory", groups: ["throng-admins"] },
+  ]);
+  api = await startTestApi({ sso: { dnsServers: [dns.server], privateIdpOrigins: [idp.issuer] } });
+  admin = await api.signUp("Admin");
+});
+afterAll(async () => {
+  await api?.close();
+  await idp?.close();
+  dns?.close();
+});
+
+/** Signs in through the organisation's provider as `email`; returns the browser and where Throng sent it. */
+async function signInWithSso(email: string) {
+  const b = browser(api.url);
+  const started = await b.send("POST", "/api/sso/sign-in", { email });
+  expect(started.status, await started.clone().text()).toBe(200);
+  const { url } = SsoSignInStarted.parse(await started.json());
+  expect(url.startsWith(`${idp.issuer}/`)).toBe(true);
+  const callback = await b.followToThrong(url);
+  const landed = await b.send("GET", callback);
+  return { b, callback, status: landed.status, location: landed.headers.get("location") ?? "" };
+}
+
+describe("company sign-in through a real OIDC provider (issue 30)", () => {
+  it("an admin proves the email domain by DNS TXT and adds the OIDC provider by its issuer", async () => {
+    const claimed = SsoDomainView.parse((await admin.request("POST", "/api/sso/domains", { domain: "acme.test" })).json);
+    expect(claimed.verified).toBe(false);
+    const early = await admin.request("POST", "/api/sso/domains/acme.test/verify");
+    expect(early.status).toBe(409);
+    expect(messageOf(early.json)).toContain(claimed.txtValue);
+
+    dns.publishTxt(claimed.txtName, claimed.txtValue);
+    expect(SsoDomainView.parse((await admin.request("POST", "/api/sso/domains/acme.test/verify")).json).verified).toBe(true);
+
+    const added = await admin.request("POST", "/api/sso/providers", {
+      protocol: "oidc", name: "Acme IdP", domains: ["acme.test"], issuer: idp.issuer, clientId: "throng", clientSecret: "s3cret-of-the-client",
+      scopes: ["openid", "email", "profile", "groups"], roleClaim: "groups", roleRules: [{ value: "throng-admins", role: "admin" }],
+    });
+    expect(added.status, JSON.stringify(added.json)).toBe(201);
+    provider = SsoProviderView.parse(added.json);
+    expect(provider.active).toBe(true);
+    expect(provider.oidc?.clientSecret).toBe("set");
+    expect(JSON.stringify(added.json)).not.toContain("s3cret-of-the-client");
+    idp.registerClient({ clientId: "throng", clientSecret: "s3cret-of-the-client", redirectUri: provider.serviceProvider.redirectUri! });
+    // Another application at the same provider that (wrongly) shares Throng's redirect URI.
+    idp.registerClient({ clientId: "other-app", clientSecret: "another-secret", redirectUri: provider.serviceProvider.redirectUri! });
+  });
+
+  it("a new person of the domain signs in through the provider, joins the organisation just in time with the role mapped from groups", async () => {
+    const { b, status, location } = await signInWithSso("ada@acme.test");
+    expect(status).toBe(302);
+    expect(location.includes("/sign-in")).toBe(false);
+    const me = Me.parse(await (await b.send("GET", "/api/me")).json());
+    const adminMe = Me.parse((await admin.request("GET", "/api/me")).json);
+    expect(me.user.email).toBe("ada@acme.test");
+    expect(me.organization.id).toBe(adminMe.organization.id);
+    expect(me.role).toBe("admin");
+
+    const audit = ((await admin.request("GET", "/api/audit")).json.entries as unknown[]).map((e) => AuditEntry.parse(e));
+    expect(audit.map((e) => e.action)).toEqual(expect.arrayContaining(["sso.domain-verified", "sso.provider-added", "sso.signed-in", "sso.member-joined"]));
+  });
+
+  it("the callback cannot be replayed: its state was used up by the first sign-in", async () => {
+    const { b, callback } = await signInWithSso("eve@acme.test");
+    const again = await b.send("GET", callback);
+    expect(again.status).toBe(302);
+    expect(again.headers.get("location")).toMatch(/\/sign-in\?error=/);
+    expect(again.headers.getSetCookie().some((c) => c.includes("session_token=") && !c.includes("Max-Age=0"))).toBe(false);
+  });
+
+  it("a provider vouching for an email outside the organisation's verified domains signs nobody in", async () => {
+    const { b, location } = await signInWithSso("mallory@acme.test");
+    expect(location).toMatch(/\/sign-in\?error=sso_domain_not_verified/);
+    expect((await b.send("GET", "/api/me")).status).toBe(401);
+    expect((await api.db.selectFrom("user").select("id").where("email", "=", "mallory@elsewhere.test").execute())).toEqual([]);
+  });
+
+  it("a code the provider issued to another client is refused: Throng redeems codes only as its own client", async () => {
+    const b = browser(api.url);
+    const started = SsoSignInStarted.parse(await (await b.send("POST", "/api/sso/sign-in", { email: "eve@acme.test" })).json());
+    const forged = new URL(started.url);
+    forged.searchParams.set("client_id", "other-app");
+    const landed = await b.send("GET", await b.followToThrong(forged.toString()));
+    expect(landed.headers.get("location")).toMatch(/\/sign-in\?error=invalid_provider/);
+    expect((await b.send("GET", "/api/me")).status).toBe(401);
+  });
+
+  it("an email in a domain nobody verified gets plain words, not a provider", async () => {
+    const answer = await browser(api.url).send("POST", "/api/sso/sign-in", { email: "someone@unproven.test" });
+    expect(answer.status).toBe(404);
+    expect(messageOf(await answer.json())).toContain("unproven.test");
+  });
+
+  it("Require SSO: a member's password no longer signs in, the owner's does (audit-logged), and the SSO session keeps working", async () => {
+    // Bob had a password account before the company set SSO up; signing in through the provider links it.
+    const b = browser(api.url);
+    expect((await b.send("POST", "/api/auth/sign-up/email", { name: "Bob", email: "bob@acme.test", password: PASSWORD })).status).toBe(200);
+    const sso = await signInWithSso("bob@acme.test");
+    expect(sso.status).toBe(302);
+    expect(Me.parse(await (await sso.b.send("GET", "/api/me")).json()).role).toBe("member");
+
+    expect((await admin.request("PUT", "/api/sso/requirement", { requireSso: true })).status).toBe(200);
+    expect(SsoSettings.parse((await admin.request("GET", "/api/sso")).json).requireSso).toBe(true);
+
+    const refused = await browser(api.url).send("POST", "/api/auth/sign-in/email", { email: "bob@acme.test", password: PASSWORD });
+    expect(refused.status).toBe(403);
+    expect(messageOf(await refused.json())).toContain("requires single sign-on");
+
+    const owner = await browser(api.url).send("POST", "/api/auth/sign-in/email", { email: admin.email, password: PASSWORD });
+    expect(owner.status).toBe(200);
+    const audit = ((await admin.request("GET", "/api/audit")).json.entries as AuditEntry[]).map((e) => e.action);
+    expect(audit).toEqual(expect.arrayContaining(["sso.required", "sso.break-glass-sign-in"]));
+
+    expect((await sso.b.send("GET", "/api/me")).status).toBe(200);
+  });
+});
