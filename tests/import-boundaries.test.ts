@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-// The import direction from STYLE.md, checked on every test run so a stray import fails CI, not a review.
+// The import direction from docs/contributing.md, checked on every test run so a stray import fails CI, not a review.
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 interface Rule {
@@ -62,7 +62,7 @@ function violations(rule: Rule): string[] {
   return found;
 }
 
-describe("import boundaries (STYLE.md)", () => {
+describe("import boundaries (docs/contributing.md)", () => {
   for (const rule of rules) {
     it(`${rule.folder} imports only ${[...rule.allowed, ...(rule.typeOnly ?? []).map((p) => `type ${p}`)].join(", ") || "zod"}`, () => {
       expect(violations(rule)).toEqual([]);

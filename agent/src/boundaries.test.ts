@@ -23,7 +23,7 @@ function importsOf(file: string): string[] {
   );
 }
 
-describe("agent import boundaries (STYLE.md)", () => {
+describe("agent import boundaries (docs/contributing.md)", () => {
   const files = sourceFiles(srcDir).map((path) => ({ path: relative(srcDir, path), imports: importsOf(path) }));
 
   it("imports only @throng/protocol and @throng/wire subpaths and its own dependencies, never core, db or an app", () => {
