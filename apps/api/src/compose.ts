@@ -124,7 +124,7 @@ export function composeApi(input: {
     resolveIdentity: createIdentityResolver(auth, repos.orgs, apiTokens, sso.signIn),
     sso: { settings: sso.settings, signIn: sso.signIn },
     trials: createSessionTrials({ repos, fleet, bus, awaitReply: (channel, timeoutMs, send) => awaitMessage(subscriber, channel, timeoutMs, send) }),
-    plans: createPlanService({ plans: repos.plans, scripts, secrets: repos.secrets, settings: async (orgId) => OrgSettings.parse((await repos.orgs.getSettings(orgId)) ?? {}), agents: (orgId) => fleet.listAgents(orgId) }),
+    plans: createPlanService({ plans: repos.plans, runs: repos.runs, scripts, secrets: repos.secrets, settings: async (orgId) => OrgSettings.parse((await repos.orgs.getSettings(orgId)) ?? {}), agents: (orgId) => fleet.listAgents(orgId) }),
     scripts,
     runs: createRunService({ repos, fleet, jobs, scripts }),
     notifications: createNotificationService({ repos, jobs, dashboardUrl: env.WEB_ORIGIN, audit }),

@@ -13,6 +13,7 @@ import { RunCharts } from "./run-charts";
 import { RunEvents } from "./run-events";
 import { RunHeader } from "./run-header";
 import { RunNotes } from "./run-notes";
+import { RunBaseline } from "./run-baseline";
 import { RunSummary } from "./run-summary";
 import { ServerCharts } from "./server-charts";
 import { SloLive } from "./slo-live";
@@ -56,7 +57,10 @@ export function RunDetail({ runId }: { runId: string }) {
       )}
       <RunNotes run={run} onSaved={changed} />
       {ended ? (
-        <RunSummary run={run} />
+        <>
+          <RunSummary run={run} />
+          <RunBaseline run={run} points={points} />
+        </>
       ) : (
         run.events.length > 0 && (
           <section className="panel" aria-label="Events">

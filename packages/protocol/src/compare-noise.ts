@@ -25,7 +25,11 @@ export function steadySeconds(points: readonly SeriesPoint[]): readonly SeriesPo
 /** The standard deviation of a figure over a run's steady seconds; null when fewer than two seconds measured it. */
 export function secondSpread(points: readonly SeriesPoint[], figure: string): number | null {
   const read = PER_SECOND_FIGURES[figure];
-  if (!read) return null;
+  return read ? spreadOf(points, read) : null;
+}
+
+/** The standard deviation over a run's steady seconds of any per-second reading (an SLO metric's, for the baseline). */
+export function spreadOf(points: readonly SeriesPoint[], read: (point: SeriesPoint) => number | null): number | null {
   const values = steadySeconds(points).map(read).filter((value): value is number => value !== null && Number.isFinite(value));
   if (values.length < 2) return null;
   const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
