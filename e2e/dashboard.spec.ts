@@ -5,7 +5,8 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { type BrowserContext, type Page } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { agentBin, agentProcesses, artifacts, baseUrl, stamp, url, signUp } from "./support/e2e-env";
 import { fillPlanYaml, planEditorText, planYamlText } from "./support/plan-yaml";
 
@@ -43,6 +44,10 @@ async function expectFitsLaptop(name: string) {
 
 test.describe.configure({ mode: "serial" });
 
+/** The run journey's time-out, and how long its plan runs: longer, so the run ends only when the journey aborts it. */
+const RUN_JOURNEY_MS = 120_000;
+const RUN_SECONDS = 300;
+
 test.beforeAll(async ({ browser }) => {
   test.skip(!baseUrl || !agentBin, "npm test sets E2E_BASE_URL and E2E_AGENT_BIN");
   mkdirSync(artifacts, { recursive: true });
@@ -72,10 +77,12 @@ test("agents: empty state, every install variant with a copy button, an agent jo
   await expect(page.getByTestId("agents-empty")).toContainText("Create an enrolment token");
   await shot("agents-empty");
 
-  await page.getByLabel("Token valid for").selectOption({ label: "24 hours" });
+  await page.getByLabel("Token valid for").selectOption({ label: "1 hour" });
   const answer = page.waitForResponse((response) => response.url().endsWith("/api/enrolment-tokens") && response.request().method() === "POST");
   await page.getByTestId("create-enrolment-token").click();
   const created = (await (await answer).json()) as { commands: { npx: string; node: string } };
+  // The hour it was made for, in the unit the Tokens page uses ("in 1 h"), never "in 60 min" a second later.
+  await expect(page.getByTestId("enrolment-expiry")).toContainText("until it expires in 1 h (");
   const tabs = page.getByRole("tablist", { name: "Ways to install the agent" });
   const variants = { "Install script": /^curl -fsSL (\S+)\/agent\/install\.sh \| sh -s -- --token \S+$/, npx: /^npx --yes (\S+)\/agent\/throng-agent\.tgz connect --server \1 --token \S+$/, "Throng checkout": /^node \S*throng-agent\.mjs connect --server \S+ --token \S+$/,
     Container: /^docker run -d --name throng-agent --restart unless-stopped --network host throng-agent connect --server \S+ --token \S+$/,
@@ -203,14 +210,22 @@ test("plans: every scenario and transport has its form; YAML and JSON views, imp
   // Back to our plan, and a server-side check of the whole thing on save.
   await page.getByLabel("Plan name").fill(planName);
   await page.getByLabel("Clients", { exact: true }).fill("6");
-  await page.getByLabel("Duration", { exact: true }).fill("40");
+  // Longer than the next journey's whole time-out: its run ends only by the abort it tests, however slowly a busy
+  // machine takes it there (a 40 s run once finished on its own before the abort, and the journey failed).
+  await page.getByLabel("Duration", { exact: true }).fill(String(RUN_SECONDS));
   await page.getByTestId("plan-section-agents").getByRole("button", { name: /Remove label 1/ }).click();
   await page.getByLabel("If an agent is lost").selectOption("continue");
+  // An SLO far above what the loopback run measures: its words sit at the top of the round-trip chart, where the
+  // abort's marker will be too.
+  await page.getByTestId("plan-section-slos").getByRole("button", { name: "Add SLO" }).click();
   await page.getByTestId("save-plan").click();
   await expect(page).toHaveURL(/\/plans\/[0-9a-f-]{36}$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(planName);
   await expect(page.getByTestId("plan-file")).toContainText("clients: 6");
   await expect(page.getByTestId("plan-runs-empty")).toBeVisible();
+  // The page's main action is as large as the buttons beside it.
+  const [startBox, cloneBox] = await Promise.all([page.getByTestId("start-run").boundingBox(), page.getByTestId("clone-plan").boundingBox()]);
+  expect(Math.abs(startBox!.height - cloneBox!.height), "Start run's height beside Clone's").toBeLessThanOrEqual(1);
   await shot("plan-detail");
 
   await page.getByTestId("clone-plan").click();
@@ -224,7 +239,7 @@ test("plans: every scenario and transport has its form; YAML and JSON views, imp
 });
 
 test("runs: live charts, a reload mid-run keeps the history, abort asks first, the report lists the events", async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(RUN_JOURNEY_MS);
   await page.locator(`[data-testid="plan-row"][data-plan-name="${planName}"]`).getByTestId("start-run").click();
   await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
   const points = async () => Number((await page.getByTestId("chart-connections").getAttribute("data-points")) ?? 0);
@@ -239,7 +254,8 @@ test("runs: live charts, a reload mid-run keeps the history, abort asks first, t
 
   const before = await points();
   await page.reload();
-  await expect.poll(points, { timeout: 10_000 }).toBeGreaterThanOrEqual(before);
+  // A reload loads the page, the session, the stream and the stored series again: seconds on a busy machine.
+  await expect.poll(points, { timeout: 30_000 }).toBeGreaterThanOrEqual(before);
   // After a reload the fetched series carries it (joined from the stored snapshots).
   await expect.poll(agentCpu, { timeout: 10_000 }).toBeGreaterThanOrEqual(before);
   await expect(page.getByTestId("run-agent-row")).toContainText(/\d+ %/);
@@ -261,9 +277,16 @@ test("runs: live charts, a reload mid-run keeps the history, abort asks first, t
   // Its verdict says "aborted" too: the one badge carries the verdict's reasons, no second "aborted" beside it.
   await expect(page.locator("h1 span[title^='Not passed']").getByTestId("run-status")).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId("run-verdict")).toHaveCount(0);
-  // The reasons are on the page too, not only in the badge's title.
-  await expect(page.getByTestId("run-verdict-reasons")).toContainText("aborted by");
+  // The reasons are on the page too, not only in the badge's title, naming the person by name.
+  await expect(page.getByTestId("run-verdict-reasons")).toContainText("aborted by Dash Tester");
+  // The agent's part of the run ended: "done", not the agent's "busy" or "online" of today.
+  await expect(page.getByTestId("run-agent-status")).toHaveText("done");
+  // The SLO's words and the abort's marker are both on the round-trip chart, neither written over the other.
+  const rtt = page.getByTestId("chart-rtt").locator(".uplot");
+  await expect(rtt).toHaveAttribute("data-labels", /^[2-9]$/);
+  await expect(rtt).toHaveAttribute("data-label-overlaps", "0");
   await shot("run-aborted");
+  await page.getByTestId("chart-rtt").screenshot({ path: join(artifacts, "dashboard-run-aborted-rtt.png") });
 
   await expectFitsLaptop("run");
 });
@@ -271,6 +294,8 @@ test("runs: live charts, a reload mid-run keeps the history, abort asks first, t
 test("runs list: status badges, filters kept in the URL, paging, empty result with a way out", async () => {
   await page.goto(url("/runs"));
   await expect(page.getByTestId("run-row")).toHaveCount(1);
+  // Who started it, by name (the email is its title), not by an email's local part.
+  await expect(page.getByTestId("run-started-by")).toHaveText("by Dash Tester");
   await expect(page.getByTestId("run-range")).toHaveText("Runs 1–1 of 1");
   await page.getByLabel("Status").selectOption("finished");
   await expect(page).toHaveURL(/status=finished/);
@@ -302,4 +327,10 @@ test("agents: revoking asks first, then the agent leaves the list", async () => 
   await expect(page.getByTestId("agent-row")).toHaveCount(0, { timeout: 15_000 });
   await expect(page.getByTestId("agents-empty")).toBeVisible();
   expect(cspReports, "CSP violations during the journeys").toEqual([]);
+
+  // The abort is in the audit log, in words, naming the run and its plan.
+  await page.goto(url("/settings/audit"));
+  const aborted = page.locator('[data-testid="audit-row"][data-action="run.aborted"]');
+  await expect(aborted).toContainText("Aborted a run");
+  await expect(aborted).toContainText(`of “${planName}”`);
 });

@@ -2,7 +2,7 @@
 // and SLO section, a capacity search's run page (badges, counter, charts and their legends), the share link,
 // the token form, the audit log and the sign-in page. Screenshots go to e2e/artifacts/display-*.png.
 import { join } from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { artifacts, baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
 import { planYamlText } from "./support/plan-yaml";
 
@@ -15,6 +15,12 @@ test.describe.configure({ mode: "serial" });
 
 test("display: sign-in greets a first-time visitor without 'Welcome back'", async () => {
   const page = journey.page();
+  // Two page loads and a redirect: 15 s each on a machine five test suites share (measured at load 37 on 2 cores).
+  test.setTimeout(60_000);
+  // Signed out, the dashboard sends the visitor to sign in without a console error for its /api/me (the fixture checks),
+  // once it has asked for the session: seconds on a busy machine.
+  await page.goto(url("/"));
+  await expect(page).toHaveURL(/\/sign-in$/, { timeout: 15_000 });
   await page.goto(url("/sign-in"));
   await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
   await shot("sign-in");
@@ -68,14 +74,63 @@ test("display: a capacity search's run page: one verdict colour, charts' legends
   expect(await shareUrl.evaluate((input) => input.scrollHeight <= input.clientHeight + 1)).toBe(true);
 });
 
+test("display: a plan no agent may run is refused at Start, naming the agent by its name and the flag, and no run is made", async () => {
+  const page = journey.page();
+  // An agent started without --allow-scripts cannot run a script plan: since issue 27 §1 the control plane says so
+  // before a run exists (it used to start one that failed at 0 s; that failed run's report is no longer reachable here).
+  const script = await json<{ sha256: string }>(
+    await page.request.post(url("/api/scripts"), { data: { name: "bots.mjs", source: "export default async function client() {}\n" }, ...write }),
+    "upload script",
+  );
+  const plan = await json<{ id: string }>(
+    await page.request.post(url("/api/plans"), {
+      data: {
+        name: `Refused ${stamp}`, target: { protocol: "websocket", url: "ws://127.0.0.1:9/" },
+        scenario: { kind: "script", script: { sha256: script.sha256 } }, load: { clients: 1, durationSec: 5 },
+        slos: [{ metric: "error-rate", below: 0.01 }],
+      },
+      ...write,
+    }),
+    "create plan",
+  );
+  const hostname = (await json<{ agents: { hostname: string }[] }>(await page.request.get(url("/api/agents")), "agents")).agents[0]!.hostname;
+  const refused = await page.request.post(url(`/api/plans/${plan.id}/runs`), write);
+  expect(refused.status()).toBe(409);
+  const message = await refused.text();
+  expect(message).toContain(`${hostname} does not run scripts`);
+  expect(message).toContain("--allow-scripts");
+});
+
+test("display: a reader in Germany reads numbers and dates the German way, the same on the page as on its axes", async ({ browser }) => {
+  const page = journey.page();
+  const german = await browser.newContext({ storageState: await page.context().storageState(), locale: "de-DE", timezoneId: "Europe/Berlin", viewport: { width: 1280, height: 900 } });
+  const reader = await german.newPage();
+  await reader.goto(url(`/runs/${runId}`));
+  // Thousands with a dot, decimals with a comma, dates day first: never en-US numbers beside German dates.
+  await expect(reader.getByTestId("summary-messages-sent")).toHaveText(/^\d{1,3}(\.\d{3})*$/);
+  await expect(reader.getByTestId("summary-rtt-p99")).toHaveText(/^\d{1,3}(\.\d{3})*(,\d+)? ms$/);
+  await expect(reader.locator("header.panel .muted.small")).toContainText(/created \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}:\d{2}/);
+  await reader.screenshot({ path: join(artifacts, "display-run-de.png"), fullPage: true });
+  await german.close();
+});
+
 test("display: a run with one second of data draws it inside the plot", async () => {
   const page = journey.page();
+  let release = () => undefined as void;
+  const held = new Promise<void>((resolve) => (release = resolve));
   await page.route("**/api/runs/*/series", async (route) => {
+    await held;
     const response = await route.fetch();
     const body = (await response.json()) as { runId: string; points: unknown[] };
     await route.fulfill({ response, json: { ...body, points: body.points.slice(0, 1) } });
   });
   await page.goto(url(`/runs/${runId}`));
+  // The run arrives first (the stream's first event), its stored seconds after, seconds later on a busy machine:
+  // meanwhile the page says it is reading them, never that none was measured.
+  await expect(page.getByTestId("run-summary")).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId("run-charts-reading")).toBeVisible();
+  await expect(page.getByTestId("run-charts-none")).toHaveCount(0);
+  release();
   await expect(page.getByTestId("chart-connections")).toHaveAttribute("data-points", "1");
   await page.getByTestId("chart-connections").screenshot({ path: join(artifacts, "display-one-point.png") });
   await page.unroute("**/api/runs/*/series");
@@ -142,6 +197,7 @@ test("display: the token scope reads whole, and audit rows name what they touche
 test("display: the runs list asks the API for its filters and pages, and says who started each run", async () => {
   const page = journey.page();
   await page.goto(url("/runs"));
+  // The capacity search only: the refused plan made no run.
   await expect(page.getByTestId("run-row")).toHaveCount(1);
   await expect(page.getByTestId("run-started-by")).toHaveAttribute("title", /^display-.*@example\.com$/);
   await expect(page.getByTestId("run-range")).toHaveText("Runs 1–1 of 1");

@@ -2,7 +2,7 @@
 // enrolled with a token and online, a plan, a run), then the overview: recent runs with their verdicts, agents
 // online, and the last capacity estimate per target. Screenshots go to e2e/artifacts/home-*.png.
 import { join } from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { artifacts, baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
 
 const journey = pageJourney("home");

@@ -2,7 +2,8 @@
 // real HTTP POST reaches an endpoint on loopback; the delivery log shows it delivered. Screenshots to e2e/artifacts/.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { type BrowserContext, type Page } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { startWebhookReceiver, type WebhookReceiver } from "../tests/support/webhook-receiver";
 import { artifacts, baseUrl, signUp, url } from "./support/e2e-env";
 
@@ -49,4 +50,13 @@ test("notifications: add a Slack channel, a bad URL is named, the test reaches t
   await expect(page.getByTestId("delivery-row").first()).toHaveAttribute("data-status", "delivered", { timeout: 20_000 });
   expect(webhook!.received).toEqual([{ path: "/services/T0/B0/secret", body: { text: "Throng test notification: this channel is set up and receives run notifications." } }]);
   await page.screenshot({ path: join(artifacts, "notifications-settings.png"), fullPage: true });
+});
+
+test("notifications: the audit log says who added the channel, in words, without its secret path", async () => {
+  await page.goto(url("/settings/audit"));
+  const added = page.locator('[data-testid="audit-row"][data-action="notification-channel.created"]');
+  await expect(added).toContainText("Added a notification channel");
+  await expect(added).toContainText("notification channel “#load-tests”");
+  await expect(added).not.toContainText("secret");
+  await page.screenshot({ path: join(artifacts, "notifications-audit.png"), fullPage: true });
 });

@@ -3,7 +3,7 @@
 // version is refused with 409. Screenshots go to e2e/artifacts/.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { artifacts, baseUrl, signUp, stamp, url } from "./support/e2e-env";
 const write = { headers: { origin: baseUrl } };
 

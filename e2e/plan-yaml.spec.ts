@@ -3,9 +3,10 @@
 // and the form shows what was typed. Screenshots go to e2e/artifacts/plan-yaml-*.png and plan-json-*.png.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { type Locator, type Page } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { artifacts, baseUrl, json, signUp, stamp, url } from "./support/e2e-env";
-import { fillPlanYaml, planEditorText, planYamlText, type PlanTextView } from "./support/plan-yaml";
+import { fillPlanYaml, pastePlanEditor, planEditorText, planYamlText, type PlanTextView } from "./support/plan-yaml";
 
 const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
 
@@ -238,4 +239,26 @@ test("the JSON view marks problems in the same words as YAML, completes keys and
 
   expect(pageErrors, "uncaught errors").toEqual([]);
   expect(blocked, "CSP refusals").toEqual([]);
+});
+
+test("a 2.4 MB paste is refused at once in the form's words, and Save sends nothing; too many SLOs are counted in the same words", async ({ page }) => {
+  await openPlanView(page, "plan-big", "YAML", "plan-yaml");
+  const base = await planYamlText(page);
+  // 2.4 MB of SLOs, more than the API takes in one request: never parsed on the page, only measured.
+  const slo = "  - metric: rtt-p99-ms\n    below: 50\n";
+  const huge = `${base}slos:\n${slo.repeat(Math.ceil(2_400_000 / slo.length))}`;
+  const posted: string[] = [];
+  page.on("request", (request) => request.method() !== "GET" && request.url().includes("/api/plans") && posted.push(request.url()));
+  await pastePlanEditor(page, "plan-yaml", huge);
+  const summary = page.getByTestId("plan-form-error");
+  await expect(summary).toContainText(/This plan is 2\.\d MiB; the API takes at most 1 MiB, so it is not checked or saved\./);
+  await page.getByTestId("save-plan").click();
+  await expect(summary).toContainText("at most 1 MiB");
+  expect(posted, "nothing sent for a plan the API cannot take").toEqual([]);
+  await page.screenshot({ path: join(artifacts, "plan-yaml-too-large.png") });
+
+  // 21 SLOs: a size the page checks, said as the form says it, not as the validator does.
+  await fillPlanYaml(page, `${base}slos:\n${slo.repeat(21)}`);
+  await expect(summary).toContainText("SLOs: at most 20 items");
+  await expect(summary).not.toContainText("Too big");
 });

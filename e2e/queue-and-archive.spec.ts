@@ -4,7 +4,8 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { type BrowserContext, type Page } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { agentBin, agentProcesses, artifacts, baseUrl, enrolAgent, json, signUp, url } from "./support/e2e-env";
 
 test.describe.configure({ mode: "serial" });
@@ -121,11 +122,15 @@ test("schedules: a plan is put on a cron schedule with its next times shown, a b
   await panel.getByLabel("Cron schedule").fill("0 25 * * *");
   await panel.getByLabel("Time zone").fill("UTC");
   await panel.getByTestId("save-schedule").click();
-  await expect(panel.locator("#schedule-cron-error")).toContainText("five fields");
+  // In the form's words, not the cron library's ("Constraint error, got value 25 expected range 0-23").
+  await expect(panel.locator("#schedule-cron-error")).toHaveText("hour 25 is out of range: hours go from 0 to 23");
 
   await panel.getByLabel("Cron schedule").fill("0 3 * * 1-5");
+  await panel.getByLabel("Time zone").fill("Europe/Berlin");
   await panel.getByTestId("save-schedule").click();
-  await expect(panel.getByTestId("plan-schedule-state")).toContainText('Runs on "0 3 * * 1-5" (UTC). Next: ');
+  // 03:00 in Berlin, said with its zone, whatever the browser's own zone (here UTC, where it is 01:00 or 02:00).
+  await expect(panel.getByTestId("plan-schedule-state")).toContainText('Runs on "0 3 * * 1-5" (Europe/Berlin). Next: ');
+  await expect(panel.getByTestId("plan-schedule-state")).toHaveText(/Next: (\w{3} \d+, \d{4}, 3:00:00\sAM GMT\+[12](; |\.$)){3}/);
   await shot("plan-schedule");
   await panel.getByTestId("remove-schedule").click();
   await expect(panel.getByTestId("plan-schedule-state")).toHaveText("Not scheduled: the plan runs when someone starts it.");

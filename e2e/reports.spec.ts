@@ -2,10 +2,12 @@
 // CSV/JSON exports, the PDF, a public share link opened without a session and then revoked, two runs
 // compared, estimates saved for two builds and their change on the target page, and the calculator's
 // documented example. Runs are seeded through the API with the browser's session; screenshots go to e2e/artifacts/.
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { agentBin, agentProcesses, artifacts, baseUrl, enrolAgent, json, stamp, url, signUp } from "./support/e2e-env";
 
 const scratch = mkdtempSync(join(tmpdir(), "throng-reports-"));
@@ -101,6 +103,9 @@ test("the report shows the sentence, verdicts and capacity evidence, exports CSV
   await expect.poll(async () => Number((await page.getByTestId("chart-messages").getAttribute("data-points")) ?? 0)).toBeGreaterThan(0);
   await expectNoSidewaysScroll(page);
   await shot(page, "report");
+  // The step markers' words and the SLO's ("above the chart", 2,000 ms over a few ms) share the round-trip chart's top: none over another.
+  await expect(page.getByTestId("chart-rtt").locator(".uplot")).toHaveAttribute("data-label-overlaps", "0");
+  await page.getByTestId("chart-rtt").screenshot({ path: join(artifacts, "reports-report-rtt.png") });
 
   const csv = page.waitForEvent("download");
   await page.getByTestId("export-csv").click();
@@ -119,6 +124,12 @@ test("the report shows the sentence, verdicts and capacity evidence, exports CSV
   expect(pdfFile.suggestedFilename()).toMatch(new RegExp(`^capacity-${String(stamp).toLowerCase().replace(/[^a-z0-9]+/g, "-")}-\\d{4}-\\d{2}-\\d{2}\\.pdf$`));
   const pdfBytes = readFileSync(await pdfFile.path());
   expect(pdfBytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+  // It says the run's times as this page does (the browser's locale and zone), not ISO text in UTC.
+  const pdfWords = execFileSync("pdftotext", [(await pdfFile.path())!, "-"]).toString().replace(/\s+/g, " ");
+  const times = ((await page.getByTestId("report-times").textContent()) ?? "").replace(/\s+/g, " ");
+  expect(times).toMatch(/^started .+ · ended .+$/);
+  expect(pdfWords).toContain(times);
+  expect(pdfWords).not.toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
   await expect(page.getByTestId("download-pdf")).toHaveText("Download PDF");
   await expect(page.getByTestId("download-pdf-error")).toHaveCount(0);
 
@@ -209,6 +220,15 @@ test("a plan's trend charts its runs over time, each marked by its verdict and o
     await expect(page.locator(`[data-testid="plan-trend-chart"][data-figure="${figure}"]`)).toHaveAttribute("data-runs", "2");
   }
   await expect(page.getByTestId("plan-trend-run")).toHaveText([/passed$/, /passed$/]);
+  // The plan's SLOs on the figures they judge, and every axis topped by a tick at or above its highest run.
+  const chart = (figure: string) => page.locator(`[data-testid="plan-trend-chart"][data-figure="${figure}"]`);
+  await expect(chart("p99Ms")).toHaveAttribute("data-threshold", "2000");
+  await expect(chart("p99Ms")).toContainText("SLO: Round trip p99 < 2,000 ms");
+  await expect(chart("errorRate")).toHaveAttribute("data-threshold", "0.5");
+  for (const figure of ["p99Ms", "errorRate", "messagesPerSec", "estimate"]) {
+    const [top, highest] = await Promise.all(["data-y-top", "data-highest"].map(async (name) => Number(await chart(figure).getAttribute(name))));
+    expect(top, `${figure}: the y axis's top tick over its highest run`).toBeGreaterThanOrEqual(highest!);
+  }
   await expectNoSidewaysScroll(page);
   await shot(page, "plan-trend");
   // The points' links, for the keyboard and screen readers (a mouse clicks the point on the chart).

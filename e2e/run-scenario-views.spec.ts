@@ -2,7 +2,7 @@
 // round-trip chart, draws each SLO's threshold on its metric's chart and counts the seconds that met or breached
 // each SLO while the run goes on; its summary names broadcast p99 and reach. Screenshots in e2e/artifacts/.
 import { join } from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { artifacts, baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
 
 const journey = pageJourney("scenario-views");

@@ -4,7 +4,7 @@
 // private redis-server (PING answered by +PONG), and the script's own metrics on the run page and in its summary.
 // Screenshots go to e2e/artifacts/scripts-*.png.
 import { createHash } from "node:crypto";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import type { RunView } from "@throng/protocol/run";
 import { json, signUp, stamp, url } from "./support/e2e-env";
 import { planYamlText } from "./support/plan-yaml";

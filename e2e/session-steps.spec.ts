@@ -2,7 +2,7 @@
 // TCP with "\r\n" framing, PING answered by +PONG, and a session handshake (send PING, wait for +PONG) added as
 // steps in the form, reordered and removed there; the YAML view shows them, the plan runs on a real agent, and the
 // report passes with round trips and no errors. Screenshots go to e2e/artifacts/session-*.png.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import type { RunView } from "@throng/protocol/run";
 import { json, signUp, stamp, url } from "./support/e2e-env";
 import { fillPlanYaml, planYamlText } from "./support/plan-yaml";
@@ -22,9 +22,11 @@ test("a Redis ping-pong plan with a session handshake, built in the form, runs a
   const scenario = page.getByTestId("plan-section-scenario");
   await expect(page.getByLabel("Scenario type")).toHaveValue("ping-pong");
   await scenario.getByLabel("Ping interval").fill("200");
-  await scenario.getByLabel("Message size").fill("");
+  // The built-in ping's 64 B stays in its box; the custom message is what is sent, and what is counted.
   await scenario.getByLabel("Custom message").check();
   await scenario.getByLabel("Body", { exact: true }).fill("PING");
+  // 100 clients × 5 PINGs of 4 B a second: 2,000 B/s, not 100 × 5 × 64 B.
+  await expect(page.getByTestId("plan-bandwidth")).toHaveText(" · ≈ 16 kbit/s of payload sent");
   await scenario.getByLabel("Response matching").selectOption("order");
   await scenario.getByLabel("Check every reply").check();
   await scenario.getByLabel("Each reply must").selectOption({ label: "starts with" });
@@ -67,6 +69,7 @@ test("a Redis ping-pong plan with a session handshake, built in the form, runs a
   const text = await planYamlText(page);
   expect(text).toMatch(/session:\s*\n\s*- kind: send\s*\n\s*message:\s*\n\s*body: PING\s*\n\s*- kind: expect\s*\n\s*reply:\s*\n\s*prefixHex: 2b504f4e47/);
   expect(text).toContain("delimiterHex: 0d0a");
+  expect(text, "the built-in ping's size, unused beside a custom message, is not in the plan").not.toContain("messageBytes");
   await expect(page.getByTestId("plan-form-error")).toHaveCount(0);
   await shot("yaml");
   const withFailWhen = text.replace(/( *)reply:\n( *)prefixHex: 2b504f4e47\n/, (found, outer: string, inner: string) => `${found}${outer}failWhen:\n${inner}regex: ^-\n`);
@@ -87,6 +90,7 @@ test("a Redis ping-pong plan with a session handshake, built in the form, runs a
   await page.getByTestId("save-plan").click();
   await expect(page).toHaveURL(/\/plans\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId("plan-file")).toContainText("kind: expect");
+  await expect(page.locator("main")).toContainText("ping every 200 ms, custom message of 4 B · ≈ 10 msg/s");
 
   const runId = await journey.startRun(planName);
   await expect

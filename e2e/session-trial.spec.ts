@@ -2,7 +2,7 @@
 // connects from a real agent to a real redis-server and the page shows each step's result, bytes and time. Without
 // an agent the page says how to start one; a reply that does not match shows what Redis answered instead.
 // Screenshots go to e2e/artifacts/trial-*.png.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { json, signUp, url } from "./support/e2e-env";
 import { redisJourney } from "./support/redis-journey";
 
@@ -35,12 +35,19 @@ test("Try it runs a Redis session built in the form from a real agent, and shows
   await trial.getByRole("button", { name: "Try it" }).click();
   await expect(page.getByTestId("field-error-target-port")).toBeVisible();
   await expect(trial.getByTestId("trial-result")).toHaveCount(0);
+  // Said beside the button too, not only at the top of the form.
+  await expect(trial.getByTestId("trial-problems")).toContainText("a problem to fix first");
   await target.getByLabel("Port", { exact: true }).fill(String(redisPort));
 
-  // No agent yet: the API's 409 says how to start one.
+  // No agent yet: the API's 409 says how to start one. The plan is not named yet, and a trial does not need it.
+  await page.getByLabel("Plan name").fill("");
+  const asked = page.waitForRequest((request) => request.url().endsWith("/api/plans/try") && request.method() === "POST");
   await trial.getByRole("button", { name: "Try it" }).click();
+  await asked;
   await expect(trial.getByTestId("trial-error")).toContainText("throng-agent connect");
+  await expect(trial.getByTestId("trial-problems")).toHaveCount(0);
   await journey.shot("no-agent");
+  await page.getByLabel("Plan name").fill("Redis trial");
 
   await journey.startAgent();
   await expect

@@ -5,7 +5,8 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { type Browser, type Page } from "@playwright/test";
+import { expect, test } from "./support/test";
 
 const baseUrl = (process.env.E2E_BASE_URL ?? "").replace(/\/+$/, "");
 const apiUrl = (process.env.E2E_API_URL ?? "").replace(/\/+$/, "");
@@ -185,6 +186,19 @@ test("an owner invites a viewer, promotes them, manages an API token and target 
     await expect(owner.getByTestId("field-error-allowList")).toContainText("Line 4 (not a rule!)");
     await expect(rules).toHaveAttribute("aria-invalid", "true");
     await shot(owner, "organisation");
+  });
+
+  await test.step("a plan off the allow-list says so on its page, with where an admin changes the limits", async () => {
+    const plan = await owner.request.post(url("/api/plans"), {
+      data: { name: "Off the list", target: { protocol: "websocket", url: "ws://10.9.9.9:7070/ws" }, scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 }, load: { clients: 5, durationSec: 5 } },
+      headers: { origin: baseUrl },
+    });
+    expect(plan.status()).toBe(201);
+    await owner.goto(url(`/plans/${((await plan.json()) as { id: string }).id}`));
+    await expect(owner.getByTestId("plan-warnings")).toContainText("cannot start");
+    await expect(owner.getByTestId("plan-warnings").getByRole("link", { name: "Settings → Organisation" })).toBeVisible();
+    await shot(owner, "plan-warnings");
+    await owner.goto(url("/settings/organisation"));
   });
 
   await test.step("the audit log shows each of these actions", async () => {

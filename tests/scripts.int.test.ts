@@ -58,7 +58,7 @@ function startAgent(name: string, labels: string, extra: string[], token: string
 const scriptPlan = (name: string, script: { sha256: string } | { path: string }, on: "yes" | "no"): PlanSpecInput => ({
   name, target: { protocol: "tcp", host: "127.0.0.1", port: tcpPort, framing: { kind: "delimiter", delimiterHex: "0a" } } as PlanSpecInput["target"],
   scenario: { kind: "script", script, parameters: { port: tcpPort }, metrics: [{ name: "connect-ms", kind: "histogram" }, { name: "connected", kind: "counter" }] },
-  load: { clients: 4, durationSec: 3 }, agents: { labels: { scripts: on } },
+  load: { clients: 4, durationSec: 5 }, agents: { labels: { scripts: on } },
 });
 
 async function writePlan(plan: PlanSpecInput): Promise<string> {

@@ -22,7 +22,10 @@ export const ExitCode = {
    * clients dropped, fewer seconds than planned), an SLO had no data, or a capacity search has no valid estimate.
    */
   incomplete: 7,
-  /** An SLO was breached. Far from the small codes so a CI rule can tell "slower" from "broken". */
+  /**
+   * An SLO was breached, or the run is worse than its baseline by more than --max-regression. Far from the small
+   * codes so a CI rule can tell "slower" from "broken".
+   */
   sloBreached: 99,
   /** Ctrl-C / SIGINT while waiting (the run was aborted); 128 + SIGINT by shell convention. */
   interrupted: 130,
@@ -34,10 +37,13 @@ Exit codes:
   0    passed: the load ran as planned for its planned time and every SLO was met
        over enough data (a capacity search: a valid estimate, at least minClients);
        without --wait: the run was started
-  99   an SLO was breached (a capacity search: the estimate is below minClients)
+  99   an SLO was breached (a capacity search: the estimate is below minClients),
+       or with --baseline a metric is worse than the baseline by more than
+       --max-regression allows (outside the runs' own noise)
   7    incomplete, never a pass: the load did not run as planned (an agent lost,
-       short of its send schedule, clients dropped), an SLO had no data, or a
-       capacity search found no valid estimate
+       short of its send schedule, clients dropped), an SLO had no data, a
+       capacity search found no valid estimate, or a metric --max-regression
+       names was not measured by both runs
   2    usage error, the plan file is invalid, or its script does not bundle
   3    authentication refused (401/403): check --token / THRONG_TOKEN and its scope
   4    no agent online, or the organisation's limits refused the plan

@@ -46,6 +46,25 @@ describe("throng arguments", () => {
     expect(longNote.err()).toMatch(/--note: the note is at most 4000 characters/);
   });
 
+  it("exits 2 naming the flag for a bad --max-regression or --baseline, before any request", async () => {
+    const env = { server: "http://127.0.0.1:1", token: "thr_api_x" };
+    const cases: [string[], RegExp][] = [
+      [["--baseline", "pinned", "--plan-name", "lobby", "--max-regression", "error-rate=1%"], /--max-regression: error-rate is a rate: give its allowance in percentage points/],
+      [["--baseline", "pinned", "--plan-name", "lobby", "--max-regression", "p99:10%"], /--max-regression: "p99:10%" is not metric=limit/],
+      [["--max-regression", "p99=10%"], /--max-regression holds the run to a baseline: add --baseline/],
+      [["--baseline", "pinned", "--max-regression", "p99=10%"], /--baseline pinned reads the plan's pinned run: add --plan-name/],
+      [["--baseline", "last-week"], /--baseline must be "pinned" or a run id \(a UUID\), got "last-week"/],
+    ];
+    for (const [flags, message] of cases) {
+      const cli = io();
+      expect(await runCli(argv("run", "plan.yaml", "--wait", ...flags), env, cli), flags.join(" ")).toBe(2);
+      expect(cli.err()).toMatch(message);
+    }
+    const noWait = io();
+    expect(await runCli(argv("run", "plan.yaml", "--baseline", "pinned", "--plan-name", "lobby"), env, noWait)).toBe(2);
+    expect(noWait.err()).toMatch(/--baseline compares a finished run: add --wait/);
+  });
+
   it("exits 2 for a plan file that does not exist, before any request", async () => {
     const cli = io();
     expect(await runCli(argv("run", "/nonexistent/plan.yaml"), { server: "http://127.0.0.1:1", token: "thr_api_secret" }, cli)).toBe(2);

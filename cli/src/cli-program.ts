@@ -2,6 +2,8 @@ import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { THRONG_VERSION } from "@throng/protocol/version";
 import { fieldErrors } from "@throng/protocol/errors";
 import { RunNotesPatch, type RunNotesPatch as RunNotes } from "@throng/protocol/run-notes";
+import { parseRegressionAllowances, type RegressionAllowance } from "@throng/protocol/regression-allowance";
+import type { BaselineChoice } from "./baseline-gate";
 import { EXIT_CODES_HELP, ExitCode, exitCodeForError } from "./cli-exit-codes";
 import type { CliEnv } from "./env";
 import { UsageError } from "./errors";
@@ -20,6 +22,8 @@ interface RunOptions {
   planName?: string;
   tag: string[];
   note?: string;
+  baseline?: string;
+  maxRegression?: string;
 }
 
 function seconds(value: string): number {
@@ -69,12 +73,32 @@ function runNotes(options: RunOptions): RunNotes | undefined {
   throw new UsageError(`${flag}: ${first.message}`);
 }
 
+const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** --baseline and --max-regression, checked before any request: what to hold the run to, and by how much. */
+function baselineArgs(options: RunOptions): { baseline?: BaselineChoice; allowances?: RegressionAllowance[] } {
+  if (options.maxRegression !== undefined && options.baseline === undefined) throw new UsageError("--max-regression holds the run to a baseline: add --baseline pinned or --baseline <run id>");
+  if (options.baseline === undefined) return {};
+  if (!options.wait) throw new UsageError("--baseline compares a finished run: add --wait");
+  const choice = options.baseline.trim();
+  if (choice === "pinned" && options.planName === undefined) {
+    throw new UsageError("--baseline pinned reads the plan's pinned run: add --plan-name <name> (without it each run saves a new plan, which has no baseline)");
+  }
+  if (choice !== "pinned" && !RUN_ID.test(choice)) throw new UsageError(`--baseline must be "pinned" or a run id (a UUID), got "${options.baseline}"`);
+  const baseline: BaselineChoice = choice === "pinned" ? { pinned: true } : { runId: choice.toLowerCase() };
+  if (options.maxRegression === undefined) return { baseline };
+  const parsed = parseRegressionAllowances(options.maxRegression);
+  if ("error" in parsed) throw new UsageError(`--max-regression: ${parsed.error}`);
+  return { baseline, allowances: parsed.allowances };
+}
+
 /** Options and environment together; a missing server or token is a usage error that says how to give it. */
 export function resolveRunArgs(planPath: string, options: RunOptions, env: CliEnv): RunArgs {
   const { server, token } = resolveApi(options, env);
   if (!options.wait && (options.json || options.junit)) throw new UsageError("--json and --junit describe a finished run: add --wait");
   const dashboard = options.dashboard ?? env.dashboard;
   const notes = runNotes(options);
+  const held = baselineArgs(options);
   return {
     planPath,
     server,
@@ -86,6 +110,7 @@ export function resolveRunArgs(planPath: string, options: RunOptions, env: CliEn
     ...(dashboard ? { dashboard: httpUrl(dashboard, "--dashboard") } : {}),
     ...(options.planName !== undefined ? { planName: planName(options.planName) } : {}),
     ...(notes ? { notes } : {}),
+    ...held,
   };
 }
 
@@ -111,6 +136,8 @@ function buildProgram(env: CliEnv, io: CliIo, setExit: (code: ExitCode) => void)
     .option("--plan-name <name>", "save the plan as a new version of the plan with this name (created the first time), so every CI run lands on one plan's history; without it, each run saves a new plan")
     .option("--tag <tag>", "tag the run (repeat for more), e.g. --tag nightly --tag release-1.4; lowercase letters, digits, . _ -; the runs list filters by tag", collect, [])
     .option("--note <text>", "a note on the run, shown on its page and report, e.g. --note \"build $CI_COMMIT_SHA\"")
+    .option("--baseline <pinned|run-id>", "with --wait: compare the run with the plan's pinned baseline (needs --plan-name) or with the run of that id; printed, and in --json and --junit")
+    .option("--max-regression <allowances>", "with --baseline: exit 99 when a metric is worse than the baseline by more than this, outside the runs' own second-to-second noise, e.g. p99=10%,error-rate=0.5pp (latencies in %, rates in percentage points; p50, p99, corrected-p99, broadcast-p99, connect-p99, login-p99, error-rate, loss-rate or any SLO metric id)")
     .addHelpText("after", EXIT_CODES_HELP)
     .action(async (planPath: string, options: RunOptions) => {
       setExit(await runCommand(resolveRunArgs(planPath, options, env), io));

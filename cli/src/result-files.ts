@@ -1,10 +1,14 @@
 import { writeFile } from "node:fs/promises";
 import type { RunView } from "@throng/protocol/run";
-import { formatSloValue } from "./run-report";
+import type { BaselineResult } from "./baseline-gate";
+import { formatSloValue, metricLine } from "./run-report";
 
-/** `--json`: what a later CI step reads; the run as the API returned it, with its parts at the top. */
-export function jsonSummary(run: RunView): string {
-  return `${JSON.stringify({ run, verdict: run.verdict ?? null, summary: run.summary, capacity: run.capacity ?? null }, null, 2)}\n`;
+/**
+ * `--json`: what a later CI step reads; the run as the API returned it, with its parts at the top, and with
+ * --baseline the comparison (`baseline.regressions`: the metrics worse than their allowance, with their change).
+ */
+export function jsonSummary(run: RunView, baseline?: BaselineResult): string {
+  return `${JSON.stringify({ run, verdict: run.verdict ?? null, summary: run.summary, capacity: run.capacity ?? null, ...(baseline ? { baseline } : {}) }, null, 2)}\n`;
 }
 
 /** Escapes text for XML attributes and content, dropping characters XML 1.0 cannot carry. */
@@ -29,6 +33,16 @@ function runSeconds(run: RunView): number {
   if (run.summary) return run.summary.durationSec;
   if (run.startedAt && run.endedAt) return Math.max(0, (Date.parse(run.endedAt) - Date.parse(run.startedAt)) / 1000);
   return 0;
+}
+
+/** One testcase per metric held to an allowance: a failure names the metric, both figures and the change. */
+function baselineCases(baseline: BaselineResult): TestCase[] {
+  return baseline.metrics.filter((metric) => metric.allowance !== null).map((metric): TestCase => {
+    const name = `${metric.metric} against baseline ${baseline.baselineRunId}`;
+    if (metric.status === "regressed") return { name, failure: { type: "regression", message: metricLine(metric), detail: `${metric.metric} measured ${metric.value} against ${metric.baseline} in baseline run ${baseline.baselineRunId}: change ${metric.change ?? "up from 0"} ${metric.unit}, allowed ${metric.allowance} ${metric.unit}` } };
+    if (metric.status === "no-data") return { name, failure: { type: "no-data", message: metricLine(metric), detail: "a metric held to the baseline must be measured by both runs" } };
+    return { name };
+  });
 }
 
 /** One testcase per SLO; a run that did not finish is an error testcase, and a finished run without SLOs one passing case. */
@@ -65,9 +79,9 @@ function testCases(run: RunView): TestCase[] {
   return cases;
 }
 
-/** `--junit`: one testsuite for the run, so CI systems show each SLO as a test. */
-export function junitXml(run: RunView): string {
-  const cases = testCases(run);
+/** `--junit`: one testsuite for the run, so CI systems show each SLO (and each metric held to the baseline) as a test. */
+export function junitXml(run: RunView, baseline?: BaselineResult): string {
+  const cases = [...testCases(run), ...(baseline ? baselineCases(baseline) : [])];
   const failures = cases.filter((c) => c.failure).length;
   const errors = cases.filter((c) => c.error).length;
   const time = runSeconds(run).toFixed(3);
@@ -81,6 +95,7 @@ export function junitXml(run: RunView): string {
     `      <property name="runId" value="${escapeXml(run.id)}"/>`,
     `      <property name="status" value="${escapeXml(run.status)}"/>`,
     ...(run.capacity ? [`      <property name="capacity" value="${escapeXml(run.capacity.sentence)}"/>`] : []),
+    ...(baseline ? [`      <property name="baselineRunId" value="${escapeXml(baseline.baselineRunId)}"/>`] : []),
     `    </properties>`,
   ];
   for (const c of cases) {
@@ -98,7 +113,7 @@ export function junitXml(run: RunView): string {
 }
 
 /** Writes the requested result files; a file that cannot be written is an error, not a silent skip. */
-export async function writeResultFiles(run: RunView, files: { json?: string; junit?: string }): Promise<void> {
-  if (files.json) await writeFile(files.json, jsonSummary(run));
-  if (files.junit) await writeFile(files.junit, junitXml(run));
+export async function writeResultFiles(run: RunView, files: { json?: string; junit?: string }, baseline?: BaselineResult): Promise<void> {
+  if (files.json) await writeFile(files.json, jsonSummary(run, baseline));
+  if (files.junit) await writeFile(files.junit, junitXml(run, baseline));
 }

@@ -1,5 +1,7 @@
 import type { RunView } from "@throng/protocol/run";
 import type { RunNotesPatch } from "@throng/protocol/run-notes";
+import type { RegressionAllowance } from "@throng/protocol/regression-allowance";
+import { exitCodeWithBaseline, fetchBaseline, judgeAgainstBaseline, type BaselineChoice } from "./baseline-gate";
 import { createApiClient, type ApiClient } from "./api-client";
 import { ExitCode, exitCodeForRun } from "./cli-exit-codes";
 import { InterruptedError, WaitTimeoutError } from "./errors";
@@ -25,6 +27,9 @@ export interface RunArgs {
   planName?: string;
   /** --note and --tag: set on the run as soon as it is started. */
   notes?: RunNotesPatch;
+  /** --baseline: hold the run to the plan's pinned run or to a given run; --max-regression: how much worse it may be. */
+  baseline?: BaselineChoice;
+  allowances?: RegressionAllowance[];
 }
 
 export interface CliIo {
@@ -56,6 +61,8 @@ export async function runCommand(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const api = createApiClient({ server: args.server, token: args.token, ...(io.fetch ? { fetch: io.fetch } : {}) });
   const spec = await withUploadedScript(await readPlanFile(args.planPath), args.planPath, api, io);
   const plan = args.planName ? await api.savePlanByName(args.planName, spec) : await api.createPlan(spec);
+  // Read before the start, so a baseline that cannot be used costs no load.
+  const baseline = args.baseline ? await fetchBaseline(api, plan, args.baseline) : undefined;
   if (io.signal.aborted) throw new InterruptedError("interrupted before the run started");
   const started = await api.startRun(plan.id);
   const link = args.dashboard ? `${args.dashboard.replace(/\/+$/, "")}/runs/${started.id}` : `/runs/${started.id} in the Throng dashboard`;
@@ -91,7 +98,8 @@ export async function runCommand(args: RunArgs, io: CliIo): Promise<ExitCode> {
     return error instanceof InterruptedError ? ExitCode.interrupted : ExitCode.unreachable;
   }
   printer.done();
-  io.stdout.write(`${reportText(run)}\n`);
-  await writeResultFiles(run, args);
-  return exitCodeForRun(run);
+  const held = baseline ? await judgeAgainstBaseline(api, run, baseline, args.allowances ?? []) : undefined;
+  io.stdout.write(`${reportText(run, held)}\n`);
+  await writeResultFiles(run, args, held);
+  return exitCodeWithBaseline(exitCodeForRun(run), held);
 }

@@ -80,6 +80,8 @@ export interface PlanTable {
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
   archived_at: Date | null;
+  /** The run every later run of the plan is compared with (migration 026). */
+  baseline_run_id: string | null;
 }
 
 export interface RunTable {

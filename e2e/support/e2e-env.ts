@@ -5,7 +5,8 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { type BrowserContext, type Page } from "@playwright/test";
+import { expect, test } from "./test";
 
 export const baseUrl = (process.env.E2E_BASE_URL ?? "").replace(/\/+$/, "");
 export const agentBin = process.env.E2E_AGENT_BIN ?? "";
@@ -73,7 +74,8 @@ export async function signUp(page: Page, name: string, emailPrefix: string): Pro
   await page.getByLabel("Password", { exact: true }).fill(`pw-${stamp}`);
   await page.getByRole("button", { name: "Create account" }).click();
   // A new organisation lands on Home's checklist; its first step leads to the Agents page.
-  await expect(page.getByTestId("getting-started")).toBeVisible();
+  // A new account's first page waits on its session and organisation: seconds on a busy machine.
+  await expect(page.getByTestId("getting-started")).toBeVisible({ timeout: 15_000 });
   await page.getByRole("link", { name: "Create an enrolment token" }).click();
   await expect(page).toHaveURL(/\/agents$/);
 }

@@ -1,6 +1,7 @@
 // The plan editor's YAML and JSON views are CodeMirror, not textareas: their text is read line by line as the editor
 // shows it (a plan is short enough to be drawn whole) and replaced the way a paste does.
-import { expect, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect } from "./test";
 
 /** The test id of each text view's editor (its content area adds `-content`). */
 export type PlanTextView = "plan-yaml" | "plan-json";
@@ -21,6 +22,12 @@ export const planYamlText = (page: Page) => planEditorText(page, "plan-yaml");
  * can wrap text in styled spans, which the page's CSP (no inline styles) reports.
  */
 export async function fillPlanEditor(page: Page, view: PlanTextView, text: string): Promise<void> {
+  await pastePlanEditor(page, view, text);
+  await expect.poll(() => planEditorText(page, view)).toBe(text);
+}
+
+/** The paste alone, for a text too long to read back (the editor draws only the lines in view). */
+export async function pastePlanEditor(page: Page, view: PlanTextView, text: string): Promise<void> {
   await editorReady(page, view);
   const content = page.getByTestId(`${view}-content`);
   await content.click();
@@ -30,7 +37,6 @@ export async function fillPlanEditor(page: Page, view: PlanTextView, text: strin
     data.setData("text/plain", pasted);
     element.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
   }, text);
-  await expect.poll(() => planEditorText(page, view)).toBe(text);
 }
 
 export const fillPlanYaml = (page: Page, text: string) => fillPlanEditor(page, "plan-yaml", text);

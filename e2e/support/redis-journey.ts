@@ -4,7 +4,8 @@ import type { ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { type BrowserContext, type Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { agentBin, agentProcesses, artifacts, baseUrl, json, url, type AgentProcess } from "./e2e-env";
 import { startRedis } from "./redis-server";
 
@@ -82,7 +83,16 @@ export function redisJourney(prefix: string, redisArgs: string[] = []): RedisJou
       await page.getByLabel("Protocol", { exact: true }).selectOption("tcp");
       await target.getByLabel("Host", { exact: true }).fill("127.0.0.1");
       await target.getByLabel("Port", { exact: true }).fill(String(redisPort));
-      await target.getByLabel("Framing", { exact: true }).selectOption("delimiter");
+      // A TCP target starts with a framing that saves (no "choose one" header size), and offers none only for scripts.
+      const framing = target.getByLabel("Framing", { exact: true });
+      await expect(framing).toHaveValue("length-prefix");
+      await expect(target.getByLabel("Header", { exact: true })).toHaveValue("2");
+      await expect(framing.locator("option").first()).toHaveText("none (a script scenario reads the socket itself)");
+      await framing.selectOption("delimiter");
+      // One delimiter, as text and hex side by side, in view: not three boxes folded under Options.
+      await expect(target.getByLabel("Delimiter (hex)")).toHaveValue("0a");
+      await expect(target.getByLabel(/^Delimiter/)).toHaveCount(2);
+      await expect(target.getByLabel("Delimiter (text)")).toBeVisible();
       await target.getByLabel("Delimiter (text)").fill("\\r\\n");
       await expect(target.getByLabel("Delimiter (hex)")).toHaveValue("0d0a");
     },

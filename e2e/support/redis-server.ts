@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { connect, createServer } from "node:net";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 
 export async function freePort(): Promise<number> {
   const server = createServer();

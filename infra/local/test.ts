@@ -70,8 +70,8 @@ async function runDeploy(): Promise<Counts> {
  * Tests that measure time or load (the agent's engine, the fault suite with real processes, the capacity
  * search) run after the rest, one file at a time: on two cores a parallel neighbour skews what they measure.
  */
-const SERIAL_TESTS = ["agent/src/", "tests/fault/", "tests/capacity-accuracy", "tests/verdicts"];
-const SERIAL_EXCLUDES = ["agent/src/**", "tests/fault/**", "tests/capacity-accuracy*", "tests/verdicts*"];
+const SERIAL_TESTS = ["agent/src/", "tests/fault/", "tests/capacity-accuracy", "tests/verdicts", "tests/baseline-gate"];
+const SERIAL_EXCLUDES = ["agent/src/**", "tests/fault/**", "tests/capacity-accuracy*", "tests/verdicts*", "tests/baseline-gate*"];
 
 async function vitestPass(services: Services, name: string, extraArgs: string[]): Promise<Counts> {
   const report = path.join(runDir, `vitest-${name}.json`);

@@ -52,7 +52,8 @@ describe("fault: agents killed with SIGKILL mid-run while seconds they measured 
     expect(restartedSeqs).toEqual(expect.arrayContaining(keptOnDisk));
     expect(restartedSeqs.at(-1), "no second after the kill: its load was not resumed").toBe(keptOnDisk.at(-1));
     expect(restarted.tap.record.statuses.get(runId)).toEqual({ state: "failed", lastSeq: keptOnDisk.at(-1) });
-    expect(run.error).toContain(`agent ${restarted.id}: the agent's process was restarted during the run`);
+    // Named by its host, with its id's first block as its fellow agents share this machine's host name.
+    expect(run.error).toMatch(new RegExp(`agent \\S+ \\(${restarted.id.slice(0, 8)}\\): the agent's process was restarted during the run`));
     await waitUntil(async () => (await onDisk(restarted, runId)).length === 0, { what: "the restarted agent's buffer to be acknowledged", timeoutMs: 15_000 });
 
     // Every second stored exactly once: the series equals the merge of what each agent sent (resends overwrite an

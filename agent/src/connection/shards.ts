@@ -132,7 +132,7 @@ export function createShardManager(options: ShardManagerOptions): ShardManager {
         onServerSample: measured,
       });
       if (result.skipped === "expired") {
-        final = { runId: shard.runId, state: "failed", lastSeq: -1, error: "the assignment arrived after the run's planned end; no load was generated" };
+        final = { runId: shard.runId, state: "failed", lastSeq: -1, error: "the assignment (or its engine processes) came after the run's planned end; no load was generated" };
       } else if (shard.abandoned) {
         final = { runId: shard.runId, state: "failed", lastSeq: result.lastSeq, error: shard.abandoned };
       } else {

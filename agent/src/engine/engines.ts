@@ -194,13 +194,16 @@ async function runEngines(assignment: RunAssignment, options: EngineOptions): Pr
   if (options.onStart) options.onStart();
   const stop = () => children.forEach((child) => child.connected && child.send({ type: "stop" } satisfies ParentMessage));
   options.signal?.addEventListener("abort", stop, { once: true });
+  let ended: ShardResult[];
   try {
-    await Promise.all(results);
+    ended = await Promise.all(results);
   } finally {
     options.signal?.removeEventListener("abort", stop);
     // Seconds some engine never reported (it died) are still delivered, from the engines that did.
     for (const seq of [...pending.keys()].sort((a, b) => a - b)) deliver(seq);
     for (const child of children) if (child.connected) child.disconnect();
   }
+  // Engines handed their share after the run's end (forked late on a busy host) skip it: say so, not "finished".
+  if (lastSeq < 0 && ended.length > 0 && ended.every((result) => result.skipped === "expired")) return { lastSeq, skipped: "expired" };
   return { lastSeq };
 }

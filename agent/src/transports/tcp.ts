@@ -7,6 +7,8 @@ const CONNECT_TIMEOUT_MS = 10_000;
 const DEFAULT_CLOSE_TIMEOUT_MS = 2_000;
 
 function openTcp(target: TcpTarget, events: TransportEvents, options: OpenOptions = {}): TransportConnection {
+  // The plan schema lets only a script scenario (which opens its own sockets, never this transport) leave it out.
+  if (!target.framing) throw new Error("a TCP target needs a framing to cut messages out of the stream: give target.framing");
   const framer = createFramer(target.framing);
   const local = localEnd(options);
   let opened = false;

@@ -1,4 +1,5 @@
 import Fastify, { type FastifyBaseLogger } from "fastify";
+import { MAX_REQUEST_BODY_BYTES } from "@throng/protocol/api";
 import { attachAgentGateway } from "./gateway/agent-gateway";
 import { answerFrameworkError, registerErrorHandler, MAX_PARAM_LENGTH } from "./http/errors";
 import { registerCsrfGuard, registerSecurityHeaders } from "./http/guards";
@@ -25,7 +26,7 @@ import type { ApiDeps } from "./services";
 /** Builds the whole API around its dependencies; main.ts and the integration tests both call this. */
 export async function buildApp(deps: ApiDeps, options: { logger: FastifyBaseLogger }) {
   const app = Fastify({
-    loggerInstance: options.logger, bodyLimit: 1 << 20, trustProxy: true, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, frameworkErrors: answerFrameworkError,
+    loggerInstance: options.logger, bodyLimit: MAX_REQUEST_BODY_BYTES, trustProxy: true, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, frameworkErrors: answerFrameworkError,
   });
   const registry = createRouteRegistry(app);
   // An empty JSON body (a POST with no payload) is "no body", not a parse error.

@@ -116,7 +116,7 @@ export function composeApi(input: {
   const fleet = createFleetService({
     fleet: repos.fleet, bus, clock, audit, config: { apiPublicUrl: env.API_PUBLIC_URL, heartbeatIntervalMs: env.HEARTBEAT_INTERVAL_MS },
   });
-  const scripts = createScriptService({ scripts: repos.scripts });
+  const scripts = createScriptService({ scripts: repos.scripts, audit });
   const subscriber = createSubscriber(input.subscriberRedis, (err, channel) => log.error({ err, channel }, "bad message on bus"));
   const apiTokens = createApiTokenService({ security: repos.security, orgs: repos.orgs, audit, clock });
   return {
@@ -124,13 +124,13 @@ export function composeApi(input: {
     resolveIdentity: createIdentityResolver(auth, repos.orgs, apiTokens, sso.signIn),
     sso: { settings: sso.settings, signIn: sso.signIn },
     trials: createSessionTrials({ repos, fleet, bus, awaitReply: (channel, timeoutMs, send) => awaitMessage(subscriber, channel, timeoutMs, send) }),
-    plans: createPlanService({ plans: repos.plans, scripts, secrets: repos.secrets, settings: async (orgId) => OrgSettings.parse((await repos.orgs.getSettings(orgId)) ?? {}), agents: (orgId) => fleet.listAgents(orgId) }),
+    plans: createPlanService({ plans: repos.plans, runs: repos.runs, scripts, secrets: repos.secrets, settings: async (orgId) => OrgSettings.parse((await repos.orgs.getSettings(orgId)) ?? {}), agents: (orgId) => fleet.listAgents(orgId) }),
     scripts,
     runs: createRunService({ repos, fleet, jobs, scripts }),
-    notifications: createNotificationService({ repos, jobs, dashboardUrl: env.WEB_ORIGIN }),
+    notifications: createNotificationService({ repos, jobs, dashboardUrl: env.WEB_ORIGIN, audit }),
     metricsExport: createMetricsExportService({ repos, jobs, clock, sealer: createSealer(credentialsKey({ authSecret: env.AUTH_SECRET, dedicatedKey: env.METRICS_EXPORT_KEY })) }),
-    schedules: createPlanScheduleService({ repos, jobs, clock, log }),
-    orchestrator: createRunOrchestrator({ repos, fleet, jobs, bus, clock, log, config: input.orchestration ?? DEFAULT_ORCHESTRATION }),
+    schedules: createPlanScheduleService({ repos, jobs, clock, log, audit }),
+    orchestrator: createRunOrchestrator({ repos, fleet, jobs, bus, clock, log, audit, config: input.orchestration ?? DEFAULT_ORCHESTRATION }),
     fleet,
     ingest: createIngestService({ repos, bus, log, coalesceMs: env.INGEST_COALESCE_MS, onStages: input.onStages, onLateSnapshot: (orgId, runId) => jobs.rejudgeRun({ orgId, runId }) }),
     serverSamples: createServerSampleIngest({ repos, bus, log }),

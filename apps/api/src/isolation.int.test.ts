@@ -54,6 +54,8 @@ const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: u
   "POST /api/plans/:id/archive": { kind: "by-id", id: (f) => f.planId },
   "POST /api/plans/:id/restore": { kind: "by-id", id: (f) => f.planId },
   "DELETE /api/plans/:id": { kind: "by-id", id: (f) => f.planId },
+  "PUT /api/plans/:id/baseline": { kind: "by-id", id: (f) => f.planId, body: { runId: "00000000-0000-4000-8000-000000000000" } },
+  "DELETE /api/plans/:id/baseline": { kind: "by-id", id: (f) => f.planId },
   "GET /api/scripts": { kind: "collection" },
   "POST /api/scripts": { kind: "own", body: { name: "x.mjs", source: "export default async () => {};" } },
   "GET /api/scripts/:sha256": { kind: "by-id", id: (f) => f.scriptSha256 },

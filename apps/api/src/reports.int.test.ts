@@ -61,8 +61,8 @@ const MEASURES = {
   },
 } as const;
 
-/** A finished run whose agent measured `seconds` seconds at `p99Us`, of a new plan or of `planId`. */
-async function finishedRun(seconds: number, p99Us: number, clients = 5, planId?: string, kind: keyof typeof MEASURES = "ping-pong") {
+/** A finished run whose agent measured `seconds` seconds at `p99Us` (and `received(seq)` messages in each), of a new plan or of `planId`. */
+async function finishedRun(seconds: number, p99Us: number, clients = 5, planId?: string, kind: keyof typeof MEASURES = "ping-pong", received: (seq: number) => number = () => 50) {
   const measures = MEASURES[kind];
   const created = planId ? null : await user.request("POST", "/api/plans", {
     name: `run at ${p99Us} µs`, target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
@@ -80,7 +80,7 @@ async function finishedRun(seconds: number, p99Us: number, clients = 5, planId?:
     const { counters, histograms } = measures.measured(p99Us);
     agent.send({ type: "snapshot", payload: {
       runId: run.id, seq, intervalStart: assignment.startAt + seq * 1000, intervalMs: 1000, clients,
-      counters: { connectionsOpen: clients, connectionsOpened: seq ? 0 : clients, connectionsFailed: 0, connectionsClosed: 0, messagesSent: 50, messagesReceived: 50, bytesSent: 3200, bytesReceived: 1000, errors: 0, ...counters },
+      counters: { connectionsOpen: clients, connectionsOpened: seq ? 0 : clients, connectionsFailed: 0, connectionsClosed: 0, messagesSent: 50, messagesReceived: received(seq), bytesSent: 3200, bytesReceived: 1000, errors: 0, ...counters },
       histograms, health: { cpuPercent: 3, eventLoopP99Ms: 1, rssBytes: 1 },
     } });
     await agent.next("snapshot-ack");
@@ -117,6 +117,18 @@ describe("reports, exports and sharing", () => {
     expect(comparison.runs[0]).toMatchObject({ outcome: "breached", slos: [{ metric: "rtt-p99-ms", below: 10, status: "breached" }] });
     expect(comparison.runs[1]?.slos.map((slo) => slo.metric)).toEqual(["rtt-p99-ms"]);
     expect((await user.request("GET", `/api/runs/compare?ids=${slow}`)).status).toBe(400);
+  });
+
+  it("calls a change inside the runs' own second-to-second spread within noise, and a larger one a change", async () => {
+    const wobble = [46, 54, 48, 52, 50]; // 50 messages/s, moving by ±3.2 from second to second
+    const base = await finishedRun(5, 2_000, 5, undefined, "ping-pong", (seq) => wobble[seq]!);
+    const same = await finishedRun(5, 2_000, 5, undefined, "ping-pong", (seq) => wobble[(seq + 1) % 5]! - (seq === 0 ? 1 : 0)); // 49.8/s: −0.4 %
+    const double = await finishedRun(5, 2_000, 5, undefined, "ping-pong", (seq) => wobble[seq]! * 2);
+    const noise = RunComparison.parse((await user.request("GET", `/api/runs/compare?ids=${base},${same},${double}`)).json);
+    expect(noise.runs[1]).toMatchObject({ deltaPercent: { messagesPerSec: -0.4 }, withinNoise: { messagesPerSec: true } });
+    expect(noise.runs[0]!.spread.messagesPerSec).toBeCloseTo(3.16, 1);
+    expect(noise.runs[2]).toMatchObject({ deltaPercent: { messagesPerSec: 100 }, withinNoise: { messagesPerSec: false } });
+    expect(noise.runs[0]!.withinNoise.messagesPerSec).toBeNull(); // the baseline is not compared with itself
   });
 
   it("a plan's runs, newest first, carry what its trend charts: each run's summary figures and verdict", async () => {
@@ -219,7 +231,8 @@ describe("reports, exports and sharing", () => {
     const text = words(await pdfText(new Uint8Array(await answer.arrayBuffer())));
     expect(reportHeadline(run)).toMatch(/^Failed reply-ms p99 \(script\) at 5 clients, reply-ms p99 20(\.\d+)? ms\.$/);
     expect(text).toContain(words(reportHeadline(run)));
-    expect(text).toMatch(/reply-ms p50 1(\.\d+)? ms reply-ms p99 20(\.\d+)? ms replies total 120/);
+    // The figures are two tables side by side: each figure is read on its own.
+    for (const figure of [/reply-ms p50 1(\.\d+)? ms/, /reply-ms p99 20(\.\d+)? ms/, /replies total 120/]) expect(text).toMatch(figure);
     expect(text).toContain("reply-ms p99 (ms)");
     expect(text).toContain("replies per second (count/s)");
     expect(text).not.toMatch(/Messages|Round trip/);

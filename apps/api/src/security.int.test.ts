@@ -201,6 +201,33 @@ describe("hygiene", () => {
     expect((await member.request("GET", "/api/audit")).status).toBe(403);
   });
 
+  it("records in the audit log who added and removed a notification channel, set and stopped a schedule, stored a script and aborted a run", async () => {
+    const owner = await api.signUp("Rec");
+    const agent = await connectTestAgent(api.gatewayUrl);
+    agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: EnrolmentTokenCreated.parse((await owner.request("POST", "/api/enrolment-tokens")).json).token }) });
+    await agent.next("ready");
+    const channel = (await owner.request("POST", "/api/notification-channels", { kind: "webhook", name: "ops", url: "https://hooks.example.com/secret-path", events: ["failed"] })).json as { id: string };
+    expect((await owner.request("DELETE", `/api/notification-channels/${channel.id}`)).status).toBe(204);
+    const saved = PlanView.parse((await owner.request("POST", "/api/plans", { ...plan, name: "Nightly" })).json);
+    expect((await owner.request("PUT", `/api/plans/${saved.id}/schedule`, { cron: "0 3 * * *", timezone: "Europe/Berlin" })).status).toBe(200);
+    expect((await owner.request("DELETE", `/api/plans/${saved.id}/schedule`)).status).toBe(204);
+    const script = (await owner.request("POST", "/api/scripts", { name: "bots.mjs", source: "export default async function client() {}\n" })).json as { sha256: string };
+    const run = (await owner.request("POST", `/api/plans/${saved.id}/runs`)).json as { id: string };
+    expect((await owner.request("POST", `/api/runs/${run.id}/abort`)).status).toBe(200);
+    await agent.close();
+
+    const entries = ((await owner.request("GET", "/api/audit")).json.entries as unknown[]).map((e) => AuditEntry.parse(e));
+    const entry = (action: string) => entries.find((candidate) => candidate.action === action);
+    expect(entry("notification-channel.created")).toMatchObject({ actor: owner.email, target: channel.id, details: { name: "ops", kind: "webhook", host: "hooks.example.com" } });
+    expect(entry("notification-channel.removed")).toMatchObject({ target: channel.id, details: { name: "ops" } });
+    expect(entry("schedule.set")).toMatchObject({ target: saved.id, details: { name: "Nightly", cron: "0 3 * * *", timezone: "Europe/Berlin" } });
+    expect(entry("schedule.removed")).toMatchObject({ target: saved.id, details: { name: "Nightly" } });
+    expect(entry("script.stored")).toMatchObject({ target: script.sha256, details: { name: "bots.mjs" } });
+    expect(entry("run.aborted")).toMatchObject({ actor: owner.email, target: run.id, details: { name: "Nightly" } });
+    // A Slack or webhook URL's path is its secret: only its host is kept.
+    expect(JSON.stringify(entries)).not.toContain("secret-path");
+  });
+
   it("enforces the org's target allow-list and caps before a run starts", async () => {
     const owner = await api.signUp("Cap");
     const agent = await connectTestAgent(api.gatewayUrl);

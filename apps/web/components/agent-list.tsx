@@ -111,7 +111,8 @@ export function AgentList({ agents, now }: { agents: AgentView[]; now: number })
             <td data-testid="agent-labels">
               <LabelChips labels={agent.labels} />
             </td>
-            <td className="nowrap">
+            {/* Wraps: "open files … · up to … engines" kept on one line made the table 2 px wider than a 1024 px laptop. */}
+            <td>
               <AgentCapacityCell agent={agent} />
             </td>
             <td>

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { authClient } from "../lib/auth-client";
 import { OrgSwitcher } from "./org-switcher";
 
@@ -22,6 +22,9 @@ export function AppNav({ organisation }: { organisation: string }) {
   const pathname = usePathname();
   const router = useRouter();
   const [signingOut, setSigningOut] = useState(false);
+  // On a phone the links fold behind a Menu button (CSS decides when); a link followed folds them again.
+  const [open, setOpen] = useState(false);
+  useEffect(() => setOpen(false), [pathname]);
 
   async function signOut() {
     setSigningOut(true);
@@ -33,11 +36,14 @@ export function AppNav({ organisation }: { organisation: string }) {
   }
 
   return (
-    <nav className="app-nav" aria-label="Main">
+    <nav className={`app-nav${open ? " open" : ""}`} aria-label="Main">
       <Link className="brand" href="/">
         Throng
       </Link>
-      <ul>
+      <button className="button small menu-button" type="button" aria-expanded={open} aria-controls="main-links" onClick={() => setOpen((shown) => !shown)} data-testid="nav-menu">
+        Menu
+      </button>
+      <ul id="main-links">
         {LINKS.map((link) => (
           <li key={link.href}>
             <Link href={link.href} aria-current={(link.href === "/" ? pathname === "/" : pathname.startsWith(link.href)) ? "page" : undefined}>

@@ -16,7 +16,8 @@ function Figure({ label, value, testId, hint }: { label: string; value: string; 
     <div>
       <dt>{label}</dt>
       <dd data-testid={testId}>{value}</dd>
-      {hint && <span className="muted small">{hint}</span>}
+      {/* A second dd, as a dl's group holds only dt and dd (axe: definition-list). */}
+      {hint && <dd className="muted small">{hint}</dd>}
     </div>
   );
 }

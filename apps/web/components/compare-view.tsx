@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useApiQuery } from "../hooks/use-api-query";
 import { api } from "../lib/api";
-import { compareHref, compareRows, sloRows } from "../lib/compare-table";
+import { compareHref, compareRows, DELTA_WORDS, sloRows } from "../lib/compare-table";
 import { CompareCharts } from "./compare-charts";
 import { DataTable, type DataColumn } from "./data-table";
 import { formatDateTime } from "../lib/format";
@@ -30,7 +30,7 @@ export function CompareView({ ids }: { ids: string[] }) {
       <div className="page-head">
         <div>
           <h1>Compare runs</h1>
-          <p>Figures side by side; changes are against the first run picked.</p>
+          <p>Figures side by side; changes are against the first run picked, and one smaller than the runs&apos; own second-to-second spread reads &ldquo;within noise&rdquo;.</p>
         </div>
       </div>
       {ids.length >= 2 && (
@@ -51,10 +51,10 @@ export function CompareView({ ids }: { ids: string[] }) {
                     <td key={index} className="num">
                       {cell.value}
                       {cell.delta && (
-                        <span className={`delta ${cell.tone}`} data-testid="compare-delta" data-tone={cell.tone}>
+                        <span className={`delta ${cell.tone}`} data-testid="compare-delta" data-tone={cell.tone} title={cell.note}>
                           {" "}
                           {cell.delta}
-                          <span className="sr-only"> ({cell.tone})</span>
+                          {cell.tone === "noise" ? <span className="noise-word"> {DELTA_WORDS.noise}</span> : <span className="sr-only"> ({DELTA_WORDS[cell.tone]})</span>}
                         </span>
                       )}
                     </td>

@@ -23,7 +23,9 @@ export function DataTable({
   children: ReactNode;
 }) {
   return (
-    <div className={className ? `table-wrap ${className}-wrap` : "table-wrap"}>
+    // A frame that may scroll sideways (on a phone) is a named region a keyboard can reach and scroll (axe's
+    // scrollable-region-focusable): not every table has a link or button inside to focus.
+    <div className={className ? `table-wrap ${className}-wrap` : "table-wrap"} role="region" aria-label={caption} tabIndex={0}>
       <table className={className ? `data ${className}` : "data"} data-testid={testId}>
         <caption className="sr-only">{caption}</caption>
         <thead>

@@ -13,6 +13,7 @@ import { planToText, type PlanFormat } from "../lib/plan-text";
 import { CodeBlock } from "./code-block";
 import { downloadPlan } from "./plan-download";
 import { PlanSchedulePanel } from "./plan-schedule-panel";
+import { PlanBaseline } from "./run-baseline";
 import { PlanTrend } from "./plan-trend";
 import { PlanShelfActions } from "./plan-shelf-actions";
 import { PlanVersions } from "./plan-versions";
@@ -141,6 +142,7 @@ export function PlanDetail({ planId }: { planId: string }) {
         )}
       </section>
       <PlanSchedulePanel planId={planId} canSchedule={can(role, "run.start")} />
+      <PlanBaseline planId={planId} baselineRunId={plan.data.baselineRunId} />
       <section className="panel" aria-labelledby="plan-file-title">
         <h2 id="plan-file-title">Plan file</h2>
         <p className="muted">Version {version}. Each save makes a new version; every run keeps the version it ran.</p>
@@ -157,7 +159,7 @@ export function PlanDetail({ planId }: { planId: string }) {
               {trend.error}
             </p>
           )}
-          {trend.data && <PlanTrend runs={trend.data.runs} />}
+          {trend.data && <PlanTrend runs={trend.data.runs} slos={spec.slos} />}
         </section>
       )}
       <section aria-labelledby="plan-runs-title">

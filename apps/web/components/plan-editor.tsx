@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { PlanSpec } from "@throng/protocol/plan";
 import { api } from "../lib/api";
 import { queryKeys } from "../lib/query-keys";
@@ -14,6 +14,7 @@ import { CodeEditor } from "./code-editor";
 import { ErrorSummary } from "./error-summary";
 import { downloadPlan } from "./plan-download";
 import { PlanFormSections } from "./plan-form-sections";
+import { TRIAL_NAME, type TrialCheck } from "./session-trial";
 import { planJsonLanguage, planYamlLanguage } from "./plan-text-language";
 import { Tabs } from "./tabs";
 
@@ -30,19 +31,19 @@ const TEXT_VIEWS = {
   json: { name: "JSON", testId: "plan-json", language: planJsonLanguage, completes: "a key's or a value's opening quote offers what the schema allows" },
 } as const;
 
-/** Problems of a text document: where it does not parse, or what the schema says about it. */
-function checkText(text: string, format: PlanFormat): { value: unknown; errors: PlanErrors } {
+/**
+ * Problems of a text document (where it does not parse, or what the schema says about it) and the plan it holds, for
+ * naming its problems' fields (empty where it does not parse): one parse for both.
+ */
+function checkText(text: string, format: PlanFormat): { errors: PlanErrors; draft: PlanDraft } {
   const parsed = parsePlanText(text, format);
-  if (!parsed.ok) return { value: null, errors: { form: parsed.error } };
+  if (!parsed.ok) return { errors: { form: parsed.error }, draft: draftFromInput({}) };
   const result = PlanSpec.safeParse(parsed.value);
-  return { value: parsed.value, errors: result.success ? {} : errorsByPath(issuesToFields(result.error.issues)) };
+  return { errors: result.success ? {} : errorsByPath(issuesToFields(result.error.issues)), draft: draftFromInput(parsed.value) };
 }
 
-/** The plan a text view holds, for naming its problems' fields; empty where the text does not parse. */
-function textDraft(text: string, format: PlanFormat): PlanDraft {
-  const parsed = parsePlanText(text, format);
-  return draftFromInput(parsed.ok ? parsed.value : {});
-}
+/** A text view is checked once typing (or a paste) pauses this long, not on every keystroke: a long plan stays responsive. */
+const TEXT_CHECK_MS = 250;
 
 function draftProblems(draft: PlanDraft): PlanErrors {
   const checked = validateDraft(draft);
@@ -73,7 +74,19 @@ export function PlanEditor({ initial, title, intro, edit }: { initial: PlanDraft
   const [pending, setPending] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const [conflict, setConflict] = useState<string | null>(null);
+  const [checkedDraft, setCheckedDraft] = useState<PlanDraft>(initial);
   const fileRef = useRef<HTMLInputElement>(null);
+
+  // A text view's problems, once its text has stayed the same for a moment.
+  useEffect(() => {
+    if (view === "form") return;
+    const timer = setTimeout(() => {
+      const checked = checkText(text, view);
+      setErrors(checked.errors);
+      setCheckedDraft(checked.draft);
+    }, TEXT_CHECK_MS);
+    return () => clearTimeout(timer);
+  }, [text, view]);
 
   /** The plan as the current view has it, or null (with errors shown) when a text view does not parse. */
   const currentDraft = (): PlanDraft | null => {
@@ -92,8 +105,9 @@ export function PlanEditor({ initial, title, intro, edit }: { initial: PlanDraft
     const current = currentDraft();
     if (!current) return;
     setDraft(current);
+    // A text view's problems follow from its text (the effect above); the form's are checked at once once it has been saved.
     if (target !== "form") setText(planToText(draftToInput(current), target));
-    setErrors(target !== "form" ? checkText(planToText(draftToInput(current), target), target).errors : checking ? draftProblems(current) : {});
+    else setErrors(checking ? draftProblems(current) : {});
     setView(target);
   }
 
@@ -104,7 +118,6 @@ export function PlanEditor({ initial, title, intro, edit }: { initial: PlanDraft
 
   function changeText(next: string) {
     setText(next);
-    if (view !== "form") setErrors(checkText(next, view).errors);
   }
 
   function showProblems(found: PlanErrors) {
@@ -117,15 +130,18 @@ export function PlanEditor({ initial, title, intro, edit }: { initial: PlanDraft
     });
   }
 
-  /** The form's plan for "Try it", validated as saving does (its problems shown), or null. */
-  function checkedSpec(): PlanSpec | null {
-    const checked = validateDraft(draft);
+  /**
+   * The form's plan for "Try it", validated as saving does (its problems shown), or how many problems stop it. A
+   * trial saves nothing, so a plan not named yet is tried under a stand-in name rather than refused.
+   */
+  function checkedSpec(): TrialCheck {
+    const checked = validateDraft(String(draft.name ?? "").trim() === "" ? { ...draft, name: TRIAL_NAME } : draft);
     if (!checked.ok) {
       showProblems(checked.errors);
-      return null;
+      return { problems: Object.keys(checked.errors).length };
     }
     setErrors({});
-    return checked.spec;
+    return { spec: checked.spec };
   }
 
   async function save(event: FormEvent<HTMLFormElement>) {
@@ -170,7 +186,7 @@ export function PlanEditor({ initial, title, intro, edit }: { initial: PlanDraft
     if (view !== "form") setText(planToText(draftToInput(imported), view));
     const problems = draftProblems(imported);
     setChecking(true);
-    setErrors(problems);
+    if (view === "form") setErrors(problems);
     setNotice(`Imported ${file.name}${Object.keys(problems).length ? "; fix the problems listed before saving" : ""}.`);
   }
 
@@ -217,7 +233,7 @@ export function PlanEditor({ initial, title, intro, edit }: { initial: PlanDraft
           <span className="small">Loads the latest version; your changes here are dropped, so copy them first if you need them.</span>
         </div>
       )}
-      <ErrorSummary errors={errors} draft={view === "form" ? draft : textDraft(text, view)} />
+      <ErrorSummary errors={errors} draft={view === "form" ? draft : checkedDraft} />
       <Tabs label="Plan views" idPrefix="plan-view" tabs={VIEWS} selected={view} onSelect={switchView}>
         {view === "form" ? (
           <PlanFormSections draft={draft} errors={errors} onChange={changeDraft} checkPlan={checkedSpec} />

@@ -5,15 +5,15 @@ import { useApiQuery } from "../hooks/use-api-query";
 import { api } from "../lib/api";
 import { queryKeys } from "../lib/query-keys";
 import { formatRate } from "../lib/format";
-import { connectionsPerAgentText, derivePlanFigures, formatBits } from "../lib/plan-derived";
+import { formatBits } from "../lib/calculator-form";
+import { connectionsPerAgentText, derivePlanFigures } from "../lib/plan-derived";
 import { PLAN_NODE, expectedMessagesPerSec, type PlanDraft, type PlanErrors } from "../lib/plan-draft";
 import { scenarioDescription } from "../lib/plan-field-text";
 import type { DraftObject, DraftValue } from "../lib/schema-form";
 import type { FieldSpec } from "../lib/schema-node";
-import type { PlanSpec } from "@throng/protocol/plan";
 import { newSloRow, sloBelowUnit, sloMetricChoices } from "../lib/plan-slos";
 import { FieldOverrides, ObjectFields, SchemaField } from "./schema-field";
-import { SessionTrial } from "./session-trial";
+import { SessionTrial, type TrialCheck } from "./session-trial";
 
 const SECTIONS: { key: string; title: string; intro?: string }[] = [
   { key: "target", title: "Target", intro: "The server under test. Load goes only where the plan points." },
@@ -30,7 +30,7 @@ const place = (key: string) => ({ path: key, textKey: key, variants: [] as strin
  * The plan as a form: one panel per section of the schema, every field drawn from it. With `checkPlan` (the editor's
  * validation) the scenario panel offers "Try it" for its session steps.
  */
-export function PlanFormSections({ draft, errors, onChange, checkPlan }: { draft: PlanDraft; errors: PlanErrors; onChange: (draft: PlanDraft) => void; checkPlan?: () => PlanSpec | null }) {
+export function PlanFormSections({ draft, errors, onChange, checkPlan }: { draft: PlanDraft; errors: PlanErrors; onChange: (draft: PlanDraft) => void; checkPlan?: () => TrialCheck }) {
   const set = (key: string) => (value: DraftValue) => onChange({ ...draft, [key]: value });
   const field = (key: string) => PLAN_NODE.fields.find((candidate) => candidate.key === key);
   const rate = expectedMessagesPerSec(draft);

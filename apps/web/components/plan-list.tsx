@@ -4,6 +4,8 @@ import Link from "next/link";
 import type { PlanView } from "@throng/protocol/api";
 import { can } from "../lib/settings-permissions";
 import { describeAgents, describeLoad, describeScenario, describeTarget } from "../lib/plan-summary";
+import { formatAgo, shortId } from "../lib/format";
+import { outcomeLabel } from "../lib/verdict";
 import { DataTable } from "./data-table";
 import { useMe } from "./session-gate";
 import { StartRunButton } from "./start-run-button";
@@ -26,7 +28,7 @@ export function PlanList({ plans }: { plans: PlanView[] }) {
     );
   }
   return (
-    <DataTable caption="Plans" columns={["Plan", "Target", "Load", ""]} testId="plan-list">
+    <DataTable caption="Plans" columns={["Plan", "Target", "Load", "Last run", "Baseline", ""]} testId="plan-list">
       {plans.map((plan) => (
         <tr key={plan.id} data-testid="plan-row" data-plan-id={plan.id} data-plan-name={plan.name}>
           <td>
@@ -48,13 +50,26 @@ export function PlanList({ plans }: { plans: PlanView[] }) {
             {describeLoad(plan.spec)}
             <div className="muted small">{describeScenario(plan.spec)}</div>
           </td>
+          <td data-testid="plan-last-run" data-outcome={plan.lastRun?.outcome ?? ""}>
+            {plan.lastRun ? (
+              <>
+                <Link href={`/runs/${plan.lastRun.id}`}>{plan.lastRun.outcome ? outcomeLabel(plan.lastRun.outcome) : plan.lastRun.status}</Link>
+                {plan.lastRun.endedAt && <div className="muted small">{formatAgo(plan.lastRun.endedAt)}</div>}
+              </>
+            ) : (
+              <span className="muted">not run yet</span>
+            )}
+          </td>
+          <td data-testid="plan-baseline-cell">
+            {plan.baselineRunId ? <Link href={`/runs/${plan.baselineRunId}`}>run {shortId(plan.baselineRunId)}</Link> : <span className="muted">none</span>}
+          </td>
           <td className="actions">
             {can(role, "plan.write") && (
               <Link className="button small" href={`/plans/new?from=${plan.id}`} aria-label={`Clone ${plan.name}`}>
                 Clone
               </Link>
             )}
-            {can(role, "run.start") && <StartRunButton planId={plan.id} planName={plan.name} />}
+            {can(role, "run.start") && <StartRunButton planId={plan.id} planName={plan.name} small />}
           </td>
         </tr>
       ))}

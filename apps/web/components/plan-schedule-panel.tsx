@@ -7,7 +7,7 @@ import type { PlanScheduleView } from "@throng/protocol/plan-schedule";
 import { useApiQuery } from "../hooks/use-api-query";
 import { api } from "../lib/api";
 import { ApiError, errorMessage } from "../lib/api-client";
-import { formatDateTime } from "../lib/format";
+import { formatDateTime, formatDateTimeIn } from "../lib/format";
 import { queryKeys } from "../lib/query-keys";
 import { TextField } from "./text-field";
 
@@ -73,7 +73,8 @@ export function PlanSchedulePanel({ planId, canSchedule }: { planId: string; can
       {current.data && (
         <p className="muted" data-testid="plan-schedule-state">
           {schedule
-            ? `Runs on "${schedule.cron}" (${schedule.timezone}). Next: ${schedule.nextRuns.map((at) => formatDateTime(at)).join(", ")}.`
+            ? // The times it fires in the schedule's own zone, named: 03:00 Europe/Berlin must not read "2:00:00 AM" in a browser in London.
+              `Runs on "${schedule.cron}" (${schedule.timezone}). Next: ${schedule.nextRuns.map((at) => formatDateTimeIn(at, schedule.timezone)).join("; ")}.`
             : "Not scheduled: the plan runs when someone starts it."}
         </p>
       )}

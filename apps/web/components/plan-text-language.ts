@@ -60,7 +60,13 @@ export function planYamlLanguage(): Promise<Extension> {
 
 export function planJsonLanguage(): Promise<Extension> {
   return planLanguage("json", async () => {
-    const [{ json, jsonLanguage }, { jsonCompletion, jsonSchemaHover }] = await Promise.all([import("@codemirror/lang-json"), import("codemirror-json-schema")]);
+    const [{ json, jsonLanguage }, { jsonCompletion, jsonSchemaHover }, bestEffort] = await Promise.all([
+      import("@codemirror/lang-json"),
+      import("codemirror-json-schema"),
+      import("best-effort-json-parser"),
+    ]);
+    // The completion's parser reads half-typed JSON, which is what an editor holds; it logged every such read as a console error.
+    bestEffort.disableErrorLogging();
     return { language: json(), data: jsonLanguage.data, completion: jsonCompletion(), hover: jsonSchemaHover() };
   });
 }

@@ -6,16 +6,17 @@ import { useMemo } from "react";
 import uPlot from "uplot";
 import type { RunView } from "@throng/protocol/run";
 import { useUPlot } from "../hooks/use-uplot";
-import { formatDateTime, formatMs } from "../lib/format";
-import { TREND_FIGURES, trendColumns, trendRuns, trendTimeRange, type TrendFigure, type TrendRun } from "../lib/plan-trend";
+import { formatDateTime, formatMs, formatPercent } from "../lib/format";
+import type { Slo } from "@throng/protocol/plan";
+import { TREND_FIGURES, trendColumns, trendRuns, trendThreshold, trendTimeRange, trendXTicks, trendYTicks, type TrendFigure, type TrendRun } from "../lib/plan-trend";
 import { formatAxisCount } from "../lib/series";
-import { showLatest } from "./series-chart";
+import { annotationPlugin, showLatest } from "./series-chart";
 
 const MARK = { passed: "#1a7f37", failed: "#cf222e", none: "#8c959f" } as const;
 const markOf = (run: TrendRun) => (run.passed === null ? MARK.none : run.passed ? MARK.passed : MARK.failed);
 const FORMAT: Record<TrendFigure["unit"], (value: number) => string> = {
   ms: (value) => formatMs(value),
-  percent: (value) => `${(value * 100).toLocaleString("en-US", { maximumFractionDigits: 2 })} %`,
+  percent: (value) => formatPercent(value, 2),
   count: formatAxisCount,
 };
 const runTime = (t: number | null) => (t === null ? "—" : formatDateTime(t * 1000));
@@ -43,10 +44,16 @@ function verdictMarks(runs: readonly TrendRun[]): uPlot.Plugin {
   };
 }
 
-/** One figure over the plan's runs; clicking a point opens that run. */
-function TrendChart({ figure, runs }: { figure: TrendFigure; runs: readonly TrendRun[] }) {
+/** How wide a run's date label is on the x axis ("Nov 26, 2026, 6:36:40 AM"), for spacing the ticks. */
+const DATE_LABEL_PX = 170;
+
+/** One figure over the plan's runs, with the plan's SLO on it; clicking a point opens that run. */
+function TrendChart({ figure, runs, slos }: { figure: TrendFigure; runs: readonly TrendRun[]; slos: readonly Slo[] | undefined }) {
   const router = useRouter();
   const columns = useMemo(() => trendColumns(runs, figure), [runs, figure]);
+  const threshold = useMemo(() => trendThreshold(figure, slos), [figure, slos]);
+  const yTicks = useMemo(() => trendYTicks(columns[1], threshold?.value), [columns, threshold]);
+  const highest = Math.max(0, ...columns[1].filter((value): value is number => value !== null));
   const options = useMemo((): Omit<uPlot.Options, "width"> => {
     const format = FORMAT[figure.unit];
     return {
@@ -54,10 +61,12 @@ function TrendChart({ figure, runs }: { figure: TrendFigure; runs: readonly Tren
       // Room on the right for half of the last date label, which uPlot centres on its tick.
       padding: [12, 72, 0, 12],
       // From the runs themselves: uPlot pre-widens a lone point's x range by its magnitude (1970 to 2033) before this runs.
-      scales: { x: { time: false, range: () => trendTimeRange(runs) }, y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.15 : 1] } },
+      // y from 0 to a round tick at or above the highest run and the SLO: never "10 ms" at the top under a 12.59 ms run.
+      scales: { x: { time: false, range: () => trendTimeRange(runs) }, y: { range: () => [yTicks[0]!, yTicks[yTicks.length - 1]!] } },
       axes: [
-        { space: 170, values: (_u, splits) => splits.map(runTime) },
-        { size: 70, values: (_u, splits) => splits.map(format) },
+        // Ticks at the runs themselves, as many as their dates fit: no tick between runs that marks nothing.
+        { space: DATE_LABEL_PX, splits: (u) => trendXTicks(columns[0], u.bbox.width / uPlot.pxRatio, DATE_LABEL_PX), values: (_u, splits) => splits.map(runTime) },
+        { size: 70, splits: () => yTicks, values: (_u, splits) => splits.map(format) },
       ],
       series: [
         { label: "Run", value: (_u, value) => runTime(value) },
@@ -67,6 +76,7 @@ function TrendChart({ figure, runs }: { figure: TrendFigure; runs: readonly Tren
       // Unhovered, the legend reads the latest run instead of "Run: —".
       hooks: { setCursor: [showLatest], setData: [showLatest] },
       plugins: [
+        annotationPlugin({ current: [] }, { current: threshold ? [threshold] : [] }),
         verdictMarks(runs),
         {
           hooks: {
@@ -81,19 +91,20 @@ function TrendChart({ figure, runs }: { figure: TrendFigure; runs: readonly Tren
         },
       ],
     };
-  }, [figure, runs, router]);
+  }, [figure, runs, router, columns, threshold, yTicks]);
   const canvasRef = useUPlot(options, columns as uPlot.AlignedData);
   const titleId = `plan-trend-${figure.key}-title`;
   return (
-    <section className="chart trend-chart" aria-labelledby={titleId} data-testid="plan-trend-chart" data-figure={figure.key} data-runs={columns[1].filter((value) => value !== null).length}>
+    <section className="chart trend-chart" aria-labelledby={titleId} data-testid="plan-trend-chart" data-figure={figure.key} data-runs={columns[1].filter((value) => value !== null).length} data-threshold={threshold?.value} data-y-top={yTicks[yTicks.length - 1]} data-highest={highest}>
       <h3 id={titleId}>{figure.title}</h3>
+      {threshold && <p className="chart-thresholds">{threshold.label}</p>}
       <div className="chart-canvas" ref={canvasRef} role="img" aria-label={`${figure.title} of each run of this plan over time`} />
     </section>
   );
 }
 
 /** The plan's ended runs over time: p99, error rate, throughput and estimate, each run marked passed or not. */
-export function PlanTrend({ runs }: { runs: readonly RunView[] }) {
+export function PlanTrend({ runs, slos }: { runs: readonly RunView[]; slos?: readonly Slo[] | undefined }) {
   const points = useMemo(() => trendRuns(runs), [runs]);
   const figures = TREND_FIGURES.filter((figure) => figure.key !== "estimate" || points.some((run) => run.estimate !== null));
   const passed = points.filter((run) => run.passed === true).length;
@@ -106,7 +117,7 @@ export function PlanTrend({ runs }: { runs: readonly RunView[] }) {
       </p>
       <div className="trend-charts">
         {figures.map((figure) => (
-          <TrendChart key={figure.key} figure={figure} runs={points} />
+          <TrendChart key={figure.key} figure={figure} runs={points} slos={slos} />
         ))}
       </div>
       <ol className="sr-only">

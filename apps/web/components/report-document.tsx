@@ -5,6 +5,7 @@ import type { AgentView } from "@throng/protocol/api";
 import type { RunReport } from "@throng/protocol/run";
 import { formatDateTime } from "../lib/format";
 import { reportSentence } from "../lib/report-summary";
+import { runTimes } from "@throng/protocol/report-headline";
 import { chartSpan } from "../lib/run-timing";
 import { statusTone } from "../lib/verdict";
 import { CapacityEvidence } from "./capacity-evidence";
@@ -41,7 +42,7 @@ export function ReportDocument({ report, agents = [], crumbs, actions }: ReportD
               Report: {run.planName} <StatusBadge status={run.status} tone={statusTone(run)} testId="report-status" />
             </h1>
             <p className="muted small">
-              Run <code>{run.id}</code> · started {formatDateTime(run.startedAt ?? run.createdAt)} · ended {formatDateTime(run.endedAt)}
+              Run <code>{run.id}</code> · <span data-testid="report-times">{runTimes(run, formatDateTime)}</span>
             </p>
           </div>
           {actions && <div className="head-actions no-print">{actions}</div>}
@@ -53,7 +54,7 @@ export function ReportDocument({ report, agents = [], crumbs, actions }: ReportD
         <RunTags tags={run.tags} linked={false} testId="report-tags" />
         {run.note && <RunNoteText note={run.note} testId="report-note" />}
       </header>
-      <ReportVerdicts verdict={run.verdict} />
+      <ReportVerdicts run={run} />
       {run.capacity ? (
         <CapacityEvidence capacity={run.capacity} hostname={(id) => names.get(id) ?? id.slice(0, 8)} />
       ) : (
@@ -64,7 +65,7 @@ export function ReportDocument({ report, agents = [], crumbs, actions }: ReportD
           </section>
         )
       )}
-      <RunSummary run={run} />
+      <RunSummary run={run} inReport />
       <RunCharts points={series} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} />
       {report.server && <ServerCharts points={report.server.points} summary={report.server.summary} span={chartSpan(run)} agents={agents} />}
       <RunAgents run={run} agents={agents} points={series} live={false} />

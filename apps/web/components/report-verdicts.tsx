@@ -1,6 +1,6 @@
-import type { RunVerdict } from "@throng/protocol/report";
-import { sloRows } from "../lib/report-summary";
-import { verdictBadge } from "../lib/verdict";
+import type { RunView } from "@throng/protocol/run";
+import { sloRows, unjudgedSloRows } from "../lib/report-summary";
+import { reportReasons, verdictBadge } from "../lib/verdict";
 import { DataTable, type DataColumn } from "./data-table";
 
 const SLO_COLUMNS: readonly DataColumn[] = ["SLO", "Threshold", { label: "Measured", numeric: true }, "Verdict", "Seconds"];
@@ -9,9 +9,14 @@ const SLO_COLUMNS: readonly DataColumn[] = ["SLO", "Threshold", { label: "Measur
  * The run's verdict (passed only when the load ran as planned and every SLO was met over enough data), why it is
  * not a pass, and each SLO's verdict over the whole run with how many of its seconds broke it.
  */
-export function ReportVerdicts({ verdict }: { verdict: RunVerdict | null | undefined }) {
-  const rows = sloRows(verdict);
+export function ReportVerdicts({ run }: { run: RunView }) {
+  const { verdict } = run;
+  const planned = run.spec.slos ?? [];
+  const judged = sloRows(verdict);
+  // A run that ended before it measured anything has a verdict without SLOs; the plan's SLOs were not judged, not absent.
+  const rows = judged.length === 0 && planned.length > 0 ? unjudgedSloRows(planned) : judged;
   const badge = verdictBadge(verdict);
+  const reasons = reportReasons(run);
   return (
     <section className="panel" aria-labelledby="verdicts-title" data-testid="report-verdicts">
       <h2 id="verdicts-title">
@@ -22,9 +27,9 @@ export function ReportVerdicts({ verdict }: { verdict: RunVerdict | null | undef
           </span>
         )}
       </h2>
-      {badge && badge.reasons.length > 0 && (
+      {reasons.length > 0 && (
         <ul className="verdict-reasons" data-testid="verdict-reasons">
-          {badge.reasons.map((reason) => (
+          {reasons.map((reason) => (
             <li key={reason}>{reason}</li>
           ))}
         </ul>
@@ -41,6 +46,11 @@ export function ReportVerdicts({ verdict }: { verdict: RunVerdict | null | undef
         its schedule, with lost agents or clients, or with an SLO that measured nothing is not a pass. A capacity search is judged by its
         estimate. Each verdict is explained in docs/verdicts.md.
       </p>
+      {judged.length === 0 && planned.length > 0 && (
+        <p className="muted" data-testid="slos-not-judged">
+          The run ended before it measured a second, so none of the plan&apos;s {planned.length === 1 ? "SLO was" : `${planned.length} SLOs were`} judged.
+        </p>
+      )}
       {rows.length === 0 ? (
         <p className="muted">The plan sets no SLOs, so only its load was judged. Add SLOs to the plan (e.g. round trip p99 below 50 ms) to judge the server too.</p>
       ) : (
@@ -51,7 +61,7 @@ export function ReportVerdicts({ verdict }: { verdict: RunVerdict | null | undef
               <td>{row.threshold}</td>
               <td className="num">{row.measured}</td>
               <td>
-                <span className={`badge ${row.passed ? "ok" : row.status === "no data" ? "warn" : "bad"}`}>{row.status}</span>
+                <span className={`badge ${row.passed ? "ok" : row.status === "no data" ? "warn" : row.status === "not judged" ? "idle" : "bad"}`}>{row.status}</span>
               </td>
               <td>{row.seconds}</td>
             </tr>

@@ -10,6 +10,7 @@ import { can } from "../lib/settings-permissions";
 import { ReportDocument } from "./report-document";
 import { PdfDownloadButton } from "./pdf-download-button";
 import { ReportEstimateForm } from "./report-estimate-form";
+import { RunBaseline } from "./run-baseline";
 import { useMe } from "./session-gate";
 import { ShareLinks } from "./share-links";
 
@@ -56,6 +57,7 @@ export function ReportView({ runId }: { runId: string }) {
         </p>
       )}
       <ReportDocument report={report.data} agents={fleet.data ?? []} crumbs={crumbs} actions={actions} />
+      <RunBaseline run={run} points={report.data.series} />
       {run.capacity && can(role, "run.start") && <ReportEstimateForm runId={run.id} />}
       {can(role, "share.manage") && <ShareLinks runId={run.id} />}
     </>

@@ -4,7 +4,7 @@ import { useMemo } from "react";
 import type { AgentView } from "@throng/protocol/api";
 import type { RunView } from "@throng/protocol/run";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
-import { formatGiB, formatInteger, formatMemory, formatMs } from "../lib/format";
+import { formatDecimal, formatGiB, formatInteger, formatMemory, formatMs } from "../lib/format";
 import { openFiles } from "../lib/agent-health";
 import { agentFates } from "../lib/run-events";
 import { runAgentStatus } from "../lib/status";
@@ -75,10 +75,10 @@ export function RunAgents({ run, agents, points, live }: RunAgentsProps) {
                   )}
                 </td>
                 <td>
-                  <StatusBadge status={status} tone={tone} />
+                  <StatusBadge status={status} tone={tone} testId="run-agent-status" />
                 </td>
                 <td className="num">{health ? `${formatInteger(health.cpuPercent)} %` : "—"}</td>
-                <td className="num" data-testid="run-agent-steal">{health?.stealPercent === undefined ? "—" : `${health.stealPercent.toFixed(1)} %`}</td>
+                <td className="num" data-testid="run-agent-steal">{health?.stealPercent === undefined ? "—" : `${formatDecimal(health.stealPercent, 1)} %`}</td>
                 <td className="num">{health ? formatMs(health.eventLoopP99Ms) : "—"}</td>
                 <td className="num">{health ? formatMemory(health.rssBytes) : "—"}</td>
                 <td className="num" data-testid="run-agent-open-files" title={openFiles(health).title}>{openFiles(health).text}</td>

@@ -13,6 +13,7 @@ import { RunCharts } from "./run-charts";
 import { RunEvents } from "./run-events";
 import { RunHeader } from "./run-header";
 import { RunNotes } from "./run-notes";
+import { RunBaseline } from "./run-baseline";
 import { RunSummary } from "./run-summary";
 import { ServerCharts } from "./server-charts";
 import { SloLive } from "./slo-live";
@@ -21,7 +22,7 @@ const AGENTS_POLL_MS = 2000;
 
 /** One run: header with abort, note and tags, events, summary once ended, live charts, and its agents. */
 export function RunDetail({ runId }: { runId: string }) {
-  const { run, points, server, serverSummary, error, stream, accept } = useRunLive(runId);
+  const { run, points, seriesRead, server, serverSummary, error, stream, accept } = useRunLive(runId);
   const [now, setNow] = useState(() => Date.now());
   const ended = run ? isTerminal(run.status) : false;
   // Host names and fleet status for the agents table and chart legends; polled only while the run is live.
@@ -56,7 +57,10 @@ export function RunDetail({ runId }: { runId: string }) {
       )}
       <RunNotes run={run} onSaved={changed} />
       {ended ? (
-        <RunSummary run={run} />
+        <>
+          <RunSummary run={run} />
+          <RunBaseline run={run} points={points} />
+        </>
       ) : (
         run.events.length > 0 && (
           <section className="panel" aria-label="Events">
@@ -71,8 +75,13 @@ export function RunDetail({ runId }: { runId: string }) {
         <section className="panel" aria-label="Charts" data-testid="run-charts-queued">
           <p className="muted">The charts start with the run&apos;s first second, once its agents take it out of the queue.</p>
         </section>
+      ) : ended && points.length === 0 && !seriesRead ? (
+        // The stream's first event (the run) came before the stored series: "none measured" only once it is read.
+        <section className="panel" aria-label="Charts" data-testid="run-charts-reading">
+          <p className="loading">Reading the run&apos;s measured seconds…</p>
+        </section>
       ) : ended && points.length === 0 ? (
-        // The run and its series are read together, so an ended run with none has nothing to chart, ever.
+        // Its stored series read and empty: an ended run with none has nothing to chart, ever.
         <section className="panel" aria-label="Charts" data-testid="run-charts-none">
           <p className="muted">No second was measured: the run {run.status === "aborted" ? "was aborted" : "ended"} before its agents reported any. Its events and verdict above say why.</p>
         </section>

@@ -4,6 +4,7 @@ import Link from "next/link";
 import type { RunView } from "@throng/protocol/run";
 import { formatDate, formatDuration, formatInteger, formatMs, formatRate, formatTimeOfDay } from "../lib/format";
 import { listedDurationSeconds } from "../lib/run-timing";
+import { personName } from "../lib/people";
 import { statusTone, verdictBadge, verdictTitle } from "../lib/verdict";
 import { RunTags } from "./run-tags";
 import { DataTable, type DataColumn } from "./data-table";
@@ -43,7 +44,7 @@ export function RunList({ runs, now }: { runs: RunView[]; now: number }) {
             <span className="nowrap">{formatDate(run.createdAt)},</span> <span className="nowrap">{formatTimeOfDay(Date.parse(run.createdAt) / 1000)}</span>
             {run.startedBy && (
               <div className="muted small" data-testid="run-started-by" title={run.startedBy}>
-                by {starter(run.startedBy)}
+                by {personName(run.startedBy, run.startedByName)}
               </div>
             )}
           </td>
@@ -59,11 +60,6 @@ export function RunList({ runs, now }: { runs: RunView[]; now: number }) {
 }
 
 /** Who started a run, short enough for a column: an email's name part (the whole one in the title), a token as it is. */
-function starter(startedBy: string): string {
-  const at = startedBy.indexOf("@");
-  return at > 0 ? startedBy.slice(0, at) : startedBy;
-}
-
 function RunVerdictBadge({ run }: { run: RunView }) {
   const badge = verdictBadge(run.verdict);
   return badge ? <StatusBadge status={badge.label} tone={badge.tone} /> : <span className="muted">—</span>;

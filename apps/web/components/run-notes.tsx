@@ -5,6 +5,7 @@ import type { RunView } from "@throng/protocol/run";
 import type { RunNotesPatch } from "@throng/protocol/run-notes";
 import { ApiError, errorMessage } from "../lib/api-client";
 import { formatDateTime } from "../lib/format";
+import { personName } from "../lib/people";
 import { noteProblem, notesRefusal, withTag, withoutTag } from "../lib/run-notes";
 import { runsApi } from "../lib/runs-api";
 import { can } from "../lib/settings-permissions";
@@ -45,7 +46,7 @@ export function RunNotes({ run, onSaved }: { run: RunView; onSaved: (run: RunVie
       )}
       {run.notesEditedBy && run.notesEditedAt && (
         <p className="muted small" data-testid="run-notes-edited">
-          Last edited by {run.notesEditedBy}, {formatDateTime(run.notesEditedAt)}
+          Last edited by {personName(run.notesEditedBy, run.notesEditedByName)}, {formatDateTime(run.notesEditedAt)}
         </p>
       )}
     </section>

@@ -3,7 +3,7 @@ import { formatDuration, formatInteger, formatMs, formatRate } from "../lib/form
 import { percentileKeys } from "../lib/series";
 import { scriptSummaryCells } from "../lib/series-script";
 import { countsMessages, hasRoundTrips, scenarioSummaryCells, type ScenarioKind, type SummaryCell } from "../lib/scenario-view";
-import { verdictBadge } from "../lib/verdict";
+import { notPassedReasons } from "../lib/verdict";
 import { RunCohorts } from "./run-cohorts";
 import { RunEvents } from "./run-events";
 
@@ -42,31 +42,32 @@ function cells(summary: Summary, kind: ScenarioKind): Cell[] {
   ];
 }
 
-/** Why an ended run is not a pass, in words, where it ended (not only in its badge's title): the report says the same. */
+/** Why an ended run is not a pass, in words, where it ended (not only in its badge's title), each reason once. */
 function VerdictReasons({ run }: { run: RunView }) {
-  const reasons = verdictBadge(run.verdict)?.reasons ?? [];
+  const reasons = notPassedReasons(run);
   if (reasons.length === 0) return null;
   return (
-    <ul className="verdict-reasons" data-testid="run-verdict-reasons" aria-label="Why the run did not pass">
-      {reasons.map((reason) => (
-        <li key={reason}>{reason}</li>
-      ))}
-    </ul>
+    <div className={run.status === "failed" ? "alert" : undefined} data-testid="run-verdict-reasons">
+      {run.status === "failed" && <p data-testid="summary-error">The run failed:</p>}
+      <ul className="verdict-reasons" aria-label="Why the run did not pass">
+        {reasons.map((reason) => (
+          <li key={reason}>{reason}</li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
-/** The report of a finished, aborted or failed run: why it did not pass, totals, then what happened. */
-export function RunSummary({ run }: { run: RunView }) {
+/**
+ * The summary of a finished, aborted or failed run: why it did not pass, totals, then what happened. In the report
+ * (`inReport`) the reasons are left to its sentence and Verdict section, which say them above.
+ */
+export function RunSummary({ run, inReport = false }: { run: RunView; inReport?: boolean }) {
   const { summary } = run;
   return (
     <section className="panel" aria-labelledby="summary-title" data-testid="run-summary">
       <h2 id="summary-title">Summary</h2>
-      {run.status === "failed" && run.error && (
-        <p className="alert" data-testid="summary-error">
-          The run failed: {run.error}
-        </p>
-      )}
-      <VerdictReasons run={run} />
+      {!inReport && <VerdictReasons run={run} />}
       {summary ? (
         <dl className="summary-grid">
           {cells(summary, run.spec.scenario.kind).map((cell) => (

@@ -78,8 +78,10 @@ export function ObjectFields({ fields, place, value, onChange, errors }: { field
     <SchemaField key={field.key} field={field} place={child(place, field.key)} value={value[field.key]} errors={errors} onChange={(next) => onChange({ ...value, [field.key]: next })} />
   );
   const simple = (field: FieldSpec) => ["integer", "number", "string", "choice", "boolean", "scalar", "number-list"].includes(field.node.kind);
-  const main = fields.filter((field) => field.required || field.defaultValue !== undefined);
-  const options = fields.filter((field) => !main.includes(field));
+  const textOf = (field: FieldSpec) => fieldText(child(place, field.key).textKey, place.variants);
+  const shown = fields.filter((field) => !textOf(field).hidden);
+  const main = shown.filter((field) => field.required || field.defaultValue !== undefined || textOf(field).prominent);
+  const options = shown.filter((field) => !main.includes(field));
   // Once open (by the user, or because a field was set) the options stay open: clearing the last one must not
   // fold away the box being typed in.
   const [opened, setOpened] = useState(false);

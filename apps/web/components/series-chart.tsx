@@ -8,6 +8,7 @@ import { formatTimeOfDay } from "../lib/format";
 import { plotXRange, plotYRange } from "../lib/chart-range";
 import { extendColumns, formatAxisBytes, formatAxisCount, type ChartLine, type TimedPoint, type TimeMarker } from "../lib/series";
 import type { Threshold } from "../lib/slo-live";
+import { columnPlaces, overlapCount, placeLabels, type Box, type LabelRequest } from "../lib/chart-labels";
 
 export type ChartUnit = "count" | "bytes" | "ms";
 
@@ -35,67 +36,92 @@ const AXIS_FORMAT: Record<ChartUnit, (value: number) => string> = {
   ms: (value) => `${formatAxisCount(value)} ms`,
 };
 
-/** A dashed line from (x1, y1) to (x2, y2) with its words at (textX, textY), in the current colour. */
-function annotate(ctx: CanvasRenderingContext2D, [x1, y1, x2, y2]: readonly number[], label: string, textX: number, textY: number) {
-  ctx.beginPath();
-  ctx.moveTo(x1!, y1!);
-  ctx.lineTo(x2!, y2!);
-  ctx.stroke();
-  ctx.fillText(label, textX, textY);
-}
-
-/** Draws annotations over the plot area after each redraw, dashed `dash` px, in a saved canvas state. */
-function overlayPlugin(dash: number, width: number, paint: (plot: uPlot, ctx: CanvasRenderingContext2D) => void): uPlot.Plugin {
-  const hook = (plot: uPlot) => {
-    const { ctx } = plot;
-    ctx.save();
-    ctx.setLineDash([dash * uPlot.pxRatio, 4 * uPlot.pxRatio]);
-    ctx.lineWidth = width * uPlot.pxRatio;
-    ctx.font = `${11 * uPlot.pxRatio}px system-ui, sans-serif`;
-    paint(plot, ctx);
-    ctx.restore();
-  };
-  return { hooks: { draw: [hook] } };
-}
-
-/** Each marker as a dashed vertical line with its word. */
-function markerPlugin(markers: { current: readonly TimeMarker[] }): uPlot.Plugin {
-  return overlayPlugin(4, 1, (plot, ctx) => {
-    const { bbox } = plot;
-    for (const marker of markers.current) {
-      const x = Math.round(plot.valToPos(marker.t, "x", true));
-      if (x < bbox.left || x > bbox.left + bbox.width) continue;
-      ctx.strokeStyle = ctx.fillStyle = MARKER_COLOURS[marker.kind];
-      // A word that would run past the plot's right edge (a step near the end) goes on the line's left instead.
-      const gap = 4 * uPlot.pxRatio;
-      const fits = x + gap + ctx.measureText(marker.label).width <= bbox.left + bbox.width;
-      ctx.textAlign = fits ? "left" : "right";
-      annotate(ctx, [x, bbox.top, x, bbox.top + bbox.height], marker.label, fits ? x + gap : x - gap, bbox.top + 12 * uPlot.pxRatio);
-    }
-  });
-}
-
 const THRESHOLD_COLOUR = "#bf3989";
 const NO_THRESHOLDS: readonly Threshold[] = [];
 
-/** Each SLO threshold as a dashed horizontal line with its words, right-aligned above it. */
-function thresholdPlugin(thresholds: { current: readonly Threshold[] }): uPlot.Plugin {
-  return overlayPlugin(8, 1.5, (plot, ctx) => {
-    const { bbox } = plot;
-    ctx.textAlign = "right";
-    ctx.strokeStyle = ctx.fillStyle = THRESHOLD_COLOUR;
-    let above = 0;
-    for (const threshold of thresholds.current) {
-      const y = Math.round(plot.valToPos(threshold.value, "y", true));
-      if (y > bbox.top + bbox.height) continue;
-      if (y < bbox.top) {
-        // Far above the measurements (plotYRange left it out): said at the top rather than flattening the lines.
-        ctx.fillText(`↑ ${threshold.label}, above the chart`, bbox.left + bbox.width - 4 * uPlot.pxRatio, bbox.top + (12 + 14 * above++) * uPlot.pxRatio);
-        continue;
-      }
-      annotate(ctx, [bbox.left, y, bbox.left + bbox.width, y], threshold.label, bbox.left + bbox.width - 4 * uPlot.pxRatio, y - 4 * uPlot.pxRatio);
+/** A line to draw, dashed, in its colour, with its words at a place `placeLabels` picks. */
+interface Annotation {
+  colour: string;
+  dash: number;
+  width: number;
+  from: readonly [number, number];
+  to: readonly [number, number] | null;
+  text: string;
+  label: LabelRequest;
+}
+
+/**
+ * The plot's SLO thresholds (dashed horizontal lines, their words right-aligned above the line, or below it when above
+ * is taken; one far above the data said at the top) and its markers (dashed vertical lines, their words at the top,
+ * or further down the line when the top is taken). The words are placed together so none is written over another or
+ * across an SLO's line ("above the chaborted"); how many overlap is left on the plot as `data-label-overlaps`.
+ */
+function annotations(plot: uPlot, ctx: CanvasRenderingContext2D, markers: readonly TimeMarker[], thresholds: readonly Threshold[]): { lines: Annotation[]; obstacles: Box[] } {
+  const { bbox } = plot;
+  const px = uPlot.pxRatio;
+  const [right, bottom, row, text, gap] = [bbox.left + bbox.width, bbox.top + bbox.height, 14 * px, 12 * px, 4 * px];
+  const lines: Annotation[] = [];
+  const obstacles: Box[] = [];
+  for (const threshold of thresholds) {
+    const y = Math.round(plot.valToPos(threshold.value, "y", true));
+    if (y > bottom) continue;
+    if (y < bbox.top) {
+      // Far above the measurements (plotYRange left it out): said at the top rather than flattening the lines.
+      const words = `↑ ${threshold.label}, above the chart`;
+      const width = ctx.measureText(words).width;
+      lines.push({ colour: THRESHOLD_COLOUR, dash: 8, width: 1.5, from: [0, 0], to: null, text: words, label: { width, height: text, places: columnPlaces(right - gap - width, bbox.top + 2 * px, bottom - text, row) } });
+      continue;
     }
-  });
+    const width = ctx.measureText(threshold.label).width;
+    const left = right - gap - width;
+    obstacles.push({ left: bbox.left, top: y - px, width: bbox.width, height: 2 * px });
+    const places = [{ left, top: y - gap - text }, { left, top: y + gap }, { left, top: y - gap - text - row }, { left, top: y + gap + row }].filter((place) => place.top >= bbox.top - text && place.top <= bottom);
+    lines.push({ colour: THRESHOLD_COLOUR, dash: 8, width: 1.5, from: [bbox.left, y], to: [right, y], text: threshold.label, label: { width, height: text, places: places.length ? places : [{ left, top: y - gap - text }] } });
+  }
+  const lastSecond = plot.scales.x?.max ?? Number.NaN;
+  for (const marker of markers) {
+    // An abort late in the run's last second is past the plot's last half second: drawn at its edge, not dropped.
+    const t = marker.t > lastSecond && marker.t <= lastSecond + 1 ? lastSecond : marker.t;
+    const x = Math.round(plot.valToPos(t, "x", true));
+    if (x < bbox.left || x > right) continue;
+    const width = ctx.measureText(marker.label).width;
+    // A word that would run past the plot's right edge (a step near the end) goes on the line's left instead.
+    const left = x + gap + width <= right ? x + gap : x - gap - width;
+    lines.push({ colour: MARKER_COLOURS[marker.kind], dash: 4, width: 1, from: [x, bbox.top], to: [x, bottom], text: marker.label, label: { width, height: text, places: columnPlaces(left, bbox.top + 2 * px, bottom - text, row) } });
+  }
+  return { lines, obstacles };
+}
+
+/** Draws the thresholds and markers over the plot after each redraw, in a saved canvas state (the plan trend's SLO too). */
+export function annotationPlugin(markers: { current: readonly TimeMarker[] }, thresholds: { current: readonly Threshold[] }): uPlot.Plugin {
+  const draw = (plot: uPlot) => {
+    const { ctx } = plot;
+    const px = uPlot.pxRatio;
+    ctx.save();
+    ctx.font = `${11 * px}px system-ui, sans-serif`;
+    ctx.textBaseline = "top";
+    ctx.textAlign = "left";
+    const { lines, obstacles } = annotations(plot, ctx, markers.current, thresholds.current);
+    // Thresholds first: their words belong next to their own line; a marker's may move down its.
+    const placed = placeLabels(lines.map((line) => line.label), obstacles);
+    lines.forEach((line, index) => {
+      ctx.strokeStyle = ctx.fillStyle = line.colour;
+      ctx.setLineDash([line.dash * px, 4 * px]);
+      ctx.lineWidth = line.width * px;
+      if (line.to) {
+        ctx.beginPath();
+        ctx.moveTo(...line.from);
+        ctx.lineTo(...line.to);
+        ctx.stroke();
+      }
+      const box = placed[index]!;
+      ctx.fillText(line.text, box.left, box.top);
+    });
+    ctx.restore();
+    plot.root.dataset.labelOverlaps = String(overlapCount(placed));
+    plot.root.dataset.labels = String(placed.length);
+  };
+  return { hooks: { draw: [draw] } };
 }
 
 /** A y axis as wide as its longest label ("500 kB/s"), measured in the axis's own font, so no label is clipped. */
@@ -154,7 +180,7 @@ function options<P extends TimedPoint>(
     cursor: { drag: { x: false, y: false }, sync: { key: "run" } },
     legend: { live: true },
     hooks: { setCursor: [showLatest], setData: [showLatest] },
-    plugins: [markerPlugin(markers), thresholdPlugin(thresholds)],
+    plugins: [annotationPlugin(markers, thresholds)],
   };
 }
 

@@ -5,21 +5,36 @@ import type { PlanSpec } from "@throng/protocol/plan";
 import { TRIAL_TIME_LIMIT_MS, type BytesPreview, type ReceivedPreview, type TrialStep, type TrialView } from "@throng/protocol/session-trial";
 import { api } from "../lib/api";
 import { errorMessage } from "../lib/api-client";
+import { formatDecimal } from "../lib/format";
 import { DataTable } from "./data-table";
+
+/** The name an unnamed plan is tried under: a trial saves nothing, so the name is not needed yet. */
+export const TRIAL_NAME = "Try it";
+
+/** The form's plan, checked as saving checks it, or how many problems the form now lists instead. */
+export type TrialCheck = { spec: PlanSpec } | { problems: number };
 
 /**
  * "Try it": one client of the plan as the form holds it (unsaved) connects from an online agent and runs its session
  * steps; the table shows the connect and each step with its result, time, bytes and captures. `checkPlan` validates
- * the form (showing its problems as saving does) and gives the plan, or null.
+ * the form (showing its problems as saving does); a plan with problems is not tried, and says so here too, beside
+ * the button that was pressed, not only at the top of the form.
  */
-export function SessionTrial({ checkPlan }: { checkPlan: () => PlanSpec | null }) {
+export function SessionTrial({ checkPlan }: { checkPlan: () => TrialCheck }) {
   const [pending, setPending] = useState(false);
   const [trial, setTrial] = useState<TrialView | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [problems, setProblems] = useState(0);
 
   async function run() {
-    const spec = checkPlan();
-    if (!spec) return;
+    const checked = checkPlan();
+    setProblems("problems" in checked ? checked.problems : 0);
+    if (!("spec" in checked)) {
+      setTrial(null);
+      setError(null);
+      return;
+    }
+    const { spec } = checked;
     setPending(true);
     setError(null);
     setTrial(null);
@@ -45,6 +60,12 @@ export function SessionTrial({ checkPlan }: { checkPlan: () => PlanSpec | null }
       <p role="status" className="small muted" aria-live="polite">
         {pending ? "An agent is connecting and running the steps…" : ""}
       </p>
+      {problems > 0 && (
+        <p className="alert" role="alert" data-testid="trial-problems">
+          Not tried: the plan has {problems === 1 ? "a problem" : `${problems} problems`} to fix first, listed at the top of the form and at
+          {problems === 1 ? " its field" : " their fields"}.
+        </p>
+      )}
       {error && (
         <p className="alert" role="alert" data-testid="trial-error">
           {error}
@@ -150,4 +171,4 @@ function Bytes({ preview, matched }: { preview: BytesPreview | ReceivedPreview; 
   );
 }
 
-const formatMs = (ms: number) => (ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`);
+const formatMs = (ms: number) => `${formatDecimal(ms, ms < 10 ? 1 : 0)} ms`;

@@ -5,8 +5,11 @@ import { useState } from "react";
 import { api } from "../lib/api";
 import { errorMessage } from "../lib/api-client";
 
-/** Starts a run of the plan and opens it; a refusal (e.g. no agent online) shows beside the button. */
-export function StartRunButton({ planId, planName }: { planId: string; planName: string }) {
+/**
+ * Starts a run of the plan and opens it; a refusal (e.g. no agent online) shows beside the button. As large as the
+ * buttons beside it: small in a list's row, full size among the plan page's actions (it is the page's main one).
+ */
+export function StartRunButton({ planId, planName, small = false }: { planId: string; planName: string; small?: boolean }) {
   const router = useRouter();
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -27,7 +30,7 @@ export function StartRunButton({ planId, planName }: { planId: string; planName:
   return (
     <div>
       <button
-        className="button primary small"
+        className={small ? "button primary small" : "button primary"}
         type="button"
         onClick={start}
         disabled={pending}

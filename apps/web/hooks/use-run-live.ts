@@ -16,6 +16,11 @@ export type StreamState = "connecting" | "live" | "reconnecting" | "closed";
 export interface RunLive {
   run: RunView | null;
   points: SeriesPoint[];
+  /**
+   * Whether the stored series has been read once. The stream's first event is the run itself, which can arrive
+   * seconds before the series on a busy machine: until then no points means "not read yet", not "none measured".
+   */
+  seriesRead: boolean;
   /** The server under test, when the plan watches it (PROTOCOL.md §11); empty otherwise. */
   server: ServerPoint[];
   /** Its summary so far, from the last fetch. */
@@ -38,6 +43,7 @@ const SUMMARY_POLL_TRIES = 30;
 export function useRunLive(runId: string): RunLive {
   const [run, setRun] = useState<RunView | null>(null);
   const [points, setPoints] = useState<SeriesPoint[]>([]);
+  const [seriesRead, setSeriesRead] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [stream, setStream] = useState<StreamState>("connecting");
   const liveDuringFetch = useRef<SeriesPoint[] | null>(null);
@@ -71,6 +77,7 @@ export function useRunLive(runId: string): RunLive {
           setServerSummary(watched.summary);
         }
         setPoints((current) => mergePoints(mergePoints(current, series.points), live));
+        setSeriesRead(true);
         setRun(latest);
         setError(null);
         return latest;
@@ -169,5 +176,5 @@ export function useRunLive(runId: string): RunLive {
   }, [runId]);
 
   const accept = useCallback((next: RunView) => setRun(next), []);
-  return { run, points, server, serverSummary, error, stream, accept };
+  return { run, points, seriesRead, server, serverSummary, error, stream, accept };
 }

@@ -1,4 +1,5 @@
 import { ErrorBody, type ErrorCode, type FieldError } from "@throng/protocol/errors";
+import { quietFetch } from "./quiet-refusal";
 
 /** The slice of a zod schema the client needs, so the web does not depend on zod itself. */
 export interface ResponseSchema<T> {
@@ -64,7 +65,7 @@ export async function apiRequest<T>(
   const what = `${method} ${path}`;
   let response: Response;
   try {
-    response = await fetch(path, {
+    response = await quietFetch(path, {
       method,
       signal,
       credentials: "same-origin",
@@ -98,7 +99,7 @@ export function attachmentName(disposition: string | null): string | null {
 export async function apiFile(path: string, fallbackName: string): Promise<{ blob: Blob; fileName: string }> {
   let response: Response;
   try {
-    response = await fetch(path, { credentials: "same-origin", cache: "no-store" });
+    response = await quietFetch(path, { credentials: "same-origin", cache: "no-store" });
   } catch {
     throw new ApiError(0, "unreachable", "The dashboard could not reach its server; check your connection.");
   }

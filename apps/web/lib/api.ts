@@ -70,6 +70,9 @@ export const api = {
   getPlanSchedule: (planId: string, signal?: AbortSignal) => apiRequest("GET", path("plans", planId, "schedule"), PlanScheduleView, undefined, signal),
   setPlanSchedule: (planId: string, body: SetPlanSchedule) => apiRequest("PUT", path("plans", planId, "schedule"), PlanScheduleView, body),
   removePlanSchedule: (planId: string) => apiRequest<void>("DELETE", path("plans", planId, "schedule"), null),
+  /** One of the plan's finished runs becomes the baseline later runs are compared with (409 for another plan's run or one not finished). */
+  pinBaseline: (planId: string, runId: string) => apiRequest("PUT", path("plans", planId, "baseline"), PlanView, { runId }),
+  unpinBaseline: (planId: string) => apiRequest("DELETE", path("plans", planId, "baseline"), PlanView),
 
   listRuns: (signal?: AbortSignal) => apiRequest("GET", "/api/runs", RunList, undefined, signal),
   getRun: (runId: string, signal?: AbortSignal) => apiRequest("GET", path("runs", runId), RunView, undefined, signal),

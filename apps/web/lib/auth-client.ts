@@ -1,10 +1,12 @@
 "use client";
 
 import { createAuthClient } from "better-auth/react";
+import { quietFetch } from "./quiet-refusal";
 
 function create() {
   // Better Auth runs in the API; the browser reaches it through this origin's /api proxy.
-  return createAuthClient({ baseURL: window.location.origin, basePath: "/api/auth" });
+  // A wrong password is a refusal the form shows, not a console error (quiet-refusal.ts).
+  return createAuthClient({ baseURL: window.location.origin, basePath: "/api/auth", fetchOptions: { customFetchImpl: quietFetch } });
 }
 
 let client: ReturnType<typeof create> | null = null;

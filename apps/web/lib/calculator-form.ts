@@ -2,7 +2,7 @@
 // results worded with units, and the fields a measured run can fill in.
 import { CalculatorInput, calculateCapacity, type CalculatorResult } from "@throng/protocol/calculator";
 import type { RunView } from "@throng/protocol/run";
-import { formatInteger } from "./format";
+import { formatDecimal, formatInteger } from "./format";
 
 export const CALCULATOR_FIELDS = [
   { key: "playersPerRoom", label: "Players per room", unit: "players", hint: "everyone who sees each other's updates" },
@@ -70,7 +70,7 @@ export function calculate(form: CalculatorForm): CalculatorOutcome {
 export function formatBits(bitsPerSec: number): string {
   const units = [["Gbit/s", 1e9], ["Mbit/s", 1e6], ["kbit/s", 1e3]] as const;
   for (const [unit, size] of units) {
-    if (bitsPerSec >= size) return `${(bitsPerSec / size).toLocaleString("en-US", { maximumFractionDigits: 2 })} ${unit}`;
+    if (bitsPerSec >= size) return `${formatDecimal(bitsPerSec / size, 2)} ${unit}`;
   }
   return `${formatInteger(bitsPerSec)} bit/s`;
 }

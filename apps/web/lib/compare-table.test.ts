@@ -4,7 +4,7 @@ import { compareHref, compareRows, deltaTone, formatDelta, parseCompareIds, sloR
 
 type Compared = RunComparison["runs"][number];
 const run = (id: string, summary: Record<string, number | null>, deltaPercent: Record<string, number | null>, more: Partial<Compared> = {}): Compared =>
-  ({ id, planName: "p", createdAt: "2026-01-01T00:00:00Z", status: "finished", summary, deltaPercent, outcome: null, slos: [], ...more });
+  ({ id, planName: "p", createdAt: "2026-01-01T00:00:00Z", status: "finished", summary, deltaPercent, spread: {}, withinNoise: {}, outcome: null, slos: [], ...more });
 const slo = (metric: string, below: number, value: number | null, status: SloVerdict["status"]): SloVerdict =>
   ({ metric, below, value, status, passed: status === "met", breachedSeconds: 0, measuredSeconds: 10, firstBreachAt: null });
 
@@ -40,6 +40,20 @@ describe("compareRows", () => {
     expect(rows.find((row) => row.key === "errors")!.cells[0]!.value).toBe("—");
     // Figures no run carries are left out.
     expect(rows.map((row) => row.key)).not.toContain("peakClients");
+  });
+});
+
+describe("a change within noise", () => {
+  it("is neither better nor worse when the API says it is inside the runs' own spread, and says by how much they varied", () => {
+    const rows = compareRows({
+      runs: [
+        run("a", { messagesPerSec: 1000, rttP99Ms: 10 }, {}, { spread: { messagesPerSec: 4, rttP99Ms: 0.5 } }),
+        run("b", { messagesPerSec: 998, rttP99Ms: 14 }, { messagesPerSec: -0.2, rttP99Ms: 40 }, { spread: { messagesPerSec: 3, rttP99Ms: 0.4 }, withinNoise: { messagesPerSec: true, rttP99Ms: false } }),
+      ],
+    });
+    const throughput = rows.find((row) => row.key === "messagesPerSec")!.cells[1]!;
+    expect(throughput).toMatchObject({ delta: "−0.2 %", tone: "noise", note: "the runs' own seconds varied by ± 4" });
+    expect(rows.find((row) => row.key === "rttP99Ms")!.cells[1]!.tone).toBe("worse");
   });
 });
 

@@ -1,7 +1,7 @@
 // Runs side by side: which summary figures to show, in what units, and whether a change is for the better.
 // The API computes the deltas (against the first run); this only words and colours them.
 import type { RunComparison } from "@throng/protocol/report";
-import { formatInteger, formatMs, formatRate } from "./format";
+import { formatDecimal, formatInteger, formatMs, formatRate } from "./format";
 import { formatSloValue, metricName } from "./slo-text";
 import { outcomeLabel } from "./verdict";
 
@@ -19,13 +19,16 @@ export const COMPARED_FIGURES: readonly { key: string; label: string; better: Be
   { key: "connectionsFailed", label: "Connection failures", better: "lower", format: formatInteger },
 ];
 
-export type DeltaTone = "better" | "worse" | "same" | "none";
+/** "noise": the change is inside either run's own second-to-second spread (protocol compare-noise.ts). */
+export type DeltaTone = "better" | "worse" | "same" | "noise" | "none";
 
 export interface CompareCell {
   value: string;
   /** "+12.5 %" against the first run; "" for the first run itself or when either figure is missing. */
   delta: string;
   tone: DeltaTone;
+  /** Why a "noise" delta is one: "the runs' seconds varied by ± 45". */
+  note?: string;
 }
 
 export interface CompareRow {
@@ -34,15 +37,19 @@ export interface CompareRow {
   cells: CompareCell[];
 }
 
-export function deltaTone(percent: number | null | undefined, better: Better): DeltaTone {
+export function deltaTone(percent: number | null | undefined, better: Better, noise: boolean | null = null): DeltaTone {
   if (percent === null || percent === undefined) return "none";
   if (percent === 0) return "same";
+  if (noise) return "noise";
   return (percent > 0) === (better === "higher") ? "better" : "worse";
 }
 
+/** The words after a delta: "within noise" when the change is inside the runs' own spread. */
+export const DELTA_WORDS: Record<DeltaTone, string> = { better: "better", worse: "worse", same: "same", noise: "within noise", none: "" };
+
 export function formatDelta(percent: number): string {
   const sign = percent > 0 ? "+" : percent < 0 ? "−" : "±";
-  return `${sign}${Math.abs(percent).toLocaleString("en-US", { maximumFractionDigits: 1 })} %`;
+  return `${sign}${formatDecimal(Math.abs(percent), 1)} %`;
 }
 
 /** One row per figure, one cell per run; the first run is the baseline and carries no delta. */
@@ -51,13 +58,16 @@ export function compareRows(comparison: RunComparison): CompareRow[] {
   return COMPARED_FIGURES.filter((figure) => known.has(figure.key)).map((figure) => ({
     key: figure.key,
     label: figure.label,
-    cells: comparison.runs.map((run, index) => {
+    cells: comparison.runs.map((run, index): CompareCell => {
       const value = run.summary[figure.key] ?? null;
       const percent = index === 0 ? null : (run.deltaPercent[figure.key] ?? null);
+      const tone = index === 0 ? "none" : deltaTone(percent, figure.better, run.withinNoise?.[figure.key] ?? null);
+      const spread = Math.max(...[comparison.runs[0]!, run].map((compared) => compared.spread?.[figure.key] ?? 0));
       return {
         value: value === null ? "—" : figure.format(value),
         delta: percent === null ? "" : formatDelta(percent),
-        tone: index === 0 ? "none" : deltaTone(percent, figure.better),
+        tone,
+        ...(tone === "noise" ? { note: `the runs' own seconds varied by ± ${figure.format(spread)}` } : {}),
       };
     }),
   }));

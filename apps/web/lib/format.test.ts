@@ -32,7 +32,15 @@ describe("formatUntil", () => {
     expect(formatUntil(at(-1), now)).toBe("expired");
     expect(formatUntil(at(42), now)).toBe("in 42 s");
     expect(formatUntil(at(3_600 * 2), now)).toBe("in 2 h");
-    expect(formatUntil(at(86_400 + 60), now)).toBe("in 1 day");
+    expect(formatUntil(at(86_400 * 1.6), now)).toBe("in 2 days");
     expect(formatUntil(at(86_400 * 7), now)).toBe("in 7 days");
+  });
+  it("picks the unit after rounding: a one-hour token a second old reads 'in 1 h', as the form that made it said, never 'in 60 min'", () => {
+    expect(formatUntil(at(3_599), now)).toBe("in 1 h");
+    expect(formatUntil(at(3_570), now)).toBe("in 1 h");
+    expect(formatUntil(at(3_500), now)).toBe("in 58 min");
+    expect(formatUntil(at(59.6), now)).toBe("in 1 min");
+    expect(formatUntil(at(86_399), now)).toBe("in 24 h");
+    expect(formatUntil(at(86_400 * 7 - 1), now)).toBe("in 7 days");
   });
 });

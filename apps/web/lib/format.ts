@@ -1,10 +1,15 @@
 // Formatting for the dashboard: numbers, sizes, times. Pure functions; no React.
+import { displayFormats } from "@throng/protocol/display-format";
+
+// Numbers, durations and dates in the reader's own locale and time zone (the browser's), the same formats the
+// report PDF uses for whoever asked for it (packages/protocol display-format.ts).
+const READER = displayFormats();
 
 const GIB = 1024 ** 3;
 
 export function formatGiB(bytes: number): string {
   const gib = bytes / GIB;
-  return `${gib >= 10 ? gib.toFixed(0) : gib.toFixed(1)} GiB`;
+  return `${READER.decimal(gib, gib >= 10 ? 0 : 1)} GiB`;
 }
 
 /** Memory sizes: MiB below a GiB, so an agent's 90 MiB does not read as "0.1 GiB". */
@@ -13,60 +18,56 @@ export function formatMemory(bytes: number): string {
 }
 
 export function formatInteger(value: number): string {
-  return Math.round(value).toLocaleString("en-US");
+  return READER.integer(value);
 }
 
 /** Rates: whole numbers above 100, one decimal below, so small runs do not read as zero. */
 export function formatRate(value: number): string {
-  if (value >= 100) return formatInteger(value);
-  return value.toLocaleString("en-US", { maximumFractionDigits: 1 });
+  return READER.rate(value);
 }
 
 export function formatMs(value: number | null | undefined): string {
-  if (value === null || value === undefined) return "—";
-  if (value >= 100) return `${formatInteger(value)} ms`;
-  return `${value.toLocaleString("en-US", { maximumFractionDigits: 2 })} ms`;
+  return READER.ms(value);
+}
+
+/** A number with at most `digits` decimals, in the reader's locale. */
+export function formatDecimal(value: number, digits: number): string {
+  return READER.decimal(value, digits);
+}
+
+/** A number with exactly `digits` decimals, in the reader's locale: "0.970". */
+export function formatFixed(value: number, digits: number): string {
+  return READER.fixed(value, digits);
+}
+
+/** A 0..1 ratio as percent: "98.7 %". */
+export function formatPercent(ratio: number, digits = 1): string {
+  return READER.percent(ratio, digits);
 }
 
 /** "1 m 05 s", "42 s". */
 export function formatDuration(seconds: number): string {
-  const total = Math.max(0, Math.round(seconds));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  if (h > 0) return `${h} h ${String(m).padStart(2, "0")} m`;
-  if (m > 0) return `${m} m ${String(s).padStart(2, "0")} s`;
-  return `${s} s`;
-}
-
-// Dates and times: one format everywhere (pages, events, charts' axes and legends), in the user's own locale.
-// `undefined` asks Intl for the browser's locale; the formatters are built once, as building one is slow.
-const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
-const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
-const TIME = new Intl.DateTimeFormat(undefined, { timeStyle: "medium" });
-
-function toDate(value: string | number | Date | null | undefined): Date | null {
-  if (value === null || value === undefined || value === "") return null;
-  const date = value instanceof Date ? value : new Date(value);
-  return Number.isNaN(date.getTime()) ? null : date;
+  return READER.duration(seconds);
 }
 
 /** "24 Nov 2026, 13:10:42" in the user's locale; "—" for nothing. Takes ISO text, epoch ms or a Date. */
 export function formatDateTime(value: string | number | Date | null | undefined): string {
-  const date = toDate(value);
-  return date ? DATE_TIME.format(date) : "—";
+  return READER.dateTime(value);
+}
+
+/** The date and time with its zone named ("Nov 28, 2026, 3:00:00 AM GMT+1"), in `timeZone` when given. */
+export function formatDateTimeIn(value: string | number | Date | null | undefined, timeZone?: string): string {
+  return READER.dateTimeWithZone(value, timeZone);
 }
 
 /** The day alone, in the same locale and style: "24 Nov 2026". */
 export function formatDate(value: string | number | Date | null | undefined): string {
-  const date = toDate(value);
-  return date ? DATE.format(date) : "—";
+  return READER.date(value);
 }
 
 /** The time of day alone, for a chart's seconds (epoch seconds): "13:10:42". */
 export function formatTimeOfDay(epochSeconds: number | null | undefined): string {
-  if (epochSeconds === null || epochSeconds === undefined || !Number.isFinite(epochSeconds)) return "—";
-  return TIME.format(new Date(epochSeconds * 1000));
+  return READER.timeOfDay(epochSeconds);
 }
 
 /** "just now", "12 s ago", "5 min ago", or a date for anything older than a day. */
@@ -82,14 +83,20 @@ export function formatAgo(iso: string | null | undefined, now: number = Date.now
   return formatDateTime(iso);
 }
 
-/** Time left until an ISO instant, for token expiry: "in 59 min". */
+/**
+ * Time left until an ISO instant, for token expiry: "in 59 min", "in 1 h". The unit is chosen after rounding, so an
+ * hour less a second reads "in 1 h" like the hour it was made for, never "in 60 min".
+ */
 export function formatUntil(iso: string, now: number = Date.now()): string {
   const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
   if (Number.isNaN(seconds)) return "unknown";
   if (seconds <= 0) return "expired";
   if (seconds < 60) return `in ${seconds} s`;
-  if (seconds < 3600) return `in ${Math.round(seconds / 60)} min`;
-  if (seconds < 86_400) return `in ${Math.round(seconds / 3600)} h`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `in ${minutes} min`;
+  const hours = Math.round(seconds / 3600);
+  // Up to a day in hours, as the forms offer "24 hours".
+  if (hours <= 24) return `in ${hours} h`;
   const days = Math.round(seconds / 86_400);
   return `in ${days} day${days === 1 ? "" : "s"}`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { connectionsPerAgentText, derivePlanFigures, formatBits } from "./plan-derived";
+import { connectionsPerAgentText, derivePlanFigures } from "./plan-derived";
 
 const draft = (clients: number, count?: number) => ({
   name: "p",
@@ -15,10 +15,13 @@ describe("figures derived from a plan as it is typed", () => {
     expect(derivePlanFigures(draft(10_000, 2) as never, 4).connectionsPerAgent).toBe(5_000);
     expect(derivePlanFigures(draft(10_000) as never, 0).connectionsPerAgent).toBeNull();
   });
+});
 
-  it("formats bit rates", () => {
-    expect(formatBits(13_120_000)).toBe("13.1 Mbit/s");
-    expect(formatBits(999)).toBe("999 bit/s");
+describe("bandwidth of a scenario with its own message", () => {
+  it("counts the bytes of the message it sends, not the built-in ping's 64 B", () => {
+    const redis = { ...draft(1), scenario: { kind: "ping-pong", intervalMs: "100", messageBytes: "64", message: { body: "PING" } } };
+    // 10 PINGs of 4 B a second: 40 B/s, 320 bit/s.
+    expect(derivePlanFigures(redis as never, 1).sentBitsPerSec).toBe(320);
   });
 });
 

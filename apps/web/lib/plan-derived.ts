@@ -2,11 +2,12 @@ import { formatInteger } from "./format";
 import type { DraftObject } from "./schema-form";
 import type { PlanDraft } from "./plan-draft";
 import { expectedMessagesPerSec } from "./plan-draft";
+import { sentMessageBytes } from "./plan-summary";
 
 export interface PlanDerived {
   /** Messages per second sent at full load, where the scenario fixes the rate. */
   messagesPerSec: number | null;
-  /** Payload bits per second sent at full load (rate × message size), before protocol overhead. */
+  /** Payload bits per second sent at full load (rate × the size of the message the scenario sends), before protocol overhead. */
   sentBitsPerSec: number | null;
   /** Clients (so connections) each agent holds when the load is split over `agents` agents. */
   connectionsPerAgent: number | null;
@@ -16,27 +17,15 @@ export interface PlanDerived {
 export function derivePlanFigures(draft: PlanDraft, onlineAgents: number | null): PlanDerived {
   const messagesPerSec = expectedMessagesPerSec(draft);
   const scenario = draft.scenario as DraftObject | undefined;
-  const bytes = Number(scenario?.messageBytes);
+  const bytes = scenario ? sentMessageBytes(scenario) : null;
   const clients = Number((draft.load as DraftObject | undefined)?.clients);
   const wanted = Number((draft.agents as DraftObject | undefined)?.count);
   const agents = onlineAgents === null ? null : Math.min(onlineAgents, wanted > 0 ? wanted : onlineAgents);
   return {
     messagesPerSec,
-    sentBitsPerSec: messagesPerSec !== null && bytes > 0 ? messagesPerSec * bytes * 8 : null,
+    sentBitsPerSec: messagesPerSec !== null && bytes !== null ? messagesPerSec * bytes * 8 : null,
     connectionsPerAgent: clients > 0 && agents ? Math.ceil(clients / agents) : null,
   };
-}
-
-/** "1.6 Mbit/s" */
-export function formatBits(bitsPerSec: number): string {
-  const units = ["bit/s", "kbit/s", "Mbit/s", "Gbit/s"];
-  let value = bitsPerSec;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  return `${value >= 100 || unit === 0 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
 }
 
 /**

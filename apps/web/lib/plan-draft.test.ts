@@ -59,6 +59,37 @@ describe("draft ↔ plan", () => {
     expect(draftToInput(draftFromInput({ ...plan, agents: { labels: {}, onLost: "continue" } }))).toEqual(plan);
   });
 
+  it("leaves the built-in ping's size out of a plan whose scenario sends its own message, as the engine ignores it", () => {
+    const redis = { ...plan, scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64, message: { body: "PING" } } };
+    expect(draftToInput(draftFromInput(redis)).scenario).toEqual({ kind: "ping-pong", intervalMs: 200, message: { body: "PING" } });
+    const moving = { ...plan, scenario: { kind: "movement-sync", roomSize: 4, messageBytes: 64, update: { body: "MOVE {{x}}" } } };
+    expect(draftToInput(draftFromInput(moving)).scenario).not.toHaveProperty("messageBytes");
+    // echo-flood's schema requires it, and a plan without a message of its own keeps it.
+    const echo = { ...plan, scenario: { kind: "echo-flood", messageBytes: 32, message: { body: "x" } } };
+    expect(draftToInput(draftFromInput(echo)).scenario).toHaveProperty("messageBytes", 32);
+    expect(draftToInput(draftFromInput(plan)).scenario).toHaveProperty("messageBytes", 128);
+  });
+
+  it("starts a TCP target with a framing that saves, and reads a delimiter given as text as the one hex delimiter the form shows", () => {
+    const tcp = { ...emptyDraft(), name: "Redis", target: initialVariant(union("target"), "tcp", "target") };
+    expect((tcp.target as DraftObject).framing).toEqual({ kind: "length-prefix", headerBytes: "2" });
+    expect(validateDraft(tcp).ok).toBe(true);
+    const framing = (tcp.target as DraftObject).framing as DraftObject;
+    const framingNode = (union("target").variants.find((variant) => variant.value === "tcp")!.fields.find((field) => field.key === "framing")!.node) as Extract<NodeSpec, { kind: "union" }>;
+    expect(initialVariant(framingNode, "delimiter", "target.tcp.framing", framing)).toEqual({ kind: "delimiter", delimiterHex: "0a" });
+    const redis = { ...plan, target: { protocol: "tcp", host: "127.0.0.1", port: 6379, framing: { kind: "delimiter", delimiter: "\r\n" } } };
+    expect(((draftFromInput(redis).target as DraftObject).framing)).toEqual({ kind: "delimiter", delimiterHex: "0d0a" });
+    expect(draftToInput(draftFromInput(redis)).target).toEqual({ protocol: "tcp", host: "127.0.0.1", port: 6379, framing: { kind: "delimiter", delimiterHex: "0d0a" } });
+  });
+
+  it("lets a script scenario's TCP target go without a framing, and asks every other scenario for one", () => {
+    const tcp = { protocol: "tcp", host: "127.0.0.1", port: 7071 };
+    const script = validateDraft(draftFromInput({ ...plan, target: tcp, scenario: { kind: "script", script: { sha256: "a".repeat(64) } } }));
+    expect(script.ok).toBe(true);
+    const pingPong = validateDraft(draftFromInput({ ...plan, target: tcp }));
+    expect(pingPong.ok ? {} : pingPong.errors).toEqual({ "target.framing": expect.stringMatching(/^give the framing/) });
+  });
+
   it("keeps fields the schema does not know, so an imported file loses nothing on save", () => {
     expect(draftToInput(draftFromInput({ ...plan, notes: ["x"] })).notes).toEqual(["x"]);
   });

@@ -1,6 +1,8 @@
 import { PlanSpec } from "@throng/protocol/plan";
 import type { FieldError } from "@throng/protocol/errors";
 import { labelsFromRows, type LabelRow } from "./labels";
+import { scenarioTemplate } from "./plan-summary";
+import { schemaWords } from "./schema-words";
 import { sloText } from "./slo-text";
 import { slosForForm, slosForPlan, unmeasuredSloErrors } from "./plan-slos";
 import { fromInput, initialValue, toInput, type DraftObject } from "./schema-form";
@@ -29,9 +31,22 @@ export function emptyDraft(): PlanDraft {
   return withAgents(initialValue(PLAN_NODE, "") as DraftObject);
 }
 
+/**
+ * A delimiter framing written as text (`delimiter: "\r\n"`) as its bytes in hex: the form shows one delimiter, as text
+ * and hex side by side, not a third box beside them. The hex wins over the text in the schema, so nothing changes.
+ */
+function delimiterAsHex(draft: DraftObject): DraftObject {
+  const target = draft.target as DraftObject | undefined;
+  const framing = target?.framing as DraftObject | undefined;
+  if (framing?.kind !== "delimiter" || typeof framing.delimiter !== "string") return draft;
+  const { delimiter, ...rest } = framing;
+  const hex = [...new TextEncoder().encode(delimiter)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  return { ...draft, target: { ...target, framing: { ...rest, delimiterHex: rest.delimiterHex || hex } } };
+}
+
 /** A draft from anything plan-shaped (a saved plan, an imported file); fields the form cannot draw are kept. Rates read in percent. */
 export function draftFromInput(input: unknown): PlanDraft {
-  const read = fromInput(PLAN_NODE, typeof input === "object" && input !== null ? input : {}) as DraftObject;
+  const read = delimiterAsHex(fromInput(PLAN_NODE, typeof input === "object" && input !== null ? input : {}) as DraftObject);
   return withAgents(read.slos === undefined ? read : { ...read, slos: slosForForm(read.slos) });
 }
 
@@ -42,11 +57,23 @@ function isDefaultAgents(agents: unknown): boolean {
   return noLabels && (onLost === undefined || onLost === "continue") && count === undefined && Object.keys(rest).length === 0;
 }
 
+/**
+ * The built-in message's size left in a scenario that sends its own message (the form starts ping-pong at 64 B):
+ * the engine never uses it, so the plan does not say it (a Redis plan sending "PING" kept `messageBytes: 64`).
+ */
+function withoutUnusedSize(scenario: unknown): unknown {
+  if (typeof scenario !== "object" || scenario === null) return scenario;
+  const { messageBytes, ...rest } = scenario as Record<string, unknown>;
+  // echo-flood's messageBytes is required by its schema, so it stays.
+  return messageBytes !== undefined && rest.kind !== "echo-flood" && scenarioTemplate(rest) ? rest : scenario;
+}
+
 /** What the draft says, as plan input: the JSON/YAML view shows and the API gets this (a rate's threshold as the fraction). */
 export function draftToInput(draft: PlanDraft): Record<string, unknown> {
   const input = toInput(PLAN_NODE, draft) as Record<string, unknown>;
   if (isDefaultAgents(input.agents)) delete input.agents;
   if (input.slos !== undefined) input.slos = slosForPlan(input.slos);
+  if (input.scenario !== undefined) input.scenario = withoutUnusedSize(input.scenario);
   return input;
 }
 
@@ -67,7 +94,7 @@ export function problemMessage(path: string, message: string): string {
   if (/slos\.\d+\.metric$/.test(path) && message.startsWith("must be one of")) return "choose a metric from the list";
   const options = /^Invalid option: expected one of (.+)$/.exec(message);
   if (options) return `choose one of ${options[1]!.replace(/"/g, "").split("|").join(", ")}`;
-  return sloText(message);
+  return sloText(schemaWords(message));
 }
 
 /** Field errors by path, each message in a person's words (problemMessage). */

@@ -13,6 +13,10 @@ export interface FieldText {
   itemName?: string;
   /** What one row of a name = value list is, with an example ("parameter": message = PING). */
   noun?: { one: string; name: string; value: string };
+  /** Drawn with the required fields, not folded under Options: the one field its variant is about (a delimiter). */
+  prominent?: boolean;
+  /** Not drawn: another field says the same (a delimiter as text is the hex delimiter's text box); kept in the plan. */
+  hidden?: boolean;
 }
 
 /** Keyed `section.key`, or `section.variant.key` where one variant means something else by the same key. */
@@ -29,8 +33,10 @@ const TEXT: Record<string, FieldText> = {
   "target.host": { label: "Host", hint: "Name or IP address of the server under test." },
   "target.port": { label: "Port" },
   "target.sourceAddresses": { label: "Source addresses", hint: "Local IPs to spread connections over (e.g. 127.0.0.2), one per line, to pass one address's port limit." },
-  "target.tcp.framing": { label: "Framing", hint: "How messages are cut out of the byte stream." },
-  "target.framing.delimiterHex": { label: "Delimiter (hex)", hint: "e.g. 0d0a for \\r\\n; wins over a delimiter given as text." },
+  "target.tcp.framing": { label: "Framing", hint: "How messages are cut out of the byte stream.", empty: "none (a script scenario reads the socket itself)" },
+  "target.framing.delimiterHex": { label: "Delimiter (hex)", hint: "The bytes that end each message, e.g. 0d0a for \\r\\n.", prominent: true },
+  "target.tcp.framing.delimiter.delimiter": { label: "Delimiter as text", hidden: true },
+  "target.kcp.framing.delimiter.delimiter": { label: "Delimiter as text", hidden: true },
   "target.kcp.mode": { label: "KCP mode", hint: "kcptun's presets of nodelay, interval, resend, nc: normal (0, 40, 2, 1), fast (0, 30, 2, 1), fast2 (1, 20, 2, 1), fast3 (1, 10, 2, 1). The four fields below replace a preset's own value." },
   "target.kcp.nodelay": { label: "No-delay", hint: "Yes: the RTO starts from 30 ms (else 100) and grows by half of it per expiry (else all of it), as kcp-go's nodelay 1." },
   "target.kcp.intervalMs": { label: "Flush interval", unit: "ms", hint: "How long ACKs wait to go out together (10 to 5000 ms): kcp-go's interval." },

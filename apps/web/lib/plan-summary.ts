@@ -16,12 +16,50 @@ export function describeTarget(spec: PlanSpec): string {
   return target.protocol;
 }
 
-/** "ping every 1,000 ms, 64 B · ≈ 100 msg/s" for ping-pong; the scenario's kind for the others. */
+/** The key of a scenario's own message, which replaces its built-in one: ping-pong's and echo-flood's ping, movement-sync's update. */
+const TEMPLATE_KEYS: Record<string, string> = { "ping-pong": "message", "echo-flood": "message", "movement-sync": "update" };
+
+/** The scenario's own message (a template), when it has one; works on a plan and on the form's draft alike. */
+export function scenarioTemplate(scenario: Record<string, unknown>): Record<string, unknown> | undefined {
+  const key = TEMPLATE_KEYS[String(scenario.kind)];
+  const template = key ? scenario[key] : undefined;
+  return typeof template === "object" && template !== null ? (template as Record<string, unknown>) : undefined;
+}
+
+/** The built-in message's size where the scenario leaves it out (the engine's defaults). */
+const BUILT_IN_BYTES: Record<string, number> = { "ping-pong": 64, "movement-sync": 64 };
+
+const positive = (value: unknown): number | null => {
+  const number = typeof value === "string" && value.trim() === "" ? NaN : Number(value);
+  return Number.isFinite(number) && number > 0 ? number : null;
+};
+
+/**
+ * Bytes per message the scenario sends, where the plan fixes them: its own message's `sizeBytes`, or its body when
+ * that has no placeholders (text and JSON by their UTF-8 bytes, hex by its digits); else the built-in message's size.
+ * null where only the running template knows (placeholders, a msgpack or protobuf body). Plans and drafts alike.
+ */
+export function sentMessageBytes(scenario: Record<string, unknown>): number | null {
+  const template = scenarioTemplate(scenario);
+  if (!template) return positive(scenario.messageBytes) ?? BUILT_IN_BYTES[String(scenario.kind)] ?? null;
+  const padded = positive(template.sizeBytes);
+  if (padded !== null) return padded;
+  const body = typeof template.body === "string" ? template.body : "";
+  const format = typeof template.format === "string" && template.format !== "" ? template.format : "text";
+  if (body === "" || body.includes("{{")) return null;
+  if (format === "hex") return /^([0-9a-fA-F]{2})+$/.test(body) ? body.length / 2 : null;
+  return format === "text" || format === "json" ? new TextEncoder().encode(body).length : null;
+}
+
+/** "ping every 1,000 ms, 64 B · ≈ 100 msg/s" for ping-pong ("custom message of 4 B" for its own); the scenario's kind for the others. */
 export function describeScenario(spec: PlanSpec): string {
   const scenario = spec.scenario as { kind: string } & Record<string, unknown>;
-  if (scenario.kind === "ping-pong" && typeof scenario.intervalMs === "number" && typeof scenario.messageBytes === "number") {
+  if (scenario.kind === "ping-pong" && typeof scenario.intervalMs === "number") {
     const perSec = (spec.load.clients * 1000) / scenario.intervalMs;
-    return `ping every ${formatInteger(scenario.intervalMs)} ms, ${formatInteger(scenario.messageBytes)} B · ≈ ${formatRate(perSec)} msg/s`;
+    const bytes = sentMessageBytes(scenario);
+    const size = bytes === null ? "" : `${formatInteger(bytes)} B`;
+    const message = scenarioTemplate(scenario) ? `custom message${size ? ` of ${size}` : ""}` : size;
+    return `ping every ${formatInteger(scenario.intervalMs)} ms, ${message} · ≈ ${formatRate(perSec)} msg/s`;
   }
   const script = scenarioScriptHash(spec);
   if (script) return `script ${script.slice(0, 12)}`;

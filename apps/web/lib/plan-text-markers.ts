@@ -6,7 +6,7 @@ import { PlanSpec } from "@throng/protocol/plan";
 import { isMap, isScalar, isSeq, parseDocument, type Document } from "yaml";
 import { draftFromInput, errorsByPath, issuesToFields } from "./plan-draft";
 import { problemLabel } from "./plan-problem";
-import { parsePlanText, type PlanFormat } from "./plan-text";
+import { parsePlanText, planTextTooLarge, type PlanFormat } from "./plan-text";
 
 export interface TextMarker {
   /** Character offsets in the text, as an editor marks them. */
@@ -78,6 +78,8 @@ function syntaxMarkers(text: string, format: PlanFormat, doc: Document, error: s
 
 /** Every problem of a plan's YAML or JSON text, each where it is, in the error summary's words; none for a valid plan. */
 export function planTextMarkers(text: string, format: PlanFormat): TextMarker[] {
+  const tooLarge = planTextTooLarge(text);
+  if (tooLarge) return [marker(text, { from: 0, to: 0 }, "form", tooLarge)];
   const doc = parseDocument(text, { prettyErrors: true });
   const parsed = parsePlanText(text, format);
   if (!parsed.ok) return syntaxMarkers(text, format, doc, parsed.error);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cloneName, exportFileName, formatOfFile, parsePlanText, planToText } from "./plan-text";
+import { cloneName, exportFileName, formatOfFile, parsePlanText, planTextTooLarge, planToText } from "./plan-text";
 
 const plan = {
   name: "Lobby",
@@ -49,5 +49,18 @@ describe("plan text", () => {
   it("gives a clone a name not already taken", () => {
     expect(cloneName("Lobby", [])).toBe("Copy of Lobby");
     expect(cloneName("Lobby", ["Copy of Lobby", "Copy of Lobby (2)"])).toBe("Copy of Lobby (3)");
+  });
+});
+
+describe("a text too large to be a plan", () => {
+  it("is refused before it is parsed, saying how large it is and what the API takes", () => {
+    const huge = `name: x\nslos:\n${"  - metric: rtt-p99-ms\n    below: 50\n".repeat(70_000)}`;
+    expect(planTextTooLarge(huge)).toBe("This plan is 2.5 MiB; the API takes at most 1 MiB, so it is not checked or saved. A plan has at most 20 SLOs and 32 session steps: cut it down.");
+    const parsed = parsePlanText(huge, "yaml");
+    expect(parsed.ok ? "" : parsed.error).toMatch(/^This plan is 2\.5 MiB/);
+    expect(planTextTooLarge("name: x\n")).toBeNull();
+    // Near the limit the bytes are counted, not the characters: 400,000 "é" are 800,000 bytes, under 1 MiB.
+    expect(planTextTooLarge("é".repeat(400_000))).toBeNull();
+    expect(planTextTooLarge("é".repeat(600_000))).toMatch(/^This plan is 1\.1 MiB/);
   });
 });

@@ -1,4 +1,5 @@
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
+import { MAX_REQUEST_BODY_BYTES } from "@throng/protocol/api";
 
 /** The text formats a plan can be read and written in. */
 export type PlanFormat = "json" | "yaml";
@@ -9,9 +10,26 @@ export function planToText(input: unknown, format: PlanFormat): string {
 
 export type TextParse = { ok: true; value: unknown } | { ok: false; error: string };
 
+const MIB = 1024 * 1024;
+
+/**
+ * Why a text is too large to be a plan, or null: past what the API takes in one request it can never be saved, so it
+ * is refused before it is parsed (a 2.4 MB paste froze the tab for seconds, parsed on every change, to be refused).
+ */
+export function planTextTooLarge(text: string): string | null {
+  // UTF-8 takes at least one byte a UTF-16 unit: the exact count is needed only near the limit.
+  if (text.length <= MAX_REQUEST_BODY_BYTES / 3) return null;
+  const bytes = new TextEncoder().encode(text).length;
+  if (bytes <= MAX_REQUEST_BODY_BYTES) return null;
+  const size = (bytes / MIB).toFixed(1);
+  return `This plan is ${size} MiB; the API takes at most ${MAX_REQUEST_BODY_BYTES / MIB} MiB, so it is not checked or saved. A plan has at most 20 SLOs and 32 session steps: cut it down.`;
+}
+
 /** Parses a plan document; the error says where it broke (YAML's own line and column). */
 export function parsePlanText(text: string, format: PlanFormat): TextParse {
   if (text.trim() === "") return { ok: false, error: "The document is empty: paste or import a plan." };
+  const tooLarge = planTextTooLarge(text);
+  if (tooLarge) return { ok: false, error: tooLarge };
   try {
     const value: unknown = format === "json" ? JSON.parse(text) : parseYaml(text, { prettyErrors: true });
     if (typeof value !== "object" || value === null || Array.isArray(value)) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunSummary, RunView } from "@throng/protocol/run";
-import { TREND_FIGURES, trendColumns, trendRuns, trendTimeRange } from "./plan-trend";
+import { TREND_FIGURES, trendColumns, trendRuns, trendThreshold, trendTimeRange, trendXTicks, trendYTicks } from "./plan-trend";
 
 const summary = (over: Partial<RunSummary>): RunSummary => ({
   agents: 1, peakClients: 10, peakConnections: 10, durationSec: 10, messagesSent: 990, messagesReceived: 990, messagesPerSec: 99,
@@ -47,5 +47,33 @@ describe("trendTimeRange", () => {
 
   it("keeps a 5 % margin either side of several runs", () => {
     expect(trendTimeRange([{ t: 3000 }, { t: 1000 }, { t: 2000 }])).toEqual([900, 3100]);
+  });
+});
+
+describe("the trend's axes and SLO", () => {
+  it("tops the y axis at a labelled tick above the highest run and the SLO: never stops at 10 ms under a 12.59 ms run", () => {
+    expect(trendYTicks([3.2, 12.59, null])).toEqual([0, 5, 10, 15]);
+    expect(trendYTicks([3.2, 12.59], 50)).toEqual([0, 20, 40, 60]);
+    // An SLO far above the runs is left out of the axis (said at the top instead), as on a run's charts.
+    expect(trendYTicks([3.2, 9.18], 2000)).toEqual([0, 2.5, 5, 7.5, 10]);
+    expect(trendYTicks([0, 0], 0.5)).toEqual([0, 0.2, 0.4, 0.6]);
+    expect(trendYTicks([null])).toEqual([0, 1]);
+  });
+
+  it("puts x ticks on the runs themselves, the latest always, as many as their labels fit", () => {
+    const times = [100, 200, 300, 400, 500];
+    expect(trendXTicks(times, 1000, 170)).toEqual(times);
+    expect(trendXTicks(times, 400, 170)).toEqual([200, 500]);
+    expect(trendXTicks([100], 400, 170)).toEqual([100]);
+    expect(trendXTicks([], 400, 170)).toEqual([]);
+  });
+
+  it("draws the plan's SLO on the figure it judges, in the figure's unit", () => {
+    const slos = [{ metric: "rtt-p99-ms", below: 50 }, { metric: "error-rate", below: 0.01 }] as const;
+    const figure = (key: string) => TREND_FIGURES.find((candidate) => candidate.key === key)!;
+    expect(trendThreshold(figure("p99Ms"), slos)).toEqual({ value: 50, label: "SLO: Round trip p99 < 50 ms" });
+    expect(trendThreshold(figure("errorRate"), slos)?.value).toBe(0.01);
+    expect(trendThreshold(figure("messagesPerSec"), slos)).toBeNull();
+    expect(trendThreshold(figure("p99Ms"), undefined)).toBeNull();
   });
 });

@@ -1,7 +1,11 @@
 // A plan's trend: each ended run as one point over time (its p99, error rate, throughput and capacity estimate),
 // marked by whether its verdict passed, like k6's performance trending. Read from the runs' stored summaries.
+import { niceTicks } from "@throng/protocol/chart-ticks";
+import type { Slo } from "@throng/protocol/plan";
 import type { RunView } from "@throng/protocol/run";
 import { measuredOfSummary } from "@throng/protocol/slo-judge";
+import { THRESHOLD_STRETCH } from "./chart-range";
+import { formatSloValue, metricName } from "./slo-text";
 
 export interface TrendRun {
   runId: string;
@@ -66,4 +70,37 @@ export function trendTimeRange(runs: readonly Pick<TrendRun, "t">[]): [number, n
   const max = Math.max(...runs.map((run) => run.t));
   const margin = max > min ? (max - min) * 0.05 : HOUR;
   return [min - margin, max + margin];
+}
+
+/** The SLO metric a trend figure is judged by, where it has one, in the figure's own unit (ms; a 0..1 rate). */
+const FIGURE_SLOS: Partial<Record<TrendFigure["key"], string>> = { p99Ms: "rtt-p99-ms", errorRate: "error-rate" };
+
+/** The plan's SLO on this figure as a line to draw: its value and words ("SLO: Round trip p99 < 50 ms"); null without one. */
+export function trendThreshold(figure: Pick<TrendFigure, "key">, slos: readonly Slo[] | undefined): { value: number; label: string } | null {
+  const metric = FIGURE_SLOS[figure.key];
+  const slo = metric ? slos?.find((candidate) => candidate.metric === metric) : undefined;
+  return slo ? { value: slo.below, label: `SLO: ${metricName(slo.metric)} < ${formatSloValue(slo.metric, slo.below)}` } : null;
+}
+
+/**
+ * The y axis's ticks: round steps from 0 to the first at or above the highest run, so every point is under a labelled
+ * tick, and the SLO's too when it is near the runs (as on a run's charts: a 2,000 ms SLO over 9 ms runs would flatten
+ * them onto the floor, and is said at the top instead).
+ */
+export function trendYTicks(values: readonly (number | null)[], threshold: number | null = null): number[] {
+  const known = values.filter((value): value is number => value !== null);
+  const highest = Math.max(0, ...known);
+  const near = threshold !== null && (highest <= 0 || threshold <= highest * THRESHOLD_STRETCH);
+  return niceTicks(Math.min(0, ...known), Math.max(highest, near ? threshold : 0));
+}
+
+/**
+ * The x axis's ticks: the runs' own start times (a tick between two runs marks nothing), every k-th so labels
+ * `labelPx` wide fit in `widthPx`, counted back from the latest run, which always has its label.
+ */
+export function trendXTicks(times: readonly number[], widthPx: number, labelPx: number): number[] {
+  if (times.length === 0) return [];
+  const fit = Math.max(1, Math.floor(widthPx / labelPx));
+  const every = Math.ceil(times.length / fit);
+  return times.filter((_t, index) => (times.length - 1 - index) % every === 0);
 }

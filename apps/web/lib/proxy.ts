@@ -1,10 +1,11 @@
 // Server-only: forwards one /api/* request from the browser to the API and streams the answer back.
+import { QUIET_REQUEST, QUIET_STATUS, quietStatus } from "./quiet-refusal";
 
 // RFC 9110 §7.6.1 connection-specific headers, plus host (the API's own) and accept-encoding
 // (fetch decodes bodies itself, so the browser must get them unencoded).
 const DROP_REQUEST = new Set([
   "connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection",
-  "te", "trailer", "transfer-encoding", "upgrade", "host", "accept-encoding",
+  "te", "trailer", "transfer-encoding", "upgrade", "host", "accept-encoding", QUIET_REQUEST,
 ]);
 
 // Also drop encoding and length: the body we stream back is the decoded one.
@@ -76,9 +77,8 @@ export async function proxyToApi(request: Request): Promise<Response> {
     return unreachable(target, error);
   }
   const body = NO_BODY_STATUSES.has(upstream.status) || request.method === "HEAD" ? null : upstream.body;
-  return new Response(body, {
-    status: upstream.status,
-    statusText: upstream.statusText,
-    headers: downstreamHeaders(upstream),
-  });
+  const { status, refused } = quietStatus(upstream.status, request.headers.has(QUIET_REQUEST));
+  const headers = downstreamHeaders(upstream);
+  if (refused !== null) headers.set(QUIET_STATUS, String(refused));
+  return new Response(body, { status, statusText: refused === null ? upstream.statusText : "OK", headers });
 }

@@ -17,6 +17,8 @@ export const queryKeys = {
   runs: ["runs"] as const,
   /** One run's own reads (GET /api/runs/:id and what hangs off it): a change to the run invalidates them all. */
   run: (runId: string) => ["run", runId] as const,
+  /** GET /api/runs/:id and its series, read as a plan's baseline to compare later runs with. */
+  baselineRun: (runId: string) => ["run", runId, "as-baseline"] as const,
   /** GET /api/runs/:id/report. */
   runReport: (runId: string) => ["run", runId, "report"] as const,
   /** GET /api/runs/compare?ids=…: the runs in the order picked (the first is the baseline). */

@@ -23,6 +23,12 @@ function listIn<T>(key: string, item: ResponseSchema<T>): ResponseSchema<T[]> {
 
 const path = (...parts: string[]) => `/api/${parts.map(encodeURIComponent).join("/")}`;
 
+/** The browser's locale and time zone, so the API prints the PDF's numbers and dates as this page shows them. */
+function readerQuery(): string {
+  const { locale, timeZone } = Intl.DateTimeFormat().resolvedOptions();
+  return new URLSearchParams({ locale, tz: timeZone }).toString();
+}
+
 export const reportApi = {
   report: (runId: string, signal?: AbortSignal) => apiRequest("GET", path("runs", runId, "report"), RunReport, undefined, signal),
   /** No session needed: the token is the permission. */
@@ -30,8 +36,8 @@ export const reportApi = {
   jsonUrl: (runId: string) => path("runs", runId, "report"),
   csvUrl: (runId: string) => path("runs", runId, "series.csv"),
   /** Printed by the API in Chromium; the shared report's needs no session. */
-  pdfUrl: (runId: string) => `${path("runs", runId)}/report.pdf`,
-  publicPdfUrl: (token: string) => `${path("public", "reports", token)}/report.pdf`,
+  pdfUrl: (runId: string) => `${path("runs", runId)}/report.pdf?${readerQuery()}`,
+  publicPdfUrl: (token: string) => `${path("public", "reports", token)}/report.pdf?${readerQuery()}`,
 
   createShareLink: (runId: string, expiresInDays?: number) =>
     apiRequest("POST", path("runs", runId, "share-links"), ShareLinkCreated, expiresInDays === undefined ? {} : { expiresInDays }),

@@ -3,7 +3,7 @@
 import type { CapacityEstimate, RunVerdict, SloVerdict, UslFit } from "@throng/protocol/report";
 import { reportHeadline } from "@throng/protocol/report-headline";
 import type { RunView } from "@throng/protocol/run";
-import { formatDateTime, formatInteger, formatMs, formatRate } from "./format";
+import { formatDateTime, formatDecimal, formatFixed, formatInteger, formatMs, formatRate } from "./format";
 import { formatSloValue, metricName, sloName, sloText } from "./slo-text";
 import { formatRatioPercent } from "./scenario-view";
 
@@ -38,6 +38,22 @@ export function sloRows(verdict: RunVerdict | null | undefined): SloRow[] {
   }));
 }
 
+/**
+ * The plan's SLOs as rows of a verdict that judged none of them (a run that failed before its first second): each
+ * "not judged", never "the plan sets no SLOs" beside a plan that has them.
+ */
+export function unjudgedSloRows(slos: readonly { metric: string; below: number }[]): SloRow[] {
+  return slos.map((slo) => ({
+    metric: slo.metric,
+    name: metricName(slo.metric),
+    threshold: `below ${formatSloValue(slo.metric, slo.below)}`,
+    measured: "—",
+    passed: false,
+    status: "not judged",
+    seconds: "no second was measured",
+  }));
+}
+
 /** The one sentence at the top (the protocol's, shared with the report PDF), in the dashboard's number formats. */
 export function reportSentence(run: RunView): string {
   return reportHeadline(run, { integer: formatInteger, rate: formatRate, ms: formatMs, percent: formatRatioPercent, words: sloText });
@@ -52,7 +68,7 @@ export interface Fact {
 /** A fitted parameter: 4 significant digits, and exponent notation below 0.001 so a tiny κ stays short. */
 export function formatUslParameter(value: number): string {
   if (value !== 0 && Math.abs(value) < 1e-3) return Number(value.toPrecision(4)).toExponential();
-  return value.toLocaleString("en-US", { maximumSignificantDigits: 4 });
+  return formatDecimal(Number(value.toPrecision(4)), 20);
 }
 const PARAM = formatUslParameter;
 
@@ -89,7 +105,7 @@ export function capacityFacts(capacity: CapacityEstimate): Fact[] {
       { label: "λ (throughput per client)", value: `${PARAM(usl.lambda)} msg/s` },
       { label: "σ (contention)", value: PARAM(usl.sigma) },
       { label: "κ (coherency)", value: PARAM(usl.kappa) },
-      { label: "R² (goodness of fit)", value: usl.rSquared.toFixed(3), hint: usl.rSquared < 0.9 ? "a weak fit: read its predictions with care" : "1 is a perfect fit" },
+      { label: "R² (goodness of fit)", value: formatFixed(usl.rSquared, 3), hint: usl.rSquared < 0.9 ? "a weak fit: read its predictions with care" : "1 is a perfect fit" },
       {
         label: "Predicted peak",
         value: usl.peakClients === null ? "none" : `${formatInteger(usl.peakClients)} clients`,

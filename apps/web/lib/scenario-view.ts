@@ -4,7 +4,7 @@
 // measures is the protocol's (scenario-metrics.ts), shared with the report PDF; the chart order is the page's.
 import type { RunSummary } from "@throng/protocol/run";
 import { countsMessages, hasRoundTrips, scenarioMetrics, type ScenarioKind } from "@throng/protocol/scenario-metrics";
-import { formatMs } from "./format";
+import { formatMs, formatPercent } from "./format";
 
 export { countsMessages, hasRoundTrips, type ScenarioKind };
 
@@ -47,7 +47,7 @@ export function chartOrder(kind: ScenarioKind): ChartId[] {
 
 /** A 0..1 ratio (broadcast reach) as percent, one decimal: "98.7 %"; "—" for nothing. */
 export function formatRatioPercent(value: number | null | undefined): string {
-  return value === null || value === undefined ? "—" : `${(value * 100).toLocaleString("en-US", { maximumFractionDigits: 1 })} %`;
+  return value === null || value === undefined ? "—" : formatPercent(value, 1);
 }
 
 export interface SummaryCell {

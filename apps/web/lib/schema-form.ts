@@ -12,6 +12,12 @@ export const STARTING_VALUES: Record<string, string> = {
   "target.websocket.url": "ws://127.0.0.1:7070/ws",
   "target.tcp.host": "127.0.0.1",
   "target.tcp.port": "7071",
+  // A framing from the start (the reference target's own, a 2-byte length prefix), so a new TCP plan saves as it is;
+  // a delimiter framing starts at "\n".
+  "target.tcp.framing": "length-prefix",
+  "target.tcp.framing.length-prefix.headerBytes": "2",
+  "target.tcp.framing.delimiter.delimiterHex": "0a",
+  "target.kcp.framing.delimiter.delimiterHex": "0a",
   "target.udp.host": "127.0.0.1",
   "target.udp.port": "7072",
   "target.kcp.host": "127.0.0.1",
@@ -81,7 +87,8 @@ export function initialValue(node: NodeSpec, textKey: string, defaultValue?: unk
       return initialObject(node.fields, (key) => childKey(textKey, key));
     case "union":
     case "keyed-union":
-      return initialVariant(node, node.variants[0]!.value, textKey);
+      // A starting value names the variant to start with (a TCP target's framing); else the schema's first.
+      return initialVariant(node, STARTING_VALUES[textKey] ?? node.variants[0]!.value, textKey);
     case "scalar":
       return STARTING_VALUES[textKey] ?? (defaultValue === undefined ? "" : String(scalarToText(defaultValue)));
     case "string-list":

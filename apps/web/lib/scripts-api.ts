@@ -1,6 +1,7 @@
 // The script bundle calls (POST/GET /api/scripts, GET /api/scripts/:sha256), answered with the protocol's schemas.
 import { ScriptList, ScriptSummary, ScriptView, type UploadScript } from "@throng/protocol/script-bundle";
 import { apiRequest } from "./api-client";
+import { formatDecimal } from "./format";
 
 export const scriptsApi = {
   /** The organisation's scripts, newest first. */
@@ -16,6 +17,6 @@ export const shortHash = (sha256: string) => sha256.slice(0, 12);
 /** A bundle's size for lists: bytes, KiB or MiB. */
 export function formatBundleSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
+  if (bytes < 1024 * 1024) return `${formatDecimal(bytes / 1024, 1)} KiB`;
+  return `${formatDecimal(bytes / 1024 / 1024, 2)} MiB`;
 }

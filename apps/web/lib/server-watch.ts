@@ -1,4 +1,5 @@
 import type { ServerPoint, ServerWatchSummary } from "@throng/protocol/server-watch";
+import { formatFixed } from "./format";
 import type { ChartLine } from "./series";
 
 /** Merges watched seconds, one per (watcher, seq), sorted by time; a repeat (a refetch) replaces the held one. */
@@ -39,7 +40,7 @@ export function serverLines(ids: readonly string[], name: (id: string) => string
 
 /** One sentence for the summary: CPU, memory start → end with its growth per minute, packets/s, and a climb named. */
 export function serverSentence(summary: ServerWatchSummary): string {
-  const mib = (bytes: number) => (bytes / MiB).toFixed(1);
+  const mib = (bytes: number) => formatFixed(bytes / MiB, 1);
   const growth = summary.rssGrowthBytesPerMin;
   const parts = [
     `CPU peak ${summary.cpuPeakPercent} % (mean ${summary.cpuMeanPercent} %)`,

@@ -9,6 +9,25 @@ describe("describeAction", () => {
     expect(describeAction("agent.enrolled")).toBe("Enrolled an agent");
     expect(describeAction("thing.done")).toBe("Thing done");
   });
+
+  it("says in words the channels, schedules, scripts and aborts the core records", () => {
+    const runId = "ba4240f2-0000-4000-8000-000000000000";
+    const sha = "e8b924c262ef".padEnd(64, "0");
+    const entries = [
+      { action: "notification-channel.created", target: "c1", details: { name: "ops", kind: "slack", host: "hooks.slack.com", events: ["failed"] } },
+      { action: "schedule.set", target: "p1", details: { name: "Nightly", cron: "0 3 * * *", timezone: "Europe/Berlin" } },
+      { action: "script.stored", target: sha, details: { name: "bots.js", sizeBytes: 1234 } },
+      { action: "run.aborted", target: runId, details: { name: "Lobby soak" } },
+    ];
+    const names = targetNames(entries);
+    expect(entries.map((entry) => describeAction(entry.action))).toEqual(["Added a notification channel", "Scheduled a plan's runs", "Stored a script", "Aborted a run"]);
+    expect(entries.map((entry) => describeTarget(entry, names))).toEqual(["notification channel “ops”", "schedule of plan “Nightly”", "script “bots.js”", "run ba4240f2… of “Lobby soak”"]);
+    expect(describeDetails(entries[0]!)).toBe("kind: slack; host: hooks.slack.com; events: failed");
+    expect(describeDetails(entries[1]!)).toBe("cron: 0 3 * * *; time zone: Europe/Berlin");
+    expect(describeDetails(entries[2]!)).toBe("size (bytes): 1,234");
+    expect(describeAction("notification-channel.removed")).toBe("Removed a notification channel");
+    expect(describeAction("schedule.removed")).toBe("Stopped a plan's schedule");
+  });
 });
 
 describe("describeDetails", () => {

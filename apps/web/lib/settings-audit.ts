@@ -19,6 +19,12 @@ const ACTIONS: Record<string, string> = {
   "agent.labels-changed": "Changed an agent's labels",
   "enrolment-token.created": "Created an enrolment token",
   "schedule.run-not-started": "A scheduled run did not start",
+  "schedule.set": "Scheduled a plan's runs",
+  "schedule.removed": "Stopped a plan's schedule",
+  "notification-channel.created": "Added a notification channel",
+  "notification-channel.removed": "Removed a notification channel",
+  "script.stored": "Stored a script",
+  "run.aborted": "Aborted a run",
   "secret.created": "Added a secret",
   "secret.replaced": "Replaced a secret's value",
   "secret.deleted": "Deleted a secret",
@@ -34,6 +40,8 @@ const DETAIL_KEYS: Record<string, string> = {
   maxDurationSec: "max duration (s)",
   token: "enrolment token",
   invitation: "invitation",
+  sizeBytes: "size (bytes)",
+  timezone: "time zone",
 };
 
 const keyText = (key: string) => DETAIL_KEYS[key] ?? key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
@@ -45,6 +53,9 @@ const TARGET_NOUNS: Record<string, string> = {
   "share-link": "share link",
   agent: "agent",
   schedule: "schedule of plan",
+  "notification-channel": "notification channel",
+  script: "script",
+  run: "run",
   secret: "secret",
 };
 
@@ -57,7 +68,9 @@ export function targetNames(entries: readonly Pick<AuditEntry, "action" | "targe
   for (const { action, target, details } of entries) {
     if (!target) continue;
     const name = typeof details.name === "string" ? details.name : typeof details.hostname === "string" ? details.hostname : null;
-    if (name) names.set(target, `“${name}”`);
+    // A run is named by its id, of its plan: "run 1a2b3c4d… of “Lobby soak”".
+    if (name && action.startsWith("run.")) names.set(target, `${shortId(target)} of “${name}”`);
+    else if (name) names.set(target, `“${name}”`);
     else if (action === "invitation.created" && typeof details.role === "string") names.set(target, `for a ${details.role}`);
     else if (action === "share-link.created" && typeof details.runId === "string") names.set(target, `of run ${shortId(details.runId)}`);
   }

@@ -46,3 +46,25 @@ export function verdictTitle(run: Pick<RunView, "verdict">): string {
 export function statusTone(run: Pick<RunView, "status" | "verdict">): Tone {
   return isTerminal(run.status) && verdictBadge(run.verdict) ? "idle" : runTone(run.status);
 }
+
+/** A failed run's error in its parts ("agent a: …; agent b: …"), each in words. */
+const errorParts = (run: Pick<RunView, "status" | "error">): string[] =>
+  run.status === "failed" && run.error ? run.error.split("; ").map((part) => sloText(part.trim())).filter(Boolean) : [];
+
+/**
+ * Why an ended run did not pass, each reason once: the verdict's reasons, then any part of a failed run's error they do
+ * not already say (its error is its shards' problems, which the verdict lists too: the page said them twice).
+ */
+export function notPassedReasons(run: Pick<RunView, "status" | "error" | "verdict">): string[] {
+  const reasons = verdictBadge(run.verdict)?.reasons ?? [];
+  return [...new Set([...reasons, ...errorParts(run)])];
+}
+
+/**
+ * The reasons the report's Verdict section lists: those its one sentence at the top does not already say (a failed
+ * run's sentence quotes its error, so the parts of that error are not said again beneath it).
+ */
+export function reportReasons(run: Pick<RunView, "status" | "error" | "verdict">): string[] {
+  const said = new Set(errorParts(run));
+  return (verdictBadge(run.verdict)?.reasons ?? []).filter((reason) => !said.has(reason));
+}

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Db } from "../client";
 
 export interface PlanRow {
@@ -9,6 +10,17 @@ export interface PlanRow {
   createdAt: Date;
   updatedAt: Date;
   archivedAt: Date | null;
+  /** The run every later run is compared with; null when none is pinned. */
+  baselineRunId: string | null;
+}
+
+/** A plan's most recent run that ended, for the plan list. */
+export interface LastRunRow {
+  planId: string;
+  id: string;
+  status: string;
+  outcome: string | null;
+  endedAt: Date | null;
 }
 
 /** Which plans a list holds: the active ones (the default), the archived ones, or both. */
@@ -20,7 +32,7 @@ export interface PlanVersionRow {
   createdAt: Date;
 }
 
-const columns = ["id", "org_id as orgId", "name", "version", "spec", "created_at as createdAt", "updated_at as updatedAt", "archived_at as archivedAt"] as const;
+const columns = ["id", "org_id as orgId", "name", "version", "spec", "created_at as createdAt", "updated_at as updatedAt", "archived_at as archivedAt", "baseline_run_id as baselineRunId"] as const;
 
 /** Plans of one organisation; every method is scoped by orgId. */
 export function createPlanRepo(db: Db) {
@@ -77,6 +89,24 @@ export function createPlanRepo(db: Db) {
     /** Archives (a date) or restores (null) a plan; undefined when it is not in this organisation. */
     async setArchived(orgId: string, id: string, archivedAt: Date | null): Promise<PlanRow | undefined> {
       return db.updateTable("plans").set({ archived_at: archivedAt }).where("org_id", "=", orgId).where("id", "=", id).returning(columns).executeTakeFirst();
+    },
+    /** Each plan's most recent run that ended (finished, aborted or failed), newest by creation; plans without one are left out. */
+    async lastRuns(orgId: string, planIds: readonly string[]): Promise<LastRunRow[]> {
+      if (planIds.length === 0) return [];
+      return db
+        .selectFrom("runs")
+        .distinctOn("plan_id")
+        .select(["plan_id as planId", "id", "status", sql<string | null>`verdict ->> 'outcome'`.as("outcome"), "ended_at as endedAt"])
+        .where("org_id", "=", orgId)
+        .where("plan_id", "in", planIds)
+        .where("status", "in", ["finished", "aborted", "failed"])
+        .orderBy("plan_id")
+        .orderBy("created_at", "desc")
+        .execute();
+    },
+    /** Pins (a run id) or unpins (null) the plan's baseline; undefined when the plan is not in this organisation. */
+    async setBaseline(orgId: string, id: string, runId: string | null): Promise<PlanRow | undefined> {
+      return db.updateTable("plans").set({ baseline_run_id: runId }).where("org_id", "=", orgId).where("id", "=", id).returning(columns).executeTakeFirst();
     },
     /** Deletes a plan that has no runs (its versions go with it); false when it has runs or is not in this organisation. */
     async deleteWithoutRuns(orgId: string, id: string): Promise<boolean> {

@@ -18,9 +18,12 @@ export interface RunRow {
   startedAt: Date | null;
   endedAt: Date | null;
   startedBy: string | null;
+  /** The name of the user whose email `startedBy` is; null for a token, a schedule or a user since deleted. */
+  startedByName: string | null;
   note: string;
   tags: string[];
   notesEditedBy: string | null;
+  notesEditedByName: string | null;
   notesEditedAt: Date | null;
   /** How many stored snapshots the summary and verdict were judged on; null before the run's closing judgement. */
   judgedSnapshots: number | null;
@@ -62,7 +65,8 @@ export type RunPatch = Partial<{
   verdict: unknown;
   capacity: unknown;
   startAt: Date;
-  startedAt: Date;
+  /** null: the run ended before its planned start, so it never started. */
+  startedAt: Date | null;
   endedAt: Date;
   judgedSnapshots: number;
 }>;
@@ -73,10 +77,14 @@ export function createRunRepo(db: Db) {
     db
       .selectFrom("runs as r")
       .innerJoin("plans as p", "p.id", "r.plan_id")
+      // Who started a run and last edited its notes are kept as actors (an email, "token ci"); a member's name is read here.
+      .leftJoin("user as starter", "starter.email", "r.started_by")
+      .leftJoin("user as editor", "editor.email", "r.notes_edited_by")
       .select([
         "r.id", "r.org_id as orgId", "r.plan_id as planId", "p.name as planName", "r.plan_version as planVersion", "r.spec", "r.status", "r.error",
         "r.summary", "r.verdict", "r.capacity", "r.start_at as startAt", "r.created_at as createdAt", "r.started_at as startedAt", "r.ended_at as endedAt",
-        "r.started_by as startedBy", "r.note", "r.tags", "r.notes_edited_by as notesEditedBy", "r.notes_edited_at as notesEditedAt",
+        "r.started_by as startedBy", "starter.name as startedByName", "r.note", "r.tags", "r.notes_edited_by as notesEditedBy", "editor.name as notesEditedByName",
+        "r.notes_edited_at as notesEditedAt",
         "r.judged_snapshots as judgedSnapshots",
       ])
       .where("r.org_id", "=", orgId);

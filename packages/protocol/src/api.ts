@@ -3,6 +3,10 @@ import { PlanSpec } from "./plan";
 import { AgentCapabilities, AgentCapacity, AgentRole, HostInfo } from "./agent";
 import { Role } from "./orgs";
 import { FieldError } from "./errors";
+import { VerdictOutcome } from "./report";
+
+/** The largest JSON body the API reads (a script upload has its own): a plan larger than this can never be saved. */
+export const MAX_REQUEST_BODY_BYTES = 1 << 20;
 
 /** GET /api/me: the signed-in user and the organisation every request is scoped to. */
 export const Me = z.object({
@@ -81,8 +85,18 @@ export const PlanView = z.object({
    * more clients than its cap), by field: the plan saves, and these say what to fix before Start or a schedule.
    */
   warnings: z.array(FieldError).optional(),
+  /** The finished run of this plan every later run is compared with (PUT /api/plans/:id/baseline); null when none is pinned. */
+  baselineRunId: z.string().uuid().nullable().default(null),
+  /** The plan's most recent run that ended, with its verdict's outcome (null before the first ends), for the plan list. */
+  lastRun: z.object({ id: z.string().uuid(), status: z.string(), outcome: VerdictOutcome.nullable(), endedAt: z.string().nullable() }).nullable().default(null),
 });
 export type PlanView = z.infer<typeof PlanView>;
+
+/** PUT /api/plans/:id/baseline body: the run of this plan, finished, to pin as the plan's baseline. */
+export const PinBaseline = z.object({
+  runId: z.string({ error: "give the id of a finished run of this plan (runId)" }).uuid("runId must be a run's UUID"),
+});
+export type PinBaseline = z.infer<typeof PinBaseline>;
 
 /** GET /api/plans query: which plans to list (archived ones only when asked for). */
 export const PlanListQuery = z.object({

@@ -128,7 +128,8 @@ export const TcpTarget = z.object({
   protocol: z.literal("tcp"),
   host,
   port,
-  framing: TcpFraming,
+  /** How messages are cut out of the stream. Every scenario needs one but a script, which reads the socket itself (PlanSpec checks). */
+  framing: TcpFraming.optional(),
   sourceAddresses,
 });
 export type TcpTarget = z.infer<typeof TcpTarget>;
@@ -509,6 +510,9 @@ export const PlanSpec = z.object({
   /** Network conditions per cohort of players (network.ts, docs/networks.md); clients in no cohort get the rig's network. */
   network: NetworkCohorts.optional(),
 }).superRefine((plan, ctx) => {
+  if (plan.target.protocol === "tcp" && !plan.target.framing && plan.scenario.kind !== "script") {
+    ctx.addIssue({ code: "custom", path: ["target", "framing"], message: "give the framing: how messages are cut out of the TCP stream (only a script scenario, which reads the socket itself, goes without)" });
+  }
   checkReconnectStorm(plan, ctx);
   checkNetworkCohorts(plan, ctx);
   checkTargetVars(plan, ctx);

@@ -61,3 +61,15 @@ export function reportHeadline(run: RunView, format: HeadlineFormat): string {
   if (verdict.passed) return `Passed all ${verdict.slos.length} SLO${verdict.slos.length === 1 ? "" : "s"} at ${load}${aborted}.`;
   return `Failed ${failed.join(", ")} at ${load}${aborted}.`;
 }
+
+/**
+ * When the run started and ended, in the reader's date format: "started 12:18:25 · ended 12:19:30". A run that ended
+ * before its planned start (refused by its agents at once) never started, and says so rather than "started 12:18:25 ·
+ * ended 12:18:23"; so does a run from before the API cleared that start.
+ */
+export function runTimes(run: Pick<RunView, "createdAt" | "startedAt" | "endedAt">, dateTime: (iso: string) => string): string {
+  const started = run.startedAt && (!run.endedAt || Date.parse(run.startedAt) <= Date.parse(run.endedAt)) ? run.startedAt : null;
+  if (!run.endedAt) return started ? `started ${dateTime(started)}` : `created ${dateTime(run.createdAt)}, not started yet`;
+  if (!started) return `created ${dateTime(run.createdAt)} · ended ${dateTime(run.endedAt)} before it started`;
+  return `started ${dateTime(started)} · ended ${dateTime(run.endedAt)}`;
+}

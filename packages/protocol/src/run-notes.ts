@@ -39,6 +39,8 @@ export const RunNotesView = z.object({
   tags: z.array(RunTag).default([]),
   /** As the audit log names actors; null until someone edits them. */
   notesEditedBy: z.string().nullable().default(null),
+  /** That person's name, when `notesEditedBy` is a member's email. */
+  notesEditedByName: z.string().nullable().optional(),
   notesEditedAt: z.string().nullable().default(null),
 });
 export type RunNotesView = z.infer<typeof RunNotesView>;

@@ -73,6 +73,8 @@ export const RunView = z.object({
   endedAt: z.string().nullable(),
   /** Who started it, as the audit log names actors (an email, "token <name>"); null for runs from before it was kept. */
   startedBy: z.string().nullable().optional(),
+  /** That person's name, when `startedBy` is a member's email (the dashboard and the PDF say "by Ann Lee", not "by ann"). */
+  startedByName: z.string().nullable().optional(),
   summary: RunSummary.nullable(),
   events: z.array(RunEventView).default([]),
   /** The plan's SLOs judged when the run ended; null before, or when the plan has none. */

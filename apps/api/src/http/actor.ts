@@ -42,7 +42,7 @@ export function createIdentityResolver(auth: Auth, orgs: OrgRepo, apiTokens: Api
     const { ssoProviderId, createdAt } = session.session as { ssoProviderId?: string | null; createdAt: Date };
     await sso.checkSession({ sessionId: session.session.id, orgId: membership.orgId, role, ssoProviderId: ssoProviderId ?? null, createdAt: new Date(createdAt) });
     return {
-      actor: { orgId: membership.orgId, role, userId: user.id, label: user.email, via: "session" },
+      actor: { orgId: membership.orgId, role, userId: user.id, label: user.email, ...(user.name.trim() ? { name: user.name.trim() } : {}), via: "session" },
       user: { id: user.id, email: user.email, name: user.name },
       sessionId: session.session.id,
       caller: `session:${session.session.id}`,

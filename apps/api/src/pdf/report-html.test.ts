@@ -39,13 +39,13 @@ function report(kind: keyof typeof SCENARIOS, slos: PlanSpecInput["slos"] = []):
 /** The chart captions, in order. */
 const charts = (html: string) => [...html.matchAll(/<figcaption>([^<]*)<\/figcaption>/g)].map((match) => match[1]);
 /** The Figures table's row names. */
-const figures = (html: string) => [...html.split("<h2>Figures</h2>")[1]!.split("</table>")[0]!.matchAll(/<tr><td>([^<]*)<\/td>/g)].map((match) => match[1]);
+const figures = (html: string) => [...html.split("<h2>Figures</h2>")[1]!.split("<h2>")[0]!.matchAll(/<tr><td>([^<]*)<\/td>/g)].map((match) => match[1]);
 
 describe("the printed report is scenario-first", () => {
   it("keeps round trips and messages for ping-pong, with the SLO's line on the round-trip chart", () => {
     const html = reportHtml(report("ping-pong", [{ metric: "rtt-p99-ms", below: 10 }]));
     expect(charts(html)).toEqual(["Round trip p99 (ms)", "Messages received per second (msg/s)", "Clients (clients)"]);
-    expect(figures(html)).toEqual(["Peak clients", "Messages per second", "Round trip p50", "Round trip p99", "Errors", "Connections failed", "Agents"]);
+    expect(figures(html)).toEqual(["Peak clients", "Duration", "Messages per second", "Round trip p50", "Round trip p99", "Errors", "Connections failed", "Agents"]);
     expect(html.match(/class="slo"/g)).toHaveLength(1);
     expect(reportHeadline(report("ping-pong").run)).toBe("Ran 8 clients, 320 messages/s, round trip p99 4.5 ms; the plan sets no SLOs to judge it by.");
   });
@@ -53,7 +53,7 @@ describe("the printed report is scenario-first", () => {
   it("leads a movement-sync run with broadcast p99 and reach, its SLO on the broadcast chart, and no round-trip chart", () => {
     const html = reportHtml(report("movement-sync", [{ metric: "broadcast-p99-ms", below: 50 }]));
     expect(charts(html)).toEqual(["Broadcast p99 (ms)", "Broadcast reach (%)", "Messages received per second (msg/s)", "Clients (clients)"]);
-    expect(figures(html)).toEqual(["Peak clients", "Broadcast p99", "Broadcast reach", "Messages per second", "Errors", "Connections failed", "Agents"]);
+    expect(figures(html)).toEqual(["Peak clients", "Duration", "Broadcast p99", "Broadcast reach", "Messages per second", "Errors", "Connections failed", "Agents"]);
     expect(html).toContain("<td>Broadcast p99</td><td>12.5 ms</td>");
     expect(html).toContain("<td>Broadcast reach</td><td>98.7 %</td>");
     expect(html).not.toContain("Round trip");
@@ -64,7 +64,7 @@ describe("the printed report is scenario-first", () => {
   it("leads a login storm with connect and login p99", () => {
     const html = reportHtml(report("login-storm", [{ metric: "login-p99-ms", below: 100 }]));
     expect(charts(html)).toEqual(["Connect p99 (ms)", "Login p99 (ms)", "Messages received per second (msg/s)", "Clients (clients)"]);
-    expect(figures(html).slice(0, 3)).toEqual(["Peak clients", "Connect p99", "Login p99"]);
+    expect(figures(html).slice(0, 4)).toEqual(["Peak clients", "Duration", "Connect p99", "Login p99"]);
     expect(html.split("<figure>").find((figure) => figure.includes("Login p99 (ms)"))).toContain('class="slo"');
     expect(reportHeadline(report("login-storm").run)).toMatch(/connect p99 3 ms, login p99 40 ms/);
   });
@@ -72,7 +72,7 @@ describe("the printed report is scenario-first", () => {
   it("shows a script run its own metrics by their names, and no message count, which the engine does not keep for a script", () => {
     const html = reportHtml(report("script"));
     expect(charts(html)).toEqual(["connect-ms p99 (ms)", "reply-ms p99 (ms)", "replies per second (count/s)", "Clients (clients)"]);
-    expect(figures(html)).toEqual(["Peak clients", "connect-ms p50", "connect-ms p99", "reply-ms p50", "reply-ms p99", "replies total", "Errors", "Connections failed", "Agents"]);
+    expect(figures(html)).toEqual(["Peak clients", "Duration", "connect-ms p50", "connect-ms p99", "reply-ms p50", "reply-ms p99", "replies total", "Errors", "Connections failed", "Agents"]);
     expect(html).toContain("<td>reply-ms p99</td><td>7.5 ms</td>");
     expect(html).toContain("<td>replies total</td><td>1,200</td>");
     expect(html).not.toMatch(/Messages|messages\/s|Round trip|class="slo"/);
@@ -98,9 +98,10 @@ describe("the printed report says SLO metrics in words", () => {
     const html = reportHtml(report("movement-sync", [{ metric: "loss-rate", below: 0.05 }, { metric: "error-rate", below: 0.01 }]));
     expect(charts(html)).toEqual(["Broadcast p99 (ms)", "Broadcast reach (%)", "Loss rate (%)", "Error rate (%)", "Messages received per second (msg/s)", "Clients (clients)"]);
     const figure = (caption: string) => html.split("<figure>").find((part) => part.includes(`<figcaption>${caption}</figcaption>`))!;
-    // Loss is 1 − reach, 1.3 % a second; the 5 % line sets the axis (5.5 at the top), not 0.05 of it.
+    // Loss is 1 − reach, 1.3 % a second; the 5 % line sets the axis (its top tick 6 %), not 0.05 of it.
     expect(figure("Loss rate (%)")).toContain('class="slo"');
-    expect(figure("Loss rate (%)")).toMatch(/<text x="32" y="14" text-anchor="end">6<\/text>/);
+    expect(figure("Loss rate (%)")).toContain("SLO: Loss rate &#60; 5 %");
+    expect(figure("Loss rate (%)")).toMatch(/text-anchor="end">6 %<\/text><line class="axis"/);
   });
 
   it("puts a capacity search's sentence and its SLOs in words and units, as the dashboard does", () => {
@@ -110,5 +111,43 @@ describe("the printed report says SLO metrics in words", () => {
     const html = reportHtml(searched);
     expect(reportHeadline(searched.run)).toBe("Holds 15 clients while meeting Round trip p99 below 50 ms, Error rate below 1 %; step 4 broke Round trip p99 (82.5 ms, must be below 50 ms).");
     expect(html).not.toMatch(/rtt-p99-ms|error-rate/);
+  });
+});
+
+describe("the printed report reads like the dashboard, for its reader", () => {
+  const ended = (kind: keyof typeof SCENARIOS, slos: PlanSpecInput["slos"] = []) => {
+    const printed = report(kind, slos);
+    printed.run.startedAt = new Date(T0 * 1000).toISOString();
+    printed.run.endedAt = new Date((T0 + 29) * 1000).toISOString();
+    return printed;
+  };
+
+  it("writes dates, durations and numbers in the reader's locale and zone, not ISO text in UTC or '0s'", () => {
+    // T0 is 2027-01-15T08:00:00Z: 09:00 in Berlin.
+    const html = reportHtml(ended("ping-pong"), { locale: "en-US", timeZone: "Europe/Berlin" });
+    expect(html).toMatch(/started Jan 15, 2027, 9:00:00\sAM · ended Jan 15, 2027, 9:00:29\sAM/);
+    expect(html).not.toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+    expect(html).toContain("<td>Duration</td><td>3 s</td>");
+    const german = reportHtml(ended("ping-pong", [{ metric: "rtt-p99-ms", below: 10 }]), { locale: "de-DE", timeZone: "UTC" });
+    expect(german).toContain("<td>Round trip p99</td><td>4,5 ms</td>");
+    expect(german).toContain("15.01.2027, 08:00:00");
+    expect(german).toContain('lang="de-DE"');
+  });
+
+  it("labels its axes on round steps and times of day, and names its SLO line", () => {
+    const html = reportHtml(ended("ping-pong", [{ metric: "rtt-p99-ms", below: 10 }]), { locale: "en-US", timeZone: "UTC" });
+    const rtt = html.split("<figure>").find((part) => part.includes("<figcaption>Round trip p99 (ms)</figcaption>"))!;
+    // The highest value is the SLO (10 ms over points at 4.5 ms): 0, 2.5, 5, 7.5, 10 ms, the top tick the SLO's.
+    // The y axis labels, left of the plot.
+    expect([...rtt.matchAll(/<text x="42" y="[^"]+" text-anchor="end">([^<]+)</g)].map((match) => match[1])).toEqual(["0 ms", "2.5 ms", "5 ms", "7.5 ms", "10 ms"]);
+    expect(rtt).toMatch(/>8:00:00\sAM</);
+    expect(rtt).toContain("SLO: Round trip p99 &#60; 10 ms");
+  });
+
+  it("says a run that ended before its start never started", () => {
+    const refused = report("ping-pong");
+    refused.run.status = "failed";
+    refused.run.endedAt = new Date(T0 * 1000 + 500).toISOString();
+    expect(reportHtml(refused, { locale: "en-US", timeZone: "UTC" })).toMatch(/created Jan 15, 2027, 8:00:00\sAM · ended Jan 15, 2027, 8:00:00\sAM before it started/);
   });
 });

@@ -1,4 +1,5 @@
 import type { FastifyReply } from "fastify";
+import type { ReaderPlace } from "@throng/protocol/display-format";
 import type { RunReport, RunView } from "@throng/protocol/run";
 import type { PdfRenderer } from "./pdf-renderer";
 import { reportHtml } from "./report-html";
@@ -9,9 +10,9 @@ export function pdfFileName(run: Pick<RunView, "planName" | "startedAt" | "creat
   return `${slug}-${(run.startedAt ?? run.createdAt).slice(0, 10)}.pdf`;
 }
 
-/** Prints the report and answers it as a PDF download; the renderer's own errors (503, 504) pass through. */
-export async function sendReportPdf(reply: FastifyReply, pdf: PdfRenderer, report: RunReport) {
-  const bytes = await pdf.pdf(reportHtml(report));
+/** Prints the report for its reader (their locale and zone) and answers it as a PDF download; the renderer's own errors (503, 504) pass through. */
+export async function sendReportPdf(reply: FastifyReply, pdf: PdfRenderer, report: RunReport, reader: ReaderPlace = {}) {
+  const bytes = await pdf.pdf(reportHtml(report, reader));
   return reply
     .type("application/pdf")
     .header("content-disposition", `attachment; filename="${pdfFileName(report.run)}"`)

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { parseOrThrow } from "@throng/protocol/errors";
-import { IdParams, PlanListQuery, PlanVersionView, PlanView, SavePlan, SavePlanByName, UpdatePlan } from "@throng/protocol/api";
+import { IdParams, PinBaseline, PlanListQuery, PlanVersionView, PlanView, SavePlan, SavePlanByName, UpdatePlan } from "@throng/protocol/api";
 import { RunView } from "@throng/protocol/run";
 import { TrialView, TryPlan } from "@throng/protocol/session-trial";
 import { createCallerLimits } from "../http/rate-limit";
@@ -62,6 +62,16 @@ export async function planRoutes(app: FastifyInstance, deps: ApiDeps) {
   app.put("/api/plans/:id", { config: { doc: { summary: "Save a new version of a plan (past runs keep theirs)", access: "user", params: IdParams, errors: [409], permission: "plan.write", body: UpdatePlan, response: PlanView } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
     return plans.update(actor, parseOrThrow(IdParams, request.params, "plan id").id, request.body);
+  });
+
+  app.put("/api/plans/:id/baseline", { config: { doc: { summary: "Pin one of the plan's finished runs as its baseline, which later runs are compared with (404 for a run not in the organisation, 409 for another plan's run or one not finished)", access: "user", params: IdParams, errors: [409], permission: "plan.write", body: PinBaseline, response: PlanView } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    return plans.pinBaseline(actor, parseOrThrow(IdParams, request.params, "plan id").id, request.body);
+  });
+
+  app.delete("/api/plans/:id/baseline", { config: { doc: { summary: "Unpin the plan's baseline (later runs are compared with none)", access: "user", params: IdParams, permission: "plan.write", response: PlanView } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    return plans.unpinBaseline(actor, parseOrThrow(IdParams, request.params, "plan id").id);
   });
 
   app.get("/api/plans/:id/versions", { config: { doc: { summary: "Every version of a plan, newest first", access: "user", params: IdParams, permission: "plan.read", response: z.object({ versions: z.array(PlanVersionView) }) } } }, async (request) => {

@@ -4,7 +4,7 @@ import { parseOrThrow } from "@throng/protocol/errors";
 import { IdParams, TokenParams } from "@throng/protocol/api";
 import { RunReport } from "@throng/protocol/run";
 import {
-  CompareQuery, CreateShareLink, EstimateView, RunComparison, SaveEstimate, ShareLinkCreated, ShareLinkView, TargetView,
+  CompareQuery, CreateShareLink, EstimateView, ReportPdfQuery, RunComparison, SaveEstimate, ShareLinkCreated, ShareLinkView, TargetView,
 } from "@throng/protocol/report";
 import { createCallerLimits } from "../http/rate-limit";
 import { sendReportPdf } from "../pdf/report-pdf-reply";
@@ -34,10 +34,11 @@ export async function reportRoutes(app: FastifyInstance, deps: ApiDeps) {
       .send(await reports.csv(actor, id));
   });
 
-  app.get("/api/runs/:id/report.pdf", { config: { doc: { summary: "The report printed to PDF by headless Chromium (an export: 429 past the caller's exports per minute; 503 when the API has no Chromium)", access: "user", params: IdParams, produces: "application/pdf", errors: [429, 503, 504], permission: "run.read" } } }, async (request, reply) => {
+  app.get("/api/runs/:id/report.pdf", { config: { doc: { summary: "The report printed to PDF by headless Chromium (an export: 429 past the caller's exports per minute; 503 when the API has no Chromium)", access: "user", params: IdParams, query: ReportPdfQuery, produces: "application/pdf", errors: [429, 503, 504], permission: "run.read" } } }, async (request, reply) => {
     const { actor, caller } = await resolveIdentity(request);
+    const reader = parseOrThrow(ReportPdfQuery, request.query, "reader");
     await limitCaller(caller, reply, "export");
-    return sendReportPdf(reply, deps.pdf, await reports.report(actor, parseOrThrow(IdParams, request.params, "run id").id));
+    return sendReportPdf(reply, deps.pdf, await reports.report(actor, parseOrThrow(IdParams, request.params, "run id").id), { locale: reader.locale, timeZone: reader.tz });
   });
 
   app.get("/api/runs/compare", { config: { doc: { summary: "Runs side by side with deltas against the first (404 when one is not in the organisation)", access: "user", query: CompareQuery, errors: [404], permission: "run.read", response: RunComparison } } }, async (request) => {
@@ -65,10 +66,11 @@ export async function reportRoutes(app: FastifyInstance, deps: ApiDeps) {
     return reports.publicReport(parseOrThrow(TokenParams, request.params, "share link").token);
   });
 
-  app.get("/api/public/reports/:token/report.pdf", { config: { doc: { summary: "A shared report as PDF, without signing in (429 past the exports per minute from one address; 503 when the API has no Chromium)", access: "public", params: TokenParams, produces: "application/pdf", errors: [429, 503, 504] } } }, async (request, reply) => {
+  app.get("/api/public/reports/:token/report.pdf", { config: { doc: { summary: "A shared report as PDF, without signing in (429 past the exports per minute from one address; 503 when the API has no Chromium)", access: "public", params: TokenParams, query: ReportPdfQuery, produces: "application/pdf", errors: [429, 503, 504] } } }, async (request, reply) => {
     const report = await reports.publicReport(parseOrThrow(TokenParams, request.params, "share link").token);
+    const reader = parseOrThrow(ReportPdfQuery, request.query, "reader");
     await limitCaller(`address:${request.ip}`, reply, "export");
-    return sendReportPdf(reply, deps.pdf, report);
+    return sendReportPdf(reply, deps.pdf, report, { locale: reader.locale, timeZone: reader.tz });
   });
 
   app.post("/api/runs/:id/estimates", { config: { doc: { summary: "Keep this run's capacity estimate against a target and build", access: "user", params: IdParams, answers: [201], errors: [409], permission: "run.start", body: SaveEstimate, response: EstimateView } } }, async (request, reply) => {

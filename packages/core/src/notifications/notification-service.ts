@@ -5,6 +5,7 @@ import {
 import type { Repos } from "@throng/db/repos";
 import type { NotificationChannelRow, NotificationDeliveryRow } from "@throng/db/repos/notifications";
 import type { Jobs } from "../ports";
+import type { AuditLog } from "../orgs/audit";
 import { authorize, type Actor } from "../orgs/permissions";
 import { toRunView } from "../runs/run-view";
 import { notificationBody, runDidNotPass, scheduleFailedBody } from "./notification-message";
@@ -26,7 +27,7 @@ const toDeliveryView = (row: NotificationDeliveryRow): NotificationDeliveryView 
  * Run notifications per organisation: channels (webhook or Slack), the delivery log, and the two worker steps:
  * a run ended (one delivery per channel that wants it) and one delivery attempt (retried by the queue).
  */
-export function createNotificationService(deps: { repos: Repos; jobs: Jobs; post?: NotificationPost; dashboardUrl: string }) {
+export function createNotificationService(deps: { repos: Repos; jobs: Jobs; post?: NotificationPost; dashboardUrl: string; audit?: Pick<AuditLog, "record"> }) {
   const { repos, jobs } = deps;
   const runUrl = (runId: string) => `${deps.dashboardUrl.replace(/\/+$/, "")}/runs/${runId}`;
   const planUrl = (planId: string) => `${deps.dashboardUrl.replace(/\/+$/, "")}/plans/${planId}`;
@@ -59,12 +60,17 @@ export function createNotificationService(deps: { repos: Repos; jobs: Jobs; post
       authorize(actor, "settings.manage");
       const channel = parseOrThrow(CreateNotificationChannel, input, "notification channel");
       const row = await repos.notifications.insertChannel(actor.orgId, { id: crypto.randomUUID(), ...channel, events: [...new Set(channel.events)] });
-      return toChannelView(row);
+      const view = toChannelView(row);
+      // The host only: a Slack webhook's path is its secret.
+      await deps.audit?.record(actor.orgId, actor.label, "notification-channel.created", row.id, { name: view.name, kind: view.kind, host: view.host, events: view.events });
+      return view;
     },
 
     async removeChannel(actor: Actor, id: string): Promise<void> {
       authorize(actor, "settings.manage");
-      if (!(await repos.notifications.deleteChannel(actor.orgId, id))) throw new ThrongError("not_found", `No notification channel ${id} in this organisation`);
+      const channel = await repos.notifications.getChannel(actor.orgId, id);
+      if (!channel || !(await repos.notifications.deleteChannel(actor.orgId, id))) throw new ThrongError("not_found", `No notification channel ${id} in this organisation`);
+      await deps.audit?.record(actor.orgId, actor.label, "notification-channel.removed", id, { name: channel.name, kind: channel.kind });
     },
 
     /** The settings page's test button: a real delivery through the workers, shown in the log like any other. */

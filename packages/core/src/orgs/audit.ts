@@ -9,9 +9,10 @@ export type AuditAction =
   | "member.joined" | "member.role-changed" | "member.removed" | "member.left"
   | "invitation.created" | "invitation.revoked"
   | "settings.changed" | "share-link.created" | "share-link.revoked"
-  | "schedule.run-not-started"
+  | "notification-channel.created" | "notification-channel.removed"
+  | "schedule.set" | "schedule.removed" | "schedule.run-not-started"
+  | "script.stored" | "run.aborted"
   | "secret.created" | "secret.replaced" | "secret.deleted"
-
   | "sso.domain-added" | "sso.domain-verified" | "sso.domain-removed"
   | "sso.provider-added" | "sso.provider-changed" | "sso.provider-removed"
   | "sso.required" | "sso.not-required" | "sso.signed-in" | "sso.member-joined" | "sso.break-glass-sign-in";

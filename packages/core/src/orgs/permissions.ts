@@ -12,6 +12,8 @@ export interface Actor {
   userId: string;
   /** How the audit log names this actor: an email, or "token <name>". */
   label: string;
+  /** How people read it in a run's events ("aborted by Ann Lee"): the user's name; the label when left out. */
+  name?: string;
   via: "session" | "api-token";
 }
 

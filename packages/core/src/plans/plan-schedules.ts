@@ -12,6 +12,55 @@ import type { NotificationService } from "../notifications/notification-service"
 import type { AuditLog } from "../orgs/audit";
 import type { RunService } from "../runs/run-service";
 
+/** The five fields of a cron schedule, in order, with the values each takes (month and weekday also by name). */
+const CRON_FIELDS = [
+  { name: "minute", plural: "minutes", min: 0, max: 59 },
+  { name: "hour", plural: "hours", min: 0, max: 23 },
+  { name: "day of month", plural: "days of the month", min: 1, max: 31, extra: /^(L|L?W|\d{1,2}W|\?)$/i },
+  { name: "month", plural: "months", min: 1, max: 12, names: ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"] },
+  { name: "weekday", plural: "weekdays", min: 0, max: 7, names: ["SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"], extra: /^(\d?L|\d#\d|\?)$/i },
+] as const;
+
+const EXAMPLE = "e.g. 0 3 * * * for 03:00 every day";
+
+/** One value of a field (a number, or a month's or weekday's name) as its number; null when it is neither. */
+function cronValue(text: string, field: (typeof CRON_FIELDS)[number]): number | null {
+  if (/^\d+$/.test(text)) return Number(text);
+  const named = "names" in field ? (field.names as readonly string[]).indexOf(text.toUpperCase()) : -1;
+  return named < 0 ? null : named + ("names" in field && field.name === "month" ? 1 : 0);
+}
+
+/** What is wrong with one comma-separated part of a field ("61", "5-1", "x/0"), in words; null when it reads. */
+function cronPartProblem(part: string, field: (typeof CRON_FIELDS)[number]): string | null {
+  if ("extra" in field && field.extra.test(part)) return null;
+  const match = /^(\*|[A-Za-z0-9]+(?:-[A-Za-z0-9]+)?)(?:\/(\d+))?$/.exec(part);
+  if (!match) return `the ${field.name} field's "${part}" is not a value, a range (1-5) or a step (*/15)`;
+  const [, range, step] = match;
+  if (step !== undefined && Number(step) === 0) return `the ${field.name} field's step of 0 never repeats: use */1, or leave the step out`;
+  if (range === "*") return null;
+  const [from, to] = range!.split("-").map((value) => ({ text: value, number: cronValue(value, field) }));
+  for (const end of [from, to]) {
+    if (!end) continue;
+    if (end.number === null) return `the ${field.name} field's "${end.text}" is not a ${field.name}`;
+    if (end.number < field.min || end.number > field.max) return `${field.name} ${end.text} is out of range: ${field.plural} go from ${field.min} to ${field.max}`;
+  }
+  if (to && from!.number! > to.number!) return `the ${field.name} range ${range} goes backwards: write the smaller end first`;
+  return null;
+}
+
+/** What is wrong with a cron schedule, in this form's words (never the cron library's); null when each field reads. */
+export function cronProblem(cron: string): string | null {
+  const fields = cron.trim().split(/\s+/).filter(Boolean);
+  if (fields.length !== CRON_FIELDS.length) return `a schedule has five fields (minute hour day-of-month month weekday), and this has ${fields.length}: ${EXAMPLE}`;
+  for (const [index, text] of fields.entries()) {
+    for (const part of text.split(",")) {
+      const problem = cronPartProblem(part, CRON_FIELDS[index]!);
+      if (problem) return problem;
+    }
+  }
+  return null;
+}
+
 /** The next `count` times a schedule fires, or a field error naming what is wrong with it. */
 export function nextRuns(cron: string, timezone: string, from: Date, count = 3): string[] {
   try {
@@ -19,11 +68,14 @@ export function nextRuns(cron: string, timezone: string, from: Date, count = 3):
   } catch {
     throw new ThrongError("validation_failed", `timezone: "${timezone}" is not a time zone; use an IANA name such as UTC or Europe/Berlin`, [{ path: "timezone", message: "not a time zone: use an IANA name such as UTC or Europe/Berlin" }]);
   }
+  const refuse = (problem: string) => new ThrongError("validation_failed", `cron: ${problem}`, [{ path: "cron", message: problem }]);
+  const problem = cronProblem(cron);
+  if (problem) throw refuse(problem);
   try {
     return CronExpressionParser.parse(cron, { tz: timezone, currentDate: from, strict: false }).take(count).map((date) => date.toDate().toISOString());
-  } catch (cause) {
-    const why = (cause as Error).message;
-    throw new ThrongError("validation_failed", `cron: ${why}`, [{ path: "cron", message: `not a schedule this can read (${why}): five fields, e.g. 0 3 * * * for 03:00 every day` }]);
+  } catch {
+    // Every field reads, yet the library finds no time it fires (31 February) or cannot read it: its own words are not ours.
+    throw refuse(`this schedule never fires (a day the month does not have, such as 31 February?) or cannot be read: ${EXAMPLE}`);
   }
 }
 
@@ -33,8 +85,10 @@ export function nextRuns(cron: string, timezone: string, from: Date, count = 3):
  */
 export function createPlanScheduleService(deps: {
   repos: Repos; jobs: Jobs; clock: Clock; log: Log;
-  /** The workers' part (firing): starting the run, and saying so in the audit log and the org's channels when it cannot. */
-  runs?: Pick<RunService, "create">; audit?: Pick<AuditLog, "record">; notifications?: Pick<NotificationService, "scheduleFailed">;
+  /** Who set or stopped a schedule, and (the workers' part) a firing that started no run. */
+  audit?: Pick<AuditLog, "record">;
+  /** The workers' part (firing): starting the run, and saying so in the org's channels when it cannot. */
+  runs?: Pick<RunService, "create">; notifications?: Pick<NotificationService, "scheduleFailed">;
 }) {
   const { repos, jobs, clock, log } = deps;
 
@@ -78,14 +132,17 @@ export function createPlanScheduleService(deps: {
       checkPlanAgainstSettings(PlanSpec.parse(plan.spec), OrgSettings.parse((await repos.orgs.getSettings(actor.orgId)) ?? {}));
       const row = await repos.planSchedules.upsert(actor.orgId, { planId, cron, timezone, createdBy: actor.userId });
       await jobs.schedulePlan({ orgId: actor.orgId, planId }, cron, timezone);
+      await deps.audit?.record(actor.orgId, actor.label, "schedule.set", planId, { name: plan.name, cron, timezone });
       return view(row);
     },
 
     async remove(actor: Actor, planId: string): Promise<void> {
       authorize(actor, "run.start");
-      await planOf(actor, planId);
+      const plan = await planOf(actor, planId);
+      const schedule = await repos.planSchedules.get(actor.orgId, planId);
       await repos.planSchedules.remove(actor.orgId, planId);
       await jobs.unschedulePlan(planId);
+      if (schedule) await deps.audit?.record(actor.orgId, actor.label, "schedule.removed", planId, { name: plan.name, cron: schedule.cron, timezone: schedule.timezone });
     },
 
     /**

@@ -1,7 +1,9 @@
 import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
 import { PlanSpec } from "@throng/protocol/plan";
-import { PlanListQuery, SavePlanByName, UpdatePlan, type PlanVersionView, type PlanView } from "@throng/protocol/api";
-import type { PlanRepo, PlanRow } from "@throng/db/repos/plans";
+import { PinBaseline, PlanListQuery, SavePlanByName, UpdatePlan, type AgentView, type PlanVersionView, type PlanView } from "@throng/protocol/api";
+import type { LastRunRow, PlanRepo, PlanRow } from "@throng/db/repos/plans";
+import { VerdictOutcome } from "@throng/protocol/report";
+import type { RunRepo } from "@throng/db/repos/runs";
 import type { SecretRepo } from "@throng/db/repos/secrets";
 import { assertPlanSecretsExist } from "../orgs/org-secrets";
 import { authorize, type Actor } from "../orgs/permissions";
@@ -10,14 +12,22 @@ import { assertPlanCodecs } from "./plan-codecs";
 import { settingsProblems } from "../orgs/target-policy";
 import type { OrgSettings } from "@throng/protocol/orgs";
 import type { ScriptService } from "../scripts/script-service";
-import type { AgentView } from "@throng/protocol/api";
+import { baselineRefusal } from "./plan-baseline";
 import { agentProblems } from "../runs/agent-selection";
 
-export function toPlanView(row: PlanRow): PlanView {
+function lastRunView(row: LastRunRow | undefined): PlanView["lastRun"] {
+  if (!row) return null;
+  const outcome = VerdictOutcome.safeParse(row.outcome);
+  return { id: row.id, status: row.status, outcome: outcome.success ? outcome.data : null, endedAt: row.endedAt?.toISOString() ?? null };
+}
+
+export function toPlanView(row: PlanRow, lastRun?: LastRunRow): PlanView {
   return {
     id: row.id, name: row.name, version: row.version, spec: PlanSpec.parse(row.spec),
     createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(),
     ...(row.archivedAt ? { archivedAt: row.archivedAt.toISOString() } : {}),
+    baselineRunId: row.baselineRunId,
+    lastRun: lastRunView(lastRun),
   };
 }
 
@@ -32,6 +42,7 @@ export function toPlanView(row: PlanRow): PlanView {
  */
 export function createPlanService(deps: {
   plans: PlanRepo;
+  runs: Pick<RunRepo, "get">;
   scripts: Pick<ScriptService, "stored">;
   secrets: Pick<SecretRepo, "existing">;
   settings: (orgId: string) => Promise<OrgSettings>;
@@ -40,9 +51,10 @@ export function createPlanService(deps: {
   const { plans, scripts } = deps;
   /** The views of `rows`, each with what would stop it from starting under the org's settings and with its agents. */
   const viewsOf = async (orgId: string, rows: PlanRow[]): Promise<PlanView[]> => {
-    const [settings, fleet] = await Promise.all([deps.settings(orgId), deps.agents?.(orgId) ?? []]);
+    const [settings, fleet, lastRuns] = await Promise.all([deps.settings(orgId), deps.agents?.(orgId) ?? [], plans.lastRuns(orgId, rows.map((row) => row.id))]);
+    const lastRunOf = new Map(lastRuns.map((run) => [run.planId, run]));
     return rows.map((row) => {
-      const view = toPlanView(row);
+      const view = toPlanView(row, lastRunOf.get(row.id));
       const warnings = [...settingsProblems(view.spec, settings), ...agentProblems(view.spec, fleet)];
       return warnings.length ? { ...view, warnings } : view;
     });
@@ -112,6 +124,26 @@ export function createPlanService(deps: {
     async archive(actor: Actor, id: string, archived: boolean): Promise<PlanView> {
       authorize(actor, "plan.write");
       const row = await plans.setArchived(actor.orgId, id, archived ? new Date() : null);
+      if (!row) throw new ThrongError("not_found", `No plan ${id} in this organisation`);
+      return viewOf(actor.orgId, row);
+    },
+
+    /** Pins one of the plan's own finished runs as the baseline later runs are compared with (replacing any other). */
+    async pinBaseline(actor: Actor, id: string, input: unknown): Promise<PlanView> {
+      authorize(actor, "plan.write");
+      const { runId } = parseOrThrow(PinBaseline, input, "baseline");
+      if (!(await plans.get(actor.orgId, id))) throw new ThrongError("not_found", `No plan ${id} in this organisation`);
+      const refusal = baselineRefusal(id, runId, await deps.runs.get(actor.orgId, runId));
+      if (refusal) throw refusal;
+      const row = await plans.setBaseline(actor.orgId, id, runId);
+      if (!row) throw new ThrongError("not_found", `No plan ${id} in this organisation`);
+      return viewOf(actor.orgId, row);
+    },
+
+    /** Unpins the plan's baseline; later runs are compared with nothing until another is pinned. */
+    async unpinBaseline(actor: Actor, id: string): Promise<PlanView> {
+      authorize(actor, "plan.write");
+      const row = await plans.setBaseline(actor.orgId, id, null);
       if (!row) throw new ThrongError("not_found", `No plan ${id} in this organisation`);
       return viewOf(actor.orgId, row);
     },

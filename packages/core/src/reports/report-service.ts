@@ -1,6 +1,7 @@
 import { ThrongError, parseOrThrow } from "@throng/protocol/errors";
 import { CreateShareLink, type RunComparison, type ShareLinkCreated, type ShareLinkView } from "@throng/protocol/report";
 import { SeriesPoint } from "@throng/protocol/snapshot";
+import { PER_SECOND_FIGURES, secondSpread, withinNoise } from "@throng/protocol/compare-noise";
 import { maskPlanSecrets } from "@throng/protocol/plan-secrets";
 import type { RunReport, RunSummary } from "@throng/protocol/run";
 import type { Repos } from "@throng/db/repos";
@@ -51,6 +52,7 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
       if (runIds.length < 2) throw new ThrongError("validation_failed", "Compare needs at least two run ids (?ids=a,b)", [{ path: "ids", message: "give two or more run ids" }]);
       const reports = await Promise.all(runIds.map((id) => reportOf(actor.orgId, id)));
       const figures = reports.map((r) => Object.fromEntries(COMPARED.map((k) => [k, (r.run.summary?.[k] as number | null | undefined) ?? null])));
+      const spreads = reports.map((r) => Object.fromEntries(Object.keys(PER_SECOND_FIGURES).map((k) => [k, secondSpread(r.series, k)])));
       const base = figures[0]!;
       return {
         runs: reports.map((r, i) => ({
@@ -61,6 +63,8 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
             const to = figures[i]![k] ?? null;
             return [k, from === null || to === null || from === 0 ? null : Math.round(((to - from) / from) * 1000) / 10];
           })),
+          spread: spreads[i]!,
+          withinNoise: Object.fromEntries(Object.keys(PER_SECOND_FIGURES).map((k) => [k, i === 0 ? null : withinNoise(base[k] ?? null, figures[i]![k] ?? null, [spreads[0]![k] ?? null, spreads[i]![k] ?? null])])),
         })),
       };
     },
@@ -97,7 +101,7 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
       const report = await reportOf(link.orgId, link.runId);
       // The note and tags are part of the report; which member started the run or last edited them (an email) is
       // not for whoever holds the link.
-      return { ...report, run: { ...report.run, startedBy: null, notesEditedBy: null } };
+      return { ...report, run: { ...report.run, startedBy: null, startedByName: null, notesEditedBy: null, notesEditedByName: null } };
     },
   };
 }

@@ -31,6 +31,20 @@ function agentSeconds(snapshots: readonly SnapshotRow[]): AgentSecond[] {
 const secondsText = (n: number) => `${n} second${n === 1 ? "" : "s"}`;
 
 /**
+ * An agent as people know it: its host name, with the first block of its id where two agents share that name (two
+ * containers called "vm"); its id alone when the fleet no longer knows it.
+ */
+export function agentNamer(agents: readonly { id: string; hostname: string }[]): (agentId: string) => string {
+  const hosts = new Map(agents.map((agent) => [agent.id, agent.hostname]));
+  const shared = new Set(agents.map((agent) => agent.hostname).filter((host, index, all) => all.indexOf(host) !== index));
+  return (agentId) => {
+    const host = hosts.get(agentId);
+    if (!host) return agentId;
+    return shared.has(host) ? `${host} (${agentId.slice(0, 8)})` : host;
+  };
+}
+
+/**
  * A run's judgement from its stored snapshots: the series rebuilt, the summary, the verdict, the capacity estimate,
  * the lost seconds. Used when a run closes and again whenever seconds (or an agent's end of shard) reach it after
  * it closed, so a report never holds a summary, a verdict or an event its own series contradicts.
@@ -108,12 +122,18 @@ export function createRunJudgement(deps: { repos: Repos; fleet: FleetService; bu
     return lost.map((l) => l.message);
   }
 
-  /** What went wrong with a closing run's shards, in words: for its error and its verdict. */
-  function shardProblems(shards: readonly ShardRow[]): string[] {
+  /**
+   * What went wrong with a closing run's shards, in words: for its error and its verdict. Agents by their host names
+   * (as the Agents page shows them), with a short id only where two of the run's agents share a host name.
+   */
+  async function shardProblems(orgId: string, shards: readonly ShardRow[]): Promise<string[]> {
+    const troubled = shards.filter((s) => s.state === "failed" || s.state === "lost" || !DONE_SHARD_STATES.includes(s.state));
+    if (troubled.length === 0) return [];
+    const name = agentNamer(await fleet.listAgents(orgId, shards.map((s) => s.agentId)));
     return [
-      ...shards.filter((s) => s.state === "failed").map((s) => `agent ${s.agentId}: ${s.error ?? "failed"}`),
-      ...shards.filter((s) => s.state === "lost").map((s) => `agent ${s.agentId} was lost mid-run`),
-      ...shards.filter((s) => !DONE_SHARD_STATES.includes(s.state)).map((s) => `agent ${s.agentId} did not report the end of its shard`),
+      ...shards.filter((s) => s.state === "failed").map((s) => `agent ${name(s.agentId)}: ${s.error ?? "failed"}`),
+      ...shards.filter((s) => s.state === "lost").map((s) => `agent ${name(s.agentId)} was lost mid-run`),
+      ...shards.filter((s) => !DONE_SHARD_STATES.includes(s.state)).map((s) => `agent ${name(s.agentId)} did not report the end of its shard`),
     ];
   }
 
@@ -127,7 +147,7 @@ export function createRunJudgement(deps: { repos: Repos; fleet: FleetService; bu
     // A run that lost an agent (degraded) did not run as planned: its verdict says so, whatever its SLOs say.
     const wasDegraded = run.status === "degraded" || (await repos.runs.listEvents(run.orgId, run.id)).some((e) => e.kind === "agent-lost");
     const degraded = wasDegraded && !shards.some((s) => s.state === "lost") ? ["the run was degraded: an agent was lost"] : [];
-    return [...shardProblems(shards), ...degraded, ...lost];
+    return [...(await shardProblems(run.orgId, shards)), ...degraded, ...lost];
   }
 
   /**

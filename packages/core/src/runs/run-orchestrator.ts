@@ -13,6 +13,7 @@ import { isTerminal, nextRunStatus, type RunEvent } from "./run-state";
 import { toRunView } from "./run-view";
 import { clientsBefore, roomUnit, splitClients } from "./shards";
 import { createRunJudgement, DONE_SHARD_STATES } from "./run-judgement";
+import type { AuditLog } from "../orgs/audit";
 import { authorize, type Actor } from "../orgs/permissions";
 import { assertPlanSecretsExist } from "../orgs/org-secrets";
 import { createCapacitySearchRunner, DEFAULT_SEARCH_TIMING, type SearchTiming } from "./capacity-search-runner";
@@ -42,6 +43,8 @@ const LIVE_RUN_STATUSES = ["running", "degraded"];
 /** Drives runs through their lifecycle; every entry point is idempotent because a job may run twice. */
 export function createRunOrchestrator(deps: {
   repos: Repos; fleet: FleetService; jobs: Jobs; bus: Bus; clock: Clock; log: Log; config: OrchestratorConfig;
+  /** Where a user's abort is recorded (the api's part). */
+  audit?: Pick<AuditLog, "record">;
   /** Told once a run has ended, however it ended (the workers send notifications); may be told twice for one run. */
   onRunEnded?: (orgId: string, runId: string) => Promise<void>;
 }) {
@@ -57,7 +60,10 @@ export function createRunOrchestrator(deps: {
   async function transition(run: RunRow, event: RunEvent, patch: RunPatch = {}) {
     const next = nextRunStatus(RunStatus.parse(run.status), event);
     if (!next) return false;
-    const changed = await repos.runs.update(run.orgId, run.id, run.status, { ...patch, status: next });
+    // started_at holds the planned start from the moment a run is set going; a run that ends before it (refused by
+    // its agents at once, aborted in its first two seconds) never started, and must not read "started 12:18:25 · ended 12:18:23".
+    const neverStarted = patch.endedAt && run.startedAt && patch.endedAt < run.startedAt ? { startedAt: null } : {};
+    const changed = await repos.runs.update(run.orgId, run.id, run.status, { ...patch, ...neverStarted, status: next });
     if (changed) {
       log.info({ runId: run.id, from: run.status, to: next }, "run status changed");
       await publishRun(run.orgId, run.id);
@@ -198,7 +204,7 @@ export function createRunOrchestrator(deps: {
     if (isTerminal(RunStatus.parse(run.status))) return;
     const shards = await repos.runs.listShards(orgId, runId);
     await stopShards(orgId, runId, "run ended");
-    const problems = judgement.shardProblems(shards);
+    const problems = await judgement.shardProblems(run.orgId, shards);
     const verdictProblems = await judgement.closedProblems(run, shards, snapshots);
     const patch = { ...(await judge(run, snapshots, snapshots.length === 0 ? "failed" : "finished", verdictProblems)), endedAt: now(), judgedSnapshots: snapshots.length };
     if (snapshots.length === 0) await transition(run, "fail", { ...patch, error: problems.join("; ") || "No agent sent any measurement" });
@@ -235,7 +241,9 @@ export function createRunOrchestrator(deps: {
     /** A user (or token) aborts a run. */
     async abortRun(actor: Actor, runId: string): Promise<void> {
       authorize(actor, "run.abort");
-      await abort(actor.orgId, runId, actor.label);
+      await abort(actor.orgId, runId, actor.name ?? actor.label);
+      const run = await repos.runs.get(actor.orgId, runId);
+      await deps.audit?.record(actor.orgId, actor.label, "run.aborted", runId, { name: run?.planName ?? null });
     },
 
     /** Worker, after seconds (or an agent's end of shard) reached a run that had closed: judge it again (run-judgement.ts). */

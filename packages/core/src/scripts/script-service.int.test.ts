@@ -63,7 +63,7 @@ describe("script bundles (real PostgreSQL)", () => {
 
   it("a plan is saved only with a script its org has uploaded, and never with a path on the agent's host", async () => {
     const [a, b] = [await actorIn(), await actorIn()];
-    const plans = createPlanService({ plans: repos.plans, scripts: scripts(), secrets: repos.secrets, settings: async () => OrgSettings.parse({}) });
+    const plans = createPlanService({ plans: repos.plans, runs: repos.runs, scripts: scripts(), secrets: repos.secrets, settings: async () => OrgSettings.parse({}) });
     const { script } = await scripts().upload(a, { name: "a.mjs", source: "export default async () => {};" });
     expect((await plans.create(a, scriptPlan({ sha256: script.sha256.toUpperCase() }))).spec.scenario.kind).toBe("script");
 

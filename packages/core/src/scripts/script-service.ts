@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
 import { ScriptSha256, UploadScript, type ScriptSummary, type ScriptView } from "@throng/protocol/script-bundle";
 import type { ScriptRepo, ScriptRow, ScriptSummaryRow } from "@throng/db/repos/scripts";
+import type { AuditLog } from "../orgs/audit";
 import { authorize, type Actor } from "../orgs/permissions";
 
 /** The hash a script is stored and referenced by: SHA-256 of its UTF-8 bytes, lower-case hex. */
@@ -18,7 +19,7 @@ function toView(row: ScriptRow): ScriptView {
 }
 
 /** Uploading and reading an organisation's script bundles; reading takes plan.read, uploading plan.write (scripts are part of plans). */
-export function createScriptService(deps: { scripts: ScriptRepo }) {
+export function createScriptService(deps: { scripts: ScriptRepo; audit?: Pick<AuditLog, "record"> }) {
   const { scripts } = deps;
   return {
     /** Stores the bundle under its hash; the same bytes again answer the stored summary (`created: false`). */
@@ -27,6 +28,7 @@ export function createScriptService(deps: { scripts: ScriptRepo }) {
       const { name, source } = parseOrThrow(UploadScript, input, "script");
       const bytes = Buffer.byteLength(source, "utf8");
       const { row, created } = await scripts.insert(actor.orgId, { sha256: scriptSha256(source), name, source, sizeBytes: bytes, createdBy: actor.userId });
+      if (created) await deps.audit?.record(actor.orgId, actor.label, "script.stored", row.sha256, { name: row.name, sizeBytes: row.sizeBytes });
       return { script: toSummary(row), created };
     },
     async list(actor: Actor): Promise<ScriptSummary[]> {

@@ -1,0 +1,75 @@
+// A plan's baseline (issue 28 §3) as a team uses it: a finished run pinned from its page, a later run's page showing
+// its figures against it (the table `throng run --baseline pinned` gates on), the plans list showing each plan's last
+// verdict and baseline, the plan page naming the baseline and unpinning it. Screenshots go to e2e/artifacts/baseline-*.png.
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import { artifacts, baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
+
+const journey = pageJourney("baseline");
+const { start, startTarget, scratch } = journey;
+const write = { headers: { origin: baseUrl } };
+const shot = (name: string) => journey.page().screenshot({ path: join(artifacts, `baseline-${name}.png`), fullPage: true });
+
+test("baseline: a run pinned from its page, a later run compared with it, the plan page unpinning it", async () => {
+  const page = journey.page();
+  test.setTimeout(180_000);
+  await signUp(page, "Baseline Keeper", "baseline");
+  await enrolAgent(page, start, join(scratch, "agent.json"));
+  const targetUrl = await startTarget();
+  const plan = await json<{ id: string }>(
+    await page.request.post(url("/api/plans"), {
+      data: {
+        name: `Baseline ${stamp}`,
+        target: { protocol: "websocket", url: targetUrl },
+        scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64 },
+        load: { clients: 3, durationSec: 3 },
+      },
+      ...write,
+    }),
+    "create plan",
+  );
+  const runs: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    const run = await json<{ id: string }>(await page.request.post(url(`/api/plans/${plan.id}/runs`), write), "start run");
+    await expect
+      .poll(async () => (await json<{ status: string }>(await page.request.get(url(`/api/runs/${run.id}`)), "read run")).status, { timeout: 60_000, intervals: [500] })
+      .toBe("finished");
+    runs.push(run.id);
+  }
+  const [first, second] = runs as [string, string];
+
+  // The first run's page: no baseline yet; pin it.
+  await page.goto(url(`/runs/${first}`));
+  const panel = page.getByTestId("run-baseline");
+  await expect(panel.getByTestId("no-baseline")).toBeVisible();
+  await panel.getByTestId("pin-baseline").click();
+  await expect(panel.getByTestId("run-is-baseline")).toBeVisible();
+
+  // The second run's page: each metric against the baseline, with the change.
+  await page.goto(url(`/runs/${second}`));
+  const table = panel.getByTestId("baseline-table");
+  await expect(table).toBeVisible();
+  await expect(table.locator('[data-testid="baseline-row"][data-metric="rtt-p99-ms"] th')).toHaveText("Round trip p99");
+  await expect(table.locator('[data-testid="baseline-row"][data-metric="rtt-p99-ms"] td').nth(2)).toHaveText(/^([+−][\d.]+%|no change)$/);
+  await expect(table.locator('[data-testid="baseline-row"][data-metric="error-rate"]')).toBeVisible();
+  await shot("run-page");
+  // The report shows the same table.
+  await page.goto(url(`/runs/${second}/report`));
+  await expect(page.getByTestId("baseline-table").locator('[data-metric="rtt-p99-ms"]')).toBeVisible();
+
+  // The plans list: each plan's last verdict and its baseline.
+  await page.goto(url("/plans"));
+  const row = page.locator(`[data-testid="plan-row"][data-plan-id="${plan.id}"]`);
+  await expect(row.getByTestId("plan-last-run")).toContainText("passed");
+  await expect(row.getByTestId("plan-last-run").getByRole("link")).toHaveAttribute("href", `/runs/${second}`);
+  await expect(row.getByTestId("plan-baseline-cell").getByRole("link")).toHaveAttribute("href", `/runs/${first}`);
+
+  // The plan page names the baseline and unpins it.
+  await page.goto(url(`/plans/${plan.id}`));
+  const line = page.getByTestId("plan-baseline");
+  await expect(line.getByTestId("plan-baseline-run")).toHaveAttribute("href", `/runs/${first}`);
+  await shot("plan-page");
+  await line.getByTestId("plan-unpin-baseline").click();
+  await expect(line).toContainText("No baseline pinned");
+  expect((await json<{ baselineRunId: string | null }>(await page.request.get(url(`/api/plans/${plan.id}`)), "read plan")).baselineRunId).toBeNull();
+});
