@@ -4,6 +4,7 @@
 import { join } from "node:path";
 import { expect, test } from "./support/test";
 import { artifacts, baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
+import { planYamlText } from "./support/plan-yaml";
 
 const journey = pageJourney("display");
 const { start, startTarget, scratch } = journey;
@@ -163,6 +164,17 @@ test("display: the plan form names fields by their labels, says what 'default' i
   await expect(summary).toContainText("SLOs › SLO 1 › Must stay below:");
   await expect(summary).not.toContainText("expected number");
   await shot("plan-slos");
+
+  // Only what a ping-pong plan measures is offered; a rate is typed in percent and stored as the fraction (docs/verdicts.md, "Units").
+  const metric = slos.getByLabel("Metric", { exact: true });
+  await expect(metric.locator("option")).toHaveText(["Round trip p50", "Round trip p99", "Round trip p99 (corrected)", "Connect p99", "Error rate"]);
+  await metric.selectOption("error-rate");
+  await slos.getByLabel("Must stay below", { exact: true }).fill("1.5");
+  await expect(slos.locator("#slos-0-below-unit")).toHaveText("%");
+  await page.getByRole("tab", { name: "YAML" }).click();
+  expect(await planYamlText(page)).toMatch(/- metric: error-rate\s*\n\s*below: 0\.015\n/);
+  await page.getByRole("tab", { name: "Form" }).click();
+  await expect(slos.getByLabel("Must stay below", { exact: true })).toHaveValue("1.5");
 });
 
 test("display: the token scope reads whole, and audit rows name what they touched", async () => {

@@ -103,10 +103,14 @@ test("a script written from the starter in the browser, picked in the plan form,
     await metrics.getByLabel("Name", { exact: true }).nth(index).fill(name!);
     await metrics.getByLabel("Kind", { exact: true }).nth(index).selectOption(kind!);
   }
-  // An SLO on a declared metric: the select offers the script's own metrics beside the built-in ones.
+  // An SLO on a declared metric: the select offers the script's own metrics first, then the built-in ones a script
+  // measures (no round trip), and a new SLO starts on the first of them, not on rtt-p99.
   await page.getByRole("button", { name: "Add SLO" }).click();
   const slos = page.getByTestId("list-slos");
-  await expect(slos.getByLabel("Metric", { exact: true }).locator("option")).toContainText(["Round trip p99", "connect-ms p50 (script)", "reply-ms p99 (script)", "replies count (script)"]);
+  await expect(slos.getByLabel("Metric", { exact: true }).locator("option")).toHaveText([
+    "connect-ms p50 (script)", "connect-ms p99 (script)", "reply-ms p50 (script)", "reply-ms p99 (script)", "replies count (script)", "Broadcast p99", "Connect p99", "Error rate",
+  ]);
+  await expect(slos.getByLabel("Metric", { exact: true }).locator("option:checked")).toHaveText("connect-ms p99 (script)");
   await slos.getByLabel("Metric", { exact: true }).selectOption("script:reply-ms-p99");
   await slos.getByLabel("Must stay below", { exact: true }).fill("1000");
   await page.getByLabel("Clients", { exact: true }).fill("2");

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PlanSpecInput } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
-import { summariseRun } from "../src/metrics/run-summary";
+import { localFigures, localRun } from "../src/metrics/run-summary";
 import { prepareEchoServer, prepareRust, runBareNode, runBareNodeMove, runBareRust, runBareRustMove, startEchoServer, type BareMoveResult, type BareMoveRun, type BareResult } from "./bare/run-bare";
 import { scriptRows } from "./script/run-script";
 import { runVs, vsToolNames } from "./vs/run-vs";
@@ -175,13 +175,13 @@ async function s1(target: Target, clients: number, intervalMs: number, io: Io = 
   const durationSec = rampUpSec + (QUICK ? 6 : 10);
   const { snapshots, runQueueWaitMsPerSec } = await runAgent(`s1-${clients}-${intervalMs}-${io}`, pingPlan(target.wsUrl, clients, intervalMs, durationSec, rampUpSec), rampUpSec + 2, io);
   const window = steady(snapshots, rampUpSec + 2);
-  const summary = summariseRun(window);
+  const summary = localRun(window).summary!;
   const achieved = mean(window.map((s) => s.counters.messagesReceived));
   const intended = (clients * 1000) / intervalMs;
   const cpu = mean(window.map((s) => s.health.cpuPercent));
   const rss = Math.max(...window.map((s) => s.health.rssBytes));
   const connected = Math.max(...snapshots.map((s) => s.counters.connectionsOpen));
-  const failed = summariseRun(snapshots).counters.connectionsFailed ?? 0;
+  const failed = localRun(snapshots).summary?.connectionsFailed ?? 0;
   rows.push({
     scenario: `S1 ping ${intervalMs} ms${ioLabel(io)}`,
     cells: [
@@ -190,8 +190,8 @@ async function s1(target: Target, clients: number, intervalMs: number, io: Io = 
       `${fmt(achieved)} / ${fmt(intended)} (${fmt((100 * achieved) / intended, 1)}%)`,
       `${fmt(cpu, 1)}%`,
       baseline && clients > baseline.clients ? `${fmt((rss - baseline.rss) / 1048576 / ((clients - baseline.clients) / 1000), 2)} MiB (RSS ${fmt(rss / 1048576)} MiB)` : `RSS ${fmt(rss / 1048576)} MiB`,
-      `${summary.latency.rttUs?.p50Ms ?? "-"} / ${summary.latency.rttUs?.p99Ms ?? "-"} ms`,
-      `corrected p99 ${summary.latency.rttCorrectedUs?.p99Ms ?? "-"} ms; ${fmt(((cpu / 100) * 1e6) / Math.max(1, achieved), 1)} µs agent CPU per ping-pong; agent saturated ${summary.saturatedSeconds} s; agent waited for its core ${fmt(runQueueWaitMsPerSec)} ms/s; target CPU ${fmt(await targetCpu(target), 1)}% (whole run)`,
+      `${summary.rttP50Ms ?? "-"} / ${summary.rttP99Ms ?? "-"} ms`,
+      `corrected p99 ${summary.latency?.rttCorrected?.p99Ms ?? "-"} ms; ${fmt(((cpu / 100) * 1e6) / Math.max(1, achieved), 1)} µs agent CPU per ping-pong; agent saturated ${localFigures(window).saturatedSeconds} s; agent waited for its core ${fmt(runQueueWaitMsPerSec)} ms/s; target CPU ${fmt(await targetCpu(target), 1)}% (whole run)`,
     ],
   });
   if (intervalMs === 1_000 && !baseline && io === "native") baseline = { clients, rss };
@@ -220,8 +220,8 @@ async function echoRun(name: string, plan: PlanSpecInput, io: Io): Promise<Omit<
   const window = steady((await runAgent(name, plan, 0, io)).snapshots, 2);
   const echoes = mean(window.map((s) => s.counters.messagesReceived));
   const cpu = mean(window.map((s) => s.health.cpuPercent));
-  const summary = summariseRun(window);
-  const latency = `${summary.latency.rttUs?.p50Ms} / ${summary.latency.rttUs?.p99Ms} ms`;
+  const summary = localRun(window).summary!;
+  const latency = `${summary.rttP50Ms} / ${summary.rttP99Ms} ms`;
   return { echoes, cpu, usPerEcho: ((cpu / 100) * 1e6) / Math.max(1, echoes), latency };
 }
 
@@ -308,10 +308,10 @@ async function s3(target: Target) {
   await targetCpu(target);
   const clients = 10_000;
   const { snapshots } = await runAgent("s3", { name: "S3", target: { protocol: "websocket", url: target.wsUrl }, scenario: { kind: "login-storm" }, load: { clients, durationSec: 5, rampUpSec: 0 } });
-  const summary = summariseRun(snapshots);
+  const summary = localRun(snapshots).summary!;
   const opens = snapshots.map((s) => s.counters.connectionsOpened);
   const busySeconds = opens.filter((n) => n > 0).length;
-  const connected = summary.counters.connectionsOpened ?? 0;
+  const connected = summary.connectionsOpened ?? 0;
   const cpu = snapshots[0]?.health.cpuPercent ?? 0;
   // The agent's CPU over the seconds it was opening connections, per connection: what one core could open.
   const busy = snapshots.filter((s) => s.counters.connectionsOpened > 0);
@@ -324,8 +324,8 @@ async function s3(target: Target) {
       `${fmt(Math.max(...opens))} conn/s peak second; all in ${busySeconds} s`,
       `${fmt(cpu, 1)}% (1st s)`,
       "-",
-      `connect ${summary.latency.connectUs?.p50Ms} / ${summary.latency.connectUs?.p99Ms} ms`,
-      `failures ${summary.counters.connectionsFailed ?? 0} ${JSON.stringify(summary.errorsByKind)}; ${fmt(cpuUsPerConnection, 1)} µs agent CPU per connection (${fmt(1e6 / Math.max(1, cpuUsPerConnection))} conn/s per agent core); target CPU ${fmt(await targetCpu(target), 1)}%`,
+      `connect ${summary.latency?.connect?.p50Ms} / ${summary.latency?.connect?.p99Ms} ms`,
+      `failures ${summary.connectionsFailed} ${JSON.stringify(summary.errorsByKind ?? {})}; ${fmt(cpuUsPerConnection, 1)} µs agent CPU per connection (${fmt(1e6 / Math.max(1, cpuUsPerConnection))} conn/s per agent core); target CPU ${fmt(await targetCpu(target), 1)}%`,
     ],
   });
 }
@@ -375,7 +375,7 @@ async function s4Engine(target: Target, players: number): Promise<MoveRun> {
   const durationSec = rampUpSec + (QUICK ? 6 : 8);
   const { snapshots } = await runAgent(`s4-${players}`, movementPlan(target.wsUrl, players, durationSec, rampUpSec), rampUpSec + 2);
   const window = steady(snapshots, rampUpSec + 2);
-  const summary = summariseRun(window);
+  const summary = localRun(window).summary!;
   const receivedPerSec = mean(window.map((s) => s.counters.broadcastsReceived ?? 0));
   const cpu = mean(window.map((s) => s.health.cpuPercent));
   return {
@@ -383,8 +383,8 @@ async function s4Engine(target: Target, players: number): Promise<MoveRun> {
     receivedPerSec,
     cpu,
     usPerBroadcast: ((cpu / 100) * 1e6) / Math.max(1, receivedPerSec),
-    latency: `${summary.latency.broadcastUs?.p50Ms ?? "-"} / ${summary.latency.broadcastUs?.p99Ms ?? "-"} ms`,
-    reach: summary.reach ?? 0,
+    latency: `${summary.latency?.broadcast?.p50Ms ?? "-"} / ${summary.latency?.broadcast?.p99Ms ?? "-"} ms`,
+    reach: summary.broadcastReach ?? 0,
     connected: Math.max(...snapshots.map((s) => s.counters.connectionsOpen)),
     targetCpu: await targetCpu(target),
   };

@@ -10,7 +10,7 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import type { PlanSpecInput } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
-import { summariseRun } from "../src/metrics/run-summary";
+import { localRun } from "../src/metrics/run-summary";
 import { openFileLimit } from "../src/metrics/health";
 import { clientsPerEngine } from "../src/engine/open-files";
 import type { TargetStats } from "../src/target/target-server";
@@ -149,12 +149,12 @@ async function hold(options: ScaleBenchOptions, clients: number, rampUpSec: numb
     const seconds = readFileSync(out, "utf8").trim().split("\n").map((line) => JSON.parse(line) as MetricSnapshot);
     // The hold: from 5 s after the ramp to the last whole second, as the CPU was measured.
     const held = seconds.filter((s) => s.seq >= rampUpSec + 5 && s.intervalMs >= 900);
-    const whole = summariseRun(seconds);
-    const heldSummary = summariseRun(held);
+    const whole = localRun(seconds).summary!;
+    const heldSummary = localRun(held).summary!;
     const opening = seconds.map((s) => s.counters.connectionsOpened).filter((n) => n > 0);
     const cpuSec = cpuAtHoldStart ? cpuAtHoldEnd.seconds - cpuAtHoldStart.seconds : Number.NaN;
     const wallSec = cpuAtHoldStart ? (cpuAtHoldEnd.at - cpuAtHoldStart.at) / 1000 : Number.NaN;
-    const answeredPerSec = (heldSummary.counters.messagesReceived ?? 0) / Math.max(1, held.length);
+    const answeredPerSec = heldSummary.messagesReceived / Math.max(1, held.length);
     const enginesNote = /note: (.* need \d+ engine processes)/.exec(notes)?.[1] ?? /running .*?, (\d+ engine\(s\))/.exec(notes)?.[1] ?? "one engine per core";
     return {
       clients,
@@ -162,11 +162,11 @@ async function hold(options: ScaleBenchOptions, clients: number, rampUpSec: numb
       engines: enginesNote,
       targetPeak,
       connectPerSec: { peak: Math.max(0, ...opening), mean: opening.reduce((a, b) => a + b, 0) / Math.max(1, opening.length), seconds: opening.length },
-      failed: whole.counters.connectionsFailed ?? 0,
-      errors: whole.errorsByKind,
-      sent: whole.counters.messagesSent ?? 0,
-      answered: whole.counters.messagesReceived ?? 0,
-      inFlightAtEnd: whole.counters.inFlightAtEnd ?? 0,
+      failed: whole.connectionsFailed,
+      errors: whole.errorsByKind ?? {},
+      sent: whole.messagesSent,
+      answered: whole.messagesReceived,
+      inFlightAtEnd: whole.inFlightAtEnd ?? 0,
       agentCpuPercent: (cpuSec / wallSec) * 100,
       usPerPingPong: ((cpuSec / wallSec) * 1e6) / Math.max(1, answeredPerSec),
       agent: memory,
@@ -174,8 +174,8 @@ async function hold(options: ScaleBenchOptions, clients: number, rampUpSec: numb
       engineKinds,
       target: targetStats,
       sockets,
-      rttP50: heldSummary.latency.rttUs?.p50Ms ?? null,
-      rttP99: heldSummary.latency.rttUs?.p99Ms ?? null,
+      rttP50: heldSummary.rttP50Ms,
+      rttP99: heldSummary.rttP99Ms,
       load: loadNow(),
       freeMemoryMiB,
     };
@@ -247,16 +247,16 @@ async function loginStorm(options: ScaleBenchOptions, clients: number, perSec: n
     const code = await new Promise<number | null>((resolve) => agent.once("exit", resolve));
     if (code !== 0 && code !== 5 && code !== 6) throw new Error(`login storm agent exited ${code}`);
     const seconds = readFileSync(out, "utf8").trim().split("\n").map((line) => JSON.parse(line) as MetricSnapshot);
-    const summary = summariseRun(seconds);
-    const loggedIn = summary.latency.loginUs?.count ?? 0;
+    const summary = localRun(seconds).summary!;
+    const loggedIn = summary.latency?.login?.count ?? 0;
     const opening = seconds.filter((s) => s.counters.connectionsOpened > 0);
     // From the logins counter: every second carries a login histogram, empty ones too.
     const lastLogin = Math.max(...seconds.map((s, i) => ((s.counters.loginsSucceeded ?? 0) > 0 ? i : -1)));
     const withinTenSec = seconds.slice(0, 10).reduce((sum, s) => sum + (s.counters.loginsSucceeded ?? 0), 0);
     return [
       `| login storm | ${fmt(clients)} clients at ${fmt(perSec)}/s (session: send login, expect login-ok): ${fmt(loggedIn)} logged in, ${fmt(withinTenSec)} of them in the first 10 s, the last in second ${lastLogin + 1}; connections opened in ${opening.length} s |`,
-      `| login time | p50 ${summary.latency.loginUs?.p50Ms} ms, p99 ${summary.latency.loginUs?.p99Ms} ms, max ${summary.latency.loginUs?.maxMs} ms; connect p50 ${summary.latency.connectUs?.p50Ms} ms, p99 ${summary.latency.connectUs?.p99Ms} ms |`,
-      `| login failures | ${fmt(summary.counters.connectionsFailed ?? 0)} connections failed; by cause ${JSON.stringify(summary.errorsByKind)} |`,
+      `| login time | p50 ${summary.latency?.login?.p50Ms} ms, p99 ${summary.latency?.login?.p99Ms} ms, max ${summary.latency?.login?.maxMs} ms; connect p50 ${summary.latency?.connect?.p50Ms} ms, p99 ${summary.latency?.connect?.p99Ms} ms |`,
+      `| login failures | ${fmt(summary.connectionsFailed)} connections failed; by cause ${JSON.stringify(summary.errorsByKind ?? {})} |`,
       `| load average | ${loadNow()} after the storm |`,
     ];
   } finally {

@@ -1,14 +1,13 @@
 import type { SloVerdict } from "@throng/protocol/report";
 import { kcpSummaryText } from "@throng/protocol/kcp-figures";
 import type { RunSummary, RunView } from "@throng/protocol/run";
+import { PLAIN_SLO_FORMAT, sloValueText } from "@throng/protocol/slo-names";
 import { changeText, type BaselineComparison, type MetricComparison } from "@throng/protocol/baseline-compare";
 import { allowanceText } from "@throng/protocol/regression-allowance";
 
-/** Ratios (error-rate, loss-rate) read best as percentages; latencies are already in ms. */
+/** A value in its metric's unit (slo-metrics.ts): rates as percentages, times in ms, a script counter as a count. */
 export function formatSloValue(metric: string, value: number | null): string {
-  if (value === null) return "no data";
-  if (metric.endsWith("-rate")) return `${(value * 100).toFixed(3)}%`;
-  return metric.endsWith("-ms") ? `${value} ms` : String(value);
+  return value === null ? "no data" : sloValueText(metric, value, PLAIN_SLO_FORMAT);
 }
 
 /** `rtt-p99-ms 82 ms, must be below 50 ms: FAIL (8 of 10 s breached, first at 12:00:03Z)` */

@@ -14,7 +14,7 @@ export interface BuildTarget {
 export const agentBuild: BuildTarget = {
   workspace: "@throng/agent",
   output: "agent/dist/throng-agent.mjs",
-  sources: ["agent/src", "agent/native", "agent/build.mjs", "agent/package.json", "packages/protocol/src", "package-lock.json"],
+  sources: ["agent/src", "agent/native", "agent/build.mjs", "agent/package.json", "packages/protocol/src", "packages/wire/src", "package-lock.json"],
 };
 
 export const webBuild: BuildTarget = {

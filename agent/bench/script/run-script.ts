@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PlanSpecInput } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
-import { summariseRun } from "../../src/metrics/run-summary";
+import { localFigures, localRun } from "../../src/metrics/run-summary";
 import { treeUsage } from "../vs/shared";
 import { killSession, spawnInSession } from "../sessions";
 
@@ -117,24 +117,24 @@ async function runThrong(server: RoomServer, players: number, options: ScriptBen
   const snapshots = readFileSync(out, "utf8").trim().split("\n").map((line) => JSON.parse(line) as MetricSnapshot);
   const from = timing.rampSec + timing.warmupSec;
   const window = snapshots.filter((s) => s.seq >= from && s.intervalMs >= 900);
-  const summary = summariseRun(window);
+  const summary = localRun(window).summary!;
   const startMs = window[0]!.intervalStart;
   const endMs = window.at(-1)!.intervalStart + window.at(-1)!.intervalMs;
   const first = samples.find((s) => s.at >= startMs) ?? samples[0]!;
   const last = [...samples].reverse().find((s) => s.at <= endMs) ?? samples.at(-1)!;
   const cpuSec = (last.ticks - first.ticks) / CLOCK_TICKS;
   const wallSec = Math.max(0.001, (last.at - first.at) / 1000);
-  const broadcastsPerSec = (summary.counters.broadcastsReceived ?? 0) / window.length;
-  const joins = summariseRun(snapshots).script["join-ms"];
+  const broadcastsPerSec = window.reduce((sum, s) => sum + (s.counters.broadcastsReceived ?? 0), 0) / window.length;
+  const joins = localRun(snapshots).summary?.script?.["join-ms"];
   return {
     broadcastsPerSec,
     cpuPercent: (cpuSec / wallSec) * 100,
     usPerBroadcast: ((cpuSec / wallSec) * 1e6) / Math.max(1, broadcastsPerSec),
-    p50Ms: summary.latency.broadcastUs?.p50Ms ?? Number.NaN,
-    p99Ms: summary.latency.broadcastUs?.p99Ms ?? Number.NaN,
+    p50Ms: summary.latency?.broadcast?.p50Ms ?? Number.NaN,
+    p99Ms: summary.latency?.broadcast?.p99Ms ?? Number.NaN,
     joinP50Ms: joins?.p50Ms ?? Number.NaN,
     joinP99Ms: joins?.p99Ms ?? Number.NaN,
-    saturatedSeconds: summary.saturatedSeconds,
+    saturatedSeconds: localFigures(window).saturatedSeconds,
   };
 }
 

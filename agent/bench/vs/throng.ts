@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PlanSpecInput } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
-import { summariseRun } from "../../src/metrics/run-summary";
+import { localRun } from "../../src/metrics/run-summary";
 import type { VsScenario, VsTarget, VsTool } from "./shared";
 
 function planFor(scenario: VsScenario, target: VsTarget): PlanSpecInput {
@@ -41,9 +41,9 @@ export function throngTool(bundle: string): VsTool {
       const out = outOf(dir, scenario);
       if (!existsSync(out)) return undefined;
       const snapshots = readFileSync(out, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as MetricSnapshot);
-      const summary = summariseRun(snapshots);
-      if (scenario.kind === "s3") return `connect p50 ${summary.latency.connectUs?.p50Ms ?? "-"} / p99 ${summary.latency.connectUs?.p99Ms ?? "-"} ms`;
-      return `RTT p50 ${summary.latency.rttUs?.p50Ms ?? "-"} / p99 ${summary.latency.rttUs?.p99Ms ?? "-"} ms`;
+      const summary = localRun(snapshots).summary;
+      if (scenario.kind === "s3") return `connect p50 ${summary?.latency?.connect?.p50Ms ?? "-"} / p99 ${summary?.latency?.connect?.p99Ms ?? "-"} ms`;
+      return `RTT p50 ${summary?.rttP50Ms ?? "-"} / p99 ${summary?.rttP99Ms ?? "-"} ms`;
     },
   };
 }

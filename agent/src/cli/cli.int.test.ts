@@ -118,8 +118,9 @@ describe.each<Build>(["source", "bundle"])("throng-agent CLI (%s)", (build) => {
     const child = cli(build, ["run", plan, "--engines", "2", "--out", out], { ...process.env, THRONG_IO: "native" });
     const output = outputOf(child);
     expect(await exitCode(child)).toBe(ExitCode.sloFailed);
-    expect(output.stdout()).toMatch(/SLO error-rate < 0.01: 0 → pass/);
-    expect(output.stdout()).toMatch(/SLO rtt-p99-ms < 0.001: [\d.]+ → FAIL/);
+    // Each SLO in its unit (slo-metrics.ts): a rate in percent, a time in ms.
+    expect(output.stdout()).toMatch(/SLO error-rate < 1%: 0% → pass/);
+    expect(output.stdout()).toMatch(/SLO rtt-p99-ms < 0.001 ms: [\d.]+ ms → FAIL/);
     expect(output.stderr()).toContain("note: I/O: native");
     const snapshots = (await readFile(out, "utf8")).trim().split("\n").map((line) => JSON.parse(line) as { seq: number; clients: number; health: { engines?: number } });
     expect(snapshots.map((s) => s.seq)).toEqual([0, 1]);
@@ -157,7 +158,7 @@ describe.each<Build>(["source", "bundle"])("throng-agent CLI (%s)", (build) => {
         const child = cli(build, ["run", plan, "--engines", "1", ...args], env);
         const output = outputOf(child);
         expect(await exitCode(child)).toBe(ExitCode.ok);
-        expect(output.stdout()).toMatch(/SLO error-rate < 0.01: 0 → pass/);
+        expect(output.stdout()).toMatch(/SLO error-rate < 1%: 0% → pass/);
         expect(`${output.stdout()}${output.stderr()}`).not.toContain("cli-secret-pw");
       }
     } finally {

@@ -1,8 +1,9 @@
-import { autoSearchOf, nextLevelStart, nextSearchStep, SEARCH_END_TEXT, searchAnswer, steadySeconds, type JudgedStep, type SearchEnd, type SearchLevel } from "@throng/protocol/capacity-search";
+import { autoSearchOf, nextLevelStart, nextSearchStep, SEARCH_END_TEXT, searchAnswer, type JudgedStep, type SearchEnd, type SearchLevel } from "@throng/protocol/capacity-search";
 import type { PlanSpec } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
+import { measureStep } from "@throng/wire/capacity-step";
 import type { SearchFeed } from "../engine/search-feed";
-import { checkSlosOver } from "../metrics/run-summary";
+import { localRecords } from "../metrics/run-summary";
 
 export interface LocalSearchOptions {
   plan: PlanSpec;
@@ -19,10 +20,10 @@ export interface LocalSearch {
 }
 
 /**
- * The standalone agent's automatic capacity search: it judges its own seconds as the server judges merged
- * ones (the step's steady seconds, those before its connections reached the level left out; every SLO met
- * over them, checked as the run's SLOs are), and the shared nextSearchStep picks the next level (the first
- * level again when it broke, as a retry). Null for a plan that is not an automatic search.
+ * The standalone agent's automatic capacity search: it judges each step with the control plane's own measureStep
+ * (the step's steady seconds, those before its connections reached the level left out; every SLO met over them),
+ * and the shared nextSearchStep picks the next level (the first level again when it broke, as a retry). Null for
+ * a plan that is not an automatic search.
  */
 export function createLocalSearch(options: LocalSearchOptions): LocalSearch | null {
   const search = autoSearchOf(options.plan.load);
@@ -43,8 +44,8 @@ export function createLocalSearch(options: LocalSearchOptions): LocalSearch | nu
       if (snapshot.step === level.step) seconds.push(snapshot);
       const stepEnd = level.startAt + stepMs;
       if (snapshot.intervalStart + snapshot.intervalMs < stepEnd) return;
-      const hold = steadySeconds(seconds.splice(0), (s) => ({ second: s.seq, clients: s.clients, connectionsOpen: s.counters.connectionsOpen }));
-      const held = hold.length > 0 && checkSlosOver(hold, options.plan.slos ?? []).every((r) => r.passed);
+      const measured = measureStep(level.step, localRecords(seconds.splice(0)), options.plan.slos ?? []);
+      const held = measured.seconds > 0 && measured.held;
       judged.push({ step: level.step, clients: level.clients, phase: level.phase, held, ...(retry ? { retry } : {}) });
       const next = nextSearchStep(search, judged);
       const nextText = next.done ? `done: ${SEARCH_END_TEXT[next.reason]}` : `next ${next.retry ? "step, the first level again" : `${next.phase} step`}: ${next.clients} clients`;

@@ -27,7 +27,8 @@ slos: [{ metric: broadcast-p99-ms, below: 50 }]
     );
     expect(plan.load.shape).toEqual({ kind: "step-up", startClients: 10, stepClients: 10, stepDurationSec: 5 });
     for (const scenario of [{ kind: "echo-flood", messageBytes: 8, maxInFlight: 4 }, { kind: "login-storm", connectsPerSec: 500, login: true }]) {
-      expect(PlanSpec.safeParse({ ...plan, scenario }).success).toBe(true);
+      // Their SLOs are their own: broadcast latency is movement-sync's (slo-metrics.ts).
+      expect(PlanSpec.safeParse({ ...plan, scenario, slos: [{ metric: "error-rate", below: 0.01 }] }).success).toBe(true);
     }
   });
 

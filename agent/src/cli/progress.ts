@@ -1,7 +1,11 @@
-import type { MetricSnapshot, NetworkPath, ServerWatchSnapshot } from "@throng/protocol/snapshot";
+import type { MetricSnapshot, ServerWatchSnapshot } from "@throng/protocol/snapshot";
 import { decodeHistogram } from "../metrics/histogram";
 import type { RunVerdict, SloVerdict } from "@throng/protocol/report";
-import type { RunSummary, StepSummary } from "../metrics/run-summary";
+import type { CohortSummary, RunSummary } from "@throng/protocol/run";
+import { sloCountsOfSummary } from "@throng/protocol/slo-metrics";
+import { PLAIN_SLO_FORMAT, sloValueText } from "@throng/protocol/slo-names";
+import type { KcpCounters, LatencyStats } from "@throng/protocol/snapshot";
+import type { LocalFigures, StepSummary } from "../metrics/run-summary";
 import { serverWatchText, type ServerWatchSummary } from "@throng/protocol/server-watch";
 import { kcpSummaryText } from "@throng/protocol/kcp-figures";
 
@@ -86,62 +90,70 @@ export function progressTableRows(snapshot: MetricSnapshot & { server?: ServerWa
   return rowIndex % HEADER_EVERY === 0 ? [row([...COLUMNS, ...(watching ? SERVER_COLUMNS : []), ""], widths), line] : [line];
 }
 
-function latencyLine(name: string, summary: RunSummary["latency"][keyof RunSummary["latency"]]): string | undefined {
-  if (!summary || summary.count === 0) return undefined;
-  return `  ${name.padEnd(22)} p50 ${summary.p50Ms} ms  p99 ${summary.p99Ms} ms  max ${summary.maxMs} ms  (${summary.count} samples)`;
+function latencyLine(name: string, stats: Pick<LatencyStats, "count" | "p50Ms" | "p99Ms" | "maxMs"> | undefined): string | undefined {
+  if (!stats || stats.count === 0) return undefined;
+  return `  ${name.padEnd(22)} p50 ${stats.p50Ms} ms  p99 ${stats.p99Ms} ms  max ${stats.maxMs} ms  (${stats.count} samples)`;
 }
 
-function kcpLine(counters: RunSummary["counters"]): string | undefined {
-  const text = kcpSummaryText(counters);
+function kcpLine(figures: KcpCounters): string | undefined {
+  const text = kcpSummaryText(figures);
   return text && `  kcp                    ${text}`;
 }
+
+const sloValue = (metric: string, value: number | null) => (value === null ? "no data" : sloValueText(metric, value, PLAIN_SLO_FORMAT));
 
 /** What "above-stream" means, said wherever a cohort's figures are shown. */
 const ABOVE_STREAM = "ABOVE TCP: TCP saw the rig's round trip, so it recovered faster than on the network asked for";
 
-/** One cohort's lines in the final summary: its figures, read as the run's, and what its network did. */
-export function cohortSummaryText(name: string, applied: NetworkPath, summary: RunSummary): string {
-  const c = summary.counters;
-  const packets = c.networkPackets ?? 0;
+/** One cohort's lines in the final summary: its figures (the run summary's, over its clients), and what its network did. */
+export function cohortSummaryText(name: string, cohort: CohortSummary): string {
+  const packets = cohort.networkPackets ?? 0;
   const percent = (n: number | undefined) => (packets ? `${(((n ?? 0) * 100) / packets).toFixed(2)}%` : "0%");
+  const latency = cohort.latency ?? {};
+  const reach = cohort.broadcastReach;
+  const { applied } = cohort;
   const lines = [
-    `cohort ${name} (${applied === "above-stream" ? ABOVE_STREAM : applied === "kernel" ? "below TCP, through the kernel's queue" : "each datagram"}): peak ${summary.peakClients} clients`,
-    `  messages               sent ${c.messagesSent ?? 0}, received ${c.messagesReceived ?? 0}; errors ${c.errors ?? 0} ${JSON.stringify(summary.errorsByKind)}${c.lost !== undefined ? `, lost ${c.lost}` : ""}`,
-    latencyLine("round trip", summary.latency.rttUs),
-    latencyLine("broadcast", summary.latency.broadcastUs),
-    latencyLine("connect", summary.latency.connectUs),
-    latencyLine("login", summary.latency.loginUs),
-    summary.reach !== null ? `  broadcast reach        ${(summary.reach * 100).toFixed(2)}%, duplicates ${c.duplicates ?? 0}, out of order ${c.outOfOrder ?? 0}` : undefined,
-    kcpLine(c),
-    c.tcpRetransmits !== undefined ? `  tcp                    ${c.tcpRetransmits} segments retransmitted by TCP itself (TCP_INFO of the cohort's sockets)` : undefined,
-    `  network                ${packets} packets: dropped ${c.networkDropped ?? 0} (${percent(c.networkDropped)}), duplicated ${c.networkDuplicated ?? 0}, reordered ${c.networkReordered ?? 0}, over the link's backlog ${c.networkOverflowed ?? 0}`,
+    `cohort ${name} (${applied === "above-stream" ? ABOVE_STREAM : applied === "kernel" ? "below TCP, through the kernel's queue" : "each datagram"}): peak ${cohort.peakClients} clients`,
+    `  messages               sent ${cohort.messagesSent}, received ${cohort.messagesReceived}; errors ${cohort.errors} ${JSON.stringify(cohort.errorsByKind ?? {})}${cohort.lost !== undefined ? `, lost ${cohort.lost}` : ""}`,
+    latencyLine("round trip", { count: cohort.roundTrips ?? 0, p50Ms: cohort.rttP50Ms, p99Ms: cohort.rttP99Ms, maxMs: cohort.rttMaxMs }),
+    latencyLine("broadcast", latency.broadcast),
+    latencyLine("connect", latency.connect),
+    latencyLine("login", latency.login),
+    reach !== null && reach !== undefined ? `  broadcast reach        ${(reach * 100).toFixed(2)}%, duplicates ${cohort.duplicates ?? 0}, out of order ${cohort.outOfOrder ?? 0}` : undefined,
+    kcpLine(cohort),
+    cohort.tcpRetransmits !== undefined ? `  tcp                    ${cohort.tcpRetransmits} segments retransmitted by TCP itself (TCP_INFO of the cohort's sockets)` : undefined,
+    `  network                ${packets} packets: dropped ${cohort.networkDropped ?? 0} (${percent(cohort.networkDropped)}), duplicated ${cohort.networkDuplicated ?? 0}, reordered ${cohort.networkReordered ?? 0}, over the link's backlog ${cohort.networkOverflowed ?? 0}`,
   ];
   return lines.filter((line) => line !== undefined).join("\n");
 }
 
-/** The final summary, and each SLO's verdict. */
-export function summaryText(summary: RunSummary, slos: readonly SloVerdict[]): string {
-  const c = summary.counters;
+/** The final summary (the control plane's summary of the same seconds, and what only this agent knows), and each SLO's verdict. */
+export function summaryText(summary: RunSummary, local: LocalFigures, slos: readonly SloVerdict[]): string {
+  const latency = summary.latency ?? {};
+  const roundTrip = { count: summary.roundTrips ?? 0, p50Ms: summary.rttP50Ms, p99Ms: summary.rttP99Ms, maxMs: summary.rttMaxMs };
+  const reconnects = summary.reconnectsByCause ?? {};
+  const errorRate = sloCountsOfSummary(summary).errorRate ?? 0;
+  const reach = summary.broadcastReach;
   const lines = [
-    `summary: ${summary.seconds} s, peak ${summary.peakClients} clients`,
-    `  connections            opened ${c.connectionsOpened ?? 0}, failed ${c.connectionsFailed ?? 0}, closed ${c.connectionsClosed ?? 0} ${JSON.stringify(summary.closesByCause)}`,
-    Object.keys(summary.reconnectsByCause).length > 0 ? `  reconnects             ${Object.values(summary.reconnectsByCause).reduce((a, b) => a + b, 0)} by cause of the drop ${JSON.stringify(summary.reconnectsByCause)}` : undefined,
-    `  messages               sent ${c.messagesSent ?? 0} (${c.bytesSent ?? 0} B), received ${c.messagesReceived ?? 0} (${c.bytesReceived ?? 0} B)`,
-    `  errors                 ${c.errors ?? 0} ${JSON.stringify(summary.errorsByKind)}; error rate ${(summary.errorRate * 100).toFixed(3)}%`,
-    latencyLine("round trip", summary.latency.rttUs),
-    latencyLine("round trip (corrected)", summary.latency.rttCorrectedUs),
-    latencyLine("connect", summary.latency.connectUs),
-    latencyLine("login", summary.latency.loginUs),
-    latencyLine("broadcast", summary.latency.broadcastUs),
-    latencyLine("jitter", summary.latency.jitterUs),
-    summary.reach !== null ? `  broadcast reach        ${(summary.reach * 100).toFixed(2)}%, lost ${c.lost ?? 0}, duplicates ${c.duplicates ?? 0}, out of order ${c.outOfOrder ?? 0}` : undefined,
-    c.lateSends !== undefined ? `  sends                  late ${c.lateSends}, skipped ${c.skippedSends ?? 0}` : undefined,
-    kcpLine(c),
-    `  agent                  max CPU ${summary.maxCpuPercent}%, max RSS ${(summary.maxRssBytes / 1048576).toFixed(0)} MiB, saturated ${summary.saturatedSeconds} s`,
+    `summary: ${summary.durationSec} s, peak ${summary.peakClients} clients`,
+    `  connections            opened ${summary.connectionsOpened ?? 0}, failed ${summary.connectionsFailed}, closed ${local.connectionsClosed} ${JSON.stringify(local.closesByCause)}`,
+    Object.keys(reconnects).length > 0 ? `  reconnects             ${Object.values(reconnects).reduce((a, b) => a + b, 0)} by cause of the drop ${JSON.stringify(reconnects)}` : undefined,
+    `  messages               sent ${summary.messagesSent} (${local.bytesSent} B), received ${summary.messagesReceived} (${local.bytesReceived} B)`,
+    `  errors                 ${summary.errors} ${JSON.stringify(summary.errorsByKind ?? {})}; error rate ${(errorRate * 100).toFixed(3)}%`,
+    latencyLine("round trip", roundTrip),
+    latencyLine("round trip (corrected)", latency.rttCorrected),
+    latencyLine("connect", latency.connect),
+    latencyLine("login", latency.login),
+    latencyLine("broadcast", latency.broadcast),
+    latencyLine("jitter", latency.jitter),
+    reach !== null && reach !== undefined ? `  broadcast reach        ${(reach * 100).toFixed(2)}%, lost ${summary.lost ?? 0}, duplicates ${summary.duplicates ?? 0}, out of order ${summary.outOfOrder ?? 0}` : undefined,
+    summary.lateSends !== undefined ? `  sends                  late ${summary.lateSends}, skipped ${summary.skippedSends ?? 0}` : undefined,
+    kcpLine(summary),
+    `  agent                  max CPU ${local.maxCpuPercent}%, max RSS ${(local.maxRssBytes / 1048576).toFixed(0)} MiB, saturated ${local.saturatedSeconds} s`,
     // Made and skipped apart: a skipped send is not a send (docs/verdicts.md).
-    c.scheduledSends !== undefined ? `  schedule               ${c.messagesSent ?? 0} of ${c.scheduledSends} scheduled sends made, ${c.skippedSends ?? 0} skipped` : undefined,
-    c.inFlightAtEnd ? `  in flight at the end   ${c.inFlightAtEnd} (not errors, not lost)` : undefined,
-    ...slos.map((r) => `  SLO ${r.metric}${r.cohort === undefined ? "" : ` (cohort ${r.cohort})`} < ${r.below}: ${r.value === null ? "no data" : r.value} → ${r.status === "no-data" ? `NO DATA${r.note ? ` (${r.note})` : ""}` : r.passed ? "pass" : "FAIL"}`),
+    summary.scheduledSends !== undefined ? `  schedule               ${summary.messagesSent} of ${summary.scheduledSends} scheduled sends made, ${summary.skippedSends ?? 0} skipped` : undefined,
+    summary.inFlightAtEnd ? `  in flight at the end   ${summary.inFlightAtEnd} (not errors, not lost)` : undefined,
+    ...slos.map((r) => `  SLO ${r.metric}${r.cohort === undefined ? "" : ` (cohort ${r.cohort})`} < ${sloValue(r.metric, r.below)}: ${sloValue(r.metric, r.value)} → ${r.status === "no-data" ? `NO DATA${r.note ? ` (${r.note})` : ""}` : r.passed ? "pass" : "FAIL"}`),
   ];
   return lines.filter((line) => line !== undefined).join("\n");
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { hostname } from "node:os";
 import type { RunAssignment } from "@throng/protocol/agent";
 import type { PlanSpec } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
@@ -13,11 +12,11 @@ import { openFileNote, raiseOpenFileLimit } from "../engine/open-files";
 import { resolveWatchedProcess } from "../metrics/process-watch";
 import { createServerTimeline, type ServerTimeline } from "../metrics/server-timeline";
 import { summariseServerWatch } from "@throng/protocol/server-watch";
-import { checkSlosOver, cohortSeconds, runCohorts, summariseRun, summariseSteps } from "../metrics/run-summary";
+import { LOCAL_AGENT, localFigures, localRecords, localRun, summariseSteps } from "../metrics/run-summary";
+import { measureStep } from "@throng/wire/capacity-step";
 import { NetworkRefusal } from "../network/cohort-network";
-import { pointOfSnapshot, protocolSummary } from "../metrics/series-point";
 import { judgeRun, type SearchEvidence } from "@throng/protocol/run-verdict";
-import { searchAnswer, steadySeconds, type JudgedStep } from "@throng/protocol/capacity-search";
+import { searchAnswer, type JudgedStep } from "@throng/protocol/capacity-search";
 import type { RunVerdict } from "@throng/protocol/report";
 import { ioPathNote } from "../transports/native-io";
 import { ExitCode } from "./exit-codes";
@@ -121,14 +120,14 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
     shutdown.dispose();
     if (out) await new Promise<void>((resolve) => out.end(resolve));
   }
-  const summary = summariseRun(snapshots);
-  const verdict = standaloneVerdict(plan, snapshots, summary, assignment.startAt, searchEnd.signal.aborted, search ? searchEstimate(search.judged()) : fixedStepEstimate(plan, snapshots));
+  const run = localRun(snapshots);
+  const verdict = standaloneVerdict(plan, snapshots, run, assignment.startAt, searchEnd.signal.aborted, search ? searchEstimate(search.judged()) : fixedStepEstimate(plan, snapshots));
   const steps = stepsText(summariseSteps(snapshots));
   if (steps) console.log(steps);
   if (search) console.log(searchVerdictText(search.judged()));
-  console.log(summaryText(summary, verdict.slos));
-  for (const [name, applied] of runCohorts(snapshots)) console.log(cohortSummaryText(name, applied, summariseRun(cohortSeconds(snapshots, name))));
-  const scriptLines = scriptSummaryText(snapshots);
+  if (run.summary) console.log(summaryText(run.summary, localFigures(snapshots), verdict.slos));
+  for (const [name, cohort] of Object.entries(run.summary?.cohorts ?? {})) console.log(cohortSummaryText(name, cohort));
+  const scriptLines = run.summary && scriptSummaryText(run.summary);
   if (scriptLines) console.log(scriptLines);
   if (server) console.log(serverSummaryText(server.pid, summariseServerWatch(server.samples()), server.endedAfterSeq()));
   console.log(verdictText(verdict));
@@ -142,19 +141,18 @@ export function withScriptPath(plan: PlanSpec, planPath: string): PlanSpec {
   return { ...plan, scenario: { ...scenario, script: { path: resolve(dirname(planPath), scenario.script.path) } } };
 }
 
-/** The same verdict the control plane gives (@throng/protocol/run-verdict), from this run's own seconds. */
+/** The same verdict the control plane gives (@throng/protocol/run-verdict), from this run's own seconds merged as it merges them. */
 function standaloneVerdict(
-  plan: PlanSpec, snapshots: readonly MetricSnapshot[], summary: ReturnType<typeof summariseRun>, startAt: number, searchEnded: boolean,
+  plan: PlanSpec, snapshots: readonly MetricSnapshot[], run: ReturnType<typeof localRun>, startAt: number, searchEnded: boolean,
   capacity: Parameters<typeof judgeRun>[0]["capacity"],
 ): RunVerdict {
-  const seconds = snapshots.map(pointOfSnapshot);
-  const last = seconds[seconds.length - 1];
+  const last = run.seconds[run.seconds.length - 1];
   return judgeRun({
-    spec: plan, ended: snapshots.length ? "finished" : "failed", problems: snapshots.length ? [] : ["no second was measured"],
-    summary: snapshots.length ? protocolSummary(summary, snapshots) : null, seconds, startSecond: Math.floor(startAt / 1000),
+    spec: plan, ended: run.summary ? "finished" : "failed", problems: run.summary ? [] : ["no second was measured"],
+    summary: run.summary, seconds: run.seconds, startSecond: Math.floor(startAt / 1000),
     ...(searchEnded && last ? { endedEarlyAtSecond: last.t + 1 } : {}),
     agentHealth: snapshots.map((s) => ({
-      t: Math.floor(s.intervalStart / 1000), agentId: `on ${hostname()}`, eventLoopP99Ms: s.health.eventLoopP99Ms,
+      t: Math.floor(s.intervalStart / 1000), agentId: LOCAL_AGENT, eventLoopP99Ms: s.health.eventLoopP99Ms,
       ...(s.health.stealPercent !== undefined ? { stealPercent: s.health.stealPercent } : {}),
     })),
     ...(capacity !== undefined ? { capacity } : {}),
@@ -170,8 +168,9 @@ export function searchEstimate(judged: readonly JudgedStep[]): SearchEvidence {
 }
 
 /**
- * A fixed step-up run's estimate: the largest step whose SLOs held over its steady seconds (those still moving to
- * the level left out, as the control plane does) below the first step that broke; undefined for any other plan (judged by its SLOs).
+ * A fixed step-up run's estimate: the clients of the largest step that held every SLO over its steady seconds
+ * below the first step that broke, each step judged as the control plane judges it (measureStep); undefined for
+ * any other plan (judged by its SLOs).
  */
 export function fixedStepEstimate(plan: PlanSpec, snapshots: readonly MetricSnapshot[]): SearchEvidence | undefined {
   if (plan.load.shape?.kind !== "step-up" || plan.load.shape.mode === "auto") return undefined;
@@ -181,10 +180,10 @@ export function fixedStepEstimate(plan: PlanSpec, snapshots: readonly MetricSnap
   let broken = false;
   const steps: NonNullable<SearchEvidence["steps"]>[number][] = [];
   for (const [step, seconds] of [...bySteps.entries()].sort(([a], [b]) => a - b)) {
-    const hold = steadySeconds(seconds, (s) => ({ second: s.seq, clients: s.clients, connectionsOpen: s.counters.connectionsOpen }));
-    const held = !broken && hold.length > 0 && checkSlosOver(hold, plan.slos ?? []).every((r) => r.passed);
-    steps.push({ step, clients: Math.max(0, ...seconds.map((s) => s.clients)), held });
-    if (held) clients = Math.max(...hold.map((s) => s.clients));
+    const measured = measureStep(step, localRecords(seconds), plan.slos ?? []);
+    const held = !broken && measured.seconds > 0 && measured.held;
+    steps.push({ step, clients: measured.clients, held });
+    if (held) clients = measured.clients;
     else broken = true;
   }
   return { valid: true, clients, problems: [], steps };

@@ -7,8 +7,7 @@ import { judgeRun } from "@throng/protocol/run-verdict";
 import { runOnEngines } from "../engine/engines";
 import { runShard, type RunShardOptions } from "../engine/run-shard";
 import { decodeHistogram } from "../metrics/histogram";
-import { checkSlos, summariseRun } from "../metrics/run-summary";
-import { pointOfSnapshot, protocolSummary } from "../metrics/series-point";
+import { localRun } from "../metrics/run-summary";
 import { assignmentFor, total, totalsByKind } from "../testing/assignment";
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
@@ -83,7 +82,7 @@ describe("scripted clients (issue 15)", () => {
     expect(scriptCount(connected, "connected")).toBe(2);
   });
 
-  it("throng-agent run judges an SLO on a script's metric: connect-ms p99 below 1000 ms passes, by both checks", async () => {
+  it("throng-agent run judges an SLO on a script's metric: connect-ms p99 below 1000 ms passes", async () => {
     server = createServer(() => {});
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
     const port = (server.address() as { port: number }).port;
@@ -93,14 +92,14 @@ describe("scripted clients (issue 15)", () => {
       scenario: { kind: "script", script: { path: fixture("connect-timed.mjs") }, parameters: { port }, metrics: [{ name: "connect-ms", kind: "histogram" }, { name: "connected", kind: "counter" }] },
       load: { clients: 2, durationSec: 2, rampUpSec: 0 },
       slos,
-    });
+      // The worker loads the script before the start: on a busy host that took longer than this 2 s run ("expired").
+    }, Date.now() + 4_000);
     const snapshots: MetricSnapshot[] = [];
     await runShard(assignment, { scripts: { permission: { any: true }, allowTargets: [`127.0.0.1:${port}`] }, onSnapshot: (s) => snapshots.push(s) });
-    const summary = summariseRun(snapshots);
-    expect(summary.script["connect-ms"]?.count).toBe(2);
-    expect(checkSlos(summary, slos).map((r) => r.passed)).toEqual([true, true]);
+    const { summary, seconds } = localRun(snapshots);
+    expect(summary?.script?.["connect-ms"]?.count).toBe(2);
     // The same verdict the run command prints (standaloneVerdict), from the same seconds and summary.
-    const verdict = judgeRun({ spec: assignment.plan, ended: "finished", problems: [], summary: protocolSummary(summary, snapshots), seconds: snapshots.map(pointOfSnapshot), startSecond: Math.floor(assignment.startAt / 1000) });
+    const verdict = judgeRun({ spec: assignment.plan, ended: "finished", problems: [], summary, seconds, startSecond: Math.floor(assignment.startAt / 1000) });
     expect(verdict.slos.map((slo) => [slo.metric, slo.status])).toEqual([["script:connect-ms-p99", "met"], ["script:connected-count", "met"]]);
     expect(verdict.slos[1]!.value).toBe(2);
     expect(verdict.outcome).toBe("passed");
@@ -121,8 +120,7 @@ describe("scripted clients (issue 15)", () => {
     expect(total(snapshots, "connectionsFailed")).toBe(0);
     expect(snapshots.slice(1, -1).map((s) => s.counters.connectionsOpen)).toEqual([3, 3]);
     expect(decodeHistogram(snapshots[0]!.histograms.connectUs!).totalCount).toBe(3);
-    const summary = summariseRun(snapshots);
-    const verdict = judgeRun({ spec: assignment.plan, ended: "finished", problems: [], summary: protocolSummary(summary, snapshots), seconds: snapshots.map(pointOfSnapshot), startSecond: Math.floor(assignment.startAt / 1000) });
+    const verdict = judgeRun({ spec: assignment.plan, ended: "finished", problems: [], ...localRun(snapshots), startSecond: Math.floor(assignment.startAt / 1000) });
     expect(verdict.reasons).toEqual([]);
     expect(verdict.outcome).toBe("passed");
 

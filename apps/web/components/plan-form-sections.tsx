@@ -11,8 +11,8 @@ import { PLAN_NODE, expectedMessagesPerSec, type PlanDraft, type PlanErrors } fr
 import { scenarioDescription } from "../lib/plan-field-text";
 import type { DraftObject, DraftValue } from "../lib/schema-form";
 import type { FieldSpec } from "../lib/schema-node";
-import { scriptSloMetrics } from "../lib/plan-script-slos";
-import { ExtraChoices, ObjectFields, SchemaField } from "./schema-field";
+import { newSloRow, sloBelowUnit, sloMetricChoices } from "../lib/plan-slos";
+import { FieldOverrides, ObjectFields, SchemaField } from "./schema-field";
 import { SessionTrial, type TrialCheck } from "./session-trial";
 
 const SECTIONS: { key: string; title: string; intro?: string }[] = [
@@ -39,11 +39,10 @@ export function PlanFormSections({ draft, errors, onChange, checkPlan }: { draft
   const scenarioKind = String((draft.scenario as DraftObject | undefined)?.kind ?? "");
   const others = PLAN_NODE.fields.filter((candidate) => candidate.key !== "name" && !SECTIONS.some((section) => section.key === candidate.key));
   const nameField = field("name");
-  const sloKey = scriptSloMetrics(draft).join(",");
-  const extraChoices = useMemo(() => ({ "slos.metric": sloKey ? sloKey.split(",") : [] }), [sloKey]);
+  const overrides = useSloOverrides(draft);
 
   return (
-    <ExtraChoices.Provider value={extraChoices}>
+    <FieldOverrides.Provider value={overrides}>
       <section className="panel" aria-label="Name">
         {nameField && <SchemaField field={nameField} place={place("name")} value={draft.name} errors={errors} onChange={set("name")} />}
       </section>
@@ -77,8 +76,23 @@ export function PlanFormSections({ draft, errors, onChange, checkPlan }: { draft
           <ObjectFields fields={others} place={place("")} value={draft} errors={errors} onChange={(next) => onChange(next)} />
         </section>
       )}
-    </ExtraChoices.Provider>
+    </FieldOverrides.Provider>
   );
+}
+
+/**
+ * The SLO section from the metric registry: the metrics this scenario measures, a new SLO as its own figure, and
+ * each threshold's unit (a rate's in percent). Kept stable while the SLO-deciding parts of the draft are.
+ */
+function useSloOverrides(draft: PlanDraft): FieldOverrides {
+  const choices = sloMetricChoices(draft).join(",");
+  const row = JSON.stringify(newSloRow(draft));
+  const units = (Array.isArray(draft.slos) ? (draft.slos as DraftObject[]) : []).map((slo) => sloBelowUnit(slo.metric) ?? "").join(",");
+  return useMemo(() => ({
+    choices: { "slos.metric": choices ? choices.split(",") : [] },
+    newItem: { slos: JSON.parse(row) as DraftObject },
+    units: Object.fromEntries(units.split(",").flatMap((unit, i) => (unit ? [[`slos.${i}.below`, unit]] : []))),
+  }), [choices, row, units]);
 }
 
 const AGENTS_POLL_MS = 5000;

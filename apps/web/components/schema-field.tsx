@@ -19,8 +19,17 @@ export interface FieldPlace {
   variants: string[];
 }
 
-/** Choices a select offers besides its schema's, by text key: an SLO's metric gains the script's declared metrics. */
-export const ExtraChoices = createContext<Readonly<Record<string, readonly string[]>>>({});
+/**
+ * What a form knows of its fields beyond the schema: the choices a select offers instead of its schema's, by text
+ * key (an SLO's metric: what the scenario measures); what a new list item starts as, by the list's text key; and
+ * the unit a field is typed in, by path (an SLO's threshold: its metric's).
+ */
+export interface FieldOverrides {
+  choices?: Readonly<Record<string, readonly string[]>>;
+  newItem?: Readonly<Record<string, DraftObject>>;
+  units?: Readonly<Record<string, string>>;
+}
+export const FieldOverrides = createContext<FieldOverrides>({});
 
 interface FieldProps {
   field: FieldSpec;
@@ -158,6 +167,7 @@ function ListField({ place, value, onChange, errors, node }: FieldProps & { node
   const text = fieldText(place.textKey, place.variants);
   const items = Array.isArray(value) ? (value as DraftObject[]) : [];
   const itemName = text.itemName ?? text.label.replace(/s$/, "").toLowerCase();
+  const newItem = useContext(FieldOverrides).newItem?.[place.textKey];
   return (
     <fieldset className="subsection" data-testid={`list-${fieldId(place.path)}`}>
       <legend>{text.label}</legend>
@@ -171,7 +181,7 @@ function ListField({ place, value, onChange, errors, node }: FieldProps & { node
           </button>
         </div>
       ))}
-      <button className="button small" type="button" onClick={() => onChange([...items, initialValue(node.item, place.textKey) as DraftObject])}>
+      <button className="button small" type="button" onClick={() => onChange([...items, { ...(initialValue(node.item, place.textKey) as DraftObject), ...newItem }])}>
         Add {itemName}
       </button>
     </fieldset>
@@ -187,7 +197,7 @@ export function SchemaField(props: FieldProps) {
   const error = errors[place.path];
   const hint = field.required || node.kind === "choice" || node.kind === "boolean" ? text.hint : [text.hint, "Optional."].filter(Boolean).join(" ");
   const aria = { "aria-describedby": describedBy(id, { unit: text.unit, hint, error }), "aria-invalid": error ? true : undefined };
-  const extraChoices = useContext(ExtraChoices)[place.textKey] ?? [];
+  const choices = useContext(FieldOverrides).choices?.[place.textKey];
 
   if (place.textKey === SCRIPT_FIELD) return <ScriptField {...props} />;
   switch (node.kind) {
@@ -224,8 +234,8 @@ export function SchemaField(props: FieldProps) {
     case "choice":
     case "boolean": {
       const schemaChoices = node.kind === "choice" ? node.options.map(String) : ["true", "false"];
-      const listed = [...schemaChoices, ...extraChoices.filter((choice) => !schemaChoices.includes(choice))];
-      // A value the list does not name (a script SLO metric set in the YAML view) stays visible and selected.
+      const listed = choices ? [...choices] : schemaChoices;
+      // A value the list does not name (an SLO metric set in the YAML view) stays visible and selected.
       const options = asText(value) !== "" && !listed.includes(asText(value)) ? [...listed, asText(value)] : listed;
       if (node.kind === "boolean" && field.required) {
         return (
@@ -293,14 +303,15 @@ function TextInput({ field, place, value, onChange, errors }: FieldProps) {
   const id = fieldId(place.path);
   const error = errors[place.path];
   const hint = field.required ? text.hint : [text.hint, "Optional."].filter(Boolean).join(" ");
-  const aria = { "aria-describedby": describedBy(id, { unit: text.unit, hint, error }), "aria-invalid": error ? true : undefined };
+  const unit = useContext(FieldOverrides).units?.[place.path] ?? text.unit;
+  const aria = { "aria-describedby": describedBy(id, { unit, hint, error }), "aria-invalid": error ? true : undefined };
   const inputMode = node.kind === "integer" || node.kind === "number-list" ? "numeric" : node.kind === "number" ? "decimal" : undefined;
   return (
     <div className="field">
       <label htmlFor={id}>{text.label}</label>
       <div className="input-row">
         <input id={id} name={id} type="text" inputMode={inputMode} value={asText(value)} onChange={(event) => onChange(event.target.value)} autoComplete="off" {...aria} />
-        <Described id={id} unit={text.unit} />
+        <Described id={id} unit={unit} />
       </div>
       <Described id={id} hint={hint} error={error} />
     </div>

@@ -4,6 +4,7 @@ import { labelsFromRows, type LabelRow } from "./labels";
 import { scenarioTemplate } from "./plan-summary";
 import { schemaWords } from "./schema-words";
 import { sloText } from "./slo-text";
+import { slosForForm, slosForPlan, unmeasuredSloErrors } from "./plan-slos";
 import { fromInput, initialValue, toInput, type DraftObject } from "./schema-form";
 import { describeNode, type FieldSpec, type NodeSpec } from "./schema-node";
 
@@ -43,10 +44,10 @@ function delimiterAsHex(draft: DraftObject): DraftObject {
   return { ...draft, target: { ...target, framing: { ...rest, delimiterHex: rest.delimiterHex || hex } } };
 }
 
-/** A draft from anything plan-shaped (a saved plan, an imported file); fields the form cannot draw are kept. */
+/** A draft from anything plan-shaped (a saved plan, an imported file); fields the form cannot draw are kept. Rates read in percent. */
 export function draftFromInput(input: unknown): PlanDraft {
-  const read = fromInput(PLAN_NODE, typeof input === "object" && input !== null ? input : {}) as DraftObject;
-  return withAgents(delimiterAsHex(read));
+  const read = delimiterAsHex(fromInput(PLAN_NODE, typeof input === "object" && input !== null ? input : {}) as DraftObject);
+  return withAgents(read.slos === undefined ? read : { ...read, slos: slosForForm(read.slos) });
 }
 
 function isDefaultAgents(agents: unknown): boolean {
@@ -67,10 +68,11 @@ function withoutUnusedSize(scenario: unknown): unknown {
   return messageBytes !== undefined && rest.kind !== "echo-flood" && scenarioTemplate(rest) ? rest : scenario;
 }
 
-/** What the draft says, as plan input: the JSON/YAML view shows and the API gets this. */
+/** What the draft says, as plan input: the JSON/YAML view shows and the API gets this (a rate's threshold as the fraction). */
 export function draftToInput(draft: PlanDraft): Record<string, unknown> {
   const input = toInput(PLAN_NODE, draft) as Record<string, unknown>;
   if (isDefaultAgents(input.agents)) delete input.agents;
+  if (input.slos !== undefined) input.slos = slosForPlan(input.slos);
   if (input.scenario !== undefined) input.scenario = withoutUnusedSize(input.scenario);
   return input;
 }
@@ -115,8 +117,10 @@ export function validateDraft(draft: PlanDraft): DraftCheck {
   const input = draftToInput(draft);
   const result = PlanSpec.safeParse(input);
   const labels = labelsFromRows((((draft.agents as DraftObject | undefined)?.labels ?? []) as LabelRow[]));
-  if (result.success && labels.ok) return { ok: true, spec: result.data };
-  const fields = result.success ? [] : issuesToFields(result.error.issues);
+  // An SLO its scenario never measures: the schema takes it only where plans saved before could name it; the form does not.
+  const unmeasured = Object.entries(unmeasuredSloErrors(draft)).map(([path, message]) => ({ path, message }));
+  if (result.success && labels.ok && unmeasured.length === 0) return { ok: true, spec: result.data };
+  const fields = [...(result.success ? [] : issuesToFields(result.error.issues)), ...unmeasured];
   const errors = errorsByPath(fields);
   if (!labels.ok) errors["agents.labels"] = Object.entries(labels.errors).map(([, message]) => message).join("; ");
   return { ok: false, errors };

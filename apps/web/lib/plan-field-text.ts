@@ -79,7 +79,7 @@ const TEXT: Record<string, FieldText> = {
   "agents.onLost": { label: "If an agent is lost", hint: "continue: the run goes on degraded and the report names the agent; abort: the run stops." },
   slos: { label: "Thresholds", itemName: "SLO", hint: "Each metric must stay below its threshold. None: the run is judged by its load alone." },
   "slos.metric": { label: "Metric" },
-  "slos.below": { label: "Must stay below", hint: "Milliseconds for times; a fraction for rates (0.01 = 1 %); a count for a script's counter." },
+  "slos.below": { label: "Must stay below", hint: "In the metric's unit: milliseconds for times, percent for rates (1 = 1 %), a count for a script's counter." },
   export: { label: "Export series", hint: "Push the runs' per-second series to the organisation's metrics endpoints (Settings → Metrics export)." },
   "export.prometheus": { label: "To Prometheus (remote write)", empty: "no", hint: "yes: each run streams its seconds to the Prometheus endpoint." },
   "export.otlp": { label: "To OTLP", empty: "no", hint: "yes: each run streams its seconds to the OTLP endpoint." },

@@ -28,9 +28,6 @@ export const STARTING_VALUES: Record<string, string> = {
   "scenario.movement-sync.roomSize": "10",
   "load.clients": "100",
   "load.durationSec": "30",
-  // A new SLO row starts as a complete threshold, so adding one never shows a validator's complaint.
-  "slos.metric": "rtt-p99-ms",
-  "slos.below": "50",
 };
 
 /** The key field text and starting values are looked up by: the path without list indices, with union variants. */

@@ -2,33 +2,20 @@
 // of the seconds so far met or breached it. The seconds are judged by the shared judge (slo-judge.ts), so the
 // live tally counts what the verdict will count.
 import type { Slo } from "@throng/protocol/plan";
-import { judgeSlos, measuredOfPoint, scriptSloMetric } from "@throng/protocol/slo-judge";
+import { judgeSlos, measuredOfPoint } from "@throng/protocol/slo-judge";
+import { inChartUnit, sloMetricSpec, type BuiltinSloMetricOf, type SloChart } from "@throng/protocol/slo-metrics";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 import type { ChartLine } from "./series";
 import { formatSloValue, metricName, sloName } from "./slo-text";
 
-/** The run page's charts an SLO can be drawn on. */
-export type SloChart = "rtt" | "latency" | "rates" | "script-latency";
-
-const BUILTIN_CHARTS: Record<string, SloChart> = {
-  "rtt-p50-ms": "rtt",
-  "rtt-p99-ms": "rtt",
-  "rtt-corrected-p99-ms": "latency",
-  "broadcast-p99-ms": "latency",
-  "connect-p99-ms": "latency",
-  "login-p99-ms": "latency",
-  "error-rate": "rates",
-  "loss-rate": "rates",
-};
+export type { SloChart } from "@throng/protocol/slo-metrics";
 
 /**
- * The chart whose y axis reads `metric` in its unit; null for a script's counter, whose threshold is on the
- * running total and so has no place on a per-second chart.
+ * The chart whose y axis reads `metric` in its unit (slo-metrics.ts); null for a script's counter, whose threshold
+ * is on the running total and so has no place on a per-second chart.
  */
 export function sloChart(metric: string): SloChart | null {
-  const script = scriptSloMetric(metric);
-  if (script) return script.stat === "count" ? null : "script-latency";
-  return BUILTIN_CHARTS[metric] ?? null;
+  return sloMetricSpec(metric)?.chart ?? null;
 }
 
 /** A horizontal line across a chart at `value` (in the chart's unit), with its words. */
@@ -37,7 +24,7 @@ export interface Threshold {
   label: string;
 }
 
-const isRate = (metric: string) => metric.endsWith("-rate");
+const isRate = (metric: string): metric is BuiltinSloMetricOf<"ratio"> => sloMetricSpec(metric)?.unit === "ratio";
 
 /**
  * The thresholds of the SLOs drawn on `chart`; rates in percent, as the rates chart reads them. The charts are the
@@ -46,20 +33,21 @@ const isRate = (metric: string) => metric.endsWith("-rate");
 export function sloThresholds(slos: readonly Slo[], chart: SloChart): Threshold[] {
   return slos
     .filter((slo) => slo.cohort === undefined && sloChart(slo.metric) === chart)
-    .map((slo) => ({ value: isRate(slo.metric) ? slo.below * 100 : slo.below, label: `SLO: ${metricName(slo.metric)} < ${formatSloValue(slo.metric, slo.below)}` }));
+    .map((slo) => ({ value: inChartUnit(slo.metric, slo.below), label: `SLO: ${metricName(slo.metric)} < ${formatSloValue(slo.metric, slo.below)}` }));
 }
 
-const RATE_COLOURS: Record<string, string> = { "error-rate": "#cf222e", "loss-rate": "#9a6700" };
+/** Each rate's line colour: a new rate metric does not compile until it has one. */
+const RATE_COLOURS = { "error-rate": "#cf222e", "loss-rate": "#9a6700" } satisfies Record<BuiltinSloMetricOf<"ratio">, string>;
 
 /** The rates the plan's SLOs name (error rate, loss rate), in percent per second, as the judge measures them. */
 export function sloRateLines(slos: readonly Slo[]): ChartLine[] {
   const metrics = [...new Set(slos.filter((slo) => slo.cohort === undefined).map((slo) => slo.metric).filter(isRate))].sort();
   return metrics.map((metric) => ({
     label: `${metricName(metric)} %`,
-    color: RATE_COLOURS[metric] ?? "#57606a",
+    color: RATE_COLOURS[metric],
     value: (point: SeriesPoint) => {
       const rate = measuredOfPoint(point)(metric);
-      return rate === null ? null : rate * 100;
+      return rate === null ? null : inChartUnit(metric, rate);
     },
   }));
 }

@@ -1,22 +1,9 @@
 import { sql } from "kysely";
-import { snapshotKey } from "@throng/protocol/snapshot";
+import { snapshotKey, type StoredSnapshot } from "@throng/protocol/snapshot";
 import type { Db } from "../client";
 
-export interface SnapshotRow {
-  agentId: string;
-  seq: number;
-  second: number;
-  intervalMs: number;
-  clients: number;
-  counters: unknown;
-  rttHist: string;
-  /** The other encoded histograms by their snapshot name (rttCorrectedUs, connectUs, ...). */
-  histograms: Record<string, string>;
-  step: number | null;
-  health: unknown;
-  /** Network cohorts' own figures (MetricSnapshot.cohorts); null or absent without cohorts. */
-  cohorts?: unknown;
-}
+/** A stored snapshot, as the merge reads it. */
+export type SnapshotRow = StoredSnapshot;
 
 
 const columns = [

@@ -5,7 +5,8 @@
 import type { PlanSpec } from "./plan";
 import type { RunSummary } from "./run";
 import type { SeriesPoint } from "./snapshot";
-import { measuredOfPoint, measuredOfSummary, scriptSloMetric, type SloMetric } from "./slo-judge";
+import { measuredOfPoint, measuredOfSummary, type SloMetric } from "./slo-judge";
+import { scriptSloMetric } from "./script-metrics";
 import { sloMetricName } from "./slo-names";
 import { hasRoundTrips, scenarioMetrics } from "./scenario-metrics";
 import { spreadOf, withinNoise } from "./compare-noise";

@@ -8,6 +8,8 @@ import { checkTargetVars } from "./session";
 import { checkSecretPlaceholders } from "./plan-secrets";
 import { checkNetworkCohorts, CohortName, NetworkCohorts } from "./network";
 import { BroadcastRule, checkSessionVars, ReplyCheck, respondRulesOf, sessionStepsOf } from "./session";
+import { SCRIPT_METRIC_NAME, SCRIPT_SLO_ID } from "./script-metrics";
+import { BUILTIN_SLO_METRICS, sloMetricProblem } from "./slo-metrics";
 
 // New plan fields are optional (never `.default()`), so every plan saved with an earlier schema stays valid
 // and the inferred PlanSpec type does not gain required fields; the agent applies the defaults named here.
@@ -358,7 +360,7 @@ export const LoginStormScenario = z.object({
 export type LoginStormScenario = z.infer<typeof LoginStormScenario>;
 
 /** A name a script's metric is shown by (snapshot `script.NAME`, `scriptCounts.NAME`), e.g. "connect-ms". */
-export const ScriptMetricName = z.string().regex(/^[a-z][a-z0-9-]{0,40}$/, 'must be lower-case letters, digits and "-", starting with a letter, at most 41 characters, e.g. "connect-ms"');
+export const ScriptMetricName = z.string().regex(new RegExp(`^${SCRIPT_METRIC_NAME}$`), 'must be lower-case letters, digits and "-", starting with a letter, at most 41 characters, e.g. "connect-ms"');
 
 /**
  * Each client runs a JS module's client function on the agent (agent/src/scripts/): `path` on the agent's host
@@ -452,27 +454,18 @@ export const LoadShape = z.object({
 export type LoadShape = z.infer<typeof LoadShape>;
 
 /** An SLO over a script's declared metric: "script:NAME-p50" / "-p99" (a histogram), "script:NAME-count" (a counter's total). */
-const SCRIPT_SLO_METRIC = /^script:[a-z][a-z0-9-]{0,40}-(p50|p99|count)$/;
+const SCRIPT_SLO_METRIC = new RegExp(`^${SCRIPT_SLO_ID}$`);
 export const ScriptSloMetric = z
   .templateLiteral(["script:", z.string()])
   .check(z.regex(SCRIPT_SLO_METRIC, 'a script metric reads "script:NAME-p50", "script:NAME-p99" or "script:NAME-count"'))
   .meta({ pattern: SCRIPT_SLO_METRIC.source }); // the template's own pattern (script:anything) is all JSON Schema would show
 
-/** A pass/fail threshold over the whole run (a later issue adds per-step and windowed SLOs). */
+/** A pass/fail threshold over the whole run (a later issue adds per-step and windowed SLOs); the metrics are slo-metrics.ts's. */
 export const Slo = z.object({
-  metric: z.union([z.enum([
-    "rtt-p50-ms",
-    "rtt-p99-ms",
-    "rtt-corrected-p99-ms",
-    "broadcast-p99-ms",
-    "connect-p99-ms",
-    "login-p99-ms",
-    /** errors + failed connections ÷ (messages sent + connections attempted), 0..1 */
-    "error-rate",
-    /** UDP / broadcast messages lost ÷ expected, 0..1 */
-    "loss-rate",
-  ]), ScriptSloMetric], { error: 'must be one of rtt-p50-ms, rtt-p99-ms, rtt-corrected-p99-ms, broadcast-p99-ms, connect-p99-ms, login-p99-ms, error-rate, loss-rate, or "script:NAME-p50", "script:NAME-p99", "script:NAME-count"' }),
-  /** The run passes when the measured value is below this. */
+  metric: z.union([z.enum(BUILTIN_SLO_METRICS), ScriptSloMetric], {
+    error: `must be one of ${BUILTIN_SLO_METRICS.join(", ")}, or "script:NAME-p50", "script:NAME-p99", "script:NAME-count"`,
+  }),
+  /** The run passes when the measured value is below this (a rate as a fraction: 0.01 is 1 %). */
   below: z.number().min(0),
   /** Judge only this network cohort's clients (a name in plan.network), on its own figures; omitted: the whole run. */
   cohort: CohortName.optional(),
@@ -533,6 +526,15 @@ export const PlanSpec = z.object({
     if (template.messageType === undefined) issue("messageType", 'a protobuf body names its message type, e.g. "game.Move", defined in protobuf.proto');
     if (!plan.protobuf) ctx.addIssue({ code: "custom", path: ["protobuf"], message: `${path.join(".")} is a protobuf body: give the .proto text that defines its message type as protobuf.proto` });
   }
-});
+}).superRefine((plan, ctx) => {
+  // An SLO its scenario never measures (slo-metrics.ts), said with the plan's other problems, not on the next save.
+  // It runs whatever else is wrong (`when`) but where the scenario or target it reads is, so reads only valid rows.
+  if (!Array.isArray(plan.slos)) return;
+  plan.slos.forEach((slo: unknown, i) => {
+    const metric = (slo as { metric?: unknown } | null)?.metric;
+    const problem = typeof metric === "string" ? sloMetricProblem(metric, plan) : null;
+    if (problem?.refused) ctx.addIssue({ code: "custom", path: ["slos", i, "metric"], message: `${metric}: ${problem.message}` });
+  });
+}, { when: (payload) => !payload.issues.some((issue) => issue.path?.[0] === "scenario" || issue.path?.[0] === "target") });
 export type PlanSpec = z.infer<typeof PlanSpec>;
 export type PlanSpecInput = z.input<typeof PlanSpec>;

@@ -1,8 +1,7 @@
 // How much worse than its baseline a run may be (`throng run --max-regression p99=10%,error-rate=0.5pp`). Latencies
 // and a script's figures change in percent of the baseline; rates (error-rate, loss-rate) in percentage points, since
 // a percent of a baseline error rate of 0 means nothing.
-import { scriptSloMetric } from "./slo-judge";
-import { SLO_METRIC_NAMES } from "./slo-names";
+import { sloMetricSpec } from "./slo-metrics";
 
 /** How a metric's change is said: percent of the baseline's figure, or percentage points of a 0..1 rate. */
 export type ChangeUnit = "%" | "pp";
@@ -24,15 +23,15 @@ export const REGRESSION_ALIASES: Readonly<Record<string, string>> = {
   "login-p99": "login-p99-ms",
 };
 
-/** A rate's change is in percentage points; every other metric's in percent. */
+/** A rate's change (a ratio in the metric registry) is in percentage points; every other metric's in percent. */
 export function changeUnitOf(metric: string): ChangeUnit {
-  return metric.endsWith("-rate") ? "pp" : "%";
+  return sloMetricSpec(metric)?.unit === "ratio" ? "pp" : "%";
 }
 
 function metricOf(name: string): string | null {
   const alias = REGRESSION_ALIASES[name];
   if (alias) return alias;
-  if (SLO_METRIC_NAMES[name] || scriptSloMetric(name)) return name;
+  if (sloMetricSpec(name)) return name;
   return null;
 }
 

@@ -6,7 +6,7 @@ import { sloMetricName } from "./slo-names";
 import type { RunSummary, RunView } from "./run";
 import { countsMessages, hasRoundTrips, scenarioMetrics, type ScenarioKind } from "./scenario-metrics";
 import { scriptValue } from "./script-metrics";
-import { scriptSloMetric } from "./slo-judge";
+import { scriptSloMetric } from "./script-metrics";
 
 export interface HeadlineFormat {
   integer(value: number): string;

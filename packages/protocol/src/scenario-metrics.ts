@@ -3,17 +3,13 @@
 // latency and reach; login-storm: connect and login times), so neither shows an empty round-trip chart.
 import type { Scenario } from "./plan";
 import type { RunSummary } from "./run";
-import type { LatencyName, ScenarioFigures } from "./snapshot";
-import type { z } from "zod";
+import { logsIn, ROUND_TRIP_SCENARIOS, SLO_METRICS, sloFigure, type BuiltinSloMetricOf, type SloFigures } from "./slo-metrics";
 
 export type ScenarioKind = Scenario["kind"];
 
-/** The figures a scenario-measuring second (SeriesPoint) and a run (RunSummary) both carry. */
-type Figures = z.infer<typeof ScenarioFigures>;
-
 /** Whether a scenario's clients send and time round trips (the others measure broadcasts, logins, the script's own). */
 export function hasRoundTrips(kind: ScenarioKind): boolean {
-  return kind === "ping-pong" || kind === "echo-flood";
+  return ROUND_TRIP_SCENARIOS.includes(kind);
 }
 
 /**
@@ -33,20 +29,18 @@ export interface ScenarioMetric {
   /** Milliseconds, or a 0..1 ratio shown as percent. */
   unit: "ms" | "ratio";
   /** The SLO whose threshold belongs on this figure's chart. */
-  slo?: string;
+  slo?: BuiltinSloMetricOf<"ms">;
   /** The figure over a run (its summary) or one second (a series point); null when nothing was measured. */
-  read(figures: Figures): number | null;
+  read(figures: SloFigures): number | null;
 }
 
-const p99 = (name: LatencyName) => (figures: Figures) => {
-  const stats = figures.latency?.[name];
-  return stats && stats.count > 0 ? stats.p99Ms : null;
-};
+/** A figure an SLO reads: its words, unit and reading are the SLO's own (slo-metrics.ts). */
+const sloMetric = (id: ScenarioMetric["id"], slo: BuiltinSloMetricOf<"ms">): ScenarioMetric => ({ id, label: SLO_METRICS[slo].words, unit: "ms", slo, read: sloFigure(slo) });
 
-const BROADCAST_P99: ScenarioMetric = { id: "broadcast-p99", label: "Broadcast p99", unit: "ms", slo: "broadcast-p99-ms", read: p99("broadcast") };
+const BROADCAST_P99 = sloMetric("broadcast-p99", "broadcast-p99-ms");
 const BROADCAST_REACH: ScenarioMetric = { id: "broadcast-reach", label: "Broadcast reach", unit: "ratio", read: (figures) => figures.broadcastReach ?? null };
-const CONNECT_P99: ScenarioMetric = { id: "connect-p99", label: "Connect p99", unit: "ms", slo: "connect-p99-ms", read: p99("connect") };
-const LOGIN_P99: ScenarioMetric = { id: "login-p99", label: "Login p99", unit: "ms", slo: "login-p99-ms", read: p99("login") };
+const CONNECT_P99 = sloMetric("connect-p99", "connect-p99-ms");
+const LOGIN_P99 = sloMetric("login-p99", "login-p99-ms");
 
 const METRICS: Record<ScenarioKind, readonly ScenarioMetric[]> = {
   "ping-pong": [],
@@ -77,8 +71,6 @@ export interface OwnFigure {
 
 const sumOf = (values: Iterable<number>) => [...values].reduce((a, b) => a + b, 0);
 const kindCount = (figures: OwnFigureEvidence, kind: string) => figures.errorsByKind?.[kind] ?? 0;
-/** Whether a login-storm logs in (a session or the built-in login), rather than only connecting. */
-const logsIn = (scenario: Scenario) => scenario.kind === "login-storm" && (scenario.login === true || (scenario.session?.length ?? 0) > 0);
 
 /**
  * Which figure is a scenario's own, the one rule every channel's verdict reads (run-verdict.ts): ping-pong and

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { scriptSloMetric } from "./slo-judge";
+import { scriptSloMetric } from "./script-metrics";
 import type { SeriesPoint } from "./snapshot";
 import { scriptCountPerSecond, scriptMetricNames, scriptRunningTotals, scriptSloId, scriptSummary, scriptValue } from "./script-metrics";
 

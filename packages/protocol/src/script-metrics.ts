@@ -4,8 +4,22 @@
 import type { z } from "zod";
 import type { ScenarioFigures } from "./snapshot";
 
+/** A script metric's name (ctx.measure, ctx.count; snapshot `script.NAME`, `scriptCounts.NAME`), as a pattern. */
+export const SCRIPT_METRIC_NAME = "[a-z][a-z0-9-]{0,40}";
+
 /** What a script SLO reads of a metric: a histogram's percentile, or a counter's count. */
 export type ScriptStat = "p50" | "p99" | "count";
+
+/** A script metric's SLO id, "script:NAME-p50" / "-p99" (a histogram) / "-count" (a counter's total), as a pattern: written here only. */
+const SCRIPT_STATS = "p50|p99|count";
+export const SCRIPT_SLO_ID = `script:${SCRIPT_METRIC_NAME}-(?:${SCRIPT_STATS})`;
+const SCRIPT_SLO_PARTS = new RegExp(`^script:(${SCRIPT_METRIC_NAME})-(${SCRIPT_STATS})$`);
+
+/** A script metric's SLO: the histogram ("p50", "p99") or counter ("count") it reads; null for any other metric. */
+export function scriptSloMetric(metric: string): { name: string; stat: ScriptStat } | null {
+  const match = SCRIPT_SLO_PARTS.exec(metric);
+  return match ? { name: match[1]!, stat: match[2] as ScriptStat } : null;
+}
 
 /** The script figures a second (SeriesPoint) and a run (RunSummary) both carry. */
 type Figures = Pick<z.infer<typeof ScenarioFigures>, "script" | "scriptCounts">;
@@ -21,7 +35,7 @@ export function scriptValue(figures: Figures, name: string, stat: ScriptStat): n
   return stat === "p50" ? stats.p50Ms : stats.p99Ms;
 }
 
-/** The SLO metric id of a script metric, "script:reply-ms-p99" (slo-judge's scriptSloMetric reads it back). */
+/** The SLO metric id of a script metric, "script:reply-ms-p99" (scriptSloMetric reads it back). */
 export function scriptSloId(name: string, stat: ScriptStat): `script:${string}` {
   return `script:${name}-${stat}`;
 }

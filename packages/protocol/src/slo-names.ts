@@ -1,22 +1,9 @@
-import { scriptSloMetric } from "./slo-judge";
+import { SCRIPT_SLO_ID } from "./script-metrics";
+import { BUILTIN_SLO_METRICS, sloMetricSpec } from "./slo-metrics";
 
-/** The SLO metrics in words, as the dashboard and the report PDF show them (ids stay in the API, the CLI and plan files). */
-export const SLO_METRIC_NAMES: Readonly<Record<string, string>> = {
-  "rtt-p50-ms": "Round trip p50",
-  "rtt-p99-ms": "Round trip p99",
-  "rtt-corrected-p99-ms": "Round trip p99 (corrected)",
-  "broadcast-p99-ms": "Broadcast p99",
-  "connect-p99-ms": "Connect p99",
-  "login-p99-ms": "Login p99",
-  "error-rate": "Error rate",
-  "loss-rate": "Loss rate",
-};
-
-/** "Round trip p99"; a script's metric by its own name: "script:join-ms-p99" reads "join-ms p99 (script)". */
+/** "Round trip p99" (the dashboard and the report PDF; ids stay in the API, the CLI and plan files); a script's metric by its own name: "script:join-ms-p99" reads "join-ms p99 (script)". */
 export function sloMetricName(metric: string): string {
-  const script = scriptSloMetric(metric);
-  if (script) return `${script.name} ${script.stat} (script)`;
-  return SLO_METRIC_NAMES[metric] ?? metric;
+  return sloMetricSpec(metric)?.words ?? metric;
 }
 
 /** An SLO by name and scope: "Round trip p99", or "Round trip p99, cohort mobile" for one network cohort's clients. */
@@ -32,16 +19,28 @@ export interface SloValueFormat {
   percent(ratio: number): string;
 }
 
-/** An SLO's threshold or measured value: a whole number for a script's counter, percent for the 0..1 rates, else ms. */
+/** Both command lines' format (throng run, throng-agent run): "82.5 ms", "1.25%", "1200". */
+export const PLAIN_SLO_FORMAT: SloValueFormat = {
+  integer: String,
+  ms: (value) => `${value} ms`,
+  percent: (ratio) => `${Number((ratio * 100).toFixed(3))}%`,
+};
+
+/** An SLO's threshold or measured value in its unit (slo-metrics.ts): a whole count, percent for the 0..1 rates, else ms. */
 export function sloValueText(metric: string, value: number | null, format: SloValueFormat): string {
   if (value === null) return "not measured";
-  if (scriptSloMetric(metric)?.stat === "count") return format.integer(value);
-  if (metric.endsWith("-rate")) return format.percent(value);
-  return format.ms(value);
+  const unit = sloMetricSpec(metric)?.unit ?? "ms";
+  switch (unit) {
+    case "count":
+      return format.integer(value);
+    case "ratio":
+      return format.percent(value);
+    case "ms":
+      return format.ms(value);
+  }
 }
 
-const BUILTIN = Object.keys(SLO_METRIC_NAMES).join("|");
-const METRIC = `(?:${BUILTIN}|script:[a-z][a-z0-9-]{0,40}-(?:p50|p99|count))`;
+const METRIC = `(?:${BUILTIN_SLO_METRICS.join("|")}|${SCRIPT_SLO_ID})`;
 const NUMBER = "(-?\\d+(?:\\.\\d+)?(?:e-?\\d+)?)";
 /** "rtt-p99-ms < 50" (a search's sentence). */
 const BELOW = new RegExp(`(?<![\\w:-])(${METRIC}) < ${NUMBER}`, "g");

@@ -1,5 +1,9 @@
 import { z } from "zod";
 import { CohortName, MAX_COHORTS } from "./network";
+import { SCRIPT_METRIC_NAME } from "./script-metrics";
+
+/** A script metric's name as a snapshot's key (script-metrics.ts). */
+const ScriptMetricKey = z.string().regex(new RegExp(`^${SCRIPT_METRIC_NAME}$`));
 
 /** KCP targets: what the protocol did this second, summed over the agent's connections (agent/src/transports/kcp.ts). */
 export const KcpCounters = z.object({
@@ -109,7 +113,7 @@ export const SnapshotCounters = z.object({
   loginsSucceeded: z.number().int().min(0).optional(),
   loginsFailed: z.number().int().min(0).optional(),
   /** script: the script's named counters (ctx.count), by name. */
-  scriptCounts: z.record(z.string().regex(/^[a-z][a-z0-9-]{0,40}$/), z.number().int().min(0)).optional(),
+  scriptCounts: z.record(ScriptMetricKey, z.number().int().min(0)).optional(),
   ...KcpCounters.shape,
   ...NetworkCounters.shape,
 });
@@ -147,7 +151,7 @@ export const SnapshotHistograms = z.object({
   /** movement-sync / UDP: |arrival gap − send gap| between consecutive messages of one sender. */
   jitterUs: z.string().optional(),
   /** script: the script's named histograms (ctx.measure, microseconds), by name. */
-  script: z.record(z.string().regex(/^[a-z][a-z0-9-]{0,40}$/), z.string()).optional(),
+  script: z.record(ScriptMetricKey, z.string()).optional(),
 });
 export type SnapshotHistograms = z.infer<typeof SnapshotHistograms>;
 
@@ -178,6 +182,27 @@ export const MetricSnapshot = z.object({
   cohorts: cohortRecord(CohortSnapshot).optional(),
 });
 export type MetricSnapshot = z.infer<typeof MetricSnapshot>;
+
+/**
+ * A snapshot as the control plane stores it (db's snapshot rows) and the merge reads it (@throng/wire), the
+ * standalone agent's too: its epoch second, its RTT histogram apart, the other histograms by their snapshot name
+ * (a script's as an object under "script"). Counters and health are checked when merged.
+ */
+export interface StoredSnapshot {
+  agentId: string;
+  seq: number;
+  second: number;
+  intervalMs: number;
+  clients: number;
+  counters: unknown;
+  rttHist: string;
+  /** The other encoded histograms by their snapshot name (rttCorrectedUs, connectUs, ...). */
+  histograms: Record<string, string>;
+  step: number | null;
+  health: unknown;
+  /** Network cohorts' own figures (MetricSnapshot.cohorts), checked when merged; null or absent without cohorts. */
+  cohorts?: unknown;
+}
 
 /** Percentiles of one latency histogram, in milliseconds; null when nothing was recorded. */
 export const LatencyStats = z.object({

@@ -10,7 +10,8 @@ const SCENARIOS = {
   "ping-pong": { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
   "movement-sync": { kind: "movement-sync", roomSize: 4, updateHz: 10, messageBytes: 64 },
   "login-storm": { kind: "login-storm" },
-  script: { kind: "script", script: { sha256: "a".repeat(64) } },
+  // Its SLOs name only the metrics it declares (slo-metrics.ts).
+  script: { kind: "script", script: { sha256: "a".repeat(64) }, metrics: [{ name: "reply-ms", kind: "histogram" }, { name: "connect-ms", kind: "histogram" }, { name: "replies", kind: "counter" }] },
 } as const;
 
 /** A finished run's report as the API hands it to Chromium: its summary and seconds carry every scenario's figures. */
@@ -93,6 +94,16 @@ describe("the printed report is scenario-first", () => {
 });
 
 describe("the printed report says SLO metrics in words", () => {
+  it("draws each rate SLO as the run page does: the rate per second in percent, as the judge reads it, with its threshold in percent", () => {
+    const html = reportHtml(report("movement-sync", [{ metric: "loss-rate", below: 0.05 }, { metric: "error-rate", below: 0.01 }]));
+    expect(charts(html)).toEqual(["Broadcast p99 (ms)", "Broadcast reach (%)", "Loss rate (%)", "Error rate (%)", "Messages received per second (msg/s)", "Clients (clients)"]);
+    const figure = (caption: string) => html.split("<figure>").find((part) => part.includes(`<figcaption>${caption}</figcaption>`))!;
+    // Loss is 1 − reach, 1.3 % a second; the 5 % line sets the axis (its top tick 6 %), not 0.05 of it.
+    expect(figure("Loss rate (%)")).toContain('class="slo"');
+    expect(figure("Loss rate (%)")).toContain("SLO: Loss rate &#60; 5 %");
+    expect(figure("Loss rate (%)")).toMatch(/text-anchor="end">6 %<\/text><line class="axis"/);
+  });
+
   it("puts a capacity search's sentence and its SLOs in words and units, as the dashboard does", () => {
     const searched = report("ping-pong");
     const sentence = "Holds 15 clients while meeting rtt-p99-ms < 50, error-rate < 0.01; step 4 broke rtt-p99-ms (82.5, must be below 50).";

@@ -9,6 +9,8 @@ import { reportHeadline as sharedHeadline, runTimes, type HeadlineFormat } from 
 import { countsMessages, hasRoundTrips, scenarioMetrics, type ScenarioMetric } from "@throng/protocol/scenario-metrics";
 import { scriptMetricNames, scriptRunningTotals, scriptSloId, scriptSummary, scriptValue } from "@throng/protocol/script-metrics";
 import { sloMetricName, sloName, sloValueText, sloWords } from "@throng/protocol/slo-names";
+import { measuredOfPoint } from "@throng/protocol/slo-judge";
+import { inChartUnit, sloMetricSpec, type SloMetric } from "@throng/protocol/slo-metrics";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -99,7 +101,7 @@ function scriptFigures(f: PdfFormats, summary: NonNullable<RunView["summary"]>):
  * A script's own metrics over time: each timing's p99 (and its p50 where an SLO judges it), each counter per second
  * (and its running total where a count SLO judges it, as that SLO's threshold is on the total), each SLO's line dashed.
  */
-function scriptCharts(f: PdfFormats, series: readonly SeriesPoint[], threshold: (metric: string) => ChartThreshold | undefined): string[] {
+function scriptCharts(f: PdfFormats, series: readonly SeriesPoint[], threshold: (metric: SloMetric) => ChartThreshold | undefined): string[] {
   const { histograms, counters } = scriptMetricNames(series);
   const timing = (name: string, stat: "p50" | "p99") => chart(f, `${name} ${stat}`, series, (p) => scriptValue(p, name, stat), "ms", threshold(scriptSloId(name, stat)));
   return [
@@ -115,6 +117,15 @@ function scriptCharts(f: PdfFormats, series: readonly SeriesPoint[], threshold: 
   ];
 }
 
+/** Each rate an SLO judges (error rate, loss rate) per second in percent, as the judge reads it, with its threshold in percent: the run page's rates chart. */
+function rateCharts(f: PdfFormats, series: readonly SeriesPoint[], slos: PlanSpec["slos"], threshold: (metric: SloMetric) => ChartThreshold | undefined): string[] {
+  const rates = (slos ?? []).filter((slo, i, all) => sloMetricSpec(slo.metric)?.unit === "ratio" && all.findIndex((other) => other.metric === slo.metric) === i);
+  return rates.map((slo) => chart(f, sloMetricName(slo.metric), series, (p) => {
+    const rate = measuredOfPoint(p)(slo.metric);
+    return rate === null ? null : inChartUnit(slo.metric, rate);
+  }, "%", threshold(slo.metric)));
+}
+
 const targetText = (target: PlanSpec["target"]) => `${target.protocol} ${"url" in target ? target.url : `${target.host}:${target.port}`}`;
 
 /** The printable report of one run, for a reader in `reader`'s locale and time zone (the runtime's own when left out). */
@@ -123,9 +134,11 @@ export function reportHtml(report: RunReport, reader: ReaderPlace = {}): string 
   const { run, series } = report;
   const summary = run.summary;
   const slos = run.verdict?.slos ?? [];
-  const threshold = (metric: string, scale = 1): ChartThreshold | undefined => {
-    const slo = run.spec.slos?.find((candidate) => candidate.metric === metric);
-    return slo && { value: slo.below * scale, label: `SLO: ${sloMetricName(metric)} < ${f.sloValue(metric, slo.below)}` };
+  // The charts are the whole run's: an SLO scoped to a network cohort is not drawn on them (as on the run page).
+  const wholeRunSlos = (run.spec.slos ?? []).filter((slo) => slo.cohort === undefined);
+  const threshold = (metric: SloMetric): ChartThreshold | undefined => {
+    const slo = wholeRunSlos.find((candidate) => candidate.metric === metric);
+    return slo && { value: inChartUnit(metric, slo.below), label: `SLO: ${sloMetricName(metric)} < ${f.sloValue(metric, slo.below)}` };
   };
   const kind = run.spec.scenario.kind;
   const metrics = scenarioMetrics(kind);
@@ -146,7 +159,8 @@ export function reportHtml(report: RunReport, reader: ReaderPlace = {}): string 
     ...metrics.map((metric) => metric.unit === "ms"
       ? chart(f, metric.label, series, (p) => metric.read(p), "ms", metric.slo === undefined ? undefined : threshold(metric.slo))
       : chart(f, metric.label, series, (p) => { const value = metric.read(p); return value === null ? null : value * 100; }, "%")),
-    ...scriptCharts(f, series, (metric) => threshold(metric)),
+    ...rateCharts(f, series, wholeRunSlos, threshold),
+    ...scriptCharts(f, series, threshold),
     ...(hasRoundTrips(kind) ? [chart(f, "Round trip p99", series, (p) => p.rttP99Ms, "ms", threshold("rtt-p99-ms"))] : []),
     ...(countsMessages(kind) ? [chart(f, "Messages received per second", series, (p) => p.messagesReceivedPerSec, "msg/s")] : []),
     chart(f, "Clients", series, (p) => p.clients, "clients"),

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { SnapshotRow } from "@throng/db/repos/snapshots";
 import type { Slo } from "@throng/protocol/plan";
 import { encodeValues } from "../metrics/histogram";
-import { analyzeCapacity, measureStep } from "./capacity";
+import { measureStep } from "@throng/wire/capacity-step";
+import { analyzeCapacity } from "./capacity";
 
 /** A synthetic server: throughput = 10 msg/s per client up to 400 clients, flat after; p99 climbs past 300. */
 function stepRows(step: number, clients: number, seconds = 5, saturated = false): SnapshotRow[] {

@@ -1,49 +1,12 @@
-import { AgentHealth, type SnapshotCounters } from "@throng/protocol/snapshot";
 import type { LoadShape, Slo } from "@throng/protocol/plan";
-import { autoSearchOf, coarseLevels, searchAnswer, steadySeconds, type AutoSearch } from "@throng/protocol/capacity-search";
+import { autoSearchOf, coarseLevels, searchAnswer, type AutoSearch } from "@throng/protocol/capacity-search";
 import type { CapacityEstimate, CapacityStep } from "@throng/protocol/report";
 import type { SnapshotRow } from "@throng/db/repos/snapshots";
-import { buildSeries, summarize } from "../metrics/series";
-import { judgeSlos, measuredOfSummary } from "./slo";
+import { measureStep } from "@throng/wire/capacity-step";
 import { fitUsl } from "./usl";
 
 /** A step's marginal throughput per added client below this share of the first step's means the knee. */
 const KNEE_SLOPE_SHARE = 0.5;
-
-/**
- * The clients a step held: the lower median of its seconds' counts, not the peak. A second at the step's end
- * can already count some of the next level's clients (its snapshot taken a moment after the next ramp began),
- * and a peak then named the step after the next level (an 18-client step read as 20 in the accuracy test).
- */
-function heldClients(points: readonly { clients: number }[]): number {
-  const counts = points.map((p) => p.clients).sort((a, b) => a - b);
-  return counts[Math.floor((counts.length - 1) / 2)] ?? 0;
-}
-
-/** One step's figures and verdicts over its steady seconds; the control plane's capacity search judges each step with it too. */
-export function measureStep(step: number, rows: readonly SnapshotRow[], slos: readonly Slo[]): CapacityStep {
-  // Seconds still moving to the step's client count (connecting, or stopping clients) say nothing about the level.
-  // Counters were validated when the snapshot was ingested.
-  const hold = steadySeconds(rows, (r) => ({ second: r.second, clients: r.clients, connectionsOpen: (r.counters as SnapshotCounters).connectionsOpen }));
-  const summary = summarize(hold);
-  const series = buildSeries(hold);
-  const verdicts = judgeSlos(slos, measuredOfSummary(summary), series);
-  const saturated = new Map<string, string>();
-  for (const row of hold) {
-    const health = AgentHealth.parse(row.health);
-    if (health.saturated && !saturated.has(row.agentId)) saturated.set(row.agentId, health.saturatedReason ?? "saturated");
-  }
-  return {
-    step,
-    clients: heldClients(series),
-    seconds: new Set(hold.map((r) => r.second)).size,
-    throughputPerSec: summary.messagesPerSec,
-    rttP99Ms: summary.rttP99Ms,
-    slos: verdicts,
-    held: verdicts.every((v) => v.passed),
-    saturatedAgents: [...saturated.entries()].map(([agentId, reason]) => ({ agentId, reason })),
-  };
-}
 
 /** Steps in order of their client count (an automatic search's fine phase goes back down). */
 function kneeOf(unordered: readonly CapacityStep[]): number | null {

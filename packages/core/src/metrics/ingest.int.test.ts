@@ -8,7 +8,7 @@ import type { Bus } from "../ports";
 import { encodeValues } from "./histogram";
 import { createIngestService } from "./ingest";
 import { createSnapshotBatcher } from "./snapshot-batch";
-import { summarize } from "./series";
+import { summariseRun } from "@throng/wire/run-summary";
 
 const { db, repos } = await useTestDatabase({ max: 5 });
 
@@ -106,7 +106,7 @@ describe("metric ingest (real PostgreSQL)", () => {
     const [point] = (await repos.snapshots.listSeries(orgId, runId)) as SeriesPoint[];
     expect(point!.cohorts!.mobile).toMatchObject({ agents: 2, clients: 2, networkPackets: 20, networkDropped: 2, applied: "kernel" });
     expect(point!.cohorts!.mobile!.rttMaxMs).toBeCloseTo(80, 0);
-    const summary = summarize(await repos.snapshots.listRun(orgId, runId));
+    const summary = summariseRun(await repos.snapshots.listRun(orgId, runId));
     expect(summary.cohorts!.mobile).toMatchObject({ roundTrips: 2, messagesSent: 10, networkDropped: 2, applied: "kernel" });
   });
 

@@ -4,7 +4,7 @@ import type { SecondRollup, SnapshotRow } from "@throng/db/repos/snapshots";
 import type { Bus, Log } from "../ports";
 import { publishLive } from "../runs/live";
 import type { PointStages, TracedSnapshot } from "./ingest-stages";
-import { createMerge, type Merge } from "./merge";
+import { createMerge, storedSnapshot, type Merge } from "@throng/wire/snapshot-merge";
 import { createLateSeconds } from "./late-seconds";
 import { createSnapshotBatcher } from "./snapshot-batch";
 
@@ -40,15 +40,6 @@ const MAX_CONCURRENT_MERGES = 2;
 const OPEN_SECOND_TTL_MS = 60_000;
 /** Shards this process has seen (never deleted while their run exists), oldest dropped first past this many. */
 const SHARD_CACHE_SIZE = 20_000;
-
-function toRow(agentId: string, snapshot: MetricSnapshot): SnapshotRow {
-  return {
-    agentId, seq: snapshot.seq, second: Math.floor(snapshot.intervalStart / 1000), intervalMs: snapshot.intervalMs, clients: snapshot.clients,
-    counters: snapshot.counters, rttHist: snapshot.histograms.rttUs, health: snapshot.health, step: snapshot.step ?? null,
-    histograms: Object.fromEntries(Object.entries(snapshot.histograms).filter(([name, value]) => name !== "rttUs" && value)) as Record<string, string>,
-    ...(snapshot.cohorts ? { cohorts: snapshot.cohorts } : {}),
-  };
-}
 
 /**
  * Stores an agent's snapshot once, then merges its second across agents into the roll-up and pushes it live.
@@ -245,7 +236,7 @@ export function createIngestService(deps: {
       const receivedAt = Date.now();
       const { runId } = snapshot;
       if (!(await holdsShard(orgId, runId, agentId))) return "unknown-run";
-      const row = toRow(agentId, snapshot);
+      const row = storedSnapshot(agentId, snapshot);
       const key = snapshotKey(runId, agentId, row.seq);
       // Live before durable: the snapshot joins its second's merge (and the next point) now, while its batch
       // commits; the group commit's fsync was the largest stage between an agent's send and the browser

@@ -7,7 +7,6 @@ import type { RunRepo } from "@throng/db/repos/runs";
 import type { SecretRepo } from "@throng/db/repos/secrets";
 import { assertPlanSecretsExist } from "../orgs/org-secrets";
 import { authorize, type Actor } from "../orgs/permissions";
-import { assertSlosApply } from "../capacity/slo";
 import { assertPlanScriptStored } from "../scripts/plan-scripts";
 import { assertPlanCodecs } from "./plan-codecs";
 import { settingsProblems } from "../orgs/target-policy";
@@ -61,10 +60,9 @@ export function createPlanService(deps: {
     });
   };
   const viewOf = async (orgId: string, row: PlanRow): Promise<PlanView> => (await viewsOf(orgId, [row]))[0]!;
-  /** What saving checks beyond the schema: its codecs, SLOs the scenario measures, a script the org has uploaded, secrets it has. */
+  /** What saving checks beyond the schema (which refuses SLOs the scenario never measures): its codecs, a script the org has uploaded, secrets it has. */
   const checkSpec = async (actor: Actor, spec: PlanSpec) => {
     assertPlanCodecs(spec);
-    assertSlosApply(spec);
     await assertPlanScriptStored(spec, (sha256) => scripts.stored(actor.orgId, sha256));
     await assertPlanSecretsExist(deps.secrets, actor.orgId, spec, "save");
   };

@@ -4,7 +4,7 @@ import type { RunAssignment, ServerToAgentMessage } from "@throng/protocol/agent
 import type { Repos } from "@throng/db/repos";
 import type { RunRow, ShardRow } from "@throng/db/repos/runs";
 import type { SearchStepRow } from "@throng/db/repos/search-steps";
-import { measureStep } from "../capacity/capacity";
+import { measureStep } from "@throng/wire/capacity-step";
 import type { Clock, Jobs, Log } from "../ports";
 
 export interface SearchTiming {

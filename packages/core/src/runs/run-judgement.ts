@@ -8,8 +8,8 @@ import type { RunRow, ShardRow } from "@throng/db/repos/runs";
 import type { SnapshotRow } from "@throng/db/repos/snapshots";
 import type { FleetService } from "../fleet/fleet-service";
 import { analyzeCapacity } from "../capacity/capacity";
-import { mergeRows } from "../metrics/merge";
-import { buildSeries, summarize } from "../metrics/series";
+import { mergeRows } from "@throng/wire/snapshot-merge";
+import { buildSeries, summariseRun } from "@throng/wire/run-summary";
 import type { Bus, Clock, Log } from "../ports";
 import { lastRunSeq, lostSeconds } from "./lost-seconds";
 import { publishLive } from "./live";
@@ -77,7 +77,7 @@ export function createRunJudgement(deps: { repos: Repos; fleet: FleetService; bu
    */
   async function judge(run: RunRow, snapshots: readonly SnapshotRow[], ended: RunEvidence["ended"], problems: readonly string[]) {
     const spec = PlanSpec.parse(run.spec);
-    const summary = summarize(snapshots);
+    const summary = summariseRun(snapshots);
     const seconds = buildSeries(snapshots);
     const capacity = analyzeCapacity(snapshots, spec.slos ?? [], spec.load);
     const events = await repos.runs.listEvents(run.orgId, run.id);

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { SnapshotRow } from "@throng/db/repos/snapshots";
 import { RunSummary } from "@throng/protocol/run";
-import { SeriesPoint } from "@throng/protocol/snapshot";
-import { encodeValues } from "./histogram";
-import { buildSeries, summarize } from "./series";
+import { SeriesPoint, type StoredSnapshot } from "@throng/protocol/snapshot";
+import { encodeValues } from "./snapshot-histogram";
+import { buildSeries, summariseRun } from "./run-summary";
 
 const counters = (messages: number, extra: Record<string, number> = {}) => ({
   connectionsOpen: 2, connectionsOpened: 0, connectionsFailed: 0, connectionsClosed: 0,
@@ -11,7 +10,7 @@ const counters = (messages: number, extra: Record<string, number> = {}) => ({
 });
 
 /** An agent's second: `rig` round trips of 1 ms from its rig clients, `mobile` of 40 ms (and some lost) from its mobile cohort. */
-function row(agentId: string, second: number, mobile: number[], applied = "datagram"): SnapshotRow {
+function row(agentId: string, second: number, mobile: number[], applied = "datagram"): StoredSnapshot {
   return {
     agentId, seq: second, second, intervalMs: 1000, clients: 4,
     counters: counters(4 + mobile.length, { lost: 1 }),
@@ -43,7 +42,7 @@ describe("network cohorts in the series and the summary", () => {
   });
 
   it("summarises each cohort over its own clients: the run's p99 mixes both, the cohort's is the cohort's", () => {
-    const summary = summarize([row("a", 1, [40_000, 40_000]), row("a", 2, [40_000, 40_000])]);
+    const summary = summariseRun([row("a", 1, [40_000, 40_000]), row("a", 2, [40_000, 40_000])]);
     expect(RunSummary.parse(summary)).toEqual(summary);
     expect(summary.cohorts!.mobile!.rttP50Ms).toBeCloseTo(40, 0);
     expect(summary.cohorts!.mobile!.roundTrips).toBe(4);
@@ -54,7 +53,7 @@ describe("network cohorts in the series and the summary", () => {
 
   it("leaves cohorts out of a run that has none", () => {
     const { cohorts: _, ...plain } = row("a", 1, []);
-    expect(summarize([plain]).cohorts).toBeUndefined();
+    expect(summariseRun([plain]).cohorts).toBeUndefined();
     expect(buildSeries([plain])[0]!.cohorts).toBeUndefined();
   });
 });

@@ -1,16 +1,17 @@
-import { AgentHealth, type SeriesPoint } from "@throng/protocol/snapshot";
+// A run's seconds and its summary from its stored snapshots, for the control plane and `throng-agent run` alike, so
+// both judge the same figures (docs/verdicts.md).
+import { AgentHealth, type SeriesPoint, type StoredSnapshot } from "@throng/protocol/snapshot";
 import type { CohortSummary, RunSummary } from "@throng/protocol/run";
-import type { SnapshotRow } from "@throng/db/repos/snapshots";
-import { cohortRows, mergeRows } from "./merge";
+import { cohortRows, mergeRows } from "./snapshot-merge";
 
 /** One second of a run merged across its agents: counters summed, histograms merged. */
-export function mergeSecond(second: number, rows: readonly SnapshotRow[]): SeriesPoint {
+export function mergeSecond(second: number, rows: readonly StoredSnapshot[]): SeriesPoint {
   return mergeRows(rows).point(second);
 }
 
 /** Groups a run's snapshots by second and merges each second. */
-export function buildSeries(rows: readonly SnapshotRow[]): SeriesPoint[] {
-  const bySecond = new Map<number, SnapshotRow[]>();
+export function buildSeries(rows: readonly StoredSnapshot[]): SeriesPoint[] {
+  const bySecond = new Map<number, StoredSnapshot[]>();
   for (const row of rows) {
     const list = bySecond.get(row.second) ?? [];
     list.push(row);
@@ -20,7 +21,7 @@ export function buildSeries(rows: readonly SnapshotRow[]): SeriesPoint[] {
 }
 
 /** Which agents were the bottleneck, for how many seconds, and the first reason each gave. */
-function saturatedAgents(rows: readonly SnapshotRow[]): RunSummary["saturatedAgents"] {
+function saturatedAgents(rows: readonly StoredSnapshot[]): RunSummary["saturatedAgents"] {
   const byAgent = new Map<string, { seconds: number; reason: string }>();
   for (const row of rows) {
     const health = AgentHealth.parse(row.health);
@@ -33,19 +34,19 @@ function saturatedAgents(rows: readonly SnapshotRow[]): RunSummary["saturatedAge
 }
 
 /** Each network cohort's totals, summarised exactly as the run's are, over its clients' figures only. */
-function cohortSummaries(rows: readonly SnapshotRow[]): Record<string, CohortSummary> | undefined {
+function cohortSummaries(rows: readonly StoredSnapshot[]): Record<string, CohortSummary> | undefined {
   const byCohort = cohortRows(rows);
   if (!byCohort.size) return undefined;
   return Object.fromEntries(
     [...byCohort].map(([name, cohort]) => {
-      const { saturatedAgents: _, cohorts: __, ...figures } = summarize(cohort.rows);
+      const { saturatedAgents: _, cohorts: __, ...figures } = summariseRun(cohort.rows);
       return [name, { ...figures, applied: cohort.applied }];
     }),
   );
 }
 
 /** Totals over the whole run from every stored snapshot; one histogram merge over all of them. */
-export function summarize(rows: readonly SnapshotRow[]): RunSummary {
+export function summariseRun(rows: readonly StoredSnapshot[]): RunSummary {
   const series = buildSeries(rows);
   const all = mergeRows(rows);
   const totals = all.totals();

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { SnapshotRow } from "@throng/db/repos/snapshots";
-import { encodeValues } from "./histogram";
-import { mergeRows } from "./merge";
-import { buildSeries, mergeSecond, summarize } from "./series";
+import type { StoredSnapshot } from "@throng/protocol/snapshot";
+import { encodeValues } from "./snapshot-histogram";
+import { mergeRows } from "./snapshot-merge";
+import { buildSeries, mergeSecond, summariseRun } from "./run-summary";
 
-function row(agentId: string, second: number, valuesUs: number[], messages: number, open = 10): SnapshotRow {
+function row(agentId: string, second: number, valuesUs: number[], messages: number, open = 10): StoredSnapshot {
   return {
     agentId, seq: second, second, intervalMs: 1000, clients: open,
     counters: {
@@ -36,7 +36,7 @@ describe("merging snapshots per second", () => {
     const rows = [row("a", 2, [2_000], 5), row("a", 1, [1_000], 5), row("b", 1, [3_000], 5, 4)];
     const series = buildSeries(rows);
     expect(series.map((p) => p.t)).toEqual([1, 2]);
-    const summary = summarize(rows);
+    const summary = summariseRun(rows);
     expect(summary.peakConnections).toBe(14);
     expect(summary.messagesReceived).toBe(15);
     expect(summary.messagesPerSec).toBe(7.5);
@@ -52,7 +52,7 @@ describe("merging snapshots per second", () => {
     };
     const rows = [kcp("a", 1, 2), kcp("b", 1, 3), kcp("a", 2, 4)];
     expect(mergeSecond(1, rows.slice(0, 2))).toMatchObject({ kcpRetransmits: 5, kcpWireBytesSent: 2_400, kcpPayloadBytesSent: 2_000 });
-    expect(summarize(rows)).toMatchObject({ kcpRetransmits: 9, kcpFastRetransmits: 9, kcpRtoExpiries: 0, kcpWireBytesSent: 3_600 });
+    expect(summariseRun(rows)).toMatchObject({ kcpRetransmits: 9, kcpFastRetransmits: 9, kcpRtoExpiries: 0, kcpWireBytesSent: 3_600 });
     expect(mergeSecond(1, [row("a", 1, [1_000], 10)])).not.toHaveProperty("kcpRetransmits");
   });
 
@@ -70,12 +70,12 @@ describe("merging snapshots per second", () => {
     expect(point.broadcastReach).toBe(0.95);
     expect(point.lost).toBe(1);
     expect(point.step).toBe(2);
-    expect(summarize([a, b]).saturatedAgents).toEqual([{ agentId: "b", seconds: 1, reason: "cpu 99%" }]);
+    expect(summariseRun([a, b]).saturatedAgents).toEqual([{ agentId: "b", seconds: 1, reason: "cpu 99%" }]);
     expect(mergeSecond(1, [row("a", 1, [1], 1)]).broadcastReach).toBeUndefined();
   });
 
   it("reports null latencies when nothing was measured", () => {
-    expect(summarize([]).rttP99Ms).toBeNull();
+    expect(summariseRun([]).rttP99Ms).toBeNull();
     expect(mergeSecond(1, [row("a", 1, [], 0)]).rttP50Ms).toBeNull();
   });
 
@@ -88,7 +88,7 @@ describe("merging snapshots per second", () => {
     last.counters = { ...(last.counters as object), scheduledSends: 10, inFlightAtEnd: 3 };
     expect(mergeSecond(1, [a, b])).toMatchObject({ scheduledSends: 200, skippedSends: 2 });
     expect(mergeSecond(1, [a, b]).inFlightAtEnd).toBeUndefined();
-    expect(summarize([a, b, last])).toMatchObject({ scheduledSends: 210, skippedSends: 2, inFlightAtEnd: 3 });
+    expect(summariseRun([a, b, last])).toMatchObject({ scheduledSends: 210, skippedSends: 2, inFlightAtEnd: 3 });
     expect(mergeSecond(1, [row("a", 1, [1], 1)]).scheduledSends).toBeUndefined();
   });
 });

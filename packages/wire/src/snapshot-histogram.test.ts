@@ -1,6 +1,6 @@
 import * as hdr from "hdr-histogram-js";
 import { describe, expect, it } from "vitest";
-import { addEncoded, emptyHistogram, encodeValues, latencyPercentiles } from "./histogram";
+import { addEncoded, emptyHistogram, encodeValues, latencyPercentiles } from "./snapshot-histogram";
 
 /** What merging did before addEncoded: decode each encoding into a histogram, then add it. */
 function libraryMerge(encoded: readonly string[]) {

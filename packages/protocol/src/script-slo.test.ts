@@ -1,23 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { ThrongError } from "@throng/protocol/errors";
-import { PlanSpec, type PlanSpecInput } from "@throng/protocol/plan";
-import type { RunSummary } from "@throng/protocol/run";
-import type { LatencyStats, SeriesPoint } from "@throng/protocol/snapshot";
-import { assertSlosApply, judgeSlos, measuredOfPoint, measuredOfSummary } from "./slo";
+import { PlanSpec, type PlanSpecInput } from "./plan";
+import type { RunSummary } from "./run";
+import type { LatencyStats, SeriesPoint } from "./snapshot";
+import { judgeSlos, measuredOfPoint, measuredOfSummary } from "./slo-judge";
 
 const scriptPlan = (slos: PlanSpecInput["slos"], scenario: Partial<PlanSpecInput["scenario"]> = {}): PlanSpecInput => ({
   name: "p", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" }, load: { clients: 1, durationSec: 10 }, slos,
   scenario: { kind: "script", script: { path: "room.mjs" }, metrics: [{ name: "join-ms", kind: "histogram" }, { name: "desyncs", kind: "counter" }], ...scenario } as PlanSpecInput["scenario"],
 });
 
+/** The schema's issues, by field. */
 const problems = (spec: PlanSpecInput) => {
-  try {
-    assertSlosApply(PlanSpec.parse(spec));
-    return [];
-  } catch (error) {
-    if (!(error instanceof ThrongError)) throw error;
-    return error.fields ?? [];
-  }
+  const result = PlanSpec.safeParse(spec);
+  return result.success ? [] : result.error.issues.map((issue) => ({ path: issue.path.join("."), message: issue.message }));
 };
 
 const stats = (count: number, p50Ms: number | null, p99Ms: number | null): LatencyStats => ({ count, p50Ms, p90Ms: null, p99Ms, maxMs: p99Ms });
@@ -40,7 +35,7 @@ describe("SLOs on a script's metrics", () => {
     expect(parsed.error?.issues[0]?.path).toEqual(["slos", 0, "metric"]);
   });
 
-  it("refuses at save an SLO on a script metric the plan does not declare, or declares as the other kind, naming the field", () => {
+  it("refuses an SLO on a script metric the plan does not declare, or declares as the other kind, naming the field", () => {
     expect(problems(scriptPlan([{ metric: "script:join-ms-p99", below: 100 }, { metric: "script:desyncs-count", below: 1 }]))).toEqual([]);
     expect(problems(scriptPlan([{ metric: "rtt-p99-ms", below: 10 }, { metric: "script:leave-ms-p99", below: 100 }]))).toEqual([
       { path: "slos.1.metric", message: 'script:leave-ms-p99: the plan declares no script metric "leave-ms": add { name: "leave-ms", kind: "histogram" } to scenario.metrics' },

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { SnapshotRow } from "@throng/db/repos/snapshots";
-import { encodeValues } from "./histogram";
-import { buildSeries, mergeSecond, summarize } from "./series";
+import type { StoredSnapshot } from "@throng/protocol/snapshot";
+import { encodeValues } from "./snapshot-histogram";
+import { buildSeries, mergeSecond, summariseRun } from "./run-summary";
 
 /** A script agent's second: its named histograms (µs) and counters, stored as ingest stores them. */
-function row(agentId: string, second: number, script: Record<string, number[]>, scriptCounts?: Record<string, number>): SnapshotRow {
+function row(agentId: string, second: number, script: Record<string, number[]>, scriptCounts?: Record<string, number>): StoredSnapshot {
   return {
     agentId, seq: second, second, intervalMs: 1000, clients: 4,
     counters: {
@@ -38,7 +38,7 @@ describe("merging a script's named metrics", () => {
     expect(first!.script?.["join-ms"]?.p50Ms).toBeCloseTo(2, 1);
     expect(second!.script?.["join-ms"]?.p50Ms).toBeCloseTo(4, 1);
     expect(second!.script?.["move-ms"]).toEqual({ count: 0, p50Ms: null, p90Ms: null, p99Ms: null, maxMs: null });
-    const summary = summarize(rows);
+    const summary = summariseRun(rows);
     expect(summary.script?.["join-ms"]?.count).toBe(3);
     expect(summary.script?.["join-ms"]?.maxMs).toBeCloseTo(4, 1);
     expect(summary.scriptCounts).toEqual({ joined: 3 });
@@ -48,6 +48,6 @@ describe("merging a script's named metrics", () => {
     const plain = { ...row("a", 1, {}), histograms: {} };
     expect(mergeSecond(1, [plain])).not.toHaveProperty("script");
     expect(mergeSecond(1, [plain])).not.toHaveProperty("scriptCounts");
-    expect(summarize([plain])).not.toHaveProperty("script");
+    expect(summariseRun([plain])).not.toHaveProperty("script");
   });
 });

@@ -1,10 +1,21 @@
+// Agents' per-second snapshots merged: counters summed, histograms merged (never percentiles averaged). The one
+// merge behind the control plane's seconds and summaries (core's ingest and judgement) and `throng-agent run`'s.
 import type * as hdr from "hdr-histogram-js";
 import {
   AgentHealth, KCP_COUNTER_NAMES, LatencyName, MetricSnapshot, NETWORK_COUNTER_NAMES, SnapshotCounters, SnapshotHistograms, worstNetworkPath,
-  type AgentHealthPoint, type CohortPoint, type CohortSnapshot, type NetworkPath, type SeriesPoint,
+  type AgentHealthPoint, type CohortPoint, type CohortSnapshot, type NetworkPath, type SeriesPoint, type StoredSnapshot,
 } from "@throng/protocol/snapshot";
-import type { SnapshotRow } from "@throng/db/repos/snapshots";
-import { addEncoded, emptyHistogram, latencyPercentiles, type LatencyPercentiles } from "./histogram";
+import { addEncoded, emptyHistogram, latencyPercentiles, type LatencyPercentiles } from "./snapshot-histogram";
+
+/** A snapshot as `agentId` sent it, in the stored shape (its cohorts' figures too, when it has any). */
+export function storedSnapshot(agentId: string, snapshot: MetricSnapshot): StoredSnapshot {
+  return {
+    agentId, seq: snapshot.seq, second: Math.floor(snapshot.intervalStart / 1000), intervalMs: snapshot.intervalMs, clients: snapshot.clients,
+    counters: snapshot.counters, rttHist: snapshot.histograms.rttUs, health: snapshot.health, step: snapshot.step ?? null,
+    histograms: Object.fromEntries(Object.entries(snapshot.histograms).filter(([name, value]) => name !== "rttUs" && value)) as Record<string, string>,
+    ...(snapshot.cohorts ? { cohorts: snapshot.cohorts } : {}),
+  };
+}
 
 /** Snapshot histogram field for each series latency name. */
 const HISTOGRAM_FIELD: Record<LatencyName, string> = {
@@ -31,19 +42,19 @@ function addRecord(into: Record<string, number>, from: Record<string, number> | 
 }
 
 /** A stored snapshot's cohort figures, validated; undefined without cohorts. */
-function cohortsOf(row: SnapshotRow): Record<string, CohortSnapshot> | undefined {
+function cohortsOf(row: StoredSnapshot): Record<string, CohortSnapshot> | undefined {
   return row.cohorts ? MetricSnapshot.shape.cohorts.parse(row.cohorts) : undefined;
 }
 
 /** One cohort's part of a stored snapshot as a row of its own, so it merges and summarises exactly as a snapshot does. */
-function cohortRow(row: SnapshotRow, part: CohortSnapshot): SnapshotRow {
+function cohortRow(row: StoredSnapshot, part: CohortSnapshot): StoredSnapshot {
   const { rttUs, ...histograms } = part.histograms;
   return { ...row, clients: part.clients, counters: part.counters, rttHist: rttUs, histograms: histograms as Record<string, string>, cohorts: null };
 }
 
 /** Each cohort's rows of `rows`, by cohort name, with how each was applied (the least faithful any agent used). */
-export function cohortRows(rows: readonly SnapshotRow[]): Map<string, { rows: SnapshotRow[]; applied: NetworkPath }> {
-  const out = new Map<string, { rows: SnapshotRow[]; applied: NetworkPath }>();
+export function cohortRows(rows: readonly StoredSnapshot[]): Map<string, { rows: StoredSnapshot[]; applied: NetworkPath }> {
+  const out = new Map<string, { rows: StoredSnapshot[]; applied: NetworkPath }>();
   for (const row of rows) {
     for (const [name, part] of Object.entries(cohortsOf(row) ?? {})) {
       const entry = out.get(name);
@@ -80,7 +91,7 @@ export function createMerge(options: { health?: boolean } = {}) {
   let step: number | undefined;
 
   return {
-    add(row: SnapshotRow): void {
+    add(row: StoredSnapshot): void {
       const counters = SnapshotCounters.parse(row.counters);
       totals.rows += 1;
       agents.add(row.agentId);
@@ -186,7 +197,7 @@ export function createMerge(options: { health?: boolean } = {}) {
 export type Merge = ReturnType<typeof createMerge>;
 
 /** All `rows` in one merge. */
-export function mergeRows(rows: readonly SnapshotRow[]): Merge {
+export function mergeRows(rows: readonly StoredSnapshot[]): Merge {
   const merge = createMerge();
   for (const row of rows) merge.add(row);
   return merge;

@@ -1,0 +1,90 @@
+import { inflateSync } from "node:zlib";
+import * as hdr from "hdr-histogram-js";
+
+export interface LatencyPercentiles {
+  count: number;
+  p50Ms: number | null;
+  p90Ms: number | null;
+  p99Ms: number | null;
+  maxMs: number | null;
+}
+
+/** Every histogram merged here has these: the agent encodes with them (µs, 3 significant digits). */
+const LOWEST_DISCERNIBLE = 1;
+const SIGNIFICANT_DIGITS = 3;
+const V2_COMPRESSED_COOKIE = 0x1c849304;
+const V2_COOKIE = 0x1c849303;
+const HEADER_BYTES = 40;
+
+/** An empty histogram (µs) that encoded histograms are merged into; merging, never averaging, keeps percentiles true across agents. */
+export function emptyHistogram(): hdr.JsHistogram {
+  return hdr.build({ bitBucketSize: 64, autoResize: true, lowestDiscernibleValue: LOWEST_DISCERNIBLE, numberOfSignificantValueDigits: SIGNIFICANT_DIGITS }) as hdr.JsHistogram;
+}
+
+/** A ZigZag LEB128 (≤ 9 bytes) integer at `at`; returns the value and the next offset. */
+function readZigZag(bytes: Buffer, at: number): [number, number] {
+  let value = 0;
+  let factor = 1;
+  for (let i = 0; i < 9; i++) {
+    const byte = bytes[at++]!;
+    value += (byte & 0x7f) * factor;
+    factor *= 128;
+    if ((byte & 0x80) === 0) break;
+  }
+  return [value % 2 === 0 ? value / 2 : -(value + 1) / 2, at];
+}
+
+/**
+ * Adds one encoded HDR histogram (V2, compressed, base64) into `into` without building a histogram for it:
+ * each non-empty bucket of the encoding is recorded straight into the merge, at its highest equivalent value
+ * (as a decoded histogram's `add` would, so percentiles and max are the same). Ingest does this once per
+ * snapshot, so it is the hot path: decoding through hdr-histogram-js allocated and scanned a full counts
+ * array per snapshot. Encodings with another precision go the library's way.
+ */
+export function addEncoded(into: hdr.JsHistogram, encoded: string): void {
+  if (!encoded) return;
+  const outer = Buffer.from(encoded, "base64");
+  if (outer.length < 8 || (outer.readInt32BE(0) & ~0xf0) !== V2_COMPRESSED_COOKIE) throw new Error("histogram is not a compressed V2 HDR encoding");
+  const bytes = inflateSync(outer.subarray(8, 8 + outer.readInt32BE(4)));
+  if (bytes.length < HEADER_BYTES || (bytes.readInt32BE(0) & ~0xf0) !== V2_COOKIE) throw new Error("histogram is not a V2 HDR encoding");
+  const payloadBytes = bytes.readInt32BE(4);
+  const digits = bytes.readInt32BE(12);
+  const lowest = Number(bytes.readBigInt64BE(16));
+  if (digits !== SIGNIFICANT_DIGITS || lowest !== LOWEST_DISCERNIBLE) {
+    into.add(hdr.decodeFromCompressedBase64(encoded, 64) as hdr.JsHistogram);
+    return;
+  }
+  const end = Math.min(bytes.length, HEADER_BYTES + payloadBytes);
+  let at = HEADER_BYTES;
+  let index = 0;
+  while (at < end) {
+    let count: number;
+    [count, at] = readZigZag(bytes, at);
+    if (count < 0) index -= count; // a run of empty buckets
+    else {
+      if (count > 0) into.recordValueWithCount(into.highestEquivalentValue(into.valueFromIndex(index)), count);
+      index += 1;
+    }
+  }
+}
+
+/** Percentiles in milliseconds; null when nothing was recorded. */
+export function latencyPercentiles(histogram: hdr.Histogram): LatencyPercentiles {
+  const count = histogram.totalCount;
+  if (count === 0) return { count: 0, p50Ms: null, p90Ms: null, p99Ms: null, maxMs: null };
+  const ms = (us: number) => Math.round(us) / 1000;
+  return {
+    count,
+    p50Ms: ms(histogram.getValueAtPercentile(50)),
+    p90Ms: ms(histogram.getValueAtPercentile(90)),
+    p99Ms: ms(histogram.getValueAtPercentile(99)),
+    maxMs: ms(histogram.maxValue),
+  };
+}
+
+/** Tests and fixtures: encode a histogram holding the given microsecond values. */
+export function encodeValues(valuesUs: readonly number[]): string {
+  const histogram = hdr.build({ bitBucketSize: 64, autoResize: true, numberOfSignificantValueDigits: 3 });
+  for (const value of valuesUs) histogram.recordValue(value);
+  return hdr.encodeIntoCompressedBase64(histogram);
+}
