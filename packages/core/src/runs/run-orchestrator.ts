@@ -62,7 +62,8 @@ export function createRunOrchestrator(deps: {
     if (!next) return false;
     // started_at holds the planned start from the moment a run is set going; a run that ends before it (refused by
     // its agents at once, aborted in its first two seconds) never started, and must not read "started 12:18:25 · ended 12:18:23".
-    const neverStarted = patch.endedAt && run.startedAt && patch.endedAt < run.startedAt ? { startedAt: null } : {};
+    // A run that finished measured its seconds, so it started (its agents' clocks may run ahead of this one's).
+    const neverStarted = next !== "finished" && patch.endedAt && run.startedAt && patch.endedAt < run.startedAt ? { startedAt: null } : {};
     const changed = await repos.runs.update(run.orgId, run.id, run.status, { ...patch, ...neverStarted, status: next });
     if (changed) {
       log.info({ runId: run.id, from: run.status, to: next }, "run status changed");
