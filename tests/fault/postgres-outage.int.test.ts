@@ -52,7 +52,8 @@ describe("fault: PostgreSQL is stopped for 20 s mid-run and started again on the
     });
     const { run } = await waitForStatus(cluster.browser, runId, [...TERMINAL_RUN_STATUSES], 90_000);
     expect(run.status).toBe("finished");
-    expect(run.error).toContain(`agent ${killed.id} was lost mid-run`);
+    // Agents are named by host name, with a short id (core's agent naming).
+    expect(run.error).toMatch(new RegExp(`agent \\S+ \\(${killed.id.slice(0, 8)}\\) was lost mid-run`));
     const agents = (await cluster.browser.request<{ agents: { id: string; status: string }[] }>("GET", "/api/agents")).agents;
     expect(agents.find((a) => a.id === killed.id)?.status).toBe("offline");
 

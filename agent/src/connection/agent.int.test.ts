@@ -116,7 +116,8 @@ describe("agent connection against a gateway double", () => {
 
     await connection.waitFor(isStatus("finished"));
     expect(snapshotSeqs(connection.received)).toEqual([0]);
-    expect(agent.log.lines.filter((line) => line.startsWith("warn ignored")).length).toBe(6);
+    // The log comes over the agent's stdout, which may be read after its status arrived over the socket.
+    await expect.poll(() => agent!.log.lines.filter((line) => line.startsWith("warn ignored")).length).toBe(6);
   });
 
   it("§7 run-stop aborts the shard, flushes the partial interval and reports finished", async () => {

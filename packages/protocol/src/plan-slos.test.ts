@@ -18,6 +18,10 @@ const ROOM = { kind: "movement-sync", roomSize: 2 } as const;
 const SCRIPT: PlanSpecInput["scenario"] = { kind: "script", script: { path: "bot.mjs" }, metrics: [{ name: "join-ms", kind: "histogram" }] };
 
 describe("a plan's SLOs name only what its scenario measures (the schema says so, with its other problems)", () => {
+  it("input that is no plan at all is refused, not thrown on (an agent reads a frame whose plan is missing)", () => {
+    for (const input of [undefined, null, 7, "plan"]) expect(PlanSpec.safeParse(input).success).toBe(false);
+  });
+
   it("refuses round trips on a login storm, login time outside one, broadcasts on ping-pong and loss over TCP, naming why", () => {
     expect(issues(plan({ kind: "login-storm", login: true }, [{ metric: "rtt-p99-ms", below: 50 }, { metric: "rtt-corrected-p99-ms", below: 50 }]))).toEqual([
       "slos.0.metric: rtt-p99-ms: round trips are measured only by ping-pong and echo-flood plans",

@@ -529,7 +529,8 @@ export const PlanSpec = z.object({
 }).superRefine((plan, ctx) => {
   // An SLO its scenario never measures (slo-metrics.ts), said with the plan's other problems, not on the next save.
   // It runs whatever else is wrong (`when`) but where the scenario or target it reads is, so reads only valid rows.
-  if (!Array.isArray(plan.slos)) return;
+  // `when` lets it run on input that is not a plan at all (a frame with no plan): read only what is there.
+  if (typeof plan !== "object" || plan === null || !Array.isArray(plan.slos)) return;
   plan.slos.forEach((slo: unknown, i) => {
     const metric = (slo as { metric?: unknown } | null)?.metric;
     const problem = typeof metric === "string" ? sloMetricProblem(metric, plan) : null;
