@@ -3,6 +3,7 @@
 // plan against the reference target, checks the run's stored series and report, and always tears it all down.
 // Each check is one case in the "N passed, N failed" line; without a Docker daemon the phase is skipped, not passed.
 import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
@@ -78,6 +79,13 @@ async function answers(url: string, good: (status: number) => boolean): Promise<
   return good(response.status);
 }
 
+/** This process's hard open-file limit (/proc/self/limits), which the containers it starts cannot exceed either. */
+async function hardOpenFileLimit(): Promise<number> {
+  const limits = await readFile("/proc/self/limits", "utf8");
+  const hard = /^Max open files\s+\S+\s+(\d+)/m.exec(limits)?.[1];
+  return hard ? Number(hard) : 1_048_576;
+}
+
 async function composeEnv(images: Images): Promise<{ env: NodeJS.ProcessEnv; ports: Record<string, number> }> {
   const ports = { pg: await freePort(), redis: await freePort(), api: await freePort(), api1: await freePort(), api2: await freePort(), web: await freePort(), workersMetrics: await freePort(), target: await freePort() };
   const env: NodeJS.ProcessEnv = {
@@ -104,6 +112,9 @@ async function composeEnv(images: Images): Promise<{ env: NodeJS.ProcessEnv; por
     THRONG_LOG_LEVEL: "warn",
     // One engine per agent: three agents share this machine's two cores with everything else.
     THRONG_AGENT_ARGS: "--engines 1",
+    // The compose file asks for 1,048,576 open files per agent; a host whose own hard limit is lower (this VM's is
+    // 20,000, and runc may not raise it) refuses to start the containers, so ask for what this host has.
+    THRONG_AGENT_NOFILE: process.env.THRONG_AGENT_NOFILE ?? String(await hardOpenFileLimit()),
   };
   return { env, ports };
 }
