@@ -2,12 +2,11 @@
 // its figures against it (the table `throng run --baseline pinned` gates on), the plans list showing each plan's last
 // verdict and baseline, the plan page naming the baseline and unpinning it. Screenshots go to e2e/artifacts/baseline-*.png.
 import { join } from "node:path";
-import { expect, test } from "@playwright/test";
-import { artifacts, baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
+import { expect, test } from "./support/test";
+import { artifacts, enrolAgent, finishedPingPongRuns, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
 
 const journey = pageJourney("baseline");
 const { start, startTarget, scratch } = journey;
-const write = { headers: { origin: baseUrl } };
 const shot = (name: string) => journey.page().screenshot({ path: join(artifacts, `baseline-${name}.png`), fullPage: true });
 
 test("baseline: a run pinned from its page, a later run compared with it, the plan page unpinning it", async () => {
@@ -16,27 +15,8 @@ test("baseline: a run pinned from its page, a later run compared with it, the pl
   await signUp(page, "Baseline Keeper", "baseline");
   await enrolAgent(page, start, join(scratch, "agent.json"));
   const targetUrl = await startTarget();
-  const plan = await json<{ id: string }>(
-    await page.request.post(url("/api/plans"), {
-      data: {
-        name: `Baseline ${stamp}`,
-        target: { protocol: "websocket", url: targetUrl },
-        scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64 },
-        load: { clients: 3, durationSec: 3 },
-      },
-      ...write,
-    }),
-    "create plan",
-  );
-  const runs: string[] = [];
-  for (let i = 0; i < 2; i++) {
-    const run = await json<{ id: string }>(await page.request.post(url(`/api/plans/${plan.id}/runs`), write), "start run");
-    await expect
-      .poll(async () => (await json<{ status: string }>(await page.request.get(url(`/api/runs/${run.id}`)), "read run")).status, { timeout: 60_000, intervals: [500] })
-      .toBe("finished");
-    runs.push(run.id);
-  }
-  const [first, second] = runs as [string, string];
+  const { planId, runIds } = await finishedPingPongRuns(page, { name: `Baseline ${stamp}`, targetUrl, durationSec: 3, count: 2 });
+  const [first, second] = runIds as [string, string];
 
   // The first run's page: no baseline yet; pin it.
   await page.goto(url(`/runs/${first}`));
@@ -59,17 +39,17 @@ test("baseline: a run pinned from its page, a later run compared with it, the pl
 
   // The plans list: each plan's last verdict and its baseline.
   await page.goto(url("/plans"));
-  const row = page.locator(`[data-testid="plan-row"][data-plan-id="${plan.id}"]`);
+  const row = page.locator(`[data-testid="plan-row"][data-plan-id="${planId}"]`);
   await expect(row.getByTestId("plan-last-run")).toContainText("passed");
   await expect(row.getByTestId("plan-last-run").getByRole("link")).toHaveAttribute("href", `/runs/${second}`);
   await expect(row.getByTestId("plan-baseline-cell").getByRole("link")).toHaveAttribute("href", `/runs/${first}`);
 
   // The plan page names the baseline and unpins it.
-  await page.goto(url(`/plans/${plan.id}`));
+  await page.goto(url(`/plans/${planId}`));
   const line = page.getByTestId("plan-baseline");
   await expect(line.getByTestId("plan-baseline-run")).toHaveAttribute("href", `/runs/${first}`);
   await shot("plan-page");
   await line.getByTestId("plan-unpin-baseline").click();
   await expect(line).toContainText("No baseline pinned");
-  expect((await json<{ baselineRunId: string | null }>(await page.request.get(url(`/api/plans/${plan.id}`)), "read plan")).baselineRunId).toBeNull();
+  expect((await json<{ baselineRunId: string | null }>(await page.request.get(url(`/api/plans/${planId}`)), "read plan")).baselineRunId).toBeNull();
 });

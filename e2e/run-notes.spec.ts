@@ -4,7 +4,7 @@
 // note and tags, on the signed-in page and the public share page. Screenshots go to e2e/artifacts/run-notes-*.png.
 import { join } from "node:path";
 import { expect, test } from "./support/test";
-import { artifacts, baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
+import { artifacts, baseUrl, enrolAgent, finishedPingPongRuns, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
 
 const journey = pageJourney("run-notes");
 const { start, startTarget, scratch } = journey;
@@ -17,28 +17,9 @@ test("run notes: a note and tags added on the run page, the runs list filtered b
   await signUp(page, "Note Taker", "run-notes");
   await enrolAgent(page, start, join(scratch, "agent.json"));
   const targetUrl = await startTarget();
-  const plan = await json<{ id: string }>(
-    await page.request.post(url("/api/plans"), {
-      data: {
-        name: `Notes ${stamp}`,
-        target: { protocol: "websocket", url: targetUrl },
-        scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64 },
-        load: { clients: 3, durationSec: 2 },
-      },
-      ...write,
-    }),
-    "create plan",
-  );
   // Two short runs, one after the other: the first is tagged a release, the second a nightly.
-  const runs: string[] = [];
-  for (let i = 0; i < 2; i++) {
-    const run = await json<{ id: string }>(await page.request.post(url(`/api/plans/${plan.id}/runs`), write), "start run");
-    await expect
-      .poll(async () => (await json<{ status: string }>(await page.request.get(url(`/api/runs/${run.id}`)), "read run")).status, { timeout: 60_000, intervals: [500] })
-      .toBe("finished");
-    runs.push(run.id);
-  }
-  const [release, nightly] = runs as [string, string];
+  const { planId, runIds } = await finishedPingPongRuns(page, { name: `Notes ${stamp}`, targetUrl, durationSec: 2, count: 2 });
+  const [release, nightly] = runIds as [string, string];
 
   // The run page: a note with a line break, tags typed as people type them.
   await page.goto(url(`/runs/${release}`));

@@ -3,7 +3,8 @@
 // password-protected redis-server takes the AUTH), and the run's public share page shows the plan with a literal
 // header value masked. Screenshots go to e2e/artifacts/secrets-*.png.
 import { join } from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { artifacts, baseUrl, enrolAgent, json, signUp, stamp, url } from "./support/e2e-env";
 import { redisJourney } from "./support/redis-journey";
 

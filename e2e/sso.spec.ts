@@ -1,6 +1,6 @@
 // Issue 30, the sign-in page's single sign-on: "Sign in with SSO" by work email, and the words a failed SSO return
 // shows. (The whole sign-in through a real identity provider is proven over HTTP in apps/api/src/sso-oidc.int.test.ts.)
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { baseUrl } from "./support/e2e-env";
 
 test("sso: Sign in with SSO asks for a work email, and says plainly when no organisation signs its domain in", async ({ page }) => {

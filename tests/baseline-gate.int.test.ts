@@ -7,12 +7,11 @@ import { PlanView } from "@throng/protocol/api";
 import type { RunView } from "@throng/protocol/run";
 import { spawnChild } from "../infra/local/child";
 import { makeTempDir } from "../infra/local/temp-dir";
-import { waitUntil } from "../infra/local/wait";
 import { ExitCode } from "../cli/src/cli-exit-codes";
 import type { BaselineResult } from "../cli/src/baseline-gate";
 import { signUp, type Browser } from "./fault/support/api-client";
 import { root } from "./fault/support/processes";
-import { startControlPlane, startEnrolledAgent } from "./support/control-plane";
+import { startControlPlane, startEnrolledAgent, startReferenceTarget } from "./support/control-plane";
 
 /**
  * The CI regression gate end to end (issue 28 §3): real api, workers and agent processes, the reference target with
@@ -20,7 +19,6 @@ import { startControlPlane, startEnrolledAgent } from "./support/control-plane";
  * worse than the plan's pinned baseline exits 99 and its JSON, JUnit and last line name the metric and the change;
  * a run within its allowance exits 0; a bad allowance exits 2 naming the flag. In the serial phase of `npm test`.
  */
-const agentCli = ["--import", "tsx", path.join(root, "agent/src/cli/main.ts")];
 const throngCli = ["--import", "tsx", path.join(root, "cli/src/main.ts")];
 /** Far above any second-to-second spread of a loopback round trip on a busy machine, so the change is not noise. */
 const ADDED_DELAY_MS = 150;
@@ -32,16 +30,8 @@ let apiUrl: string;
 let browser: Browser;
 let apiToken: string;
 
-async function startTarget(args: string[]): Promise<string> {
-  let url = "";
-  const target = spawnChild({
-    name: "target", command: process.execPath, args: [...agentCli, "target", "--port", "0", ...args], cwd: root,
-    log: (line) => (url ||= /target listening on (ws:\/\/\S+)/.exec(line)?.[1] ?? ""),
-  });
-  cleanups.push(() => target.stop("SIGKILL", 1_000));
-  await waitUntil(async () => url !== "", { what: "the target to listen", timeoutMs: 30_000, abort: target.diedEarly });
-  return url;
-}
+/** The reference target with `args`, stopped with the file's other processes. */
+const startTarget = (args: string[]) => startReferenceTarget(cleanups, args);
 
 interface CliResult {
   exitCode: number | null;

@@ -15,7 +15,7 @@ import { verdictBadge } from "../apps/web/lib/verdict";
 import { ExitCode } from "../cli/src/cli-exit-codes";
 import { signUp, type Browser } from "./fault/support/api-client";
 import { root } from "./fault/support/processes";
-import { startControlPlane, startEnrolledAgent } from "./support/control-plane";
+import { startControlPlane, startEnrolledAgent, startReferenceTarget } from "./support/control-plane";
 
 /**
  * Verdicts end to end (issue: runs you can trust as a CI gate): real api, workers and agent processes, the CLI
@@ -24,7 +24,6 @@ import { startControlPlane, startEnrolledAgent } from "./support/control-plane";
  * answering, one that drops every client, and an aborted run never pass; a capacity search is judged by its
  * estimate (and its minClients), which never exceeds the target's capacity. In the serial phase of `npm test`.
  */
-const agentCli = ["--import", "tsx", path.join(root, "agent/src/cli/main.ts")];
 const throngCli = ["--import", "tsx", path.join(root, "cli/src/main.ts")];
 /** The reference target burns this much CPU per message: at one ping per 100 ms it can hold at most ~21 clients. */
 const CPU_US = 4_750;
@@ -38,16 +37,8 @@ let apiUrl: string;
 let browser: Browser;
 let apiToken: string;
 
-async function startTarget(args: string[]): Promise<string> {
-  let url = "";
-  const target = spawnChild({
-    name: "target", command: process.execPath, args: [...agentCli, "target", "--port", "0", ...args], cwd: root,
-    log: (line) => (url ||= /target listening on (ws:\/\/\S+)/.exec(line)?.[1] ?? ""),
-  });
-  cleanups.push(() => target.stop("SIGKILL", 1_000));
-  await waitUntil(async () => url !== "", { what: "the target to listen", timeoutMs: 30_000, abort: target.diedEarly });
-  return url;
-}
+/** The reference target with `args`, stopped with the file's other processes. */
+const startTarget = (args: string[]) => startReferenceTarget(cleanups, args);
 
 /**
  * A WebSocket server (the `ws` library's) that answers the agent's pings for `answerMs` after its first client

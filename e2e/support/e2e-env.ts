@@ -96,6 +96,35 @@ export async function enrolAgent(page: Page, start: (args: string[]) => AgentPro
 }
 
 /**
+ * Saves a ping-pong plan named `name` against `targetUrl` through the API and runs it `count` times, one after the
+ * other, each to "finished"; resolves with the plan's id and its runs' ids in order.
+ */
+export async function finishedPingPongRuns(page: Page, options: { name: string; targetUrl: string; durationSec: number; count: number }): Promise<{ planId: string; runIds: string[] }> {
+  const write = { headers: { origin: baseUrl } };
+  const plan = await json<{ id: string }>(
+    await page.request.post(url("/api/plans"), {
+      data: {
+        name: options.name,
+        target: { protocol: "websocket", url: options.targetUrl },
+        scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64 },
+        load: { clients: 3, durationSec: options.durationSec },
+      },
+      ...write,
+    }),
+    "create plan",
+  );
+  const runIds: string[] = [];
+  for (let i = 0; i < options.count; i++) {
+    const run = await json<{ id: string }>(await page.request.post(url(`/api/plans/${plan.id}/runs`), write), "start run");
+    await expect
+      .poll(async () => (await json<{ status: string }>(await page.request.get(url(`/api/runs/${run.id}`)), "read run")).status, { timeout: 60_000, intervals: [500] })
+      .toBe("finished");
+    runIds.push(run.id);
+  }
+  return { planId: plan.id, runIds };
+}
+
+/**
  * The frame of a journey with one page, its agents and a scratch directory: registers the beforeAll that opens
  * a 1280×900 page (skipped outside npm test) and the afterAll that stops the agents and cleans up.
  */

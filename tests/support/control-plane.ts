@@ -45,11 +45,11 @@ export async function startEnrolledAgent(plane: Pick<ControlPlane, "apiUrl">, br
   return agent;
 }
 
-/** The agent's reference target (from source) on a loopback port of its own; resolves with its ws:// URL. */
-export async function startReferenceTarget(cleanups: (() => Promise<unknown>)[]): Promise<string> {
+/** The agent's reference target (from source) on a loopback port of its own, with `args` (e.g. --delay-ms); resolves with its ws:// URL. */
+export async function startReferenceTarget(cleanups: (() => Promise<unknown>)[], args: string[] = []): Promise<string> {
   let lines = "";
   const target = spawnChild({
-    name: "target", command: process.execPath, cwd: root, args: ["--import", "tsx", path.join(root, "agent/src/cli/main.ts"), "target", "--host", "127.0.0.1", "--port", "0"],
+    name: "target", command: process.execPath, cwd: root, args: ["--import", "tsx", path.join(root, "agent/src/cli/main.ts"), "target", "--host", "127.0.0.1", "--port", "0", ...args],
     log: (line) => (lines += `${line}\n`),
   });
   cleanups.push(() => target.stop("SIGKILL", 1_000));
