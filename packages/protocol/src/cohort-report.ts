@@ -5,7 +5,7 @@
 import type { NetworkCohort } from "./network";
 import type { CohortSummary, RunView } from "./run";
 import type { SloVerdict } from "./report";
-import { hasRoundTrips, scenarioMetrics } from "./scenario-metrics";
+import { hasRoundTrips, scenarioMetrics, type ScenarioKind } from "./scenario-metrics";
 import { measuredOfSummary } from "./slo-judge";
 import type { NetworkPath } from "./snapshot";
 
@@ -119,4 +119,22 @@ export function cohortSections(run: RunView, f: CohortReportFormat): CohortSecti
       slos: (run.verdict?.slos ?? []).filter((slo) => slo.cohort === cohort.name),
     };
   });
+}
+
+type LatencyFigures = Pick<CohortSummary, "rttP50Ms" | "rttP99Ms" | "latency">;
+
+/** The latency a cohort's chart draws: its round trips where the scenario makes them, else its broadcasts (movement-sync). */
+export interface CohortLatency {
+  /** "Round trip" or "Broadcast", as chart titles say it. */
+  words: string;
+  /** The SLO whose threshold belongs on its p99 line. */
+  slo: "rtt-p99-ms" | "broadcast-p99-ms";
+  /** The figure from a second's or a run's figures (a cohort's, or the whole run's); null when none was measured. */
+  read(figures: LatencyFigures | undefined, stat?: "p50" | "p99"): number | null;
+}
+
+export function cohortLatencyRead(kind: ScenarioKind): CohortLatency | null {
+  if (hasRoundTrips(kind)) return { words: "Round trip", slo: "rtt-p99-ms", read: (figures, stat = "p99") => (figures ? (stat === "p50" ? figures.rttP50Ms : figures.rttP99Ms) : null) };
+  if (kind !== "movement-sync") return null;
+  return { words: "Broadcast", slo: "broadcast-p99-ms", read: (figures, stat = "p99") => (stat === "p50" ? figures?.latency?.broadcast?.p50Ms : figures?.latency?.broadcast?.p99Ms) ?? null };
 }
