@@ -54,19 +54,24 @@ test("network cohorts: built in the plan form, live on the run page with a chart
   await expect(page.locator("#network-0-lossPercent-hint")).toContainText("0 to 100 %.");
   await page.locator("#network-0-share").fill("0.3");
   await page.locator("#network-0-delayMs").fill("40");
-  await page.locator("#network-0-lossPercent").fill("5");
+  await page.locator("#network-0-jitterMs").fill("5");
   await network.getByRole("button", { name: "Add cohort" }).click();
   await expect(page.locator("#network-1-name")).toHaveValue("wifi");
-  // A share and a number of clients both given: the error names the field and what to do.
+  // A share and a number of clients both given: saving is refused, the error names the field and what to do.
   await page.locator("#network-1-clients").fill("2");
+  await page.getByTestId("save-plan").click();
   await expect(page.getByTestId("field-error-network-1-share")).toContainText("give either share");
+  await expect(page).toHaveURL(/\/plans\/new$/);
   await page.locator("#network-1-share").fill("");
-  await page.locator("#network-1-delayMs").fill("5");
   await expect(page.getByTestId("field-error-network-1-share")).toHaveCount(0);
+  await page.locator("#network-1-delayMs").fill("5");
+  // Loss on the cohort without an SLO: a lost ping holds its client until its time-out.
+  await page.locator("#network-1-lossPercent").fill("5");
 
   // An SLO judged on the mobile cohort's clients only, its cohort chosen from the plan's.
   const slos = page.getByTestId("plan-section-slos");
   await slos.getByRole("button", { name: "Add SLO" }).click();
+  await page.locator("#slos-0-metric").selectOption("rtt-p99-ms");
   await page.locator("#slos-0-below").fill("2000");
   await slos.locator("details.options summary").first().click();
   const cohort = page.locator("#slos-0-cohort");
@@ -78,8 +83,8 @@ test("network cohorts: built in the plan form, live on the run page with a chart
   await page.getByRole("tab", { name: "JSON" }).click();
   const spec = JSON.parse(await planEditorText(page, "plan-json")) as { network: unknown; slos: unknown };
   expect(spec.network).toEqual([
-    { name: "mobile", share: 0.3, delayMs: 40, lossPercent: 5 },
-    { name: "wifi", clients: 2, delayMs: 5 },
+    { name: "mobile", share: 0.3, delayMs: 40, jitterMs: 5 },
+    { name: "wifi", clients: 2, delayMs: 5, lossPercent: 5 },
   ]);
   expect(spec.slos).toEqual([{ metric: "rtt-p99-ms", below: 2000, cohort: "mobile" }]);
   await page.getByRole("tab", { name: "Form" }).click();
@@ -108,14 +113,14 @@ test("network cohorts: built in the plan form, live on the run page with a chart
   const sections = page.getByTestId("report-cohort");
   await expect(sections).toHaveCount(2, { timeout: 30_000 });
   const mobileSection = page.locator('[data-testid="report-cohort"][data-cohort="mobile"]');
-  await expect(mobileSection.getByTestId("report-cohort-conditions")).toHaveText("30 % of the clients: delay 40 ms, loss 5 %, each way; applied per datagram");
+  await expect(mobileSection.getByTestId("report-cohort-conditions")).toHaveText("30 % of the clients: delay 40 ms ± 5 ms, each way; applied per datagram");
   await expect(mobileSection.getByTestId("report-cohort-rtt-p99")).toHaveText(/ ms$/);
   await expect(mobileSection.getByTestId("report-cohort-slo")).toHaveAttribute("data-status", "met");
   // The mobile cohort's round trip carries its 40 ms each way; wifi's only 5 ms each way.
   const p50 = async (name: string) => Number(((await page.locator(`[data-testid="report-cohort"][data-cohort="${name}"]`).getByTestId("report-cohort-rtt-p50").textContent()) ?? "").replace(/[^\d.]/g, ""));
   expect(await p50("mobile")).toBeGreaterThanOrEqual(80);
   expect(await p50("wifi")).toBeLessThan(80);
-  await expect(page.locator('[data-testid="report-cohort"][data-cohort="wifi"]').getByTestId("report-cohort-conditions")).toHaveText("2 clients: delay 5 ms, each way; applied per datagram");
+  await expect(page.locator('[data-testid="report-cohort"][data-cohort="wifi"]').getByTestId("report-cohort-conditions")).toHaveText("2 clients: delay 5 ms, loss 5 %, each way; applied per datagram");
   await page.screenshot({ path: join(artifacts, "cohorts-report.png"), fullPage: true });
 
   // The share page shows the same sections; the PDF prints.

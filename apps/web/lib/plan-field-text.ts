@@ -86,7 +86,7 @@ const TEXT: Record<string, FieldText> = {
   "network.share": { label: "Share of the clients", unit: "of 1", hint: "0.3 = 30 % of the clients, spread evenly over agents and rooms. Give a share or a number of clients, not both.", prominent: true, limits: true },
   "network.clients": { label: "Or a number of clients", unit: "clients", hint: "Instead of a share: this many of the run's clients.", prominent: true, limits: true },
   "network.delayMs": { label: "Delay", unit: "ms", hint: "Added one way, in each direction it applies to (20 both ways = 40 ms more round trip).", prominent: true, limits: true },
-  "network.jitterMs": { label: "Jitter", unit: "± ms", hint: "Each packet's delay drawn from delay ± jitter.", prominent: true, limits: true },
+  "network.jitterMs": { label: "Jitter", unit: "ms", hint: "Each packet's delay is drawn from delay ± jitter.", prominent: true, limits: true },
   "network.lossPercent": { label: "Loss", unit: "%", hint: "Packets dropped at random, in each direction it applies to. Over TCP the agent must reach below TCP (docs/networks.md).", prominent: true, limits: true },
   "network.duplicatePercent": { label: "Duplicated", unit: "%", hint: "Packets sent twice.", limits: true },
   "network.reorderPercent": { label: "Reordered", unit: "%", hint: "Packets that overtake those still delayed: needs a delay.", limits: true },
