@@ -23,6 +23,7 @@ import { causeLines, causeNames, DELIVERY_LINES, hasCorrectedRtt, hasDelivery, R
 import { scriptCountLines, scriptLatencyLines, scriptMetricNames } from "../lib/series-script";
 import { chartOrder, hasRoundTrips, type ChartId, type ScenarioKind } from "../lib/scenario-view";
 import { sloRateLines, sloThresholds } from "../lib/slo-live";
+import { ZoomBar } from "./chart-zoom";
 import { SeriesChart } from "./series-chart";
 
 interface RunChartsProps {
@@ -130,6 +131,7 @@ export function RunCharts({ points, span, events, agents, scenario, slos = NO_SL
       <h2 id="charts-title" className="sr-only">
         Charts
       </h2>
+      <ZoomBar />
       <div className="chart-grid" data-testid="chart-grid">
         {chartOrder(scenario).map((id) => charts[id] && <Fragment key={id}>{charts[id]}</Fragment>)}
       </div>

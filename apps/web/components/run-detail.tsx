@@ -1,13 +1,14 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import type { RunView } from "@throng/protocol/run";
 import { useApiQuery } from "../hooks/use-api-query";
 import { useRunLive } from "../hooks/use-run-live";
 import { api } from "../lib/api";
 import { queryKeys } from "../lib/query-keys";
 import { chartSpan, isTerminal } from "../lib/run-timing";
+import { ChartZoomProvider, runRangeSummary } from "./chart-zoom";
 import { RunAgents } from "./run-agents";
 import { RunCharts } from "./run-charts";
 import { RunEvents } from "./run-events";
@@ -28,6 +29,7 @@ export function RunDetail({ runId }: { runId: string }) {
   // Host names and fleet status for the agents table and chart legends; polled only while the run is live.
   const fleet = useApiQuery(queryKeys.agents, (signal) => api.listAgents(signal), { pollMs: ended ? undefined : AGENTS_POLL_MS });
   const changed = useRunChanged(accept);
+  const zoomSummary = useMemo(() => runRangeSummary(runId), [runId]);
 
   // Elapsed and remaining tick every second while the run is live.
   useEffect(() => {
@@ -48,7 +50,7 @@ export function RunDetail({ runId }: { runId: string }) {
   const agents = fleet.data ?? [];
   const last = points[points.length - 1];
   return (
-    <>
+    <ChartZoomProvider startedAt={run.startedAt} loadSummary={zoomSummary.load} summaryKey={zoomSummary.key}>
       <RunHeader run={run} stream={stream} now={now} agentsReporting={ended || !last ? null : last.agents} onAborted={changed} />
       {error && (
         <p className="alert" role="alert">
@@ -90,7 +92,7 @@ export function RunDetail({ runId }: { runId: string }) {
       )}
       {run.spec.watch && <ServerCharts points={server} summary={ended ? serverSummary : null} span={chartSpan(run)} agents={agents} />}
       <RunAgents run={run} agents={agents} points={points} live={!ended} />
-    </>
+    </ChartZoomProvider>
   );
 }
 

@@ -5,10 +5,12 @@ import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 import { formatTimeOfDay } from "../lib/format";
-import { plotXRange, plotYRange } from "../lib/chart-range";
+import { plotXRange, plotYRange, zoomedXRange } from "../lib/chart-range";
+import { zoomOptions, type PlotZoom } from "../lib/chart-zoom-plot";
 import { extendColumns, formatAxisBytes, formatAxisCount, type ChartLine, type TimedPoint, type TimeMarker } from "../lib/series";
 import type { Threshold } from "../lib/slo-live";
 import { columnPlaces, overlapCount, placeLabels, type Box, type LabelRequest } from "../lib/chart-labels";
+import { useChartZoom } from "./chart-zoom";
 
 export type ChartUnit = "count" | "bytes" | "ms";
 
@@ -148,8 +150,10 @@ function options<P extends TimedPoint>(
   unit: ChartUnit,
   markers: { current: readonly TimeMarker[] },
   thresholds: { current: readonly Threshold[] },
+  zoom: { current: PlotZoom | null },
 ): uPlot.Options {
   const format = AXIS_FORMAT[unit];
+  const zooming = zoomOptions(zoom);
   return {
     width,
     height,
@@ -176,21 +180,26 @@ function options<P extends TimedPoint>(
         ...(line.dash ? { dash: line.dash } : {}),
       })),
     ],
-    // One cursor across the run's charts: hover a second on one, read it on all.
-    cursor: { drag: { x: false, y: false }, sync: { key: "run" } },
+    // Dragging selects seconds for every chart of the page where it zooms (a run's page), and nothing elsewhere.
+    cursor: zoom.current ? zooming.cursor : { drag: { x: false, y: false }, sync: { key: "run" } },
     legend: { live: true },
-    hooks: { setCursor: [showLatest], setData: [showLatest] },
+    hooks: { setCursor: [showLatest], setData: [showLatest], ...(zoom.current ? zooming.hooks : {}) },
     plugins: [annotationPlugin(markers, thresholds)],
   };
 }
 
-/** Feeds the plot and widens x to the planned window, so a live run's lines grow left to right. */
-function draw(plot: uPlot, data: uPlot.AlignedData, span: SeriesChartProps<TimedPoint>["span"]) {
-  const range = plotXRange(data[0], span);
+/**
+ * Feeds the plot and widens x to the planned window, so a live run's lines grow left to right; or narrows it to
+ * the page's zoomed range.
+ */
+function draw(plot: uPlot, data: uPlot.AlignedData, span: SeriesChartProps<TimedPoint>["span"], zoom: PlotZoom | null) {
+  const range = zoom?.range && zoom.start !== null ? zoomedXRange(zoom.start, zoom.range) : plotXRange(data[0], span);
   plot.batch(() => {
     plot.setData(data);
     if (range) plot.setScale("x", { min: range[0], max: range[1] });
   });
+  // What the plot shows, for the journeys to read: the page's zoom must reach every chart's scale.
+  if (range) plot.root.dataset.xRange = `${range[0]}..${range[1]}`;
 }
 
 function latestValues<P extends TimedPoint>(lines: readonly ChartLine<P>[], points: readonly P[], unit: ChartUnit): string {
@@ -218,13 +227,18 @@ export function SeriesChart<P extends TimedPoint = SeriesPoint>({ testId, title,
   }, [points, lines]);
   const latest = useRef({ data, span });
   const titleId = `${testId}-title`;
+  const chartZoom = useChartZoom();
+  const zoomable = chartZoom !== null && chartZoom.start !== null;
+  const zoomRef = useRef<PlotZoom | null>(null);
+  zoomRef.current = zoomable ? { start: chartZoom.start, range: chartZoom.range, select: chartZoom.select } : null;
+  const [zoomFrom, zoomTo] = zoomable && chartZoom.range ? [chartZoom.range.from, chartZoom.range.to] : [null, null];
 
   useEffect(() => {
     const element = canvasRef.current;
     if (!element) return;
-    const plot = new uPlot(options(lines, element.clientWidth || 600, height, unit, markersRef, thresholdsRef), [[]], element);
+    const plot = new uPlot(options(lines, element.clientWidth || 600, height, unit, markersRef, thresholdsRef, zoomRef), [[]], element);
     plotRef.current = plot;
-    draw(plot, latest.current.data, latest.current.span);
+    draw(plot, latest.current.data, latest.current.span, zoomRef.current);
     setDrawn(latest.current.data[0].length);
     const observer = new ResizeObserver(() => {
       if (element.clientWidth > 0 && element.clientWidth !== plot.width) plot.setSize({ width: element.clientWidth, height });
@@ -235,16 +249,16 @@ export function SeriesChart<P extends TimedPoint = SeriesPoint>({ testId, title,
       plot.destroy();
       plotRef.current = null;
     };
-  }, [lines, height, unit]);
+  }, [lines, height, unit, zoomable]);
 
   const [spanFrom, spanTo] = span ?? [null, null];
   useEffect(() => {
     latest.current = { data, span: spanFrom === null || spanTo === null ? null : [spanFrom, spanTo] };
     const plot = plotRef.current;
     if (!plot) return;
-    draw(plot, latest.current.data, latest.current.span);
+    draw(plot, latest.current.data, latest.current.span, zoomRef.current);
     setDrawn(data[0].length);
-  }, [data, spanFrom, spanTo]);
+  }, [data, spanFrom, spanTo, zoomFrom, zoomTo]);
 
   useEffect(() => {
     markersRef.current = markers;
@@ -256,11 +270,11 @@ export function SeriesChart<P extends TimedPoint = SeriesPoint>({ testId, title,
     thresholdsRef.current = thresholds;
     // Set the data again so the y range is worked out with the new thresholds in it.
     const plot = plotRef.current;
-    if (plot) draw(plot, latest.current.data, latest.current.span);
+    if (plot) draw(plot, latest.current.data, latest.current.span, zoomRef.current);
   }, [thresholds]);
 
   return (
-    <section className="chart" aria-labelledby={titleId} data-testid={testId} data-points={drawn} data-markers={markers.length} data-thresholds={thresholds.length}>
+    <section className="chart" aria-labelledby={titleId} data-testid={testId} data-points={drawn} data-markers={markers.length} data-thresholds={thresholds.length} data-zoom={zoomFrom === null ? undefined : `${zoomFrom}-${zoomTo}`}>
       <h3 id={titleId}>{title}</h3>
       {controls}
       {thresholds.length > 0 && (
