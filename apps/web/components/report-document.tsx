@@ -13,7 +13,7 @@ import { ChartZoomProvider, type ChartZoom } from "./chart-zoom";
 import { ReportPlan } from "./report-plan";
 import { ReportVerdicts } from "./report-verdicts";
 import { RunAgents } from "./run-agents";
-import { RunCharts } from "./run-charts";
+import { RunCharts, useRunMarkers } from "./run-charts";
 import { RunSummary } from "./run-summary";
 import { RunNoteText, RunTags } from "./run-tags";
 import { ServerCharts } from "./server-charts";
@@ -35,6 +35,7 @@ interface ReportDocumentProps {
 export function ReportDocument({ report, agents = [], crumbs, actions, rangeSummary }: ReportDocumentProps) {
   const { run, series } = report;
   const names = new Map(agents.map((agent) => [agent.id, agent.hostname]));
+  const markers = useRunMarkers(run.events, series, run.note, chartSpan(run), agents);
   return (
     <ChartZoomProvider startedAt={run.startedAt} loadSummary={rangeSummary.load} summaryKey={rangeSummary.key}>
       <article className="report" data-testid="report" aria-labelledby="report-title">
@@ -70,8 +71,8 @@ export function ReportDocument({ report, agents = [], crumbs, actions, rangeSumm
           )
         )}
         <RunSummary run={run} inReport />
-        <RunCharts points={series} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} />
-        {report.server && <ServerCharts points={report.server.points} summary={report.server.summary} span={chartSpan(run)} agents={agents} />}
+        <RunCharts points={series} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} note={run.note} />
+        {report.server && <ServerCharts points={report.server.points} summary={report.server.summary} span={chartSpan(run)} markers={markers} agents={agents} />}
         <RunAgents run={run} agents={agents} points={series} live={false} />
         <ReportPlan run={run} />
       </article>

@@ -2,7 +2,10 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useState } from "react";
+import type { AgentView } from "@throng/protocol/api";
 import type { RunView } from "@throng/protocol/run";
+import type { SeriesPoint } from "@throng/protocol/snapshot";
+import type { ServerPoint, ServerWatchSummary } from "@throng/protocol/server-watch";
 import { useApiQuery } from "../hooks/use-api-query";
 import { useRunLive } from "../hooks/use-run-live";
 import { api } from "../lib/api";
@@ -10,7 +13,7 @@ import { queryKeys } from "../lib/query-keys";
 import { chartSpan, isTerminal } from "../lib/run-timing";
 import { ChartZoomProvider, runRangeSummary } from "./chart-zoom";
 import { RunAgents } from "./run-agents";
-import { RunCharts } from "./run-charts";
+import { RunCharts, useRunMarkers } from "./run-charts";
 import { RunEvents } from "./run-events";
 import { RunHeader } from "./run-header";
 import { RunNotes } from "./run-notes";
@@ -88,12 +91,19 @@ export function RunDetail({ runId }: { runId: string }) {
           <p className="muted">No second was measured: the run {run.status === "aborted" ? "was aborted" : "ended"} before its agents reported any. Its events and verdict above say why.</p>
         </section>
       ) : (
-        <RunCharts points={points} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} />
+        <RunCharts points={points} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} note={run.note} />
       )}
-      {run.spec.watch && <ServerCharts points={server} summary={ended ? serverSummary : null} span={chartSpan(run)} agents={agents} />}
+      {run.spec.watch && <RunServerCharts run={run} points={points} server={server} summary={ended ? serverSummary : null} agents={agents} />}
       <RunAgents run={run} agents={agents} points={points} live={!ended} />
     </ChartZoomProvider>
   );
+}
+
+/** The server's charts, marked as the load's are. */
+function RunServerCharts({ run, points, server, summary, agents }: { run: RunView; points: readonly SeriesPoint[]; server: readonly ServerPoint[]; summary: ServerWatchSummary | null; agents: readonly AgentView[] }) {
+  const span = chartSpan(run);
+  const markers = useRunMarkers(run.events, points, run.note, span, agents);
+  return <ServerCharts points={server} summary={summary} span={span} markers={markers} agents={agents} />;
 }
 
 /**
