@@ -151,9 +151,15 @@ function axisWidth(plot: uPlot, values: string[] | null, axisIndex: number, cycl
   return Math.ceil((axis.ticks?.size ?? 10) + (axis.gap ?? 5) + label + 8);
 }
 
-/** With no cursor on the plot, the legend reads the latest second instead of "--" (the compare charts too). */
+/**
+ * With no cursor on the plot, the legend reads the latest second instead of "--" (the compare charts too): the
+ * latest the plot shows, when it is zoomed to earlier seconds.
+ */
 export function showLatest(plot: uPlot) {
-  const last = plot.data[0].length - 1;
+  const xs = plot.data[0];
+  const max = plot.scales.x?.max;
+  let last = xs.length - 1;
+  while (last > 0 && max != null && xs[last]! > max) last -= 1;
   if (plot.cursor.idx == null && last >= 0) plot.setLegend({ idx: last });
 }
 
