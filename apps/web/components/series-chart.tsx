@@ -204,7 +204,7 @@ function options<P extends TimedPoint>(
     // Dragging selects seconds for every chart of the page where it zooms (a run's page), and nothing elsewhere.
     cursor: zoom.current ? zooming.cursor : { drag: { x: false, y: false }, sync: { key: "run" } },
     legend: { live: true },
-    hooks: { setCursor: [showLatest], setData: [showLatest], ...(zoom.current ? zooming.hooks : {}) },
+    hooks: { setCursor: [showLatest], setData: [showLatest], setScale: [showLatest], ...(zoom.current ? zooming.hooks : {}) },
     plugins: [annotationPlugin(markers, thresholds, hover)],
   };
 }
