@@ -56,6 +56,10 @@ test("zoom: a drag on one chart zooms every chart and the summary, kept in the U
   await expect(rtt.getByTestId("chart-rtt-annotation-words")).toHaveText("+3 s: Note: 0:03 cache flushed on the lobby");
   await expect(noteButton).toHaveAttribute("aria-pressed", "true");
   await noteButton.blur();
+  await expect(rtt.getByTestId("chart-rtt-annotation-words")).toHaveText(/^Point at a marker/);
+  await noteButton.hover();
+  await expect(rtt.getByTestId("chart-rtt-annotation-words")).toHaveText("+3 s: Note: 0:03 cache flushed on the lobby");
+  await page.mouse.move(0, 0);
   await expect(rtt.locator(".uplot")).toHaveAttribute("data-label-overlaps", "0");
   await shot("whole-run");
 
