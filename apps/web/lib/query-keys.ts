@@ -19,6 +19,10 @@ export const queryKeys = {
   run: (runId: string) => ["run", runId] as const,
   /** GET /api/runs/:id and its series, read as a plan's baseline to compare later runs with. */
   baselineRun: (runId: string) => ["run", runId, "as-baseline"] as const,
+  /** GET /api/runs/:id/summary?from=&to=: the run's summary over a zoomed range. */
+  runRangeSummary: (runId: string, from: number, to: number) => ["run", runId, "summary", from, to] as const,
+  /** GET /api/public/reports/:token/summary?from=&to=: the same through a share link. */
+  sharedRangeSummary: (token: string, from: number, to: number) => ["shared-report", token, "summary", from, to] as const,
   /** GET /api/runs/:id/report. */
   runReport: (runId: string) => ["run", runId, "report"] as const,
   /** GET /api/runs/compare?ids=…: the runs in the order picked (the first is the baseline). */
