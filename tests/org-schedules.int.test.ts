@@ -138,7 +138,7 @@ describe("the organisation's schedules", () => {
     const runsOfPlan = async () => ((await owner.request("GET", "/api/runs")).json.runs as RunView[]).filter((run) => run.planId === plan.id);
 
     expect((await owner.request("POST", `/api/plans/${plan.id}/schedule/pause`)).status).toBe(200);
-    const completedBefore = (await api.queue.getJobCounts("completed")).completed;
+    const completedBefore = (await api.queue.getJobCounts("completed")).completed ?? 0;
     await api.queue.add(RunJobName.scheduledRun, { orgId, planId: plan.id });
     await expect.poll(async () => (await api.queue.getJobCounts("completed")).completed, { timeout: 10_000 }).toBeGreaterThan(completedBefore);
     expect(await runsOfPlan()).toHaveLength(0);
