@@ -1,15 +1,13 @@
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
 import { InvitationCreated } from "@throng/protocol/orgs";
 import { RunJobName } from "@throng/protocol/jobs";
 import { OrgSchedulesView, PlanScheduleView } from "@throng/protocol/plan-schedule";
 import { RunView } from "@throng/protocol/run";
-import { createRunQueue, scheduleId } from "@throng/runtime/jobs";
-import { createRedis } from "@throng/runtime/redis";
+import { scheduleId } from "@throng/runtime/jobs";
 import { connectTestAgent, helloWith, type TestAgent } from "../apps/api/src/testing/test-agent";
 import { startTestApi, type TestApi, type TestUser } from "../apps/api/src/testing/test-api";
-import { composeWorkers } from "../workers/src/compose";
+import { startScheduleWorkers } from "./support/schedule-workers";
 
 /**
  * The organisation's Schedules page's API (issue 28 §3): GET /api/schedules lists every schedule of the caller's
@@ -25,26 +23,16 @@ const spec = (name: string) => ({
 });
 
 let api: TestApi;
-let workers: ReturnType<typeof composeWorkers>;
-let workerQueue: ReturnType<typeof createRunQueue>["queue"];
-const connections = [0, 1, 2].map(() => createRedis(process.env.REDIS_URL!, "org-schedules-test"));
+let workers: ReturnType<typeof startScheduleWorkers>;
 const agents: TestAgent[] = [];
 
 beforeAll(async () => {
   api = await startTestApi({ scheduleClock: { now: () => NOW } });
-  // Runs a firing starts stay queued: starting them is the orchestrator's part, tested elsewhere.
-  const { queue, jobs } = createRunQueue(connections[2]!, api.prefix);
-  workerQueue = queue;
-  workers = composeWorkers({
-    db: api.db, redis: connections[0]!, workerRedis: connections[1]!, jobs: { ...jobs, startRun: async () => {} },
-    log: pino({ level: "silent" }), prefix: api.prefix, concurrency: 1, heartbeatIntervalMs: 60_000,
-  });
+  workers = startScheduleWorkers(api);
 });
 afterAll(async () => {
   await Promise.all(agents.map((agent) => agent.close()));
-  await workers?.worker.close();
-  await workerQueue?.close();
-  for (const connection of connections) connection.disconnect();
+  await workers?.close();
   await api?.close();
 });
 
