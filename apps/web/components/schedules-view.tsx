@@ -79,10 +79,13 @@ export function SchedulesView() {
         <DataTable caption="Schedules of this organisation" columns={["Plan", "When", "Time zone", "Next run", "Last run", "State", ""]} testId="schedule-list">
           {schedules.data.map((schedule) => (
             <tr key={schedule.planId} data-testid="schedule-row" data-plan-id={schedule.planId} data-paused={schedule.pausedAt ? "true" : "false"}>
-              <th scope="row">
-                <Link href={`/plans/${schedule.planId}`}>{schedule.planName}</Link>
+              <td>
+                {/* As on the Plans list: the plan's name in its own case, not a header cell's capitals. */}
+                <Link href={`/plans/${schedule.planId}`}>
+                  <strong>{schedule.planName}</strong>
+                </Link>
                 {schedule.planArchived && <div className="muted small">archived: each firing is refused</div>}
-              </th>
+              </td>
               <td data-testid="schedule-when">
                 {schedule.inWords}
                 <div className="muted small">
