@@ -72,14 +72,14 @@ function annotations(plot: uPlot, ctx: CanvasRenderingContext2D, markers: readon
       // Far above the measurements (plotYRange left it out): said at the top rather than flattening the lines.
       const words = `↑ ${threshold.label}, above the chart`;
       const width = ctx.measureText(words).width;
-      lines.push({ colour: THRESHOLD_COLOUR, dash: 8, width: 1.5, from: [0, 0], to: null, text: words, label: { width, height: text, places: columnPlaces(right - gap - width, bbox.top + 2 * px, bottom - text, row) } });
+      lines.push({ colour: threshold.colour ?? THRESHOLD_COLOUR, dash: 8, width: 1.5, from: [0, 0], to: null, text: words, label: { width, height: text, places: columnPlaces(right - gap - width, bbox.top + 2 * px, bottom - text, row) } });
       continue;
     }
     const width = ctx.measureText(threshold.label).width;
     const left = right - gap - width;
     obstacles.push({ left: bbox.left, top: y - px, width: bbox.width, height: 2 * px });
     const places = [{ left, top: y - gap - text }, { left, top: y + gap }, { left, top: y - gap - text - row }, { left, top: y + gap + row }].filter((place) => place.top >= bbox.top - text && place.top <= bottom);
-    lines.push({ colour: THRESHOLD_COLOUR, dash: 8, width: 1.5, from: [bbox.left, y], to: [right, y], text: threshold.label, label: { width, height: text, places: places.length ? places : [{ left, top: y - gap - text }] } });
+    lines.push({ colour: threshold.colour ?? THRESHOLD_COLOUR, dash: 8, width: 1.5, from: [bbox.left, y], to: [right, y], text: threshold.label, label: { width, height: text, places: places.length ? places : [{ left, top: y - gap - text }] } });
   }
   const lastSecond = plot.scales.x?.max ?? Number.NaN;
   for (const [index, marker] of markers.entries()) {

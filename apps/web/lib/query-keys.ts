@@ -39,6 +39,8 @@ export const queryKeys = {
   planToCopy: (planId: string, read: number) => ["plan", planId, "copy", read] as const,
   /** GET /api/plans/:id/versions. */
   planVersions: (planId: string) => ["plan", planId, "versions"] as const,
+  /** GET /api/schedules: the Schedules page; setting, pausing or removing a schedule invalidates it and the plan lists. */
+  schedules: ["schedules"] as const,
   /** GET /api/plans/:id/schedule. */
   planSchedule: (planId: string) => ["plan", planId, "schedule"] as const,
   /** GET /api/runs?plan=…&limit=… for a plan's trend; `ended` (its runs that ended) is in the key so another ending reads it again. */
