@@ -2,7 +2,6 @@ import { CronExpressionParser } from "cron-parser";
 import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
 import { PlanScheduleView, SetPlanSchedule } from "@throng/protocol/plan-schedule";
 import { OrgSettings, Role } from "@throng/protocol/orgs";
-import { PlanSpec } from "@throng/protocol/plan";
 import type { Repos } from "@throng/db/repos";
 import type { PlanScheduleRow } from "@throng/db/repos/plan-schedules";
 import type { Clock, Jobs, Log } from "../ports";
@@ -129,7 +128,7 @@ export function createPlanScheduleService(deps: {
       nextRuns(cron, timezone, new Date(clock.now()));
       const plan = await planOf(actor, planId);
       // A schedule whose every firing would be refused is not turned on: say now what to fix, not at 03:00.
-      checkPlanAgainstSettings(PlanSpec.parse(plan.spec), OrgSettings.parse((await repos.orgs.getSettings(actor.orgId)) ?? {}));
+      checkPlanAgainstSettings(plan.spec, OrgSettings.parse((await repos.orgs.getSettings(actor.orgId)) ?? {}));
       const row = await repos.planSchedules.upsert(actor.orgId, { planId, cron, timezone, createdBy: actor.userId });
       await jobs.schedulePlan({ orgId: actor.orgId, planId }, cron, timezone);
       await deps.audit?.record(actor.orgId, actor.label, "schedule.set", planId, { name: plan.name, cron, timezone });

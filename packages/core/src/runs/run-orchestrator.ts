@@ -1,4 +1,3 @@
-import { PlanSpec } from "@throng/protocol/plan";
 import { RunStatus } from "@throng/protocol/run";
 import { ThrongError } from "@throng/protocol/errors";
 import { Channel } from "@throng/protocol/jobs";
@@ -76,7 +75,7 @@ export function createRunOrchestrator(deps: {
   function assignmentOf(run: RunRow, shard: ShardRow, shards: { count: number; clientsBefore: number }, searchStep?: RunAssignment["searchStep"]): RunAssignment {
     return {
       runId: run.id, shardIndex: shard.shardIndex, shardCount: shards.count, clients: shard.clients, clientsBefore: shards.clientsBefore,
-      plan: PlanSpec.parse(run.spec), startAt: run.startAt?.getTime() ?? clock.now(), ...(searchStep ? { searchStep } : {}),
+      plan: run.spec, startAt: run.startAt?.getTime() ?? clock.now(), ...(searchStep ? { searchStep } : {}),
       ...(shard.role === "watch" ? { role: "watch" as const } : {}),
     };
   }
@@ -112,7 +111,7 @@ export function createRunOrchestrator(deps: {
 
   /** The shards of a placed run (load split by cores, then one per watcher); false when the load cannot be split. */
   async function storeShards(run: RunRow, placement: Extract<Placement, { kind: "ready" }>): Promise<boolean> {
-    const spec = PlanSpec.parse(run.spec);
+    const spec = run.spec;
     const unit = roomUnit(spec.scenario);
     const plan = splitClients(spec.load.clients, shardCandidates(placement.agents, unit), unit);
     if (plan.length === 0) return false;
@@ -124,7 +123,7 @@ export function createRunOrchestrator(deps: {
   /** Why the run's plan cannot start for want of a secret, or null when the organisation has every one it uses. */
   async function missingSecrets(run: RunRow): Promise<string | null> {
     try {
-      await assertPlanSecretsExist(repos.secrets, run.orgId, PlanSpec.parse(run.spec), "start");
+      await assertPlanSecretsExist(repos.secrets, run.orgId, run.spec, "start");
       return null;
     } catch (error) {
       if (error instanceof ThrongError) return error.message;
@@ -145,7 +144,7 @@ export function createRunOrchestrator(deps: {
       // A secret deleted while the run waited in the queue: the run fails naming it, before any agent is given it.
       const secretsMissing = await missingSecrets(run);
       if (secretsMissing) return void (await transition(run, "fail", { error: secretsMissing, endedAt: now() }));
-      const placement = placeRun(await fleet.listAgents(orgId), PlanSpec.parse(run.spec));
+      const placement = placeRun(await fleet.listAgents(orgId), run.spec);
       if (placement.kind === "busy" && run.status === "queued") return keepQueued(run, placement.reason);
       if (placement.kind !== "ready") return void (await transition(run, "fail", { error: placement.reason, endedAt: now() }));
       if (run.status === "queued") {
@@ -162,7 +161,7 @@ export function createRunOrchestrator(deps: {
     let run = await repos.runs.get(orgId, runId);
     if (run?.status === "failed") return announceEnd(orgId, runId);
     if (run?.status !== "preparing") return; // still queued, failed, or already started by an earlier attempt
-    const spec = PlanSpec.parse(run.spec);
+    const spec = run.spec;
     const shards = await repos.runs.listShards(orgId, runId);
     const startAt = clock.now() + config.startDelayMs;
     if (!(await transition(run, "start", { startAt: new Date(startAt), startedAt: new Date(startAt) }))) return;
@@ -306,7 +305,7 @@ export function createRunOrchestrator(deps: {
       log.warn({ runId, agentId }, "agent lost mid-run");
       // A lost watcher leaves a gap in the server's series, not in the load: the run goes on as it was.
       if (shard.role === "watch") return closeIfAllShardsDone(orgId, runId);
-      if (PlanSpec.parse(run.spec).agents?.onLost === "abort") return abort(orgId, runId, `the plan's policy after agent ${host} was lost`);
+      if (run.spec.agents?.onLost === "abort") return abort(orgId, runId, `the plan's policy after agent ${host} was lost`);
       if (run.status === "running") await transition(run, "degrade");
       else await publishRun(orgId, runId);
       await closeIfAllShardsDone(orgId, runId);
