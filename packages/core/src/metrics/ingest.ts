@@ -92,6 +92,8 @@ function createOpenSeconds() {
   };
 }
 
+type OpenSeconds = ReturnType<typeof createOpenSeconds>;
+
 /** Which agents hold a shard of which run, and how many load shards each run has, read once per run. */
 function createShardCache(repos: Repos) {
   const shards = new Set<string>();
@@ -126,6 +128,40 @@ function createShardCache(repos: Repos) {
       return shards.has(key);
     },
   };
+}
+
+/** Under the second's lock: completes the merge from storage if needed, publishes the point, writes the roll-up. */
+async function mergeLocked(
+  into: { seconds: OpenSeconds; bus: Bus; onStages?: (stages: PointStages) => void },
+  locked: SecondRollup, orgId: string, runId: string, second: number, times: { startedAt: number; slotAt: number },
+) {
+  const { seconds, bus } = into;
+  const lockedAt = Date.now();
+  const entry = seconds.openSecond(runId, second);
+  let readRows = 0;
+  // Storage holding more than the merge knows stored means another instance (or this process before a restart)
+  // stored snapshots this merge lacks. The merge may also hold snapshots not yet committed: they are not counted.
+  if ((await locked.countSecond(orgId, runId, second)) > entry.stored.size) {
+    const known = [...entry.keys].map((key) => ({ agentId: key.split(":")[1]!, seq: Number(key.split(":")[2]) }));
+    const rows = await locked.listSecondExcept(orgId, runId, second, known);
+    readRows = rows.length;
+    for (const row of rows) {
+      seconds.add(runId, second, row);
+      entry.stored.add(snapshotKey(runId, row.agentId, row.seq));
+    }
+  }
+  const point = entry.merge.point(second);
+  const health = entry.merge.health().slice(entry.healthPublished);
+  const snapshots = entry.untraced.splice(0);
+  const builtAt = Date.now();
+  // Published before the upsert (still under the lock, so in order): the browser need not wait for the write,
+  // and a write that fails is redone by finish-run's rebuild, which publishes the second again.
+  await publishLive(bus, runId, { type: "point", point });
+  if (health.length > 0) await publishLive(bus, runId, { type: "agent-health", t: second, agents: health });
+  entry.healthPublished += health.length;
+  const publishedAt = Date.now();
+  await locked.upsertSecond(orgId, runId, second, point);
+  into.onStages?.({ runId, second, ...times, lockedAt, builtAt, publishedAt, upsertedAt: Date.now(), readRows, snapshots });
 }
 
 /**
@@ -165,36 +201,6 @@ export function createIngestService(deps: {
   const inMergeSlot = createMergeSlots(MAX_CONCURRENT_MERGES);
   const sweep = (now: number) => seconds.sweep(now, (key) => pending.has(key));
 
-  /** Under the second's lock: completes the merge from storage if needed, publishes the point, writes the roll-up. */
-  async function mergeLocked(locked: SecondRollup, orgId: string, runId: string, second: number, times: { startedAt: number; slotAt: number }) {
-    const lockedAt = Date.now();
-    const entry = openSecond(runId, second);
-    let readRows = 0;
-    // Storage holding more than the merge knows stored means another instance (or this process before a restart)
-    // stored snapshots this merge lacks. The merge may also hold snapshots not yet committed: they are not counted.
-    if ((await locked.countSecond(orgId, runId, second)) > entry.stored.size) {
-      const known = [...entry.keys].map((key) => ({ agentId: key.split(":")[1]!, seq: Number(key.split(":")[2]) }));
-      const rows = await locked.listSecondExcept(orgId, runId, second, known);
-      readRows = rows.length;
-      for (const row of rows) {
-        add(runId, second, row);
-        entry.stored.add(snapshotKey(runId, row.agentId, row.seq));
-      }
-    }
-    const point = entry.merge.point(second);
-    const health = entry.merge.health().slice(entry.healthPublished);
-    const snapshots = entry.untraced.splice(0);
-    const builtAt = Date.now();
-    // Published before the upsert (still under the lock, so in order): the browser need not wait for the write,
-    // and a write that fails is redone by finish-run's rebuild, which publishes the second again.
-    await publishLive(bus, runId, { type: "point", point });
-    if (health.length > 0) await publishLive(bus, runId, { type: "agent-health", t: second, agents: health });
-    entry.healthPublished += health.length;
-    const publishedAt = Date.now();
-    await locked.upsertSecond(orgId, runId, second, point);
-    deps.onStages?.({ runId, second, ...times, lockedAt, builtAt, publishedAt, upsertedAt: Date.now(), readRows, snapshots });
-  }
-
   // One merge of a second at a time (across api instances): otherwise a merge that saw fewer snapshots can be
   // written or published after one that saw more, and the second ends short of an agent. Not durable: finish-run
   // rebuilds every second from the stored snapshots (which are), so a roll-up write lost in a PostgreSQL crash
@@ -203,7 +209,7 @@ export function createIngestService(deps: {
     const startedAt = Date.now();
     await inMergeSlot(() => {
       const times = { startedAt, slotAt: Date.now() };
-      return repos.snapshots.withSecondLocked(runId, second, (locked) => mergeLocked(locked, orgId, runId, second, times), { durable: false });
+      return repos.snapshots.withSecondLocked(runId, second, (locked) => mergeLocked({ seconds, bus, onStages: deps.onStages }, locked, orgId, runId, second, times), { durable: false });
     });
   }
 
