@@ -1,5 +1,4 @@
 import { ThrongError } from "@throng/protocol/errors";
-import { PlanSpec } from "@throng/protocol/plan";
 import { SeriesPoint } from "@throng/protocol/snapshot";
 import type { RunSeries, RunView } from "@throng/protocol/run";
 import type { RunPage, RunsQuery } from "@throng/protocol/run-list";
@@ -56,7 +55,7 @@ export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs
       const { orgId } = actor;
       const plan = await repos.plans.get(orgId, planId);
       if (!plan) throw new ThrongError("not_found", `No plan ${planId} in this organisation`);
-      const spec = PlanSpec.parse(plan.spec);
+      const spec = plan.spec;
       checkPlanAgainstSettings(spec, OrgSettings.parse((await repos.orgs.getSettings(orgId)) ?? {}));
       // A plan saved before its codecs were checked at save time is refused here, not on the rig.
       assertPlanCodecs(spec);
