@@ -47,7 +47,7 @@ export const ErrorSampleView = ErrorSample.extend({
 });
 export type ErrorSampleView = z.infer<typeof ErrorSampleView>;
 
-/** GET /api/runs/:id/errors: the run's samples, kind by kind in the order they were first seen, each kind's in time order. */
+/** GET /api/runs/:id/errors: the run's samples in the order they happened (the report groups them by kind). */
 export const RunErrorSamples = z.object({
   runId: z.string().uuid(),
   /** Distinct samples kept per kind: a kind that has this many may have had more. */

@@ -5,6 +5,7 @@ import { RunSeries, RunView } from "@throng/protocol/run";
 import { RunPage, RunsQuery } from "@throng/protocol/run-list";
 import { RunNotesPatch } from "@throng/protocol/run-notes";
 import { RunServerSeries } from "@throng/protocol/server-watch";
+import { RunErrorSamples } from "@throng/protocol/error-samples";
 import type { ApiDeps } from "../services";
 
 /** Runs: list, read, series, abort, note and tags. */
@@ -38,6 +39,12 @@ export async function runRoutes(app: FastifyInstance, deps: ApiDeps) {
     const { actor } = await resolveIdentity(request);
     const { id } = parseOrThrow(IdParams, request.params, "run id");
     return runs.serverSeries(actor, id);
+  });
+
+  app.get("/api/runs/:id/errors", { config: { doc: { summary: "The first distinct samples of each error kind (message, time, client, agent, the bytes that caused it; secrets masked)", access: "user", params: IdParams, permission: "run.read", response: RunErrorSamples } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    const { id } = parseOrThrow(IdParams, request.params, "run id");
+    return runs.errorSamples(actor, id);
   });
 
   app.post("/api/runs/:id/abort", { config: { doc: { summary: "Abort a run: every agent stops", access: "user", params: IdParams, errors: [409], permission: "run.abort", response: RunView } } }, async (request) => {

@@ -13,6 +13,7 @@ import { authorize, type Actor } from "../orgs/permissions";
 import { toRunView } from "../runs/run-view";
 import { seriesCsv } from "./series-csv";
 import { serverSeriesOf } from "../metrics/server-watch";
+import { errorSamplesOf } from "../metrics/error-samples";
 
 export const SHARE_LINK_PREFIX = "thr_shr_";
 const COMPARED: (keyof RunSummary)[] = ["peakClients", "peakConnections", "messagesPerSec", "rttP50Ms", "rttP90Ms", "rttP99Ms", "rttMaxMs", "errors", "connectionsFailed"];
@@ -33,7 +34,8 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
     // A report is a document that leaves the organisation (JSON export, PDF, share link): its plan's secret-bearing
     // fields are masked (plan-secrets.ts). The run and the plan themselves are shown as written to the org's members.
     const run = { ...view, spec: maskPlanSecrets(view.spec) };
-    return { run, series, ...(run.spec.watch ? { server: await serverSeriesOf(repos, orgId, runId) } : {}) };
+    const errors = await errorSamplesOf(repos, orgId, runId, run.startedAt);
+    return { run, series, ...(run.spec.watch ? { server: await serverSeriesOf(repos, orgId, runId) } : {}), errorSamples: errors.samples };
   }
 
   return {
