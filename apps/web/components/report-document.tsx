@@ -9,7 +9,9 @@ import { runTimes } from "@throng/protocol/report-headline";
 import { chartSpan } from "../lib/run-timing";
 import { statusTone } from "../lib/verdict";
 import { CapacityEvidence } from "./capacity-evidence";
+import { ErrorSamples } from "./error-samples";
 import { ReportPlan } from "./report-plan";
+import { ERROR_SAMPLES_PER_KIND } from "@throng/protocol/error-samples";
 import { ReportVerdicts } from "./report-verdicts";
 import { RunAgents } from "./run-agents";
 import { RunCharts } from "./run-charts";
@@ -67,6 +69,9 @@ export function ReportDocument({ report, agents = [], crumbs, actions }: ReportD
       )}
       <RunSummary run={run} inReport />
       <RunCharts points={series} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} />
+      {report.errorSamples && (
+        <ErrorSamples samples={report.errorSamples} perKind={ERROR_SAMPLES_PER_KIND} hostname={(id) => names.get(id) ?? id.slice(0, 8)} counted={run.summary?.errorsByKind} />
+      )}
       {report.server && <ServerCharts points={report.server.points} summary={report.server.summary} span={chartSpan(run)} agents={agents} />}
       <RunAgents run={run} agents={agents} points={series} live={false} />
       <ReportPlan run={run} />

@@ -10,6 +10,7 @@ import { queryKeys } from "../lib/query-keys";
 import { chartSpan, isTerminal } from "../lib/run-timing";
 import { RunAgents } from "./run-agents";
 import { RunCharts } from "./run-charts";
+import { ErrorSamples } from "./error-samples";
 import { RunEvents } from "./run-events";
 import { RunHeader } from "./run-header";
 import { RunNotes } from "./run-notes";
@@ -19,6 +20,8 @@ import { ServerCharts } from "./server-charts";
 import { SloLive } from "./slo-live";
 
 const AGENTS_POLL_MS = 2000;
+/** Error samples arrive with the agents' seconds; a live run's are read again this often. */
+const ERRORS_POLL_MS = 5000;
 
 /** One run: header with abort, note and tags, events, summary once ended, live charts, and its agents. */
 export function RunDetail({ runId }: { runId: string }) {
@@ -28,6 +31,7 @@ export function RunDetail({ runId }: { runId: string }) {
   // Host names and fleet status for the agents table and chart legends; polled only while the run is live.
   const fleet = useApiQuery(queryKeys.agents, (signal) => api.listAgents(signal), { pollMs: ended ? undefined : AGENTS_POLL_MS });
   const changed = useRunChanged(accept);
+  const errors = useApiQuery(queryKeys.runErrors(runId, ended), (signal) => api.getErrorSamples(runId, signal), { pollMs: ended ? undefined : ERRORS_POLL_MS });
 
   // Elapsed and remaining tick every second while the run is live.
   useEffect(() => {
@@ -46,6 +50,7 @@ export function RunDetail({ runId }: { runId: string }) {
     );
   }
   const agents = fleet.data ?? [];
+  const names = new Map(agents.map((agent) => [agent.id, agent.hostname]));
   const last = points[points.length - 1];
   return (
     <>
@@ -88,6 +93,7 @@ export function RunDetail({ runId }: { runId: string }) {
       ) : (
         <RunCharts points={points} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} />
       )}
+      {errors.data && <ErrorSamples samples={errors.data.samples} perKind={errors.data.perKind} hostname={(id) => names.get(id) ?? id.slice(0, 8)} counted={run.summary?.errorsByKind} />}
       {run.spec.watch && <ServerCharts points={server} summary={ended ? serverSummary : null} span={chartSpan(run)} agents={agents} />}
       <RunAgents run={run} agents={agents} points={points} live={!ended} />
     </>
