@@ -50,7 +50,8 @@ async function runPlan(plan: PlanSpecInput): Promise<RunView> {
 }
 const samplesOf = async (runId: string, who = browser) => RunErrorSamples.parse(await who.request("GET", `/api/runs/${runId}/errors`));
 const tcp = (port: number) => ({ protocol: "tcp" as const, host: "127.0.0.1", port, framing: { kind: "delimiter" as const, delimiter: "\r\n" } });
-const load = { clients: 6, durationSec: 5, rampUpSec: 0 };
+// Long enough for engine processes forked late on a busy machine to get their clients in.
+const load = { clients: 6, durationSec: 15, rampUpSec: 0 };
 const agents = { labels: {}, onLost: "continue" as const };
 
 describe("error samples from the agent to the report", () => {
@@ -63,7 +64,7 @@ describe("error samples from the agent to the report", () => {
       load,
       agents,
     });
-    expect(run.summary?.errorsByKind, failure()).toEqual({ "session-rejected": 6 });
+    expect(run.summary?.errorsByKind, `${run.error} ${failure()}`).toEqual({ "session-rejected": 6 });
     const { samples, perKind } = await samplesOf(run.id);
     expect(perKind).toBe(100);
     // Six clients on two engines got the same reply: one distinct sample.
@@ -73,7 +74,7 @@ describe("error samples from the agent to the report", () => {
     expect(sample!.client).toBeGreaterThanOrEqual(0);
     expect(sample!.client).toBeLessThan(6);
     expect(sample!.sinceStartMs).toBeGreaterThanOrEqual(0);
-    expect(sample!.sinceStartMs).toBeLessThan(5_000);
+    expect(sample!.sinceStartMs).toBeLessThan(15_000);
     expect(text(sample!)).toBe(`-ERR unknown command '${"*".repeat(SECRET.length)}', with args beginning with: 'x' `);
     expect(sample!.bytes!.length).toBe(text(sample!).length);
     expect(JSON.stringify(samples)).not.toContain(SECRET);
@@ -99,7 +100,7 @@ describe("error samples from the agent to the report", () => {
       agents,
     });
     const counted = run.summary?.errorsByKind?.["bad-reply"] ?? 0;
-    expect(counted, failure()).toBeGreaterThan(100);
+    expect(counted, `${run.error} ${failure()}`).toBeGreaterThan(100);
     const { samples } = await samplesOf(run.id);
     expect(samples).toHaveLength(100);
     expect(new Set(samples.map((s) => s.bytes?.hex)).size).toBe(100);
