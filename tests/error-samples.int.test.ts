@@ -86,6 +86,11 @@ describe("error samples from the agent to the report", () => {
     const shared = RunReport.parse(await (await fetch(`${plane.apiUrl}/api/public/reports/${link.token}`)).json());
     expect(shared.errorSamples).toEqual(samples);
 
+    // The errors CSV export carries them too, bytes as hex.
+    const csv = await (await fetch(`${plane.apiUrl}/api/runs/${run.id}/errors.csv`, { headers: { cookie: browser.cookie() } })).text();
+    expect(csv.split("\n")[0]).toBe("time,since_start_ms,kind,message,client,agent_id,bytes_length,bytes_hex");
+    expect(csv).toContain(`session-rejected,session step 1 (expect): the reply matched failWhen,${sample!.client},${sample!.agentId},${sample!.bytes!.length},${sample!.bytes!.hex}`);
+
     // Another organisation's member gets 404, never the samples.
     const stranger = await signUp(plane.apiUrl);
     await expect(stranger.request("GET", `/api/runs/${run.id}/errors`)).rejects.toThrow(/answered 404/);

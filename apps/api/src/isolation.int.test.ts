@@ -72,6 +72,7 @@ const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: u
   "GET /api/runs/:id/live": { kind: "by-id", id: (f) => f.runId },
   "GET /api/runs/:id/report": { kind: "by-id", id: (f) => f.runId },
   "GET /api/runs/:id/series.csv": { kind: "by-id", id: (f) => f.runId },
+  "GET /api/runs/:id/errors.csv": { kind: "by-id", id: (f) => f.runId },
   "GET /api/runs/:id/report.pdf": { kind: "by-id", id: (f) => f.runId },
   "GET /api/runs/compare": { kind: "by-id", id: (f) => f.runId },
   "POST /api/runs/:id/share-links": { kind: "by-id", id: (f) => f.runId, body: {} },

@@ -24,6 +24,16 @@ export async function reportRoutes(app: FastifyInstance, deps: ApiDeps) {
     return reports.report(actor, parseOrThrow(IdParams, request.params, "run id").id);
   });
 
+  app.get("/api/runs/:id/errors.csv", { config: { doc: { summary: "The run's error samples as CSV: kind, message, when, client, agent, bytes as hex (an export: 429 with Retry-After past the caller's exports per minute)", access: "user", params: IdParams, produces: "text/csv", errors: [429], permission: "run.read" } } }, async (request, reply) => {
+    const { actor, caller } = await resolveIdentity(request);
+    await limitCaller(caller, reply, "export");
+    const { id } = parseOrThrow(IdParams, request.params, "run id");
+    return reply
+      .type("text/csv; charset=utf-8")
+      .header("content-disposition", `attachment; filename="run-${id}-errors.csv"`)
+      .send(await reports.errorsCsv(actor, id));
+  });
+
   app.get("/api/runs/:id/series.csv", { config: { doc: { summary: "The per-second series as CSV (an export: 429 with Retry-After past the caller's exports per minute)", access: "user", params: IdParams, produces: "text/csv", errors: [429], permission: "run.read" } } }, async (request, reply) => {
     const { actor, caller } = await resolveIdentity(request);
     await limitCaller(caller, reply, "export");

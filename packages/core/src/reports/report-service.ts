@@ -11,7 +11,7 @@ import { generateSecret, hashSecret, isWellFormedSecret } from "../fleet/secrets
 import type { AuditLog } from "../orgs/audit";
 import { authorize, type Actor } from "../orgs/permissions";
 import { toRunView } from "../runs/run-view";
-import { seriesCsv } from "./series-csv";
+import { errorSamplesCsv, seriesCsv } from "./series-csv";
 import { serverSeriesOf } from "../metrics/server-watch";
 import { errorSamplesOf } from "../metrics/error-samples";
 
@@ -47,6 +47,12 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
     async csv(actor: Actor, runId: string): Promise<string> {
       authorize(actor, "run.read");
       return seriesCsv((await reportOf(actor.orgId, runId)).series);
+    },
+
+    /** The run's error samples as CSV: the export beside the series' (secrets masked as everywhere). */
+    async errorsCsv(actor: Actor, runId: string): Promise<string> {
+      authorize(actor, "run.read");
+      return errorSamplesCsv((await reportOf(actor.orgId, runId)).errorSamples ?? []);
     },
 
     async compare(actor: Actor, runIds: string[]): Promise<RunComparison> {
