@@ -10,6 +10,7 @@ import { chartSpan } from "../lib/run-timing";
 import { statusTone } from "../lib/verdict";
 import { CapacityEvidence } from "./capacity-evidence";
 import { ErrorSamples } from "./error-samples";
+import { ReportCohorts } from "./report-cohorts";
 import { ReportPlan } from "./report-plan";
 import { ERROR_SAMPLES_PER_KIND } from "@throng/protocol/error-samples";
 import { ReportVerdicts } from "./report-verdicts";
@@ -72,6 +73,7 @@ export function ReportDocument({ report, agents = [], crumbs, actions }: ReportD
       {report.errorSamples && (
         <ErrorSamples samples={report.errorSamples} perKind={ERROR_SAMPLES_PER_KIND} hostname={(id) => names.get(id) ?? id.slice(0, 8)} counted={run.summary?.errorsByKind} />
       )}
+      <ReportCohorts run={run} series={series} />
       {report.server && <ServerCharts points={report.server.points} summary={report.server.summary} span={chartSpan(run)} agents={agents} />}
       <RunAgents run={run} agents={agents} points={series} live={false} />
       <ReportPlan run={run} />

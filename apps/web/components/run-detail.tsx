@@ -11,6 +11,7 @@ import { chartSpan, isTerminal } from "../lib/run-timing";
 import { RunAgents } from "./run-agents";
 import { RunCharts } from "./run-charts";
 import { ErrorSamples } from "./error-samples";
+import { RunCohortFigures } from "./run-cohort-charts";
 import { RunEvents } from "./run-events";
 import { RunHeader } from "./run-header";
 import { RunNotes } from "./run-notes";
@@ -94,6 +95,7 @@ export function RunDetail({ runId }: { runId: string }) {
         <RunCharts points={points} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} />
       )}
       {errors.data && <ErrorSamples samples={errors.data.samples} perKind={errors.data.perKind} hostname={(id) => names.get(id) ?? id.slice(0, 8)} counted={run.summary?.errorsByKind} />}
+      {run.status !== "queued" && <RunCohortFigures run={run} points={points} live={!ended} />}
       {run.spec.watch && <ServerCharts points={server} summary={ended ? serverSummary : null} span={chartSpan(run)} agents={agents} />}
       <RunAgents run={run} agents={agents} points={points} live={!ended} />
     </>
