@@ -9,9 +9,11 @@ import { runTimes } from "@throng/protocol/report-headline";
 import { chartSpan } from "../lib/run-timing";
 import { statusTone } from "../lib/verdict";
 import { CapacityEvidence } from "./capacity-evidence";
+import { ErrorSamples } from "./error-samples";
 import { ReportCohorts } from "./report-cohorts";
 import { ChartZoomProvider, type ChartZoom } from "./chart-zoom";
 import { ReportPlan } from "./report-plan";
+import { ERROR_SAMPLES_PER_KIND } from "@throng/protocol/error-samples";
 import { ReportVerdicts } from "./report-verdicts";
 import { RunAgents } from "./run-agents";
 import { RunCharts, useRunMarkers } from "./run-charts";
@@ -73,6 +75,9 @@ export function ReportDocument({ report, agents = [], crumbs, actions, rangeSumm
         )}
         <RunSummary run={run} inReport />
         <RunCharts points={series} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} note={run.note} />
+        {report.errorSamples && (
+          <ErrorSamples samples={report.errorSamples} perKind={ERROR_SAMPLES_PER_KIND} hostname={(id) => names.get(id) ?? id.slice(0, 8)} counted={run.summary?.errorsByKind} />
+        )}
         <ReportCohorts run={run} series={series} />
         {report.server && <ServerCharts points={report.server.points} summary={report.server.summary} span={chartSpan(run)} markers={markers} agents={agents} />}
         <RunAgents run={run} agents={agents} points={series} live={false} />

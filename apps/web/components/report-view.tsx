@@ -41,6 +41,11 @@ export function ReportView({ runId }: { runId: string }) {
       <a className="button" href={reportApi.csvUrl(run.id)} download={exportFileName(run, "csv")} data-testid="export-csv">
         Export CSV
       </a>
+      {(report.data.errorSamples?.length ?? 0) > 0 && (
+        <a className="button" href={reportApi.errorsCsvUrl(run.id)} download={exportFileName(run, "csv").replace(/\.csv$/, "-errors.csv")} data-testid="export-errors-csv">
+          Export errors CSV
+        </a>
+      )}
       <PdfDownloadButton url={reportApi.pdfUrl(run.id)} fallbackName={exportFileName(run, "pdf")} />
       <Link className="button" href={`/compare?ids=${run.id}`}>
         Compare…

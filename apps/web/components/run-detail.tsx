@@ -14,6 +14,7 @@ import { chartSpan, isTerminal } from "../lib/run-timing";
 import { ChartZoomProvider, runRangeSummary } from "./chart-zoom";
 import { RunAgents } from "./run-agents";
 import { RunCharts, useRunMarkers } from "./run-charts";
+import { ErrorSamples } from "./error-samples";
 import { RunCohortFigures } from "./run-cohort-charts";
 import { RunEvents } from "./run-events";
 import { RunHeader } from "./run-header";
@@ -24,6 +25,8 @@ import { ServerCharts } from "./server-charts";
 import { SloLive } from "./slo-live";
 
 const AGENTS_POLL_MS = 2000;
+/** Error samples arrive with the agents' seconds; a live run's are read again this often. */
+const ERRORS_POLL_MS = 5000;
 
 /** One run: header with abort, note and tags, events, summary once ended, live charts, and its agents. */
 export function RunDetail({ runId }: { runId: string }) {
@@ -33,6 +36,7 @@ export function RunDetail({ runId }: { runId: string }) {
   // Host names and fleet status for the agents table and chart legends; polled only while the run is live.
   const fleet = useApiQuery(queryKeys.agents, (signal) => api.listAgents(signal), { pollMs: ended ? undefined : AGENTS_POLL_MS });
   const changed = useRunChanged(accept);
+  const errors = useApiQuery(queryKeys.runErrors(runId, ended), (signal) => api.getErrorSamples(runId, signal), { pollMs: ended ? undefined : ERRORS_POLL_MS });
   const zoomSummary = useMemo(() => runRangeSummary(runId), [runId]);
 
   // Elapsed and remaining tick every second while the run is live.
@@ -52,6 +56,7 @@ export function RunDetail({ runId }: { runId: string }) {
     );
   }
   const agents = fleet.data ?? [];
+  const names = new Map(agents.map((agent) => [agent.id, agent.hostname]));
   const last = points[points.length - 1];
   return (
     <ChartZoomProvider startedAt={run.startedAt} loadSummary={zoomSummary.load} summaryKey={zoomSummary.key}>
@@ -94,6 +99,7 @@ export function RunDetail({ runId }: { runId: string }) {
       ) : (
         <RunCharts points={points} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} note={run.note} />
       )}
+      {errors.data && <ErrorSamples samples={errors.data.samples} perKind={errors.data.perKind} hostname={(id) => names.get(id) ?? id.slice(0, 8)} counted={run.summary?.errorsByKind} />}
       {run.status !== "queued" && <RunCohortFigures run={run} points={points} live={!ended} />}
       {run.spec.watch && <RunServerCharts run={run} points={points} server={server} summary={ended ? serverSummary : null} agents={agents} />}
       <RunAgents run={run} agents={agents} points={points} live={!ended} />

@@ -24,6 +24,16 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
     return reports.report(actor, request.params.id);
   });
 
+  app.get("/api/runs/:id/errors.csv", { schema: { params: IdParams }, config: { doc: { summary: "The run's error samples as CSV: kind, message, when, client, agent, bytes as hex (an export: 429 with Retry-After past the caller's exports per minute)", access: "user", produces: "text/csv", errors: [429], permission: "run.read" } } }, async (request, reply) => {
+    const { actor, caller } = await resolveIdentity(request);
+    await limitCaller(caller, reply, "export");
+    const { id } = request.params;
+    return reply
+      .type("text/csv; charset=utf-8")
+      .header("content-disposition", `attachment; filename="run-${id}-errors.csv"`)
+      .send(await reports.errorsCsv(actor, id));
+  });
+
   app.get("/api/runs/:id/summary", { schema: { params: IdParams, querystring: RunRangeQuery }, config: { doc: { summary: "The run's summary over a range of its seconds (from, to: whole seconds since its start; to excluded), merged from the stored per-second histograms", access: "user", permission: "run.read", response: RunRangeSummary } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
     return reports.rangeSummary(actor, request.params.id, request.query);

@@ -3,6 +3,7 @@ import { RunSeries, RunView } from "@throng/protocol/run";
 import { RunPage, RunsQuery } from "@throng/protocol/run-list";
 import { RunNotesPatch } from "@throng/protocol/run-notes";
 import { RunServerSeries } from "@throng/protocol/server-watch";
+import { RunErrorSamples } from "@throng/protocol/error-samples";
 import type { ApiDeps } from "../services";
 import type { ZodFastify } from "../http/route-schema";
 
@@ -37,6 +38,11 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
     const { actor } = await resolveIdentity(request);
     const { id } = request.params;
     return runs.serverSeries(actor, id);
+  });
+
+  app.get("/api/runs/:id/errors", { schema: { params: IdParams }, config: { doc: { summary: "The first distinct samples of each error kind (message, time, client, agent, the bytes that caused it; secrets masked)", access: "user", permission: "run.read", response: RunErrorSamples } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    return runs.errorSamples(actor, request.params.id);
   });
 
   app.post("/api/runs/:id/abort", { schema: { params: IdParams }, config: { doc: { summary: "Abort a run: every agent stops", access: "user", errors: [409], permission: "run.abort", response: RunView } } }, async (request) => {

@@ -5,6 +5,7 @@ import type { Bus, Log } from "../ports";
 import { publishLive } from "../runs/live";
 import type { PointStages, TracedSnapshot } from "./ingest-stages";
 import { createMerge, storedSnapshot, type Merge } from "@throng/wire/snapshot-merge";
+import { keepErrorSamples } from "./error-samples";
 import { createLateSeconds } from "./late-seconds";
 import { createSnapshotBatcher } from "./snapshot-batch";
 
@@ -276,6 +277,8 @@ export function createIngestService(deps: {
       if (traced) openSecond(runId, row.second).untraced.push(traced);
       if (added && coalesceMs > 0) schedule(orgId, runId, row.second);
       const fresh = await batcher.submit({ orgId, runId, row });
+      // Before the ack, fresh or not: a snapshot re-sent because its samples failed to store keeps them then.
+      await keepErrorSamples(repos, orgId, runId, agentId, snapshot.errorSamples);
       // Before the ack: a run that closed meanwhile is judged again, or the agent sends this snapshot again.
       await late?.stored(orgId, runId);
       if (traced) {

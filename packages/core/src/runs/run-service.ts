@@ -15,6 +15,8 @@ import { checkPlanAgainstSettings } from "../orgs/target-policy";
 import { placeRun } from "./agent-selection";
 import { toRunView } from "./run-view";
 import { serverSeriesOf } from "../metrics/server-watch";
+import { errorSamplesOf } from "../metrics/error-samples";
+import type { RunErrorSamples } from "@throng/protocol/error-samples";
 import { assertPlanCodecs } from "../plans/plan-codecs";
 import { assertPlanScriptStored } from "../scripts/plan-scripts";
 import type { ScriptService } from "../scripts/script-service";
@@ -88,6 +90,12 @@ export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs
       await get(actor, runId);
       const points = (await repos.snapshots.listSeries(actor.orgId, runId)).map((p) => SeriesPoint.parse(p));
       return { runId, points };
+    },
+
+    /** The first distinct samples of each error kind (agent/PROTOCOL.md §5.2), with their time since the run's start. */
+    async errorSamples(actor: Actor, runId: string): Promise<RunErrorSamples> {
+      const run = await get(actor, runId);
+      return errorSamplesOf(repos, actor.orgId, runId, run.startedAt);
     },
 
     /** The server under test, as the plan's watchers sampled it, second by second, with its summary. */
