@@ -5,6 +5,7 @@ import { RunSeries, RunView } from "@throng/protocol/run";
 import { RunPage, RunsQuery } from "@throng/protocol/run-list";
 import { RunNotesPatch } from "@throng/protocol/run-notes";
 import { RunServerSeries } from "@throng/protocol/server-watch";
+import { DistributionQuery, LatencyDistribution } from "@throng/protocol/latency-distribution";
 import type { ApiDeps } from "../services";
 
 /** Runs: list, read, series, abort, note and tags. */
@@ -32,6 +33,12 @@ export async function runRoutes(app: FastifyInstance, deps: ApiDeps) {
     const { actor } = await resolveIdentity(request);
     const { id } = parseOrThrow(IdParams, request.params, "run id");
     return runs.series(actor, id);
+  });
+
+  app.get("/api/runs/:id/distribution", { config: { doc: { summary: "A latency metric's distribution (log buckets, percentiles) and heatmap over the run or the seconds from..to, from the merged per-second HDR histograms", access: "user", params: IdParams, permission: "run.read", query: DistributionQuery, response: LatencyDistribution } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    const { id } = parseOrThrow(IdParams, request.params, "run id");
+    return runs.distribution(actor, id, request.query);
   });
 
   app.get("/api/runs/:id/server", { config: { doc: { summary: "The server under test, second by second, as the plan's watchers sampled it", access: "user", params: IdParams, permission: "run.read", response: RunServerSeries } } }, async (request) => {
