@@ -26,10 +26,12 @@ interface ReportDocumentProps {
   crumbs?: ReactNode;
   /** Exports, share links, save estimate: signed-in only, hidden when printing. */
   actions?: ReactNode;
+  /** Under the charts: the latency distribution, signed-in only (it reads the run's stored histograms). */
+  distribution?: ReactNode;
 }
 
 /** The report of one run, read-only: the same on the signed-in page, the public share page and in the PDF. */
-export function ReportDocument({ report, agents = [], crumbs, actions }: ReportDocumentProps) {
+export function ReportDocument({ report, agents = [], crumbs, actions, distribution }: ReportDocumentProps) {
   const { run, series } = report;
   const names = new Map(agents.map((agent) => [agent.id, agent.hostname]));
   return (
@@ -67,6 +69,7 @@ export function ReportDocument({ report, agents = [], crumbs, actions }: ReportD
       )}
       <RunSummary run={run} inReport />
       <RunCharts points={series} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} />
+      {distribution}
       {report.server && <ServerCharts points={report.server.points} summary={report.server.summary} span={chartSpan(run)} agents={agents} />}
       <RunAgents run={run} agents={agents} points={series} live={false} />
       <ReportPlan run={run} />

@@ -1,13 +1,15 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useState } from "react";
+import { Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import type { RunView } from "@throng/protocol/run";
 import { useApiQuery } from "../hooks/use-api-query";
 import { useRunLive } from "../hooks/use-run-live";
 import { api } from "../lib/api";
 import { queryKeys } from "../lib/query-keys";
 import { chartSpan, isTerminal } from "../lib/run-timing";
+import { distributionMetrics } from "../lib/latency-distribution";
+import { LatencyDistribution } from "./latency-distribution";
 import { RunAgents } from "./run-agents";
 import { RunCharts } from "./run-charts";
 import { RunEvents } from "./run-events";
@@ -28,6 +30,8 @@ export function RunDetail({ runId }: { runId: string }) {
   // Host names and fleet status for the agents table and chart legends; polled only while the run is live.
   const fleet = useApiQuery(queryKeys.agents, (signal) => api.listAgents(signal), { pollMs: ended ? undefined : AGENTS_POLL_MS });
   const changed = useRunChanged(accept);
+  // What the distribution offers: the summary's latencies once ended, else those any second so far measured.
+  const latencies = useMemo(() => distributionMetrics(run?.summary ? [run.summary] : points), [run?.summary, points]);
 
   // Elapsed and remaining tick every second while the run is live.
   useEffect(() => {
@@ -87,6 +91,11 @@ export function RunDetail({ runId }: { runId: string }) {
         </section>
       ) : (
         <RunCharts points={points} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} />
+      )}
+      {run.status !== "queued" && points.length > 0 && (
+        <Suspense fallback={null}>
+          <LatencyDistribution runId={run.id} metrics={latencies} live={!ended} />
+        </Suspense>
       )}
       {run.spec.watch && <ServerCharts points={server} summary={ended ? serverSummary : null} span={chartSpan(run)} agents={agents} />}
       <RunAgents run={run} agents={agents} points={points} live={!ended} />

@@ -19,6 +19,8 @@ export const queryKeys = {
   run: (runId: string) => ["run", runId] as const,
   /** GET /api/runs/:id and its series, read as a plan's baseline to compare later runs with. */
   baselineRun: (runId: string) => ["run", runId, "as-baseline"] as const,
+  /** GET /api/runs/:id/distribution: one metric over the run (range null) or a range; `read` asks again on a live run. */
+  distribution: (runId: string, metric: string, range: { from: number; to: number } | null, read: number) => ["run", runId, "distribution", metric, range, read] as const,
   /** GET /api/runs/:id/report. */
   runReport: (runId: string) => ["run", runId, "report"] as const,
   /** GET /api/runs/compare?ids=…: the runs in the order picked (the first is the baseline). */

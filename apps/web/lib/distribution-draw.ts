@@ -1,0 +1,168 @@
+// Drawing a latency distribution on a plain canvas: the histogram (log buckets along x, with p50/p90/p99/max lines)
+// and the heatmap (seconds along x, log buckets up y, a colour per count). Plain canvas rather than uPlot: both are
+// grids of rectangles, and a one-hour heatmap is up to 900 × 60 cells that must paint well under bench:web's limit.
+import { bucketLowerMs, type LatencyDistribution } from "@throng/protocol/latency-distribution";
+import { formatAxisCount } from "./series";
+import { formatLatencyTick, heatColour } from "./latency-distribution";
+
+const AXIS = "#57606a";
+const GRID = "rgba(87, 96, 106, 0.15)";
+const BAR = "#0969da";
+const MARKERS = [
+  { key: "p50Ms", label: "p50", colour: "#1a7f37" },
+  { key: "p90Ms", label: "p90", colour: "#9a6700" },
+  { key: "p99Ms", label: "p99", colour: "#cf222e" },
+  { key: "maxMs", label: "max", colour: "#8250df" },
+] as const;
+const PAD = { left: 56, right: 12, top: 22, bottom: 26 };
+/** Colours of the heatmap's log scale: cells are grouped by colour so the canvas changes fill this often at most. */
+const SHADES = 48;
+
+interface Plot {
+  ctx: CanvasRenderingContext2D;
+  width: number;
+  height: number;
+}
+
+function prepare(canvas: HTMLCanvasElement, cssHeight: number): Plot | null {
+  const ctx = canvas.getContext("2d");
+  if (!ctx) return null;
+  const ratio = window.devicePixelRatio || 1;
+  const width = Math.max(200, canvas.clientWidth);
+  canvas.width = Math.round(width * ratio);
+  canvas.height = Math.round(cssHeight * ratio);
+  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  ctx.clearRect(0, 0, width, cssHeight);
+  ctx.font = "11px system-ui, sans-serif";
+  return { ctx, width, height: cssHeight };
+}
+
+/** Buckets whose lower edge is 1, 2 or 5 × a power of ten (10^0, 10^0.3, 10^0.7): the latency axis's ticks. */
+function latencyTicks(first: number, count: number): number[] {
+  const ticks: number[] = [];
+  for (let k = first; k <= first + count; k++) if ([0, 3, 7].includes(((k % 10) + 10) % 10)) ticks.push(k);
+  return ticks.length > 8 ? ticks.filter((k) => k % 10 === 0) : ticks;
+}
+
+/** The histogram: each bucket a bar, the percentiles as labelled vertical lines. Returns the ms it took. */
+export function drawHistogram(canvas: HTMLCanvasElement, distribution: LatencyDistribution, cssHeight = 220): number {
+  const started = performance.now();
+  const plot = prepare(canvas, cssHeight);
+  if (!plot || distribution.counts.length === 0) return performance.now() - started;
+  const { ctx, width, height } = plot;
+  const { firstBucket, counts } = distribution;
+  const plotW = width - PAD.left - PAD.right;
+  const plotH = height - PAD.top - PAD.bottom;
+  const bottom = PAD.top + plotH;
+  const top = Math.max(...counts);
+  const xOfBucket = (k: number) => PAD.left + ((k - firstBucket) / counts.length) * plotW;
+  ctx.fillStyle = AXIS;
+  ctx.textAlign = "right";
+  ctx.textBaseline = "middle";
+  for (const share of [0, 0.5, 1]) {
+    const y = bottom - share * plotH;
+    ctx.fillText(formatAxisCount(Math.round(top * share)), PAD.left - 6, y);
+    ctx.fillStyle = GRID;
+    ctx.fillRect(PAD.left, Math.round(y), plotW, 1);
+    ctx.fillStyle = AXIS;
+  }
+  ctx.fillStyle = BAR;
+  const barW = plotW / counts.length;
+  counts.forEach((count, i) => {
+    if (count === 0) return;
+    const h = Math.max(1, (count / top) * plotH);
+    ctx.fillRect(PAD.left + i * barW + 0.5, bottom - h, Math.max(1, barW - 1), h);
+  });
+  ctx.fillStyle = AXIS;
+  ctx.textAlign = "center";
+  ctx.textBaseline = "top";
+  for (const k of latencyTicks(firstBucket, counts.length)) ctx.fillText(formatLatencyTick(bucketLowerMs(k)), xOfBucket(k), bottom + 6);
+  // The markers' words stagger in two rows when two lines are close (p99 and max often are).
+  let lastRight = -Infinity;
+  let row = 0;
+  for (const marker of MARKERS) {
+    const ms = distribution.stats[marker.key];
+    if (ms === null) continue;
+    // Bucket k spans 10^(k/10) µs to 10^((k+1)/10) µs, so a latency's place on the axis is 10·log10(µs).
+    const x = Math.min(PAD.left + plotW, xOfBucket(Math.log10(Math.max(1, ms * 1000)) * 10));
+    ctx.strokeStyle = marker.colour;
+    ctx.setLineDash([4, 3]);
+    ctx.beginPath();
+    ctx.moveTo(Math.round(x) + 0.5, PAD.top);
+    ctx.lineTo(Math.round(x) + 0.5, bottom);
+    ctx.stroke();
+    const words = `${marker.label} ${formatLatencyTick(ms)}`;
+    const textW = ctx.measureText(words).width;
+    const left = Math.min(Math.max(0, x - textW / 2), width - textW);
+    row = left < lastRight + 4 ? 1 - row : 0;
+    lastRight = left + textW;
+    ctx.fillStyle = marker.colour;
+    ctx.textAlign = "left";
+    ctx.fillText(words, left, row === 0 ? 2 : 12);
+  }
+  ctx.setLineDash([]);
+  return performance.now() - started;
+}
+
+/** "0:00", "12:30", "1:00:00": seconds since the run's start. */
+export function formatOffset(seconds: number): string {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  const two = (n: number) => String(n).padStart(2, "0");
+  return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
+}
+
+const TIME_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200];
+
+/** Where a point of the heatmap is: its column's first second and its bucket, or null outside the plot. */
+export function heatmapCellAt(distribution: LatencyDistribution, width: number, height: number, x: number, y: number): { second: number; bucket: number; count: number } | null {
+  const plotW = width - PAD.left - PAD.right;
+  const plotH = height - PAD.top - PAD.bottom;
+  const { from, to, firstBucket, counts, heatmap } = distribution;
+  if (x < PAD.left || x > PAD.left + plotW || y < PAD.top || y > PAD.top + plotH || counts.length === 0) return null;
+  const second = from + Math.floor((((x - PAD.left) / plotW) * (to - from)) / heatmap.secondsPerColumn) * heatmap.secondsPerColumn;
+  const bucket = firstBucket + Math.min(counts.length - 1, Math.floor(((PAD.top + plotH - y) / plotH) * counts.length));
+  const column = heatmap.columnStart.indexOf(second);
+  return { second, bucket, count: column === -1 ? 0 : (heatmap.counts[column]![bucket - firstBucket] ?? 0) };
+}
+
+/** The heatmap: one rectangle per column and bucket with samples, darker for more. Returns the ms it took. */
+export function drawHeatmap(canvas: HTMLCanvasElement, distribution: LatencyDistribution, cssHeight = 240): number {
+  const started = performance.now();
+  const plot = prepare(canvas, cssHeight);
+  if (!plot || distribution.counts.length === 0) return performance.now() - started;
+  const { ctx, width, height } = plot;
+  const { from, to, firstBucket, counts, heatmap } = distribution;
+  const plotW = width - PAD.left - PAD.right;
+  const plotH = height - PAD.top - PAD.bottom;
+  const bottom = PAD.top + plotH;
+  const rowH = plotH / counts.length;
+  const colW = Math.max(1, (heatmap.secondsPerColumn / (to - from)) * plotW);
+  const byShade: number[][] = Array.from({ length: SHADES }, () => []);
+  heatmap.columnStart.forEach((second, column) => {
+    const x = PAD.left + ((second - from) / (to - from)) * plotW;
+    heatmap.counts[column]!.forEach((count, row) => {
+      if (count === 0) return;
+      const share = heatmap.maxCount <= 1 ? 1 : Math.log(count) / Math.log(heatmap.maxCount);
+      byShade[Math.min(SHADES - 1, Math.floor(share * SHADES))]!.push(x, bottom - (row + 1) * rowH);
+    });
+  });
+  byShade.forEach((cells, shade) => {
+    if (cells.length === 0) return;
+    // The shade's colour is the colour of a count at its share of the log scale.
+    ctx.fillStyle = heatColour(Math.max(1, Math.round(heatmap.maxCount ** ((shade + 0.5) / SHADES))), heatmap.maxCount)!;
+    for (let i = 0; i < cells.length; i += 2) ctx.fillRect(cells[i]!, cells[i + 1]!, colW + 0.5, rowH + 0.5);
+  });
+  ctx.fillStyle = AXIS;
+  ctx.textAlign = "right";
+  ctx.textBaseline = "middle";
+  for (const k of latencyTicks(firstBucket, counts.length)) ctx.fillText(formatLatencyTick(bucketLowerMs(k)), PAD.left - 6, bottom - (k - firstBucket) * rowH);
+  ctx.textAlign = "center";
+  ctx.textBaseline = "top";
+  const step = TIME_STEPS.find((s) => ((to - from) / s) * 60 <= plotW) ?? 7200;
+  for (let s = Math.ceil(from / step) * step; s <= to; s += step) ctx.fillText(formatOffset(s), PAD.left + ((s - from) / (to - from)) * plotW, bottom + 6);
+  ctx.strokeStyle = GRID;
+  ctx.strokeRect(PAD.left + 0.5, PAD.top + 0.5, plotW, plotH);
+  return performance.now() - started;
+}

@@ -1,0 +1,53 @@
+// Latency distributions (issue 28 §1) on a real run: the run page's histogram with its p50/p90/p99/max, the heatmap
+// over time with its legend, another metric picked, a range in the URL (?from=&to=) read by the section, and the
+// same section on the report. Screenshots go to e2e/artifacts/distribution-*.png.
+import { join } from "node:path";
+import { expect, test } from "./support/test";
+import { artifacts, enrolAgent, finishedPingPongRuns, pageJourney, stamp, url, signUp } from "./support/e2e-env";
+
+const journey = pageJourney("distribution");
+const { start, startTarget, scratch } = journey;
+const shot = (name: string) => journey.page().screenshot({ path: join(artifacts, `distribution-${name}.png`), fullPage: true });
+
+test("latency distribution: a finished run's histogram with percentile markers, its heatmap over time, a range and the report", async () => {
+  const page = journey.page();
+  test.setTimeout(180_000);
+  await signUp(page, "Dist Reader", "distribution");
+  await enrolAgent(page, start, join(scratch, "agent.json"));
+  const targetUrl = await startTarget();
+  const { runIds } = await finishedPingPongRuns(page, { name: `Distribution ${stamp}`, targetUrl, durationSec: 4, count: 1 });
+  const runId = runIds[0]!;
+
+  await page.goto(url(`/runs/${runId}`));
+  const section = page.getByTestId("latency-distribution");
+  await expect(section.getByTestId("distribution-range")).toContainText("The whole run");
+  await expect(section.getByTestId("distribution-stats")).toHaveText(/^[\d,.\s]+ samples · p50 .+ · p90 .+ · p99 .+ · max .+$/);
+  // Both canvases painted every sample of the run (data-painted is the count they drew).
+  const samples = Number((await section.getByTestId("distribution-stats").textContent())!.split(" samples")[0]!.replace(/[^\d]/g, ""));
+  expect(samples).toBeGreaterThan(10);
+  await expect(section.getByTestId("distribution-histogram")).toHaveAttribute("data-painted", String(samples));
+  await expect(section.getByTestId("latency-heatmap")).toHaveAttribute("data-painted", String(samples));
+  await expect(section.getByTestId("heatmap-legend")).toContainText("Samples per cell:");
+  const options = await section.getByTestId("distribution-metric").locator("option").allTextContents();
+  expect(options).toEqual(["Round trips", "Round trips from the intended send (corrected)", "Connects"]);
+  // Pointing at the heatmap reads a cell back.
+  const box = (await section.getByTestId("latency-heatmap").boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await expect(section.getByTestId("heatmap-readout")).toContainText(/samples$/);
+  await shot("run-page");
+
+  // Connect times: three clients, three samples.
+  await section.getByTestId("distribution-metric").selectOption("connect");
+  await expect(section.getByTestId("distribution-stats")).toHaveText(/^3 samples/);
+
+  // A range in the URL (the zoom's): only its seconds.
+  await page.goto(url(`/runs/${runId}?from=1&to=3`));
+  await expect(section.getByTestId("distribution-range")).toContainText("Seconds 0:01 to 0:03 of the run");
+  const inRange = Number((await section.getByTestId("distribution-stats").textContent())!.split(" samples")[0]!.replace(/[^\d]/g, ""));
+  expect(inRange).toBeGreaterThan(0);
+  expect(inRange).toBeLessThan(samples);
+
+  await page.goto(url(`/runs/${runId}/report`));
+  await expect(page.getByTestId("report").getByTestId("distribution-stats")).toHaveText(new RegExp(`^${samples.toLocaleString("en-GB")} samples`));
+  await shot("report");
+});
