@@ -1,9 +1,9 @@
 // Latency distributions (issue 28 §1) on a real run: the run page's histogram with its p50/p90/p99/max, the heatmap
 // over time with its legend, another metric picked, a range in the URL (?from=&to=) read by the section, and the
-// same section on the report. Screenshots go to e2e/artifacts/distribution-*.png.
+// same section on the report; a login storm's session in the step table. Screenshots go to e2e/artifacts/distribution-*.png.
 import { join } from "node:path";
 import { expect, test } from "./support/test";
-import { artifacts, enrolAgent, finishedPingPongRuns, pageJourney, stamp, url, signUp } from "./support/e2e-env";
+import { artifacts, baseUrl, enrolAgent, finishedPingPongRuns, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
 
 const journey = pageJourney("distribution");
 const { start, startTarget, scratch } = journey;
@@ -50,4 +50,22 @@ test("latency distribution: a finished run's histogram with percentile markers, 
   await page.goto(url(`/runs/${runId}/report`));
   await expect(page.getByTestId("report").getByTestId("distribution-stats")).toHaveText(new RegExp(`^${samples.toLocaleString("en-GB")} samples`));
   await shot("report");
+
+  // A login storm: its session (the built-in login, two steps) in the step table, its logins' distribution.
+  const write = { headers: { origin: baseUrl } };
+  const plan = await json<{ id: string }>(await page.request.post(url("/api/plans"), {
+    data: { name: `Logins ${stamp}`, target: { protocol: "websocket", url: targetUrl }, scenario: { kind: "login-storm", login: true }, load: { clients: 4, durationSec: 3 } },
+    ...write,
+  }), "create plan");
+  const storm = await json<{ id: string }>(await page.request.post(url(`/api/plans/${plan.id}/runs`), write), "start run");
+  await expect.poll(async () => (await json<{ status: string }>(await page.request.get(url(`/api/runs/${storm.id}`)), "read run")).status, { timeout: 60_000, intervals: [500] }).toBe("finished");
+  await page.goto(url(`/runs/${storm.id}`));
+  const breakdown = page.getByTestId("run-breakdown");
+  await expect(breakdown.getByRole("heading", { name: "Session (2 steps)" })).toBeVisible();
+  const row = breakdown.getByTestId("session-row");
+  await expect(row.locator("td").first()).toHaveText("4");
+  await expect(row.locator("td").last()).toHaveText("none");
+  await section.getByTestId("distribution-metric").selectOption("login");
+  await expect(section.getByTestId("distribution-stats")).toHaveText(/^4 samples/);
+  await shot("login-storm");
 });

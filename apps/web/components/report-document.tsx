@@ -12,6 +12,7 @@ import { CapacityEvidence } from "./capacity-evidence";
 import { ReportPlan } from "./report-plan";
 import { ReportVerdicts } from "./report-verdicts";
 import { RunAgents } from "./run-agents";
+import { RunBreakdown } from "./run-breakdown";
 import { RunCharts } from "./run-charts";
 import { RunSummary } from "./run-summary";
 import { RunNoteText, RunTags } from "./run-tags";
@@ -68,6 +69,7 @@ export function ReportDocument({ report, agents = [], crumbs, actions, distribut
         )
       )}
       <RunSummary run={run} inReport />
+      <RunBreakdown run={run} />
       <RunCharts points={series} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} />
       {distribution}
       {report.server && <ServerCharts points={report.server.points} summary={report.server.summary} span={chartSpan(run)} agents={agents} />}

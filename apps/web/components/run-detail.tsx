@@ -11,6 +11,7 @@ import { chartSpan, isTerminal } from "../lib/run-timing";
 import { distributionMetrics } from "../lib/latency-distribution";
 import { LatencyDistribution } from "./latency-distribution";
 import { RunAgents } from "./run-agents";
+import { RunBreakdown } from "./run-breakdown";
 import { RunCharts } from "./run-charts";
 import { RunEvents } from "./run-events";
 import { RunHeader } from "./run-header";
@@ -64,6 +65,7 @@ export function RunDetail({ runId }: { runId: string }) {
         <>
           <RunSummary run={run} />
           <RunBaseline run={run} points={points} />
+          <RunBreakdown run={run} />
         </>
       ) : (
         run.events.length > 0 && (
