@@ -31,8 +31,7 @@ test("latency distribution: a finished run's histogram with percentile markers, 
   const options = await section.getByTestId("distribution-metric").locator("option").allTextContents();
   expect(options).toEqual(["Round trips", "Round trips from the intended send (corrected)", "Connects"]);
   // Pointing at the heatmap reads a cell back.
-  const box = (await section.getByTestId("latency-heatmap").boundingBox())!;
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await section.getByTestId("latency-heatmap").hover();
   await expect(section.getByTestId("heatmap-readout")).toContainText(/samples$/);
   await shot("run-page");
 

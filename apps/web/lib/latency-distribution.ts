@@ -1,48 +1,8 @@
 // What the run page and report draw of a latency metric's distribution (GET /api/runs/:id/distribution): which
 // metrics a run measured, the words for each, the log buckets' edges, and the heatmap's colours.
-import { bucketLowerMs, type DistributionMetric, type LatencyDistribution } from "@throng/protocol/latency-distribution";
-import type { LatencyStats } from "@throng/protocol/snapshot";
+import { bucketLowerMs, type LatencyDistribution } from "@throng/protocol/latency-distribution";
 
-const WORDS: Record<string, string> = {
-  rtt: "Round trips",
-  rttCorrected: "Round trips from the intended send (corrected)",
-  connect: "Connects",
-  login: "Logins (session)",
-  broadcast: "Broadcasts",
-  jitter: "Jitter",
-};
-
-/** The words for a metric: "Round trips", "Script: reply-ms". */
-export function distributionMetricName(metric: DistributionMetric): string {
-  return metric.startsWith("script:") ? `Script: ${metric.slice("script:".length)}` : (WORDS[metric] ?? metric);
-}
-
-/** What a summary or a second says of its latencies. */
-interface Figures {
-  rttP50Ms?: number | null;
-  roundTrips?: number;
-  latency?: Partial<Record<string, LatencyStats>>;
-  script?: Record<string, LatencyStats>;
-}
-
-const measured = (stats: LatencyStats | undefined) => (stats?.count ?? 0) > 0;
-
-/**
- * The latency metrics with samples in a run's summary or any of its seconds, round trips first, then the other
- * latencies in the snapshot's order, then each script histogram by name.
- */
-export function distributionMetrics(figures: readonly Figures[]): DistributionMetric[] {
-  const found = new Set<string>();
-  for (const figure of figures) {
-    if ((figure.roundTrips ?? 0) > 0 || (figure.rttP50Ms !== null && figure.rttP50Ms !== undefined)) found.add("rtt");
-    for (const [name, stats] of Object.entries(figure.latency ?? {})) if (measured(stats)) found.add(name);
-    for (const [name, stats] of Object.entries(figure.script ?? {})) if (measured(stats)) found.add(`script:${name}`);
-  }
-  const order = Object.keys(WORDS);
-  const builtIn = order.filter((name) => found.has(name));
-  const scripts = [...found].filter((name) => name.startsWith("script:")).sort();
-  return [...builtIn, ...scripts];
-}
+export { distributionMetricName, distributionMetrics } from "@throng/protocol/latency-distribution";
 
 /** Each bucket's lower and upper edge in milliseconds, in the answer's order. */
 export function bucketEdgesMs(distribution: Pick<LatencyDistribution, "firstBucket" | "counts">): { lowMs: number; highMs: number }[] {

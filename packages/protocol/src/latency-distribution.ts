@@ -88,3 +88,44 @@ export type LatencyDistribution = z.infer<typeof LatencyDistribution>;
 
 /** A heatmap holds at most this many columns: a one-hour run's seconds are merged four to a column (HDR merge). */
 export const MAX_HEATMAP_COLUMNS = 900;
+
+/** What a summary or a second says of its latencies. */
+interface LatencyFigures {
+  rttP50Ms?: number | null;
+  roundTrips?: number;
+  latency?: Partial<Record<string, LatencyStats>>;
+  script?: Record<string, LatencyStats>;
+}
+
+const measured = (stats: LatencyStats | undefined) => (stats?.count ?? 0) > 0;
+
+/**
+ * The latency metrics with samples in a run's summary or any of its seconds: round trips first, then the other
+ * latencies in DISTRIBUTION_LATENCIES' order, then each script histogram by name. The run page, the report and
+ * its PDF offer these.
+ */
+export function distributionMetrics(figures: readonly LatencyFigures[]): DistributionMetric[] {
+  const found = new Set<string>();
+  for (const figure of figures) {
+    if ((figure.roundTrips ?? 0) > 0 || (figure.rttP50Ms !== null && figure.rttP50Ms !== undefined)) found.add("rtt");
+    for (const [name, stats] of Object.entries(figure.latency ?? {})) if (measured(stats)) found.add(name);
+    for (const [name, stats] of Object.entries(figure.script ?? {})) if (measured(stats)) found.add(`script:${name}`);
+  }
+  const builtIn = DISTRIBUTION_LATENCIES.filter((name) => found.has(name));
+  const scripts = [...found].filter((name) => name.startsWith("script:")).sort();
+  return [...builtIn, ...scripts];
+}
+
+const WORDS: Record<DistributionLatency, string> = {
+  rtt: "Round trips",
+  rttCorrected: "Round trips from the intended send (corrected)",
+  connect: "Connects",
+  login: "Logins (session)",
+  broadcast: "Broadcasts",
+  jitter: "Jitter",
+};
+
+/** The words for a metric: "Round trips", "Script: reply-ms". */
+export function distributionMetricName(metric: DistributionMetric): string {
+  return metric.startsWith("script:") ? `Script: ${metric.slice("script:".length)}` : (WORDS[metric as DistributionLatency] ?? metric);
+}
