@@ -39,7 +39,9 @@ function histogramSvg(f: DistributionFormats, d: LatencyDistribution): string {
 
 /** The heatmap's columns added together so that at most PDF_COLUMNS are drawn. */
 export function pdfColumns(d: LatencyDistribution): { start: number; seconds: number; counts: number[] }[] {
-  const seconds = Math.max(d.heatmap.secondsPerColumn, Math.ceil((d.to - d.from) / PDF_COLUMNS));
+  // A whole number of the answer's columns, so that no column is split across two drawn ones.
+  const per = d.heatmap.secondsPerColumn;
+  const seconds = per * Math.max(1, Math.ceil(Math.ceil((d.to - d.from) / PDF_COLUMNS) / per));
   const columns = new Map<number, number[]>();
   d.heatmap.columnStart.forEach((start, i) => {
     const at = d.from + Math.floor((start - d.from) / seconds) * seconds;
