@@ -59,7 +59,8 @@ export function drawHistogram(canvas: HTMLCanvasElement, distribution: LatencyDi
   ctx.fillStyle = AXIS;
   ctx.textAlign = "right";
   ctx.textBaseline = "middle";
-  for (const share of [0, 0.5, 1]) {
+  // The middle line only where it is a whole count of its own (a top of 1 would read 1, 1, 0).
+  for (const share of top >= 4 ? [0, 0.5, 1] : [0, 1]) {
     const y = bottom - share * plotH;
     ctx.fillText(formatAxisCount(Math.round(top * share)), PAD.left - 6, y);
     ctx.fillStyle = GRID;
@@ -77,31 +78,46 @@ export function drawHistogram(canvas: HTMLCanvasElement, distribution: LatencyDi
   ctx.textAlign = "center";
   ctx.textBaseline = "top";
   for (const k of latencyTicks(firstBucket, counts.length)) ctx.fillText(formatLatencyTick(bucketLowerMs(k)), xOfBucket(k), bottom + 6);
-  // The markers' words stagger in two rows when two lines are close (p99 and max often are).
-  let lastRight = -Infinity;
-  let row = 0;
-  for (const marker of MARKERS) {
-    const ms = distribution.stats[marker.key];
-    if (ms === null) continue;
-    // Bucket k spans 10^(k/10) µs to 10^((k+1)/10) µs, so a latency's place on the axis is 10·log10(µs).
-    const x = Math.min(PAD.left + plotW, xOfBucket(Math.log10(Math.max(1, ms * 1000)) * 10));
-    ctx.strokeStyle = marker.colour;
+  // Markers at one place (p99 and max often are) share one label; labels that would overlap go down a row.
+  const rowsRight = [-Infinity, -Infinity, -Infinity];
+  for (const group of markerGroups(distribution.stats, (ms) => Math.min(PAD.left + plotW, xOfBucket(Math.log10(Math.max(1, ms * 1000)) * 10)))) {
+    ctx.strokeStyle = group.colour;
     ctx.setLineDash([4, 3]);
     ctx.beginPath();
-    ctx.moveTo(Math.round(x) + 0.5, PAD.top);
-    ctx.lineTo(Math.round(x) + 0.5, bottom);
+    ctx.moveTo(Math.round(group.x) + 0.5, PAD.top);
+    ctx.lineTo(Math.round(group.x) + 0.5, bottom);
     ctx.stroke();
-    const words = `${marker.label} ${formatLatencyTick(ms)}`;
-    const textW = ctx.measureText(words).width;
-    const left = Math.min(Math.max(0, x - textW / 2), width - textW);
-    row = left < lastRight + 4 ? 1 - row : 0;
-    lastRight = left + textW;
-    ctx.fillStyle = marker.colour;
+    const textW = ctx.measureText(group.words).width;
+    const left = Math.min(Math.max(0, group.x - textW / 2), width - textW);
+    const row = Math.max(0, rowsRight.findIndex((right) => left > right + 4));
+    rowsRight[row] = left + textW;
+    ctx.fillStyle = group.colour;
     ctx.textAlign = "left";
-    ctx.fillText(words, left, row === 0 ? 2 : 12);
+    ctx.textBaseline = "top";
+    ctx.fillText(group.words, left, 1 + row * 7);
   }
   ctx.setLineDash([]);
   return performance.now() - started;
+}
+
+/**
+ * The percentile markers to draw, those within 2 px of each other as one ("p99, max 23 ms"), in the colour of the
+ * highest: a bucket holds p90, p99 and max together when few samples were taken.
+ */
+export function markerGroups(stats: LatencyDistribution["stats"], xOf: (ms: number) => number): { x: number; words: string; colour: string }[] {
+  const groups: { x: number; labels: string[]; ms: number; colour: string }[] = [];
+  for (const marker of MARKERS) {
+    const ms = stats[marker.key];
+    if (ms === null) continue;
+    const x = xOf(ms);
+    const last = groups[groups.length - 1];
+    if (last && Math.abs(last.x - x) < 2) {
+      last.labels.push(marker.label);
+      last.ms = ms;
+      last.colour = marker.colour;
+    } else groups.push({ x, labels: [marker.label], ms, colour: marker.colour });
+  }
+  return groups.map((group) => ({ x: group.x, colour: group.colour, words: `${group.labels.join(", ")} ${formatLatencyTick(group.ms)}` }));
 }
 
 /** "0:00", "12:30", "1:00:00": seconds since the run's start. */

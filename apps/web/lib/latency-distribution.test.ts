@@ -23,7 +23,7 @@ describe("the drawing's scales", () => {
   });
 
   it("writes latencies in their unit", () => {
-    expect([0.25, 1.58, 40.2, 1234].map(formatLatencyTick)).toEqual(["250 µs", "1.6 ms", "40 ms", "1.2 s"]);
+    expect([0.25, 0.501, 1.58, 40.2, 1234].map(formatLatencyTick)).toEqual(["250 µs", "500 µs", "1.6 ms", "40 ms", "1.2 s"]);
   });
 
   it("colours an empty cell not at all and the fullest darkest", () => {

@@ -11,10 +11,11 @@ export function bucketEdgesMs(distribution: Pick<LatencyDistribution, "firstBuck
 
 /** A latency in ms for an axis: "250 µs", "1.6 ms", "40 ms", "1.2 s". */
 export function formatLatencyTick(ms: number): string {
-  if (ms < 1) return `${Math.round(ms * 1000)} µs`;
-  if (ms < 10) return `${Number(ms.toFixed(1))} ms`;
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  return `${Number((ms / 1000).toFixed(1))} s`;
+  // Two significant digits: a bucket's edge 10^(27/10) µs reads "500 µs", not "501 µs".
+  const two = (value: number) => Number(value.toPrecision(2));
+  if (ms < 1) return `${two(ms * 1000)} µs`;
+  if (ms < 1000) return `${two(ms)} ms`;
+  return `${two(ms / 1000)} s`;
 }
 
 /**
