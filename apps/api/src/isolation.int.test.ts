@@ -66,6 +66,7 @@ const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: u
   "GET /api/runs/:id": { kind: "by-id", id: (f) => f.runId },
   "GET /api/runs/:id/series": { kind: "by-id", id: (f) => f.runId },
   "GET /api/runs/:id/server": { kind: "by-id", id: (f) => f.runId },
+  "GET /api/runs/:id/distribution": { kind: "by-id", id: (f) => f.runId },
   "POST /api/runs/:id/abort": { kind: "by-id", id: (f) => f.runId },
   "PATCH /api/runs/:id": { kind: "by-id", id: (f) => f.runId, body: { note: "the intruder's note", tags: ["intruder"] } },
   "GET /api/runs/:id/live": { kind: "by-id", id: (f) => f.runId },
@@ -169,7 +170,8 @@ const urlOf = (op: Operation) => {
     .replace(":name", spec?.id ? spec.id(fixture) : "lobby")
     .replace(":domain", "example.org")
     .replace(":sink", "prometheus")
-    .replace("/api/runs/compare", `/api/runs/compare?ids=${fixture.runId},${fixture.runId}`);
+    .replace("/api/runs/compare", `/api/runs/compare?ids=${fixture.runId},${fixture.runId}`)
+    .replace(/\/distribution$/, "/distribution?metric=rtt");
 };
 
 async function call(op: Operation, headers: Record<string, string>) {
