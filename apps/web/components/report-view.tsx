@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { Suspense } from "react";
+import { Suspense, useMemo } from "react";
 import { useApiQuery } from "../hooks/use-api-query";
 import { api } from "../lib/api";
 import { queryKeys } from "../lib/query-keys";
@@ -10,6 +10,7 @@ import { exportFileName } from "../lib/report-summary";
 import { distributionMetrics } from "../lib/latency-distribution";
 import { LatencyDistribution } from "./latency-distribution";
 import { can } from "../lib/settings-permissions";
+import { runRangeSummary } from "./chart-zoom";
 import { ReportDocument } from "./report-document";
 import { PdfDownloadButton } from "./pdf-download-button";
 import { ReportEstimateForm } from "./report-estimate-form";
@@ -22,6 +23,7 @@ export function ReportView({ runId }: { runId: string }) {
   const role = useMe().role;
   const report = useApiQuery(queryKeys.runReport(runId), (signal) => reportApi.report(runId, signal));
   const fleet = useApiQuery(queryKeys.agents, (signal) => api.listAgents(signal));
+  const rangeSummary = useMemo(() => runRangeSummary(runId), [runId]);
 
   if (!report.data) {
     return report.error ? (
@@ -64,6 +66,7 @@ export function ReportView({ runId }: { runId: string }) {
         agents={fleet.data ?? []}
         crumbs={crumbs}
         actions={actions}
+        rangeSummary={rangeSummary}
         distribution={
           <Suspense fallback={null}>
             <LatencyDistribution runId={run.id} metrics={distributionMetrics(run.summary ? [run.summary] : report.data.series)} live={false} />

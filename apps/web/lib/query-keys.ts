@@ -21,6 +21,10 @@ export const queryKeys = {
   baselineRun: (runId: string) => ["run", runId, "as-baseline"] as const,
   /** GET /api/runs/:id/distribution: one metric over the run (range null) or a range; `read` asks again on a live run. */
   distribution: (runId: string, metric: string, range: { from: number; to: number } | null, read: number) => ["run", runId, "distribution", metric, range, read] as const,
+  /** GET /api/runs/:id/summary?from=&to=: the run's summary over a zoomed range. */
+  runRangeSummary: (runId: string, from: number, to: number) => ["run", runId, "summary", from, to] as const,
+  /** GET /api/public/reports/:token/summary?from=&to=: the same through a share link. */
+  sharedRangeSummary: (token: string, from: number, to: number) => ["shared-report", token, "summary", from, to] as const,
   /** GET /api/runs/:id/report. */
   runReport: (runId: string) => ["run", runId, "report"] as const,
   /** GET /api/runs/compare?ids=…: the runs in the order picked (the first is the baseline). */
@@ -37,6 +41,8 @@ export const queryKeys = {
   planToCopy: (planId: string, read: number) => ["plan", planId, "copy", read] as const,
   /** GET /api/plans/:id/versions. */
   planVersions: (planId: string) => ["plan", planId, "versions"] as const,
+  /** GET /api/schedules: the Schedules page; setting, pausing or removing a schedule invalidates it and the plan lists. */
+  schedules: ["schedules"] as const,
   /** GET /api/plans/:id/schedule. */
   planSchedule: (planId: string) => ["plan", planId, "schedule"] as const,
   /** GET /api/runs?plan=…&limit=… for a plan's trend; `ended` (its runs that ended) is in the key so another ending reads it again. */
