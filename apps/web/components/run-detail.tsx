@@ -1,7 +1,7 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import type { AgentView } from "@throng/protocol/api";
 import type { RunView } from "@throng/protocol/run";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
@@ -12,7 +12,10 @@ import { api } from "../lib/api";
 import { queryKeys } from "../lib/query-keys";
 import { chartSpan, isTerminal } from "../lib/run-timing";
 import { ChartZoomProvider, runRangeSummary } from "./chart-zoom";
+import { distributionMetrics } from "../lib/latency-distribution";
+import { LatencyDistribution } from "./latency-distribution";
 import { RunAgents } from "./run-agents";
+import { RunBreakdown } from "./run-breakdown";
 import { RunCharts, useRunMarkers } from "./run-charts";
 import { ErrorSamples } from "./error-samples";
 import { RunCohortFigures } from "./run-cohort-charts";
@@ -38,6 +41,8 @@ export function RunDetail({ runId }: { runId: string }) {
   const changed = useRunChanged(accept);
   const errors = useApiQuery(queryKeys.runErrors(runId, ended), (signal) => api.getErrorSamples(runId, signal), { pollMs: ended ? undefined : ERRORS_POLL_MS });
   const zoomSummary = useMemo(() => runRangeSummary(runId), [runId]);
+  // What the distribution offers: the summary's latencies once ended, else those any second so far measured.
+  const latencies = useMemo(() => distributionMetrics(run?.summary ? [run.summary] : points), [run?.summary, points]);
 
   // Elapsed and remaining tick every second while the run is live.
   useEffect(() => {
@@ -71,6 +76,7 @@ export function RunDetail({ runId }: { runId: string }) {
         <>
           <RunSummary run={run} />
           <RunBaseline run={run} points={points} />
+          <RunBreakdown run={run} />
         </>
       ) : (
         run.events.length > 0 && (
@@ -100,6 +106,11 @@ export function RunDetail({ runId }: { runId: string }) {
         <RunCharts points={points} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} note={run.note} />
       )}
       {errors.data && <ErrorSamples samples={errors.data.samples} perKind={errors.data.perKind} hostname={(id) => names.get(id) ?? id.slice(0, 8)} counted={run.summary?.errorsByKind} />}
+      {run.status !== "queued" && points.length > 0 && (
+        <Suspense fallback={null}>
+          <LatencyDistribution runId={run.id} metrics={latencies} live={!ended} />
+        </Suspense>
+      )}
       {run.status !== "queued" && <RunCohortFigures run={run} points={points} live={!ended} />}
       {run.spec.watch && <RunServerCharts run={run} points={points} server={server} summary={ended ? serverSummary : null} agents={agents} />}
       <RunAgents run={run} agents={agents} points={points} live={!ended} />

@@ -4,6 +4,7 @@ import { RunPage, RunsQuery } from "@throng/protocol/run-list";
 import { RunNotesPatch } from "@throng/protocol/run-notes";
 import { RunServerSeries } from "@throng/protocol/server-watch";
 import { RunErrorSamples } from "@throng/protocol/error-samples";
+import { DistributionQuery, LatencyDistribution } from "@throng/protocol/latency-distribution";
 import type { ApiDeps } from "../services";
 import type { ZodFastify } from "../http/route-schema";
 
@@ -32,6 +33,11 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
     const { actor } = await resolveIdentity(request);
     const { id } = request.params;
     return runs.series(actor, id);
+  });
+
+  app.get("/api/runs/:id/distribution", { schema: { params: IdParams, querystring: DistributionQuery }, config: { doc: { summary: "A latency metric's distribution (log buckets, percentiles) and heatmap over the run or the seconds from..to, from the merged per-second HDR histograms", access: "user", permission: "run.read", response: LatencyDistribution } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    return runs.distribution(actor, request.params.id, request.query);
   });
 
   app.get("/api/runs/:id/server", { schema: { params: IdParams }, config: { doc: { summary: "The server under test, second by second, as the plan's watchers sampled it", access: "user", permission: "run.read", response: RunServerSeries } } }, async (request) => {
