@@ -9,6 +9,7 @@ import { runTimes } from "@throng/protocol/report-headline";
 import { chartSpan } from "../lib/run-timing";
 import { statusTone } from "../lib/verdict";
 import { CapacityEvidence } from "./capacity-evidence";
+import { KcpCharts } from "./kcp-charts";
 import { ReportPlan } from "./report-plan";
 import { ReportVerdicts } from "./report-verdicts";
 import { RunAgents } from "./run-agents";
@@ -67,6 +68,7 @@ export function ReportDocument({ report, agents = [], crumbs, actions }: ReportD
       )}
       <RunSummary run={run} inReport />
       <RunCharts points={series} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} />
+      {run.spec.target.protocol === "kcp" && <KcpCharts points={series} summary={run.summary} span={chartSpan(run)} events={run.events} />}
       {report.server && <ServerCharts points={report.server.points} summary={report.server.summary} span={chartSpan(run)} agents={agents} />}
       <RunAgents run={run} agents={agents} points={series} live={false} />
       <ReportPlan run={run} />

@@ -11,6 +11,7 @@ import { chartSpan, isTerminal } from "../lib/run-timing";
 import { RunAgents } from "./run-agents";
 import { RunCharts } from "./run-charts";
 import { RunEvents } from "./run-events";
+import { KcpCharts } from "./kcp-charts";
 import { RunHeader } from "./run-header";
 import { RunNotes } from "./run-notes";
 import { RunBaseline } from "./run-baseline";
@@ -88,6 +89,7 @@ export function RunDetail({ runId }: { runId: string }) {
       ) : (
         <RunCharts points={points} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} />
       )}
+      {run.spec.target.protocol === "kcp" && run.status !== "queued" && <KcpCharts points={points} summary={ended ? run.summary : null} span={chartSpan(run)} events={run.events} />}
       {run.spec.watch && <ServerCharts points={server} summary={ended ? serverSummary : null} span={chartSpan(run)} agents={agents} />}
       <RunAgents run={run} agents={agents} points={points} live={!ended} />
     </>
