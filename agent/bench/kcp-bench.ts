@@ -78,6 +78,14 @@ function histogram(parts: Part[], name: keyof MetricSnapshot["histograms"]): His
   for (const h of rest) first!.add(h);
   return first;
 }
+/** How often the agent, not the server, was the limit: its saturated seconds and worst event-loop delay. */
+function agentHealth(seconds: MetricSnapshot[]): string {
+  const saturated = seconds.filter((s) => s.health.saturated).length;
+  const worstLoopMs = Math.max(0, ...seconds.map((s) => s.health.eventLoopP99Ms));
+  const sent = seconds.reduce((total, s) => total + s.counters.messagesSent, 0);
+  const scheduled = seconds.reduce((total, s) => total + (s.counters.scheduledSends ?? 0), 0);
+  return `agent saturated ${saturated} of ${seconds.length} s, event-loop p99 up to ${fmt(worstLoopMs)} ms${scheduled ? `, ${fmt((sent / scheduled) * 100, 1)} % of scheduled sends made` : ""}`;
+}
 const ms = (h: Histogram | undefined, percentile: number | "max") => (h && h.totalCount ? (percentile === "max" ? h.maxValue : h.getValueAtPercentile(percentile)) / 1000 : Number.NaN);
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }) : "—");
 const signed = (percent: number | null) => (percent === null || !Number.isFinite(percent) ? "—" : `${percent >= 0 ? "+" : ""}${fmt(percent, 1)} %`);
@@ -95,6 +103,7 @@ interface PingResult {
   max: number;
   correctedP99: number;
   retransmits: string;
+  health: string;
   dropped: number;
   payloadBytes: number;
   /** IP bytes both ways as the kernel counted them, or NaN when it could not. */
@@ -117,6 +126,7 @@ function pingResult(label: string, snapshots: MetricSnapshot[], ipBytes: number)
     max: ms(rtt, "max"),
     correctedP99: ms(histogram(parts, "rttCorrectedUs"), 99),
     retransmits: kcp ? `${fmt(kcp.retransmits)} KCP (${fmt(kcp.fastRetransmits)} fast, ${fmt(kcp.rtoExpiries)} RTO)` : `${fmt(sum(cohort, "tcpRetransmits"))} TCP (client side)`,
+    health: agentHealth(seconds),
     dropped: sum(cohort, "networkDropped"),
     payloadBytes: sum(parts, "bytesSent") + sum(parts, "bytesReceived"),
     ipBytes,
@@ -147,10 +157,10 @@ async function pingTest(): Promise<void> {
   if (typeof counter !== "string") counter.close();
 
   console.log(`\n### Ping: ${CLIENTS} clients, one ping / 100 ms with its send time, 20 ms each way, 10% loss each way, ${SECONDS} s each (first ${SETTLE_SEC} s left out)\n`);
-  console.log("| transport → server | pongs | skipped sends | p50 | p99 | max | p99 from intended send | retransmissions | datagrams/packets dropped | payload bytes | IP bytes on the wire (kernel) | KCP's own wire bytes |");
-  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |");
+  console.log("| transport → server | pongs | skipped sends | p50 | p99 | max | p99 from intended send | retransmissions | datagrams/packets dropped | payload bytes | IP bytes on the wire (kernel) | KCP's own wire bytes | the rig |");
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- |");
   for (const r of [tcp, kcp]) {
-    console.log(`| ${r.label} | ${fmt(r.answered)} | ${fmt(r.skipped)} | ${fmt(r.p50, 1)} ms | ${fmt(r.p99, 1)} ms | ${fmt(r.max, 1)} ms | ${fmt(r.correctedP99, 1)} ms | ${r.retransmits} | ${fmt(r.dropped)} | ${fmt(r.payloadBytes)} | ${fmt(r.ipBytes)} | ${r.kcpWireBytes === null ? "—" : fmt(r.kcpWireBytes)} |`);
+    console.log(`| ${r.label} | ${fmt(r.answered)} | ${fmt(r.skipped)} | ${fmt(r.p50, 1)} ms | ${fmt(r.p99, 1)} ms | ${fmt(r.max, 1)} ms | ${fmt(r.correctedP99, 1)} ms | ${r.retransmits} | ${fmt(r.dropped)} | ${fmt(r.payloadBytes)} | ${fmt(r.ipBytes)} | ${r.kcpWireBytes === null ? "—" : fmt(r.kcpWireBytes)} | ${r.health} |`);
   }
   const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? a / b : Number.NaN);
   const perPong = (r: PingResult) => r.ipBytes / Math.max(1, r.answered);
@@ -178,6 +188,7 @@ async function roomTest(): Promise<void> {
   await server.close();
   const seconds = steady(snapshots);
   console.log(`\n### Rooms: ${PLAYERS} players in rooms of 10 at 20 Hz over KCP (fast, windows 256) → kcp-go room server, ${SECONDS} s (first ${SETTLE_SEC} s left out)\n`);
+  console.log(`The rig: ${agentHealth(seconds)}.\n`);
   console.log("| cohort | players | broadcast p50 | p99 | max | reach | lost | KCP retransmissions | KCP overhead over payload |");
   console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const [name, words] of [["mobile", "mobile: 100 ± 30 ms each way, 5% loss"], ["loopback", "the rest: the rig's loopback"]] as const) {
