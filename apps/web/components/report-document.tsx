@@ -10,6 +10,7 @@ import { chartSpan } from "../lib/run-timing";
 import { statusTone } from "../lib/verdict";
 import { CapacityEvidence } from "./capacity-evidence";
 import { KcpCharts } from "./kcp-charts";
+import { ReportCohorts } from "./report-cohorts";
 import { ReportPlan } from "./report-plan";
 import { ReportVerdicts } from "./report-verdicts";
 import { RunAgents } from "./run-agents";
@@ -68,6 +69,7 @@ export function ReportDocument({ report, agents = [], crumbs, actions }: ReportD
       )}
       <RunSummary run={run} inReport />
       <RunCharts points={series} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} />
+      <ReportCohorts run={run} series={series} />
       {run.spec.target.protocol === "kcp" && <KcpCharts points={series} summary={run.summary} span={chartSpan(run)} events={run.events} />}
       {report.server && <ServerCharts points={report.server.points} summary={report.server.summary} span={chartSpan(run)} agents={agents} />}
       <RunAgents run={run} agents={agents} points={series} live={false} />

@@ -10,6 +10,7 @@ import { queryKeys } from "../lib/query-keys";
 import { chartSpan, isTerminal } from "../lib/run-timing";
 import { RunAgents } from "./run-agents";
 import { RunCharts } from "./run-charts";
+import { RunCohortFigures } from "./run-cohort-charts";
 import { RunEvents } from "./run-events";
 import { KcpCharts } from "./kcp-charts";
 import { RunHeader } from "./run-header";
@@ -89,6 +90,7 @@ export function RunDetail({ runId }: { runId: string }) {
       ) : (
         <RunCharts points={points} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} />
       )}
+      {run.status !== "queued" && <RunCohortFigures run={run} points={points} live={!ended} />}
       {run.spec.target.protocol === "kcp" && run.status !== "queued" && <KcpCharts points={points} summary={ended ? run.summary : null} span={chartSpan(run)} events={run.events} />}
       {run.spec.watch && <ServerCharts points={server} summary={ended ? serverSummary : null} span={chartSpan(run)} agents={agents} />}
       <RunAgents run={run} agents={agents} points={points} live={!ended} />
