@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useApiQuery } from "../hooks/use-api-query";
 import { api } from "../lib/api";
-import { compareHref, compareRows, DELTA_WORDS, sloRows } from "../lib/compare-table";
+import { compareHref, compareRows, DELTA_WORDS, protocolWord, sloRows } from "../lib/compare-table";
 import { CompareCharts } from "./compare-charts";
 import { DataTable, type DataColumn } from "./data-table";
 import { formatDateTime } from "../lib/format";
@@ -127,7 +127,7 @@ export function CompareView({ ids }: { ids: string[] }) {
   );
 }
 
-/** "Figure", then one numeric column per run headed by its plan (linking to its report), when it ran, and which is the baseline. */
+/** "Figure", then one numeric column per run headed by its plan (linking to its report), when it ran, its protocol, and which is the baseline. */
 function compareColumns(comparison: RunComparison): DataColumn[] {
   return [
     "Figure",
@@ -139,6 +139,7 @@ function compareColumns(comparison: RunComparison): DataColumn[] {
           <Link href={`/runs/${run.id}/report`}>{run.planName}</Link>
           <div className="muted small">
             {formatDateTime(run.createdAt)}
+            {run.protocol && <span data-testid="compare-protocol"> · {protocolWord(run.protocol)}</span>}
             {index === 0 ? " · baseline" : ""}
           </div>
         </>

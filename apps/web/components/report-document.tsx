@@ -10,6 +10,7 @@ import { chartSpan } from "../lib/run-timing";
 import { statusTone } from "../lib/verdict";
 import { CapacityEvidence } from "./capacity-evidence";
 import { ErrorSamples } from "./error-samples";
+import { KcpCharts } from "./kcp-charts";
 import { ReportCohorts } from "./report-cohorts";
 import { ChartZoomProvider, type ChartZoom } from "./chart-zoom";
 import { ReportPlan } from "./report-plan";
@@ -84,6 +85,7 @@ export function ReportDocument({ report, agents = [], crumbs, actions, rangeSumm
         )}
         {distribution}
         <ReportCohorts run={run} series={series} />
+        {run.spec.target.protocol === "kcp" && <KcpCharts points={series} summary={run.summary} span={chartSpan(run)} events={run.events} />}
         {report.server && <ServerCharts points={report.server.points} summary={report.server.summary} span={chartSpan(run)} markers={markers} agents={agents} />}
         <RunAgents run={run} agents={agents} points={series} live={false} />
         <ReportPlan run={run} />

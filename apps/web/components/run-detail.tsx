@@ -24,6 +24,7 @@ import { RunHeader } from "./run-header";
 import { RunNotes } from "./run-notes";
 import { RunBaseline } from "./run-baseline";
 import { RunSummary } from "./run-summary";
+import { KcpCharts } from "./kcp-charts";
 import { ServerCharts } from "./server-charts";
 import { SloLive } from "./slo-live";
 
@@ -112,6 +113,7 @@ export function RunDetail({ runId }: { runId: string }) {
         </Suspense>
       )}
       {run.status !== "queued" && <RunCohortFigures run={run} points={points} live={!ended} />}
+      {run.spec.target.protocol === "kcp" && run.status !== "queued" && <KcpCharts points={points} summary={ended ? run.summary : null} span={chartSpan(run)} events={run.events} />}
       {run.spec.watch && <RunServerCharts run={run} points={points} server={server} summary={ended ? serverSummary : null} agents={agents} />}
       <RunAgents run={run} agents={agents} points={points} live={!ended} />
     </ChartZoomProvider>

@@ -75,3 +75,22 @@ it("reads and writes ?ids= without blanks or repeats", () => {
   expect(parseCompareIds(undefined)).toEqual([]);
   expect(compareHref(["a", "b"])).toBe("/compare?ids=a,b");
 });
+
+describe("compareRows, TCP beside KCP", () => {
+  it("adds KCP's retransmissions and wire overhead when the API gives them, the TCP run's shown as not measured", () => {
+    const rows = compareRows({
+      runs: [
+        run("tcp", { rttP99Ms: 240, kcpRetransmits: null, kcpOverheadPercent: null }, { rttP99Ms: null }, { protocol: "tcp" }),
+        run("kcp", { rttP99Ms: 80, kcpRetransmits: 1_204, kcpOverheadPercent: 14.2 }, { rttP99Ms: -66.7, kcpRetransmits: null, kcpOverheadPercent: null }, { protocol: "kcp" }),
+      ],
+    });
+    expect(rows.find((row) => row.key === "rttP99Ms")!.cells[1]).toMatchObject({ delta: "−66.7 %", tone: "better" });
+    expect(rows.find((row) => row.key === "kcpRetransmits")!.cells.map((cell) => cell.value)).toEqual(["—", "1,204"]);
+    expect(rows.find((row) => row.key === "kcpOverheadPercent")!.cells.map((cell) => cell.value)).toEqual(["—", "+14.2 %"]);
+  });
+
+  it("has no KCP rows when no compared run used KCP", () => {
+    const rows = compareRows({ runs: [run("a", { rttP99Ms: 10 }, {}), run("b", { rttP99Ms: 12 }, { rttP99Ms: 20 })] });
+    expect(rows.map((row) => row.key)).not.toContain("kcpOverheadPercent");
+  });
+});

@@ -17,7 +17,22 @@ export const COMPARED_FIGURES: readonly { key: string; label: string; better: Be
   { key: "rttMaxMs", label: "RTT max", better: "lower", format: formatMs },
   { key: "errors", label: "Errors", better: "lower", format: formatInteger },
   { key: "connectionsFailed", label: "Connection failures", better: "lower", format: formatInteger },
+  // Only when a KCP run is compared (TCP beside KCP); "—" for a run without KCP, whose wire bytes are the kernel's.
+  { key: "kcpRetransmits", label: "KCP retransmissions", better: "lower", format: formatInteger },
+  { key: "kcpOverheadPercent", label: "Wire overhead (KCP, over payload)", better: "lower", format: formatOverhead },
 ];
+
+/** KCP's wire overhead, "+14.2 %" (protocol kcp-figures.ts). */
+export function formatOverhead(percent: number): string {
+  return `${percent >= 0 ? "+" : "−"}${formatDecimal(Math.abs(percent), 1)} %`;
+}
+
+const PROTOCOL_WORDS: Record<string, string> = { websocket: "WebSocket", tcp: "TCP", udp: "UDP", kcp: "KCP" };
+
+/** A compared run's protocol as its column says it ("TCP", "KCP"); "" when the API did not say. */
+export function protocolWord(protocol: string | undefined): string {
+  return protocol ? (PROTOCOL_WORDS[protocol] ?? protocol) : "";
+}
 
 /** "noise": the change is inside either run's own second-to-second spread (protocol compare-noise.ts). */
 export type DeltaTone = "better" | "worse" | "same" | "noise" | "none";

@@ -226,6 +226,9 @@ export const RunComparison = z.object({
     planName: z.string(),
     createdAt: z.string(),
     status: z.string(),
+    /** The plan's target protocol (tcp, kcp, ...): Compare puts a TCP run beside a KCP run. */
+    protocol: z.string().optional(),
+    /** The summary's figures; with a KCP run among those compared, also kcpRetransmits and kcpOverheadPercent (null for a run without KCP). */
     summary: z.record(z.string(), z.number().nullable()),
     /** Percent change of each summary figure against the first run (null where either is null or zero). */
     deltaPercent: z.record(z.string(), z.number().nullable()),

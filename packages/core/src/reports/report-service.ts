@@ -2,6 +2,7 @@ import { ThrongError, parseOrThrow } from "@throng/protocol/errors";
 import { CreateShareLink, type RunComparison, type ShareLinkCreated, type ShareLinkView } from "@throng/protocol/report";
 import { SeriesPoint } from "@throng/protocol/snapshot";
 import { PER_SECOND_FIGURES, secondSpread, withinNoise } from "@throng/protocol/compare-noise";
+import { kcpFigures } from "@throng/protocol/kcp-figures";
 import { maskPlanSecrets } from "@throng/protocol/plan-secrets";
 import type { RunReport, RunSummary } from "@throng/protocol/run";
 import type { Repos } from "@throng/db/repos";
@@ -19,6 +20,16 @@ import { rangeSeconds, startSecond, summariseRange } from "./range-summary";
 
 export const SHARE_LINK_PREFIX = "thr_shr_";
 const COMPARED: (keyof RunSummary)[] = ["peakClients", "peakConnections", "messagesPerSec", "rttP50Ms", "rttP90Ms", "rttP99Ms", "rttMaxMs", "errors", "connectionsFailed"];
+/** Compared only when a run used KCP (TCP beside KCP): the protocol's own figures, null for the run that has none. */
+const KCP_COMPARED = ["kcpRetransmits", "kcpOverheadPercent"] as const;
+
+/** A run's compared figures: its summary's, and KCP's retransmissions and overhead (kcp-figures.ts) when asked. */
+function comparedFigures(summary: RunSummary | null | undefined, withKcp: boolean): Record<string, number | null> {
+  const figures: Record<string, number | null> = Object.fromEntries(COMPARED.map((k) => [k, (summary?.[k] as number | null | undefined) ?? null]));
+  if (!withKcp) return figures;
+  const kcp = summary ? kcpFigures(summary) : null;
+  return { ...figures, kcpRetransmits: kcp?.retransmits ?? null, kcpOverheadPercent: kcp?.overheadPercent === null || kcp?.overheadPercent === undefined ? null : Math.round(kcp.overheadPercent * 10) / 10 };
+}
 
 function linkView(row: ShareLinkRow): ShareLinkView {
   return { id: row.id, runId: row.runId, createdAt: row.createdAt.toISOString(), expiresAt: row.expiresAt?.toISOString() ?? null, revokedAt: row.revokedAt?.toISOString() ?? null };
@@ -81,14 +92,16 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
       authorize(actor, "run.read");
       if (runIds.length < 2) throw new ThrongError("validation_failed", "Compare needs at least two run ids (?ids=a,b)", [{ path: "ids", message: "give two or more run ids" }]);
       const reports = await Promise.all(runIds.map((id) => reportOf(actor.orgId, id)));
-      const figures = reports.map((r) => Object.fromEntries(COMPARED.map((k) => [k, (r.run.summary?.[k] as number | null | undefined) ?? null])));
+      const withKcp = reports.some((r) => r.run.summary && kcpFigures(r.run.summary));
+      const figures = reports.map((r) => comparedFigures(r.run.summary, withKcp));
+      const keys = [...COMPARED, ...(withKcp ? KCP_COMPARED : [])];
       const spreads = reports.map((r) => Object.fromEntries(Object.keys(PER_SECOND_FIGURES).map((k) => [k, secondSpread(r.series, k)])));
       const base = figures[0]!;
       return {
         runs: reports.map((r, i) => ({
-          id: r.run.id, planName: r.run.planName, createdAt: r.run.createdAt, status: r.run.status, summary: figures[i]!,
+          id: r.run.id, planName: r.run.planName, createdAt: r.run.createdAt, status: r.run.status, protocol: r.run.spec.target.protocol, summary: figures[i]!,
           outcome: r.run.verdict?.outcome ?? null, slos: r.run.verdict?.slos ?? [],
-          deltaPercent: Object.fromEntries(COMPARED.map((k) => {
+          deltaPercent: Object.fromEntries(keys.map((k) => {
             const from = base[k] ?? null;
             const to = figures[i]![k] ?? null;
             return [k, from === null || to === null || from === 0 ? null : Math.round(((to - from) / from) * 1000) / 10];

@@ -1,7 +1,10 @@
 import type { ErrorSampleView } from "@throng/protocol/error-samples";
+import { kcpFigures } from "@throng/protocol/kcp-figures";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 
-const COLUMNS: [string, (p: SeriesPoint) => unknown][] = [
+type Column = [string, (p: SeriesPoint) => unknown];
+
+const COLUMNS: Column[] = [
   ["time", (p) => new Date(p.t * 1000).toISOString()],
   ["agents", (p) => p.agents],
   ["clients", (p) => p.clients],
@@ -24,16 +27,31 @@ const COLUMNS: [string, (p: SeriesPoint) => unknown][] = [
   ["step", (p) => p.step],
 ];
 
+/** A KCP target's protocol figures per second (PROTOCOL.md §5); only in a KCP run's export. */
+const KCP_COLUMNS: Column[] = [
+  ["kcp_retransmits", (p) => p.kcpRetransmits],
+  ["kcp_fast_retransmits", (p) => p.kcpFastRetransmits],
+  ["kcp_rto_expiries", (p) => p.kcpRtoExpiries],
+  ["kcp_wire_bytes_sent", (p) => p.kcpWireBytesSent],
+  ["kcp_wire_bytes_received", (p) => p.kcpWireBytesReceived],
+  ["kcp_payload_bytes_sent", (p) => p.kcpPayloadBytesSent],
+  ["kcp_payload_bytes_received", (p) => p.kcpPayloadBytesReceived],
+  ["kcp_overhead_percent", (p) => roundedPercent(kcpFigures(p)?.overheadPercent)],
+];
+
+const roundedPercent = (value: number | null | undefined) => (value === null || value === undefined ? value : Math.round(value * 10) / 10);
+
 function cell(value: unknown): string {
   if (value === null || value === undefined) return "";
   const text = String(value);
   return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** The per-second series as CSV (RFC 4180), one row per second, empty cells where nothing was measured. */
+/** The per-second series as CSV (RFC 4180), one row per second, empty cells where nothing was measured; a KCP run's with its kcp_* columns. */
 export function seriesCsv(points: readonly SeriesPoint[]): string {
-  const header = COLUMNS.map(([name]) => name).join(",");
-  const rows = points.map((p) => COLUMNS.map(([, pick]) => cell(pick(p))).join(","));
+  const columns = points.some((p) => p.kcpWireBytesSent !== undefined) ? [...COLUMNS, ...KCP_COLUMNS] : COLUMNS;
+  const header = columns.map(([name]) => name).join(",");
+  const rows = points.map((p) => columns.map(([, pick]) => cell(pick(p))).join(","));
   return [header, ...rows].join("\n") + "\n";
 }
 
