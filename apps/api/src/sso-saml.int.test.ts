@@ -116,4 +116,10 @@ describe("company sign-in through a real SAML 2.0 identity provider (issue 30)",
     expect(await signedInUser(skewed.b)).toBe(401);
     expect(await api.db.selectFrom("user").select("id").where("email", "=", "mal@globex.test").execute()).toEqual([]);
   });
+
+  it("an IdP whose clock runs two minutes ahead still signs people in (five minutes of skew are allowed)", async () => {
+    const ahead = await signInWithSaml("mal@globex.test", "ahead");
+    expect(ahead.error, ahead.description ?? "").toBeNull();
+    expect(Me.parse(await (await ahead.b.send("GET", "/api/me")).json()).role).toBe("viewer");
+  });
 });

@@ -18,10 +18,11 @@ export interface SamlIdpAccount {
  * How the identity provider misbehaves for one sign-in (the negative tests): `tampered` changes the signed
  * assertion's email after signing (a forged assertion), `unsigned` signs only the response envelope, not the
  * assertion, `expired` sends an assertion whose validity ended an hour ago, `skewed` one whose validity starts
- * ten minutes from now (the IdP's clock is ahead of Throng's by more than the five minutes allowed).
+ * ten minutes from now (the IdP's clock is ahead of Throng's by more than the five minutes allowed); `ahead` is a
+ * sound assertion from an IdP whose clock runs two minutes ahead (within the allowance).
  */
-export type SamlFault = "none" | "tampered" | "unsigned" | "expired" | "skewed";
-export const SAML_FAULTS: SamlFault[] = ["none", "tampered", "unsigned", "expired", "skewed"];
+export type SamlFault = "none" | "tampered" | "unsigned" | "expired" | "skewed" | "ahead";
+export const SAML_FAULTS: SamlFault[] = ["none", "tampered", "unsigned", "expired", "skewed", "ahead"];
 
 const run = promisify(execFile);
 const { binding } = samlify.Constants.namespace;
@@ -85,7 +86,8 @@ export async function startTestSamlIdp(accounts: SamlIdpAccount[]) {
     const window =
       fault === "expired" ? { from: at(-3_900_000), to: at(-3_600_000) }
         : fault === "skewed" ? { from: at(600_000), to: at(900_000) }
-          : { from: at(-5_000), to: at(300_000) };
+          : fault === "ahead" ? { from: at(120_000), to: at(420_000) }
+            : { from: at(-5_000), to: at(300_000) };
     const response = (await idp.createLoginResponse(serviceProvider(fault !== "unsigned"), { extract: { request: { id: requestId } } }, "post", { email: account.email }, {
       relayState,
       customTagReplacement: (template: string) => {

@@ -6,6 +6,7 @@ import type { Clock } from "../ports";
 import type { AuditLog } from "../orgs/audit";
 import type { Role } from "../orgs/permissions";
 import { ROLE_CLAIM_FIELD } from "./sso-config";
+import { samlFailure, type SamlFailure, type SamlResponseFacts } from "./saml-failure";
 import { emailDomain, joinRole } from "./sso-rules";
 
 /** What to do with a person the identity provider vouched for (Better Auth's SSO plugin resolveUser answer). */
@@ -28,7 +29,11 @@ export interface SessionFacts {
  * The sign-in side of single sign-on: which provider an email signs in through, who may join through it and with
  * which role (just in time, audit-logged), what "Require SSO" refuses, and how long an SSO session lasts.
  */
-export function createSsoSignIn(deps: { sso: SsoRepo; orgs: OrgRepo; audit: AuditLog; clock: Clock; ssoSessionHours: number }) {
+export function createSsoSignIn(deps: {
+  sso: SsoRepo; orgs: OrgRepo; audit: AuditLog; clock: Clock; ssoSessionHours: number;
+  /** Reads a refused SAMLResponse against the IdP's metadata XML (null: not a readable response). */
+  readSamlResponse: (samlResponse: string, idpMetadataXml: string) => SamlResponseFacts | null;
+}) {
   const { sso, orgs, audit, clock } = deps;
 
   return {
@@ -73,6 +78,17 @@ export function createSsoSignIn(deps: { sso: SsoRepo; orgs: OrgRepo; audit: Audi
       const role = joinRole(input.profile[ROLE_CLAIM_FIELD], provider.roleRules.map((r) => RoleRule.parse(r)), JoinRole.parse(provider.defaultRole));
       await orgs.addMember(provider.orgId, input.userId, role);
       await audit.record(provider.orgId, input.email, "sso.member-joined", input.email, { provider: provider.providerId, role, roleClaim: provider.roleClaim });
+    },
+
+    /**
+     * Why the SSO plugin refused a SAML response ("Invalid SAML response" covers them all): unsigned, forged,
+     * clock skew or expired, for the sign-in page's words. Null: none of these, the plugin's words stand.
+     */
+    async explainSamlFailure(providerId: string, samlResponse: string): Promise<SamlFailure | null> {
+      const config = (await sso.findProvider(providerId))?.samlConfig;
+      const metadata = config ? (JSON.parse(config) as { idpMetadata?: { metadata?: string } }).idpMetadata?.metadata : undefined;
+      const facts = metadata ? deps.readSamlResponse(samlResponse, metadata) : null;
+      return facts ? samlFailure(facts, clock.now()) : null;
     },
 
     /** The organisation a sign-in through this provider lands in. */
