@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Me } from "@throng/protocol/api";
 import { AuditEntry } from "@throng/protocol/orgs";
-import { SsoDomainView, SsoProviderView, SsoSignInStarted } from "@throng/protocol/sso";
+import { SsoDomainView, SsoProviderView, SsoSettings, SsoSignInStarted } from "@throng/protocol/sso";
 import { startTestDns } from "./testing/test-dns";
 import { startTestSamlIdp, type SamlFault } from "./testing/test-saml-idp";
-import { ssoBrowser } from "./testing/sso-browser";
+import { messageOf, ssoBrowser } from "./testing/sso-browser";
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
 
 let api: TestApi;
@@ -115,6 +115,21 @@ describe("company sign-in through a real SAML 2.0 identity provider (issue 30)",
     expect(skewed.error).toBe("saml_clock_skew");
     expect(await signedInUser(skewed.b)).toBe(401);
     expect(await api.db.selectFrom("user").select("id").where("email", "=", "mal@globex.test").execute()).toEqual([]);
+  });
+
+  it("an admin turns the provider off: nobody signs in through it, it keeps its settings, and both switches are audit-logged", async () => {
+    const off = await admin.request("PUT", `/api/sso/providers/${provider.id}/enabled`, { enabled: false });
+    expect(off.status, JSON.stringify(off.json)).toBe(200);
+    const settings = SsoSettings.parse((await admin.request("GET", "/api/sso")).json);
+    expect(settings.providers[0]).toMatchObject({ id: provider.id, enabled: false, active: false, roleRules: [{ value: "throng-admins", role: "admin" }] });
+    const refused = await ssoBrowser(api.url).send("POST", "/api/sso/sign-in", { email: "linus@globex.test" });
+    expect(refused.status).toBe(409);
+    expect(messageOf(await refused.json())).toContain("Globex SAML, the identity provider for globex.test, is turned off");
+    expect((await admin.request("PUT", "/api/sso/requirement", { requireSso: true })).status).toBe(409);
+
+    expect((await admin.request("PUT", `/api/sso/providers/${provider.id}/enabled`, { enabled: true })).status).toBe(200);
+    const audit = ((await admin.request("GET", "/api/audit")).json.entries as AuditEntry[]).map((e) => [e.action, e.target]);
+    expect(audit).toEqual(expect.arrayContaining([["sso.provider-disabled", "Globex SAML"], ["sso.provider-enabled", "Globex SAML"]]));
   });
 
   it("an IdP whose clock runs two minutes ahead still signs people in (five minutes of skew are allowed)", async () => {

@@ -11,6 +11,7 @@ export function ssoFailureText(code: string, description?: string | null): strin
   if (["state_mismatch", "invalid_state", "please_restart_the_process", "invalid_or_expired_relay_state"].includes(c)) {
     return "This sign-in was already used or took too long. Start again: enter your work email and choose “Sign in with SSO”.";
   }
+  if (c === "sso_provider_disabled") return `Your organisation's identity provider is turned off in Throng${detail}. Ask your Throng admin to turn it on under Settings → Single sign-on.`;
   if (c === "discovery_failed") return `Your identity provider could not be reached${detail}. Try again in a minute; if it persists, ask your Throng admin to check the provider.`;
   if (c === "access_denied") return `Your identity provider did not sign you in to Throng${detail}. Ask your IT team whether Throng is assigned to you.`;
   if (c === "saml_assertion_unsigned" || c === "saml_assertion_signature_required") {

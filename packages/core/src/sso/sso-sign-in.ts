@@ -46,6 +46,7 @@ export function createSsoSignIn(deps: {
       }
       const provider = (await sso.listProviders(holder.orgId)).find((p) => p.domains.includes(domain));
       if (!provider) throw new ThrongError("not_found", `${domain} is verified, but no identity provider signs it in yet: ask your Throng admin to add one under Settings → Single sign-on`);
+      if (!provider.enabled) throw new ThrongError("conflict", `${provider.name}, the identity provider for ${domain}, is turned off in Throng: ask your Throng admin, or sign in with your password if your organisation allows it`);
       if (!provider.domainVerified) {
         throw new ThrongError("conflict", `${provider.name} also signs in a domain that is not verified yet (${provider.domains.join(", ")}): ask your Throng admin to verify it or take it off the provider`);
       }
@@ -64,6 +65,7 @@ export function createSsoSignIn(deps: {
       if (!provider || !domain || !provider.domains.includes(domain) || holder?.orgId !== provider.orgId) {
         return { action: "reject", code: "sso_domain_not_verified", message: `${input.email} is not in a verified domain of this identity provider (${provider?.domains.join(", ") ?? "none"})` };
       }
+      if (!provider.enabled) return { action: "reject", code: "sso_provider_disabled", message: `${provider.name} is turned off in Throng` };
       const userId = await sso.findUserIdByEmail(input.email);
       return userId ? { action: "link", userId, profile: "preserve" } : { action: "continue" };
     },
