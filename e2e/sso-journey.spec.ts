@@ -32,7 +32,7 @@ async function startSso(page: Page, email: string) {
 
 /** Claims a domain on the page, publishes the TXT record it shows, and checks it. */
 async function proveDomain(page: Page, dns: Awaited<ReturnType<typeof startTestDns>>, domain: string) {
-  await page.getByLabel("Email domain").fill(domain);
+  await page.getByLabel("Email domain", { exact: true }).fill(domain);
   await page.getByRole("button", { name: "Add domain" }).click();
   const row = page.locator(`[data-testid="sso-domain-row"][data-domain="${domain}"]`);
   await expect(row).toContainText("Not verified yet");
