@@ -6,6 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import * as samlify from "samlify";
+// samlify parses nothing until an XML schema validator is set; Better Auth's SSO plugin sets one when it loads (on
+// the samlify Throng uses). Loading it here gives a journey's process, which has no Throng API in it, the same one.
+import "@better-auth/sso";
 
 /** A person the SAML identity provider knows, by the email they type on its sign-in page. */
 export interface SamlIdpAccount {
@@ -41,6 +44,9 @@ async function signingKey(): Promise<{ key: string; cert: string }> {
 
 const escapeXml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 const escapeHtml = escapeXml;
+
+/** samlify's template tags `{Name}` filled with escaped values (its SamlLib is not reachable under every loader). */
+const fillTags = (template: string, values: Record<string, string>) => template.replace(/\{(\w+)\}/g, (tag, name: string) => (name in values ? escapeXml(values[name]!) : tag));
 
 function attributeStatement(account: SamlIdpAccount): string {
   const attribute = (name: string, values: string[]) =>
@@ -95,7 +101,7 @@ export async function startTestSamlIdp(accounts: SamlIdpAccount[]) {
         const withStatements = template
           .replace("{AttributeStatement}", attributeStatement(account))
           .replace("{AuthnStatement}", `<saml:AuthnStatement AuthnInstant="${at(0)}" SessionIndex="${id}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`);
-        const context = samlify.SamlLib.replaceTagsByValue(withStatements, {
+        const context = fillTags(withStatements, {
           ID: id, AssertionID: `_${crypto.randomUUID()}`, Destination: sp!.acsUrl, Audience: sp!.entityId, SubjectRecipient: sp!.acsUrl,
           Issuer: idp.entityMeta.getEntityID(), IssueInstant: window.from, StatusCode: samlify.Constants.StatusCode.Success,
           ConditionsNotBefore: window.from, ConditionsNotOnOrAfter: window.to, SubjectConfirmationDataNotOnOrAfter: window.to,
@@ -117,6 +123,10 @@ export async function startTestSamlIdp(accounts: SamlIdpAccount[]) {
   server.on("request", (req, res) => {
     void (async () => {
       const url = new URL(req.url ?? "/", origin);
+      if (url.pathname === "/favicon.ico") {
+        res.writeHead(204).end();
+        return;
+      }
       if (url.pathname === "/metadata") {
         res.writeHead(200, { "content-type": "application/samlmetadata+xml" }).end(metadata);
         return;
