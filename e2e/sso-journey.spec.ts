@@ -30,6 +30,14 @@ async function startSso(page: Page, email: string) {
   await page.getByRole("button", { name: "Sign in with SSO" }).click();
 }
 
+/** On the SAML IdP's own sign-in page (once it has loaded): the email, then Sign in, which posts back to Throng. */
+async function signInAtSamlIdp(page: Page, email: string) {
+  await expect(page.getByRole("heading", { name: "Test SAML IdP" })).toBeVisible({ timeout: 15_000 });
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(url("/"), { timeout: 30_000 });
+}
+
 /** Claims a domain on the page, publishes the TXT record it shows, and checks it. */
 async function proveDomain(page: Page, dns: Awaited<ReturnType<typeof startTestDns>>, domain: string) {
   await page.getByLabel("Email domain", { exact: true }).fill(domain);
@@ -100,10 +108,7 @@ test("sso: an admin sets up OIDC and SAML on Settings → Single sign-on, new pe
     await test.step("a new person signs in through the SAML IdP's own page and joins as viewer (mapped from the groups attribute)", async () => {
       const sam = await freshPage(browser);
       await startSso(sam, `sam@${samlDomain}`);
-      await expect(sam.getByRole("heading", { name: "Test SAML IdP" })).toBeVisible();
-      await sam.getByLabel("Email").fill(`sam@${samlDomain}`);
-      await sam.getByRole("button", { name: "Sign in" }).click();
-      await expect(sam).toHaveURL(url("/"), { timeout: 30_000 });
+      await signInAtSamlIdp(sam, `sam@${samlDomain}`);
       expect(await role(sam)).toEqual({ role: "viewer", orgId: admin.orgId });
       await sam.context().close();
     });
@@ -118,9 +123,7 @@ test("sso: an admin sets up OIDC and SAML on Settings → Single sign-on, new pe
       await expect(bob.getByTestId("getting-started")).toBeVisible({ timeout: 15_000 });
       await bob.context().clearCookies();
       await startSso(bob, `bob@${samlDomain}`);
-      await bob.getByLabel("Email").fill(`bob@${samlDomain}`);
-      await bob.getByRole("button", { name: "Sign in" }).click();
-      await expect(bob).toHaveURL(url("/"), { timeout: 30_000 });
+      await signInAtSamlIdp(bob, `bob@${samlDomain}`);
       expect(await role(bob)).toEqual({ role: "member", orgId: admin.orgId });
       await bob.context().close();
     });
