@@ -1,6 +1,6 @@
 // A plan's baseline (issue 28 §3) as a team uses it: a finished run pinned from its page, a later run's page showing
 // its figures against it (the table `throng run --baseline pinned` gates on), the plans list showing each plan's last
-// verdict and baseline, the plan page naming the baseline and unpinning it. Screenshots go to e2e/artifacts/baseline-*.png.
+// verdict and baseline, the plan page naming the baseline, its trend drawing it as a line, and unpinning it. Screenshots go to e2e/artifacts/baseline-*.png.
 import { join } from "node:path";
 import { expect, test } from "./support/test";
 import { artifacts, enrolAgent, finishedPingPongRuns, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
@@ -48,8 +48,17 @@ test("baseline: a run pinned from its page, a later run compared with it, the pl
   await page.goto(url(`/plans/${planId}`));
   const line = page.getByTestId("plan-baseline");
   await expect(line.getByTestId("plan-baseline-run")).toHaveAttribute("href", `/runs/${first}`);
+  // The trend draws the baseline run as a labelled line at its own value on each figure, inside the y axis.
+  const baselineP99 = (await json<{ summary: { rttP99Ms: number } }>(await page.request.get(url(`/api/runs/${first}`)), "read baseline run")).summary.rttP99Ms;
+  const p99 = page.locator('[data-testid="plan-trend-chart"][data-figure="p99Ms"]');
+  await expect(p99).toHaveAttribute("data-baseline", String(baselineP99));
+  await expect(p99.getByTestId("plan-trend-baseline")).toHaveText(new RegExp(`^Baseline run ${first.slice(0, 8)}…: [\\d.,]+ ms$`));
+  expect(Number(await p99.getAttribute("data-y-top"))).toBeGreaterThanOrEqual(baselineP99);
+  await expect(page.locator('[data-testid="plan-trend-chart"][data-figure="messagesPerSec"]').getByTestId("plan-trend-baseline")).toBeVisible();
+  await page.getByTestId("plan-trend").scrollIntoViewIfNeeded();
   await shot("plan-page");
   await line.getByTestId("plan-unpin-baseline").click();
   await expect(line).toContainText("No baseline pinned");
+  await expect(page.getByTestId("plan-trend-baseline")).toHaveCount(0);
   expect((await json<{ baselineRunId: string | null }>(await page.request.get(url(`/api/plans/${planId}`)), "read plan")).baselineRunId).toBeNull();
 });

@@ -1,15 +1,13 @@
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
 import { ErrorBody } from "@throng/protocol/errors";
 import { RunJobName } from "@throng/protocol/jobs";
 import { PlanScheduleView } from "@throng/protocol/plan-schedule";
 import { RunView } from "@throng/protocol/run";
-import { createRunQueue, scheduleId } from "@throng/runtime/jobs";
-import { createRedis } from "@throng/runtime/redis";
+import { scheduleId } from "@throng/runtime/jobs";
 import { connectTestAgent, helloWith, type TestAgent } from "../apps/api/src/testing/test-agent";
 import { startTestApi, type TestApi } from "../apps/api/src/testing/test-api";
-import { composeWorkers } from "../workers/src/compose";
+import { startScheduleWorkers } from "./support/schedule-workers";
 import { startWebhookReceiver, type WebhookReceiver } from "./support/webhook-receiver";
 
 /**
@@ -23,30 +21,19 @@ const spec = {
 };
 
 let api: TestApi;
-let workers: ReturnType<typeof composeWorkers>;
-let workerQueue: ReturnType<typeof createRunQueue>["queue"];
-const redis = () => createRedis(process.env.REDIS_URL!, "schedule-test");
-const connections = [redis(), redis(), redis()];
+let workers: ReturnType<typeof startScheduleWorkers>;
 const agents: TestAgent[] = [];
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
   api = await startTestApi();
-  // Runs it starts stay queued here: starting them is the orchestrator's part, tested elsewhere.
-  const { queue, jobs } = createRunQueue(connections[2]!, api.prefix);
-  workerQueue = queue;
-  workers = composeWorkers({
-    db: api.db, redis: connections[0]!, workerRedis: connections[1]!, jobs: { ...jobs, startRun: async () => {} },
-    log: pino({ level: "silent" }), prefix: api.prefix, concurrency: 1, heartbeatIntervalMs: 60_000,
-  });
+  workers = startScheduleWorkers(api);
 });
 afterAll(async () => {
   await Promise.all(agents.map((agent) => agent.close()));
   await receiver?.close();
-  await workers?.worker.close();
-  await workerQueue?.close();
-  for (const c of connections) c.disconnect();
+  await workers?.close();
   await api?.close();
 });
 

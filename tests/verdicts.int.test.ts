@@ -228,8 +228,16 @@ describe("verdicts end to end: the CLI's exit code, its JSON, the API and the re
       expect(verdict!.reasons.join("\n")).toMatch(/below the plan's minClients \(30\)/);
       expect(capacity!.clients).toBeLessThanOrEqual(MOST_CLIENTS_TARGET_CAN_HOLD * 1.15);
     } else {
-      // A search on a busy machine may not find a valid estimate; then it must not claim one.
-      expect(verdict!.outcome).toBe("incomplete");
+      // A search on a busy machine may not find a valid estimate; then it must not claim one. Incomplete when the
+      // evidence is short; breached when even its first level broke with the load delivered (on a host at load
+      // average 25 the target's 4.75 ms per message ran slow enough to break at 10 clients: "no level held").
+      const evidence = JSON.stringify({ capacity, verdict });
+      expect(verdict!.passed, evidence).toBe(false);
+      if (verdict!.outcome !== "incomplete") {
+        expect(verdict!.outcome, evidence).toBe("breached");
+        expect(capacity!.lastHeldClients, evidence).toBeNull();
+        expect(verdict!.reasons.join("\n"), evidence).toMatch(/no level held/);
+      }
       expect(capacity!.sentence).not.toMatch(/^Holds/);
     }
   }, 180_000);

@@ -386,6 +386,9 @@ export interface PlanScheduleTable {
   last_attempt_at: Date | null;
   last_run_id: string | null;
   last_error: string | null;
+  /** Set while the schedule is paused (it keeps its cron and zone; its job scheduler is removed), with who paused it. */
+  paused_at: Date | null;
+  paused_by: string | null;
 }
 
 export interface Database {

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
 import { spawnChild, type Child } from "../../infra/local/child";
 import { freePort } from "../../infra/local/ports";
-import { root, startApi, startWorkers, type ServerEnv } from "../fault/support/processes";
+import { agentBin, ensureAgentBuilt, root, startApi, startWorkers, type ServerEnv } from "../fault/support/processes";
 import { waitUntil } from "../../infra/local/wait";
 import { signUp, waitForAgents, type Browser } from "../fault/support/api-client";
 
@@ -35,13 +36,26 @@ export async function startControlPlane(cleanups: (() => Promise<unknown>)[], ta
 /** One agent (from source) enrolled with a new token into `browser`'s org, its credential in `dir`; resolves once it is online. */
 export async function startEnrolledAgent(plane: Pick<ControlPlane, "apiUrl">, browser: Browser, dir: string, cleanups: (() => Promise<unknown>)[], tails: (() => string)[], extraArgs: string[] = []): Promise<Child> {
   const { token } = await browser.request<{ token: string }>("POST", "/api/enrolment-tokens", { expiresInMinutes: 60 });
+  // The bundle, as shipped, not the source through tsx: tsx's engine processes took 6.5 s each to be ready on a busy
+  // host (the bundle's 2 s), long enough for a short run's shard to expire before its engines were up.
+  await ensureAgentBuilt();
   const agent = spawnChild({
     name: "agent", command: process.execPath, cwd: root, env: { ...process.env, HOME: dir },
-    args: ["--import", "tsx", path.join(root, "agent/src/cli/main.ts"), "connect", "--server", plane.apiUrl, "--token", token, "--config", path.join(dir, "agent.json"), ...extraArgs],
+    args: [agentBin, "connect", "--server", plane.apiUrl, "--token", token, "--config", path.join(dir, "agent.json"), ...extraArgs],
   });
   cleanups.push(() => agent.stop("SIGKILL", 1_000));
   tails.push(() => `agent:\n${agent.tail()}`);
   await waitForAgents(browser, 1);
+  // Online is not yet ready: its spare engine processes fork after it connects, and a run placed before they are up
+  // forks them inside the server's 2 s start lead. On a busy host (load average 25 on two cores) that took past a 4 s
+  // run's end and the shard expired, honestly: the tests that start runs at once wait for the spares instead.
+  const enginesAsked = extraArgs.indexOf("--engines");
+  const spares = enginesAsked >= 0 ? Number(extraArgs[enginesAsked + 1]) : availableParallelism();
+  if (spares > 1) {
+    await waitUntil(async () => agent.tail().includes(`${spares} of ${spares} engine processes forked and ready`), {
+      what: "the agent's spare engine processes", timeoutMs: 60_000, intervalMs: 100, abort: agent.diedEarly,
+    });
+  }
   return agent;
 }
 

@@ -22,7 +22,7 @@ import { createSsoSignIn } from "@throng/core/sso/sso-sign-in";
 import { createPlanScheduleService } from "@throng/core/plans/plan-schedules";
 import { createRunOrchestrator, DEFAULT_ORCHESTRATION, type OrchestratorConfig } from "@throng/core/runs/run-orchestrator";
 import { createRunService } from "@throng/core/runs/run-service";
-import { systemClock, type Jobs, type Log } from "@throng/core/ports";
+import { systemClock, type Clock, type Jobs, type Log } from "@throng/core/ports";
 import type { Db } from "@throng/db/client";
 import { Channel } from "@throng/protocol/jobs";
 import { createRepos } from "@throng/db/repos";
@@ -103,6 +103,8 @@ export function composeApi(input: {
   pdf?: Partial<PdfRendererConfig>;
   /** Each live point's stage times (the control-plane bench reads them from the debug log). */
   onStages?: (stages: PointStages) => void;
+  /** The clock schedules' next firings are read from (default the system's; a test pins it across a DST change). */
+  scheduleClock?: Clock;
 }): ApiDeps {
   const { env, db, redis, jobs, log } = input;
   const repos = createRepos(db);
@@ -120,17 +122,21 @@ export function composeApi(input: {
   const scripts = createScriptService({ scripts: repos.scripts, audit });
   const subscriber = createSubscriber(input.subscriberRedis, (err, channel) => log.error({ err, channel }, "bad message on bus"));
   const apiTokens = createApiTokenService({ security: repos.security, orgs: repos.orgs, audit, clock });
+  const schedules = createPlanScheduleService({ repos, jobs, clock: input.scheduleClock ?? clock, log, audit });
   return {
     auth,
     resolveIdentity: createIdentityResolver(auth, repos.orgs, apiTokens, sso.signIn),
     sso: { settings: sso.settings, signIn: sso.signIn },
     trials: createSessionTrials({ repos, fleet, bus, awaitReply: (channel, timeoutMs, send) => awaitMessage(subscriber, channel, timeoutMs, send) }),
-    plans: createPlanService({ plans: repos.plans, runs: repos.runs, scripts, secrets: repos.secrets, settings: async (orgId) => OrgSettings.parse((await repos.orgs.getSettings(orgId)) ?? {}), agents: (orgId) => fleet.listAgents(orgId) }),
+    plans: createPlanService({
+      plans: repos.plans, runs: repos.runs, scripts, secrets: repos.secrets, settings: async (orgId) => OrgSettings.parse((await repos.orgs.getSettings(orgId)) ?? {}),
+      agents: (orgId) => fleet.listAgents(orgId), nextScheduledRuns: (orgId) => schedules.nextByPlan(orgId),
+    }),
     scripts,
     runs: createRunService({ repos, fleet, jobs, scripts }),
     notifications: createNotificationService({ repos, jobs, dashboardUrl: env.WEB_ORIGIN, audit }),
     metricsExport: createMetricsExportService({ repos, jobs, clock, sealer: createSealer(credentialsKey({ authSecret: env.AUTH_SECRET, dedicatedKey: env.METRICS_EXPORT_KEY })) }),
-    schedules: createPlanScheduleService({ repos, jobs, clock, log, audit }),
+    schedules,
     orchestrator: createRunOrchestrator({ repos, fleet, jobs, bus, clock, log, audit, config: input.orchestration ?? DEFAULT_ORCHESTRATION }),
     fleet,
     ingest: createIngestService({ repos, bus, log, coalesceMs: env.INGEST_COALESCE_MS, onStages: input.onStages, onLateSnapshot: (orgId, runId) => jobs.rejudgeRun({ orgId, runId }) }),

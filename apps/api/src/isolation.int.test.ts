@@ -65,6 +65,7 @@ const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: u
   "GET /api/runs": { kind: "collection" },
   "GET /api/runs/:id": { kind: "by-id", id: (f) => f.runId },
   "GET /api/runs/:id/series": { kind: "by-id", id: (f) => f.runId },
+  "GET /api/runs/:id/summary": { kind: "by-id", id: (f) => f.runId },
   "GET /api/runs/:id/server": { kind: "by-id", id: (f) => f.runId },
   "POST /api/runs/:id/abort": { kind: "by-id", id: (f) => f.runId },
   "PATCH /api/runs/:id": { kind: "by-id", id: (f) => f.runId, body: { note: "the intruder's note", tags: ["intruder"] } },
@@ -80,6 +81,9 @@ const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: u
   "GET /api/plans/:id/schedule": { kind: "by-id", id: (f) => f.planId },
   "PUT /api/plans/:id/schedule": { kind: "by-id", id: (f) => f.planId, body: { cron: "0 3 * * *" } },
   "DELETE /api/plans/:id/schedule": { kind: "by-id", id: (f) => f.planId },
+  "POST /api/plans/:id/schedule/pause": { kind: "by-id", id: (f) => f.planId },
+  "POST /api/plans/:id/schedule/resume": { kind: "by-id", id: (f) => f.planId },
+  "GET /api/schedules": { kind: "collection" },
   "GET /api/notification-channels": { kind: "collection" },
   "POST /api/notification-channels": { kind: "own", body: { kind: "slack", name: "x", url: "http://127.0.0.1:9/x", events: ["finished"] } },
   "DELETE /api/notification-channels/:id": { kind: "by-id", id: (f) => f.channelId },
@@ -105,7 +109,7 @@ const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: u
   "DELETE /api/sso/providers/:id": { kind: "own", id: () => "sso-00000000" },
   "PUT /api/sso/providers/:id/enabled": { kind: "own", id: () => "sso-00000000", body: { enabled: false } },
 };
-const PUBLIC = ["GET /api/invitations/preview/:token", "GET /api/public/reports/:token", "GET /api/public/reports/:token/report.pdf", "GET /health", "GET /api/auth/*", "POST /api/auth/*", "GET /agent/throng-agent.mjs", "GET /agent/throng-agent.tgz", "GET /agent/throng-engine.mjs", `GET /agent/${NATIVE_IO_FILE}`, "GET /agent/install.sh", "GET /api/openapi.json", "GET /metrics", "POST /api/sso/sign-in"];
+const PUBLIC = ["GET /api/invitations/preview/:token", "GET /api/public/reports/:token", "GET /api/public/reports/:token/report.pdf", "GET /api/public/reports/:token/summary", "GET /health", "GET /api/auth/*", "POST /api/auth/*", "GET /agent/throng-agent.mjs", "GET /agent/throng-agent.tgz", "GET /agent/throng-engine.mjs", `GET /agent/${NATIVE_IO_FILE}`, "GET /agent/install.sh", "GET /api/openapi.json", "GET /metrics", "POST /api/sso/sign-in"];
 
 interface Operation { method: string; path: string; access: string; permission?: Action }
 let api: TestApi;
@@ -170,7 +174,8 @@ const urlOf = (op: Operation) => {
     .replace(":name", spec?.id ? spec.id(fixture) : "lobby")
     .replace(":domain", "example.org")
     .replace(":sink", "prometheus")
-    .replace("/api/runs/compare", `/api/runs/compare?ids=${fixture.runId},${fixture.runId}`);
+    .replace("/api/runs/compare", `/api/runs/compare?ids=${fixture.runId},${fixture.runId}`)
+    .replace(/\/summary$/, "/summary?from=0&to=5");
 };
 
 async function call(op: Operation, headers: Record<string, string>) {

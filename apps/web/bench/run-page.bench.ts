@@ -2,7 +2,8 @@
 // Chromium, its API answered by Playwright routes with synthetic runs of 10 min, 1 h and 4 h at one point per
 // second (every series filled: 17 lines over 7 charts), the live stream replaced by a stub the bench feeds.
 // Measures: first series answer → every chart painted (what a reload mid-run costs), navigation → painted, the
-// longest main-thread task, and one live second appended on top of the history (p50/p95/max of 60).
+// longest main-thread task, one live second appended on top of the history (p50/p95/max of 60), and a zoom: a drag
+// across the first chart until every chart has painted the selected range.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { createServer } from "node:net";
@@ -115,7 +116,37 @@ function paintedWith(count: number): Promise<number> {
   });
 }
 
+/** In the page: resolves with the time from the next mouseup to the frame after every plot shows a new x range. */
+function zoomPainted(): Promise<number> {
+  const plots = () => [...document.querySelectorAll<HTMLElement>(".uplot")];
+  const before = plots().map((plot) => plot.dataset.xRange);
+  let upAt = 0;
+  document.addEventListener("mouseup", () => (upAt = performance.now()), { capture: true, once: true });
+  return new Promise((resolve) => {
+    const check = () => {
+      const ranges = plots().map((plot) => plot.dataset.xRange);
+      const zoomed = upAt > 0 && ranges.every((range, index) => range && range !== before[index] && range === ranges[0]);
+      if (!zoomed) return requestAnimationFrame(check);
+      requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - upAt)));
+    };
+    check();
+  });
+}
+
+/** Drags across the middle third of the first chart, as a person zooms; answers mouseup → every chart zoomed. */
+async function zoom(page: import("@playwright/test").Page): Promise<number> {
+  const box = (await page.locator(".u-over").first().boundingBox())!;
+  const waiting = page.evaluate(zoomPainted);
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width / 3, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + (box.width * 2) / 3, y, { steps: 5 });
+  await page.mouse.up();
+  return waiting;
+}
+
 interface Sample {
+  zoom: number;
   dataToPaint: number;
   navToPaint: number;
   longestTask: number;
@@ -169,8 +200,9 @@ async function measure(browser: Browser, baseUrl: string, seconds: number): Prom
       ),
     );
   }
+  const zoomed = await zoom(page);
   await context.close();
-  return { dataToPaint: painted - initial.seriesAt, navToPaint: painted, longestTask: initial.longestTask, appends, charts: initial.charts, lines: initial.lines };
+  return { zoom: zoomed, dataToPaint: painted - initial.seriesAt, navToPaint: painted, longestTask: initial.longestTask, appends, charts: initial.charts, lines: initial.lines };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -191,7 +223,7 @@ async function main() {
       const appends = samples.flatMap((sample) => sample.appends);
       const { charts, lines } = samples[0]!;
       rows.push(
-        `| ${label(seconds)} | ${seconds.toLocaleString("en-US")} | ${charts} charts, ${lines} lines | ${ms(median(samples.map((s) => s.dataToPaint)))} | ${ms(median(samples.map((s) => s.navToPaint)))} | ${ms(median(samples.map((s) => s.longestTask)))} | ${ms(quantile(appends, 0.5))} / ${ms(quantile(appends, 0.95))} / ${ms(Math.max(...appends))} |`,
+        `| ${label(seconds)} | ${seconds.toLocaleString("en-US")} | ${charts} charts, ${lines} lines | ${ms(median(samples.map((s) => s.dataToPaint)))} | ${ms(median(samples.map((s) => s.navToPaint)))} | ${ms(median(samples.map((s) => s.longestTask)))} | ${ms(quantile(appends, 0.5))} / ${ms(quantile(appends, 0.95))} / ${ms(Math.max(...appends))} | ${ms(median(samples.map((s) => s.zoom)))} |`,
       );
     }
   } finally {
@@ -199,8 +231,8 @@ async function main() {
     web.kill("SIGTERM");
   }
   console.log(`\nRun page, Chromium ${browser.version()}, 1280×900, median of ${REPEATS} loads; appends: ${APPENDS} per load\n`);
-  console.log("| history | points | drawn | series answer → painted | navigation → painted | longest task | live append p50 / p95 / max |");
-  console.log("| --- | ---: | --- | ---: | ---: | ---: | ---: |");
+  console.log("| history | points | drawn | series answer → painted | navigation → painted | longest task | live append p50 / p95 / max | zoom → painted |");
+  console.log("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |");
   for (const row of rows) console.log(row);
 }
 

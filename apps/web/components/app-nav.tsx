@@ -11,6 +11,7 @@ const LINKS = [
   { href: "/agents", label: "Agents" },
   { href: "/plans", label: "Plans" },
   { href: "/scripts", label: "Scripts" },
+  { href: "/schedules", label: "Schedules" },
   { href: "/runs", label: "Runs" },
   { href: "/compare", label: "Compare" },
   { href: "/targets", label: "Targets" },

@@ -159,7 +159,7 @@ export function PlanDetail({ planId }: { planId: string }) {
               {trend.error}
             </p>
           )}
-          {trend.data && <PlanTrend runs={trend.data.runs} slos={spec.slos} />}
+          {trend.data && <PlanTrend runs={trend.data.runs} slos={spec.slos} baselineRunId={plan.data.baselineRunId} />}
         </section>
       )}
       <section aria-labelledby="plan-runs-title">

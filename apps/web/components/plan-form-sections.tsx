@@ -12,6 +12,7 @@ import { scenarioDescription } from "../lib/plan-field-text";
 import type { DraftObject, DraftValue } from "../lib/schema-form";
 import type { FieldSpec } from "../lib/schema-node";
 import { newSloRow, sloBelowUnit, sloMetricChoices } from "../lib/plan-slos";
+import { draftCohortNames, newCohortRow } from "../lib/plan-cohorts";
 import { FieldOverrides, ObjectFields, SchemaField } from "./schema-field";
 import { SessionTrial, type TrialCheck } from "./session-trial";
 
@@ -20,6 +21,7 @@ const SECTIONS: { key: string; title: string; intro?: string }[] = [
   { key: "scenario", title: "Scenario" },
   { key: "load", title: "Load", intro: "How many clients, for how long." },
   { key: "agents", title: "Agents", intro: "Which agents take the load, and what happens if one drops out." },
+  { key: "network", title: "Network cohorts", intro: "Give some players a worse network than the rig's (a lossy phone link, a far-away region): each cohort's delay, jitter, loss and bandwidth apply to its clients' traffic only, and every figure, chart and SLO can be read per cohort. Over UDP and KCP each datagram meets them; over TCP and WebSocket the agent needs to reach below TCP, or the report says they were applied above it (docs/networks.md)." },
   { key: "slos", title: "SLOs", intro: "Pass/fail thresholds: the run passes when each metric stays below its threshold over the run; a capacity search finds the most clients that meet them all." },
   { key: "export", title: "Metrics export", intro: "Stream the runs' per-second series to the organisation's Prometheus remote write or OTLP endpoint (set them up under Settings → Metrics export)." },
 ];
@@ -82,17 +84,20 @@ export function PlanFormSections({ draft, errors, onChange, checkPlan }: { draft
 
 /**
  * The SLO section from the metric registry: the metrics this scenario measures, a new SLO as its own figure, and
- * each threshold's unit (a rate's in percent). Kept stable while the SLO-deciding parts of the draft are.
+ * each threshold's unit (a rate's in percent); the cohorts an SLO may name, and a new cohort's unused name. Kept
+ * stable while the SLO- and cohort-deciding parts of the draft are.
  */
 function useSloOverrides(draft: PlanDraft): FieldOverrides {
   const choices = sloMetricChoices(draft).join(",");
   const row = JSON.stringify(newSloRow(draft));
+  const cohorts = draftCohortNames(draft).join(",");
+  const cohortRow = JSON.stringify(newCohortRow(draft));
   const units = (Array.isArray(draft.slos) ? (draft.slos as DraftObject[]) : []).map((slo) => sloBelowUnit(slo.metric) ?? "").join(",");
   return useMemo(() => ({
-    choices: { "slos.metric": choices ? choices.split(",") : [] },
-    newItem: { slos: JSON.parse(row) as DraftObject },
+    choices: { "slos.metric": choices ? choices.split(",") : [], "slos.cohort": cohorts ? cohorts.split(",") : [] },
+    newItem: { slos: JSON.parse(row) as DraftObject, network: JSON.parse(cohortRow) as DraftObject },
     units: Object.fromEntries(units.split(",").flatMap((unit, i) => (unit ? [[`slos.${i}.below`, unit]] : []))),
-  }), [choices, row, units]);
+  }), [choices, row, units, cohorts, cohortRow]);
 }
 
 const AGENTS_POLL_MS = 5000;

@@ -5,6 +5,7 @@ import type { PlanView } from "@throng/protocol/api";
 import { can } from "../lib/settings-permissions";
 import { describeAgents, describeLoad, describeScenario, describeTarget } from "../lib/plan-summary";
 import { formatAgo, shortId } from "../lib/format";
+import { nextFiringText } from "../lib/schedules";
 import { outcomeLabel } from "../lib/verdict";
 import { DataTable } from "./data-table";
 import { useMe } from "./session-gate";
@@ -28,7 +29,7 @@ export function PlanList({ plans }: { plans: PlanView[] }) {
     );
   }
   return (
-    <DataTable caption="Plans" columns={["Plan", "Target", "Load", "Last run", "Baseline", ""]} testId="plan-list">
+    <DataTable caption="Plans" columns={["Plan", "Target", "Load", "Last run", "Baseline", "Next run", ""]} testId="plan-list">
       {plans.map((plan) => (
         <tr key={plan.id} data-testid="plan-row" data-plan-id={plan.id} data-plan-name={plan.name}>
           <td>
@@ -62,6 +63,15 @@ export function PlanList({ plans }: { plans: PlanView[] }) {
           </td>
           <td data-testid="plan-baseline-cell">
             {plan.baselineRunId ? <Link href={`/runs/${plan.baselineRunId}`}>run {shortId(plan.baselineRunId)}</Link> : <span className="muted">none</span>}
+          </td>
+          <td data-testid="plan-next-run" data-paused={plan.nextScheduledRun?.paused ? "true" : "false"}>
+            {plan.nextScheduledRun ? (
+              <Link href="/schedules" title={`Scheduled (${plan.nextScheduledRun.timezone}); all schedules on the Schedules page`}>
+                {nextFiringText(plan.nextScheduledRun)}
+              </Link>
+            ) : (
+              <span className="muted">not scheduled</span>
+            )}
           </td>
           <td className="actions">
             {can(role, "plan.write") && (

@@ -43,7 +43,11 @@ export function PlanSchedulePanel({ planId, canSchedule }: { planId: string; can
   const change = useMutation({
     mutationFn: (action: () => Promise<unknown>) => action(),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: queryKeys.planSchedule(planId) });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.planSchedule(planId) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.schedules }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.planLists }),
+      ]);
       setCron(null);
       setTimezone(null);
     },
@@ -72,10 +76,12 @@ export function PlanSchedulePanel({ planId, canSchedule }: { planId: string; can
       {!current.data && !current.error && <p className="loading">Loading the schedule…</p>}
       {current.data && (
         <p className="muted" data-testid="plan-schedule-state">
-          {schedule
-            ? // The times it fires in the schedule's own zone, named: 03:00 Europe/Berlin must not read "2:00:00 AM" in a browser in London.
-              `Runs on "${schedule.cron}" (${schedule.timezone}). Next: ${schedule.nextRuns.map((at) => formatDateTimeIn(at, schedule.timezone)).join("; ")}.`
-            : "Not scheduled: the plan runs when someone starts it."}
+          {!schedule
+            ? "Not scheduled: the plan runs when someone starts it."
+            : schedule.pausedAt
+              ? `Paused since ${formatDateTime(schedule.pausedAt)}: ${schedule.inWords} (${schedule.timezone}) once resumed.`
+              : // The times it fires in the schedule's own zone, named: 03:00 Europe/Berlin must not read "2:00:00 AM" in a browser in London.
+                `Runs ${schedule.inWords} (${schedule.timezone}). Next: ${schedule.nextRuns.map((at) => formatDateTimeIn(at, schedule.timezone)).join("; ")}.`}
         </p>
       )}
       {schedule?.lastAttempt && <LastAttempt attempt={schedule.lastAttempt} />}
@@ -94,6 +100,11 @@ export function PlanSchedulePanel({ planId, canSchedule }: { planId: string; can
             <button className="button primary" type="submit" disabled={pending} data-testid="save-schedule">
               {schedule ? "Change schedule" : "Schedule runs"}
             </button>
+            {schedule && (
+              <button className="button" type="button" disabled={pending} onClick={() => act(() => (schedule.pausedAt ? api.resumePlanSchedule(planId) : api.pausePlanSchedule(planId)))} data-testid="pause-schedule">
+                {schedule.pausedAt ? "Resume" : "Pause"}
+              </button>
+            )}
             {schedule && (
               <button className="button" type="button" disabled={pending} onClick={() => act(() => api.removePlanSchedule(planId))} data-testid="remove-schedule">
                 Stop scheduling

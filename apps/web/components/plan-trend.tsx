@@ -8,11 +8,16 @@ import type { RunView } from "@throng/protocol/run";
 import { useUPlot } from "../hooks/use-uplot";
 import { formatDateTime, formatMs, formatPercent } from "../lib/format";
 import type { Slo } from "@throng/protocol/plan";
-import { TREND_FIGURES, trendColumns, trendRuns, trendThreshold, trendTimeRange, trendXTicks, trendYTicks, type TrendFigure, type TrendRun } from "../lib/plan-trend";
+import { TREND_FIGURES, trendBaseline, trendColumns, trendRuns, trendThreshold, trendTickFormat, trendTimeRange, trendXTicks, trendYTicks, type TrendFigure, type TrendRun } from "../lib/plan-trend";
+import { useApiQuery } from "../hooks/use-api-query";
+import { api } from "../lib/api";
+import { queryKeys } from "../lib/query-keys";
 import { formatAxisCount } from "../lib/series";
 import { annotationPlugin, showLatest } from "./series-chart";
 
 const MARK = { passed: "#1a7f37", failed: "#cf222e", none: "#8c959f" } as const;
+/** The pinned baseline run's line: blue, apart from the SLO's red and the verdicts' green and red. */
+const BASELINE_COLOUR = "#0969da";
 const markOf = (run: TrendRun) => (run.passed === null ? MARK.none : run.passed ? MARK.passed : MARK.failed);
 const FORMAT: Record<TrendFigure["unit"], (value: number) => string> = {
   ms: (value) => formatMs(value),
@@ -44,18 +49,21 @@ function verdictMarks(runs: readonly TrendRun[]): uPlot.Plugin {
   };
 }
 
-/** How wide a run's date label is on the x axis ("Nov 26, 2026, 6:36:40 AM"), for spacing the ticks. */
-const DATE_LABEL_PX = 170;
+/** How wide a run's time label is on the x axis ("Nov 26, 6:36:40 AM" at most), for spacing the ticks. */
+const DATE_LABEL_PX = 130;
 
-/** One figure over the plan's runs, with the plan's SLO on it; clicking a point opens that run. */
-function TrendChart({ figure, runs, slos }: { figure: TrendFigure; runs: readonly TrendRun[]; slos: readonly Slo[] | undefined }) {
+/** One figure over the plan's runs, with the plan's SLO and its baseline run on it; clicking a point opens that run. */
+function TrendChart({ figure, runs, slos, baseline }: { figure: TrendFigure; runs: readonly TrendRun[]; slos: readonly Slo[] | undefined; baseline: TrendRun | null }) {
   const router = useRouter();
   const columns = useMemo(() => trendColumns(runs, figure), [runs, figure]);
   const threshold = useMemo(() => trendThreshold(figure, slos), [figure, slos]);
-  const yTicks = useMemo(() => trendYTicks(columns[1], threshold?.value), [columns, threshold]);
+  const baselineLine = useMemo(() => trendBaseline(figure, baseline, FORMAT[figure.unit]), [figure, baseline]);
+  const yTicks = useMemo(() => trendYTicks(columns[1], threshold?.value, baselineLine?.value), [columns, threshold, baselineLine]);
+  const tickLabel = useMemo(() => trendTickFormat(columns[0]), [columns]);
   const highest = Math.max(0, ...columns[1].filter((value): value is number => value !== null));
   const options = useMemo((): Omit<uPlot.Options, "width"> => {
     const format = FORMAT[figure.unit];
+    const lines = [...(threshold ? [threshold] : []), ...(baselineLine ? [{ ...baselineLine, colour: BASELINE_COLOUR }] : [])];
     return {
       height: 180,
       // Room on the right for half of the last date label, which uPlot centres on its tick.
@@ -65,7 +73,8 @@ function TrendChart({ figure, runs, slos }: { figure: TrendFigure; runs: readonl
       scales: { x: { time: false, range: () => trendTimeRange(runs) }, y: { range: () => [yTicks[0]!, yTicks[yTicks.length - 1]!] } },
       axes: [
         // Ticks at the runs themselves, as many as their dates fit: no tick between runs that marks nothing.
-        { space: DATE_LABEL_PX, splits: (u) => trendXTicks(columns[0], u.bbox.width / uPlot.pxRatio, DATE_LABEL_PX), values: (_u, splits) => splits.map(runTime) },
+        // Labels as short as the runs allow, in the reader's locale ("6:36 AM" on one day); the legend keeps the full date.
+        { space: DATE_LABEL_PX, splits: (u) => trendXTicks(columns[0], u.bbox.width / uPlot.pxRatio, DATE_LABEL_PX), values: (_u, splits) => splits.map(tickLabel) },
         { size: 70, splits: () => yTicks, values: (_u, splits) => splits.map(format) },
       ],
       series: [
@@ -76,7 +85,7 @@ function TrendChart({ figure, runs, slos }: { figure: TrendFigure; runs: readonl
       // Unhovered, the legend reads the latest run instead of "Run: —".
       hooks: { setCursor: [showLatest], setData: [showLatest] },
       plugins: [
-        annotationPlugin({ current: [] }, { current: threshold ? [threshold] : [] }),
+        annotationPlugin({ current: [] }, { current: lines }),
         verdictMarks(runs),
         {
           hooks: {
@@ -91,21 +100,39 @@ function TrendChart({ figure, runs, slos }: { figure: TrendFigure; runs: readonl
         },
       ],
     };
-  }, [figure, runs, router, columns, threshold, yTicks]);
+  }, [figure, runs, router, columns, threshold, baselineLine, yTicks, tickLabel]);
   const canvasRef = useUPlot(options, columns as uPlot.AlignedData);
   const titleId = `plan-trend-${figure.key}-title`;
   return (
-    <section className="chart trend-chart" aria-labelledby={titleId} data-testid="plan-trend-chart" data-figure={figure.key} data-runs={columns[1].filter((value) => value !== null).length} data-threshold={threshold?.value} data-y-top={yTicks[yTicks.length - 1]} data-highest={highest}>
+    <section className="chart trend-chart" aria-labelledby={titleId} data-testid="plan-trend-chart" data-figure={figure.key} data-runs={columns[1].filter((value) => value !== null).length} data-threshold={threshold?.value} data-y-top={yTicks[yTicks.length - 1]} data-y-bottom={yTicks[0]} data-lowest={Math.min(0, ...columns[1].filter((value): value is number => value !== null))} data-highest={highest} data-baseline={baselineLine?.value}>
       <h3 id={titleId}>{figure.title}</h3>
-      {threshold && <p className="chart-thresholds">{threshold.label}</p>}
+      {(threshold || baselineLine) && (
+        <p className="chart-thresholds">
+          {threshold && <span data-testid="plan-trend-slo">{threshold.label}</span>}
+          {threshold && baselineLine && " · "}
+          {baselineLine && (
+            <span data-testid="plan-trend-baseline" style={{ color: BASELINE_COLOUR }}>
+              {baselineLine.label}
+            </span>
+          )}
+        </p>
+      )}
       <div className="chart-canvas" ref={canvasRef} role="img" aria-label={`${figure.title} of each run of this plan over time`} />
     </section>
   );
 }
 
-/** The plan's ended runs over time: p99, error rate, throughput and estimate, each run marked passed or not. */
-export function PlanTrend({ runs, slos }: { runs: readonly RunView[]; slos?: readonly Slo[] | undefined }) {
+/** The plan's pinned baseline run as a trend point: among the runs listed, or read on its own when it is older. */
+function useBaselineRun(points: readonly TrendRun[], baselineRunId: string | null): TrendRun | null {
+  const listed = baselineRunId ? points.find((run) => run.runId === baselineRunId) : undefined;
+  const read = useApiQuery(baselineRunId && !listed ? queryKeys.run(baselineRunId) : ["no-trend-baseline"], async (signal) => (baselineRunId && !listed ? api.getRun(baselineRunId, signal) : null));
+  return listed ?? (read.data ? (trendRuns([read.data])[0] ?? null) : null);
+}
+
+/** The plan's ended runs over time: p99, error rate, throughput and estimate, each run marked passed or not, with its baseline. */
+export function PlanTrend({ runs, slos, baselineRunId = null }: { runs: readonly RunView[]; slos?: readonly Slo[] | undefined; baselineRunId?: string | null }) {
   const points = useMemo(() => trendRuns(runs), [runs]);
+  const baseline = useBaselineRun(points, baselineRunId);
   const figures = TREND_FIGURES.filter((figure) => figure.key !== "estimate" || points.some((run) => run.estimate !== null));
   const passed = points.filter((run) => run.passed === true).length;
   if (points.length === 0) return <p className="muted">The trend starts once a run of this plan has ended.</p>;
@@ -117,7 +144,7 @@ export function PlanTrend({ runs, slos }: { runs: readonly RunView[]; slos?: rea
       </p>
       <div className="trend-charts">
         {figures.map((figure) => (
-          <TrendChart key={figure.key} figure={figure} runs={points} slos={slos} />
+          <TrendChart key={figure.key} figure={figure} runs={points} slos={slos} baseline={baseline} />
         ))}
       </div>
       <ol className="sr-only">

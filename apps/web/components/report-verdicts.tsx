@@ -1,5 +1,5 @@
 import type { RunView } from "@throng/protocol/run";
-import { sloRows, unjudgedSloRows } from "../lib/report-summary";
+import { sloRows, unjudgedSloRows, type SloRow } from "../lib/report-summary";
 import { reportReasons, verdictBadge } from "../lib/verdict";
 import { DataTable, type DataColumn } from "./data-table";
 
@@ -54,20 +54,27 @@ export function ReportVerdicts({ run }: { run: RunView }) {
       {rows.length === 0 ? (
         <p className="muted">The plan sets no SLOs, so only its load was judged. Add SLOs to the plan (e.g. round trip p99 below 50 ms) to judge the server too.</p>
       ) : (
-        <DataTable caption="SLO verdicts" columns={SLO_COLUMNS}>
-          {rows.map((row) => (
-            <tr key={row.name} data-testid="slo-row" data-metric={row.metric} data-passed={row.passed} data-status={row.status}>
-              <th scope="row">{row.name}</th>
-              <td>{row.threshold}</td>
-              <td className="num">{row.measured}</td>
-              <td>
-                <span className={`badge ${row.passed ? "ok" : row.status === "no data" ? "warn" : row.status === "not judged" ? "idle" : "bad"}`}>{row.status}</span>
-              </td>
-              <td>{row.seconds}</td>
-            </tr>
-          ))}
-        </DataTable>
+        <SloTable caption="SLO verdicts" rows={rows} rowTestId="slo-row" />
       )}
     </section>
+  );
+}
+
+/** SLO verdicts as a table: each SLO's threshold, what was measured, its verdict and its seconds. */
+export function SloTable({ caption, rows, rowTestId }: { caption: string; rows: readonly SloRow[]; rowTestId: string }) {
+  return (
+    <DataTable caption={caption} columns={SLO_COLUMNS}>
+      {rows.map((row) => (
+        <tr key={row.name} data-testid={rowTestId} data-metric={row.metric} data-passed={row.passed} data-status={row.status}>
+          <th scope="row">{row.name}</th>
+          <td>{row.threshold}</td>
+          <td className="num">{row.measured}</td>
+          <td>
+            <span className={`badge ${row.passed ? "ok" : row.status === "no data" ? "warn" : row.status === "not judged" ? "idle" : "bad"}`}>{row.status}</span>
+          </td>
+          <td>{row.seconds}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

@@ -1,12 +1,14 @@
 "use client";
 
 import Link from "next/link";
+import { useMemo } from "react";
 import { useApiQuery } from "../hooks/use-api-query";
 import { api } from "../lib/api";
 import { queryKeys } from "../lib/query-keys";
 import { reportApi } from "../lib/report-api";
 import { exportFileName } from "../lib/report-summary";
 import { can } from "../lib/settings-permissions";
+import { runRangeSummary } from "./chart-zoom";
 import { ReportDocument } from "./report-document";
 import { PdfDownloadButton } from "./pdf-download-button";
 import { ReportEstimateForm } from "./report-estimate-form";
@@ -19,6 +21,7 @@ export function ReportView({ runId }: { runId: string }) {
   const role = useMe().role;
   const report = useApiQuery(queryKeys.runReport(runId), (signal) => reportApi.report(runId, signal));
   const fleet = useApiQuery(queryKeys.agents, (signal) => api.listAgents(signal));
+  const rangeSummary = useMemo(() => runRangeSummary(runId), [runId]);
 
   if (!report.data) {
     return report.error ? (
@@ -56,7 +59,7 @@ export function ReportView({ runId }: { runId: string }) {
           {report.error}
         </p>
       )}
-      <ReportDocument report={report.data} agents={fleet.data ?? []} crumbs={crumbs} actions={actions} />
+      <ReportDocument report={report.data} agents={fleet.data ?? []} crumbs={crumbs} actions={actions} rangeSummary={rangeSummary} />
       <RunBaseline run={run} points={report.data.series} />
       {run.capacity && can(role, "run.start") && <ReportEstimateForm runId={run.id} />}
       {can(role, "share.manage") && <ShareLinks runId={run.id} />}

@@ -18,11 +18,14 @@ import {
   latencyLines,
   latencyNames,
   stepMarkers,
+  type TimeMarker,
 } from "../lib/series";
+import { runMarkers } from "../lib/run-annotations";
 import { causeLines, causeNames, DELIVERY_LINES, hasCorrectedRtt, hasDelivery, RTT_CORRECTED_LINES } from "../lib/series-causes";
 import { scriptCountLines, scriptLatencyLines, scriptMetricNames } from "../lib/series-script";
 import { chartOrder, hasRoundTrips, type ChartId, type ScenarioKind } from "../lib/scenario-view";
 import { sloRateLines, sloThresholds } from "../lib/slo-live";
+import { ZoomBar } from "./chart-zoom";
 import { SeriesChart } from "./series-chart";
 
 interface RunChartsProps {
@@ -33,16 +36,31 @@ interface RunChartsProps {
   /** The plan's scenario: what its charts lead with, and whether it has round trips to chart at all. */
   scenario: ScenarioKind;
   slos?: readonly Slo[];
+  /** The run's note: its lines that begin with a time are marked on the charts. */
+  note?: string;
 }
 
 const NO_SLOS: readonly Slo[] = [];
 
 /**
- * The run's charts, one point per second, with stage changes, lost agents and an abort marked on the time axis.
- * Latencies besides RTT and per-agent health appear as soon as the seconds carry them.
+ * Every chart's markers: the run's events (stage changes, lost agents, an abort), capacity steps, the note's timed
+ * lines and saturated agents (lib/run-annotations.ts). The server's charts take the same.
  */
-export function RunCharts({ points, span, events, agents, scenario, slos = NO_SLOS }: RunChartsProps) {
-  const markers = useMemo(() => [...eventMarkers(events), ...stepMarkers(points)].sort((a, b) => a.t - b.t), [events, points]);
+export function useRunMarkers(events: readonly RunEventView[], points: readonly SeriesPoint[], note: string, span: readonly [number, number] | null, agents: readonly AgentView[]): TimeMarker[] {
+  const start = span?.[0] ?? null;
+  const namesKey = agents.map((agent) => `${agent.id}=${agent.hostname}`).join(",");
+  return useMemo(() => {
+    const names = new Map(namesKey ? namesKey.split(",").map((pair) => pair.split("=") as [string, string]) : []);
+    return runMarkers({ events: eventMarkers(events), steps: stepMarkers(points), note, start, points, name: (id) => names.get(id) ?? id.slice(0, 8) });
+  }, [events, points, note, start, namesKey]);
+}
+
+/**
+ * The run's charts, one point per second, with what happened marked on the time axis (useRunMarkers). Latencies
+ * besides RTT and per-agent health appear as soon as the seconds carry them.
+ */
+export function RunCharts({ points, span, events, agents, scenario, slos = NO_SLOS, note = "" }: RunChartsProps) {
+  const markers = useRunMarkers(events, points, note, span, agents);
   // Line sets change only when a new latency or agent appears, so the plots are not rebuilt every second.
   const latencyKey = useMemo(() => latencyNames(points).join(","), [points]);
   const healthIds = useMemo(() => healthAgentIds(points), [points]);
@@ -130,6 +148,7 @@ export function RunCharts({ points, span, events, agents, scenario, slos = NO_SL
       <h2 id="charts-title" className="sr-only">
         Charts
       </h2>
+      <ZoomBar />
       <div className="chart-grid" data-testid="chart-grid">
         {chartOrder(scenario).map((id) => charts[id] && <Fragment key={id}>{charts[id]}</Fragment>)}
       </div>

@@ -1,15 +1,20 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import type { AgentView } from "@throng/protocol/api";
 import type { RunView } from "@throng/protocol/run";
+import type { SeriesPoint } from "@throng/protocol/snapshot";
+import type { ServerPoint, ServerWatchSummary } from "@throng/protocol/server-watch";
 import { useApiQuery } from "../hooks/use-api-query";
 import { useRunLive } from "../hooks/use-run-live";
 import { api } from "../lib/api";
 import { queryKeys } from "../lib/query-keys";
 import { chartSpan, isTerminal } from "../lib/run-timing";
+import { ChartZoomProvider, runRangeSummary } from "./chart-zoom";
 import { RunAgents } from "./run-agents";
-import { RunCharts } from "./run-charts";
+import { RunCharts, useRunMarkers } from "./run-charts";
+import { RunCohortFigures } from "./run-cohort-charts";
 import { RunEvents } from "./run-events";
 import { RunHeader } from "./run-header";
 import { RunNotes } from "./run-notes";
@@ -28,6 +33,7 @@ export function RunDetail({ runId }: { runId: string }) {
   // Host names and fleet status for the agents table and chart legends; polled only while the run is live.
   const fleet = useApiQuery(queryKeys.agents, (signal) => api.listAgents(signal), { pollMs: ended ? undefined : AGENTS_POLL_MS });
   const changed = useRunChanged(accept);
+  const zoomSummary = useMemo(() => runRangeSummary(runId), [runId]);
 
   // Elapsed and remaining tick every second while the run is live.
   useEffect(() => {
@@ -48,7 +54,7 @@ export function RunDetail({ runId }: { runId: string }) {
   const agents = fleet.data ?? [];
   const last = points[points.length - 1];
   return (
-    <>
+    <ChartZoomProvider startedAt={run.startedAt} loadSummary={zoomSummary.load} summaryKey={zoomSummary.key}>
       <RunHeader run={run} stream={stream} now={now} agentsReporting={ended || !last ? null : last.agents} onAborted={changed} />
       {error && (
         <p className="alert" role="alert">
@@ -86,12 +92,20 @@ export function RunDetail({ runId }: { runId: string }) {
           <p className="muted">No second was measured: the run {run.status === "aborted" ? "was aborted" : "ended"} before its agents reported any. Its events and verdict above say why.</p>
         </section>
       ) : (
-        <RunCharts points={points} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} />
+        <RunCharts points={points} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} note={run.note} />
       )}
-      {run.spec.watch && <ServerCharts points={server} summary={ended ? serverSummary : null} span={chartSpan(run)} agents={agents} />}
+      {run.status !== "queued" && <RunCohortFigures run={run} points={points} live={!ended} />}
+      {run.spec.watch && <RunServerCharts run={run} points={points} server={server} summary={ended ? serverSummary : null} agents={agents} />}
       <RunAgents run={run} agents={agents} points={points} live={!ended} />
-    </>
+    </ChartZoomProvider>
   );
+}
+
+/** The server's charts, marked as the load's are. */
+function RunServerCharts({ run, points, server, summary, agents }: { run: RunView; points: readonly SeriesPoint[]; server: readonly ServerPoint[]; summary: ServerWatchSummary | null; agents: readonly AgentView[] }) {
+  const span = chartSpan(run);
+  const markers = useRunMarkers(run.events, points, run.note, span, agents);
+  return <ServerCharts points={server} summary={summary} span={span} markers={markers} agents={agents} />;
 }
 
 /**

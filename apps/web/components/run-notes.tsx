@@ -118,7 +118,10 @@ function NoteEditor({ note, pending, onSave }: { note: string; pending: boolean;
   return (
     <form className="run-note" onSubmit={submit}>
       <label htmlFor="run-note-draft">Note</label>
-      <textarea id="run-note-draft" rows={5} value={draft} onChange={(event) => setDraft(event.target.value)} aria-invalid={problem ? true : undefined} aria-describedby={problem ? "run-note-problem" : undefined} />
+      <textarea id="run-note-draft" rows={5} value={draft} onChange={(event) => setDraft(event.target.value)} aria-invalid={problem ? true : undefined} aria-describedby={problem ? "run-note-problem run-note-hint" : "run-note-hint"} />
+      <p className="muted small" id="run-note-hint">
+        A line that begins with a time since the run&apos;s start (0:42, 1:05:00, 12 s, 2 min) is marked at that time on every chart.
+      </p>
       {problem && (
         <p className="field-error" id="run-note-problem">
           {problem}

@@ -4,6 +4,9 @@ import { percentileKeys } from "../lib/series";
 import { scriptSummaryCells } from "../lib/series-script";
 import { countsMessages, hasRoundTrips, scenarioSummaryCells, type ScenarioKind, type SummaryCell } from "../lib/scenario-view";
 import { notPassedReasons } from "../lib/verdict";
+import { useApiQuery } from "../hooks/use-api-query";
+import type { ViewRange } from "../lib/view-range";
+import { rangeText, useChartZoom, type ChartZoom } from "./chart-zoom";
 import { RunCohorts } from "./run-cohorts";
 import { RunEvents } from "./run-events";
 
@@ -58,25 +61,47 @@ function VerdictReasons({ run }: { run: RunView }) {
   );
 }
 
+function SummaryCells({ summary, kind }: { summary: Summary; kind: ScenarioKind }) {
+  return (
+    <dl className="summary-grid">
+      {cells(summary, kind).map((cell) => (
+        <div key={cell.testId}>
+          <dt>{cell.label}</dt>
+          <dd data-testid={cell.testId}>{cell.value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** The figures of the zoomed range, recomputed by the API from the range's stored histograms. */
+function RangeSummary({ zoom, range, kind }: { zoom: ChartZoom; range: ViewRange; kind: ScenarioKind }) {
+  const answer = useApiQuery(zoom.summaryKey(range), (signal) => zoom.loadSummary(range, signal), { keepPrevious: true });
+  if (answer.error) return <p className="alert" role="alert">{answer.error}</p>;
+  if (!answer.data) return <p className="loading">Summing up {rangeText(range)}…</p>;
+  if (!answer.data.summary) return <p className="muted" data-testid="summary-range-empty">No second was measured between {rangeText(range)}.</p>;
+  return <SummaryCells summary={answer.data.summary} kind={kind} />;
+}
+
 /**
  * The summary of a finished, aborted or failed run: why it did not pass, totals, then what happened. In the report
- * (`inReport`) the reasons are left to its sentence and Verdict section, which say them above.
+ * (`inReport`) the reasons are left to its sentence and Verdict section, which say them above. With the page's
+ * charts zoomed, the figures are the zoomed range's.
  */
 export function RunSummary({ run, inReport = false }: { run: RunView; inReport?: boolean }) {
   const { summary } = run;
+  const zoom = useChartZoom();
+  const range = zoom?.range ?? null;
   return (
-    <section className="panel" aria-labelledby="summary-title" data-testid="run-summary">
-      <h2 id="summary-title">Summary</h2>
+    <section className="panel" aria-labelledby="summary-title" data-testid="run-summary" data-range={range ? `${range.from}-${range.to}` : undefined}>
+      <h2 id="summary-title">
+        Summary{range && <span data-testid="summary-range"> for {rangeText(range)}</span>}
+      </h2>
       {!inReport && <VerdictReasons run={run} />}
-      {summary ? (
-        <dl className="summary-grid">
-          {cells(summary, run.spec.scenario.kind).map((cell) => (
-            <div key={cell.testId}>
-              <dt>{cell.label}</dt>
-              <dd data-testid={cell.testId}>{cell.value}</dd>
-            </div>
-          ))}
-        </dl>
+      {zoom && range ? (
+        <RangeSummary zoom={zoom} range={range} kind={run.spec.scenario.kind} />
+      ) : summary ? (
+        <SummaryCells summary={summary} kind={run.spec.scenario.kind} />
       ) : (
         <p className="muted">{run.status === "failed" ? "Nothing was measured." : "Computing the summary…"}</p>
       )}

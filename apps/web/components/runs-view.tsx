@@ -1,9 +1,9 @@
 "use client";
 
 import Link from "next/link";
-import { usePathname, useSearchParams } from "next/navigation";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo } from "react";
 import { useApiQuery } from "../hooks/use-api-query";
+import { useQueryState } from "../hooks/use-query-state";
 import { api } from "../lib/api";
 import { queryKeys } from "../lib/query-keys";
 import { EMPTY_RUN_FILTER, isFiltered, parseRunFilter, runFilterQuery, runsQueryOf, shownPage, type RunFilter } from "../lib/run-filter";
@@ -15,18 +15,8 @@ const POLL_MS = 2000;
 
 /** Runs page: one page of runs at a time, filtered and paged by the API, the filter kept in the URL. */
 export function RunsView() {
-  const pathname = usePathname();
-  const query = useSearchParams();
-  // Local state answers at once; the URL follows through history.replaceState (no server round trip, no race
-  // between quick changes), and a navigation to other query parameters (a link to /runs?plan=…) flows back in.
-  const queryText = query.toString();
-  const [filter, setFilter] = useState<RunFilter>(() => parseRunFilter(query));
-  const written = useRef(queryText);
-  useEffect(() => {
-    if (queryText === written.current) return;
-    written.current = queryText;
-    setFilter(parseRunFilter(new URLSearchParams(queryText)));
-  }, [queryText]);
+  // The filter lives in the URL (a link to /runs?plan=… opens it filtered); one history entry, whatever is changed.
+  const [filter, setFilter] = useQueryState<RunFilter>(parseRunFilter, "replace");
   const runsQuery = runsQueryOf(filter);
   // The API's query parameters are the cache key; while another page or filter loads, the last one stays shown.
   const { data, error, previous } = useApiQuery(queryKeys.runsPage(runsQuery), (signal) => runsApi.page(runsQuery, signal), {
@@ -42,12 +32,7 @@ export function RunsView() {
   useEffect(() => {
     if (data && !previous && data.runs.length === 0 && data.matching > 0 && filter.page > data.pages) show({ ...filter, page: data.pages });
   });
-  const show = (next: RunFilter) => {
-    const search = runFilterQuery(next);
-    setFilter(next);
-    written.current = search.replace(/^\?/, "");
-    window.history.replaceState(null, "", `${pathname}${search}`);
-  };
+  const show = (next: RunFilter) => setFilter(next, runFilterQuery(next));
 
   return (
     <>

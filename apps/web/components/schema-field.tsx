@@ -3,7 +3,7 @@
 import { createContext, useContext, useState } from "react";
 import type { LabelRow } from "../lib/labels";
 import { metricName } from "../lib/slo-text";
-import { blankChoiceText, fieldText, hasFieldText, variantLabel } from "../lib/plan-field-text";
+import { blankChoiceText, fieldText, hasFieldText, limitsText, variantLabel } from "../lib/plan-field-text";
 import { fieldId, type PlanErrors } from "../lib/plan-draft";
 import { childKey, initialValue, initialVariant, variantFor, type DraftObject, type DraftValue } from "../lib/schema-form";
 import type { FieldSpec, NodeSpec } from "../lib/schema-node";
@@ -163,7 +163,7 @@ function OptionalGroup({ place, value, onChange, errors, node }: FieldProps & { 
   );
 }
 
-function ListField({ place, value, onChange, errors, node }: FieldProps & { node: Extract<NodeSpec, { kind: "object-list" }> }) {
+function ListField({ field, place, value, onChange, errors, node }: FieldProps & { node: Extract<NodeSpec, { kind: "object-list" }> }) {
   const text = fieldText(place.textKey, place.variants);
   const items = Array.isArray(value) ? (value as DraftObject[]) : [];
   const itemName = text.itemName ?? text.label.replace(/s$/, "").toLowerCase();
@@ -176,7 +176,7 @@ function ListField({ place, value, onChange, errors, node }: FieldProps & { node
       {items.map((item, index) => (
         <div className="list-item" key={index}>
           <ObjectFields fields={node.item.fields} place={{ ...place, path: `${place.path}.${index}` }} value={item} errors={errors} onChange={(next) => onChange(items.map((old, i) => (i === index ? next : old)))} />
-          <button className="button small" type="button" onClick={() => onChange(items.filter((_, i) => i !== index))} disabled={items.length <= node.minItems}>
+          <button className="button small" type="button" onClick={() => onChange(items.filter((_, i) => i !== index))} disabled={field.required && items.length <= node.minItems}>
             Remove {itemName} {index + 1}
           </button>
         </div>
@@ -200,6 +200,8 @@ export function SchemaField(props: FieldProps) {
   const choices = useContext(FieldOverrides).choices?.[place.textKey];
 
   if (place.textKey === SCRIPT_FIELD) return <ScriptField {...props} />;
+  // A text field the form offers choices for (an SLO's cohort: the plan's cohorts) is a select like a choice.
+  if (choices && node.kind === "string") return <SchemaField {...props} field={{ ...field, node: { kind: "choice", options: [...choices] } }} />;
   switch (node.kind) {
     case "union":
     case "keyed-union":
@@ -302,8 +304,8 @@ function TextInput({ field, place, value, onChange, errors }: FieldProps) {
   const text = fieldText(place.textKey, place.variants);
   const id = fieldId(place.path);
   const error = errors[place.path];
-  const hint = field.required ? text.hint : [text.hint, "Optional."].filter(Boolean).join(" ");
   const unit = useContext(FieldOverrides).units?.[place.path] ?? text.unit;
+  const hint = [text.hint, text.limits ? limitsText(node, unit) : undefined, field.required ? undefined : "Optional."].filter(Boolean).join(" ") || undefined;
   const aria = { "aria-describedby": describedBy(id, { unit, hint, error }), "aria-invalid": error ? true : undefined };
   const inputMode = node.kind === "integer" || node.kind === "number-list" ? "numeric" : node.kind === "number" ? "decimal" : undefined;
   return (

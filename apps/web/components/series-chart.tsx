@@ -5,10 +5,14 @@ import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 import { formatTimeOfDay } from "../lib/format";
-import { plotXRange, plotYRange } from "../lib/chart-range";
+import { plotXRange, plotYRange, zoomedXRange } from "../lib/chart-range";
+import { zoomOptions, type PlotZoom } from "../lib/chart-zoom-plot";
 import { extendColumns, formatAxisBytes, formatAxisCount, type ChartLine, type TimedPoint, type TimeMarker } from "../lib/series";
 import type { Threshold } from "../lib/slo-live";
 import { columnPlaces, overlapCount, placeLabels, type Box, type LabelRequest } from "../lib/chart-labels";
+import { MARKER_COLOURS, nearestMarker } from "../lib/run-annotations";
+import { ChartAnnotations } from "./chart-annotations";
+import { useChartZoom } from "./chart-zoom";
 
 export type ChartUnit = "count" | "bytes" | "ms";
 
@@ -29,7 +33,6 @@ interface SeriesChartProps<P extends TimedPoint> {
 }
 
 const SECOND_INCREMENTS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200];
-const MARKER_COLOURS: Record<TimeMarker["kind"], string> = { stage: "#57606a", "agent-lost": "#cf222e", "agent-returned": "#1a7f37", aborted: "#9a6700", "search-ended": "#0969da", "seconds-lost": "#cf222e" };
 const AXIS_FORMAT: Record<ChartUnit, (value: number) => string> = {
   count: formatAxisCount,
   bytes: (value) => `${formatAxisBytes(value)}/s`,
@@ -56,7 +59,7 @@ interface Annotation {
  * or further down the line when the top is taken). The words are placed together so none is written over another or
  * across an SLO's line ("above the chaborted"); how many overlap is left on the plot as `data-label-overlaps`.
  */
-function annotations(plot: uPlot, ctx: CanvasRenderingContext2D, markers: readonly TimeMarker[], thresholds: readonly Threshold[]): { lines: Annotation[]; obstacles: Box[] } {
+function annotations(plot: uPlot, ctx: CanvasRenderingContext2D, markers: readonly TimeMarker[], thresholds: readonly Threshold[], active: number | null): { lines: Annotation[]; obstacles: Box[] } {
   const { bbox } = plot;
   const px = uPlot.pxRatio;
   const [right, bottom, row, text, gap] = [bbox.left + bbox.width, bbox.top + bbox.height, 14 * px, 12 * px, 4 * px];
@@ -69,17 +72,17 @@ function annotations(plot: uPlot, ctx: CanvasRenderingContext2D, markers: readon
       // Far above the measurements (plotYRange left it out): said at the top rather than flattening the lines.
       const words = `↑ ${threshold.label}, above the chart`;
       const width = ctx.measureText(words).width;
-      lines.push({ colour: THRESHOLD_COLOUR, dash: 8, width: 1.5, from: [0, 0], to: null, text: words, label: { width, height: text, places: columnPlaces(right - gap - width, bbox.top + 2 * px, bottom - text, row) } });
+      lines.push({ colour: threshold.colour ?? THRESHOLD_COLOUR, dash: 8, width: 1.5, from: [0, 0], to: null, text: words, label: { width, height: text, places: columnPlaces(right - gap - width, bbox.top + 2 * px, bottom - text, row) } });
       continue;
     }
     const width = ctx.measureText(threshold.label).width;
     const left = right - gap - width;
     obstacles.push({ left: bbox.left, top: y - px, width: bbox.width, height: 2 * px });
     const places = [{ left, top: y - gap - text }, { left, top: y + gap }, { left, top: y - gap - text - row }, { left, top: y + gap + row }].filter((place) => place.top >= bbox.top - text && place.top <= bottom);
-    lines.push({ colour: THRESHOLD_COLOUR, dash: 8, width: 1.5, from: [bbox.left, y], to: [right, y], text: threshold.label, label: { width, height: text, places: places.length ? places : [{ left, top: y - gap - text }] } });
+    lines.push({ colour: threshold.colour ?? THRESHOLD_COLOUR, dash: 8, width: 1.5, from: [bbox.left, y], to: [right, y], text: threshold.label, label: { width, height: text, places: places.length ? places : [{ left, top: y - gap - text }] } });
   }
   const lastSecond = plot.scales.x?.max ?? Number.NaN;
-  for (const marker of markers) {
+  for (const [index, marker] of markers.entries()) {
     // An abort late in the run's last second is past the plot's last half second: drawn at its edge, not dropped.
     const t = marker.t > lastSecond && marker.t <= lastSecond + 1 ? lastSecond : marker.t;
     const x = Math.round(plot.valToPos(t, "x", true));
@@ -87,13 +90,26 @@ function annotations(plot: uPlot, ctx: CanvasRenderingContext2D, markers: readon
     const width = ctx.measureText(marker.label).width;
     // A word that would run past the plot's right edge (a step near the end) goes on the line's left instead.
     const left = x + gap + width <= right ? x + gap : x - gap - width;
-    lines.push({ colour: MARKER_COLOURS[marker.kind], dash: 4, width: 1, from: [x, bbox.top], to: [x, bottom], text: marker.label, label: { width, height: text, places: columnPlaces(left, bbox.top + 2 * px, bottom - text, row) } });
+    lines.push({ colour: MARKER_COLOURS[marker.kind], dash: 4, width: index === active ? 3 : 1, from: [x, bbox.top], to: [x, bottom], text: marker.label, label: { width, height: text, places: columnPlaces(left, bbox.top + 2 * px, bottom - text, row) } });
   }
   return { lines, obstacles };
 }
 
+/** Which marker is pointed at or focused (drawn bolder), and who to tell when the cursor comes near another. */
+interface MarkerHover {
+  active: { current: number | null };
+  onHover: (index: number | null) => void;
+}
+
+/** The marker whose line the cursor is near, told to `hover` when it changes (a synced cursor counts too). */
+function hoverMarker(plot: uPlot, markers: readonly TimeMarker[], hover: MarkerHover) {
+  const positions = markers.map((marker) => plot.valToPos(marker.t, "x"));
+  const index = nearestMarker(plot.cursor.left, positions);
+  if (index !== hover.active.current) hover.onHover(index);
+}
+
 /** Draws the thresholds and markers over the plot after each redraw, in a saved canvas state (the plan trend's SLO too). */
-export function annotationPlugin(markers: { current: readonly TimeMarker[] }, thresholds: { current: readonly Threshold[] }): uPlot.Plugin {
+export function annotationPlugin(markers: { current: readonly TimeMarker[] }, thresholds: { current: readonly Threshold[] }, hover?: MarkerHover): uPlot.Plugin {
   const draw = (plot: uPlot) => {
     const { ctx } = plot;
     const px = uPlot.pxRatio;
@@ -101,7 +117,7 @@ export function annotationPlugin(markers: { current: readonly TimeMarker[] }, th
     ctx.font = `${11 * px}px system-ui, sans-serif`;
     ctx.textBaseline = "top";
     ctx.textAlign = "left";
-    const { lines, obstacles } = annotations(plot, ctx, markers.current, thresholds.current);
+    const { lines, obstacles } = annotations(plot, ctx, markers.current, thresholds.current, hover?.active.current ?? null);
     // Thresholds first: their words belong next to their own line; a marker's may move down its.
     const placed = placeLabels(lines.map((line) => line.label), obstacles);
     lines.forEach((line, index) => {
@@ -121,7 +137,7 @@ export function annotationPlugin(markers: { current: readonly TimeMarker[] }, th
     plot.root.dataset.labelOverlaps = String(overlapCount(placed));
     plot.root.dataset.labels = String(placed.length);
   };
-  return { hooks: { draw: [draw] } };
+  return { hooks: { draw: [draw], ...(hover ? { setCursor: [(plot: uPlot) => hoverMarker(plot, markers.current, hover)] } : {}) } };
 }
 
 /** A y axis as wide as its longest label ("500 kB/s"), measured in the axis's own font, so no label is clipped. */
@@ -135,9 +151,15 @@ function axisWidth(plot: uPlot, values: string[] | null, axisIndex: number, cycl
   return Math.ceil((axis.ticks?.size ?? 10) + (axis.gap ?? 5) + label + 8);
 }
 
-/** With no cursor on the plot, the legend reads the latest second instead of "--" (the compare charts too). */
+/**
+ * With no cursor on the plot, the legend reads the latest second instead of "--" (the compare charts too): the
+ * latest the plot shows, when it is zoomed to earlier seconds.
+ */
 export function showLatest(plot: uPlot) {
-  const last = plot.data[0].length - 1;
+  const xs = plot.data[0];
+  const max = plot.scales.x?.max;
+  let last = xs.length - 1;
+  while (last > 0 && max != null && xs[last]! > max) last -= 1;
   if (plot.cursor.idx == null && last >= 0) plot.setLegend({ idx: last });
 }
 
@@ -148,8 +170,11 @@ function options<P extends TimedPoint>(
   unit: ChartUnit,
   markers: { current: readonly TimeMarker[] },
   thresholds: { current: readonly Threshold[] },
+  zoom: { current: PlotZoom | null },
+  hover: MarkerHover,
 ): uPlot.Options {
   const format = AXIS_FORMAT[unit];
+  const zooming = zoomOptions(zoom);
   return {
     width,
     height,
@@ -176,21 +201,26 @@ function options<P extends TimedPoint>(
         ...(line.dash ? { dash: line.dash } : {}),
       })),
     ],
-    // One cursor across the run's charts: hover a second on one, read it on all.
-    cursor: { drag: { x: false, y: false }, sync: { key: "run" } },
+    // Dragging selects seconds for every chart of the page where it zooms (a run's page), and nothing elsewhere.
+    cursor: zoom.current ? zooming.cursor : { drag: { x: false, y: false }, sync: { key: "run" } },
     legend: { live: true },
-    hooks: { setCursor: [showLatest], setData: [showLatest] },
-    plugins: [annotationPlugin(markers, thresholds)],
+    hooks: { setCursor: [showLatest], setData: [showLatest], setScale: [showLatest], ...(zoom.current ? zooming.hooks : {}) },
+    plugins: [annotationPlugin(markers, thresholds, hover)],
   };
 }
 
-/** Feeds the plot and widens x to the planned window, so a live run's lines grow left to right. */
-function draw(plot: uPlot, data: uPlot.AlignedData, span: SeriesChartProps<TimedPoint>["span"]) {
-  const range = plotXRange(data[0], span);
+/**
+ * Feeds the plot and widens x to the planned window, so a live run's lines grow left to right; or narrows it to
+ * the page's zoomed range.
+ */
+function draw(plot: uPlot, data: uPlot.AlignedData, span: SeriesChartProps<TimedPoint>["span"], zoom: PlotZoom | null) {
+  const range = zoom?.range && zoom.start !== null ? zoomedXRange(zoom.start, zoom.range) : plotXRange(data[0], span);
   plot.batch(() => {
     plot.setData(data);
     if (range) plot.setScale("x", { min: range[0], max: range[1] });
   });
+  // What the plot shows, for the journeys to read: the page's zoom must reach every chart's scale.
+  if (range) plot.root.dataset.xRange = `${range[0]}..${range[1]}`;
 }
 
 function latestValues<P extends TimedPoint>(lines: readonly ChartLine<P>[], points: readonly P[], unit: ChartUnit): string {
@@ -218,13 +248,27 @@ export function SeriesChart<P extends TimedPoint = SeriesPoint>({ testId, title,
   }, [points, lines]);
   const latest = useRef({ data, span });
   const titleId = `${testId}-title`;
+  const chartZoom = useChartZoom();
+  const zoomable = chartZoom !== null && chartZoom.start !== null;
+  const zoomRef = useRef<PlotZoom | null>(null);
+  zoomRef.current = zoomable ? { start: chartZoom.start, range: chartZoom.range, select: chartZoom.select } : null;
+  const [zoomFrom, zoomTo] = zoomable && chartZoom.range ? [chartZoom.range.from, chartZoom.range.to] : [null, null];
+  // The marker pointed at on the plot or focused in the list: drawn bolder, its words under the chart.
+  const [active, setActive] = useState<number | null>(null);
+  const hover = useRef<MarkerHover>({ active: { current: null }, onHover: () => {} });
+  hover.current.onHover = (index) => {
+    hover.current.active.current = index;
+    setActive(index);
+    plotRef.current?.redraw(false);
+  };
+  const stableHover = useMemo<MarkerHover>(() => ({ active: hover.current.active, onHover: (index) => hover.current.onHover(index) }), []);
 
   useEffect(() => {
     const element = canvasRef.current;
     if (!element) return;
-    const plot = new uPlot(options(lines, element.clientWidth || 600, height, unit, markersRef, thresholdsRef), [[]], element);
+    const plot = new uPlot(options(lines, element.clientWidth || 600, height, unit, markersRef, thresholdsRef, zoomRef, stableHover), [[]], element);
     plotRef.current = plot;
-    draw(plot, latest.current.data, latest.current.span);
+    draw(plot, latest.current.data, latest.current.span, zoomRef.current);
     setDrawn(latest.current.data[0].length);
     const observer = new ResizeObserver(() => {
       if (element.clientWidth > 0 && element.clientWidth !== plot.width) plot.setSize({ width: element.clientWidth, height });
@@ -235,19 +279,20 @@ export function SeriesChart<P extends TimedPoint = SeriesPoint>({ testId, title,
       plot.destroy();
       plotRef.current = null;
     };
-  }, [lines, height, unit]);
+  }, [lines, height, unit, zoomable, stableHover]);
 
   const [spanFrom, spanTo] = span ?? [null, null];
   useEffect(() => {
     latest.current = { data, span: spanFrom === null || spanTo === null ? null : [spanFrom, spanTo] };
     const plot = plotRef.current;
     if (!plot) return;
-    draw(plot, latest.current.data, latest.current.span);
+    draw(plot, latest.current.data, latest.current.span, zoomRef.current);
     setDrawn(data[0].length);
-  }, [data, spanFrom, spanTo]);
+  }, [data, spanFrom, spanTo, zoomFrom, zoomTo]);
 
   useEffect(() => {
     markersRef.current = markers;
+    if (hover.current.active.current !== null && hover.current.active.current >= markers.length) hover.current.onHover(null);
     plotRef.current?.redraw(false);
   }, [markers]);
 
@@ -256,11 +301,11 @@ export function SeriesChart<P extends TimedPoint = SeriesPoint>({ testId, title,
     thresholdsRef.current = thresholds;
     // Set the data again so the y range is worked out with the new thresholds in it.
     const plot = plotRef.current;
-    if (plot) draw(plot, latest.current.data, latest.current.span);
+    if (plot) draw(plot, latest.current.data, latest.current.span, zoomRef.current);
   }, [thresholds]);
 
   return (
-    <section className="chart" aria-labelledby={titleId} data-testid={testId} data-points={drawn} data-markers={markers.length} data-thresholds={thresholds.length}>
+    <section className="chart" aria-labelledby={titleId} data-testid={testId} data-points={drawn} data-markers={markers.length} data-thresholds={thresholds.length} data-zoom={zoomFrom === null ? undefined : `${zoomFrom}-${zoomTo}`}>
       <h3 id={titleId}>{title}</h3>
       {controls}
       {thresholds.length > 0 && (
@@ -270,6 +315,7 @@ export function SeriesChart<P extends TimedPoint = SeriesPoint>({ testId, title,
       )}
       {drawn === 0 && <p className="chart-empty">Waiting for the first second of measurements…</p>}
       <div className="chart-canvas" ref={canvasRef} role="img" aria-label={`${title} chart, ${latestValues(lines, points, unit)}`} />
+      <ChartAnnotations testId={testId} title={title} markers={markers} start={chartZoom?.start ?? span?.[0] ?? null} active={active} onActive={stableHover.onHover} />
     </section>
   );
 }

@@ -1,10 +1,12 @@
 "use client";
 
+import { useMemo } from "react";
 import { useApiQuery } from "../hooks/use-api-query";
 import { queryKeys } from "../lib/query-keys";
 import { reportApi } from "../lib/report-api";
 import { exportFileName } from "../lib/report-summary";
 import { PdfDownloadButton } from "./pdf-download-button";
+import { sharedRangeSummary } from "./chart-zoom";
 import { ReportDocument } from "./report-document";
 
 /**
@@ -13,6 +15,7 @@ import { ReportDocument } from "./report-document";
  */
 export function ShareReport({ token }: { token: string }) {
   const { data: report, error } = useApiQuery(queryKeys.sharedReport(token), (signal) => reportApi.publicReport(token, signal));
+  const rangeSummary = useMemo(() => sharedRangeSummary(token), [token]);
   if (error && !report) {
     return (
       <section className="panel" aria-labelledby="share-refused-title" data-testid="share-refused">
@@ -24,5 +27,5 @@ export function ShareReport({ token }: { token: string }) {
     );
   }
   if (!report) return <p className="loading">Loading the shared report…</p>;
-  return <ReportDocument report={report} actions={<PdfDownloadButton url={reportApi.publicPdfUrl(token)} fallbackName={exportFileName(report.run, "pdf")} />} />;
+  return <ReportDocument report={report} rangeSummary={rangeSummary} actions={<PdfDownloadButton url={reportApi.publicPdfUrl(token)} fallbackName={exportFileName(report.run, "pdf")} />} />;
 }

@@ -9,7 +9,7 @@ import {
   type SavePlan,
   type UpdatePlan,
 } from "@throng/protocol/api";
-import { PlanScheduleView, type SetPlanSchedule } from "@throng/protocol/plan-schedule";
+import { OrgSchedulesView, PlanScheduleView, type SetPlanSchedule } from "@throng/protocol/plan-schedule";
 import { RunView } from "@throng/protocol/run";
 import { RunServerSeries } from "@throng/protocol/server-watch";
 import { TrialView, type TryPlan } from "@throng/protocol/session-trial";
@@ -70,6 +70,10 @@ export const api = {
   getPlanSchedule: (planId: string, signal?: AbortSignal) => apiRequest("GET", path("plans", planId, "schedule"), PlanScheduleView, undefined, signal),
   setPlanSchedule: (planId: string, body: SetPlanSchedule) => apiRequest("PUT", path("plans", planId, "schedule"), PlanScheduleView, body),
   removePlanSchedule: (planId: string) => apiRequest<void>("DELETE", path("plans", planId, "schedule"), null),
+  pausePlanSchedule: (planId: string) => apiRequest("POST", path("plans", planId, "schedule", "pause"), PlanScheduleView),
+  resumePlanSchedule: (planId: string) => apiRequest("POST", path("plans", planId, "schedule", "resume"), PlanScheduleView),
+  /** Every schedule of the organisation (the Schedules page). */
+  listSchedules: async (signal?: AbortSignal) => (await apiRequest("GET", "/api/schedules", OrgSchedulesView, undefined, signal)).schedules,
   /** One of the plan's finished runs becomes the baseline later runs are compared with (409 for another plan's run or one not finished). */
   pinBaseline: (planId: string, runId: string) => apiRequest("PUT", path("plans", planId, "baseline"), PlanView, { runId }),
   unpinBaseline: (planId: string) => apiRequest("DELETE", path("plans", planId, "baseline"), PlanView),

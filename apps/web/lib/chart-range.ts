@@ -23,3 +23,30 @@ export function plotYRange(min: number | null, max: number | null, thresholds: r
   const top = Math.max(data, ...near);
   return [Math.min(0, min ?? 0), top > 0 ? top * 1.1 : 1];
 }
+
+/** The run's first second (epoch seconds), the one its `startedAt` falls in: what a view range counts from. */
+export function runStartSecond(startedAt: string | null | undefined): number | null {
+  if (!startedAt) return null;
+  const ms = Date.parse(startedAt);
+  return Number.isNaN(ms) ? null : Math.floor(ms / 1000);
+}
+
+/** The x range of a chart zoomed to `range`: its first to its last second, with the same half second either side. */
+export function zoomedXRange(start: number, range: { from: number; to: number }): [number, number] {
+  return [start + range.from - EDGE_SECONDS, start + range.to - 1 + EDGE_SECONDS];
+}
+
+/**
+ * The view range a drag across the plot from x `left` to `right` (epoch seconds) selects: the seconds whose points
+ * lie inside it, at least the one nearest its middle (a narrow drag between two points), never before the start.
+ */
+export function selectedRange(start: number, left: number, right: number): { from: number; to: number } | null {
+  if (!Number.isFinite(left) || !Number.isFinite(right)) return null;
+  const [low, high] = left <= right ? [left, right] : [right, left];
+  let first = Math.ceil(low);
+  let last = Math.floor(high);
+  if (last < first) first = last = Math.round((low + high) / 2);
+  const from = Math.max(0, first - start);
+  const to = Math.max(from + 1, last - start + 1);
+  return { from, to };
+}

@@ -2,6 +2,7 @@
 // loss and retransmissions from the run's summary, read as the SLO judge reads them.
 import type { RunSummary } from "@throng/protocol/run";
 import { measuredOfSummary } from "@throng/protocol/slo-judge";
+import { NETWORK_PATH_WORDS } from "@throng/protocol/cohort-report";
 import { formatInteger, formatMs } from "./format";
 import { formatRatioPercent } from "./scenario-view";
 
@@ -21,8 +22,6 @@ export interface CohortRow {
   appliedAboveStream: boolean;
 }
 
-const APPLIED_WORDS = { datagram: "per datagram", kernel: "below TCP (kernel)", "above-stream": "above TCP" } as const;
-
 /** One row per cohort, in the plan's order (`order`, plan.network's names) and then any other the summary carries. */
 export function cohortRows(summary: RunSummary | null | undefined, order: readonly string[] = []): CohortRow[] {
   const cohorts = summary?.cohorts ?? {};
@@ -40,7 +39,7 @@ export function cohortRows(summary: RunSummary | null | undefined, order: readon
       loss: formatRatioPercent(measured("loss-rate", name)),
       dropped: packets > 0 ? `${formatRatioPercent((c.networkDropped ?? 0) / packets)} of ${formatInteger(packets)}` : "—",
       retransmits,
-      applied: APPLIED_WORDS[c.applied],
+      applied: NETWORK_PATH_WORDS[c.applied],
       appliedAboveStream: c.applied === "above-stream",
     };
   });

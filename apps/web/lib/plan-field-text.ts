@@ -1,3 +1,5 @@
+import { formatDecimal } from "./format";
+
 // Labels, units and hints for plan fields. Fields not listed here get a label made from their name
 // ("burstSize" → "Burst size"), and a unit from its suffix (…Ms → ms), so a new schema field is usable at once.
 
@@ -15,6 +17,8 @@ export interface FieldText {
   noun?: { one: string; name: string; value: string };
   /** Drawn with the required fields, not folded under Options: the one field its variant is about (a delimiter). */
   prominent?: boolean;
+  /** The schema's limits are said beside the hint ("0 to 100 %"), where they are not plain from the field. */
+  limits?: boolean;
   /** Not drawn: another field says the same (a delimiter as text is the hex delimiter's text box); kept in the plan. */
   hidden?: boolean;
 }
@@ -77,6 +81,20 @@ const TEXT: Record<string, FieldText> = {
   "agents.count": { label: "Number of agents", unit: "agents", hint: "At most this many agents; blank = every matching online agent." },
   "agents.labels": { label: "Only agents with these labels", hint: "An agent must carry every label listed. None = any agent." },
   "agents.onLost": { label: "If an agent is lost", hint: "continue: the run goes on degraded and the report names the agent; abort: the run stops." },
+  network: { label: "Cohorts", itemName: "cohort", hint: "Each cohort's clients get its network, applied by the agent to their traffic only; clients in no cohort get the rig's own. At most 8 cohorts, together at most all the clients." },
+  "network.name": { label: "Name", hint: 'How its figures and SLOs name it: lower-case letters, digits and "-", e.g. mobile.' },
+  "network.share": { label: "Share of the clients", unit: "of 1", hint: "0.3 = 30 % of the clients, spread evenly over agents and rooms. Give a share or a number of clients, not both.", prominent: true, limits: true },
+  "network.clients": { label: "Or a number of clients", unit: "clients", hint: "Instead of a share: this many of the run's clients.", prominent: true, limits: true },
+  "network.delayMs": { label: "Delay", unit: "ms", hint: "Added one way, in each direction it applies to (20 both ways = 40 ms more round trip).", prominent: true, limits: true },
+  "network.jitterMs": { label: "Jitter", unit: "ms", hint: "Each packet's delay is drawn from delay ± jitter.", prominent: true, limits: true },
+  "network.lossPercent": { label: "Loss", unit: "%", hint: "Packets dropped at random, in each direction it applies to. Over TCP the agent must reach below TCP (docs/networks.md).", prominent: true, limits: true },
+  "network.duplicatePercent": { label: "Duplicated", unit: "%", hint: "Packets sent twice.", limits: true },
+  "network.reorderPercent": { label: "Reordered", unit: "%", hint: "Packets that overtake those still delayed: needs a delay.", limits: true },
+  "network.bandwidthKbps": { label: "Bandwidth", unit: "kbit/s", hint: "Each client's link rate; more than 1 s of backlog is dropped.", limits: true },
+  "network.direction": { label: "Direction", hint: "up: client to server; down: server to client; both: each way.", prominent: true },
+  "network.seed": { label: "Random seed", hint: "The same seed draws the same losses for the same packets (default 1).", limits: true },
+  "network.sourceAddresses": { label: "Source addresses", hint: "TCP or WebSocket to a target off loopback: this rig's addresses the cohort's clients connect from, one per line." },
+  "slos.cohort": { label: "Cohort", empty: "the whole run (every client)", hint: "Judge only one network cohort's clients, on their own figures." },
   slos: { label: "Thresholds", itemName: "SLO", hint: "Each metric must stay below its threshold. None: the run is judged by its load alone." },
   "slos.metric": { label: "Metric" },
   "slos.below": { label: "Must stay below", hint: "In the metric's unit: milliseconds for times, percent for rates (1 = 1 %), a count for a script's counter." },
@@ -264,4 +282,14 @@ export function hasFieldText(textKey: string, variants: readonly string[] = []):
 
 export function scenarioDescription(kind: string): string | undefined {
   return SCENARIO_DESCRIPTIONS[kind];
+}
+
+/** A number field's limits from the schema, in its unit: "0 to 10,000 ms", "at least 1 clients"; none without any. */
+export function limitsText(node: { kind: string; min?: number; max?: number }, unit?: string): string | undefined {
+  if (node.kind !== "number" && node.kind !== "integer") return undefined;
+  const tail = unit && unit !== "of 1" ? ` ${unit}` : "";
+  const max = node.max !== undefined && node.max < Number.MAX_SAFE_INTEGER ? node.max : undefined;
+  if (node.min !== undefined && max !== undefined) return `${formatDecimal(node.min, 3)} to ${formatDecimal(max, 3)}${tail}.`;
+  if (node.min !== undefined) return `At least ${formatDecimal(node.min, 3)}${tail}.`;
+  return max === undefined ? undefined : `At most ${formatDecimal(max, 3)}${tail}.`;
 }

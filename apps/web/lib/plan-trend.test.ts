@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunSummary, RunView } from "@throng/protocol/run";
-import { TREND_FIGURES, trendColumns, trendRuns, trendThreshold, trendTimeRange, trendXTicks, trendYTicks } from "./plan-trend";
+import { TREND_FIGURES, trendBaseline, trendColumns, trendRuns, trendThreshold, trendTickFormat, trendTimeRange, trendXTicks, trendYTicks } from "./plan-trend";
 
 const summary = (over: Partial<RunSummary>): RunSummary => ({
   agents: 1, peakClients: 10, peakConnections: 10, durationSec: 10, messagesSent: 990, messagesReceived: 990, messagesPerSec: 99,
@@ -75,5 +75,32 @@ describe("the trend's axes and SLO", () => {
     expect(trendThreshold(figure("errorRate"), slos)?.value).toBe(0.01);
     expect(trendThreshold(figure("messagesPerSec"), slos)).toBeNull();
     expect(trendThreshold(figure("p99Ms"), undefined)).toBeNull();
+  });
+
+  it("holds the baseline run's value on the y axis even when the baseline is older than the runs listed", () => {
+    expect(trendYTicks([3.2, 4.1], null, 12.59)).toEqual([0, 5, 10, 15]);
+    expect(trendYTicks([3.2, 12.59], 50, 2)).toEqual([0, 20, 40, 60]);
+  });
+
+  it("draws the pinned baseline run as a labelled line on each figure it has a value for", () => {
+    const figure = (key: string) => TREND_FIGURES.find((candidate) => candidate.key === key)!;
+    const [baseline] = trendRuns([run("1a2b3c4d-0000-4000-8000-000000000000", "2026-11-24T09:00:00Z", { summary: summary({ rttP99Ms: 12.59 }) })]);
+    expect(trendBaseline(figure("p99Ms"), baseline, (value) => `${value} ms`)).toEqual({ value: 12.59, label: "Baseline run 1a2b3c4d…: 12.59 ms" });
+    expect(trendBaseline(figure("estimate"), baseline, String)).toBeNull();
+    expect(trendBaseline(figure("p99Ms"), null, String)).toBeNull();
+  });
+
+  it("labels the time axis in the reader's locale and zone, as short as the runs allow, never two ticks alike", () => {
+    const t = (iso: string) => Date.parse(iso) / 1000;
+    const sameDay = [t("2026-11-26T06:36:40Z"), t("2026-11-26T09:05:00Z")];
+    expect(trendTickFormat(sameDay, { locale: "en-US", timeZone: "UTC" })(sameDay[0]!)).toBe("6:36 AM");
+    expect(trendTickFormat(sameDay, { locale: "de-DE", timeZone: "Europe/Berlin" })(sameDay[0]!)).toBe("7:36");
+    const days = [t("2026-11-24T06:36:40Z"), t("2026-11-26T18:00:00Z")];
+    expect(trendTickFormat(days, { locale: "en-US", timeZone: "UTC" })(days[1]!)).toBe("Nov 26, 6:00 PM");
+    const close = [t("2026-11-26T06:36:10Z"), t("2026-11-26T06:36:40Z")];
+    const label = trendTickFormat(close, { locale: "en-US", timeZone: "UTC" });
+    expect(close.map(label)).toEqual(["6:36:10 AM", "6:36:40 AM"]);
+    const years = [t("2025-12-30T12:00:00Z"), t("2026-01-02T12:00:00Z")];
+    expect(trendTickFormat(years, { locale: "en-US", timeZone: "UTC" })(years[1]!)).toBe("Jan 2, 2026");
   });
 });

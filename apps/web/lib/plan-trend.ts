@@ -1,11 +1,13 @@
 // A plan's trend: each ended run as one point over time (its p99, error rate, throughput and capacity estimate),
 // marked by whether its verdict passed, like k6's performance trending. Read from the runs' stored summaries.
 import { niceTicks } from "@throng/protocol/chart-ticks";
+import type { ReaderPlace } from "@throng/protocol/display-format";
 import type { Slo } from "@throng/protocol/plan";
 import type { RunView } from "@throng/protocol/run";
 import { measuredOfSummary } from "@throng/protocol/slo-judge";
 import { THRESHOLD_STRETCH } from "./chart-range";
 import { formatSloValue, metricName } from "./slo-text";
+import { shortId } from "./format";
 
 export interface TrendRun {
   runId: string;
@@ -87,8 +89,9 @@ export function trendThreshold(figure: Pick<TrendFigure, "key">, slos: readonly 
  * tick, and the SLO's too when it is near the runs (as on a run's charts: a 2,000 ms SLO over 9 ms runs would flatten
  * them onto the floor, and is said at the top instead).
  */
-export function trendYTicks(values: readonly (number | null)[], threshold: number | null = null): number[] {
-  const known = values.filter((value): value is number => value !== null);
+export function trendYTicks(values: readonly (number | null)[], threshold: number | null = null, baseline: number | null = null): number[] {
+  // The baseline run is a measurement like the others (it may be older than the runs listed): always on the axis.
+  const known = [...values, baseline].filter((value): value is number => value !== null);
   const highest = Math.max(0, ...known);
   const near = threshold !== null && (highest <= 0 || threshold <= highest * THRESHOLD_STRETCH);
   return niceTicks(Math.min(0, ...known), Math.max(highest, near ? threshold : 0));
@@ -103,4 +106,33 @@ export function trendXTicks(times: readonly number[], widthPx: number, labelPx: 
   const fit = Math.max(1, Math.floor(widthPx / labelPx));
   const every = Math.ceil(times.length / fit);
   return times.filter((_t, index) => (times.length - 1 - index) % every === 0);
+}
+
+/** The plan's pinned baseline run as a line on a figure: its value and words ("Baseline run 1a2b3c4d…: 12.6 ms"); null without one. */
+export function trendBaseline(figure: TrendFigure, baseline: TrendRun | null | undefined, format: (value: number) => string): { value: number; label: string } | null {
+  const value = baseline ? figure.value(baseline) : null;
+  if (!baseline || value === null) return null;
+  return { value, label: `Baseline run ${shortId(baseline.runId)}: ${format(value)}` };
+}
+
+const MINUTE = 60;
+
+/**
+ * The x axis's labels in the reader's locale and zone, as short as the runs allow: the time alone when every run is
+ * on one day ("6:36 AM", "06:36"), the day and time within a year ("Nov 26, 6:36 AM"), the date across years; seconds
+ * only when two runs are under a minute apart (else their ticks would read the same).
+ */
+export function trendTickFormat(times: readonly number[], place: ReaderPlace = {}): (t: number) => string {
+  const zone = place.timeZone ? { timeZone: place.timeZone } : {};
+  const day = new Intl.DateTimeFormat(place.locale, { year: "numeric", month: "numeric", day: "numeric", ...zone });
+  const year = new Intl.DateTimeFormat(place.locale, { year: "numeric", ...zone });
+  const at = (t: number) => new Date(t * 1000);
+  const sorted = [...times].sort((a, b) => a - b);
+  const close = sorted.some((t, index) => index > 0 && t - sorted[index - 1]! < MINUTE);
+  const oneDay = new Set(sorted.map((t) => day.format(at(t)))).size <= 1;
+  const oneYear = new Set(sorted.map((t) => year.format(at(t)))).size <= 1;
+  const clock: Intl.DateTimeFormatOptions = { hour: "numeric", minute: "2-digit", ...(close ? { second: "2-digit" as const } : {}) };
+  const options: Intl.DateTimeFormatOptions = oneDay ? clock : oneYear ? { month: "short", day: "numeric", ...clock } : { year: "numeric", month: "short", day: "numeric" };
+  const format = new Intl.DateTimeFormat(place.locale, { ...options, ...zone });
+  return (t) => format.format(at(t));
 }

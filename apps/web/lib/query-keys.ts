@@ -19,6 +19,10 @@ export const queryKeys = {
   run: (runId: string) => ["run", runId] as const,
   /** GET /api/runs/:id and its series, read as a plan's baseline to compare later runs with. */
   baselineRun: (runId: string) => ["run", runId, "as-baseline"] as const,
+  /** GET /api/runs/:id/summary?from=&to=: the run's summary over a zoomed range. */
+  runRangeSummary: (runId: string, from: number, to: number) => ["run", runId, "summary", from, to] as const,
+  /** GET /api/public/reports/:token/summary?from=&to=: the same through a share link. */
+  sharedRangeSummary: (token: string, from: number, to: number) => ["shared-report", token, "summary", from, to] as const,
   /** GET /api/runs/:id/report. */
   runReport: (runId: string) => ["run", runId, "report"] as const,
   /** GET /api/runs/compare?ids=…: the runs in the order picked (the first is the baseline). */
@@ -35,6 +39,8 @@ export const queryKeys = {
   planToCopy: (planId: string, read: number) => ["plan", planId, "copy", read] as const,
   /** GET /api/plans/:id/versions. */
   planVersions: (planId: string) => ["plan", planId, "versions"] as const,
+  /** GET /api/schedules: the Schedules page; setting, pausing or removing a schedule invalidates it and the plan lists. */
+  schedules: ["schedules"] as const,
   /** GET /api/plans/:id/schedule. */
   planSchedule: (planId: string) => ["plan", planId, "schedule"] as const,
   /** GET /api/runs?plan=…&limit=… for a plan's trend; `ended` (its runs that ended) is in the key so another ending reads it again. */

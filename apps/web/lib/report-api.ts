@@ -2,6 +2,7 @@
 // dashboard's own calls and these grow without stepping on each other.
 import { RunReport } from "@throng/protocol/run";
 import { EstimateView, RunComparison, ShareLinkCreated, ShareLinkView, TargetView, type SaveEstimate } from "@throng/protocol/report";
+import { RunRangeSummary } from "@throng/protocol/run-range";
 import { apiRequest, type ResponseSchema } from "./api-client";
 
 /** `{ [key]: T[] }` answers, checked item by item with the protocol's schema (the web does not import zod). */
@@ -33,6 +34,9 @@ export const reportApi = {
   report: (runId: string, signal?: AbortSignal) => apiRequest("GET", path("runs", runId, "report"), RunReport, undefined, signal),
   /** No session needed: the token is the permission. */
   publicReport: (token: string, signal?: AbortSignal) => apiRequest("GET", path("public", "reports", token), RunReport, undefined, signal),
+  /** The shared run's summary over a zoomed range, with the link's token as the permission. */
+  publicRangeSummary: (token: string, range: { from: number; to: number }, signal?: AbortSignal) =>
+    apiRequest("GET", `${path("public", "reports", token)}/summary?from=${range.from}&to=${range.to}`, RunRangeSummary, undefined, signal),
   jsonUrl: (runId: string) => path("runs", runId, "report"),
   csvUrl: (runId: string) => path("runs", runId, "series.csv"),
   /** Printed by the API in Chromium; the shared report's needs no session. */

@@ -28,6 +28,9 @@ export const STARTING_VALUES: Record<string, string> = {
   "scenario.movement-sync.roomSize": "10",
   "load.clients": "100",
   "load.durationSec": "30",
+  // A new network cohort: a tenth of the clients on a slower link, so it does something until it is edited.
+  "network.share": "0.1",
+  "network.delayMs": "50",
 };
 
 /** The key field text and starting values are looked up by: the path without list indices, with union variants. */
@@ -230,6 +233,8 @@ export function toInput(node: NodeSpec, draft: DraftValue, required = true): unk
       return Object.keys(record).length || required ? record : undefined;
     }
     case "object-list":
+      // An optional list that may not be empty (plan.network) with its last item removed is left out, not [].
+      if (Array.isArray(draft) && draft.length === 0 && !required && node.minItems > 0) return undefined;
       return Array.isArray(draft) ? draft.map((item) => (isObject(item) ? objectToInput(node.item.fields, item) : item)) : draft;
     default:
       return draft;

@@ -141,19 +141,26 @@ export const ERROR_LINES: ChartLine[] = [{ label: "Errors/s", color: "#cf222e", 
 
 export const AGENT_LINES: ChartLine[] = [{ label: "Agents reporting", color: "#8250df", value: (p) => p.agents }];
 
-/** A moment worth a vertical line on every chart: a stage change, an agent lost, an abort. */
+/** A moment worth a vertical line on every chart: a stage change, an agent lost, an abort, a note, a saturated agent. */
 export interface TimeMarker {
   /** Epoch seconds. */
   t: number;
+  /** The few words written beside its line on the plot. */
   label: string;
   kind: MarkedKind;
+  /** The whole story (the event's message, the note's line), under the chart when the marker is hovered or focused. */
+  detail?: string;
 }
 
-/** Kinds a marker may have: a queued run's wait happens before its time axis begins, a judgement again after it ends. */
-type MarkedKind = Exclude<RunEventView["kind"], "queued" | "judged-again">;
-const isMarked = (event: RunEventView): event is RunEventView & { kind: MarkedKind } => event.kind !== "seconds-lost" && event.kind !== "queued" && event.kind !== "judged-again";
+/**
+ * Kinds a marker may have: a queued run's wait happens before its time axis begins, a judgement again after it ends;
+ * a note's timed line and an agent's saturation are not events but are marked the same way (run-annotations.ts).
+ */
+type MarkedKind = Exclude<RunEventView["kind"], "queued" | "judged-again"> | "note" | "saturated";
+type EventKind = Exclude<MarkedKind, "note" | "saturated">;
+const isMarked = (event: RunEventView): event is RunEventView & { kind: EventKind } => event.kind !== "seconds-lost" && event.kind !== "queued" && event.kind !== "judged-again";
 
-const MARKER_WORDS: Record<MarkedKind, string> = {
+const MARKER_WORDS: Record<EventKind, string> = {
   stage: "stage",
   "agent-lost": "agent lost",
   "agent-returned": "agent back",
@@ -166,7 +173,7 @@ export function eventMarkers(events: readonly RunEventView[]): TimeMarker[] {
   return events
     // seconds-lost is recorded when the run closed, not when the seconds went missing: a marker would point at the wrong time.
     .filter(isMarked)
-    .map((event) => ({ t: Date.parse(event.at) / 1000, label: MARKER_WORDS[event.kind], kind: event.kind }))
+    .map((event) => ({ t: Date.parse(event.at) / 1000, label: MARKER_WORDS[event.kind], kind: event.kind, ...(event.message ? { detail: event.message } : {}) }))
     .filter((marker) => Number.isFinite(marker.t))
     .sort((a, b) => a.t - b.t);
 }

@@ -21,6 +21,8 @@ const ACTIONS: Record<string, string> = {
   "schedule.run-not-started": "A scheduled run did not start",
   "schedule.set": "Scheduled a plan's runs",
   "schedule.removed": "Stopped a plan's schedule",
+  "schedule.paused": "Paused a plan's schedule",
+  "schedule.resumed": "Resumed a plan's schedule",
   "notification-channel.created": "Added a notification channel",
   "notification-channel.removed": "Removed a notification channel",
   "script.stored": "Stored a script",

@@ -22,6 +22,8 @@ export function sloChart(metric: string): SloChart | null {
 export interface Threshold {
   value: number;
   label: string;
+  /** A line that is not an SLO (the trend's baseline run) in its own colour; SLOs are red. */
+  colour?: string;
 }
 
 const isRate = (metric: string): metric is BuiltinSloMetricOf<"ratio"> => sloMetricSpec(metric)?.unit === "ratio";

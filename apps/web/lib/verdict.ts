@@ -24,6 +24,8 @@ const LABELS = {
 
 /** What an outcome reads as ("SLO failed" for breached), for the runs list's verdict filter. */
 export const outcomeLabel = (outcome: keyof typeof LABELS): string => LABELS[outcome].label;
+/** An outcome's badge colour, where only the outcome is known (the Schedules page's last firing). */
+export const outcomeTone = (outcome: keyof typeof LABELS): Tone => LABELS[outcome].tone;
 
 /** The verdict's badge, or null while the run has none (not ended yet). A verdict from before outcomes: its SLOs. */
 export function verdictBadge(verdict: RunVerdict | null | undefined): VerdictBadge | null {

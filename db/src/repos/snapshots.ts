@@ -162,6 +162,19 @@ export function createSnapshotRepo(db: Db) {
       const row = await db.selectFrom("snapshots").select((eb) => eb.fn.countAll<string>().as("count")).where("org_id", "=", orgId).where("run_id", "=", runId).executeTakeFirstOrThrow();
       return Number(row.count);
     },
+    /** The snapshots of seconds `first` up to, not including, `after` (epoch seconds): a zoomed range's summary. */
+    async listRunSeconds(orgId: string, runId: string, first: number, after: number): Promise<SnapshotRow[]> {
+      return db
+        .selectFrom("snapshots")
+        .select(columns)
+        .where("org_id", "=", orgId)
+        .where("run_id", "=", runId)
+        .where("second", ">=", first)
+        .where("second", "<", after)
+        .orderBy("second")
+        .orderBy("agent_id")
+        .execute();
+    },
     async listRun(orgId: string, runId: string): Promise<SnapshotRow[]> {
       return db
         .selectFrom("snapshots")

@@ -4,6 +4,7 @@ import { AgentCapabilities, AgentCapacity, AgentRole, HostInfo } from "./agent";
 import { Role } from "./orgs";
 import { FieldError } from "./errors";
 import { VerdictOutcome } from "./report";
+import { NextScheduledRun } from "./plan-schedule";
 
 /** The largest JSON body the API reads (a script upload has its own): a plan larger than this can never be saved. */
 export const MAX_REQUEST_BODY_BYTES = 1 << 20;
@@ -89,6 +90,8 @@ export const PlanView = z.object({
   baselineRunId: z.string().uuid().nullable().default(null),
   /** The plan's most recent run that ended, with its verdict's outcome (null before the first ends), for the plan list. */
   lastRun: z.object({ id: z.string().uuid(), status: z.string(), outcome: VerdictOutcome.nullable(), endedAt: z.string().nullable() }).nullable().default(null),
+  /** When the plan's schedule fires next (null when it has none), for the plan list. */
+  nextScheduledRun: NextScheduledRun.nullable().default(null),
 });
 export type PlanView = z.infer<typeof PlanView>;
 

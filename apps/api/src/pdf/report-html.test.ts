@@ -151,3 +151,28 @@ describe("the printed report reads like the dashboard, for its reader", () => {
     expect(reportHtml(refused, { locale: "en-US", timeZone: "UTC" })).toMatch(/created Jan 15, 2027, 8:00:00\sAM · ended Jan 15, 2027, 8:00:00\sAM before it started/);
   });
 });
+
+describe("the printed report has a section per network cohort", () => {
+  it("says each cohort's network as planned, its own figures, the SLO naming it and its p99 over time with that SLO's line", () => {
+    const base = report("ping-pong");
+    const spec = PlanSpec.parse({
+      ...base.run.spec,
+      network: [{ name: "mobile", share: 0.5, delayMs: 20, lossPercent: 10 }, { name: "wifi", clients: 2, jitterMs: 3 }],
+      slos: [{ metric: "rtt-p99-ms", below: 100, cohort: "mobile" }],
+    });
+    const mobile = { ...base.run.summary!, peakClients: 4, rttP50Ms: 41, rttP99Ms: 62.5, applied: "datagram" as const };
+    const verdict = { passed: true, reasons: [], warnings: [], slos: [{ metric: "rtt-p99-ms", below: 100, cohort: "mobile", value: 62.5, status: "met" as const, passed: true, breachedSeconds: 0, measuredSeconds: 3, firstBreachAt: null }] };
+    const series = base.series.map((point) => ({ ...point, cohorts: { mobile: { ...point, rttP99Ms: 62.5, applied: "datagram" as const } } }));
+    const html = reportHtml({ ...base, series, run: { ...base.run, spec, verdict, summary: { ...base.run.summary!, cohorts: { mobile } } } } as RunReport, { locale: "en-US", timeZone: "UTC" });
+    const section = html.split("<h2>Network cohort mobile</h2>")[1]!.split("<h2>")[0]!;
+    expect(section).toContain("50 % of the clients: delay 20 ms, loss 10 %, each way; applied per datagram");
+    expect(section).toContain("<td>Round trip p99</td><td>62.5 ms</td>");
+    expect(section).toContain("<td>Round trip p99, cohort mobile</td><td>below 100 ms</td>");
+    expect(section).toContain("<figcaption>Round trip p99, cohort mobile (ms)</figcaption>");
+    expect(section).toContain('class="slo"');
+    // A cohort its agents measured nothing of says so, with its network as planned.
+    const wifi = html.split("<h2>Network cohort wifi</h2>")[1]!.split("<h2>")[0]!;
+    expect(wifi).toContain("2 clients: jitter ± 3 ms, each way");
+    expect(wifi).toContain("Nothing was measured of this cohort");
+  });
+});

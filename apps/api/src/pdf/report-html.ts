@@ -12,6 +12,7 @@ import { sloMetricName, sloName, sloValueText, sloWords } from "@throng/protocol
 import { measuredOfPoint } from "@throng/protocol/slo-judge";
 import { inChartUnit, sloMetricSpec, type SloMetric } from "@throng/protocol/slo-metrics";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
+import { ABOVE_STREAM_NOTE, cohortLatencyRead, cohortSections } from "@throng/protocol/cohort-report";
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -126,6 +127,28 @@ function rateCharts(f: PdfFormats, series: readonly SeriesPoint[], slos: PlanSpe
   }, "%", threshold(slo.metric)));
 }
 
+/**
+ * A section per network cohort (docs/networks.md), as the dashboard's report has them: its network as planned and how
+ * it was applied, its own figures, the SLOs naming it, and its latency p99 over time with those SLOs' lines.
+ */
+function cohortsHtml(f: PdfFormats, run: RunView, series: readonly SeriesPoint[]): string {
+  const format = { integer: f.integer, ms: f.ms, percent: f.percent, decimal: f.place.decimal };
+  const latency = cohortLatencyRead(run.spec.scenario.kind);
+  return cohortSections(run, format).map((section) => {
+    const slo = latency && (run.spec.slos ?? []).find((candidate) => candidate.cohort === section.name && candidate.metric === latency.slo);
+    const line = slo ? { value: inChartUnit(slo.metric, slo.below), label: `SLO: ${sloMetricName(slo.metric)} < ${f.sloValue(slo.metric, slo.below)}` } : undefined;
+    const applied = section.applied ? `; applied ${section.applied}${section.aboveStream ? ` (${ABOVE_STREAM_NOTE})` : ""}` : "";
+    return `<h2>Network cohort ${escape(section.name)}</h2><p>${escape(`${section.size}: ${section.conditions}${applied}`)}</p>
+${section.figures.length ? table(["Figure", "Value"], section.figures.map((figure) => [figure.label, figure.value])) : `<p class="muted">Nothing was measured of this cohort's clients.</p>`}
+${section.slos.length ? sloTable(f, section.slos) : ""}
+${latency && series.length ? `<div class="charts">${chart(f, `${latency.words} p99, cohort ${section.name}`, series, (p) => latency.read(p.cohorts?.[section.name]), "ms", line)}</div>` : ""}`;
+  }).join("\n");
+}
+
+function sloTable(f: PdfFormats, slos: NonNullable<RunView["verdict"]>["slos"]): string {
+  return table(["SLO", "Threshold", "Measured", "Status", "Seconds"], slos.map((slo) => [sloName(slo), `below ${f.sloValue(slo.metric, slo.below)}`, f.sloValue(slo.metric, slo.value), slo.status ?? (slo.passed ? "met" : "breached"), `broke in ${slo.breachedSeconds} of ${slo.measuredSeconds} s`]));
+}
+
 const targetText = (target: PlanSpec["target"]) => `${target.protocol} ${"url" in target ? target.url : `${target.host}:${target.port}`}`;
 
 /** The printable report of one run, for a reader in `reader`'s locale and time zone (the runtime's own when left out). */
@@ -173,11 +196,12 @@ export function reportHtml(report: RunReport, reader: ReaderPlace = {}): string 
 <p class="headline">${escape(sharedHeadline(run, f))}</p>
 ${run.tags.length ? `<p class="muted">Tags: ${run.tags.map(escape).join(", ")}</p>` : ""}
 ${run.note ? `<h2>Note</h2><p class="note">${escape(run.note)}</p>` : ""}
-${slos.length ? `<h2>SLOs</h2>${table(["SLO", "Threshold", "Measured", "Status", "Seconds"], slos.map((slo) => [sloName(slo), `below ${f.sloValue(slo.metric, slo.below)}`, f.sloValue(slo.metric, slo.value), slo.status ?? (slo.passed ? "met" : "breached"), `broke in ${slo.breachedSeconds} of ${slo.measuredSeconds} s`]))}` : ""}
+${slos.length ? `<h2>SLOs</h2>${sloTable(f, slos)}` : ""}
 ${capacity ? `<h2>Capacity estimate</h2><p>${escape(f.words(capacity.sentence))}</p>${table(["Step", "Clients", "Held"], capacity.steps.map((step) => [String(step.step), f.integer(step.clients), step.held ? "yes" : "no"]))}` : ""}
 ${figures.length ? `<h2>Figures</h2><div class="facts">${table(["Figure", "Value"], figures.slice(0, Math.ceil(figures.length / 2)))}${table(["Figure", "Value"], figures.slice(Math.ceil(figures.length / 2)))}</div>` : ""}
 <h2>Over time</h2>
 <div class="charts">${charts.join("\n")}</div>
+${cohortsHtml(f, run, series)}
 <h2>Plan</h2>${table(["", ""], [["Target", targetText(run.spec.target)], ["Scenario", run.spec.scenario.kind], ["Clients", f.integer(run.spec.load.clients)], ["Duration", f.place.duration(run.spec.load.durationSec)]])}
 </body></html>`;
 }

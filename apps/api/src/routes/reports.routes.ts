@@ -3,6 +3,7 @@ import { z } from "zod";
 import { parseOrThrow } from "@throng/protocol/errors";
 import { IdParams, TokenParams } from "@throng/protocol/api";
 import { RunReport } from "@throng/protocol/run";
+import { RunRangeQuery, RunRangeSummary } from "@throng/protocol/run-range";
 import {
   CompareQuery, CreateShareLink, EstimateView, ReportPdfQuery, RunComparison, SaveEstimate, ShareLinkCreated, ShareLinkView, TargetView,
 } from "@throng/protocol/report";
@@ -22,6 +23,11 @@ export async function reportRoutes(app: FastifyInstance, deps: ApiDeps) {
     const { actor, caller } = await resolveIdentity(request);
     await limitCaller(caller, reply, "export");
     return reports.report(actor, parseOrThrow(IdParams, request.params, "run id").id);
+  });
+
+  app.get("/api/runs/:id/summary", { config: { doc: { summary: "The run's summary over a range of its seconds (from, to: whole seconds since its start; to excluded), merged from the stored per-second histograms", access: "user", params: IdParams, query: RunRangeQuery, permission: "run.read", response: RunRangeSummary } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    return reports.rangeSummary(actor, parseOrThrow(IdParams, request.params, "run id").id, request.query);
   });
 
   app.get("/api/runs/:id/series.csv", { config: { doc: { summary: "The per-second series as CSV (an export: 429 with Retry-After past the caller's exports per minute)", access: "user", params: IdParams, produces: "text/csv", errors: [429], permission: "run.read" } } }, async (request, reply) => {
@@ -64,6 +70,10 @@ export async function reportRoutes(app: FastifyInstance, deps: ApiDeps) {
 
   app.get("/api/public/reports/:token", { config: { doc: { summary: "A shared report, read-only, without signing in", access: "public", params: TokenParams, response: RunReport } } }, async (request) => {
     return reports.publicReport(parseOrThrow(TokenParams, request.params, "share link").token);
+  });
+
+  app.get("/api/public/reports/:token/summary", { config: { doc: { summary: "A shared run's summary over a range of its seconds, without signing in", access: "public", params: TokenParams, query: RunRangeQuery, response: RunRangeSummary } } }, async (request) => {
+    return reports.publicRangeSummary(parseOrThrow(TokenParams, request.params, "share link").token, request.query);
   });
 
   app.get("/api/public/reports/:token/report.pdf", { config: { doc: { summary: "A shared report as PDF, without signing in (429 past the exports per minute from one address; 503 when the API has no Chromium)", access: "public", params: TokenParams, query: ReportPdfQuery, produces: "application/pdf", errors: [429, 503, 504] } } }, async (request, reply) => {

@@ -1,12 +1,27 @@
 import type { FastifyInstance } from "fastify";
 import { parseOrThrow } from "@throng/protocol/errors";
 import { IdParams } from "@throng/protocol/api";
-import { PlanScheduleView, SetPlanSchedule } from "@throng/protocol/plan-schedule";
+import { OrgSchedulesView, PlanScheduleView, SetPlanSchedule } from "@throng/protocol/plan-schedule";
 import type { ApiDeps } from "../services";
 
-/** A plan's cron schedule: read, set, remove. Transport only; the workers fire it. */
+/** Plans' cron schedules: the organisation's list, and one plan's read, set, pause, resume, remove. Transport only; the workers fire them. */
 export async function scheduleRoutes(app: FastifyInstance, deps: ApiDeps) {
   const { resolveIdentity, schedules } = deps;
+
+  app.get("/api/schedules", { config: { doc: { summary: "Every schedule of the organisation: its plan, next firing, last firing and that run's verdict", access: "user", permission: "plan.read", response: OrgSchedulesView } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    return { schedules: await schedules.list(actor) };
+  });
+
+  app.post("/api/plans/:id/schedule/pause", { config: { doc: { summary: "Pause the plan's schedule: it keeps its cron and zone and does not fire until resumed", access: "user", params: IdParams, permission: "run.start", response: PlanScheduleView } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    return schedules.pause(actor, parseOrThrow(IdParams, request.params, "plan id").id);
+  });
+
+  app.post("/api/plans/:id/schedule/resume", { config: { doc: { summary: "Resume the plan's paused schedule (refused when the plan could not start under the organisation's settings)", access: "user", params: IdParams, permission: "run.start", response: PlanScheduleView } } }, async (request) => {
+    const { actor } = await resolveIdentity(request);
+    return schedules.resume(actor, parseOrThrow(IdParams, request.params, "plan id").id);
+  });
 
   app.get("/api/plans/:id/schedule", { config: { doc: { summary: "The plan's cron schedule and its next three times (schedule null when none)", access: "user", params: IdParams, permission: "plan.read", response: PlanScheduleView } } }, async (request) => {
     const { actor } = await resolveIdentity(request);

@@ -2,6 +2,7 @@ import { createLogger } from "@throng/runtime/logger";
 import { createDb } from "@throng/db/client";
 import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
 import type { OrchestratorConfig } from "@throng/core/runs/run-orchestrator";
+import type { Clock } from "@throng/core/ports";
 import { createRunQueue } from "@throng/runtime/jobs";
 import { createRedis } from "@throng/runtime/redis";
 import { AGENT_GATEWAY_PATH } from "@throng/protocol/agent";
@@ -25,7 +26,7 @@ export interface TestUser {
 
 /** The whole API in-process on a free port, over a fresh database and a private queue prefix. */
 export async function startTestApi(
-  options: { orchestration?: OrchestratorConfig; heartbeatIntervalMs?: number; agentBundlePath?: string; port?: number; rateLimits?: Partial<RateLimits>; hello?: Partial<HelloLimits>; logLines?: string[]; metricsToken?: string; pdf?: Partial<PdfRendererConfig>; sso?: { dnsServers?: string[]; privateIdpOrigins?: string[]; sessionHours?: number } } = {},
+  options: { orchestration?: OrchestratorConfig; heartbeatIntervalMs?: number; agentBundlePath?: string; port?: number; rateLimits?: Partial<RateLimits>; hello?: Partial<HelloLimits>; logLines?: string[]; metricsToken?: string; pdf?: Partial<PdfRendererConfig>; sso?: { dnsServers?: string[]; privateIdpOrigins?: string[]; sessionHours?: number }; scheduleClock?: Clock } = {},
 ) {
   const database = await createTestDatabase();
   const redisUrl = process.env.REDIS_URL;
@@ -57,6 +58,7 @@ export async function startTestApi(
       SSO_DNS_SERVERS: options.sso?.dnsServers ?? [], SSO_PRIVATE_IDP_ORIGINS: options.sso?.privateIdpOrigins ?? [], SSO_SESSION_HOURS: options.sso?.sessionHours ?? 24,
     },
     db, redis, subscriberRedis, jobs, log, ...(options.orchestration ? { orchestration: options.orchestration } : {}),
+    ...(options.scheduleClock ? { scheduleClock: options.scheduleClock } : {}),
     // Test files sign many users up from 127.0.0.1; the rate-limit test passes its own low limits.
     rateLimits: {
       signIn: { limit: 1000, windowSec: 60 }, signUp: { limit: 1000, windowSec: 60 }, enrolment: { limit: 1000, windowSec: 60 },

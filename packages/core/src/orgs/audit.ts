@@ -10,7 +10,7 @@ export type AuditAction =
   | "invitation.created" | "invitation.revoked"
   | "settings.changed" | "share-link.created" | "share-link.revoked"
   | "notification-channel.created" | "notification-channel.removed"
-  | "schedule.set" | "schedule.removed" | "schedule.run-not-started"
+  | "schedule.set" | "schedule.removed" | "schedule.paused" | "schedule.resumed" | "schedule.run-not-started"
   | "script.stored" | "run.aborted"
   | "secret.created" | "secret.replaced" | "secret.deleted"
   | "sso.domain-added" | "sso.domain-verified" | "sso.domain-removed"

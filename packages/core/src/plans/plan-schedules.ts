@@ -1,10 +1,12 @@
 import { CronExpressionParser } from "cron-parser";
 import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
-import { PlanScheduleView, SetPlanSchedule } from "@throng/protocol/plan-schedule";
+import { cronInWords } from "@throng/protocol/cron-words";
+import { PlanScheduleView, SetPlanSchedule, type NextScheduledRun, type OrgScheduleView } from "@throng/protocol/plan-schedule";
+import { VerdictOutcome } from "@throng/protocol/report";
 import { OrgSettings, Role } from "@throng/protocol/orgs";
 import { PlanSpec } from "@throng/protocol/plan";
 import type { Repos } from "@throng/db/repos";
-import type { PlanScheduleRow } from "@throng/db/repos/plan-schedules";
+import type { OrgScheduleRow, PlanScheduleRow } from "@throng/db/repos/plan-schedules";
 import type { Clock, Jobs, Log } from "../ports";
 import { authorize, type Actor } from "../orgs/permissions";
 import { checkPlanAgainstSettings } from "../orgs/target-policy";
@@ -92,14 +94,45 @@ export function createPlanScheduleService(deps: {
 }) {
   const { repos, jobs, clock, log } = deps;
 
+  /** The next `count` firings of a stored schedule: none while paused. */
+  const upcoming = (row: PlanScheduleRow, count: number) => (row.pausedAt ? [] : nextRuns(row.cron, row.timezone, new Date(clock.now()), count));
+  const lastAttemptOf = (row: PlanScheduleRow) => (row.lastAttemptAt ? { at: row.lastAttemptAt.toISOString(), runId: row.lastRunId, error: row.lastError } : null);
+
   const view = (row: PlanScheduleRow | undefined): PlanScheduleView => ({
     schedule: row
       ? {
-        cron: row.cron, timezone: row.timezone, nextRuns: nextRuns(row.cron, row.timezone, new Date(clock.now())), updatedAt: row.updatedAt.toISOString(),
-        lastAttempt: row.lastAttemptAt ? { at: row.lastAttemptAt.toISOString(), runId: row.lastRunId, error: row.lastError } : null,
+        cron: row.cron, inWords: cronInWords(row.cron), timezone: row.timezone, nextRuns: upcoming(row, 3), pausedAt: row.pausedAt?.toISOString() ?? null,
+        updatedAt: row.updatedAt.toISOString(), lastAttempt: lastAttemptOf(row),
       }
       : null,
   });
+
+  const orgView = (row: OrgScheduleRow): OrgScheduleView => {
+    const outcome = VerdictOutcome.safeParse(row.lastRunOutcome);
+    const attempt = lastAttemptOf(row);
+    return {
+      planId: row.planId, planName: row.planName, planArchived: row.planArchivedAt !== null,
+      cron: row.cron, inWords: cronInWords(row.cron), timezone: row.timezone, pausedAt: row.pausedAt?.toISOString() ?? null,
+      nextRun: upcoming(row, 1)[0] ?? null,
+      lastAttempt: attempt && { ...attempt, run: row.lastRunStatus ? { status: row.lastRunStatus, outcome: outcome.success ? outcome.data : null } : null },
+      updatedAt: row.updatedAt.toISOString(),
+    };
+  };
+
+  /** Pauses or resumes a plan's schedule: its row says so, and its job scheduler goes or comes back. */
+  async function setPaused(actor: Actor, planId: string, paused: boolean): Promise<PlanScheduleView> {
+    authorize(actor, "run.start");
+    const plan = await planOf(actor, planId);
+    const current = await repos.planSchedules.get(actor.orgId, planId);
+    if (!current) throw new ThrongError("not_found", `The plan "${plan.name}" has no schedule to ${paused ? "pause" : "resume"}: set one on the plan's page first`);
+    if (Boolean(current.pausedAt) === paused) return view(current);
+    if (!paused) checkPlanAgainstSettings(PlanSpec.parse(plan.spec), OrgSettings.parse((await repos.orgs.getSettings(actor.orgId)) ?? {}));
+    const row = await repos.planSchedules.setPaused(actor.orgId, planId, paused ? actor.userId : null);
+    if (paused) await jobs.unschedulePlan(planId);
+    else await jobs.schedulePlan({ orgId: actor.orgId, planId }, current.cron, current.timezone);
+    await deps.audit?.record(actor.orgId, actor.label, paused ? "schedule.paused" : "schedule.resumed", planId, { name: plan.name, cron: current.cron, timezone: current.timezone });
+    return view(row);
+  }
 
   /** A firing that started no run: kept on the schedule, in the audit log and sent to the org's channels. */
   async function notStarted(orgId: string, plan: { id: string; name: string }, reason: string): Promise<null> {
@@ -117,6 +150,21 @@ export function createPlanScheduleService(deps: {
   }
 
   return {
+    /** Every schedule of the organisation (the Schedules page): next firing, last firing and its run's verdict. */
+    async list(actor: Actor): Promise<OrgScheduleView[]> {
+      authorize(actor, "plan.read");
+      return (await repos.planSchedules.listOrg(actor.orgId)).map(orgView);
+    },
+
+    /** Each scheduled plan's next firing (the Plans list), by plan id; no actor: the plan service has checked it. */
+    async nextByPlan(orgId: string): Promise<Map<string, NextScheduledRun>> {
+      const rows = await repos.planSchedules.listOrg(orgId);
+      return new Map(rows.map((row) => [row.planId, { at: upcoming(row, 1)[0] ?? null, timezone: row.timezone, paused: row.pausedAt !== null }]));
+    },
+
+    pause: (actor: Actor, planId: string) => setPaused(actor, planId, true),
+    resume: (actor: Actor, planId: string) => setPaused(actor, planId, false),
+
     async get(actor: Actor, planId: string): Promise<PlanScheduleView> {
       authorize(actor, "plan.read");
       await planOf(actor, planId);
@@ -131,7 +179,8 @@ export function createPlanScheduleService(deps: {
       // A schedule whose every firing would be refused is not turned on: say now what to fix, not at 03:00.
       checkPlanAgainstSettings(PlanSpec.parse(plan.spec), OrgSettings.parse((await repos.orgs.getSettings(actor.orgId)) ?? {}));
       const row = await repos.planSchedules.upsert(actor.orgId, { planId, cron, timezone, createdBy: actor.userId });
-      await jobs.schedulePlan({ orgId: actor.orgId, planId }, cron, timezone);
+      // A paused schedule stays paused when changed: it fires again only when someone resumes it.
+      if (!row.pausedAt) await jobs.schedulePlan({ orgId: actor.orgId, planId }, cron, timezone);
       await deps.audit?.record(actor.orgId, actor.label, "schedule.set", planId, { name: plan.name, cron, timezone });
       return view(row);
     },
@@ -157,6 +206,8 @@ export function createPlanScheduleService(deps: {
         await jobs.unschedulePlan(planId);
         return null;
       }
+      // Paused since this job was produced: it starts nothing (pausing removed the scheduler; a resume may be re-adding it).
+      if (schedule.pausedAt) return null;
       if (!deps.runs) throw new Error("plan schedules fire in the workers, which give the service their run service");
       if (plan.archivedAt) return notStarted(orgId, plan, "the plan is archived: restore it, or remove its schedule");
       const role = Role.safeParse((await repos.orgs.membership(schedule.createdBy, orgId))?.role);

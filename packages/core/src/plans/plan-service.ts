@@ -3,6 +3,7 @@ import { PlanSpec } from "@throng/protocol/plan";
 import { PinBaseline, PlanListQuery, SavePlanByName, UpdatePlan, type AgentView, type PlanVersionView, type PlanView } from "@throng/protocol/api";
 import type { LastRunRow, PlanRepo, PlanRow } from "@throng/db/repos/plans";
 import { VerdictOutcome } from "@throng/protocol/report";
+import type { NextScheduledRun } from "@throng/protocol/plan-schedule";
 import type { RunRepo } from "@throng/db/repos/runs";
 import type { SecretRepo } from "@throng/db/repos/secrets";
 import { assertPlanSecretsExist } from "../orgs/org-secrets";
@@ -21,13 +22,14 @@ function lastRunView(row: LastRunRow | undefined): PlanView["lastRun"] {
   return { id: row.id, status: row.status, outcome: outcome.success ? outcome.data : null, endedAt: row.endedAt?.toISOString() ?? null };
 }
 
-export function toPlanView(row: PlanRow, lastRun?: LastRunRow): PlanView {
+export function toPlanView(row: PlanRow, lastRun?: LastRunRow, nextScheduledRun?: NextScheduledRun): PlanView {
   return {
     id: row.id, name: row.name, version: row.version, spec: PlanSpec.parse(row.spec),
     createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(),
     ...(row.archivedAt ? { archivedAt: row.archivedAt.toISOString() } : {}),
     baselineRunId: row.baselineRunId,
     lastRun: lastRunView(lastRun),
+    nextScheduledRun: nextScheduledRun ?? null,
   };
 }
 
@@ -47,14 +49,18 @@ export function createPlanService(deps: {
   secrets: Pick<SecretRepo, "existing">;
   settings: (orgId: string) => Promise<OrgSettings>;
   agents?: (orgId: string) => Promise<AgentView[]>;
+  /** Each scheduled plan's next firing, by plan id (the schedule service's `nextByPlan`). */
+  nextScheduledRuns?: (orgId: string) => Promise<Map<string, NextScheduledRun>>;
 }) {
   const { plans, scripts } = deps;
   /** The views of `rows`, each with what would stop it from starting under the org's settings and with its agents. */
   const viewsOf = async (orgId: string, rows: PlanRow[]): Promise<PlanView[]> => {
-    const [settings, fleet, lastRuns] = await Promise.all([deps.settings(orgId), deps.agents?.(orgId) ?? [], plans.lastRuns(orgId, rows.map((row) => row.id))]);
+    const [settings, fleet, lastRuns, schedules] = await Promise.all([
+      deps.settings(orgId), deps.agents?.(orgId) ?? [], plans.lastRuns(orgId, rows.map((row) => row.id)), deps.nextScheduledRuns?.(orgId) ?? new Map<string, NextScheduledRun>(),
+    ]);
     const lastRunOf = new Map(lastRuns.map((run) => [run.planId, run]));
     return rows.map((row) => {
-      const view = toPlanView(row, lastRunOf.get(row.id));
+      const view = toPlanView(row, lastRunOf.get(row.id), schedules.get(row.id));
       const warnings = [...settingsProblems(view.spec, settings), ...agentProblems(view.spec, fleet)];
       return warnings.length ? { ...view, warnings } : view;
     });

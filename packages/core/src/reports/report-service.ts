@@ -13,6 +13,8 @@ import { authorize, type Actor } from "../orgs/permissions";
 import { toRunView } from "../runs/run-view";
 import { seriesCsv } from "./series-csv";
 import { serverSeriesOf } from "../metrics/server-watch";
+import { RunRangeQuery, type RunRangeSummary } from "@throng/protocol/run-range";
+import { rangeSeconds, startSecond, summariseRange } from "./range-summary";
 
 export const SHARE_LINK_PREFIX = "thr_shr_";
 const COMPARED: (keyof RunSummary)[] = ["peakClients", "peakConnections", "messagesPerSec", "rttP50Ms", "rttP90Ms", "rttP99Ms", "rttMaxMs", "errors", "connectionsFailed"];
@@ -34,6 +36,26 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
     // fields are masked (plan-secrets.ts). The run and the plan themselves are shown as written to the org's members.
     const run = { ...view, spec: maskPlanSecrets(view.spec) };
     return { run, series, ...(run.spec.watch ? { server: await serverSeriesOf(repos, orgId, runId) } : {}) };
+  }
+
+  /** The run's summary over `query`'s seconds, merged from their stored snapshots; none before the run started. */
+  async function rangeSummaryOf(orgId: string, runId: string, query: unknown): Promise<RunRangeSummary> {
+    const range = parseOrThrow(RunRangeQuery, query, "range");
+    const row = await repos.runs.get(orgId, runId);
+    if (!row) throw new ThrongError("not_found", `No run ${runId} in this organisation`);
+    if (!row.startedAt) return { runId, ...range, seconds: 0, summary: null };
+    const start = startSecond(row.startedAt);
+    const { first, after } = rangeSeconds(start, range);
+    return { runId, ...range, ...summariseRange(await repos.snapshots.listRunSeconds(orgId, runId, first, after), start, range) };
+  }
+
+  /** The share link's org and run, or the one refusal for a link that is malformed, unknown, expired or revoked. */
+  async function sharedRun(token: string): Promise<{ orgId: string; runId: string }> {
+    const refused = new ThrongError("not_found", "This report link is unknown, expired or revoked: ask its owner for a new one");
+    if (!isWellFormedSecret(token, SHARE_LINK_PREFIX)) throw refused;
+    const link = await repos.reports.findShareLinkByHash(hashSecret(token));
+    if (!link || link.revokedAt || (link.expiresAt && link.expiresAt.getTime() <= clock.now())) throw refused;
+    return link;
   }
 
   return {
@@ -94,14 +116,23 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
 
     /** Anyone with the link: the report of that one run, read-only; refused once expired or revoked. */
     async publicReport(token: string): Promise<RunReport> {
-      const refused = new ThrongError("not_found", "This report link is unknown, expired or revoked: ask its owner for a new one");
-      if (!isWellFormedSecret(token, SHARE_LINK_PREFIX)) throw refused;
-      const link = await repos.reports.findShareLinkByHash(hashSecret(token));
-      if (!link || link.revokedAt || (link.expiresAt && link.expiresAt.getTime() <= clock.now())) throw refused;
+      const link = await sharedRun(token);
       const report = await reportOf(link.orgId, link.runId);
       // The note and tags are part of the report; which member started the run or last edited them (an email) is
       // not for whoever holds the link.
       return { ...report, run: { ...report.run, startedBy: null, startedByName: null, notesEditedBy: null, notesEditedByName: null } };
+    },
+
+    /** GET /api/runs/:id/summary: the summary of the seconds from `from` up to `to` (seconds since the run's start). */
+    async rangeSummary(actor: Actor, runId: string, query: unknown): Promise<RunRangeSummary> {
+      authorize(actor, "run.read");
+      return rangeSummaryOf(actor.orgId, runId, query);
+    },
+
+    /** The same for the run behind a share link, refused as its report is. */
+    async publicRangeSummary(token: string, query: unknown): Promise<RunRangeSummary> {
+      const link = await sharedRun(token);
+      return rangeSummaryOf(link.orgId, link.runId, query);
     },
   };
 }

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
+import { RunView } from "@throng/protocol/run";
+import { RunRangeSummary } from "@throng/protocol/run-range";
+import { ShareLinkCreated } from "@throng/protocol/report";
+import { encodeValues } from "@throng/core/metrics/histogram";
+import { connectTestAgent, helloWith, type TestAgent } from "./testing/test-agent";
+import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
+
+let api: TestApi;
+let user: TestUser;
+let agent: TestAgent;
+let orgId: string;
+let runId: string;
+let made: Promise<string> | null = null;
+/** The one run every test reads, made by the first test that asks (expect.poll runs only inside a test). */
+const spikeRun = async () => (runId = await (made ??= finishedRunWithSpike()));
+
+const SECONDS = 6;
+const SPIKE_SECOND = 3;
+
+beforeAll(async () => {
+  api = await startTestApi({ orchestration: { startDelayMs: 50, finishGraceMs: 60_000, agentLostGraceMs: 60_000 } });
+  user = await api.signUp("Zoomer");
+  agent = await connectTestAgent(api.gatewayUrl);
+  agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token }) });
+  orgId = (await agent.next("ready")).orgId;
+});
+afterAll(async () => {
+  await agent?.close();
+  await api?.close();
+});
+
+/** Six seconds of 100 round trips at 1 ms; in second 3, 5 of them take 200 ms. */
+async function finishedRunWithSpike(): Promise<string> {
+  const plan = PlanView.parse((await user.request("POST", "/api/plans", {
+    name: "a spike in the middle", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+    scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 }, load: { clients: 5, durationSec: SECONDS },
+  })).json);
+  const run = RunView.parse((await user.request("POST", `/api/plans/${plan.id}/runs`)).json);
+  await api.deps.orchestrator.start(orgId, run.id);
+  const assignment = await agent.next("run-assignment");
+  for (let seq = 0; seq < SECONDS; seq++) {
+    const values = seq === SPIKE_SECOND ? [...Array(95).fill(1_000), ...Array(5).fill(200_000)] : Array(100).fill(1_000);
+    agent.send({ type: "snapshot", payload: {
+      runId: run.id, seq, intervalStart: assignment.startAt + seq * 1000, intervalMs: 1000, clients: 5,
+      counters: { connectionsOpen: 5, connectionsOpened: seq ? 0 : 5, connectionsFailed: 0, connectionsClosed: 0, messagesSent: 100, messagesReceived: 100, bytesSent: 6400, bytesReceived: 6400, errors: 0 },
+      histograms: { rttUs: encodeValues(values) }, health: { cpuPercent: 3, eventLoopP99Ms: 1, rssBytes: 1 },
+    } });
+    await agent.next("snapshot-ack");
+  }
+  agent.send({ type: "shard-status", payload: { runId: run.id, state: "finished", lastSeq: SECONDS - 1 } });
+  await expect.poll(async () => {
+    await api.deps.orchestrator.finish(orgId, run.id);
+    return RunView.parse((await user.request("GET", `/api/runs/${run.id}`)).json).status;
+  }).toBe("finished");
+  return run.id;
+}
+
+const rangeOf = async (caller: TestUser, from: number | string, to: number | string) => caller.request("GET", `/api/runs/${runId}/summary?from=${from}&to=${to}`);
+
+describe("GET /api/runs/:id/summary: a run's summary over a range of its seconds", () => {
+  it("is the run's own summary over the whole run, and a spike's p99 over a range around it", async () => {
+    await spikeRun();
+    const run = RunView.parse((await user.request("GET", `/api/runs/${runId}`)).json);
+    const whole = RunRangeSummary.parse((await rangeOf(user, 0, SECONDS)).json);
+    expect(whole).toMatchObject({ runId, from: 0, to: SECONDS, seconds: SECONDS });
+    expect(whole.summary).toEqual(run.summary);
+    // 5 slow of 600: under 1 %, the run's p99 hides them; in seconds 2-4 they are 5 of 300, so p99 is theirs.
+    expect(run.summary!.rttP99Ms).toBeLessThan(2);
+    const around = RunRangeSummary.parse((await rangeOf(user, 2, 5)).json);
+    expect(around.seconds).toBe(3);
+    expect(around.summary!.rttP99Ms).toBeGreaterThan(195);
+    expect(around.summary!.roundTrips).toBe(300);
+    const after = RunRangeSummary.parse((await rangeOf(user, SPIKE_SECOND + 1, SECONDS)).json);
+    expect(after.summary!.rttMaxMs).toBeLessThan(2);
+    expect(RunRangeSummary.parse((await rangeOf(user, 60, 90)).json)).toMatchObject({ seconds: 0, summary: null });
+  });
+
+  it("refuses a range it cannot read with 400 naming the field and what to send", async () => {
+    await spikeRun();
+    const cases: [string, string][] = [
+      ["from=abc&to=5", "from"],
+      ["from=-1&to=5", "from"],
+      ["from=1.5&to=5", "from"],
+      ["to=5", "from"],
+      ["from=1", "to"],
+      ["from=5&to=5", "to"],
+      ["from=5&to=2", "to"],
+      ["from=0&to=5&step=1", "(root)"],
+    ];
+    for (const [query, field] of cases) {
+      const answer = await user.request("GET", `/api/runs/${runId}/summary?${query}`);
+      expect({ query, status: answer.status, field: answer.json.error?.fields?.[0]?.path }).toEqual({ query, status: 400, field });
+      expect(answer.json.error.message).toMatch(field === "(root)" ? /step/ : new RegExp(`${field} must|${field} is required`));
+    }
+  });
+
+  it("is another organisation's run only to its members: 404 to anyone else", async () => {
+    await spikeRun();
+    const intruder = await api.signUp("Intruder");
+    const refused = await rangeOf(intruder, 0, SECONDS);
+    expect(refused.status).toBe(404);
+    expect(JSON.stringify(refused.json)).not.toContain("rttP99Ms");
+  });
+
+  it("answers for the run behind a share link, without signing in, and refuses an unknown link", async () => {
+    await spikeRun();
+    const link = ShareLinkCreated.parse((await user.request("POST", `/api/runs/${runId}/share-links`, {})).json);
+    const shared = await fetch(`${api.url}/api/public/reports/${link.token}/summary?from=2&to=5`);
+    expect(shared.status).toBe(200);
+    expect(RunRangeSummary.parse(await shared.json()).summary!.rttP99Ms).toBeGreaterThan(195);
+    const unknown = await fetch(`${api.url}/api/public/reports/thr_shr_nope_abcdef/summary?from=2&to=5`);
+    expect(unknown.status).toBe(404);
+  });
+});

@@ -1,0 +1,8 @@
+import type { Metadata } from "next";
+import { SchedulesView } from "../../../components/schedules-view";
+
+export const metadata: Metadata = { title: "Schedules" };
+
+export default function SchedulesPage() {
+  return <SchedulesView />;
+}

@@ -1,0 +1,109 @@
+// Looking closer at a finished run (issue 28 §1): a drag across one chart zooms every chart of the run page into
+// those seconds, the range goes to the URL (?from=&to=) and survives a reload, the summary is recomputed for it by
+// the API ("for 2 s – 6 s"), Reset zooms out, and a note's timed line is marked on every chart with its words on
+// hover and focus. Screenshots go to e2e/artifacts/zoom-*.png.
+import { join } from "node:path";
+import type { Locator, Page } from "@playwright/test";
+import { expect, test } from "./support/test";
+import { artifacts, baseUrl, enrolAgent, finishedPingPongRuns, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
+
+const journey = pageJourney("zoom");
+const { start, startTarget, scratch } = journey;
+const write = { headers: { origin: baseUrl } };
+const shot = (name: string) => journey.page().screenshot({ path: join(artifacts, `zoom-${name}.png`), fullPage: true });
+
+/** The x range a chart's plot shows, as its draw left it on the plot ("min..max", epoch seconds). */
+const xRange = (chart: Locator) => chart.locator(".uplot").getAttribute("data-x-range");
+
+/** Drags across the plot of `chart` from `fromShare` to `toShare` of its width, as a person zooms. */
+async function drag(page: Page, chart: Locator, fromShare: number, toShare: number) {
+  const over = chart.locator(".u-over");
+  await over.scrollIntoViewIfNeeded();
+  const box = (await over.boundingBox())!;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width * fromShare, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * ((fromShare + toShare) / 2), y, { steps: 4 });
+  await page.mouse.move(box.x + box.width * toShare, y, { steps: 4 });
+  await page.mouse.up();
+}
+
+test("zoom: a drag on one chart zooms every chart and the summary, kept in the URL, reset, with a note marked on every chart", async () => {
+  const page = journey.page();
+  test.setTimeout(180_000);
+  await signUp(page, "Zoomer", "zoom");
+  await enrolAgent(page, start, join(scratch, "agent.json"));
+  const targetUrl = await startTarget();
+  const { runIds } = await finishedPingPongRuns(page, { name: `Zoom ${stamp}`, targetUrl, durationSec: 8, count: 1 });
+  const runId = runIds[0]!;
+  // A note whose second line is timed: marked at 3 s on every chart.
+  await json(await page.request.patch(url(`/api/runs/${runId}`), { data: { note: "Build 1.4.2 on the new lobby pool.\n0:03 cache flushed on the lobby" }, ...write }), "note");
+
+  await page.goto(url(`/runs/${runId}`));
+  const rtt = page.getByTestId("chart-rtt");
+  const connections = page.getByTestId("chart-connections");
+  await expect(rtt).toHaveAttribute("data-points", /^[6-9]$/);
+  const wholeX = await xRange(rtt);
+  const summary = page.getByTestId("run-summary");
+  const wholeSent = await summary.getByTestId("summary-messages-sent").textContent();
+
+  // The note's timed line on every chart: in its list of annotations, its words on focus, on hover over its line.
+  for (const chart of [rtt, connections, page.getByTestId("chart-messages")]) {
+    await expect(chart.getByTestId(/-annotations$/).getByRole("button", { name: /cache flushed/ })).toHaveText(/\+3 s cache flushed on the lo/);
+  }
+  const noteButton = rtt.getByRole("button", { name: /cache flushed/ });
+  await noteButton.focus();
+  await expect(rtt.getByTestId("chart-rtt-annotation-words")).toHaveText("+3 s: Note: 0:03 cache flushed on the lobby");
+  await expect(noteButton).toHaveAttribute("aria-pressed", "true");
+  await noteButton.blur();
+  await expect(rtt.getByTestId("chart-rtt-annotation-words")).toHaveText(/^Point at a marker/);
+  await noteButton.hover();
+  await expect(rtt.getByTestId("chart-rtt-annotation-words")).toHaveText("+3 s: Note: 0:03 cache flushed on the lobby");
+  await page.mouse.move(0, 0);
+  await expect(rtt.locator(".uplot")).toHaveAttribute("data-label-overlaps", "0");
+  await shot("whole-run");
+
+  // Zoom: a drag across the middle of the RTT chart.
+  await drag(page, rtt, 0.3, 0.75);
+  await expect(page).toHaveURL(/[?&]from=\d+&to=\d+/);
+  const query = new URL(page.url()).searchParams;
+  const [from, to] = [Number(query.get("from")), Number(query.get("to"))];
+  expect(from).toBeGreaterThan(0);
+  expect(to).toBeGreaterThan(from);
+  expect(to).toBeLessThan(8);
+  await expect(page.getByTestId("zoom-range")).toContainText(`${from} s – ${to} s`);
+  // Every chart follows: the same x range, narrower than the whole run's.
+  const zoomedX = await xRange(rtt);
+  expect(zoomedX).not.toBe(wholeX);
+  const [low, high] = zoomedX!.split("..").map(Number) as [number, number];
+  expect(high - low).toBe(to - from);
+  for (const chart of [connections, page.getByTestId("chart-messages"), page.getByTestId("chart-bytes"), page.getByTestId("chart-errors")]) {
+    await expect(chart.locator(".uplot")).toHaveAttribute("data-x-range", zoomedX!);
+  }
+  // The summary is the range's, recomputed by the API from the range's histograms.
+  await expect(summary.getByTestId("summary-range")).toHaveText(` for ${from} s – ${to} s`);
+  await expect(summary.getByTestId("summary-duration")).toHaveText(`${to - from} s`);
+  await expect(summary.getByTestId("summary-messages-sent")).not.toHaveText(wholeSent!);
+  const rangeAnswer = await json<{ summary: { messagesSent: number } }>(await page.request.get(url(`/api/runs/${runId}/summary?from=${from}&to=${to}`)), "range summary");
+  await expect(summary.getByTestId("summary-messages-sent")).toHaveText(new Intl.NumberFormat().format(rangeAnswer.summary.messagesSent));
+  await shot("zoomed");
+
+  // Kept in the URL: a reload (or the link sent to a colleague) opens the same zoom.
+  await page.reload();
+  await expect(page.getByTestId("chart-connections").locator(".uplot")).toHaveAttribute("data-x-range", zoomedX!);
+  await expect(page.getByTestId("run-summary").getByTestId("summary-range")).toHaveText(` for ${from} s – ${to} s`);
+
+  // Reset: the whole run again, and the URL without a range.
+  await page.getByTestId("zoom-reset").click();
+  await expect(page).not.toHaveURL(/from=/);
+  await expect(page.getByTestId("chart-rtt").locator(".uplot")).toHaveAttribute("data-x-range", wholeX!);
+  await expect(page.getByTestId("run-summary").getByTestId("summary-range")).toHaveCount(0);
+  await expect(page.getByTestId("run-summary").getByTestId("summary-messages-sent")).toHaveText(wholeSent!);
+  await expect(page.getByTestId("zoom-range")).toHaveCount(0);
+
+  // The report page zooms the same way, from the same URL parameters.
+  await page.goto(url(`/runs/${runId}/report?from=${from}&to=${to}`));
+  await expect(page.getByTestId("chart-rtt").locator(".uplot")).toHaveAttribute("data-x-range", zoomedX!);
+  await expect(page.getByTestId("run-summary").getByTestId("summary-range")).toHaveText(` for ${from} s – ${to} s`);
+  await shot("report-zoomed");
+});
