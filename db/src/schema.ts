@@ -262,6 +262,8 @@ export interface SsoProviderTable {
   role_rules: Json<{ value: string; role: string }[]>;
   default_role: Generated<string>;
   metadata_url: string | null;
+  /** Off: the provider signs nobody in (migration 029). */
+  enabled: Generated<boolean>;
   created_by: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;

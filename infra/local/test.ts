@@ -111,11 +111,14 @@ async function runE2e(services: Services): Promise<Counts> {
   let stack;
   let database;
   let chromiumPath: string;
+  let e2eDnsServer = "";
   try {
     chromiumPath = await ensureChromium(log);
     await buildIfStale(root, agentBuild, log);
     await buildIfStale(root, webBuild, log);
     database = await createTestDatabase(); // Fresh and migrated, on services.adminUrl.
+    // The SSO journey proves domains with a DNS server it starts on this port, and runs its identity providers on loopback.
+    e2eDnsServer = `127.0.0.1:${await freePort()}`;
     stack = await startStack({
       root,
       databaseUrl: database.url,
@@ -128,7 +131,7 @@ async function runE2e(services: Services): Promise<Counts> {
       // Every journey signs up from 127.0.0.1, more than the default 10 accounts per address in 10 minutes; the
       // limit itself is tested against the defaults in apps/api/src/security.int.test.ts.
       // The api prints report PDFs with the same Chromium the journeys drive.
-      env: { RATE_LIMIT_SIGN_UPS_PER_10_MIN: "1000", CHROMIUM_PATH: chromiumPath },
+      env: { RATE_LIMIT_SIGN_UPS_PER_10_MIN: "1000", CHROMIUM_PATH: chromiumPath, SSO_DNS_SERVERS: e2eDnsServer, SSO_PRIVATE_IDP_ORIGINS: "http://127.0.0.1:*" },
     });
   } catch (error) {
     await untilExitIfInterrupted();
@@ -150,6 +153,7 @@ async function runE2e(services: Services): Promise<Counts> {
       E2E_AGENT_BIN: path.join(root, agentBuild.output),
       CHROMIUM_PATH: chromiumPath,
       E2E_JSON_REPORT: report,
+      E2E_DNS_SERVER: e2eDnsServer,
     },
     log: passThrough,
   });

@@ -6,6 +6,7 @@ import { kyselyAdapter } from "@better-auth/kysely-adapter";
 import { ThrongError } from "@throng/protocol/errors";
 import type { Sealer } from "@throng/core/metrics-export/sealed-secrets";
 import type { SsoSignInService } from "@throng/core/sso/sso-sign-in";
+import { SAML_CLOCK_SKEW_MS } from "@throng/core/sso/saml-failure";
 import type { Db } from "@throng/db/client";
 import type { OrgRepo } from "@throng/db/repos/orgs";
 import { sealedSsoAdapter } from "./sso/sealed-adapter";
@@ -96,7 +97,8 @@ export function createAuth(deps: {
         provisionUser: async ({ user, userInfo, provider }) => {
           await ssoSignIn.signedIn({ providerId: provider.providerId, userId: user.id, email: user.email, profile: userInfo });
         },
-        saml: { requireTimestamps: true },
+        // The same allowance for the IdP's clock in samlify's checks and the plugin's (samlify alone allows none).
+        saml: { requireTimestamps: true, clockSkew: SAML_CLOCK_SKEW_MS },
       }),
     ],
     databaseHooks: {

@@ -30,6 +30,7 @@ import { createRateLimiter } from "@throng/runtime/rate-limit";
 import { metricsAccess } from "@throng/runtime/metrics";
 import { awaitMessage, createBus, createSubscriber } from "@throng/runtime/redis";
 import { createAuth, PASSWORD_SESSION_DAYS } from "./auth";
+import { readSamlResponseFacts } from "./sso/saml-facts";
 import { createOidcDiscovery, createSamlMetadataReader, createTxtResolver, idpHostPolicy } from "./sso/idp-access";
 import type { ApiEnv } from "./env";
 import type { HelloLimits } from "./gateway/hello-admission";
@@ -88,7 +89,7 @@ function composeSso(env: ComposeEnv, repos: ReturnType<typeof createRepos>, audi
       sso: repos.sso, audit, sealer, clock, config, resolveTxt: createTxtResolver(env.SSO_DNS_SERVERS),
       discoverOidc: createOidcDiscovery(policy), samlMetadata: createSamlMetadataReader(policy),
     }),
-    signIn: createSsoSignIn({ sso: repos.sso, orgs: repos.orgs, audit, clock, ssoSessionHours: env.SSO_SESSION_HOURS }),
+    signIn: createSsoSignIn({ sso: repos.sso, orgs: repos.orgs, audit, clock, ssoSessionHours: env.SSO_SESSION_HOURS, readSamlResponse: readSamlResponseFacts }),
   };
 }
 

@@ -110,6 +110,7 @@ const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: u
   "POST /api/sso/providers": { kind: "own", body: { protocol: "oidc", name: "x", domains: ["example.org"], issuer: "http://127.0.0.1:9", clientId: "x", clientSecret: "x" } },
   "PUT /api/sso/providers/:id": { kind: "own", id: () => "sso-00000000", body: { protocol: "oidc", name: "x", domains: ["example.org"], issuer: "http://127.0.0.1:9", clientId: "x" } },
   "DELETE /api/sso/providers/:id": { kind: "own", id: () => "sso-00000000" },
+  "PUT /api/sso/providers/:id/enabled": { kind: "own", id: () => "sso-00000000", body: { enabled: false } },
 };
 const PUBLIC = ["GET /api/invitations/preview/:token", "GET /api/public/reports/:token", "GET /api/public/reports/:token/report.pdf", "GET /api/public/reports/:token/summary", "GET /health", "GET /api/auth/*", "POST /api/auth/*", "GET /agent/throng-agent.mjs", "GET /agent/throng-agent.tgz", "GET /agent/throng-engine.mjs", `GET /agent/${NATIVE_IO_FILE}`, "GET /agent/install.sh", "GET /api/openapi.json", "GET /metrics", "POST /api/sso/sign-in"];
 

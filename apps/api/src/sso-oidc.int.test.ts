@@ -4,54 +4,10 @@ import { AuditEntry } from "@throng/protocol/orgs";
 import { SsoDomainView, SsoProviderView, SsoSettings, SsoSignInStarted } from "@throng/protocol/sso";
 import { startTestDns } from "./testing/test-dns";
 import { startTestOidcIdp } from "./testing/test-oidc-idp";
-import { startTestApi, WEB_ORIGIN, type TestApi, type TestUser } from "./testing/test-api";
-
-/**
- * A browser: cookies per host, redirects followed by hand. Throng's own pages live at WEB_ORIGIN (the Next proxy in
- * production); here its /api paths go straight to the API under test.
- */
-function browser(apiUrl: string) {
-  const jars = new Map<string, Map<string, string>>();
-  const toApi = (url: string) => (url.startsWith(WEB_ORIGIN) ? `${apiUrl}${url.slice(WEB_ORIGIN.length)}` : url.startsWith("/") ? `${apiUrl}${url}` : url);
-  async function send(method: string, rawUrl: string, body?: unknown): Promise<Response> {
-    const url = new URL(toApi(rawUrl));
-    const jar = jars.get(url.host) ?? new Map<string, string>();
-    jars.set(url.host, jar);
-    const response = await fetch(url, {
-      method, redirect: "manual",
-      headers: { origin: WEB_ORIGIN, cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; "), ...(body !== undefined ? { "content-type": "application/json" } : {}) },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair] = cookie.split(";");
-      const at = pair!.indexOf("=");
-      jar.set(pair!.slice(0, at), pair!.slice(at + 1));
-    }
-    return response;
-  }
-  return {
-    send,
-    /** Follows redirects from `url` until one leads back to Throng's web origin; returns that location. */
-    async followToThrong(url: string): Promise<string> {
-      let next = url;
-      for (let hop = 0; hop < 20; hop++) {
-        if (next.startsWith(WEB_ORIGIN)) return next;
-        const response = await send("GET", next);
-        const location = response.headers.get("location");
-        if (!location) throw new Error(`${next} answered ${response.status} without a redirect: ${await response.text()}`);
-        next = new URL(location, next).toString();
-      }
-      throw new Error("too many redirects");
-    },
-  };
-}
+import { messageOf, ssoBrowser as browser } from "./testing/sso-browser";
+import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
 
 const PASSWORD = "correct-horse-battery";
-/** An answer's message: Throng's error body, or Better Auth's for its own endpoints. */
-function messageOf(json: unknown): string {
-  const body = json as { error?: { message?: string }; message?: string } | null;
-  return body?.error?.message ?? body?.message ?? "";
-}
 let api: TestApi;
 let dns: Awaited<ReturnType<typeof startTestDns>>;
 let idp: Awaited<ReturnType<typeof startTestOidcIdp>>;

@@ -13,6 +13,7 @@ const SECTIONS: { href: string; label: string; needs: Action }[] = [
   { href: "/settings/secrets", label: "Secrets", needs: "secret.manage" },
   { href: "/settings/notifications", label: "Notifications", needs: "settings.read" },
   { href: "/settings/metrics-export", label: "Metrics export", needs: "settings.read" },
+  { href: "/settings/sso", label: "Single sign-on", needs: "settings.read" },
   { href: "/settings/audit", label: "Audit log", needs: "audit.read" },
   { href: "/settings/organisation", label: "Organisation", needs: "settings.read" },
 ];

@@ -75,6 +75,8 @@ export const queryKeys = {
   notificationDeliveries: ["notifications", "deliveries"] as const,
   /** GET /api/metrics-export: each sink's settings and last delivery. */
   metricsExport: ["metrics-export"] as const,
+  /** GET /api/sso: domains, identity providers (never their secrets), Require SSO and session lifetimes. */
+  sso: ["sso"] as const,
   /** GET /api/runs/:id/share-links: one report's share links. */
   shareLinks: (runId: string) => ["share-links", runId] as const,
   /** GET /api/public/reports/:token: the report behind a public share link (no session). */

@@ -30,6 +30,19 @@ const ACTIONS: Record<string, string> = {
   "secret.created": "Added a secret",
   "secret.replaced": "Replaced a secret's value",
   "secret.deleted": "Deleted a secret",
+  "sso.domain-added": "Claimed an email domain for SSO",
+  "sso.domain-verified": "Verified an email domain",
+  "sso.domain-removed": "Gave up an email domain",
+  "sso.provider-added": "Added an identity provider",
+  "sso.provider-changed": "Changed an identity provider",
+  "sso.provider-disabled": "Turned an identity provider off",
+  "sso.provider-enabled": "Turned an identity provider on",
+  "sso.provider-removed": "Removed an identity provider",
+  "sso.required": "Required single sign-on",
+  "sso.not-required": "Stopped requiring single sign-on",
+  "sso.signed-in": "Signed in with SSO",
+  "sso.member-joined": "Joined through SSO",
+  "sso.break-glass-sign-in": "Owner signed in with a password while SSO is required",
 };
 
 /** What a detail's key reads as in the Details column; unknown keys are made readable from their name. */

@@ -11,6 +11,8 @@ export interface SsoProviderRow {
   samlConfig: string | null;
   domains: string[];
   domainVerified: boolean;
+  /** Turned off by an admin: signs nobody in, keeps its settings. */
+  enabled: boolean;
   roleClaim: string | null;
   roleRules: { value: string; role: string }[];
   defaultRole: string;
@@ -43,7 +45,7 @@ export interface SsoDomainRow {
 
 const providerColumns = [
   "providerId", "organizationId as orgId", "name", "issuer", "oidcConfig", "samlConfig", "domain", "domainVerified",
-  "role_claim as roleClaim", "role_rules as roleRules", "default_role as defaultRole", "metadata_url as metadataUrl",
+  "role_claim as roleClaim", "role_rules as roleRules", "default_role as defaultRole", "metadata_url as metadataUrl", "enabled",
   "created_by as createdBy", "created_at as createdAt", "updated_at as updatedAt",
 ] as const;
 const domainColumns = ["domain", "token", "verified_at as verifiedAt", "verified_by as verifiedBy", "created_at as createdAt"] as const;
@@ -96,6 +98,10 @@ export function createSsoRepo(db: Db) {
         role_rules: JSON.stringify(p.roleRules), default_role: p.defaultRole, metadata_url: p.metadataUrl, updated_at: new Date(),
       }).where("organizationId", "=", orgId).where("providerId", "=", providerId).executeTakeFirst();
       await refreshVerified(orgId);
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async setProviderEnabled(orgId: string, providerId: string, enabled: boolean): Promise<boolean> {
+      const result = await db.updateTable("ssoProvider").set({ enabled, updated_at: new Date() }).where("organizationId", "=", orgId).where("providerId", "=", providerId).executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
     async deleteProvider(orgId: string, providerId: string): Promise<boolean> {

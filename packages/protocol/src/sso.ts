@@ -95,7 +95,9 @@ export const SsoProviderView = z.object({
   name: z.string(),
   protocol: z.enum(["oidc", "saml"]),
   domains: z.array(z.string()),
-  /** Signs people in only while every domain is verified. */
+  /** Turned on (true) or off by an admin; off, it keeps its settings and signs nobody in. */
+  enabled: z.boolean(),
+  /** Signs people in: turned on, and every domain verified. */
   active: z.boolean(),
   issuer: z.string(),
   oidc: z.object({ clientId: z.string(), clientSecret: z.enum(["set", "not set"]), scopes: z.array(z.string()), authorizationEndpoint: z.string().nullable() }).nullable(),
@@ -135,6 +137,10 @@ export const SsoSettings = z.object({
   passwordSessionDays: z.number(),
 });
 export type SsoSettings = z.infer<typeof SsoSettings>;
+
+/** PUT /api/sso/providers/:id/enabled body and answer: turn a provider on or off without removing it. */
+export const PutSsoProviderEnabled = z.object({ enabled: z.boolean() });
+export type PutSsoProviderEnabled = z.infer<typeof PutSsoProviderEnabled>;
 
 /** POST /api/sso/domains body. */
 export const AddSsoDomain = z.object({ domain: EmailDomain });

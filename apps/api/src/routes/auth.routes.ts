@@ -38,8 +38,29 @@ async function ssoFailureRedirect(response: Response): Promise<string> {
   return `/sign-in?${new URLSearchParams({ error: code, ...(description ? { error_description: description } : {}) })}`;
 }
 
+const SAML_ACS = /^\/api\/auth\/sso\/saml2\/sp\/acs\/([^/?]+)/;
+/** The plugin's catch-all codes for a refused SAML response, which Throng explains more precisely when it can. */
+const VAGUE_SAML_ERRORS = new Set(["saml_error", "invalid_saml_response"]);
+
+/**
+ * A SAML response the plugin refused with a catch-all code goes to the sign-in page with the cause instead (an
+ * unsigned or forged assertion, clock skew, an expired assertion), so the page can say what to do.
+ */
+async function explainedSamlFailure(deps: Pick<ApiDeps, "sso">, path: string, body: unknown, location: string | null): Promise<string | null> {
+  const providerId = SAML_ACS.exec(path)?.[1];
+  if (!providerId || !location || typeof body !== "string") return null;
+  const target = new URL(location, "http://throng.invalid");
+  if (!target.pathname.endsWith("/sign-in") || !VAGUE_SAML_ERRORS.has(target.searchParams.get("error") ?? "")) return null;
+  const samlResponse = new URLSearchParams(body).get("SAMLResponse");
+  const failure = samlResponse ? await deps.sso.signIn.explainSamlFailure(decodeURIComponent(providerId), samlResponse) : null;
+  if (!failure) return null;
+  target.searchParams.set("error", failure.code);
+  target.searchParams.set("error_description", failure.description);
+  return location.startsWith("/") ? `${target.pathname}${target.search}` : target.toString();
+}
+
 /** Better Auth's own endpoints (sign-up, sign-in, sign-out, session, SSO returns), rate limited and bridged to a fetch Request. */
-export async function authRoutes(app: FastifyInstance, deps: Pick<ApiDeps, "auth" | "rateLimiter" | "rateLimits">) {
+export async function authRoutes(app: FastifyInstance, deps: Pick<ApiDeps, "auth" | "rateLimiter" | "rateLimits" | "sso">) {
   const limit = (bucket: string, key: string, rule: RateLimitRule, reply: FastifyReply) =>
     enforceRateLimit(deps.rateLimiter, reply, { bucket, key, rule, tooMany: "Too many attempts" });
 
@@ -72,11 +93,13 @@ export async function authRoutes(app: FastifyInstance, deps: Pick<ApiDeps, "auth
         }),
       );
       if (response.status >= 400 && SSO_RETURN.test(url.pathname)) return reply.redirect(await ssoFailureRedirect(response), 302);
+      const explained = response.status === 302 ? await explainedSamlFailure(deps, url.pathname, request.body, response.headers.get("location")) : null;
       reply.status(response.status);
       for (const cookie of response.headers.getSetCookie()) reply.header("set-cookie", cookie);
       response.headers.forEach((value, key) => {
         if (key !== "set-cookie" && key !== "content-length") reply.header(key, value);
       });
+      if (explained) reply.header("location", explained);
       // No body is no body (Better Auth's 404), not the JSON text "null".
       return response.body ? reply.send(withoutSessionToken(await response.text())) : reply.send();
     },

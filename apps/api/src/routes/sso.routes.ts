@@ -3,7 +3,7 @@ import { fromNodeHeaders } from "better-auth/node";
 import { isAPIError } from "better-auth/api";
 import { ThrongError, parseOrThrow } from "@throng/protocol/errors";
 import {
-  AddSsoDomain, PutSsoProvider, PutSsoRequirement, SsoDomainParams, SsoDomainView, SsoProviderParams, SsoProviderView, SsoSettings, SsoSignIn, SsoSignInStarted,
+  AddSsoDomain, PutSsoProvider, PutSsoProviderEnabled, PutSsoRequirement, SsoDomainParams, SsoDomainView, SsoProviderParams, SsoProviderView, SsoSettings, SsoSignIn, SsoSignInStarted,
 } from "@throng/protocol/sso";
 import { enforceRateLimit } from "../http/rate-limit";
 import type { ApiDeps } from "../services";
@@ -47,6 +47,10 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.put("/api/sso/providers/:id", { schema: { params: SsoProviderParams }, config: { doc: { summary: "Change an identity provider (a secret left out keeps its stored value)", access: "user", permission: "settings.manage", errors: [404, 409, 503], body: PutSsoProvider, response: SsoProviderView } } }, async (request) => {
     return sso.settings.changeProvider((await resolveIdentity(request)).actor, request.params.id, request.body);
+  });
+
+  app.put("/api/sso/providers/:id/enabled", { schema: { params: SsoProviderParams }, config: { doc: { summary: "Turn an identity provider off (it keeps its settings and signs nobody in) or on again", access: "user", permission: "settings.manage", errors: [404, 409], body: PutSsoProviderEnabled, response: PutSsoProviderEnabled } } }, async (request) => {
+    return sso.settings.setProviderEnabled((await resolveIdentity(request)).actor, request.params.id, request.body);
   });
 
   app.delete("/api/sso/providers/:id", { schema: { params: SsoProviderParams }, config: { doc: { summary: "Remove an identity provider; sessions opened through it run to their end", access: "user", permission: "settings.manage", answers: [204], errors: [404] } } }, async (request, reply) => {

@@ -129,7 +129,8 @@ export function createSamlMetadataReader(policy: IdpHostPolicy): SamlMetadataRea
       }
       const entityId = idp.entityMeta.getEntityID();
       if (!entityId) throw new ThrongError("validation_failed", "The SAML metadata names no entityID: give the identity provider's metadata XML");
-      const sso = idp.entityMeta.getSingleSignOnService(samlify.Constants.namespace.binding.redirect);
+      // samlify looks a binding up by its short name ("redirect"); given the URN it answers every service as a map.
+      const sso = idp.entityMeta.getSingleSignOnService("redirect");
       return { entityId, ssoUrl: typeof sso === "string" ? sso : null, certificates: certificates(idp.entityMeta.getX509Certificate("signing") ?? []) };
     },
   };

@@ -2,9 +2,10 @@ import dns2 from "dns2";
 
 /**
  * A DNS server on loopback (UDP) that answers TXT questions from a table the test fills in: how the SSO tests prove
- * an email domain without touching public DNS. Every other question gets an empty answer.
+ * an email domain without touching public DNS. Every other question gets an empty answer. `port` 0 picks a free
+ * one; the journeys listen on the port the e2e stack's API was told (E2E_DNS_SERVER).
  */
-export async function startTestDns() {
+export async function startTestDns(port = 0) {
   const txt = new Map<string, string[]>();
   const server = dns2.createServer({
     udp: true,
@@ -21,7 +22,7 @@ export async function startTestDns() {
       send(response);
     },
   });
-  const addresses = await server.listen({ udp: { port: 0, address: "127.0.0.1" } });
+  const addresses = await server.listen({ udp: { port, address: "127.0.0.1" } });
   return {
     /** host:port, as SSO_DNS_SERVERS takes it. */
     server: `127.0.0.1:${addresses.udp!.port}`,

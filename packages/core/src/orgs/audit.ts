@@ -14,7 +14,7 @@ export type AuditAction =
   | "script.stored" | "run.aborted"
   | "secret.created" | "secret.replaced" | "secret.deleted"
   | "sso.domain-added" | "sso.domain-verified" | "sso.domain-removed"
-  | "sso.provider-added" | "sso.provider-changed" | "sso.provider-removed"
+  | "sso.provider-added" | "sso.provider-changed" | "sso.provider-removed" | "sso.provider-disabled" | "sso.provider-enabled"
   | "sso.required" | "sso.not-required" | "sso.signed-in" | "sso.member-joined" | "sso.break-glass-sign-in";
 
 /** Appends to an org's audit log; the log never holds a secret, only what was done to what, by whom. */

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { ThrongError, parseOrThrow } from "@throng/protocol/errors";
 import {
-  AddSsoDomain, EmailDomain, JoinRole, PutSsoProvider, PutSsoRequirement, RoleRule,
+  AddSsoDomain, EmailDomain, JoinRole, PutSsoProvider, PutSsoProviderEnabled, PutSsoRequirement, RoleRule,
   type PutOidcProvider, type PutSamlProvider, type SsoDomainView, type SsoProviderView, type SsoSettings,
 } from "@throng/protocol/sso";
 import type { SsoDomainRow, SsoProviderRow, SsoProviderWrite, SsoRepo } from "@throng/db/repos/sso";
@@ -55,7 +55,7 @@ function providerView(config: SsoConfig, samlMetadata: SamlMetadataReader, row: 
   const saml = row.samlConfig ? (JSON.parse(row.samlConfig) as { idpMetadata: { metadata: string }; spMetadata?: { privateKey?: string } }) : null;
   const idp = saml ? samlMetadata.read(saml.idpMetadata.metadata) : null;
   return {
-    id: row.providerId, name: row.name, protocol, domains: row.domains, active: row.domainVerified, issuer: row.issuer,
+    id: row.providerId, name: row.name, protocol, domains: row.domains, enabled: row.enabled, active: row.enabled && row.domainVerified, issuer: row.issuer,
     oidc: oidc && { clientId: oidc.clientId, clientSecret: oidc.clientSecret ? "set" : "not set", scopes: oidc.scopes ?? [], authorizationEndpoint: oidc.authorizationEndpoint ?? null },
     saml: idp && {
       entityId: idp.entityId, ssoUrl: idp.ssoUrl, metadataUrl: row.metadataUrl, certificateSha256: idp.certificates[0]?.sha256 ?? null,
@@ -202,12 +202,30 @@ export function createSsoSettings(deps: SsoSettingsDeps) {
       await audit.record(actor.orgId, actor.label, "sso.provider-removed", current.name, { provider: providerId });
     },
 
+    /**
+     * Turns a provider off (it keeps its settings, signs nobody in; sessions opened through it run to their end) or
+     * on again. The last provider that signs people in stays on while SSO is required: members would have no way in.
+     */
+    async setProviderEnabled(actor: Actor, providerId: string, input: unknown): Promise<{ enabled: boolean }> {
+      authorize(actor, "settings.manage");
+      const { enabled } = parseOrThrow(PutSsoProviderEnabled, input, "provider switch");
+      const current = await provider(actor, providerId);
+      if (!enabled && (await sso.requiresSso(actor.orgId))) {
+        const othersActive = (await sso.listProviders(actor.orgId)).some((p) => p.providerId !== providerId && p.enabled && p.domainVerified);
+        if (!othersActive) throw new ThrongError("conflict", `${current.name} is the only provider that signs members in while SSO is required: turn Require SSO off first, or add another provider`);
+      }
+      if (current.enabled === enabled) return { enabled };
+      await sso.setProviderEnabled(actor.orgId, providerId, enabled);
+      await audit.record(actor.orgId, actor.label, enabled ? "sso.provider-enabled" : "sso.provider-disabled", current.name, { provider: providerId });
+      return { enabled };
+    },
+
     /** Requiring SSO needs a provider that can sign people in, so nobody but the owners is locked out. */
     async setRequirement(actor: Actor, input: unknown): Promise<{ requireSso: boolean }> {
       authorize(actor, "settings.manage");
       const { requireSso } = parseOrThrow(PutSsoRequirement, input, "SSO requirement");
-      if (requireSso && !(await sso.listProviders(actor.orgId)).some((p) => p.domainVerified)) {
-        throw new ThrongError("conflict", "Add an identity provider whose domains are all verified before requiring SSO: members would have no way in");
+      if (requireSso && !(await sso.listProviders(actor.orgId)).some((p) => p.enabled && p.domainVerified)) {
+        throw new ThrongError("conflict", "Add (or turn on) an identity provider whose domains are all verified before requiring SSO: members would have no way in");
       }
       await sso.setRequireSso(actor.orgId, requireSso, actor.label);
       await audit.record(actor.orgId, actor.label, requireSso ? "sso.required" : "sso.not-required", null);

@@ -6,6 +6,7 @@ import type { Clock } from "../ports";
 import type { AuditLog } from "../orgs/audit";
 import type { Role } from "../orgs/permissions";
 import { ROLE_CLAIM_FIELD } from "./sso-config";
+import { samlFailure, type SamlFailure, type SamlResponseFacts } from "./saml-failure";
 import { emailDomain, joinRole } from "./sso-rules";
 
 /** What to do with a person the identity provider vouched for (Better Auth's SSO plugin resolveUser answer). */
@@ -28,7 +29,11 @@ export interface SessionFacts {
  * The sign-in side of single sign-on: which provider an email signs in through, who may join through it and with
  * which role (just in time, audit-logged), what "Require SSO" refuses, and how long an SSO session lasts.
  */
-export function createSsoSignIn(deps: { sso: SsoRepo; orgs: OrgRepo; audit: AuditLog; clock: Clock; ssoSessionHours: number }) {
+export function createSsoSignIn(deps: {
+  sso: SsoRepo; orgs: OrgRepo; audit: AuditLog; clock: Clock; ssoSessionHours: number;
+  /** Reads a refused SAMLResponse against the IdP's metadata XML (null: not a readable response). */
+  readSamlResponse: (samlResponse: string, idpMetadataXml: string) => SamlResponseFacts | null;
+}) {
   const { sso, orgs, audit, clock } = deps;
 
   return {
@@ -41,6 +46,7 @@ export function createSsoSignIn(deps: { sso: SsoRepo; orgs: OrgRepo; audit: Audi
       }
       const provider = (await sso.listProviders(holder.orgId)).find((p) => p.domains.includes(domain));
       if (!provider) throw new ThrongError("not_found", `${domain} is verified, but no identity provider signs it in yet: ask your Throng admin to add one under Settings → Single sign-on`);
+      if (!provider.enabled) throw new ThrongError("conflict", `${provider.name}, the identity provider for ${domain}, is turned off in Throng: ask your Throng admin, or sign in with your password if your organisation allows it`);
       if (!provider.domainVerified) {
         throw new ThrongError("conflict", `${provider.name} also signs in a domain that is not verified yet (${provider.domains.join(", ")}): ask your Throng admin to verify it or take it off the provider`);
       }
@@ -59,6 +65,7 @@ export function createSsoSignIn(deps: { sso: SsoRepo; orgs: OrgRepo; audit: Audi
       if (!provider || !domain || !provider.domains.includes(domain) || holder?.orgId !== provider.orgId) {
         return { action: "reject", code: "sso_domain_not_verified", message: `${input.email} is not in a verified domain of this identity provider (${provider?.domains.join(", ") ?? "none"})` };
       }
+      if (!provider.enabled) return { action: "reject", code: "sso_provider_disabled", message: `${provider.name} is turned off in Throng` };
       const userId = await sso.findUserIdByEmail(input.email);
       return userId ? { action: "link", userId, profile: "preserve" } : { action: "continue" };
     },
@@ -73,6 +80,17 @@ export function createSsoSignIn(deps: { sso: SsoRepo; orgs: OrgRepo; audit: Audi
       const role = joinRole(input.profile[ROLE_CLAIM_FIELD], provider.roleRules.map((r) => RoleRule.parse(r)), JoinRole.parse(provider.defaultRole));
       await orgs.addMember(provider.orgId, input.userId, role);
       await audit.record(provider.orgId, input.email, "sso.member-joined", input.email, { provider: provider.providerId, role, roleClaim: provider.roleClaim });
+    },
+
+    /**
+     * Why the SSO plugin refused a SAML response ("Invalid SAML response" covers them all): unsigned, forged,
+     * clock skew or expired, for the sign-in page's words. Null: none of these, the plugin's words stand.
+     */
+    async explainSamlFailure(providerId: string, samlResponse: string): Promise<SamlFailure | null> {
+      const config = (await sso.findProvider(providerId))?.samlConfig;
+      const metadata = config ? (JSON.parse(config) as { idpMetadata?: { metadata?: string } }).idpMetadata?.metadata : undefined;
+      const facts = metadata ? deps.readSamlResponse(samlResponse, metadata) : null;
+      return facts ? samlFailure(facts, clock.now()) : null;
     },
 
     /** The organisation a sign-in through this provider lands in. */
