@@ -45,7 +45,7 @@ function ProviderCard({ provider, settings, manages, onEdit }: { provider: SsoPr
           {status.text}
         </span>
       </div>
-      <dl className="summary-grid">
+      <dl className="summary-grid sso-provider-facts">
         {provider.oidc && (
           <>
             <dt>Issuer</dt>
