@@ -1,4 +1,5 @@
 import type { Db } from "./client";
+import { createErrorSampleRepo } from "./repos/error-samples";
 import { createFleetRepo } from "./repos/fleet";
 import { createOrgRepo } from "./repos/orgs";
 import { createMetricsExportRepo } from "./repos/metrics-export";
@@ -25,6 +26,7 @@ export function createRepos(db: Db) {
     searchSteps: createSearchStepRepo(db),
     snapshots: createSnapshotRepo(db),
     serverSamples: createServerSampleRepo(db),
+    errorSamples: createErrorSampleRepo(db),
     security: createSecurityRepo(db),
     reports: createReportRepo(db),
     scripts: createScriptRepo(db),

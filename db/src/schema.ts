@@ -180,6 +180,20 @@ export interface RunServerSampleTable {
   received_at: Generated<Date>;
 }
 
+export interface RunErrorSampleTable {
+  run_id: string;
+  kind: string;
+  fingerprint: string;
+  org_id: string;
+  agent_id: string;
+  message: string;
+  at: number;
+  client: number | null;
+  bytes_length: number | null;
+  bytes_hex: string | null;
+  received_at: Generated<Date>;
+}
+
 export interface OrgInvitationTable {
   id: string;
   org_id: string;
@@ -404,6 +418,7 @@ export interface Database {
   run_search_steps: RunSearchStepTable;
   run_seconds: RunSecondTable;
   run_server_samples: RunServerSampleTable;
+  run_error_samples: RunErrorSampleTable;
   org_invitations: OrgInvitationTable;
   api_tokens: ApiTokenTable;
   audit_log: AuditLogTable;

@@ -8,6 +8,7 @@ import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
 import { createRunQueue } from "@throng/runtime/jobs";
 import { createRedis } from "@throng/runtime/redis";
 import { composeWorkers } from "./compose";
+import { PlanSpec } from "@throng/protocol/plan";
 
 /**
  * Notifications from the workers (issue 18): when a run ends, each channel that wants it gets one real HTTP POST on
@@ -75,9 +76,9 @@ async function seedFailedRun() {
   const orgId = crypto.randomUUID();
   await db.insertInto("organization").values({ id: orgId, name: "o", slug: orgId, logo: null, createdAt: new Date(), metadata: null }).execute();
   const planId = crypto.randomUUID();
-  await repos.plans.insert(orgId, { id: planId, name: spec.name, spec });
+  await repos.plans.insert(orgId, { id: planId, name: spec.name, spec: PlanSpec.parse(spec) });
   const runId = crypto.randomUUID();
-  await repos.runs.insert(orgId, { id: runId, planId, spec, status: "queued" });
+  await repos.runs.insert(orgId, { id: runId, planId, spec: PlanSpec.parse(spec), status: "queued" });
   await repos.runs.update(orgId, runId, "queued", { status: "failed", error: "No agent is online", endedAt: new Date() });
   return { orgId, runId };
 }

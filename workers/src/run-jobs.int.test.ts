@@ -12,6 +12,7 @@ import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
 import { createRunQueue } from "@throng/runtime/jobs";
 import { createBus, createRedis, createSubscriber } from "@throng/runtime/redis";
 import { composeWorkers } from "./compose";
+import { PlanSpec } from "@throng/protocol/plan";
 
 const spec = {
   name: "p", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
@@ -65,9 +66,9 @@ async function seedRun(agentCores = 2, runSpec: object = spec) {
   });
   await repos.fleet.markSeen(orgId, agentId, true, new Date());
   const planId = crypto.randomUUID();
-  await repos.plans.insert(orgId, { id: planId, name: "p", spec: runSpec });
+  await repos.plans.insert(orgId, { id: planId, name: "p", spec: PlanSpec.parse(runSpec) });
   const runId = crypto.randomUUID();
-  await repos.runs.insert(orgId, { id: runId, planId, spec: runSpec, status: "queued" });
+  await repos.runs.insert(orgId, { id: runId, planId, spec: PlanSpec.parse(runSpec), status: "queued" });
   return { orgId, agentId, runId };
 }
 

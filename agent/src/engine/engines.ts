@@ -3,6 +3,7 @@ import type { RunAssignment } from "@throng/protocol/agent";
 import type { SearchLevel } from "@throng/protocol/capacity-search";
 import type { Scenario } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
+import { createErrorSampleGate } from "../metrics/error-samples";
 import { mergeSnapshots } from "../metrics/merge-snapshots";
 import { offsetClock } from "./clock";
 import { ENGINE_CHILD_COMMAND, forkEngine, type EnginePool } from "./engine-pool";
@@ -153,11 +154,15 @@ async function runEngines(assignment: RunAssignment, options: EngineOptions): Pr
   const children: ChildProcess[] = await (options.pool ? options.pool.take(parts.length) : Promise.all(parts.map(() => forkEngine(entry))));
   const startAt = options.startWhenReady ? Math.round(clock.now()) + 100 : assignment.startAt;
   let lastSeq = -1;
+  // Each engine keeps its own first distinct errors; the agent sends each one once, within the same bounds.
+  const samples = createErrorSampleGate();
   const deliver = (seq: number) => {
     const parts = pending.get(seq)!;
     pending.delete(seq);
     lastSeq = Math.max(lastSeq, seq);
-    options.onSnapshot(mergeSnapshots(parts));
+    const { errorSamples: _, ...merged } = mergeSnapshots(parts);
+    const errorSamples = samples.pass(parts.map((part) => part.errorSamples));
+    options.onSnapshot(errorSamples ? { ...merged, errorSamples } : merged);
   };
   // The newest second each engine reported: an engine forked late starts at a later second, and the seconds it
   // never had must not wait for it until the shard ends.

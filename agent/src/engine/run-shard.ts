@@ -28,6 +28,7 @@ import { seededRandom } from "./seeded-random";
 import { createShardCohorts, type CohortRoute } from "./cohorts";
 import { datagramRoutes } from "../network/cohort-network";
 import { runTag, withRunTag } from "@throng/protocol/run-tag";
+import { createErrorSampler } from "../metrics/error-samples";
 import { MissingSecretsError, withSecrets } from "@throng/protocol/plan-secrets";
 
 const SNAPSHOT_INTERVAL_MS = 1_000;
@@ -154,6 +155,8 @@ export async function runShard(given: RunAssignment, options: RunShardOptions): 
   const cohortRoutes = network ? (options.cohortRoutes ?? datagramRoutes(assignment.plan)) : undefined;
   const builder = createSnapshotBuilder({
     runId: assignment.runId,
+    // Samples carry server time, as the snapshots do; the secrets written into the plan are taken out of them.
+    errorSamples: createErrorSampler({ now: () => clock.now(), secrets: given.secrets ?? {} }),
     ...(options.health ? { health: options.health } : {}),
     ...(kcpStats
       ? {

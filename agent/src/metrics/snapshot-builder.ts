@@ -1,5 +1,6 @@
 import type { MetricSnapshot, SnapshotCounters, SnapshotHistograms } from "@throng/protocol/snapshot";
 import type { Histogram } from "hdr-histogram-js";
+import type { ErrorSampler } from "./error-samples";
 import { createHealthSampler, type HealthSampler } from "./health";
 import { createLatencyHistogram, decodeHistogram, encodeHistogram, MAX_TRACKED_US, recordMicros } from "./histogram";
 
@@ -10,11 +11,17 @@ export type CloseCause = "agent" | "server" | "reset" | "error";
 export interface ScenarioMetrics {
   /** `connectMicros`: from starting to connect until open. */
   connectionOpened(connectMicros?: number): void;
-  connectionFailed(cause?: string): void;
+  /** `client`, `message`: which client and why, for the error's sample (error-samples.ts); neither is built for the counter alone. */
+  connectionFailed(cause?: string, client?: number, message?: string): void;
   connectionClosed(cause?: CloseCause): void;
   messageSent(bytes: number): void;
   messageReceived(bytes: number): void;
-  error(kind?: string): void;
+  /**
+   * An error, counted under `kind`. `client`, `message` and `bytes` (the message that caused it) go into the kind's
+   * sample when it is one of its first distinct ones (error-samples.ts): pass what is at hand, never build a string
+   * for it.
+   */
+  error(kind?: string, client?: number, message?: string, bytes?: Uint8Array): void;
   roundTripMicros(micros: number): void;
   /** From the intended send time; `expectedIntervalMicros` back-fills the sends a stall skipped (HdrHistogram's CO correction). */
   correctedRoundTripMicros(micros: number, expectedIntervalMicros?: number): void;
@@ -28,7 +35,8 @@ export interface ScenarioMetrics {
   /** Messages still unanswered (and not timed out) when the engine stopped their client at the run's end. */
   inFlightAtEnd(count: number): void;
   loginMicros(micros: number): void;
-  loginFailed(cause: string): void;
+  /** A failed login, counted as error "login-<cause>" (its sample's `client`, `message` and `bytes` as error's). */
+  loginFailed(cause: string, client?: number, message?: string, bytes?: Uint8Array): void;
   broadcastMicros(micros: number): void;
   jitterMicros(micros: number): void;
   broadcastsExpected(count: number): void;
@@ -122,7 +130,10 @@ export function createSnapshotBuilder(options: {
   now?: () => number;
   /** A transport's own per-second counters (KCP's), written into each snapshot's counters as it is cut. */
   transportCounters?: (counters: SnapshotCounters) => void;
+  /** Keeps the errors' first distinct samples, sent in the snapshots; a cohort's builder has none (the run's keeps them). */
+  errorSamples?: ErrorSampler;
 }): SnapshotBuilder {
+  const samples = options.errorSamples;
   const health = options.health ?? createHealthSampler();
   const schedule = createSendSchedule(options.now ?? (() => performance.now()));
   const rtt = createLatencyHistogram();
@@ -152,10 +163,11 @@ export function createSnapshotBuilder(options: {
       counters.connectionsOpen += 1;
       if (connectMicros !== undefined) recordMicros(histogram("connectUs"), connectMicros);
     },
-    connectionFailed(cause = "error") {
+    connectionFailed(cause = "error", client, message) {
       counters.connectionsFailed += 1;
       usedRecords.errorsByKind = true;
       increment(errorsByKind, cause);
+      samples?.offer(cause, client, message, undefined);
     },
     connectionClosed(cause = "agent") {
       counters.connectionsClosed += 1;
@@ -171,10 +183,11 @@ export function createSnapshotBuilder(options: {
       counters.messagesReceived += 1;
       counters.bytesReceived += bytes;
     },
-    error(kind = "other") {
+    error(kind = "other", client, message, bytes) {
       counters.errors += 1;
       usedRecords.errorsByKind = true;
       increment(errorsByKind, kind);
+      samples?.offer(kind, client, message, bytes);
     },
     roundTripMicros(micros) {
       recordMicros(rtt, micros);
@@ -193,9 +206,9 @@ export function createSnapshotBuilder(options: {
       recordMicros(histogram("loginUs"), micros);
       count("loginsSucceeded");
     },
-    loginFailed(cause) {
+    loginFailed(cause, client, message, bytes) {
       count("loginsFailed");
-      metrics.error(`login-${cause}`);
+      metrics.error(`login-${cause}`, client, message, bytes);
     },
     broadcastMicros(micros) {
       recordMicros(histogram("broadcastUs"), micros);
@@ -237,6 +250,8 @@ export function createSnapshotBuilder(options: {
         health: health.sample(interval.intervalMs),
         ...(interval.step !== undefined ? { step: interval.step } : {}),
       };
+      const errorSamples = samples?.take();
+      if (errorSamples) snapshot.errorSamples = errorSamples;
       // Counters are per interval; the open-connections gauge carries over.
       counters = zeroCounters(counters.connectionsOpen);
       errorsByKind = {};

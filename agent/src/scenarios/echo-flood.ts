@@ -2,7 +2,7 @@ import type { EchoFloodScenario } from "@throng/protocol/plan";
 import { FixedMessage, type TransportConnection } from "../transports/transport";
 import { createSeqReader, prepareTemplate } from "@throng/wire/message-template";
 import { compileResponders } from "./respond-rules";
-import { compileReplyCheck } from "./reply-rule";
+import { BAD_REPLY, compileReplyCheck } from "./reply-rule";
 import { clientMetrics, clientSet, nowMicros, openClient, type ScenarioContext, type ScenarioRunner } from "./scenario";
 import { compileSession } from "./session";
 
@@ -58,7 +58,7 @@ export function createEchoFlood(scenario: EchoFloodScenario, context: ScenarioCo
         fill();
       },
       onMessage(data, receivedAt) {
-        if (count === 0) return metrics.error("unexpected-message");
+        if (count === 0) return metrics.error("unexpected-message", index, "a message came with no echo awaited", data);
         if (seqOf) {
           const seq = seqOf(data);
           // Drop everything older than the answered seq: those echoes are lost or out of order.
@@ -67,10 +67,10 @@ export function createEchoFlood(scenario: EchoFloodScenario, context: ScenarioCo
             count -= 1;
             metrics.lost(1);
           }
-          if (count === 0 || seq !== seqs[head]) return metrics.error("unmatched-echo");
+          if (count === 0 || seq !== seqs[head]) return metrics.error("unmatched-echo", index, "an echo whose sequence number no message in flight has", data);
         }
         // A bad reply still answers its message (the client goes on), but it is an error, not a round trip.
-        if (goodReply && !goodReply(data)) metrics.error("bad-reply");
+        if (goodReply && !goodReply(data)) metrics.error("bad-reply", index, BAD_REPLY, data);
         else metrics.roundTripMicros((receivedAt - sentAt[head]!) * 1000);
         head = (head + 1) % window;
         count -= 1;

@@ -38,8 +38,8 @@ export function createLoginStorm(scenario: LoginStormScenario, context: Scenario
       onMessage() {
         // Once logged in, a client only holds its connection.
       },
-      sessionFailed(cause) {
-        metrics.loginFailed(cause);
+      sessionFailed(cause, client, message, bytes) {
+        metrics.loginFailed(cause, client, message, bytes);
       },
     });
   });

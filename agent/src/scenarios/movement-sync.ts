@@ -190,7 +190,7 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
       try {
         message = JSON.parse(data.toString("utf8")) as typeof message;
       } catch {
-        return metrics.error("protocol");
+        return metrics.error("protocol", index, "a message that is not the built-in join/move JSON", data);
       }
       if (message?.type === "joined") {
         // A second "joined" must not start a second send loop.
@@ -220,7 +220,7 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
         if (!readBroadcast || !player.joined) return builtIn(data, arrivedUs);
         const read = readBroadcast(data, received);
         if (read === "not-broadcast") return;
-        if (read === "incomplete") return metrics.error("bad-broadcast");
+        if (read === "incomplete") return metrics.error("bad-broadcast", index, "a broadcast the plan's broadcast rule could not read whole", data);
         // A player's own update echoed back is not one the room should have had.
         if (received.sender === index) return;
         let sentUs = received.sentAtUs;
@@ -229,7 +229,7 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
           if (sentAt === undefined) {
             // Not an update of this room the ring still holds: untimed, and its sender's stream starts afresh.
             streams.delete(received.sender);
-            return metrics.error("unknown-broadcast");
+            return metrics.error("unknown-broadcast", index, "a broadcast of no update this room sent that the agent still holds", data);
           }
           sentUs = sentAt;
         }

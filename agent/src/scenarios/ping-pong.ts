@@ -3,7 +3,7 @@ import { scheduledSendsPerClient } from "@throng/protocol/planned-load";
 import type { TransportConnection } from "../transports/transport";
 import { createSeqReader, prepareTemplate, type MessageBuilder, type PreparedTemplate, type SeqReader } from "@throng/wire/message-template";
 import { compileResponders, type Responders } from "./respond-rules";
-import { compileReplyCheck } from "./reply-rule";
+import { BAD_REPLY, compileReplyCheck } from "./reply-rule";
 import type { ScenarioMetrics } from "../metrics/snapshot-builder";
 import { clientMetrics, clientSet, nowMicros, openClient, type ClientHandlers, type ScenarioContext, type ScenarioRunner } from "./scenario";
 import { compileSession, type CompiledSession, type SessionDone } from "./session";
@@ -85,6 +85,8 @@ interface PingShard {
   readonly messageBytes: number;
   readonly random: () => number;
   readonly timeoutMs: number;
+  /** A timeout's words in its error sample, written once per shard. */
+  readonly timedOutMessage: string;
   readonly wheel: TimerWheel;
   readonly grid: number;
   readonly scheduledPerSecond: number;
@@ -114,6 +116,7 @@ export function createPingPong(scenario: PingPongScenario, context: ScenarioCont
     messageBytes: scenario.messageBytes ?? DEFAULT_PING_BYTES,
     random: context.random ?? Math.random,
     timeoutMs: scenario.timeoutMs ?? (context.datagram ? DEFAULT_DATAGRAM_TIMEOUT_MS : DEFAULT_PONG_TIMEOUT_MS),
+    timedOutMessage: `no reply within ${scenario.timeoutMs ?? DEFAULT_PONG_TIMEOUT_MS} ms (timeoutMs)`,
     // Fixed-interval pings of every client run off one wheel (the engine's, shared with KCP's flushes): one wakeup
     // sends every ping due in that millisecond.
     wheel: context.wheel ?? new TimerWheel(),
@@ -190,7 +193,7 @@ class PingClient implements ClientHandlers, WheelTimer {
   private timedOut(now: number): boolean {
     if (!this.inFlight || now - this.sentAt < this.shard.timeoutMs) return false;
     if (this.shard.context.datagram) this.metrics.lost(1);
-    else this.metrics.error("timeout");
+    else this.metrics.error("timeout", this.index, this.shard.timedOutMessage);
     this.inFlight = false;
     return true;
   }
@@ -256,7 +259,7 @@ class PingClient implements ClientHandlers, WheelTimer {
     this.inFlight = false;
     const { thinkTime } = shard.scenario;
     // A bad reply still answers the ping (the client goes on), but it is an error, not a round trip.
-    if (shard.goodReply && !shard.goodReply(data)) metrics.error("bad-reply");
+    if (shard.goodReply && !shard.goodReply(data)) metrics.error("bad-reply", this.index, BAD_REPLY, data);
     else {
       metrics.roundTripMicros((receivedAt - this.sentAt) * 1000);
       const interval = thinkTime ? undefined : shard.scenario.intervalMs * 1000;

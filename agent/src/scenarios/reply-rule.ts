@@ -67,3 +67,6 @@ export function compileCapture(capture: Capture, decode: ReplyDecoder = decodeJs
     return as === "hex" ? data.toString("hex", offset, offset + length) : data.readUIntBE(offset, length);
   };
 }
+
+/** A "bad-reply" error's words in its sample (ping-pong, echo-flood); the bytes beside them say what came. */
+export const BAD_REPLY = "the reply did not pass the plan's reply check (expect / failWhen)";

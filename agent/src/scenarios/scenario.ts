@@ -97,7 +97,7 @@ export interface ClientHandlers {
    * Counts a session that failed (`cause`), or that its connection ended ("closed"); login-storm counts them as
    * failed logins. Without it a failure is counted as error(cause), and an ended connection as its close.
    */
-  sessionFailed?(cause: SessionFailure | HttpFailure | "closed"): void;
+  sessionFailed?(cause: SessionFailure | HttpFailure | "closed", client?: number, message?: string, bytes?: Uint8Array): void;
   /**
    * The engine stops the client: `atRunEnd` at the run's end (or its abort), else a load shape ramping down. Called
    * before onEnd; messages still unanswered then go to `inFlightAtEnd` at the run's end, not to errors or losses.
@@ -231,10 +231,11 @@ class Client implements OpenedClient, TransportEvents {
     }
   }
 
-  private failSession(cause: SessionFailure | HttpFailure): void {
+  /** `message` and `bytes` (the reply that failed it) go into the error's sample. */
+  private failSession(cause: SessionFailure | HttpFailure, message?: string, bytes?: Uint8Array): void {
     this.sessionFailed = true;
-    if (this.handlers.sessionFailed) this.handlers.sessionFailed(cause);
-    else this.metrics.error(cause);
+    if (this.handlers.sessionFailed) this.handlers.sessionFailed(cause, this.index, message, bytes);
+    else this.metrics.error(cause, this.index, message, bytes);
   }
 
   private goUp(result?: SessionDone): void {
@@ -257,9 +258,9 @@ class Client implements OpenedClient, TransportEvents {
         this.session = undefined;
         if (!this.stopped) this.goUp(result);
       },
-      failed: (cause) => {
+      failed: (cause, message, bytes) => {
         this.session = undefined;
-        this.failSession(cause);
+        this.failSession(cause, message, bytes);
         void connection.close();
       },
     }, this.handlers.session?.observer);
@@ -278,12 +279,12 @@ class Client implements OpenedClient, TransportEvents {
   onEnd(end: TransportEnd): void {
     const { context, handlers } = this;
     clearTimeout(this.connectTimer);
-    if (this.session && !this.stopped) handlers.sessionFailed?.("closed");
+    if (this.session && !this.stopped) handlers.sessionFailed?.("closed", this.index, end.error?.message);
     this.session?.cancel();
     this.session = undefined;
     handlers.onEnd?.();
-    if (this.timedOut && !end.opened) this.metrics.connectionFailed("timeout");
-    else recordEnd(this.metrics, end, this.stopped);
+    if (this.timedOut && !end.opened) this.metrics.connectionFailed("timeout", this.index, CONNECT_TIMED_OUT);
+    else recordEnd(this.metrics, end, this.stopped, this.index);
     if (this.stopped) return;
     this.ended = true;
     const dropped = !end.opened || this.sessionFailed ? undefined : this.droppedByStorm ? "storm" : dropCause(end);
@@ -320,17 +321,21 @@ function dropCause(end: TransportEnd): DropCause | undefined {
   return end.byPeer ? "server" : undefined;
 }
 
-function recordEnd(metrics: ScenarioMetrics, end: TransportEnd, stoppedByUs: boolean): void {
-  if (!end.opened) return metrics.connectionFailed(end.error ? causeOf(end.error) : "error");
+/** The samples' words for errors that have no message of their own (error-samples.ts). */
+const CONNECT_TIMED_OUT = "the connection did not open within the plan's connect timeout";
+const CLOSED_BY_SERVER = "the server closed the connection";
+
+function recordEnd(metrics: ScenarioMetrics, end: TransportEnd, stoppedByUs: boolean, client: number): void {
+  if (!end.opened) return metrics.connectionFailed(end.error ? causeOf(end.error) : "error", client, end.error?.message);
   if (stoppedByUs) return metrics.connectionClosed("agent");
   if (end.error) {
     const cause = causeOf(end.error);
     metrics.connectionClosed(cause === "reset" ? "reset" : "error");
-    return metrics.error(cause);
+    return metrics.error(cause, client, end.error.message);
   }
   // A close we did not ask for mid-run: the server dropped the client.
   metrics.connectionClosed(end.byPeer ? "server" : "agent");
-  if (end.byPeer) metrics.error("closed-by-server");
+  if (end.byPeer) metrics.error("closed-by-server", client, CLOSED_BY_SERVER);
 }
 
 /** Keeps a scenario's clients by index, so the engine can stop, drop or restart one, or stop all. */

@@ -14,8 +14,14 @@ export type SessionFailure = "session-timeout" | "session-rejected" | "session-c
 
 type CompiledStep =
   | { kind: "send"; template: PreparedTemplate }
-  | { kind: "expect"; reply: ReplyMatcher; failWhen?: ReplyMatcher; timeoutMs: number; captures: { name: string; read: CaptureReader }[] }
+  | { kind: "expect"; reply: ReplyMatcher; failWhen?: ReplyMatcher; timeoutMs: number; captures: { name: string; read: CaptureReader; missing: string }[]; words: ExpectWords }
   | { kind: "wait"; ms: number };
+
+/** An expect step's failures in words, for their error samples: written once per step, never per failure. */
+interface ExpectWords {
+  rejected: string;
+  timedOut: string;
+}
 
 /** A plan's session steps, parsed once per scenario (templates, rules and regular expressions). */
 export interface CompiledSession {
@@ -31,7 +37,7 @@ export function compileSession(steps: readonly SessionStep[], options: { default
   const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_EXPECT_TIMEOUT_MS;
   return {
     http: steps.flatMap((step) => (step.kind === "http" ? [compileHttpStep(step, defaultTimeoutMs, wire)] : [])),
-    steps: steps.flatMap((step): CompiledStep[] => {
+    steps: steps.flatMap((step, index): CompiledStep[] => {
       switch (step.kind) {
         case "http":
           return [];
@@ -39,16 +45,20 @@ export function compileSession(steps: readonly SessionStep[], options: { default
           return [{ kind: "send", template: prepareTemplate(step.message, wire) }];
         case "wait":
           return [{ kind: "wait", ms: step.ms }];
-        case "expect":
+        case "expect": {
+          const timeoutMs = step.timeoutMs ?? defaultTimeoutMs;
+          const at = `session step ${index} (expect)`;
           return [
             {
               kind: "expect",
               reply: compileReplyRule(step.reply, wire.decodeReply),
               ...(step.failWhen ? { failWhen: compileReplyRule(step.failWhen, wire.decodeReply) } : {}),
-              timeoutMs: step.timeoutMs ?? defaultTimeoutMs,
-              captures: (step.capture ?? []).map((capture) => ({ name: capture.name, read: compileCapture(capture, wire.decodeReply) })),
+              timeoutMs,
+              captures: (step.capture ?? []).map((capture) => ({ name: capture.name, read: compileCapture(capture, wire.decodeReply), missing: `${at}: capture "${capture.name}" found nothing in the reply` })),
+              words: { rejected: `${at}: the reply matched failWhen`, timedOut: `${at}: no reply matched within ${timeoutMs} ms` },
             },
           ];
+        }
       }
     }),
   };
@@ -77,7 +87,8 @@ export interface StepObserver {
 
 export interface SessionEvents {
   done(result: SessionDone): void;
-  failed(cause: SessionFailure): void;
+  /** `message` says which step and why; `bytes` is the reply that failed it, if one did. */
+  failed(cause: SessionFailure, message?: string, bytes?: Uint8Array): void;
 }
 
 /**
@@ -121,11 +132,11 @@ export class SessionRun {
     const rejected = step.failWhen?.(data) ?? false;
     const matched = !rejected && step.reply(data);
     this.observer?.received(data, matched);
-    if (rejected) return this.fail("session-rejected");
+    if (rejected) return this.fail("session-rejected", step.words.rejected, data);
     if (!matched) return;
-    for (const { name, read } of step.captures) {
+    for (const { name, read, missing } of step.captures) {
       const value = read(data);
-      if (value === undefined) return this.fail("session-capture");
+      if (value === undefined) return this.fail("session-capture", missing, data);
       this.vars[name] = value;
       this.observer?.captured(name, value);
     }
@@ -144,7 +155,7 @@ export class SessionRun {
       const step = this.session.steps[this.at]!;
       this.observer?.step();
       if (step.kind === "expect") {
-        this.timer = setTimeout(() => this.fail("session-timeout"), step.timeoutMs);
+        this.timer = setTimeout(() => this.fail("session-timeout", step.words.timedOut), step.timeoutMs);
         return;
       }
       if (step.kind === "wait") {
@@ -162,9 +173,9 @@ export class SessionRun {
     this.events.done({ vars: this.vars, startedAt: this.startedAt, endedAt: now });
   }
 
-  private fail(cause: SessionFailure): void {
+  private fail(cause: SessionFailure, message: string, bytes?: Uint8Array): void {
     if (this.over) return;
     this.cancel();
-    this.events.failed(cause);
+    this.events.failed(cause, message, bytes);
   }
 }

@@ -5,6 +5,7 @@ import { answerFrameworkError, registerErrorHandler, MAX_PARAM_LENGTH } from "./
 import { registerCsrfGuard, registerSecurityHeaders } from "./http/guards";
 import { createRouteRegistry, openApiDocument } from "./http/openapi";
 import { registerRouteInputValidation } from "./http/route-input";
+import { registerZodSchemas } from "./http/route-schema";
 import { agentInstallRoutes } from "./routes/agent-install.routes";
 import { agentRoutes } from "./routes/agents.routes";
 import { authRoutes } from "./routes/auth.routes";
@@ -39,6 +40,7 @@ export async function buildApp(deps: ApiDeps, options: { logger: FastifyBaseLogg
       done(Object.assign(new Error("Request body is not valid JSON"), { statusCode: 400 }), undefined);
     }
   });
+  registerZodSchemas(app);
   registerErrorHandler(app, registry.routes);
   registerRouteInputValidation(app, registry.routes);
   registerCsrfGuard(app, deps.web.origin);

@@ -67,11 +67,14 @@ const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: u
   "GET /api/runs/:id/series": { kind: "by-id", id: (f) => f.runId },
   "GET /api/runs/:id/summary": { kind: "by-id", id: (f) => f.runId },
   "GET /api/runs/:id/server": { kind: "by-id", id: (f) => f.runId },
+  "GET /api/runs/:id/errors": { kind: "by-id", id: (f) => f.runId },
+  "GET /api/runs/:id/distribution": { kind: "by-id", id: (f) => f.runId },
   "POST /api/runs/:id/abort": { kind: "by-id", id: (f) => f.runId },
   "PATCH /api/runs/:id": { kind: "by-id", id: (f) => f.runId, body: { note: "the intruder's note", tags: ["intruder"] } },
   "GET /api/runs/:id/live": { kind: "by-id", id: (f) => f.runId },
   "GET /api/runs/:id/report": { kind: "by-id", id: (f) => f.runId },
   "GET /api/runs/:id/series.csv": { kind: "by-id", id: (f) => f.runId },
+  "GET /api/runs/:id/errors.csv": { kind: "by-id", id: (f) => f.runId },
   "GET /api/runs/:id/report.pdf": { kind: "by-id", id: (f) => f.runId },
   "GET /api/runs/compare": { kind: "by-id", id: (f) => f.runId },
   "POST /api/runs/:id/share-links": { kind: "by-id", id: (f) => f.runId, body: {} },
@@ -174,6 +177,7 @@ const urlOf = (op: Operation) => {
     .replace(":domain", "example.org")
     .replace(":sink", "prometheus")
     .replace("/api/runs/compare", `/api/runs/compare?ids=${fixture.runId},${fixture.runId}`)
+    .replace(/\/distribution$/, "/distribution?metric=rtt")
     .replace(/\/summary$/, "/summary?from=0&to=5");
 };
 

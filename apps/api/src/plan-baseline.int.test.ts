@@ -6,6 +6,7 @@ import { createRepos } from "@throng/db/repos";
 import { Me, PlanView } from "@throng/protocol/api";
 import { ErrorBody } from "@throng/protocol/errors";
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
+import { PlanSpec } from "@throng/protocol/plan";
 
 const spec = (name: string) => ({
   name, target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
@@ -28,7 +29,7 @@ async function savePlan(user: TestUser, name: string): Promise<PlanView> {
 async function storedRun(user: TestUser, plan: PlanView, status: string): Promise<string> {
   const orgId = Me.parse((await user.request("GET", "/api/me")).json).organization.id;
   const id = crypto.randomUUID();
-  await createRepos(api.db).runs.insert(orgId, { id, planId: plan.id, spec: spec(plan.name), status: "queued" });
+  await createRepos(api.db).runs.insert(orgId, { id, planId: plan.id, spec: PlanSpec.parse(spec(plan.name)), status: "queued" });
   await api.db.updateTable("runs").set({ status }).where("id", "=", id).execute();
   return id;
 }

@@ -202,6 +202,10 @@ describe("reports, exports and sharing", () => {
     // SLOs by name, not by metric id.
     expect(text).toMatch(/Round trip p99 below 10 ms 20(\.\d+)? ms/);
     expect(text).not.toContain("rtt-p99-ms");
+    // The round trips' distribution, merged from the stored seconds: 3 s × 100 samples, and its heatmap.
+    expect(text).toContain("Latency distribution");
+    expect(text).toMatch(/Round trips: 300 samples · p50 1(\.\d+)? ms · p90 1(\.\d+)? ms · p99 20(\.\d+)? ms/);
+    expect(text).toContain("Round trips over time");
   }, 60_000);
 
   it("prints a movement-sync run scenario-first: broadcast p99 and reach in its sentence, figures and charts, no round trips", async () => {

@@ -11,6 +11,7 @@ import { RunReport, RunView } from "@throng/protocol/run";
 import { RunPage } from "@throng/protocol/run-list";
 import { RUN_NOTE_MAX_LENGTH, RUN_TAG_MAX_LENGTH, RUN_TAGS_MAX } from "@throng/protocol/run-notes";
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
+import { PlanSpec } from "@throng/protocol/plan";
 
 const spec = {
   name: "notes", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
@@ -25,7 +26,7 @@ let planId: string;
 /** Stores a queued run straight in the database: these tests are about its note, not about starting it. */
 async function storedRun(ownerOrg = orgId, ownerPlan = planId): Promise<string> {
   const id = crypto.randomUUID();
-  await createRepos(api.db).runs.insert(ownerOrg, { id, planId: ownerPlan, spec, status: "queued" });
+  await createRepos(api.db).runs.insert(ownerOrg, { id, planId: ownerPlan, spec: PlanSpec.parse(spec), status: "queued" });
   return id;
 }
 

@@ -8,6 +8,7 @@ import { ErrorBody } from "@throng/protocol/errors";
 import { RunPage } from "@throng/protocol/run-list";
 import { connectTestAgent, helloWith, type TestAgent } from "./testing/test-agent";
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
+import { PlanSpec } from "@throng/protocol/plan";
 
 const spec = (name: string) => ({
   name, target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
@@ -37,7 +38,7 @@ beforeAll(async () => {
   for (let i = 0; i < 15; i++) {
     const id = crypto.randomUUID();
     const onB = i >= 12;
-    await repos.runs.insert(orgId, { id, planId: plans[onB ? 1 : 0]!.id, spec: spec(onB ? "B" : "A"), status: "queued" });
+    await repos.runs.insert(orgId, { id, planId: plans[onB ? 1 : 0]!.id, spec: PlanSpec.parse(spec(onB ? "B" : "A")), status: "queued" });
     const outcome = onB ? "aborted" : i % 3 === 0 ? "breached" : "passed";
     await api.db
       .updateTable("runs")

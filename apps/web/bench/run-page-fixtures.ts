@@ -3,6 +3,7 @@
 import type { AgentView, Me } from "@throng/protocol/api";
 import type { RunView } from "@throng/protocol/run";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
+import type { LatencyDistribution } from "@throng/protocol/latency-distribution";
 
 export const RUN_ID = "00000000-0000-4000-8000-00000000be0c";
 const PLAN_ID = "00000000-0000-4000-8000-0000000001a0";
@@ -85,4 +86,37 @@ export function point(t: number, index: number): SeriesPoint {
 export function history(seconds: number, now: number): SeriesPoint[] {
   const start = Math.floor(now / 1000) - seconds;
   return Array.from({ length: seconds }, (_, index) => point(start + index, index));
+}
+
+/**
+ * What GET /api/runs/:id/distribution answers for `seconds` of a soak's round trips: 20,000 a second around a
+ * median that drifts with the same wave as the series, a slow tail, ten buckets a decade from 0.3 ms to 3 s, the
+ * heatmap merged to at most 900 columns as the API merges it. Percentiles read from the buckets' cumulative counts.
+ */
+export function distribution(seconds: number): LatencyDistribution {
+  const FIRST = 25;
+  const WIDTH = 40;
+  const perColumn = Math.max(1, Math.ceil(seconds / 900));
+  const columnStart: number[] = [];
+  const heat: number[][] = [];
+  for (let start = 0; start < seconds; start += perColumn) {
+    const wave = Math.sin(start / 60);
+    const mode = 11 + 2 * wave; // bucket offset of ~4 ms, as the series' p50
+    columnStart.push(start);
+    heat.push(Array.from({ length: WIDTH }, (_, i) => Math.round(perColumn * (18_000 * Math.exp(-((i - mode) ** 2) / 6) + (i > mode + 4 && i < mode + 20 ? 120 / (i - mode) : 0)))));
+  }
+  const counts = Array.from({ length: WIDTH }, (_, i) => heat.reduce((sum, column) => sum + column[i]!, 0));
+  const total = counts.reduce((a, b) => a + b, 0);
+  const at = (share: number) => {
+    let cumulative = 0;
+    const i = counts.findIndex((count) => (cumulative += count) >= share * total);
+    return Math.round(10 ** ((FIRST + i + 1) / 10)) / 1000;
+  };
+  const maxIndex = counts.findLastIndex((count) => count > 0);
+  return {
+    runId: RUN_ID, metric: "rtt", from: 0, to: seconds,
+    stats: { count: total, p50Ms: at(0.5), p90Ms: at(0.9), p99Ms: at(0.99), maxMs: Math.round(10 ** ((FIRST + maxIndex + 1) / 10)) / 1000 },
+    firstBucket: FIRST, counts,
+    heatmap: { secondsPerColumn: perColumn, columnStart, counts: heat, maxCount: Math.max(...heat.flat()) },
+  };
 }

@@ -3,14 +3,16 @@
 // second (every series filled: 17 lines over 7 charts), the live stream replaced by a stub the bench feeds.
 // Measures: first series answer → every chart painted (what a reload mid-run costs), navigation → painted, the
 // longest main-thread task, one live second appended on top of the history (p50/p95/max of 60), and a zoom: a drag
-// across the first chart until every chart has painted the selected range.
+// across the first chart until every chart has painted the selected range. Then the latency distribution of the
+// same run read (its "Read the distribution so far" button): click → histogram and heatmap painted, and each
+// canvas's own drawing time.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser } from "@playwright/test";
-import { agents, history, liveRun, me, point, RUN_ID } from "./run-page-fixtures";
+import { agents, distribution, history, liveRun, me, point, RUN_ID } from "./run-page-fixtures";
 
 const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const root = path.resolve(webDir, "../..");
@@ -153,6 +155,33 @@ interface Sample {
   appends: number[];
   charts: number;
   lines: number;
+  /** Click on "Read the distribution so far" → histogram and heatmap painted; and each canvas's own draw. */
+  distributionToPaint: number;
+  histogramDraw: number;
+  heatmapDraw: number;
+  heatmapCells: number;
+}
+
+/** Reads the live run's distribution with its button and waits for both canvases to have painted it. */
+async function measureDistribution(page: import("@playwright/test").Page, seconds: number) {
+  await page.getByTestId("distribution-read").scrollIntoViewIfNeeded();
+  const [clicked, result] = await Promise.all([
+    page.evaluate(() => new Promise<number>((resolve) => document.querySelector("[data-testid=distribution-read]")!.addEventListener("click", () => resolve(performance.now()), { once: true }))),
+    (async () => {
+      await page.getByTestId("distribution-read").click();
+      return page.evaluate(() => new Promise<{ at: number; histogram: number; heatmap: number }>((resolve) => {
+        const done = () => {
+          const histogram = document.querySelector<HTMLElement>("[data-testid=distribution-histogram][data-painted]");
+          const heatmap = document.querySelector<HTMLElement>("[data-testid=latency-heatmap][data-painted]");
+          if (!histogram || !heatmap) return requestAnimationFrame(done);
+          requestAnimationFrame(() => requestAnimationFrame(() => resolve({ at: performance.now(), histogram: Number(histogram.dataset.paintMs), heatmap: Number(heatmap.dataset.paintMs) })));
+        };
+        done();
+      }));
+    })(),
+  ]);
+  const answer = distribution(seconds);
+  return { distributionToPaint: result.at - clicked, histogramDraw: result.histogram, heatmapDraw: result.heatmap, heatmapCells: answer.heatmap.counts.flat().filter((count) => count > 0).length };
 }
 
 async function measure(browser: Browser, baseUrl: string, seconds: number): Promise<Sample> {
@@ -168,6 +197,8 @@ async function measure(browser: Browser, baseUrl: string, seconds: number): Prom
   await page.route("**/api/agents", (route) => route.fulfill(json({ agents })));
   await page.route(`**/api/runs/${RUN_ID}`, (route) => route.fulfill(json(liveRun(seconds, now))));
   await page.route(`**/api/runs/${RUN_ID}/series`, (route) => route.fulfill(json({ runId: RUN_ID, points })));
+  const latencies = JSON.stringify(distribution(seconds));
+  await page.route(`**/api/runs/${RUN_ID}/distribution?*`, (route) => route.fulfill({ status: 200, contentType: "application/json", body: latencies }));
   await page.goto(`${baseUrl}/runs/${RUN_ID}`);
   const painted = await page.evaluate(paintedWith, seconds);
   const initial = await page.evaluate(() => {
@@ -201,8 +232,9 @@ async function measure(browser: Browser, baseUrl: string, seconds: number): Prom
     );
   }
   const zoomed = await zoom(page);
+  const drawn = await measureDistribution(page, seconds);
   await context.close();
-  return { zoom: zoomed, dataToPaint: painted - initial.seriesAt, navToPaint: painted, longestTask: initial.longestTask, appends, charts: initial.charts, lines: initial.lines };
+  return { zoom: zoomed, dataToPaint: painted - initial.seriesAt, navToPaint: painted, longestTask: initial.longestTask, appends, charts: initial.charts, lines: initial.lines, ...drawn };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -216,6 +248,7 @@ async function main() {
   const web = await startWeb(port);
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: ["--no-sandbox", "--disable-gpu"] });
   const rows: string[] = [];
+  const drawRows: string[] = [];
   try {
     for (const seconds of SIZES) {
       const samples: Sample[] = [];
@@ -224,6 +257,10 @@ async function main() {
       const { charts, lines } = samples[0]!;
       rows.push(
         `| ${label(seconds)} | ${seconds.toLocaleString("en-US")} | ${charts} charts, ${lines} lines | ${ms(median(samples.map((s) => s.dataToPaint)))} | ${ms(median(samples.map((s) => s.navToPaint)))} | ${ms(median(samples.map((s) => s.longestTask)))} | ${ms(quantile(appends, 0.5))} / ${ms(quantile(appends, 0.95))} / ${ms(Math.max(...appends))} | ${ms(median(samples.map((s) => s.zoom)))} |`,
+      );
+      const decimal = (value: number) => `${value.toFixed(1)} ms`;
+      drawRows.push(
+        `| ${label(seconds)} | ${samples[0]!.heatmapCells.toLocaleString("en-US")} | ${ms(median(samples.map((s) => s.distributionToPaint)))} | ${decimal(median(samples.map((s) => s.histogramDraw)))} | ${decimal(median(samples.map((s) => s.heatmapDraw)))} |`,
       );
     }
   } finally {
@@ -234,6 +271,10 @@ async function main() {
   console.log("| history | points | drawn | series answer → painted | navigation → painted | longest task | live append p50 / p95 / max | zoom → painted |");
   console.log("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |");
   for (const row of rows) console.log(row);
+  console.log(`\nLatency distribution of the same run (round trips), median of ${REPEATS} reads\n`);
+  console.log("| history | heatmap cells | click → histogram and heatmap painted | histogram draw | heatmap draw |");
+  console.log("| --- | ---: | ---: | ---: | ---: |");
+  for (const row of drawRows) console.log(row);
 }
 
 main().catch((error: unknown) => {

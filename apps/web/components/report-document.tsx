@@ -9,11 +9,14 @@ import { runTimes } from "@throng/protocol/report-headline";
 import { chartSpan } from "../lib/run-timing";
 import { statusTone } from "../lib/verdict";
 import { CapacityEvidence } from "./capacity-evidence";
+import { ErrorSamples } from "./error-samples";
 import { ReportCohorts } from "./report-cohorts";
 import { ChartZoomProvider, type ChartZoom } from "./chart-zoom";
 import { ReportPlan } from "./report-plan";
+import { ERROR_SAMPLES_PER_KIND } from "@throng/protocol/error-samples";
 import { ReportVerdicts } from "./report-verdicts";
 import { RunAgents } from "./run-agents";
+import { RunBreakdown } from "./run-breakdown";
 import { RunCharts, useRunMarkers } from "./run-charts";
 import { RunSummary } from "./run-summary";
 import { RunNoteText, RunTags } from "./run-tags";
@@ -30,10 +33,12 @@ interface ReportDocumentProps {
   actions?: ReactNode;
   /** Where the zoomed range's summary comes from: the run's route, or the share link's. */
   rangeSummary: { load: ChartZoom["loadSummary"]; key: ChartZoom["summaryKey"] };
+  /** Under the charts: the latency distribution, signed-in only (it reads the run's stored histograms). */
+  distribution?: ReactNode;
 }
 
 /** The report of one run, read-only: the same on the signed-in page, the public share page and in the PDF. */
-export function ReportDocument({ report, agents = [], crumbs, actions, rangeSummary }: ReportDocumentProps) {
+export function ReportDocument({ report, agents = [], crumbs, actions, rangeSummary, distribution }: ReportDocumentProps) {
   const { run, series } = report;
   const names = new Map(agents.map((agent) => [agent.id, agent.hostname]));
   const markers = useRunMarkers(run.events, series, run.note, chartSpan(run), agents);
@@ -72,7 +77,12 @@ export function ReportDocument({ report, agents = [], crumbs, actions, rangeSumm
           )
         )}
         <RunSummary run={run} inReport />
+        <RunBreakdown run={run} />
         <RunCharts points={series} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} note={run.note} />
+        {report.errorSamples && (
+          <ErrorSamples samples={report.errorSamples} perKind={ERROR_SAMPLES_PER_KIND} hostname={(id) => names.get(id) ?? id.slice(0, 8)} counted={run.summary?.errorsByKind} />
+        )}
+        {distribution}
         <ReportCohorts run={run} series={series} />
         {report.server && <ServerCharts points={report.server.points} summary={report.server.summary} span={chartSpan(run)} markers={markers} agents={agents} />}
         <RunAgents run={run} agents={agents} points={series} live={false} />

@@ -1,12 +1,14 @@
 "use client";
 
 import Link from "next/link";
-import { useMemo } from "react";
+import { Suspense, useMemo } from "react";
 import { useApiQuery } from "../hooks/use-api-query";
 import { api } from "../lib/api";
 import { queryKeys } from "../lib/query-keys";
 import { reportApi } from "../lib/report-api";
 import { exportFileName } from "../lib/report-summary";
+import { distributionMetrics } from "../lib/latency-distribution";
+import { LatencyDistribution } from "./latency-distribution";
 import { can } from "../lib/settings-permissions";
 import { runRangeSummary } from "./chart-zoom";
 import { ReportDocument } from "./report-document";
@@ -41,6 +43,11 @@ export function ReportView({ runId }: { runId: string }) {
       <a className="button" href={reportApi.csvUrl(run.id)} download={exportFileName(run, "csv")} data-testid="export-csv">
         Export CSV
       </a>
+      {(report.data.errorSamples?.length ?? 0) > 0 && (
+        <a className="button" href={reportApi.errorsCsvUrl(run.id)} download={exportFileName(run, "csv").replace(/\.csv$/, "-errors.csv")} data-testid="export-errors-csv">
+          Export errors CSV
+        </a>
+      )}
       <PdfDownloadButton url={reportApi.pdfUrl(run.id)} fallbackName={exportFileName(run, "pdf")} />
       <Link className="button" href={`/compare?ids=${run.id}`}>
         Compare…
@@ -59,7 +66,18 @@ export function ReportView({ runId }: { runId: string }) {
           {report.error}
         </p>
       )}
-      <ReportDocument report={report.data} agents={fleet.data ?? []} crumbs={crumbs} actions={actions} rangeSummary={rangeSummary} />
+      <ReportDocument
+        report={report.data}
+        agents={fleet.data ?? []}
+        crumbs={crumbs}
+        actions={actions}
+        rangeSummary={rangeSummary}
+        distribution={
+          <Suspense fallback={null}>
+            <LatencyDistribution runId={run.id} metrics={distributionMetrics(run.summary ? [run.summary] : report.data.series)} live={false} />
+          </Suspense>
+        }
+      />
       <RunBaseline run={run} points={report.data.series} />
       {run.capacity && can(role, "run.start") && <ReportEstimateForm runId={run.id} />}
       {can(role, "share.manage") && <ShareLinks runId={run.id} />}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import type { AgentView } from "@throng/protocol/api";
 import type { RunView } from "@throng/protocol/run";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
@@ -12,8 +12,12 @@ import { api } from "../lib/api";
 import { queryKeys } from "../lib/query-keys";
 import { chartSpan, isTerminal } from "../lib/run-timing";
 import { ChartZoomProvider, runRangeSummary } from "./chart-zoom";
+import { distributionMetrics } from "../lib/latency-distribution";
+import { LatencyDistribution } from "./latency-distribution";
 import { RunAgents } from "./run-agents";
+import { RunBreakdown } from "./run-breakdown";
 import { RunCharts, useRunMarkers } from "./run-charts";
+import { ErrorSamples } from "./error-samples";
 import { RunCohortFigures } from "./run-cohort-charts";
 import { RunEvents } from "./run-events";
 import { RunHeader } from "./run-header";
@@ -24,6 +28,8 @@ import { ServerCharts } from "./server-charts";
 import { SloLive } from "./slo-live";
 
 const AGENTS_POLL_MS = 2000;
+/** Error samples arrive with the agents' seconds; a live run's are read again this often. */
+const ERRORS_POLL_MS = 5000;
 
 /** One run: header with abort, note and tags, events, summary once ended, live charts, and its agents. */
 export function RunDetail({ runId }: { runId: string }) {
@@ -33,7 +39,10 @@ export function RunDetail({ runId }: { runId: string }) {
   // Host names and fleet status for the agents table and chart legends; polled only while the run is live.
   const fleet = useApiQuery(queryKeys.agents, (signal) => api.listAgents(signal), { pollMs: ended ? undefined : AGENTS_POLL_MS });
   const changed = useRunChanged(accept);
+  const errors = useApiQuery(queryKeys.runErrors(runId, ended), (signal) => api.getErrorSamples(runId, signal), { pollMs: ended ? undefined : ERRORS_POLL_MS });
   const zoomSummary = useMemo(() => runRangeSummary(runId), [runId]);
+  // What the distribution offers: the summary's latencies once ended, else those any second so far measured.
+  const latencies = useMemo(() => distributionMetrics(run?.summary ? [run.summary] : points), [run?.summary, points]);
 
   // Elapsed and remaining tick every second while the run is live.
   useEffect(() => {
@@ -52,6 +61,7 @@ export function RunDetail({ runId }: { runId: string }) {
     );
   }
   const agents = fleet.data ?? [];
+  const names = new Map(agents.map((agent) => [agent.id, agent.hostname]));
   const last = points[points.length - 1];
   return (
     <ChartZoomProvider startedAt={run.startedAt} loadSummary={zoomSummary.load} summaryKey={zoomSummary.key}>
@@ -66,6 +76,7 @@ export function RunDetail({ runId }: { runId: string }) {
         <>
           <RunSummary run={run} />
           <RunBaseline run={run} points={points} />
+          <RunBreakdown run={run} />
         </>
       ) : (
         run.events.length > 0 && (
@@ -93,6 +104,12 @@ export function RunDetail({ runId }: { runId: string }) {
         </section>
       ) : (
         <RunCharts points={points} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} note={run.note} />
+      )}
+      {errors.data && <ErrorSamples samples={errors.data.samples} perKind={errors.data.perKind} hostname={(id) => names.get(id) ?? id.slice(0, 8)} counted={run.summary?.errorsByKind} />}
+      {run.status !== "queued" && points.length > 0 && (
+        <Suspense fallback={null}>
+          <LatencyDistribution runId={run.id} metrics={latencies} live={!ended} />
+        </Suspense>
       )}
       {run.status !== "queued" && <RunCohortFigures run={run} points={points} live={!ended} />}
       {run.spec.watch && <RunServerCharts run={run} points={points} server={server} summary={ended ? serverSummary : null} agents={agents} />}

@@ -12,6 +12,8 @@ import {
 import { OrgSchedulesView, PlanScheduleView, type SetPlanSchedule } from "@throng/protocol/plan-schedule";
 import { RunView } from "@throng/protocol/run";
 import { RunServerSeries } from "@throng/protocol/server-watch";
+import { RunErrorSamples } from "@throng/protocol/error-samples";
+import { LatencyDistribution } from "@throng/protocol/latency-distribution";
 import { TrialView, type TryPlan } from "@throng/protocol/session-trial";
 import { SeriesAnswer } from "./series-answer";
 import { apiRequest, type ResponseSchema } from "./api-client";
@@ -83,6 +85,12 @@ export const api = {
   getSeries: (runId: string, signal?: AbortSignal) =>
     apiRequest("GET", path("runs", runId, "series"), SeriesAnswer, undefined, signal),
   getServerSeries: (runId: string, signal?: AbortSignal) => apiRequest("GET", path("runs", runId, "server"), RunServerSeries, undefined, signal),
+  getErrorSamples: (runId: string, signal?: AbortSignal) => apiRequest("GET", path("runs", runId, "errors"), RunErrorSamples, undefined, signal),
+  /** A latency metric's distribution and heatmap over the run, or over the seconds `from`..`to` of it (to exclusive). */
+  getDistribution: (runId: string, metric: string, range: { from: number; to: number } | null, signal?: AbortSignal) => {
+    const query = new URLSearchParams({ metric, ...(range && { from: String(range.from), to: String(range.to) }) });
+    return apiRequest("GET", `${path("runs", runId, "distribution")}?${query}`, LatencyDistribution, undefined, signal);
+  },
   abortRun: (runId: string) => apiRequest("POST", path("runs", runId, "abort"), RunView),
   liveUrl: (runId: string) => path("runs", runId, "live"),
 };

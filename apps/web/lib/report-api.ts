@@ -39,6 +39,8 @@ export const reportApi = {
     apiRequest("GET", `${path("public", "reports", token)}/summary?from=${range.from}&to=${range.to}`, RunRangeSummary, undefined, signal),
   jsonUrl: (runId: string) => path("runs", runId, "report"),
   csvUrl: (runId: string) => path("runs", runId, "series.csv"),
+  /** The error samples as CSV (GET /api/runs/:id/errors.csv). */
+  errorsCsvUrl: (runId: string) => path("runs", runId, "errors.csv"),
   /** Printed by the API in Chromium; the shared report's needs no session. */
   pdfUrl: (runId: string) => `${path("runs", runId)}/report.pdf?${readerQuery()}`,
   publicPdfUrl: (token: string) => `${path("public", "reports", token)}/report.pdf?${readerQuery()}`,

@@ -1,12 +1,14 @@
 import { sql } from "kysely";
+import type { PlanSpec } from "@throng/protocol/plan";
 import type { Db } from "../client";
+import { readStoredPlan } from "../stored-plan";
 
 export interface PlanRow {
   id: string;
   orgId: string;
   name: string;
   version: number;
-  spec: unknown;
+  spec: PlanSpec;
   createdAt: Date;
   updatedAt: Date;
   archivedAt: Date | null;
@@ -28,16 +30,24 @@ export type PlanShelf = "active" | "archived" | "all";
 
 export interface PlanVersionRow {
   version: number;
-  spec: unknown;
+  spec: PlanSpec;
   createdAt: Date;
 }
 
 const columns = ["id", "org_id as orgId", "name", "version", "spec", "created_at as createdAt", "updated_at as updatedAt", "archived_at as archivedAt", "baseline_run_id as baselineRunId"] as const;
 
+/** A row as core sees it: its spec parsed once, here. */
+function planOf<R extends { id: string; version: number; spec: unknown }>(row: R): R & { spec: PlanSpec } {
+  return { ...row, spec: readStoredPlan(row.spec, `plan ${row.id} (version ${row.version})`) };
+}
+function planOrUndefined<R extends { id: string; version: number; spec: unknown }>(row: R | undefined): (R & { spec: PlanSpec }) | undefined {
+  return row && planOf(row);
+}
+
 /** Plans of one organisation; every method is scoped by orgId. */
 export function createPlanRepo(db: Db) {
   return {
-    async insert(orgId: string, plan: { id: string; name: string; spec: unknown }): Promise<PlanRow> {
+    async insert(orgId: string, plan: { id: string; name: string; spec: PlanSpec }): Promise<PlanRow> {
       return db.transaction().execute(async (tx) => {
         const row = await tx
           .insertInto("plans")
@@ -45,11 +55,11 @@ export function createPlanRepo(db: Db) {
           .returning(columns)
           .executeTakeFirstOrThrow();
         await tx.insertInto("plan_versions").values({ plan_id: plan.id, org_id: orgId, version: 1, spec: JSON.stringify(plan.spec) }).execute();
-        return row;
+        return planOf(row);
       });
     },
     /** A new version of the plan; `expectedVersion` guards against overwriting someone else's edit. */
-    async update(orgId: string, id: string, expectedVersion: number, plan: { name: string; spec: unknown }): Promise<PlanRow | undefined> {
+    async update(orgId: string, id: string, expectedVersion: number, plan: { name: string; spec: PlanSpec }): Promise<PlanRow | undefined> {
       return db.transaction().execute(async (tx) => {
         const row = await tx
           .updateTable("plans")
@@ -60,35 +70,36 @@ export function createPlanRepo(db: Db) {
           .returning(columns)
           .executeTakeFirst();
         if (row) await tx.insertInto("plan_versions").values({ plan_id: id, org_id: orgId, version: row.version, spec: JSON.stringify(plan.spec) }).execute();
-        return row;
+        return planOrUndefined(row);
       });
     },
     async versions(orgId: string, id: string): Promise<PlanVersionRow[]> {
-      return db
+      const rows = await db
         .selectFrom("plan_versions")
         .select(["version", "spec", "created_at as createdAt"])
         .where("org_id", "=", orgId)
         .where("plan_id", "=", id)
         .orderBy("version", "desc")
         .execute();
+      return rows.map((row) => ({ ...row, spec: readStoredPlan(row.spec, `plan ${id} (version ${row.version})`) }));
     },
     async get(orgId: string, id: string): Promise<PlanRow | undefined> {
-      return db.selectFrom("plans").select(columns).where("org_id", "=", orgId).where("id", "=", id).executeTakeFirst();
+      return planOrUndefined(await db.selectFrom("plans").select(columns).where("org_id", "=", orgId).where("id", "=", id).executeTakeFirst());
     },
     async list(orgId: string, shelf: PlanShelf = "active", limit = 200): Promise<PlanRow[]> {
       let query = db.selectFrom("plans").select(columns).where("org_id", "=", orgId);
       if (shelf === "active") query = query.where("archived_at", "is", null);
       if (shelf === "archived") query = query.where("archived_at", "is not", null);
-      return query.orderBy("created_at", "desc").limit(limit).execute();
+      return (await query.orderBy("created_at", "desc").limit(limit).execute()).map(planOf);
     },
     /** The active plan of that name (the most recently saved, should two share it). */
     async findActiveByName(orgId: string, name: string): Promise<PlanRow | undefined> {
-      return db.selectFrom("plans").select(columns).where("org_id", "=", orgId).where("name", "=", name).where("archived_at", "is", null)
-        .orderBy("updated_at", "desc").limit(1).executeTakeFirst();
+      return planOrUndefined(await db.selectFrom("plans").select(columns).where("org_id", "=", orgId).where("name", "=", name).where("archived_at", "is", null)
+        .orderBy("updated_at", "desc").limit(1).executeTakeFirst());
     },
     /** Archives (a date) or restores (null) a plan; undefined when it is not in this organisation. */
     async setArchived(orgId: string, id: string, archivedAt: Date | null): Promise<PlanRow | undefined> {
-      return db.updateTable("plans").set({ archived_at: archivedAt }).where("org_id", "=", orgId).where("id", "=", id).returning(columns).executeTakeFirst();
+      return planOrUndefined(await db.updateTable("plans").set({ archived_at: archivedAt }).where("org_id", "=", orgId).where("id", "=", id).returning(columns).executeTakeFirst());
     },
     /** Each plan's most recent run that ended (finished, aborted or failed), newest by creation; plans without one are left out. */
     async lastRuns(orgId: string, planIds: readonly string[]): Promise<LastRunRow[]> {
@@ -106,7 +117,7 @@ export function createPlanRepo(db: Db) {
     },
     /** Pins (a run id) or unpins (null) the plan's baseline; undefined when the plan is not in this organisation. */
     async setBaseline(orgId: string, id: string, runId: string | null): Promise<PlanRow | undefined> {
-      return db.updateTable("plans").set({ baseline_run_id: runId }).where("org_id", "=", orgId).where("id", "=", id).returning(columns).executeTakeFirst();
+      return planOrUndefined(await db.updateTable("plans").set({ baseline_run_id: runId }).where("org_id", "=", orgId).where("id", "=", id).returning(columns).executeTakeFirst());
     },
     /** Deletes a plan that has no runs (its versions go with it); false when it has runs or is not in this organisation. */
     async deleteWithoutRuns(orgId: string, id: string): Promise<boolean> {

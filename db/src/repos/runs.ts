@@ -1,5 +1,7 @@
 import { sql } from "kysely";
+import type { PlanSpec } from "@throng/protocol/plan";
 import type { Db } from "../client";
+import { readStoredPlan } from "../stored-plan";
 
 export interface RunRow {
   id: string;
@@ -7,7 +9,8 @@ export interface RunRow {
   planId: string;
   planName: string;
   planVersion: number | null;
-  spec: unknown;
+  /** The plan as the run was started with, parsed when the row is read. */
+  spec: PlanSpec;
   status: string;
   error: string | null;
   summary: unknown;
@@ -71,6 +74,11 @@ export type RunPatch = Partial<{
   judgedSnapshots: number;
 }>;
 
+/** A row as core sees it: its plan parsed once, here. */
+function runOf<R extends { id: string; spec: unknown }>(row: R): R & { spec: PlanSpec } {
+  return { ...row, spec: readStoredPlan(row.spec, `run ${row.id}`) };
+}
+
 /** Runs and their shards (one per agent), scoped by orgId. */
 export function createRunRepo(db: Db) {
   const runQuery = (orgId: string) =>
@@ -90,17 +98,18 @@ export function createRunRepo(db: Db) {
       .where("r.org_id", "=", orgId);
 
   return {
-    async insert(orgId: string, run: { id: string; planId: string; planVersion?: number; spec: unknown; status: string; startedBy?: string }) {
+    async insert(orgId: string, run: { id: string; planId: string; planVersion?: number; spec: PlanSpec; status: string; startedBy?: string }) {
       await db
         .insertInto("runs")
         .values({ id: run.id, org_id: orgId, plan_id: run.planId, plan_version: run.planVersion ?? null, spec: JSON.stringify(run.spec), status: run.status, started_by: run.startedBy ?? null })
         .execute();
     },
     async get(orgId: string, id: string): Promise<RunRow | undefined> {
-      return runQuery(orgId).where("r.id", "=", id).executeTakeFirst();
+      const row = await runQuery(orgId).where("r.id", "=", id).executeTakeFirst();
+      return row && runOf(row);
     },
     async list(orgId: string, limit = 100): Promise<RunRow[]> {
-      return runQuery(orgId).orderBy("r.created_at", "desc").limit(limit).execute();
+      return (await runQuery(orgId).orderBy("r.created_at", "desc").limit(limit).execute()).map(runOf);
     },
     /** One page of the runs matching `filter`, newest first, and how many match over every page. */
     async listPage(orgId: string, filter: RunFilterRow, limit: number, offset: number): Promise<{ rows: RunRow[]; matching: number }> {
@@ -119,7 +128,7 @@ export function createRunRepo(db: Db) {
         filtered(runQuery(orgId)).orderBy("r.created_at", "desc").orderBy("r.id", "desc").limit(limit).offset(offset).execute(),
         filtered(runQuery(orgId)).clearSelect().select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
       ]);
-      return { rows, matching: Number(count.n) };
+      return { rows: rows.map(runOf), matching: Number(count.n) };
     },
     /** Sets a run's note and/or tags and who changed them; false when the org has no such run. */
     async updateNotes(orgId: string, id: string, notes: { note?: string; tags?: string[]; editedBy: string }): Promise<boolean> {

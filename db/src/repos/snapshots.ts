@@ -145,6 +145,18 @@ export function createSnapshotRepo(db: Db) {
         .execute();
       return rows.map((row) => ({ second: Number(row.second), rttHist: row.rttHist }));
     },
+    /**
+     * One latency histogram of every snapshot whose second is in [first, after): the RTT column, a histogram by its
+     * snapshot name ("connectUs"), or a script's ("script" → NAME). Snapshots without it are left out.
+     */
+    async listLatencyHistograms(orgId: string, runId: string, source: { kind: "rtt" } | { kind: "histogram" | "script"; name: string }, first: number, after: number): Promise<{ second: number; encoded: string }[]> {
+      const encoded =
+        source.kind === "rtt" ? sql<string | null>`rtt_hist` : source.kind === "histogram" ? sql<string | null>`histograms ->> ${source.name}` : sql<string | null>`histograms -> 'script' ->> ${source.name}`;
+      const { rows } = await sql<{ second: string | number; encoded: string | null }>`
+        select second, ${encoded} as encoded from snapshots
+        where org_id = ${orgId} and run_id = ${runId} and second >= ${first} and second < ${after} and ${encoded} is not null`.execute(db);
+      return rows.map((row) => ({ second: Number(row.second), encoded: row.encoded! }));
+    },
     /** One step's snapshots from every agent (what a capacity search judges the step on). */
     async listStep(orgId: string, runId: string, step: number): Promise<SnapshotRow[]> {
       return db

@@ -207,3 +207,25 @@ export function redactSecrets(text: string, values: Readonly<Record<string, stri
     .sort((a, b) => b.form.length - a.form.length);
   return forms.reduce((out, { form, placeholder }) => out.split(form).join(placeholder), text);
 }
+
+const hexOf = (text: string) => [...new TextEncoder().encode(text)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+
+/** `hex` with each (byte-aligned) occurrence of `found` overwritten by as many "*" bytes: the preview keeps its length. */
+function maskHex(hex: string, found: string): string {
+  let out = hex;
+  for (let at = out.indexOf(found); at >= 0; at = out.indexOf(found, at + 1)) {
+    if (at % 2 === 0) out = `${out.slice(0, at)}${"2a".repeat(found.length / 2)}${out.slice(at + found.length)}`;
+  }
+  return out;
+}
+
+/**
+ * Lowercase hex bytes with every form of every value (as written, URL-encoded, JSON-escaped, or the bytes a hex value
+ * spells) overwritten by "*" bytes: what a trial's preview or an error sample's bytes may show.
+ */
+export function redactHex(hex: string, values: Readonly<Record<string, string>>): string {
+  const forms = Object.values(values)
+    .flatMap((value) => [...secretForms(value).map(hexOf), ...(/^([0-9a-fA-F]{2})+$/.test(value) ? [value.toLowerCase()] : [])])
+    .sort((a, b) => b.length - a.length);
+  return forms.reduce(maskHex, hex);
+}

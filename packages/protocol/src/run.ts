@@ -4,6 +4,7 @@ import { AgentHealthPoint, cohortRecord, NetworkPath, ScenarioFigures, SeriesPoi
 import { CapacityEstimate, RunVerdict } from "./report";
 import { RunServerSeries, ServerPoint } from "./server-watch";
 import { RunNotesView } from "./run-notes";
+import { ErrorSampleView } from "./error-samples";
 
 /** A run's lifecycle states; core/run-state.ts holds the transition function. */
 export const RunStatus = z.enum(["queued", "preparing", "running", "stopping", "finished", "aborted", "failed", "degraded"]);
@@ -98,6 +99,8 @@ export const RunReport = z.object({
   series: z.array(SeriesPoint),
   /** The server under test, when the plan watched it (agent/PROTOCOL.md §11). */
   server: RunServerSeries.optional(),
+  /** The first distinct samples of each error kind, in the order they happened (error-samples.ts); secrets taken out. */
+  errorSamples: z.array(ErrorSampleView).optional(),
 });
 export type RunReport = z.infer<typeof RunReport>;
 

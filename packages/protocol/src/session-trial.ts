@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PlanSpec } from "./plan";
-import { redactSecrets, secretForms } from "./plan-secrets";
+import { redactHex, redactSecrets } from "./plan-secrets";
 import { SecretValues } from "./secrets";
 
 /** Bytes of a message a trial shows (hex and text); the rest is only counted, so a trial frame stays small. */
@@ -73,17 +73,6 @@ export type TryPlan = z.infer<typeof TryPlan>;
 export const TrialView = TrialOutcome.extend({ agentId: z.string().uuid(), agentHostname: z.string() });
 export type TrialView = z.infer<typeof TrialView>;
 
-const hexOf = (text: string) => [...new TextEncoder().encode(text)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-
-/** `hex` with each (byte-aligned) occurrence of `found` overwritten by as many "*" bytes: the preview keeps its length. */
-function maskHex(hex: string, found: string): string {
-  let out = hex;
-  for (let at = out.indexOf(found); at >= 0; at = out.indexOf(found, at + 1)) {
-    if (at % 2 === 0) out = `${out.slice(0, at)}${"2a".repeat(found.length / 2)}${out.slice(at + found.length)}`;
-  }
-  return out;
-}
-
 /**
  * A trial's outcome with every secret value taken out (agent/PROTOCOL.md §14): texts show {{secrets.NAME}} where a
  * value went out or came back (as written, URL-encoded or JSON-escaped), hex previews show "*" bytes. The agent does
@@ -91,11 +80,8 @@ function maskHex(hex: string, found: string): string {
  */
 export function redactTrialOutcome<T extends TrialOutcome>(outcome: T, values: Readonly<Record<string, string>>): T {
   if (Object.keys(values).length === 0) return outcome;
-  const hexForms = Object.values(values)
-    .flatMap((value) => [...secretForms(value).map(hexOf), ...(/^([0-9a-fA-F]{2})+$/.test(value) ? [value.toLowerCase()] : [])])
-    .sort((a, b) => b.length - a.length);
   const text = (value: string, max: number) => redactSecrets(value, values).slice(0, max);
-  const preview = <P extends BytesPreview>(p: P): P => ({ ...p, text: text(p.text, TRIAL_PREVIEW_BYTES * 4), hex: hexForms.reduce(maskHex, p.hex) });
+  const preview = <P extends BytesPreview>(p: P): P => ({ ...p, text: text(p.text, TRIAL_PREVIEW_BYTES * 4), hex: redactHex(p.hex, values) });
   return {
     ...outcome,
     ...(outcome.error !== undefined ? { error: text(outcome.error, 2000) } : {}),

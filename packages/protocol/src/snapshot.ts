@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CohortName, MAX_COHORTS } from "./network";
 import { SCRIPT_METRIC_NAME } from "./script-metrics";
+import { ERROR_SAMPLES_PER_SNAPSHOT, ErrorSample } from "./error-samples";
 
 /** A script metric's name as a snapshot's key (script-metrics.ts). */
 const ScriptMetricKey = z.string().regex(new RegExp(`^${SCRIPT_METRIC_NAME}$`));
@@ -180,6 +181,8 @@ export const MetricSnapshot = z.object({
   step: z.number().int().min(0).optional(),
   /** plan.network: each cohort's own figures, by cohort name (its clients are in the snapshot's own figures too). */
   cohorts: cohortRecord(CohortSnapshot).optional(),
+  /** Errors seen for the first time (distinct kind, message and bytes), bounded per shard and kind (error-samples.ts, PROTOCOL.md §5.2). */
+  errorSamples: z.array(ErrorSample).max(ERROR_SAMPLES_PER_SNAPSHOT).optional(),
 });
 export type MetricSnapshot = z.infer<typeof MetricSnapshot>;
 

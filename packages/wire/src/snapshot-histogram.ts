@@ -34,14 +34,16 @@ function readZigZag(bytes: Buffer, at: number): [number, number] {
   return [value % 2 === 0 ? value / 2 : -(value + 1) / 2, at];
 }
 
+/** Maps an encoding's bucket index to its value: the same for every histogram of the agents' precision. */
+let reference: hdr.JsHistogram | undefined;
+
 /**
- * Adds one encoded HDR histogram (V2, compressed, base64) into `into` without building a histogram for it:
- * each non-empty bucket of the encoding is recorded straight into the merge, at its highest equivalent value
- * (as a decoded histogram's `add` would, so percentiles and max are the same). Ingest does this once per
- * snapshot, so it is the hot path: decoding through hdr-histogram-js allocated and scanned a full counts
- * array per snapshot. Encodings with another precision go the library's way.
+ * Walks one encoded HDR histogram (V2, compressed, base64) without building a histogram for it: `visit` gets each
+ * non-empty bucket at its highest equivalent value (µs), what a decoded histogram's `add` records, so percentiles
+ * and max read from what is visited are the histogram's own. An encoding with another precision is decoded by the
+ * library and handed to `other` instead.
  */
-export function addEncoded(into: hdr.JsHistogram, encoded: string): void {
+function walkEncoded(encoded: string, visit: (valueUs: number, count: number) => void, other: (decoded: hdr.JsHistogram) => void): void {
   if (!encoded) return;
   const outer = Buffer.from(encoded, "base64");
   if (outer.length < 8 || (outer.readInt32BE(0) & ~0xf0) !== V2_COMPRESSED_COOKIE) throw new Error("histogram is not a compressed V2 HDR encoding");
@@ -50,10 +52,8 @@ export function addEncoded(into: hdr.JsHistogram, encoded: string): void {
   const payloadBytes = bytes.readInt32BE(4);
   const digits = bytes.readInt32BE(12);
   const lowest = Number(bytes.readBigInt64BE(16));
-  if (digits !== SIGNIFICANT_DIGITS || lowest !== LOWEST_DISCERNIBLE) {
-    into.add(hdr.decodeFromCompressedBase64(encoded, 64) as hdr.JsHistogram);
-    return;
-  }
+  if (digits !== SIGNIFICANT_DIGITS || lowest !== LOWEST_DISCERNIBLE) return other(hdr.decodeFromCompressedBase64(encoded, 64) as hdr.JsHistogram);
+  const mapping = (reference ??= emptyHistogram());
   const end = Math.min(bytes.length, HEADER_BYTES + payloadBytes);
   let at = HEADER_BYTES;
   let index = 0;
@@ -62,10 +62,28 @@ export function addEncoded(into: hdr.JsHistogram, encoded: string): void {
     [count, at] = readZigZag(bytes, at);
     if (count < 0) index -= count; // a run of empty buckets
     else {
-      if (count > 0) into.recordValueWithCount(into.highestEquivalentValue(into.valueFromIndex(index)), count);
+      if (count > 0) visit(mapping.highestEquivalentValue(mapping.valueFromIndex(index)), count);
       index += 1;
     }
   }
+}
+
+/**
+ * Adds one encoded HDR histogram into `into` bucket by bucket. Ingest does this once per snapshot, so it is the hot
+ * path: decoding through hdr-histogram-js allocated and scanned a full counts array per snapshot.
+ */
+export function addEncoded(into: hdr.JsHistogram, encoded: string): void {
+  walkEncoded(encoded, (valueUs, count) => into.recordValueWithCount(valueUs, count), (decoded) => into.add(decoded));
+}
+
+/** Calls `visit` with each non-empty bucket of one encoded histogram, at its highest equivalent value (µs). */
+export function forEachEncodedBucket(encoded: string, visit: (valueUs: number, count: number) => void): void {
+  walkEncoded(encoded, visit, (decoded) => {
+    for (let index = 0; index < decoded.countsArrayLength; index++) {
+      const count = decoded.getCountAtIndex(index);
+      if (count > 0) visit(decoded.highestEquivalentValue(decoded.valueFromIndex(index)), count);
+    }
+  });
 }
 
 /** Percentiles in milliseconds; null when nothing was recorded. */

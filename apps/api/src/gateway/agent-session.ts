@@ -138,7 +138,7 @@ export function startAgentSession(
         const { agentId } = agent;
         const { runId, seq } = message.payload;
         deps.metrics.snapshotReceived(message.payload, lastHeard);
-        const result = deps.ingest.ingest(agent.orgId, agentId, message.payload);
+        const result = deps.ingest.ingest(agent.orgId, agentId, secrets.redactSnapshot(message.payload));
         acks = acks.then(() => result).then((stored) => {
           deps.metrics.snapshotIngested(stored);
           if (stored === "unknown-run") log.warn({ agentId, runId }, "snapshot for a run this agent does not hold");

@@ -11,16 +11,15 @@ import { addRequestRules } from "./request-rules";
  */
 export type Access = "public" | "user" | "signed-in" | "agent";
 
-/** What each route declares in `config.doc`; the OpenAPI document, the input hook and the isolation tests read it. */
+/**
+ * What each route declares in `config.doc`; with the schemas of its `schema` option, the OpenAPI document, the input
+ * hook and the isolation tests read it.
+ */
 export interface RouteDoc {
   summary: string;
   access: Access;
   /** The permission the core call checks (documentation; core enforces it). */
   permission?: Action;
-  /** Path parameters, checked before the handler runs (route-input.ts): a bad id is a 400, never a database error. */
-  params?: z.ZodObject;
-  /** Query parameters, checked like `params`. */
-  query?: z.ZodObject;
   /** The schema the route (or the core call behind it) parses the JSON body with: the same object. */
   body?: z.ZodType;
   /** The body may be left out (the route reads a missing one as `{}`). */
@@ -36,9 +35,19 @@ export interface RouteDoc {
   foreignErrors?: boolean;
 }
 
+/** What a route declares in its `schema` option: parsed once by the zod validator (route-schema.ts) before the handler. */
+export interface RouteSchema {
+  /** Path parameters: a bad id is a 400, never a database error. */
+  params?: z.ZodObject;
+  /** Query parameters, checked like `params`. */
+  querystring?: z.ZodObject;
+}
+
 export interface DocumentedRoute extends RouteDoc {
   method: string;
   url: string;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
 }
 
 /** Collects every route registered with `config: { doc }`; routes without one fail the boundary tests. */
@@ -48,8 +57,9 @@ export function createRouteRegistry(app: FastifyInstance) {
   app.addHook("onRoute", (options) => {
     const methods = [options.method].flat().filter((m) => m !== "HEAD");
     const doc = (options.config as { doc?: RouteDoc } | undefined)?.doc;
+    const { params, querystring: query } = (options.schema ?? {}) as RouteSchema;
     for (const method of methods) {
-      if (doc) routes.push({ ...doc, method, url: options.url });
+      if (doc) routes.push({ ...doc, ...(params ? { params } : {}), ...(query ? { query } : {}), method, url: options.url });
       else undocumented.push(`${method} ${options.url}`);
     }
   });

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { ThrongError, parseOrThrow, type FieldError } from "@throng/protocol/errors";
+import { ThrongError, type FieldError } from "@throng/protocol/errors";
 import { staticMethods, type DocumentedRoute, type RouteDoc } from "./openapi";
 
 const LONE_SURROGATE = "contains invalid Unicode (a lone surrogate)";
@@ -61,10 +61,10 @@ function refuseShadowedPath(request: FastifyRequest, reply: FastifyReply, routes
 }
 
 /**
- * Checks every request's input once, before any handler: text PostgreSQL would refuse (a lone surrogate or a NUL,
- * which used to surface as a 500) in the body, query string or path, then the route's declared `params` and
- * `query` schemas, so no id reaches a database column unchecked. Handlers still parse with the same schema objects
- * for their typed values (parsing is idempotent); bodies are parsed by core with the declared `body` schema.
+ * Checks every request's input before its schemas: text PostgreSQL would refuse (a lone surrogate or a NUL, which used
+ * to surface as a 500) in the body, query string or path. The route's `schema` (params, querystring) is parsed next, once,
+ * by the zod validator (route-schema.ts), so no id reaches a database column unchecked and handlers use the parsed
+ * values; bodies are parsed by core with the declared `body` schema.
  */
 export function registerRouteInputValidation(app: FastifyInstance, routes: readonly DocumentedRoute[]) {
   app.addHook("preValidation", async (request: FastifyRequest, reply: FastifyReply) => {
@@ -73,8 +73,6 @@ export function registerRouteInputValidation(app: FastifyInstance, routes: reado
     refuseUnstorableText("query string", request.query);
     const doc = (request.routeOptions.config as { doc?: RouteDoc }).doc;
     refuseUnstorableText("request body", storedPart(doc?.body, request.body));
-    if (doc?.params) parseOrThrow(doc.params, request.params, "path parameter");
-    if (doc?.query) parseOrThrow(doc.query, request.query, "query string");
     // A body that may be left out is read as `{}` when missing; JSON `null` is a body, and not an object.
     if (doc?.optionalBody && request.body === null) {
       throw new ThrongError("validation_failed", "Invalid request body ((root): expected an object); send a JSON object, or no body for the defaults", [{ path: "(root)", message: "expected an object" }]);

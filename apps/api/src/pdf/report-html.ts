@@ -12,6 +12,8 @@ import { sloMetricName, sloName, sloValueText, sloWords } from "@throng/protocol
 import { measuredOfPoint } from "@throng/protocol/slo-judge";
 import { inChartUnit, sloMetricSpec, type SloMetric } from "@throng/protocol/slo-metrics";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
+import type { LatencyDistribution } from "@throng/protocol/latency-distribution";
+import { distributionFigures } from "./distribution-svg";
 import { ABOVE_STREAM_NOTE, cohortLatencyRead, cohortSections } from "@throng/protocol/cohort-report";
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -152,7 +154,7 @@ function sloTable(f: PdfFormats, slos: NonNullable<RunView["verdict"]>["slos"]):
 const targetText = (target: PlanSpec["target"]) => `${target.protocol} ${"url" in target ? target.url : `${target.host}:${target.port}`}`;
 
 /** The printable report of one run, for a reader in `reader`'s locale and time zone (the runtime's own when left out). */
-export function reportHtml(report: RunReport, reader: ReaderPlace = {}): string {
+export function reportHtml(report: RunReport, reader: ReaderPlace = {}, distributions: readonly { name: string; distribution: LatencyDistribution }[] = []): string {
   const f = pdfFormats(reader);
   const { run, series } = report;
   const summary = run.summary;
@@ -201,6 +203,7 @@ ${capacity ? `<h2>Capacity estimate</h2><p>${escape(f.words(capacity.sentence))}
 ${figures.length ? `<h2>Figures</h2><div class="facts">${table(["Figure", "Value"], figures.slice(0, Math.ceil(figures.length / 2)))}${table(["Figure", "Value"], figures.slice(Math.ceil(figures.length / 2)))}</div>` : ""}
 <h2>Over time</h2>
 <div class="charts">${charts.join("\n")}</div>
+${distributions.some(({ distribution }) => distribution.stats.count > 0) ? `<h2>Latency distribution</h2><div class="charts">${distributionFigures(f, distributions)}</div>` : ""}
 ${cohortsHtml(f, run, series)}
 <h2>Plan</h2>${table(["", ""], [["Target", targetText(run.spec.target)], ["Scenario", run.spec.scenario.kind], ["Clients", f.integer(run.spec.load.clients)], ["Duration", f.place.duration(run.spec.load.durationSec)]])}
 </body></html>`;

@@ -1,6 +1,7 @@
 import type { FastifyReply } from "fastify";
 import type { ReaderPlace } from "@throng/protocol/display-format";
 import type { RunReport, RunView } from "@throng/protocol/run";
+import type { LatencyDistribution } from "@throng/protocol/latency-distribution";
 import type { PdfRenderer } from "./pdf-renderer";
 import { reportHtml } from "./report-html";
 
@@ -11,8 +12,8 @@ export function pdfFileName(run: Pick<RunView, "planName" | "startedAt" | "creat
 }
 
 /** Prints the report for its reader (their locale and zone) and answers it as a PDF download; the renderer's own errors (503, 504) pass through. */
-export async function sendReportPdf(reply: FastifyReply, pdf: PdfRenderer, report: RunReport, reader: ReaderPlace = {}) {
-  const bytes = await pdf.pdf(reportHtml(report, reader));
+export async function sendReportPdf(reply: FastifyReply, pdf: PdfRenderer, report: RunReport, reader: ReaderPlace = {}, distributions: readonly { name: string; distribution: LatencyDistribution }[] = []) {
+  const bytes = await pdf.pdf(reportHtml(report, reader, distributions));
   return reply
     .type("application/pdf")
     .header("content-disposition", `attachment; filename="${pdfFileName(report.run)}"`)

@@ -1,11 +1,11 @@
-import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { parseOrThrow } from "@throng/protocol/errors";
 import { AgentLabels, AgentView, CreateEnrolmentToken, EnrolmentTokenCreated, IdParams } from "@throng/protocol/api";
 import type { ApiDeps } from "../services";
+import type { ZodFastify } from "../http/route-schema";
 
 /** The fleet: enrolment tokens, inventory, labels, revocation. */
-export async function agentRoutes(app: FastifyInstance, deps: ApiDeps) {
+export async function agentRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, fleet } = deps;
 
   app.post("/api/enrolment-tokens", { config: { doc: { summary: "Create an enrolment token (shown once)", access: "user", optionalBody: true, answers: [201], errors: [429], permission: "agent.enrol", body: CreateEnrolmentToken, response: EnrolmentTokenCreated } } }, async (request, reply) => {
@@ -19,15 +19,15 @@ export async function agentRoutes(app: FastifyInstance, deps: ApiDeps) {
     return { agents: await fleet.agents(actor) };
   });
 
-  app.put("/api/agents/:id/labels", { config: { doc: { summary: "Replace an agent's labels", access: "user", params: IdParams, permission: "agent.manage", body: AgentLabels, response: AgentView } } }, async (request) => {
+  app.put("/api/agents/:id/labels", { schema: { params: IdParams }, config: { doc: { summary: "Replace an agent's labels", access: "user", permission: "agent.manage", body: AgentLabels, response: AgentView } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
-    const { id } = parseOrThrow(IdParams, request.params, "agent id");
+    const { id } = request.params;
     return fleet.setLabels(actor, id, request.body);
   });
 
-  app.post("/api/agents/:id/revoke", { config: { doc: { summary: "Revoke an agent: disconnected now, refused after", access: "user", params: IdParams, answers: [204], permission: "agent.manage" } } }, async (request, reply) => {
+  app.post("/api/agents/:id/revoke", { schema: { params: IdParams }, config: { doc: { summary: "Revoke an agent: disconnected now, refused after", access: "user", answers: [204], permission: "agent.manage" } } }, async (request, reply) => {
     const { actor } = await resolveIdentity(request);
-    const { id } = parseOrThrow(IdParams, request.params, "agent id");
+    const { id } = request.params;
     await fleet.revoke(actor, id);
     return reply.status(204).send();
   });

@@ -1,9 +1,8 @@
-import type { FastifyInstance } from "fastify";
-import { parseOrThrow } from "@throng/protocol/errors";
 import { IdParams } from "@throng/protocol/api";
 import { Channel } from "@throng/protocol/jobs";
 import type { LiveEnvelope } from "@throng/protocol/run";
 import type { ApiDeps } from "../services";
+import type { ZodFastify } from "../http/route-schema";
 
 /** A browser that cannot keep up is cut off rather than buffered without bound; it reconnects and refetches. */
 const MAX_BUFFERED_BYTES = 1 << 20;
@@ -14,10 +13,10 @@ const KEEPALIVE_MS = 15_000;
  * from Redis so any API instance serves any run. The first event is the run as it is now, numbered with the
  * run's current seq, so the browser can tell whether anything it fetched before is already stale.
  */
-export async function liveRoutes(app: FastifyInstance, deps: ApiDeps) {
-  app.get("/api/runs/:id/live", { config: { doc: { summary: "Server-sent events: the run's numbered live messages", access: "user", params: IdParams, produces: "text/event-stream", permission: "run.read" } } }, async (request, reply) => {
+export async function liveRoutes(app: ZodFastify, deps: ApiDeps) {
+  app.get("/api/runs/:id/live", { schema: { params: IdParams }, config: { doc: { summary: "Server-sent events: the run's numbered live messages", access: "user", produces: "text/event-stream", permission: "run.read" } } }, async (request, reply) => {
     const { actor } = await deps.resolveIdentity(request);
-    const { id } = parseOrThrow(IdParams, request.params, "run id");
+    const { id } = request.params;
     const run = await deps.runs.get(actor, id);
 
     reply.hijack();

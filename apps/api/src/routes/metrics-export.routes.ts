@@ -1,31 +1,29 @@
-import type { FastifyInstance } from "fastify";
-import { parseOrThrow } from "@throng/protocol/errors";
 import { MetricsExportSettings, MetricsExportSinkView, MetricsSinkParams, PutMetricsExportSink } from "@throng/protocol/metrics-export";
 import type { ApiDeps } from "../services";
+import type { ZodFastify } from "../http/route-schema";
 
 /** Metrics export settings: the org's Prometheus remote write and OTLP endpoints, and their test button. Transport only. */
-export async function metricsExportRoutes(app: FastifyInstance, deps: ApiDeps) {
+export async function metricsExportRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, metricsExport } = deps;
-  const sinkOf = (params: unknown) => parseOrThrow(MetricsSinkParams, params, "metrics sink").sink;
 
   app.get("/api/metrics-export", { config: { doc: { summary: "Where runs stream their series (credentials shown only as set or not set)", access: "user", permission: "settings.read", response: MetricsExportSettings } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
     return metricsExport.settings(actor);
   });
 
-  app.put("/api/metrics-export/:sink", { config: { doc: { summary: "Set up a Prometheus remote write or OTLP endpoint (secrets left out keep their stored value)", access: "user", params: MetricsSinkParams, permission: "settings.manage", body: PutMetricsExportSink, response: MetricsExportSinkView } } }, async (request) => {
+  app.put("/api/metrics-export/:sink", { schema: { params: MetricsSinkParams }, config: { doc: { summary: "Set up a Prometheus remote write or OTLP endpoint (secrets left out keep their stored value)", access: "user", permission: "settings.manage", body: PutMetricsExportSink, response: MetricsExportSinkView } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
-    return metricsExport.putSink(actor, sinkOf(request.params), request.body);
+    return metricsExport.putSink(actor, request.params.sink, request.body);
   });
 
-  app.delete("/api/metrics-export/:sink", { config: { doc: { summary: "Remove a metrics endpoint and its credentials", access: "user", params: MetricsSinkParams, answers: [204], permission: "settings.manage" } } }, async (request, reply) => {
+  app.delete("/api/metrics-export/:sink", { schema: { params: MetricsSinkParams }, config: { doc: { summary: "Remove a metrics endpoint and its credentials", access: "user", answers: [204], permission: "settings.manage" } } }, async (request, reply) => {
     const { actor } = await resolveIdentity(request);
-    await metricsExport.removeSink(actor, sinkOf(request.params));
+    await metricsExport.removeSink(actor, request.params.sink);
     return reply.status(204).send();
   });
 
-  app.post("/api/metrics-export/:sink/test", { config: { doc: { summary: "Push one test sample through the workers (202; the outcome shows as the endpoint's last status)", access: "user", params: MetricsSinkParams, answers: [202], permission: "settings.manage", response: MetricsExportSinkView } } }, async (request, reply) => {
+  app.post("/api/metrics-export/:sink/test", { schema: { params: MetricsSinkParams }, config: { doc: { summary: "Push one test sample through the workers (202; the outcome shows as the endpoint's last status)", access: "user", answers: [202], permission: "settings.manage", response: MetricsExportSinkView } } }, async (request, reply) => {
     const { actor } = await resolveIdentity(request);
-    return reply.status(202).send(await metricsExport.requestTest(actor, sinkOf(request.params)));
+    return reply.status(202).send(await metricsExport.requestTest(actor, request.params.sink));
   });
 }

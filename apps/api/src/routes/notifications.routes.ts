@@ -1,12 +1,11 @@
-import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { parseOrThrow } from "@throng/protocol/errors";
 import { IdParams } from "@throng/protocol/api";
 import { CreateNotificationChannel, NotificationChannelView, NotificationDeliveryView } from "@throng/protocol/notifications";
 import type { ApiDeps } from "../services";
+import type { ZodFastify } from "../http/route-schema";
 
 /** Run notifications (settings): channels, their test button and the delivery log. Transport only. */
-export async function notificationRoutes(app: FastifyInstance, deps: ApiDeps) {
+export async function notificationRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, notifications } = deps;
 
   app.get("/api/notification-channels", { config: { doc: { summary: "Where run notifications go (a webhook or Slack)", access: "user", permission: "settings.read", response: z.object({ channels: z.array(NotificationChannelView) }) } } }, async (request) => {
@@ -19,15 +18,15 @@ export async function notificationRoutes(app: FastifyInstance, deps: ApiDeps) {
     return reply.status(201).send(await notifications.createChannel(actor, request.body));
   });
 
-  app.delete("/api/notification-channels/:id", { config: { doc: { summary: "Remove a notification channel (its delivery log goes with it)", access: "user", params: IdParams, answers: [204], permission: "settings.manage" } } }, async (request, reply) => {
+  app.delete("/api/notification-channels/:id", { schema: { params: IdParams }, config: { doc: { summary: "Remove a notification channel (its delivery log goes with it)", access: "user", answers: [204], permission: "settings.manage" } } }, async (request, reply) => {
     const { actor } = await resolveIdentity(request);
-    await notifications.removeChannel(actor, parseOrThrow(IdParams, request.params, "channel id").id);
+    await notifications.removeChannel(actor, request.params.id);
     return reply.status(204).send();
   });
 
-  app.post("/api/notification-channels/:id/test", { config: { doc: { summary: "Send a test notification through the workers (202; see the delivery log)", access: "user", params: IdParams, answers: [202], permission: "settings.manage", response: NotificationDeliveryView } } }, async (request, reply) => {
+  app.post("/api/notification-channels/:id/test", { schema: { params: IdParams }, config: { doc: { summary: "Send a test notification through the workers (202; see the delivery log)", access: "user", answers: [202], permission: "settings.manage", response: NotificationDeliveryView } } }, async (request, reply) => {
     const { actor } = await resolveIdentity(request);
-    return reply.status(202).send(await notifications.test(actor, parseOrThrow(IdParams, request.params, "channel id").id));
+    return reply.status(202).send(await notifications.test(actor, request.params.id));
   });
 
   app.get("/api/notification-deliveries", { config: { doc: { summary: "The last 50 notifications sent, with their attempts and answers", access: "user", permission: "settings.read", response: z.object({ deliveries: z.array(NotificationDeliveryView) }) } } }, async (request) => {

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { ThrongError, parseOrThrow } from "@throng/protocol/errors";
 import { IdParams, Me, TokenParams } from "@throng/protocol/api";
@@ -7,12 +6,13 @@ import {
   InvitationCreated, InvitationPreview, InvitationView, MemberView, Membership, OrgSettings, SwitchOrg,
 } from "@throng/protocol/orgs";
 import type { ApiDeps } from "../services";
+import type { ZodFastify } from "../http/route-schema";
 
 /** Members are named by their user id, which the auth library makes (text, not a UUID). */
 const MemberParams = z.object({ id: z.string().min(1, "missing id").max(100) });
 
 /** The signed-in user and their organisations: members, roles, invitations, API tokens, audit log, settings. */
-export async function orgRoutes(app: FastifyInstance, deps: ApiDeps) {
+export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, orgs, apiTokens, audit } = deps;
   const browserOnly = async (request: Parameters<typeof resolveIdentity>[0]) => {
     const identity = await resolveIdentity(request);
@@ -42,15 +42,15 @@ export async function orgRoutes(app: FastifyInstance, deps: ApiDeps) {
     return { members: await orgs.members(actor) };
   });
 
-  app.patch("/api/members/:id", { config: { doc: { summary: "Change a member's role", access: "user", params: MemberParams, answers: [204], errors: [404, 409], permission: "member.manage", body: ChangeRole } } }, async (request, reply) => {
+  app.patch("/api/members/:id", { schema: { params: MemberParams }, config: { doc: { summary: "Change a member's role", access: "user", answers: [204], errors: [404, 409], permission: "member.manage", body: ChangeRole } } }, async (request, reply) => {
     const { actor } = await resolveIdentity(request);
-    await orgs.changeRole(actor, parseOrThrow(MemberParams, request.params, "member id").id, request.body);
+    await orgs.changeRole(actor, request.params.id, request.body);
     return reply.status(204).send();
   });
 
-  app.delete("/api/members/:id", { config: { doc: { summary: "Remove a member", access: "user", params: MemberParams, answers: [204], errors: [409], permission: "member.manage" } } }, async (request, reply) => {
+  app.delete("/api/members/:id", { schema: { params: MemberParams }, config: { doc: { summary: "Remove a member", access: "user", answers: [204], errors: [409], permission: "member.manage" } } }, async (request, reply) => {
     const { actor } = await resolveIdentity(request);
-    await orgs.removeMember(actor, parseOrThrow(MemberParams, request.params, "member id").id);
+    await orgs.removeMember(actor, request.params.id);
     return reply.status(204).send();
   });
 
@@ -70,14 +70,14 @@ export async function orgRoutes(app: FastifyInstance, deps: ApiDeps) {
     return { invitations: await orgs.invitations(actor) };
   });
 
-  app.delete("/api/invitations/:id", { config: { doc: { summary: "Revoke a pending invitation", access: "user", params: IdParams, answers: [204], permission: "member.manage" } } }, async (request, reply) => {
+  app.delete("/api/invitations/:id", { schema: { params: IdParams }, config: { doc: { summary: "Revoke a pending invitation", access: "user", answers: [204], permission: "member.manage" } } }, async (request, reply) => {
     const { actor } = await resolveIdentity(request);
-    await orgs.revokeInvitation(actor, parseOrThrow(IdParams, request.params, "invitation id").id);
+    await orgs.revokeInvitation(actor, request.params.id);
     return reply.status(204).send();
   });
 
-  app.get("/api/invitations/preview/:token", { config: { doc: { summary: "Which organisation and role an invitation link is for", access: "public", params: TokenParams, response: InvitationPreview } } }, async (request) => {
-    return orgs.previewInvitation(parseOrThrow(TokenParams, request.params, "invitation").token);
+  app.get("/api/invitations/preview/:token", { schema: { params: TokenParams }, config: { doc: { summary: "Which organisation and role an invitation link is for", access: "public", response: InvitationPreview } } }, async (request) => {
+    return orgs.previewInvitation(request.params.token);
   });
 
   app.post("/api/invitations/accept", { config: { doc: { summary: "Join the organisation of an invitation link", access: "signed-in", errors: [404, 409], response: z.object({ orgId: z.string() }), body: AcceptInvitation } } }, async (request) => {
@@ -97,9 +97,9 @@ export async function orgRoutes(app: FastifyInstance, deps: ApiDeps) {
     return reply.status(201).send(await apiTokens.create(actor, request.body));
   });
 
-  app.delete("/api/tokens/:id", { config: { doc: { summary: "Revoke an API token", access: "user", params: IdParams, answers: [204], permission: "token.manage" } } }, async (request, reply) => {
+  app.delete("/api/tokens/:id", { schema: { params: IdParams }, config: { doc: { summary: "Revoke an API token", access: "user", answers: [204], permission: "token.manage" } } }, async (request, reply) => {
     const { actor } = await resolveIdentity(request);
-    await apiTokens.revoke(actor, parseOrThrow(IdParams, request.params, "token id").id);
+    await apiTokens.revoke(actor, request.params.id);
     return reply.status(204).send();
   });
 

@@ -1,11 +1,10 @@
-import type { FastifyInstance } from "fastify";
-import { parseOrThrow } from "@throng/protocol/errors";
 import { IdParams } from "@throng/protocol/api";
 import { OrgSchedulesView, PlanScheduleView, SetPlanSchedule } from "@throng/protocol/plan-schedule";
 import type { ApiDeps } from "../services";
+import type { ZodFastify } from "../http/route-schema";
 
 /** Plans' cron schedules: the organisation's list, and one plan's read, set, pause, resume, remove. Transport only; the workers fire them. */
-export async function scheduleRoutes(app: FastifyInstance, deps: ApiDeps) {
+export async function scheduleRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, schedules } = deps;
 
   app.get("/api/schedules", { config: { doc: { summary: "Every schedule of the organisation: its plan, next firing, last firing and that run's verdict", access: "user", permission: "plan.read", response: OrgSchedulesView } } }, async (request) => {
@@ -13,29 +12,29 @@ export async function scheduleRoutes(app: FastifyInstance, deps: ApiDeps) {
     return { schedules: await schedules.list(actor) };
   });
 
-  app.post("/api/plans/:id/schedule/pause", { config: { doc: { summary: "Pause the plan's schedule: it keeps its cron and zone and does not fire until resumed", access: "user", params: IdParams, permission: "run.start", response: PlanScheduleView } } }, async (request) => {
+  app.post("/api/plans/:id/schedule/pause", { schema: { params: IdParams }, config: { doc: { summary: "Pause the plan's schedule: it keeps its cron and zone and does not fire until resumed", access: "user", permission: "run.start", response: PlanScheduleView } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
-    return schedules.pause(actor, parseOrThrow(IdParams, request.params, "plan id").id);
+    return schedules.pause(actor, request.params.id);
   });
 
-  app.post("/api/plans/:id/schedule/resume", { config: { doc: { summary: "Resume the plan's paused schedule (refused when the plan could not start under the organisation's settings)", access: "user", params: IdParams, permission: "run.start", response: PlanScheduleView } } }, async (request) => {
+  app.post("/api/plans/:id/schedule/resume", { schema: { params: IdParams }, config: { doc: { summary: "Resume the plan's paused schedule (refused when the plan could not start under the organisation's settings)", access: "user", permission: "run.start", response: PlanScheduleView } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
-    return schedules.resume(actor, parseOrThrow(IdParams, request.params, "plan id").id);
+    return schedules.resume(actor, request.params.id);
   });
 
-  app.get("/api/plans/:id/schedule", { config: { doc: { summary: "The plan's cron schedule and its next three times (schedule null when none)", access: "user", params: IdParams, permission: "plan.read", response: PlanScheduleView } } }, async (request) => {
+  app.get("/api/plans/:id/schedule", { schema: { params: IdParams }, config: { doc: { summary: "The plan's cron schedule and its next three times (schedule null when none)", access: "user", permission: "plan.read", response: PlanScheduleView } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
-    return schedules.get(actor, parseOrThrow(IdParams, request.params, "plan id").id);
+    return schedules.get(actor, request.params.id);
   });
 
-  app.put("/api/plans/:id/schedule", { config: { doc: { summary: "Run the plan on a cron schedule (replaces any other); runs start as you", access: "user", params: IdParams, permission: "run.start", body: SetPlanSchedule, response: PlanScheduleView } } }, async (request) => {
+  app.put("/api/plans/:id/schedule", { schema: { params: IdParams }, config: { doc: { summary: "Run the plan on a cron schedule (replaces any other); runs start as you", access: "user", permission: "run.start", body: SetPlanSchedule, response: PlanScheduleView } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
-    return schedules.set(actor, parseOrThrow(IdParams, request.params, "plan id").id, request.body);
+    return schedules.set(actor, request.params.id, request.body);
   });
 
-  app.delete("/api/plans/:id/schedule", { config: { doc: { summary: "Stop running the plan on a schedule", access: "user", params: IdParams, answers: [204], permission: "run.start" } } }, async (request, reply) => {
+  app.delete("/api/plans/:id/schedule", { schema: { params: IdParams }, config: { doc: { summary: "Stop running the plan on a schedule", access: "user", answers: [204], permission: "run.start" } } }, async (request, reply) => {
     const { actor } = await resolveIdentity(request);
-    await schedules.remove(actor, parseOrThrow(IdParams, request.params, "plan id").id);
+    await schedules.remove(actor, request.params.id);
     return reply.status(204).send();
   });
 }

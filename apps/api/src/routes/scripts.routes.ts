@@ -1,8 +1,7 @@
-import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { parseOrThrow } from "@throng/protocol/errors";
 import { SCRIPT_BUNDLE_MAX_BYTES, ScriptList, ScriptSha256, ScriptSummary, ScriptView, UploadScript } from "@throng/protocol/script-bundle";
 import type { ApiDeps } from "../services";
+import type { ZodFastify } from "../http/route-schema";
 
 /**
  * Upper-case hex is taken: hashes are compared (and stored) lower-case. The pattern before the transform is what
@@ -19,7 +18,7 @@ const ScriptParams = z.object({
 export const SCRIPT_UPLOAD_BODY_LIMIT = 2 * SCRIPT_BUNDLE_MAX_BYTES + 64 * 1024;
 
 /** Script bundles: transport only — resolve the caller, one core call, answer. */
-export async function scriptRoutes(app: FastifyInstance, deps: ApiDeps) {
+export async function scriptRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, scripts } = deps;
 
   app.get("/api/scripts", { config: { doc: { summary: "List script bundles, newest first", access: "user", permission: "plan.read", response: ScriptList } } }, async (request) => {
@@ -36,8 +35,8 @@ export async function scriptRoutes(app: FastifyInstance, deps: ApiDeps) {
     return reply.status(created ? 201 : 200).send(script);
   });
 
-  app.get("/api/scripts/:sha256", { config: { doc: { summary: "Read a script bundle with its source", access: "user", params: ScriptParams, permission: "plan.read", response: ScriptView } } }, async (request) => {
+  app.get("/api/scripts/:sha256", { schema: { params: ScriptParams }, config: { doc: { summary: "Read a script bundle with its source", access: "user", permission: "plan.read", response: ScriptView } } }, async (request) => {
     const { actor } = await resolveIdentity(request);
-    return scripts.get(actor, parseOrThrow(ScriptParams, request.params, "script hash").sha256);
+    return scripts.get(actor, request.params.sha256);
   });
 }

@@ -7,6 +7,7 @@ import {
 } from "@throng/protocol/sso";
 import { enforceRateLimit } from "../http/rate-limit";
 import type { ApiDeps } from "../services";
+import type { ZodFastify } from "../http/route-schema";
 
 /** Where the SSO plugin sends the browser back: Home on success, the sign-in page (with error and error_description) on failure. */
 const AFTER_SIGN_IN = "/";
@@ -16,10 +17,8 @@ const SIGN_IN_FAILED = "/sign-in";
  * Single sign-on: the settings (email domains proven by DNS TXT, identity providers, Require SSO; admins and owners
  * change them) and the sign-in page's "Sign in with SSO", which hands over to Better Auth's SSO plugin. Transport only.
  */
-export async function ssoRoutes(app: FastifyInstance, deps: ApiDeps) {
+export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, sso } = deps;
-  const domainOf = (params: unknown) => parseOrThrow(SsoDomainParams, params, "domain").domain;
-  const providerOf = (params: unknown) => parseOrThrow(SsoProviderParams, params, "identity provider").id;
 
   app.get("/api/sso", { config: { doc: { summary: "Single sign-on: domains, identity providers (never their secrets), Require SSO, session lifetimes", access: "user", permission: "settings.read", response: SsoSettings } } }, async (request) => {
     return sso.settings.settings((await resolveIdentity(request)).actor);
@@ -33,12 +32,12 @@ export async function ssoRoutes(app: FastifyInstance, deps: ApiDeps) {
     return reply.status(201).send(await sso.settings.addDomain((await resolveIdentity(request)).actor, request.body));
   });
 
-  app.post("/api/sso/domains/:domain/verify", { config: { doc: { summary: "Look the domain's TXT record up now and mark the domain verified", access: "user", params: SsoDomainParams, permission: "settings.manage", errors: [404, 409, 503], response: SsoDomainView } } }, async (request) => {
-    return sso.settings.verifyDomain((await resolveIdentity(request)).actor, domainOf(request.params));
+  app.post("/api/sso/domains/:domain/verify", { schema: { params: SsoDomainParams }, config: { doc: { summary: "Look the domain's TXT record up now and mark the domain verified", access: "user", permission: "settings.manage", errors: [404, 409, 503], response: SsoDomainView } } }, async (request) => {
+    return sso.settings.verifyDomain((await resolveIdentity(request)).actor, request.params.domain);
   });
 
-  app.delete("/api/sso/domains/:domain", { config: { doc: { summary: "Give up an email domain (no provider may still sign it in)", access: "user", params: SsoDomainParams, permission: "settings.manage", answers: [204], errors: [404, 409] } } }, async (request, reply) => {
-    await sso.settings.removeDomain((await resolveIdentity(request)).actor, domainOf(request.params));
+  app.delete("/api/sso/domains/:domain", { schema: { params: SsoDomainParams }, config: { doc: { summary: "Give up an email domain (no provider may still sign it in)", access: "user", permission: "settings.manage", answers: [204], errors: [404, 409] } } }, async (request, reply) => {
+    await sso.settings.removeDomain((await resolveIdentity(request)).actor, request.params.domain);
     return reply.status(204).send();
   });
 
@@ -46,12 +45,12 @@ export async function ssoRoutes(app: FastifyInstance, deps: ApiDeps) {
     return reply.status(201).send(await sso.settings.addProvider((await resolveIdentity(request)).actor, request.body));
   });
 
-  app.put("/api/sso/providers/:id", { config: { doc: { summary: "Change an identity provider (a secret left out keeps its stored value)", access: "user", params: SsoProviderParams, permission: "settings.manage", errors: [404, 409, 503], body: PutSsoProvider, response: SsoProviderView } } }, async (request) => {
-    return sso.settings.changeProvider((await resolveIdentity(request)).actor, providerOf(request.params), request.body);
+  app.put("/api/sso/providers/:id", { schema: { params: SsoProviderParams }, config: { doc: { summary: "Change an identity provider (a secret left out keeps its stored value)", access: "user", permission: "settings.manage", errors: [404, 409, 503], body: PutSsoProvider, response: SsoProviderView } } }, async (request) => {
+    return sso.settings.changeProvider((await resolveIdentity(request)).actor, request.params.id, request.body);
   });
 
-  app.delete("/api/sso/providers/:id", { config: { doc: { summary: "Remove an identity provider; sessions opened through it run to their end", access: "user", params: SsoProviderParams, permission: "settings.manage", answers: [204], errors: [404] } } }, async (request, reply) => {
-    await sso.settings.removeProvider((await resolveIdentity(request)).actor, providerOf(request.params));
+  app.delete("/api/sso/providers/:id", { schema: { params: SsoProviderParams }, config: { doc: { summary: "Remove an identity provider; sessions opened through it run to their end", access: "user", permission: "settings.manage", answers: [204], errors: [404] } } }, async (request, reply) => {
+    await sso.settings.removeProvider((await resolveIdentity(request)).actor, request.params.id);
     return reply.status(204).send();
   });
 

@@ -7,6 +7,7 @@ import type { Actor } from "../orgs/permissions";
 import type { ExportSeries } from "./export-series";
 import { createMetricsExportService, type MetricsPush } from "./metrics-export-service";
 import { createSealer, credentialsKey } from "./sealed-secrets";
+import { PlanSpec } from "@throng/protocol/plan";
 
 const { db, repos } = await useTestDatabase({ max: 3 });
 
@@ -25,9 +26,9 @@ async function seed(exports: Record<string, boolean> | undefined, seconds: Serie
   await db.insertInto("organization").values({ id: orgId, name: "o", slug: `org-${orgId.slice(0, 8)}`, logo: null, createdAt: new Date(), metadata: null }).execute();
   const spec = { ...baseSpec, ...(exports ? { export: exports } : {}) };
   const planId = crypto.randomUUID();
-  await repos.plans.insert(orgId, { id: planId, name: "exported", spec });
+  await repos.plans.insert(orgId, { id: planId, name: "exported", spec: PlanSpec.parse(spec) });
   const runId = crypto.randomUUID();
-  await repos.runs.insert(orgId, { id: runId, planId, spec, status: "running" });
+  await repos.runs.insert(orgId, { id: runId, planId, spec: PlanSpec.parse(spec), status: "running" });
   const agentIds = [crypto.randomUUID(), crypto.randomUUID()];
   for (const id of agentIds) await repos.fleet.insertAgent(orgId, { id, secretHash: "x", hostname: "rig", os: "linux", arch: "x64", cores: 1, memoryBytes: 1, version: "0.1.0", labels: {}, ip: null });
   await repos.runs.insertShards(orgId, runId, agentIds.map((agentId, shardIndex) => ({ agentId, shardIndex, clients: 1 })));

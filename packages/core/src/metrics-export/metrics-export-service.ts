@@ -73,7 +73,7 @@ export function createMetricsExportService(deps: { repos: Repos; jobs: Jobs; sea
   async function pushRun(orgId: string, runId: string): Promise<void> {
     const run = await repos.runs.get(orgId, runId);
     if (!run) return;
-    const spec = PlanSpec.parse(run.spec);
+    const spec = run.spec;
     const sinks = await sinksOfRun(orgId, spec);
     if (sinks.length === 0) return;
     const ended = isTerminal(RunStatus.parse(run.status));
@@ -168,7 +168,7 @@ export function createMetricsExportService(deps: { repos: Repos; jobs: Jobs; sea
     async runStarted(orgId: string, runId: string): Promise<void> {
       const run = await repos.runs.get(orgId, runId);
       if (!run || !LIVE.includes(run.status)) return;
-      if ((await sinksOfRun(orgId, PlanSpec.parse(run.spec))).length > 0) await jobs.exportRunSeries({ orgId, runId }, EXPORT_INTERVAL_MS, "start");
+      if ((await sinksOfRun(orgId, run.spec)).length > 0) await jobs.exportRunSeries({ orgId, runId }, EXPORT_INTERVAL_MS, "start");
     },
 
     /**
@@ -177,10 +177,10 @@ export function createMetricsExportService(deps: { repos: Repos; jobs: Jobs; sea
      */
     async runEnded(orgId: string, runId: string): Promise<void> {
       const run = await repos.runs.get(orgId, runId);
-      if (run && (await sinksOfRun(orgId, PlanSpec.parse(run.spec))).length > 0) await jobs.exportRunSeries({ orgId, runId }, 0, `end-${clock.now()}`);
+      if (run && (await sinksOfRun(orgId, run.spec)).length > 0) await jobs.exportRunSeries({ orgId, runId }, 0, `end-${clock.now()}`);
       for (const queuedId of await repos.runs.listQueuedIds(orgId)) {
         const queued = await repos.runs.get(orgId, queuedId);
-        if (queued && (await sinksOfRun(orgId, PlanSpec.parse(queued.spec))).length > 0) await jobs.exportRunSeries({ orgId, runId: queuedId }, EXPORT_INTERVAL_MS, `start-after-${runId}`);
+        if (queued && (await sinksOfRun(orgId, queued.spec)).length > 0) await jobs.exportRunSeries({ orgId, runId: queuedId }, EXPORT_INTERVAL_MS, `start-after-${runId}`);
       }
     },
 

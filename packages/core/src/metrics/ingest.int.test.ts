@@ -9,6 +9,7 @@ import { encodeValues } from "./histogram";
 import { createIngestService } from "./ingest";
 import { createSnapshotBatcher } from "./snapshot-batch";
 import { summariseRun } from "@throng/wire/run-summary";
+import { PlanSpec } from "@throng/protocol/plan";
 
 const { db, repos } = await useTestDatabase({ max: 5 });
 
@@ -26,9 +27,9 @@ async function seedRun() {
     await repos.fleet.insertAgent(orgId, { id, secretHash: "x", hostname: "rig", os: "linux", arch: "x64", cores: 1, memoryBytes: 1, version: "0.1.0", labels: {}, ip: null });
   }
   const planId = crypto.randomUUID();
-  await repos.plans.insert(orgId, { id: planId, name: "p", spec });
+  await repos.plans.insert(orgId, { id: planId, name: "p", spec: PlanSpec.parse(spec) });
   const runId = crypto.randomUUID();
-  await repos.runs.insert(orgId, { id: runId, planId, spec, status: "running" });
+  await repos.runs.insert(orgId, { id: runId, planId, spec: PlanSpec.parse(spec), status: "running" });
   await repos.runs.insertShards(orgId, runId, agentIds.map((agentId, shardIndex) => ({ agentId, shardIndex, clients: 1 })));
   return { orgId, runId, agentIds: agentIds as [string, string] };
 }

@@ -5,6 +5,7 @@ import type { Bus, Log } from "../ports";
 import { publishLive } from "../runs/live";
 import type { PointStages, TracedSnapshot } from "./ingest-stages";
 import { createMerge, storedSnapshot, type Merge } from "@throng/wire/snapshot-merge";
+import { keepErrorSamples } from "./error-samples";
 import { createLateSeconds } from "./late-seconds";
 import { createSnapshotBatcher } from "./snapshot-batch";
 
@@ -41,6 +42,129 @@ const OPEN_SECOND_TTL_MS = 60_000;
 /** Shards this process has seen (never deleted while their run exists), oldest dropped first past this many. */
 const SHARD_CACHE_SIZE = 20_000;
 
+/** At most `max` merges at once; the others wait their turn in arrival order. */
+function createMergeSlots(max: number) {
+  let merging = 0;
+  const waiting: (() => void)[] = [];
+  return async function inMergeSlot<T>(fn: () => Promise<T>): Promise<T> {
+    if (merging >= max) await new Promise<void>((resolve) => waiting.push(resolve));
+    else merging += 1;
+    try {
+      return await fn();
+    } finally {
+      const next = waiting.shift();
+      if (next) next(); // the slot passes straight on
+      else merging -= 1;
+    }
+  };
+}
+
+/** The seconds this process is merging, each snapshot added once; dropped after OPEN_SECOND_TTL_MS untouched. */
+function createOpenSeconds() {
+  const open = new Map<string, OpenSecond>();
+  let lastSweep = Date.now();
+
+  function openSecond(runId: string, second: number): OpenSecond {
+    const key = `${runId}:${second}`;
+    let entry = open.get(key);
+    if (!entry) open.set(key, (entry = { merge: createMerge(), keys: new Set(), stored: new Set(), lastAddedAt: Date.now(), healthPublished: 0, untraced: [] }));
+    return entry;
+  }
+
+  return {
+    openSecond,
+    get: (runId: string, second: number) => open.get(`${runId}:${second}`),
+    /** Adds a snapshot to its second's merge once; false when the merge already holds it. */
+    add(runId: string, second: number, row: SnapshotRow): boolean {
+      const entry = openSecond(runId, second);
+      const key = snapshotKey(runId, row.agentId, row.seq);
+      if (entry.keys.has(key)) return false; // a resend, or read from storage by a merge before this process's own add
+      entry.keys.add(key);
+      entry.merge.add(row);
+      entry.lastAddedAt = Date.now();
+      return true;
+    },
+    /** Drops the seconds idle past their TTL, except those a merge still waits for (`pending`). */
+    sweep(now: number, pending: (key: string) => boolean) {
+      if (now - lastSweep < 5_000) return;
+      lastSweep = now;
+      for (const [key, entry] of open) if (now - entry.lastAddedAt > OPEN_SECOND_TTL_MS && !pending(key)) open.delete(key);
+    },
+  };
+}
+
+type OpenSeconds = ReturnType<typeof createOpenSeconds>;
+
+/** Which agents hold a shard of which run, and how many load shards each run has, read once per run. */
+function createShardCache(repos: Repos) {
+  const shards = new Set<string>();
+  /** Load shards per run (the snapshots a second of it expects), as read with its shards. */
+  const loadShardCounts = new Map<string, number>();
+  const shardLoads = new Map<string, Promise<void>>();
+
+  /** One read of a run's shards fills the cache for all its agents: a fleet's first snapshots arrive together. */
+  function loadShards(orgId: string, runId: string): Promise<void> {
+    const key = `${orgId}:${runId}`;
+    let load = shardLoads.get(key);
+    if (!load) {
+      load = repos.runs.listShards(orgId, runId).then((rows) => {
+        if (loadShardCounts.size >= SHARD_CACHE_SIZE) loadShardCounts.delete(loadShardCounts.keys().next().value!);
+        loadShardCounts.set(runId, rows.filter((row) => row.role === "load").length);
+        for (const row of rows) {
+          if (shards.size >= SHARD_CACHE_SIZE) shards.delete(shards.values().next().value!);
+          shards.add(`${orgId}:${runId}:${row.agentId}`);
+        }
+      }).finally(() => shardLoads.delete(key));
+      shardLoads.set(key, load);
+    }
+    return load;
+  }
+
+  return {
+    loadShardCount: (runId: string) => loadShardCounts.get(runId),
+    async holdsShard(orgId: string, runId: string, agentId: string): Promise<boolean> {
+      // The shard proves the run is this org's and this agent's: no agent writes into another org's run.
+      const key = `${orgId}:${runId}:${agentId}`;
+      if (!shards.has(key)) await loadShards(orgId, runId);
+      return shards.has(key);
+    },
+  };
+}
+
+/** Under the second's lock: completes the merge from storage if needed, publishes the point, writes the roll-up. */
+async function mergeLocked(
+  into: { seconds: OpenSeconds; bus: Bus; onStages?: (stages: PointStages) => void },
+  locked: SecondRollup, orgId: string, runId: string, second: number, times: { startedAt: number; slotAt: number },
+) {
+  const { seconds, bus } = into;
+  const lockedAt = Date.now();
+  const entry = seconds.openSecond(runId, second);
+  let readRows = 0;
+  // Storage holding more than the merge knows stored means another instance (or this process before a restart)
+  // stored snapshots this merge lacks. The merge may also hold snapshots not yet committed: they are not counted.
+  if ((await locked.countSecond(orgId, runId, second)) > entry.stored.size) {
+    const known = [...entry.keys].map((key) => ({ agentId: key.split(":")[1]!, seq: Number(key.split(":")[2]) }));
+    const rows = await locked.listSecondExcept(orgId, runId, second, known);
+    readRows = rows.length;
+    for (const row of rows) {
+      seconds.add(runId, second, row);
+      entry.stored.add(snapshotKey(runId, row.agentId, row.seq));
+    }
+  }
+  const point = entry.merge.point(second);
+  const health = entry.merge.health().slice(entry.healthPublished);
+  const snapshots = entry.untraced.splice(0);
+  const builtAt = Date.now();
+  // Published before the upsert (still under the lock, so in order): the browser need not wait for the write,
+  // and a write that fails is redone by finish-run's rebuild, which publishes the second again.
+  await publishLive(bus, runId, { type: "point", point });
+  if (health.length > 0) await publishLive(bus, runId, { type: "agent-health", t: second, agents: health });
+  entry.healthPublished += health.length;
+  const publishedAt = Date.now();
+  await locked.upsertSecond(orgId, runId, second, point);
+  into.onStages?.({ runId, second, ...times, lockedAt, builtAt, publishedAt, upsertedAt: Date.now(), readRows, snapshots });
+}
+
 /**
  * Stores an agent's snapshot once, then merges its second across agents into the roll-up and pushes it live.
  *
@@ -72,105 +196,11 @@ export function createIngestService(deps: {
   const batcher = createSnapshotBatcher({ insertMany });
   const pending = new Map<string, PendingMerge>();
   const inFlight = new Set<Promise<void>>();
-  const open = new Map<string, OpenSecond>();
-  const shards = new Set<string>();
-  /** Load shards per run (the snapshots a second of it expects), as read with its shards. */
-  const loadShardCounts = new Map<string, number>();
-  let lastSweep = Date.now();
-  let merging = 0;
-  const mergeSlots: (() => void)[] = [];
-
-  async function inMergeSlot<T>(fn: () => Promise<T>): Promise<T> {
-    if (merging >= MAX_CONCURRENT_MERGES) await new Promise<void>((resolve) => mergeSlots.push(resolve));
-    else merging += 1;
-    try {
-      return await fn();
-    } finally {
-      const next = mergeSlots.shift();
-      if (next) next(); // the slot passes straight on
-      else merging -= 1;
-    }
-  }
-
-  function openSecond(runId: string, second: number): OpenSecond {
-    const key = `${runId}:${second}`;
-    let entry = open.get(key);
-    if (!entry) open.set(key, (entry = { merge: createMerge(), keys: new Set(), stored: new Set(), lastAddedAt: Date.now(), healthPublished: 0, untraced: [] }));
-    return entry;
-  }
-
-  /** Adds a snapshot to its second's merge once; false when the merge already holds it. */
-  function add(runId: string, second: number, row: SnapshotRow): boolean {
-    const entry = openSecond(runId, second);
-    const key = snapshotKey(runId, row.agentId, row.seq);
-    if (entry.keys.has(key)) return false; // a resend, or read from storage by a merge before this process's own add
-    entry.keys.add(key);
-    entry.merge.add(row);
-    entry.lastAddedAt = Date.now();
-    return true;
-  }
-
-  function sweep(now: number) {
-    if (now - lastSweep < 5_000) return;
-    lastSweep = now;
-    for (const [key, entry] of open) if (now - entry.lastAddedAt > OPEN_SECOND_TTL_MS && !pending.has(key)) open.delete(key);
-  }
-
-  const shardLoads = new Map<string, Promise<void>>();
-  /** One read of a run's shards fills the cache for all its agents: a fleet's first snapshots arrive together. */
-  function loadShards(orgId: string, runId: string): Promise<void> {
-    const key = `${orgId}:${runId}`;
-    let load = shardLoads.get(key);
-    if (!load) {
-      load = repos.runs.listShards(orgId, runId).then((rows) => {
-        if (loadShardCounts.size >= SHARD_CACHE_SIZE) loadShardCounts.delete(loadShardCounts.keys().next().value!);
-        loadShardCounts.set(runId, rows.filter((row) => row.role === "load").length);
-        for (const row of rows) {
-          if (shards.size >= SHARD_CACHE_SIZE) shards.delete(shards.values().next().value!);
-          shards.add(`${orgId}:${runId}:${row.agentId}`);
-        }
-      }).finally(() => shardLoads.delete(key));
-      shardLoads.set(key, load);
-    }
-    return load;
-  }
-
-  async function holdsShard(orgId: string, runId: string, agentId: string): Promise<boolean> {
-    // The shard proves the run is this org's and this agent's: no agent writes into another org's run.
-    const key = `${orgId}:${runId}:${agentId}`;
-    if (!shards.has(key)) await loadShards(orgId, runId);
-    return shards.has(key);
-  }
-
-  /** Under the second's lock: completes the merge from storage if needed, publishes the point, writes the roll-up. */
-  async function mergeLocked(locked: SecondRollup, orgId: string, runId: string, second: number, times: { startedAt: number; slotAt: number }) {
-    const lockedAt = Date.now();
-    const entry = openSecond(runId, second);
-    let readRows = 0;
-    // Storage holding more than the merge knows stored means another instance (or this process before a restart)
-    // stored snapshots this merge lacks. The merge may also hold snapshots not yet committed: they are not counted.
-    if ((await locked.countSecond(orgId, runId, second)) > entry.stored.size) {
-      const known = [...entry.keys].map((key) => ({ agentId: key.split(":")[1]!, seq: Number(key.split(":")[2]) }));
-      const rows = await locked.listSecondExcept(orgId, runId, second, known);
-      readRows = rows.length;
-      for (const row of rows) {
-        add(runId, second, row);
-        entry.stored.add(snapshotKey(runId, row.agentId, row.seq));
-      }
-    }
-    const point = entry.merge.point(second);
-    const health = entry.merge.health().slice(entry.healthPublished);
-    const snapshots = entry.untraced.splice(0);
-    const builtAt = Date.now();
-    // Published before the upsert (still under the lock, so in order): the browser need not wait for the write,
-    // and a write that fails is redone by finish-run's rebuild, which publishes the second again.
-    await publishLive(bus, runId, { type: "point", point });
-    if (health.length > 0) await publishLive(bus, runId, { type: "agent-health", t: second, agents: health });
-    entry.healthPublished += health.length;
-    const publishedAt = Date.now();
-    await locked.upsertSecond(orgId, runId, second, point);
-    deps.onStages?.({ runId, second, ...times, lockedAt, builtAt, publishedAt, upsertedAt: Date.now(), readRows, snapshots });
-  }
+  const seconds = createOpenSeconds();
+  const { openSecond, add } = seconds;
+  const shardCache = createShardCache(repos);
+  const inMergeSlot = createMergeSlots(MAX_CONCURRENT_MERGES);
+  const sweep = (now: number) => seconds.sweep(now, (key) => pending.has(key));
 
   // One merge of a second at a time (across api instances): otherwise a merge that saw fewer snapshots can be
   // written or published after one that saw more, and the second ends short of an agent. Not durable: finish-run
@@ -180,7 +210,7 @@ export function createIngestService(deps: {
     const startedAt = Date.now();
     await inMergeSlot(() => {
       const times = { startedAt, slotAt: Date.now() };
-      return repos.snapshots.withSecondLocked(runId, second, (locked) => mergeLocked(locked, orgId, runId, second, times), { durable: false });
+      return repos.snapshots.withSecondLocked(runId, second, (locked) => mergeLocked({ seconds, bus, onStages: deps.onStages }, locked, orgId, runId, second, times), { durable: false });
     });
   }
 
@@ -189,8 +219,8 @@ export function createIngestService(deps: {
    * out the coalescing window would only delay the point (and it delayed exactly the last, slowest snapshots).
    */
   function complete(runId: string, second: number): boolean {
-    const expected = loadShardCounts.get(runId);
-    return expected !== undefined && (open.get(`${runId}:${second}`)?.merge.count ?? 0) >= expected;
+    const expected = shardCache.loadShardCount(runId);
+    return expected !== undefined && (seconds.get(runId, second)?.merge.count ?? 0) >= expected;
   }
 
   function schedule(orgId: string, runId: string, second: number) {
@@ -235,7 +265,7 @@ export function createIngestService(deps: {
     async ingest(orgId: string, agentId: string, snapshot: MetricSnapshot): Promise<IngestResult> {
       const receivedAt = Date.now();
       const { runId } = snapshot;
-      if (!(await holdsShard(orgId, runId, agentId))) return "unknown-run";
+      if (!(await shardCache.holdsShard(orgId, runId, agentId))) return "unknown-run";
       const row = storedSnapshot(agentId, snapshot);
       const key = snapshotKey(runId, agentId, row.seq);
       // Live before durable: the snapshot joins its second's merge (and the next point) now, while its batch
@@ -247,6 +277,8 @@ export function createIngestService(deps: {
       if (traced) openSecond(runId, row.second).untraced.push(traced);
       if (added && coalesceMs > 0) schedule(orgId, runId, row.second);
       const fresh = await batcher.submit({ orgId, runId, row });
+      // Before the ack, fresh or not: a snapshot re-sent because its samples failed to store keeps them then.
+      await keepErrorSamples(repos, orgId, runId, agentId, snapshot.errorSamples);
       // Before the ack: a run that closed meanwhile is judged again, or the agent sends this snapshot again.
       await late?.stored(orgId, runId);
       if (traced) {

@@ -4,7 +4,6 @@ import { cronInWords } from "@throng/protocol/cron-words";
 import { PlanScheduleView, SetPlanSchedule, type NextScheduledRun, type OrgScheduleView } from "@throng/protocol/plan-schedule";
 import { VerdictOutcome } from "@throng/protocol/report";
 import { OrgSettings, Role } from "@throng/protocol/orgs";
-import { PlanSpec } from "@throng/protocol/plan";
 import type { Repos } from "@throng/db/repos";
 import type { OrgScheduleRow, PlanScheduleRow } from "@throng/db/repos/plan-schedules";
 import type { Clock, Jobs, Log } from "../ports";
@@ -126,7 +125,7 @@ export function createPlanScheduleService(deps: {
     const current = await repos.planSchedules.get(actor.orgId, planId);
     if (!current) throw new ThrongError("not_found", `The plan "${plan.name}" has no schedule to ${paused ? "pause" : "resume"}: set one on the plan's page first`);
     if (Boolean(current.pausedAt) === paused) return view(current);
-    if (!paused) checkPlanAgainstSettings(PlanSpec.parse(plan.spec), OrgSettings.parse((await repos.orgs.getSettings(actor.orgId)) ?? {}));
+    if (!paused) checkPlanAgainstSettings(plan.spec, OrgSettings.parse((await repos.orgs.getSettings(actor.orgId)) ?? {}));
     const row = await repos.planSchedules.setPaused(actor.orgId, planId, paused ? actor.userId : null);
     if (paused) await jobs.unschedulePlan(planId);
     else await jobs.schedulePlan({ orgId: actor.orgId, planId }, current.cron, current.timezone);
@@ -177,7 +176,7 @@ export function createPlanScheduleService(deps: {
       nextRuns(cron, timezone, new Date(clock.now()));
       const plan = await planOf(actor, planId);
       // A schedule whose every firing would be refused is not turned on: say now what to fix, not at 03:00.
-      checkPlanAgainstSettings(PlanSpec.parse(plan.spec), OrgSettings.parse((await repos.orgs.getSettings(actor.orgId)) ?? {}));
+      checkPlanAgainstSettings(plan.spec, OrgSettings.parse((await repos.orgs.getSettings(actor.orgId)) ?? {}));
       const row = await repos.planSchedules.upsert(actor.orgId, { planId, cron, timezone, createdBy: actor.userId });
       // A paused schedule stays paused when changed: it fires again only when someone resumes it.
       if (!row.pausedAt) await jobs.schedulePlan({ orgId: actor.orgId, planId }, cron, timezone);

@@ -24,7 +24,7 @@ function lastRunView(row: LastRunRow | undefined): PlanView["lastRun"] {
 
 export function toPlanView(row: PlanRow, lastRun?: LastRunRow, nextScheduledRun?: NextScheduledRun): PlanView {
   return {
-    id: row.id, name: row.name, version: row.version, spec: PlanSpec.parse(row.spec),
+    id: row.id, name: row.name, version: row.version, spec: row.spec,
     createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(),
     ...(row.archivedAt ? { archivedAt: row.archivedAt.toISOString() } : {}),
     baselineRunId: row.baselineRunId,
@@ -93,7 +93,7 @@ export function createPlanService(deps: {
     async versions(actor: Actor, id: string): Promise<PlanVersionView[]> {
       authorize(actor, "plan.read");
       if (!(await plans.get(actor.orgId, id))) throw new ThrongError("not_found", `No plan ${id} in this organisation`);
-      return (await plans.versions(actor.orgId, id)).map((v) => ({ version: v.version, spec: PlanSpec.parse(v.spec), createdAt: v.createdAt.toISOString() }));
+      return (await plans.versions(actor.orgId, id)).map((v) => ({ version: v.version, spec: v.spec, createdAt: v.createdAt.toISOString() }));
     },
     async get(actor: Actor, id: string): Promise<PlanView> {
       authorize(actor, "plan.read");

@@ -11,8 +11,9 @@ import { generateSecret, hashSecret, isWellFormedSecret } from "../fleet/secrets
 import type { AuditLog } from "../orgs/audit";
 import { authorize, type Actor } from "../orgs/permissions";
 import { toRunView } from "../runs/run-view";
-import { seriesCsv } from "./series-csv";
+import { errorSamplesCsv, seriesCsv } from "./series-csv";
 import { serverSeriesOf } from "../metrics/server-watch";
+import { errorSamplesOf } from "../metrics/error-samples";
 import { RunRangeQuery, type RunRangeSummary } from "@throng/protocol/run-range";
 import { rangeSeconds, startSecond, summariseRange } from "./range-summary";
 
@@ -35,7 +36,8 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
     // A report is a document that leaves the organisation (JSON export, PDF, share link): its plan's secret-bearing
     // fields are masked (plan-secrets.ts). The run and the plan themselves are shown as written to the org's members.
     const run = { ...view, spec: maskPlanSecrets(view.spec) };
-    return { run, series, ...(run.spec.watch ? { server: await serverSeriesOf(repos, orgId, runId) } : {}) };
+    const errors = await errorSamplesOf(repos, orgId, runId, run.startedAt);
+    return { run, series, ...(run.spec.watch ? { server: await serverSeriesOf(repos, orgId, runId) } : {}), errorSamples: errors.samples };
   }
 
   /** The run's summary over `query`'s seconds, merged from their stored snapshots; none before the run started. */
@@ -67,6 +69,12 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
     async csv(actor: Actor, runId: string): Promise<string> {
       authorize(actor, "run.read");
       return seriesCsv((await reportOf(actor.orgId, runId)).series);
+    },
+
+    /** The run's error samples as CSV: the export beside the series' (secrets masked as everywhere). */
+    async errorsCsv(actor: Actor, runId: string): Promise<string> {
+      authorize(actor, "run.read");
+      return errorSamplesCsv((await reportOf(actor.orgId, runId)).errorSamples ?? []);
     },
 
     async compare(actor: Actor, runIds: string[]): Promise<RunComparison> {

@@ -1,3 +1,4 @@
+import type { ErrorSampleView } from "@throng/protocol/error-samples";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 
 const COLUMNS: [string, (p: SeriesPoint) => unknown][] = [
@@ -33,5 +34,23 @@ function cell(value: unknown): string {
 export function seriesCsv(points: readonly SeriesPoint[]): string {
   const header = COLUMNS.map(([name]) => name).join(",");
   const rows = points.map((p) => COLUMNS.map(([, pick]) => cell(pick(p))).join(","));
+  return [header, ...rows].join("\n") + "\n";
+}
+
+const SAMPLE_COLUMNS: [string, (s: ErrorSampleView) => unknown][] = [
+  ["time", (s) => new Date(s.at).toISOString()],
+  ["since_start_ms", (s) => s.sinceStartMs],
+  ["kind", (s) => s.kind],
+  ["message", (s) => s.message],
+  ["client", (s) => s.client],
+  ["agent_id", (s) => s.agentId],
+  ["bytes_length", (s) => s.bytes?.length],
+  ["bytes_hex", (s) => s.bytes?.hex],
+];
+
+/** The run's error samples as CSV (RFC 4180), one row per sample in the order they happened; the bytes as hex. */
+export function errorSamplesCsv(samples: readonly ErrorSampleView[]): string {
+  const header = SAMPLE_COLUMNS.map(([name]) => name).join(",");
+  const rows = samples.map((s) => SAMPLE_COLUMNS.map(([, pick]) => cell(pick(s))).join(","));
   return [header, ...rows].join("\n") + "\n";
 }

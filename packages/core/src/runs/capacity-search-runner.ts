@@ -1,5 +1,4 @@
 import { autoSearchOf, nextLevelStart, nextSearchStep, SEARCH_END_TEXT, type AutoSearch } from "@throng/protocol/capacity-search";
-import { PlanSpec } from "@throng/protocol/plan";
 import type { RunAssignment, ServerToAgentMessage } from "@throng/protocol/agent";
 import type { Repos } from "@throng/db/repos";
 import type { RunRow, ShardRow } from "@throng/db/repos/runs";
@@ -62,7 +61,7 @@ export function createCapacitySearchRunner(deps: {
   return {
     /** A run starts: store its first level (the plan's startClients, from the run's start) and look at it when it ends. */
     async begin(run: RunRow): Promise<void> {
-      const search = autoSearchOf(PlanSpec.parse(run.spec).load);
+      const search = autoSearchOf(run.spec.load);
       if (!search || !run.startAt) return;
       const first = { step: 0, clients: search.startClients, phase: "coarse" as const, startAt: run.startAt };
       await repos.searchSteps.insert(run.orgId, run.id, first);
@@ -80,7 +79,7 @@ export function createCapacitySearchRunner(deps: {
     async decide(orgId: string, runId: string, stepIndex: number, attempt: number): Promise<void> {
       const run = await repos.runs.get(orgId, runId);
       if (!run || !run.startAt || !LIVE_RUN_STATUSES.includes(run.status)) return;
-      const spec = PlanSpec.parse(run.spec);
+      const spec = run.spec;
       const search = autoSearchOf(spec.load);
       if (!search) return;
       const steps = await repos.searchSteps.list(orgId, runId);

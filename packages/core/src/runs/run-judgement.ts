@@ -1,4 +1,3 @@
-import { PlanSpec } from "@throng/protocol/plan";
 import { RunStatus } from "@throng/protocol/run";
 import { RunVerdict } from "@throng/protocol/report";
 import { judgeRun, searchEvidence, type AgentSecond, type RunEvidence } from "@throng/protocol/run-verdict";
@@ -76,7 +75,7 @@ export function createRunJudgement(deps: { repos: Repos; fleet: FleetService; bu
    * ran as planned.
    */
   async function judge(run: RunRow, snapshots: readonly SnapshotRow[], ended: RunEvidence["ended"], problems: readonly string[]) {
-    const spec = PlanSpec.parse(run.spec);
+    const spec = run.spec;
     const summary = summariseRun(snapshots);
     const seconds = buildSeries(snapshots);
     const capacity = analyzeCapacity(snapshots, spec.slos ?? [], spec.load);
@@ -111,7 +110,7 @@ export function createRunJudgement(deps: { repos: Repos; fleet: FleetService; bu
     const endedEarly = events.filter((e) => e.kind === "search-ended" || e.kind === "aborted").map((e) => new Date(e.at).getTime());
     const agents = await fleet.listAgents(run.orgId, shards.map((s) => s.agentId));
     const lost = lostSeconds({
-      shards, stored, lastRunSeq: lastRunSeq(run.startAt.getTime(), PlanSpec.parse(run.spec).load.durationSec, Math.min(endMs, ...endedEarly)),
+      shards, stored, lastRunSeq: lastRunSeq(run.startAt.getTime(), run.spec.load.durationSec, Math.min(endMs, ...endedEarly)),
       names: new Map(agents.map((a) => [a.id, a.hostname])),
     });
     const recorded = events.filter((e) => e.kind === "seconds-lost").map((e) => `${e.agentId}:${e.message}`);

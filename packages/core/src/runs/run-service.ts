@@ -1,5 +1,4 @@
 import { ThrongError } from "@throng/protocol/errors";
-import { PlanSpec } from "@throng/protocol/plan";
 import { SeriesPoint } from "@throng/protocol/snapshot";
 import type { RunSeries, RunView } from "@throng/protocol/run";
 import type { RunPage, RunsQuery } from "@throng/protocol/run-list";
@@ -16,6 +15,10 @@ import { checkPlanAgainstSettings } from "../orgs/target-policy";
 import { placeRun } from "./agent-selection";
 import { toRunView } from "./run-view";
 import { serverSeriesOf } from "../metrics/server-watch";
+import { errorSamplesOf } from "../metrics/error-samples";
+import type { RunErrorSamples } from "@throng/protocol/error-samples";
+import { latencyDistribution } from "../metrics/latency-distribution";
+import { distributionSource, DistributionQuery, type LatencyDistribution } from "@throng/protocol/latency-distribution";
 import { assertPlanCodecs } from "../plans/plan-codecs";
 import { assertPlanScriptStored } from "../scripts/plan-scripts";
 import type { ScriptService } from "../scripts/script-service";
@@ -56,7 +59,7 @@ export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs
       const { orgId } = actor;
       const plan = await repos.plans.get(orgId, planId);
       if (!plan) throw new ThrongError("not_found", `No plan ${planId} in this organisation`);
-      const spec = PlanSpec.parse(plan.spec);
+      const spec = plan.spec;
       checkPlanAgainstSettings(spec, OrgSettings.parse((await repos.orgs.getSettings(orgId)) ?? {}));
       // A plan saved before its codecs were checked at save time is refused here, not on the rig.
       assertPlanCodecs(spec);
@@ -89,6 +92,32 @@ export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs
       await get(actor, runId);
       const points = (await repos.snapshots.listSeries(actor.orgId, runId)).map((p) => SeriesPoint.parse(p));
       return { runId, points };
+    },
+
+    /** The first distinct samples of each error kind (agent/PROTOCOL.md §5.2), with their time since the run's start. */
+    async errorSamples(actor: Actor, runId: string): Promise<RunErrorSamples> {
+      const run = await get(actor, runId);
+      return errorSamplesOf(repos, actor.orgId, runId, run.startedAt);
+    },
+
+    /**
+     * A latency metric's distribution and heatmap over the range asked for, or the whole run (from its first second
+     * to its last stored one), from the stored per-second histograms merged (GET /api/runs/:id/distribution).
+     */
+    async distribution(actor: Actor, runId: string, input: unknown): Promise<LatencyDistribution> {
+      // The run first: another organisation's caller learns nothing, not even that its query was wrong.
+      const run = await get(actor, runId);
+      const query = parseOrThrow(DistributionQuery, input, "distribution query");
+      const empty = latencyDistribution([], 0, { from: query.from ?? 0, to: query.to ?? 1 });
+      if (!run.startedAt) return { runId, metric: query.metric, ...empty };
+      // The run's seconds are numbered from the one its start falls in, as its charts number them.
+      const start = Math.floor(Date.parse(run.startedAt) / 1000);
+      const whole = query.from === undefined;
+      const first = start + (query.from ?? 0);
+      const after = whole ? Number.MAX_SAFE_INTEGER : start + query.to!;
+      const rows = await repos.snapshots.listLatencyHistograms(actor.orgId, runId, distributionSource(query.metric), first, after);
+      const to = whole ? Math.max(1, ...rows.map((row) => row.second - start + 1)) : query.to!;
+      return { runId, metric: query.metric, ...latencyDistribution(rows, start, { from: query.from ?? 0, to }) };
     },
 
     /** The server under test, as the plan's watchers sampled it, second by second, with its summary. */

@@ -1,4 +1,3 @@
-import { PlanSpec } from "@throng/protocol/plan";
 import { RunEventView, RunStatus, RunSummary, type RunView } from "@throng/protocol/run";
 import { CapacityEstimate, RunVerdict } from "@throng/protocol/report";
 import type { RunEventRow, RunRow } from "@throng/db/repos/runs";
@@ -11,7 +10,7 @@ export function toRunView(row: RunRow, events: RunEventRow[] = []): RunView {
     planName: row.planName,
     planVersion: row.planVersion,
     status: RunStatus.parse(row.status),
-    spec: PlanSpec.parse(row.spec),
+    spec: row.spec,
     error: row.error,
     createdAt: row.createdAt.toISOString(),
     startedAt: row.startedAt?.toISOString() ?? null,

@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import * as hdr from "hdr-histogram-js";
+import { bucketLowerMs, bucketOf } from "@throng/protocol/latency-distribution";
+import { addEncoded, emptyHistogram, encodeValues, latencyPercentiles } from "@throng/wire/snapshot-histogram";
+import { latencyDistribution, secondsPerColumn } from "./latency-distribution";
+
+const START = 1_700_000_000;
+
+/** Latencies (µs) spread over three decades, a different mix each second, as two agents would send them. */
+function valuesOf(second: number, agent: number): number[] {
+  return Array.from({ length: 200 }, (_, i) => 150 + ((i * 7919 + second * 104_729 + agent * 31) % 40_000) * (i % 10 === 0 ? 8 : 1));
+}
+
+function rows(seconds: number) {
+  return Array.from({ length: seconds }, (_, s) => [0, 1].map((agent) => ({ second: START + s, encoded: encodeValues(valuesOf(s, agent)) }))).flat();
+}
+
+function histogramOf(values: number[]) {
+  const histogram = hdr.build({ bitBucketSize: 64, autoResize: true, numberOfSignificantValueDigits: 3 });
+  for (const value of values) histogram.recordValue(value);
+  return histogram;
+}
+
+describe("latencyDistribution", () => {
+  it("puts every sample in one bucket: the buckets and each heatmap column sum to the merged histogram's total", () => {
+    const result = latencyDistribution(rows(30), START, { from: 0, to: 30 });
+    expect(result.stats.count).toBe(30 * 2 * 200);
+    expect(result.counts.reduce((a, b) => a + b, 0)).toBe(result.stats.count);
+    expect(result.heatmap.columnStart).toEqual(Array.from({ length: 30 }, (_, s) => s));
+    result.heatmap.counts.forEach((column) => expect(column.reduce((a, b) => a + b, 0)).toBe(400));
+    const cells = result.heatmap.counts.flat();
+    expect(result.heatmap.maxCount).toBe(Math.max(...cells));
+    // The whole is the columns added up, bucket by bucket.
+    expect(result.counts).toEqual(result.counts.map((_, i) => result.heatmap.counts.reduce((sum, column) => sum + column[i]!, 0)));
+  });
+
+  it("states the percentiles HDR gives for every sample of the range, merged and never averaged", () => {
+    const all = rows(20);
+    const result = latencyDistribution(all, START, { from: 5, to: 12 });
+    // The run summary's merge of the same snapshots states the same figures.
+    const summaryMerge = emptyHistogram();
+    for (const row of all.filter((r) => r.second >= START + 5 && r.second < START + 12)) addEncoded(summaryMerge, row.encoded);
+    expect(result.stats).toEqual(latencyPercentiles(summaryMerge));
+    // And the percentiles are those of one HDR histogram of every raw sample (max is read at its bucket's top).
+    const values = Array.from({ length: 7 }, (_, i) => [...valuesOf(5 + i, 0), ...valuesOf(5 + i, 1)]).flat();
+    const { maxMs: _max, ...percentiles } = latencyPercentiles(histogramOf(values));
+    expect(result.stats).toMatchObject(percentiles);
+    expect(result.counts.reduce((a, b) => a + b, 0)).toBe(values.length);
+    expect(result.heatmap.columnStart).toEqual([5, 6, 7, 8, 9, 10, 11]);
+  });
+
+  it("puts each p50/p99 marker in the bucket where the cumulative count crosses it", () => {
+    const result = latencyDistribution(rows(10), START, { from: 0, to: 10 });
+    let cumulative = 0;
+    const crossing = (share: number) => result.firstBucket + result.counts.findIndex((count) => (cumulative += count) >= share * result.stats.count);
+    cumulative = 0;
+    expect(crossing(0.5)).toBe(bucketOf(result.stats.p50Ms! * 1000));
+    cumulative = 0;
+    expect(crossing(0.99)).toBe(bucketOf(result.stats.p99Ms! * 1000));
+  });
+
+  it("merges a one-hour run's seconds into at most 900 columns, every sample kept", () => {
+    expect(secondsPerColumn(3600)).toBe(4);
+    const hour = Array.from({ length: 3600 }, (_, s) => ({ second: START + s, encoded: encodeValues([1000 + s]) }));
+    const result = latencyDistribution(hour, START, { from: 0, to: 3600 });
+    expect(result.heatmap.columnStart).toHaveLength(900);
+    expect(result.heatmap.columnStart.slice(0, 3)).toEqual([0, 4, 8]);
+    expect(result.heatmap.counts.flat().reduce((a, b) => a + b, 0)).toBe(3600);
+  });
+
+  it("answers an empty distribution for a range with no samples", () => {
+    const result = latencyDistribution(rows(3), START, { from: 10, to: 20 });
+    expect(result.stats).toEqual({ count: 0, p50Ms: null, p90Ms: null, p99Ms: null, maxMs: null });
+    expect(result.counts).toEqual([]);
+    expect(result.heatmap.columnStart).toEqual([]);
+  });
+});
+
+describe("log buckets", () => {
+  it("are ten a decade and a decade's edge starts its bucket", () => {
+    expect(bucketOf(1000)).toBe(30);
+    expect(bucketOf(999)).toBe(29);
+    expect(bucketLowerMs(30)).toBeCloseTo(1);
+    expect(bucketLowerMs(bucketOf(1259) + 1)).toBeGreaterThan(1.259);
+  });
+});

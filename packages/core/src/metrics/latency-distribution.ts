@@ -1,0 +1,61 @@
+// A latency metric's distribution and heatmap from the stored per-second histograms (one encoding per agent per
+// second): every bucket of every encoding lands in one log bucket of its column and of the whole, and the same
+// buckets go into one merged HDR histogram for the percentiles, so the counts sum to the histogram's total and the
+// markers are the HDR percentiles the report states. Never averaged.
+import { bucketOf, MAX_HEATMAP_COLUMNS, type LatencyDistribution } from "@throng/protocol/latency-distribution";
+import { emptyHistogram, forEachEncodedBucket, latencyPercentiles } from "@throng/wire/snapshot-histogram";
+
+/** One agent's histogram of one second: its epoch second and its encoding. */
+export interface SecondHistogram {
+  second: number;
+  encoded: string;
+}
+
+export type Distribution = Omit<LatencyDistribution, "runId" | "metric">;
+
+/** How many seconds each heatmap column merges so that a range of `seconds` draws at most `maxColumns` columns. */
+export function secondsPerColumn(seconds: number, maxColumns = MAX_HEATMAP_COLUMNS): number {
+  return Math.max(1, Math.ceil(seconds / maxColumns));
+}
+
+/**
+ * The distribution of the histograms whose second lies in [start + from, start + to), with `start` the run's first
+ * epoch second. Rows outside the range are ignored, so a caller may pass more than it asked the database for.
+ */
+export function latencyDistribution(rows: readonly SecondHistogram[], start: number, range: { from: number; to: number }): Distribution {
+  const perColumn = secondsPerColumn(range.to - range.from);
+  const merged = emptyHistogram();
+  const columns = new Map<number, Map<number, number>>();
+  let low = Infinity;
+  let high = -Infinity;
+  for (const row of rows) {
+    const offset = row.second - start;
+    if (offset < range.from || offset >= range.to || !row.encoded) continue;
+    const column = range.from + Math.floor((offset - range.from) / perColumn) * perColumn;
+    let cells = columns.get(column);
+    if (!cells) columns.set(column, (cells = new Map()));
+    forEachEncodedBucket(row.encoded, (valueUs, count) => {
+      merged.recordValueWithCount(valueUs, count);
+      const bucket = bucketOf(valueUs);
+      cells.set(bucket, (cells.get(bucket) ?? 0) + count);
+      if (bucket < low) low = bucket;
+      if (bucket > high) high = bucket;
+    });
+  }
+  const stats = latencyPercentiles(merged);
+  if (stats.count === 0) return { from: range.from, to: range.to, stats, firstBucket: 0, counts: [], heatmap: { secondsPerColumn: perColumn, columnStart: [], counts: [], maxCount: 0 } };
+  const width = high - low + 1;
+  const counts = new Array<number>(width).fill(0);
+  const columnStart = [...columns.keys()].filter((column) => columns.get(column)!.size > 0).sort((a, b) => a - b);
+  let maxCount = 0;
+  const heatmap = columnStart.map((column) => {
+    const cells = new Array<number>(width).fill(0);
+    for (const [bucket, count] of columns.get(column)!) {
+      cells[bucket - low] = count;
+      counts[bucket - low]! += count;
+      if (count > maxCount) maxCount = count;
+    }
+    return cells;
+  });
+  return { from: range.from, to: range.to, stats, firstBucket: low, counts, heatmap: { secondsPerColumn: perColumn, columnStart, counts: heatmap, maxCount } };
+}
