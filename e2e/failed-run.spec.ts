@@ -16,7 +16,8 @@ interface RunAnswer {
   status: string;
   startedAt: string | null;
   endedAt: string | null;
-  verdict: { passed: boolean; outcome?: string; reasons: unknown[]; slos: { metric: string; passed: boolean; firstBreachAt: number | null }[] } | null;
+  verdict: { passed: boolean; outcome?: string; reasons: string[]; slos: { metric: string; passed: boolean; status?: string; firstBreachAt: number | null }[] } | null;
+  summary: { connectionsFailed: number; connectionsDropped?: number } | null;
 }
 
 test("failed run: the target dies mid-run, and the report says what failed, when and why, with no figure better than the evidence", async () => {
@@ -57,6 +58,15 @@ test("failed run: the target dies mid-run, and the report says what failed, when
   const errorRate = ended.verdict!.slos.find((slo) => slo.metric === "error-rate");
   expect(errorRate?.passed).toBe(false);
   expect(errorRate!.firstBreachAt).toBeGreaterThanOrEqual(killedAt - 2);
+  // The round trip SLO, timed only while the server lived, is not "met": the seconds no client was connected are not judged.
+  const roundTrip = ended.verdict!.slos.find((slo) => slo.metric === "rtt-p99-ms");
+  expect(roundTrip?.status).not.toBe("met");
+  expect(roundTrip?.passed).toBe(false);
+  // The connections the dead server dropped are counted, not "0 connection failures" and nothing else.
+  expect(ended.summary?.connectionsDropped ?? 0).toBeGreaterThan(0);
+  // The API keeps its times ISO (machines read them); the page below shows them in the reader's locale.
+  expect(ended.verdict!.reasons.join("\n")).toMatch(/connected at \d{4}-\d{2}-\d{2}T/);
+  await expect(page.getByTestId("summary-connections-dropped")).not.toHaveText(/^\D*0$/);
   // The run page: the agent that ran it is not "busy" with a run that ended.
   await expect(page.getByTestId("run-agents")).not.toContainText("busy");
   await shot("run");
@@ -70,15 +80,26 @@ test("failed run: the target dies mid-run, and the report says what failed, when
   // What failed and when: the clients the dead server dropped, counted against the plan's, not "all connected".
   await expect(reasons).toContainText(/only 0 of 4 clients were connected at /);
   await expect(report).not.toContainText("all connected");
+  // Its time in the reader's locale, never ISO UTC.
+  await expect(reasons).not.toContainText(/\d{4}-\d{2}-\d{2}T\d{2}:/);
   const reasonTexts = await reasons.locator("li").allInnerTexts();
   expect(new Set(reasonTexts).size).toBe(reasonTexts.length);
   // What and when: the plan's SLOs judged (never "sets no SLOs"), the error-rate row broken; the times in order.
   await expect(report).not.toContainText("The plan sets no SLOs");
   await expect(page.locator('[data-testid="slo-row"][data-metric="error-rate"]')).toHaveAttribute("data-status", "broken");
+  // The round trip SLO held only the seconds before the server died: "no data", not "met, held all 4 s measured".
+  const roundTripRow = page.locator('[data-testid="slo-row"][data-metric="rtt-p99-ms"]');
+  await expect(roundTripRow).toHaveAttribute("data-status", "no data");
+  await expect(roundTripRow).toContainText(/not judged for \d+ of \d+ s under load: no client was connected/);
+  await expect(roundTripRow).not.toContainText("held all");
   await expect(page.getByTestId("report-times")).toContainText("started");
   expect(Date.parse(ended.endedAt!)).toBeGreaterThan(Date.parse(ended.startedAt!));
   // No figure better than the evidence: no pass, no "as planned", and the charts show the seconds it has.
   await expect(page.getByTestId("report-sentence")).not.toContainText(/passed|as planned/i);
+  // The headline says what the run held and when it lost it, never "at 4 clients" of a run that lost them.
+  await expect(page.getByTestId("report-sentence")).not.toContainText("at 4 clients");
+  await expect(page.getByTestId("report-sentence")).toContainText(/with at most \d of 4 clients connected, 0 from /);
+  await expect(page.getByTestId("report-sentence")).not.toContainText(/\d{4}-\d{2}-\d{2}T\d{2}:/);
   await expect(report).not.toContainText("Waiting for the first second");
   await shot("report");
 });

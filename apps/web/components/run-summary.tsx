@@ -40,6 +40,8 @@ function cells(summary: Summary, kind: ScenarioKind): Cell[] {
     ]),
     ...rtt,
     { label: "Connection failures", value: formatInteger(summary.connectionsFailed), testId: "summary-connections-failed" },
+    // Beside the connects that failed, the open connections the server ended: a server that died reads here.
+    ...(summary.connectionsDropped === undefined ? [] : [{ label: "Connections dropped", value: formatInteger(summary.connectionsDropped), testId: "summary-connections-dropped" }]),
     { label: "Errors", value: formatInteger(summary.errors), testId: "summary-errors" },
     ...scriptSummaryCells(summary),
   ];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { displayFormats, durationText } from "./display-format";
+import { displayFormats, durationText, instantsInWords } from "./display-format";
 
 describe("display formats follow the reader's locale and time zone", () => {
   const instant = Date.UTC(2026, 10, 26, 23, 13, 51);
@@ -43,5 +43,15 @@ describe("display formats follow the reader's locale and time zone", () => {
     expect(durationText(65)).toBe("1 m 05 s");
     expect(durationText(3_900)).toBe("1 h 05 m");
     expect(durationText(-3)).toBe("0 s");
+  });
+});
+
+describe("API text read in the reader's dates", () => {
+  it("puts every ISO instant of a verdict's reason in the reader's date format, and leaves the rest as it is (issue 27 §2)", () => {
+    const berlin = displayFormats({ locale: "de-DE", timeZone: "Europe/Berlin" });
+    const reason = "only 0 of 4 clients were connected at 2026-11-27T10:08:33.000Z";
+    expect(instantsInWords(reason, berlin.dateTime)).toBe(`only 0 of 4 clients were connected at ${berlin.dateTime("2026-11-27T10:08:33.000Z")}`);
+    expect(instantsInWords(reason, berlin.dateTime)).toContain("11:08:33");
+    expect(instantsInWords("measurements cover 4 of the 12 planned seconds", berlin.dateTime)).toBe("measurements cover 4 of the 12 planned seconds");
   });
 });

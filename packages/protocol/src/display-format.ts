@@ -45,6 +45,17 @@ function toDate(value: DateInput): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
+/** An ISO instant as the API writes one into a sentence ("only 0 of 4 clients were connected at 2026-11-27T10:08:33.000Z"). */
+const ISO_INSTANT = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\b/g;
+
+/**
+ * API text with each ISO instant in it put in the reader's date format: the API and JSON keep ISO (machines read
+ * them), the dashboard and the PDF say "Nov 27, 2026, 11:08:33 AM" in the reader's zone.
+ */
+export function instantsInWords(text: string, dateTime: (iso: string) => string): string {
+  return text.replace(ISO_INSTANT, (iso) => dateTime(iso));
+}
+
 /** "1 h 05 m", "1 m 05 s", "42 s": whole seconds, the two largest units. */
 export function durationText(seconds: number): string {
   const total = Math.max(0, Math.round(seconds));

@@ -141,9 +141,12 @@ export function checkLoad(evidence: RunEvidence, context: { nothingMatched: bool
   const counted = tally(evidence, steadySeconds(evidence), start);
   const agentStalls = stalls(evidence.agentHealth ?? []);
   const inFlightAtEnd = summary?.inFlightAtEnd ?? 0;
+  // The fewest connected in a steady second, when so few that the load did not hold.
+  const least = clientsHeld(evidence) && counted.minConnectedShare! < CONNECTED_SHARE ? counted.leastConnected : undefined;
   const load: LoadCheck = {
     plannedSeconds, measuredSeconds: seconds.length, scheduledSends: counted.scheduled, sentSends: counted.sent, skippedSends: counted.skipped,
     shortSeconds: counted.shortSeconds, minConnectedShare: counted.minConnectedShare, inFlightAtEnd,
+    ...(least ? { leastConnectedAt: least.point.t, leastConnectedPlanned: least.planned } : {}),
   };
   const reasons: string[] = [];
   const warnings: string[] = [];
@@ -155,8 +158,7 @@ export function checkLoad(evidence: RunEvidence, context: { nothingMatched: bool
       : !context.nothingMatched && counted.skipped > (counted.scheduled - counted.sent) / 2 ? `: ${SLOW_REPLIES} (a client sends again only once answered)` : "";
     reasons.push(`the load fell short of its schedule: ${counted.sent} of ${counted.scheduled} scheduled messages sent${skipped}, ${counted.shortSeconds} of ${counted.scheduledSeconds} seconds more than ${Math.round((1 - SHORT_SECOND) * 100)}% short${cause}`);
   }
-  const least = counted.leastConnected;
-  if (clientsHeld(evidence) && least && counted.minConnectedShare! < CONNECTED_SHARE) {
+  if (least) {
     const reporting = least.point.clients < least.planned ? ` (the agents that reported that second held ${least.point.clients})` : "";
     reasons.push(`only ${least.point.connections} of ${least.planned} clients were connected at ${at(least.point.t)}${reporting}`);
   }

@@ -50,6 +50,18 @@ describe("the report's headline sentence", () => {
     expect(reportHeadline(run("ping-pong", { status: "aborted", verdict: verdict(false, { outcome: "aborted" }) }), format)).toMatch(/^Aborted at 20 clients.*does not pass\.$/);
   });
 
+  it("never says 'at 4 clients' of a run that lost them: what it held at most, and from when none were connected (issue 27 §2)", () => {
+    const lost = { ...summary, peakClients: 4, peakConnections: 4 };
+    const load = { plannedSeconds: 12, measuredSeconds: 12, scheduledSends: 80, sentSends: 20, shortSeconds: 7, minConnectedShare: 0, inFlightAtEnd: 0, leastConnectedAt: 1_800_000_004, leastConnectedPlanned: 4 };
+    const verdict = {
+      passed: false, outcome: "breached" as const, reasons: [], warnings: [], load,
+      slos: [{ ...slo("error-rate", false), status: "breached" as const }, { ...slo("rtt-p99-ms", false), status: "no-data" as const }],
+    };
+    const sentence = reportHeadline(run("ping-pong", { summary: lost, verdict }), { ...format, words: (text) => format.words(text).replace(/\S+T\S+Z/, "10:08:33") });
+    expect(sentence).toBe("Failed Error rate (Round trip p99 not judged) with at most 4 of 4 clients connected, 0 from 10:08:33, 100 messages/s, round trip p99 4.5 ms.");
+    expect(sentence).not.toMatch(/at 4 clients/);
+  });
+
   it("says a failure, a run that measured nothing, and one still going, without figures", () => {
     expect(reportHeadline(run("ping-pong", { status: "failed", error: "no agent answered", summary: null }), format)).toBe("The run failed: no agent answered");
     expect(reportHeadline(run("ping-pong", { summary: null }), format)).toBe("The run measured nothing.");

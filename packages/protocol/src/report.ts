@@ -50,6 +50,13 @@ export const LoadCheck = z.object({
   shortSeconds: z.number().int().min(0),
   /** Fewest clients connected in a steady second at a held level, against the clients the plan has running then (not those the reporting agents held). */
   minConnectedShare: z.number().min(0).nullable(),
+  /**
+   * The epoch second of that fewest, and the clients the plan had running then, when fewer than 90% were connected:
+   * the headline says when the load was lost and what it held, never "at N clients" of a load that did not hold.
+   * Absent when the load held (and in verdicts stored before it was kept).
+   */
+  leastConnectedAt: z.number().int().optional(),
+  leastConnectedPlanned: z.number().int().min(0).optional(),
   /** Messages sent and still unanswered when the run ended (not errors, not counted against reach). */
   inFlightAtEnd: z.number().int().min(0),
 });

@@ -55,6 +55,15 @@ describe("run verdict", () => {
     expect(verdict.slos[0]).toMatchObject({ status: "no-data", passed: false });
   });
 
+  it("never calls an SLO met on the seconds before the server died: the seconds no client was connected are not judged (issue 27 §2)", () => {
+    // 4 healthy seconds of 12, then every connection dropped: the agents report 200 clients, 0 connected, no sends due.
+    const seconds = run(12, (i) => (i >= 4 ? { connections: 0, messagesSentPerSec: 0, scheduledSends: 0 } : {}));
+    const verdict = judgeRun(evidence(seconds));
+    expect(verdict.passed).toBe(false);
+    expect(verdict.slos[0]).toMatchObject({ metric: "rtt-p99-ms", status: "no-data", passed: false, note: "not judged for 7 of 10 s under load: no client was connected" });
+    expect(verdict.load).toMatchObject({ minConnectedShare: 0, leastConnectedAt: T0 + 4 });
+  });
+
   it("does not pass a run that fell to half its send rate", () => {
     const verdict = judgeRun(evidence(run(12, (i) => (i >= 9 ? { messagesSentPerSec: 100 } : {}))));
     expect(verdict.outcome).toBe("incomplete");

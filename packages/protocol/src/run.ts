@@ -23,6 +23,12 @@ const RunSummaryFigures = z.object({
   messagesPerSec: z.number().min(0),
   connectionsFailed: z.number().int().min(0),
   connectionsOpened: z.number().int().min(0).optional(),
+  /**
+   * Established connections the server ended (closed, reset, broke): not counted in connectionsFailed, which counts
+   * connects that never opened, so a server that died mid-run reads here, not as 0 failures. Absent in runs stored
+   * before it was kept.
+   */
+  connectionsDropped: z.number().int().min(0).optional(),
   errors: z.number().int().min(0),
   rttP50Ms: z.number().nullable(),
   rttP99Ms: z.number().nullable(),

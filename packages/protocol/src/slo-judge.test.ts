@@ -13,6 +13,17 @@ describe("SLO verdicts", () => {
     expect(verdict).toEqual({ metric: "rtt-p99-ms", below: 10, value: 8, status: "met", passed: true, breachedSeconds: 2, measuredSeconds: 3, firstBreachAt: 2 });
   });
 
+  it("does not call an SLO met when its seconds without data are seconds with no client connected: not judged, never met (issue 27 §2)", () => {
+    // 3 seconds timed well, then the server died: 10 clients running, none connected, nothing due, nothing timed.
+    const dead = (t: number): SeriesPoint => ({ ...point(t, null), connections: 0, messagesSentPerSec: 0, messagesReceivedPerSec: 0, scheduledSends: 0, rttP50Ms: null });
+    const seconds = [point(1, 5), point(2, 5), point(3, 5), dead(4), dead(5), dead(6), dead(7), dead(8)];
+    const [verdict] = judgeSlos([{ metric: "rtt-p99-ms", below: 10 }], measuredOfPoint(point(0, 5)), seconds, seconds);
+    expect(verdict).toMatchObject({ status: "no-data", passed: false, measuredSeconds: 3, note: "not judged for 5 of 8 s under load: no client was connected" });
+    // A second with clients connected and no sends due stays quiet, not a gap.
+    const idle = seconds.map((s) => (s.rttP99Ms === null ? { ...s, connections: 10 } : s));
+    expect(judgeSlos([{ metric: "rtt-p99-ms", below: 10 }], measuredOfPoint(point(0, 5)), idle, idle)[0]).toMatchObject({ status: "met" });
+  });
+
   it("fails an SLO the run never measured instead of passing it silently", () => {
     const [verdict] = judgeSlos([{ metric: "rtt-corrected-p99-ms", below: 10 }], measuredOfPoint(point(0, 1)), []);
     expect(verdict?.passed).toBe(false);

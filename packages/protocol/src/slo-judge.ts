@@ -33,6 +33,7 @@ export function measuredOfSummary(summary: RunSummary): Measured {
  * second's figures or, for a cohort's SLO, the cohort's (the traffic due to its clients).
  */
 function mustMeasure(gap: SloGapRule, second: SloSecond): boolean {
+  if (gap !== "never" && unattended(second)) return true;
   switch (gap) {
     case "never":
       return false;
@@ -41,6 +42,15 @@ function mustMeasure(gap: SloGapRule, second: SloSecond): boolean {
     case "sends":
       return (second.scheduledSends ?? second.messagesSentPerSec + (second.skippedSends ?? 0)) >= SENDS_THAT_MUST_MEASURE;
   }
+}
+
+/**
+ * A steady second whose clients were all disconnected (the server died, or dropped them): it measured nothing
+ * because nothing could be, which is no evidence of a met SLO. Such a second is due whatever its sends say (a client
+ * with no connection schedules none), so it counts as a gap, never as a quiet second.
+ */
+function unattended(second: SloSecond): boolean {
+  return second.clients > 0 && second.connections === 0;
 }
 
 /** A metric the schema would refuse reads nothing (the browser may judge what a plan file says). */
@@ -83,7 +93,10 @@ export function judgeSlos(slos: readonly Slo[], overall: Measured, seconds: read
     if (value === null) return { ...base, status: "no-data" as const, passed: false, note: noData };
     if (value >= slo.below) return { ...base, status: "breached" as const, passed: false };
     if (gaps > 1 && gaps > due.length * GAP_SHARE) {
-      const note = `${noData} in ${gaps} of ${due.length} seconds under load`;
+      const disconnected = due.filter((point) => ofSecond(point) === null && unattended(sloSecond(point, slo.cohort)!)).length;
+      const note = disconnected === gaps
+        ? `not judged for ${gaps} of ${due.length} s under load: no client was connected`
+        : `${noData} in ${gaps} of ${due.length} seconds under load${disconnected > 0 ? ` (no client was connected in ${disconnected})` : ""}`;
       return { ...base, status: "no-data" as const, passed: false, note };
     }
     return { ...base, status: "met" as const, passed: true };

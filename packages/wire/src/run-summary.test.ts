@@ -92,3 +92,21 @@ describe("merging snapshots per second", () => {
     expect(mergeSecond(1, [row("a", 1, [1], 1)]).scheduledSends).toBeUndefined();
   });
 });
+
+describe("the connections a run lost", () => {
+  it("counts the connections the server closed or reset as dropped, apart from the agent's own closes and the connects that failed (issue 27 §2)", () => {
+    const healthy = row("a", 100, [1_000], 10, 4);
+    const closed = (second: number, closesByCause: Record<string, number>): StoredSnapshot => ({
+      ...row("a", second, [], 0, 0),
+      counters: {
+        connectionsOpen: 0, connectionsOpened: 0, connectionsFailed: 0, connectionsClosed: Object.values(closesByCause).reduce((a, b) => a + b, 0),
+        messagesSent: 0, messagesReceived: 0, bytesSent: 0, bytesReceived: 0, errors: 0, closesByCause,
+      },
+    });
+    const died = closed(101, { server: 1, reset: 3 });
+    const ended = closed(102, { agent: 2 });
+    const summary = summariseRun([healthy, died, ended]);
+    expect(summary.connectionsFailed).toBe(0);
+    expect(summary.connectionsDropped).toBe(4);
+  });
+});

@@ -45,6 +45,11 @@ function cohortSummaries(rows: readonly StoredSnapshot[]): Record<string, Cohort
   );
 }
 
+/** Connections closed by anything but the agent itself ("server", "reset", "error"): what the server dropped. */
+function droppedConnections(closesByCause: Record<string, number> | undefined): number {
+  return Object.entries(closesByCause ?? {}).reduce((n, [cause, count]) => (cause === "agent" ? n : n + count), 0);
+}
+
 /** Totals over the whole run from every stored snapshot; one histogram merge over all of them. */
 export function summariseRun(rows: readonly StoredSnapshot[]): RunSummary {
   const series = buildSeries(rows);
@@ -55,7 +60,7 @@ export function summariseRun(rows: readonly StoredSnapshot[]): RunSummary {
   const latency = all.latency();
   const script = all.script();
   const saturated = saturatedAgents(rows);
-  const { errorsByKind, closesByCause: _closes, ...scenario } = all.scenario();
+  const { errorsByKind, closesByCause, ...scenario } = all.scenario();
   return {
     agents: totals.agents,
     peakClients: Math.max(0, ...series.map((p) => p.clients)),
@@ -66,6 +71,7 @@ export function summariseRun(rows: readonly StoredSnapshot[]): RunSummary {
     messagesPerSec: durationMs > 0 ? Math.round((totals.messagesReceived * 1000 * 100) / durationMs) / 100 : 0,
     connectionsFailed: totals.connectionsFailed,
     connectionsOpened: totals.connectionsOpened,
+    connectionsDropped: droppedConnections(closesByCause),
     errors: totals.countedErrors,
     rttP50Ms: rtt.p50Ms,
     rttP99Ms: rtt.p99Ms,

@@ -4,7 +4,7 @@
 import type { RunReport, RunView } from "@throng/protocol/run";
 import type { PlanSpec } from "@throng/protocol/plan";
 import { niceTicks, timeTicks } from "@throng/protocol/chart-ticks";
-import { displayFormats, type DisplayFormats, type ReaderPlace } from "@throng/protocol/display-format";
+import { displayFormats, instantsInWords, type DisplayFormats, type ReaderPlace } from "@throng/protocol/display-format";
 import { reportHeadline as sharedHeadline, runTimes, type HeadlineFormat } from "@throng/protocol/report-headline";
 import { countsMessages, hasRoundTrips, scenarioMetrics, type ScenarioMetric } from "@throng/protocol/scenario-metrics";
 import { scriptMetricNames, scriptRunningTotals, scriptSloId, scriptSummary, scriptValue } from "@throng/protocol/script-metrics";
@@ -33,7 +33,7 @@ function pdfFormats(reader: ReaderPlace): PdfFormats {
     place, sloValue, ms, integer: place.integer, rate: place.rate,
     percent: (ratio) => (ratio === null ? "not measured" : place.percent(ratio, 1)),
     /** API text with SLO metric ids ("rtt-p99-ms < 50") in words, as the dashboard shows it. */
-    words: (text) => sloWords(text, sloValue),
+    words: (text) => instantsInWords(sloWords(text, sloValue), place.dateTime),
   };
 }
 
