@@ -15,7 +15,7 @@ import { toRunView } from "../runs/run-view";
 import { errorSamplesCsv, seriesCsv } from "./series-csv";
 import { serverSeriesOf } from "../metrics/server-watch";
 import { errorSamplesOf } from "../metrics/error-samples";
-import { RunRangeQuery, type RunRangeSummary } from "@throng/protocol/run-range";
+import type { RunRangeQuery, RunRangeSummary } from "@throng/protocol/run-range";
 import { rangeSeconds, startSecond, summariseRange } from "./range-summary";
 
 export const SHARE_LINK_PREFIX = "thr_shr_";
@@ -52,8 +52,7 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
   }
 
   /** The run's summary over `query`'s seconds, merged from their stored snapshots; none before the run started. */
-  async function rangeSummaryOf(orgId: string, runId: string, query: unknown): Promise<RunRangeSummary> {
-    const range = parseOrThrow(RunRangeQuery, query, "range");
+  async function rangeSummaryOf(orgId: string, runId: string, range: RunRangeQuery): Promise<RunRangeSummary> {
     const row = await repos.runs.get(orgId, runId);
     if (!row) throw new ThrongError("not_found", `No run ${runId} in this organisation`);
     if (!row.startedAt) return { runId, ...range, seconds: 0, summary: null };
@@ -145,15 +144,16 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
     },
 
     /** GET /api/runs/:id/summary: the summary of the seconds from `from` up to `to` (seconds since the run's start). */
-    async rangeSummary(actor: Actor, runId: string, query: unknown): Promise<RunRangeSummary> {
+    /** The route's schema parsed the range (RunRangeQuery), once. */
+    async rangeSummary(actor: Actor, runId: string, range: RunRangeQuery): Promise<RunRangeSummary> {
       authorize(actor, "run.read");
-      return rangeSummaryOf(actor.orgId, runId, query);
+      return rangeSummaryOf(actor.orgId, runId, range);
     },
 
     /** The same for the run behind a share link, refused as its report is. */
-    async publicRangeSummary(token: string, query: unknown): Promise<RunRangeSummary> {
+    async publicRangeSummary(token: string, range: RunRangeQuery): Promise<RunRangeSummary> {
       const link = await sharedRun(token);
-      return rangeSummaryOf(link.orgId, link.runId, query);
+      return rangeSummaryOf(link.orgId, link.runId, range);
     },
   };
 }

@@ -18,7 +18,7 @@ import { serverSeriesOf } from "../metrics/server-watch";
 import { errorSamplesOf } from "../metrics/error-samples";
 import type { RunErrorSamples } from "@throng/protocol/error-samples";
 import { latencyDistribution } from "../metrics/latency-distribution";
-import { distributionSource, DistributionQuery, type LatencyDistribution } from "@throng/protocol/latency-distribution";
+import { distributionSource, type DistributionQuery, type LatencyDistribution } from "@throng/protocol/latency-distribution";
 import { assertPlanCodecs } from "../plans/plan-codecs";
 import { assertPlanScriptStored } from "../scripts/plan-scripts";
 import type { ScriptService } from "../scripts/script-service";
@@ -104,10 +104,9 @@ export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs
      * A latency metric's distribution and heatmap over the range asked for, or the whole run (from its first second
      * to its last stored one), from the stored per-second histograms merged (GET /api/runs/:id/distribution).
      */
-    async distribution(actor: Actor, runId: string, input: unknown): Promise<LatencyDistribution> {
-      // The run first: another organisation's caller learns nothing, not even that its query was wrong.
+    async distribution(actor: Actor, runId: string, query: DistributionQuery): Promise<LatencyDistribution> {
+      // The query was parsed once, by the route's schema (DistributionQuery): its strings are numbers here.
       const run = await get(actor, runId);
-      const query = parseOrThrow(DistributionQuery, input, "distribution query");
       const empty = latencyDistribution([], 0, { from: query.from ?? 0, to: query.to ?? 1 });
       if (!run.startedAt) return { runId, metric: query.metric, ...empty };
       // The run's seconds are numbered from the one its start falls in, as its charts number them.
