@@ -22,6 +22,15 @@ async function seriousViolations(page: Page): Promise<string[]> {
 /** How far the page is wider than the window, in px: 0 when nothing sticks out. */
 const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
+/** The innermost elements that reach past the screen's right edge, for a failure's message: what to fix. */
+const widest = (page: Page) =>
+  page.evaluate(() => {
+    const edge = document.documentElement.clientWidth;
+    const past = [...document.querySelectorAll("main *")].filter((el) => el.getBoundingClientRect().right > edge + 0.5);
+    const innermost = past.filter((el) => !past.some((other) => other !== el && el.contains(other)));
+    return innermost.slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join(".")} (right ${Math.round(el.getBoundingClientRect().right)} px)`).join("; ");
+  });
+
 test("the main pages fit a phone, fold the navigation behind a menu, and pass axe at a laptop's width and a phone's", async () => {
   const page = journey.page();
   test.setTimeout(300_000);
@@ -53,7 +62,7 @@ test("the main pages fit a phone, fold the navigation behind a menu, and pass ax
       await expect(page.locator("main h1").first()).toBeVisible({ timeout: 15_000 });
       await expect(page.locator("main .loading")).toHaveCount(0, { timeout: 15_000 });
       if (viewport === PHONE) {
-        expect(await sideways(page), `${path} is wider than a phone`).toBeLessThanOrEqual(0);
+        expect(await sideways(page), `${path} is wider than a phone: ${await widest(page)}`).toBeLessThanOrEqual(0);
         await page.screenshot({ path: join(artifacts, `phone-${name}.png`), fullPage: true });
       }
       expect(await seriousViolations(page), `axe on ${path} at ${viewport.width} px`).toEqual([]);
