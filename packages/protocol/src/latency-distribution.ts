@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { SCRIPT_METRIC_NAME } from "./script-metrics";
 import { LatencyStats } from "./snapshot";
+import { rangeSecond } from "./run-range";
 
 /** The latency histograms every snapshot may carry, by the name a distribution asks for. */
 export const DISTRIBUTION_LATENCIES = ["rtt", "rttCorrected", "connect", "login", "broadcast", "jitter"] as const;
@@ -25,22 +26,12 @@ export function distributionSource(metric: DistributionMetric): { kind: "rtt" } 
   return { kind: "histogram", name: `${metric}Us` };
 }
 
-/** The longest run a range may name: a week of seconds, far past any plan's duration. */
-const RANGE_MAX_SECONDS = 7 * 24 * 3600;
-const seconds = (name: "from" | "to") =>
-  z
-    .string()
-    .trim()
-    .regex(/^\d+$/, `${name} must be whole seconds since the run's start (0 or more), e.g. ${name}=${name === "from" ? 12 : 32}`)
-    .transform(Number)
-    .refine((value) => value <= RANGE_MAX_SECONDS, `${name} must be at most ${RANGE_MAX_SECONDS} seconds`);
-
 /**
  * The query of GET /api/runs/:id/distribution: the metric, and optionally the range (`from` and `to` together,
  * whole seconds since the run's start; the seconds from `from` up to, not including, `to`), else the whole run.
  */
 export const DistributionQuery = z
-  .object({ metric: DistributionMetric, from: seconds("from").optional(), to: seconds("to").optional() })
+  .object({ metric: DistributionMetric, from: rangeSecond("from").optional(), to: rangeSecond("to").optional() })
   .strict()
   .refine((query) => (query.from === undefined) === (query.to === undefined), { path: ["to"], message: "give from and to together, or neither for the whole run" })
   .refine((query) => query.from === undefined || query.to! > query.from, { path: ["to"], message: "to must be after from (the range holds the seconds from `from` up to `to`)" });

@@ -6,7 +6,8 @@ import { RunSummary } from "./run";
 /** The longest run a range may name: a week of seconds, far past any plan's duration. */
 export const RANGE_MAX_SECONDS = 7 * 24 * 3600;
 
-const seconds = (name: string) =>
+/** One end of a range in a query string: whole seconds since the run's start (the distribution's range too). */
+export const rangeSecond = (name: "from" | "to") =>
   z
     .string({ message: `${name} is required: whole seconds since the run's start, e.g. ${name}=${name === "from" ? 12 : 32}` })
     .trim()
@@ -19,7 +20,7 @@ const seconds = (name: string) =>
  * start (`startedAt`); the range holds the seconds from `from` up to, not including, `to`, so it lasts `to - from`.
  */
 export const RunRangeQuery = z
-  .object({ from: seconds("from"), to: seconds("to") })
+  .object({ from: rangeSecond("from"), to: rangeSecond("to") })
   .strict()
   .refine((range) => range.to > range.from, { path: ["to"], message: "to must be after from (the range holds the seconds from `from` up to `to`)" });
 export type RunRangeQuery = z.infer<typeof RunRangeQuery>;
