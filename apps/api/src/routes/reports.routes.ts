@@ -7,7 +7,6 @@ import {
 } from "@throng/protocol/report";
 import { createCallerLimits } from "../http/rate-limit";
 import { sendReportPdf } from "../pdf/report-pdf-reply";
-import { distributionMetricName, distributionMetrics } from "@throng/protocol/latency-distribution";
 import type { ApiDeps } from "../services";
 import type { ZodFastify } from "../http/route-schema";
 
@@ -55,10 +54,7 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
     const reader = request.query;
     await limitCaller(caller, reply, "export");
     const report = await reports.report(actor, request.params.id);
-    // Each latency the run measured, as the report page offers them (at most four, round trips first).
-    const metrics = distributionMetrics(report.run.summary ? [report.run.summary] : []).slice(0, 4);
-    const distributions = await Promise.all(metrics.map(async (metric) => ({ name: distributionMetricName(metric), distribution: await deps.runs.distribution(actor, report.run.id, { metric }) })));
-    return sendReportPdf(reply, deps.pdf, report, { locale: reader.locale, timeZone: reader.tz }, distributions);
+    return sendReportPdf(reply, deps.pdf, report, { locale: reader.locale, timeZone: reader.tz }, await deps.runs.reportDistributions(actor, report.run));
   });
 
   app.get("/api/runs/compare", { schema: { querystring: CompareQuery }, config: { doc: { summary: "Runs side by side with deltas against the first (404 when one is not in the organisation)", access: "user", errors: [404], permission: "run.read", response: RunComparison } } }, async (request) => {

@@ -18,7 +18,7 @@ import { serverSeriesOf } from "../metrics/server-watch";
 import { errorSamplesOf } from "../metrics/error-samples";
 import type { RunErrorSamples } from "@throng/protocol/error-samples";
 import { latencyDistribution } from "../metrics/latency-distribution";
-import { distributionSource, type DistributionQuery, type LatencyDistribution } from "@throng/protocol/latency-distribution";
+import { distributionMetricName, distributionMetrics, distributionSource, type DistributionQuery, type LatencyDistribution } from "@throng/protocol/latency-distribution";
 import { assertPlanCodecs } from "../plans/plan-codecs";
 import { assertPlanScriptStored } from "../scripts/plan-scripts";
 import type { ScriptService } from "../scripts/script-service";
@@ -117,6 +117,12 @@ export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs
       const rows = await repos.snapshots.listLatencyHistograms(actor.orgId, runId, distributionSource(query.metric), first, after);
       const to = whole ? Math.max(1, ...rows.map((row) => row.second - start + 1)) : query.to!;
       return { runId, metric: query.metric, ...latencyDistribution(rows, start, { from: query.from ?? 0, to }) };
+    },
+
+    /** What a printed report draws: each latency the run measured, as the report page offers them (at most four, round trips first). */
+    async reportDistributions(actor: Actor, run: Pick<RunView, "id" | "summary">): Promise<{ name: string; distribution: LatencyDistribution }[]> {
+      const metrics = distributionMetrics(run.summary ? [run.summary] : []).slice(0, 4);
+      return Promise.all(metrics.map(async (metric) => ({ name: distributionMetricName(metric), distribution: await this.distribution(actor, run.id, { metric }) })));
     },
 
     /** The server under test, as the plan's watchers sampled it, second by second, with its summary. */
