@@ -40,5 +40,6 @@ if (nativeFailure) console.warn(`native I/O not built, the agent will use Node's
 else console.log("built the native I/O addon beside it");
 // The network cohorts' kernel path (dist/throng-netq.node); without it a TCP or WebSocket cohort's delay is applied above TCP and its loss refused.
 const netqFailure = buildNetworkQueue();
-if (netqFailure) console.warn(`network queue addon not built, TCP and WebSocket cohorts cannot use the kernel path: ${netqFailure}`);
+if (netqFailure)
+  console.warn(`network queue addon not built, TCP and WebSocket cohorts cannot use the kernel path: ${netqFailure}`);
 else console.log("built the network queue addon beside it");

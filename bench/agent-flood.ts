@@ -14,7 +14,15 @@ import { ensurePostgres } from "../infra/local/postgres";
 import { ensureRedis } from "../infra/local/redis";
 import { makeTempDir } from "../infra/local/temp-dir";
 import { waitUntil } from "../infra/local/wait";
-import { dialSilent, held, openFiles, refusedWith, rssMb, socketsOnPort, type FloodOutcome } from "../tests/fault/support/flood";
+import {
+  dialSilent,
+  held,
+  openFiles,
+  refusedWith,
+  rssMb,
+  socketsOnPort,
+  type FloodOutcome,
+} from "../tests/fault/support/flood";
 import { startApi, type ServerEnv } from "../tests/fault/support/processes";
 
 const log = prefixedLog("bench");
@@ -30,19 +38,39 @@ const parallel = 200;
 async function main(): Promise<void> {
   const dir = await makeTempDir("throng-bench-flood-");
   try {
-    const postgres = await ensurePostgres({ dataDir: path.join(dir, "postgres"), port: await freePort(), log: () => undefined, envVar: "BENCH_DATABASE_URL", ephemeral: true });
-    const redis = await ensureRedis({ dataDir: path.join(dir, "redis"), port: await freePort(), log: () => undefined, envVar: "BENCH_REDIS_URL" });
+    const postgres = await ensurePostgres({
+      dataDir: path.join(dir, "postgres"),
+      port: await freePort(),
+      log: () => undefined,
+      envVar: "BENCH_DATABASE_URL",
+      ephemeral: true,
+    });
+    const redis = await ensureRedis({
+      dataDir: path.join(dir, "redis"),
+      port: await freePort(),
+      log: () => undefined,
+      envVar: "BENCH_REDIS_URL",
+    });
     process.env.TEST_DATABASE_URL = postgres.adminUrl;
     const database = await createTestDatabase();
-    const env: ServerEnv = { databaseUrl: database.url, redisUrl: redis.url, queuePrefix: uniquePrefix(), authSecret: randomBytes(32).toString("base64url") };
+    const env: ServerEnv = {
+      databaseUrl: database.url,
+      redisUrl: redis.url,
+      queuePrefix: uniquePrefix(),
+      authSecret: randomBytes(32).toString("base64url"),
+    };
     const port = await freePort();
-    const caps: Record<string, string> = noCaps ? { AGENT_PENDING_MAX: "1000000", AGENT_PENDING_PER_ADDRESS: "1000000" } : {};
+    const caps: Record<string, string> = noCaps
+      ? { AGENT_PENDING_MAX: "1000000", AGENT_PENDING_PER_ADDRESS: "1000000" }
+      : {};
     const api = await startApi(env, port, "api", caps);
     const pid = api.process.pid!;
     const gateway = `ws://127.0.0.1:${port}${AGENT_GATEWAY_PATH}`;
     const addresses = Array.from({ length: sources }, (_, i) => `127.0.${1 + Math.floor(i / 250)}.${1 + (i % 250)}`);
     const before = { rss: await rssMb(pid), files: await openFiles(pid) };
-    log(`${connections} silent connections from ${sources} addresses, caps ${noCaps ? "off" : "as configured by default"}; api RSS ${before.rss.toFixed(0)} MB, ${before.files} open files`);
+    log(
+      `${connections} silent connections from ${sources} addresses, caps ${noCaps ? "off" : "as configured by default"}; api RSS ${before.rss.toFixed(0)} MB, ${before.files} open files`,
+    );
 
     // /health once every 200 ms while the flood runs: the slowest answer says whether REST stayed responsive.
     let healthWorst = 0;
@@ -51,7 +79,10 @@ async function main(): Promise<void> {
     const health = (async () => {
       while (flooding) {
         const started = performance.now();
-        const ok = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.ok, () => false);
+        const ok = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(5_000) }).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (ok) healthWorst = Math.max(healthWorst, performance.now() - started);
         else healthFailed += 1;
         await new Promise((resolve) => setTimeout(resolve, 200));
@@ -62,7 +93,9 @@ async function main(): Promise<void> {
     const outcomes: FloodOutcome[] = [];
     let peak = { rss: 0, files: 0 };
     for (let i = 0; i < connections; i += parallel) {
-      const batch = Array.from({ length: Math.min(parallel, connections - i) }, (_, j) => dialSilent(gateway, addresses[(i + j) % sources]!));
+      const batch = Array.from({ length: Math.min(parallel, connections - i) }, (_, j) =>
+        dialSilent(gateway, addresses[(i + j) % sources]!),
+      );
       outcomes.push(...(await Promise.all(batch)));
       peak = { rss: Math.max(peak.rss, await rssMb(pid)), files: Math.max(peak.files, await openFiles(pid)) };
     }
@@ -70,17 +103,29 @@ async function main(): Promise<void> {
     flooding = false;
     await health;
     const failed = outcomes.filter((o) => "failed" in o);
-    log(`dialled in ${dialSec.toFixed(1)} s: ${held(outcomes).length} held, ${refusedWith(outcomes, 429).length} refused 429, ` +
-      `${refusedWith(outcomes, 503).length} refused 503, ${failed.length} failed${failed.length ? ` (${(failed[0] as { failed: string }).failed})` : ""}`);
-    log(`peak: api RSS ${peak.rss.toFixed(0)} MB, ${peak.files} open files; /health during the flood: slowest ${healthWorst.toFixed(0)} ms, ${healthFailed} failed`);
+    log(
+      `dialled in ${dialSec.toFixed(1)} s: ${held(outcomes).length} held, ${refusedWith(outcomes, 429).length} refused 429, ` +
+        `${refusedWith(outcomes, 503).length} refused 503, ${failed.length} failed${failed.length ? ` (${(failed[0] as { failed: string }).failed})` : ""}`,
+    );
+    log(
+      `peak: api RSS ${peak.rss.toFixed(0)} MB, ${peak.files} open files; /health during the flood: slowest ${healthWorst.toFixed(0)} ms, ${healthFailed} failed`,
+    );
 
     // The gateway's hello time-out closes what it held; the flooder does nothing.
     const closing = performance.now();
-    await waitUntil(async () => (await socketsOnPort(pid, port, addresses)) === 0, { what: "the held connections to be closed by the api", timeoutMs: 120_000, intervalMs: 250 });
-    log(`the api closed every held connection within ${((performance.now() - closing) / 1000).toFixed(1)} s of the last dial`);
+    await waitUntil(async () => (await socketsOnPort(pid, port, addresses)) === 0, {
+      what: "the held connections to be closed by the api",
+      timeoutMs: 120_000,
+      intervalMs: 250,
+    });
+    log(
+      `the api closed every held connection within ${((performance.now() - closing) / 1000).toFixed(1)} s of the last dial`,
+    );
     for (const ws of held(outcomes)) ws.terminate();
     await new Promise((resolve) => setTimeout(resolve, 10_000));
-    log(`10 s later: api RSS ${(await rssMb(pid)).toFixed(0)} MB, ${await openFiles(pid)} open files (before: ${before.rss.toFixed(0)} MB, ${before.files})`);
+    log(
+      `10 s later: api RSS ${(await rssMb(pid)).toFixed(0)} MB, ${await openFiles(pid)} open files (before: ${before.rss.toFixed(0)} MB, ${before.files})`,
+    );
     await api.stop("SIGKILL", 1_000);
     await database.drop();
   } finally {
@@ -88,6 +133,7 @@ async function main(): Promise<void> {
   }
 }
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void stopAllChildren().finally(() => process.exit(130)));
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.on(signal, () => void stopAllChildren().finally(() => process.exit(130)));
 await main();
 process.exit(0);

@@ -5,7 +5,8 @@ import { stopAllChildren } from "../infra/local/child";
  * child process it started is stopped first.
  */
 export function runBenchMain(main: () => Promise<void>, log: (line: string) => void): void {
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void stopAllChildren().finally(() => process.exit(130)));
+  for (const signal of ["SIGINT", "SIGTERM"] as const)
+    process.on(signal, () => void stopAllChildren().finally(() => process.exit(130)));
   main().then(
     () => process.exit(0),
     (error: unknown) => {

@@ -21,7 +21,14 @@ import { ensureRedis } from "../infra/local/redis";
 import { makeTempDir } from "../infra/local/temp-dir";
 import { waitUntil } from "../infra/local/wait";
 import { getSeries, signUp, waitForAgents, waitForStatus } from "../tests/fault/support/api-client";
-import { agentBin, ensureAgentBuilt, startApi, startWorkers, root, type ServerEnv } from "../tests/fault/support/processes";
+import {
+  agentBin,
+  ensureAgentBuilt,
+  startApi,
+  startWorkers,
+  root,
+  type ServerEnv,
+} from "../tests/fault/support/processes";
 import { treeMemory, treePids } from "../agent/bench/process-tree";
 import { weighSession } from "../agent/bench/sessions";
 
@@ -36,7 +43,8 @@ const rampUpSec = Math.min(Number(argValue("--ramp-sec") ?? 40), 600);
 const holdSec = Math.min(Number(argValue("--hold-sec") ?? 60), 600);
 /** BENCH_AUTOGROUP_NICE=-10: every process this bench started (each in a session of its own) weighed against the host's others (root). */
 const autogroupNice = process.env.BENCH_AUTOGROUP_NICE ? Number(process.env.BENCH_AUTOGROUP_NICE) : undefined;
-const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const MiB = 2 ** 20;
 
 /** p50 / p99 of `values`, in ms. */
@@ -49,7 +57,10 @@ function percentiles(values: number[]): string {
 async function startTarget(processes: number): Promise<{ child: Child; url: string }> {
   let url = "";
   const child = spawnChild({
-    name: "target", command: process.execPath, cwd: root, args: [agentBin, "target", "--port", "0", "--processes", String(processes)],
+    name: "target",
+    command: process.execPath,
+    cwd: root,
+    args: [agentBin, "target", "--port", "0", "--processes", String(processes)],
     log: (line) => (url ||= /target listening on (ws:\/\/\S+)/.exec(line)?.[1] ?? ""),
   });
   await waitUntil(async () => url !== "", { what: "the target to listen", timeoutMs: 60_000, abort: child.diedEarly });
@@ -60,11 +71,26 @@ async function main(): Promise<void> {
   const dir = await makeTempDir("throng-bench-scale-");
   try {
     await ensureAgentBuilt();
-    const postgres = await ensurePostgres({ dataDir: path.join(dir, "postgres"), port: await freePort(), log: prefixedLog("postgres"), envVar: "BENCH_DATABASE_URL" });
-    const redis = await ensureRedis({ dataDir: path.join(dir, "redis"), port: await freePort(), log: prefixedLog("redis"), envVar: "BENCH_REDIS_URL" });
+    const postgres = await ensurePostgres({
+      dataDir: path.join(dir, "postgres"),
+      port: await freePort(),
+      log: prefixedLog("postgres"),
+      envVar: "BENCH_DATABASE_URL",
+    });
+    const redis = await ensureRedis({
+      dataDir: path.join(dir, "redis"),
+      port: await freePort(),
+      log: prefixedLog("redis"),
+      envVar: "BENCH_REDIS_URL",
+    });
     process.env.TEST_DATABASE_URL = postgres.adminUrl;
     const database = await createTestDatabase();
-    const env: ServerEnv = { databaseUrl: database.url, redisUrl: redis.url, queuePrefix: uniquePrefix(), authSecret: randomBytes(32).toString("base64url") };
+    const env: ServerEnv = {
+      databaseUrl: database.url,
+      redisUrl: redis.url,
+      queuePrefix: uniquePrefix(),
+      authSecret: randomBytes(32).toString("base64url"),
+    };
     const points: PointStages[] = [];
     const port = await freePort();
     // Debug level: the api logs each live point's stage times (core/metrics/ingest-stages.ts).
@@ -77,10 +103,26 @@ async function main(): Promise<void> {
     const target = await startTarget(Math.ceil((clients * 1.1) / 19_744));
     const agentPids: number[] = [];
     for (let i = 0; i < agents; i += 1) {
-      const { token } = await browser.request<{ token: string }>("POST", "/api/enrolment-tokens", { expiresInMinutes: 60 });
+      const { token } = await browser.request<{ token: string }>("POST", "/api/enrolment-tokens", {
+        expiresInMinutes: 60,
+      });
       const agent = spawnChild({
-        name: `agent-${i}`, command: process.execPath, cwd: root, env: { ...process.env, HOME: dir },
-        args: [agentBin, "connect", "--server", apiUrl, "--token", token, "--config", path.join(dir, `agent-${i}.json`), "--label", `rig=${i}`],
+        name: `agent-${i}`,
+        command: process.execPath,
+        cwd: root,
+        env: { ...process.env, HOME: dir },
+        args: [
+          agentBin,
+          "connect",
+          "--server",
+          apiUrl,
+          "--token",
+          token,
+          "--config",
+          path.join(dir, `agent-${i}.json`),
+          "--label",
+          `rig=${i}`,
+        ],
       });
       agentPids.push(agent.process.pid!);
     }
@@ -90,29 +132,42 @@ async function main(): Promise<void> {
       target: { protocol: "websocket", url: target.url },
       scenario: { kind: "ping-pong", intervalMs: 10_000, messageBytes: 164, responseBytes: 71 },
       load: { clients, durationSec: rampUpSec + holdSec, rampUpSec },
-      slos: [{ metric: "rtt-p99-ms", below: 1_000 }, { metric: "error-rate", below: 0.001 }],
+      slos: [
+        { metric: "rtt-p99-ms", below: 1_000 },
+        { metric: "error-rate", below: 0.001 },
+      ],
     };
     const { id: planId } = await browser.request<{ id: string }>("POST", "/api/plans", plan);
     if (autogroupNice !== undefined) for (const pid of treePids(process.pid).slice(1)) weighSession(pid, autogroupNice);
     const loadBefore = loadavg()[0]!.toFixed(2);
     const { id: runId } = await browser.request<{ id: string }>("POST", `/api/plans/${planId}/runs`);
-    log(`run ${runId}: ${fmt(clients)} clients over ${agents} agent(s), ${rampUpSec} s ramp, ${holdSec} s hold (load average ${loadBefore})`);
+    log(
+      `run ${runId}: ${fmt(clients)} clients over ${agents} agent(s), ${rampUpSec} s ramp, ${holdSec} s hold (load average ${loadBefore})`,
+    );
     // Memory at the middle of the hold: every agent's tree.
-    const memoryAt = setTimeout(() => {
-      const trees = agentPids.map((pid) => treeMemory(pid));
-      log(`agents at the hold: PSS ${fmt(trees.reduce((s, t) => s + t.pssBytes, 0) / MiB)} MiB, RSS ${fmt(trees.reduce((s, t) => s + t.rssBytes, 0) / MiB)} MiB over ${trees.reduce((s, t) => s + t.processes, 0)} processes`);
-    }, (rampUpSec + holdSec / 2 + 3) * 1000);
+    const memoryAt = setTimeout(
+      () => {
+        const trees = agentPids.map((pid) => treeMemory(pid));
+        log(
+          `agents at the hold: PSS ${fmt(trees.reduce((s, t) => s + t.pssBytes, 0) / MiB)} MiB, RSS ${fmt(trees.reduce((s, t) => s + t.rssBytes, 0) / MiB)} MiB over ${trees.reduce((s, t) => s + t.processes, 0)} processes`,
+        );
+      },
+      (rampUpSec + holdSec / 2 + 3) * 1000,
+    );
     const { run } = await waitForStatus(browser, runId, [...TERMINAL_RUN_STATUSES], (rampUpSec + holdSec + 180) * 1000);
     clearTimeout(memoryAt);
     const loadAfter = loadavg()[0]!.toFixed(2);
     const series = await getSeries(browser, runId);
     const report = RunReport.parse(await browser.request("GET", `/api/runs/${runId}/report`));
-    const fleet = (await browser.request<{ agents: { id: string; hostname: string; capacity?: unknown }[] }>("GET", "/api/agents")).agents;
+    const fleet = (
+      await browser.request<{ agents: { id: string; hostname: string; capacity?: unknown }[] }>("GET", "/api/agents")
+    ).agents;
     const lastHealth = new Map<string, NonNullable<(typeof series)[number]["agentHealth"]>[number]>();
     for (const point of series) for (const health of point.agentHealth ?? []) lastHealth.set(health.agentId, health);
     const ownPoints = points.filter((p) => p.runId === runId);
     const causes: Record<string, number> = {};
-    for (const point of series) for (const [cause, n] of Object.entries(point.errorsByKind ?? {})) causes[cause] = (causes[cause] ?? 0) + n;
+    for (const point of series)
+      for (const [cause, n] of Object.entries(point.errorsByKind ?? {})) causes[cause] = (causes[cause] ?? 0) + n;
     const lines = [
       `| figure | result |`,
       `|---|---|`,
@@ -125,10 +180,21 @@ async function main(): Promise<void> {
       }),
       `| merge of one second (api) | ${ownPoints.length} live points: merge start → point built ${percentiles(ownPoints.map((p) => p.builtAt - p.startedAt))}, lock held → built ${percentiles(ownPoints.map((p) => p.builtAt - p.lockedAt))}, built → published ${percentiles(ownPoints.map((p) => p.publishedAt - p.builtAt))} (p50 / p99) |`,
       `| events | ${run.events.map((e) => `${e.kind}: ${e.message}`).join("; ") || "none"} |`,
-      `| seconds with errors | ${series.filter((p) => p.errors > 0).map((p) => `${p.t - series[0]!.t}s: ${p.errors} (${fmt(p.connections)} connected)`).slice(0, 40).join(", ") || "none"} |`,
+      `| seconds with errors | ${
+        series
+          .filter((p) => p.errors > 0)
+          .map((p) => `${p.t - series[0]!.t}s: ${p.errors} (${fmt(p.connections)} connected)`)
+          .slice(0, 40)
+          .join(", ") || "none"
+      } |`,
     ];
-    const weighed = autogroupNice !== undefined ? ` (every process in a session of its own weighed ${autogroupNice}, BENCH_AUTOGROUP_NICE)` : "";
-    console.log(`\n${fmt(clients)} clients over ${agents} agent(s) through the control plane${weighed}:\n\n${lines.join("\n")}\n`);
+    const weighed =
+      autogroupNice !== undefined
+        ? ` (every process in a session of its own weighed ${autogroupNice}, BENCH_AUTOGROUP_NICE)`
+        : "";
+    console.log(
+      `\n${fmt(clients)} clients over ${agents} agent(s) through the control plane${weighed}:\n\n${lines.join("\n")}\n`,
+    );
   } finally {
     await stopAllChildren();
     await fs.rm(dir, { recursive: true, force: true });

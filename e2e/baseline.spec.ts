@@ -7,7 +7,8 @@ import { artifacts, enrolAgent, finishedPingPongRuns, json, pageJourney, stamp, 
 
 const journey = pageJourney("baseline");
 const { start, startTarget, scratch } = journey;
-const shot = (name: string) => journey.page().screenshot({ path: join(artifacts, `baseline-${name}.png`), fullPage: true });
+const shot = (name: string) =>
+  journey.page().screenshot({ path: join(artifacts, `baseline-${name}.png`), fullPage: true });
 
 test("baseline: a run pinned from its page, a later run compared with it, the plan page unpinning it", async () => {
   const page = journey.page();
@@ -15,7 +16,12 @@ test("baseline: a run pinned from its page, a later run compared with it, the pl
   await signUp(page, "Baseline Keeper", "baseline");
   await enrolAgent(page, start, join(scratch, "agent.json"));
   const targetUrl = await startTarget();
-  const { planId, runIds } = await finishedPingPongRuns(page, { name: `Baseline ${stamp}`, targetUrl, durationSec: 3, count: 2 });
+  const { planId, runIds } = await finishedPingPongRuns(page, {
+    name: `Baseline ${stamp}`,
+    targetUrl,
+    durationSec: 3,
+    count: 2,
+  });
   const [first, second] = runIds as [string, string];
 
   // The first run's page: no baseline yet; pin it.
@@ -30,7 +36,9 @@ test("baseline: a run pinned from its page, a later run compared with it, the pl
   const table = panel.getByTestId("baseline-table");
   await expect(table).toBeVisible();
   await expect(table.locator('[data-testid="baseline-row"][data-metric="rtt-p99-ms"] th')).toHaveText("Round trip p99");
-  await expect(table.locator('[data-testid="baseline-row"][data-metric="rtt-p99-ms"] td').nth(2)).toHaveText(/^([+−][\d.]+%|no change)$/);
+  await expect(table.locator('[data-testid="baseline-row"][data-metric="rtt-p99-ms"] td').nth(2)).toHaveText(
+    /^([+−][\d.]+%|no change)$/,
+  );
   await expect(table.locator('[data-testid="baseline-row"][data-metric="error-rate"]')).toBeVisible();
   await shot("run-page");
   // The report shows the same table.
@@ -49,16 +57,28 @@ test("baseline: a run pinned from its page, a later run compared with it, the pl
   const line = page.getByTestId("plan-baseline");
   await expect(line.getByTestId("plan-baseline-run")).toHaveAttribute("href", `/runs/${first}`);
   // The trend draws the baseline run as a labelled line at its own value on each figure, inside the y axis.
-  const baselineP99 = (await json<{ summary: { rttP99Ms: number } }>(await page.request.get(url(`/api/runs/${first}`)), "read baseline run")).summary.rttP99Ms;
+  const baselineP99 = (
+    await json<{ summary: { rttP99Ms: number } }>(
+      await page.request.get(url(`/api/runs/${first}`)),
+      "read baseline run",
+    )
+  ).summary.rttP99Ms;
   const p99 = page.locator('[data-testid="plan-trend-chart"][data-figure="p99Ms"]');
   await expect(p99).toHaveAttribute("data-baseline", String(baselineP99));
-  await expect(p99.getByTestId("plan-trend-baseline")).toHaveText(new RegExp(`^Baseline run ${first.slice(0, 8)}…: [\\d.,]+ ms$`));
+  await expect(p99.getByTestId("plan-trend-baseline")).toHaveText(
+    new RegExp(`^Baseline run ${first.slice(0, 8)}…: [\\d.,]+ ms$`),
+  );
   expect(Number(await p99.getAttribute("data-y-top"))).toBeGreaterThanOrEqual(baselineP99);
-  await expect(page.locator('[data-testid="plan-trend-chart"][data-figure="messagesPerSec"]').getByTestId("plan-trend-baseline")).toBeVisible();
+  await expect(
+    page.locator('[data-testid="plan-trend-chart"][data-figure="messagesPerSec"]').getByTestId("plan-trend-baseline"),
+  ).toBeVisible();
   await page.getByTestId("plan-trend").scrollIntoViewIfNeeded();
   await shot("plan-page");
   await line.getByTestId("plan-unpin-baseline").click();
   await expect(line).toContainText("No baseline pinned");
   await expect(page.getByTestId("plan-trend-baseline")).toHaveCount(0);
-  expect((await json<{ baselineRunId: string | null }>(await page.request.get(url(`/api/plans/${planId}`)), "read plan")).baselineRunId).toBeNull();
+  expect(
+    (await json<{ baselineRunId: string | null }>(await page.request.get(url(`/api/plans/${planId}`)), "read plan"))
+      .baselineRunId,
+  ).toBeNull();
 });

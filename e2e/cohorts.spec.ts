@@ -99,9 +99,13 @@ test("network cohorts: built in the plan form, live on the run page with a chart
   await expect(rows).toHaveCount(2, { timeout: 60_000 });
   const mobile = page.locator('[data-testid="cohort-live-row"][data-cohort="mobile"]');
   await expect(mobile.locator("td").nth(2)).toHaveText(/^\d[\d.,]* ms$/, { timeout: 60_000 });
-  await expect(page.locator('[data-testid="cohort-live-row"][data-cohort="wifi"] td').nth(2)).toHaveText(/^\d[\d.,]* ms$/);
+  await expect(page.locator('[data-testid="cohort-live-row"][data-cohort="wifi"] td').nth(2)).toHaveText(
+    /^\d[\d.,]* ms$/,
+  );
   const chart = page.getByTestId("chart-cohort-latency");
-  await expect.poll(async () => Number((await chart.getAttribute("data-points")) ?? 0), { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
+  await expect
+    .poll(async () => Number((await chart.getAttribute("data-points")) ?? 0), { timeout: 30_000 })
+    .toBeGreaterThanOrEqual(3);
   await expect(chart).toHaveAttribute("data-thresholds", "1");
   await page.screenshot({ path: join(artifacts, "cohorts-run-live.png"), fullPage: true });
 
@@ -113,18 +117,33 @@ test("network cohorts: built in the plan form, live on the run page with a chart
   const sections = page.getByTestId("report-cohort");
   await expect(sections).toHaveCount(2, { timeout: 30_000 });
   const mobileSection = page.locator('[data-testid="report-cohort"][data-cohort="mobile"]');
-  await expect(mobileSection.getByTestId("report-cohort-conditions")).toHaveText("30 % of the clients: delay 40 ms ± 5 ms, each way; applied per datagram");
+  await expect(mobileSection.getByTestId("report-cohort-conditions")).toHaveText(
+    "30 % of the clients: delay 40 ms ± 5 ms, each way; applied per datagram",
+  );
   await expect(mobileSection.getByTestId("report-cohort-rtt-p99")).toHaveText(/ ms$/);
   await expect(mobileSection.getByTestId("report-cohort-slo")).toHaveAttribute("data-status", "met");
   // The mobile cohort's round trip carries its 40 ms each way; wifi's only 5 ms each way.
-  const p50 = async (name: string) => Number(((await page.locator(`[data-testid="report-cohort"][data-cohort="${name}"]`).getByTestId("report-cohort-rtt-p50").textContent()) ?? "").replace(/[^\d.]/g, ""));
+  const p50 = async (name: string) =>
+    Number(
+      (
+        (await page
+          .locator(`[data-testid="report-cohort"][data-cohort="${name}"]`)
+          .getByTestId("report-cohort-rtt-p50")
+          .textContent()) ?? ""
+      ).replace(/[^\d.]/g, ""),
+    );
   expect(await p50("mobile")).toBeGreaterThanOrEqual(80);
   expect(await p50("wifi")).toBeLessThan(80);
-  await expect(page.locator('[data-testid="report-cohort"][data-cohort="wifi"]').getByTestId("report-cohort-conditions")).toHaveText("2 clients: delay 5 ms, loss 5 %, each way; applied per datagram");
+  await expect(
+    page.locator('[data-testid="report-cohort"][data-cohort="wifi"]').getByTestId("report-cohort-conditions"),
+  ).toHaveText("2 clients: delay 5 ms, loss 5 %, each way; applied per datagram");
   await page.screenshot({ path: join(artifacts, "cohorts-report.png"), fullPage: true });
 
   // The share page shows the same sections; the PDF prints.
-  const link = await json<{ url: string }>(await page.request.post(url(`/api/runs/${runId}/share-links`), { data: {}, ...write }), "share link");
+  const link = await json<{ url: string }>(
+    await page.request.post(url(`/api/runs/${runId}/share-links`), { data: {}, ...write }),
+    "share link",
+  );
   await page.goto(url(new URL(link.url).pathname));
   await expect(page.getByTestId("report-cohort")).toHaveCount(2, { timeout: 30_000 });
   const pdf = await page.request.get(url(`/api/runs/${runId}/report.pdf`));

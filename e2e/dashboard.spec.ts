@@ -78,15 +78,23 @@ test("agents: empty state, every install variant with a copy button, an agent jo
   await shot("agents-empty");
 
   await page.getByLabel("Token valid for").selectOption({ label: "1 hour" });
-  const answer = page.waitForResponse((response) => response.url().endsWith("/api/enrolment-tokens") && response.request().method() === "POST");
+  const answer = page.waitForResponse(
+    (response) => response.url().endsWith("/api/enrolment-tokens") && response.request().method() === "POST",
+  );
   await page.getByTestId("create-enrolment-token").click();
   const created = (await (await answer).json()) as { commands: { npx: string; node: string } };
   // The hour it was made for, in the unit the Tokens page uses ("in 1 h"), never "in 60 min" a second later.
   await expect(page.getByTestId("enrolment-expiry")).toContainText("until it expires in 1 h (");
   const tabs = page.getByRole("tablist", { name: "Ways to install the agent" });
-  const variants = { "Install script": /^curl -fsSL (\S+)\/agent\/install\.sh \| sh -s -- --token \S+$/, npx: /^npx --yes (\S+)\/agent\/throng-agent\.tgz connect --server \1 --token \S+$/, "Throng checkout": /^node \S*throng-agent\.mjs connect --server \S+ --token \S+$/,
-    Container: /^docker run -d --name throng-agent --restart unless-stopped --network host throng-agent connect --server \S+ --token \S+$/,
-    Kubernetes: /^helm install throng-agents infra\/helm\/throng --set controlPlane\.enabled=false --set agents\.enabled=true --set agents\.replicas=2 --set agents\.server=\S+ --set agents\.enrolment\.token=\S+$/ };
+  const variants = {
+    "Install script": /^curl -fsSL (\S+)\/agent\/install\.sh \| sh -s -- --token \S+$/,
+    npx: /^npx --yes (\S+)\/agent\/throng-agent\.tgz connect --server \1 --token \S+$/,
+    "Throng checkout": /^node \S*throng-agent\.mjs connect --server \S+ --token \S+$/,
+    Container:
+      /^docker run -d --name throng-agent --restart unless-stopped --network host throng-agent connect --server \S+ --token \S+$/,
+    Kubernetes:
+      /^helm install throng-agents infra\/helm\/throng --set controlPlane\.enabled=false --set agents\.enabled=true --set agents\.replicas=2 --set agents\.server=\S+ --set agents\.enrolment\.token=\S+$/,
+  };
   for (const [label, pattern] of Object.entries(variants)) {
     await tabs.getByRole("tab", { name: label }).click();
     await expect(page.getByRole("tabpanel").locator('code[data-testid^="install-command-"]')).toHaveText(pattern);
@@ -95,7 +103,9 @@ test("agents: empty state, every install variant with a copy button, an agent jo
   // infra/docker/agent.Dockerfile builds; the Kubernetes one is rendered and validated by infra/helm/chart.int.test.ts.
   await expect(tabs.getByRole("tab")).toHaveText(Object.keys(variants));
   await tabs.getByRole("tab", { name: "Container" }).click();
-  await expect(page.getByRole("tabpanel")).toContainText("docker build --network host -f infra/docker/agent.Dockerfile -t throng-agent .");
+  await expect(page.getByRole("tabpanel")).toContainText(
+    "docker build --network host -f infra/docker/agent.Dockerfile -t throng-agent .",
+  );
   // Keyboard: arrow keys move between the tabs.
   await tabs.getByRole("tab", { name: "Install script" }).focus();
   await page.keyboard.press("ArrowRight");
@@ -159,7 +169,9 @@ test("plans: every scenario and transport has its form; YAML and JSON views, imp
   // Every variant the schema lists draws its own fields.
   const scenario = page.getByLabel("Scenario type");
   await expect(scenario).toHaveValue("ping-pong");
-  const kinds = await scenario.locator("option").evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value).filter(Boolean));
+  const kinds = await scenario
+    .locator("option")
+    .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value).filter(Boolean));
   expect(kinds).toContain("ping-pong");
   for (const kind of kinds) {
     await scenario.selectOption(kind);
@@ -167,7 +179,9 @@ test("plans: every scenario and transport has its form; YAML and JSON views, imp
     await expect(page.getByTestId("plan-section-scenario").locator(".field-error")).toHaveCount(0);
   }
   const protocol = page.getByLabel("Protocol", { exact: true });
-  for (const value of await protocol.locator("option").evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value))) {
+  for (const value of await protocol
+    .locator("option")
+    .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value))) {
     await protocol.selectOption(value);
   }
   await protocol.selectOption("websocket");
@@ -196,8 +210,20 @@ test("plans: every scenario and transport has its form; YAML and JSON views, imp
   await expect(page.getByLabel("Clients", { exact: true })).toHaveValue("6");
 
   // Import a file with an agent selection, export it back.
-  const imported = { name: `${planName} (imported)`, target: { protocol: "websocket", url: targetUrl }, scenario: { kind: "ping-pong", intervalMs: 500, messageBytes: 64 }, load: { clients: 4, durationSec: 30 }, agents: { labels: { region: "eu-west" }, onLost: "abort" } };
-  await page.getByTestId("import-plan-file").setInputFiles({ name: "imported.plan.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(imported)) });
+  const imported = {
+    name: `${planName} (imported)`,
+    target: { protocol: "websocket", url: targetUrl },
+    scenario: { kind: "ping-pong", intervalMs: 500, messageBytes: 64 },
+    load: { clients: 4, durationSec: 30 },
+    agents: { labels: { region: "eu-west" }, onLost: "abort" },
+  };
+  await page
+    .getByTestId("import-plan-file")
+    .setInputFiles({
+      name: "imported.plan.json",
+      mimeType: "application/json",
+      buffer: Buffer.from(JSON.stringify(imported)),
+    });
   await expect(page.getByTestId("import-notice")).toContainText("Imported imported.plan.json");
   await expect(page.getByLabel("Plan name")).toHaveValue(imported.name);
   await expect(page.getByLabel("If an agent is lost")).toHaveValue("abort");
@@ -213,7 +239,10 @@ test("plans: every scenario and transport has its form; YAML and JSON views, imp
   // Longer than the next journey's whole time-out: its run ends only by the abort it tests, however slowly a busy
   // machine takes it there (a 40 s run once finished on its own before the abort, and the journey failed).
   await page.getByLabel("Duration", { exact: true }).fill(String(RUN_SECONDS));
-  await page.getByTestId("plan-section-agents").getByRole("button", { name: /Remove label 1/ }).click();
+  await page
+    .getByTestId("plan-section-agents")
+    .getByRole("button", { name: /Remove label 1/ })
+    .click();
   await page.getByLabel("If an agent is lost").selectOption("continue");
   // An SLO far above what the loopback run measures: its words sit at the top of the round-trip chart, where the
   // abort's marker will be too.
@@ -224,7 +253,10 @@ test("plans: every scenario and transport has its form; YAML and JSON views, imp
   await expect(page.getByTestId("plan-file")).toContainText("clients: 6");
   await expect(page.getByTestId("plan-runs-empty")).toBeVisible();
   // The page's main action is as large as the buttons beside it.
-  const [startBox, cloneBox] = await Promise.all([page.getByTestId("start-run").boundingBox(), page.getByTestId("clone-plan").boundingBox()]);
+  const [startBox, cloneBox] = await Promise.all([
+    page.getByTestId("start-run").boundingBox(),
+    page.getByTestId("clone-plan").boundingBox(),
+  ]);
   expect(Math.abs(startBox!.height - cloneBox!.height), "Start run's height beside Clone's").toBeLessThanOrEqual(1);
   await shot("plan-detail");
 
@@ -271,7 +303,9 @@ test("runs: live charts, a reload mid-run keeps the history, abort asks first, t
   await page.getByTestId("abort-run").click();
   await dialog.getByTestId("confirm").click();
   await expect(page.getByTestId("run-status")).toHaveAttribute("data-status", "aborted", { timeout: 15_000 });
-  await expect(page.getByTestId("run-summary").getByTestId("run-event").filter({ hasText: "aborted" })).toHaveCount(1, { timeout: 15_000 });
+  await expect(page.getByTestId("run-summary").getByTestId("run-event").filter({ hasText: "aborted" })).toHaveCount(1, {
+    timeout: 15_000,
+  });
   await expect(page.getByTestId("summary-peak-connections")).toHaveText("6", { timeout: 20_000 });
   await expect(page.getByTestId("chart-connections")).toHaveAttribute("data-markers", /[1-9]/);
   // Its verdict says "aborted" too: the one badge carries the verdict's reasons, no second "aborted" beside it.

@@ -10,7 +10,8 @@ const journey = pageJourney("display");
 const { start, startTarget, scratch } = journey;
 let runId = "";
 const write = { headers: { origin: baseUrl } };
-const shot = (name: string) => journey.page().screenshot({ path: join(artifacts, `display-${name}.png`), fullPage: true });
+const shot = (name: string) =>
+  journey.page().screenshot({ path: join(artifacts, `display-${name}.png`), fullPage: true });
 test.describe.configure({ mode: "serial" });
 
 test("display: sign-in greets a first-time visitor without 'Welcome back'", async () => {
@@ -39,14 +40,21 @@ test("display: a capacity search's run page: one verdict colour, charts' legends
         name: `Search ${stamp}`,
         target: { protocol: "websocket", url: targetUrl },
         scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
-        load: { clients: 40, durationSec: 12, shape: { kind: "step-up", mode: "fixed", startClients: 5, stepClients: 5, stepDurationSec: 2 } },
+        load: {
+          clients: 40,
+          durationSec: 12,
+          shape: { kind: "step-up", mode: "fixed", startClients: 5, stepClients: 5, stepDurationSec: 2 },
+        },
         slos: [{ metric: "rtt-p99-ms", below: 0.001 }],
       },
       ...write,
     }),
     "create plan",
   );
-  const run = await json<{ id: string }>(await page.request.post(url(`/api/plans/${plan.id}/runs`), write), "start run");
+  const run = await json<{ id: string }>(
+    await page.request.post(url(`/api/plans/${plan.id}/runs`), write),
+    "start run",
+  );
   runId = run.id;
   await page.goto(url(`/runs/${runId}`));
   await expect(page.getByTestId("run-status")).toHaveText(/finished|aborted|failed/, { timeout: 90_000 });
@@ -79,21 +87,28 @@ test("display: a plan no agent may run is refused at Start, naming the agent by 
   // An agent started without --allow-scripts cannot run a script plan: since issue 27 §1 the control plane says so
   // before a run exists (it used to start one that failed at 0 s; that failed run's report is no longer reachable here).
   const script = await json<{ sha256: string }>(
-    await page.request.post(url("/api/scripts"), { data: { name: "bots.mjs", source: "export default async function client() {}\n" }, ...write }),
+    await page.request.post(url("/api/scripts"), {
+      data: { name: "bots.mjs", source: "export default async function client() {}\n" },
+      ...write,
+    }),
     "upload script",
   );
   const plan = await json<{ id: string }>(
     await page.request.post(url("/api/plans"), {
       data: {
-        name: `Refused ${stamp}`, target: { protocol: "websocket", url: "ws://127.0.0.1:9/" },
-        scenario: { kind: "script", script: { sha256: script.sha256 } }, load: { clients: 1, durationSec: 5 },
+        name: `Refused ${stamp}`,
+        target: { protocol: "websocket", url: "ws://127.0.0.1:9/" },
+        scenario: { kind: "script", script: { sha256: script.sha256 } },
+        load: { clients: 1, durationSec: 5 },
         slos: [{ metric: "error-rate", below: 0.01 }],
       },
       ...write,
     }),
     "create plan",
   );
-  const hostname = (await json<{ agents: { hostname: string }[] }>(await page.request.get(url("/api/agents")), "agents")).agents[0]!.hostname;
+  const hostname = (
+    await json<{ agents: { hostname: string }[] }>(await page.request.get(url("/api/agents")), "agents")
+  ).agents[0]!.hostname;
   const refused = await page.request.post(url(`/api/plans/${plan.id}/runs`), write);
   expect(refused.status()).toBe(409);
   const message = await refused.text();
@@ -101,15 +116,24 @@ test("display: a plan no agent may run is refused at Start, naming the agent by 
   expect(message).toContain("--allow-scripts");
 });
 
-test("display: a reader in Germany reads numbers and dates the German way, the same on the page as on its axes", async ({ browser }) => {
+test("display: a reader in Germany reads numbers and dates the German way, the same on the page as on its axes", async ({
+  browser,
+}) => {
   const page = journey.page();
-  const german = await browser.newContext({ storageState: await page.context().storageState(), locale: "de-DE", timezoneId: "Europe/Berlin", viewport: { width: 1280, height: 900 } });
+  const german = await browser.newContext({
+    storageState: await page.context().storageState(),
+    locale: "de-DE",
+    timezoneId: "Europe/Berlin",
+    viewport: { width: 1280, height: 900 },
+  });
   const reader = await german.newPage();
   await reader.goto(url(`/runs/${runId}`));
   // Thousands with a dot, decimals with a comma, dates day first: never en-US numbers beside German dates.
   await expect(reader.getByTestId("summary-messages-sent")).toHaveText(/^\d{1,3}(\.\d{3})*$/);
   await expect(reader.getByTestId("summary-rtt-p99")).toHaveText(/^\d{1,3}(\.\d{3})*(,\d+)? ms$/);
-  await expect(reader.locator("header.panel .muted.small")).toContainText(/created \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}:\d{2}/);
+  await expect(reader.locator("header.panel .muted.small")).toContainText(
+    /created \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}:\d{2}/,
+  );
   await reader.screenshot({ path: join(artifacts, "display-run-de.png"), fullPage: true });
   await german.close();
 });
@@ -167,7 +191,13 @@ test("display: the plan form names fields by their labels, says what 'default' i
 
   // Only what a ping-pong plan measures is offered; a rate is typed in percent and stored as the fraction (docs/verdicts.md, "Units").
   const metric = slos.getByLabel("Metric", { exact: true });
-  await expect(metric.locator("option")).toHaveText(["Round trip p50", "Round trip p99", "Round trip p99 (corrected)", "Connect p99", "Error rate"]);
+  await expect(metric.locator("option")).toHaveText([
+    "Round trip p50",
+    "Round trip p99",
+    "Round trip p99 (corrected)",
+    "Connect p99",
+    "Error rate",
+  ]);
   await metric.selectOption("error-rate");
   await slos.getByLabel("Must stay below", { exact: true }).fill("1.5");
   await expect(slos.locator("#slos-0-below-unit")).toHaveText("%");

@@ -3,11 +3,22 @@
 // same section on the report; a login storm's session in the step table. Screenshots go to e2e/artifacts/distribution-*.png.
 import { join } from "node:path";
 import { expect, test } from "./support/test";
-import { artifacts, baseUrl, enrolAgent, finishedPingPongRuns, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
+import {
+  artifacts,
+  baseUrl,
+  enrolAgent,
+  finishedPingPongRuns,
+  json,
+  pageJourney,
+  stamp,
+  url,
+  signUp,
+} from "./support/e2e-env";
 
 const journey = pageJourney("distribution");
 const { start, startTarget, scratch } = journey;
-const shot = (name: string) => journey.page().screenshot({ path: join(artifacts, `distribution-${name}.png`), fullPage: true });
+const shot = (name: string) =>
+  journey.page().screenshot({ path: join(artifacts, `distribution-${name}.png`), fullPage: true });
 
 test("latency distribution: a finished run's histogram with percentile markers, its heatmap over time, a range and the report", async () => {
   const page = journey.page();
@@ -15,15 +26,24 @@ test("latency distribution: a finished run's histogram with percentile markers, 
   await signUp(page, "Dist Reader", "distribution");
   await enrolAgent(page, start, join(scratch, "agent.json"));
   const targetUrl = await startTarget();
-  const { runIds } = await finishedPingPongRuns(page, { name: `Distribution ${stamp}`, targetUrl, durationSec: 4, count: 1 });
+  const { runIds } = await finishedPingPongRuns(page, {
+    name: `Distribution ${stamp}`,
+    targetUrl,
+    durationSec: 4,
+    count: 1,
+  });
   const runId = runIds[0]!;
 
   await page.goto(url(`/runs/${runId}`));
   const section = page.getByTestId("latency-distribution");
   await expect(section.getByTestId("distribution-range")).toContainText("The whole run");
-  await expect(section.getByTestId("distribution-stats")).toHaveText(/^[\d,.\s]+ samples · p50 .+ · p90 .+ · p99 .+ · max .+$/);
+  await expect(section.getByTestId("distribution-stats")).toHaveText(
+    /^[\d,.\s]+ samples · p50 .+ · p90 .+ · p99 .+ · max .+$/,
+  );
   // Both canvases painted every sample of the run (data-painted is the count they drew).
-  const samples = Number((await section.getByTestId("distribution-stats").textContent())!.split(" samples")[0]!.replace(/[^\d]/g, ""));
+  const samples = Number(
+    (await section.getByTestId("distribution-stats").textContent())!.split(" samples")[0]!.replace(/[^\d]/g, ""),
+  );
   expect(samples).toBeGreaterThan(10);
   await expect(section.getByTestId("distribution-histogram")).toHaveAttribute("data-painted", String(samples));
   await expect(section.getByTestId("latency-heatmap")).toHaveAttribute("data-painted", String(samples));
@@ -42,22 +62,43 @@ test("latency distribution: a finished run's histogram with percentile markers, 
   // A range in the URL (the zoom's): only its seconds.
   await page.goto(url(`/runs/${runId}?from=1&to=3`));
   await expect(section.getByTestId("distribution-range")).toContainText("Seconds 0:01 to 0:03 of the run");
-  const inRange = Number((await section.getByTestId("distribution-stats").textContent())!.split(" samples")[0]!.replace(/[^\d]/g, ""));
+  const inRange = Number(
+    (await section.getByTestId("distribution-stats").textContent())!.split(" samples")[0]!.replace(/[^\d]/g, ""),
+  );
   expect(inRange).toBeGreaterThan(0);
   expect(inRange).toBeLessThan(samples);
 
   await page.goto(url(`/runs/${runId}/report`));
-  await expect(page.getByTestId("report").getByTestId("distribution-stats")).toHaveText(new RegExp(`^${samples.toLocaleString("en-GB")} samples`));
+  await expect(page.getByTestId("report").getByTestId("distribution-stats")).toHaveText(
+    new RegExp(`^${samples.toLocaleString("en-GB")} samples`),
+  );
   await shot("report");
 
   // A login storm: its session (the built-in login, two steps) in the step table, its logins' distribution.
   const write = { headers: { origin: baseUrl } };
-  const plan = await json<{ id: string }>(await page.request.post(url("/api/plans"), {
-    data: { name: `Logins ${stamp}`, target: { protocol: "websocket", url: targetUrl }, scenario: { kind: "login-storm", login: true }, load: { clients: 4, durationSec: 3 } },
-    ...write,
-  }), "create plan");
-  const storm = await json<{ id: string }>(await page.request.post(url(`/api/plans/${plan.id}/runs`), write), "start run");
-  await expect.poll(async () => (await json<{ status: string }>(await page.request.get(url(`/api/runs/${storm.id}`)), "read run")).status, { timeout: 60_000, intervals: [500] }).toBe("finished");
+  const plan = await json<{ id: string }>(
+    await page.request.post(url("/api/plans"), {
+      data: {
+        name: `Logins ${stamp}`,
+        target: { protocol: "websocket", url: targetUrl },
+        scenario: { kind: "login-storm", login: true },
+        load: { clients: 4, durationSec: 3 },
+      },
+      ...write,
+    }),
+    "create plan",
+  );
+  const storm = await json<{ id: string }>(
+    await page.request.post(url(`/api/plans/${plan.id}/runs`), write),
+    "start run",
+  );
+  await expect
+    .poll(
+      async () =>
+        (await json<{ status: string }>(await page.request.get(url(`/api/runs/${storm.id}`)), "read run")).status,
+      { timeout: 60_000, intervals: [500] },
+    )
+    .toBe("finished");
   await page.goto(url(`/runs/${storm.id}`));
   const breakdown = page.getByTestId("run-breakdown");
   await expect(breakdown.getByRole("heading", { name: "Session (2 steps)" })).toBeVisible();

@@ -15,22 +15,47 @@ test("a run's rejected sessions show Redis's reply as text and hex under the cha
   await signUp(page, "Error Reader", "errors");
   await json(await page.request.put(url("/api/secrets/REDIS_WORD"), { data: { value: secret }, ...write }), "secret");
   await journey.startAgent();
-  await expect.poll(async () => (await json<{ agents: { status: string }[] }>(await page.request.get(url("/api/agents")), "agents")).agents.filter((a) => a.status === "online").length, { timeout: 30_000 }).toBe(1);
+  await expect
+    .poll(
+      async () =>
+        (
+          await json<{ agents: { status: string }[] }>(await page.request.get(url("/api/agents")), "agents")
+        ).agents.filter((a) => a.status === "online").length,
+      { timeout: 30_000 },
+    )
+    .toBe(1);
 
   const plan = await json<{ id: string }>(
     await page.request.post(url("/api/plans"), {
       data: {
         name: `Rejected ${stamp}`,
-        target: { protocol: "tcp", host: "127.0.0.1", port: journey.redisPort, framing: { kind: "delimiter", delimiter: "\r\n" } },
+        target: {
+          protocol: "tcp",
+          host: "127.0.0.1",
+          port: journey.redisPort,
+          framing: { kind: "delimiter", delimiter: "\r\n" },
+        },
         // Redis names the unknown command in its error: "-ERR unknown command '<the secret>', with args beginning with: 'x' ".
-        scenario: { kind: "ping-pong", intervalMs: 200, message: { body: "PING" }, match: { by: "order" }, session: [{ kind: "send", message: { body: "{{secrets.REDIS_WORD}} x" } }, { kind: "expect", reply: { regex: "^\\+OK" }, failWhen: { regex: "^-" } }] },
+        scenario: {
+          kind: "ping-pong",
+          intervalMs: 200,
+          message: { body: "PING" },
+          match: { by: "order" },
+          session: [
+            { kind: "send", message: { body: "{{secrets.REDIS_WORD}} x" } },
+            { kind: "expect", reply: { regex: "^\\+OK" }, failWhen: { regex: "^-" } },
+          ],
+        },
         load: { clients: 4, durationSec: 3 },
       },
       ...write,
     }),
     "save plan",
   );
-  const run = await json<{ id: string }>(await page.request.post(url(`/api/plans/${plan.id}/runs`), write), "start run");
+  const run = await json<{ id: string }>(
+    await page.request.post(url(`/api/plans/${plan.id}/runs`), write),
+    "start run",
+  );
   const masked = `-ERR unknown command '${"*".repeat(secret.length)}', with args beginning with: 'x' `;
 
   await test.step("the run page shows the session-rejected sample under the charts", async () => {

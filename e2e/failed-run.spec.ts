@@ -10,13 +10,19 @@ import { artifacts, baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp }
 const journey = pageJourney("failed-run");
 const { start, startTargetProcess, scratch } = journey;
 const write = { headers: { origin: baseUrl } };
-const shot = (name: string) => journey.page().screenshot({ path: join(artifacts, `failed-run-${name}.png`), fullPage: true });
+const shot = (name: string) =>
+  journey.page().screenshot({ path: join(artifacts, `failed-run-${name}.png`), fullPage: true });
 
 interface RunAnswer {
   status: string;
   startedAt: string | null;
   endedAt: string | null;
-  verdict: { passed: boolean; outcome?: string; reasons: string[]; slos: { metric: string; passed: boolean; status?: string; firstBreachAt: number | null }[] } | null;
+  verdict: {
+    passed: boolean;
+    outcome?: string;
+    reasons: string[];
+    slos: { metric: string; passed: boolean; status?: string; firstBreachAt: number | null }[];
+  } | null;
   summary: { connectionsFailed: number; connectionsDropped?: number } | null;
 }
 
@@ -33,23 +39,36 @@ test("failed run: the target dies mid-run, and the report says what failed, when
         target: { protocol: "websocket", url: target.url },
         scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64 },
         load: { clients: 4, durationSec: 12 },
-        slos: [{ metric: "error-rate", below: 0.01 }, { metric: "rtt-p99-ms", below: 2000 }],
+        slos: [
+          { metric: "error-rate", below: 0.01 },
+          { metric: "rtt-p99-ms", below: 2000 },
+        ],
       },
       ...write,
     }),
     "create plan",
   );
-  const run = await json<{ id: string }>(await page.request.post(url(`/api/plans/${plan.id}/runs`), write), "start run");
+  const run = await json<{ id: string }>(
+    await page.request.post(url(`/api/plans/${plan.id}/runs`), write),
+    "start run",
+  );
   const read = async () => json<RunAnswer>(await page.request.get(url(`/api/runs/${run.id}`)), "read run");
   // Some seconds of healthy load first, so the report has a before and an after.
   await expect
-    .poll(async () => (await json<{ points: unknown[] }>(await page.request.get(url(`/api/runs/${run.id}/series`)), "series")).points.length, { timeout: 60_000, intervals: [500] })
+    .poll(
+      async () =>
+        (await json<{ points: unknown[] }>(await page.request.get(url(`/api/runs/${run.id}/series`)), "series")).points
+          .length,
+      { timeout: 60_000, intervals: [500] },
+    )
     .toBeGreaterThanOrEqual(3);
   const killedAt = Math.floor(Date.now() / 1000);
   process.kill(target.pid, "SIGKILL");
 
   await page.goto(url(`/runs/${run.id}`));
-  await expect(page.getByTestId("run-status")).toHaveAttribute("data-status", /^(finished|failed)$/, { timeout: 60_000 });
+  await expect(page.getByTestId("run-status")).toHaveAttribute("data-status", /^(finished|failed)$/, {
+    timeout: 60_000,
+  });
   const ended = await read();
   expect(ended.verdict, "the run has a verdict").not.toBeNull();
   // Not a pass, and the SLO the dead server broke is judged broken, from about when it died (not before).
@@ -86,7 +105,10 @@ test("failed run: the target dies mid-run, and the report says what failed, when
   expect(new Set(reasonTexts).size).toBe(reasonTexts.length);
   // What and when: the plan's SLOs judged (never "sets no SLOs"), the error-rate row broken; the times in order.
   await expect(report).not.toContainText("The plan sets no SLOs");
-  await expect(page.locator('[data-testid="slo-row"][data-metric="error-rate"]')).toHaveAttribute("data-status", "broken");
+  await expect(page.locator('[data-testid="slo-row"][data-metric="error-rate"]')).toHaveAttribute(
+    "data-status",
+    "broken",
+  );
   // The round trip SLO held only the seconds before the server died: "no data", not "met, held all 4 s measured".
   const roundTripRow = page.locator('[data-testid="slo-row"][data-metric="rtt-p99-ms"]');
   await expect(roundTripRow).toHaveAttribute("data-status", "no data");

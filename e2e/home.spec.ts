@@ -19,7 +19,10 @@ test("home: a new organisation's checklist ticks token, agent, plan and run from
   await expect(page).toHaveURL(new RegExp(`${baseUrl}/$`));
   await expect(page.getByTestId("getting-started")).toContainText("0 of 4 done");
   for (const id of ["token", "agent", "plan", "run"]) await expect(step(id)).toHaveAttribute("data-done", "false");
-  await expect(step("token").getByRole("link", { name: "Create an enrolment token" })).toHaveAttribute("href", "/agents");
+  await expect(step("token").getByRole("link", { name: "Create an enrolment token" })).toHaveAttribute(
+    "href",
+    "/agents",
+  );
   await shot("empty");
 
   await enrolAgent(page, start, join(scratch, "agent.json"));
@@ -36,7 +39,11 @@ test("home: a new organisation's checklist ticks token, agent, plan and run from
         name: `Home search ${stamp}`,
         target: { protocol: "websocket", url: targetUrl },
         scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
-        load: { clients: 15, durationSec: 6, shape: { kind: "step-up", mode: "fixed", startClients: 5, stepClients: 5, stepDurationSec: 2 } },
+        load: {
+          clients: 15,
+          durationSec: 6,
+          shape: { kind: "step-up", mode: "fixed", startClients: 5, stepClients: 5, stepDurationSec: 2 },
+        },
         slos: [{ metric: "rtt-p99-ms", below: 2000 }],
       },
       ...write,
@@ -47,11 +54,24 @@ test("home: a new organisation's checklist ticks token, agent, plan and run from
   await expect(step("plan")).toHaveAttribute("data-done", "true");
   await expect(step("run")).toHaveAttribute("data-done", "false");
 
-  const run = await json<{ id: string }>(await page.request.post(url(`/api/plans/${plan.id}/runs`), write), "start run");
+  const run = await json<{ id: string }>(
+    await page.request.post(url(`/api/plans/${plan.id}/runs`), write),
+    "start run",
+  );
   await expect
-    .poll(async () => (await json<{ status: string }>(await page.request.get(url(`/api/runs/${run.id}`)), "read run")).status, { timeout: 90_000, intervals: [1000] })
+    .poll(
+      async () =>
+        (await json<{ status: string }>(await page.request.get(url(`/api/runs/${run.id}`)), "read run")).status,
+      { timeout: 90_000, intervals: [1000] },
+    )
     .toBe("finished");
-  await json(await page.request.post(url(`/api/runs/${run.id}/estimates`), { data: { targetName: "lobby", build: "1.0" }, ...write }), "save estimate");
+  await json(
+    await page.request.post(url(`/api/runs/${run.id}/estimates`), {
+      data: { targetName: "lobby", build: "1.0" },
+      ...write,
+    }),
+    "save estimate",
+  );
 
   await page.reload();
   // Every step done: the checklist steps aside for the overview.

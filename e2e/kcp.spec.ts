@@ -3,7 +3,17 @@
 // beside the KCP run with each one's protocol, latencies and KCP's overhead. Screenshots in e2e/artifacts/.
 import { join } from "node:path";
 import { expect, test } from "./support/test";
-import { artifacts, baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp, type AgentProcess } from "./support/e2e-env";
+import {
+  artifacts,
+  baseUrl,
+  enrolAgent,
+  json,
+  pageJourney,
+  stamp,
+  url,
+  signUp,
+  type AgentProcess,
+} from "./support/e2e-env";
 
 const journey = pageJourney("kcp");
 const { start, scratch } = journey;
@@ -11,16 +21,29 @@ const write = { headers: { origin: baseUrl } };
 
 /** The reference target with a TCP echo and a KCP endpoint; resolves with both ports once it listens. */
 async function startKcpTarget(): Promise<{ tcpPort: number; kcpPort: number }> {
-  const target: AgentProcess = start(["target", "--host", "127.0.0.1", "--port", "0", "--tcp-port", "0", "--kcp-port", "0"]);
+  const target: AgentProcess = start([
+    "target",
+    "--host",
+    "127.0.0.1",
+    "--port",
+    "0",
+    "--tcp-port",
+    "0",
+    "--kcp-port",
+    "0",
+  ]);
   let ports: { tcpPort: number; kcpPort: number } | undefined;
   await expect
-    .poll(() => {
-      const text = target.output.join("");
-      const tcp = /target tcp on [\d.]+:(\d+)/.exec(text);
-      const kcp = /target kcp on [\d.]+:(\d+)/.exec(text);
-      if (tcp && kcp) ports = { tcpPort: Number(tcp[1]), kcpPort: Number(kcp[1]) };
-      return ports !== undefined;
-    }, { timeout: 15_000 })
+    .poll(
+      () => {
+        const text = target.output.join("");
+        const tcp = /target tcp on [\d.]+:(\d+)/.exec(text);
+        const kcp = /target kcp on [\d.]+:(\d+)/.exec(text);
+        if (tcp && kcp) ports = { tcpPort: Number(tcp[1]), kcpPort: Number(kcp[1]) };
+        return ports !== undefined;
+      },
+      { timeout: 15_000 },
+    )
     .toBe(true);
   return ports!;
 }
@@ -33,10 +56,23 @@ test("KCP: a lossy KCP run shows its retransmissions and overhead on its page an
   const { tcpPort, kcpPort } = await startKcpTarget();
   const scenario = { kind: "ping-pong", intervalMs: 100, messageBytes: 64 };
   const load = { clients: 10, durationSec: 12, rampUpSec: 0 };
-  const planOf = async (data: object) => json<{ id: string }>(await page.request.post(url("/api/plans"), { data, ...write }), "create plan");
-  const startRun = async (planId: string) => json<{ id: string }>(await page.request.post(url(`/api/plans/${planId}/runs`), write), "start run");
-  const kcpPlan = await planOf({ name: `KCP ${stamp}`, target: { protocol: "kcp", host: "127.0.0.1", port: kcpPort, mode: "fast" }, scenario, load, network: [{ name: "lossy", share: 0.5, delayMs: 20, lossPercent: 10 }] });
-  const tcpPlan = await planOf({ name: `TCP ${stamp}`, target: { protocol: "tcp", host: "127.0.0.1", port: tcpPort, framing: { kind: "length-prefix", headerBytes: 2 } }, scenario, load });
+  const planOf = async (data: object) =>
+    json<{ id: string }>(await page.request.post(url("/api/plans"), { data, ...write }), "create plan");
+  const startRun = async (planId: string) =>
+    json<{ id: string }>(await page.request.post(url(`/api/plans/${planId}/runs`), write), "start run");
+  const kcpPlan = await planOf({
+    name: `KCP ${stamp}`,
+    target: { protocol: "kcp", host: "127.0.0.1", port: kcpPort, mode: "fast" },
+    scenario,
+    load,
+    network: [{ name: "lossy", share: 0.5, delayMs: 20, lossPercent: 10 }],
+  });
+  const tcpPlan = await planOf({
+    name: `TCP ${stamp}`,
+    target: { protocol: "tcp", host: "127.0.0.1", port: tcpPort, framing: { kind: "length-prefix", headerBytes: 2 } },
+    scenario,
+    load,
+  });
 
   // Live: the KCP section charts each second as it comes.
   const kcpRun = await startRun(kcpPlan.id);
@@ -50,13 +86,18 @@ test("KCP: a lossy KCP run shows its retransmissions and overhead on its page an
 
   // Ended: the whole run's figures in a sentence; the lossy cohort made KCP retransmit.
   await expect(page.getByTestId("run-status")).toHaveText(/finished/, { timeout: 90_000 });
-  await expect(page.getByTestId("kcp-summary")).toHaveText(/^Over the run: [1-9][\d,]* retransmissions \([\d,]+ fast, [\d,]+ RTO expiries\); .+ on the wire for .+ of payload: \+[\d.]+ % overhead/, { timeout: 15_000 });
+  await expect(page.getByTestId("kcp-summary")).toHaveText(
+    /^Over the run: [1-9][\d,]* retransmissions \([\d,]+ fast, [\d,]+ RTO expiries\); .+ on the wire for .+ of payload: \+[\d.]+ % overhead/,
+    { timeout: 15_000 },
+  );
   await page.getByTestId("kcp-section").scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(artifacts, "kcp-ended.png"), fullPage: true });
 
   // The report (and so its PDF) has the same section.
   await page.goto(url(`/runs/${kcpRun.id}/report`));
-  await expect(page.getByTestId("report").getByTestId("kcp-summary")).toHaveText(/^Over the run: [1-9]/, { timeout: 30_000 });
+  await expect(page.getByTestId("report").getByTestId("kcp-summary")).toHaveText(/^Over the run: [1-9]/, {
+    timeout: 30_000,
+  });
   await expect(page.getByTestId("report").getByTestId("chart-kcp-wire")).toBeVisible();
   await page.screenshot({ path: join(artifacts, "kcp-report.png"), fullPage: true });
 

@@ -47,8 +47,15 @@ test("notifications: add a Slack channel, a bad URL is named, the test reaches t
   await expect(row).not.toContainText("secret");
 
   await row.getByTestId("test-channel").click();
-  await expect(page.getByTestId("delivery-row").first()).toHaveAttribute("data-status", "delivered", { timeout: 20_000 });
-  expect(webhook!.received).toEqual([{ path: "/services/T0/B0/secret", body: { text: "Throng test notification: this channel is set up and receives run notifications." } }]);
+  await expect(page.getByTestId("delivery-row").first()).toHaveAttribute("data-status", "delivered", {
+    timeout: 20_000,
+  });
+  expect(webhook!.received).toEqual([
+    {
+      path: "/services/T0/B0/secret",
+      body: { text: "Throng test notification: this channel is set up and receives run notifications." },
+    },
+  ]);
   await page.screenshot({ path: join(artifacts, "notifications-settings.png"), fullPage: true });
 });
 

@@ -16,11 +16,18 @@ async function seriousViolations(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).analyze();
   return violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.slice(0, 3).map((node) => node.target.join(" ")).join(", ")}`);
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes
+          .slice(0, 3)
+          .map((node) => node.target.join(" "))
+          .join(", ")}`,
+    );
 }
 
 /** How far the page is wider than the window, in px: 0 when nothing sticks out. */
-const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+const sideways = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 /** The innermost elements that reach past the screen's right edge, for a failure's message: what to fix. */
 const widest = (page: Page) =>
@@ -28,7 +35,13 @@ const widest = (page: Page) =>
     const edge = document.documentElement.clientWidth;
     const past = [...document.querySelectorAll("main *")].filter((el) => el.getBoundingClientRect().right > edge + 0.5);
     const innermost = past.filter((el) => !past.some((other) => other !== el && el.contains(other)));
-    return innermost.slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join(".")} (right ${Math.round(el.getBoundingClientRect().right)} px)`).join("; ");
+    return innermost
+      .slice(0, 5)
+      .map(
+        (el) =>
+          `${el.tagName.toLowerCase()}.${[...el.classList].join(".")} (right ${Math.round(el.getBoundingClientRect().right)} px)`,
+      )
+      .join("; ");
   });
 
 test("the main pages fit a phone, fold the navigation behind a menu, and pass axe at a laptop's width and a phone's", async () => {
@@ -37,22 +50,48 @@ test("the main pages fit a phone, fold the navigation behind a menu, and pass ax
   await signUp(page, "Phone Reader", "phone");
   await enrolAgent(page, journey.start, join(journey.scratch, "agent.json"));
   const targetUrl = await journey.startTarget();
-  const plan = await json<{ id: string }>(await page.request.post(url("/api/plans"), {
-    data: {
-      name: `Phone ${stamp}`, target: { protocol: "websocket", url: targetUrl }, scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64 },
-      load: { clients: 4, durationSec: 3 }, slos: [{ metric: "rtt-p99-ms", below: 50 }],
-    },
-    ...write,
-  }), "create plan");
-  const run = await json<{ id: string }>(await page.request.post(url(`/api/plans/${plan.id}/runs`), write), "start run");
+  const plan = await json<{ id: string }>(
+    await page.request.post(url("/api/plans"), {
+      data: {
+        name: `Phone ${stamp}`,
+        target: { protocol: "websocket", url: targetUrl },
+        scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64 },
+        load: { clients: 4, durationSec: 3 },
+        slos: [{ metric: "rtt-p99-ms", below: 50 }],
+      },
+      ...write,
+    }),
+    "create plan",
+  );
+  const run = await json<{ id: string }>(
+    await page.request.post(url(`/api/plans/${plan.id}/runs`), write),
+    "start run",
+  );
   await expect
-    .poll(async () => (await json<{ status: string }>(await page.request.get(url(`/api/runs/${run.id}`)), "read run")).status, { timeout: 60_000, intervals: [1000] })
+    .poll(
+      async () =>
+        (await json<{ status: string }>(await page.request.get(url(`/api/runs/${run.id}`)), "read run")).status,
+      { timeout: 60_000, intervals: [1000] },
+    )
     .toBe("finished");
 
   const pages: [string, string][] = [
-    ["home", "/"], ["agents", "/agents"], ["plans", "/plans"], ["plan", `/plans/${plan.id}`], ["plan-new", "/plans/new"], ["runs", "/runs"],
-    ["run", `/runs/${run.id}`], ["report", `/runs/${run.id}/report`], ["compare", "/compare"], ["targets", "/targets"], ["calculator", "/calculator"],
-    ["scripts", "/scripts"], ["settings", "/settings/organisation"], ["members", "/settings/members"], ["tokens", "/settings/tokens"], ["audit", "/settings/audit"],
+    ["home", "/"],
+    ["agents", "/agents"],
+    ["plans", "/plans"],
+    ["plan", `/plans/${plan.id}`],
+    ["plan-new", "/plans/new"],
+    ["runs", "/runs"],
+    ["run", `/runs/${run.id}`],
+    ["report", `/runs/${run.id}/report`],
+    ["compare", "/compare"],
+    ["targets", "/targets"],
+    ["calculator", "/calculator"],
+    ["scripts", "/scripts"],
+    ["settings", "/settings/organisation"],
+    ["members", "/settings/members"],
+    ["tokens", "/settings/tokens"],
+    ["audit", "/settings/audit"],
   ];
   for (const viewport of [{ width: 1280, height: 900 }, PHONE]) {
     await page.setViewportSize(viewport);

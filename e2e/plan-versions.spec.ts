@@ -48,13 +48,19 @@ test("a plan is edited into version 2, both versions are listed, and a stale sav
   await expect(page.getByTestId("plan-version-file")).toContainText("clients: 3");
   await page.screenshot({ path: join(artifacts, "plan-versions.png"), fullPage: true });
 
-  const stale = await page.request.put(url(`/api/plans/${plan.id}`), { data: { version: 1, spec: { ...spec, load: { clients: 9, durationSec: 30 } } }, ...write });
+  const stale = await page.request.put(url(`/api/plans/${plan.id}`), {
+    data: { version: 1, spec: { ...spec, load: { clients: 9, durationSec: 30 } } },
+    ...write,
+  });
   expect(stale.status(), await stale.text()).toBe(409);
 
   // The editor shows the same refusal in place when it was loaded before someone else saved.
   await page.getByTestId("edit-plan").click();
   await expect(clients).toHaveValue("7");
-  const other = await page.request.put(url(`/api/plans/${plan.id}`), { data: { version: 2, spec: { ...spec, load: { clients: 5, durationSec: 30 } } }, ...write });
+  const other = await page.request.put(url(`/api/plans/${plan.id}`), {
+    data: { version: 2, spec: { ...spec, load: { clients: 5, durationSec: 30 } } },
+    ...write,
+  });
   expect(other.ok(), await other.text()).toBe(true);
   await clients.fill("8");
   await page.getByTestId("save-plan").click();

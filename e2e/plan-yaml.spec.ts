@@ -18,12 +18,26 @@ async function openPlanView(page: Page, who: string, tab: "YAML" | "JSON", view:
   const pageErrors: string[] = [];
   const blocked: string[] = [];
   page.on("pageerror", (error) => pageErrors.push(error.message));
-  page.on("console", (message) => message.type() === "error" && /Content.Security.Policy|Refused to/i.test(message.text()) && blocked.push(message.text()));
+  page.on(
+    "console",
+    (message) =>
+      message.type() === "error" &&
+      /Content.Security.Policy|Refused to/i.test(message.text()) &&
+      blocked.push(message.text()),
+  );
   await page.setViewportSize({ width: 1280, height: 900 });
   await signUp(page, `${tab} Editor`, who);
 
-  const spec = { name: `${tab} ${stamp}`, target: { protocol: "websocket", url: "ws://127.0.0.1:9/" }, scenario: { kind: "ping-pong", intervalMs: 500, messageBytes: 64 }, load: { clients: 3, durationSec: 30 } };
-  const plan = await json<{ id: string }>(await page.request.post(url("/api/plans"), { data: spec, headers: { origin: baseUrl } }), "create plan");
+  const spec = {
+    name: `${tab} ${stamp}`,
+    target: { protocol: "websocket", url: "ws://127.0.0.1:9/" },
+    scenario: { kind: "ping-pong", intervalMs: 500, messageBytes: 64 },
+    load: { clients: 3, durationSec: 30 },
+  };
+  const plan = await json<{ id: string }>(
+    await page.request.post(url("/api/plans"), { data: spec, headers: { origin: baseUrl } }),
+    "create plan",
+  );
   await page.goto(url(`/plans/${plan.id}/edit`));
   await page.getByRole("tab", { name: tab }).click();
   const editor = page.getByTestId(view);
@@ -66,8 +80,15 @@ async function openPlanView(page: Page, who: string, tab: "YAML" | "JSON", view:
   return { spec, editor, line, unmarked, markedOnly, hoverExplains, pageErrors, blocked };
 }
 
-test("the YAML view marks problems in the form's words, completes keys from the schema, and keeps the plan across views", async ({ page }) => {
-  const { spec, editor, line, unmarked, markedOnly, hoverExplains, pageErrors, blocked } = await openPlanView(page, "plan-yaml", "YAML", "plan-yaml");
+test("the YAML view marks problems in the form's words, completes keys from the schema, and keeps the plan across views", async ({
+  page,
+}) => {
+  const { spec, editor, line, unmarked, markedOnly, hoverExplains, pageErrors, blocked } = await openPlanView(
+    page,
+    "plan-yaml",
+    "YAML",
+    "plan-yaml",
+  );
   const yamlShot = (name: string) => shot(page, `plan-yaml-${name}`);
 
   // Type an invalid value: the marker sits on that value, in that line, saying what the form says.
@@ -125,7 +146,9 @@ test("the YAML view marks problems in the form's words, completes keys from the 
   const nameLineNo = (await planYamlText(page)).split("\n").findIndex((text) => text.startsWith("name: ")) + 1;
   await expect(editor.locator(".cm-lintRange-error").first()).toBeAttached();
   await expect(page.getByTestId("plan-form-error")).toContainText("Not valid YAML");
-  const markedLine = await editor.locator(".cm-line").evaluateAll((lines) => lines.findIndex((el) => el.querySelector(".cm-lintRange-error")) + 1);
+  const markedLine = await editor
+    .locator(".cm-line")
+    .evaluateAll((lines) => lines.findIndex((el) => el.querySelector(".cm-lintRange-error")) + 1);
   expect(markedLine).toBe(nameLineNo);
   await yamlShot("syntax-error");
   for (let i = 0; i < 3; i++) await page.keyboard.press("Backspace");
@@ -144,7 +167,13 @@ test("the YAML view marks problems in the form's words, completes keys from the 
 
   // A file imported while the YAML view is open replaces the editor's text; a pasted plan is checked like typing.
   const imported = { ...spec, name: `Imported ${stamp}`, load: { clients: 9, durationSec: 20 } };
-  await page.getByTestId("import-plan-file").setInputFiles({ name: "imported.plan.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(imported)) });
+  await page
+    .getByTestId("import-plan-file")
+    .setInputFiles({
+      name: "imported.plan.json",
+      mimeType: "application/json",
+      buffer: Buffer.from(JSON.stringify(imported)),
+    });
   await expect.poll(() => planYamlText(page)).toContain(`name: Imported ${stamp}`);
   expect(await planYamlText(page)).toMatch(/^  clients: 9$/m);
   await fillPlanYaml(page, (await planYamlText(page)).replace("durationSec: 20", "durationSec: soon"));
@@ -155,8 +184,15 @@ test("the YAML view marks problems in the form's words, completes keys from the 
   expect(blocked, "CSP refusals").toEqual([]);
 });
 
-test("the JSON view marks problems in the same words as YAML, completes keys and enum values from the schema, and keeps the plan across views", async ({ page }) => {
-  const { editor, line, unmarked, markedOnly, hoverExplains, pageErrors, blocked } = await openPlanView(page, "plan-json", "JSON", "plan-json");
+test("the JSON view marks problems in the same words as YAML, completes keys and enum values from the schema, and keeps the plan across views", async ({
+  page,
+}) => {
+  const { editor, line, unmarked, markedOnly, hoverExplains, pageErrors, blocked } = await openPlanView(
+    page,
+    "plan-json",
+    "JSON",
+    "plan-json",
+  );
   const jsonShot = (name: string) => shot(page, `plan-json-${name}`);
   await expect(page.getByRole("textbox", { name: "Plan as JSON" })).toBeVisible();
 
@@ -195,7 +231,9 @@ test("the JSON view marks problems in the same words as YAML, completes keys and
   await completion.getByText("joinIntervalMs", { exact: true }).click();
   await expect(line(/"joinIntervalMs": $/)).toHaveCount(1);
   await page.keyboard.type("250");
-  await expect.poll(async () => JSON.parse(await planEditorText(page, "plan-json")).load).toMatchObject({ clients: 5, joinIntervalMs: 250, durationSec: 30 });
+  await expect
+    .poll(async () => JSON.parse(await planEditorText(page, "plan-json")).load)
+    .toMatchObject({ clients: 5, joinIntervalMs: 250, durationSec: 30 });
   await unmarked();
   await expect(page.getByTestId("plan-form-error")).toHaveCount(0);
 
@@ -241,17 +279,24 @@ test("the JSON view marks problems in the same words as YAML, completes keys and
   expect(blocked, "CSP refusals").toEqual([]);
 });
 
-test("a 2.4 MB paste is refused at once in the form's words, and Save sends nothing; too many SLOs are counted in the same words", async ({ page }) => {
+test("a 2.4 MB paste is refused at once in the form's words, and Save sends nothing; too many SLOs are counted in the same words", async ({
+  page,
+}) => {
   await openPlanView(page, "plan-big", "YAML", "plan-yaml");
   const base = await planYamlText(page);
   // 2.4 MB of SLOs, more than the API takes in one request: never parsed on the page, only measured.
   const slo = "  - metric: rtt-p99-ms\n    below: 50\n";
   const huge = `${base}slos:\n${slo.repeat(Math.ceil(2_400_000 / slo.length))}`;
   const posted: string[] = [];
-  page.on("request", (request) => request.method() !== "GET" && request.url().includes("/api/plans") && posted.push(request.url()));
+  page.on(
+    "request",
+    (request) => request.method() !== "GET" && request.url().includes("/api/plans") && posted.push(request.url()),
+  );
   await pastePlanEditor(page, "plan-yaml", huge);
   const summary = page.getByTestId("plan-form-error");
-  await expect(summary).toContainText(/This plan is 2\.\d MiB; the API takes at most 1 MiB, so it is not checked or saved\./);
+  await expect(summary).toContainText(
+    /This plan is 2\.\d MiB; the API takes at most 1 MiB, so it is not checked or saved\./,
+  );
   await page.getByTestId("save-plan").click();
   await expect(summary).toContainText("at most 1 MiB");
   expect(posted, "nothing sent for a plan the API cannot take").toEqual([]);

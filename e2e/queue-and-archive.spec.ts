@@ -16,14 +16,25 @@ const write = { headers: { origin: baseUrl } };
 let context: BrowserContext;
 let page: Page;
 let targetUrl = "";
-const plans: Record<"long" | "short", { id: string; name: string }> = { long: { id: "", name: "" }, short: { id: "", name: "" } };
+const plans: Record<"long" | "short", { id: string; name: string }> = {
+  long: { id: "", name: "" },
+  short: { id: "", name: "" },
+};
 let firstRunId = "";
 
 const shot = (name: string) => page.screenshot({ path: join(artifacts, `queue-${name}.png`), fullPage: true });
 
 async function savePlan(name: string, durationSec: number) {
-  const spec = { name, target: { protocol: "websocket", url: targetUrl }, scenario: { kind: "ping-pong", intervalMs: 500, messageBytes: 64 }, load: { clients: 2, durationSec } };
-  return json<{ id: string; name: string }>(await page.request.post(url("/api/plans"), { data: spec, ...write }), `plan ${name}`);
+  const spec = {
+    name,
+    target: { protocol: "websocket", url: targetUrl },
+    scenario: { kind: "ping-pong", intervalMs: 500, messageBytes: 64 },
+    load: { clients: 2, durationSec },
+  };
+  return json<{ id: string; name: string }>(
+    await page.request.post(url("/api/plans"), { data: spec, ...write }),
+    `plan ${name}`,
+  );
 }
 
 test.beforeAll(async ({ browser }) => {
@@ -46,15 +57,25 @@ test.afterAll(async () => {
 
 test("run queue: a run started while the agent is busy waits queued, says which run holds the agent, and is cancelled from its page", async () => {
   test.setTimeout(90_000);
-  firstRunId = (await json<{ id: string }>(await page.request.post(url(`/api/plans/${plans.long.id}/runs`), write), "first run")).id;
-  await expect.poll(async () => (await json<{ status: string }>(await page.request.get(url(`/api/runs/${firstRunId}`)), "first run")).status, { timeout: 30_000 }).toBe("running");
+  firstRunId = (
+    await json<{ id: string }>(await page.request.post(url(`/api/plans/${plans.long.id}/runs`), write), "first run")
+  ).id;
+  await expect
+    .poll(
+      async () =>
+        (await json<{ status: string }>(await page.request.get(url(`/api/runs/${firstRunId}`)), "first run")).status,
+      { timeout: 30_000 },
+    )
+    .toBe("running");
 
   await page.goto(url("/plans"));
   await page.locator(`[data-testid="plan-row"][data-plan-id="${plans.short.id}"]`).getByTestId("start-run").click();
   await expect(page).toHaveURL(/\/runs\/[0-9a-f-]+$/);
   await expect(page.getByTestId("run-status")).toHaveAttribute("data-status", "queued");
   // The run holding the agent is named by a short link to it, not a 36-character id.
-  await expect(page.getByTestId("run-queued")).toContainText(`The one agent that matches is busy with run ${firstRunId.slice(0, 8)}…; the run is queued and starts when one is free`);
+  await expect(page.getByTestId("run-queued")).toContainText(
+    `The one agent that matches is busy with run ${firstRunId.slice(0, 8)}…; the run is queued and starts when one is free`,
+  );
   await expect(page.getByTestId("run-queued").getByTestId("run-link")).toHaveAttribute("href", `/runs/${firstRunId}`);
   // Nothing is measured before the run leaves the queue: one line instead of empty charts.
   await expect(page.getByTestId("run-charts-queued")).toBeVisible();
@@ -64,7 +85,10 @@ test("run queue: a run started while the agent is busy waits queued, says which 
   const queuedId = /\/runs\/([0-9a-f-]+)$/.exec(page.url())![1]!;
 
   await page.goto(url("/runs"));
-  await expect(page.locator(`[data-testid="run-row"][data-run-id="${queuedId}"]`)).toHaveAttribute("data-status", "queued");
+  await expect(page.locator(`[data-testid="run-row"][data-run-id="${queuedId}"]`)).toHaveAttribute(
+    "data-status",
+    "queued",
+  );
   await expect(page.locator(`[data-testid="run-row"][data-run-id="${queuedId}"]`)).toContainText("queued");
   await shot("runs-list");
 
@@ -118,7 +142,9 @@ test("schedules: a plan is put on a cron schedule with its next times shown, a b
   test.setTimeout(60_000);
   await page.goto(url(`/plans/${plans.long.id}`));
   const panel = page.getByTestId("plan-schedule");
-  await expect(panel.getByTestId("plan-schedule-state")).toHaveText("Not scheduled: the plan runs when someone starts it.");
+  await expect(panel.getByTestId("plan-schedule-state")).toHaveText(
+    "Not scheduled: the plan runs when someone starts it.",
+  );
   await panel.getByLabel("Cron schedule").fill("0 25 * * *");
   await panel.getByLabel("Time zone").fill("UTC");
   await panel.getByTestId("save-schedule").click();
@@ -129,27 +155,53 @@ test("schedules: a plan is put on a cron schedule with its next times shown, a b
   await panel.getByLabel("Time zone").fill("Europe/Berlin");
   await panel.getByTestId("save-schedule").click();
   // 03:00 in Berlin, said with its zone, whatever the browser's own zone (here UTC, where it is 01:00 or 02:00).
-  await expect(panel.getByTestId("plan-schedule-state")).toContainText("Runs at 03:00, Monday to Friday (Europe/Berlin). Next: ");
-  await expect(panel.getByTestId("plan-schedule-state")).toHaveText(/Next: (\w{3} \d+, \d{4}, 3:00:00\sAM GMT\+[12](; |\.$)){3}/);
+  await expect(panel.getByTestId("plan-schedule-state")).toContainText(
+    "Runs at 03:00, Monday to Friday (Europe/Berlin). Next: ",
+  );
+  await expect(panel.getByTestId("plan-schedule-state")).toHaveText(
+    /Next: (\w{3} \d+, \d{4}, 3:00:00\sAM GMT\+[12](; |\.$)){3}/,
+  );
   await shot("plan-schedule");
   await panel.getByTestId("remove-schedule").click();
-  await expect(panel.getByTestId("plan-schedule-state")).toHaveText("Not scheduled: the plan runs when someone starts it.");
+  await expect(panel.getByTestId("plan-schedule-state")).toHaveText(
+    "Not scheduled: the plan runs when someone starts it.",
+  );
 });
 
 test("schedules: a firing that cannot start a run shows when and why on the plan's Schedule", async () => {
   // The workers' job scheduler fires at the next minute; this plan's agents must carry a label none has.
   test.setTimeout(150_000);
-  const spec = { name: `unplaceable ${Date.now()}`, target: { protocol: "websocket", url: targetUrl }, scenario: { kind: "ping-pong", intervalMs: 500, messageBytes: 64 }, load: { clients: 2, durationSec: 2 }, agents: { labels: { region: "nowhere" } } };
-  const plan = await json<{ id: string }>(await page.request.post(url("/api/plans"), { data: spec, ...write }), "unplaceable plan");
-  expect((await page.request.put(url(`/api/plans/${plan.id}/schedule`), { data: { cron: "* * * * *", timezone: "UTC" }, ...write })).status()).toBe(200);
+  const spec = {
+    name: `unplaceable ${Date.now()}`,
+    target: { protocol: "websocket", url: targetUrl },
+    scenario: { kind: "ping-pong", intervalMs: 500, messageBytes: 64 },
+    load: { clients: 2, durationSec: 2 },
+    agents: { labels: { region: "nowhere" } },
+  };
+  const plan = await json<{ id: string }>(
+    await page.request.post(url("/api/plans"), { data: spec, ...write }),
+    "unplaceable plan",
+  );
+  expect(
+    (
+      await page.request.put(url(`/api/plans/${plan.id}/schedule`), {
+        data: { cron: "* * * * *", timezone: "UTC" },
+        ...write,
+      })
+    ).status(),
+  ).toBe(200);
   await page.goto(url(`/plans/${plan.id}`));
   const panel = page.getByTestId("plan-schedule");
   await expect(async () => {
     await page.reload();
-    await expect(panel.getByTestId("plan-schedule-last")).toHaveAttribute("data-outcome", "not-started", { timeout: 2_000 });
+    await expect(panel.getByTestId("plan-schedule-last")).toHaveAttribute("data-outcome", "not-started", {
+      timeout: 2_000,
+    });
   }).toPass({ timeout: 120_000, intervals: [5_000] });
   await expect(panel.getByTestId("plan-schedule-last")).toContainText(/Last fired .+: no run started\. .*agent/i);
   await shot("plan-schedule-not-started");
   await panel.getByTestId("remove-schedule").click();
-  await expect(panel.getByTestId("plan-schedule-state")).toHaveText("Not scheduled: the plan runs when someone starts it.");
+  await expect(panel.getByTestId("plan-schedule-state")).toHaveText(
+    "Not scheduled: the plan runs when someone starts it.",
+  );
 });

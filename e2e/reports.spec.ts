@@ -18,21 +18,28 @@ const runIds: string[] = [];
 let planId = "";
 let shareUrl = "";
 
-const shot = (target: Page, name: string) => target.screenshot({ path: join(artifacts, `reports-${name}.png`), fullPage: true });
+const shot = (target: Page, name: string) =>
+  target.screenshot({ path: join(artifacts, `reports-${name}.png`), fullPage: true });
 const write = { headers: { origin: baseUrl } };
 
 /** Starts the plan and waits, through the API, until the run has ended. */
 async function runToEnd(planId: string): Promise<string> {
   const run = await json<{ id: string }>(await page.request.post(url(`/api/plans/${planId}/runs`), write), "start run");
   await expect
-    .poll(async () => (await json<{ status: string }>(await page.request.get(url(`/api/runs/${run.id}`)), "read run")).status, { timeout: 90_000, intervals: [1000] })
+    .poll(
+      async () =>
+        (await json<{ status: string }>(await page.request.get(url(`/api/runs/${run.id}`)), "read run")).status,
+      { timeout: 90_000, intervals: [1000] },
+    )
     .toBe("finished");
   return run.id;
 }
 
 /** The page must not scroll sideways at this width: everything fits or wraps. */
 async function expectNoSidewaysScroll(target: Page) {
-  const overflow = await target.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await target.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
   expect(overflow, "horizontal overflow in px").toBeLessThanOrEqual(0);
 }
 
@@ -77,8 +84,15 @@ test("two finished step-up runs of a plan with SLOs, seeded through the API", as
         name: `Capacity ${stamp}`,
         target: { protocol: "websocket", url: targetUrl },
         scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
-        load: { clients: 20, durationSec: 8, shape: { kind: "step-up", startClients: 5, stepClients: 5, stepDurationSec: 2 } },
-        slos: [{ metric: "rtt-p99-ms", below: 2000 }, { metric: "error-rate", below: 0.5 }],
+        load: {
+          clients: 20,
+          durationSec: 8,
+          shape: { kind: "step-up", startClients: 5, stepClients: 5, stepDurationSec: 2 },
+        },
+        slos: [
+          { metric: "rtt-p99-ms", below: 2000 },
+          { metric: "error-rate", below: 0.5 },
+        ],
       },
       ...write,
     }),
@@ -100,7 +114,9 @@ test("the report shows the sentence, verdicts and capacity evidence, exports CSV
   await expect(page.getByTestId("capacity-chart")).toBeVisible();
   expect(Number(await page.getByTestId("capacity-chart").getAttribute("data-steps"))).toBeGreaterThan(0);
   await expect(page.getByTestId("report-plan-spec")).toContainText('"step-up"');
-  await expect.poll(async () => Number((await page.getByTestId("chart-messages").getAttribute("data-points")) ?? 0)).toBeGreaterThan(0);
+  await expect
+    .poll(async () => Number((await page.getByTestId("chart-messages").getAttribute("data-points")) ?? 0))
+    .toBeGreaterThan(0);
   await expectNoSidewaysScroll(page);
   await shot(page, "report");
   // The step markers' words and the SLO's ("above the chart", 2,000 ms over a few ms) share the round-trip chart's top: none over another.
@@ -113,7 +129,10 @@ test("the report shows the sentence, verdicts and capacity evidence, exports CSV
   expect(readFileSync(csvFile, "utf8").split("\n").length).toBeGreaterThan(2);
   const report = page.waitForEvent("download");
   await page.getByTestId("export-json").click();
-  const parsed = JSON.parse(readFileSync(await (await report).path(), "utf8")) as { run: { id: string }; series: unknown[] };
+  const parsed = JSON.parse(readFileSync(await (await report).path(), "utf8")) as {
+    run: { id: string };
+    series: unknown[];
+  };
   expect(parsed.run.id).toBe(runIds[0]);
   expect(parsed.series.length).toBeGreaterThan(0);
 
@@ -121,11 +140,19 @@ test("the report shows the sentence, verdicts and capacity evidence, exports CSV
   const pdfDownload = page.waitForEvent("download");
   await page.getByTestId("download-pdf").click();
   const pdfFile = await pdfDownload;
-  expect(pdfFile.suggestedFilename()).toMatch(new RegExp(`^capacity-${String(stamp).toLowerCase().replace(/[^a-z0-9]+/g, "-")}-\\d{4}-\\d{2}-\\d{2}\\.pdf$`));
+  expect(pdfFile.suggestedFilename()).toMatch(
+    new RegExp(
+      `^capacity-${String(stamp)
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")}-\\d{4}-\\d{2}-\\d{2}\\.pdf$`,
+    ),
+  );
   const pdfBytes = readFileSync(await pdfFile.path());
   expect(pdfBytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
   // It says the run's times as this page does (the browser's locale and zone), not ISO text in UTC.
-  const pdfWords = execFileSync("pdftotext", [(await pdfFile.path())!, "-"]).toString().replace(/\s+/g, " ");
+  const pdfWords = execFileSync("pdftotext", [(await pdfFile.path())!, "-"])
+    .toString()
+    .replace(/\s+/g, " ");
   const times = ((await page.getByTestId("report-times").textContent()) ?? "").replace(/\s+/g, " ");
   expect(times).toMatch(/^started .+ · ended .+$/);
   expect(pdfWords).toContain(times);
@@ -173,7 +200,11 @@ test("a share link shows the report without signing in, and nothing once revoked
   // The shared report's PDF needs no session either.
   const sharedPdf = guest.waitForEvent("download");
   await guest.getByTestId("download-pdf").click();
-  expect(readFileSync(await (await sharedPdf).path()).subarray(0, 5).toString("latin1")).toBe("%PDF-");
+  expect(
+    readFileSync(await (await sharedPdf).path())
+      .subarray(0, 5)
+      .toString("latin1"),
+  ).toBe("%PDF-");
 
   await page.getByTestId("revoke-share-link").click();
   await expect(page.getByTestId("share-link-row")).toContainText("revoked");
@@ -192,10 +223,15 @@ test("two runs compared side by side with the change against the first", async (
   await page.getByTestId("compare-submit").click();
   await expect(page).toHaveURL(new RegExp(`/compare\\?ids=${runIds[0]},${runIds[1]}$`));
   await expect(page.locator('[data-testid="compare-row"][data-figure="messagesPerSec"] td')).toHaveCount(2);
-  await expect(page.locator('[data-testid="compare-row"][data-figure="messagesPerSec"]').getByTestId("compare-delta")).toHaveText(/[+−±][\d.]+ %/);
+  await expect(
+    page.locator('[data-testid="compare-row"][data-figure="messagesPerSec"]').getByTestId("compare-delta"),
+  ).toHaveText(/[+−±][\d.]+ %/);
   // SLO rows: the verdict, then each SLO the plan judged, one cell per run.
   await expect(page.locator('[data-testid="compare-slo-row"][data-slo="verdict"] td')).toHaveCount(2);
-  await expect(page.locator('[data-testid="compare-slo-row"][data-slo="rtt-p99-ms<2000"] td')).toHaveText([/^(met|breached|no data)/, /^(met|breached|no data)/]);
+  await expect(page.locator('[data-testid="compare-slo-row"][data-slo="rtt-p99-ms<2000"] td')).toHaveText([
+    /^(met|breached|no data)/,
+    /^(met|breached|no data)/,
+  ]);
   // Overlaid charts: both runs' seconds on one axis from their start, one legend entry per run besides the x.
   for (const figure of ["rttP99Ms", "messagesPerSec", "errors"]) {
     const chart = page.locator(`[data-testid="compare-chart"][data-figure="${figure}"]`);
@@ -217,7 +253,10 @@ test("a plan's trend charts its runs over time, each marked by its verdict and o
   await expect(trend).toHaveAttribute("data-passed", "2");
   // p99, error rate, throughput and (a step-up plan) the capacity estimate, a point per run on each.
   for (const figure of ["p99Ms", "errorRate", "messagesPerSec", "estimate"]) {
-    await expect(page.locator(`[data-testid="plan-trend-chart"][data-figure="${figure}"]`)).toHaveAttribute("data-runs", "2");
+    await expect(page.locator(`[data-testid="plan-trend-chart"][data-figure="${figure}"]`)).toHaveAttribute(
+      "data-runs",
+      "2",
+    );
   }
   await expect(page.getByTestId("plan-trend-run")).toHaveText([/passed$/, /passed$/]);
   // The plan's SLOs on the figures they judge, and every axis topped by a tick at or above its highest run.
@@ -226,7 +265,9 @@ test("a plan's trend charts its runs over time, each marked by its verdict and o
   await expect(chart("p99Ms")).toContainText("SLO: Round trip p99 < 2,000 ms");
   await expect(chart("errorRate")).toHaveAttribute("data-threshold", "0.5");
   for (const figure of ["p99Ms", "errorRate", "messagesPerSec", "estimate"]) {
-    const [top, highest] = await Promise.all(["data-y-top", "data-highest"].map(async (name) => Number(await chart(figure).getAttribute(name))));
+    const [top, highest] = await Promise.all(
+      ["data-y-top", "data-highest"].map(async (name) => Number(await chart(figure).getAttribute(name))),
+    );
     expect(top, `${figure}: the y axis's top tick over its highest run`).toBeGreaterThanOrEqual(highest!);
   }
   await expectNoSidewaysScroll(page);
@@ -285,5 +326,7 @@ test("the calculator works the documented example and fills from a run", async (
   await page.getByTestId("calculator-fill").click();
   await expect(page.getByTestId("calculator-filled")).toBeVisible();
   await expect(page.getByLabel("Message size", { exact: true })).toHaveValue("64");
-  expect(Number(await page.getByLabel("Messages per player per second", { exact: true }).inputValue())).toBeGreaterThan(0);
+  expect(Number(await page.getByLabel("Messages per player per second", { exact: true }).inputValue())).toBeGreaterThan(
+    0,
+  );
 });

@@ -4,12 +4,23 @@
 // note and tags, on the signed-in page and the public share page. Screenshots go to e2e/artifacts/run-notes-*.png.
 import { join } from "node:path";
 import { expect, test } from "./support/test";
-import { artifacts, baseUrl, enrolAgent, finishedPingPongRuns, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
+import {
+  artifacts,
+  baseUrl,
+  enrolAgent,
+  finishedPingPongRuns,
+  json,
+  pageJourney,
+  stamp,
+  url,
+  signUp,
+} from "./support/e2e-env";
 
 const journey = pageJourney("run-notes");
 const { start, startTarget, scratch } = journey;
 const write = { headers: { origin: baseUrl } };
-const shot = (name: string) => journey.page().screenshot({ path: join(artifacts, `run-notes-${name}.png`), fullPage: true });
+const shot = (name: string) =>
+  journey.page().screenshot({ path: join(artifacts, `run-notes-${name}.png`), fullPage: true });
 
 test("run notes: a note and tags added on the run page, the runs list filtered by tag, the report showing both", async () => {
   const page = journey.page();
@@ -18,7 +29,12 @@ test("run notes: a note and tags added on the run page, the runs list filtered b
   await enrolAgent(page, start, join(scratch, "agent.json"));
   const targetUrl = await startTarget();
   // Two short runs, one after the other: the first is tagged a release, the second a nightly.
-  const { planId, runIds } = await finishedPingPongRuns(page, { name: `Notes ${stamp}`, targetUrl, durationSec: 2, count: 2 });
+  const { planId, runIds } = await finishedPingPongRuns(page, {
+    name: `Notes ${stamp}`,
+    targetUrl,
+    durationSec: 2,
+    count: 2,
+  });
   const [release, nightly] = runIds as [string, string];
 
   // The run page: a note with a line break, tags typed as people type them.
@@ -26,9 +42,13 @@ test("run notes: a note and tags added on the run page, the runs list filtered b
   const notes = page.getByTestId("run-notes");
   await expect(notes.getByText("No tags yet.")).toBeVisible();
   await notes.getByTestId("run-note-edit").click();
-  await notes.getByLabel("Note", { exact: true }).fill("Build 1.4.2 on the new lobby pool.\np99 rose after 40 s: GC pauses?");
+  await notes
+    .getByLabel("Note", { exact: true })
+    .fill("Build 1.4.2 on the new lobby pool.\np99 rose after 40 s: GC pauses?");
   await notes.getByRole("button", { name: "Save note" }).click();
-  await expect(notes.getByTestId("run-note-text")).toHaveText("Build 1.4.2 on the new lobby pool.\np99 rose after 40 s: GC pauses?");
+  await expect(notes.getByTestId("run-note-text")).toHaveText(
+    "Build 1.4.2 on the new lobby pool.\np99 rose after 40 s: GC pauses?",
+  );
   const newTag = notes.getByLabel("New tag");
   for (const typed of ["Release 1.4", "lobby-pool", "wrong-one"]) {
     await newTag.fill(typed);
@@ -50,7 +70,10 @@ test("run notes: a note and tags added on the run page, the runs list filtered b
   await expect(notes.getByTestId("run-tags").locator(".chip")).toHaveText([/^release-1\.4/, /^lobby-pool/]);
   // The line break is the note's own formatting: kept in the text and shown as a break.
   const note = notes.getByTestId("run-note-text");
-  expect(await note.evaluate((element) => [element.textContent, getComputedStyle(element).whiteSpace])).toEqual(["Build 1.4.2 on the new lobby pool.\np99 rose after 40 s: GC pauses?", "pre-wrap"]);
+  expect(await note.evaluate((element) => [element.textContent, getComputedStyle(element).whiteSpace])).toEqual([
+    "Build 1.4.2 on the new lobby pool.\np99 rose after 40 s: GC pauses?",
+    "pre-wrap",
+  ]);
 
   await page.goto(url(`/runs/${nightly}`));
   await notes.getByLabel("New tag").fill("nightly");
@@ -82,11 +105,16 @@ test("run notes: a note and tags added on the run page, the runs list filtered b
   // The report carries the note and tags.
   await page.goto(url(`/runs/${release}/report`));
   await expect(page.getByTestId("report-tags").locator(".chip")).toHaveText(["release-1.4", "lobby-pool"]);
-  await expect(page.getByTestId("report-note")).toHaveText("Build 1.4.2 on the new lobby pool.\np99 rose after 40 s: GC pauses?");
+  await expect(page.getByTestId("report-note")).toHaveText(
+    "Build 1.4.2 on the new lobby pool.\np99 rose after 40 s: GC pauses?",
+  );
   await shot("report");
 
   // So does the public share page, read without the dashboard's links.
-  const link = await json<{ token: string }>(await page.request.post(url(`/api/runs/${release}/share-links`), { data: {}, ...write }), "create share link");
+  const link = await json<{ token: string }>(
+    await page.request.post(url(`/api/runs/${release}/share-links`), { data: {}, ...write }),
+    "create share link",
+  );
   await page.goto(url(`/share/${link.token}`));
   await expect(page.getByTestId("report-tags").locator(".chip")).toHaveText(["release-1.4", "lobby-pool"]);
   await expect(page.getByTestId("report-tags").getByRole("link")).toHaveCount(0);

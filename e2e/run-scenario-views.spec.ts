@@ -22,13 +22,19 @@ test("scenario views: a movement-sync run leads with broadcasts, draws its SLOs 
         target: { protocol: "websocket", url: targetUrl },
         scenario: { kind: "movement-sync", roomSize: 4, updateHz: 10, messageBytes: 64 },
         load: { clients: 8, durationSec: 20 },
-        slos: [{ metric: "broadcast-p99-ms", below: 2000 }, { metric: "loss-rate", below: 0.5 }],
+        slos: [
+          { metric: "broadcast-p99-ms", below: 2000 },
+          { metric: "loss-rate", below: 0.5 },
+        ],
       },
       ...write,
     }),
     "create plan",
   );
-  const run = await json<{ id: string }>(await page.request.post(url(`/api/plans/${plan.id}/runs`), write), "start run");
+  const run = await json<{ id: string }>(
+    await page.request.post(url(`/api/plans/${plan.id}/runs`), write),
+    "start run",
+  );
   await page.goto(url(`/runs/${run.id}`));
 
   // Live: each SLO with the seconds so far that met it; a loopback target meets both.

@@ -9,7 +9,8 @@ import { artifacts, baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp }
 const journey = pageJourney("schedules");
 const { start, startTarget, scratch } = journey;
 const write = { headers: { origin: baseUrl } };
-const shot = (name: string) => journey.page().screenshot({ path: join(artifacts, `schedules-${name}.png`), fullPage: true });
+const shot = (name: string) =>
+  journey.page().screenshot({ path: join(artifacts, `schedules-${name}.png`), fullPage: true });
 
 test("schedules: every schedule of the organisation with its next and last run, paused and resumed, and each plan's next run on the Plans list", async () => {
   const page = journey.page();
@@ -20,7 +21,12 @@ test("schedules: every schedule of the organisation with its next and last run, 
   const plan = async (name: string) =>
     json<{ id: string }>(
       await page.request.post(url("/api/plans"), {
-        data: { name, target: { protocol: "websocket", url: targetUrl }, scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64 }, load: { clients: 2, durationSec: 2 } },
+        data: {
+          name,
+          target: { protocol: "websocket", url: targetUrl },
+          scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64 },
+          load: { clients: 2, durationSec: 2 },
+        },
         ...write,
       }),
       `plan ${name}`,
@@ -28,8 +34,22 @@ test("schedules: every schedule of the organisation with its next and last run, 
   const nightly = await plan(`Nightly ${stamp}`);
   const minutely = await plan(`Every minute ${stamp}`);
   await plan(`Unscheduled ${stamp}`);
-  expect((await page.request.put(url(`/api/plans/${nightly.id}/schedule`), { data: { cron: "0 3 * * 1-5", timezone: "Europe/Berlin" }, ...write })).status()).toBe(200);
-  expect((await page.request.put(url(`/api/plans/${minutely.id}/schedule`), { data: { cron: "* * * * *", timezone: "UTC" }, ...write })).status()).toBe(200);
+  expect(
+    (
+      await page.request.put(url(`/api/plans/${nightly.id}/schedule`), {
+        data: { cron: "0 3 * * 1-5", timezone: "Europe/Berlin" },
+        ...write,
+      })
+    ).status(),
+  ).toBe(200);
+  expect(
+    (
+      await page.request.put(url(`/api/plans/${minutely.id}/schedule`), {
+        data: { cron: "* * * * *", timezone: "UTC" },
+        ...write,
+      })
+    ).status(),
+  ).toBe(200);
 
   // From the navigation.
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Schedules" }).click();
@@ -39,7 +59,9 @@ test("schedules: every schedule of the organisation with its next and last run, 
   await expect(row(nightly.id).getByTestId("schedule-when")).toContainText("at 03:00, Monday to Friday");
   await expect(row(nightly.id)).toContainText("Europe/Berlin");
   // 03:00 in Berlin, named as Berlin's time (GMT+1 or +2), whatever the browser's zone.
-  await expect(row(nightly.id).getByTestId("schedule-next")).toHaveText(/^in .+ · \w{3} \d+, \d{4}, 3:00:00\sAM GMT\+[12]$/);
+  await expect(row(nightly.id).getByTestId("schedule-next")).toHaveText(
+    /^in .+ · \w{3} \d+, \d{4}, 3:00:00\sAM GMT\+[12]$/,
+  );
   await expect(row(nightly.id).getByTestId("schedule-last")).toHaveAttribute("data-outcome", "never fired");
   await expect(row(minutely.id).getByTestId("schedule-when")).toContainText("every minute");
   await expect(row(minutely.id).getByTestId("schedule-state")).toHaveText("enabled");
@@ -47,14 +69,20 @@ test("schedules: every schedule of the organisation with its next and last run, 
   // The minutely schedule fires (the workers' real job scheduler), its run ends, and its verdict shows as a link.
   await expect(async () => {
     await page.reload();
-    await expect(row(minutely.id).getByTestId("schedule-last")).toHaveAttribute("data-outcome", /^(passed|SLO failed|incomplete|failed|aborted)$/, { timeout: 2_000 });
+    await expect(row(minutely.id).getByTestId("schedule-last")).toHaveAttribute(
+      "data-outcome",
+      /^(passed|SLO failed|incomplete|failed|aborted)$/,
+      { timeout: 2_000 },
+    );
   }).toPass({ timeout: 150_000, intervals: [5_000] });
   const runLink = row(minutely.id).getByTestId("schedule-last").getByRole("link");
   await expect(runLink).toHaveAttribute("href", /^\/runs\/[0-9a-f-]{36}\/report$/);
   await shot("page");
 
   // Pausing stops it without forgetting it; the Plans list says so, and the nightly plan's next run.
-  await row(minutely.id).getByRole("button", { name: `Pause the schedule of Every minute ${stamp}` }).click();
+  await row(minutely.id)
+    .getByRole("button", { name: `Pause the schedule of Every minute ${stamp}` })
+    .click();
   await expect(row(minutely.id).getByTestId("schedule-state")).toHaveText("paused");
   await expect(row(minutely.id).getByTestId("schedule-next")).toHaveText("paused");
   await expect(row(minutely.id)).toHaveAttribute("data-paused", "true");
@@ -62,16 +90,24 @@ test("schedules: every schedule of the organisation with its next and last run, 
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Plans" }).click();
   const planRow = (planId: string) => page.locator(`[data-testid="plan-row"][data-plan-id="${planId}"]`);
   await expect(planRow(minutely.id).getByTestId("plan-next-run")).toHaveText("paused");
-  await expect(planRow(nightly.id).getByTestId("plan-next-run")).toHaveText(/^in .+ · \w{3} \d+, \d{4}, 3:00:00\sAM GMT\+[12]$/);
-  await expect(page.locator('[data-testid="plan-row"]', { hasText: `Unscheduled ${stamp}` }).getByTestId("plan-next-run")).toHaveText("not scheduled");
+  await expect(planRow(nightly.id).getByTestId("plan-next-run")).toHaveText(
+    /^in .+ · \w{3} \d+, \d{4}, 3:00:00\sAM GMT\+[12]$/,
+  );
+  await expect(
+    page.locator('[data-testid="plan-row"]', { hasText: `Unscheduled ${stamp}` }).getByTestId("plan-next-run"),
+  ).toHaveText("not scheduled");
   await shot("plans-list");
 
   // Resumed, it fires again at its next minute; then it is removed so the journey leaves nothing firing.
   await page.goto(url("/schedules"));
-  await row(minutely.id).getByRole("button", { name: `Resume the schedule of Every minute ${stamp}` }).click();
+  await row(minutely.id)
+    .getByRole("button", { name: `Resume the schedule of Every minute ${stamp}` })
+    .click();
   await expect(row(minutely.id).getByTestId("schedule-state")).toHaveText("enabled");
   await expect(row(minutely.id).getByTestId("schedule-next")).toHaveText(/^in (\d+ s|1 min) · /);
   const audit = await json<{ entries: { action: string }[] }>(await page.request.get(url("/api/audit")), "audit");
-  expect(audit.entries.map((entry) => entry.action)).toEqual(expect.arrayContaining(["schedule.paused", "schedule.resumed"]));
+  expect(audit.entries.map((entry) => entry.action)).toEqual(
+    expect.arrayContaining(["schedule.paused", "schedule.resumed"]),
+  );
   expect((await page.request.delete(url(`/api/plans/${minutely.id}/schedule`), write)).status()).toBe(204);
 });

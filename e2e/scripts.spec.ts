@@ -22,7 +22,13 @@ test("a script written from the starter in the browser, picked in the plan form,
   test.setTimeout(180_000);
   const { page, pageErrors, shot } = journey;
   // CodeMirror's styles go into a <style> tag: one the page's CSP refused would show here.
-  page.on("console", (message) => message.type() === "error" && /Content Security Policy/i.test(message.text()) && pageErrors.push(`${page.url()}: ${message.text()}`));
+  page.on(
+    "console",
+    (message) =>
+      message.type() === "error" &&
+      /Content Security Policy/i.test(message.text()) &&
+      pageErrors.push(`${page.url()}: ${message.text()}`),
+  );
   await signUp(page, "Script Writer", "scripts");
   const agent = await journey.startAgent("--allow-scripts");
 
@@ -30,10 +36,14 @@ test("a script written from the starter in the browser, picked in the plan form,
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Scripts" }).click();
   await expect(page).toHaveURL(/\/scripts$/);
   await expect(page.getByTestId("scripts-empty")).toBeVisible();
-  await page.getByTestId("upload-script-file").setInputFiles({ name: "counting.mjs", mimeType: "text/javascript", buffer: Buffer.from(COUNTING_BUNDLE) });
+  await page
+    .getByTestId("upload-script-file")
+    .setInputFiles({ name: "counting.mjs", mimeType: "text/javascript", buffer: Buffer.from(COUNTING_BUNDLE) });
   const countingHash = createHash("sha256").update(COUNTING_BUNDLE).digest("hex");
   await expect(page.getByTestId("upload-script-result")).toContainText(`Stored counting.mjs as ${countingHash}`);
-  await expect(page.locator(`[data-testid="script-row"][data-sha256="${countingHash}"]`)).toContainText(countingHash.slice(0, 12));
+  await expect(page.locator(`[data-testid="script-row"][data-sha256="${countingHash}"]`)).toContainText(
+    countingHash.slice(0, 12),
+  );
 
   // New script: the editor (CodeMirror, highlighted) starts with the starter; saved under a name.
   await page.getByTestId("new-script").click();
@@ -77,7 +87,9 @@ test("a script written from the starter in the browser, picked in the plan form,
   expect(copyHash).not.toBe(sha256);
   const copy = await json<{ source: string }>(await page.request.get(url(`/api/scripts/${copyHash}`)), "copied script");
   expect(copy.source).toBe(`// a copy\n${stored.source}`);
-  expect((await json<{ source: string }>(await page.request.get(url(`/api/scripts/${sha256}`)), "original script")).source).toBe(stored.source);
+  expect(
+    (await json<{ source: string }>(await page.request.get(url(`/api/scripts/${sha256}`)), "original script")).source,
+  ).toBe(stored.source);
 
   // The plan: TCP to Redis, scenario "script" with the script picked from the list, parameters and metrics in the form.
   const planName = `Redis script ${stamp}`;
@@ -90,15 +102,24 @@ test("a script written from the starter in the browser, picked in the plan form,
   await expect(picker.getByTestId("script-picker-view")).toHaveAttribute("href", `/scripts/${sha256}`);
   await expect(picker.getByTestId("script-picker-new")).toHaveAttribute("href", "/scripts/new");
   const options = scenario.locator("details.options").first();
-  if (!(await options.evaluate((details) => (details as HTMLDetailsElement).open))) await options.locator("summary").click();
+  if (!(await options.evaluate((details) => (details as HTMLDetailsElement).open)))
+    await options.locator("summary").click();
   const parameters = scenario.getByTestId("scenario-parameters-labels");
-  for (const [index, [name, value]] of [["message", "PING"], ["expect", "+PONG"], ["intervalMs", "100"]].entries()) {
+  for (const [index, [name, value]] of [
+    ["message", "PING"],
+    ["expect", "+PONG"],
+    ["intervalMs", "100"],
+  ].entries()) {
     await parameters.getByRole("button", { name: "Add parameter" }).click();
     await parameters.getByLabel(`Parameter ${index + 1} name`).fill(name!);
     await parameters.getByLabel(`Parameter ${index + 1} value`).fill(value!);
   }
   const metrics = scenario.getByTestId("list-scenario-metrics");
-  for (const [index, [name, kind]] of [["connect-ms", "histogram"], ["reply-ms", "histogram"], ["replies", "counter"]].entries()) {
+  for (const [index, [name, kind]] of [
+    ["connect-ms", "histogram"],
+    ["reply-ms", "histogram"],
+    ["replies", "counter"],
+  ].entries()) {
     await metrics.getByRole("button", { name: "Add metric" }).click();
     await metrics.getByLabel("Name", { exact: true }).nth(index).fill(name!);
     await metrics.getByLabel("Kind", { exact: true }).nth(index).selectOption(kind!);
@@ -108,9 +129,18 @@ test("a script written from the starter in the browser, picked in the plan form,
   await page.getByRole("button", { name: "Add SLO" }).click();
   const slos = page.getByTestId("list-slos");
   await expect(slos.getByLabel("Metric", { exact: true }).locator("option")).toHaveText([
-    "connect-ms p50 (script)", "connect-ms p99 (script)", "reply-ms p50 (script)", "reply-ms p99 (script)", "replies count (script)", "Broadcast p99", "Connect p99", "Error rate",
+    "connect-ms p50 (script)",
+    "connect-ms p99 (script)",
+    "reply-ms p50 (script)",
+    "reply-ms p99 (script)",
+    "replies count (script)",
+    "Broadcast p99",
+    "Connect p99",
+    "Error rate",
   ]);
-  await expect(slos.getByLabel("Metric", { exact: true }).locator("option:checked")).toHaveText("connect-ms p99 (script)");
+  await expect(slos.getByLabel("Metric", { exact: true }).locator("option:checked")).toHaveText(
+    "connect-ms p99 (script)",
+  );
   await slos.getByLabel("Metric", { exact: true }).selectOption("script:reply-ms-p99");
   await slos.getByLabel("Must stay below", { exact: true }).fill("1000");
   await page.getByLabel("Clients", { exact: true }).fill("2");
@@ -135,10 +165,17 @@ test("a script written from the starter in the browser, picked in the plan form,
   const runId = await journey.startRun(planName);
 
   // While it runs, the script's own metrics get charts by their names.
-  await expect(page.getByTestId("chart-script-latency").getByRole("img")).toHaveAttribute("aria-label", /connect-ms p99 .*reply-ms p99/, { timeout: 30_000 });
+  await expect(page.getByTestId("chart-script-latency").getByRole("img")).toHaveAttribute(
+    "aria-label",
+    /connect-ms p99 .*reply-ms p99/,
+    { timeout: 30_000 },
+  );
   await expect(page.getByTestId("chart-script-counts").getByRole("img")).toHaveAttribute("aria-label", /replies/);
   await expect
-    .poll(async () => (await json<RunView>(await page.request.get(url(`/api/runs/${runId}`)), "read run")).status, { timeout: 60_000, intervals: [1000] })
+    .poll(async () => (await json<RunView>(await page.request.get(url(`/api/runs/${runId}`)), "read run")).status, {
+      timeout: 60_000,
+      intervals: [1000],
+    })
     .toBe("finished");
   const run = await json<RunView>(await page.request.get(url(`/api/runs/${runId}`)), "read run");
   expect(run.summary?.errors, `${JSON.stringify(run.summary?.errorsByKind)}\n${agent.output.join("")}`).toBe(0);
@@ -149,7 +186,9 @@ test("a script written from the starter in the browser, picked in the plan form,
   // The sockets the script opened count as connections, so the load check sees every client held.
   expect(run.verdict?.outcome, JSON.stringify(run.verdict?.reasons)).toBe("passed");
 
-  await expect(page.getByTestId("summary-script-replies")).toHaveText(String(run.summary!.scriptCounts!.replies!.toLocaleString("en-US")));
+  await expect(page.getByTestId("summary-script-replies")).toHaveText(
+    String(run.summary!.scriptCounts!.replies!.toLocaleString("en-US")),
+  );
   await expect(page.getByTestId("summary-script-connect-ms-p99")).toContainText("ms");
   await expect(page.getByTestId("chart-script-counts")).not.toHaveAttribute("data-points", "0");
   // A script's own messages are not counted: no message figures or charts reading a true-looking 0.

@@ -14,18 +14,32 @@ const apiKey = `e2e-api-key-${stamp}`;
 const literalToken = `e2e-literal-token-${stamp}`;
 const write = { headers: { origin: baseUrl } };
 
-type EndedRun = { id: string; status: string; error: string | null; summary: { errors: number; messagesReceived: number } | null };
+type EndedRun = {
+  id: string;
+  status: string;
+  error: string | null;
+  summary: { errors: number; messagesReceived: number } | null;
+};
 
 /** Saves a plan through the API with the browser's session, runs it on the enrolled agent, and waits for its end. */
 async function runToEnd(page: Page, plan: object): Promise<EndedRun> {
-  const saved = await json<{ id: string }>(await page.request.post(url("/api/plans"), { data: plan, ...write }), "save plan");
-  const run = await json<{ id: string }>(await page.request.post(url(`/api/plans/${saved.id}/runs`), write), "start run");
+  const saved = await json<{ id: string }>(
+    await page.request.post(url("/api/plans"), { data: plan, ...write }),
+    "save plan",
+  );
+  const run = await json<{ id: string }>(
+    await page.request.post(url(`/api/plans/${saved.id}/runs`), write),
+    "start run",
+  );
   let ended: EndedRun | undefined;
   await expect
-    .poll(async () => {
-      ended = await json<EndedRun>(await page.request.get(url(`/api/runs/${run.id}`)), "read run");
-      return ended.status;
-    }, { timeout: 90_000, intervals: [1000] })
+    .poll(
+      async () => {
+        ended = await json<EndedRun>(await page.request.get(url(`/api/runs/${run.id}`)), "read run");
+        return ended.status;
+      },
+      { timeout: 90_000, intervals: [1000] },
+    )
     .toMatch(/^(finished|failed)$/);
   return ended!;
 }
@@ -48,7 +62,11 @@ test("an owner adds a secret under Settings, replaces its value and deletes one;
   });
 
   await test.step("two secrets are added; the value field is a password field, emptied once saved", async () => {
-    for (const [name, value] of [["REDIS_PASSWORD", "a-first-value-to-replace"], ["API_KEY", apiKey], ["OLD_TOKEN", "old-token-value"]]) {
+    for (const [name, value] of [
+      ["REDIS_PASSWORD", "a-first-value-to-replace"],
+      ["API_KEY", apiKey],
+      ["OLD_TOKEN", "old-token-value"],
+    ]) {
       await page.getByLabel("Name", { exact: true }).fill(name!);
       await expect(page.getByLabel("Value", { exact: true })).toHaveAttribute("type", "password");
       await page.getByLabel("Value", { exact: true }).fill(value!);
@@ -57,11 +75,16 @@ test("an owner adds a secret under Settings, replaces its value and deletes one;
       await expect(page.getByLabel("Value", { exact: true })).toHaveValue("");
     }
     await expect(page.getByTestId("secret-row")).toHaveCount(3);
-    await expect(page.locator('[data-testid="secret-row"][data-secret-name="REDIS_PASSWORD"]')).toContainText("{{secrets.REDIS_PASSWORD}}");
+    await expect(page.locator('[data-testid="secret-row"][data-secret-name="REDIS_PASSWORD"]')).toContainText(
+      "{{secrets.REDIS_PASSWORD}}",
+    );
   });
 
   await test.step("Replace value takes the row's name; saving replaces it", async () => {
-    await page.locator('[data-testid="secret-row"][data-secret-name="REDIS_PASSWORD"]').getByTestId("replace-secret").click();
+    await page
+      .locator('[data-testid="secret-row"][data-secret-name="REDIS_PASSWORD"]')
+      .getByTestId("replace-secret")
+      .click();
     await expect(page.getByLabel("Name", { exact: true })).toHaveValue("REDIS_PASSWORD");
     await expect(page.getByLabel("Value", { exact: true })).toBeFocused();
     await expect(page.getByTestId("save-secret")).toHaveText("Replace value");
@@ -93,7 +116,9 @@ test("an owner adds a secret under Settings, replaces its value and deletes one;
   });
 });
 
-test("a run's agent writes the secret in (Redis takes the AUTH), and the share page shows the plan masked", async ({ browser }) => {
+test("a run's agent writes the secret in (Redis takes the AUTH), and the share page shows the plan masked", async ({
+  browser,
+}) => {
   test.setTimeout(240_000);
   const { page } = journey;
   await enrolAgent(page, journey.start, join(journey.scratch, "agent.json"));
@@ -101,10 +126,21 @@ test("a run's agent writes the secret in (Redis takes the AUTH), and the share p
   await test.step("a plan whose session sends AUTH {{secrets.REDIS_PASSWORD}} runs against a password-protected Redis without an error", async () => {
     const run = await runToEnd(page, {
       name: `Redis with a secret ${stamp}`,
-      target: { protocol: "tcp", host: "127.0.0.1", port: journey.redisPort, framing: { kind: "delimiter", delimiter: "\r\n" } },
+      target: {
+        protocol: "tcp",
+        host: "127.0.0.1",
+        port: journey.redisPort,
+        framing: { kind: "delimiter", delimiter: "\r\n" },
+      },
       scenario: {
-        kind: "ping-pong", intervalMs: 200, message: { body: "PING" }, match: { by: "order" },
-        session: [{ kind: "send", message: { body: "AUTH {{secrets.REDIS_PASSWORD}}" } }, { kind: "expect", reply: { regex: "^\\+OK" }, failWhen: { regex: "^-" } }],
+        kind: "ping-pong",
+        intervalMs: 200,
+        message: { body: "PING" },
+        match: { by: "order" },
+        session: [
+          { kind: "send", message: { body: "AUTH {{secrets.REDIS_PASSWORD}}" } },
+          { kind: "expect", reply: { regex: "^\\+OK" }, failWhen: { regex: "^-" } },
+        ],
       },
       load: { clients: 3, durationSec: 3 },
     });
@@ -118,12 +154,21 @@ test("a run's agent writes the secret in (Redis takes the AUTH), and the share p
     const targetUrl = await journey.startTarget();
     const run = await runToEnd(page, {
       name: `Headers ${stamp}`,
-      target: { protocol: "websocket", url: targetUrl, headers: { Authorization: `Bearer ${literalToken}`, "X-Api-Key": "{{secrets.API_KEY}}" } },
+      target: {
+        protocol: "websocket",
+        url: targetUrl,
+        headers: { Authorization: `Bearer ${literalToken}`, "X-Api-Key": "{{secrets.API_KEY}}" },
+      },
       scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64 },
       load: { clients: 3, durationSec: 3 },
     });
     expect(run.status, run.error ?? "").toBe("finished");
-    shareUrl = (await json<{ url: string }>(await page.request.post(url(`/api/runs/${run.id}/share-links`), { data: {}, ...write }), "share link")).url;
+    shareUrl = (
+      await json<{ url: string }>(
+        await page.request.post(url(`/api/runs/${run.id}/share-links`), { data: {}, ...write }),
+        "share link",
+      )
+    ).url;
   });
 
   await test.step("the share page, opened without a session, masks the literal header and shows the secret's placeholder", async () => {

@@ -45,12 +45,15 @@ async function recordViolations(page: Page) {
   await page.addInitScript(() => {
     (window as unknown as { __cspViolations: string[] }).__cspViolations = [];
     document.addEventListener("securitypolicyviolation", (event) => {
-      (window as unknown as { __cspViolations: string[] }).__cspViolations.push(`${event.violatedDirective} ${event.blockedURI}`);
+      (window as unknown as { __cspViolations: string[] }).__cspViolations.push(
+        `${event.violatedDirective} ${event.blockedURI}`,
+      );
     });
   });
 }
 
-const violationsOf = (page: Page) => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
+const violationsOf = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
 
 test("the sign-in page hydrates and works under its CSP with no violation", async ({ page }) => {
   await recordViolations(page);
@@ -61,7 +64,9 @@ test("the sign-in page hydrates and works under its CSP with no violation", asyn
   expect(await violationsOf(page)).toEqual([]);
 });
 
-test("a page that reads the API through zod schemas does so with no CSP violation (zod's eval probe is off)", async ({ page }) => {
+test("a page that reads the API through zod schemas does so with no CSP violation (zod's eval probe is off)", async ({
+  page,
+}) => {
   await recordViolations(page);
   // The public share page: no session needed, and it parses the API's answer with the protocol's zod schemas.
   await page.goto(`${baseUrl}/share/thr_shr_not-a-real-link`);

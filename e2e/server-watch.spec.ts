@@ -32,14 +32,41 @@ test("a watched run shows the server's CPU, memory and packets beside the load, 
   test.setTimeout(180_000);
   await signUp(page, "Server Watcher", "watch");
 
-  const enrolment = await json<{ commands: { node: string } }>(await page.request.post(url("/api/enrolment-tokens"), { data: {}, ...write }), "enrolment token");
+  const enrolment = await json<{ commands: { node: string } }>(
+    await page.request.post(url("/api/enrolment-tokens"), { data: {}, ...write }),
+    "enrolment token",
+  );
   const words = enrolment.commands.node.trim().split(/\s+/);
   const flag = (name: string) => words[words.indexOf(name) + 1]!;
   const target = await startTargetProcess();
   start([...words.slice(2), "--config", join(scratch, "agent.json")]);
-  start(["watch", "--pid", String(target.pid), "--server", flag("--server"), "--token", flag("--token"), "--config", join(scratch, "watcher.json"), "--label", "role=server"]);
+  start([
+    "watch",
+    "--pid",
+    String(target.pid),
+    "--server",
+    flag("--server"),
+    "--token",
+    flag("--token"),
+    "--config",
+    join(scratch, "watcher.json"),
+    "--label",
+    "role=server",
+  ]);
   await expect
-    .poll(async () => (await json<{ agents: { status: string; role?: string }[] }>(await page.request.get(url("/api/agents")), "agents")).agents.filter((a) => a.status === "online").map((a) => a.role).sort(), { timeout: 30_000 })
+    .poll(
+      async () =>
+        (
+          await json<{ agents: { status: string; role?: string }[] }>(
+            await page.request.get(url("/api/agents")),
+            "agents",
+          )
+        ).agents
+          .filter((a) => a.status === "online")
+          .map((a) => a.role)
+          .sort(),
+      { timeout: 30_000 },
+    )
     .toEqual(["load", "watch"]);
 
   const plan = await json<{ id: string }>(
@@ -55,7 +82,10 @@ test("a watched run shows the server's CPU, memory and packets beside the load, 
     }),
     "save plan",
   );
-  const run = await json<{ id: string }>(await page.request.post(url(`/api/plans/${plan.id}/runs`), write), "start run");
+  const run = await json<{ id: string }>(
+    await page.request.post(url(`/api/plans/${plan.id}/runs`), write),
+    "start run",
+  );
   await page.goto(url(`/runs/${run.id}`));
   const section = page.getByTestId("server-under-test");
   await expect(section.getByRole("heading", { name: "Server under test" })).toBeVisible();
@@ -66,11 +96,18 @@ test("a watched run shows the server's CPU, memory and packets beside the load, 
   await page.screenshot({ path: join(artifacts, "server-watch-live.png"), fullPage: true });
 
   await expect(page.getByTestId("run-status")).toHaveAttribute("data-status", "finished", { timeout: 60_000 });
-  await expect(page.getByTestId("server-summary")).toContainText(/CPU peak [\d.]+ % \(mean [\d.]+ %\), memory [\d.]+ → [\d.]+ MiB/, { timeout: 20_000 });
-  for (const chart of ["chart-server-cpu", "chart-server-rss", "chart-server-packets"]) expect(await drawn(chart), chart).toBe(DURATION_SEC);
+  await expect(page.getByTestId("server-summary")).toContainText(
+    /CPU peak [\d.]+ % \(mean [\d.]+ %\), memory [\d.]+ → [\d.]+ MiB/,
+    { timeout: 20_000 },
+  );
+  for (const chart of ["chart-server-cpu", "chart-server-rss", "chart-server-packets"])
+    expect(await drawn(chart), chart).toBe(DURATION_SEC);
 
   await page.goto(url(`/runs/${run.id}/report`));
   await expect(page.getByTestId("report").getByTestId("server-summary")).toContainText("CPU peak");
-  await expect(page.getByTestId("report").getByTestId("chart-server-rss")).toHaveAttribute("data-points", String(DURATION_SEC));
+  await expect(page.getByTestId("report").getByTestId("chart-server-rss")).toHaveAttribute(
+    "data-points",
+    String(DURATION_SEC),
+  );
   await page.screenshot({ path: join(artifacts, "server-watch-report.png"), fullPage: true });
 });

@@ -31,12 +31,15 @@ test("a Redis ping-pong plan with a session handshake, built in the form, runs a
   await scenario.getByLabel("Check every reply").check();
   await scenario.getByLabel("Each reply must").selectOption({ label: "starts with" });
   await scenario.getByTestId("union-scenario-reply-expect").getByLabel("Starts with (text)").fill("+PONG");
-  await expect(scenario.getByTestId("union-scenario-reply-expect").getByLabel("Starts with (hex)")).toHaveValue("2b504f4e47");
+  await expect(scenario.getByTestId("union-scenario-reply-expect").getByLabel("Starts with (hex)")).toHaveValue(
+    "2b504f4e47",
+  );
 
   // The handshake, step by step in the form: send PING, wait for +PONG; a pause added, moved and removed again.
   const steps = scenario.getByTestId("list-scenario-session");
   const step = (index: number) => steps.getByTestId("union-list-item").nth(index);
-  const kinds = () => steps.getByTestId("union-list-item").evaluateAll((items) => items.map((item) => item.getAttribute("data-kind")));
+  const kinds = () =>
+    steps.getByTestId("union-list-item").evaluateAll((items) => items.map((item) => item.getAttribute("data-kind")));
   await expect(steps).toContainText("docs/protocols.md");
   await steps.getByLabel("New session step").selectOption({ label: "Send a message" });
   await steps.getByRole("button", { name: "Add session step" }).click();
@@ -67,12 +70,19 @@ test("a Redis ping-pong plan with a session handshake, built in the form, runs a
   // The YAML view shows the steps in order; a step edited there comes back to the form.
   await page.getByRole("tab", { name: "YAML" }).click();
   const text = await planYamlText(page);
-  expect(text).toMatch(/session:\s*\n\s*- kind: send\s*\n\s*message:\s*\n\s*body: PING\s*\n\s*- kind: expect\s*\n\s*reply:\s*\n\s*prefixHex: 2b504f4e47/);
+  expect(text).toMatch(
+    /session:\s*\n\s*- kind: send\s*\n\s*message:\s*\n\s*body: PING\s*\n\s*- kind: expect\s*\n\s*reply:\s*\n\s*prefixHex: 2b504f4e47/,
+  );
   expect(text).toContain("delimiterHex: 0d0a");
-  expect(text, "the built-in ping's size, unused beside a custom message, is not in the plan").not.toContain("messageBytes");
+  expect(text, "the built-in ping's size, unused beside a custom message, is not in the plan").not.toContain(
+    "messageBytes",
+  );
   await expect(page.getByTestId("plan-form-error")).toHaveCount(0);
   await shot("yaml");
-  const withFailWhen = text.replace(/( *)reply:\n( *)prefixHex: 2b504f4e47\n/, (found, outer: string, inner: string) => `${found}${outer}failWhen:\n${inner}regex: ^-\n`);
+  const withFailWhen = text.replace(
+    /( *)reply:\n( *)prefixHex: 2b504f4e47\n/,
+    (found, outer: string, inner: string) => `${found}${outer}failWhen:\n${inner}regex: ^-\n`,
+  );
   expect(withFailWhen).not.toBe(text);
   await fillPlanYaml(page, withFailWhen);
   await expect(page.getByTestId("plan-form-error")).toHaveCount(0);
@@ -94,7 +104,10 @@ test("a Redis ping-pong plan with a session handshake, built in the form, runs a
 
   const runId = await journey.startRun(planName);
   await expect
-    .poll(async () => (await json<RunView>(await page.request.get(url(`/api/runs/${runId}`)), "read run")).status, { timeout: 60_000, intervals: [1000] })
+    .poll(async () => (await json<RunView>(await page.request.get(url(`/api/runs/${runId}`)), "read run")).status, {
+      timeout: 60_000,
+      intervals: [1000],
+    })
     .toBe("finished");
   const run = await json<RunView>(await page.request.get(url(`/api/runs/${runId}`)), "read run");
   expect(run.summary?.errors, JSON.stringify(run.summary?.errorsByKind)).toBe(0);

@@ -41,7 +41,9 @@ test("Try it runs a Redis session built in the form from a real agent, and shows
 
   // No agent yet: the API's 409 says how to start one. The plan is not named yet, and a trial does not need it.
   await page.getByLabel("Plan name").fill("");
-  const asked = page.waitForRequest((request) => request.url().endsWith("/api/plans/try") && request.method() === "POST");
+  const asked = page.waitForRequest(
+    (request) => request.url().endsWith("/api/plans/try") && request.method() === "POST",
+  );
   await trial.getByRole("button", { name: "Try it" }).click();
   await asked;
   await expect(trial.getByTestId("trial-error")).toContainText("throng-agent connect");
@@ -51,7 +53,13 @@ test("Try it runs a Redis session built in the form from a real agent, and shows
 
   await journey.startAgent();
   await expect
-    .poll(async () => (await json<{ agents: { status: string }[] }>(await page.request.get(url("/api/agents")), "agents")).agents.filter((a) => a.status === "online").length, { timeout: 30_000 })
+    .poll(
+      async () =>
+        (
+          await json<{ agents: { status: string }[] }>(await page.request.get(url("/api/agents")), "agents")
+        ).agents.filter((a) => a.status === "online").length,
+      { timeout: 30_000 },
+    )
     .toBe(1);
 
   await trial.getByRole("button", { name: "Try it" }).click();

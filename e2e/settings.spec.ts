@@ -18,7 +18,8 @@ const password = `pw-${stamp}`;
 const planName = `Shared plan ${stamp}`;
 
 const url = (path: string) => `${baseUrl}${path}`;
-const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, `settings-${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: join(artifacts, `settings-${name}.png`), fullPage: true });
 
 async function newPage(browser: Browser): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -34,7 +35,8 @@ async function fillAccount(page: Page, name: string, email: string) {
 }
 
 /** GET /api/plans straight at the API with a Bearer token, as a CI job would. */
-const plansWithToken = (token: string) => fetch(`${apiUrl}/api/plans`, { headers: { authorization: `Bearer ${token}` } });
+const plansWithToken = (token: string) =>
+  fetch(`${apiUrl}/api/plans`, { headers: { authorization: `Bearer ${token}` } });
 
 test.describe.configure({ mode: "serial" });
 
@@ -43,7 +45,9 @@ test.beforeAll(() => {
   mkdirSync(artifacts, { recursive: true });
 });
 
-test("an owner invites a viewer, promotes them, manages an API token and target rules, and audits it all", async ({ browser }) => {
+test("an owner invites a viewer, promotes them, manages an API token and target rules, and audits it all", async ({
+  browser,
+}) => {
   test.setTimeout(180_000);
   const owner = await newPage(browser);
   const guest = await newPage(browser);
@@ -54,8 +58,10 @@ test("an owner invites a viewer, promotes them, manages an API token and target 
     await fillAccount(owner, "Olivia Owner", ownerEmail);
     await expect(owner).toHaveURL(`${baseUrl}/`);
     const plan = {
-      name: planName, target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-      scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 }, load: { clients: 5, durationSec: 5 },
+      name: planName,
+      target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+      scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
+      load: { clients: 5, durationSec: 5 },
     };
     // The browser's session cookie, through the web proxy; the API's CSRF guard wants the web origin.
     const created = await owner.request.post(url("/api/plans"), { data: plan, headers: { origin: baseUrl } });
@@ -115,7 +121,9 @@ test("an owner invites a viewer, promotes them, manages an API token and target 
     await shot(guest, "viewer-plans");
     await guest.goto(url("/settings/members"));
     await expect(guest.getByTestId("member-role")).toHaveCount(0);
-    await expect(guest.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Audit log" })).toHaveCount(0);
+    await expect(
+      guest.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Audit log" }),
+    ).toHaveCount(0);
     await guest.goto(url("/settings/audit"));
     await expect(guest.getByTestId("not-for-role")).toBeVisible();
   });
@@ -190,23 +198,39 @@ test("an owner invites a viewer, promotes them, manages an API token and target 
 
   await test.step("a plan off the allow-list says so on its page, with where an admin changes the limits", async () => {
     const plan = await owner.request.post(url("/api/plans"), {
-      data: { name: "Off the list", target: { protocol: "websocket", url: "ws://10.9.9.9:7070/ws" }, scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 }, load: { clients: 5, durationSec: 5 } },
+      data: {
+        name: "Off the list",
+        target: { protocol: "websocket", url: "ws://10.9.9.9:7070/ws" },
+        scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
+        load: { clients: 5, durationSec: 5 },
+      },
       headers: { origin: baseUrl },
     });
     expect(plan.status()).toBe(201);
     await owner.goto(url(`/plans/${((await plan.json()) as { id: string }).id}`));
     await expect(owner.getByTestId("plan-warnings")).toContainText("cannot start");
-    await expect(owner.getByTestId("plan-warnings").getByRole("link", { name: "Settings → Organisation" })).toBeVisible();
+    await expect(
+      owner.getByTestId("plan-warnings").getByRole("link", { name: "Settings → Organisation" }),
+    ).toBeVisible();
     await shot(owner, "plan-warnings");
     await owner.goto(url("/settings/organisation"));
   });
 
   await test.step("the audit log shows each of these actions", async () => {
     await owner.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Audit log" }).click();
-    for (const action of ["invitation.created", "member.joined", "member.role-changed", "api-token.created", "api-token.revoked", "settings.changed"]) {
+    for (const action of [
+      "invitation.created",
+      "member.joined",
+      "member.role-changed",
+      "api-token.created",
+      "api-token.revoked",
+      "settings.changed",
+    ]) {
       await expect(owner.locator(`[data-testid="audit-row"][data-action="${action}"]`).first()).toBeVisible();
     }
-    await expect(owner.locator('[data-testid="audit-row"][data-action="member.role-changed"]')).toContainText("viewer → member");
+    await expect(owner.locator('[data-testid="audit-row"][data-action="member.role-changed"]')).toContainText(
+      "viewer → member",
+    );
     await shot(owner, "audit");
   });
 

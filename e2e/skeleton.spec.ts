@@ -23,7 +23,8 @@ const scratch = mkdtempSync(join(tmpdir(), "throng-e2e-"));
 const children: { name: string; child: ChildProcess; output: string[] }[] = [];
 
 const url = (path: string) => `${baseUrl}${path}`;
-const screenshot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
+const screenshot = (page: Page, name: string) =>
+  page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
 
 /** Starts a child process whose output is kept for the report if the test fails. */
 function startChild(name: string, args: string[]) {

@@ -49,12 +49,17 @@ async function proveDomain(page: Page, dns: Awaited<ReturnType<typeof startTestD
   await expect(row).toContainText("Verified");
 }
 
-test("sso: an admin sets up OIDC and SAML on Settings → Single sign-on, new people join through each with their mapped role, and Require SSO refuses a member's password", async ({ page, browser }) => {
+test("sso: an admin sets up OIDC and SAML on Settings → Single sign-on, new people join through each with their mapped role, and Require SSO refuses a member's password", async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(180_000);
   const dnsServer = process.env.E2E_DNS_SERVER ?? "";
   expect(dnsServer, "npm test hands the journeys E2E_DNS_SERVER").not.toBe("");
   const dns = await startTestDns(Number(dnsServer.split(":")[1]));
-  const oidc = await startTestOidcIdp([{ email: `ada@${oidcDomain}`, name: "Ada", groups: ["engineering", "throng-admins"] }]);
+  const oidc = await startTestOidcIdp([
+    { email: `ada@${oidcDomain}`, name: "Ada", groups: ["engineering", "throng-admins"] },
+  ]);
   const saml = await startTestSamlIdp([
     { email: `sam@${samlDomain}`, name: "Sam", groups: ["qa"] },
     { email: `bob@${samlDomain}`, name: "Bob", groups: [] },
@@ -81,7 +86,11 @@ test("sso: an admin sets up OIDC and SAML on Settings → Single sign-on, new pe
       const oidcCard = page.locator('[data-testid="sso-provider"][data-provider-name="Acme OIDC"]');
       await expect(oidcCard.getByTestId("sso-provider-status")).toHaveText(`Signs in ${oidcDomain}`);
       await expect(oidcCard).toContainText("secret set, never shown");
-      oidc.registerClient({ clientId: "throng", clientSecret: "journey-client-secret", redirectUri: await oidcCard.getByTestId("sso-redirect-uri").innerText() });
+      oidc.registerClient({
+        clientId: "throng",
+        clientSecret: "journey-client-secret",
+        redirectUri: await oidcCard.getByTestId("sso-redirect-uri").innerText(),
+      });
 
       await form.getByLabel("SAML 2.0").check();
       await form.getByLabel("Name").fill("Acme SAML");
@@ -92,8 +101,13 @@ test("sso: an admin sets up OIDC and SAML on Settings → Single sign-on, new pe
       await form.getByRole("button", { name: "Add provider" }).click();
       const samlCard = page.locator('[data-testid="sso-provider"][data-provider-name="Acme SAML"]');
       await expect(samlCard.getByTestId("sso-provider-status")).toHaveText(`Signs in ${samlDomain}`);
-      await expect(samlCard.getByTestId("sso-provider-roles")).toHaveText("groups has “qa” → viewer; anyone else → member");
-      saml.registerServiceProvider({ entityId: await samlCard.getByTestId("sso-entity-id").innerText(), acsUrl: await samlCard.getByTestId("sso-acs-url").innerText() });
+      await expect(samlCard.getByTestId("sso-provider-roles")).toHaveText(
+        "groups has “qa” → viewer; anyone else → member",
+      );
+      saml.registerServiceProvider({
+        entityId: await samlCard.getByTestId("sso-entity-id").innerText(),
+        acsUrl: await samlCard.getByTestId("sso-acs-url").innerText(),
+      });
       await page.screenshot({ path: `${artifacts}sso-settings.png`, fullPage: true });
     });
 
@@ -137,13 +151,20 @@ test("sso: an admin sets up OIDC and SAML on Settings → Single sign-on, new pe
       await bob.getByLabel("Email", { exact: true }).fill(`bob@${samlDomain}`);
       await bob.getByLabel("Password", { exact: true }).fill(memberPassword);
       await bob.getByRole("button", { name: "Sign in", exact: true }).click();
-      await expect(bob.getByTestId("auth-error")).toContainText("requires single sign-on: use “Sign in with SSO” with your work email");
+      await expect(bob.getByTestId("auth-error")).toContainText(
+        "requires single sign-on: use “Sign in with SSO” with your work email",
+      );
       await expect(bob).toHaveURL(/\/sign-in$/);
       await bob.screenshot({ path: `${artifacts}sso-password-refused.png` });
       await bob.context().close();
 
       await page.goto(url("/settings/audit"));
-      for (const action of ["Required single sign-on", "Joined through SSO", "Added an identity provider", "Verified an email domain"]) {
+      for (const action of [
+        "Required single sign-on",
+        "Joined through SSO",
+        "Added an identity provider",
+        "Verified an email domain",
+      ]) {
         await expect(page.getByText(action).first()).toBeVisible();
       }
     });

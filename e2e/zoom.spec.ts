@@ -5,7 +5,17 @@
 import { join } from "node:path";
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./support/test";
-import { artifacts, baseUrl, enrolAgent, finishedPingPongRuns, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
+import {
+  artifacts,
+  baseUrl,
+  enrolAgent,
+  finishedPingPongRuns,
+  json,
+  pageJourney,
+  stamp,
+  url,
+  signUp,
+} from "./support/e2e-env";
 
 const journey = pageJourney("zoom");
 const { start, startTarget, scratch } = journey;
@@ -37,7 +47,13 @@ test("zoom: a drag on one chart zooms every chart and the summary, kept in the U
   const { runIds } = await finishedPingPongRuns(page, { name: `Zoom ${stamp}`, targetUrl, durationSec: 8, count: 1 });
   const runId = runIds[0]!;
   // A note whose second line is timed: marked at 3 s on every chart.
-  await json(await page.request.patch(url(`/api/runs/${runId}`), { data: { note: "Build 1.4.2 on the new lobby pool.\n0:03 cache flushed on the lobby" }, ...write }), "note");
+  await json(
+    await page.request.patch(url(`/api/runs/${runId}`), {
+      data: { note: "Build 1.4.2 on the new lobby pool.\n0:03 cache flushed on the lobby" },
+      ...write,
+    }),
+    "note",
+  );
 
   await page.goto(url(`/runs/${runId}`));
   const rtt = page.getByTestId("chart-rtt");
@@ -49,7 +65,9 @@ test("zoom: a drag on one chart zooms every chart and the summary, kept in the U
 
   // The note's timed line on every chart: in its list of annotations, its words on focus, on hover over its line.
   for (const chart of [rtt, connections, page.getByTestId("chart-messages")]) {
-    await expect(chart.getByTestId(/-annotations$/).getByRole("button", { name: /cache flushed/ })).toHaveText(/\+3 s cache flushed on the lo/);
+    await expect(chart.getByTestId(/-annotations$/).getByRole("button", { name: /cache flushed/ })).toHaveText(
+      /\+3 s cache flushed on the lo/,
+    );
   }
   const noteButton = rtt.getByRole("button", { name: /cache flushed/ });
   await noteButton.focus();
@@ -77,15 +95,25 @@ test("zoom: a drag on one chart zooms every chart and the summary, kept in the U
   expect(zoomedX).not.toBe(wholeX);
   const [low, high] = zoomedX!.split("..").map(Number) as [number, number];
   expect(high - low).toBe(to - from);
-  for (const chart of [connections, page.getByTestId("chart-messages"), page.getByTestId("chart-bytes"), page.getByTestId("chart-errors")]) {
+  for (const chart of [
+    connections,
+    page.getByTestId("chart-messages"),
+    page.getByTestId("chart-bytes"),
+    page.getByTestId("chart-errors"),
+  ]) {
     await expect(chart.locator(".uplot")).toHaveAttribute("data-x-range", zoomedX!);
   }
   // The summary is the range's, recomputed by the API from the range's histograms.
   await expect(summary.getByTestId("summary-range")).toHaveText(` for ${from} s – ${to} s`);
   await expect(summary.getByTestId("summary-duration")).toHaveText(`${to - from} s`);
   await expect(summary.getByTestId("summary-messages-sent")).not.toHaveText(wholeSent!);
-  const rangeAnswer = await json<{ summary: { messagesSent: number } }>(await page.request.get(url(`/api/runs/${runId}/summary?from=${from}&to=${to}`)), "range summary");
-  await expect(summary.getByTestId("summary-messages-sent")).toHaveText(new Intl.NumberFormat().format(rangeAnswer.summary.messagesSent));
+  const rangeAnswer = await json<{ summary: { messagesSent: number } }>(
+    await page.request.get(url(`/api/runs/${runId}/summary?from=${from}&to=${to}`)),
+    "range summary",
+  );
+  await expect(summary.getByTestId("summary-messages-sent")).toHaveText(
+    new Intl.NumberFormat().format(rangeAnswer.summary.messagesSent),
+  );
   await shot("zoomed");
 
   // Kept in the URL: a reload (or the link sent to a colleague) opens the same zoom.

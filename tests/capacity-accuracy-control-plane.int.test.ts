@@ -52,7 +52,10 @@ beforeAll(async () => {
 
   let url = "";
   const target = spawnChild({
-    name: "target", command: process.execPath, args: [...agentCli, "target", "--port", "0", "--cpu-us", String(CPU_US)], cwd: root,
+    name: "target",
+    command: process.execPath,
+    args: [...agentCli, "target", "--port", "0", "--cpu-us", String(CPU_US)],
+    cwd: root,
     log: (line) => (url ||= /target listening on (ws:\/\/\S+)/.exec(line)?.[1] ?? ""),
   });
   cleanups.push(() => target.stop("SIGKILL", 1_000));
@@ -65,15 +68,35 @@ beforeAll(async () => {
   const agents: ReturnType<typeof spawnChild>[] = [];
   for (let i = 0; i < AGENTS; i++) {
     const agent = spawnChild({
-      name: `agent-${i}`, command: process.execPath, cwd: root, env: { ...process.env, HOME: dir },
-      args: [...agentCli, "connect", "--server", apiUrl, "--token", token, "--config", path.join(dir, `agent-${i}.json`), "--label", `rig=${i}`, "--engines", "1"],
+      name: `agent-${i}`,
+      command: process.execPath,
+      cwd: root,
+      env: { ...process.env, HOME: dir },
+      args: [
+        ...agentCli,
+        "connect",
+        "--server",
+        apiUrl,
+        "--token",
+        token,
+        "--config",
+        path.join(dir, `agent-${i}.json`),
+        "--label",
+        `rig=${i}`,
+        "--engines",
+        "1",
+      ],
     });
     cleanups.push(() => agent.stop("SIGKILL", 1_000));
     agents.push(agent);
     tails.push(() => `agent-${i}:\n${agent.tail()}`);
   }
   await waitForAgents(browser, AGENTS);
-  targetPriority = giveTargetACore(target.process.pid!, [api.process.pid!, workers.process.pid!, ...agents.map((a) => a.process.pid!)]);
+  targetPriority = giveTargetACore(target.process.pid!, [
+    api.process.pid!,
+    workers.process.pid!,
+    ...agents.map((a) => a.process.pid!),
+  ]);
 }, 180_000);
 
 afterAll(async () => {
@@ -88,25 +111,42 @@ describe("automatic capacity search under the control plane (real agents, real t
       target: { protocol: "websocket", url: targetUrl },
       scenario: { kind: "ping-pong", intervalMs: INTERVAL_MS, messageBytes: 64 },
       // Coarse levels 10, 15, 20, 25, 30; back at the last that held until it holds again; then five increments up to the first that broke.
-      load: { clients: 30, durationSec: 90, shape: { kind: "step-up", mode: "auto", startClients: 10, stepDurationSec: 3, coarseSteps: 5, fineSteps: 5 } },
+      load: {
+        clients: 30,
+        durationSec: 90,
+        shape: { kind: "step-up", mode: "auto", startClients: 10, stepDurationSec: 3, coarseSteps: 5, fineSteps: 5 },
+      },
       slos: [{ metric: "rtt-p99-ms", below: 100 }],
     };
     const { id: planId } = await browser.request<{ id: string }>("POST", "/api/plans", plan);
     const { id: runId } = await browser.request<{ id: string }>("POST", `/api/plans/${planId}/runs`);
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
-    const { run } = await waitForStatus(browser, runId, [...TERMINAL_RUN_STATUSES], 150_000).catch(async (error: Error) => {
-      const steps = (await client.query("select * from run_search_steps where run_id = $1 order by step", [runId])).rows;
-      throw new Error(`${error.message}\nsearch steps: ${JSON.stringify(steps)}\n${tails.map((t) => t()).join("\n")}`);
-    });
+    const { run } = await waitForStatus(browser, runId, [...TERMINAL_RUN_STATUSES], 150_000).catch(
+      async (error: Error) => {
+        const steps = (await client.query("select * from run_search_steps where run_id = $1 order by step", [runId]))
+          .rows;
+        throw new Error(
+          `${error.message}\nsearch steps: ${JSON.stringify(steps)}\n${tails.map((t) => t()).join("\n")}`,
+        );
+      },
+    );
 
-    const decided = (await client.query<{ step: number; clients: number; phase: string; held: boolean | null }>(
-      "select step, clients, phase, held from run_search_steps where run_id = $1 order by step", [runId],
-    )).rows;
-    const shards = (await client.query<{ agent_id: string }>("select agent_id from run_shards where run_id = $1", [runId])).rows;
-    const seconds = (await client.query<{ agent_id: string; seq: number; step: number | null; clients: number }>(
-      "select agent_id, seq, step, clients from snapshots where run_id = $1 order by seq, agent_id", [runId],
-    )).rows;
+    const decided = (
+      await client.query<{ step: number; clients: number; phase: string; held: boolean | null }>(
+        "select step, clients, phase, held from run_search_steps where run_id = $1 order by step",
+        [runId],
+      )
+    ).rows;
+    const shards = (
+      await client.query<{ agent_id: string }>("select agent_id from run_shards where run_id = $1", [runId])
+    ).rows;
+    const seconds = (
+      await client.query<{ agent_id: string; seq: number; step: number | null; clients: number }>(
+        "select agent_id, seq, step, clients from snapshots where run_id = $1 order by seq, agent_id",
+        [runId],
+      )
+    ).rows;
     await client.end();
     const after = await measureTargetCapacity(targetUrl, targetPid, INTERVAL_MS);
     const truth = (before.clients + after.clients) / 2;
@@ -127,11 +167,23 @@ describe("automatic capacity search under the control plane (real agents, real t
     expect(run.status, story).toBe("finished");
     expect(shards, story).toHaveLength(AGENTS);
     // The search ended by itself (a break in the fine phase or its range exhausted), not at the planned end.
-    expect(run.events.map((e) => e.message), story).toContainEqual(expect.stringMatching(/^capacity search finished: .*fine step/));
-    expect(decided.some((d) => d.phase === "fine"), story).toBe(true);
-    expect(decided.every((d) => d.held !== null), story).toBe(true);
+    expect(
+      run.events.map((e) => e.message),
+      story,
+    ).toContainEqual(expect.stringMatching(/^capacity search finished: .*fine step/));
+    expect(
+      decided.some((d) => d.phase === "fine"),
+      story,
+    ).toBe(true);
+    expect(
+      decided.every((d) => d.held !== null),
+      story,
+    ).toBe(true);
     // Every agent held its share of each level the server decided: together, exactly the level.
-    expect(capacity.steps.map((s) => s.step), story).toEqual(decided.map((d) => d.step));
+    expect(
+      capacity.steps.map((s) => s.step),
+      story,
+    ).toEqual(decided.map((d) => d.step));
     for (const step of capacity.steps) {
       const level = decided.find((d) => d.step === step.step)!;
       expect(step.clients, story).toBe(level.clients);
@@ -141,6 +193,8 @@ describe("automatic capacity search under the control plane (real agents, real t
     }
     expect(capacity.clients, story).not.toBeNull();
     expect(Math.abs(capacity.clients! - truth) / truth, story).toBeLessThanOrEqual(TOLERANCE);
-    expect(capacity.sentence, story).toMatch(/Searched coarse steps of 5( \(the first level, 10, tried \d times after it broke\))?, then 1 between \d+ and \d+( \(after \d+ settle steps? back at \d+ while the server recovered\))?\.$/);
+    expect(capacity.sentence, story).toMatch(
+      /Searched coarse steps of 5( \(the first level, 10, tried \d times after it broke\))?, then 1 between \d+ and \d+( \(after \d+ settle steps? back at \d+ while the server recovered\))?\.$/,
+    );
   }, 240_000);
 });

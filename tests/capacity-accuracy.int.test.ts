@@ -55,7 +55,8 @@ function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): P
   });
 }
 
-const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
 
 afterAll(() => {
   for (const child of children) child.kill("SIGKILL");
@@ -65,7 +66,9 @@ afterAll(() => {
  * Runs a plan on the real standalone agent against a reference target, measuring the target's capacity just
  * before and just after; the estimate from the run's snapshots (as stored rows), and the measured capacity.
  */
-async function runStandalone(load: object): Promise<{ estimate: CapacityEstimate; truth: number; report: string; log: string }> {
+async function runStandalone(
+  load: object,
+): Promise<{ estimate: CapacityEstimate; truth: number; report: string; log: string }> {
   const dir = await mkdtemp(path.join(tmpdir(), "throng-capacity-"));
   try {
     const target = start(["target", "--port", "0", "--cpu-us", String(CPU_US)]);
@@ -88,14 +91,32 @@ async function runStandalone(load: object): Promise<{ estimate: CapacityEstimate
     const after = await measureTargetCapacity(url!, target.pid!, INTERVAL_MS);
     target.kill("SIGTERM");
     const truth = (before.clients + after.clients) / 2;
-    const snapshots = (await readFile(out, "utf8")).trim().split("\n").map((line) => MetricSnapshot.parse(JSON.parse(line)));
+    const snapshots = (await readFile(out, "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => MetricSnapshot.parse(JSON.parse(line)));
     const rows: SnapshotRow[] = snapshots.map((s) => ({
-      agentId: "00000000-0000-4000-8000-000000000001", seq: s.seq, second: Math.floor(s.intervalStart / 1000), intervalMs: s.intervalMs,
-      clients: s.clients, counters: s.counters, rttHist: s.histograms.rttUs, health: s.health, step: s.step ?? null,
-      histograms: Object.fromEntries(Object.entries(s.histograms).filter(([k, v]) => k !== "rttUs" && v)) as Record<string, string>,
+      agentId: "00000000-0000-4000-8000-000000000001",
+      seq: s.seq,
+      second: Math.floor(s.intervalStart / 1000),
+      intervalMs: s.intervalMs,
+      clients: s.clients,
+      counters: s.counters,
+      rttHist: s.histograms.rttUs,
+      health: s.health,
+      step: s.step ?? null,
+      histograms: Object.fromEntries(Object.entries(s.histograms).filter(([k, v]) => k !== "rttUs" && v)) as Record<
+        string,
+        string
+      >,
     }));
     const estimate = analyzeCapacity(rows, plan.slos!, plan.load)!;
-    const report = estimate.steps.map((s) => `${s.clients}${s.phase ? ` ${s.phase}` : ""}: ${s.throughputPerSec}/s p99 ${s.rttP99Ms} ms ${s.held ? "held" : "BROKE"}`).join("\n");
+    const report = estimate.steps
+      .map(
+        (s) =>
+          `${s.clients}${s.phase ? ` ${s.phase}` : ""}: ${s.throughputPerSec}/s p99 ${s.rttP99Ms} ms ${s.held ? "held" : "BROKE"}`,
+      )
+      .join("\n");
     const measured = `target capacity ${truth.toFixed(1)} clients: before ${before.note}; after ${after.note}`;
     return { estimate, truth, report: `${estimate.sentence}\n${measured}\n${placement}\n${report}\n${log}`, log };
   } finally {
@@ -108,16 +129,27 @@ const error = (estimate: CapacityEstimate, truth: number) => Math.abs(estimate.c
 
 describe("capacity search accuracy (real agent, real target whose capacity the test measures)", () => {
   it(`finds the target's measured capacity within ±${TOLERANCE * 100}% with fixed steps`, async () => {
-    const { estimate, truth, report } = await runStandalone({ clients: 30, durationSec: 33, shape: { kind: "step-up", startClients: 10, stepClients: 2, stepDurationSec: 3 } });
+    const { estimate, truth, report } = await runStandalone({
+      clients: 30,
+      durationSec: 33,
+      shape: { kind: "step-up", startClients: 10, stepClients: 2, stepDurationSec: 3 },
+    });
     expect(estimate.clients, report).not.toBeNull();
     expect(error(estimate, truth), report).toBeLessThanOrEqual(TOLERANCE);
   }, 150_000);
 
   it(`finds it within ±${TOLERANCE * 100}% with the automatic search: coarse steps, then finer ones below the first break`, async () => {
     // Coarse levels 10, 15, 20, 25, 30; after the first break, back at the last held level until it holds again, then five increments up to the break.
-    const load = { clients: 30, durationSec: 40, shape: { kind: "step-up", mode: "auto", startClients: 10, stepDurationSec: 3, coarseSteps: 5, fineSteps: 5 } };
+    const load = {
+      clients: 30,
+      durationSec: 40,
+      shape: { kind: "step-up", mode: "auto", startClients: 10, stepDurationSec: 3, coarseSteps: 5, fineSteps: 5 },
+    };
     const { estimate, truth, report, log } = await runStandalone(load);
-    expect(estimate.steps.some((s) => s.phase === "fine"), report).toBe(true);
+    expect(
+      estimate.steps.some((s) => s.phase === "fine"),
+      report,
+    ).toBe(true);
     expect(estimate.clients, report).not.toBeNull();
     expect(error(estimate, truth), report).toBeLessThanOrEqual(TOLERANCE);
     // The agent judged the same steps the same way: its own verdict names the same estimate.

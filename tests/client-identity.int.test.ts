@@ -46,7 +46,10 @@ afterAll(async () => {
 const redisSay = (commands: string, done: RegExp) => redisConversation(redisPort, commands, done);
 
 /** Starts the plan's run, waits for it to be running, calls `whileRunning`, then waits for its end. */
-async function runPlan<T>(plan: PlanSpecInput, whileRunning: (runId: string) => Promise<T>): Promise<{ run: RunView; during: T }> {
+async function runPlan<T>(
+  plan: PlanSpecInput,
+  whileRunning: (runId: string) => Promise<T>,
+): Promise<{ run: RunView; during: T }> {
   const saved = await browser.request<{ id: string }>("POST", "/api/plans", plan);
   const started = RunView.parse(await browser.request("POST", `/api/plans/${saved.id}/runs`));
   await waitForStatus(browser, started.id, ["running"], 60_000);
@@ -55,7 +58,12 @@ async function runPlan<T>(plan: PlanSpecInput, whileRunning: (runId: string) => 
   return { run, during };
 }
 
-const redisTarget = () => ({ protocol: "tcp" as const, host: "127.0.0.1", port: redisPort, framing: { kind: "delimiter" as const, delimiter: "\r\n" } });
+const redisTarget = () => ({
+  protocol: "tcp" as const,
+  host: "127.0.0.1",
+  port: redisPort,
+  framing: { kind: "delimiter" as const, delimiter: "\r\n" },
+});
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
 describe("{{client}} is one number per client across agents and engines", () => {
@@ -92,9 +100,18 @@ describe("{{client}} is one number per client across agents and engines", () => 
     expect(run.status, failure()).toBe("finished");
     expect(run.summary?.agents, "the run was split over every agent").toBe(AGENTS);
     expect(during.length, `CLIENT LIST: ${during.join(" ")}\n${failure()}`).toBe(clients);
-    expect([...during].sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)))).toEqual(range(clients).map((i) => `bot${i}`));
-    const owners = await redisSay(`MGET ${range(clients).map((i) => `owner:${i}`).join(" ")}\r\n`, new RegExp(`(\\$\\d+\\r\\n[0-9a-f]+\\r\\n){${clients}}$`));
-    expect(new Set([...owners.matchAll(/\r\n([0-9a-f]{8})\r\n/g)].map((found) => found[1]))).toEqual(new Set([runTag(run.id)]));
+    expect([...during].sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)))).toEqual(
+      range(clients).map((i) => `bot${i}`),
+    );
+    const owners = await redisSay(
+      `MGET ${range(clients)
+        .map((i) => `owner:${i}`)
+        .join(" ")}\r\n`,
+      new RegExp(`(\\$\\d+\\r\\n[0-9a-f]+\\r\\n){${clients}}$`),
+    );
+    expect(new Set([...owners.matchAll(/\r\n([0-9a-f]{8})\r\n/g)].map((found) => found[1]))).toEqual(
+      new Set([runTag(run.id)]),
+    );
   }, 180_000);
 
   it("movement-sync over Redis pub/sub: every broadcast's sender is a client of the room it was sent to, and the senders are 0 … N−1", async () => {
@@ -106,7 +123,11 @@ describe("{{client}} is one number per client across agents and engines", () => 
     let text = "";
     subscriber.on("data", (data) => {
       text += data.toString();
-      for (let found = /room:(\d+)\r\n\$\d+\r\n(\d+):(\d+)\r\n/.exec(text); found; found = /room:(\d+)\r\n\$\d+\r\n(\d+):(\d+)\r\n/.exec(text)) {
+      for (
+        let found = /room:(\d+)\r\n\$\d+\r\n(\d+):(\d+)\r\n/.exec(text);
+        found;
+        found = /room:(\d+)\r\n\$\d+\r\n(\d+):(\d+)\r\n/.exec(text)
+      ) {
         relayed.push({ room: Number(found[1]), sender: Number(found[2]) });
         text = text.slice(found.index + found[0].length);
       }
@@ -135,10 +156,15 @@ describe("{{client}} is one number per client across agents and engines", () => 
     };
     const { run } = await runPlan(plan, async () => undefined);
     expect(run.status, failure()).toBe("finished");
-    expect(relayed.length, `${JSON.stringify(run.summary)}\n${JSON.stringify(run.verdict)}`).toBeGreaterThan(clients * 5);
+    expect(relayed.length, `${JSON.stringify(run.summary)}\n${JSON.stringify(run.verdict)}`).toBeGreaterThan(
+      clients * 5,
+    );
     const strangers = relayed.filter(({ room, sender }) => Math.floor(sender / roomSize) !== room);
     expect(strangers.slice(0, 5), "broadcasts whose sender is no client of the room").toEqual([]);
-    expect([...new Set(relayed.map((r) => r.sender))].sort((a, b) => a - b), `${JSON.stringify(run.summary)}\n${JSON.stringify(run.verdict)}`).toEqual(range(clients));
+    expect(
+      [...new Set(relayed.map((r) => r.sender))].sort((a, b) => a - b),
+      `${JSON.stringify(run.summary)}\n${JSON.stringify(run.verdict)}`,
+    ).toEqual(range(clients));
     // The agents read the same: every broadcast came from a player of the receiver's room (none unknown), most arrived.
     const summary = run.summary!;
     expect(summary.errors, JSON.stringify(summary.errorsByKind)).toBe(0);

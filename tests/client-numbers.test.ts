@@ -26,10 +26,22 @@ function planOf(clients: number, scenario: Scenario, shape?: Shape): PlanSpec {
 
 /** Every engine part of the run: agents (by their cores) split by core's shards.ts, each agent by engineAssignments. */
 function engineParts(plan: PlanSpec, agentCores: number[], engines: number): RunAssignment[] {
-  const shards = splitClients(plan.load.clients, agentCores.map((cores, i) => ({ agentId: `a${i}`, cores })), roomUnit(plan.scenario));
+  const shards = splitClients(
+    plan.load.clients,
+    agentCores.map((cores, i) => ({ agentId: `a${i}`, cores })),
+    roomUnit(plan.scenario),
+  );
   return shards.flatMap((shard) =>
     engineAssignments(
-      { runId: "4f2b8c1d-6e3a-4d5b-9c7f-1a2b3c4d5e6f", shardIndex: shard.shardIndex, shardCount: shards.length, clients: shard.clients, clientsBefore: clientsBefore(shards, shard), startAt: 0, plan },
+      {
+        runId: "4f2b8c1d-6e3a-4d5b-9c7f-1a2b3c4d5e6f",
+        shardIndex: shard.shardIndex,
+        shardCount: shards.length,
+        clients: shard.clients,
+        clientsBefore: clientsBefore(shards, shard),
+        startAt: 0,
+        plan,
+      },
       engines,
     ),
   );
@@ -38,7 +50,10 @@ function engineParts(plan: PlanSpec, agentCores: number[], engines: number): Run
 /** The numbers each engine's running clients carry `elapsedMs` into the run: its ramp starts local 0, 1, … up to the schedule's count. */
 function runningNumbers(parts: RunAssignment[], elapsedMs: number, level?: number): number[][] {
   return parts.map((part) => {
-    const schedule = createLoadSchedule(part.plan.load, part.plan.scenario, part.clients, { runStartAt: 0, clientsBefore: part.clientsBefore ?? 0 });
+    const schedule = createLoadSchedule(part.plan.load, part.plan.scenario, part.clients, {
+      runStartAt: 0,
+      clientsBefore: part.clientsBefore ?? 0,
+    });
     if (level !== undefined) schedule.hold!({ step: 1, clients: level, phase: "coarse", startAt: 0 });
     const running = Math.min(part.clients, schedule.clientsAt(elapsedMs));
     return Array.from({ length: running }, (_, i) => (part.clientsBefore ?? 0) + i);
@@ -54,11 +69,14 @@ describe("one client, one number: {{client}} across agents and engines", () => {
     { clients: 10, agents: [2, 2], engines: 2 },
     { clients: 1_003, agents: [2, 1, 4], engines: 3 },
     { clients: 7, agents: [1, 1, 1, 1], engines: 4 },
-  ])("$clients clients on agents with $agents cores and $engines engines each: numbers 0 … N−1, each once", ({ clients, agents, engines }) => {
-    const parts = engineParts(planOf(clients, pingPong), agents, engines);
-    expect(parts.length).toBeGreaterThan(1);
-    expect(sorted(runningNumbers(parts, 1_000))).toEqual(range(clients));
-  });
+  ])(
+    "$clients clients on agents with $agents cores and $engines engines each: numbers 0 … N−1, each once",
+    ({ clients, agents, engines }) => {
+      const parts = engineParts(planOf(clients, pingPong), agents, engines);
+      expect(parts.length).toBeGreaterThan(1);
+      expect(sorted(runningNumbers(parts, 1_000))).toEqual(range(clients));
+    },
+  );
 
   it("rooms stay whole: every number of a room ({{room}} = floor(client / roomSize)) runs on one engine, and the rooms are 0 … R−1", () => {
     const roomSize = 8;
@@ -91,7 +109,14 @@ describe("one client, one number: {{client}} across agents and engines", () => {
   });
 
   it("a ramp-down and back up (stages): the clients that come back take the numbers they had, never new ones", () => {
-    const shape: Shape = { kind: "stages", stages: [{ durationSec: 10, clients: 400 }, { durationSec: 10, clients: 100 }, { durationSec: 10, clients: 400 }] };
+    const shape: Shape = {
+      kind: "stages",
+      stages: [
+        { durationSec: 10, clients: 400 },
+        { durationSec: 10, clients: 100 },
+        { durationSec: 10, clients: 400 },
+      ],
+    };
     const parts = engineParts(planOf(400, pingPong, shape), [1, 1, 1], 2);
     const atPeak = sorted(runningNumbers(parts, 10_000));
     const atTrough = sorted(runningNumbers(parts, 20_000));

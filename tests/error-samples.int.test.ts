@@ -48,8 +48,14 @@ async function runPlan(plan: PlanSpecInput): Promise<RunView> {
   const { run } = await waitForStatus(browser, started.id, ["finished", "failed", "aborted"], 90_000);
   return run;
 }
-const samplesOf = async (runId: string, who = browser) => RunErrorSamples.parse(await who.request("GET", `/api/runs/${runId}/errors`));
-const tcp = (port: number) => ({ protocol: "tcp" as const, host: "127.0.0.1", port, framing: { kind: "delimiter" as const, delimiter: "\r\n" } });
+const samplesOf = async (runId: string, who = browser) =>
+  RunErrorSamples.parse(await who.request("GET", `/api/runs/${runId}/errors`));
+const tcp = (port: number) => ({
+  protocol: "tcp" as const,
+  host: "127.0.0.1",
+  port,
+  framing: { kind: "delimiter" as const, delimiter: "\r\n" },
+});
 // Long enough for engine processes forked late on a busy machine to get their clients in.
 const load = { clients: 6, durationSec: 15, rampUpSec: 0 };
 const agents = { labels: {}, onLost: "continue" as const };
@@ -60,7 +66,16 @@ describe("error samples from the agent to the report", () => {
       name: "errors: rejected",
       target: tcp(redisPort),
       // Redis answers an unknown command naming it: "-ERR unknown command 'hunter2-sesame', with args beginning with: 'x' ".
-      scenario: { kind: "ping-pong", intervalMs: 200, message: { body: "PING" }, match: { by: "order" }, session: [{ kind: "send", message: { body: "{{secrets.REDIS_WORD}} x" } }, { kind: "expect", reply: { prefixHex: hex("+OK") }, failWhen: { regex: "^-" } }] },
+      scenario: {
+        kind: "ping-pong",
+        intervalMs: 200,
+        message: { body: "PING" },
+        match: { by: "order" },
+        session: [
+          { kind: "send", message: { body: "{{secrets.REDIS_WORD}} x" } },
+          { kind: "expect", reply: { prefixHex: hex("+OK") }, failWhen: { regex: "^-" } },
+        ],
+      },
       load,
       agents,
     });
@@ -70,7 +85,10 @@ describe("error samples from the agent to the report", () => {
     // Six clients on two engines got the same reply: one distinct sample.
     expect(samples).toHaveLength(1);
     const [sample] = samples;
-    expect(sample).toMatchObject({ kind: "session-rejected", message: "session step 1 (expect): the reply matched failWhen" });
+    expect(sample).toMatchObject({
+      kind: "session-rejected",
+      message: "session step 1 (expect): the reply matched failWhen",
+    });
     expect(sample!.client).toBeGreaterThanOrEqual(0);
     expect(sample!.client).toBeLessThan(6);
     expect(sample!.sinceStartMs).toBeGreaterThanOrEqual(0);
@@ -87,9 +105,13 @@ describe("error samples from the agent to the report", () => {
     expect(shared.errorSamples).toEqual(samples);
 
     // The errors CSV export carries them too, bytes as hex.
-    const csv = await (await fetch(`${plane.apiUrl}/api/runs/${run.id}/errors.csv`, { headers: { cookie: browser.cookie() } })).text();
+    const csv = await (
+      await fetch(`${plane.apiUrl}/api/runs/${run.id}/errors.csv`, { headers: { cookie: browser.cookie() } })
+    ).text();
     expect(csv.split("\n")[0]).toBe("time,since_start_ms,kind,message,client,agent_id,bytes_length,bytes_hex");
-    expect(csv).toContain(`session-rejected,session step 1 (expect): the reply matched failWhen,${sample!.client},${sample!.agentId},${sample!.bytes!.length},${sample!.bytes!.hex}`);
+    expect(csv).toContain(
+      `session-rejected,session step 1 (expect): the reply matched failWhen,${sample!.client},${sample!.agentId},${sample!.bytes!.length},${sample!.bytes!.hex}`,
+    );
 
     // Another organisation's member gets 404, never the samples.
     const stranger = await signUp(plane.apiUrl);
@@ -100,7 +122,13 @@ describe("error samples from the agent to the report", () => {
     const run = await runPlan({
       name: "errors: bad replies",
       target: tcp(redisPort),
-      scenario: { kind: "ping-pong", intervalMs: 100, message: { body: "INCR errors:counter" }, match: { by: "order" }, reply: { expect: { prefixHex: hex("+PONG") } } },
+      scenario: {
+        kind: "ping-pong",
+        intervalMs: 100,
+        message: { body: "INCR errors:counter" },
+        match: { by: "order" },
+        reply: { expect: { prefixHex: hex("+PONG") } },
+      },
       load,
       agents,
     });
@@ -117,7 +145,13 @@ describe("error samples from the agent to the report", () => {
 
   it("a port nobody listens on keeps the operating system's refusal, naming the address, with the client", async () => {
     const closed = await freeLoopbackPort();
-    const run = await runPlan({ name: "errors: refused", target: tcp(closed), scenario: { kind: "ping-pong", intervalMs: 200, message: { body: "PING" }, match: { by: "order" } }, load: { ...load, clients: 3 }, agents });
+    const run = await runPlan({
+      name: "errors: refused",
+      target: tcp(closed),
+      scenario: { kind: "ping-pong", intervalMs: 200, message: { body: "PING" }, match: { by: "order" } },
+      load: { ...load, clients: 3 },
+      agents,
+    });
     const { samples } = await samplesOf(run.id);
     expect(samples.length, failure()).toBeGreaterThanOrEqual(1);
     for (const sample of samples) {

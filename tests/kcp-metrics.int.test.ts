@@ -51,7 +51,10 @@ async function finishedRun(plan: PlanSpecInput): Promise<string> {
 async function csvRows(runId: string): Promise<Record<string, string>[]> {
   const response = await fetch(`${apiUrl}/api/runs/${runId}/series.csv`, { headers: { cookie: browser.cookie() } });
   expect(response.status).toBe(200);
-  const [header, ...rows] = (await response.text()).trim().split("\n").map((line) => line.split(","));
+  const [header, ...rows] = (await response.text())
+    .trim()
+    .split("\n")
+    .map((line) => line.split(","));
   return rows.map((row) => Object.fromEntries(header!.map((name, i) => [name, row[i] ?? ""])));
 }
 
@@ -61,11 +64,15 @@ describe("KCP's counters under the control plane (PROTOCOL.md §5)", () => {
 
   it("stores a KCP run's retransmissions and wire bytes each second and serves them in the series, report and CSV", async () => {
     kcpRunId = await finishedRun({
-      name: `kcp ${crypto.randomUUID().slice(0, 6)}`, target: { protocol: "kcp", host: "127.0.0.1", port: kcpPort, mode: "fast" },
-      scenario, load, network: [{ name: "lossy", share: 0.5, delayMs: 20, lossPercent: 10 }],
+      name: `kcp ${crypto.randomUUID().slice(0, 6)}`,
+      target: { protocol: "kcp", host: "127.0.0.1", port: kcpPort, mode: "fast" },
+      scenario,
+      load,
+      network: [{ name: "lossy", share: 0.5, delayMs: 20, lossPercent: 10 }],
     });
     const points = await getSeries(browser, kcpRunId);
-    const sum = (pick: (p: (typeof points)[number]) => number | undefined) => points.reduce((total, p) => total + (pick(p) ?? 0), 0);
+    const sum = (pick: (p: (typeof points)[number]) => number | undefined) =>
+      points.reduce((total, p) => total + (pick(p) ?? 0), 0);
     expect(sum((p) => p.kcpRetransmits)).toBeGreaterThan(0);
     expect(sum((p) => p.kcpWireBytesSent)).toBeGreaterThan(sum((p) => p.kcpPayloadBytesSent));
     expect(sum((p) => p.cohorts?.lossy?.kcpRetransmits)).toBeGreaterThan(0);
@@ -81,12 +88,16 @@ describe("KCP's counters under the control plane (PROTOCOL.md §5)", () => {
 
   it("puts a TCP run beside the KCP run on Compare: both runs' latencies, KCP's retransmissions and overhead, none for TCP", async () => {
     tcpRunId = await finishedRun({
-      name: `tcp ${crypto.randomUUID().slice(0, 6)}`, target: { protocol: "tcp", host: "127.0.0.1", port: tcpPort, framing: { kind: "length-prefix", headerBytes: 2 } },
-      scenario, load,
+      name: `tcp ${crypto.randomUUID().slice(0, 6)}`,
+      target: { protocol: "tcp", host: "127.0.0.1", port: tcpPort, framing: { kind: "length-prefix", headerBytes: 2 } },
+      scenario,
+      load,
     });
     expect(Object.keys((await csvRows(tcpRunId))[0]!).some((name) => name.startsWith("kcp_"))).toBe(false);
 
-    const comparison = RunComparison.parse(await browser.request("GET", `/api/runs/compare?ids=${tcpRunId},${kcpRunId}`));
+    const comparison = RunComparison.parse(
+      await browser.request("GET", `/api/runs/compare?ids=${tcpRunId},${kcpRunId}`),
+    );
     const [tcp, kcp] = comparison.runs;
     expect([tcp!.protocol, kcp!.protocol]).toEqual(["tcp", "kcp"]);
     expect(tcp!.summary.rttP99Ms).toBeGreaterThan(0);

@@ -27,32 +27,63 @@ let browser: Browser;
 let prometheus: TestPrometheus;
 let databaseUrl = "";
 let targetUrl = "";
-const otlp = { url: "", requests: [] as { path: string; headers: Record<string, string | string[] | undefined>; body: unknown }[] };
+const otlp = {
+  url: "",
+  requests: [] as { path: string; headers: Record<string, string | string[] | undefined>; body: unknown }[],
+};
 
 // The OTLP/HTTP JSON subset we send (opentelemetry-proto metrics v1): what the receiver decodes the bodies with.
 const Attribute = z.object({ key: z.string(), value: z.object({ stringValue: z.string() }) });
-const DataPoint = z.object({ attributes: z.array(Attribute), timeUnixNano: z.string().regex(/^\d+$/), startTimeUnixNano: z.string().optional(), asDouble: z.number() });
+const DataPoint = z.object({
+  attributes: z.array(Attribute),
+  timeUnixNano: z.string().regex(/^\d+$/),
+  startTimeUnixNano: z.string().optional(),
+  asDouble: z.number(),
+});
 const Uint64 = z.string().regex(/^\d+$/).transform(Number);
 const HistogramPoint = z.object({
-  attributes: z.array(Attribute), timeUnixNano: z.string().regex(/^\d+$/), startTimeUnixNano: z.string().regex(/^\d+$/),
-  count: Uint64, sum: z.number(), bucketCounts: z.array(Uint64), explicitBounds: z.array(z.number()),
+  attributes: z.array(Attribute),
+  timeUnixNano: z.string().regex(/^\d+$/),
+  startTimeUnixNano: z.string().regex(/^\d+$/),
+  count: Uint64,
+  sum: z.number(),
+  bucketCounts: z.array(Uint64),
+  explicitBounds: z.array(z.number()),
 });
 const OtlpRequest = z.object({
-  resourceMetrics: z.array(z.object({
-    resource: z.object({ attributes: z.array(Attribute) }),
-    scopeMetrics: z.array(z.object({
-      scope: z.object({ name: z.string() }),
-      metrics: z.array(z.object({
-        name: z.string(), unit: z.string(),
-        gauge: z.object({ dataPoints: z.array(DataPoint) }).optional(),
-        sum: z.object({ aggregationTemporality: z.literal(2), isMonotonic: z.literal(true), dataPoints: z.array(DataPoint) }).optional(),
-        histogram: z.object({ aggregationTemporality: z.literal(2), dataPoints: z.array(HistogramPoint) }).optional(),
-      })),
-    })),
-  })),
+  resourceMetrics: z.array(
+    z.object({
+      resource: z.object({ attributes: z.array(Attribute) }),
+      scopeMetrics: z.array(
+        z.object({
+          scope: z.object({ name: z.string() }),
+          metrics: z.array(
+            z.object({
+              name: z.string(),
+              unit: z.string(),
+              gauge: z.object({ dataPoints: z.array(DataPoint) }).optional(),
+              sum: z
+                .object({
+                  aggregationTemporality: z.literal(2),
+                  isMonotonic: z.literal(true),
+                  dataPoints: z.array(DataPoint),
+                })
+                .optional(),
+              histogram: z
+                .object({ aggregationTemporality: z.literal(2), dataPoints: z.array(HistogramPoint) })
+                .optional(),
+            }),
+          ),
+        }),
+      ),
+    }),
+  ),
 });
 
-const otlpMetrics = () => otlp.requests.flatMap((request) => OtlpRequest.parse(request.body).resourceMetrics.flatMap((r) => r.scopeMetrics.flatMap((s) => s.metrics)));
+const otlpMetrics = () =>
+  otlp.requests.flatMap((request) =>
+    OtlpRequest.parse(request.body).resourceMetrics.flatMap((r) => r.scopeMetrics.flatMap((s) => s.metrics)),
+  );
 const secondOf = (nanos: string) => Number(BigInt(nanos) / 1_000_000_000n);
 
 /** name → "labels as JSON" → second → value, from every OTLP request received. */
@@ -103,31 +134,61 @@ const settings = async () => MetricsExportSettings.parse(await browser.request("
 describe("metrics export to Prometheus remote write and OTLP", () => {
   it("keeps credentials sealed at rest and answers only whether they are set", async () => {
     const token = "bearer-token-that-must-stay-secret";
-    const view = MetricsExportSinkView.parse(await browser.request("PUT", "/api/metrics-export/prometheus", { url: prometheus.writeUrl, auth: { kind: "bearer", token }, headers: { "X-Scope-OrgID": "team-a" } }));
+    const view = MetricsExportSinkView.parse(
+      await browser.request("PUT", "/api/metrics-export/prometheus", {
+        url: prometheus.writeUrl,
+        auth: { kind: "bearer", token },
+        headers: { "X-Scope-OrgID": "team-a" },
+      }),
+    );
     expect(view).toMatchObject({ sink: "prometheus", auth: "bearer", secret: "set", headerNames: ["X-Scope-OrgID"] });
     expect(JSON.stringify(await settings())).not.toContain(token);
-    MetricsExportSinkView.parse(await browser.request("PUT", "/api/metrics-export/otlp", { url: otlp.url, auth: { kind: "basic", username: "throng", password: "otlp-password" }, headers: { "X-Tenant": "tenant-key-value" } }));
+    MetricsExportSinkView.parse(
+      await browser.request("PUT", "/api/metrics-export/otlp", {
+        url: otlp.url,
+        auth: { kind: "basic", username: "throng", password: "otlp-password" },
+        headers: { "X-Tenant": "tenant-key-value" },
+      }),
+    );
     // Saving again without the secret keeps it (a write-only field the page leaves empty).
-    expect(MetricsExportSinkView.parse(await browser.request("PUT", "/api/metrics-export/otlp", { url: otlp.url, auth: { kind: "basic", username: "throng" } })).secret).toBe("set");
+    expect(
+      MetricsExportSinkView.parse(
+        await browser.request("PUT", "/api/metrics-export/otlp", {
+          url: otlp.url,
+          auth: { kind: "basic", username: "throng" },
+        }),
+      ).secret,
+    ).toBe("set");
     const db = createDb(databaseUrl, { max: 1 });
     try {
-      const rows = await db.selectFrom("metrics_export_sinks").select(["sink", "secret_sealed", "headers_sealed"]).execute();
+      const rows = await db
+        .selectFrom("metrics_export_sinks")
+        .select(["sink", "secret_sealed", "headers_sealed"])
+        .execute();
       expect(rows).toHaveLength(2);
       for (const row of rows) {
         expect(row.secret_sealed).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
-        for (const plain of [token, "otlp-password", "team-a", "tenant-key-value"]) expect(`${row.secret_sealed}${row.headers_sealed}`).not.toContain(plain);
+        for (const plain of [token, "otlp-password", "team-a", "tenant-key-value"])
+          expect(`${row.secret_sealed}${row.headers_sealed}`).not.toContain(plain);
       }
     } finally {
       await db.destroy();
     }
-    await expect(browser.request("PUT", "/api/metrics-export/otlp", { url: "ftp://x", auth: { kind: "none" } })).rejects.toThrow(/400.*url/);
-    await expect(browser.request("PUT", "/api/metrics-export/otlp", { url: otlp.url, headers: { Authorization: "x" } })).rejects.toThrow(/400.*headers/);
+    await expect(
+      browser.request("PUT", "/api/metrics-export/otlp", { url: "ftp://x", auth: { kind: "none" } }),
+    ).rejects.toThrow(/400.*url/);
+    await expect(
+      browser.request("PUT", "/api/metrics-export/otlp", { url: otlp.url, headers: { Authorization: "x" } }),
+    ).rejects.toThrow(/400.*headers/);
   });
 
   it("Send test pushes one sample to the real Prometheus and the sink's status says when it succeeded", async () => {
     const before = Date.now() / 1000;
     await browser.request("POST", "/api/metrics-export/prometheus/test");
-    await waitUntil(async () => (await settings()).prometheus?.lastSuccessAt != null, { what: "the test push to succeed", timeoutMs: 30_000 }).catch(async (error: Error) => {
+    await waitUntil(async () => (await settings()).prometheus?.lastSuccessAt != null, {
+      what: "the test push to succeed",
+      timeoutMs: 30_000,
+    }).catch(async (error: Error) => {
       throw new Error(`${error.message} (status: ${JSON.stringify(await settings())})\n${failure()}`);
     });
     const samples = await prometheus.samples("throng_export_test", before - 5, Date.now() / 1000 + 1);
@@ -137,15 +198,22 @@ describe("metrics export to Prometheus remote write and OTLP", () => {
 
   it("a run's seconds arrive while it runs, and once it ends every second and the summary equal the run's own series", async () => {
     const plan: PlanSpecInput = {
-      name: "exported plan", target: { protocol: "websocket", url: targetUrl },
-      scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 }, load: { clients: 4, durationSec: 12, rampUpSec: 0 },
+      name: "exported plan",
+      target: { protocol: "websocket", url: targetUrl },
+      scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
+      load: { clients: 4, durationSec: 12, rampUpSec: 0 },
       export: { prometheus: true, otlp: true },
     };
     const planId = (await browser.request<{ id: string }>("POST", "/api/plans", plan)).id;
     const runId = RunView.parse(await browser.request("POST", `/api/plans/${planId}/runs`)).id;
-    const connectionsOf = async () => prometheus.samples(`throng_connections{run_id="${runId}"}`, Date.now() / 1000 - 120, Date.now() / 1000 + 1);
+    const connectionsOf = async () =>
+      prometheus.samples(`throng_connections{run_id="${runId}"}`, Date.now() / 1000 - 120, Date.now() / 1000 + 1);
     // Streamed, not sent at the end: some seconds are in Prometheus while the run is still running.
-    await waitUntil(async () => (await connectionsOf()).length > 0, { what: "the first seconds to reach Prometheus", timeoutMs: 60_000, intervalMs: 250 }).catch((error: Error) => {
+    await waitUntil(async () => (await connectionsOf()).length > 0, {
+      what: "the first seconds to reach Prometheus",
+      timeoutMs: 60_000,
+      intervalMs: 250,
+    }).catch((error: Error) => {
       throw new Error(`${error.message}\n${failure()}`);
     });
     expect(RunView.parse(await browser.request("GET", `/api/runs/${runId}`)).status).toBe("running");
@@ -155,7 +223,12 @@ describe("metrics export to Prometheus remote write and OTLP", () => {
     const points = await getSeries(browser, runId);
     const last = points.at(-1)!.t;
     // The summary goes out last, after every second.
-    await waitUntil(async () => (await prometheus.samples(`throng_run_duration_seconds{run_id="${runId}"}`, last - 120, last + 120)).length > 0 && otlpValues(runId).has("throng_run_duration_seconds"), { what: "the run's summary to arrive", timeoutMs: 60_000, intervalMs: 250 }).catch(async (error: Error) => {
+    await waitUntil(
+      async () =>
+        (await prometheus.samples(`throng_run_duration_seconds{run_id="${runId}"}`, last - 120, last + 120)).length >
+          0 && otlpValues(runId).has("throng_run_duration_seconds"),
+      { what: "the run's summary to arrive", timeoutMs: 60_000, intervalMs: 250 },
+    ).catch(async (error: Error) => {
       throw new Error(`${error.message}\n${JSON.stringify(await settings())}\n${failure()}`);
     });
 
@@ -181,7 +254,10 @@ describe("metrics export to Prometheus remote write and OTLP", () => {
       expect(got, name).toHaveLength(1);
       expect(got[0]!.metric).toMatchObject({ run_id: runId, plan: "exported plan", scenario: "ping-pong" });
       expect({ name, values: got[0]!.values }).toEqual({ name, values: want });
-      expect({ name, values: [...(otlpSeries.get(name) ?? [])].sort(([a], [b]) => a - b) }).toEqual({ name, values: want });
+      expect({ name, values: [...(otlpSeries.get(name) ?? [])].sort(([a], [b]) => a - b) }).toEqual({
+        name,
+        values: want,
+      });
     }
     const total = await prometheus.samples(`throng_messages_sent_total{run_id="${runId}"}`, from, last + 1);
     expect(total[0]!.values).toEqual(points.map((p) => [p.t, cumulative.get(p.t)]));
@@ -191,7 +267,11 @@ describe("metrics export to Prometheus remote write and OTLP", () => {
 
     const basic = `Basic ${Buffer.from("throng:otlp-password").toString("base64")}`;
     expect(otlp.requests.length).toBeGreaterThan(0);
-    for (const request of otlp.requests) expect(request).toMatchObject({ path: "/v1/metrics", headers: { authorization: basic, "x-tenant": "tenant-key-value", "content-type": "application/json" } });
+    for (const request of otlp.requests)
+      expect(request).toMatchObject({
+        path: "/v1/metrics",
+        headers: { authorization: basic, "x-tenant": "tenant-key-value", "content-type": "application/json" },
+      });
     expect((await settings()).otlp).toMatchObject({ lastError: null });
   }, 180_000);
 
@@ -203,11 +283,14 @@ describe("metrics export to Prometheus remote write and OTLP", () => {
     const db = createDb(databaseUrl, { max: 1 });
     const recorded = emptyHistogram();
     try {
-      for (const row of await db.selectFrom("snapshots").select("rtt_hist").where("run_id", "=", runId).execute()) addEncoded(recorded, row.rtt_hist);
+      for (const row of await db.selectFrom("snapshots").select("rtt_hist").where("run_id", "=", runId).execute())
+        addEncoded(recorded, row.rtt_hist);
     } finally {
       await db.destroy();
     }
-    console.log(`RTT samples recorded: ${recorded.totalCount}; run summary messagesReceived: ${summary.messagesReceived}`);
+    console.log(
+      `RTT samples recorded: ${recorded.totalCount}; run summary messagesReceived: ${summary.messagesReceived}`,
+    );
     expect(recorded.totalCount).toBeGreaterThan(0);
     const run = `run_id="${runId}"`;
     const count = await prometheus.samples(`throng_rtt_histogram_seconds_count{${run}}`, first - 1, last + 1);
@@ -225,11 +308,16 @@ describe("metrics export to Prometheus remote write and OTLP", () => {
       const column = byLe.map((values) => values[i]!);
       expect({ t, column }).toEqual({ t, column: [...column].sort((a, b) => a - b) });
       expect(column.at(-1), `+Inf at ${t}`).toBe(total);
-      if (i > 0) for (const [b, values] of byLe.entries()) expect(values[i]!, `bucket ${b} at ${t}`).toBeGreaterThanOrEqual(values[i - 1]!);
+      if (i > 0)
+        for (const [b, values] of byLe.entries())
+          expect(values[i]!, `bucket ${b} at ${t}`).toBeGreaterThanOrEqual(values[i - 1]!);
     }
 
     // Over the whole run (the counters at its last second), the interpolated p99 lies in the bucket of the report's.
-    const p99 = await prometheus.query(`histogram_quantile(0.99, sum by (le) (throng_rtt_histogram_seconds_bucket{${run}}))`, last);
+    const p99 = await prometheus.query(
+      `histogram_quantile(0.99, sum by (le) (throng_rtt_histogram_seconds_bucket{${run}}))`,
+      last,
+    );
     const reportP99 = summary.rttP99Ms! / 1000;
     // HDR reads a percentile at its bucket's highest equivalent value (within 0.1% at 3 significant digits) and
     // rounds the 99% rank; Prometheus does neither. A p99 within that of a bound may fall either side of it.
@@ -240,12 +328,17 @@ describe("metrics export to Prometheus remote write and OTLP", () => {
     expect(p99[0]!.value).toBeGreaterThan(lower);
     expect(p99[0]!.value).toBeLessThanOrEqual(upper);
     // The dashboard's form, over a window: a number within the buckets, not NaN.
-    const windowed = await prometheus.query(`histogram_quantile(0.99, sum by (le) (rate(throng_rtt_histogram_seconds_bucket{${run}}[30s])))`, last);
+    const windowed = await prometheus.query(
+      `histogram_quantile(0.99, sum by (le) (rate(throng_rtt_histogram_seconds_bucket{${run}}[30s])))`,
+      last,
+    );
     expect(windowed[0]!.value).toBeGreaterThan(0);
     expect(windowed[0]!.value).toBeLessThanOrEqual(RTT_BUCKET_BOUNDS_SEC.at(-1)!);
 
     // OTLP got the same counts as explicit-bucket points, per-bucket (not cumulative) counts adding up to each count.
-    const histogramPoints = otlpMetrics().filter((m) => m.name === "throng_rtt_histogram_seconds").flatMap((m) => m.histogram?.dataPoints ?? [])
+    const histogramPoints = otlpMetrics()
+      .filter((m) => m.name === "throng_rtt_histogram_seconds")
+      .flatMap((m) => m.histogram?.dataPoints ?? [])
       .filter((p) => p.attributes.some((a) => a.key === "run_id" && a.value.stringValue === runId));
     const otlpCounts = new Map(histogramPoints.map((p) => [secondOf(p.timeUnixNano), p.count]));
     expect([...otlpCounts].sort(([a], [b]) => a - b)).toEqual(count[0]!.values);

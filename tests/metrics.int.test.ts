@@ -23,12 +23,22 @@ let env: ServerEnv;
 beforeAll(async () => {
   const database = await createTestDatabase();
   cleanups.push(() => database.drop());
-  env = { databaseUrl: database.url, redisUrl: process.env.REDIS_URL!, queuePrefix: uniquePrefix(), authSecret: randomBytes(32).toString("base64url"), heartbeatMs: 1_000 };
+  env = {
+    databaseUrl: database.url,
+    redisUrl: process.env.REDIS_URL!,
+    queuePrefix: uniquePrefix(),
+    authSecret: randomBytes(32).toString("base64url"),
+    heartbeatMs: 1_000,
+  };
   const apiPort = await freePort();
   const api = await startApi(env, apiPort, "api", { METRICS_TOKEN: token });
   cleanups.push(() => api.stop("SIGKILL", 1_000));
   const workersPort = await freePort();
-  const workers = await startWorkers(env, "workers", { WORKERS_METRICS_PORT: String(workersPort), WORKERS_METRICS_HOST: "127.0.0.1", METRICS_TOKEN: token });
+  const workers = await startWorkers(env, "workers", {
+    WORKERS_METRICS_PORT: String(workersPort),
+    WORKERS_METRICS_HOST: "127.0.0.1",
+    METRICS_TOKEN: token,
+  });
   cleanups.push(() => workers.stop("SIGKILL", 1_000));
   apiUrl = `http://127.0.0.1:${apiPort}`;
   workersUrl = `http://127.0.0.1:${workersPort}`;
@@ -44,25 +54,42 @@ async function scrape(base: string): Promise<PromSample[]> {
   return parsePrometheusText(await response.text());
 }
 
-const value = async (base: string, name: string, labels: Record<string, string> = {}) => sampleValue(await scrape(base), name, labels);
+const value = async (base: string, name: string, labels: Record<string, string> = {}) =>
+  sampleValue(await scrape(base), name, labels);
 
 /** Scrapes until `name` (with `labels`) reads `wanted`; the gauges follow sockets that close asynchronously. */
 async function untilValue(base: string, name: string, labels: Record<string, string>, wanted: number) {
-  await waitUntil(async () => (await value(base, name, labels)) === wanted, { what: `${name} ${JSON.stringify(labels)} = ${wanted}`, timeoutMs: 10_000 });
+  await waitUntil(async () => (await value(base, name, labels)) === wanted, {
+    what: `${name} ${JSON.stringify(labels)} = ${wanted}`,
+    timeoutMs: 10_000,
+  });
 }
 
 describe("GET /metrics with METRICS_TOKEN set", () => {
-  for (const [service, base] of [["api", () => apiUrl], ["workers", () => workersUrl]] as const) {
+  for (const [service, base] of [
+    ["api", () => apiUrl],
+    ["workers", () => workersUrl],
+  ] as const) {
     it(`${service}: 401 with an ErrorBody without the bearer token or with a wrong one, the exposition with it`, async () => {
-      for (const headers of [{}, { authorization: `Bearer ${token}x` }, { authorization: token }] as Record<string, string>[]) {
+      for (const headers of [{}, { authorization: `Bearer ${token}x` }, { authorization: token }] as Record<
+        string,
+        string
+      >[]) {
         const refused = await fetch(`${base()}/metrics`, { headers });
         expect(refused.status).toBe(401);
-        expect(((await refused.json()) as { error: unknown }).error).toMatchObject({ code: "unauthenticated", message: expect.stringMatching(/METRICS_TOKEN/) });
+        expect(((await refused.json()) as { error: unknown }).error).toMatchObject({
+          code: "unauthenticated",
+          message: expect.stringMatching(/METRICS_TOKEN/),
+        });
       }
       const samples = await scrape(base());
       // Node's default process metrics are there, and the queue depth of this prefix's runs queue.
       expect(samples.some((s) => s.name === "process_cpu_user_seconds_total")).toBe(true);
-      expect(samples.some((s) => s.name === "throng_queue_jobs" && s.labels.queue === "runs" && s.labels.state === "delayed")).toBe(true);
+      expect(
+        samples.some(
+          (s) => s.name === "throng_queue_jobs" && s.labels.queue === "runs" && s.labels.state === "delayed",
+        ),
+      ).toBe(true);
     });
   }
 
@@ -79,9 +106,15 @@ describe("GET /metrics without METRICS_TOKEN (issue 27 §4)", () => {
   async function started(service: "api" | "workers", host: string) {
     const lines: string[] = [];
     const port = await freePort();
-    const child = service === "api"
-      ? await startApi(env, port, `api-${host}`, { API_HOST: host }, [], (line) => lines.push(line))
-      : await startWorkers(env, `workers-${host}`, { WORKERS_METRICS_PORT: String(port), WORKERS_METRICS_HOST: host }, (line) => lines.push(line));
+    const child =
+      service === "api"
+        ? await startApi(env, port, `api-${host}`, { API_HOST: host }, [], (line) => lines.push(line))
+        : await startWorkers(
+            env,
+            `workers-${host}`,
+            { WORKERS_METRICS_PORT: String(port), WORKERS_METRICS_HOST: host },
+            (line) => lines.push(line),
+          );
     cleanups.push(() => child.stop("SIGKILL", 1_000));
     return { url: `http://127.0.0.1:${port}`, lines };
   }
@@ -91,15 +124,32 @@ describe("GET /metrics without METRICS_TOKEN (issue 27 §4)", () => {
       const { url, lines } = await started(service, "0.0.0.0");
       const refused = await fetch(`${url}/metrics`);
       expect(refused.status).toBe(401);
-      expect(((await refused.json()) as { error: unknown }).error).toMatchObject({ code: "unauthenticated", message: expect.stringMatching(/needs METRICS_TOKEN when the listener is not loopback-only/) });
-      await waitUntil(async () => lines.some((line) => line.includes("GET /metrics is refused (401): METRICS_TOKEN is unset and the listener (0.0.0.0) is not loopback-only")), { what: "the start line", timeoutMs: 10_000 });
+      expect(((await refused.json()) as { error: unknown }).error).toMatchObject({
+        code: "unauthenticated",
+        message: expect.stringMatching(/needs METRICS_TOKEN when the listener is not loopback-only/),
+      });
+      await waitUntil(
+        async () =>
+          lines.some((line) =>
+            line.includes(
+              "GET /metrics is refused (401): METRICS_TOKEN is unset and the listener (0.0.0.0) is not loopback-only",
+            ),
+          ),
+        { what: "the start line", timeoutMs: 10_000 },
+      );
     }, 90_000);
   }
 
   it("api listening on loopback only answers without a token, and says so at start", async () => {
     const { url, lines } = await started("api", "127.0.0.1");
     expect((await fetch(`${url}/metrics`)).status).toBe(200);
-    await waitUntil(async () => lines.some((line) => line.includes("GET /metrics is open without a token: the listener is loopback-only (127.0.0.1)")), { what: "the start line", timeoutMs: 10_000 });
+    await waitUntil(
+      async () =>
+        lines.some((line) =>
+          line.includes("GET /metrics is open without a token: the listener is loopback-only (127.0.0.1)"),
+        ),
+      { what: "the start line", timeoutMs: 10_000 },
+    );
   }, 90_000);
 });
 
@@ -127,13 +177,17 @@ describe("what the metrics count", () => {
     expect(await value(apiUrl, "throng_http_request_duration_seconds_count", labels)).toBe(before + 3);
     // The route's pattern, never the concrete path: one series per route however many runs there are.
     const samples = await scrape(apiUrl);
-    expect(samples.filter((s) => s.name === "throng_http_request_duration_seconds_count").map((s) => s.labels.route)).not.toContain(expect.stringMatching(/[0-9a-f]{8}-/));
+    expect(
+      samples.filter((s) => s.name === "throng_http_request_duration_seconds_count").map((s) => s.labels.route),
+    ).not.toContain(expect.stringMatching(/[0-9a-f]{8}-/));
   });
 
   it("an agent connecting, its snapshot ingested and a browser on the live stream move the api's gauges and counters", async () => {
     const browser = await signUp(apiUrl);
     const agentsBefore = await value(apiUrl, "throng_agents_connected");
-    const { token: enrolment } = await browser.request<{ token: string }>("POST", "/api/enrolment-tokens", { expiresInMinutes: 60 });
+    const { token: enrolment } = await browser.request<{ token: string }>("POST", "/api/enrolment-tokens", {
+      expiresInMinutes: 60,
+    });
     const agent = await connectTestAgent(`ws://127.0.0.1:${new URL(apiUrl).port}${AGENT_GATEWAY_PATH}`);
     agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: enrolment }) });
     await agent.next("ready");
@@ -148,12 +202,33 @@ describe("what the metrics count", () => {
     // The workers process starts the run and the api hands the agent its shard.
     const assignment = await agent.next("run-assignment", 30_000);
     const stored = { result: "stored" };
-    const [ingestedBefore, lagBefore] = [await value(apiUrl, "throng_snapshots_ingested_total", stored), await value(apiUrl, "throng_snapshot_lag_seconds_count")];
-    agent.send({ type: "snapshot", payload: {
-      runId: run.id, seq: 0, intervalStart: assignment.startAt, intervalMs: 1000, clients: 10,
-      counters: { connectionsOpen: 10, connectionsOpened: 10, connectionsFailed: 0, connectionsClosed: 0, messagesSent: 10, messagesReceived: 10, bytesSent: 640, bytesReceived: 640, errors: 0 },
-      histograms: { rttUs: encodeValues(Array(10).fill(2_000)) }, health: { cpuPercent: 5, eventLoopP99Ms: 1, rssBytes: 50_000_000 },
-    } });
+    const [ingestedBefore, lagBefore] = [
+      await value(apiUrl, "throng_snapshots_ingested_total", stored),
+      await value(apiUrl, "throng_snapshot_lag_seconds_count"),
+    ];
+    agent.send({
+      type: "snapshot",
+      payload: {
+        runId: run.id,
+        seq: 0,
+        intervalStart: assignment.startAt,
+        intervalMs: 1000,
+        clients: 10,
+        counters: {
+          connectionsOpen: 10,
+          connectionsOpened: 10,
+          connectionsFailed: 0,
+          connectionsClosed: 0,
+          messagesSent: 10,
+          messagesReceived: 10,
+          bytesSent: 640,
+          bytesReceived: 640,
+          errors: 0,
+        },
+        histograms: { rttUs: encodeValues(Array(10).fill(2_000)) },
+        health: { cpuPercent: 5, eventLoopP99Ms: 1, rssBytes: 50_000_000 },
+      },
+    });
     expect(await agent.next("snapshot-ack")).toEqual({ runId: run.id, seq: 0 });
     expect(await value(apiUrl, "throng_snapshots_ingested_total", stored)).toBe(ingestedBefore + 1);
     expect(await value(apiUrl, "throng_snapshot_lag_seconds_count")).toBe(lagBefore + 1);

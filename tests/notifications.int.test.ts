@@ -29,23 +29,48 @@ afterAll(async () => {
 
 describe("notification channels through api and workers", () => {
   it("a test notification reaches the Slack-format endpoint as a real POST from the workers, and the log says delivered", async () => {
-    const channel = NotificationChannelView.parse(await browser.request("POST", "/api/notification-channels", { kind: "slack", name: "#load-tests", url: `${endpoint}/services/T0/B0/x`, events: ["failed"] }));
+    const channel = NotificationChannelView.parse(
+      await browser.request("POST", "/api/notification-channels", {
+        kind: "slack",
+        name: "#load-tests",
+        url: `${endpoint}/services/T0/B0/x`,
+        events: ["failed"],
+      }),
+    );
     expect(channel).toMatchObject({ kind: "slack", host: endpoint.replace("http://", ""), events: ["failed"] });
-    const queued = NotificationDeliveryView.parse(await browser.request("POST", `/api/notification-channels/${channel.id}/test`));
+    const queued = NotificationDeliveryView.parse(
+      await browser.request("POST", `/api/notification-channels/${channel.id}/test`),
+    );
     expect(queued).toMatchObject({ event: "test", status: "pending", channelName: "#load-tests" });
 
     let log: NotificationDeliveryView[] = [];
-    await waitUntil(async () => {
-      log = (await browser.request<{ deliveries: NotificationDeliveryView[] }>("GET", "/api/notification-deliveries")).deliveries;
-      return log[0]?.status !== "pending";
-    }, { what: "the test delivery to settle", timeoutMs: 30_000, intervalMs: 200 }).catch((error: Error) => {
+    await waitUntil(
+      async () => {
+        log = (await browser.request<{ deliveries: NotificationDeliveryView[] }>("GET", "/api/notification-deliveries"))
+          .deliveries;
+        return log[0]?.status !== "pending";
+      },
+      { what: "the test delivery to settle", timeoutMs: 30_000, intervalMs: 200 },
+    ).catch((error: Error) => {
       throw new Error(`${error.message}\n${tails.map((t) => t()).join("\n")}`);
     });
     expect(log[0]).toMatchObject({ id: queued.id, status: "delivered", attempts: 1, responseStatus: 200 });
-    expect(webhook.received).toEqual([{ path: "/services/T0/B0/x", body: { text: "Throng test notification: this channel is set up and receives run notifications." } }]);
+    expect(webhook.received).toEqual([
+      {
+        path: "/services/T0/B0/x",
+        body: { text: "Throng test notification: this channel is set up and receives run notifications." },
+      },
+    ]);
   }, 60_000);
 
   it("refuses a channel without an http(s) URL or events, naming the field", async () => {
-    await expect(browser.request("POST", "/api/notification-channels", { kind: "webhook", name: "x", url: "ftp://example.com/hook", events: [] })).rejects.toThrow(/400.*(url|events)/);
+    await expect(
+      browser.request("POST", "/api/notification-channels", {
+        kind: "webhook",
+        name: "x",
+        url: "ftp://example.com/hook",
+        events: [],
+      }),
+    ).rejects.toThrow(/400.*(url|events)/);
   });
 });

@@ -16,8 +16,10 @@ import { startWebhookReceiver, type WebhookReceiver } from "./support/webhook-re
  * The scheduler's own timing is BullMQ's: this test adds the job the scheduler would add rather than wait a minute.
  */
 const spec = {
-  name: "nightly", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 }, load: { clients: 2, durationSec: 60 },
+  name: "nightly",
+  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
+  load: { clients: 2, durationSec: 60 },
 };
 
 let api: TestApi;
@@ -42,7 +44,13 @@ describe("plan schedules", () => {
     const user = await api.signUp("Sched");
     const agent = await connectTestAgent(api.gatewayUrl);
     agents.push(agent);
-    agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token }) });
+    agent.send({
+      type: "hello",
+      payload: helloWith({
+        kind: "enrolment",
+        token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token,
+      }),
+    });
     const { orgId } = await agent.next("ready");
     const plan = PlanView.parse((await user.request("POST", "/api/plans", spec)).json);
 
@@ -50,39 +58,80 @@ describe("plan schedules", () => {
     expect(bad.status).toBe(400);
     expect(ErrorBody.parse(bad.json).error.fields?.[0]?.path).toBe("cron");
 
-    const set = await user.request("PUT", `/api/plans/${plan.id}/schedule`, { cron: "0 3 * * 1-5", timezone: "Europe/Berlin" });
+    const set = await user.request("PUT", `/api/plans/${plan.id}/schedule`, {
+      cron: "0 3 * * 1-5",
+      timezone: "Europe/Berlin",
+    });
     expect(set.status).toBe(200);
     const { schedule } = PlanScheduleView.parse(set.json);
     expect(schedule).toMatchObject({ cron: "0 3 * * 1-5", timezone: "Europe/Berlin" });
     expect(schedule!.nextRuns).toHaveLength(3);
-    expect(await api.queue.getJobScheduler(scheduleId(plan.id))).toMatchObject({ pattern: "0 3 * * 1-5", tz: "Europe/Berlin", name: RunJobName.scheduledRun });
-    expect(PlanScheduleView.parse((await user.request("GET", `/api/plans/${plan.id}/schedule`)).json).schedule?.cron).toBe("0 3 * * 1-5");
+    expect(await api.queue.getJobScheduler(scheduleId(plan.id))).toMatchObject({
+      pattern: "0 3 * * 1-5",
+      tz: "Europe/Berlin",
+      name: RunJobName.scheduledRun,
+    });
+    expect(
+      PlanScheduleView.parse((await user.request("GET", `/api/plans/${plan.id}/schedule`)).json).schedule?.cron,
+    ).toBe("0 3 * * 1-5");
 
     // What the scheduler adds when the schedule fires; the workers start a run of the plan.
     await api.queue.add(RunJobName.scheduledRun, { orgId, planId: plan.id });
-    await expect.poll(async () => ((await user.request("GET", "/api/runs")).json.runs as RunView[]).filter((run) => run.planId === plan.id).length, { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(
+        async () =>
+          ((await user.request("GET", "/api/runs")).json.runs as RunView[]).filter((run) => run.planId === plan.id)
+            .length,
+        { timeout: 10_000 },
+      )
+      .toBe(1);
     // The plan page's schedule says what its last firing did: this run.
-    const [started] = ((await user.request("GET", "/api/runs")).json.runs as RunView[]).filter((run) => run.planId === plan.id);
-    expect(PlanScheduleView.parse((await user.request("GET", `/api/plans/${plan.id}/schedule`)).json).schedule?.lastAttempt).toMatchObject({ runId: started!.id, error: null });
+    const [started] = ((await user.request("GET", "/api/runs")).json.runs as RunView[]).filter(
+      (run) => run.planId === plan.id,
+    );
+    expect(
+      PlanScheduleView.parse((await user.request("GET", `/api/plans/${plan.id}/schedule`)).json).schedule?.lastAttempt,
+    ).toMatchObject({ runId: started!.id, error: null });
 
     expect((await user.request("DELETE", `/api/plans/${plan.id}/schedule`)).status).toBe(204);
-    expect(PlanScheduleView.parse((await user.request("GET", `/api/plans/${plan.id}/schedule`)).json).schedule).toBeNull();
+    expect(
+      PlanScheduleView.parse((await user.request("GET", `/api/plans/${plan.id}/schedule`)).json).schedule,
+    ).toBeNull();
     expect(await api.queue.getJobScheduler(scheduleId(plan.id))).toBeUndefined();
     // A job already produced before the removal starts nothing.
     await api.queue.add(RunJobName.scheduledRun, { orgId, planId: plan.id });
-    await expect.poll(async () => (await api.queue.getJobCounts("completed")).completed, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
-    expect(((await user.request("GET", "/api/runs")).json.runs as RunView[]).filter((run) => run.planId === plan.id)).toHaveLength(1);
+    await expect
+      .poll(async () => (await api.queue.getJobCounts("completed")).completed, { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(2);
+    expect(
+      ((await user.request("GET", "/api/runs")).json.runs as RunView[]).filter((run) => run.planId === plan.id),
+    ).toHaveLength(1);
   }, 60_000);
 
   it("a firing that cannot start a run says why: on the plan's schedule, to the org's channels (webhook and Slack) and in the audit log", async () => {
     const user = await api.signUp("Unstarted");
-    const plan = PlanView.parse((await user.request("POST", "/api/plans", { ...spec, name: "nightly without agents" })).json);
+    const plan = PlanView.parse(
+      (await user.request("POST", "/api/plans", { ...spec, name: "nightly without agents" })).json,
+    );
     for (const kind of ["webhook", "slack"]) {
-      expect((await user.request("POST", "/api/notification-channels", { kind, name: kind, url: `${receiver.url}/${plan.id}/${kind}`, events: ["failed"] })).status).toBe(201);
+      expect(
+        (
+          await user.request("POST", "/api/notification-channels", {
+            kind,
+            name: kind,
+            url: `${receiver.url}/${plan.id}/${kind}`,
+            events: ["failed"],
+          })
+        ).status,
+      ).toBe(201);
     }
     expect((await user.request("PUT", `/api/plans/${plan.id}/schedule`, { cron: "0 3 * * *" })).status).toBe(200);
-    const orgId = (await api.db.selectFrom("plans").select("org_id").where("id", "=", plan.id).executeTakeFirstOrThrow()).org_id;
-    const lastAttempt = async () => PlanScheduleView.parse((await user.request("GET", `/api/plans/${plan.id}/schedule`)).json).schedule?.lastAttempt ?? null;
+    const orgId = (
+      await api.db.selectFrom("plans").select("org_id").where("id", "=", plan.id).executeTakeFirstOrThrow()
+    ).org_id;
+    const lastAttempt = async () =>
+      PlanScheduleView.parse((await user.request("GET", `/api/plans/${plan.id}/schedule`)).json).schedule
+        ?.lastAttempt ?? null;
     expect(await lastAttempt()).toBeNull();
 
     // No agent of this organisation is online: the run service refuses, and the schedule keeps its words.
@@ -91,19 +140,52 @@ describe("plan schedules", () => {
     const refused = (await lastAttempt())!;
     expect(refused.runId).toBeNull();
     expect(refused.error).toMatch(/agent/i);
-    expect(((await user.request("GET", "/api/runs")).json.runs as RunView[]).filter((run) => run.planId === plan.id)).toHaveLength(0);
+    expect(
+      ((await user.request("GET", "/api/runs")).json.runs as RunView[]).filter((run) => run.planId === plan.id),
+    ).toHaveLength(0);
 
     // Each channel gets a real POST from the workers: our JSON on the webhook, Slack's { text } on the other.
     const sent = (kind: string) => receiver.received.filter((request) => request.path === `/${plan.id}/${kind}`);
     await expect.poll(() => sent("webhook").length + sent("slack").length, { timeout: 10_000 }).toBe(2);
-    expect(sent("webhook")[0]!.body).toMatchObject({ event: "schedule-failed", run: null, schedule: { planId: plan.id, planName: "nightly without agents", reason: refused.error, url: `http://localhost:3000/plans/${plan.id}` } });
-    expect((sent("slack")[0]!.body as { text: string }).text).toBe(`Scheduled run of "nightly without agents" did not start: ${refused.error}. http://localhost:3000/plans/${plan.id}`);
-    const log = (await user.request("GET", "/api/notification-deliveries")).json.deliveries as { event: string; planId: string; status: string }[];
-    expect(log.filter((delivery) => delivery.event === "schedule-failed").map((delivery) => [delivery.planId, delivery.status])).toEqual([[plan.id, "delivered"], [plan.id, "delivered"]]);
+    expect(sent("webhook")[0]!.body).toMatchObject({
+      event: "schedule-failed",
+      run: null,
+      schedule: {
+        planId: plan.id,
+        planName: "nightly without agents",
+        reason: refused.error,
+        url: `http://localhost:3000/plans/${plan.id}`,
+      },
+    });
+    expect((sent("slack")[0]!.body as { text: string }).text).toBe(
+      `Scheduled run of "nightly without agents" did not start: ${refused.error}. http://localhost:3000/plans/${plan.id}`,
+    );
+    const log = (await user.request("GET", "/api/notification-deliveries")).json.deliveries as {
+      event: string;
+      planId: string;
+      status: string;
+    }[];
+    expect(
+      log
+        .filter((delivery) => delivery.event === "schedule-failed")
+        .map((delivery) => [delivery.planId, delivery.status]),
+    ).toEqual([
+      [plan.id, "delivered"],
+      [plan.id, "delivered"],
+    ]);
 
-    const audit = (await user.request("GET", "/api/audit")).json.entries as { action: string; actor: string; target: string; details: Record<string, unknown> }[];
+    const audit = (await user.request("GET", "/api/audit")).json.entries as {
+      action: string;
+      actor: string;
+      target: string;
+      details: Record<string, unknown>;
+    }[];
     expect(audit.filter((entry) => entry.action === "schedule.run-not-started")).toEqual([
-      expect.objectContaining({ actor: "schedule", target: plan.id, details: { name: "nightly without agents", reason: refused.error } }),
+      expect.objectContaining({
+        actor: "schedule",
+        target: plan.id,
+        details: { name: "nightly without agents", reason: refused.error },
+      }),
     ]);
 
     // An archived plan is another reason, said as such (and replaces the last attempt).

@@ -41,13 +41,21 @@ describe("the run queue", () => {
     // Not refused with "no agent is online": the agent is online, only busy, and the run waits.
     const second = await startRun(short.id);
     expect(second.status, failure()).toBe("queued");
-    expect(second.events).toContainEqual(expect.objectContaining({
-      kind: "queued", message: `The one agent that matches is busy with run ${first.id}; the run is queued and starts when one is free`,
-    }));
+    expect(second.events).toContainEqual(
+      expect.objectContaining({
+        kind: "queued",
+        message: `The one agent that matches is busy with run ${first.id}; the run is queued and starts when one is free`,
+      }),
+    );
     const third = await startRun(short.id);
     expect(third.status).toBe("queued");
     const listed = (await browser.request<{ runs: RunView[] }>("GET", "/api/runs")).runs;
-    expect(listed.filter((run) => run.status === "queued").map((run) => run.id).sort()).toEqual([second.id, third.id].sort());
+    expect(
+      listed
+        .filter((run) => run.status === "queued")
+        .map((run) => run.id)
+        .sort(),
+    ).toEqual([second.id, third.id].sort());
 
     // A queued run is cancelled like any other: it never takes the agent.
     expect(RunView.parse(await browser.request("POST", `/api/runs/${third.id}/abort`)).status).toBe("aborted");

@@ -10,7 +10,15 @@ import { freePort } from "../infra/local/ports";
 import { makeTempDir } from "../infra/local/temp-dir";
 import { waitUntil } from "../infra/local/wait";
 import { getSeries, signUp, waitForStatus, type Browser } from "./fault/support/api-client";
-import { agentBin, ensureAgentBuilt, root, startApi, startTarget, startWorkers, type ServerEnv } from "./fault/support/processes";
+import {
+  agentBin,
+  ensureAgentBuilt,
+  root,
+  startApi,
+  startTarget,
+  startWorkers,
+  type ServerEnv,
+} from "./fault/support/processes";
 
 /**
  * agent/PROTOCOL.md §11, end to end with real processes: API, workers, the reference target, a load agent
@@ -26,7 +34,11 @@ let targetUrl: string;
 async function startAgentProcess(name: string, args: string[], home: string): Promise<Child> {
   let connected = false;
   const child = spawnChild({
-    name, command: process.execPath, args: [agentBin, ...args], cwd: root, env: { ...process.env, HOME: home },
+    name,
+    command: process.execPath,
+    args: [agentBin, ...args],
+    cwd: root,
+    env: { ...process.env, HOME: home },
     log: (line) => (connected ||= /connected to \S+ as agent/.test(line)),
   });
   cleanups.push(() => child.stop("SIGKILL", 1_000));
@@ -40,7 +52,12 @@ beforeAll(async () => {
   cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
   const database = await createTestDatabase();
   cleanups.push(() => database.drop());
-  const env: ServerEnv = { databaseUrl: database.url, redisUrl: process.env.REDIS_URL!, queuePrefix: uniquePrefix(), authSecret: randomBytes(32).toString("base64url") };
+  const env: ServerEnv = {
+    databaseUrl: database.url,
+    redisUrl: process.env.REDIS_URL!,
+    queuePrefix: uniquePrefix(),
+    authSecret: randomBytes(32).toString("base64url"),
+  };
   const apiPort = await freePort();
   const api = await startApi(env, apiPort);
   cleanups.push(() => api.stop("SIGKILL", 1_000));
@@ -53,12 +70,35 @@ beforeAll(async () => {
   targetUrl = `ws://127.0.0.1:${targetPort}/ws`;
   browser = await signUp(apiUrl);
   const { token } = await browser.request<{ token: string }>("POST", "/api/enrolment-tokens", { expiresInMinutes: 60 });
-  await startAgentProcess("load-agent", ["connect", "--server", apiUrl, "--token", token, "--config", path.join(dir, "agent.json"), "--engines", "1"], dir);
-  await startAgentProcess("watcher", ["watch", "--pid", String(target.process.pid), "--server", apiUrl, "--token", token, "--config", path.join(dir, "watcher.json"), "--label", "role=server"], dir);
-  await waitUntil(async () => {
-    const { agents } = await browser.request<{ agents: { status: string; role?: string }[] }>("GET", "/api/agents");
-    return agents.filter((a) => a.status === "online").length === 2 && agents.some((a) => a.role === "watch");
-  }, { what: "the load agent and the watcher online", timeoutMs: 30_000, intervalMs: 200 });
+  await startAgentProcess(
+    "load-agent",
+    ["connect", "--server", apiUrl, "--token", token, "--config", path.join(dir, "agent.json"), "--engines", "1"],
+    dir,
+  );
+  await startAgentProcess(
+    "watcher",
+    [
+      "watch",
+      "--pid",
+      String(target.process.pid),
+      "--server",
+      apiUrl,
+      "--token",
+      token,
+      "--config",
+      path.join(dir, "watcher.json"),
+      "--label",
+      "role=server",
+    ],
+    dir,
+  );
+  await waitUntil(
+    async () => {
+      const { agents } = await browser.request<{ agents: { status: string; role?: string }[] }>("GET", "/api/agents");
+      return agents.filter((a) => a.status === "online").length === 2 && agents.some((a) => a.role === "watch");
+    },
+    { what: "the load agent and the watcher online", timeoutMs: 30_000, intervalMs: 200 },
+  );
 }, 180_000);
 
 afterAll(async () => {
@@ -98,6 +138,8 @@ describe("watching the server under test under the control plane (PROTOCOL.md §
 
   it("refuses to start a run whose plan asks for a watcher that is not online, saying what to run", async () => {
     const saved = await browser.request<{ id: string }>("POST", "/api/plans", plan({ role: "database" }));
-    await expect(browser.request("POST", `/api/plans/${saved.id}/runs`)).rejects.toThrow(/409.*no watcher is online.*--label role=database/);
+    await expect(browser.request("POST", `/api/plans/${saved.id}/runs`)).rejects.toThrow(
+      /409.*no watcher is online.*--label role=database/,
+    );
   });
 });

@@ -33,8 +33,14 @@ const redisPlan = (host: string, expectPrefix: string) => ({
   name: "redis trial",
   target: { protocol: "tcp", host, port: redisPort, framing: { kind: "delimiter", delimiter: "\r\n" } },
   scenario: {
-    kind: "ping-pong", intervalMs: 100, message: { body: "PING" }, match: { by: "order" },
-    session: [{ kind: "send", message: { body: "PING" } }, { kind: "expect", reply: { prefixHex: hex(expectPrefix) }, timeoutMs: 500 }],
+    kind: "ping-pong",
+    intervalMs: 100,
+    message: { body: "PING" },
+    match: { by: "order" },
+    session: [
+      { kind: "send", message: { body: "PING" } },
+      { kind: "expect", reply: { prefixHex: hex(expectPrefix) }, timeoutMs: 500 },
+    ],
   },
   load: { clients: 1, durationSec: 5 },
 });
@@ -42,7 +48,10 @@ const redisPlan = (host: string, expectPrefix: string) => ({
 /** POST /api/plans/try on api-1, whatever the status. */
 async function tryPlan(body: unknown, apiUrl = apiUrls[1]!): Promise<{ status: number; json: unknown }> {
   const response = await fetch(`${apiUrl}/api/plans/try`, {
-    method: "POST", headers: { origin: WEB_ORIGIN, cookie: browser.cookie(), "content-type": "application/json" }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000),
+    method: "POST",
+    headers: { origin: WEB_ORIGIN, cookie: browser.cookie(), "content-type": "application/json" },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
   });
   return { status: response.status, json: await response.json() };
 }
@@ -53,7 +62,13 @@ beforeAll(async () => {
   cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
   const database = await createTestDatabase();
   cleanups.push(() => database.drop());
-  const env: ServerEnv = { databaseUrl: database.url, redisUrl: process.env.REDIS_URL!, queuePrefix: uniquePrefix(), authSecret: randomBytes(32).toString("base64url"), heartbeatMs: 1_000 };
+  const env: ServerEnv = {
+    databaseUrl: database.url,
+    redisUrl: process.env.REDIS_URL!,
+    queuePrefix: uniquePrefix(),
+    authSecret: randomBytes(32).toString("base64url"),
+    heartbeatMs: 1_000,
+  };
   for (const name of ["api-0", "api-1"]) {
     const port = await freePort();
     const api = await startApi(env, port, name);
@@ -75,19 +90,44 @@ describe("POST /api/plans/try", () => {
   it("with no agent online: 409, saying to start one and how", async () => {
     const { status, json } = await tryPlan({ spec: redisPlan("127.0.0.1", "+PONG") });
     expect(status).toBe(409);
-    expect(ErrorBody.parse(json).error).toMatchObject({ code: "no_agent_online", message: expect.stringMatching(/throng-agent connect/) });
+    expect(ErrorBody.parse(json).error).toMatchObject({
+      code: "no_agent_online",
+      message: expect.stringMatching(/throng-agent connect/),
+    });
   });
 
   it("a real agent on api-0 runs the trial asked of api-1 against a real Redis: PING answered by +PONG, each step's bytes shown", async () => {
     let connected = false;
     const agent = spawnChild({
-      name: "agent", command: process.execPath, cwd: root, env: { ...process.env, HOME: dir },
-      args: [agentBin, "connect", "--server", apiUrls[0]!, "--token", token, "--config", path.join(dir, "agent.json"), "--engines", "1", "--allow-target", "127.0.0.1"],
+      name: "agent",
+      command: process.execPath,
+      cwd: root,
+      env: { ...process.env, HOME: dir },
+      args: [
+        agentBin,
+        "connect",
+        "--server",
+        apiUrls[0]!,
+        "--token",
+        token,
+        "--config",
+        path.join(dir, "agent.json"),
+        "--engines",
+        "1",
+        "--allow-target",
+        "127.0.0.1",
+      ],
       log: (line) => (connected ||= /connected to \S+ as agent/.test(line)),
     });
     cleanups.push(() => agent.stop("SIGKILL", 1_000));
     await waitUntil(async () => connected, { what: "the agent to connect", timeoutMs: 30_000, abort: agent.diedEarly });
-    await waitUntil(async () => (await browser.request<{ agents: { status: string }[] }>("GET", "/api/agents")).agents.some((a) => a.status === "online"), { what: "the agent online", timeoutMs: 10_000 });
+    await waitUntil(
+      async () =>
+        (await browser.request<{ agents: { status: string }[] }>("GET", "/api/agents")).agents.some(
+          (a) => a.status === "online",
+        ),
+      { what: "the agent online", timeoutMs: 10_000 },
+    );
 
     const { status, json } = await tryPlan({ spec: redisPlan("127.0.0.1", "+PONG") });
     expect(status).toBe(200);
@@ -102,7 +142,11 @@ describe("POST /api/plans/try", () => {
 
   it("a reply that does not match: the step fails by the engine's cause, with Redis's reply shown", async () => {
     const trial = TrialView.parse((await tryPlan({ spec: redisPlan("127.0.0.1", "+OK") })).json);
-    expect(trial.steps[1]).toMatchObject({ ok: false, error: "session-timeout", received: [{ text: "+PONG", matched: false }] });
+    expect(trial.steps[1]).toMatchObject({
+      ok: false,
+      error: "session-timeout",
+      received: [{ text: "+PONG", matched: false }],
+    });
   });
 
   it("the agent's --allow-target list holds for trials: a target off it is refused on the agent, and nothing is sent", async () => {
@@ -125,11 +169,15 @@ describe("POST /api/plans/try", () => {
   it("another organisation's agent cannot be asked: 404, and it is sent nothing", async () => {
     const { agents } = await browser.request<{ agents: { id: string }[] }>("GET", "/api/agents");
     const intruder = await signUp(apiUrls[1]!);
-    await expect(intruder.request("POST", "/api/plans/try", { spec: redisPlan("127.0.0.1", "+PONG"), agentId: agents[0]!.id })).rejects.toThrow(/answered 404: .*No agent/);
+    await expect(
+      intruder.request("POST", "/api/plans/try", { spec: redisPlan("127.0.0.1", "+PONG"), agentId: agents[0]!.id }),
+    ).rejects.toThrow(/answered 404: .*No agent/);
   });
 
   it("a bad plan is a 400 naming the field", async () => {
-    const { status, json } = await tryPlan({ spec: { ...redisPlan("127.0.0.1", "+PONG"), load: { clients: 0, durationSec: 5 } } });
+    const { status, json } = await tryPlan({
+      spec: { ...redisPlan("127.0.0.1", "+PONG"), load: { clients: 0, durationSec: 5 } },
+    });
     expect(status).toBe(400);
     expect(ErrorBody.parse(json).error.fields?.map((f) => f.path)).toContain("spec.load.clients");
   });
@@ -137,13 +185,22 @@ describe("POST /api/plans/try", () => {
   it("an agent that never answers: 504 after the wait, with a clear message", async () => {
     const silent = await connectTestAgent(`${apiUrls[0]!.replace("http", "ws")}${AGENT_GATEWAY_PATH}`);
     cleanups.push(() => silent.close());
-    silent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token }, { host: { hostname: "silent-rig", os: "linux", arch: "x64", cores: 1, memoryBytes: 2 ** 30 } }) });
+    silent.send({
+      type: "hello",
+      payload: helloWith(
+        { kind: "enrolment", token },
+        { host: { hostname: "silent-rig", os: "linux", arch: "x64", cores: 1, memoryBytes: 2 ** 30 } },
+      ),
+    });
     const { agentId } = await silent.next("ready");
     const answered = tryPlan({ spec: redisPlan("127.0.0.1", "+PONG"), agentId });
     // The trial reached the agent through the other instance; it never answers.
     expect((await silent.next("session-trial", 10_000)).plan.name).toBe("redis trial");
     const { status, json } = await answered;
     expect(status).toBe(504);
-    expect(ErrorBody.parse(json).error).toMatchObject({ code: "timeout", message: expect.stringMatching(/silent-rig did not answer the trial within 20 s/) });
+    expect(ErrorBody.parse(json).error).toMatchObject({
+      code: "timeout",
+      message: expect.stringMatching(/silent-rig did not answer the trial within 20 s/),
+    });
   }, 40_000);
 });

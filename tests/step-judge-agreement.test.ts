@@ -25,7 +25,10 @@ function step(seconds: number, heard: number): MetricSnapshot[] {
       builder.metrics.broadcastsExpected(9);
       for (let i = 0; i < heard; i++) builder.metrics.broadcastMicros(2000);
     }
-    out.push({ ...builder.take({ seq, intervalStart: 1_700_000_000_000 + seq * 1000, intervalMs: 1000, clients: 10 }), step: 0 });
+    out.push({
+      ...builder.take({ seq, intervalStart: 1_700_000_000_000 + seq * 1000, intervalMs: 1000, clients: 10 }),
+      step: 0,
+    });
   }
   return out;
 }
@@ -38,7 +41,12 @@ function withMobile(snapshots: MetricSnapshot[], heard: number): MetricSnapshot[
   const mobile = step(snapshots.length, heard);
   return snapshots.map((snapshot, i) => {
     const part = mobile[i]!;
-    return { ...snapshot, cohorts: { mobile: { clients: 3, counters: part.counters, histograms: part.histograms, applied: "datagram" as const } } };
+    return {
+      ...snapshot,
+      cohorts: {
+        mobile: { clients: 3, counters: part.counters, histograms: part.histograms, applied: "datagram" as const },
+      },
+    };
   });
 }
 
@@ -46,7 +54,11 @@ const plan = PlanSpec.parse({
   name: "room",
   target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
   scenario: { kind: "movement-sync", roomSize: 10, updateHz: 10 },
-  load: { clients: 10, durationSec: 5, shape: { kind: "step-up", startClients: 10, stepClients: 10, stepDurationSec: 5 } },
+  load: {
+    clients: 10,
+    durationSec: 5,
+    shape: { kind: "step-up", startClients: 10, stepClients: 10, stepDurationSec: 5 },
+  },
   slos: [{ metric: "loss-rate", below: 0.1 }],
 });
 
@@ -69,10 +81,16 @@ describe("a capacity step is judged the same standalone and under the control pl
 
   it("a network cohort's loss-rate SLO is judged on the cohort's figures on both: the room holds, its mobile players do not", () => {
     const snapshots = withMobile(step(5, 9), 4);
-    const slos = [{ metric: "loss-rate" as const, below: 0.1 }, { metric: "loss-rate" as const, below: 0.1, cohort: "mobile" }];
+    const slos = [
+      { metric: "loss-rate" as const, below: 0.1 },
+      { metric: "loss-rate" as const, below: 0.1, cohort: "mobile" },
+    ];
     const cohortPlan = PlanSpec.parse({ ...plan, network: [{ name: "mobile", clients: 3, delayMs: 50 }], slos });
     const controlPlane = measureStep(0, snapshots.map(stored), cohortPlan.slos ?? []);
-    expect(controlPlane.slos.map((v) => [v.cohort, v.status])).toEqual([[undefined, "met"], ["mobile", "breached"]]);
+    expect(controlPlane.slos.map((v) => [v.cohort, v.status])).toEqual([
+      [undefined, "met"],
+      ["mobile", "breached"],
+    ]);
     expect(fixedStepEstimate(cohortPlan, snapshots)?.steps?.map((s) => s.held)).toEqual([false]);
   });
 });

@@ -57,7 +57,13 @@ async function startDroppingServer(answerMs: number): Promise<string> {
       socket.send(JSON.stringify({ type: "pong", seq }));
     });
   });
-  cleanups.push(() => new Promise((resolve) => { for (const c of server.clients) c.terminate(); server.close(resolve); }));
+  cleanups.push(
+    () =>
+      new Promise((resolve) => {
+        for (const c of server.clients) c.terminate();
+        server.close(resolve);
+      }),
+  );
   return `ws://127.0.0.1:${(server.address() as { port: number }).port}/ws`;
 }
 
@@ -65,8 +71,16 @@ async function startDroppingServer(answerMs: number): Promise<string> {
 async function startEchoServer(): Promise<string> {
   const server = new WebSocketServer({ host: "127.0.0.1", port: 0 });
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-  server.on("connection", (socket) => socket.on("message", (data, isBinary) => socket.send(data, { binary: isBinary })));
-  cleanups.push(() => new Promise((resolve) => { for (const c of server.clients) c.terminate(); server.close(resolve); }));
+  server.on("connection", (socket) =>
+    socket.on("message", (data, isBinary) => socket.send(data, { binary: isBinary })),
+  );
+  cleanups.push(
+    () =>
+      new Promise((resolve) => {
+        for (const c of server.clients) c.terminate();
+        server.close(resolve);
+      }),
+  );
   return `ws://127.0.0.1:${(server.address() as { port: number }).port}/`;
 }
 
@@ -85,29 +99,46 @@ async function throngRun(plan: PlanSpecInput, during?: (runId: string) => Promis
   await fs.writeFile(planPath, JSON.stringify(plan));
   let stdout = "";
   const cli = spawnChild({
-    name: "throng", command: process.execPath, cwd: root, args: [...throngCli, "run", planPath, "--wait", "--json", jsonPath],
+    name: "throng",
+    command: process.execPath,
+    cwd: root,
+    args: [...throngCli, "run", planPath, "--wait", "--json", jsonPath],
     env: { ...process.env, THRONG_SERVER: apiUrl, THRONG_TOKEN: apiToken },
     log: (line) => (stdout += `${line}\n`),
   });
   cleanups.push(() => cli.stop("SIGKILL", 1_000));
   if (during) {
-    await waitUntil(async () => /^run \S+ queued/m.test(stdout), { what: "the CLI to start the run", timeoutMs: 30_000 }).catch((error: Error) => {
+    await waitUntil(async () => /^run \S+ queued/m.test(stdout), {
+      what: "the CLI to start the run",
+      timeoutMs: 30_000,
+    }).catch((error: Error) => {
       throw new Error(`${error.message}\n${stdout}\n${cli.tail()}`);
     });
     const runId = /^run (\S+) queued/m.exec(stdout)![1]!;
-    await waitUntil(async () => RunView.parse(await browser.request("GET", `/api/runs/${runId}`)).status === "running", { what: "the run to start", timeoutMs: 30_000 });
+    await waitUntil(
+      async () => RunView.parse(await browser.request("GET", `/api/runs/${runId}`)).status === "running",
+      { what: "the run to start", timeoutMs: 30_000 },
+    );
     await during(runId);
   }
   const exit = await cli.exited;
   const written = await fs.readFile(jsonPath, "utf8").catch(() => {
-    throw new Error(`throng run exited ${exit.code} without writing its JSON:\n${stdout}\n${cli.tail()}\n${tails.map((t) => t()).join("\n")}`);
+    throw new Error(
+      `throng run exited ${exit.code} without writing its JSON:\n${stdout}\n${cli.tail()}\n${tails.map((t) => t()).join("\n")}`,
+    );
   });
   const json = JSON.parse(written) as CliResult["json"];
   const run = RunView.parse(await browser.request("GET", `/api/runs/${json.run.id}`));
   return { exitCode: exit.code, stdout, json, run };
 }
 
-const EXIT_FOR_OUTCOME = { passed: ExitCode.passed, breached: ExitCode.sloBreached, incomplete: ExitCode.incomplete, aborted: ExitCode.runFailed, failed: ExitCode.runFailed } as const;
+const EXIT_FOR_OUTCOME = {
+  passed: ExitCode.passed,
+  breached: ExitCode.sloBreached,
+  incomplete: ExitCode.incomplete,
+  aborted: ExitCode.runFailed,
+  failed: ExitCode.runFailed,
+} as const;
 
 /** The CLI's exit code, its JSON, the API and the report's sentence say the same thing. */
 function expectAgreement(result: CliResult): void {
@@ -131,9 +162,15 @@ function expectAgreement(result: CliResult): void {
 }
 
 const pingPong = (name: string, targetUrl: string, over: Partial<PlanSpecInput> = {}): PlanSpecInput => ({
-  name, target: { protocol: "websocket", url: targetUrl },
+  name,
+  target: { protocol: "websocket", url: targetUrl },
   scenario: { kind: "ping-pong", intervalMs: INTERVAL_MS, messageBytes: 64 },
-  load: { clients: 20, durationSec: 8 }, slos: [{ metric: "rtt-p99-ms", below: 500 }, { metric: "error-rate", below: 0.05 }], ...over,
+  load: { clients: 20, durationSec: 8 },
+  slos: [
+    { metric: "rtt-p99-ms", below: 500 },
+    { metric: "error-rate", below: 0.05 },
+  ],
+  ...over,
 });
 
 beforeAll(async () => {
@@ -188,7 +225,9 @@ describe("verdicts end to end: the CLI's exit code, its JSON, the API and the re
     expectAgreement(result);
     const { verdict } = result.run;
     expect(verdict).toMatchObject({ outcome: "incomplete", passed: false });
-    expect(verdict!.reasons.join("\n")).toMatch(/the ping-pong scenario measured no round trips: \d+ messages? sent, \d+ messages? received; received \d+ messages?, none matched the ping's seq by the default match .*: check `match`/);
+    expect(verdict!.reasons.join("\n")).toMatch(
+      /the ping-pong scenario measured no round trips: \d+ messages? sent, \d+ messages? received; received \d+ messages?, none matched the ping's seq by the default match .*: check `match`/,
+    );
     expect(verdict!.load!.sentSends).toBeLessThan(verdict!.load!.scheduledSends);
     // The CLI prints the reasons; the web shows them as the badge's reasons (report and run page).
     expect(result.stdout).toMatch(/none matched the ping's seq/);
@@ -198,10 +237,13 @@ describe("verdicts end to end: the CLI's exit code, its JSON, the API and the re
 
   it("an aborted run is aborted, never passed, in every channel", async () => {
     const url = await startTarget([]);
-    const result = await throngRun(pingPong("aborted", url, { load: { clients: 5, durationSec: 30 } }), async (runId) => {
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
-      await browser.request("POST", `/api/runs/${runId}/abort`);
-    });
+    const result = await throngRun(
+      pingPong("aborted", url, { load: { clients: 5, durationSec: 30 } }),
+      async (runId) => {
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        await browser.request("POST", `/api/runs/${runId}/abort`);
+      },
+    );
     expect(result.run.status).toBe("aborted");
     expectAgreement(result);
     expect(result.run.verdict).toMatchObject({ outcome: "aborted", passed: false });
@@ -214,7 +256,19 @@ describe("verdicts end to end: the CLI's exit code, its JSON, the API and the re
       name: "search",
       target: { protocol: "websocket", url },
       scenario: { kind: "ping-pong", intervalMs: INTERVAL_MS, messageBytes: 64 },
-      load: { clients: 30, durationSec: 90, shape: { kind: "step-up", mode: "auto", startClients: 10, stepDurationSec: 3, coarseSteps: 5, fineSteps: 5, minClients: 30 } },
+      load: {
+        clients: 30,
+        durationSec: 90,
+        shape: {
+          kind: "step-up",
+          mode: "auto",
+          startClients: 10,
+          stepDurationSec: 3,
+          coarseSteps: 5,
+          fineSteps: 5,
+          minClients: 30,
+        },
+      },
       slos: [{ metric: "rtt-p99-ms", below: 100 }],
     });
     expectAgreement(result);

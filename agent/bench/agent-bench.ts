@@ -9,7 +9,18 @@ import { fileURLToPath } from "node:url";
 import type { PlanSpecInput } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import { localFigures, localRun } from "../src/metrics/run-summary";
-import { prepareEchoServer, prepareRust, runBareNode, runBareNodeMove, runBareRust, runBareRustMove, startEchoServer, type BareMoveResult, type BareMoveRun, type BareResult } from "./bare/run-bare";
+import {
+  prepareEchoServer,
+  prepareRust,
+  runBareNode,
+  runBareNodeMove,
+  runBareRust,
+  runBareRustMove,
+  startEchoServer,
+  type BareMoveResult,
+  type BareMoveRun,
+  type BareResult,
+} from "./bare/run-bare";
 import { scriptRows } from "./script/run-script";
 import { runVs, vsToolNames } from "./vs/run-vs";
 import { runScaleBench, SCALE_SCENARIOS } from "./c200k";
@@ -32,12 +43,14 @@ const VS = vsToolNames(process.argv);
 const ONLY = process.argv.flatMap((arg, i) => (process.argv[i - 1] === "--only" ? [arg.toLowerCase()] : []));
 const SMALL_SCENARIOS = ["s1", "s2", "s3", "s4"];
 const KNOWN_SCENARIOS = [...SMALL_SCENARIOS, "script", ...SCALE_SCENARIOS];
-for (const name of ONLY) if (!KNOWN_SCENARIOS.includes(name)) throw new Error(`--only takes ${KNOWN_SCENARIOS.join(", ")}, not "${name}"`);
+for (const name of ONLY)
+  if (!KNOWN_SCENARIOS.includes(name)) throw new Error(`--only takes ${KNOWN_SCENARIOS.join(", ")}, not "${name}"`);
 const runs = (scenario: "s1" | "s2" | "s3" | "s4") => ONLY.length === 0 || ONLY.includes(scenario);
 const SCALE = ONLY.filter((name) => (SCALE_SCENARIOS as readonly string[]).includes(name));
 const SMALL = ONLY.length === 0 || ONLY.some((name) => SMALL_SCENARIOS.includes(name));
 /** The value after `--name`, or undefined. */
-const option = (name: string) => (process.argv.includes(`--${name}`) ? process.argv[process.argv.indexOf(`--${name}`) + 1] : undefined);
+const option = (name: string) =>
+  process.argv.includes(`--${name}`) ? process.argv[process.argv.indexOf(`--${name}`) + 1] : undefined;
 /**
  * `--only script` (agent/bench/script/): @colyseus/sdk bots as a Throng script and in one plain Node process, quiet
  * and busy. `--players 160,320` the steps (default 160), `--hz` (10), `--room-size` (16), `--burners` busy loops for
@@ -46,7 +59,9 @@ const option = (name: string) => (process.argv.includes(`--${name}`) ? process.a
  */
 const SCRIPT = ONLY.includes("script");
 /** `--repeat N`: S2 and each S4 step run N rounds (engine and bare clients alternating) and report medians. */
-const REPEAT = process.argv.includes("--repeat") ? Math.max(1, Number(process.argv[process.argv.indexOf("--repeat") + 1])) : 1;
+const REPEAT = process.argv.includes("--repeat")
+  ? Math.max(1, Number(process.argv[process.argv.indexOf("--repeat") + 1]))
+  : 1;
 /**
  * `--node-io`: S1 at 19.5k clients, the saturation step and the S2 engine rows again on Node's sockets
  * (THRONG_IO=node), in the same run, for the native I/O path's ratio.
@@ -80,10 +95,28 @@ function targetCpu(target: Target): Promise<number> {
 
 /** Starts the reference target on its own core and waits for its addresses. */
 async function startTarget(): Promise<Target> {
-  const child = spawn("taskset", ["-c", TARGET_CPU, process.execPath, bundle, "target", "--port", "0", "--tcp-port", "0", "--framing", "len2", "--max-clients", "19900"], {
-    stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, THRONG_IO: TARGET_IO },
-  });
+  const child = spawn(
+    "taskset",
+    [
+      "-c",
+      TARGET_CPU,
+      process.execPath,
+      bundle,
+      "target",
+      "--port",
+      "0",
+      "--tcp-port",
+      "0",
+      "--framing",
+      "len2",
+      "--max-clients",
+      "19900",
+    ],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, THRONG_IO: TARGET_IO },
+    },
+  );
   let out = "";
   return new Promise((resolve, reject) => {
     child.stdout!.on("data", (chunk) => {
@@ -121,10 +154,14 @@ async function runAgent(name: string, plan: PlanSpecInput, steadyFromSec = 0, io
   const out = join(work, `${name}.jsonl`);
   writeFileSync(planPath, JSON.stringify(plan));
   // taskset execs node, so the child's pid is the agent's.
-  const child = spawn("taskset", ["-c", AGENT_CPU, process.execPath, bundle, "run", planPath, "--engines", "1", "--quiet", "--out", out], {
-    stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, THRONG_IO: io === "node" ? "node" : "native" },
-  });
+  const child = spawn(
+    "taskset",
+    ["-c", AGENT_CPU, process.execPath, bundle, "run", planPath, "--engines", "1", "--quiet", "--out", out],
+    {
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, THRONG_IO: io === "node" ? "node" : "native" },
+    },
+  );
   const startedAt = performance.now();
   const waits: { at: number; ns: number }[] = [];
   const sampler = setInterval(() => {
@@ -140,8 +177,15 @@ async function runAgent(name: string, plan: PlanSpecInput, steadyFromSec = 0, io
   if (code !== 0 && code !== 5 && code !== 6) throw new Error(`agent run ${name} exited with ${code}`);
   const from = waits.find((w) => w.at >= steadyFromSec * 1000);
   const last = waits.at(-1);
-  const runQueueWaitMsPerSec = from && last && last.at > from.at ? (last.ns - from.ns) / 1e6 / ((last.at - from.at) / 1000) : Number.NaN;
-  return { snapshots: readFileSync(out, "utf8").trim().split("\n").map((line) => JSON.parse(line) as MetricSnapshot), runQueueWaitMsPerSec };
+  const runQueueWaitMsPerSec =
+    from && last && last.at > from.at ? (last.ns - from.ns) / 1e6 / ((last.at - from.at) / 1000) : Number.NaN;
+  return {
+    snapshots: readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as MetricSnapshot),
+    runQueueWaitMsPerSec,
+  };
 }
 
 /** The seconds after the ramp: what a steady-state figure is taken from (the last, partial second dropped). */
@@ -150,7 +194,8 @@ function steady(snapshots: MetricSnapshot[], fromSec: number): MetricSnapshot[] 
 }
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
-const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 interface Row {
   scenario: string;
@@ -160,7 +205,13 @@ const rows: Row[] = [];
 /** RSS at the 1k-client run, so memory per client is the slope, not the runtime's fixed ~70 MiB. */
 let baseline: { clients: number; rss: number } | undefined;
 
-function pingPlan(url: string, clients: number, intervalMs: number, durationSec: number, rampUpSec: number): PlanSpecInput {
+function pingPlan(
+  url: string,
+  clients: number,
+  intervalMs: number,
+  durationSec: number,
+  rampUpSec: number,
+): PlanSpecInput {
   return {
     name: `S1 ${clients}`,
     target: { protocol: "websocket", url },
@@ -169,11 +220,21 @@ function pingPlan(url: string, clients: number, intervalMs: number, durationSec:
   };
 }
 
-async function s1(target: Target, clients: number, intervalMs: number, io: Io = "native"): Promise<{ achieved: number; cpu: number }> {
+async function s1(
+  target: Target,
+  clients: number,
+  intervalMs: number,
+  io: Io = "native",
+): Promise<{ achieved: number; cpu: number }> {
   await targetCpu(target);
   const rampUpSec = Math.max(1, Math.ceil(clients / 4_000));
   const durationSec = rampUpSec + (QUICK ? 6 : 10);
-  const { snapshots, runQueueWaitMsPerSec } = await runAgent(`s1-${clients}-${intervalMs}-${io}`, pingPlan(target.wsUrl, clients, intervalMs, durationSec, rampUpSec), rampUpSec + 2, io);
+  const { snapshots, runQueueWaitMsPerSec } = await runAgent(
+    `s1-${clients}-${intervalMs}-${io}`,
+    pingPlan(target.wsUrl, clients, intervalMs, durationSec, rampUpSec),
+    rampUpSec + 2,
+    io,
+  );
   const window = steady(snapshots, rampUpSec + 2);
   const summary = localRun(window).summary!;
   const achieved = mean(window.map((s) => s.counters.messagesReceived));
@@ -189,7 +250,9 @@ async function s1(target: Target, clients: number, intervalMs: number, io: Io = 
       `${fmt(connected)}${failed ? ` (${failed} failed)` : ""}`,
       `${fmt(achieved)} / ${fmt(intended)} (${fmt((100 * achieved) / intended, 1)}%)`,
       `${fmt(cpu, 1)}%`,
-      baseline && clients > baseline.clients ? `${fmt((rss - baseline.rss) / 1048576 / ((clients - baseline.clients) / 1000), 2)} MiB (RSS ${fmt(rss / 1048576)} MiB)` : `RSS ${fmt(rss / 1048576)} MiB`,
+      baseline && clients > baseline.clients
+        ? `${fmt((rss - baseline.rss) / 1048576 / ((clients - baseline.clients) / 1000), 2)} MiB (RSS ${fmt(rss / 1048576)} MiB)`
+        : `RSS ${fmt(rss / 1048576)} MiB`,
       `${summary.rttP50Ms ?? "-"} / ${summary.rttP99Ms ?? "-"} ms`,
       `corrected p99 ${summary.latency?.rttCorrected?.p99Ms ?? "-"} ms; ${fmt(((cpu / 100) * 1e6) / Math.max(1, achieved), 1)} µs agent CPU per ping-pong; agent saturated ${localFigures(window).saturatedSeconds} s; agent waited for its core ${fmt(runQueueWaitMsPerSec)} ms/s; target CPU ${fmt(await targetCpu(target), 1)}% (whole run)`,
     ],
@@ -207,10 +270,17 @@ interface EchoRun {
   note: string;
 }
 
-function echoPlan(protocol: "websocket" | "tcp", where: { wsUrl: string; tcpPort: number }, durationSec: number): PlanSpecInput {
+function echoPlan(
+  protocol: "websocket" | "tcp",
+  where: { wsUrl: string; tcpPort: number },
+  durationSec: number,
+): PlanSpecInput {
   return {
     name: `S2 ${protocol}`,
-    target: protocol === "tcp" ? { protocol, host: "127.0.0.1", port: where.tcpPort, framing: { kind: "length-prefix", headerBytes: 2 } } : { protocol, url: where.wsUrl, frames: "binary" },
+    target:
+      protocol === "tcp"
+        ? { protocol, host: "127.0.0.1", port: where.tcpPort, framing: { kind: "length-prefix", headerBytes: 2 } }
+        : { protocol, url: where.wsUrl, frames: "binary" },
     scenario: { kind: "echo-flood", messageBytes: 8, maxInFlight: 1 },
     load: { clients: 100, durationSec, rampUpSec: 0 },
   };
@@ -225,7 +295,12 @@ async function echoRun(name: string, plan: PlanSpecInput, io: Io): Promise<Omit<
   return { echoes, cpu, usPerEcho: ((cpu / 100) * 1e6) / Math.max(1, echoes), latency };
 }
 
-async function s2Engine(target: Target, protocol: "websocket" | "tcp", durationSec: number, io: Io = "native"): Promise<EchoRun> {
+async function s2Engine(
+  target: Target,
+  protocol: "websocket" | "tcp",
+  durationSec: number,
+  io: Io = "native",
+): Promise<EchoRun> {
   await targetCpu(target);
   const run = await echoRun(`s2-${protocol}-${io}`, echoPlan(protocol, target, durationSec), io);
   return { ...run, note: `target CPU ${fmt(await targetCpu(target), 1)}%` };
@@ -239,7 +314,11 @@ async function s2AgentLimited(binary: string, durationSec: number, io: Io): Prom
   const server = await startEchoServer(binary, TARGET_CPU);
   try {
     const before = { cpu: server.cpuSeconds(), at: performance.now() };
-    const run = await echoRun(`s2-tcp-bare-server-${io}`, echoPlan("tcp", { wsUrl: "", tcpPort: server.port }, durationSec), io);
+    const run = await echoRun(
+      `s2-tcp-bare-server-${io}`,
+      echoPlan("tcp", { wsUrl: "", tcpPort: server.port }, durationSec),
+      io,
+    );
     const serverCpu = ((server.cpuSeconds() - before.cpu) / ((performance.now() - before.at) / 1000)) * 100;
     return { ...run, note: `bare C echo server CPU ${fmt(serverCpu, 1)}% (whole run)` };
   } finally {
@@ -247,10 +326,26 @@ async function s2AgentLimited(binary: string, durationSec: number, io: Io): Prom
   }
 }
 
-async function s2Bare(target: Target, protocol: "websocket" | "tcp", durationSec: number, run: (options: Parameters<typeof runBareNode>[0]) => BareResult): Promise<EchoRun> {
+async function s2Bare(
+  target: Target,
+  protocol: "websocket" | "tcp",
+  durationSec: number,
+  run: (options: Parameters<typeof runBareNode>[0]) => BareResult,
+): Promise<EchoRun> {
   await targetCpu(target);
-  const result = run({ mode: protocol === "tcp" ? "tcp" : "ws", port: protocol === "tcp" ? target.tcpPort : Number(new URL(target.wsUrl).port), seconds: durationSec - 2, cpu: AGENT_CPU });
-  return { echoes: result.echoesPerSec, cpu: result.cpuPercent, usPerEcho: result.usPerEcho, latency: "-", note: `target CPU ${fmt(await targetCpu(target), 1)}%` };
+  const result = run({
+    mode: protocol === "tcp" ? "tcp" : "ws",
+    port: protocol === "tcp" ? target.tcpPort : Number(new URL(target.wsUrl).port),
+    seconds: durationSec - 2,
+    cpu: AGENT_CPU,
+  });
+  return {
+    echoes: result.echoesPerSec,
+    cpu: result.cpuPercent,
+    usPerEcho: result.usPerEcho,
+    latency: "-",
+    note: `target CPU ${fmt(await targetCpu(target), 1)}%`,
+  };
 }
 
 const median = (values: number[]) => {
@@ -265,7 +360,12 @@ const median = (values: number[]) => {
  */
 async function s2(target: Target, protocol: "websocket" | "tcp", rustMissing: string | undefined) {
   const durationSec = QUICK ? 8 : 20;
-  const runs: Record<"engine" | "engineNodeIo" | "node" | "rust", EchoRun[]> = { engine: [], engineNodeIo: [], node: [], rust: [] };
+  const runs: Record<"engine" | "engineNodeIo" | "node" | "rust", EchoRun[]> = {
+    engine: [],
+    engineNodeIo: [],
+    node: [],
+    rust: [],
+  };
   for (let round = 0; round < REPEAT; round += 1) {
     runs.engine.push(await s2Engine(target, protocol, durationSec));
     if (NODE_IO) runs.engineNodeIo.push(await s2Engine(target, protocol, durationSec, "node"));
@@ -274,14 +374,25 @@ async function s2(target: Target, protocol: "websocket" | "tcp", rustMissing: st
   }
   const name = protocol === "tcp" ? "TCP len2" : "WebSocket";
   const us = (list: EchoRun[]) => median(list.map((r) => r.usPerEcho));
-  const spread = (list: EchoRun[]) => (list.length > 1 ? ` (rounds ${list.map((r) => fmt(r.usPerEcho, 2)).join(", ")})` : "");
+  const spread = (list: EchoRun[]) =>
+    list.length > 1 ? ` (rounds ${list.map((r) => fmt(r.usPerEcho, 2)).join(", ")})` : "";
   const row = (label: string, list: EchoRun[], extra: string) =>
     rows.push({
       scenario: `S2 echo ${name}${label}`,
-      cells: ["100", "100", `${fmt(median(list.map((r) => r.echoes)))} echoes/s`, `${fmt(median(list.map((r) => r.cpu)), 1)}%`, "-", list[list.length - 1]!.latency, `${fmt(us(list), 2)} µs agent CPU per echo${spread(list)}${extra}; ${list[list.length - 1]!.note}`],
+      cells: [
+        "100",
+        "100",
+        `${fmt(median(list.map((r) => r.echoes)))} echoes/s`,
+        `${fmt(median(list.map((r) => r.cpu)), 1)}%`,
+        "-",
+        list[list.length - 1]!.latency,
+        `${fmt(us(list), 2)} µs agent CPU per echo${spread(list)}${extra}; ${list[list.length - 1]!.note}`,
+      ],
     });
   const ratios = [
-    ...(runs.engineNodeIo.length ? [`${fmt(us(runs.engine) / us(runs.engineNodeIo), 2)}× the engine on Node's sockets`] : []),
+    ...(runs.engineNodeIo.length
+      ? [`${fmt(us(runs.engine) / us(runs.engineNodeIo), 2)}× the engine on Node's sockets`]
+      : []),
     `${fmt(us(runs.engine) / us(runs.node), 2)}× bare Node`,
     ...(runs.rust.length ? [`${fmt(us(runs.engine) / us(runs.rust), 2)}× bare Rust`] : []),
   ];
@@ -295,19 +406,31 @@ async function s2(target: Target, protocol: "websocket" | "tcp", rustMissing: st
       limited.native.push(await s2AgentLimited(binary, durationSec, "native"));
       if (NODE_IO) limited.node.push(await s2AgentLimited(binary, durationSec, "node"));
     }
-    const versusNode = limited.node.length ? `, ${fmt(us(limited.native) / us(limited.node), 2)}× the engine on Node's sockets` : "";
-    row(" vs bare C echo server", limited.native, `${versusNode}, ${fmt(us(limited.native) / us(runs.rust.length ? runs.rust : runs.node), 2)}× bare ${runs.rust.length ? "Rust" : "Node"} (against the target)`);
+    const versusNode = limited.node.length
+      ? `, ${fmt(us(limited.native) / us(limited.node), 2)}× the engine on Node's sockets`
+      : "";
+    row(
+      " vs bare C echo server",
+      limited.native,
+      `${versusNode}, ${fmt(us(limited.native) / us(runs.rust.length ? runs.rust : runs.node), 2)}× bare ${runs.rust.length ? "Rust" : "Node"} (against the target)`,
+    );
     if (limited.node.length) row(` vs bare C echo server${ioLabel("node")}`, limited.node, "");
   }
   row(" (bare Node)", runs.node, "");
   if (runs.rust.length) row(" (bare Rust)", runs.rust, "");
-  else rows.push({ scenario: `S2 echo ${name} (bare Rust)`, cells: ["100", "-", "-", "-", "-", "-", rustMissing ?? "-"] });
+  else
+    rows.push({ scenario: `S2 echo ${name} (bare Rust)`, cells: ["100", "-", "-", "-", "-", "-", rustMissing ?? "-"] });
 }
 
 async function s3(target: Target) {
   await targetCpu(target);
   const clients = 10_000;
-  const { snapshots } = await runAgent("s3", { name: "S3", target: { protocol: "websocket", url: target.wsUrl }, scenario: { kind: "login-storm" }, load: { clients, durationSec: 5, rampUpSec: 0 } });
+  const { snapshots } = await runAgent("s3", {
+    name: "S3",
+    target: { protocol: "websocket", url: target.wsUrl },
+    scenario: { kind: "login-storm" },
+    load: { clients, durationSec: 5, rampUpSec: 0 },
+  });
   const summary = localRun(snapshots).summary!;
   const opens = snapshots.map((s) => s.counters.connectionsOpened);
   const busySeconds = opens.filter((n) => n > 0).length;
@@ -315,7 +438,8 @@ async function s3(target: Target) {
   const cpu = snapshots[0]?.health.cpuPercent ?? 0;
   // The agent's CPU over the seconds it was opening connections, per connection: what one core could open.
   const busy = snapshots.filter((s) => s.counters.connectionsOpened > 0);
-  const cpuUsPerConnection = busy.reduce((sum, s) => sum + (s.health.cpuPercent / 100) * s.intervalMs * 1000, 0) / Math.max(1, connected);
+  const cpuUsPerConnection =
+    busy.reduce((sum, s) => sum + (s.health.cpuPercent / 100) * s.intervalMs * 1000, 0) / Math.max(1, connected);
   rows.push({
     scenario: "S3 login storm WS",
     cells: [
@@ -350,8 +474,16 @@ function movementPlan(url: string, players: number, durationSec: number, rampUpS
         { kind: "send", message: { format: "json", body: '{"type":"join","room":{{room}},"client":{{client}}}' } },
         { kind: "expect", reply: { json: { field: "type", equals: "joined" } } },
       ],
-      update: { format: "json", body: '{"type":"move","room":{{room}},"client":{{client}},"seq":{{seq}},"t":{{sentAtUs}},"x":{{x}},"y":{{y}}}' },
-      broadcast: { filter: { json: { field: "type", equals: "move" } }, sender: { json: "client" }, seq: { json: "seq" }, sentAtUs: { json: "t" } },
+      update: {
+        format: "json",
+        body: '{"type":"move","room":{{room}},"client":{{client}},"seq":{{seq}},"t":{{sentAtUs}},"x":{{x}},"y":{{y}}}',
+      },
+      broadcast: {
+        filter: { json: { field: "type", equals: "move" } },
+        sender: { json: "client" },
+        seq: { json: "seq" },
+        sentAtUs: { json: "t" },
+      },
     },
     load: { clients: players, durationSec, rampUpSec },
   };
@@ -373,7 +505,11 @@ async function s4Engine(target: Target, players: number): Promise<MoveRun> {
   await targetCpu(target);
   const rampUpSec = Math.max(1, Math.ceil(players / 2_000));
   const durationSec = rampUpSec + (QUICK ? 6 : 8);
-  const { snapshots } = await runAgent(`s4-${players}`, movementPlan(target.wsUrl, players, durationSec, rampUpSec), rampUpSec + 2);
+  const { snapshots } = await runAgent(
+    `s4-${players}`,
+    movementPlan(target.wsUrl, players, durationSec, rampUpSec),
+    rampUpSec + 2,
+  );
   const window = steady(snapshots, rampUpSec + 2);
   const summary = localRun(window).summary!;
   const receivedPerSec = mean(window.map((s) => s.counters.broadcastsReceived ?? 0));
@@ -390,10 +526,27 @@ async function s4Engine(target: Target, players: number): Promise<MoveRun> {
   };
 }
 
-async function s4Bare(target: Target, players: number, run: (options: BareMoveRun) => BareMoveResult): Promise<MoveRun> {
+async function s4Bare(
+  target: Target,
+  players: number,
+  run: (options: BareMoveRun) => BareMoveResult,
+): Promise<MoveRun> {
   await targetCpu(target);
-  const result = run({ port: Number(new URL(target.wsUrl).port), players, roomSize: S4_ROOM_SIZE, hz: S4_HZ, seconds: QUICK ? 5 : 6, cpu: AGENT_CPU });
-  return { sentPerSec: result.sentPerSec, receivedPerSec: result.receivedPerSec, cpu: result.cpuPercent, usPerBroadcast: result.usPerBroadcast, targetCpu: await targetCpu(target) };
+  const result = run({
+    port: Number(new URL(target.wsUrl).port),
+    players,
+    roomSize: S4_ROOM_SIZE,
+    hz: S4_HZ,
+    seconds: QUICK ? 5 : 6,
+    cpu: AGENT_CPU,
+  });
+  return {
+    sentPerSec: result.sentPerSec,
+    receivedPerSec: result.receivedPerSec,
+    cpu: result.cpuPercent,
+    usPerBroadcast: result.usPerBroadcast,
+    targetCpu: await targetCpu(target),
+  };
 }
 
 /**
@@ -413,7 +566,8 @@ async function s4Rows(target: Target) {
       if (!rustMissing) runs.rust.push(await s4Bare(target, players, runBareRustMove));
     }
     const us = (list: MoveRun[]) => median(list.map((r) => r.usPerBroadcast));
-    const spread = (list: MoveRun[]) => (list.length > 1 ? ` (rounds ${list.map((r) => fmt(r.usPerBroadcast, 2)).join(", ")})` : "");
+    const spread = (list: MoveRun[]) =>
+      list.length > 1 ? ` (rounds ${list.map((r) => fmt(r.usPerBroadcast, 2)).join(", ")})` : "";
     const row = (label: string, list: MoveRun[], extra: string) => {
       const last = list[list.length - 1]!;
       const received = median(list.map((r) => r.receivedPerSec));
@@ -431,12 +585,19 @@ async function s4Rows(target: Target) {
         ],
       });
     };
-    const ratios = [`${fmt(us(runs.engine) / us(runs.node), 2)}× bare Node`, ...(runs.rust.length ? [`${fmt(us(runs.engine) / us(runs.rust), 2)}× bare Rust`] : [])];
+    const ratios = [
+      `${fmt(us(runs.engine) / us(runs.node), 2)}× bare Node`,
+      ...(runs.rust.length ? [`${fmt(us(runs.engine) / us(runs.rust), 2)}× bare Rust`] : []),
+    ];
     const reach = median(runs.engine.map((r) => r.reach ?? 0));
     row("", runs.engine, `, reach ${fmt(reach * 100, 1)}%, ${ratios.join(", ")}`);
     row(" (bare Node)", runs.node, "");
     if (runs.rust.length) row(" (bare Rust)", runs.rust, "");
-    else rows.push({ scenario: `S4 movement ${S4_HZ} Hz, rooms of ${S4_ROOM_SIZE} (bare Rust)`, cells: [fmt(players), "-", "-", "-", "-", "-", rustMissing ?? "-"] });
+    else
+      rows.push({
+        scenario: `S4 movement ${S4_HZ} Hz, rooms of ${S4_ROOM_SIZE} (bare Rust)`,
+        cells: [fmt(players), "-", "-", "-", "-", "-", rustMissing ?? "-"],
+      });
     const engineCpu = median(runs.engine.map((r) => r.cpu));
     const targetFull = median(runs.engine.map((r) => r.targetCpu)) >= 95;
     if (engineCpu >= 95 || reach < 0.9 || targetFull) break;
@@ -467,11 +628,33 @@ async function s1Rows(target: Target) {
     if (achieved > best.rate) best = { perCore, rate: achieved, intervalMs };
     if (cpu >= 95 || achieved < 0.9 * ((19_500 * 1000) / intervalMs)) break;
   }
-  rows.push({ scenario: "S1 saturation", cells: ["19,500", "-", `${fmt(best.rate)} pings/s at ${best.intervalMs} ms`, "-", "-", "-", `${fmt(best.perCore)} pings/s per agent core`] });
+  rows.push({
+    scenario: "S1 saturation",
+    cells: [
+      "19,500",
+      "-",
+      `${fmt(best.rate)} pings/s at ${best.intervalMs} ms`,
+      "-",
+      "-",
+      "-",
+      `${fmt(best.perCore)} pings/s per agent core`,
+    ],
+  });
   if (NODE_IO) {
     const { achieved, cpu } = await s1(target, 19_500, best.intervalMs, "node");
     const perCore = achieved / Math.max(0.01, cpu / 100);
-    rows.push({ scenario: `S1 saturation${ioLabel("node")}`, cells: ["19,500", "-", `${fmt(achieved)} pings/s at ${best.intervalMs} ms`, "-", "-", "-", `${fmt(perCore)} pings/s per agent core; native ${fmt(best.perCore / Math.max(1, perCore), 2)}× this`] });
+    rows.push({
+      scenario: `S1 saturation${ioLabel("node")}`,
+      cells: [
+        "19,500",
+        "-",
+        `${fmt(achieved)} pings/s at ${best.intervalMs} ms`,
+        "-",
+        "-",
+        "-",
+        `${fmt(perCore)} pings/s per agent core; native ${fmt(best.perCore / Math.max(1, perCore), 2)}× this`,
+      ],
+    });
   }
 }
 
@@ -479,7 +662,8 @@ async function s1Rows(target: Target) {
 function scriptTable(): Promise<string> {
   const number = (name: string, fallback: number) => {
     const value = Number(option(name) ?? fallback);
-    if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} takes a whole number of 1 or more, not "${option(name)}"`);
+    if (!Number.isInteger(value) || value < 1)
+      throw new Error(`--${name} takes a whole number of 1 or more, not "${option(name)}"`);
     return value;
   };
   return scriptRows({
@@ -491,23 +675,43 @@ function scriptTable(): Promise<string> {
     repeat: REPEAT,
     quick: QUICK,
     burners: option("burners") === "0" ? 0 : number("burners", cpus().length),
-    engines: (option("engines") ?? "default").split(",").map((value) => (value === "default" ? undefined : Number(value))),
+    engines: (option("engines") ?? "default")
+      .split(",")
+      .map((value) => (value === "default" ? undefined : Number(value))),
   });
 }
 
 async function main() {
   // Pinning cannot help when the machine is shared: the load average says how much it was.
-  const loadBefore = loadavg().map((n) => n.toFixed(2)).join(" ");
+  const loadBefore = loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ");
   execFileSync(process.execPath, [join(agentDir, "build.mjs")], { stdio: "ignore" });
   if (SCALE.length) {
-    const table = await runScaleBench(SCALE, { bundle, work, agentCpu: AGENT_CPU, targetCpu: TARGET_CPU, quick: QUICK, ...(AUTOGROUP_NICE !== undefined ? { autogroupNice: AUTOGROUP_NICE } : {}) });
-    const weighed = AUTOGROUP_NICE !== undefined ? `, each in a session of its own weighed ${AUTOGROUP_NICE} (BENCH_AUTOGROUP_NICE)` : ", each in a session of its own";
-    console.log(`${SCALE.join(", ")}: agent (no flags but --out) on CPU ${AGENT_CPU}, target (--processes) on CPU ${TARGET_CPU}${weighed}; load average before ${loadBefore}\n\n${table}\n`);
+    const table = await runScaleBench(SCALE, {
+      bundle,
+      work,
+      agentCpu: AGENT_CPU,
+      targetCpu: TARGET_CPU,
+      quick: QUICK,
+      ...(AUTOGROUP_NICE !== undefined ? { autogroupNice: AUTOGROUP_NICE } : {}),
+    });
+    const weighed =
+      AUTOGROUP_NICE !== undefined
+        ? `, each in a session of its own weighed ${AUTOGROUP_NICE} (BENCH_AUTOGROUP_NICE)`
+        : ", each in a session of its own";
+    console.log(
+      `${SCALE.join(", ")}: agent (no flags but --out) on CPU ${AGENT_CPU}, target (--processes) on CPU ${TARGET_CPU}${weighed}; load average before ${loadBefore}\n\n${table}\n`,
+    );
     if (!SMALL && !SCRIPT && VS.length === 0) return;
   }
   if (SCRIPT && !SMALL && VS.length === 0) {
     console.log(await scriptTable());
-    console.log(`load average before ${loadBefore}, after ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);
+    console.log(
+      `load average before ${loadBefore}, after ${loadavg()
+        .map((n) => n.toFixed(2))
+        .join(" ")}`,
+    );
     return;
   }
   const target = await startTarget();
@@ -519,13 +723,31 @@ async function main() {
   } finally {
     target.child.kill("SIGTERM");
   }
-  const header = ["scenario", "clients", "connected", "achieved vs intended msg/s", "agent CPU", "mem / 1k clients", "p50 / p99", "notes"];
+  const header = [
+    "scenario",
+    "clients",
+    "connected",
+    "achieved vs intended msg/s",
+    "agent CPU",
+    "mem / 1k clients",
+    "p50 / p99",
+    "notes",
+  ];
   const table = [header, ...rows.map((row) => [row.scenario, ...row.cells])];
   if (!VS_ONLY) console.log(`| ${header.join(" | ")} |\n|${header.map(() => "---").join("|")}|`);
   for (const line of table.slice(1)) console.log(`| ${line.join(" | ")} |`);
-  console.log(`\nEngine rows run on the native I/O path (THRONG_IO=native: a missing addon fails the run); rows marked "Node's sockets" on THRONG_IO=node. The reference target: THRONG_IO=${TARGET_IO}.`);
-  console.log(`${cpus().length} cores (${cpus()[0]?.model ?? "?"}), agent on CPU ${AGENT_CPU}, target on CPU ${TARGET_CPU}; load average before ${loadBefore}, after ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);
-  if (vsTable) console.log(`\n${vsTable}\n\nAgainst ${VS.join(", ")}: every tool on CPU ${AGENT_CPU}, counted by the target's /stats, CPU and RSS of its whole process tree from /proc.`);
+  console.log(
+    `\nEngine rows run on the native I/O path (THRONG_IO=native: a missing addon fails the run); rows marked "Node's sockets" on THRONG_IO=node. The reference target: THRONG_IO=${TARGET_IO}.`,
+  );
+  console.log(
+    `${cpus().length} cores (${cpus()[0]?.model ?? "?"}), agent on CPU ${AGENT_CPU}, target on CPU ${TARGET_CPU}; load average before ${loadBefore}, after ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(" ")}`,
+  );
+  if (vsTable)
+    console.log(
+      `\n${vsTable}\n\nAgainst ${VS.join(", ")}: every tool on CPU ${AGENT_CPU}, counted by the target's /stats, CPU and RSS of its whole process tree from /proc.`,
+    );
 }
 
 await main();

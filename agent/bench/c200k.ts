@@ -29,7 +29,8 @@ export interface ScaleBenchOptions {
 }
 
 const MiB = 2 ** 20;
-const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface ScaleTarget {
@@ -40,7 +41,21 @@ interface ScaleTarget {
 
 /** The reference target from `processes` processes on one core, until killed. */
 async function startScaleTarget(options: ScaleBenchOptions, processes: number): Promise<ScaleTarget> {
-  const child = spawnInSession("taskset", ["-c", options.targetCpu, process.execPath, options.bundle, "target", "--port", "0", "--processes", String(processes)], { stdout: "pipe", ...nice(options) });
+  const child = spawnInSession(
+    "taskset",
+    [
+      "-c",
+      options.targetCpu,
+      process.execPath,
+      options.bundle,
+      "target",
+      "--port",
+      "0",
+      "--processes",
+      String(processes),
+    ],
+    { stdout: "pipe", ...nice(options) },
+  );
   let out = "";
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on("data", (chunk) => {
@@ -97,16 +112,25 @@ interface HoldResult {
   freeMemoryMiB: number;
 }
 
-const nice = (options: ScaleBenchOptions) => (options.autogroupNice !== undefined ? { autogroupNice: options.autogroupNice } : {});
+const nice = (options: ScaleBenchOptions) =>
+  options.autogroupNice !== undefined ? { autogroupNice: options.autogroupNice } : {};
 
-const loadNow = () => loadavg().map((n) => n.toFixed(2)).join(" ");
+const loadNow = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ");
 
 function memAvailableMiB(): number {
   return Number(/MemAvailable:\s+(\d+) kB/.exec(readFileSync("/proc/meminfo", "utf8"))?.[1] ?? 0) / 1024;
 }
 
 /** 164-byte pings every 10 s, held `holdSec` after a ramp of `rampUpSec`: the agent with no flags but --out. */
-async function hold(options: ScaleBenchOptions, clients: number, rampUpSec: number, holdSec: number): Promise<HoldResult> {
+async function hold(
+  options: ScaleBenchOptions,
+  clients: number,
+  rampUpSec: number,
+  holdSec: number,
+): Promise<HoldResult> {
   const target = await startScaleTarget(options, targetProcesses(clients));
   try {
     const plan: PlanSpecInput = {
@@ -119,7 +143,11 @@ async function hold(options: ScaleBenchOptions, clients: number, rampUpSec: numb
     const planPath = join(options.work, `${name}.json`);
     const out = join(options.work, `${name}.jsonl`);
     writeFileSync(planPath, JSON.stringify(plan));
-    const agent = spawnInSession("taskset", ["-c", options.agentCpu, process.execPath, options.bundle, "run", planPath, "--quiet", "--out", out], { stdout: "pipe", stderr: "pipe", ...nice(options) });
+    const agent = spawnInSession(
+      "taskset",
+      ["-c", options.agentCpu, process.execPath, options.bundle, "run", planPath, "--quiet", "--out", out],
+      { stdout: "pipe", stderr: "pipe", ...nice(options) },
+    );
     let notes = "";
     agent.stderr!.on("data", (chunk) => (notes += String(chunk)));
     agent.stdout!.on("data", () => {});
@@ -133,7 +161,8 @@ async function hold(options: ScaleBenchOptions, clients: number, rampUpSec: numb
     while (performance.now() < holdEndsAt && agent.exitCode === null) {
       await sleep(2_000);
       targetPeak = Math.max(targetPeak, (await target.stats().catch(() => undefined))?.clients ?? 0);
-      if (!cpuAtHoldStart && performance.now() >= holdStartsAt) cpuAtHoldStart = { at: performance.now(), seconds: treeCpuSeconds(agent.pid!) };
+      if (!cpuAtHoldStart && performance.now() >= holdStartsAt)
+        cpuAtHoldStart = { at: performance.now(), seconds: treeCpuSeconds(agent.pid!) };
     }
     const cpuAtHoldEnd = { at: performance.now(), seconds: treeCpuSeconds(agent.pid!) };
     const memory = treeMemory(agent.pid!);
@@ -146,7 +175,10 @@ async function hold(options: ScaleBenchOptions, clients: number, rampUpSec: numb
     const code = await exited;
     clearTimeout(killer);
     if (code !== 0 && code !== 5 && code !== 6) throw new Error(`agent exited ${code}: ${notes}`);
-    const seconds = readFileSync(out, "utf8").trim().split("\n").map((line) => JSON.parse(line) as MetricSnapshot);
+    const seconds = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as MetricSnapshot);
     // The hold: from 5 s after the ramp to the last whole second, as the CPU was measured.
     const held = seconds.filter((s) => s.seq >= rampUpSec + 5 && s.intervalMs >= 900);
     const whole = localRun(seconds).summary!;
@@ -155,13 +187,20 @@ async function hold(options: ScaleBenchOptions, clients: number, rampUpSec: numb
     const cpuSec = cpuAtHoldStart ? cpuAtHoldEnd.seconds - cpuAtHoldStart.seconds : Number.NaN;
     const wallSec = cpuAtHoldStart ? (cpuAtHoldEnd.at - cpuAtHoldStart.at) / 1000 : Number.NaN;
     const answeredPerSec = heldSummary.messagesReceived / Math.max(1, held.length);
-    const enginesNote = /note: (.* need \d+ engine processes)/.exec(notes)?.[1] ?? /running .*?, (\d+ engine\(s\))/.exec(notes)?.[1] ?? "one engine per core";
+    const enginesNote =
+      /note: (.* need \d+ engine processes)/.exec(notes)?.[1] ??
+      /running .*?, (\d+ engine\(s\))/.exec(notes)?.[1] ??
+      "one engine per core";
     return {
       clients,
       connected: Math.max(0, ...seconds.map((s) => s.counters.connectionsOpen)),
       engines: enginesNote,
       targetPeak,
-      connectPerSec: { peak: Math.max(0, ...opening), mean: opening.reduce((a, b) => a + b, 0) / Math.max(1, opening.length), seconds: opening.length },
+      connectPerSec: {
+        peak: Math.max(0, ...opening),
+        mean: opening.reduce((a, b) => a + b, 0) / Math.max(1, opening.length),
+        seconds: opening.length,
+      },
       failed: whole.connectionsFailed,
       errors: whole.errorsByKind ?? {},
       sent: whole.messagesSent,
@@ -187,14 +226,25 @@ async function hold(options: ScaleBenchOptions, clients: number, rampUpSec: numb
 /** Stops the target (its processes exit with their parent) and whatever of its session is left. */
 async function stopTarget(target: ScaleTarget): Promise<void> {
   target.child.kill("SIGTERM");
-  await new Promise((resolve) => (target.child.exitCode !== null ? resolve(undefined) : target.child.once("exit", resolve)));
+  await new Promise((resolve) =>
+    target.child.exitCode !== null ? resolve(undefined) : target.child.once("exit", resolve),
+  );
   killSession(target.child);
 }
 
 /** An engine process on its own: forked with nothing to run, its PSS once it is ready. */
 async function idleEngineMiB(bundle: string): Promise<{ pss: number; rss: number }> {
-  const engine = spawn(process.execPath, ["-e", `const { fork } = require("node:child_process"); const c = fork(${JSON.stringify(bundle.replace("throng-agent.mjs", "throng-engine.mjs"))}, ["engine-child"], { execArgv: ["--max-semi-space-size=2"] }); c.once("message", () => console.log(c.pid)); setTimeout(() => c.disconnect(), 6000);`], { stdio: ["ignore", "pipe", "inherit"] });
-  const pid = await new Promise<number>((resolve) => engine.stdout!.once("data", (chunk) => resolve(Number(String(chunk).trim()))));
+  const engine = spawn(
+    process.execPath,
+    [
+      "-e",
+      `const { fork } = require("node:child_process"); const c = fork(${JSON.stringify(bundle.replace("throng-agent.mjs", "throng-engine.mjs"))}, ["engine-child"], { execArgv: ["--max-semi-space-size=2"] }); c.once("message", () => console.log(c.pid)); setTimeout(() => c.disconnect(), 6000);`,
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const pid = await new Promise<number>((resolve) =>
+    engine.stdout!.once("data", (chunk) => resolve(Number(String(chunk).trim()))),
+  );
   await sleep(2_000);
   const memory = treeMemory(pid);
   await new Promise((resolve) => engine.once("exit", resolve));
@@ -242,11 +292,18 @@ async function loginStorm(options: ScaleBenchOptions, clients: number, perSec: n
     const planPath = join(options.work, "login-storm.json");
     const out = join(options.work, "login-storm.jsonl");
     writeFileSync(planPath, JSON.stringify(storm));
-    const agent = spawnInSession("taskset", ["-c", options.agentCpu, process.execPath, options.bundle, "run", planPath, "--quiet", "--out", out], { stderr: "pipe", ...nice(options) });
+    const agent = spawnInSession(
+      "taskset",
+      ["-c", options.agentCpu, process.execPath, options.bundle, "run", planPath, "--quiet", "--out", out],
+      { stderr: "pipe", ...nice(options) },
+    );
     agent.stderr!.on("data", () => {});
     const code = await new Promise<number | null>((resolve) => agent.once("exit", resolve));
     if (code !== 0 && code !== 5 && code !== 6) throw new Error(`login storm agent exited ${code}`);
-    const seconds = readFileSync(out, "utf8").trim().split("\n").map((line) => JSON.parse(line) as MetricSnapshot);
+    const seconds = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as MetricSnapshot);
     const summary = localRun(seconds).summary!;
     const loggedIn = summary.latency?.login?.count ?? 0;
     const opening = seconds.filter((s) => s.counters.connectionsOpened > 0);
@@ -269,13 +326,15 @@ function whatStopped(result: HoldResult): string | undefined {
   const causes = Object.entries(result.errors).sort((a, b) => b[1] - a[1]);
   if (result.targetPeak < result.clients) {
     const [cause, count] = causes[0] ?? ["none", 0];
-    const why = causes.length === 0
-      ? `none failed: still connecting when the hold ended, at ${fmt(result.connectPerSec.mean)} connections/s`
-      : `failures by cause ${JSON.stringify(result.errors)}${cause === "no-local-port" ? " (ephemeral ports)" : cause === "limit" ? " (open files)" : ""} (${fmt(count)})`;
+    const why =
+      causes.length === 0
+        ? `none failed: still connecting when the hold ended, at ${fmt(result.connectPerSec.mean)} connections/s`
+        : `failures by cause ${JSON.stringify(result.errors)}${cause === "no-local-port" ? " (ephemeral ports)" : cause === "limit" ? " (open files)" : ""} (${fmt(count)})`;
     return `${fmt(result.targetPeak)} of ${fmt(result.clients)} connected; ${why}`;
   }
   const pings = result.sent - result.inFlightAtEnd;
-  if (result.answered < pings * 0.999) return `${fmt((100 * result.answered) / pings, 2)}% of pings answered (agent CPU ${fmt(result.agentCpuPercent)}%, target CPU ${fmt(result.target.cpuPercent)}%)`;
+  if (result.answered < pings * 0.999)
+    return `${fmt((100 * result.answered) / pings, 2)}% of pings answered (agent CPU ${fmt(result.agentCpuPercent)}%, target CPU ${fmt(result.target.cpuPercent)}%)`;
   return undefined;
 }
 
@@ -293,7 +352,9 @@ export async function runScaleBench(scenarios: readonly string[], options: Scale
     for (const clients of [250_000, 300_000, 350_000, 400_000, 450_000, 500_000]) {
       const result = await hold(options, clients, Math.ceil(clients / 6_000), 30);
       const stopped = whatStopped(result);
-      lines.push(`| ceiling step ${fmt(clients)} | ${stopped ? `**fell short**: ${stopped}` : "held"}; ${result.engines}; connect rate ${fmt(result.connectPerSec.mean)}/s (peak ${fmt(result.connectPerSec.peak)}); agent held ${fmt(result.connected)}, PSS ${fmt(result.agent.pssBytes / MiB)} MiB (${fmt(result.agent.pssBytes / MiB / (Math.max(1, result.connected) / 1000), 2)} per 1,000), target PSS ${fmt((result.target.pssBytes ?? 0) / MiB)} MiB; ${result.sockets.line}; MemAvailable ${fmt(result.freeMemoryMiB)} MiB; agent CPU ${fmt(result.agentCpuPercent)}%, target CPU ${fmt(result.target.cpuPercent)}%; ${fmt(result.usPerPingPong, 1)} µs per ping-pong; pings answered ${fmt((100 * result.answered) / Math.max(1, result.sent - result.inFlightAtEnd), 3)}%; load ${result.load} |`);
+      lines.push(
+        `| ceiling step ${fmt(clients)} | ${stopped ? `**fell short**: ${stopped}` : "held"}; ${result.engines}; connect rate ${fmt(result.connectPerSec.mean)}/s (peak ${fmt(result.connectPerSec.peak)}); agent held ${fmt(result.connected)}, PSS ${fmt(result.agent.pssBytes / MiB)} MiB (${fmt(result.agent.pssBytes / MiB / (Math.max(1, result.connected) / 1000), 2)} per 1,000), target PSS ${fmt((result.target.pssBytes ?? 0) / MiB)} MiB; ${result.sockets.line}; MemAvailable ${fmt(result.freeMemoryMiB)} MiB; agent CPU ${fmt(result.agentCpuPercent)}%, target CPU ${fmt(result.target.cpuPercent)}%; ${fmt(result.usPerPingPong, 1)} µs per ping-pong; pings answered ${fmt((100 * result.answered) / Math.max(1, result.sent - result.inFlightAtEnd), 3)}%; load ${result.load} |`,
+      );
       if (stopped) break;
     }
   }

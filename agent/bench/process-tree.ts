@@ -56,7 +56,12 @@ export function treeMemory(root: number): TreeMemory {
     return memory ? [{ pid, ...memory }] : [];
   });
   each.sort((a, b) => b.pssBytes - a.pssBytes);
-  return { processes: each.length, pssBytes: each.reduce((s, m) => s + m.pssBytes, 0), rssBytes: each.reduce((s, m) => s + m.rssBytes, 0), each };
+  return {
+    processes: each.length,
+    pssBytes: each.reduce((s, m) => s + m.pssBytes, 0),
+    rssBytes: each.reduce((s, m) => s + m.rssBytes, 0),
+    each,
+  };
 }
 
 /** CPU seconds (user + system) used so far by `root`'s tree, its children that have exited and been waited for included. */
@@ -86,8 +91,16 @@ export function socketStats(): { tcpInUse: number; tcpMemBytes: number; timeWait
   const tcp = /^TCP: (.*)$/m.exec(text)?.[1] ?? "";
   const field = (name: string) => Number(new RegExp(`${name} (\\d+)`).exec(tcp)?.[1] ?? 0);
   const tracked = procNumber("/proc/sys/net/netfilter/nf_conntrack_count");
-  const conntrack = tracked === undefined ? "" : `; conntrack ${tracked} of ${procNumber("/proc/sys/net/netfilter/nf_conntrack_max")} entries`;
-  return { tcpInUse: field("inuse"), tcpMemBytes: field("mem") * 4096, timeWait: field("tw"), line: `TCP: ${tcp}${conntrack}` };
+  const conntrack =
+    tracked === undefined
+      ? ""
+      : `; conntrack ${tracked} of ${procNumber("/proc/sys/net/netfilter/nf_conntrack_max")} entries`;
+  return {
+    tcpInUse: field("inuse"),
+    tcpMemBytes: field("mem") * 4096,
+    timeWait: field("tw"),
+    line: `TCP: ${tcp}${conntrack}`,
+  };
 }
 
 /** One process's private memory by kind (/proc/PID/smaps): malloc's heap, anonymous maps (V8's heap pages), the rest. */

@@ -30,9 +30,16 @@ function installCleanup(): void {
  * session against the host's others (/proc/PID/autogroup): on a host shared with other work, what a big run
  * measures is then the agent and the target, not the queue for a core. Say so next to the figures when it is used.
  */
-export function spawnInSession(command: string, args: string[], options: { stdout?: "pipe" | "ignore"; stderr?: "pipe" | "inherit" | "ignore"; autogroupNice?: number } = {}): ChildProcess {
+export function spawnInSession(
+  command: string,
+  args: string[],
+  options: { stdout?: "pipe" | "ignore"; stderr?: "pipe" | "inherit" | "ignore"; autogroupNice?: number } = {},
+): ChildProcess {
   installCleanup();
-  const child = spawn(command, args, { detached: true, stdio: ["ignore", options.stdout ?? "ignore", options.stderr ?? "inherit"] });
+  const child = spawn(command, args, {
+    detached: true,
+    stdio: ["ignore", options.stdout ?? "ignore", options.stderr ?? "inherit"],
+  });
   running.add(child);
   child.once("exit", () => running.delete(child));
   if (options.autogroupNice !== undefined) weighSession(child.pid!, options.autogroupNice);

@@ -16,7 +16,11 @@ export const NETQ_PACKAGES = "libnetfilter-queue-dev libnftnl-dev libmnl-dev";
 
 /** Node's C headers, or undefined. */
 function nodeHeaders() {
-  return [join(dirname(dirname(process.execPath)), "include", "node"), "/usr/include/node", "/usr/local/include/node"].find((dir) => existsSync(join(dir, "node_api.h")));
+  return [
+    join(dirname(dirname(process.execPath)), "include", "node"),
+    "/usr/include/node",
+    "/usr/local/include/node",
+  ].find((dir) => existsSync(join(dir, "node_api.h")));
 }
 
 /**
@@ -28,13 +32,33 @@ function compileAddon(sources, output, libraries = [], inputs = []) {
   const headers = nodeHeaders();
   if (!headers) return "Node's C headers (node_api.h) were not found next to this node or in /usr/include/node";
   // Up to date: leave the file alone, since running agents (and parallel tests) may have it loaded.
-  if (existsSync(output) && [...sources, ...inputs].every((input) => statSync(output).mtimeMs >= statSync(input).mtimeMs)) return undefined;
+  if (
+    existsSync(output) &&
+    [...sources, ...inputs].every((input) => statSync(output).mtimeMs >= statSync(input).mtimeMs)
+  )
+    return undefined;
   mkdirSync(dirname(output), { recursive: true });
   const compiler = process.env.CC ?? "cc";
   // Compiled beside it and renamed over it, so a process loading the addon never sees half a file.
   const partial = `${output}.${process.pid}.tmp`;
   try {
-    execFileSync(compiler, ["-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", `-I${headers}`, "-o", partial, ...sources, ...libraries], { stdio: ["ignore", "pipe", "pipe"] });
+    execFileSync(
+      compiler,
+      [
+        "-O2",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        "-shared",
+        "-fPIC",
+        `-I${headers}`,
+        "-o",
+        partial,
+        ...sources,
+        ...libraries,
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
     renameSync(partial, output);
   } catch (cause) {
     const output = `${cause.stderr ?? ""}`.trim() || cause.message;
@@ -53,10 +77,17 @@ export function buildNativeIo() {
  * not be (the agent then applies a stream cohort's delay above TCP, and refuses its loss).
  */
 export function buildNetworkQueue() {
-  const missing = NETQ_HEADERS.filter((header) => !["/usr/include", "/usr/local/include"].some((dir) => existsSync(join(dir, header))));
+  const missing = NETQ_HEADERS.filter(
+    (header) => !["/usr/include", "/usr/local/include"].some((dir) => existsSync(join(dir, header))),
+  );
   if (missing.length) return `${missing.join(", ")} not found: apt-get install ${NETQ_PACKAGES}`;
   const sources = ["throng_netq.c", "netq_tables.c", "netq_diag.c"].map((file) => join(here, file));
-  return compileAddon(sources, netqAddonPath, ["-lnetfilter_queue", "-lnfnetlink", "-lnftnl", "-lmnl", "-lpthread"], [join(here, "netq.h")]);
+  return compileAddon(
+    sources,
+    netqAddonPath,
+    ["-lnetfilter_queue", "-lnfnetlink", "-lnftnl", "-lmnl", "-lpthread"],
+    [join(here, "netq.h")],
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

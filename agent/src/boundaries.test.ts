@@ -6,7 +6,17 @@ import { describe, expect, it } from "vitest";
 const srcDir = fileURLToPath(new URL(".", import.meta.url));
 // Templates and codecs (@msgpack/msgpack, protobufjs: maintained libraries, not hand-written encoders) are in
 // @throng/wire, which the plan reader shares with the API and the CLI.
-const ALLOWED_PACKAGES = [/^@throng\/protocol\/[a-z-]+$/, /^@throng\/wire\/[a-z-]+$/, /^ws$/, /^commander$/, /^hdr-histogram-js$/, /^yaml$/, /^@msgpack\/msgpack$/, /^protobufjs$/, /^node:/];
+const ALLOWED_PACKAGES = [
+  /^@throng\/protocol\/[a-z-]+$/,
+  /^@throng\/wire\/[a-z-]+$/,
+  /^ws$/,
+  /^commander$/,
+  /^hdr-histogram-js$/,
+  /^yaml$/,
+  /^@msgpack\/msgpack$/,
+  /^protobufjs$/,
+  /^node:/,
+];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -18,9 +28,9 @@ function sourceFiles(dir: string): string[] {
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, "utf8");
-  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)[^"']*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)].map(
-    (match) => (match[1] ?? match[2])!,
-  );
+  return [
+    ...text.matchAll(/(?:^|\n)\s*(?:import|export)[^"']*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g),
+  ].map((match) => (match[1] ?? match[2])!);
 }
 
 describe("agent import boundaries (docs/contributing.md)", () => {
@@ -28,7 +38,9 @@ describe("agent import boundaries (docs/contributing.md)", () => {
 
   it("imports only @throng/protocol and @throng/wire subpaths and its own dependencies, never core, db or an app", () => {
     const offending = files.flatMap(({ path, imports }) =>
-      imports.filter((spec) => !spec.startsWith(".") && !ALLOWED_PACKAGES.some((allowed) => allowed.test(spec))).map((spec) => `${path} → ${spec}`),
+      imports
+        .filter((spec) => !spec.startsWith(".") && !ALLOWED_PACKAGES.some((allowed) => allowed.test(spec)))
+        .map((spec) => `${path} → ${spec}`),
     );
     expect(offending).toEqual([]);
   });
@@ -36,19 +48,27 @@ describe("agent import boundaries (docs/contributing.md)", () => {
   it("keeps transports free of connection, engine, scenarios and metrics", () => {
     const offending = files
       .filter(({ path }) => path.startsWith("transports/"))
-      .flatMap(({ path, imports }) => imports.filter((spec) => /\.\.\/(connection|engine|scenarios|metrics)/.test(spec)).map((spec) => `${path} → ${spec}`));
+      .flatMap(({ path, imports }) =>
+        imports
+          .filter((spec) => /\.\.\/(connection|engine|scenarios|metrics)/.test(spec))
+          .map((spec) => `${path} → ${spec}`),
+      );
     expect(offending).toEqual([]);
   });
 
   it("lets metrics flow one way: metrics import neither scenarios, engine nor connection", () => {
     const offending = files
       .filter(({ path }) => path.startsWith("metrics/"))
-      .flatMap(({ path, imports }) => imports.filter((spec) => /\.\.\/(connection|engine|scenarios)/.test(spec)).map((spec) => `${path} → ${spec}`));
+      .flatMap(({ path, imports }) =>
+        imports.filter((spec) => /\.\.\/(connection|engine|scenarios)/.test(spec)).map((spec) => `${path} → ${spec}`),
+      );
     expect(offending).toEqual([]);
   });
 
   it("uses extensionless relative imports", () => {
-    const offending = files.flatMap(({ path, imports }) => imports.filter((spec) => spec.startsWith(".") && /\.[cm]?[jt]s$/.test(spec)).map((spec) => `${path} → ${spec}`));
+    const offending = files.flatMap(({ path, imports }) =>
+      imports.filter((spec) => spec.startsWith(".") && /\.[cm]?[jt]s$/.test(spec)).map((spec) => `${path} → ${spec}`),
+    );
     expect(offending).toEqual([]);
   });
 });

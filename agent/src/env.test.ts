@@ -10,6 +10,8 @@ describe("readAgentEnv", () => {
   });
 
   it("refuses any other THRONG_IO, naming the variable and its choices", () => {
-    expect(() => readAgentEnv({ THRONG_IO: "uring" })).toThrow(/THRONG_IO must be one of auto, native, node, not "uring"/);
+    expect(() => readAgentEnv({ THRONG_IO: "uring" })).toThrow(
+      /THRONG_IO must be one of auto, native, node, not "uring"/,
+    );
   });
 });

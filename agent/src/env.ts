@@ -22,6 +22,12 @@ export interface AgentEnv {
 export function readAgentEnv(env: NodeJS.ProcessEnv): AgentEnv {
   const configHome = env.XDG_CONFIG_HOME?.trim();
   const io = env.THRONG_IO?.trim() || "auto";
-  if (!IO_PREFERENCES.includes(io as IoPreference)) throw new Error(`THRONG_IO must be one of ${IO_PREFERENCES.join(", ")}, not "${io}"`);
-  return { configHome: configHome ? configHome : undefined, homeDir: os.homedir(), io: io as IoPreference, secrets: secretsFromEnv(env) };
+  if (!IO_PREFERENCES.includes(io as IoPreference))
+    throw new Error(`THRONG_IO must be one of ${IO_PREFERENCES.join(", ")}, not "${io}"`);
+  return {
+    configHome: configHome ? configHome : undefined,
+    homeDir: os.homedir(),
+    io: io as IoPreference,
+    secrets: secretsFromEnv(env),
+  };
 }

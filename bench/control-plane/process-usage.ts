@@ -31,7 +31,10 @@ export function watchProcess(pid: number) {
       const end = processUsage(pid);
       stoppedAt = Date.now();
       const wallSec = (stoppedAt - startedAt) / 1000;
-      return { cpuPercent: ((end.cpuSec - start.cpuSec) / wallSec) * 100, peakRssBytes: Math.max(peakRss, end.rssBytes) };
+      return {
+        cpuPercent: ((end.cpuSec - start.cpuSec) / wallSec) * 100,
+        peakRssBytes: Math.max(peakRss, end.rssBytes),
+      };
     },
     /** Seconds watched (until stop). */
     wallSec: () => ((stoppedAt ?? Date.now()) - startedAt) / 1000,

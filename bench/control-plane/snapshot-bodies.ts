@@ -19,11 +19,32 @@ export function snapshotBodies(poolSize = 16) {
     return {
       clients,
       counters: {
-        connectionsOpen: clients, connectionsOpened: 0, connectionsFailed: 0, connectionsClosed: 0,
-        messagesSent: pings, messagesReceived: pings, bytesSent: pings * 64, bytesReceived: pings * 48, errors: 0, lateSends: 0, skippedSends: 0,
+        connectionsOpen: clients,
+        connectionsOpened: 0,
+        connectionsFailed: 0,
+        connectionsClosed: 0,
+        messagesSent: pings,
+        messagesReceived: pings,
+        bytesSent: pings * 64,
+        bytesReceived: pings * 48,
+        errors: 0,
+        lateSends: 0,
+        skippedSends: 0,
       },
-      histograms: { rttUs: encodeValues(rtt), rttCorrectedUs: encodeValues(rtt.map((v) => v + 50)), connectUs: encodeValues(rtt.slice(0, 3)) },
-      health: { cpuPercent: 12.5, eventLoopP99Ms: 1.2, rssBytes: 80 * 2 ** 20, openFds: clients + 20, fdLimit: 1_048_576, engines: 1, saturated: false },
+      histograms: {
+        rttUs: encodeValues(rtt),
+        rttCorrectedUs: encodeValues(rtt.map((v) => v + 50)),
+        connectUs: encodeValues(rtt.slice(0, 3)),
+      },
+      health: {
+        cpuPercent: 12.5,
+        eventLoopP99Ms: 1.2,
+        rssBytes: 80 * 2 ** 20,
+        openFds: clients + 20,
+        fdLimit: 1_048_576,
+        engines: 1,
+        saturated: false,
+      },
     };
   };
   return {

@@ -1,7 +1,18 @@
 import type { PointStages } from "@throng/core/metrics/ingest-stages";
 
 /** Where one snapshot was on its way from agent to browser, as times since its agent sent it (ms). */
-export const STAGES = ["received", "batched", "committed", "merge start", "slot", "locked", "built", "published", "upserted", "browser"] as const;
+export const STAGES = [
+  "received",
+  "batched",
+  "committed",
+  "merge start",
+  "slot",
+  "locked",
+  "built",
+  "published",
+  "upserted",
+  "browser",
+] as const;
 export type Stage = (typeof STAGES)[number];
 
 /** One step's stage figures: p50 and p99 of each stage's time since send, over the snapshots the api traced. */
@@ -34,13 +45,21 @@ export function collectStages() {
       merges.readRows += stages.readRows;
       for (const [agentId, receivedAt, batchedAt, committedAt] of stages.snapshots) {
         bySnapshot.set(`${stages.runId}:${agentId}:${stages.second}`, {
-          received: receivedAt, batched: batchedAt, committed: committedAt, "merge start": stages.startedAt, slot: stages.slotAt, locked: stages.lockedAt, built: stages.builtAt,
-          upserted: stages.upsertedAt, published: stages.publishedAt,
+          received: receivedAt,
+          batched: batchedAt,
+          committed: committedAt,
+          "merge start": stages.startedAt,
+          slot: stages.slotAt,
+          locked: stages.lockedAt,
+          built: stages.builtAt,
+          upserted: stages.upsertedAt,
+          published: stages.publishedAt,
         });
       }
     },
     /** The api's times of `agentId`'s second `second` in run `runId`, if a point carried it. */
-    of: (runId: string, agentId: string, second: number): ApiTimes | undefined => bySnapshot.get(`${runId}:${agentId}:${second}`),
+    of: (runId: string, agentId: string, second: number): ApiTimes | undefined =>
+      bySnapshot.get(`${runId}:${agentId}:${second}`),
   };
 }
 export type StageCollector = ReturnType<typeof collectStages>;
@@ -51,11 +70,16 @@ export type StageCollector = ReturnType<typeof collectStages>;
  */
 export function stageBreakdown(agents: number, samples: Record<Stage, number>[]): StageBreakdown {
   const at = (stage: Stage, p: number) => {
-    const sorted = samples.map((sample) => sample[stage]).filter(Number.isFinite).sort((a, b) => a - b);
+    const sorted = samples
+      .map((sample) => sample[stage])
+      .filter(Number.isFinite)
+      .sort((a, b) => a - b);
     return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
   };
   return {
-    agents, traced: samples.length, liveBeforeCommit: samples.filter((sample) => !Number.isFinite(sample.committed)).length,
+    agents,
+    traced: samples.length,
+    liveBeforeCommit: samples.filter((sample) => !Number.isFinite(sample.committed)).length,
     p50: Object.fromEntries(STAGES.map((stage) => [stage, at(stage, 50)])) as Record<Stage, number>,
     p99: Object.fromEntries(STAGES.map((stage) => [stage, at(stage, 99)])) as Record<Stage, number>,
   };
@@ -65,7 +89,15 @@ export function stageTable(rows: StageBreakdown[]): string {
   const header = ["agents", "traced", "live before commit", ...STAGES.map((stage) => `${stage} p50/p99 ms`)];
   const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
   return [
-    line(header), line(header.map(() => "---")),
-    ...rows.map((r) => line([String(r.agents), String(r.traced), `${((100 * r.liveBeforeCommit) / Math.max(r.traced, 1)).toFixed(0)}%`, ...STAGES.map((stage) => `${r.p50[stage].toFixed(0)} / ${r.p99[stage].toFixed(0)}`)])),
+    line(header),
+    line(header.map(() => "---")),
+    ...rows.map((r) =>
+      line([
+        String(r.agents),
+        String(r.traced),
+        `${((100 * r.liveBeforeCommit) / Math.max(r.traced, 1)).toFixed(0)}%`,
+        ...STAGES.map((stage) => `${r.p50[stage].toFixed(0)} / ${r.p99[stage].toFixed(0)}`),
+      ]),
+    ),
   ].join("\n");
 }

@@ -26,7 +26,8 @@ async function connectFleet(count: number, label: string, gatewayUrl: string, to
   const fleet: SimAgent[] = [];
   while (fleet.length < count) {
     const batch = Array.from({ length: Math.min(25, count - fleet.length) }, (_, i) =>
-      startSimAgent({ gatewayUrl, token, index: fleet.length + i, bodies, labels: { fleet: label } }));
+      startSimAgent({ gatewayUrl, token, index: fleet.length + i, bodies, labels: { fleet: label } }),
+    );
     fleet.push(...batch);
     await Promise.all(batch.map((agent) => agent.ready));
   }
@@ -35,44 +36,77 @@ async function connectFleet(count: number, label: string, gatewayUrl: string, to
 
 /** One run on a fleet of `count` agents; waits (bounded) for the last acks, then reads what everyone saw. */
 export async function runStep(options: {
-  count: number; label: string; runSeconds: number; drainSec: number; browser: Browser; apiUrl: string; apiPid: number; gatewayUrl: string;
-  databaseUrl: string; log: Log; stages: StageCollector;
+  count: number;
+  label: string;
+  runSeconds: number;
+  drainSec: number;
+  browser: Browser;
+  apiUrl: string;
+  apiPid: number;
+  gatewayUrl: string;
+  databaseUrl: string;
+  log: Log;
+  stages: StageCollector;
 }): Promise<StepResult> {
   const { count, label, runSeconds, browser } = options;
   const { token } = await browser.request<{ token: string }>("POST", "/api/enrolment-tokens", { expiresInMinutes: 60 });
   const fleet = await connectFleet(count, label, options.gatewayUrl, token);
   try {
     const plan = await browser.request<{ id: string }>("POST", "/api/plans", {
-      name: `bench ${count} agents`, target: { protocol: "websocket", url: "ws://127.0.0.1:9/ws" },
+      name: `bench ${count} agents`,
+      target: { protocol: "websocket", url: "ws://127.0.0.1:9/ws" },
       scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64 },
-      load: { clients: count * clientsPerAgent, durationSec: runSeconds, rampUpSec: 0 }, agents: { count, labels: { fleet: label }, onLost: "continue" },
+      load: { clients: count * clientsPerAgent, durationSec: runSeconds, rampUpSec: 0 },
+      agents: { count, labels: { fleet: label }, onLost: "continue" },
     });
     const loadAverage = loadavg()[0]!;
     const usage = watchProcess(options.apiPid);
     const benchCpu = process.cpuUsage();
     const runId = (await browser.request<{ id: string }>("POST", `/api/plans/${plan.id}/runs`)).id;
-    const live = watchReceipts(`${options.apiUrl}/api/runs/${runId}/live`, { origin: WEB_ORIGIN, cookie: browser.cookie() });
+    const live = watchReceipts(`${options.apiUrl}/api/runs/${runId}/live`, {
+      origin: WEB_ORIGIN,
+      cookie: browser.cookie(),
+    });
     // The run closes when every shard reported, or at its planned end plus the orchestrator's 15 s grace.
     const closedBy = Date.now() + (runSeconds + 15 + options.drainSec) * 1000;
-    await waitUntil(async () => ["finished", "failed", "aborted"].includes((await readStoredRun(options.databaseUrl, runId)).status), {
-      what: "the run to close", timeoutMs: Math.max(0, closedBy - Date.now()), intervalMs: 500,
-    }).catch(() => options.log(`${count} agents: the run did not close within ${options.drainSec} s after its planned end plus grace`));
-    const allAcked = () => fleet.every((agent) => {
-      const stats = agent.runs.get(runId);
-      return stats !== undefined && stats.sentAt.size === runSeconds && stats.acked.size === runSeconds;
-    });
-    await waitUntil(async () => allAcked() && live.firstSeen.size >= count * runSeconds, { what: "the last acks", timeoutMs: options.drainSec * 1000, intervalMs: 250 })
-      .catch(() => options.log(`${count} agents: not drained ${options.drainSec} s after the run ended`));
+    await waitUntil(
+      async () => ["finished", "failed", "aborted"].includes((await readStoredRun(options.databaseUrl, runId)).status),
+      {
+        what: "the run to close",
+        timeoutMs: Math.max(0, closedBy - Date.now()),
+        intervalMs: 500,
+      },
+    ).catch(() =>
+      options.log(
+        `${count} agents: the run did not close within ${options.drainSec} s after its planned end plus grace`,
+      ),
+    );
+    const allAcked = () =>
+      fleet.every((agent) => {
+        const stats = agent.runs.get(runId);
+        return stats !== undefined && stats.sentAt.size === runSeconds && stats.acked.size === runSeconds;
+      });
+    await waitUntil(async () => allAcked() && live.firstSeen.size >= count * runSeconds, {
+      what: "the last acks",
+      timeoutMs: options.drainSec * 1000,
+      intervalMs: 250,
+    }).catch(() => options.log(`${count} agents: not drained ${options.drainSec} s after the run ended`));
     const { cpuPercent, peakRssBytes } = usage.stop();
     const benchUsed = process.cpuUsage(benchCpu);
     const benchCpuSec = (benchUsed.user + benchUsed.system) / 1e6;
-    options.log(`${count} agents: this process (simulated fleet + browser) used ${((benchCpuSec / usage.wallSec()) * 100).toFixed(0)} % CPU over the step`);
+    options.log(
+      `${count} agents: this process (simulated fleet + browser) used ${((benchCpuSec / usage.wallSec()) * 100).toFixed(0)} % CPU over the step`,
+    );
     await live.stop();
 
     const latencies: number[] = [];
     const stageSamples: Record<Stage, number>[] = [];
     const bySecond = new Map<number, number[]>();
-    let sent = 0, acked = 0, notLive = 0, firstSend = Infinity, lastAck = 0;
+    let sent = 0,
+      acked = 0,
+      notLive = 0,
+      firstSend = Infinity,
+      lastAck = 0;
     for (const agent of fleet) {
       const stats = agent.runs.get(runId);
       if (!stats) continue;
@@ -88,14 +122,33 @@ export async function runStep(options: {
         bySecond.get(t)!.push(seen === undefined ? Infinity : seen - at);
         const api = options.stages.of(runId, agent.id, t);
         if (api && seen !== undefined) {
-          stageSamples.push(Object.fromEntries([...Object.entries(api), ["browser", seen]].map(([stage, when]) => [stage, when === null ? NaN : (when as number) - at])) as Record<Stage, number>);
+          stageSamples.push(
+            Object.fromEntries(
+              [...Object.entries(api), ["browser", seen]].map(([stage, when]) => [
+                stage,
+                when === null ? NaN : (when as number) - at,
+              ]),
+            ) as Record<Stage, number>,
+          );
         }
       }
     }
     latencies.sort((a, b) => a - b);
-    options.log(`${count} agents: ${options.stages.merges.points} live points, their merges read ${options.stages.merges.readRows} snapshots back from storage`);
-    options.log(`${count} agents: p99 ms by second of the run: ${[...bySecond.entries()].sort(([a], [b]) => a - b)
-      .map(([, values]) => percentile(values.sort((a, b) => a - b), 99) ?? "> drain").join(", ")}`);
+    options.log(
+      `${count} agents: ${options.stages.merges.points} live points, their merges read ${options.stages.merges.readRows} snapshots back from storage`,
+    );
+    options.log(
+      `${count} agents: p99 ms by second of the run: ${[...bySecond.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(
+          ([, values]) =>
+            percentile(
+              values.sort((a, b) => a - b),
+              99,
+            ) ?? "> drain",
+        )
+        .join(", ")}`,
+    );
     const stored = await readStoredRun(options.databaseUrl, runId);
     const wallSec = Math.max(1, (lastAck - firstSend) / 1000 + 1); // the first second's snapshots go out at its end
     return {

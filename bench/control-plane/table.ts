@@ -25,11 +25,38 @@ export interface StepResult {
 }
 
 export function table(results: StepResult[]): string {
-  const header = ["agents", "offered snap/s", "ingested snap/s", "p50 ms", "p99 ms", "api CPU %", "api CPU ms/snap", "api RSS MB", "sent", "not acked", "not live", "incomplete s", "load avg", "run"];
+  const header = [
+    "agents",
+    "offered snap/s",
+    "ingested snap/s",
+    "p50 ms",
+    "p99 ms",
+    "api CPU %",
+    "api CPU ms/snap",
+    "api RSS MB",
+    "sent",
+    "not acked",
+    "not live",
+    "incomplete s",
+    "load avg",
+    "run",
+  ];
   const ms = (n: number | null) => (n === null ? "> drain" : n.toFixed(0));
   const rows = results.map((r) => [
-    String(r.agents), String(r.agents), r.ingestedPerSec.toFixed(0), ms(r.p50Ms), ms(r.p99Ms), r.apiCpuPercent.toFixed(0), r.apiCpuMsPerSnapshot.toFixed(1),
-    r.apiPeakRssMb.toFixed(0), String(r.sent), String(r.notAcked), String(r.notLive), String(r.incompleteSeconds), r.loadAverage.toFixed(1), r.run,
+    String(r.agents),
+    String(r.agents),
+    r.ingestedPerSec.toFixed(0),
+    ms(r.p50Ms),
+    ms(r.p99Ms),
+    r.apiCpuPercent.toFixed(0),
+    r.apiCpuMsPerSnapshot.toFixed(1),
+    r.apiPeakRssMb.toFixed(0),
+    String(r.sent),
+    String(r.notAcked),
+    String(r.notLive),
+    String(r.incompleteSeconds),
+    r.loadAverage.toFixed(1),
+    r.run,
   ]);
   const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
   return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");

@@ -29,7 +29,12 @@ function apiError(status: number, text: string): ApiError {
     json = undefined;
   }
   const body = ErrorBody.safeParse(json);
-  if (!body.success) return new ApiError(status, undefined, `the server answered HTTP ${status}${text ? `: ${text.slice(0, 200)}` : ""}`);
+  if (!body.success)
+    return new ApiError(
+      status,
+      undefined,
+      `the server answered HTTP ${status}${text ? `: ${text.slice(0, 200)}` : ""}`,
+    );
   const { code, message, fields = [] } = body.data.error;
   const details = fields.length > 1 ? `\n${fields.map((f) => `  ${f.path}: ${f.message}`).join("\n")}` : "";
   return new ApiError(status, code, `${message}${details}`, fields);
@@ -47,20 +52,28 @@ export function createApiClient(options: ApiClientOptions) {
     try {
       response = await doFetch(`${base}${path}`, {
         method,
-        headers: { authorization: `Bearer ${options.token}`, accept: "application/json", ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+        headers: {
+          authorization: `Bearer ${options.token}`,
+          accept: "application/json",
+          ...(body !== undefined ? { "content-type": "application/json" } : {}),
+        },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
         signal: AbortSignal.timeout(timeoutMs),
       });
       text = await response.text();
     } catch (error) {
       const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
-      throw new ServerUnreachableError(`cannot reach the Throng API at ${base} (${method} ${path}: ${cause}); check --server / THRONG_SERVER`);
+      throw new ServerUnreachableError(
+        `cannot reach the Throng API at ${base} (${method} ${path}: ${cause}); check --server / THRONG_SERVER`,
+      );
     }
     if (!response.ok) throw apiError(response.status, text);
     try {
       return schema.parse(JSON.parse(text));
     } catch (error) {
-      throw new Error(`unexpected answer to ${method} ${path} from ${base}: ${(error as Error).message.slice(0, 300)}; is --server the Throng API (not the dashboard)?`);
+      throw new Error(
+        `unexpected answer to ${method} ${path} from ${base}: ${(error as Error).message.slice(0, 300)}; is --server the Throng API (not the dashboard)?`,
+      );
     }
   }
 

@@ -8,11 +8,34 @@ import { INCOMPLETE_VERDICT, finishedRun } from "./testing/fixtures";
 
 const BASELINE = "33333333-3333-4333-8333-333333333333";
 const p99 = (over: Partial<MetricComparison> = {}): MetricComparison => ({
-  metric: "rtt-p99-ms", name: "Round trip p99", baseline: 20, value: 30, change: 50, unit: "%", withinNoise: false, allowance: 10, status: "regressed", ...over,
+  metric: "rtt-p99-ms",
+  name: "Round trip p99",
+  baseline: 20,
+  value: 30,
+  change: 50,
+  unit: "%",
+  withinNoise: false,
+  allowance: 10,
+  status: "regressed",
+  ...over,
 });
-const errorRate: MetricComparison = { metric: "error-rate", name: "Error rate", baseline: 0, value: 0, change: 0, unit: "pp", withinNoise: true, allowance: 0.5, status: "within-noise" };
+const errorRate: MetricComparison = {
+  metric: "error-rate",
+  name: "Error rate",
+  baseline: 0,
+  value: 0,
+  change: 0,
+  unit: "pp",
+  withinNoise: true,
+  allowance: 0.5,
+  status: "within-noise",
+};
 const result = (metrics: MetricComparison[], outcome: BaselineResult["outcome"]): BaselineResult => ({
-  runId: finishedRun().id, baselineRunId: BASELINE, outcome, metrics, regressions: metrics.filter((m) => m.status === "regressed"),
+  runId: finishedRun().id,
+  baselineRunId: BASELINE,
+  outcome,
+  metrics,
+  regressions: metrics.filter((m) => m.status === "regressed"),
 });
 const regressed = result([p99(), errorRate], "regressed");
 const held = result([p99({ value: 21, change: 5, status: "worse" }), errorRate], "held");
@@ -29,21 +52,37 @@ describe("the run held to its baseline", () => {
   });
 
   it("says in the last line which metric regressed and by how much, before the run's own reasons", () => {
-    expect(verdictLine(finishedRun(), regressed)).toBe(`verdict: FAILED — worse than baseline run ${BASELINE}: rtt-p99-ms 30 ms against 20 ms: +50% (allowed 10%), REGRESSED`);
-    expect(verdictLine(finishedRun({ verdict: INCOMPLETE_VERDICT }), regressed)).toMatch(/^verdict: FAILED — worse than baseline .*REGRESSED; the load fell short/);
+    expect(verdictLine(finishedRun(), regressed)).toBe(
+      `verdict: FAILED — worse than baseline run ${BASELINE}: rtt-p99-ms 30 ms against 20 ms: +50% (allowed 10%), REGRESSED`,
+    );
+    expect(verdictLine(finishedRun({ verdict: INCOMPLETE_VERDICT }), regressed)).toMatch(
+      /^verdict: FAILED — worse than baseline .*REGRESSED; the load fell short/,
+    );
     expect(verdictLine(finishedRun(), held)).toMatch(/^verdict: PASSED/);
-    expect(verdictLine(finishedRun(), unmeasured)).toBe(`verdict: INCOMPLETE (not passed) — not comparable with baseline run ${BASELINE}: rtt-p99-ms not measured by both runs`);
-    expect(reportText(finishedRun(), held)).toContain(`against baseline run ${BASELINE}:\n  rtt-p99-ms 21 ms against 20 ms: +5% (allowed 10%), worse\n  error-rate 0% against 0%: no change (allowed 0.5 pp), within-noise\nverdict: PASSED`);
+    expect(verdictLine(finishedRun(), unmeasured)).toBe(
+      `verdict: INCOMPLETE (not passed) — not comparable with baseline run ${BASELINE}: rtt-p99-ms not measured by both runs`,
+    );
+    expect(reportText(finishedRun(), held)).toContain(
+      `against baseline run ${BASELINE}:\n  rtt-p99-ms 21 ms against 20 ms: +5% (allowed 10%), worse\n  error-rate 0% against 0%: no change (allowed 0.5 pp), within-noise\nverdict: PASSED`,
+    );
   });
 
   it("puts the comparison in --json, its regressions apart, and a JUnit testcase per metric held to an allowance", () => {
-    expect(JSON.parse(jsonSummary(finishedRun(), regressed)).baseline).toMatchObject({ baselineRunId: BASELINE, outcome: "regressed", regressions: [{ metric: "rtt-p99-ms", change: 50, allowance: 10 }] });
+    expect(JSON.parse(jsonSummary(finishedRun(), regressed)).baseline).toMatchObject({
+      baselineRunId: BASELINE,
+      outcome: "regressed",
+      regressions: [{ metric: "rtt-p99-ms", change: 50, allowance: 10 }],
+    });
     expect(JSON.parse(jsonSummary(finishedRun())).baseline).toBeUndefined();
     const xml = junitXml(finishedRun(), regressed);
     expect(xml).toContain(`tests="4" failures="1" errors="0"`);
     expect(xml).toContain(`<property name="baselineRunId" value="${BASELINE}"/>`);
-    expect(xml).toContain(`name="rtt-p99-ms against baseline ${BASELINE}" time="2.000">\n      <failure type="regression" message="rtt-p99-ms 30 ms against 20 ms: +50% (allowed 10%), REGRESSED">rtt-p99-ms measured 30 against 20 in baseline run ${BASELINE}: change 50 %, allowed 10 %</failure>`);
+    expect(xml).toContain(
+      `name="rtt-p99-ms against baseline ${BASELINE}" time="2.000">\n      <failure type="regression" message="rtt-p99-ms 30 ms against 20 ms: +50% (allowed 10%), REGRESSED">rtt-p99-ms measured 30 against 20 in baseline run ${BASELINE}: change 50 %, allowed 10 %</failure>`,
+    );
     expect(xml).toContain(`name="error-rate against baseline ${BASELINE}" time="2.000"/>`);
-    expect(junitXml(finishedRun(), unmeasured)).toContain(`<failure type="no-data" message="rtt-p99-ms no data against no data: no data (allowed 10%), NO DATA">`);
+    expect(junitXml(finishedRun(), unmeasured)).toContain(
+      `<failure type="no-data" message="rtt-p99-ms no data against no data: no data (allowed 10%), NO DATA">`,
+    );
   });
 });

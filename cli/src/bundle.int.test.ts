@@ -20,7 +20,11 @@ const run = promisify(execFile);
 
 /** The bundled file as users install it, run from a directory with no node_modules. */
 function throng(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [bundle, ...args], { cwd: tmpdir(), env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [bundle, ...args], {
+    cwd: tmpdir(),
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk) => (stdout += String(chunk)));
@@ -66,7 +70,9 @@ describe("the bundled throng CLI", () => {
 
   it("aborts the run and exits 130 on SIGINT while waiting", async () => {
     const user = await api.signUp("Signal");
-    const token = ApiTokenCreated.parse((await user.request("POST", "/api/tokens", { name: "ci", scope: "run" })).json).token;
+    const token = ApiTokenCreated.parse(
+      (await user.request("POST", "/api/tokens", { name: "ci", scope: "run" })).json,
+    ).token;
     const enrolment = EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token;
     const agent = await connectTestAgent(api.gatewayUrl);
     agents.push(agent);

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { EXIT_CODES_HELP, ExitCode, exitCodeForError, exitCodeForRun } from "./cli-exit-codes";
-import { ApiError, InterruptedError, PlanFileError, ServerUnreachableError, UsageError, WaitTimeoutError } from "./errors";
+import {
+  ApiError,
+  InterruptedError,
+  PlanFileError,
+  ServerUnreachableError,
+  UsageError,
+  WaitTimeoutError,
+} from "./errors";
 import { BREACHED_VERDICT, INCOMPLETE_VERDICT, finishedRun } from "./testing/fixtures";
 
 describe("exit codes", () => {
@@ -8,7 +15,9 @@ describe("exit codes", () => {
     const { spec } = finishedRun();
     const noSlos = { ...spec, slos: [] };
     expect(exitCodeForRun({ status: "finished", spec, verdict: finishedRun().verdict })).toBe(0);
-    expect(exitCodeForRun({ status: "finished", spec, verdict: { passed: true, reasons: [], warnings: [], slos: [] } })).toBe(0);
+    expect(
+      exitCodeForRun({ status: "finished", spec, verdict: { passed: true, reasons: [], warnings: [], slos: [] } }),
+    ).toBe(0);
     expect(exitCodeForRun({ status: "finished", spec: noSlos, verdict: null })).toBe(0);
     expect(exitCodeForRun({ status: "finished", spec, verdict: BREACHED_VERDICT })).toBe(99);
     expect(exitCodeForRun({ status: "failed", spec, verdict: null })).toBe(5);
@@ -16,7 +25,9 @@ describe("exit codes", () => {
   });
 
   it("never passes an incomplete run (load short of the plan, an SLO without data): 7", () => {
-    expect(exitCodeForRun({ status: "finished", spec: finishedRun().spec, verdict: INCOMPLETE_VERDICT })).toBe(ExitCode.incomplete);
+    expect(exitCodeForRun({ status: "finished", spec: finishedRun().spec, verdict: INCOMPLETE_VERDICT })).toBe(
+      ExitCode.incomplete,
+    );
     expect(ExitCode.incomplete).toBe(7);
   });
 
@@ -27,7 +38,13 @@ describe("exit codes", () => {
   it("maps API errors by their ErrorBody code", () => {
     expect(exitCodeForError(new ApiError(401, "unauthenticated", "bad token"))).toBe(ExitCode.unauthenticated);
     expect(exitCodeForError(new ApiError(403, "forbidden", "needs run.start"))).toBe(3);
-    expect(exitCodeForError(new ApiError(403, "forbidden", "The plan breaks this organisation's limits", [{ path: "load.clients", message: "exceeds" }]))).toBe(4);
+    expect(
+      exitCodeForError(
+        new ApiError(403, "forbidden", "The plan breaks this organisation's limits", [
+          { path: "load.clients", message: "exceeds" },
+        ]),
+      ),
+    ).toBe(4);
     expect(exitCodeForError(new ApiError(409, "no_agent_online", "No agent is online"))).toBe(4);
     expect(exitCodeForError(new ApiError(400, "validation_failed", "Invalid plan"))).toBe(2);
     expect(exitCodeForError(new ApiError(503, "unavailable", "down"))).toBe(6);

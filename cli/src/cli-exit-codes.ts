@@ -1,4 +1,12 @@
-import { ApiError, InterruptedError, PlanFileError, ScriptBundleError, ServerUnreachableError, UsageError, WaitTimeoutError } from "./errors";
+import {
+  ApiError,
+  InterruptedError,
+  PlanFileError,
+  ScriptBundleError,
+  ServerUnreachableError,
+  UsageError,
+  WaitTimeoutError,
+} from "./errors";
 import type { RunView } from "@throng/protocol/run";
 
 /** Process exit codes of `throng`; listed in `throng --help` and cli/README.md. CI scripts depend on them. */
@@ -55,7 +63,8 @@ Exit codes:
 /** The exit code for an error thrown while starting or following a run. */
 export function exitCodeForError(error: unknown): ExitCode {
   if (error instanceof InterruptedError) return ExitCode.interrupted;
-  if (error instanceof UsageError || error instanceof PlanFileError || error instanceof ScriptBundleError) return ExitCode.usage;
+  if (error instanceof UsageError || error instanceof PlanFileError || error instanceof ScriptBundleError)
+    return ExitCode.usage;
   if (error instanceof ServerUnreachableError || error instanceof WaitTimeoutError) return ExitCode.unreachable;
   if (!(error instanceof ApiError)) return ExitCode.failure;
   switch (error.code) {
@@ -84,12 +93,17 @@ export function exitCodeForRun(run: Pick<RunView, "status" | "verdict" | "spec">
   // A plan with SLOs but no recorded verdict must not pass a CI gate silently.
   if (!run.verdict) return run.spec.slos?.length ? ExitCode.failure : ExitCode.passed;
   switch (run.verdict.outcome) {
-    case "passed": return ExitCode.passed;
-    case "breached": return ExitCode.sloBreached;
-    case "incomplete": return ExitCode.incomplete;
+    case "passed":
+      return ExitCode.passed;
+    case "breached":
+      return ExitCode.sloBreached;
+    case "incomplete":
+      return ExitCode.incomplete;
     case "aborted":
-    case "failed": return ExitCode.runFailed;
+    case "failed":
+      return ExitCode.runFailed;
     // A verdict stored before outcomes existed: its SLOs alone.
-    case undefined: return run.verdict.passed ? ExitCode.passed : ExitCode.sloBreached;
+    case undefined:
+      return run.verdict.passed ? ExitCode.passed : ExitCode.sloBreached;
   }
 }

@@ -26,10 +26,18 @@ describe("throng arguments", () => {
   it("exits 2 for an unknown option, a bad URL, or result files without --wait", async () => {
     expect(await runCli(argv("run", "plan.yaml", "--bogus"), {}, io())).toBe(2);
     const badUrl = io();
-    expect(await runCli(argv("run", "plan.yaml", "--server", "localhost:4000", "--token", "thr_api_x"), {}, badUrl)).toBe(2);
+    expect(
+      await runCli(argv("run", "plan.yaml", "--server", "localhost:4000", "--token", "thr_api_x"), {}, badUrl),
+    ).toBe(2);
     expect(badUrl.err()).toMatch(/--server must be an http\(s\) URL/);
     const noWait = io();
-    expect(await runCli(argv("run", "plan.yaml", "--junit", "out.xml"), { server: "http://x:1", token: "thr_api_x" }, noWait)).toBe(2);
+    expect(
+      await runCli(
+        argv("run", "plan.yaml", "--junit", "out.xml"),
+        { server: "http://x:1", token: "thr_api_x" },
+        noWait,
+      ),
+    ).toBe(2);
     expect(noWait.err()).toMatch(/add --wait/);
   });
 
@@ -39,7 +47,13 @@ describe("throng arguments", () => {
     expect(await runCli(argv("run", "plan.yaml", "--tag", "nightly", "--tag", "Not A Slug"), env, badTag)).toBe(2);
     expect(badTag.err()).toMatch(/--tag "Not A Slug": a tag is lowercase letters, digits/);
     const tooMany = io();
-    expect(await runCli(argv("run", "plan.yaml", ...Array.from({ length: 21 }, (_, i) => ["--tag", `t${i}`]).flat()), env, tooMany)).toBe(2);
+    expect(
+      await runCli(
+        argv("run", "plan.yaml", ...Array.from({ length: 21 }, (_, i) => ["--tag", `t${i}`]).flat()),
+        env,
+        tooMany,
+      ),
+    ).toBe(2);
     expect(tooMany.err()).toMatch(/--tag: a run has at most 20 tags/);
     const longNote = io();
     expect(await runCli(argv("run", "plan.yaml", "--note", "x".repeat(4001)), env, longNote)).toBe(2);
@@ -49,10 +63,19 @@ describe("throng arguments", () => {
   it("exits 2 naming the flag for a bad --max-regression or --baseline, before any request", async () => {
     const env = { server: "http://127.0.0.1:1", token: "thr_api_x" };
     const cases: [string[], RegExp][] = [
-      [["--baseline", "pinned", "--plan-name", "lobby", "--max-regression", "error-rate=1%"], /--max-regression: error-rate is a rate: give its allowance in percentage points/],
-      [["--baseline", "pinned", "--plan-name", "lobby", "--max-regression", "p99:10%"], /--max-regression: "p99:10%" is not metric=limit/],
+      [
+        ["--baseline", "pinned", "--plan-name", "lobby", "--max-regression", "error-rate=1%"],
+        /--max-regression: error-rate is a rate: give its allowance in percentage points/,
+      ],
+      [
+        ["--baseline", "pinned", "--plan-name", "lobby", "--max-regression", "p99:10%"],
+        /--max-regression: "p99:10%" is not metric=limit/,
+      ],
       [["--max-regression", "p99=10%"], /--max-regression holds the run to a baseline: add --baseline/],
-      [["--baseline", "pinned", "--max-regression", "p99=10%"], /--baseline pinned reads the plan's pinned run: add --plan-name/],
+      [
+        ["--baseline", "pinned", "--max-regression", "p99=10%"],
+        /--baseline pinned reads the plan's pinned run: add --plan-name/,
+      ],
       [["--baseline", "last-week"], /--baseline must be "pinned" or a run id \(a UUID\), got "last-week"/],
     ];
     for (const [flags, message] of cases) {
@@ -67,7 +90,13 @@ describe("throng arguments", () => {
 
   it("exits 2 for a plan file that does not exist, before any request", async () => {
     const cli = io();
-    expect(await runCli(argv("run", "/nonexistent/plan.yaml"), { server: "http://127.0.0.1:1", token: "thr_api_secret" }, cli)).toBe(2);
+    expect(
+      await runCli(
+        argv("run", "/nonexistent/plan.yaml"),
+        { server: "http://127.0.0.1:1", token: "thr_api_secret" },
+        cli,
+      ),
+    ).toBe(2);
     expect(cli.err()).toMatch(/cannot read plan \/nonexistent\/plan\.yaml/);
     expect(cli.err()).not.toContain("thr_api_secret");
   });

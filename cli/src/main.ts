@@ -12,7 +12,11 @@ const onSignal = () => {
 process.on("SIGINT", onSignal);
 process.on("SIGTERM", onSignal);
 
-runCli(process.argv, readCliEnv(process.env), { stdout: process.stdout, stderr: process.stderr, signal: interrupt.signal }).then(
+runCli(process.argv, readCliEnv(process.env), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  signal: interrupt.signal,
+}).then(
   (code) => process.exit(code),
   (error: unknown) => {
     console.error(error);

@@ -9,7 +9,11 @@ import { PLAN_YAML } from "./testing/fixtures";
 describe("plan files", () => {
   it("reads a YAML plan and applies the shared schema's defaults", () => {
     const plan = parsePlan(PLAN_YAML, "plan.yaml");
-    expect(plan).toMatchObject({ name: "lobby smoke", load: { clients: 5, durationSec: 2, rampUpSec: 0 }, slos: [{ metric: "rtt-p99-ms", below: 50 }] });
+    expect(plan).toMatchObject({
+      name: "lobby smoke",
+      load: { clients: 5, durationSec: 2, rampUpSec: 0 },
+      slos: [{ metric: "rtt-p99-ms", below: 50 }],
+    });
   });
 
   it("reads a JSON plan", () => {
@@ -20,7 +24,9 @@ describe("plan files", () => {
   it("names the file and every bad field", () => {
     const bad = PLAN_YAML.replace("clients: 5", "clients: 0").replace("intervalMs: 100", "intervalMs: 1");
     expect(() => parsePlan(bad, "ci/plan.yaml")).toThrow(PlanFileError);
-    expect(() => parsePlan(bad, "ci/plan.yaml")).toThrow(/ci\/plan\.yaml is not a valid plan:[\s\S]*load\.clients: must be at least 1/);
+    expect(() => parsePlan(bad, "ci/plan.yaml")).toThrow(
+      /ci\/plan\.yaml is not a valid plan:[\s\S]*load\.clients: must be at least 1/,
+    );
     expect(() => parsePlan(bad, "ci/plan.yaml")).toThrow(/scenario\.intervalMs: must be at least 10 ms/);
   });
 
@@ -40,6 +46,8 @@ describe("plan files", () => {
     const protobuf = `${PLAN_YAML}
 protobuf: { proto: "message {" }
 `;
-    expect(() => parsePlan(protobuf, "ci/plan.yaml")).toThrow(/ci\/plan\.yaml is not a valid plan:\n  protobuf\.proto: does not parse/);
+    expect(() => parsePlan(protobuf, "ci/plan.yaml")).toThrow(
+      /ci\/plan\.yaml is not a valid plan:\n  protobuf\.proto: does not parse/,
+    );
   });
 });

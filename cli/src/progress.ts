@@ -36,7 +36,11 @@ export interface ProgressPrinter {
  * On a TTY one line redrawn in place; elsewhere (CI logs) one line per new second or status change, so a
  * log shows each second once instead of repeating a stalled one.
  */
-export function createProgressPrinter(out: { write(text: string): unknown }, isTTY: boolean, now: () => number = Date.now): ProgressPrinter {
+export function createProgressPrinter(
+  out: { write(text: string): unknown },
+  isTTY: boolean,
+  now: () => number = Date.now,
+): ProgressPrinter {
   const startedAt = now();
   let lastKey = "";
   let drawn = false;

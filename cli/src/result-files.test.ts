@@ -16,18 +16,26 @@ describe("JUnit XML", () => {
   it("gives a breached SLO a failure with the measured value and the threshold", () => {
     const xml = junitXml(finishedRun({ verdict: BREACHED_VERDICT }));
     expect(xml).toContain(`failures="1" errors="0"`);
-    expect(xml).toContain(`<failure type="slo-breached" message="rtt-p99-ms was 82.5 ms, threshold below 50 ms">measured 82.5 over the run (threshold: below 50); 2 of 2 s breached; first breach at 2026-11-22T04:00:01.000Z</failure>`);
+    expect(xml).toContain(
+      `<failure type="slo-breached" message="rtt-p99-ms was 82.5 ms, threshold below 50 ms">measured 82.5 over the run (threshold: below 50); 2 of 2 s breached; first breach at 2026-11-22T04:00:01.000Z</failure>`,
+    );
   });
 
   it("fails the load's testcase and an SLO without data when the run is incomplete, even though no SLO broke", () => {
     const xml = junitXml(finishedRun({ verdict: INCOMPLETE_VERDICT }));
     expect(xml).toContain(`failures="2" errors="0"`);
-    expect(xml).toContain(`<failure type="incomplete" message="the load fell short of its schedule: 1600 of 2400 scheduled messages sent, 4 of 12 seconds more than 10% short">`);
-    expect(xml).toContain(`<failure type="no-data" message="rtt-p99-ms has no data: no round trip was measured in 4 of 12 seconds under load">`);
+    expect(xml).toContain(
+      `<failure type="incomplete" message="the load fell short of its schedule: 1600 of 2400 scheduled messages sent, 4 of 12 seconds more than 10% short">`,
+    );
+    expect(xml).toContain(
+      `<failure type="no-data" message="rtt-p99-ms has no data: no round trip was measured in 4 of 12 seconds under load">`,
+    );
   });
 
   it("makes a failed or aborted run an error testcase", () => {
-    const xml = junitXml(finishedRun({ status: "failed", error: "every agent was lost <3>", verdict: null, summary: null }));
+    const xml = junitXml(
+      finishedRun({ status: "failed", error: "every agent was lost <3>", verdict: null, summary: null }),
+    );
     expect(xml).toContain(`errors="1"`);
     expect(xml).toContain(`<testcase classname="throng.lobby smoke" name="run" time="2.000">`);
     expect(xml).toContain(`<error type="failed" message="the run failed: every agent was lost &lt;3&gt;"/>`);

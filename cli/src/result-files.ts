@@ -13,14 +13,16 @@ export function jsonSummary(run: RunView, baseline?: BaselineResult): string {
 
 /** Escapes text for XML attributes and content, dropping characters XML 1.0 cannot carry. */
 export function escapeXml(text: string): string {
-  return text
-    // eslint-disable-next-line no-control-regex
-    .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, "")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&apos;");
+  return (
+    text
+      // eslint-disable-next-line no-control-regex
+      .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, "")
+      .replace(/&/g, "&amp;")
+      .replace(/</g, "&lt;")
+      .replace(/>/g, "&gt;")
+      .replace(/"/g, "&quot;")
+      .replace(/'/g, "&apos;")
+  );
 }
 
 interface TestCase {
@@ -37,28 +39,59 @@ function runSeconds(run: RunView): number {
 
 /** One testcase per metric held to an allowance: a failure names the metric, both figures and the change. */
 function baselineCases(baseline: BaselineResult): TestCase[] {
-  return baseline.metrics.filter((metric) => metric.allowance !== null).map((metric): TestCase => {
-    const name = `${metric.metric} against baseline ${baseline.baselineRunId}`;
-    if (metric.status === "regressed") return { name, failure: { type: "regression", message: metricLine(metric), detail: `${metric.metric} measured ${metric.value} against ${metric.baseline} in baseline run ${baseline.baselineRunId}: change ${metric.change ?? "up from 0"} ${metric.unit}, allowed ${metric.allowance} ${metric.unit}` } };
-    if (metric.status === "no-data") return { name, failure: { type: "no-data", message: metricLine(metric), detail: "a metric held to the baseline must be measured by both runs" } };
-    return { name };
-  });
+  return baseline.metrics
+    .filter((metric) => metric.allowance !== null)
+    .map((metric): TestCase => {
+      const name = `${metric.metric} against baseline ${baseline.baselineRunId}`;
+      if (metric.status === "regressed")
+        return {
+          name,
+          failure: {
+            type: "regression",
+            message: metricLine(metric),
+            detail: `${metric.metric} measured ${metric.value} against ${metric.baseline} in baseline run ${baseline.baselineRunId}: change ${metric.change ?? "up from 0"} ${metric.unit}, allowed ${metric.allowance} ${metric.unit}`,
+          },
+        };
+      if (metric.status === "no-data")
+        return {
+          name,
+          failure: {
+            type: "no-data",
+            message: metricLine(metric),
+            detail: "a metric held to the baseline must be measured by both runs",
+          },
+        };
+      return { name };
+    });
 }
 
 /** One testcase per SLO; a run that did not finish is an error testcase, and a finished run without SLOs one passing case. */
 function testCases(run: RunView): TestCase[] {
   const cases: TestCase[] = [];
   if (run.status !== "finished") {
-    cases.push({ name: "run", error: { type: run.status, message: `the run ${run.status}${run.error ? `: ${run.error}` : ""}` } });
+    cases.push({
+      name: "run",
+      error: { type: run.status, message: `the run ${run.status}${run.error ? `: ${run.error}` : ""}` },
+    });
   }
   if (run.status === "finished" && !run.verdict && run.spec.slos?.length) {
-    cases.push({ name: "SLO verdict", error: { type: "no-verdict", message: "the run finished but the server recorded no SLO verdict" } });
+    cases.push({
+      name: "SLO verdict",
+      error: { type: "no-verdict", message: "the run finished but the server recorded no SLO verdict" },
+    });
   }
   const verdict = run.verdict;
   // The load itself is a test: a run that did not run as planned fails it even when its SLOs held.
   if (run.status === "finished" && verdict?.outcome) {
     const loadReasons = verdict.outcome === "incomplete" ? verdict.reasons.filter((r) => !r.startsWith("SLO ")) : [];
-    cases.push(loadReasons.length ? { name: "load ran as planned", failure: { type: "incomplete", message: loadReasons.join("; "), detail: loadReasons.join("\n") } } : { name: "load ran as planned" });
+    cases.push(
+      loadReasons.length
+        ? {
+            name: "load ran as planned",
+            failure: { type: "incomplete", message: loadReasons.join("; "), detail: loadReasons.join("\n") },
+          }
+        : { name: "load ran as planned" },
+    );
   }
   for (const slo of verdict?.slos ?? []) {
     const name = `${slo.metric} below ${slo.below}`;
@@ -67,11 +100,19 @@ function testCases(run: RunView): TestCase[] {
       continue;
     }
     if (slo.status === "no-data") {
-      cases.push({ name, failure: { type: "no-data", message: `${slo.metric} has no data: ${slo.note ?? "nothing measured it"}`, detail: `an SLO over no data is not met` } });
+      cases.push({
+        name,
+        failure: {
+          type: "no-data",
+          message: `${slo.metric} has no data: ${slo.note ?? "nothing measured it"}`,
+          detail: `an SLO over no data is not met`,
+        },
+      });
       continue;
     }
     const message = `${slo.metric} was ${formatSloValue(slo.metric, slo.value)}, threshold below ${formatSloValue(slo.metric, slo.below)}`;
-    const first = slo.firstBreachAt !== null ? `; first breach at ${new Date(slo.firstBreachAt * 1000).toISOString()}` : "";
+    const first =
+      slo.firstBreachAt !== null ? `; first breach at ${new Date(slo.firstBreachAt * 1000).toISOString()}` : "";
     const detail = `measured ${slo.value ?? "nothing"} over the run (threshold: below ${slo.below}); ${slo.breachedSeconds} of ${slo.measuredSeconds} s breached${first}`;
     cases.push({ name, failure: { type: "slo-breached", message, detail } });
   }
@@ -101,9 +142,17 @@ export function junitXml(run: RunView, baseline?: BaselineResult): string {
   for (const c of cases) {
     const open = `    <testcase classname="${classname}" name="${escapeXml(c.name)}" time="${time}"`;
     if (c.failure) {
-      lines.push(`${open}>`, `      <failure type="${c.failure.type}" message="${escapeXml(c.failure.message)}">${escapeXml(c.failure.detail)}</failure>`, `    </testcase>`);
+      lines.push(
+        `${open}>`,
+        `      <failure type="${c.failure.type}" message="${escapeXml(c.failure.message)}">${escapeXml(c.failure.detail)}</failure>`,
+        `    </testcase>`,
+      );
     } else if (c.error) {
-      lines.push(`${open}>`, `      <error type="${escapeXml(c.error.type)}" message="${escapeXml(c.error.message)}"/>`, `    </testcase>`);
+      lines.push(
+        `${open}>`,
+        `      <error type="${escapeXml(c.error.type)}" message="${escapeXml(c.error.message)}"/>`,
+        `    </testcase>`,
+      );
     } else {
       lines.push(`${open}/>`);
     }
@@ -113,7 +162,11 @@ export function junitXml(run: RunView, baseline?: BaselineResult): string {
 }
 
 /** Writes the requested result files; a file that cannot be written is an error, not a silent skip. */
-export async function writeResultFiles(run: RunView, files: { json?: string; junit?: string }, baseline?: BaselineResult): Promise<void> {
+export async function writeResultFiles(
+  run: RunView,
+  files: { json?: string; junit?: string },
+  baseline?: BaselineResult,
+): Promise<void> {
   if (files.json) await writeFile(files.json, jsonSummary(run, baseline));
   if (files.junit) await writeFile(files.junit, junitXml(run, baseline));
 }

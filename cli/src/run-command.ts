@@ -65,7 +65,9 @@ export async function runCommand(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const baseline = args.baseline ? await fetchBaseline(api, plan, args.baseline) : undefined;
   if (io.signal.aborted) throw new InterruptedError("interrupted before the run started");
   const started = await api.startRun(plan.id);
-  const link = args.dashboard ? `${args.dashboard.replace(/\/+$/, "")}/runs/${started.id}` : `/runs/${started.id} in the Throng dashboard`;
+  const link = args.dashboard
+    ? `${args.dashboard.replace(/\/+$/, "")}/runs/${started.id}`
+    : `/runs/${started.id} in the Throng dashboard`;
   io.stdout.write(`run ${started.id} ${started.status} (plan "${plan.name}")\n  follow it at ${link}\n`);
   // Set right after the start (which takes no body), once its id is printed: a refusal is an error like any other.
   if (args.notes) await api.annotateRun(started.id, args.notes);
@@ -92,7 +94,9 @@ export async function runCommand(args: RunArgs, io: CliIo): Promise<ExitCode> {
     printer.done();
     if (!(error instanceof InterruptedError || error instanceof WaitTimeoutError)) throw error;
     // Nobody is left to watch the load, so stop it rather than leave it running against the target.
-    io.stderr.write(error instanceof InterruptedError ? "interrupted: aborting the run\n" : `${error.message}: aborting the run\n`);
+    io.stderr.write(
+      error instanceof InterruptedError ? "interrupted: aborting the run\n" : `${error.message}: aborting the run\n`,
+    );
     const aborted = await abortRun(api, started.id, io);
     if (aborted) await writeResultFiles(aborted, args);
     return error instanceof InterruptedError ? ExitCode.interrupted : ExitCode.unreachable;

@@ -24,7 +24,14 @@ describe("following a run", () => {
   it("reports progress until the run ends and returns the final view", async () => {
     const api = scriptedApi([finishedRun({ status: "queued" }), running, finishedRun()]);
     const seen: RunProgress[] = [];
-    const run = await followRun({ api, runId: running.id, timeoutMs: 10_000, pollMs: 1, signal: new AbortController().signal, onProgress: (p) => seen.push(p) });
+    const run = await followRun({
+      api,
+      runId: running.id,
+      timeoutMs: 10_000,
+      pollMs: 1,
+      signal: new AbortController().signal,
+      onProgress: (p) => seen.push(p),
+    });
     expect(run.status).toBe("finished");
     expect(seen.map((p) => p.run.status)).toEqual(["queued", "running"]);
   });
@@ -35,8 +42,14 @@ describe("following a run", () => {
     const retries: Error[] = [];
     let recovered = 0;
     const run = await followRun({
-      api, runId: running.id, timeoutMs: 10_000, pollMs: 1, signal: new AbortController().signal, onProgress: () => {},
-      onRetry: (error) => retries.push(error), onRecovered: () => recovered++,
+      api,
+      runId: running.id,
+      timeoutMs: 10_000,
+      pollMs: 1,
+      signal: new AbortController().signal,
+      onProgress: () => {},
+      onRetry: (error) => retries.push(error),
+      onRecovered: () => recovered++,
     });
     expect(run.status).toBe("finished");
     expect(retries).toEqual([down]);
@@ -45,13 +58,30 @@ describe("following a run", () => {
 
   it("stops at once on an answer that retrying cannot fix (a revoked token)", async () => {
     const api = scriptedApi([running, new ApiError(401, "unauthenticated", "token revoked")]);
-    await expect(followRun({ api, runId: running.id, timeoutMs: 10_000, pollMs: 1, signal: new AbortController().signal, onProgress: () => {} })).rejects.toThrow("token revoked");
+    await expect(
+      followRun({
+        api,
+        runId: running.id,
+        timeoutMs: 10_000,
+        pollMs: 1,
+        signal: new AbortController().signal,
+        onProgress: () => {},
+      }),
+    ).rejects.toThrow("token revoked");
   });
 
   it("gives up when the run outlives the timeout", async () => {
     let now = 0;
     const api = scriptedApi([running]);
-    const follow = followRun({ api, runId: running.id, timeoutMs: 5_000, pollMs: 1, now: () => (now += 1_000), signal: new AbortController().signal, onProgress: () => {} });
+    const follow = followRun({
+      api,
+      runId: running.id,
+      timeoutMs: 5_000,
+      pollMs: 1,
+      now: () => (now += 1_000),
+      signal: new AbortController().signal,
+      onProgress: () => {},
+    });
     await expect(follow).rejects.toThrow(WaitTimeoutError);
     await expect(follow).rejects.toThrow(/did not end within 5 s; raise --timeout/);
   });
@@ -59,7 +89,14 @@ describe("following a run", () => {
   it("stops waiting when interrupted", async () => {
     const interrupt = new AbortController();
     const api = scriptedApi([running]);
-    const follow = followRun({ api, runId: running.id, timeoutMs: 60_000, pollMs: 60_000, signal: interrupt.signal, onProgress: () => interrupt.abort() });
+    const follow = followRun({
+      api,
+      runId: running.id,
+      timeoutMs: 60_000,
+      pollMs: 60_000,
+      signal: interrupt.signal,
+      onProgress: () => interrupt.abort(),
+    });
     await expect(follow).rejects.toThrow(InterruptedError);
   });
 });

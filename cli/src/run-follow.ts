@@ -64,7 +64,9 @@ export async function followRun(options: FollowOptions): Promise<RunView> {
     }
     if (now() >= deadline) {
       const why = failing && lastError ? ` (last error: ${lastError.message})` : "";
-      throw new WaitTimeoutError(`run ${options.runId} did not end within ${Math.round(options.timeoutMs / 1000)} s${why}; raise --timeout if the plan needs longer`);
+      throw new WaitTimeoutError(
+        `run ${options.runId} did not end within ${Math.round(options.timeoutMs / 1000)} s${why}; raise --timeout if the plan needs longer`,
+      );
     }
     try {
       await sleep(Math.min(pollMs, Math.max(0, deadline - now())), undefined, { signal: options.signal });

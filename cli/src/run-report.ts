@@ -30,29 +30,47 @@ export function summaryLines(summary: RunSummary): string[] {
   const kcp = kcpSummaryText(summary);
   if (kcp) lines.push(`  kcp           ${kcp}`);
   if (summary.saturatedAgents?.length) {
-    lines.push(`  warning       ${summary.saturatedAgents.length} agent(s) were the bottleneck (${summary.saturatedAgents[0]!.reason}); the figures understate the server`);
+    lines.push(
+      `  warning       ${summary.saturatedAgents.length} agent(s) were the bottleneck (${summary.saturatedAgents[0]!.reason}); the figures understate the server`,
+    );
   }
   return lines;
 }
 
 /** "rtt-p99-ms 42.1 ms against 2.3 ms: +1730.4% (allowed 10%)". */
 export function metricLine(metric: MetricComparison): string {
-  const allowed = metric.allowance !== null ? ` (allowed ${allowanceText({ metric: metric.metric, limit: metric.allowance, unit: metric.unit })})` : "";
+  const allowed =
+    metric.allowance !== null
+      ? ` (allowed ${allowanceText({ metric: metric.metric, limit: metric.allowance, unit: metric.unit })})`
+      : "";
   const status = metric.status === "regressed" ? "REGRESSED" : metric.status === "no-data" ? "NO DATA" : metric.status;
   return `${metric.metric} ${formatSloValue(metric.metric, metric.value)} against ${formatSloValue(metric.metric, metric.baseline)}: ${changeText(metric)}${allowed}, ${status}`;
 }
 
 /** The comparison's lines of the end-of-run report. */
 export function baselineLines(result: BaselineComparison): string[] {
-  return [`against baseline run ${result.baselineRunId}:`, ...result.metrics.map((metric) => `  ${metricLine(metric)}`)];
+  return [
+    `against baseline run ${result.baselineRunId}:`,
+    ...result.metrics.map((metric) => `  ${metricLine(metric)}`),
+  ];
 }
 
 /** Why the run is not a pass against its baseline, for the verdict line; none when it held. */
 export function baselineReasons(result: BaselineComparison): string[] {
-  if (result.outcome === "regressed") return [`worse than baseline run ${result.baselineRunId}: ${result.metrics.filter((metric) => metric.status === "regressed").map(metricLine).join("; ")}`];
+  if (result.outcome === "regressed")
+    return [
+      `worse than baseline run ${result.baselineRunId}: ${result.metrics
+        .filter((metric) => metric.status === "regressed")
+        .map(metricLine)
+        .join("; ")}`,
+    ];
   if (result.outcome === "incomplete") {
-    const missing = result.metrics.filter((metric) => metric.allowance !== null && metric.status === "no-data").map((metric) => metric.metric);
-    return [`not comparable with baseline run ${result.baselineRunId}: ${missing.join(", ")} not measured by both runs`];
+    const missing = result.metrics
+      .filter((metric) => metric.allowance !== null && metric.status === "no-data")
+      .map((metric) => metric.metric);
+    return [
+      `not comparable with baseline run ${result.baselineRunId}: ${missing.join(", ")} not measured by both runs`,
+    ];
   }
   return [];
 }
@@ -69,29 +87,43 @@ export function reportText(run: RunView, baseline?: BaselineComparison): string 
   return lines.join("\n");
 }
 
-const VERDICT_WORDS = { passed: "PASSED", breached: "FAILED", incomplete: "INCOMPLETE (not passed)", aborted: "ABORTED", failed: "ERROR" } as const;
+const VERDICT_WORDS = {
+  passed: "PASSED",
+  breached: "FAILED",
+  incomplete: "INCOMPLETE (not passed)",
+  aborted: "ABORTED",
+  failed: "ERROR",
+} as const;
 
 /** One line a CI log can be grepped for: the outcome, and every reason it is not a pass (a regression against the baseline first). */
 export function verdictLine(run: RunView, baseline?: BaselineComparison): string {
   const line = runVerdictLine(run);
   const reasons = baseline ? baselineReasons(baseline) : [];
   if (reasons.length === 0 || !/^verdict: (PASSED|INCOMPLETE)/.test(line)) return line;
-  const own = line.startsWith("verdict: INCOMPLETE") ? run.verdict?.reasons ?? [] : [];
+  const own = line.startsWith("verdict: INCOMPLETE") ? (run.verdict?.reasons ?? []) : [];
   const words = baseline!.outcome === "regressed" ? "FAILED" : "INCOMPLETE (not passed)";
   return `verdict: ${words} — ${[...reasons, ...own].join("; ")}`;
 }
 
 function runVerdictLine(run: RunView): string {
   const verdict = run.verdict;
-  if (run.status !== "finished" && !verdict?.outcome) return `verdict: ERROR — the run ${run.status}${run.error ? ` (${run.error})` : ""}`;
-  if (!verdict && run.spec.slos?.length) return "verdict: UNKNOWN — the run finished but the server recorded no SLO verdict";
+  if (run.status !== "finished" && !verdict?.outcome)
+    return `verdict: ERROR — the run ${run.status}${run.error ? ` (${run.error})` : ""}`;
+  if (!verdict && run.spec.slos?.length)
+    return "verdict: UNKNOWN — the run finished but the server recorded no SLO verdict";
   if (!verdict) return "verdict: PASSED (finished; the plan has no SLOs)";
   if (!verdict.outcome) {
     const failed = verdict.slos.filter((slo) => !slo.passed).map((slo) => slo.metric);
-    return verdict.passed ? `verdict: PASSED (${verdict.slos.length} SLO(s) held)` : `verdict: FAILED — SLO breached: ${failed.join(", ")}`;
+    return verdict.passed
+      ? `verdict: PASSED (${verdict.slos.length} SLO(s) held)`
+      : `verdict: FAILED — SLO breached: ${failed.join(", ")}`;
   }
   if (verdict.outcome === "passed") {
-    const what = run.capacity ? "a valid capacity estimate" : verdict.slos.length ? `every SLO met (${verdict.slos.length})` : "no SLOs to judge";
+    const what = run.capacity
+      ? "a valid capacity estimate"
+      : verdict.slos.length
+        ? `every SLO met (${verdict.slos.length})`
+        : "no SLOs to judge";
     return `verdict: PASSED (the load ran as planned; ${what})`;
   }
   return `verdict: ${VERDICT_WORDS[verdict.outcome]} — ${verdict.reasons.join("; ") || `the run ${run.status}`}`;

@@ -56,9 +56,22 @@ async function playRun(cli: CliRun, agent: TestAgent, orgId: string, rttMs: numb
     agent.send({
       type: "snapshot",
       payload: {
-        runId, seq, intervalStart: t0 + seq * 1000, intervalMs: 1000, clients: 5,
-        counters: { connectionsOpen: 5, connectionsOpened: seq === 0 ? 5 : 0, connectionsFailed: 0, connectionsClosed: 0,
-          messagesSent: 50, messagesReceived: 50, bytesSent: 3200, bytesReceived: 1000, errors: 0 },
+        runId,
+        seq,
+        intervalStart: t0 + seq * 1000,
+        intervalMs: 1000,
+        clients: 5,
+        counters: {
+          connectionsOpen: 5,
+          connectionsOpened: seq === 0 ? 5 : 0,
+          connectionsFailed: 0,
+          connectionsClosed: 0,
+          messagesSent: 50,
+          messagesReceived: 50,
+          bytesSent: 3200,
+          bytesReceived: 1000,
+          errors: 0,
+        },
         histograms: { rttUs: encodeRttUs(Array(50).fill(rttMs * 1000)) },
         health: { cpuPercent: 5, eventLoopP99Ms: 1, rssBytes: 50_000_000 },
       },
@@ -83,7 +96,9 @@ describe("throng run against the real API", () => {
     const org = await orgWithToken("Pass");
     const { agent, orgId } = await onlineAgent(org);
     const { dir, plan } = await planDir(PLAN_YAML);
-    const cli = startCli(runArgs(org, plan, "--wait", "--json", join(dir, "out.json"), "--junit", join(dir, "junit.xml")));
+    const cli = startCli(
+      runArgs(org, plan, "--wait", "--json", join(dir, "out.json"), "--junit", join(dir, "junit.xml")),
+    );
     const runId = await playRun(cli, agent, orgId, 3);
     expect(await cli.exitCode).toBe(ExitCode.passed);
     expect(cli.stdout()).toMatch(/running\s+clients 5 +msgs\/s out 50 in 50 +p99 3\.00 ms/);
@@ -110,7 +125,9 @@ describe("throng run against the real API", () => {
     expect(cli.stdout()).toMatch(/verdict: FAILED — SLO breached: rtt-p99-ms/);
     const junit = await readFile(join(dir, "junit.xml"), "utf8");
     expect(junit).toContain(`failures="1" errors="0"`);
-    expect(junit).toMatch(/<failure type="slo-breached" message="rtt-p99-ms was 80(\.\d+)? ms, threshold below 50 ms">measured 80(\.\d+)? over the run \(threshold: below 50\); 2 of 2 s breached/);
+    expect(junit).toMatch(
+      /<failure type="slo-breached" message="rtt-p99-ms was 80(\.\d+)? ms, threshold below 50 ms">measured 80(\.\d+)? over the run \(threshold: below 50\); 2 of 2 s breached/,
+    );
     await agent.close();
   });
 
@@ -125,7 +142,10 @@ describe("throng run against the real API", () => {
   it("exits 4 when the organisation's limits refuse the plan, naming the field", async () => {
     const org = await orgWithToken("Capped");
     const { agent } = await onlineAgent(org);
-    expect((await org.user.request("PUT", "/api/org/settings", { targetAllowList: [], maxClients: 2, maxDurationSec: 60 })).status).toBe(200);
+    expect(
+      (await org.user.request("PUT", "/api/org/settings", { targetAllowList: [], maxClients: 2, maxDurationSec: 60 }))
+        .status,
+    ).toBe(200);
     const { plan } = await planDir(PLAN_YAML);
     const cli = startCli(runArgs(org, plan, "--wait"));
     expect(await cli.exitCode).toBe(ExitCode.noCapacity);
@@ -182,12 +202,31 @@ describe("throng run against the real API", () => {
     const org = await orgWithToken("Tagger");
     const { agent } = await onlineAgent(org);
     const { plan } = await planDir(PLAN_YAML);
-    const cli = startCli(runArgs(org, plan, "--tag", "nightly", "--tag", "release-1.4", "--tag", "nightly", "--note", "commit abc123\nfrom CI"));
+    const cli = startCli(
+      runArgs(
+        org,
+        plan,
+        "--tag",
+        "nightly",
+        "--tag",
+        "release-1.4",
+        "--tag",
+        "nightly",
+        "--note",
+        "commit abc123\nfrom CI",
+      ),
+    );
     expect(await cli.exitCode, cli.stderr()).toBe(ExitCode.passed);
     const runId = (await cli.waitFor(/^run (\S+) queued/m))[1]!;
     const run = RunView.parse((await org.user.request("GET", `/api/runs/${runId}`)).json);
-    expect(run).toMatchObject({ tags: ["nightly", "release-1.4"], note: "commit abc123\nfrom CI", notesEditedBy: "token ci" });
-    expect((await org.user.request("GET", "/api/runs?tag=release-1.4")).json.runs.map((r: { id: string }) => r.id)).toEqual([runId]);
+    expect(run).toMatchObject({
+      tags: ["nightly", "release-1.4"],
+      note: "commit abc123\nfrom CI",
+      notesEditedBy: "token ci",
+    });
+    expect(
+      (await org.user.request("GET", "/api/runs?tag=release-1.4")).json.runs.map((r: { id: string }) => r.id),
+    ).toEqual([runId]);
     expect((await org.user.request("POST", `/api/runs/${runId}/abort`)).status).toBe(200);
     await agent.close();
   });

@@ -11,12 +11,15 @@ export interface ScriptBundle {
 }
 
 // Bundled CommonJS deps (a game SDK, socket.io-client's ws) call require(); an ES module has none, so make one.
-const BANNER = 'import { createRequire as __throngCreateRequire } from "node:module";\nconst require = __throngCreateRequire(import.meta.url);';
+const BANNER =
+  'import { createRequire as __throngCreateRequire } from "node:module";\nconst require = __throngCreateRequire(import.meta.url);';
 
 export function scriptBundleOf(source: string): ScriptBundle {
   const bytes = Buffer.from(source, "utf8");
   if (bytes.length > SCRIPT_BUNDLE_MAX_BYTES) {
-    throw new ScriptBundleError(`the script is ${bytes.length} bytes; the API stores at most ${SCRIPT_BUNDLE_MAX_BYTES} (${SCRIPT_BUNDLE_MAX_BYTES / 1024 / 1024} MiB): drop unused dependencies`);
+    throw new ScriptBundleError(
+      `the script is ${bytes.length} bytes; the API stores at most ${SCRIPT_BUNDLE_MAX_BYTES} (${SCRIPT_BUNDLE_MAX_BYTES / 1024 / 1024} MiB): drop unused dependencies`,
+    );
   }
   return { source, sha256: createHash("sha256").update(bytes).digest("hex"), sizeBytes: bytes.length };
 }
@@ -26,7 +29,9 @@ async function loadEsbuild(): Promise<typeof import("esbuild")> {
   try {
     return await import("esbuild");
   } catch {
-    throw new ScriptBundleError("bundling a script needs esbuild: install it beside throng (npm install esbuild), or bundle yourself and pass --no-bundle");
+    throw new ScriptBundleError(
+      "bundling a script needs esbuild: install it beside throng (npm install esbuild), or bundle yourself and pass --no-bundle",
+    );
   }
 }
 
@@ -52,9 +57,13 @@ export async function bundleScript(entry: string): Promise<ScriptBundle> {
     });
     return scriptBundleOf(result.outputFiles[0]!.text);
   } catch (error) {
-    const failures = (error as { errors?: { text: string; location?: { file: string; line: number; column: number } | null }[] }).errors;
+    const failures = (
+      error as { errors?: { text: string; location?: { file: string; line: number; column: number } | null }[] }
+    ).errors;
     if (!failures?.length) throw new ScriptBundleError(`cannot bundle ${entry}: ${(error as Error).message}`);
-    const lines = failures.slice(0, 5).map((e) => (e.location ? `${e.location.file}:${e.location.line}:${e.location.column}: ${e.text}` : e.text));
+    const lines = failures
+      .slice(0, 5)
+      .map((e) => (e.location ? `${e.location.file}:${e.location.line}:${e.location.column}: ${e.text}` : e.text));
     throw new ScriptBundleError(`cannot bundle ${entry}:\n  ${lines.join("\n  ")}`);
   }
 }
@@ -65,6 +74,8 @@ export async function readScriptFile(path: string): Promise<ScriptBundle> {
     return scriptBundleOf(await readFile(path, "utf8"));
   } catch (error) {
     if (error instanceof ScriptBundleError) throw error;
-    throw new ScriptBundleError(`cannot read script ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new ScriptBundleError(
+      `cannot read script ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
 }

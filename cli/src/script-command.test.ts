@@ -23,7 +23,9 @@ describe("throng script bundle / upload", () => {
     const source = await readFile(out, "utf8");
     expect(cli.out()).toBe(`sha256 ${sha256Of(source)}\nsize   ${(Buffer.byteLength(source) / 1024).toFixed(1)} KiB\n`);
     const counted: string[] = [];
-    const module = (await import(pathToFileURL(out).href)) as { default(ctx: { count(name: string): void }): Promise<string> };
+    const module = (await import(pathToFileURL(out).href)) as {
+      default(ctx: { count(name: string): void }): Promise<string>;
+    };
     expect(await module.default({ count: (name) => counted.push(name) })).toBe("function");
     expect(counted).toEqual(["loaded"]);
   });
@@ -44,7 +46,15 @@ describe("throng script bundle / upload", () => {
     const bodies: unknown[] = [];
     const fetch = (async (_url: string, init: RequestInit) => {
       bodies.push(JSON.parse(String(init.body)));
-      return new Response(JSON.stringify({ sha256: sha256Of(source), name: "single.mjs", sizeBytes: source.length, createdAt: new Date(0).toISOString() }), { status: 201 });
+      return new Response(
+        JSON.stringify({
+          sha256: sha256Of(source),
+          name: "single.mjs",
+          sizeBytes: source.length,
+          createdAt: new Date(0).toISOString(),
+        }),
+        { status: 201 },
+      );
     }) as typeof globalThis.fetch;
     const cli = io(fetch);
     const env = { server: "http://127.0.0.1:1", token: "thr_api_x" };

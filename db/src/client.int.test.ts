@@ -16,7 +16,9 @@ describe("createDb", () => {
       await admin.query("select pg_terminate_backend($1)", [rows[0]!.pid]);
       await admin.end();
       // The pool's 'error' event fires when the idle connection's end arrives; without a listener it is uncaught.
-      await vi.waitFor(() => expect(warned).toHaveBeenCalledWith(expect.stringMatching(/^database: an idle connection ended/)));
+      await vi.waitFor(() =>
+        expect(warned).toHaveBeenCalledWith(expect.stringMatching(/^database: an idle connection ended/)),
+      );
       const again = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db);
       expect(again.rows[0]!.pid).not.toBe(rows[0]!.pid);
     } finally {

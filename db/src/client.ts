@@ -11,7 +11,9 @@ export function createDb(databaseUrl: string, options: { max?: number } = {}): K
   // An idle connection the server ends (PostgreSQL restarting, an administrator's terminate) is an 'error' on the
   // pool; without a listener it is an uncaught exception that takes the whole process down. The pool drops that
   // connection and opens a new one on the next query, whose own error (if the server is still down) reaches its caller.
-  pool.on("error", (error) => console.error(`database: an idle connection ended (${error.message}); the next query reconnects`));
+  pool.on("error", (error) =>
+    console.error(`database: an idle connection ended (${error.message}); the next query reconnects`),
+  );
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 

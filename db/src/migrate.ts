@@ -37,7 +37,9 @@ export async function migrateToLatest(databaseUrl: string): Promise<string[]> {
     const failed = results?.find((r) => r.status === "Error");
     if (error) {
       const message = error instanceof Error ? error.message : String(error);
-      throw new Error(failed ? `Migration ${failed.migrationName} failed: ${message}` : `Could not migrate the database: ${message}`);
+      throw new Error(
+        failed ? `Migration ${failed.migrationName} failed: ${message}` : `Could not migrate the database: ${message}`,
+      );
     }
     return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
   } finally {

@@ -3,7 +3,8 @@ import { migrateToLatest } from "./migrate";
 
 function adminUrl(): string {
   const url = process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error("TEST_DATABASE_URL is not set: run tests with `npm test` (or through vitest's global setup)");
+  if (!url)
+    throw new Error("TEST_DATABASE_URL is not set: run tests with `npm test` (or through vitest's global setup)");
   return url;
 }
 
@@ -28,7 +29,10 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
     url: url.toString(),
     async drop() {
       await withAdmin(async (client) => {
-        await client.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()", [name]);
+        await client.query(
+          "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
+          [name],
+        );
         await client.query(`drop database if exists ${name}`);
       });
     },

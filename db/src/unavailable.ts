@@ -4,9 +4,19 @@
  */
 const UNAVAILABLE_STATES = /^(08...|57P0[123]|53300)$/;
 /** Socket errors of a server that is stopped, restarting or unreachable. */
-const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ENOTFOUND"]);
+const SOCKET_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+  "ENOTFOUND",
+]);
 /** What the pg driver says, without a code, when its connection goes or cannot be made in time. */
-const DRIVER_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly/i;
+const DRIVER_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly/i;
 
 /**
  * Whether `error` says the database cannot be reached now (stopped, restarting, unreachable, full): worth answering
@@ -15,7 +25,12 @@ const DRIVER_MESSAGES = /Connection terminated|timeout exceeded when trying to c
  */
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (depth > 4 || error === null || typeof error !== "object") return false;
-  const { code, message, cause, errors } = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  const { code, message, cause, errors } = error as {
+    code?: unknown;
+    message?: unknown;
+    cause?: unknown;
+    errors?: unknown;
+  };
   if (typeof code === "string" && (SOCKET_CODES.has(code) || UNAVAILABLE_STATES.test(code))) return true;
   if (typeof message === "string" && DRIVER_MESSAGES.test(message)) return true;
   if (Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;

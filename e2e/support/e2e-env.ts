@@ -60,7 +60,10 @@ export function agentProcesses() {
 }
 
 /** The body of an API answer as JSON; a failed answer fails the test with its status and body. */
-export async function json<T>(response: { ok(): boolean; status(): number; text(): Promise<string> }, what: string): Promise<T> {
+export async function json<T>(
+  response: { ok(): boolean; status(): number; text(): Promise<string> },
+  what: string,
+): Promise<T> {
   const text = await response.text();
   expect(response.ok(), `${what}: HTTP ${response.status()} ${text}`).toBe(true);
   return JSON.parse(text) as T;
@@ -84,13 +87,26 @@ export async function signUp(page: Page, name: string, emailPrefix: string): Pro
  * Enrols one agent into the signed-in user's organisation the way the Agents page says (its node command), starts
  * it with `start` (from agentProcesses) and its config at `configPath`, and waits until the API lists it online.
  */
-export async function enrolAgent(page: Page, start: (args: string[]) => AgentProcess, configPath: string): Promise<AgentProcess> {
+export async function enrolAgent(
+  page: Page,
+  start: (args: string[]) => AgentProcess,
+  configPath: string,
+): Promise<AgentProcess> {
   const write = { headers: { origin: baseUrl } };
-  const enrolment = await json<{ commands: { node: string } }>(await page.request.post(url("/api/enrolment-tokens"), { data: {}, ...write }), "enrolment token");
+  const enrolment = await json<{ commands: { node: string } }>(
+    await page.request.post(url("/api/enrolment-tokens"), { data: {}, ...write }),
+    "enrolment token",
+  );
   const words = enrolment.commands.node.trim().split(/\s+/);
   const agent = start([...words.slice(2), "--config", configPath]);
   await expect
-    .poll(async () => (await json<{ agents: { status: string }[] }>(await page.request.get(url("/api/agents")), "agents")).agents.filter((a) => a.status === "online").length, { timeout: 30_000 })
+    .poll(
+      async () =>
+        (
+          await json<{ agents: { status: string }[] }>(await page.request.get(url("/api/agents")), "agents")
+        ).agents.filter((a) => a.status === "online").length,
+      { timeout: 30_000 },
+    )
     .toBe(1);
   return agent;
 }
@@ -99,7 +115,10 @@ export async function enrolAgent(page: Page, start: (args: string[]) => AgentPro
  * Saves a ping-pong plan named `name` against `targetUrl` through the API and runs it `count` times, one after the
  * other, each to "finished"; resolves with the plan's id and its runs' ids in order.
  */
-export async function finishedPingPongRuns(page: Page, options: { name: string; targetUrl: string; durationSec: number; count: number }): Promise<{ planId: string; runIds: string[] }> {
+export async function finishedPingPongRuns(
+  page: Page,
+  options: { name: string; targetUrl: string; durationSec: number; count: number },
+): Promise<{ planId: string; runIds: string[] }> {
   const write = { headers: { origin: baseUrl } };
   const plan = await json<{ id: string }>(
     await page.request.post(url("/api/plans"), {
@@ -115,9 +134,16 @@ export async function finishedPingPongRuns(page: Page, options: { name: string; 
   );
   const runIds: string[] = [];
   for (let i = 0; i < options.count; i++) {
-    const run = await json<{ id: string }>(await page.request.post(url(`/api/plans/${plan.id}/runs`), write), "start run");
+    const run = await json<{ id: string }>(
+      await page.request.post(url(`/api/plans/${plan.id}/runs`), write),
+      "start run",
+    );
     await expect
-      .poll(async () => (await json<{ status: string }>(await page.request.get(url(`/api/runs/${run.id}`)), "read run")).status, { timeout: 60_000, intervals: [500] })
+      .poll(
+        async () =>
+          (await json<{ status: string }>(await page.request.get(url(`/api/runs/${run.id}`)), "read run")).status,
+        { timeout: 60_000, intervals: [500] },
+      )
       .toBe("finished");
     runIds.push(run.id);
   }

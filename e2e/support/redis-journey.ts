@@ -72,8 +72,16 @@ export function redisJourney(prefix: string, redisArgs: string[] = []): RedisJou
     start: agents.start,
     startTarget: agents.startTarget,
     async startAgent(...extra) {
-      const enrolment = await json<{ commands: { node: string } }>(await current().request.post(url("/api/enrolment-tokens"), { data: {}, headers: { origin: baseUrl } }), "enrolment token");
-      return agents.start([...enrolment.commands.node.trim().split(/\s+/).slice(2), "--config", join(scratch, "agent.json"), ...extra]);
+      const enrolment = await json<{ commands: { node: string } }>(
+        await current().request.post(url("/api/enrolment-tokens"), { data: {}, headers: { origin: baseUrl } }),
+        "enrolment token",
+      );
+      return agents.start([
+        ...enrolment.commands.node.trim().split(/\s+/).slice(2),
+        "--config",
+        join(scratch, "agent.json"),
+        ...extra,
+      ]);
     },
     async newRedisPlan(name) {
       const page = current();
@@ -98,7 +106,10 @@ export function redisJourney(prefix: string, redisArgs: string[] = []): RedisJou
     },
     async startRun(planName) {
       const page = current();
-      const online = async () => (await json<{ agents: { status: string }[] }>(await page.request.get(url("/api/agents")), "agents")).agents.filter((a) => a.status === "online").length;
+      const online = async () =>
+        (
+          await json<{ agents: { status: string }[] }>(await page.request.get(url("/api/agents")), "agents")
+        ).agents.filter((a) => a.status === "online").length;
       await expect.poll(online, { timeout: 30_000 }).toBe(1);
       await page.goto(url("/plans"));
       await page.locator(`[data-testid="plan-row"][data-plan-name="${planName}"]`).getByTestId("start-run").click();

@@ -30,10 +30,18 @@ export function redisPing(port: number): Promise<string> {
  * `--requirepass` among `extra`); skips the test without one.
  */
 export async function startRedis(dir: string, extra: string[] = []): Promise<{ port: number; process: ChildProcess }> {
-  const binary = ["/usr/bin/redis-server", "/usr/sbin/redis-server", "/usr/local/bin/redis-server"].find((candidate) => existsSync(candidate));
+  const binary = ["/usr/bin/redis-server", "/usr/sbin/redis-server", "/usr/local/bin/redis-server"].find((candidate) =>
+    existsSync(candidate),
+  );
   test.skip(!binary, "redis-server is not installed (npm test installs it for the stack)");
   const port = await freePort();
-  const process = spawn(binary!, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, ...extra], { stdio: "ignore" });
-  await expect.poll(() => redisPing(port), { timeout: 10_000 }).toMatch(extra.includes("--requirepass") ? /^-NOAUTH/ : /^\+PONG$/);
+  const process = spawn(
+    binary!,
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, ...extra],
+    { stdio: "ignore" },
+  );
+  await expect
+    .poll(() => redisPing(port), { timeout: 10_000 })
+    .toMatch(extra.includes("--requirepass") ? /^-NOAUTH/ : /^\+PONG$/);
   return { port, process };
 }

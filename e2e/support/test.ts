@@ -52,7 +52,10 @@ export const test = base.extend<{ quietConsole: void }>({
       allowed.length = 0;
       await use();
       const unexpected = seen.filter((line) => !allowed.some((pattern) => pattern.test(line)));
-      expect(unexpected, "console errors or uncaught exceptions in the journey's pages (a normal journey logs none)").toEqual([]);
+      expect(
+        unexpected,
+        "console errors or uncaught exceptions in the journey's pages (a normal journey logs none)",
+      ).toEqual([]);
     },
     { auto: true },
   ],

@@ -10,7 +10,11 @@ export interface ApiSession {
 async function request(webUrl: string, cookie: string, method: string, path: string, body?: unknown) {
   const response = await fetch(`${webUrl}${path}`, {
     method,
-    headers: { origin: webUrl, ...(cookie ? { cookie } : {}), ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+    headers: {
+      origin: webUrl,
+      ...(cookie ? { cookie } : {}),
+      ...(body !== undefined ? { "content-type": "application/json" } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     signal: AbortSignal.timeout(30_000),
   });
@@ -20,17 +24,28 @@ async function request(webUrl: string, cookie: string, method: string, path: str
 
 export async function signUp(webUrl: string): Promise<ApiSession> {
   const email = `deploy-${crypto.randomUUID().slice(0, 8)}@example.com`;
-  const { response, text } = await request(webUrl, "", "POST", "/api/auth/sign-up/email", { name: "Deploy test", email, password: "correct-horse-battery" });
+  const { response, text } = await request(webUrl, "", "POST", "/api/auth/sign-up/email", {
+    name: "Deploy test",
+    email,
+    password: "correct-horse-battery",
+  });
   if (response.status !== 200) throw new Error(`sign-up answered ${response.status}: ${text.slice(0, 300)}`);
-  const cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   if (!cookie) throw new Error("sign-up set no session cookie");
   return {
     email,
     async call(method, path, schema, body) {
       const answer = await request(webUrl, cookie, method, path, body);
-      if (!answer.response.ok) throw new Error(`${method} ${path} answered ${answer.response.status}: ${answer.text.slice(0, 300)}`);
+      if (!answer.response.ok)
+        throw new Error(`${method} ${path} answered ${answer.response.status}: ${answer.text.slice(0, 300)}`);
       const parsed = schema.safeParse(JSON.parse(answer.text));
-      if (!parsed.success) throw new Error(`${method} ${path}: unexpected answer (${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")})`);
+      if (!parsed.success)
+        throw new Error(
+          `${method} ${path}: unexpected answer (${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")})`,
+        );
       return parsed.data;
     },
   };

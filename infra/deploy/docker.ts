@@ -16,10 +16,17 @@ export type DockerAvailability = { ok: true } | { ok: false; reason: string };
 export async function ensureDockerDaemon(log: Log): Promise<DockerAvailability> {
   if (findBinary("docker") && (await succeeds("docker", ["info"]))) return { ok: true };
   if (!isRoot()) {
-    return { ok: false, reason: "no Docker daemon answers and we are not root to start one: start Docker (or add yourself to the docker group) and run npm run test:deploy" };
+    return {
+      ok: false,
+      reason:
+        "no Docker daemon answers and we are not root to start one: start Docker (or add yourself to the docker group) and run npm run test:deploy",
+    };
   }
   if (!findBinary("dockerd") && !(await aptInstall(["docker.io"], log))) {
-    return { ok: false, reason: "Docker is not installed and apt-get is not available here: install Docker and run npm run test:deploy" };
+    return {
+      ok: false,
+      reason: "Docker is not installed and apt-get is not available here: install Docker and run npm run test:deploy",
+    };
   }
   const dockerd = findBinary("dockerd");
   if (!dockerd) return { ok: false, reason: "dockerd is missing after installing docker.io" };
@@ -31,7 +38,10 @@ export async function ensureDockerDaemon(log: Log): Promise<DockerAvailability> 
   try {
     await waitUntil(() => succeeds("docker", ["info"]), { what: "dockerd to answer docker info", timeoutMs: 60_000 });
   } catch (error) {
-    return { ok: false, reason: `dockerd did not come up: ${error instanceof Error ? error.message : String(error)} (see ${logFile})` };
+    return {
+      ok: false,
+      reason: `dockerd did not come up: ${error instanceof Error ? error.message : String(error)} (see ${logFile})`,
+    };
   }
   return { ok: true };
 }
@@ -43,5 +53,7 @@ export async function ensureDockerDaemon(log: Log): Promise<DockerAvailability> 
 export async function ensureCompose(log: Log): Promise<string[]> {
   if (await succeeds("docker", ["compose", "version"])) return ["docker", "compose"];
   if (findBinary("docker-compose") || (await aptInstall(["docker-compose"], log))) return ["docker-compose"];
-  throw new Error("neither `docker compose` nor docker-compose is available: install Docker's compose plugin or Debian's docker-compose");
+  throw new Error(
+    "neither `docker compose` nor docker-compose is available: install Docker's compose plugin or Debian's docker-compose",
+  );
 }

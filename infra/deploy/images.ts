@@ -14,7 +14,11 @@ export interface Images {
   redis: string;
 }
 
-export const THRONG_IMAGES = { app: "throng-app:test-deploy", web: "throng-web:test-deploy", agent: "throng-agent:test-deploy" };
+export const THRONG_IMAGES = {
+  app: "throng-app:test-deploy",
+  web: "throng-web:test-deploy",
+  agent: "throng-agent:test-deploy",
+};
 const OFFICIAL = { postgres: "postgres:15-bookworm", redis: "redis:7-bookworm" };
 const STAND_INS = { postgres: "throng-postgres-stand-in:15", redis: "throng-redis-stand-in:7" };
 
@@ -25,7 +29,21 @@ async function build(root: string, dockerfile: string, tag: string, base: string
   await runCommand({
     name: `docker build ${tag}`,
     command: "nice",
-    args: ["-n", "10", "docker", "build", "--network", "host", "--build-arg", `BASE=${base}`, "-f", `infra/docker/${dockerfile}`, "-t", tag, "."],
+    args: [
+      "-n",
+      "10",
+      "docker",
+      "build",
+      "--network",
+      "host",
+      "--build-arg",
+      `BASE=${base}`,
+      "-f",
+      `infra/docker/${dockerfile}`,
+      "-t",
+      tag,
+      ".",
+    ],
     cwd: root,
     // BuildKit where the client has it; Docker 20.10 from Debian has not, and the classic builder does the same here.
     env: { ...process.env, DOCKER_BUILDKIT: process.env.DOCKER_BUILDKIT ?? "0" },
@@ -74,7 +92,13 @@ export async function buildImages(root: string, base: string, log: Log): Promise
     await returnCertificates();
   }
   // The images these builds replaced (untagged now, labelled by our Dockerfiles); the build stages' cache stays.
-  await capture("docker", ["image", "prune", "--force", "--filter", "label=org.opencontainers.image.vendor=Throng"]).catch(() => undefined);
+  await capture("docker", [
+    "image",
+    "prune",
+    "--force",
+    "--filter",
+    "label=org.opencontainers.image.vendor=Throng",
+  ]).catch(() => undefined);
   const postgres = await serviceImage(root, "postgres", base, log);
   const redis = await serviceImage(root, "redis", base, log);
   return { ...THRONG_IMAGES, postgres, redis };

@@ -64,7 +64,10 @@ class Checks {
   }
 }
 
-function composeArgs(stack: Pick<Stack, "compose" | "project">, ...args: string[]): { command: string; args: string[] } {
+function composeArgs(
+  stack: Pick<Stack, "compose" | "project">,
+  ...args: string[]
+): { command: string; args: string[] } {
   const [command, ...prefix] = stack.compose;
   return { command: command!, args: [...prefix, "-p", stack.project, "-f", composeFile, ...args] };
 }
@@ -87,7 +90,16 @@ async function hardOpenFileLimit(): Promise<number> {
 }
 
 async function composeEnv(images: Images): Promise<{ env: NodeJS.ProcessEnv; ports: Record<string, number> }> {
-  const ports = { pg: await freePort(), redis: await freePort(), api: await freePort(), api1: await freePort(), api2: await freePort(), web: await freePort(), workersMetrics: await freePort(), target: await freePort() };
+  const ports = {
+    pg: await freePort(),
+    redis: await freePort(),
+    api: await freePort(),
+    api1: await freePort(),
+    api2: await freePort(),
+    web: await freePort(),
+    workersMetrics: await freePort(),
+    target: await freePort(),
+  };
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     THRONG_APP_IMAGE: images.app,
@@ -120,19 +132,55 @@ async function composeEnv(images: Images): Promise<{ env: NodeJS.ProcessEnv; por
 }
 
 async function startStack(stack: Stack, log: Log): Promise<void> {
-  await compose(stack, "up", "-d", "--no-build", "postgres", "redis", "migrate", "api-1", "api-2", "api", "workers", "web");
-  await waitUntil(() => answers(`${stack.apiUrl}/health`, (status) => status === 200), { what: `the api's /health through the balancer (${stack.apiUrl})`, timeoutMs: 180_000, intervalMs: 1000 });
+  await compose(
+    stack,
+    "up",
+    "-d",
+    "--no-build",
+    "postgres",
+    "redis",
+    "migrate",
+    "api-1",
+    "api-2",
+    "api",
+    "workers",
+    "web",
+  );
+  await waitUntil(() => answers(`${stack.apiUrl}/health`, (status) => status === 200), {
+    what: `the api's /health through the balancer (${stack.apiUrl})`,
+    timeoutMs: 180_000,
+    intervalMs: 1000,
+  });
   // Both replicas, each on its own port: the balancer alone would answer with one of them down.
   for (const port of stack.apiReplicaPorts) {
-    await waitUntil(() => answers(`http://127.0.0.1:${port}/health`, (status) => status === 200), { what: `api replica /health on port ${port}`, timeoutMs: 60_000, intervalMs: 1000 });
+    await waitUntil(() => answers(`http://127.0.0.1:${port}/health`, (status) => status === 200), {
+      what: `api replica /health on port ${port}`,
+      timeoutMs: 60_000,
+      intervalMs: 1000,
+    });
   }
-  await waitUntil(() => answers(`${stack.webUrl}/`, (status) => status < 500), { what: `the web (${stack.webUrl})`, timeoutMs: 180_000, intervalMs: 1000 });
+  await waitUntil(() => answers(`${stack.webUrl}/`, (status) => status < 500), {
+    what: `the web (${stack.webUrl})`,
+    timeoutMs: 180_000,
+    intervalMs: 1000,
+  });
   log(`stack up: web ${stack.webUrl}, api ${stack.apiUrl}`);
 }
 
 async function enrolAgents(stack: Stack, session: ApiSession): Promise<void> {
-  const { token } = await session.call("POST", "/api/enrolment-tokens", EnrolmentTokenCreated, { expiresInMinutes: 30 });
-  await compose({ ...stack, env: { ...stack.env, THRONG_ENROLMENT_TOKEN: token } }, "up", "-d", "--no-build", "--no-deps", "--scale", `agent=${AGENTS}`, "agent");
+  const { token } = await session.call("POST", "/api/enrolment-tokens", EnrolmentTokenCreated, {
+    expiresInMinutes: 30,
+  });
+  await compose(
+    { ...stack, env: { ...stack.env, THRONG_ENROLMENT_TOKEN: token } },
+    "up",
+    "-d",
+    "--no-build",
+    "--no-deps",
+    "--scale",
+    `agent=${AGENTS}`,
+    "agent",
+  );
   const Agents = z.object({ agents: z.array(AgentView) });
   let online = 0;
   await waitUntil(
@@ -154,7 +202,13 @@ async function checkHealthChecks(stack: Stack): Promise<void> {
   let statuses: string[] = [];
   await waitUntil(
     async () => {
-      const text = await capture("docker", ["ps", "--filter", `label=com.docker.compose.project=${stack.project}`, "--format", "{{.Names}}: {{.Status}}"]);
+      const text = await capture("docker", [
+        "ps",
+        "--filter",
+        `label=com.docker.compose.project=${stack.project}`,
+        "--format",
+        "{{.Names}}: {{.Status}}",
+      ]);
       statuses = text.trim().split("\n").filter(Boolean);
       return statuses.filter((line) => line.includes("(healthy)")).length === expected;
     },
@@ -166,8 +220,26 @@ async function checkHealthChecks(stack: Stack): Promise<void> {
 
 /** The reference target, from the agent image, on a loopback port; removed with the project. */
 async function startTarget(stack: Stack): Promise<void> {
-  await capture("docker", ["run", "-d", "--rm", "--name", `${stack.project}-target`, "--network", "host", stack.images.agent, "target", "--host", "127.0.0.1", "--port", String(stack.targetPort)]);
-  await waitUntil(() => answers(`http://127.0.0.1:${stack.targetPort}/stats`, (status) => status === 200), { what: "the reference target", timeoutMs: 30_000, intervalMs: 500 });
+  await capture("docker", [
+    "run",
+    "-d",
+    "--rm",
+    "--name",
+    `${stack.project}-target`,
+    "--network",
+    "host",
+    stack.images.agent,
+    "target",
+    "--host",
+    "127.0.0.1",
+    "--port",
+    String(stack.targetPort),
+  ]);
+  await waitUntil(() => answers(`http://127.0.0.1:${stack.targetPort}/stats`, (status) => status === 200), {
+    what: "the reference target",
+    timeoutMs: 30_000,
+    intervalMs: 500,
+  });
 }
 
 async function runPlan(stack: Stack, session: ApiSession): Promise<z.infer<typeof RunView>> {
@@ -185,7 +257,8 @@ async function runPlan(stack: Stack, session: ApiSession): Promise<z.infer<typeo
     },
     { what: `run ${run.id} to end`, timeoutMs: 120_000, intervalMs: 1000 },
   );
-  if (run.status !== "finished") throw new Error(`run ${run.id} ended ${run.status}${run.error ? `: ${run.error}` : ""}`);
+  if (run.status !== "finished")
+    throw new Error(`run ${run.id} ended ${run.status}${run.error ? `: ${run.error}` : ""}`);
   if (run.summary?.agents !== AGENTS) throw new Error(`the run used ${run.summary?.agents ?? 0} agents, not ${AGENTS}`);
   return run;
 }
@@ -193,17 +266,22 @@ async function runPlan(stack: Stack, session: ApiSession): Promise<z.infer<typeo
 async function checkSeries(session: ApiSession, run: z.infer<typeof RunView>): Promise<void> {
   const { points } = await session.call("GET", `/api/runs/${run.id}/series`, RunSeries);
   const loaded = points.filter((point) => point.messagesReceivedPerSec > 0);
-  if (loaded.length < 3) throw new Error(`the stored series has ${loaded.length} seconds with replies (of ${points.length})`);
+  if (loaded.length < 3)
+    throw new Error(`the stored series has ${loaded.length} seconds with replies (of ${points.length})`);
   const received = points.reduce((sum, point) => sum + point.messagesReceivedPerSec, 0);
-  if (Math.abs(received - (run.summary?.messagesReceived ?? -1)) > 0.5) throw new Error(`the series sums to ${received} replies, the run's summary says ${run.summary?.messagesReceived}`);
-  if (!points.some((point) => point.agents === AGENTS)) throw new Error(`no second of the series carries all ${AGENTS} agents`);
+  if (Math.abs(received - (run.summary?.messagesReceived ?? -1)) > 0.5)
+    throw new Error(`the series sums to ${received} replies, the run's summary says ${run.summary?.messagesReceived}`);
+  if (!points.some((point) => point.agents === AGENTS))
+    throw new Error(`no second of the series carries all ${AGENTS} agents`);
 }
 
 async function checkReport(session: ApiSession, run: z.infer<typeof RunView>): Promise<void> {
   const report = await session.call("GET", `/api/runs/${run.id}/report`, RunReport);
-  if (report.run.id !== run.id || report.run.status !== "finished") throw new Error(`the report is of run ${report.run.id} (${report.run.status})`);
+  if (report.run.id !== run.id || report.run.status !== "finished")
+    throw new Error(`the report is of run ${report.run.id} (${report.run.status})`);
   const { points } = await session.call("GET", `/api/runs/${run.id}/series`, RunSeries);
-  if (report.series.length !== points.length) throw new Error(`the report has ${report.series.length} seconds, the series ${points.length}`);
+  if (report.series.length !== points.length)
+    throw new Error(`the report has ${report.series.length} seconds, the series ${points.length}`);
 }
 
 /**
@@ -211,8 +289,12 @@ async function checkReport(session: ApiSession, run: z.infer<typeof RunView>): P
  * load the bundled PDF renderer and answer Download PDF with 503 saying what it needs, not fail.
  */
 async function checkPdfWithoutChromium(session: ApiSession, run: z.infer<typeof RunView>): Promise<void> {
-  const refused = await session.call("GET", `/api/runs/${run.id}/report.pdf`, z.unknown()).then(() => null, (error: unknown) => (error instanceof Error ? error.message : String(error)));
-  if (!refused?.includes("answered 503") || !refused.includes("Chromium")) throw new Error(`expected 503 naming Chromium, got: ${refused ?? "a PDF"}`);
+  const refused = await session.call("GET", `/api/runs/${run.id}/report.pdf`, z.unknown()).then(
+    () => null,
+    (error: unknown) => (error instanceof Error ? error.message : String(error)),
+  );
+  if (!refused?.includes("answered 503") || !refused.includes("Chromium"))
+    throw new Error(`expected 503 naming Chromium, got: ${refused ?? "a PDF"}`);
 }
 
 /**
@@ -220,17 +302,29 @@ async function checkPdfWithoutChromium(session: ApiSession, run: z.infer<typeof 
  * this test's build of it, and the container's name is the project's (so a developer's own agent is left alone).
  */
 async function runPageContainerCommand(stack: Stack, session: ApiSession): Promise<void> {
-  const created = await session.call("POST", "/api/enrolment-tokens", EnrolmentTokenCreated, { expiresInMinutes: 30, singleUse: true });
+  const created = await session.call("POST", "/api/enrolment-tokens", EnrolmentTokenCreated, {
+    expiresInMinutes: 30,
+    singleUse: true,
+  });
   const shown = installMethods(created)?.find((method) => method.id === "container")?.text;
   if (!shown) throw new Error("the Agents page offers no container command for this token");
   const prefix = `docker run -d --name throng-agent --restart unless-stopped --network host ${AGENT_IMAGE} connect `;
   if (!shown.startsWith(prefix)) throw new Error(`the page's container command changed shape: ${shown}`);
-  const command = shown.replace("--name throng-agent ", `--name ${stack.project}-page-agent `).replace(` ${AGENT_IMAGE} connect `, ` ${stack.images.agent} connect `);
+  const command = shown
+    .replace("--name throng-agent ", `--name ${stack.project}-page-agent `)
+    .replace(` ${AGENT_IMAGE} connect `, ` ${stack.images.agent} connect `);
   await capture("sh", ["-c", command]);
   const Agents = z.object({ agents: z.array(AgentView) });
-  await waitUntil(async () => (await session.call("GET", "/api/agents", Agents)).agents.filter((agent) => agent.status === "online").length === AGENTS + 1, {
-    what: `the page's container agent online beside the ${AGENTS} compose agents`, timeoutMs: 60_000, intervalMs: 1000,
-  });
+  await waitUntil(
+    async () =>
+      (await session.call("GET", "/api/agents", Agents)).agents.filter((agent) => agent.status === "online").length ===
+      AGENTS + 1,
+    {
+      what: `the page's container agent online beside the ${AGENTS} compose agents`,
+      timeoutMs: 60_000,
+      intervalMs: 1000,
+    },
+  );
 }
 
 /** Logs of every container of the project, for a failure's post-mortem. */
@@ -241,8 +335,12 @@ async function dumpLogs(stack: Stack, log: Log): Promise<void> {
 }
 
 async function tearDown(stack: Stack, log: Log): Promise<void> {
-  await capture("docker", ["rm", "-f", `${stack.project}-target`, `${stack.project}-page-agent`]).catch(() => undefined);
-  await compose(stack, "down", "-v", "--remove-orphans", "--timeout", "5").catch((error: unknown) => log(`compose down failed: ${error instanceof Error ? error.message : String(error)}`));
+  await capture("docker", ["rm", "-f", `${stack.project}-target`, `${stack.project}-page-agent`]).catch(
+    () => undefined,
+  );
+  await compose(stack, "down", "-v", "--remove-orphans", "--timeout", "5").catch((error: unknown) =>
+    log(`compose down failed: ${error instanceof Error ? error.message : String(error)}`),
+  );
 }
 
 let running: Stack | undefined;
@@ -271,19 +369,40 @@ export async function runDeployTest(options: { log?: Log } = {}): Promise<Counts
   log(`images ready in ${seconds(started)} (base ${base})`);
 
   const { env, ports } = await composeEnv(images);
-  const stack: Stack = { compose: composeCommand, project: `throng-deploy-${process.pid}`, env, webUrl: `http://127.0.0.1:${ports.web}`, apiUrl: `http://127.0.0.1:${ports.api}`, targetPort: ports.target!, apiReplicaPorts: [ports.api1!, ports.api2!], images };
+  const stack: Stack = {
+    compose: composeCommand,
+    project: `throng-deploy-${process.pid}`,
+    env,
+    webUrl: `http://127.0.0.1:${ports.web}`,
+    apiUrl: `http://127.0.0.1:${ports.api}`,
+    targetPort: ports.target!,
+    apiReplicaPorts: [ports.api1!, ports.api2!],
+    images,
+  };
   running = stack;
   try {
-    await checks.run("compose up: postgres, redis, migrate, 2 api replicas behind the balancer, workers, web; healthy", () => startStack(stack, log));
+    await checks.run(
+      "compose up: postgres, redis, migrate, 2 api replicas behind the balancer, workers, web; healthy",
+      () => startStack(stack, log),
+    );
     const session = await checks.run("sign up through the web's /api proxy", () => signUp(stack.webUrl));
-    await checks.run(`--scale agent=${AGENTS}: every agent enrolled with one token and online`, () => enrolAgents(stack, session!));
-    await checks.run("every container with a health check reports healthy (api replicas, balancer, workers, web, agents, PostgreSQL, Redis)", () => checkHealthChecks(stack));
+    await checks.run(`--scale agent=${AGENTS}: every agent enrolled with one token and online`, () =>
+      enrolAgents(stack, session!),
+    );
+    await checks.run(
+      "every container with a health check reports healthy (api replicas, balancer, workers, web, agents, PostgreSQL, Redis)",
+      () => checkHealthChecks(stack),
+    );
     await checks.run("the reference target up on loopback", () => startTarget(stack));
     const run = await checks.run("a 5 s ping-pong run on all agents finishes", () => runPlan(stack, session!));
     await checks.run("the run's stored per-second series carries the load", () => checkSeries(session!, run!));
     await checks.run("the run's report matches its series", () => checkReport(session!, run!));
-    await checks.run("the report's PDF, without Chromium in the image, is a 503 that says what it needs", () => checkPdfWithoutChromium(session!, run!));
-    await checks.run("the Agents page's container command, as shown, starts an agent that comes online", () => runPageContainerCommand(stack, session!));
+    await checks.run("the report's PDF, without Chromium in the image, is a 503 that says what it needs", () =>
+      checkPdfWithoutChromium(session!, run!),
+    );
+    await checks.run("the Agents page's container command, as shown, starts an agent that comes online", () =>
+      runPageContainerCommand(stack, session!),
+    );
     if (checks.counts.failed) await dumpLogs(stack, log);
   } finally {
     const downStarted = Date.now();
@@ -291,14 +410,22 @@ export async function runDeployTest(options: { log?: Log } = {}): Promise<Counts
     await tearDown(stack, log);
     log(`torn down (compose down -v) in ${seconds(downStarted)}`);
   }
-  log(`deploy test: ${summaryLine(checks.counts)} in ${seconds(started)} (images ${Math.round((built - started) / 1000)} s, stack, checks and teardown ${seconds(built)})`);
+  log(
+    `deploy test: ${summaryLine(checks.counts)} in ${seconds(started)} (images ${Math.round((built - started) / 1000)} s, stack, checks and teardown ${seconds(built)})`,
+  );
   return checks.counts;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     // The compose or docker command in flight first: a `compose up` still going would recreate what down removed.
-    process.on(signal, () => void stopAllChildren().then(() => tearDownDeployTest()).finally(() => process.exit(130)));
+    process.on(
+      signal,
+      () =>
+        void stopAllChildren()
+          .then(() => tearDownDeployTest())
+          .finally(() => process.exit(130)),
+    );
   }
   runDeployTest().then(
     (counts) => {

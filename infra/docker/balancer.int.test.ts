@@ -23,11 +23,18 @@ async function replica(name: string): Promise<number> {
 async function startBalancer(upstreams: number[]): Promise<number> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [balancerPath], {
-    env: { ...process.env, BALANCER_PORT: String(port), BALANCER_UPSTREAMS: upstreams.map((p) => `127.0.0.1:${p}`).join(",") },
+    env: {
+      ...process.env,
+      BALANCER_PORT: String(port),
+      BALANCER_UPSTREAMS: upstreams.map((p) => `127.0.0.1:${p}`).join(","),
+    },
     stdio: "ignore",
   });
   cleanups.push(() => void child.kill());
-  await waitUntil(() => fetch(`http://127.0.0.1:${port}/`).then((r) => r.text().then(() => true)), { what: "the balancer", timeoutMs: 10_000 });
+  await waitUntil(() => fetch(`http://127.0.0.1:${port}/`).then((r) => r.text().then(() => true)), {
+    what: "the balancer",
+    timeoutMs: 10_000,
+  });
   return port;
 }
 
@@ -56,7 +63,10 @@ describe("the api balancer (infra/docker/balancer.mjs)", () => {
   });
 
   it("refuses to start without replicas, naming the variable", async () => {
-    const child = spawn(process.execPath, [balancerPath], { env: { ...process.env, BALANCER_UPSTREAMS: "" }, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [balancerPath], {
+      env: { ...process.env, BALANCER_UPSTREAMS: "" },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (chunk) => (stderr += chunk));
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));

@@ -5,13 +5,19 @@ import net from "node:net";
 
 function parseEnv(env) {
   const port = Number(env.BALANCER_PORT ?? "4000");
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`BALANCER_PORT=${env.BALANCER_PORT} is not a port number (1-65535)`);
-  const upstreams = (env.BALANCER_UPSTREAMS ?? "").split(",").map((s) => s.trim()).filter(Boolean).map((entry) => {
-    const match = /^(.+):(\d{1,5})$/.exec(entry);
-    if (!match) throw new Error(`BALANCER_UPSTREAMS: "${entry}" is not host:port`);
-    return { host: match[1], port: Number(match[2]) };
-  });
-  if (!upstreams.length) throw new Error("set BALANCER_UPSTREAMS to the api replicas, e.g. 127.0.0.1:4001,127.0.0.1:4002");
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new Error(`BALANCER_PORT=${env.BALANCER_PORT} is not a port number (1-65535)`);
+  const upstreams = (env.BALANCER_UPSTREAMS ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const match = /^(.+):(\d{1,5})$/.exec(entry);
+      if (!match) throw new Error(`BALANCER_UPSTREAMS: "${entry}" is not host:port`);
+      return { host: match[1], port: Number(match[2]) };
+    });
+  if (!upstreams.length)
+    throw new Error("set BALANCER_UPSTREAMS to the api replicas, e.g. 127.0.0.1:4001,127.0.0.1:4002");
   return { host: env.BALANCER_HOST || "127.0.0.1", port, upstreams };
 }
 

@@ -40,7 +40,9 @@ for (const name of EXTERNAL) {
   const from = path.join("node_modules", name);
   const manifest = JSON.parse(await readFile(path.join(from, "package.json"), "utf8"));
   if (Object.keys(manifest.dependencies ?? {}).length > 0) {
-    throw new Error(`${name} now has dependencies: install it with them (npm install --omit=dev) instead of copying it`);
+    throw new Error(
+      `${name} now has dependencies: install it with them (npm install --omit=dev) instead of copying it`,
+    );
   }
   await cp(from, path.join(outdir, "node_modules", name), { recursive: true });
 }

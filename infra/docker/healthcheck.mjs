@@ -15,7 +15,10 @@ if (!check) {
   process.exit(2);
 }
 try {
-  const response = await fetch(`http://127.0.0.1:${check.port}${check.path}`, { redirect: "manual", signal: AbortSignal.timeout(4000) });
+  const response = await fetch(`http://127.0.0.1:${check.port}${check.path}`, {
+    redirect: "manual",
+    signal: AbortSignal.timeout(4000),
+  });
   process.exit(check.good(response.status) ? 0 : 1);
 } catch (error) {
   console.error(error instanceof Error ? error.message : String(error));

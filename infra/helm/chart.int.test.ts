@@ -14,7 +14,9 @@ import { parseManifests, schemaErrors, strictFieldErrors, type KubeObject } from
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const chart = path.join(root, "infra/helm/throng");
-const ciValues = readdirSync(path.join(chart, "ci")).filter((file) => file.endsWith(".yaml")).sort();
+const ciValues = readdirSync(path.join(chart, "ci"))
+  .filter((file) => file.endsWith(".yaml"))
+  .sort();
 // The oldest Kubernetes the chart declares support for is checked by helm itself (Chart.yaml kubeVersion).
 const KUBE_VERSION = "1.31.0";
 const AGENTS_ONLY = "agents-only-values.yaml";
@@ -45,13 +47,34 @@ async function helmRun(args: string[]): Promise<string> {
 }
 
 const template = (values: string[], set: string[] = [], chartDir = chart) =>
-  helmRun(["template", "t", chartDir, "--namespace", "load", "--kube-version", KUBE_VERSION, ...values.flatMap((v) => ["-f", v]), ...set.flatMap((s) => ["--set", s])]);
-const render = async (ciFile: string, set: string[] = []) => parseManifests(await template([path.join(chart, "ci", ciFile)], set));
+  helmRun([
+    "template",
+    "t",
+    chartDir,
+    "--namespace",
+    "load",
+    "--kube-version",
+    KUBE_VERSION,
+    ...values.flatMap((v) => ["-f", v]),
+    ...set.flatMap((s) => ["--set", s]),
+  ]);
+const render = async (ciFile: string, set: string[] = []) =>
+  parseManifests(await template([path.join(chart, "ci", ciFile)], set));
 
 const find = (objects: KubeObject[], kind: string, component: string) =>
   objects.find((o) => o.kind === kind && o.metadata.labels?.["app.kubernetes.io/component"] === component);
-type Container = { name: string; command?: string[]; args?: string[]; env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[] };
-const podSpec = (object: KubeObject | undefined) => (object as { spec: { template: { spec: { containers: Container[]; initContainers?: Container[]; volumes?: unknown[] } } } } | undefined)?.spec.template.spec;
+type Container = {
+  name: string;
+  command?: string[];
+  args?: string[];
+  env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
+};
+const podSpec = (object: KubeObject | undefined) =>
+  (
+    object as
+      | { spec: { template: { spec: { containers: Container[]; initContainers?: Container[]; volumes?: unknown[] } } } }
+      | undefined
+  )?.spec.template.spec;
 
 describe(`Helm chart infra/helm/throng (helm ${HELM_VERSION}, Kubernetes ${KUBE_VERSION} schemas)`, () => {
   it("has several values combinations under ci/", () => {
@@ -68,23 +91,35 @@ describe(`Helm chart infra/helm/throng (helm ${HELM_VERSION}, Kubernetes ${KUBE_
       // No field the Kubernetes types lack; only the ServiceMonitor (a CRD) is left to its schema above.
       const strict = await strictFieldErrors(strictFields, manifest);
       expect(strict.errors).toEqual([]);
-      expect(strict.unchecked.filter((line) => !line.startsWith("monitoring.coreos.com/v1 ServiceMonitor "))).toEqual([]);
+      expect(strict.unchecked.filter((line) => !line.startsWith("monitoring.coreos.com/v1 ServiceMonitor "))).toEqual(
+        [],
+      );
     });
   }
 
   it("api and workers are configured only through variables their env.ts parses, secrets from the chart's Secret", async () => {
     for (const file of ciValues.filter((f) => f !== AGENTS_ONLY)) {
       const objects = await render(file);
-      for (const [component, schema] of [["api", ApiEnv], ["workers", WorkersEnv]] as const) {
+      for (const [component, schema] of [
+        ["api", ApiEnv],
+        ["workers", WorkersEnv],
+      ] as const) {
         const spec = podSpec(find(objects, "Deployment", component))!;
         // The migrate step (db/src/migrate-main.ts) reads DATABASE_URL only.
-        for (const migrate of spec.initContainers ?? []) expect(migrate.env!.map((e) => e.name)).toEqual(["DATABASE_URL"]);
+        for (const migrate of spec.initContainers ?? [])
+          expect(migrate.env!.map((e) => e.name)).toEqual(["DATABASE_URL"]);
         for (const container of spec.containers) {
           const names = (container.env ?? []).map((e) => e.name);
-          expect(names.filter((name) => !(name in schema.shape)), `${file}: ${component}/${container.name}`).toEqual([]);
-          const secretRefs = Object.fromEntries((container.env ?? []).map((e) => [e.name, e.valueFrom?.secretKeyRef?.name]));
+          expect(
+            names.filter((name) => !(name in schema.shape)),
+            `${file}: ${component}/${container.name}`,
+          ).toEqual([]);
+          const secretRefs = Object.fromEntries(
+            (container.env ?? []).map((e) => [e.name, e.valueFrom?.secretKeyRef?.name]),
+          );
           const secret = file.startsWith("existing-secret") ? "throng-app" : "t-throng-app";
-          for (const name of ["AUTH_SECRET", "DATABASE_URL", "REDIS_URL"]) expect(secretRefs[name], `${file}: ${component} ${name}`).toBe(secret);
+          for (const name of ["AUTH_SECRET", "DATABASE_URL", "REDIS_URL"])
+            expect(secretRefs[name], `${file}: ${component} ${name}`).toBe(secret);
         }
       }
     }
@@ -99,24 +134,35 @@ describe(`Helm chart infra/helm/throng (helm ${HELM_VERSION}, Kubernetes ${KUBE_
       const objects = await render(file, ["agents.region=ap-south", "agents.pool=nightly"]);
       const agents = find(objects, kind, "agent")!;
       expect(agents, `${file}: agents as a ${kind}`).toBeDefined();
-      const template = (agents as { spec: { template: { metadata: { labels: Record<string, string> } } } }).spec.template;
+      const template = (agents as { spec: { template: { metadata: { labels: Record<string, string> } } } }).spec
+        .template;
       expect(template.metadata.labels).toMatchObject({ "throng.dev/region": "ap-south", "throng.dev/pool": "nightly" });
       const container = podSpec(agents)!.containers[0]!;
       expect(container.args!.join(" ")).toContain("--label region=ap-south --label pool=nightly");
-      expect(container.command!.join(" ")).toMatch(/throng-agent\.mjs connect --server "\$THRONG_SERVER" \$\{THRONG_ENROLMENT_TOKEN:\+--token/);
-      expect(container.env!.find((e) => e.name === "THRONG_ENROLMENT_TOKEN")?.valueFrom?.secretKeyRef).toEqual({ name: secret, key });
+      expect(container.command!.join(" ")).toMatch(
+        /throng-agent\.mjs connect --server "\$THRONG_SERVER" \$\{THRONG_ENROLMENT_TOKEN:\+--token/,
+      );
+      expect(container.env!.find((e) => e.name === "THRONG_ENROLMENT_TOKEN")?.valueFrom?.secretKeyRef).toEqual({
+        name: secret,
+        key,
+      });
       expect(container.env!.find((e) => e.name === "XDG_CONFIG_HOME")?.value).toBe("/var/lib/throng-agent");
       // Each connection is a descriptor: the container asks for agents.openFileLimit before the agent starts.
       expect(container.env!.find((e) => e.name === "THRONG_OPEN_FILES")?.value).toBe("1048576");
-      expect(container.command!.join(" ")).toMatch(/ulimit -n "\$THRONG_OPEN_FILES".*exec node \/app\/throng-agent\.mjs connect/);
-      if (kind === "StatefulSet") expect((agents as { spec: { volumeClaimTemplates: unknown[] } }).spec.volumeClaimTemplates).toHaveLength(1);
+      expect(container.command!.join(" ")).toMatch(
+        /ulimit -n "\$THRONG_OPEN_FILES".*exec node \/app\/throng-agent\.mjs connect/,
+      );
+      if (kind === "StatefulSet")
+        expect((agents as { spec: { volumeClaimTemplates: unknown[] } }).spec.volumeClaimTemplates).toHaveLength(1);
       else expect(podSpec(agents)!.volumes).toEqual([{ name: "credential", emptyDir: { sizeLimit: "16Mi" } }]);
     }
   });
 
   it("scales agents with a HorizontalPodAutoscaler on their Deployment, which then leaves replicas to it", async () => {
     const objects = await render("scale-ingress-tls-monitoring-values.yaml");
-    const hpa = objects.find((o) => o.kind === "HorizontalPodAutoscaler") as { spec: { scaleTargetRef: unknown; minReplicas: number } } | undefined;
+    const hpa = objects.find((o) => o.kind === "HorizontalPodAutoscaler") as
+      | { spec: { scaleTargetRef: unknown; minReplicas: number } }
+      | undefined;
     expect(hpa?.spec.scaleTargetRef).toEqual({ apiVersion: "apps/v1", kind: "Deployment", name: "t-throng-agent" });
     expect((find(objects, "Deployment", "agent") as { spec: { replicas?: number } }).spec.replicas).toBeUndefined();
     const fixed = await render("existing-secret-values.yaml", ["agents.replicas=4"]);
@@ -126,7 +172,10 @@ describe(`Helm chart infra/helm/throng (helm ${HELM_VERSION}, Kubernetes ${KUBE_
 
   it("an agents-only release (controlPlane.enabled=false) renders only the agents and their token Secret, dialling agents.server", async () => {
     const objects = await render(AGENTS_ONLY);
-    expect(objects.map((o) => `${o.kind}/${o.metadata.labels?.["app.kubernetes.io/component"]}`).sort()).toEqual(["Deployment/agent", "Secret/agent"]);
+    expect(objects.map((o) => `${o.kind}/${o.metadata.labels?.["app.kubernetes.io/component"]}`).sort()).toEqual([
+      "Deployment/agent",
+      "Secret/agent",
+    ]);
     const container = podSpec(find(objects, "Deployment", "agent"))!.containers[0]!;
     expect(container.env!.find((e) => e.name === "THRONG_SERVER")?.value).toBe("https://throng.example.com");
     await expect(render(AGENTS_ONLY, ["agents.server="])).rejects.toThrow(/agents only\) needs agents.server/);
@@ -134,11 +183,25 @@ describe(`Helm chart infra/helm/throng (helm ${HELM_VERSION}, Kubernetes ${KUBE_
 
   it("the Agents page's Kubernetes command, as shown, installs a valid agents-only release dialling the page's server", async () => {
     const server = "https://throng.example.com";
-    const command = installMethods({ token: "thr_enr_page_token", expiresAt: "2026-01-01T00:00:00.000Z", commands: { node: `node x connect --server ${server} --token t`, npx: "npx" } })!
-      .find((method) => method.id === "kubernetes")!.text.split(" ");
+    const command = installMethods({
+      token: "thr_enr_page_token",
+      expiresAt: "2026-01-01T00:00:00.000Z",
+      commands: { node: `node x connect --server ${server} --token t`, npx: "npx" },
+    })!
+      .find((method) => method.id === "kubernetes")!
+      .text.split(" ");
     expect(command.slice(0, 4)).toEqual(["helm", "install", "throng-agents", "infra/helm/throng"]);
     const sets = command.slice(4).filter((word) => word !== "--set");
-    const manifest = await helmRun(["template", command[2]!, path.join(root, command[3]!), "--namespace", "load", "--kube-version", KUBE_VERSION, ...sets.flatMap((s) => ["--set", s])]);
+    const manifest = await helmRun([
+      "template",
+      command[2]!,
+      path.join(root, command[3]!),
+      "--namespace",
+      "load",
+      "--kube-version",
+      KUBE_VERSION,
+      ...sets.flatMap((s) => ["--set", s]),
+    ]);
     const objects = parseManifests(manifest);
     expect(await schemaErrors(objects)).toEqual([]);
     expect((await strictFieldErrors(strictFields, manifest)).errors).toEqual([]);
@@ -147,23 +210,39 @@ describe(`Helm chart infra/helm/throng (helm ${HELM_VERSION}, Kubernetes ${KUBE_
     const env = podSpec(agents)!.containers[0]!.env!;
     expect(env.find((e) => e.name === "THRONG_SERVER")?.value).toBe(server);
     const tokenRef = env.find((e) => e.name === "THRONG_ENROLMENT_TOKEN")?.valueFrom?.secretKeyRef;
-    const secret = objects.find((o) => o.kind === "Secret" && o.metadata.name === tokenRef?.name) as { stringData: Record<string, string> } | undefined;
+    const secret = objects.find((o) => o.kind === "Secret" && o.metadata.name === tokenRef?.name) as
+      | { stringData: Record<string, string> }
+      | undefined;
     expect(secret?.stringData[tokenRef!.key]).toBe("thr_enr_page_token");
   });
 
   it("renders the api's PodDisruptionBudget exactly when the api has more than one replica", async () => {
     for (const replicas of [1, 2, 3]) {
       const objects = await render("defaults-values.yaml", [`api.replicas=${replicas}`]);
-      expect(objects.some((o) => o.kind === "PodDisruptionBudget"), `api.replicas=${replicas}`).toBe(replicas > 1);
+      expect(
+        objects.some((o) => o.kind === "PodDisruptionBudget"),
+        `api.replicas=${replicas}`,
+      ).toBe(replicas > 1);
     }
   });
 
   it("the ingress sends /api and /agent to the api and / to the web, with TLS; api probes are on /health", async () => {
     const objects = await render("scale-ingress-tls-monitoring-values.yaml");
-    const ingress = objects.find((o) => o.kind === "Ingress") as { spec: { tls: { hosts: string[] }[]; rules: { http: { paths: { path: string; backend: { service: { name: string } } }[] } }[] } };
-    expect(ingress.spec.rules[0]!.http.paths.map((p) => [p.path, p.backend.service.name])).toEqual([["/api", "t-throng-api"], ["/agent", "t-throng-api"], ["/", "t-throng-web"]]);
+    const ingress = objects.find((o) => o.kind === "Ingress") as {
+      spec: {
+        tls: { hosts: string[] }[];
+        rules: { http: { paths: { path: string; backend: { service: { name: string } } }[] } }[];
+      };
+    };
+    expect(ingress.spec.rules[0]!.http.paths.map((p) => [p.path, p.backend.service.name])).toEqual([
+      ["/api", "t-throng-api"],
+      ["/agent", "t-throng-api"],
+      ["/", "t-throng-web"],
+    ]);
     expect(ingress.spec.tls[0]!.hosts).toEqual(["throng.example.com"]);
-    const api = podSpec(find(objects, "Deployment", "api"))!.containers[0] as Container & { readinessProbe: { httpGet: { path: string } } };
+    const api = podSpec(find(objects, "Deployment", "api"))!.containers[0] as Container & {
+      readinessProbe: { httpGet: { path: string } };
+    };
     expect(api.readinessProbe.httpGet.path).toBe("/health");
     expect(api.env!.find((e) => e.name === "API_PUBLIC_URL")?.value).toBe("https://throng.example.com");
     const web = podSpec(find(objects, "Deployment", "web"))!.containers[0]!;
@@ -173,10 +252,24 @@ describe(`Helm chart infra/helm/throng (helm ${HELM_VERSION}, Kubernetes ${KUBE_
   it("refuses values that cannot work, saying what to set", async () => {
     const refusals: [string[], RegExp][] = [
       [[], /set secrets\.databaseUrl/],
-      [["secrets.databaseUrl=postgres://h/db", "secrets.redisUrl=redis://h", "secrets.authSecret=short"], /at least 32 characters|authSecret/],
+      [
+        ["secrets.databaseUrl=postgres://h/db", "secrets.redisUrl=redis://h", "secrets.authSecret=short"],
+        /at least 32 characters|authSecret/,
+      ],
       [["secrets.databaseUrl=postgres://h/db", "secrets.redisUrl=redis://h", "agents.enabled=true"], /enrolment token/],
-      [["secrets.databaseUrl=postgres://h/db", "secrets.redisUrl=redis://h", "agents.region=eu west"], /agents\/region/],
-      [["secrets.databaseUrl=postgres://h/db", "secrets.redisUrl=redis://h", "ingress.enabled=true", "ingress.tls.enabled=true"], /ingress\.tls\.secretName/],
+      [
+        ["secrets.databaseUrl=postgres://h/db", "secrets.redisUrl=redis://h", "agents.region=eu west"],
+        /agents\/region/,
+      ],
+      [
+        [
+          "secrets.databaseUrl=postgres://h/db",
+          "secrets.redisUrl=redis://h",
+          "ingress.enabled=true",
+          "ingress.tls.enabled=true",
+        ],
+        /ingress\.tls\.secretName/,
+      ],
     ];
     for (const [set, message] of refusals) await expect(template([], set), set.join(" ")).rejects.toThrow(message);
   });
@@ -188,11 +281,18 @@ describe(`Helm chart infra/helm/throng (helm ${HELM_VERSION}, Kubernetes ${KUBE_
       const defaults = path.join(chart, "ci", "defaults-values.yaml");
       const apiTemplate = path.join(copy, "templates", "api.yaml");
       const original = await fs.readFile(apiTemplate, "utf8");
-      await fs.writeFile(apiTemplate, original.replace("replicas: {{ .Values.api.replicas }}", "replicas: {{ .Values.api.replicas | quote }}"));
-      expect(await schemaErrors(parseManifests(await template([defaults], [], copy)))).toEqual([expect.stringMatching(/^Deployment t-throng-api .*replicas must be integer/)]);
+      await fs.writeFile(
+        apiTemplate,
+        original.replace("replicas: {{ .Values.api.replicas }}", "replicas: {{ .Values.api.replicas | quote }}"),
+      );
+      expect(await schemaErrors(parseManifests(await template([defaults], [], copy)))).toEqual([
+        expect.stringMatching(/^Deployment t-throng-api .*replicas must be integer/),
+      ]);
       await fs.writeFile(apiTemplate, original.replace("periodSeconds: 5", "periodSecond: 5"));
       const misspelt = await strictFieldErrors(strictFields, await template([defaults], [], copy));
-      expect(misspelt.errors).toEqual([expect.stringMatching(/^Deployment t-throng-api: .*unknown field "periodSecond"/)]);
+      expect(misspelt.errors).toEqual([
+        expect.stringMatching(/^Deployment t-throng-api: .*unknown field "periodSecond"/),
+      ]);
       await fs.writeFile(apiTemplate, original.replace("  template:\n", "  template:\n   broken: [\n"));
       await expect(template([defaults], [], copy)).rejects.toThrow(/YAML|yaml/);
     } finally {

@@ -25,16 +25,27 @@ async function builtVersion(go: string, binary: string): Promise<string | null> 
 /** `go` on PATH or in /usr/local/go; a clear error otherwise. */
 async function findGo(): Promise<string> {
   for (const candidate of ["go", "/usr/local/go/bin/go"]) {
-    if (await run(candidate, ["version"]).then(() => true, () => false)) return candidate;
+    if (
+      await run(candidate, ["version"]).then(
+        () => true,
+        () => false,
+      )
+    )
+      return candidate;
   }
-  throw new Error("the Helm chart test builds helm with Go: install Go 1.24+ (https://go.dev/dl, or apt-get install golang-go with GOTOOLCHAIN=auto)");
+  throw new Error(
+    "the Helm chart test builds helm with Go: install Go 1.24+ (https://go.dev/dl, or apt-get install golang-go with GOTOOLCHAIN=auto)",
+  );
 }
 
 /**
  * Path of helm HELM_VERSION under `<root>/.data/tools`, built with `go install` (niced: other tests share the
  * cores) when missing or another version. Returns how long the build took (0 when cached).
  */
-export async function ensureHelm(root: string, log: (line: string) => void = () => undefined): Promise<{ helm: string; buildMs: number }> {
+export async function ensureHelm(
+  root: string,
+  log: (line: string) => void = () => undefined,
+): Promise<{ helm: string; buildMs: number }> {
   const tools = path.join(root, ".data", "tools");
   const helm = path.join(tools, "helm");
   const go = await findGo();
@@ -43,10 +54,12 @@ export async function ensureHelm(root: string, log: (line: string) => void = () 
   log(`building helm ${HELM_VERSION} from the Go module proxy into ${tools} (a few minutes, once)`);
   const started = Date.now();
   await run("nice", ["-n", "10", go, "install", `${HELM_MODULE}/cmd/helm@${HELM_VERSION}`], {
-    env: { ...process.env, GOFLAGS: "-mod=mod", GOBIN: tools }, maxBuffer: 16 << 20,
+    env: { ...process.env, GOFLAGS: "-mod=mod", GOBIN: tools },
+    maxBuffer: 16 << 20,
   });
   const version = await builtVersion(go, helm);
-  if (version !== HELM_VERSION) throw new Error(`go install left helm ${version ?? "unreadable"} in ${tools}, not ${HELM_VERSION}`);
+  if (version !== HELM_VERSION)
+    throw new Error(`go install left helm ${version ?? "unreadable"} in ${tools}, not ${HELM_VERSION}`);
   return { helm, buildMs: Date.now() - started };
 }
 
@@ -56,6 +69,9 @@ export async function ensureHelm(root: string, log: (line: string) => void = () 
  */
 export async function buildStrictFields(root: string): Promise<string> {
   const output = path.join(root, ".data", "tools", "strict-fields");
-  await run("nice", ["-n", "10", await findGo(), "build", "-o", output, "."], { cwd: path.join(root, "infra", "helm", "strict-fields"), maxBuffer: 16 << 20 });
+  await run("nice", ["-n", "10", await findGo(), "build", "-o", output, "."], {
+    cwd: path.join(root, "infra", "helm", "strict-fields"),
+    maxBuffer: 16 << 20,
+  });
   return output;
 }

@@ -24,7 +24,8 @@ export function parseManifests(text: string): KubeObject[] {
 
 /** Kubernetes' own schemas from kubernetes-models, plus the Prometheus Operator's for the ServiceMonitor. */
 async function modelsOf(apiVersion: string): Promise<Record<string, unknown>> {
-  if (apiVersion.startsWith("monitoring.coreos.com/")) return import(`@kubernetes-models/prometheus-operator/${apiVersion}`);
+  if (apiVersion.startsWith("monitoring.coreos.com/"))
+    return import(`@kubernetes-models/prometheus-operator/${apiVersion}`);
   return import(`kubernetes-models/${apiVersion}`);
 }
 
@@ -59,7 +60,10 @@ export function strictFieldErrors(tool: string, manifest: string): Promise<{ err
       const lines = stdout.split("\n").filter(Boolean);
       const errors = lines.filter((line) => line.startsWith("ERROR ")).map((line) => line.slice(6));
       if (error && !errors.length) return reject(error);
-      resolve({ errors, unchecked: lines.filter((line) => line.startsWith("UNCHECKED ")).map((line) => line.slice(10)) });
+      resolve({
+        errors,
+        unchecked: lines.filter((line) => line.startsWith("UNCHECKED ")).map((line) => line.slice(10)),
+      });
     });
     child.stdin!.end(manifest);
   });

@@ -36,7 +36,9 @@ export async function aptInstall(packages: string[], log: Log): Promise<boolean>
 async function denyServiceStarts(): Promise<boolean> {
   if (existsSync(policyFile)) return false;
   try {
-    await fs.writeFile(policyFile, "#!/bin/sh\n# Written by throng infra/local during a package install.\nexit 101\n", { mode: 0o755 });
+    await fs.writeFile(policyFile, "#!/bin/sh\n# Written by throng infra/local during a package install.\nexit 101\n", {
+      mode: 0o755,
+    });
     return true;
   } catch {
     return false; // Not fatal: our servers use their own ports anyway.

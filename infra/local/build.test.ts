@@ -40,7 +40,13 @@ describe("isStale (npm start builds only what changed)", () => {
 
   it("ignores files that builds and type checks write themselves, and tests", async () => {
     await write("app/dist/out.js", 10);
-    for (const file of ["app/.next/cache/x", "app/node_modules/p/index.js", "app/tsconfig.tsbuildinfo", "app/next-env.d.ts", "app/src/main.test.ts"]) {
+    for (const file of [
+      "app/.next/cache/x",
+      "app/node_modules/p/index.js",
+      "app/tsconfig.tsbuildinfo",
+      "app/next-env.d.ts",
+      "app/src/main.test.ts",
+    ]) {
       await write(file, 1);
     }
     expect(await isStale(root, target)).toBe(false);

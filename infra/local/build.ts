@@ -14,7 +14,15 @@ export interface BuildTarget {
 export const agentBuild: BuildTarget = {
   workspace: "@throng/agent",
   output: "agent/dist/throng-agent.mjs",
-  sources: ["agent/src", "agent/native", "agent/build.mjs", "agent/package.json", "packages/protocol/src", "packages/wire/src", "package-lock.json"],
+  sources: [
+    "agent/src",
+    "agent/native",
+    "agent/build.mjs",
+    "agent/package.json",
+    "packages/protocol/src",
+    "packages/wire/src",
+    "package-lock.json",
+  ],
 };
 
 export const webBuild: BuildTarget = {
@@ -70,7 +78,9 @@ async function newestMtime(entry: string): Promise<number> {
   if (!stat.isDirectory()) return stat.mtimeMs;
   const children = await fs.readdir(entry);
   const times = await Promise.all(
-    children.filter((name) => !ignoredNames.has(name) && !ignoredPattern.test(name)).map((name) => newestMtime(path.join(entry, name))),
+    children
+      .filter((name) => !ignoredNames.has(name) && !ignoredPattern.test(name))
+      .map((name) => newestMtime(path.join(entry, name))),
   );
   return Math.max(0, ...times);
 }

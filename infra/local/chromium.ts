@@ -3,7 +3,8 @@ import { findBinary } from "./binaries";
 import type { Log } from "./log";
 
 const names = ["chromium", "chromium-browser"];
-const missingMessage = "Chromium was not found. Install it (apt-get install chromium) or set CHROMIUM_PATH=/path/to/chromium";
+const missingMessage =
+  "Chromium was not found. Install it (apt-get install chromium) or set CHROMIUM_PATH=/path/to/chromium";
 
 /** The Chromium that Playwright drives: CHROMIUM_PATH, one on PATH, or Debian's package installed on demand. */
 export async function ensureChromium(log: Log = () => undefined): Promise<string> {

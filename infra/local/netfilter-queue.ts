@@ -3,7 +3,11 @@ import { aptInstall } from "./apt";
 import type { Log } from "./log";
 
 /** The headers the agent's kernel path for network cohorts is built from (agent/native/build.mjs's buildNetworkQueue). */
-const HEADERS = ["/usr/include/libnetfilter_queue/libnetfilter_queue.h", "/usr/include/libnftnl/table.h", "/usr/include/libmnl/libmnl.h"];
+const HEADERS = [
+  "/usr/include/libnetfilter_queue/libnetfilter_queue.h",
+  "/usr/include/libnftnl/table.h",
+  "/usr/include/libmnl/libmnl.h",
+];
 const PACKAGES = ["libnetfilter-queue-dev", "libnftnl-dev", "libmnl-dev"];
 
 /**
@@ -12,5 +16,8 @@ const PACKAGES = ["libnetfilter-queue-dev", "libnftnl-dev", "libmnl-dev"];
  */
 export async function ensureNetworkQueueHeaders(log: Log): Promise<void> {
   if (process.platform !== "linux" || HEADERS.every((header) => existsSync(header))) return;
-  if (!(await aptInstall(PACKAGES, log))) log(`the agent's kernel path for TCP cohorts needs ${PACKAGES.join(" ")} (apt-get install): its tests will be skipped`);
+  if (!(await aptInstall(PACKAGES, log)))
+    log(
+      `the agent's kernel path for TCP cohorts needs ${PACKAGES.join(" ")} (apt-get install): its tests will be skipped`,
+    );
 }

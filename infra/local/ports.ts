@@ -19,7 +19,11 @@ export function assertPortFree(port: number, service: string, envName: string, h
     const server = net.createServer();
     server.once("error", (error: NodeJS.ErrnoException) => {
       if (error.code !== "EADDRINUSE") return reject(error);
-      reject(new Error(`Port ${port} for ${service} is already in use${hint}. Stop whatever listens there or set ${envName}=<another port>.`));
+      reject(
+        new Error(
+          `Port ${port} for ${service} is already in use${hint}. Stop whatever listens there or set ${envName}=<another port>.`,
+        ),
+      );
     });
     // No host: binds every address, so anything listening on any interface counts as taken.
     server.listen(port, () => server.close(() => resolve()));

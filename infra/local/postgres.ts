@@ -38,7 +38,10 @@ export async function ensurePostgres(options: PostgresOptions): Promise<Postgres
   const external = process.env[envVar];
   if (external) {
     const check = await canConnect(external);
-    if (!check.connected) throw new Error(`${envVar} is set but PostgreSQL there refused: ${check.error}. Fix ${envVar} or unset it to run a local one.`);
+    if (!check.connected)
+      throw new Error(
+        `${envVar} is set but PostgreSQL there refused: ${check.error}. Fix ${envVar} or unset it to run a local one.`,
+      );
     options.log(`using ${envVar} (${redact(external)})`);
     return { url: external, adminUrl: external, exited: new Promise(() => undefined), stop: async () => undefined };
   }
@@ -62,7 +65,19 @@ async function startLocal({ dataDir, port, log, ephemeral }: PostgresOptions): P
     await runCommand({
       name: "initdb",
       command: initdbBin,
-      args: ["-D", dataDir, "-U", superuser, "--auth-host=trust", "--auth-local=trust", "-E", "UTF8", "--locale=C", "--no-instructions", ...(ephemeral ? ["--no-sync"] : [])],
+      args: [
+        "-D",
+        dataDir,
+        "-U",
+        superuser,
+        "--auth-host=trust",
+        "--auth-local=trust",
+        "-E",
+        "UTF8",
+        "--locale=C",
+        "--no-instructions",
+        ...(ephemeral ? ["--no-sync"] : []),
+      ],
       cwd: dataDir, // The postgres user cannot read root's home, which is often the cwd.
       ...user,
     });
@@ -105,7 +120,11 @@ async function startLocal({ dataDir, port, log, ephemeral }: PostgresOptions): P
 async function postgresUser(dataDir: string, log: Log): Promise<{ uid: number; gid: number }> {
   if (!userExists("postgres")) {
     log("creating system user postgres");
-    await runCommand({ name: "useradd", command: "useradd", args: ["--system", "--user-group", "--no-create-home", "--shell", "/usr/sbin/nologin", "postgres"] });
+    await runCommand({
+      name: "useradd",
+      command: "useradd",
+      args: ["--system", "--user-group", "--no-create-home", "--shell", "/usr/sbin/nologin", "postgres"],
+    });
   }
   const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
   const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
@@ -113,7 +132,9 @@ async function postgresUser(dataDir: string, log: Log): Promise<{ uid: number; g
     await runCommand({ name: "chown", command: "chown", args: ["-R", `${uid}:${gid}`, dataDir] });
   }
   await runCommand({ name: "access check", command: "test", args: ["-w", dataDir], uid, gid }).catch(() => {
-    throw new Error(`The postgres user cannot reach ${dataDir}: make its parent directories traversable (chmod o+x) or set DATABASE_URL.`);
+    throw new Error(
+      `The postgres user cannot reach ${dataDir}: make its parent directories traversable (chmod o+x) or set DATABASE_URL.`,
+    );
   });
   return { uid, gid };
 }

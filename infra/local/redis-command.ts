@@ -8,19 +8,29 @@ import tls from "node:tls";
 export async function redisCommand(url: string, args: string[], timeoutMs = 2_000): Promise<string | null> {
   const target = new URL(url);
   const commands: string[][] = [];
-  if (target.password) commands.push(target.username ? ["AUTH", decodeURIComponent(target.username), decodeURIComponent(target.password)] : ["AUTH", decodeURIComponent(target.password)]);
+  if (target.password)
+    commands.push(
+      target.username
+        ? ["AUTH", decodeURIComponent(target.username), decodeURIComponent(target.password)]
+        : ["AUTH", decodeURIComponent(target.password)],
+    );
   const db = target.pathname.replace("/", "");
   if (db) commands.push(["SELECT", db]);
   commands.push(args);
 
   const port = Number(target.port || 6379);
-  const socket = target.protocol === "rediss:" ? tls.connect({ host: target.hostname, port, servername: target.hostname }) : net.connect({ host: target.hostname, port });
+  const socket =
+    target.protocol === "rediss:"
+      ? tls.connect({ host: target.hostname, port, servername: target.hostname })
+      : net.connect({ host: target.hostname, port });
   socket.setTimeout(timeoutMs);
   socket.write(commands.map(encode).join(""));
   let buffer = "";
   const replies: (string | null)[] = [];
   return new Promise((resolve, reject) => {
-    socket.on("timeout", () => socket.destroy(new Error(`no answer from Redis at ${target.host} within ${timeoutMs} ms`)));
+    socket.on("timeout", () =>
+      socket.destroy(new Error(`no answer from Redis at ${target.host} within ${timeoutMs} ms`)),
+    );
     socket.on("error", reject);
     socket.on("data", (chunk) => {
       buffer += chunk.toString("utf8");

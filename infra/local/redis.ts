@@ -24,7 +24,8 @@ export interface Redis {
 }
 
 const sbinDirs = ["/usr/sbin", "/usr/bin", "/usr/local/bin"];
-const missingMessage = "redis-server was not found. Install redis-server (apt-get install redis-server) or set REDIS_URL=redis://host:6379";
+const missingMessage =
+  "redis-server was not found. Install redis-server (apt-get install redis-server) or set REDIS_URL=redis://host:6379";
 
 /** Uses REDIS_URL when set, otherwise runs a private redis-server on 127.0.0.1:port with data in dataDir. */
 export async function ensureRedis(options: RedisOptions): Promise<Redis> {
@@ -32,7 +33,10 @@ export async function ensureRedis(options: RedisOptions): Promise<Redis> {
   const external = process.env[envVar];
   if (external) {
     const reply = await redisCommand(external, ["PING"]).catch((error: Error) => error.message);
-    if (reply !== "PONG") throw new Error(`${envVar} is set but Redis there did not answer PING (${reply}). Fix ${envVar} or unset it to run a local one.`);
+    if (reply !== "PONG")
+      throw new Error(
+        `${envVar} is set but Redis there did not answer PING (${reply}). Fix ${envVar} or unset it to run a local one.`,
+      );
     options.log(`using ${envVar}`);
     return { url: external, exited: new Promise(() => undefined), stop: async () => undefined };
   }
@@ -52,11 +56,25 @@ async function redisServerBinary(log: Log): Promise<string> {
 async function startLocal({ dataDir, port, log, ephemeral }: RedisOptions, binary: string): Promise<Redis> {
   await fs.mkdir(dataDir, { recursive: true });
   // Append-only file: every write is kept, so jobs and sessions survive a restart of `npm start`.
-  const persistence = ephemeral ? ["--appendonly", "no", "--save", ""] : ["--appendonly", "yes", "--appendfsync", "everysec", "--save", ""];
+  const persistence = ephemeral
+    ? ["--appendonly", "no", "--save", ""]
+    : ["--appendonly", "yes", "--appendfsync", "everysec", "--save", ""];
   const server = spawnChild({
     name: "redis",
     command: binary,
-    args: ["--bind", "127.0.0.1", "--port", String(port), "--dir", dataDir, "--daemonize", "no", "--logfile", "", ...persistence],
+    args: [
+      "--bind",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--dir",
+      dataDir,
+      "--daemonize",
+      "no",
+      "--logfile",
+      "",
+      ...persistence,
+    ],
     cwd: dataDir,
     stopLast: true,
   });

@@ -90,7 +90,9 @@ describe("assertPortFree", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const port = (server.address() as net.AddressInfo).port;
     try {
-      await expect(assertPortFree(port, "Redis", "REDIS_PORT")).rejects.toThrow(`Port ${port} for Redis is already in use. Stop whatever listens there or set REDIS_PORT=`);
+      await expect(assertPortFree(port, "Redis", "REDIS_PORT")).rejects.toThrow(
+        `Port ${port} for Redis is already in use. Stop whatever listens there or set REDIS_PORT=`,
+      );
     } finally {
       server.close();
     }

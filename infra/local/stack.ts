@@ -49,7 +49,14 @@ export async function startStack(config: StackConfig): Promise<Stack> {
     ...config.env,
   };
   const node = (name: string, entry: string): Child =>
-    spawnChild({ name, command: process.execPath, args: ["--import", "tsx", entry], cwd: root, env, log: prefixedLog(name) });
+    spawnChild({
+      name,
+      command: process.execPath,
+      args: ["--import", "tsx", entry],
+      cwd: root,
+      env,
+      log: prefixedLog(name),
+    });
 
   const webDir = path.join(root, "apps/web");
   // The next binary itself rather than `npx next`: no npm wrapper between us and the signals we send.

@@ -20,7 +20,8 @@ function portFromEnv(name: string, fallback: number): number {
   const value = process.env[name];
   if (value === undefined || value === "") return fallback;
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${name}=${value} is not a port number (1-65535).`);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new Error(`${name}=${value} is not a port number (1-65535).`);
   return port;
 }
 
@@ -65,8 +66,16 @@ async function main(): Promise<void> {
   await assertPortFree(ports.web, "the web", "WEB_PORT", hint);
 
   await fs.mkdir(dataDir, { recursive: true, mode: 0o755 });
-  const postgres = await ensurePostgres({ dataDir: path.join(dataDir, "postgres"), port: ports.postgres, log: prefixedLog("postgres") });
-  const redis = await ensureRedis({ dataDir: path.join(dataDir, "redis"), port: ports.redis, log: prefixedLog("redis") });
+  const postgres = await ensurePostgres({
+    dataDir: path.join(dataDir, "postgres"),
+    port: ports.postgres,
+    log: prefixedLog("postgres"),
+  });
+  const redis = await ensureRedis({
+    dataDir: path.join(dataDir, "redis"),
+    port: ports.redis,
+    log: prefixedLog("redis"),
+  });
   const applied = await migrateToLatest(postgres.url);
   log(applied.length ? `applied migrations: ${applied.join(", ")}` : "database schema is up to date");
 
@@ -82,7 +91,9 @@ async function main(): Promise<void> {
     webPort: ports.web,
   });
   log(`Throng is running: ${stack.webUrl}`);
-  log(`Agent: node agent/dist/throng-agent.mjs connect --server ${stack.apiUrl} --token <token from the Agents page>; reference target: node agent/dist/throng-agent.mjs target`);
+  log(
+    `Agent: node agent/dist/throng-agent.mjs connect --server ${stack.apiUrl} --token <token from the Agents page>; reference target: node agent/dist/throng-agent.mjs target`,
+  );
   log("Press Ctrl-C to stop.");
 
   const { name, info } = await Promise.race([
@@ -96,4 +107,6 @@ async function main(): Promise<void> {
 }
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void shutdown(0));
-main().catch((error: unknown) => shutdown(1, `npm start failed: ${error instanceof Error ? error.message : String(error)}`));
+main().catch((error: unknown) =>
+  shutdown(1, `npm start failed: ${error instanceof Error ? error.message : String(error)}`),
+);

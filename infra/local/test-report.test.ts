@@ -13,24 +13,39 @@ async function report(name: string, content: unknown): Promise<string> {
   return file;
 }
 
-const vitestFile = (status: string, tests: string[]) => ({ status, assertionResults: tests.map((s) => ({ status: s })) });
+const vitestFile = (status: string, tests: string[]) => ({
+  status,
+  assertionResults: tests.map((s) => ({ status: s })),
+});
 
 describe("vitestCounts", () => {
   it("counts passed, failed and skipped tests", async () => {
     const file = await report("v1.json", {
-      numPassedTests: 2, numPendingTests: 1, numTodoTests: 1,
+      numPassedTests: 2,
+      numPendingTests: 1,
+      numTodoTests: 1,
       testResults: [vitestFile("passed", ["passed", "passed"]), vitestFile("failed", ["failed", "skipped"])],
     });
     expect(await vitestCounts(file, 1)).toEqual({ passed: 2, failed: 1, skipped: 2 });
   });
 
   it("counts a file that failed before any test (import error) as one failure", async () => {
-    const file = await report("v2.json", { numPassedTests: 3, numPendingTests: 0, numTodoTests: 0, testResults: [vitestFile("failed", [])] });
+    const file = await report("v2.json", {
+      numPassedTests: 3,
+      numPendingTests: 0,
+      numTodoTests: 0,
+      testResults: [vitestFile("failed", [])],
+    });
     expect(await vitestCounts(file, 1)).toEqual({ passed: 3, failed: 1, skipped: 0 });
   });
 
   it("counts a non-zero exit with every test passed (an unhandled error) as a failure", async () => {
-    const file = await report("v3.json", { numPassedTests: 3, numPendingTests: 0, numTodoTests: 0, testResults: [vitestFile("passed", ["passed"])] });
+    const file = await report("v3.json", {
+      numPassedTests: 3,
+      numPendingTests: 0,
+      numTodoTests: 0,
+      testResults: [vitestFile("passed", ["passed"])],
+    });
     expect((await vitestCounts(file, 1)).failed).toBe(1);
   });
 
@@ -41,7 +56,10 @@ describe("vitestCounts", () => {
 
 describe("playwrightCounts", () => {
   it("reads stats, and counts errors outside tests as failures", async () => {
-    const file = await report("p1.json", { stats: { expected: 4, unexpected: 1, flaky: 0, skipped: 2 }, errors: [{ message: "spec failed to load" }] });
+    const file = await report("p1.json", {
+      stats: { expected: 4, unexpected: 1, flaky: 0, skipped: 2 },
+      errors: [{ message: "spec failed to load" }],
+    });
     expect(await playwrightCounts(file, 1)).toEqual({ passed: 4, failed: 2, skipped: 2 });
   });
 });

@@ -38,16 +38,23 @@ function phasesFromArgs(args: string[]): { unit: boolean; e2e: boolean; fuzz: bo
   if (unknown.length) throw new Error(`Unknown argument ${unknown.join(" ")}; use ${ONLY_FLAGS.join(", ")}.`);
   const only = args.find((arg) => ONLY_FLAGS.includes(arg));
   const runs = (flag: string) => !only || only === flag;
-  return { unit: runs("--unit-only"), e2e: runs("--e2e-only"), fuzz: runs("--fuzz-only"), deploy: runs("--deploy-only") };
+  return {
+    unit: runs("--unit-only"),
+    e2e: runs("--e2e-only"),
+    fuzz: runs("--fuzz-only"),
+    deploy: runs("--deploy-only"),
+  };
 }
 
 async function runFuzz(services: Services): Promise<Counts> {
   const started = Date.now();
   log("phase 3: API fuzz (schemathesis from /api/openapi.json against a real api)");
-  const counts = await runApiFuzz({ root, redisUrl: services.redisUrl, runDir, log: prefixedLog("fuzz") }).catch((error: unknown) => {
-    log(`API fuzz failed: ${error instanceof Error ? error.message : String(error)}`);
-    return { ...noCounts, failed: 1 };
-  });
+  const counts = await runApiFuzz({ root, redisUrl: services.redisUrl, runDir, log: prefixedLog("fuzz") }).catch(
+    (error: unknown) => {
+      log(`API fuzz failed: ${error instanceof Error ? error.message : String(error)}`);
+      return { ...noCounts, failed: 1 };
+    },
+  );
   await untilExitIfInterrupted();
   log(`phase 3 done in ${seconds(started)}: ${summaryLine(counts)}`);
   return counts;
@@ -71,7 +78,13 @@ async function runDeploy(): Promise<Counts> {
  * search) run after the rest, one file at a time: on two cores a parallel neighbour skews what they measure.
  */
 const SERIAL_TESTS = ["agent/src/", "tests/fault/", "tests/capacity-accuracy", "tests/verdicts", "tests/baseline-gate"];
-const SERIAL_EXCLUDES = ["agent/src/**", "tests/fault/**", "tests/capacity-accuracy*", "tests/verdicts*", "tests/baseline-gate*"];
+const SERIAL_EXCLUDES = [
+  "agent/src/**",
+  "tests/fault/**",
+  "tests/capacity-accuracy*",
+  "tests/verdicts*",
+  "tests/baseline-gate*",
+];
 
 async function vitestPass(services: Services, name: string, extraArgs: string[]): Promise<Counts> {
   const report = path.join(runDir, `vitest-${name}.json`);
@@ -79,9 +92,23 @@ async function vitestPass(services: Services, name: string, extraArgs: string[])
     name: `vitest ${name}`,
     command: process.execPath,
     // Two workers: on two cores more only makes the integration tests fight over the CPU.
-    args: [packageBin(root, "vitest", "vitest"), "run", "--maxWorkers=2", "--minWorkers=1", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...extraArgs],
+    args: [
+      packageBin(root, "vitest", "vitest"),
+      "run",
+      "--maxWorkers=2",
+      "--minWorkers=1",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${report}`,
+      ...extraArgs,
+    ],
     cwd: root,
-    env: { ...process.env, DATABASE_URL: undefined, TEST_DATABASE_URL: services.adminUrl, REDIS_URL: services.redisUrl },
+    env: {
+      ...process.env,
+      DATABASE_URL: undefined,
+      TEST_DATABASE_URL: services.adminUrl,
+      REDIS_URL: services.redisUrl,
+    },
     log: passThrough,
   });
   const { code } = await vitest.exited;
@@ -92,11 +119,19 @@ async function vitestPass(services: Services, name: string, extraArgs: string[])
 async function runVitest(services: Services): Promise<Counts> {
   // The agent's tests load the native I/O addon from agent/dist (built with the bundle); a failed build shows up
   // as those tests failing with its reason, not as a run that stops here. The kernel path's addon needs its headers first.
-  await ensureNetworkQueueHeaders(log).catch((error: unknown) => log(`could not install the network queue's headers: ${error instanceof Error ? error.message : String(error)}`));
-  await buildIfStale(root, agentBuild, log).catch((error: unknown) => log(`agent build failed: ${error instanceof Error ? error.message : String(error)}`));
+  await ensureNetworkQueueHeaders(log).catch((error: unknown) =>
+    log(`could not install the network queue's headers: ${error instanceof Error ? error.message : String(error)}`),
+  );
+  await buildIfStale(root, agentBuild, log).catch((error: unknown) =>
+    log(`agent build failed: ${error instanceof Error ? error.message : String(error)}`),
+  );
   const started = Date.now();
   log("phase 1a: vitest (unit and integration tests, in parallel)");
-  const parallel = await vitestPass(services, "parallel", SERIAL_EXCLUDES.flatMap((glob) => ["--exclude", glob]));
+  const parallel = await vitestPass(
+    services,
+    "parallel",
+    SERIAL_EXCLUDES.flatMap((glob) => ["--exclude", glob]),
+  );
   log(`phase 1a done in ${seconds(started)}: ${summaryLine(parallel)}`);
   const serialStarted = Date.now();
   log(`phase 1b: vitest (timing-sensitive tests, one file at a time: ${SERIAL_TESTS.join(", ")})`);
@@ -131,7 +166,12 @@ async function runE2e(services: Services): Promise<Counts> {
       // Every journey signs up from 127.0.0.1, more than the default 10 accounts per address in 10 minutes; the
       // limit itself is tested against the defaults in apps/api/src/security.int.test.ts.
       // The api prints report PDFs with the same Chromium the journeys drive.
-      env: { RATE_LIMIT_SIGN_UPS_PER_10_MIN: "1000", CHROMIUM_PATH: chromiumPath, SSO_DNS_SERVERS: e2eDnsServer, SSO_PRIVATE_IDP_ORIGINS: "http://127.0.0.1:*" },
+      env: {
+        RATE_LIMIT_SIGN_UPS_PER_10_MIN: "1000",
+        CHROMIUM_PATH: chromiumPath,
+        SSO_DNS_SERVERS: e2eDnsServer,
+        SSO_PRIVATE_IDP_ORIGINS: "http://127.0.0.1:*",
+      },
     });
   } catch (error) {
     await untilExitIfInterrupted();
@@ -144,7 +184,13 @@ async function runE2e(services: Services): Promise<Counts> {
     name: "playwright",
     command: process.execPath,
     // E2E_GREP narrows phase 2 to the specs whose title matches (while working on one journey).
-    args: [packageBin(path.join(root, "e2e"), "@playwright/test", "playwright"), "test", "-c", "e2e/playwright.config.ts", ...(process.env.E2E_GREP ? ["-g", process.env.E2E_GREP] : [])],
+    args: [
+      packageBin(path.join(root, "e2e"), "@playwright/test", "playwright"),
+      "test",
+      "-c",
+      "e2e/playwright.config.ts",
+      ...(process.env.E2E_GREP ? ["-g", process.env.E2E_GREP] : []),
+    ],
     cwd: root,
     env: {
       ...process.env,
@@ -173,8 +219,20 @@ async function main(): Promise<number> {
   let counts = noCounts;
   try {
     // DATABASE_URL/REDIS_URL are a developer's own data: tests use fresh servers unless TEST_* point elsewhere.
-    const postgres = await ensurePostgres({ dataDir: path.join(runDir, "postgres"), port: await freePort(), log: prefixedLog("postgres"), ephemeral: true, envVar: "TEST_DATABASE_URL" });
-    const redis = await ensureRedis({ dataDir: path.join(runDir, "redis"), port: await freePort(), log: prefixedLog("redis"), ephemeral: true, envVar: "TEST_REDIS_URL" });
+    const postgres = await ensurePostgres({
+      dataDir: path.join(runDir, "postgres"),
+      port: await freePort(),
+      log: prefixedLog("postgres"),
+      ephemeral: true,
+      envVar: "TEST_DATABASE_URL",
+    });
+    const redis = await ensureRedis({
+      dataDir: path.join(runDir, "redis"),
+      port: await freePort(),
+      log: prefixedLog("redis"),
+      ephemeral: true,
+      envVar: "TEST_REDIS_URL",
+    });
     const services = { adminUrl: postgres.adminUrl, redisUrl: redis.url };
     process.env.TEST_DATABASE_URL = services.adminUrl; // For createTestDatabase in phase 2.
     if (phases.unit) counts = addCounts(counts, await runVitest(services));

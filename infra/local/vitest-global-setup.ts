@@ -28,12 +28,24 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const log = prefixedLog("vitest");
     if (!process.env.TEST_DATABASE_URL) {
       // envVar: never a developer's DATABASE_URL; their data is no place for test databases.
-      const postgres = await ensurePostgres({ dataDir: path.join(dir, "postgres"), port: await freePort(), log, ephemeral: true, envVar: "TEST_DATABASE_URL" });
+      const postgres = await ensurePostgres({
+        dataDir: path.join(dir, "postgres"),
+        port: await freePort(),
+        log,
+        ephemeral: true,
+        envVar: "TEST_DATABASE_URL",
+      });
       stops.push(postgres.stop);
       env.TEST_DATABASE_URL = postgres.adminUrl;
     }
     if (!process.env.REDIS_URL) {
-      const redis = await ensureRedis({ dataDir: path.join(dir, "redis"), port: await freePort(), log, ephemeral: true, envVar: "TEST_REDIS_URL" });
+      const redis = await ensureRedis({
+        dataDir: path.join(dir, "redis"),
+        port: await freePort(),
+        log,
+        ephemeral: true,
+        envVar: "TEST_REDIS_URL",
+      });
       stops.push(redis.stop);
       env.REDIS_URL = redis.url;
     }

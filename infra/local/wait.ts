@@ -14,7 +14,8 @@ export async function waitUntil(
     if (isAborted) throw aborted;
     if (await check().catch(() => false)) return;
     if (isAborted) throw aborted;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${Math.round(options.timeoutMs / 1000)} s waiting for ${options.what}.`);
+    if (Date.now() > deadline)
+      throw new Error(`Timed out after ${Math.round(options.timeoutMs / 1000)} s waiting for ${options.what}.`);
     await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 100));
   }
 }

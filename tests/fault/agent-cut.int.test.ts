@@ -17,13 +17,16 @@ const heartbeatMs = 3_000;
 
 beforeAll(async () => {
   cluster = await startFaultCluster({ agents: 2, heartbeatMs });
-  if (cluster.noNamespaces) console.warn(`agent-cut: no network namespaces (${cluster.noNamespaces}); cutting with the relay's blackhole instead`);
+  if (cluster.noNamespaces)
+    console.warn(
+      `agent-cut: no network namespaces (${cluster.noNamespaces}); cutting with the relay's blackhole instead`,
+    );
 }, 120_000);
 afterAll(async () => cluster?.close(), 60_000);
 
 describe("fault: one agent is cut off from the network for 30 s mid-run (its namespace's link goes down)", () => {
   it("the run goes degraded, names the lost agent, ends finished, and every second either agent measured is stored once", async () => {
-    const [kept, cut] = cluster.agents as [typeof cluster.agents[0], typeof cluster.agents[0]];
+    const [kept, cut] = cluster.agents as [(typeof cluster.agents)[0], (typeof cluster.agents)[0]];
     const runId = await cluster.startRun(durationSec);
     await untilAgentsMeasured(cluster, runId, 3);
 
@@ -43,13 +46,20 @@ describe("fault: one agent is cut off from the network for 30 s mid-run (its nam
 
     // Back on the network, the cut agent resends what it buffered (its shard ends at the planned end, or
     // earlier by itself after orphanGraceMs without the server); wait for its last status to arrive.
-    await waitUntil(async () => cut.tap.record.statuses.get(runId)?.lastSeq !== undefined, { what: "the cut agent's final shard-status", timeoutMs: 45_000 });
+    await waitUntil(async () => cut.tap.record.statuses.get(runId)?.lastSeq !== undefined, {
+      what: "the cut agent's final shard-status",
+      timeoutMs: 45_000,
+    });
     const settled = async () => {
       const { expected, stored } = await cluster.compare(runId);
       return JSON.stringify(expected) === JSON.stringify(stored);
     };
     // Its resends are acked one by one; the assertions below show the difference if they never all land.
-    await waitUntil(settled, { what: "the cut agent's resent snapshots in the series", timeoutMs: 15_000, intervalMs: 500 }).catch(() => undefined);
+    await waitUntil(settled, {
+      what: "the cut agent's resent snapshots in the series",
+      timeoutMs: 15_000,
+      intervalMs: 500,
+    }).catch(() => undefined);
     await expectSeriesEqualsMeasured(cluster, runId, { durationSec, complete: [kept.id] });
   }, 180_000);
 });

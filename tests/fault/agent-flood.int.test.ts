@@ -14,7 +14,13 @@ import { agentBin, ensureAgentBuilt, killHard, root, startApi, type ServerEnv } 
 
 // Caps set low through env (docs/fault-tests.md, "Connection flood"); hello time-outs long, so the flood is held
 // until the test closes it. Flooders dial from loopback aliases, the real agent from 127.0.0.1.
-const caps = { AGENT_PENDING_MAX: "40", AGENT_PENDING_PER_ADDRESS: "30", AGENT_PENDING_RESERVED: "4", AGENT_HELLO_TIMEOUT_MS: "120000", AGENT_BUSY_HELLO_TIMEOUT_MS: "120000" };
+const caps = {
+  AGENT_PENDING_MAX: "40",
+  AGENT_PENDING_PER_ADDRESS: "30",
+  AGENT_PENDING_RESERVED: "4",
+  AGENT_HELLO_TIMEOUT_MS: "120000",
+  AGENT_BUSY_HELLO_TIMEOUT_MS: "120000",
+};
 const floodA = "127.0.0.2";
 const floodB = "127.0.0.3";
 
@@ -31,7 +37,12 @@ beforeAll(async () => {
   cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
   const database = await createTestDatabase();
   cleanups.push(() => database.drop());
-  const env: ServerEnv = { databaseUrl: database.url, redisUrl: process.env.REDIS_URL!, queuePrefix: uniquePrefix(), authSecret: randomBytes(32).toString("base64url") };
+  const env: ServerEnv = {
+    databaseUrl: database.url,
+    redisUrl: process.env.REDIS_URL!,
+    queuePrefix: uniquePrefix(),
+    authSecret: randomBytes(32).toString("base64url"),
+  };
   port = await freePort();
   url = `http://127.0.0.1:${port}`;
   api = await startApi(env, port, "api", caps);
@@ -46,8 +57,22 @@ afterAll(async () => {
 async function startAgent(token: string): Promise<Child> {
   let connected = false;
   const child = spawnChild({
-    name: "agent", command: process.execPath, cwd: root, env: { ...process.env, HOME: dir },
-    args: [agentBin, "connect", "--server", url, "--token", token, "--config", path.join(dir, "agent.json"), "--engines", "1"],
+    name: "agent",
+    command: process.execPath,
+    cwd: root,
+    env: { ...process.env, HOME: dir },
+    args: [
+      agentBin,
+      "connect",
+      "--server",
+      url,
+      "--token",
+      token,
+      "--config",
+      path.join(dir, "agent.json"),
+      "--engines",
+      "1",
+    ],
     log: (line) => (connected ||= /connected to \S+ as agent/.test(line)),
   });
   cleanups.push(() => child.stop("SIGKILL", 1_000));
@@ -65,10 +90,13 @@ describe("fault: a flood of WebSocket connections that never say hello", () => {
     const fromA = await flood(gateway, floodA, 45);
     expect(held(fromA)).toHaveLength(30);
     expect(refusedWith(fromA, 429)).toHaveLength(15);
-    for (const refusal of refusedWith(fromA, 429)) expect(Number((refusal as { retryAfter: string }).retryAfter)).toBeGreaterThan(0);
+    for (const refusal of refusedWith(fromA, 429))
+      expect(Number((refusal as { retryAfter: string }).retryAfter)).toBeGreaterThan(0);
 
     // Another address still enrols a real agent.
-    const { token } = await browser.request<{ token: string }>("POST", "/api/enrolment-tokens", { expiresInMinutes: 60 });
+    const { token } = await browser.request<{ token: string }>("POST", "/api/enrolment-tokens", {
+      expiresInMinutes: 60,
+    });
     let agent = await startAgent(token);
     await waitForAgents(browser, 1);
 
@@ -89,7 +117,10 @@ describe("fault: a flood of WebSocket connections that never say hello", () => {
 
     // The flood ends: every socket it held on the API goes, and the API holds no more descriptors than a few over before.
     for (const ws of [...held(fromA), ...held(fromB)]) ws.terminate();
-    await waitUntil(async () => (await socketsOnPort(pid, port, [floodA, floodB])) === 0, { what: "the flood's sockets to close on the API", timeoutMs: 10_000 });
+    await waitUntil(async () => (await socketsOnPort(pid, port, [floodA, floodB])) === 0, {
+      what: "the flood's sockets to close on the API",
+      timeoutMs: 10_000,
+    });
     expect(await openFiles(pid)).toBeLessThan(filesBefore + 10); // the agent's socket, pooled database connections
   }, 120_000);
 });

@@ -17,7 +17,7 @@ afterAll(async () => cluster?.close(), 60_000);
 
 describe("fault: one agent of two is frozen (SIGSTOP) for 12 s mid-run, then resumed (SIGCONT) (issue 27)", () => {
   it("the run does not pass: the seconds the agent stood still count against the plan's schedule, and the verdict names the agent, not the server", async () => {
-    const [kept, frozen] = cluster.agents as [typeof cluster.agents[0], typeof cluster.agents[0]];
+    const [kept, frozen] = cluster.agents as [(typeof cluster.agents)[0], (typeof cluster.agents)[0]];
     const runId = await cluster.startRun(durationSec);
     await untilAgentsMeasured(cluster, runId, 4);
 
@@ -33,13 +33,19 @@ describe("fault: one agent of two is frozen (SIGSTOP) for 12 s mid-run, then res
     // What the frozen agent sent on resume, as the relay read it: seconds that scheduled and sent nothing while
     // its clients stayed connected, and one that carries the whole freeze (the issue's 4,024 scheduled, 3,801 skipped).
     const sent = [...frozen.tap.record.snapshots.get(runId)!.values()];
-    const idle = sent.filter((s) => s.counters.connectionsOpen > 0 && s.counters.messagesSent === 0 && (s.counters.scheduledSends ?? 0) === 0);
-    const catchUp = sent.reduce((a, b) => ((b.counters.scheduledSends ?? 0) > (a.counters.scheduledSends ?? 0) ? b : a));
+    const idle = sent.filter(
+      (s) => s.counters.connectionsOpen > 0 && s.counters.messagesSent === 0 && (s.counters.scheduledSends ?? 0) === 0,
+    );
+    const catchUp = sent.reduce((a, b) =>
+      (b.counters.scheduledSends ?? 0) > (a.counters.scheduledSends ?? 0) ? b : a,
+    );
     expect(idle.length, "seconds the frozen agent stood still in").toBeGreaterThanOrEqual(5);
     const verdict = run.verdict!;
-    console.log(`agent-freeze: ${idle.length} idle seconds from the frozen agent; its catch-up second scheduled ${catchUp.counters.scheduledSends}, `
-      + `skipped ${catchUp.counters.skippedSends}, loop p99 ${catchUp.health.eventLoopP99Ms} ms; verdict ${verdict.outcome}: ${verdict.reasons.join(" | ")}; warnings: ${verdict.warnings.join(" | ")}; `
-      + `load ${JSON.stringify(verdict.load)}`);
+    console.log(
+      `agent-freeze: ${idle.length} idle seconds from the frozen agent; its catch-up second scheduled ${catchUp.counters.scheduledSends}, ` +
+        `skipped ${catchUp.counters.skippedSends}, loop p99 ${catchUp.health.eventLoopP99Ms} ms; verdict ${verdict.outcome}: ${verdict.reasons.join(" | ")}; warnings: ${verdict.warnings.join(" | ")}; ` +
+        `load ${JSON.stringify(verdict.load)}`,
+    );
 
     expect(verdict).toMatchObject({ outcome: "incomplete", passed: false });
     const reasons = verdict.reasons.join("\n");

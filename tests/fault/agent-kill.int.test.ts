@@ -15,7 +15,10 @@ let cluster: FaultCluster;
 
 beforeAll(async () => {
   cluster = await startFaultCluster({ agents: 3, heartbeatMs });
-  if (cluster.noNamespaces) console.warn(`agent-kill: no network namespaces (${cluster.noNamespaces}); cutting with the relay's blackhole instead`);
+  if (cluster.noNamespaces)
+    console.warn(
+      `agent-kill: no network namespaces (${cluster.noNamespaces}); cutting with the relay's blackhole instead`,
+    );
 }, 120_000);
 afterAll(async () => cluster?.close(), 60_000);
 
@@ -33,9 +36,14 @@ describe("fault: agents killed with SIGKILL mid-run while seconds they measured 
 
     // Cut off first, so the seconds they measure next cannot reach the server: unacknowledged, only on disk.
     await Promise.all([restarted.cut(), gone.cut()]);
-    await waitUntil(async () => (await onDisk(restarted, runId)).length >= 3 && (await onDisk(gone, runId)).length >= 3, {
-      what: "3 unacknowledged seconds on each cut agent's disk", timeoutMs: 15_000, intervalMs: 200,
-    });
+    await waitUntil(
+      async () => (await onDisk(restarted, runId)).length >= 3 && (await onDisk(gone, runId)).length >= 3,
+      {
+        what: "3 unacknowledged seconds on each cut agent's disk",
+        timeoutMs: 15_000,
+        intervalMs: 200,
+      },
+    );
     await Promise.all([restarted.kill(), gone.kill()]);
     const keptOnDisk = await onDisk(restarted, runId);
     const goneOnDisk = await onDisk(gone, runId);
@@ -53,8 +61,13 @@ describe("fault: agents killed with SIGKILL mid-run while seconds they measured 
     expect(restartedSeqs.at(-1), "no second after the kill: its load was not resumed").toBe(keptOnDisk.at(-1));
     expect(restarted.tap.record.statuses.get(runId)).toEqual({ state: "failed", lastSeq: keptOnDisk.at(-1) });
     // Named by its host, with its id's first block as its fellow agents share this machine's host name.
-    expect(run.error).toMatch(new RegExp(`agent \\S+ \\(${restarted.id.slice(0, 8)}\\): the agent's process was restarted during the run`));
-    await waitUntil(async () => (await onDisk(restarted, runId)).length === 0, { what: "the restarted agent's buffer to be acknowledged", timeoutMs: 15_000 });
+    expect(run.error).toMatch(
+      new RegExp(`agent \\S+ \\(${restarted.id.slice(0, 8)}\\): the agent's process was restarted during the run`),
+    );
+    await waitUntil(async () => (await onDisk(restarted, runId)).length === 0, {
+      what: "the restarted agent's buffer to be acknowledged",
+      timeoutMs: 15_000,
+    });
 
     // Every second stored exactly once: the series equals the merge of what each agent sent (resends overwrite an
     // identical copy in the relay's record), so a lost or double-counted second fails here.
@@ -74,14 +87,22 @@ describe("fault: agents killed with SIGKILL mid-run while seconds they measured 
     const lostEvents = run.events.filter((e) => e.kind === "seconds-lost");
     expect(lostEvents.map((e) => e.agentId)).toEqual([gone.id]);
     const message = lostEvents[0]!.message;
-    expect(message).toMatch(new RegExp(`^agent .*${gone.id}.* lost seconds ${firstLost}–${durationSec - 1} \\(${durationSec - firstLost} s\\): none of them arrived before its agent was lost`));
+    expect(message).toMatch(
+      new RegExp(
+        `^agent .*${gone.id}.* lost seconds ${firstLost}–${durationSec - 1} \\(${durationSec - firstLost} s\\): none of them arrived before its agent was lost`,
+      ),
+    );
     expect(run.verdict?.passed).toBe(false);
     expect(run.verdict?.outcome).toBe("incomplete");
     expect(run.verdict?.reasons).toContain(message);
     // Connections are held against the plan's 4 clients, not those of the agents still reporting (issue 27).
-    expect(run.verdict?.reasons.join("\n")).toMatch(/only \d of 4 clients were connected at .* \(the agents that reported that second held \d\)/);
+    expect(run.verdict?.reasons.join("\n")).toMatch(
+      /only \d of 4 clients were connected at .* \(the agents that reported that second held \d\)/,
+    );
     expect(run.events.filter((e) => e.kind === "agent-lost").map((e) => e.agentId)).toEqual([gone.id]);
-    console.log(`agent-kill: restarted agent connected ${reconnectMs} ms after its start, re-sent ${keptOnDisk.length} kept second(s) (seq ${keptOnDisk[0]}–${keptOnDisk.at(-1)}); `
-      + `the other had ${goneOnDisk.length} measured second(s) on its disk when killed; event: "${message}"; verdict ${run.verdict?.outcome}: ${run.verdict?.reasons.join(" | ")}`);
+    console.log(
+      `agent-kill: restarted agent connected ${reconnectMs} ms after its start, re-sent ${keptOnDisk.length} kept second(s) (seq ${keptOnDisk[0]}–${keptOnDisk.at(-1)}); ` +
+        `the other had ${goneOnDisk.length} measured second(s) on its disk when killed; event: "${message}"; verdict ${run.verdict?.outcome}: ${run.verdict?.reasons.join(" | ")}`,
+    );
   }, 180_000);
 });

@@ -13,32 +13,49 @@ let cluster: FaultCluster;
 
 beforeAll(async () => {
   cluster = await startFaultCluster({ agents: 2, heartbeatMs });
-  if (cluster.noNamespaces) console.warn(`agent-late: no network namespaces (${cluster.noNamespaces}); cutting with the relay's blackhole instead`);
+  if (cluster.noNamespaces)
+    console.warn(
+      `agent-late: no network namespaces (${cluster.noNamespaces}); cutting with the relay's blackhole instead`,
+    );
 }, 120_000);
 afterAll(async () => cluster?.close(), 60_000);
 
 describe("fault: one agent is cut off from 3 s into the run until after the run closed, then delivers every second it measured (issue 27)", () => {
   it("the run is judged again: its summary, verdict and events follow the stored series, and an event says how many seconds came late", async () => {
-    const [kept, late] = cluster.agents as [typeof cluster.agents[0], typeof cluster.agents[0]];
+    const [kept, late] = cluster.agents as [(typeof cluster.agents)[0], (typeof cluster.agents)[0]];
     const runId = await cluster.startRun(durationSec);
     await untilAgentsMeasured(cluster, runId, 3);
     await late.cut();
 
     const { run: closed } = await waitForStatus(cluster.browser, runId, [...TERMINAL_RUN_STATUSES], 90_000);
     const closedLost = closed.events.filter((e) => e.kind === "seconds-lost");
-    expect(closedLost.map((e) => e.agentId), "the close names the cut agent's seconds as lost").toEqual([late.id]);
+    expect(
+      closedLost.map((e) => e.agentId),
+      "the close names the cut agent's seconds as lost",
+    ).toEqual([late.id]);
     const storedAtClose = (await getSeries(cluster.browser, runId)).reduce((n, p) => n + p.messagesSentPerSec, 0);
     expect(closed.summary!.messagesSent).toBe(Math.round(storedAtClose));
 
     await late.restore();
     // Back on the network it re-sends every second it buffered, and reports its shard's end.
-    await waitUntil(async () => late.tap.record.statuses.get(runId)?.lastSeq !== undefined, { what: "the cut agent's final shard-status", timeoutMs: 60_000 });
-    await waitUntil(async () => (await getRun(cluster.browser, runId)).events.some((e) => e.kind === "judged-again"), { what: "the run to be judged again", timeoutMs: 30_000, intervalMs: 250 });
+    await waitUntil(async () => late.tap.record.statuses.get(runId)?.lastSeq !== undefined, {
+      what: "the cut agent's final shard-status",
+      timeoutMs: 60_000,
+    });
+    await waitUntil(async () => (await getRun(cluster.browser, runId)).events.some((e) => e.kind === "judged-again"), {
+      what: "the run to be judged again",
+      timeoutMs: 30_000,
+      intervalMs: 250,
+    });
     await expectSeriesEqualsMeasured(cluster, runId, { durationSec, complete: [kept.id, late.id] });
     // The last late second may come after the first judgement again: wait until the summary has caught up.
     const series = async () => getSeries(cluster.browser, runId);
-    const sentIn = (points: Awaited<ReturnType<typeof series>>) => Math.round(points.reduce((n, p) => n + p.messagesSentPerSec, 0));
-    await waitUntil(async () => (await getRun(cluster.browser, runId)).summary!.messagesSent === sentIn(await series()), { what: "the summary to agree with the series", timeoutMs: 20_000, intervalMs: 250 });
+    const sentIn = (points: Awaited<ReturnType<typeof series>>) =>
+      Math.round(points.reduce((n, p) => n + p.messagesSentPerSec, 0));
+    await waitUntil(
+      async () => (await getRun(cluster.browser, runId)).summary!.messagesSent === sentIn(await series()),
+      { what: "the summary to agree with the series", timeoutMs: 20_000, intervalMs: 250 },
+    );
 
     const run = await getRun(cluster.browser, runId);
     const points = await series();
@@ -51,8 +68,11 @@ describe("fault: one agent is cut off from 3 s into the run until after the run 
     // Every second the close named lost arrived late, and the events that judged the run again count them all.
     const lostAtClose = Number(/\((\d+) s\)/.exec(closedLost[0]!.message)![1]);
     const again = run.events.filter((e) => e.kind === "judged-again").map((e) => e.message);
-    for (const message of again) expect(message).toMatch(/^\d+ seconds? arrived after the run closed; the run was judged again/);
+    for (const message of again)
+      expect(message).toMatch(/^\d+ seconds? arrived after the run closed; the run was judged again/);
     expect(again.reduce((n, message) => n + Number(/^(\d+)/.exec(message)![1]), 0)).toBe(lostAtClose);
-    console.log(`agent-late: closed with "${closedLost[0]!.message}"; then ${again.join(" | ")}; verdict ${run.verdict!.outcome}: ${run.verdict!.reasons.join(" | ")}`);
+    console.log(
+      `agent-late: closed with "${closedLost[0]!.message}"; then ${again.join(" | ")}; verdict ${run.verdict!.outcome}: ${run.verdict!.reasons.join(" | ")}`,
+    );
   }, 180_000);
 });

@@ -19,8 +19,12 @@ describe("fault: two API instances, the agents on one and the browser's live str
     const runId = await cluster.startRun(durationSec);
     const live = await cluster.browser.watchLive(cluster.apiUrls[1]!, runId);
     try {
-      const finishedRun = () => live.envelopes.find((e) => e.message.type === "run" && e.message.run.status === "finished");
-      await waitUntil(async () => finishedRun() !== undefined, { what: "the finished run on api-1's live stream", timeoutMs: 60_000 });
+      const finishedRun = () =>
+        live.envelopes.find((e) => e.message.type === "run" && e.message.run.status === "finished");
+      await waitUntil(async () => finishedRun() !== undefined, {
+        what: "the finished run on api-1's live stream",
+        timeoutMs: 60_000,
+      });
       const { run } = await waitForStatus(cluster.browser, runId, ["finished"], 5_000);
       expect(run.error).toBeNull();
 
@@ -40,7 +44,8 @@ describe("fault: two API instances, the agents on one and the browser's live str
         for (const agent of e.message.agents) second.set(agent.agentId, agent);
         health.set(e.message.t, second);
       }
-      for (const [t, point] of lastPoint) lastPoint.set(t, { ...point, agentHealth: [...(health.get(t)?.values() ?? [])] });
+      for (const [t, point] of lastPoint)
+        lastPoint.set(t, { ...point, agentHealth: [...(health.get(t)?.values() ?? [])] });
       const { expected, stored } = await cluster.compare(runId);
       expect(storedFacts([...lastPoint.values()])).toEqual(stored);
       expect(stored).toEqual(expected);

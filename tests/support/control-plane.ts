@@ -20,28 +20,60 @@ export interface ControlPlane {
  * Redis, a queue prefix of their own, 1 s heartbeats). Each piece pushes its stop to `cleanups` and its last lines
  * to `tails`, for a failure's message.
  */
-export async function startControlPlane(cleanups: (() => Promise<unknown>)[], tails: (() => string)[]): Promise<ControlPlane> {
+export async function startControlPlane(
+  cleanups: (() => Promise<unknown>)[],
+  tails: (() => string)[],
+): Promise<ControlPlane> {
   const database = await createTestDatabase();
   cleanups.push(() => database.drop());
-  const env: ServerEnv = { databaseUrl: database.url, redisUrl: process.env.REDIS_URL!, queuePrefix: uniquePrefix(), authSecret: randomBytes(32).toString("base64url"), heartbeatMs: 1_000 };
+  const env: ServerEnv = {
+    databaseUrl: database.url,
+    redisUrl: process.env.REDIS_URL!,
+    queuePrefix: uniquePrefix(),
+    authSecret: randomBytes(32).toString("base64url"),
+    heartbeatMs: 1_000,
+  };
   const apiPort = await freePort();
   const api = await startApi(env, apiPort);
   cleanups.push(() => api.stop("SIGKILL", 1_000));
   const workers = await startWorkers(env);
   cleanups.push(() => workers.stop("SIGKILL", 1_000));
-  tails.push(() => `api:\n${api.tail()}`, () => `workers:\n${workers.tail()}`);
+  tails.push(
+    () => `api:\n${api.tail()}`,
+    () => `workers:\n${workers.tail()}`,
+  );
   return { apiUrl: `http://127.0.0.1:${apiPort}`, databaseUrl: database.url, api, workers };
 }
 
 /** One agent (from source) enrolled with a new token into `browser`'s org, its credential in `dir`; resolves once it is online. */
-export async function startEnrolledAgent(plane: Pick<ControlPlane, "apiUrl">, browser: Browser, dir: string, cleanups: (() => Promise<unknown>)[], tails: (() => string)[], extraArgs: string[] = []): Promise<Child> {
+export async function startEnrolledAgent(
+  plane: Pick<ControlPlane, "apiUrl">,
+  browser: Browser,
+  dir: string,
+  cleanups: (() => Promise<unknown>)[],
+  tails: (() => string)[],
+  extraArgs: string[] = [],
+): Promise<Child> {
   const { token } = await browser.request<{ token: string }>("POST", "/api/enrolment-tokens", { expiresInMinutes: 60 });
   // The bundle, as shipped, not the source through tsx: tsx's engine processes took 6.5 s each to be ready on a busy
   // host (the bundle's 2 s), long enough for a short run's shard to expire before its engines were up.
   await ensureAgentBuilt();
   const agent = spawnChild({
-    name: "agent", command: process.execPath, cwd: root, env: { ...process.env, HOME: dir },
-    args: [agentBin, "connect", "--server", plane.apiUrl, "--token", token, "--config", path.join(dir, "agent.json"), ...extraArgs],
+    name: "agent",
+    command: process.execPath,
+    cwd: root,
+    env: { ...process.env, HOME: dir },
+    args: [
+      agentBin,
+      "connect",
+      "--server",
+      plane.apiUrl,
+      "--token",
+      token,
+      "--config",
+      path.join(dir, "agent.json"),
+      ...extraArgs,
+    ],
   });
   cleanups.push(() => agent.stop("SIGKILL", 1_000));
   tails.push(() => `agent:\n${agent.tail()}`);
@@ -53,7 +85,10 @@ export async function startEnrolledAgent(plane: Pick<ControlPlane, "apiUrl">, br
   const spares = enginesAsked >= 0 ? Number(extraArgs[enginesAsked + 1]) : availableParallelism();
   if (spares > 1) {
     await waitUntil(async () => agent.tail().includes(`${spares} of ${spares} engine processes forked and ready`), {
-      what: "the agent's spare engine processes", timeoutMs: 60_000, intervalMs: 100, abort: agent.diedEarly,
+      what: "the agent's spare engine processes",
+      timeoutMs: 60_000,
+      intervalMs: 100,
+      abort: agent.diedEarly,
     });
   }
   return agent;
@@ -63,11 +98,29 @@ export async function startEnrolledAgent(plane: Pick<ControlPlane, "apiUrl">, br
 export async function startReferenceTarget(cleanups: (() => Promise<unknown>)[], args: string[] = []): Promise<string> {
   let lines = "";
   const target = spawnChild({
-    name: "target", command: process.execPath, cwd: root, args: ["--import", "tsx", path.join(root, "agent/src/cli/main.ts"), "target", "--host", "127.0.0.1", "--port", "0", ...args],
+    name: "target",
+    command: process.execPath,
+    cwd: root,
+    args: [
+      "--import",
+      "tsx",
+      path.join(root, "agent/src/cli/main.ts"),
+      "target",
+      "--host",
+      "127.0.0.1",
+      "--port",
+      "0",
+      ...args,
+    ],
     log: (line) => (lines += `${line}\n`),
   });
   cleanups.push(() => target.stop("SIGKILL", 1_000));
-  await waitUntil(async () => /target listening on (ws:\/\/\S+)/.test(lines), { what: "the reference target to listen", timeoutMs: 30_000, intervalMs: 100, abort: target.diedEarly });
+  await waitUntil(async () => /target listening on (ws:\/\/\S+)/.test(lines), {
+    what: "the reference target to listen",
+    timeoutMs: 30_000,
+    intervalMs: 100,
+    abort: target.diedEarly,
+  });
   return /target listening on (ws:\/\/\S+)/.exec(lines)![1]!;
 }
 
@@ -75,7 +128,11 @@ export async function startReferenceTarget(cleanups: (() => Promise<unknown>)[],
  * Everything a test needs to run a plan: the reference target, the control plane, a signed-up organisation and one
  * agent of it online (its credential in `dir`).
  */
-export async function startRunnableOrg(dir: string, cleanups: (() => Promise<unknown>)[], tails: (() => string)[]): Promise<{ targetUrl: string; plane: ControlPlane; browser: Browser }> {
+export async function startRunnableOrg(
+  dir: string,
+  cleanups: (() => Promise<unknown>)[],
+  tails: (() => string)[],
+): Promise<{ targetUrl: string; plane: ControlPlane; browser: Browser }> {
   const targetUrl = await startReferenceTarget(cleanups);
   const plane = await startControlPlane(cleanups, tails);
   const browser = await signUp(plane.apiUrl);

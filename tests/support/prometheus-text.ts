@@ -13,7 +13,8 @@ export function parsePrometheusText(text: string): PromSample[] {
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)/.exec(line);
     if (!match) throw new Error(`not a Prometheus sample line: ${line}`);
     const labels: Record<string, string> = {};
-    for (const label of (match[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[label[1]!] = label[2]!.replace(/\\(.)/g, "$1");
+    for (const label of (match[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g))
+      labels[label[1]!] = label[2]!.replace(/\\(.)/g, "$1");
     samples.push({ name: match[1]!, labels, value: Number(match[3]) });
   }
   return samples;

@@ -12,8 +12,14 @@ export function startScheduleWorkers(api: TestApi) {
   const connections = [0, 1, 2].map(() => createRedis(process.env.REDIS_URL!, "schedule-test"));
   const { queue, jobs } = createRunQueue(connections[2]!, api.prefix);
   const workers = composeWorkers({
-    db: api.db, redis: connections[0]!, workerRedis: connections[1]!, jobs: { ...jobs, startRun: async () => {} },
-    log: pino({ level: "silent" }), prefix: api.prefix, concurrency: 1, heartbeatIntervalMs: 60_000,
+    db: api.db,
+    redis: connections[0]!,
+    workerRedis: connections[1]!,
+    jobs: { ...jobs, startRun: async () => {} },
+    log: pino({ level: "silent" }),
+    prefix: api.prefix,
+    concurrency: 1,
+    heartbeatIntervalMs: 60_000,
   });
   return {
     async close() {

@@ -31,7 +31,11 @@ export interface MeasuredCapacity {
  * 1000 / intervalMs of them a second, so that throughput holds messagesPerSec × intervalMs / 1000 clients:
  * past that, pings queue behind each other and round trips climb past the interval.
  */
-export async function measureTargetCapacity(targetUrl: string, targetPid: number, intervalMs: number): Promise<MeasuredCapacity> {
+export async function measureTargetCapacity(
+  targetUrl: string,
+  targetPid: number,
+  intervalMs: number,
+): Promise<MeasuredCapacity> {
   const dir = await mkdtemp(path.join(tmpdir(), "throng-target-capacity-"));
   try {
     const plan = {
@@ -42,21 +46,50 @@ export async function measureTargetCapacity(targetUrl: string, targetPid: number
     };
     await writeFile(path.join(dir, "plan.json"), JSON.stringify(plan));
     const out = path.join(dir, "snapshots.jsonl");
-    const agent = spawn(process.execPath, ["--import", "tsx", path.join(root, "agent/src/cli/main.ts"), "run", path.join(dir, "plan.json"), "--out", out, "--engines", "1", "--quiet"], {
-      cwd: root, stdio: ["ignore", "ignore", "pipe"],
-    });
+    const agent = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        path.join(root, "agent/src/cli/main.ts"),
+        "run",
+        path.join(dir, "plan.json"),
+        "--out",
+        out,
+        "--engines",
+        "1",
+        "--quiet",
+      ],
+      {
+        cwd: root,
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
     let stderr = "";
     agent.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => agent.once("exit", (code) => resolve(code)));
     giveTargetACore(targetPid, [agent.pid!]);
     const code = await exited;
-    const snapshots = (await readFile(out, "utf8").catch(() => "")).trim().split("\n").filter(Boolean).map((line) => MetricSnapshot.parse(JSON.parse(line)));
-    const connected = snapshots.filter((s) => s.counters.connectionsOpen === OVERLOAD_CLIENTS && s.clients === OVERLOAD_CLIENTS).slice(1);
+    const snapshots = (await readFile(out, "utf8").catch(() => ""))
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => MetricSnapshot.parse(JSON.parse(line)));
+    const connected = snapshots
+      .filter((s) => s.counters.connectionsOpen === OVERLOAD_CLIENTS && s.clients === OVERLOAD_CLIENTS)
+      .slice(1);
     const perSecond = connected.map((s) => (s.counters.messagesReceived * 1000) / s.intervalMs);
-    if (perSecond.length < 3) throw new Error(`measuring the target's capacity: ${perSecond.length} saturated seconds (agent exit ${code}):\n${stderr}`);
+    if (perSecond.length < 3)
+      throw new Error(
+        `measuring the target's capacity: ${perSecond.length} saturated seconds (agent exit ${code}):\n${stderr}`,
+      );
     const messagesPerSec = perSecond.reduce((sum, n) => sum + n, 0) / perSecond.length;
     const clients = (messagesPerSec * intervalMs) / 1000;
-    return { messagesPerSec, clients, note: `${clients.toFixed(1)} clients (${Math.round(messagesPerSec)} msg/s at ${OVERLOAD_CLIENTS} clients; seconds ${perSecond.map(Math.round).join(", ")})` };
+    return {
+      messagesPerSec,
+      clients,
+      note: `${clients.toFixed(1)} clients (${Math.round(messagesPerSec)} msg/s at ${OVERLOAD_CLIENTS} clients; seconds ${perSecond.map(Math.round).join(", ")})`,
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -2,7 +2,12 @@ import { createServer, type Server } from "node:http";
 import type { Queue, Worker } from "bullmq";
 import type { ErrorBody } from "@throng/protocol/errors";
 import {
-  Counter, createMetricsRegistry, metricsRefusal, metricsScrapeAllowed, registerQueueDepth, type MetricsAccess,
+  Counter,
+  createMetricsRegistry,
+  metricsRefusal,
+  metricsScrapeAllowed,
+  registerQueueDepth,
+  type MetricsAccess,
 } from "@throng/runtime/metrics";
 
 /** What /health probes: the same two dependencies the api reports. */
@@ -27,7 +32,10 @@ export function createWorkersMetrics(input: { queues: readonly Queue[]; worker: 
 }
 
 async function probe(check: () => Promise<void>): Promise<"ok" | "down"> {
-  return check().then(() => "ok" as const, () => "down" as const);
+  return check().then(
+    () => "ok" as const,
+    () => "down" as const,
+  );
 }
 
 /**
@@ -35,19 +43,26 @@ async function probe(check: () => Promise<void>): Promise<"ok" | "down"> {
  * or readiness probe), nothing else. Resolves once listening; a port already taken fails the start.
  */
 export async function startMetricsServer(input: {
-  host: string; port: number; access: MetricsAccess; registry: ReturnType<typeof createWorkersMetrics>; health: WorkersHealth;
+  host: string;
+  port: number;
+  access: MetricsAccess;
+  registry: ReturnType<typeof createWorkersMetrics>;
+  health: WorkersHealth;
 }): Promise<Server> {
   const json = (status: number, body: unknown) => ({ status, type: "application/json", body: JSON.stringify(body) });
-  const error = (status: number, code: ErrorBody["error"]["code"], message: string) => json(status, { error: { code, message } } satisfies ErrorBody);
+  const error = (status: number, code: ErrorBody["error"]["code"], message: string) =>
+    json(status, { error: { code, message } } satisfies ErrorBody);
   async function answer(method: string, path: string, authorization: string | undefined) {
-    if (path !== "/metrics" && path !== "/health") return error(404, "not_found", `No route ${method} ${path}: the workers serve GET /metrics and GET /health`);
+    if (path !== "/metrics" && path !== "/health")
+      return error(404, "not_found", `No route ${method} ${path}: the workers serve GET /metrics and GET /health`);
     if (method !== "GET" && method !== "HEAD") return error(405, "method_not_allowed", `${path} takes GET`);
     if (path === "/health") {
       const [database, redis] = await Promise.all([probe(input.health.database), probe(input.health.redis)]);
       const ok = database === "ok" && redis === "ok";
       return json(ok ? 200 : 503, { status: ok ? "ok" : "degraded", database, redis });
     }
-    if (!metricsScrapeAllowed(authorization, input.access)) return error(401, "unauthenticated", metricsRefusal(input.access));
+    if (!metricsScrapeAllowed(authorization, input.access))
+      return error(401, "unauthenticated", metricsRefusal(input.access));
     return { status: 200, type: input.registry.contentType, body: await input.registry.metrics() };
   }
   const server = createServer((request, response) => {
@@ -55,7 +70,12 @@ export async function startMetricsServer(input: {
     answer(request.method ?? "GET", path, request.headers.authorization)
       .catch(() => error(500, "internal", "collecting the metrics failed; see the workers' log"))
       .then(({ status, type, body }) => {
-        const headers = { "content-type": type, "cache-control": "no-store", "x-content-type-options": "nosniff", ...(status === 405 ? { allow: "GET" } : {}) };
+        const headers = {
+          "content-type": type,
+          "cache-control": "no-store",
+          "x-content-type-options": "nosniff",
+          ...(status === 405 ? { allow: "GET" } : {}),
+        };
         response.writeHead(status, headers).end(request.method === "HEAD" ? undefined : body);
       });
   });

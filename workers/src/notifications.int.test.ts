@@ -15,11 +15,17 @@ import { PlanSpec } from "@throng/protocol/plan";
  * loopback (our JSON for a webhook, `{ text }` for Slack), and an endpoint that fails is retried by the queue.
  */
 const spec = {
-  name: "nightly soak", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-  scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 }, load: { clients: 9, durationSec: 1, rampUpSec: 0 },
+  name: "nightly soak",
+  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+  scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
+  load: { clients: 9, durationSec: 1, rampUpSec: 0 },
 };
 
-interface Received { path: string; body: any; contentType: string | undefined }
+interface Received {
+  path: string;
+  body: any;
+  contentType: string | undefined;
+}
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let db: Db;
@@ -57,8 +63,15 @@ beforeAll(async () => {
   // Short waits between retries here; the shipped queue waits 2 s, then doubles.
   runQueue = createRunQueue(connections[2]!, prefix, { notifyBackoffMs: 50 });
   workers = composeWorkers({
-    db, redis: connections[0]!, workerRedis: connections[1]!, jobs: runQueue.jobs, log: pino({ level: "silent" }),
-    prefix, concurrency: 2, heartbeatIntervalMs: 60_000, orchestration: { startDelayMs: 50, finishGraceMs: 200, agentLostGraceMs: 300 },
+    db,
+    redis: connections[0]!,
+    workerRedis: connections[1]!,
+    jobs: runQueue.jobs,
+    log: pino({ level: "silent" }),
+    prefix,
+    concurrency: 2,
+    heartbeatIntervalMs: 60_000,
+    orchestration: { startDelayMs: 50, finishGraceMs: 200, agentLostGraceMs: 300 },
     dashboardUrl: "http://dash.example",
   });
 });
@@ -74,17 +87,30 @@ afterAll(async () => {
 /** An org with a run that has already failed (the end a notification reports). */
 async function seedFailedRun() {
   const orgId = crypto.randomUUID();
-  await db.insertInto("organization").values({ id: orgId, name: "o", slug: orgId, logo: null, createdAt: new Date(), metadata: null }).execute();
+  await db
+    .insertInto("organization")
+    .values({ id: orgId, name: "o", slug: orgId, logo: null, createdAt: new Date(), metadata: null })
+    .execute();
   const planId = crypto.randomUUID();
   await repos.plans.insert(orgId, { id: planId, name: spec.name, spec: PlanSpec.parse(spec) });
   const runId = crypto.randomUUID();
   await repos.runs.insert(orgId, { id: runId, planId, spec: PlanSpec.parse(spec), status: "queued" });
-  await repos.runs.update(orgId, runId, "queued", { status: "failed", error: "No agent is online", endedAt: new Date() });
+  await repos.runs.update(orgId, runId, "queued", {
+    status: "failed",
+    error: "No agent is online",
+    endedAt: new Date(),
+  });
   return { orgId, runId };
 }
 
 async function channel(orgId: string, kind: "webhook" | "slack", path: string, events: string[]) {
-  return repos.notifications.insertChannel(orgId, { id: crypto.randomUUID(), kind, name: `${kind} ${path}`, url: `${endpoint}${path}`, events });
+  return repos.notifications.insertChannel(orgId, {
+    id: crypto.randomUUID(),
+    kind,
+    name: `${kind} ${path}`,
+    url: `${endpoint}${path}`,
+    events,
+  });
 }
 
 /** The org's delivery log once it holds `count` rows all `status` ("settled": none pending). */
@@ -109,17 +135,29 @@ describe("run notifications, delivered by the workers over real HTTP on loopback
     await runQueue.jobs.finishRun({ orgId, runId }, 0, "all-shards-done");
 
     const rows = await deliveries(orgId, 2, "delivered");
-    expect(rows.map((row) => [row.status, row.attempts, row.responseStatus])).toEqual([["delivered", 1, 200], ["delivered", 1, 200]]);
+    expect(rows.map((row) => [row.status, row.attempts, row.responseStatus])).toEqual([
+      ["delivered", 1, 200],
+      ["delivered", 1, 200],
+    ]);
     const webhook = received.filter((r) => r.path === `/hook-${runId}`);
     const slack = received.filter((r) => r.path === `/slack-${runId}`);
     expect(webhook).toHaveLength(1);
     expect(webhook[0]!.contentType).toBe("application/json");
     expect(webhook[0]!.body).toEqual({
       event: "run-ended",
-      run: { id: runId, planName: "nightly soak", status: "failed", outcome: null, error: "No agent is online", url: `http://dash.example/runs/${runId}` },
+      run: {
+        id: runId,
+        planName: "nightly soak",
+        status: "failed",
+        outcome: null,
+        error: "No agent is online",
+        url: `http://dash.example/runs/${runId}`,
+      },
       text: `Run of "nightly soak" failed: No agent is online. http://dash.example/runs/${runId}`,
     });
-    expect(slack.map((r) => r.body)).toEqual([{ text: `Run of "nightly soak" failed: No agent is online. http://dash.example/runs/${runId}` }]);
+    expect(slack.map((r) => r.body)).toEqual([
+      { text: `Run of "nightly soak" failed: No agent is online. http://dash.example/runs/${runId}` },
+    ]);
   }, 30_000);
 
   it("retries an endpoint that fails (500, then 200) and logs both attempts; one that keeps failing is marked failed", async () => {
@@ -131,9 +169,19 @@ describe("run notifications, delivered by the workers over real HTTP on loopback
     await runQueue.jobs.finishRun({ orgId, runId }, 0, "planned-end");
 
     const rows = await deliveries(orgId, 2, "settled");
-    expect(rows.find((row) => row.channelId === flaky.id)).toMatchObject({ status: "delivered", attempts: 2, responseStatus: 200, lastError: null });
+    expect(rows.find((row) => row.channelId === flaky.id)).toMatchObject({
+      status: "delivered",
+      attempts: 2,
+      responseStatus: 200,
+      lastError: null,
+    });
     expect(received.filter((r) => r.path === `/flaky-${runId}`)).toHaveLength(2);
-    expect(rows.find((row) => row.channelId !== flaky.id)).toMatchObject({ status: "failed", attempts: 5, responseStatus: 503, lastError: "the endpoint answered HTTP 503" });
+    expect(rows.find((row) => row.channelId !== flaky.id)).toMatchObject({
+      status: "failed",
+      attempts: 5,
+      responseStatus: 503,
+      lastError: "the endpoint answered HTTP 503",
+    });
     expect(received.filter((r) => r.path === `/down-${runId}`)).toHaveLength(5);
   }, 60_000);
 });

@@ -15,8 +15,10 @@ import { composeWorkers } from "./compose";
 import { PlanSpec } from "@throng/protocol/plan";
 
 const spec = {
-  name: "p", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-  scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 }, load: { clients: 9, durationSec: 1, rampUpSec: 0 },
+  name: "p",
+  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+  scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
+  load: { clients: 9, durationSec: 1, rampUpSec: 0 },
 };
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -32,12 +34,24 @@ beforeAll(async () => {
   db = createDb(database.url, { max: 5 });
   repos = createRepos(db);
   const url = process.env.REDIS_URL!;
-  connections = [createRedis(url, "t-bus"), createRedis(url, "t-worker"), createRedis(url, "t-queue"), createRedis(url, "t-sub")];
+  connections = [
+    createRedis(url, "t-bus"),
+    createRedis(url, "t-worker"),
+    createRedis(url, "t-queue"),
+    createRedis(url, "t-sub"),
+  ];
   const prefix = uniquePrefix();
   runQueue = createRunQueue(connections[2]!, prefix);
   workers = composeWorkers({
-    db, redis: connections[0]!, workerRedis: connections[1]!, jobs: runQueue.jobs, log: pino({ level: "silent" }),
-    prefix, concurrency: 2, heartbeatIntervalMs: 60_000, orchestration: { startDelayMs: 50, finishGraceMs: 200, agentLostGraceMs: 300 },
+    db,
+    redis: connections[0]!,
+    workerRedis: connections[1]!,
+    jobs: runQueue.jobs,
+    log: pino({ level: "silent" }),
+    prefix,
+    concurrency: 2,
+    heartbeatIntervalMs: 60_000,
+    orchestration: { startDelayMs: 50, finishGraceMs: 200, agentLostGraceMs: 300 },
   });
   subscriber = createSubscriber(connections[3]!, () => {});
 });
@@ -51,18 +65,45 @@ afterAll(async () => {
 
 /** One ordinary second of 9 clients as the agent sends it (seconds at 1000 + seq, as insertSecond stores them). */
 const lateSnapshot = (runId: string, seq: number): MetricSnapshot => ({
-  runId, seq, intervalStart: (1000 + seq) * 1000, intervalMs: 1000, clients: 9,
-  counters: { connectionsOpen: 9, connectionsOpened: 9, connectionsFailed: 0, connectionsClosed: 0, messagesSent: 90, messagesReceived: 90, bytesSent: 1, bytesReceived: 1, errors: 0 },
-  histograms: { rttUs: encodeValues(Array(90).fill(1_000)) }, health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
+  runId,
+  seq,
+  intervalStart: (1000 + seq) * 1000,
+  intervalMs: 1000,
+  clients: 9,
+  counters: {
+    connectionsOpen: 9,
+    connectionsOpened: 9,
+    connectionsFailed: 0,
+    connectionsClosed: 0,
+    messagesSent: 90,
+    messagesReceived: 90,
+    bytesSent: 1,
+    bytesReceived: 1,
+    errors: 0,
+  },
+  histograms: { rttUs: encodeValues(Array(90).fill(1_000)) },
+  health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
 });
 
 /** An org with one online agent and a queued run, written straight to the database. */
 async function seedRun(agentCores = 2, runSpec: object = spec) {
   const orgId = crypto.randomUUID();
-  await db.insertInto("organization").values({ id: orgId, name: "o", slug: orgId, logo: null, createdAt: new Date(), metadata: null }).execute();
+  await db
+    .insertInto("organization")
+    .values({ id: orgId, name: "o", slug: orgId, logo: null, createdAt: new Date(), metadata: null })
+    .execute();
   const agentId = crypto.randomUUID();
   await repos.fleet.insertAgent(orgId, {
-    id: agentId, secretHash: "x", hostname: "rig", os: "linux", arch: "x64", cores: agentCores, memoryBytes: 1, version: "0.1.0", labels: {}, ip: null,
+    id: agentId,
+    secretHash: "x",
+    hostname: "rig",
+    os: "linux",
+    arch: "x64",
+    cores: agentCores,
+    memoryBytes: 1,
+    version: "0.1.0",
+    labels: {},
+    ip: null,
   });
   await repos.fleet.markSeen(orgId, agentId, true, new Date());
   const planId = crypto.randomUUID();
@@ -87,9 +128,26 @@ describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
     expect((await repos.runs.get(orgId, runId))?.status).toBe("running");
 
     await repos.snapshots.insert(orgId, runId, {
-      agentId, seq: 0, second: Math.floor(assignment.startAt / 1000), intervalMs: 1000, clients: 9,
-      counters: { connectionsOpen: 9, connectionsOpened: 9, connectionsFailed: 0, connectionsClosed: 0, messagesSent: 90, messagesReceived: 90, bytesSent: 1, bytesReceived: 1, errors: 0 },
-      rttHist: encodeValues([1000, 2000]), histograms: {}, step: null, health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
+      agentId,
+      seq: 0,
+      second: Math.floor(assignment.startAt / 1000),
+      intervalMs: 1000,
+      clients: 9,
+      counters: {
+        connectionsOpen: 9,
+        connectionsOpened: 9,
+        connectionsFailed: 0,
+        connectionsClosed: 0,
+        messagesSent: 90,
+        messagesReceived: 90,
+        bytesSent: 1,
+        bytesReceived: 1,
+        errors: 0,
+      },
+      rttHist: encodeValues([1000, 2000]),
+      histograms: {},
+      step: null,
+      health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
     });
     // The planned-end job fires by itself (duration 1 s + 200 ms grace); the agent never reported, so it is told to stop.
     await expect.poll(async () => (await repos.runs.get(orgId, runId))?.status, { timeout: 15_000 }).toBe("finished");
@@ -141,7 +199,17 @@ describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
     const { orgId, agentId, runId } = await seedRun(2, watched);
     const watcherId = crypto.randomUUID();
     await repos.fleet.insertAgent(orgId, {
-      id: watcherId, secretHash: "x", hostname: "server-host", os: "linux", arch: "x64", cores: 8, memoryBytes: 1, version: "0.1.0", labels: { role: "server" }, ip: null, role: "watch",
+      id: watcherId,
+      secretHash: "x",
+      hostname: "server-host",
+      os: "linux",
+      arch: "x64",
+      cores: 8,
+      memoryBytes: 1,
+      version: "0.1.0",
+      labels: { role: "server" },
+      ip: null,
+      role: "watch",
     });
     await repos.fleet.markSeen(orgId, watcherId, true, new Date());
     const received: unknown[] = [];
@@ -149,9 +217,16 @@ describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
     await workers.orchestrator.start(orgId, runId);
     const shards = await repos.runs.listShards(orgId, runId);
     // The watcher's 8 cores take none of the 9 clients: the load agent has them all.
-    expect(shards.map((s) => [s.agentId, s.role, s.clients])).toEqual([[agentId, "load", 9], [watcherId, "watch", 0]]);
+    expect(shards.map((s) => [s.agentId, s.role, s.clients])).toEqual([
+      [agentId, "load", 9],
+      [watcherId, "watch", 0],
+    ]);
     await expect.poll(() => received.length, { timeout: 10_000 }).toBe(1);
-    expect(RunAssignment.parse((received[0] as { payload: unknown }).payload)).toMatchObject({ runId, role: "watch", clients: 0 });
+    expect(RunAssignment.parse((received[0] as { payload: unknown }).payload)).toMatchObject({
+      runId,
+      role: "watch",
+      clients: 0,
+    });
     await unsubscribe();
   });
 
@@ -172,19 +247,44 @@ describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
     await workers.orchestrator.start(orgId, runId);
     const insert = (seq: number, step: number, clients: number, p99Us: number) =>
       repos.snapshots.insert(orgId, runId, {
-        agentId, seq, second: 1000 + seq, intervalMs: 1000, clients, step, histograms: {},
-        counters: { connectionsOpen: clients, connectionsOpened: 0, connectionsFailed: 0, connectionsClosed: 0, messagesSent: clients * 10, messagesReceived: clients * 10, bytesSent: 1, bytesReceived: 1, errors: 0 },
-        rttHist: encodeValues([...Array(98).fill(1_000), p99Us, p99Us]), health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
+        agentId,
+        seq,
+        second: 1000 + seq,
+        intervalMs: 1000,
+        clients,
+        step,
+        histograms: {},
+        counters: {
+          connectionsOpen: clients,
+          connectionsOpened: 0,
+          connectionsFailed: 0,
+          connectionsClosed: 0,
+          messagesSent: clients * 10,
+          messagesReceived: clients * 10,
+          bytesSent: 1,
+          bytesReceived: 1,
+          errors: 0,
+        },
+        rttHist: encodeValues([...Array(98).fill(1_000), p99Us, p99Us]),
+        health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
       });
     let seq = 0;
-    for (const [step, clients, p99Us] of [[0, 10, 2_000], [1, 20, 3_000], [2, 30, 50_000]] as const) {
+    for (const [step, clients, p99Us] of [
+      [0, 10, 2_000],
+      [1, 20, 3_000],
+      [2, 30, 50_000],
+    ] as const) {
       for (let i = 0; i < 3; i++) await insert(seq++, step, clients, p99Us);
     }
     await workers.orchestrator.shardStatus(orgId, agentId, { runId, state: "finished", lastSeq: seq - 1 });
     await workers.orchestrator.finish(orgId, runId);
     const run = await repos.runs.get(orgId, runId);
     // Over the whole run the 6 slow replies are under 1% of 900, so p99 holds; the per-second view shows the 3 bad seconds.
-    expect(run?.verdict).toMatchObject({ passed: true, outcome: "passed", slos: [{ metric: "rtt-p99-ms", passed: true, breachedSeconds: 3, measuredSeconds: 9 }] });
+    expect(run?.verdict).toMatchObject({
+      passed: true,
+      outcome: "passed",
+      slos: [{ metric: "rtt-p99-ms", passed: true, breachedSeconds: 3, measuredSeconds: 9 }],
+    });
     expect(run?.capacity).toMatchObject({ clients: 20, breakingStep: 2, breakingSlos: ["rtt-p99-ms"], valid: true });
   });
 
@@ -192,9 +292,26 @@ describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
     const { orgId, agentId, runId } = await seedRun(2, { ...spec, slos: [{ metric: "rtt-p99-ms", below: 10 }] });
     await workers.orchestrator.start(orgId, runId);
     await repos.snapshots.insert(orgId, runId, {
-      agentId, seq: 0, second: 1000, intervalMs: 1000, clients: 9, step: null, histograms: {},
-      counters: { connectionsOpen: 9, connectionsOpened: 9, connectionsFailed: 0, connectionsClosed: 0, messagesSent: 90, messagesReceived: 90, bytesSent: 1, bytesReceived: 1, errors: 0 },
-      rttHist: encodeValues(Array(90).fill(1_000)), health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
+      agentId,
+      seq: 0,
+      second: 1000,
+      intervalMs: 1000,
+      clients: 9,
+      step: null,
+      histograms: {},
+      counters: {
+        connectionsOpen: 9,
+        connectionsOpened: 9,
+        connectionsFailed: 0,
+        connectionsClosed: 0,
+        messagesSent: 90,
+        messagesReceived: 90,
+        bytesSent: 1,
+        bytesReceived: 1,
+        errors: 0,
+      },
+      rttHist: encodeValues(Array(90).fill(1_000)),
+      health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
     });
     await workers.orchestrator.finish(orgId, runId);
     const run = await repos.runs.get(orgId, runId);
@@ -206,9 +323,26 @@ describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
   /** One ordinary second of 9 clients from the agent. */
   const insertSecond = (orgId: string, runId: string, agentId: string, seq: number) =>
     repos.snapshots.insert(orgId, runId, {
-      agentId, seq, second: 1000 + seq, intervalMs: 1000, clients: 9, step: null, histograms: {},
-      counters: { connectionsOpen: 9, connectionsOpened: 9, connectionsFailed: 0, connectionsClosed: 0, messagesSent: 90, messagesReceived: 90, bytesSent: 1, bytesReceived: 1, errors: 0 },
-      rttHist: encodeValues(Array(90).fill(1_000)), health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
+      agentId,
+      seq,
+      second: 1000 + seq,
+      intervalMs: 1000,
+      clients: 9,
+      step: null,
+      histograms: {},
+      counters: {
+        connectionsOpen: 9,
+        connectionsOpened: 9,
+        connectionsFailed: 0,
+        connectionsClosed: 0,
+        messagesSent: 90,
+        messagesReceived: 90,
+        bytesSent: 1,
+        bytesReceived: 1,
+        errors: 0,
+      },
+      rttHist: encodeValues(Array(90).fill(1_000)),
+      health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
     });
 
   it("finish-run names the seconds a shard reported and never delivered, in one seconds-lost event, and does not pass the run", async () => {
@@ -220,7 +354,11 @@ describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
     await workers.orchestrator.finish(orgId, runId); // a job may run twice: still one event
     const run = await repos.runs.get(orgId, runId);
     const expected = `agent rig (${agentId}) lost seconds 2–3, 5 (3 s): they never arrived, though the agent reported its shard finished at second 5`;
-    expect((await repos.runs.listEvents(orgId, runId)).filter((e) => e.kind === "seconds-lost").map((e) => [e.agentId, e.message])).toEqual([[agentId, expected]]);
+    expect(
+      (await repos.runs.listEvents(orgId, runId))
+        .filter((e) => e.kind === "seconds-lost")
+        .map((e) => [e.agentId, e.message]),
+    ).toEqual([[agentId, expected]]);
     expect(run?.verdict).toMatchObject({ passed: false, outcome: "incomplete" });
     expect((run?.verdict as { reasons: string[] }).reasons).toContain(expected);
   });
@@ -236,7 +374,9 @@ describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
     const run = await repos.runs.get(orgId, runId);
     const expected = `agent rig (${agentId}) lost seconds 1, 3 (2 s): they never arrived, though the agent reported its shard finished at second 3`;
     expect(run?.status).toBe("aborted");
-    expect((await repos.runs.listEvents(orgId, runId)).filter((e) => e.kind === "seconds-lost").map((e) => e.message)).toEqual([expected]);
+    expect(
+      (await repos.runs.listEvents(orgId, runId)).filter((e) => e.kind === "seconds-lost").map((e) => e.message),
+    ).toEqual([expected]);
     expect((run?.verdict as { reasons: string[] }).reasons).toContain(expected);
   });
 
@@ -251,10 +391,21 @@ describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
     expect((await repos.runs.listEvents(orgId, runId)).filter((e) => e.kind === "seconds-lost")).toHaveLength(1);
 
     // Its last four seconds arrive through ingest, as from an agent cut off until after the end.
-    const ingest = createIngestService({ repos, bus: createBus(connections[0]!), onLateSnapshot: (org, run) => runQueue.jobs.rejudgeRun({ orgId: org, runId: run }) });
+    const ingest = createIngestService({
+      repos,
+      bus: createBus(connections[0]!),
+      onLateSnapshot: (org, run) => runQueue.jobs.rejudgeRun({ orgId: org, runId: run }),
+    });
     for (const seq of [2, 3, 4, 5]) await ingest.ingest(orgId, agentId, lateSnapshot(runId, seq));
-    await expect.poll(async () => (await repos.runs.listEvents(orgId, runId)).filter((e) => e.kind === "judged-again").map((e) => e.message), { timeout: 15_000 })
-      .toEqual(["4 seconds arrived after the run closed; the run was judged again (its verdict is now passed, was incomplete)"]);
+    await expect
+      .poll(
+        async () =>
+          (await repos.runs.listEvents(orgId, runId)).filter((e) => e.kind === "judged-again").map((e) => e.message),
+        { timeout: 15_000 },
+      )
+      .toEqual([
+        "4 seconds arrived after the run closed; the run was judged again (its verdict is now passed, was incomplete)",
+      ]);
     const run = await repos.runs.get(orgId, runId);
     expect(run?.summary).toMatchObject({ messagesReceived: 6 * 90, durationSec: 6 });
     expect(run?.verdict).toMatchObject({ outcome: "passed", reasons: [] });
@@ -268,7 +419,9 @@ describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
 
   it("rejects a malformed job payload without retrying it", async () => {
     const job = await runQueue.queue.add("start-run", { orgId: "o", runId: "not-a-uuid" }, { attempts: 3 });
-    await expect.poll(async () => (await runQueue.queue.getJob(job.id!))?.failedReason, { timeout: 10_000 }).toMatch(/runId/);
+    await expect
+      .poll(async () => (await runQueue.queue.getJob(job.id!))?.failedReason, { timeout: 10_000 })
+      .toMatch(/runId/);
     expect((await runQueue.queue.getJob(job.id!))?.attemptsMade).toBe(1);
   });
 });

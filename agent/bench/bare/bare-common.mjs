@@ -23,7 +23,8 @@ export function websocketUpgrade(host, port, path) {
     done(chunk) {
       head += chunk.toString("latin1");
       if (head.indexOf("\r\n\r\n") === -1) return false;
-      if (!head.startsWith("HTTP/1.1 101") || !head.includes(accept)) throw new Error(`upgrade refused: ${head.split("\r\n")[0]}`);
+      if (!head.startsWith("HTTP/1.1 101") || !head.includes(accept))
+        throw new Error(`upgrade refused: ${head.split("\r\n")[0]}`);
       return true;
     },
   };

@@ -18,7 +18,9 @@ const clients = Number(arg("clients", "100"));
 const seconds = Number(arg("seconds", "20"));
 const warmup = Number(arg("warmup", "2"));
 if (!["tcp", "ws"].includes(mode) || !Number.isInteger(port) || port <= 0) {
-  console.error("usage: node node-echo.mjs --mode tcp|ws --port N [--path /ws] [--clients 100] [--seconds 20] [--warmup 2]");
+  console.error(
+    "usage: node node-echo.mjs --mode tcp|ws --port N [--path /ws] [--clients 100] [--seconds 20] [--warmup 2]",
+  );
   process.exit(2);
 }
 
@@ -87,9 +89,26 @@ const waitOpen = setInterval(() => {
 }, 10);
 
 function measure() {
-  measureWindow(warmup, seconds, () => ({ echoes }), ({ echoes: done }, wallSec, cpuUs, cpu) => {
-    stopping = true;
-    console.log(JSON.stringify({ client: "bare-node", mode, clients, seconds: wallSec, echoesPerSec: done / wallSec, cpuPercent: (100 * cpuUs) / 1e6 / wallSec, usPerEcho: cpuUs / Math.max(1, done), userUsPerEcho: cpu.user / Math.max(1, done), systemUsPerEcho: cpu.system / Math.max(1, done) }));
-    for (const socket of sockets) socket.destroy();
-  });
+  measureWindow(
+    warmup,
+    seconds,
+    () => ({ echoes }),
+    ({ echoes: done }, wallSec, cpuUs, cpu) => {
+      stopping = true;
+      console.log(
+        JSON.stringify({
+          client: "bare-node",
+          mode,
+          clients,
+          seconds: wallSec,
+          echoesPerSec: done / wallSec,
+          cpuPercent: (100 * cpuUs) / 1e6 / wallSec,
+          usPerEcho: cpuUs / Math.max(1, done),
+          userUsPerEcho: cpu.user / Math.max(1, done),
+          systemUsPerEcho: cpu.system / Math.max(1, done),
+        }),
+      );
+      for (const socket of sockets) socket.destroy();
+    },
+  );
 }

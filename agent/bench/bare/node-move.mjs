@@ -20,7 +20,9 @@ const hz = Number(arg("hz", "20"));
 const seconds = Number(arg("seconds", "10"));
 const warmup = Number(arg("warmup", "2"));
 if (!Number.isInteger(port) || port <= 0) {
-  console.error("usage: node node-move.mjs --port N [--path /ws] [--clients 200] [--room-size 20] [--hz 20] [--seconds 10] [--warmup 2]");
+  console.error(
+    "usage: node node-move.mjs --port N [--path /ws] [--clients 200] [--room-size 20] [--hz 20] [--seconds 10] [--warmup 2]",
+  );
   process.exit(2);
 }
 const intervalMs = Math.round(1000 / hz);
@@ -28,7 +30,10 @@ const intervalMs = Math.round(1000 / hz);
 /** A client's text frame: FIN + text, masked with a zero key (so the payload goes as it is). */
 function frame(text) {
   const payload = Buffer.from(text);
-  const head = payload.length < 126 ? Buffer.from([0x81, 0x80 | payload.length, 0, 0, 0, 0]) : Buffer.from([0x81, 0x80 | 126, payload.length >> 8, payload.length & 0xff, 0, 0, 0, 0]);
+  const head =
+    payload.length < 126
+      ? Buffer.from([0x81, 0x80 | payload.length, 0, 0, 0, 0])
+      : Buffer.from([0x81, 0x80 | 126, payload.length >> 8, payload.length & 0xff, 0, 0, 0, 0]);
   return Buffer.concat([head, payload]);
 }
 const MOVE = Buffer.from('{"type":"move"');
@@ -100,7 +105,11 @@ function sendDue() {
       if (!player.joined) continue;
       const seq = player.seq++;
       const t = Math.round((performance.timeOrigin + performance.now()) * 1000);
-      player.socket.write(frame(`{"type":"move","room":${player.room},"client":${player.index},"seq":${seq},"t":${t},"x":${Math.cos(seq / 10) * 100},"y":${Math.sin(seq / 10) * 100}}`));
+      player.socket.write(
+        frame(
+          `{"type":"move","room":${player.room},"client":${player.index},"seq":${seq},"t":${t},"x":${Math.cos(seq / 10) * 100},"y":${Math.sin(seq / 10) * 100}}`,
+        ),
+      );
       sent += 1;
     }
   }
@@ -120,9 +129,24 @@ const waitJoined = setInterval(() => {
 }, 10);
 
 function measure() {
-  measureWindow(warmup, seconds, () => ({ received, sent }), (counted, wallSec, cpuUs) => {
-    stopping = true;
-    console.log(JSON.stringify({ client: "bare-node", clients, seconds: wallSec, sentPerSec: counted.sent / wallSec, receivedPerSec: counted.received / wallSec, cpuPercent: (100 * cpuUs) / 1e6 / wallSec, usPerBroadcast: cpuUs / Math.max(1, counted.received) }));
-    for (const player of players) player.socket.destroy();
-  });
+  measureWindow(
+    warmup,
+    seconds,
+    () => ({ received, sent }),
+    (counted, wallSec, cpuUs) => {
+      stopping = true;
+      console.log(
+        JSON.stringify({
+          client: "bare-node",
+          clients,
+          seconds: wallSec,
+          sentPerSec: counted.sent / wallSec,
+          receivedPerSec: counted.received / wallSec,
+          cpuPercent: (100 * cpuUs) / 1e6 / wallSec,
+          usPerBroadcast: cpuUs / Math.max(1, counted.received),
+        }),
+      );
+      for (const player of players) player.socket.destroy();
+    },
+  );
 }

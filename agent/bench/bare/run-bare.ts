@@ -29,7 +29,11 @@ export interface BareRun {
 /** Builds the Rust client once; the reason it cannot run (no cargo, a failed build) is a row note, not a crash. */
 export function prepareRust(): string | undefined {
   try {
-    execFileSync("cargo", ["build", "--release", "--quiet"], { cwd: rustDir, stdio: ["ignore", "ignore", "pipe"], timeout: 300_000 });
+    execFileSync("cargo", ["build", "--release", "--quiet"], {
+      cwd: rustDir,
+      stdio: ["ignore", "ignore", "pipe"],
+      timeout: 300_000,
+    });
   } catch (error) {
     return `bare Rust client not built: ${(error as Error).message.split("\n")[0]}`;
   }
@@ -38,12 +42,27 @@ export function prepareRust(): string | undefined {
 }
 
 function argv(run: BareRun): string[] {
-  return ["--mode", run.mode, "--port", String(run.port), "--seconds", String(run.seconds), "--warmup", "2", "--clients", "100"];
+  return [
+    "--mode",
+    run.mode,
+    "--port",
+    String(run.port),
+    "--seconds",
+    String(run.seconds),
+    "--warmup",
+    "2",
+    "--clients",
+    "100",
+  ];
 }
 
 /** Runs a bare client pinned to `cpu` and reads the JSON line it prints last. */
 function pinned<Result>(command: string, args: string[], cpu: string): Result {
-  const out = execFileSync("taskset", ["-c", cpu, command, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 120_000 });
+  const out = execFileSync("taskset", ["-c", cpu, command, ...args], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    timeout: 120_000,
+  });
   return JSON.parse(out.trim().split("\n").pop()!) as Result;
 }
 
@@ -74,7 +93,20 @@ export interface BareMoveRun {
 }
 
 function moveArgv(run: BareMoveRun): string[] {
-  return ["--port", String(run.port), "--clients", String(run.players), "--room-size", String(run.roomSize), "--hz", String(run.hz), "--seconds", String(run.seconds), "--warmup", "2"];
+  return [
+    "--port",
+    String(run.port),
+    "--clients",
+    String(run.players),
+    "--room-size",
+    String(run.roomSize),
+    "--hz",
+    String(run.hz),
+    "--seconds",
+    String(run.seconds),
+    "--warmup",
+    "2",
+  ];
 }
 
 export function runBareNodeMove(run: BareMoveRun): BareMoveResult {
@@ -89,7 +121,9 @@ export function runBareRustMove(run: BareMoveRun): BareMoveResult {
 export function prepareEchoServer(): string {
   const binary = join(mkdtempSync(join(tmpdir(), "throng-echo-server-")), "echo-server");
   try {
-    execFileSync(process.env.CC ?? "cc", ["-O2", "-o", binary, join(bareDir, "echo-server.c")], { stdio: ["ignore", "ignore", "pipe"] });
+    execFileSync(process.env.CC ?? "cc", ["-O2", "-o", binary, join(bareDir, "echo-server.c")], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
   } catch (error) {
     throw new Error(`bare C echo server not built: ${(error as Error).message.split("\n")[0]}`);
   }
@@ -97,7 +131,10 @@ export function prepareEchoServer(): string {
 }
 
 /** Starts the echo server pinned to `cpu` on a free port; `cpuSeconds()` reads its CPU time from /proc. */
-export async function startEchoServer(binary: string, cpu: string): Promise<{ port: number; child: ChildProcess; cpuSeconds(): number }> {
+export async function startEchoServer(
+  binary: string,
+  cpu: string,
+): Promise<{ port: number; child: ChildProcess; cpuSeconds(): number }> {
   const child = spawn("taskset", ["-c", cpu, binary, "0"], { stdio: ["ignore", "pipe", "inherit"] });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.once("data", (chunk) => resolve(Number(/listening on (\d+)/.exec(String(chunk))?.[1])));

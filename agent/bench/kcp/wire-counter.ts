@@ -36,16 +36,43 @@ export function openWireCounter(): WireCounter | string {
   process.once("exit", close);
   return {
     watch(protocol, port) {
-      nft(["add", "rule", "inet", TABLE, "out", protocol, "sport", String(port), "counter", "comment", `"${protocol}-${port}"`]);
-      nft(["add", "rule", "inet", TABLE, "out", protocol, "dport", String(port), "counter", "comment", `"${protocol}-${port}"`]);
+      nft([
+        "add",
+        "rule",
+        "inet",
+        TABLE,
+        "out",
+        protocol,
+        "sport",
+        String(port),
+        "counter",
+        "comment",
+        `"${protocol}-${port}"`,
+      ]);
+      nft([
+        "add",
+        "rule",
+        "inet",
+        TABLE,
+        "out",
+        protocol,
+        "dport",
+        String(port),
+        "counter",
+        "comment",
+        `"${protocol}-${port}"`,
+      ]);
     },
     read(protocol, port) {
-      const listed = JSON.parse(nft(["-j", "list", "table", "inet", TABLE])) as { nftables: { rule?: { comment?: string; expr: { counter?: { bytes: number; packets: number } }[] } }[] };
+      const listed = JSON.parse(nft(["-j", "list", "table", "inet", TABLE])) as {
+        nftables: { rule?: { comment?: string; expr: { counter?: { bytes: number; packets: number } }[] } }[];
+      };
       let bytes = 0;
       let packets = 0;
       for (const entry of listed.nftables) {
         if (entry.rule?.comment !== `${protocol}-${port}`) continue;
-        for (const expr of entry.rule.expr) if (expr.counter) (bytes += expr.counter.bytes), (packets += expr.counter.packets);
+        for (const expr of entry.rule.expr)
+          if (expr.counter) (bytes += expr.counter.bytes), (packets += expr.counter.packets);
       }
       return { bytes, packets };
     },

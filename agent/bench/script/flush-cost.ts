@@ -9,7 +9,15 @@ const times: number[] = [];
 let seq = 0;
 for (let second = 0; second < 30; second += 1) {
   // One second of 160 players × 10 Hz × 15 receivers: 24,000 receipts with 0.5–20 ms latencies.
-  for (let i = 0; i < 24_000; i += 1) recordBroadcast(tally.metrics, streams, i % 160, seq + Math.floor(i / 160), 1_000_000, 1_000_000 + 500 + ((i * 7919) % 20_000));
+  for (let i = 0; i < 24_000; i += 1)
+    recordBroadcast(
+      tally.metrics,
+      streams,
+      i % 160,
+      seq + Math.floor(i / 160),
+      1_000_000,
+      1_000_000 + 500 + ((i * 7919) % 20_000),
+    );
   seq += 150;
   const t = performance.now();
   const part = tally.flush();
@@ -18,4 +26,6 @@ for (let second = 0; second < 30; second += 1) {
   void structured;
 }
 times.sort((a, b) => a - b);
-console.log(`flush + structured clone per second: median ${times[15]!.toFixed(3)} ms, max ${times.at(-1)!.toFixed(3)} ms`);
+console.log(
+  `flush + structured clone per second: median ${times[15]!.toFixed(3)} ms, max ${times.at(-1)!.toFixed(3)} ms`,
+);

@@ -37,7 +37,9 @@ function contextFor(client) {
     signal: stop.signal,
     measure(_name, work) {
       const started = performance.now();
-      return Promise.resolve(typeof work === "function" ? work() : work).then((value) => (joins.recordValue(Math.max(1, Math.round((performance.now() - started) * 1000))), value));
+      return Promise.resolve(typeof work === "function" ? work() : work).then(
+        (value) => (joins.recordValue(Math.max(1, Math.round((performance.now() - started) * 1000))), value),
+      );
     },
     broadcast(_sender, _seq, sentAtUs) {
       broadcasts += 1;
@@ -54,7 +56,10 @@ function contextFor(client) {
 }
 
 for (let client = 0; client < clients; client += 1) {
-  setTimeout(() => void Promise.resolve(bot(contextFor(client))).catch(() => (errors += 1)), (client * rampSec * 1000) / clients);
+  setTimeout(
+    () => void Promise.resolve(bot(contextFor(client))).catch(() => (errors += 1)),
+    (client * rampSec * 1000) / clients,
+  );
 }
 
 measureWindow(

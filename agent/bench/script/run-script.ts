@@ -58,7 +58,9 @@ function startProcess(args: string[], options: { stdout?: "pipe" | "ignore" } = 
 }
 
 function startRoomServer(roomSize: number): Promise<RoomServer> {
-  const child = startProcess([join(here, "colyseus-server.mjs"), "--port", "0", "--room-size", String(roomSize)], { stdout: "pipe" });
+  const child = startProcess([join(here, "colyseus-server.mjs"), "--port", "0", "--room-size", String(roomSize)], {
+    stdout: "pipe",
+  });
   let out = "";
   return new Promise((resolve, reject) => {
     child.stdout!.on("data", (chunk) => {
@@ -97,16 +99,35 @@ function scriptPlan(server: RoomServer, players: number, options: ScriptBenchOpt
       metrics: [{ name: "join-ms", kind: "histogram" }],
     },
     // One second more: the run's last, partial second is dropped.
-    load: { clients: players, durationSec: timing.rampSec + timing.warmupSec + timing.measureSec + 1, rampUpSec: timing.rampSec },
+    load: {
+      clients: players,
+      durationSec: timing.rampSec + timing.warmupSec + timing.measureSec + 1,
+      rampUpSec: timing.rampSec,
+    },
   };
 }
 
 /** The Throng script path: `throng-agent run --allow-scripts`, its process tree's CPU from /proc over the window. */
-async function runThrong(server: RoomServer, players: number, options: ScriptBenchOptions & { engineCount?: number }, timing: Timing, name: string): Promise<PathRun> {
+async function runThrong(
+  server: RoomServer,
+  players: number,
+  options: ScriptBenchOptions & { engineCount?: number },
+  timing: Timing,
+  name: string,
+): Promise<PathRun> {
   const planPath = join(options.work, `${name}.json`);
   const out = join(options.work, `${name}.jsonl`);
   writeFileSync(planPath, JSON.stringify(scriptPlan(server, players, options, timing)));
-  const args = [options.bundle, "run", planPath, "--allow-scripts", "--quiet", "--out", out, ...(options.engineCount ? ["--engines", String(options.engineCount)] : [])];
+  const args = [
+    options.bundle,
+    "run",
+    planPath,
+    "--allow-scripts",
+    "--quiet",
+    "--out",
+    out,
+    ...(options.engineCount ? ["--engines", String(options.engineCount)] : []),
+  ];
   const child = startProcess(args);
   const samples: { at: number; ticks: number }[] = [];
   const seen = new Map<number, number>();
@@ -114,7 +135,10 @@ async function runThrong(server: RoomServer, players: number, options: ScriptBen
   const code = await exitOf(child);
   clearInterval(sampler);
   if (code !== 0 && code !== 5 && code !== 6) throw new Error(`agent run ${name} exited with ${code}`);
-  const snapshots = readFileSync(out, "utf8").trim().split("\n").map((line) => JSON.parse(line) as MetricSnapshot);
+  const snapshots = readFileSync(out, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as MetricSnapshot);
   const from = timing.rampSec + timing.warmupSec;
   const window = snapshots.filter((s) => s.seq >= from && s.intervalMs >= 900);
   const summary = localRun(window).summary!;
@@ -141,7 +165,9 @@ async function runThrong(server: RoomServer, players: number, options: ScriptBen
 /** Waits for `child` to exit, killing its session after a bound (every run here is far shorter). */
 async function exitOf(child: ChildProcess): Promise<number | null> {
   const killer = setTimeout(() => killSession(child), 120_000);
-  const code = await new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once("exit", resolve)));
+  const code = await new Promise<number | null>((resolve) =>
+    child.exitCode !== null ? resolve(child.exitCode) : child.once("exit", resolve),
+  );
   clearTimeout(killer);
   // Engine processes (and anything a script left) go with their session.
   killSession(child);
@@ -149,9 +175,33 @@ async function exitOf(child: ChildProcess): Promise<number | null> {
 }
 
 /** The same bots in one plain Node process. */
-async function runPlain(server: RoomServer, players: number, options: ScriptBenchOptions, timing: Timing): Promise<PathRun> {
-  const args = [join(here, "plain-bots.mjs"), "--bots", BOTS, "--url", `http://127.0.0.1:${server.port}`, "--clients", String(players), "--room-size", String(options.roomSize), "--hz", String(options.hz)];
-  args.push("--ramp", String(timing.rampSec), "--warmup", String(timing.warmupSec), "--seconds", String(timing.measureSec));
+async function runPlain(
+  server: RoomServer,
+  players: number,
+  options: ScriptBenchOptions,
+  timing: Timing,
+): Promise<PathRun> {
+  const args = [
+    join(here, "plain-bots.mjs"),
+    "--bots",
+    BOTS,
+    "--url",
+    `http://127.0.0.1:${server.port}`,
+    "--clients",
+    String(players),
+    "--room-size",
+    String(options.roomSize),
+    "--hz",
+    String(options.hz),
+  ];
+  args.push(
+    "--ramp",
+    String(timing.rampSec),
+    "--warmup",
+    String(timing.warmupSec),
+    "--seconds",
+    String(timing.measureSec),
+  );
   const child = startProcess(args, { stdout: "pipe" });
   let out = "";
   child.stdout!.on("data", (chunk) => (out += String(chunk)));
@@ -165,13 +215,21 @@ const median = (values: number[]) => {
   const mid = sorted.length >> 1;
   return sorted.length === 0 ? Number.NaN : sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
-const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }) : "-");
+const fmt = (n: number, digits = 0) =>
+  Number.isFinite(n)
+    ? n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })
+    : "-";
 
 type Host = "quiet" | "busy";
 /** "plain", or a script run with `--engines N` ("script 2") or the agent's own choice ("script"). */
 type Path = string;
 const pathOf = (engines: number | undefined): Path => (engines === undefined ? "script" : `script ${engines}`);
-const pathLabel = (path: Path) => (path === "plain" ? "plain Node" : path === "script" ? "Throng script (engines: the agent's choice)" : `Throng script, --engines ${path.slice(7)}`);
+const pathLabel = (path: Path) =>
+  path === "plain"
+    ? "plain Node"
+    : path === "script"
+      ? "Throng script (engines: the agent's choice)"
+      : `Throng script, --engines ${path.slice(7)}`;
 
 /** Runs every step and returns the markdown table with the p99 ratios. */
 export async function scriptRows(options: ScriptBenchOptions): Promise<string> {
@@ -179,22 +237,48 @@ export async function scriptRows(options: ScriptBenchOptions): Promise<string> {
   const server = await startRoomServer(options.roomSize);
   const burners: ChildProcess[] = [];
   const lines: string[] = [];
-  const header = ["players", "host", "path", "broadcasts/s", "CPU", "µs CPU per broadcast", "p50", "p99", "p99 of each round", "p99 ÷ plain p99", "join p50 / p99"];
+  const header = [
+    "players",
+    "host",
+    "path",
+    "broadcasts/s",
+    "CPU",
+    "µs CPU per broadcast",
+    "p50",
+    "p99",
+    "p99 of each round",
+    "p99 ÷ plain p99",
+    "join p50 / p99",
+  ];
   lines.push(`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`);
   const paths: Path[] = ["plain", ...options.engines.map(pathOf)];
   try {
     for (const players of options.players) {
       const runs = new Map<string, PathRun[]>();
-      const add = (host: Host, path: Path, run: PathRun) => runs.set(`${host}:${path}`, [...(runs.get(`${host}:${path}`) ?? []), run]);
+      const add = (host: Host, path: Path, run: PathRun) =>
+        runs.set(`${host}:${path}`, [...(runs.get(`${host}:${path}`) ?? []), run]);
       for (let round = 0; round < options.repeat; round += 1) {
         for (const host of ["quiet", "busy"] as Host[]) {
           // Alternate the order, so no path always meets the host right after another's run or the burners' start.
           for (const path of round % 2 === 0 ? paths : [...paths].reverse()) {
-            if (host === "busy") burners.push(...startBurners(options.burners, timing.rampSec + timing.warmupSec + timing.measureSec + 8));
+            if (host === "busy")
+              burners.push(...startBurners(options.burners, timing.rampSec + timing.warmupSec + timing.measureSec + 8));
             try {
               const name = `script-${players}-${host}-${path.replace(" ", "-")}-${round}`;
               const engineCount = path.startsWith("script ") ? Number(path.slice(7)) : undefined;
-              add(host, path, path === "plain" ? await runPlain(server, players, options, timing) : await runThrong(server, players, { ...options, ...(engineCount ? { engineCount } : {}) }, timing, name));
+              add(
+                host,
+                path,
+                path === "plain"
+                  ? await runPlain(server, players, options, timing)
+                  : await runThrong(
+                      server,
+                      players,
+                      { ...options, ...(engineCount ? { engineCount } : {}) },
+                      timing,
+                      name,
+                    ),
+              );
             } finally {
               stopAll(burners.splice(0));
             }
@@ -208,7 +292,19 @@ export async function scriptRows(options: ScriptBenchOptions): Promise<string> {
           const m = (pick: (r: PathRun) => number) => median(list.map(pick));
           const extra = path === "plain" ? "" : `; saturated ${fmt(m((r) => r.saturatedSeconds ?? 0))} s`;
           lines.push(
-            `| ${fmt(players)} | ${host}${host === "busy" ? ` (${options.burners} busy loops)` : ""} | ${pathLabel(path)} | ${fmt(m((r) => r.broadcastsPerSec))} | ${fmt(m((r) => r.cpuPercent), 1)}% | ${fmt(m((r) => r.usPerBroadcast), 2)} | ${fmt(m((r) => r.p50Ms), 2)} ms | ${fmt(m((r) => r.p99Ms), 2)} ms | ${list.map((r) => fmt(r.p99Ms, 2)).join(", ")}${extra} | ${path === "plain" ? "-" : `${fmt(m((r) => r.p99Ms) / plainP99, 2)}×`} | ${fmt(m((r) => r.joinP50Ms))} / ${fmt(m((r) => r.joinP99Ms))} ms |`,
+            `| ${fmt(players)} | ${host}${host === "busy" ? ` (${options.burners} busy loops)` : ""} | ${pathLabel(path)} | ${fmt(m((r) => r.broadcastsPerSec))} | ${fmt(
+              m((r) => r.cpuPercent),
+              1,
+            )}% | ${fmt(
+              m((r) => r.usPerBroadcast),
+              2,
+            )} | ${fmt(
+              m((r) => r.p50Ms),
+              2,
+            )} ms | ${fmt(
+              m((r) => r.p99Ms),
+              2,
+            )} ms | ${list.map((r) => fmt(r.p99Ms, 2)).join(", ")}${extra} | ${path === "plain" ? "-" : `${fmt(m((r) => r.p99Ms) / plainP99, 2)}×`} | ${fmt(m((r) => r.joinP50Ms))} / ${fmt(m((r) => r.joinP99Ms))} ms |`,
           );
         }
       }

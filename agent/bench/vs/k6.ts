@@ -14,7 +14,9 @@ const K6 = join(GO_BIN, "k6");
 /** The k6 binary: one already built, or `go install go.k6.io/k6@latest` once (minutes of CPU) and kept. */
 function installK6(): string | undefined {
   if (existsSync(K6)) return undefined;
-  console.error(`--vs k6: ${K6} not found; building it with \`${GO} install go.k6.io/k6@latest\` (takes minutes and a lot of CPU, done once)`);
+  console.error(
+    `--vs k6: ${K6} not found; building it with \`${GO} install go.k6.io/k6@latest\` (takes minutes and a lot of CPU, done once)`,
+  );
   const build = spawnSync(GO, ["install", "go.k6.io/k6@latest"], { stdio: ["ignore", "inherit", "inherit"] });
   if (build.error) return `cannot run ${GO}: ${build.error.message}`;
   if (build.status !== 0) return `go install go.k6.io/k6@latest failed (exit ${build.status}; see the output above)`;
@@ -97,7 +99,8 @@ const trend = (metrics: Record<string, { values?: Record<string, number> }>, nam
 };
 
 export function k6Tool(): VsTool {
-  const base = (dir: string, scenario: VsScenario) => join(dir, `k6-${scenario.kind}-${scenario.kind === "s2" ? scenario.protocol : scenario.clients}`);
+  const base = (dir: string, scenario: VsScenario) =>
+    join(dir, `k6-${scenario.kind}-${scenario.kind === "s2" ? scenario.protocol : scenario.clients}`);
   return {
     name: "k6",
     prepare: async () => installK6(),
@@ -114,7 +117,10 @@ export function k6Tool(): VsTool {
       const file = `${base(dir, scenario)}.summary.json`;
       if (!existsSync(file)) return undefined;
       const metrics = JSON.parse(readFileSync(file, "utf8")) as Record<string, { values?: Record<string, number> }>;
-      const parts = [scenario.kind === "s1" ? trend(metrics, "pong_rtt") : undefined, trend(metrics, "ws_connecting")].filter(Boolean);
+      const parts = [
+        scenario.kind === "s1" ? trend(metrics, "pong_rtt") : undefined,
+        trend(metrics, "ws_connecting"),
+      ].filter(Boolean);
       if (scenario.kind === "s2") parts.push("no per-message latency in k6/ws");
       return parts.join("; ") || undefined;
     },

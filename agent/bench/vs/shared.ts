@@ -16,7 +16,8 @@ export interface VsTarget {
 }
 
 export function scenarioLabel(scenario: VsScenario): string {
-  if (scenario.kind === "s1") return `S1 ping ${scenario.intervalMs} ms, ${scenario.clients.toLocaleString("en-US")} clients`;
+  if (scenario.kind === "s1")
+    return `S1 ping ${scenario.intervalMs} ms, ${scenario.clients.toLocaleString("en-US")} clients`;
   if (scenario.kind === "s2") return `S2 echo ${scenario.protocol === "tcp" ? "TCP len2" : "WebSocket"}`;
   return `S3 login storm WS, ${scenario.clients.toLocaleString("en-US")}`;
 }
@@ -48,7 +49,11 @@ export interface VsTool {
   /** Installs on demand; a reason when the tool cannot be had. */
   prepare(): Promise<string | undefined>;
   /** The pinned command for one scenario, or why this tool cannot reproduce it. */
-  command(scenario: VsScenario, target: VsTarget, dir: string): { argv: string[]; env?: Record<string, string> } | { unsupported: string };
+  command(
+    scenario: VsScenario,
+    target: VsTarget,
+    dir: string,
+  ): { argv: string[]; env?: Record<string, string> } | { unsupported: string };
   /** The tool's own latency report after the run, read from its output files. */
   latency(scenario: VsScenario, dir: string, output: string): string | undefined;
   /** Run after the tool exits (e.g. stop daemons the tool left behind). */
@@ -78,7 +83,10 @@ const CLOCK_TICKS = 100; // USER_HZ on Linux
  * CPU ticks (user + system) and RSS of `root` and all its descendants, from /proc. `seen` keeps each process's
  * last ticks, so a process that exits (Tsung starts and ends helpers) still counts what it used.
  */
-export function treeUsage(root: number, seen = new Map<number, number>()): { ticks: number; rssBytes: number; pids: number } {
+export function treeUsage(
+  root: number,
+  seen = new Map<number, number>(),
+): { ticks: number; rssBytes: number; pids: number } {
   const parents = new Map<number, number>();
   const stats = new Map<number, string[]>();
   for (const entry of readdirSync("/proc")) {
@@ -96,7 +104,7 @@ export function treeUsage(root: number, seen = new Map<number, number>()): { tic
   const tree = new Set([root]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const [pid, parent] of parents) if (!tree.has(pid) && tree.has(parent)) (tree.add(pid), (grew = true));
+    for (const [pid, parent] of parents) if (!tree.has(pid) && tree.has(parent)) tree.add(pid), (grew = true);
   }
   let rssPages = 0;
   for (const pid of tree) {
@@ -151,9 +159,24 @@ function installCleanup(): void {
  * tool's process tree every `everyMs`, and kills the whole group when it exits, overstays `timeoutSec`, grows
  * past the memory bound, or the bench fails.
  */
-export async function runTool(argv: string[], options: { cpu: string; target: VsTarget; timeoutSec: number; everyMs: number; env?: Record<string, string>; cwd: string }): Promise<ToolRun> {
+export async function runTool(
+  argv: string[],
+  options: {
+    cpu: string;
+    target: VsTarget;
+    timeoutSec: number;
+    everyMs: number;
+    env?: Record<string, string>;
+    cwd: string;
+  },
+): Promise<ToolRun> {
   installCleanup();
-  const child = spawn("taskset", ["-c", options.cpu, ...argv], { cwd: options.cwd, env: { ...process.env, ...options.env }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn("taskset", ["-c", options.cpu, ...argv], {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   if (child.pid) running.add(child.pid);
   let output = "";
   const keep = (chunk: Buffer) => (output = (output + String(chunk)).slice(-200_000));
@@ -231,7 +254,10 @@ export function figures(scenario: VsScenario, run: ToolRun): Omit<VsResult, "too
     for (let i = 0; i < samples.length; i += 1) {
       const j = samples.findIndex((s) => s.at - samples[i]!.at >= 1_000);
       if (j < 0) break;
-      connPeak = Math.max(connPeak, ((samples[j]!.accepted - samples[i]!.accepted) * 1000) / (samples[j]!.at - samples[i]!.at));
+      connPeak = Math.max(
+        connPeak,
+        ((samples[j]!.accepted - samples[i]!.accepted) * 1000) / (samples[j]!.at - samples[i]!.at),
+      );
     }
     const total = last.accepted - first.accepted;
     const began = samples.find((s) => s.accepted > first.accepted);
@@ -251,7 +277,9 @@ export function figures(scenario: VsScenario, run: ToolRun): Omit<VsResult, "too
   }
   const { window, steady } = plateau(samples);
   if (window.length < 2) return { connected, rssBytes, note: note ?? `no steady window (peak ${connected} clients)` };
-  const unsteady = steady ? undefined : `no steady plateau: rate over the ${window.length} samples at ≥ 90% of its peak clients`;
+  const unsteady = steady
+    ? undefined
+    : `no steady plateau: rate over the ${window.length} samples at ≥ 90% of its peak clients`;
   const notes = [note, unsteady].filter(Boolean).join("; ");
   const from = window[0]!;
   const to = window[window.length - 1]!;
@@ -276,7 +304,12 @@ function lastLines(output: string): string {
  * Runs every scenario on every tool, scenario by scenario (so the tools of one row share the machine's load of
  * the moment); a tool that cannot be prepared gets a row per scenario saying why.
  */
-export async function runComparison(tools: VsTool[], scenarios: VsScenario[], target: VsTarget, options: { cpu: string; dir: string }): Promise<VsResult[]> {
+export async function runComparison(
+  tools: VsTool[],
+  scenarios: VsScenario[],
+  target: VsTarget,
+  options: { cpu: string; dir: string },
+): Promise<VsResult[]> {
   const unavailable = new Map<string, string>();
   for (const tool of tools) {
     console.error(`--vs ${tool.name}: preparing`);
@@ -300,10 +333,22 @@ export async function runComparison(tools: VsTool[], scenarios: VsScenario[], ta
         continue;
       }
       console.error(`--vs ${tool.name}: ${scenarioLabel(scenario)}`);
-      const expectedSec = scenario.kind === "s1" ? scenario.rampUpSec + scenario.holdSec : scenario.kind === "s2" ? scenario.durationSec : scenario.holdSec;
+      const expectedSec =
+        scenario.kind === "s1"
+          ? scenario.rampUpSec + scenario.holdSec
+          : scenario.kind === "s2"
+            ? scenario.durationSec
+            : scenario.holdSec;
       try {
         // 150 s of slack: k6 initialises every VU before it starts, which takes long for 19.5k of them.
-        const run = await runTool(command.argv, { cpu: options.cpu, target, cwd: options.dir, timeoutSec: expectedSec + 150, everyMs: scenario.kind === "s3" ? 250 : 1_000, ...(command.env ? { env: command.env } : {}) });
+        const run = await runTool(command.argv, {
+          cpu: options.cpu,
+          target,
+          cwd: options.dir,
+          timeoutSec: expectedSec + 150,
+          everyMs: scenario.kind === "s3" ? 250 : 1_000,
+          ...(command.env ? { env: command.env } : {}),
+        });
         const latency = tool.latency(scenario, options.dir, run.output);
         results.push({ tool: tool.name, scenario, ...figures(scenario, run), ...(latency ? { latency } : {}) });
       } catch (error) {
@@ -326,13 +371,26 @@ async function waitForIdleTarget(target: VsTarget): Promise<void> {
   }
 }
 
-const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 const ratio = (a: number | undefined, b: number | undefined) => (a && b ? `${fmt(a / b, 2)}×` : "-");
 
 /** Markdown table: one row per scenario and tool, Throng first, with the ratios against Throng. */
 export function comparisonTable(results: VsResult[]): string {
-  const header = ["scenario", "tool", "connected", "achieved (counted by the target)", "tool CPU", "CPU per msg / conn", "tool RSS", "tool's own latency", "Throng ÷ tool (rate)", "tool ÷ Throng (CPU per msg / conn)", "notes"];
+  const header = [
+    "scenario",
+    "tool",
+    "connected",
+    "achieved (counted by the target)",
+    "tool CPU",
+    "CPU per msg / conn",
+    "tool RSS",
+    "tool's own latency",
+    "Throng ÷ tool (rate)",
+    "tool ÷ Throng (CPU per msg / conn)",
+    "notes",
+  ];
   const lines = [`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`];
   const key = (r: VsResult) => scenarioLabel(r.scenario);
   for (const result of results) {
@@ -342,13 +400,21 @@ export function comparisonTable(results: VsResult[]): string {
       lines.push(`| ${key(result)} | ${result.tool} | - | ${result.notRun} | - | - | - | - | - | - | - |`);
       continue;
     }
-    const achieved = s3 ? (result.connPeak !== undefined ? `${fmt(result.connPeak)} conn/s peak; all in ${fmt(result.connSeconds ?? 0, 1)} s` : "-") : result.rate !== undefined ? `${fmt(result.rate)} msg/s` : "-";
+    const achieved = s3
+      ? result.connPeak !== undefined
+        ? `${fmt(result.connPeak)} conn/s peak; all in ${fmt(result.connSeconds ?? 0, 1)} s`
+        : "-"
+      : result.rate !== undefined
+        ? `${fmt(result.rate)} msg/s`
+        : "-";
     const own = result.tool === "Throng";
     lines.push(
       `| ${[
         key(result),
         result.tool,
-        result.connected !== undefined ? `${fmt(result.connected)} of ${fmt(result.scenario.kind === "s2" ? result.scenario.connections : result.scenario.clients)}` : "-",
+        result.connected !== undefined
+          ? `${fmt(result.connected)} of ${fmt(result.scenario.kind === "s2" ? result.scenario.connections : result.scenario.clients)}`
+          : "-",
         achieved,
         result.cpuPercent !== undefined ? `${fmt(result.cpuPercent, 1)}%` : "-",
         result.cpuUsPerUnit ? `${fmt(result.cpuUsPerUnit, 1)} µs` : "-",

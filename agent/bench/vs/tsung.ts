@@ -16,7 +16,11 @@ function has(command: string): boolean {
 function installTsung(): string | undefined {
   if (has("tsung")) return undefined;
   console.error("--vs tsung: tsung is not installed; running apt-get install -y tsung");
-  const install = () => spawnSync("apt-get", ["install", "-y", "tsung"], { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } }).status;
+  const install = () =>
+    spawnSync("apt-get", ["install", "-y", "tsung"], {
+      stdio: ["ignore", "inherit", "inherit"],
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    }).status;
   if (install() !== 0) {
     console.error("--vs tsung: install failed; running apt-get update and trying again");
     spawnSync("apt-get", ["update"], { stdio: ["ignore", "inherit", "inherit"] });
@@ -76,11 +80,18 @@ export function tsungConfig(scenario: VsScenario, target: VsTarget): string {
   const users = scenario.kind === "s2" ? scenario.connections : scenario.clients;
   // Arrivals: S1 at its ramp's rate, S2 at once, S3 as fast as Tsung launches them. maxnumber caps the users;
   // the phase itself is 5 s longer, since Tsung ends a phase that overruns with the rest never launched.
-  const arrivalRate = scenario.kind === "s1" ? Math.ceil(users / scenario.rampUpSec) : scenario.kind === "s2" ? 1_000 : 50_000;
+  const arrivalRate =
+    scenario.kind === "s1" ? Math.ceil(users / scenario.rampUpSec) : scenario.kind === "s2" ? 1_000 : 50_000;
   // Each S1 user pings for ramp + hold, as a Throng client does; S3 users hold; the load's duration is only a
   // bound (with slack for Tsung's own start), except for S2 whose endless loop it ends.
-  const sessionSec = scenario.kind === "s1" ? scenario.rampUpSec + scenario.holdSec : scenario.kind === "s2" ? scenario.durationSec : scenario.holdSec;
-  const totalSec = scenario.kind === "s2" ? scenario.durationSec : sessionSec + (scenario.kind === "s1" ? scenario.rampUpSec : 0) + 15;
+  const sessionSec =
+    scenario.kind === "s1"
+      ? scenario.rampUpSec + scenario.holdSec
+      : scenario.kind === "s2"
+        ? scenario.durationSec
+        : scenario.holdSec;
+  const totalSec =
+    scenario.kind === "s2" ? scenario.durationSec : sessionSec + (scenario.kind === "s1" ? scenario.rampUpSec : 0) + 15;
   const loops = scenario.kind === "s1" ? Math.ceil((sessionSec * 1000) / scenario.intervalMs) : 100_000_000;
   const { type, body } = session(scenario, loops);
   return `<?xml version="1.0"?>
@@ -110,20 +121,25 @@ function tsungLatency(logDir: string): string | undefined {
   if (!log || !existsSync(log)) return undefined;
   const means = new Map<string, { sum: number; count: number; max: number }>();
   // "stats: request <count> <mean> <stddev> <max> <min> <mean since start> <count since start>"
-  for (const match of readFileSync(log, "utf8").matchAll(/^stats: (request|connect) (\d+) ([\d.]+) [\d.]+ ([\d.]+)/gm)) {
+  for (const match of readFileSync(log, "utf8").matchAll(
+    /^stats: (request|connect) (\d+) ([\d.]+) [\d.]+ ([\d.]+)/gm,
+  )) {
     const entry = means.get(match[1]!) ?? { sum: 0, count: 0, max: 0 };
     entry.sum += Number(match[3]) * Number(match[2]);
     entry.count += Number(match[2]);
     entry.max = Math.max(entry.max, Number(match[4]));
     means.set(match[1]!, entry);
   }
-  const parts = [...means].filter(([, e]) => e.count > 0).map(([name, e]) => `${name} mean ${(e.sum / e.count).toFixed(2)} / max ${e.max.toFixed(1)} ms`);
+  const parts = [...means]
+    .filter(([, e]) => e.count > 0)
+    .map(([name, e]) => `${name} mean ${(e.sum / e.count).toFixed(2)} / max ${e.max.toFixed(1)} ms`);
   return parts.length ? parts.join("; ") : undefined;
 }
 
 export function tsungTool(): VsTool {
   let hadEpmd = false;
-  const logDirOf = (dir: string, scenario: VsScenario) => join(dir, `tsung-${scenario.kind}-${scenario.kind === "s2" ? scenario.protocol : scenario.clients}`);
+  const logDirOf = (dir: string, scenario: VsScenario) =>
+    join(dir, `tsung-${scenario.kind}-${scenario.kind === "s2" ? scenario.protocol : scenario.clients}`);
   return {
     name: "Tsung",
     async prepare() {
@@ -132,7 +148,10 @@ export function tsungTool(): VsTool {
       return why;
     },
     command(scenario, target, dir) {
-      const config = join(dir, `tsung-${scenario.kind}-${scenario.kind === "s2" ? scenario.protocol : scenario.clients}.xml`);
+      const config = join(
+        dir,
+        `tsung-${scenario.kind}-${scenario.kind === "s2" ? scenario.protocol : scenario.clients}.xml`,
+      );
       writeFileSync(config, tsungConfig(scenario, target));
       const logDir = logDirOf(dir, scenario);
       mkdirSync(logDir, { recursive: true });

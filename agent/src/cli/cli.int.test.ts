@@ -50,12 +50,21 @@ describe.each<Build>(["source", "bundle"])("throng-agent CLI (%s)", (build) => {
   it(`target (THRONG_IO=${targetIo}) out of file descriptors ${targetIo === "native" ? "says so on stderr, " : ""}keeps running, and serves again once clients leave`, async () => {
     // A low open-file limit for the target alone: the test's own connections run it out. Not lower: run from source,
     // tsx opens the target's modules (zod's locales among them) many at once while it starts.
-    const child = cli(build, ["target", "--port", "0", "--tcp-port", "0", "--framing", "len2"], { ...process.env, THRONG_IO: targetIo }, 256);
+    const child = cli(
+      build,
+      ["target", "--port", "0", "--tcp-port", "0", "--framing", "len2"],
+      { ...process.env, THRONG_IO: targetIo },
+      256,
+    );
     const output = outputOf(child);
     const port = Number((await output.line(/^target tcp on /)).split(":").at(-1));
     const clients = Array.from({ length: 400 }, () => connect({ host: "127.0.0.1", port }).on("error", () => {}));
-    for (let i = 0; i < 40 && !output.stderr().includes("cannot accept connections"); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
-    if (targetIo === "native") expect(output.stderr()).toMatch(/target: cannot accept connections: E[NM]FILE \(out of file descriptors, \d+ clients open\); raise the open-file limit/);
+    for (let i = 0; i < 40 && !output.stderr().includes("cannot accept connections"); i += 1)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    if (targetIo === "native")
+      expect(output.stderr()).toMatch(
+        /target: cannot accept connections: E[NM]FILE \(out of file descriptors, \d+ clients open\); raise the open-file limit/,
+      );
     for (const client of clients) client.destroy();
     const pong = async () => {
       const socket = connect({ host: "127.0.0.1", port });
@@ -83,7 +92,17 @@ describe.each<Build>(["source", "bundle"])("throng-agent CLI (%s)", (build) => {
   it("connect exits 3 with the server's reason when the token is rejected (close 4003)", async () => {
     const [gateway, config] = await Promise.all([startFakeGateway(), tempConfigPath()]);
     try {
-      const child = cli(build, ["connect", "--server", gateway.server, "--token", "t0ken", "--config", config.path, "--label", "rack=a1"]);
+      const child = cli(build, [
+        "connect",
+        "--server",
+        gateway.server,
+        "--token",
+        "t0ken",
+        "--config",
+        config.path,
+        "--label",
+        "rack=a1",
+      ]);
       const output = outputOf(child);
       const connection = await gateway.nextConnection();
       expect((await connection.waitFor((m) => m.type === "hello")).payload).toMatchObject({ labels: { rack: "a1" } });
@@ -122,7 +141,10 @@ describe.each<Build>(["source", "bundle"])("throng-agent CLI (%s)", (build) => {
     expect(output.stdout()).toMatch(/SLO error-rate < 1%: 0% → pass/);
     expect(output.stdout()).toMatch(/SLO rtt-p99-ms < 0.001 ms: [\d.]+ ms → FAIL/);
     expect(output.stderr()).toContain("note: I/O: native");
-    const snapshots = (await readFile(out, "utf8")).trim().split("\n").map((line) => JSON.parse(line) as { seq: number; clients: number; health: { engines?: number } });
+    const snapshots = (await readFile(out, "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { seq: number; clients: number; health: { engines?: number } });
     expect(snapshots.map((s) => s.seq)).toEqual([0, 1]);
     expect(snapshots[1]).toMatchObject({ clients: 6, health: { engines: 2 } });
     await rm(dir, { recursive: true, force: true });
@@ -151,10 +173,15 @@ describe.each<Build>(["source", "bundle"])("throng-agent CLI (%s)", (build) => {
       const refused = cli(build, ["run", plan]);
       const refusedOutput = outputOf(refused);
       expect(await exitCode(refused)).toBe(ExitCode.usage);
-      expect(refusedOutput.stderr()).toContain("{{secrets.REDIS_PASSWORD}} (scenario.session.0.message.body): set THRONG_SECRET_REDIS_PASSWORD, or give it in a file with --secrets-file");
+      expect(refusedOutput.stderr()).toContain(
+        "{{secrets.REDIS_PASSWORD}} (scenario.session.0.message.body): set THRONG_SECRET_REDIS_PASSWORD, or give it in a file with --secrets-file",
+      );
       const secretsFile = join(dir, "secrets.env");
       await writeFile(secretsFile, "# for the lobby's Redis\nREDIS_PASSWORD=cli-secret-pw\n");
-      for (const [args, env] of [[["--secrets-file", secretsFile], process.env], [[], { ...process.env, THRONG_SECRET_REDIS_PASSWORD: "cli-secret-pw" }]] as const) {
+      for (const [args, env] of [
+        [["--secrets-file", secretsFile], process.env],
+        [[], { ...process.env, THRONG_SECRET_REDIS_PASSWORD: "cli-secret-pw" }],
+      ] as const) {
         const child = cli(build, ["run", plan, "--engines", "1", ...args], env);
         const output = outputOf(child);
         expect(await exitCode(child)).toBe(ExitCode.ok);
@@ -177,7 +204,15 @@ describe.each<Build>(["source", "bundle"])("throng-agent CLI (%s)", (build) => {
   it("run exits 2 naming the bad field of an invalid plan", async () => {
     const dir = await mkdtemp(join(tmpdir(), "throng-run-"));
     const plan = join(dir, "plan.json");
-    await writeFile(plan, JSON.stringify({ name: "bad", target: { protocol: "tcp", host: "127.0.0.1", port: 1, framing: { kind: "length-prefix", headerBytes: 3 } }, scenario: { kind: "ping-pong", intervalMs: 5, messageBytes: 64 }, load: { clients: 1, durationSec: 1 } }));
+    await writeFile(
+      plan,
+      JSON.stringify({
+        name: "bad",
+        target: { protocol: "tcp", host: "127.0.0.1", port: 1, framing: { kind: "length-prefix", headerBytes: 3 } },
+        scenario: { kind: "ping-pong", intervalMs: 5, messageBytes: 64 },
+        load: { clients: 1, durationSec: 1 },
+      }),
+    );
     const child = cli(build, ["run", plan]);
     const output = outputOf(child);
     expect(await exitCode(child)).toBe(ExitCode.usage);
@@ -187,16 +222,33 @@ describe.each<Build>(["source", "bundle"])("throng-agent CLI (%s)", (build) => {
   });
 
   it("connect runs an assigned shard on 2 pre-forked engine processes against the real target, merged into one snapshot per second", async () => {
-    const [gateway, target, config] = await Promise.all([startFakeGateway(), startTarget({ port: 0 }), tempConfigPath()]);
+    const [gateway, target, config] = await Promise.all([
+      startFakeGateway(),
+      startTarget({ port: 0 }),
+      tempConfigPath(),
+    ]);
     try {
-      const child = cli(build, ["connect", "--server", gateway.server, "--token", "t0ken", "--config", config.path, "--engines", "2"]);
+      const child = cli(build, [
+        "connect",
+        "--server",
+        gateway.server,
+        "--token",
+        "t0ken",
+        "--config",
+        config.path,
+        "--engines",
+        "2",
+      ]);
       const output = outputOf(child);
       const connection = await gateway.nextConnection();
       await connection.waitFor((m) => m.type === "hello");
       connection.send(ready());
       // The engines are forked when the agent starts, not when a shard comes: ready before any assignment.
       await output.line(/^2 of 2 engine processes forked and ready$/);
-      connection.send({ type: "run-assignment", payload: assignment(target.url, { clients: 6, durationSec: 2, startAt: Date.now() + 2_000 }) });
+      connection.send({
+        type: "run-assignment",
+        payload: assignment(target.url, { clients: 6, durationSec: 2, startAt: Date.now() + 2_000 }),
+      });
       await connection.waitFor(isStatus("finished"), 20_000);
       const snapshots = connection.received.filter(isSnapshot).map((m) => m.payload);
       expect(snapshots.map((s) => s.seq)).toEqual([0, 1]);
@@ -206,15 +258,27 @@ describe.each<Build>(["source", "bundle"])("throng-agent CLI (%s)", (build) => {
         expect(snapshot.counters.messagesReceived).toBeGreaterThan(0);
       }
       // Each engine runs one shard and exits; the pool forks replacements, so the next shard has engines too.
-      const readyLines = () => output.stdout().split("\n").filter((line) => line === "2 of 2 engine processes forked and ready").length;
+      const readyLines = () =>
+        output
+          .stdout()
+          .split("\n")
+          .filter((line) => line === "2 of 2 engine processes forked and ready").length;
       await new Promise<void>((resolve) => {
         const check = () => readyLines() >= 2 && resolve();
         child.stdout!.on("data", check);
         check();
       });
-      const second = assignment(target.url, { runId: "0b6f1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d", clients: 4, durationSec: 1, startAt: Date.now() + 2_000 });
+      const second = assignment(target.url, {
+        runId: "0b6f1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d",
+        clients: 4,
+        durationSec: 1,
+        startAt: Date.now() + 2_000,
+      });
       connection.send({ type: "run-assignment", payload: second });
-      await connection.waitFor((m) => m.type === "shard-status" && m.payload.runId === second.runId && m.payload.state === "finished", 20_000);
+      await connection.waitFor(
+        (m) => m.type === "shard-status" && m.payload.runId === second.runId && m.payload.state === "finished",
+        20_000,
+      );
       const secondSnapshots = connection.received.filter(isSnapshot).filter((m) => m.payload.runId === second.runId);
       expect(secondSnapshots.map((m) => m.payload)).toMatchObject([{ clients: 4, health: { engines: 2 } }]);
       child.kill("SIGTERM");
@@ -253,12 +317,27 @@ describe("throng-agent run --watch-pid (the server on the load's timeline)", () 
     const dir = await mkdtemp(join(tmpdir(), "throng-watch-"));
     const plan = join(dir, "plan.yaml");
     const out = join(dir, "seconds.jsonl");
-    await writeFile(plan, ["name: watched", `target: { protocol: websocket, url: "${url}" }`, "scenario: { kind: echo-flood, messageBytes: 8, maxInFlight: 1 }", "load: { clients: 4, durationSec: 3 }"].join("\n"));
+    await writeFile(
+      plan,
+      [
+        "name: watched",
+        `target: { protocol: websocket, url: "${url}" }`,
+        "scenario: { kind: echo-flood, messageBytes: 8, maxInFlight: 1 }",
+        "load: { clients: 4, durationSec: 3 }",
+      ].join("\n"),
+    );
     const child = cli("source", ["run", plan, "--engines", "1", "--out", out, "--watch-pid", String(target.pid)]);
     const output = outputOf(child);
     expect(await exitCode(child)).toBe(ExitCode.ok);
-    type Line = { seq: number; counters: { messagesReceived: number }; server?: { seq: number; pid: number; cpuPercent: number; rssBytes: number; network: { packetsInPerSec: number } } };
-    const seconds = (await readFile(out, "utf8")).trim().split("\n").map((line) => JSON.parse(line) as Line);
+    type Line = {
+      seq: number;
+      counters: { messagesReceived: number };
+      server?: { seq: number; pid: number; cpuPercent: number; rssBytes: number; network: { packetsInPerSec: number } };
+    };
+    const seconds = (await readFile(out, "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Line);
     expect(seconds.map((s) => s.seq)).toEqual([0, 1, 2]);
     for (const second of seconds) {
       expect(second.server).toMatchObject({ seq: second.seq, pid: target.pid });
@@ -270,14 +349,24 @@ describe("throng-agent run --watch-pid (the server on the load's timeline)", () 
     expect(busiest.server!.cpuPercent).toBeGreaterThan(0);
     expect(busiest.server!.network.packetsInPerSec).toBeGreaterThan(100);
     expect(output.stdout()).toMatch(/\| server cpu \d+% rss [\d.]+ MiB pkt\/s in /);
-    expect(output.stdout()).toMatch(new RegExp(`server \\(pid ${target.pid}\\)\\s+CPU peak [\\d.]+% mean [\\d.]+%, RSS [\\d.]+ → [\\d.]+ MiB`));
+    expect(output.stdout()).toMatch(
+      new RegExp(`server \\(pid ${target.pid}\\)\\s+CPU peak [\\d.]+% mean [\\d.]+%, RSS [\\d.]+ → [\\d.]+ MiB`),
+    );
     await rm(dir, { recursive: true, force: true });
   });
 
   it("exits 2 before any load when the pid or the name matches no process", async () => {
     const dir = await mkdtemp(join(tmpdir(), "throng-watch-"));
     const plan = join(dir, "plan.yaml");
-    await writeFile(plan, ["name: watched", 'target: { protocol: websocket, url: "ws://127.0.0.1:9/ws" }', "scenario: { kind: echo-flood, messageBytes: 8 }", "load: { clients: 1, durationSec: 1 }"].join("\n"));
+    await writeFile(
+      plan,
+      [
+        "name: watched",
+        'target: { protocol: websocket, url: "ws://127.0.0.1:9/ws" }',
+        "scenario: { kind: echo-flood, messageBytes: 8 }",
+        "load: { clients: 1, durationSec: 1 }",
+      ].join("\n"),
+    );
     const byPid = cli("source", ["run", plan, "--watch-pid", String(2 ** 31 - 1)]);
     const pidOutput = outputOf(byPid);
     expect(await exitCode(byPid)).toBe(ExitCode.usage);

@@ -42,7 +42,12 @@ export async function connectCommand(args: ConnectArgs): Promise<ExitCode> {
   // Forked now, before any assignment: forking per shard could eat the server's 2 s start lead. A shard whose clients
   // need more engines than cores (shardSetup) forks the rest when it comes.
   const spares = engines ?? availableParallelism();
-  const pool = spares > 1 ? createEnginePool(process.argv[1]!, spares, (up) => consoleLogger.info(`${up} of ${spares} engine processes forked and ready`)) : undefined;
+  const pool =
+    spares > 1
+      ? createEnginePool(process.argv[1]!, spares, (up) =>
+          consoleLogger.info(`${up} of ${spares} engine processes forked and ready`),
+        )
+      : undefined;
   try {
     // The same engine entry as `run`: several engine processes merged into one snapshot per second.
     const runShard: AgentRunShard = async (assignment: RunAssignment, { fetchScript, ...options }) => {
@@ -53,19 +58,49 @@ export async function connectCommand(args: ConnectArgs): Promise<ExitCode> {
       if (scriptRefused) throw new Error(scriptRefused);
       // A bundle by hash is fetched here, once per shard, in the process that holds the control connection; the
       // engine processes (which have none) are handed the verified file's path.
-      const bundlePath = await scriptBundlePath(assignment.plan.scenario, scriptCacheDirs(rest.configPath), fetchScript);
-      const scripts = { allowTargets, ...(allowScripts ? { permission: allowScripts } : {}), ...(bundlePath ? { bundlePath } : {}) };
+      const bundlePath = await scriptBundlePath(
+        assignment.plan.scenario,
+        scriptCacheDirs(rest.configPath),
+        fetchScript,
+      );
+      const scripts = {
+        allowTargets,
+        ...(allowScripts ? { permission: allowScripts } : {}),
+        ...(bundlePath ? { bundlePath } : {}),
+      };
       // Engines sized to the shard's clients under the open-file limit, and loopback source addresses: as `run` does.
-      const setup = shardSetup(assignment, { ...(engines ? { engines } : {}), ...(sourceAddresses ? { sourceAddresses } : {}) });
+      const setup = shardSetup(assignment, {
+        ...(engines ? { engines } : {}),
+        ...(sourceAddresses ? { sourceAddresses } : {}),
+      });
       if ("refused" in setup) throw new Error(setup.refused); // before any load; reported to the server as the shard's failure
-      for (const note of setup.notes) consoleLogger.info(`run ${assignment.runId.slice(0, 8)}: ${note.replace(/^note: /, "")}`);
-      const placed = { engines: setup.engines, ...(setup.sourceAddresses ? { sourceAddresses: setup.sourceAddresses } : {}) };
-      return runOnEngines(assignment, { ...options, ...placed, enginesChosen: engines !== undefined, scripts, ...(pool ? { pool } : {}) });
+      for (const note of setup.notes)
+        consoleLogger.info(`run ${assignment.runId.slice(0, 8)}: ${note.replace(/^note: /, "")}`);
+      const placed = {
+        engines: setup.engines,
+        ...(setup.sourceAddresses ? { sourceAddresses: setup.sourceAddresses } : {}),
+      };
+      return runOnEngines(assignment, {
+        ...options,
+        ...placed,
+        enginesChosen: engines !== undefined,
+        scripts,
+        ...(pool ? { pool } : {}),
+      });
     };
     // A session trial (one client, from the plan form) is held to the same allow-list as a shard.
-    const runTrial = (plan: RunAssignment["plan"], secrets?: Readonly<Record<string, string>>) => runSessionTrial(plan, { allowTargets, ...(secrets ? { secrets } : {}) });
+    const runTrial = (plan: RunAssignment["plan"], secrets?: Readonly<Record<string, string>>) =>
+      runSessionTrial(plan, { allowTargets, ...(secrets ? { secrets } : {}) });
     const capabilities: AgentCapabilities = { scripts: scriptCapability(allowScripts), allowTargets };
-    const exit = await runAgent({ ...rest, runShard, runTrial, log: consoleLogger, signal: shutdown.signal, capabilities, ...(capacity ? { capacity } : {}) });
+    const exit = await runAgent({
+      ...rest,
+      runShard,
+      runTrial,
+      log: consoleLogger,
+      signal: shutdown.signal,
+      capabilities,
+      ...(capacity ? { capacity } : {}),
+    });
     if (exit.kind === "stopped") return ExitCode.ok;
     consoleLogger.error(`the server refused this agent (close ${exit.closeCode}): ${exit.reason}`);
     return exitCodeForClose(exit.closeCode);
@@ -87,18 +122,29 @@ export async function targetCommand(args: TargetArgs): Promise<ExitCode> {
       const { processes = 1, ...options } = args;
       target = processes > 1 ? await startTargetGroup({ ...options, processes }) : await startTarget(options);
     } catch (error) {
-      consoleLogger.error(`cannot listen on ${args.host}:${args.port}: ${(error as Error).message}; pick another --port or --host`);
+      consoleLogger.error(
+        `cannot listen on ${args.host}:${args.port}: ${(error as Error).message}; pick another --port or --host`,
+      );
       return ExitCode.failure;
     }
     console.log(`target listening on ${target.url}`);
     if (target.tcpPort) console.log(`target tcp on ${args.host}:${target.tcpPort}`);
     if (target.udpPort) console.log(`target udp on ${args.host}:${target.udpPort}`);
-    if (target.kcpPort) console.log(`target kcp on ${args.host}:${target.kcpPort} (message mode, ${args.kcp?.mode ?? "fast"})`);
-    if (args.processes && args.processes > 1) console.log(`target serving from ${args.processes} processes (SO_REUSEPORT)${target.udpPort ? "; UDP from the first only" : ""}`);
+    if (target.kcpPort)
+      console.log(`target kcp on ${args.host}:${target.kcpPort} (message mode, ${args.kcp?.mode ?? "fast"})`);
+    if (args.processes && args.processes > 1)
+      console.log(
+        `target serving from ${args.processes} processes (SO_REUSEPORT)${target.udpPort ? "; UDP from the first only" : ""}`,
+      );
     if (!args.tls) console.error(`note: ${ioPathNote()}`);
     // The target's own CPU and memory, so a benchmark can tell which side was the limit (also GET /stats).
     const running = target;
-    const report = args.reportEverySec ? setInterval(() => void running.allStats().then((stats) => console.log(`target stats ${JSON.stringify(stats)}`)), args.reportEverySec * 1000) : undefined;
+    const report = args.reportEverySec
+      ? setInterval(
+          () => void running.allStats().then((stats) => console.log(`target stats ${JSON.stringify(stats)}`)),
+          args.reportEverySec * 1000,
+        )
+      : undefined;
     shutdown.signal.addEventListener("abort", () => clearInterval(report), { once: true });
     await new Promise<void>((resolve) => shutdown.signal.addEventListener("abort", () => resolve(), { once: true }));
     await target.close();

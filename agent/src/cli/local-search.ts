@@ -1,4 +1,13 @@
-import { autoSearchOf, nextLevelStart, nextSearchStep, SEARCH_END_TEXT, searchAnswer, type JudgedStep, type SearchEnd, type SearchLevel } from "@throng/protocol/capacity-search";
+import {
+  autoSearchOf,
+  nextLevelStart,
+  nextSearchStep,
+  SEARCH_END_TEXT,
+  searchAnswer,
+  type JudgedStep,
+  type SearchEnd,
+  type SearchLevel,
+} from "@throng/protocol/capacity-search";
 import type { PlanSpec } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import { measureStep } from "@throng/wire/capacity-step";
@@ -39,7 +48,12 @@ export function createLocalSearch(options: LocalSearchOptions): LocalSearch | nu
     onSnapshot(snapshot) {
       if (ended) return;
       // The run's start on the agent's clock: seq N covers startAt + N s.
-      level ??= { step: 0, clients: search.startClients, phase: "coarse", startAt: snapshot.intervalStart - snapshot.seq * 1000 };
+      level ??= {
+        step: 0,
+        clients: search.startClients,
+        phase: "coarse",
+        startAt: snapshot.intervalStart - snapshot.seq * 1000,
+      };
       const runStartAt = snapshot.intervalStart - snapshot.seq * 1000;
       if (snapshot.step === level.step) seconds.push(snapshot);
       const stepEnd = level.startAt + stepMs;
@@ -48,8 +62,12 @@ export function createLocalSearch(options: LocalSearchOptions): LocalSearch | nu
       const held = measured.seconds > 0 && measured.held;
       judged.push({ step: level.step, clients: level.clients, phase: level.phase, held, ...(retry ? { retry } : {}) });
       const next = nextSearchStep(search, judged);
-      const nextText = next.done ? `done: ${SEARCH_END_TEXT[next.reason]}` : `next ${next.retry ? "step, the first level again" : `${next.phase} step`}: ${next.clients} clients`;
-      options.log(`search: step ${level.step} (${retry ? "retry" : level.phase}, ${level.clients} clients) ${held ? "held" : "broke"}; ${nextText}`);
+      const nextText = next.done
+        ? `done: ${SEARCH_END_TEXT[next.reason]}`
+        : `next ${next.retry ? "step, the first level again" : `${next.phase} step`}: ${next.clients} clients`;
+      options.log(
+        `search: step ${level.step} (${retry ? "retry" : level.phase}, ${level.clients} clients) ${held ? "held" : "broke"}; ${nextText}`,
+      );
       if (next.done) {
         ended = true;
         options.onEnd(next.reason);
@@ -57,7 +75,12 @@ export function createLocalSearch(options: LocalSearchOptions): LocalSearch | nu
       }
       // Decided as the step's last second arrives, on the engines' clock (not Date.now(), which may drift from it).
       const decidedAt = snapshot.intervalStart + snapshot.intervalMs;
-      level = { step: level.step + 1, clients: next.clients, phase: next.phase, startAt: nextLevelStart(runStartAt, stepEnd, decidedAt) };
+      level = {
+        step: level.step + 1,
+        clients: next.clients,
+        phase: next.phase,
+        startAt: nextLevelStart(runStartAt, stepEnd, decidedAt),
+      };
       retry = next.retry === true;
       options.feed.push(level);
     },
@@ -71,9 +94,12 @@ export function createLocalSearch(options: LocalSearchOptions): LocalSearch | nu
 export function searchVerdictText(judged: readonly JudgedStep[]): string {
   const answer = searchAnswer(judged);
   const { held, lastHeld, lowestBreak, range } = answer;
-  if (held) return `capacity search: holds ${held.clients} clients (${held.phase} step)${lowestBreak === null ? "; no step broke, so this is a lower bound" : `; broke at ${lowestBreak}`}`;
+  if (held)
+    return `capacity search: holds ${held.clients} clients (${held.phase} step)${lowestBreak === null ? "; no step broke, so this is a lower bound" : `; broke at ${lowestBreak}`}`;
   if (lastHeld) {
-    const known = range ? `capacity is between ${range.from} and ${range.to} clients` : `capacity is not known, and may be below ${lastHeld.clients} clients`;
+    const known = range
+      ? `capacity is between ${range.from} and ${range.to} clients`
+      : `capacity is not known, and may be below ${lastHeld.clients} clients`;
     return `capacity search: no valid estimate: ${lastHeld.clients} clients held before the break at ${lowestBreak}, but the server did not recover (${lastHeld.clients} did not hold again after it); ${known}`;
   }
   const tries = answer.retries > 0 ? ` in ${answer.retries + 1} tries` : "";

@@ -51,7 +51,8 @@ function framing(value: string) {
 }
 
 function kcpMode(value: string): KcpModeName {
-  if (!(KCP_MODE_NAMES as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${KCP_MODE_NAMES.join(", ")}`);
+  if (!(KCP_MODE_NAMES as readonly string[]).includes(value))
+    throw new InvalidArgumentError(`expected one of ${KCP_MODE_NAMES.join(", ")}`);
   return value as KcpModeName;
 }
 
@@ -64,10 +65,17 @@ function scriptHashes(value: string): ScriptPermission {
 }
 
 function list(value: string): string[] {
-  return value.split(",").map((item) => item.trim()).filter(Boolean);
+  return value
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
 }
 
-function buildProgram(configPath: string, envSecrets: Record<string, string>, setExit: (code: ExitCode) => void): Command {
+function buildProgram(
+  configPath: string,
+  envSecrets: Record<string, string>,
+  setExit: (code: ExitCode) => void,
+): Command {
   const program = new Command("throng-agent")
     .description("Throng load agent: joins the control plane and generates load; also serves the reference target.")
     .version(THRONG_VERSION)
@@ -82,44 +90,116 @@ function buildProgram(configPath: string, envSecrets: Record<string, string>, se
     .option("--config <path>", "file holding the agent credential", configPath)
     .option("--label <key=value>", "label shown in the dashboard (repeatable)", collectLabel)
     // Engine processes are pre-forked at startup (a pool), so one per core is safe against the 2 s start lead.
-    .option("--engines <n>", `engine processes per shard (default: one per core, ${availableParallelism()} here, forked ahead of assignments; more when a shard's clients need them under the open-file limit)`, integer(1, 256))
-    .option("--source-addresses <ips>", "comma-separated local IPs to spread connections over (a rig's extra addresses on a real network); a loopback target gets 127.x addresses of its own without it", list)
-    .option("--allow-target <rules>", "only load these targets, whatever the server assigns: comma-separated host, host:port, *.domain", list)
-    .option("--allow-scripts [sha256s]", "run scripted plans (JS on this machine): any, or only the bundles with these comma-separated SHA-256s", scriptHashes)
+    .option(
+      "--engines <n>",
+      `engine processes per shard (default: one per core, ${availableParallelism()} here, forked ahead of assignments; more when a shard's clients need them under the open-file limit)`,
+      integer(1, 256),
+    )
+    .option(
+      "--source-addresses <ips>",
+      "comma-separated local IPs to spread connections over (a rig's extra addresses on a real network); a loopback target gets 127.x addresses of its own without it",
+      list,
+    )
+    .option(
+      "--allow-target <rules>",
+      "only load these targets, whatever the server assigns: comma-separated host, host:port, *.domain",
+      list,
+    )
+    .option(
+      "--allow-scripts [sha256s]",
+      "run scripted plans (JS on this machine): any, or only the bundles with these comma-separated SHA-256s",
+      scriptHashes,
+    )
     .addHelpText("after", EXIT_CODES_HELP)
-    .action(async (options: { server: string; token?: string; config: string; label?: Record<string, string>; engines?: number; sourceAddresses?: string[]; allowTarget?: string[]; allowScripts?: true | ScriptPermission }) => {
-      const allowScripts: ScriptPermission | undefined = options.allowScripts === true ? { any: true } : options.allowScripts;
-      const args = {
-        server: options.server, configPath: options.config, labels: options.label ?? {}, allowTargets: options.allowTarget ?? [], ...(options.engines ? { engines: options.engines } : {}),
-        ...(options.sourceAddresses ? { sourceAddresses: options.sourceAddresses } : {}), ...(allowScripts ? { allowScripts } : {}),
-      };
-      setExit(await connectCommand(options.token ? { ...args, token: options.token } : args));
-    });
+    .action(
+      async (options: {
+        server: string;
+        token?: string;
+        config: string;
+        label?: Record<string, string>;
+        engines?: number;
+        sourceAddresses?: string[];
+        allowTarget?: string[];
+        allowScripts?: true | ScriptPermission;
+      }) => {
+        const allowScripts: ScriptPermission | undefined =
+          options.allowScripts === true ? { any: true } : options.allowScripts;
+        const args = {
+          server: options.server,
+          configPath: options.config,
+          labels: options.label ?? {},
+          allowTargets: options.allowTarget ?? [],
+          ...(options.engines ? { engines: options.engines } : {}),
+          ...(options.sourceAddresses ? { sourceAddresses: options.sourceAddresses } : {}),
+          ...(allowScripts ? { allowScripts } : {}),
+        };
+        setExit(await connectCommand(options.token ? { ...args, token: options.token } : args));
+      },
+    );
 
   program
     .command("run")
     .description("run a plan file (YAML or JSON) standalone: live progress, final summary, exit 5 when an SLO fails")
     .argument("<plan>", "plan file, validated with the same schema as the API")
     .option("--out <file>", "write every per-second snapshot as JSON lines")
-    .option("--engines <n>", "engine processes (default: one per core, more when the clients need them under the open-file limit)", integer(1, 256))
-    .option("--source-addresses <ips>", "comma-separated local IPs to spread connections over, e.g. 127.0.0.2,127.0.0.3", list)
+    .option(
+      "--engines <n>",
+      "engine processes (default: one per core, more when the clients need them under the open-file limit)",
+      integer(1, 256),
+    )
+    .option(
+      "--source-addresses <ips>",
+      "comma-separated local IPs to spread connections over, e.g. 127.0.0.2,127.0.0.3",
+      list,
+    )
     .option("--quiet", "no per-second lines, only the summary")
     .option("--allow-scripts", "run the plan's script (scenario kind script: JS run on this machine)")
-    .option("--secrets-file <file>", "values for the plan's {{secrets.NAME}}: NAME=value lines (THRONG_SECRET_NAME in the environment wins)")
-    .option("--watch-pid <pid>", "also watch the server under test on this host (e.g. a loopback target): its CPU, memory and the host's packets join every second of the progress, summary and --out (a `server` field)", integer(1, 2 ** 31))
-    .option("--watch-name <name>", "like --watch-pid, by process name (comm) or a string its command line contains; must match one process")
-    .action(async (planPath: string, options: { out?: string; engines?: number; sourceAddresses?: string[]; quiet?: boolean; watchPid?: number; watchName?: string; allowScripts?: boolean; secretsFile?: string }) => {
-      try {
-        setExit(await runCommand({ planPath, ...options, envSecrets }));
-      } catch (error) {
-        if (!(error instanceof PlanFileError) && !(error instanceof WatchTargetError) && !(error instanceof SecretsError)) throw error;
-        console.error(error.message);
-        setExit(ExitCode.usage);
-      }
-    });
+    .option(
+      "--secrets-file <file>",
+      "values for the plan's {{secrets.NAME}}: NAME=value lines (THRONG_SECRET_NAME in the environment wins)",
+    )
+    .option(
+      "--watch-pid <pid>",
+      "also watch the server under test on this host (e.g. a loopback target): its CPU, memory and the host's packets join every second of the progress, summary and --out (a `server` field)",
+      integer(1, 2 ** 31),
+    )
+    .option(
+      "--watch-name <name>",
+      "like --watch-pid, by process name (comm) or a string its command line contains; must match one process",
+    )
+    .action(
+      async (
+        planPath: string,
+        options: {
+          out?: string;
+          engines?: number;
+          sourceAddresses?: string[];
+          quiet?: boolean;
+          watchPid?: number;
+          watchName?: string;
+          allowScripts?: boolean;
+          secretsFile?: string;
+        },
+      ) => {
+        try {
+          setExit(await runCommand({ planPath, ...options, envSecrets }));
+        } catch (error) {
+          if (
+            !(error instanceof PlanFileError) &&
+            !(error instanceof WatchTargetError) &&
+            !(error instanceof SecretsError)
+          )
+            throw error;
+          console.error(error.message);
+          setExit(ExitCode.usage);
+        }
+      },
+    );
   program
     .command("watch")
-    .description("sample a server process's CPU and memory and the host's network once a second from /proc; with --server, join the control plane as a watcher whose samples become part of the runs that ask for one (plan `watch`)")
+    .description(
+      "sample a server process's CPU and memory and the host's network once a second from /proc; with --server, join the control plane as a watcher whose samples become part of the runs that ask for one (plan `watch`)",
+    )
     .option("--pid <pid>", "process id", integer(1, 2 ** 31))
     .option("--name <name>", "process name (comm) or a string its command line contains; must match one process")
     .option("--out <file>", "write every per-second sample as JSON lines (without --server)")
@@ -127,60 +207,133 @@ function buildProgram(configPath: string, envSecrets: Record<string, string>, se
     .option("--server <url>", "http(s) address of the Throng API: watch for its runs instead of printing")
     .option("--token <token>", "one-time enrolment token (not needed once a credential is stored)")
     // Its own file: a watcher is an agent of its own, and must not take over the load agent's credential on this host.
-    .option("--config <path>", "file holding the watcher's credential", configPath.replace(/agent\.json$/, "watcher.json"))
-    .option("--label <key=value>", "label a plan's `watch.labels` can ask for, e.g. role=server (repeatable)", collectLabel)
+    .option(
+      "--config <path>",
+      "file holding the watcher's credential",
+      configPath.replace(/agent\.json$/, "watcher.json"),
+    )
+    .option(
+      "--label <key=value>",
+      "label a plan's `watch.labels` can ask for, e.g. role=server (repeatable)",
+      collectLabel,
+    )
     .addHelpText("after", EXIT_CODES_HELP)
-    .action(async (options: { pid?: number; name?: string; out?: string; durationSec?: number; server?: string; token?: string; config: string; label?: Record<string, string> }) => {
-      const { config, label, ...rest } = options;
-      setExit(await watchCommand({ ...rest, configPath: config, labels: label ?? {} }));
-    });
+    .action(
+      async (options: {
+        pid?: number;
+        name?: string;
+        out?: string;
+        durationSec?: number;
+        server?: string;
+        token?: string;
+        config: string;
+        label?: Record<string, string>;
+      }) => {
+        const { config, label, ...rest } = options;
+        setExit(await watchCommand({ ...rest, configPath: config, labels: label ?? {} }));
+      },
+    );
   program
     .command("target")
     .description("run the reference target: WebSocket (+ TCP, UDP) answering ping, echo, room join/broadcast and login")
     .option("--host <host>", "address to listen on", "127.0.0.1")
-    .option("--port <port>", "WebSocket port (0 picks a free one); GET /stats reports the target's CPU and memory", integer(0, 65_535), 7070)
+    .option(
+      "--port <port>",
+      "WebSocket port (0 picks a free one); GET /stats reports the target's CPU and memory",
+      integer(0, 65_535),
+      7070,
+    )
     .option("--tcp-port <port>", "also serve TCP on this port", integer(0, 65_535))
     .option("--framing <spec>", `TCP framing: ${FRAMING_SPEC_HELP}`, framing)
     .option("--udp-port <port>", "also serve UDP on this port", integer(0, 65_535))
     .option("--kcp-port <port>", "also serve KCP (message mode) on this port", integer(0, 65_535))
-    .option("--kcp-mode <mode>", "the KCP endpoint's tuning: normal, fast, fast2 or fast3 (kcptun's presets)", kcpMode, "fast")
+    .option(
+      "--kcp-mode <mode>",
+      "the KCP endpoint's tuning: normal, fast, fast2 or fast3 (kcptun's presets)",
+      kcpMode,
+      "fast",
+    )
     .option("--delay-ms <ms>", "wait this long before each reply", integer(0, 600_000), 0)
     .option("--cpu-us <us>", "burn this much CPU per message (a known server capacity)", integer(0, 1_000_000))
     .option("--stall-every-ms <ms>", "every this many ms, hold all replies for --stall-ms", integer(1, 3_600_000))
-    .option("--stall-ms <ms>", "length of each stall (also triggered by a {\"type\":\"stall\",\"ms\":N} message)", integer(1, 600_000))
-    .option("--max-clients <n>", "refuse connections past this many (per process with --processes)", integer(0, 10_000_000))
-    .option("--processes <n>", "serve from this many processes on the same ports (SO_REUSEPORT, native I/O path; each has its own open-file limit, so one target holds more connections); GET /stats sums them", integer(1, 256), 1)
+    .option(
+      "--stall-ms <ms>",
+      'length of each stall (also triggered by a {"type":"stall","ms":N} message)',
+      integer(1, 600_000),
+    )
+    .option(
+      "--max-clients <n>",
+      "refuse connections past this many (per process with --processes)",
+      integer(0, 10_000_000),
+    )
+    .option(
+      "--processes <n>",
+      "serve from this many processes on the same ports (SO_REUSEPORT, native I/O path; each has its own open-file limit, so one target holds more connections); GET /stats sums them",
+      integer(1, 256),
+      1,
+    )
     .option("--report-every-sec <s>", "print the target's CPU and memory this often", integer(1, 3_600))
     .option("--tls-cert <file>", "serve wss:// with this PEM certificate (with --tls-key)")
     .option("--tls-key <file>", "the PEM private key of --tls-cert")
-    .action(async (options: { host: string; port: number; tcpPort?: number; framing?: TcpFraming; udpPort?: number; kcpPort?: number; kcpMode: KcpModeName; delayMs: number; cpuUs?: number; stallEveryMs?: number; stallMs?: number; maxClients?: number; processes: number; reportEverySec?: number; tlsCert?: string; tlsKey?: string }) => {
-      let tls: { cert: Buffer; key: Buffer } | undefined;
-      if (options.tlsCert || options.tlsKey) {
-        if (!options.tlsCert || !options.tlsKey) return void (console.error("error: --tls-cert and --tls-key go together"), setExit(ExitCode.usage));
-        if (options.processes > 1) return void (console.error("error: --processes serves ws:// and TCP on the native I/O path; a wss:// target runs in one process"), setExit(ExitCode.usage));
-        try {
-          tls = { cert: readFileSync(options.tlsCert), key: readFileSync(options.tlsKey) };
-        } catch (error) {
-          return void (console.error(`error: cannot read the TLS certificate or key: ${(error as Error).message}`), setExit(ExitCode.usage));
+    .action(
+      async (options: {
+        host: string;
+        port: number;
+        tcpPort?: number;
+        framing?: TcpFraming;
+        udpPort?: number;
+        kcpPort?: number;
+        kcpMode: KcpModeName;
+        delayMs: number;
+        cpuUs?: number;
+        stallEveryMs?: number;
+        stallMs?: number;
+        maxClients?: number;
+        processes: number;
+        reportEverySec?: number;
+        tlsCert?: string;
+        tlsKey?: string;
+      }) => {
+        let tls: { cert: Buffer; key: Buffer } | undefined;
+        if (options.tlsCert || options.tlsKey) {
+          if (!options.tlsCert || !options.tlsKey)
+            return void (console.error("error: --tls-cert and --tls-key go together"), setExit(ExitCode.usage));
+          if (options.processes > 1)
+            return void (console.error(
+              "error: --processes serves ws:// and TCP on the native I/O path; a wss:// target runs in one process",
+            ),
+            setExit(ExitCode.usage));
+          try {
+            tls = { cert: readFileSync(options.tlsCert), key: readFileSync(options.tlsKey) };
+          } catch (error) {
+            return void (console.error(`error: cannot read the TLS certificate or key: ${(error as Error).message}`),
+            setExit(ExitCode.usage));
+          }
         }
-      }
-      setExit(
-        await targetCommand({
-          host: options.host,
-          port: options.port,
-          delayMs: options.delayMs,
-          ...(options.tcpPort !== undefined ? { tcp: { port: options.tcpPort, framing: options.framing ?? { kind: "length-prefix", headerBytes: 2 } } } : {}),
-          ...(options.udpPort !== undefined ? { udp: { port: options.udpPort } } : {}),
-          ...(options.kcpPort !== undefined ? { kcp: { port: options.kcpPort, mode: options.kcpMode } } : {}),
-          ...(options.cpuUs !== undefined ? { cpuUsPerMessage: options.cpuUs } : {}),
-          ...(options.stallEveryMs !== undefined ? { stallEveryMs: options.stallEveryMs, stallMs: options.stallMs ?? 100 } : {}),
-          ...(options.maxClients !== undefined ? { maxClients: options.maxClients } : {}),
-          ...(options.reportEverySec !== undefined ? { reportEverySec: options.reportEverySec } : {}),
-          ...(options.processes > 1 ? { processes: options.processes } : {}),
-          ...(tls ? { tls } : {}),
-        }),
-      );
-    });
+        setExit(
+          await targetCommand({
+            host: options.host,
+            port: options.port,
+            delayMs: options.delayMs,
+            ...(options.tcpPort !== undefined
+              ? {
+                  tcp: { port: options.tcpPort, framing: options.framing ?? { kind: "length-prefix", headerBytes: 2 } },
+                }
+              : {}),
+            ...(options.udpPort !== undefined ? { udp: { port: options.udpPort } } : {}),
+            ...(options.kcpPort !== undefined ? { kcp: { port: options.kcpPort, mode: options.kcpMode } } : {}),
+            ...(options.cpuUs !== undefined ? { cpuUsPerMessage: options.cpuUs } : {}),
+            ...(options.stallEveryMs !== undefined
+              ? { stallEveryMs: options.stallEveryMs, stallMs: options.stallMs ?? 100 }
+              : {}),
+            ...(options.maxClients !== undefined ? { maxClients: options.maxClients } : {}),
+            ...(options.reportEverySec !== undefined ? { reportEverySec: options.reportEverySec } : {}),
+            ...(options.processes > 1 ? { processes: options.processes } : {}),
+            ...(tls ? { tls } : {}),
+          }),
+        );
+      },
+    );
   return program;
 }
 
@@ -204,7 +357,11 @@ async function main(argv: string[]): Promise<ExitCode> {
     return new Promise(() => {});
   }
   let exitCode: ExitCode = ExitCode.ok;
-  const program = buildProgram(defaultConfigPath(env.configHome, env.homeDir), env.secrets, (code) => (exitCode = code));
+  const program = buildProgram(
+    defaultConfigPath(env.configHome, env.homeDir),
+    env.secrets,
+    (code) => (exitCode = code),
+  );
   try {
     await program.parseAsync(argv);
     return exitCode;

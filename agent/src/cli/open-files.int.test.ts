@@ -41,7 +41,11 @@ async function planFile(name: string, clients: number, durationSec: number): Pro
   return path;
 }
 
-const seconds = async (path: string) => (await readFile(path, "utf8")).trim().split("\n").map((line) => JSON.parse(line) as MetricSnapshot);
+const seconds = async (path: string) =>
+  (await readFile(path, "utf8"))
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as MetricSnapshot);
 
 function statsOf(url: string): Promise<TargetStats> {
   return new Promise((resolve, reject) => {
@@ -57,7 +61,12 @@ describe("throng-agent under an open-file limit", () => {
   it("an engine at its limit refuses the connections past it (cause limit) and lives to the run's end", async () => {
     // 400 descriptors: 144 for connections once the engine's 256 are kept (its own few among them); 500 clients cannot all fit, and without the reserve the engine died of EMFILE reading its own RSS.
     const out = join(dir, "at-limit.jsonl");
-    const child = cli("bundle", ["run", await planFile("at-limit", 500, 4), "--engines", "1", "--quiet", "--out", out], process.env, 400);
+    const child = cli(
+      "bundle",
+      ["run", await planFile("at-limit", 500, 4), "--engines", "1", "--quiet", "--out", out],
+      process.env,
+      400,
+    );
     const output = outputOf(child);
     const code = await exitCode(child);
     expect(output.stderr()).not.toMatch(/EMFILE: too many open files/);
@@ -79,7 +88,9 @@ describe("throng-agent under an open-file limit", () => {
     const output = outputOf(child);
     // Incomplete is a busy host's verdict on the send schedule; what this guards is below: every client held at once.
     expect([ExitCode.ok, ExitCode.incomplete]).toContain(await exitCode(child));
-    expect(output.stderr()).toContain("note: 1,000 clients need 7 engine processes (up to 144 connections each under the open-file limit of 400;");
+    expect(output.stderr()).toContain(
+      "note: 1,000 clients need 7 engine processes (up to 144 connections each under the open-file limit of 400;",
+    );
     expect(output.stdout()).toContain("7 engine(s)");
     const lines = await seconds(out);
     expect(Math.max(...lines.map((s) => s.counters.connectionsOpen))).toBe(1_000);
@@ -91,7 +102,9 @@ describe("throng-agent under an open-file limit", () => {
     const child = cli("bundle", ["run", await planFile("too-big", 12_000, 4), "--quiet"], process.env, 300);
     const output = outputOf(child);
     expect(await exitCode(child)).toBe(ExitCode.usage);
-    expect(output.stderr()).toMatch(/error: 12,000 clients do not fit this agent: at most 256 engine processes of 44 clients each \(open-file limit 300 per process, less 256 kept for the engine itself\) hold 11,264; raise the open-file limit where the agent starts: `ulimit -n 1048576`.*LimitNOFILE=1048576.*docker run --ulimit nofile.*Helm chart/);
+    expect(output.stderr()).toMatch(
+      /error: 12,000 clients do not fit this agent: at most 256 engine processes of 44 clients each \(open-file limit 300 per process, less 256 kept for the engine itself\) hold 11,264; raise the open-file limit where the agent starts: `ulimit -n 1048576`.*LimitNOFILE=1048576.*docker run --ulimit nofile.*Helm chart/,
+    );
     expect(target.stats().accepted).toBe(before);
   });
 
@@ -110,7 +123,10 @@ const fallback = raiseOpenFileLimit({ ...systemRaiseWays, native: () => "throng-
 console.log(JSON.stringify({ native: openFileNote(native), fallback: openFileNote(fallback), hard: native.hard }));
 `,
     );
-    const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--import", "tsx", script], {
+      cwd: repoRoot,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let out = "";
     child.stdout.on("data", (chunk) => (out += String(chunk)));
     expect(await new Promise((resolve) => child.once("exit", resolve))).toBe(0);
@@ -133,17 +149,24 @@ describe("throng-agent target --processes", () => {
         const socket = new WebSocket(url);
         return new Promise<InstanceType<typeof WebSocket>>((resolve, reject) => {
           socket.once("open", () => socket.send(`{"type":"ping","seq":${i},"client":${i},"pad":""}`));
-          socket.once("message", (data) => (String(data) === `{"type":"pong","seq":${i}}` ? resolve(socket) : reject(new Error(String(data)))));
+          socket.once("message", (data) =>
+            String(data) === `{"type":"pong","seq":${i}}` ? resolve(socket) : reject(new Error(String(data))),
+          );
           socket.once("error", reject);
         });
       }),
     );
     // The kernel spread them: more than one of the target's processes holds connections on its port.
     const port = new URL(url).port;
-    const holders = new Set(execFileSync("ss", ["-Htnp", "state", "established", `( sport = :${port} )`], { encoding: "utf8" }).match(/pid=\d+/g));
+    const holders = new Set(
+      execFileSync("ss", ["-Htnp", "state", "established", `( sport = :${port} )`], { encoding: "utf8" }).match(
+        /pid=\d+/g,
+      ),
+    );
     expect(holders.size).toBeGreaterThan(1);
     // A fresh connection per request: each may land on any of the three, and every one answers the whole target.
-    for (let i = 0; i < 6; i += 1) expect(await statsOf(url)).toMatchObject({ clients: 60, accepted: 60, messages: 60, processes: 3 });
+    for (let i = 0; i < 6; i += 1)
+      expect(await statsOf(url)).toMatchObject({ clients: 60, accepted: 60, messages: 60, processes: 3 });
     const stats = await statsOf(url);
     expect(stats.rssBytes).toBeGreaterThan(3 * 20 * 2 ** 20);
     expect(stats.pssBytes).toBeLessThan(stats.rssBytes);

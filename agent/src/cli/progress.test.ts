@@ -3,7 +3,16 @@ import type { HealthSampler } from "../metrics/health";
 import { createSnapshotBuilder } from "../metrics/snapshot-builder";
 import { progressLine, progressTableRows, serverSummaryText } from "./progress";
 
-const health: HealthSampler = { sample: () => ({ cpuPercent: 97, eventLoopP99Ms: 3, rssBytes: 1, saturated: true, saturatedReason: "agent CPU at 97%" }), stop() {} };
+const health: HealthSampler = {
+  sample: () => ({
+    cpuPercent: 97,
+    eventLoopP99Ms: 3,
+    rssBytes: 1,
+    saturated: true,
+    saturatedReason: "agent CPU at 97%",
+  }),
+  stop() {},
+};
 
 function snapshot() {
   const builder = createSnapshotBuilder({ runId: "6f1c1a34-9a43-4f7e-9d0e-3c2a1b0c9d8e", health });
@@ -22,7 +31,10 @@ describe("live progress", () => {
   });
 
   it("names the host's CPU steal once it is more than noise", () => {
-    const withSteal = (stealPercent: number) => { const s = snapshot(); return progressLine({ ...s, health: { ...s.health, stealPercent } }); };
+    const withSteal = (stealPercent: number) => {
+      const s = snapshot();
+      return progressLine({ ...s, health: { ...s.health, stealPercent } });
+    };
     expect(withSteal(14.4)).toMatch(/steal 14%/);
     expect(withSteal(0.3)).not.toMatch(/steal/);
   });
@@ -35,7 +47,15 @@ describe("live progress", () => {
 });
 
 describe("live progress with a watched server", () => {
-  const server = { seq: 0, intervalStart: 0, intervalMs: 1000, pid: 7, cpuPercent: 42.4, rssBytes: 50 * 1_048_576, network: { packetsInPerSec: 12_000, packetsOutPerSec: 11_000, bytesInPerSec: 1, bytesOutPerSec: 1 } };
+  const server = {
+    seq: 0,
+    intervalStart: 0,
+    intervalMs: 1000,
+    pid: 7,
+    cpuPercent: 42.4,
+    rssBytes: 50 * 1_048_576,
+    network: { packetsInPerSec: 12_000, packetsOutPerSec: 11_000, bytesInPerSec: 1, bytesOutPerSec: 1 },
+  };
 
   it("the line and the table carry the server's CPU, RSS and packets in the same second", () => {
     expect(progressLine({ ...snapshot(), server })).toMatch(/server cpu 42% rss 50\.0 MiB pkt\/s in 12k out 11k/);
@@ -46,7 +66,9 @@ describe("live progress with a watched server", () => {
   });
 
   it("the summary says plainly when the server exited during the run", () => {
-    expect(serverSummaryText(7, undefined, -1)).toMatch(/server \(pid 7\)\s+EXITED during the run: before the load started/);
+    expect(serverSummaryText(7, undefined, -1)).toMatch(
+      /server \(pid 7\)\s+EXITED during the run: before the load started/,
+    );
     expect(serverSummaryText(7, undefined, 4)).toMatch(/last seen in second 5/);
   });
 });

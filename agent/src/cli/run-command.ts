@@ -22,7 +22,15 @@ import { ioPathNote } from "../transports/native-io";
 import { ExitCode } from "./exit-codes";
 import { readPlanFile } from "@throng/wire/plan-reader";
 import { standaloneSecrets } from "./standalone-secrets";
-import { cohortSummaryText, progressLine, progressTableRows, serverSummaryText, stepsText, summaryText, verdictText } from "./progress";
+import {
+  cohortSummaryText,
+  progressLine,
+  progressTableRows,
+  serverSummaryText,
+  stepsText,
+  summaryText,
+  verdictText,
+} from "./progress";
 import { scriptSummaryText } from "./script-summary";
 import { NO_SCRIPT_STORE, scriptRefusal } from "../scripts/script-permission";
 import { shutdownSignal } from "./signals";
@@ -47,7 +55,10 @@ export interface RunArgs {
 /** The server to watch, or undefined when none was asked for; throws a usage error naming the flag. */
 export function serverTimelineFor(args: Pick<RunArgs, "watchPid" | "watchName">): ServerTimeline | undefined {
   if (args.watchPid === undefined && args.watchName === undefined) return undefined;
-  const watched = resolveWatchedProcess({ pid: args.watchPid, name: args.watchName }, { pid: "--watch-pid", name: "--watch-name" });
+  const watched = resolveWatchedProcess(
+    { pid: args.watchPid, name: args.watchName },
+    { pid: "--watch-pid", name: "--watch-name" },
+  );
   if ("error" in watched) throw new WatchTargetError(watched.error);
   return createServerTimeline(watched.pid);
 }
@@ -59,14 +70,27 @@ export class WatchTargetError extends Error {}
 export async function runCommand(args: RunArgs): Promise<ExitCode> {
   const plan = withScriptPath(await readPlanFile(args.planPath), args.planPath);
   const byHash = plan.scenario.kind === "script" && "sha256" in plan.scenario.script;
-  const scriptRefused = byHash ? NO_SCRIPT_STORE : await scriptRefusal(plan.scenario, args.allowScripts ? { any: true } : undefined);
+  const scriptRefused = byHash
+    ? NO_SCRIPT_STORE
+    : await scriptRefusal(plan.scenario, args.allowScripts ? { any: true } : undefined);
   if (scriptRefused) {
     console.error(`error: ${scriptRefused}`);
     return ExitCode.usage;
   }
   // Before any load: a secret the plan names without a value is a usage error naming it (never a placeholder sent).
-  const secrets = await standaloneSecrets(plan, { env: args.envSecrets ?? {}, ...(args.secretsFile ? { file: args.secretsFile } : {}) });
-  const assignment: RunAssignment = { runId: randomUUID(), shardIndex: 0, shardCount: 1, clients: plan.load.clients, plan, startAt: Date.now() + 200, ...(Object.keys(secrets).length ? { secrets } : {}) };
+  const secrets = await standaloneSecrets(plan, {
+    env: args.envSecrets ?? {},
+    ...(args.secretsFile ? { file: args.secretsFile } : {}),
+  });
+  const assignment: RunAssignment = {
+    runId: randomUUID(),
+    shardIndex: 0,
+    shardCount: 1,
+    clients: plan.load.clients,
+    plan,
+    startAt: Date.now() + 200,
+    ...(Object.keys(secrets).length ? { secrets } : {}),
+  };
   // Before any engine is forked: engines inherit the raised limit.
   console.error(openFileNote(raiseOpenFileLimit()));
   // Engines sized to the clients under the open-file limit, and loopback source addresses: as `connect` does.
@@ -87,9 +111,19 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
   // An automatic capacity search ends the run once it has its answer; a signal still stops it too.
   const searchEnd = new AbortController();
   const searchFeed = createSearchFeed();
-  const search = createLocalSearch({ plan, feed: searchFeed, onEnd: () => searchEnd.abort(), log: (line) => console.log(line) });
-  const scriptNote = shardEngines < engines ? ` (a script's clients share an engine up to ${SCRIPT_CLIENTS_PER_ENGINE}; --engines N to choose)` : "";
-  console.log(`running "${plan.name}": ${plan.load.clients} clients, ${plan.load.durationSec} s, ${plan.scenario.kind} over ${plan.target.protocol}, ${shardEngines} engine(s)${scriptNote}`);
+  const search = createLocalSearch({
+    plan,
+    feed: searchFeed,
+    onEnd: () => searchEnd.abort(),
+    log: (line) => console.log(line),
+  });
+  const scriptNote =
+    shardEngines < engines
+      ? ` (a script's clients share an engine up to ${SCRIPT_CLIENTS_PER_ENGINE}; --engines N to choose)`
+      : "";
+  console.log(
+    `running "${plan.name}": ${plan.load.clients} clients, ${plan.load.durationSec} s, ${plan.scenario.kind} over ${plan.target.protocol}, ${shardEngines} engine(s)${scriptNote}`,
+  );
   if (plan.target.protocol !== "udp") console.error(`note: ${ioPathNote()}`);
   try {
     await runOnEngines(assignment, {
@@ -107,7 +141,8 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
         const second = server ? server.join(load) : load;
         out?.write(`${JSON.stringify(second)}\n`);
         if (args.quiet) return;
-        if (table) for (const line of progressTableRows(second, snapshots.length - 1, server !== undefined)) console.log(line);
+        if (table)
+          for (const line of progressTableRows(second, snapshots.length - 1, server !== undefined)) console.log(line);
         else console.log(progressLine(second));
       },
     });
@@ -121,7 +156,14 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
     if (out) await new Promise<void>((resolve) => out.end(resolve));
   }
   const run = localRun(snapshots);
-  const verdict = standaloneVerdict(plan, snapshots, run, assignment.startAt, searchEnd.signal.aborted, search ? searchEstimate(search.judged()) : fixedStepEstimate(plan, snapshots));
+  const verdict = standaloneVerdict(
+    plan,
+    snapshots,
+    run,
+    assignment.startAt,
+    searchEnd.signal.aborted,
+    search ? searchEstimate(search.judged()) : fixedStepEstimate(plan, snapshots),
+  );
   const steps = stepsText(summariseSteps(snapshots));
   if (steps) console.log(steps);
   if (search) console.log(searchVerdictText(search.judged()));
@@ -129,7 +171,8 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
   for (const [name, cohort] of Object.entries(run.summary?.cohorts ?? {})) console.log(cohortSummaryText(name, cohort));
   const scriptLines = run.summary && scriptSummaryText(run.summary);
   if (scriptLines) console.log(scriptLines);
-  if (server) console.log(serverSummaryText(server.pid, summariseServerWatch(server.samples()), server.endedAfterSeq()));
+  if (server)
+    console.log(serverSummaryText(server.pid, summariseServerWatch(server.samples()), server.endedAfterSeq()));
   console.log(verdictText(verdict));
   return exitCodeForVerdict(verdict);
 }
@@ -143,16 +186,26 @@ export function withScriptPath(plan: PlanSpec, planPath: string): PlanSpec {
 
 /** The same verdict the control plane gives (@throng/protocol/run-verdict), from this run's own seconds merged as it merges them. */
 function standaloneVerdict(
-  plan: PlanSpec, snapshots: readonly MetricSnapshot[], run: ReturnType<typeof localRun>, startAt: number, searchEnded: boolean,
+  plan: PlanSpec,
+  snapshots: readonly MetricSnapshot[],
+  run: ReturnType<typeof localRun>,
+  startAt: number,
+  searchEnded: boolean,
   capacity: Parameters<typeof judgeRun>[0]["capacity"],
 ): RunVerdict {
   const last = run.seconds[run.seconds.length - 1];
   return judgeRun({
-    spec: plan, ended: run.summary ? "finished" : "failed", problems: run.summary ? [] : ["no second was measured"],
-    summary: run.summary, seconds: run.seconds, startSecond: Math.floor(startAt / 1000),
+    spec: plan,
+    ended: run.summary ? "finished" : "failed",
+    problems: run.summary ? [] : ["no second was measured"],
+    summary: run.summary,
+    seconds: run.seconds,
+    startSecond: Math.floor(startAt / 1000),
     ...(searchEnded && last ? { endedEarlyAtSecond: last.t + 1 } : {}),
     agentHealth: snapshots.map((s) => ({
-      t: Math.floor(s.intervalStart / 1000), agentId: LOCAL_AGENT, eventLoopP99Ms: s.health.eventLoopP99Ms,
+      t: Math.floor(s.intervalStart / 1000),
+      agentId: LOCAL_AGENT,
+      eventLoopP99Ms: s.health.eventLoopP99Ms,
       ...(s.health.stealPercent !== undefined ? { stealPercent: s.health.stealPercent } : {}),
     })),
     ...(capacity !== undefined ? { capacity } : {}),
@@ -162,9 +215,19 @@ function standaloneVerdict(
 /** What the standalone search's steps support (searchAnswer, as the control plane reads them). */
 export function searchEstimate(judged: readonly JudgedStep[]): SearchEvidence {
   const answer = searchAnswer(judged);
-  const problems = answer.notHeldAgain.length ? [`the server did not recover at ${answer.lastHeld!.clients} clients, the last level that held: the estimate is not valid`] : [];
+  const problems = answer.notHeldAgain.length
+    ? [
+        `the server did not recover at ${answer.lastHeld!.clients} clients, the last level that held: the estimate is not valid`,
+      ]
+    : [];
   const steps = judged.map((s, step) => ({ step, clients: s.clients, held: s.held }));
-  return { valid: answer.held !== null, clients: answer.held?.clients ?? null, problems, noLevelHeld: judged.length > 0 && answer.lastHeld === null, steps };
+  return {
+    valid: answer.held !== null,
+    clients: answer.held?.clients ?? null,
+    problems,
+    noLevelHeld: judged.length > 0 && answer.lastHeld === null,
+    steps,
+  };
 }
 
 /**
@@ -175,7 +238,8 @@ export function searchEstimate(judged: readonly JudgedStep[]): SearchEvidence {
 export function fixedStepEstimate(plan: PlanSpec, snapshots: readonly MetricSnapshot[]): SearchEvidence | undefined {
   if (plan.load.shape?.kind !== "step-up" || plan.load.shape.mode === "auto") return undefined;
   const bySteps = new Map<number, MetricSnapshot[]>();
-  for (const snapshot of snapshots) if (snapshot.step !== undefined) bySteps.set(snapshot.step, [...(bySteps.get(snapshot.step) ?? []), snapshot]);
+  for (const snapshot of snapshots)
+    if (snapshot.step !== undefined) bySteps.set(snapshot.step, [...(bySteps.get(snapshot.step) ?? []), snapshot]);
   let clients: number | null = null;
   let broken = false;
   const steps: NonNullable<SearchEvidence["steps"]>[number][] = [];

@@ -7,7 +7,9 @@ export function scriptSummaryText(summary: RunSummary): string | undefined {
   const lines = [
     ...timings.map(({ name }) => {
       const stats = summary.script![name]!;
-      return stats.count === 0 ? `  script ${name.padEnd(15)} no samples` : `  script ${name.padEnd(15)} p50 ${stats.p50Ms} ms  p99 ${stats.p99Ms} ms  max ${stats.maxMs} ms  (${stats.count} samples)`;
+      return stats.count === 0
+        ? `  script ${name.padEnd(15)} no samples`
+        : `  script ${name.padEnd(15)} p50 ${stats.p50Ms} ms  p99 ${stats.p99Ms} ms  max ${stats.maxMs} ms  (${stats.count} samples)`;
     }),
     ...counters.map(({ name, total }) => `  script ${name.padEnd(15)} ${total}`),
   ];

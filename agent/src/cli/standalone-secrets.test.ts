@@ -7,19 +7,35 @@ import { parseSecretsFile, secretsFromEnv, standaloneSecrets } from "./standalon
 
 const plan = PlanSpec.parse({
   name: "standalone secrets",
-  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws", headers: { Authorization: "Bearer {{secrets.TOKEN}}" } },
-  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64, session: [{ kind: "send", message: { body: "AUTH {{secrets.PASSWORD}}" } }] },
+  target: {
+    protocol: "websocket",
+    url: "ws://127.0.0.1:7070/ws",
+    headers: { Authorization: "Bearer {{secrets.TOKEN}}" },
+  },
+  scenario: {
+    kind: "ping-pong",
+    intervalMs: 1000,
+    messageBytes: 64,
+    session: [{ kind: "send", message: { body: "AUTH {{secrets.PASSWORD}}" } }],
+  },
   load: { clients: 1, durationSec: 1 },
 });
 
 describe("a standalone run's secrets", () => {
   it("reads THRONG_SECRET_<NAME> from the environment, ignoring names a secret cannot have", () => {
-    expect(secretsFromEnv({ THRONG_SECRET_TOKEN: "t", THRONG_SECRET_: "x", "THRONG_SECRET_9A": "y", HOME: "/root" })).toEqual({ TOKEN: "t" });
+    expect(
+      secretsFromEnv({ THRONG_SECRET_TOKEN: "t", THRONG_SECRET_: "x", THRONG_SECRET_9A: "y", HOME: "/root" }),
+    ).toEqual({ TOKEN: "t" });
   });
 
   it("reads NAME=value lines, dropping comments, blank lines and one pair of quotes, and names a bad line without its text", () => {
-    expect(parseSecretsFile("# lobby\n\nTOKEN=a=b\nexport PASSWORD='p w'\n", "s.env")).toEqual({ TOKEN: "a=b", PASSWORD: "p w" });
-    expect(() => parseSecretsFile("TOKEN=ok\nhunter2\n", "s.env")).toThrow(/^error: s\.env line 2: expected NAME=value/);
+    expect(parseSecretsFile("# lobby\n\nTOKEN=a=b\nexport PASSWORD='p w'\n", "s.env")).toEqual({
+      TOKEN: "a=b",
+      PASSWORD: "p w",
+    });
+    expect(() => parseSecretsFile("TOKEN=ok\nhunter2\n", "s.env")).toThrow(
+      /^error: s\.env line 2: expected NAME=value/,
+    );
     expect(() => parseSecretsFile("hunter2\n", "s.env")).not.toThrow(/hunter2/);
   });
 
@@ -28,7 +44,10 @@ describe("a standalone run's secrets", () => {
     try {
       const file = join(dir, "secrets.env");
       await writeFile(file, "TOKEN=from-file\nPASSWORD=pw\nUNUSED=x\n");
-      expect(await standaloneSecrets(plan, { env: { TOKEN: "from-env" }, file })).toEqual({ TOKEN: "from-env", PASSWORD: "pw" });
+      expect(await standaloneSecrets(plan, { env: { TOKEN: "from-env" }, file })).toEqual({
+        TOKEN: "from-env",
+        PASSWORD: "pw",
+      });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -38,6 +57,8 @@ describe("a standalone run's secrets", () => {
     await expect(standaloneSecrets(plan, { env: { TOKEN: "t" } })).rejects.toThrow(
       "error: the plan names a secret with no value:\n  {{secrets.PASSWORD}} (scenario.session.0.message.body): set THRONG_SECRET_PASSWORD, or give it in a file with --secrets-file",
     );
-    await expect(standaloneSecrets(plan, { env: {}, file: "/nonexistent/secrets.env" })).rejects.toThrow("cannot read the secrets file /nonexistent/secrets.env: ENOENT");
+    await expect(standaloneSecrets(plan, { env: {}, file: "/nonexistent/secrets.env" })).rejects.toThrow(
+      "cannot read the secrets file /nonexistent/secrets.env: ENOENT",
+    );
   });
 });

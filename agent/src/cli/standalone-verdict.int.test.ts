@@ -22,7 +22,9 @@ let dir: string;
 beforeAll(async () => {
   server = new WebSocketServer({ host: "127.0.0.1", port: 0 });
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-  server.on("connection", (socket) => socket.on("message", (data, isBinary) => socket.send(data, { binary: isBinary })));
+  server.on("connection", (socket) =>
+    socket.on("message", (data, isBinary) => socket.send(data, { binary: isBinary })),
+  );
   echoUrl = `ws://127.0.0.1:${(server.address() as { port: number }).port}/`;
   dir = await mkdtemp(join(tmpdir(), "throng-echo-verdict-"));
 });
@@ -37,7 +39,11 @@ afterAll(async () => {
 async function runPlan(plan: PlanSpecInput): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const path = join(dir, `${plan.name.replace(/\W+/g, "-")}.json`);
   await writeFile(path, JSON.stringify(plan));
-  const child = spawn(process.execPath, ["--import", "tsx", join(agentDir, "src", "cli", "main.ts"), "run", path, "--engines", "1"], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", join(agentDir, "src", "cli", "main.ts"), "run", path, "--engines", "1"],
+    { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] },
+  );
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk) => (stdout += String(chunk)));
@@ -46,8 +52,12 @@ async function runPlan(plan: PlanSpecInput): Promise<{ code: number | null; stdo
   return { code, stdout, stderr };
 }
 
-const pingPong = (name: string, scenario: Partial<Extract<PlanSpecInput["scenario"], { kind: "ping-pong" }>> = {}): PlanSpecInput => ({
-  name, target: { protocol: "websocket", url: echoUrl },
+const pingPong = (
+  name: string,
+  scenario: Partial<Extract<PlanSpecInput["scenario"], { kind: "ping-pong" }>> = {},
+): PlanSpecInput => ({
+  name,
+  target: { protocol: "websocket", url: echoUrl },
   scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64, ...scenario },
   load: { clients: 4, durationSec: 4 },
 });
@@ -65,8 +75,12 @@ describe("throng-agent run against a plain WebSocket echo server (issue 27 §0)"
     expect(made + skipped).toBeLessThanOrEqual(scheduled + 4);
     const verdict = stdout.split("\n").find((line) => line.startsWith("verdict: "));
     expect(verdict).toMatch(/^verdict: INCOMPLETE \(not passed\) — /);
-    expect(verdict).toMatch(/the ping-pong scenario measured no round trips: 4 messages sent, 4 messages received; received 4 messages, none matched the ping's seq by the default match \(a JSON reply \{"type":"pong","seq":N\}\): check `match`/);
-    expect(verdict).toMatch(/the load fell short of its schedule: 0 of \d+ scheduled messages sent \(\d+ more skipped: not sends\)/);
+    expect(verdict).toMatch(
+      /the ping-pong scenario measured no round trips: 4 messages sent, 4 messages received; received 4 messages, none matched the ping's seq by the default match \(a JSON reply \{"type":"pong","seq":N\}\): check `match`/,
+    );
+    expect(verdict).toMatch(
+      /the load fell short of its schedule: 0 of \d+ scheduled messages sent \(\d+ more skipped: not sends\)/,
+    );
     expect(stdout).not.toMatch(/server answered slower|replies came slower/);
   }, 60_000);
 

@@ -94,7 +94,11 @@ describe("agent reconnects and close codes", () => {
     const connection = await gateway.nextConnection();
     await connection.waitFor((m) => m.type === "hello");
     connection.close(4003, "enrolment token expired; create a new one");
-    expect(await agent.exit).toEqual({ kind: "fatal", closeCode: 4003, reason: "enrolment token expired; create a new one" });
+    expect(await agent.exit).toEqual({
+      kind: "fatal",
+      closeCode: 4003,
+      reason: "enrolment token expired; create a new one",
+    });
   });
 
   it("§8 exits on close 4006 (version unsupported)", async () => {
@@ -122,10 +126,14 @@ describe("agent reconnects and close codes", () => {
     agent = startAgent({ server: gateway.server, configPath: config.path });
 
     const first = await gateway.nextConnection();
-    expect((await first.waitFor((m) => m.type === "hello")).payload).toMatchObject({ auth: { kind: "credential", secret: "revoked" } });
+    expect((await first.waitFor((m) => m.type === "hello")).payload).toMatchObject({
+      auth: { kind: "credential", secret: "revoked" },
+    });
     first.close(4003, "credential revoked");
     const second = await gateway.nextConnection();
-    expect((await second.waitFor((m) => m.type === "hello")).payload).toMatchObject({ auth: { kind: "enrolment", token: TOKEN } });
+    expect((await second.waitFor((m) => m.type === "hello")).payload).toMatchObject({
+      auth: { kind: "enrolment", token: TOKEN },
+    });
     second.close(4003, "token already used");
     expect(await agent.exit).toEqual({ kind: "fatal", closeCode: 4003, reason: "token already used" });
   });

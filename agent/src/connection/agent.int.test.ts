@@ -54,7 +54,10 @@ describe("agent connection against a gateway double", () => {
 
     expect((await stat(config.path)).mode & 0o777).toBe(0o600);
     expect((await stat(dirname(config.path))).mode & 0o777).toBe(0o700);
-    expect(JSON.parse(await readFile(config.path, "utf8")).servers[gateway.server]).toEqual({ agentId: AGENT_ID, secret: SECRET });
+    expect(JSON.parse(await readFile(config.path, "utf8")).servers[gateway.server]).toEqual({
+      agentId: AGENT_ID,
+      secret: SECRET,
+    });
     const heartbeat = await connection.waitFor((m) => m.type === "heartbeat");
     // The agent's own clock, not its estimate of the server's: the server echoes it back (§3).
     expect(Math.abs((heartbeat.payload as { sentAt: number }).sentAt - Date.now())).toBeLessThan(1_000);
@@ -77,7 +80,12 @@ describe("agent connection against a gateway double", () => {
     expect(snapshots.map((s) => s.intervalStart)).toEqual([startAt, startAt + 1_000]);
     expect(snapshots.every((s) => s.counters.messagesReceived > 0)).toBe(true);
     const order = connection.received.map((m) => (m.type === "shard-status" ? m.payload.state : m.type));
-    expect(order.filter((type) => type !== "heartbeat" && type !== "hello")).toEqual(["started", "snapshot", "snapshot", "finished"]);
+    expect(order.filter((type) => type !== "heartbeat" && type !== "hello")).toEqual([
+      "started",
+      "snapshot",
+      "snapshot",
+      "finished",
+    ]);
     expect(connection.invalid).toEqual([]);
   });
 
@@ -86,14 +94,20 @@ describe("agent connection against a gateway double", () => {
     const connection = await gateway.nextConnection();
     await connection.waitFor((m) => m.type === "hello");
     connection.onMessage((m) => {
-      if (m.type === "heartbeat") connection.send({ type: "heartbeat", payload: { sentAt: Date.now() + HOUR, echo: m.payload.sentAt } });
+      if (m.type === "heartbeat")
+        connection.send({ type: "heartbeat", payload: { sentAt: Date.now() + HOUR, echo: m.payload.sentAt } });
     });
     // ready claims the server is 5 s further ahead than it is (as a 5 s one-way delay would).
     connection.send(ready({ serverOffsetMs: HOUR + 5_000, heartbeatIntervalMs: 100 }));
-    await connection.waitFor((m) => m.type === "heartbeat" && connection.received.filter((h) => h.type === "heartbeat").length >= 3);
+    await connection.waitFor(
+      (m) => m.type === "heartbeat" && connection.received.filter((h) => h.type === "heartbeat").length >= 3,
+    );
 
     // With the ready estimate this run would look 4.7 s old, already over: it would never start.
-    connection.send({ type: "run-assignment", payload: assignment(target.url, { durationSec: 2, startAt: Date.now() + HOUR + 300 }) });
+    connection.send({
+      type: "run-assignment",
+      payload: assignment(target.url, { durationSec: 2, startAt: Date.now() + HOUR + 300 }),
+    });
     const finished = await connection.waitFor(isStatus("finished"));
     expect(snapshotSeqs(connection.received)).toEqual([0, 1]);
     expect(finished.payload.lastSeq).toBe(1);
@@ -112,7 +126,10 @@ describe("agent connection against a gateway double", () => {
     connection.sendRaw(JSON.stringify({ v: 1, type: "teleport", payload: {} }));
     connection.sendRaw(JSON.stringify({ v: 1, type: "run-assignment", payload: { runId: "not-a-uuid" } }));
     connection.send(ready());
-    connection.send({ type: "run-assignment", payload: assignment(target.url, { durationSec: 1, startAt: Date.now() }) });
+    connection.send({
+      type: "run-assignment",
+      payload: assignment(target.url, { durationSec: 1, startAt: Date.now() }),
+    });
 
     await connection.waitFor(isStatus("finished"));
     expect(snapshotSeqs(connection.received)).toEqual([0]);
@@ -141,7 +158,10 @@ describe("agent connection against a gateway double", () => {
     const connection = await gateway.nextConnection();
     await connection.waitFor((m) => m.type === "hello");
     connection.send(ready());
-    connection.send({ type: "run-assignment", payload: assignment(target.url, { durationSec: 60, startAt: Date.now() }) });
+    connection.send({
+      type: "run-assignment",
+      payload: assignment(target.url, { durationSec: 60, startAt: Date.now() }),
+    });
     await connection.waitFor((m) => isSnapshot(m) && m.payload.seq === 0);
 
     agent.stop();

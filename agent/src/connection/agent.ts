@@ -1,4 +1,13 @@
-import { AGENT_PROTOCOL_VERSION, AgentCloseCode, type AgentCapabilities, type AgentCapacity, type AgentRole, type HostInfo, type Ready, type RunAssignment } from "@throng/protocol/agent";
+import {
+  AGENT_PROTOCOL_VERSION,
+  AgentCloseCode,
+  type AgentCapabilities,
+  type AgentCapacity,
+  type AgentRole,
+  type HostInfo,
+  type Ready,
+  type RunAssignment,
+} from "@throng/protocol/agent";
 import { ThrongError } from "@throng/protocol/errors";
 import { THRONG_VERSION } from "@throng/protocol/version";
 import { offsetClock, sleep } from "../engine/clock";
@@ -21,7 +30,10 @@ import { createShardManager, type ShardManager } from "./shards";
  * How the connected agent runs a shard: the engine's options plus `fetchScript`, which asks the server for a script
  * bundle over this connection (PROTOCOL.md §12; the caller checks the hash).
  */
-export type AgentRunShard = (assignment: RunAssignment, options: RunShardOptions & { fetchScript(sha256: string): Promise<string> }) => Promise<ShardResult>;
+export type AgentRunShard = (
+  assignment: RunAssignment,
+  options: RunShardOptions & { fetchScript(sha256: string): Promise<string> },
+) => Promise<ShardResult>;
 
 export interface AgentOptions {
   /** The API's http(s) address, as shown in the dashboard's install command. */
@@ -51,9 +63,15 @@ export interface AgentOptions {
 /** How `connect` ended: stopped by a signal, or refused by the server for good. */
 export type AgentExit =
   | { kind: "stopped" }
-  | { kind: "fatal"; closeCode: typeof AgentCloseCode.unauthenticated | typeof AgentCloseCode.versionUnsupported; reason: string };
+  | {
+      kind: "fatal";
+      closeCode: typeof AgentCloseCode.unauthenticated | typeof AgentCloseCode.versionUnsupported;
+      reason: string;
+    };
 
-const isFatal = (code: number): code is typeof AgentCloseCode.unauthenticated | typeof AgentCloseCode.versionUnsupported =>
+const isFatal = (
+  code: number,
+): code is typeof AgentCloseCode.unauthenticated | typeof AgentCloseCode.versionUnsupported =>
   code === AgentCloseCode.unauthenticated || code === AgentCloseCode.versionUnsupported;
 
 function describeEnd(end: SessionEnd): string {
@@ -80,14 +98,19 @@ export async function runAgent(options: AgentOptions): Promise<AgentExit> {
   const scripts = createScriptFetcher((message) => current?.send(message) ?? false);
   const runShard = options.runShard ?? defaultRunShard;
   const shards = createShardManager({
-    runShard: (assignment, shardOptions) => runShard(assignment, { ...shardOptions, fetchScript: (sha256) => scripts.fetch(sha256) }),
+    runShard: (assignment, shardOptions) =>
+      runShard(assignment, { ...shardOptions, fetchScript: (sha256) => scripts.fetch(sha256) }),
     clock: () => offsetClock(offsetMs),
     log,
     disk: disk.buffer,
     recovered: disk.recovered,
     ...(options.bufferCapacity ? { bufferCapacity: options.bufferCapacity } : {}),
   });
-  const trials = createTrialRunner((message) => current?.send(message) ?? false, options.runTrial ?? ((plan, secrets) => runSessionTrial(plan, secrets ? { secrets } : {})), log);
+  const trials = createTrialRunner(
+    (message) => current?.send(message) ?? false,
+    options.runTrial ?? ((plan, secrets) => runSessionTrial(plan, secrets ? { secrets } : {})),
+    log,
+  );
   const onAbort = () => void shards.shutdown().then(() => current?.close(AgentCloseCode.normal, "agent shutting down"));
   signal.addEventListener("abort", onAbort, { once: true });
 
@@ -103,7 +126,16 @@ export async function runAgent(options: AgentOptions): Promise<AgentExit> {
 
   try {
     for (let attempt = 0; !signal.aborted; ) {
-      const hello = { agentVersion: THRONG_VERSION, protocolVersion: AGENT_PROTOCOL_VERSION, auth: auth.next(), host: options.host ?? hostInfo(), labels: options.labels, ...(options.role ? { role: options.role } : {}), ...(options.capacity ? { capacity: options.capacity } : {}), ...(options.capabilities ? { capabilities: options.capabilities } : {}) };
+      const hello = {
+        agentVersion: THRONG_VERSION,
+        protocolVersion: AGENT_PROTOCOL_VERSION,
+        auth: auth.next(),
+        host: options.host ?? hostInfo(),
+        labels: options.labels,
+        ...(options.role ? { role: options.role } : {}),
+        ...(options.capacity ? { capacity: options.capacity } : {}),
+        ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+      };
       const { session, ended } = openSession({
         url: gatewayUrl(server),
         hello,
@@ -111,7 +143,8 @@ export async function runAgent(options: AgentOptions): Promise<AgentExit> {
         ...(options.handshakeTimeoutMs ? { handshakeTimeoutMs: options.handshakeTimeoutMs } : {}),
         onReady,
         onOffset: (offset) => (offsetMs = offset),
-        onMessage: (message) => (message.type === "session-trial" ? trials.run(message.payload) : dispatch(shards, scripts, message)),
+        onMessage: (message) =>
+          message.type === "session-trial" ? trials.run(message.payload) : dispatch(shards, scripts, message),
       });
       current = session;
       if (signal.aborted) session.close(AgentCloseCode.normal, "agent shutting down");
@@ -125,7 +158,8 @@ export async function runAgent(options: AgentOptions): Promise<AgentExit> {
         log.warn(`the stored credential for ${server} was rejected (${end.reason}); enrolling with the token instead`);
         continue;
       }
-      if (isFatal(end.code)) return { kind: "fatal", closeCode: end.code, reason: end.reason || "refused by the server" };
+      if (isFatal(end.code))
+        return { kind: "fatal", closeCode: end.code, reason: end.reason || "refused by the server" };
       if (end.ready) attempt = 0;
       const delay = backoffDelay(attempt, options.backoff ?? DEFAULT_BACKOFF);
       attempt += 1;

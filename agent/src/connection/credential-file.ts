@@ -33,11 +33,17 @@ async function readConfig(path: string): Promise<ConfigFile> {
   try {
     json = JSON.parse(text);
   } catch {
-    throw new ThrongError("validation_failed", `agent config ${path} is not valid JSON; fix it or delete it and enrol again`);
+    throw new ThrongError(
+      "validation_failed",
+      `agent config ${path} is not valid JSON; fix it or delete it and enrol again`,
+    );
   }
   const servers = (json as { servers?: unknown } | null)?.servers;
   if (servers === null || typeof servers !== "object" || Array.isArray(servers)) {
-    throw new ThrongError("validation_failed", `agent config ${path} has no "servers" object; fix it or delete it and enrol again`);
+    throw new ThrongError(
+      "validation_failed",
+      `agent config ${path} has no "servers" object; fix it or delete it and enrol again`,
+    );
   }
   return { servers: servers as Record<string, unknown> };
 }

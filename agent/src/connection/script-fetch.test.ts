@@ -20,7 +20,9 @@ describe("fetching script bundles over the control connection (PROTOCOL.md §12)
     const fetcher = createScriptFetcher(() => true, 1_000);
     const unknown = fetcher.fetch(HASH);
     fetcher.receive({ sha256: HASH, error: "no script bundle in this agent's organisation" });
-    await expect(unknown).rejects.toThrow(`the server has no script bundle ${HASH}: no script bundle in this agent's organisation`);
+    await expect(unknown).rejects.toThrow(
+      `the server has no script bundle ${HASH}: no script bundle in this agent's organisation`,
+    );
 
     await expect(createScriptFetcher(() => false).fetch(HASH)).rejects.toThrow("not connected to the server");
 

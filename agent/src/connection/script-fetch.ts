@@ -16,14 +16,18 @@ interface Waiter {
 }
 
 /** One request in flight per hash, however many shards wait for it; `send` is false when no ready socket is up. */
-export function createScriptFetcher(send: (message: AgentToServerMessage) => boolean, timeoutMs = SCRIPT_FETCH_TIMEOUT_MS): ScriptFetcher {
+export function createScriptFetcher(
+  send: (message: AgentToServerMessage) => boolean,
+  timeoutMs = SCRIPT_FETCH_TIMEOUT_MS,
+): ScriptFetcher {
   const pending = new Map<string, { waiters: Waiter[]; timer: NodeJS.Timeout }>();
   const settle = (sha256: string, outcome: { source: string } | { error: Error }) => {
     const request = pending.get(sha256);
     if (!request) return;
     pending.delete(sha256);
     clearTimeout(request.timer);
-    for (const waiter of request.waiters) "source" in outcome ? waiter.resolve(outcome.source) : waiter.reject(outcome.error);
+    for (const waiter of request.waiters)
+      "source" in outcome ? waiter.resolve(outcome.source) : waiter.reject(outcome.error);
   };
   return {
     fetch(sha256) {
@@ -33,13 +37,22 @@ export function createScriptFetcher(send: (message: AgentToServerMessage) => boo
         if (!send({ type: "script-fetch", payload: { sha256 } })) {
           return reject(new Error(`cannot fetch script bundle ${sha256}: not connected to the server`));
         }
-        const timer = setTimeout(() => settle(sha256, { error: new Error(`the server did not send script bundle ${sha256} within ${timeoutMs / 1000} s`) }), timeoutMs);
+        const timer = setTimeout(
+          () =>
+            settle(sha256, {
+              error: new Error(`the server did not send script bundle ${sha256} within ${timeoutMs / 1000} s`),
+            }),
+          timeoutMs,
+        );
         pending.set(sha256, { waiters: [{ resolve, reject }], timer });
       });
     },
     receive(bundle) {
       if ("source" in bundle) settle(bundle.sha256, { source: bundle.source });
-      else settle(bundle.sha256, { error: new Error(`the server has no script bundle ${bundle.sha256}: ${bundle.error}`) });
+      else
+        settle(bundle.sha256, {
+          error: new Error(`the server has no script bundle ${bundle.sha256}: ${bundle.error}`),
+        });
     },
   };
 }

@@ -55,14 +55,18 @@ export function openSession(options: SessionOptions): { session: Session; ended:
   const handshakeTimeoutMs = options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS;
   // An enrolled agent proves its credential at the upgrade too, so a gateway shedding a flood still lets it in (§2.8).
   const { auth } = options.hello;
-  const headers = auth.kind === "credential" ? { [AGENT_CREDENTIAL_HEADER]: `${auth.agentId}:${auth.secret}` } : undefined;
+  const headers =
+    auth.kind === "credential" ? { [AGENT_CREDENTIAL_HEADER]: `${auth.agentId}:${auth.secret}` } : undefined;
   const ws = new WebSocket(options.url, { handshakeTimeout: handshakeTimeoutMs, perMessageDeflate: false, headers });
   let ready = false;
   const clock = createClockSync();
   let lastHeard = localNow();
   let error: string | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
-  const handshakeTimer = setTimeout(() => close(AgentCloseCode.handshakeRequired, "no ready within the handshake timeout"), handshakeTimeoutMs);
+  const handshakeTimer = setTimeout(
+    () => close(AgentCloseCode.handshakeRequired, "no ready within the handshake timeout"),
+    handshakeTimeoutMs,
+  );
 
   const session: Session = {
     send(message) {
@@ -102,7 +106,8 @@ export function openSession(options: SessionOptions): { session: Session; ended:
     }
     const message = decoded.message;
     if (!ready) {
-      if (message.type !== "ready") return close(AgentCloseCode.handshakeRequired, `expected ready, got ${message.type}`);
+      if (message.type !== "ready")
+        return close(AgentCloseCode.handshakeRequired, `expected ready, got ${message.type}`);
       ready = true;
       clearTimeout(handshakeTimer);
       options.onOffset(clock.fromReady(message.payload.serverTime, receivedAt));

@@ -30,7 +30,8 @@ function measuring(count: number, calls: string[]): ShardManagerOptions["runShar
     calls.push(a.runId);
     options.onStart?.();
     const builder = createSnapshotBuilder({ runId: a.runId, health });
-    for (let seq = 0; seq < count; seq++) options.onSnapshot(builder.take({ seq, intervalStart: a.startAt + seq * 1000, intervalMs: 1000, clients: 1 }));
+    for (let seq = 0; seq < count; seq++)
+      options.onSnapshot(builder.take({ seq, intervalStart: a.startAt + seq * 1000, intervalMs: 1000, clients: 1 }));
     await new Promise((resolve) => options.signal?.addEventListener("abort", resolve, { once: true }));
     return { lastSeq: count - 1 };
   };
@@ -38,7 +39,13 @@ function measuring(count: number, calls: string[]): ShardManagerOptions["runShar
 
 async function managerOn(configPath: string, runShard: ShardManagerOptions["runShard"]) {
   const disk = await openMeasurementBuffer(configPath, server, silentLogger);
-  const shards = createShardManager({ runShard, clock: () => offsetClock(0), log: silentLogger, disk: disk.buffer, recovered: disk.recovered });
+  const shards = createShardManager({
+    runShard,
+    clock: () => offsetClock(0),
+    log: silentLogger,
+    disk: disk.buffer,
+    recovered: disk.recovered,
+  });
   return { disk, shards };
 }
 
@@ -59,11 +66,19 @@ describe("an agent restarted after SIGKILL mid-run (PROTOCOL.md §5.1)", () => {
     const restarted = await managerOn(configPath, measuring(3, calls));
     const sent: AgentToServerMessage[] = [];
     restarted.shards.attach((message) => (sent.push(message), true));
-    expect(sent.map((m) => (m.type === "snapshot" ? `snapshot ${m.payload.seq}` : m.type === "shard-status" ? `${m.payload.state} ${m.payload.lastSeq}` : m.type))).toEqual([
-      "snapshot 2", "snapshot 3", "snapshot 4", "snapshot 5", "failed 5",
-    ]);
+    expect(
+      sent.map((m) =>
+        m.type === "snapshot"
+          ? `snapshot ${m.payload.seq}`
+          : m.type === "shard-status"
+            ? `${m.payload.state} ${m.payload.lastSeq}`
+            : m.type,
+      ),
+    ).toEqual(["snapshot 2", "snapshot 3", "snapshot 4", "snapshot 5", "failed 5"]);
     const status = sent.at(-1)!.payload as { error: string };
-    expect(status.error).toMatch(/process was restarted during the run \(the last second it had kept on disk: 5\).*re-sent the 4 unacknowledged second\(s\).*did not resume the load/);
+    expect(status.error).toMatch(
+      /process was restarted during the run \(the last second it had kept on disk: 5\).*re-sent the 4 unacknowledged second\(s\).*did not resume the load/,
+    );
 
     // The gateway re-sends the run's assignment after hello: answered with the same status, no load started.
     restarted.shards.assign(assignment);
@@ -85,7 +100,13 @@ describe("an agent restarted after SIGKILL mid-run (PROTOCOL.md §5.1)", () => {
   it("recovers a watcher's server samples as server samples", async () => {
     const configPath = join(dir, "watcher.json");
     const sample = (seq: number) => ({
-      runId, seq, intervalStart: assignment.startAt + seq * 1000, intervalMs: 1000, pid: 42, cpuPercent: 3, rssBytes: 1_000,
+      runId,
+      seq,
+      intervalStart: assignment.startAt + seq * 1000,
+      intervalMs: 1000,
+      pid: 42,
+      cpuPercent: 3,
+      rssBytes: 1_000,
       network: { packetsInPerSec: 1, packetsOutPerSec: 1, bytesInPerSec: 10, bytesOutPerSec: 10 },
     });
     const watching: ShardManagerOptions["runShard"] = async (_a, options) => {
@@ -100,7 +121,10 @@ describe("an agent restarted after SIGKILL mid-run (PROTOCOL.md §5.1)", () => {
     const restarted = await managerOn(configPath, watching);
     const sent: AgentToServerMessage[] = [];
     restarted.shards.attach((message) => (sent.push(message), true));
-    expect(sent.slice(0, 2)).toEqual([{ type: "server-sample", payload: sample(0) }, { type: "server-sample", payload: sample(1) }]);
+    expect(sent.slice(0, 2)).toEqual([
+      { type: "server-sample", payload: sample(0) },
+      { type: "server-sample", payload: sample(1) },
+    ]);
     killed.shards.abandonAll("test over");
     await killed.shards.shutdown();
     await Promise.all([killed.disk.buffer.close(), restarted.disk.buffer.close()]);

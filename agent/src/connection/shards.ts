@@ -99,15 +99,29 @@ export function createShardManager(options: ShardManagerOptions): ShardManager {
   function recover(recovered: RecoveredRun<Measurement>): void {
     for (const entry of recovered.entries) keep(entry);
     const parsed = ShardStatus.safeParse(recovered.final);
-    const final: ShardStatus = parsed.success ? parsed.data : {
-      runId: recovered.runId, state: "failed", lastSeq: recovered.lastSeq,
-      error: `the agent's process was restarted during the run${recovered.lastSeq >= 0 ? ` (the last second it had kept on disk: ${recovered.lastSeq})` : ""}; `
-        + `it re-sent the ${recovered.entries.length} unacknowledged second(s) it had kept on disk and did not resume the load`,
-    };
+    const final: ShardStatus = parsed.success
+      ? parsed.data
+      : {
+          runId: recovered.runId,
+          state: "failed",
+          lastSeq: recovered.lastSeq,
+          error:
+            `the agent's process was restarted during the run${recovered.lastSeq >= 0 ? ` (the last second it had kept on disk: ${recovered.lastSeq})` : ""}; ` +
+            `it re-sent the ${recovered.entries.length} unacknowledged second(s) it had kept on disk and did not resume the load`,
+        };
     if (!parsed.success) disk?.end(recovered.runId, final);
-    shards.set(recovered.runId, { runId: recovered.runId, controller: new AbortController(), started: false, final, done: Promise.resolve(), searchFeed: createSearchFeed() });
+    shards.set(recovered.runId, {
+      runId: recovered.runId,
+      controller: new AbortController(),
+      started: false,
+      final,
+      done: Promise.resolve(),
+      searchFeed: createSearchFeed(),
+    });
     pendingStatuses.push(final);
-    log.warn(`run ${recovered.runId}: recovered ${recovered.entries.length} unacknowledged second(s) from disk; reporting the shard ${final.state}`);
+    log.warn(
+      `run ${recovered.runId}: recovered ${recovered.entries.length} unacknowledged second(s) from disk; reporting the shard ${final.state}`,
+    );
   }
 
   async function run(shard: Shard, assignment: RunAssignment): Promise<void> {
@@ -132,7 +146,12 @@ export function createShardManager(options: ShardManagerOptions): ShardManager {
         onServerSample: measured,
       });
       if (result.skipped === "expired") {
-        final = { runId: shard.runId, state: "failed", lastSeq: -1, error: "the assignment (or its engine processes) came after the run's planned end; no load was generated" };
+        final = {
+          runId: shard.runId,
+          state: "failed",
+          lastSeq: -1,
+          error: "the assignment (or its engine processes) came after the run's planned end; no load was generated",
+        };
       } else if (shard.abandoned) {
         final = { runId: shard.runId, state: "failed", lastSeq: result.lastSeq, error: shard.abandoned };
       } else {
@@ -161,9 +180,17 @@ export function createShardManager(options: ShardManagerOptions): ShardManager {
         else if (known.started) sendStatus({ runId: known.runId, state: "started" });
         return;
       }
-      const shard: Shard = { runId: assignment.runId, controller: new AbortController(), started: false, done: Promise.resolve(), searchFeed: createSearchFeed() };
+      const shard: Shard = {
+        runId: assignment.runId,
+        controller: new AbortController(),
+        started: false,
+        done: Promise.resolve(),
+        searchFeed: createSearchFeed(),
+      };
       shards.set(shard.runId, shard);
-      log.info(`run ${shard.runId}: shard ${assignment.shardIndex + 1}/${assignment.shardCount}, ${assignment.clients} clients`);
+      log.info(
+        `run ${shard.runId}: shard ${assignment.shardIndex + 1}/${assignment.shardCount}, ${assignment.clients} clients`,
+      );
       shard.done = run(shard, assignment);
     },
     stop(runId, reason) {
@@ -175,7 +202,9 @@ export function createShardManager(options: ShardManagerOptions): ShardManager {
     searchStep({ runId, ...level }) {
       const shard = shards.get(runId);
       if (!shard || shard.final) return;
-      log.info(`run ${runId}: search step ${level.step} (${level.phase}) holds ${level.clients} clients from ${new Date(level.startAt).toISOString()}`);
+      log.info(
+        `run ${runId}: search step ${level.step} (${level.phase}) holds ${level.clients} clients from ${new Date(level.startAt).toISOString()}`,
+      );
       shard.searchFeed.push(level);
     },
     abandonAll(reason) {

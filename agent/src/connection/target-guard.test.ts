@@ -4,8 +4,17 @@ import { refusedTarget } from "./target-guard";
 
 const assignment = (url: string) =>
   ({
-    runId: "00000000-0000-4000-8000-000000000001", shardIndex: 0, shardCount: 1, clients: 1, startAt: 0,
-    plan: { name: "p", target: { protocol: "websocket", url }, scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 }, load: { clients: 1, durationSec: 1, rampUpSec: 0 } },
+    runId: "00000000-0000-4000-8000-000000000001",
+    shardIndex: 0,
+    shardCount: 1,
+    clients: 1,
+    startAt: 0,
+    plan: {
+      name: "p",
+      target: { protocol: "websocket", url },
+      scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
+      load: { clients: 1, durationSec: 1, rampUpSec: 0 },
+    },
   }) as RunAssignment;
 
 describe("the agent's own target allow-list", () => {
@@ -27,13 +36,18 @@ describe("the agent's own target allow-list", () => {
       return { ...a, plan: { ...a.plan, target: { protocol: "kcp", host: "127.0.0.1", port } } } as RunAssignment;
     };
     expect(refusedTarget(kcp(7400), ["127.0.0.1:7400"])).toBeNull();
-    expect(refusedTarget(kcp(7401), ["127.0.0.1:7400"])).toBe("target 127.0.0.1:7401 is not on this agent's --allow-target list (127.0.0.1:7400); no load was generated");
+    expect(refusedTarget(kcp(7401), ["127.0.0.1:7400"])).toBe(
+      "target 127.0.0.1:7401 is not on this agent's --allow-target list (127.0.0.1:7400); no load was generated",
+    );
   });
 
   it("holds a session's http steps to the same list, naming the step", () => {
     const withHttp = (url: string) => {
       const a = assignment("ws://127.0.0.1:7070/ws");
-      return { ...a, plan: { ...a.plan, scenario: { kind: "login-storm", session: [{ kind: "http", url }] } } } as RunAssignment;
+      return {
+        ...a,
+        plan: { ...a.plan, scenario: { kind: "login-storm", session: [{ kind: "http", url }] } },
+      } as RunAssignment;
     };
     expect(refusedTarget(withHttp("http://127.0.0.1:8080/match?c={{client}}"), ["127.0.0.1"])).toBeNull();
     expect(refusedTarget(withHttp("https://auth.example.org/token"), ["127.0.0.1"])).toBe(

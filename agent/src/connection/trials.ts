@@ -16,9 +16,16 @@ export function createTrialRunner(send: (message: AgentToServerMessage) => boole
     run({ trialId, plan, secrets }: SessionTrial): void {
       log.info(`trying the session of plan "${plan.name}" with one client (trial ${trialId})`);
       void runTrial(plan, secrets)
-        .catch((error: unknown): TrialOutcome => redactTrialOutcome({ steps: [], error: `the trial failed on the agent: ${(error as Error).message}` }, secrets ?? {}))
+        .catch(
+          (error: unknown): TrialOutcome =>
+            redactTrialOutcome(
+              { steps: [], error: `the trial failed on the agent: ${(error as Error).message}` },
+              secrets ?? {},
+            ),
+        )
         .then((outcome) => {
-          if (!send({ type: "session-trial-result", payload: { trialId, ...outcome } })) log.warn(`trial ${trialId} ended while disconnected; its result is lost`);
+          if (!send({ type: "session-trial-result", payload: { trialId, ...outcome } }))
+            log.warn(`trial ${trialId} ended while disconnected; its result is lost`);
         });
     },
   };

@@ -19,8 +19,14 @@ describe("measurement accuracy against the reference target", () => {
     const builder = createSnapshotBuilder({ runId: "4f2b8c1d-6e3a-4d5b-9c7f-1a2b3c4d5e6f" });
     // The truth: every round trip exactly as the scenario measured it, before any histogram.
     const exact: number[] = [];
-    const metrics = { ...builder.metrics, roundTripMicros: (us: number) => (exact.push(us), builder.metrics.roundTripMicros(us)) };
-    const scenario = createPingPong({ kind: "ping-pong", intervalMs: 50, messageBytes: 64 }, { transport: webSocketTransport({ protocol: "websocket", url: target.url }), metrics, clients: 10 });
+    const metrics = {
+      ...builder.metrics,
+      roundTripMicros: (us: number) => (exact.push(us), builder.metrics.roundTripMicros(us)),
+    };
+    const scenario = createPingPong(
+      { kind: "ping-pong", intervalMs: 50, messageBytes: 64 },
+      { transport: webSocketTransport({ protocol: "websocket", url: target.url }), metrics, clients: 10 },
+    );
     for (let client = 0; client < 10; client += 1) scenario.startClient(client);
     const snapshots: MetricSnapshot[] = [];
     for (let second = 0; second < 3; second += 1) {
@@ -34,10 +40,13 @@ describe("measurement accuracy against the reference target", () => {
     expect(exact.length).toBeGreaterThan(200);
     const sorted = exact.sort((a, b) => a - b);
     const at = (p: number) => sorted[Math.ceil((p / 100) * sorted.length) - 1]! / 1000;
-    const within = (measuredMs: number, truthMs: number) => expect(Math.abs(measuredMs - truthMs)).toBeLessThanOrEqual(Math.max(0.02 * truthMs, 0.5));
+    const within = (measuredMs: number, truthMs: number) =>
+      expect(Math.abs(measuredMs - truthMs)).toBeLessThanOrEqual(Math.max(0.02 * truthMs, 0.5));
     // On a shared machine the agent's own loop runs late; it says so in every snapshot, and that much slack is fair.
     const ownDelayMs = Math.max(...snapshots.map((s) => s.health.eventLoopP99Ms));
-    expect(Math.abs(rtt.getValueAtPercentile(50) / 1000 - delayMs)).toBeLessThanOrEqual(Math.max(0.02 * delayMs, 0.5) + ownDelayMs);
+    expect(Math.abs(rtt.getValueAtPercentile(50) / 1000 - delayMs)).toBeLessThanOrEqual(
+      Math.max(0.02 * delayMs, 0.5) + ownDelayMs,
+    );
     within(rtt.getValueAtPercentile(50) / 1000, at(50));
     within(rtt.getValueAtPercentile(99) / 1000, at(99));
   });

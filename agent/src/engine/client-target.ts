@@ -16,6 +16,8 @@ export function clientTargets(target: Target): ScenarioContext["transportFor"] {
     createTransport({
       ...target,
       url: fillText(target.url, fields, vars, encodeURIComponent),
-      ...(target.headers ? { headers: Object.fromEntries(headers.map(([name, value]) => [name, fillText(value, fields, vars)])) } : {}),
+      ...(target.headers
+        ? { headers: Object.fromEntries(headers.map(([name, value]) => [name, fillText(value, fields, vars)])) }
+        : {}),
     });
 }

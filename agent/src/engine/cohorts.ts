@@ -1,7 +1,12 @@
 import { placeCohorts, type NetworkCohort } from "@throng/protocol/network";
 import type { AgentHealth, CohortSnapshot, NetworkPath, SnapshotCounters } from "@throng/protocol/snapshot";
 import type { HealthSampler } from "../metrics/health";
-import { createSnapshotBuilder, type ScenarioMetrics, type SnapshotBuilder, type SnapshotInterval } from "../metrics/snapshot-builder";
+import {
+  createSnapshotBuilder,
+  type ScenarioMetrics,
+  type SnapshotBuilder,
+  type SnapshotInterval,
+} from "../metrics/snapshot-builder";
 import { aboveStream } from "../network/above-stream";
 import { datagramStage } from "../network/datagram-stage";
 import { emptyTally, Link, linkConditions, type LinkTally } from "../network/link";
@@ -25,7 +30,10 @@ export interface CohortRoute {
 }
 
 /** Cohort figures carry no health of their own: the agent's is the snapshot's. */
-const NO_HEALTH: HealthSampler = { sample: (): AgentHealth => ({ cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 }), stop() {} };
+const NO_HEALTH: HealthSampler = {
+  sample: (): AgentHealth => ({ cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 }),
+  stop() {},
+};
 
 /** Every call made on both: the run's figures and a cohort's. */
 function tee(run: ScenarioMetrics, cohort: ScenarioMetrics): ScenarioMetrics {
@@ -42,7 +50,11 @@ function tee(run: ScenarioMetrics, cohort: ScenarioMetrics): ScenarioMetrics {
 
 function tallyCounters(tally: LinkTally): Partial<SnapshotCounters> {
   return {
-    networkPackets: tally.packets, networkDropped: tally.dropped, networkDuplicated: tally.duplicated, networkReordered: tally.reordered, networkOverflowed: tally.overflowed,
+    networkPackets: tally.packets,
+    networkDropped: tally.dropped,
+    networkDuplicated: tally.duplicated,
+    networkReordered: tally.reordered,
+    networkOverflowed: tally.overflowed,
   };
 }
 
@@ -84,8 +96,20 @@ export function createShardCohorts(options: ShardCohortsOptions): ShardCohorts {
   const placement = placeCohorts(options.cohorts, options.runClients);
   const cohorts: Cohort[] = options.cohorts.map((spec, i) => {
     const kcp = options.kcp ? new KcpStats() : undefined;
-    const builder = createSnapshotBuilder({ runId: options.runId, health: NO_HEALTH, ...(kcp ? { transportCounters: (counters) => writeKcpCounters([kcp], counters) } : {}) });
-    return { spec, route: options.routes[i]!, builder, metrics: tee(options.runMetrics, builder.metrics), tally: emptyTally(), kcp, running: 0 };
+    const builder = createSnapshotBuilder({
+      runId: options.runId,
+      health: NO_HEALTH,
+      ...(kcp ? { transportCounters: (counters) => writeKcpCounters([kcp], counters) } : {}),
+    });
+    return {
+      spec,
+      route: options.routes[i]!,
+      builder,
+      metrics: tee(options.runMetrics, builder.metrics),
+      tally: emptyTally(),
+      kcp,
+      running: 0,
+    };
   });
   /** A client's links, seeded by its cohort and number: the same draws for the same client whichever engine runs it. */
   const linksOf = (cohort: Cohort, index: number) => {
@@ -106,8 +130,13 @@ export function createShardCohorts(options: ShardCohortsOptions): ShardCohorts {
       if (!cohort) return { transport, options: openOptions };
       const { route } = cohort;
       const withKcp = cohort.kcp ? { ...openOptions, kcpStats: cohort.kcp } : openOptions;
-      if (route.applied === "datagram") return { transport, options: { ...withKcp, datagramStage: datagramStage(linksOf(cohort, index), options.wheel) } };
-      if (route.applied === "above-stream") return { transport: aboveStream(transport, () => linksOf(cohort, index), options.wheel), options: openOptions };
+      if (route.applied === "datagram")
+        return {
+          transport,
+          options: { ...withKcp, datagramStage: datagramStage(linksOf(cohort, index), options.wheel) },
+        };
+      if (route.applied === "above-stream")
+        return { transport: aboveStream(transport, () => linksOf(cohort, index), options.wheel), options: openOptions };
       // The kernel path: the cohort's own source addresses are what its rules match.
       const addresses = route.sourceAddresses ?? [];
       const localAddress = addresses[index % addresses.length]!;
@@ -133,7 +162,12 @@ export function createShardCohorts(options: ShardCohortsOptions): ShardCohorts {
         // The kernel path's tallies are the agent process's, added to the merged snapshot there.
         const network = cohort.route.applied === "kernel" ? {} : tallyCounters(cohort.tally);
         Object.assign(cohort.tally, emptyTally());
-        out[cohort.spec.name] = { clients: cohort.running, counters: { ...counters, ...network }, histograms, applied: cohort.route.applied };
+        out[cohort.spec.name] = {
+          clients: cohort.running,
+          counters: { ...counters, ...network },
+          histograms,
+          applied: cohort.route.applied,
+        };
       }
       return out;
     },

@@ -16,7 +16,10 @@ export interface DescriptorBudget {
  * read again only when the estimate reaches the budget, so a run far from its limit reads it once.
  * Undefined where the limit or the count cannot be read (not Linux).
  */
-export function descriptorBudget(limit = openFileLimit(), count: () => number | undefined = openFileCount): DescriptorBudget | undefined {
+export function descriptorBudget(
+  limit = openFileLimit(),
+  count: () => number | undefined = openFileCount,
+): DescriptorBudget | undefined {
   const first = count();
   if (limit === undefined || !Number.isFinite(limit) || first === undefined) return undefined;
   // Made before the shard's first connection: what is open now is the engine's own.
@@ -26,7 +29,7 @@ export function descriptorBudget(limit = openFileLimit(), count: () => number | 
   return {
     max,
     allows() {
-      if (known + since < max) return ++since, true;
+      if (known + since < max) return (++since, true);
       known = count() ?? known;
       since = 0;
       if (known >= max) return false;
@@ -39,7 +42,9 @@ export function descriptorBudget(limit = openFileLimit(), count: () => number | 
 /** The error a connection past the budget fails with: EMFILE, so it counts with cause "limit" like the kernel's own. */
 export function budgetError(budget: DescriptorBudget): Error {
   return Object.assign(
-    new Error(`EMFILE: no descriptor left for another connection (${budget.max} open: the open-file limit less ${DESCRIPTOR_RESERVE} kept for the engine itself)`),
+    new Error(
+      `EMFILE: no descriptor left for another connection (${budget.max} open: the open-file limit less ${DESCRIPTOR_RESERVE} kept for the engine itself)`,
+    ),
     { code: "EMFILE" },
   );
 }
@@ -50,5 +55,8 @@ export function budgetError(budget: DescriptorBudget): Error {
  */
 export function guardDescriptors(transport: Transport, budget: DescriptorBudget | undefined): Transport {
   if (!budget) return transport;
-  return { open: (events, options) => (budget.allows() ? transport.open(events, options) : failedConnection(events, budgetError(budget))) };
+  return {
+    open: (events, options) =>
+      budget.allows() ? transport.open(events, options) : failedConnection(events, budgetError(budget)),
+  };
 }

@@ -14,7 +14,9 @@ describe("what an engine process runs", () => {
     expect(engineEntry(cli)).toBe(cli);
     writeFileSync(join(dir, "throng-engine.mjs"), "");
     expect(engineEntry(cli)).toBe(join(dir, "throng-engine.mjs"));
-    expect(engineEntry(join(agentDir, "src", "cli", "main.ts"))).toBe(join(agentDir, "src", "engine", "engine-main.ts"));
+    expect(engineEntry(join(agentDir, "src", "cli", "main.ts"))).toBe(
+      join(agentDir, "src", "engine", "engine-main.ts"),
+    );
   });
 
   it("keeps this process's flags and adds a small young generation, unless one is given", () => {

@@ -17,18 +17,27 @@ export const ENGINE_V8_FLAGS = ["--max-semi-space-size=2"];
  * (dist/throng-engine.mjs), or engine-main.ts beside the CLI's source; else the CLI itself (ENGINE_CHILD_COMMAND).
  */
 export function engineEntry(cliEntry: string): string {
-  const sibling = basename(cliEntry) === "main.ts" ? join(dirname(cliEntry), "..", "engine", "engine-main.ts") : join(dirname(cliEntry), "throng-engine.mjs");
+  const sibling =
+    basename(cliEntry) === "main.ts"
+      ? join(dirname(cliEntry), "..", "engine", "engine-main.ts")
+      : join(dirname(cliEntry), "throng-engine.mjs");
   return existsSync(sibling) ? sibling : cliEntry;
 }
 
 /** Execution flags for an engine: this process's (e.g. tsx's loader), with ENGINE_V8_FLAGS unless they set their own. */
 export function engineExecArgv(execArgv = process.execArgv): string[] {
-  return [...execArgv, ...ENGINE_V8_FLAGS.filter((flag) => !execArgv.some((given) => given.startsWith(flag.split("=")[0]!)))];
+  return [
+    ...execArgv,
+    ...ENGINE_V8_FLAGS.filter((flag) => !execArgv.some((given) => given.startsWith(flag.split("=")[0]!))),
+  ];
 }
 
 /** Forks one engine process (for the CLI at `entry`, see engineEntry) and waits until it is ready. */
 export function forkEngine(entry: string): Promise<ChildProcess> {
-  const child = fork(engineEntry(entry), [ENGINE_CHILD_COMMAND], { execArgv: engineExecArgv(), stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(engineEntry(entry), [ENGINE_CHILD_COMMAND], {
+    execArgv: engineExecArgv(),
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   return new Promise((resolve, reject) => {
     child.once("message", () => resolve(child));
     child.once("exit", (code) => reject(new Error(`engine process exited with ${code} before it was ready`)));
@@ -64,7 +73,10 @@ export function createEnginePool(entry: string, size: number, onSparesReady?: (u
       forks.push(forked);
       idle.push(forked);
     }
-    if (forks.length && onSparesReady) void Promise.allSettled(idle).then((results) => !closed && onSparesReady(results.filter((r) => r.status === "fulfilled").length));
+    if (forks.length && onSparesReady)
+      void Promise.allSettled(idle).then(
+        (results) => !closed && onSparesReady(results.filter((r) => r.status === "fulfilled").length),
+      );
   };
   // A spare that died while idle is replaced by a fresh fork rather than handed out.
   const usable = (forked: Promise<ChildProcess>) =>
@@ -76,14 +88,25 @@ export function createEnginePool(entry: string, size: number, onSparesReady?: (u
   return {
     async take(count) {
       const spares = idle.splice(0, count);
-      const children = await Promise.all([...spares.map(usable), ...Array.from({ length: count - spares.length }, () => forkEngine(entry))]);
+      const children = await Promise.all([
+        ...spares.map(usable),
+        ...Array.from({ length: count - spares.length }, () => forkEngine(entry)),
+      ]);
       // Replacements are forked once this shard's engines have exited, not while its load is running.
-      void Promise.all(children.map((child) => (child.exitCode === null ? new Promise((resolve) => child.once("exit", resolve)) : undefined))).then(refill);
+      void Promise.all(
+        children.map((child) =>
+          child.exitCode === null ? new Promise((resolve) => child.once("exit", resolve)) : undefined,
+        ),
+      ).then(refill);
       return children;
     },
     close() {
       closed = true;
-      for (const forked of idle.splice(0)) void forked.then((child) => child.connected && child.disconnect(), () => undefined);
+      for (const forked of idle.splice(0))
+        void forked.then(
+          (child) => child.connected && child.disconnect(),
+          () => undefined,
+        );
     },
   };
 }

@@ -17,10 +17,22 @@ import type { CohortRoute } from "./cohorts";
 export { ENGINE_CHILD_COMMAND };
 
 type ParentMessage =
-  | { type: "run"; assignment: RunAssignment; clockOffsetMs: number; sourceAddresses?: string[]; portSlice?: { index: number; count: number }; scripts?: ScriptOptions; cohortRoutes?: CohortRoute[] }
+  | {
+      type: "run";
+      assignment: RunAssignment;
+      clockOffsetMs: number;
+      sourceAddresses?: string[];
+      portSlice?: { index: number; count: number };
+      scripts?: ScriptOptions;
+      cohortRoutes?: CohortRoute[];
+    }
   | { type: "search-step"; level: SearchLevel }
   | { type: "stop" };
-type ChildMessage = { type: "ready" } | { type: "snapshot"; snapshot: MetricSnapshot } | { type: "done"; result: ShardResult } | { type: "failed"; error: string };
+type ChildMessage =
+  | { type: "ready" }
+  | { type: "snapshot"; snapshot: MetricSnapshot }
+  | { type: "done"; result: ShardResult }
+  | { type: "failed"; error: string };
 
 /**
  * Splits a shard's clients over `engines` parts; movement-sync keeps whole rooms together, since a room's
@@ -69,7 +81,12 @@ export const SCRIPT_CLIENTS_PER_ENGINE = 400;
  * How many engines a shard runs on: `engines` (one per core by default), except a script shard when its engines
  * were not chosen (`--engines`): one per SCRIPT_CLIENTS_PER_ENGINE clients, at most `engines`.
  */
-export function enginesFor(scenario: Pick<Scenario, "kind">, clients: number, engines: number, chosen: boolean): number {
+export function enginesFor(
+  scenario: Pick<Scenario, "kind">,
+  clients: number,
+  engines: number,
+  chosen: boolean,
+): number {
   if (chosen || scenario.kind !== "script") return engines;
   return Math.max(1, Math.min(engines, Math.ceil(clients / SCRIPT_CLIENTS_PER_ENGINE)));
 }
@@ -104,7 +121,11 @@ export function runEngineChild(): void {
  * The pending seconds that can be merged now, in order: each running engine has reported it or a later one (an
  * engine that started late, after a second, never reports that second). The first one still waited for stops it.
  */
-export function secondsReady(pending: readonly number[], reported: readonly number[], running: readonly boolean[]): number[] {
+export function secondsReady(
+  pending: readonly number[],
+  reported: readonly number[],
+  running: readonly boolean[],
+): number[] {
   const ready: number[] = [];
   for (const seq of [...pending].sort((a, b) => a - b)) {
     if (!reported.every((last, i) => !running[i] || last >= seq)) break;
@@ -137,21 +158,38 @@ export async function runOnEngines(assignment: RunAssignment, options: EngineOpt
   if (!network) return runEngines(assignment, options);
   for (const note of network.notes) console.error(`note: ${note}`);
   try {
-    return await runEngines(assignment, { ...options, cohortRoutes: network.routes, onSnapshot: (snapshot) => options.onSnapshot(network.addKernelFigures(snapshot)) });
+    return await runEngines(assignment, {
+      ...options,
+      cohortRoutes: network.routes,
+      onSnapshot: (snapshot) => options.onSnapshot(network.addKernelFigures(snapshot)),
+    });
   } finally {
     network.close();
   }
 }
 
 async function runEngines(assignment: RunAssignment, options: EngineOptions): Promise<ShardResult> {
-  const engines = enginesFor(assignment.plan.scenario, assignment.clients, options.engines, options.enginesChosen ?? false);
+  const engines = enginesFor(
+    assignment.plan.scenario,
+    assignment.clients,
+    options.engines,
+    options.enginesChosen ?? false,
+  );
   const parts = engineAssignments(assignment, engines);
-  if (parts.length <= 1) return runShard(options.startWhenReady ? { ...assignment, startAt: Math.round((options.clock ?? offsetClock(0)).now()) + 100 } : assignment, options);
+  if (parts.length <= 1)
+    return runShard(
+      options.startWhenReady
+        ? { ...assignment, startAt: Math.round((options.clock ?? offsetClock(0)).now()) + 100 }
+        : assignment,
+      options,
+    );
   const entry = options.entry ?? process.argv[1]!;
   const clock = options.clock ?? offsetClock(0);
   const clockOffsetMs = clock.now() - (performance.timeOrigin + performance.now());
   const pending = new Map<number, MetricSnapshot[]>();
-  const children: ChildProcess[] = await (options.pool ? options.pool.take(parts.length) : Promise.all(parts.map(() => forkEngine(entry))));
+  const children: ChildProcess[] = await (options.pool
+    ? options.pool.take(parts.length)
+    : Promise.all(parts.map(() => forkEngine(entry))));
   const startAt = options.startWhenReady ? Math.round(clock.now()) + 100 : assignment.startAt;
   let lastSeq = -1;
   // Each engine keeps its own first distinct errors; the agent sends each one once, within the same bounds.
@@ -168,7 +206,12 @@ async function runEngines(assignment: RunAssignment, options: EngineOptions): Pr
   // never had must not wait for it until the shard ends.
   const reported = children.map(() => -1);
   const deliverReady = () => {
-    for (const seq of secondsReady([...pending.keys()], reported, children.map((child) => child.connected))) deliver(seq);
+    for (const seq of secondsReady(
+      [...pending.keys()],
+      reported,
+      children.map((child) => child.connected),
+    ))
+      deliver(seq);
   };
   const results = parts.map((part, i) => {
     const child = children[i]!;
@@ -178,7 +221,13 @@ async function runEngines(assignment: RunAssignment, options: EngineOptions): Pr
     const portSlice = { index: i, count: parts.length };
     const { scripts, cohortRoutes } = options;
     child.send({
-      type: "run", assignment: share, clockOffsetMs, portSlice, ...(sourceAddresses ? { sourceAddresses } : {}), ...(scripts ? { scripts } : {}), ...(cohortRoutes ? { cohortRoutes } : {}),
+      type: "run",
+      assignment: share,
+      clockOffsetMs,
+      portSlice,
+      ...(sourceAddresses ? { sourceAddresses } : {}),
+      ...(scripts ? { scripts } : {}),
+      ...(cohortRoutes ? { cohortRoutes } : {}),
     } satisfies ParentMessage);
     return new Promise<ShardResult>((resolve, reject) => {
       child.on("message", (message: ChildMessage) => {
@@ -195,9 +244,12 @@ async function runEngines(assignment: RunAssignment, options: EngineOptions): Pr
     });
   });
   // Each engine holds its part of every level the search decides.
-  options.searchFeed?.onLevel((level) => children.forEach((child) => child.connected && child.send({ type: "search-step", level } satisfies ParentMessage)));
+  options.searchFeed?.onLevel((level) =>
+    children.forEach((child) => child.connected && child.send({ type: "search-step", level } satisfies ParentMessage)),
+  );
   if (options.onStart) options.onStart();
-  const stop = () => children.forEach((child) => child.connected && child.send({ type: "stop" } satisfies ParentMessage));
+  const stop = () =>
+    children.forEach((child) => child.connected && child.send({ type: "stop" } satisfies ParentMessage));
   options.signal?.addEventListener("abort", stop, { once: true });
   let ended: ShardResult[];
   try {
@@ -209,6 +261,7 @@ async function runEngines(assignment: RunAssignment, options: EngineOptions): Pr
     for (const child of children) if (child.connected) child.disconnect();
   }
   // Engines handed their share after the run's end (forked late on a busy host) skip it: say so, not "finished".
-  if (lastSeq < 0 && ended.length > 0 && ended.every((result) => result.skipped === "expired")) return { lastSeq, skipped: "expired" };
+  if (lastSeq < 0 && ended.length > 0 && ended.every((result) => result.skipped === "expired"))
+    return { lastSeq, skipped: "expired" };
   return { lastSeq };
 }

@@ -17,7 +17,10 @@ let relay: LossyRelay | undefined;
 beforeAll(async () => {
   await kcpTestServerBinary();
   server = await startKcpGoServer("echo", { mode: "fast" });
-  relay = await startLossyRelay({ host: "127.0.0.1", port: server.port }, { lossPercent: 10, delayMs: 20, seed: "kcp latency" });
+  relay = await startLossyRelay(
+    { host: "127.0.0.1", port: server.port },
+    { lossPercent: 10, delayMs: 20, seed: "kcp latency" },
+  );
 }, 10 * 60_000);
 afterAll(async () => {
   await relay?.close();
@@ -29,14 +32,31 @@ describe("Throng's KCP and kcp-go's client under 10% loss and 20 ms each way", (
     const [snapshots, kcpGo] = await Promise.all([
       runPlan({
         target: { protocol: "kcp", host: "127.0.0.1", port: relay!.port, mode: "fast" },
-        scenario: { kind: "ping-pong", intervalMs: INTERVAL_MS, messageBytes: 64, match: { by: "json-field", field: "seq" } },
+        scenario: {
+          kind: "ping-pong",
+          intervalMs: INTERVAL_MS,
+          messageBytes: 64,
+          match: { by: "json-field", field: "seq" },
+        },
         load: { clients: CLIENTS, durationSec: DURATION_SEC, rampUpSec: 0 },
       }),
-      runKcpGoClients({ port: relay!.port, clients: CLIENTS, intervalMs: INTERVAL_MS, durationSec: DURATION_SEC, bytes: 64, tuning: { mode: "fast" } }),
+      runKcpGoClients({
+        port: relay!.port,
+        clients: CLIENTS,
+        intervalMs: INTERVAL_MS,
+        durationSec: DURATION_SEC,
+        bytes: 64,
+        tuning: { mode: "fast" },
+      }),
     ]);
     const rtt = merged(snapshots, "rttUs")!;
     const ms = (us: number) => (us / 1000).toFixed(1);
-    const throng = { pings: rtt.totalCount, p50: ms(rtt.getValueAtPercentile(50)), p99: ms(rtt.getValueAtPercentile(99)), max: ms(rtt.maxValue) };
+    const throng = {
+      pings: rtt.totalCount,
+      p50: ms(rtt.getValueAtPercentile(50)),
+      p99: ms(rtt.getValueAtPercentile(99)),
+      max: ms(rtt.maxValue),
+    };
     console.log(
       [
         `KCP ping-pong, ${CLIENTS} clients × 1 ping / ${INTERVAL_MS} ms for ${DURATION_SEC} s, 10% loss and 20 ms each way (relay dropped ${relay!.dropped} of ${relay!.dropped + relay!.forwarded} datagrams):`,

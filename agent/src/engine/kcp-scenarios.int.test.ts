@@ -14,7 +14,10 @@ afterEach(async () => {
 });
 
 const newline: TcpFraming = { kind: "delimiter", delimiter: "\n" };
-const kcp = (port: number, stream = false): KcpTarget => (stream ? { protocol: "kcp", host: "127.0.0.1", port, stream: true, framing: newline } : { protocol: "kcp", host: "127.0.0.1", port });
+const kcp = (port: number, stream = false): KcpTarget =>
+  stream
+    ? { protocol: "kcp", host: "127.0.0.1", port, stream: true, framing: newline }
+    : { protocol: "kcp", host: "127.0.0.1", port };
 const bySeq = { by: "json-field", field: "seq" } as const;
 
 describe("scenarios over KCP against kcp-go", () => {
@@ -94,9 +97,18 @@ describe("scenarios over KCP against kcp-go", () => {
         intervalMs: 50,
         session: [
           { kind: "send", message: { body: "KEEPALIVE?" } },
-          { kind: "expect", reply: { json: { field: "type", equals: "keepalive" } }, capture: [{ name: "who", from: { json: "client" } }] },
+          {
+            kind: "expect",
+            reply: { json: { field: "type", equals: "keepalive" } },
+            capture: [{ name: "who", from: { json: "client" } }],
+          },
         ],
-        respond: [{ when: { regex: "^KEEPALIVE\\?" }, send: { format: "msgpack", body: '{"type":"keepalive","client":{{client}}}' } }],
+        respond: [
+          {
+            when: { regex: "^KEEPALIVE\\?" },
+            send: { format: "msgpack", body: '{"type":"keepalive","client":{{client}}}' },
+          },
+        ],
         message: { format: "msgpack", body: '{"type":"ping","seq":{{seq}},"who":"{{vars.who}}"}' },
         match: bySeq,
       },

@@ -8,24 +8,49 @@ const load = (extra: Partial<LoadShape>): LoadShape => ({ clients: 100, duration
 
 describe("load schedules", () => {
   it("ramps stages linearly and back down", () => {
-    const schedule = createLoadSchedule(load({ shape: { kind: "stages", stages: [{ clients: 100, durationSec: 10 }, { clients: 100, durationSec: 10 }, { clients: 0, durationSec: 10 }] } }), pingPong, 100);
-    expect([0, 5_000, 10_000, 15_000, 25_000, 31_000].map((t) => schedule.clientsAt(t))).toEqual([0, 50, 100, 100, 50, 0]);
+    const schedule = createLoadSchedule(
+      load({
+        shape: {
+          kind: "stages",
+          stages: [
+            { clients: 100, durationSec: 10 },
+            { clients: 100, durationSec: 10 },
+            { clients: 0, durationSec: 10 },
+          ],
+        },
+      }),
+      pingPong,
+      100,
+    );
+    expect([0, 5_000, 10_000, 15_000, 25_000, 31_000].map((t) => schedule.clientsAt(t))).toEqual([
+      0, 50, 100, 100, 50, 0,
+    ]);
     expect(schedule.rampsDown).toBe(true);
   });
 
   it("scales a plan-wide shape to the shard's share", () => {
-    const schedule = createLoadSchedule(load({ shape: { kind: "stages", stages: [{ clients: 100, durationSec: 10 }] } }), pingPong, 25);
+    const schedule = createLoadSchedule(
+      load({ shape: { kind: "stages", stages: [{ clients: 100, durationSec: 10 }] } }),
+      pingPong,
+      25,
+    );
     expect(schedule.clientsAt(10_000)).toBe(25);
   });
 
   it("steps up by stepClients every stepDurationSec and names the step", () => {
-    const schedule = createLoadSchedule(load({ shape: { kind: "step-up", startClients: 10, stepClients: 20, stepDurationSec: 5 } }), pingPong, 100);
+    const schedule = createLoadSchedule(
+      load({ shape: { kind: "step-up", startClients: 10, stepClients: 20, stepDurationSec: 5 } }),
+      pingPong,
+      100,
+    );
     expect([0, 4_999, 5_000, 12_000, 60_000].map((t) => schedule.clientsAt(t))).toEqual([10, 10, 30, 50, 100]);
     expect(schedule.stepAt!(12_000)).toBe(2);
   });
 
   it("arrival rate, join interval and plain ramp-up", () => {
-    expect(createLoadSchedule(load({ shape: { kind: "arrival-rate", clientsPerSec: 10 } }), pingPong, 100).clientsAt(2_500)).toBe(26);
+    expect(
+      createLoadSchedule(load({ shape: { kind: "arrival-rate", clientsPerSec: 10 } }), pingPong, 100).clientsAt(2_500),
+    ).toBe(26);
     expect(createLoadSchedule(load({ joinIntervalMs: 50 }), pingPong, 100).clientsAt(1_000)).toBe(21);
     expect(createLoadSchedule(load({ rampUpSec: 10 }), pingPong, 100).clientsAt(5_000)).toBe(51);
     expect(createLoadSchedule(load({}), { kind: "login-storm", connectsPerSec: 1000 }, 100).clientsAt(50)).toBe(51);
@@ -46,10 +71,17 @@ describe("load schedules split across engines", () => {
   });
 
   it("shards add up to exactly the plan's count at every level, odd ones too", () => {
-    const plan = load({ clients: 30, shape: { kind: "step-up", startClients: 11, stepClients: 2, stepDurationSec: 1 } });
+    const plan = load({
+      clients: 30,
+      shape: { kind: "step-up", startClients: 11, stepClients: 2, stepDurationSec: 1 },
+    });
     const sizes = [10, 10, 10];
-    const parts = sizes.map((clients, i) => createLoadSchedule(plan, pingPong, clients, { clientsBefore: sizes.slice(0, i).reduce((a, b) => a + b, 0) }));
-    expect([0, 1_000, 2_000, 9_000].map((t) => parts.reduce((sum, s) => sum + s.clientsAt(t), 0))).toEqual([11, 13, 15, 29]);
+    const parts = sizes.map((clients, i) =>
+      createLoadSchedule(plan, pingPong, clients, { clientsBefore: sizes.slice(0, i).reduce((a, b) => a + b, 0) }),
+    );
+    expect([0, 1_000, 2_000, 9_000].map((t) => parts.reduce((sum, s) => sum + s.clientsAt(t), 0))).toEqual([
+      11, 13, 15, 29,
+    ]);
   });
 });
 

@@ -41,7 +41,10 @@ async function holdPort(): Promise<number> {
   return (server.address() as { port: number }).port;
 }
 
-function open(transport: Transport, options: Parameters<Transport["open"]>[1]): Promise<{ connection: TransportConnection; end: Promise<TransportEnd> }> {
+function open(
+  transport: Transport,
+  options: Parameters<Transport["open"]>[1],
+): Promise<{ connection: TransportConnection; end: Promise<TransportEnd> }> {
   return new Promise((resolve, reject) => {
     let resolveEnd!: (end: TransportEnd) => void;
     const end = new Promise<TransportEnd>((r) => (resolveEnd = r));
@@ -99,20 +102,26 @@ describe("the engine binds its own local ports", () => {
     expect(snapshots.reduce((sum, s) => sum + s.counters.connectionsFailed + s.counters.errors, 0)).toBe(0);
   });
 
-  it.each(["lean", "ws"] as const)("skips a port a listener holds (EADDRINUSE) and binds the next one, over the %s WebSocket client", async (client) => {
-    target = await startTarget({ port: 0 });
-    const held = await holdPort();
-    const ports = new LocalPorts({ first: held, last: held + 20 }, new Set(), () => 0);
-    const { connection } = await open(webSocketTransport({ protocol: "websocket", url: target.url, client }), { localAddress: "127.0.0.2", localPorts: ports });
+  it.each(["lean", "ws"] as const)(
+    "skips a port a listener holds (EADDRINUSE) and binds the next one, over the %s WebSocket client",
+    async (client) => {
+      target = await startTarget({ port: 0 });
+      const held = await holdPort();
+      const ports = new LocalPorts({ first: held, last: held + 20 }, new Set(), () => 0);
+      const { connection } = await open(webSocketTransport({ protocol: "websocket", url: target.url, client }), {
+        localAddress: "127.0.0.2",
+        localPorts: ports,
+      });
 
-    const [end] = localEndsTo(target.port);
-    expect(end!.address).toBe("127.0.0.2");
-    expect(end!.port).toBeGreaterThan(held);
-    expect(end!.port).toBeLessThanOrEqual(held + 20);
-    expect(ports.inUse("127.0.0.2")).toBe(1);
-    await connection.close();
-    expect(ports.inUse("127.0.0.2")).toBe(0);
-  });
+      const [end] = localEndsTo(target.port);
+      expect(end!.address).toBe("127.0.0.2");
+      expect(end!.port).toBeGreaterThan(held);
+      expect(end!.port).toBeLessThanOrEqual(held + 20);
+      expect(ports.inUse("127.0.0.2")).toBe(1);
+      await connection.close();
+      expect(ports.inUse("127.0.0.2")).toBe(0);
+    },
+  );
 
   it("skips a port whose 4-tuple another connection holds (EADDRNOTAVAIL on connect), over TCP", async () => {
     const framing: TcpFraming = { kind: "delimiter" };
@@ -122,10 +131,18 @@ describe("the engine binds its own local ports", () => {
     servers.pop()!.close();
     // Two allocators over the same ports stand for another process that binds them too.
     const range = { first, last: first + 20 };
-    const other = await open(transport, { localAddress: "127.0.0.2", localPorts: new LocalPorts(range, new Set(), () => 0) });
-    const ours = await open(transport, { localAddress: "127.0.0.2", localPorts: new LocalPorts(range, new Set(), () => 0) });
+    const other = await open(transport, {
+      localAddress: "127.0.0.2",
+      localPorts: new LocalPorts(range, new Set(), () => 0),
+    });
+    const ours = await open(transport, {
+      localAddress: "127.0.0.2",
+      localPorts: new LocalPorts(range, new Set(), () => 0),
+    });
 
-    const ports = localEndsTo(target.tcpPort!).map((end) => end.port).sort((a, b) => a - b);
+    const ports = localEndsTo(target.tcpPort!)
+      .map((end) => end.port)
+      .sort((a, b) => a - b);
     expect(ports).toHaveLength(2);
     expect(new Set(ports).size).toBe(2);
     expect(ports[0]).toBe(first);
@@ -137,7 +154,10 @@ describe("the engine binds its own local ports", () => {
     const held = await holdPort();
     const ports = new LocalPorts({ first: held, last: held }, new Set(), () => 0);
     const end = await new Promise<TransportEnd>((resolve) =>
-      webSocketTransport({ protocol: "websocket", url: target!.url }).open({ onOpen() {}, onMessage() {}, onEnd: resolve }, { localAddress: "127.0.0.2", localPorts: ports }),
+      webSocketTransport({ protocol: "websocket", url: target!.url }).open(
+        { onOpen() {}, onMessage() {}, onEnd: resolve },
+        { localAddress: "127.0.0.2", localPorts: ports },
+      ),
     );
     expect(end.opened).toBe(false);
     expect(causeOf(end.error!)).toBe("no-local-port");

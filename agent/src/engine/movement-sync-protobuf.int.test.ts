@@ -44,7 +44,8 @@ function serve(socket: Socket): void {
   // As a game server would: without it, Nagle's algorithm holds a Moved behind an unacknowledged one for ~40 ms.
   socket.setNoDelay(true);
   let member: Member | undefined;
-  const frame = (message: object) => Buffer.from(ServerMessage.encodeDelimited(ServerMessage.fromObject(message)).finish());
+  const frame = (message: object) =>
+    Buffer.from(ServerMessage.encodeDelimited(ServerMessage.fromObject(message)).finish());
   const leave = () => {
     if (member) rooms.get(member.room)?.delete(member);
     member = undefined;
@@ -95,23 +96,54 @@ afterAll(async () => {
 });
 
 const plan = (): Omit<PlanSpec, "name"> => ({
-  target: { protocol: "tcp", host: "127.0.0.1", port, framing: { kind: "length-field", lengthFieldBytes: "varint", initialBytesToStrip: "header" } },
+  target: {
+    protocol: "tcp",
+    host: "127.0.0.1",
+    port,
+    framing: { kind: "length-field", lengthFieldBytes: "varint", initialBytesToStrip: "header" },
+  },
   protobuf: { proto: PROTO, replyType: "room.ServerMessage" },
   scenario: {
     kind: "movement-sync",
     roomSize: 5,
     updateHz: 10,
     session: [
-      { kind: "send", message: { format: "protobuf", messageType: "room.ClientMessage", body: '{"join":{"room":{{room}},"client":{{client}}}}' } },
-      { kind: "expect", reply: { json: { field: "joinOk.session" } }, failWhen: { json: { field: "error.reason" } }, capture: [{ name: "session", from: { json: "joinOk.session" } }] },
+      {
+        kind: "send",
+        message: {
+          format: "protobuf",
+          messageType: "room.ClientMessage",
+          body: '{"join":{"room":{{room}},"client":{{client}}}}',
+        },
+      },
+      {
+        kind: "expect",
+        reply: { json: { field: "joinOk.session" } },
+        failWhen: { json: { field: "error.reason" } },
+        capture: [{ name: "session", from: { json: "joinOk.session" } }],
+      },
     ],
     update: {
       format: "protobuf",
       messageType: "room.ClientMessage",
       body: '{"move":{"session":"{{vars.session}}","client":{{client}},"seq":{{seq}},"sentAtUs":{{sentAtUs}},"x":{{x}},"y":{{y}}}}',
     },
-    broadcast: { filter: { json: { field: "moved.sender" } }, sender: { json: "moved.sender" }, seq: { json: "moved.seq" }, sentAtUs: { json: "moved.sentAtUs" } },
-    leave: [{ kind: "send", message: { format: "protobuf", messageType: "room.ClientMessage", body: '{"leave":{"session":"{{vars.session}}"}}' } }],
+    broadcast: {
+      filter: { json: { field: "moved.sender" } },
+      sender: { json: "moved.sender" },
+      seq: { json: "moved.seq" },
+      sentAtUs: { json: "moved.sentAtUs" },
+    },
+    leave: [
+      {
+        kind: "send",
+        message: {
+          format: "protobuf",
+          messageType: "room.ClientMessage",
+          body: '{"leave":{"session":"{{vars.session}}"}}',
+        },
+      },
+    ],
   },
   load: { clients: 10, durationSec: 2, rampUpSec: 0 },
 });
@@ -133,7 +165,9 @@ describe("movement-sync through a protobuf-over-TCP room server (update template
     const latency = merged(snapshots, "broadcastUs")!;
     expect(latency.totalCount).toBe(received);
     expect(total(snapshots, "lost") + total(snapshots, "duplicates") + total(snapshots, "outOfOrder")).toBe(0);
-    console.log(`protobuf room server: reach ${(received / expected).toFixed(4)} (${received}/${expected}), broadcast p50 ${latency.getValueAtPercentile(50)} µs p99 ${latency.getValueAtPercentile(99)} µs`);
+    console.log(
+      `protobuf room server: reach ${(received / expected).toFixed(4)} (${received}/${expected}), broadcast p50 ${latency.getValueAtPercentile(50)} µs p99 ${latency.getValueAtPercentile(99)} µs`,
+    );
     // Each client's Leave went out before its connection closed.
     await vi.waitFor(() => expect(counts.leaves).toBe(10));
   });

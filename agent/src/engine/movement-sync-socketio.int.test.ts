@@ -66,7 +66,12 @@ const plan = ({ answerPings = true } = {}): Omit<PlanSpec, "name"> => ({
       { kind: "expect", reply: { regex: String.raw`^431\[` } },
     ],
     update: { body: '42["move",{"client":{{client}},"seq":{{seq}},"sentAtUs":{{sentAtUs}},"x":{{x}}}]' },
-    broadcast: { filter: { regex: String.raw`^42\["moved"` }, sender: { regex: MOVED }, seq: { regex: MOVED, group: 2 }, sentAtUs: { regex: MOVED, group: 3 } },
+    broadcast: {
+      filter: { regex: String.raw`^42\["moved"` },
+      sender: { regex: MOVED },
+      seq: { regex: MOVED, group: 2 },
+      sentAtUs: { regex: MOVED, group: 3 },
+    },
     leave: [{ kind: "send", message: { body: "41" } }],
     ...(answerPings ? { respond: ANSWER_PINGS } : {}),
   },
@@ -90,7 +95,9 @@ describe("movement-sync through a Socket.IO v4 server, Engine.IO packets as text
     const latency = merged(snapshots, "broadcastUs")!;
     expect(latency.totalCount).toBe(received);
     expect(total(snapshots, "lost") + total(snapshots, "duplicates") + total(snapshots, "outOfOrder")).toBe(0);
-    console.log(`Socket.IO room server: reach ${(received / expected).toFixed(4)} (${received}/${expected}), broadcast p50 ${latency.getValueAtPercentile(50)} µs p99 ${latency.getValueAtPercentile(99)} µs`);
+    console.log(
+      `Socket.IO room server: reach ${(received / expected).toFixed(4)} (${received}/${expected}), broadcast p50 ${latency.getValueAtPercentile(50)} µs p99 ${latency.getValueAtPercentile(99)} µs`,
+    );
     // The leave step's "41" reached the server before each connection closed.
     await vi.waitFor(() => expect(counts.leaves).toBe(10));
   });

@@ -34,11 +34,16 @@ export interface RaiseWays {
 /** The real ways: the addon, util-linux prlimit, /proc/self/limits. */
 export const systemRaiseWays: RaiseWays = {
   native: raiseNofileNatively,
-  prlimit: (pid, limit) => void execFileSync("prlimit", ["--pid", String(pid), `--nofile=${limit}:${limit}`], { stdio: ["ignore", "ignore", "pipe"], timeout: 5_000 }),
+  prlimit: (pid, limit) =>
+    void execFileSync("prlimit", ["--pid", String(pid), `--nofile=${limit}:${limit}`], {
+      stdio: ["ignore", "ignore", "pipe"],
+      timeout: 5_000,
+    }),
   limits: () => openFileLimits(),
 };
 
-const errnoName = (errno: number) => Object.entries(constants.errno).find(([, value]) => value === errno)?.[0] ?? `errno ${errno}`;
+const errnoName = (errno: number) =>
+  Object.entries(constants.errno).find(([, value]) => value === errno)?.[0] ?? `errno ${errno}`;
 
 /** Raises this process's soft open-file limit to the hard one: the native addon's setrlimit, else `prlimit --pid`. */
 export function raiseOpenFileLimit(ways: RaiseWays = systemRaiseWays): OpenFileRaise {
@@ -48,7 +53,8 @@ export function raiseOpenFileLimit(ways: RaiseWays = systemRaiseWays): OpenFileR
   if (before >= hard) return { before, after: before, hard, how: "already" };
   const problems: string[] = [];
   const native = ways.native();
-  if (typeof native === "number" && native >= 0) return { before, after: ways.limits()?.soft ?? native, hard, how: "setrlimit" };
+  if (typeof native === "number" && native >= 0)
+    return { before, after: ways.limits()?.soft ?? native, hard, how: "setrlimit" };
   problems.push(typeof native === "string" ? native : `setrlimit: ${errnoName(-native)}`);
   if (Number.isFinite(hard)) {
     try {
@@ -57,7 +63,13 @@ export function raiseOpenFileLimit(ways: RaiseWays = systemRaiseWays): OpenFileR
       if (after !== undefined && after > before) return { before, after, hard, how: "prlimit" };
       problems.push("prlimit left the limit as it was");
     } catch (error) {
-      problems.push(`prlimit: ${String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim().split("\n")[0]}`);
+      problems.push(
+        `prlimit: ${
+          String((error as { stderr?: Buffer }).stderr ?? (error as Error).message)
+            .trim()
+            .split("\n")[0]
+        }`,
+      );
     }
   }
   return { before, after: before, hard, how: "failed", problem: problems.join("; ") };
@@ -69,7 +81,8 @@ export const RAISE_LIMIT_HELP =
 
 /** One line for the run's output: the limit the engines get, and how it came to be. */
 export function openFileNote(raise: OpenFileRaise): string {
-  const n = (value: number | undefined) => (value === undefined ? "?" : value === Infinity ? "unlimited" : value.toLocaleString("en-US"));
+  const n = (value: number | undefined) =>
+    value === undefined ? "?" : value === Infinity ? "unlimited" : value.toLocaleString("en-US");
   switch (raise.how) {
     case "unknown":
       return "note: the open-file limit could not be read (no /proc/self/limits); one engine process per core";
@@ -97,7 +110,11 @@ export interface AgentCapacity {
 
 /** This agent's capacity under `limit`, with `engines` fixed by --engines or up to MAX_ENGINES. */
 export function agentCapacity(limit: number, engines?: number): AgentCapacity {
-  return { openFileLimit: Math.min(limit, 2 ** 31 - 1), clientsPerEngine: Math.min(clientsPerEngine(limit), 2 ** 31 - 1), maxEngines: engines ?? MAX_ENGINES };
+  return {
+    openFileLimit: Math.min(limit, 2 ** 31 - 1),
+    clientsPerEngine: Math.min(clientsPerEngine(limit), 2 ** 31 - 1),
+    maxEngines: engines ?? MAX_ENGINES,
+  };
 }
 
 export type EngineSizing = { engines: number; note?: string } | { refused: string };
@@ -106,7 +123,11 @@ export type EngineSizing = { engines: number; note?: string } | { refused: strin
  * The engine processes for a shard when --engines is not given: one per core, more when its clients need them
  * (a room's players stay in one engine, so whole rooms are counted). Refused when even MAX_ENGINES cannot hold it.
  */
-export function enginesForOpenFiles(shard: { clients: number; roomSize?: number }, cores: number, limit: number | undefined): EngineSizing {
+export function enginesForOpenFiles(
+  shard: { clients: number; roomSize?: number },
+  cores: number,
+  limit: number | undefined,
+): EngineSizing {
   const base = Math.max(1, cores);
   if (limit === undefined || !Number.isFinite(limit)) return { engines: base };
   const roomSize = Math.max(1, shard.roomSize ?? 1);
@@ -116,7 +137,9 @@ export function enginesForOpenFiles(shard: { clients: number; roomSize?: number 
   const needed = Math.ceil(rooms / Math.max(1, roomsPerEngine));
   const fmt = (value: number) => value.toLocaleString("en-US");
   if (roomsPerEngine === 0) {
-    return { refused: `a room of ${fmt(roomSize)} players does not fit one engine process (${fmt(perEngine)} connections under the open-file limit of ${fmt(limit)}, less ${DESCRIPTOR_RESERVE} kept for the engine itself); ${RAISE_LIMIT_HELP}` };
+    return {
+      refused: `a room of ${fmt(roomSize)} players does not fit one engine process (${fmt(perEngine)} connections under the open-file limit of ${fmt(limit)}, less ${DESCRIPTOR_RESERVE} kept for the engine itself); ${RAISE_LIMIT_HELP}`,
+    };
   }
   if (needed > MAX_ENGINES) {
     const each = roomsPerEngine * roomSize;
@@ -128,5 +151,8 @@ export function enginesForOpenFiles(shard: { clients: number; roomSize?: number 
     };
   }
   if (needed <= base) return { engines: base };
-  return { engines: needed, note: `note: ${fmt(shard.clients)} clients need ${needed} engine processes (up to ${fmt(perEngine)} connections each under the open-file limit of ${fmt(limit)}; ${base} core${base === 1 ? "" : "s"})` };
+  return {
+    engines: needed,
+    note: `note: ${fmt(shard.clients)} clients need ${needed} engine processes (up to ${fmt(perEngine)} connections each under the open-file limit of ${fmt(limit)}; ${base} core${base === 1 ? "" : "s"})`,
+  };
 }

@@ -70,16 +70,33 @@ afterAll(async () => {
 
 function plan(pingSession: string): Omit<PlanSpec, "name"> {
   return {
-    target: { protocol: "tcp", host: "127.0.0.1", port, framing: { kind: "length-field", lengthFieldBytes: "varint", initialBytesToStrip: "header" } },
+    target: {
+      protocol: "tcp",
+      host: "127.0.0.1",
+      port,
+      framing: { kind: "length-field", lengthFieldBytes: "varint", initialBytesToStrip: "header" },
+    },
     protobuf: { proto: PROTO, replyType: "game.Reply" },
     scenario: {
       kind: "ping-pong",
       intervalMs: 100,
       session: [
-        { kind: "send", message: { format: "protobuf", messageType: "game.Join", body: '{"player":"bot","client":{{client}}}' } },
-        { kind: "expect", reply: { json: { field: "joinOk.session" } }, failWhen: { json: { field: "error.reason" } }, capture: [{ name: "session", from: { json: "joinOk.session" } }] },
+        {
+          kind: "send",
+          message: { format: "protobuf", messageType: "game.Join", body: '{"player":"bot","client":{{client}}}' },
+        },
+        {
+          kind: "expect",
+          reply: { json: { field: "joinOk.session" } },
+          failWhen: { json: { field: "error.reason" } },
+          capture: [{ name: "session", from: { json: "joinOk.session" } }],
+        },
       ],
-      message: { format: "protobuf", messageType: "game.Ping", body: `{"seq":{{seq}},"session":"${pingSession}","sentAtUs":{{sentAtUs}}}` },
+      message: {
+        format: "protobuf",
+        messageType: "game.Ping",
+        body: `{"seq":{{seq}},"session":"${pingSession}","sentAtUs":{{sentAtUs}}}`,
+      },
       match: { by: "json-field", field: "pong.seq" },
       reply: { failWhen: { json: { field: "error.reason" } } },
     },
@@ -97,7 +114,9 @@ describe("protobuf over TCP with a varint length field, a captured session id an
     expect(roundTrips).toBeGreaterThan(10 * 10);
     // Every round trip the agent timed is a pong the server sent for a ping with the right session.
     expect(roundTrips).toBeLessThanOrEqual(pingsAnswered - answeredBefore);
-    expect(total(snapshots, "messagesSent")).toBe(10 + (pingsAnswered - answeredBefore) + (total(snapshots, "inFlightAtEnd") ?? 0));
+    expect(total(snapshots, "messagesSent")).toBe(
+      10 + (pingsAnswered - answeredBefore) + (total(snapshots, "inFlightAtEnd") ?? 0),
+    );
   });
 
   it("a ping with the wrong session gets the server's Error reply: a bad-reply error, never a round trip", async () => {

@@ -32,13 +32,19 @@ async function loginServer(dropOnceAfterMs?: number) {
         socket.send('{"type":"login-ok"}');
       }
     });
-    if (dropOnceAfterMs !== undefined && connects === 1) setTimeout(() => socket.close(1001, "going away"), dropOnceAfterMs);
+    if (dropOnceAfterMs !== undefined && connects === 1)
+      setTimeout(() => socket.close(1001, "going away"), dropOnceAfterMs);
   });
   close = () => new Promise((resolve) => wss.close(() => resolve()));
   return { url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/?c={{client}}`, seen };
 }
 
-function plan(url: string, clients: number, reconnect: ReconnectPolicy | undefined, load: Partial<PlanSpec["load"]> = {}): Omit<PlanSpec, "name"> {
+function plan(
+  url: string,
+  clients: number,
+  reconnect: ReconnectPolicy | undefined,
+  load: Partial<PlanSpec["load"]> = {},
+): Omit<PlanSpec, "name"> {
   return {
     target: { protocol: "websocket", url },
     scenario: { kind: "login-storm", login: true, ...(reconnect ? { reconnect } : {}) },
@@ -48,7 +54,8 @@ function plan(url: string, clients: number, reconnect: ReconnectPolicy | undefin
 
 const reconnects = (snapshots: MetricSnapshot[]) => {
   const out: Record<string, number> = {};
-  for (const s of snapshots) for (const [cause, n] of Object.entries(s.counters.reconnectsByCause ?? {})) out[cause] = (out[cause] ?? 0) + n;
+  for (const s of snapshots)
+    for (const [cause, n] of Object.entries(s.counters.reconnectsByCause ?? {})) out[cause] = (out[cause] ?? 0) + n;
   return out;
 };
 
@@ -83,7 +90,9 @@ describe("reconnect policies", () => {
     // The server stops listening at 100 ms and drops everyone at 200 ms: each client's attempts are refused.
     setTimeout(() => void server(), 100);
     close = undefined;
-    const snapshots = await runPlan(plan(url, 3, { policy: "backoff", maxAttempts: 2, backoff: { initialMs: 20, maxMs: 40 } }));
+    const snapshots = await runPlan(
+      plan(url, 3, { policy: "backoff", maxAttempts: 2, backoff: { initialMs: 20, maxMs: 40 } }),
+    );
     expect(seen.connects.size).toBe(3);
     expect(reconnects(snapshots)).toEqual({ server: 6 });
     expect(total(snapshots, "connectionsFailed")).toBe(6);
@@ -93,7 +102,14 @@ describe("reconnect policies", () => {
 describe("reconnect storm", () => {
   it("drops half of 20 connected clients every second, and every dropped client comes back", async () => {
     const { url, seen } = await loginServer();
-    const snapshots = await runPlan(plan(url, 20, { policy: "immediately" }, { durationSec: 4, shape: { kind: "reconnect-storm", everySec: 1, dropPercent: 50 } }));
+    const snapshots = await runPlan(
+      plan(
+        url,
+        20,
+        { policy: "immediately" },
+        { durationSec: 4, shape: { kind: "reconnect-storm", everySec: 1, dropPercent: 50 } },
+      ),
+    );
     const stormDrops = snapshots.map((s) => s.counters.reconnectsByCause?.storm ?? 0);
     // Storms at about 1, 2 and 3 s: 10 each (one may land in the second before or after its boundary).
     expect(stormDrops.reduce((a, b) => a + b, 0)).toBe(30);

@@ -22,9 +22,17 @@ export interface Reconnects {
  * the connect, the session, or another drop) is retried until `maxAttempts`; once it is back the count starts over.
  * A client that never got up the first time is not retried: the policy is about drops.
  */
-export function createReconnects(policy: ReconnectPolicy | undefined, metricsOf: (index: number) => ScenarioMetrics, random: () => number): Reconnects {
+export function createReconnects(
+  policy: ReconnectPolicy | undefined,
+  metricsOf: (index: number) => ScenarioMetrics,
+  random: () => number,
+): Reconnects {
   const kind = policy?.policy ?? "never";
-  const backoff = { baseMs: policy?.backoff?.initialMs ?? DEFAULT_INITIAL_MS, capMs: policy?.backoff?.maxMs ?? DEFAULT_MAX_MS, random };
+  const backoff = {
+    baseMs: policy?.backoff?.initialMs ?? DEFAULT_INITIAL_MS,
+    capMs: policy?.backoff?.maxMs ?? DEFAULT_MAX_MS,
+    random,
+  };
   const connected = new Set<number>();
   const returning = new Map<number, { cause: DropCause; attempts: number; timer?: NodeJS.Timeout }>();
   let runner: ScenarioRunner | undefined;

@@ -43,7 +43,12 @@ const auth = (password: string): SessionStep[] => [
 
 function plan(scenario: PingPongScenario, clients: number, durationSec: number) {
   return {
-    target: { protocol: "tcp" as const, host: "127.0.0.1", port, framing: { kind: "delimiter" as const, delimiter: "\r\n" } },
+    target: {
+      protocol: "tcp" as const,
+      host: "127.0.0.1",
+      port,
+      framing: { kind: "delimiter" as const, delimiter: "\r\n" },
+    },
     scenario,
     load: { clients, durationSec, rampUpSec: 0 },
   };
@@ -61,7 +66,18 @@ describe("ping-pong against a real Redis, speaking its protocol from the plan", 
   it("authenticates each client with a session, then PINGs: no errors, round trips, and every message the agent counted as sent is a command Redis ran", async () => {
     const before = await commandsProcessed();
     const snapshots = await runPlan(
-      plan({ kind: "ping-pong", intervalMs: 100, message: { body: "PING" }, match: { by: "order" }, reply: { expect: { prefixHex: hex("+PONG") } }, session: auth("secret") }, 20, 3),
+      plan(
+        {
+          kind: "ping-pong",
+          intervalMs: 100,
+          message: { body: "PING" },
+          match: { by: "order" },
+          reply: { expect: { prefixHex: hex("+PONG") } },
+          session: auth("secret"),
+        },
+        20,
+        3,
+      ),
     );
     const ran = (await commandsProcessed()) - before - 2; // less the first reading's INFO and the second's AUTH
     const sent = total(snapshots, "messagesSent");
@@ -72,7 +88,19 @@ describe("ping-pong against a real Redis, speaking its protocol from the plan", 
   });
 
   it("with the wrong password every client fails its session as session-rejected, and sends no PING", async () => {
-    const snapshots = await runPlan(plan({ kind: "ping-pong", intervalMs: 100, message: { body: "PING" }, match: { by: "order" }, session: auth("wrong") }, 5, 1));
+    const snapshots = await runPlan(
+      plan(
+        {
+          kind: "ping-pong",
+          intervalMs: 100,
+          message: { body: "PING" },
+          match: { by: "order" },
+          session: auth("wrong"),
+        },
+        5,
+        1,
+      ),
+    );
     expect(totalsByKind(snapshots, "errorsByKind")).toEqual({ "session-rejected": 5 });
     expect(total(snapshots, "messagesSent")).toBe(5); // the AUTHs only
     expect(merged(snapshots, "rttUs")!.totalCount).toBe(0);
@@ -81,7 +109,18 @@ describe("ping-pong against a real Redis, speaking its protocol from the plan", 
 
   it("checks replies: INCR's integer reply is not the +PONG the plan expects, so each is a bad-reply error, not a round trip", async () => {
     const snapshots = await runPlan(
-      plan({ kind: "ping-pong", intervalMs: 100, message: { body: "INCR k" }, match: { by: "order" }, reply: { expect: { prefixHex: hex("+PONG") } }, session: auth("secret") }, 5, 1),
+      plan(
+        {
+          kind: "ping-pong",
+          intervalMs: 100,
+          message: { body: "INCR k" },
+          match: { by: "order" },
+          reply: { expect: { prefixHex: hex("+PONG") } },
+          session: auth("secret"),
+        },
+        5,
+        1,
+      ),
     );
     const replies = total(snapshots, "messagesReceived") - 5; // less each client's +OK
     expect(replies).toBeGreaterThan(5 * 5);
@@ -95,14 +134,24 @@ describe("a login handshake against a real Redis: a value captured from the serv
   // CLIENT SETNAME: Redis's own CLIENT LIST then shows whether every client used the id Redis gave it.
   const login = (password: string, timeoutMs?: number): SessionStep[] => [
     { kind: "send", message: { body: `AUTH ${password}` } },
-    { kind: "expect", reply: { prefixHex: hex("+OK") }, failWhen: { regex: "^-" }, ...(timeoutMs ? { timeoutMs } : {}) },
+    {
+      kind: "expect",
+      reply: { prefixHex: hex("+OK") },
+      failWhen: { regex: "^-" },
+      ...(timeoutMs ? { timeoutMs } : {}),
+    },
     { kind: "send", message: { body: "CLIENT ID" } },
     { kind: "expect", reply: { regex: "^:\\d+$" }, capture: [{ name: "id", from: { regex: "^:(\\d+)$" } }] },
     { kind: "send", message: { body: "CLIENT SETNAME bot-{{client}}-{{vars.id}}" } },
     { kind: "expect", reply: { prefixHex: hex("+OK") }, failWhen: { regex: "^-" } },
   ];
   const loginPlan = (session: SessionStep[], clients: number, hold = true) => ({
-    target: { protocol: "tcp" as const, host: "127.0.0.1", port, framing: { kind: "delimiter" as const, delimiter: "\r\n" } },
+    target: {
+      protocol: "tcp" as const,
+      host: "127.0.0.1",
+      port,
+      framing: { kind: "delimiter" as const, delimiter: "\r\n" },
+    },
     scenario: { kind: "login-storm" as const, session, hold, timeoutMs: 2_000 },
     load: { clients, durationSec: 2, rampUpSec: 0 },
   });
@@ -121,7 +170,8 @@ describe("a login handshake against a real Redis: a value captured from the serv
     expect(merged(snapshots, "loginUs")!.totalCount).toBe(12);
     expect(total(snapshots, "errors")).toBe(0);
     expect(names.size).toBe(12);
-    for (const [name, id] of names) expect(name.endsWith(`-${id}`), `${name} should end with its connection id ${id}`).toBe(true);
+    for (const [name, id] of names)
+      expect(name.endsWith(`-${id}`), `${name} should end with its connection id ${id}`).toBe(true);
     expect(new Set([...names.keys()].map((name) => name.split("-")[1])).size).toBe(12); // {{client}}: one name per client
   });
 
@@ -145,24 +195,42 @@ describe("{{client}} across engine processes: the standalone agent's report, as 
   it("`throng-agent run` on 3 engines: Redis lists bot0 … bot9, each once", async () => {
     const dir = await mkdtemp(join(tmpdir(), "throng-names-"));
     const planPath = join(dir, "names.json");
-    await writeFile(planPath, JSON.stringify({
-      name: "names",
-      target: { protocol: "tcp", host: "127.0.0.1", port, framing: { kind: "delimiter", delimiter: "\r\n" } },
-      scenario: { kind: "login-storm", hold: true, session: [...auth("secret"), { kind: "send", message: { body: "CLIENT SETNAME bot{{client}}" } }, { kind: "expect", reply: { prefixHex: hex("+OK") } }] },
-      load: { clients: 10, durationSec: 15, rampUpSec: 0 },
-    }));
+    await writeFile(
+      planPath,
+      JSON.stringify({
+        name: "names",
+        target: { protocol: "tcp", host: "127.0.0.1", port, framing: { kind: "delimiter", delimiter: "\r\n" } },
+        scenario: {
+          kind: "login-storm",
+          hold: true,
+          session: [
+            ...auth("secret"),
+            { kind: "send", message: { body: "CLIENT SETNAME bot{{client}}" } },
+            { kind: "expect", reply: { prefixHex: hex("+OK") } },
+          ],
+        },
+        load: { clients: 10, durationSec: 15, rampUpSec: 0 },
+      }),
+    );
     const bundle = fileURLToPath(new URL("../../dist/throng-agent.mjs", import.meta.url));
-    const agent = spawn(process.execPath, [bundle, "run", planPath, "--engines", "3", "--quiet"], { stdio: ["ignore", "pipe", "pipe"] });
+    const agent = spawn(process.execPath, [bundle, "run", planPath, "--engines", "3", "--quiet"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     agent.stdout!.on("data", (data) => (output += String(data)));
     agent.stderr!.on("data", (data) => (output += String(data)));
     try {
       let names: string[] = [];
       for (let tries = 0; tries < 120 && names.length < 10; tries += 1) {
-        names = [...(await redisSay("CLIENT LIST\r\n", /\r\n$/)).matchAll(/\bname=(bot\d+)\b/g)].map((found) => found[1]!);
+        names = [...(await redisSay("CLIENT LIST\r\n", /\r\n$/)).matchAll(/\bname=(bot\d+)\b/g)].map(
+          (found) => found[1]!,
+        );
         if (names.length < 10) await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      expect(names.sort((a, b) => Number(a.slice(3)) - Number(b.slice(3))), output).toEqual(Array.from({ length: 10 }, (_, i) => `bot${i}`));
+      expect(
+        names.sort((a, b) => Number(a.slice(3)) - Number(b.slice(3))),
+        output,
+      ).toEqual(Array.from({ length: 10 }, (_, i) => `bot${i}`));
       expect(output).toMatch(/3 engine\(s\)/);
     } finally {
       agent.kill("SIGKILL");

@@ -7,7 +7,9 @@ import type { Transport } from "../transports/transport";
 import { offsetClock } from "./clock";
 import { runShard } from "./run-shard";
 
-function assignment(overrides: { clients?: number; durationSec?: number; rampUpSec?: number; startAt?: number } = {}): RunAssignment {
+function assignment(
+  overrides: { clients?: number; durationSec?: number; rampUpSec?: number; startAt?: number } = {},
+): RunAssignment {
   const clients = overrides.clients ?? 5;
   return {
     runId: "2a0c8f3e-5b7d-4c1a-9e6f-8d2b4c6a1e3f",
@@ -51,7 +53,10 @@ describe("runShard", () => {
     const { transport } = createFakeTransport();
     const startAt = Date.now() - 2_500;
     const snapshots: MetricSnapshot[] = [];
-    const result = await runShard(assignment({ startAt, durationSec: 4 }), { transport, onSnapshot: (s) => snapshots.push(s) });
+    const result = await runShard(assignment({ startAt, durationSec: 4 }), {
+      transport,
+      onSnapshot: (s) => snapshots.push(s),
+    });
     expect(snapshots.map((s) => s.seq)).toEqual([2, 3]);
     expect(snapshots[1]!.intervalStart).toBe(startAt + 3_000);
     expect(snapshots[1]!.intervalStart + snapshots[1]!.intervalMs).toBe(startAt + 4_000);
@@ -79,7 +84,10 @@ describe("runShard", () => {
   it("ramps clients over rampUpSec", async () => {
     const { transport } = createFakeTransport();
     const snapshots: MetricSnapshot[] = [];
-    await runShard(assignment({ clients: 10, durationSec: 3, rampUpSec: 2 }), { transport, onSnapshot: (s) => snapshots.push(s) });
+    await runShard(assignment({ clients: 10, durationSec: 3, rampUpSec: 2 }), {
+      transport,
+      onSnapshot: (s) => snapshots.push(s),
+    });
     // Client i starts at i * 200 ms: six by the end of the first second, all ten by the end.
     expect(snapshots[0]!.clients).toBeGreaterThanOrEqual(5);
     expect(snapshots[0]!.clients).toBeLessThanOrEqual(6);
@@ -92,8 +100,17 @@ describe("runShard", () => {
     controller.abort();
     let started = false;
     const onStart = () => (started = true);
-    const early = await runShard(assignment({ startAt: Date.now() + 60_000 }), { transport, signal: controller.signal, onStart, onSnapshot() {} });
-    const late = await runShard(assignment({ startAt: Date.now() - 10_000, durationSec: 5 }), { transport, onStart, onSnapshot() {} });
+    const early = await runShard(assignment({ startAt: Date.now() + 60_000 }), {
+      transport,
+      signal: controller.signal,
+      onStart,
+      onSnapshot() {},
+    });
+    const late = await runShard(assignment({ startAt: Date.now() - 10_000, durationSec: 5 }), {
+      transport,
+      onStart,
+      onSnapshot() {},
+    });
     expect(early).toEqual({ lastSeq: -1, skipped: "aborted" });
     expect(late).toEqual({ lastSeq: -1, skipped: "expired" });
     expect(started).toBe(false);
@@ -129,7 +146,9 @@ describe("runShard", () => {
     const [first, second, third] = snapshots;
     const made = (s: MetricSnapshot) => s.counters.messagesSent + (s.counters.skippedSends ?? 0);
     expect(second!.counters.scheduledSends).toBeGreaterThan(450);
-    expect(Math.abs(made(first!) + made(second!) - first!.counters.scheduledSends! - second!.counters.scheduledSends!)).toBeLessThan(20);
+    expect(
+      Math.abs(made(first!) + made(second!) - first!.counters.scheduledSends! - second!.counters.scheduledSends!),
+    ).toBeLessThan(20);
     expect(third!.counters.scheduledSends).toBeGreaterThan(450);
     // Far short: a stalled timer on a busy host may still skip (and so account for) a few sends, never most of them.
     expect(made(third!)).toBeLessThan(third!.counters.scheduledSends! * 0.1);
@@ -147,31 +166,55 @@ describe("runShard", () => {
   });
 
   it("numbers its clients from the shard's clientsBefore ({{client}}) in sessions and pings, and writes the run's tag for {{run}}", async () => {
-    const { transport, sent } = createScriptedTransport((message) => (message.startsWith("hello") ? ["welcome"] : [`{"type":"pong","seq":${(JSON.parse(message) as { seq: number }).seq}}`]));
+    const { transport, sent } = createScriptedTransport((message) =>
+      message.startsWith("hello")
+        ? ["welcome"]
+        : [`{"type":"pong","seq":${(JSON.parse(message) as { seq: number }).seq}}`],
+    );
     const shard: RunAssignment = {
       ...assignment({ clients: 4 }),
       clientsBefore: 40,
       plan: {
         ...assignment().plan,
-        scenario: { kind: "ping-pong", intervalMs: 100, session: [{ kind: "send", message: { body: "hello {{client}} {{run}}" } }, { kind: "expect", reply: { regex: "^welcome$" } }] },
+        scenario: {
+          kind: "ping-pong",
+          intervalMs: 100,
+          session: [
+            { kind: "send", message: { body: "hello {{client}} {{run}}" } },
+            { kind: "expect", reply: { regex: "^welcome$" } },
+          ],
+        },
         load: { clients: 50, durationSec: 1, rampUpSec: 0 },
       },
     };
     await runShard(shard, { transport, onSnapshot() {} });
     const hellos = sent.filter((message) => message.startsWith("hello")).sort();
     expect(hellos).toEqual([40, 41, 42, 43].map((client) => `hello ${client} ${runTag(shard.runId)}`));
-    const pingers = new Set(sent.filter((message) => message.startsWith("{")).map((message) => (JSON.parse(message) as { client: number }).client));
+    const pingers = new Set(
+      sent
+        .filter((message) => message.startsWith("{"))
+        .map((message) => (JSON.parse(message) as { client: number }).client),
+    );
     expect([...pingers].sort()).toEqual([40, 41, 42, 43]);
   });
 
   it("writes the assignment's secrets into the plan's texts for {{secrets.NAME}} before anything is compiled (PROTOCOL.md §14)", async () => {
-    const { transport, sent } = createScriptedTransport((message) => (message.startsWith("AUTH") ? ["+OK"] : [`{"type":"pong","seq":${(JSON.parse(message) as { seq: number }).seq}}`]));
+    const { transport, sent } = createScriptedTransport((message) =>
+      message.startsWith("AUTH") ? ["+OK"] : [`{"type":"pong","seq":${(JSON.parse(message) as { seq: number }).seq}}`],
+    );
     const shard: RunAssignment = {
       ...assignment({ clients: 2 }),
       secrets: { REDIS_PASSWORD: "hunter2" },
       plan: {
         ...assignment().plan,
-        scenario: { kind: "ping-pong", intervalMs: 100, session: [{ kind: "send", message: { body: "AUTH {{secrets.REDIS_PASSWORD}}" } }, { kind: "expect", reply: { regex: "^\\+OK" } }] },
+        scenario: {
+          kind: "ping-pong",
+          intervalMs: 100,
+          session: [
+            { kind: "send", message: { body: "AUTH {{secrets.REDIS_PASSWORD}}" } },
+            { kind: "expect", reply: { regex: "^\\+OK" } },
+          ],
+        },
         load: { clients: 2, durationSec: 1, rampUpSec: 0 },
       },
     };
@@ -184,9 +227,18 @@ describe("runShard", () => {
     const { transport, counts } = createFakeTransport();
     const shard: RunAssignment = {
       ...assignment(),
-      plan: { ...assignment().plan, target: { protocol: "websocket", url: "ws://127.0.0.1:1/ws", headers: { Authorization: "Bearer {{secrets.TOKEN}}" } } },
+      plan: {
+        ...assignment().plan,
+        target: {
+          protocol: "websocket",
+          url: "ws://127.0.0.1:1/ws",
+          headers: { Authorization: "Bearer {{secrets.TOKEN}}" },
+        },
+      },
     };
-    await expect(runShard(shard, { transport, onSnapshot() {} })).rejects.toThrow(/\{\{secrets\.TOKEN\}\} \(target\.headers\.Authorization\), which has no value here.*No load was generated/);
+    await expect(runShard(shard, { transport, onSnapshot() {} })).rejects.toThrow(
+      /\{\{secrets\.TOKEN\}\} \(target\.headers\.Authorization\), which has no value here.*No load was generated/,
+    );
     expect(counts()).toEqual({ opened: 0, closed: 0 });
   });
 });

@@ -80,8 +80,16 @@ export interface ShardResult {
  */
 function enginePorts(target: Target, slice = { index: 0, count: 1 }): LocalPorts | undefined {
   if (target.protocol !== "websocket" && bindsOwnPorts(target)) return undefined;
-  const targetPort = target.protocol === "websocket" ? Number(new URL(target.url).port || (target.url.startsWith("wss:") ? 443 : 80)) : target.port;
-  return new LocalPorts(portSlice(agentPortRange(), slice.index, slice.count), new Set([targetPort]), Math.random, (message) => console.error(`warning: ${message}`));
+  const targetPort =
+    target.protocol === "websocket"
+      ? Number(new URL(target.url).port || (target.url.startsWith("wss:") ? 443 : 80))
+      : target.port;
+  return new LocalPorts(
+    portSlice(agentPortRange(), slice.index, slice.count),
+    new Set([targetPort]),
+    Math.random,
+    (message) => console.error(`warning: ${message}`),
+  );
 }
 
 /** The scenario the plan names, over the plan's transport. */
@@ -108,12 +116,17 @@ export function createScenario(assignment: RunAssignment, context: ScenarioConte
  * The plan with its secrets written in (PROTOCOL.md §14); a secret the assignment lacks fails the shard naming it
  * and where the plan uses it, before any load (its value is never in the message).
  */
-function planWithSecrets(plan: RunAssignment["plan"], secrets: Readonly<Record<string, string>>): RunAssignment["plan"] {
+function planWithSecrets(
+  plan: RunAssignment["plan"],
+  secrets: Readonly<Record<string, string>>,
+): RunAssignment["plan"] {
   try {
     return withSecrets(plan, secrets);
   } catch (error) {
     if (!(error instanceof MissingSecretsError)) throw error;
-    throw new Error(`${error.message}: the control plane sends a shard the secrets its plan names, and an organisation that no longer has one (or cannot open it) sends none; set it again under Settings → Secrets. No load was generated`);
+    throw new Error(
+      `${error.message}: the control plane sends a shard the secrets its plan names, and an organisation that no longer has one (or cannot open it) sends none; set it again under Settings → Secrets. No load was generated`,
+    );
   }
 }
 
@@ -127,7 +140,10 @@ const preparedScripts = new WeakMap<RunAssignment, ScriptShard>();
  */
 export async function runShard(given: RunAssignment, options: RunShardOptions): Promise<ShardResult> {
   // {{run}} and {{secrets.NAME}} are written into the plan's texts once, before any template is compiled.
-  const assignment = { ...given, plan: planWithSecrets(withRunTag(given.plan, runTag(given.runId)), given.secrets ?? {}) };
+  const assignment = {
+    ...given,
+    plan: planWithSecrets(withRunTag(given.plan, runTag(given.runId)), given.secrets ?? {}),
+  };
   const clock = options.clock ?? offsetClock(0);
   const { signal } = options;
   const { load } = assignment.plan;
@@ -135,7 +151,8 @@ export async function runShard(given: RunAssignment, options: RunShardOptions): 
   const endAt = assignment.startAt + load.durationSec * 1000;
 
   // A script's worker loads before the start (a script that cannot load, or may not run here, fails the shard).
-  const script = assignment.plan.scenario.kind === "script" ? await startScriptShard(assignment, options.scripts) : undefined;
+  const script =
+    assignment.plan.scenario.kind === "script" ? await startScriptShard(assignment, options.scripts) : undefined;
   if (script) preparedScripts.set(assignment, script);
   const skip = async (skipped: "aborted" | "expired"): Promise<ShardResult> => {
     await script?.terminate();
@@ -170,7 +187,15 @@ export async function runShard(given: RunAssignment, options: RunShardOptions): 
   });
   const cohorts =
     network && cohortRoutes
-      ? createShardCohorts({ cohorts: network, routes: cohortRoutes, runClients: load.clients, runId: assignment.runId, runMetrics: builder.metrics, wheel, kcp: kcpStats !== undefined })
+      ? createShardCohorts({
+          cohorts: network,
+          routes: cohortRoutes,
+          runClients: load.clients,
+          runId: assignment.runId,
+          runMetrics: builder.metrics,
+          wheel,
+          kcp: kcpStats !== undefined,
+        })
       : undefined;
   script?.foldInto(builder);
   const sourceAddresses = assignment.plan.target.sourceAddresses ?? options.sourceAddresses;
@@ -179,16 +204,25 @@ export async function runShard(given: RunAssignment, options: RunShardOptions): 
   const policy = "reconnect" in assignment.plan.scenario ? assignment.plan.scenario.reconnect : undefined;
   const reconnects =
     (policy?.policy ?? "never") !== "never" || storm
-      ? createReconnects(policy, (index) => cohorts?.network.metricsOf(index) ?? builder.metrics, options.random ?? seededRandom(`${assignment.runId}:${assignment.shardIndex}`))
+      ? createReconnects(
+          policy,
+          (index) => cohorts?.network.metricsOf(index) ?? builder.metrics,
+          options.random ?? seededRandom(`${assignment.runId}:${assignment.shardIndex}`),
+        )
       : undefined;
   const perClientTarget = options.transport ? undefined : clientTargets(assignment.plan.target);
   // Connections stop at the open-file limit less the engine's reserve, so its own files never run out (open-files.ts).
   const budget = descriptorBudget();
-  const transportFor: typeof perClientTarget = perClientTarget && ((fields, vars) => guardDescriptors(perClientTarget(fields, vars), budget));
+  const transportFor: typeof perClientTarget =
+    perClientTarget && ((fields, vars) => guardDescriptors(perClientTarget(fields, vars), budget));
   const created = createScenario(assignment, {
     ...(transportFor ? { transportFor } : {}),
     ...(reconnects ? { clientEvents: reconnects.events } : {}),
-    transport: guardDescriptors(options.transport ?? createTransport(assignment.plan.target, { kcp: { wheel, ...(kcpStats ? { stats: kcpStats } : {}) } }), budget),
+    transport: guardDescriptors(
+      options.transport ??
+        createTransport(assignment.plan.target, { kcp: { wheel, ...(kcpStats ? { stats: kcpStats } : {}) } }),
+      budget,
+    ),
     wheel,
     metrics: builder.metrics,
     clients: assignment.clients,
@@ -226,7 +260,8 @@ export async function runShard(given: RunAssignment, options: RunShardOptions): 
       scenario.stopClient?.(firstClient + index);
     },
   });
-  const stormTimer = storm && reconnects ? setInterval(() => reconnects.storm(storm.dropPercent), storm.everySec * 1000) : undefined;
+  const stormTimer =
+    storm && reconnects ? setInterval(() => reconnects.storm(storm.dropPercent), storm.everySec * 1000) : undefined;
 
   let lastSeq = -1;
   let closing: Promise<void> | undefined;
@@ -251,7 +286,13 @@ export async function runShard(given: RunAssignment, options: RunShardOptions): 
       // A script's worker measured this second in its own thread: its part goes in before the snapshot is cut.
       if (script) await script.flush(last);
       const step = schedule.stepAt?.(intervalStart - assignment.startAt);
-      const interval = { seq, intervalStart, intervalMs: intervalEnd - intervalStart, clients: ramp.started(), ...(step !== undefined ? { step } : {}) };
+      const interval = {
+        seq,
+        intervalStart,
+        intervalMs: intervalEnd - intervalStart,
+        clients: ramp.started(),
+        ...(step !== undefined ? { step } : {}),
+      };
       // The cohorts' figures are cut first: the run's KCP counters sum theirs and then start every tally again.
       const cohortFigures = cohorts?.take(interval);
       const snapshot = builder.take(interval);

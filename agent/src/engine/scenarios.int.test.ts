@@ -12,20 +12,26 @@ afterEach(async () => {
 const len2: TcpFraming = { kind: "length-prefix", headerBytes: 2 };
 
 describe("scenarios against the reference target", () => {
-  it.each(["websocket", "tcp"] as const)("echo-flood over %s: every echo answered, one round trip per echo, no errors", async (protocol) => {
-    target = await startTarget({ port: 0, tcp: { port: 0, framing: len2 } });
-    const snapshots = await runPlan({
-      target: protocol === "tcp" ? { protocol, host: "127.0.0.1", port: target.tcpPort!, framing: len2 } : { protocol, url: target.url, frames: "binary" },
-      scenario: { kind: "echo-flood", messageBytes: 8, maxInFlight: 1 },
-      load: { clients: 10, durationSec: 1, rampUpSec: 0 },
-    });
-    const received = total(snapshots, "messagesReceived");
-    expect(received).toBeGreaterThan(50); // correctness, not speed: the machine may be shared
-    expect(total(snapshots, "bytesReceived")).toBe(received * 8);
-    expect(merged(snapshots, "rttUs")!.totalCount).toBe(received);
-    expect(total(snapshots, "messagesSent") - received).toBeLessThanOrEqual(10); // at most one in flight each at the end
-    expect(total(snapshots, "errors")).toBe(0);
-  });
+  it.each(["websocket", "tcp"] as const)(
+    "echo-flood over %s: every echo answered, one round trip per echo, no errors",
+    async (protocol) => {
+      target = await startTarget({ port: 0, tcp: { port: 0, framing: len2 } });
+      const snapshots = await runPlan({
+        target:
+          protocol === "tcp"
+            ? { protocol, host: "127.0.0.1", port: target.tcpPort!, framing: len2 }
+            : { protocol, url: target.url, frames: "binary" },
+        scenario: { kind: "echo-flood", messageBytes: 8, maxInFlight: 1 },
+        load: { clients: 10, durationSec: 1, rampUpSec: 0 },
+      });
+      const received = total(snapshots, "messagesReceived");
+      expect(received).toBeGreaterThan(50); // correctness, not speed: the machine may be shared
+      expect(total(snapshots, "bytesReceived")).toBe(received * 8);
+      expect(merged(snapshots, "rttUs")!.totalCount).toBe(received);
+      expect(total(snapshots, "messagesSent") - received).toBeLessThanOrEqual(10); // at most one in flight each at the end
+      expect(total(snapshots, "errors")).toBe(0);
+    },
+  );
 
   it("movement-sync: rooms of 4 at 20 Hz reach every other member, with broadcast latency and no loss", async () => {
     target = await startTarget({ port: 0 });
@@ -71,19 +77,40 @@ describe("scenarios against the reference target", () => {
   it("sessions: movement-sync joins its room by session steps ({{room}}), login-storm logs in by them and times the session", async () => {
     target = await startTarget({ port: 0 });
     const join = [
-      { kind: "send" as const, message: { format: "json" as const, body: '{"type":"join","room":{{room}},"client":{{client}}}' } },
+      {
+        kind: "send" as const,
+        message: { format: "json" as const, body: '{"type":"join","room":{{room}},"client":{{client}}}' },
+      },
       { kind: "expect" as const, reply: { json: { field: "type", equals: "joined" } } },
     ];
-    const moves = await runPlan({ target: { protocol: "websocket", url: target.url }, scenario: { kind: "movement-sync", roomSize: 3, updateHz: 20, session: join }, load: { clients: 6, durationSec: 1, rampUpSec: 0 } });
+    const moves = await runPlan({
+      target: { protocol: "websocket", url: target.url },
+      scenario: { kind: "movement-sync", roomSize: 3, updateHz: 20, session: join },
+      load: { clients: 6, durationSec: 1, rampUpSec: 0 },
+    });
     expect(total(moves, "broadcastsReceived")).toBeGreaterThan(6 * 2 * 10);
     expect(total(moves, "errors")).toBe(0);
     const login = [
-      { kind: "send" as const, message: { format: "json" as const, body: '{"type":"login","client":{{client}},"seq":7}' } },
-      { kind: "expect" as const, reply: { json: { field: "type", equals: "login-ok" } }, capture: [{ name: "seq", from: { json: "seq" } }] },
-      { kind: "send" as const, message: { format: "json" as const, body: '{"type":"login","client":{{client}},"seq":{{vars.seq}}}' } },
+      {
+        kind: "send" as const,
+        message: { format: "json" as const, body: '{"type":"login","client":{{client}},"seq":7}' },
+      },
+      {
+        kind: "expect" as const,
+        reply: { json: { field: "type", equals: "login-ok" } },
+        capture: [{ name: "seq", from: { json: "seq" } }],
+      },
+      {
+        kind: "send" as const,
+        message: { format: "json" as const, body: '{"type":"login","client":{{client}},"seq":{{vars.seq}}}' },
+      },
       { kind: "expect" as const, reply: { regex: '"seq":7\\b' } },
     ];
-    const logins = await runPlan({ target: { protocol: "websocket", url: target.url }, scenario: { kind: "login-storm", session: login }, load: { clients: 10, durationSec: 1, rampUpSec: 0 } });
+    const logins = await runPlan({
+      target: { protocol: "websocket", url: target.url },
+      scenario: { kind: "login-storm", session: login },
+      load: { clients: 10, durationSec: 1, rampUpSec: 0 },
+    });
     expect(total(logins, "loginsSucceeded")).toBe(10);
     expect(merged(logins, "loginUs")!.totalCount).toBe(10);
     expect(total(logins, "messagesSent")).toBe(20);
@@ -108,11 +135,23 @@ describe("scenarios against the reference target", () => {
       kind: "ping-pong" as const,
       intervalMs: 20,
       messageBytes: 64,
-      message: { format: "json" as const, body: '{"type":"ping","seq":{{seq}},"client":{{client}},"at":{{sentAtUs}}}', sizeBytes: 100 },
+      message: {
+        format: "json" as const,
+        body: '{"type":"ping","seq":{{seq}},"client":{{client}},"at":{{sentAtUs}}}',
+        sizeBytes: 100,
+      },
       match: { by: "regex" as const, pattern: '"seq":(\\d+)' },
     };
-    const udp = await runPlan({ target: { protocol: "udp", host: "127.0.0.1", port: target.udpPort! }, scenario, load: { clients: 5, durationSec: 1, rampUpSec: 0 } });
-    const tcp = await runPlan({ target: { protocol: "tcp", host: "127.0.0.1", port: target.tcpPort!, framing: { kind: "delimiter" } }, scenario, load: { clients: 5, durationSec: 1, rampUpSec: 0 } });
+    const udp = await runPlan({
+      target: { protocol: "udp", host: "127.0.0.1", port: target.udpPort! },
+      scenario,
+      load: { clients: 5, durationSec: 1, rampUpSec: 0 },
+    });
+    const tcp = await runPlan({
+      target: { protocol: "tcp", host: "127.0.0.1", port: target.tcpPort!, framing: { kind: "delimiter" } },
+      scenario,
+      load: { clients: 5, durationSec: 1, rampUpSec: 0 },
+    });
     for (const snapshots of [udp, tcp]) {
       expect(merged(snapshots, "rttUs")!.totalCount).toBeGreaterThan(100);
       expect(total(snapshots, "bytesSent")).toBe(total(snapshots, "messagesSent") * 100);

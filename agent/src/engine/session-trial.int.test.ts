@@ -55,7 +55,10 @@ describe("a session trial against a real Redis", () => {
         { secrets: { REDIS_PASSWORD: "hunter2-secret" } },
       );
       expect(trial.steps.map((step) => step.ok)).toEqual([true, true, true, true]);
-      expect(trial.steps[0]?.sent).toMatchObject({ bytes: "AUTH hunter2-secret".length, text: "AUTH {{secrets.REDIS_PASSWORD}}" });
+      expect(trial.steps[0]?.sent).toMatchObject({
+        bytes: "AUTH hunter2-secret".length,
+        text: "AUTH {{secrets.REDIS_PASSWORD}}",
+      });
       expect(trial.steps[3]?.received?.at(-1)).toMatchObject({ text: "{{secrets.REDIS_PASSWORD}}", matched: true });
       expect(trial.steps[3]?.captured).toEqual({ echoed: "{{secrets.REDIS_PASSWORD}}" });
       const shown = JSON.stringify(trial);
@@ -67,7 +70,12 @@ describe("a session trial against a real Redis", () => {
   });
 
   it("PING answered by +PONG: the connect and both steps are ok, with the bytes sent and the reply received", async () => {
-    const trial = await runSessionTrial(redisPlan([{ kind: "send", message: { body: "PING" } }, { kind: "expect", reply: { prefixHex: hex("+PONG") } }]));
+    const trial = await runSessionTrial(
+      redisPlan([
+        { kind: "send", message: { body: "PING" } },
+        { kind: "expect", reply: { prefixHex: hex("+PONG") } },
+      ]),
+    );
     expect(trial.error).toBeUndefined();
     expect(trial.connect).toMatchObject({ ok: true });
     expect(trial.steps).toMatchObject([
@@ -80,7 +88,11 @@ describe("a session trial against a real Redis", () => {
     const trial = await runSessionTrial(
       redisPlan([
         { kind: "send", message: { body: "CLIENT ID" } },
-        { kind: "expect", reply: { prefixHex: hex(":") }, capture: [{ name: "id", from: { regex: "^:(\\d+)$", group: 1 } }] },
+        {
+          kind: "expect",
+          reply: { prefixHex: hex(":") },
+          capture: [{ name: "id", from: { regex: "^:(\\d+)$", group: 1 } }],
+        },
         { kind: "send", message: { body: "ECHO id-{{vars.id}}" } },
         { kind: "expect", reply: { regex: "^id-\\d+$" } },
       ]),
@@ -92,7 +104,12 @@ describe("a session trial against a real Redis", () => {
   });
 
   it("a reply the expect step does not match is shown, unmatched, and the step fails as the engine's session-timeout", async () => {
-    const trial = await runSessionTrial(redisPlan([{ kind: "send", message: { body: "ECHO hello" } }, { kind: "expect", reply: { prefixHex: hex("+PONG") }, timeoutMs: 300 }]));
+    const trial = await runSessionTrial(
+      redisPlan([
+        { kind: "send", message: { body: "ECHO hello" } },
+        { kind: "expect", reply: { prefixHex: hex("+PONG") }, timeoutMs: 300 },
+      ]),
+    );
     expect(trial.steps[1]).toMatchObject({ kind: "expect", ok: false, error: "session-timeout" });
     // RESP's bulk reply "$5\r\nhello\r\n" is two messages with "\r\n" framing.
     expect(trial.steps[1]?.received).toEqual([
@@ -102,7 +119,12 @@ describe("a session trial against a real Redis", () => {
   });
 
   it("an error reply matched by failWhen fails the step as session-rejected, with Redis's error shown", async () => {
-    const trial = await runSessionTrial(redisPlan([{ kind: "send", message: { body: "NOSUCHCOMMAND" } }, { kind: "expect", reply: { prefixHex: hex("+OK") }, failWhen: { regex: "^-" } }]));
+    const trial = await runSessionTrial(
+      redisPlan([
+        { kind: "send", message: { body: "NOSUCHCOMMAND" } },
+        { kind: "expect", reply: { prefixHex: hex("+OK") }, failWhen: { regex: "^-" } },
+      ]),
+    );
     expect(trial.steps[1]).toMatchObject({ ok: false, error: "session-rejected" });
     expect(trial.steps[1]?.received?.[0]?.text).toMatch(/^-ERR unknown command/);
   });
@@ -110,27 +132,42 @@ describe("a session trial against a real Redis", () => {
 
 describe("a session trial's failures and limits", () => {
   it("a server that never answers: the expect step fails as session-timeout with nothing received", async () => {
-    const trial = await runSessionTrial(redisPlan([{ kind: "send", message: { body: "PING" } }, { kind: "expect", reply: { prefixHex: hex("+PONG") }, timeoutMs: 200 }], silentPort));
+    const trial = await runSessionTrial(
+      redisPlan(
+        [
+          { kind: "send", message: { body: "PING" } },
+          { kind: "expect", reply: { prefixHex: hex("+PONG") }, timeoutMs: 200 },
+        ],
+        silentPort,
+      ),
+    );
     expect(trial.connect?.ok).toBe(true);
     expect(trial.steps[1]).toMatchObject({ kind: "expect", ok: false, error: "session-timeout" });
     expect(trial.steps[1]?.received).toBeUndefined();
   });
 
   it("stops at its own time limit whatever the step's timeout, and says so", async () => {
-    const trial = await runSessionTrial(redisPlan([{ kind: "expect", reply: { prefixHex: hex("+PONG") }, timeoutMs: 60_000 }], silentPort), { timeLimitMs: 300 });
+    const trial = await runSessionTrial(
+      redisPlan([{ kind: "expect", reply: { prefixHex: hex("+PONG") }, timeoutMs: 60_000 }], silentPort),
+      { timeLimitMs: 300 },
+    );
     expect(trial.steps[0]).toMatchObject({ ok: false, error: "trial-time-limit" });
     expect(trial.error).toMatch(/time limit/);
   });
 
   it("a refused connect is the connect's failure by cause, and no step runs", async () => {
-    const trial = await runSessionTrial(redisPlan([{ kind: "send", message: { body: "PING" } }], await freeLoopbackPort()));
+    const trial = await runSessionTrial(
+      redisPlan([{ kind: "send", message: { body: "PING" } }], await freeLoopbackPort()),
+    );
     expect(trial.connect).toMatchObject({ ok: false, error: "refused" });
     expect(trial.steps).toEqual([]);
   });
 
   it("holds the target to the agent's --allow-target list: refused without a connection", async () => {
     const before = silentSockets.length;
-    const trial = await runSessionTrial(redisPlan([{ kind: "send", message: { body: "PING" } }], silentPort), { allowTargets: ["game.example.com"] });
+    const trial = await runSessionTrial(redisPlan([{ kind: "send", message: { body: "PING" } }], silentPort), {
+      allowTargets: ["game.example.com"],
+    });
     expect(trial.error).toMatch(/not on this agent's --allow-target list .*nothing was sent/);
     expect(trial.connect).toBeUndefined();
     expect(silentSockets.length).toBe(before);

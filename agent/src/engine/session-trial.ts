@@ -25,23 +25,37 @@ export interface TrialOptions {
 }
 
 /** The steps client 0 runs before its traffic: the plan's session, or the scenario's built-in login or join. */
-function trialSession(scenario: PlanSpec["scenario"]): { steps: readonly SessionStep[]; defaultTimeoutMs: number; connectTimeoutMs?: number } {
+function trialSession(scenario: PlanSpec["scenario"]): {
+  steps: readonly SessionStep[];
+  defaultTimeoutMs: number;
+  connectTimeoutMs?: number;
+} {
   if (scenario.kind === "script") {
-    throw new Error("a script scenario's clients are code, not session steps, so there is nothing to try here: run the plan with a few clients instead");
+    throw new Error(
+      "a script scenario's clients are code, not session steps, so there is nothing to try here: run the plan with a few clients instead",
+    );
   }
   const own = scenario.session?.length ? scenario.session : undefined;
   if (scenario.kind === "login-storm") {
     const timeoutMs = scenario.timeoutMs ?? DEFAULT_EXPECT_TIMEOUT_MS;
-    return { steps: own ?? (scenario.login ? BUILT_IN_LOGIN : []), defaultTimeoutMs: timeoutMs, connectTimeoutMs: timeoutMs };
+    return {
+      steps: own ?? (scenario.login ? BUILT_IN_LOGIN : []),
+      defaultTimeoutMs: timeoutMs,
+      connectTimeoutMs: timeoutMs,
+    };
   }
-  if (scenario.kind === "movement-sync") return { steps: own ?? BUILT_IN_JOIN, defaultTimeoutMs: DEFAULT_EXPECT_TIMEOUT_MS };
+  if (scenario.kind === "movement-sync")
+    return { steps: own ?? BUILT_IN_JOIN, defaultTimeoutMs: DEFAULT_EXPECT_TIMEOUT_MS };
   return { steps: own ?? [], defaultTimeoutMs: DEFAULT_EXPECT_TIMEOUT_MS };
 }
 
 /** Metrics that only tell the recorder about the connect; a trial counts nothing else (no snapshot is built). */
 function connectMetrics(on: { opened(us: number | undefined): void; failed(cause: string): void }): ScenarioMetrics {
   const ignore = () => {};
-  const own: Partial<ScenarioMetrics> = { connectionOpened: on.opened, connectionFailed: (cause) => on.failed(cause ?? "error") };
+  const own: Partial<ScenarioMetrics> = {
+    connectionOpened: on.opened,
+    connectionFailed: (cause) => on.failed(cause ?? "error"),
+  };
   // Every other call a client makes (bytes, closes) is ignored: a Proxy keeps this one object whatever ScenarioMetrics grows.
   return new Proxy(own, { get: (target, name) => target[name as keyof ScenarioMetrics] ?? ignore }) as ScenarioMetrics;
 }
@@ -85,11 +99,15 @@ async function tryClient(plan: PlanSpec, options: TrialOptions): Promise<TrialOu
   const recorder = createTrialRecorder(session.steps);
   const limitMs = options.timeLimitMs ?? TRIAL_TIME_LIMIT_MS;
   let end!: (failure?: string, error?: string) => void;
-  const ended = new Promise<TrialOutcome>((resolve) => (end = (failure, error) => resolve(recorder.finish(failure, error))));
+  const ended = new Promise<TrialOutcome>(
+    (resolve) => (end = (failure, error) => resolve(recorder.finish(failure, error))),
+  );
   const transportFor = clientTargets(plan.target);
   const context: ScenarioContext = {
     transport: announcing(createTransport(plan.target), recorder.connecting),
-    ...(transportFor ? { transportFor: (fields, vars) => announcing(transportFor(fields, vars), recorder.connecting) } : {}),
+    ...(transportFor
+      ? { transportFor: (fields, vars) => announcing(transportFor(fields, vars), recorder.connecting) }
+      : {}),
     metrics: connectMetrics({ opened: recorder.connected, failed: recorder.connectFailed }),
     clients: 1,
     datagram: plan.target.protocol === "udp",
@@ -109,7 +127,10 @@ async function tryClient(plan: PlanSpec, options: TrialOptions): Promise<TrialOu
     onMessage: () => {},
     sessionFailed: (cause) => end(cause),
   });
-  const limit = setTimeout(() => end("trial-time-limit", `the trial stopped after ${limitMs / 1000} s, its time limit`), limitMs);
+  const limit = setTimeout(
+    () => end("trial-time-limit", `the trial stopped after ${limitMs / 1000} s, its time limit`),
+    limitMs,
+  );
   try {
     return await ended;
   } finally {

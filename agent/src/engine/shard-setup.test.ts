@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { PlanSpec } from "@throng/protocol/plan";
-import { agentCapacity, enginesForOpenFiles, MAX_ENGINES, openFileNote, raiseOpenFileLimit, type RaiseWays } from "./open-files";
+import {
+  agentCapacity,
+  enginesForOpenFiles,
+  MAX_ENGINES,
+  openFileNote,
+  raiseOpenFileLimit,
+  type RaiseWays,
+} from "./open-files";
 import { descriptorBudget, guardDescriptors } from "./descriptor-guard";
 import { fdWarning, loopbackSourceAddresses, portsPerSourceAddress, shardSetup } from "./shard-setup";
 import { agentPortRange } from "../transports/local-ports";
@@ -26,7 +33,10 @@ describe("engine processes sized to the shard's clients under the open-file limi
   it("adds engines past limit − 256 clients each, and says so in one line", () => {
     // The reported crash: 100,000 clients on 2 engines of a 20,000 limit.
     const sized = enginesForOpenFiles({ clients: 100_000 }, 2, 20_000);
-    expect(sized).toEqual({ engines: 6, note: "note: 100,000 clients need 6 engine processes (up to 19,744 connections each under the open-file limit of 20,000; 2 cores)" });
+    expect(sized).toEqual({
+      engines: 6,
+      note: "note: 100,000 clients need 6 engine processes (up to 19,744 connections each under the open-file limit of 20,000; 2 cores)",
+    });
     expect(enginesForOpenFiles({ clients: 200_000 }, 2, 20_000)).toMatchObject({ engines: 11 });
     expect(enginesForOpenFiles({ clients: 39_489 }, 2, 20_000)).toMatchObject({ engines: 3 });
     // A soft limit of 1,024 (many hosts): 768 connections per engine.
@@ -41,8 +51,11 @@ describe("engine processes sized to the shard's clients under the open-file limi
 
   it("refuses a shard even 256 engines cannot hold, naming the limit and every way to raise it", () => {
     const sized = enginesForOpenFiles({ clients: 300_000 }, 2, 1_024);
-    expect("refused" in sized && sized.refused).toMatch(/^300,000 clients do not fit this agent: at most 256 engine processes of 768 clients each \(open-file limit 1,024 per process, less 256 kept for the engine itself\) hold 196,608/);
-    for (const way of ["ulimit -n", "LimitNOFILE", "--ulimit nofile", "Helm chart"]) expect("refused" in sized && sized.refused).toContain(way);
+    expect("refused" in sized && sized.refused).toMatch(
+      /^300,000 clients do not fit this agent: at most 256 engine processes of 768 clients each \(open-file limit 1,024 per process, less 256 kept for the engine itself\) hold 196,608/,
+    );
+    for (const way of ["ulimit -n", "LimitNOFILE", "--ulimit nofile", "Helm chart"])
+      expect("refused" in sized && sized.refused).toContain(way);
     expect(enginesForOpenFiles({ clients: MAX_ENGINES * 768 }, 2, 1_024)).toMatchObject({ engines: 256 });
     // A room larger than what one engine may hold cannot be placed at all.
     expect(enginesForOpenFiles({ clients: 2_000, roomSize: 1_000 }, 2, 1_024)).toHaveProperty("refused");
@@ -65,7 +78,13 @@ describe("the shard's setup, the same for run and connect", () => {
     const setup = shardSetup({ plan: plan(200_000), clients: 200_000, shardIndex: 0 }, {}, host);
     // 19,056 clients per address (Linux's default range, a quarter left to the kernel): 11 addresses.
     expect(portsPerSourceAddress(agentPortRange({ first: 32768, last: 60999 }))).toBe(19_056);
-    expect(setup).toMatchObject({ engines: 11, sourceAddresses: Array.from({ length: Math.ceil(200_000 / portsPerSourceAddress()) }, (_, i) => `127.0.0.${i + 2}`) });
+    expect(setup).toMatchObject({
+      engines: 11,
+      sourceAddresses: Array.from(
+        { length: Math.ceil(200_000 / portsPerSourceAddress()) },
+        (_, i) => `127.0.0.${i + 2}`,
+      ),
+    });
     expect("notes" in setup && setup.notes).toHaveLength(2);
   });
 
@@ -78,12 +97,19 @@ describe("the shard's setup, the same for run and connect", () => {
   });
 
   it("spreads a big loopback plan over 127.0.0.x source addresses (the engine's own ports), and leaves others alone", () => {
-    expect(loopbackSourceAddresses(plan(57_000), undefined, 0, 19_056)).toEqual(["127.0.0.2", "127.0.0.3", "127.0.0.4"]);
+    expect(loopbackSourceAddresses(plan(57_000), undefined, 0, 19_056)).toEqual([
+      "127.0.0.2",
+      "127.0.0.3",
+      "127.0.0.4",
+    ]);
     expect(loopbackSourceAddresses(plan(19_000), undefined, 0, 19_056)).toEqual(["127.0.0.2"]);
     expect(loopbackSourceAddresses(plan(10_000))).toBeUndefined();
     expect(loopbackSourceAddresses(plan(60_000, "ws://10.0.0.5:7070/ws"))).toBeUndefined();
     // KCP binds a UDP socket per client, as UDP does: more addresses only past one address's ports, from 127.0.0.1.
-    const kcp = (clients: number): PlanSpec => ({ ...plan(clients), target: { protocol: "kcp", host: "127.0.0.1", port: 7400 } as PlanSpec["target"] });
+    const kcp = (clients: number): PlanSpec => ({
+      ...plan(clients),
+      target: { protocol: "kcp", host: "127.0.0.1", port: 7400 } as PlanSpec["target"],
+    });
     expect(loopbackSourceAddresses(kcp(19_000), undefined, 0, 19_056)).toBeUndefined();
     expect(loopbackSourceAddresses(kcp(57_000), undefined, 0, 19_056)).toEqual(["127.0.0.1", "127.0.0.2", "127.0.0.3"]);
     // Past 255 addresses the count carries into the next octet, still on 127.0.0.0/8.
@@ -91,16 +117,31 @@ describe("the shard's setup, the same for run and connect", () => {
   });
 
   it("lets the flags win, warning when --engines leaves more clients per process than the limit holds", () => {
-    const given = shardSetup({ plan: plan(100_000), clients: 100_000, shardIndex: 0 }, { engines: 2, sourceAddresses: ["10.0.0.7"] }, host);
+    const given = shardSetup(
+      { plan: plan(100_000), clients: 100_000, shardIndex: 0 },
+      { engines: 2, sourceAddresses: ["10.0.0.7"] },
+      host,
+    );
     expect(given).toMatchObject({ engines: 2, sourceAddresses: ["10.0.0.7"] });
-    expect("notes" in given && given.notes[0]).toMatch(/^warning: each engine process opens up to 50000 connections but the open-file limit is 20000/);
+    expect("notes" in given && given.notes[0]).toMatch(
+      /^warning: each engine process opens up to 50000 connections but the open-file limit is 20000/,
+    );
     expect(fdWarning(19_744, 20_000)).toBeUndefined();
-    expect(shardSetup({ plan: rooms(20_000_000, 20), clients: 20_000_000, shardIndex: 0 }, {}, host)).toHaveProperty("refused");
+    expect(shardSetup({ plan: rooms(20_000_000, 20), clients: 20_000_000, shardIndex: 0 }, {}, host)).toHaveProperty(
+      "refused",
+    );
   });
 });
 
 describe("raising the soft open-file limit to the hard one at start", () => {
-  const ways = (soft: number, hard: number, native: () => number | string, prlimit: RaiseWays["prlimit"] = () => { throw new Error("no prlimit"); }) => {
+  const ways = (
+    soft: number,
+    hard: number,
+    native: () => number | string,
+    prlimit: RaiseWays["prlimit"] = () => {
+      throw new Error("no prlimit");
+    },
+  ) => {
     const limits = { soft, hard };
     return {
       native: () => {
@@ -117,7 +158,11 @@ describe("raising the soft open-file limit to the hard one at start", () => {
   };
 
   it("leaves a soft limit that is the hard one alone", () => {
-    const raise = raiseOpenFileLimit(ways(20_000, 20_000, () => { throw new Error("not called"); }));
+    const raise = raiseOpenFileLimit(
+      ways(20_000, 20_000, () => {
+        throw new Error("not called");
+      }),
+    );
     expect(raise).toEqual({ before: 20_000, after: 20_000, hard: 20_000, how: "already" });
     expect(openFileNote(raise)).toBe("note: open-file limit 20,000 per process (the hard limit already)");
   });
@@ -125,12 +170,21 @@ describe("raising the soft open-file limit to the hard one at start", () => {
   it("raises it with the native addon's setrlimit, and says so", () => {
     const raise = raiseOpenFileLimit(ways(1_024, 524_288, () => 524_288));
     expect(raise).toMatchObject({ before: 1_024, after: 524_288, how: "setrlimit" });
-    expect(openFileNote(raise)).toBe("note: open-file limit raised from 1,024 to 524,288 per process (setrlimit, native addon)");
+    expect(openFileNote(raise)).toBe(
+      "note: open-file limit raised from 1,024 to 524,288 per process (setrlimit, native addon)",
+    );
   });
 
   it("falls back to prlimit --pid when the addon is missing", () => {
     let asked: [number, number] | undefined;
-    const raise = raiseOpenFileLimit(ways(1_024, 4_096, () => "throng-io.node not loaded", (pid, limit) => void (asked = [pid, limit])));
+    const raise = raiseOpenFileLimit(
+      ways(
+        1_024,
+        4_096,
+        () => "throng-io.node not loaded",
+        (pid, limit) => void (asked = [pid, limit]),
+      ),
+    );
     expect(asked).toEqual([process.pid, 4_096]);
     expect(openFileNote(raise)).toBe("note: open-file limit raised from 1,024 to 4,096 per process (prlimit --pid)");
   });
@@ -138,7 +192,9 @@ describe("raising the soft open-file limit to the hard one at start", () => {
   it("warns, naming both failures and how to raise it, when neither way works", () => {
     const raise = raiseOpenFileLimit(ways(1_024, 4_096, () => -1));
     expect(raise).toMatchObject({ how: "failed", after: 1_024 });
-    expect(openFileNote(raise)).toMatch(/^warning: open-file limit 1,024 per process, not raised to the hard 4,096 \(setrlimit: EPERM; prlimit: no prlimit\); raise the open-file limit/);
+    expect(openFileNote(raise)).toMatch(
+      /^warning: open-file limit 1,024 per process, not raised to the hard 4,096 \(setrlimit: EPERM; prlimit: no prlimit\); raise the open-file limit/,
+    );
   });
 });
 
@@ -176,11 +232,13 @@ describe("an engine's descriptor budget", () => {
     open = 700;
     guarded.open(events);
     expect(inner.opened).toBe(745);
-    return new Promise<void>((resolve) => setImmediate(() => {
-      expect(ends).toHaveLength(1);
-      expect(ends[0]!.opened).toBe(false);
-      expect(causeOf(ends[0]!.error!)).toBe("limit");
-      resolve();
-    }));
+    return new Promise<void>((resolve) =>
+      setImmediate(() => {
+        expect(ends).toHaveLength(1);
+        expect(ends[0]!.opened).toBe(false);
+        expect(causeOf(ends[0]!.error!)).toBe("limit");
+        resolve();
+      }),
+    );
   });
 });

@@ -45,12 +45,18 @@ function loopbackAddress(shardIndex: number, host: number): string {
  * addresses make the engine choose its own local ports (transports/local-ports.ts). UDP: 127.0.0.1, … only past
  * one address's ports. Undefined when not needed or when the plan gives its own.
  */
-export function loopbackSourceAddresses(plan: PlanSpec, clients = plan.load.clients, shardIndex = 0, perAddress = portsPerSourceAddress()): string[] | undefined {
+export function loopbackSourceAddresses(
+  plan: PlanSpec,
+  clients = plan.load.clients,
+  shardIndex = 0,
+  perAddress = portsPerSourceAddress(),
+): string[] | undefined {
   if (plan.target.sourceAddresses || !targetHost(plan).startsWith("127.")) return undefined;
   const needed = Math.ceil(clients / perAddress);
   // UDP and KCP bind their own sockets (no connect-time port search): more addresses only past one address's ports.
   const ownPorts = !bindsOwnPorts(plan.target) && clients > KERNEL_PORTS_UP_TO;
-  if (!ownPorts) return needed > 1 ? Array.from({ length: needed }, (_, i) => loopbackAddress(shardIndex, i + 1)) : undefined;
+  if (!ownPorts)
+    return needed > 1 ? Array.from({ length: needed }, (_, i) => loopbackAddress(shardIndex, i + 1)) : undefined;
   // Not 127.0.0.1: its ports in TIME_WAIT from kernel-chosen connections (ours from a smaller run a minute ago,
   // or any other process's) lack SO_REUSEADDR and refuse a bind for 60 s; 127.0.0.2 and up are ours alone.
   return Array.from({ length: needed }, (_, i) => loopbackAddress(shardIndex, i + 2));
@@ -88,7 +94,11 @@ export const thisHost = (): HostLimits => ({ cores: availableParallelism(), open
  * else engines fit the shard's clients to the open-file limit and a loopback target gets its own addresses.
  * Refused, naming the limit and how to raise it, when even the most engines cannot hold the shard.
  */
-export function shardSetup(assignment: Pick<RunAssignment, "plan" | "clients" | "shardIndex">, given: { engines?: number; sourceAddresses?: string[] }, host: HostLimits = thisHost()): ShardSetup | { refused: string } {
+export function shardSetup(
+  assignment: Pick<RunAssignment, "plan" | "clients" | "shardIndex">,
+  given: { engines?: number; sourceAddresses?: string[] },
+  host: HostLimits = thisHost(),
+): ShardSetup | { refused: string } {
   const notes: string[] = [];
   const roomSize = planRoomSize(assignment.plan);
   let engines: number;
@@ -102,7 +112,11 @@ export function shardSetup(assignment: Pick<RunAssignment, "plan" | "clients" | 
     engines = sized.engines;
     if (sized.note) notes.push(sized.note);
   }
-  const sourceAddresses = given.sourceAddresses ?? loopbackSourceAddresses(assignment.plan, assignment.clients, assignment.shardIndex);
-  if (sourceAddresses && !given.sourceAddresses) notes.push(`note: ${assignment.clients} clients to a loopback target: connecting from ${sourceAddresses.join(", ")} with the engine's own local ports`);
+  const sourceAddresses =
+    given.sourceAddresses ?? loopbackSourceAddresses(assignment.plan, assignment.clients, assignment.shardIndex);
+  if (sourceAddresses && !given.sourceAddresses)
+    notes.push(
+      `note: ${assignment.clients} clients to a loopback target: connecting from ${sourceAddresses.join(", ")} with the engine's own local ports`,
+    );
   return { engines, ...(sourceAddresses ? { sourceAddresses } : {}), notes };
 }

@@ -1,5 +1,12 @@
 import type { SessionStep } from "@throng/protocol/plan";
-import { TRIAL_CAPTURE_CHARS, TRIAL_PREVIEW_BYTES, TRIAL_RECEIVED_PER_STEP, type BytesPreview, type TrialOutcome, type TrialStep } from "@throng/protocol/session-trial";
+import {
+  TRIAL_CAPTURE_CHARS,
+  TRIAL_PREVIEW_BYTES,
+  TRIAL_RECEIVED_PER_STEP,
+  type BytesPreview,
+  type TrialOutcome,
+  type TrialStep,
+} from "@throng/protocol/session-trial";
 import type { StepObserver } from "../scenarios/session";
 
 /** Control characters, shown escaped so a reply's \r\n and NULs are visible and the text stays one line. */
@@ -8,9 +15,12 @@ const ESCAPES: Record<string, string> = { "\r": "\\r", "\n": "\\n", "\t": "\\t",
 
 /** The first TRIAL_PREVIEW_BYTES of a message as hex and as text, with its full length. */
 export function bytesPreview(data: string | Uint8Array): BytesPreview {
-  const bytes = typeof data === "string" ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const bytes =
+    typeof data === "string" ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   const head = bytes.subarray(0, TRIAL_PREVIEW_BYTES);
-  const text = head.toString("utf8").replace(CONTROL, (c) => ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  const text = head
+    .toString("utf8")
+    .replace(CONTROL, (c) => ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
   return { bytes: bytes.length, hex: head.toString("hex"), text };
 }
 
@@ -53,7 +63,9 @@ export function createTrialRecorder(steps: readonly SessionStep[]) {
     },
     captured(name, value) {
       const text = String(value);
-      if (open && !over) (open.step.captured ??= {})[name] = text.length > TRIAL_CAPTURE_CHARS ? `${text.slice(0, TRIAL_CAPTURE_CHARS)}…` : text;
+      if (open && !over)
+        (open.step.captured ??= {})[name] =
+          text.length > TRIAL_CAPTURE_CHARS ? `${text.slice(0, TRIAL_CAPTURE_CHARS)}…` : text;
     },
   };
 
@@ -67,7 +79,10 @@ export function createTrialRecorder(steps: readonly SessionStep[]) {
     },
     connected(connectMicros: number | undefined) {
       if (over) return;
-      trial.connect = { ok: true, ms: round(connectMicros !== undefined ? connectMicros / 1000 : performance.now() - mark) };
+      trial.connect = {
+        ok: true,
+        ms: round(connectMicros !== undefined ? connectMicros / 1000 : performance.now() - mark),
+      };
       mark = performance.now();
     },
     connectFailed(cause: string) {
@@ -77,7 +92,8 @@ export function createTrialRecorder(steps: readonly SessionStep[]) {
     finish(failure?: string, error?: string): TrialOutcome {
       if (!over) {
         if (open) close(failure);
-        else if (failure !== undefined && !trial.connect) trial.connect = { ok: false, ms: round(performance.now() - mark), error: failure };
+        else if (failure !== undefined && !trial.connect)
+          trial.connect = { ok: false, ms: round(performance.now() - mark), error: failure };
         if (error !== undefined) trial.error = error;
         over = true;
       }

@@ -12,7 +12,10 @@ const ON_TIME_TOLERANCE_MS = 50;
  * watched process per second on the startAt + k s grid, so sample `seq` k covers the same second as every load
  * agent's snapshot k. The process exiting mid-run fails the shard with a message saying so.
  */
-export function createWatchShard(pid: number, open: (pid: number, clock: () => number) => ProcessWatcher = (p, clock) => watchProcess(p, "/proc", clock)) {
+export function createWatchShard(
+  pid: number,
+  open: (pid: number, clock: () => number) => ProcessWatcher = (p, clock) => watchProcess(p, "/proc", clock),
+) {
   return async function watchShard(assignment: RunAssignment, options: RunShardOptions): Promise<ShardResult> {
     const clock = options.clock ?? offsetClock(0);
     const { startAt, runId } = assignment;
@@ -22,7 +25,8 @@ export function createWatchShard(pid: number, open: (pid: number, clock: () => n
     // Joined late (a reconnect mid-run): begin at the next whole second of the grid.
     const late = clock.now() - startAt;
     let seq = late < ON_TIME_TOLERANCE_MS ? 0 : Math.ceil(late / SECOND_MS);
-    if (seq > 0 && (await waitUntil(clock, startAt + seq * SECOND_MS, options.signal))) return { lastSeq: -1, skipped: "aborted" };
+    if (seq > 0 && (await waitUntil(clock, startAt + seq * SECOND_MS, options.signal)))
+      return { lastSeq: -1, skipped: "aborted" };
     let watcher: ProcessWatcher;
     try {
       watcher = open(pid, () => clock.now());
@@ -40,7 +44,9 @@ export function createWatchShard(pid: number, open: (pid: number, clock: () => n
       try {
         sample = watcher.sample();
       } catch {
-        throw new Error(`the watched process (pid ${pid}) exited during the run${lastSeq >= 0 ? `, after second ${lastSeq + 1}` : ""}`);
+        throw new Error(
+          `the watched process (pid ${pid}) exited during the run${lastSeq >= 0 ? `, after second ${lastSeq + 1}` : ""}`,
+        );
       }
       // Stamped with the grid second, like the load's snapshots; intervalMs stays what was measured.
       options.onServerSample?.({ ...sample, runId, seq, intervalStart });

@@ -14,12 +14,15 @@ interface Entry {
 const entry = (seq: number, body = "x".repeat(100)): Entry => ({ runId, seq, body });
 const parse = (value: unknown) => {
   const v = value as Partial<Entry> | null;
-  return v && typeof v.runId === "string" && typeof v.seq === "number" && typeof v.body === "string" ? (v as Entry) : undefined;
+  return v && typeof v.runId === "string" && typeof v.seq === "number" && typeof v.body === "string"
+    ? (v as Entry)
+    : undefined;
 };
 
 let dir: string;
 let warnings: string[];
-const open = (extra: Partial<DiskBufferOptions<Entry>> = {}) => openDiskBuffer<Entry>({ dir, parse, warn: (m) => warnings.push(m), ...extra });
+const open = (extra: Partial<DiskBufferOptions<Entry>> = {}) =>
+  openDiskBuffer<Entry>({ dir, parse, warn: (m) => warnings.push(m), ...extra });
 const logPath = () => join(dir, `${runId}.log`);
 const line = (json: string) => `${checksum(json)} ${json}\n`;
 
@@ -31,7 +34,9 @@ afterEach(async () => rm(join(dir, ".."), { recursive: true, force: true }));
 
 describe("disk buffer of unacknowledged snapshots (PROTOCOL.md §5.1)", () => {
   it("lives beside the credential file, one directory per server", () => {
-    expect(diskBufferDir("/home/a/.config/throng/agent.json", "http://api:4000")).toBe("/home/a/.config/throng/agent-buffer/http%3A%2F%2Fapi%3A4000");
+    expect(diskBufferDir("/home/a/.config/throng/agent.json", "http://api:4000")).toBe(
+      "/home/a/.config/throng/agent-buffer/http%3A%2F%2Fapi%3A4000",
+    );
   });
 
   it("gives a restarted process every unacknowledged entry, in seq order, and the highest seq it saw", async () => {
@@ -116,7 +121,9 @@ describe("disk buffer of unacknowledged snapshots (PROTOCOL.md §5.1)", () => {
     buffer.end(runId, { runId, state: "finished", lastSeq: 7 });
     await buffer.close();
     const { recovered, buffer: reopened } = await open();
-    expect(recovered).toEqual([{ runId, entries: [entry(7)], lastSeq: 7, final: { runId, state: "finished", lastSeq: 7 } }]);
+    expect(recovered).toEqual([
+      { runId, entries: [entry(7)], lastSeq: 7, final: { runId, state: "finished", lastSeq: 7 } },
+    ]);
     await reopened.close();
   });
 
@@ -124,7 +131,12 @@ describe("disk buffer of unacknowledged snapshots (PROTOCOL.md §5.1)", () => {
     const { buffer } = await open();
     await buffer.close();
     const good = JSON.stringify({ m: entry(1) });
-    const text = line(good) + `00000000 ${JSON.stringify({ m: entry(2) })}\n` + line("{not json") + line(JSON.stringify({ m: { nope: 1 } })) + line(JSON.stringify({ m: entry(3) })).slice(0, 30);
+    const text =
+      line(good) +
+      `00000000 ${JSON.stringify({ m: entry(2) })}\n` +
+      line("{not json") +
+      line(JSON.stringify({ m: { nope: 1 } })) +
+      line(JSON.stringify({ m: entry(3) })).slice(0, 30);
     await writeFile(logPath(), text);
     const { recovered, buffer: reopened } = await open();
     expect(recovered[0]!.entries).toEqual([entry(1)]);
@@ -140,7 +152,11 @@ describe("disk buffer of unacknowledged snapshots (PROTOCOL.md §5.1)", () => {
 
   it("falls back to memory only, with a warning, when its directory cannot be made", async () => {
     await writeFile(join(dir, "..", "a-file"), "");
-    const { buffer, recovered } = await openDiskBuffer<Entry>({ dir: join(dir, "..", "a-file", "buffer"), parse, warn: (m) => warnings.push(m) });
+    const { buffer, recovered } = await openDiskBuffer<Entry>({
+      dir: join(dir, "..", "a-file", "buffer"),
+      parse,
+      warn: (m) => warnings.push(m),
+    });
     buffer.add(entry(0));
     await buffer.close();
     expect(recovered).toEqual([]);

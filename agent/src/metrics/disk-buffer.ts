@@ -73,7 +73,9 @@ export function diskBufferDir(configPath: string, server: string): string {
 }
 
 /** Opens the buffer directory and reads what an earlier process of this agent left there. Never throws on bad files. */
-export async function openDiskBuffer<T extends Numbered>(options: DiskBufferOptions<T>): Promise<{ buffer: DiskBuffer<T>; recovered: RecoveredRun<T>[] }> {
+export async function openDiskBuffer<T extends Numbered>(
+  options: DiskBufferOptions<T>,
+): Promise<{ buffer: DiskBuffer<T>; recovered: RecoveredRun<T>[] }> {
   const { dir, warn } = options;
   const maxRunBytes = options.maxRunBytes ?? DEFAULT_MAX_RUN_BYTES;
   const maxRunEntries = options.maxRunEntries ?? DEFAULT_BUFFER_CAPACITY;
@@ -84,11 +86,19 @@ export async function openDiskBuffer<T extends Numbered>(options: DiskBufferOpti
     await mkdir(dir, { recursive: true, mode: 0o700 });
   } catch (error) {
     usable = false;
-    warn(`cannot create the snapshot buffer directory ${dir} (${(error as Error).message}): unacknowledged snapshots are kept in memory only and lost if the process is killed`);
+    warn(
+      `cannot create the snapshot buffer directory ${dir} (${(error as Error).message}): unacknowledged snapshots are kept in memory only and lost if the process is killed`,
+    );
   }
   for (const { path, text, log } of usable ? await readRunLogs(dir, options.parse, warn) : []) {
-    if (log.corrupt > 0) warn(`${path}: skipped ${log.corrupt} damaged line(s) (a write cut short by the kill, or a damaged disk)`);
-    recovered.push({ runId: log.runId, entries: log.entries, lastSeq: log.lastSeq, ...(log.final !== undefined ? { final: log.final } : {}) });
+    if (log.corrupt > 0)
+      warn(`${path}: skipped ${log.corrupt} damaged line(s) (a write cut short by the kill, or a damaged disk)`);
+    recovered.push({
+      runId: log.runId,
+      entries: log.entries,
+      lastSeq: log.lastSeq,
+      ...(log.final !== undefined ? { final: log.final } : {}),
+    });
     const run = newRun(log.runId);
     for (const entry of log.entries) run.live.set(entry.seq, line({ m: entry }));
     run.maxSeq = log.lastSeq;
@@ -104,7 +114,17 @@ export async function openDiskBuffer<T extends Numbered>(options: DiskBufferOpti
   const counts = { batches: 0, fsyncs: 0 };
 
   function newRun(runId: string): RunLog {
-    return { runId, live: new Map(), pending: [], pendingEntries: false, bytes: 0, maxSeq: -1, ended: false, broken: !usable, compact: false };
+    return {
+      runId,
+      live: new Map(),
+      pending: [],
+      pendingEntries: false,
+      bytes: 0,
+      maxSeq: -1,
+      ended: false,
+      broken: !usable,
+      compact: false,
+    };
   }
 
   function runOf(runId: string): RunLog {
@@ -132,7 +152,9 @@ export async function openDiskBuffer<T extends Numbered>(options: DiskBufferOpti
     run.pending = [];
     await run.handle?.close().catch(() => undefined);
     run.handle = undefined;
-    warn(`cannot write the snapshot buffer of run ${run.runId} (${(error as Error).message}): its unacknowledged snapshots are kept in memory only`);
+    warn(
+      `cannot write the snapshot buffer of run ${run.runId} (${(error as Error).message}): its unacknowledged snapshots are kept in memory only`,
+    );
   }
 
   /** Rewrites the log with only what is unacknowledged (newest first into the size bound), then the final status. */
@@ -143,14 +165,20 @@ export async function openDiskBuffer<T extends Numbered>(options: DiskBufferOpti
     for (const seq of [...run.live.keys()].sort((a, b) => b - a)) {
       const text = run.live.get(seq)!;
       if (bytes + text.length > (maxRunBytes * 3) / 4) {
-        warn(`the snapshot buffer of run ${run.runId} is full (${maxRunBytes} bytes): seconds up to ${seq} are kept in memory only`);
+        warn(
+          `the snapshot buffer of run ${run.runId} is full (${maxRunBytes} bytes): seconds up to ${seq} are kept in memory only`,
+        );
         for (const older of [...run.live.keys()].filter((s) => s <= seq)) run.live.delete(older);
         break;
       }
       kept.unshift(text);
       bytes += text.length;
     }
-    const records = [line({ ack: run.maxSeq }), ...kept, ...(run.final !== undefined ? [line({ final: run.final })] : [])].join("");
+    const records = [
+      line({ ack: run.maxSeq }),
+      ...kept,
+      ...(run.final !== undefined ? [line({ final: run.final })] : []),
+    ].join("");
     await run.handle?.close();
     const temp = `${path}.tmp`;
     const handle = await open(temp, "w", 0o600);
@@ -211,7 +239,9 @@ export async function openDiskBuffer<T extends Numbered>(options: DiskBufferOpti
         const oldest = Math.min(...run.live.keys());
         run.live.delete(oldest);
         run.pending.push(line({ ack: oldest }));
-        warn(`the snapshot buffer of run ${run.runId} holds ${maxRunEntries} entries: second ${oldest} is kept in memory only`);
+        warn(
+          `the snapshot buffer of run ${run.runId} holds ${maxRunEntries} entries: second ${oldest} is kept in memory only`,
+        );
       }
       run.maxSeq = Math.max(run.maxSeq, measurement.seq);
       run.pending.push(text);

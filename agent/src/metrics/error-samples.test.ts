@@ -21,7 +21,13 @@ describe("error samples (PROTOCOL.md §5.2)", () => {
     sampler.offer("protocol", undefined, undefined, Buffer.alloc(1000, 0xab));
     const samples = drain(sampler);
     expect(samples).toEqual([
-      { kind: "bad-reply", message: "bad", at: 1_700_000_000_123, client: 0, bytes: { length: 12, hex: reply.toString("hex") } },
+      {
+        kind: "bad-reply",
+        message: "bad",
+        at: 1_700_000_000_123,
+        client: 0,
+        bytes: { length: 12, hex: reply.toString("hex") },
+      },
       { kind: "bad-reply", message: "bad", at: 1_700_000_000_123, client: 7, bytes: { length: 5, hex: "2b4f4b0d0a" } },
       { kind: "refused", message: "connect ECONNREFUSED 127.0.0.1:9", at: 1_700_000_000_123, client: 3 },
       { kind: "protocol", message: "protocol", at: 1_700_000_000_123, bytes: { length: 1000, hex: "ab".repeat(256) } },
@@ -37,7 +43,9 @@ describe("error samples (PROTOCOL.md §5.2)", () => {
     const first = sampler.take()!;
     expect(first).toHaveLength(ERROR_SAMPLES_PER_SNAPSHOT);
     const all = [...first, ...drain(sampler)];
-    expect(all.filter((s) => s.kind === "timeout").map((s) => s.message)).toEqual(Array.from({ length: 30 }, (_, i) => String(i)));
+    expect(all.filter((s) => s.kind === "timeout").map((s) => s.message)).toEqual(
+      Array.from({ length: 30 }, (_, i) => String(i)),
+    );
     expect(new Set(all.map((s) => s.kind)).size).toBe(ERROR_SAMPLE_KINDS);
   });
 
@@ -52,13 +60,24 @@ describe("error samples (PROTOCOL.md §5.2)", () => {
   it("the agent's gate sends an error two engines saw once, within the same bound per kind", () => {
     const gate = createErrorSampleGate(3);
     const sample = (client: number, message: string): ErrorSample => ({ kind: "refused", message, at: 1, client });
-    const out = gate.pass([[sample(0, "a"), sample(1, "b")], [sample(2, "a"), sample(3, "c"), sample(4, "d")]]);
-    expect(out?.map((s) => [s.client, s.message])).toEqual([[0, "a"], [1, "b"], [3, "c"]]);
+    const out = gate.pass([
+      [sample(0, "a"), sample(1, "b")],
+      [sample(2, "a"), sample(3, "c"), sample(4, "d")],
+    ]);
+    expect(out?.map((s) => [s.client, s.message])).toEqual([
+      [0, "a"],
+      [1, "b"],
+      [3, "c"],
+    ]);
     expect(gate.pass([[sample(5, "e")]])).toBeUndefined();
   });
 
   it("the snapshot carries the samples the builder's errors offered, in the second they were first seen", () => {
-    const builder = createSnapshotBuilder({ runId: crypto.randomUUID(), health: NO_HEALTH, errorSamples: createErrorSampler({ now: () => 5 }) });
+    const builder = createSnapshotBuilder({
+      runId: crypto.randomUUID(),
+      health: NO_HEALTH,
+      errorSamples: createErrorSampler({ now: () => 5 }),
+    });
     builder.metrics.connectionFailed("refused", 2, "connect ECONNREFUSED");
     builder.metrics.error("bad-reply", 3, "bad", Buffer.from("x"));
     const interval = { seq: 0, intervalStart: 0, intervalMs: 1000, clients: 4 };

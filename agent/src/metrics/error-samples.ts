@@ -36,10 +36,11 @@ function hashBytes(bytes: Uint8Array | undefined): number {
   const end = Math.min(bytes.length, ERROR_SAMPLE_BYTES);
   for (let i = 0; i < end; i += 1) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
   // The length is part of it (a reply cut at 256 bytes and a longer one); never 0, which means "no bytes".
-  return (Math.imul(hash ^ bytes.length, 0x01000193) >>> 0) || 1;
+  return Math.imul(hash ^ bytes.length, 0x01000193) >>> 0 || 1;
 }
 
-const hexOf = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, ERROR_SAMPLE_BYTES)).toString("hex");
+const hexOf = (bytes: Uint8Array) =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, ERROR_SAMPLE_BYTES)).toString("hex");
 
 export function createErrorSampler(options: {
   /** Epoch ms in server time (the shard's clock); read only when a sample is kept. */
@@ -78,7 +79,8 @@ export function createErrorSampler(options: {
     },
     take() {
       if (waiting.length === 0) return undefined;
-      const taken = waiting.length <= ERROR_SAMPLES_PER_SNAPSHOT ? waiting : waiting.slice(0, ERROR_SAMPLES_PER_SNAPSHOT);
+      const taken =
+        waiting.length <= ERROR_SAMPLES_PER_SNAPSHOT ? waiting : waiting.slice(0, ERROR_SAMPLES_PER_SNAPSHOT);
       waiting = waiting.length <= ERROR_SAMPLES_PER_SNAPSHOT ? [] : waiting.slice(ERROR_SAMPLES_PER_SNAPSHOT);
       return taken;
     },

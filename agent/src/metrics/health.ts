@@ -61,9 +61,15 @@ export function openFileLimit(): number | undefined {
 /** The soft and hard open-file limits of this process (Linux /proc; "unlimited" reads as Infinity), or undefined elsewhere. */
 export function openFileLimits(path = "/proc/self/limits"): { soft: number; hard: number } | undefined {
   try {
-    const line = readFileSync(path, "utf8").split("\n").find((l) => l.startsWith("Max open files"));
-    const [soft, hard] = (line?.split(/\s{2,}/) ?? []).slice(1, 3).map((field) => (field === "unlimited" ? Infinity : /^\d+$/.test(field ?? "") ? Number(field) : NaN));
-    return soft !== undefined && hard !== undefined && !Number.isNaN(soft) && !Number.isNaN(hard) ? { soft, hard } : undefined;
+    const line = readFileSync(path, "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("Max open files"));
+    const [soft, hard] = (line?.split(/\s{2,}/) ?? [])
+      .slice(1, 3)
+      .map((field) => (field === "unlimited" ? Infinity : /^\d+$/.test(field ?? "") ? Number(field) : NaN));
+    return soft !== undefined && hard !== undefined && !Number.isNaN(soft) && !Number.isNaN(hard)
+      ? { soft, hard }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -84,16 +90,20 @@ interface Condition {
 const CONDITIONS: Condition[] = [
   {
     holds: (h, { cores }) => h.cpuPercent >= SATURATION.cpuPercent * cores,
-    says: (h, { cores }, seconds) => `CPU ≥ ${SATURATION.cpuPercent}% of ${cores === 1 ? "a core" : `its ${cores} cores`} for ${seconds} s (${h.cpuPercent}%)`,
+    says: (h, { cores }, seconds) =>
+      `CPU ≥ ${SATURATION.cpuPercent}% of ${cores === 1 ? "a core" : `its ${cores} cores`} for ${seconds} s (${h.cpuPercent}%)`,
   },
   {
     holds: (h) => h.eventLoopP99Ms >= SATURATION.eventLoopP99Ms,
-    says: (h, _against, seconds) => `event loop p99 delay ≥ ${SATURATION.eventLoopP99Ms} ms for ${seconds} s (${h.eventLoopP99Ms} ms)`,
+    says: (h, _against, seconds) =>
+      `event loop p99 delay ≥ ${SATURATION.eventLoopP99Ms} ms for ${seconds} s (${h.eventLoopP99Ms} ms)`,
   },
   {
     // At its limit less the reserve the engine refuses new connections (cause "limit"): it cannot hold more.
-    holds: (h, { ownDescriptors }) => h.openFds !== undefined && !!h.fdLimit && h.openFds >= descriptorCeiling(h.fdLimit, ownDescriptors),
-    says: (h, _against, seconds) => `file descriptors at the limit less the ${DESCRIPTOR_RESERVE} kept for the engine for ${seconds} s (${h.openFds} of ${h.fdLimit})`,
+    holds: (h, { ownDescriptors }) =>
+      h.openFds !== undefined && !!h.fdLimit && h.openFds >= descriptorCeiling(h.fdLimit, ownDescriptors),
+    says: (h, _against, seconds) =>
+      `file descriptors at the limit less the ${DESCRIPTOR_RESERVE} kept for the engine for ${seconds} s (${h.openFds} of ${h.fdLimit})`,
   },
 ];
 
@@ -116,7 +126,8 @@ export function createSaturationJudge(cores = 1, ownDescriptors = 0): Saturation
       let reason: string | undefined;
       CONDITIONS.forEach((condition, i) => {
         streaks[i] = condition.holds(health, against) ? streaks[i]! + 1 : 0;
-        if (reason === undefined && streaks[i]! >= SATURATION_SECONDS) reason = condition.says(health, against, streaks[i]!);
+        if (reason === undefined && streaks[i]! >= SATURATION_SECONDS)
+          reason = condition.says(health, against, streaks[i]!);
       });
       return reason;
     },
@@ -133,7 +144,10 @@ export function cpuTimes(stat: string | undefined): { steal: number; total: numb
 }
 
 /** The share of the host's CPU time the hypervisor took between two readings, in percent; undefined without both. */
-export function stealPercent(before: ReturnType<typeof cpuTimes>, after: ReturnType<typeof cpuTimes>): number | undefined {
+export function stealPercent(
+  before: ReturnType<typeof cpuTimes>,
+  after: ReturnType<typeof cpuTimes>,
+): number | undefined {
   if (!before || !after || after.total <= before.total) return undefined;
   return round2(Math.min(100, Math.max(0, ((after.steal - before.steal) / (after.total - before.total)) * 100)));
 }

@@ -21,7 +21,13 @@ describe("LatencyHistogram (hdr-histogram-js with an integer slot lookup)", () =
 
   it("encodes the same as the library's own histogram after the same records, so the server merges it alike", () => {
     const ours = createLatencyHistogram();
-    const theirs = build({ bitBucketSize: 32, autoResize: false, lowestDiscernibleValue: 1, highestTrackableValue: MAX_TRACKED_US, numberOfSignificantValueDigits: 3 });
+    const theirs = build({
+      bitBucketSize: 32,
+      autoResize: false,
+      lowestDiscernibleValue: 1,
+      highestTrackableValue: MAX_TRACKED_US,
+      numberOfSignificantValueDigits: 3,
+    });
     for (const micros of [0.2, 1, 999.6, 1_024, 65_535, 123_456.7, 5e6, MAX_TRACKED_US, 9e9]) {
       recordMicros(ours, micros);
       recordMicros(theirs, micros);

@@ -1,4 +1,9 @@
-import { decodeFromCompressedBase64, encodeIntoCompressedBase64, Int32Histogram, type Histogram } from "hdr-histogram-js";
+import {
+  decodeFromCompressedBase64,
+  encodeIntoCompressedBase64,
+  Int32Histogram,
+  type Histogram,
+} from "hdr-histogram-js";
 
 /** Round trips above this are clamped; a minute is far past any timeout a game client would use. */
 export const MAX_TRACKED_US = 60_000_000;

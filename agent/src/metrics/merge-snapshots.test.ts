@@ -11,7 +11,18 @@ function engineSnapshot(health: AgentHealth, counters: Partial<MetricSnapshot["c
     intervalStart: 1_700_000_004_000,
     intervalMs: 1_000,
     clients: 10,
-    counters: { connectionsOpen: 10, connectionsOpened: 0, connectionsFailed: 0, connectionsClosed: 0, messagesSent: 100, messagesReceived: 100, bytesSent: 6_400, bytesReceived: 2_000, errors: 0, ...counters },
+    counters: {
+      connectionsOpen: 10,
+      connectionsOpened: 0,
+      connectionsFailed: 0,
+      connectionsClosed: 0,
+      messagesSent: 100,
+      messagesReceived: 100,
+      bytesSent: 6_400,
+      bytesReceived: 2_000,
+      errors: 0,
+      ...counters,
+    },
     histograms: { rttUs: encodeHistogram(createLatencyHistogram()) },
     health,
   };
@@ -22,7 +33,10 @@ describe("merging one second of several engines", () => {
     const cohort = (values: number[], applied: "kernel" | "above-stream") => {
       const histogram = createLatencyHistogram();
       for (const value of values) histogram.recordValue(value);
-      const { counters } = engineSnapshot({ cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 }, { messagesSent: values.length, networkDropped: 1 });
+      const { counters } = engineSnapshot(
+        { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
+        { messagesSent: values.length, networkDropped: 1 },
+      );
       return { clients: 3, counters, histograms: { rttUs: encodeHistogram(histogram) }, applied };
     };
     const health = { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 };
@@ -31,7 +45,11 @@ describe("merging one second of several engines", () => {
       { ...engineSnapshot(health), cohorts: { mobile: cohort([42_000], "above-stream") } },
       engineSnapshot(health),
     ]);
-    expect(merged.cohorts!.mobile).toMatchObject({ clients: 6, applied: "above-stream", counters: { messagesSent: 3, networkDropped: 2 } });
+    expect(merged.cohorts!.mobile).toMatchObject({
+      clients: 6,
+      applied: "above-stream",
+      counters: { messagesSent: 3, networkDropped: 2 },
+    });
     expect(decodeHistogram(merged.cohorts!.mobile!.histograms.rttUs).totalCount).toBe(3);
     expect(MetricSnapshotSchema.safeParse(merged).success).toBe(true);
   });
@@ -47,12 +65,28 @@ describe("merging one second of several engines", () => {
   it("keeps the host's steal and says how many engines were saturated", () => {
     const reason = "CPU ≥ 90% of a core for 3 s (97%)";
     const merged = mergeSnapshots([
-      engineSnapshot({ cpuPercent: 97, eventLoopP99Ms: 1, rssBytes: 1, stealPercent: 4.5, saturated: true, saturatedReason: reason }),
+      engineSnapshot({
+        cpuPercent: 97,
+        eventLoopP99Ms: 1,
+        rssBytes: 1,
+        stealPercent: 4.5,
+        saturated: true,
+        saturatedReason: reason,
+      }),
       engineSnapshot({ cpuPercent: 40, eventLoopP99Ms: 1, rssBytes: 1, stealPercent: 4.25, saturated: false }),
     ]);
-    expect(merged.health).toMatchObject({ cpuPercent: 137, engines: 2, stealPercent: 4.5, saturated: true, saturatedReason: `1 of 2 engines: ${reason}` });
+    expect(merged.health).toMatchObject({
+      cpuPercent: 137,
+      engines: 2,
+      stealPercent: 4.5,
+      saturated: true,
+      saturatedReason: `1 of 2 engines: ${reason}`,
+    });
     expect(MetricSnapshotSchema.safeParse(merged).success).toBe(true);
-    const quiet = mergeSnapshots([engineSnapshot({ cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 }), engineSnapshot({ cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 })]);
+    const quiet = mergeSnapshots([
+      engineSnapshot({ cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 }),
+      engineSnapshot({ cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 }),
+    ]);
     expect(quiet.health.stealPercent).toBeUndefined();
     expect(quiet.health.saturated).toBe(false);
   });

@@ -1,10 +1,18 @@
-import { worstNetworkPath, type AgentHealth, type CohortSnapshot, type MetricSnapshot, type SnapshotCounters, type SnapshotHistograms } from "@throng/protocol/snapshot";
+import {
+  worstNetworkPath,
+  type AgentHealth,
+  type CohortSnapshot,
+  type MetricSnapshot,
+  type SnapshotCounters,
+  type SnapshotHistograms,
+} from "@throng/protocol/snapshot";
 import { decodeHistogram, encodeHistogram } from "./histogram";
 
 function sumRecords(records: (Record<string, number> | undefined)[]): Record<string, number> | undefined {
   if (records.every((record) => record === undefined)) return undefined;
   const out: Record<string, number> = {};
-  for (const record of records) for (const [key, value] of Object.entries(record ?? {})) out[key] = (out[key] ?? 0) + value;
+  for (const record of records)
+    for (const [key, value] of Object.entries(record ?? {})) out[key] = (out[key] ?? 0) + value;
   return out;
 }
 
@@ -55,9 +63,15 @@ function mergeHistograms(all: SnapshotHistograms[]): SnapshotHistograms {
 function mergeHealth(all: AgentHealth[]): AgentHealth {
   const saturated = all.filter((h) => h.saturated);
   const [first] = saturated;
-  const reason = first?.saturatedReason && (saturated.length === all.length ? first.saturatedReason : `${saturated.length} of ${all.length} engines: ${first.saturatedReason}`);
+  const reason =
+    first?.saturatedReason &&
+    (saturated.length === all.length
+      ? first.saturatedReason
+      : `${saturated.length} of ${all.length} engines: ${first.saturatedReason}`);
   const steals = all.flatMap((h) => (h.stealPercent === undefined ? [] : [h.stealPercent]));
-  const openFds = all.every((h) => h.openFds === undefined) ? undefined : all.reduce((sum, h) => sum + (h.openFds ?? 0), 0);
+  const openFds = all.every((h) => h.openFds === undefined)
+    ? undefined
+    : all.reduce((sum, h) => sum + (h.openFds ?? 0), 0);
   const fdLimit = all.find((h) => h.fdLimit !== undefined)?.fdLimit;
   return {
     cpuPercent: Math.round(all.reduce((sum, h) => sum + h.cpuPercent, 0) * 100) / 100,
@@ -79,12 +93,15 @@ function mergeCohorts(all: MetricSnapshot[]): Record<string, CohortSnapshot> | u
   return Object.fromEntries(
     names.map((name) => {
       const parts = all.flatMap((s) => (s.cohorts?.[name] ? [s.cohorts[name]] : []));
-      return [name, {
-        clients: parts.reduce((sum, p) => sum + p.clients, 0),
-        counters: mergeCounters(parts.map((p) => p.counters)),
-        histograms: mergeHistograms(parts.map((p) => p.histograms)),
-        applied: worstNetworkPath(parts.map((p) => p.applied))!,
-      }];
+      return [
+        name,
+        {
+          clients: parts.reduce((sum, p) => sum + p.clients, 0),
+          counters: mergeCounters(parts.map((p) => p.counters)),
+          histograms: mergeHistograms(parts.map((p) => p.histograms)),
+          applied: worstNetworkPath(parts.map((p) => p.applied))!,
+        },
+      ];
     }),
   );
 }

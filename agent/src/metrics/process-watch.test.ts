@@ -39,9 +39,15 @@ describe("watching a server process from /proc", () => {
 describe("choosing the process to watch", () => {
   it("names the flag and what to do when the pid or name matches nothing, or the name matches several", () => {
     const flags = { pid: "--watch-pid", name: "--watch-name" };
-    expect(resolveWatchedProcess({ pid: 2 ** 31 - 1 }, flags)).toEqual({ error: expect.stringMatching(/^no process with pid 2147483647 \(--watch-pid\)/) });
-    expect(resolveWatchedProcess({ name: "no-such-server-7f3a" }, flags)).toEqual({ error: expect.stringContaining(`no process named "no-such-server-7f3a" found (--watch-name)`) });
-    expect(resolveWatchedProcess({ pid: 1, name: "x" }, flags)).toEqual({ error: "give --watch-pid or --watch-name, not both" });
+    expect(resolveWatchedProcess({ pid: 2 ** 31 - 1 }, flags)).toEqual({
+      error: expect.stringMatching(/^no process with pid 2147483647 \(--watch-pid\)/),
+    });
+    expect(resolveWatchedProcess({ name: "no-such-server-7f3a" }, flags)).toEqual({
+      error: expect.stringContaining(`no process named "no-such-server-7f3a" found (--watch-name)`),
+    });
+    expect(resolveWatchedProcess({ pid: 1, name: "x" }, flags)).toEqual({
+      error: "give --watch-pid or --watch-name, not both",
+    });
     expect(resolveWatchedProcess({})).toEqual({ error: "give --pid <pid> or --name <process-name>" });
     expect(resolveWatchedProcess({ pid: process.pid })).toEqual({ pid: process.pid });
   });
@@ -56,7 +62,9 @@ describe("choosing the process to watch", () => {
       const second = spawnIdle();
       try {
         await new Promise((resolve) => second.once("spawn", resolve));
-        expect(resolveWatchedProcess({ name: tag })).toEqual({ error: expect.stringMatching(/^2 processes match .*pass --pid to choose one$/) });
+        expect(resolveWatchedProcess({ name: tag })).toEqual({
+          error: expect.stringMatching(/^2 processes match .*pass --pid to choose one$/),
+        });
       } finally {
         second.kill("SIGKILL");
       }

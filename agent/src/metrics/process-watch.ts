@@ -42,7 +42,11 @@ export function findProcesses(name: string, procRoot = "/proc"): number[] {
       const comm = readFileSync(`${procRoot}/${entry}/comm`, "utf8").trim();
       const cmdline = readFileSync(`${procRoot}/${entry}/cmdline`, "utf8").replace(/\0/g, " ");
       // A watcher's own command line names the process it watches: never match a throng-agent or a watch.
-      if (comm === name || (cmdline.includes(name) && !cmdline.includes("throng-agent") && !/ (watch|--watch-name) /.test(cmdline))) found.push(Number(entry));
+      if (
+        comm === name ||
+        (cmdline.includes(name) && !cmdline.includes("throng-agent") && !/ (watch|--watch-name) /.test(cmdline))
+      )
+        found.push(Number(entry));
     } catch {
       // The process ended while we looked.
     }
@@ -56,15 +60,23 @@ export function resolveWatchedProcess(
   flags = { pid: "--pid", name: "--name" },
   procRoot = "/proc",
 ): { pid: number } | { error: string } {
-  if (args.pid !== undefined && args.name !== undefined) return { error: `give ${flags.pid} or ${flags.name}, not both` };
+  if (args.pid !== undefined && args.name !== undefined)
+    return { error: `give ${flags.pid} or ${flags.name}, not both` };
   if (args.pid !== undefined) {
-    if (!existsSync(`${procRoot}/${args.pid}/stat`)) return { error: `no process with pid ${args.pid} (${flags.pid}); is the server running on this host? (watching needs Linux /proc)` };
+    if (!existsSync(`${procRoot}/${args.pid}/stat`))
+      return {
+        error: `no process with pid ${args.pid} (${flags.pid}); is the server running on this host? (watching needs Linux /proc)`,
+      };
     return { pid: args.pid };
   }
   if (args.name === undefined) return { error: `give ${flags.pid} <pid> or ${flags.name} <process-name>` };
   const pids = findProcesses(args.name, procRoot);
-  if (pids.length === 0) return { error: `no process named "${args.name}" found (${flags.name}); check the name or pass ${flags.pid}` };
-  if (pids.length > 1) return { error: `${pids.length} processes match "${args.name}" (${flags.name}): pids ${pids.slice(0, 10).join(", ")}; pass ${flags.pid} to choose one` };
+  if (pids.length === 0)
+    return { error: `no process named "${args.name}" found (${flags.name}); check the name or pass ${flags.pid}` };
+  if (pids.length > 1)
+    return {
+      error: `${pids.length} processes match "${args.name}" (${flags.name}): pids ${pids.slice(0, 10).join(", ")}; pass ${flags.pid} to choose one`,
+    };
   return { pid: pids[0]! };
 }
 

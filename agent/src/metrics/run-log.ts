@@ -61,13 +61,19 @@ function parseLog<T extends Numbered>(runId: string, text: string, parse: (value
 }
 
 /** Every run log in `dir`, read and checked but left as it is (for a fault test or an operator: never writes). */
-export async function readRunLogs<T extends Numbered>(dir: string, parse: (value: unknown) => T | undefined, warn: (message: string) => void) {
+export async function readRunLogs<T extends Numbered>(
+  dir: string,
+  parse: (value: unknown) => T | undefined,
+  warn: (message: string) => void,
+) {
   const logs: { path: string; text: string; log: ReturnType<typeof parseLog<T>> & { runId: string } }[] = [];
   for (const name of await readdir(dir).catch(() => [])) {
     const runId = RUN_FILE.exec(name)?.[1];
     if (!runId) continue;
     const path = join(dir, name);
-    const text = await readFile(path, "utf8").catch((error: Error) => (warn(`cannot read ${path}: ${error.message}; skipped`), undefined));
+    const text = await readFile(path, "utf8").catch(
+      (error: Error) => (warn(`cannot read ${path}: ${error.message}; skipped`), undefined),
+    );
     if (text !== undefined) logs.push({ path, text, log: { runId, ...parseLog(runId, text, parse) } });
   }
   return logs;

@@ -34,12 +34,21 @@ export interface LocalFigures {
 }
 
 export function localFigures(snapshots: readonly MetricSnapshot[]): LocalFigures {
-  const figures: LocalFigures = { connectionsClosed: 0, closesByCause: {}, bytesSent: 0, bytesReceived: 0, maxCpuPercent: 0, maxRssBytes: 0, saturatedSeconds: 0 };
+  const figures: LocalFigures = {
+    connectionsClosed: 0,
+    closesByCause: {},
+    bytesSent: 0,
+    bytesReceived: 0,
+    maxCpuPercent: 0,
+    maxRssBytes: 0,
+    saturatedSeconds: 0,
+  };
   for (const { counters, health } of snapshots) {
     figures.connectionsClosed += counters.connectionsClosed;
     figures.bytesSent += counters.bytesSent;
     figures.bytesReceived += counters.bytesReceived;
-    for (const [cause, n] of Object.entries(counters.closesByCause ?? {})) figures.closesByCause[cause] = (figures.closesByCause[cause] ?? 0) + n;
+    for (const [cause, n] of Object.entries(counters.closesByCause ?? {}))
+      figures.closesByCause[cause] = (figures.closesByCause[cause] ?? 0) + n;
     figures.maxCpuPercent = Math.max(figures.maxCpuPercent, health.cpuPercent);
     figures.maxRssBytes = Math.max(figures.maxRssBytes, health.rssBytes);
     if (health.saturated) figures.saturatedSeconds += 1;

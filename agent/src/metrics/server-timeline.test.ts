@@ -4,8 +4,27 @@ import type { ProcessWatcher } from "./process-watch";
 import { createServerTimeline } from "./server-timeline";
 
 function load(seq: number): MetricSnapshot {
-  const counters = { connectionsOpen: 1, connectionsOpened: 0, connectionsFailed: 0, connectionsClosed: 0, messagesSent: 1, messagesReceived: 1, bytesSent: 8, bytesReceived: 8, errors: 0 };
-  return { runId: "6f1c1a34-9a43-4f7e-9d0e-3c2a1b0c9d8e", seq, intervalStart: 1_000_000 + seq * 1000, intervalMs: 1000, clients: 1, counters, histograms: { rttUs: "" }, health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 } };
+  const counters = {
+    connectionsOpen: 1,
+    connectionsOpened: 0,
+    connectionsFailed: 0,
+    connectionsClosed: 0,
+    messagesSent: 1,
+    messagesReceived: 1,
+    bytesSent: 8,
+    bytesReceived: 8,
+    errors: 0,
+  };
+  return {
+    runId: "6f1c1a34-9a43-4f7e-9d0e-3c2a1b0c9d8e",
+    seq,
+    intervalStart: 1_000_000 + seq * 1000,
+    intervalMs: 1000,
+    clients: 1,
+    counters,
+    histograms: { rttUs: "" },
+    health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
+  };
 }
 
 /** A watcher whose samples number from its own 0 and which fails (the process is gone) after `lives` samples. */
@@ -16,7 +35,15 @@ function fakeWatcher(lives: number, opened: { count: number }): (pid: number) =>
     return {
       sample(): ServerWatchSnapshot {
         if (taken >= lives) throw new Error(`ENOENT /proc/${pid}/stat`);
-        return { seq: taken++, intervalStart: 1, intervalMs: 1000, pid, cpuPercent: 10 * taken, rssBytes: 1000 * taken, network: { packetsInPerSec: 1, packetsOutPerSec: 1, bytesInPerSec: 1, bytesOutPerSec: 1 } };
+        return {
+          seq: taken++,
+          intervalStart: 1,
+          intervalMs: 1000,
+          pid,
+          cpuPercent: 10 * taken,
+          rssBytes: 1000 * taken,
+          network: { packetsInPerSec: 1, packetsOutPerSec: 1, bytesInPerSec: 1, bytesOutPerSec: 1 },
+        };
       },
     };
   };
@@ -29,7 +56,11 @@ describe("the server on the load's timeline", () => {
     timeline.start();
     const seconds = [3, 4, 5].map((seq) => timeline.join(load(seq))); // a late start: seq need not begin at 0
     expect(opened.count).toBe(1);
-    expect(seconds.map((s) => [s.seq, s.server?.seq, s.server?.cpuPercent])).toEqual([[3, 3, 10], [4, 4, 20], [5, 5, 30]]);
+    expect(seconds.map((s) => [s.seq, s.server?.seq, s.server?.cpuPercent])).toEqual([
+      [3, 3, 10],
+      [4, 4, 20],
+      [5, 5, 30],
+    ]);
     expect(timeline.samples()).toHaveLength(3);
     expect(timeline.endedAfterSeq()).toBeUndefined();
   });

@@ -20,7 +20,10 @@ export interface ServerTimeline {
 }
 
 /** Puts a watched server on the load's per-second timeline (standalone `run --watch-pid`). */
-export function createServerTimeline(pid: number, open: (pid: number) => ProcessWatcher = watchProcess): ServerTimeline {
+export function createServerTimeline(
+  pid: number,
+  open: (pid: number) => ProcessWatcher = watchProcess,
+): ServerTimeline {
   const samples: ServerWatchSnapshot[] = [];
   let watcher: ProcessWatcher | undefined;
   let ended: number | undefined;

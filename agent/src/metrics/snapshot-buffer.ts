@@ -23,8 +23,11 @@ function keyOf(runId: string, seq: number): string {
 }
 
 /** Bounded store of snapshots the server has not acknowledged yet, resent after a reconnect. */
-export function createSnapshotBuffer<T extends Numbered = MetricSnapshot>(capacity = DEFAULT_BUFFER_CAPACITY): SnapshotBuffer<T> {
-  if (!Number.isInteger(capacity) || capacity < 1) throw new Error(`buffer capacity must be a positive integer, got ${capacity}`);
+export function createSnapshotBuffer<T extends Numbered = MetricSnapshot>(
+  capacity = DEFAULT_BUFFER_CAPACITY,
+): SnapshotBuffer<T> {
+  if (!Number.isInteger(capacity) || capacity < 1)
+    throw new Error(`buffer capacity must be a positive integer, got ${capacity}`);
   // A Map iterates in insertion order, so the first key is always the oldest snapshot.
   const entries = new Map<string, T>();
 

@@ -6,7 +6,10 @@ import { decodeHistogram } from "./histogram";
 import { createSnapshotBuilder } from "./snapshot-builder";
 
 const runId = "6f1c1a34-9a43-4f7e-9d0e-3c2a1b0c9d8e";
-const fixedHealth: HealthSampler = { sample: () => ({ cpuPercent: 12.5, eventLoopP99Ms: 1.25, rssBytes: 1_000 }), stop() {} };
+const fixedHealth: HealthSampler = {
+  sample: () => ({ cpuPercent: 12.5, eventLoopP99Ms: 1.25, rssBytes: 1_000 }),
+  stop() {},
+};
 
 describe("snapshot builder (PROTOCOL.md §5)", () => {
   it("encodes round trips into an HDR histogram that decodes to the same distribution", () => {
@@ -74,7 +77,9 @@ describe("snapshot builder (PROTOCOL.md §5)", () => {
     const builder = createSnapshotBuilder({ runId, health: fixedHealth });
     builder.metrics.roundTripMicros(10 * 60_000_000);
     builder.metrics.roundTripMicros(0);
-    const histogram = decodeHistogram(builder.take({ seq: 0, intervalStart: 0, intervalMs: 1_000, clients: 1 }).histograms.rttUs);
+    const histogram = decodeHistogram(
+      builder.take({ seq: 0, intervalStart: 0, intervalMs: 1_000, clients: 1 }).histograms.rttUs,
+    );
     expect(histogram.totalCount).toBe(2);
   });
 
@@ -108,7 +113,8 @@ describe("snapshot builder (PROTOCOL.md §5)", () => {
   it("counts the sends the clients' schedules call for from their rates over time, carrying fractions to the next second", () => {
     let now = 0;
     const builder = createSnapshotBuilder({ runId, health: fixedHealth, now: () => now });
-    const take = (seq: number) => builder.take({ seq, intervalStart: seq * 1_000, intervalMs: 1_000, clients: 3 }).counters.scheduledSends;
+    const take = (seq: number) =>
+      builder.take({ seq, intervalStart: seq * 1_000, intervalMs: 1_000, clients: 3 }).counters.scheduledSends;
     expect(take(0)).toBeUndefined();
     now = 1_000;
     builder.metrics.sendRate(10);
@@ -126,7 +132,9 @@ describe("snapshot builder (PROTOCOL.md §5)", () => {
     now = 4_000;
     // Nothing scheduled now; the counter stays in every later second, at zero once its fraction is spent.
     expect(take(3)).toBe(0);
-    expect(MetricSnapshot.safeParse(builder.take({ seq: 4, intervalStart: 4_000, intervalMs: 1_000, clients: 0 })).success).toBe(true);
+    expect(
+      MetricSnapshot.safeParse(builder.take({ seq: 4, intervalStart: 4_000, intervalMs: 1_000, clients: 0 })).success,
+    ).toBe(true);
   });
 
   it("adds messages in flight at the run's end as their own counter", () => {

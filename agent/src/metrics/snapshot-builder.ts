@@ -68,7 +68,17 @@ export interface SnapshotBuilder {
   stop(): void;
 }
 
-type OptionalCounter = "lateSends" | "skippedSends" | "inFlightAtEnd" | "lost" | "duplicates" | "outOfOrder" | "broadcastsExpected" | "broadcastsReceived" | "loginsSucceeded" | "loginsFailed";
+type OptionalCounter =
+  | "lateSends"
+  | "skippedSends"
+  | "inFlightAtEnd"
+  | "lost"
+  | "duplicates"
+  | "outOfOrder"
+  | "broadcastsExpected"
+  | "broadcastsReceived"
+  | "loginsSucceeded"
+  | "loginsFailed";
 type OptionalHistogram = Exclude<keyof SnapshotHistograms, "rttUs" | "script">;
 
 function zeroCounters(connectionsOpen: number): SnapshotCounters {
@@ -195,7 +205,8 @@ export function createSnapshotBuilder(options: {
     correctedRoundTripMicros(micros, expectedIntervalMicros) {
       const target = histogram("rttCorrectedUs");
       const value = Math.min(MAX_TRACKED_US, Math.max(1, Math.round(micros)));
-      if (expectedIntervalMicros && expectedIntervalMicros > 0) target.recordValueWithExpectedInterval(value, Math.round(expectedIntervalMicros));
+      if (expectedIntervalMicros && expectedIntervalMicros > 0)
+        target.recordValueWithExpectedInterval(value, Math.round(expectedIntervalMicros));
       else target.recordValue(value);
     },
     lateSend: () => count("lateSends"),
@@ -230,12 +241,18 @@ export function createSnapshotBuilder(options: {
     take(interval) {
       const histograms: SnapshotHistograms = { rttUs: encodeHistogram(rtt) };
       for (const [name, value] of optionalHistograms) histograms[name] = encodeHistogram(value);
-      const snapshotCounters: SnapshotCounters = { ...counters, connectionsOpen: counters.connectionsOpen + foldedConnectionsOpen };
+      const snapshotCounters: SnapshotCounters = {
+        ...counters,
+        connectionsOpen: counters.connectionsOpen + foldedConnectionsOpen,
+      };
       for (const [name, value] of optionalCounters) snapshotCounters[name] = value;
       if (schedule.used) snapshotCounters.scheduledSends = schedule.take();
       if (usedRecords.errorsByKind) snapshotCounters.errorsByKind = errorsByKind;
       if (usedRecords.closesByCause) snapshotCounters.closesByCause = closesByCause;
-      if (scriptHistograms.size) histograms.script = Object.fromEntries([...scriptHistograms].map(([name, value]) => [name, encodeHistogram(value)]));
+      if (scriptHistograms.size)
+        histograms.script = Object.fromEntries(
+          [...scriptHistograms].map(([name, value]) => [name, encodeHistogram(value)]),
+        );
       if (scriptCounts.size) snapshotCounters.scriptCounts = Object.fromEntries(scriptCounts);
       if (usedRecords.reconnectsByCause) snapshotCounters.reconnectsByCause = reconnectsByCause;
       options.transportCounters?.(snapshotCounters);
@@ -271,9 +288,12 @@ export function createSnapshotBuilder(options: {
         if (key in counters) counters[key as "errors"] += value;
         else count(key as OptionalCounter, value);
       }
-      for (const [kind, n] of Object.entries(c.errorsByKind ?? {})) (usedRecords.errorsByKind = true), increment(errorsByKind, kind, n);
-      for (const [cause, n] of Object.entries(c.closesByCause ?? {})) (usedRecords.closesByCause = true), increment(closesByCause, cause, n);
-      for (const [name, n] of Object.entries(c.scriptCounts ?? {})) scriptCounts.set(name, (scriptCounts.get(name) ?? 0) + n);
+      for (const [kind, n] of Object.entries(c.errorsByKind ?? {}))
+        (usedRecords.errorsByKind = true), increment(errorsByKind, kind, n);
+      for (const [cause, n] of Object.entries(c.closesByCause ?? {}))
+        (usedRecords.closesByCause = true), increment(closesByCause, cause, n);
+      for (const [name, n] of Object.entries(c.scriptCounts ?? {}))
+        scriptCounts.set(name, (scriptCounts.get(name) ?? 0) + n);
       const add = (into: Histogram, encoded: string) => into.add(decodeHistogram(encoded));
       for (const [name, encoded] of Object.entries(h)) {
         if (name === "script" || typeof encoded !== "string") continue;

@@ -1,5 +1,13 @@
 import type { TimerWheel, WheelTimer } from "../transports/timer-wheel";
-import { FixedMessage, type OpenOptions, type OutgoingMessage, type Transport, type TransportConnection, type TransportEnd, type TransportEvents } from "../transports/transport";
+import {
+  FixedMessage,
+  type OpenOptions,
+  type OutgoingMessage,
+  type Transport,
+  type TransportConnection,
+  type TransportEnd,
+  type TransportEvents,
+} from "../transports/transport";
 import { DROPPED, type Link } from "./link";
 
 /**
@@ -57,12 +65,18 @@ function byteLength(data: OutgoingMessage): number {
 }
 
 /** `transport` with each client's messages held by its links (created per connection by `linksFor`). */
-export function aboveStream(transport: Transport, links: () => { up?: Link; down?: Link }, wheel: TimerWheel): Transport {
+export function aboveStream(
+  transport: Transport,
+  links: () => { up?: Link; down?: Link },
+  wheel: TimerWheel,
+): Transport {
   return {
     open(events: TransportEvents, options?: OpenOptions): TransportConnection {
       const { up: upLink, down: downLink } = links();
       let ended = false;
-      const down = downLink ? new MessageQueue<Buffer>(downLink, wheel, (data, at) => !ended && events.onMessage(data, at)) : undefined;
+      const down = downLink
+        ? new MessageQueue<Buffer>(downLink, wheel, (data, at) => !ended && events.onMessage(data, at))
+        : undefined;
       const inner = transport.open(
         {
           onOpen: () => events.onOpen(),
@@ -80,12 +94,17 @@ export function aboveStream(transport: Transport, links: () => { up?: Link; down
         },
         options,
       );
-      const up = upLink ? new MessageQueue<OutgoingMessage>(upLink, wheel, (data) => !ended && inner.send(data)) : undefined;
+      const up = upLink
+        ? new MessageQueue<OutgoingMessage>(upLink, wheel, (data) => !ended && inner.send(data))
+        : undefined;
       return {
         send(data) {
           if (ended) return false;
           if (!up) return inner.send(data);
-          up.offer(typeof data === "string" || data instanceof FixedMessage ? data : Uint8Array.prototype.slice.call(data), byteLength(data));
+          up.offer(
+            typeof data === "string" || data instanceof FixedMessage ? data : Uint8Array.prototype.slice.call(data),
+            byteLength(data),
+          );
           return true;
         },
         close(timeoutMs) {

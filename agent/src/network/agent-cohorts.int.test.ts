@@ -2,7 +2,15 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RunAssignment } from "@throng/protocol/agent";
 import { runOnEngines } from "../engine/engines";
 import { startTarget, type RunningTarget } from "../target/target-server";
-import { assignment, isSnapshot, isStatus, ready, startAgent, tempConfigPath, type RunningAgent } from "../testing/agent-harness";
+import {
+  assignment,
+  isSnapshot,
+  isStatus,
+  ready,
+  startAgent,
+  tempConfigPath,
+  type RunningAgent,
+} from "../testing/agent-harness";
 import { startFakeGateway, type FakeGateway } from "../testing/fake-gateway";
 import { netqAddon } from "./kernel-queue";
 
@@ -29,7 +37,11 @@ afterEach(async () => {
 
 /** An agent whose shards run as `connect` runs them: on the engines, their network prepared first. */
 async function connectedAgent() {
-  agent = startAgent({ server: gateway.server, configPath: config.path, runShard: (shard, options) => runOnEngines(shard, { ...options, engines: 1 }) });
+  agent = startAgent({
+    server: gateway.server,
+    configPath: config.path,
+    runShard: (shard, options) => runOnEngines(shard, { ...options, engines: 1 }),
+  });
   const connection = await gateway.nextConnection();
   await connection.waitFor((m) => m.type === "hello");
   connection.send(ready());
@@ -40,21 +52,32 @@ function withNetwork(base: RunAssignment, plan: Partial<RunAssignment["plan"]>):
   return { ...base, plan: { ...base.plan, ...plan } };
 }
 
-const kernelUnavailable = process.getuid?.() !== 0 ? "needs root (CAP_NET_ADMIN)" : typeof netqAddon() === "string" ? (netqAddon() as string) : undefined;
+const kernelUnavailable =
+  process.getuid?.() !== 0
+    ? "needs root (CAP_NET_ADMIN)"
+    : typeof netqAddon() === "string"
+      ? (netqAddon() as string)
+      : undefined;
 
 describe("network cohorts on a control plane's agent", () => {
-  it.skipIf(kernelUnavailable !== undefined)(`§5 a WebSocket cohort 15 ms each way: every snapshot carries the cohort's own figures, valid at the gateway${kernelUnavailable ? ` (skipped: ${kernelUnavailable})` : ""}`, async () => {
-    const connection = await connectedAgent();
-    const base = assignment(target.url, { durationSec: 3, startAt: Date.now() + 500, clients: 6 });
-    connection.send({ type: "run-assignment", payload: withNetwork(base, { network: [{ name: "far", share: 0.5, delayMs: 15 }] }) });
-    await connection.waitFor(isStatus("finished"));
-    const snapshots = connection.received.filter(isSnapshot).map((m) => m.payload);
-    expect(connection.invalid).toEqual([]);
-    expect(snapshots.length).toBeGreaterThan(0);
-    expect(snapshots.every((s) => s.cohorts?.far?.applied === "kernel")).toBe(true);
-    expect(Math.max(...snapshots.map((s) => s.cohorts!.far!.clients))).toBe(3);
-    expect(snapshots.reduce((sum, s) => sum + (s.cohorts!.far!.counters.networkPackets ?? 0), 0)).toBeGreaterThan(0);
-  });
+  it.skipIf(kernelUnavailable !== undefined)(
+    `§5 a WebSocket cohort 15 ms each way: every snapshot carries the cohort's own figures, valid at the gateway${kernelUnavailable ? ` (skipped: ${kernelUnavailable})` : ""}`,
+    async () => {
+      const connection = await connectedAgent();
+      const base = assignment(target.url, { durationSec: 3, startAt: Date.now() + 500, clients: 6 });
+      connection.send({
+        type: "run-assignment",
+        payload: withNetwork(base, { network: [{ name: "far", share: 0.5, delayMs: 15 }] }),
+      });
+      await connection.waitFor(isStatus("finished"));
+      const snapshots = connection.received.filter(isSnapshot).map((m) => m.payload);
+      expect(connection.invalid).toEqual([]);
+      expect(snapshots.length).toBeGreaterThan(0);
+      expect(snapshots.every((s) => s.cohorts?.far?.applied === "kernel")).toBe(true);
+      expect(Math.max(...snapshots.map((s) => s.cohorts!.far!.clients))).toBe(3);
+      expect(snapshots.reduce((sum, s) => sum + (s.cohorts!.far!.counters.networkPackets ?? 0), 0)).toBeGreaterThan(0);
+    },
+  );
 
   it("§6 a TCP cohort with loss the agent cannot apply below TCP fails the shard before any load, saying what to do", async () => {
     const connection = await connectedAgent();
@@ -66,7 +89,9 @@ describe("network cohorts on a control plane's agent", () => {
     });
     connection.send({ type: "run-assignment", payload: refused });
     const failed = await connection.waitFor(isStatus("failed"));
-    expect(failed.payload.error).toMatch(/network\[0\] "mobile" asks for lossPercent on a tcp target, which only the kernel path can apply .*not an IPv4 loopback address/);
+    expect(failed.payload.error).toMatch(
+      /network\[0\] "mobile" asks for lossPercent on a tcp target, which only the kernel path can apply .*not an IPv4 loopback address/,
+    );
     expect(failed.payload.lastSeq).toBe(-1);
     expect(connection.received.filter(isSnapshot)).toEqual([]);
   });

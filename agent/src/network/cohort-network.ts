@@ -28,7 +28,10 @@ export function isDatagramTarget(plan: PlanSpec): boolean {
 
 /** Datagram targets: every cohort on the datagram path. A stream target's routes need prepareCohortNetwork. */
 export function datagramRoutes(plan: PlanSpec): CohortRoute[] {
-  if (!isDatagramTarget(plan)) throw new Error("a stream target's network cohorts are prepared by the agent's process before the load (prepareCohortNetwork)");
+  if (!isDatagramTarget(plan))
+    throw new Error(
+      "a stream target's network cohorts are prepared by the agent's process before the load (prepareCohortNetwork)",
+    );
   return (plan.network ?? []).map(() => ({ applied: "datagram" }));
 }
 
@@ -52,7 +55,10 @@ function belowTcpOnly(cohort: NetworkCohort): string[] {
 }
 
 /** The address ranges the kernel path queues for each cohort: its own addresses, or 127.S.(k+1).0/24 on loopback. */
-function queuedRanges(cohorts: readonly NetworkCohort[], slot: number): { ranges: QueuedRange[]; addresses: string[][] } {
+function queuedRanges(
+  cohorts: readonly NetworkCohort[],
+  slot: number,
+): { ranges: QueuedRange[]; addresses: string[][] } {
   const ranges: QueuedRange[] = [];
   const addresses = cohorts.map((cohort, k) => {
     const direction = cohort.direction ?? "both";
@@ -75,8 +81,13 @@ function kernelBlocker(plan: PlanSpec): string | undefined {
   if (!loopback && unaddressed >= 0) {
     return `the target ${host} is not an IPv4 loopback address, so the agent cannot give network[${unaddressed}] addresses of its own: list this rig's IPv4 addresses for it in network[${unaddressed}].sourceAddresses`;
   }
-  const bad = (plan.network ?? []).flatMap((cohort, i) => (cohort.sourceAddresses ?? []).filter((a) => ipv4(a) === undefined).map((a) => `network[${i}].sourceAddresses: ${a}`));
-  if (bad.length) return `the kernel path selects a cohort's packets by IPv4 source address: ${bad.join(", ")} is not one`;
+  const bad = (plan.network ?? []).flatMap((cohort, i) =>
+    (cohort.sourceAddresses ?? [])
+      .filter((a) => ipv4(a) === undefined)
+      .map((a) => `network[${i}].sourceAddresses: ${a}`),
+  );
+  if (bad.length)
+    return `the kernel path selects a cohort's packets by IPv4 source address: ${bad.join(", ")} is not one`;
   return undefined;
 }
 
@@ -89,7 +100,13 @@ function kernelFailure(error: unknown): string {
   return message;
 }
 
-function refusal(plan: PlanSpec, cohort: NetworkCohort, index: number, fields: string[], reason: string): NetworkRefusal {
+function refusal(
+  plan: PlanSpec,
+  cohort: NetworkCohort,
+  index: number,
+  fields: string[],
+  reason: string,
+): NetworkRefusal {
   return new NetworkRefusal(
     `network[${index}] "${cohort.name}" asks for ${fields.join(", ")} on a ${plan.target.protocol} target, which only the kernel path can apply (below TCP, where TCP's own ` +
       `retransmissions see it), and this agent cannot use it: ${reason}. Run the agent on Linux as root (or with CAP_NET_ADMIN) with libnetfilter_queue ` +
@@ -97,7 +114,12 @@ function refusal(plan: PlanSpec, cohort: NetworkCohort, index: number, fields: s
   );
 }
 
-function withKernelTallies(snapshot: MetricSnapshot, names: readonly string[], tallies: readonly LinkTally[], tcpRetransmits: readonly number[]): MetricSnapshot {
+function withKernelTallies(
+  snapshot: MetricSnapshot,
+  names: readonly string[],
+  tallies: readonly LinkTally[],
+  tcpRetransmits: readonly number[],
+): MetricSnapshot {
   if (!snapshot.cohorts) return snapshot;
   const cohorts = { ...snapshot.cohorts };
   names.forEach((name, k) => {
@@ -107,8 +129,13 @@ function withKernelTallies(snapshot: MetricSnapshot, names: readonly string[], t
     cohorts[name] = {
       ...entry,
       counters: {
-        ...entry.counters, networkPackets: tally.packets, networkDropped: tally.dropped, networkDuplicated: tally.duplicated, networkReordered: tally.reordered,
-        networkOverflowed: tally.overflowed, tcpRetransmits: tcpRetransmits[k] ?? 0,
+        ...entry.counters,
+        networkPackets: tally.packets,
+        networkDropped: tally.dropped,
+        networkDuplicated: tally.duplicated,
+        networkReordered: tally.reordered,
+        networkOverflowed: tally.overflowed,
+        tcpRetransmits: tcpRetransmits[k] ?? 0,
       },
     };
   });
@@ -116,7 +143,10 @@ function withKernelTallies(snapshot: MetricSnapshot, names: readonly string[], t
 }
 
 /** Opens the kernel path for every cohort of a stream plan; the routes give each cohort's source addresses. */
-function openKernelPath(plan: PlanSpec, cohorts: readonly NetworkCohort[]): { queue: KernelQueue; routes: CohortRoute[] } | string {
+function openKernelPath(
+  plan: PlanSpec,
+  cohorts: readonly NetworkCohort[],
+): { queue: KernelQueue; routes: CohortRoute[] } | string {
   const blocked = kernelBlocker(plan);
   if (blocked) return blocked;
   const addon = netqAddon();
@@ -126,7 +156,10 @@ function openKernelPath(plan: PlanSpec, cohorts: readonly NetworkCohort[]): { qu
   try {
     const queue = openKernelQueue(
       addon,
-      cohorts.map((cohort) => ({ ...linkConditions(cohort), seed: Math.floor(seededRandom(`${cohort.seed ?? 1}:${cohort.name}`)() * 2 ** 32) })),
+      cohorts.map((cohort) => ({
+        ...linkConditions(cohort),
+        seed: Math.floor(seededRandom(`${cohort.seed ?? 1}:${cohort.name}`)() * 2 ** 32),
+      })),
       (slot) => {
         const queued = queuedRanges(cohorts, slot);
         addresses = queued.addresses;
@@ -137,7 +170,10 @@ function openKernelPath(plan: PlanSpec, cohorts: readonly NetworkCohort[]): { qu
       const own = addresses[k]!;
       if (own.length) return { applied: "kernel", sourceAddresses: own };
       const needed = Math.min(254, Math.max(1, Math.ceil(counts[k]! / CLIENTS_PER_ADDRESS)));
-      return { applied: "kernel", sourceAddresses: Array.from({ length: needed }, (_, i) => `127.${192 + queue.slot}.${k + 1}.${i + 1}`) };
+      return {
+        applied: "kernel",
+        sourceAddresses: Array.from({ length: needed }, (_, i) => `127.${192 + queue.slot}.${k + 1}.${i + 1}`),
+      };
     });
     return { queue, routes };
   } catch (error) {
@@ -150,7 +186,8 @@ export function prepareCohortNetwork(plan: PlanSpec): PreparedNetwork | undefine
   const cohorts = plan.network;
   if (!cohorts?.length) return undefined;
   const passThrough = (snapshot: MetricSnapshot) => snapshot;
-  if (isDatagramTarget(plan)) return { routes: datagramRoutes(plan), notes: [], addKernelFigures: passThrough, close() {} };
+  if (isDatagramTarget(plan))
+    return { routes: datagramRoutes(plan), notes: [], addKernelFigures: passThrough, close() {} };
   const kernel = openKernelPath(plan, cohorts);
   if (typeof kernel !== "string") {
     const close = () => kernel.queue.close();
@@ -159,8 +196,11 @@ export function prepareCohortNetwork(plan: PlanSpec): PreparedNetwork | undefine
     const names = cohorts.map((c) => c.name);
     return {
       routes: kernel.routes,
-      notes: [`network cohorts ${names.join(", ")}: their packets pass the agent's netfilter queue (table ${kernel.queue.table}), below TCP`],
-      addKernelFigures: (snapshot) => withKernelTallies(snapshot, names, kernel.queue.takeTallies(), kernel.queue.takeTcpRetransmits()),
+      notes: [
+        `network cohorts ${names.join(", ")}: their packets pass the agent's netfilter queue (table ${kernel.queue.table}), below TCP`,
+      ],
+      addKernelFigures: (snapshot) =>
+        withKernelTallies(snapshot, names, kernel.queue.takeTallies(), kernel.queue.takeTcpRetransmits()),
       close() {
         process.removeListener("exit", close);
         close();
@@ -173,7 +213,10 @@ export function prepareCohortNetwork(plan: PlanSpec): PreparedNetwork | undefine
   });
   return {
     routes: cohorts.map(() => ({ applied: "above-stream" })),
-    notes: cohorts.map((cohort) => `network cohort ${cohort.name}: its delay and bandwidth are applied ABOVE TCP (whole messages held by the agent), so TCP sees the rig's round trip and recovers faster than on the network asked for; its figures say "above-stream". Why not below TCP: ${kernel}`),
+    notes: cohorts.map(
+      (cohort) =>
+        `network cohort ${cohort.name}: its delay and bandwidth are applied ABOVE TCP (whole messages held by the agent), so TCP sees the rig's round trip and recovers faster than on the network asked for; its figures say "above-stream". Why not below TCP: ${kernel}`,
+    ),
     addKernelFigures: passThrough,
     close() {},
   };

@@ -27,7 +27,9 @@ describe("a datagram cohort's network (delay and loss per datagram)", () => {
       network: [cohort],
     });
     const figures = cohortFigures(snapshots, "lossy");
-    console.log(`UDP cohort: rtt p50 ${figures.cohortRtt(50)} ms, p99 ${figures.cohortRtt(99)} ms; run p50 ${figures.runRtt(50)} ms; packets ${figures.count("networkPackets")}, dropped ${figures.count("networkDropped")}, lost ${figures.count("lost")}`);
+    console.log(
+      `UDP cohort: rtt p50 ${figures.cohortRtt(50)} ms, p99 ${figures.cohortRtt(99)} ms; run p50 ${figures.runRtt(50)} ms; packets ${figures.count("networkPackets")}, dropped ${figures.count("networkDropped")}, lost ${figures.count("lost")}`,
+    );
     expect(snapshots.every((s) => s.cohorts?.lossy?.applied === "datagram")).toBe(true);
     expect(figures.cohortRtt(50)).toBeGreaterThanOrEqual(40);
     const packets = figures.count("networkPackets");
@@ -50,7 +52,9 @@ describe("a datagram cohort's network (delay and loss per datagram)", () => {
       network: [cohort],
     });
     const figures = cohortFigures(snapshots, "lossy");
-    console.log(`KCP cohort: rtt p50 ${figures.cohortRtt(50)} ms, p99 ${figures.cohortRtt(99)} ms; retransmits cohort ${figures.count("kcpRetransmits")} vs rig ${figures.rigCount("kcpRetransmits")}; dropped ${figures.count("networkDropped")} of ${figures.count("networkPackets")}`);
+    console.log(
+      `KCP cohort: rtt p50 ${figures.cohortRtt(50)} ms, p99 ${figures.cohortRtt(99)} ms; retransmits cohort ${figures.count("kcpRetransmits")} vs rig ${figures.rigCount("kcpRetransmits")}; dropped ${figures.count("networkDropped")} of ${figures.count("networkPackets")}`,
+    );
     expect(figures.count("networkDropped")).toBeGreaterThan(0);
     expect(figures.count("kcpRetransmits")).toBeGreaterThan(figures.rigCount("kcpRetransmits"));
     expect(figures.count("kcpRetransmits")).toBeGreaterThan(0);

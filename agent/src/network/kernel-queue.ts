@@ -15,7 +15,13 @@ interface NetqAddon {
   start(queue: number, mark: number, links: Float64Array, matches: Uint32Array): void;
   stop(): void;
   stats(): Float64Array;
-  createTable(name: string, queue: number, mark: number, matches: Uint32Array, owned?: boolean): { owner: boolean; compat: boolean };
+  createTable(
+    name: string,
+    queue: number,
+    mark: number,
+    matches: Uint32Array,
+    owned?: boolean,
+  ): { owner: boolean; compat: boolean };
   deleteTable(name: string): boolean;
   listTables(): string[];
   tcpRetransmits(ranges: Uint32Array): Float64Array;
@@ -120,12 +126,22 @@ function linkNumbers(conditions: LinkConditions | undefined, seed: number): numb
  * `ranges(slot)` gives the address ranges once the slot (and so the loopback addresses) is known. Throws with the
  * kernel's reason when it may not (not root, no nf_tables).
  */
-export function openKernelQueue(addon: NetqAddon, cohorts: readonly KernelCohort[], ranges: (slot: number) => QueuedRange[]): KernelQueue {
+export function openKernelQueue(
+  addon: NetqAddon,
+  cohorts: readonly KernelCohort[],
+  ranges: (slot: number) => QueuedRange[],
+): KernelQueue {
   removeLeftoverTables(addon);
-  const links = new Float64Array(cohorts.flatMap((c) => [...linkNumbers(c.up, c.seed >>> 0), ...linkNumbers(c.down, (c.seed + 1) >>> 0)]));
+  const links = new Float64Array(
+    cohorts.flatMap((c) => [...linkNumbers(c.up, c.seed >>> 0), ...linkNumbers(c.down, (c.seed + 1) >>> 0)]),
+  );
   let slot = -1;
   let queued: QueuedRange[] = [];
-  for (let candidate = process.pid % KERNEL_SLOTS, tries = 0; tries < KERNEL_SLOTS; tries += 1, candidate = (candidate + 1) % KERNEL_SLOTS) {
+  for (
+    let candidate = process.pid % KERNEL_SLOTS, tries = 0;
+    tries < KERNEL_SLOTS;
+    tries += 1, candidate = (candidate + 1) % KERNEL_SLOTS
+  ) {
     queued = ranges(candidate);
     const matches = new Uint32Array(queued.flatMap((r) => [r.net, r.mask, r.cohort, r.up ? 1 : 0, r.down ? 1 : 0]));
     try {
@@ -137,11 +153,19 @@ export function openKernelQueue(addon: NetqAddon, cohorts: readonly KernelCohort
       if ((error as NodeJS.ErrnoException).code !== "EBUSY") throw error;
     }
   }
-  if (slot < 0) throw new Error(`every one of the ${KERNEL_SLOTS} netfilter queues ${QUEUE_BASE}–${QUEUE_BASE + KERNEL_SLOTS - 1} is taken by another process`);
+  if (slot < 0)
+    throw new Error(
+      `every one of the ${KERNEL_SLOTS} netfilter queues ${QUEUE_BASE}–${QUEUE_BASE + KERNEL_SLOTS - 1} is taken by another process`,
+    );
   const table = `${TABLE_PREFIX}${process.pid}`;
   try {
     addon.deleteTable(table);
-    addon.createTable(table, QUEUE_BASE + slot, MARK, new Uint32Array(queued.flatMap((r) => [r.net, r.mask, r.up ? 1 : 0, r.down ? 1 : 0])));
+    addon.createTable(
+      table,
+      QUEUE_BASE + slot,
+      MARK,
+      new Uint32Array(queued.flatMap((r) => [r.net, r.mask, r.up ? 1 : 0, r.down ? 1 : 0])),
+    );
   } catch (error) {
     addon.stop();
     throw error;

@@ -12,7 +12,9 @@ describe("a cohort's link decides each packet", () => {
   it("applies the plan's conditions in the directions it names", () => {
     expect(Object.keys(linkConditions({ name: "a", share: 0.1, delayMs: 5, direction: "up" }))).toEqual(["up"]);
     expect(Object.keys(linkConditions({ name: "a", share: 0.1, delayMs: 5 }))).toEqual(["up", "down"]);
-    expect(linkConditions({ name: "a", share: 0.1, lossPercent: 5, bandwidthKbps: 800, direction: "down" }).down).toMatchObject({ loss: 0.05, bytesPerMs: 100 });
+    expect(
+      linkConditions({ name: "a", share: 0.1, lossPercent: 5, bandwidthKbps: 800, direction: "down" }).down,
+    ).toMatchObject({ loss: 0.05, bytesPerMs: 100 });
   });
 
   it("holds each packet the delay, and with jitter never lets a packet leave before the one before it", () => {

@@ -11,12 +11,22 @@ const read = (rule: BroadcastRule, message: Buffer | string, decode?: (data: Buf
 describe("broadcast rule extractors", () => {
   it("json paths read the decoded reply, numbers and integer strings alike", () => {
     const rule = { sender: { json: "from.client" }, seq: { json: "seq" }, sentAtUs: { json: "t" } };
-    expect(read(rule, '{"from":{"client":3},"seq":"17","t":1700000000000123}')).toEqual({ result: "ok", sender: 3, seq: 17, sentAtUs: 1700000000000123 });
+    expect(read(rule, '{"from":{"client":3},"seq":"17","t":1700000000000123}')).toEqual({
+      result: "ok",
+      sender: 3,
+      seq: 17,
+      sentAtUs: 1700000000000123,
+    });
   });
 
   it("a regex reads numbered groups; sender, seq and send time from one expression execute it once", () => {
     const source = String.raw`"client":(\d+),"seq":(\d+),"sentAtUs":(\d+)`;
-    const rule = { filter: { regex: String.raw`^42\["moved"` }, sender: { regex: source }, seq: { regex: source, group: 2 }, sentAtUs: { regex: source, group: 3 } };
+    const rule = {
+      filter: { regex: String.raw`^42\["moved"` },
+      sender: { regex: source },
+      seq: { regex: source, group: 2 },
+      sentAtUs: { regex: source, group: 3 },
+    };
     const exec = vi.spyOn(RegExp.prototype, "exec");
     const got = read(rule, '42["moved",{"client":4,"seq":9,"sentAtUs":123456,"x":1}]');
     const contexts = exec.mock.contexts.map((context) => (context as RegExp).source);
@@ -35,7 +45,12 @@ describe("broadcast rule extractors", () => {
       sentAtUs: { bytes: { offset: 10, length: 8 } },
     };
     expect(read(rule, message)).toEqual({ result: "ok", sender: 7, seq: 42, sentAtUs: 0x060504030201 });
-    expect(read({ sender: { bytes: { offset: 0, length: 2, byteOrder: "little" } }, seq: { bytes: { offset: 0, length: 1 } } }, message)).toMatchObject({ sender: 0x0201, seq: 1 });
+    expect(
+      read(
+        { sender: { bytes: { offset: 0, length: 2, byteOrder: "little" } }, seq: { bytes: { offset: 0, length: 1 } } },
+        message,
+      ),
+    ).toMatchObject({ sender: 0x0201, seq: 1 });
   });
 
   it("bytes and regex rules never decode the message", () => {
@@ -47,8 +62,18 @@ describe("broadcast rule extractors", () => {
 
   it("a json filter and json extractors share one decode per message", () => {
     const decode = vi.fn((data: Buffer) => JSON.parse(data.toString()) as unknown);
-    const rule = { filter: { json: { field: "type", equals: "moved" } }, sender: { json: "client" }, seq: { json: "seq" }, sentAtUs: { json: "t" } };
-    expect(read(rule, '{"type":"moved","client":1,"seq":2,"t":3}', decode)).toMatchObject({ result: "ok", sender: 1, seq: 2, sentAtUs: 3 });
+    const rule = {
+      filter: { json: { field: "type", equals: "moved" } },
+      sender: { json: "client" },
+      seq: { json: "seq" },
+      sentAtUs: { json: "t" },
+    };
+    expect(read(rule, '{"type":"moved","client":1,"seq":2,"t":3}', decode)).toMatchObject({
+      result: "ok",
+      sender: 1,
+      seq: 2,
+      sentAtUs: 3,
+    });
     expect(decode).toHaveBeenCalledTimes(1);
   });
 
@@ -61,10 +86,16 @@ describe("broadcast rule extractors", () => {
 
   it("a message that lacks a field: incomplete when the filter took it for a broadcast, else not a broadcast", () => {
     const fields = { sender: { json: "client" }, seq: { json: "seq" }, sentAtUs: { json: "t" } };
-    expect(read({ filter: { json: { field: "type", equals: "moved" } }, ...fields }, '{"type":"moved","client":1,"seq":2}').result).toBe("incomplete");
+    expect(
+      read({ filter: { json: { field: "type", equals: "moved" } }, ...fields }, '{"type":"moved","client":1,"seq":2}')
+        .result,
+    ).toBe("incomplete");
     expect(read(fields, '{"type":"welcome"}').result).toBe("not-broadcast");
     expect(read(fields, "not json").result).toBe("not-broadcast");
-    expect(read({ sender: { bytes: { offset: 4, length: 4 } }, seq: { bytes: { offset: 0, length: 1 } } }, Buffer.alloc(6)).result).toBe("not-broadcast");
+    expect(
+      read({ sender: { bytes: { offset: 4, length: 4 } }, seq: { bytes: { offset: 0, length: 1 } } }, Buffer.alloc(6))
+        .result,
+    ).toBe("not-broadcast");
     expect(read({ sender: { regex: "c=(\\d+)" }, seq: { regex: "s=(\\d+)" } }, "c=1 s=").result).toBe("not-broadcast");
   });
 
@@ -75,8 +106,12 @@ describe("broadcast rule extractors", () => {
 
 describe("broadcast rule schema", () => {
   it("refuses a bytes extractor past 8 bytes and names the accepted sources", () => {
-    expect(BroadcastRule.safeParse({ sender: { bytes: { offset: 0, length: 9 } }, seq: { json: "s" } }).success).toBe(false);
+    expect(BroadcastRule.safeParse({ sender: { bytes: { offset: 0, length: 9 } }, seq: { json: "s" } }).success).toBe(
+      false,
+    );
     const unknown = BroadcastRule.safeParse({ sender: { xpath: "a" }, seq: { json: "s" } });
-    expect(unknown.error?.issues[0]?.message).toContain("{ json: path }, { regex, group? } or { bytes: { offset, length, byteOrder? } }");
+    expect(unknown.error?.issues[0]?.message).toContain(
+      "{ json: path }, { regex, group? } or { bytes: { offset, length, byteOrder? } }",
+    );
   });
 });

@@ -73,7 +73,8 @@ class MessageView {
       this.decoded = true;
     }
     let value = this.value;
-    for (const key of path) value = value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
+    for (const key of path)
+      value = value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
     return value;
   }
 }
@@ -136,8 +137,15 @@ export function compileBroadcastRule(rule: BroadcastRule, decode: ReplyDecoder =
   const sentAtUs = rule.sentAtUs ? extractor(rule.sentAtUs) : undefined;
   // Top-level keys of ASCII only (their bytes are the key itself, whatever a message's text decodes to), and none
   // that a parsed object would find on its prototype ("constructor").
-  const scannable = decode === decodeJson && paths.length > 0 && paths.every((path) => /^[\x20-\x7e]+$/.test(path) && !path.includes(".") && !(path in Object.prototype));
-  const view = new MessageView(decode, patterns.length, scannable ? { run: compileJsonFieldScan(paths), fields: paths.length } : undefined);
+  const scannable =
+    decode === decodeJson &&
+    paths.length > 0 &&
+    paths.every((path) => /^[\x20-\x7e]+$/.test(path) && !path.includes(".") && !(path in Object.prototype));
+  const view = new MessageView(
+    decode,
+    patterns.length,
+    scannable ? { run: compileJsonFieldScan(paths), fields: paths.length } : undefined,
+  );
   const missing: BroadcastRead = filter ? "incomplete" : "not-broadcast";
 
   return (data, out) => {
@@ -156,12 +164,19 @@ export function compileBroadcastRule(rule: BroadcastRule, decode: ReplyDecoder =
 }
 
 /** The filter over the shared view: a json rule reads the one decoded value, a regex the one text. */
-function compileFilter(rule: ReplyRule, patternIndex: (source: string) => number, patterns: RegExp[], fieldIndex: (path: string) => number): (view: MessageView) => boolean {
+function compileFilter(
+  rule: ReplyRule,
+  patternIndex: (source: string) => number,
+  patterns: RegExp[],
+  fieldIndex: (path: string) => number,
+): (view: MessageView) => boolean {
   if ("json" in rule) {
     const path = rule.json.field.split(".");
     const field = fieldIndex(rule.json.field);
     const { equals } = rule.json;
-    return equals === undefined ? (view) => view.valueAt(path, field) !== undefined : (view) => view.valueAt(path, field) === equals;
+    return equals === undefined
+      ? (view) => view.valueAt(path, field) !== undefined
+      : (view) => view.valueAt(path, field) === equals;
   }
   if ("regex" in rule) {
     const at = patternIndex(rule.regex);

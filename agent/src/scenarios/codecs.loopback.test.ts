@@ -17,13 +17,23 @@ afterEach(async () => {
 async function startServer(answer: (message: Buffer) => Buffer): Promise<string> {
   const server = new WebSocketServer({ host: "127.0.0.1", port: 0 });
   servers.push(server);
-  server.on("connection", (socket) => socket.on("message", (data: RawData, isBinary) => socket.send(isBinary ? answer(data as Buffer) : Buffer.from("not binary"))));
+  server.on("connection", (socket) =>
+    socket.on("message", (data: RawData, isBinary) =>
+      socket.send(isBinary ? answer(data as Buffer) : Buffer.from("not binary")),
+    ),
+  );
   await new Promise((listening) => server.once("listening", listening));
   return `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 /** Sends `count` bodies encoded by the codec and gives back every reply, decoded by the reply decoder. */
-async function exchange(url: string, format: BinaryBodyFormat, options: CodecOptions, body: (seq: number) => string, count: number): Promise<unknown[]> {
+async function exchange(
+  url: string,
+  format: BinaryBodyFormat,
+  options: CodecOptions,
+  body: (seq: number) => string,
+  count: number,
+): Promise<unknown[]> {
   const codec = createBodyCodec(format, options);
   const decodeReply = createReplyDecoder(format, options);
   const client = new WebSocket(url);
@@ -54,9 +64,12 @@ describe("codecs against a server on loopback", () => {
       return Buffer.from(Ack.encode({ seq: move.seq, server_time_us: move.sent_at_us + 1 }).finish());
     });
     const options = { protobuf: { proto: GAME_PROTO, replyType: "game.Ack" }, messageType: "game.Move" };
-    const body = (seq: number) => `{"seq":${seq},"sent_at_us":${1_700_000_000_000_000 + seq},"pos":{"x":${seq * 0.5},"y":1,"z":-1},"gait":"WALK"}`;
+    const body = (seq: number) =>
+      `{"seq":${seq},"sent_at_us":${1_700_000_000_000_000 + seq},"pos":{"x":${seq * 0.5},"y":1,"z":-1},"gait":"WALK"}`;
     const replies = await exchange(url, "protobuf", options, body, 100);
-    expect(replies).toEqual(Array.from({ length: 100 }, (_, seq) => ({ seq, server_time_us: 1_700_000_000_000_001 + seq })));
+    expect(replies).toEqual(
+      Array.from({ length: 100 }, (_, seq) => ({ seq, server_time_us: 1_700_000_000_000_001 + seq })),
+    );
     expect(seen[99]).toEqual({ seq: 99, sent_at_us: 1_700_000_000_000_099, pos: { x: 49.5, y: 1, z: -1 }, gait: 1 });
   });
 

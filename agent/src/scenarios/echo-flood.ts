@@ -15,7 +15,9 @@ export function createEchoFlood(scenario: EchoFloodScenario, context: ScenarioCo
   const template = scenario.message ? prepareTemplate(scenario.message, context.wire) : undefined;
   // Without {{vars.*}} the template is built once here; with them, once per client when its session is done.
   const shared = template?.usesVars ? undefined : template?.bind();
-  const session = scenario.session?.length ? { steps: compileSession(scenario.session, { ...(context.wire ? { wire: context.wire } : {}) }) } : undefined;
+  const session = scenario.session?.length
+    ? { steps: compileSession(scenario.session, { ...(context.wire ? { wire: context.wire } : {}) }) }
+    : undefined;
   const goodReply = compileReplyCheck(scenario.reply, context.wire?.decodeReply);
   const respond = compileResponders(scenario.respond, context.wire);
   const seqOf = scenario.match ? createSeqReader(scenario.match, context.wire?.decodeReply) : undefined;
@@ -67,7 +69,13 @@ export function createEchoFlood(scenario: EchoFloodScenario, context: ScenarioCo
             count -= 1;
             metrics.lost(1);
           }
-          if (count === 0 || seq !== seqs[head]) return metrics.error("unmatched-echo", index, "an echo whose sequence number no message in flight has", data);
+          if (count === 0 || seq !== seqs[head])
+            return metrics.error(
+              "unmatched-echo",
+              index,
+              "an echo whose sequence number no message in flight has",
+              data,
+            );
         }
         // A bad reply still answers its message (the client goes on), but it is an error, not a round trip.
         if (goodReply && !goodReply(data)) metrics.error("bad-reply", index, BAD_REPLY, data);

@@ -32,7 +32,11 @@ async function matchmaker(status = 200): Promise<{ url: string; requests: string
 async function gameServer(): Promise<{ url: string; admitted: string[]; refused: number }> {
   const wss = new WebSocketServer({ host: "127.0.0.1", port: 0 });
   await new Promise<void>((resolve) => wss.once("listening", resolve));
-  const seen = { url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/game`, admitted: [] as string[], refused: 0 };
+  const seen = {
+    url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/game`,
+    admitted: [] as string[],
+    refused: 0,
+  };
   wss.on("connection", (socket, request) => {
     const ticket = new URL(request.url ?? "", "http://x").searchParams.get("ticket");
     if (!ticket || !/^t-\d+$/.test(ticket) || request.headers.authorization !== `Bearer ${ticket}`) {
@@ -56,7 +60,12 @@ const matchStep = (url: string): SessionStep => ({
 
 function plan(gameUrl: string, steps: SessionStep[], clients = 4): Omit<PlanSpec, "name"> {
   return {
-    target: { protocol: "websocket", url: `${gameUrl}?ticket={{vars.ticket}}`, headers: { Authorization: "Bearer {{vars.ticket}}" }, frames: "binary" },
+    target: {
+      protocol: "websocket",
+      url: `${gameUrl}?ticket={{vars.ticket}}`,
+      headers: { Authorization: "Bearer {{vars.ticket}}" },
+      frames: "binary",
+    },
     scenario: { kind: "echo-flood", messageBytes: 8, maxInFlight: 1, session: steps },
     load: { clients, durationSec: 1, rampUpSec: 0 },
   };
@@ -101,7 +110,10 @@ describe("http session steps", () => {
     const match = await matchmaker();
     const game = await gameServer();
     const base = plan(game.url, [matchStep(match.url)], 2);
-    const snapshots = await runPlan({ ...base, target: { protocol: "websocket", url: `${game.url}?ticket={{vars.ticket}}`, frames: "binary" } });
+    const snapshots = await runPlan({
+      ...base,
+      target: { protocol: "websocket", url: `${game.url}?ticket={{vars.ticket}}`, frames: "binary" },
+    });
     expect(game.refused).toBe(2);
     expect(game.admitted).toEqual([]);
     expect(totalsByKind(snapshots, "errorsByKind")["closed-by-server"]).toBe(2);

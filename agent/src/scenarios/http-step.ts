@@ -22,7 +22,12 @@ const TEXT_PLACEHOLDER = /\{\{(client|room|vars\.[A-Za-z_][A-Za-z0-9_]*)\}\}/g;
  * Fills a URL's or header's {{client}} and {{vars.NAME}}; `encode` (a URL's encodeURIComponent) is applied to each
  * value. Throws on a variable with no value, and on a value with a line break (it would end the header).
  */
-export function fillText(text: string, fields: TextFields, vars: SessionVars, encode: (value: string) => string = (value) => value): string {
+export function fillText(
+  text: string,
+  fields: TextFields,
+  vars: SessionVars,
+  encode: (value: string) => string = (value) => value,
+): string {
   return text.replace(TEXT_PLACEHOLDER, (_, name: string) => {
     const value = name.startsWith("vars.") ? vars[name.slice(5)] : fields[name as keyof TextFields];
     if (value === undefined) throw new Error(`{{${name}}} has no value (no http step captured it)`);
@@ -52,7 +57,14 @@ export function compileHttpStep(step: HttpStep, defaultTimeoutMs: number, wire?:
     method: step.method ?? "GET",
     url: step.url,
     headers: Object.entries(step.headers ?? {}),
-    ...(step.body ? { body: { template: prepareTemplate(step.body, wire), contentType: CONTENT_TYPES[step.body.format ?? "text"] ?? "application/octet-stream" } } : {}),
+    ...(step.body
+      ? {
+          body: {
+            template: prepareTemplate(step.body, wire),
+            contentType: CONTENT_TYPES[step.body.format ?? "text"] ?? "application/octet-stream",
+          },
+        }
+      : {}),
     okStatus: expected ? (status) => expected.has(status) : (status) => status >= 200 && status <= 299,
     timeoutMs: step.timeoutMs ?? defaultTimeoutMs,
     captures: (step.capture ?? []).map((capture) => ({ name: capture.name, read: compileCapture(capture) })),
@@ -84,7 +96,10 @@ export async function runHttpSteps(
     observer?.sent(`${step.method} ${request.url}${request.init.body ? `\n\n${String(request.init.body)}` : ""}`);
     let body: Buffer;
     try {
-      const response = await fetch(request.url, { ...request.init, signal: AbortSignal.any([signal, AbortSignal.timeout(step.timeoutMs)]) });
+      const response = await fetch(request.url, {
+        ...request.init,
+        signal: AbortSignal.any([signal, AbortSignal.timeout(step.timeoutMs)]),
+      });
       body = Buffer.from(await response.arrayBuffer());
       const ok = step.okStatus(response.status);
       observer?.received(Buffer.concat([Buffer.from(`HTTP ${response.status}\n\n`), body]), ok);
@@ -102,11 +117,20 @@ export async function runHttpSteps(
   return { ok: true };
 }
 
-function buildRequest(step: CompiledHttpStep, fields: TextFields, vars: SessionVars): { url: string; init: RequestInit } {
+function buildRequest(
+  step: CompiledHttpStep,
+  fields: TextFields,
+  vars: SessionVars,
+): { url: string; init: RequestInit } {
   const headers: Record<string, string> = {};
   if (step.body) headers["content-type"] = step.body.contentType;
   for (const [name, value] of step.headers) headers[name.toLowerCase()] = fillText(value, fields, vars);
   const init: RequestInit = { method: step.method, headers };
-  if (step.body) init.body = step.body.template.bind(vars)({ seq: 0, sentAtUs: Math.round((performance.timeOrigin + performance.now()) * 1000), ...fields });
+  if (step.body)
+    init.body = step.body.template.bind(vars)({
+      seq: 0,
+      sentAtUs: Math.round((performance.timeOrigin + performance.now()) * 1000),
+      ...fields,
+    });
   return { url: fillText(step.url, fields, vars, encodeURIComponent), init };
 }

@@ -21,13 +21,19 @@ async function openClients(runner: ScenarioRunner, clients: number): Promise<voi
 }
 
 function builder() {
-  return createSnapshotBuilder({ runId, health: { sample: () => ({ cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 }), stop() {} } });
+  return createSnapshotBuilder({
+    runId,
+    health: { sample: () => ({ cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 }), stop() {} },
+  });
 }
 
 describe("messages in flight when the run ends", () => {
   it("echo-flood: each client's unanswered window is in flight at the end, not lost and not an error", async () => {
     const metrics = builder();
-    const runner = createEchoFlood({ kind: "echo-flood", messageBytes: 16, maxInFlight: 4, message: { body: '{"seq":{{seq}}}' } }, { transport: silentTransport(), metrics: metrics.metrics });
+    const runner = createEchoFlood(
+      { kind: "echo-flood", messageBytes: 16, maxInFlight: 4, message: { body: '{"seq":{{seq}}}' } },
+      { transport: silentTransport(), metrics: metrics.metrics },
+    );
     await openClients(runner, 3);
     await runner.close();
     const snapshot = metrics.take({ seq: 0, intervalStart: 0, intervalMs: 100, clients: 3 });
@@ -37,7 +43,10 @@ describe("messages in flight when the run ends", () => {
 
   it("login-storm: a login still unanswered at the end is in flight, not a failed login", async () => {
     const metrics = builder();
-    const runner = createLoginStorm({ kind: "login-storm", login: true }, { transport: silentTransport(), metrics: metrics.metrics });
+    const runner = createLoginStorm(
+      { kind: "login-storm", login: true },
+      { transport: silentTransport(), metrics: metrics.metrics },
+    );
     await openClients(runner, 3);
     await runner.close();
     const snapshot = metrics.take({ seq: 0, intervalStart: 0, intervalMs: 100, clients: 3 });
@@ -47,9 +56,14 @@ describe("messages in flight when the run ends", () => {
 
   it("a client stopped by a ramp-down is not at the run's end: nothing counts as in flight at the end", async () => {
     const metrics = builder();
-    const runner = createLoginStorm({ kind: "login-storm", login: true }, { transport: silentTransport(), metrics: metrics.metrics });
+    const runner = createLoginStorm(
+      { kind: "login-storm", login: true },
+      { transport: silentTransport(), metrics: metrics.metrics },
+    );
     await openClients(runner, 1);
     runner.stopClient!(0);
-    expect(metrics.take({ seq: 0, intervalStart: 0, intervalMs: 100, clients: 0 }).counters.inFlightAtEnd).toBeUndefined();
+    expect(
+      metrics.take({ seq: 0, intervalStart: 0, intervalMs: 100, clients: 0 }).counters.inFlightAtEnd,
+    ).toBeUndefined();
   });
 });

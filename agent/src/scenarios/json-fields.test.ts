@@ -12,7 +12,9 @@ function parsed(text: string): unknown[] | "unreadable" {
   } catch {
     return "unreadable";
   }
-  return KEYS.map((key) => (value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined));
+  return KEYS.map((key) =>
+    value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined,
+  );
 }
 
 function scanned(text: string): unknown[] | undefined {
@@ -30,10 +32,14 @@ function message(random: () => number): string {
       () => String(Math.floor(random() * 1e17)),
       () => String(-random() * 1000),
       () => (random() * 10).toExponential(3),
-      () => JSON.stringify(pick(["move", "joined", "mové", "a\"b", "x\\y", "\u0001", ""])),
+      () => JSON.stringify(pick(["move", "joined", "mové", 'a"b', "x\\y", "\u0001", ""])),
       () => pick(["true", "false", "null", "0", "-0"]),
     ])();
-  const members = Array.from({ length: Math.floor(random() * 7) }, () => `${space()}${JSON.stringify(pick([...KEYS, "room", "x", "pad", "tt"]))}${space()}:${space()}${value()}${space()}`);
+  const members = Array.from(
+    { length: Math.floor(random() * 7) },
+    () =>
+      `${space()}${JSON.stringify(pick([...KEYS, "room", "x", "pad", "tt"]))}${space()}:${space()}${value()}${space()}`,
+  );
   return `${space()}{${members.join(",")}}${space()}`;
 }
 
@@ -49,12 +55,23 @@ function mutated(text: string, random: () => number): string {
 
 describe("top-level JSON fields read off the bytes", () => {
   it("reads a relayed update's fields as JSON.parse does", () => {
-    const text = '{"type":"move","room":3,"client":61,"seq":1204,"t":1795000000123456,"x":-99.5004165278,"y":9.98334166}';
+    const text =
+      '{"type":"move","room":3,"client":61,"seq":1204,"t":1795000000123456,"x":-99.5004165278,"y":9.98334166}';
     expect(scanned(text)).toEqual(["move", 61, 1204, 1795000000123456]);
   });
 
   it("leaves to JSON.parse what it cannot read with certainty: nested values, escapes in wanted strings or keys, other top-level values", () => {
-    for (const text of ['{"type":"move","pos":{"x":1}}', '{"type":"mo\\"ve"}', '{"ty\\u0070e":"move"}', "[1,2]", '"move"', "", "{", '{"type":"move",}', '{"seq":01}']) {
+    for (const text of [
+      '{"type":"move","pos":{"x":1}}',
+      '{"type":"mo\\"ve"}',
+      '{"ty\\u0070e":"move"}',
+      "[1,2]",
+      '"move"',
+      "",
+      "{",
+      '{"type":"move",}',
+      '{"seq":01}',
+    ]) {
       expect(scanned(text), text).toBeUndefined();
     }
   });

@@ -20,7 +20,8 @@ const DOT = 0x2e;
 
 const isSpace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 const isDigit = (byte: number) => byte >= ZERO && byte <= NINE;
-const isHex = (byte: number | undefined) => byte !== undefined && (isDigit(byte) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66));
+const isHex = (byte: number | undefined) =>
+  byte !== undefined && (isDigit(byte) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66));
 /** The bytes after a backslash that JSON allows besides `u` and four hex digits: " \ / b f n r t. */
 const SIMPLE_ESCAPES = [...Buffer.from('"\\/bfnrt')];
 const TRUE = Buffer.from("true");

@@ -1,7 +1,13 @@
 import type { SessionStep } from "@throng/protocol/plan";
 import type { ScenarioMetrics } from "../metrics/snapshot-builder";
 import type { TransportConnection } from "../transports/transport";
-import { prepareTemplate, type MessageBuilder, type MessageFields, type PreparedTemplate, type SessionVars } from "@throng/wire/message-template";
+import {
+  prepareTemplate,
+  type MessageBuilder,
+  type MessageFields,
+  type PreparedTemplate,
+  type SessionVars,
+} from "@throng/wire/message-template";
 import type { WireFormat } from "@throng/wire/wire-format";
 
 // Movement-sync's `leave` steps: what a client sends as it stops (a ramp-down or the run's end), before its
@@ -38,7 +44,12 @@ function bindAll(steps: readonly LeaveStep<PreparedTemplate>[], vars?: SessionVa
  * Sends the steps in order; the sends before the first wait go out before this returns its promise (at the run's
  * end, in time for its last second). Stops at a send the connection refuses (it is closing).
  */
-export async function runLeave(steps: BoundLeave, connection: TransportConnection, fields: () => MessageFields, metrics: ScenarioMetrics): Promise<void> {
+export async function runLeave(
+  steps: BoundLeave,
+  connection: TransportConnection,
+  fields: () => MessageFields,
+  metrics: ScenarioMetrics,
+): Promise<void> {
   for (const step of steps) {
     if (step.kind === "wait") {
       await new Promise((resolve) => setTimeout(resolve, step.ms));

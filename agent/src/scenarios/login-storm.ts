@@ -22,7 +22,9 @@ export function createLoginStorm(scenario: LoginStormScenario, context: Scenario
   const hold = scenario.hold ?? true;
   const steps = scenario.session?.length ? scenario.session : scenario.login ? BUILT_IN_LOGIN : undefined;
   // The scenario's timeoutMs is the wait of every expect step that gives none.
-  const session = steps ? { steps: compileSession(steps, { defaultTimeoutMs: timeoutMs, ...(context.wire ? { wire: context.wire } : {}) }) } : undefined;
+  const session = steps
+    ? { steps: compileSession(steps, { defaultTimeoutMs: timeoutMs, ...(context.wire ? { wire: context.wire } : {}) }) }
+    : undefined;
   const respond = compileResponders(scenario.respond, context.wire);
 
   return clientSet((index) => {

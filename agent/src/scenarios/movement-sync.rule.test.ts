@@ -34,7 +34,11 @@ function relayServer(seqShift = 0) {
           }
           if (kind === "M") {
             for (const member of room ?? []) {
-              if (member !== events) setTimeout(() => member.onMessage(Buffer.from(`B ${a} ${Number(b) + seqShift}`), performance.now()), RELAY_DELAY_MS);
+              if (member !== events)
+                setTimeout(
+                  () => member.onMessage(Buffer.from(`B ${a} ${Number(b) + seqShift}`), performance.now()),
+                  RELAY_DELAY_MS,
+                );
             }
           }
           return true;
@@ -65,7 +69,11 @@ const scenario = (extra: Partial<MovementSyncScenario> = {}) =>
     ...extra,
   });
 
-const builder = () => createSnapshotBuilder({ runId, health: { sample: () => ({ cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 }), stop() {} } });
+const builder = () =>
+  createSnapshotBuilder({
+    runId,
+    health: { sample: () => ({ cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 }), stop() {} },
+  });
 
 describe("movement-sync through a server of its own protocol (update template, broadcast rule, leave steps)", () => {
   beforeEach(() => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setImmediate", "performance"] }));
@@ -94,7 +102,10 @@ describe("movement-sync through a server of its own protocol (update template, b
 
   it("a broadcast of an update the room never sent is an unknown-broadcast error, not timed", async () => {
     const metrics = builder();
-    const runner = createMovementSync(scenario({ roomSize: 2 }), { transport: relayServer(1_000).transport, metrics: metrics.metrics });
+    const runner = createMovementSync(scenario({ roomSize: 2 }), {
+      transport: relayServer(1_000).transport,
+      metrics: metrics.metrics,
+    });
     for (let i = 0; i < 2; i += 1) runner.startClient(i);
     await vi.advanceTimersByTimeAsync(1_000);
     await runner.close();
@@ -110,7 +121,10 @@ describe("movement-sync through a server of its own protocol (update template, b
       { kind: "wait", ms: 50 },
       { kind: "send", message: { body: "L2 {{client}}" } },
     ];
-    const runner = createMovementSync(scenario({ roomSize: 2, leave } as Partial<MovementSyncScenario>), { transport: server.transport, metrics: builder().metrics });
+    const runner = createMovementSync(scenario({ roomSize: 2, leave } as Partial<MovementSyncScenario>), {
+      transport: server.transport,
+      metrics: builder().metrics,
+    });
     runner.startClient(0);
     runner.startClient(1);
     await vi.advanceTimersByTimeAsync(500);
@@ -135,7 +149,10 @@ describe("a player started again", () => {
   it("goes on from its last seq, so the room sees no update out of order and the ring no seq twice", async () => {
     const metrics = builder();
     const server = relayServer();
-    const runner = createMovementSync(scenario({ roomSize: 2 }), { transport: server.transport, metrics: metrics.metrics });
+    const runner = createMovementSync(scenario({ roomSize: 2 }), {
+      transport: server.transport,
+      metrics: metrics.metrics,
+    });
     runner.startClient(0);
     runner.startClient(1);
     await vi.advanceTimersByTimeAsync(500);
@@ -156,9 +173,21 @@ describe("a player started again", () => {
 describe("movement-sync's leave schema", () => {
   it("refuses an expect step in leave, naming it, and waits past 5 s in all", () => {
     const base = { kind: "movement-sync", roomSize: 2 };
-    const expectStep = MovementSyncScenario.safeParse({ ...base, leave: [{ kind: "expect", reply: { regex: "bye" } }] });
-    expect(expectStep.error?.issues[0]).toMatchObject({ path: ["leave", 0, "kind"], message: expect.stringContaining("send and wait only, not expect") });
-    const long = MovementSyncScenario.safeParse({ ...base, leave: [{ kind: "wait", ms: 3_000 }, { kind: "wait", ms: 3_000 }] });
+    const expectStep = MovementSyncScenario.safeParse({
+      ...base,
+      leave: [{ kind: "expect", reply: { regex: "bye" } }],
+    });
+    expect(expectStep.error?.issues[0]).toMatchObject({
+      path: ["leave", 0, "kind"],
+      message: expect.stringContaining("send and wait only, not expect"),
+    });
+    const long = MovementSyncScenario.safeParse({
+      ...base,
+      leave: [
+        { kind: "wait", ms: 3_000 },
+        { kind: "wait", ms: 3_000 },
+      ],
+    });
     expect(long.error?.issues[0]?.message).toContain("at most 5000 ms");
     expect(MovementSyncScenario.safeParse({ ...base, update: { body: "M {{seq}}" } }).success).toBe(true);
   });

@@ -14,7 +14,8 @@ const roomTransport: Transport = {
       send(data) {
         if (!open) return false;
         if (String(data).includes('"join"')) {
-          for (let i = 0; i < 2; i += 1) queueMicrotask(() => open && events.onMessage(Buffer.from('{"type":"joined"}'), performance.now()));
+          for (let i = 0; i < 2; i += 1)
+            queueMicrotask(() => open && events.onMessage(Buffer.from('{"type":"joined"}'), performance.now()));
         }
         return true;
       },
@@ -32,8 +33,14 @@ describe("movement-sync's send schedule", () => {
   afterEach(() => vi.useRealTimers());
 
   it("counts updateHz per joined player as scheduled sends, and makes them (one send loop per player)", async () => {
-    const builder = createSnapshotBuilder({ runId, health: { sample: () => ({ cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 }), stop() {} } });
-    const runner = createMovementSync({ kind: "movement-sync", roomSize: 2, updateHz: 20 }, { transport: roomTransport, metrics: builder.metrics });
+    const builder = createSnapshotBuilder({
+      runId,
+      health: { sample: () => ({ cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 }), stop() {} },
+    });
+    const runner = createMovementSync(
+      { kind: "movement-sync", roomSize: 2, updateHz: 20 },
+      { transport: roomTransport, metrics: builder.metrics },
+    );
     for (let i = 0; i < 4; i += 1) runner.startClient(i);
     await vi.advanceTimersByTimeAsync(1_000);
     builder.take({ seq: 0, intervalStart: 0, intervalMs: 1_000, clients: 4 });
@@ -43,12 +50,16 @@ describe("movement-sync's send schedule", () => {
     expect(Math.abs(second.counters.messagesSent - 80)).toBeLessThanOrEqual(1);
     await runner.close();
     await vi.advanceTimersByTimeAsync(1_000);
-    expect(builder.take({ seq: 2, intervalStart: 2_000, intervalMs: 1_000, clients: 0 }).counters.scheduledSends).toBe(0);
+    expect(builder.take({ seq: 2, intervalStart: 2_000, intervalMs: 1_000, clients: 0 }).counters.scheduledSends).toBe(
+      0,
+    );
   });
 });
 
 describe("movement-sync's heartbeat", () => {
-  beforeEach(() => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "performance"] }));
+  beforeEach(() =>
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "performance"] }),
+  );
   afterEach(() => vi.useRealTimers());
 
   it("sends the heartbeat template on its own timer once a player has joined, counted in the schedule, and stops with the player", async () => {
@@ -59,9 +70,17 @@ describe("movement-sync's heartbeat", () => {
         return { send: (data) => (sent.push(String(data)), connection.send(data)), close: () => connection.close() };
       },
     };
-    const builder = createSnapshotBuilder({ runId, health: { sample: () => ({ cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 }), stop() {} } });
+    const builder = createSnapshotBuilder({
+      runId,
+      health: { sample: () => ({ cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 }), stop() {} },
+    });
     const runner = createMovementSync(
-      { kind: "movement-sync", roomSize: 2, updateHz: 20, heartbeat: { intervalMs: 250, message: { body: "HB {{client}} {{room}}" } } },
+      {
+        kind: "movement-sync",
+        roomSize: 2,
+        updateHz: 20,
+        heartbeat: { intervalMs: 250, message: { body: "HB {{client}} {{room}}" } },
+      },
       { transport: recording, metrics: builder.metrics },
     );
     for (let i = 0; i < 2; i += 1) runner.startClient(i);

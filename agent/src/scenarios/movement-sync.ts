@@ -57,7 +57,14 @@ const positionX = (seq: number) => Math.cos(seq / 10) * 100;
 const positionY = (seq: number) => Math.sin(seq / 10) * 100;
 
 /** Records one received broadcast: latency from the sender's send (same clock: the room is on this agent), loss, order, jitter. */
-export function recordBroadcast(metrics: ScenarioMetrics, streams: Map<number, StreamState>, sender: number, seq: number, sentUs: number, arrivedUs: number): void {
+export function recordBroadcast(
+  metrics: ScenarioMetrics,
+  streams: Map<number, StreamState>,
+  sender: number,
+  seq: number,
+  sentUs: number,
+  arrivedUs: number,
+): void {
   const last = streams.get(sender);
   if (last && seq === last.seq) return metrics.duplicate();
   if (last && seq < last.seq) {
@@ -93,12 +100,16 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
   // Compiled once per shard; a template with {{vars.*}} is bound once per client when its session is done.
   const update = scenario.update ? prepareTemplate(scenario.update, context.wire) : undefined;
   const sharedUpdate = update?.usesVars ? undefined : update?.bind();
-  const readBroadcast = scenario.broadcast ? compileBroadcastRule(scenario.broadcast, context.wire?.decodeReply) : undefined;
+  const readBroadcast = scenario.broadcast
+    ? compileBroadcastRule(scenario.broadcast, context.wire?.decodeReply)
+    : undefined;
   const timesOwnSends = scenario.broadcast !== undefined && scenario.broadcast.sentAtUs === undefined;
   const depth = sendTimeDepth(scenario.updateHz);
   const leave = compileLeave(scenario.leave, context.wire);
   const respond = compileResponders(scenario.respond, context.wire);
-  const heartbeatMessage = scenario.heartbeat?.message ? prepareTemplate(scenario.heartbeat.message, context.wire) : undefined;
+  const heartbeatMessage = scenario.heartbeat?.message
+    ? prepareTemplate(scenario.heartbeat.message, context.wire)
+    : undefined;
   const sharedHeartbeat = heartbeatMessage?.usesVars ? undefined : heartbeatMessage?.bind();
   // With updateHz, a joined player's schedule: its updates and its heartbeats (the rate the verdict holds the run to).
   const scheduledPerSecond = scheduledSendsPerClient(scenario) ?? 0;
@@ -115,7 +126,10 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
     let roomState = rooms.get(room);
     if (!roomState) {
       const firstClient = Math.floor(index / scenario.roomSize) * scenario.roomSize;
-      roomState = { members: new Map(), ...(timesOwnSends ? { sendTimes: new RoomSendTimes(firstClient, scenario.roomSize, depth) } : {}) };
+      roomState = {
+        members: new Map(),
+        ...(timesOwnSends ? { sendTimes: new RoomSendTimes(firstClient, scenario.roomSize, depth) } : {}),
+      };
       rooms.set(room, roomState);
     }
     const { members, sendTimes } = roomState;
@@ -132,20 +146,32 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
     let inRoom = false;
     let buildUpdate: MessageBuilder | undefined = sharedUpdate;
     let leaveSteps: BoundLeave | undefined;
-    const fields = (): MessageFields => ({ seq, sentAtUs: nowMicros(), client: index, room, x: positionX(seq), y: positionY(seq), z: 0 });
+    const fields = (): MessageFields => ({
+      seq,
+      sentAtUs: nowMicros(),
+      client: index,
+      room,
+      x: positionX(seq),
+      y: positionY(seq),
+      z: 0,
+    });
 
     const sendUpdate = () => {
       let others = 0;
       for (const member of members.values()) if (member.joined && member !== player) others += 1;
       const sentAtUs = nowMicros();
-      const frame = buildUpdate ? buildUpdate({ seq, sentAtUs, client: index, room, x: positionX(seq), y: positionY(seq), z: 0 }) : moveFrame(room, index, seq, sentAtUs, bytes);
+      const frame = buildUpdate
+        ? buildUpdate({ seq, sentAtUs, client: index, room, x: positionX(seq), y: positionY(seq), z: 0 })
+        : moveFrame(room, index, seq, sentAtUs, bytes);
       if (!connection?.send(frame)) return;
       sendTimes?.record(index, seq, sentAtUs);
       seq += 1;
       metrics.messageSent(frame.length);
       // The run expects one broadcast per other member; a cohort, those its own players should receive (where they are measured).
       context.metrics.broadcastsExpected(others);
-      if (context.network) for (const member of members.values()) if (member.joined && member !== player) member.cohort?.broadcastsExpected(1);
+      if (context.network)
+        for (const member of members.values())
+          if (member.joined && member !== player) member.cohort?.broadcastsExpected(1);
       player.awaiting = others;
     };
     const start = () => {
@@ -153,7 +179,9 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
       inRoom = true;
       if (scenario.heartbeat) {
         heartbeat = setInterval(() => {
-          const frame = buildHeartbeat ? buildHeartbeat({ seq: 0, sentAtUs: nowMicros(), client: index, room }) : `{"type":"heartbeat","client":${index}}`;
+          const frame = buildHeartbeat
+            ? buildHeartbeat({ seq: 0, sentAtUs: nowMicros(), client: index, room })
+            : `{"type":"heartbeat","client":${index}}`;
           if (connection?.send(frame)) metrics.messageSent(frame.length);
         }, scenario.heartbeat.intervalMs);
       }
@@ -220,7 +248,13 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
         if (!readBroadcast || !player.joined) return builtIn(data, arrivedUs);
         const read = readBroadcast(data, received);
         if (read === "not-broadcast") return;
-        if (read === "incomplete") return metrics.error("bad-broadcast", index, "a broadcast the plan's broadcast rule could not read whole", data);
+        if (read === "incomplete")
+          return metrics.error(
+            "bad-broadcast",
+            index,
+            "a broadcast the plan's broadcast rule could not read whole",
+            data,
+          );
         // A player's own update echoed back is not one the room should have had.
         if (received.sender === index) return;
         let sentUs = received.sentAtUs;
@@ -229,7 +263,12 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
           if (sentAt === undefined) {
             // Not an update of this room the ring still holds: untimed, and its sender's stream starts afresh.
             streams.delete(received.sender);
-            return metrics.error("unknown-broadcast", index, "a broadcast of no update this room sent that the agent still holds", data);
+            return metrics.error(
+              "unknown-broadcast",
+              index,
+              "a broadcast of no update this room sent that the agent still holds",
+              data,
+            );
           }
           sentUs = sentAt;
         }

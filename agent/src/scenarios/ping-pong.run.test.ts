@@ -28,7 +28,9 @@ function instantTransport(refuse: () => boolean = () => false): Transport {
         send(data) {
           if (!open || refuse()) return false;
           const { seq } = JSON.parse(String(data)) as { seq: number };
-          queueMicrotask(() => open && events.onMessage(Buffer.from(`{"type":"pong","seq":${seq}}`), performance.now()));
+          queueMicrotask(
+            () => open && events.onMessage(Buffer.from(`{"type":"pong","seq":${seq}}`), performance.now()),
+          );
           return true;
         },
         close() {
@@ -42,17 +44,32 @@ function instantTransport(refuse: () => boolean = () => false): Transport {
 }
 
 /** Ping-pong on fake timers: `clients` clients started now, run for `ms` in 10 ms steps, `during` called each step. */
-async function runPingPong(options: { scenario?: Partial<PingPongScenario>; clients?: number; ms: number; transport?: Transport; during?: (elapsedMs: number) => void }) {
-  const builder = createSnapshotBuilder({ runId, health: { sample: () => ({ cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 }), stop() {} } });
+async function runPingPong(options: {
+  scenario?: Partial<PingPongScenario>;
+  clients?: number;
+  ms: number;
+  transport?: Transport;
+  during?: (elapsedMs: number) => void;
+}) {
+  const builder = createSnapshotBuilder({
+    runId,
+    health: { sample: () => ({ cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 }), stop() {} },
+  });
   const clients = options.clients ?? 20;
   const scenario: PingPongScenario = { kind: "ping-pong", intervalMs: 100, messageBytes: 64, ...options.scenario };
-  const runner = createPingPong(scenario, { transport: options.transport ?? instantTransport(), metrics: builder.metrics, clients, random: seeded(7) });
+  const runner = createPingPong(scenario, {
+    transport: options.transport ?? instantTransport(),
+    metrics: builder.metrics,
+    clients,
+    random: seeded(7),
+  });
   for (let i = 0; i < clients; i += 1) runner.startClient(i);
   const snapshots: MetricSnapshot[] = [];
   for (let elapsed = 0; elapsed < options.ms; elapsed += 10) {
     options.during?.(elapsed);
     await vi.advanceTimersByTimeAsync(10);
-    if ((elapsed + 10) % 1_000 === 0) snapshots.push(builder.take({ seq: snapshots.length, intervalStart: elapsed - 990, intervalMs: 1_000, clients }));
+    if ((elapsed + 10) % 1_000 === 0)
+      snapshots.push(builder.take({ seq: snapshots.length, intervalStart: elapsed - 990, intervalMs: 1_000, clients }));
   }
   return { builder, runner, snapshots };
 }
@@ -102,13 +119,20 @@ describe("ping-pong on fake timers", () => {
       expect(Math.abs(sentOrSkipped(snapshot) - 200)).toBeLessThanOrEqual(4);
     }
     let stopped = false;
-    const { snapshots } = await runPingPong({ ms: 3_000, transport: instantTransport(() => stopped), during: (elapsed) => (stopped = elapsed >= 1_000) });
+    const { snapshots } = await runPingPong({
+      ms: 3_000,
+      transport: instantTransport(() => stopped),
+      during: (elapsed) => (stopped = elapsed >= 1_000),
+    });
     expect(snapshots[2]!.counters.scheduledSends).toBe(200);
     expect(sentOrSkipped(snapshots[2]!)).toBe(0);
   });
 
   it("a loop stalled for seconds still owes its schedule: what it skipped is counted, and nothing is scheduled twice", async () => {
-    const { snapshots } = await runPingPong({ ms: 3_000, during: (elapsed) => elapsed === 1_200 && (stalledMs += 2_000) });
+    const { snapshots } = await runPingPong({
+      ms: 3_000,
+      during: (elapsed) => elapsed === 1_200 && (stalledMs += 2_000),
+    });
     const scheduled = snapshots.reduce((sum, s) => sum + (s.counters.scheduledSends ?? 0), 0);
     const made = snapshots.reduce((sum, s) => sum + s.counters.messagesSent + (s.counters.skippedSends ?? 0), 0);
     expect(snapshots[1]!.counters.scheduledSends).toBeGreaterThan(550);
@@ -124,11 +148,17 @@ describe("ping-pong on fake timers", () => {
   it("at the run's end a ping still unanswered is in flight, not an error; one already past its timeout is a timeout", async () => {
     // Never answers; pings time out after 300 ms, which ping-pong notices at the client's next due time.
     const silent: Transport = { open: (events) => instantTransport().open(silenced(events)) };
-    const { builder, runner, snapshots } = await runPingPong({ ms: 1_500, clients: 20, transport: silent, scenario: { intervalMs: 1_000, timeoutMs: 300 } });
+    const { builder, runner, snapshots } = await runPingPong({
+      ms: 1_500,
+      clients: 20,
+      transport: silent,
+      scenario: { intervalMs: 1_000, timeoutMs: 300 },
+    });
     await runner.close();
     const last = builder.take({ seq: 1, intervalStart: 1_000, intervalMs: 500, clients: 20 });
     const all = [...snapshots, last];
-    const sum = (name: "messagesSent" | "errors" | "inFlightAtEnd") => all.reduce((n, s) => n + (s.counters[name] ?? 0), 0);
+    const sum = (name: "messagesSent" | "errors" | "inFlightAtEnd") =>
+      all.reduce((n, s) => n + (s.counters[name] ?? 0), 0);
     // Every ping sent is accounted once: timed out (during the run or at its end) or in flight at the end.
     expect(sum("errors") + sum("inFlightAtEnd")).toBe(sum("messagesSent"));
     expect(last.counters.inFlightAtEnd).toBeGreaterThan(0);

@@ -28,7 +28,13 @@ describe("ping frame padding", () => {
   });
 
   it("reads a pong's seq on the fast path exactly as the JSON parse does, and falls back for other layouts", () => {
-    for (const frame of ['{"type":"pong","seq":0}', '{"type":"pong","seq":98765,"pad":"xx"}', '{"seq":5,"type":"pong"}', '{"type":"pong","seq":"x"}', "garbage"]) {
+    for (const frame of [
+      '{"type":"pong","seq":0}',
+      '{"type":"pong","seq":98765,"pad":"xx"}',
+      '{"seq":5,"type":"pong"}',
+      '{"type":"pong","seq":"x"}',
+      "garbage",
+    ]) {
       let expected: number | undefined;
       try {
         expected = pongSeq(Buffer.from(frame));

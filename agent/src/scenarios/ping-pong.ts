@@ -1,11 +1,25 @@
 import type { PingPongScenario } from "@throng/protocol/plan";
 import { scheduledSendsPerClient } from "@throng/protocol/planned-load";
 import type { TransportConnection } from "../transports/transport";
-import { createSeqReader, prepareTemplate, type MessageBuilder, type PreparedTemplate, type SeqReader } from "@throng/wire/message-template";
+import {
+  createSeqReader,
+  prepareTemplate,
+  type MessageBuilder,
+  type PreparedTemplate,
+  type SeqReader,
+} from "@throng/wire/message-template";
 import { compileResponders, type Responders } from "./respond-rules";
 import { BAD_REPLY, compileReplyCheck } from "./reply-rule";
 import type { ScenarioMetrics } from "../metrics/snapshot-builder";
-import { clientMetrics, clientSet, nowMicros, openClient, type ClientHandlers, type ScenarioContext, type ScenarioRunner } from "./scenario";
+import {
+  clientMetrics,
+  clientSet,
+  nowMicros,
+  openClient,
+  type ClientHandlers,
+  type ScenarioContext,
+  type ScenarioRunner,
+} from "./scenario";
 import { compileSession, type CompiledSession, type SessionDone } from "./session";
 import { TIMER_RESOLUTION_MS, TimerWheel, type WheelTimer } from "../transports/timer-wheel";
 
@@ -99,8 +113,12 @@ interface PingShard {
  */
 export function createPingPong(scenario: PingPongScenario, context: ScenarioContext): ScenarioRunner {
   const ping = scenario.message ? prepareTemplate(scenario.message, context.wire) : undefined;
-  const heartbeatMessage = scenario.heartbeat?.message ? prepareTemplate(scenario.heartbeat.message, context.wire) : undefined;
-  const session = scenario.session?.length ? { steps: compileSession(scenario.session, { ...(context.wire ? { wire: context.wire } : {}) }) } : undefined;
+  const heartbeatMessage = scenario.heartbeat?.message
+    ? prepareTemplate(scenario.heartbeat.message, context.wire)
+    : undefined;
+  const session = scenario.session?.length
+    ? { steps: compileSession(scenario.session, { ...(context.wire ? { wire: context.wire } : {}) }) }
+    : undefined;
   const shard: PingShard = {
     scenario,
     context,
@@ -178,7 +196,9 @@ class PingClient implements ClientHandlers, WheelTimer {
   private send(intendedAt: number): void {
     const { shard } = this;
     const seq = this.nextSeq;
-    const frame = this.buildPing ? this.buildPing({ seq, sentAtUs: nowMicros(), client: this.index }) : pingFrame(seq, this.index, shard.messageBytes, shard.scenario.responseBytes);
+    const frame = this.buildPing
+      ? this.buildPing({ seq, sentAtUs: nowMicros(), client: this.index })
+      : pingFrame(seq, this.index, shard.messageBytes, shard.scenario.responseBytes);
     const sentAt = performance.now();
     if (!this.connection?.send(frame)) return;
     if (sentAt - intendedAt > LATE_SEND_MS) this.metrics.lateSend();
@@ -234,7 +254,9 @@ class PingClient implements ClientHandlers, WheelTimer {
     if (shard.heartbeatMessage?.usesVars) this.buildHeartbeat = shard.heartbeatMessage.bind(done?.vars);
     if (scenario.heartbeat) {
       this.heartbeat = setInterval(() => {
-        const frame = this.buildHeartbeat ? this.buildHeartbeat({ seq: 0, sentAtUs: nowMicros(), client: index }) : `{"type":"heartbeat","client":${index}}`;
+        const frame = this.buildHeartbeat
+          ? this.buildHeartbeat({ seq: 0, sentAtUs: nowMicros(), client: index })
+          : `{"type":"heartbeat","client":${index}}`;
         if (opened.send(frame)) this.metrics.messageSent(frame.length);
       }, scenario.heartbeat.intervalMs);
     }

@@ -10,7 +10,8 @@ export type CaptureReader = (data: Buffer) => string | number | undefined;
 /** The value at a dotted path of a reply decoded by the plan's wire format (JSON text by default); undefined when absent. */
 function valueAt(data: Buffer, path: readonly string[], decode: ReplyDecoder): unknown {
   let value = decode(data);
-  for (const key of path) value = value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
+  for (const key of path)
+    value = value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
   return value;
 }
 
@@ -33,11 +34,16 @@ export function compileReplyRule(rule: ReplyRule, decode: ReplyDecoder = decodeJ
   }
   const path = rule.json.field.split(".");
   const { equals } = rule.json;
-  return equals === undefined ? (data) => valueAt(data, path, decode) !== undefined : (data) => valueAt(data, path, decode) === equals;
+  return equals === undefined
+    ? (data) => valueAt(data, path, decode) !== undefined
+    : (data) => valueAt(data, path, decode) === equals;
 }
 
 /** A reply check as one matcher that says whether a reply is good; undefined when the scenario checks nothing. */
-export function compileReplyCheck(check: ReplyCheck | undefined, decode: ReplyDecoder = decodeJson): ReplyMatcher | undefined {
+export function compileReplyCheck(
+  check: ReplyCheck | undefined,
+  decode: ReplyDecoder = decodeJson,
+): ReplyMatcher | undefined {
   const expected = check?.expect ? compileReplyRule(check.expect, decode) : undefined;
   const failing = check?.failWhen ? compileReplyRule(check.failWhen, decode) : undefined;
   if (expected && failing) return (data) => !failing(data) && expected(data);

@@ -26,7 +26,10 @@ export function compileResponders(rules: RespondRules | undefined, wire?: WireFo
   if (!rules?.length) return undefined;
   return {
     // The schema refuses {{vars.*}} in an answer: it may go out before the session captured them.
-    rules: rules.map((rule) => ({ when: compileReplyRule(rule.when, wire?.decodeReply), send: prepareTemplate(rule.send, wire).bind() })),
+    rules: rules.map((rule) => ({
+      when: compileReplyRule(rule.when, wire?.decodeReply),
+      send: prepareTemplate(rule.send, wire).bind(),
+    })),
   };
 }
 
@@ -34,10 +37,21 @@ export function compileResponders(rules: RespondRules | undefined, wire?: WireFo
  * Answers `data` when a rule matches it (the first that does), counting the answer in messagesSent; true when it
  * matched, whether or not the connection took the answer (it is closing).
  */
-export function answer(responders: Responders, data: Buffer, connection: TransportConnection, client: Answering, metrics: ScenarioMetrics): boolean {
+export function answer(
+  responders: Responders,
+  data: Buffer,
+  connection: TransportConnection,
+  client: Answering,
+  metrics: ScenarioMetrics,
+): boolean {
   for (const rule of responders.rules) {
     if (!rule.when(data)) continue;
-    const message = rule.send({ seq: client.answered, sentAtUs: Math.round((performance.timeOrigin + performance.now()) * 1000), client: client.client, ...(client.room !== undefined ? { room: client.room } : {}) });
+    const message = rule.send({
+      seq: client.answered,
+      sentAtUs: Math.round((performance.timeOrigin + performance.now()) * 1000),
+      client: client.client,
+      ...(client.room !== undefined ? { room: client.room } : {}),
+    });
     if (connection.send(message)) {
       client.answered += 1;
       metrics.messageSent(message.length);

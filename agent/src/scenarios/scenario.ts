@@ -1,7 +1,15 @@
 import type { WireFormat } from "@throng/wire/wire-format";
 import type { ScenarioMetrics } from "../metrics/snapshot-builder";
 import type { LocalPorts } from "../transports/local-ports";
-import { causeOf, failedConnection, type OpenOptions, type Transport, type TransportConnection, type TransportEnd, type TransportEvents } from "../transports/transport";
+import {
+  causeOf,
+  failedConnection,
+  type OpenOptions,
+  type Transport,
+  type TransportConnection,
+  type TransportEnd,
+  type TransportEvents,
+} from "../transports/transport";
 import { runHttpSteps, type HttpFailure, type TextFields } from "./http-step";
 import type { SessionVars } from "@throng/wire/message-template";
 import { answer, type Answering, type Responders } from "./respond-rules";
@@ -97,7 +105,12 @@ export interface ClientHandlers {
    * Counts a session that failed (`cause`), or that its connection ended ("closed"); login-storm counts them as
    * failed logins. Without it a failure is counted as error(cause), and an ended connection as its close.
    */
-  sessionFailed?(cause: SessionFailure | HttpFailure | "closed", client?: number, message?: string, bytes?: Uint8Array): void;
+  sessionFailed?(
+    cause: SessionFailure | HttpFailure | "closed",
+    client?: number,
+    message?: string,
+    bytes?: Uint8Array,
+  ): void;
   /**
    * The engine stops the client: `atRunEnd` at the run's end (or its abort), else a load shape ramping down. Called
    * before onEnd; messages still unanswered then go to `inFlightAtEnd` at the run's end, not to errors or losses.
@@ -196,7 +209,9 @@ class Client implements OpenedClient, TransportEvents {
     if (!outcome.ok) {
       if (outcome.status !== undefined && !statusLogged.has(handlers.session!.steps)) {
         statusLogged.add(handlers.session!.steps);
-        (context.warn ?? consoleWarn)(`an http step answered ${outcome.status}, not an expected status: its sessions fail with "http-status" (said once per run)`);
+        (context.warn ?? consoleWarn)(
+          `an http step answered ${outcome.status}, not an expected status: its sessions fail with "http-status" (said once per run)`,
+        );
       }
       this.failSession(outcome.cause);
       this.ended = true;
@@ -218,7 +233,9 @@ class Client implements OpenedClient, TransportEvents {
     const { context } = this;
     const { sourceAddresses } = context;
     const localAddress = sourceAddresses?.length ? sourceAddresses[this.index % sourceAddresses.length] : undefined;
-    let options: OpenOptions = localAddress ? { localAddress, ...(context.localPorts ? { localPorts: context.localPorts } : {}) } : {};
+    let options: OpenOptions = localAddress
+      ? { localAddress, ...(context.localPorts ? { localPorts: context.localPorts } : {}) }
+      : {};
     // A cohort's client connects from its cohort's addresses, through its cohort's network.
     if (context.network) ({ transport, options } = context.network.open(this.index, transport, options));
     this.connectStartedAt = performance.now();
@@ -253,17 +270,24 @@ class Client implements OpenedClient, TransportEvents {
     const { before } = this;
     if (!steps?.steps.length) return this.goUp(before && { ...before, endedAt: performance.now() });
     const connection = this.connection;
-    this.session = new SessionRun(steps, connection, this.fields(), this.metrics, {
-      done: (result) => {
-        this.session = undefined;
-        if (!this.stopped) this.goUp(result);
+    this.session = new SessionRun(
+      steps,
+      connection,
+      this.fields(),
+      this.metrics,
+      {
+        done: (result) => {
+          this.session = undefined;
+          if (!this.stopped) this.goUp(result);
+        },
+        failed: (cause, message, bytes) => {
+          this.session = undefined;
+          this.failSession(cause, message, bytes);
+          void connection.close();
+        },
       },
-      failed: (cause, message, bytes) => {
-        this.session = undefined;
-        this.failSession(cause, message, bytes);
-        void connection.close();
-      },
-    }, this.handlers.session?.observer);
+      this.handlers.session?.observer,
+    );
     this.session.start(before);
   }
 
@@ -326,7 +350,8 @@ const CONNECT_TIMED_OUT = "the connection did not open within the plan's connect
 const CLOSED_BY_SERVER = "the server closed the connection";
 
 function recordEnd(metrics: ScenarioMetrics, end: TransportEnd, stoppedByUs: boolean, client: number): void {
-  if (!end.opened) return metrics.connectionFailed(end.error ? causeOf(end.error) : "error", client, end.error?.message);
+  if (!end.opened)
+    return metrics.connectionFailed(end.error ? causeOf(end.error) : "error", client, end.error?.message);
   if (stoppedByUs) return metrics.connectionClosed("agent");
   if (end.error) {
     const cause = causeOf(end.error);
@@ -339,7 +364,9 @@ function recordEnd(metrics: ScenarioMetrics, end: TransportEnd, stoppedByUs: boo
 }
 
 /** Keeps a scenario's clients by index, so the engine can stop, drop or restart one, or stop all. */
-export function clientSet<C extends { stop(atRunEnd?: boolean): Promise<void>; drop?(): boolean; readonly ended?: boolean }>(start: (index: number) => C): ScenarioRunner {
+export function clientSet<
+  C extends { stop(atRunEnd?: boolean): Promise<void>; drop?(): boolean; readonly ended?: boolean },
+>(start: (index: number) => C): ScenarioRunner {
   const clients = new Map<number, C>();
   let closing = false;
   return {

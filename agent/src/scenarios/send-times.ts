@@ -34,7 +34,8 @@ export class RoomSendTimes {
 
   private slot(client: number, seq: number): number {
     const member = client - this.firstClient;
-    if (!Number.isInteger(member) || member < 0 || member >= this.roomSize || !Number.isInteger(seq) || seq < 0) return -1;
+    if (!Number.isInteger(member) || member < 0 || member >= this.roomSize || !Number.isInteger(seq) || seq < 0)
+      return -1;
     return member * (this.mask + 1) + (seq & this.mask);
   }
 }

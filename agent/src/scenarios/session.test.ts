@@ -7,7 +7,11 @@ import { compileTemplate } from "@throng/wire/message-template";
 import { compileSession, SessionRun, type SessionDone, type SessionFailure } from "./session";
 
 const runId = "0d7c4f2a-5b1e-4c3d-9e8f-7a6b5c4d3e2f";
-const builder = () => createSnapshotBuilder({ runId, health: { sample: () => ({ cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 }), stop() {} } });
+const builder = () =>
+  createSnapshotBuilder({
+    runId,
+    health: { sample: () => ({ cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 }), stop() {} },
+  });
 
 /** Runs one client's session over the scripted transport and resolves with how it ended. */
 function runSession(steps: SessionStep[], answer: (message: string) => (string | Buffer)[], room?: number) {
@@ -19,10 +23,16 @@ function runSession(steps: SessionStep[], answer: (message: string) => (string |
       onMessage: (data, at) => run.onMessage(data, at),
       onEnd() {},
     });
-    const run = new SessionRun(compileSession(steps), connection, { client: 7, ...(room === undefined ? {} : { room }) }, metrics, {
-      done: (outcome) => resolve({ outcome, sent }),
-      failed: (cause) => resolve({ outcome: cause, sent }),
-    });
+    const run = new SessionRun(
+      compileSession(steps),
+      connection,
+      { client: 7, ...(room === undefined ? {} : { room }) },
+      metrics,
+      {
+        done: (outcome) => resolve({ outcome, sent }),
+        failed: (cause) => resolve({ outcome: cause, sent }),
+      },
+    );
   });
 }
 
@@ -41,7 +51,14 @@ describe("session steps", () => {
       { kind: "send", message: { body: "AUTH {{vars.token}} as {{vars.user}}" } },
       { kind: "expect", reply: { regex: "^OK" }, capture: [{ name: "sid", from: { regex: "sid=(\\w+)" } }] },
       { kind: "send", message: { format: "hex", body: "ff" } },
-      { kind: "expect", reply: { prefixHex: "aa" }, capture: [{ name: "key", from: { bytes: { offset: 1, length: 2, as: "hex" } } }, { name: "n", from: { bytes: { offset: 3, length: 2, as: "uint" } } }] },
+      {
+        kind: "expect",
+        reply: { prefixHex: "aa" },
+        capture: [
+          { name: "key", from: { bytes: { offset: 1, length: 2, as: "hex" } } },
+          { name: "n", from: { bytes: { offset: 3, length: 2, as: "uint" } } },
+        ],
+      },
       { kind: "send", message: { body: "JOIN {{vars.sid}} {{vars.key}} {{vars.n}}" } },
     ];
     const { outcome, sent } = await runSession(steps, (message) => {
@@ -67,14 +84,21 @@ describe("session steps", () => {
 
   it("fails with session-capture when the matching reply lacks the captured value", async () => {
     const { outcome } = await runSession(
-      [{ kind: "send", message: { body: "x" } }, { kind: "expect", reply: { regex: "ok" }, capture: [{ name: "t", from: { json: "token" } }] }],
+      [
+        { kind: "send", message: { body: "x" } },
+        { kind: "expect", reply: { regex: "ok" }, capture: [{ name: "t", from: { json: "token" } }] },
+      ],
       () => ["ok, but not JSON"],
     );
     expect(outcome).toBe("session-capture");
   });
 
   it("fills {{room}} in a join step", async () => {
-    const { sent } = await runSession([{ kind: "send", message: { format: "json", body: '{"join":{{room}}}' } }], () => [], 12);
+    const { sent } = await runSession(
+      [{ kind: "send", message: { format: "json", body: '{"join":{{room}}}' } }],
+      () => [],
+      12,
+    );
     expect(sent).toEqual(['{"join":12}']);
   });
 
@@ -83,7 +107,13 @@ describe("session steps", () => {
     afterEach(() => vi.useRealTimers());
 
     it("fails with session-timeout when no matching reply comes within the step's timeoutMs", async () => {
-      const result = runSession([{ kind: "send", message: { body: "x" } }, { kind: "expect", reply: { regex: "never" }, timeoutMs: 500 }], () => ["other"]);
+      const result = runSession(
+        [
+          { kind: "send", message: { body: "x" } },
+          { kind: "expect", reply: { regex: "never" }, timeoutMs: 500 },
+        ],
+        () => ["other"],
+      );
       await vi.advanceTimersByTimeAsync(499);
       let settled = false;
       void result.then(() => (settled = true));
@@ -94,7 +124,14 @@ describe("session steps", () => {
     });
 
     it("waits `ms` before the next step, and times the session from its first step to its last", async () => {
-      const result = runSession([{ kind: "send", message: { body: "a" } }, { kind: "wait", ms: 250 }, { kind: "send", message: { body: "b" } }], () => []);
+      const result = runSession(
+        [
+          { kind: "send", message: { body: "a" } },
+          { kind: "wait", ms: 250 },
+          { kind: "send", message: { body: "b" } },
+        ],
+        () => [],
+      );
       await vi.advanceTimersByTimeAsync(249);
       const { sent } = await Promise.race([result, Promise.resolve({ sent: ["not yet"] })]);
       expect(sent).toEqual(["not yet"]);
@@ -109,13 +146,18 @@ describe("session steps", () => {
 
 describe("a scenario with a session", () => {
   it("starts its traffic only after the session, with the captured variables in its own template", async () => {
-    const { transport, sent } = createScriptedTransport((message) => (message.startsWith("LOGIN") ? ["TOKEN 55"] : [message]));
+    const { transport, sent } = createScriptedTransport((message) =>
+      message.startsWith("LOGIN") ? ["TOKEN 55"] : [message],
+    );
     const metrics = builder();
     const scenario: EchoFloodScenario = {
       kind: "echo-flood",
       messageBytes: 1,
       message: { body: "ECHO {{vars.token}} {{seq}}" },
-      session: [{ kind: "send", message: { body: "LOGIN" } }, { kind: "expect", reply: { regex: "^TOKEN" }, capture: [{ name: "token", from: { regex: "TOKEN (\\d+)" } }] }],
+      session: [
+        { kind: "send", message: { body: "LOGIN" } },
+        { kind: "expect", reply: { regex: "^TOKEN" }, capture: [{ name: "token", from: { regex: "TOKEN (\\d+)" } }] },
+      ],
     };
     const runner = createEchoFlood(scenario, { transport, metrics: metrics.metrics });
     runner.startClient(0);
@@ -128,7 +170,14 @@ describe("a scenario with a session", () => {
     const { transport, sent, closes } = createScriptedTransport(() => ["-ERR no"]);
     const metrics = builder();
     const runner = createEchoFlood(
-      { kind: "echo-flood", messageBytes: 4, session: [{ kind: "send", message: { body: "AUTH x" } }, { kind: "expect", reply: { regex: "^\\+OK" }, failWhen: { regex: "^-" } }] },
+      {
+        kind: "echo-flood",
+        messageBytes: 4,
+        session: [
+          { kind: "send", message: { body: "AUTH x" } },
+          { kind: "expect", reply: { regex: "^\\+OK" }, failWhen: { regex: "^-" } },
+        ],
+      },
       { transport, metrics: metrics.metrics },
     );
     runner.startClient(0);
@@ -136,14 +185,22 @@ describe("a scenario with a session", () => {
     await runner.close();
     const { counters } = metrics.take({ seq: 0, intervalStart: 0, intervalMs: 1_000, clients: 1 });
     expect(sent).toEqual(["AUTH x"]);
-    expect(counters).toMatchObject({ messagesSent: 1, errors: 1, errorsByKind: { "session-rejected": 1 }, closesByCause: { agent: 1 } });
+    expect(counters).toMatchObject({
+      messagesSent: 1,
+      errors: 1,
+      errorsByKind: { "session-rejected": 1 },
+      closesByCause: { agent: 1 },
+    });
   });
 
   it("checks echo-flood's replies: one that misses `expect` is a bad-reply error, not a round trip, and the flood goes on", async () => {
     let n = 0;
     const { transport, sent } = createScriptedTransport(() => [(n += 1) % 2 === 0 ? "BAD" : "GOOD"]);
     const metrics = builder();
-    const runner = createEchoFlood({ kind: "echo-flood", messageBytes: 4, reply: { expect: { regex: "^GOOD" } } }, { transport, metrics: metrics.metrics });
+    const runner = createEchoFlood(
+      { kind: "echo-flood", messageBytes: 4, reply: { expect: { regex: "^GOOD" } } },
+      { transport, metrics: metrics.metrics },
+    );
     runner.startClient(0);
     await vi.waitFor(() => expect(sent.length).toBeGreaterThanOrEqual(10));
     await runner.close();
@@ -160,14 +217,22 @@ describe("{{len}} and its {{body}} section", () => {
     const message = build({ seq: 0, sentAtUs: 0, client: 0, x: 12.5 }).toString();
     const payload = '{"x":12.5,"é":1}';
     expect(message).toBe(`PUB room.1 ${Buffer.byteLength(payload)}\r\n${payload}\r\n`);
-    expect(compileTemplate({ body: "PUB subject {{len}}\r\n{{body}}hello world!{{/body}}\r\n" })({ seq: 0, sentAtUs: 0, client: 0 }).toString()).toBe(
-      "PUB subject 12\r\nhello world!\r\n",
-    );
+    expect(
+      compileTemplate({ body: "PUB subject {{len}}\r\n{{body}}hello world!{{/body}}\r\n" })({
+        seq: 0,
+        sentAtUs: 0,
+        client: 0,
+      }).toString(),
+    ).toBe("PUB subject 12\r\nhello world!\r\n");
   });
 
   it("pads inside the section to sizeBytes and counts the padding, across a change in the count's digits", () => {
     for (const size of [20, 30, 103, 104, 105, 106, 110]) {
-      const message = compileTemplate({ body: "P {{len}}\n{{body}}{{seq}}{{pad}}{{/body}}", sizeBytes: size })({ seq: 5, sentAtUs: 0, client: 0 }).toString();
+      const message = compileTemplate({ body: "P {{len}}\n{{body}}{{seq}}{{pad}}{{/body}}", sizeBytes: size })({
+        seq: 5,
+        sentAtUs: 0,
+        client: 0,
+      }).toString();
       const [head, payload] = message.split("\n") as [string, string];
       expect(Number(head.slice(2))).toBe(Buffer.byteLength(payload));
       expect(Math.abs(message.length - size)).toBeLessThanOrEqual(1);
@@ -175,7 +240,11 @@ describe("{{len}} and its {{body}} section", () => {
   });
 
   it("is a 4-byte big-endian integer in hex bodies", () => {
-    const message = compileTemplate({ format: "hex", body: "01 {{len}} {{body}}{{client}} abcd{{/body}}" })({ seq: 0, sentAtUs: 0, client: 3 });
+    const message = compileTemplate({ format: "hex", body: "01 {{len}} {{body}}{{client}} abcd{{/body}}" })({
+      seq: 0,
+      sentAtUs: 0,
+      client: 3,
+    });
     expect(message.toString("hex")).toBe("01" + "00000006" + "00000003abcd");
   });
 
@@ -186,6 +255,11 @@ describe("{{len}} and its {{body}} section", () => {
 
   it("refuses a variable no session captured", () => {
     expect(() => compileTemplate({ body: "AUTH {{vars.token}}" })).toThrow(/vars\.token/);
-    expect(compileTemplate({ format: "hex", body: "{{vars.key}}{{vars.n}}" }, { key: "beef", n: 258 })({ seq: 0, sentAtUs: 0, client: 0 }).toString("hex")).toBe("beef00000102");
+    expect(
+      compileTemplate(
+        { format: "hex", body: "{{vars.key}}{{vars.n}}" },
+        { key: "beef", n: 258 },
+      )({ seq: 0, sentAtUs: 0, client: 0 }).toString("hex"),
+    ).toBe("beef00000102");
   });
 });

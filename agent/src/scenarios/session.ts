@@ -14,7 +14,14 @@ export type SessionFailure = "session-timeout" | "session-rejected" | "session-c
 
 type CompiledStep =
   | { kind: "send"; template: PreparedTemplate }
-  | { kind: "expect"; reply: ReplyMatcher; failWhen?: ReplyMatcher; timeoutMs: number; captures: { name: string; read: CaptureReader; missing: string }[]; words: ExpectWords }
+  | {
+      kind: "expect";
+      reply: ReplyMatcher;
+      failWhen?: ReplyMatcher;
+      timeoutMs: number;
+      captures: { name: string; read: CaptureReader; missing: string }[];
+      words: ExpectWords;
+    }
   | { kind: "wait"; ms: number };
 
 /** An expect step's failures in words, for their error samples: written once per step, never per failure. */
@@ -32,7 +39,10 @@ export interface CompiledSession {
 }
 
 /** Compiles the steps; `defaultTimeoutMs` is an expect step's wait when it gives none (login-storm passes its timeoutMs). */
-export function compileSession(steps: readonly SessionStep[], options: { defaultTimeoutMs?: number; wire?: WireFormat } = {}): CompiledSession {
+export function compileSession(
+  steps: readonly SessionStep[],
+  options: { defaultTimeoutMs?: number; wire?: WireFormat } = {},
+): CompiledSession {
   const wire = options.wire ?? TEXT_WIRE;
   const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_EXPECT_TIMEOUT_MS;
   return {
@@ -54,8 +64,15 @@ export function compileSession(steps: readonly SessionStep[], options: { default
               reply: compileReplyRule(step.reply, wire.decodeReply),
               ...(step.failWhen ? { failWhen: compileReplyRule(step.failWhen, wire.decodeReply) } : {}),
               timeoutMs,
-              captures: (step.capture ?? []).map((capture) => ({ name: capture.name, read: compileCapture(capture, wire.decodeReply), missing: `${at}: capture "${capture.name}" found nothing in the reply` })),
-              words: { rejected: `${at}: the reply matched failWhen`, timedOut: `${at}: no reply matched within ${timeoutMs} ms` },
+              captures: (step.capture ?? []).map((capture) => ({
+                name: capture.name,
+                read: compileCapture(capture, wire.decodeReply),
+                missing: `${at}: capture "${capture.name}" found nothing in the reply`,
+              })),
+              words: {
+                rejected: `${at}: the reply matched failWhen`,
+                timedOut: `${at}: no reply matched within ${timeoutMs} ms`,
+              },
             },
           ];
         }
@@ -162,7 +179,11 @@ export class SessionRun {
         this.timer = setTimeout(() => this.next(performance.now()), step.ms);
         return;
       }
-      const message = step.template.bind(this.vars)({ seq: this.sent, sentAtUs: Math.round((performance.timeOrigin + performance.now()) * 1000), ...this.fields });
+      const message = step.template.bind(this.vars)({
+        seq: this.sent,
+        sentAtUs: Math.round((performance.timeOrigin + performance.now()) * 1000),
+        ...this.fields,
+      });
       if (!this.connection.send(message)) return this.cancel();
       this.observer?.sent(message);
       this.sent += 1;

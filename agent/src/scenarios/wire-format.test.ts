@@ -6,7 +6,10 @@ import { compileCapture, compileReplyRule } from "./reply-rule";
 import { createWireFormat, TEXT_WIRE } from "@throng/wire/wire-format";
 
 const scenario = (format: "msgpack" | "json"): PlanSpec["scenario"] => ({
-  kind: "ping-pong", intervalMs: 100, message: { format, body: '{"type":"move","seq":{{seq}},"x":{{x}}}' }, match: { by: "json-field", field: "seq" },
+  kind: "ping-pong",
+  intervalMs: 100,
+  message: { format, body: '{"type":"move","seq":{{seq}},"x":{{x}}}' },
+  match: { by: "json-field", field: "seq" },
 });
 
 describe("wire format", () => {
@@ -24,7 +27,10 @@ describe("wire format", () => {
 
   it("keeps JSON text plans on plain text, and says which field is wrong in a bad .proto", () => {
     expect(createWireFormat({ scenario: scenario("json") })).toBe(TEXT_WIRE);
-    const protobufPlan = { protobuf: { proto: "syntax = \"proto3\"; message A { int32 seq = 1; }" }, scenario: { ...scenario("json"), message: { format: "protobuf" as const, messageType: "B", body: "{}" } } };
+    const protobufPlan = {
+      protobuf: { proto: 'syntax = "proto3"; message A { int32 seq = 1; }' },
+      scenario: { ...scenario("json"), message: { format: "protobuf" as const, messageType: "B", body: "{}" } },
+    };
     expect(() => createWireFormat(protobufPlan as never)).toThrow(/messageType/);
   });
 });

@@ -33,7 +33,9 @@ describe("the agent's cache of script bundles (PROTOCOL.md §12)", () => {
 
   it("refuses a bundle whose bytes do not hash to the plan's sha256, and writes nothing", async () => {
     const where = await tempDirs();
-    await expect(cachedBundle(where, HASH, async () => `${SOURCE}// tampered`)).rejects.toThrow(`refused script bundle ${HASH}: what the server sent hashes to`);
+    await expect(cachedBundle(where, HASH, async () => `${SOURCE}// tampered`)).rejects.toThrow(
+      `refused script bundle ${HASH}: what the server sent hashes to`,
+    );
     await expect(readFile(join(where[0]!, `${HASH}.mjs`))).rejects.toThrow(/ENOENT/);
   });
 

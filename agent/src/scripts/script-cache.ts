@@ -29,7 +29,11 @@ async function verifiedCopy(path: string, sha256: string): Promise<string | unde
  * there (named by hash, `.mjs` so Node imports it as a module). A bundle whose bytes do not hash to `sha256` is
  * refused, whoever sent it.
  */
-export async function cachedBundle(dirs: readonly string[], sha256: string, fetch: (sha256: string) => Promise<string>): Promise<string> {
+export async function cachedBundle(
+  dirs: readonly string[],
+  sha256: string,
+  fetch: (sha256: string) => Promise<string>,
+): Promise<string> {
   const name = `${sha256}.mjs`;
   for (const dir of dirs) {
     const cached = await verifiedCopy(join(dir, name), sha256);
@@ -57,7 +61,11 @@ export async function cachedBundle(dirs: readonly string[], sha256: string, fetc
 }
 
 /** For a plan's `script: { sha256 }`, the verified file its engines import; undefined for any other plan. */
-export async function scriptBundlePath(scenario: Scenario, dirs: readonly string[], fetch: (sha256: string) => Promise<string>): Promise<string | undefined> {
+export async function scriptBundlePath(
+  scenario: Scenario,
+  dirs: readonly string[],
+  fetch: (sha256: string) => Promise<string>,
+): Promise<string | undefined> {
   if (scenario.kind !== "script" || !("sha256" in scenario.script)) return undefined;
   return cachedBundle(dirs, scenario.script.sha256.toLowerCase(), fetch);
 }

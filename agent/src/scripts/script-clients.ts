@@ -32,7 +32,12 @@ export type ClientFunction = (ctx: ScriptContext) => unknown;
 
 /** The client function a script module exports: `export default async function (ctx)` or `export async function client(ctx)`. */
 export function clientFunctionOf(module: Record<string, unknown>): ClientFunction | undefined {
-  const candidate = typeof module.default === "function" ? module.default : typeof module.client === "function" ? module.client : (module.default as { client?: unknown } | undefined)?.client;
+  const candidate =
+    typeof module.default === "function"
+      ? module.default
+      : typeof module.client === "function"
+        ? module.client
+        : (module.default as { client?: unknown } | undefined)?.client;
   return typeof candidate === "function" ? (candidate as ClientFunction) : undefined;
 }
 

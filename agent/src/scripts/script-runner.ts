@@ -50,7 +50,11 @@ function spawnWorker(data: ScriptWorkerData): Worker {
   const here = import.meta.url;
   if (!here.endsWith(".ts")) return new Worker(new URL(here), { workerData: data });
   // tsx's ESM API (its "import" entry beside the "require" one resolved here) registers its hooks for this thread.
-  const loader = pathToFileURL(createRequire(here).resolve("tsx/esm/api").replace(/\.cjs$/, ".mjs")).href;
+  const loader = pathToFileURL(
+    createRequire(here)
+      .resolve("tsx/esm/api")
+      .replace(/\.cjs$/, ".mjs"),
+  ).href;
   const entry = new URL("./script-worker.ts", here).href;
   const code = `import(${JSON.stringify(loader)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); }).then((worker) => worker.runScriptWorker());`;
   return new Worker(code, { eval: true, workerData: data });
@@ -60,7 +64,11 @@ function spawnWorker(data: ScriptWorkerData): Worker {
  * Starts a script shard's worker and loads its script: refused without the owner's permission, and failing with the
  * script's own message when it cannot load. One worker per engine process runs all of that engine's clients.
  */
-export async function startScriptShard(assignment: RunAssignment, options: ScriptOptions = {}, log = (line: string) => console.error(line)): Promise<ScriptShard> {
+export async function startScriptShard(
+  assignment: RunAssignment,
+  options: ScriptOptions = {},
+  log = (line: string) => console.error(line),
+): Promise<ScriptShard> {
   const { scenario } = assignment.plan;
   if (scenario.kind !== "script") throw new Error(`not a script scenario: ${scenario.kind}`);
   const refused = await scriptRefusal(scenario, options.permission);
@@ -70,7 +78,12 @@ export async function startScriptShard(assignment: RunAssignment, options: Scrip
   const worker = spawnWorker({
     [SCRIPT_WORKER_MARK]: true,
     path,
-    scenario: { ...(scenario.parameters ? { parameters: scenario.parameters } : {}), ...(scenario.roomSize ? { roomSize: scenario.roomSize } : {}), ...(scenario.timeoutMs ? { timeoutMs: scenario.timeoutMs } : {}), ...(scenario.metrics ? { metrics: scenario.metrics } : {}) },
+    scenario: {
+      ...(scenario.parameters ? { parameters: scenario.parameters } : {}),
+      ...(scenario.roomSize ? { roomSize: scenario.roomSize } : {}),
+      ...(scenario.timeoutMs ? { timeoutMs: scenario.timeoutMs } : {}),
+      ...(scenario.metrics ? { metrics: scenario.metrics } : {}),
+    },
     target: assignment.plan.target,
     run: runTag(assignment.runId),
     allowTargets: options.allowTargets ?? [],
@@ -86,11 +99,14 @@ export async function startScriptShard(assignment: RunAssignment, options: Scrip
   const release = (list: (() => void)[]) => list.splice(0).forEach((resolve) => resolve());
   const post = (message: ToScriptWorker) => !exited && worker.postMessage(message);
   const loaded = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`script ${path} did not finish loading in ${LOAD_TIMEOUT_MS / 1000} s`)), LOAD_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`script ${path} did not finish loading in ${LOAD_TIMEOUT_MS / 1000} s`)),
+      LOAD_TIMEOUT_MS,
+    );
     worker.on("message", (message: FromScriptWorker) => {
-      if (message.type === "loaded") (clearTimeout(timer), resolve());
-      else if (message.type === "load-failed") (clearTimeout(timer), reject(new Error(message.error)));
-      else if (message.type === "flushed") (fold(message.part), release(waiting.flushed));
+      if (message.type === "loaded") clearTimeout(timer), resolve();
+      else if (message.type === "load-failed") clearTimeout(timer), reject(new Error(message.error));
+      else if (message.type === "flushed") fold(message.part), release(waiting.flushed);
       else if (message.type === "log") log(`warning: script error: ${message.message}`);
       else release(waiting.ended);
     });
@@ -99,7 +115,8 @@ export async function startScriptShard(assignment: RunAssignment, options: Scrip
       exited = true;
       clearTimeout(timer);
       reject(new Error(`script ${path}: its worker exited (code ${code}) while loading`));
-      if (running && !closing) log(`warning: the script's worker exited (code ${code}) before the run ended: its clients stopped`);
+      if (running && !closing)
+        log(`warning: the script's worker exited (code ${code}) before the run ended: its clients stopped`);
       release(waiting.flushed);
       release(waiting.ended);
     });

@@ -33,9 +33,16 @@ export function createScriptTally(declared: ScriptScenario["metrics"] = [], log:
   const declare = (name: string, kind: "histogram" | "counter") => {
     const known = kinds.get(name);
     if (known === kind) return;
-    if (known) throw new TypeError(`script metric "${name}" is a ${known}: measure() records histograms, count() counters; use another name`);
-    if (!NAME.test(name)) throw new TypeError(`script metric name "${name}" must be lower-case letters, digits and "-", starting with a letter (at most 41 characters)`);
-    if (kinds.size >= MAX_SCRIPT_METRICS) throw new TypeError(`script metric "${name}": a script may name at most ${MAX_SCRIPT_METRICS} metrics`);
+    if (known)
+      throw new TypeError(
+        `script metric "${name}" is a ${known}: measure() records histograms, count() counters; use another name`,
+      );
+    if (!NAME.test(name))
+      throw new TypeError(
+        `script metric name "${name}" must be lower-case letters, digits and "-", starting with a letter (at most 41 characters)`,
+      );
+    if (kinds.size >= MAX_SCRIPT_METRICS)
+      throw new TypeError(`script metric "${name}": a script may name at most ${MAX_SCRIPT_METRICS} metrics`);
     kinds.set(name, kind);
     if (kind === "histogram") histograms.set(name, createLatencyHistogram());
     else counts.set(name, 0);
@@ -58,16 +65,27 @@ export function createScriptTally(declared: ScriptScenario["metrics"] = [], log:
     /** An error counted under `kind`; its message is logged the first time it is seen. */
     failed(kind: string, cause: unknown): void {
       builder.metrics.error(kind);
-      const message = cause instanceof Error ? `${cause.name === "Error" ? "" : `${cause.name}: `}${cause.message}` : String(cause);
+      const message =
+        cause instanceof Error ? `${cause.name === "Error" ? "" : `${cause.name}: `}${cause.message}` : String(cause);
       if (logged.has(message) || logged.size >= MAX_LOGGED_MESSAGES) return;
       logged.add(message);
-      log(logged.size === MAX_LOGGED_MESSAGES ? `${message} (further distinct script errors are counted, not logged)` : message);
+      log(
+        logged.size === MAX_LOGGED_MESSAGES
+          ? `${message} (further distinct script errors are counted, not logged)`
+          : message,
+      );
     },
     /** Everything since the last flush; starts the next interval from zero. */
     flush(): ScriptMetricsPart {
-      const { counters, histograms: measured } = builder.take({ seq: 0, intervalStart: 0, intervalMs: 1000, clients: 0 });
+      const { counters, histograms: measured } = builder.take({
+        seq: 0,
+        intervalStart: 0,
+        intervalMs: 1000,
+        clients: 0,
+      });
       const part: ScriptMetricsPart = { counters, histograms: measured };
-      if (histograms.size) part.histograms.script = Object.fromEntries([...histograms].map(([name, h]) => [name, encodeHistogram(h)]));
+      if (histograms.size)
+        part.histograms.script = Object.fromEntries([...histograms].map(([name, h]) => [name, encodeHistogram(h)]));
       if (counts.size) part.counters.scriptCounts = Object.fromEntries(counts);
       for (const h of histograms.values()) h.reset();
       for (const name of counts.keys()) counts.set(name, 0);

@@ -23,7 +23,11 @@ export interface ScriptWorkerData {
 }
 
 /** Engine → worker; a client's `index` is its number in the run (ctx.client). `flush` is answered with `flushed`, `end` with `ended` once every client function has settled. */
-export type ToScriptWorker = { type: "start"; index: number } | { type: "stop"; index: number } | { type: "flush" } | { type: "end" };
+export type ToScriptWorker =
+  | { type: "start"; index: number }
+  | { type: "stop"; index: number }
+  | { type: "flush" }
+  | { type: "end" };
 /** Worker → engine. */
 export type FromScriptWorker =
   | { type: "loaded" }
@@ -58,7 +62,11 @@ export async function runScriptWorker(): Promise<void> {
   } catch (error) {
     return post({ type: "load-failed", error: `script ${data.path} failed to load: ${messageOf(error)}` });
   }
-  if (!entry) return post({ type: "load-failed", error: `script ${data.path} exports no client function: write export default async function (ctx) { … } or export async function client(ctx)` });
+  if (!entry)
+    return post({
+      type: "load-failed",
+      error: `script ${data.path} exports no client function: write export default async function (ctx) { … } or export async function client(ctx)`,
+    });
   const clients = createScriptClients(entry, tally, { scenario: data.scenario, target: data.target, run: data.run });
   port.on("message", (message: ToScriptWorker) => {
     switch (message.type) {

@@ -12,19 +12,28 @@ import { assignmentFor, total, totalsByKind } from "../testing/assignment";
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
-async function runScript(scenario: Omit<ScriptScenario, "kind">, clients: number, durationSec: number, options: Partial<RunShardOptions> = { scripts: { permission: { any: true } } }) {
+async function runScript(
+  scenario: Omit<ScriptScenario, "kind">,
+  clients: number,
+  durationSec: number,
+  options: Partial<RunShardOptions> = { scripts: { permission: { any: true } } },
+) {
   const snapshots: MetricSnapshot[] = [];
-  const assignment = assignmentFor({
-    target: { protocol: "websocket", url: "ws://127.0.0.1:9/" },
-    scenario: { kind: "script", ...scenario },
-    load: { clients, durationSec, rampUpSec: 0 },
-    // The script's worker loads before the start: on a busy machine that can take longer than a start of "now" allows.
-  }, Date.now() + 2_000);
+  const assignment = assignmentFor(
+    {
+      target: { protocol: "websocket", url: "ws://127.0.0.1:9/" },
+      scenario: { kind: "script", ...scenario },
+      load: { clients, durationSec, rampUpSec: 0 },
+      // The script's worker loads before the start: on a busy machine that can take longer than a start of "now" allows.
+    },
+    Date.now() + 2_000,
+  );
   await runShard(assignment, { ...options, onSnapshot: (s) => snapshots.push(s) });
   return snapshots;
 }
 
-const scriptCount = (snapshots: MetricSnapshot[], name: string) => snapshots.reduce((sum, s) => sum + (s.counters.scriptCounts?.[name] ?? 0), 0);
+const scriptCount = (snapshots: MetricSnapshot[], name: string) =>
+  snapshots.reduce((sum, s) => sum + (s.counters.scriptCounts?.[name] ?? 0), 0);
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -35,7 +44,17 @@ afterEach(async () => {
 
 describe("scripted clients (issue 15)", () => {
   it("runs the client function once per client in a worker: named histograms and counters in every second, timers till the end", async () => {
-    const snapshots = await runScript({ script: { path: fixture("counting.mjs") }, metrics: [{ name: "work-ms", kind: "histogram" }, { name: "ticks", kind: "counter" }] }, 4, 2);
+    const snapshots = await runScript(
+      {
+        script: { path: fixture("counting.mjs") },
+        metrics: [
+          { name: "work-ms", kind: "histogram" },
+          { name: "ticks", kind: "counter" },
+        ],
+      },
+      4,
+      2,
+    );
     expect(snapshots.map((s) => s.seq)).toEqual([0, 1]);
     for (const s of snapshots) expect(Object.keys(s.histograms.script ?? {})).toEqual(["work-ms"]);
     const work = decodeHistogram(snapshots[0]!.histograms.script!["work-ms"]!);
@@ -47,7 +66,9 @@ describe("scripted clients (issue 15)", () => {
   });
 
   it("a script that throws at import fails the shard with its own message", async () => {
-    await expect(runScript({ script: { path: fixture("throws-at-import.mjs") } }, 1, 1)).rejects.toThrow(/throws-at-import\.mjs failed to load: the script broke on purpose at import/);
+    await expect(runScript({ script: { path: fixture("throws-at-import.mjs") } }, 1, 1)).rejects.toThrow(
+      /throws-at-import\.mjs failed to load: the script broke on purpose at import/,
+    );
   });
 
   it("a client that throws is counted as script-error, logged once, and the other clients go on", async () => {
@@ -73,12 +94,19 @@ describe("scripted clients (issue 15)", () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     const scripts = { permission: { any: true as const }, allowTargets: [`127.0.0.1:${allowed}`] };
     // 3 s, not 1: on a busy host a worker's clients can start a good part of a second late, and the run's end aborts them.
-    const refused = await runScript({ script: { path: fixture("connects.mjs") }, parameters: { port: 9 } }, 2, 3, { scripts });
+    const refused = await runScript({ script: { path: fixture("connects.mjs") }, parameters: { port: 9 } }, 2, 3, {
+      scripts,
+    });
     expect(totalsByKind(refused, "errorsByKind")).toEqual({ "script-error": 2 });
     expect(logged.mock.calls.map(([line]) => String(line))).toContain(
       `warning: script error: connection to 127.0.0.1:9 refused: it is not on this agent's --allow-target list (127.0.0.1:${allowed})`,
     );
-    const connected = await runScript({ script: { path: fixture("connects.mjs") }, parameters: { port: allowed } }, 2, 3, { scripts });
+    const connected = await runScript(
+      { script: { path: fixture("connects.mjs") }, parameters: { port: allowed } },
+      2,
+      3,
+      { scripts },
+    );
     expect(scriptCount(connected, "connected")).toBe(2);
   });
 
@@ -86,21 +114,48 @@ describe("scripted clients (issue 15)", () => {
     server = createServer(() => {});
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
     const port = (server.address() as { port: number }).port;
-    const slos = [{ metric: "script:connect-ms-p99" as const, below: 1000 }, { metric: "script:connected-count" as const, below: 3 }];
-    const assignment = assignmentFor({
-      target: { protocol: "websocket", url: "ws://127.0.0.1:9/" },
-      scenario: { kind: "script", script: { path: fixture("connect-timed.mjs") }, parameters: { port }, metrics: [{ name: "connect-ms", kind: "histogram" }, { name: "connected", kind: "counter" }] },
-      load: { clients: 2, durationSec: 2, rampUpSec: 0 },
-      slos,
-      // The worker loads the script before the start: on a busy host that took longer than this 2 s run ("expired").
-    }, Date.now() + 4_000);
+    const slos = [
+      { metric: "script:connect-ms-p99" as const, below: 1000 },
+      { metric: "script:connected-count" as const, below: 3 },
+    ];
+    const assignment = assignmentFor(
+      {
+        target: { protocol: "websocket", url: "ws://127.0.0.1:9/" },
+        scenario: {
+          kind: "script",
+          script: { path: fixture("connect-timed.mjs") },
+          parameters: { port },
+          metrics: [
+            { name: "connect-ms", kind: "histogram" },
+            { name: "connected", kind: "counter" },
+          ],
+        },
+        load: { clients: 2, durationSec: 2, rampUpSec: 0 },
+        slos,
+        // The worker loads the script before the start: on a busy host that took longer than this 2 s run ("expired").
+      },
+      Date.now() + 4_000,
+    );
     const snapshots: MetricSnapshot[] = [];
-    await runShard(assignment, { scripts: { permission: { any: true }, allowTargets: [`127.0.0.1:${port}`] }, onSnapshot: (s) => snapshots.push(s) });
+    await runShard(assignment, {
+      scripts: { permission: { any: true }, allowTargets: [`127.0.0.1:${port}`] },
+      onSnapshot: (s) => snapshots.push(s),
+    });
     const { summary, seconds } = localRun(snapshots);
     expect(summary?.script?.["connect-ms"]?.count).toBe(2);
     // The same verdict the run command prints (standaloneVerdict), from the same seconds and summary.
-    const verdict = judgeRun({ spec: assignment.plan, ended: "finished", problems: [], summary, seconds, startSecond: Math.floor(assignment.startAt / 1000) });
-    expect(verdict.slos.map((slo) => [slo.metric, slo.status])).toEqual([["script:connect-ms-p99", "met"], ["script:connected-count", "met"]]);
+    const verdict = judgeRun({
+      spec: assignment.plan,
+      ended: "finished",
+      problems: [],
+      summary,
+      seconds,
+      startSecond: Math.floor(assignment.startAt / 1000),
+    });
+    expect(verdict.slos.map((slo) => [slo.metric, slo.status])).toEqual([
+      ["script:connect-ms-p99", "met"],
+      ["script:connected-count", "met"],
+    ]);
     expect(verdict.slos[1]!.value).toBe(2);
     expect(verdict.outcome).toBe("passed");
   });
@@ -109,18 +164,27 @@ describe("scripted clients (issue 15)", () => {
     server = createServer(() => {});
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
     const port = (server.address() as { port: number }).port;
-    const assignment = assignmentFor({
-      target: { protocol: "websocket", url: "ws://127.0.0.1:9/" },
-      scenario: { kind: "script", script: { path: fixture("connect-timed.mjs") }, parameters: { port } },
-      load: { clients: 3, durationSec: 4, rampUpSec: 0 },
-    }, Date.now() + 2_000);
+    const assignment = assignmentFor(
+      {
+        target: { protocol: "websocket", url: "ws://127.0.0.1:9/" },
+        scenario: { kind: "script", script: { path: fixture("connect-timed.mjs") }, parameters: { port } },
+        load: { clients: 3, durationSec: 4, rampUpSec: 0 },
+      },
+      Date.now() + 2_000,
+    );
     const snapshots: MetricSnapshot[] = [];
     await runShard(assignment, { scripts: { permission: { any: true } }, onSnapshot: (s) => snapshots.push(s) });
     expect(total(snapshots, "connectionsOpened")).toBe(3);
     expect(total(snapshots, "connectionsFailed")).toBe(0);
     expect(snapshots.slice(1, -1).map((s) => s.counters.connectionsOpen)).toEqual([3, 3]);
     expect(decodeHistogram(snapshots[0]!.histograms.connectUs!).totalCount).toBe(3);
-    const verdict = judgeRun({ spec: assignment.plan, ended: "finished", problems: [], ...localRun(snapshots), startSecond: Math.floor(assignment.startAt / 1000) });
+    const verdict = judgeRun({
+      spec: assignment.plan,
+      ended: "finished",
+      problems: [],
+      ...localRun(snapshots),
+      startSecond: Math.floor(assignment.startAt / 1000),
+    });
     expect(verdict.reasons).toEqual([]);
     expect(verdict.outcome).toBe("passed");
 
@@ -134,31 +198,59 @@ describe("scripted clients (issue 15)", () => {
     await expect(runScript({ script: { path: fixture("counting.mjs") } }, 1, 1, {})).rejects.toThrow(
       "this agent does not run scripts: start it with --allow-scripts (or --allow-scripts <sha256> to allow one bundle)",
     );
-    await expect(runScript({ script: { sha256: "a".repeat(64) } }, 1, 1)).rejects.toThrow("a script by sha256 is fetched from the control plane by throng-agent connect");
+    await expect(runScript({ script: { sha256: "a".repeat(64) } }, 1, 1)).rejects.toThrow(
+      "a script by sha256 is fetched from the control plane by throng-agent connect",
+    );
   });
 });
 
 describe("a script shard's engines (issue 25 §4)", () => {
   // Starting 4 s ahead: on a busy host a worker loading the script through tsx can take longer than the run itself.
   const assignment = () =>
-    assignmentFor({ target: { protocol: "websocket", url: "ws://127.0.0.1:9/" }, scenario: { kind: "script", script: { path: fixture("counting.mjs") } }, load: { clients: 4, durationSec: 1, rampUpSec: 0 } }, Date.now() + 4_000);
+    assignmentFor(
+      {
+        target: { protocol: "websocket", url: "ws://127.0.0.1:9/" },
+        scenario: { kind: "script", script: { path: fixture("counting.mjs") } },
+        load: { clients: 4, durationSec: 1, rampUpSec: 0 },
+      },
+      Date.now() + 4_000,
+    );
   /** A pool that records how many engine processes a shard asked for and forks none. */
   const recordingPool = () => {
     const taken: number[] = [];
-    return { taken, pool: { take: (count: number) => (taken.push(count), Promise.reject(new Error(`asked for ${count} engine processes`))), close() {} } };
+    return {
+      taken,
+      pool: {
+        take: (count: number) => (taken.push(count), Promise.reject(new Error(`asked for ${count} engine processes`))),
+        close() {},
+      },
+    };
   };
 
   it("a small script shard on a 2-engine agent runs its clients on one engine, in this process: no engine process is forked", async () => {
     const { taken, pool } = recordingPool();
     const snapshots: MetricSnapshot[] = [];
-    await runOnEngines(assignment(), { engines: 2, pool, scripts: { permission: { any: true } }, onSnapshot: (s) => snapshots.push(s) });
+    await runOnEngines(assignment(), {
+      engines: 2,
+      pool,
+      scripts: { permission: { any: true } },
+      onSnapshot: (s) => snapshots.push(s),
+    });
     expect(taken).toEqual([]);
     expect(scriptCount(snapshots, "started")).toBe(4);
   });
 
   it("with --engines 2 the same shard is spread over two engine processes", async () => {
     const { taken, pool } = recordingPool();
-    await expect(runOnEngines(assignment(), { engines: 2, enginesChosen: true, pool, scripts: { permission: { any: true } }, onSnapshot: () => {} })).rejects.toThrow("asked for 2 engine processes");
+    await expect(
+      runOnEngines(assignment(), {
+        engines: 2,
+        enginesChosen: true,
+        pool,
+        scripts: { permission: { any: true } },
+        onSnapshot: () => {},
+      }),
+    ).rejects.toThrow("asked for 2 engine processes");
     expect(taken).toEqual([2]);
   });
 });

@@ -8,7 +8,9 @@ export class RefusedTargetError extends Error {
 }
 
 function refusal(host: string, port: number | string, allowList: readonly string[]): RefusedTargetError {
-  return new RefusedTargetError(`connection to ${host}:${port} refused: it is not on this agent's --allow-target list (${allowList.join(", ")})`);
+  return new RefusedTargetError(
+    `connection to ${host}:${port} refused: it is not on this agent's --allow-target list (${allowList.join(", ")})`,
+  );
 }
 
 /** Whether host:port is on the list; hosts are compared as the script's library wrote them, like a plan's target. */
@@ -23,7 +25,10 @@ function connectDestination(args: unknown[]): { host: string; port: number } | {
   if (first !== null && typeof first === "object") {
     const options = first as { host?: unknown; port?: unknown; path?: unknown };
     if (typeof options.path === "string") return { path: options.path };
-    return { host: typeof options.host === "string" && options.host ? options.host : "localhost", port: Number(options.port) };
+    return {
+      host: typeof options.host === "string" && options.host ? options.host : "localhost",
+      port: Number(options.port),
+    };
   }
   if (typeof first === "number" || (typeof first === "string" && /^\d+$/.test(first))) {
     return { host: typeof args[1] === "string" && args[1] ? args[1] : "localhost", port: Number(first) };
@@ -52,7 +57,14 @@ export function installSocketGuard(allowList: readonly string[]): void {
   const connect = net.Socket.prototype.connect;
   net.Socket.prototype.connect = function guardedConnect(this: net.Socket, ...args: unknown[]) {
     const to = connectDestination(args);
-    const refused = to === undefined ? undefined : "path" in to ? refusal(to.path, "(unix socket)", allowList) : allowed(allowList, to.host, to.port) ? undefined : refusal(to.host, to.port, allowList);
+    const refused =
+      to === undefined
+        ? undefined
+        : "path" in to
+          ? refusal(to.path, "(unix socket)", allowList)
+          : allowed(allowList, to.host, to.port)
+            ? undefined
+            : refusal(to.host, to.port, allowList);
     if (!refused) return (connect as (...a: unknown[]) => net.Socket).apply(this, args);
     process.nextTick(() => this.destroy(refused));
     return this;

@@ -27,7 +27,9 @@ export function installSocketMeter(metrics: ScenarioMetrics): void {
       this.once("close", () => {
         const failure = this.errored ?? undefined;
         if (!opened) return;
-        metrics.connectionClosed(failure ? (causeOf(failure) === "reset" ? "reset" : "error") : peerEnded ? "server" : "agent");
+        metrics.connectionClosed(
+          failure ? (causeOf(failure) === "reset" ? "reset" : "error") : peerEnded ? "server" : "agent",
+        );
       });
     }
     return (connect as (...a: unknown[]) => net.Socket).apply(this, args);

@@ -44,9 +44,16 @@ async function bundle(entry: string): Promise<string> {
   dir = await mkdtemp(join(tmpdir(), "throng-script-"));
   const outfile = join(dir, "bundle.mjs");
   await build({
-    entryPoints: [entry], outfile, bundle: true, platform: "node", format: "esm", logLevel: "warning",
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    logLevel: "warning",
     // The client's CommonJS parts (ws, xmlhttprequest-ssl) call require(): give the ESM bundle one.
-    banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
+    banner: {
+      js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
+    },
   });
   return outfile;
 }
@@ -58,18 +65,33 @@ describe("a scripted plan against a real Socket.IO v4 server (socket.io 4.8.4 fr
     const snapshots: MetricSnapshot[] = [];
     const assignment = assignmentFor({
       target: { protocol: "websocket", url: `ws://127.0.0.1:${port}/socket.io/` },
-      scenario: { kind: "script", script: { path }, roomSize: 4, parameters: { url: `http://127.0.0.1:${port}`, roomSize: 4 }, metrics: [{ name: "connect-ms", kind: "histogram" }, { name: "updates", kind: "counter" }] },
+      scenario: {
+        kind: "script",
+        script: { path },
+        roomSize: 4,
+        parameters: { url: `http://127.0.0.1:${port}`, roomSize: 4 },
+        metrics: [
+          { name: "connect-ms", kind: "histogram" },
+          { name: "updates", kind: "counter" },
+        ],
+      },
       load: { clients: 8, durationSec: 2, rampUpSec: 0 },
     });
     // The script's own sockets are held to the agent's allow-list: the server's port is on it.
-    await runShard(assignment, { onSnapshot: (s) => snapshots.push(s), scripts: { permission: { any: true }, allowTargets: [`127.0.0.1:${port}`] } });
+    await runShard(assignment, {
+      onSnapshot: (s) => snapshots.push(s),
+      scripts: { permission: { any: true }, allowTargets: [`127.0.0.1:${port}`] },
+    });
 
     const updates = snapshots.reduce((sum, s) => sum + (s.counters.scriptCounts?.updates ?? 0), 0);
     const received = total(snapshots, "broadcastsReceived");
     expect(updates).toBeGreaterThan(8 * 5); // correctness, not speed: ~8 × 18 on an idle host
     expect(received / (updates * 3)).toBeGreaterThan(0.95);
     expect(merged(snapshots, "broadcastUs")!.totalCount).toBe(received);
-    const connect = snapshots.map((s) => s.histograms.script?.["connect-ms"]).filter((h): h is string => h !== undefined).map(decodeHistogram);
+    const connect = snapshots
+      .map((s) => s.histograms.script?.["connect-ms"])
+      .filter((h): h is string => h !== undefined)
+      .map(decodeHistogram);
     expect(connect.reduce((sum, h) => sum + h.totalCount, 0)).toBe(8);
     expect(total(snapshots, "errors")).toBe(0);
     expect(total(snapshots, "duplicates") + total(snapshots, "outOfOrder")).toBe(0);

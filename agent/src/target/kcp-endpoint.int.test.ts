@@ -32,12 +32,23 @@ describe("the reference target over KCP", () => {
     expect(total(moves, "lost") + total(moves, "outOfOrder") + total(moves, "duplicates")).toBe(0);
   });
 
-  it("serves kcp-go's own client: every ping it sends is echoed", async () => {
-    await kcpTestServerBinary();
-    target = await startTarget({ port: 0, kcp: { port: 0, mode: "fast" } });
-    const result = await runKcpGoClients({ port: target.kcpPort!, clients: 5, intervalMs: 50, durationSec: 2, bytes: 64, tuning: { mode: "fast" } });
-    expect(result.sent).toBeGreaterThan(5 * 40 * 0.6);
-    expect(result.received + result.unanswered).toBe(result.sent);
-    expect(result.unanswered).toBeLessThanOrEqual(5);
-  }, 10 * 60_000);
+  it(
+    "serves kcp-go's own client: every ping it sends is echoed",
+    async () => {
+      await kcpTestServerBinary();
+      target = await startTarget({ port: 0, kcp: { port: 0, mode: "fast" } });
+      const result = await runKcpGoClients({
+        port: target.kcpPort!,
+        clients: 5,
+        intervalMs: 50,
+        durationSec: 2,
+        bytes: 64,
+        tuning: { mode: "fast" },
+      });
+      expect(result.sent).toBeGreaterThan(5 * 40 * 0.6);
+      expect(result.received + result.unanswered).toBe(result.sent);
+      expect(result.unanswered).toBeLessThanOrEqual(5);
+    },
+    10 * 60_000,
+  );
 });

@@ -84,7 +84,12 @@ class KcpPeer implements Peer, KcpHost, WheelTimer {
 }
 
 /** Serves KCP on `port` (0 picks a free one) with a kcptun mode's tuning (fast by default). */
-export async function serveKcp(port: number, host: string, behaviour: TargetBehaviour, mode?: KcpModeName): Promise<{ port: number; close(): Promise<void> }> {
+export async function serveKcp(
+  port: number,
+  host: string,
+  behaviour: TargetBehaviour,
+  mode?: KcpModeName,
+): Promise<{ port: number; close(): Promise<void> }> {
   const socket = createSocket({ type: host.includes(":") ? "udp6" : "udp4" });
   const settings = kcpSettings({ mode });
   const wheel = new TimerWheel();

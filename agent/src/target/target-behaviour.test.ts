@@ -12,7 +12,11 @@ describe("the target's byte reader for the agent's pings", () => {
     ] as const) {
       const frame = Buffer.from(pingFrame(seq, client, bytes, rb));
       const parsed = JSON.parse(frame.toString()) as { seq: number; rb?: number };
-      expect(agentPing(frame)).toEqual({ type: "ping", seq: parsed.seq, ...(parsed.rb !== undefined ? { rb: parsed.rb } : {}) });
+      expect(agentPing(frame)).toEqual({
+        type: "ping",
+        seq: parsed.seq,
+        ...(parsed.rb !== undefined ? { rb: parsed.rb } : {}),
+      });
     }
   });
 

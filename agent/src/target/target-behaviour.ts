@@ -72,7 +72,8 @@ export function agentPing(data: Buffer): Command | undefined {
   const number = () => {
     const start = at;
     let value = 0;
-    for (let byte = data[at]; byte !== undefined && byte >= 0x30 && byte <= 0x39; byte = data[++at]) value = value * 10 + (byte - 0x30);
+    for (let byte = data[at]; byte !== undefined && byte >= 0x30 && byte <= 0x39; byte = data[++at])
+      value = value * 10 + (byte - 0x30);
     // JSON numbers have no leading zeros; at least one digit.
     if (at === start || (data[start] === 0x30 && at - start > 1)) return undefined;
     return value;
@@ -118,7 +119,8 @@ export function createTargetBehaviour(options: BehaviourOptions = {}): TargetBeh
   const dueAtFor = (receivedAt: number) => Math.max(receivedAt + delayMs, stallUntil);
   // A reply waits when it is not due yet, or when earlier ones still wait: replies never overtake each other.
   const waits = (receivedAt: number) => dueAtFor(receivedAt) > receivedAt || !queue.empty;
-  const reply = (receivedAt: number, send: () => void) => (waits(receivedAt) ? queue.push(dueAtFor(receivedAt), send) : send());
+  const reply = (receivedAt: number, send: () => void) =>
+    waits(receivedAt) ? queue.push(dueAtFor(receivedAt), send) : send();
   /** `data` as a reply may send it: a view of a reused read buffer is copied when the reply waits (delay, stall). */
   const kept = (receivedAt: number, data: Buffer) => (waits(receivedAt) ? Buffer.from(data) : data);
 

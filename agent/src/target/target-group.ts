@@ -10,7 +10,10 @@ import { startTarget, type RunningTarget, type TargetOptions, type TargetStats }
 /** The hidden CLI command a target's other processes run. */
 export const TARGET_WORKER_COMMAND = "target-worker";
 
-type ToWorker = { type: "start"; options: TargetOptions } | { type: "stats"; id: number } | { type: "group-stats"; id: number; stats?: TargetStats; error?: string };
+type ToWorker =
+  | { type: "start"; options: TargetOptions }
+  | { type: "stats"; id: number }
+  | { type: "group-stats"; id: number; stats?: TargetStats; error?: string };
 type FromWorker =
   | { type: "ready" }
   | { type: "failed"; error: string }
@@ -59,7 +62,10 @@ function requests<T>() {
 }
 
 function forkWorker(entry: string, options: TargetOptions): Promise<ChildProcess> {
-  const child = fork(entry, [TARGET_WORKER_COMMAND], { execArgv: process.execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(entry, [TARGET_WORKER_COMMAND], {
+    execArgv: process.execArgv,
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   return new Promise((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`a target process exited with ${code} before it was listening`)));
     const onMessage = (message: FromWorker) => {
@@ -77,18 +83,31 @@ function forkWorker(entry: string, options: TargetOptions): Promise<ChildProcess
  * Starts the target in `processes` processes: this one first (a port 0 is chosen here), then the others on the same
  * ports. UDP, when asked, is served by this process only. `entry` is the CLI script the others run.
  */
-export async function startTargetGroup(options: TargetOptions & { processes: number }, entry = process.argv[1]!): Promise<RunningTarget> {
+export async function startTargetGroup(
+  options: TargetOptions & { processes: number },
+  entry = process.argv[1]!,
+): Promise<RunningTarget> {
   const { processes, ...rest } = options;
   const fromWorkers = requests<TargetStats>();
   let workers: ChildProcess[] = [];
   let own: RunningTarget | undefined;
   const groupStats = async () => {
-    const parts = await Promise.all([own!.stats(), ...workers.filter((w) => w.connected).map((w) => fromWorkers.ask((id) => w.send({ type: "stats", id } satisfies ToWorker)))]);
+    const parts = await Promise.all([
+      own!.stats(),
+      ...workers
+        .filter((w) => w.connected)
+        .map((w) => fromWorkers.ask((id) => w.send({ type: "stats", id } satisfies ToWorker))),
+    ]);
     return sumStats(parts);
   };
   own = await startTarget({ ...rest, reusePort: true, groupStats });
   const { udp: _udp, ...workerOptions } = rest;
-  const onSamePorts: TargetOptions = { ...workerOptions, port: own.port, ...(rest.tcp && own.tcpPort ? { tcp: { ...rest.tcp, port: own.tcpPort } } : {}), reusePort: true };
+  const onSamePorts: TargetOptions = {
+    ...workerOptions,
+    port: own.port,
+    ...(rest.tcp && own.tcpPort ? { tcp: { ...rest.tcp, port: own.tcpPort } } : {}),
+    reusePort: true,
+  };
   try {
     workers = await Promise.all(Array.from({ length: processes - 1 }, () => forkWorker(entry, onSamePorts)));
   } catch (error) {
@@ -101,7 +120,9 @@ export async function startTargetGroup(options: TargetOptions & { processes: num
       else if (message.type === "group-stats?")
         groupStats().then(
           (stats) => worker.connected && worker.send({ type: "group-stats", id: message.id, stats } satisfies ToWorker),
-          (error: Error) => worker.connected && worker.send({ type: "group-stats", id: message.id, error: error.message } satisfies ToWorker),
+          (error: Error) =>
+            worker.connected &&
+            worker.send({ type: "group-stats", id: message.id, error: error.message } satisfies ToWorker),
         );
     });
   }
@@ -111,7 +132,13 @@ export async function startTargetGroup(options: TargetOptions & { processes: num
     allStats: groupStats,
     async close() {
       fromWorkers.failAll(new Error("the target is closing"));
-      await Promise.all(workers.map((worker) => (worker.exitCode !== null ? undefined : new Promise((resolve) => (worker.once("exit", resolve), worker.disconnect())))));
+      await Promise.all(
+        workers.map((worker) =>
+          worker.exitCode !== null
+            ? undefined
+            : new Promise((resolve) => (worker.once("exit", resolve), worker.disconnect())),
+        ),
+      );
       await started.close();
     },
   };
@@ -128,7 +155,8 @@ export function runTargetWorker(): void {
   });
   process.on("message", (message: ToWorker) => {
     if (message.type === "stats") return target && send({ type: "stats", id: message.id, stats: target.stats() });
-    if (message.type === "group-stats") return group.answer(message.id, message.stats ?? new Error(message.error ?? "no stats"));
+    if (message.type === "group-stats")
+      return group.answer(message.id, message.stats ?? new Error(message.error ?? "no stats"));
     const groupStats = () => group.ask((id) => send({ type: "group-stats?", id }));
     startTarget({ ...message.options, warn: (text) => console.warn(text), groupStats }).then(
       (started) => {

@@ -6,7 +6,13 @@ import type { AddressInfo } from "node:net";
 import type { TcpFraming } from "@throng/protocol/plan";
 import { WebSocket, WebSocketServer } from "ws";
 import { createFramer } from "../transports/framing";
-import { listenStream, type AcceptedHandlers, type OnAcceptError, type StreamServer, type StreamSocket } from "../transports/stream-socket";
+import {
+  listenStream,
+  type AcceptedHandlers,
+  type OnAcceptError,
+  type StreamServer,
+  type StreamSocket,
+} from "../transports/stream-socket";
 import { serveWebSocketFront, type ServerConnection } from "./websocket-upgrade";
 import type { KcpModeName } from "@throng/protocol/kcp-modes";
 import { serveKcp } from "./kcp-endpoint";
@@ -70,7 +76,15 @@ export interface RunningTarget {
  */
 const LISTEN_BACKLOG = 65_535;
 
-function listen(server: { listen(options: { port: number; host: string; backlog: number }, cb: () => void): unknown; once(e: string, f: (e: Error) => void): unknown; off(e: string, f: (e: Error) => void): unknown }, port: number, host: string): Promise<void> {
+function listen(
+  server: {
+    listen(options: { port: number; host: string; backlog: number }, cb: () => void): unknown;
+    once(e: string, f: (e: Error) => void): unknown;
+    off(e: string, f: (e: Error) => void): unknown;
+  },
+  port: number,
+  host: string,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
@@ -131,18 +145,29 @@ function webSocketPeer(socket: WebSocket): Peer & { binary: boolean } {
 type OpenSockets = Set<StreamSocket>;
 
 /** Listens on the stream path (native when loaded); every accepted socket is tracked until it closes. */
-async function listenTracked(host: string, port: number, reusePort: boolean, sockets: OpenSockets, serve: (socket: StreamSocket) => AcceptedHandlers, onAcceptError: OnAcceptError): Promise<StreamServer> {
-  return listenStream({ host, port, backlog: LISTEN_BACKLOG, ...(reusePort ? { reusePort } : {}) }, (socket) => {
-    sockets.add(socket);
-    const handlers = serve(socket);
-    return {
-      onData: handlers.onData,
-      onClose(error) {
-        sockets.delete(socket);
-        handlers.onClose(error);
-      },
-    };
-  }, onAcceptError);
+async function listenTracked(
+  host: string,
+  port: number,
+  reusePort: boolean,
+  sockets: OpenSockets,
+  serve: (socket: StreamSocket) => AcceptedHandlers,
+  onAcceptError: OnAcceptError,
+): Promise<StreamServer> {
+  return listenStream(
+    { host, port, backlog: LISTEN_BACKLOG, ...(reusePort ? { reusePort } : {}) },
+    (socket) => {
+      sockets.add(socket);
+      const handlers = serve(socket);
+      return {
+        onData: handlers.onData,
+        onClose(error) {
+          sockets.delete(socket);
+          handlers.onClose(error);
+        },
+      };
+    },
+    onAcceptError,
+  );
 }
 
 /** How long the target waits before it says again that it cannot accept. */
@@ -162,31 +187,47 @@ function acceptWarner(warn: (message: string) => void, counts: { open: number })
   };
 }
 
-function serveTcp(options: TargetOptions, host: string, { behaviour, counts, onAcceptError }: Shared, sockets: OpenSockets) {
+function serveTcp(
+  options: TargetOptions,
+  host: string,
+  { behaviour, counts, onAcceptError }: Shared,
+  sockets: OpenSockets,
+) {
   const tcp = options.tcp!;
-  return listenTracked(host, tcp.port, options.reusePort === true, sockets, (socket) => {
-    if (options.maxClients !== undefined && counts.open >= options.maxClients) {
-      socket.reset();
-      return { onData() {}, onClose() {} };
-    }
-    counts.open += 1;
-    counts.accepted += 1;
-    const framer = createFramer(tcp.framing);
-    const peer: Peer = { rooms: new Set(), send: (data) => void (socket.destroyed || socket.write(framer.encode(typeof data === "string" ? Buffer.from(data) : data))) };
-    return {
-      onData(chunk) {
-        try {
-          framer.push(chunk, (message) => behaviour.handle(peer, message));
-        } catch {
-          socket.destroy();
-        }
-      },
-      onClose() {
-        counts.open -= 1;
-        behaviour.leave(peer);
-      },
-    };
-  }, onAcceptError);
+  return listenTracked(
+    host,
+    tcp.port,
+    options.reusePort === true,
+    sockets,
+    (socket) => {
+      if (options.maxClients !== undefined && counts.open >= options.maxClients) {
+        socket.reset();
+        return { onData() {}, onClose() {} };
+      }
+      counts.open += 1;
+      counts.accepted += 1;
+      const framer = createFramer(tcp.framing);
+      const peer: Peer = {
+        rooms: new Set(),
+        send: (data) =>
+          void (socket.destroyed || socket.write(framer.encode(typeof data === "string" ? Buffer.from(data) : data))),
+      };
+      return {
+        onData(chunk) {
+          try {
+            framer.push(chunk, (message) => behaviour.handle(peer, message));
+          } catch {
+            socket.destroy();
+          }
+        },
+        onClose() {
+          counts.open -= 1;
+          behaviour.leave(peer);
+        },
+      };
+    },
+    onAcceptError,
+  );
 }
 
 async function serveUdp(options: TargetOptions, host: string, behaviour: Behaviour) {
@@ -223,13 +264,25 @@ interface Shared {
 }
 
 /** wss:// keeps node:https and the ws library (TLS sockets are Node's); ws:// runs on serveWebSocketFront. */
-async function serveWss(options: TargetOptions, tls: NonNullable<TargetOptions["tls"]>, host: string, { behaviour, counts, atLimit, stats, onAcceptError }: Shared): Promise<Endpoint> {
+async function serveWss(
+  options: TargetOptions,
+  tls: NonNullable<TargetOptions["tls"]>,
+  host: string,
+  { behaviour, counts, atLimit, stats, onAcceptError }: Shared,
+): Promise<Endpoint> {
   const answer = (request: IncomingMessage, response: ServerResponse) => {
-    if (request.url === "/stats") return void response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(stats()));
-    response.writeHead(426, { "content-type": "text/plain" }).end("this is a WebSocket server; connect to wss://host:port/ws\n");
+    if (request.url === "/stats")
+      return void response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(stats()));
+    response
+      .writeHead(426, { "content-type": "text/plain" })
+      .end("this is a WebSocket server; connect to wss://host:port/ws\n");
   };
   const https = createHttpsServer({ cert: tls.cert, key: tls.key }, answer);
-  const wss = new WebSocketServer({ server: https, perMessageDeflate: false, verifyClient: (_info, done) => (atLimit() ? done(false, 503, "client limit reached") : done(true)) });
+  const wss = new WebSocketServer({
+    server: https,
+    perMessageDeflate: false,
+    verifyClient: (_info, done) => (atLimit() ? done(false, 503, "client limit reached") : done(true)),
+  });
   wss.on("connection", (socket) => {
     counts.open += 1;
     counts.accepted += 1;
@@ -258,27 +311,41 @@ async function serveWss(options: TargetOptions, tls: NonNullable<TargetOptions["
   };
 }
 
-async function serveWs(options: TargetOptions, host: string, { behaviour, counts, atLimit, allStats, onAcceptError }: Shared, sockets: OpenSockets): Promise<Endpoint> {
-  const server = await listenTracked(host, options.port ?? 7070, options.reusePort === true, sockets, (socket) =>
-    serveWebSocketFront(socket, {
-      atLimit,
-      statsJson: async () => JSON.stringify(await allStats()),
-      open(connection: ServerConnection) {
-        counts.open += 1;
-        counts.accepted += 1;
-        const peer = { rooms: new Set<number>(), binary: false, send: (data: Buffer | string) => void connection.send(data, peer.binary) };
-        return {
-          onMessage(data, binary) {
-            peer.binary = binary;
-            behaviour.handle(peer, data);
-          },
-          onClose() {
-            counts.open -= 1;
-            behaviour.leave(peer);
-          },
-        };
-      },
-    }),
+async function serveWs(
+  options: TargetOptions,
+  host: string,
+  { behaviour, counts, atLimit, allStats, onAcceptError }: Shared,
+  sockets: OpenSockets,
+): Promise<Endpoint> {
+  const server = await listenTracked(
+    host,
+    options.port ?? 7070,
+    options.reusePort === true,
+    sockets,
+    (socket) =>
+      serveWebSocketFront(socket, {
+        atLimit,
+        statsJson: async () => JSON.stringify(await allStats()),
+        open(connection: ServerConnection) {
+          counts.open += 1;
+          counts.accepted += 1;
+          const peer = {
+            rooms: new Set<number>(),
+            binary: false,
+            send: (data: Buffer | string) => void connection.send(data, peer.binary),
+          };
+          return {
+            onMessage(data, binary) {
+              peer.binary = binary;
+              behaviour.handle(peer, data);
+            },
+            onClose() {
+              counts.open -= 1;
+              behaviour.leave(peer);
+            },
+          };
+        },
+      }),
     onAcceptError,
   );
   return { port: server.port, close: async () => server.close() };
@@ -295,7 +362,14 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
   const counts = { open: 0, accepted: 0 };
   const cpu = cpuMeter();
   const memory = memoryMeter();
-  const stats = (): TargetStats => ({ clients: counts.open, accepted: counts.accepted, messages: behaviour.messages(), cpuPercent: cpu(), ...memory(), processes: 1 });
+  const stats = (): TargetStats => ({
+    clients: counts.open,
+    accepted: counts.accepted,
+    messages: behaviour.messages(),
+    cpuPercent: cpu(),
+    ...memory(),
+    processes: 1,
+  });
   const allStats = options.groupStats ?? (async () => stats());
   const shared: Shared = {
     behaviour,
@@ -306,7 +380,9 @@ export async function startTarget(options: TargetOptions = {}): Promise<RunningT
     onAcceptError: acceptWarner(options.warn ?? ((message) => console.warn(message)), counts),
   };
   const sockets: OpenSockets = new Set();
-  const web = options.tls ? await serveWss(options, options.tls, host, shared) : await serveWs(options, host, shared, sockets);
+  const web = options.tls
+    ? await serveWss(options, options.tls, host, shared)
+    : await serveWs(options, host, shared, sockets);
   const tcp = options.tcp ? await serveTcp(options, host, shared, sockets) : undefined;
   const udp = options.udp ? await serveUdp(options, host, behaviour) : undefined;
   const kcp = options.kcp ? await serveKcp(options.kcp.port, host, behaviour, options.kcp.mode) : undefined;

@@ -76,10 +76,19 @@ describe("reference target's HTTP front (its own request parsing, on the native 
   it("answers a plain GET with 426, a bad upgrade with 400, non-HTTP bytes with 400 at once, and an endless head with 431", async () => {
     const target = await startTarget({ port: 0 });
     try {
-      expect(await rawExchange(target.port, "GET /ws HTTP/1.1\r\nHost: x\r\n\r\n")).toMatch(/^HTTP\/1\.1 426 [^]*connect to ws:\/\/host:port\/ws/);
-      expect(await rawExchange(target.port, "GET /ws HTTP/1.1\r\nUpgrade: websocket\r\nSec-WebSocket-Key: short\r\nSec-WebSocket-Version: 13\r\n\r\n")).toMatch(/^HTTP\/1\.1 400 /);
+      expect(await rawExchange(target.port, "GET /ws HTTP/1.1\r\nHost: x\r\n\r\n")).toMatch(
+        /^HTTP\/1\.1 426 [^]*connect to ws:\/\/host:port\/ws/,
+      );
+      expect(
+        await rawExchange(
+          target.port,
+          "GET /ws HTTP/1.1\r\nUpgrade: websocket\r\nSec-WebSocket-Key: short\r\nSec-WebSocket-Version: 13\r\n\r\n",
+        ),
+      ).toMatch(/^HTTP\/1\.1 400 /);
       expect(await rawExchange(target.port, Buffer.from([0x16, 0x03, 0x01, 0x00, 0x05]))).toMatch(/^HTTP\/1\.1 400 /);
-      expect(await rawExchange(target.port, `GET /ws HTTP/1.1\r\nX-Long: ${"a".repeat(20_000)}`)).toMatch(/^HTTP\/1\.1 431 /);
+      expect(await rawExchange(target.port, `GET /ws HTTP/1.1\r\nX-Long: ${"a".repeat(20_000)}`)).toMatch(
+        /^HTTP\/1\.1 431 /,
+      );
       expect(target.stats().accepted).toBe(0);
     } finally {
       await target.close();
@@ -89,10 +98,15 @@ describe("reference target's HTTP front (its own request parsing, on the native 
   it("handles frames that arrive in the same read as the upgrade request", async () => {
     const target = await startTarget({ port: 0 });
     try {
-      const request = "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n";
+      const request =
+        "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n";
       const ping = Buffer.from('{"type":"ping","seq":7}');
       // A masked text frame with a zero key, then a close frame: the answer and the close handshake follow.
-      const frame = Buffer.concat([Buffer.from([0x81, 0x80 | ping.length, 0, 0, 0, 0]), ping, Buffer.from([0x88, 0x82, 0, 0, 0, 0, 0x03, 0xe8])]);
+      const frame = Buffer.concat([
+        Buffer.from([0x81, 0x80 | ping.length, 0, 0, 0, 0]),
+        ping,
+        Buffer.from([0x88, 0x82, 0, 0, 0, 0, 0x03, 0xe8]),
+      ]);
       const reply = await rawExchange(target.port, Buffer.concat([Buffer.from(request), frame]));
       expect(reply).toMatch(/^HTTP\/1\.1 101 [^]*Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK\+xOo=/);
       expect(reply).toContain('{"type":"pong","seq":7}');
@@ -112,7 +126,8 @@ describe("reference target's HTTP front (its own request parsing, on the native 
         socket.send(message);
         await new Promise((resolve) => setImmediate(resolve));
       }
-      for (let i = 0; i < 200 && echoes.length < sent.length; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+      for (let i = 0; i < 200 && echoes.length < sent.length; i += 1)
+        await new Promise((resolve) => setTimeout(resolve, 10));
       // Intact, and in order: replies wait in one queue, so two due microseconds apart cannot swap.
       expect(echoes).toEqual(sent);
       socket.terminate();

@@ -1,5 +1,13 @@
 import type { AcceptedHandlers, StreamSocket } from "../transports/stream-socket";
-import { acceptKey, closePayload, encodeFrame, FrameDecoder, OPCODE, ProtocolError, type FrameSink } from "../transports/websocket-frames";
+import {
+  acceptKey,
+  closePayload,
+  encodeFrame,
+  FrameDecoder,
+  OPCODE,
+  ProtocolError,
+  type FrameSink,
+} from "../transports/websocket-frames";
 
 /**
  * The reference target's own ws:// server, on a bare TCP connection (stream-socket.ts, so on the native I/O path
@@ -84,9 +92,11 @@ export function serveWebSocketFront(socket: StreamSocket, front: WebSocketFront)
     head = head ? Buffer.concat([head, chunk]) : Buffer.from(chunk);
     const end = head.indexOf(HEAD_END);
     // A control byte is no HTTP (a TLS ClientHello opens with 0x16): answer now rather than wait for a blank line.
-    if (head.subarray(0, end < 0 ? head.length : end).some(notHeadByte)) return answer("400 Bad Request", "text/plain", "not an HTTP/1.1 request\n");
+    if (head.subarray(0, end < 0 ? head.length : end).some(notHeadByte))
+      return answer("400 Bad Request", "text/plain", "not an HTTP/1.1 request\n");
     if (end < 0) {
-      if (head.length > MAX_HEAD_BYTES) answer("431 Request Header Fields Too Large", "text/plain", "request head too large\n");
+      if (head.length > MAX_HEAD_BYTES)
+        answer("431 Request Header Fields Too Large", "text/plain", "request head too large\n");
       return;
     }
     const rest = head.subarray(end + HEAD_END.length);
@@ -100,7 +110,9 @@ export function serveWebSocketFront(socket: StreamSocket, front: WebSocketFront)
         .then(() => front.statsJson())
         .then(
           (body) => socket.destroyed || answer("200 OK", "application/json", body),
-          (error: unknown) => socket.destroyed || answer("503 Service Unavailable", "text/plain", `stats unavailable: ${(error as Error).message}\n`),
+          (error: unknown) =>
+            socket.destroyed ||
+            answer("503 Service Unavailable", "text/plain", `stats unavailable: ${(error as Error).message}\n`),
         );
     }
     answer("426 Upgrade Required", "text/plain", "this is a WebSocket server; connect to ws://host:port/ws\n");
@@ -108,11 +120,16 @@ export function serveWebSocketFront(socket: StreamSocket, front: WebSocketFront)
 
   const upgrade = ({ headers }: RequestHead, rest: Buffer) => {
     const key = headers.get("sec-websocket-key");
-    if (!key || !/^[+/0-9A-Za-z]{22}==$/.test(key) || headers.get("sec-websocket-version") !== "13") return answer("400 Bad Request", "text/plain", "Bad Request");
+    if (!key || !/^[+/0-9A-Za-z]{22}==$/.test(key) || headers.get("sec-websocket-version") !== "13")
+      return answer("400 Bad Request", "text/plain", "Bad Request");
     if (front.atLimit()) return answer("503 client limit reached", "text/plain", "client limit reached");
     // Like the ws library: the first subprotocol the client offers is the one chosen.
     const protocol = headers.get("sec-websocket-protocol")?.split(",")[0]?.trim();
-    socket.write(Buffer.from(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${acceptKey(key)}\r\n${protocol ? `Sec-WebSocket-Protocol: ${protocol}\r\n` : ""}\r\n`));
+    socket.write(
+      Buffer.from(
+        `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${acceptKey(key)}\r\n${protocol ? `Sec-WebSocket-Protocol: ${protocol}\r\n` : ""}\r\n`,
+      ),
+    );
     open = true;
     decoder = new FrameDecoder(sink, true);
     handlers = front.open(connection);

@@ -75,7 +75,12 @@ export function startAgent(options: Pick<AgentOptions, "server" | "configPath"> 
 }
 
 export function ready(
-  overrides: { credential?: boolean; serverOffsetMs?: number; heartbeatIntervalMs?: number; orphanGraceMs?: number } = {},
+  overrides: {
+    credential?: boolean;
+    serverOffsetMs?: number;
+    heartbeatIntervalMs?: number;
+    orphanGraceMs?: number;
+  } = {},
 ): ServerToAgentMessage {
   return {
     type: "ready",
@@ -91,7 +96,10 @@ export function ready(
   };
 }
 
-export function assignment(url: string, options: { runId?: string; durationSec: number; startAt: number; clients?: number }): RunAssignment {
+export function assignment(
+  url: string,
+  options: { runId?: string; durationSec: number; startAt: number; clients?: number },
+): RunAssignment {
   const clients = options.clients ?? 5;
   return {
     runId: options.runId ?? "7c3e9a1b-2d4f-4a6b-8c0d-1e2f3a4b5c6d",
@@ -108,7 +116,8 @@ export function assignment(url: string, options: { runId?: string; durationSec: 
   };
 }
 
-export const isSnapshot = (m: AgentToServerMessage): m is { type: "snapshot"; payload: MetricSnapshot } => m.type === "snapshot";
+export const isSnapshot = (m: AgentToServerMessage): m is { type: "snapshot"; payload: MetricSnapshot } =>
+  m.type === "snapshot";
 export const isStatus =
   (state: ShardStatus["state"]) =>
   (m: AgentToServerMessage): m is { type: "shard-status"; payload: ShardStatus } =>

@@ -39,8 +39,12 @@ export function total(snapshots: MetricSnapshot[], name: keyof MetricSnapshot["c
 }
 
 /** Sums a by-kind record across snapshots. */
-export function totalsByKind(snapshots: MetricSnapshot[], name: "errorsByKind" | "closesByCause"): Record<string, number> {
+export function totalsByKind(
+  snapshots: MetricSnapshot[],
+  name: "errorsByKind" | "closesByCause",
+): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const s of snapshots) for (const [kind, n] of Object.entries(s.counters[name] ?? {})) out[kind] = (out[kind] ?? 0) + n;
+  for (const s of snapshots)
+    for (const [kind, n] of Object.entries(s.counters[name] ?? {})) out[kind] = (out[kind] ?? 0) + n;
   return out;
 }

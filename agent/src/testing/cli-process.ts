@@ -24,11 +24,24 @@ export function cliProcesses() {
    * Runs the CLI; with `openFiles`, under that open-file limit (`ulimit -n` in a shell that then becomes the CLI;
    * `{ soft }` lowers only the soft limit).
    */
-  function cli(build: Build, args: string[], env: NodeJS.ProcessEnv = process.env, openFiles?: number | { soft: number }): ChildProcess {
+  function cli(
+    build: Build,
+    args: string[],
+    env: NodeJS.ProcessEnv = process.env,
+    openFiles?: number | { soft: number },
+  ): ChildProcess {
     const entry = build === "source" ? ["--import", "tsx", join(agentDir, "src", "cli", "main.ts")] : [bundle];
     const argv = [process.execPath, ...entry, ...args];
-    const ulimit = openFiles === undefined ? undefined : typeof openFiles === "number" ? `ulimit -n ${openFiles}` : `ulimit -Sn ${openFiles.soft}`;
-    const [command, commandArgs] = ulimit === undefined ? [argv[0]!, argv.slice(1)] : ["bash", ["-c", `${ulimit} && exec ${argv.map((word) => `'${word}'`).join(" ")}`]];
+    const ulimit =
+      openFiles === undefined
+        ? undefined
+        : typeof openFiles === "number"
+          ? `ulimit -n ${openFiles}`
+          : `ulimit -Sn ${openFiles.soft}`;
+    const [command, commandArgs] =
+      ulimit === undefined
+        ? [argv[0]!, argv.slice(1)]
+        : ["bash", ["-c", `${ulimit} && exec ${argv.map((word) => `'${word}'`).join(" ")}`]];
     const child = spawn(command, commandArgs, {
       cwd: build === "source" ? repoRoot : tmpdir(),
       stdio: ["ignore", "pipe", "pipe"],
@@ -57,13 +70,18 @@ export function cliProcesses() {
             if (match) resolve(match);
           };
           lines.push(check);
-          child.once("exit", (code) => reject(new Error(`exited ${code} before printing ${pattern}; stderr: ${stderr}`)));
+          child.once("exit", (code) =>
+            reject(new Error(`exited ${code} before printing ${pattern}; stderr: ${stderr}`)),
+          );
           check();
         }),
     };
   }
 
-  const exitCode = (child: ChildProcess) => new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once("exit", (code) => resolve(code))));
+  const exitCode = (child: ChildProcess) =>
+    new Promise<number | null>((resolve) =>
+      child.exitCode !== null ? resolve(child.exitCode) : child.once("exit", (code) => resolve(code)),
+    );
   const killAll = () => {
     for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
   };

@@ -28,7 +28,8 @@ function cohortSeconds(snapshots: readonly MetricSnapshot[], name: string): Metr
 /** The run's figures and one cohort's, and the rig clients' (the run's less the cohort's, for counters). */
 export function cohortFigures(snapshots: MetricSnapshot[], name: NetworkCohort["name"]) {
   const cohort = cohortSeconds(snapshots, name);
-  const ms = (histogram: Histogram | undefined, percentile: number) => (histogram && histogram.totalCount ? histogram.getValueAtPercentile(percentile) / 1000 : NaN);
+  const ms = (histogram: Histogram | undefined, percentile: number) =>
+    histogram && histogram.totalCount ? histogram.getValueAtPercentile(percentile) / 1000 : NaN;
   const rtt = (seconds: MetricSnapshot[]) => merged(seconds, "rttUs");
   return {
     cohort,

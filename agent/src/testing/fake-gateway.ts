@@ -24,7 +24,10 @@ export interface GatewayConnection {
   /** Frames that failed decodeAgentMessage: the agent broke the contract. */
   readonly invalid: string[];
   /** The first message (already received or still to come) matching `predicate`. */
-  waitFor<T extends AgentToServerMessage>(predicate: (message: AgentToServerMessage) => message is T, timeoutMs?: number): Promise<T>;
+  waitFor<T extends AgentToServerMessage>(
+    predicate: (message: AgentToServerMessage) => message is T,
+    timeoutMs?: number,
+  ): Promise<T>;
   waitFor(predicate: (message: AgentToServerMessage) => boolean, timeoutMs?: number): Promise<AgentToServerMessage>;
   /** Calls `listener` for every valid message from now on (e.g. to answer heartbeats). */
   onMessage(listener: (message: AgentToServerMessage) => void): void;
@@ -99,7 +102,8 @@ function wrap(socket: WebSocket, path: string): GatewayConnection {
 
 /** With `tls`, the gateway is served over https/wss, as an API behind a TLS-terminating proxy would be. */
 export async function startFakeGateway(options: { tls?: { cert: Buffer; key: Buffer } } = {}): Promise<FakeGateway> {
-  const notFound = (_request: unknown, response: { writeHead(code: number): { end(): void } }) => response.writeHead(404).end();
+  const notFound = (_request: unknown, response: { writeHead(code: number): { end(): void } }) =>
+    response.writeHead(404).end();
   const http = options.tls ? createHttpsServer(options.tls, notFound) : createServer(notFound);
   const wss = new WebSocketServer({ server: http, path: AGENT_GATEWAY_PATH });
   const pending: GatewayConnection[] = [];
@@ -118,7 +122,11 @@ export async function startFakeGateway(options: { tls?: { cert: Buffer; key: Buf
     nextConnection(timeoutMs = WAIT_TIMEOUT_MS) {
       const ready = pending.shift();
       if (ready) return Promise.resolve(ready);
-      return withTimeout(new Promise<GatewayConnection>((resolve) => takers.push(resolve)), timeoutMs, "an agent connection");
+      return withTimeout(
+        new Promise<GatewayConnection>((resolve) => takers.push(resolve)),
+        timeoutMs,
+        "an agent connection",
+      );
     },
     async close() {
       for (const client of wss.clients) client.terminate();

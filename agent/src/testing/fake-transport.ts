@@ -22,7 +22,11 @@ export function createFakeTransport(options: { failing?: boolean } = {}) {
         const wasOpen = state === "open";
         state = "ended";
         if (wasOpen) closed += 1;
-        events.onEnd(options.failing ? { opened: false, error: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }) } : { opened: wasOpen });
+        events.onEnd(
+          options.failing
+            ? { opened: false, error: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }) }
+            : { opened: wasOpen },
+        );
         resolveEnded();
       };
       setImmediate(() => {
@@ -36,7 +40,9 @@ export function createFakeTransport(options: { failing?: boolean } = {}) {
         send(data) {
           if (state !== "open") return false;
           const { seq } = JSON.parse(String(data instanceof FixedMessage ? data.payload : data)) as { seq: number };
-          setImmediate(() => state === "open" && events.onMessage(Buffer.from(`{"type":"pong","seq":${seq}}`), performance.now()));
+          setImmediate(
+            () => state === "open" && events.onMessage(Buffer.from(`{"type":"pong","seq":${seq}}`), performance.now()),
+          );
           return true;
         },
         close() {
@@ -62,7 +68,8 @@ export function createScriptedTransport(answer: (message: string) => (string | B
           if (!open) return false;
           const text = data instanceof FixedMessage ? data.payload.toString() : Buffer.from(data).toString();
           sent.push(text);
-          for (const reply of answer(text)) setImmediate(() => open && events.onMessage(Buffer.from(reply), performance.now()));
+          for (const reply of answer(text))
+            setImmediate(() => open && events.onMessage(Buffer.from(reply), performance.now()));
           return true;
         },
         close() {

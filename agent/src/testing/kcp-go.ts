@@ -12,9 +12,17 @@ const SOURCE = path.join(root, "agent", "test-servers", "kcp");
 /** `go` on PATH or in /usr/local/go; a clear error otherwise. */
 async function findGo(): Promise<string> {
   for (const candidate of ["go", "/usr/local/go/bin/go"]) {
-    if (await run(candidate, ["version"]).then(() => true, () => false)) return candidate;
+    if (
+      await run(candidate, ["version"]).then(
+        () => true,
+        () => false,
+      )
+    )
+      return candidate;
   }
-  throw new Error("the KCP interop tests build xtaci/kcp-go test servers with Go: install Go 1.26+ (https://go.dev/dl, or apt-get install golang-go with GOTOOLCHAIN=auto)");
+  throw new Error(
+    "the KCP interop tests build xtaci/kcp-go test servers with Go: install Go 1.26+ (https://go.dev/dl, or apt-get install golang-go with GOTOOLCHAIN=auto)",
+  );
 }
 
 let built: Promise<string> | undefined;
@@ -27,7 +35,11 @@ let built: Promise<string> | undefined;
 export function kcpTestServerBinary(): Promise<string> {
   built ??= (async () => {
     const output = path.join(root, ".data", "tools", "kcp-test-server");
-    await run("nice", ["-n", "10", await findGo(), "build", "-o", output, "."], { cwd: SOURCE, env: { ...process.env, GOFLAGS: "-mod=mod" }, maxBuffer: 16 << 20 });
+    await run("nice", ["-n", "10", await findGo(), "build", "-o", output, "."], {
+      cwd: SOURCE,
+      env: { ...process.env, GOFLAGS: "-mod=mod" },
+      maxBuffer: 16 << 20,
+    });
     return output;
   })();
   return built;
@@ -61,7 +73,9 @@ export interface KcpGoServer {
 
 /** Starts a kcp-go echo or room server on a free loopback port; resolves once it says it listens. */
 export async function startKcpGoServer(kind: "echo" | "room", tuning: KcpGoTuning = {}): Promise<KcpGoServer> {
-  const child = spawn(await kcpTestServerBinary(), [kind, "-listen", "127.0.0.1:0", ...tuningArgs(tuning)], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(await kcpTestServerBinary(), [kind, "-listen", "127.0.0.1:0", ...tuningArgs(tuning)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.once("error", reject);
     child.once("exit", (code) => reject(new Error(`kcp-test-server ${kind} exited with ${code} before it listened`)));
@@ -99,8 +113,28 @@ export interface KcpGoClientResult {
 }
 
 /** Runs kcp-go clients pinging an echo server as Throng's ping-pong does; resolves with what they measured. */
-export async function runKcpGoClients(options: { port: number; clients: number; intervalMs: number; durationSec: number; bytes: number; tuning?: KcpGoTuning }): Promise<KcpGoClientResult> {
-  const args = ["client", "-addr", `127.0.0.1:${options.port}`, "-clients", String(options.clients), "-interval", `${options.intervalMs}ms`, "-duration", `${options.durationSec}s`, "-size", String(options.bytes), ...tuningArgs(options.tuning ?? {})];
+export async function runKcpGoClients(options: {
+  port: number;
+  clients: number;
+  intervalMs: number;
+  durationSec: number;
+  bytes: number;
+  tuning?: KcpGoTuning;
+}): Promise<KcpGoClientResult> {
+  const args = [
+    "client",
+    "-addr",
+    `127.0.0.1:${options.port}`,
+    "-clients",
+    String(options.clients),
+    "-interval",
+    `${options.intervalMs}ms`,
+    "-duration",
+    `${options.durationSec}s`,
+    "-size",
+    String(options.bytes),
+    ...tuningArgs(options.tuning ?? {}),
+  ];
   const { stdout } = await run(await kcpTestServerBinary(), args, { maxBuffer: 1 << 20 });
   return JSON.parse(stdout) as KcpGoClientResult;
 }

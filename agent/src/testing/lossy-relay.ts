@@ -14,7 +14,10 @@ export interface LossyRelay {
   close(): Promise<void>;
 }
 
-export async function startLossyRelay(server: { host: string; port: number }, options: { lossPercent: number; delayMs: number; seed?: string }): Promise<LossyRelay> {
+export async function startLossyRelay(
+  server: { host: string; port: number },
+  options: { lossPercent: number; delayMs: number; seed?: string },
+): Promise<LossyRelay> {
   const random = seededRandom(options.seed ?? "lossy relay");
   const front = createSocket("udp4");
   const upstreams = new Map<string, Socket>();

@@ -21,10 +21,16 @@ export async function startRedisServer(args: string[] = []): Promise<{ port: num
   try {
     path = execFileSync("sh", ["-c", "command -v redis-server"], { encoding: "utf8" }).trim();
   } catch {
-    throw new Error("redis-server is not installed on this machine: install Debian's redis-server (apt-get install redis-server) to run this test");
+    throw new Error(
+      "redis-server is not installed on this machine: install Debian's redis-server (apt-get install redis-server) to run this test",
+    );
   }
   const port = await freeLoopbackPort();
-  const child = spawn(path, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(
+    path,
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", ...args],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
   await new Promise<void>((resolve, reject) => {
     let output = "";
     child.stdout!.on("data", (data: Buffer) => {

@@ -22,6 +22,30 @@ export async function selfSignedCert(): Promise<SelfSignedCert> {
   const dir = await mkdtemp(join(tmpdir(), "throng-tls-"));
   const certFile = join(dir, "cert.pem");
   const keyFile = join(dir, "key.pem");
-  await run("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj", "/CN=throng test", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", keyFile, "-out", certFile]);
-  return { certFile, keyFile, cert: await readFile(certFile), key: await readFile(keyFile), cleanup: () => rm(dir, { recursive: true, force: true }) };
+  await run("openssl", [
+    "req",
+    "-x509",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:prime256v1",
+    "-nodes",
+    "-days",
+    "1",
+    "-subj",
+    "/CN=throng test",
+    "-addext",
+    "subjectAltName=IP:127.0.0.1,DNS:localhost",
+    "-keyout",
+    keyFile,
+    "-out",
+    certFile,
+  ]);
+  return {
+    certFile,
+    keyFile,
+    cert: await readFile(certFile),
+    key: await readFile(keyFile),
+    cleanup: () => rm(dir, { recursive: true, force: true }),
+  };
 }

@@ -52,7 +52,10 @@ describe("FixedMessage", () => {
 
   it.each<[string, (target: Awaited<ReturnType<typeof startTarget>>) => Transport]>([
     ["the lean WebSocket client (text)", (target) => webSocketTransport({ protocol: "websocket", url: target.url })],
-    ["the lean WebSocket client (binary)", (target) => webSocketTransport({ protocol: "websocket", url: target.url, frames: "binary" })],
+    [
+      "the lean WebSocket client (binary)",
+      (target) => webSocketTransport({ protocol: "websocket", url: target.url, frames: "binary" }),
+    ],
     ["the ws library", (target) => webSocketTransport({ protocol: "websocket", url: target.url, client: "ws" })],
     ["UDP", (target) => udpTransport({ protocol: "udp", host: "127.0.0.1", port: target.udpPort! })],
   ])("is answered like the same bytes sent plainly over %s", async (_name, transportFor) => {

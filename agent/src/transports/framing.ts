@@ -28,7 +28,9 @@ export function delimiterBytes(framing: Extract<TcpFraming, { kind: "delimiter" 
 
 /** A new framer per connection: each keeps its own partial message. */
 export function createFramer(framing: TcpFraming): Framer {
-  return framing.kind === "delimiter" ? delimiterFramer(delimiterBytes(framing)) : lengthFieldFramer(lengthFieldOf(framing));
+  return framing.kind === "delimiter"
+    ? delimiterFramer(delimiterBytes(framing))
+    : lengthFieldFramer(lengthFieldOf(framing));
 }
 
 /** A length field with every default applied; `name` is how errors call it. */
@@ -49,7 +51,15 @@ function lengthFieldOf(framing: Exclude<TcpFraming, { kind: "delimiter" }>): Len
   if (framing.kind === "length-prefix") {
     const size = framing.headerBytes;
     const adjustment = framing.lengthIncludesHeader ? -size : 0;
-    return { offset: 0, bytes: size, little, adjustment, strip: size, maxFrameBytes: size + MAX_FRAME_BYTES, name: `${size}-byte length prefix` };
+    return {
+      offset: 0,
+      bytes: size,
+      little,
+      adjustment,
+      strip: size,
+      maxFrameBytes: size + MAX_FRAME_BYTES,
+      name: `${size}-byte length prefix`,
+    };
   }
   const bytes = framing.lengthFieldBytes;
   return {
@@ -68,7 +78,10 @@ function fieldMax(bytes: LengthField["bytes"]): number {
   return bytes === "varint" || bytes === 8 ? Number.MAX_SAFE_INTEGER : 2 ** (8 * bytes) - 1;
 }
 
-function fixedReader(bytes: Exclude<LengthField["bytes"], "varint">, little: boolean): (buffer: Buffer, at: number) => number {
+function fixedReader(
+  bytes: Exclude<LengthField["bytes"], "varint">,
+  little: boolean,
+): (buffer: Buffer, at: number) => number {
   switch (bytes) {
     case 1:
       return (buffer, at) => buffer[at]!;
@@ -89,8 +102,14 @@ function fixedReader(bytes: Exclude<LengthField["bytes"], "varint">, little: boo
   }
 }
 
-function fixedWriter(bytes: Exclude<LengthField["bytes"], "varint">, little: boolean): (frame: Buffer, value: number) => void {
-  if (bytes !== 8) return little ? (frame, value) => frame.writeUIntLE(value, 0, bytes) : (frame, value) => frame.writeUIntBE(value, 0, bytes);
+function fixedWriter(
+  bytes: Exclude<LengthField["bytes"], "varint">,
+  little: boolean,
+): (frame: Buffer, value: number) => void {
+  if (bytes !== 8)
+    return little
+      ? (frame, value) => frame.writeUIntLE(value, 0, bytes)
+      : (frame, value) => frame.writeUIntBE(value, 0, bytes);
   return (frame, value) => {
     const high = Math.floor(value / 0x1_0000_0000);
     const low = value % 0x1_0000_0000;
@@ -154,7 +173,8 @@ function lengthFieldFramer(field: LengthField): Framer {
         fieldEnd = i + 1;
         return value;
       }
-      if (i - at + 1 >= MAX_VARINT_BYTES) throw new FramingError(`bad length field: a varint longer than ${MAX_VARINT_BYTES} bytes`);
+      if (i - at + 1 >= MAX_VARINT_BYTES)
+        throw new FramingError(`bad length field: a varint longer than ${MAX_VARINT_BYTES} bytes`);
       scale *= 0x80;
     }
     return -1;
@@ -177,9 +197,16 @@ function lengthFieldFramer(field: LengthField): Framer {
       if (strip === "header") cut = headerBytes;
     }
     const frameBytes = headerBytes + value + adjustment;
-    if (frameBytes > maxFrameBytes) throw new FramingError(`bad length field: ${value} makes a frame of ${frameBytes} bytes, over maxFrameBytes (${maxFrameBytes})`);
-    if (frameBytes < headerBytes) throw new FramingError(`bad length field: ${value} plus lengthAdjustment ${adjustment} is below 0`);
-    if (stripMayOverrun && cut > frameBytes) throw new FramingError(`bad length field: a frame of ${frameBytes} bytes is shorter than initialBytesToStrip ${cut}`);
+    if (frameBytes > maxFrameBytes)
+      throw new FramingError(
+        `bad length field: ${value} makes a frame of ${frameBytes} bytes, over maxFrameBytes (${maxFrameBytes})`,
+      );
+    if (frameBytes < headerBytes)
+      throw new FramingError(`bad length field: ${value} plus lengthAdjustment ${adjustment} is below 0`);
+    if (stripMayOverrun && cut > frameBytes)
+      throw new FramingError(
+        `bad length field: a frame of ${frameBytes} bytes is shorter than initialBytesToStrip ${cut}`,
+      );
     return frameBytes;
   };
 
@@ -225,10 +252,14 @@ function lengthFieldFramer(field: LengthField): Framer {
       // At an offset the scenario's message carries its own header, length field included.
       if (offset > 0) return payload;
       const value = payload.length - adjustment;
-      if (value < 0) throw new Error(`message of ${payload.length} bytes is shorter than lengthAdjustment ${adjustment} allows`);
+      if (value < 0)
+        throw new Error(`message of ${payload.length} bytes is shorter than lengthAdjustment ${adjustment} allows`);
       if (value > max) throw new Error(`message of ${payload.length} bytes does not fit a ${field.name}`);
       const header = varint ? varintSize(value) : size;
-      if (header + payload.length > maxFrameBytes) throw new Error(`message of ${payload.length} bytes makes a frame longer than maxFrameBytes (${maxFrameBytes})`);
+      if (header + payload.length > maxFrameBytes)
+        throw new Error(
+          `message of ${payload.length} bytes makes a frame longer than maxFrameBytes (${maxFrameBytes})`,
+        );
       const frame = Buffer.allocUnsafe(header + payload.length);
       if (varint) writeVarint(frame, value);
       else writeFixed!(frame, value);

@@ -31,7 +31,12 @@ function messages(count: number, maxBytes: number): Buffer[] {
 }
 
 /** Opens one connection, sends every message at once and collects what comes back until `expected` messages did. */
-function exchange(target: KcpTarget, sent: (Buffer | string)[], expected = sent.length, stats = new KcpStats()): Promise<{ received: Buffer[]; stats: KcpStats }> {
+function exchange(
+  target: KcpTarget,
+  sent: (Buffer | string)[],
+  expected = sent.length,
+  stats = new KcpStats(),
+): Promise<{ received: Buffer[]; stats: KcpStats }> {
   const received: Buffer[] = [];
   return new Promise((resolve, reject) => {
     let connection: TransportConnection | undefined = undefined;
@@ -69,13 +74,19 @@ describe("KCP against kcp-go's echo server", () => {
   it("stream mode: 400 messages framed by a 2-byte length prefix come back once each, in order", async () => {
     server = await startKcpGoServer("echo", { stream: true });
     const sent = messages(400, 3_000);
-    const { received } = await exchange({ protocol: "kcp", host: "127.0.0.1", port: server.port, stream: true, framing: len2 }, sent);
+    const { received } = await exchange(
+      { protocol: "kcp", host: "127.0.0.1", port: server.port, stream: true, framing: len2 },
+      sent,
+    );
     expect(texts(received)).toEqual(texts(sent));
   });
 
   it("a fixed conversation id is the one on the wire, and kcp-go answers on it", async () => {
     server = await startKcpGoServer("echo");
-    const { received } = await exchange({ protocol: "kcp", host: "127.0.0.1", port: server.port, conv: 4_000_000_001 }, ["fixed"]);
+    const { received } = await exchange(
+      { protocol: "kcp", host: "127.0.0.1", port: server.port, conv: 4_000_000_001 },
+      ["fixed"],
+    );
     expect(received.map(String)).toEqual(["fixed"]);
   });
 });
@@ -84,17 +95,28 @@ describe("KCP against kcp-go through a network losing 10% of datagrams each way,
   it.each([
     ["message", false],
     ["stream", true],
-  ])("%s mode: 300 messages arrive once each and in order; the losses are retransmitted and counted", async (_, stream) => {
-    server = await startKcpGoServer("echo", { stream, mode: "fast" });
-    relay = await startLossyRelay({ host: "127.0.0.1", port: server.port }, { lossPercent: 10, delayMs: 20, seed: `kcp loss ${stream}` });
-    const sent = messages(300, 1_000);
-    const target: KcpTarget = stream ? { protocol: "kcp", host: "127.0.0.1", port: relay.port, stream: true, framing: len2 } : { protocol: "kcp", host: "127.0.0.1", port: relay.port };
-    const { received, stats } = await exchange(target, sent);
-    expect(texts(received)).toEqual(texts(sent));
-    expect(relay.dropped).toBeGreaterThan(10);
-    expect(stats.retransmits).toBeGreaterThan(0);
-    expect(stats.retransmits).toBe(stats.fastRetransmits + stats.rtoExpiries);
-    expect(stats.wireBytesSent).toBeGreaterThan(stats.payloadBytesSent);
-    console.log(`[kcp ${_} mode, 10% loss] relay dropped ${relay.dropped} of ${relay.dropped + relay.forwarded} datagrams; Throng retransmitted ${stats.retransmits} segments (fast ${stats.fastRetransmits}, RTO ${stats.rtoExpiries}); wire ${stats.wireBytesSent} B for ${stats.payloadBytesSent} B of payload`);
-  }, 60_000);
+  ])(
+    "%s mode: 300 messages arrive once each and in order; the losses are retransmitted and counted",
+    async (_, stream) => {
+      server = await startKcpGoServer("echo", { stream, mode: "fast" });
+      relay = await startLossyRelay(
+        { host: "127.0.0.1", port: server.port },
+        { lossPercent: 10, delayMs: 20, seed: `kcp loss ${stream}` },
+      );
+      const sent = messages(300, 1_000);
+      const target: KcpTarget = stream
+        ? { protocol: "kcp", host: "127.0.0.1", port: relay.port, stream: true, framing: len2 }
+        : { protocol: "kcp", host: "127.0.0.1", port: relay.port };
+      const { received, stats } = await exchange(target, sent);
+      expect(texts(received)).toEqual(texts(sent));
+      expect(relay.dropped).toBeGreaterThan(10);
+      expect(stats.retransmits).toBeGreaterThan(0);
+      expect(stats.retransmits).toBe(stats.fastRetransmits + stats.rtoExpiries);
+      expect(stats.wireBytesSent).toBeGreaterThan(stats.payloadBytesSent);
+      console.log(
+        `[kcp ${_} mode, 10% loss] relay dropped ${relay.dropped} of ${relay.dropped + relay.forwarded} datagrams; Throng retransmitted ${stats.retransmits} segments (fast ${stats.fastRetransmits}, RTO ${stats.rtoExpiries}); wire ${stats.wireBytesSent} B for ${stats.payloadBytesSent} B of payload`,
+      );
+    },
+    60_000,
+  );
 });

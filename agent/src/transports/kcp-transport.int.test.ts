@@ -25,7 +25,13 @@ async function handPeer(onPush: (push: Push) => void): Promise<number> {
   peer = createSocket("udp4");
   peer.on("message", (datagram, from) => {
     for (let at = 0; at + 24 <= datagram.length; at += 24 + datagram.readUInt32LE(at + 20)) {
-      if (datagram[at + 4] === 81) onPush({ conv: datagram.readUInt32LE(at), ts: datagram.readUInt32LE(at + 8), sn: datagram.readUInt32LE(at + 12), from });
+      if (datagram[at + 4] === 81)
+        onPush({
+          conv: datagram.readUInt32LE(at),
+          ts: datagram.readUInt32LE(at + 8),
+          sn: datagram.readUInt32LE(at + 12),
+          from,
+        });
     }
   });
   await new Promise<void>((resolve) => peer!.bind(0, "127.0.0.1", resolve));
@@ -51,7 +57,11 @@ describe("KCP transport", () => {
     const port = await handPeer((push) => firstPush(push));
     let end: TransportEnd | undefined;
     let closed = false;
-    const connection = kcpTransport({ protocol: "kcp", host: "127.0.0.1", port }).open({ onOpen: () => connection.send("bye"), onMessage() {}, onEnd: (e) => (end = e) });
+    const connection = kcpTransport({ protocol: "kcp", host: "127.0.0.1", port }).open({
+      onOpen: () => connection.send("bye"),
+      onMessage() {},
+      onEnd: (e) => (end = e),
+    });
     const push = await pushed;
     const closing = connection.close(30_000).then(() => (closed = true));
     // Several turns of the loop: nothing acknowledged yet, so the connection stays.
@@ -64,7 +74,11 @@ describe("KCP transport", () => {
 
   it("a close the server never acknowledges ends after the close's timeout", async () => {
     const port = await handPeer(() => {});
-    const connection = kcpTransport({ protocol: "kcp", host: "127.0.0.1", port }).open({ onOpen: () => connection.send("unheard"), onMessage() {}, onEnd() {} });
+    const connection = kcpTransport({ protocol: "kcp", host: "127.0.0.1", port }).open({
+      onOpen: () => connection.send("unheard"),
+      onMessage() {},
+      onEnd() {},
+    });
     await new Promise((resolve) => setTimeout(resolve, 20));
     await connection.close(50);
   });

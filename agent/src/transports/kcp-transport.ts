@@ -4,7 +4,15 @@ import type { SnapshotCounters } from "@throng/protocol/snapshot";
 import { TimerWheel, type WheelTimer } from "./timer-wheel";
 import { createFramer, type Framer } from "./framing";
 import { Kcp, KcpStats, type KcpHost } from "./kcp";
-import { FixedMessage, type OpenOptions, type OutgoingMessage, type Transport, type TransportConnection, type TransportEnd, type TransportEvents } from "./transport";
+import {
+  FixedMessage,
+  type OpenOptions,
+  type OutgoingMessage,
+  type Transport,
+  type TransportConnection,
+  type TransportEnd,
+  type TransportEvents,
+} from "./transport";
 import { openClientDatagrams, type DatagramHandlers, type DatagramSocket } from "./udp";
 
 /**
@@ -94,14 +102,24 @@ class KcpConnection implements TransportConnection, KcpHost, DatagramHandlers, W
     this.kcp = new Kcp({ ...settings, conv }, this, options.kcpStats ?? stats, nowMs());
     this.framer = settings.stream && target.framing ? createFramer(target.framing) : undefined;
     const { host, port } = target;
-    this.socket = openClientDatagrams({ host, port, ...(options.localAddress ? { localAddress: options.localAddress } : {}) }, this, options.datagramStage);
+    this.socket = openClientDatagrams(
+      { host, port, ...(options.localAddress ? { localAddress: options.localAddress } : {}) },
+      this,
+      options.datagramStage,
+    );
   }
 
   send(data: OutgoingMessage): boolean {
     if (this.state !== State.Open) return false;
     const { framer } = this;
-    if (data instanceof FixedMessage) this.kcp.send(framer ? data.framed(this.target.framing, framer.encode) : data.payload);
-    else if (framer) this.kcp.send(framer.encode(typeof data === "string" ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength)));
+    if (data instanceof FixedMessage)
+      this.kcp.send(framer ? data.framed(this.target.framing, framer.encode) : data.payload);
+    else if (framer)
+      this.kcp.send(
+        framer.encode(
+          typeof data === "string" ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength),
+        ),
+      );
     else if (typeof data === "string") {
       const length = encodeText(data);
       this.kcp.send(textBuffer, length);
@@ -113,7 +131,8 @@ class KcpConnection implements TransportConnection, KcpHost, DatagramHandlers, W
   }
 
   close(timeoutMs = DEFAULT_CLOSE_TIMEOUT_MS): Promise<void> {
-    this.ended ??= this.state === State.Ended ? Promise.resolve() : new Promise<void>((resolve) => (this.resolveEnded = resolve));
+    this.ended ??=
+      this.state === State.Ended ? Promise.resolve() : new Promise<void>((resolve) => (this.resolveEnded = resolve));
     if (this.state === State.Connecting) this.socket.close();
     else if (this.state === State.Open) {
       // What was sent is delivered first (a leave message), with the ACKs this side owes.

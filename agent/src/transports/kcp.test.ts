@@ -1,8 +1,29 @@
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../engine/seeded-random";
-import { CMD_ACK, CMD_PUSH, CMD_WASK, CMD_WINS, DEAD_LINK_SENDS, Kcp, KcpMessageSizeError, KcpStats, type KcpConfig } from "./kcp";
+import {
+  CMD_ACK,
+  CMD_PUSH,
+  CMD_WASK,
+  CMD_WINS,
+  DEAD_LINK_SENDS,
+  Kcp,
+  KcpMessageSizeError,
+  KcpStats,
+  type KcpConfig,
+} from "./kcp";
 
-const BASE: KcpConfig = { conv: 0x01020304, mtu: 1400, sendWindow: 32, receiveWindow: 32, nodelay: false, intervalMs: 30, resend: 2, nc: true, stream: false, ackNoDelay: false };
+const BASE: KcpConfig = {
+  conv: 0x01020304,
+  mtu: 1400,
+  sendWindow: 32,
+  receiveWindow: 32,
+  nodelay: false,
+  intervalMs: 30,
+  resend: 2,
+  nc: true,
+  stream: false,
+  ackNoDelay: false,
+};
 
 interface Header {
   conv: number;
@@ -20,7 +41,16 @@ function headers(datagram: Buffer): Header[] {
   const out: Header[] = [];
   for (let at = 0; at + 24 <= datagram.length; ) {
     const len = datagram.readUInt32LE(at + 20);
-    out.push({ conv: datagram.readUInt32LE(at), cmd: datagram[at + 4]!, frg: datagram[at + 5]!, wnd: datagram.readUInt16LE(at + 6), ts: datagram.readUInt32LE(at + 8), sn: datagram.readUInt32LE(at + 12), una: datagram.readUInt32LE(at + 16), len });
+    out.push({
+      conv: datagram.readUInt32LE(at),
+      cmd: datagram[at + 4]!,
+      frg: datagram[at + 5]!,
+      wnd: datagram.readUInt16LE(at + 6),
+      ts: datagram.readUInt32LE(at + 8),
+      sn: datagram.readUInt32LE(at + 12),
+      una: datagram.readUInt32LE(at + 16),
+      len,
+    });
     at += 24 + len;
   }
   return out;
@@ -40,7 +70,10 @@ interface End {
  * Two KCPs joined by a simulated network on a simulated clock: each datagram arrives `delayMs` later unless `drop`
  * says otherwise; each end is flushed whenever its wakeAt says so. No sockets, no real time.
  */
-function link(config: Partial<KcpConfig> & { peer?: Partial<KcpConfig> } = {}, network: { delayMs?: number; drop?: (from: "a" | "b", datagram: Buffer) => boolean } = {}) {
+function link(
+  config: Partial<KcpConfig> & { peer?: Partial<KcpConfig> } = {},
+  network: { delayMs?: number; drop?: (from: "a" | "b", datagram: Buffer) => boolean } = {},
+) {
   const { peer, ...own } = config;
   let now = 1_000;
   const inFlight: { at: number; to: "a" | "b"; data: Buffer }[] = [];
@@ -51,14 +84,20 @@ function link(config: Partial<KcpConfig> & { peer?: Partial<KcpConfig> } = {}, n
       stats,
       delivered: [],
       sent: [],
-      kcp: new Kcp(settings, {
-        output(buffer, size) {
-          const copy = Buffer.from(buffer.subarray(0, size));
-          self.sent.push(copy);
-          if (!network.drop?.(name, copy)) inFlight.push({ at: now + (network.delayMs ?? 10), to: name === "a" ? "b" : "a", data: copy });
+      kcp: new Kcp(
+        settings,
+        {
+          output(buffer, size) {
+            const copy = Buffer.from(buffer.subarray(0, size));
+            self.sent.push(copy);
+            if (!network.drop?.(name, copy))
+              inFlight.push({ at: now + (network.delayMs ?? 10), to: name === "a" ? "b" : "a", data: copy });
+          },
+          deliver: (data) => void self.delivered.push(Buffer.from(data)),
         },
-        deliver: (data) => void self.delivered.push(Buffer.from(data)),
-      }, stats, now),
+        stats,
+        now,
+      ),
     };
     return self;
   };
@@ -113,7 +152,9 @@ describe("KCP segments on the wire", () => {
     net.send(net.a, "hello");
     const [datagram] = net.a.sent;
     expect(datagram!.subarray(0, 4)).toEqual(Buffer.from([0x04, 0x03, 0x02, 0x01]));
-    expect(headers(datagram!)).toEqual([{ conv: 0x01020304, cmd: CMD_PUSH, frg: 0, wnd: 32, ts: net.now, sn: 0, una: 0, len: 5 }]);
+    expect(headers(datagram!)).toEqual([
+      { conv: 0x01020304, cmd: CMD_PUSH, frg: 0, wnd: 32, ts: net.now, sn: 0, una: 0, len: 5 },
+    ]);
     expect(datagram!.subarray(24).toString()).toBe("hello");
   });
 
@@ -176,28 +217,34 @@ describe("KCP under loss", () => {
   it.each([
     ["message", false],
     ["stream", true],
-  ])("%s mode: 10%% of datagrams lost both ways, every message arrives once and in order, the losses resent", (_, stream) => {
-    const random = seededRandom("kcp loss");
-    const net = link({ stream, nodelay: true, intervalMs: 10 }, { delayMs: 20, drop: () => random() < 0.1 });
-    const messages = Array.from({ length: 300 }, (_, i) => `m${i};`);
-    let next = 0;
-    // A message every 5 ms: several in flight at once, as a game client sends.
-    net.until(() => {
-      if (next < messages.length && net.now % 5 === 0) net.send(net.a, messages[next++]!);
-      return next === messages.length && net.a.kcp.waiting === 0;
-    });
-    const received = stream ? Buffer.concat(net.b.delivered).toString() : net.b.delivered.map(String).join("");
-    expect(received).toBe(messages.join(""));
-    if (!stream) expect(net.b.delivered).toHaveLength(messages.length);
-    expect(net.a.stats.retransmits).toBeGreaterThan(10);
-    expect(net.a.stats.retransmits).toBe(net.a.stats.fastRetransmits + net.a.stats.rtoExpiries);
-    expect(net.a.stats.wireBytesSent).toBeGreaterThan(net.a.stats.payloadBytesSent);
-    expect(net.b.stats.payloadBytesReceived).toBe(Buffer.byteLength(messages.join("")));
-  });
+  ])(
+    "%s mode: 10%% of datagrams lost both ways, every message arrives once and in order, the losses resent",
+    (_, stream) => {
+      const random = seededRandom("kcp loss");
+      const net = link({ stream, nodelay: true, intervalMs: 10 }, { delayMs: 20, drop: () => random() < 0.1 });
+      const messages = Array.from({ length: 300 }, (_, i) => `m${i};`);
+      let next = 0;
+      // A message every 5 ms: several in flight at once, as a game client sends.
+      net.until(() => {
+        if (next < messages.length && net.now % 5 === 0) net.send(net.a, messages[next++]!);
+        return next === messages.length && net.a.kcp.waiting === 0;
+      });
+      const received = stream ? Buffer.concat(net.b.delivered).toString() : net.b.delivered.map(String).join("");
+      expect(received).toBe(messages.join(""));
+      if (!stream) expect(net.b.delivered).toHaveLength(messages.length);
+      expect(net.a.stats.retransmits).toBeGreaterThan(10);
+      expect(net.a.stats.retransmits).toBe(net.a.stats.fastRetransmits + net.a.stats.rtoExpiries);
+      expect(net.a.stats.wireBytesSent).toBeGreaterThan(net.a.stats.payloadBytesSent);
+      expect(net.b.stats.payloadBytesReceived).toBe(Buffer.byteLength(messages.join("")));
+    },
+  );
 
   it("resends a lost segment once later ones are acknowledged past it (fast retransmit), well before its RTO", () => {
     let dropped = false;
-    const net = link({}, { delayMs: 5, drop: (from, d) => from === "a" && !dropped && headers(d)[0]!.sn === 0 && (dropped = true) });
+    const net = link(
+      {},
+      { delayMs: 5, drop: (from, d) => from === "a" && !dropped && headers(d)[0]!.sn === 0 && (dropped = true) },
+    );
     for (const message of ["0", "1", "2", "3"]) net.send(net.a, message);
     const took = net.until(() => net.b.delivered.length === 4);
     expect(net.a.stats.fastRetransmits).toBe(1);
@@ -238,7 +285,12 @@ describe("KCP windows and ACKs", () => {
     narrow.until(() => narrow.a.kcp.waiting === 0);
     const before = narrow.a.sent.length;
     for (let i = 0; i < 10; i += 1) narrow.send(narrow.a, `m${i}`);
-    expect(narrow.a.sent.slice(before).flatMap(headers).filter((h) => h.cmd === CMD_PUSH)).toHaveLength(3);
+    expect(
+      narrow.a.sent
+        .slice(before)
+        .flatMap(headers)
+        .filter((h) => h.cmd === CMD_PUSH),
+    ).toHaveLength(3);
   });
 
   it("holds ACKs to the next interval tick and sends them together (those una covers left out), and at once with ackNoDelay", () => {
@@ -256,7 +308,10 @@ describe("KCP windows and ACKs", () => {
 
     // Out of order (sn 0 lost), each ACK above rcvNxt goes: a counts them toward sn 0's fast retransmit.
     let lost = false;
-    const gap = link({ intervalMs: 30 }, { delayMs: 1, drop: (from, d) => from === "a" && !lost && headers(d)[0]!.sn === 0 && (lost = true) });
+    const gap = link(
+      { intervalMs: 30 },
+      { delayMs: 1, drop: (from, d) => from === "a" && !lost && headers(d)[0]!.sn === 0 && (lost = true) },
+    );
     for (const message of ["a", "b", "c"]) gap.send(gap.a, message);
     gap.run(31);
     expect(headers(gap.b.sent[0]!).map((h) => [h.cmd, h.sn, h.una])).toEqual([
@@ -272,7 +327,10 @@ describe("KCP windows and ACKs", () => {
 
   it("times its RTO from the round trips its ACKs' echoed timestamps measure, not from KCP's initial 200 ms", () => {
     let dropNext = false;
-    const net = link({ nodelay: true, intervalMs: 10, ackNoDelay: true }, { delayMs: 40, drop: (from) => from === "a" && dropNext && !(dropNext = false) });
+    const net = link(
+      { nodelay: true, intervalMs: 10, ackNoDelay: true },
+      { delayMs: 40, drop: (from) => from === "a" && dropNext && !(dropNext = false) },
+    );
     for (let i = 0; i < 20; i += 1) {
       net.send(net.a, `m${i}`);
       net.until(() => net.a.kcp.waiting === 0);
@@ -281,7 +339,10 @@ describe("KCP windows and ACKs", () => {
     const sentBefore = net.a.sent.length;
     net.send(net.a, "lost once");
     net.until(() => net.b.delivered.length === 21);
-    const [first, again] = net.a.sent.slice(sentBefore).flatMap(headers).filter((h) => h.cmd === CMD_PUSH);
+    const [first, again] = net.a.sent
+      .slice(sentBefore)
+      .flatMap(headers)
+      .filter((h) => h.cmd === CMD_PUSH);
     // An 80 ms round trip, steady: the RTO is the smoothed RTT plus one interval (the variance has decayed).
     expect(again!.ts - first!.ts).toBeGreaterThanOrEqual(80);
     expect(again!.ts - first!.ts).toBeLessThan(130);

@@ -164,7 +164,9 @@ export class Kcp {
     const rest = total - offset;
     const count = rest === 0 ? 0 : Math.ceil(rest / mss);
     if (!this.config.stream && count > KCP_MAX_FRAGMENTS) {
-      throw new KcpMessageSizeError(`a message of ${total} bytes needs ${count} KCP fragments, over the 255 one message can have (mtu ${this.config.mtu}): raise mtu or send smaller messages`);
+      throw new KcpMessageSizeError(
+        `a message of ${total} bytes needs ${count} KCP fragments, over the 255 one message can have (mtu ${this.config.mtu}): raise mtu or send smaller messages`,
+      );
     }
     this.stats.payloadBytesSent += total;
     for (let i = 0; i < count; i += 1) {
@@ -195,7 +197,12 @@ export class Kcp {
     while (good && datagram.length - at >= KCP_OVERHEAD) {
       const cmd = datagram[at + 4]!;
       const len = datagram.readUInt32LE(at + 20);
-      if (datagram.readUInt32LE(at) !== this.config.conv || cmd < CMD_PUSH || cmd > CMD_WINS || datagram.length - at - KCP_OVERHEAD < len) {
+      if (
+        datagram.readUInt32LE(at) !== this.config.conv ||
+        cmd < CMD_PUSH ||
+        cmd > CMD_WINS ||
+        datagram.length - at - KCP_OVERHEAD < len
+      ) {
         good = false;
         break;
       }
@@ -249,7 +256,17 @@ export class Kcp {
         segment.xmit += 1;
         segment.ts = now >>> 0;
         at = this.room(at, KCP_OVERHEAD + segment.len);
-        at = writeHeader(at, this.config.conv, CMD_PUSH, segment.frg, wnd, segment.ts, segment.sn, this.receiver.rcvNxt, segment.len);
+        at = writeHeader(
+          at,
+          this.config.conv,
+          CMD_PUSH,
+          segment.frg,
+          wnd,
+          segment.ts,
+          segment.sn,
+          this.receiver.rcvNxt,
+          segment.len,
+        );
         segment.data.copy(scratch, at, 0, segment.len);
         at += segment.len;
       }
@@ -299,7 +316,12 @@ export class Kcp {
   wakeAt(now: number): number {
     if (this.dead) return Infinity;
     const interval = this.config.intervalMs;
-    const tickWanted = this.receiver.acks.length > 0 || this.probe !== 0 || this.remoteWindow === 0 || this.fastAcked || this.windowHasRoom();
+    const tickWanted =
+      this.receiver.acks.length > 0 ||
+      this.probe !== 0 ||
+      this.remoteWindow === 0 ||
+      this.fastAcked ||
+      this.windowHasRoom();
     const tick = tickWanted ? this.anchor + (Math.floor((now - this.anchor) / interval) + 1) * interval : Infinity;
     return Math.min(tick, this.nextResendAt);
   }
@@ -465,7 +487,17 @@ export class Kcp {
 }
 
 /** One segment header at `at` of the datagram being written; returns where its data goes. */
-function writeHeader(at: number, conv: number, cmd: number, frg: number, wnd: number, ts: number, sn: number, una: number, len: number): number {
+function writeHeader(
+  at: number,
+  conv: number,
+  cmd: number,
+  frg: number,
+  wnd: number,
+  ts: number,
+  sn: number,
+  una: number,
+  len: number,
+): number {
   scratch.writeUInt32LE(conv, at);
   scratch[at + 4] = cmd;
   scratch[at + 5] = frg;

@@ -51,14 +51,17 @@ function session(url: string, extra: { frames?: "text" | "binary" } = {}): Sessi
     },
     onEnd: resolveEnd,
   });
-  const nextMessage = () => (messages.length ? Promise.resolve(messages.shift()!) : new Promise<Buffer>((resolve) => waiters.push(resolve)));
+  const nextMessage = () =>
+    messages.length ? Promise.resolve(messages.shift()!) : new Promise<Buffer>((resolve) => waiters.push(resolve));
   return { connection, opened, messages, nextMessage, ended };
 }
 
 describe("lean WebSocket client against a plain ws server", () => {
   it("sends text and binary frames the server reads as such", async () => {
     const seen: { text: string; binary: boolean }[] = [];
-    const url = await wsServer((socket) => socket.on("message", (data, binary) => seen.push({ text: String(data), binary })));
+    const url = await wsServer((socket) =>
+      socket.on("message", (data, binary) => seen.push({ text: String(data), binary })),
+    );
     const text = session(url);
     const binary = session(url, { frames: "binary" });
     await Promise.all([text.opened, binary.opened]);
@@ -144,7 +147,9 @@ describe("lean WebSocket client against a plain ws server", () => {
   it("refuses a handshake answer with the wrong subprotocol, and reports a refused port as refused", async () => {
     const http = createServer();
     http.on("upgrade", (_request, socket) => {
-      socket.end("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: nope\r\n\r\n");
+      socket.end(
+        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: nope\r\n\r\n",
+      );
     });
     await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
     const port = (http.address() as AddressInfo).port;

@@ -2,8 +2,24 @@ import { randomFillSync } from "node:crypto";
 import type { WebSocketTarget } from "@throng/protocol/plan";
 import { PortLease } from "./local-ports";
 import { openStreamSocket, type StreamEndpoint, type StreamSocket, type StreamSocketHandlers } from "./stream-socket";
-import { failedConnection, FixedMessage, type OpenOptions, type OutgoingMessage, type TransportConnection, type TransportEnd, type TransportEvents } from "./transport";
-import { acceptKey, closePayload, encodeFrame, FrameDecoder, OPCODE, ProtocolError, type FrameSink } from "./websocket-frames";
+import {
+  failedConnection,
+  FixedMessage,
+  type OpenOptions,
+  type OutgoingMessage,
+  type TransportConnection,
+  type TransportEnd,
+  type TransportEvents,
+} from "./transport";
+import {
+  acceptKey,
+  closePayload,
+  encodeFrame,
+  FrameDecoder,
+  OPCODE,
+  ProtocolError,
+  type FrameSink,
+} from "./websocket-frames";
 
 /**
  * Throng's own ws:// client for the load path: a plain `net` socket, a hand-written HTTP upgrade and the frame
@@ -47,7 +63,13 @@ export function upgradeRequest(target: WebSocketTarget): UpgradeRequest {
   const port = url.port ? Number(url.port) : 80;
   const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
   const subprotocols = target.subprotocols ?? [];
-  const lines = [`GET ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`, "Connection: Upgrade", "Upgrade: websocket", "Sec-WebSocket-Version: 13"];
+  const lines = [
+    `GET ${url.pathname}${url.search} HTTP/1.1`,
+    `Host: ${url.host}`,
+    "Connection: Upgrade",
+    "Upgrade: websocket",
+    "Sec-WebSocket-Version: 13",
+  ];
   if (subprotocols.length) lines.push(`Sec-WebSocket-Protocol: ${subprotocols.join(", ")}`);
   for (const [name, value] of Object.entries(target.headers ?? {})) lines.push(`${name}: ${value}`);
   return { host, port, head: `${lines.join("\r\n")}\r\nSec-WebSocket-Key: `, tail: "\r\n\r\n", subprotocols };
@@ -63,13 +85,17 @@ function checkUpgrade(head: string, key: string, subprotocols: string[]): void {
     const colon = line.indexOf(":");
     if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
   }
-  if (headers.get("upgrade")?.toLowerCase() !== "websocket") throw new Error("Invalid Upgrade header in the handshake answer");
+  if (headers.get("upgrade")?.toLowerCase() !== "websocket")
+    throw new Error("Invalid Upgrade header in the handshake answer");
   const accept = acceptKey(key);
-  if (headers.get("sec-websocket-accept") !== accept) throw new Error("Invalid Sec-WebSocket-Accept header in the handshake answer");
+  if (headers.get("sec-websocket-accept") !== accept)
+    throw new Error("Invalid Sec-WebSocket-Accept header in the handshake answer");
   const protocol = headers.get("sec-websocket-protocol");
-  if (protocol !== undefined && !subprotocols.includes(protocol)) throw new Error(`Server sent an invalid subprotocol "${protocol}" in the handshake`);
+  if (protocol !== undefined && !subprotocols.includes(protocol))
+    throw new Error(`Server sent an invalid subprotocol "${protocol}" in the handshake`);
   if (protocol === undefined && subprotocols.length) throw new Error("Server sent no subprotocol in the handshake");
-  if (headers.has("sec-websocket-extensions")) throw new Error("Server sent a Sec-WebSocket-Extensions header but none was offered in the handshake");
+  if (headers.has("sec-websocket-extensions"))
+    throw new Error("Server sent a Sec-WebSocket-Extensions header but none was offered in the handshake");
 }
 
 const enum State {
@@ -112,8 +138,12 @@ class LeanWebSocket implements TransportConnection, FrameSink, StreamSocketHandl
   ) {
     this.opcode = binary ? OPCODE.binary : OPCODE.text;
     this.localAddress = options.localAddress;
-    this.lease = options.localAddress && options.localPorts ? new PortLease(options.localPorts, options.localAddress) : undefined;
-    this.handshakeTimer = setTimeout(() => this.fail(Object.assign(new Error("WebSocket handshake timed out"), { code: "ETIMEDOUT" })), HANDSHAKE_TIMEOUT_MS);
+    this.lease =
+      options.localAddress && options.localPorts ? new PortLease(options.localPorts, options.localAddress) : undefined;
+    this.handshakeTimer = setTimeout(
+      () => this.fail(Object.assign(new Error("WebSocket handshake timed out"), { code: "ETIMEDOUT" })),
+      HANDSHAKE_TIMEOUT_MS,
+    );
     this.connectSocket();
   }
 
@@ -127,7 +157,12 @@ class LeanWebSocket implements TransportConnection, FrameSink, StreamSocketHandl
       return;
     }
     // One shape for every endpoint (no spread): it lives as long as the socket.
-    const endpoint: StreamEndpoint = { host: this.request.host, port: this.request.port, localAddress: bind?.localAddress ?? this.localAddress, localPort: bind?.localPort };
+    const endpoint: StreamEndpoint = {
+      host: this.request.host,
+      port: this.request.port,
+      localAddress: bind?.localAddress ?? this.localAddress,
+      localPort: bind?.localPort,
+    };
     this.socket = openStreamSocket(endpoint, this);
   }
 
@@ -151,13 +186,18 @@ class LeanWebSocket implements TransportConnection, FrameSink, StreamSocketHandl
 
   send(data: OutgoingMessage): boolean {
     if (this.state !== State.Open) return false;
-    this.socket!.write(data instanceof FixedMessage ? data.framed(this.opcode, (payload) => encodeFrame(this.opcode, payload)) : encodeFrame(this.opcode, data));
+    this.socket!.write(
+      data instanceof FixedMessage
+        ? data.framed(this.opcode, (payload) => encodeFrame(this.opcode, payload))
+        : encodeFrame(this.opcode, data),
+    );
     return true;
   }
 
   close(timeoutMs = DEFAULT_CLOSE_TIMEOUT_MS): Promise<void> {
     this.closedByUs = true;
-    const ended = (this.ended ??= this.state === State.Ended ? Promise.resolve() : new Promise<void>((resolve) => (this.resolveEnded = resolve)));
+    const ended = (this.ended ??=
+      this.state === State.Ended ? Promise.resolve() : new Promise<void>((resolve) => (this.resolveEnded = resolve)));
     if (this.state === State.Upgrading) this.socket?.destroy();
     else if (this.state === State.Open) {
       this.state = State.Closing;
@@ -202,7 +242,8 @@ class LeanWebSocket implements TransportConnection, FrameSink, StreamSocketHandl
     this.responseHead += chunk.toString("latin1");
     const end = this.responseHead.indexOf("\r\n\r\n");
     if (end === -1) {
-      if (this.responseHead.length > MAX_RESPONSE_HEAD_BYTES) this.fail(new Error("Invalid handshake answer: no end of headers"));
+      if (this.responseHead.length > MAX_RESPONSE_HEAD_BYTES)
+        this.fail(new Error("Invalid handshake answer: no end of headers"));
       return;
     }
     try {
@@ -241,7 +282,12 @@ class LeanWebSocket implements TransportConnection, FrameSink, StreamSocketHandl
 }
 
 /** Opens one lean ws:// connection; a bad URL fails like any other connection. */
-export function openLeanWebSocket(request: UpgradeRequest | Error, binary: boolean, events: TransportEvents, options: OpenOptions = {}): TransportConnection {
+export function openLeanWebSocket(
+  request: UpgradeRequest | Error,
+  binary: boolean,
+  events: TransportEvents,
+  options: OpenOptions = {},
+): TransportConnection {
   if (request instanceof Error) return failedConnection(events, request);
   return new LeanWebSocket(request, events, binary, options);
 }

@@ -15,7 +15,11 @@ import { causeOf, type Transport, type TransportEnd } from "./transport";
  * process's default), and Node's sockets (a fresh copy of the transport modules with THRONG_IO=node's choice).
  */
 
-const protobufDelimited: TcpFraming = { kind: "length-field", lengthFieldBytes: "varint", initialBytesToStrip: "header" };
+const protobufDelimited: TcpFraming = {
+  kind: "length-field",
+  lengthFieldBytes: "varint",
+  initialBytesToStrip: "header",
+};
 
 function varint(value: number): Buffer {
   const out: number[] = [];
@@ -61,12 +65,22 @@ async function serve(onConnection: (socket: Socket) => void): Promise<number> {
 }
 
 /** The protobuf-delimited echo server: every message back, with its own varint prefix. */
-const echoServer = () => serve((socket) => socket.on("data", delimitedReader((message) => socket.write(Buffer.concat([varint(message.length), message])))));
+const echoServer = () =>
+  serve((socket) =>
+    socket.on(
+      "data",
+      delimitedReader((message) => socket.write(Buffer.concat([varint(message.length), message]))),
+    ),
+  );
 
 type MakeTransport = (target: TcpTarget) => Transport;
 
 /** Opens one connection, sends `messages` once open, and gathers what arrives until `count` messages (then closes) or its end. */
-async function exchange(transport: Transport, messages: Buffer[], count: number): Promise<{ received: Buffer[]; end?: TransportEnd }> {
+async function exchange(
+  transport: Transport,
+  messages: Buffer[],
+  count: number,
+): Promise<{ received: Buffer[]; end?: TransportEnd }> {
   const received: Buffer[] = [];
   let closing: Promise<void> | undefined;
   const result = await new Promise<{ received: Buffer[]; end?: TransportEnd }>((resolve) => {
@@ -106,19 +120,29 @@ describe.each(paths)("length-field framing over TCP on %s", (_path, load) => {
     const make = await load();
     if (!make) return context.skip();
     const port = await echoServer();
-    const messages = [0, 1, 127, 128, 300, 20_000, 5].map((length, i) => Buffer.from(Array.from({ length }, (_, j) => (j * 7 + i) & 0xff)));
-    const { received, end } = await exchange(make({ protocol: "tcp", host: "127.0.0.1", port, framing: protobufDelimited }), messages, messages.length);
+    const messages = [0, 1, 127, 128, 300, 20_000, 5].map((length, i) =>
+      Buffer.from(Array.from({ length }, (_, j) => (j * 7 + i) & 0xff)),
+    );
+    const { received, end } = await exchange(
+      make({ protocol: "tcp", host: "127.0.0.1", port, framing: protobufDelimited }),
+      messages,
+      messages.length,
+    );
     expect(end).toBeUndefined();
     expect(received.map((m) => m.length)).toEqual(messages.map((m) => m.length));
     expect(received.map((m) => m.toString("hex"))).toEqual(messages.map((m) => m.toString("hex")));
   });
 
-  it("ends the connection with cause \"protocol\" when the server's length is over maxFrameBytes", async (context) => {
+  it('ends the connection with cause "protocol" when the server\'s length is over maxFrameBytes', async (context) => {
     const make = await load();
     if (!make) return context.skip();
     // 1 MiB + 1 as a varint: one byte over the default maxFrameBytes, field included.
     const port = await serve((socket) => socket.write(Buffer.concat([varint(1024 * 1024), Buffer.alloc(16)])));
-    const { received, end } = await exchange(make({ protocol: "tcp", host: "127.0.0.1", port, framing: protobufDelimited }), [], 1);
+    const { received, end } = await exchange(
+      make({ protocol: "tcp", host: "127.0.0.1", port, framing: protobufDelimited }),
+      [],
+      1,
+    );
     expect(received).toEqual([]);
     expect(end?.opened).toBe(true);
     expect(end?.error?.message).toMatch(/over maxFrameBytes \(1048576\)/);
@@ -131,7 +155,10 @@ describe("the reference target with --framing varint", () => {
     const framing = parseFramingSpec("varint")!;
     const target = await startTarget({ port: 0, tcp: { port: 0, framing } });
     try {
-      const reply = await roundTrip(tcpTransport({ protocol: "tcp", host: "127.0.0.1", port: target.tcpPort!, framing }), '{"type":"ping","seq":9}');
+      const reply = await roundTrip(
+        tcpTransport({ protocol: "tcp", host: "127.0.0.1", port: target.tcpPort!, framing }),
+        '{"type":"ping","seq":9}',
+      );
       expect(JSON.parse(reply.toString())).toMatchObject({ type: "pong", seq: 9 });
     } finally {
       await target.close();

@@ -3,7 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { causeOf } from "./transport";
-import { agentPortRange, isPortTaken, kernelPortRange, LocalPorts, MAX_PORT_ATTEMPTS, PortLease, portSlice } from "./local-ports";
+import {
+  agentPortRange,
+  isPortTaken,
+  kernelPortRange,
+  LocalPorts,
+  MAX_PORT_ATTEMPTS,
+  PortLease,
+  portSlice,
+} from "./local-ports";
 
 const atStart = () => 0;
 
@@ -48,7 +56,9 @@ describe("local port allocator", () => {
     ports.take("127.0.0.2");
     expect(ports.take("127.0.0.2")).toBeUndefined();
     expect(ports.take("127.0.0.2")).toBeUndefined();
-    expect(told).toEqual(["no free local port on 127.0.0.2 in 100-101: add --source-addresses (e.g. 127.0.0.2,127.0.0.3) to spread the clients"]);
+    expect(told).toEqual([
+      "no free local port on 127.0.0.2 in 100-101: add --source-addresses (e.g. 127.0.0.2,127.0.0.3) to spread the clients",
+    ]);
     const lease = new PortLease(ports, "127.0.0.2");
     const failed = lease.next();
     expect(failed).toBeInstanceOf(Error);

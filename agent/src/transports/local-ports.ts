@@ -61,15 +61,24 @@ export function agentPortRange(kernel: PortRange = kernelPortRange()): PortRange
 /** Part `index` of `count` disjoint, contiguous parts of `range`, so engine processes never pick the same port. */
 export function portSlice(range: PortRange, index: number, count: number): PortRange {
   const size = range.last - range.first + 1;
-  if (count < 1 || index < 0 || index >= count || count > size) throw new Error(`port slice ${index} of ${count} does not fit ${range.first}-${range.last}`);
-  return { first: range.first + Math.floor((size * index) / count), last: range.first + Math.floor((size * (index + 1)) / count) - 1 };
+  if (count < 1 || index < 0 || index >= count || count > size)
+    throw new Error(`port slice ${index} of ${count} does not fit ${range.first}-${range.last}`);
+  return {
+    first: range.first + Math.floor((size * index) / count),
+    last: range.first + Math.floor((size * (index + 1)) / count) - 1,
+  };
 }
 
 /** A connection that found no port to bind: the run needs more source addresses (or a wider range). */
 export function noLocalPort(address: string, range: PortRange): Error {
-  return Object.assign(new Error(`no free local port on ${address} in ${range.first}-${range.last}: add --source-addresses (e.g. 127.0.0.2,127.0.0.3) to spread the clients`), {
-    code: "ENOLOCALPORT",
-  });
+  return Object.assign(
+    new Error(
+      `no free local port on ${address} in ${range.first}-${range.last}: add --source-addresses (e.g. 127.0.0.2,127.0.0.3) to spread the clients`,
+    ),
+    {
+      code: "ENOLOCALPORT",
+    },
+  );
 }
 
 /** A port someone else holds: worth trying the next one. */

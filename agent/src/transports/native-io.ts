@@ -1,7 +1,16 @@
 import { createRequire } from "node:module";
 import { constants } from "node:os";
 import type { IoPreference } from "../env";
-import type { AcceptedHandlers, ListenEndpoint, OnAcceptError, OnStreamConnection, StreamEndpoint, StreamServer, StreamSocket, StreamSocketHandlers } from "./stream-socket";
+import type {
+  AcceptedHandlers,
+  ListenEndpoint,
+  OnAcceptError,
+  OnStreamConnection,
+  StreamEndpoint,
+  StreamServer,
+  StreamSocket,
+  StreamSocketHandlers,
+} from "./stream-socket";
 
 /**
  * The native I/O path (agent/native/throng_io.c, built to dist/throng-io.node). Node's own sockets cost the agent
@@ -12,7 +21,12 @@ import type { AcceptedHandlers, ListenEndpoint, OnAcceptError, OnStreamConnectio
  */
 
 interface Addon {
-  init(onBatch: (count: number, hrNowMs: number) => void, arena: Buffer, records: Int32Array, times: Float64Array): number;
+  init(
+    onBatch: (count: number, hrNowMs: number) => void,
+    arena: Buffer,
+    records: Int32Array,
+    times: Float64Array,
+  ): number;
   connect(host: string, port: number, localAddress?: string, localPort?: number): number;
   write(id: number, data: Uint8Array): number;
   end(id: number): number;
@@ -91,7 +105,8 @@ export function nativeIo(): IoPath {
   if (path) return path;
   const wanted = preference;
   if (wanted === "node") return (path = { kind: "node", reason: "THRONG_IO=node" });
-  if (process.platform !== "linux") return (path = { kind: "node", reason: `the native I/O path is Linux-only (this is ${process.platform})` });
+  if (process.platform !== "linux")
+    return (path = { kind: "node", reason: `the native I/O path is Linux-only (this is ${process.platform})` });
   const loaded = loadAddon();
   if (typeof loaded === "string") {
     if (wanted === "native") throw new Error(`THRONG_IO=native but ${loaded}`);
@@ -109,7 +124,8 @@ export function nativeIo(): IoPath {
 /** One line for a run's output: which I/O path TCP and ws:// connections take, and why when not the native one. */
 export function ioPathNote(): string {
   const chosen = nativeIo();
-  if (chosen.kind === "native") return "I/O: native (one epoll set, reads handed over in batches) for TCP and ws://; wss:// and UDP use Node's sockets";
+  if (chosen.kind === "native")
+    return "I/O: native (one epoll set, reads handed over in batches) for TCP and ws://; wss:// and UDP use Node's sockets";
   return `I/O: Node's sockets (${chosen.reason})`;
 }
 
@@ -142,7 +158,11 @@ function onBatch(count: number, hrNowMs: number): void {
       socket.handlers.onConnect();
     } else {
       // EV_END (the peer's FIN) or EV_ERROR: the addon has closed the socket already.
-      socket.gone(kind === addon.EV_ERROR ? errnoError(records[at + 2]!, socket.connected ? "read" : "connect", socket.endpoint) : undefined);
+      socket.gone(
+        kind === addon.EV_ERROR
+          ? errnoError(records[at + 2]!, socket.connected ? "read" : "connect", socket.endpoint)
+          : undefined,
+      );
     }
   }
 }
@@ -257,7 +277,11 @@ class NativeListener implements StreamServer {
 }
 
 /** Listens on the native path: each accepted connection is handed to `onConnection`, which returns its handlers. */
-export function listenNative(endpoint: ListenEndpoint, onConnection: OnStreamConnection, onAcceptError?: OnAcceptError): StreamServer {
+export function listenNative(
+  endpoint: ListenEndpoint,
+  onConnection: OnStreamConnection,
+  onAcceptError?: OnAcceptError,
+): StreamServer {
   const id = addon.listen(endpoint.host, endpoint.port, endpoint.backlog, endpoint.reusePort === true);
   // Named as Node names a failed listen (a port in use: "listen EADDRINUSE"), whichever call it was.
   if (id < 0) throw errnoError(errnoOf(id), "listen", endpoint);

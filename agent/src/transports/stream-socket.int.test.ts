@@ -1,7 +1,16 @@
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { listenNative, nativeIo, openNativeSocket } from "./native-io";
-import { listenNode, openNodeSocket, openStreamSocket, type ListenEndpoint, type OnStreamConnection, type StreamEndpoint, type StreamServer, type StreamSocket } from "./stream-socket";
+import {
+  listenNode,
+  openNodeSocket,
+  openStreamSocket,
+  type ListenEndpoint,
+  type OnStreamConnection,
+  type StreamEndpoint,
+  type StreamServer,
+  type StreamSocket,
+} from "./stream-socket";
 
 /**
  * One contract, two implementations: the native I/O path (dist/throng-io.node) and Node's net.Socket must behave
@@ -18,7 +27,11 @@ interface Recorded {
   closes: () => number;
 }
 
-function record(open: Open, endpoint: StreamEndpoint, onData?: (socket: StreamSocket, chunk: Buffer) => void): Recorded {
+function record(
+  open: Open,
+  endpoint: StreamEndpoint,
+  onData?: (socket: StreamSocket, chunk: Buffer) => void,
+): Recorded {
   const chunks: Buffer[] = [];
   let closes = 0;
   let connected!: () => void;
@@ -62,7 +75,9 @@ async function waitFor(condition: () => boolean): Promise<void> {
 }
 
 async function echoServer(): Promise<number> {
-  const { server, port } = await listen((socket) => socket.on("data", (data) => socket.write(data)).on("error", () => {}));
+  const { server, port } = await listen((socket) =>
+    socket.on("data", (data) => socket.write(data)).on("error", () => {}),
+  );
   servers.push(server);
   return port;
 }
@@ -93,13 +108,16 @@ describe("the native I/O path", () => {
     const first = openNativeSocket({ host: "127.0.0.1", port }, handlers);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const stamp = await new Promise<{ receivedAt: number; calledAt: number }>((resolve) => {
-      const socket = openNativeSocket({ host: "127.0.0.1", port }, {
-        ...handlers,
-        onData(_chunk, receivedAt) {
-          resolve({ receivedAt, calledAt: performance.now() });
-          socket.destroy();
+      const socket = openNativeSocket(
+        { host: "127.0.0.1", port },
+        {
+          ...handlers,
+          onData(_chunk, receivedAt) {
+            resolve({ receivedAt, calledAt: performance.now() });
+            socket.destroy();
+          },
         },
-      });
+      );
     });
     first.destroy();
     // Arrived during the server's write; read at least BUSY_MS later.
@@ -110,7 +128,11 @@ describe("the native I/O path", () => {
 });
 
 describe.each<[string, Open]>([
-  ["native", (endpoint, handlers) => (nativeIo().kind === "native" ? openStreamSocket(endpoint, handlers) : openNativeSocket(endpoint, handlers))],
+  [
+    "native",
+    (endpoint, handlers) =>
+      nativeIo().kind === "native" ? openStreamSocket(endpoint, handlers) : openNativeSocket(endpoint, handlers),
+  ],
   ["node", openNodeSocket],
 ])("stream socket (%s)", (_name, open) => {
   it("connects, echoes, and a FIN after end() closes it without an error, once", async () => {
@@ -132,17 +154,20 @@ describe.each<[string, Open]>([
     const stamps: { receivedAt: number; calledAt: number }[] = [];
     let sentAt = 0;
     const done = new Promise<void>((resolve) => {
-      const socket = open({ host: "127.0.0.1", port }, {
-        onConnect() {
-          sentAt = performance.now();
-          socket.write(Buffer.from("tick"));
+      const socket = open(
+        { host: "127.0.0.1", port },
+        {
+          onConnect() {
+            sentAt = performance.now();
+            socket.write(Buffer.from("tick"));
+          },
+          onData(_chunk, receivedAt) {
+            stamps.push({ receivedAt, calledAt: performance.now() });
+            socket.end();
+          },
+          onClose: () => resolve(),
         },
-        onData(_chunk, receivedAt) {
-          stamps.push({ receivedAt, calledAt: performance.now() });
-          socket.end();
-        },
-        onClose: () => resolve(),
-      });
+      );
     });
     await done;
     expect(stamps).toHaveLength(1);
@@ -302,13 +327,20 @@ describe.each<[string, Open]>([
 type Listen = (endpoint: ListenEndpoint, onConnection: OnStreamConnection) => Promise<StreamServer>;
 
 /** A plain net.Socket client: what it read, and how it closed. */
-function client(port: number, send?: string): { socket: Socket; received: () => string; closed: Promise<string | undefined> } {
+function client(
+  port: number,
+  send?: string,
+): { socket: Socket; received: () => string; closed: Promise<string | undefined> } {
   const chunks: Buffer[] = [];
   const socket = connect({ host: "127.0.0.1", port }, () => send !== undefined && socket.write(send));
   socket.on("data", (chunk) => chunks.push(chunk));
   let error: string | undefined;
   socket.on("error", (cause: NodeJS.ErrnoException) => (error = cause.code));
-  return { socket, received: () => Buffer.concat(chunks).toString(), closed: new Promise((resolve) => socket.once("close", () => resolve(error))) };
+  return {
+    socket,
+    received: () => Buffer.concat(chunks).toString(),
+    closed: new Promise((resolve) => socket.once("close", () => resolve(error))),
+  };
 }
 
 describe("native stream server", () => {
@@ -367,7 +399,10 @@ describe.each<[string, Listen]>([
     const received: string[] = [];
     let closed!: () => void;
     const done = new Promise<void>((resolve) => (closed = resolve));
-    const server = await listen({ host: "127.0.0.1", port: 0, backlog: 511 }, () => ({ onData: (chunk) => received.push(chunk.toString()), onClose: () => closed() }));
+    const server = await listen({ host: "127.0.0.1", port: 0, backlog: 511 }, () => ({
+      onData: (chunk) => received.push(chunk.toString()),
+      onClose: () => closed(),
+    }));
     open.push(server);
     const socket = connect({ host: "127.0.0.1", port: server.port }, () => socket.end("last words"));
     await done;
@@ -376,7 +411,9 @@ describe.each<[string, Listen]>([
 
   it("names a port in use EADDRINUSE", async () => {
     const server = await echo();
-    await expect(listen({ host: "127.0.0.1", port: server.port, backlog: 511 }, () => ({ onData() {}, onClose() {} }))).rejects.toMatchObject({ code: "EADDRINUSE" });
+    await expect(
+      listen({ host: "127.0.0.1", port: server.port, backlog: 511 }, () => ({ onData() {}, onClose() {} })),
+    ).rejects.toMatchObject({ code: "EADDRINUSE" });
   });
 
   it("reset() refuses an accepted connection with a TCP reset", async () => {

@@ -137,15 +137,28 @@ function nodeStreamSocket(socket: Socket): StreamSocket {
 }
 
 /** Listens for TCP connections on the native path when it is loaded, else on net; each is handed to `onConnection`. */
-export async function listenStream(endpoint: ListenEndpoint, onConnection: OnStreamConnection, onAcceptError?: OnAcceptError): Promise<StreamServer> {
+export async function listenStream(
+  endpoint: ListenEndpoint,
+  onConnection: OnStreamConnection,
+  onAcceptError?: OnAcceptError,
+): Promise<StreamServer> {
   if (nativeIo().kind !== "native") return listenNode(endpoint, onConnection, onAcceptError);
   // A host name is resolved once, as net.Server.listen does; the native path binds addresses only.
   const host = isIP(endpoint.host) ? endpoint.host : (await lookupAddress(endpoint.host)).address;
   return listenNative({ ...endpoint, host }, onConnection, onAcceptError);
 }
 
-export function listenNode(endpoint: ListenEndpoint, onConnection: OnStreamConnection, onAcceptError?: OnAcceptError): Promise<StreamServer> {
-  if (endpoint.reusePort) return Promise.reject(new Error("several processes on one port need the native I/O path (SO_REUSEPORT); it is not loaded here (THRONG_IO)"));
+export function listenNode(
+  endpoint: ListenEndpoint,
+  onConnection: OnStreamConnection,
+  onAcceptError?: OnAcceptError,
+): Promise<StreamServer> {
+  if (endpoint.reusePort)
+    return Promise.reject(
+      new Error(
+        "several processes on one port need the native I/O path (SO_REUSEPORT); it is not loaded here (THRONG_IO)",
+      ),
+    );
   // A peer's FIN closes the connection (allowHalfOpen false), as on the native path.
   const server = createServer({ noDelay: true }, (socket) => {
     let error: Error | undefined;

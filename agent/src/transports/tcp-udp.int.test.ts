@@ -16,7 +16,10 @@ describe("TCP transport against the reference target", () => {
   ])("answers a ping with its pong over framing %j", async (framing) => {
     const target = await startTarget({ port: 0, tcp: { port: 0, framing } });
     try {
-      const reply = await roundTrip(tcpTransport({ protocol: "tcp", host: "127.0.0.1", port: target.tcpPort!, framing }), '{"type":"ping","seq":7}');
+      const reply = await roundTrip(
+        tcpTransport({ protocol: "tcp", host: "127.0.0.1", port: target.tcpPort!, framing }),
+        '{"type":"ping","seq":7}',
+      );
       expect(JSON.parse(reply.toString())).toMatchObject({ type: "pong", seq: 7 });
     } finally {
       await target.close();
@@ -28,11 +31,16 @@ describe("TCP transport against the reference target", () => {
     const target = await startTarget({ port: 0, tcp: { port: 0, framing } });
     const transport = tcpTransport({ protocol: "tcp", host: "127.0.0.1", port: target.tcpPort!, framing });
     const local = await new Promise<string>((resolve) => {
-      const connection = transport.open({ onOpen: () => connection.send("x"), onMessage: () => void connection.close(), onEnd: () => resolve("ended") }, { localAddress: "127.0.0.2" });
+      const connection = transport.open(
+        { onOpen: () => connection.send("x"), onMessage: () => void connection.close(), onEnd: () => resolve("ended") },
+        { localAddress: "127.0.0.2" },
+      );
     });
     expect(local).toBe("ended");
     await target.close();
-    const end = await new Promise<TransportEnd>((resolve) => transport.open({ onOpen() {}, onMessage() {}, onEnd: resolve }));
+    const end = await new Promise<TransportEnd>((resolve) =>
+      transport.open({ onOpen() {}, onMessage() {}, onEnd: resolve }),
+    );
     expect(end.opened).toBe(false);
     expect(causeOf(end.error!)).toBe("refused");
   });
@@ -42,7 +50,10 @@ describe("UDP transport", () => {
   it("sends one datagram per message and receives the target's reply", async () => {
     const target = await startTarget({ port: 0, udp: { port: 0 } });
     try {
-      const reply = await roundTrip(udpTransport({ protocol: "udp", host: "127.0.0.1", port: target.udpPort! }), '{"type":"ping","seq":3}');
+      const reply = await roundTrip(
+        udpTransport({ protocol: "udp", host: "127.0.0.1", port: target.udpPort! }),
+        '{"type":"ping","seq":3}',
+      );
       expect(JSON.parse(reply.toString())).toMatchObject({ type: "pong", seq: 3 });
     } finally {
       await target.close();
@@ -52,10 +63,16 @@ describe("UDP transport", () => {
   it("keeps each message a separate datagram", async () => {
     const server = createSocket("udp4");
     const datagrams: string[] = [];
-    const got = new Promise<void>((resolve) => server.on("message", (m) => datagrams.push(m.toString()) === 3 && resolve()));
+    const got = new Promise<void>((resolve) =>
+      server.on("message", (m) => datagrams.push(m.toString()) === 3 && resolve()),
+    );
     await new Promise<void>((resolve) => server.bind(0, "127.0.0.1", resolve));
     const transport = udpTransport({ protocol: "udp", host: "127.0.0.1", port: server.address().port });
-    const connection = transport.open({ onOpen: () => ["a", "bb", "ccc"].forEach((m) => connection.send(m)), onMessage() {}, onEnd() {} });
+    const connection = transport.open({
+      onOpen: () => ["a", "bb", "ccc"].forEach((m) => connection.send(m)),
+      onMessage() {},
+      onEnd() {},
+    });
     await got;
     expect(datagrams).toEqual(["a", "bb", "ccc"]);
     await connection.close();

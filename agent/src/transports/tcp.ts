@@ -1,14 +1,22 @@
 import type { TcpTarget } from "@throng/protocol/plan";
 import { createFramer } from "./framing";
 import { openStreamSocket, type StreamSocket } from "./stream-socket";
-import { FixedMessage, localEnd, type OpenOptions, type Transport, type TransportConnection, type TransportEvents } from "./transport";
+import {
+  FixedMessage,
+  localEnd,
+  type OpenOptions,
+  type Transport,
+  type TransportConnection,
+  type TransportEvents,
+} from "./transport";
 
 const CONNECT_TIMEOUT_MS = 10_000;
 const DEFAULT_CLOSE_TIMEOUT_MS = 2_000;
 
 function openTcp(target: TcpTarget, events: TransportEvents, options: OpenOptions = {}): TransportConnection {
   // The plan schema lets only a script scenario (which opens its own sockets, never this transport) leave it out.
-  if (!target.framing) throw new Error("a TCP target needs a framing to cut messages out of the stream: give target.framing");
+  if (!target.framing)
+    throw new Error("a TCP target needs a framing to cut messages out of the stream: give target.framing");
   const framer = createFramer(target.framing);
   const local = localEnd(options);
   let opened = false;
@@ -30,7 +38,10 @@ function openTcp(target: TcpTarget, events: TransportEvents, options: OpenOption
       setImmediate(end);
       return undefined;
     }
-    const connectTimer = setTimeout(() => attemptSocket.destroy(Object.assign(new Error("connect timed out"), { code: "ETIMEDOUT" })), CONNECT_TIMEOUT_MS);
+    const connectTimer = setTimeout(
+      () => attemptSocket.destroy(Object.assign(new Error("connect timed out"), { code: "ETIMEDOUT" })),
+      CONNECT_TIMEOUT_MS,
+    );
     const attemptSocket: StreamSocket = openStreamSocket(
       { host: target.host, port: target.port, ...bind },
       {
@@ -66,7 +77,12 @@ function openTcp(target: TcpTarget, events: TransportEvents, options: OpenOption
     send(data) {
       if (!opened || !socket || socket.destroyed || closing) return false;
       if (data instanceof FixedMessage) socket.write(data.framed(target.framing, framer.encode));
-      else socket.write(framer.encode(typeof data === "string" ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength)));
+      else
+        socket.write(
+          framer.encode(
+            typeof data === "string" ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength),
+          ),
+        );
       return true;
     },
     close(timeoutMs = DEFAULT_CLOSE_TIMEOUT_MS) {

@@ -4,7 +4,6 @@ import { TimerWheel, wheelTimer, type WheelTimer } from "./timer-wheel";
 
 const REVOLUTION = 65_536;
 
-
 interface Tracked {
   timer: WheelTimer;
   /** The time it was last set for and when that was; undefined while it is not set. */
@@ -71,7 +70,8 @@ function runSeed(seed: number, far: boolean): { runs: number; sets: number } {
           // runs at the next wakeup like a time past): slots run in order, so the ms it was due in never goes back.
           if (Math.ceil(entry.dueAt) > Math.floor(entry.setAt)) {
             const tick = Math.ceil(entry.dueAt);
-            if (tick < lastTick) failures.push(`timer ${i} (due ${entry.dueAt}) ran after a timer due in ms ${lastTick}`);
+            if (tick < lastTick)
+              failures.push(`timer ${i} (due ${entry.dueAt}) ran after a timer due in ms ${lastTick}`);
             lastTick = Math.max(lastTick, tick);
           }
         }
@@ -105,9 +105,12 @@ describe("timer wheel, property: random timers over several revolutions of the c
   beforeEach(() => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] }));
   afterEach(() => vi.useRealTimers());
 
-  it.each(Array.from({ length: 20 }, (_, i) => [i + 1, i % 2 === 0]))("seed %i (far timers: %s): every set timer runs once, on time, in due order; a cleared one never", (seed, far) => {
-    const { runs, sets } = runSeed(seed, far);
-    // Every set either ran once, or was moved or cleared before it came due; a fair share ran.
-    expect(runs).toBeGreaterThan(sets / 4);
-  });
+  it.each(Array.from({ length: 20 }, (_, i) => [i + 1, i % 2 === 0]))(
+    "seed %i (far timers: %s): every set timer runs once, on time, in due order; a cleared one never",
+    (seed, far) => {
+      const { runs, sets } = runSeed(seed, far);
+      // Every set either ran once, or was moved or cleared before it came due; a fair share ran.
+      expect(runs).toBeGreaterThan(sets / 4);
+    },
+  );
 });

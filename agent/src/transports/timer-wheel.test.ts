@@ -43,7 +43,12 @@ describe("timer wheel", () => {
     const ran: string[] = [];
     const start = performance.now();
     const timers = ["a", "b", "c", "d"].map((name) => wheelTimer(() => ran.push(name)));
-    const [a, b, c, d] = timers as [ReturnType<typeof wheelTimer>, ReturnType<typeof wheelTimer>, ReturnType<typeof wheelTimer>, ReturnType<typeof wheelTimer>];
+    const [a, b, c, d] = timers as [
+      ReturnType<typeof wheelTimer>,
+      ReturnType<typeof wheelTimer>,
+      ReturnType<typeof wheelTimer>,
+      ReturnType<typeof wheelTimer>,
+    ];
     for (const timer of timers) wheel.set(timer, start + 10);
     wheel.clear(b);
     wheel.set(c, start + 50);
@@ -60,7 +65,10 @@ describe("timer wheel", () => {
     const wheel = new TimerWheel();
     const start = performance.now();
     let ranAt: number | undefined;
-    wheel.set(wheelTimer(() => (ranAt = performance.now())), start + 200_000);
+    wheel.set(
+      wheelTimer(() => (ranAt = performance.now())),
+      start + 200_000,
+    );
     vi.advanceTimersByTime(199_000);
     expect(ranAt).toBeUndefined();
     vi.advanceTimersByTime(2_000);

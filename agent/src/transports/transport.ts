@@ -76,7 +76,10 @@ export interface OpenOptions {
 }
 
 /** The local end a transport binds, attempt by attempt: the lease is undefined when the kernel picks the port. */
-export function localEnd(options: OpenOptions): { lease?: PortLease; next(): { localAddress?: string; localPort?: number } | Error } {
+export function localEnd(options: OpenOptions): {
+  lease?: PortLease;
+  next(): { localAddress?: string; localPort?: number } | Error;
+} {
   const { localAddress, localPorts } = options;
   if (localAddress && localPorts) {
     const lease = new PortLease(localPorts, localAddress);
@@ -91,7 +94,16 @@ export interface Transport {
 }
 
 /** Why a connection failed or ended badly, in the words a report uses. */
-export type EndCause = "refused" | "timeout" | "reset" | "handshake" | "unreachable" | "limit" | "no-local-port" | "protocol" | "error";
+export type EndCause =
+  | "refused"
+  | "timeout"
+  | "reset"
+  | "handshake"
+  | "unreachable"
+  | "limit"
+  | "no-local-port"
+  | "protocol"
+  | "error";
 
 /** Classifies an error from any transport (Node's errno codes, ws handshake errors). */
 export function causeOf(error: Error): EndCause {

@@ -1,6 +1,12 @@
 import { createSocket } from "node:dgram";
 import type { UdpTarget } from "@throng/protocol/plan";
-import { FixedMessage, type OpenOptions, type Transport, type TransportConnection, type TransportEvents } from "./transport";
+import {
+  FixedMessage,
+  type OpenOptions,
+  type Transport,
+  type TransportConnection,
+  type TransportEvents,
+} from "./transport";
 
 /**
  * The agent's datagram path: one connected UDP socket per client, under the UDP transport and KCP alike. Everything
@@ -36,10 +42,17 @@ export interface DatagramSocket {
  * client's handlers and how to open its socket, it opens the socket with handlers of its own and returns the socket
  * the client uses.
  */
-export type DatagramStage = (handlers: DatagramHandlers, open: (handlers: DatagramHandlers) => DatagramSocket) => DatagramSocket;
+export type DatagramStage = (
+  handlers: DatagramHandlers,
+  open: (handlers: DatagramHandlers) => DatagramSocket,
+) => DatagramSocket;
 
 /** Opens a client's datagram socket, through its stage when it has one. */
-export function openClientDatagrams(endpoint: DatagramEndpoint, handlers: DatagramHandlers, stage: DatagramStage | undefined): DatagramSocket {
+export function openClientDatagrams(
+  endpoint: DatagramEndpoint,
+  handlers: DatagramHandlers,
+  stage: DatagramStage | undefined,
+): DatagramSocket {
   const open = (inner: DatagramHandlers) => openDatagramSocket(endpoint, inner);
   return stage ? stage(handlers, open) : open(handlers);
 }

@@ -132,7 +132,8 @@ export class FrameDecoder {
     if (available < 10) return -10;
     const high = buffer.readUInt32BE(at + 2);
     const length = high * 0x1_0000_0000 + buffer.readUInt32BE(at + 6);
-    if (length > MAX_MESSAGE_BYTES) throw new ProtocolError(`a ${length}-byte frame is over the ${MAX_MESSAGE_BYTES}-byte limit`);
+    if (length > MAX_MESSAGE_BYTES)
+      throw new ProtocolError(`a ${length}-byte frame is over the ${MAX_MESSAGE_BYTES}-byte limit`);
     return 10 + mask + length;
   }
 
@@ -150,7 +151,8 @@ export class FrameDecoder {
       if (!this.fragments) throw new ProtocolError("a continuation frame with no message to continue");
       this.fragments.push(Buffer.from(payload));
       this.fragmentBytes += payload.length;
-      if (this.fragmentBytes > MAX_MESSAGE_BYTES) throw new ProtocolError(`a message over the ${MAX_MESSAGE_BYTES}-byte limit`);
+      if (this.fragmentBytes > MAX_MESSAGE_BYTES)
+        throw new ProtocolError(`a message over the ${MAX_MESSAGE_BYTES}-byte limit`);
       if (!fin) return;
       const whole = Buffer.concat(this.fragments, this.fragmentBytes);
       this.fragments = undefined;

@@ -23,7 +23,10 @@ describe("WebSocket transport", () => {
   it("echoes a binary frame through the reference target and closes gracefully", async () => {
     const target = await startTarget({ port: 0 });
     try {
-      const received = await roundTrip(webSocketTransport({ protocol: "websocket", url: target.url }), new Uint8Array([1, 2, 3]));
+      const received = await roundTrip(
+        webSocketTransport({ protocol: "websocket", url: target.url }),
+        new Uint8Array([1, 2, 3]),
+      );
       expect([...received]).toEqual([1, 2, 3]);
     } finally {
       await target.close();
@@ -44,7 +47,13 @@ describe("WebSocket transport", () => {
     await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
     try {
       const url = `ws://127.0.0.1:${(http.address() as AddressInfo).port}/game`;
-      const transport = webSocketTransport({ protocol: "websocket", url, headers: { authorization: "Bearer t0k" }, subprotocols: ["v1.game", "v2.game"], frames: "binary" });
+      const transport = webSocketTransport({
+        protocol: "websocket",
+        url,
+        headers: { authorization: "Bearer t0k" },
+        subprotocols: ["v1.game", "v2.game"],
+        frames: "binary",
+      });
       await roundTrip(transport, "hello");
       expect(await seen).toEqual({ auth: "Bearer t0k", protocol: "v2.game", binary: true });
     } finally {

@@ -3,7 +3,14 @@ import { createSecureContext, rootCertificates, type SecureContext } from "node:
 import WebSocket from "ws";
 import type { WebSocketTarget } from "@throng/protocol/plan";
 import { openLeanWebSocket, upgradeRequest } from "./lean-websocket";
-import { FixedMessage, localEnd, type OpenOptions, type Transport, type TransportConnection, type TransportEvents } from "./transport";
+import {
+  FixedMessage,
+  localEnd,
+  type OpenOptions,
+  type Transport,
+  type TransportConnection,
+  type TransportEvents,
+} from "./transport";
 
 const HANDSHAKE_TIMEOUT_MS = 10_000;
 const TEXT = { binary: false } as const;
@@ -38,14 +45,20 @@ function tlsOptions(target: WebSocketTarget): TlsOptions {
     } catch (error) {
       throw new Error(`target.tls.caFile: cannot read ${target.tls.caFile}: ${(error as Error).message}`);
     }
-    if (!pem.includes("-----BEGIN CERTIFICATE-----")) throw new Error(`target.tls.caFile: ${target.tls.caFile} holds no PEM certificate`);
+    if (!pem.includes("-----BEGIN CERTIFICATE-----"))
+      throw new Error(`target.tls.caFile: ${target.tls.caFile} holds no PEM certificate`);
     options.secureContext = createSecureContext({ ca: [...rootCertificates, pem] });
   }
   if (target.tls.insecureSkipVerify) options.rejectUnauthorized = false;
   return options;
 }
 
-function openWebSocket(target: WebSocketTarget, tls: TlsOptions, events: TransportEvents, options: OpenOptions = {}): TransportConnection {
+function openWebSocket(
+  target: WebSocketTarget,
+  tls: TlsOptions,
+  events: TransportEvents,
+  options: OpenOptions = {},
+): TransportConnection {
   const frameOptions = target.frames === "binary" ? BINARY : TEXT;
   const local = localEnd(options);
   let opened = false;

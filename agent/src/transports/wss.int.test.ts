@@ -61,15 +61,23 @@ describe("wss:// (WebSocket over TLS)", () => {
   });
 
   it("a caFile that cannot be read or holds no certificate is an error naming the field", () => {
-    expect(() => webSocketTransport({ protocol: "websocket", url: target.url, tls: { caFile: "/nonexistent/ca.pem" } })).toThrow(/^target\.tls\.caFile: cannot read \/nonexistent\/ca\.pem/);
-    expect(() => webSocketTransport({ protocol: "websocket", url: target.url, tls: { caFile: cert.keyFile } })).toThrow(/target\.tls\.caFile: .* holds no PEM certificate/);
+    expect(() =>
+      webSocketTransport({ protocol: "websocket", url: target.url, tls: { caFile: "/nonexistent/ca.pem" } }),
+    ).toThrow(/^target\.tls\.caFile: cannot read \/nonexistent\/ca\.pem/);
+    expect(() => webSocketTransport({ protocol: "websocket", url: target.url, tls: { caFile: cert.keyFile } })).toThrow(
+      /target\.tls\.caFile: .* holds no PEM certificate/,
+    );
   });
 
   it("a wss:// URL to a plain ws:// server fails the connection rather than hanging", async () => {
     const plain = await startTarget({ port: 0 });
     try {
       const end = await new Promise<TransportEnd>((resolve) => {
-        webSocketTransport({ protocol: "websocket", url: plain.url.replace("ws://", "wss://") }).open({ onOpen() {}, onMessage() {}, onEnd: resolve });
+        webSocketTransport({ protocol: "websocket", url: plain.url.replace("ws://", "wss://") }).open({
+          onOpen() {},
+          onMessage() {},
+          onEnd: resolve,
+        });
       });
       expect(end.opened).toBe(false);
       expect(end.error).toBeInstanceOf(Error);
@@ -80,7 +88,11 @@ describe("wss:// (WebSocket over TLS)", () => {
 
   it("throng-agent target --tls-cert/--tls-key serves wss://, and one without the other is a usage error", async () => {
     const cli = (args: string[]) => {
-      const child = spawn(process.execPath, ["--import", "tsx", join(repoRoot, "agent", "src", "cli", "main.ts"), "target", "--port", "0", ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(
+        process.execPath,
+        ["--import", "tsx", join(repoRoot, "agent", "src", "cli", "main.ts"), "target", "--port", "0", ...args],
+        { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] },
+      );
       children.push(child);
       let out = "";
       child.stdout!.on("data", (chunk) => (out += String(chunk)));
@@ -103,15 +115,35 @@ describe("wss:// (WebSocket over TLS)", () => {
   });
 
   it("the agent's control connection runs over wss:// (an https API) and its shard loads a wss:// target", async () => {
-    const [gateway, config] = await Promise.all([startFakeGateway({ tls: { cert: cert.cert, key: cert.key } }), tempConfigPath()]);
+    const [gateway, config] = await Promise.all([
+      startFakeGateway({ tls: { cert: cert.cert, key: cert.key } }),
+      tempConfigPath(),
+    ]);
     try {
       expect(gateway.server).toMatch(/^https:/);
       // The agent trusts the API's self-signed certificate the standard Node way: NODE_EXTRA_CA_CERTS.
-      const child = spawn(process.execPath, ["--import", "tsx", join(repoRoot, "agent", "src", "cli", "main.ts"), "connect", "--server", gateway.server, "--token", "t0ken", "--config", config.path, "--engines", "1"], {
-        cwd: repoRoot,
-        env: { ...process.env, NODE_EXTRA_CA_CERTS: cert.certFile },
-        stdio: ["ignore", "ignore", "pipe"],
-      });
+      const child = spawn(
+        process.execPath,
+        [
+          "--import",
+          "tsx",
+          join(repoRoot, "agent", "src", "cli", "main.ts"),
+          "connect",
+          "--server",
+          gateway.server,
+          "--token",
+          "t0ken",
+          "--config",
+          config.path,
+          "--engines",
+          "1",
+        ],
+        {
+          cwd: repoRoot,
+          env: { ...process.env, NODE_EXTRA_CA_CERTS: cert.certFile },
+          stdio: ["ignore", "ignore", "pipe"],
+        },
+      );
       children.push(child);
       const connection = await gateway.nextConnection();
       await connection.waitFor((m) => m.type === "hello");

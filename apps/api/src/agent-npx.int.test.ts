@@ -59,22 +59,35 @@ describe("the npx install command", () => {
     expect(manifest).toMatchObject({ name: "throng-agent", bin: { "throng-agent": "throng-agent.mjs" } });
     expect(manifest.dependencies).toBeUndefined();
     expect(files.get("package/throng-agent.mjs")!.equals(await readFile(BUNDLE))).toBe(true);
-    expect(files.get("package/throng-engine.mjs")!.equals(await readFile(BUNDLE.replace("throng-agent.mjs", "throng-engine.mjs")))).toBe(true);
+    expect(
+      files
+        .get("package/throng-engine.mjs")!
+        .equals(await readFile(BUNDLE.replace("throng-agent.mjs", "throng-engine.mjs"))),
+    ).toBe(true);
   });
 
   it("runs as shown on the Agents page: npx installs from this API (no registry) and the agent comes online", async () => {
     const user = await api.signUp("Npx");
-    const created = EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens", { expiresInMinutes: 60, singleUse: true })).json);
-    expect(created.commands.npx).toBe(`npx --yes ${api.url}/agent/throng-agent.tgz connect --server ${api.url} --token ${created.token}`);
+    const created = EnrolmentTokenCreated.parse(
+      (await user.request("POST", "/api/enrolment-tokens", { expiresInMinutes: 60, singleUse: true })).json,
+    );
+    expect(created.commands.npx).toBe(
+      `npx --yes ${api.url}/agent/throng-agent.tgz connect --server ${api.url} --token ${created.token}`,
+    );
     // The command exactly as shown, in a fresh home and npm cache, with the registry pointed at a closed port:
     // it works only if npx needs nothing but this API.
     agent = spawn("sh", ["-c", created.commands.npx], {
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
       env: {
-        PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, ".config"),
-        npm_config_cache: join(home, ".npm"), npm_config_registry: "http://127.0.0.1:9/", npm_config_update_notifier: "false",
-        npm_config_audit: "false", npm_config_fund: "false",
+        PATH: process.env.PATH,
+        HOME: home,
+        XDG_CONFIG_HOME: join(home, ".config"),
+        npm_config_cache: join(home, ".npm"),
+        npm_config_registry: "http://127.0.0.1:9/",
+        npm_config_update_notifier: "false",
+        npm_config_audit: "false",
+        npm_config_fund: "false",
       },
     });
     let output = "";
@@ -85,8 +98,12 @@ describe("the npx install command", () => {
     // Bounded: 120 looks at the inventory, each after the agent had a moment more; an exit ends the wait at once.
     let online = false;
     for (let attempt = 0; attempt < 120 && !online; attempt++) {
-      const outcome = await Promise.race([exited.then((code) => ({ exited: code })), new Promise((resolve) => setTimeout(resolve, 500))]);
-      if (outcome && typeof outcome === "object" && "exited" in outcome) throw new Error(`npx exited (${outcome.exited}) before the agent came online:\n${output}`);
+      const outcome = await Promise.race([
+        exited.then((code) => ({ exited: code })),
+        new Promise((resolve) => setTimeout(resolve, 500)),
+      ]);
+      if (outcome && typeof outcome === "object" && "exited" in outcome)
+        throw new Error(`npx exited (${outcome.exited}) before the agent came online:\n${output}`);
       const { json } = await user.request("GET", "/api/agents");
       online = json.agents.some((row: { status: string }) => row.status === "online");
     }

@@ -26,8 +26,12 @@ function validationError(answer: { status: number; json: unknown }) {
 describe("bad input is a 400 naming the field, never a 500", () => {
   it("an SSO domain too long for its proof's TXT name (claimed, then its verification was a 503: DNS refused the name)", async () => {
     const long = `${"a".repeat(60)}.${"b".repeat(60)}.${"c".repeat(60)}.${"d".repeat(50)}.com`;
-    expect(validationError(await user.request("POST", "/api/sso/domains", { domain: long })).fields?.[0]?.path).toBe("domain");
-    expect(validationError(await user.request("POST", `/api/sso/domains/${long}/verify`)).fields?.[0]?.path).toBe("domain");
+    expect(validationError(await user.request("POST", "/api/sso/domains", { domain: long })).fields?.[0]?.path).toBe(
+      "domain",
+    );
+    expect(validationError(await user.request("POST", `/api/sso/domains/${long}/verify`)).fields?.[0]?.path).toBe(
+      "domain",
+    );
   });
 
   it("an invitation id that is not a UUID (was a database error)", async () => {
@@ -46,16 +50,26 @@ describe("bad input is a 400 naming the field, never a 500", () => {
     const error = validationError(await user.request("POST", "/api/plans", body));
     expect(error.fields).toEqual([{ path: "name", message: "contains invalid Unicode (a lone surrogate)" }]);
     expect(error.message).toContain("name: contains invalid Unicode");
-    const nested = validationError(await user.request("PUT", "/api/org/settings", '{"targetAllowList":["ok","\\udfff"]}'));
+    const nested = validationError(
+      await user.request("PUT", "/api/org/settings", '{"targetAllowList":["ok","\\udfff"]}'),
+    );
     expect(nested.fields?.[0]?.path).toBe("targetAllowList.1");
-    const key = validationError(await user.request("PUT", "/api/agents/00000000-0000-4000-8000-000000000000/labels", '{"labels":{"\\ud800":"x"}}'));
+    const key = validationError(
+      await user.request(
+        "PUT",
+        "/api/agents/00000000-0000-4000-8000-000000000000/labels",
+        '{"labels":{"\\ud800":"x"}}',
+      ),
+    );
     expect(key.fields?.[0]?.message).toBe("its name contains invalid Unicode (a lone surrogate)");
   });
 
   it("a NUL character in text (PostgreSQL's jsonb refused it: 'unsupported Unicode escape sequence')", async () => {
     const body = JSON.stringify(plan).replace('"lobby ping"', '"lobby \\u0000 ping"');
     const error = validationError(await user.request("POST", "/api/plans", body));
-    expect(error.fields).toEqual([{ path: "name", message: "contains a NUL character (U+0000), which cannot be stored" }]);
+    expect(error.fields).toEqual([
+      { path: "name", message: "contains a NUL character (U+0000), which cannot be stored" },
+    ]);
   });
 
   it("JSON null where a body may be left out is refused, not read as the defaults", async () => {
@@ -73,13 +87,21 @@ describe("bad input is a 400 naming the field, never a 500", () => {
 
   it("invalid UTF-8 or a NUL in a query string or path parameter", async () => {
     // %ED%A0%80 is a surrogate encoded as UTF-8, which no decoder accepts; %00 decodes to NUL.
-    for (const path of ["/api/runs/compare?ids=%ED%A0%80", "/api/runs/compare?ids=a%00b", "/api/runs/%ED%A0%80", "/api/targets/a%00b/estimates"]) {
+    for (const path of [
+      "/api/runs/compare?ids=%ED%A0%80",
+      "/api/runs/compare?ids=a%00b",
+      "/api/runs/%ED%A0%80",
+      "/api/targets/a%00b/estimates",
+    ]) {
       const answer = await user.request("GET", path);
       expect(answer.status, path).toBe(400);
       expect(ErrorBody.parse(answer.json).error.code, path).toBe("validation_failed");
     }
     const nul = await user.request("GET", "/api/targets/a%00b/estimates");
-    expect(nul.json.error.fields?.[0]).toEqual({ path: "name", message: "contains a NUL character (U+0000), which cannot be stored" });
+    expect(nul.json.error.fields?.[0]).toEqual({
+      path: "name",
+      message: "contains a NUL character (U+0000), which cannot be stored",
+    });
   });
 
   it("a well-formed surrogate pair (an emoji) is text like any other", async () => {
@@ -90,7 +112,9 @@ describe("bad input is a 400 naming the field, never a 500", () => {
 
   it("a plan version past PostgreSQL's integer (was a numeric-out-of-range 500)", async () => {
     const { json: created } = await user.request("POST", "/api/plans", plan);
-    const error = validationError(await user.request("PUT", `/api/plans/${created.id}`, { version: 9007199254740990, spec: plan }));
+    const error = validationError(
+      await user.request("PUT", `/api/plans/${created.id}`, { version: 9007199254740990, spec: plan }),
+    );
     expect(error.fields?.[0]?.path).toBe("version");
   });
 });
@@ -133,7 +157,12 @@ describe("methods", () => {
 });
 
 describe("the OpenAPI document says what the routes check", () => {
-  type Operation = { parameters?: { name: string; in: string; required: boolean; schema: Record<string, unknown> }[]; security?: unknown[]; responses: Record<string, unknown>; requestBody?: { required: boolean } };
+  type Operation = {
+    parameters?: { name: string; in: string; required: boolean; schema: Record<string, unknown> }[];
+    security?: unknown[];
+    responses: Record<string, unknown>;
+    requestBody?: { required: boolean };
+  };
   let paths: Record<string, Record<string, Operation>>;
   beforeAll(async () => {
     paths = ((await (await fetch(`${api.url}/api/openapi.json`)).json()) as { paths: typeof paths }).paths;
@@ -147,14 +176,28 @@ describe("the OpenAPI document says what the routes check", () => {
         expect(declared, `${method.toUpperCase()} ${path}`).toEqual(names);
       }
     }
-    expect(paths["/api/tokens/{id}"]?.delete?.parameters?.[0]?.schema).toMatchObject({ type: "string", format: "uuid" });
+    expect(paths["/api/tokens/{id}"]?.delete?.parameters?.[0]?.schema).toMatchObject({
+      type: "string",
+      format: "uuid",
+    });
     expect(paths["/api/invitations/{id}"]?.delete?.parameters?.[0]?.schema).toMatchObject({ format: "uuid" });
-    expect(paths["/api/runs/compare"]?.get?.parameters).toEqual([expect.objectContaining({ name: "ids", in: "query", required: true })]);
+    expect(paths["/api/runs/compare"]?.get?.parameters).toEqual([
+      expect.objectContaining({ name: "ids", in: "query", required: true }),
+    ]);
   });
 
   it("declares the statuses a route answers, and who may call it", () => {
     // 503 on every route: the database unavailable (http/errors.ts maps it once, with Retry-After).
-    expect(Object.keys(paths["/api/tokens/{id}"]!.delete!.responses).sort()).toEqual(["204", "400", "401", "403", "404", "413", "415", "503"]);
+    expect(Object.keys(paths["/api/tokens/{id}"]!.delete!.responses).sort()).toEqual([
+      "204",
+      "400",
+      "401",
+      "403",
+      "404",
+      "413",
+      "415",
+      "503",
+    ]);
     expect(Object.keys(paths["/api/plans"]!.post!.responses)).toContain("201");
     expect(paths["/health"]?.get?.security).toEqual([]);
     expect(paths["/api/orgs"]?.get?.security).toEqual([{ session: [] }]);
@@ -180,7 +223,17 @@ const matches = (schema: Schema | undefined, text: string) => new RegExp(String(
 // Schemathesis's positive_data_acceptance check (issue 19): a request the document calls valid was refused with 400,
 // or answered with a status the document did not list. Each: the document now states the rule, or the API takes it.
 describe("what the document calls valid, the API takes (and what it refuses, the document refuses)", () => {
-  let paths: Record<string, Record<string, { parameters?: { name: string; schema: Schema }[]; requestBody?: { content: Record<string, { schema: Schema }> }; responses: Record<string, unknown> }>>;
+  let paths: Record<
+    string,
+    Record<
+      string,
+      {
+        parameters?: { name: string; schema: Schema }[];
+        requestBody?: { content: Record<string, { schema: Schema }> };
+        responses: Record<string, unknown>;
+      }
+    >
+  >;
   const body = (path: string, method: string) => paths[path]![method]!.requestBody!.content["application/json"]!.schema;
   beforeAll(async () => {
     paths = ((await (await fetch(`${api.url}/api/openapi.json`)).json()) as { paths: typeof paths }).paths;
@@ -191,14 +244,20 @@ describe("what the document calls valid, the API takes (and what it refuses, the
     expect(answer.status).toBe(201);
     expect(body("/api/enrolment-tokens", "post").additionalProperties).toBeUndefined();
     // A NUL in what is kept is still refused, and the document says so on every free string of a request.
-    validationError(await user.request("POST", "/api/plans", JSON.stringify(plan).replace('"lobby ping"', '"lobby \\u0000 ping"')));
+    validationError(
+      await user.request("POST", "/api/plans", JSON.stringify(plan).replace('"lobby ping"', '"lobby \\u0000 ping"')),
+    );
     const name = body("/api/plans", "post").properties.name as Schema;
-    expect(subschemas(name.not, (s) => typeof s.pattern === "string" && new RegExp(s.pattern as string).test("a\u0000b"))).not.toEqual([]);
+    expect(
+      subschemas(name.not, (s) => typeof s.pattern === "string" && new RegExp(s.pattern as string).test("a\u0000b")),
+    ).not.toEqual([]);
   });
 
   it("a blank name where the route trims first is refused by the document too", async () => {
     const channel = { kind: "slack", name: "\t", url: "https://hooks.example.com/x", events: ["failed"] };
-    expect(validationError(await user.request("POST", "/api/notification-channels", channel)).fields?.[0]?.path).toBe("name");
+    expect(validationError(await user.request("POST", "/api/notification-channels", channel)).fields?.[0]?.path).toBe(
+      "name",
+    );
     const name = body("/api/notification-channels", "post").properties.name as Schema;
     expect(subschemas(name.not, (s) => matches(s, "\t \u00a0") && !matches(s, " a "))).not.toEqual([]);
   });
@@ -221,12 +280,23 @@ describe("what the document calls valid, the API takes (and what it refuses, the
   it("plan rules JSON Schema can state are in the document: a ws:// URL, a ping's size or message, a script SLO's name", async () => {
     const spec = body("/api/plans", "post");
     const url = subschemas(spec, (s) => s.properties?.protocol?.const === "websocket")[0]!.properties.url as Schema;
-    validationError(await user.request("POST", "/api/plans", { ...plan, target: { protocol: "websocket", url: "https://0.com" } }));
+    validationError(
+      await user.request("POST", "/api/plans", { ...plan, target: { protocol: "websocket", url: "https://0.com" } }),
+    );
     expect([matches(url, "https://0.com"), matches(url, " ws://127.0.0.1:7070/ws")]).toEqual([false, true]);
     const ping = subschemas(spec, (s) => s.properties?.kind?.const === "ping-pong")[0]!;
     expect(ping.anyOf).toEqual([{ required: ["messageBytes"] }, { required: ["message"] }]);
-    const metric = subschemas(spec, (s) => typeof s.pattern === "string" && (s.pattern as string).startsWith("^script:"))[0];
-    validationError(await user.request("POST", "/api/plans", { ...plan, scenario: { kind: "script", script: { path: "x.mjs" } }, slos: [{ metric: "script:", below: 1 }] }));
+    const metric = subschemas(
+      spec,
+      (s) => typeof s.pattern === "string" && (s.pattern as string).startsWith("^script:"),
+    )[0];
+    validationError(
+      await user.request("POST", "/api/plans", {
+        ...plan,
+        scenario: { kind: "script", script: { path: "x.mjs" } },
+        slos: [{ metric: "script:", below: 1 }],
+      }),
+    );
     expect([matches(metric, "script:"), matches(metric, "script:connect-ms-p99")]).toEqual([false, true]);
   });
 
@@ -235,7 +305,9 @@ describe("what the document calls valid, the API takes (and what it refuses, the
     expect((await user.request("PUT", "/api/plans/by-name", saved)).status).toBe(201);
     expect((await user.request("PUT", "/api/plans/by-name", saved)).status).toBe(200);
     expect(Object.keys(paths["/api/plans/by-name"]!.put!.responses)).toEqual(expect.arrayContaining(["200", "201"]));
-    expect((await user.request("GET", `/api/runs/compare?ids=${crypto.randomUUID()},${crypto.randomUUID()}`)).status).toBe(404);
+    expect(
+      (await user.request("GET", `/api/runs/compare?ids=${crypto.randomUUID()},${crypto.randomUUID()}`)).status,
+    ).toBe(404);
     expect(Object.keys(paths["/api/runs/compare"]!.get!.responses)).toContain("404");
     expect(Object.keys(paths["/agent/throng-agent.tgz"]!.get!.responses)).toContain("503");
   });

@@ -46,7 +46,11 @@ describe("API (in-process Fastify, real PostgreSQL and Redis)", () => {
 
   it("rejects a malformed plan naming each bad field", async () => {
     const user = await api.signUp("Bob");
-    const bad = { ...plan, target: { protocol: "websocket", url: "http://nope" }, load: { clients: 0, durationSec: 5 } };
+    const bad = {
+      ...plan,
+      target: { protocol: "websocket", url: "http://nope" },
+      load: { clients: 0, durationSec: 5 },
+    };
     const answer = await user.request("POST", "/api/plans", bad);
     expect(answer.status).toBe(400);
     const body = ErrorBody.parse(answer.json);
@@ -81,14 +85,29 @@ describe("API (in-process Fastify, real PostgreSQL and Redis)", () => {
     const user = await api.signUp("Ver");
     const created = PlanView.parse((await user.request("POST", "/api/plans", plan)).json);
     expect(created.version).toBe(1);
-    const edited = await user.request("PUT", `/api/plans/${created.id}`, { version: 1, spec: { ...plan, load: { clients: 20, durationSec: 5 } } });
+    const edited = await user.request("PUT", `/api/plans/${created.id}`, {
+      version: 1,
+      spec: { ...plan, load: { clients: 20, durationSec: 5 } },
+    });
     expect(PlanView.parse(edited.json)).toMatchObject({ version: 2, spec: { load: { clients: 20 } } });
     const stale = await user.request("PUT", `/api/plans/${created.id}`, { version: 1, spec: plan });
     expect(stale.status).toBe(409);
     expect(ErrorBody.parse(stale.json).error.message).toMatch(/now version 2, you edited 1/);
     const versions = (await user.request("GET", `/api/plans/${created.id}/versions`)).json.versions;
-    expect(versions.map((v: { version: number; spec: { load: { clients: number } } }) => [v.version, v.spec.load.clients])).toEqual([[2, 20], [1, 10]]);
-    expect((await user.request("PUT", `/api/plans/${created.id}`, { version: 2, spec: { ...plan, load: { clients: 0, durationSec: 5 } } })).json.error.fields[0].path).toBe("spec.load.clients");
+    expect(
+      versions.map((v: { version: number; spec: { load: { clients: number } } }) => [v.version, v.spec.load.clients]),
+    ).toEqual([
+      [2, 20],
+      [1, 10],
+    ]);
+    expect(
+      (
+        await user.request("PUT", `/api/plans/${created.id}`, {
+          version: 2,
+          spec: { ...plan, load: { clients: 0, durationSec: 5 } },
+        })
+      ).json.error.fields[0].path,
+    ).toBe("spec.load.clients");
   });
 
   it("creates an enrolment token shown once with the commands that use it", async () => {

@@ -27,7 +27,11 @@ import type { ApiDeps } from "./services";
 /** Builds the whole API around its dependencies; main.ts and the integration tests both call this. */
 export async function buildApp(deps: ApiDeps, options: { logger: FastifyBaseLogger }) {
   const app = Fastify({
-    loggerInstance: options.logger, bodyLimit: MAX_REQUEST_BODY_BYTES, trustProxy: true, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, frameworkErrors: answerFrameworkError,
+    loggerInstance: options.logger,
+    bodyLimit: MAX_REQUEST_BODY_BYTES,
+    trustProxy: true,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: answerFrameworkError,
   });
   const registry = createRouteRegistry(app);
   // An empty JSON body (a POST with no payload) is "no body", not a parse error.
@@ -47,7 +51,12 @@ export async function buildApp(deps: ApiDeps, options: { logger: FastifyBaseLogg
   registerSecurityHeaders(app, deps.web.production);
   // Latency by route pattern (bounded label values); requests no route matched share one label.
   app.addHook("onResponse", async (request, reply) => {
-    deps.metrics.requestAnswered(request.routeOptions.url ?? "unmatched", request.method, reply.statusCode, reply.elapsedTime / 1000);
+    deps.metrics.requestAnswered(
+      request.routeOptions.url ?? "unmatched",
+      request.method,
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
   });
   await app.register(healthRoutes, deps);
   await app.register(metricsRoutes, deps);
@@ -65,7 +74,9 @@ export async function buildApp(deps: ApiDeps, options: { logger: FastifyBaseLogg
   await app.register(runRoutes, deps);
   await app.register(liveRoutes, deps);
   await app.register(agentInstallRoutes, deps.install);
-  app.get("/api/openapi.json", { config: { doc: { summary: "This document", access: "public" } } }, async () => openApiDocument(registry.routes));
+  app.get("/api/openapi.json", { config: { doc: { summary: "This document", access: "public" } } }, async () =>
+    openApiDocument(registry.routes),
+  );
   const gateway = attachAgentGateway(app, deps);
   deps.metrics.observeGateway(gateway);
   // A plain object: a Fastify instance is thenable, so awaiting it would drop extra properties.

@@ -19,12 +19,24 @@ export const PASSWORD_SESSION_DAYS = 7;
  * sealed, audit-logged), and sign-in starts at POST /api/sso/sign-in, which finds only verified domains' providers.
  */
 export const SSO_DISABLED_PATHS = [
-  "/sso/register", "/sso/providers", "/sso/get-provider", "/sso/update-provider", "/sso/delete-provider",
-  "/sso/request-domain-verification", "/sso/verify-domain", "/sso/callback", "/sign-in/sso",
+  "/sso/register",
+  "/sso/providers",
+  "/sso/get-provider",
+  "/sso/update-provider",
+  "/sso/delete-provider",
+  "/sso/request-domain-verification",
+  "/sso/verify-domain",
+  "/sso/callback",
+  "/sign-in/sso",
 ];
 
 function slugFor(email: string): string {
-  const base = email.split("@")[0]!.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "team";
+  const base =
+    email
+      .split("@")[0]!
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "") || "team";
   return `${base}-${crypto.randomUUID().slice(0, 8)}`;
 }
 
@@ -36,12 +48,18 @@ interface EndpointContextLike {
 /** The SSO provider a request signs in through (the OIDC callback or the SAML ACS), else null. */
 function ssoProviderOf(ctx: EndpointContextLike | null | undefined): string | null {
   const path = ctx?.path ?? "";
-  return path.startsWith("/sso/callback/") || path.startsWith("/sso/saml2/sp/acs/") ? (ctx?.params?.providerId ?? null) : null;
+  return path.startsWith("/sso/callback/") || path.startsWith("/sso/saml2/sp/acs/")
+    ? (ctx?.params?.providerId ?? null)
+    : null;
 }
 
 /** Throng's refusals inside Better Auth's flow become its own errors, with the same words. */
 function asApiError(error: unknown): never {
-  if (error instanceof ThrongError) throw new APIError(error.code === "forbidden" ? "FORBIDDEN" : "BAD_REQUEST", { message: error.message, code: error.code.toUpperCase() });
+  if (error instanceof ThrongError)
+    throw new APIError(error.code === "forbidden" ? "FORBIDDEN" : "BAD_REQUEST", {
+      message: error.message,
+      code: error.code.toUpperCase(),
+    });
   throw error;
 }
 
@@ -53,7 +71,9 @@ function asApiError(error: unknown): never {
  * were missing from the OpenAPI document, check-slug told whether another organisation's slug exists, and the API
  * fuzzer made two of them fail with a 500 (list-members sorted by an unknown field, update with nothing to update).
  */
-export const DISABLED_AUTH_PATHS: string[] = Object.values(organization().endpoints as Record<string, { path?: string }>)
+export const DISABLED_AUTH_PATHS: string[] = Object.values(
+  organization().endpoints as Record<string, { path?: string }>,
+)
   .map((endpoint) => endpoint.path)
   .filter((path): path is string => typeof path === "string" && path.startsWith("/organization/"));
 
@@ -63,13 +83,20 @@ export const DISABLED_AUTH_PATHS: string[] = Object.values(organization().endpoi
  * organisation's identity provider joins that organisation instead (core/sso/sso-sign-in.ts decides who may).
  */
 export function createAuth(deps: {
-  db: Db; orgs: OrgRepo; ssoSignIn: SsoSignInService; sealer: Sealer; secret: string; webOrigin: string; production: boolean;
+  db: Db;
+  orgs: OrgRepo;
+  ssoSignIn: SsoSignInService;
+  sealer: Sealer;
+  secret: string;
+  webOrigin: string;
+  production: boolean;
   /** Identity providers on a private network, trusted for fetches and redirects (SSO_PRIVATE_IDP_ORIGINS). */
   privateIdpOrigins?: readonly string[];
 }) {
   const { db, orgs, ssoSignIn } = deps;
   return betterAuth({
-    database: (options: BetterAuthOptions) => sealedSsoAdapter(kyselyAdapter(db, { type: "postgres", transaction: true })(options), deps.sealer),
+    database: (options: BetterAuthOptions) =>
+      sealedSsoAdapter(kyselyAdapter(db, { type: "postgres", transaction: true })(options), deps.sealer),
     secret: deps.secret,
     baseURL: deps.webOrigin,
     basePath: "/api/auth",
@@ -92,10 +119,16 @@ export function createAuth(deps: {
         // Throng joins people itself (roles mapped from a claim, audit-logged): the plugin's own joining is off.
         organizationProvisioning: { disabled: true },
         providersLimit: 0,
-        resolveUser: async (input) => ssoSignIn.admit({ providerId: input.providerId, email: input.providerUser.email }),
+        resolveUser: async (input) =>
+          ssoSignIn.admit({ providerId: input.providerId, email: input.providerUser.email }),
         provisionUserOnEveryLogin: true,
         provisionUser: async ({ user, userInfo, provider }) => {
-          await ssoSignIn.signedIn({ providerId: provider.providerId, userId: user.id, email: user.email, profile: userInfo });
+          await ssoSignIn.signedIn({
+            providerId: provider.providerId,
+            userId: user.id,
+            email: user.email,
+            profile: userInfo,
+          });
         },
         // The same allowance for the IdP's clock in samlify's checks and the plugin's (samlify alone allows none).
         saml: { requireTimestamps: true, clockSkew: SAML_CLOCK_SKEW_MS },
@@ -124,8 +157,14 @@ export function createAuth(deps: {
               return { data: { ...session, ssoProviderId: providerId, activeOrganizationId: orgId ?? null } };
             }
             if (ctx?.path === "/sign-in/email") {
-              const user = await db.selectFrom("user").select("email").where("id", "=", session.userId).executeTakeFirst();
-              await ssoSignIn.checkPasswordSignIn({ userId: session.userId, email: user?.email ?? session.userId }).catch(asApiError);
+              const user = await db
+                .selectFrom("user")
+                .select("email")
+                .where("id", "=", session.userId)
+                .executeTakeFirst();
+              await ssoSignIn
+                .checkPasswordSignIn({ userId: session.userId, email: user?.email ?? session.userId })
+                .catch(asApiError);
             }
             const membership = await orgs.firstMembership(session.userId);
             return { data: { ...session, ssoProviderId: null, activeOrganizationId: membership?.orgId ?? null } };

@@ -6,8 +6,10 @@ import { waitUntil } from "../../../infra/local/wait";
 import { startTestApi, WEB_ORIGIN, type TestApi } from "./testing/test-api";
 
 const plan = {
-  name: "p", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 }, load: { clients: 5, durationSec: 5 },
+  name: "p",
+  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
+  load: { clients: 5, durationSec: 5 },
 };
 // Fixed windows of 5 s (the limiter's own, in Redis): short enough to see one reset, long enough for a burst of three.
 const windowSec = 5;
@@ -20,7 +22,9 @@ afterAll(async () => {
 });
 
 async function call(auth: { token?: string; cookie?: string }, method: string, path: string) {
-  const headers: Record<string, string> = auth.token ? { authorization: `Bearer ${auth.token}` } : { cookie: auth.cookie!, origin: WEB_ORIGIN };
+  const headers: Record<string, string> = auth.token
+    ? { authorization: `Bearer ${auth.token}` }
+    : { cookie: auth.cookie!, origin: WEB_ORIGIN };
   const response = await fetch(`${api.url}${path}`, { method, headers });
   return { status: response.status, retryAfter: response.headers.get("retry-after"), text: await response.text() };
 }
@@ -34,7 +38,12 @@ describe("per-caller rate limits on the costly calls (Redis, shared by every API
   it("the N+1th run start of one API token answers 429 with Retry-After; another token is not affected; the limit resets", async () => {
     const owner = await api.signUp("Limited");
     const { id: planId } = PlanView.parse((await owner.request("POST", "/api/plans", plan)).json);
-    const [ci, other] = await Promise.all(["ci", "other"].map(async (name) => ApiTokenCreated.parse((await owner.request("POST", "/api/tokens", { name, scope: "run" })).json).token));
+    const [ci, other] = await Promise.all(
+      ["ci", "other"].map(
+        async (name) =>
+          ApiTokenCreated.parse((await owner.request("POST", "/api/tokens", { name, scope: "run" })).json).token,
+      ),
+    );
     const start = (token: string) => call({ token }, "POST", `/api/plans/${planId}/runs`);
 
     await atWindowStart();
@@ -46,14 +55,21 @@ describe("per-caller rate limits on the costly calls (Redis, shared by every API
     expect(Number(refused.retryAfter)).toBeGreaterThan(0);
     expect(Number(refused.retryAfter)).toBeLessThanOrEqual(windowSec);
     expect(ErrorBody.parse(JSON.parse(refused.text)).error).toMatchObject({
-      code: "rate_limited", message: expect.stringMatching(/^Too many runs started by this API token \(at most 2 per 5 s\); try again in \d s$/),
+      code: "rate_limited",
+      message: expect.stringMatching(
+        /^Too many runs started by this API token \(at most 2 per 5 s\); try again in \d s$/,
+      ),
     });
     expect((await start(other!)).status).toBe(409);
 
     // Once Retry-After has passed, the token may start runs again.
     await new Promise((resolve) => setTimeout(resolve, Number(refused.retryAfter) * 1000));
     let after = 0;
-    await waitUntil(async () => (after = (await start(ci!)).status) !== 429, { what: "the run-start limit to reset", timeoutMs: 3_000, intervalMs: 250 });
+    await waitUntil(async () => (after = (await start(ci!)).status) !== 429, {
+      what: "the run-start limit to reset",
+      timeoutMs: 3_000,
+      intervalMs: 250,
+    });
     expect(after).toBe(409);
   }, 30_000);
 
@@ -67,7 +83,9 @@ describe("per-caller rate limits on the costly calls (Redis, shared by every API
     const refused = await call({ cookie }, "GET", `/api/runs/${runId}/series.csv`);
     expect(refused.status).toBe(429);
     expect(Number(refused.retryAfter)).toBeGreaterThan(0);
-    expect(JSON.parse(refused.text).error.message).toMatch(/^Too many report exports by this session \(at most 2 per 5 s\)/);
+    expect(JSON.parse(refused.text).error.message).toMatch(
+      /^Too many report exports by this session \(at most 2 per 5 s\)/,
+    );
     // Another user's session has its own count.
     const other = await api.signUp("Other");
     expect((await call({ cookie: await other.cookie() }, "GET", `/api/runs/${runId}/report`)).status).toBe(404);

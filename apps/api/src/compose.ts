@@ -20,7 +20,11 @@ import { createSealer, credentialsKey, orgSecretsKey } from "@throng/core/metric
 import { createSsoSettings } from "@throng/core/sso/sso-settings";
 import { createSsoSignIn } from "@throng/core/sso/sso-sign-in";
 import { createPlanScheduleService } from "@throng/core/plans/plan-schedules";
-import { createRunOrchestrator, DEFAULT_ORCHESTRATION, type OrchestratorConfig } from "@throng/core/runs/run-orchestrator";
+import {
+  createRunOrchestrator,
+  DEFAULT_ORCHESTRATION,
+  type OrchestratorConfig,
+} from "@throng/core/runs/run-orchestrator";
 import { createRunService } from "@throng/core/runs/run-service";
 import { systemClock, type Clock, type Jobs, type Log } from "@throng/core/ports";
 import type { Db } from "@throng/db/client";
@@ -41,8 +45,21 @@ import type { ApiDeps, RateLimits } from "./services";
 
 type ComposeEnv = Pick<
   ApiEnv,
-  "AUTH_SECRET" | "WEB_ORIGIN" | "API_PUBLIC_URL" | "HEARTBEAT_INTERVAL_MS" | "NODE_ENV" | "AGENT_BUNDLE_PATH" | "QUEUE_PREFIX" | "INGEST_COALESCE_MS" | "METRICS_TOKEN" | "METRICS_EXPORT_KEY"
-  | "SECRETS_KEY" | "API_HOST" | "SSO_DNS_SERVERS" | "SSO_PRIVATE_IDP_ORIGINS" | "SSO_SESSION_HOURS"
+  | "AUTH_SECRET"
+  | "WEB_ORIGIN"
+  | "API_PUBLIC_URL"
+  | "HEARTBEAT_INTERVAL_MS"
+  | "NODE_ENV"
+  | "AGENT_BUNDLE_PATH"
+  | "QUEUE_PREFIX"
+  | "INGEST_COALESCE_MS"
+  | "METRICS_TOKEN"
+  | "METRICS_EXPORT_KEY"
+  | "SECRETS_KEY"
+  | "API_HOST"
+  | "SSO_DNS_SERVERS"
+  | "SSO_PRIVATE_IDP_ORIGINS"
+  | "SSO_SESSION_HOURS"
 >;
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
@@ -54,7 +71,12 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
 };
 
 export const DEFAULT_HELLO_LIMITS: HelloLimits = {
-  maxPending: 2000, maxPendingPerAddress: 64, softPending: 1000, helloTimeoutMs: 10_000, busyHelloTimeoutMs: 2_000, reservedForCredentials: 256,
+  maxPending: 2000,
+  maxPendingPerAddress: 64,
+  softPending: 1000,
+  helloTimeoutMs: 10_000,
+  busyHelloTimeoutMs: 2_000,
+  reservedForCredentials: 256,
 };
 
 /** The limits main.ts configures from its env (each variable is described in env.ts). */
@@ -67,9 +89,11 @@ export function limitsFromEnv(env: ApiEnv): { rateLimits: RateLimits; hello: Hel
       export: { limit: env.RATE_LIMIT_EXPORTS_PER_MIN, windowSec: 60 },
     },
     hello: {
-      maxPending: env.AGENT_PENDING_MAX, maxPendingPerAddress: env.AGENT_PENDING_PER_ADDRESS,
+      maxPending: env.AGENT_PENDING_MAX,
+      maxPendingPerAddress: env.AGENT_PENDING_PER_ADDRESS,
       softPending: env.AGENT_PENDING_SOFT ?? Math.floor(env.AGENT_PENDING_MAX / 2),
-      helloTimeoutMs: env.AGENT_HELLO_TIMEOUT_MS, busyHelloTimeoutMs: env.AGENT_BUSY_HELLO_TIMEOUT_MS,
+      helloTimeoutMs: env.AGENT_HELLO_TIMEOUT_MS,
+      busyHelloTimeoutMs: env.AGENT_BUSY_HELLO_TIMEOUT_MS,
       reservedForCredentials: env.AGENT_PENDING_RESERVED,
     },
   };
@@ -79,24 +103,53 @@ export function limitsFromEnv(env: ApiEnv): { rateLimits: RateLimits; hello: Hel
  * Single sign-on: its secrets sealed with the organisation-secrets key, identity providers reached under the host
  * policy (public addresses, or the operator's SSO_PRIVATE_IDP_ORIGINS), domains proven through node:dns.
  */
-function composeSso(env: ComposeEnv, repos: ReturnType<typeof createRepos>, audit: ReturnType<typeof createAuditLog>, clock: typeof systemClock) {
+function composeSso(
+  env: ComposeEnv,
+  repos: ReturnType<typeof createRepos>,
+  audit: ReturnType<typeof createAuditLog>,
+  clock: typeof systemClock,
+) {
   const sealer = createSealer(orgSecretsKey({ authSecret: env.AUTH_SECRET, dedicatedKey: env.SECRETS_KEY }));
   const policy = idpHostPolicy(env.SSO_PRIVATE_IDP_ORIGINS);
-  const config = { authBaseUrl: `${env.WEB_ORIGIN.replace(/\/$/, "")}/api/auth`, ssoSessionHours: env.SSO_SESSION_HOURS, passwordSessionDays: PASSWORD_SESSION_DAYS };
+  const config = {
+    authBaseUrl: `${env.WEB_ORIGIN.replace(/\/$/, "")}/api/auth`,
+    ssoSessionHours: env.SSO_SESSION_HOURS,
+    passwordSessionDays: PASSWORD_SESSION_DAYS,
+  };
   return {
     sealer,
     settings: createSsoSettings({
-      sso: repos.sso, audit, sealer, clock, config, resolveTxt: createTxtResolver(env.SSO_DNS_SERVERS),
-      discoverOidc: createOidcDiscovery(policy), samlMetadata: createSamlMetadataReader(policy),
+      sso: repos.sso,
+      audit,
+      sealer,
+      clock,
+      config,
+      resolveTxt: createTxtResolver(env.SSO_DNS_SERVERS),
+      discoverOidc: createOidcDiscovery(policy),
+      samlMetadata: createSamlMetadataReader(policy),
     }),
-    signIn: createSsoSignIn({ sso: repos.sso, orgs: repos.orgs, audit, clock, ssoSessionHours: env.SSO_SESSION_HOURS, readSamlResponse: readSamlResponseFacts }),
+    signIn: createSsoSignIn({
+      sso: repos.sso,
+      orgs: repos.orgs,
+      audit,
+      clock,
+      ssoSessionHours: env.SSO_SESSION_HOURS,
+      readSamlResponse: readSamlResponseFacts,
+    }),
   };
 }
 
 /** Wires core services to Postgres and Redis; shared by main.ts and the integration tests. */
 export function composeApi(input: {
-  env: ComposeEnv; db: Db; redis: Redis; subscriberRedis: Redis; jobs: Jobs; log: Log;
-  orchestration?: OrchestratorConfig; rateLimits?: RateLimits; hello?: HelloLimits;
+  env: ComposeEnv;
+  db: Db;
+  redis: Redis;
+  subscriberRedis: Redis;
+  jobs: Jobs;
+  log: Log;
+  orchestration?: OrchestratorConfig;
+  rateLimits?: RateLimits;
+  hello?: HelloLimits;
   /** The BullMQ queues whose depth /metrics reports (main.ts: the runs queue). */
   queues?: readonly Queue[];
   /** Report PDFs' Chromium (default: `chromium` on PATH, two at once, 30 s each). */
@@ -113,36 +166,83 @@ export function composeApi(input: {
   const audit = createAuditLog({ security: repos.security });
   const sso = composeSso(env, repos, audit, clock);
   const auth = createAuth({
-    db, orgs: repos.orgs, ssoSignIn: sso.signIn, sealer: sso.sealer, secret: env.AUTH_SECRET, webOrigin: env.WEB_ORIGIN,
-    production: env.NODE_ENV === "production", privateIdpOrigins: env.SSO_PRIVATE_IDP_ORIGINS,
+    db,
+    orgs: repos.orgs,
+    ssoSignIn: sso.signIn,
+    sealer: sso.sealer,
+    secret: env.AUTH_SECRET,
+    webOrigin: env.WEB_ORIGIN,
+    production: env.NODE_ENV === "production",
+    privateIdpOrigins: env.SSO_PRIVATE_IDP_ORIGINS,
   });
   const fleet = createFleetService({
-    fleet: repos.fleet, bus, clock, audit, config: { apiPublicUrl: env.API_PUBLIC_URL, heartbeatIntervalMs: env.HEARTBEAT_INTERVAL_MS },
+    fleet: repos.fleet,
+    bus,
+    clock,
+    audit,
+    config: { apiPublicUrl: env.API_PUBLIC_URL, heartbeatIntervalMs: env.HEARTBEAT_INTERVAL_MS },
   });
   const scripts = createScriptService({ scripts: repos.scripts, audit });
-  const subscriber = createSubscriber(input.subscriberRedis, (err, channel) => log.error({ err, channel }, "bad message on bus"));
+  const subscriber = createSubscriber(input.subscriberRedis, (err, channel) =>
+    log.error({ err, channel }, "bad message on bus"),
+  );
   const apiTokens = createApiTokenService({ security: repos.security, orgs: repos.orgs, audit, clock });
   const schedules = createPlanScheduleService({ repos, jobs, clock: input.scheduleClock ?? clock, log, audit });
   return {
     auth,
     resolveIdentity: createIdentityResolver(auth, repos.orgs, apiTokens, sso.signIn),
     sso: { settings: sso.settings, signIn: sso.signIn },
-    trials: createSessionTrials({ repos, fleet, bus, awaitReply: (channel, timeoutMs, send) => awaitMessage(subscriber, channel, timeoutMs, send) }),
+    trials: createSessionTrials({
+      repos,
+      fleet,
+      bus,
+      awaitReply: (channel, timeoutMs, send) => awaitMessage(subscriber, channel, timeoutMs, send),
+    }),
     plans: createPlanService({
-      plans: repos.plans, runs: repos.runs, scripts, secrets: repos.secrets, settings: async (orgId) => OrgSettings.parse((await repos.orgs.getSettings(orgId)) ?? {}),
-      agents: (orgId) => fleet.listAgents(orgId), nextScheduledRuns: (orgId) => schedules.nextByPlan(orgId),
+      plans: repos.plans,
+      runs: repos.runs,
+      scripts,
+      secrets: repos.secrets,
+      settings: async (orgId) => OrgSettings.parse((await repos.orgs.getSettings(orgId)) ?? {}),
+      agents: (orgId) => fleet.listAgents(orgId),
+      nextScheduledRuns: (orgId) => schedules.nextByPlan(orgId),
     }),
     scripts,
     runs: createRunService({ repos, fleet, jobs, scripts }),
     notifications: createNotificationService({ repos, jobs, dashboardUrl: env.WEB_ORIGIN, audit }),
-    metricsExport: createMetricsExportService({ repos, jobs, clock, sealer: createSealer(credentialsKey({ authSecret: env.AUTH_SECRET, dedicatedKey: env.METRICS_EXPORT_KEY })) }),
+    metricsExport: createMetricsExportService({
+      repos,
+      jobs,
+      clock,
+      sealer: createSealer(credentialsKey({ authSecret: env.AUTH_SECRET, dedicatedKey: env.METRICS_EXPORT_KEY })),
+    }),
     schedules,
-    orchestrator: createRunOrchestrator({ repos, fleet, jobs, bus, clock, log, audit, config: input.orchestration ?? DEFAULT_ORCHESTRATION }),
+    orchestrator: createRunOrchestrator({
+      repos,
+      fleet,
+      jobs,
+      bus,
+      clock,
+      log,
+      audit,
+      config: input.orchestration ?? DEFAULT_ORCHESTRATION,
+    }),
     fleet,
-    ingest: createIngestService({ repos, bus, log, coalesceMs: env.INGEST_COALESCE_MS, onStages: input.onStages, onLateSnapshot: (orgId, runId) => jobs.rejudgeRun({ orgId, runId }) }),
+    ingest: createIngestService({
+      repos,
+      bus,
+      log,
+      coalesceMs: env.INGEST_COALESCE_MS,
+      onStages: input.onStages,
+      onLateSnapshot: (orgId, runId) => jobs.rejudgeRun({ orgId, runId }),
+    }),
     serverSamples: createServerSampleIngest({ repos, bus, log }),
     orgs: createOrgService({ orgs: repos.orgs, audit, clock, webOrigin: env.WEB_ORIGIN }),
-    secrets: createOrgSecretService({ secrets: repos.secrets, audit, sealer: createSealer(orgSecretsKey({ authSecret: env.AUTH_SECRET, dedicatedKey: env.SECRETS_KEY })) }),
+    secrets: createOrgSecretService({
+      secrets: repos.secrets,
+      audit,
+      sealer: createSealer(orgSecretsKey({ authSecret: env.AUTH_SECRET, dedicatedKey: env.SECRETS_KEY })),
+    }),
     apiTokens,
     audit,
     reports: createReportService({ repos, audit, clock, webOrigin: env.WEB_ORIGIN }),

@@ -22,31 +22,66 @@ beforeAll(async () => {
   api = await startTestApi({ orchestration: { startDelayMs: 50, finishGraceMs: 60_000, agentLostGraceMs: 60_000 } });
   user = await api.signUp("Dist");
   agent = await connectTestAgent(api.gatewayUrl);
-  agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token }) });
+  agent.send({
+    type: "hello",
+    payload: helloWith({
+      kind: "enrolment",
+      token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token,
+    }),
+  });
   orgId = (await agent.next("ready")).orgId;
 
-  const plan = PlanView.parse((await user.request("POST", "/api/plans", {
-    name: "distribution", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-    scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 }, load: { clients: 5, durationSec: SECONDS },
-  })).json);
+  const plan = PlanView.parse(
+    (
+      await user.request("POST", "/api/plans", {
+        name: "distribution",
+        target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+        scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
+        load: { clients: 5, durationSec: SECONDS },
+      })
+    ).json,
+  );
   const run = RunView.parse((await user.request("POST", `/api/plans/${plan.id}/runs`)).json);
   runId = run.id;
   await api.deps.orchestrator.start(orgId, run.id);
   const assignment = await agent.next("run-assignment");
   for (let seq = 0; seq < SECONDS; seq++) {
-    agent.send({ type: "snapshot", payload: {
-      runId, seq, intervalStart: assignment.startAt + seq * 1000, intervalMs: 1000, clients: 5,
-      counters: { connectionsOpen: 5, connectionsOpened: seq ? 0 : 5, connectionsFailed: 0, connectionsClosed: 0, messagesSent: 100, messagesReceived: 100, bytesSent: 6400, bytesReceived: 6400, errors: 0 },
-      histograms: { rttUs: encodeValues(rttValues(seq)), ...(seq === 0 && { connectUs: encodeValues([2_000, 3_000, 4_000, 5_000, 6_000]) }) },
-      health: { cpuPercent: 3, eventLoopP99Ms: 1, rssBytes: 1 },
-    } });
+    agent.send({
+      type: "snapshot",
+      payload: {
+        runId,
+        seq,
+        intervalStart: assignment.startAt + seq * 1000,
+        intervalMs: 1000,
+        clients: 5,
+        counters: {
+          connectionsOpen: 5,
+          connectionsOpened: seq ? 0 : 5,
+          connectionsFailed: 0,
+          connectionsClosed: 0,
+          messagesSent: 100,
+          messagesReceived: 100,
+          bytesSent: 6400,
+          bytesReceived: 6400,
+          errors: 0,
+        },
+        histograms: {
+          rttUs: encodeValues(rttValues(seq)),
+          ...(seq === 0 && { connectUs: encodeValues([2_000, 3_000, 4_000, 5_000, 6_000]) }),
+        },
+        health: { cpuPercent: 3, eventLoopP99Ms: 1, rssBytes: 1 },
+      },
+    });
     await agent.next("snapshot-ack");
   }
   agent.send({ type: "shard-status", payload: { runId, state: "finished", lastSeq: SECONDS - 1 } });
-  await vi.waitFor(async () => {
-    await api.deps.orchestrator.finish(orgId, runId);
-    expect(RunView.parse((await user.request("GET", `/api/runs/${runId}`)).json).status).toBe("finished");
-  }, { timeout: 20_000, interval: 200 });
+  await vi.waitFor(
+    async () => {
+      await api.deps.orchestrator.finish(orgId, runId);
+      expect(RunView.parse((await user.request("GET", `/api/runs/${runId}`)).json).status).toBe("finished");
+    },
+    { timeout: 20_000, interval: 200 },
+  );
 });
 afterAll(async () => {
   await agent?.close();
@@ -63,27 +98,37 @@ describe("GET /api/runs/:id/distribution", () => {
     const run = RunView.parse((await user.request("GET", `/api/runs/${runId}`)).json);
     expect(distribution.stats.p99Ms).toBe(run.summary!.rttP99Ms);
     expect(distribution.heatmap.counts).toHaveLength(SECONDS);
-    expect(distribution.heatmap.counts.map((column) => column.reduce((a, b) => a + b, 0))).toEqual(Array(SECONDS).fill(100));
+    expect(distribution.heatmap.counts.map((column) => column.reduce((a, b) => a + b, 0))).toEqual(
+      Array(SECONDS).fill(100),
+    );
     expect(distribution).toMatchObject({ from: 0, to: SECONDS });
   });
 
   it("reads only the seconds of a range, and another histogram by its name", async () => {
-    const range = LatencyDistribution.parse((await user.request("GET", `/api/runs/${runId}/distribution?metric=rtt&from=2&to=4`)).json);
+    const range = LatencyDistribution.parse(
+      (await user.request("GET", `/api/runs/${runId}/distribution?metric=rtt&from=2&to=4`)).json,
+    );
     expect(range.stats.count).toBe(200);
     expect(range.heatmap.columnStart).toEqual([2, 3]);
     // Seconds 2 and 3: the slow tenth at 30 and 40 ms, so the max is the 40 ms bucket's.
     expect(range.stats.maxMs).toBeGreaterThanOrEqual(40);
     expect(range.stats.maxMs).toBeLessThan(40.1);
-    const connects = LatencyDistribution.parse((await user.request("GET", `/api/runs/${runId}/distribution?metric=connect`)).json);
+    const connects = LatencyDistribution.parse(
+      (await user.request("GET", `/api/runs/${runId}/distribution?metric=connect`)).json,
+    );
     expect(connects.stats).toMatchObject({ count: 5 });
-    const none = LatencyDistribution.parse((await user.request("GET", `/api/runs/${runId}/distribution?metric=script:reply-ms`)).json);
+    const none = LatencyDistribution.parse(
+      (await user.request("GET", `/api/runs/${runId}/distribution?metric=script:reply-ms`)).json,
+    );
     expect(none.stats.count).toBe(0);
   });
 
   it("refuses a metric it does not know and a half range with 400 naming the field", async () => {
     const bad = await user.request("GET", `/api/runs/${runId}/distribution?metric=p99`);
     expect(bad.status).toBe(400);
-    expect(JSON.stringify(bad.json)).toMatch(/metric must be rtt, rttCorrected, connect, login, broadcast, jitter or script:NAME/);
+    expect(JSON.stringify(bad.json)).toMatch(
+      /metric must be rtt, rttCorrected, connect, login, broadcast, jitter or script:NAME/,
+    );
     const missing = await user.request("GET", `/api/runs/${runId}/distribution`);
     expect(missing.status).toBe(400);
     expect(JSON.stringify(missing.json)).toMatch(/metric/);

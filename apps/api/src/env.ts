@@ -4,7 +4,9 @@ import { z } from "zod";
 /** The process's soft open-file limit (`ulimit -n`) from /proc/self/limits; null where there is no /proc. */
 export function openFileLimit(): number | null {
   try {
-    const line = readFileSync("/proc/self/limits", "utf8").split("\n").find((l) => l.startsWith("Max open files"));
+    const line = readFileSync("/proc/self/limits", "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("Max open files"));
     const soft = Number(line?.split(/\s{2,}/)[1]);
     return Number.isFinite(soft) && soft > 0 ? soft : null;
   } catch {
@@ -20,7 +22,9 @@ const defaultMaxPending = () => Math.max(64, Math.min(2000, Math.floor((openFile
 
 /** The API's configuration, parsed once in main.ts; every variable has a default or says what to set. */
 export const ApiEnv = z.object({
-  DATABASE_URL: z.string({ error: "set DATABASE_URL=postgres://user:pass@host:5432/db (npm start sets it for you)" }).min(1),
+  DATABASE_URL: z
+    .string({ error: "set DATABASE_URL=postgres://user:pass@host:5432/db (npm start sets it for you)" })
+    .min(1),
   REDIS_URL: z.string({ error: "set REDIS_URL=redis://host:6379 (npm start sets it for you)" }).min(1),
   API_HOST: z.string().default("0.0.0.0"),
   API_PORT: z.coerce.number().int().min(0).max(65535).default(4000),
@@ -59,7 +63,10 @@ export const ApiEnv = z.object({
   /** GET /metrics wants `Authorization: Bearer <this>` (401 without); unset, /metrics answers only when API_HOST is loopback-only. */
   METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters (openssl rand -hex 24)").optional(),
   /** The Chromium that renders report PDFs: a path, or a name on PATH. Without one the PDF routes answer 503. */
-  CHROMIUM_PATH: z.string().min(1, "set CHROMIUM_PATH to a Chromium binary (e.g. /usr/bin/chromium) or leave it unset for `chromium` on PATH").default("chromium"),
+  CHROMIUM_PATH: z
+    .string()
+    .min(1, "set CHROMIUM_PATH to a Chromium binary (e.g. /usr/bin/chromium) or leave it unset for `chromium` on PATH")
+    .default("chromium"),
   /** Report PDFs rendered at once (each a Chromium page of tens of MB); more wait their turn. */
   PDF_RENDERS_MAX: z.coerce.number().int().min(1).max(32).default(2),
   /** One PDF render, waiting included; past it the caller gets 504. */
@@ -68,25 +75,62 @@ export const ApiEnv = z.object({
    * The key metrics-export credentials are sealed with (AES-256-GCM): base64 of 32 bytes. Unset, one is derived
    * from AUTH_SECRET; set it (the same in api and workers) to rotate AUTH_SECRET without re-entering them.
    */
-  METRICS_EXPORT_KEY: z.string().refine((v) => Buffer.from(v, "base64").length === 32, "METRICS_EXPORT_KEY must be 32 bytes in base64 (openssl rand -base64 32)").optional(),
+  METRICS_EXPORT_KEY: z
+    .string()
+    .refine(
+      (v) => Buffer.from(v, "base64").length === 32,
+      "METRICS_EXPORT_KEY must be 32 bytes in base64 (openssl rand -base64 32)",
+    )
+    .optional(),
   /**
    * The key organisation secrets are sealed with (AES-256-GCM): base64 of 32 bytes. Unset, one is derived from
    * AUTH_SECRET; set it to rotate AUTH_SECRET without setting every secret again. Only the api opens secrets.
    */
-  SECRETS_KEY: z.string().refine((v) => Buffer.from(v, "base64").length === 32, "SECRETS_KEY must be 32 bytes in base64 (openssl rand -base64 32)").optional(),
+  SECRETS_KEY: z
+    .string()
+    .refine(
+      (v) => Buffer.from(v, "base64").length === 32,
+      "SECRETS_KEY must be 32 bytes in base64 (openssl rand -base64 32)",
+    )
+    .optional(),
   /**
    * DNS servers (host or host:port, comma-separated) that domain verification asks for TXT records; unset, the
    * system's resolvers. Tests point it at a DNS server of their own.
    */
-  SSO_DNS_SERVERS: z.string().optional().transform((v) => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : [])),
+  SSO_DNS_SERVERS: z
+    .string()
+    .optional()
+    .transform((v) =>
+      v
+        ? v
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : [],
+    ),
   /**
    * Origins of identity providers on a private network or loopback (comma-separated; `*` allowed, e.g.
    * http://127.0.0.1:*). Others must resolve to public addresses: Throng fetches discovery, tokens and keys from them.
    * These origins are also trusted as sign-in redirect targets, so list only identity providers.
    */
-  SSO_PRIVATE_IDP_ORIGINS: z.string().optional().transform((v) => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : [])),
+  SSO_PRIVATE_IDP_ORIGINS: z
+    .string()
+    .optional()
+    .transform((v) =>
+      v
+        ? v
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : [],
+    ),
   /** How long a session opened through single sign-on lasts from its sign-in, whatever happens at the provider. */
-  SSO_SESSION_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(24),
+  SSO_SESSION_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(24),
   NODE_ENV: z.string().default("development"),
 });
 export type ApiEnv = z.infer<typeof ApiEnv>;

@@ -12,11 +12,19 @@ let agent: TestAgent;
 let orgId: string;
 beforeAll(async () => {
   // A start far ahead, so the refusal certainly comes before it.
-  api = await startTestApi({ orchestration: { startDelayMs: 30_000, finishGraceMs: 60_000, agentLostGraceMs: 60_000 } });
+  api = await startTestApi({
+    orchestration: { startDelayMs: 30_000, finishGraceMs: 60_000, agentLostGraceMs: 60_000 },
+  });
   user = await api.signUp("Fail");
   agent = await connectTestAgent(api.gatewayUrl);
   const token = EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token;
-  agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token }, { host: { hostname: "rig-7", os: "linux", arch: "x64", cores: 2, memoryBytes: 2 ** 33 } }) });
+  agent.send({
+    type: "hello",
+    payload: helloWith(
+      { kind: "enrolment", token },
+      { host: { hostname: "rig-7", os: "linux", arch: "x64", cores: 2, memoryBytes: 2 ** 33 } },
+    ),
+  });
   orgId = (await agent.next("ready")).orgId;
 });
 afterAll(async () => {
@@ -26,26 +34,39 @@ afterAll(async () => {
 
 describe("a run refused by its agent before its start", () => {
   it("never started, names its agent by host name, and keeps the plan's SLOs for the report", async () => {
-    const plan = PlanView.parse((await user.request("POST", "/api/plans", {
-      name: "refused", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-      scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 }, load: { clients: 2, durationSec: 5 },
-      slos: [{ metric: "rtt-p99-ms", below: 50 }],
-    })).json);
+    const plan = PlanView.parse(
+      (
+        await user.request("POST", "/api/plans", {
+          name: "refused",
+          target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+          scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
+          load: { clients: 2, durationSec: 5 },
+          slos: [{ metric: "rtt-p99-ms", below: 50 }],
+        })
+      ).json,
+    );
     const run = RunView.parse((await user.request("POST", `/api/plans/${plan.id}/runs`)).json);
     await api.deps.orchestrator.start(orgId, run.id);
     await agent.next("run-assignment");
-    agent.send({ type: "shard-status", payload: { runId: run.id, state: "failed", error: "this agent does not run scripts" } });
-    await expect.poll(async () => {
-      await api.deps.orchestrator.finish(orgId, run.id);
-      return RunView.parse((await user.request("GET", `/api/runs/${run.id}`)).json).status;
-    }).toBe("failed");
+    agent.send({
+      type: "shard-status",
+      payload: { runId: run.id, state: "failed", error: "this agent does not run scripts" },
+    });
+    await expect
+      .poll(async () => {
+        await api.deps.orchestrator.finish(orgId, run.id);
+        return RunView.parse((await user.request("GET", `/api/runs/${run.id}`)).json).status;
+      })
+      .toBe("failed");
 
     const failed = RunView.parse((await user.request("GET", `/api/runs/${run.id}`)).json);
     // It ended before the start it was given: no "started 12:18:25 · ended 12:18:23".
     expect(failed.startedAt).toBeNull();
     expect(failed.endedAt).not.toBeNull();
     expect(failed.error).toBe("agent rig-7: this agent does not run scripts");
-    expect(failed.verdict?.reasons.filter((reason) => reason.includes("does not run scripts"))).toEqual(["agent rig-7: this agent does not run scripts"]);
+    expect(failed.verdict?.reasons.filter((reason) => reason.includes("does not run scripts"))).toEqual([
+      "agent rig-7: this agent does not run scripts",
+    ]);
     expect(failed.spec.slos).toEqual([{ metric: "rtt-p99-ms", below: 50 }]);
   });
 });

@@ -15,11 +15,25 @@ import { NATIVE_IO_FILE } from "./routes/agent-install.routes";
  * Walks every route in the OpenAPI document and tries it as everyone who must be refused. A route missing
  * from `routes` below fails the suite, so nobody adds an endpoint without deciding who may call it.
  */
-interface Fixture { planId: string; runId: string; agentId: string; memberId: string; invitationId: string; tokenId: string; shareLinkId: string; scriptSha256: string; channelId: string; secretName: string; secretValue: string }
+interface Fixture {
+  planId: string;
+  runId: string;
+  agentId: string;
+  memberId: string;
+  invitationId: string;
+  tokenId: string;
+  shareLinkId: string;
+  scriptSha256: string;
+  channelId: string;
+  secretName: string;
+  secretValue: string;
+}
 type Kind = "collection" | "own" | "by-id";
 const plan = {
-  name: "secret plan", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 }, load: { clients: 2, durationSec: 600 },
+  name: "secret plan",
+  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
+  load: { clients: 2, durationSec: 600 },
 };
 // kind: "collection" lists the caller's own org (must not show the victim's rows); "by-id" names a victim's row
 // (must be 404 for another org); "own" acts on the caller's own account or org (safe for anyone to call).
@@ -54,7 +68,11 @@ const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: u
   "POST /api/plans/:id/archive": { kind: "by-id", id: (f) => f.planId },
   "POST /api/plans/:id/restore": { kind: "by-id", id: (f) => f.planId },
   "DELETE /api/plans/:id": { kind: "by-id", id: (f) => f.planId },
-  "PUT /api/plans/:id/baseline": { kind: "by-id", id: (f) => f.planId, body: { runId: "00000000-0000-4000-8000-000000000000" } },
+  "PUT /api/plans/:id/baseline": {
+    kind: "by-id",
+    id: (f) => f.planId,
+    body: { runId: "00000000-0000-4000-8000-000000000000" },
+  },
   "DELETE /api/plans/:id/baseline": { kind: "by-id", id: (f) => f.planId },
   "GET /api/scripts": { kind: "collection" },
   "POST /api/scripts": { kind: "own", body: { name: "x.mjs", source: "export default async () => {};" } },
@@ -70,7 +88,11 @@ const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: u
   "GET /api/runs/:id/errors": { kind: "by-id", id: (f) => f.runId },
   "GET /api/runs/:id/distribution": { kind: "by-id", id: (f) => f.runId },
   "POST /api/runs/:id/abort": { kind: "by-id", id: (f) => f.runId },
-  "PATCH /api/runs/:id": { kind: "by-id", id: (f) => f.runId, body: { note: "the intruder's note", tags: ["intruder"] } },
+  "PATCH /api/runs/:id": {
+    kind: "by-id",
+    id: (f) => f.runId,
+    body: { note: "the intruder's note", tags: ["intruder"] },
+  },
   "GET /api/runs/:id/live": { kind: "by-id", id: (f) => f.runId },
   "GET /api/runs/:id/report": { kind: "by-id", id: (f) => f.runId },
   "GET /api/runs/:id/series.csv": { kind: "by-id", id: (f) => f.runId },
@@ -88,7 +110,10 @@ const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: u
   "POST /api/plans/:id/schedule/resume": { kind: "by-id", id: (f) => f.planId },
   "GET /api/schedules": { kind: "collection" },
   "GET /api/notification-channels": { kind: "collection" },
-  "POST /api/notification-channels": { kind: "own", body: { kind: "slack", name: "x", url: "http://127.0.0.1:9/x", events: ["finished"] } },
+  "POST /api/notification-channels": {
+    kind: "own",
+    body: { kind: "slack", name: "x", url: "http://127.0.0.1:9/x", events: ["finished"] },
+  },
   "DELETE /api/notification-channels/:id": { kind: "by-id", id: (f) => f.channelId },
   "POST /api/notification-channels/:id/test": { kind: "by-id", id: (f) => f.channelId },
   "GET /api/notification-deliveries": { kind: "collection" },
@@ -107,14 +132,49 @@ const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: u
   "POST /api/sso/domains": { kind: "own", body: { domain: "example.org" } },
   "POST /api/sso/domains/:domain/verify": { kind: "own" },
   "DELETE /api/sso/domains/:domain": { kind: "own" },
-  "POST /api/sso/providers": { kind: "own", body: { protocol: "oidc", name: "x", domains: ["example.org"], issuer: "http://127.0.0.1:9", clientId: "x", clientSecret: "x" } },
-  "PUT /api/sso/providers/:id": { kind: "own", id: () => "sso-00000000", body: { protocol: "oidc", name: "x", domains: ["example.org"], issuer: "http://127.0.0.1:9", clientId: "x" } },
+  "POST /api/sso/providers": {
+    kind: "own",
+    body: {
+      protocol: "oidc",
+      name: "x",
+      domains: ["example.org"],
+      issuer: "http://127.0.0.1:9",
+      clientId: "x",
+      clientSecret: "x",
+    },
+  },
+  "PUT /api/sso/providers/:id": {
+    kind: "own",
+    id: () => "sso-00000000",
+    body: { protocol: "oidc", name: "x", domains: ["example.org"], issuer: "http://127.0.0.1:9", clientId: "x" },
+  },
   "DELETE /api/sso/providers/:id": { kind: "own", id: () => "sso-00000000" },
   "PUT /api/sso/providers/:id/enabled": { kind: "own", id: () => "sso-00000000", body: { enabled: false } },
 };
-const PUBLIC = ["GET /api/invitations/preview/:token", "GET /api/public/reports/:token", "GET /api/public/reports/:token/report.pdf", "GET /api/public/reports/:token/summary", "GET /health", "GET /api/auth/*", "POST /api/auth/*", "GET /agent/throng-agent.mjs", "GET /agent/throng-agent.tgz", "GET /agent/throng-engine.mjs", `GET /agent/${NATIVE_IO_FILE}`, "GET /agent/install.sh", "GET /api/openapi.json", "GET /metrics", "POST /api/sso/sign-in"];
+const PUBLIC = [
+  "GET /api/invitations/preview/:token",
+  "GET /api/public/reports/:token",
+  "GET /api/public/reports/:token/report.pdf",
+  "GET /api/public/reports/:token/summary",
+  "GET /health",
+  "GET /api/auth/*",
+  "POST /api/auth/*",
+  "GET /agent/throng-agent.mjs",
+  "GET /agent/throng-agent.tgz",
+  "GET /agent/throng-engine.mjs",
+  `GET /agent/${NATIVE_IO_FILE}`,
+  "GET /agent/install.sh",
+  "GET /api/openapi.json",
+  "GET /metrics",
+  "POST /api/sso/sign-in",
+];
 
-interface Operation { method: string; path: string; access: string; permission?: Action }
+interface Operation {
+  method: string;
+  path: string;
+  access: string;
+  permission?: Action;
+}
 let api: TestApi;
 let victim: TestUser;
 let viewer: TestUser;
@@ -129,7 +189,13 @@ const agents: TestAgent[] = [];
 async function enrol(user: TestUser) {
   const agent = await connectTestAgent(api.gatewayUrl);
   agents.push(agent);
-  agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token }) });
+  agent.send({
+    type: "hello",
+    payload: helloWith({
+      kind: "enrolment",
+      token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token,
+    }),
+  });
   return { agent, ready: await agent.next("ready") };
 }
 
@@ -142,26 +208,75 @@ beforeAll(async () => {
   const planId = PlanView.parse((await victim.request("POST", "/api/plans", plan)).json).id;
   const runId = RunView.parse((await victim.request("POST", `/api/plans/${planId}/runs`)).json).id;
   viewer = await api.signUp("Viewer");
-  await viewer.request("POST", "/api/invitations/accept", { token: InvitationCreated.parse((await victim.request("POST", "/api/invitations", { role: "viewer" })).json).token });
-  const invitationId = InvitationCreated.parse((await victim.request("POST", "/api/invitations", { role: "member" })).json).id;
+  await viewer.request("POST", "/api/invitations/accept", {
+    token: InvitationCreated.parse((await victim.request("POST", "/api/invitations", { role: "viewer" })).json).token,
+  });
+  const invitationId = InvitationCreated.parse(
+    (await victim.request("POST", "/api/invitations", { role: "member" })).json,
+  ).id;
   const members = (await victim.request("GET", "/api/members")).json.members.map((m: unknown) => MemberView.parse(m));
   const tokenId = ApiTokenCreated.parse((await victim.request("POST", "/api/tokens", { name: "kept" })).json).id;
-  const revoked = ApiTokenCreated.parse((await victim.request("POST", "/api/tokens", { name: "revoked", scope: "admin" })).json);
+  const revoked = ApiTokenCreated.parse(
+    (await victim.request("POST", "/api/tokens", { name: "revoked", scope: "admin" })).json,
+  );
   await victim.request("DELETE", `/api/tokens/${revoked.id}`);
   revokedToken = revoked.token;
-  const expired = ApiTokenCreated.parse((await victim.request("POST", "/api/tokens", { name: "expired", scope: "admin" })).json);
-  await api.db.updateTable("api_tokens").set({ expires_at: new Date(Date.now() - 1000) }).where("id", "=", expired.id).execute();
+  const expired = ApiTokenCreated.parse(
+    (await victim.request("POST", "/api/tokens", { name: "expired", scope: "admin" })).json,
+  );
+  await api.db
+    .updateTable("api_tokens")
+    .set({ expires_at: new Date(Date.now() - 1000) })
+    .where("id", "=", expired.id)
+    .execute();
   expiredToken = expired.token;
-  const shareLinkId = ShareLinkCreated.parse((await victim.request("POST", `/api/runs/${runId}/share-links`, {})).json).id;
-  const scriptSha256 = ScriptSummary.parse((await victim.request("POST", "/api/scripts", { name: "secret.mjs", source: "export default async () => { /* victim */ };" })).json).sha256;
-  const channelId = NotificationChannelView.parse((await victim.request("POST", "/api/notification-channels", { kind: "webhook", name: "victim hook", url: "http://127.0.0.1:9/victim", events: ["failed"] })).json).id;
+  const shareLinkId = ShareLinkCreated.parse(
+    (await victim.request("POST", `/api/runs/${runId}/share-links`, {})).json,
+  ).id;
+  const scriptSha256 = ScriptSummary.parse(
+    (
+      await victim.request("POST", "/api/scripts", {
+        name: "secret.mjs",
+        source: "export default async () => { /* victim */ };",
+      })
+    ).json,
+  ).sha256;
+  const channelId = NotificationChannelView.parse(
+    (
+      await victim.request("POST", "/api/notification-channels", {
+        kind: "webhook",
+        name: "victim hook",
+        url: "http://127.0.0.1:9/victim",
+        events: ["failed"],
+      })
+    ).json,
+  ).id;
   const secretName = "VICTIM_DB_PASSWORD";
   const secretValue = "victim-secret-value-8d1f";
   await victim.request("PUT", `/api/secrets/${secretName}`, { value: secretValue });
-  fixture = { planId, runId, agentId: ready.agentId, memberId: members.find((m: MemberView) => m.role === "viewer")!.id, invitationId, tokenId, shareLinkId, scriptSha256, channelId, secretName, secretValue };
+  fixture = {
+    planId,
+    runId,
+    agentId: ready.agentId,
+    memberId: members.find((m: MemberView) => m.role === "viewer")!.id,
+    invitationId,
+    tokenId,
+    shareLinkId,
+    scriptSha256,
+    channelId,
+    secretName,
+    secretValue,
+  };
   const doc = (await (await fetch(`${api.url}/api/openapi.json`)).json()) as { paths: unknown };
-  operations = Object.entries(doc.paths as Record<string, Record<string, { "x-access": string; "x-permission"?: Action }>>).flatMap(([path, ops]) =>
-    Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path: path.replace(/\{path\}$/, "*").replace(/\{(\w+)\}/g, ":$1"), access: op["x-access"], permission: op["x-permission"] })),
+  operations = Object.entries(
+    doc.paths as Record<string, Record<string, { "x-access": string; "x-permission"?: Action }>>,
+  ).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]) => ({
+      method: method.toUpperCase(),
+      path: path.replace(/\{path\}$/, "*").replace(/\{(\w+)\}/g, ":$1"),
+      access: op["x-access"],
+      permission: op["x-permission"],
+    })),
   );
 });
 afterAll(async () => {
@@ -186,8 +301,13 @@ async function call(op: Operation, headers: Record<string, string>) {
   const spec = routes[key(op)];
   const controller = new AbortController();
   const response = await fetch(`${api.url}${urlOf(op)}`, {
-    method: op.method, signal: controller.signal,
-    headers: { origin: WEB_ORIGIN, ...headers, ...(spec?.body !== undefined ? { "content-type": "application/json" } : {}) },
+    method: op.method,
+    signal: controller.signal,
+    headers: {
+      origin: WEB_ORIGIN,
+      ...headers,
+      ...(spec?.body !== undefined ? { "content-type": "application/json" } : {}),
+    },
     ...(spec?.body !== undefined ? { body: JSON.stringify(spec.body) } : {}),
   });
   const text = response.headers.get("content-type")?.includes("event-stream") ? "" : await response.text();
@@ -205,7 +325,12 @@ describe("isolation: every route in the OpenAPI document, tried by everyone who 
 
   it("refuses every non-public route without credentials, or with a revoked, expired or forged token, or an agent's secret", async () => {
     for (const op of operations.filter((o) => o.access !== "public")) {
-      for (const headers of [{} as Record<string, string>, { authorization: `Bearer ${revokedToken}` }, { authorization: `Bearer ${expiredToken}` }, { authorization: `Bearer ${intruderAgentSecret}` }]) {
+      for (const headers of [
+        {} as Record<string, string>,
+        { authorization: `Bearer ${revokedToken}` },
+        { authorization: `Bearer ${expiredToken}` },
+        { authorization: `Bearer ${intruderAgentSecret}` },
+      ]) {
         expect({ route: key(op), status: (await call(op, headers)).status }).toEqual({ route: key(op), status: 401 });
       }
     }
@@ -236,10 +361,17 @@ describe("isolation: every route in the OpenAPI document, tried by everyone who 
   it("left the victim's data as it was", async () => {
     expect((await victim.request("GET", `/api/plans/${fixture.planId}`)).status).toBe(200);
     expect(RunView.parse((await victim.request("GET", `/api/runs/${fixture.runId}`)).json).status).not.toBe("aborted");
-    expect((await victim.request("GET", "/api/agents")).json.agents.map((a: { id: string }) => a.id)).toContain(fixture.agentId);
+    expect((await victim.request("GET", "/api/agents")).json.agents.map((a: { id: string }) => a.id)).toContain(
+      fixture.agentId,
+    );
     expect((await victim.request("GET", "/api/members")).json.members).toHaveLength(2);
     const victimOrg = (await victim.request("GET", "/api/me")).json.organization.id as string;
-    const secretPlan = { ...plan, target: { ...plan.target, headers: { Authorization: `Bearer {{secrets.${fixture.secretName}}}` } } };
-    expect((await api.deps.secrets.valuesFor(victimOrg, secretPlan as never)).values).toEqual({ [fixture.secretName]: fixture.secretValue });
+    const secretPlan = {
+      ...plan,
+      target: { ...plan.target, headers: { Authorization: `Bearer {{secrets.${fixture.secretName}}}` } },
+    };
+    expect((await api.deps.secrets.valuesFor(victimOrg, secretPlan as never)).values).toEqual({
+      [fixture.secretName]: fixture.secretValue,
+    });
   });
 });

@@ -15,9 +15,22 @@ const subscriberRedis = createRedis(env.REDIS_URL, "api-subscriber");
 const { queue, jobs } = createRunQueue(createRedis(env.REDIS_URL, "api-queue"), env.QUEUE_PREFIX);
 
 // At debug level every live point logs its stage times (bench/control-plane reads them); otherwise none are kept.
-const onStages = log.isLevelEnabled("debug") ? (stages: PointStages) => log.debug({ stages }, "live point stages") : undefined;
+const onStages = log.isLevelEnabled("debug")
+  ? (stages: PointStages) => log.debug({ stages }, "live point stages")
+  : undefined;
 const pdf = { chromiumPath: env.CHROMIUM_PATH, concurrency: env.PDF_RENDERS_MAX, timeoutMs: env.PDF_RENDER_TIMEOUT_MS };
-const deps = composeApi({ env, db, redis, subscriberRedis, jobs, log, onStages, queues: [queue], pdf, ...limitsFromEnv(env) });
+const deps = composeApi({
+  env,
+  db,
+  redis,
+  subscriberRedis,
+  jobs,
+  log,
+  onStages,
+  queues: [queue],
+  pdf,
+  ...limitsFromEnv(env),
+});
 const { app } = await buildApp(deps, { logger: log });
 
 async function shutdown(signal: string) {

@@ -9,8 +9,10 @@ import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
 import { PlanSpec } from "@throng/protocol/plan";
 
 const spec = (name: string) => ({
-  name, target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 }, load: { clients: 10, durationSec: 5 },
+  name,
+  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
+  load: { clients: 10, durationSec: 5 },
 });
 
 let api: TestApi;
@@ -29,7 +31,12 @@ async function savePlan(user: TestUser, name: string): Promise<PlanView> {
 async function storedRun(user: TestUser, plan: PlanView, status: string): Promise<string> {
   const orgId = Me.parse((await user.request("GET", "/api/me")).json).organization.id;
   const id = crypto.randomUUID();
-  await createRepos(api.db).runs.insert(orgId, { id, planId: plan.id, spec: PlanSpec.parse(spec(plan.name)), status: "queued" });
+  await createRepos(api.db).runs.insert(orgId, {
+    id,
+    planId: plan.id,
+    spec: PlanSpec.parse(spec(plan.name)),
+    status: "queued",
+  });
   await api.db.updateTable("runs").set({ status }).where("id", "=", id).execute();
   return id;
 }
@@ -48,9 +55,14 @@ describe("a plan's baseline", () => {
     expect(pinned.status, JSON.stringify(pinned.json)).toBe(200);
     expect(PlanView.parse(pinned.json).baselineRunId).toBe(first);
     expect(PlanView.parse((await user.request("GET", `/api/plans/${plan.id}`)).json).baselineRunId).toBe(first);
-    expect(((await user.request("GET", "/api/plans")).json.plans as PlanView[]).find((p) => p.id === plan.id)?.baselineRunId).toBe(first);
+    expect(
+      ((await user.request("GET", "/api/plans")).json.plans as PlanView[]).find((p) => p.id === plan.id)?.baselineRunId,
+    ).toBe(first);
 
-    expect(PlanView.parse((await user.request("PUT", `/api/plans/${plan.id}/baseline`, { runId: second })).json).baselineRunId).toBe(second);
+    expect(
+      PlanView.parse((await user.request("PUT", `/api/plans/${plan.id}/baseline`, { runId: second })).json)
+        .baselineRunId,
+    ).toBe(second);
     // A new version of the plan keeps its baseline: CI saves one on every run (--plan-name).
     const saved = await user.request("PUT", "/api/plans/by-name", { name: "lobby", spec: spec("lobby") });
     expect(PlanView.parse(saved.json).baselineRunId).toBe(second);
@@ -71,7 +83,10 @@ describe("a plan's baseline", () => {
     const ofOther = await user.request("PUT", `/api/plans/${plan.id}/baseline`, { runId: othersRun });
     expect(ofOther.status).toBe(409);
     expect(message(ofOther)).toMatch(/is a run of plan "chat", not of this plan/);
-    for (const [runId, status] of [[aborted, "aborted"], [running, "running"]] as const) {
+    for (const [runId, status] of [
+      [aborted, "aborted"],
+      [running, "running"],
+    ] as const) {
       const answer = await user.request("PUT", `/api/plans/${plan.id}/baseline`, { runId });
       expect(answer.status).toBe(409);
       expect(message(answer)).toContain(`is ${status}, not finished`);
@@ -102,14 +117,26 @@ describe("a plan's baseline", () => {
 
     expect((await intruder.request("PUT", `/api/plans/${plan.id}/baseline`, { runId: intrudersRun })).status).toBe(404);
     expect((await intruder.request("PUT", `/api/plans/${intrudersPlan.id}/baseline`, { runId: run })).status).toBe(404);
-    expect(PlanView.parse((await owner.request("PUT", `/api/plans/${plan.id}/baseline`, { runId: run })).json).baselineRunId).toBe(run);
+    expect(
+      PlanView.parse((await owner.request("PUT", `/api/plans/${plan.id}/baseline`, { runId: run })).json).baselineRunId,
+    ).toBe(run);
     expect((await intruder.request("DELETE", `/api/plans/${plan.id}/baseline`)).status).toBe(404);
     expect(PlanView.parse((await owner.request("GET", `/api/plans/${plan.id}`)).json).baselineRunId).toBe(run);
   });
 
   it("is declared in the OpenAPI document with its request schema and its 404 and 409 answers", async () => {
-    type Operation = { requestBody?: { required: boolean; content: Record<string, { schema: { required?: string[]; properties?: Record<string, unknown> } }> }; responses: Record<string, unknown> };
-    const paths = ((await (await fetch(`${api.url}/api/openapi.json`)).json()) as { paths: Record<string, Record<string, Operation>> }).paths;
+    type Operation = {
+      requestBody?: {
+        required: boolean;
+        content: Record<string, { schema: { required?: string[]; properties?: Record<string, unknown> } }>;
+      };
+      responses: Record<string, unknown>;
+    };
+    const paths = (
+      (await (await fetch(`${api.url}/api/openapi.json`)).json()) as {
+        paths: Record<string, Record<string, Operation>>;
+      }
+    ).paths;
     const put = paths["/api/plans/{id}/baseline"]!.put!;
     expect(put.requestBody?.required).toBe(true);
     const schema = put.requestBody!.content["application/json"]!.schema;
@@ -125,12 +152,26 @@ describe("a plan's baseline", () => {
     const never = await savePlan(user, "never run");
     const older = await storedRun(user, plan, "finished");
     const newer = await storedRun(user, plan, "finished");
-    await api.db.updateTable("runs").set({ created_at: new Date(Date.now() - 60_000) }).where("id", "=", older).execute();
-    await api.db.updateTable("runs").set({ ended_at: new Date(), verdict: JSON.stringify({ passed: false, outcome: "breached", reasons: [], warnings: [], slos: [] }) }).where("id", "=", newer).execute();
+    await api.db
+      .updateTable("runs")
+      .set({ created_at: new Date(Date.now() - 60_000) })
+      .where("id", "=", older)
+      .execute();
+    await api.db
+      .updateTable("runs")
+      .set({
+        ended_at: new Date(),
+        verdict: JSON.stringify({ passed: false, outcome: "breached", reasons: [], warnings: [], slos: [] }),
+      })
+      .where("id", "=", newer)
+      .execute();
     await storedRun(user, plan, "running"); // still going: not the last verdict
     await user.request("PUT", `/api/plans/${plan.id}/baseline`, { runId: older });
     const listed = (await user.request("GET", "/api/plans")).json.plans as PlanView[];
-    expect(listed.find((p) => p.id === plan.id)).toMatchObject({ baselineRunId: older, lastRun: { id: newer, status: "finished", outcome: "breached", endedAt: expect.any(String) } });
+    expect(listed.find((p) => p.id === plan.id)).toMatchObject({
+      baselineRunId: older,
+      lastRun: { id: newer, status: "finished", outcome: "breached", endedAt: expect.any(String) },
+    });
     expect(listed.find((p) => p.id === never.id)).toMatchObject({ baselineRunId: null, lastRun: null });
   });
 

@@ -38,13 +38,17 @@ describe("a plan's codecs are checked where it is saved, started and tried", () 
 
   it("save refuses a body with a field its message type lacks, naming the field", async () => {
     const error = refusal(await user.request("POST", "/api/plans", protobufPlan(PROTO, '{"seq":{{seq}},"hp":1}')));
-    expect(error.fields).toEqual([{ path: "scenario.message.body.hp", message: expect.stringContaining('message game.Ping has no field "hp"') }]);
+    expect(error.fields).toEqual([
+      { path: "scenario.message.body.hp", message: expect.stringContaining('message game.Ping has no field "hp"') },
+    ]);
     expect(error.message).toContain("scenario.message.body.hp");
   });
 
   it("a plan whose codecs fit saves, and Try it refuses a bad one under spec.", async () => {
     expect((await user.request("POST", "/api/plans", protobufPlan(PROTO, '{"seq":{{seq}}}'))).status).toBe(201);
-    const error = refusal(await user.request("POST", "/api/plans/try", { spec: protobufPlan(PROTO, '{"sequence":1}') }));
+    const error = refusal(
+      await user.request("POST", "/api/plans/try", { spec: protobufPlan(PROTO, '{"sequence":1}') }),
+    );
     expect(error.fields?.[0]?.path).toBe("spec.scenario.message.body.sequence");
   });
 });

@@ -5,8 +5,10 @@ import { connectTestAgent, helloWith, type TestAgent } from "./testing/test-agen
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
 
 const spec = (name: string) => ({
-  name, target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 }, load: { clients: 10, durationSec: 5 },
+  name,
+  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
+  load: { clients: 10, durationSec: 5 },
 });
 
 let api: TestApi;
@@ -22,7 +24,8 @@ afterAll(async () => {
 async function savePlan(user: TestUser, name: string): Promise<PlanView> {
   return PlanView.parse((await user.request("POST", "/api/plans", spec(name))).json);
 }
-const names = async (user: TestUser, query = "") => ((await user.request("GET", `/api/plans${query}`)).json.plans as PlanView[]).map((p) => p.name).sort();
+const names = async (user: TestUser, query = "") =>
+  ((await user.request("GET", `/api/plans${query}`)).json.plans as PlanView[]).map((p) => p.name).sort();
 
 describe("archiving and deleting plans", () => {
   it("hides an archived plan from the list unless asked for, keeps it readable, and restores it", async () => {
@@ -58,15 +61,26 @@ describe("archiving and deleting plans", () => {
 
     const agent = await connectTestAgent(api.gatewayUrl);
     agents.push(agent);
-    agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token }) });
+    agent.send({
+      type: "hello",
+      payload: helloWith({
+        kind: "enrolment",
+        token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token,
+      }),
+    });
     await agent.next("ready");
     const ran = await savePlan(user, "ran");
     const run = await user.request("POST", `/api/plans/${ran.id}/runs`);
     expect(run.status).toBe(201);
     const refused = await user.request("DELETE", `/api/plans/${ran.id}`);
     expect(refused.status).toBe(409);
-    expect(ErrorBody.parse(refused.json).error.message).toMatch(/has 1 run, which would go with it: archive it instead/);
-    expect((await user.request("GET", `/api/runs/${run.json.id}`)).json).toMatchObject({ planId: ran.id, spec: { name: "ran" } });
+    expect(ErrorBody.parse(refused.json).error.message).toMatch(
+      /has 1 run, which would go with it: archive it instead/,
+    );
+    expect((await user.request("GET", `/api/runs/${run.json.id}`)).json).toMatchObject({
+      planId: ran.id,
+      spec: { name: "ran" },
+    });
   });
 
   it("keeps each organisation's plans to itself: another org cannot archive or delete them", async () => {

@@ -23,7 +23,13 @@ beforeAll(async () => {
   api = await startTestApi({ orchestration: { startDelayMs: 50, finishGraceMs: 60_000, agentLostGraceMs: 60_000 } });
   user = await api.signUp("Zoomer");
   agent = await connectTestAgent(api.gatewayUrl);
-  agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token }) });
+  agent.send({
+    type: "hello",
+    payload: helloWith({
+      kind: "enrolment",
+      token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token,
+    }),
+  });
   orgId = (await agent.next("ready")).orgId;
 });
 afterAll(async () => {
@@ -33,31 +39,59 @@ afterAll(async () => {
 
 /** Six seconds of 100 round trips at 1 ms; in second 3, 5 of them take 200 ms. */
 async function finishedRunWithSpike(): Promise<string> {
-  const plan = PlanView.parse((await user.request("POST", "/api/plans", {
-    name: "a spike in the middle", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-    scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 }, load: { clients: 5, durationSec: SECONDS },
-  })).json);
+  const plan = PlanView.parse(
+    (
+      await user.request("POST", "/api/plans", {
+        name: "a spike in the middle",
+        target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+        scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
+        load: { clients: 5, durationSec: SECONDS },
+      })
+    ).json,
+  );
   const run = RunView.parse((await user.request("POST", `/api/plans/${plan.id}/runs`)).json);
   await api.deps.orchestrator.start(orgId, run.id);
   const assignment = await agent.next("run-assignment");
   for (let seq = 0; seq < SECONDS; seq++) {
-    const values = seq === SPIKE_SECOND ? [...Array(95).fill(1_000), ...Array(5).fill(200_000)] : Array(100).fill(1_000);
-    agent.send({ type: "snapshot", payload: {
-      runId: run.id, seq, intervalStart: assignment.startAt + seq * 1000, intervalMs: 1000, clients: 5,
-      counters: { connectionsOpen: 5, connectionsOpened: seq ? 0 : 5, connectionsFailed: 0, connectionsClosed: 0, messagesSent: 100, messagesReceived: 100, bytesSent: 6400, bytesReceived: 6400, errors: 0 },
-      histograms: { rttUs: encodeValues(values) }, health: { cpuPercent: 3, eventLoopP99Ms: 1, rssBytes: 1 },
-    } });
+    const values =
+      seq === SPIKE_SECOND ? [...Array(95).fill(1_000), ...Array(5).fill(200_000)] : Array(100).fill(1_000);
+    agent.send({
+      type: "snapshot",
+      payload: {
+        runId: run.id,
+        seq,
+        intervalStart: assignment.startAt + seq * 1000,
+        intervalMs: 1000,
+        clients: 5,
+        counters: {
+          connectionsOpen: 5,
+          connectionsOpened: seq ? 0 : 5,
+          connectionsFailed: 0,
+          connectionsClosed: 0,
+          messagesSent: 100,
+          messagesReceived: 100,
+          bytesSent: 6400,
+          bytesReceived: 6400,
+          errors: 0,
+        },
+        histograms: { rttUs: encodeValues(values) },
+        health: { cpuPercent: 3, eventLoopP99Ms: 1, rssBytes: 1 },
+      },
+    });
     await agent.next("snapshot-ack");
   }
   agent.send({ type: "shard-status", payload: { runId: run.id, state: "finished", lastSeq: SECONDS - 1 } });
-  await expect.poll(async () => {
-    await api.deps.orchestrator.finish(orgId, run.id);
-    return RunView.parse((await user.request("GET", `/api/runs/${run.id}`)).json).status;
-  }).toBe("finished");
+  await expect
+    .poll(async () => {
+      await api.deps.orchestrator.finish(orgId, run.id);
+      return RunView.parse((await user.request("GET", `/api/runs/${run.id}`)).json).status;
+    })
+    .toBe("finished");
   return run.id;
 }
 
-const rangeOf = async (caller: TestUser, from: number | string, to: number | string) => caller.request("GET", `/api/runs/${runId}/summary?from=${from}&to=${to}`);
+const rangeOf = async (caller: TestUser, from: number | string, to: number | string) =>
+  caller.request("GET", `/api/runs/${runId}/summary?from=${from}&to=${to}`);
 
 describe("GET /api/runs/:id/summary: a run's summary over a range of its seconds", () => {
   it("is the run's own summary over the whole run, and a spike's p99 over a range around it", async () => {
@@ -91,8 +125,14 @@ describe("GET /api/runs/:id/summary: a run's summary over a range of its seconds
     ];
     for (const [query, field] of cases) {
       const answer = await user.request("GET", `/api/runs/${runId}/summary?${query}`);
-      expect({ query, status: answer.status, field: answer.json.error?.fields?.[0]?.path }).toEqual({ query, status: 400, field });
-      expect(answer.json.error.message).toMatch(field === "(root)" ? /step/ : new RegExp(`${field} must|${field} is required`));
+      expect({ query, status: answer.status, field: answer.json.error?.fields?.[0]?.path }).toEqual({
+        query,
+        status: 400,
+        field,
+      });
+      expect(answer.json.error.message).toMatch(
+        field === "(root)" ? /step/ : new RegExp(`${field} must|${field} is required`),
+      );
     }
   });
 

@@ -14,8 +14,10 @@ import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
 import { PlanSpec } from "@throng/protocol/plan";
 
 const spec = {
-  name: "notes", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 }, load: { clients: 10, durationSec: 5 },
+  name: "notes",
+  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
+  load: { clients: 10, durationSec: 5 },
 };
 
 let api: TestApi;
@@ -26,7 +28,12 @@ let planId: string;
 /** Stores a queued run straight in the database: these tests are about its note, not about starting it. */
 async function storedRun(ownerOrg = orgId, ownerPlan = planId): Promise<string> {
   const id = crypto.randomUUID();
-  await createRepos(api.db).runs.insert(ownerOrg, { id, planId: ownerPlan, spec: PlanSpec.parse(spec), status: "queued" });
+  await createRepos(api.db).runs.insert(ownerOrg, {
+    id,
+    planId: ownerPlan,
+    spec: PlanSpec.parse(spec),
+    status: "queued",
+  });
   return id;
 }
 
@@ -57,20 +64,39 @@ describe("PATCH /api/runs/:id", () => {
     const runId = await storedRun();
     const before = RunView.parse((await user.request("GET", `/api/runs/${runId}`)).json);
     expect(before).toMatchObject({ note: "", tags: [], notesEditedBy: null, notesEditedAt: null });
-    const answer = await patch(user, runId, { note: "Build 1.4.2\nlobby on the new pool", tags: ["release-1.4", "nightly", "release-1.4"] });
+    const answer = await patch(user, runId, {
+      note: "Build 1.4.2\nlobby on the new pool",
+      tags: ["release-1.4", "nightly", "release-1.4"],
+    });
     expect(answer.status, JSON.stringify(answer.json)).toBe(200);
     const edited = RunView.parse(answer.json);
-    expect(edited).toMatchObject({ note: "Build 1.4.2\nlobby on the new pool", tags: ["release-1.4", "nightly"], notesEditedBy: user.email });
+    expect(edited).toMatchObject({
+      note: "Build 1.4.2\nlobby on the new pool",
+      tags: ["release-1.4", "nightly"],
+      notesEditedBy: user.email,
+    });
     expect(Date.parse(edited.notesEditedAt!)).toBeGreaterThanOrEqual(Date.parse(before.createdAt));
-    expect(RunView.parse((await user.request("GET", `/api/runs/${runId}`)).json)).toMatchObject({ note: edited.note, tags: edited.tags });
+    expect(RunView.parse((await user.request("GET", `/api/runs/${runId}`)).json)).toMatchObject({
+      note: edited.note,
+      tags: edited.tags,
+    });
   });
 
   it("keeps the field a patch leaves out, and clears one sent empty", async () => {
     const runId = await storedRun();
     await patch(user, runId, { note: "first", tags: ["a", "b"] });
-    expect(RunView.parse((await patch(user, runId, { note: "second" })).json)).toMatchObject({ note: "second", tags: ["a", "b"] });
-    expect(RunView.parse((await patch(user, runId, { tags: ["b"] })).json)).toMatchObject({ note: "second", tags: ["b"] });
-    expect(RunView.parse((await patch(user, runId, { note: "", tags: [] })).json)).toMatchObject({ note: "", tags: [] });
+    expect(RunView.parse((await patch(user, runId, { note: "second" })).json)).toMatchObject({
+      note: "second",
+      tags: ["a", "b"],
+    });
+    expect(RunView.parse((await patch(user, runId, { tags: ["b"] })).json)).toMatchObject({
+      note: "second",
+      tags: ["b"],
+    });
+    expect(RunView.parse((await patch(user, runId, { note: "", tags: [] })).json)).toMatchObject({
+      note: "",
+      tags: [],
+    });
   });
 
   it("answers 400 naming the field for a note too long, a bad tag, too many tags, a lone surrogate or an empty patch", async () => {
@@ -93,7 +119,13 @@ describe("PATCH /api/runs/:id", () => {
       expect(error.fields?.[0]?.path, JSON.stringify(body).slice(0, 80)).toBe(field);
     }
     // The bounds hold exactly at the limit.
-    const full = { note: "x".repeat(RUN_NOTE_MAX_LENGTH), tags: Array.from({ length: RUN_TAGS_MAX }, (_, i) => `${"t".repeat(RUN_TAG_MAX_LENGTH - 3)}${String(i).padStart(3, "0")}`) };
+    const full = {
+      note: "x".repeat(RUN_NOTE_MAX_LENGTH),
+      tags: Array.from(
+        { length: RUN_TAGS_MAX },
+        (_, i) => `${"t".repeat(RUN_TAG_MAX_LENGTH - 3)}${String(i).padStart(3, "0")}`,
+      ),
+    };
     expect((await patch(user, runId, full)).status).toBe(200);
     expect(RunView.parse((await user.request("GET", `/api/runs/${runId}`)).json).tags).toHaveLength(RUN_TAGS_MAX);
   });
@@ -102,8 +134,16 @@ describe("PATCH /api/runs/:id", () => {
     const runId = await storedRun();
     const store = (tags: string[]) => api.db.updateTable("runs").set({ tags }).where("id", "=", runId).execute();
     await expect(store(["Upper"])).rejects.toThrow(/runs_tags_bounds/);
-    await expect(store(Array.from({ length: RUN_TAGS_MAX + 1 }, (_, i) => `t${i}`))).rejects.toThrow(/runs_tags_bounds/);
-    await expect(api.db.updateTable("runs").set({ note: "x".repeat(RUN_NOTE_MAX_LENGTH + 1) }).where("id", "=", runId).execute()).rejects.toThrow(/runs_note_length/);
+    await expect(store(Array.from({ length: RUN_TAGS_MAX + 1 }, (_, i) => `t${i}`))).rejects.toThrow(
+      /runs_tags_bounds/,
+    );
+    await expect(
+      api.db
+        .updateTable("runs")
+        .set({ note: "x".repeat(RUN_NOTE_MAX_LENGTH + 1) })
+        .where("id", "=", runId)
+        .execute(),
+    ).rejects.toThrow(/runs_note_length/);
     await store(["fine", "also-fine.1"]);
   });
 
@@ -116,12 +156,14 @@ describe("GET /api/runs?tag=", () => {
   it("lists only the runs carrying the tag, with their notes and tags, alongside the other filters", async () => {
     const tagged = [await storedRun(), await storedRun()];
     const untagged = await storedRun();
-    for (const runId of tagged) await patch(user, runId, { tags: ["soak", `run-${runId.slice(0, 8)}`], note: `about ${runId}` });
+    for (const runId of tagged)
+      await patch(user, runId, { tags: ["soak", `run-${runId.slice(0, 8)}`], note: `about ${runId}` });
     await patch(user, untagged, { tags: ["smoke"] });
     const soak = await list(user, "?tag=soak");
     expect(soak.matching).toBe(2);
     expect(soak.runs.map((run) => run.id).sort()).toEqual([...tagged].sort());
-    for (const run of soak.runs) expect(run).toMatchObject({ note: `about ${run.id}`, tags: ["soak", `run-${run.id.slice(0, 8)}`] });
+    for (const run of soak.runs)
+      expect(run).toMatchObject({ note: `about ${run.id}`, tags: ["soak", `run-${run.id.slice(0, 8)}`] });
     expect((await list(user, `?tag=run-${tagged[0]!.slice(0, 8)}`)).runs.map((run) => run.id)).toEqual([tagged[0]]);
     expect((await list(user, `?tag=soak&plan=${planId}&status=queued`)).matching).toBe(2);
     expect((await list(user, "?tag=soak&status=finished")).matching).toBe(0);
@@ -129,7 +171,13 @@ describe("GET /api/runs?tag=", () => {
   });
 
   it("answers 400 naming tag for a tag no run could carry", async () => {
-    for (const query of ["?tag=Upper", "?tag=a%20b", `?tag=${"t".repeat(RUN_TAG_MAX_LENGTH + 1)}`, "?tag=", "?tag=%ED%A0%80"]) {
+    for (const query of [
+      "?tag=Upper",
+      "?tag=a%20b",
+      `?tag=${"t".repeat(RUN_TAG_MAX_LENGTH + 1)}`,
+      "?tag=",
+      "?tag=%ED%A0%80",
+    ]) {
       const error = refusal(await user.request("GET", `/api/runs${query}`));
       expect(error.message, query).toMatch(/tag/);
     }
@@ -141,12 +189,20 @@ describe("reports carry the note and tags", () => {
     const runId = await storedRun();
     await patch(user, runId, { note: "lobby held\nsee the chart at 3 min", tags: ["shared"] });
     const report = RunReport.parse((await user.request("GET", `/api/runs/${runId}/report`)).json);
-    expect(report.run).toMatchObject({ note: "lobby held\nsee the chart at 3 min", tags: ["shared"], notesEditedBy: user.email });
+    expect(report.run).toMatchObject({
+      note: "lobby held\nsee the chart at 3 min",
+      tags: ["shared"],
+      notesEditedBy: user.email,
+    });
     const link = ShareLinkCreated.parse((await user.request("POST", `/api/runs/${runId}/share-links`, {})).json);
     const shared = await fetch(`${api.url}/api/public/reports/${link.token}`);
     expect(shared.status).toBe(200);
     const text = await shared.text();
-    expect(RunReport.parse(JSON.parse(text)).run).toMatchObject({ note: "lobby held\nsee the chart at 3 min", tags: ["shared"], notesEditedBy: null });
+    expect(RunReport.parse(JSON.parse(text)).run).toMatchObject({
+      note: "lobby held\nsee the chart at 3 min",
+      tags: ["shared"],
+      notesEditedBy: null,
+    });
     expect(text).not.toContain(user.email);
   });
 });
@@ -165,16 +221,26 @@ describe("who may see and change a run's note", () => {
     expect((await patch(stranger, theirs, { tags: ["private-tag"] })).status).toBe(200);
     expect((await list(stranger, "?tag=private-tag")).runs.map((run) => run.id)).toEqual([theirs]);
     expect((await list(user, "?tag=private-tag")).runs.map((run) => run.id)).toEqual([runId]);
-    expect(RunView.parse((await user.request("GET", `/api/runs/${runId}`)).json)).toMatchObject({ note: "ours", tags: ["private-tag"] });
+    expect(RunView.parse((await user.request("GET", `/api/runs/${runId}`)).json)).toMatchObject({
+      note: "ours",
+      tags: ["private-tag"],
+    });
   });
 
   it("lets a viewer read them but not change them", async () => {
     const runId = await storedRun();
     await patch(user, runId, { note: "by a member", tags: ["kept"] });
     const viewer = await api.signUp("Viewer");
-    const invitation = InvitationCreated.parse((await user.request("POST", "/api/invitations", { role: "viewer" })).json);
-    expect((await viewer.request("POST", "/api/invitations/accept", { token: invitation.token })).status).toBeLessThan(300);
-    expect(RunView.parse((await viewer.request("GET", `/api/runs/${runId}`)).json)).toMatchObject({ note: "by a member", tags: ["kept"] });
+    const invitation = InvitationCreated.parse(
+      (await user.request("POST", "/api/invitations", { role: "viewer" })).json,
+    );
+    expect((await viewer.request("POST", "/api/invitations/accept", { token: invitation.token })).status).toBeLessThan(
+      300,
+    );
+    expect(RunView.parse((await viewer.request("GET", `/api/runs/${runId}`)).json)).toMatchObject({
+      note: "by a member",
+      tags: ["kept"],
+    });
     const refused = await patch(viewer, runId, { note: "by a viewer" });
     expect(refused.status).toBe(403);
     expect(RunView.parse((await user.request("GET", `/api/runs/${runId}`)).json).note).toBe("by a member");

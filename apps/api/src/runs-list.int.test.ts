@@ -11,8 +11,10 @@ import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
 import { PlanSpec } from "@throng/protocol/plan";
 
 const spec = (name: string) => ({
-  name, target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 }, load: { clients: 10, durationSec: 5 },
+  name,
+  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
+  load: { clients: 10, durationSec: 5 },
 });
 
 let api: TestApi;
@@ -32,17 +34,27 @@ beforeAll(async () => {
   api = await startTestApi();
   user = await api.signUp("Lister");
   const orgId = Me.parse((await user.request("GET", "/api/me")).json).organization.id;
-  for (const name of ["A", "B"]) plans.push(PlanView.parse((await user.request("POST", "/api/plans", spec(name))).json));
+  for (const name of ["A", "B"])
+    plans.push(PlanView.parse((await user.request("POST", "/api/plans", spec(name))).json));
   const repos = createRepos(api.db);
   const base = Date.UTC(2026, 0, 10, 12);
   for (let i = 0; i < 15; i++) {
     const id = crypto.randomUUID();
     const onB = i >= 12;
-    await repos.runs.insert(orgId, { id, planId: plans[onB ? 1 : 0]!.id, spec: PlanSpec.parse(spec(onB ? "B" : "A")), status: "queued" });
+    await repos.runs.insert(orgId, {
+      id,
+      planId: plans[onB ? 1 : 0]!.id,
+      spec: PlanSpec.parse(spec(onB ? "B" : "A")),
+      status: "queued",
+    });
     const outcome = onB ? "aborted" : i % 3 === 0 ? "breached" : "passed";
     await api.db
       .updateTable("runs")
-      .set({ status: onB ? "aborted" : "finished", created_at: new Date(base + i * 3_600_000), verdict: JSON.stringify({ passed: outcome === "passed", outcome, reasons: [], warnings: [], slos: [] }) })
+      .set({
+        status: onB ? "aborted" : "finished",
+        created_at: new Date(base + i * 3_600_000),
+        verdict: JSON.stringify({ passed: outcome === "passed", outcome, reasons: [], warnings: [], slos: [] }),
+      })
       .where("id", "=", id)
       .execute();
     stored.push(id);
@@ -81,7 +93,15 @@ describe("GET /api/runs", () => {
   });
 
   it("answers 400 naming the field for a bad query, never a 500", async () => {
-    for (const [query, field] of [["?limit=0", "limit"], ["?limit=101", "limit"], ["?page=x", "page"], ["?outcome=meh", "outcome"], ["?plan=nope", "plan"], ["?createdFrom=yesterday", "createdFrom"], ["?sort=asc", "sort"]] as const) {
+    for (const [query, field] of [
+      ["?limit=0", "limit"],
+      ["?limit=101", "limit"],
+      ["?page=x", "page"],
+      ["?outcome=meh", "outcome"],
+      ["?plan=nope", "plan"],
+      ["?createdFrom=yesterday", "createdFrom"],
+      ["?sort=asc", "sort"],
+    ] as const) {
       const answer = await user.request("GET", `/api/runs${query}`);
       expect(answer.status, query).toBe(400);
       expect(ErrorBody.parse(answer.json).error.message, query).toMatch(new RegExp(field));
@@ -96,7 +116,13 @@ describe("GET /api/runs", () => {
 
   it("records who started a run", async () => {
     agent = await connectTestAgent(api.gatewayUrl);
-    agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token }) });
+    agent.send({
+      type: "hello",
+      payload: helloWith({
+        kind: "enrolment",
+        token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token,
+      }),
+    });
     await agent.next("ready");
     const started = await user.request("POST", `/api/plans/${plans[0]!.id}/runs`);
     expect(started.status).toBe(201);

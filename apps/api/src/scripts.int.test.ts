@@ -18,7 +18,10 @@ afterAll(async () => api?.close());
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 const scriptPlan = (script: object) => ({
-  name: "bots", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" }, scenario: { kind: "script", script }, load: { clients: 2, durationSec: 5 },
+  name: "bots",
+  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+  scenario: { kind: "script", script },
+  load: { clients: 2, durationSec: 5 },
 });
 
 describe("script bundles over HTTP (issue 15 §2)", () => {
@@ -27,7 +30,11 @@ describe("script bundles over HTTP (issue 15 §2)", () => {
     const second = "export default async function client(ctx) { ctx.count('two', 1); }\n";
     const created = await alice.request("POST", "/api/scripts", { name: "one.mjs", source: first });
     expect(created.status).toBe(201);
-    expect(ScriptSummary.parse(created.json)).toMatchObject({ sha256: sha256(first), name: "one.mjs", sizeBytes: first.length });
+    expect(ScriptSummary.parse(created.json)).toMatchObject({
+      sha256: sha256(first),
+      name: "one.mjs",
+      sizeBytes: first.length,
+    });
     const again = await alice.request("POST", "/api/scripts", { name: "one again.mjs", source: first });
     expect(again).toEqual({ status: 200, json: created.json });
     await alice.request("POST", "/api/scripts", { name: "two.mjs", source: second });
@@ -56,14 +63,21 @@ describe("script bundles over HTTP (issue 15 §2)", () => {
     const over = await alice.request("POST", "/api/scripts", { name: "over.mjs", source: `${largest}x` });
     expect(over.status).toBe(400);
     expect(over.json.error.fields).toEqual([{ path: "source", message: "must be at most 5 MiB" }]);
-    const huge = await alice.request("POST", "/api/scripts", { name: "huge.mjs", source: "x".repeat(SCRIPT_UPLOAD_BODY_LIMIT) });
+    const huge = await alice.request("POST", "/api/scripts", {
+      name: "huge.mjs",
+      source: "x".repeat(SCRIPT_UPLOAD_BODY_LIMIT),
+    });
     expect(huge.status).toBe(413);
-    expect(huge.json.error.message).toBe(`The request body is larger than this route takes (at most ${SCRIPT_UPLOAD_BODY_LIMIT} bytes)`);
+    expect(huge.json.error.message).toBe(
+      `The request body is larger than this route takes (at most ${SCRIPT_UPLOAD_BODY_LIMIT} bytes)`,
+    );
   });
 
   it("keeps organisations apart: Bob cannot read Alice's script, save a plan with it, or read her plan that uses it", async () => {
     const source = "export default async () => { /* alice's bots */ };";
-    const { sha256: hash } = ScriptSummary.parse((await alice.request("POST", "/api/scripts", { name: "a.mjs", source })).json);
+    const { sha256: hash } = ScriptSummary.parse(
+      (await alice.request("POST", "/api/scripts", { name: "a.mjs", source })).json,
+    );
     const plan = await alice.request("POST", "/api/plans", scriptPlan({ sha256: hash }));
     expect(plan.status).toBe(201);
     const planId = PlanView.parse(plan.json).id;
@@ -72,25 +86,50 @@ describe("script bundles over HTTP (issue 15 §2)", () => {
     expect((await bob.request("GET", `/api/plans/${planId}`)).status).toBe(404);
     const bobsPlan = await bob.request("POST", "/api/plans", scriptPlan({ sha256: hash }));
     expect(bobsPlan.status).toBe(400);
-    expect(bobsPlan.json.error.fields).toEqual([{ path: "scenario.script.sha256", message: expect.stringMatching(/^no script bundle with this SHA-256 in your organisation: upload it first/) }]);
+    expect(bobsPlan.json.error.fields).toEqual([
+      {
+        path: "scenario.script.sha256",
+        message: expect.stringMatching(/^no script bundle with this SHA-256 in your organisation: upload it first/),
+      },
+    ]);
     const byPath = await alice.request("POST", "/api/plans", scriptPlan({ path: "bots.mjs" }));
     expect(byPath.status).toBe(400);
     expect(byPath.json.error.fields[0].path).toBe("scenario.script.path");
   });
 
   it("is declared in the OpenAPI document with its body, answers and permissions", async () => {
-    const doc = (await (await fetch(`${api.url}/api/openapi.json`)).json()) as { paths: Record<string, Record<string, Record<string, unknown>>> };
-    expect(doc.paths["/api/scripts"]?.post).toMatchObject({ "x-permission": "plan.write", requestBody: expect.anything() });
+    const doc = (await (await fetch(`${api.url}/api/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, Record<string, unknown>>>;
+    };
+    expect(doc.paths["/api/scripts"]?.post).toMatchObject({
+      "x-permission": "plan.write",
+      requestBody: expect.anything(),
+    });
     expect(doc.paths["/api/scripts"]?.get?.["x-permission"]).toBe("plan.read");
-    expect(doc.paths["/api/scripts/{sha256}"]?.get?.parameters).toEqual([{ name: "sha256", in: "path", required: true, schema: expect.objectContaining({ type: "string", pattern: "^[0-9a-fA-F]{64}$" }) }]);
+    expect(doc.paths["/api/scripts/{sha256}"]?.get?.parameters).toEqual([
+      {
+        name: "sha256",
+        in: "path",
+        required: true,
+        schema: expect.objectContaining({ type: "string", pattern: "^[0-9a-fA-F]{64}$" }),
+      },
+    ]);
   });
 
   it("§12 answers an agent's script-fetch from its own organisation only: the source for its org's hash, an error for another org's", async () => {
     const source = "export default async () => { /* fetched */ };";
-    const { sha256: hash } = ScriptSummary.parse((await alice.request("POST", "/api/scripts", { name: "f.mjs", source })).json);
+    const { sha256: hash } = ScriptSummary.parse(
+      (await alice.request("POST", "/api/scripts", { name: "f.mjs", source })).json,
+    );
     const agentOf = async (user: TestUser) => {
       const agent = await connectTestAgent(api.gatewayUrl);
-      agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token }) });
+      agent.send({
+        type: "hello",
+        payload: helloWith({
+          kind: "enrolment",
+          token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token,
+        }),
+      });
       await agent.next("ready");
       return agent;
     };

@@ -32,10 +32,19 @@ const VALUES = { REDIS_PASSWORD: "redis-pw-7f3a91", API_TOKEN: "tok-2b8c44e0", U
 /** A plan naming REDIS_PASSWORD in a session step and API_TOKEN in a header, with literal passwords beside them. */
 const planUsingSecrets = (name: string, extra: { session?: unknown[] } = {}) => ({
   name,
-  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws?key=literal-query-key", headers: { Authorization: "Bearer {{secrets.API_TOKEN}}", "X-Legacy": "literal-header-pw" } },
+  target: {
+    protocol: "websocket",
+    url: "ws://127.0.0.1:7070/ws?key=literal-query-key",
+    headers: { Authorization: "Bearer {{secrets.API_TOKEN}}", "X-Legacy": "literal-header-pw" },
+  },
   scenario: {
-    kind: "ping-pong", intervalMs: 1000, messageBytes: 64,
-    session: extra.session ?? [{ kind: "send", message: { body: "AUTH {{secrets.REDIS_PASSWORD}}" } }, { kind: "send", message: { body: "AUTH literal-session-pw" } }],
+    kind: "ping-pong",
+    intervalMs: 1000,
+    messageBytes: 64,
+    session: extra.session ?? [
+      { kind: "send", message: { body: "AUTH {{secrets.REDIS_PASSWORD}}" } },
+      { kind: "send", message: { body: "AUTH literal-session-pw" } },
+    ],
   },
   load: { clients: 2, durationSec: 2 },
 });
@@ -52,11 +61,21 @@ async function savePlan(user: TestUser, spec: unknown): Promise<string> {
 
 beforeAll(async () => {
   await ensurePdfText();
-  api = await startTestApi({ logLines, orchestration: { startDelayMs: 50, finishGraceMs: 60_000, agentLostGraceMs: 60_000 }, pdf: { chromiumPath: await ensureChromium() } });
+  api = await startTestApi({
+    logLines,
+    orchestration: { startDelayMs: 50, finishGraceMs: 60_000, agentLostGraceMs: 60_000 },
+    pdf: { chromiumPath: await ensureChromium() },
+  });
   owner = await api.signUp("Keeper");
   intruder = await api.signUp("Prowler");
   agent = await connectTestAgent(api.gatewayUrl);
-  agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: EnrolmentTokenCreated.parse((await owner.request("POST", "/api/enrolment-tokens")).json).token }) });
+  agent.send({
+    type: "hello",
+    payload: helloWith({
+      kind: "enrolment",
+      token: EnrolmentTokenCreated.parse((await owner.request("POST", "/api/enrolment-tokens")).json).token,
+    }),
+  });
   ({ agentId, orgId } = await agent.next("ready"));
   for (const [name, value] of Object.entries(VALUES)) expect((await putSecret(owner, name, value)).status).toBe(201);
 });
@@ -69,12 +88,22 @@ describe("organisation secrets: the routes", () => {
   it("creates (201) and replaces (200) a secret, lists names with who and when, never answers a value, and deletes (204, then 404)", async () => {
     const created = await putSecret(owner, "SHORT_LIVED", "first-value-91c2");
     expect(created.status).toBe(201);
-    expect(SecretView.strict().parse(created.json)).toMatchObject({ name: "SHORT_LIVED", createdBy: owner.email, updatedBy: owner.email });
+    expect(SecretView.strict().parse(created.json)).toMatchObject({
+      name: "SHORT_LIVED",
+      createdBy: owner.email,
+      updatedBy: owner.email,
+    });
     const replaced = await putSecret(owner, "SHORT_LIVED", "second-value-4e7a");
     expect(replaced.status).toBe(200);
     const listed = await owner.request("GET", "/api/secrets");
-    expect(SecretList.parse(listed.json).secrets.map((s) => s.name)).toEqual(["API_TOKEN", "REDIS_PASSWORD", "SHORT_LIVED", "UNUSED"]);
-    for (const answer of [created, replaced, listed]) expect(JSON.stringify(answer.json)).not.toMatch(/first-value|second-value|redis-pw|tok-2b8c|unused-value/);
+    expect(SecretList.parse(listed.json).secrets.map((s) => s.name)).toEqual([
+      "API_TOKEN",
+      "REDIS_PASSWORD",
+      "SHORT_LIVED",
+      "UNUSED",
+    ]);
+    for (const answer of [created, replaced, listed])
+      expect(JSON.stringify(answer.json)).not.toMatch(/first-value|second-value|redis-pw|tok-2b8c|unused-value/);
     expect((await owner.request("DELETE", "/api/secrets/SHORT_LIVED")).status).toBe(204);
     expect((await owner.request("DELETE", "/api/secrets/SHORT_LIVED")).status).toBe(404);
   });
@@ -83,9 +112,13 @@ describe("organisation secrets: the routes", () => {
     const badName = await putSecret(owner, "9lives", "x");
     expect(badName.status).toBe(400);
     expect(ErrorBody.parse(badName.json).error.fields?.[0]?.path).toBe("name");
-    expect(ErrorBody.parse((await putSecret(owner, "EMPTY", "")).json).error.fields).toEqual([{ path: "value", message: "give the secret's value" }]);
+    expect(ErrorBody.parse((await putSecret(owner, "EMPTY", "")).json).error.fields).toEqual([
+      { path: "value", message: "give the secret's value" },
+    ]);
     const member = await api.signUp("Member");
-    await member.request("POST", "/api/invitations/accept", { token: InvitationCreated.parse((await owner.request("POST", "/api/invitations", { role: "member" })).json).token });
+    await member.request("POST", "/api/invitations/accept", {
+      token: InvitationCreated.parse((await owner.request("POST", "/api/invitations", { role: "member" })).json).token,
+    });
     expect((await member.request("GET", "/api/secrets")).status).toBe(403);
     expect((await putSecret(member, "REDIS_PASSWORD", "overwritten")).status).toBe(403);
     expect((await member.request("DELETE", "/api/secrets/REDIS_PASSWORD")).status).toBe(403);
@@ -103,9 +136,17 @@ describe("organisation secrets: the routes", () => {
   });
 
   it("writes the audit log by name only", async () => {
-    const entries = (await owner.request("GET", "/api/audit")).json.entries.map((e: unknown) => AuditEntry.parse(e)) as AuditEntry[];
+    const entries = (await owner.request("GET", "/api/audit")).json.entries.map((e: unknown) =>
+      AuditEntry.parse(e),
+    ) as AuditEntry[];
     const secretEntries = entries.filter((e) => e.action.startsWith("secret."));
-    expect(secretEntries.map((e) => `${e.action} ${e.target}`)).toEqual(expect.arrayContaining(["secret.created REDIS_PASSWORD", "secret.replaced SHORT_LIVED", "secret.deleted SHORT_LIVED"]));
+    expect(secretEntries.map((e) => `${e.action} ${e.target}`)).toEqual(
+      expect.arrayContaining([
+        "secret.created REDIS_PASSWORD",
+        "secret.replaced SHORT_LIVED",
+        "secret.deleted SHORT_LIVED",
+      ]),
+    );
     expect(JSON.stringify(entries)).not.toMatch(/first-value|second-value|redis-pw|tok-2b8c/);
   });
 
@@ -114,31 +155,57 @@ describe("organisation secrets: the routes", () => {
     expect((await intruder.request("DELETE", "/api/secrets/REDIS_PASSWORD")).status).toBe(404);
     const refused = await intruder.request("POST", "/api/plans", planUsingSecrets("borrowed"));
     expect(refused.status).toBe(400);
-    expect(ErrorBody.parse(refused.json).error.fields?.map((f) => f.path)).toEqual(["target.headers.Authorization", "scenario.session.0.message.body"]);
+    expect(ErrorBody.parse(refused.json).error.fields?.map((f) => f.path)).toEqual([
+      "target.headers.Authorization",
+      "scenario.session.0.message.body",
+    ]);
     expect((await putSecret(intruder, "REDIS_PASSWORD", "intruders-own-value")).status).toBe(201);
-    expect((await api.deps.secrets.valuesFor(orgId, planUsingSecrets("x") as never)).values).toEqual({ REDIS_PASSWORD: VALUES.REDIS_PASSWORD, API_TOKEN: VALUES.API_TOKEN });
+    expect((await api.deps.secrets.valuesFor(orgId, planUsingSecrets("x") as never)).values).toEqual({
+      REDIS_PASSWORD: VALUES.REDIS_PASSWORD,
+      API_TOKEN: VALUES.API_TOKEN,
+    });
   });
 });
 
 describe("a plan naming secrets", () => {
   it("is refused at save when the organisation lacks one (400 naming the field and the secret), and at start once one is deleted (409)", async () => {
-    const refused = await owner.request("POST", "/api/plans", planUsingSecrets("missing", { session: [{ kind: "send", message: { body: "AUTH {{secrets.NOT_SET}}" } }] }));
+    const refused = await owner.request(
+      "POST",
+      "/api/plans",
+      planUsingSecrets("missing", { session: [{ kind: "send", message: { body: "AUTH {{secrets.NOT_SET}}" } }] }),
+    );
     expect(refused.status).toBe(400);
     expect(ErrorBody.parse(refused.json).error).toMatchObject({
       code: "validation_failed",
-      fields: [{ path: "scenario.session.0.message.body", message: "{{secrets.NOT_SET}} is not a secret of this organisation: an admin or owner adds it under Settings → Secrets" }],
+      fields: [
+        {
+          path: "scenario.session.0.message.body",
+          message:
+            "{{secrets.NOT_SET}} is not a secret of this organisation: an admin or owner adds it under Settings → Secrets",
+        },
+      ],
     });
     await putSecret(owner, "SOON_GONE", "soon-gone-value");
-    const planId = await savePlan(owner, planUsingSecrets("deleted later", { session: [{ kind: "send", message: { body: "AUTH {{secrets.SOON_GONE}}" } }] }));
+    const planId = await savePlan(
+      owner,
+      planUsingSecrets("deleted later", {
+        session: [{ kind: "send", message: { body: "AUTH {{secrets.SOON_GONE}}" } }],
+      }),
+    );
     await owner.request("DELETE", "/api/secrets/SOON_GONE");
     const start = await owner.request("POST", `/api/plans/${planId}/runs`);
     expect(start.status).toBe(409);
-    expect(ErrorBody.parse(start.json).error.message).toMatch(/^The plan uses \{\{secrets\.SOON_GONE\}\} \(first in scenario\.session\.0\.message\.body\), which this organisation does not have/);
+    expect(ErrorBody.parse(start.json).error.message).toMatch(
+      /^The plan uses \{\{secrets\.SOON_GONE\}\} \(first in scenario\.session\.0\.message\.body\), which this organisation does not have/,
+    );
   });
 
   it("a queued run whose secret is deleted before it starts fails naming it, and no agent is given the plan", async () => {
     await putSecret(owner, "QUEUED_GONE", "queued-gone-value");
-    const planId = await savePlan(owner, planUsingSecrets("queued", { session: [{ kind: "send", message: { body: "AUTH {{secrets.QUEUED_GONE}}" } }] }));
+    const planId = await savePlan(
+      owner,
+      planUsingSecrets("queued", { session: [{ kind: "send", message: { body: "AUTH {{secrets.QUEUED_GONE}}" } }] }),
+    );
     const run = RunView.parse((await owner.request("POST", `/api/plans/${planId}/runs`)).json);
     await owner.request("DELETE", "/api/secrets/QUEUED_GONE");
     await api.deps.orchestrator.start(orgId, run.id);
@@ -155,7 +222,9 @@ describe("a plan naming secrets", () => {
       const runId = await runToTheEnd(planUsingSecrets("delivered"));
       const assignment = assignments.get(runId)!;
       expect(assignment.secrets).toEqual({ REDIS_PASSWORD: VALUES.REDIS_PASSWORD, API_TOKEN: VALUES.API_TOKEN });
-      expect(assignment.plan.scenario).toMatchObject({ session: [{ message: { body: "AUTH {{secrets.REDIS_PASSWORD}}" } }, {}] });
+      expect(assignment.plan.scenario).toMatchObject({
+        session: [{ message: { body: "AUTH {{secrets.REDIS_PASSWORD}}" } }, {}],
+      });
       expect(published.some((message) => message.includes(runId))).toBe(true);
       expect(published.join("\n")).not.toMatch(/redis-pw|tok-2b8c|unused-value/);
     } finally {
@@ -166,12 +235,24 @@ describe("a plan naming secrets", () => {
   it("a watcher's shard of the same run gets none: it sends nothing to the server under test", async () => {
     const watcher = await connectTestAgent(api.gatewayUrl);
     try {
-      watcher.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: EnrolmentTokenCreated.parse((await owner.request("POST", "/api/enrolment-tokens")).json).token }, { role: "watch" }) });
+      watcher.send({
+        type: "hello",
+        payload: helloWith(
+          {
+            kind: "enrolment",
+            token: EnrolmentTokenCreated.parse((await owner.request("POST", "/api/enrolment-tokens")).json).token,
+          },
+          { role: "watch" },
+        ),
+      });
       await watcher.next("ready");
       const planId = await savePlan(owner, { ...planUsingSecrets("watched"), watch: {} });
       const run = RunView.parse((await owner.request("POST", `/api/plans/${planId}/runs`)).json);
       await api.deps.orchestrator.start(orgId, run.id);
-      expect((await agent.next("run-assignment")).secrets).toEqual({ REDIS_PASSWORD: VALUES.REDIS_PASSWORD, API_TOKEN: VALUES.API_TOKEN });
+      expect((await agent.next("run-assignment")).secrets).toEqual({
+        REDIS_PASSWORD: VALUES.REDIS_PASSWORD,
+        API_TOKEN: VALUES.API_TOKEN,
+      });
       const watched = await watcher.next("run-assignment");
       expect(watched.role).toBe("watch");
       expect(watched.secrets).toBeUndefined();
@@ -188,17 +269,40 @@ describe("a plan naming secrets", () => {
     expect(trial.secrets).toEqual({ REDIS_PASSWORD: VALUES.REDIS_PASSWORD, API_TOKEN: VALUES.API_TOKEN });
     // What an agent that did not take the values out would answer: the gateway takes them out anyway.
     const sent = `AUTH ${VALUES.REDIS_PASSWORD}`;
-    agent.send({ type: "session-trial-result", payload: {
-      trialId: trial.trialId, connect: { ok: true, ms: 1 },
-      steps: [{ index: 0, kind: "send", ok: true, ms: 1, sent: { bytes: sent.length, hex: Buffer.from(sent).toString("hex"), text: sent }, captured: { echoed: VALUES.API_TOKEN } }],
-    } });
+    agent.send({
+      type: "session-trial-result",
+      payload: {
+        trialId: trial.trialId,
+        connect: { ok: true, ms: 1 },
+        steps: [
+          {
+            index: 0,
+            kind: "send",
+            ok: true,
+            ms: 1,
+            sent: { bytes: sent.length, hex: Buffer.from(sent).toString("hex"), text: sent },
+            captured: { echoed: VALUES.API_TOKEN },
+          },
+        ],
+      },
+    });
     const { status, json } = await answered;
     expect(status).toBe(200);
     const view = TrialView.parse(json);
-    expect(view.steps[0]).toMatchObject({ sent: { text: "AUTH {{secrets.REDIS_PASSWORD}}", hex: `${Buffer.from("AUTH ").toString("hex")}${"2a".repeat(VALUES.REDIS_PASSWORD.length)}` }, captured: { echoed: "{{secrets.API_TOKEN}}" } });
+    expect(view.steps[0]).toMatchObject({
+      sent: {
+        text: "AUTH {{secrets.REDIS_PASSWORD}}",
+        hex: `${Buffer.from("AUTH ").toString("hex")}${"2a".repeat(VALUES.REDIS_PASSWORD.length)}`,
+      },
+      captured: { echoed: "{{secrets.API_TOKEN}}" },
+    });
     expect(JSON.stringify(json)).not.toMatch(/redis-pw|tok-2b8c/);
-    const unknown = await owner.request("POST", "/api/plans/try", { spec: planUsingSecrets("unknown", { session: [{ kind: "send", message: { body: "{{secrets.NOPE}}" } }] }) });
-    expect(ErrorBody.parse(unknown.json).error.fields?.map((f) => f.path)).toEqual(["spec.scenario.session.0.message.body"]);
+    const unknown = await owner.request("POST", "/api/plans/try", {
+      spec: planUsingSecrets("unknown", { session: [{ kind: "send", message: { body: "{{secrets.NOPE}}" } }] }),
+    });
+    expect(ErrorBody.parse(unknown.json).error.fields?.map((f) => f.path)).toEqual([
+      "spec.scenario.session.0.message.body",
+    ]);
   });
 
   it("is never in the api's log", () => {
@@ -212,7 +316,9 @@ describe("documents that leave the organisation show the plan masked", () => {
   let shared: Promise<{ runId: string; shareToken: string }> | undefined;
   const sharedRun = () =>
     (shared ??= runToTheEnd(planUsingSecrets("shared")).then(async (runId) => ({
-      runId, shareToken: ShareLinkCreated.parse((await owner.request("POST", `/api/runs/${runId}/share-links`, {})).json).token,
+      runId,
+      shareToken: ShareLinkCreated.parse((await owner.request("POST", `/api/runs/${runId}/share-links`, {})).json)
+        .token,
     })));
   const LITERALS = /literal-query-key|literal-header-pw|literal-session-pw/;
 
@@ -222,8 +328,13 @@ describe("documents that leave the organisation show the plan masked", () => {
     const text = await response.text();
     expect(text).not.toMatch(LITERALS);
     const { spec } = RunReport.parse(JSON.parse(text)).run;
-    expect(spec.target).toMatchObject({ url: `ws://127.0.0.1:7070/ws?${SECRET_MASK}`, headers: { Authorization: "Bearer {{secrets.API_TOKEN}}", "X-Legacy": SECRET_MASK } });
-    expect(spec.scenario).toMatchObject({ session: [{ message: { body: "AUTH {{secrets.REDIS_PASSWORD}}" } }, { message: { body: SECRET_MASK } }] });
+    expect(spec.target).toMatchObject({
+      url: `ws://127.0.0.1:7070/ws?${SECRET_MASK}`,
+      headers: { Authorization: "Bearer {{secrets.API_TOKEN}}", "X-Legacy": SECRET_MASK },
+    });
+    expect(spec.scenario).toMatchObject({
+      session: [{ message: { body: "AUTH {{secrets.REDIS_PASSWORD}}" } }, { message: { body: SECRET_MASK } }],
+    });
   });
 
   it("the JSON export and the PDF mask them too; the run itself is shown to the organisation as written", async () => {
@@ -240,7 +351,14 @@ describe("documents that leave the organisation show the plan masked", () => {
 });
 
 /** The assignment each run's agent was given. */
-const assignments = new Map<string, Awaited<ReturnType<TestAgent["next"]>> & { runId: string; secrets?: Record<string, string>; plan: { scenario: unknown } }>();
+const assignments = new Map<
+  string,
+  Awaited<ReturnType<TestAgent["next"]>> & {
+    runId: string;
+    secrets?: Record<string, string>;
+    plan: { scenario: unknown };
+  }
+>();
 
 /** Saves `spec`, runs it on the test agent for its two seconds and lets the run finish. */
 async function runToTheEnd(spec: ReturnType<typeof planUsingSecrets>): Promise<string> {
@@ -250,18 +368,37 @@ async function runToTheEnd(spec: ReturnType<typeof planUsingSecrets>): Promise<s
   const assignment = await agent.next("run-assignment");
   assignments.set(run.id, assignment as never);
   for (let seq = 0; seq < 2; seq++) {
-    agent.send({ type: "snapshot", payload: {
-      runId: run.id, seq, intervalStart: assignment.startAt + seq * 1000, intervalMs: 1000, clients: 2,
-      counters: { connectionsOpen: 2, connectionsOpened: seq ? 0 : 2, connectionsFailed: 0, connectionsClosed: 0, messagesSent: 2, messagesReceived: 2, bytesSent: 128, bytesReceived: 128, errors: 0 },
-      histograms: { rttUs: encodeValues([1_000, 2_000]) }, health: { cpuPercent: 3, eventLoopP99Ms: 1, rssBytes: 1 },
-    } });
+    agent.send({
+      type: "snapshot",
+      payload: {
+        runId: run.id,
+        seq,
+        intervalStart: assignment.startAt + seq * 1000,
+        intervalMs: 1000,
+        clients: 2,
+        counters: {
+          connectionsOpen: 2,
+          connectionsOpened: seq ? 0 : 2,
+          connectionsFailed: 0,
+          connectionsClosed: 0,
+          messagesSent: 2,
+          messagesReceived: 2,
+          bytesSent: 128,
+          bytesReceived: 128,
+          errors: 0,
+        },
+        histograms: { rttUs: encodeValues([1_000, 2_000]) },
+        health: { cpuPercent: 3, eventLoopP99Ms: 1, rssBytes: 1 },
+      },
+    });
     await agent.next("snapshot-ack");
   }
   agent.send({ type: "shard-status", payload: { runId: run.id, state: "finished", lastSeq: 1 } });
-  await expect.poll(async () => {
-    await api.deps.orchestrator.finish(orgId, run.id);
-    return RunView.parse((await owner.request("GET", `/api/runs/${run.id}`)).json).status;
-  }).toBe("finished");
+  await expect
+    .poll(async () => {
+      await api.deps.orchestrator.finish(orgId, run.id);
+      return RunView.parse((await owner.request("GET", `/api/runs/${run.id}`)).json).status;
+    })
+    .toBe("finished");
   return run.id;
 }
-

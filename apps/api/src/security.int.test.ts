@@ -7,8 +7,10 @@ import { connectTestAgent, helloWith } from "./testing/test-agent";
 import { startTestApi, WEB_ORIGIN, type TestApi, type TestUser } from "./testing/test-api";
 
 const plan = {
-  name: "p", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 }, load: { clients: 5, durationSec: 5 },
+  name: "p",
+  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
+  load: { clients: 5, durationSec: 5 },
 };
 const logLines: string[] = [];
 let api: TestApi;
@@ -33,7 +35,8 @@ async function joined(owner: TestUser, role: string, name = "Joiner") {
 
 async function bearer(token: string, method: string, path: string, body?: unknown) {
   const response = await fetch(`${api.url}${path}`, {
-    method, headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
   const text = await response.text();
@@ -55,7 +58,9 @@ describe("teams: invitations, roles, switching, leaving", () => {
     const invitation = await invite(owner, "member");
     const third = await api.signUp("Third");
     expect((await third.request("POST", "/api/invitations/accept", { token: invitation.token })).status).toBe(200);
-    const reused = await (await api.signUp("Late")).request("POST", "/api/invitations/accept", { token: invitation.token });
+    const reused = await (await api.signUp("Late")).request("POST", "/api/invitations/accept", {
+      token: invitation.token,
+    });
     expect(reused.status).toBe(404);
     expect(ErrorBody.parse(reused.json).error.message).toMatch(/unknown, expired, used or revoked/);
   });
@@ -102,7 +107,10 @@ describe("sessions", () => {
   it("sign-out everywhere ends every session of the user, and signing in starts a new one", async () => {
     const user = await api.signUp("Sess");
     const first = await user.cookie();
-    const second = await user.request("POST", "/api/auth/sign-in/email", { email: user.email, password: "correct-horse-battery" });
+    const second = await user.request("POST", "/api/auth/sign-in/email", {
+      email: user.email,
+      password: "correct-horse-battery",
+    });
     expect(second.status).toBe(200);
     const other = await user.cookie();
     expect(other).not.toBe(first);
@@ -115,8 +123,13 @@ describe("sessions", () => {
 
   it("sets the session cookie httpOnly and SameSite", async () => {
     const response = await fetch(`${api.url}/api/auth/sign-up/email`, {
-      method: "POST", headers: { origin: WEB_ORIGIN, "content-type": "application/json" },
-      body: JSON.stringify({ name: "Ck", email: `ck-${crypto.randomUUID().slice(0, 6)}@example.com`, password: "correct-horse-battery" }),
+      method: "POST",
+      headers: { origin: WEB_ORIGIN, "content-type": "application/json" },
+      body: JSON.stringify({
+        name: "Ck",
+        email: `ck-${crypto.randomUUID().slice(0, 6)}@example.com`,
+        password: "correct-horse-battery",
+      }),
     });
     const cookie = response.headers.getSetCookie().find((c) => c.includes("session_token"))!;
     expect(cookie).toMatch(/HttpOnly/i);
@@ -127,12 +140,16 @@ describe("sessions", () => {
 describe("API tokens", () => {
   it("are shown once, scoped, revocable, and never more than their creator", async () => {
     const owner = await api.signUp("Tok");
-    const created = ApiTokenCreated.parse((await owner.request("POST", "/api/tokens", { name: "ci", scope: "read" })).json);
+    const created = ApiTokenCreated.parse(
+      (await owner.request("POST", "/api/tokens", { name: "ci", scope: "read" })).json,
+    );
     expect(created.token).toMatch(/^thr_api_[0-9A-Za-z]{32}_[0-9A-Za-z]{6}$/);
     expect(JSON.stringify((await owner.request("GET", "/api/tokens")).json)).not.toContain(created.token);
     expect((await bearer(created.token, "GET", "/api/plans")).status).toBe(200);
     expect((await bearer(created.token, "POST", "/api/plans", plan)).status).toBe(403);
-    const run = ApiTokenCreated.parse((await owner.request("POST", "/api/tokens", { name: "ci-run", scope: "run" })).json);
+    const run = ApiTokenCreated.parse(
+      (await owner.request("POST", "/api/tokens", { name: "ci-run", scope: "run" })).json,
+    );
     expect((await bearer(run.token, "POST", "/api/plans", plan)).status).toBe(201);
     expect((await owner.request("DELETE", `/api/tokens/${created.id}`)).status).toBe(204);
     expect((await bearer(created.token, "GET", "/api/plans")).status).toBe(401);
@@ -144,7 +161,11 @@ describe("API tokens", () => {
   it("an expired token is refused", async () => {
     const owner = await api.signUp("Exp");
     const created = ApiTokenCreated.parse((await owner.request("POST", "/api/tokens", { name: "old" })).json);
-    await api.db.updateTable("api_tokens").set({ expires_at: new Date(Date.now() - 1000) }).where("id", "=", created.id).execute();
+    await api.db
+      .updateTable("api_tokens")
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where("id", "=", created.id)
+      .execute();
     expect((await bearer(created.token, "GET", "/api/plans")).status).toBe(401);
   });
 });
@@ -153,12 +174,28 @@ describe("hygiene", () => {
   it("refuses a cookie-authenticated change from another origin (CSRF)", async () => {
     const user = await api.signUp("Csrf");
     const cookie = await user.cookie();
-    const cross = await fetch(`${api.url}/api/plans`, { method: "POST", headers: { cookie, origin: "http://evil.example", "content-type": "application/json" }, body: JSON.stringify(plan) });
+    const cross = await fetch(`${api.url}/api/plans`, {
+      method: "POST",
+      headers: { cookie, origin: "http://evil.example", "content-type": "application/json" },
+      body: JSON.stringify(plan),
+    });
     expect(cross.status).toBe(403);
     expect(ErrorBody.parse(await cross.json()).error.message).toMatch(/Cross-site request refused/);
-    const noOrigin = await fetch(`${api.url}/api/plans`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify(plan) });
+    const noOrigin = await fetch(`${api.url}/api/plans`, {
+      method: "POST",
+      headers: { cookie, "content-type": "application/json" },
+      body: JSON.stringify(plan),
+    });
     expect(noOrigin.status).toBe(403);
-    expect((await fetch(`${api.url}/api/plans`, { method: "POST", headers: { cookie, origin: WEB_ORIGIN, "content-type": "application/json" }, body: JSON.stringify(plan) })).status).toBe(201);
+    expect(
+      (
+        await fetch(`${api.url}/api/plans`, {
+          method: "POST",
+          headers: { cookie, origin: WEB_ORIGIN, "content-type": "application/json" },
+          body: JSON.stringify(plan),
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it("sends security headers", async () => {
@@ -170,7 +207,10 @@ describe("hygiene", () => {
 
   it("keeps secrets out of answers, error messages and logs", async () => {
     const user = await api.signUp("Sec");
-    const answer = await user.request("POST", "/api/auth/sign-in/email", { email: user.email, password: "correct-horse-battery" });
+    const answer = await user.request("POST", "/api/auth/sign-in/email", {
+      email: user.email,
+      password: "correct-horse-battery",
+    });
     expect(answer.status).toBe(200);
     expect(answer.json.token).toBeUndefined();
     const enrolment = EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json);
@@ -197,30 +237,68 @@ describe("hygiene", () => {
     await owner.request("DELETE", `/api/tokens/${token.id}`);
     const member = await joined(owner, "member");
     const actions = (await owner.request("GET", "/api/audit")).json.entries.map((e: AuditEntry) => e.action);
-    expect(actions).toEqual(expect.arrayContaining(["enrolment-token.created", "api-token.created", "api-token.revoked", "invitation.created", "member.joined"]));
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        "enrolment-token.created",
+        "api-token.created",
+        "api-token.revoked",
+        "invitation.created",
+        "member.joined",
+      ]),
+    );
     expect((await member.request("GET", "/api/audit")).status).toBe(403);
   });
 
   it("records in the audit log who added and removed a notification channel, set and stopped a schedule, stored a script and aborted a run", async () => {
     const owner = await api.signUp("Rec");
     const agent = await connectTestAgent(api.gatewayUrl);
-    agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: EnrolmentTokenCreated.parse((await owner.request("POST", "/api/enrolment-tokens")).json).token }) });
+    agent.send({
+      type: "hello",
+      payload: helloWith({
+        kind: "enrolment",
+        token: EnrolmentTokenCreated.parse((await owner.request("POST", "/api/enrolment-tokens")).json).token,
+      }),
+    });
     await agent.next("ready");
-    const channel = (await owner.request("POST", "/api/notification-channels", { kind: "webhook", name: "ops", url: "https://hooks.example.com/secret-path", events: ["failed"] })).json as { id: string };
+    const channel = (
+      await owner.request("POST", "/api/notification-channels", {
+        kind: "webhook",
+        name: "ops",
+        url: "https://hooks.example.com/secret-path",
+        events: ["failed"],
+      })
+    ).json as { id: string };
     expect((await owner.request("DELETE", `/api/notification-channels/${channel.id}`)).status).toBe(204);
     const saved = PlanView.parse((await owner.request("POST", "/api/plans", { ...plan, name: "Nightly" })).json);
-    expect((await owner.request("PUT", `/api/plans/${saved.id}/schedule`, { cron: "0 3 * * *", timezone: "Europe/Berlin" })).status).toBe(200);
+    expect(
+      (await owner.request("PUT", `/api/plans/${saved.id}/schedule`, { cron: "0 3 * * *", timezone: "Europe/Berlin" }))
+        .status,
+    ).toBe(200);
     expect((await owner.request("DELETE", `/api/plans/${saved.id}/schedule`)).status).toBe(204);
-    const script = (await owner.request("POST", "/api/scripts", { name: "bots.mjs", source: "export default async function client() {}\n" })).json as { sha256: string };
+    const script = (
+      await owner.request("POST", "/api/scripts", {
+        name: "bots.mjs",
+        source: "export default async function client() {}\n",
+      })
+    ).json as { sha256: string };
     const run = (await owner.request("POST", `/api/plans/${saved.id}/runs`)).json as { id: string };
     expect((await owner.request("POST", `/api/runs/${run.id}/abort`)).status).toBe(200);
     await agent.close();
 
-    const entries = ((await owner.request("GET", "/api/audit")).json.entries as unknown[]).map((e) => AuditEntry.parse(e));
+    const entries = ((await owner.request("GET", "/api/audit")).json.entries as unknown[]).map((e) =>
+      AuditEntry.parse(e),
+    );
     const entry = (action: string) => entries.find((candidate) => candidate.action === action);
-    expect(entry("notification-channel.created")).toMatchObject({ actor: owner.email, target: channel.id, details: { name: "ops", kind: "webhook", host: "hooks.example.com" } });
+    expect(entry("notification-channel.created")).toMatchObject({
+      actor: owner.email,
+      target: channel.id,
+      details: { name: "ops", kind: "webhook", host: "hooks.example.com" },
+    });
     expect(entry("notification-channel.removed")).toMatchObject({ target: channel.id, details: { name: "ops" } });
-    expect(entry("schedule.set")).toMatchObject({ target: saved.id, details: { name: "Nightly", cron: "0 3 * * *", timezone: "Europe/Berlin" } });
+    expect(entry("schedule.set")).toMatchObject({
+      target: saved.id,
+      details: { name: "Nightly", cron: "0 3 * * *", timezone: "Europe/Berlin" },
+    });
     expect(entry("schedule.removed")).toMatchObject({ target: saved.id, details: { name: "Nightly" } });
     expect(entry("script.stored")).toMatchObject({ target: script.sha256, details: { name: "bots.mjs" } });
     expect(entry("run.aborted")).toMatchObject({ actor: owner.email, target: run.id, details: { name: "Nightly" } });
@@ -231,30 +309,59 @@ describe("hygiene", () => {
   it("enforces the org's target allow-list and caps before a run starts", async () => {
     const owner = await api.signUp("Cap");
     const agent = await connectTestAgent(api.gatewayUrl);
-    agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: EnrolmentTokenCreated.parse((await owner.request("POST", "/api/enrolment-tokens")).json).token }) });
+    agent.send({
+      type: "hello",
+      payload: helloWith({
+        kind: "enrolment",
+        token: EnrolmentTokenCreated.parse((await owner.request("POST", "/api/enrolment-tokens")).json).token,
+      }),
+    });
     await agent.next("ready");
-    const saved = await owner.request("PUT", "/api/org/settings", { targetAllowList: ["127.0.0.1:9999"], maxClients: 3, maxDurationSec: 60 });
+    const saved = await owner.request("PUT", "/api/org/settings", {
+      targetAllowList: ["127.0.0.1:9999"],
+      maxClients: 3,
+      maxDurationSec: 60,
+    });
     expect(saved.status).toBe(200);
     // The plan saves (an admin may be about to change the list), and says at once what would stop it from starting.
     const created = PlanView.parse((await owner.request("POST", "/api/plans", plan)).json);
     expect(created.warnings?.map((f) => f.path)).toEqual(["target.url", "load.clients"]);
-    expect(created.warnings?.[0]?.message).toMatch(/not on this organisation's target allow-list .*an admin can add it under Settings/);
-    expect(PlanView.parse((await owner.request("GET", `/api/plans/${created.id}`)).json).warnings).toEqual(created.warnings);
+    expect(created.warnings?.[0]?.message).toMatch(
+      /not on this organisation's target allow-list .*an admin can add it under Settings/,
+    );
+    expect(PlanView.parse((await owner.request("GET", `/api/plans/${created.id}`)).json).warnings).toEqual(
+      created.warnings,
+    );
     const refused = await owner.request("POST", `/api/plans/${created.id}/runs`);
     expect(refused.status).toBe(403);
     expect(ErrorBody.parse(refused.json).error.fields?.map((f) => f.path)).toEqual(["target.url", "load.clients"]);
     // A schedule whose every firing would be refused is not turned on.
-    const schedule = await owner.request("PUT", `/api/plans/${created.id}/schedule`, { cron: "0 3 * * *", timezone: "UTC" });
+    const schedule = await owner.request("PUT", `/api/plans/${created.id}/schedule`, {
+      cron: "0 3 * * *",
+      timezone: "UTC",
+    });
     expect(schedule.status).toBe(403);
     expect(ErrorBody.parse(schedule.json).error.fields?.map((f) => f.path)).toEqual(["target.url", "load.clients"]);
     expect((await owner.request("GET", `/api/plans/${created.id}/schedule`)).json).toEqual({ schedule: null });
     // A session's http step (matchmaking) is held to the list like the target: allowed target, refused step.
-    await owner.request("PUT", "/api/org/settings", { targetAllowList: ["127.0.0.1:7070"], maxClients: 10, maxDurationSec: 60 });
-    const withHttpStep = { ...plan, scenario: { ...plan.scenario, session: [{ kind: "http", url: "http://10.0.0.9:8080/match?c={{client}}" }] } };
+    await owner.request("PUT", "/api/org/settings", {
+      targetAllowList: ["127.0.0.1:7070"],
+      maxClients: 10,
+      maxDurationSec: 60,
+    });
+    const withHttpStep = {
+      ...plan,
+      scenario: { ...plan.scenario, session: [{ kind: "http", url: "http://10.0.0.9:8080/match?c={{client}}" }] },
+    };
     const stepPlan = PlanView.parse((await owner.request("POST", "/api/plans", withHttpStep)).json);
     const stepRefused = await owner.request("POST", `/api/plans/${stepPlan.id}/runs`);
     expect(stepRefused.status).toBe(403);
-    expect(ErrorBody.parse(stepRefused.json).error.fields).toEqual([{ path: "scenario.session.0.url", message: expect.stringContaining("10.0.0.9:8080 is not on this organisation's target allow-list") }]);
+    expect(ErrorBody.parse(stepRefused.json).error.fields).toEqual([
+      {
+        path: "scenario.session.0.url",
+        message: expect.stringContaining("10.0.0.9:8080 is not on this organisation's target allow-list"),
+      },
+    ]);
     expect((await owner.request("PUT", "/api/org/settings", { targetAllowList: ["not a host!"] })).status).toBe(400);
     await agent.close();
   });
@@ -263,13 +370,24 @@ describe("hygiene", () => {
 describe("rate limits (Redis, so they hold across API instances)", () => {
   it("answer 429 with Retry-After on sign-in, and close enrolment with 4029", async () => {
     // Hour-long windows: a fixed window that rolled over mid-test (at a minute boundary) would reset the counts.
-    const limited = await startTestApi({ rateLimits: { signIn: { limit: 2, windowSec: 3600 }, signUp: { limit: 5, windowSec: 3600 }, enrolment: { limit: 1, windowSec: 3600 } } });
+    const limited = await startTestApi({
+      rateLimits: {
+        signIn: { limit: 2, windowSec: 3600 },
+        signUp: { limit: 5, windowSec: 3600 },
+        enrolment: { limit: 1, windowSec: 3600 },
+      },
+    });
     try {
       const user = await limited.signUp("Rl");
-      const attempt = () => user.request("POST", "/api/auth/sign-in/email", { email: user.email, password: "wrong-password-1" });
+      const attempt = () =>
+        user.request("POST", "/api/auth/sign-in/email", { email: user.email, password: "wrong-password-1" });
       expect((await attempt()).status).toBe(401);
       expect((await attempt()).status).toBe(401);
-      const third = await fetch(`${limited.url}/api/auth/sign-in/email`, { method: "POST", headers: { origin: WEB_ORIGIN, "content-type": "application/json" }, body: JSON.stringify({ email: user.email, password: "x" }) });
+      const third = await fetch(`${limited.url}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { origin: WEB_ORIGIN, "content-type": "application/json" },
+        body: JSON.stringify({ email: user.email, password: "x" }),
+      });
       expect(third.status).toBe(429);
       expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(0);
       for (const expected of [AgentCloseCode.unauthenticated, AgentCloseCode.rateLimited]) {

@@ -45,27 +45,46 @@ async function signInWithSso(email: string) {
 
 describe("company sign-in through a real OIDC provider (issue 30)", () => {
   it("an admin proves the email domain by DNS TXT and adds the OIDC provider by its issuer", async () => {
-    const claimed = SsoDomainView.parse((await admin.request("POST", "/api/sso/domains", { domain: "acme.test" })).json);
+    const claimed = SsoDomainView.parse(
+      (await admin.request("POST", "/api/sso/domains", { domain: "acme.test" })).json,
+    );
     expect(claimed.verified).toBe(false);
     const early = await admin.request("POST", "/api/sso/domains/acme.test/verify");
     expect(early.status).toBe(409);
     expect(messageOf(early.json)).toContain(claimed.txtValue);
 
     dns.publishTxt(claimed.txtName, claimed.txtValue);
-    expect(SsoDomainView.parse((await admin.request("POST", "/api/sso/domains/acme.test/verify")).json).verified).toBe(true);
+    expect(SsoDomainView.parse((await admin.request("POST", "/api/sso/domains/acme.test/verify")).json).verified).toBe(
+      true,
+    );
 
     const added = await admin.request("POST", "/api/sso/providers", {
-      protocol: "oidc", name: "Acme IdP", domains: ["acme.test"], issuer: idp.issuer, clientId: "throng", clientSecret: "s3cret-of-the-client",
-      scopes: ["openid", "email", "profile", "groups"], roleClaim: "groups", roleRules: [{ value: "throng-admins", role: "admin" }],
+      protocol: "oidc",
+      name: "Acme IdP",
+      domains: ["acme.test"],
+      issuer: idp.issuer,
+      clientId: "throng",
+      clientSecret: "s3cret-of-the-client",
+      scopes: ["openid", "email", "profile", "groups"],
+      roleClaim: "groups",
+      roleRules: [{ value: "throng-admins", role: "admin" }],
     });
     expect(added.status, JSON.stringify(added.json)).toBe(201);
     provider = SsoProviderView.parse(added.json);
     expect(provider.active).toBe(true);
     expect(provider.oidc?.clientSecret).toBe("set");
     expect(JSON.stringify(added.json)).not.toContain("s3cret-of-the-client");
-    idp.registerClient({ clientId: "throng", clientSecret: "s3cret-of-the-client", redirectUri: provider.serviceProvider.redirectUri! });
+    idp.registerClient({
+      clientId: "throng",
+      clientSecret: "s3cret-of-the-client",
+      redirectUri: provider.serviceProvider.redirectUri!,
+    });
     // Another application at the same provider that (wrongly) shares Throng's redirect URI.
-    idp.registerClient({ clientId: "other-app", clientSecret: "another-secret", redirectUri: provider.serviceProvider.redirectUri! });
+    idp.registerClient({
+      clientId: "other-app",
+      clientSecret: "another-secret",
+      redirectUri: provider.serviceProvider.redirectUri!,
+    });
   });
 
   it("a new person of the domain signs in through the provider, joins the organisation just in time with the role mapped from groups", async () => {
@@ -78,8 +97,12 @@ describe("company sign-in through a real OIDC provider (issue 30)", () => {
     expect(me.organization.id).toBe(adminMe.organization.id);
     expect(me.role).toBe("admin");
 
-    const audit = ((await admin.request("GET", "/api/audit")).json.entries as unknown[]).map((e) => AuditEntry.parse(e));
-    expect(audit.map((e) => e.action)).toEqual(expect.arrayContaining(["sso.domain-verified", "sso.provider-added", "sso.signed-in", "sso.member-joined"]));
+    const audit = ((await admin.request("GET", "/api/audit")).json.entries as unknown[]).map((e) =>
+      AuditEntry.parse(e),
+    );
+    expect(audit.map((e) => e.action)).toEqual(
+      expect.arrayContaining(["sso.domain-verified", "sso.provider-added", "sso.signed-in", "sso.member-joined"]),
+    );
   });
 
   it("the callback cannot be replayed: its state was used up by the first sign-in", async () => {
@@ -87,19 +110,25 @@ describe("company sign-in through a real OIDC provider (issue 30)", () => {
     const again = await b.send("GET", callback);
     expect(again.status).toBe(302);
     expect(again.headers.get("location")).toMatch(/\/sign-in\?error=/);
-    expect(again.headers.getSetCookie().some((c) => c.includes("session_token=") && !c.includes("Max-Age=0"))).toBe(false);
+    expect(again.headers.getSetCookie().some((c) => c.includes("session_token=") && !c.includes("Max-Age=0"))).toBe(
+      false,
+    );
   });
 
   it("a provider vouching for an email outside the organisation's verified domains signs nobody in", async () => {
     const { b, location } = await signInWithSso("mallory@acme.test");
     expect(location).toMatch(/\/sign-in\?error=sso_domain_not_verified/);
     expect((await b.send("GET", "/api/me")).status).toBe(401);
-    expect((await api.db.selectFrom("user").select("id").where("email", "=", "mallory@elsewhere.test").execute())).toEqual([]);
+    expect(
+      await api.db.selectFrom("user").select("id").where("email", "=", "mallory@elsewhere.test").execute(),
+    ).toEqual([]);
   });
 
   it("a code the provider issued to another client is refused: Throng redeems codes only as its own client", async () => {
     const b = browser(api.url);
-    const started = SsoSignInStarted.parse(await (await b.send("POST", "/api/sso/sign-in", { email: "eve@acme.test" })).json());
+    const started = SsoSignInStarted.parse(
+      await (await b.send("POST", "/api/sso/sign-in", { email: "eve@acme.test" })).json(),
+    );
     const forged = new URL(started.url);
     forged.searchParams.set("client_id", "other-app");
     const landed = await b.send("GET", await b.followToThrong(forged.toString()));
@@ -116,7 +145,10 @@ describe("company sign-in through a real OIDC provider (issue 30)", () => {
   it("Require SSO: a member's password no longer signs in, the owner's does (audit-logged), and the SSO session keeps working", async () => {
     // Bob had a password account before the company set SSO up; signing in through the provider links it.
     const b = browser(api.url);
-    expect((await b.send("POST", "/api/auth/sign-up/email", { name: "Bob", email: "bob@acme.test", password: PASSWORD })).status).toBe(200);
+    expect(
+      (await b.send("POST", "/api/auth/sign-up/email", { name: "Bob", email: "bob@acme.test", password: PASSWORD }))
+        .status,
+    ).toBe(200);
     const sso = await signInWithSso("bob@acme.test");
     expect(sso.status).toBe(302);
     expect(Me.parse(await (await sso.b.send("GET", "/api/me")).json()).role).toBe("member");
@@ -124,11 +156,17 @@ describe("company sign-in through a real OIDC provider (issue 30)", () => {
     expect((await admin.request("PUT", "/api/sso/requirement", { requireSso: true })).status).toBe(200);
     expect(SsoSettings.parse((await admin.request("GET", "/api/sso")).json).requireSso).toBe(true);
 
-    const refused = await browser(api.url).send("POST", "/api/auth/sign-in/email", { email: "bob@acme.test", password: PASSWORD });
+    const refused = await browser(api.url).send("POST", "/api/auth/sign-in/email", {
+      email: "bob@acme.test",
+      password: PASSWORD,
+    });
     expect(refused.status).toBe(403);
     expect(messageOf(await refused.json())).toContain("requires single sign-on");
 
-    const owner = await browser(api.url).send("POST", "/api/auth/sign-in/email", { email: admin.email, password: PASSWORD });
+    const owner = await browser(api.url).send("POST", "/api/auth/sign-in/email", {
+      email: admin.email,
+      password: PASSWORD,
+    });
     expect(owner.status).toBe(200);
     const audit = ((await admin.request("GET", "/api/audit")).json.entries as AuditEntry[]).map((e) => e.action);
     expect(audit).toEqual(expect.arrayContaining(["sso.required", "sso.break-glass-sign-in"]));

@@ -40,14 +40,38 @@ async function signInWithSaml(email: string, fault: SamlFault = "none") {
   const { url } = SsoSignInStarted.parse(await started.json());
   expect(url.startsWith(`${idp.origin}/sso?`)).toBe(true);
   const page = await (await b.send("GET", url)).text();
-  const field = (html: string, name: string) => html.match(new RegExp(`name="${name}" value="([^"]*)"`))?.[1]?.replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&") ?? "";
-  const signedIn = await (await b.send("POST", `${idp.origin}/sso/login`, new URLSearchParams({ requestId: field(page, "requestId"), RelayState: field(page, "RelayState"), email, fault }), idp.origin)).text();
+  const field = (html: string, name: string) =>
+    html
+      .match(new RegExp(`name="${name}" value="([^"]*)"`))?.[1]
+      ?.replace(/&quot;/g, '"')
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&amp;/g, "&") ?? "";
+  const signedIn = await (
+    await b.send(
+      "POST",
+      `${idp.origin}/sso/login`,
+      new URLSearchParams({ requestId: field(page, "requestId"), RelayState: field(page, "RelayState"), email, fault }),
+      idp.origin,
+    )
+  ).text();
   const acs = signedIn.match(/action="([^"]+)"/)?.[1] ?? "";
   expect(acs).toBe(provider.serviceProvider.acsUrl);
-  const landed = await b.send("POST", acs, new URLSearchParams({ SAMLResponse: field(signedIn, "SAMLResponse"), RelayState: field(signedIn, "RelayState") }), idp.origin);
+  const landed = await b.send(
+    "POST",
+    acs,
+    new URLSearchParams({ SAMLResponse: field(signedIn, "SAMLResponse"), RelayState: field(signedIn, "RelayState") }),
+    idp.origin,
+  );
   const location = landed.headers.get("location") ?? "";
   const failure = location.includes("/sign-in?") ? new URL(location, "http://x").searchParams : null;
-  return { b, status: landed.status, location, error: failure?.get("error") ?? null, description: failure?.get("error_description") ?? null };
+  return {
+    b,
+    status: landed.status,
+    location,
+    error: failure?.get("error") ?? null,
+    description: failure?.get("error_description") ?? null,
+  };
 }
 
 async function signedInUser(b: ReturnType<typeof ssoBrowser>) {
@@ -56,13 +80,22 @@ async function signedInUser(b: ReturnType<typeof ssoBrowser>) {
 
 describe("company sign-in through a real SAML 2.0 identity provider (issue 30)", () => {
   it("an admin adds the SAML IdP by its metadata URL once the domain is proven; Throng names its ACS URL and entity ID", async () => {
-    const claimed = SsoDomainView.parse((await admin.request("POST", "/api/sso/domains", { domain: "globex.test" })).json);
+    const claimed = SsoDomainView.parse(
+      (await admin.request("POST", "/api/sso/domains", { domain: "globex.test" })).json,
+    );
     dns.publishTxt(claimed.txtName, claimed.txtValue);
-    expect(SsoDomainView.parse((await admin.request("POST", "/api/sso/domains/globex.test/verify")).json).verified).toBe(true);
+    expect(
+      SsoDomainView.parse((await admin.request("POST", "/api/sso/domains/globex.test/verify")).json).verified,
+    ).toBe(true);
 
     const added = await admin.request("POST", "/api/sso/providers", {
-      protocol: "saml", name: "Globex SAML", domains: ["globex.test"], metadataUrl: idp.metadataUrl,
-      roleClaim: "groups", roleRules: [{ value: "throng-admins", role: "admin" }], defaultRole: "viewer",
+      protocol: "saml",
+      name: "Globex SAML",
+      domains: ["globex.test"],
+      metadataUrl: idp.metadataUrl,
+      roleClaim: "groups",
+      roleRules: [{ value: "throng-admins", role: "admin" }],
+      defaultRole: "viewer",
     });
     expect(added.status, JSON.stringify(added.json)).toBe(201);
     provider = SsoProviderView.parse(added.json);
@@ -71,7 +104,10 @@ describe("company sign-in through a real SAML 2.0 identity provider (issue 30)",
     expect(provider.saml?.entityId).toBe(idp.metadataUrl);
     expect(provider.saml?.ssoUrl).toBe(`${idp.origin}/sso`);
     expect(provider.saml?.certificateSha256).toMatch(/^[0-9A-F:]+$/);
-    idp.registerServiceProvider({ entityId: provider.serviceProvider.entityId!, acsUrl: provider.serviceProvider.acsUrl! });
+    idp.registerServiceProvider({
+      entityId: provider.serviceProvider.entityId!,
+      acsUrl: provider.serviceProvider.acsUrl!,
+    });
   });
 
   it("a new person signs in through the SAML IdP and joins the organisation just in time with the role mapped from the groups attribute", async () => {
@@ -86,16 +122,31 @@ describe("company sign-in through a real SAML 2.0 identity provider (issue 30)",
     const linus = await signInWithSaml("linus@globex.test");
     expect(Me.parse(await (await linus.b.send("GET", "/api/me")).json()).role).toBe("viewer");
 
-    const audit = ((await admin.request("GET", "/api/audit")).json.entries as unknown[]).map((e) => AuditEntry.parse(e));
-    const joined = audit.filter((e) => e.action === "sso.member-joined").map((e) => [e.target, (e.details as { role?: string }).role]);
-    expect(joined).toEqual(expect.arrayContaining([["grace@globex.test", "admin"], ["linus@globex.test", "viewer"]]));
+    const audit = ((await admin.request("GET", "/api/audit")).json.entries as unknown[]).map((e) =>
+      AuditEntry.parse(e),
+    );
+    const joined = audit
+      .filter((e) => e.action === "sso.member-joined")
+      .map((e) => [e.target, (e.details as { role?: string }).role]);
+    expect(joined).toEqual(
+      expect.arrayContaining([
+        ["grace@globex.test", "admin"],
+        ["linus@globex.test", "viewer"],
+      ]),
+    );
   });
 
   it("a forged assertion (its email rewritten after the IdP signed it) signs nobody in and says the signature does not match", async () => {
     const forged = await signInWithSaml("mal@globex.test", "tampered");
     expect(forged.error).toBe("saml_signature_invalid");
     expect(await signedInUser(forged.b)).toBe(401);
-    expect(await api.db.selectFrom("user").select("id").where("email", "in", ["ceo@globex.test", "mal@globex.test"]).execute()).toEqual([]);
+    expect(
+      await api.db
+        .selectFrom("user")
+        .select("id")
+        .where("email", "in", ["ceo@globex.test", "mal@globex.test"])
+        .execute(),
+    ).toEqual([]);
   });
 
   it("an assertion the IdP did not sign (only the response envelope is signed) is refused: Throng accepts only signed assertions", async () => {
@@ -121,15 +172,32 @@ describe("company sign-in through a real SAML 2.0 identity provider (issue 30)",
     const off = await admin.request("PUT", `/api/sso/providers/${provider.id}/enabled`, { enabled: false });
     expect(off.status, JSON.stringify(off.json)).toBe(200);
     const settings = SsoSettings.parse((await admin.request("GET", "/api/sso")).json);
-    expect(settings.providers[0]).toMatchObject({ id: provider.id, enabled: false, active: false, roleRules: [{ value: "throng-admins", role: "admin" }] });
+    expect(settings.providers[0]).toMatchObject({
+      id: provider.id,
+      enabled: false,
+      active: false,
+      roleRules: [{ value: "throng-admins", role: "admin" }],
+    });
     const refused = await ssoBrowser(api.url).send("POST", "/api/sso/sign-in", { email: "linus@globex.test" });
     expect(refused.status).toBe(409);
-    expect(messageOf(await refused.json())).toContain("Globex SAML, the identity provider for globex.test, is turned off");
+    expect(messageOf(await refused.json())).toContain(
+      "Globex SAML, the identity provider for globex.test, is turned off",
+    );
     expect((await admin.request("PUT", "/api/sso/requirement", { requireSso: true })).status).toBe(409);
 
-    expect((await admin.request("PUT", `/api/sso/providers/${provider.id}/enabled`, { enabled: true })).status).toBe(200);
-    const audit = ((await admin.request("GET", "/api/audit")).json.entries as AuditEntry[]).map((e) => [e.action, e.target]);
-    expect(audit).toEqual(expect.arrayContaining([["sso.provider-disabled", "Globex SAML"], ["sso.provider-enabled", "Globex SAML"]]));
+    expect((await admin.request("PUT", `/api/sso/providers/${provider.id}/enabled`, { enabled: true })).status).toBe(
+      200,
+    );
+    const audit = ((await admin.request("GET", "/api/audit")).json.entries as AuditEntry[]).map((e) => [
+      e.action,
+      e.target,
+    ]);
+    expect(audit).toEqual(
+      expect.arrayContaining([
+        ["sso.provider-disabled", "Globex SAML"],
+        ["sso.provider-enabled", "Globex SAML"],
+      ]),
+    );
   });
 
   it("an IdP whose clock runs two minutes ahead still signs people in (five minutes of skew are allowed)", async () => {

@@ -18,7 +18,8 @@ export const viewport: Viewport = { width: "device-width", initialScale: 1 };
  * CSP (no eval) the probe fails quietly but the browser still reports a violation on every page. Setting zod's
  * global `jitless` before any script loads skips the probe (zod reads `globalThis.__zod_globalConfig`).
  */
-const ZOD_WITHOUT_EVAL = "globalThis.__zod_globalConfig = Object.assign(globalThis.__zod_globalConfig || {}, { jitless: true });";
+const ZOD_WITHOUT_EVAL =
+  "globalThis.__zod_globalConfig = Object.assign(globalThis.__zod_globalConfig || {}, { jitless: true });";
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   await connection();

@@ -49,7 +49,14 @@ export function liveRun(seconds: number, now: number): RunView {
     startedAt,
     endedAt: null,
     summary: null,
-    events: [{ at: new Date(now - (seconds / 2) * 1000).toISOString(), kind: "agent-lost", agentId: AGENT_IDS[3]!, message: "rig-4 stopped answering" }],
+    events: [
+      {
+        at: new Date(now - (seconds / 2) * 1000).toISOString(),
+        kind: "agent-lost",
+        agentId: AGENT_IDS[3]!,
+        message: "rig-4 stopped answering",
+      },
+    ],
     note: "",
     tags: [],
     notesEditedBy: null,
@@ -79,7 +86,12 @@ export function point(t: number, index: number): SeriesPoint {
       rttCorrected: { count: 20_000, p50Ms: rtt, p90Ms: rtt * 1.8, p99Ms: rtt * 3.5, maxMs: rtt * 8 },
       connect: { count: 70, p50Ms: 2, p90Ms: 3, p99Ms: 5 + wave, maxMs: 9 },
     },
-    agentHealth: AGENT_IDS.map((agentId, n) => ({ agentId, cpuPercent: 180 + 40 * n + 30 * wave, eventLoopP99Ms: 12 + n, rssBytes: 300 * 1024 ** 2 })),
+    agentHealth: AGENT_IDS.map((agentId, n) => ({
+      agentId,
+      cpuPercent: 180 + 40 * n + 30 * wave,
+      eventLoopP99Ms: 12 + n,
+      rssBytes: 300 * 1024 ** 2,
+    })),
   };
 }
 
@@ -103,7 +115,14 @@ export function distribution(seconds: number): LatencyDistribution {
     const wave = Math.sin(start / 60);
     const mode = 11 + 2 * wave; // bucket offset of ~4 ms, as the series' p50
     columnStart.push(start);
-    heat.push(Array.from({ length: WIDTH }, (_, i) => Math.round(perColumn * (18_000 * Math.exp(-((i - mode) ** 2) / 6) + (i > mode + 4 && i < mode + 20 ? 120 / (i - mode) : 0)))));
+    heat.push(
+      Array.from({ length: WIDTH }, (_, i) =>
+        Math.round(
+          perColumn *
+            (18_000 * Math.exp(-((i - mode) ** 2) / 6) + (i > mode + 4 && i < mode + 20 ? 120 / (i - mode) : 0)),
+        ),
+      ),
+    );
   }
   const counts = Array.from({ length: WIDTH }, (_, i) => heat.reduce((sum, column) => sum + column[i]!, 0));
   const total = counts.reduce((a, b) => a + b, 0);
@@ -114,9 +133,19 @@ export function distribution(seconds: number): LatencyDistribution {
   };
   const maxIndex = counts.findLastIndex((count) => count > 0);
   return {
-    runId: RUN_ID, metric: "rtt", from: 0, to: seconds,
-    stats: { count: total, p50Ms: at(0.5), p90Ms: at(0.9), p99Ms: at(0.99), maxMs: Math.round(10 ** ((FIRST + maxIndex + 1) / 10)) / 1000 },
-    firstBucket: FIRST, counts,
+    runId: RUN_ID,
+    metric: "rtt",
+    from: 0,
+    to: seconds,
+    stats: {
+      count: total,
+      p50Ms: at(0.5),
+      p90Ms: at(0.9),
+      p99Ms: at(0.99),
+      maxMs: Math.round(10 ** ((FIRST + maxIndex + 1) / 10)) / 1000,
+    },
+    firstBucket: FIRST,
+    counts,
     heatmap: { secondsPerColumn: perColumn, columnStart, counts: heat, maxCount: Math.max(...heat.flat()) },
   };
 }

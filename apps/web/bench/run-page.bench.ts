@@ -24,7 +24,12 @@ function newestMtime(entry: string): number {
   const stat = statSync(entry, { throwIfNoEntry: false });
   if (!stat) return 0;
   if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(0, ...readdirSync(entry).filter((name) => ![".next", "node_modules", "bench"].includes(name)).map((name) => newestMtime(path.join(entry, name))));
+  return Math.max(
+    0,
+    ...readdirSync(entry)
+      .filter((name) => ![".next", "node_modules", "bench"].includes(name))
+      .map((name) => newestMtime(path.join(entry, name))),
+  );
 }
 
 /** Builds the web when its sources are newer than the last build, as npm start does. */
@@ -32,7 +37,11 @@ function buildIfStale() {
   const built = statSync(path.join(webDir, ".next/BUILD_ID"), { throwIfNoEntry: false })?.mtimeMs ?? 0;
   if (built > Math.max(newestMtime(webDir), newestMtime(path.join(root, "packages/protocol/src")))) return;
   console.log("building the web (npm run build -w @throng/web)…");
-  const result = spawnSync("npm", ["run", "build", "--silent", "-w", "@throng/web"], { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  const result = spawnSync("npm", ["run", "build", "--silent", "-w", "@throng/web"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
   if (result.status !== 0) throw new Error("the web build failed; fix it and run npm run bench:web again");
 }
 
@@ -49,10 +58,17 @@ async function freePort(): Promise<number> {
 async function startWeb(port: number) {
   const next = path.join(root, "node_modules/next/dist/bin/next");
   // No API behind it: every /api call is answered in the browser by the bench's routes.
-  const child = spawn(process.execPath, [next, "start", "-p", String(port)], { cwd: webDir, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NODE_ENV: "production", API_URL: "http://127.0.0.1:9" } });
+  const child = spawn(process.execPath, [next, "start", "-p", String(port)], {
+    cwd: webDir,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, NODE_ENV: "production", API_URL: "http://127.0.0.1:9" },
+  });
   const started = Date.now();
   while (Date.now() - started < 30_000) {
-    const ok = await fetch(`http://127.0.0.1:${port}/sign-in`).then((response) => response.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/sign-in`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (ok) return child;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -61,7 +77,9 @@ async function startWeb(port: number) {
 }
 
 function chromiumPath(): string {
-  const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter(Boolean) as string[];
+  const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter(
+    Boolean,
+  ) as string[];
   const found = candidates.find((candidate) => existsSync(candidate));
   if (!found) throw new Error("Chromium not found: install it (apt-get install chromium) or set CHROMIUM_PATH");
   return found;
@@ -69,7 +87,11 @@ function chromiumPath(): string {
 
 /** In the page: a stand-in EventSource the bench feeds, the time /series answers, and the long tasks. */
 function instrument() {
-  const bench = { sources: [] as { onmessage: ((event: { data: string }) => void) | null }[], seriesAt: [] as number[], longTasks: [] as number[] };
+  const bench = {
+    sources: [] as { onmessage: ((event: { data: string }) => void) | null }[],
+    seriesAt: [] as number[],
+    longTasks: [] as number[],
+  };
   (window as unknown as { __bench: typeof bench }).__bench = bench;
   class StubEventSource {
     static CONNECTING = 0;
@@ -94,10 +116,13 @@ function instrument() {
   const original = window.fetch.bind(window);
   window.fetch = async (...args: Parameters<typeof fetch>) => {
     const response = await original(...args);
-    if (String(args[0] instanceof Request ? args[0].url : args[0]).endsWith("/series")) bench.seriesAt.push(performance.now());
+    if (String(args[0] instanceof Request ? args[0].url : args[0]).endsWith("/series"))
+      bench.seriesAt.push(performance.now());
     return response;
   };
-  new PerformanceObserver((list) => list.getEntries().forEach((entry) => bench.longTasks.push(entry.duration))).observe({ type: "longtask", buffered: true });
+  new PerformanceObserver((list) => list.getEntries().forEach((entry) => bench.longTasks.push(entry.duration))).observe(
+    { type: "longtask", buffered: true },
+  );
 }
 
 /** In the page: resolves at the first frame painted after every chart holds `count` points. */
@@ -114,7 +139,12 @@ function paintedWith(count: number): Promise<number> {
       observer.disconnect();
       done();
     });
-    observer.observe(document.body, { attributes: true, subtree: true, childList: true, attributeFilter: ["data-points"] });
+    observer.observe(document.body, {
+      attributes: true,
+      subtree: true,
+      childList: true,
+      attributeFilter: ["data-points"],
+    });
   });
 }
 
@@ -127,7 +157,8 @@ function zoomPainted(): Promise<number> {
   return new Promise((resolve) => {
     const check = () => {
       const ranges = plots().map((plot) => plot.dataset.xRange);
-      const zoomed = upAt > 0 && ranges.every((range, index) => range && range !== before[index] && range === ranges[0]);
+      const zoomed =
+        upAt > 0 && ranges.every((range, index) => range && range !== before[index] && range === ranges[0]);
       if (!zoomed) return requestAnimationFrame(check);
       requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - upAt)));
     };
@@ -166,22 +197,47 @@ interface Sample {
 async function measureDistribution(page: import("@playwright/test").Page, seconds: number) {
   await page.getByTestId("distribution-read").scrollIntoViewIfNeeded();
   const [clicked, result] = await Promise.all([
-    page.evaluate(() => new Promise<number>((resolve) => document.querySelector("[data-testid=distribution-read]")!.addEventListener("click", () => resolve(performance.now()), { once: true }))),
+    page.evaluate(
+      () =>
+        new Promise<number>((resolve) =>
+          document
+            .querySelector("[data-testid=distribution-read]")!
+            .addEventListener("click", () => resolve(performance.now()), { once: true }),
+        ),
+    ),
     (async () => {
       await page.getByTestId("distribution-read").click();
-      return page.evaluate(() => new Promise<{ at: number; histogram: number; heatmap: number }>((resolve) => {
-        const done = () => {
-          const histogram = document.querySelector<HTMLElement>("[data-testid=distribution-histogram][data-painted]");
-          const heatmap = document.querySelector<HTMLElement>("[data-testid=latency-heatmap][data-painted]");
-          if (!histogram || !heatmap) return requestAnimationFrame(done);
-          requestAnimationFrame(() => requestAnimationFrame(() => resolve({ at: performance.now(), histogram: Number(histogram.dataset.paintMs), heatmap: Number(heatmap.dataset.paintMs) })));
-        };
-        done();
-      }));
+      return page.evaluate(
+        () =>
+          new Promise<{ at: number; histogram: number; heatmap: number }>((resolve) => {
+            const done = () => {
+              const histogram = document.querySelector<HTMLElement>(
+                "[data-testid=distribution-histogram][data-painted]",
+              );
+              const heatmap = document.querySelector<HTMLElement>("[data-testid=latency-heatmap][data-painted]");
+              if (!histogram || !heatmap) return requestAnimationFrame(done);
+              requestAnimationFrame(() =>
+                requestAnimationFrame(() =>
+                  resolve({
+                    at: performance.now(),
+                    histogram: Number(histogram.dataset.paintMs),
+                    heatmap: Number(heatmap.dataset.paintMs),
+                  }),
+                ),
+              );
+            };
+            done();
+          }),
+      );
     })(),
   ]);
   const answer = distribution(seconds);
-  return { distributionToPaint: result.at - clicked, histogramDraw: result.histogram, heatmapDraw: result.heatmap, heatmapCells: answer.heatmap.counts.flat().filter((count) => count > 0).length };
+  return {
+    distributionToPaint: result.at - clicked,
+    histogramDraw: result.histogram,
+    heatmapDraw: result.heatmap,
+    heatmapCells: answer.heatmap.counts.flat().filter((count) => count > 0).length,
+  };
 }
 
 async function measure(browser: Browser, baseUrl: string, seconds: number): Promise<Sample> {
@@ -198,7 +254,9 @@ async function measure(browser: Browser, baseUrl: string, seconds: number): Prom
   await page.route(`**/api/runs/${RUN_ID}`, (route) => route.fulfill(json(liveRun(seconds, now))));
   await page.route(`**/api/runs/${RUN_ID}/series`, (route) => route.fulfill(json({ runId: RUN_ID, points })));
   const latencies = JSON.stringify(distribution(seconds));
-  await page.route(`**/api/runs/${RUN_ID}/distribution?*`, (route) => route.fulfill({ status: 200, contentType: "application/json", body: latencies }));
+  await page.route(`**/api/runs/${RUN_ID}/distribution?*`, (route) =>
+    route.fulfill({ status: 200, contentType: "application/json", body: latencies }),
+  );
   await page.goto(`${baseUrl}/runs/${RUN_ID}`);
   const painted = await page.evaluate(paintedWith, seconds);
   const initial = await page.evaluate(() => {
@@ -212,16 +270,24 @@ async function measure(browser: Browser, baseUrl: string, seconds: number): Prom
   const appends: number[] = [];
   const start = Math.floor(now / 1000);
   for (let index = 0; index < APPENDS; index++) {
-    const envelope = JSON.stringify({ seq: index + 1, message: { type: "point", point: point(start + index, seconds + index) } });
+    const envelope = JSON.stringify({
+      seq: index + 1,
+      message: { type: "point", point: point(start + index, seconds + index) },
+    });
     appends.push(
       await page.evaluate(
         async ({ envelope, count }) => {
-          const bench = (window as unknown as { __bench: { sources: { onmessage: ((event: { data: string }) => void) | null }[] } }).__bench;
+          const bench = (
+            window as unknown as { __bench: { sources: { onmessage: ((event: { data: string }) => void) | null }[] } }
+          ).__bench;
           const before = performance.now();
           bench.sources[bench.sources.length - 1]!.onmessage?.({ data: envelope });
           const charts = () => [...document.querySelectorAll<HTMLElement>("section.chart[data-points]")];
           await new Promise<void>((resolve) => {
-            const check = () => (charts().every((chart) => Number(chart.dataset.points) >= count) ? resolve() : requestAnimationFrame(check));
+            const check = () =>
+              charts().every((chart) => Number(chart.dataset.points) >= count)
+                ? resolve()
+                : requestAnimationFrame(check);
             check();
           });
           await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
@@ -234,11 +300,21 @@ async function measure(browser: Browser, baseUrl: string, seconds: number): Prom
   const zoomed = await zoom(page);
   const drawn = await measureDistribution(page, seconds);
   await context.close();
-  return { zoom: zoomed, dataToPaint: painted - initial.seriesAt, navToPaint: painted, longestTask: initial.longestTask, appends, charts: initial.charts, lines: initial.lines, ...drawn };
+  return {
+    zoom: zoomed,
+    dataToPaint: painted - initial.seriesAt,
+    navToPaint: painted,
+    longestTask: initial.longestTask,
+    appends,
+    charts: initial.charts,
+    lines: initial.lines,
+    ...drawn,
+  };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
+const quantile = (values: number[], q: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
 const ms = (value: number) => `${Math.round(value)} ms`;
 const label = (seconds: number) => (seconds >= 3600 ? `${seconds / 3600} h` : `${seconds / 60} min`);
 
@@ -267,8 +343,12 @@ async function main() {
     await browser.close();
     web.kill("SIGTERM");
   }
-  console.log(`\nRun page, Chromium ${browser.version()}, 1280×900, median of ${REPEATS} loads; appends: ${APPENDS} per load\n`);
-  console.log("| history | points | drawn | series answer → painted | navigation → painted | longest task | live append p50 / p95 / max | zoom → painted |");
+  console.log(
+    `\nRun page, Chromium ${browser.version()}, 1280×900, median of ${REPEATS} loads; appends: ${APPENDS} per load\n`,
+  );
+  console.log(
+    "| history | points | drawn | series answer → painted | navigation → painted | longest task | live append p50 / p95 / max | zoom → painted |",
+  );
   console.log("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |");
   for (const row of rows) console.log(row);
   console.log(`\nLatency distribution of the same run (round trips), median of ${REPEATS} reads\n`);

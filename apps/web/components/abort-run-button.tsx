@@ -56,8 +56,8 @@ export function AbortRunButton({ run, onAborted }: { run: RunView; onAborted: (r
           </p>
         ) : (
           <p>
-            Every agent stops its load of <strong>{run.planName}</strong> now. The report keeps what was measured so far and
-            records who aborted it.
+            Every agent stops its load of <strong>{run.planName}</strong> now. The report keeps what was measured so far
+            and records who aborted it.
           </p>
         )}
       </ConfirmDialog>

@@ -16,11 +16,22 @@ import { LabelEditor } from "./label-editor";
  */
 function useAgentMutation<V, T>(change: (variables: V) => Promise<T>) {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: change, onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.agents }) });
+  return useMutation({
+    mutationFn: change,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.agents }),
+  });
 }
 
 /** Edits one agent's whole label set (PUT /api/agents/:id/labels); errors land on the rows the API names. */
-export function AgentLabelsDialog({ agent, onClose, onSaved }: { agent: AgentView; onClose: () => void; onSaved: () => void }) {
+export function AgentLabelsDialog({
+  agent,
+  onClose,
+  onSaved,
+}: {
+  agent: AgentView;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const [rows, setRows] = useState<LabelRow[]>(() => rowsFromLabels(agent.labels));
   const [errors, setErrors] = useState<LabelErrors>({});
@@ -41,7 +52,8 @@ export function AgentLabelsDialog({ agent, onClose, onSaved }: { agent: AgentVie
     }
     saving.mutate(checked.labels, {
       onSuccess: onSaved,
-      onError: (error) => setErrors(labelErrorsFromApi(rows, error instanceof ApiError ? error.fields : [], errorMessage(error))),
+      onError: (error) =>
+        setErrors(labelErrorsFromApi(rows, error instanceof ApiError ? error.fields : [], errorMessage(error))),
     });
   }
 
@@ -58,7 +70,9 @@ export function AgentLabelsDialog({ agent, onClose, onSaved }: { agent: AgentVie
     >
       <form onSubmit={save} noValidate>
         <h2 id="labels-dialog-title">Labels of {agent.hostname}</h2>
-        <p className="muted">Plans pick agents by label, e.g. region=eu-west. Saving replaces the agent&apos;s labels with these.</p>
+        <p className="muted">
+          Plans pick agents by label, e.g. region=eu-west. Saving replaces the agent&apos;s labels with these.
+        </p>
         <LabelEditor idPrefix="agent" legend="Labels" rows={rows} errors={errors} onChange={setRows} />
         <div className="form-actions">
           <button className="button" type="button" onClick={onClose} disabled={pending}>
@@ -74,7 +88,15 @@ export function AgentLabelsDialog({ agent, onClose, onSaved }: { agent: AgentVie
 }
 
 /** Asks before revoking: the agent is disconnected, its credential stops working, and it leaves the list. */
-export function RevokeAgentDialog({ agent, onClose, onRevoked }: { agent: AgentView; onClose: () => void; onRevoked: () => void }) {
+export function RevokeAgentDialog({
+  agent,
+  onClose,
+  onRevoked,
+}: {
+  agent: AgentView;
+  onClose: () => void;
+  onRevoked: () => void;
+}) {
   const revoking = useAgentMutation((_: void) => api.revokeAgent(agent.id));
   const pending = revoking.isPending || revoking.isSuccess;
   const failure = revoking.isError ? errorMessage(revoking.error) : null;
@@ -94,10 +116,12 @@ export function RevokeAgentDialog({ agent, onClose, onRevoked }: { agent: AgentV
       testId="revoke-agent-dialog"
     >
       <p>
-        The agent is disconnected at once and its credential stops working. To use this machine again, enrol it with a new
-        token.
+        The agent is disconnected at once and its credential stops working. To use this machine again, enrol it with a
+        new token.
       </p>
-      {agent.currentRunId && <p className="notice">It is taking part in a run now; that run loses this agent&apos;s load.</p>}
+      {agent.currentRunId && (
+        <p className="notice">It is taking part in a run now; that run loses this agent&apos;s load.</p>
+      )}
     </ConfirmDialog>
   );
 }

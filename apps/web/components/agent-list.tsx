@@ -13,7 +13,17 @@ import { can } from "../lib/settings-permissions";
 import { useMe } from "./session-gate";
 import { StatusBadge } from "./status-badge";
 
-const AGENT_COLUMNS: readonly DataColumn[] = ["Agent", "Status", "Labels", "Capacity", "May run", "Version", "Run", "Last seen", ""];
+const AGENT_COLUMNS: readonly DataColumn[] = [
+  "Agent",
+  "Status",
+  "Labels",
+  "Capacity",
+  "May run",
+  "Version",
+  "Run",
+  "Last seen",
+  "",
+];
 
 /** What the agent's owner lets it run, from its hello; an older agent did not say (it refuses at the start instead). */
 function AgentPermissions({ agent }: { agent: AgentView }) {
@@ -134,10 +144,22 @@ export function AgentList({ agents, now }: { agents: AgentView[]; now: number })
             <td className="actions">
               {manages && (
                 <>
-                  <button className="button small" type="button" onClick={() => show("labels", agent)} aria-label={`Edit labels of ${agent.hostname}`} data-testid="edit-labels">
+                  <button
+                    className="button small"
+                    type="button"
+                    onClick={() => show("labels", agent)}
+                    aria-label={`Edit labels of ${agent.hostname}`}
+                    data-testid="edit-labels"
+                  >
                     Labels
                   </button>
-                  <button className="button small danger-outline" type="button" onClick={() => show("revoke", agent)} aria-label={`Revoke ${agent.hostname}`} data-testid="revoke-agent">
+                  <button
+                    className="button small danger-outline"
+                    type="button"
+                    onClick={() => show("revoke", agent)}
+                    aria-label={`Revoke ${agent.hostname}`}
+                    data-testid="revoke-agent"
+                  >
                     Revoke
                   </button>
                 </>
@@ -146,8 +168,12 @@ export function AgentList({ agents, now }: { agents: AgentView[]; now: number })
           </tr>
         ))}
       </DataTable>
-      {open?.kind === "labels" && <AgentLabelsDialog agent={open.agent} onClose={() => close(false)} onSaved={() => close(true)} />}
-      {open?.kind === "revoke" && <RevokeAgentDialog agent={open.agent} onClose={() => close(false)} onRevoked={() => close(true)} />}
+      {open?.kind === "labels" && (
+        <AgentLabelsDialog agent={open.agent} onClose={() => close(false)} onSaved={() => close(true)} />
+      )}
+      {open?.kind === "revoke" && (
+        <RevokeAgentDialog agent={open.agent} onClose={() => close(false)} onRevoked={() => close(true)} />
+      )}
     </>
   );
 }

@@ -41,13 +41,25 @@ export function AppNav({ organisation }: { organisation: string }) {
       <Link className="brand" href="/">
         Throng
       </Link>
-      <button className="button small menu-button" type="button" aria-expanded={open} aria-controls="main-links" onClick={() => setOpen((shown) => !shown)} data-testid="nav-menu">
+      <button
+        className="button small menu-button"
+        type="button"
+        aria-expanded={open}
+        aria-controls="main-links"
+        onClick={() => setOpen((shown) => !shown)}
+        data-testid="nav-menu"
+      >
         Menu
       </button>
       <ul id="main-links">
         {LINKS.map((link) => (
           <li key={link.href}>
-            <Link href={link.href} aria-current={(link.href === "/" ? pathname === "/" : pathname.startsWith(link.href)) ? "page" : undefined}>
+            <Link
+              href={link.href}
+              aria-current={
+                (link.href === "/" ? pathname === "/" : pathname.startsWith(link.href)) ? "page" : undefined
+              }
+            >
               {link.label}
             </Link>
           </li>

@@ -30,7 +30,11 @@ function AuditTable() {
           <h2 id="audit-title">Audit log</h2>
           <p>Sensitive actions in this organisation, newest first.</p>
         </div>
-        <button className="button small" type="button" onClick={() => void queryClient.invalidateQueries({ queryKey: queryKeys.audit })}>
+        <button
+          className="button small"
+          type="button"
+          onClick={() => void queryClient.invalidateQueries({ queryKey: queryKeys.audit })}
+        >
           Refresh
         </button>
       </div>
@@ -62,4 +66,3 @@ function AuditTable() {
     </section>
   );
 }
-

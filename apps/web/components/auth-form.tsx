@@ -91,16 +91,35 @@ export function AuthForm({ mode, initialFailure = null }: { mode: Mode; initialF
   return (
     <form onSubmit={submit} noValidate aria-labelledby="auth-title">
       <h1 id="auth-title">{signUp ? "Create your account" : "Sign in"}</h1>
-      <p className="muted">{signUp ? "You get your own organisation to run load tests in." : "Sign in to see your organisation's plans, runs and agents."}</p>
+      <p className="muted">
+        {signUp
+          ? "You get your own organisation to run load tests in."
+          : "Sign in to see your organisation's plans, runs and agents."}
+      </p>
       {failure && (
         <p className="alert" role="alert" data-testid="auth-error">
           {failure}
         </p>
       )}
       {signUp && (
-        <TextField id="name" label="Name" value={values.name} onChange={update("name")} error={errors.name} autoComplete="name" />
+        <TextField
+          id="name"
+          label="Name"
+          value={values.name}
+          onChange={update("name")}
+          error={errors.name}
+          autoComplete="name"
+        />
       )}
-      <TextField id="email" label="Email" type="email" value={values.email} onChange={update("email")} error={errors.email} autoComplete="email" />
+      <TextField
+        id="email"
+        label="Email"
+        type="email"
+        value={values.email}
+        onChange={update("email")}
+        error={errors.email}
+        autoComplete="email"
+      />
       <TextField
         id="password"
         label="Password"

@@ -3,13 +3,22 @@
 import { useState } from "react";
 import { useApiQuery } from "../hooks/use-api-query";
 import { api } from "../lib/api";
-import { CALCULATOR_FIELDS, DEFAULT_FORM, calculate, fieldsFromRun, formatBits, playersHeld, type CalculatorForm } from "../lib/calculator-form";
+import {
+  CALCULATOR_FIELDS,
+  DEFAULT_FORM,
+  calculate,
+  fieldsFromRun,
+  formatBits,
+  playersHeld,
+  type CalculatorForm,
+} from "../lib/calculator-form";
 import { formatDateTime, formatInteger, formatRate } from "../lib/format";
 import { queryKeys } from "../lib/query-keys";
 import { TextField } from "./text-field";
 
 /** The typed player count as the figures beside it read ("1,000"), or as typed when it is not a number yet. */
-const playersText = (raw: string) => (raw.trim() !== "" && Number.isFinite(Number(raw)) ? formatInteger(Number(raw)) : raw);
+const playersText = (raw: string) =>
+  raw.trim() !== "" && Number.isFinite(Number(raw)) ? formatInteger(Number(raw)) : raw;
 
 function Figure({ label, value, testId, hint }: { label: string; value: string; testId: string; hint?: string }) {
   return (
@@ -31,7 +40,12 @@ function FromRun({ onFill }: { onFill: (fields: Partial<CalculatorForm>, from: s
     <div className="inline-form" data-testid="calculator-from-run">
       <div className="field">
         <label htmlFor="calculator-run">Start from a measured run</label>
-        <select id="calculator-run" value={runId} onChange={(event) => setRunId(event.target.value)} disabled={measured.length === 0}>
+        <select
+          id="calculator-run"
+          value={runId}
+          onChange={(event) => setRunId(event.target.value)}
+          disabled={measured.length === 0}
+        >
           <option value="">{measured.length === 0 ? "No finished runs yet" : "Choose a run…"}</option>
           {measured.map((run) => (
             <option key={run.id} value={run.id}>
@@ -72,7 +86,10 @@ export function CalculatorView() {
       <div className="page-head">
         <div>
           <h1>Capacity calculator</h1>
-          <p>From a room’s shape and message sizes to messages, packets and bandwidth, and to the players a measured ceiling allows.</p>
+          <p>
+            From a room’s shape and message sizes to messages, packets and bandwidth, and to the players a measured
+            ceiling allows.
+          </p>
         </div>
       </div>
       <div className="calculator">
@@ -86,7 +103,8 @@ export function CalculatorView() {
           />
           {filledFrom && (
             <p className="muted small" role="status" data-testid="calculator-filled">
-              Filled from run “{filledFrom}”: messages per player per second (messages/s ÷ peak clients) and message size from its plan.
+              Filled from run “{filledFrom}”: messages per player per second (messages/s ÷ peak clients) and message
+              size from its plan.
             </p>
           )}
           <form onSubmit={(event) => event.preventDefault()} noValidate>
@@ -116,21 +134,56 @@ export function CalculatorView() {
               <div className="calculator-answer" data-testid="calculator-players">
                 {held ? (
                   <>
-                    A server holds <strong data-testid="calculator-players-value">{formatInteger(held.players)}</strong> players, limited by {held.by === "packets" ? "packets per second" : "bandwidth"}.
+                    A server holds <strong data-testid="calculator-players-value">{formatInteger(held.players)}</strong>{" "}
+                    players, limited by {held.by === "packets" ? "packets per second" : "bandwidth"}.
                   </>
                 ) : (
                   "Enter a measured packets-per-second or bandwidth ceiling to see how many players a server holds."
                 )}
               </div>
               <dl className="summary-grid">
-                <Figure label="Messages in per room" value={`${formatRate(outcome.result.roomMessagesInPerSec)} msg/s`} testId="calc-room-in" />
-                <Figure label="Messages out per room" value={`${formatRate(outcome.result.roomMessagesOutPerSec)} msg/s`} testId="calc-room-out" />
-                <Figure label="Packets in" value={`${formatRate(outcome.result.packetsInPerSec)} /s`} testId="calc-packets-in" hint={`for ${playersText(form.players)} players`} />
-                <Figure label="Packets out" value={`${formatRate(outcome.result.packetsOutPerSec)} /s`} testId="calc-packets-out" hint={`for ${playersText(form.players)} players`} />
+                <Figure
+                  label="Messages in per room"
+                  value={`${formatRate(outcome.result.roomMessagesInPerSec)} msg/s`}
+                  testId="calc-room-in"
+                />
+                <Figure
+                  label="Messages out per room"
+                  value={`${formatRate(outcome.result.roomMessagesOutPerSec)} msg/s`}
+                  testId="calc-room-out"
+                />
+                <Figure
+                  label="Packets in"
+                  value={`${formatRate(outcome.result.packetsInPerSec)} /s`}
+                  testId="calc-packets-in"
+                  hint={`for ${playersText(form.players)} players`}
+                />
+                <Figure
+                  label="Packets out"
+                  value={`${formatRate(outcome.result.packetsOutPerSec)} /s`}
+                  testId="calc-packets-out"
+                  hint={`for ${playersText(form.players)} players`}
+                />
                 <Figure label="Bandwidth in" value={formatBits(outcome.result.bitsInPerSec)} testId="calc-bits-in" />
                 <Figure label="Bandwidth out" value={formatBits(outcome.result.bitsOutPerSec)} testId="calc-bits-out" />
-                <Figure label="Players by packets" value={outcome.result.playersByPackets === null ? "no ceiling given" : formatInteger(outcome.result.playersByPackets)} testId="calc-players-packets" />
-                <Figure label="Players by bandwidth" value={outcome.result.playersByBandwidth === null ? "no ceiling given" : formatInteger(outcome.result.playersByBandwidth)} testId="calc-players-bandwidth" />
+                <Figure
+                  label="Players by packets"
+                  value={
+                    outcome.result.playersByPackets === null
+                      ? "no ceiling given"
+                      : formatInteger(outcome.result.playersByPackets)
+                  }
+                  testId="calc-players-packets"
+                />
+                <Figure
+                  label="Players by bandwidth"
+                  value={
+                    outcome.result.playersByBandwidth === null
+                      ? "no ceiling given"
+                      : formatInteger(outcome.result.playersByBandwidth)
+                  }
+                  testId="calc-players-bandwidth"
+                />
               </dl>
               <h3>How it is worked out</h3>
               <ul className="calculator-formulas">

@@ -22,21 +22,49 @@ export function CapacityChart({ capacity }: { capacity: CapacityEstimate }) {
           </g>
         ))}
         {model.xTicks.map((tick) => (
-          <text key={`x${tick.value}`} x={tick.x} y={height - bottom + 16} textAnchor="middle" fontSize="11" fill="#59636e">
+          <text
+            key={`x${tick.value}`}
+            x={tick.x}
+            y={height - bottom + 16}
+            textAnchor="middle"
+            fontSize="11"
+            fill="#59636e"
+          >
             {formatAxisCount(tick.value)}
           </text>
         ))}
         <text x={(left + width - right) / 2} y={height - 6} textAnchor="middle" fontSize="12" fill="#1f2328">
           clients
         </text>
-        <text x={14} y={(top + height - bottom) / 2} textAnchor="middle" fontSize="12" fill="#1f2328" transform={`rotate(-90 14 ${(top + height - bottom) / 2})`}>
+        <text
+          x={14}
+          y={(top + height - bottom) / 2}
+          textAnchor="middle"
+          fontSize="12"
+          fill="#1f2328"
+          transform={`rotate(-90 14 ${(top + height - bottom) / 2})`}
+        >
           messages/s
         </text>
         {model.marks.map((mark, index) => (
           <g key={mark.kind} data-testid={`capacity-mark-${mark.kind}`}>
-            <line x1={mark.x} x2={mark.x} y1={top} y2={height - bottom} stroke={MARK_COLOURS[mark.kind]} strokeDasharray="5 4" strokeWidth="1.5" />
+            <line
+              x1={mark.x}
+              x2={mark.x}
+              y1={top}
+              y2={height - bottom}
+              stroke={MARK_COLOURS[mark.kind]}
+              strokeDasharray="5 4"
+              strokeWidth="1.5"
+            />
             {/* Labels past the middle go left of their line, so the last one is not cut at the edge. */}
-            <text x={mark.x > width / 2 ? mark.x - 4 : mark.x + 4} textAnchor={mark.x > width / 2 ? "end" : "start"} y={top + 12 + index * 14} fontSize="11" fill={MARK_COLOURS[mark.kind]}>
+            <text
+              x={mark.x > width / 2 ? mark.x - 4 : mark.x + 4}
+              textAnchor={mark.x > width / 2 ? "end" : "start"}
+              y={top + 12 + index * 14}
+              fontSize="11"
+              fill={MARK_COLOURS[mark.kind]}
+            >
               {mark.label}
             </text>
           </g>
@@ -44,25 +72,69 @@ export function CapacityChart({ capacity }: { capacity: CapacityEstimate }) {
         <clipPath id="capacity-plot-area">
           <rect x={left} y={top} width={width - left - right} height={height - top - bottom} />
         </clipPath>
-        {model.curve && <path d={model.curve} fill="none" stroke="#0969da" strokeWidth="2" clipPath="url(#capacity-plot-area)" data-testid="capacity-usl-curve" />}
+        {model.curve && (
+          <path
+            d={model.curve}
+            fill="none"
+            stroke="#0969da"
+            strokeWidth="2"
+            clipPath="url(#capacity-plot-area)"
+            data-testid="capacity-usl-curve"
+          />
+        )}
         {/* Past the trusted range the curve is extrapolation, not a measurement: dashed, and clipped to the plot. */}
         {model.extrapolation && (
-          <path d={model.extrapolation} fill="none" stroke="#0969da" strokeWidth="1.5" strokeDasharray="6 5" opacity="0.7" clipPath="url(#capacity-plot-area)" data-testid="capacity-usl-extrapolation" />
+          <path
+            d={model.extrapolation}
+            fill="none"
+            stroke="#0969da"
+            strokeWidth="1.5"
+            strokeDasharray="6 5"
+            opacity="0.7"
+            clipPath="url(#capacity-plot-area)"
+            data-testid="capacity-usl-extrapolation"
+          />
         )}
         {model.dots.map((dot) => {
-          const paint = { fill: dot.held ? "#1a7f37" : "#cf222e", stroke: dot.saturated ? "#9a6700" : "#fff", strokeWidth: dot.saturated ? 3 : 1.5 };
-          const title = <title>{`step ${dot.step + 1}${dot.phase ? ` (${dot.retry ? "first level again, after it broke" : dot.phase})` : ""}: ${dot.clients} clients, ${Math.round(dot.throughput)} msg/s${dot.held ? "" : ", broke an SLO"}${dot.saturated ? ", agent saturated" : ""}`}</title>;
+          const paint = {
+            fill: dot.held ? "#1a7f37" : "#cf222e",
+            stroke: dot.saturated ? "#9a6700" : "#fff",
+            strokeWidth: dot.saturated ? 3 : 1.5,
+          };
+          const title = (
+            <title>{`step ${dot.step + 1}${dot.phase ? ` (${dot.retry ? "first level again, after it broke" : dot.phase})` : ""}: ${dot.clients} clients, ${Math.round(dot.throughput)} msg/s${dot.held ? "" : ", broke an SLO"}${dot.saturated ? ", agent saturated" : ""}`}</title>
+          );
           // A fine step is a diamond, so the search's second pass below the break reads apart from its coarse climb;
           // a settle step (the server draining its backlog, not part of the estimate) is a hollow square.
           if (dot.phase === "settle") {
             return (
-              <rect key={dot.step} data-phase="settle" x={dot.x - 4.5} y={dot.y - 4.5} width="9" height="9" {...paint} fill="#fff" stroke={paint.fill} strokeWidth={2}>
+              <rect
+                key={dot.step}
+                data-phase="settle"
+                x={dot.x - 4.5}
+                y={dot.y - 4.5}
+                width="9"
+                height="9"
+                {...paint}
+                fill="#fff"
+                stroke={paint.fill}
+                strokeWidth={2}
+              >
                 {title}
               </rect>
             );
           }
           return dot.phase === "fine" ? (
-            <rect key={dot.step} data-phase="fine" x={dot.x - 4.5} y={dot.y - 4.5} width="9" height="9" transform={`rotate(45 ${dot.x} ${dot.y})`} {...paint}>
+            <rect
+              key={dot.step}
+              data-phase="fine"
+              x={dot.x - 4.5}
+              y={dot.y - 4.5}
+              width="9"
+              height="9"
+              transform={`rotate(45 ${dot.x} ${dot.y})`}
+              {...paint}
+            >
               {title}
             </rect>
           ) : (
@@ -73,8 +145,10 @@ export function CapacityChart({ capacity }: { capacity: CapacityEstimate }) {
         })}
       </svg>
       <figcaption className="muted small">
-        <span className="legend-dot ok" /> step held its SLOs · <span className="legend-dot bad" /> step broke one · <span className="legend-line" /> Universal Scalability Law fit
-        {model.trustedToClients !== null && ` where it is trusted (up to ${formatInteger(model.trustedToClients)} clients)`}
+        <span className="legend-dot ok" /> step held its SLOs · <span className="legend-dot bad" /> step broke one ·{" "}
+        <span className="legend-line" /> Universal Scalability Law fit
+        {model.trustedToClients !== null &&
+          ` where it is trusted (up to ${formatInteger(model.trustedToClients)} clients)`}
         {model.extrapolation && (
           <>
             {" · "}
@@ -85,8 +159,10 @@ export function CapacityChart({ capacity }: { capacity: CapacityEstimate }) {
           </>
         )}{" "}
         · dashed vertical lines: breaking step, knee, and how far the fit may be trusted
-        {model.dots.some((dot) => dot.phase === "fine") && " · circles: the search's coarse steps, diamonds: its fine steps below the first break"}
-        {model.dots.some((dot) => dot.phase === "settle") && " · hollow squares: settle steps back at the last level that held, while the server recovered (not judged for the estimate)"}
+        {model.dots.some((dot) => dot.phase === "fine") &&
+          " · circles: the search's coarse steps, diamonds: its fine steps below the first break"}
+        {model.dots.some((dot) => dot.phase === "settle") &&
+          " · hollow squares: settle steps back at the last level that held, while the server recovered (not judged for the estimate)"}
       </figcaption>
     </figure>
   );

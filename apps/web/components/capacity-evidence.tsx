@@ -13,7 +13,12 @@ interface CapacityEvidenceProps {
 export function CapacityEvidence({ capacity, hostname }: CapacityEvidenceProps) {
   const saturated = saturatedAgentLines(capacity, hostname);
   return (
-    <section className="panel" aria-labelledby="capacity-title" data-testid="report-capacity" data-valid={capacity.valid}>
+    <section
+      className="panel"
+      aria-labelledby="capacity-title"
+      data-testid="report-capacity"
+      data-valid={capacity.valid}
+    >
       <h2 id="capacity-title">
         Capacity estimate{" "}
         <span className={`badge ${capacity.valid ? "ok" : "bad"}`} data-testid="capacity-validity">
@@ -39,12 +44,23 @@ export function CapacityEvidence({ capacity, hostname }: CapacityEvidenceProps) 
           </div>
         ))}
       </dl>
-      {capacity.steps.length > 0 ? <CapacityChart capacity={capacity} /> : <p className="muted">No step was measured long enough to judge.</p>}
+      {capacity.steps.length > 0 ? (
+        <CapacityChart capacity={capacity} />
+      ) : (
+        <p className="muted">No step was measured long enough to judge.</p>
+      )}
       {/* A plain table, not <details>: a closed disclosure would vanish from the PDF. */}
       <h3>Steps</h3>
       <DataTable
         caption="Each step of the capacity search"
-        columns={["Step", { label: "Clients", numeric: true }, { label: "Messages/s", numeric: true }, { label: "RTT p99", numeric: true }, "SLOs", "Agents"]}
+        columns={[
+          "Step",
+          { label: "Clients", numeric: true },
+          { label: "Messages/s", numeric: true },
+          { label: "RTT p99", numeric: true },
+          "SLOs",
+          "Agents",
+        ]}
       >
         {capacity.steps.map((step) => (
           <tr key={step.step} data-testid="capacity-step" data-held={step.held}>
@@ -56,10 +72,22 @@ export function CapacityEvidence({ capacity, hostname }: CapacityEvidenceProps) 
               {step.held ? (
                 <span className="badge ok">held</span>
               ) : (
-                <span className="badge bad">broke {step.slos.filter((s) => !s.passed).map((s) => metricName(s.metric)).join(", ")}</span>
+                <span className="badge bad">
+                  broke{" "}
+                  {step.slos
+                    .filter((s) => !s.passed)
+                    .map((s) => metricName(s.metric))
+                    .join(", ")}
+                </span>
               )}
             </td>
-            <td>{step.saturatedAgents.length ? <span className="badge warn">{step.saturatedAgents.map((a) => a.reason).join("; ")}</span> : <span className="muted">ok</span>}</td>
+            <td>
+              {step.saturatedAgents.length ? (
+                <span className="badge warn">{step.saturatedAgents.map((a) => a.reason).join("; ")}</span>
+              ) : (
+                <span className="muted">ok</span>
+              )}
+            </td>
           </tr>
         ))}
       </DataTable>

@@ -15,7 +15,8 @@ interface ChartAnnotationsProps {
 }
 
 /** "+12 s" after the run's start, or the time of day without one. */
-const when = (t: number, start: number | null) => (start === null ? formatTimeOfDay(t) : `+${formatDuration(Math.max(0, t - start))}`);
+const when = (t: number, start: number | null) =>
+  start === null ? formatTimeOfDay(t) : `+${formatDuration(Math.max(0, t - start))}`;
 
 /**
  * Under a chart: its markers as a list (the plot's legend of annotations), each focusable, and the whole words of the
@@ -39,14 +40,20 @@ export function ChartAnnotations({ testId, title, markers, start, active, onActi
               onFocus={() => onActive(index)}
               onBlur={() => onActive(null)}
             >
-              <span className="chart-annotation-swatch" style={{ background: MARKER_COLOURS[marker.kind] }} aria-hidden="true" />
+              <span
+                className="chart-annotation-swatch"
+                style={{ background: MARKER_COLOURS[marker.kind] }}
+                aria-hidden="true"
+              />
               {when(marker.t, start)} {marker.label}
             </button>
           </li>
         ))}
       </ul>
       <p className="chart-annotation-words" data-testid={`${testId}-annotation-words`} aria-live="polite">
-        {shown ? `${when(shown.t, start)}: ${shown.detail ?? shown.label}` : "Point at a marker, or focus one here, to read it."}
+        {shown
+          ? `${when(shown.t, start)}: ${shown.detail ?? shown.label}`
+          : "Point at a marker, or focus one here, to read it."}
       </p>
     </div>
   );

@@ -40,18 +40,27 @@ interface ChartZoomProviderProps {
 export function ChartZoomProvider({ startedAt, loadSummary, summaryKey, children }: ChartZoomProviderProps) {
   const [range, select] = useViewRange();
   const start = runStartSecond(startedAt);
-  const zoom = useMemo(() => ({ start, range: start === null ? null : range, select, loadSummary, summaryKey }), [start, range, select, loadSummary, summaryKey]);
+  const zoom = useMemo(
+    () => ({ start, range: start === null ? null : range, select, loadSummary, summaryKey }),
+    [start, range, select, loadSummary, summaryKey],
+  );
   return <ChartZoomContext.Provider value={zoom}>{children}</ChartZoomContext.Provider>;
 }
 
 /** A signed-in page's range summaries: the run's own route. */
 export function runRangeSummary(runId: string): { load: ChartZoom["loadSummary"]; key: ChartZoom["summaryKey"] } {
-  return { load: (range, signal) => runsApi.rangeSummary(runId, range, signal), key: (range) => queryKeys.runRangeSummary(runId, range.from, range.to) };
+  return {
+    load: (range, signal) => runsApi.rangeSummary(runId, range, signal),
+    key: (range) => queryKeys.runRangeSummary(runId, range.from, range.to),
+  };
 }
 
 /** A share page's: the link's token is the permission. */
 export function sharedRangeSummary(token: string): { load: ChartZoom["loadSummary"]; key: ChartZoom["summaryKey"] } {
-  return { load: (range, signal) => reportApi.publicRangeSummary(token, range, signal), key: (range) => queryKeys.sharedRangeSummary(token, range.from, range.to) };
+  return {
+    load: (range, signal) => reportApi.publicRangeSummary(token, range, signal),
+    key: (range) => queryKeys.sharedRangeSummary(token, range.from, range.to),
+  };
 }
 
 /** "12 s – 32 s": a range as seconds since the run's start. */
@@ -68,15 +77,15 @@ export function ZoomBar() {
     <div className="zoom-bar no-print" data-testid="zoom-bar">
       {range ? (
         <>
-          <span data-testid="zoom-range">
-            Showing {rangeText(range)} of the run (seconds since its start)
-          </span>
+          <span data-testid="zoom-range">Showing {rangeText(range)} of the run (seconds since its start)</span>
           <button type="button" className="button" onClick={() => select(null)} data-testid="zoom-reset">
             Reset zoom
           </button>
         </>
       ) : (
-        <span className="muted small">Drag across a chart to zoom every chart into those seconds; double-click a chart to zoom out.</span>
+        <span className="muted small">
+          Drag across a chart to zoom every chart into those seconds; double-click a chart to zoom out.
+        </span>
       )}
     </div>
   );

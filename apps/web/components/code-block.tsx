@@ -1,7 +1,17 @@
 import { CopyButton } from "./copy-button";
 
 /** A command or file to paste, with its copy button; long shell lines wrap, YAML keeps its layout. */
-export function CodeBlock({ text, label, testId, wrap = true }: { text: string; label: string; testId: string; wrap?: boolean }) {
+export function CodeBlock({
+  text,
+  label,
+  testId,
+  wrap = true,
+}: {
+  text: string;
+  label: string;
+  testId: string;
+  wrap?: boolean;
+}) {
   return (
     <div className="command">
       <pre className={wrap ? "wrap" : "scroll"} tabIndex={wrap ? undefined : 0} aria-label={wrap ? undefined : label}>

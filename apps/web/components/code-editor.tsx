@@ -27,7 +27,15 @@ function pageNonce(): string {
  * Code in CodeMirror 6 with highlighting, line numbers and the usual editing keys. CodeMirror loads on demand (its
  * chunk only on pages that show code); until then, and if it fails to load, a plain textarea stands in.
  */
-export function CodeEditor({ id, label, value, onChange, testId, describedBy, language = javascriptLanguage }: CodeEditorProps) {
+export function CodeEditor({
+  id,
+  label,
+  value,
+  onChange,
+  testId,
+  describedBy,
+  language = javascriptLanguage,
+}: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const viewRef = useRef<import("codemirror").EditorView | undefined>(undefined);
   const [loaded, setLoaded] = useState(false);
@@ -44,7 +52,8 @@ export function CodeEditor({ id, label, value, onChange, testId, describedBy, la
   // Text replaced from outside (an imported file) reaches the editor; its own edits come back equal and are left alone.
   useEffect(() => {
     const view = viewRef.current;
-    if (view && view.state.doc.toString() !== value) view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: value } });
+    if (view && view.state.doc.toString() !== value)
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: value } });
   }, [value, loaded]);
 
   useEffect(() => {
@@ -62,10 +71,18 @@ export function CodeEditor({ id, label, value, onChange, testId, describedBy, la
             basicSetup,
             languageSupport,
             EditorView.lineWrapping,
-            EditorView.contentAttributes.of({ "aria-label": label, ...(describedBy ? { "aria-describedby": describedBy } : {}), "data-testid": `${testId}-content` }),
+            EditorView.contentAttributes.of({
+              "aria-label": label,
+              ...(describedBy ? { "aria-describedby": describedBy } : {}),
+              "data-testid": `${testId}-content`,
+            }),
             ...(readOnly
               ? [EditorView.editable.of(false)]
-              : [EditorView.updateListener.of((update) => update.docChanged && onChangeRef.current?.(update.state.doc.toString()))]),
+              : [
+                  EditorView.updateListener.of(
+                    (update) => update.docChanged && onChangeRef.current?.(update.state.doc.toString()),
+                  ),
+                ]),
           ],
         });
         viewRef.current = view;

@@ -15,7 +15,8 @@ import { showLatest } from "./series-chart";
 
 type ComparedRun = RunComparison["runs"][number];
 
-const runLabel = (run: ComparedRun, index: number) => `${index + 1}. ${run.planName} · ${formatDateTime(run.createdAt)}`;
+const runLabel = (run: ComparedRun, index: number) =>
+  `${index + 1}. ${run.planName} · ${formatDateTime(run.createdAt)}`;
 
 /** Each series' last second with a value (a shorter run's line ends before the longest one's). */
 function lastValueIndexes(data: uPlot.AlignedData): number[] {
@@ -26,7 +27,15 @@ function lastValueIndexes(data: uPlot.AlignedData): number[] {
 }
 
 /** One figure, one line per run, x in seconds since each run's start; uPlot's legend names each run in its colour. */
-function OverlaidChart({ figure, runs, series }: { figure: OverlaidFigure; runs: readonly ComparedRun[]; series: readonly (readonly SeriesPoint[])[] }) {
+function OverlaidChart({
+  figure,
+  runs,
+  series,
+}: {
+  figure: OverlaidFigure;
+  runs: readonly ComparedRun[];
+  series: readonly (readonly SeriesPoint[])[];
+}) {
   const data = useMemo(() => alignAtStart(series, figure.value) as uPlot.AlignedData, [series, figure]);
   const options = useMemo((): Omit<uPlot.Options, "width"> => {
     const format = figure.unit === "ms" ? formatMs : formatAxisCount;
@@ -54,9 +63,21 @@ function OverlaidChart({ figure, runs, series }: { figure: OverlaidFigure; runs:
 
   const titleId = `compare-chart-${figure.key}-title`;
   return (
-    <section className="chart" aria-labelledby={titleId} data-testid="compare-chart" data-figure={figure.key} data-runs={runs.length} data-seconds={data[0].length}>
+    <section
+      className="chart"
+      aria-labelledby={titleId}
+      data-testid="compare-chart"
+      data-figure={figure.key}
+      data-runs={runs.length}
+      data-seconds={data[0].length}
+    >
       <h3 id={titleId}>{figure.title}</h3>
-      <div className="chart-canvas" ref={canvasRef} role="img" aria-label={`${figure.title} of ${runs.length} runs over the seconds since each started`} />
+      <div
+        className="chart-canvas"
+        ref={canvasRef}
+        role="img"
+        aria-label={`${figure.title} of ${runs.length} runs over the seconds since each started`}
+      />
     </section>
   );
 }
@@ -64,7 +85,9 @@ function OverlaidChart({ figure, runs, series }: { figure: OverlaidFigure; runs:
 /** The compared runs' seconds overlaid, aligned at their start: p99, throughput and errors, one colour per run. */
 export function CompareCharts({ runs }: { runs: readonly ComparedRun[] }) {
   const ids = runs.map((run) => run.id);
-  const series = useApiQuery(queryKeys.comparedSeries(ids), (signal) => Promise.all(runs.map((run) => api.getSeries(run.id, signal).then((answer) => answer.points))));
+  const series = useApiQuery(queryKeys.comparedSeries(ids), (signal) =>
+    Promise.all(runs.map((run) => api.getSeries(run.id, signal).then((answer) => answer.points))),
+  );
   if (series.error)
     return (
       <p className="alert" role="alert">

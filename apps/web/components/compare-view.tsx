@@ -21,16 +21,22 @@ export function CompareView({ ids }: { ids: string[] }) {
   // The same GET /api/runs as Home's recent runs, so one cached answer serves both.
   const runs = useApiQuery(queryKeys.recentRuns, (signal) => api.listRuns(signal));
   const key = ids.join(",");
-  const comparison = useApiQuery(queryKeys.comparison(ids), (signal) => (ids.length >= 2 ? reportApi.compare(ids, signal) : Promise.resolve(null)));
+  const comparison = useApiQuery(queryKeys.comparison(ids), (signal) =>
+    ids.length >= 2 ? reportApi.compare(ids, signal) : Promise.resolve(null),
+  );
   const ended = (runs.data ?? []).filter((run) => isTerminal(run.status));
-  const toggle = (id: string, on: boolean) => setPicked((current) => (on ? [...current.filter((x) => x !== id), id] : current.filter((x) => x !== id)));
+  const toggle = (id: string, on: boolean) =>
+    setPicked((current) => (on ? [...current.filter((x) => x !== id), id] : current.filter((x) => x !== id)));
 
   return (
     <>
       <div className="page-head">
         <div>
           <h1>Compare runs</h1>
-          <p>Figures side by side; changes are against the first run picked, and one smaller than the runs&apos; own second-to-second spread reads &ldquo;within noise&rdquo;.</p>
+          <p>
+            Figures side by side; changes are against the first run picked, and one smaller than the runs&apos; own
+            second-to-second spread reads &ldquo;within noise&rdquo;.
+          </p>
         </div>
       </div>
       {ids.length >= 2 && (
@@ -43,7 +49,11 @@ export function CompareView({ ids }: { ids: string[] }) {
           )}
           {!comparison.data && !comparison.error && <p className="loading">Comparing…</p>}
           {comparison.data && (
-            <DataTable caption="Run figures and changes against the first run" columns={compareColumns(comparison.data)} className="compare-table">
+            <DataTable
+              caption="Run figures and changes against the first run"
+              columns={compareColumns(comparison.data)}
+              className="compare-table"
+            >
               {compareRows(comparison.data).map((row) => (
                 <tr key={row.key} data-testid="compare-row" data-figure={row.key}>
                   <th scope="row">{row.label}</th>
@@ -51,10 +61,19 @@ export function CompareView({ ids }: { ids: string[] }) {
                     <td key={index} className="num">
                       {cell.value}
                       {cell.delta && (
-                        <span className={`delta ${cell.tone}`} data-testid="compare-delta" data-tone={cell.tone} title={cell.note}>
+                        <span
+                          className={`delta ${cell.tone}`}
+                          data-testid="compare-delta"
+                          data-tone={cell.tone}
+                          title={cell.note}
+                        >
                           {" "}
                           {cell.delta}
-                          {cell.tone === "noise" ? <span className="noise-word"> {DELTA_WORDS.noise}</span> : <span className="sr-only"> ({DELTA_WORDS[cell.tone]})</span>}
+                          {cell.tone === "noise" ? (
+                            <span className="noise-word"> {DELTA_WORDS.noise}</span>
+                          ) : (
+                            <span className="sr-only"> ({DELTA_WORDS[cell.tone]})</span>
+                          )}
                         </span>
                       )}
                     </td>
@@ -76,7 +95,12 @@ export function CompareView({ ids }: { ids: string[] }) {
         </section>
       )}
       {comparison.data && (
-        <section className="panel" aria-labelledby="compare-charts-title" data-testid="compare-charts" key={`charts-${key}`}>
+        <section
+          className="panel"
+          aria-labelledby="compare-charts-title"
+          data-testid="compare-charts"
+          key={`charts-${key}`}
+        >
           <h2 id="compare-charts-title">Over time</h2>
           <p className="muted small">Each run from its own start; hover a second to read every run at it.</p>
           <CompareCharts runs={comparison.data.runs} />
@@ -91,7 +115,8 @@ export function CompareView({ ids }: { ids: string[] }) {
         )}
         {runs.data && ended.length < 2 && (
           <p className="empty" data-testid="compare-empty">
-            <strong>Not enough runs yet.</strong>Run a plan at least twice (Plans → Start run); finished runs appear here to compare.
+            <strong>Not enough runs yet.</strong>Run a plan at least twice (Plans → Start run); finished runs appear
+            here to compare.
           </p>
         )}
         {ended.length >= 2 && (
@@ -105,17 +130,36 @@ export function CompareView({ ids }: { ids: string[] }) {
               <legend className="muted">Tick two or more; the first ticked is the baseline.</legend>
               {ended.map((run) => (
                 <label key={run.id} className="check-row">
-                  <input type="checkbox" checked={picked.includes(run.id)} onChange={(event) => toggle(run.id, event.target.checked)} data-testid="compare-pick" data-run-id={run.id} />
+                  <input
+                    type="checkbox"
+                    checked={picked.includes(run.id)}
+                    onChange={(event) => toggle(run.id, event.target.checked)}
+                    data-testid="compare-pick"
+                    data-run-id={run.id}
+                  />
                   {picked.includes(run.id) && <span className="badge idle">{picked.indexOf(run.id) + 1}</span>}
                   <span>
-                    {run.planName} <span className="muted small">· {formatDateTime(run.createdAt)} · {run.status}</span>
-                    {run.tags.length > 0 && <span className="muted small" data-testid="compare-pick-tags"> · tagged {run.tags.join(", ")}</span>}
+                    {run.planName}{" "}
+                    <span className="muted small">
+                      · {formatDateTime(run.createdAt)} · {run.status}
+                    </span>
+                    {run.tags.length > 0 && (
+                      <span className="muted small" data-testid="compare-pick-tags">
+                        {" "}
+                        · tagged {run.tags.join(", ")}
+                      </span>
+                    )}
                   </span>
                 </label>
               ))}
             </fieldset>
             <div className="form-actions">
-              <button className="button primary" type="submit" disabled={picked.length < 2} data-testid="compare-submit">
+              <button
+                className="button primary"
+                type="submit"
+                disabled={picked.length < 2}
+                data-testid="compare-submit"
+              >
                 Compare {picked.length >= 2 ? `${picked.length} runs` : ""}
               </button>
               {picked.length < 2 && <span className="muted small">Pick at least two runs.</span>}

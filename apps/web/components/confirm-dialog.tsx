@@ -23,7 +23,8 @@ interface ConfirmDialogProps {
  * Cancel, so a stray Enter does not confirm.
  */
 export function ConfirmDialog(props: ConfirmDialogProps) {
-  const { open, title, children, confirmLabel, pendingLabel, pending, error, danger, onConfirm, onCancel, testId } = props;
+  const { open, title, children, confirmLabel, pendingLabel, pending, error, danger, onConfirm, onCancel, testId } =
+    props;
   const ref = useRef<HTMLDialogElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
   const titleId = useId();
@@ -61,7 +62,13 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
         <button ref={cancelRef} className="button" type="button" onClick={onCancel} disabled={pending}>
           Cancel
         </button>
-        <button className={`button ${danger ? "danger" : "primary"}`} type="button" onClick={onConfirm} disabled={pending} data-testid="confirm">
+        <button
+          className={`button ${danger ? "danger" : "primary"}`}
+          type="button"
+          onClick={onConfirm}
+          disabled={pending}
+          data-testid="confirm"
+        >
           {pending ? pendingLabel : confirmLabel}
         </button>
       </div>

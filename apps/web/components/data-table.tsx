@@ -25,7 +25,12 @@ export function DataTable({
   return (
     // A frame that may scroll sideways (on a phone) is a named region a keyboard can reach and scroll (axe's
     // scrollable-region-focusable): not every table has a link or button inside to focus.
-    <div className={className ? `table-wrap ${className}-wrap` : "table-wrap"} role="region" aria-label={caption} tabIndex={0}>
+    <div
+      className={className ? `table-wrap ${className}-wrap` : "table-wrap"}
+      role="region"
+      aria-label={caption}
+      tabIndex={0}
+    >
       <table className={className ? `data ${className}` : "data"} data-testid={testId}>
         <caption className="sr-only">{caption}</caption>
         <thead>
@@ -34,7 +39,12 @@ export function DataTable({
               const header = typeof column === "string" ? { label: column } : column;
               const key = typeof column === "string" ? column : (header.key ?? String(header.label));
               return (
-                <th scope="col" key={`${key}-${index}`} className={header.numeric ? "num" : undefined} title={header.title}>
+                <th
+                  scope="col"
+                  key={`${key}-${index}`}
+                  className={header.numeric ? "num" : undefined}
+                  title={header.title}
+                >
                   {header.label === "" ? <span className="sr-only">Actions</span> : header.label}
                 </th>
               );

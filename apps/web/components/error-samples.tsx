@@ -7,7 +7,13 @@ import { DataTable } from "./data-table";
 
 /** Rows shown per kind before "N more" (all of them are in the API's answer and the JSON export). */
 const SHOWN_PER_KIND = 10;
-const COLUMNS = [{ label: "Since start", numeric: true }, { label: "Client", numeric: true }, "Agent", "Message", "Bytes (text, hex)"] as const;
+const COLUMNS = [
+  { label: "Since start", numeric: true },
+  { label: "Client", numeric: true },
+  "Agent",
+  "Message",
+  "Bytes (text, hex)",
+] as const;
 
 interface ErrorSamplesProps {
   samples: readonly ErrorSampleView[];
@@ -27,7 +33,8 @@ export function ErrorSamples({ samples, perKind, hostname, counted }: ErrorSampl
     <section className="panel error-samples" aria-labelledby="error-samples-title" data-testid="error-samples">
       <h2 id="error-samples-title">What the errors said</h2>
       <p className="muted small">
-        The first {perKind} distinct messages of each error kind (the same message with the same bytes counts once), as the agents saw them; secrets show as
+        The first {perKind} distinct messages of each error kind (the same message with the same bytes counts once), as
+        the agents saw them; secrets show as
         {" {{secrets.NAME}}"} or * bytes.
       </p>
       {kinds.map(({ kind, samples: kept }) => (
@@ -52,12 +59,22 @@ export function ErrorSamples({ samples, perKind, hostname, counted }: ErrorSampl
   );
 }
 
-function SampleTable({ kind, samples, hostname }: { kind: string; samples: readonly ErrorSampleView[]; hostname: (agentId: string) => string }) {
+function SampleTable({
+  kind,
+  samples,
+  hostname,
+}: {
+  kind: string;
+  samples: readonly ErrorSampleView[];
+  hostname: (agentId: string) => string;
+}) {
   return (
     <DataTable caption={`Samples of ${kind} errors`} columns={COLUMNS} className="error-samples-table">
       {samples.map((sample, index) => (
         <tr key={`${sample.at}-${index}`} data-testid="error-sample">
-          <td className="num">{sample.sinceStartMs === null ? "—" : `${formatDecimal(sample.sinceStartMs / 1000, 3)} s`}</td>
+          <td className="num">
+            {sample.sinceStartMs === null ? "—" : `${formatDecimal(sample.sinceStartMs / 1000, 3)} s`}
+          </td>
           <td className="num">{sample.client === undefined ? "—" : formatInteger(sample.client)}</td>
           <td>{hostname(sample.agentId)}</td>
           <td className="error-sample-message">{sample.message}</td>
@@ -77,7 +94,8 @@ function SampleBytes({ bytes }: { bytes: NonNullable<ErrorSampleView["bytes"]> }
         {view.hex}
       </code>
       <span className="muted small">
-        {formatInteger(bytes.length)} bytes{view.more > 0 ? `, the first ${formatInteger(bytes.hex.length / 2)} shown` : ""}
+        {formatInteger(bytes.length)} bytes
+        {view.more > 0 ? `, the first ${formatInteger(bytes.hex.length / 2)} shown` : ""}
       </span>
     </div>
   );

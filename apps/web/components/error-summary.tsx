@@ -4,7 +4,15 @@ import { fieldId, type PlanDraft, type PlanErrors } from "../lib/plan-draft";
 import { problemLabel } from "../lib/plan-problem";
 
 /** Every problem at once, each named by its field's labels and a link to it (when the form shows it); focused after a failed save. */
-export function ErrorSummary({ errors, draft, id = "plan-problems" }: { errors: PlanErrors; draft: PlanDraft; id?: string }) {
+export function ErrorSummary({
+  errors,
+  draft,
+  id = "plan-problems",
+}: {
+  errors: PlanErrors;
+  draft: PlanDraft;
+  id?: string;
+}) {
   const entries = Object.entries(errors);
   if (entries.length === 0) return null;
   const focusField = (path: string) => {
@@ -15,9 +23,7 @@ export function ErrorSummary({ errors, draft, id = "plan-problems" }: { errors: 
   };
   return (
     <div className="alert" role="alert" tabIndex={-1} id={id} data-testid="plan-form-error">
-      <strong>
-        {entries.length === 1 ? "1 problem" : `${entries.length} problems`} to fix before saving:
-      </strong>
+      <strong>{entries.length === 1 ? "1 problem" : `${entries.length} problems`} to fix before saving:</strong>
       <ul>
         {entries.map(([path, message]) => (
           <li key={path}>

@@ -42,7 +42,18 @@ export function HexTextField({ id, label, hint, error, value, onChange }: HexTex
       </div>
       <div className="field">
         <label htmlFor={id}>{label.includes("hex") ? label : `${label} (hex)`}</label>
-        <input id={id} name={id} type="text" className="code" value={value} autoComplete="off" spellCheck={false} onChange={(event) => onChange(event.target.value)} aria-describedby={describedBy(id, { hint, error })} aria-invalid={error ? true : undefined} />
+        <input
+          id={id}
+          name={id}
+          type="text"
+          className="code"
+          value={value}
+          autoComplete="off"
+          spellCheck={false}
+          onChange={(event) => onChange(event.target.value)}
+          aria-describedby={describedBy(id, { hint, error })}
+          aria-invalid={error ? true : undefined}
+        />
         <Described id={id} hint={hint} error={error} />
       </div>
     </>

@@ -24,7 +24,9 @@ export function HomeView() {
   const targets = useApiQuery(queryKeys.targets, (signal) => reportApi.targets(signal));
   const error = agents.error ?? plans.error ?? runs.error;
   const loaded = agents.data && plans.data && runs.data;
-  const steps = loaded ? gettingStartedSteps({ agents: agents.data!, plans: plans.data!.length, runs: runs.data!.length }) : null;
+  const steps = loaded
+    ? gettingStartedSteps({ agents: agents.data!, plans: plans.data!.length, runs: runs.data!.length })
+    : null;
   const online = agents.data?.filter((agent) => agent.status !== "offline").length ?? 0;
 
   return (
@@ -48,7 +50,8 @@ export function HomeView() {
           <section className="panel" aria-labelledby="home-agents-title" data-testid="home-agents">
             <h2 id="home-agents-title">Agents</h2>
             <p>
-              <strong data-testid="home-agents-online">{formatInteger(online)}</strong> of {formatInteger(agents.data!.length)} online · <Link href="/agents">Agents</Link>
+              <strong data-testid="home-agents-online">{formatInteger(online)}</strong> of{" "}
+              {formatInteger(agents.data!.length)} online · <Link href="/agents">Agents</Link>
             </p>
           </section>
           <section aria-labelledby="home-runs-title" data-testid="home-runs">
@@ -71,13 +74,22 @@ export function HomeView() {
                 {targets.data.map((target) => (
                   <li key={target.name} data-testid="home-target" data-target={target.name}>
                     <Link href={`/targets/${encodeURIComponent(target.name)}`}>{target.name}</Link>:{" "}
-                    <strong>{target.latest.clients === null ? "no level held" : `${formatInteger(target.latest.clients)} clients`}</strong>
-                    {!target.latest.valid && <span className="badge warn"> invalid</span>} <span className="muted small">· build {target.latest.build} · {formatDateTime(target.latest.createdAt)}</span>
+                    <strong>
+                      {target.latest.clients === null
+                        ? "no level held"
+                        : `${formatInteger(target.latest.clients)} clients`}
+                    </strong>
+                    {!target.latest.valid && <span className="badge warn"> invalid</span>}{" "}
+                    <span className="muted small">
+                      · build {target.latest.build} · {formatDateTime(target.latest.createdAt)}
+                    </span>
                   </li>
                 ))}
               </ul>
             ) : (
-              <p className="muted">No estimate saved yet: run a plan with a step-up load, then Save estimate on its report.</p>
+              <p className="muted">
+                No estimate saved yet: run a plan with a step-up load, then Save estimate on its report.
+              </p>
             )}
           </section>
         </>
@@ -91,7 +103,10 @@ function Checklist({ steps }: { steps: readonly GettingStartedStep[] }) {
   return (
     <section className="panel" aria-labelledby="getting-started-title" data-testid="getting-started">
       <h2 id="getting-started-title">
-        Getting started <span className="muted small">{done} of {steps.length} done</span>
+        Getting started{" "}
+        <span className="muted small">
+          {done} of {steps.length} done
+        </span>
       </h2>
       <ol className="checklist">
         {steps.map((step) => (

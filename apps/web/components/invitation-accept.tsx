@@ -10,7 +10,10 @@ import { authClient } from "../lib/auth-client";
 import { settingsApi } from "../lib/settings-api";
 import { InvitationAuthForm } from "./invitation-auth-form";
 
-type Preview = { state: "loading" } | { state: "known"; preview: InvitationPreview } | { state: "refused"; message: string };
+type Preview =
+  | { state: "loading" }
+  | { state: "known"; preview: InvitationPreview }
+  | { state: "refused"; message: string };
 
 /** "Join Acme as viewer", or the API's reason when the link is no good. */
 function PreviewLine({ preview }: { preview: Preview }) {
@@ -41,8 +44,14 @@ export function InvitationAccept({ token }: { token: string }) {
   const [visitor, setVisitor] = useState<Visitor>({ state: "checking" });
   const [failure, setFailure] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  const read = useApiQuery(queryKeys.invitationPreview(token), (signal) => settingsApi.previewInvitation(token, signal));
-  const preview: Preview = read.data ? { state: "known", preview: read.data } : read.error ? { state: "refused", message: read.error } : { state: "loading" };
+  const read = useApiQuery(queryKeys.invitationPreview(token), (signal) =>
+    settingsApi.previewInvitation(token, signal),
+  );
+  const preview: Preview = read.data
+    ? { state: "known", preview: read.data }
+    : read.error
+      ? { state: "refused", message: read.error }
+      : { state: "loading" };
 
   useEffect(() => {
     let current = true;
@@ -104,8 +113,8 @@ export function InvitationAccept({ token }: { token: string }) {
         </>
       )}
       <p>
-        You are signed in as <strong data-testid="invitation-email">{visitor.email}</strong>. The link adds you to the organisation that
-        invited you, with the role chosen when it was created.
+        You are signed in as <strong data-testid="invitation-email">{visitor.email}</strong>. The link adds you to the
+        organisation that invited you, with the role chosen when it was created.
       </p>
       {failure && (
         <p className="alert" role="alert" data-testid="invitation-error">
@@ -113,7 +122,13 @@ export function InvitationAccept({ token }: { token: string }) {
         </p>
       )}
       <div className="form-actions">
-        <button className="button primary" type="button" onClick={join} disabled={pending} data-testid="accept-invitation">
+        <button
+          className="button primary"
+          type="button"
+          onClick={join}
+          disabled={pending}
+          data-testid="accept-invitation"
+        >
           {pending ? "Joining…" : "Join organisation"}
         </button>
         <button className="link-button" type="button" onClick={signOut}>

@@ -58,8 +58,25 @@ export function InvitationAuthForm({ onSignedIn }: { onSignedIn: (email: string)
           {failure}
         </p>
       )}
-      {signUp && <TextField id="name" label="Name" value={values.name} onChange={update("name")} error={errors.name} autoComplete="name" />}
-      <TextField id="email" label="Email" type="email" value={values.email} onChange={update("email")} error={errors.email} autoComplete="email" />
+      {signUp && (
+        <TextField
+          id="name"
+          label="Name"
+          value={values.name}
+          onChange={update("name")}
+          error={errors.name}
+          autoComplete="name"
+        />
+      )}
+      <TextField
+        id="email"
+        label="Email"
+        type="email"
+        value={values.email}
+        onChange={update("email")}
+        error={errors.email}
+        autoComplete="email"
+      />
       <TextField
         id="password"
         label="Password"

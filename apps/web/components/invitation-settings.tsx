@@ -51,7 +51,8 @@ function InvitationManager() {
       <section className="settings-section panel" aria-labelledby="invite-title">
         <h2 id="invite-title">Invite someone</h2>
         <p className="muted">
-          Create a link and send it to them. Whoever opens it while signed in joins {me.organization.name} with the role you pick.
+          Create a link and send it to them. Whoever opens it while signed in joins {me.organization.name} with the role
+          you pick.
         </p>
         {created && (
           <SecretOnce
@@ -67,7 +68,11 @@ function InvitationManager() {
           <div className="form-grid">
             <div className="field">
               <label htmlFor="invite-role">Role</label>
-              <select id="invite-role" value={role} onChange={(event) => setRole(event.target.value as Exclude<Role, "owner">)}>
+              <select
+                id="invite-role"
+                value={role}
+                onChange={(event) => setRole(event.target.value as Exclude<Role, "owner">)}
+              >
                 {roles.map((option) => (
                   <option key={option} value={option}>
                     {ROLE_TEXT[option]}
@@ -91,7 +96,12 @@ function InvitationManager() {
               {failure}
             </p>
           )}
-          <button className="button primary" type="submit" disabled={creating.isPending} data-testid="create-invitation">
+          <button
+            className="button primary"
+            type="submit"
+            disabled={creating.isPending}
+            data-testid="create-invitation"
+          >
             {creating.isPending ? "Creating…" : "Create invitation link"}
           </button>
         </form>

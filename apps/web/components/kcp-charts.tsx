@@ -29,13 +29,36 @@ export function KcpCharts({ points, summary, span, events }: KcpChartsProps) {
         <p data-testid="kcp-summary">Over the run: {sentence}</p>
       ) : (
         <p className="muted">
-          Retransmissions and bytes on the wire (KCP headers, ACKs, probes and retransmissions; not IP and UDP headers) against the payload the clients sent and received, each second.
+          Retransmissions and bytes on the wire (KCP headers, ACKs, probes and retransmissions; not IP and UDP headers)
+          against the payload the clients sent and received, each second.
         </p>
       )}
       <div className="chart-grid">
-        <SeriesChart testId="chart-kcp-retransmits" title="KCP retransmissions per second, by cause" lines={KCP_RETRANSMIT_LINES} points={points} span={span} markers={markers} />
-        <SeriesChart testId="chart-kcp-overhead" title="Wire overhead over payload (%)" lines={KCP_OVERHEAD_LINES} points={points} span={span} markers={markers} />
-        <SeriesChart testId="chart-kcp-wire" title="Bytes on the wire and payload, both ways" lines={KCP_WIRE_LINES} points={points} span={span} markers={markers} unit="bytes" />
+        <SeriesChart
+          testId="chart-kcp-retransmits"
+          title="KCP retransmissions per second, by cause"
+          lines={KCP_RETRANSMIT_LINES}
+          points={points}
+          span={span}
+          markers={markers}
+        />
+        <SeriesChart
+          testId="chart-kcp-overhead"
+          title="Wire overhead over payload (%)"
+          lines={KCP_OVERHEAD_LINES}
+          points={points}
+          span={span}
+          markers={markers}
+        />
+        <SeriesChart
+          testId="chart-kcp-wire"
+          title="Bytes on the wire and payload, both ways"
+          lines={KCP_WIRE_LINES}
+          points={points}
+          span={span}
+          markers={markers}
+          unit="bytes"
+        />
       </div>
     </section>
   );

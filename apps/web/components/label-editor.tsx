@@ -19,7 +19,8 @@ const LABEL = { one: "label", name: "region", value: "eu-west" };
 /** key=value rows with add and remove; each input labelled, each error beside its row. */
 export function LabelEditor({ idPrefix, legend, hint, rows, errors, onChange, noun = LABEL }: LabelEditorProps) {
   const One = noun.one.charAt(0).toUpperCase() + noun.one.slice(1);
-  const update = (id: number, patch: Partial<LabelRow>) => onChange(rows.map((row) => (row.id === id ? { ...row, ...patch } : row)));
+  const update = (id: number, patch: Partial<LabelRow>) =>
+    onChange(rows.map((row) => (row.id === id ? { ...row, ...patch } : row)));
   const hintId = hint ? `${idPrefix}-hint` : undefined;
 
   return (

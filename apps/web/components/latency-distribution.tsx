@@ -29,7 +29,9 @@ export function LatencyDistribution({ runId, metrics, live }: LatencyDistributio
   const [metric, setMetric] = useState(metrics[0] ?? "rtt");
   const [read, setRead] = useState(live ? 0 : 1);
   const chosen = metrics.includes(metric) ? metric : (metrics[0] ?? "rtt");
-  const answer = useApiQuery(queryKeys.distribution(runId, chosen, range, read), (signal) => (read === 0 ? Promise.resolve(null) : api.getDistribution(runId, chosen, range, signal)));
+  const answer = useApiQuery(queryKeys.distribution(runId, chosen, range, read), (signal) =>
+    read === 0 ? Promise.resolve(null) : api.getDistribution(runId, chosen, range, signal),
+  );
   if (metrics.length === 0) return null;
   const distribution = answer.data;
   return (
@@ -39,7 +41,11 @@ export function LatencyDistribution({ runId, metrics, live }: LatencyDistributio
         <div className="head-actions">
           <label className="chart-switch">
             Metric{" "}
-            <select value={chosen} onChange={(event) => setMetric(event.target.value)} data-testid="distribution-metric">
+            <select
+              value={chosen}
+              onChange={(event) => setMetric(event.target.value)}
+              data-testid="distribution-metric"
+            >
               {metrics.map((name) => (
                 <option key={name} value={name}>
                   {distributionMetricName(name)}
@@ -48,14 +54,20 @@ export function LatencyDistribution({ runId, metrics, live }: LatencyDistributio
             </select>
           </label>
           {live && (
-            <button type="button" className="button" onClick={() => setRead((n) => n + 1)} data-testid="distribution-read">
+            <button
+              type="button"
+              className="button"
+              onClick={() => setRead((n) => n + 1)}
+              data-testid="distribution-read"
+            >
               {read === 0 ? "Read the distribution so far" : "Read again"}
             </button>
           )}
         </div>
       </div>
       <p className="muted small" data-testid="distribution-range">
-        {range ? `Seconds ${formatOffset(range.from)} to ${formatOffset(range.to)} of the run` : "The whole run"}, every agent&apos;s per-second HDR histograms merged (never averaged); buckets ten to a decade.
+        {range ? `Seconds ${formatOffset(range.from)} to ${formatOffset(range.to)} of the run` : "The whole run"}, every
+        agent&apos;s per-second HDR histograms merged (never averaged); buckets ten to a decade.
       </p>
       {answer.error && (
         <p className="alert" role="alert">
@@ -65,7 +77,8 @@ export function LatencyDistribution({ runId, metrics, live }: LatencyDistributio
       {read > 0 && !distribution && !answer.error && <p className="loading">Reading the distribution…</p>}
       {distribution && distribution.stats.count === 0 && (
         <p className="muted" data-testid="distribution-empty">
-          No {distributionMetricName(chosen).toLowerCase()} sample was recorded {range ? "in these seconds" : "in this run"}.
+          No {distributionMetricName(chosen).toLowerCase()} sample was recorded{" "}
+          {range ? "in these seconds" : "in this run"}.
         </p>
       )}
       {distribution && distribution.stats.count > 0 && <DistributionCharts distribution={distribution} />}
@@ -78,11 +91,21 @@ function DistributionCharts({ distribution }: { distribution: Distribution }) {
   return (
     <>
       <p className="distribution-stats" data-testid="distribution-stats">
-        {formatInteger(stats.count)} samples · p50 {formatLatencyTick(stats.p50Ms!)} · p90 {formatLatencyTick(stats.p90Ms!)} · p99 {formatLatencyTick(stats.p99Ms!)} · max {formatLatencyTick(stats.maxMs!)}
+        {formatInteger(stats.count)} samples · p50 {formatLatencyTick(stats.p50Ms!)} · p90{" "}
+        {formatLatencyTick(stats.p90Ms!)} · p99 {formatLatencyTick(stats.p99Ms!)} · max{" "}
+        {formatLatencyTick(stats.maxMs!)}
       </p>
       <h3 className="distribution-heading">Samples per latency bucket</h3>
-      <PaintedCanvas distribution={distribution} draw={drawHistogram} testId="distribution-histogram" label={`Histogram of ${formatInteger(stats.count)} samples with p50, p90, p99 and max`} />
-      <h3 className="distribution-heading">Over time ({heatmap.secondsPerColumn === 1 ? "one column a second" : `one column per ${heatmap.secondsPerColumn} s`})</h3>
+      <PaintedCanvas
+        distribution={distribution}
+        draw={drawHistogram}
+        testId="distribution-histogram"
+        label={`Histogram of ${formatInteger(stats.count)} samples with p50, p90, p99 and max`}
+      />
+      <h3 className="distribution-heading">
+        Over time (
+        {heatmap.secondsPerColumn === 1 ? "one column a second" : `one column per ${heatmap.secondsPerColumn} s`})
+      </h3>
       <HeatmapCanvas distribution={distribution} />
       <HeatmapLegend maxCount={heatmap.maxCount} />
     </>
@@ -90,7 +113,19 @@ function DistributionCharts({ distribution }: { distribution: Distribution }) {
 }
 
 /** A canvas drawn by `draw` after layout and again on resize; the draw's time is kept on it as data-paint-ms. */
-function PaintedCanvas({ distribution, draw, testId, label, onPointer }: { distribution: Distribution; draw: (canvas: HTMLCanvasElement, d: Distribution) => number; testId: string; label: string; onPointer?: (x: number, y: number, canvas: HTMLCanvasElement) => void }) {
+function PaintedCanvas({
+  distribution,
+  draw,
+  testId,
+  label,
+  onPointer,
+}: {
+  distribution: Distribution;
+  draw: (canvas: HTMLCanvasElement, d: Distribution) => number;
+  testId: string;
+  label: string;
+  onPointer?: (x: number, y: number, canvas: HTMLCanvasElement) => void;
+}) {
   const ref = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
     const canvas = ref.current;
@@ -111,7 +146,9 @@ function PaintedCanvas({ distribution, draw, testId, label, onPointer }: { distr
       data-testid={testId}
       role="img"
       aria-label={label}
-      onMouseMove={onPointer && ((event) => onPointer(event.nativeEvent.offsetX, event.nativeEvent.offsetY, event.currentTarget))}
+      onMouseMove={
+        onPointer && ((event) => onPointer(event.nativeEvent.offsetX, event.nativeEvent.offsetY, event.currentTarget))
+      }
     />
   );
 }
@@ -126,7 +163,9 @@ function HeatmapCanvas({ distribution }: { distribution: Distribution }) {
         draw={drawHeatmap}
         testId="latency-heatmap"
         label="Heatmap of latency over time: seconds across, latency buckets up, darker for more samples"
-        onPointer={(x, y, canvas) => setCell(heatmapCellAt(distribution, canvas.clientWidth, canvas.clientHeight, x, y))}
+        onPointer={(x, y, canvas) =>
+          setCell(heatmapCellAt(distribution, canvas.clientWidth, canvas.clientHeight, x, y))
+        }
       />
       <p className="muted small" data-testid="heatmap-readout" aria-live="polite">
         {cell

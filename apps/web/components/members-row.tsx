@@ -97,9 +97,7 @@ export function MemberRow({ member, myRole, isMe, onChanged }: MemberRowProps) {
               }}
               testId="remove-member"
             >
-              <p>
-                {member.email} loses access to this organisation at once. API tokens they created stop working.
-              </p>
+              <p>{member.email} loses access to this organisation at once. API tokens they created stop working.</p>
             </ConfirmButton>
           )}
         </div>

@@ -35,7 +35,13 @@ export function MembersView() {
               : "Only admins and owners change roles or remove members."}
           </p>
         </div>
-        <ConfirmButton label="Leave organisation" title={`Leave ${me.organization.name}?`} confirmLabel="Leave" onConfirm={leave} testId="leave-org">
+        <ConfirmButton
+          label="Leave organisation"
+          title={`Leave ${me.organization.name}?`}
+          confirmLabel="Leave"
+          onConfirm={leave}
+          testId="leave-org"
+        >
           <p>You lose access to its plans, runs and agents until someone invites you again.</p>
         </ConfirmButton>
       </div>
@@ -49,7 +55,13 @@ export function MembersView() {
       ) : (
         <DataTable caption="Members" columns={["Name", "Email", "Role", "Joined", ""]} testId="member-list">
           {data.map((member) => (
-            <MemberRow key={member.id} member={member} myRole={me.role} isMe={member.userId === me.user.id} onChanged={membersChanged} />
+            <MemberRow
+              key={member.id}
+              member={member}
+              myRole={me.role}
+              isMe={member.userId === me.user.id}
+              onChanged={membersChanged}
+            />
           ))}
         </DataTable>
       )}

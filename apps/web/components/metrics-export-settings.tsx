@@ -12,19 +12,31 @@ import { useMe } from "./session-gate";
 import { TextField } from "./text-field";
 
 const SINKS: { id: MetricsSink; title: string; urlHint: string }[] = [
-  { id: "prometheus", title: "Prometheus remote write", urlHint: "e.g. https://prometheus.example.com/api/v1/write (Prometheus with --web.enable-remote-write-receiver, Mimir, VictoriaMetrics…)" },
-  { id: "otlp", title: "OTLP metrics (HTTP)", urlHint: "e.g. https://otel-collector.example.com:4318/v1/metrics (JSON encoding)" },
+  {
+    id: "prometheus",
+    title: "Prometheus remote write",
+    urlHint:
+      "e.g. https://prometheus.example.com/api/v1/write (Prometheus with --web.enable-remote-write-receiver, Mimir, VictoriaMetrics…)",
+  },
+  {
+    id: "otlp",
+    title: "OTLP metrics (HTTP)",
+    urlHint: "e.g. https://otel-collector.example.com:4318/v1/metrics (JSON encoding)",
+  },
 ];
 
 /** Where runs stream their per-second series: one form per sink, its last delivery, and a test button. */
 export function MetricsExportSettings() {
   const manages = can(useMe().role, "settings.manage");
-  const settings = useApiQuery(queryKeys.metricsExport, (signal) => metricsExportApi.settings(signal), { pollMs: 3000 });
+  const settings = useApiQuery(queryKeys.metricsExport, (signal) => metricsExportApi.settings(signal), {
+    pollMs: 3000,
+  });
   return (
     <>
       <p className="muted">
-        Runs of plans whose <strong>Metrics export</strong> section says yes to an endpoint push their per-second series (RTT percentiles, throughput, errors, connections) to these endpoints while they run, and
-        their summary when they end. Series names and a Grafana dashboard: docs/metrics-export.md.
+        Runs of plans whose <strong>Metrics export</strong> section says yes to an endpoint push their per-second series
+        (RTT percentiles, throughput, errors, connections) to these endpoints while they run, and their summary when
+        they end. Series names and a Grafana dashboard: docs/metrics-export.md.
       </p>
       {settings.error && (
         <p className="alert" role="alert">
@@ -32,7 +44,13 @@ export function MetricsExportSettings() {
         </p>
       )}
       {SINKS.map((sink) => (
-        <SinkSection key={sink.id} sink={sink} view={settings.data?.[sink.id] ?? null} loaded={settings.data !== null} manages={manages} />
+        <SinkSection
+          key={sink.id}
+          sink={sink}
+          view={settings.data?.[sink.id] ?? null}
+          loaded={settings.data !== null}
+          manages={manages}
+        />
       ))}
     </>
   );
@@ -51,7 +69,17 @@ function SinkStatus({ view }: { view: MetricsExportSinkView }) {
 
 type AuthKind = PutMetricsExportSink["auth"]["kind"];
 
-function SinkSection({ sink, view, loaded, manages }: { sink: (typeof SINKS)[number]; view: MetricsExportSinkView | null; loaded: boolean; manages: boolean }) {
+function SinkSection({
+  sink,
+  view,
+  loaded,
+  manages,
+}: {
+  sink: (typeof SINKS)[number];
+  view: MetricsExportSinkView | null;
+  loaded: boolean;
+  manages: boolean;
+}) {
   const [url, setUrl] = useState("");
   const [auth, setAuth] = useState<AuthKind>("none");
   const [username, setUsername] = useState("");
@@ -72,18 +100,38 @@ function SinkSection({ sink, view, loaded, manages }: { sink: (typeof SINKS)[num
 
   function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const parsedHeaders = headers.trim() === "" ? undefined : Object.fromEntries(headers.split("\n").filter((line) => line.trim()).map((line) => {
-      const cut = line.indexOf(":");
-      return cut < 0 ? [line.trim(), ""] : [line.slice(0, cut).trim(), line.slice(cut + 1).trim()];
-    }));
+    const parsedHeaders =
+      headers.trim() === ""
+        ? undefined
+        : Object.fromEntries(
+            headers
+              .split("\n")
+              .filter((line) => line.trim())
+              .map((line) => {
+                const cut = line.indexOf(":");
+                return cut < 0 ? [line.trim(), ""] : [line.slice(0, cut).trim(), line.slice(cut + 1).trim()];
+              }),
+          );
     const authBody: PutMetricsExportSink["auth"] =
-      auth === "basic" ? { kind: "basic", username: username.trim(), ...(secret ? { password: secret } : {}) } : auth === "bearer" ? { kind: "bearer", ...(secret ? { token: secret } : {}) } : { kind: "none" };
-    acting.mutate(() => metricsExportApi.put(sink.id, { url: url.trim(), auth: authBody, ...(parsedHeaders ? { headers: parsedHeaders } : {}) }), {
-      onSuccess: () => {
-        setSecret("");
-        setHeaders("");
+      auth === "basic"
+        ? { kind: "basic", username: username.trim(), ...(secret ? { password: secret } : {}) }
+        : auth === "bearer"
+          ? { kind: "bearer", ...(secret ? { token: secret } : {}) }
+          : { kind: "none" };
+    acting.mutate(
+      () =>
+        metricsExportApi.put(sink.id, {
+          url: url.trim(),
+          auth: authBody,
+          ...(parsedHeaders ? { headers: parsedHeaders } : {}),
+        }),
+      {
+        onSuccess: () => {
+          setSecret("");
+          setHeaders("");
+        },
       },
-    });
+    );
   }
 
   const id = (name: string) => `${sink.id}-${name}`;
@@ -95,7 +143,16 @@ function SinkSection({ sink, view, loaded, manages }: { sink: (typeof SINKS)[num
       {manages && (
         <form className="settings-form" onSubmit={save} noValidate>
           <div className="form-grid">
-            <TextField id={id("url")} label="URL" type="url" inputMode="url" value={url} onChange={setUrl} error={fieldErrors.url} hint={sink.urlHint} />
+            <TextField
+              id={id("url")}
+              label="URL"
+              type="url"
+              inputMode="url"
+              value={url}
+              onChange={setUrl}
+              error={fieldErrors.url}
+              hint={sink.urlHint}
+            />
             <div className="field">
               <label htmlFor={id("auth")}>Authentication</label>
               <select id={id("auth")} value={auth} onChange={(event) => setAuth(event.target.value as AuthKind)}>
@@ -104,19 +161,46 @@ function SinkSection({ sink, view, loaded, manages }: { sink: (typeof SINKS)[num
                 <option value="bearer">Bearer token</option>
               </select>
             </div>
-            {auth === "basic" && <TextField id={id("username")} label="User" value={username} onChange={setUsername} error={fieldErrors.auth} autoComplete="off" />}
+            {auth === "basic" && (
+              <TextField
+                id={id("username")}
+                label="User"
+                value={username}
+                onChange={setUsername}
+                error={fieldErrors.auth}
+                autoComplete="off"
+              />
+            )}
             {auth !== "none" && (
               <TextField
-                id={id("secret")} label={auth === "basic" ? "Password" : "Token"} type="password" value={secret} onChange={setSecret} autoComplete="new-password"
-                error={fieldErrors.auth} hint={view?.secret === "set" && view.auth === auth ? "Set: leave empty to keep it. Never shown again." : "Stored encrypted; never shown again."}
+                id={id("secret")}
+                label={auth === "basic" ? "Password" : "Token"}
+                type="password"
+                value={secret}
+                onChange={setSecret}
+                autoComplete="new-password"
+                error={fieldErrors.auth}
+                hint={
+                  view?.secret === "set" && view.auth === auth
+                    ? "Set: leave empty to keep it. Never shown again."
+                    : "Stored encrypted; never shown again."
+                }
               />
             )}
           </div>
           <div className="field">
             <label htmlFor={id("headers")}>Extra headers</label>
-            <textarea id={id("headers")} rows={2} value={headers} onChange={(event) => setHeaders(event.target.value)} placeholder="X-Scope-OrgID: team-a" aria-describedby={id("headers-hint")} />
+            <textarea
+              id={id("headers")}
+              rows={2}
+              value={headers}
+              onChange={(event) => setHeaders(event.target.value)}
+              placeholder="X-Scope-OrgID: team-a"
+              aria-describedby={id("headers-hint")}
+            />
             <p className="hint" id={id("headers-hint")}>
-              One <code>Name: value</code> a line; values are stored encrypted. {view?.headerNames.length ? `Set: ${view.headerNames.join(", ")} (leave empty to keep them).` : ""}
+              One <code>Name: value</code> a line; values are stored encrypted.{" "}
+              {view?.headerNames.length ? `Set: ${view.headerNames.join(", ")} (leave empty to keep them).` : ""}
             </p>
             {fieldErrors.headers && <p className="field-error">{fieldErrors.headers}</p>}
           </div>
@@ -131,10 +215,21 @@ function SinkSection({ sink, view, loaded, manages }: { sink: (typeof SINKS)[num
             </button>
             {view && (
               <>
-                <button className="button" type="button" disabled={pending} onClick={() => acting.mutate(() => metricsExportApi.test(sink.id))} data-testid={`test-${sink.id}`}>
+                <button
+                  className="button"
+                  type="button"
+                  disabled={pending}
+                  onClick={() => acting.mutate(() => metricsExportApi.test(sink.id))}
+                  data-testid={`test-${sink.id}`}
+                >
                   Send test
                 </button>
-                <button className="button danger" type="button" disabled={pending} onClick={() => acting.mutate(() => metricsExportApi.remove(sink.id))}>
+                <button
+                  className="button danger"
+                  type="button"
+                  disabled={pending}
+                  onClick={() => acting.mutate(() => metricsExportApi.remove(sink.id))}
+                >
                   Remove
                 </button>
               </>

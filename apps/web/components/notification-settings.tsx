@@ -15,8 +15,16 @@ import { useMe } from "./session-gate";
 import { TextField } from "./text-field";
 
 const KINDS: { id: NotificationKind; label: string; hint: string }[] = [
-  { id: "slack", label: "Slack", hint: "A Slack incoming-webhook URL (https://hooks.slack.com/services/...): a one-line message per run." },
-  { id: "webhook", label: "Webhook", hint: "Any URL that takes a JSON POST: { event, run: { id, planName, status, outcome, error, url }, text }." },
+  {
+    id: "slack",
+    label: "Slack",
+    hint: "A Slack incoming-webhook URL (https://hooks.slack.com/services/...): a one-line message per run.",
+  },
+  {
+    id: "webhook",
+    label: "Webhook",
+    hint: "Any URL that takes a JSON POST: { event, run: { id, planName, status, outcome, error, url }, text }.",
+  },
 ];
 const EVENTS: { id: NotificationEvent; label: string }[] = [
   { id: "failed", label: "A run does not pass (failed, aborted, or a failing verdict)" },
@@ -27,9 +35,14 @@ const EVENTS: { id: NotificationEvent; label: string }[] = [
 export function NotificationSettings() {
   const manages = can(useMe().role, "settings.manage");
   const channels = useApiQuery(queryKeys.notificationChannels, (signal) => notificationsApi.listChannels(signal));
-  const log = useApiQuery(queryKeys.notificationDeliveries, (signal) => notificationsApi.listDeliveries(signal), { pollMs: 3000 });
+  const log = useApiQuery(queryKeys.notificationDeliveries, (signal) => notificationsApi.listDeliveries(signal), {
+    pollMs: 3000,
+  });
   // A test adds a delivery, a removal takes the channel away: both lists are asked again.
-  const acting = useApiMutation((action: () => Promise<unknown>) => action(), [queryKeys.notificationChannels, queryKeys.notificationDeliveries]);
+  const acting = useApiMutation(
+    (action: () => Promise<unknown>) => action(),
+    [queryKeys.notificationChannels, queryKeys.notificationDeliveries],
+  );
   const failure = acting.isError ? errorMessage(acting.error) : null;
 
   return (
@@ -42,9 +55,17 @@ export function NotificationSettings() {
             {channels.error ?? failure}
           </p>
         )}
-        {channels.data && channels.data.length === 0 && <p className="empty" data-testid="channels-empty">No channels yet: runs end without telling anyone.</p>}
+        {channels.data && channels.data.length === 0 && (
+          <p className="empty" data-testid="channels-empty">
+            No channels yet: runs end without telling anyone.
+          </p>
+        )}
         {channels.data && channels.data.length > 0 && (
-          <DataTable caption="Notification channels" columns={["Channel", "Sends to", "When", "Added", ""]} testId="channel-list">
+          <DataTable
+            caption="Notification channels"
+            columns={["Channel", "Sends to", "When", "Added", ""]}
+            testId="channel-list"
+          >
             {channels.data.map((channel) => (
               <tr key={channel.id} data-testid="channel-row" data-channel-id={channel.id}>
                 <td>
@@ -54,15 +75,29 @@ export function NotificationSettings() {
                 <td>
                   <code>{channel.host}</code>
                 </td>
-                <td>{channel.events.map((event) => (event === "failed" ? "runs that do not pass" : "every run")).join(", ")}</td>
+                <td>
+                  {channel.events
+                    .map((event) => (event === "failed" ? "runs that do not pass" : "every run"))
+                    .join(", ")}
+                </td>
                 <td>{formatDateTime(channel.createdAt)}</td>
                 <td className="actions">
                   {manages && (
                     <>
-                      <button className="button small" type="button" onClick={() => acting.mutate(() => notificationsApi.testChannel(channel.id))} data-testid="test-channel">
+                      <button
+                        className="button small"
+                        type="button"
+                        onClick={() => acting.mutate(() => notificationsApi.testChannel(channel.id))}
+                        data-testid="test-channel"
+                      >
                         Send test
                       </button>
-                      <button className="button small danger" type="button" onClick={() => acting.mutate(() => notificationsApi.removeChannel(channel.id))} aria-label={`Remove ${channel.name}`}>
+                      <button
+                        className="button small danger"
+                        type="button"
+                        onClick={() => acting.mutate(() => notificationsApi.removeChannel(channel.id))}
+                        aria-label={`Remove ${channel.name}`}
+                      >
                         Remove
                       </button>
                     </>
@@ -99,16 +134,24 @@ function NewChannelForm() {
     );
   }
 
-  const toggle = (id: NotificationEvent, on: boolean) => setEvents((current) => (on ? [...current, id] : current.filter((e) => e !== id)));
+  const toggle = (id: NotificationEvent, on: boolean) =>
+    setEvents((current) => (on ? [...current, id] : current.filter((e) => e !== id)));
   return (
     <section className="settings-section panel" aria-labelledby="new-channel-title">
       <h2 id="new-channel-title">Add a notification channel</h2>
-      <p className="muted">When a run ends, the workers post to each channel that wants it, retrying an endpoint that is down.</p>
+      <p className="muted">
+        When a run ends, the workers post to each channel that wants it, retrying an endpoint that is down.
+      </p>
       <form className="settings-form" onSubmit={create} noValidate>
         <div className="form-grid">
           <div className="field">
             <label htmlFor="channel-kind">Kind</label>
-            <select id="channel-kind" value={kind} onChange={(event) => setKind(event.target.value as NotificationKind)} aria-describedby="channel-kind-hint">
+            <select
+              id="channel-kind"
+              value={kind}
+              onChange={(event) => setKind(event.target.value as NotificationKind)}
+              aria-describedby="channel-kind-hint"
+            >
               {KINDS.map((option) => (
                 <option key={option.id} value={option.id}>
                   {option.label}
@@ -119,15 +162,36 @@ function NewChannelForm() {
               {KINDS.find((option) => option.id === kind)!.hint}
             </p>
           </div>
-          <TextField id="channel-name" label="Name" value={name} onChange={setName} error={fieldErrors.name} hint="What it is, e.g. #load-tests." />
-          <TextField id="channel-url" label="URL" type="url" inputMode="url" value={url} onChange={setUrl} error={fieldErrors.url} hint="Kept secret: only its host is shown after saving." />
+          <TextField
+            id="channel-name"
+            label="Name"
+            value={name}
+            onChange={setName}
+            error={fieldErrors.name}
+            hint="What it is, e.g. #load-tests."
+          />
+          <TextField
+            id="channel-url"
+            label="URL"
+            type="url"
+            inputMode="url"
+            value={url}
+            onChange={setUrl}
+            error={fieldErrors.url}
+            hint="Kept secret: only its host is shown after saving."
+          />
         </div>
         <div className="field">
           <fieldset className="plain-fieldset">
             <legend>Notify when</legend>
             {EVENTS.map((option) => (
               <div className="checkbox" key={option.id}>
-                <input id={`channel-event-${option.id}`} type="checkbox" checked={events.includes(option.id)} onChange={(event) => toggle(option.id, event.target.checked)} />
+                <input
+                  id={`channel-event-${option.id}`}
+                  type="checkbox"
+                  checked={events.includes(option.id)}
+                  onChange={(event) => toggle(option.id, event.target.checked)}
+                />
                 <label htmlFor={`channel-event-${option.id}`}>{option.label}</label>
               </div>
             ))}

@@ -34,7 +34,13 @@ export function OrgSwitcher({ organisation }: { organisation: string }) {
     <div className="org-switcher">
       <label htmlFor="org-switcher">Organisation</label>
       {/* A separate Switch button: arrowing through a closed select fires change on every key press. */}
-      <select id="org-switcher" value={chosen ?? active.orgId} onChange={(event) => setChosen(event.target.value)} disabled={pending} data-testid="org-name">
+      <select
+        id="org-switcher"
+        value={chosen ?? active.orgId}
+        onChange={(event) => setChosen(event.target.value)}
+        disabled={pending}
+        data-testid="org-name"
+      >
         {data.map((org) => (
           <option key={org.orgId} value={org.orgId}>
             {org.name} ({org.role})
@@ -42,7 +48,13 @@ export function OrgSwitcher({ organisation }: { organisation: string }) {
         ))}
       </select>
       {chosen && chosen !== active.orgId && (
-        <button className="button small" type="button" onClick={() => switching.mutate(chosen)} disabled={pending} data-testid="switch-org">
+        <button
+          className="button small"
+          type="button"
+          onClick={() => switching.mutate(chosen)}
+          disabled={pending}
+          data-testid="switch-org"
+        >
           {pending ? "Switching…" : "Switch"}
         </button>
       )}

@@ -32,7 +32,14 @@ export function PdfDownloadButton({ url, fallbackName }: { url: string; fallback
 
   return (
     <>
-      <button className="button" type="button" onClick={download} disabled={pending} aria-busy={pending} data-testid="download-pdf">
+      <button
+        className="button"
+        type="button"
+        onClick={download}
+        disabled={pending}
+        aria-busy={pending}
+        data-testid="download-pdf"
+      >
         {pending ? "Preparing PDF…" : "Download PDF"}
       </button>
       {failure && (

@@ -8,7 +8,13 @@ import { api } from "../lib/api";
 import { runsApi } from "../lib/runs-api";
 import { formatDateTime } from "../lib/format";
 import { queryKeys } from "../lib/query-keys";
-import { describeAgents, describeLoad, describeScenario, describeTarget, scenarioScriptHash } from "../lib/plan-summary";
+import {
+  describeAgents,
+  describeLoad,
+  describeScenario,
+  describeTarget,
+  scenarioScriptHash,
+} from "../lib/plan-summary";
 import { planToText, type PlanFormat } from "../lib/plan-text";
 import { CodeBlock } from "./code-block";
 import { downloadPlan } from "./plan-download";
@@ -71,7 +77,8 @@ export function PlanDetail({ planId }: { planId: string }) {
           <h1>{plan.data.name}</h1>
           {plan.data.archivedAt && (
             <p className="notice" data-testid="plan-archived">
-              Archived {formatDateTime(plan.data.archivedAt)}: hidden from the plan list; its runs are kept and it can still run.
+              Archived {formatDateTime(plan.data.archivedAt)}: hidden from the plan list; its runs are kept and it can
+              still run.
             </p>
           )}
           {orgWarnings.length ? (
@@ -80,7 +87,9 @@ export function PlanDetail({ planId }: { planId: string }) {
                 This plan cannot start as the organisation is set up now
                 {can(role, "settings.manage") ? (
                   <>
-                    {" "}(change the limits under <Link href="/settings/organisation">Settings → Organisation</Link>, or the plan):
+                    {" "}
+                    (change the limits under <Link href="/settings/organisation">Settings → Organisation</Link>, or the
+                    plan):
                   </>
                 ) : (
                   " (an admin or owner can change the limits under Settings → Organisation, or edit the plan):"
@@ -137,7 +146,11 @@ export function PlanDetail({ planId }: { planId: string }) {
         </ul>
         {scriptHash && (
           <p className="small" data-testid="plan-script">
-            Each client runs the script <Link href={`/scripts/${scriptHash}`}><code>{scriptHash}</code></Link>, on agents started with --allow-scripts.
+            Each client runs the script{" "}
+            <Link href={`/scripts/${scriptHash}`}>
+              <code>{scriptHash}</code>
+            </Link>
+            , on agents started with --allow-scripts.
           </p>
         )}
       </section>
@@ -146,7 +159,13 @@ export function PlanDetail({ planId }: { planId: string }) {
       <section className="panel" aria-labelledby="plan-file-title">
         <h2 id="plan-file-title">Plan file</h2>
         <p className="muted">Version {version}. Each save makes a new version; every run keeps the version it ran.</p>
-        <Tabs label="Plan file format" idPrefix="plan-file" tabs={FORMATS} selected={format} onSelect={(id) => setFormat(id as PlanFormat)}>
+        <Tabs
+          label="Plan file format"
+          idPrefix="plan-file"
+          tabs={FORMATS}
+          selected={format}
+          onSelect={(id) => setFormat(id as PlanFormat)}
+        >
           <CodeBlock text={text} label={`Plan as ${format.toUpperCase()}`} testId="plan-file" wrap={false} />
         </Tabs>
       </section>

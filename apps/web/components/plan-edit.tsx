@@ -11,7 +11,10 @@ import { PlanEditor } from "./plan-editor";
  * theirs. A save from an older version meets the API's conflict, whose Reload reads the plan again.
  */
 export function PlanEdit({ planId }: { planId: string }) {
-  const plan = useFreshRead((read) => queryKeys.planToEdit(planId, read), (signal) => api.getPlan(planId, signal));
+  const plan = useFreshRead(
+    (read) => queryKeys.planToEdit(planId, read),
+    (signal) => api.getPlan(planId, signal),
+  );
   if (plan.error) {
     return (
       <p className="alert" role="alert">

@@ -8,7 +8,17 @@ import { PlanSpec } from "@throng/protocol/plan";
 import { api } from "../lib/api";
 import { queryKeys } from "../lib/query-keys";
 import { ApiError, errorMessage } from "../lib/api-client";
-import { draftFromInput, draftToInput, errorsByPath, fieldId, issuesToFields, specFieldErrors, validateDraft, type PlanDraft, type PlanErrors } from "../lib/plan-draft";
+import {
+  draftFromInput,
+  draftToInput,
+  errorsByPath,
+  fieldId,
+  issuesToFields,
+  specFieldErrors,
+  validateDraft,
+  type PlanDraft,
+  type PlanErrors,
+} from "../lib/plan-draft";
 import { formatOfFile, parsePlanText, planToText, type PlanFormat } from "../lib/plan-text";
 import { CodeEditor } from "./code-editor";
 import { ErrorSummary } from "./error-summary";
@@ -28,7 +38,12 @@ const VIEWS = [
 /** The text views' editors: the same CodeMirror with the plan's schema, in each format's grammar. */
 const TEXT_VIEWS = {
   yaml: { name: "YAML", testId: "plan-yaml", language: planYamlLanguage, completes: "Ctrl+Space completes a key" },
-  json: { name: "JSON", testId: "plan-json", language: planJsonLanguage, completes: "a key's or a value's opening quote offers what the schema allows" },
+  json: {
+    name: "JSON",
+    testId: "plan-json",
+    language: planJsonLanguage,
+    completes: "a key's or a value's opening quote offers what the schema allows",
+  },
 } as const;
 
 /**
@@ -39,7 +54,10 @@ function checkText(text: string, format: PlanFormat): { errors: PlanErrors; draf
   const parsed = parsePlanText(text, format);
   if (!parsed.ok) return { errors: { form: parsed.error }, draft: draftFromInput({}) };
   const result = PlanSpec.safeParse(parsed.value);
-  return { errors: result.success ? {} : errorsByPath(issuesToFields(result.error.issues)), draft: draftFromInput(parsed.value) };
+  return {
+    errors: result.success ? {} : errorsByPath(issuesToFields(result.error.issues)),
+    draft: draftFromInput(parsed.value),
+  };
 }
 
 /** A text view is checked once typing (or a paste) pauses this long, not on every keystroke: a long plan stays responsive. */
@@ -63,7 +81,17 @@ export interface PlanEditTarget {
  * views carries the plan across. Import reads a .json/.yaml file; export downloads one. Saving creates a plan,
  * or with `edit` saves a new version of that plan (refused with 409 if another version was saved meanwhile).
  */
-export function PlanEditor({ initial, title, intro, edit }: { initial: PlanDraft; title: string; intro: string; edit?: PlanEditTarget }) {
+export function PlanEditor({
+  initial,
+  title,
+  intro,
+  edit,
+}: {
+  initial: PlanDraft;
+  title: string;
+  intro: string;
+  edit?: PlanEditTarget;
+}) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<PlanDraft>(initial);
@@ -153,7 +181,9 @@ export function PlanEditor({ initial, title, intro, edit }: { initial: PlanDraft
     setErrors({});
     setPending(true);
     try {
-      const saved = edit ? await api.updatePlan(edit.planId, { version: edit.version, spec: checked.spec }) : await api.savePlan(checked.spec);
+      const saved = edit
+        ? await api.updatePlan(edit.planId, { version: edit.version, spec: checked.spec })
+        : await api.savePlan(checked.spec);
       // The plan page opens on the saved version at once (the API's answer is the plan), and the lists and the
       // versions ask again, rather than the page showing the cached older version until its own read answers.
       queryClient.setQueryData(queryKeys.plan(saved.id), saved);
@@ -206,11 +236,20 @@ export function PlanEditor({ initial, title, intro, edit }: { initial: PlanDraft
           <button className="button" type="button" onClick={() => fileRef.current?.click()} data-testid="import-plan">
             Import file…
           </button>
-          <input ref={fileRef} type="file" accept=".json,.yaml,.yml,application/json,application/yaml" className="sr-only" tabIndex={-1} aria-label="Plan file to import" data-testid="import-plan-file" onChange={(event) => {
-            const file = event.target.files?.[0];
-            if (file) void importFile(file);
-            event.target.value = "";
-          }} />
+          <input
+            ref={fileRef}
+            type="file"
+            accept=".json,.yaml,.yml,application/json,application/yaml"
+            className="sr-only"
+            tabIndex={-1}
+            aria-label="Plan file to import"
+            data-testid="import-plan-file"
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              if (file) void importFile(file);
+              event.target.value = "";
+            }}
+          />
           <button className="button" type="button" onClick={() => exportAs("yaml")} data-testid="export-yaml">
             Export YAML
           </button>
@@ -230,7 +269,9 @@ export function PlanEditor({ initial, title, intro, edit }: { initial: PlanDraft
           <button className="button" type="button" onClick={edit.onReload} data-testid="plan-conflict-reload">
             Reload
           </button>{" "}
-          <span className="small">Loads the latest version; your changes here are dropped, so copy them first if you need them.</span>
+          <span className="small">
+            Loads the latest version; your changes here are dropped, so copy them first if you need them.
+          </span>
         </div>
       )}
       <ErrorSummary errors={errors} draft={view === "form" ? draft : checkedDraft} />
@@ -241,9 +282,19 @@ export function PlanEditor({ initial, title, intro, edit }: { initial: PlanDraft
           <div className="panel field">
             <label htmlFor="plan-text">Plan as {TEXT_VIEWS[view].name}</label>
             {/* One editor per view (keyed): each is built with its own language. */}
-            <CodeEditor key={view} id="plan-text" label={`Plan as ${TEXT_VIEWS[view].name}`} value={text} onChange={changeText} testId={TEXT_VIEWS[view].testId} describedBy="plan-text-hint" language={TEXT_VIEWS[view].language} />
+            <CodeEditor
+              key={view}
+              id="plan-text"
+              label={`Plan as ${TEXT_VIEWS[view].name}`}
+              value={text}
+              onChange={changeText}
+              testId={TEXT_VIEWS[view].testId}
+              describedBy="plan-text-hint"
+              language={TEXT_VIEWS[view].language}
+            />
             <p className="hint" id="plan-text-hint">
-              The same plan as the form. Edits are checked against the plan schema as you type, each problem marked at its line ({TEXT_VIEWS[view].completes}, hovering a key explains it); switch back to the form at any time.
+              The same plan as the form. Edits are checked against the plan schema as you type, each problem marked at
+              its line ({TEXT_VIEWS[view].completes}, hovering a key explains it); switch back to the form at any time.
             </p>
           </div>
         )}

@@ -21,9 +21,24 @@ const SECTIONS: { key: string; title: string; intro?: string }[] = [
   { key: "scenario", title: "Scenario" },
   { key: "load", title: "Load", intro: "How many clients, for how long." },
   { key: "agents", title: "Agents", intro: "Which agents take the load, and what happens if one drops out." },
-  { key: "network", title: "Network cohorts", intro: "Give some players a worse network than the rig's (a lossy phone link, a far-away region): each cohort's delay, jitter, loss and bandwidth apply to its clients' traffic only, and every figure, chart and SLO can be read per cohort. Over UDP and KCP each datagram meets them; over TCP and WebSocket the agent needs to reach below TCP, or the report says they were applied above it (docs/networks.md)." },
-  { key: "slos", title: "SLOs", intro: "Pass/fail thresholds: the run passes when each metric stays below its threshold over the run; a capacity search finds the most clients that meet them all." },
-  { key: "export", title: "Metrics export", intro: "Stream the runs' per-second series to the organisation's Prometheus remote write or OTLP endpoint (set them up under Settings → Metrics export)." },
+  {
+    key: "network",
+    title: "Network cohorts",
+    intro:
+      "Give some players a worse network than the rig's (a lossy phone link, a far-away region): each cohort's delay, jitter, loss and bandwidth apply to its clients' traffic only, and every figure, chart and SLO can be read per cohort. Over UDP and KCP each datagram meets them; over TCP and WebSocket the agent needs to reach below TCP, or the report says they were applied above it (docs/networks.md).",
+  },
+  {
+    key: "slos",
+    title: "SLOs",
+    intro:
+      "Pass/fail thresholds: the run passes when each metric stays below its threshold over the run; a capacity search finds the most clients that meet them all.",
+  },
+  {
+    key: "export",
+    title: "Metrics export",
+    intro:
+      "Stream the runs' per-second series to the organisation's Prometheus remote write or OTLP endpoint (set them up under Settings → Metrics export).",
+  },
 ];
 
 const place = (key: string) => ({ path: key, textKey: key, variants: [] as string[] });
@@ -32,21 +47,41 @@ const place = (key: string) => ({ path: key, textKey: key, variants: [] as strin
  * The plan as a form: one panel per section of the schema, every field drawn from it. With `checkPlan` (the editor's
  * validation) the scenario panel offers "Try it" for its session steps.
  */
-export function PlanFormSections({ draft, errors, onChange, checkPlan }: { draft: PlanDraft; errors: PlanErrors; onChange: (draft: PlanDraft) => void; checkPlan?: () => TrialCheck }) {
+export function PlanFormSections({
+  draft,
+  errors,
+  onChange,
+  checkPlan,
+}: {
+  draft: PlanDraft;
+  errors: PlanErrors;
+  onChange: (draft: PlanDraft) => void;
+  checkPlan?: () => TrialCheck;
+}) {
   const set = (key: string) => (value: DraftValue) => onChange({ ...draft, [key]: value });
   const field = (key: string) => PLAN_NODE.fields.find((candidate) => candidate.key === key);
   const rate = expectedMessagesPerSec(draft);
   const onlineAgents = useOnlineAgents();
   const derived = derivePlanFigures(draft, onlineAgents);
   const scenarioKind = String((draft.scenario as DraftObject | undefined)?.kind ?? "");
-  const others = PLAN_NODE.fields.filter((candidate) => candidate.key !== "name" && !SECTIONS.some((section) => section.key === candidate.key));
+  const others = PLAN_NODE.fields.filter(
+    (candidate) => candidate.key !== "name" && !SECTIONS.some((section) => section.key === candidate.key),
+  );
   const nameField = field("name");
   const overrides = useSloOverrides(draft);
 
   return (
     <FieldOverrides.Provider value={overrides}>
       <section className="panel" aria-label="Name">
-        {nameField && <SchemaField field={nameField} place={place("name")} value={draft.name} errors={errors} onChange={set("name")} />}
+        {nameField && (
+          <SchemaField
+            field={nameField}
+            place={place("name")}
+            value={draft.name}
+            errors={errors}
+            onChange={set("name")}
+          />
+        )}
       </section>
       {SECTIONS.map(({ key, title, intro }) => {
         const spec = field(key);
@@ -55,13 +90,19 @@ export function PlanFormSections({ draft, errors, onChange, checkPlan }: { draft
         return (
           <section key={key} className="panel" aria-labelledby={titleId} data-testid={`plan-section-${key}`}>
             <h2 id={titleId}>{title}</h2>
-            {key === "scenario" ? scenarioDescription(scenarioKind) && <p className="muted">{scenarioDescription(scenarioKind)}</p> : intro && <p className="muted">{intro}</p>}
+            {key === "scenario"
+              ? scenarioDescription(scenarioKind) && <p className="muted">{scenarioDescription(scenarioKind)}</p>
+              : intro && <p className="muted">{intro}</p>}
             <Section spec={spec} value={draft[key]} errors={errors} onChange={set(key)} />
             {key === "scenario" && checkPlan && scenarioKind !== "script" && <SessionTrial checkPlan={checkPlan} />}
             {key === "scenario" && (
               <p className="derived" aria-live="polite" data-testid="plan-rate">
-                {rate === null ? "The message rate depends on the server's answers." : `≈ ${formatRate(rate)} messages/s sent at full load`}
-                {derived.sentBitsPerSec !== null && <span data-testid="plan-bandwidth">{` · ≈ ${formatBits(derived.sentBitsPerSec)} of payload sent`}</span>}
+                {rate === null
+                  ? "The message rate depends on the server's answers."
+                  : `≈ ${formatRate(rate)} messages/s sent at full load`}
+                {derived.sentBitsPerSec !== null && (
+                  <span data-testid="plan-bandwidth">{` · ≈ ${formatBits(derived.sentBitsPerSec)} of payload sent`}</span>
+                )}
               </p>
             )}
             {key === "load" && (
@@ -75,7 +116,13 @@ export function PlanFormSections({ draft, errors, onChange, checkPlan }: { draft
       {others.length > 0 && (
         <section className="panel" aria-labelledby="plan-more-title">
           <h2 id="plan-more-title">More</h2>
-          <ObjectFields fields={others} place={place("")} value={draft} errors={errors} onChange={(next) => onChange(next)} />
+          <ObjectFields
+            fields={others}
+            place={place("")}
+            value={draft}
+            errors={errors}
+            onChange={(next) => onChange(next)}
+          />
         </section>
       )}
     </FieldOverrides.Provider>
@@ -92,12 +139,17 @@ function useSloOverrides(draft: PlanDraft): FieldOverrides {
   const row = JSON.stringify(newSloRow(draft));
   const cohorts = draftCohortNames(draft).join(",");
   const cohortRow = JSON.stringify(newCohortRow(draft));
-  const units = (Array.isArray(draft.slos) ? (draft.slos as DraftObject[]) : []).map((slo) => sloBelowUnit(slo.metric) ?? "").join(",");
-  return useMemo(() => ({
-    choices: { "slos.metric": choices ? choices.split(",") : [], "slos.cohort": cohorts ? cohorts.split(",") : [] },
-    newItem: { slos: JSON.parse(row) as DraftObject, network: JSON.parse(cohortRow) as DraftObject },
-    units: Object.fromEntries(units.split(",").flatMap((unit, i) => (unit ? [[`slos.${i}.below`, unit]] : []))),
-  }), [choices, row, units, cohorts, cohortRow]);
+  const units = (Array.isArray(draft.slos) ? (draft.slos as DraftObject[]) : [])
+    .map((slo) => sloBelowUnit(slo.metric) ?? "")
+    .join(",");
+  return useMemo(
+    () => ({
+      choices: { "slos.metric": choices ? choices.split(",") : [], "slos.cohort": cohorts ? cohorts.split(",") : [] },
+      newItem: { slos: JSON.parse(row) as DraftObject, network: JSON.parse(cohortRow) as DraftObject },
+      units: Object.fromEntries(units.split(",").flatMap((unit, i) => (unit ? [[`slos.${i}.below`, unit]] : []))),
+    }),
+    [choices, row, units, cohorts, cohortRow],
+  );
 }
 
 const AGENTS_POLL_MS = 5000;
@@ -112,10 +164,28 @@ function useOnlineAgents(): number | null {
   return data ? data.filter((agent) => agent.status === "online").length : null;
 }
 
-function Section({ spec, value, errors, onChange }: { spec: FieldSpec; value: DraftValue; errors: PlanErrors; onChange: (value: DraftValue) => void }) {
+function Section({
+  spec,
+  value,
+  errors,
+  onChange,
+}: {
+  spec: FieldSpec;
+  value: DraftValue;
+  errors: PlanErrors;
+  onChange: (value: DraftValue) => void;
+}) {
   // An object section's fields go straight into its panel; a union (target, scenario) brings its own chooser.
   if (spec.node.kind === "object") {
-    return <ObjectFields fields={spec.node.fields} place={place(spec.key)} value={(value ?? {}) as DraftObject} errors={errors} onChange={onChange} />;
+    return (
+      <ObjectFields
+        fields={spec.node.fields}
+        place={place(spec.key)}
+        value={(value ?? {}) as DraftObject}
+        errors={errors}
+        onChange={onChange}
+      />
+    );
   }
   return <SchemaField field={spec} place={place(spec.key)} value={value} errors={errors} onChange={onChange} />;
 }

@@ -19,7 +19,9 @@ export function PlanList({ plans }: { plans: PlanView[] }) {
     return (
       <div className="empty" data-testid="plans-empty">
         <strong>No plans yet.</strong>
-        <p>A plan says where the load goes and how much. Create one, or import a plan file (YAML or JSON) in the editor.</p>
+        <p>
+          A plan says where the load goes and how much. Create one, or import a plan file (YAML or JSON) in the editor.
+        </p>
         {can(role, "plan.write") && (
           <Link className="button primary" href="/plans/new">
             New plan
@@ -29,7 +31,11 @@ export function PlanList({ plans }: { plans: PlanView[] }) {
     );
   }
   return (
-    <DataTable caption="Plans" columns={["Plan", "Target", "Load", "Last run", "Baseline", "Next run", ""]} testId="plan-list">
+    <DataTable
+      caption="Plans"
+      columns={["Plan", "Target", "Load", "Last run", "Baseline", "Next run", ""]}
+      testId="plan-list"
+    >
       {plans.map((plan) => (
         <tr key={plan.id} data-testid="plan-row" data-plan-id={plan.id} data-plan-name={plan.name}>
           <td>
@@ -54,7 +60,9 @@ export function PlanList({ plans }: { plans: PlanView[] }) {
           <td data-testid="plan-last-run" data-outcome={plan.lastRun?.outcome ?? ""}>
             {plan.lastRun ? (
               <>
-                <Link href={`/runs/${plan.lastRun.id}`}>{plan.lastRun.outcome ? outcomeLabel(plan.lastRun.outcome) : plan.lastRun.status}</Link>
+                <Link href={`/runs/${plan.lastRun.id}`}>
+                  {plan.lastRun.outcome ? outcomeLabel(plan.lastRun.outcome) : plan.lastRun.status}
+                </Link>
                 {plan.lastRun.endedAt && <div className="muted small">{formatAgo(plan.lastRun.endedAt)}</div>}
               </>
             ) : (
@@ -62,11 +70,18 @@ export function PlanList({ plans }: { plans: PlanView[] }) {
             )}
           </td>
           <td data-testid="plan-baseline-cell">
-            {plan.baselineRunId ? <Link href={`/runs/${plan.baselineRunId}`}>run {shortId(plan.baselineRunId)}</Link> : <span className="muted">none</span>}
+            {plan.baselineRunId ? (
+              <Link href={`/runs/${plan.baselineRunId}`}>run {shortId(plan.baselineRunId)}</Link>
+            ) : (
+              <span className="muted">none</span>
+            )}
           </td>
           <td data-testid="plan-next-run" data-paused={plan.nextScheduledRun?.paused ? "true" : "false"}>
             {plan.nextScheduledRun ? (
-              <Link href="/schedules" title={`Scheduled (${plan.nextScheduledRun.timezone}); all schedules on the Schedules page`}>
+              <Link
+                href="/schedules"
+                title={`Scheduled (${plan.nextScheduledRun.timezone}); all schedules on the Schedules page`}
+              >
                 {nextFiringText(plan.nextScheduledRun)}
               </Link>
             ) : (

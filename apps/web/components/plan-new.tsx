@@ -12,7 +12,13 @@ import { PlanEditor } from "./plan-editor";
 export function PlanNew() {
   const from = useSearchParams().get("from");
   if (!from) {
-    return <PlanEditor initial={emptyDraft()} title="New plan" intro="Where the load goes, what every client does, and how many clients for how long." />;
+    return (
+      <PlanEditor
+        initial={emptyDraft()}
+        title="New plan"
+        intro="Where the load goes, what every client does, and how many clients for how long."
+      />
+    );
   }
   return <PlanClone planId={from} />;
 }
@@ -34,5 +40,12 @@ function PlanClone({ planId }: { planId: string }) {
   }
   if (!data) return <p className="loading">Loading the plan to copy…</p>;
   const initial = draftFromInput({ ...data.plan.spec, name: cloneName(data.plan.name, data.names) });
-  return <PlanEditor key={planId} initial={initial} title={`Copy of ${data.plan.name}`} intro="Change what you need and save it as a new plan; the original stays as it is." />;
+  return (
+    <PlanEditor
+      key={planId}
+      initial={initial}
+      title={`Copy of ${data.plan.name}`}
+      intro="Change what you need and save it as a new plan; the original stays as it is."
+    />
+  );
 }

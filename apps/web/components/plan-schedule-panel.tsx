@@ -88,8 +88,22 @@ export function PlanSchedulePanel({ planId, canSchedule }: { planId: string; can
       {canSchedule && current.data && (
         <form className="settings-form" onSubmit={save} noValidate>
           <div className="form-grid">
-            <TextField id="schedule-cron" label="Cron schedule" value={cronValue} onChange={setCron} error={fieldErrors.cron} hint="minute hour day-of-month month weekday, e.g. 0 3 * * 1-5 for 03:00 on weekdays." />
-            <TextField id="schedule-timezone" label="Time zone" value={zoneValue} onChange={setTimezone} error={fieldErrors.timezone} hint="An IANA name, e.g. UTC or Europe/Berlin." />
+            <TextField
+              id="schedule-cron"
+              label="Cron schedule"
+              value={cronValue}
+              onChange={setCron}
+              error={fieldErrors.cron}
+              hint="minute hour day-of-month month weekday, e.g. 0 3 * * 1-5 for 03:00 on weekdays."
+            />
+            <TextField
+              id="schedule-timezone"
+              label="Time zone"
+              value={zoneValue}
+              onChange={setTimezone}
+              error={fieldErrors.timezone}
+              hint="An IANA name, e.g. UTC or Europe/Berlin."
+            />
           </div>
           {failure && (
             <p className="alert" role="alert">
@@ -101,12 +115,26 @@ export function PlanSchedulePanel({ planId, canSchedule }: { planId: string; can
               {schedule ? "Change schedule" : "Schedule runs"}
             </button>
             {schedule && (
-              <button className="button" type="button" disabled={pending} onClick={() => act(() => (schedule.pausedAt ? api.resumePlanSchedule(planId) : api.pausePlanSchedule(planId)))} data-testid="pause-schedule">
+              <button
+                className="button"
+                type="button"
+                disabled={pending}
+                onClick={() =>
+                  act(() => (schedule.pausedAt ? api.resumePlanSchedule(planId) : api.pausePlanSchedule(planId)))
+                }
+                data-testid="pause-schedule"
+              >
                 {schedule.pausedAt ? "Resume" : "Pause"}
               </button>
             )}
             {schedule && (
-              <button className="button" type="button" disabled={pending} onClick={() => act(() => api.removePlanSchedule(planId))} data-testid="remove-schedule">
+              <button
+                className="button"
+                type="button"
+                disabled={pending}
+                onClick={() => act(() => api.removePlanSchedule(planId))}
+                data-testid="remove-schedule"
+              >
                 Stop scheduling
               </button>
             )}

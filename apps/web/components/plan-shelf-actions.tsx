@@ -46,14 +46,24 @@ export function PlanShelfActions({ plan }: { plan: PlanView }) {
         onClick={() =>
           act(
             () => (archived ? api.restorePlan(plan.id) : api.archivePlan(plan.id)),
-            () => Promise.all([refreshLists(), queryClient.invalidateQueries({ queryKey: queryKeys.plan(plan.id), exact: true })]),
+            () =>
+              Promise.all([
+                refreshLists(),
+                queryClient.invalidateQueries({ queryKey: queryKeys.plan(plan.id), exact: true }),
+              ]),
           )
         }
         data-testid={archived ? "restore-plan" : "archive-plan"}
       >
         {archived ? "Restore" : "Archive"}
       </button>
-      <button className="button danger" type="button" disabled={pending} onClick={() => setDeleting(true)} data-testid="delete-plan">
+      <button
+        className="button danger"
+        type="button"
+        disabled={pending}
+        onClick={() => setDeleting(true)}
+        data-testid="delete-plan"
+      >
         Delete
       </button>
       {failure && !deleting && (
@@ -85,8 +95,8 @@ export function PlanShelfActions({ plan }: { plan: PlanView }) {
         testId="delete-plan-dialog"
       >
         <p>
-          <strong>{plan.name}</strong> and its versions are deleted for good. A plan that has runs cannot be deleted: archive it
-          instead, which hides it from the plan list and keeps its runs.
+          <strong>{plan.name}</strong> and its versions are deleted for good. A plan that has runs cannot be deleted:
+          archive it instead, which hides it from the plan list and keeps its runs.
         </p>
       </ConfirmDialog>
     </>

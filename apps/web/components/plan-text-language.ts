@@ -22,7 +22,12 @@ function plainInfo(source: CompletionSource): CompletionSource {
   return (context) => {
     const result = source(context);
     if (Array.isArray(result)) return result;
-    return { ...result, options: result.options.map((option) => (typeof option.info === "string" ? { ...option, info: option.info.replace(/\*\*(.+?)\*\*/g, "$1") } : option)) };
+    return {
+      ...result,
+      options: result.options.map((option) =>
+        typeof option.info === "string" ? { ...option, info: option.info.replace(/\*\*(.+?)\*\*/g, "$1") } : option,
+      ),
+    };
   };
 }
 
@@ -33,7 +38,14 @@ function plainInfo(source: CompletionSource): CompletionSource {
  * validator's, the same in YAML and JSON.
  */
 async function planLanguage(format: PlanFormat, support: () => Promise<FormatSupport>): Promise<Extension> {
-  const [{ language, data, completion, hover }, { stateExtensions }, { linter, lintGutter }, { hoverTooltip }, { planJsonSchema }, { planTextMarkers }] = await Promise.all([
+  const [
+    { language, data, completion, hover },
+    { stateExtensions },
+    { linter, lintGutter },
+    { hoverTooltip },
+    { planJsonSchema },
+    { planTextMarkers },
+  ] = await Promise.all([
     support(),
     import("codemirror-json-schema"),
     import("@codemirror/lint"),
@@ -47,13 +59,26 @@ async function planLanguage(format: PlanFormat, support: () => Promise<FormatSup
     hoverTooltip(hover),
     stateExtensions(planJsonSchema() as Parameters<typeof stateExtensions>[0]),
     lintGutter(),
-    linter((view) => planTextMarkers(view.state.doc.toString(), format).map(({ from, to, message }) => ({ from, to, message, severity: "error" as const, source: "plan" })), { delay: 300 }),
+    linter(
+      (view) =>
+        planTextMarkers(view.state.doc.toString(), format).map(({ from, to, message }) => ({
+          from,
+          to,
+          message,
+          severity: "error" as const,
+          source: "plan",
+        })),
+      { delay: 300 },
+    ),
   ];
 }
 
 export function planYamlLanguage(): Promise<Extension> {
   return planLanguage("yaml", async () => {
-    const [{ yaml, yamlLanguage }, { yamlCompletion, yamlSchemaHover }] = await Promise.all([import("@codemirror/lang-yaml"), import("codemirror-json-schema/yaml")]);
+    const [{ yaml, yamlLanguage }, { yamlCompletion, yamlSchemaHover }] = await Promise.all([
+      import("@codemirror/lang-yaml"),
+      import("codemirror-json-schema/yaml"),
+    ]);
     return { language: yaml(), data: yamlLanguage.data, completion: yamlCompletion(), hover: yamlSchemaHover() };
   });
 }

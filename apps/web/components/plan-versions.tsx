@@ -24,7 +24,11 @@ export function PlanVersions({ planId, current }: { planId: string; current: num
       )}
       {!versions.data && !versions.error && <p className="loading">Loading versions…</p>}
       {versions.data && (
-        <DataTable caption="Saved versions of the plan, newest first" columns={["Version", "Saved", ""]} testId="plan-versions">
+        <DataTable
+          caption="Saved versions of the plan, newest first"
+          columns={["Version", "Saved", ""]}
+          testId="plan-versions"
+        >
           {versions.data.map((item) => (
             <tr key={item.version} data-testid="plan-version-row">
               <td>
@@ -47,7 +51,14 @@ export function PlanVersions({ planId, current }: { planId: string; current: num
           ))}
         </DataTable>
       )}
-      {open && <CodeBlock text={planToText(open.spec, "yaml")} label={`Version ${open.version} as YAML`} testId="plan-version-file" wrap={false} />}
+      {open && (
+        <CodeBlock
+          text={planToText(open.spec, "yaml")}
+          label={`Version ${open.version} as YAML`}
+          testId="plan-version-file"
+          wrap={false}
+        />
+      )}
     </section>
   );
 }

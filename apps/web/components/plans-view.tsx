@@ -20,7 +20,9 @@ type Shelf = (typeof SHELVES)[number]["id"];
 export function PlansView() {
   const [shelf, setShelf] = useState<Shelf>("active");
   // The shelf is part of the key, so another shelf is its own read; the last one stays shown while it loads.
-  const { data, error } = useApiQuery(queryKeys.plans(shelf), (signal) => api.listPlans(signal, shelf), { keepPrevious: true });
+  const { data, error } = useApiQuery(queryKeys.plans(shelf), (signal) => api.listPlans(signal, shelf), {
+    keepPrevious: true,
+  });
   const writes = can(useMe().role, "plan.write"); // Viewers read plans only; the API refuses the rest anyway.
   return (
     <>
@@ -38,7 +40,12 @@ export function PlansView() {
       <div className="toolbar">
         <div className="field inline">
           <label htmlFor="plan-shelf">Show</label>
-          <select id="plan-shelf" value={shelf} onChange={(event) => setShelf(event.target.value as Shelf)} data-testid="plan-shelf">
+          <select
+            id="plan-shelf"
+            value={shelf}
+            onChange={(event) => setShelf(event.target.value as Shelf)}
+            data-testid="plan-shelf"
+          >
             {SHELVES.map((option) => (
               <option key={option.id} value={option.id}>
                 {option.label}

@@ -7,7 +7,12 @@ import { formatRatioPercent } from "../lib/scenario-view";
 import { SloTable } from "./report-verdicts";
 import { CohortLatencyChart } from "./run-cohort-charts";
 
-const FORMAT: CohortReportFormat = { integer: formatInteger, ms: formatMs, percent: formatRatioPercent, decimal: formatDecimal };
+const FORMAT: CohortReportFormat = {
+  integer: formatInteger,
+  ms: formatMs,
+  percent: formatRatioPercent,
+  decimal: formatDecimal,
+};
 
 /**
  * The report's network cohorts (docs/networks.md): the chart with a line per cohort, then a section per cohort with
@@ -27,7 +32,13 @@ export function ReportCohorts({ run, series }: { run: RunView; series: readonly 
         const titleId = `report-cohort-${section.name}-title`;
         const slos = sloRows({ passed: true, reasons: [], warnings: [], slos: section.slos });
         return (
-          <section key={section.name} className="panel" aria-labelledby={titleId} data-testid="report-cohort" data-cohort={section.name}>
+          <section
+            key={section.name}
+            className="panel"
+            aria-labelledby={titleId}
+            data-testid="report-cohort"
+            data-cohort={section.name}
+          >
             <h2 id={titleId}>Network cohort {section.name}</h2>
             <p className="cohort-conditions" data-testid="report-cohort-conditions">
               {section.size}: {section.conditions}
@@ -51,7 +62,9 @@ export function ReportCohorts({ run, series }: { run: RunView; series: readonly 
                 ))}
               </dl>
             )}
-            {slos.length > 0 && <SloTable caption={`SLO verdicts of cohort ${section.name}`} rows={slos} rowTestId="report-cohort-slo" />}
+            {slos.length > 0 && (
+              <SloTable caption={`SLO verdicts of cohort ${section.name}`} rows={slos} rowTestId="report-cohort-slo" />
+            )}
           </section>
         );
       })}

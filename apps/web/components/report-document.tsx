@@ -39,7 +39,14 @@ interface ReportDocumentProps {
 }
 
 /** The report of one run, read-only: the same on the signed-in page, the public share page and in the PDF. */
-export function ReportDocument({ report, agents = [], crumbs, actions, rangeSummary, distribution }: ReportDocumentProps) {
+export function ReportDocument({
+  report,
+  agents = [],
+  crumbs,
+  actions,
+  rangeSummary,
+  distribution,
+}: ReportDocumentProps) {
   const { run, series } = report;
   const names = new Map(agents.map((agent) => [agent.id, agent.hostname]));
   const markers = useRunMarkers(run.events, series, run.note, chartSpan(run), agents);
@@ -73,20 +80,45 @@ export function ReportDocument({ report, agents = [], crumbs, actions, rangeSumm
           run.spec.load.shape?.kind === "step-up" && (
             <section className="panel" data-testid="report-capacity-missing">
               <h2>Capacity estimate</h2>
-              <p className="muted">This step-up run has no capacity estimate: it did not finish enough steps to judge one.</p>
+              <p className="muted">
+                This step-up run has no capacity estimate: it did not finish enough steps to judge one.
+              </p>
             </section>
           )
         )}
         <RunSummary run={run} inReport />
         <RunBreakdown run={run} />
-        <RunCharts points={series} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} note={run.note} />
+        <RunCharts
+          points={series}
+          span={chartSpan(run)}
+          events={run.events}
+          agents={agents}
+          scenario={run.spec.scenario.kind}
+          slos={run.spec.slos}
+          note={run.note}
+        />
         {report.errorSamples && (
-          <ErrorSamples samples={report.errorSamples} perKind={ERROR_SAMPLES_PER_KIND} hostname={(id) => names.get(id) ?? id.slice(0, 8)} counted={run.summary?.errorsByKind} />
+          <ErrorSamples
+            samples={report.errorSamples}
+            perKind={ERROR_SAMPLES_PER_KIND}
+            hostname={(id) => names.get(id) ?? id.slice(0, 8)}
+            counted={run.summary?.errorsByKind}
+          />
         )}
         {distribution}
         <ReportCohorts run={run} series={series} />
-        {run.spec.target.protocol === "kcp" && <KcpCharts points={series} summary={run.summary} span={chartSpan(run)} events={run.events} />}
-        {report.server && <ServerCharts points={report.server.points} summary={report.server.summary} span={chartSpan(run)} markers={markers} agents={agents} />}
+        {run.spec.target.protocol === "kcp" && (
+          <KcpCharts points={series} summary={run.summary} span={chartSpan(run)} events={run.events} />
+        )}
+        {report.server && (
+          <ServerCharts
+            points={report.server.points}
+            summary={report.server.summary}
+            span={chartSpan(run)}
+            markers={markers}
+            agents={agents}
+          />
+        )}
         <RunAgents run={run} agents={agents} points={series} live={false} />
         <ReportPlan run={run} />
       </article>

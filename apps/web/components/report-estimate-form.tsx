@@ -26,7 +26,8 @@ export function ReportEstimateForm({ runId }: { runId: string }) {
       setSaved(await reportApi.saveEstimate(runId, { targetName, build }));
     } catch (error) {
       setFailure(errorMessage(error));
-      if (error instanceof ApiError) setFields(Object.fromEntries(error.fields.map((field) => [field.path, field.message])));
+      if (error instanceof ApiError)
+        setFields(Object.fromEntries(error.fields.map((field) => [field.path, field.message])));
     } finally {
       setPending(false);
     }
@@ -35,10 +36,26 @@ export function ReportEstimateForm({ runId }: { runId: string }) {
   return (
     <section className="panel no-print" aria-labelledby="estimate-title" data-testid="save-estimate">
       <h2 id="estimate-title">Save this estimate</h2>
-      <p className="muted">Keep the capacity under the server’s name and the build you tested, to see how each build changes it.</p>
+      <p className="muted">
+        Keep the capacity under the server’s name and the build you tested, to see how each build changes it.
+      </p>
       <form className="inline-form" onSubmit={save} noValidate>
-        <TextField id="estimate-target" label="Target name" value={targetName} onChange={setTargetName} hint="the server under test, e.g. lobby" error={fields.targetName} />
-        <TextField id="estimate-build" label="Build label" value={build} onChange={setBuild} hint="version or build, e.g. 1.4" error={fields.build} />
+        <TextField
+          id="estimate-target"
+          label="Target name"
+          value={targetName}
+          onChange={setTargetName}
+          hint="the server under test, e.g. lobby"
+          error={fields.targetName}
+        />
+        <TextField
+          id="estimate-build"
+          label="Build label"
+          value={build}
+          onChange={setBuild}
+          hint="version or build, e.g. 1.4"
+          error={fields.build}
+        />
         <button className="button primary" type="submit" disabled={pending} data-testid="save-estimate-button">
           {pending ? "Saving…" : "Save estimate"}
         </button>
@@ -50,7 +67,8 @@ export function ReportEstimateForm({ runId }: { runId: string }) {
       )}
       {saved && (
         <p role="status" data-testid="estimate-saved">
-          Saved {saved.clients === null ? "no capacity" : `${formatInteger(saved.clients)} clients`} for <strong>{saved.targetName}</strong> build {saved.build}
+          Saved {saved.clients === null ? "no capacity" : `${formatInteger(saved.clients)} clients`} for{" "}
+          <strong>{saved.targetName}</strong> build {saved.build}
           {saved.change ? ` — ${saved.change}` : " — the first estimate for this target"}.{" "}
           <Link href={`/targets/${encodeURIComponent(saved.targetName)}`}>See its history</Link>
         </p>

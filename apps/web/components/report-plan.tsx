@@ -9,8 +9,8 @@ export function ReportPlan({ run }: { run: RunView }) {
     <section className="panel" aria-labelledby="report-plan-title" data-testid="report-plan">
       <h2 id="report-plan-title">Plan used</h2>
       <p className="muted">
-        The copy of plan “{run.planName}” (id <code>{run.planId}</code>) taken when the run was created on {formatDateTime(run.createdAt)}; edits made to the
-        plan since do not change it.
+        The copy of plan “{run.planName}” (id <code>{run.planId}</code>) taken when the run was created on{" "}
+        {formatDateTime(run.createdAt)}; edits made to the plan since do not change it.
       </p>
       <ul className="run-facts">
         <li>
@@ -28,9 +28,9 @@ export function ReportPlan({ run }: { run: RunView }) {
       </ul>
       {JSON.stringify(run.spec).includes(SECRET_MASK) && (
         <p className="muted small" data-testid="report-plan-masked">
-          {SECRET_MASK} marks what a report does not show: header values, session and http steps, answers, heartbeats, leave steps, script parameters and a
-          URL&apos;s credentials and query, where passwords are often written. A field that names an organisation secret ({"{{secrets.NAME}}"}) is shown as
-          written.
+          {SECRET_MASK} marks what a report does not show: header values, session and http steps, answers, heartbeats,
+          leave steps, script parameters and a URL&apos;s credentials and query, where passwords are often written. A
+          field that names an organisation secret ({"{{secrets.NAME}}"}) is shown as written.
         </p>
       )}
       <pre className="report-plan-spec" data-testid="report-plan-spec" tabIndex={0} aria-label="Plan as JSON">

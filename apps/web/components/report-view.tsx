@@ -37,14 +37,29 @@ export function ReportView({ runId }: { runId: string }) {
   const { run } = report.data;
   const actions = (
     <>
-      <a className="button" href={reportApi.jsonUrl(run.id)} download={exportFileName(run, "json")} data-testid="export-json">
+      <a
+        className="button"
+        href={reportApi.jsonUrl(run.id)}
+        download={exportFileName(run, "json")}
+        data-testid="export-json"
+      >
         Export JSON
       </a>
-      <a className="button" href={reportApi.csvUrl(run.id)} download={exportFileName(run, "csv")} data-testid="export-csv">
+      <a
+        className="button"
+        href={reportApi.csvUrl(run.id)}
+        download={exportFileName(run, "csv")}
+        data-testid="export-csv"
+      >
         Export CSV
       </a>
       {(report.data.errorSamples?.length ?? 0) > 0 && (
-        <a className="button" href={reportApi.errorsCsvUrl(run.id)} download={exportFileName(run, "csv").replace(/\.csv$/, "-errors.csv")} data-testid="export-errors-csv">
+        <a
+          className="button"
+          href={reportApi.errorsCsvUrl(run.id)}
+          download={exportFileName(run, "csv").replace(/\.csv$/, "-errors.csv")}
+          data-testid="export-errors-csv"
+        >
           Export errors CSV
         </a>
       )}
@@ -74,7 +89,11 @@ export function ReportView({ runId }: { runId: string }) {
         rangeSummary={rangeSummary}
         distribution={
           <Suspense fallback={null}>
-            <LatencyDistribution runId={run.id} metrics={distributionMetrics(run.summary ? [run.summary] : report.data.series)} live={false} />
+            <LatencyDistribution
+              runId={run.id}
+              metrics={distributionMetrics(run.summary ? [run.summary] : report.data.series)}
+              live={false}
+            />
           </Suspense>
         }
       />

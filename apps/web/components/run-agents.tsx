@@ -53,7 +53,11 @@ export function RunAgents({ run, agents, points, live }: RunAgentsProps) {
       <h2 id="run-agents-title">Agents</h2>
       {ids.size === 0 ? (
         <p className="muted">
-          {live ? "Waiting for agents to take their share of the load…" : run.summary ? `${run.summary.agents} agent(s) took part.` : "No agent took part."}
+          {live
+            ? "Waiting for agents to take their share of the load…"
+            : run.summary
+              ? `${run.summary.agents} agent(s) took part.`
+              : "No agent took part."}
         </p>
       ) : (
         <DataTable caption="Agents of this run" columns={AGENT_COLUMNS}>
@@ -61,13 +65,27 @@ export function RunAgents({ run, agents, points, live }: RunAgentsProps) {
             const agent = byId.get(id);
             const health = latestHealth.get(id);
             const fate = fates.get(id);
-            const { status, tone } = runAgentStatus({ live, runId: run.id, ...(agent ? { agent } : {}), lost: fate?.kind === "agent-lost" });
-            const limit = health?.saturated ? (health.saturatedReason ?? "saturated") : saturated.get(id) ? `saturated ${saturated.get(id)!.seconds} s: ${saturated.get(id)!.reason}` : null;
+            const { status, tone } = runAgentStatus({
+              live,
+              runId: run.id,
+              ...(agent ? { agent } : {}),
+              lost: fate?.kind === "agent-lost",
+            });
+            const limit = health?.saturated
+              ? (health.saturatedReason ?? "saturated")
+              : saturated.get(id)
+                ? `saturated ${saturated.get(id)!.seconds} s: ${saturated.get(id)!.reason}`
+                : null;
             return (
               <tr key={id} data-testid="run-agent-row" data-agent-id={id}>
                 <td>
                   <strong>{agent?.hostname ?? id.slice(0, 8)}</strong>
-                  {agent && <div className="muted small">{agent.cores} cores · {formatGiB(agent.memoryBytes)}{health?.engines && health.engines > 1 ? ` · ${health.engines} engine processes` : ""}</div>}
+                  {agent && (
+                    <div className="muted small">
+                      {agent.cores} cores · {formatGiB(agent.memoryBytes)}
+                      {health?.engines && health.engines > 1 ? ` · ${health.engines} engine processes` : ""}
+                    </div>
+                  )}
                   {agent?.role === "watch" && (
                     <div className="muted small" data-testid="run-agent-watcher">
                       watches the server (its figures are under Server under test)
@@ -78,11 +96,21 @@ export function RunAgents({ run, agents, points, live }: RunAgentsProps) {
                   <StatusBadge status={status} tone={tone} testId="run-agent-status" />
                 </td>
                 <td className="num">{health ? `${formatInteger(health.cpuPercent)} %` : "—"}</td>
-                <td className="num" data-testid="run-agent-steal">{health?.stealPercent === undefined ? "—" : `${formatDecimal(health.stealPercent, 1)} %`}</td>
+                <td className="num" data-testid="run-agent-steal">
+                  {health?.stealPercent === undefined ? "—" : `${formatDecimal(health.stealPercent, 1)} %`}
+                </td>
                 <td className="num">{health ? formatMs(health.eventLoopP99Ms) : "—"}</td>
                 <td className="num">{health ? formatMemory(health.rssBytes) : "—"}</td>
-                <td className="num" data-testid="run-agent-open-files" title={openFiles(health).title}>{openFiles(health).text}</td>
-                <td>{limit ? <span className="badge warn">{limit}</span> : <span className="muted">{health ? "ok" : "—"}</span>}</td>
+                <td className="num" data-testid="run-agent-open-files" title={openFiles(health).title}>
+                  {openFiles(health).text}
+                </td>
+                <td>
+                  {limit ? (
+                    <span className="badge warn">{limit}</span>
+                  ) : (
+                    <span className="muted">{health ? "ok" : "—"}</span>
+                  )}
+                </td>
               </tr>
             );
           })}

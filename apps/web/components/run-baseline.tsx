@@ -25,7 +25,10 @@ export function RunBaseline({ run, points }: { run: RunView; points: readonly Se
   const compared = baselineId !== null && baselineId !== run.id && run.status === "finished";
   const baseline = useApiQuery(compared ? queryKeys.baselineRun(baselineId) : ["no-baseline"], async (signal) => {
     if (!compared) return null;
-    const [baselineRun, series] = await Promise.all([api.getRun(baselineId, signal), api.getSeries(baselineId, signal)]);
+    const [baselineRun, series] = await Promise.all([
+      api.getRun(baselineId, signal),
+      api.getSeries(baselineId, signal),
+    ]);
     return { ...baselineRun, series: series.points };
   });
   const invalidates = [queryKeys.plan(run.planId), queryKeys.planLists];
@@ -35,7 +38,13 @@ export function RunBaseline({ run, points }: { run: RunView; points: readonly Se
   const mayPin = can(role, "plan.write");
   const failure = pin.failure ?? unpin.failure;
   const pinButton = (
-    <button className="button" type="button" disabled={pin.isPending} onClick={() => pin.mutate(undefined)} data-testid="pin-baseline">
+    <button
+      className="button"
+      type="button"
+      disabled={pin.isPending}
+      onClick={() => pin.mutate(undefined)}
+      data-testid="pin-baseline"
+    >
       Pin as baseline
     </button>
   );
@@ -47,7 +56,13 @@ export function RunBaseline({ run, points }: { run: RunView; points: readonly Se
         <p data-testid="run-is-baseline">
           This run is the plan&apos;s baseline: its later runs are compared with it.{" "}
           {mayPin && (
-            <button className="button" type="button" disabled={unpin.isPending} onClick={() => unpin.mutate(undefined)} data-testid="unpin-baseline">
+            <button
+              className="button"
+              type="button"
+              disabled={unpin.isPending}
+              onClick={() => unpin.mutate(undefined)}
+              data-testid="unpin-baseline"
+            >
               Unpin
             </button>
           )}
@@ -59,13 +74,38 @@ export function RunBaseline({ run, points }: { run: RunView; points: readonly Se
       ) : (
         <>
           <p className="muted small">
-            Against run <Link href={`/runs/${baselineId}`}>{shortId(baselineId)}</Link>, the plan&apos;s pinned baseline. A change inside either run&apos;s own
-            second-to-second spread is within noise. {mayPin && pinButton}
+            Against run <Link href={`/runs/${baselineId}`}>{shortId(baselineId)}</Link>, the plan&apos;s pinned
+            baseline. A change inside either run&apos;s own second-to-second spread is within noise.{" "}
+            {mayPin && pinButton}
           </p>
-          {baseline.error && <p className="alert" role="alert">{baseline.error}</p>}
+          {baseline.error && (
+            <p className="alert" role="alert">
+              {baseline.error}
+            </p>
+          )}
           {baseline.data && (
-            <DataTable caption="This run against the plan's baseline" columns={["Metric", { label: "Baseline", numeric: true }, { label: "This run", numeric: true }, { label: "Change", numeric: true }, "Status"]} testId="baseline-table">
-              {baselineRows(compareWithBaseline({ id: run.id, spec: run.spec, summary: run.summary, series: points }, { id: baselineId, spec: baseline.data.spec, summary: baseline.data.summary, series: baseline.data.series })).map((row) => (
+            <DataTable
+              caption="This run against the plan's baseline"
+              columns={[
+                "Metric",
+                { label: "Baseline", numeric: true },
+                { label: "This run", numeric: true },
+                { label: "Change", numeric: true },
+                "Status",
+              ]}
+              testId="baseline-table"
+            >
+              {baselineRows(
+                compareWithBaseline(
+                  { id: run.id, spec: run.spec, summary: run.summary, series: points },
+                  {
+                    id: baselineId,
+                    spec: baseline.data.spec,
+                    summary: baseline.data.summary,
+                    series: baseline.data.series,
+                  },
+                ),
+              ).map((row) => (
                 <tr key={row.metric} data-testid="baseline-row" data-metric={row.metric} data-status={row.status}>
                   <th scope="row">{row.label}</th>
                   <td className="num">{row.baseline}</td>
@@ -78,7 +118,11 @@ export function RunBaseline({ run, points }: { run: RunView; points: readonly Se
           )}
         </>
       )}
-      {failure && <p className="inline-error" role="alert">{failure}</p>}
+      {failure && (
+        <p className="inline-error" role="alert">
+          {failure}
+        </p>
+      )}
     </section>
   );
 }
@@ -92,10 +136,20 @@ export function PlanBaseline({ planId, baselineRunId }: { planId: string; baseli
       <h2 id="plan-baseline-title">Baseline</h2>
       {baselineRunId ? (
         <p>
-          Run <Link href={`/runs/${baselineRunId}`} data-testid="plan-baseline-run">{shortId(baselineRunId)}</Link> is the baseline: each later run&apos;s page compares
-          itself with it, and <code>throng run --plan-name … --baseline pinned</code> holds CI runs to it.{" "}
+          Run{" "}
+          <Link href={`/runs/${baselineRunId}`} data-testid="plan-baseline-run">
+            {shortId(baselineRunId)}
+          </Link>{" "}
+          is the baseline: each later run&apos;s page compares itself with it, and{" "}
+          <code>throng run --plan-name … --baseline pinned</code> holds CI runs to it.{" "}
           {can(role, "plan.write") && (
-            <button className="button" type="button" disabled={unpin.isPending} onClick={() => unpin.mutate(undefined)} data-testid="plan-unpin-baseline">
+            <button
+              className="button"
+              type="button"
+              disabled={unpin.isPending}
+              onClick={() => unpin.mutate(undefined)}
+              data-testid="plan-unpin-baseline"
+            >
               Unpin
             </button>
           )}
@@ -103,7 +157,11 @@ export function PlanBaseline({ planId, baselineRunId }: { planId: string; baseli
       ) : (
         <p className="muted">No baseline pinned: open a finished run of this plan and press Pin as baseline.</p>
       )}
-      {unpin.failure && <p className="inline-error" role="alert">{unpin.failure}</p>}
+      {unpin.failure && (
+        <p className="inline-error" role="alert">
+          {unpin.failure}
+        </p>
+      )}
     </section>
   );
 }

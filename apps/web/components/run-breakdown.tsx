@@ -31,8 +31,14 @@ export function RunBreakdown({ run }: { run: RunView }) {
       <h2 id="breakdown-title">Per step and per metric</h2>
       {session && (
         <>
-          <h3 className="distribution-heading">Session ({session.steps} {session.steps === 1 ? "step" : "steps"})</h3>
-          <DataTable caption="The clients' session: its time and failures by cause" columns={["", { label: "completed", numeric: true }, ...PERCENTILES, "failures by cause"]} testId="session-table">
+          <h3 className="distribution-heading">
+            Session ({session.steps} {session.steps === 1 ? "step" : "steps"})
+          </h3>
+          <DataTable
+            caption="The clients' session: its time and failures by cause"
+            columns={["", { label: "completed", numeric: true }, ...PERCENTILES, "failures by cause"]}
+            testId="session-table"
+          >
             <tr data-testid="session-row">
               <th scope="row">Whole session</th>
               <td className="num">{session.time ? formatInteger(session.time.count) : "not timed"}</td>
@@ -52,14 +58,19 @@ export function RunBreakdown({ run }: { run: RunView }) {
             </tr>
           </DataTable>
           <p className="muted small">
-            Times are the session&apos;s whole, first step to last (logins of a login storm); the agent does not time each step on its own yet.
+            Times are the session&apos;s whole, first step to last (logins of a login storm); the agent does not time
+            each step on its own yet.
           </p>
         </>
       )}
       {timings.length > 0 && (
         <>
           <h3 className="distribution-heading">Script timings (slowest p99 first)</h3>
-          <DataTable caption="The script's named timings" columns={["metric", { label: "count", numeric: true }, ...PERCENTILES]} testId="script-metric-table">
+          <DataTable
+            caption="The script's named timings"
+            columns={["metric", { label: "count", numeric: true }, ...PERCENTILES]}
+            testId="script-metric-table"
+          >
             {timings.map((row) => (
               <tr key={row.name} data-testid="script-metric-row">
                 <th scope="row">
@@ -78,7 +89,11 @@ export function RunBreakdown({ run }: { run: RunView }) {
       {counters.length > 0 && (
         <>
           <h3 className="distribution-heading">Script counters</h3>
-          <DataTable caption="The script's named counters" columns={["counter", { label: "total", numeric: true }]} testId="script-counter-table">
+          <DataTable
+            caption="The script's named counters"
+            columns={["counter", { label: "total", numeric: true }]}
+            testId="script-counter-table"
+          >
             {counters.map((row) => (
               <tr key={row.name}>
                 <th scope="row">

@@ -21,7 +21,14 @@ import {
   type TimeMarker,
 } from "../lib/series";
 import { runMarkers } from "../lib/run-annotations";
-import { causeLines, causeNames, DELIVERY_LINES, hasCorrectedRtt, hasDelivery, RTT_CORRECTED_LINES } from "../lib/series-causes";
+import {
+  causeLines,
+  causeNames,
+  DELIVERY_LINES,
+  hasCorrectedRtt,
+  hasDelivery,
+  RTT_CORRECTED_LINES,
+} from "../lib/series-causes";
 import { scriptCountLines, scriptLatencyLines, scriptMetricNames } from "../lib/series-script";
 import { chartOrder, hasRoundTrips, type ChartId, type ScenarioKind } from "../lib/scenario-view";
 import { sloRateLines, sloThresholds } from "../lib/slo-live";
@@ -46,12 +53,25 @@ const NO_SLOS: readonly Slo[] = [];
  * Every chart's markers: the run's events (stage changes, lost agents, an abort), capacity steps, the note's timed
  * lines and saturated agents (lib/run-annotations.ts). The server's charts take the same.
  */
-export function useRunMarkers(events: readonly RunEventView[], points: readonly SeriesPoint[], note: string, span: readonly [number, number] | null, agents: readonly AgentView[]): TimeMarker[] {
+export function useRunMarkers(
+  events: readonly RunEventView[],
+  points: readonly SeriesPoint[],
+  note: string,
+  span: readonly [number, number] | null,
+  agents: readonly AgentView[],
+): TimeMarker[] {
   const start = span?.[0] ?? null;
   const namesKey = agents.map((agent) => `${agent.id}=${agent.hostname}`).join(",");
   return useMemo(() => {
     const names = new Map(namesKey ? namesKey.split(",").map((pair) => pair.split("=") as [string, string]) : []);
-    return runMarkers({ events: eventMarkers(events), steps: stepMarkers(points), note, start, points, name: (id) => names.get(id) ?? id.slice(0, 8) });
+    return runMarkers({
+      events: eventMarkers(events),
+      steps: stepMarkers(points),
+      note,
+      start,
+      points,
+      name: (id) => names.get(id) ?? id.slice(0, 8),
+    });
   }, [events, points, note, start, namesKey]);
 }
 
@@ -66,9 +86,7 @@ export function RunCharts({ points, span, events, agents, scenario, slos = NO_SL
   const healthIds = useMemo(() => healthAgentIds(points), [points]);
   const latency = useMemo(() => latencyLines(latencyKey ? latencyKey.split(",") : []), [latencyKey]);
   const names = new Map(agents.map((agent) => [agent.id, agent.hostname]));
-  const healthKey = healthIds
-    .map((id) => `${id}=${names.get(id) ?? id.slice(0, 8)}`)
-    .join(",");
+  const healthKey = healthIds.map((id) => `${id}=${names.get(id) ?? id.slice(0, 8)}`).join(",");
   const cpu = useMemo(() => {
     const pairs = healthKey ? healthKey.split(",").map((pair) => pair.split("=") as [string, string]) : [];
     const byId = new Map(pairs);
@@ -90,7 +108,10 @@ export function RunCharts({ points, span, events, agents, scenario, slos = NO_SL
   const { thresholds, rates } = useMemo(() => {
     const held = JSON.parse(sloKey) as Slo[];
     const on = (chart: Parameters<typeof sloThresholds>[1]) => sloThresholds(held, chart);
-    return { thresholds: { rtt: on("rtt"), latency: on("latency"), rates: on("rates"), script: on("script-latency") }, rates: sloRateLines(held) };
+    return {
+      thresholds: { rtt: on("rtt"), latency: on("latency"), rates: on("rates"), script: on("script-latency") },
+      rates: sloRateLines(held),
+    };
   }, [sloKey]);
   const [corrected, setCorrected] = useState(false);
   const canCorrect = useMemo(() => hasCorrectedRtt(points), [points]);
@@ -99,8 +120,26 @@ export function RunCharts({ points, span, events, agents, scenario, slos = NO_SL
   const rttTitle = `Round-trip time ${rttLines.map((line) => line.label).join(", ")}${showCorrected ? ", from the intended send time (coordinated-omission corrected)" : ""}`;
 
   const charts: Record<ChartId, ReactNode> = {
-    connections: <SeriesChart testId="chart-connections" title="Clients and connections" lines={CONNECTION_LINES} points={points} span={span} markers={markers} />,
-    messages: <SeriesChart testId="chart-messages" title="Messages per second" lines={MESSAGE_LINES} points={points} span={span} markers={markers} />,
+    connections: (
+      <SeriesChart
+        testId="chart-connections"
+        title="Clients and connections"
+        lines={CONNECTION_LINES}
+        points={points}
+        span={span}
+        markers={markers}
+      />
+    ),
+    messages: (
+      <SeriesChart
+        testId="chart-messages"
+        title="Messages per second"
+        lines={MESSAGE_LINES}
+        points={points}
+        span={span}
+        markers={markers}
+      />
+    ),
     rtt: (
       <SeriesChart
         key={showCorrected ? "corrected" : "raw"}
@@ -115,31 +154,124 @@ export function RunCharts({ points, span, events, agents, scenario, slos = NO_SL
         controls={
           canCorrect && (
             <label className="chart-switch">
-              <input type="checkbox" checked={corrected} onChange={(event) => setCorrected(event.target.checked)} data-testid="rtt-corrected-switch" />{" "}
+              <input
+                type="checkbox"
+                checked={corrected}
+                onChange={(event) => setCorrected(event.target.checked)}
+                data-testid="rtt-corrected-switch"
+              />{" "}
               Corrected for coordinated omission (measured from the intended send time)
             </label>
           )
         }
       />
     ),
-    bytes: <SeriesChart testId="chart-bytes" title="Bytes per second" lines={BYTE_LINES} points={points} span={span} markers={markers} unit="bytes" />,
-    errors: <SeriesChart testId="chart-errors" title="Errors per second" lines={ERROR_LINES} points={points} span={span} markers={markers} />,
+    bytes: (
+      <SeriesChart
+        testId="chart-bytes"
+        title="Bytes per second"
+        lines={BYTE_LINES}
+        points={points}
+        span={span}
+        markers={markers}
+        unit="bytes"
+      />
+    ),
+    errors: (
+      <SeriesChart
+        testId="chart-errors"
+        title="Errors per second"
+        lines={ERROR_LINES}
+        points={points}
+        span={span}
+        markers={markers}
+      />
+    ),
     // The rate SLOs' own unit (percent of attempts), which the errors-per-second chart cannot carry.
-    rates: rates.length > 0 && <SeriesChart testId="chart-rates" title="Error and loss rate (%), as the SLOs judge them" lines={rates} points={points} span={span} markers={markers} thresholds={thresholds.rates} />,
+    rates: rates.length > 0 && (
+      <SeriesChart
+        testId="chart-rates"
+        title="Error and loss rate (%), as the SLOs judge them"
+        lines={rates}
+        points={points}
+        span={span}
+        markers={markers}
+        thresholds={thresholds.rates}
+      />
+    ),
     agents:
       cpu.length > 0 ? (
-        <SeriesChart testId="chart-agent-health" title="Agent CPU (100 % = one core)" lines={cpu} points={points} span={span} markers={markers} />
+        <SeriesChart
+          testId="chart-agent-health"
+          title="Agent CPU (100 % = one core)"
+          lines={cpu}
+          points={points}
+          span={span}
+          markers={markers}
+        />
       ) : (
-        <SeriesChart testId="chart-agents" title="Agents reporting" lines={AGENT_LINES} points={points} span={span} markers={markers} />
+        <SeriesChart
+          testId="chart-agents"
+          title="Agents reporting"
+          lines={AGENT_LINES}
+          points={points}
+          span={span}
+          markers={markers}
+        />
       ),
-    causes: causes.length > 0 && <SeriesChart testId="chart-causes" title="Errors and disconnects by cause, per second" lines={causes} points={points} span={span} markers={markers} />,
-    delivery: delivery && <SeriesChart testId="chart-delivery" title="Delivery: broadcast reach (%), lost, duplicates, out of order" lines={DELIVERY_LINES} points={points} span={span} markers={markers} />,
-    "script-latency": script.latency.length > 0 && (
-      <SeriesChart testId="chart-script-latency" title="Script timings (ctx.measure), p50 and p99" lines={script.latency} points={points} span={span} markers={markers} unit="ms" thresholds={thresholds.script} />
+    causes: causes.length > 0 && (
+      <SeriesChart
+        testId="chart-causes"
+        title="Errors and disconnects by cause, per second"
+        lines={causes}
+        points={points}
+        span={span}
+        markers={markers}
+      />
     ),
-    "script-counts": script.counts.length > 0 && <SeriesChart testId="chart-script-counts" title="Script counters (ctx.count), per second" lines={script.counts} points={points} span={span} markers={markers} />,
+    delivery: delivery && (
+      <SeriesChart
+        testId="chart-delivery"
+        title="Delivery: broadcast reach (%), lost, duplicates, out of order"
+        lines={DELIVERY_LINES}
+        points={points}
+        span={span}
+        markers={markers}
+      />
+    ),
+    "script-latency": script.latency.length > 0 && (
+      <SeriesChart
+        testId="chart-script-latency"
+        title="Script timings (ctx.measure), p50 and p99"
+        lines={script.latency}
+        points={points}
+        span={span}
+        markers={markers}
+        unit="ms"
+        thresholds={thresholds.script}
+      />
+    ),
+    "script-counts": script.counts.length > 0 && (
+      <SeriesChart
+        testId="chart-script-counts"
+        title="Script counters (ctx.count), per second"
+        lines={script.counts}
+        points={points}
+        span={span}
+        markers={markers}
+      />
+    ),
     latency: latency.length > 0 && (
-      <SeriesChart testId="chart-latency" title={hasRoundTrips(scenario) ? "Other latencies, p99" : "Latencies, p99"} lines={latency} points={points} span={span} markers={markers} unit="ms" thresholds={thresholds.latency} />
+      <SeriesChart
+        testId="chart-latency"
+        title={hasRoundTrips(scenario) ? "Other latencies, p99" : "Latencies, p99"}
+        lines={latency}
+        points={points}
+        span={span}
+        markers={markers}
+        unit="ms"
+        thresholds={thresholds.latency}
+      />
     ),
   };
 

@@ -3,7 +3,14 @@
 import { useMemo } from "react";
 import type { RunView } from "@throng/protocol/run";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
-import { cohortColour, cohortLatencyRead, cohortLatencyLines, cohortNames, cohortThresholds, liveCohortRows } from "../lib/cohort-series";
+import {
+  cohortColour,
+  cohortLatencyRead,
+  cohortLatencyLines,
+  cohortNames,
+  cohortThresholds,
+  liveCohortRows,
+} from "../lib/cohort-series";
 import { formatTimeOfDay } from "../lib/format";
 import { chartSpan } from "../lib/run-timing";
 import { DataTable, type DataColumn } from "./data-table";
@@ -47,7 +54,15 @@ const LIVE_COLUMNS = (latency: string, reach: boolean): DataColumn[] => [
  * While the run runs: each cohort's latest second (clients, latency p50/p99, errors, reach for movement-sync) and
  * the per-cohort latency chart. Ended runs show the chart only; their cohort totals are in the summary.
  */
-export function RunCohortFigures({ run, points, live }: { run: RunView; points: readonly SeriesPoint[]; live: boolean }) {
+export function RunCohortFigures({
+  run,
+  points,
+  live,
+}: {
+  run: RunView;
+  points: readonly SeriesPoint[];
+  live: boolean;
+}) {
   const planned = (run.spec.network ?? []).map((cohort) => cohort.name);
   if (planned.length === 0) return null;
   const kind = run.spec.scenario.kind;
@@ -59,9 +74,15 @@ export function RunCohortFigures({ run, points, live }: { run: RunView; points: 
       {live && (
         <>
           <p className="live-note" data-testid="cohort-live-second">
-            {t === null ? "Waiting for the cohorts' first measured second…" : `Each cohort's second at ${formatTimeOfDay(t)}, as its agents report it.`}
+            {t === null
+              ? "Waiting for the cohorts' first measured second…"
+              : `Each cohort's second at ${formatTimeOfDay(t)}, as its agents report it.`}
           </p>
-          <DataTable caption="Each network cohort's latest second" columns={LIVE_COLUMNS(latency, kind === "movement-sync")} testId="cohort-live-table">
+          <DataTable
+            caption="Each network cohort's latest second"
+            columns={LIVE_COLUMNS(latency, kind === "movement-sync")}
+            testId="cohort-live-table"
+          >
             {rows.map((row, index) => (
               <tr key={row.name} data-testid="cohort-live-row" data-cohort={row.name}>
                 <th scope="row">

@@ -15,7 +15,10 @@ const COLUMNS: readonly DataColumn[] = [
 
 /** Each network cohort's own figures over the whole run (docs/networks.md); nothing for a plan without cohorts. */
 export function RunCohorts({ run }: { run: RunView }) {
-  const rows = cohortRows(run.summary, (run.spec.network ?? []).map((cohort) => cohort.name));
+  const rows = cohortRows(
+    run.summary,
+    (run.spec.network ?? []).map((cohort) => cohort.name),
+  );
   if (rows.length === 0) return null;
   return (
     <div data-testid="run-cohorts">
@@ -30,7 +33,18 @@ export function RunCohorts({ run }: { run: RunView }) {
             <td className="num">{row.loss}</td>
             <td className="num">{row.dropped}</td>
             <td className="num">{row.retransmits}</td>
-            <td>{row.appliedAboveStream ? <span className="badge warn" title="TCP saw the rig's round trip, so it recovered faster than on the network asked for">{row.applied}</span> : row.applied}</td>
+            <td>
+              {row.appliedAboveStream ? (
+                <span
+                  className="badge warn"
+                  title="TCP saw the rig's round trip, so it recovered faster than on the network asked for"
+                >
+                  {row.applied}
+                </span>
+              ) : (
+                row.applied
+              )}
+            </td>
           </tr>
         ))}
       </DataTable>

@@ -38,9 +38,13 @@ export function RunDetail({ runId }: { runId: string }) {
   const [now, setNow] = useState(() => Date.now());
   const ended = run ? isTerminal(run.status) : false;
   // Host names and fleet status for the agents table and chart legends; polled only while the run is live.
-  const fleet = useApiQuery(queryKeys.agents, (signal) => api.listAgents(signal), { pollMs: ended ? undefined : AGENTS_POLL_MS });
+  const fleet = useApiQuery(queryKeys.agents, (signal) => api.listAgents(signal), {
+    pollMs: ended ? undefined : AGENTS_POLL_MS,
+  });
   const changed = useRunChanged(accept);
-  const errors = useApiQuery(queryKeys.runErrors(runId, ended), (signal) => api.getErrorSamples(runId, signal), { pollMs: ended ? undefined : ERRORS_POLL_MS });
+  const errors = useApiQuery(queryKeys.runErrors(runId, ended), (signal) => api.getErrorSamples(runId, signal), {
+    pollMs: ended ? undefined : ERRORS_POLL_MS,
+  });
   const zoomSummary = useMemo(() => runRangeSummary(runId), [runId]);
   // What the distribution offers: the summary's latencies once ended, else those any second so far measured.
   const latencies = useMemo(() => distributionMetrics(run?.summary ? [run.summary] : points), [run?.summary, points]);
@@ -66,7 +70,13 @@ export function RunDetail({ runId }: { runId: string }) {
   const last = points[points.length - 1];
   return (
     <ChartZoomProvider startedAt={run.startedAt} loadSummary={zoomSummary.load} summaryKey={zoomSummary.key}>
-      <RunHeader run={run} stream={stream} now={now} agentsReporting={ended || !last ? null : last.agents} onAborted={changed} />
+      <RunHeader
+        run={run}
+        stream={stream}
+        now={now}
+        agentsReporting={ended || !last ? null : last.agents}
+        onAborted={changed}
+      />
       {error && (
         <p className="alert" role="alert">
           {error}
@@ -91,7 +101,9 @@ export function RunDetail({ runId }: { runId: string }) {
       {run.status === "queued" ? (
         // Nothing can be measured before the run leaves the queue: one line, not a page of empty charts.
         <section className="panel" aria-label="Charts" data-testid="run-charts-queued">
-          <p className="muted">The charts start with the run&apos;s first second, once its agents take it out of the queue.</p>
+          <p className="muted">
+            The charts start with the run&apos;s first second, once its agents take it out of the queue.
+          </p>
         </section>
       ) : ended && points.length === 0 && !seriesRead ? (
         // The stream's first event (the run) came before the stored series: "none measured" only once it is read.
@@ -101,27 +113,67 @@ export function RunDetail({ runId }: { runId: string }) {
       ) : ended && points.length === 0 ? (
         // Its stored series read and empty: an ended run with none has nothing to chart, ever.
         <section className="panel" aria-label="Charts" data-testid="run-charts-none">
-          <p className="muted">No second was measured: the run {run.status === "aborted" ? "was aborted" : "ended"} before its agents reported any. Its events and verdict above say why.</p>
+          <p className="muted">
+            No second was measured: the run {run.status === "aborted" ? "was aborted" : "ended"} before its agents
+            reported any. Its events and verdict above say why.
+          </p>
         </section>
       ) : (
-        <RunCharts points={points} span={chartSpan(run)} events={run.events} agents={agents} scenario={run.spec.scenario.kind} slos={run.spec.slos} note={run.note} />
+        <RunCharts
+          points={points}
+          span={chartSpan(run)}
+          events={run.events}
+          agents={agents}
+          scenario={run.spec.scenario.kind}
+          slos={run.spec.slos}
+          note={run.note}
+        />
       )}
-      {errors.data && <ErrorSamples samples={errors.data.samples} perKind={errors.data.perKind} hostname={(id) => names.get(id) ?? id.slice(0, 8)} counted={run.summary?.errorsByKind} />}
+      {errors.data && (
+        <ErrorSamples
+          samples={errors.data.samples}
+          perKind={errors.data.perKind}
+          hostname={(id) => names.get(id) ?? id.slice(0, 8)}
+          counted={run.summary?.errorsByKind}
+        />
+      )}
       {run.status !== "queued" && points.length > 0 && (
         <Suspense fallback={null}>
           <LatencyDistribution runId={run.id} metrics={latencies} live={!ended} />
         </Suspense>
       )}
       {run.status !== "queued" && <RunCohortFigures run={run} points={points} live={!ended} />}
-      {run.spec.target.protocol === "kcp" && run.status !== "queued" && <KcpCharts points={points} summary={ended ? run.summary : null} span={chartSpan(run)} events={run.events} />}
-      {run.spec.watch && <RunServerCharts run={run} points={points} server={server} summary={ended ? serverSummary : null} agents={agents} />}
+      {run.spec.target.protocol === "kcp" && run.status !== "queued" && (
+        <KcpCharts points={points} summary={ended ? run.summary : null} span={chartSpan(run)} events={run.events} />
+      )}
+      {run.spec.watch && (
+        <RunServerCharts
+          run={run}
+          points={points}
+          server={server}
+          summary={ended ? serverSummary : null}
+          agents={agents}
+        />
+      )}
       <RunAgents run={run} agents={agents} points={points} live={!ended} />
     </ChartZoomProvider>
   );
 }
 
 /** The server's charts, marked as the load's are. */
-function RunServerCharts({ run, points, server, summary, agents }: { run: RunView; points: readonly SeriesPoint[]; server: readonly ServerPoint[]; summary: ServerWatchSummary | null; agents: readonly AgentView[] }) {
+function RunServerCharts({
+  run,
+  points,
+  server,
+  summary,
+  agents,
+}: {
+  run: RunView;
+  points: readonly SeriesPoint[];
+  server: readonly ServerPoint[];
+  summary: ServerWatchSummary | null;
+  agents: readonly AgentView[];
+}) {
   const span = chartSpan(run);
   const markers = useRunMarkers(run.events, points, run.note, span, agents);
   return <ServerCharts points={server} summary={summary} span={span} markers={markers} agents={agents} />;

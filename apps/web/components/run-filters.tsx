@@ -9,13 +9,30 @@ import { typedTag } from "../lib/run-notes";
 import { TagInput } from "./run-tags";
 
 /** Plan, status, verdict, tag and date filters for the runs list; every change goes back to page 1. */
-export function RunFilters({ filter, plans, onChange }: { filter: RunFilter; plans: { id: string; name: string }[]; onChange: (filter: RunFilter) => void }) {
+export function RunFilters({
+  filter,
+  plans,
+  onChange,
+}: {
+  filter: RunFilter;
+  plans: { id: string; name: string }[];
+  onChange: (filter: RunFilter) => void;
+}) {
   const set = (patch: Partial<RunFilter>) => onChange({ ...filter, ...patch, page: 1 });
   return (
-    <form className="filters" aria-label="Filter runs" onSubmit={(event) => event.preventDefault()} data-testid="run-filters">
+    <form
+      className="filters"
+      aria-label="Filter runs"
+      onSubmit={(event) => event.preventDefault()}
+      data-testid="run-filters"
+    >
       <div className="field inline">
         <label htmlFor="filter-plan">Plan</label>
-        <select id="filter-plan" value={filter.planId ?? ""} onChange={(event) => set({ planId: event.target.value || null })}>
+        <select
+          id="filter-plan"
+          value={filter.planId ?? ""}
+          onChange={(event) => set({ planId: event.target.value || null })}
+        >
           <option value="">All plans</option>
           {plans.map((plan) => (
             <option key={plan.id} value={plan.id}>
@@ -26,7 +43,11 @@ export function RunFilters({ filter, plans, onChange }: { filter: RunFilter; pla
       </div>
       <div className="field inline">
         <label htmlFor="filter-status">Status</label>
-        <select id="filter-status" value={filter.status ?? ""} onChange={(event) => set({ status: (event.target.value || null) as RunFilter["status"] })}>
+        <select
+          id="filter-status"
+          value={filter.status ?? ""}
+          onChange={(event) => set({ status: (event.target.value || null) as RunFilter["status"] })}
+        >
           <option value="">Any status</option>
           {RunStatus.options.map((status) => (
             <option key={status} value={status}>
@@ -37,7 +58,11 @@ export function RunFilters({ filter, plans, onChange }: { filter: RunFilter; pla
       </div>
       <div className="field inline">
         <label htmlFor="filter-outcome">Verdict</label>
-        <select id="filter-outcome" value={filter.outcome ?? ""} onChange={(event) => set({ outcome: (event.target.value || null) as RunFilter["outcome"] })}>
+        <select
+          id="filter-outcome"
+          value={filter.outcome ?? ""}
+          onChange={(event) => set({ outcome: (event.target.value || null) as RunFilter["outcome"] })}
+        >
           <option value="">Any verdict</option>
           {VERDICT_OUTCOMES.map((outcome) => (
             <option key={outcome} value={outcome}>
@@ -49,11 +74,23 @@ export function RunFilters({ filter, plans, onChange }: { filter: RunFilter; pla
       <TagFilter key={filter.tag ?? ""} tag={filter.tag} onTag={(tag) => set({ tag })} />
       <div className="field inline">
         <label htmlFor="filter-from">Created from</label>
-        <input id="filter-from" type="date" value={filter.from ?? ""} max={filter.to ?? undefined} onChange={(event) => set({ from: event.target.value || null })} />
+        <input
+          id="filter-from"
+          type="date"
+          value={filter.from ?? ""}
+          max={filter.to ?? undefined}
+          onChange={(event) => set({ from: event.target.value || null })}
+        />
       </div>
       <div className="field inline">
         <label htmlFor="filter-to">to</label>
-        <input id="filter-to" type="date" value={filter.to ?? ""} min={filter.from ?? undefined} onChange={(event) => set({ to: event.target.value || null })} />
+        <input
+          id="filter-to"
+          type="date"
+          value={filter.to ?? ""}
+          min={filter.from ?? undefined}
+          onChange={(event) => set({ to: event.target.value || null })}
+        />
       </div>
       {isFiltered(filter) && (
         <button className="button small" type="button" onClick={() => onChange(EMPTY_RUN_FILTER)}>
@@ -80,13 +117,35 @@ function TagFilter({ tag, onTag }: { tag: string | null; onTag: (tag: string | n
   return (
     <div className="field inline">
       <label htmlFor="filter-tag">Tag</label>
-      <TagInput id="filter-tag" placeholder="any tag" draft={draft} onDraft={setDraft} problem={typed && !typed.ok ? typed.error : null} onBlur={apply} onEnter={apply} />
+      <TagInput
+        id="filter-tag"
+        placeholder="any tag"
+        draft={draft}
+        onDraft={setDraft}
+        problem={typed && !typed.ok ? typed.error : null}
+        onBlur={apply}
+        onEnter={apply}
+      />
     </div>
   );
 }
 
 /** "Runs 21–40 of 57" with previous and next. */
-export function Pager({ first, last, matching, page, pages, onPage }: { first: number; last: number; matching: number; page: number; pages: number; onPage: (page: number) => void }) {
+export function Pager({
+  first,
+  last,
+  matching,
+  page,
+  pages,
+  onPage,
+}: {
+  first: number;
+  last: number;
+  matching: number;
+  page: number;
+  pages: number;
+  onPage: (page: number) => void;
+}) {
   return (
     <nav className="pager" aria-label="Pages of runs" data-testid="run-pager">
       <span aria-live="polite" data-testid="run-range">

@@ -52,7 +52,8 @@ export function RunHeader({ run, stream, now, agentsReporting, onAborted }: RunH
         <div>
           <p className="muted small">
             <Link href="/runs">Runs</Link> / <Link href={`/plans/${run.planId}`}>{run.planName}</Link>
-            {run.planVersion != null && <span data-testid="run-plan-version"> · plan v{run.planVersion}</span>} · created {formatDateTime(run.createdAt)}
+            {run.planVersion != null && <span data-testid="run-plan-version"> · plan v{run.planVersion}</span>} ·
+            created {formatDateTime(run.createdAt)}
           </p>
           <h1>
             {run.planName}{" "}
@@ -89,7 +90,9 @@ export function RunHeader({ run, stream, now, agentsReporting, onAborted }: RunH
         <Fact label="Scenario" value={describeScenario(run.spec)} />
         <Fact label="Elapsed" value={elapsed === null ? "not started" : formatDuration(elapsed)} testId="run-elapsed" />
         {remaining !== null && <Fact label="Remaining" value={formatDuration(remaining)} testId="run-remaining" />}
-        {agentsReporting !== null && <Fact label="Agents reporting" value={formatInteger(agentsReporting)} testId="run-agents-reporting" />}
+        {agentsReporting !== null && (
+          <Fact label="Agents reporting" value={formatInteger(agentsReporting)} testId="run-agents-reporting" />
+        )}
       </ul>
       {live && elapsed !== null && (
         <progress className="run-progress" max={planned} value={Math.min(planned, elapsed)} aria-label="Run progress">

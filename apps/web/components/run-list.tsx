@@ -27,21 +27,36 @@ export function RunList({ runs, now }: { runs: RunView[]; now: number }) {
   return (
     <DataTable caption="Runs" columns={RUN_COLUMNS} testId="run-list">
       {runs.map((run) => (
-        <tr key={run.id} data-testid="run-row" data-run-id={run.id} data-status={run.status} data-plan-id={run.planId} data-tags={run.tags.join(" ")}>
+        <tr
+          key={run.id}
+          data-testid="run-row"
+          data-run-id={run.id}
+          data-status={run.status}
+          data-plan-id={run.planId}
+          data-tags={run.tags.join(" ")}
+        >
           <td>
             <Link href={`/runs/${run.id}`}>{run.planName}</Link>
-            {run.events.length > 0 && <div className="muted small">{run.events.length === 1 ? "1 event" : `${run.events.length} events`}</div>}
+            {run.events.length > 0 && (
+              <div className="muted small">{run.events.length === 1 ? "1 event" : `${run.events.length} events`}</div>
+            )}
             <RunTags tags={run.tags} />
           </td>
           <td>
             <StatusBadge status={run.status} tone={statusTone(run)} />
           </td>
-          <td className="nowrap" title={verdictTitle(run)} data-testid="run-verdict" data-outcome={run.verdict?.outcome ?? ""}>
+          <td
+            className="nowrap"
+            title={verdictTitle(run)}
+            data-testid="run-verdict"
+            data-outcome={run.verdict?.outcome ?? ""}
+          >
             <RunVerdictBadge run={run} />
           </td>
           <td>
             {/* Day and time may part onto two lines, so the list still fits a 1024 px window beside a long plan name. */}
-            <span className="nowrap">{formatDate(run.createdAt)},</span> <span className="nowrap">{formatTimeOfDay(Date.parse(run.createdAt) / 1000)}</span>
+            <span className="nowrap">{formatDate(run.createdAt)},</span>{" "}
+            <span className="nowrap">{formatTimeOfDay(Date.parse(run.createdAt) / 1000)}</span>
             {run.startedBy && (
               <div className="muted small" data-testid="run-started-by" title={run.startedBy}>
                 by {personName(run.startedBy, run.startedByName)}
@@ -52,7 +67,9 @@ export function RunList({ runs, now }: { runs: RunView[]; now: number }) {
           <td className="num">{formatInteger(run.summary?.peakClients ?? run.spec.load.clients)}</td>
           <td className="num">{run.summary ? formatRate(run.summary.messagesPerSec) : "—"}</td>
           <td className="num">{formatMs(run.summary?.rttP99Ms)}</td>
-          <td className="num">{run.summary ? formatInteger(run.summary.errors + run.summary.connectionsFailed) : "—"}</td>
+          <td className="num">
+            {run.summary ? formatInteger(run.summary.errors + run.summary.connectionsFailed) : "—"}
+          </td>
         </tr>
       ))}
     </DataTable>

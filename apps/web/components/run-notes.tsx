@@ -26,7 +26,11 @@ export function RunNotes({ run, onSaved }: { run: RunView; onSaved: (run: RunVie
       onSaved(await runsApi.annotate(run.id, patch));
       return true;
     } catch (error) {
-      setFailure(error instanceof ApiError && error.status === 400 ? notesRefusal(error.fields, error.message) : errorMessage(error));
+      setFailure(
+        error instanceof ApiError && error.status === 400
+          ? notesRefusal(error.fields, error.message)
+          : errorMessage(error),
+      );
       return false;
     } finally {
       setPending(false);
@@ -38,7 +42,11 @@ export function RunNotes({ run, onSaved }: { run: RunView; onSaved: (run: RunVie
     <section className="panel run-notes" aria-labelledby="run-notes-title" data-testid="run-notes">
       <h2 id="run-notes-title">Note and tags</h2>
       {edits ? <TagEditor tags={run.tags} pending={pending} onSave={save} /> : <RunTags tags={run.tags} />}
-      {edits ? <NoteEditor note={run.note} pending={pending} onSave={save} /> : run.note && <RunNoteText note={run.note} />}
+      {edits ? (
+        <NoteEditor note={run.note} pending={pending} onSave={save} />
+      ) : (
+        run.note && <RunNoteText note={run.note} />
+      )}
       {failure && (
         <p className="field-error" role="alert" data-testid="run-notes-error">
           {failure}
@@ -75,7 +83,13 @@ function TagEditor({ tags, pending, onSave }: { tags: string[]; pending: boolean
         {tags.map((tag) => (
           <li key={tag} className="chip" data-tag={tag}>
             {tag}
-            <button className="chip-remove" type="button" aria-label={`Remove tag ${tag}`} disabled={pending} onClick={() => void onSave({ tags: withoutTag(tags, tag) })}>
+            <button
+              className="chip-remove"
+              type="button"
+              aria-label={`Remove tag ${tag}`}
+              disabled={pending}
+              onClick={() => void onSave({ tags: withoutTag(tags, tag) })}
+            >
               ×
             </button>
           </li>
@@ -85,7 +99,13 @@ function TagEditor({ tags, pending, onSave }: { tags: string[]; pending: boolean
         <label htmlFor="run-tag-new" className="sr-only">
           New tag
         </label>
-        <TagInput id="run-tag-new" placeholder="add a tag, e.g. release-1.4" draft={draft} onDraft={setDraft} problem={problem} />
+        <TagInput
+          id="run-tag-new"
+          placeholder="add a tag, e.g. release-1.4"
+          draft={draft}
+          onDraft={setDraft}
+          problem={problem}
+        />
         <button className="button small" type="submit" disabled={pending}>
           Add tag
         </button>
@@ -108,7 +128,11 @@ function NoteEditor({ note, pending, onSave }: { note: string; pending: boolean;
   if (draft === null) {
     return (
       <div className="run-note">
-        {note ? <RunNoteText note={note} /> : <p className="muted">No note yet: what was this run for, what changed, what did you see?</p>}
+        {note ? (
+          <RunNoteText note={note} />
+        ) : (
+          <p className="muted">No note yet: what was this run for, what changed, what did you see?</p>
+        )}
         <button className="button small" type="button" onClick={() => setDraft(note)} data-testid="run-note-edit">
           {note ? "Edit note" : "Add a note"}
         </button>
@@ -118,9 +142,17 @@ function NoteEditor({ note, pending, onSave }: { note: string; pending: boolean;
   return (
     <form className="run-note" onSubmit={submit}>
       <label htmlFor="run-note-draft">Note</label>
-      <textarea id="run-note-draft" rows={5} value={draft} onChange={(event) => setDraft(event.target.value)} aria-invalid={problem ? true : undefined} aria-describedby={problem ? "run-note-problem run-note-hint" : "run-note-hint"} />
+      <textarea
+        id="run-note-draft"
+        rows={5}
+        value={draft}
+        onChange={(event) => setDraft(event.target.value)}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? "run-note-problem run-note-hint" : "run-note-hint"}
+      />
       <p className="muted small" id="run-note-hint">
-        A line that begins with a time since the run&apos;s start (0:42, 1:05:00, 12 s, 2 min) is marked at that time on every chart.
+        A line that begins with a time since the run&apos;s start (0:42, 1:05:00, 12 s, 2 min) is marked at that time on
+        every chart.
       </p>
       {problem && (
         <p className="field-error" id="run-note-problem">

@@ -2,7 +2,13 @@ import { RunSummary as RunSummarySchema, type RunView } from "@throng/protocol/r
 import { formatDuration, formatInteger, formatMs, formatRate } from "../lib/format";
 import { percentileKeys } from "../lib/series";
 import { scriptSummaryCells } from "../lib/series-script";
-import { countsMessages, hasRoundTrips, scenarioSummaryCells, type ScenarioKind, type SummaryCell } from "../lib/scenario-view";
+import {
+  countsMessages,
+  hasRoundTrips,
+  scenarioSummaryCells,
+  type ScenarioKind,
+  type SummaryCell,
+} from "../lib/scenario-view";
 import { notPassedReasons } from "../lib/verdict";
 import { useApiQuery } from "../hooks/use-api-query";
 import type { ViewRange } from "../lib/view-range";
@@ -22,26 +28,46 @@ const RTT_CELLS = percentileKeys(RunSummarySchema.shape);
  * message counts only for scenarios whose messages the engine counts (not a script's).
  */
 function cells(summary: Summary, kind: ScenarioKind): Cell[] {
-  const rtt = !hasRoundTrips(kind) ? [] : RTT_CELLS.map(({ key, label }) => ({
-    label: `RTT ${label}`,
-    value: formatMs((summary as unknown as Record<string, number | null>)[key]),
-    testId: `summary-rtt-${label.replace(".", "_")}`,
-  }));
+  const rtt = !hasRoundTrips(kind)
+    ? []
+    : RTT_CELLS.map(({ key, label }) => ({
+        label: `RTT ${label}`,
+        value: formatMs((summary as unknown as Record<string, number | null>)[key]),
+        testId: `summary-rtt-${label.replace(".", "_")}`,
+      }));
   return [
     ...scenarioSummaryCells(kind, summary),
     { label: "Agents", value: formatInteger(summary.agents), testId: "summary-agents" },
     { label: "Duration", value: formatDuration(summary.durationSec), testId: "summary-duration" },
     { label: "Peak clients", value: formatInteger(summary.peakClients), testId: "summary-peak-clients" },
     { label: "Peak connections", value: formatInteger(summary.peakConnections), testId: "summary-peak-connections" },
-    ...(!countsMessages(kind) ? [] : [
-      { label: "Messages/s", value: formatRate(summary.messagesPerSec), testId: "summary-messages-per-sec" },
-      { label: "Messages sent", value: formatInteger(summary.messagesSent), testId: "summary-messages-sent" },
-      { label: "Messages received", value: formatInteger(summary.messagesReceived), testId: "summary-messages-received" },
-    ]),
+    ...(!countsMessages(kind)
+      ? []
+      : [
+          { label: "Messages/s", value: formatRate(summary.messagesPerSec), testId: "summary-messages-per-sec" },
+          { label: "Messages sent", value: formatInteger(summary.messagesSent), testId: "summary-messages-sent" },
+          {
+            label: "Messages received",
+            value: formatInteger(summary.messagesReceived),
+            testId: "summary-messages-received",
+          },
+        ]),
     ...rtt,
-    { label: "Connection failures", value: formatInteger(summary.connectionsFailed), testId: "summary-connections-failed" },
+    {
+      label: "Connection failures",
+      value: formatInteger(summary.connectionsFailed),
+      testId: "summary-connections-failed",
+    },
     // Beside the connects that failed, the open connections the server ended: a server that died reads here.
-    ...(summary.connectionsDropped === undefined ? [] : [{ label: "Connections dropped", value: formatInteger(summary.connectionsDropped), testId: "summary-connections-dropped" }]),
+    ...(summary.connectionsDropped === undefined
+      ? []
+      : [
+          {
+            label: "Connections dropped",
+            value: formatInteger(summary.connectionsDropped),
+            testId: "summary-connections-dropped",
+          },
+        ]),
     { label: "Errors", value: formatInteger(summary.errors), testId: "summary-errors" },
     ...scriptSummaryCells(summary),
   ];
@@ -78,10 +104,22 @@ function SummaryCells({ summary, kind }: { summary: Summary; kind: ScenarioKind 
 
 /** The figures of the zoomed range, recomputed by the API from the range's stored histograms. */
 function RangeSummary({ zoom, range, kind }: { zoom: ChartZoom; range: ViewRange; kind: ScenarioKind }) {
-  const answer = useApiQuery(zoom.summaryKey(range), (signal) => zoom.loadSummary(range, signal), { keepPrevious: true });
-  if (answer.error) return <p className="alert" role="alert">{answer.error}</p>;
+  const answer = useApiQuery(zoom.summaryKey(range), (signal) => zoom.loadSummary(range, signal), {
+    keepPrevious: true,
+  });
+  if (answer.error)
+    return (
+      <p className="alert" role="alert">
+        {answer.error}
+      </p>
+    );
   if (!answer.data) return <p className="loading">Summing up {rangeText(range)}…</p>;
-  if (!answer.data.summary) return <p className="muted" data-testid="summary-range-empty">No second was measured between {rangeText(range)}.</p>;
+  if (!answer.data.summary)
+    return (
+      <p className="muted" data-testid="summary-range-empty">
+        No second was measured between {rangeText(range)}.
+      </p>
+    );
   return <SummaryCells summary={answer.data.summary} kind={kind} />;
 }
 
@@ -95,10 +133,13 @@ export function RunSummary({ run, inReport = false }: { run: RunView; inReport?:
   const zoom = useChartZoom();
   const range = zoom?.range ?? null;
   return (
-    <section className="panel" aria-labelledby="summary-title" data-testid="run-summary" data-range={range ? `${range.from}-${range.to}` : undefined}>
-      <h2 id="summary-title">
-        Summary{range && <span data-testid="summary-range"> for {rangeText(range)}</span>}
-      </h2>
+    <section
+      className="panel"
+      aria-labelledby="summary-title"
+      data-testid="run-summary"
+      data-range={range ? `${range.from}-${range.to}` : undefined}
+    >
+      <h2 id="summary-title">Summary{range && <span data-testid="summary-range"> for {rangeText(range)}</span>}</h2>
       {!inReport && <VerdictReasons run={run} />}
       {zoom && range ? (
         <RangeSummary zoom={zoom} range={range} kind={run.spec.scenario.kind} />

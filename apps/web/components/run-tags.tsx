@@ -2,7 +2,15 @@ import Link from "next/link";
 import { runFilterQuery, EMPTY_RUN_FILTER } from "../lib/run-filter";
 
 /** A run's tags as chips; each links to the runs list filtered by it unless `linked` is false (reports, share pages). */
-export function RunTags({ tags, linked = true, testId = "run-tags" }: { tags: readonly string[]; linked?: boolean; testId?: string }) {
+export function RunTags({
+  tags,
+  linked = true,
+  testId = "run-tags",
+}: {
+  tags: readonly string[];
+  linked?: boolean;
+  testId?: string;
+}) {
   if (tags.length === 0) return null;
   return (
     <ul className="chips run-tags" aria-label="Tags" data-testid={testId}>

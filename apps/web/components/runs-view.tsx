@@ -6,7 +6,15 @@ import { useApiQuery } from "../hooks/use-api-query";
 import { useQueryState } from "../hooks/use-query-state";
 import { api } from "../lib/api";
 import { queryKeys } from "../lib/query-keys";
-import { EMPTY_RUN_FILTER, isFiltered, parseRunFilter, runFilterQuery, runsQueryOf, shownPage, type RunFilter } from "../lib/run-filter";
+import {
+  EMPTY_RUN_FILTER,
+  isFiltered,
+  parseRunFilter,
+  runFilterQuery,
+  runsQueryOf,
+  shownPage,
+  type RunFilter,
+} from "../lib/run-filter";
 import { runsApi } from "../lib/runs-api";
 import { Pager, RunFilters } from "./run-filters";
 import { RunList } from "./run-list";
@@ -19,18 +27,25 @@ export function RunsView() {
   const [filter, setFilter] = useQueryState<RunFilter>(parseRunFilter, "replace");
   const runsQuery = runsQueryOf(filter);
   // The API's query parameters are the cache key; while another page or filter loads, the last one stays shown.
-  const { data, error, previous } = useApiQuery(queryKeys.runsPage(runsQuery), (signal) => runsApi.page(runsQuery, signal), {
-    pollMs: POLL_MS,
-    keepPrevious: true,
-  });
+  const { data, error, previous } = useApiQuery(
+    queryKeys.runsPage(runsQuery),
+    (signal) => runsApi.page(runsQuery, signal),
+    {
+      pollMs: POLL_MS,
+      keepPrevious: true,
+    },
+  );
   // Whether the organisation has any run at all (the empty state), and how many: not with the filter.
   const anyQuery = { limit: 1 };
-  const any = useApiQuery(queryKeys.runsPage(anyQuery), (signal) => runsApi.page(anyQuery, signal), { pollMs: POLL_MS * 5 });
+  const any = useApiQuery(queryKeys.runsPage(anyQuery), (signal) => runsApi.page(anyQuery, signal), {
+    pollMs: POLL_MS * 5,
+  });
   const plans = useApiQuery(queryKeys.plans("all"), (signal) => api.listPlans(signal, "all"));
   const page = useMemo(() => (data ? shownPage(data) : null), [data]);
   // A page past the end (runs deleted, a stale link) shows the last one.
   useEffect(() => {
-    if (data && !previous && data.runs.length === 0 && data.matching > 0 && filter.page > data.pages) show({ ...filter, page: data.pages });
+    if (data && !previous && data.runs.length === 0 && data.matching > 0 && filter.page > data.pages)
+      show({ ...filter, page: data.pages });
   });
   const show = (next: RunFilter) => setFilter(next, runFilterQuery(next));
 
@@ -75,7 +90,12 @@ export function RunsView() {
               <Pager {...page} onPage={(next) => show({ ...filter, page: next })} />
             </>
           )}
-          {isFiltered(filter) && <p className="muted small">Filters apply to {any.data.matching === 1 ? "the 1 run" : `all ${any.data.matching} runs`} of your organisation.</p>}
+          {isFiltered(filter) && (
+            <p className="muted small">
+              Filters apply to {any.data.matching === 1 ? "the 1 run" : `all ${any.data.matching} runs`} of your
+              organisation.
+            </p>
+          )}
         </>
       )}
     </>

@@ -20,13 +20,18 @@ function LastFiringCell({ schedule }: { schedule: OrgScheduleView }) {
   return (
     <td data-testid="schedule-last" data-outcome={last.label}>
       {last.runId ? (
-        <Link href={`/runs/${last.runId}/report`} aria-label={`Run of ${formatDateTime(schedule.lastAttempt!.at)}: ${last.label}`}>
+        <Link
+          href={`/runs/${last.runId}/report`}
+          aria-label={`Run of ${formatDateTime(schedule.lastAttempt!.at)}: ${last.label}`}
+        >
           <StatusBadge status={last.label} tone={last.tone} />
         </Link>
       ) : (
         <StatusBadge status={last.label} tone={last.tone} />
       )}
-      {schedule.lastAttempt && <div className="muted small">{formatDateTimeIn(schedule.lastAttempt.at, schedule.timezone)}</div>}
+      {schedule.lastAttempt && (
+        <div className="muted small">{formatDateTimeIn(schedule.lastAttempt.at, schedule.timezone)}</div>
+      )}
       {last.detail && <div className="small">{last.detail}</div>}
     </td>
   );
@@ -38,7 +43,8 @@ export function SchedulesView() {
   const queryClient = useQueryClient();
   const schedules = useApiQuery(queryKeys.schedules, (signal) => api.listSchedules(signal));
   const toggle = useMutation({
-    mutationFn: ({ planId, pause }: { planId: string; pause: boolean }) => (pause ? api.pausePlanSchedule(planId) : api.resumePlanSchedule(planId)),
+    mutationFn: ({ planId, pause }: { planId: string; pause: boolean }) =>
+      pause ? api.pausePlanSchedule(planId) : api.resumePlanSchedule(planId),
     onSuccess: async (_answer, { planId }) => {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: queryKeys.schedules }),
@@ -53,7 +59,10 @@ export function SchedulesView() {
       <div className="page-head">
         <div>
           <h1>Schedules</h1>
-          <p>Every plan that runs on its own: when it runs next, and what its last run found. Times are in each schedule’s own zone.</p>
+          <p>
+            Every plan that runs on its own: when it runs next, and what its last run found. Times are in each
+            schedule’s own zone.
+          </p>
         </div>
       </div>
       {schedules.error && (
@@ -71,14 +80,24 @@ export function SchedulesView() {
         <div className="empty" data-testid="schedules-empty">
           <strong>No schedules yet.</strong>
           <p>
-            A plan runs on a schedule from its page (Schedule). Open one of your <Link href="/plans">plans</Link> to set one.
+            A plan runs on a schedule from its page (Schedule). Open one of your <Link href="/plans">plans</Link> to set
+            one.
           </p>
         </div>
       )}
       {schedules.data && schedules.data.length > 0 && (
-        <DataTable caption="Schedules of this organisation" columns={["Plan", "When", "Time zone", "Next run", "Last run", "State", ""]} testId="schedule-list">
+        <DataTable
+          caption="Schedules of this organisation"
+          columns={["Plan", "When", "Time zone", "Next run", "Last run", "State", ""]}
+          testId="schedule-list"
+        >
           {schedules.data.map((schedule) => (
-            <tr key={schedule.planId} data-testid="schedule-row" data-plan-id={schedule.planId} data-paused={schedule.pausedAt ? "true" : "false"}>
+            <tr
+              key={schedule.planId}
+              data-testid="schedule-row"
+              data-plan-id={schedule.planId}
+              data-paused={schedule.pausedAt ? "true" : "false"}
+            >
               <td>
                 {/* As on the Plans list: the plan's name in its own case, not a header cell's capitals. */}
                 <Link href={`/plans/${schedule.planId}`}>
@@ -93,10 +112,20 @@ export function SchedulesView() {
                 </div>
               </td>
               <td>{schedule.timezone}</td>
-              <td data-testid="schedule-next">{nextFiringText({ at: schedule.nextRun, timezone: schedule.timezone, paused: schedule.pausedAt !== null })}</td>
+              <td data-testid="schedule-next">
+                {nextFiringText({
+                  at: schedule.nextRun,
+                  timezone: schedule.timezone,
+                  paused: schedule.pausedAt !== null,
+                })}
+              </td>
               <LastFiringCell schedule={schedule} />
               <td>
-                <StatusBadge status={schedule.pausedAt ? "paused" : "enabled"} tone={schedule.pausedAt ? "warn" : "ok"} testId="schedule-state" />
+                <StatusBadge
+                  status={schedule.pausedAt ? "paused" : "enabled"}
+                  tone={schedule.pausedAt ? "warn" : "ok"}
+                  testId="schedule-state"
+                />
                 {schedule.pausedAt && <div className="muted small">since {formatDateTime(schedule.pausedAt)}</div>}
               </td>
               <td className="actions">

@@ -5,7 +5,14 @@ import type { LabelRow } from "../lib/labels";
 import { metricName } from "../lib/slo-text";
 import { blankChoiceText, fieldText, hasFieldText, limitsText, variantLabel } from "../lib/plan-field-text";
 import { fieldId, type PlanErrors } from "../lib/plan-draft";
-import { childKey, initialValue, initialVariant, variantFor, type DraftObject, type DraftValue } from "../lib/schema-form";
+import {
+  childKey,
+  initialValue,
+  initialVariant,
+  variantFor,
+  type DraftObject,
+  type DraftValue,
+} from "../lib/schema-form";
 import type { FieldSpec, NodeSpec } from "../lib/schema-node";
 import { HexTextField } from "./hex-text-field";
 import { LabelEditor } from "./label-editor";
@@ -45,9 +52,20 @@ export const child = (place: FieldPlace, key: string, variant?: string): FieldPl
   variants: variant ? [...place.variants, variant] : place.variants,
 });
 
-const asText = (value: DraftValue) => (typeof value === "string" ? value : value === undefined ? "" : JSON.stringify(value));
+const asText = (value: DraftValue) =>
+  typeof value === "string" ? value : value === undefined ? "" : JSON.stringify(value);
 
-export function Described({ id, hint, error, unit }: { id: string; hint?: string | undefined; error?: string | undefined; unit?: string | undefined }) {
+export function Described({
+  id,
+  hint,
+  error,
+  unit,
+}: {
+  id: string;
+  hint?: string | undefined;
+  error?: string | undefined;
+  unit?: string | undefined;
+}) {
   return (
     <>
       {unit && (
@@ -69,15 +87,39 @@ export function Described({ id, hint, error, unit }: { id: string; hint?: string
   );
 }
 
-export const describedBy = (id: string, parts: { unit?: string | undefined; hint?: string | undefined; error?: string | undefined }) =>
-  [parts.unit && `${id}-unit`, parts.hint && `${id}-hint`, parts.error && `${id}-error`].filter(Boolean).join(" ") || undefined;
+export const describedBy = (
+  id: string,
+  parts: { unit?: string | undefined; hint?: string | undefined; error?: string | undefined },
+) =>
+  [parts.unit && `${id}-unit`, parts.hint && `${id}-hint`, parts.error && `${id}-error`].filter(Boolean).join(" ") ||
+  undefined;
 
 /** The fields of an object: required ones in a grid, optional ones under "Options" (open when one is set or wrong, or all are optional). */
-export function ObjectFields({ fields, place, value, onChange, errors }: { fields: FieldSpec[]; place: FieldPlace; value: DraftObject; onChange: (value: DraftObject) => void; errors: PlanErrors }) {
+export function ObjectFields({
+  fields,
+  place,
+  value,
+  onChange,
+  errors,
+}: {
+  fields: FieldSpec[];
+  place: FieldPlace;
+  value: DraftObject;
+  onChange: (value: DraftObject) => void;
+  errors: PlanErrors;
+}) {
   const render = (field: FieldSpec) => (
-    <SchemaField key={field.key} field={field} place={child(place, field.key)} value={value[field.key]} errors={errors} onChange={(next) => onChange({ ...value, [field.key]: next })} />
+    <SchemaField
+      key={field.key}
+      field={field}
+      place={child(place, field.key)}
+      value={value[field.key]}
+      errors={errors}
+      onChange={(next) => onChange({ ...value, [field.key]: next })}
+    />
   );
-  const simple = (field: FieldSpec) => ["integer", "number", "string", "choice", "boolean", "scalar", "number-list"].includes(field.node.kind);
+  const simple = (field: FieldSpec) =>
+    ["integer", "number", "string", "choice", "boolean", "scalar", "number-list"].includes(field.node.kind);
   const textOf = (field: FieldSpec) => fieldText(child(place, field.key).textKey, place.variants);
   const shown = fields.filter((field) => !textOf(field).hidden);
   const main = shown.filter((field) => field.required || field.defaultValue !== undefined || textOf(field).prominent);
@@ -85,7 +127,13 @@ export function ObjectFields({ fields, place, value, onChange, errors }: { field
   // Once open (by the user, or because a field was set) the options stay open: clearing the last one must not
   // fold away the box being typed in.
   const [opened, setOpened] = useState(false);
-  const used = options.some((field) => (value[field.key] !== undefined && value[field.key] !== "" && !(Array.isArray(value[field.key]) && (value[field.key] as unknown[]).length === 0)) || Object.keys(errors).some((path) => path.startsWith(`${place.path}.${field.key}`)));
+  const used = options.some(
+    (field) =>
+      (value[field.key] !== undefined &&
+        value[field.key] !== "" &&
+        !(Array.isArray(value[field.key]) && (value[field.key] as unknown[]).length === 0)) ||
+      Object.keys(errors).some((path) => path.startsWith(`${place.path}.${field.key}`)),
+  );
   // Opened because a field was set counts as opened too (the toggle event of an initially open box is not relied on).
   if (used && !opened) setOpened(true);
   return (
@@ -93,9 +141,20 @@ export function ObjectFields({ fields, place, value, onChange, errors }: { field
       <div className="form-grid">{main.filter(simple).map(render)}</div>
       {main.filter((field) => !simple(field)).map(render)}
       {options.length > 0 && (
-        <details className="options" open={used || opened || main.length === 0 || undefined} onToggle={(event) => setOpened(event.currentTarget.open)}>
+        <details
+          className="options"
+          open={used || opened || main.length === 0 || undefined}
+          onToggle={(event) => setOpened(event.currentTarget.open)}
+        >
           <summary>
-            Options <span className="muted">({options.map((field) => fieldText(child(place, field.key).textKey, place.variants).label.toLowerCase()).join(", ")})</span>
+            Options{" "}
+            <span className="muted">
+              (
+              {options
+                .map((field) => fieldText(child(place, field.key).textKey, place.variants).label.toLowerCase())
+                .join(", ")}
+              )
+            </span>
           </summary>
           <div className="form-grid">{options.filter(simple).map(render)}</div>
           {options.filter((field) => !simple(field)).map(render)}
@@ -105,18 +164,31 @@ export function ObjectFields({ fields, place, value, onChange, errors }: { field
   );
 }
 
-function UnionField({ field, place, value, onChange, errors, node }: FieldProps & { node: Extract<NodeSpec, { kind: "union" | "keyed-union" }> }) {
+function UnionField({
+  field,
+  place,
+  value,
+  onChange,
+  errors,
+  node,
+}: FieldProps & { node: Extract<NodeSpec, { kind: "union" | "keyed-union" }> }) {
   // The chooser is named by its discriminator's text ("Protocol", "Scenario type"), else by the field ("Framing").
   // A keyed union (a reply rule) has no discriminator: its chooser stands for the field itself.
   const keyed = node.kind === "keyed-union";
   const tagKey = keyed ? place.textKey : `${place.textKey}.${node.discriminator}`;
-  const text = hasFieldText(tagKey, place.variants) ? fieldText(tagKey, place.variants) : fieldText(place.textKey, place.variants);
+  const text = hasFieldText(tagKey, place.variants)
+    ? fieldText(tagKey, place.variants)
+    : fieldText(place.textKey, place.variants);
   const tagPath = keyed ? place.path : `${place.path}.${node.discriminator}`;
   const id = fieldId(tagPath);
   const variant = variantFor(node, value);
   const error = errors[tagPath] ?? errors[place.path];
   const hint = text.hint;
-  const inner = variant && (keyed ? place : { ...place, textKey: `${place.textKey}.${variant.value}`, variants: [...place.variants, variant.value] });
+  const inner =
+    variant &&
+    (keyed
+      ? place
+      : { ...place, textKey: `${place.textKey}.${variant.value}`, variants: [...place.variants, variant.value] });
   return (
     <div className="subsection" data-testid={`union-${fieldId(place.path)}`}>
       <div className="field">
@@ -126,9 +198,17 @@ function UnionField({ field, place, value, onChange, errors, node }: FieldProps 
           value={variant?.value ?? ""}
           aria-describedby={describedBy(id, { hint, error })}
           aria-invalid={error ? true : undefined}
-          onChange={(event) => onChange(event.target.value === "" ? undefined : initialVariant(node, event.target.value, place.textKey, keyed ? {} : value))}
+          onChange={(event) =>
+            onChange(
+              event.target.value === ""
+                ? undefined
+                : initialVariant(node, event.target.value, place.textKey, keyed ? {} : value),
+            )
+          }
         >
-          {!field.required && <option value="">{text.empty ?? blankChoiceText(place.textKey, place.variants, field.defaultValue)}</option>}
+          {!field.required && (
+            <option value="">{text.empty ?? blankChoiceText(place.textKey, place.variants, field.defaultValue)}</option>
+          )}
           {node.variants.map((option) => (
             <option key={option.value} value={option.value}>
               {variantLabel(place.textKey, place.variants, option.value, keyed)}
@@ -137,19 +217,39 @@ function UnionField({ field, place, value, onChange, errors, node }: FieldProps 
         </select>
         <Described id={id} hint={hint} error={error} />
       </div>
-      {variant && inner && variant.fields.length > 0 && <ObjectFields fields={variant.fields} place={inner} value={value as DraftObject} onChange={onChange} errors={errors} />}
+      {variant && inner && variant.fields.length > 0 && (
+        <ObjectFields
+          fields={variant.fields}
+          place={inner}
+          value={value as DraftObject}
+          onChange={onChange}
+          errors={errors}
+        />
+      )}
     </div>
   );
 }
 
-function OptionalGroup({ place, value, onChange, errors, node }: FieldProps & { node: Extract<NodeSpec, { kind: "object" }> }) {
+function OptionalGroup({
+  place,
+  value,
+  onChange,
+  errors,
+  node,
+}: FieldProps & { node: Extract<NodeSpec, { kind: "object" }> }) {
   const text = fieldText(place.textKey, place.variants);
   const id = fieldId(place.path);
   const on = value !== undefined;
   return (
     <div className="subsection">
       <div className="checkbox">
-        <input id={`${id}-on`} type="checkbox" checked={on} onChange={(event) => onChange(event.target.checked ? initialValue(node, place.textKey) : undefined)} aria-describedby={text.hint ? `${id}-hint` : undefined} />
+        <input
+          id={`${id}-on`}
+          type="checkbox"
+          checked={on}
+          onChange={(event) => onChange(event.target.checked ? initialValue(node, place.textKey) : undefined)}
+          aria-describedby={text.hint ? `${id}-hint` : undefined}
+        />
         <label htmlFor={`${id}-on`}>{text.label}</label>
         {text.hint && (
           <span className="hint" id={`${id}-hint`}>
@@ -158,12 +258,27 @@ function OptionalGroup({ place, value, onChange, errors, node }: FieldProps & { 
         )}
       </div>
       {errors[place.path] && <p className="field-error">{errors[place.path]}</p>}
-      {on && <ObjectFields fields={node.fields} place={place} value={value as DraftObject} onChange={onChange} errors={errors} />}
+      {on && (
+        <ObjectFields
+          fields={node.fields}
+          place={place}
+          value={value as DraftObject}
+          onChange={onChange}
+          errors={errors}
+        />
+      )}
     </div>
   );
 }
 
-function ListField({ field, place, value, onChange, errors, node }: FieldProps & { node: Extract<NodeSpec, { kind: "object-list" }> }) {
+function ListField({
+  field,
+  place,
+  value,
+  onChange,
+  errors,
+  node,
+}: FieldProps & { node: Extract<NodeSpec, { kind: "object-list" }> }) {
   const text = fieldText(place.textKey, place.variants);
   const items = Array.isArray(value) ? (value as DraftObject[]) : [];
   const itemName = text.itemName ?? text.label.replace(/s$/, "").toLowerCase();
@@ -175,13 +290,28 @@ function ListField({ field, place, value, onChange, errors, node }: FieldProps &
       {errors[place.path] && <p className="field-error">{errors[place.path]}</p>}
       {items.map((item, index) => (
         <div className="list-item" key={index}>
-          <ObjectFields fields={node.item.fields} place={{ ...place, path: `${place.path}.${index}` }} value={item} errors={errors} onChange={(next) => onChange(items.map((old, i) => (i === index ? next : old)))} />
-          <button className="button small" type="button" onClick={() => onChange(items.filter((_, i) => i !== index))} disabled={field.required && items.length <= node.minItems}>
+          <ObjectFields
+            fields={node.item.fields}
+            place={{ ...place, path: `${place.path}.${index}` }}
+            value={item}
+            errors={errors}
+            onChange={(next) => onChange(items.map((old, i) => (i === index ? next : old)))}
+          />
+          <button
+            className="button small"
+            type="button"
+            onClick={() => onChange(items.filter((_, i) => i !== index))}
+            disabled={field.required && items.length <= node.minItems}
+          >
             Remove {itemName} {index + 1}
           </button>
         </div>
       ))}
-      <button className="button small" type="button" onClick={() => onChange([...items, { ...(initialValue(node.item, place.textKey) as DraftObject), ...newItem }])}>
+      <button
+        className="button small"
+        type="button"
+        onClick={() => onChange([...items, { ...(initialValue(node.item, place.textKey) as DraftObject), ...newItem }])}
+      >
         Add {itemName}
       </button>
     </fieldset>
@@ -195,13 +325,20 @@ export function SchemaField(props: FieldProps) {
   const text = fieldText(place.textKey, place.variants);
   const id = fieldId(place.path);
   const error = errors[place.path];
-  const hint = field.required || node.kind === "choice" || node.kind === "boolean" ? text.hint : [text.hint, "Optional."].filter(Boolean).join(" ");
-  const aria = { "aria-describedby": describedBy(id, { unit: text.unit, hint, error }), "aria-invalid": error ? true : undefined };
+  const hint =
+    field.required || node.kind === "choice" || node.kind === "boolean"
+      ? text.hint
+      : [text.hint, "Optional."].filter(Boolean).join(" ");
+  const aria = {
+    "aria-describedby": describedBy(id, { unit: text.unit, hint, error }),
+    "aria-invalid": error ? true : undefined,
+  };
   const choices = useContext(FieldOverrides).choices?.[place.textKey];
 
   if (place.textKey === SCRIPT_FIELD) return <ScriptField {...props} />;
   // A text field the form offers choices for (an SLO's cohort: the plan's cohorts) is a select like a choice.
-  if (choices && node.kind === "string") return <SchemaField {...props} field={{ ...field, node: { kind: "choice", options: [...choices] } }} />;
+  if (choices && node.kind === "string")
+    return <SchemaField {...props} field={{ ...field, node: { kind: "choice", options: [...choices] } }} />;
   switch (node.kind) {
     case "union":
     case "keyed-union":
@@ -212,7 +349,13 @@ export function SchemaField(props: FieldProps) {
       return field.required ? (
         <fieldset className="subsection">
           <legend>{text.label}</legend>
-          <ObjectFields fields={node.fields} place={place} value={(value ?? {}) as DraftObject} onChange={onChange} errors={errors} />
+          <ObjectFields
+            fields={node.fields}
+            place={place}
+            value={(value ?? {}) as DraftObject}
+            onChange={onChange}
+            errors={errors}
+          />
         </fieldset>
       ) : (
         <OptionalGroup {...props} node={node} />
@@ -222,14 +365,28 @@ export function SchemaField(props: FieldProps) {
     case "string-record":
       return (
         <div className="field wide">
-          <LabelEditor idPrefix={id} legend={text.label} hint={text.hint} noun={text.noun} rows={Array.isArray(value) ? (value as LabelRow[]) : []} errors={error ? { form: error } : {}} onChange={onChange} />
+          <LabelEditor
+            idPrefix={id}
+            legend={text.label}
+            hint={text.hint}
+            noun={text.noun}
+            rows={Array.isArray(value) ? (value as LabelRow[]) : []}
+            errors={error ? { form: error } : {}}
+            onChange={onChange}
+          />
         </div>
       );
     case "string-list":
       return (
         <div className="field wide">
           <label htmlFor={id}>{text.label}</label>
-          <textarea id={id} rows={2} value={asText(value)} onChange={(event) => onChange(event.target.value)} {...aria} />
+          <textarea
+            id={id}
+            rows={2}
+            value={asText(value)}
+            onChange={(event) => onChange(event.target.value)}
+            {...aria}
+          />
           <Described id={id} hint={hint ?? "One per line."} error={error} />
         </div>
       );
@@ -242,7 +399,13 @@ export function SchemaField(props: FieldProps) {
       if (node.kind === "boolean" && field.required) {
         return (
           <div className="checkbox">
-            <input id={id} type="checkbox" checked={value === "true"} onChange={(event) => onChange(String(event.target.checked))} {...aria} />
+            <input
+              id={id}
+              type="checkbox"
+              checked={value === "true"}
+              onChange={(event) => onChange(String(event.target.checked))}
+              {...aria}
+            />
             <label htmlFor={id}>{text.label}</label>
             <Described id={id} hint={hint} error={error} />
           </div>
@@ -252,10 +415,20 @@ export function SchemaField(props: FieldProps) {
         <div className="field">
           <label htmlFor={id}>{text.label}</label>
           <select id={id} value={asText(value)} onChange={(event) => onChange(event.target.value)} {...aria}>
-            {(!field.required || asText(value) === "") && <option value="">{field.required ? "choose one" : blankChoiceText(place.textKey, place.variants, field.defaultValue)}</option>}
+            {(!field.required || asText(value) === "") && (
+              <option value="">
+                {field.required ? "choose one" : blankChoiceText(place.textKey, place.variants, field.defaultValue)}
+              </option>
+            )}
             {options.map((option) => (
               <option key={option} value={option}>
-                {node.kind === "boolean" ? (option === "true" ? "yes" : "no") : place.textKey === "slos.metric" ? metricName(option) : option}
+                {node.kind === "boolean"
+                  ? option === "true"
+                    ? "yes"
+                    : "no"
+                  : place.textKey === "slos.metric"
+                    ? metricName(option)
+                    : option}
               </option>
             ))}
           </select>
@@ -267,17 +440,37 @@ export function SchemaField(props: FieldProps) {
       return (
         <div className="field wide">
           <span className="label-like">{text.label}</span>
-          <p className="hint">{value === undefined ? "Not set." : <code>{JSON.stringify(value)}</code>} Edit this in the YAML or JSON view.</p>
+          <p className="hint">
+            {value === undefined ? "Not set." : <code>{JSON.stringify(value)}</code>} Edit this in the YAML or JSON
+            view.
+          </p>
           {error && <p className="field-error">{error}</p>}
         </div>
       );
     case "string":
-      if (field.key === "hex" || field.key.endsWith("Hex")) return <HexTextField id={id} label={text.label} hint={hint} error={error} value={asText(value)} onChange={onChange} />;
+      if (field.key === "hex" || field.key.endsWith("Hex"))
+        return (
+          <HexTextField
+            id={id}
+            label={text.label}
+            hint={hint}
+            error={error}
+            value={asText(value)}
+            onChange={onChange}
+          />
+        );
       if (text.multiline) {
         return (
           <div className="field wide">
             <label htmlFor={id}>{text.label}</label>
-            <textarea id={id} rows={2} value={asText(value)} onChange={(event) => onChange(event.target.value)} spellCheck={false} {...aria} />
+            <textarea
+              id={id}
+              rows={2}
+              value={asText(value)}
+              onChange={(event) => onChange(event.target.value)}
+              spellCheck={false}
+              {...aria}
+            />
             <Described id={id} hint={hint} error={error} />
           </div>
         );
@@ -295,7 +488,16 @@ function ScriptField({ place, value, onChange, errors }: FieldProps) {
   const text = fieldText(place.textKey, place.variants);
   const empty = typeof value === "object" && value !== null && (value as { path?: unknown }).path === "";
   const error = errors[place.path] ?? errors[`${place.path}.sha256`] ?? errors[`${place.path}.path`];
-  return <ScriptPickerField id={fieldId(place.path)} label={text.label} hint={text.hint} error={error && empty ? "choose a script from the list" : error} value={value} onChange={onChange} />;
+  return (
+    <ScriptPickerField
+      id={fieldId(place.path)}
+      label={text.label}
+      hint={text.hint}
+      error={error && empty ? "choose a script from the list" : error}
+      value={value}
+      onChange={onChange}
+    />
+  );
 }
 
 /** A one-line input; numbers open the numeric keyboard. */
@@ -305,14 +507,27 @@ function TextInput({ field, place, value, onChange, errors }: FieldProps) {
   const id = fieldId(place.path);
   const error = errors[place.path];
   const unit = useContext(FieldOverrides).units?.[place.path] ?? text.unit;
-  const hint = [text.hint, text.limits ? limitsText(node, unit) : undefined, field.required ? undefined : "Optional."].filter(Boolean).join(" ") || undefined;
+  const hint =
+    [text.hint, text.limits ? limitsText(node, unit) : undefined, field.required ? undefined : "Optional."]
+      .filter(Boolean)
+      .join(" ") || undefined;
   const aria = { "aria-describedby": describedBy(id, { unit, hint, error }), "aria-invalid": error ? true : undefined };
-  const inputMode = node.kind === "integer" || node.kind === "number-list" ? "numeric" : node.kind === "number" ? "decimal" : undefined;
+  const inputMode =
+    node.kind === "integer" || node.kind === "number-list" ? "numeric" : node.kind === "number" ? "decimal" : undefined;
   return (
     <div className="field">
       <label htmlFor={id}>{text.label}</label>
       <div className="input-row">
-        <input id={id} name={id} type="text" inputMode={inputMode} value={asText(value)} onChange={(event) => onChange(event.target.value)} autoComplete="off" {...aria} />
+        <input
+          id={id}
+          name={id}
+          type="text"
+          inputMode={inputMode}
+          value={asText(value)}
+          onChange={(event) => onChange(event.target.value)}
+          autoComplete="off"
+          {...aria}
+        />
         <Described id={id} unit={unit} />
       </div>
       <Described id={id} hint={hint} error={error} />

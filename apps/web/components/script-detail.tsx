@@ -43,7 +43,8 @@ export function ScriptDetail({ sha256 }: { sha256: string }) {
           <section className="panel" aria-labelledby="script-hash-title">
             <h2 id="script-hash-title">SHA-256</h2>
             <p className="muted small">
-              A plan runs this script with <code>{"scenario: { kind: script, script: { sha256: … } }"}</code>; agents check the bytes they get against it.
+              A plan runs this script with <code>{"scenario: { kind: script, script: { sha256: … } }"}</code>; agents
+              check the bytes they get against it.
             </p>
             <div className="command">
               <pre className="wrap">
@@ -54,7 +55,12 @@ export function ScriptDetail({ sha256 }: { sha256: string }) {
           </section>
           <section className="panel" aria-labelledby="script-source-title">
             <h2 id="script-source-title">Source</h2>
-            <CodeEditor id="script-source" label={`Source of ${script.name}`} value={script.source} testId="script-source" />
+            <CodeEditor
+              id="script-source"
+              label={`Source of ${script.name}`}
+              value={script.source}
+              testId="script-source"
+            />
           </section>
         </>
       )}

@@ -46,7 +46,10 @@ export function ScriptNew({ from }: { from?: string }) {
     scriptsApi
       .get(from, abort.signal)
       .then((script) => {
-        if (script.sizeBytes > EDITABLE_BYTES) return setErrors({ form: `${script.name} is a ${Math.round(script.sizeBytes / 1024)} KiB bundle: edit its own files and upload a new bundle (throng script upload) instead` });
+        if (script.sizeBytes > EDITABLE_BYTES)
+          return setErrors({
+            form: `${script.name} is a ${Math.round(script.sizeBytes / 1024)} KiB bundle: edit its own files and upload a new bundle (throng script upload) instead`,
+          });
         setName(script.name);
         setSource(script.source);
       })
@@ -65,12 +68,15 @@ export function ScriptNew({ from }: { from?: string }) {
       const script = await scriptsApi.upload(checked.data);
       router.push(`/scripts/${script.sha256}`);
     } catch (error) {
-      setErrors(error instanceof ApiError && error.fields.length > 0 ? errorsOf(error.fields) : { form: errorMessage(error) });
+      setErrors(
+        error instanceof ApiError && error.fields.length > 0 ? errorsOf(error.fields) : { form: errorMessage(error) },
+      );
       setPending(false);
     }
   }
 
-  const hint = "The module's default export runs once per client. Saved scripts cannot change: saving an edit stores a new script with its own hash.";
+  const hint =
+    "The module's default export runs once per client. Saved scripts cannot change: saving an edit stores a new script with its own hash.";
   return (
     <form onSubmit={save} noValidate aria-labelledby="script-new-title" data-testid="script-form">
       <p className="small">
@@ -79,7 +85,10 @@ export function ScriptNew({ from }: { from?: string }) {
       <div className="page-head">
         <div>
           <h1 id="script-new-title">{from ? "Edit a copy" : "New script"}</h1>
-          <p>One JavaScript module with no dependencies (Node 20 built-ins such as node:net are there). For npm packages, bundle with <code>throng script bundle</code> and upload the bundle.</p>
+          <p>
+            One JavaScript module with no dependencies (Node 20 built-ins such as node:net are there). For npm packages,
+            bundle with <code>throng script bundle</code> and upload the bundle.
+          </p>
         </div>
       </div>
       {errors.form && (
@@ -90,25 +99,46 @@ export function ScriptNew({ from }: { from?: string }) {
       <section className="panel">
         <div className="field">
           <label htmlFor="script-name">Name</label>
-          <input id="script-name" type="text" value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" aria-invalid={errors.name ? true : undefined} aria-describedby={describedBy("script-name", { hint: NAME_HINT, error: errors.name })} />
+          <input
+            id="script-name"
+            type="text"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            autoComplete="off"
+            aria-invalid={errors.name ? true : undefined}
+            aria-describedby={describedBy("script-name", { hint: NAME_HINT, error: errors.name })}
+          />
           <Described id="script-name" hint={NAME_HINT} error={errors.name} />
         </div>
         <div className="field">
           <span className="label-like" id="script-source-label">
             Source
           </span>
-          {loading ? <p className="loading">Loading the script…</p> : <CodeEditor id="script-source" label="Script source" value={source} onChange={setSource} testId="script-editor" describedBy="script-source-hint" />}
+          {loading ? (
+            <p className="loading">Loading the script…</p>
+          ) : (
+            <CodeEditor
+              id="script-source"
+              label="Script source"
+              value={source}
+              onChange={setSource}
+              testId="script-editor"
+              describedBy="script-source-hint"
+            />
+          )}
           <Described id="script-source" hint={hint} error={errors.source} />
         </div>
         <div className="muted small" data-testid="script-context-help">
           <p>
-            The starter opens one TCP connection per client to the plan’s target and sends <code>parameters.message</code> (default PING) every{" "}
-            <code>parameters.intervalMs</code>; against Redis, set <code>expect: +PONG</code>. A plan using it declares its metrics:{" "}
+            The starter opens one TCP connection per client to the plan’s target and sends{" "}
+            <code>parameters.message</code> (default PING) every <code>parameters.intervalMs</code>; against Redis, set{" "}
+            <code>expect: +PONG</code>. A plan using it declares its metrics:{" "}
             {STARTER_METRICS.map((metric) => `${metric.name} (${metric.kind})`).join(", ")}.
           </p>
           <p>
-            Each client gets <code>ctx</code>: <code>client</code>, <code>room</code>, <code>parameters</code>, <code>target</code>, <code>signal</code> (aborted at the end),{" "}
-            <code>measure(name, promise)</code>, <code>count(name, n)</code>, <code>broadcast(sender, seq, sentAtUs)</code>, <code>error(cause)</code> and{" "}
+            Each client gets <code>ctx</code>: <code>client</code>, <code>room</code>, <code>parameters</code>,{" "}
+            <code>target</code>, <code>signal</code> (aborted at the end), <code>measure(name, promise)</code>,{" "}
+            <code>count(name, n)</code>, <code>broadcast(sender, seq, sentAtUs)</code>, <code>error(cause)</code> and{" "}
             <code>every(ms, fn)</code>. Reference: docs/protocols.md in the Throng repository (Scripted clients).
           </p>
         </div>

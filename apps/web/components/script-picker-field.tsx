@@ -32,20 +32,40 @@ export function ScriptPickerField({ id, label, hint, error, value, onChange }: S
   const listed = scripts.data ?? [];
   const known = sha256 !== "" && listed.some((script) => script.sha256 === sha256);
   const selected = sha256 || (path ? PATH_OPTION : "");
-  const describedBy = [hint && `${id}-hint`, error && `${id}-error`, scripts.error && `${id}-load-error`].filter(Boolean).join(" ") || undefined;
+  const describedBy =
+    [hint && `${id}-hint`, error && `${id}-error`, scripts.error && `${id}-load-error`].filter(Boolean).join(" ") ||
+    undefined;
 
   return (
     <div className="field wide" data-testid="script-picker">
       <label htmlFor={id}>{label}</label>
       <div className="input-row">
-        <select id={id} value={selected} aria-describedby={describedBy} aria-invalid={error ? true : undefined} onChange={(event) => event.target.value && event.target.value !== PATH_OPTION && onChange({ sha256: event.target.value })}>
-          <option value="">{scripts.data ? (listed.length ? "Choose a script" : "No scripts yet: write one first") : "Loading scripts…"}</option>
+        <select
+          id={id}
+          value={selected}
+          aria-describedby={describedBy}
+          aria-invalid={error ? true : undefined}
+          onChange={(event) =>
+            event.target.value && event.target.value !== PATH_OPTION && onChange({ sha256: event.target.value })
+          }
+        >
+          <option value="">
+            {scripts.data
+              ? listed.length
+                ? "Choose a script"
+                : "No scripts yet: write one first"
+              : "Loading scripts…"}
+          </option>
           {listed.map((script) => (
             <option key={script.sha256} value={script.sha256}>
               {`${script.name} (${shortHash(script.sha256)})`}
             </option>
           ))}
-          {sha256 && !known && <option value={sha256}>{`${shortHash(sha256)}… (${scripts.data ? "not stored in this organisation" : "loading"})`}</option>}
+          {sha256 && !known && (
+            <option
+              value={sha256}
+            >{`${shortHash(sha256)}… (${scripts.data ? "not stored in this organisation" : "loading"})`}</option>
+          )}
           {path && <option value={PATH_OPTION}>{`path on the agent: ${path}`}</option>}
         </select>
         {known && (
@@ -56,7 +76,12 @@ export function ScriptPickerField({ id, label, hint, error, value, onChange }: S
         <Link href="/scripts/new" target="_blank" rel="noopener" data-testid="script-picker-new">
           new script
         </Link>
-        <button className="button small" type="button" onClick={() => void queryClient.invalidateQueries({ queryKey: queryKeys.scripts })} data-testid="script-picker-refresh">
+        <button
+          className="button small"
+          type="button"
+          onClick={() => void queryClient.invalidateQueries({ queryKey: queryKeys.scripts })}
+          data-testid="script-picker-refresh"
+        >
           Refresh list
         </button>
       </div>

@@ -25,8 +25,8 @@ export function ScriptsView() {
         <div>
           <h1>Scripts</h1>
           <p>
-            JavaScript modules a plan with the scenario type “script” runs for every client on agents that allow scripts. Each is stored once
-            under the SHA-256 of its bytes; plans refer to it by that hash.
+            JavaScript modules a plan with the scenario type “script” runs for every client on agents that allow
+            scripts. Each is stored once under the SHA-256 of its bytes; plans refer to it by that hash.
           </p>
         </div>
         {writes && (
@@ -45,7 +45,11 @@ export function ScriptsView() {
         )}
       </div>
       {uploaded && (
-        <p className={uploaded.ok ? "notice" : "alert"} role={uploaded.ok ? "status" : "alert"} data-testid="upload-script-result">
+        <p
+          className={uploaded.ok ? "notice" : "alert"}
+          role={uploaded.ok ? "status" : "alert"}
+          data-testid="upload-script-result"
+        >
           {uploaded.ok ? (
             <>
               Stored {uploaded.script.name} as{" "}
@@ -74,12 +78,16 @@ function ScriptTable({ scripts }: { scripts: readonly ScriptSummary[] }) {
     return (
       <div className="empty" data-testid="scripts-empty">
         <strong>No scripts yet.</strong>
-        Write one from the starter with “New script”, upload a bundle made by <code>throng script bundle</code>, or let <code>throng run</code> upload it.
+        Write one from the starter with “New script”, upload a bundle made by <code>throng script bundle</code>, or let{" "}
+        <code>throng run</code> upload it.
       </div>
     );
   }
   return (
-    <DataTable caption="Script bundles, newest first" columns={["Name", "SHA-256", { label: "Size", numeric: true }, "Created"]}>
+    <DataTable
+      caption="Script bundles, newest first"
+      columns={["Name", "SHA-256", { label: "Size", numeric: true }, "Created"]}
+    >
       {scripts.map((script) => (
         <tr key={script.sha256} data-testid="script-row" data-sha256={script.sha256}>
           <th scope="row">
@@ -106,7 +114,10 @@ function UploadBundle({ onResult }: { onResult: (result: UploadResult | null) =>
   async function upload(file: File) {
     onResult(null);
     if (file.size > SCRIPT_BUNDLE_MAX_BYTES) {
-      onResult({ ok: false, message: `${file.name} is ${formatBundleSize(file.size)}; a bundle may be at most ${formatBundleSize(SCRIPT_BUNDLE_MAX_BYTES)}.` });
+      onResult({
+        ok: false,
+        message: `${file.name} is ${formatBundleSize(file.size)}; a bundle may be at most ${formatBundleSize(SCRIPT_BUNDLE_MAX_BYTES)}.`,
+      });
       return;
     }
     setPending(true);
@@ -121,7 +132,13 @@ function UploadBundle({ onResult }: { onResult: (result: UploadResult | null) =>
 
   return (
     <>
-      <button className="button" type="button" disabled={pending} onClick={() => fileRef.current?.click()} data-testid="upload-script">
+      <button
+        className="button"
+        type="button"
+        disabled={pending}
+        onClick={() => fileRef.current?.click()}
+        data-testid="upload-script"
+      >
         {pending ? "Uploading…" : "Upload bundle…"}
       </button>
       <input

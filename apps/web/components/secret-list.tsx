@@ -20,7 +20,11 @@ export function SecretList({ secrets, onReplace }: { secrets: SecretView[]; onRe
     );
   }
   return (
-    <DataTable caption="Secrets" columns={["Name", "In a plan", "Set by", "Last set", "Added", ""]} testId="secret-list">
+    <DataTable
+      caption="Secrets"
+      columns={["Name", "In a plan", "Set by", "Last set", "Added", ""]}
+      testId="secret-list"
+    >
       {secrets.map((secret) => (
         <tr key={secret.name} data-testid="secret-row" data-secret-name={secret.name}>
           <td>
@@ -34,7 +38,13 @@ export function SecretList({ secrets, onReplace }: { secrets: SecretView[]; onRe
           <td>{formatDateTime(secret.createdAt)}</td>
           <td>
             <div className="row-actions">
-              <button className="button small" type="button" onClick={() => onReplace(secret.name)} aria-label={`Replace the value of ${secret.name}`} data-testid="replace-secret">
+              <button
+                className="button small"
+                type="button"
+                onClick={() => onReplace(secret.name)}
+                aria-label={`Replace the value of ${secret.name}`}
+                data-testid="replace-secret"
+              >
                 Replace value
               </button>
               <ConfirmButton
@@ -44,13 +54,16 @@ export function SecretList({ secrets, onReplace }: { secrets: SecretView[]; onRe
                 confirmLabel="Delete secret"
                 onConfirm={async () => {
                   await secretsApi.remove(secret.name);
-                  await Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.secrets }), queryClient.invalidateQueries({ queryKey: queryKeys.audit })]);
+                  await Promise.all([
+                    queryClient.invalidateQueries({ queryKey: queryKeys.secrets }),
+                    queryClient.invalidateQueries({ queryKey: queryKeys.audit }),
+                  ]);
                 }}
                 testId="delete-secret"
               >
                 <p>
-                  Plans that name <code>{`{{secrets.${secret.name}}}`}</code> are refused at start until it is set again; a run already going keeps what its
-                  agents were given. This cannot be undone.
+                  Plans that name <code>{`{{secrets.${secret.name}}}`}</code> are refused at start until it is set
+                  again; a run already going keeps what its agents were given. This cannot be undone.
                 </p>
               </ConfirmButton>
             </div>

@@ -35,8 +35,12 @@ function SecretManager() {
     setSaved(null);
     const secretName = name.trim();
     const found = {
-      ...(SecretName.safeParse(secretName).success ? {} : { name: SecretName.safeParse(secretName).error?.issues[0]?.message }),
-      ...(PutSecret.safeParse({ value }).success ? {} : { value: PutSecret.safeParse({ value }).error?.issues[0]?.message }),
+      ...(SecretName.safeParse(secretName).success
+        ? {}
+        : { name: SecretName.safeParse(secretName).error?.issues[0]?.message }),
+      ...(PutSecret.safeParse({ value }).success
+        ? {}
+        : { value: PutSecret.safeParse({ value }).error?.issues[0]?.message }),
     };
     setProblems(found);
     if (found.name || found.value) {
@@ -69,8 +73,9 @@ function SecretManager() {
       <section className="settings-section panel" aria-labelledby="new-secret-title">
         <h2 id="new-secret-title">Add or replace a secret</h2>
         <p className="muted">
-          Passwords, tokens and keys a plan needs, kept out of its text: write <code>{"{{secrets.NAME}}"}</code> in a message, a session or http step, a
-          header or a WebSocket URL. Values are stored encrypted and never shown again, not even here; an agent gets only those its run uses.
+          Passwords, tokens and keys a plan needs, kept out of its text: write <code>{"{{secrets.NAME}}"}</code> in a
+          message, a session or http step, a header or a WebSocket URL. Values are stored encrypted and never shown
+          again, not even here; an agent gets only those its run uses.
         </p>
         {saved && (
           <p className="status-note" role="status" data-testid="secret-saved">
@@ -86,10 +91,23 @@ function SecretManager() {
               onChange={setName}
               autoComplete="off"
               error={problems.name ?? saving.fieldErrors.name}
-              hint={exists ? `${name.trim()} exists: saving replaces its value.` : "Letters, digits and _, e.g. REDIS_PASSWORD."}
+              hint={
+                exists
+                  ? `${name.trim()} exists: saving replaces its value.`
+                  : "Letters, digits and _, e.g. REDIS_PASSWORD."
+              }
             />
             <div ref={valueField}>
-              <TextField id="secret-value" label="Value" type="password" value={value} onChange={setValue} autoComplete="new-password" error={problems.value ?? saving.fieldErrors.value} hint="Never shown again once saved." />
+              <TextField
+                id="secret-value"
+                label="Value"
+                type="password"
+                value={value}
+                onChange={setValue}
+                autoComplete="new-password"
+                error={problems.value ?? saving.fieldErrors.value}
+                hint="Never shown again once saved."
+              />
             </div>
           </div>
           {saving.failure && (
@@ -109,7 +127,11 @@ function SecretManager() {
             {secrets.error}
           </p>
         )}
-        {secrets.data ? <SecretList secrets={secrets.data} onReplace={replace} /> : !secrets.error && <p className="loading">Loading secrets…</p>}
+        {secrets.data ? (
+          <SecretList secrets={secrets.data} onReplace={replace} />
+        ) : (
+          !secrets.error && <p className="loading">Loading secrets…</p>
+        )}
       </section>
     </>
   );

@@ -7,7 +7,14 @@ import type { SeriesPoint } from "@throng/protocol/snapshot";
 import { formatTimeOfDay } from "../lib/format";
 import { plotXRange, plotYRange, zoomedXRange } from "../lib/chart-range";
 import { zoomOptions, type PlotZoom } from "../lib/chart-zoom-plot";
-import { extendColumns, formatAxisBytes, formatAxisCount, type ChartLine, type TimedPoint, type TimeMarker } from "../lib/series";
+import {
+  extendColumns,
+  formatAxisBytes,
+  formatAxisCount,
+  type ChartLine,
+  type TimedPoint,
+  type TimeMarker,
+} from "../lib/series";
 import type { Threshold } from "../lib/slo-live";
 import { columnPlaces, overlapCount, placeLabels, type Box, type LabelRequest } from "../lib/chart-labels";
 import { MARKER_COLOURS, nearestMarker } from "../lib/run-annotations";
@@ -59,7 +66,13 @@ interface Annotation {
  * or further down the line when the top is taken). The words are placed together so none is written over another or
  * across an SLO's line ("above the chaborted"); how many overlap is left on the plot as `data-label-overlaps`.
  */
-function annotations(plot: uPlot, ctx: CanvasRenderingContext2D, markers: readonly TimeMarker[], thresholds: readonly Threshold[], active: number | null): { lines: Annotation[]; obstacles: Box[] } {
+function annotations(
+  plot: uPlot,
+  ctx: CanvasRenderingContext2D,
+  markers: readonly TimeMarker[],
+  thresholds: readonly Threshold[],
+  active: number | null,
+): { lines: Annotation[]; obstacles: Box[] } {
   const { bbox } = plot;
   const px = uPlot.pxRatio;
   const [right, bottom, row, text, gap] = [bbox.left + bbox.width, bbox.top + bbox.height, 14 * px, 12 * px, 4 * px];
@@ -72,14 +85,39 @@ function annotations(plot: uPlot, ctx: CanvasRenderingContext2D, markers: readon
       // Far above the measurements (plotYRange left it out): said at the top rather than flattening the lines.
       const words = `↑ ${threshold.label}, above the chart`;
       const width = ctx.measureText(words).width;
-      lines.push({ colour: threshold.colour ?? THRESHOLD_COLOUR, dash: 8, width: 1.5, from: [0, 0], to: null, text: words, label: { width, height: text, places: columnPlaces(right - gap - width, bbox.top + 2 * px, bottom - text, row) } });
+      lines.push({
+        colour: threshold.colour ?? THRESHOLD_COLOUR,
+        dash: 8,
+        width: 1.5,
+        from: [0, 0],
+        to: null,
+        text: words,
+        label: {
+          width,
+          height: text,
+          places: columnPlaces(right - gap - width, bbox.top + 2 * px, bottom - text, row),
+        },
+      });
       continue;
     }
     const width = ctx.measureText(threshold.label).width;
     const left = right - gap - width;
     obstacles.push({ left: bbox.left, top: y - px, width: bbox.width, height: 2 * px });
-    const places = [{ left, top: y - gap - text }, { left, top: y + gap }, { left, top: y - gap - text - row }, { left, top: y + gap + row }].filter((place) => place.top >= bbox.top - text && place.top <= bottom);
-    lines.push({ colour: threshold.colour ?? THRESHOLD_COLOUR, dash: 8, width: 1.5, from: [bbox.left, y], to: [right, y], text: threshold.label, label: { width, height: text, places: places.length ? places : [{ left, top: y - gap - text }] } });
+    const places = [
+      { left, top: y - gap - text },
+      { left, top: y + gap },
+      { left, top: y - gap - text - row },
+      { left, top: y + gap + row },
+    ].filter((place) => place.top >= bbox.top - text && place.top <= bottom);
+    lines.push({
+      colour: threshold.colour ?? THRESHOLD_COLOUR,
+      dash: 8,
+      width: 1.5,
+      from: [bbox.left, y],
+      to: [right, y],
+      text: threshold.label,
+      label: { width, height: text, places: places.length ? places : [{ left, top: y - gap - text }] },
+    });
   }
   const lastSecond = plot.scales.x?.max ?? Number.NaN;
   for (const [index, marker] of markers.entries()) {
@@ -90,7 +128,15 @@ function annotations(plot: uPlot, ctx: CanvasRenderingContext2D, markers: readon
     const width = ctx.measureText(marker.label).width;
     // A word that would run past the plot's right edge (a step near the end) goes on the line's left instead.
     const left = x + gap + width <= right ? x + gap : x - gap - width;
-    lines.push({ colour: MARKER_COLOURS[marker.kind], dash: 4, width: index === active ? 3 : 1, from: [x, bbox.top], to: [x, bottom], text: marker.label, label: { width, height: text, places: columnPlaces(left, bbox.top + 2 * px, bottom - text, row) } });
+    lines.push({
+      colour: MARKER_COLOURS[marker.kind],
+      dash: 4,
+      width: index === active ? 3 : 1,
+      from: [x, bbox.top],
+      to: [x, bottom],
+      text: marker.label,
+      label: { width, height: text, places: columnPlaces(left, bbox.top + 2 * px, bottom - text, row) },
+    });
   }
   return { lines, obstacles };
 }
@@ -109,7 +155,11 @@ function hoverMarker(plot: uPlot, markers: readonly TimeMarker[], hover: MarkerH
 }
 
 /** Draws the thresholds and markers over the plot after each redraw, in a saved canvas state (the plan trend's SLO too). */
-export function annotationPlugin(markers: { current: readonly TimeMarker[] }, thresholds: { current: readonly Threshold[] }, hover?: MarkerHover): uPlot.Plugin {
+export function annotationPlugin(
+  markers: { current: readonly TimeMarker[] },
+  thresholds: { current: readonly Threshold[] },
+  hover?: MarkerHover,
+): uPlot.Plugin {
   const draw = (plot: uPlot) => {
     const { ctx } = plot;
     const px = uPlot.pxRatio;
@@ -117,9 +167,18 @@ export function annotationPlugin(markers: { current: readonly TimeMarker[] }, th
     ctx.font = `${11 * px}px system-ui, sans-serif`;
     ctx.textBaseline = "top";
     ctx.textAlign = "left";
-    const { lines, obstacles } = annotations(plot, ctx, markers.current, thresholds.current, hover?.active.current ?? null);
+    const { lines, obstacles } = annotations(
+      plot,
+      ctx,
+      markers.current,
+      thresholds.current,
+      hover?.active.current ?? null,
+    );
     // Thresholds first: their words belong next to their own line; a marker's may move down its.
-    const placed = placeLabels(lines.map((line) => line.label), obstacles);
+    const placed = placeLabels(
+      lines.map((line) => line.label),
+      obstacles,
+    );
     lines.forEach((line, index) => {
       ctx.strokeStyle = ctx.fillStyle = line.colour;
       ctx.setLineDash([line.dash * px, 4 * px]);
@@ -137,7 +196,12 @@ export function annotationPlugin(markers: { current: readonly TimeMarker[] }, th
     plot.root.dataset.labelOverlaps = String(overlapCount(placed));
     plot.root.dataset.labels = String(placed.length);
   };
-  return { hooks: { draw: [draw], ...(hover ? { setCursor: [(plot: uPlot) => hoverMarker(plot, markers.current, hover)] } : {}) } };
+  return {
+    hooks: {
+      draw: [draw],
+      ...(hover ? { setCursor: [(plot: uPlot) => hoverMarker(plot, markers.current, hover)] } : {}),
+    },
+  };
 }
 
 /** A y axis as wide as its longest label ("500 kB/s"), measured in the axis's own font, so no label is clipped. */
@@ -183,7 +247,14 @@ function options<P extends TimedPoint>(
     scales: {
       x: { time: true },
       // Tall enough for the thresholds near the measurements; one far above them is written at the top instead.
-      y: { range: (_u, min, max) => plotYRange(min, max, thresholds.current.map((threshold) => threshold.value)) },
+      y: {
+        range: (_u, min, max) =>
+          plotYRange(
+            min,
+            max,
+            thresholds.current.map((threshold) => threshold.value),
+          ),
+      },
     },
     // Points are whole seconds, so ticks are too; each reads as a time of day in the user's locale (format.ts).
     axes: [
@@ -204,7 +275,12 @@ function options<P extends TimedPoint>(
     // Dragging selects seconds for every chart of the page where it zooms (a run's page), and nothing elsewhere.
     cursor: zoom.current ? zooming.cursor : { drag: { x: false, y: false }, sync: { key: "run" } },
     legend: { live: true },
-    hooks: { setCursor: [showLatest], setData: [showLatest], setScale: [showLatest], ...(zoom.current ? zooming.hooks : {}) },
+    hooks: {
+      setCursor: [showLatest],
+      setData: [showLatest],
+      setScale: [showLatest],
+      ...(zoom.current ? zooming.hooks : {}),
+    },
     plugins: [annotationPlugin(markers, thresholds, hover)],
   };
 }
@@ -223,7 +299,11 @@ function draw(plot: uPlot, data: uPlot.AlignedData, span: SeriesChartProps<Timed
   if (range) plot.root.dataset.xRange = `${range[0]}..${range[1]}`;
 }
 
-function latestValues<P extends TimedPoint>(lines: readonly ChartLine<P>[], points: readonly P[], unit: ChartUnit): string {
+function latestValues<P extends TimedPoint>(
+  lines: readonly ChartLine<P>[],
+  points: readonly P[],
+  unit: ChartUnit,
+): string {
   const last = points[points.length - 1];
   if (!last) return "no data yet";
   return `latest second: ${lines.map((line) => `${line.label} ${line.value(last) === null ? "none" : AXIS_FORMAT[unit](line.value(last)!)}`).join(", ")}`;
@@ -234,7 +314,18 @@ function latestValues<P extends TimedPoint>(lines: readonly ChartLine<P>[], poin
  * arrive, resized with its container and destroyed on unmount. `data-points` on the container
  * says how many points the plot has actually drawn.
  */
-export function SeriesChart<P extends TimedPoint = SeriesPoint>({ testId, title, lines, points, span, markers = [], unit = "count", height = 200, controls, thresholds = NO_THRESHOLDS }: SeriesChartProps<P>) {
+export function SeriesChart<P extends TimedPoint = SeriesPoint>({
+  testId,
+  title,
+  lines,
+  points,
+  span,
+  markers = [],
+  unit = "count",
+  height = 200,
+  controls,
+  thresholds = NO_THRESHOLDS,
+}: SeriesChartProps<P>) {
   const canvasRef = useRef<HTMLDivElement>(null);
   const plotRef = useRef<uPlot | null>(null);
   const markersRef = useRef<readonly TimeMarker[]>(markers);
@@ -261,17 +352,25 @@ export function SeriesChart<P extends TimedPoint = SeriesPoint>({ testId, title,
     setActive(index);
     plotRef.current?.redraw(false);
   };
-  const stableHover = useMemo<MarkerHover>(() => ({ active: hover.current.active, onHover: (index) => hover.current.onHover(index) }), []);
+  const stableHover = useMemo<MarkerHover>(
+    () => ({ active: hover.current.active, onHover: (index) => hover.current.onHover(index) }),
+    [],
+  );
 
   useEffect(() => {
     const element = canvasRef.current;
     if (!element) return;
-    const plot = new uPlot(options(lines, element.clientWidth || 600, height, unit, markersRef, thresholdsRef, zoomRef, stableHover), [[]], element);
+    const plot = new uPlot(
+      options(lines, element.clientWidth || 600, height, unit, markersRef, thresholdsRef, zoomRef, stableHover),
+      [[]],
+      element,
+    );
     plotRef.current = plot;
     draw(plot, latest.current.data, latest.current.span, zoomRef.current);
     setDrawn(latest.current.data[0].length);
     const observer = new ResizeObserver(() => {
-      if (element.clientWidth > 0 && element.clientWidth !== plot.width) plot.setSize({ width: element.clientWidth, height });
+      if (element.clientWidth > 0 && element.clientWidth !== plot.width)
+        plot.setSize({ width: element.clientWidth, height });
     });
     observer.observe(element);
     return () => {
@@ -292,7 +391,8 @@ export function SeriesChart<P extends TimedPoint = SeriesPoint>({ testId, title,
 
   useEffect(() => {
     markersRef.current = markers;
-    if (hover.current.active.current !== null && hover.current.active.current >= markers.length) hover.current.onHover(null);
+    if (hover.current.active.current !== null && hover.current.active.current >= markers.length)
+      hover.current.onHover(null);
     plotRef.current?.redraw(false);
   }, [markers]);
 
@@ -305,7 +405,15 @@ export function SeriesChart<P extends TimedPoint = SeriesPoint>({ testId, title,
   }, [thresholds]);
 
   return (
-    <section className="chart" aria-labelledby={titleId} data-testid={testId} data-points={drawn} data-markers={markers.length} data-thresholds={thresholds.length} data-zoom={zoomFrom === null ? undefined : `${zoomFrom}-${zoomTo}`}>
+    <section
+      className="chart"
+      aria-labelledby={titleId}
+      data-testid={testId}
+      data-points={drawn}
+      data-markers={markers.length}
+      data-thresholds={thresholds.length}
+      data-zoom={zoomFrom === null ? undefined : `${zoomFrom}-${zoomTo}`}
+    >
       <h3 id={titleId}>{title}</h3>
       {controls}
       {thresholds.length > 0 && (
@@ -314,8 +422,20 @@ export function SeriesChart<P extends TimedPoint = SeriesPoint>({ testId, title,
         </p>
       )}
       {drawn === 0 && <p className="chart-empty">Waiting for the first second of measurements…</p>}
-      <div className="chart-canvas" ref={canvasRef} role="img" aria-label={`${title} chart, ${latestValues(lines, points, unit)}`} />
-      <ChartAnnotations testId={testId} title={title} markers={markers} start={chartZoom?.start ?? span?.[0] ?? null} active={active} onActive={stableHover.onHover} />
+      <div
+        className="chart-canvas"
+        ref={canvasRef}
+        role="img"
+        aria-label={`${title} chart, ${latestValues(lines, points, unit)}`}
+      />
+      <ChartAnnotations
+        testId={testId}
+        title={title}
+        markers={markers}
+        start={chartZoom?.start ?? span?.[0] ?? null}
+        active={active}
+        onActive={stableHover.onHover}
+      />
     </section>
   );
 }

@@ -19,7 +19,10 @@ interface ServerChartsProps {
 export function ServerCharts({ points, summary, span, markers = [], agents }: ServerChartsProps) {
   const idsKey = watcherIds(points).join(",");
   const names = new Map(agents.map((agent) => [agent.id, agent.hostname]));
-  const namesKey = idsKey.split(",").map((id) => names.get(id) ?? id.slice(0, 8)).join(",");
+  const namesKey = idsKey
+    .split(",")
+    .map((id) => names.get(id) ?? id.slice(0, 8))
+    .join(",");
   // Line sets change only when a watcher appears, so the plots are not rebuilt every second.
   const lines = useMemo(() => {
     const ids = idsKey ? idsKey.split(",") : [];
@@ -35,9 +38,30 @@ export function ServerCharts({ points, summary, span, markers = [], agents }: Se
         points.length === 0 && <p className="muted">Waiting for the watcher's first second…</p>
       )}
       <div className="chart-grid">
-        <SeriesChart testId="chart-server-cpu" title="Server CPU (100 % = one core)" lines={lines.cpu} points={points} span={span} markers={markers} />
-        <SeriesChart testId="chart-server-rss" title="Server memory (RSS, MiB): a leak shows as a climb" lines={lines.rss} points={points} span={span} markers={markers} />
-        <SeriesChart testId="chart-server-packets" title="Host packets per second" lines={lines.packets} points={points} span={span} markers={markers} />
+        <SeriesChart
+          testId="chart-server-cpu"
+          title="Server CPU (100 % = one core)"
+          lines={lines.cpu}
+          points={points}
+          span={span}
+          markers={markers}
+        />
+        <SeriesChart
+          testId="chart-server-rss"
+          title="Server memory (RSS, MiB): a leak shows as a climb"
+          lines={lines.rss}
+          points={points}
+          span={span}
+          markers={markers}
+        />
+        <SeriesChart
+          testId="chart-server-packets"
+          title="Host packets per second"
+          lines={lines.packets}
+          points={points}
+          span={span}
+          markers={markers}
+        />
       </div>
     </section>
   );

@@ -2,7 +2,13 @@
 
 import { useState } from "react";
 import type { PlanSpec } from "@throng/protocol/plan";
-import { TRIAL_TIME_LIMIT_MS, type BytesPreview, type ReceivedPreview, type TrialStep, type TrialView } from "@throng/protocol/session-trial";
+import {
+  TRIAL_TIME_LIMIT_MS,
+  type BytesPreview,
+  type ReceivedPreview,
+  type TrialStep,
+  type TrialView,
+} from "@throng/protocol/session-trial";
 import { api } from "../lib/api";
 import { errorMessage } from "../lib/api-client";
 import { formatDecimal } from "../lib/format";
@@ -51,8 +57,8 @@ export function SessionTrial({ checkPlan }: { checkPlan: () => TrialCheck }) {
     <div className="session-trial" data-testid="session-trial">
       <h3>Try the session</h3>
       <p className="muted small">
-        One client connects to the target from an online agent and runs the steps above, exactly as a run would; nothing is saved and no load is
-        generated. At most {TRIAL_TIME_LIMIT_MS / 1000} s.
+        One client connects to the target from an online agent and runs the steps above, exactly as a run would; nothing
+        is saved and no load is generated. At most {TRIAL_TIME_LIMIT_MS / 1000} s.
       </p>
       <button className="button" type="button" onClick={() => void run()} disabled={pending} data-testid="try-session">
         {pending ? "Trying…" : "Try it"}
@@ -62,7 +68,8 @@ export function SessionTrial({ checkPlan }: { checkPlan: () => TrialCheck }) {
       </p>
       {problems > 0 && (
         <p className="alert" role="alert" data-testid="trial-problems">
-          Not tried: the plan has {problems === 1 ? "a problem" : `${problems} problems`} to fix first, listed at the top of the form and at
+          Not tried: the plan has {problems === 1 ? "a problem" : `${problems} problems`} to fix first, listed at the
+          top of the form and at
           {problems === 1 ? " its field" : " their fields"}.
         </p>
       )}
@@ -100,7 +107,9 @@ function TrialTable({ trial }: { trial: TrialView }) {
           columns={["Step", "Result", { label: "Time", numeric: true }, "Sent", "Received", "Captured"]}
           testId="trial-steps"
         >
-          {http.map((step) => <StepRow key={step.index} step={step} />)}
+          {http.map((step) => (
+            <StepRow key={step.index} step={step} />
+          ))}
           {trial.connect && (
             <tr data-testid="trial-connect">
               <td>connect</td>
@@ -111,7 +120,9 @@ function TrialTable({ trial }: { trial: TrialView }) {
               <td colSpan={3} />
             </tr>
           )}
-          {rest.map((step) => <StepRow key={step.index} step={step} />)}
+          {rest.map((step) => (
+            <StepRow key={step.index} step={step} />
+          ))}
         </DataTable>
       )}
     </div>
@@ -135,7 +146,9 @@ function StepRow({ step }: { step: TrialStep }) {
       <td className="num">{formatMs(step.ms)}</td>
       <td>{step.sent && <Bytes preview={step.sent} />}</td>
       <td>
-        {step.received?.map((reply, i) => <Bytes key={i} preview={reply} matched={reply.matched} />)}
+        {step.received?.map((reply, i) => (
+          <Bytes key={i} preview={reply} matched={reply.matched} />
+        ))}
         {step.receivedMore ? <span className="small muted">and {step.receivedMore} more</span> : null}
       </td>
       <td>

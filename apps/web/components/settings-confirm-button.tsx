@@ -20,7 +20,16 @@ interface ConfirmButtonProps {
  * A destructive action behind a modal dialog (native <dialog>: focus stays inside, Esc cancels).
  * A refusal from the API stays in the dialog, next to the button that caused it.
  */
-export function ConfirmButton({ label, accessibleLabel, title, children, confirmLabel, onConfirm, disabled, testId }: ConfirmButtonProps) {
+export function ConfirmButton({
+  label,
+  accessibleLabel,
+  title,
+  children,
+  confirmLabel,
+  onConfirm,
+  disabled,
+  testId,
+}: ConfirmButtonProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const id = useId();
   const [pending, setPending] = useState(false);
@@ -46,10 +55,23 @@ export function ConfirmButton({ label, accessibleLabel, title, children, confirm
 
   return (
     <>
-      <button className="button small danger" type="button" onClick={open} disabled={disabled} aria-label={accessibleLabel} data-testid={testId}>
+      <button
+        className="button small danger"
+        type="button"
+        onClick={open}
+        disabled={disabled}
+        aria-label={accessibleLabel}
+        data-testid={testId}
+      >
         {label}
       </button>
-      <dialog ref={dialog} className="confirm-dialog" aria-labelledby={`${id}-title`} aria-describedby={`${id}-body`} data-testid="confirm-dialog">
+      <dialog
+        ref={dialog}
+        className="confirm-dialog"
+        aria-labelledby={`${id}-title`}
+        aria-describedby={`${id}-body`}
+        data-testid="confirm-dialog"
+      >
         <h2 id={`${id}-title`}>{title}</h2>
         <div id={`${id}-body`}>{children}</div>
         {failure && (
@@ -58,7 +80,13 @@ export function ConfirmButton({ label, accessibleLabel, title, children, confirm
           </p>
         )}
         <div className="form-actions">
-          <button className="button danger solid" type="button" onClick={confirm} disabled={pending} data-testid="confirm-action">
+          <button
+            className="button danger solid"
+            type="button"
+            onClick={confirm}
+            disabled={pending}
+            data-testid="confirm-action"
+          >
             {pending ? "Please wait…" : confirmLabel}
           </button>
           {/* Focus starts on Cancel, so a stray Enter does not confirm. */}

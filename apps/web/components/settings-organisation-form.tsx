@@ -9,7 +9,12 @@ import { formatDuration, formatInteger } from "../lib/format";
 import { queryKeys } from "../lib/query-keys";
 import { settingsApi } from "../lib/settings-api";
 import {
-  draftFromSettings, errorsFromServer, settingsFromDraft, type OrgSettingsDraft, type OrgSettingsErrors, type OrgSettingsField,
+  draftFromSettings,
+  errorsFromServer,
+  settingsFromDraft,
+  type OrgSettingsDraft,
+  type OrgSettingsErrors,
+  type OrgSettingsField,
 } from "../lib/settings-org-form";
 import { can } from "../lib/settings-permissions";
 import { TextField } from "./text-field";
@@ -98,8 +103,8 @@ function SettingsForm({ saved }: { saved: OrgSettings }) {
           placeholder={"127.0.0.1:7070\n*.example.com\n[::1]:9000"}
         />
         <span className="hint" id="allowList-hint">
-          One rule per line: <code>host</code>, <code>host:port</code>, <code>*.domain</code> or <code>[ipv6]:port</code>. Empty:
-          runs may target any host.
+          One rule per line: <code>host</code>, <code>host:port</code>, <code>*.domain</code> or{" "}
+          <code>[ipv6]:port</code>. Empty: runs may target any host.
         </span>
         {errors.allowList && (
           <p className="field-error" id="allowList-error" data-testid="field-error-allowList">
@@ -116,7 +121,11 @@ function SettingsForm({ saved }: { saved: OrgSettings }) {
             onChange={update("maxClients")}
             inputMode="numeric"
             unit="clients"
-            hint={Number.isFinite(clients) && clients > 0 ? `${formatInteger(clients)} clients across all agents.` : undefined}
+            hint={
+              Number.isFinite(clients) && clients > 0
+                ? `${formatInteger(clients)} clients across all agents.`
+                : undefined
+            }
             error={errors.maxClients}
           />
           <TextField

@@ -13,7 +13,10 @@ export function SettingsSessions() {
   return (
     <section className="card" aria-labelledby="sessions-heading">
       <h2 id="sessions-heading">Your sessions</h2>
-      <p className="muted">Signed in on a machine you no longer trust? End every session of your account at once. API tokens are not affected: revoke those under API tokens.</p>
+      <p className="muted">
+        Signed in on a machine you no longer trust? End every session of your account at once. API tokens are not
+        affected: revoke those under API tokens.
+      </p>
       <ConfirmButton
         label="Sign out everywhere"
         title="Sign out everywhere?"

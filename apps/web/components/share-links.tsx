@@ -19,7 +19,10 @@ const EXPIRY_CHOICES = [
   { label: "90 days", days: "90" },
 ] as const;
 
-function linkState(link: { revokedAt: string | null; expiresAt: string | null }, now: number): { text: string; tone: string } {
+function linkState(
+  link: { revokedAt: string | null; expiresAt: string | null },
+  now: number,
+): { text: string; tone: string } {
   if (link.revokedAt) return { text: `revoked ${formatDateTime(link.revokedAt)}`, tone: "idle" };
   if (link.expiresAt && new Date(link.expiresAt).getTime() <= now) return { text: "expired", tone: "idle" };
   return { text: link.expiresAt ? `active until ${formatDateTime(link.expiresAt)}` : "active, no expiry", tone: "ok" };
@@ -30,7 +33,10 @@ export function ShareLinks({ runId }: { runId: string }) {
   const links = useApiQuery(queryKeys.shareLinks(runId), (signal) => reportApi.shareLinks(runId, signal));
   const [days, setDays] = useState("");
   const [created, setCreated] = useState<ShareLinkCreated | null>(null);
-  const creating = useApiMutation((expiresInDays: number | undefined) => reportApi.createShareLink(runId, expiresInDays), [queryKeys.shareLinks(runId)]);
+  const creating = useApiMutation(
+    (expiresInDays: number | undefined) => reportApi.createShareLink(runId, expiresInDays),
+    [queryKeys.shareLinks(runId)],
+  );
   const revoking = useApiMutation(reportApi.revokeShareLink, [queryKeys.shareLinks(runId)]);
   // One error line for both actions: starting either clears the other's old failure.
   const failed = creating.error ?? revoking.error;
@@ -50,7 +56,9 @@ export function ShareLinks({ runId }: { runId: string }) {
   return (
     <section className="panel no-print" aria-labelledby="share-title" data-testid="share-links">
       <h2 id="share-title">Share this report</h2>
-      <p className="muted">Anyone with a share link sees this report, read-only, without signing in, and nothing else of your organisation.</p>
+      <p className="muted">
+        Anyone with a share link sees this report, read-only, without signing in, and nothing else of your organisation.
+      </p>
       <div className="inline-form">
         <div className="field">
           <label htmlFor="share-expiry">Link expires after</label>
@@ -62,7 +70,13 @@ export function ShareLinks({ runId }: { runId: string }) {
             ))}
           </select>
         </div>
-        <button className="button primary" type="button" onClick={create} disabled={creating.isPending} data-testid="create-share-link">
+        <button
+          className="button primary"
+          type="button"
+          onClick={create}
+          disabled={creating.isPending}
+          data-testid="create-share-link"
+        >
           {creating.isPending ? "Creating…" : "Create share link"}
         </button>
       </div>
@@ -75,7 +89,15 @@ export function ShareLinks({ runId }: { runId: string }) {
         <div className="secret-box" role="status" data-testid="share-created">
           <label htmlFor="share-url">New link — copy it now, it is shown only once</label>
           <div className="input-row">
-            <input id="share-url" type="text" className="code" readOnly value={created.url} data-testid="share-url" onFocus={(event) => event.target.select()} />
+            <input
+              id="share-url"
+              type="text"
+              className="code"
+              readOnly
+              value={created.url}
+              data-testid="share-url"
+              onFocus={(event) => event.target.select()}
+            />
             <CopyButton text={created.url} label="share link" />
           </div>
         </div>
@@ -85,7 +107,11 @@ export function ShareLinks({ runId }: { runId: string }) {
           {links.error}
         </p>
       )}
-      {links.data && links.data.length === 0 && <p className="muted" data-testid="share-empty">No share links yet. Create one above to show this report to someone outside the organisation.</p>}
+      {links.data && links.data.length === 0 && (
+        <p className="muted" data-testid="share-empty">
+          No share links yet. Create one above to show this report to someone outside the organisation.
+        </p>
+      )}
       {links.data && links.data.length > 0 && (
         <DataTable caption="Share links of this report" columns={["Created", "State", ""]}>
           {links.data.map((link) => {
@@ -98,7 +124,12 @@ export function ShareLinks({ runId }: { runId: string }) {
                 </td>
                 <td className="num">
                   {!link.revokedAt && (
-                    <button className="button small danger" type="button" onClick={() => revoke(link.id)} data-testid="revoke-share-link">
+                    <button
+                      className="button small danger"
+                      type="button"
+                      onClick={() => revoke(link.id)}
+                      data-testid="revoke-share-link"
+                    >
                       Revoke<span className="sr-only"> link created {formatDateTime(link.createdAt)}</span>
                     </button>
                   )}

@@ -14,7 +14,9 @@ import { ReportDocument } from "./report-document";
  * permission, and a revoked or expired link shows the API's own words.
  */
 export function ShareReport({ token }: { token: string }) {
-  const { data: report, error } = useApiQuery(queryKeys.sharedReport(token), (signal) => reportApi.publicReport(token, signal));
+  const { data: report, error } = useApiQuery(queryKeys.sharedReport(token), (signal) =>
+    reportApi.publicReport(token, signal),
+  );
   const rangeSummary = useMemo(() => sharedRangeSummary(token), [token]);
   if (error && !report) {
     return (
@@ -27,5 +29,13 @@ export function ShareReport({ token }: { token: string }) {
     );
   }
   if (!report) return <p className="loading">Loading the shared report…</p>;
-  return <ReportDocument report={report} rangeSummary={rangeSummary} actions={<PdfDownloadButton url={reportApi.publicPdfUrl(token)} fallbackName={exportFileName(report.run, "pdf")} />} />;
+  return (
+    <ReportDocument
+      report={report}
+      rangeSummary={rangeSummary}
+      actions={
+        <PdfDownloadButton url={reportApi.publicPdfUrl(token)} fallbackName={exportFileName(report.run, "pdf")} />
+      }
+    />
+  );
 }

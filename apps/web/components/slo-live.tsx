@@ -14,9 +14,13 @@ export function SloLive({ slos, points }: { slos: readonly Slo[]; points: readon
       <h2 id="slo-live-title">SLOs so far</h2>
       <ul className="slo-live">
         {tally.map((slo, index) => (
-          <li key={`${slo.metric}-${index}`} data-testid="slo-live-row" data-metric={slo.metric} className={slo.breached > 0 ? "breached" : "met"}>
-            <span>{slo.label}</span>{" "}
-            <span data-testid="slo-live-met">met {formatInteger(slo.met)} s</span>,{" "}
+          <li
+            key={`${slo.metric}-${index}`}
+            data-testid="slo-live-row"
+            data-metric={slo.metric}
+            className={slo.breached > 0 ? "breached" : "met"}
+          >
+            <span>{slo.label}</span> <span data-testid="slo-live-met">met {formatInteger(slo.met)} s</span>,{" "}
             <span data-testid="slo-live-breached">breached {formatInteger(slo.breached)} s</span>
           </li>
         ))}

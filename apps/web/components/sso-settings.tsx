@@ -27,8 +27,9 @@ export function SsoSettings() {
   return (
     <>
       <p className="muted">
-        People of your company sign in through its identity provider (Okta, Entra ID, Google Workspace, Keycloak…) with “Sign in with SSO” and their work email, and join
-        this organisation on their first sign-in with the role your rules give them. Set-up per provider: docs/sso.md.
+        People of your company sign in through its identity provider (Okta, Entra ID, Google Workspace, Keycloak…) with
+        “Sign in with SSO” and their work email, and join this organisation on their first sign-in with the role your
+        rules give them. Set-up per provider: docs/sso.md.
         {!manages && " Only admins and owners change these settings."}
       </p>
       {settings.error && (
@@ -59,11 +60,14 @@ function Requirement({ settings, manages }: { settings: Settings; manages: boole
         {settings.requireSso
           ? "Members and admins sign in only through the identity provider: their password is refused, and a session not opened through it stops working."
           : "Members may sign in with a password or with SSO."}{" "}
-        Owners keep their password as a break-glass way in (each such sign-in is in the audit log); API tokens keep working.
+        Owners keep their password as a break-glass way in (each such sign-in is in the audit log); API tokens keep
+        working.
       </p>
       <p className="muted" data-testid="sso-session-lifetime">
-        A session opened through SSO lasts {settings.ssoSessionHours} hours from its sign-in, whatever happens at the identity provider: signing out there, or being removed
-        there, ends nothing in Throng before then (remove the person here too to end it at once). A password session lasts {settings.passwordSessionDays} days from its last use.
+        A session opened through SSO lasts {settings.ssoSessionHours} hours from its sign-in, whatever happens at the
+        identity provider: signing out there, or being removed there, ends nothing in Throng before then (remove the
+        person here too to end it at once). A password session lasts {settings.passwordSessionDays} days from its last
+        use.
       </p>
       {manages && (
         <>
@@ -72,7 +76,13 @@ function Requirement({ settings, manages }: { settings: Settings; manages: boole
               {change.failure}
             </p>
           )}
-          <button className="button" type="button" disabled={change.isPending} onClick={() => change.mutate(!settings.requireSso)} data-testid="toggle-require-sso">
+          <button
+            className="button"
+            type="button"
+            disabled={change.isPending}
+            onClick={() => change.mutate(!settings.requireSso)}
+            data-testid="toggle-require-sso"
+          >
             {settings.requireSso ? "Stop requiring SSO" : "Require SSO"}
           </button>
         </>
@@ -92,8 +102,8 @@ function Domains({ domains, manages }: { domains: SsoDomainView[]; manages: bool
     <section className="settings-section" aria-labelledby="sso-domains-title">
       <h2 id="sso-domains-title">Domains</h2>
       <p className="muted">
-        Prove each email domain with a DNS TXT record, then press Check. People whose email is in a verified domain can sign in through this organisation&apos;s provider; one
-        domain belongs to one organisation.
+        Prove each email domain with a DNS TXT record, then press Check. People whose email is in a verified domain can
+        sign in through this organisation&apos;s provider; one domain belongs to one organisation.
       </p>
       {domains.length === 0 ? (
         <div className="empty" data-testid="sso-domains-empty">
@@ -101,7 +111,11 @@ function Domains({ domains, manages }: { domains: SsoDomainView[]; manages: bool
           {manages ? "Add your company's email domain below." : "An admin adds them."}
         </div>
       ) : (
-        <DataTable caption="Email domains" columns={["Domain", "Status", "TXT record to publish", ""]} testId="sso-domains">
+        <DataTable
+          caption="Email domains"
+          columns={["Domain", "Status", "TXT record to publish", ""]}
+          testId="sso-domains"
+        >
           {domains.map((d) => (
             <DomainRow key={d.domain} domain={d} manages={manages} />
           ))}
@@ -109,7 +123,15 @@ function Domains({ domains, manages }: { domains: SsoDomainView[]; manages: bool
       )}
       {manages && (
         <form className="settings-form" onSubmit={submit} noValidate>
-          <TextField id="sso-domain" label="Email domain" value={domain} onChange={setDomain} autoComplete="off" hint="e.g. example.com (no @, no https://)" error={add.fieldErrors.domain} />
+          <TextField
+            id="sso-domain"
+            label="Email domain"
+            value={domain}
+            onChange={setDomain}
+            autoComplete="off"
+            hint="e.g. example.com (no @, no https://)"
+            error={add.fieldErrors.domain}
+          />
           {add.failure && (
             <p className="alert" role="alert">
               {add.failure}
@@ -132,7 +154,11 @@ function DomainRow({ domain: d, manages }: { domain: SsoDomainView; manages: boo
       <td>
         <strong>{d.domain}</strong>
       </td>
-      <td>{d.verified ? `Verified${d.verifiedAt ? ` ${formatDateTime(d.verifiedAt)}` : ""}${d.verifiedBy ? ` by ${d.verifiedBy}` : ""}` : "Not verified yet"}</td>
+      <td>
+        {d.verified
+          ? `Verified${d.verifiedAt ? ` ${formatDateTime(d.verifiedAt)}` : ""}${d.verifiedBy ? ` by ${d.verifiedBy}` : ""}`
+          : "Not verified yet"}
+      </td>
       <td>
         {d.verified ? (
           "—"
@@ -158,12 +184,28 @@ function DomainRow({ domain: d, manages }: { domain: SsoDomainView; manages: boo
         {manages && (
           <div className="row-actions">
             {!d.verified && (
-              <button className="button small" type="button" disabled={verify.isPending} onClick={() => verify.mutate(d.domain)} aria-label={`Check the TXT record of ${d.domain}`} data-testid="verify-sso-domain">
+              <button
+                className="button small"
+                type="button"
+                disabled={verify.isPending}
+                onClick={() => verify.mutate(d.domain)}
+                aria-label={`Check the TXT record of ${d.domain}`}
+                data-testid="verify-sso-domain"
+              >
                 {verify.isPending ? "Checking…" : "Check"}
               </button>
             )}
-            <ConfirmButton label="Remove" accessibleLabel={`Remove domain ${d.domain}`} title={`Remove ${d.domain}?`} confirmLabel="Remove domain" onConfirm={() => remove.mutateAsync(d.domain)}>
-              <p>People of {d.domain} can no longer sign in with SSO here. A provider that still names it must drop it first.</p>
+            <ConfirmButton
+              label="Remove"
+              accessibleLabel={`Remove domain ${d.domain}`}
+              title={`Remove ${d.domain}?`}
+              confirmLabel="Remove domain"
+              onConfirm={() => remove.mutateAsync(d.domain)}
+            >
+              <p>
+                People of {d.domain} can no longer sign in with SSO here. A provider that still names it must drop it
+                first.
+              </p>
             </ConfirmButton>
           </div>
         )}

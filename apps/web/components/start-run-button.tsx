@@ -9,7 +9,15 @@ import { errorMessage } from "../lib/api-client";
  * Starts a run of the plan and opens it; a refusal (e.g. no agent online) shows beside the button. As large as the
  * buttons beside it: small in a list's row, full size among the plan page's actions (it is the page's main one).
  */
-export function StartRunButton({ planId, planName, small = false }: { planId: string; planName: string; small?: boolean }) {
+export function StartRunButton({
+  planId,
+  planName,
+  small = false,
+}: {
+  planId: string;
+  planName: string;
+  small?: boolean;
+}) {
   const router = useRouter();
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);

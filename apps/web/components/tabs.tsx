@@ -24,7 +24,12 @@ export function Tabs({ label, idPrefix, tabs, selected, onSelect, children }: Ta
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
     const focused = tabs.findIndex((tab) => `${idPrefix}-tab-${tab.id}` === (event.target as HTMLElement).id);
     const index = focused >= 0 ? focused : tabs.findIndex((tab) => tab.id === selected);
-    const moves: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: tabs.length - 1 };
+    const moves: Record<string, number> = {
+      ArrowRight: index + 1,
+      ArrowLeft: index - 1,
+      Home: 0,
+      End: tabs.length - 1,
+    };
     const target = moves[event.key];
     if (target === undefined) return;
     event.preventDefault();
@@ -52,7 +57,12 @@ export function Tabs({ label, idPrefix, tabs, selected, onSelect, children }: Ta
           </button>
         ))}
       </div>
-      <div role="tabpanel" id={`${idPrefix}-panel`} aria-labelledby={`${idPrefix}-tab-${selected}`} className="tab-panel">
+      <div
+        role="tabpanel"
+        id={`${idPrefix}-panel`}
+        aria-labelledby={`${idPrefix}-tab-${selected}`}
+        className="tab-panel"
+      >
         {children}
       </div>
     </div>

@@ -44,7 +44,11 @@ export function TargetHistory({ name }: { name: string }) {
               {latestChange(estimates)}
             </p>
             <figure className="capacity-chart" data-testid="target-chart">
-              <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`Capacity by build: ${bars.map((b) => `${b.build} ${b.clients ?? "none"}`).join(", ")}`}>
+              <svg
+                viewBox={`0 0 ${width} ${height}`}
+                role="img"
+                aria-label={`Capacity by build: ${bars.map((b) => `${b.build} ${b.clients ?? "none"}`).join(", ")}`}
+              >
                 {yTicks.map((tick) => (
                   <g key={tick.value}>
                     <line x1={left} x2={width - right} y1={tick.y} y2={tick.y} stroke="#d1d9e0" />
@@ -55,11 +59,23 @@ export function TargetHistory({ name }: { name: string }) {
                 ))}
                 {bars.map((bar) => (
                   <g key={bar.id}>
-                    <rect x={bar.x} y={bar.y} width={bar.width} height={bar.height} fill={bar.valid ? "#0969da" : "#d4a72c"} />
+                    <rect
+                      x={bar.x}
+                      y={bar.y}
+                      width={bar.width}
+                      height={bar.height}
+                      fill={bar.valid ? "#0969da" : "#d4a72c"}
+                    />
                     <text x={bar.x + bar.width / 2} y={bar.y - 4} textAnchor="middle" fontSize="11" fill="#1f2328">
                       {bar.clients === null ? "none" : formatAxisCount(bar.clients)}
                     </text>
-                    <text x={bar.x + bar.width / 2} y={height - bottom + 16} textAnchor="middle" fontSize="11" fill="#59636e">
+                    <text
+                      x={bar.x + bar.width / 2}
+                      y={height - bottom + 16}
+                      textAnchor="middle"
+                      fontSize="11"
+                      fill="#59636e"
+                    >
                       {bar.build}
                     </text>
                   </g>
@@ -68,10 +84,15 @@ export function TargetHistory({ name }: { name: string }) {
                   build
                 </text>
               </svg>
-              <figcaption className="muted small">Clients held while meeting the SLOs, per saved build; amber bars are estimates marked invalid.</figcaption>
+              <figcaption className="muted small">
+                Clients held while meeting the SLOs, per saved build; amber bars are estimates marked invalid.
+              </figcaption>
             </figure>
           </section>
-          <DataTable caption="Saved estimates, oldest first" columns={["Build", { label: "Holds", numeric: true }, "Change", "Saved", "Report"]}>
+          <DataTable
+            caption="Saved estimates, oldest first"
+            columns={["Build", { label: "Holds", numeric: true }, "Change", "Saved", "Report"]}
+          >
             {estimates.map((estimate) => (
               <tr key={estimate.id} data-testid="estimate-row" data-build={estimate.build}>
                 <th scope="row">{estimate.build}</th>
@@ -82,7 +103,9 @@ export function TargetHistory({ name }: { name: string }) {
                 <td>{estimate.change ?? <span className="muted">—</span>}</td>
                 <td>{formatDateTime(estimate.createdAt)}</td>
                 <td>
-                  <Link href={`/runs/${estimate.runId}/report`}>Report<span className="sr-only"> of build {estimate.build}</span></Link>
+                  <Link href={`/runs/${estimate.runId}/report`}>
+                    Report<span className="sr-only"> of build {estimate.build}</span>
+                  </Link>
                 </td>
               </tr>
             ))}

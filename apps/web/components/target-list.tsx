@@ -27,13 +27,21 @@ export function TargetList() {
       {targets.data && targets.data.length === 0 && (
         <div className="empty" data-testid="targets-empty">
           <strong>No saved estimates yet.</strong>
-          Run a plan with a step-up load shape, open the run’s report and press “Save estimate” with the server’s name and build.
+          Run a plan with a step-up load shape, open the run’s report and press “Save estimate” with the server’s name
+          and build.
         </div>
       )}
       {targets.data && targets.data.length > 0 && (
         <DataTable
           caption="Targets and their latest capacity estimate"
-          columns={["Target", "Latest build", { label: "Holds", numeric: true }, "Change", { label: "Estimates", numeric: true }, "Saved"]}
+          columns={[
+            "Target",
+            "Latest build",
+            { label: "Holds", numeric: true },
+            "Change",
+            { label: "Estimates", numeric: true },
+            "Saved",
+          ]}
         >
           {targets.data.map((target) => (
             <tr key={target.name} data-testid="target-row" data-target={target.name}>

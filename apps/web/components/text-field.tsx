@@ -14,7 +14,18 @@ interface TextFieldProps {
 }
 
 /** A labelled input with its unit, hint and field error, tied together for screen readers. */
-export function TextField({ id, label, value, onChange, type = "text", unit, hint, error, autoComplete, inputMode }: TextFieldProps) {
+export function TextField({
+  id,
+  label,
+  value,
+  onChange,
+  type = "text",
+  unit,
+  hint,
+  error,
+  autoComplete,
+  inputMode,
+}: TextFieldProps) {
   const unitId = unit ? `${id}-unit` : undefined;
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;

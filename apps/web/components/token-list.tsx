@@ -30,7 +30,11 @@ export function TokenList({ tokens }: { tokens: ApiTokenView[] }) {
   }
   const now = Date.now();
   return (
-    <DataTable caption="API tokens" columns={["Name", "Scope", "State", "Created", "Expires", "Last used", ""]} testId="token-list">
+    <DataTable
+      caption="API tokens"
+      columns={["Name", "Scope", "State", "Created", "Expires", "Last used", ""]}
+      testId="token-list"
+    >
       {tokens.map((token) => {
         const state = stateOf(token, now);
         return (
@@ -43,7 +47,9 @@ export function TokenList({ tokens }: { tokens: ApiTokenView[] }) {
               <span className={`badge ${BADGE[state]}`}>{state}</span>
             </td>
             <td>{formatDateTime(token.createdAt)}</td>
-            <td title={formatDateTime(token.expiresAt)}>{state === "active" ? formatUntil(token.expiresAt, now) : formatDateTime(token.expiresAt)}</td>
+            <td title={formatDateTime(token.expiresAt)}>
+              {state === "active" ? formatUntil(token.expiresAt, now) : formatDateTime(token.expiresAt)}
+            </td>
             <td data-testid="token-last-used">{formatAgo(token.lastUsedAt, now)}</td>
             <td>
               <div className="row-actions">

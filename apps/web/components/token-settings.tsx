@@ -19,7 +19,8 @@ const EXPIRIES = [7, 30, 90, 365] as const;
 /** API tokens for the CLI and CI: create (secret shown once), list, revoke. Members and up. */
 export function TokenSettings() {
   const me = useMe();
-  if (!can(me.role, "token.manage")) return <NotForYourRole what="Managing API tokens" who="members, admins and owners" />;
+  if (!can(me.role, "token.manage"))
+    return <NotForYourRole what="Managing API tokens" who="members, admins and owners" />;
   return <TokenManager />;
 }
 
@@ -61,7 +62,8 @@ function TokenManager() {
       <section className="settings-section panel" aria-labelledby="new-token-title">
         <h2 id="new-token-title">Create an API token</h2>
         <p className="muted">
-          For scripts and CI: send it as <code>authorization: Bearer &lt;token&gt;</code>. A token never does more than your own role.
+          For scripts and CI: send it as <code>authorization: Bearer &lt;token&gt;</code>. A token never does more than
+          your own role.
         </p>
         {created && (
           <SecretOnce
@@ -75,10 +77,22 @@ function TokenManager() {
         )}
         <form className="settings-form" onSubmit={create} noValidate>
           <div className="form-grid">
-            <TextField id="token-name" label="Token name" value={name} onChange={setName} error={nameError} hint="What uses it, e.g. nightly CI." />
+            <TextField
+              id="token-name"
+              label="Token name"
+              value={name}
+              onChange={setName}
+              error={nameError}
+              hint="What uses it, e.g. nightly CI."
+            />
             <div className="field">
               <label htmlFor="token-scope">Scope</label>
-              <select id="token-scope" value={scope} onChange={(event) => setScope(event.target.value as TokenScope)} aria-describedby="token-scope-hint">
+              <select
+                id="token-scope"
+                value={scope}
+                onChange={(event) => setScope(event.target.value as TokenScope)}
+                aria-describedby="token-scope-hint"
+              >
                 {scopes.map((option) => (
                   <option key={option} value={option}>
                     {option}

@@ -29,7 +29,11 @@ export function UnionListField({ place, value, onChange, errors, node }: UnionLi
   const listError = errors[place.path];
 
   return (
-    <fieldset className="subsection union-list" data-testid={`list-${id}`} aria-describedby={text.hint ? `${id}-hint` : undefined}>
+    <fieldset
+      className="subsection union-list"
+      data-testid={`list-${id}`}
+      aria-describedby={text.hint ? `${id}-hint` : undefined}
+    >
       <legend>{text.label}</legend>
       {text.hint && (
         <p className="hint" id={`${id}-hint`}>
@@ -46,7 +50,13 @@ export function UnionListField({ place, value, onChange, errors, node }: UnionLi
             const stepError = errors[path] ?? errors[`${path}.${node.item.discriminator}`];
             const title = `${itemName.charAt(0).toUpperCase()}${itemName.slice(1)} ${index + 1}: ${variant ? label(variant.value) : "unknown kind"}`;
             return (
-              <li key={index} className="list-item" data-testid="union-list-item" data-kind={variant?.value ?? ""} aria-label={title}>
+              <li
+                key={index}
+                className="list-item"
+                data-testid="union-list-item"
+                data-kind={variant?.value ?? ""}
+                aria-label={title}
+              >
                 <div className="list-item-head">
                   <strong>{title}</strong>
                   <span className="item-actions">
@@ -55,7 +65,13 @@ export function UnionListField({ place, value, onChange, errors, node }: UnionLi
                       className="small"
                       aria-label={`Kind of ${itemName} ${index + 1}`}
                       value={variant?.value ?? ""}
-                      onChange={(event) => set(items.map((old, i) => (i === index ? initialVariant(node.item, event.target.value, place.textKey, old) : old)))}
+                      onChange={(event) =>
+                        set(
+                          items.map((old, i) =>
+                            i === index ? initialVariant(node.item, event.target.value, place.textKey, old) : old,
+                          ),
+                        )
+                      }
                     >
                       {!variant && <option value="">unknown kind</option>}
                       {node.item.variants.map((option) => (
@@ -64,13 +80,31 @@ export function UnionListField({ place, value, onChange, errors, node }: UnionLi
                         </option>
                       ))}
                     </select>
-                    <button className="button small" type="button" aria-label={`Move ${itemName} ${index + 1} up`} disabled={index === 0} onClick={() => set(moveItem(items, index, index - 1))}>
+                    <button
+                      className="button small"
+                      type="button"
+                      aria-label={`Move ${itemName} ${index + 1} up`}
+                      disabled={index === 0}
+                      onClick={() => set(moveItem(items, index, index - 1))}
+                    >
                       ↑ Up
                     </button>
-                    <button className="button small" type="button" aria-label={`Move ${itemName} ${index + 1} down`} disabled={index === items.length - 1} onClick={() => set(moveItem(items, index, index + 1))}>
+                    <button
+                      className="button small"
+                      type="button"
+                      aria-label={`Move ${itemName} ${index + 1} down`}
+                      disabled={index === items.length - 1}
+                      onClick={() => set(moveItem(items, index, index + 1))}
+                    >
                       ↓ Down
                     </button>
-                    <button className="button small" type="button" aria-label={`Remove ${itemName} ${index + 1}`} disabled={items.length <= node.minItems} onClick={() => set(items.filter((_, i) => i !== index))}>
+                    <button
+                      className="button small"
+                      type="button"
+                      aria-label={`Remove ${itemName} ${index + 1}`}
+                      disabled={items.length <= node.minItems}
+                      onClick={() => set(items.filter((_, i) => i !== index))}
+                    >
                       Remove
                     </button>
                   </span>
@@ -83,10 +117,20 @@ export function UnionListField({ place, value, onChange, errors, node }: UnionLi
                 {variant ? (
                   <ObjectFields
                     fields={variant.fields}
-                    place={{ path, textKey: `${place.textKey}.${variant.value}`, variants: [...place.variants, variant.value] }}
+                    place={{
+                      path,
+                      textKey: `${place.textKey}.${variant.value}`,
+                      variants: [...place.variants, variant.value],
+                    }}
                     value={item}
                     errors={errors}
-                    onChange={(next) => set(items.map((old, i) => (i === index ? { ...next, [node.item.discriminator]: variant.value } : old)))}
+                    onChange={(next) =>
+                      set(
+                        items.map((old, i) =>
+                          i === index ? { ...next, [node.item.discriminator]: variant.value } : old,
+                        ),
+                      )
+                    }
                   />
                 ) : (
                   <p className="hint">
@@ -109,7 +153,12 @@ export function UnionListField({ place, value, onChange, errors, node }: UnionLi
             ))}
           </select>
         </div>
-        <button className="button small" type="button" disabled={full} onClick={() => set([...items, initialVariant(node.item, adding, place.textKey)])}>
+        <button
+          className="button small"
+          type="button"
+          disabled={full}
+          onClick={() => set([...items, initialVariant(node.item, adding, place.textKey)])}
+        >
           Add {itemName}
         </button>
         {full && <span className="hint">At most {node.maxItems}.</span>}

@@ -24,7 +24,11 @@ export interface ApiQueryOptions {
  * An API read through TanStack Query, cached under `key`: polling, retries and invalidation live in the query client
  * (lib/query-client.ts) instead of each page's own effect. A 401 goes to sign-in, as every page did by hand.
  */
-export function useApiQuery<T>(key: QueryKey, load: (signal: AbortSignal) => Promise<T>, options: ApiQueryOptions = {}): ApiQuery<T> {
+export function useApiQuery<T>(
+  key: QueryKey,
+  load: (signal: AbortSignal) => Promise<T>,
+  options: ApiQueryOptions = {},
+): ApiQuery<T> {
   const router = useRouter();
   const query = useQuery({
     queryKey: key,

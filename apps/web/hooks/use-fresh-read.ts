@@ -24,7 +24,10 @@ export interface FreshRead<T> {
  * edits; so each opening reads under its own key (`keyOf(read)`) and keeps the first answer, and a refetch (the
  * window regaining focus) never changes what the form started from.
  */
-export function useFreshRead<T>(keyOf: (read: number) => QueryKey, load: (signal: AbortSignal) => Promise<T>): FreshRead<T> {
+export function useFreshRead<T>(
+  keyOf: (read: number) => QueryKey,
+  load: (signal: AbortSignal) => Promise<T>,
+): FreshRead<T> {
   const [read, setRead] = useState(() => ++reads);
   const query = useApiQuery(keyOf(read), load);
   const [kept, setKept] = useState<{ read: number; data: T } | null>(null);

@@ -9,7 +9,10 @@ import { useCallback, useEffect, useRef, useState } from "react";
  * one history entry, `push` lets Back undo a change. A navigation to other query parameters (a link, Back) flows
  * back in through `read`.
  */
-export function useQueryState<T>(read: (query: URLSearchParams) => T, mode: "push" | "replace"): [T, (next: T, search: string) => void] {
+export function useQueryState<T>(
+  read: (query: URLSearchParams) => T,
+  mode: "push" | "replace",
+): [T, (next: T, search: string) => void] {
   const pathname = usePathname();
   const query = useSearchParams();
   const queryText = query.toString();

@@ -9,14 +9,18 @@ import "uplot/dist/uPlot.min.css";
  * both) and destroyed on unmount. For the small, settled charts (compare, a plan's trend); the run's live charts
  * feed one plot with setData instead (series-chart.tsx).
  */
-export function useUPlot(options: Omit<uPlot.Options, "width">, data: uPlot.AlignedData): RefObject<HTMLDivElement | null> {
+export function useUPlot(
+  options: Omit<uPlot.Options, "width">,
+  data: uPlot.AlignedData,
+): RefObject<HTMLDivElement | null> {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = ref.current;
     if (!element) return;
     const plot = new uPlot({ ...options, width: element.clientWidth || 600 }, data, element);
     const observer = new ResizeObserver(() => {
-      if (element.clientWidth > 0 && element.clientWidth !== plot.width) plot.setSize({ width: element.clientWidth, height: options.height });
+      if (element.clientWidth > 0 && element.clientWidth !== plot.width)
+        plot.setSize({ width: element.clientWidth, height: options.height });
     });
     observer.observe(element);
     return () => {

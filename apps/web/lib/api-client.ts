@@ -3,7 +3,9 @@ import { quietFetch } from "./quiet-refusal";
 
 /** The slice of a zod schema the client needs, so the web does not depend on zod itself. */
 export interface ResponseSchema<T> {
-  safeParse(input: unknown):
+  safeParse(
+    input: unknown,
+  ):
     | { success: true; data: T }
     | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
 }
@@ -70,7 +72,10 @@ export async function apiRequest<T>(
       signal,
       credentials: "same-origin",
       cache: "no-store",
-      headers: body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
+      headers:
+        body === undefined
+          ? { accept: "application/json" }
+          : { accept: "application/json", "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (error) {
@@ -104,5 +109,8 @@ export async function apiFile(path: string, fallbackName: string): Promise<{ blo
     throw new ApiError(0, "unreachable", "The dashboard could not reach its server; check your connection.");
   }
   if (!response.ok) throw toApiError(response.status, await readJson(response), `GET ${path}`);
-  return { blob: await response.blob(), fileName: attachmentName(response.headers.get("content-disposition")) ?? fallbackName };
+  return {
+    blob: await response.blob(),
+    fileName: attachmentName(response.headers.get("content-disposition")) ?? fallbackName,
+  };
 }

@@ -34,7 +34,10 @@ function listOf<K extends string, T>(key: K, item: ResponseSchema<T>, input: unk
   for (const [index, raw] of list.entries()) {
     const parsed = item.safeParse(raw);
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((issue) => ({ path: [key, index, ...issue.path], message: issue.message }));
+      const issues = parsed.error.issues.map((issue) => ({
+        path: [key, index, ...issue.path],
+        message: issue.message,
+      }));
       return { success: false as const, error: { issues } };
     }
     items.push(parsed.data);
@@ -61,7 +64,8 @@ export const api = {
   restorePlan: (planId: string) => apiRequest("POST", path("plans", planId, "restore"), PlanView),
   /** Only a plan that never ran; the API answers 409 (archive it instead) for one with runs. */
   deletePlan: (planId: string) => apiRequest<void>("DELETE", path("plans", planId), null),
-  getPlan: (planId: string, signal?: AbortSignal) => apiRequest("GET", path("plans", planId), PlanView, undefined, signal),
+  getPlan: (planId: string, signal?: AbortSignal) =>
+    apiRequest("GET", path("plans", planId), PlanView, undefined, signal),
   savePlan: (body: SavePlan) => apiRequest("POST", "/api/plans", PlanView, body),
   updatePlan: (planId: string, body: UpdatePlan) => apiRequest("PUT", path("plans", planId), PlanView, body),
   listPlanVersions: (planId: string, signal?: AbortSignal) =>
@@ -69,25 +73,38 @@ export const api = {
   /** One client of an unsaved plan runs its session from an online agent (waits up to ~20 s). */
   tryPlan: (body: TryPlan) => apiRequest("POST", "/api/plans/try", TrialView, body),
   startRun: (planId: string) => apiRequest("POST", path("plans", planId, "runs"), RunView),
-  getPlanSchedule: (planId: string, signal?: AbortSignal) => apiRequest("GET", path("plans", planId, "schedule"), PlanScheduleView, undefined, signal),
-  setPlanSchedule: (planId: string, body: SetPlanSchedule) => apiRequest("PUT", path("plans", planId, "schedule"), PlanScheduleView, body),
+  getPlanSchedule: (planId: string, signal?: AbortSignal) =>
+    apiRequest("GET", path("plans", planId, "schedule"), PlanScheduleView, undefined, signal),
+  setPlanSchedule: (planId: string, body: SetPlanSchedule) =>
+    apiRequest("PUT", path("plans", planId, "schedule"), PlanScheduleView, body),
   removePlanSchedule: (planId: string) => apiRequest<void>("DELETE", path("plans", planId, "schedule"), null),
-  pausePlanSchedule: (planId: string) => apiRequest("POST", path("plans", planId, "schedule", "pause"), PlanScheduleView),
-  resumePlanSchedule: (planId: string) => apiRequest("POST", path("plans", planId, "schedule", "resume"), PlanScheduleView),
+  pausePlanSchedule: (planId: string) =>
+    apiRequest("POST", path("plans", planId, "schedule", "pause"), PlanScheduleView),
+  resumePlanSchedule: (planId: string) =>
+    apiRequest("POST", path("plans", planId, "schedule", "resume"), PlanScheduleView),
   /** Every schedule of the organisation (the Schedules page). */
-  listSchedules: async (signal?: AbortSignal) => (await apiRequest("GET", "/api/schedules", OrgSchedulesView, undefined, signal)).schedules,
+  listSchedules: async (signal?: AbortSignal) =>
+    (await apiRequest("GET", "/api/schedules", OrgSchedulesView, undefined, signal)).schedules,
   /** One of the plan's finished runs becomes the baseline later runs are compared with (409 for another plan's run or one not finished). */
-  pinBaseline: (planId: string, runId: string) => apiRequest("PUT", path("plans", planId, "baseline"), PlanView, { runId }),
+  pinBaseline: (planId: string, runId: string) =>
+    apiRequest("PUT", path("plans", planId, "baseline"), PlanView, { runId }),
   unpinBaseline: (planId: string) => apiRequest("DELETE", path("plans", planId, "baseline"), PlanView),
 
   listRuns: (signal?: AbortSignal) => apiRequest("GET", "/api/runs", RunList, undefined, signal),
   getRun: (runId: string, signal?: AbortSignal) => apiRequest("GET", path("runs", runId), RunView, undefined, signal),
   getSeries: (runId: string, signal?: AbortSignal) =>
     apiRequest("GET", path("runs", runId, "series"), SeriesAnswer, undefined, signal),
-  getServerSeries: (runId: string, signal?: AbortSignal) => apiRequest("GET", path("runs", runId, "server"), RunServerSeries, undefined, signal),
-  getErrorSamples: (runId: string, signal?: AbortSignal) => apiRequest("GET", path("runs", runId, "errors"), RunErrorSamples, undefined, signal),
+  getServerSeries: (runId: string, signal?: AbortSignal) =>
+    apiRequest("GET", path("runs", runId, "server"), RunServerSeries, undefined, signal),
+  getErrorSamples: (runId: string, signal?: AbortSignal) =>
+    apiRequest("GET", path("runs", runId, "errors"), RunErrorSamples, undefined, signal),
   /** A latency metric's distribution and heatmap over the run, or over the seconds `from`..`to` of it (to exclusive). */
-  getDistribution: (runId: string, metric: string, range: { from: number; to: number } | null, signal?: AbortSignal) => {
+  getDistribution: (
+    runId: string,
+    metric: string,
+    range: { from: number; to: number } | null,
+    signal?: AbortSignal,
+  ) => {
     const query = new URLSearchParams({ metric, ...(range && { from: String(range.from), to: String(range.to) }) });
     return apiRequest("GET", `${path("runs", runId, "distribution")}?${query}`, LatencyDistribution, undefined, signal);
   },

@@ -6,7 +6,11 @@ import { quietFetch } from "./quiet-refusal";
 function create() {
   // Better Auth runs in the API; the browser reaches it through this origin's /api proxy.
   // A wrong password is a refusal the form shows, not a console error (quiet-refusal.ts).
-  return createAuthClient({ baseURL: window.location.origin, basePath: "/api/auth", fetchOptions: { customFetchImpl: quietFetch } });
+  return createAuthClient({
+    baseURL: window.location.origin,
+    basePath: "/api/auth",
+    fetchOptions: { customFetchImpl: quietFetch },
+  });
 }
 
 let client: ReturnType<typeof create> | null = null;

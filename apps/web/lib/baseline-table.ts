@@ -18,7 +18,12 @@ export interface BaselineRow {
 }
 
 const WORDS: Record<MetricStatus, string> = {
-  regressed: "regressed", worse: "worse", "within-noise": "within noise", same: "no change", better: "better", "no-data": "not measured",
+  regressed: "regressed",
+  worse: "worse",
+  "within-noise": "within noise",
+  same: "no change",
+  better: "better",
+  "no-data": "not measured",
 };
 
 export function baselineRows(comparison: BaselineComparison): BaselineRow[] {

@@ -22,7 +22,10 @@ describe("calculate", () => {
 
   it("names the field that is wrong, in the protocol's words", () => {
     const outcome = calculate({ ...DEFAULT_FORM, fanOut: "2", messageBytes: "", playersPerRoom: "x" });
-    expect(outcome).toEqual({ ok: false, errors: { messageBytes: "enter a number", playersPerRoom: "must be a number" } });
+    expect(outcome).toEqual({
+      ok: false,
+      errors: { messageBytes: "enter a number", playersPerRoom: "must be a number" },
+    });
     const range = calculate({ ...DEFAULT_FORM, fanOut: "2" });
     expect(range).toEqual({ ok: false, errors: { fanOut: "between 0 and 1" } });
   });
@@ -43,12 +46,19 @@ it("words bandwidth in decimal link units", () => {
 describe("fieldsFromRun", () => {
   const run = (scenario: object, summary: object | null) => ({ spec: { scenario }, summary }) as unknown as RunView;
   it("fills messages per player per second from the run's totals and the size from its plan", () => {
-    expect(fieldsFromRun(run({ kind: "ping-pong", intervalMs: 200, messageBytes: 64 }, { messagesPerSec: 100, peakClients: 20 }))).toEqual({
+    expect(
+      fieldsFromRun(
+        run({ kind: "ping-pong", intervalMs: 200, messageBytes: 64 }, { messagesPerSec: 100, peakClients: 20 }),
+      ),
+    ).toEqual({
       messagesPerPlayerPerSec: "5",
       messageBytes: "64",
     });
   });
   it("takes the room size from a movement-sync plan and its default update size", () => {
-    expect(fieldsFromRun(run({ kind: "movement-sync", roomSize: 8 }, null))).toEqual({ messageBytes: "64", playersPerRoom: "8" });
+    expect(fieldsFromRun(run({ kind: "movement-sync", roomSize: 8 }, null))).toEqual({
+      messageBytes: "64",
+      playersPerRoom: "8",
+    });
   });
 });

@@ -6,13 +6,38 @@ import { formatDecimal, formatInteger } from "./format";
 
 export const CALCULATOR_FIELDS = [
   { key: "playersPerRoom", label: "Players per room", unit: "players", hint: "everyone who sees each other's updates" },
-  { key: "messagesPerPlayerPerSec", label: "Messages per player per second", unit: "msg/s", hint: "e.g. 20 for a 20 Hz tick" },
-  { key: "fanOut", label: "Broadcast fan-out", unit: "0–1", hint: "share of the room's other players each update goes to (1 = everyone)" },
+  {
+    key: "messagesPerPlayerPerSec",
+    label: "Messages per player per second",
+    unit: "msg/s",
+    hint: "e.g. 20 for a 20 Hz tick",
+  },
+  {
+    key: "fanOut",
+    label: "Broadcast fan-out",
+    unit: "0–1",
+    hint: "share of the room's other players each update goes to (1 = everyone)",
+  },
   { key: "messageBytes", label: "Message size", unit: "bytes", hint: "payload of one update" },
-  { key: "overheadBytes", label: "Protocol overhead", unit: "bytes/packet", hint: "28 for UDP/IPv4, 40 for TCP/IPv4, plus your framing" },
-  { key: "messagesPerPacket", label: "Messages per packet", unit: "msg", hint: "updates batched into one packet (1 = none)" },
+  {
+    key: "overheadBytes",
+    label: "Protocol overhead",
+    unit: "bytes/packet",
+    hint: "28 for UDP/IPv4, 40 for TCP/IPv4, plus your framing",
+  },
+  {
+    key: "messagesPerPacket",
+    label: "Messages per packet",
+    unit: "msg",
+    hint: "updates batched into one packet (1 = none)",
+  },
   { key: "players", label: "Players on the server", unit: "players", hint: "for the totals below" },
-  { key: "ceilingPacketsPerSec", label: "Measured packets-per-second ceiling", unit: "packets/s", hint: "optional: what the server handled at most" },
+  {
+    key: "ceilingPacketsPerSec",
+    label: "Measured packets-per-second ceiling",
+    unit: "packets/s",
+    hint: "optional: what the server handled at most",
+  },
   { key: "ceilingMbitPerSec", label: "Measured bandwidth ceiling", unit: "Mbit/s", hint: "optional: in + out" },
 ] as const;
 
@@ -32,7 +57,9 @@ export const DEFAULT_FORM: CalculatorForm = {
   ceilingMbitPerSec: "",
 };
 
-export type CalculatorOutcome = { ok: true; result: CalculatorResult } | { ok: false; errors: Partial<Record<CalculatorField, string>> };
+export type CalculatorOutcome =
+  | { ok: true; result: CalculatorResult }
+  | { ok: false; errors: Partial<Record<CalculatorField, string>> };
 
 const number = (text: string) => (text.trim() === "" ? Number.NaN : Number(text.replace(/[,\s_]/g, "")));
 
@@ -41,7 +68,8 @@ export function calculate(form: CalculatorForm): CalculatorOutcome {
   for (const { key } of CALCULATOR_FIELDS) {
     const optional = key === "ceilingPacketsPerSec" || key === "ceilingMbitPerSec";
     if (optional && form[key].trim() === "") continue;
-    if (!Number.isFinite(number(form[key]))) errors[key] = form[key].trim() === "" ? "enter a number" : "must be a number";
+    if (!Number.isFinite(number(form[key])))
+      errors[key] = form[key].trim() === "" ? "enter a number" : "must be a number";
   }
   if (Object.keys(errors).length) return { ok: false, errors };
   const raw = {
@@ -68,7 +96,11 @@ export function calculate(form: CalculatorForm): CalculatorOutcome {
 
 /** Bits per second in the unit a network engineer reads: kbit/s, Mbit/s, Gbit/s (decimal, as links are sold). */
 export function formatBits(bitsPerSec: number): string {
-  const units = [["Gbit/s", 1e9], ["Mbit/s", 1e6], ["kbit/s", 1e3]] as const;
+  const units = [
+    ["Gbit/s", 1e9],
+    ["Mbit/s", 1e6],
+    ["kbit/s", 1e3],
+  ] as const;
   for (const [unit, size] of units) {
     if (bitsPerSec >= size) return `${formatDecimal(bitsPerSec / size, 2)} ${unit}`;
   }
@@ -96,7 +128,10 @@ export function fieldsFromRun(run: RunView): Partial<CalculatorForm> {
     fields.messagesPerPlayerPerSec = String(Math.round((summary.messagesPerSec / summary.peakClients) * 100) / 100);
   }
   const scenario = run.spec.scenario;
-  const bytes = "messageBytes" in scenario && scenario.messageBytes !== undefined ? scenario.messageBytes : SCENARIO_BYTES[scenario.kind];
+  const bytes =
+    "messageBytes" in scenario && scenario.messageBytes !== undefined
+      ? scenario.messageBytes
+      : SCENARIO_BYTES[scenario.kind];
   if (bytes !== undefined) fields.messageBytes = String(bytes);
   if (scenario.kind === "movement-sync") fields.playersPerRoom = String(scenario.roomSize);
   return fields;

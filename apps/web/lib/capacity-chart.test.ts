@@ -19,12 +19,28 @@ it("rounds axis maxima up to 1, 2 or 5 × 10ⁿ", () => {
 });
 
 describe("capacityChartModel", () => {
-  const step = (i: number, clients: number, throughput: number, held = true) =>
-    ({ step: i, clients, seconds: 2, throughputPerSec: throughput, rttP99Ms: 1, slos: [], held, saturatedAgents: [] });
+  const step = (i: number, clients: number, throughput: number, held = true) => ({
+    step: i,
+    clients,
+    seconds: 2,
+    throughputPerSec: throughput,
+    rttP99Ms: 1,
+    slos: [],
+    held,
+    saturatedAgents: [],
+  });
   it("marks the breaking step, the knee and the trusted range, and widens x to the trusted range", () => {
     const model = capacityChartModel({
       steps: [step(0, 5, 50), step(1, 10, 95), step(2, 15, 120, false)],
-      usl: { lambda: 10, sigma: 0.05, kappa: 0.001, rSquared: 0.98, peakClients: 30, peakThroughputPerSec: 150, trustedUpToClients: 40 },
+      usl: {
+        lambda: 10,
+        sigma: 0.05,
+        kappa: 0.001,
+        rSquared: 0.98,
+        peakClients: 30,
+        peakThroughputPerSec: 150,
+        trustedUpToClients: 40,
+      },
       breakingStep: 2,
       breakingSlos: ["rtt-p99-ms"],
       kneeClients: 10,
@@ -40,7 +56,15 @@ describe("capacityChartModel", () => {
   it("does not stretch x to a predicted peak far past the trusted range", () => {
     const model = capacityChartModel({
       steps: [step(0, 5, 50), step(1, 10, 95), step(2, 15, 140)],
-      usl: { lambda: 10, sigma: 0.01, kappa: 1e-6, rSquared: 0.99, peakClients: 995, peakThroughputPerSec: 5000, trustedUpToClients: 19 },
+      usl: {
+        lambda: 10,
+        sigma: 0.01,
+        kappa: 1e-6,
+        rSquared: 0.99,
+        peakClients: 995,
+        peakThroughputPerSec: 5000,
+        trustedUpToClients: 19,
+      },
       breakingStep: null,
       kneeClients: null,
     });
@@ -48,9 +72,16 @@ describe("capacityChartModel", () => {
   });
   it("carries an automatic search's phase to each dot", () => {
     const fine = { ...step(2, 12, 115), phase: "fine" as const };
-    const model = capacityChartModel({ steps: [{ ...step(0, 5, 50), phase: "coarse" }, { ...step(1, 15, 120, false), phase: "coarse" }, fine], usl: null, breakingStep: 1, kneeClients: null });
+    const model = capacityChartModel({
+      steps: [{ ...step(0, 5, 50), phase: "coarse" }, { ...step(1, 15, 120, false), phase: "coarse" }, fine],
+      usl: null,
+      breakingStep: 1,
+      kneeClients: null,
+    });
     expect(model.dots.map((d) => d.phase)).toEqual(["coarse", "coarse", "fine"]);
-    expect(capacityChartModel({ steps: [step(0, 5, 50)], usl: null, breakingStep: null, kneeClients: null }).dots[0]!.phase).toBeUndefined();
+    expect(
+      capacityChartModel({ steps: [step(0, 5, 50)], usl: null, breakingStep: null, kneeClients: null }).dots[0]!.phase,
+    ).toBeUndefined();
   });
   it("draws no curve without a fit", () => {
     const model = capacityChartModel({ steps: [step(0, 5, 50)], usl: null, breakingStep: null, kneeClients: null });
@@ -58,11 +89,27 @@ describe("capacityChartModel", () => {
   });
   it("draws the fit solid only as far as it is trusted, dashed beyond, and sizes y without the dashed part", () => {
     // Measured up to 600 clients (774 msg/s); the fit (no κ) keeps climbing past the steps, to 1,143 msg/s at 1,000 clients.
-    const steps = [step(0, 100, 154), step(1, 200, 296), step(2, 300, 429), step(3, 400, 552), step(4, 500, 667), step(5, 600, 774, false)];
-    const usl = { lambda: 1.6, sigma: 0.0004, kappa: 0, rSquared: 0.99, peakClients: null, peakThroughputPerSec: null, trustedUpToClients: 750 };
+    const steps = [
+      step(0, 100, 154),
+      step(1, 200, 296),
+      step(2, 300, 429),
+      step(3, 400, 552),
+      step(4, 500, 667),
+      step(5, 600, 774, false),
+    ];
+    const usl = {
+      lambda: 1.6,
+      sigma: 0.0004,
+      kappa: 0,
+      rSquared: 0.99,
+      peakClients: null,
+      peakThroughputPerSec: null,
+      trustedUpToClients: 750,
+    };
     const model = capacityChartModel({ steps, usl, breakingStep: 5, kneeClients: 400 });
     const xsOf = (path: string) => [...path.matchAll(/[ML]([\d.]+),/g)].map((m) => Number(m[1]));
-    const clientsAt = (px: number) => ((px - CHART.left) / (CHART.width - CHART.left - CHART.right)) * model.xTicks.at(-1)!.value;
+    const clientsAt = (px: number) =>
+      ((px - CHART.left) / (CHART.width - CHART.left - CHART.right)) * model.xTicks.at(-1)!.value;
     // The solid part ends at the trusted 750 clients, where the dashed part begins; the dashed part runs to the axis end.
     expect(clientsAt(Math.max(...xsOf(model.curve)))).toBeCloseTo(750, 0);
     expect(clientsAt(Math.min(...xsOf(model.extrapolation)))).toBeCloseTo(750, 0);
@@ -73,8 +120,21 @@ describe("capacityChartModel", () => {
     expect(model.yTicks.at(-1)!.value).toBe(1_000);
   });
   it("draws no dashed part when the axis ends where the trust does", () => {
-    const usl = { lambda: 10, sigma: 0.02, kappa: 0, rSquared: 0.95, peakClients: null, peakThroughputPerSec: null, trustedUpToClients: 50 };
-    const model = capacityChartModel({ steps: [step(0, 20, 180), step(1, 40, 330)], usl, breakingStep: null, kneeClients: null });
+    const usl = {
+      lambda: 10,
+      sigma: 0.02,
+      kappa: 0,
+      rSquared: 0.95,
+      peakClients: null,
+      peakThroughputPerSec: null,
+      trustedUpToClients: 50,
+    };
+    const model = capacityChartModel({
+      steps: [step(0, 20, 180), step(1, 40, 330)],
+      usl,
+      breakingStep: null,
+      kneeClients: null,
+    });
     expect(model.extrapolation).toBe("");
     expect(model.curve).not.toBe("");
   });
@@ -89,7 +149,16 @@ describe("splitCurve", () => {
 });
 
 it("puts axis ticks on round numbers", () => {
-  const step = { step: 0, clients: 40, seconds: 2, throughputPerSec: 90, rttP99Ms: 1, slos: [], held: true, saturatedAgents: [] };
+  const step = {
+    step: 0,
+    clients: 40,
+    seconds: 2,
+    throughputPerSec: 90,
+    rttP99Ms: 1,
+    slos: [],
+    held: true,
+    saturatedAgents: [],
+  };
   const model = capacityChartModel({ steps: [step], usl: null, breakingStep: null, kneeClients: null });
   expect(model.xTicks.map((t) => t.value)).toEqual([0, 10, 20, 30, 40, 50]);
   expect(model.yTicks.map((t) => Math.round(t.value))).toEqual([0, 20, 40, 60, 80, 100]);

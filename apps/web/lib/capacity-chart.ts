@@ -64,22 +64,40 @@ function shownPeak(usl: UslFit | null): number {
  * including `trustedTo`, `untrusted` from it on (both hold the boundary, so the solid and dashed parts join).
  */
 export function splitCurve(xs: readonly number[], trustedTo: number): { trusted: number[]; untrusted: number[] } {
-  const all = [...new Set([...xs, ...(trustedTo > Math.min(...xs) && trustedTo < Math.max(...xs) ? [trustedTo] : [])])].sort((a, b) => a - b);
+  const all = [
+    ...new Set([...xs, ...(trustedTo > Math.min(...xs) && trustedTo < Math.max(...xs) ? [trustedTo] : [])]),
+  ].sort((a, b) => a - b);
   return { trusted: all.filter((n) => n <= trustedTo), untrusted: all.filter((n) => n >= trustedTo) };
 }
 
-export function capacityChartModel(capacity: Pick<CapacityEstimate, "steps" | "usl" | "breakingStep" | "kneeClients"> & { breakingSlos?: readonly string[] }): CapacityChartModel {
+export function capacityChartModel(
+  capacity: Pick<CapacityEstimate, "steps" | "usl" | "breakingStep" | "kneeClients"> & {
+    breakingSlos?: readonly string[];
+  },
+): CapacityChartModel {
   const { width, height, left, right, top, bottom } = CHART;
   const steps = capacity.steps;
   const usl = capacity.usl;
-  const breaking = capacity.breakingStep === null ? undefined : steps.find((step) => step.step === capacity.breakingStep);
+  const breaking =
+    capacity.breakingStep === null ? undefined : steps.find((step) => step.step === capacity.breakingStep);
   // Show the measured range, and past it as far as the fit is trusted (or its peak), so extrapolation is visible.
   const maxClients = Math.max(1, ...steps.map((s) => s.clients), usl?.trustedUpToClients ?? 0, shownPeak(usl));
   const xMax = niceCeiling(maxClients);
   // Solid only as far as the fit is trusted (usl.ts trusts a good fit a quarter past the largest step, a poor one
   // not past it); dashed beyond, and the y axis sized without the dashed part, which the chart clips.
-  const parts = usl ? splitCurve(Array.from({ length: 61 }, (_, i) => (i / 60) * xMax), usl.trustedUpToClients) : { trusted: [], untrusted: [] };
-  const yMax = niceCeiling(Math.max(1, ...steps.map((s) => s.throughputPerSec), ...parts.trusted.map((n) => (usl ? uslThroughput(usl, n) : 0))));
+  const parts = usl
+    ? splitCurve(
+        Array.from({ length: 61 }, (_, i) => (i / 60) * xMax),
+        usl.trustedUpToClients,
+      )
+    : { trusted: [], untrusted: [] };
+  const yMax = niceCeiling(
+    Math.max(
+      1,
+      ...steps.map((s) => s.throughputPerSec),
+      ...parts.trusted.map((n) => (usl ? uslThroughput(usl, n) : 0)),
+    ),
+  );
   const x = (clients: number) => left + (clients / xMax) * (width - left - right);
   const y = (value: number) => top + (1 - value / yMax) * (height - top - bottom);
   const dots = steps.map((s) => ({
@@ -93,11 +111,32 @@ export function capacityChartModel(capacity: Pick<CapacityEstimate, "steps" | "u
     x: x(s.clients),
     y: y(s.throughputPerSec),
   }));
-  const path = (xs: readonly number[]) => (usl && xs.length > 1 ? xs.map((n, i) => `${i === 0 ? "M" : "L"}${x(n).toFixed(1)},${y(uslThroughput(usl, n)).toFixed(1)}`).join(" ") : "");
+  const path = (xs: readonly number[]) =>
+    usl && xs.length > 1
+      ? xs.map((n, i) => `${i === 0 ? "M" : "L"}${x(n).toFixed(1)},${y(uslThroughput(usl, n)).toFixed(1)}`).join(" ")
+      : "";
   const marks: ChartMark[] = [];
-  if (breaking) marks.push({ kind: "breaking", label: `broke at ${breaking.clients}${capacity.breakingSlos?.length ? ` on ${capacity.breakingSlos.map(metricName).join(", ")}` : ""}`, clients: breaking.clients, x: x(breaking.clients) });
-  if (capacity.kneeClients !== null) marks.push({ kind: "knee", label: `knee ${capacity.kneeClients}`, clients: capacity.kneeClients, x: x(capacity.kneeClients) });
-  if (usl) marks.push({ kind: "trusted", label: `fit trusted to ${Math.round(usl.trustedUpToClients)}`, clients: usl.trustedUpToClients, x: x(usl.trustedUpToClients) });
+  if (breaking)
+    marks.push({
+      kind: "breaking",
+      label: `broke at ${breaking.clients}${capacity.breakingSlos?.length ? ` on ${capacity.breakingSlos.map(metricName).join(", ")}` : ""}`,
+      clients: breaking.clients,
+      x: x(breaking.clients),
+    });
+  if (capacity.kneeClients !== null)
+    marks.push({
+      kind: "knee",
+      label: `knee ${capacity.kneeClients}`,
+      clients: capacity.kneeClients,
+      x: x(capacity.kneeClients),
+    });
+  if (usl)
+    marks.push({
+      kind: "trusted",
+      label: `fit trusted to ${Math.round(usl.trustedUpToClients)}`,
+      clients: usl.trustedUpToClients,
+      x: x(usl.trustedUpToClients),
+    });
   // Fifths of a 1/2/5 × 10ⁿ maximum are round numbers (quarters of 50 would be 12.5).
   const ticks = (max: number) => [0, 0.2, 0.4, 0.6, 0.8, 1].map((f) => f * max);
   return {

@@ -3,8 +3,16 @@ import type { EstimateView } from "@throng/protocol/report";
 import { historyBars, latestChange } from "./capacity-history";
 
 const estimate = (build: string, clients: number | null, change: string | null = null): EstimateView => ({
-  id: `id-${build}`, targetName: "lobby", build, runId: "r", clients, valid: true, sentence: "", createdAt: "2026-01-01T00:00:00Z",
-  changePercent: null, change,
+  id: `id-${build}`,
+  targetName: "lobby",
+  build,
+  runId: "r",
+  clients,
+  valid: true,
+  sentence: "",
+  createdAt: "2026-01-01T00:00:00Z",
+  changePercent: null,
+  change,
 });
 
 describe("historyBars", () => {
@@ -22,7 +30,9 @@ describe("historyBars", () => {
 
 describe("latestChange", () => {
   it("uses the API's words for the newest change", () => {
-    expect(latestChange([estimate("1.3", 400), estimate("1.4", 352, "−12% since build 1.3")])).toBe("−12% since build 1.3");
+    expect(latestChange([estimate("1.3", 400), estimate("1.4", 352, "−12% since build 1.3")])).toBe(
+      "−12% since build 1.3",
+    );
   });
   it("says what to do when there is nothing to compare yet", () => {
     expect(latestChange([estimate("1.3", 400)])).toMatch(/^First estimate/);

@@ -16,7 +16,11 @@ export interface HistoryBar {
   height: number;
 }
 
-export function historyBars(estimates: readonly EstimateView[]): { bars: HistoryBar[]; yMax: number; yTicks: { value: number; y: number }[] } {
+export function historyBars(estimates: readonly EstimateView[]): {
+  bars: HistoryBar[];
+  yMax: number;
+  yTicks: { value: number; y: number }[];
+} {
   const { width, height, left, right, top, bottom } = HISTORY_CHART;
   const yMax = niceCeiling(Math.max(1, ...estimates.map((e) => e.clients ?? 0)));
   const slot = (width - left - right) / Math.max(1, estimates.length);

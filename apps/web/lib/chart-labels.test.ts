@@ -20,8 +20,22 @@ describe("a chart's words never on top of each other", () => {
     const marker = placeLabels([{ width: 44, height: 12, places: columnPlaces(100, 8, 180, 14) }], [line]);
     expect(marker[0]!.top).toBe(22);
     const [first, second] = placeLabels([
-      { width: 120, height: 12, places: [{ left: 280, top: 40 }, { left: 280, top: 60 }] },
-      { width: 120, height: 12, places: [{ left: 280, top: 44 }, { left: 280, top: 62 }] },
+      {
+        width: 120,
+        height: 12,
+        places: [
+          { left: 280, top: 40 },
+          { left: 280, top: 60 },
+        ],
+      },
+      {
+        width: 120,
+        height: 12,
+        places: [
+          { left: 280, top: 44 },
+          { left: 280, top: 62 },
+        ],
+      },
     ]);
     expect(first!.top).toBe(40);
     expect(second!.top).toBe(62);

@@ -16,7 +16,8 @@ export interface LabelRequest {
   places: readonly { left: number; top: number }[];
 }
 
-const overlaps = (a: Box, b: Box) => a.left < b.left + b.width && b.left < a.left + a.width && a.top < b.top + b.height && b.top < a.top + a.height;
+const overlaps = (a: Box, b: Box) =>
+  a.left < b.left + b.width && b.left < a.left + a.width && a.top < b.top + b.height && b.top < a.top + a.height;
 
 /**
  * Each label at the first of its places that overlaps neither a label placed before it nor an obstacle (a line the
@@ -26,7 +27,9 @@ export function placeLabels(labels: readonly LabelRequest[], obstacles: readonly
   const placed: Box[] = [];
   for (const label of labels) {
     const boxes = label.places.map((place) => ({ ...place, width: label.width, height: label.height }));
-    const free = boxes.find((box) => !placed.some((other) => overlaps(box, other)) && !obstacles.some((line) => overlaps(box, line)));
+    const free = boxes.find(
+      (box) => !placed.some((other) => overlaps(box, other)) && !obstacles.some((line) => overlaps(box, line)),
+    );
     placed.push(free ?? boxes[0]!);
   }
   return placed;
@@ -35,7 +38,8 @@ export function placeLabels(labels: readonly LabelRequest[], obstacles: readonly
 /** How many pairs of boxes overlap: 0 when every label is readable. */
 export function overlapCount(boxes: readonly Box[]): number {
   let count = 0;
-  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) if (overlaps(boxes[i]!, boxes[j]!)) count += 1;
+  for (let i = 0; i < boxes.length; i++)
+    for (let j = i + 1; j < boxes.length; j++) if (overlaps(boxes[i]!, boxes[j]!)) count += 1;
   return count;
 }
 

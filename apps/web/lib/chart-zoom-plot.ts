@@ -15,7 +15,9 @@ export interface PlotZoom {
 const NO_SELECTION = { left: 0, top: 0, width: 0, height: 0 };
 
 /** The cursor's drag and double-click, and the hook that turns a finished drag into the page's range. */
-export function zoomOptions(zoom: { current: PlotZoom | null }): Pick<uPlot.Options, "cursor"> & { hooks: Pick<uPlot.Hooks.Arrays, "setSelect"> } {
+export function zoomOptions(zoom: {
+  current: PlotZoom | null;
+}): Pick<uPlot.Options, "cursor"> & { hooks: Pick<uPlot.Hooks.Arrays, "setSelect"> } {
   return {
     cursor: {
       // One cursor across the run's charts: hover a second on one, read it on all.

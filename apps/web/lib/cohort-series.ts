@@ -17,7 +17,8 @@ export { cohortLatencyRead, type CohortLatency };
 /** Cohort names the plan lists, then any other a second carries (a plan edited since, say), in that order. */
 export function cohortNames(planned: readonly string[], points: readonly SeriesPoint[]): string[] {
   const names = [...planned];
-  for (const point of points) for (const name of Object.keys(point.cohorts ?? {})) if (!names.includes(name)) names.push(name);
+  for (const point of points)
+    for (const name of Object.keys(point.cohorts ?? {})) if (!names.includes(name)) names.push(name);
   return names;
 }
 
@@ -31,7 +32,11 @@ export const cohortColour = (index: number) => COHORT_COLOURS[index % COHORT_COL
 /** p99 of each cohort, one line each, and of all the run's clients (cohorts included) as a dashed reference. */
 export function cohortLatencyLines(names: readonly string[], latency: CohortLatency): ChartLine[] {
   return [
-    ...names.map((name, index) => ({ label: `${name} p99`, color: cohortColour(index), value: (p: SeriesPoint) => latency.read(p.cohorts?.[name]) })),
+    ...names.map((name, index) => ({
+      label: `${name} p99`,
+      color: cohortColour(index),
+      value: (p: SeriesPoint) => latency.read(p.cohorts?.[name]),
+    })),
     { label: "all clients p99", color: ALL_CLIENTS_COLOUR, dash: [6, 4], value: (p: SeriesPoint) => latency.read(p) },
   ];
 }
@@ -40,7 +45,10 @@ export function cohortLatencyLines(names: readonly string[], latency: CohortLate
 export function cohortThresholds(slos: readonly Slo[], latency: CohortLatency): Threshold[] {
   return slos
     .filter((slo) => slo.cohort !== undefined && slo.metric === latency.slo)
-    .map((slo) => ({ value: inChartUnit(slo.metric, slo.below), label: `SLO ${slo.cohort}: ${metricName(slo.metric)} < ${formatSloValue(slo.metric, slo.below)}` }));
+    .map((slo) => ({
+      value: inChartUnit(slo.metric, slo.below),
+      label: `SLO ${slo.cohort}: ${metricName(slo.metric)} < ${formatSloValue(slo.metric, slo.below)}`,
+    }));
 }
 
 /** One cohort's latest second, in words. */
@@ -58,9 +66,14 @@ export interface LiveCohortRow {
  * Each cohort's figures in the newest second that carries cohorts (the run's last second may not have reached every
  * agent's yet); a cohort that second lacks shows dashes, not figures from an older second.
  */
-export function liveCohortRows(names: readonly string[], points: readonly SeriesPoint[], kind: ScenarioKind): { t: number | null; rows: LiveCohortRow[] } {
+export function liveCohortRows(
+  names: readonly string[],
+  points: readonly SeriesPoint[],
+  kind: ScenarioKind,
+): { t: number | null; rows: LiveCohortRow[] } {
   let latest: SeriesPoint | undefined;
-  for (let i = points.length - 1; i >= 0 && !latest; i -= 1) if (Object.keys(points[i]!.cohorts ?? {}).length > 0) latest = points[i];
+  for (let i = points.length - 1; i >= 0 && !latest; i -= 1)
+    if (Object.keys(points[i]!.cohorts ?? {}).length > 0) latest = points[i];
   const latency = cohortLatencyRead(kind);
   const rows = names.map((name) => {
     const cohort = latest?.cohorts?.[name];

@@ -25,11 +25,19 @@ export interface CohortRow {
 /** One row per cohort, in the plan's order (`order`, plan.network's names) and then any other the summary carries. */
 export function cohortRows(summary: RunSummary | null | undefined, order: readonly string[] = []): CohortRow[] {
   const cohorts = summary?.cohorts ?? {};
-  const names = [...order.filter((name) => name in cohorts), ...Object.keys(cohorts).filter((name) => !order.includes(name))];
+  const names = [
+    ...order.filter((name) => name in cohorts),
+    ...Object.keys(cohorts).filter((name) => !order.includes(name)),
+  ];
   const measured = summary ? measuredOfSummary(summary) : () => null;
   return names.map((name) => {
     const c = cohorts[name]!;
-    const retransmits = c.kcpRetransmits !== undefined ? `${formatInteger(c.kcpRetransmits)} (KCP)` : c.tcpRetransmits !== undefined ? `${formatInteger(c.tcpRetransmits)} (TCP)` : "—";
+    const retransmits =
+      c.kcpRetransmits !== undefined
+        ? `${formatInteger(c.kcpRetransmits)} (KCP)`
+        : c.tcpRetransmits !== undefined
+          ? `${formatInteger(c.tcpRetransmits)} (TCP)`
+          : "—";
     const packets = c.networkPackets ?? 0;
     return {
       name,
@@ -37,7 +45,8 @@ export function cohortRows(summary: RunSummary | null | undefined, order: readon
       rttP50: formatMs(c.rttP50Ms),
       rttP99: formatMs(c.rttP99Ms),
       loss: formatRatioPercent(measured("loss-rate", name)),
-      dropped: packets > 0 ? `${formatRatioPercent((c.networkDropped ?? 0) / packets)} of ${formatInteger(packets)}` : "—",
+      dropped:
+        packets > 0 ? `${formatRatioPercent((c.networkDropped ?? 0) / packets)} of ${formatInteger(packets)}` : "—",
       retransmits,
       applied: NETWORK_PATH_WORDS[c.applied],
       appliedAboveStream: c.applied === "above-stream",

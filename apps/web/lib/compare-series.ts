@@ -16,7 +16,12 @@ export interface OverlaidFigure {
 
 export const OVERLAID_FIGURES: readonly OverlaidFigure[] = [
   { key: "rttP99Ms", title: "RTT p99", unit: "ms", value: (point) => point.rttP99Ms },
-  { key: "messagesPerSec", title: "Messages received/s", unit: "count", value: (point) => point.messagesReceivedPerSec },
+  {
+    key: "messagesPerSec",
+    title: "Messages received/s",
+    unit: "count",
+    value: (point) => point.messagesReceivedPerSec,
+  },
   { key: "errors", title: "Errors/s", unit: "count", value: (point) => point.errors },
 ];
 
@@ -25,7 +30,10 @@ export const OVERLAID_FIGURES: readonly OverlaidFigure[] = [
  * every run's offsets, ascending), then one column per run, null at an offset that run did not measure (so its
  * line breaks there rather than joining across a gap or past its end).
  */
-export function alignAtStart(runs: readonly (readonly SeriesPoint[])[], value: (point: SeriesPoint) => number | null): [number[], ...(number | null)[][]] {
+export function alignAtStart(
+  runs: readonly (readonly SeriesPoint[])[],
+  value: (point: SeriesPoint) => number | null,
+): [number[], ...(number | null)[][]] {
   const byOffset = runs.map((points) => {
     const start = points[0]?.t ?? 0;
     return new Map(points.map((point) => [point.t - start, value(point)]));
@@ -33,4 +41,3 @@ export function alignAtStart(runs: readonly (readonly SeriesPoint[])[], value: (
   const offsets = [...new Set(byOffset.flatMap((values) => [...values.keys()]))].sort((a, b) => a - b);
   return [offsets, ...byOffset.map((values) => offsets.map((offset) => values.get(offset) ?? null))];
 }
-

@@ -3,17 +3,49 @@ import type { RunComparison, SloVerdict } from "@throng/protocol/report";
 import { compareHref, compareRows, deltaTone, formatDelta, parseCompareIds, sloRows } from "./compare-table";
 
 type Compared = RunComparison["runs"][number];
-const run = (id: string, summary: Record<string, number | null>, deltaPercent: Record<string, number | null>, more: Partial<Compared> = {}): Compared =>
-  ({ id, planName: "p", createdAt: "2026-01-01T00:00:00Z", status: "finished", summary, deltaPercent, spread: {}, withinNoise: {}, outcome: null, slos: [], ...more });
-const slo = (metric: string, below: number, value: number | null, status: SloVerdict["status"]): SloVerdict =>
-  ({ metric, below, value, status, passed: status === "met", breachedSeconds: 0, measuredSeconds: 10, firstBreachAt: null });
+const run = (
+  id: string,
+  summary: Record<string, number | null>,
+  deltaPercent: Record<string, number | null>,
+  more: Partial<Compared> = {},
+): Compared => ({
+  id,
+  planName: "p",
+  createdAt: "2026-01-01T00:00:00Z",
+  status: "finished",
+  summary,
+  deltaPercent,
+  spread: {},
+  withinNoise: {},
+  outcome: null,
+  slos: [],
+  ...more,
+});
+const slo = (metric: string, below: number, value: number | null, status: SloVerdict["status"]): SloVerdict => ({
+  metric,
+  below,
+  value,
+  status,
+  passed: status === "met",
+  breachedSeconds: 0,
+  measuredSeconds: 10,
+  firstBreachAt: null,
+});
 
 describe("sloRows", () => {
   it("gives each run's verdict, then one row per SLO any run was judged on, with each run's status and value", () => {
     const rows = sloRows({
       runs: [
         run("a", {}, {}, { outcome: "passed", slos: [slo("rtt-p99-ms", 50, 12, "met")] }),
-        run("b", {}, {}, { outcome: "breached", slos: [slo("rtt-p99-ms", 50, 240, "breached"), slo("error-rate", 0.01, null, "no-data")] }),
+        run(
+          "b",
+          {},
+          {},
+          {
+            outcome: "breached",
+            slos: [slo("rtt-p99-ms", 50, 240, "breached"), slo("error-rate", 0.01, null, "no-data")],
+          },
+        ),
         run("c", {}, {}),
       ],
     });
@@ -29,7 +61,11 @@ describe("compareRows", () => {
   it("words each run's figure and its change against the first run, coloured by whether it is better", () => {
     const rows = compareRows({
       runs: [
-        run("a", { messagesPerSec: 1000, rttP99Ms: 10, errors: null }, { messagesPerSec: 0, rttP99Ms: 0, errors: null }),
+        run(
+          "a",
+          { messagesPerSec: 1000, rttP99Ms: 10, errors: null },
+          { messagesPerSec: 0, rttP99Ms: 0, errors: null },
+        ),
         run("b", { messagesPerSec: 1200, rttP99Ms: 12, errors: 3 }, { messagesPerSec: 20, rttP99Ms: 20, errors: null }),
       ],
     });
@@ -48,7 +84,12 @@ describe("a change within noise", () => {
     const rows = compareRows({
       runs: [
         run("a", { messagesPerSec: 1000, rttP99Ms: 10 }, {}, { spread: { messagesPerSec: 4, rttP99Ms: 0.5 } }),
-        run("b", { messagesPerSec: 998, rttP99Ms: 14 }, { messagesPerSec: -0.2, rttP99Ms: 40 }, { spread: { messagesPerSec: 3, rttP99Ms: 0.4 }, withinNoise: { messagesPerSec: true, rttP99Ms: false } }),
+        run(
+          "b",
+          { messagesPerSec: 998, rttP99Ms: 14 },
+          { messagesPerSec: -0.2, rttP99Ms: 40 },
+          { spread: { messagesPerSec: 3, rttP99Ms: 0.4 }, withinNoise: { messagesPerSec: true, rttP99Ms: false } },
+        ),
       ],
     });
     const throughput = rows.find((row) => row.key === "messagesPerSec")!.cells[1]!;
@@ -80,13 +121,26 @@ describe("compareRows, TCP beside KCP", () => {
   it("adds KCP's retransmissions and wire overhead when the API gives them, the TCP run's shown as not measured", () => {
     const rows = compareRows({
       runs: [
-        run("tcp", { rttP99Ms: 240, kcpRetransmits: null, kcpOverheadPercent: null }, { rttP99Ms: null }, { protocol: "tcp" }),
-        run("kcp", { rttP99Ms: 80, kcpRetransmits: 1_204, kcpOverheadPercent: 14.2 }, { rttP99Ms: -66.7, kcpRetransmits: null, kcpOverheadPercent: null }, { protocol: "kcp" }),
+        run(
+          "tcp",
+          { rttP99Ms: 240, kcpRetransmits: null, kcpOverheadPercent: null },
+          { rttP99Ms: null },
+          { protocol: "tcp" },
+        ),
+        run(
+          "kcp",
+          { rttP99Ms: 80, kcpRetransmits: 1_204, kcpOverheadPercent: 14.2 },
+          { rttP99Ms: -66.7, kcpRetransmits: null, kcpOverheadPercent: null },
+          { protocol: "kcp" },
+        ),
       ],
     });
     expect(rows.find((row) => row.key === "rttP99Ms")!.cells[1]).toMatchObject({ delta: "−66.7 %", tone: "better" });
     expect(rows.find((row) => row.key === "kcpRetransmits")!.cells.map((cell) => cell.value)).toEqual(["—", "1,204"]);
-    expect(rows.find((row) => row.key === "kcpOverheadPercent")!.cells.map((cell) => cell.value)).toEqual(["—", "+14.2 %"]);
+    expect(rows.find((row) => row.key === "kcpOverheadPercent")!.cells.map((cell) => cell.value)).toEqual([
+      "—",
+      "+14.2 %",
+    ]);
   });
 
   it("has no KCP rows when no compared run used KCP", () => {

@@ -7,7 +7,12 @@ import { outcomeLabel } from "./verdict";
 
 type Better = "higher" | "lower";
 
-export const COMPARED_FIGURES: readonly { key: string; label: string; better: Better; format: (value: number) => string }[] = [
+export const COMPARED_FIGURES: readonly {
+  key: string;
+  label: string;
+  better: Better;
+  format: (value: number) => string;
+}[] = [
   { key: "peakClients", label: "Peak clients", better: "higher", format: formatInteger },
   { key: "peakConnections", label: "Peak connections", better: "higher", format: formatInteger },
   { key: "messagesPerSec", label: "Messages/s", better: "higher", format: formatRate },
@@ -56,11 +61,17 @@ export function deltaTone(percent: number | null | undefined, better: Better, no
   if (percent === null || percent === undefined) return "none";
   if (percent === 0) return "same";
   if (noise) return "noise";
-  return (percent > 0) === (better === "higher") ? "better" : "worse";
+  return percent > 0 === (better === "higher") ? "better" : "worse";
 }
 
 /** The words after a delta: "within noise" when the change is inside the runs' own spread. */
-export const DELTA_WORDS: Record<DeltaTone, string> = { better: "better", worse: "worse", same: "same", noise: "within noise", none: "" };
+export const DELTA_WORDS: Record<DeltaTone, string> = {
+  better: "better",
+  worse: "worse",
+  same: "same",
+  noise: "within noise",
+  none: "",
+};
 
 export function formatDelta(percent: number): string {
   const sign = percent > 0 ? "+" : percent < 0 ? "−" : "±";
@@ -108,10 +119,15 @@ export function sloRows(comparison: RunComparison): SloCompareRow[] {
   const verdict: SloCompareRow = {
     key: "verdict",
     label: "Verdict",
-    cells: comparison.runs.map((run) => ({ text: run.outcome ? outcomeLabel(run.outcome) : "—", status: run.outcome === "passed" ? "met" : run.outcome ? "breached" : "none" })),
+    cells: comparison.runs.map((run) => ({
+      text: run.outcome ? outcomeLabel(run.outcome) : "—",
+      status: run.outcome === "passed" ? "met" : run.outcome ? "breached" : "none",
+    })),
   };
   const keys = new Map<string, string>();
-  for (const run of comparison.runs) for (const slo of run.slos) keys.set(`${slo.metric}<${slo.below}`, `${metricName(slo.metric)} < ${formatSloValue(slo.metric, slo.below)}`);
+  for (const run of comparison.runs)
+    for (const slo of run.slos)
+      keys.set(`${slo.metric}<${slo.below}`, `${metricName(slo.metric)} < ${formatSloValue(slo.metric, slo.below)}`);
   const rows = [...keys].map(([key, label]) => ({
     key,
     label,
@@ -119,7 +135,10 @@ export function sloRows(comparison: RunComparison): SloCompareRow[] {
       const slo = run.slos.find((candidate) => `${candidate.metric}<${candidate.below}` === key);
       if (!slo) return { text: "—", status: "none" };
       const status = slo.status ?? (slo.passed ? "met" : "breached");
-      return { text: status === "no-data" ? "no data" : `${status} · ${formatSloValue(slo.metric, slo.value)}`, status };
+      return {
+        text: status === "no-data" ? "no data" : `${status} · ${formatSloValue(slo.metric, slo.value)}`,
+        status,
+      };
     }),
   }));
   return [verdict, ...rows];
@@ -128,7 +147,14 @@ export function sloRows(comparison: RunComparison): SloCompareRow[] {
 /** `?ids=a,b` ⇄ a list of run ids, in order, without blanks or repeats. */
 export function parseCompareIds(raw: string | string[] | undefined): string[] {
   const text = Array.isArray(raw) ? raw.join(",") : (raw ?? "");
-  return [...new Set(text.split(",").map((id) => id.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      text
+        .split(",")
+        .map((id) => id.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 export function compareHref(ids: readonly string[]): string {

@@ -77,10 +77,13 @@ export function drawHistogram(canvas: HTMLCanvasElement, distribution: LatencyDi
   ctx.fillStyle = AXIS;
   ctx.textAlign = "center";
   ctx.textBaseline = "top";
-  for (const k of latencyTicks(firstBucket, counts.length)) ctx.fillText(formatLatencyTick(bucketLowerMs(k)), xOfBucket(k), bottom + 6);
+  for (const k of latencyTicks(firstBucket, counts.length))
+    ctx.fillText(formatLatencyTick(bucketLowerMs(k)), xOfBucket(k), bottom + 6);
   // Markers at one place (p99 and max often are) share one label; labels that would overlap go down a row.
   const rowsRight = [-Infinity, -Infinity, -Infinity];
-  for (const group of markerGroups(distribution.stats, (ms) => Math.min(PAD.left + plotW, xOfBucket(Math.log10(Math.max(1, ms * 1000)) * 10)))) {
+  for (const group of markerGroups(distribution.stats, (ms) =>
+    Math.min(PAD.left + plotW, xOfBucket(Math.log10(Math.max(1, ms * 1000)) * 10)),
+  )) {
     ctx.strokeStyle = group.colour;
     ctx.setLineDash([4, 3]);
     ctx.beginPath();
@@ -89,7 +92,10 @@ export function drawHistogram(canvas: HTMLCanvasElement, distribution: LatencyDi
     ctx.stroke();
     const textW = ctx.measureText(group.words).width;
     const left = Math.min(Math.max(0, group.x - textW / 2), width - textW);
-    const row = Math.max(0, rowsRight.findIndex((right) => left > right + 4));
+    const row = Math.max(
+      0,
+      rowsRight.findIndex((right) => left > right + 4),
+    );
     rowsRight[row] = left + textW;
     ctx.fillStyle = group.colour;
     ctx.textAlign = "left";
@@ -104,7 +110,10 @@ export function drawHistogram(canvas: HTMLCanvasElement, distribution: LatencyDi
  * The percentile markers to draw, those within 2 px of each other as one ("p99, max 23 ms"), in the colour of the
  * highest: a bucket holds p90, p99 and max together when few samples were taken.
  */
-export function markerGroups(stats: LatencyDistribution["stats"], xOf: (ms: number) => number): { x: number; words: string; colour: string }[] {
+export function markerGroups(
+  stats: LatencyDistribution["stats"],
+  xOf: (ms: number) => number,
+): { x: number; words: string; colour: string }[] {
   const groups: { x: number; labels: string[]; ms: number; colour: string }[] = [];
   for (const marker of MARKERS) {
     const ms = stats[marker.key];
@@ -117,7 +126,11 @@ export function markerGroups(stats: LatencyDistribution["stats"], xOf: (ms: numb
       last.colour = marker.colour;
     } else groups.push({ x, labels: [marker.label], ms, colour: marker.colour });
   }
-  return groups.map((group) => ({ x: group.x, colour: group.colour, words: `${group.labels.join(", ")} ${formatLatencyTick(group.ms)}` }));
+  return groups.map((group) => ({
+    x: group.x,
+    colour: group.colour,
+    words: `${group.labels.join(", ")} ${formatLatencyTick(group.ms)}`,
+  }));
 }
 
 /** "0:00", "12:30", "1:00:00": seconds since the run's start. */
@@ -132,12 +145,19 @@ export function formatOffset(seconds: number): string {
 const TIME_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200];
 
 /** Where a point of the heatmap is: its column's first second and its bucket, or null outside the plot. */
-export function heatmapCellAt(distribution: LatencyDistribution, width: number, height: number, x: number, y: number): { second: number; bucket: number; count: number } | null {
+export function heatmapCellAt(
+  distribution: LatencyDistribution,
+  width: number,
+  height: number,
+  x: number,
+  y: number,
+): { second: number; bucket: number; count: number } | null {
   const plotW = width - PAD.left - PAD.right;
   const plotH = height - PAD.top - PAD.bottom;
   const { from, to, firstBucket, counts, heatmap } = distribution;
   if (x < PAD.left || x > PAD.left + plotW || y < PAD.top || y > PAD.top + plotH || counts.length === 0) return null;
-  const second = from + Math.floor((((x - PAD.left) / plotW) * (to - from)) / heatmap.secondsPerColumn) * heatmap.secondsPerColumn;
+  const second =
+    from + Math.floor((((x - PAD.left) / plotW) * (to - from)) / heatmap.secondsPerColumn) * heatmap.secondsPerColumn;
   const bucket = firstBucket + Math.min(counts.length - 1, Math.floor(((PAD.top + plotH - y) / plotH) * counts.length));
   const column = heatmap.columnStart.indexOf(second);
   return { second, bucket, count: column === -1 ? 0 : (heatmap.counts[column]![bucket - firstBucket] ?? 0) };
@@ -197,11 +217,13 @@ export function drawHeatmap(canvas: HTMLCanvasElement, distribution: LatencyDist
   ctx.fillStyle = AXIS;
   ctx.textAlign = "right";
   ctx.textBaseline = "middle";
-  for (const k of latencyTicks(firstBucket, counts.length)) ctx.fillText(formatLatencyTick(bucketLowerMs(k)), PAD.left - 6, bottom - (k - firstBucket) * rowH);
+  for (const k of latencyTicks(firstBucket, counts.length))
+    ctx.fillText(formatLatencyTick(bucketLowerMs(k)), PAD.left - 6, bottom - (k - firstBucket) * rowH);
   ctx.textAlign = "center";
   ctx.textBaseline = "top";
   const step = TIME_STEPS.find((s) => ((to - from) / s) * 60 <= plotW) ?? 7200;
-  for (let s = Math.ceil(from / step) * step; s <= to; s += step) ctx.fillText(formatOffset(s), PAD.left + ((s - from) / (to - from)) * plotW, bottom + 6);
+  for (let s = Math.ceil(from / step) * step; s <= to; s += step)
+    ctx.fillText(formatOffset(s), PAD.left + ((s - from) / (to - from)) * plotW, bottom + 6);
   ctx.strokeStyle = GRID;
   ctx.strokeRect(PAD.left + 0.5, PAD.top + 0.5, plotW, plotH);
   return performance.now() - started;

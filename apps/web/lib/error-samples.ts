@@ -21,5 +21,9 @@ export function samplesByKind(samples: readonly ErrorSampleView[]): ErrorKindSam
 
 /** The bytes as text and as hex in pairs ("2d 45 52 52"), and how many more the message had than the sample kept. */
 export function bytesView(bytes: ErrorSampleBytes): { text: string; hex: string; more: number } {
-  return { text: hexToText(bytes.hex) ?? "", hex: bytes.hex.replace(/(..)(?!$)/g, "$1 "), more: Math.max(0, bytes.length - bytes.hex.length / 2) };
+  return {
+    text: hexToText(bytes.hex) ?? "",
+    hex: bytes.hex.replace(/(..)(?!$)/g, "$1 "),
+    more: Math.max(0, bytes.length - bytes.hex.length / 2),
+  };
 }

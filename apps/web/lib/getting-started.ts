@@ -29,18 +29,41 @@ export function gettingStartedSteps({ agents, plans, runs }: OrgFacts): GettingS
       id: "token",
       title: "Create an enrolment token",
       href: "/agents",
-      detail: agents.length > 0 ? `${agents.length} agent${agents.length === 1 ? "" : "s"} enrolled with one` : "On the Agents page: it makes the command that installs and enrols an agent.",
+      detail:
+        agents.length > 0
+          ? `${agents.length} agent${agents.length === 1 ? "" : "s"} enrolled with one`
+          : "On the Agents page: it makes the command that installs and enrols an agent.",
       done: agents.length > 0,
     },
     {
       id: "agent",
       title: "Get an agent online",
       href: "/agents",
-      detail: online > 0 ? `${online} online now` : agents.length > 0 ? "Your agents are offline: start one with its command." : "Run the enrolment command on a machine that can reach your server.",
+      detail:
+        online > 0
+          ? `${online} online now`
+          : agents.length > 0
+            ? "Your agents are offline: start one with its command."
+            : "Run the enrolment command on a machine that can reach your server.",
       done: online > 0,
     },
-    { id: "plan", title: "Write your first plan", href: "/plans/new", detail: plans > 0 ? `${plans} plan${plans === 1 ? "" : "s"} saved` : "Target, scenario, load and SLOs, in the form or as YAML.", done: plans > 0 },
-    { id: "run", title: "Start your first run", href: "/plans", detail: runs > 0 ? "Done: your runs are listed below." : "Open a plan and press Start run.", done: runs > 0 },
+    {
+      id: "plan",
+      title: "Write your first plan",
+      href: "/plans/new",
+      detail:
+        plans > 0
+          ? `${plans} plan${plans === 1 ? "" : "s"} saved`
+          : "Target, scenario, load and SLOs, in the form or as YAML.",
+      done: plans > 0,
+    },
+    {
+      id: "run",
+      title: "Start your first run",
+      href: "/plans",
+      detail: runs > 0 ? "Done: your runs are listed below." : "Open a plan and press Start run.",
+      done: runs > 0,
+    },
   ];
 }
 

@@ -32,7 +32,9 @@ export function hexToText(hex: string): string | null {
   let text = "";
   for (let index = 0; index < hex.length; index += 2) {
     const byte = parseInt(hex.slice(index, index + 2), 16);
-    text += NAMED[byte] ?? (byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : `\\x${hex.slice(index, index + 2).toLowerCase()}`);
+    text +=
+      NAMED[byte] ??
+      (byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : `\\x${hex.slice(index, index + 2).toLowerCase()}`);
   }
   return text;
 }

@@ -23,8 +23,12 @@ describe("install methods", () => {
     expect(byId.script).toBe("curl -fsSL http://rig-api.example:4000/agent/install.sh | sh -s -- --token tok_abc123");
     expect(byId.npx).toBe(created.commands.npx);
     expect(byId.node).toBe(created.commands.node);
-    expect(byId.container).toBe("docker run -d --name throng-agent --restart unless-stopped --network host throng-agent connect --server http://rig-api.example:4000 --token tok_abc123");
-    expect(byId.kubernetes).toContain("--set agents.server=http://rig-api.example:4000 --set agents.enrolment.token=tok_abc123");
+    expect(byId.container).toBe(
+      "docker run -d --name throng-agent --restart unless-stopped --network host throng-agent connect --server http://rig-api.example:4000 --token tok_abc123",
+    );
+    expect(byId.kubernetes).toContain(
+      "--set agents.server=http://rig-api.example:4000 --set agents.enrolment.token=tok_abc123",
+    );
   });
 
   it("adds the permissions the user asked for to every variant: --allow-scripts and --allow-target, or the chart's values", () => {
@@ -32,11 +36,17 @@ describe("install methods", () => {
     expect(permissions.allowTargets).toEqual(["127.0.0.1:7070", "*.game.example"]);
     const byId = Object.fromEntries(installMethods(created, permissions)!.map((method) => [method.id, method.text]));
     const flags = " --allow-scripts --allow-target '127.0.0.1:7070,*.game.example'";
-    expect(byId.script).toBe(`curl -fsSL http://rig-api.example:4000/agent/install.sh | sh -s -- --token tok_abc123${flags}`);
+    expect(byId.script).toBe(
+      `curl -fsSL http://rig-api.example:4000/agent/install.sh | sh -s -- --token tok_abc123${flags}`,
+    );
     expect(byId.npx).toBe(created.commands.npx + flags);
     expect(byId.node).toBe(created.commands.node + flags);
     expect(byId.container!.endsWith(`--token tok_abc123${flags}`)).toBe(true);
-    expect(byId.kubernetes!.endsWith("--set agents.allowScripts=true --set 'agents.allowTargets={127.0.0.1:7070,*.game.example}'")).toBe(true);
+    expect(
+      byId.kubernetes!.endsWith(
+        "--set agents.allowScripts=true --set 'agents.allowTargets={127.0.0.1:7070,*.game.example}'",
+      ),
+    ).toBe(true);
   });
 
   it("has no variants when the address is unknown, rather than commands that cannot work", () => {

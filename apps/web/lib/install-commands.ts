@@ -39,21 +39,33 @@ export const NO_PERMISSIONS: InstallPermissions = { allowScripts: false, allowTa
 
 /** The rules a user typed (comma or space separated), as the agent reads them. */
 export function parseAllowTargets(text: string): string[] {
-  return text.split(/[\s,]+/).map((rule) => rule.trim()).filter(Boolean);
+  return text
+    .split(/[\s,]+/)
+    .map((rule) => rule.trim())
+    .filter(Boolean);
 }
 
 /** The permissions as `connect` flags, with a leading space; empty when none is asked. */
 function connectFlags({ allowScripts, allowTargets }: InstallPermissions): string {
-  return (allowScripts ? " --allow-scripts" : "") + (allowTargets.length ? ` --allow-target ${shellQuote(allowTargets.join(","))}` : "");
+  return (
+    (allowScripts ? " --allow-scripts" : "") +
+    (allowTargets.length ? ` --allow-target ${shellQuote(allowTargets.join(","))}` : "")
+  );
 }
 
 /** The same permissions as the Helm chart's values (agents.allowScripts, agents.allowTargets). */
 function helmFlags({ allowScripts, allowTargets }: InstallPermissions): string {
-  return (allowScripts ? " --set agents.allowScripts=true" : "") + (allowTargets.length ? ` --set ${shellQuote(`agents.allowTargets={${allowTargets.join(",")}}`)}` : "");
+  return (
+    (allowScripts ? " --set agents.allowScripts=true" : "") +
+    (allowTargets.length ? ` --set ${shellQuote(`agents.allowTargets={${allowTargets.join(",")}}`)}` : "")
+  );
 }
 
 /** Every install variant for a freshly created token; null when the API's answer carries no server address. */
-export function installMethods(created: EnrolmentTokenCreated, permissions: InstallPermissions = NO_PERMISSIONS): InstallMethod[] | null {
+export function installMethods(
+  created: EnrolmentTokenCreated,
+  permissions: InstallPermissions = NO_PERMISSIONS,
+): InstallMethod[] | null {
   const server = serverUrlOf(created);
   if (!server) return null;
   const token = shellQuote(created.token);

@@ -2,8 +2,30 @@ import { describe, expect, it } from "vitest";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 import { hasKcp, kcpSentence, KCP_OVERHEAD_LINES, KCP_RETRANSMIT_LINES } from "./kcp-series";
 
-const point = (more: Partial<SeriesPoint> = {}): SeriesPoint => ({ t: 1, agents: 1, clients: 1, connections: 1, messagesSentPerSec: 1, messagesReceivedPerSec: 1, bytesSentPerSec: 1, bytesReceivedPerSec: 1, errors: 0, rttP50Ms: 1, rttP99Ms: 1, rttMaxMs: 1, ...more });
-const kcp = { kcpRetransmits: 30, kcpFastRetransmits: 20, kcpRtoExpiries: 10, kcpWireBytesSent: 1_150_000, kcpWireBytesReceived: 1_100_000, kcpPayloadBytesSent: 1_000_000, kcpPayloadBytesReceived: 1_000_000 };
+const point = (more: Partial<SeriesPoint> = {}): SeriesPoint => ({
+  t: 1,
+  agents: 1,
+  clients: 1,
+  connections: 1,
+  messagesSentPerSec: 1,
+  messagesReceivedPerSec: 1,
+  bytesSentPerSec: 1,
+  bytesReceivedPerSec: 1,
+  errors: 0,
+  rttP50Ms: 1,
+  rttP99Ms: 1,
+  rttMaxMs: 1,
+  ...more,
+});
+const kcp = {
+  kcpRetransmits: 30,
+  kcpFastRetransmits: 20,
+  kcpRtoExpiries: 10,
+  kcpWireBytesSent: 1_150_000,
+  kcpWireBytesReceived: 1_100_000,
+  kcpPayloadBytesSent: 1_000_000,
+  kcpPayloadBytesReceived: 1_000_000,
+};
 
 describe("a KCP run's section", () => {
   it("is there only when the seconds carry KCP's counters", () => {
@@ -18,7 +40,9 @@ describe("a KCP run's section", () => {
   });
 
   it("says the run's figures in one sentence", () => {
-    expect(kcpSentence(kcp)).toBe("30 retransmissions (20 fast, 10 RTO expiries); 2.25 MB on the wire for 2 MB of payload: +12.5 % overhead (sent +15 %, received +10 %).");
+    expect(kcpSentence(kcp)).toBe(
+      "30 retransmissions (20 fast, 10 RTO expiries); 2.25 MB on the wire for 2 MB of payload: +12.5 % overhead (sent +15 %, received +10 %).",
+    );
     expect(kcpSentence({})).toBeUndefined();
   });
 });

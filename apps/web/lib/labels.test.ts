@@ -36,7 +36,14 @@ describe("labelsFromRows", () => {
 describe("labelErrorsFromApi", () => {
   it("maps labels.<name> paths onto rows and keeps the rest for the form", () => {
     const row = labelRow("region", "x");
-    const errors = labelErrorsFromApi([row], [{ path: "labels.region", message: "too long" }, { path: "labels", message: "too many" }], "failed");
+    const errors = labelErrorsFromApi(
+      [row],
+      [
+        { path: "labels.region", message: "too long" },
+        { path: "labels", message: "too many" },
+      ],
+      "failed",
+    );
     expect(errors[row.id]).toBe("too long");
     expect(errors.form).toBe("labels: too many");
   });

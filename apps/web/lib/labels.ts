@@ -51,13 +51,18 @@ export function labelsFromRows(rows: readonly LabelRow[]): LabelCheck {
 }
 
 /** Puts an API 400 (`fields` paths like `labels.region`) on the rows it names. */
-export function labelErrorsFromApi(rows: readonly LabelRow[], fields: readonly FieldError[], fallback: string): LabelErrors {
+export function labelErrorsFromApi(
+  rows: readonly LabelRow[],
+  fields: readonly FieldError[],
+  fallback: string,
+): LabelErrors {
   const errors: LabelErrors = {};
   for (const field of fields) {
     const name = field.path.replace(/^labels\.?/, "");
     const row = rows.find((candidate) => candidate.key.trim() === name);
     if (row) errors[row.id] = field.message;
-    else errors.form = errors.form ? `${errors.form}; ${field.path}: ${field.message}` : `${field.path}: ${field.message}`;
+    else
+      errors.form = errors.form ? `${errors.form}; ${field.path}: ${field.message}` : `${field.path}: ${field.message}`;
   }
   if (fields.length === 0) errors.form = fallback;
   return errors;

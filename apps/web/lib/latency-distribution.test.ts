@@ -1,12 +1,25 @@
 import { describe, expect, it } from "vitest";
-import { bucketEdgesMs, distributionMetrics, formatLatencyTick, heatColour, legendCounts } from "./latency-distribution";
+import {
+  bucketEdgesMs,
+  distributionMetrics,
+  formatLatencyTick,
+  heatColour,
+  legendCounts,
+} from "./latency-distribution";
 
 const stats = (count: number) => ({ count, p50Ms: count ? 1 : null, p90Ms: null, p99Ms: null, maxMs: null });
 
 describe("distributionMetrics", () => {
   it("lists what the run measured: round trips first, other latencies, then script histograms by name", () => {
-    expect(distributionMetrics([{ rttP50Ms: 1, latency: { broadcast: stats(3), connect: stats(5), login: stats(0) }, script: { "b-ms": stats(1), "a-ms": stats(2) } }]))
-      .toEqual(["rtt", "connect", "broadcast", "script:a-ms", "script:b-ms"]);
+    expect(
+      distributionMetrics([
+        {
+          rttP50Ms: 1,
+          latency: { broadcast: stats(3), connect: stats(5), login: stats(0) },
+          script: { "b-ms": stats(1), "a-ms": stats(2) },
+        },
+      ]),
+    ).toEqual(["rtt", "connect", "broadcast", "script:a-ms", "script:b-ms"]);
   });
 
   it("leaves out round trips a run never timed", () => {
@@ -23,7 +36,13 @@ describe("the drawing's scales", () => {
   });
 
   it("writes latencies in their unit", () => {
-    expect([0.25, 0.501, 1.58, 40.2, 1234].map(formatLatencyTick)).toEqual(["250 µs", "500 µs", "1.6 ms", "40 ms", "1.2 s"]);
+    expect([0.25, 0.501, 1.58, 40.2, 1234].map(formatLatencyTick)).toEqual([
+      "250 µs",
+      "500 µs",
+      "1.6 ms",
+      "40 ms",
+      "1.2 s",
+    ]);
   });
 
   it("colours an empty cell not at all and the fullest darkest", () => {

@@ -5,8 +5,13 @@ import { bucketLowerMs, type LatencyDistribution } from "@throng/protocol/latenc
 export { distributionMetricName, distributionMetrics } from "@throng/protocol/latency-distribution";
 
 /** Each bucket's lower and upper edge in milliseconds, in the answer's order. */
-export function bucketEdgesMs(distribution: Pick<LatencyDistribution, "firstBucket" | "counts">): { lowMs: number; highMs: number }[] {
-  return distribution.counts.map((_, i) => ({ lowMs: bucketLowerMs(distribution.firstBucket + i), highMs: bucketLowerMs(distribution.firstBucket + i + 1) }));
+export function bucketEdgesMs(
+  distribution: Pick<LatencyDistribution, "firstBucket" | "counts">,
+): { lowMs: number; highMs: number }[] {
+  return distribution.counts.map((_, i) => ({
+    lowMs: bucketLowerMs(distribution.firstBucket + i),
+    highMs: bucketLowerMs(distribution.firstBucket + i + 1),
+  }));
 }
 
 /** A latency in ms for an axis: "250 µs", "1.6 ms", "40 ms", "1.2 s". */

@@ -1,12 +1,27 @@
 import { describe, expect, it } from "vitest";
 import { missedMessages, parseLiveEvent } from "./live-event";
 
-const point = { t: 1, agents: 1, clients: 1, connections: 1, messagesSentPerSec: 1, messagesReceivedPerSec: 1,
-  bytesSentPerSec: 1, bytesReceivedPerSec: 1, errors: 0, rttP50Ms: 1, rttP99Ms: 1, rttMaxMs: 1 };
+const point = {
+  t: 1,
+  agents: 1,
+  clients: 1,
+  connections: 1,
+  messagesSentPerSec: 1,
+  messagesReceivedPerSec: 1,
+  bytesSentPerSec: 1,
+  bytesReceivedPerSec: 1,
+  errors: 0,
+  rttP50Ms: 1,
+  rttP99Ms: 1,
+  rttMaxMs: 1,
+};
 
 describe("parseLiveEvent", () => {
   it("reads a bare LiveMessage", () => {
-    expect(parseLiveEvent(JSON.stringify({ type: "point", point }))).toEqual({ seq: null, message: { type: "point", point } });
+    expect(parseLiveEvent(JSON.stringify({ type: "point", point }))).toEqual({
+      seq: null,
+      message: { type: "point", point },
+    });
   });
 
   it("reads a numbered envelope", () => {

@@ -9,7 +9,10 @@ const plan = {
   target: { protocol: "udp", host: "127.0.0.1", port: 7072 },
   scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
   load: { clients: 10, durationSec: 5 },
-  network: [{ name: "mobile", share: 0.3, delayMs: 20, jitterMs: 5, lossPercent: 10 }, { name: "wifi", clients: 2, bandwidthKbps: 512, direction: "down" }],
+  network: [
+    { name: "mobile", share: 0.3, delayMs: 20, jitterMs: 5, lossPercent: 10 },
+    { name: "wifi", clients: 2, bandwidthKbps: 512, direction: "down" },
+  ],
   slos: [{ metric: "rtt-p99-ms", below: 200, cohort: "mobile" }],
 };
 
@@ -28,7 +31,11 @@ describe("the plan form's network cohorts", () => {
   });
 
   it("names the field that is wrong: a cohort with both a share and clients, and an SLO naming no cohort of the plan", () => {
-    const draft = draftFromInput({ ...plan, network: [{ name: "mobile", share: 0.3, clients: 3 }], slos: [{ metric: "rtt-p99-ms", below: 200, cohort: "wifi" }] });
+    const draft = draftFromInput({
+      ...plan,
+      network: [{ name: "mobile", share: 0.3, clients: 3 }],
+      slos: [{ metric: "rtt-p99-ms", below: 200, cohort: "wifi" }],
+    });
     const check = validateDraft(draft);
     expect(check.ok).toBe(false);
     if (check.ok) return;
@@ -39,12 +46,18 @@ describe("the plan form's network cohorts", () => {
   it("offers the cohorts typed so far to an SLO, and starts a new cohort with a name not taken and a tenth of the clients 50 ms away", () => {
     const draft = draftFromInput(plan);
     expect(draftCohortNames(draft)).toEqual(["mobile", "wifi"]);
-    expect(draftCohortNames({ network: [{ name: "Bad name" }, { name: "" }, { name: "mobile" }, { name: "mobile" }] })).toEqual(["mobile"]);
+    expect(
+      draftCohortNames({ network: [{ name: "Bad name" }, { name: "" }, { name: "mobile" }, { name: "mobile" }] }),
+    ).toEqual(["mobile"]);
     expect(newCohortRow(draft)).toEqual({ name: "satellite" });
     expect(newCohortRow({})).toEqual({ name: "mobile" });
     const network = planField("network").node;
     if (network.kind !== "object-list") throw new Error("network is a list of cohorts");
-    expect({ ...(initialValue(network.item, "network") as DraftObject), ...newCohortRow(draft) }).toEqual({ name: "satellite", share: "0.1", delayMs: "50" });
+    expect({ ...(initialValue(network.item, "network") as DraftObject), ...newCohortRow(draft) }).toEqual({
+      name: "satellite",
+      share: "0.1",
+      delayMs: "50",
+    });
   });
 
   it("says a field's limits from the schema in its unit", () => {

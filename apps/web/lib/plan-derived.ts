@@ -32,10 +32,14 @@ export function derivePlanFigures(draft: PlanDraft, onlineAgents: number | null)
  * The line under Load about connections per agent: the figure, or why there is none: no agent online, the
  * agents not known yet, or Clients not a number (while a form error says so, the agents are still online).
  */
-export function connectionsPerAgentText(derived: Pick<PlanDerived, "connectionsPerAgent">, onlineAgents: number | null): string {
+export function connectionsPerAgentText(
+  derived: Pick<PlanDerived, "connectionsPerAgent">,
+  onlineAgents: number | null,
+): string {
   if (onlineAgents === null) return "Connections per agent show once the online agents are known.";
   if (onlineAgents === 0) return "No agent is online: connections per agent show once one is.";
   const agents = `${onlineAgents} online agent${onlineAgents === 1 ? "" : "s"}`;
-  if (derived.connectionsPerAgent === null) return `Enter the number of clients to see connections per agent over ${agents}.`;
+  if (derived.connectionsPerAgent === null)
+    return `Enter the number of clients to see connections per agent over ${agents}.`;
   return `≈ ${formatInteger(derived.connectionsPerAgent)} connections per agent over ${agents}`;
 }

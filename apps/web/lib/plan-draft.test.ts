@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { PLAN_NODE, draftFromInput, draftToInput, emptyDraft, expectedMessagesPerSec, planField, specFieldErrors, validateDraft } from "./plan-draft";
+import {
+  PLAN_NODE,
+  draftFromInput,
+  draftToInput,
+  emptyDraft,
+  expectedMessagesPerSec,
+  planField,
+  specFieldErrors,
+  validateDraft,
+} from "./plan-draft";
 import { initialVariant, type DraftObject } from "./schema-form";
 import type { NodeSpec } from "./schema-node";
 
@@ -23,7 +32,9 @@ describe("the plan shape read from the protocol schema", () => {
       ["intervalMs", "integer", true],
       ["messageBytes", "integer", false],
     ]);
-    expect(PLAN_NODE.fields.map((field) => field.key)).toEqual(expect.arrayContaining(["name", "target", "scenario", "load", "agents"]));
+    expect(PLAN_NODE.fields.map((field) => field.key)).toEqual(
+      expect.arrayContaining(["name", "target", "scenario", "load", "agents"]),
+    );
   });
 });
 
@@ -35,34 +46,66 @@ describe("draft ↔ plan", () => {
   });
 
   it("round-trips an automatic capacity search, and shows its fields in the load shape's step-up variant", () => {
-    const search = { ...plan, load: { clients: 1_000, durationSec: 600, rampUpSec: 0, shape: { kind: "step-up", mode: "auto", startClients: 200, stepDurationSec: 10, coarseSteps: 6, fineSteps: 4 } } };
+    const search = {
+      ...plan,
+      load: {
+        clients: 1_000,
+        durationSec: 600,
+        rampUpSec: 0,
+        shape: { kind: "step-up", mode: "auto", startClients: 200, stepDurationSec: 10, coarseSteps: 6, fineSteps: 4 },
+      },
+    };
     expect(draftToInput(draftFromInput(search))).toEqual(search);
     const result = validateDraft(draftFromInput(search));
     expect(result.ok && result.spec.load.shape).toEqual(search.load.shape);
     const load = planField("load").node as Extract<NodeSpec, { kind: "object" }>;
     const shape = load.fields.find((field) => field.key === "shape")!.node as Extract<NodeSpec, { kind: "union" }>;
     const stepUp = shape.variants.find((variant) => variant.value === "step-up")!;
-    expect(stepUp.fields.map((field) => field.key)).toEqual(expect.arrayContaining(["mode", "startClients", "stepClients", "coarseSteps", "fineSteps"]));
+    expect(stepUp.fields.map((field) => field.key)).toEqual(
+      expect.arrayContaining(["mode", "startClients", "stepClients", "coarseSteps", "fineSteps"]),
+    );
     expect(stepUp.fields.find((field) => field.key === "mode")!.node).toMatchObject({ kind: "choice" });
   });
 
   it("puts a step-up's missing step size on its field", () => {
-    const fixed = { ...plan, load: { clients: 1_000, durationSec: 600, rampUpSec: 0, shape: { kind: "step-up", startClients: 200, stepDurationSec: 10 } } };
+    const fixed = {
+      ...plan,
+      load: {
+        clients: 1_000,
+        durationSec: 600,
+        rampUpSec: 0,
+        shape: { kind: "step-up", startClients: 200, stepDurationSec: 10 },
+      },
+    };
     const result = validateDraft(draftFromInput(fixed));
-    expect(!result.ok && result.errors["load.shape.stepClients"]).toBe("give the clients added per step, or set mode: auto");
+    expect(!result.ok && result.errors["load.shape.stepClients"]).toBe(
+      "give the clients added per step, or set mode: auto",
+    );
   });
 
   it("keeps an agent selection, and leaves it out when it says only the defaults", () => {
     const withAgents = { ...plan, agents: { count: 2, labels: { region: "eu" }, onLost: "abort" } };
     expect(draftToInput(draftFromInput(withAgents))).toEqual(withAgents);
-    expect(draftToInput(draftFromInput({ ...plan, agents: { labels: { region: "eu" } } })).agents).toEqual({ labels: { region: "eu" } });
+    expect(draftToInput(draftFromInput({ ...plan, agents: { labels: { region: "eu" } } })).agents).toEqual({
+      labels: { region: "eu" },
+    });
     expect(draftToInput(draftFromInput({ ...plan, agents: { labels: {}, onLost: "continue" } }))).toEqual(plan);
   });
 
   it("leaves the built-in ping's size out of a plan whose scenario sends its own message, as the engine ignores it", () => {
-    const redis = { ...plan, scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64, message: { body: "PING" } } };
-    expect(draftToInput(draftFromInput(redis)).scenario).toEqual({ kind: "ping-pong", intervalMs: 200, message: { body: "PING" } });
-    const moving = { ...plan, scenario: { kind: "movement-sync", roomSize: 4, messageBytes: 64, update: { body: "MOVE {{x}}" } } };
+    const redis = {
+      ...plan,
+      scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64, message: { body: "PING" } },
+    };
+    expect(draftToInput(draftFromInput(redis)).scenario).toEqual({
+      kind: "ping-pong",
+      intervalMs: 200,
+      message: { body: "PING" },
+    });
+    const moving = {
+      ...plan,
+      scenario: { kind: "movement-sync", roomSize: 4, messageBytes: 64, update: { body: "MOVE {{x}}" } },
+    };
     expect(draftToInput(draftFromInput(moving)).scenario).not.toHaveProperty("messageBytes");
     // echo-flood's schema requires it, and a plan without a message of its own keeps it.
     const echo = { ...plan, scenario: { kind: "echo-flood", messageBytes: 32, message: { body: "x" } } };
@@ -75,19 +118,36 @@ describe("draft ↔ plan", () => {
     expect((tcp.target as DraftObject).framing).toEqual({ kind: "length-prefix", headerBytes: "2" });
     expect(validateDraft(tcp).ok).toBe(true);
     const framing = (tcp.target as DraftObject).framing as DraftObject;
-    const framingNode = (union("target").variants.find((variant) => variant.value === "tcp")!.fields.find((field) => field.key === "framing")!.node) as Extract<NodeSpec, { kind: "union" }>;
-    expect(initialVariant(framingNode, "delimiter", "target.tcp.framing", framing)).toEqual({ kind: "delimiter", delimiterHex: "0a" });
-    const redis = { ...plan, target: { protocol: "tcp", host: "127.0.0.1", port: 6379, framing: { kind: "delimiter", delimiter: "\r\n" } } };
-    expect(((draftFromInput(redis).target as DraftObject).framing)).toEqual({ kind: "delimiter", delimiterHex: "0d0a" });
-    expect(draftToInput(draftFromInput(redis)).target).toEqual({ protocol: "tcp", host: "127.0.0.1", port: 6379, framing: { kind: "delimiter", delimiterHex: "0d0a" } });
+    const framingNode = union("target")
+      .variants.find((variant) => variant.value === "tcp")!
+      .fields.find((field) => field.key === "framing")!.node as Extract<NodeSpec, { kind: "union" }>;
+    expect(initialVariant(framingNode, "delimiter", "target.tcp.framing", framing)).toEqual({
+      kind: "delimiter",
+      delimiterHex: "0a",
+    });
+    const redis = {
+      ...plan,
+      target: { protocol: "tcp", host: "127.0.0.1", port: 6379, framing: { kind: "delimiter", delimiter: "\r\n" } },
+    };
+    expect((draftFromInput(redis).target as DraftObject).framing).toEqual({ kind: "delimiter", delimiterHex: "0d0a" });
+    expect(draftToInput(draftFromInput(redis)).target).toEqual({
+      protocol: "tcp",
+      host: "127.0.0.1",
+      port: 6379,
+      framing: { kind: "delimiter", delimiterHex: "0d0a" },
+    });
   });
 
   it("lets a script scenario's TCP target go without a framing, and asks every other scenario for one", () => {
     const tcp = { protocol: "tcp", host: "127.0.0.1", port: 7071 };
-    const script = validateDraft(draftFromInput({ ...plan, target: tcp, scenario: { kind: "script", script: { sha256: "a".repeat(64) } } }));
+    const script = validateDraft(
+      draftFromInput({ ...plan, target: tcp, scenario: { kind: "script", script: { sha256: "a".repeat(64) } } }),
+    );
     expect(script.ok).toBe(true);
     const pingPong = validateDraft(draftFromInput({ ...plan, target: tcp }));
-    expect(pingPong.ok ? {} : pingPong.errors).toEqual({ "target.framing": expect.stringMatching(/^give the framing/) });
+    expect(pingPong.ok ? {} : pingPong.errors).toEqual({
+      "target.framing": expect.stringMatching(/^give the framing/),
+    });
   });
 
   it("keeps fields the schema does not know, so an imported file loses nothing on save", () => {
@@ -123,7 +183,13 @@ describe("validateDraft", () => {
   });
 
   it("puts schema errors on their paths", () => {
-    const result = validateDraft(draftFromInput({ ...plan, target: { protocol: "websocket", url: "http://x" }, load: { ...plan.load, clients: 0 } }));
+    const result = validateDraft(
+      draftFromInput({
+        ...plan,
+        target: { protocol: "websocket", url: "http://x" },
+        load: { ...plan.load, clients: 0 },
+      }),
+    );
     expect(result.ok).toBe(false);
     if (!result.ok) {
       expect(result.errors["target.url"]).toMatch(/ws:\/\//);
@@ -147,7 +213,13 @@ describe("expectedMessagesPerSec", () => {
 
 describe("field errors of a plan update", () => {
   it("drops the spec. prefix so they land on the editor's fields, and keeps others", () => {
-    expect(specFieldErrors([{ path: "spec.load.clients", message: "too small" }, { path: "spec", message: "bad" }, { path: "version", message: "old" }])).toEqual([
+    expect(
+      specFieldErrors([
+        { path: "spec.load.clients", message: "too small" },
+        { path: "spec", message: "bad" },
+        { path: "version", message: "old" },
+      ]),
+    ).toEqual([
       { path: "load.clients", message: "too small" },
       { path: "form", message: "bad" },
       { path: "version", message: "old" },

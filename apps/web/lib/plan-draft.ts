@@ -46,15 +46,20 @@ function delimiterAsHex(draft: DraftObject): DraftObject {
 
 /** A draft from anything plan-shaped (a saved plan, an imported file); fields the form cannot draw are kept. Rates read in percent. */
 export function draftFromInput(input: unknown): PlanDraft {
-  const read = delimiterAsHex(fromInput(PLAN_NODE, typeof input === "object" && input !== null ? input : {}) as DraftObject);
+  const read = delimiterAsHex(
+    fromInput(PLAN_NODE, typeof input === "object" && input !== null ? input : {}) as DraftObject,
+  );
   return withAgents(read.slos === undefined ? read : { ...read, slos: slosForForm(read.slos) });
 }
 
 function isDefaultAgents(agents: unknown): boolean {
   if (typeof agents !== "object" || agents === null) return false;
   const { labels, onLost, count, ...rest } = agents as Record<string, unknown>;
-  const noLabels = labels === undefined || (typeof labels === "object" && labels !== null && Object.keys(labels).length === 0);
-  return noLabels && (onLost === undefined || onLost === "continue") && count === undefined && Object.keys(rest).length === 0;
+  const noLabels =
+    labels === undefined || (typeof labels === "object" && labels !== null && Object.keys(labels).length === 0);
+  return (
+    noLabels && (onLost === undefined || onLost === "continue") && count === undefined && Object.keys(rest).length === 0
+  );
 }
 
 /**
@@ -80,9 +85,13 @@ export function draftToInput(draft: PlanDraft): Record<string, unknown> {
 export type DraftCheck = { ok: true; spec: PlanSpec } | { ok: false; errors: PlanErrors };
 
 /** zod issues as field errors; a bad record key is reported on the record with zod's nested message. */
-export function issuesToFields(issues: readonly { path: readonly PropertyKey[]; message: string; issues?: unknown }[]): FieldError[] {
+export function issuesToFields(
+  issues: readonly { path: readonly PropertyKey[]; message: string; issues?: unknown }[],
+): FieldError[] {
   return issues.map((issue) => {
-    const nested = Array.isArray(issue.issues) ? (issue.issues[0] as { message?: string } | undefined)?.message : undefined;
+    const nested = Array.isArray(issue.issues)
+      ? (issue.issues[0] as { message?: string } | undefined)?.message
+      : undefined;
     return { path: issue.path.map(String).join(".") || "form", message: nested ?? issue.message };
   });
 }
@@ -109,20 +118,26 @@ export function errorsByPath(fields: readonly FieldError[]): PlanErrors {
 
 /** Field errors of an UpdatePlan body (`spec.load.clients`) as paths of the plan itself (`load.clients`). */
 export function specFieldErrors(fields: readonly FieldError[]): FieldError[] {
-  return fields.map((field) => ({ ...field, path: field.path.startsWith("spec.") ? field.path.slice(5) : field.path === "spec" ? "form" : field.path }));
+  return fields.map((field) => ({
+    ...field,
+    path: field.path.startsWith("spec.") ? field.path.slice(5) : field.path === "spec" ? "form" : field.path,
+  }));
 }
 
 /** Checks the draft with the schema the API uses; text in a number box gets a plain message. */
 export function validateDraft(draft: PlanDraft): DraftCheck {
   const input = draftToInput(draft);
   const result = PlanSpec.safeParse(input);
-  const labels = labelsFromRows((((draft.agents as DraftObject | undefined)?.labels ?? []) as LabelRow[]));
+  const labels = labelsFromRows(((draft.agents as DraftObject | undefined)?.labels ?? []) as LabelRow[]);
   // An SLO its scenario never measures: the schema takes it only where plans saved before could name it; the form does not.
   const unmeasured = Object.entries(unmeasuredSloErrors(draft)).map(([path, message]) => ({ path, message }));
   if (result.success && labels.ok && unmeasured.length === 0) return { ok: true, spec: result.data };
   const fields = [...(result.success ? [] : issuesToFields(result.error.issues)), ...unmeasured];
   const errors = errorsByPath(fields);
-  if (!labels.ok) errors["agents.labels"] = Object.entries(labels.errors).map(([, message]) => message).join("; ");
+  if (!labels.ok)
+    errors["agents.labels"] = Object.entries(labels.errors)
+      .map(([, message]) => message)
+      .join("; ");
   return { ok: false, errors };
 }
 
@@ -132,7 +147,8 @@ export function expectedMessagesPerSec(draft: PlanDraft): number | null {
   const scenario = draft.scenario as DraftObject | undefined;
   const clients = Number(load?.clients);
   if (!(clients > 0) || !scenario) return null;
-  if (scenario.kind === "ping-pong" && Number(scenario.intervalMs) > 0) return (clients * 1000) / Number(scenario.intervalMs);
+  if (scenario.kind === "ping-pong" && Number(scenario.intervalMs) > 0)
+    return (clients * 1000) / Number(scenario.intervalMs);
   if (scenario.kind === "movement-sync" && Number(scenario.updateHz) > 0) return clients * Number(scenario.updateHz);
   return null;
 }

@@ -19,7 +19,8 @@ describe("blankChoiceText", () => {
     for (const field of fields) {
       const key = textKey ? `${textKey}.${field.key}` : field.key;
       const { node } = field;
-      if (["choice", "boolean", "union", "keyed-union"].includes(node.kind) && !field.required) out.push({ textKey: key, variants, defaultValue: field.defaultValue });
+      if (["choice", "boolean", "union", "keyed-union"].includes(node.kind) && !field.required)
+        out.push({ textKey: key, variants, defaultValue: field.defaultValue });
       if (node.kind === "object") selects(node.fields, key, variants, out);
       if (node.kind === "object-list") selects(node.item.fields, key, variants, out);
       if (node.kind === "keyed-union") for (const v of node.variants) selects(v.fields, key, variants, out);
@@ -31,7 +32,10 @@ describe("blankChoiceText", () => {
 
   it("says what every optional select of the plan form means when left blank, never a bare 'default'", () => {
     const unexplained = selects(PLAN_NODE.fields, "", [], [])
-      .map((select) => ({ key: select.textKey, text: blankChoiceText(select.textKey, select.variants, select.defaultValue) }))
+      .map((select) => ({
+        key: select.textKey,
+        text: blankChoiceText(select.textKey, select.variants, select.defaultValue),
+      }))
       .filter(({ text }) => text === "none" || text === "default");
     expect(unexplained).toEqual([]);
   });

@@ -6,7 +6,8 @@ import { fieldText } from "./plan-field-text";
 import { childKey } from "./schema-form";
 
 type SchemaObject = { [key: string]: unknown };
-const isObject = (value: unknown): value is SchemaObject => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is SchemaObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 const SECTIONS: Record<string, string> = { slos: "SLOs" };
 

@@ -20,7 +20,10 @@ scenario:
 load: { clients: 2, durationSec: 5 }
 `;
 
-const scriptFields = () => (planField("scenario").node as Extract<NodeSpec, { kind: "union" }>).variants.find((variant) => variant.value === "script")!.fields;
+const scriptFields = () =>
+  (planField("scenario").node as Extract<NodeSpec, { kind: "union" }>).variants.find(
+    (variant) => variant.value === "script",
+  )!.fields;
 
 describe("a script scenario in the plan form", () => {
   it("draws parameters as name = value rows of scalars and metrics as a list, so none falls back to the YAML view", () => {
@@ -35,7 +38,12 @@ describe("a script scenario in the plan form", () => {
     if (!parsed.ok) throw new Error(parsed.error);
     const draft = draftFromInput(parsed.value);
     const rows = (draft.scenario as DraftObject).parameters as LabelRow[];
-    expect(rows.map((row) => [row.key, row.value])).toEqual([["message", "PING"], ["intervalMs", "200"], ["verbose", "false"], ["code", '"5"']]);
+    expect(rows.map((row) => [row.key, row.value])).toEqual([
+      ["message", "PING"],
+      ["intervalMs", "200"],
+      ["verbose", "false"],
+      ["code", '"5"'],
+    ]);
     expect(draftToInput(draft)).toEqual(parsed.value);
     expect(validateDraft(draft).ok).toBe(true);
     expect(planToText(draftToInput(draft), "yaml")).toContain(`sha256: ${sha256}`);
@@ -46,8 +54,19 @@ describe("a script scenario in the plan form", () => {
     if (!parsed.ok) throw new Error(parsed.error);
     const draft = draftFromInput(parsed.value);
     const scenario = draft.scenario as DraftObject;
-    const rows = (scenario.parameters as LabelRow[]).map((row) => (row.key === "intervalMs" ? { ...row, value: "50" } : row.key === "message" ? { ...row, value: "HELLO there" } : row));
+    const rows = (scenario.parameters as LabelRow[]).map((row) =>
+      row.key === "intervalMs"
+        ? { ...row, value: "50" }
+        : row.key === "message"
+          ? { ...row, value: "HELLO there" }
+          : row,
+    );
     const input = draftToInput({ ...draft, scenario: { ...scenario, parameters: rows } });
-    expect((input.scenario as { parameters: unknown }).parameters).toEqual({ message: "HELLO there", intervalMs: 50, verbose: false, code: "5" });
+    expect((input.scenario as { parameters: unknown }).parameters).toEqual({
+      message: "HELLO there",
+      intervalMs: 50,
+      verbose: false,
+      code: "5",
+    });
   });
 });

@@ -21,7 +21,10 @@ scenario:
 load: { clients: 2, durationSec: 5 }
 `;
 
-const scenarioVariant = (kind: string) => (planField("scenario").node as Extract<NodeSpec, { kind: "union" }>).variants.find((variant) => variant.value === kind)!;
+const scenarioVariant = (kind: string) =>
+  (planField("scenario").node as Extract<NodeSpec, { kind: "union" }>).variants.find(
+    (variant) => variant.value === kind,
+  )!;
 
 describe("session steps in the plan form", () => {
   it("are an ordered list of step kinds the form draws, with reply rules it can choose from", () => {
@@ -32,9 +35,16 @@ describe("session steps in the plan form", () => {
     const expectStep = item.variants.find((variant) => variant.value === "expect")!;
     const reply = expectStep.fields.find((field) => field.key === "reply")!.node;
     expect(reply.kind).toBe("keyed-union");
-    expect((reply as Extract<NodeSpec, { kind: "keyed-union" }>).variants.map((variant) => variant.value).sort()).toEqual(["bytes", "json", "prefixHex", "regex"]);
+    expect(
+      (reply as Extract<NodeSpec, { kind: "keyed-union" }>).variants.map((variant) => variant.value).sort(),
+    ).toEqual(["bytes", "json", "prefixHex", "regex"]);
     const http = item.variants.find((variant) => variant.value === "http")!;
-    expect(Object.fromEntries(http.fields.map((field) => [field.key, field.node.kind]))).toMatchObject({ url: "string", headers: "string-record", expectStatus: "number-list", capture: "object-list" });
+    expect(Object.fromEntries(http.fields.map((field) => [field.key, field.node.kind]))).toMatchObject({
+      url: "string",
+      headers: "string-record",
+      expectStatus: "number-list",
+      capture: "object-list",
+    });
   });
 
   it("go from YAML to the form and back unchanged, and validate", () => {

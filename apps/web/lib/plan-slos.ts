@@ -1,23 +1,32 @@
 // The plan form's SLO section, from the metric registry (slo-metrics.ts): the metrics the draft's scenario measures
 // (a script's declared ones first), what a new SLO starts as, and thresholds of rates shown and typed in percent
 // while the plan stores the fraction (docs/verdicts.md, "Units").
-import { firstSloMetric, measuredSloMetrics, sloMetricProblem, sloMetricSpec, type SloPlan } from "@throng/protocol/slo-metrics";
+import {
+  firstSloMetric,
+  measuredSloMetrics,
+  sloMetricProblem,
+  sloMetricSpec,
+  type SloPlan,
+} from "@throng/protocol/slo-metrics";
 import { SCRIPT_METRIC_NAME } from "@throng/protocol/script-metrics";
 import type { Target } from "@throng/protocol/plan";
 import type { DraftObject } from "./schema-form";
 
 const METRIC_NAME = new RegExp(`^${SCRIPT_METRIC_NAME}$`);
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** What the draft says that decides its metrics, read as the schema will read it (booleans are typed as text). */
 export function sloPlanOfDraft(draft: DraftObject): SloPlan {
   const scenario = isObject(draft.scenario) ? draft.scenario : {};
   const target = isObject(draft.target) ? draft.target : {};
-  const metrics = (Array.isArray(scenario.metrics) ? scenario.metrics : []).flatMap((metric): { name: string; kind: "histogram" | "counter" }[] => {
-    const name = isObject(metric) && typeof metric.name === "string" ? metric.name.trim() : "";
-    const kind = isObject(metric) ? metric.kind : undefined;
-    return METRIC_NAME.test(name) && (kind === "histogram" || kind === "counter") ? [{ name, kind }] : [];
-  });
+  const metrics = (Array.isArray(scenario.metrics) ? scenario.metrics : []).flatMap(
+    (metric): { name: string; kind: "histogram" | "counter" }[] => {
+      const name = isObject(metric) && typeof metric.name === "string" ? metric.name.trim() : "";
+      const kind = isObject(metric) ? metric.kind : undefined;
+      return METRIC_NAME.test(name) && (kind === "histogram" || kind === "counter") ? [{ name, kind }] : [];
+    },
+  );
   return {
     scenario: {
       kind: String(scenario.kind ?? "") as SloPlan["scenario"]["kind"],
@@ -55,15 +64,23 @@ const isRatio = (metric: unknown) => typeof metric === "string" && sloMetricSpec
 /** A plan's SLOs as the form shows them: a rate's threshold (a fraction in the plan) in percent. */
 export function slosForForm(slos: unknown): unknown {
   if (!Array.isArray(slos)) return slos;
-  return slos.map((slo) => (isObject(slo) && isRatio(slo.metric) && typeof slo.below === "string" && slo.below.trim() !== "" && Number.isFinite(Number(slo.below))
-    ? { ...slo, below: percentText(Number(slo.below)) }
-    : slo));
+  return slos.map((slo) =>
+    isObject(slo) &&
+    isRatio(slo.metric) &&
+    typeof slo.below === "string" &&
+    slo.below.trim() !== "" &&
+    Number.isFinite(Number(slo.below))
+      ? { ...slo, below: percentText(Number(slo.below)) }
+      : slo,
+  );
 }
 
 /** The form's SLOs as the plan stores them: a rate's threshold, typed in percent, as the fraction. */
 export function slosForPlan(slos: unknown): unknown {
   if (!Array.isArray(slos)) return slos;
-  return slos.map((slo) => (isObject(slo) && isRatio(slo.metric) && typeof slo.below === "number" ? { ...slo, below: slo.below / 100 } : slo));
+  return slos.map((slo) =>
+    isObject(slo) && isRatio(slo.metric) && typeof slo.below === "number" ? { ...slo, below: slo.below / 100 } : slo,
+  );
 }
 
 /** Problems the form says beyond the schema: an SLO its scenario never measures that saving still takes (plans saved before could). */

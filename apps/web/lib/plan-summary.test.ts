@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { PlanSpec } from "@throng/protocol/plan";
-import { describeAgents, describeLoad, describeScenario, describeTarget, scenarioScriptHash, sentMessageBytes } from "./plan-summary";
+import {
+  describeAgents,
+  describeLoad,
+  describeScenario,
+  describeTarget,
+  scenarioScriptHash,
+  sentMessageBytes,
+} from "./plan-summary";
 
 const spec: PlanSpec = {
   name: "Lobby",
@@ -17,7 +24,10 @@ describe("plan summary lines", () => {
   });
 
   it("sizes a scenario's own message, not the built-in ping's size left beside it", () => {
-    const redis: PlanSpec = { ...spec, scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64, message: { body: "PING" } } };
+    const redis: PlanSpec = {
+      ...spec,
+      scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64, message: { body: "PING" } },
+    };
     expect(describeScenario(redis)).toBe("ping every 100 ms, custom message of 4 B · ≈ 100 msg/s");
     expect(sentMessageBytes({ kind: "ping-pong", message: { body: "{{seq}}" } })).toBeNull();
     expect(sentMessageBytes({ kind: "ping-pong", message: { body: "{{seq}}", sizeBytes: "32" } })).toBe(32);
@@ -25,7 +35,9 @@ describe("plan summary lines", () => {
     expect(sentMessageBytes({ kind: "ping-pong", message: { format: "json", body: '{"t":"é"}' } })).toBe(10);
     expect(sentMessageBytes({ kind: "ping-pong", message: { format: "msgpack", body: "{}" } })).toBeNull();
     expect(sentMessageBytes({ kind: "ping-pong" })).toBe(64);
-    expect(describeScenario({ ...spec, scenario: { kind: "ping-pong", intervalMs: 100, message: { body: "{{seq}}" } } })).toBe("ping every 100 ms, custom message · ≈ 100 msg/s");
+    expect(
+      describeScenario({ ...spec, scenario: { kind: "ping-pong", intervalMs: 100, message: { body: "{{seq}}" } } }),
+    ).toBe("ping every 100 ms, custom message · ≈ 100 msg/s");
   });
 
   it("names a script plan's script by its short hash", () => {
@@ -41,6 +53,8 @@ describe("plan summary lines", () => {
     expect(describeAgents({ ...spec, agents: { count: 2, labels: { region: "eu" }, onLost: "abort" } })).toBe(
       "up to 2 agents with region=eu · abort if one is lost",
     );
-    expect(describeAgents({ ...spec, agents: { labels: { region: "nowhere" }, onLost: "continue" } })).toBe("every online agent with region=nowhere");
+    expect(describeAgents({ ...spec, agents: { labels: { region: "nowhere" }, onLost: "continue" } })).toBe(
+      "every online agent with region=nowhere",
+    );
   });
 });

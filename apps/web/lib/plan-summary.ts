@@ -12,12 +12,17 @@ export function describeLoad(spec: PlanSpec): string {
 export function describeTarget(spec: PlanSpec): string {
   const target = spec.target as { protocol: string } & Record<string, unknown>;
   if (typeof target.url === "string") return target.url;
-  if (typeof target.host === "string") return `${target.protocol}://${target.host}${target.port === undefined ? "" : `:${String(target.port)}`}`;
+  if (typeof target.host === "string")
+    return `${target.protocol}://${target.host}${target.port === undefined ? "" : `:${String(target.port)}`}`;
   return target.protocol;
 }
 
 /** The key of a scenario's own message, which replaces its built-in one: ping-pong's and echo-flood's ping, movement-sync's update. */
-const TEMPLATE_KEYS: Record<string, string> = { "ping-pong": "message", "echo-flood": "message", "movement-sync": "update" };
+const TEMPLATE_KEYS: Record<string, string> = {
+  "ping-pong": "message",
+  "echo-flood": "message",
+  "movement-sync": "update",
+};
 
 /** The scenario's own message (a template), when it has one; works on a plan and on the form's draft alike. */
 export function scenarioTemplate(scenario: Record<string, unknown>): Record<string, unknown> | undefined {
@@ -68,7 +73,9 @@ export function describeScenario(spec: PlanSpec): string {
 
 /** The SHA-256 of the stored script a script plan runs; undefined for other plans (or a script by path). */
 export function scenarioScriptHash(spec: PlanSpec): string | undefined {
-  return spec.scenario.kind === "script" && "sha256" in spec.scenario.script ? spec.scenario.script.sha256.toLowerCase() : undefined;
+  return spec.scenario.kind === "script" && "sha256" in spec.scenario.script
+    ? spec.scenario.script.sha256.toLowerCase()
+    : undefined;
 }
 
 /** "any online agent", or "2 agents with region=eu · abort if one is lost". */
@@ -77,7 +84,9 @@ export function describeAgents(spec: PlanSpec): string {
   if (!agents) return "every online agent";
   const labels = formatLabels(agents.labels);
   // "up to 2 agents", "up to 1 agent", "every online agent" (never "every online agents").
-  const who = agents.count ? `up to ${formatInteger(agents.count)} agent${agents.count === 1 ? "" : "s"}` : "every online agent";
+  const who = agents.count
+    ? `up to ${formatInteger(agents.count)} agent${agents.count === 1 ? "" : "s"}`
+    : "every online agent";
   const matching = labels.length ? ` with ${labels.join(", ")}` : "";
   return `${who}${matching}${agents.onLost === "abort" ? " · abort if one is lost" : ""}`;
 }

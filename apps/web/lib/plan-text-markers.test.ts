@@ -27,7 +27,11 @@ describe.each([
     const wrong = text.replace(valid, invalid);
     const [marker, ...rest] = planTextMarkers(wrong, format);
     expect(rest).toEqual([]);
-    expect(marker).toMatchObject({ path: "load.clients", line: lineOf(wrong, invalid), message: "Load › Clients: must be at least 1" });
+    expect(marker).toMatchObject({
+      path: "load.clients",
+      line: lineOf(wrong, invalid),
+      message: "Load › Clients: must be at least 1",
+    });
     expect(wrong.slice(marker!.from, marker!.to)).toBe("0");
   });
 });
@@ -45,7 +49,11 @@ describe("planTextMarkers on YAML", () => {
   it("marks the parent's key where a required key is missing", () => {
     const text = yaml.replace(/ {2}durationSec: 30\n/, "");
     const [marker] = planYamlMarkers(text);
-    expect(marker).toMatchObject({ path: "load.durationSec", line: lineOf(text, "load:"), message: "Load › Duration: fill this in" });
+    expect(marker).toMatchObject({
+      path: "load.durationSec",
+      line: lineOf(text, "load:"),
+      message: "Load › Duration: fill this in",
+    });
     expect(text.slice(marker!.from, marker!.to)).toBe("load");
   });
 
@@ -60,13 +68,18 @@ describe("planTextMarkers on YAML", () => {
 
   it("says so for an empty document and for one that is not an object", () => {
     expect(planYamlMarkers("  \n")[0]!.message).toMatch(/empty/);
-    expect(planYamlMarkers("- a\n- b\n")[0]).toMatchObject({ line: 1, message: expect.stringMatching(/not an object/) });
+    expect(planYamlMarkers("- a\n- b\n")[0]).toMatchObject({
+      line: 1,
+      message: expect.stringMatching(/not an object/),
+    });
   });
 });
 
 describe("planTextMarkers on JSON", () => {
   it("names a wrong type and an unknown enum value by their form labels", () => {
-    const text = json.replace('"intervalMs": 100', '"intervalMs": "fast"').replace('"metric": "rtt-p99-ms"', '"metric": "speed"');
+    const text = json
+      .replace('"intervalMs": 100', '"intervalMs": "fast"')
+      .replace('"metric": "rtt-p99-ms"', '"metric": "speed"');
     const markers = planJsonMarkers(text);
     expect(markers.map((m) => [m.line, m.message.split(":")[0]])).toEqual([
       [lineOf(text, '"intervalMs": "fast"'), "Scenario › Ping interval"],
@@ -78,7 +91,11 @@ describe("planTextMarkers on JSON", () => {
   it("marks the parent's key, quotes and all, where a required key is missing", () => {
     const text = json.replace(/,\n\s*"durationSec": 30/, "");
     const [marker] = planJsonMarkers(text);
-    expect(marker).toMatchObject({ path: "load.durationSec", line: lineOf(text, '"load"'), message: "Load › Duration: fill this in" });
+    expect(marker).toMatchObject({
+      path: "load.durationSec",
+      line: lineOf(text, '"load"'),
+      message: "Load › Duration: fill this in",
+    });
     expect(text.slice(marker!.from, marker!.to)).toBe('"load"');
   });
 
@@ -101,6 +118,10 @@ describe("planTextMarkers on JSON", () => {
 
   it("says so for an empty document and for one that is not an object", () => {
     expect(planJsonMarkers("  \n")[0]!.message).toMatch(/empty/);
-    expect(planJsonMarkers("[1, 2]\n")[0]).toMatchObject({ line: 1, from: 0, message: expect.stringMatching(/not an object/) });
+    expect(planJsonMarkers("[1, 2]\n")[0]).toMatchObject({
+      line: 1,
+      from: 0,
+      message: expect.stringMatching(/not an object/),
+    });
   });
 });

@@ -28,7 +28,8 @@ function rangeOf(doc: Document, path: string): Range {
   for (const part of path === "form" ? [] : path.split(".")) {
     let next: { key: unknown; value: unknown } | undefined;
     if (isMap(node)) next = node.items.find((pair) => isScalar(pair.key) && String(pair.key.value) === part);
-    else if (isSeq(node) && /^\d+$/.test(part) && Number(part) < node.items.length) next = { key, value: node.items[Number(part)] };
+    else if (isSeq(node) && /^\d+$/.test(part) && Number(part) < node.items.length)
+      next = { key, value: node.items[Number(part)] };
     if (!next) break;
     key = next.key;
     node = next.value;
@@ -69,7 +70,14 @@ function jsonErrorAt(text: string): number | undefined {
 /** A document that does not parse as a plan: each YAML error where it is, JSON's where it stops, else the whole text. */
 function syntaxMarkers(text: string, format: PlanFormat, doc: Document, error: string): TextMarker[] {
   if (format === "yaml" && doc.errors.length > 0) {
-    return doc.errors.map((found) => marker(text, { from: found.pos[0], to: found.pos[1] }, "form", `Not valid YAML: ${(found.message.split("\n")[0] ?? "").replace(/:$/, "")}`));
+    return doc.errors.map((found) =>
+      marker(
+        text,
+        { from: found.pos[0], to: found.pos[1] },
+        "form",
+        `Not valid YAML: ${(found.message.split("\n")[0] ?? "").replace(/:$/, "")}`,
+      ),
+    );
   }
   const at = format === "json" ? jsonErrorAt(text) : undefined;
   // An empty document, or one that parses but is not an object, is wrong as a whole.

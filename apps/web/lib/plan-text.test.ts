@@ -32,7 +32,10 @@ describe("plan text", () => {
     const broken = parsePlanText('{ "load": { "durationSec": , "clients": 5 } }', "json");
     expect(!broken.ok && broken.error).toBe("Not valid JSON: Unexpected token ','");
     // Chromium's cut of the source keeps its line breaks: none of it may stay on the first line either.
-    const multiline = parsePlanText('{\n  "load": {\n    "clients": 5,\n    "durationSec": ,\n    "rampUpSec": 0\n  }\n}', "json");
+    const multiline = parsePlanText(
+      '{\n  "load": {\n    "clients": 5,\n    "durationSec": ,\n    "rampUpSec": 0\n  }\n}',
+      "json",
+    );
     expect(!multiline.ok && multiline.error).toBe("Not valid JSON: Unexpected token ','");
   });
 
@@ -55,7 +58,9 @@ describe("plan text", () => {
 describe("a text too large to be a plan", () => {
   it("is refused before it is parsed, saying how large it is and what the API takes", () => {
     const huge = `name: x\nslos:\n${"  - metric: rtt-p99-ms\n    below: 50\n".repeat(70_000)}`;
-    expect(planTextTooLarge(huge)).toBe("This plan is 2.5 MiB; the API takes at most 1 MiB, so it is not checked or saved. A plan has at most 20 SLOs and 32 session steps: cut it down.");
+    expect(planTextTooLarge(huge)).toBe(
+      "This plan is 2.5 MiB; the API takes at most 1 MiB, so it is not checked or saved. A plan has at most 20 SLOs and 32 session steps: cut it down.",
+    );
     const parsed = parsePlanText(huge, "yaml");
     expect(parsed.ok ? "" : parsed.error).toMatch(/^This plan is 2\.5 MiB/);
     expect(planTextTooLarge("name: x\n")).toBeNull();

@@ -33,7 +33,10 @@ export function parsePlanText(text: string, format: PlanFormat): TextParse {
   try {
     const value: unknown = format === "json" ? JSON.parse(text) : parseYaml(text, { prettyErrors: true });
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      return { ok: false, error: "A plan is an object with name, target, scenario and load; this document is not an object." };
+      return {
+        ok: false,
+        error: "A plan is an object with name, target, scenario and load; this document is not an object.",
+      };
     }
     return { ok: true, value };
   } catch (error) {
@@ -41,7 +44,10 @@ export function parsePlanText(text: string, format: PlanFormat): TextParse {
     // V8's JSON error quotes a cut of the source ('Unexpected token ',', ..."tionSec": , "ra"... is not valid JSON'):
     // the marker shows where, so the reason keeps only the token.
     // (the cut can hold line breaks, so it goes before the message is cut to its first line).
-    const reason = error instanceof Error ? (error.message.replace(/^(Unexpected token '[^']*'), [\s\S]*$/, "$1").split("\n")[0] ?? "").replace(/:$/, "") : String(error);
+    const reason =
+      error instanceof Error
+        ? (error.message.replace(/^(Unexpected token '[^']*'), [\s\S]*$/, "$1").split("\n")[0] ?? "").replace(/:$/, "")
+        : String(error);
     return { ok: false, error: `Not valid ${format === "json" ? "JSON" : "YAML"}: ${reason}` };
   }
 }

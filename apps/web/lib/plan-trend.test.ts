@@ -1,27 +1,80 @@
 import { describe, expect, it } from "vitest";
 import type { RunSummary, RunView } from "@throng/protocol/run";
-import { TREND_FIGURES, trendBaseline, trendColumns, trendRuns, trendThreshold, trendTickFormat, trendTimeRange, trendXTicks, trendYTicks } from "./plan-trend";
+import {
+  TREND_FIGURES,
+  trendBaseline,
+  trendColumns,
+  trendRuns,
+  trendThreshold,
+  trendTickFormat,
+  trendTimeRange,
+  trendXTicks,
+  trendYTicks,
+} from "./plan-trend";
 
-const summary = (over: Partial<RunSummary>): RunSummary => ({
-  agents: 1, peakClients: 10, peakConnections: 10, durationSec: 10, messagesSent: 990, messagesReceived: 990, messagesPerSec: 99,
-  connectionsFailed: 0, connectionsOpened: 10, errors: 0, rttP50Ms: 1, rttP99Ms: 5, rttMaxMs: 9, ...over,
-}) as RunSummary;
+const summary = (over: Partial<RunSummary>): RunSummary =>
+  ({
+    agents: 1,
+    peakClients: 10,
+    peakConnections: 10,
+    durationSec: 10,
+    messagesSent: 990,
+    messagesReceived: 990,
+    messagesPerSec: 99,
+    connectionsFailed: 0,
+    connectionsOpened: 10,
+    errors: 0,
+    rttP50Ms: 1,
+    rttP99Ms: 5,
+    rttMaxMs: 9,
+    ...over,
+  }) as RunSummary;
 
 const run = (id: string, startedAt: string, over: Partial<RunView> = {}): RunView =>
-  ({ id, planId: "p", planName: "Lobby", status: "finished", spec: {} as RunView["spec"], error: null, createdAt: startedAt, startedAt,
-    endedAt: startedAt, summary: summary({}), events: [], verdict: null, ...over }) as RunView;
+  ({
+    id,
+    planId: "p",
+    planName: "Lobby",
+    status: "finished",
+    spec: {} as RunView["spec"],
+    error: null,
+    createdAt: startedAt,
+    startedAt,
+    endedAt: startedAt,
+    summary: summary({}),
+    events: [],
+    verdict: null,
+    ...over,
+  }) as RunView;
 
-const verdict = (outcome: "passed" | "breached") => ({ passed: outcome === "passed", outcome, reasons: [], warnings: [], slos: [] });
+const verdict = (outcome: "passed" | "breached") => ({
+  passed: outcome === "passed",
+  outcome,
+  reasons: [],
+  warnings: [],
+  slos: [],
+});
 
 describe("trendRuns", () => {
   it("gives one point per ended run, oldest first, with its figures and whether its verdict passed", () => {
     const runs = trendRuns([
-      run("b", "2026-11-24T10:00:00Z", { verdict: verdict("breached"), summary: summary({ rttP99Ms: 40, errors: 10 }), capacity: { clients: 1200 } as RunView["capacity"] }),
+      run("b", "2026-11-24T10:00:00Z", {
+        verdict: verdict("breached"),
+        summary: summary({ rttP99Ms: 40, errors: 10 }),
+        capacity: { clients: 1200 } as RunView["capacity"],
+      }),
       run("live", "2026-11-24T11:00:00Z", { status: "running", endedAt: null, summary: null }),
       run("a", "2026-11-24T09:00:00Z", { verdict: verdict("passed") }),
     ]);
     expect(runs.map((point) => point.runId)).toEqual(["a", "b"]);
-    expect(runs[0]).toMatchObject({ t: Date.parse("2026-11-24T09:00:00Z") / 1000, p99Ms: 5, errorRate: 0, messagesPerSec: 99, estimate: null, passed: true });
+    expect(runs[0]).toMatchObject({
+      t: Date.parse("2026-11-24T09:00:00Z") / 1000,
+      p99Ms: 5,
+      errorRate: 0,
+      messagesPerSec: 99,
+      estimate: null,
+      passed: true,
+    });
     // Errors over every attempt (messages sent and connections opened), as the error-rate SLO measures them.
     expect(runs[1]).toMatchObject({ p99Ms: 40, errorRate: 0.01, estimate: 1200, passed: false });
   });
@@ -33,9 +86,15 @@ describe("trendRuns", () => {
 
 describe("trendColumns", () => {
   it("puts the runs' start times on x and the figure on y, null where a run has none", () => {
-    const runs = trendRuns([run("a", "2026-11-24T09:00:00Z"), run("b", "2026-11-24T10:00:00Z", { summary: summary({ rttP99Ms: null }) })]);
+    const runs = trendRuns([
+      run("a", "2026-11-24T09:00:00Z"),
+      run("b", "2026-11-24T10:00:00Z", { summary: summary({ rttP99Ms: null }) }),
+    ]);
     const p99 = TREND_FIGURES.find((figure) => figure.key === "p99Ms")!;
-    expect(trendColumns(runs, p99)).toEqual([[runs[0]!.t, runs[1]!.t], [5, null]]);
+    expect(trendColumns(runs, p99)).toEqual([
+      [runs[0]!.t, runs[1]!.t],
+      [5, null],
+    ]);
   });
 });
 
@@ -69,7 +128,10 @@ describe("the trend's axes and SLO", () => {
   });
 
   it("draws the plan's SLO on the figure it judges, in the figure's unit", () => {
-    const slos = [{ metric: "rtt-p99-ms", below: 50 }, { metric: "error-rate", below: 0.01 }] as const;
+    const slos = [
+      { metric: "rtt-p99-ms", below: 50 },
+      { metric: "error-rate", below: 0.01 },
+    ] as const;
     const figure = (key: string) => TREND_FIGURES.find((candidate) => candidate.key === key)!;
     expect(trendThreshold(figure("p99Ms"), slos)).toEqual({ value: 50, label: "SLO: Round trip p99 < 50 ms" });
     expect(trendThreshold(figure("errorRate"), slos)?.value).toBe(0.01);
@@ -84,8 +146,13 @@ describe("the trend's axes and SLO", () => {
 
   it("draws the pinned baseline run as a labelled line on each figure it has a value for", () => {
     const figure = (key: string) => TREND_FIGURES.find((candidate) => candidate.key === key)!;
-    const [baseline] = trendRuns([run("1a2b3c4d-0000-4000-8000-000000000000", "2026-11-24T09:00:00Z", { summary: summary({ rttP99Ms: 12.59 }) })]);
-    expect(trendBaseline(figure("p99Ms"), baseline, (value) => `${value} ms`)).toEqual({ value: 12.59, label: "Baseline run 1a2b3c4d…: 12.59 ms" });
+    const [baseline] = trendRuns([
+      run("1a2b3c4d-0000-4000-8000-000000000000", "2026-11-24T09:00:00Z", { summary: summary({ rttP99Ms: 12.59 }) }),
+    ]);
+    expect(trendBaseline(figure("p99Ms"), baseline, (value) => `${value} ms`)).toEqual({
+      value: 12.59,
+      label: "Baseline run 1a2b3c4d…: 12.59 ms",
+    });
     expect(trendBaseline(figure("estimate"), baseline, String)).toBeNull();
     expect(trendBaseline(figure("p99Ms"), null, String)).toBeNull();
   });

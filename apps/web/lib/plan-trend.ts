@@ -78,10 +78,15 @@ export function trendTimeRange(runs: readonly Pick<TrendRun, "t">[]): [number, n
 const FIGURE_SLOS: Partial<Record<TrendFigure["key"], string>> = { p99Ms: "rtt-p99-ms", errorRate: "error-rate" };
 
 /** The plan's SLO on this figure as a line to draw: its value and words ("SLO: Round trip p99 < 50 ms"); null without one. */
-export function trendThreshold(figure: Pick<TrendFigure, "key">, slos: readonly Slo[] | undefined): { value: number; label: string } | null {
+export function trendThreshold(
+  figure: Pick<TrendFigure, "key">,
+  slos: readonly Slo[] | undefined,
+): { value: number; label: string } | null {
   const metric = FIGURE_SLOS[figure.key];
   const slo = metric ? slos?.find((candidate) => candidate.metric === metric) : undefined;
-  return slo ? { value: slo.below, label: `SLO: ${metricName(slo.metric)} < ${formatSloValue(slo.metric, slo.below)}` } : null;
+  return slo
+    ? { value: slo.below, label: `SLO: ${metricName(slo.metric)} < ${formatSloValue(slo.metric, slo.below)}` }
+    : null;
 }
 
 /**
@@ -89,7 +94,11 @@ export function trendThreshold(figure: Pick<TrendFigure, "key">, slos: readonly 
  * tick, and the SLO's too when it is near the runs (as on a run's charts: a 2,000 ms SLO over 9 ms runs would flatten
  * them onto the floor, and is said at the top instead).
  */
-export function trendYTicks(values: readonly (number | null)[], threshold: number | null = null, baseline: number | null = null): number[] {
+export function trendYTicks(
+  values: readonly (number | null)[],
+  threshold: number | null = null,
+  baseline: number | null = null,
+): number[] {
   // The baseline run is a measurement like the others (it may be older than the runs listed): always on the axis.
   const known = [...values, baseline].filter((value): value is number => value !== null);
   const highest = Math.max(0, ...known);
@@ -109,7 +118,11 @@ export function trendXTicks(times: readonly number[], widthPx: number, labelPx: 
 }
 
 /** The plan's pinned baseline run as a line on a figure: its value and words ("Baseline run 1a2b3c4d…: 12.6 ms"); null without one. */
-export function trendBaseline(figure: TrendFigure, baseline: TrendRun | null | undefined, format: (value: number) => string): { value: number; label: string } | null {
+export function trendBaseline(
+  figure: TrendFigure,
+  baseline: TrendRun | null | undefined,
+  format: (value: number) => string,
+): { value: number; label: string } | null {
   const value = baseline ? figure.value(baseline) : null;
   if (!baseline || value === null) return null;
   return { value, label: `Baseline run ${shortId(baseline.runId)}: ${format(value)}` };
@@ -131,8 +144,16 @@ export function trendTickFormat(times: readonly number[], place: ReaderPlace = {
   const close = sorted.some((t, index) => index > 0 && t - sorted[index - 1]! < MINUTE);
   const oneDay = new Set(sorted.map((t) => day.format(at(t)))).size <= 1;
   const oneYear = new Set(sorted.map((t) => year.format(at(t)))).size <= 1;
-  const clock: Intl.DateTimeFormatOptions = { hour: "numeric", minute: "2-digit", ...(close ? { second: "2-digit" as const } : {}) };
-  const options: Intl.DateTimeFormatOptions = oneDay ? clock : oneYear ? { month: "short", day: "numeric", ...clock } : { year: "numeric", month: "short", day: "numeric" };
+  const clock: Intl.DateTimeFormatOptions = {
+    hour: "numeric",
+    minute: "2-digit",
+    ...(close ? { second: "2-digit" as const } : {}),
+  };
+  const options: Intl.DateTimeFormatOptions = oneDay
+    ? clock
+    : oneYear
+      ? { month: "short", day: "numeric", ...clock }
+      : { year: "numeric", month: "short", day: "numeric" };
   const format = new Intl.DateTimeFormat(place.locale, { ...options, ...zone });
   return (t) => format.format(at(t));
 }

@@ -4,14 +4,34 @@ import { QUIET_REQUEST, QUIET_STATUS, quietStatus } from "./quiet-refusal";
 // RFC 9110 §7.6.1 connection-specific headers, plus host (the API's own) and accept-encoding
 // (fetch decodes bodies itself, so the browser must get them unencoded).
 const DROP_REQUEST = new Set([
-  "connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection",
-  "te", "trailer", "transfer-encoding", "upgrade", "host", "accept-encoding", QUIET_REQUEST,
+  "connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "host",
+  "accept-encoding",
+  QUIET_REQUEST,
 ]);
 
 // Also drop encoding and length: the body we stream back is the decoded one.
 const DROP_RESPONSE = new Set([
-  "connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection",
-  "te", "trailer", "transfer-encoding", "upgrade", "content-encoding", "content-length", "set-cookie",
+  "connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "content-encoding",
+  "content-length",
+  "set-cookie",
 ]);
 
 const NO_BODY_STATUSES = new Set([101, 204, 205, 304]);

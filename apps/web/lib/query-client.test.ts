@@ -11,7 +11,8 @@ describe("shouldRetry", () => {
   });
 
   it("shows a 4xx or a contract drift at once: asking again answers the same", () => {
-    for (const status of [400, 401, 403, 404, 409]) expect(shouldRetry(0, new ApiError(status, "bad_response", "no"))).toBe(false);
+    for (const status of [400, 401, 403, 404, 409])
+      expect(shouldRetry(0, new ApiError(status, "bad_response", "no"))).toBe(false);
     expect(shouldRetry(0, new ApiError(200, "bad_response", "unexpected body"))).toBe(false);
     expect(shouldRetry(0, new TypeError("not an API error"))).toBe(false);
   });

@@ -22,11 +22,13 @@ export const queryKeys = {
   /** GET /api/runs/:id/errors: the run's error samples, read once more when the run ends (its last seconds' samples). */
   runErrors: (runId: string, ended: boolean) => ["run", runId, "errors", ended] as const,
   /** GET /api/runs/:id/distribution: one metric over the run (range null) or a range; `read` asks again on a live run. */
-  distribution: (runId: string, metric: string, range: { from: number; to: number } | null, read: number) => ["run", runId, "distribution", metric, range, read] as const,
+  distribution: (runId: string, metric: string, range: { from: number; to: number } | null, read: number) =>
+    ["run", runId, "distribution", metric, range, read] as const,
   /** GET /api/runs/:id/summary?from=&to=: the run's summary over a zoomed range. */
   runRangeSummary: (runId: string, from: number, to: number) => ["run", runId, "summary", from, to] as const,
   /** GET /api/public/reports/:token/summary?from=&to=: the same through a share link. */
-  sharedRangeSummary: (token: string, from: number, to: number) => ["shared-report", token, "summary", from, to] as const,
+  sharedRangeSummary: (token: string, from: number, to: number) =>
+    ["shared-report", token, "summary", from, to] as const,
   /** GET /api/runs/:id/report. */
   runReport: (runId: string) => ["run", runId, "report"] as const,
   /** GET /api/runs/compare?ids=…: the runs in the order picked (the first is the baseline). */

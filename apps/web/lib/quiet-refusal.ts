@@ -21,5 +21,9 @@ export async function quietFetch(input: RequestInfo | URL, init: RequestInit = {
   const refused = Number(response.headers.get(QUIET_STATUS));
   if (!refused) return response;
   // A Response made here is not a network load: the browser logs nothing for it.
-  return new Response(await response.arrayBuffer(), { status: refused, statusText: response.statusText, headers: response.headers });
+  return new Response(await response.arrayBuffer(), {
+    status: refused,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }

@@ -28,13 +28,20 @@ export function sloRows(verdict: RunVerdict | null | undefined): SloRow[] {
     threshold: `below ${formatSloValue(slo.metric, slo.below)}`,
     measured: formatSloValue(slo.metric, slo.value),
     passed: slo.passed,
-    status: slo.status === "no-data" || (slo.status === undefined && slo.value === null) ? "no data" : slo.passed ? "met" : "broken",
-    seconds: slo.status === "no-data" && slo.note ? slo.note :
-      slo.measuredSeconds === 0
-        ? "no second measured it"
-        : slo.breachedSeconds === 0
-          ? `held all ${slo.measuredSeconds} s measured`
-          : `broke in ${slo.breachedSeconds} of ${slo.measuredSeconds} s${slo.firstBreachAt === null ? "" : `, first at ${formatDateTime(slo.firstBreachAt * 1000)}`}`,
+    status:
+      slo.status === "no-data" || (slo.status === undefined && slo.value === null)
+        ? "no data"
+        : slo.passed
+          ? "met"
+          : "broken",
+    seconds:
+      slo.status === "no-data" && slo.note
+        ? slo.note
+        : slo.measuredSeconds === 0
+          ? "no second measured it"
+          : slo.breachedSeconds === 0
+            ? `held all ${slo.measuredSeconds} s measured`
+            : `broke in ${slo.breachedSeconds} of ${slo.measuredSeconds} s${slo.firstBreachAt === null ? "" : `, first at ${formatDateTime(slo.firstBreachAt * 1000)}`}`,
   }));
 }
 
@@ -56,7 +63,13 @@ export function unjudgedSloRows(slos: readonly { metric: string; below: number }
 
 /** The one sentence at the top (the protocol's, shared with the report PDF), in the dashboard's number formats. */
 export function reportSentence(run: RunView): string {
-  return reportHeadline(run, { integer: formatInteger, rate: formatRate, ms: formatMs, percent: formatRatioPercent, words: sloText });
+  return reportHeadline(run, {
+    integer: formatInteger,
+    rate: formatRate,
+    ms: formatMs,
+    percent: formatRatioPercent,
+    words: sloText,
+  });
 }
 
 export interface Fact {
@@ -79,17 +92,29 @@ function noPeakHint(usl: UslFit): string {
 
 /** What the search holds; a level the evidence after it contradicts is not claimed, and what is known is said instead. */
 function holdsFact(capacity: CapacityEstimate): Fact {
-  if (capacity.clients !== null) return { label: "Holds", value: `${formatInteger(capacity.clients)} clients`, hint: "largest step that met every SLO over its steady seconds" };
+  if (capacity.clients !== null)
+    return {
+      label: "Holds",
+      value: `${formatInteger(capacity.clients)} clients`,
+      hint: "largest step that met every SLO over its steady seconds",
+    };
   if (capacity.lastHeldClients != null) {
-    const range = capacity.range ? `; capacity is between ${formatInteger(capacity.range.from)} and ${formatInteger(capacity.range.to)} clients` : "";
-    return { label: "Holds", value: "not claimed", hint: `${formatInteger(capacity.lastHeldClients)} clients held before the break, but the server did not recover${range}` };
+    const range = capacity.range
+      ? `; capacity is between ${formatInteger(capacity.range.from)} and ${formatInteger(capacity.range.to)} clients`
+      : "";
+    return {
+      label: "Holds",
+      value: "not claimed",
+      hint: `${formatInteger(capacity.lastHeldClients)} clients held before the break, but the server did not recover${range}`,
+    };
   }
   return { label: "Holds", value: "none of the steps", hint: "no step met every SLO" };
 }
 
 /** The estimate and the figures it rests on, each with the word a reader needs to judge it. */
 export function capacityFacts(capacity: CapacityEstimate): Fact[] {
-  const breaking = capacity.breakingStep === null ? null : capacity.steps.find((step) => step.step === capacity.breakingStep);
+  const breaking =
+    capacity.breakingStep === null ? null : capacity.steps.find((step) => step.step === capacity.breakingStep);
   const facts: Fact[] = [
     holdsFact(capacity),
     {
@@ -97,7 +122,11 @@ export function capacityFacts(capacity: CapacityEstimate): Fact[] {
       value: breaking ? `${formatInteger(breaking.clients)} clients` : "no step broke",
       ...(capacity.breakingSlos.length ? { hint: `on ${capacity.breakingSlos.map(metricName).join(", ")}` } : {}),
     },
-    { label: "Knee", value: capacity.kneeClients === null ? "not reached" : `${formatInteger(capacity.kneeClients)} clients`, hint: "where throughput stopped growing with clients" },
+    {
+      label: "Knee",
+      value: capacity.kneeClients === null ? "not reached" : `${formatInteger(capacity.kneeClients)} clients`,
+      hint: "where throughput stopped growing with clients",
+    },
   ];
   const usl = capacity.usl;
   if (usl) {
@@ -105,20 +134,36 @@ export function capacityFacts(capacity: CapacityEstimate): Fact[] {
       { label: "λ (throughput per client)", value: `${PARAM(usl.lambda)} msg/s` },
       { label: "σ (contention)", value: PARAM(usl.sigma) },
       { label: "κ (coherency)", value: PARAM(usl.kappa) },
-      { label: "R² (goodness of fit)", value: formatFixed(usl.rSquared, 3), hint: usl.rSquared < 0.9 ? "a weak fit: read its predictions with care" : "1 is a perfect fit" },
+      {
+        label: "R² (goodness of fit)",
+        value: formatFixed(usl.rSquared, 3),
+        hint: usl.rSquared < 0.9 ? "a weak fit: read its predictions with care" : "1 is a perfect fit",
+      },
       {
         label: "Predicted peak",
         value: usl.peakClients === null ? "none" : `${formatInteger(usl.peakClients)} clients`,
-        hint: usl.peakClients === null ? noPeakHint(usl) : usl.peakThroughputPerSec === null ? "" : `${formatRate(usl.peakThroughputPerSec)} msg/s`,
+        hint:
+          usl.peakClients === null
+            ? noPeakHint(usl)
+            : usl.peakThroughputPerSec === null
+              ? ""
+              : `${formatRate(usl.peakThroughputPerSec)} msg/s`,
       },
-      { label: "Trust the fit up to", value: `${formatInteger(usl.trustedUpToClients)} clients`, hint: "predictions beyond this are extrapolation" },
+      {
+        label: "Trust the fit up to",
+        value: `${formatInteger(usl.trustedUpToClients)} clients`,
+        hint: "predictions beyond this are extrapolation",
+      },
     );
   }
   return facts;
 }
 
 /** The agents that were the bottleneck while the estimate was decided, one line each. */
-export function saturatedAgentLines(capacity: CapacityEstimate, hostname: (agentId: string) => string = (id) => id.slice(0, 8)): string[] {
+export function saturatedAgentLines(
+  capacity: CapacityEstimate,
+  hostname: (agentId: string) => string = (id) => id.slice(0, 8),
+): string[] {
   const byAgent = new Map<string, { steps: number[]; reason: string }>();
   for (const step of capacity.steps) {
     for (const agent of step.saturatedAgents) {
@@ -127,11 +172,18 @@ export function saturatedAgentLines(capacity: CapacityEstimate, hostname: (agent
       byAgent.set(agent.agentId, entry);
     }
   }
-  return [...byAgent].map(([id, { steps, reason }]) => `Agent ${hostname(id)} was saturated at ${steps.map(formatInteger).join(", ")} clients: ${reason}`);
+  return [...byAgent].map(
+    ([id, { steps, reason }]) =>
+      `Agent ${hostname(id)} was saturated at ${steps.map(formatInteger).join(", ")} clients: ${reason}`,
+  );
 }
 
 /** File names for exports: the plan's name made safe, plus the run's short id. */
 export function exportFileName(run: Pick<RunView, "id" | "planName">, extension: "json" | "csv" | "pdf"): string {
-  const slug = run.planName.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "run";
+  const slug =
+    run.planName
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "") || "run";
   return `${slug}-${run.id.slice(0, 8)}.${extension}`;
 }

@@ -23,7 +23,12 @@ describe("a run note's timed lines", () => {
   it("marks each timed line at the run's start plus its time, the plot's words cut short and the whole line kept", () => {
     const markers = noteMarkers("Build 1.4.2\n0:02 failover of the primary database started\n5 s done", 1_000);
     expect(markers).toEqual([
-      { t: 1_002, label: "failover of the primary…", kind: "note", detail: "Note: 0:02 failover of the primary database started" },
+      {
+        t: 1_002,
+        label: "failover of the primary…",
+        kind: "note",
+        detail: "Note: 0:02 failover of the primary database started",
+      },
       { t: 1_005, label: "done", kind: "note", detail: "Note: 5 s done" },
     ]);
     expect(noteMarkers("0:02 x", null)).toEqual([]);
@@ -32,12 +37,30 @@ describe("a run note's timed lines", () => {
 
 describe("saturation markers", () => {
   const point = (t: number, saturated: string[]): SeriesPoint =>
-    ({ t, agentHealth: saturated.map((agentId) => ({ agentId, cpuPercent: 99, eventLoopP99Ms: 80, rssBytes: 1, saturated: true, saturatedReason: "CPU 99 %" })) }) as unknown as SeriesPoint;
+    ({
+      t,
+      agentHealth: saturated.map((agentId) => ({
+        agentId,
+        cpuPercent: 99,
+        eventLoopP99Ms: 80,
+        rssBytes: 1,
+        saturated: true,
+        saturatedReason: "CPU 99 %",
+      })),
+    }) as unknown as SeriesPoint;
 
   it("marks where each stretch of a saturated agent begins, naming it and why", () => {
-    const markers = saturationMarkers([point(1, []), point(2, ["a"]), point(3, ["a"]), point(4, []), point(5, ["a", "b"])], (id) => `host-${id}`);
-    expect(markers.map((marker) => [marker.t, marker.label])).toEqual([[2, "agent saturated"], [5, "agent saturated"]]);
-    expect(markers[1]!.detail).toBe("Agent saturated, the load generator was the limit: host-a (CPU 99 %), host-b (CPU 99 %)");
+    const markers = saturationMarkers(
+      [point(1, []), point(2, ["a"]), point(3, ["a"]), point(4, []), point(5, ["a", "b"])],
+      (id) => `host-${id}`,
+    );
+    expect(markers.map((marker) => [marker.t, marker.label])).toEqual([
+      [2, "agent saturated"],
+      [5, "agent saturated"],
+    ]);
+    expect(markers[1]!.detail).toBe(
+      "Agent saturated, the load generator was the limit: host-a (CPU 99 %), host-b (CPU 99 %)",
+    );
   });
 });
 

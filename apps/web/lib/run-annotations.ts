@@ -16,7 +16,10 @@ export function timedLine(line: string): { offset: number; words: string } | nul
   const text = line.trim();
   const clock = CLOCK.exec(text);
   if (clock) {
-    const [h, m, s] = clock[1] === undefined ? [0, Number(clock[2]), Number(clock[3])] : [Number(clock[1]), Number(clock[2]), Number(clock[3])];
+    const [h, m, s] =
+      clock[1] === undefined
+        ? [0, Number(clock[2]), Number(clock[3])]
+        : [Number(clock[1]), Number(clock[2]), Number(clock[3])];
     return { offset: h * 3600 + m * 60 + s, words: text.slice(clock[0].length).replace(SEPARATOR, "") };
   }
   const units = UNITS.exec(text);
@@ -51,8 +54,15 @@ export function saturationMarkers(points: readonly SeriesPoint[], name: (agentId
     const now = new Set(saturated.map((health) => health.agentId));
     const newly = saturated.filter((health) => !previous.has(health.agentId));
     if (newly.length > 0) {
-      const who = newly.map((health) => `${name(health.agentId)} (${health.saturatedReason ?? "saturated"})`).join(", ");
-      markers.push({ t: point.t, label: "agent saturated", kind: "saturated", detail: `Agent saturated, the load generator was the limit: ${who}` });
+      const who = newly
+        .map((health) => `${name(health.agentId)} (${health.saturatedReason ?? "saturated"})`)
+        .join(", ");
+      markers.push({
+        t: point.t,
+        label: "agent saturated",
+        kind: "saturated",
+        detail: `Agent saturated, the load generator was the limit: ${who}`,
+      });
     }
     previous = now;
   }
@@ -61,8 +71,14 @@ export function saturationMarkers(points: readonly SeriesPoint[], name: (agentId
 
 /** Each marker kind's colour, on the plot and in the chart's list of annotations. */
 export const MARKER_COLOURS: Record<TimeMarker["kind"], string> = {
-  stage: "#57606a", "agent-lost": "#cf222e", "agent-returned": "#1a7f37", aborted: "#9a6700", "search-ended": "#0969da", "seconds-lost": "#cf222e",
-  note: "#8250df", saturated: "#bc4c00",
+  stage: "#57606a",
+  "agent-lost": "#cf222e",
+  "agent-returned": "#1a7f37",
+  aborted: "#9a6700",
+  "search-ended": "#0969da",
+  "seconds-lost": "#cf222e",
+  note: "#8250df",
+  saturated: "#bc4c00",
 };
 
 /** How near (CSS px) the cursor must be to a marker's line for its words to show. */
@@ -80,6 +96,18 @@ export function nearestMarker(x: number | null | undefined, positions: readonly 
 }
 
 /** Every marker of a run's charts, in time order: its events, capacity steps, the note's timed lines, saturation. */
-export function runMarkers(parts: { events: TimeMarker[]; steps: TimeMarker[]; note: string; start: number | null; points: readonly SeriesPoint[]; name: (agentId: string) => string }): TimeMarker[] {
-  return [...parts.events, ...parts.steps, ...noteMarkers(parts.note, parts.start), ...saturationMarkers(parts.points, parts.name)].sort((a, b) => a.t - b.t);
+export function runMarkers(parts: {
+  events: TimeMarker[];
+  steps: TimeMarker[];
+  note: string;
+  start: number | null;
+  points: readonly SeriesPoint[];
+  name: (agentId: string) => string;
+}): TimeMarker[] {
+  return [
+    ...parts.events,
+    ...parts.steps,
+    ...noteMarkers(parts.note, parts.start),
+    ...saturationMarkers(parts.points, parts.name),
+  ].sort((a, b) => a.t - b.t);
 }

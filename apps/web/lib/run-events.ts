@@ -25,7 +25,8 @@ export function offsetSeconds(run: Pick<RunView, "startedAt">, at: string): numb
 export function agentFates(events: readonly RunEventView[]): Map<string, RunEventView> {
   const fates = new Map<string, RunEventView>();
   for (const event of [...events].sort((a, b) => Date.parse(a.at) - Date.parse(b.at))) {
-    if (event.agentId && (event.kind === "agent-lost" || event.kind === "agent-returned")) fates.set(event.agentId, event);
+    if (event.agentId && (event.kind === "agent-lost" || event.kind === "agent-returned"))
+      fates.set(event.agentId, event);
   }
   return fates;
 }

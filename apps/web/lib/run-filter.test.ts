@@ -33,12 +33,22 @@ function run(index: number, patch: Partial<RunView> = {}): RunView {
 
 describe("parseRunFilter / runFilterQuery", () => {
   it("round-trips a filter through the query string", () => {
-    const filter = { planId: PLAN_A, status: "failed" as const, outcome: "breached" as const, from: "2026-01-01", to: "2026-01-31", tag: "release-1.4", page: 3 };
+    const filter = {
+      planId: PLAN_A,
+      status: "failed" as const,
+      outcome: "breached" as const,
+      from: "2026-01-01",
+      to: "2026-01-31",
+      tag: "release-1.4",
+      page: 3,
+    };
     expect(parseRunFilter(new URLSearchParams(runFilterQuery(filter)))).toEqual(filter);
   });
 
   it("ignores malformed values instead of showing nothing", () => {
-    const query = new URLSearchParams("status=exploded&outcome=meh&plan=not-an-id&from=yesterday&tag=Not%20A%20Slug&page=-2");
+    const query = new URLSearchParams(
+      "status=exploded&outcome=meh&plan=not-an-id&from=yesterday&tag=Not%20A%20Slug&page=-2",
+    );
     expect(parseRunFilter(query)).toEqual(EMPTY_RUN_FILTER);
     expect(runFilterQuery(EMPTY_RUN_FILTER)).toBe("");
   });
@@ -46,7 +56,16 @@ describe("parseRunFilter / runFilterQuery", () => {
 
 describe("runsQueryOf", () => {
   it("asks the API for one page with the filter, days as the browser's midnights", () => {
-    const query = runsQueryOf({ ...EMPTY_RUN_FILTER, planId: PLAN_A, status: "finished", outcome: "passed", from: "2026-02-10", to: "2026-02-10", tag: "nightly", page: 2 });
+    const query = runsQueryOf({
+      ...EMPTY_RUN_FILTER,
+      planId: PLAN_A,
+      status: "finished",
+      outcome: "passed",
+      from: "2026-02-10",
+      to: "2026-02-10",
+      tag: "nightly",
+      page: 2,
+    });
     expect(query).toEqual({
       plan: PLAN_A,
       status: "finished",

@@ -18,7 +18,15 @@ export interface RunFilter {
 }
 
 export const RUNS_PER_PAGE = 20;
-export const EMPTY_RUN_FILTER: RunFilter = { planId: null, status: null, outcome: null, from: null, to: null, tag: null, page: 1 };
+export const EMPTY_RUN_FILTER: RunFilter = {
+  planId: null,
+  status: null,
+  outcome: null,
+  from: null,
+  to: null,
+  tag: null,
+  page: 1,
+};
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -15,12 +15,24 @@ describe("run tags typed on the run page", () => {
 
   it("refuses an empty tag, one that is not a slug, a repeat and one too many, saying why", () => {
     expect(withTag([], "   ")).toMatchObject({ ok: false, error: expect.stringMatching(/type a tag/) });
-    expect(withTag([], "ü-build")).toMatchObject({ ok: false, error: expect.stringMatching(/lowercase letters, digits/) });
-    expect(withTag([], "-leading")).toMatchObject({ ok: false, error: expect.stringMatching(/starts with a letter or digit/) });
-    expect(withTag([], "t".repeat(RUN_TAG_MAX_LENGTH + 1))).toMatchObject({ ok: false, error: expect.stringMatching(new RegExp(`at most ${RUN_TAG_MAX_LENGTH}`)) });
+    expect(withTag([], "ü-build")).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/lowercase letters, digits/),
+    });
+    expect(withTag([], "-leading")).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/starts with a letter or digit/),
+    });
+    expect(withTag([], "t".repeat(RUN_TAG_MAX_LENGTH + 1))).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(new RegExp(`at most ${RUN_TAG_MAX_LENGTH}`)),
+    });
     expect(withTag(["nightly"], "Nightly")).toMatchObject({ ok: false, error: "nightly is already a tag of this run" });
     const full = Array.from({ length: RUN_TAGS_MAX }, (_, i) => `t${i}`);
-    expect(withTag(full, "one-more")).toMatchObject({ ok: false, error: expect.stringMatching(new RegExp(`at most ${RUN_TAGS_MAX} tags`)) });
+    expect(withTag(full, "one-more")).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(new RegExp(`at most ${RUN_TAGS_MAX} tags`)),
+    });
     expect(withTag(full.slice(1), "one-more")).toMatchObject({ ok: true });
   });
 
@@ -38,8 +50,12 @@ describe("a run's note", () => {
   });
 
   it("words an API refusal by the field it names, counting tags from one", () => {
-    expect(notesRefusal([{ path: "tags.1", message: "a tag is lowercase" }], "failed")).toBe("tag 2: a tag is lowercase");
-    expect(notesRefusal([{ path: "note", message: "contains invalid Unicode (a lone surrogate)" }], "failed")).toBe("note: contains invalid Unicode (a lone surrogate)");
+    expect(notesRefusal([{ path: "tags.1", message: "a tag is lowercase" }], "failed")).toBe(
+      "tag 2: a tag is lowercase",
+    );
+    expect(notesRefusal([{ path: "note", message: "contains invalid Unicode (a lone surrogate)" }], "failed")).toBe(
+      "note: contains invalid Unicode (a lone surrogate)",
+    );
     expect(notesRefusal([], "Saving failed.")).toBe("Saving failed.");
   });
 });

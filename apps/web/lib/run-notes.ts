@@ -16,7 +16,9 @@ export function typedTag(text: string): TypedTag {
   const tag = normaliseTag(text);
   if (tag === "") return { ok: false, error: "type a tag first, e.g. nightly" };
   const parsed = RunTag.safeParse(tag);
-  return parsed.success ? { ok: true, tag } : { ok: false, error: parsed.error.issues[0]?.message ?? "not a valid tag" };
+  return parsed.success
+    ? { ok: true, tag }
+    : { ok: false, error: parsed.error.issues[0]?.message ?? "not a valid tag" };
 }
 
 /** The tag set with `text` added, or why it cannot be: not a slug, already there, or one too many. */
@@ -25,7 +27,8 @@ export function withTag(tags: readonly string[], text: string): TagEdit {
   if (!typed.ok) return typed;
   const { tag } = typed;
   if (tags.includes(tag)) return { ok: false, error: `${tag} is already a tag of this run` };
-  if (tags.length >= RUN_TAGS_MAX) return { ok: false, error: `a run has at most ${RUN_TAGS_MAX} tags; remove one first` };
+  if (tags.length >= RUN_TAGS_MAX)
+    return { ok: false, error: `a run has at most ${RUN_TAGS_MAX} tags; remove one first` };
   return { ok: true, tags: [...tags, tag] };
 }
 
@@ -44,6 +47,12 @@ export function notesRefusal(fields: readonly FieldError[], fallback: string): s
   const first = fields[0];
   if (!first) return fallback;
   const tag = /^tags\.(\d+)$/.exec(first.path);
-  const field = tag ? `tag ${Number(tag[1]) + 1}` : first.path === "tags" ? "tags" : first.path === "note" ? "note" : first.path;
+  const field = tag
+    ? `tag ${Number(tag[1]) + 1}`
+    : first.path === "tags"
+      ? "tags"
+      : first.path === "note"
+        ? "note"
+        : first.path;
   return `${field}: ${first.message}`;
 }

@@ -2,25 +2,26 @@ import { describe, expect, it } from "vitest";
 import type { RunView } from "@throng/protocol/run";
 import { chartSpan, elapsedSeconds, remainingSeconds } from "./run-timing";
 
-const run = (patch: Partial<RunView>): RunView => ({
-  id: "00000000-0000-4000-8000-000000000001",
-  planId: "00000000-0000-4000-8000-000000000002",
-  planName: "p",
-  status: "running",
-  spec: {
-    name: "p",
-    target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-    scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
-    load: { clients: 10, durationSec: 30, rampUpSec: 0 },
-  },
-  error: null,
-  createdAt: "2026-01-01T00:00:00.000Z",
-  startedAt: "2026-01-01T00:00:00.000Z",
-  endedAt: null,
-  summary: null,
-  events: [],
-  ...patch,
-} as RunView);
+const run = (patch: Partial<RunView>): RunView =>
+  ({
+    id: "00000000-0000-4000-8000-000000000001",
+    planId: "00000000-0000-4000-8000-000000000002",
+    planName: "p",
+    status: "running",
+    spec: {
+      name: "p",
+      target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+      scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
+      load: { clients: 10, durationSec: 30, rampUpSec: 0 },
+    },
+    error: null,
+    createdAt: "2026-01-01T00:00:00.000Z",
+    startedAt: "2026-01-01T00:00:00.000Z",
+    endedAt: null,
+    summary: null,
+    events: [],
+    ...patch,
+  }) as RunView;
 
 const at = (seconds: number) => Date.parse("2026-01-01T00:00:00.000Z") + seconds * 1000;
 
@@ -37,7 +38,10 @@ describe("run timing", () => {
   });
 
   it("shows no remaining time once a capacity search ended early, while the run is still stopping", () => {
-    const searched = run({ status: "stopping", events: [{ kind: "search-ended", at: "2026-01-01T00:00:12.000Z", message: "answer in" }] as RunView["events"] });
+    const searched = run({
+      status: "stopping",
+      events: [{ kind: "search-ended", at: "2026-01-01T00:00:12.000Z", message: "answer in" }] as RunView["events"],
+    });
     expect(remainingSeconds(searched, at(13))).toBeNull();
   });
 
@@ -52,7 +56,13 @@ describe("run timing", () => {
   });
 
   it("cuts the chart at the end of a run that ended early", () => {
-    expect(chartSpan(run({ status: "aborted", endedAt: "2026-01-01T00:00:10.500Z" }))).toEqual([at(0) / 1000, at(10) / 1000]);
-    expect(chartSpan(run({ status: "finished", endedAt: "2026-01-01T00:00:45.000Z" }))).toEqual([at(0) / 1000, at(29) / 1000]);
+    expect(chartSpan(run({ status: "aborted", endedAt: "2026-01-01T00:00:10.500Z" }))).toEqual([
+      at(0) / 1000,
+      at(10) / 1000,
+    ]);
+    expect(chartSpan(run({ status: "finished", endedAt: "2026-01-01T00:00:45.000Z" }))).toEqual([
+      at(0) / 1000,
+      at(29) / 1000,
+    ]);
   });
 });

@@ -3,8 +3,19 @@ import type { RunSummary } from "@throng/protocol/run";
 import { chartOrder, countsMessages, hasRoundTrips, scenarioSummaryCells } from "./scenario-view";
 
 const summary = (extra: Partial<RunSummary>): RunSummary => ({
-  agents: 1, peakClients: 10, peakConnections: 10, durationSec: 10, messagesSent: 100, messagesReceived: 100, messagesPerSec: 10,
-  connectionsFailed: 0, errors: 0, rttP50Ms: null, rttP99Ms: null, rttMaxMs: null, ...extra,
+  agents: 1,
+  peakClients: 10,
+  peakConnections: 10,
+  durationSec: 10,
+  messagesSent: 100,
+  messagesReceived: 100,
+  messagesPerSec: 10,
+  connectionsFailed: 0,
+  errors: 0,
+  rttP50Ms: null,
+  rttP99Ms: null,
+  rttMaxMs: null,
+  ...extra,
 });
 const stats = (p99Ms: number) => ({ count: 10, p50Ms: 1, p90Ms: p99Ms, p99Ms, maxMs: p99Ms });
 
@@ -35,7 +46,11 @@ describe("scenario-first run pages", () => {
     expect(hasRoundTrips("script")).toBe(false);
     expect(countsMessages("script")).toBe(false);
     const dropped = new Set(["rtt", "messages", "bytes"]);
-    expect([...chartOrder("script")].sort()).toEqual(chartOrder("ping-pong").filter((id) => !dropped.has(id)).sort());
+    expect([...chartOrder("script")].sort()).toEqual(
+      chartOrder("ping-pong")
+        .filter((id) => !dropped.has(id))
+        .sort(),
+    );
   });
 
   it("names the scenario's own figures in the summary", () => {
@@ -45,7 +60,10 @@ describe("scenario-first run pages", () => {
       { label: "Broadcast reach", value: "98.7 %", testId: "summary-broadcast-reach" },
     ]);
     const stormed = summary({ latency: { connect: stats(3), login: stats(40) } });
-    expect(scenarioSummaryCells("login-storm", stormed).map((cell) => [cell.label, cell.value])).toEqual([["Connect p99", "3 ms"], ["Login p99", "40 ms"]]);
+    expect(scenarioSummaryCells("login-storm", stormed).map((cell) => [cell.label, cell.value])).toEqual([
+      ["Connect p99", "3 ms"],
+      ["Login p99", "40 ms"],
+    ]);
     expect(scenarioSummaryCells("login-storm", summary({})).map((cell) => cell.value)).toEqual(["—", "—"]);
     expect(scenarioSummaryCells("ping-pong", moved)).toEqual([]);
   });

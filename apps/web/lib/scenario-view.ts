@@ -23,7 +23,20 @@ export type ChartId =
   | "script-counts"
   | "latency";
 
-const DEFAULT_ORDER: readonly ChartId[] = ["connections", "messages", "rtt", "bytes", "errors", "rates", "agents", "causes", "delivery", "script-latency", "script-counts", "latency"];
+const DEFAULT_ORDER: readonly ChartId[] = [
+  "connections",
+  "messages",
+  "rtt",
+  "bytes",
+  "errors",
+  "rates",
+  "agents",
+  "causes",
+  "delivery",
+  "script-latency",
+  "script-counts",
+  "latency",
+];
 
 /** What each scenario is about, first. */
 const LEADS: Record<ScenarioKind, readonly ChartId[]> = {
@@ -60,6 +73,10 @@ export interface SummaryCell {
 export function scenarioSummaryCells(kind: ScenarioKind, summary: RunSummary): SummaryCell[] {
   return scenarioMetrics(kind).map((metric) => {
     const value = metric.read(summary);
-    return { label: metric.label, value: metric.unit === "ms" ? formatMs(value) : formatRatioPercent(value), testId: `summary-${metric.id}` };
+    return {
+      label: metric.label,
+      value: metric.unit === "ms" ? formatMs(value) : formatRatioPercent(value),
+      testId: `summary-${metric.id}`,
+    };
   });
 }

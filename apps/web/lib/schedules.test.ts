@@ -16,10 +16,34 @@ describe("a schedule's next and last firing in words", () => {
 
   it("reads the last firing as its run's verdict, its status before one, or why no run started", () => {
     expect(lastFiring(null)).toMatchObject({ label: "never fired", runId: null });
-    expect(lastFiring({ at: "2026-10-24T01:00:00Z", runId: RUN, error: null, run: { status: "finished", outcome: "breached" } })).toEqual({ label: "SLO failed", tone: "bad", runId: RUN, detail: null });
-    expect(lastFiring({ at: "2026-10-24T01:00:00Z", runId: RUN, error: null, run: { status: "finished", outcome: "passed" } })).toMatchObject({ label: "passed", tone: "ok" });
-    expect(lastFiring({ at: "2026-10-24T01:00:00Z", runId: RUN, error: null, run: { status: "running", outcome: null } })).toMatchObject({ label: "running", tone: "idle", runId: RUN });
-    expect(lastFiring({ at: "2026-10-24T01:00:00Z", runId: RUN, error: null, run: null })).toMatchObject({ label: "run deleted", runId: null });
-    expect(lastFiring({ at: "2026-10-24T01:00:00Z", runId: null, error: "no agent is online", run: null })).toEqual({ label: "not started", tone: "bad", runId: null, detail: "no agent is online" });
+    expect(
+      lastFiring({
+        at: "2026-10-24T01:00:00Z",
+        runId: RUN,
+        error: null,
+        run: { status: "finished", outcome: "breached" },
+      }),
+    ).toEqual({ label: "SLO failed", tone: "bad", runId: RUN, detail: null });
+    expect(
+      lastFiring({
+        at: "2026-10-24T01:00:00Z",
+        runId: RUN,
+        error: null,
+        run: { status: "finished", outcome: "passed" },
+      }),
+    ).toMatchObject({ label: "passed", tone: "ok" });
+    expect(
+      lastFiring({ at: "2026-10-24T01:00:00Z", runId: RUN, error: null, run: { status: "running", outcome: null } }),
+    ).toMatchObject({ label: "running", tone: "idle", runId: RUN });
+    expect(lastFiring({ at: "2026-10-24T01:00:00Z", runId: RUN, error: null, run: null })).toMatchObject({
+      label: "run deleted",
+      runId: null,
+    });
+    expect(lastFiring({ at: "2026-10-24T01:00:00Z", runId: null, error: "no agent is online", run: null })).toEqual({
+      label: "not started",
+      tone: "bad",
+      runId: null,
+      detail: "no agent is online",
+    });
   });
 });

@@ -7,7 +7,10 @@ import type { Tone } from "./status";
 import { outcomeLabel, outcomeTone } from "./verdict";
 
 /** The next firing: "in 3 h · Nov 28, 2026, 3:00:00 AM GMT+1", "paused", or "—" when it never fires again. */
-export function nextFiringText(schedule: Pick<NextScheduledRun, "at" | "timezone" | "paused">, now: number = Date.now()): string {
+export function nextFiringText(
+  schedule: Pick<NextScheduledRun, "at" | "timezone" | "paused">,
+  now: number = Date.now(),
+): string {
   if (schedule.paused) return "paused";
   if (!schedule.at) return "—";
   return `${formatUntil(schedule.at, now)} · ${formatDateTimeIn(schedule.at, schedule.timezone)}`;
@@ -30,5 +33,10 @@ export function lastFiring(attempt: OrgScheduleView["lastAttempt"]): LastFiring 
   const outcome = attempt.run?.outcome ?? null;
   if (outcome) return { label: outcomeLabel(outcome), tone: outcomeTone(outcome), runId: attempt.runId, detail: null };
   // The run was deleted (its row is gone) or has not ended: its status, never a verdict it does not have.
-  return { label: attempt.run?.status ?? "run deleted", tone: "idle", runId: attempt.run ? attempt.runId : null, detail: null };
+  return {
+    label: attempt.run?.status ?? "run deleted",
+    tone: "idle",
+    runId: attempt.run ? attempt.runId : null,
+    detail: null,
+  };
 }

@@ -13,7 +13,11 @@ const node: NodeSpec = {
     {
       key: "stages",
       required: false,
-      node: { kind: "object-list", minItems: 1, item: { kind: "object", fields: [{ key: "clients", required: true, node: { kind: "integer" } }] } },
+      node: {
+        kind: "object-list",
+        minItems: 1,
+        item: { kind: "object", fields: [{ key: "clients", required: true, node: { kind: "integer" } }] },
+      },
     },
     { key: "extra", required: false, node: { kind: "unsupported" } },
   ],
@@ -21,7 +25,15 @@ const node: NodeSpec = {
 
 describe("schema form values", () => {
   it("round-trips every kind of field", () => {
-    const input = { count: 3, mode: 4, fast: false, hosts: ["a", "b"], headers: { auth: "x" }, stages: [{ clients: 5 }], extra: { any: [1] } };
+    const input = {
+      count: 3,
+      mode: 4,
+      fast: false,
+      hosts: ["a", "b"],
+      headers: { auth: "x" },
+      stages: [{ clients: 5 }],
+      extra: { any: [1] },
+    };
     expect(toInput(node, fromInput(node, input))).toEqual(input);
   });
 
@@ -45,7 +57,22 @@ const rule: NodeSpec = {
   variants: [
     { value: "prefixHex", fields: [{ key: "prefixHex", required: true, node: { kind: "string" } }] },
     { value: "regex", fields: [{ key: "regex", required: true, node: { kind: "string" } }] },
-    { value: "json", fields: [{ key: "json", required: true, node: { kind: "object", fields: [{ key: "field", required: true, node: { kind: "string" } }, { key: "equals", required: false, node: { kind: "scalar" } }] } }] },
+    {
+      value: "json",
+      fields: [
+        {
+          key: "json",
+          required: true,
+          node: {
+            kind: "object",
+            fields: [
+              { key: "field", required: true, node: { kind: "string" } },
+              { key: "equals", required: false, node: { kind: "scalar" } },
+            ],
+          },
+        },
+      ],
+    },
   ],
 };
 const steps: NodeSpec = {
@@ -57,8 +84,18 @@ const steps: NodeSpec = {
     discriminator: "kind",
     variants: [
       { value: "send", fields: [{ key: "body", required: true, node: { kind: "string" } }] },
-      { value: "expect", fields: [{ key: "reply", required: true, node: rule }, { key: "failWhen", required: false, node: rule }, { key: "timeoutMs", required: false, node: { kind: "integer" } }] },
-      { value: "http", fields: [{ key: "expectStatus", required: false, node: { kind: "number-list", integer: true } }] },
+      {
+        value: "expect",
+        fields: [
+          { key: "reply", required: true, node: rule },
+          { key: "failWhen", required: false, node: rule },
+          { key: "timeoutMs", required: false, node: { kind: "integer" } },
+        ],
+      },
+      {
+        value: "http",
+        fields: [{ key: "expectStatus", required: false, node: { kind: "number-list", integer: true } }],
+      },
     ],
   },
 };
@@ -72,7 +109,12 @@ describe("lists of union items (session steps) and keyed unions (reply rules)", 
       { kind: "http", expectStatus: [200, 201] },
     ];
     const draft = fromInput(steps, input);
-    expect((draft as Record<string, unknown>[])[1]).toEqual({ kind: "expect", reply: { prefixHex: "2b504f4e47" }, failWhen: { regex: "^-" }, timeoutMs: "500" });
+    expect((draft as Record<string, unknown>[])[1]).toEqual({
+      kind: "expect",
+      reply: { prefixHex: "2b504f4e47" },
+      failWhen: { regex: "^-" },
+      timeoutMs: "500",
+    });
     expect((draft as Record<string, unknown>[])[3]).toEqual({ kind: "http", expectStatus: "200, 201" });
     expect(toInput(steps, draft)).toEqual(input);
   });
@@ -80,7 +122,9 @@ describe("lists of union items (session steps) and keyed unions (reply rules)", 
   it("starts a new step of the chosen kind with its first rule, and a rule switched to another kind with that kind's fields", () => {
     const item = (steps as Extract<NodeSpec, { kind: "union-list" }>).item;
     expect(initialVariant(item, "expect", "scenario.session")).toEqual({ kind: "expect", reply: { prefixHex: "" } });
-    expect(initialVariant(rule as Extract<NodeSpec, { kind: "keyed-union" }>, "json", "x", { prefixHex: "2b" })).toEqual({ json: { field: "" } });
+    expect(
+      initialVariant(rule as Extract<NodeSpec, { kind: "keyed-union" }>, "json", "x", { prefixHex: "2b" }),
+    ).toEqual({ json: { field: "" } });
     expect(initialValue(steps, "scenario.session")).toEqual([]);
   });
 
@@ -88,7 +132,10 @@ describe("lists of union items (session steps) and keyed unions (reply rules)", 
     const item = (steps as Extract<NodeSpec, { kind: "union-list" }>).item;
     const expectStep = { kind: "expect", reply: { regex: "^\\+OK" }, timeoutMs: "500" };
     expect(initialVariant(item, "send", "scenario.session", expectStep)).toEqual({ kind: "send", body: "" });
-    expect(initialVariant(item, "expect", "scenario.session", { kind: "send", body: "PING" })).toEqual({ kind: "expect", reply: { prefixHex: "" } });
+    expect(initialVariant(item, "expect", "scenario.session", { kind: "send", body: "PING" })).toEqual({
+      kind: "expect",
+      reply: { prefixHex: "" },
+    });
     expect(initialVariant(item, "expect", "scenario.session", expectStep)).toEqual(expectStep);
   });
 
@@ -99,7 +146,7 @@ describe("lists of union items (session steps) and keyed unions (reply rules)", 
     expect(variantFor(keyed, "text")).toBeUndefined();
   });
 
-  it("reads an equals box as a number, true/false or \"quoted\" text, and shows each back the same way", () => {
+  it('reads an equals box as a number, true/false or "quoted" text, and shows each back the same way', () => {
     expect(scalarFromText("ok")).toBe("ok");
     expect(scalarFromText("5")).toBe(5);
     expect(scalarFromText("true")).toBe(true);
@@ -112,8 +159,15 @@ describe("lists of union items (session steps) and keyed unions (reply rules)", 
   });
 
   it("leaves blank optional parts of a step out, and keeps a step the form does not know as it is", () => {
-    expect(toInput(steps, [{ kind: "expect", reply: { regex: "x" }, timeoutMs: "" }, { kind: "http", expectStatus: " " }])).toEqual([{ kind: "expect", reply: { regex: "x" } }, { kind: "http" }]);
-    expect(toInput(steps, fromInput(steps, [{ kind: "respond", when: { regex: "x" } }]))).toEqual([{ kind: "respond", when: { regex: "x" } }]);
+    expect(
+      toInput(steps, [
+        { kind: "expect", reply: { regex: "x" }, timeoutMs: "" },
+        { kind: "http", expectStatus: " " },
+      ]),
+    ).toEqual([{ kind: "expect", reply: { regex: "x" } }, { kind: "http" }]);
+    expect(toInput(steps, fromInput(steps, [{ kind: "respond", when: { regex: "x" } }]))).toEqual([
+      { kind: "respond", when: { regex: "x" } },
+    ]);
   });
 
   it("moves an item up and down, and leaves the list as it is at its ends", () => {

@@ -34,9 +34,11 @@ export const STARTING_VALUES: Record<string, string> = {
 };
 
 /** The key field text and starting values are looked up by: the path without list indices, with union variants. */
-export const childKey = (parent: string, key: string, variant?: string) => [parent, variant, key].filter(Boolean).join(".");
+export const childKey = (parent: string, key: string, variant?: string) =>
+  [parent, variant, key].filter(Boolean).join(".");
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 type UnionNode = Extract<NodeSpec, { kind: "union" | "keyed-union" }>;
 
@@ -108,7 +110,11 @@ export function initialValue(node: NodeSpec, textKey: string, defaultValue?: unk
   }
 }
 
-function initialObject(fields: FieldSpec[], keyOf: (key: string) => string, carry: Record<string, unknown> = {}): DraftObject {
+function initialObject(
+  fields: FieldSpec[],
+  keyOf: (key: string) => string,
+  carry: Record<string, unknown> = {},
+): DraftObject {
   const out: DraftObject = {};
   for (const field of fields) {
     if (carry[field.key] !== undefined) out[field.key] = carry[field.key];
@@ -125,10 +131,17 @@ function initialObject(fields: FieldSpec[], keyOf: (key: string) => string, carr
 export function initialVariant(node: UnionNode, variant: string, textKey: string, previous: unknown = {}): DraftObject {
   const spec = node.variants.find((candidate) => candidate.value === variant);
   if (!spec) return isObject(previous) ? (previous as DraftObject) : {};
-  const carry = isObject(previous) ? Object.fromEntries(spec.fields.filter((field) => field.key in previous).map((field) => [field.key, previous[field.key]])) : {};
+  const carry = isObject(previous)
+    ? Object.fromEntries(
+        spec.fields.filter((field) => field.key in previous).map((field) => [field.key, previous[field.key]]),
+      )
+    : {};
   // A keyed union's fields are named apart already (`regex`, `prefixHex`), so their text keys carry no variant.
   if (node.kind === "keyed-union") return initialObject(spec.fields, (key) => childKey(textKey, key), carry);
-  return { [node.discriminator]: variant, ...initialObject(spec.fields, (key) => childKey(textKey, key, variant), carry) };
+  return {
+    [node.discriminator]: variant,
+    ...initialObject(spec.fields, (key) => childKey(textKey, key, variant), carry),
+  };
 }
 
 /** Reads any value (a saved plan, an imported file) into a working copy; unknown keys are carried along as they are. */
@@ -146,7 +159,9 @@ export function fromInput(node: NodeSpec, value: unknown): DraftValue {
       return isObject(value) ? objectFromInput(node.fields, value) : value;
     case "union": {
       const variant = variantFor(node, value);
-      return variant && isObject(value) ? { ...objectFromInput(variant.fields, value), [node.discriminator]: variant.value } : value;
+      return variant && isObject(value)
+        ? { ...objectFromInput(variant.fields, value), [node.discriminator]: variant.value }
+        : value;
     }
     case "keyed-union": {
       const variant = variantFor(node, value);
@@ -161,9 +176,17 @@ export function fromInput(node: NodeSpec, value: unknown): DraftValue {
     case "union-list":
       return Array.isArray(value) ? value.map((item) => fromInput(node.item, item)) : value;
     case "string-record":
-      return isObject(value) ? rowsFromLabels(Object.fromEntries(Object.entries(value).map(([k, v]) => [k, node.scalarValues ? String(scalarToText(v)) : String(v)]))) : value;
+      return isObject(value)
+        ? rowsFromLabels(
+            Object.fromEntries(
+              Object.entries(value).map(([k, v]) => [k, node.scalarValues ? String(scalarToText(v)) : String(v)]),
+            ),
+          )
+        : value;
     case "object-list":
-      return Array.isArray(value) ? value.map((item) => (isObject(item) ? objectFromInput(node.item.fields, item) : item)) : value;
+      return Array.isArray(value)
+        ? value.map((item) => (isObject(item) ? objectFromInput(node.item.fields, item) : item))
+        : value;
     default:
       return value;
   }
@@ -201,12 +224,22 @@ export function toInput(node: NodeSpec, draft: DraftValue, required = true): unk
       return node.options.find((option) => String(option) === draft) ?? draft;
     }
     case "boolean":
-      return draft === "true" ? true : draft === "false" ? false : draft === "" ? (required ? false : undefined) : draft;
+      return draft === "true"
+        ? true
+        : draft === "false"
+          ? false
+          : draft === ""
+            ? required
+              ? false
+              : undefined
+            : draft;
     case "object":
       return isObject(draft) ? objectToInput(node.fields, draft) : draft;
     case "union": {
       const variant = variantFor(node, draft);
-      return variant && isObject(draft) ? { [node.discriminator]: variant.value, ...objectToInput(variant.fields, draft) } : draft;
+      return variant && isObject(draft)
+        ? { [node.discriminator]: variant.value, ...objectToInput(variant.fields, draft) }
+        : draft;
     }
     case "keyed-union": {
       const variant = variantFor(node, draft);
@@ -216,26 +249,36 @@ export function toInput(node: NodeSpec, draft: DraftValue, required = true): unk
       return typeof draft === "string" ? scalarFromText(draft) : draft;
     case "number-list": {
       if (typeof draft !== "string") return draft;
-      const items = draft.split(/[\s,]+/).filter(Boolean).map((item) => numberFromText(item));
+      const items = draft
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .map((item) => numberFromText(item));
       return items.length ? items : undefined;
     }
     case "union-list":
       return Array.isArray(draft) ? draft.map((item) => toInput(node.item, item)) : draft;
     case "string-list": {
       if (typeof draft !== "string") return draft;
-      const items = draft.split(/[\n,]/).map((item) => item.trim()).filter(Boolean);
+      const items = draft
+        .split(/[\n,]/)
+        .map((item) => item.trim())
+        .filter(Boolean);
       return items.length ? items : undefined;
     }
     case "string-record": {
       if (!Array.isArray(draft)) return draft;
       const record: Record<string, unknown> = {};
-      for (const row of draft as LabelRow[]) if (row.key.trim()) record[row.key.trim()] = node.scalarValues ? (scalarFromText(row.value) ?? "") : row.value.trim();
+      for (const row of draft as LabelRow[])
+        if (row.key.trim())
+          record[row.key.trim()] = node.scalarValues ? (scalarFromText(row.value) ?? "") : row.value.trim();
       return Object.keys(record).length || required ? record : undefined;
     }
     case "object-list":
       // An optional list that may not be empty (plan.network) with its last item removed is left out, not [].
       if (Array.isArray(draft) && draft.length === 0 && !required && node.minItems > 0) return undefined;
-      return Array.isArray(draft) ? draft.map((item) => (isObject(item) ? objectToInput(node.item.fields, item) : item)) : draft;
+      return Array.isArray(draft)
+        ? draft.map((item) => (isObject(item) ? objectToInput(node.item.fields, item) : item))
+        : draft;
     default:
       return draft;
   }

@@ -104,7 +104,9 @@ function keyedVariants(options: readonly SchemaNode[]): VariantSpec[] | undefine
   const variants: VariantSpec[] = [];
   for (const [index, option] of options.entries()) {
     const fields = fieldsOf(option);
-    const own = fields.find((field) => field.required && keySets.every((keys, other) => other === index || !keys.includes(field.key)));
+    const own = fields.find(
+      (field) => field.required && keySets.every((keys, other) => other === index || !keys.includes(field.key)),
+    );
     if (!own) return undefined;
     variants.push({ value: own.key, fields });
   }
@@ -152,12 +154,20 @@ function describe(node: SchemaNode): NodeSpec {
         return { kind: "union", discriminator, variants };
       }
       const literals = options.map(literalOf);
-      if (literals.every((value) => value !== undefined)) return { kind: "choice", options: literals as (string | number)[] };
+      if (literals.every((value) => value !== undefined))
+        return { kind: "choice", options: literals as (string | number)[] };
       // A list of names plus a pattern (an SLO's built-in metrics, or "script:NAME-p99"): the names are the choices,
       // and a value matching the pattern (written in the YAML view) is shown as one more.
       const named = options.filter((option) => unwrap(option).node._zod.def.type === "enum");
-      if (named.length === 1 && options.length === 2 && options.some((option) => unwrap(option).node._zod.def.type === "template_literal")) {
-        return { kind: "choice", options: Object.values(unwrap(named[0]!).node._zod.def.entries ?? {}) as (string | number)[] };
+      if (
+        named.length === 1 &&
+        options.length === 2 &&
+        options.some((option) => unwrap(option).node._zod.def.type === "template_literal")
+      ) {
+        return {
+          kind: "choice",
+          options: Object.values(unwrap(named[0]!).node._zod.def.entries ?? {}) as (string | number)[],
+        };
       }
       if (options.every((option) => SCALARS.includes(unwrap(option).node._zod.def.type))) return { kind: "scalar" };
       const variants = keyedVariants(options);
@@ -168,7 +178,8 @@ function describe(node: SchemaNode): NodeSpec {
       if (!element) return { kind: "unsupported" };
       if (element._zod.def.type === "string") return { kind: "string-list" };
       const item = describe(element);
-      if (item.kind === "integer" || item.kind === "number") return { kind: "number-list", integer: item.kind === "integer" };
+      if (item.kind === "integer" || item.kind === "number")
+        return { kind: "number-list", integer: item.kind === "integer" };
       if (item.kind === "union") {
         const max = maxItems(node);
         return { kind: "union-list", item, minItems: minItems(node), ...(max === undefined ? {} : { maxItems: max }) };
@@ -179,7 +190,9 @@ function describe(node: SchemaNode): NodeSpec {
       const value = def.valueType ? unwrap(def.valueType).node : undefined;
       if (value?._zod.def.type === "string") return { kind: "string-record" };
       // A script's parameters: each value a string, number or boolean, typed as text like a scalar field.
-      const scalars = value?._zod.def.type === "union" && (value._zod.def.options ?? []).every((option) => SCALARS.includes(unwrap(option).node._zod.def.type));
+      const scalars =
+        value?._zod.def.type === "union" &&
+        (value._zod.def.options ?? []).every((option) => SCALARS.includes(unwrap(option).node._zod.def.type));
       return scalars ? { kind: "string-record", scalarValues: true } : { kind: "unsupported" };
     }
     default:

@@ -10,15 +10,19 @@ it("says the schema's own complaints in the form's words, never zod's ('Too big:
   expect(schemaWords("Too big: expected number to be <=600000")).toBe("must be at most 600000");
   expect(schemaWords("Too small: expected number to be >=1")).toBe("must be at least 1");
   expect(schemaWords("Invalid input: expected boolean, received string")).toBe("must be yes or no (true or false)");
-  expect(schemaWords('Unrecognized key: "clinets"')).toBe("clinets: not a field here (check its spelling and where it sits)");
+  expect(schemaWords('Unrecognized key: "clinets"')).toBe(
+    "clinets: not a field here (check its spelling and where it sits)",
+  );
   // The schema's own words stay as they are.
   expect(schemaWords("must be at least 10 ms")).toBe("must be at least 10 ms");
 });
 
 it("leaves no zod wording in what a plan with too many SLOs and bad fields is told", () => {
   const plan = {
-    name: "x".repeat(200), target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws", subprotocols: Array(20).fill("a") },
-    scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 }, load: { clients: 5, durationSec: 5 },
+    name: "x".repeat(200),
+    target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws", subprotocols: Array(20).fill("a") },
+    scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
+    load: { clients: 5, durationSec: 5 },
     slos: Array.from({ length: 21 }, () => ({ metric: "rtt-p99-ms", below: 50 })),
   };
   const issues = PlanSpec.safeParse(plan).error!.issues.map((issue) => schemaWords(issue.message));

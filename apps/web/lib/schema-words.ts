@@ -11,10 +11,19 @@ const NOUNS: Record<string, string> = {
 };
 
 const RULES: readonly [RegExp, (...groups: string[]) => string][] = [
-  [/^Too big: expected (?:array|set) to have <=?(\d+) items?$/, (n) => `at most ${n} ${Number(n) === 1 ? "item" : "items"}`],
-  [/^Too small: expected (?:array|set) to have >=?(\d+) items?$/, (n) => (n === "1" ? "give at least one" : `at least ${n} items`)],
+  [
+    /^Too big: expected (?:array|set) to have <=?(\d+) items?$/,
+    (n) => `at most ${n} ${Number(n) === 1 ? "item" : "items"}`,
+  ],
+  [
+    /^Too small: expected (?:array|set) to have >=?(\d+) items?$/,
+    (n) => (n === "1" ? "give at least one" : `at least ${n} items`),
+  ],
   [/^Too big: expected string to have <=?(\d+) characters?$/, (n) => `at most ${n} characters`],
-  [/^Too small: expected string to have >=?(\d+) characters?$/, (n) => (n === "1" ? "fill this in" : `at least ${n} characters`)],
+  [
+    /^Too small: expected string to have >=?(\d+) characters?$/,
+    (n) => (n === "1" ? "fill this in" : `at least ${n} characters`),
+  ],
   [/^Too big: expected (?:number|int) to be <=(\S+)$/, (n) => `must be at most ${n}`],
   [/^Too big: expected (?:number|int) to be <(\S+)$/, (n) => `must be below ${n}`],
   [/^Too small: expected (?:number|int) to be >=(\S+)$/, (n) => `must be at least ${n}`],
@@ -22,7 +31,10 @@ const RULES: readonly [RegExp, (...groups: string[]) => string][] = [
   [/^Invalid input: expected int, received number$/, () => "must be a whole number"],
   [/^Invalid input: expected (\w+), received (\w+)$/, (expected) => `must be ${NOUNS[expected] ?? expected}`],
   [/^Invalid (?:string|input): must match pattern .*$/, () => "is not in the form this field takes"],
-  [/^Unrecognized keys?: (.+)$/, (keys) => `${keys.replace(/"/g, "")}: not a field here (check its spelling and where it sits)`],
+  [
+    /^Unrecognized keys?: (.+)$/,
+    (keys) => `${keys.replace(/"/g, "")}: not a field here (check its spelling and where it sits)`,
+  ],
   [/^Invalid input$/, () => "is not a value this field takes"],
 ];
 

@@ -5,8 +5,10 @@ import { formatDecimal } from "./format";
 
 export const scriptsApi = {
   /** The organisation's scripts, newest first. */
-  list: async (signal?: AbortSignal) => (await apiRequest("GET", "/api/scripts", ScriptList, undefined, signal)).scripts,
-  get: (sha256: string, signal?: AbortSignal) => apiRequest("GET", `/api/scripts/${encodeURIComponent(sha256)}`, ScriptView, undefined, signal),
+  list: async (signal?: AbortSignal) =>
+    (await apiRequest("GET", "/api/scripts", ScriptList, undefined, signal)).scripts,
+  get: (sha256: string, signal?: AbortSignal) =>
+    apiRequest("GET", `/api/scripts/${encodeURIComponent(sha256)}`, ScriptView, undefined, signal),
   /** Stores the source under its SHA-256; the same bytes again answer the stored summary. */
   upload: (body: UploadScript) => apiRequest("POST", "/api/scripts", ScriptSummary, body),
 };

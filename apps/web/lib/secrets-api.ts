@@ -9,6 +9,7 @@ const Secrets = listOf("secrets", SecretView);
 export const secretsApi = {
   list: (signal?: AbortSignal) => apiRequest("GET", "/api/secrets", Secrets, undefined, signal),
   /** Creates the secret or replaces its value. */
-  put: ({ name, value }: { name: string } & PutSecret) => apiRequest("PUT", `/api/secrets/${encodeURIComponent(name)}`, SecretView, { value }),
+  put: ({ name, value }: { name: string } & PutSecret) =>
+    apiRequest("PUT", `/api/secrets/${encodeURIComponent(name)}`, SecretView, { value }),
   remove: (name: string) => apiRequest<void>("DELETE", `/api/secrets/${encodeURIComponent(name)}`, null),
 };

@@ -15,19 +15,26 @@ const SAMPLE_EVERY = 500;
  */
 export const SeriesAnswer = {
   safeParse(input: unknown): Parsed {
-    const fail = (path: Issue["path"], message: string): Parsed => ({ success: false, error: { issues: [{ path, message }] } });
+    const fail = (path: Issue["path"], message: string): Parsed => ({
+      success: false,
+      error: { issues: [{ path, message }] },
+    });
     if (typeof input !== "object" || input === null) return fail([], "expected an object");
     const { runId, points } = input as { runId?: unknown; points?: unknown };
     if (typeof runId !== "string") return fail(["runId"], "expected a string");
     if (!Array.isArray(points)) return fail(["points"], "expected an array");
     for (let index = 0; index < points.length; index++) {
       const point = points[index] as { t?: unknown } | null;
-      if (typeof point !== "object" || point === null || !Number.isInteger(point.t)) return fail(["points", index, "t"], "expected a point with a whole-second t");
+      if (typeof point !== "object" || point === null || !Number.isInteger(point.t))
+        return fail(["points", index, "t"], "expected a point with a whole-second t");
       if (index === 0 || index === points.length - 1 || index % SAMPLE_EVERY === 0) {
         const checked = SeriesPoint.safeParse(point);
         if (!checked.success) {
           const issue = checked.error.issues[0]!;
-          return fail(["points", index, ...issue.path.map((part) => (typeof part === "number" ? part : String(part)))], issue.message);
+          return fail(
+            ["points", index, ...issue.path.map((part) => (typeof part === "number" ? part : String(part)))],
+            issue.message,
+          );
         }
       }
     }

@@ -1,15 +1,36 @@
 import { describe, expect, it } from "vitest";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
-import { causeLines, causeNames, DELIVERY_LINES, hasCorrectedRtt, hasDelivery, RTT_CORRECTED_LINES } from "./series-causes";
+import {
+  causeLines,
+  causeNames,
+  DELIVERY_LINES,
+  hasCorrectedRtt,
+  hasDelivery,
+  RTT_CORRECTED_LINES,
+} from "./series-causes";
 
 const point = (extra: Partial<SeriesPoint>): SeriesPoint => ({
-  t: 1, agents: 1, clients: 1, connections: 1, messagesSentPerSec: 0, messagesReceivedPerSec: 0, bytesSentPerSec: 0,
-  bytesReceivedPerSec: 0, errors: 0, rttP50Ms: null, rttP99Ms: null, rttMaxMs: null, ...extra,
+  t: 1,
+  agents: 1,
+  clients: 1,
+  connections: 1,
+  messagesSentPerSec: 0,
+  messagesReceivedPerSec: 0,
+  bytesSentPerSec: 0,
+  bytesReceivedPerSec: 0,
+  errors: 0,
+  rttP50Ms: null,
+  rttP99Ms: null,
+  rttMaxMs: null,
+  ...extra,
 });
 
 describe("errors and disconnects by cause", () => {
   it("lists every cause seen and charts 0 for seconds without it", () => {
-    const points = [point({ errorsByKind: { timeout: 2 } }), point({ errorsByKind: { reset: 1 }, closesByCause: { server: 3 } })];
+    const points = [
+      point({ errorsByKind: { timeout: 2 } }),
+      point({ errorsByKind: { reset: 1 }, closesByCause: { server: 3 } }),
+    ];
     const names = causeNames(points);
     expect(names).toEqual({ errors: ["reset", "timeout"], closes: ["server"] });
     // Closes the agent made itself (a capacity search stepping down) are planned, not disconnects.

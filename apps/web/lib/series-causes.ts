@@ -33,11 +33,17 @@ export function causeLines(errors: readonly string[], closes: readonly string[])
  * A delivery count of one second: points leave a count out when it is 0, so a second that measured delivery at all
  * (reach or loss) reads 0 for a missing count; only a second that measured nothing has no value ("—").
  */
-const deliveryCount = (p: SeriesPoint, count: number | undefined) => count ?? (p.broadcastReach != null || p.lost != null ? 0 : null);
+const deliveryCount = (p: SeriesPoint, count: number | undefined) =>
+  count ?? (p.broadcastReach != null || p.lost != null ? 0 : null);
 
 /** Movement-sync delivery: reach in percent, and messages lost, duplicated or out of order per second. */
 export const DELIVERY_LINES: ChartLine[] = [
-  { label: "Reach %", color: "#1a7f37", value: (p) => (p.broadcastReach === null || p.broadcastReach === undefined ? null : Math.round(p.broadcastReach * 1000) / 10) },
+  {
+    label: "Reach %",
+    color: "#1a7f37",
+    value: (p) =>
+      p.broadcastReach === null || p.broadcastReach === undefined ? null : Math.round(p.broadcastReach * 1000) / 10,
+  },
   { label: "Lost", color: "#cf222e", value: (p) => deliveryCount(p, p.lost) },
   { label: "Duplicates", color: "#bc4c00", value: (p) => deliveryCount(p, p.duplicates) },
   { label: "Out of order", color: "#8250df", value: (p) => deliveryCount(p, p.outOfOrder) },

@@ -3,22 +3,49 @@ import type { RunView } from "@throng/protocol/run";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 import { scriptCountLines, scriptLatencyLines, scriptMetricNames, scriptSummaryCells } from "./series-script";
 
-const stats = (p50Ms: number | null, p99Ms: number | null) => ({ count: p50Ms === null ? 0 : 10, p50Ms, p90Ms: p99Ms, p99Ms, maxMs: p99Ms });
+const stats = (p50Ms: number | null, p99Ms: number | null) => ({
+  count: p50Ms === null ? 0 : 10,
+  p50Ms,
+  p90Ms: p99Ms,
+  p99Ms,
+  maxMs: p99Ms,
+});
 const point = (extra: Partial<SeriesPoint>): SeriesPoint => ({
-  t: 1, agents: 1, clients: 1, connections: 1, messagesSentPerSec: 0, messagesReceivedPerSec: 0, bytesSentPerSec: 0,
-  bytesReceivedPerSec: 0, errors: 0, rttP50Ms: null, rttP99Ms: null, rttMaxMs: null, ...extra,
+  t: 1,
+  agents: 1,
+  clients: 1,
+  connections: 1,
+  messagesSentPerSec: 0,
+  messagesReceivedPerSec: 0,
+  bytesSentPerSec: 0,
+  bytesReceivedPerSec: 0,
+  errors: 0,
+  rttP50Ms: null,
+  rttP99Ms: null,
+  rttMaxMs: null,
+  ...extra,
 });
 
 describe("a script's metrics on the run page", () => {
   it("charts every name the script used, by its own name: p50 and p99 of what it timed, and its counts per second", () => {
-    const points = [point({ script: { "connect-ms": stats(1.5, 4) }, scriptCounts: { replies: 3 } }), point({ script: { "reply-ms": stats(0.2, 0.9) } })];
+    const points = [
+      point({ script: { "connect-ms": stats(1.5, 4) }, scriptCounts: { replies: 3 } }),
+      point({ script: { "reply-ms": stats(0.2, 0.9) } }),
+    ];
     const names = scriptMetricNames(points);
     expect(names).toEqual({ histograms: ["connect-ms", "reply-ms"], counters: ["replies"] });
     const latency = scriptLatencyLines(names.histograms);
-    expect(latency.map((line) => line.label)).toEqual(["connect-ms p50", "connect-ms p99", "reply-ms p50", "reply-ms p99"]);
+    expect(latency.map((line) => line.label)).toEqual([
+      "connect-ms p50",
+      "connect-ms p99",
+      "reply-ms p50",
+      "reply-ms p99",
+    ]);
     expect(latency.map((line) => line.value(points[0]!))).toEqual([1.5, 4, null, null]);
     const counts = scriptCountLines(names.counters);
-    expect(counts.map((line) => [line.label, line.value(points[0]!), line.value(points[1]!)])).toEqual([["replies", 3, 0]]);
+    expect(counts.map((line) => [line.label, line.value(points[0]!), line.value(points[1]!)])).toEqual([
+      ["replies", 3, 0],
+    ]);
   });
 
   it("has no script metrics for a run without a script", () => {
@@ -26,7 +53,10 @@ describe("a script's metrics on the run page", () => {
   });
 
   it("sums a finished run up per name: percentiles of what was timed, totals of what was counted", () => {
-    const summary = { script: { "reply-ms": stats(0.25, 1.5) }, scriptCounts: { replies: 1200 } } as unknown as NonNullable<RunView["summary"]>;
+    const summary = {
+      script: { "reply-ms": stats(0.25, 1.5) },
+      scriptCounts: { replies: 1200 },
+    } as unknown as NonNullable<RunView["summary"]>;
     expect(scriptSummaryCells(summary).map((cell) => [cell.label, cell.testId])).toEqual([
       ["reply-ms p50", "summary-script-reply-ms-p50"],
       ["reply-ms p99", "summary-script-reply-ms-p99"],

@@ -24,16 +24,26 @@ export function scriptLatencyLines(names: readonly string[]): ChartLine[] {
 
 /** Each counter's count in the second; a second the counter is missing from counted 0. */
 export function scriptCountLines(names: readonly string[]): ChartLine[] {
-  return names.map((name, index) => ({ label: name, color: COLOURS[index % COLOURS.length]!, value: (p) => scriptCountPerSecond(p, name) }));
+  return names.map((name, index) => ({
+    label: name,
+    color: COLOURS[index % COLOURS.length]!,
+    value: (p) => scriptCountPerSecond(p, name),
+  }));
 }
 
 /** Summary cells for a finished run: each histogram's p50/p99 over the run, each counter's total. */
-export function scriptSummaryCells(summary: NonNullable<RunView["summary"]>): { label: string; value: string; testId: string }[] {
+export function scriptSummaryCells(
+  summary: NonNullable<RunView["summary"]>,
+): { label: string; value: string; testId: string }[] {
   const { timings, counters } = scriptSummary(summary);
   const timed = timings.flatMap(({ name, p50Ms, p99Ms }) => [
     { label: `${name} p50`, value: formatMs(p50Ms), testId: `summary-script-${name}-p50` },
     { label: `${name} p99`, value: formatMs(p99Ms), testId: `summary-script-${name}-p99` },
   ]);
-  const counted = counters.map(({ name, total }) => ({ label: name, value: formatInteger(total), testId: `summary-script-${name}` }));
+  const counted = counters.map(({ name, total }) => ({
+    label: name,
+    value: formatInteger(total),
+    testId: `summary-script-${name}`,
+  }));
   return [...timed, ...counted];
 }

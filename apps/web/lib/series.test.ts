@@ -1,6 +1,22 @@
 import { describe, expect, it } from "vitest";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
-import { addAgentHealth, extendColumns, agentCpuLines, healthAgentIds, latencyLines, latencyNames, stepMarkers, eventMarkers, formatAxisBytes, formatAxisCount, mergePoints, percentileKeys, toColumns, xRange, RTT_LINES } from "./series";
+import {
+  addAgentHealth,
+  extendColumns,
+  agentCpuLines,
+  healthAgentIds,
+  latencyLines,
+  latencyNames,
+  stepMarkers,
+  eventMarkers,
+  formatAxisBytes,
+  formatAxisCount,
+  mergePoints,
+  percentileKeys,
+  toColumns,
+  xRange,
+  RTT_LINES,
+} from "./series";
 
 const point = (t: number, connections = 1, rttP99Ms: number | null = 2): SeriesPoint => ({
   t,
@@ -107,17 +123,39 @@ describe("eventMarkers", () => {
   });
 
   it("leaves seconds-lost out: it is recorded when the run closes, not when the seconds went missing", () => {
-    expect(eventMarkers([{ at: "2026-01-01T00:00:30.000Z", kind: "seconds-lost", agentId: null, message: "agent a lost seconds 3–5 (3 s)" }])).toEqual([]);
+    expect(
+      eventMarkers([
+        {
+          at: "2026-01-01T00:00:30.000Z",
+          kind: "seconds-lost",
+          agentId: null,
+          message: "agent a lost seconds 3–5 (3 s)",
+        },
+      ]),
+    ).toEqual([]);
   });
 
   it("leaves queued out: a run waits for its agents before its time axis begins", () => {
-    expect(eventMarkers([{ at: "2026-01-01T00:00:01.000Z", kind: "queued", agentId: null, message: "The one agent that matches is busy with run r" }])).toEqual([]);
+    expect(
+      eventMarkers([
+        {
+          at: "2026-01-01T00:00:01.000Z",
+          kind: "queued",
+          agentId: null,
+          message: "The one agent that matches is busy with run r",
+        },
+      ]),
+    ).toEqual([]);
   });
 });
 
 describe("axis formats", () => {
   it("shortens counts and bytes", () => {
-    expect([formatAxisCount(950), formatAxisCount(12_500), formatAxisCount(3_400_000)]).toEqual(["950", "12.5k", "3.4M"]);
+    expect([formatAxisCount(950), formatAxisCount(12_500), formatAxisCount(3_400_000)]).toEqual([
+      "950",
+      "12.5k",
+      "3.4M",
+    ]);
     expect([formatAxisBytes(512), formatAxisBytes(2_048_000)]).toEqual(["512 B", "2.05 MB"]);
   });
 });
@@ -143,7 +181,9 @@ describe("optional series", () => {
   });
 
   it("marks where each new load step starts", () => {
-    expect(stepMarkers([withExtras(1, 0, 1), withExtras(2, 0, 1), withExtras(3, 1, 1)]).map((m) => [m.t, m.label])).toEqual([[3, "step 2"]]);
+    expect(
+      stepMarkers([withExtras(1, 0, 1), withExtras(2, 0, 1), withExtras(3, 1, 1)]).map((m) => [m.t, m.label]),
+    ).toEqual([[3, "step 2"]]);
   });
 });
 
@@ -153,14 +193,25 @@ describe("extendColumns", () => {
     const held = [point(1, 1, 5), point(2, 1, 6)];
     const columns = toColumns(held, lines);
     const next = extendColumns({ points: held, lines, columns }, [...held, point(3, 1, 7)], lines);
-    expect(next).toEqual([[1, 2, 3], [5, 6, 7]]);
-    expect(columns).toEqual([[1, 2], [5, 6]]);
+    expect(next).toEqual([
+      [1, 2, 3],
+      [5, 6, 7],
+    ]);
+    expect(columns).toEqual([
+      [1, 2],
+      [5, 6],
+    ]);
   });
 
   it("builds afresh when the points are not the previous ones plus one", () => {
     const held = [point(1, 1, 5), point(2, 1, 6)];
     const columns = toColumns(held, lines);
-    expect(extendColumns({ points: held, lines, columns }, [point(1, 1, 9), point(2, 1, 6), point(3, 1, 7)], lines)).toEqual([[1, 2, 3], [9, 6, 7]]);
+    expect(
+      extendColumns({ points: held, lines, columns }, [point(1, 1, 9), point(2, 1, 6), point(3, 1, 7)], lines),
+    ).toEqual([
+      [1, 2, 3],
+      [9, 6, 7],
+    ]);
     expect(extendColumns(null, held, lines)).toEqual(columns);
   });
 
@@ -168,6 +219,9 @@ describe("extendColumns", () => {
     const held = [point(1, 1, 5), point(2, 1, 6), point(3, 1, 7)];
     const columns = toColumns(held, lines);
     const next = [point(1, 1, 9), held[1]!, held[2]!, point(4, 1, 8)];
-    expect(extendColumns({ points: held, lines, columns }, next, lines)).toEqual([[1, 2, 3, 4], [9, 6, 7, 8]]);
+    expect(extendColumns({ points: held, lines, columns }, next, lines)).toEqual([
+      [1, 2, 3, 4],
+      [9, 6, 7, 8],
+    ]);
   });
 });

@@ -2,7 +2,10 @@ import { SeriesPoint, type AgentHealthPoint } from "@throng/protocol/snapshot";
 import type { RunEventView } from "@throng/protocol/run";
 
 /** Both lists' agents, `incoming`'s copy first: an agent's health in a second never changes once stored. */
-function unionHealth(held: readonly AgentHealthPoint[] | undefined, incoming: readonly AgentHealthPoint[] | undefined): AgentHealthPoint[] | undefined {
+function unionHealth(
+  held: readonly AgentHealthPoint[] | undefined,
+  incoming: readonly AgentHealthPoint[] | undefined,
+): AgentHealthPoint[] | undefined {
   if (!held?.length) return incoming as AgentHealthPoint[] | undefined;
   if (!incoming?.length) return held as AgentHealthPoint[];
   const byAgent = new Map(held.map((health) => [health.agentId, health]));
@@ -38,7 +41,11 @@ export function mergePoints(current: readonly SeriesPoint[], incoming: readonly 
  * Adds a live "agent-health" message's agents to second `t`. Its point was published just before it; a second
  * not held (a message missed, which the seq gap turns into a refetch that brings the health too) is left alone.
  */
-export function addAgentHealth(current: readonly SeriesPoint[], t: number, agents: readonly AgentHealthPoint[]): SeriesPoint[] {
+export function addAgentHealth(
+  current: readonly SeriesPoint[],
+  t: number,
+  agents: readonly AgentHealthPoint[],
+): SeriesPoint[] {
   let at = current.length - 1;
   while (at >= 0 && current[at]!.t > t) at -= 1; // nearly always the last second or the one before
   if (at < 0 || current[at]!.t !== t) return current as SeriesPoint[];
@@ -63,7 +70,10 @@ export interface ChartLine<P extends TimedPoint = SeriesPoint> {
 }
 
 /** Column-wise data as uPlot wants it: x (epoch seconds) then one array per line. */
-export function toColumns<P extends TimedPoint>(points: readonly P[], lines: readonly ChartLine<P>[]): [number[], ...(number | null)[][]] {
+export function toColumns<P extends TimedPoint>(
+  points: readonly P[],
+  lines: readonly ChartLine<P>[],
+): [number[], ...(number | null)[][]] {
   const xs = points.map((point) => point.t);
   const ys = lines.map((line) => points.map((point) => line.value(point)));
   return [xs, ...ys];
@@ -82,7 +92,11 @@ export function extendColumns<P extends TimedPoint>(
 ): (number | null)[][] {
   const held = previous?.points.length ?? 0;
   const appended =
-    previous && previous.lines === lines && held > 0 && points.length === held + 1 && previous.points.every((point, index) => points[index] === point);
+    previous &&
+    previous.lines === lines &&
+    held > 0 &&
+    points.length === held + 1 &&
+    previous.points.every((point, index) => points[index] === point);
   if (!appended) return toColumns(points, lines);
   const point = points[held]!;
   return previous.columns.map((column, index) => [...column, index === 0 ? point.t : lines[index - 1]!.value(point)]);
@@ -134,7 +148,7 @@ export const RTT_LINES: ChartLine[] = percentileKeys(SeriesPoint.shape).map(({ k
   label,
   color: PERCENTILE_COLOURS[index % PERCENTILE_COLOURS.length]!,
   ...(label === "max" ? { dash: [2, 3] } : {}),
-  value: (p) => ((p as unknown as Record<string, number | null | undefined>)[key] ?? null),
+  value: (p) => (p as unknown as Record<string, number | null | undefined>)[key] ?? null,
 }));
 
 export const ERROR_LINES: ChartLine[] = [{ label: "Errors/s", color: "#cf222e", value: (p) => p.errors }];
@@ -158,7 +172,8 @@ export interface TimeMarker {
  */
 type MarkedKind = Exclude<RunEventView["kind"], "queued" | "judged-again"> | "note" | "saturated";
 type EventKind = Exclude<MarkedKind, "note" | "saturated">;
-const isMarked = (event: RunEventView): event is RunEventView & { kind: EventKind } => event.kind !== "seconds-lost" && event.kind !== "queued" && event.kind !== "judged-again";
+const isMarked = (event: RunEventView): event is RunEventView & { kind: EventKind } =>
+  event.kind !== "seconds-lost" && event.kind !== "queued" && event.kind !== "judged-again";
 
 const MARKER_WORDS: Record<EventKind, string> = {
   stage: "stage",
@@ -170,12 +185,19 @@ const MARKER_WORDS: Record<EventKind, string> = {
 };
 
 export function eventMarkers(events: readonly RunEventView[]): TimeMarker[] {
-  return events
-    // seconds-lost is recorded when the run closed, not when the seconds went missing: a marker would point at the wrong time.
-    .filter(isMarked)
-    .map((event) => ({ t: Date.parse(event.at) / 1000, label: MARKER_WORDS[event.kind], kind: event.kind, ...(event.message ? { detail: event.message } : {}) }))
-    .filter((marker) => Number.isFinite(marker.t))
-    .sort((a, b) => a.t - b.t);
+  return (
+    events
+      // seconds-lost is recorded when the run closed, not when the seconds went missing: a marker would point at the wrong time.
+      .filter(isMarked)
+      .map((event) => ({
+        t: Date.parse(event.at) / 1000,
+        label: MARKER_WORDS[event.kind],
+        kind: event.kind,
+        ...(event.message ? { detail: event.message } : {}),
+      }))
+      .filter((marker) => Number.isFinite(marker.t))
+      .sort((a, b) => a.t - b.t)
+  );
 }
 
 /** Axis numbers: 1.2k, 3.4M; bytes as B, kB, MB, GB (decimal, as network rates are quoted). */
@@ -220,7 +242,8 @@ export function latencyLines(names: readonly string[]): ChartLine[] {
   return names.map((name, index) => ({
     label: `${LATENCY_WORDS[name] ?? name} p99`,
     color: LATENCY_COLOURS[index % LATENCY_COLOURS.length]!,
-    value: (p) => (p.latency as Record<string, { p99Ms: number | null } | undefined> | undefined)?.[name]?.p99Ms ?? null,
+    value: (p) =>
+      (p.latency as Record<string, { p99Ms: number | null } | undefined> | undefined)?.[name]?.p99Ms ?? null,
   }));
 }
 
@@ -247,7 +270,8 @@ export function stepMarkers(points: readonly SeriesPoint[]): TimeMarker[] {
   const markers: TimeMarker[] = [];
   let previous: number | undefined;
   for (const point of points) {
-    if (point.step !== undefined && point.step !== previous && previous !== undefined) markers.push({ t: point.t, label: `step ${point.step + 1}`, kind: "stage" });
+    if (point.step !== undefined && point.step !== previous && previous !== undefined)
+      markers.push({ t: point.t, label: `step ${point.step + 1}`, kind: "stage" });
     previous = point.step ?? previous;
   }
   return markers;

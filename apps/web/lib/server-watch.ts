@@ -18,7 +18,12 @@ export function watcherIds(points: readonly ServerPoint[]): string[] {
 const MiB = 1_048_576;
 const COLOURS = ["#cf222e", "#0969da", "#1a7f37", "#9a6700"];
 
-function perWatcher(ids: readonly string[], name: (id: string) => string, label: string, read: (p: ServerPoint) => number): ChartLine<ServerPoint>[] {
+function perWatcher(
+  ids: readonly string[],
+  name: (id: string) => string,
+  label: string,
+  read: (p: ServerPoint) => number,
+): ChartLine<ServerPoint>[] {
   return ids.map((id, index) => ({
     label: ids.length > 1 ? `${name(id)} ${label}` : label,
     color: COLOURS[index % COLOURS.length]!,
@@ -33,7 +38,10 @@ export function serverLines(ids: readonly string[], name: (id: string) => string
     rss: perWatcher(ids, name, "RSS MiB", (p) => Math.round((p.rssBytes / MiB) * 10) / 10),
     packets: [
       ...perWatcher(ids, name, "packets in/s", (p) => p.network.packetsInPerSec),
-      ...perWatcher(ids, name, "packets out/s", (p) => p.network.packetsOutPerSec).map((line) => ({ ...line, dash: [6, 4] })),
+      ...perWatcher(ids, name, "packets out/s", (p) => p.network.packetsOutPerSec).map((line) => ({
+        ...line,
+        dash: [6, 4],
+      })),
     ],
   };
 }

@@ -1,8 +1,18 @@
 // Typed calls for the settings area and invitations (routes in apps/api/src/routes/org.routes.ts).
 // Kept apart from lib/api.ts so the settings work and the run/plan work do not edit one file.
 import {
-  ApiTokenCreated, ApiTokenView, AuditEntry, InvitationCreated, InvitationPreview, InvitationView, MemberView, Membership, OrgSettings,
-  type CreateApiToken, type CreateInvitation, type Role,
+  ApiTokenCreated,
+  ApiTokenView,
+  AuditEntry,
+  InvitationCreated,
+  InvitationPreview,
+  InvitationView,
+  MemberView,
+  Membership,
+  OrgSettings,
+  type CreateApiToken,
+  type CreateInvitation,
+  type Role,
 } from "@throng/protocol/orgs";
 import { apiRequest, type ResponseSchema } from "./api-client";
 
@@ -11,12 +21,16 @@ export function listOf<T>(key: string, item: ResponseSchema<T>): ResponseSchema<
   return {
     safeParse(input: unknown) {
       const list = typeof input === "object" && input !== null ? (input as Record<string, unknown>)[key] : undefined;
-      if (!Array.isArray(list)) return { success: false, error: { issues: [{ path: [key], message: "expected an array" }] } };
+      if (!Array.isArray(list))
+        return { success: false, error: { issues: [{ path: [key], message: "expected an array" }] } };
       const items: T[] = [];
       for (const [index, raw] of list.entries()) {
         const parsed = item.safeParse(raw);
         if (!parsed.success) {
-          return { success: false, error: { issues: parsed.error.issues.map((i) => ({ path: [key, index, ...i.path], message: i.message })) } };
+          return {
+            success: false,
+            error: { issues: parsed.error.issues.map((i) => ({ path: [key, index, ...i.path], message: i.message })) },
+          };
         }
         items.push(parsed.data);
       }

@@ -14,14 +14,32 @@ describe("describeAction", () => {
     const runId = "ba4240f2-0000-4000-8000-000000000000";
     const sha = "e8b924c262ef".padEnd(64, "0");
     const entries = [
-      { action: "notification-channel.created", target: "c1", details: { name: "ops", kind: "slack", host: "hooks.slack.com", events: ["failed"] } },
-      { action: "schedule.set", target: "p1", details: { name: "Nightly", cron: "0 3 * * *", timezone: "Europe/Berlin" } },
+      {
+        action: "notification-channel.created",
+        target: "c1",
+        details: { name: "ops", kind: "slack", host: "hooks.slack.com", events: ["failed"] },
+      },
+      {
+        action: "schedule.set",
+        target: "p1",
+        details: { name: "Nightly", cron: "0 3 * * *", timezone: "Europe/Berlin" },
+      },
       { action: "script.stored", target: sha, details: { name: "bots.js", sizeBytes: 1234 } },
       { action: "run.aborted", target: runId, details: { name: "Lobby soak" } },
     ];
     const names = targetNames(entries);
-    expect(entries.map((entry) => describeAction(entry.action))).toEqual(["Added a notification channel", "Scheduled a plan's runs", "Stored a script", "Aborted a run"]);
-    expect(entries.map((entry) => describeTarget(entry, names))).toEqual(["notification channel “ops”", "schedule of plan “Nightly”", "script “bots.js”", "run ba4240f2… of “Lobby soak”"]);
+    expect(entries.map((entry) => describeAction(entry.action))).toEqual([
+      "Added a notification channel",
+      "Scheduled a plan's runs",
+      "Stored a script",
+      "Aborted a run",
+    ]);
+    expect(entries.map((entry) => describeTarget(entry, names))).toEqual([
+      "notification channel “ops”",
+      "schedule of plan “Nightly”",
+      "script “bots.js”",
+      "run ba4240f2… of “Lobby soak”",
+    ]);
     expect(describeDetails(entries[0]!)).toBe("kind: slack; host: hooks.slack.com; events: failed");
     expect(describeDetails(entries[1]!)).toBe("cron: 0 3 * * *; time zone: Europe/Berlin");
     expect(describeDetails(entries[2]!)).toBe("size (bytes): 1,234");
@@ -32,7 +50,9 @@ describe("describeAction", () => {
 
 describe("describeDetails", () => {
   it("shows a role change as from → to", () => {
-    expect(describeDetails({ action: "member.role-changed", details: { from: "viewer", to: "member" } })).toBe("viewer → member");
+    expect(describeDetails({ action: "member.role-changed", details: { from: "viewer", to: "member" } })).toBe(
+      "viewer → member",
+    );
   });
 
   it("lists other details as key: value, arrays joined and long values cut", () => {
@@ -46,20 +66,28 @@ describe("describeDetails", () => {
   });
 
   it("shows times like the Time column, not as ISO text", () => {
-    expect(describeDetails({ action: "invitation.created", details: { expiresAt: "2026-11-25T03:59:15.824Z" } })).not.toMatch(/T03:59/);
+    expect(
+      describeDetails({ action: "invitation.created", details: { expiresAt: "2026-11-25T03:59:15.824Z" } }),
+    ).not.toMatch(/T03:59/);
   });
 
   it("says (none) for an emptied list", () => {
-    expect(describeDetails({ action: "settings.changed", details: { targetAllowList: [] } })).toBe("allowed targets: (none)");
+    expect(describeDetails({ action: "settings.changed", details: { targetAllowList: [] } })).toBe(
+      "allowed targets: (none)",
+    );
   });
 
   it("reads yes or no, and a missing expiry as never, rather than code words", () => {
-    expect(describeDetails({ action: "enrolment-token.created", details: { expiresAt: null, singleUse: false } })).toBe("expires: never; single use: no");
+    expect(describeDetails({ action: "enrolment-token.created", details: { expiresAt: null, singleUse: false } })).toBe(
+      "expires: never; single use: no",
+    );
   });
 
   it("leaves out the run of a share link, which its Target column already names", () => {
     const runId = "ba4240f2-0000-4000-8000-000000000000";
-    expect(describeDetails({ action: "share-link.created", details: { runId, expiresAt: null } })).toBe("expires: never");
+    expect(describeDetails({ action: "share-link.created", details: { runId, expiresAt: null } })).toBe(
+      "expires: never",
+    );
     expect(describeDetails({ action: "api-token.created", details: { runId } })).toBe("run: ba4240f2…");
   });
 });

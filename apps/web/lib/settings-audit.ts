@@ -78,22 +78,30 @@ const TARGET_NOUNS: Record<string, string> = {
  * Names for the targets of an audit log's rows, learnt from the rows that created them (a token's name, an
  * agent's hostname, an invitation's role), so a later "revoked" row names the same thing.
  */
-export function targetNames(entries: readonly Pick<AuditEntry, "action" | "target" | "details">[]): Map<string, string> {
+export function targetNames(
+  entries: readonly Pick<AuditEntry, "action" | "target" | "details">[],
+): Map<string, string> {
   const names = new Map<string, string>();
   for (const { action, target, details } of entries) {
     if (!target) continue;
-    const name = typeof details.name === "string" ? details.name : typeof details.hostname === "string" ? details.hostname : null;
+    const name =
+      typeof details.name === "string" ? details.name : typeof details.hostname === "string" ? details.hostname : null;
     // A run is named by its id, of its plan: "run 1a2b3c4d… of “Lobby soak”".
     if (name && action.startsWith("run.")) names.set(target, `${shortId(target)} of “${name}”`);
     else if (name) names.set(target, `“${name}”`);
-    else if (action === "invitation.created" && typeof details.role === "string") names.set(target, `for a ${details.role}`);
-    else if (action === "share-link.created" && typeof details.runId === "string") names.set(target, `of run ${shortId(details.runId)}`);
+    else if (action === "invitation.created" && typeof details.role === "string")
+      names.set(target, `for a ${details.role}`);
+    else if (action === "share-link.created" && typeof details.runId === "string")
+      names.set(target, `of run ${shortId(details.runId)}`);
   }
   return names;
 }
 
 /** The Target column: the thing by its kind and name ("API token “nightly”"), an email as it is, else a short id. */
-export function describeTarget(entry: Pick<AuditEntry, "action" | "target">, names: ReadonlyMap<string, string>): string {
+export function describeTarget(
+  entry: Pick<AuditEntry, "action" | "target">,
+  names: ReadonlyMap<string, string>,
+): string {
   if (!entry.target) return "—";
   const noun = TARGET_NOUNS[entry.action.split(".")[0] ?? ""];
   const name = names.get(entry.target);
@@ -128,12 +136,16 @@ function valueText(value: unknown, key?: string): string {
 export function describeDetails(entry: Pick<AuditEntry, "action" | "details">): string {
   const { details } = entry;
   if (typeof details.from === "string" && typeof details.to === "string") return `${details.from} → ${details.to}`;
-  return Object.entries(details)
-    // The Target column already names these: a token's name, an agent's host, a share link's run.
-    .filter(([key]) => key !== "name" && key !== "hostname" && !(key === "runId" && entry.action.startsWith("share-link.")))
-    .map(([key, value]) => {
-      const text = valueText(value, key);
-      return `${keyText(key)}: ${text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text}`;
-    })
-    .join("; ");
+  return (
+    Object.entries(details)
+      // The Target column already names these: a token's name, an agent's host, a share link's run.
+      .filter(
+        ([key]) => key !== "name" && key !== "hostname" && !(key === "runId" && entry.action.startsWith("share-link.")),
+      )
+      .map(([key, value]) => {
+        const text = valueText(value, key);
+        return `${keyText(key)}: ${text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text}`;
+      })
+      .join("; ")
+  );
 }

@@ -37,7 +37,10 @@ describe("settingsFromDraft", () => {
 describe("errorsFromServer", () => {
   it("puts a bad rule's message on the line the user typed it", () => {
     const errors = errorsFromServer(
-      [{ path: "targetAllowList.1", message: "use host, host:port, *.domain or [ipv6]:port" }, { path: "maxClients", message: "too big" }],
+      [
+        { path: "targetAllowList.1", message: "use host, host:port, *.domain or [ipv6]:port" },
+        { path: "maxClients", message: "too big" },
+      ],
       "ok.example.com\n\nnot a rule!",
     );
     expect(errors.allowList).toBe("Line 3 (not a rule!): use host, host:port, *.domain or [ipv6]:port");

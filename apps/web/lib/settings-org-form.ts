@@ -39,7 +39,9 @@ const WHOLE = /^\d+$/;
  * The body for PUT /api/org/settings, or the fields that are not even numbers. Rules are not
  * checked here: the server's TargetRule is the one judge, and its answer comes back as fields.
  */
-export function settingsFromDraft(draft: OrgSettingsDraft): { ok: true; settings: OrgSettings } | { ok: false; errors: OrgSettingsErrors } {
+export function settingsFromDraft(
+  draft: OrgSettingsDraft,
+): { ok: true; settings: OrgSettings } | { ok: false; errors: OrgSettingsErrors } {
   const errors: OrgSettingsErrors = {};
   const clients = draft.maxClients.trim().replace(/[,_\s]/g, "");
   const duration = draft.maxDurationSec.trim().replace(/[,_\s]/g, "");
@@ -48,7 +50,11 @@ export function settingsFromDraft(draft: OrgSettingsDraft): { ok: true; settings
   if (errors.maxClients || errors.maxDurationSec) return { ok: false, errors };
   return {
     ok: true,
-    settings: { targetAllowList: parseAllowList(draft.allowList).rules, maxClients: Number(clients), maxDurationSec: Number(duration) },
+    settings: {
+      targetAllowList: parseAllowList(draft.allowList).rules,
+      maxClients: Number(clients),
+      maxDurationSec: Number(duration),
+    },
   };
 }
 

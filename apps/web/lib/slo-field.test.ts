@@ -7,6 +7,8 @@ describe("an SLO's metric in the plan form", () => {
     const node = describeNode(Slo);
     const metric = node.kind === "object" ? node.fields.find((field) => field.key === "metric")?.node : undefined;
     expect(metric).toMatchObject({ kind: "choice" });
-    expect(metric?.kind === "choice" ? metric.options : []).toEqual(expect.arrayContaining(["rtt-p99-ms", "error-rate", "loss-rate"]));
+    expect(metric?.kind === "choice" ? metric.options : []).toEqual(
+      expect.arrayContaining(["rtt-p99-ms", "error-rate", "loss-rate"]),
+    );
   });
 });

@@ -5,8 +5,19 @@ import { sloChart, sloRateLines, sloTally, sloThresholds } from "./slo-live";
 
 const stats = (p99Ms: number) => ({ count: 10, p50Ms: p99Ms / 2, p90Ms: p99Ms, p99Ms, maxMs: p99Ms });
 const second = (t: number, extra: Partial<SeriesPoint>): SeriesPoint => ({
-  t, agents: 1, clients: 10, connections: 10, messagesSentPerSec: 100, messagesReceivedPerSec: 100, bytesSentPerSec: 0,
-  bytesReceivedPerSec: 0, errors: 0, rttP50Ms: null, rttP99Ms: null, rttMaxMs: null, ...extra,
+  t,
+  agents: 1,
+  clients: 10,
+  connections: 10,
+  messagesSentPerSec: 100,
+  messagesReceivedPerSec: 100,
+  bytesSentPerSec: 0,
+  bytesReceivedPerSec: 0,
+  errors: 0,
+  rttP50Ms: null,
+  rttP99Ms: null,
+  rttMaxMs: null,
+  ...extra,
 });
 
 const slos: Slo[] = [
@@ -55,7 +66,9 @@ describe("the live SLO tally", () => {
 
   it("counts a script's counter on its running total, as the verdict does", () => {
     const points = [second(1, { scriptCounts: { joins: 600 } }), second(2, { scriptCounts: { joins: 600 } })];
-    expect(sloTally([{ metric: "script:joins-count", below: 1000 }], points).map(({ met, breached }) => [met, breached])).toEqual([[1, 1]]);
+    expect(
+      sloTally([{ metric: "script:joins-count", below: 1000 }], points).map(({ met, breached }) => [met, breached]),
+    ).toEqual([[1, 1]]);
   });
 
   it("is empty before the first second", () => {

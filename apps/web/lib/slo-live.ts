@@ -35,15 +35,28 @@ const isRate = (metric: string): metric is BuiltinSloMetricOf<"ratio"> => sloMet
 export function sloThresholds(slos: readonly Slo[], chart: SloChart): Threshold[] {
   return slos
     .filter((slo) => slo.cohort === undefined && sloChart(slo.metric) === chart)
-    .map((slo) => ({ value: inChartUnit(slo.metric, slo.below), label: `SLO: ${metricName(slo.metric)} < ${formatSloValue(slo.metric, slo.below)}` }));
+    .map((slo) => ({
+      value: inChartUnit(slo.metric, slo.below),
+      label: `SLO: ${metricName(slo.metric)} < ${formatSloValue(slo.metric, slo.below)}`,
+    }));
 }
 
 /** Each rate's line colour: a new rate metric does not compile until it has one. */
-const RATE_COLOURS = { "error-rate": "#cf222e", "loss-rate": "#9a6700" } satisfies Record<BuiltinSloMetricOf<"ratio">, string>;
+const RATE_COLOURS = { "error-rate": "#cf222e", "loss-rate": "#9a6700" } satisfies Record<
+  BuiltinSloMetricOf<"ratio">,
+  string
+>;
 
 /** The rates the plan's SLOs name (error rate, loss rate), in percent per second, as the judge measures them. */
 export function sloRateLines(slos: readonly Slo[]): ChartLine[] {
-  const metrics = [...new Set(slos.filter((slo) => slo.cohort === undefined).map((slo) => slo.metric).filter(isRate))].sort();
+  const metrics = [
+    ...new Set(
+      slos
+        .filter((slo) => slo.cohort === undefined)
+        .map((slo) => slo.metric)
+        .filter(isRate),
+    ),
+  ].sort();
   return metrics.map((metric) => ({
     label: `${metricName(metric)} %`,
     color: RATE_COLOURS[metric],

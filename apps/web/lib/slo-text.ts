@@ -16,7 +16,8 @@ const SLO_VALUE_FORMAT = {
 };
 
 /** Milliseconds for latency SLOs, percent for the 0..1 rates, a whole number for a script's counter. */
-export const formatSloValue = (metric: string, value: number | null): string => sloValueText(metric, value, SLO_VALUE_FORMAT);
+export const formatSloValue = (metric: string, value: number | null): string =>
+  sloValueText(metric, value, SLO_VALUE_FORMAT);
 
 /** Text from the API with its SLO metric ids and thresholds in words and units ("Round trip p99 below 50 ms"), its times in the reader's. */
 export function sloText(text: string): string {

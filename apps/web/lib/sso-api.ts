@@ -1,6 +1,13 @@
 // Typed calls for Settings → Single sign-on (routes in apps/api/src/routes/sso.routes.ts). A client secret or SAML
 // key goes in and never comes back: the settings answer only says whether one is set.
-import { PutSsoProviderEnabled, PutSsoRequirement, SsoDomainView, SsoProviderView, SsoSettings, type PutSsoProvider } from "@throng/protocol/sso";
+import {
+  PutSsoProviderEnabled,
+  PutSsoRequirement,
+  SsoDomainView,
+  SsoProviderView,
+  SsoSettings,
+  type PutSsoProvider,
+} from "@throng/protocol/sso";
 import { apiRequest } from "./api-client";
 
 const domainPath = (domain: string) => `/api/sso/domains/${encodeURIComponent(domain)}`;
@@ -15,7 +22,9 @@ export const ssoApi = {
   removeDomain: (domain: string) => apiRequest<void>("DELETE", domainPath(domain), null),
   addProvider: (body: PutSsoProvider) => apiRequest("POST", "/api/sso/providers", SsoProviderView, body),
   /** A secret left out keeps the stored one. */
-  changeProvider: ({ id, body }: { id: string; body: PutSsoProvider }) => apiRequest("PUT", providerPath(id), SsoProviderView, body),
-  setProviderEnabled: ({ id, enabled }: { id: string; enabled: boolean }) => apiRequest("PUT", `${providerPath(id)}/enabled`, PutSsoProviderEnabled, { enabled }),
+  changeProvider: ({ id, body }: { id: string; body: PutSsoProvider }) =>
+    apiRequest("PUT", providerPath(id), SsoProviderView, body),
+  setProviderEnabled: ({ id, enabled }: { id: string; enabled: boolean }) =>
+    apiRequest("PUT", `${providerPath(id)}/enabled`, PutSsoProviderEnabled, { enabled }),
   removeProvider: (id: string) => apiRequest<void>("DELETE", providerPath(id), null),
 };

@@ -11,9 +11,12 @@ export function ssoFailureText(code: string, description?: string | null): strin
   if (["state_mismatch", "invalid_state", "please_restart_the_process", "invalid_or_expired_relay_state"].includes(c)) {
     return "This sign-in was already used or took too long. Start again: enter your work email and choose “Sign in with SSO”.";
   }
-  if (c === "sso_provider_disabled") return `Your organisation's identity provider is turned off in Throng${detail}. Ask your Throng admin to turn it on under Settings → Single sign-on.`;
-  if (c === "discovery_failed") return `Your identity provider could not be reached${detail}. Try again in a minute; if it persists, ask your Throng admin to check the provider.`;
-  if (c === "access_denied") return `Your identity provider did not sign you in to Throng${detail}. Ask your IT team whether Throng is assigned to you.`;
+  if (c === "sso_provider_disabled")
+    return `Your organisation's identity provider is turned off in Throng${detail}. Ask your Throng admin to turn it on under Settings → Single sign-on.`;
+  if (c === "discovery_failed")
+    return `Your identity provider could not be reached${detail}. Try again in a minute; if it persists, ask your Throng admin to check the provider.`;
+  if (c === "access_denied")
+    return `Your identity provider did not sign you in to Throng${detail}. Ask your IT team whether Throng is assigned to you.`;
   if (c === "saml_assertion_unsigned" || c === "saml_assertion_signature_required") {
     return `Your identity provider sent an assertion that is not signed${detail}. Throng accepts only signed assertions: ask your IT team to sign the assertion (Okta: "Assertion Signature: Signed"; Entra ID: "Sign SAML assertion"; Keycloak: "Sign assertions" on), then try again.`;
   }
@@ -29,7 +32,10 @@ export function ssoFailureText(code: string, description?: string | null): strin
   if (c.startsWith("saml_") && c.includes("signature")) {
     return `Your identity provider sent an assertion that is not signed, or not signed by the certificate Throng knows${detail}. Ask your Throng admin to turn on assertion signing at the provider, or to update its metadata.`;
   }
-  if (/expired|not_?before|not_?on_?or_?after|clock|skew/.test(c) || /expired|clock|not yet valid/i.test(description ?? "")) {
+  if (
+    /expired|not_?before|not_?on_?or_?after|clock|skew/.test(c) ||
+    /expired|clock|not yet valid/i.test(description ?? "")
+  ) {
     return `Your identity provider's answer was expired or not yet valid${detail}: its clock or Throng's may be off. Try again; if it persists, ask your Throng admin.`;
   }
   if (c === "invalid_provider" || c.startsWith("saml_")) {

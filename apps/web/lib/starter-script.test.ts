@@ -14,7 +14,11 @@ interface Recorded {
 }
 
 /** A minimal ScriptContext: the same calls as the agent's, recording instead of feeding snapshots. */
-function scriptContext(port: number, parameters: Record<string, string | number>, onCount: (name: string, total: number) => void) {
+function scriptContext(
+  port: number,
+  parameters: Record<string, string | number>,
+  onCount: (name: string, total: number) => void,
+) {
   const controller = new AbortController();
   const recorded: Recorded = { measured: {}, counts: {}, errors: [] };
   const ctx = {
@@ -84,7 +88,11 @@ describe("the starter script", () => {
   async function runUntil(server: net.Server, parameters: Record<string, string | number>, replies: number) {
     let done!: () => void;
     const enough = new Promise<void>((resolve) => (done = resolve));
-    const run = scriptContext(portOf(server), parameters, (name, total) => name === "replies" && total >= replies && done());
+    const run = scriptContext(
+      portOf(server),
+      parameters,
+      (name, total) => name === "replies" && total >= replies && done(),
+    );
     const error = run.ctx.error;
     run.ctx.error = (cause) => {
       error(cause);
@@ -104,7 +112,9 @@ describe("the starter script", () => {
       expect(recorded.measured["connect-ms"]).toHaveLength(1);
       expect(recorded.counts.replies).toBeGreaterThanOrEqual(3);
       expect(recorded.measured["reply-ms"]!.length).toBeGreaterThanOrEqual(3);
-      expect(STARTER_METRICS.map((metric) => metric.name).sort()).toEqual(Object.keys({ ...recorded.measured, ...recorded.counts }).sort());
+      expect(STARTER_METRICS.map((metric) => metric.name).sort()).toEqual(
+        Object.keys({ ...recorded.measured, ...recorded.counts }).sort(),
+      );
     } finally {
       server.close();
     }

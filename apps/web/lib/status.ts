@@ -25,7 +25,12 @@ export const runTone = (status: RunStatus): Tone => RUN_TONES[status];
  * "running"). Ended: how its part ended ("done", or "lost" when the run lost it), never its status today, which
  * says nothing of this run (it read "busy" on a finished run while the agent ran the next one).
  */
-export function runAgentStatus(options: { live: boolean; runId: string; agent?: { status: AgentStatus; currentRunId?: string | null }; lost: boolean }): { status: string; tone: Tone } {
+export function runAgentStatus(options: {
+  live: boolean;
+  runId: string;
+  agent?: { status: AgentStatus; currentRunId?: string | null };
+  lost: boolean;
+}): { status: string; tone: Tone } {
   const { live, agent, lost } = options;
   if (lost) return { status: "lost", tone: "bad" };
   if (!live) return { status: "done", tone: "idle" };

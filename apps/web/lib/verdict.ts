@@ -30,7 +30,8 @@ export const outcomeTone = (outcome: keyof typeof LABELS): Tone => LABELS[outcom
 /** The verdict's badge, or null while the run has none (not ended yet). A verdict from before outcomes: its SLOs. */
 export function verdictBadge(verdict: RunVerdict | null | undefined): VerdictBadge | null {
   if (!verdict) return null;
-  if (!verdict.outcome) return verdict.slos.length ? { ...(verdict.passed ? LABELS.passed : LABELS.breached), reasons: [] } : null;
+  if (!verdict.outcome)
+    return verdict.slos.length ? { ...(verdict.passed ? LABELS.passed : LABELS.breached), reasons: [] } : null;
   return { ...LABELS[verdict.outcome], reasons: verdict.reasons.map(sloText) };
 }
 
@@ -38,7 +39,9 @@ export function verdictBadge(verdict: RunVerdict | null | undefined): VerdictBad
 export function verdictTitle(run: Pick<RunView, "verdict">): string {
   const badge = verdictBadge(run.verdict);
   if (!badge) return "";
-  return badge.reasons.length ? `Not passed: ${badge.reasons.join("; ")}` : "The load ran as planned for its planned time and every SLO was met over enough data";
+  return badge.reasons.length
+    ? `Not passed: ${badge.reasons.join("; ")}`
+    : "The load ran as planned for its planned time and every SLO was met over enough data";
 }
 
 /**
@@ -51,7 +54,12 @@ export function statusTone(run: Pick<RunView, "status" | "verdict">): Tone {
 
 /** A failed run's error in its parts ("agent a: …; agent b: …"), each in words. */
 const errorParts = (run: Pick<RunView, "status" | "error">): string[] =>
-  run.status === "failed" && run.error ? run.error.split("; ").map((part) => sloText(part.trim())).filter(Boolean) : [];
+  run.status === "failed" && run.error
+    ? run.error
+        .split("; ")
+        .map((part) => sloText(part.trim()))
+        .filter(Boolean)
+    : [];
 
 /**
  * Why an ended run did not pass, each reason once: the verdict's reasons, then any part of a failed run's error they do

@@ -14,9 +14,7 @@ export interface ViewRange {
 }
 
 /** What a page gets its query from: the browser's URLSearchParams or a Next.js page's `searchParams` object. */
-export type SearchParamsLike =
-  | { get(name: string): string | null }
-  | Record<string, string | string[] | undefined>;
+export type SearchParamsLike = { get(name: string): string | null } | Record<string, string | string[] | undefined>;
 
 function param(searchParams: SearchParamsLike, name: string): string | undefined {
   if (typeof (searchParams as { get?: unknown }).get === "function") {

@@ -34,7 +34,10 @@ export function startCli(argv: string[], env: CliEnv = {}): CliRun {
     },
   };
   const exitCode = runCli(["node", "throng", ...argv], env, {
-    stdout, stderr: { write: (text: string) => (err += text) }, signal: interrupt.signal, pollMs: 100,
+    stdout,
+    stderr: { write: (text: string) => (err += text) },
+    signal: interrupt.signal,
+    pollMs: 100,
   });
   return {
     exitCode,
@@ -45,7 +48,9 @@ export function startCli(argv: string[], env: CliEnv = {}): CliRun {
       if (match) return Promise.resolve(match);
       return new Promise((resolve, reject) => {
         waiters.push({ pattern, resolve });
-        void exitCode.then((code) => reject(new Error(`throng exited ${code} before printing ${pattern}\nstdout: ${out}\nstderr: ${err}`)));
+        void exitCode.then((code) =>
+          reject(new Error(`throng exited ${code} before printing ${pattern}\nstdout: ${out}\nstderr: ${err}`)),
+        );
       });
     },
     interrupt: () => interrupt.abort(),
@@ -67,9 +72,11 @@ export function capturedIo(fetch?: typeof globalThis.fetch) {
     stdout: { write: (text: string) => (out += text) },
     stderr: { write: (text: string) => (err += text) },
     signal: new AbortController().signal,
-    fetch: fetch ?? (async () => {
-      throw new Error("no request expected");
-    }),
+    fetch:
+      fetch ??
+      (async () => {
+        throw new Error("no request expected");
+      }),
     out: () => out,
     err: () => err,
   };

@@ -59,11 +59,19 @@ export interface AgentHost {
 
 /** The capacity columns of a hello: all three, or null. */
 function capacityColumns(capacity: AgentCapacityRow | undefined) {
-  return { open_file_limit: capacity?.openFileLimit ?? null, clients_per_engine: capacity?.clientsPerEngine ?? null, max_engines: capacity?.maxEngines ?? null };
+  return {
+    open_file_limit: capacity?.openFileLimit ?? null,
+    clients_per_engine: capacity?.clientsPerEngine ?? null,
+    max_engines: capacity?.maxEngines ?? null,
+  };
 }
 
 /** An agent row's capacity, when its hello said it. */
-function capacityOf(row: { openFileLimit: number | null; clientsPerEngine: number | null; maxEngines: number | null }): AgentCapacityRow | null {
+function capacityOf(row: {
+  openFileLimit: number | null;
+  clientsPerEngine: number | null;
+  maxEngines: number | null;
+}): AgentCapacityRow | null {
   return row.openFileLimit !== null && row.clientsPerEngine !== null && row.maxEngines !== null
     ? { openFileLimit: row.openFileLimit, clientsPerEngine: row.clientsPerEngine, maxEngines: row.maxEngines }
     : null;
@@ -74,9 +82,24 @@ const ACTIVE_RUN_STATUSES = ["queued", "preparing", "running", "stopping", "degr
 /** Enrolment tokens and agents. Lookups by secret hash are the only ones without an orgId: the secret names the org. */
 export function createFleetRepo(db: Db) {
   const agentColumns = [
-    "a.id", "a.org_id as orgId", "a.hostname", "a.os", "a.arch", "a.cores", "a.memory_bytes as memoryBytes",
-    "a.version", "a.labels", "a.role", "a.connected", "a.last_seen_at as lastSeenAt", "a.revoked_at as revokedAt", "a.ip",
-    "a.open_file_limit as openFileLimit", "a.clients_per_engine as clientsPerEngine", "a.max_engines as maxEngines", "a.capabilities",
+    "a.id",
+    "a.org_id as orgId",
+    "a.hostname",
+    "a.os",
+    "a.arch",
+    "a.cores",
+    "a.memory_bytes as memoryBytes",
+    "a.version",
+    "a.labels",
+    "a.role",
+    "a.connected",
+    "a.last_seen_at as lastSeenAt",
+    "a.revoked_at as revokedAt",
+    "a.ip",
+    "a.open_file_limit as openFileLimit",
+    "a.clients_per_engine as clientsPerEngine",
+    "a.max_engines as maxEngines",
+    "a.capabilities",
   ] as const;
 
   return {
@@ -87,7 +110,12 @@ export function createFleetRepo(db: Db) {
       await db
         .insertInto("enrolment_tokens")
         .values({
-          id: t.id, org_id: orgId, token_hash: t.tokenHash, created_by: t.createdBy, expires_at: t.expiresAt, single_use: t.singleUse,
+          id: t.id,
+          org_id: orgId,
+          token_hash: t.tokenHash,
+          created_by: t.createdBy,
+          expires_at: t.expiresAt,
+          single_use: t.singleUse,
         })
         .execute();
     },
@@ -105,7 +133,14 @@ export function createFleetRepo(db: Db) {
     async findEnrolmentTokenByHash(tokenHash: string): Promise<EnrolmentTokenRow | undefined> {
       return db
         .selectFrom("enrolment_tokens")
-        .select(["id", "org_id as orgId", "expires_at as expiresAt", "revoked_at as revokedAt", "single_use as singleUse", "used_at as usedAt"])
+        .select([
+          "id",
+          "org_id as orgId",
+          "expires_at as expiresAt",
+          "revoked_at as revokedAt",
+          "single_use as singleUse",
+          "used_at as usedAt",
+        ])
         .where("token_hash", "=", tokenHash)
         .executeTakeFirst();
     },
@@ -113,14 +148,26 @@ export function createFleetRepo(db: Db) {
       await db
         .insertInto("agents")
         .values({
-          id: agent.id, org_id: orgId, secret_hash: agent.secretHash, hostname: agent.hostname, os: agent.os,
-          arch: agent.arch, cores: agent.cores, memory_bytes: agent.memoryBytes, version: agent.version,
-          labels: JSON.stringify(agent.labels), ip: agent.ip, role: agent.role ?? "load", ...capacityColumns(agent.capacity),
+          id: agent.id,
+          org_id: orgId,
+          secret_hash: agent.secretHash,
+          hostname: agent.hostname,
+          os: agent.os,
+          arch: agent.arch,
+          cores: agent.cores,
+          memory_bytes: agent.memoryBytes,
+          version: agent.version,
+          labels: JSON.stringify(agent.labels),
+          ip: agent.ip,
+          role: agent.role ?? "load",
+          ...capacityColumns(agent.capacity),
           capabilities: agent.capabilities ? JSON.stringify(agent.capabilities) : null,
         })
         .execute();
     },
-    async findAgentCredential(agentId: string): Promise<{ orgId: string; secretHash: string; revokedAt: Date | null } | undefined> {
+    async findAgentCredential(
+      agentId: string,
+    ): Promise<{ orgId: string; secretHash: string; revokedAt: Date | null } | undefined> {
       return db
         .selectFrom("agents")
         .select(["org_id as orgId", "secret_hash as secretHash", "revoked_at as revokedAt"])
@@ -131,8 +178,16 @@ export function createFleetRepo(db: Db) {
       await db
         .updateTable("agents")
         .set({
-          hostname: host.hostname, os: host.os, arch: host.arch, cores: host.cores, memory_bytes: host.memoryBytes,
-          version: host.version, labels: JSON.stringify(host.labels), ip: host.ip, role: host.role ?? "load", ...capacityColumns(host.capacity),
+          hostname: host.hostname,
+          os: host.os,
+          arch: host.arch,
+          cores: host.cores,
+          memory_bytes: host.memoryBytes,
+          version: host.version,
+          labels: JSON.stringify(host.labels),
+          ip: host.ip,
+          role: host.role ?? "load",
+          ...capacityColumns(host.capacity),
           capabilities: host.capabilities ? JSON.stringify(host.capabilities) : null,
         })
         .where("org_id", "=", orgId)
@@ -210,7 +265,10 @@ export function createFleetRepo(db: Db) {
         query = query.where("a.id", "in", ids);
       }
       const rows = await query.orderBy("a.created_at", "asc").execute();
-      return rows.map(({ openFileLimit, clientsPerEngine, maxEngines, ...row }) => ({ ...row, capacity: capacityOf({ openFileLimit, clientsPerEngine, maxEngines }) }));
+      return rows.map(({ openFileLimit, clientsPerEngine, maxEngines, ...row }) => ({
+        ...row,
+        capacity: capacityOf({ openFileLimit, clientsPerEngine, maxEngines }),
+      }));
     },
   };
 }

@@ -37,32 +37,81 @@ export function createNotificationRepo(db: Db) {
       .selectFrom("notification_deliveries as d")
       .innerJoin("notification_channels as c", "c.id", "d.channel_id")
       .select([
-        "d.id", "d.org_id as orgId", "d.channel_id as channelId", "c.name as channelName", "d.run_id as runId", "d.plan_id as planId", "d.detail", "d.event", "d.status",
-        "d.attempts", "d.response_status as responseStatus", "d.last_error as lastError", "d.created_at as createdAt", "d.updated_at as updatedAt",
+        "d.id",
+        "d.org_id as orgId",
+        "d.channel_id as channelId",
+        "c.name as channelName",
+        "d.run_id as runId",
+        "d.plan_id as planId",
+        "d.detail",
+        "d.event",
+        "d.status",
+        "d.attempts",
+        "d.response_status as responseStatus",
+        "d.last_error as lastError",
+        "d.created_at as createdAt",
+        "d.updated_at as updatedAt",
       ])
       .where("d.org_id", "=", orgId);
 
   return {
-    async insertChannel(orgId: string, channel: { id: string; kind: string; name: string; url: string; events: string[] }): Promise<NotificationChannelRow> {
-      return db.insertInto("notification_channels").values({ ...channel, org_id: orgId }).returning(channelColumns).executeTakeFirstOrThrow();
+    async insertChannel(
+      orgId: string,
+      channel: { id: string; kind: string; name: string; url: string; events: string[] },
+    ): Promise<NotificationChannelRow> {
+      return db
+        .insertInto("notification_channels")
+        .values({ ...channel, org_id: orgId })
+        .returning(channelColumns)
+        .executeTakeFirstOrThrow();
     },
     async listChannels(orgId: string): Promise<NotificationChannelRow[]> {
-      return db.selectFrom("notification_channels").select(channelColumns).where("org_id", "=", orgId).orderBy("created_at", "asc").execute();
+      return db
+        .selectFrom("notification_channels")
+        .select(channelColumns)
+        .where("org_id", "=", orgId)
+        .orderBy("created_at", "asc")
+        .execute();
     },
     async getChannel(orgId: string, id: string): Promise<NotificationChannelRow | undefined> {
-      return db.selectFrom("notification_channels").select(channelColumns).where("org_id", "=", orgId).where("id", "=", id).executeTakeFirst();
+      return db
+        .selectFrom("notification_channels")
+        .select(channelColumns)
+        .where("org_id", "=", orgId)
+        .where("id", "=", id)
+        .executeTakeFirst();
     },
     async deleteChannel(orgId: string, id: string): Promise<boolean> {
-      const result = await db.deleteFrom("notification_channels").where("org_id", "=", orgId).where("id", "=", id).executeTakeFirst();
+      const result = await db
+        .deleteFrom("notification_channels")
+        .where("org_id", "=", orgId)
+        .where("id", "=", id)
+        .executeTakeFirst();
       return Number(result.numDeletedRows) === 1;
     },
     /** A pending delivery; false when this run's end was already given to this channel (a run closed twice). */
-    async insertDelivery(orgId: string, delivery: { id: string; channelId: string; runId: string | null; event: string; planId?: string; detail?: string }): Promise<boolean> {
+    async insertDelivery(
+      orgId: string,
+      delivery: {
+        id: string;
+        channelId: string;
+        runId: string | null;
+        event: string;
+        planId?: string;
+        detail?: string;
+      },
+    ): Promise<boolean> {
       const rows = await db
         .insertInto("notification_deliveries")
         .values({
-          id: delivery.id, org_id: orgId, channel_id: delivery.channelId, run_id: delivery.runId, event: delivery.event, status: "pending",
-          plan_id: delivery.planId ?? null, detail: delivery.detail ?? null,
+          id: delivery.id,
+          org_id: orgId,
+          channel_id: delivery.channelId,
+          run_id: delivery.runId,
+          event: delivery.event,
+          status: "pending",
+          plan_id: delivery.planId ?? null,
+          detail: delivery.detail ?? null,
         })
         .onConflict((oc) => oc.columns(["channel_id", "run_id"]).where("run_id", "is not", null).doNothing())
         .returning("id")
@@ -76,10 +125,20 @@ export function createNotificationRepo(db: Db) {
       return deliveries(orgId).orderBy("d.created_at", "desc").limit(limit).execute();
     },
     /** One attempt's outcome: delivered, still pending (to be retried), or failed for good. */
-    async recordAttempt(orgId: string, id: string, outcome: { status: string; responseStatus: number | null; error: string | null }): Promise<void> {
+    async recordAttempt(
+      orgId: string,
+      id: string,
+      outcome: { status: string; responseStatus: number | null; error: string | null },
+    ): Promise<void> {
       await db
         .updateTable("notification_deliveries")
-        .set((eb) => ({ status: outcome.status, response_status: outcome.responseStatus, last_error: outcome.error, attempts: eb("attempts", "+", 1), updated_at: new Date() }))
+        .set((eb) => ({
+          status: outcome.status,
+          response_status: outcome.responseStatus,
+          last_error: outcome.error,
+          attempts: eb("attempts", "+", 1),
+          updated_at: new Date(),
+        }))
         .where("org_id", "=", orgId)
         .where("id", "=", id)
         .execute();

@@ -35,7 +35,13 @@ export function createOrgRepo(db: Db) {
       .select(["o.id as orgId", "o.name as orgName", "o.slug as orgSlug", "m.role"])
       .where("m.userId", "=", userId);
   const invitationColumns = [
-    "id", "org_id as orgId", "role", "created_by as createdBy", "expires_at as expiresAt", "accepted_at as acceptedAt", "revoked_at as revokedAt",
+    "id",
+    "org_id as orgId",
+    "role",
+    "created_by as createdBy",
+    "expires_at as expiresAt",
+    "accepted_at as acceptedAt",
+    "revoked_at as revokedAt",
   ] as const;
 
   return {
@@ -43,8 +49,14 @@ export function createOrgRepo(db: Db) {
     async createOwnedOrganization(userId: string, org: { id: string; name: string; slug: string }): Promise<void> {
       await db.transaction().execute(async (tx) => {
         const now = new Date();
-        await tx.insertInto("organization").values({ id: org.id, name: org.name, slug: org.slug, logo: null, createdAt: now, metadata: null }).execute();
-        await tx.insertInto("member").values({ id: crypto.randomUUID(), organizationId: org.id, userId, role: "owner", createdAt: now }).execute();
+        await tx
+          .insertInto("organization")
+          .values({ id: org.id, name: org.name, slug: org.slug, logo: null, createdAt: now, metadata: null })
+          .execute();
+        await tx
+          .insertInto("member")
+          .values({ id: crypto.randomUUID(), organizationId: org.id, userId, role: "owner", createdAt: now })
+          .execute();
       });
     },
     async membership(userId: string, orgId: string): Promise<Membership | undefined> {
@@ -69,29 +81,60 @@ export function createOrgRepo(db: Db) {
         .execute();
     },
     async addMember(orgId: string, userId: string, role: string): Promise<void> {
-      await db.insertInto("member").values({ id: crypto.randomUUID(), organizationId: orgId, userId, role, createdAt: new Date() }).execute();
+      await db
+        .insertInto("member")
+        .values({ id: crypto.randomUUID(), organizationId: orgId, userId, role, createdAt: new Date() })
+        .execute();
     },
     async updateMemberRole(orgId: string, memberId: string, role: string): Promise<boolean> {
-      const result = await db.updateTable("member").set({ role }).where("organizationId", "=", orgId).where("id", "=", memberId).executeTakeFirst();
+      const result = await db
+        .updateTable("member")
+        .set({ role })
+        .where("organizationId", "=", orgId)
+        .where("id", "=", memberId)
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
     async removeMember(orgId: string, memberId: string): Promise<boolean> {
-      const result = await db.deleteFrom("member").where("organizationId", "=", orgId).where("id", "=", memberId).executeTakeFirst();
+      const result = await db
+        .deleteFrom("member")
+        .where("organizationId", "=", orgId)
+        .where("id", "=", memberId)
+        .executeTakeFirst();
       return Number(result.numDeletedRows) === 1;
     },
     /** Points one session at another organisation (the user's membership is checked by the caller). */
     async setSessionOrg(userId: string, sessionId: string, orgId: string): Promise<void> {
-      await db.updateTable("session").set({ activeOrganizationId: orgId }).where("id", "=", sessionId).where("userId", "=", userId).execute();
+      await db
+        .updateTable("session")
+        .set({ activeOrganizationId: orgId })
+        .where("id", "=", sessionId)
+        .where("userId", "=", userId)
+        .execute();
     },
-    async insertInvitation(orgId: string, inv: { id: string; tokenHash: string; role: string; createdBy: string; expiresAt: Date }) {
+    async insertInvitation(
+      orgId: string,
+      inv: { id: string; tokenHash: string; role: string; createdBy: string; expiresAt: Date },
+    ) {
       await db
         .insertInto("org_invitations")
-        .values({ id: inv.id, org_id: orgId, token_hash: inv.tokenHash, role: inv.role, created_by: inv.createdBy, expires_at: inv.expiresAt })
+        .values({
+          id: inv.id,
+          org_id: orgId,
+          token_hash: inv.tokenHash,
+          role: inv.role,
+          created_by: inv.createdBy,
+          expires_at: inv.expiresAt,
+        })
         .execute();
     },
     /** By the link's secret: the only invitation lookup without an orgId, because the link names the org. */
     async findInvitationByHash(tokenHash: string): Promise<InvitationRow | undefined> {
-      return db.selectFrom("org_invitations").select(invitationColumns).where("token_hash", "=", tokenHash).executeTakeFirst();
+      return db
+        .selectFrom("org_invitations")
+        .select(invitationColumns)
+        .where("token_hash", "=", tokenHash)
+        .executeTakeFirst();
     },
     async listPendingInvitations(orgId: string, now: Date): Promise<InvitationRow[]> {
       return db
@@ -128,7 +171,8 @@ export function createOrgRepo(db: Db) {
       return Number(result.numUpdatedRows) === 1;
     },
     async getSettings(orgId: string): Promise<unknown | undefined> {
-      return (await db.selectFrom("org_settings").select("settings").where("org_id", "=", orgId).executeTakeFirst())?.settings;
+      return (await db.selectFrom("org_settings").select("settings").where("org_id", "=", orgId).executeTakeFirst())
+        ?.settings;
     },
     async putSettings(orgId: string, settings: unknown): Promise<void> {
       const json = JSON.stringify(settings);

@@ -26,22 +26,53 @@ export interface OrgScheduleRow extends PlanScheduleRow {
 }
 
 const columns = [
-  "plan_id as planId", "org_id as orgId", "cron", "timezone", "created_by as createdBy", "updated_at as updatedAt",
-  "last_attempt_at as lastAttemptAt", "last_run_id as lastRunId", "last_error as lastError",
-  "paused_at as pausedAt", "paused_by as pausedBy",
+  "plan_id as planId",
+  "org_id as orgId",
+  "cron",
+  "timezone",
+  "created_by as createdBy",
+  "updated_at as updatedAt",
+  "last_attempt_at as lastAttemptAt",
+  "last_run_id as lastRunId",
+  "last_error as lastError",
+  "paused_at as pausedAt",
+  "paused_by as pausedBy",
 ] as const;
 
 /** A plan's cron schedule (at most one per plan); every method is scoped by orgId. */
 export function createPlanScheduleRepo(db: Db) {
   return {
     async get(orgId: string, planId: string): Promise<PlanScheduleRow | undefined> {
-      return db.selectFrom("plan_schedules").select(columns).where("org_id", "=", orgId).where("plan_id", "=", planId).executeTakeFirst();
+      return db
+        .selectFrom("plan_schedules")
+        .select(columns)
+        .where("org_id", "=", orgId)
+        .where("plan_id", "=", planId)
+        .executeTakeFirst();
     },
-    async upsert(orgId: string, schedule: { planId: string; cron: string; timezone: string; createdBy: string }): Promise<PlanScheduleRow> {
+    async upsert(
+      orgId: string,
+      schedule: { planId: string; cron: string; timezone: string; createdBy: string },
+    ): Promise<PlanScheduleRow> {
       return db
         .insertInto("plan_schedules")
-        .values({ plan_id: schedule.planId, org_id: orgId, cron: schedule.cron, timezone: schedule.timezone, created_by: schedule.createdBy })
-        .onConflict((oc) => oc.column("plan_id").doUpdateSet({ cron: schedule.cron, timezone: schedule.timezone, created_by: schedule.createdBy, updated_at: new Date() }))
+        .values({
+          plan_id: schedule.planId,
+          org_id: orgId,
+          cron: schedule.cron,
+          timezone: schedule.timezone,
+          created_by: schedule.createdBy,
+        })
+        .onConflict((oc) =>
+          oc
+            .column("plan_id")
+            .doUpdateSet({
+              cron: schedule.cron,
+              timezone: schedule.timezone,
+              created_by: schedule.createdBy,
+              updated_at: new Date(),
+            }),
+        )
         .returning(columns)
         .executeTakeFirstOrThrow();
     },
@@ -52,7 +83,12 @@ export function createPlanScheduleRepo(db: Db) {
         .innerJoin("plans as p", (join) => join.onRef("p.id", "=", "s.plan_id").onRef("p.org_id", "=", "s.org_id"))
         .leftJoin("runs as r", (join) => join.onRef("r.id", "=", "s.last_run_id").onRef("r.org_id", "=", "s.org_id"))
         .select(columns.map((column) => `s.${column}` as const))
-        .select(["p.name as planName", "p.archived_at as planArchivedAt", "r.status as lastRunStatus", sql<string | null>`r.verdict ->> 'outcome'`.as("lastRunOutcome")])
+        .select([
+          "p.name as planName",
+          "p.archived_at as planArchivedAt",
+          "r.status as lastRunStatus",
+          sql<string | null>`r.verdict ->> 'outcome'`.as("lastRunOutcome"),
+        ])
         .where("s.org_id", "=", orgId)
         .orderBy("p.name")
         .orderBy("s.plan_id")
@@ -69,7 +105,11 @@ export function createPlanScheduleRepo(db: Db) {
         .executeTakeFirst();
     },
     /** What the latest firing did: started `runId`, or none, for `error`. */
-    async recordAttempt(orgId: string, planId: string, attempt: { at: Date; runId: string | null; error: string | null }): Promise<void> {
+    async recordAttempt(
+      orgId: string,
+      planId: string,
+      attempt: { at: Date; runId: string | null; error: string | null },
+    ): Promise<void> {
       await db
         .updateTable("plan_schedules")
         .set({ last_attempt_at: attempt.at, last_run_id: attempt.runId, last_error: attempt.error })
@@ -78,7 +118,11 @@ export function createPlanScheduleRepo(db: Db) {
         .execute();
     },
     async remove(orgId: string, planId: string): Promise<boolean> {
-      const result = await db.deleteFrom("plan_schedules").where("org_id", "=", orgId).where("plan_id", "=", planId).executeTakeFirst();
+      const result = await db
+        .deleteFrom("plan_schedules")
+        .where("org_id", "=", orgId)
+        .where("plan_id", "=", planId)
+        .executeTakeFirst();
       return Number(result.numDeletedRows) === 1;
     },
   };

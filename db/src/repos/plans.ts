@@ -34,13 +34,25 @@ export interface PlanVersionRow {
   createdAt: Date;
 }
 
-const columns = ["id", "org_id as orgId", "name", "version", "spec", "created_at as createdAt", "updated_at as updatedAt", "archived_at as archivedAt", "baseline_run_id as baselineRunId"] as const;
+const columns = [
+  "id",
+  "org_id as orgId",
+  "name",
+  "version",
+  "spec",
+  "created_at as createdAt",
+  "updated_at as updatedAt",
+  "archived_at as archivedAt",
+  "baseline_run_id as baselineRunId",
+] as const;
 
 /** A row as core sees it: its spec parsed once, here. */
 function planOf<R extends { id: string; version: number; spec: unknown }>(row: R): R & { spec: PlanSpec } {
   return { ...row, spec: readStoredPlan(row.spec, `plan ${row.id} (version ${row.version})`) };
 }
-function planOrUndefined<R extends { id: string; version: number; spec: unknown }>(row: R | undefined): (R & { spec: PlanSpec }) | undefined {
+function planOrUndefined<R extends { id: string; version: number; spec: unknown }>(
+  row: R | undefined,
+): (R & { spec: PlanSpec }) | undefined {
   return row && planOf(row);
 }
 
@@ -54,22 +66,39 @@ export function createPlanRepo(db: Db) {
           .values({ id: plan.id, org_id: orgId, name: plan.name, spec: JSON.stringify(plan.spec) })
           .returning(columns)
           .executeTakeFirstOrThrow();
-        await tx.insertInto("plan_versions").values({ plan_id: plan.id, org_id: orgId, version: 1, spec: JSON.stringify(plan.spec) }).execute();
+        await tx
+          .insertInto("plan_versions")
+          .values({ plan_id: plan.id, org_id: orgId, version: 1, spec: JSON.stringify(plan.spec) })
+          .execute();
         return planOf(row);
       });
     },
     /** A new version of the plan; `expectedVersion` guards against overwriting someone else's edit. */
-    async update(orgId: string, id: string, expectedVersion: number, plan: { name: string; spec: PlanSpec }): Promise<PlanRow | undefined> {
+    async update(
+      orgId: string,
+      id: string,
+      expectedVersion: number,
+      plan: { name: string; spec: PlanSpec },
+    ): Promise<PlanRow | undefined> {
       return db.transaction().execute(async (tx) => {
         const row = await tx
           .updateTable("plans")
-          .set((eb) => ({ name: plan.name, spec: JSON.stringify(plan.spec), version: eb("version", "+", 1), updated_at: new Date() }))
+          .set((eb) => ({
+            name: plan.name,
+            spec: JSON.stringify(plan.spec),
+            version: eb("version", "+", 1),
+            updated_at: new Date(),
+          }))
           .where("org_id", "=", orgId)
           .where("id", "=", id)
           .where("version", "=", expectedVersion)
           .returning(columns)
           .executeTakeFirst();
-        if (row) await tx.insertInto("plan_versions").values({ plan_id: id, org_id: orgId, version: row.version, spec: JSON.stringify(plan.spec) }).execute();
+        if (row)
+          await tx
+            .insertInto("plan_versions")
+            .values({ plan_id: id, org_id: orgId, version: row.version, spec: JSON.stringify(plan.spec) })
+            .execute();
         return planOrUndefined(row);
       });
     },
@@ -84,7 +113,14 @@ export function createPlanRepo(db: Db) {
       return rows.map((row) => ({ ...row, spec: readStoredPlan(row.spec, `plan ${id} (version ${row.version})`) }));
     },
     async get(orgId: string, id: string): Promise<PlanRow | undefined> {
-      return planOrUndefined(await db.selectFrom("plans").select(columns).where("org_id", "=", orgId).where("id", "=", id).executeTakeFirst());
+      return planOrUndefined(
+        await db
+          .selectFrom("plans")
+          .select(columns)
+          .where("org_id", "=", orgId)
+          .where("id", "=", id)
+          .executeTakeFirst(),
+      );
     },
     async list(orgId: string, shelf: PlanShelf = "active", limit = 200): Promise<PlanRow[]> {
       let query = db.selectFrom("plans").select(columns).where("org_id", "=", orgId);
@@ -94,12 +130,29 @@ export function createPlanRepo(db: Db) {
     },
     /** The active plan of that name (the most recently saved, should two share it). */
     async findActiveByName(orgId: string, name: string): Promise<PlanRow | undefined> {
-      return planOrUndefined(await db.selectFrom("plans").select(columns).where("org_id", "=", orgId).where("name", "=", name).where("archived_at", "is", null)
-        .orderBy("updated_at", "desc").limit(1).executeTakeFirst());
+      return planOrUndefined(
+        await db
+          .selectFrom("plans")
+          .select(columns)
+          .where("org_id", "=", orgId)
+          .where("name", "=", name)
+          .where("archived_at", "is", null)
+          .orderBy("updated_at", "desc")
+          .limit(1)
+          .executeTakeFirst(),
+      );
     },
     /** Archives (a date) or restores (null) a plan; undefined when it is not in this organisation. */
     async setArchived(orgId: string, id: string, archivedAt: Date | null): Promise<PlanRow | undefined> {
-      return planOrUndefined(await db.updateTable("plans").set({ archived_at: archivedAt }).where("org_id", "=", orgId).where("id", "=", id).returning(columns).executeTakeFirst());
+      return planOrUndefined(
+        await db
+          .updateTable("plans")
+          .set({ archived_at: archivedAt })
+          .where("org_id", "=", orgId)
+          .where("id", "=", id)
+          .returning(columns)
+          .executeTakeFirst(),
+      );
     },
     /** Each plan's most recent run that ended (finished, aborted or failed), newest by creation; plans without one are left out. */
     async lastRuns(orgId: string, planIds: readonly string[]): Promise<LastRunRow[]> {
@@ -107,7 +160,13 @@ export function createPlanRepo(db: Db) {
       return db
         .selectFrom("runs")
         .distinctOn("plan_id")
-        .select(["plan_id as planId", "id", "status", sql<string | null>`verdict ->> 'outcome'`.as("outcome"), "ended_at as endedAt"])
+        .select([
+          "plan_id as planId",
+          "id",
+          "status",
+          sql<string | null>`verdict ->> 'outcome'`.as("outcome"),
+          "ended_at as endedAt",
+        ])
         .where("org_id", "=", orgId)
         .where("plan_id", "in", planIds)
         .where("status", "in", ["finished", "aborted", "failed"])
@@ -117,17 +176,35 @@ export function createPlanRepo(db: Db) {
     },
     /** Pins (a run id) or unpins (null) the plan's baseline; undefined when the plan is not in this organisation. */
     async setBaseline(orgId: string, id: string, runId: string | null): Promise<PlanRow | undefined> {
-      return planOrUndefined(await db.updateTable("plans").set({ baseline_run_id: runId }).where("org_id", "=", orgId).where("id", "=", id).returning(columns).executeTakeFirst());
+      return planOrUndefined(
+        await db
+          .updateTable("plans")
+          .set({ baseline_run_id: runId })
+          .where("org_id", "=", orgId)
+          .where("id", "=", id)
+          .returning(columns)
+          .executeTakeFirst(),
+      );
     },
     /** Deletes a plan that has no runs (its versions go with it); false when it has runs or is not in this organisation. */
     async deleteWithoutRuns(orgId: string, id: string): Promise<boolean> {
-      const result = await db.deleteFrom("plans").where("org_id", "=", orgId).where("id", "=", id)
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom("runs").select("runs.id").whereRef("runs.plan_id", "=", "plans.id"))))
+      const result = await db
+        .deleteFrom("plans")
+        .where("org_id", "=", orgId)
+        .where("id", "=", id)
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom("runs").select("runs.id").whereRef("runs.plan_id", "=", "plans.id"))),
+        )
         .executeTakeFirst();
       return Number(result.numDeletedRows) === 1;
     },
     async countRuns(orgId: string, id: string): Promise<number> {
-      const row = await db.selectFrom("runs").select((eb) => eb.fn.countAll<string>().as("n")).where("org_id", "=", orgId).where("plan_id", "=", id).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom("runs")
+        .select((eb) => eb.fn.countAll<string>().as("n"))
+        .where("org_id", "=", orgId)
+        .where("plan_id", "=", id)
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
   };

@@ -20,16 +20,42 @@ export interface EstimateRow {
   createdAt: Date;
 }
 
-const linkColumns = ["id", "org_id as orgId", "run_id as runId", "created_at as createdAt", "expires_at as expiresAt", "revoked_at as revokedAt"] as const;
-const estimateColumns = ["id", "target_name as targetName", "build", "run_id as runId", "clients", "valid", "sentence", "created_at as createdAt"] as const;
+const linkColumns = [
+  "id",
+  "org_id as orgId",
+  "run_id as runId",
+  "created_at as createdAt",
+  "expires_at as expiresAt",
+  "revoked_at as revokedAt",
+] as const;
+const estimateColumns = [
+  "id",
+  "target_name as targetName",
+  "build",
+  "run_id as runId",
+  "clients",
+  "valid",
+  "sentence",
+  "created_at as createdAt",
+] as const;
 
 /** Share links and saved capacity estimates, scoped by orgId (a share link's secret names its org). */
 export function createReportRepo(db: Db) {
   return {
-    async insertShareLink(orgId: string, link: { id: string; runId: string; tokenHash: string; createdBy: string; expiresAt: Date | null }) {
+    async insertShareLink(
+      orgId: string,
+      link: { id: string; runId: string; tokenHash: string; createdBy: string; expiresAt: Date | null },
+    ) {
       await db
         .insertInto("share_links")
-        .values({ id: link.id, org_id: orgId, run_id: link.runId, token_hash: link.tokenHash, created_by: link.createdBy, expires_at: link.expiresAt })
+        .values({
+          id: link.id,
+          org_id: orgId,
+          run_id: link.runId,
+          token_hash: link.tokenHash,
+          created_by: link.createdBy,
+          expires_at: link.expiresAt,
+        })
         .execute();
       return db.selectFrom("share_links").select(linkColumns).where("id", "=", link.id).executeTakeFirstOrThrow();
     },
@@ -37,7 +63,13 @@ export function createReportRepo(db: Db) {
       return db.selectFrom("share_links").select(linkColumns).where("token_hash", "=", tokenHash).executeTakeFirst();
     },
     async listShareLinks(orgId: string, runId: string): Promise<ShareLinkRow[]> {
-      return db.selectFrom("share_links").select(linkColumns).where("org_id", "=", orgId).where("run_id", "=", runId).orderBy("created_at", "desc").execute();
+      return db
+        .selectFrom("share_links")
+        .select(linkColumns)
+        .where("org_id", "=", orgId)
+        .where("run_id", "=", runId)
+        .orderBy("created_at", "desc")
+        .execute();
     },
     async revokeShareLink(orgId: string, id: string, at: Date): Promise<boolean> {
       const result = await db
@@ -52,7 +84,16 @@ export function createReportRepo(db: Db) {
     async insertEstimate(orgId: string, e: Omit<EstimateRow, "createdAt">) {
       await db
         .insertInto("capacity_estimates")
-        .values({ id: e.id, org_id: orgId, target_name: e.targetName, build: e.build, run_id: e.runId, clients: e.clients, valid: e.valid, sentence: e.sentence })
+        .values({
+          id: e.id,
+          org_id: orgId,
+          target_name: e.targetName,
+          build: e.build,
+          run_id: e.runId,
+          clients: e.clients,
+          valid: e.valid,
+          sentence: e.sentence,
+        })
         .execute();
     },
     /** Oldest first, so each estimate can be compared with the one before it. */

@@ -89,19 +89,48 @@ export function createRunRepo(db: Db) {
       .leftJoin("user as starter", "starter.email", "r.started_by")
       .leftJoin("user as editor", "editor.email", "r.notes_edited_by")
       .select([
-        "r.id", "r.org_id as orgId", "r.plan_id as planId", "p.name as planName", "r.plan_version as planVersion", "r.spec", "r.status", "r.error",
-        "r.summary", "r.verdict", "r.capacity", "r.start_at as startAt", "r.created_at as createdAt", "r.started_at as startedAt", "r.ended_at as endedAt",
-        "r.started_by as startedBy", "starter.name as startedByName", "r.note", "r.tags", "r.notes_edited_by as notesEditedBy", "editor.name as notesEditedByName",
+        "r.id",
+        "r.org_id as orgId",
+        "r.plan_id as planId",
+        "p.name as planName",
+        "r.plan_version as planVersion",
+        "r.spec",
+        "r.status",
+        "r.error",
+        "r.summary",
+        "r.verdict",
+        "r.capacity",
+        "r.start_at as startAt",
+        "r.created_at as createdAt",
+        "r.started_at as startedAt",
+        "r.ended_at as endedAt",
+        "r.started_by as startedBy",
+        "starter.name as startedByName",
+        "r.note",
+        "r.tags",
+        "r.notes_edited_by as notesEditedBy",
+        "editor.name as notesEditedByName",
         "r.notes_edited_at as notesEditedAt",
         "r.judged_snapshots as judgedSnapshots",
       ])
       .where("r.org_id", "=", orgId);
 
   return {
-    async insert(orgId: string, run: { id: string; planId: string; planVersion?: number; spec: PlanSpec; status: string; startedBy?: string }) {
+    async insert(
+      orgId: string,
+      run: { id: string; planId: string; planVersion?: number; spec: PlanSpec; status: string; startedBy?: string },
+    ) {
       await db
         .insertInto("runs")
-        .values({ id: run.id, org_id: orgId, plan_id: run.planId, plan_version: run.planVersion ?? null, spec: JSON.stringify(run.spec), status: run.status, started_by: run.startedBy ?? null })
+        .values({
+          id: run.id,
+          org_id: orgId,
+          plan_id: run.planId,
+          plan_version: run.planVersion ?? null,
+          spec: JSON.stringify(run.spec),
+          status: run.status,
+          started_by: run.startedBy ?? null,
+        })
         .execute();
     },
     async get(orgId: string, id: string): Promise<RunRow | undefined> {
@@ -112,7 +141,12 @@ export function createRunRepo(db: Db) {
       return (await runQuery(orgId).orderBy("r.created_at", "desc").limit(limit).execute()).map(runOf);
     },
     /** One page of the runs matching `filter`, newest first, and how many match over every page. */
-    async listPage(orgId: string, filter: RunFilterRow, limit: number, offset: number): Promise<{ rows: RunRow[]; matching: number }> {
+    async listPage(
+      orgId: string,
+      filter: RunFilterRow,
+      limit: number,
+      offset: number,
+    ): Promise<{ rows: RunRow[]; matching: number }> {
       const filtered = <T extends ReturnType<typeof runQuery>>(query: T): T => {
         let q = query;
         if (filter.status !== undefined) q = q.where("r.status", "=", filter.status) as T;
@@ -125,13 +159,25 @@ export function createRunRepo(db: Db) {
         return q;
       };
       const [rows, count] = await Promise.all([
-        filtered(runQuery(orgId)).orderBy("r.created_at", "desc").orderBy("r.id", "desc").limit(limit).offset(offset).execute(),
-        filtered(runQuery(orgId)).clearSelect().select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
+        filtered(runQuery(orgId))
+          .orderBy("r.created_at", "desc")
+          .orderBy("r.id", "desc")
+          .limit(limit)
+          .offset(offset)
+          .execute(),
+        filtered(runQuery(orgId))
+          .clearSelect()
+          .select((eb) => eb.fn.countAll<string>().as("n"))
+          .executeTakeFirstOrThrow(),
       ]);
       return { rows: rows.map(runOf), matching: Number(count.n) };
     },
     /** Sets a run's note and/or tags and who changed them; false when the org has no such run. */
-    async updateNotes(orgId: string, id: string, notes: { note?: string; tags?: string[]; editedBy: string }): Promise<boolean> {
+    async updateNotes(
+      orgId: string,
+      id: string,
+      notes: { note?: string; tags?: string[]; editedBy: string },
+    ): Promise<boolean> {
       const result = await db
         .updateTable("runs")
         .set({
@@ -147,7 +193,14 @@ export function createRunRepo(db: Db) {
     },
     /** The org's runs waiting for their agents, oldest first: the queue's order. */
     async listQueuedIds(orgId: string, limit = 100): Promise<string[]> {
-      const rows = await db.selectFrom("runs").select("id").where("org_id", "=", orgId).where("status", "=", "queued").orderBy("created_at", "asc").limit(limit).execute();
+      const rows = await db
+        .selectFrom("runs")
+        .select("id")
+        .where("org_id", "=", orgId)
+        .where("status", "=", "queued")
+        .orderBy("created_at", "asc")
+        .limit(limit)
+        .execute();
       return rows.map((row) => row.id);
     },
     /**
@@ -165,7 +218,13 @@ export function createRunRepo(db: Db) {
      * `fromJudged`, also on the snapshots the stored verdict was judged on, so two judgements of the same late
      * seconds cannot both be recorded.
      */
-    async update(orgId: string, id: string, fromStatus: string, patch: RunPatch, fromJudged?: { judgedSnapshots: number | null }): Promise<boolean> {
+    async update(
+      orgId: string,
+      id: string,
+      fromStatus: string,
+      patch: RunPatch,
+      fromJudged?: { judgedSnapshots: number | null },
+    ): Promise<boolean> {
       const result = await db
         .updateTable("runs")
         .set({
@@ -182,7 +241,9 @@ export function createRunRepo(db: Db) {
         .where("org_id", "=", orgId)
         .where("id", "=", id)
         .where("status", "=", fromStatus)
-        .$if(fromJudged !== undefined, (q) => q.where(sql<boolean>`judged_snapshots is not distinct from ${fromJudged!.judgedSnapshots}`))
+        .$if(fromJudged !== undefined, (q) =>
+          q.where(sql<boolean>`judged_snapshots is not distinct from ${fromJudged!.judgedSnapshots}`),
+        )
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
@@ -193,17 +254,36 @@ export function createRunRepo(db: Db) {
         .execute();
     },
     /** Replaces the run's events of `kind` with `events` (one transaction): what a judgement found, as it now stands. */
-    async replaceEvents(orgId: string, runId: string, kind: string, events: readonly { agentId: string | null; message: string }[]) {
+    async replaceEvents(
+      orgId: string,
+      runId: string,
+      kind: string,
+      events: readonly { agentId: string | null; message: string }[],
+    ) {
       await db.transaction().execute(async (tx) => {
-        await tx.deleteFrom("run_events").where("org_id", "=", orgId).where("run_id", "=", runId).where("kind", "=", kind).execute();
+        await tx
+          .deleteFrom("run_events")
+          .where("org_id", "=", orgId)
+          .where("run_id", "=", runId)
+          .where("kind", "=", kind)
+          .execute();
         if (events.length === 0) return;
-        await tx.insertInto("run_events").values(events.map((e) => ({ run_id: runId, org_id: orgId, kind, agent_id: e.agentId, message: e.message }))).execute();
+        await tx
+          .insertInto("run_events")
+          .values(events.map((e) => ({ run_id: runId, org_id: orgId, kind, agent_id: e.agentId, message: e.message })))
+          .execute();
       });
     },
     /** Of `runIds`, those that have ended (finished, aborted, failed): a snapshot stored for one arrived after its close. */
     async listEnded(orgId: string, runIds: readonly string[]): Promise<string[]> {
       if (runIds.length === 0) return [];
-      const rows = await db.selectFrom("runs").select("id").where("org_id", "=", orgId).where("id", "in", [...runIds]).where("status", "in", ["finished", "aborted", "failed"]).execute();
+      const rows = await db
+        .selectFrom("runs")
+        .select("id")
+        .where("org_id", "=", orgId)
+        .where("id", "in", [...runIds])
+        .where("status", "in", ["finished", "aborted", "failed"])
+        .execute();
       return rows.map((row) => row.id);
     },
     async listEvents(orgId: string, runId: string): Promise<RunEventRow[]> {
@@ -216,18 +296,40 @@ export function createRunRepo(db: Db) {
         .orderBy("id")
         .execute();
     },
-    async insertShards(orgId: string, runId: string, shards: { agentId: string; shardIndex: number; clients: number; role?: string }[]) {
+    async insertShards(
+      orgId: string,
+      runId: string,
+      shards: { agentId: string; shardIndex: number; clients: number; role?: string }[],
+    ) {
       if (shards.length === 0) return;
       await db
         .insertInto("run_shards")
-        .values(shards.map((s) => ({ run_id: runId, agent_id: s.agentId, org_id: orgId, shard_index: s.shardIndex, clients: s.clients, role: s.role ?? "load" })))
+        .values(
+          shards.map((s) => ({
+            run_id: runId,
+            agent_id: s.agentId,
+            org_id: orgId,
+            shard_index: s.shardIndex,
+            clients: s.clients,
+            role: s.role ?? "load",
+          })),
+        )
         .onConflict((oc) => oc.columns(["run_id", "agent_id"]).doNothing())
         .execute();
     },
     async listShards(orgId: string, runId: string): Promise<ShardRow[]> {
       return db
         .selectFrom("run_shards")
-        .select(["run_id as runId", "agent_id as agentId", "shard_index as shardIndex", "clients", "role", "state", "last_seq as lastSeq", "error"])
+        .select([
+          "run_id as runId",
+          "agent_id as agentId",
+          "shard_index as shardIndex",
+          "clients",
+          "role",
+          "state",
+          "last_seq as lastSeq",
+          "error",
+        ])
         .where("org_id", "=", orgId)
         .where("run_id", "=", runId)
         .orderBy("shard_index")
@@ -235,13 +337,23 @@ export function createRunRepo(db: Db) {
     },
     /** How many of the run's shards there are, and how many are in none of `states`; without reading them all. */
     /** Shards of a run, those not in `notIn` states, and the clients of the shards before `beforeIndex`. */
-    async countShards(orgId: string, runId: string, notIn: readonly string[] = [], beforeIndex = 0): Promise<{ total: number; notIn: number; clientsBefore: number }> {
+    async countShards(
+      orgId: string,
+      runId: string,
+      notIn: readonly string[] = [],
+      beforeIndex = 0,
+    ): Promise<{ total: number; notIn: number; clientsBefore: number }> {
       const row = await db
         .selectFrom("run_shards")
         .select((eb) => [
           eb.fn.countAll<string>().as("total"),
-          eb.fn.countAll<string>().filterWhere(notIn.length ? eb("state", "not in", notIn) : eb.lit(true)).as("notIn"),
-          eb.fn.coalesce(eb.fn.sum<string>("clients").filterWhere("shard_index", "<", beforeIndex), eb.lit(0)).as("clientsBefore"),
+          eb.fn
+            .countAll<string>()
+            .filterWhere(notIn.length ? eb("state", "not in", notIn) : eb.lit(true))
+            .as("notIn"),
+          eb.fn
+            .coalesce(eb.fn.sum<string>("clients").filterWhere("shard_index", "<", beforeIndex), eb.lit(0))
+            .as("clientsBefore"),
         ])
         .where("org_id", "=", orgId)
         .where("run_id", "=", runId)
@@ -251,13 +363,27 @@ export function createRunRepo(db: Db) {
     async getShard(orgId: string, runId: string, agentId: string): Promise<ShardRow | undefined> {
       return db
         .selectFrom("run_shards")
-        .select(["run_id as runId", "agent_id as agentId", "shard_index as shardIndex", "clients", "role", "state", "last_seq as lastSeq", "error"])
+        .select([
+          "run_id as runId",
+          "agent_id as agentId",
+          "shard_index as shardIndex",
+          "clients",
+          "role",
+          "state",
+          "last_seq as lastSeq",
+          "error",
+        ])
         .where("org_id", "=", orgId)
         .where("run_id", "=", runId)
         .where("agent_id", "=", agentId)
         .executeTakeFirst();
     },
-    async updateShard(orgId: string, runId: string, agentId: string, patch: { state: string; lastSeq?: number | null; error?: string | null }) {
+    async updateShard(
+      orgId: string,
+      runId: string,
+      agentId: string,
+      patch: { state: string; lastSeq?: number | null; error?: string | null },
+    ) {
       const result = await db
         .updateTable("run_shards")
         .set({
@@ -277,8 +403,15 @@ export function createRunRepo(db: Db) {
         .selectFrom("run_shards as s")
         .innerJoin("runs as r", "r.id", "s.run_id")
         .select([
-          "s.run_id as runId", "s.agent_id as agentId", "s.shard_index as shardIndex", "s.clients", "s.role", "s.state",
-          "s.last_seq as lastSeq", "s.error", "r.status as runStatus",
+          "s.run_id as runId",
+          "s.agent_id as agentId",
+          "s.shard_index as shardIndex",
+          "s.clients",
+          "s.role",
+          "s.state",
+          "s.last_seq as lastSeq",
+          "s.error",
+          "r.status as runStatus",
         ])
         .where("s.org_id", "=", orgId)
         .where("s.agent_id", "=", agentId)

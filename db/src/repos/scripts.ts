@@ -17,28 +17,60 @@ const summaryColumns = ["sha256", "name", "size_bytes as sizeBytes", "created_at
 export function createScriptRepo(db: Db) {
   return {
     /** Stores the bundle unless the org already has these bytes; `created` says which happened. */
-    async insert(orgId: string, script: { sha256: string; name: string; source: string; sizeBytes: number; createdBy: string | null }): Promise<{ row: ScriptSummaryRow; created: boolean }> {
+    async insert(
+      orgId: string,
+      script: { sha256: string; name: string; source: string; sizeBytes: number; createdBy: string | null },
+    ): Promise<{ row: ScriptSummaryRow; created: boolean }> {
       const inserted = await db
         .insertInto("script_bundles")
-        .values({ org_id: orgId, sha256: script.sha256, name: script.name, source: script.source, size_bytes: script.sizeBytes, created_by: script.createdBy })
+        .values({
+          org_id: orgId,
+          sha256: script.sha256,
+          name: script.name,
+          source: script.source,
+          size_bytes: script.sizeBytes,
+          created_by: script.createdBy,
+        })
         .onConflict((oc) => oc.columns(["org_id", "sha256"]).doNothing())
         .returning(summaryColumns)
         .executeTakeFirst();
       if (inserted) return { row: inserted, created: true };
-      const existing = await db.selectFrom("script_bundles").select(summaryColumns).where("org_id", "=", orgId).where("sha256", "=", script.sha256).executeTakeFirstOrThrow();
+      const existing = await db
+        .selectFrom("script_bundles")
+        .select(summaryColumns)
+        .where("org_id", "=", orgId)
+        .where("sha256", "=", script.sha256)
+        .executeTakeFirstOrThrow();
       return { row: existing, created: false };
     },
     async get(orgId: string, sha256: string): Promise<ScriptRow | undefined> {
-      return db.selectFrom("script_bundles").select([...summaryColumns, "source"]).where("org_id", "=", orgId).where("sha256", "=", sha256).executeTakeFirst();
+      return db
+        .selectFrom("script_bundles")
+        .select([...summaryColumns, "source"])
+        .where("org_id", "=", orgId)
+        .where("sha256", "=", sha256)
+        .executeTakeFirst();
     },
     /** Newest first, without their sources. */
     async list(orgId: string, limit = 500): Promise<ScriptSummaryRow[]> {
-      return db.selectFrom("script_bundles").select(summaryColumns).where("org_id", "=", orgId).orderBy("created_at", "desc").orderBy("sha256").limit(limit).execute();
+      return db
+        .selectFrom("script_bundles")
+        .select(summaryColumns)
+        .where("org_id", "=", orgId)
+        .orderBy("created_at", "desc")
+        .orderBy("sha256")
+        .limit(limit)
+        .execute();
     },
     /** Which of `sha256s` the org has stored. */
     async existing(orgId: string, sha256s: readonly string[]): Promise<string[]> {
       if (sha256s.length === 0) return [];
-      const rows = await db.selectFrom("script_bundles").select("sha256").where("org_id", "=", orgId).where("sha256", "in", [...sha256s]).execute();
+      const rows = await db
+        .selectFrom("script_bundles")
+        .select("sha256")
+        .where("org_id", "=", orgId)
+        .where("sha256", "in", [...sha256s])
+        .execute();
       return rows.map((r) => r.sha256);
     },
   };

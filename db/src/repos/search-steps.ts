@@ -26,7 +26,14 @@ export function createSearchStepRepo(db: Db) {
     async insert(orgId: string, runId: string, step: Omit<SearchStepRow, "held">): Promise<boolean> {
       const result = await db
         .insertInto("run_search_steps")
-        .values({ run_id: runId, org_id: orgId, step: step.step, clients: step.clients, phase: step.phase, start_at: step.startAt })
+        .values({
+          run_id: runId,
+          org_id: orgId,
+          step: step.step,
+          clients: step.clients,
+          phase: step.phase,
+          start_at: step.startAt,
+        })
         .onConflict((oc) => oc.columns(["run_id", "step"]).doNothing())
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;

@@ -10,7 +10,13 @@ export interface SecretRow {
   updatedAt: Date;
 }
 
-const listColumns = ["name", "created_by as createdBy", "created_at as createdAt", "updated_by as updatedBy", "updated_at as updatedAt"] as const;
+const listColumns = [
+  "name",
+  "created_by as createdBy",
+  "created_at as createdAt",
+  "updated_by as updatedBy",
+  "updated_at as updatedAt",
+] as const;
 
 /** The organisation's secrets (values arrive and leave sealed); every method is scoped by orgId. */
 export function createSecretRepo(db: Db) {
@@ -19,27 +25,56 @@ export function createSecretRepo(db: Db) {
       return db.selectFrom("org_secrets").select(listColumns).where("org_id", "=", orgId).orderBy("name").execute();
     },
     async count(orgId: string): Promise<number> {
-      const row = await db.selectFrom("org_secrets").select((eb) => eb.fn.countAll<string>().as("n")).where("org_id", "=", orgId).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom("org_secrets")
+        .select((eb) => eb.fn.countAll<string>().as("n"))
+        .where("org_id", "=", orgId)
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
     /** Which of `names` the organisation has. */
     async existing(orgId: string, names: readonly string[]): Promise<string[]> {
       if (names.length === 0) return [];
-      const rows = await db.selectFrom("org_secrets").select("name").where("org_id", "=", orgId).where("name", "in", [...names]).execute();
+      const rows = await db
+        .selectFrom("org_secrets")
+        .select("name")
+        .where("org_id", "=", orgId)
+        .where("name", "in", [...names])
+        .execute();
       return rows.map((row) => row.name);
     },
     /** The sealed values of those of `names` the organisation has. */
     async sealedValues(orgId: string, names: readonly string[]): Promise<{ name: string; valueSealed: string }[]> {
       if (names.length === 0) return [];
-      return db.selectFrom("org_secrets").select(["name", "value_sealed as valueSealed"]).where("org_id", "=", orgId).where("name", "in", [...names]).execute();
+      return db
+        .selectFrom("org_secrets")
+        .select(["name", "value_sealed as valueSealed"])
+        .where("org_id", "=", orgId)
+        .where("name", "in", [...names])
+        .execute();
     },
     /** Creates or replaces a secret; `created` says which. */
-    async put(orgId: string, name: string, valueSealed: string, by: string): Promise<{ row: SecretRow; created: boolean }> {
+    async put(
+      orgId: string,
+      name: string,
+      valueSealed: string,
+      by: string,
+    ): Promise<{ row: SecretRow; created: boolean }> {
       const now = new Date();
       const row = await db
         .insertInto("org_secrets")
-        .values({ org_id: orgId, name, value_sealed: valueSealed, created_by: by, created_at: now, updated_by: by, updated_at: now })
-        .onConflict((oc) => oc.columns(["org_id", "name"]).doUpdateSet({ value_sealed: valueSealed, updated_by: by, updated_at: now }))
+        .values({
+          org_id: orgId,
+          name,
+          value_sealed: valueSealed,
+          created_by: by,
+          created_at: now,
+          updated_by: by,
+          updated_at: now,
+        })
+        .onConflict((oc) =>
+          oc.columns(["org_id", "name"]).doUpdateSet({ value_sealed: valueSealed, updated_by: by, updated_at: now }),
+        )
         // xmax is 0 on a row this statement inserted, and set on one it updated.
         .returning([...listColumns, sql<boolean>`xmax = 0`.as("inserted")])
         .executeTakeFirstOrThrow();
@@ -47,7 +82,11 @@ export function createSecretRepo(db: Db) {
       return { row: listed, created: inserted };
     },
     async remove(orgId: string, name: string): Promise<boolean> {
-      const result = await db.deleteFrom("org_secrets").where("org_id", "=", orgId).where("name", "=", name).executeTakeFirst();
+      const result = await db
+        .deleteFrom("org_secrets")
+        .where("org_id", "=", orgId)
+        .where("name", "=", name)
+        .executeTakeFirst();
       return Number(result.numDeletedRows) === 1;
     },
   };

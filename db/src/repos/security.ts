@@ -21,25 +21,52 @@ export interface AuditRow {
 }
 
 const tokenColumns = [
-  "id", "org_id as orgId", "name", "scope", "created_by as createdBy", "created_at as createdAt", "expires_at as expiresAt",
-  "revoked_at as revokedAt", "last_used_at as lastUsedAt",
+  "id",
+  "org_id as orgId",
+  "name",
+  "scope",
+  "created_by as createdBy",
+  "created_at as createdAt",
+  "expires_at as expiresAt",
+  "revoked_at as revokedAt",
+  "last_used_at as lastUsedAt",
 ] as const;
 
 /** API tokens and the audit log, scoped by orgId (a token lookup by its secret's hash names the org). */
 export function createSecurityRepo(db: Db) {
   return {
-    async insertApiToken(orgId: string, t: { id: string; name: string; tokenHash: string; scope: string; createdBy: string; expiresAt: Date }) {
+    async insertApiToken(
+      orgId: string,
+      t: { id: string; name: string; tokenHash: string; scope: string; createdBy: string; expiresAt: Date },
+    ) {
       await db
         .insertInto("api_tokens")
-        .values({ id: t.id, org_id: orgId, name: t.name, token_hash: t.tokenHash, scope: t.scope, created_by: t.createdBy, expires_at: t.expiresAt })
+        .values({
+          id: t.id,
+          org_id: orgId,
+          name: t.name,
+          token_hash: t.tokenHash,
+          scope: t.scope,
+          created_by: t.createdBy,
+          expires_at: t.expiresAt,
+        })
         .execute();
-      return (await db.selectFrom("api_tokens").select(tokenColumns).where("id", "=", t.id).executeTakeFirstOrThrow()) as ApiTokenRow;
+      return (await db
+        .selectFrom("api_tokens")
+        .select(tokenColumns)
+        .where("id", "=", t.id)
+        .executeTakeFirstOrThrow()) as ApiTokenRow;
     },
     async findApiTokenByHash(tokenHash: string): Promise<ApiTokenRow | undefined> {
       return db.selectFrom("api_tokens").select(tokenColumns).where("token_hash", "=", tokenHash).executeTakeFirst();
     },
     async listApiTokens(orgId: string): Promise<ApiTokenRow[]> {
-      return db.selectFrom("api_tokens").select(tokenColumns).where("org_id", "=", orgId).orderBy("created_at", "desc").execute();
+      return db
+        .selectFrom("api_tokens")
+        .select(tokenColumns)
+        .where("org_id", "=", orgId)
+        .orderBy("created_at", "desc")
+        .execute();
     },
     async revokeApiToken(orgId: string, id: string, at: Date): Promise<boolean> {
       const result = await db
@@ -52,12 +79,26 @@ export function createSecurityRepo(db: Db) {
       return Number(result.numUpdatedRows) === 1;
     },
     async touchApiToken(orgId: string, id: string, at: Date) {
-      await db.updateTable("api_tokens").set({ last_used_at: at }).where("org_id", "=", orgId).where("id", "=", id).execute();
+      await db
+        .updateTable("api_tokens")
+        .set({ last_used_at: at })
+        .where("org_id", "=", orgId)
+        .where("id", "=", id)
+        .execute();
     },
-    async insertAudit(orgId: string, entry: { actor: string; action: string; target: string | null; details: Record<string, unknown> }) {
+    async insertAudit(
+      orgId: string,
+      entry: { actor: string; action: string; target: string | null; details: Record<string, unknown> },
+    ) {
       await db
         .insertInto("audit_log")
-        .values({ org_id: orgId, actor: entry.actor, action: entry.action, target: entry.target, details: JSON.stringify(entry.details) })
+        .values({
+          org_id: orgId,
+          actor: entry.actor,
+          action: entry.action,
+          target: entry.target,
+          details: JSON.stringify(entry.details),
+        })
         .execute();
     },
     async listAudit(orgId: string, limit = 200): Promise<AuditRow[]> {

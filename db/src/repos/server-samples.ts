@@ -16,7 +16,14 @@ export function createServerSampleRepo(db: Db) {
     async insert(orgId: string, runId: string, row: ServerSampleRow): Promise<boolean> {
       const result = await db
         .insertInto("run_server_samples")
-        .values({ run_id: runId, agent_id: row.agentId, seq: row.seq, org_id: orgId, second: row.second, sample: JSON.stringify(row.sample) })
+        .values({
+          run_id: runId,
+          agent_id: row.agentId,
+          seq: row.seq,
+          org_id: orgId,
+          second: row.second,
+          sample: JSON.stringify(row.sample),
+        })
         .onConflict((oc) => oc.columns(["run_id", "agent_id", "seq"]).doNothing())
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;

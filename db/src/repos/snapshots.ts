@@ -5,9 +5,18 @@ import type { Db } from "../client";
 /** A stored snapshot, as the merge reads it. */
 export type SnapshotRow = StoredSnapshot;
 
-
 const columns = [
-  "agent_id as agentId", "seq", "second", "interval_ms as intervalMs", "clients", "counters", "rtt_hist as rttHist", "histograms", "step", "health", "cohorts",
+  "agent_id as agentId",
+  "seq",
+  "second",
+  "interval_ms as intervalMs",
+  "clients",
+  "counters",
+  "rtt_hist as rttHist",
+  "histograms",
+  "step",
+  "health",
+  "cohorts",
 ] as const;
 
 /** Reading one second's snapshots and writing its roll-up: what a re-merge does, inside the second's lock. */
@@ -33,14 +42,21 @@ function secondRollup(db: Db) {
       return Number(row.count);
     },
     /** The second's snapshots other than `known` (agent, seq) pairs: what an in-memory merge of it still lacks. */
-    async listSecondExcept(orgId: string, runId: string, second: number, known: readonly { agentId: string; seq: number }[]): Promise<SnapshotRow[]> {
+    async listSecondExcept(
+      orgId: string,
+      runId: string,
+      second: number,
+      known: readonly { agentId: string; seq: number }[],
+    ): Promise<SnapshotRow[]> {
       return db
         .selectFrom("snapshots")
         .select(columns)
         .where("org_id", "=", orgId)
         .where("run_id", "=", runId)
         .where("second", "=", second)
-        .where(sql<boolean>`(agent_id, seq) not in (select * from unnest(${known.map((k) => k.agentId)}::uuid[], ${known.map((k) => k.seq)}::int[]))`)
+        .where(
+          sql<boolean>`(agent_id, seq) not in (select * from unnest(${known.map((k) => k.agentId)}::uuid[], ${known.map((k) => k.seq)}::int[]))`,
+        )
         .execute();
     },
     async listSecond(orgId: string, runId: string, second: number): Promise<SnapshotRow[]> {
@@ -91,11 +107,17 @@ export function createSnapshotRepo(db: Db) {
      * merge of the second waits less): for writes a rebuild from the stored snapshots redoes if PostgreSQL
      * crashes before they are flushed.
      */
-    async withSecondLocked<T>(runId: string, second: number, fn: (locked: SecondRollup) => Promise<T>, options: { durable?: boolean } = {}): Promise<T> {
+    async withSecondLocked<T>(
+      runId: string,
+      second: number,
+      fn: (locked: SecondRollup) => Promise<T>,
+      options: { durable?: boolean } = {},
+    ): Promise<T> {
       return db.transaction().execute(async (tx) => {
         const lock = sql`pg_advisory_xact_lock(hashtextextended(${`${runId}:${second}`}, 0))`;
         // One round trip either way; otherwise the server's own synchronous_commit stands.
-        if (options.durable === false) await sql`select set_config('synchronous_commit', 'off', true), ${lock}`.execute(tx);
+        if (options.durable === false)
+          await sql`select set_config('synchronous_commit', 'off', true), ${lock}`.execute(tx);
         else await sql`select ${lock}`.execute(tx);
         return fn(secondRollup(tx));
       });
@@ -134,7 +156,12 @@ export function createSnapshotRepo(db: Db) {
       return rows.map((row) => row.point);
     },
     /** The RTT histograms of seconds `from`..`to` (inclusive), one per snapshot: what the metrics export buckets. */
-    async listRttHistograms(orgId: string, runId: string, from: number, to: number): Promise<{ second: number; rttHist: string }[]> {
+    async listRttHistograms(
+      orgId: string,
+      runId: string,
+      from: number,
+      to: number,
+    ): Promise<{ second: number; rttHist: string }[]> {
       const rows = await db
         .selectFrom("snapshots")
         .select(["second", "rtt_hist as rttHist"])
@@ -149,12 +176,24 @@ export function createSnapshotRepo(db: Db) {
      * One latency histogram of every snapshot whose second is in [first, after): the RTT column, a histogram by its
      * snapshot name ("connectUs"), or a script's ("script" → NAME). Snapshots without it are left out.
      */
-    async listLatencyHistograms(orgId: string, runId: string, source: { kind: "rtt" } | { kind: "histogram" | "script"; name: string }, first: number, after: number): Promise<{ second: number; encoded: string }[]> {
+    async listLatencyHistograms(
+      orgId: string,
+      runId: string,
+      source: { kind: "rtt" } | { kind: "histogram" | "script"; name: string },
+      first: number,
+      after: number,
+    ): Promise<{ second: number; encoded: string }[]> {
       const encoded =
-        source.kind === "rtt" ? sql<string | null>`rtt_hist` : source.kind === "histogram" ? sql<string | null>`histograms ->> ${source.name}` : sql<string | null>`histograms -> 'script' ->> ${source.name}`;
+        source.kind === "rtt"
+          ? sql<string | null>`rtt_hist`
+          : source.kind === "histogram"
+            ? sql<string | null>`histograms ->> ${source.name}`
+            : sql<string | null>`histograms -> 'script' ->> ${source.name}`;
       const { rows } = await sql<{ second: string | number; encoded: string | null }>`
         select second, ${encoded} as encoded from snapshots
-        where org_id = ${orgId} and run_id = ${runId} and second >= ${first} and second < ${after} and ${encoded} is not null`.execute(db);
+        where org_id = ${orgId} and run_id = ${runId} and second >= ${first} and second < ${after} and ${encoded} is not null`.execute(
+        db,
+      );
       return rows.map((row) => ({ second: Number(row.second), encoded: row.encoded! }));
     },
     /** One step's snapshots from every agent (what a capacity search judges the step on). */
@@ -171,7 +210,12 @@ export function createSnapshotRepo(db: Db) {
     },
     /** How many snapshots the run has stored: more than its verdict was judged on means seconds came after. */
     async countRun(orgId: string, runId: string): Promise<number> {
-      const row = await db.selectFrom("snapshots").select((eb) => eb.fn.countAll<string>().as("count")).where("org_id", "=", orgId).where("run_id", "=", runId).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom("snapshots")
+        .select((eb) => eb.fn.countAll<string>().as("count"))
+        .where("org_id", "=", orgId)
+        .where("run_id", "=", runId)
+        .executeTakeFirstOrThrow();
       return Number(row.count);
     },
     /** The snapshots of seconds `first` up to, not including, `after` (epoch seconds): a zoomed range's summary. */

@@ -44,11 +44,30 @@ export interface SsoDomainRow {
 }
 
 const providerColumns = [
-  "providerId", "organizationId as orgId", "name", "issuer", "oidcConfig", "samlConfig", "domain", "domainVerified",
-  "role_claim as roleClaim", "role_rules as roleRules", "default_role as defaultRole", "metadata_url as metadataUrl", "enabled",
-  "created_by as createdBy", "created_at as createdAt", "updated_at as updatedAt",
+  "providerId",
+  "organizationId as orgId",
+  "name",
+  "issuer",
+  "oidcConfig",
+  "samlConfig",
+  "domain",
+  "domainVerified",
+  "role_claim as roleClaim",
+  "role_rules as roleRules",
+  "default_role as defaultRole",
+  "metadata_url as metadataUrl",
+  "enabled",
+  "created_by as createdBy",
+  "created_at as createdAt",
+  "updated_at as updatedAt",
 ] as const;
-const domainColumns = ["domain", "token", "verified_at as verifiedAt", "verified_by as verifiedBy", "created_at as createdAt"] as const;
+const domainColumns = [
+  "domain",
+  "token",
+  "verified_at as verifiedAt",
+  "verified_by as verifiedBy",
+  "created_at as createdAt",
+] as const;
 
 function toProvider(row: { domain: string } & Omit<SsoProviderRow, "domains">): SsoProviderRow {
   const { domain, ...rest } = row;
@@ -73,56 +92,128 @@ export function createSsoRepo(db: Db) {
   return {
     refreshVerified,
     async listProviders(orgId: string): Promise<SsoProviderRow[]> {
-      return (await db.selectFrom("ssoProvider").select(providerColumns).where("organizationId", "=", orgId).orderBy("created_at").execute()).map(toProvider);
+      return (
+        await db
+          .selectFrom("ssoProvider")
+          .select(providerColumns)
+          .where("organizationId", "=", orgId)
+          .orderBy("created_at")
+          .execute()
+      ).map(toProvider);
     },
     async getProvider(orgId: string, providerId: string): Promise<SsoProviderRow | undefined> {
-      const row = await db.selectFrom("ssoProvider").select(providerColumns).where("organizationId", "=", orgId).where("providerId", "=", providerId).executeTakeFirst();
+      const row = await db
+        .selectFrom("ssoProvider")
+        .select(providerColumns)
+        .where("organizationId", "=", orgId)
+        .where("providerId", "=", providerId)
+        .executeTakeFirst();
       return row && toProvider(row);
     },
     /** By Better Auth's provider id, at sign-in. */
     async findProvider(providerId: string): Promise<SsoProviderRow | undefined> {
-      const row = await db.selectFrom("ssoProvider").select(providerColumns).where("providerId", "=", providerId).executeTakeFirst();
+      const row = await db
+        .selectFrom("ssoProvider")
+        .select(providerColumns)
+        .where("providerId", "=", providerId)
+        .executeTakeFirst();
       return row && toProvider(row);
     },
-    async insertProvider(orgId: string, providerId: string, p: SsoProviderWrite, createdBy: string, userId: string | null): Promise<void> {
-      await db.insertInto("ssoProvider").values({
-        id: crypto.randomUUID(), providerId, organizationId: orgId, userId, name: p.name, issuer: p.issuer, oidcConfig: p.oidcConfig, samlConfig: p.samlConfig,
-        domain: p.domains.join(","), role_claim: p.roleClaim, role_rules: JSON.stringify(p.roleRules), default_role: p.defaultRole,
-        metadata_url: p.metadataUrl, created_by: createdBy,
-      }).execute();
+    async insertProvider(
+      orgId: string,
+      providerId: string,
+      p: SsoProviderWrite,
+      createdBy: string,
+      userId: string | null,
+    ): Promise<void> {
+      await db
+        .insertInto("ssoProvider")
+        .values({
+          id: crypto.randomUUID(),
+          providerId,
+          organizationId: orgId,
+          userId,
+          name: p.name,
+          issuer: p.issuer,
+          oidcConfig: p.oidcConfig,
+          samlConfig: p.samlConfig,
+          domain: p.domains.join(","),
+          role_claim: p.roleClaim,
+          role_rules: JSON.stringify(p.roleRules),
+          default_role: p.defaultRole,
+          metadata_url: p.metadataUrl,
+          created_by: createdBy,
+        })
+        .execute();
       await refreshVerified(orgId);
     },
     async updateProvider(orgId: string, providerId: string, p: SsoProviderWrite): Promise<boolean> {
-      const result = await db.updateTable("ssoProvider").set({
-        name: p.name, issuer: p.issuer, oidcConfig: p.oidcConfig, samlConfig: p.samlConfig, domain: p.domains.join(","), role_claim: p.roleClaim,
-        role_rules: JSON.stringify(p.roleRules), default_role: p.defaultRole, metadata_url: p.metadataUrl, updated_at: new Date(),
-      }).where("organizationId", "=", orgId).where("providerId", "=", providerId).executeTakeFirst();
+      const result = await db
+        .updateTable("ssoProvider")
+        .set({
+          name: p.name,
+          issuer: p.issuer,
+          oidcConfig: p.oidcConfig,
+          samlConfig: p.samlConfig,
+          domain: p.domains.join(","),
+          role_claim: p.roleClaim,
+          role_rules: JSON.stringify(p.roleRules),
+          default_role: p.defaultRole,
+          metadata_url: p.metadataUrl,
+          updated_at: new Date(),
+        })
+        .where("organizationId", "=", orgId)
+        .where("providerId", "=", providerId)
+        .executeTakeFirst();
       await refreshVerified(orgId);
       return Number(result.numUpdatedRows) === 1;
     },
     async setProviderEnabled(orgId: string, providerId: string, enabled: boolean): Promise<boolean> {
-      const result = await db.updateTable("ssoProvider").set({ enabled, updated_at: new Date() }).where("organizationId", "=", orgId).where("providerId", "=", providerId).executeTakeFirst();
+      const result = await db
+        .updateTable("ssoProvider")
+        .set({ enabled, updated_at: new Date() })
+        .where("organizationId", "=", orgId)
+        .where("providerId", "=", providerId)
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
     async deleteProvider(orgId: string, providerId: string): Promise<boolean> {
-      const result = await db.deleteFrom("ssoProvider").where("organizationId", "=", orgId).where("providerId", "=", providerId).executeTakeFirst();
+      const result = await db
+        .deleteFrom("ssoProvider")
+        .where("organizationId", "=", orgId)
+        .where("providerId", "=", providerId)
+        .executeTakeFirst();
       return Number(result.numDeletedRows) === 1;
     },
     async listDomains(orgId: string): Promise<SsoDomainRow[]> {
       return db.selectFrom("sso_domains").select(domainColumns).where("org_id", "=", orgId).orderBy("domain").execute();
     },
     async getDomain(orgId: string, domain: string): Promise<SsoDomainRow | undefined> {
-      return db.selectFrom("sso_domains").select(domainColumns).where("org_id", "=", orgId).where("domain", "=", domain).executeTakeFirst();
+      return db
+        .selectFrom("sso_domains")
+        .select(domainColumns)
+        .where("org_id", "=", orgId)
+        .where("domain", "=", domain)
+        .executeTakeFirst();
     },
     /** Claims a domain; false when the org already has it. */
     async insertDomain(orgId: string, domain: string, token: string): Promise<boolean> {
-      const result = await db.insertInto("sso_domains").values({ org_id: orgId, domain, token }).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+      const result = await db
+        .insertInto("sso_domains")
+        .values({ org_id: orgId, domain, token })
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
     },
     /** Marks the claim verified; false when another organisation holds the domain verified already. */
     async markDomainVerified(orgId: string, domain: string, by: string, at: Date): Promise<boolean> {
       try {
-        await db.updateTable("sso_domains").set({ verified_at: at, verified_by: by }).where("org_id", "=", orgId).where("domain", "=", domain).execute();
+        await db
+          .updateTable("sso_domains")
+          .set({ verified_at: at, verified_by: by })
+          .where("org_id", "=", orgId)
+          .where("domain", "=", domain)
+          .execute();
       } catch (error) {
         if ((error as { code?: string }).code === "23505") return false;
         throw error;
@@ -131,25 +222,48 @@ export function createSsoRepo(db: Db) {
       return true;
     },
     async deleteDomain(orgId: string, domain: string): Promise<boolean> {
-      const result = await db.deleteFrom("sso_domains").where("org_id", "=", orgId).where("domain", "=", domain).executeTakeFirst();
+      const result = await db
+        .deleteFrom("sso_domains")
+        .where("org_id", "=", orgId)
+        .where("domain", "=", domain)
+        .executeTakeFirst();
       await refreshVerified(orgId);
       return Number(result.numDeletedRows) === 1;
     },
     /** The organisation that holds `domain` verified, at sign-in (the email names it). */
     async findVerifiedDomain(domain: string): Promise<{ orgId: string } | undefined> {
-      return db.selectFrom("sso_domains").select("org_id as orgId").where("domain", "=", domain).where("verified_at", "is not", null).executeTakeFirst();
+      return db
+        .selectFrom("sso_domains")
+        .select("org_id as orgId")
+        .where("domain", "=", domain)
+        .where("verified_at", "is not", null)
+        .executeTakeFirst();
     },
     async requiresSso(orgId: string): Promise<boolean> {
-      return (await db.selectFrom("sso_policies").select("require_sso").where("org_id", "=", orgId).executeTakeFirst())?.require_sso ?? false;
+      return (
+        (await db.selectFrom("sso_policies").select("require_sso").where("org_id", "=", orgId).executeTakeFirst())
+          ?.require_sso ?? false
+      );
     },
     async setRequireSso(orgId: string, requireSso: boolean, by: string): Promise<void> {
-      await db.insertInto("sso_policies").values({ org_id: orgId, require_sso: requireSso, changed_by: by, changed_at: new Date() })
-        .onConflict((oc) => oc.column("org_id").doUpdateSet({ require_sso: requireSso, changed_by: by, changed_at: new Date() })).execute();
+      await db
+        .insertInto("sso_policies")
+        .values({ org_id: orgId, require_sso: requireSso, changed_by: by, changed_at: new Date() })
+        .onConflict((oc) =>
+          oc.column("org_id").doUpdateSet({ require_sso: requireSso, changed_by: by, changed_at: new Date() }),
+        )
+        .execute();
     },
     /** The user's memberships in organisations that require SSO, with the role held there. */
     async ssoRequiredMemberships(userId: string): Promise<{ orgId: string; orgName: string; role: string }[]> {
-      return db.selectFrom("member as m").innerJoin("sso_policies as p", "p.org_id", "m.organizationId").innerJoin("organization as o", "o.id", "m.organizationId")
-        .select(["m.organizationId as orgId", "o.name as orgName", "m.role"]).where("m.userId", "=", userId).where("p.require_sso", "=", true).execute();
+      return db
+        .selectFrom("member as m")
+        .innerJoin("sso_policies as p", "p.org_id", "m.organizationId")
+        .innerJoin("organization as o", "o.id", "m.organizationId")
+        .select(["m.organizationId as orgId", "o.name as orgName", "m.role"])
+        .where("m.userId", "=", userId)
+        .where("p.require_sso", "=", true)
+        .execute();
     },
     async findUserIdByEmail(email: string): Promise<string | undefined> {
       return (await db.selectFrom("user").select("id").where("email", "=", email.toLowerCase()).executeTakeFirst())?.id;

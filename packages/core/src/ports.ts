@@ -1,4 +1,14 @@
-import type { CheckAgentJob, DeliverNotificationJob, ExportRunSeriesJob, TestMetricsExportJob, ScheduledRunJob, SearchStepJob, FinishRunJob, RejudgeRunJob, StartRunJob } from "@throng/protocol/jobs";
+import type {
+  CheckAgentJob,
+  DeliverNotificationJob,
+  ExportRunSeriesJob,
+  TestMetricsExportJob,
+  ScheduledRunJob,
+  SearchStepJob,
+  FinishRunJob,
+  RejudgeRunJob,
+  StartRunJob,
+} from "@throng/protocol/jobs";
 
 /** What core needs from the outside world; adapters live in @throng/runtime, fakes only in unit tests. */
 export interface Clock {
@@ -22,7 +32,11 @@ export interface Bus {
 export interface Jobs {
   /** With `recheckInMs`: another look at a queued run later (its own job, so it is never a no-op). */
   startRun(job: StartRunJob, recheckInMs?: number): Promise<void>;
-  finishRun(job: FinishRunJob, delayMs: number, reason: "planned-end" | "all-shards-done" | "after-abort"): Promise<void>;
+  finishRun(
+    job: FinishRunJob,
+    delayMs: number,
+    reason: "planned-end" | "all-shards-done" | "after-abort",
+  ): Promise<void>;
   /** A judgement again of a closed run that got seconds late: one per run every few seconds however often asked (debounced). */
   rejudgeRun(job: RejudgeRunJob): Promise<void>;
   checkAgent(job: CheckAgentJob, delayMs: number): Promise<void>;

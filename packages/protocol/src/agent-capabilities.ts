@@ -16,7 +16,11 @@ export function capabilityRefusal(capabilities: AgentCapabilities | undefined, p
   if (scenario.kind === "script") {
     if (capabilities.scripts === "none") return "does not run scripts (start it with --allow-scripts)";
     const script = scenario.script;
-    if (capabilities.scripts !== "any" && "sha256" in script && !capabilities.scripts.sha256.includes(script.sha256.toLowerCase())) {
+    if (
+      capabilities.scripts !== "any" &&
+      "sha256" in script &&
+      !capabilities.scripts.sha256.includes(script.sha256.toLowerCase())
+    ) {
       return `does not run script bundle ${script.sha256.slice(0, 12)}… (add it to --allow-scripts, or start it with --allow-scripts alone)`;
     }
   }
@@ -24,14 +28,19 @@ export function capabilityRefusal(capabilities: AgentCapabilities | undefined, p
   if (rules.length === 0) return null;
   const allowed = (address: { host: string; port: number }) => rules.some((rule) => ruleMatches(rule, address));
   const target = planTargetAddress(plan.target);
-  if (!allowed(target)) return `loads only ${rules.join(", ")} (its --allow-target list), not ${target.host}:${target.port}`;
+  if (!allowed(target))
+    return `loads only ${rules.join(", ")} (its --allow-target list), not ${target.host}:${target.port}`;
   const step = httpStepAddresses(scenario).find((address) => !allowed(address));
-  if (step) return `loads only ${rules.join(", ")} (its --allow-target list), not scenario.session[${step.index}]'s http step to ${step.host}:${step.port}`;
+  if (step)
+    return `loads only ${rules.join(", ")} (its --allow-target list), not scenario.session[${step.index}]'s http step to ${step.host}:${step.port}`;
   return null;
 }
 
 /** "rig-7 does not run scripts (…); rig-8 loads only …": each agent named by its host name, for a refusal. */
-export function capabilityRefusals(agents: readonly { hostname: string; capabilities?: AgentCapabilities | undefined }[], plan: PlanNeeds): string {
+export function capabilityRefusals(
+  agents: readonly { hostname: string; capabilities?: AgentCapabilities | undefined }[],
+  plan: PlanNeeds,
+): string {
   return agents
     .map((agent) => ({ agent, refusal: capabilityRefusal(agent.capabilities, plan) }))
     .filter((each): each is { agent: (typeof agents)[number]; refusal: string } => each.refusal !== null)
@@ -40,9 +49,16 @@ export function capabilityRefusals(agents: readonly { hostname: string; capabili
 }
 
 /** What an Agents page says an agent may run: "scripts: any · targets: any". */
-export function capabilityWords(capabilities: AgentCapabilities | undefined): { scripts: string; targets: string } | null {
+export function capabilityWords(
+  capabilities: AgentCapabilities | undefined,
+): { scripts: string; targets: string } | null {
   if (!capabilities) return null;
   const { scripts, allowTargets } = capabilities;
-  const scriptWords = scripts === "none" ? "no" : scripts === "any" ? "any" : `${scripts.sha256.length} bundle${scripts.sha256.length === 1 ? "" : "s"}`;
+  const scriptWords =
+    scripts === "none"
+      ? "no"
+      : scripts === "any"
+        ? "any"
+        : `${scripts.sha256.length} bundle${scripts.sha256.length === 1 ? "" : "s"}`;
   return { scripts: scriptWords, targets: allowTargets.length ? allowTargets.join(", ") : "any" };
 }

@@ -82,7 +82,16 @@ export function agentMaxClients(capacity: AgentCapacity | undefined, unit = 1): 
  * control plane places no run on an agent that would refuse it.
  */
 export const AgentCapabilities = z.object({
-  scripts: z.union([z.literal("none"), z.literal("any"), z.object({ sha256: z.array(z.string().regex(/^[0-9a-f]{64}$/)).min(1).max(100) })]),
+  scripts: z.union([
+    z.literal("none"),
+    z.literal("any"),
+    z.object({
+      sha256: z
+        .array(z.string().regex(/^[0-9a-f]{64}$/))
+        .min(1)
+        .max(100),
+    }),
+  ]),
   allowTargets: z.array(z.string().min(1).max(300)).max(100),
 });
 export type AgentCapabilities = z.infer<typeof AgentCapabilities>;
@@ -274,5 +283,10 @@ export function decodeServerMessage(raw: string): DecodeResult<ServerToAgentMess
 
 /** Either side: one frame as JSON text. */
 export function encodeMessage(message: AgentToServerMessage | ServerToAgentMessage, id?: string): string {
-  return JSON.stringify({ v: AGENT_PROTOCOL_VERSION, type: message.type, ...(id ? { id } : {}), payload: message.payload });
+  return JSON.stringify({
+    v: AGENT_PROTOCOL_VERSION,
+    type: message.type,
+    ...(id ? { id } : {}),
+    payload: message.payload,
+  });
 }

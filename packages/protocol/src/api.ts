@@ -20,7 +20,12 @@ export type Me = z.infer<typeof Me>;
 
 /** POST /api/enrolment-tokens body. */
 export const CreateEnrolmentToken = z.object({
-  expiresInMinutes: z.number().int().min(1, "must be at least 1 minute").max(7 * 24 * 60, "must be at most 7 days").default(60),
+  expiresInMinutes: z
+    .number()
+    .int()
+    .min(1, "must be at least 1 minute")
+    .max(7 * 24 * 60, "must be at most 7 days")
+    .default(60),
   /** A single-use token enrols one agent and is spent. */
   singleUse: z.boolean().default(false),
 });
@@ -61,7 +66,11 @@ export type SavePlan = z.infer<typeof SavePlan>;
 
 /** PUT /api/plans/:id body: the whole new plan, and the version it was edited from (to refuse lost updates). */
 export const UpdatePlan = z.object({
-  version: z.number().int().min(1, "send the version you edited (PlanView.version)").max(2_147_483_647, "send the version you edited (PlanView.version)"),
+  version: z
+    .number()
+    .int()
+    .min(1, "send the version you edited (PlanView.version)")
+    .max(2_147_483_647, "send the version you edited (PlanView.version)"),
   spec: PlanSpec,
 });
 export type UpdatePlan = z.infer<typeof UpdatePlan>;
@@ -89,7 +98,15 @@ export const PlanView = z.object({
   /** The finished run of this plan every later run is compared with (PUT /api/plans/:id/baseline); null when none is pinned. */
   baselineRunId: z.string().uuid().nullable().default(null),
   /** The plan's most recent run that ended, with its verdict's outcome (null before the first ends), for the plan list. */
-  lastRun: z.object({ id: z.string().uuid(), status: z.string(), outcome: VerdictOutcome.nullable(), endedAt: z.string().nullable() }).nullable().default(null),
+  lastRun: z
+    .object({
+      id: z.string().uuid(),
+      status: z.string(),
+      outcome: VerdictOutcome.nullable(),
+      endedAt: z.string().nullable(),
+    })
+    .nullable()
+    .default(null),
   /** When the plan's schedule fires next (null when it has none), for the plan list. */
   nextScheduledRun: NextScheduledRun.nullable().default(null),
 });

@@ -58,9 +58,16 @@ export interface BaselineComparison {
 export function comparedMetrics(spec: ComparedRun["spec"], allowances: readonly RegressionAllowance[] = []): string[] {
   const own = [
     ...(hasRoundTrips(spec.scenario.kind) ? ["rtt-p50-ms", "rtt-p99-ms"] : []),
-    ...scenarioMetrics(spec.scenario.kind).map((figure) => (figure.id === "broadcast-reach" ? "loss-rate" : figure.slo)),
+    ...scenarioMetrics(spec.scenario.kind).map((figure) =>
+      figure.id === "broadcast-reach" ? "loss-rate" : figure.slo,
+    ),
   ];
-  const all = [...own, ...(spec.slos ?? []).map((slo) => slo.metric), "error-rate", ...allowances.map((allowance) => allowance.metric)];
+  const all = [
+    ...own,
+    ...(spec.slos ?? []).map((slo) => slo.metric),
+    "error-rate",
+    ...allowances.map((allowance) => allowance.metric),
+  ];
   return [...new Set(all.filter((metric): metric is string => metric !== undefined))];
 }
 
@@ -77,7 +84,13 @@ function spread(run: ComparedRun, metric: string): number | null {
   return spreadOf(run.series, (point) => measuredOfPoint(point)(metric as SloMetric));
 }
 
-function statusOf(from: number | null, to: number | null, change: number | null, noise: boolean | null, allowance: number | null): MetricStatus {
+function statusOf(
+  from: number | null,
+  to: number | null,
+  change: number | null,
+  noise: boolean | null,
+  allowance: number | null,
+): MetricStatus {
   if (from === null || to === null) return "no-data";
   if (noise === true) return "within-noise";
   if (to === from) return "same";
@@ -87,7 +100,11 @@ function statusOf(from: number | null, to: number | null, change: number | null,
 }
 
 /** `run` against `baseline`, each metric held to its allowance when one is given. */
-export function compareWithBaseline(run: ComparedRun, baseline: ComparedRun, allowances: readonly RegressionAllowance[] = []): BaselineComparison {
+export function compareWithBaseline(
+  run: ComparedRun,
+  baseline: ComparedRun,
+  allowances: readonly RegressionAllowance[] = [],
+): BaselineComparison {
   const measuredRun = run.summary ? measuredOfSummary(run.summary) : () => null;
   const measuredBaseline = baseline.summary ? measuredOfSummary(baseline.summary) : () => null;
   const metrics = comparedMetrics(run.spec, allowances).map((metric): MetricComparison => {
@@ -97,10 +114,24 @@ export function compareWithBaseline(run: ComparedRun, baseline: ComparedRun, all
     const change = changeOf(unit, from, to);
     const noise = withinNoise(from, to, [spread(baseline, metric), spread(run, metric)]);
     const allowance = allowances.find((held) => held.metric === metric)?.limit ?? null;
-    return { metric, name: sloMetricName(metric), baseline: from, value: to, change, unit, withinNoise: noise, allowance, status: statusOf(from, to, change, noise, allowance) };
+    return {
+      metric,
+      name: sloMetricName(metric),
+      baseline: from,
+      value: to,
+      change,
+      unit,
+      withinNoise: noise,
+      allowance,
+      status: statusOf(from, to, change, noise, allowance),
+    };
   });
   const held = metrics.filter((metric) => metric.allowance !== null);
-  const outcome: BaselineOutcome = held.some((metric) => metric.status === "regressed") ? "regressed" : held.some((metric) => metric.status === "no-data") ? "incomplete" : "held";
+  const outcome: BaselineOutcome = held.some((metric) => metric.status === "regressed")
+    ? "regressed"
+    : held.some((metric) => metric.status === "no-data")
+      ? "incomplete"
+      : "held";
   return { runId: run.id, baselineRunId: baseline.id, outcome, metrics };
 }
 

@@ -56,8 +56,10 @@ export function calculateCapacity(raw: z.input<typeof CalculatorInput>): Calcula
     packetsOutPerSec: i.players * packets(perPlayerOut),
     bitsInPerSec: i.players * bits(perPlayerIn),
     bitsOutPerSec: i.players * bits(perPlayerOut),
-    playersByPackets: i.ceilingPacketsPerSec && perPlayerPackets > 0 ? Math.floor(i.ceilingPacketsPerSec / perPlayerPackets) : null,
-    playersByBandwidth: i.ceilingBitsPerSec && perPlayerBits > 0 ? Math.floor(i.ceilingBitsPerSec / perPlayerBits) : null,
+    playersByPackets:
+      i.ceilingPacketsPerSec && perPlayerPackets > 0 ? Math.floor(i.ceilingPacketsPerSec / perPlayerPackets) : null,
+    playersByBandwidth:
+      i.ceilingBitsPerSec && perPlayerBits > 0 ? Math.floor(i.ceilingBitsPerSec / perPlayerBits) : null,
     formulas: [
       "messages in per player = updates per second",
       "messages out per player = updates per second × (players per room − 1) × fan-out",

@@ -1,5 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { autoSearchOf, coarseLevels, fineLevels, largestHeldBelowBreaks, MAX_FIRST_STEP_RETRIES, MAX_SETTLE_STEPS, nextLevelStart, nextSearchStep, searchAnswer, steadySeconds, type AutoSearch, type JudgedStep, type SearchDecision } from "./capacity-search";
+import {
+  autoSearchOf,
+  coarseLevels,
+  fineLevels,
+  largestHeldBelowBreaks,
+  MAX_FIRST_STEP_RETRIES,
+  MAX_SETTLE_STEPS,
+  nextLevelStart,
+  nextSearchStep,
+  searchAnswer,
+  steadySeconds,
+  type AutoSearch,
+  type JudgedStep,
+  type SearchDecision,
+} from "./capacity-search";
 import { LoadShape } from "./plan";
 
 const search: AutoSearch = { startClients: 200, maxClients: 1_600, coarseSteps: 8, fineSteps: 5, stepDurationSec: 10 };
@@ -9,7 +23,12 @@ const search: AutoSearch = { startClients: 200, maxClients: 1_600, coarseSteps: 
  * `recoverySteps` steps to drain its backlog (a settle step before then breaks), and breaks for a transient
  * in the steps numbered in `transients`: every decision, in order (a retry shown as "retry").
  */
-function simulate(capacity: number, settings = search, recoverySteps = 0, transients: number[] = []): { levels: [number, string][]; end: SearchDecision } {
+function simulate(
+  capacity: number,
+  settings = search,
+  recoverySteps = 0,
+  transients: number[] = [],
+): { levels: [number, string][]; end: SearchDecision } {
   const judged: JudgedStep[] = [];
   let sinceOverload = Infinity;
   // Bounded: a search never runs more than its coarse, retried, settle and fine levels.
@@ -37,7 +56,16 @@ describe("coarse and fine levels", () => {
 
 describe("nextSearchStep", () => {
   it.each([
-    { name: "breaks at the first step, in every try", capacity: 100, levels: [[200, "coarse"], [200, "retry"], [200, "retry"]], end: "first-step-broke" },
+    {
+      name: "breaks at the first step, in every try",
+      capacity: 100,
+      levels: [
+        [200, "coarse"],
+        [200, "retry"],
+        [200, "retry"],
+      ],
+      end: "first-step-broke",
+    },
     {
       name: "never breaks: stops at load.clients",
       capacity: 5_000,
@@ -47,31 +75,76 @@ describe("nextSearchStep", () => {
     {
       name: "breaks in the coarse phase, then in the fine phase",
       capacity: 900,
-      levels: [[200, "coarse"], [400, "coarse"], [600, "coarse"], [800, "coarse"], [1_000, "coarse"], [800, "settle"], [840, "fine"], [880, "fine"], [920, "fine"]],
+      levels: [
+        [200, "coarse"],
+        [400, "coarse"],
+        [600, "coarse"],
+        [800, "coarse"],
+        [1_000, "coarse"],
+        [800, "settle"],
+        [840, "fine"],
+        [880, "fine"],
+        [920, "fine"],
+      ],
       end: "fine-step-broke",
     },
     {
       name: "breaks at the last fine step",
       capacity: 959,
-      levels: [[200, "coarse"], [400, "coarse"], [600, "coarse"], [800, "coarse"], [1_000, "coarse"], [800, "settle"], [840, "fine"], [880, "fine"], [920, "fine"], [960, "fine"]],
+      levels: [
+        [200, "coarse"],
+        [400, "coarse"],
+        [600, "coarse"],
+        [800, "coarse"],
+        [1_000, "coarse"],
+        [800, "settle"],
+        [840, "fine"],
+        [880, "fine"],
+        [920, "fine"],
+        [960, "fine"],
+      ],
       end: "fine-step-broke",
     },
     {
       name: "every fine step holds",
       capacity: 990,
-      levels: [[200, "coarse"], [400, "coarse"], [600, "coarse"], [800, "coarse"], [1_000, "coarse"], [800, "settle"], [840, "fine"], [880, "fine"], [920, "fine"], [960, "fine"]],
+      levels: [
+        [200, "coarse"],
+        [400, "coarse"],
+        [600, "coarse"],
+        [800, "coarse"],
+        [1_000, "coarse"],
+        [800, "settle"],
+        [840, "fine"],
+        [880, "fine"],
+        [920, "fine"],
+        [960, "fine"],
+      ],
       end: "fine-range-exhausted",
     },
     {
       name: "breaks at load.clients itself, then searches below it",
       capacity: 1_450,
-      levels: [...[200, 400, 600, 800, 1_000, 1_200, 1_400, 1_600].map((n) => [n, "coarse"]), [1_400, "settle"], [1_440, "fine"], [1_480, "fine"]],
+      levels: [
+        ...[200, 400, 600, 800, 1_000, 1_200, 1_400, 1_600].map((n) => [n, "coarse"]),
+        [1_400, "settle"],
+        [1_440, "fine"],
+        [1_480, "fine"],
+      ],
       end: "fine-step-broke",
     },
     {
       name: "breaks at the first fine step",
       capacity: 810,
-      levels: [[200, "coarse"], [400, "coarse"], [600, "coarse"], [800, "coarse"], [1_000, "coarse"], [800, "settle"], [840, "fine"]],
+      levels: [
+        [200, "coarse"],
+        [400, "coarse"],
+        [600, "coarse"],
+        [800, "coarse"],
+        [1_000, "coarse"],
+        [800, "settle"],
+        [840, "fine"],
+      ],
       end: "fine-step-broke",
     },
   ])("$name", ({ capacity, levels, end }) => {
@@ -94,16 +167,38 @@ describe("nextSearchStep", () => {
 
   it("holds the first level again when it broke, and climbs on when a retry holds: one transient does not end the search", () => {
     const climb = [400, 600, 800, 1_000].map((n) => [n, "coarse"]);
-    const after = [[800, "settle"], [840, "fine"], [880, "fine"], [920, "fine"]];
-    expect(simulate(900, search, 0, [0])).toEqual({ levels: [[200, "coarse"], [200, "retry"], ...climb, ...after], end: { done: true, reason: "fine-step-broke" } });
-    expect(simulate(900, search, 0, [0, 1])).toEqual({ levels: [[200, "coarse"], [200, "retry"], [200, "retry"], ...climb, ...after], end: { done: true, reason: "fine-step-broke" } });
+    const after = [
+      [800, "settle"],
+      [840, "fine"],
+      [880, "fine"],
+      [920, "fine"],
+    ];
+    expect(simulate(900, search, 0, [0])).toEqual({
+      levels: [[200, "coarse"], [200, "retry"], ...climb, ...after],
+      end: { done: true, reason: "fine-step-broke" },
+    });
+    expect(simulate(900, search, 0, [0, 1])).toEqual({
+      levels: [[200, "coarse"], [200, "retry"], [200, "retry"], ...climb, ...after],
+      end: { done: true, reason: "fine-step-broke" },
+    });
     // A later coarse level that breaks is the break: only the first level is tried again.
-    expect(simulate(900, search, 0, [2]).levels.slice(0, 4)).toEqual([[200, "coarse"], [400, "coarse"], [600, "coarse"], [400, "settle"]]);
+    expect(simulate(900, search, 0, [2]).levels.slice(0, 4)).toEqual([
+      [200, "coarse"],
+      [400, "coarse"],
+      [600, "coarse"],
+      [400, "settle"],
+    ]);
   });
 
   it("ends at once when no fine level fits between the held and the broken level", () => {
     const tight = { ...search, startClients: 1, maxClients: 3 };
-    expect(simulate(1, tight)).toEqual({ levels: [[1, "coarse"], [2, "coarse"]], end: { done: true, reason: "fine-range-exhausted" } });
+    expect(simulate(1, tight)).toEqual({
+      levels: [
+        [1, "coarse"],
+        [2, "coarse"],
+      ],
+      end: { done: true, reason: "fine-range-exhausted" },
+    });
   });
 
   it("starts at startClients", () => {
@@ -113,32 +208,60 @@ describe("nextSearchStep", () => {
 
 describe("autoSearchOf", () => {
   it("reads an automatic step-up with its defaults, and nothing else", () => {
-    const load = LoadShape.parse({ clients: 1_000, durationSec: 600, shape: { kind: "step-up", mode: "auto", startClients: 100, stepDurationSec: 10 } });
-    expect(autoSearchOf(load)).toEqual({ startClients: 100, maxClients: 1_000, coarseSteps: 8, fineSteps: 5, stepDurationSec: 10 });
-    const fixed = LoadShape.parse({ clients: 1_000, durationSec: 600, shape: { kind: "step-up", startClients: 100, stepClients: 100, stepDurationSec: 10 } });
+    const load = LoadShape.parse({
+      clients: 1_000,
+      durationSec: 600,
+      shape: { kind: "step-up", mode: "auto", startClients: 100, stepDurationSec: 10 },
+    });
+    expect(autoSearchOf(load)).toEqual({
+      startClients: 100,
+      maxClients: 1_000,
+      coarseSteps: 8,
+      fineSteps: 5,
+      stepDurationSec: 10,
+    });
+    const fixed = LoadShape.parse({
+      clients: 1_000,
+      durationSec: 600,
+      shape: { kind: "step-up", startClients: 100, stepClients: 100, stepDurationSec: 10 },
+    });
     expect(autoSearchOf(fixed)).toBeNull();
   });
 });
 
 describe("step-up plan validation", () => {
   const issues = (shape: object, clients = 1_000) => {
-    const result = LoadShape.safeParse({ clients, durationSec: 600, shape: { kind: "step-up", stepDurationSec: 10, ...shape } });
+    const result = LoadShape.safeParse({
+      clients,
+      durationSec: 600,
+      shape: { kind: "step-up", stepDurationSec: 10, ...shape },
+    });
     return result.success ? [] : result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
   };
   it("names the field that is missing or does not fit the mode", () => {
-    expect(issues({ startClients: 100 })).toEqual(["shape.stepClients: give the clients added per step, or set mode: auto"]);
-    expect(issues({ startClients: 100, stepClients: 10, coarseSteps: 4 })).toEqual(["shape.coarseSteps: only an automatic search (mode: auto) has coarse steps"]);
+    expect(issues({ startClients: 100 })).toEqual([
+      "shape.stepClients: give the clients added per step, or set mode: auto",
+    ]);
+    expect(issues({ startClients: 100, stepClients: 10, coarseSteps: 4 })).toEqual([
+      "shape.coarseSteps: only an automatic search (mode: auto) has coarse steps",
+    ]);
     expect(issues({ mode: "auto", startClients: 100, stepClients: 10 })).toEqual([
       "shape.stepClients: an automatic search chooses its own steps: leave stepClients out, or use mode fixed",
     ]);
-    expect(issues({ mode: "auto", startClients: 1_000 })).toEqual(["shape.startClients: must be below load.clients (1000): the search climbs from it to load.clients"]);
-    expect(issues({ mode: "auto", startClients: 10, fineSteps: 1 })).toEqual(["shape.fineSteps: the fine phase needs at least 2 increments"]);
+    expect(issues({ mode: "auto", startClients: 1_000 })).toEqual([
+      "shape.startClients: must be below load.clients (1000): the search climbs from it to load.clients",
+    ]);
+    expect(issues({ mode: "auto", startClients: 10, fineSteps: 1 })).toEqual([
+      "shape.fineSteps: the fine phase needs at least 2 increments",
+    ]);
     expect(issues({ mode: "auto", startClients: 10, coarseSteps: 4, fineSteps: 4 })).toEqual([]);
   });
   it("takes a minClients from 1 to load.clients, in either mode", () => {
     expect(issues({ mode: "auto", startClients: 10, minClients: 1_000 })).toEqual([]);
     expect(issues({ startClients: 10, stepClients: 10, minClients: 250 })).toEqual([]);
-    expect(issues({ mode: "auto", startClients: 10, minClients: 0 })).toEqual(["shape.minClients: must be at least 1 client"]);
+    expect(issues({ mode: "auto", startClients: 10, minClients: 0 })).toEqual([
+      "shape.minClients: must be at least 1 client",
+    ]);
     expect(issues({ mode: "auto", startClients: 10, minClients: 1_001 })).toEqual([
       "shape.minClients: must be at most load.clients (1000): the search never holds more clients, so it could never show that many held",
     ]);
@@ -155,7 +278,8 @@ describe("nextLevelStart", () => {
 
 describe("steadySeconds", () => {
   /** One agent's seconds: [second, clients started, connections open at its end]. */
-  const rows = (...seconds: [number, number, number][]) => seconds.map(([second, clients, connectionsOpen]) => ({ second, clients, connectionsOpen }));
+  const rows = (...seconds: [number, number, number][]) =>
+    seconds.map(([second, clients, connectionsOpen]) => ({ second, clients, connectionsOpen }));
   const judged = (list: ReturnType<typeof rows>) => [...new Set(steadySeconds(list, (r) => r).map((r) => r.second))];
 
   it("leaves out every second before the one in which the connections reached the level, and that one", () => {
@@ -166,7 +290,10 @@ describe("steadySeconds", () => {
     expect(judged(rows([0, 16, 19], [1, 16, 16], [2, 16, 16], [3, 16, 16]))).toEqual([2, 3]);
   });
   it("sums agents' seconds, and takes a client reconnecting among many as at the level", () => {
-    const two = [...rows([0, 500, 300], [1, 500, 495], [2, 500, 500]), ...rows([0, 500, 200], [1, 500, 500], [2, 500, 499])];
+    const two = [
+      ...rows([0, 500, 300], [1, 500, 495], [2, 500, 500]),
+      ...rows([0, 500, 200], [1, 500, 500], [2, 500, 499]),
+    ];
     expect(judged(two)).toEqual([2]);
   });
   it("judges the seconds less the first when the connections never settle at the level", () => {
@@ -178,23 +305,59 @@ describe("steadySeconds", () => {
 
 describe("largestHeldBelowBreaks and searchAnswer", () => {
   it("counts settle steps neither as held nor as broken", () => {
-    const steps = [{ clients: 800, held: true }, { clients: 1_000, held: false }, { clients: 800, held: false, phase: "settle" as const }, { clients: 840, held: true }];
+    const steps = [
+      { clients: 800, held: true },
+      { clients: 1_000, held: false },
+      { clients: 800, held: false, phase: "settle" as const },
+      { clients: 840, held: true },
+    ];
     expect(largestHeldBelowBreaks(steps)?.clients).toBe(840);
   });
   it("takes the largest held level below the lowest break, whatever the order", () => {
-    const steps = [{ clients: 800, held: true }, { clients: 1_000, held: false }, { clients: 840, held: true }, { clients: 880, held: false }, { clients: 1_200, held: true }];
+    const steps = [
+      { clients: 800, held: true },
+      { clients: 1_000, held: false },
+      { clients: 840, held: true },
+      { clients: 880, held: false },
+      { clients: 1_200, held: true },
+    ];
     expect(largestHeldBelowBreaks(steps)?.clients).toBe(840);
     expect(largestHeldBelowBreaks([{ clients: 200, held: false }])).toBeNull();
-    expect(largestHeldBelowBreaks([{ clients: 200, held: true }, { clients: 400, held: true }])?.clients).toBe(400);
+    expect(
+      largestHeldBelowBreaks([
+        { clients: 200, held: true },
+        { clients: 400, held: true },
+      ])?.clients,
+    ).toBe(400);
   });
   it("counts a first try that a retry superseded as neither, and a first level that broke in every try as the break", () => {
-    const transient = [{ clients: 200, held: false }, { clients: 200, held: true, retry: true }, { clients: 400, held: true }, { clients: 600, held: false }];
+    const transient = [
+      { clients: 200, held: false },
+      { clients: 200, held: true, retry: true },
+      { clients: 400, held: true },
+      { clients: 600, held: false },
+    ];
     expect(searchAnswer(transient)).toMatchObject({ held: { clients: 400 }, lowestBreak: 600, retries: 1 });
-    const below = [{ clients: 200, held: false }, { clients: 200, held: false, retry: true }, { clients: 200, held: false, retry: true }];
-    expect(searchAnswer(below)).toMatchObject({ held: null, lastHeld: null, lowestBreak: 200, range: null, retries: 2 });
+    const below = [
+      { clients: 200, held: false },
+      { clients: 200, held: false, retry: true },
+      { clients: 200, held: false, retry: true },
+    ];
+    expect(searchAnswer(below)).toMatchObject({
+      held: null,
+      lastHeld: null,
+      lowestBreak: 200,
+      range: null,
+      retries: 2,
+    });
   });
   it("does not claim a level held when it broke again after the break and never held again: the server did not recover", () => {
-    const coarse = [{ clients: 200, held: true }, { clients: 400, held: true }, { clients: 600, held: true }, { clients: 800, held: false }];
+    const coarse = [
+      { clients: 200, held: true },
+      { clients: 400, held: true },
+      { clients: 600, held: true },
+      { clients: 800, held: false },
+    ];
     const settle = (held: boolean) => ({ clients: 600, held, phase: "settle" as const });
     const failed = searchAnswer([...coarse, settle(false), settle(false), settle(false)]);
     expect(failed.held).toBeNull();
@@ -203,9 +366,21 @@ describe("largestHeldBelowBreaks and searchAnswer", () => {
     // 400 held and nothing contradicts it: capacity lies between 400 and 600.
     expect(failed.range).toEqual({ from: 400, to: 600 });
     // Once the level holds again, the breaks before are the backlog draining: the estimate stands.
-    const recovered = searchAnswer([...coarse, settle(false), settle(true), { clients: 640, held: true, phase: "fine" as const }, { clients: 680, held: false, phase: "fine" as const }]);
+    const recovered = searchAnswer([
+      ...coarse,
+      settle(false),
+      settle(true),
+      { clients: 640, held: true, phase: "fine" as const },
+      { clients: 680, held: false, phase: "fine" as const },
+    ]);
     expect(recovered).toMatchObject({ held: { clients: 640 }, notHeldAgain: [], range: null, lowestBreak: 680 });
     // No lower level held: nothing to give a range from.
-    expect(searchAnswer([{ clients: 200, held: true }, { clients: 400, held: false }, { clients: 200, held: false, phase: "settle" }]).range).toBeNull();
+    expect(
+      searchAnswer([
+        { clients: 200, held: true },
+        { clients: 400, held: false },
+        { clients: 200, held: false, phase: "settle" },
+      ]).range,
+    ).toBeNull();
   });
 });

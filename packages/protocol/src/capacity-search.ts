@@ -52,7 +52,9 @@ export function coarseLevels(search: Pick<AutoSearch, "startClients" | "maxClien
 
 /** The levels strictly between the last held and the broken coarse level, `fineSteps` increments apart. */
 export function fineLevels(held: number, broke: number, fineSteps: number): number[] {
-  const levels = Array.from({ length: fineSteps - 1 }, (_, i) => Math.round(held + ((broke - held) * (i + 1)) / fineSteps));
+  const levels = Array.from({ length: fineSteps - 1 }, (_, i) =>
+    Math.round(held + ((broke - held) * (i + 1)) / fineSteps),
+  );
   return [...new Set(levels)].filter((n) => n > held && n < broke);
 }
 
@@ -67,7 +69,9 @@ export interface JudgedStep {
 
 export type SearchEnd = "first-step-broke" | "max-reached" | "no-recovery" | "fine-step-broke" | "fine-range-exhausted";
 
-export type SearchDecision = { done: false; clients: number; phase: SearchPhase; retry?: true } | { done: true; reason: SearchEnd };
+export type SearchDecision =
+  | { done: false; clients: number; phase: SearchPhase; retry?: true }
+  | { done: true; reason: SearchEnd };
 
 /** Why a search ended, in words for logs and the run's events. */
 export const SEARCH_END_TEXT: Record<SearchEnd, string> = {
@@ -99,7 +103,8 @@ export function nextSearchStep(search: AutoSearch, judged: readonly JudgedStep[]
     return { done: false, clients: levels[coarse.length]!, phase: "coarse" };
   }
   if (brokeAt === 0) {
-    if (retries < MAX_FIRST_STEP_RETRIES) return { done: false, clients: coarse[0]!.clients, phase: "coarse", retry: true };
+    if (retries < MAX_FIRST_STEP_RETRIES)
+      return { done: false, clients: coarse[0]!.clients, phase: "coarse", retry: true };
     return { done: true, reason: "first-step-broke" };
   }
   const lastHeld = coarse[brokeAt - 1]!.clients;
@@ -181,7 +186,8 @@ export type EvidenceStep = Omit<JudgedStep, "phase"> & { phase?: SearchPhase | u
  * Whether a step counts for or against an estimate (`next` is the step after it): settle steps measure a server
  * draining its backlog, not what it holds, and a try of the first level that a retry superseded was a transient.
  */
-const counts = (step: EvidenceStep, next: EvidenceStep | undefined) => step.phase !== "settle" && (step.held || !next?.retry);
+const counts = (step: EvidenceStep, next: EvidenceStep | undefined) =>
+  step.phase !== "settle" && (step.held || !next?.retry);
 
 /**
  * The estimate from judged steps in the order they ran: the largest held level below every broken level (an
@@ -192,7 +198,8 @@ export function largestHeldBelowBreaks<T extends EvidenceStep>(steps: readonly T
   const counted = steps.filter((s, i) => counts(s, steps[i + 1]));
   const lowestBreak = Math.min(...counted.filter((s) => !s.held).map((s) => s.clients));
   let best: T | null = null;
-  for (const step of counted) if (step.held && step.clients < lowestBreak && (best === null || step.clients > best.clients)) best = step;
+  for (const step of counted)
+    if (step.held && step.clients < lowestBreak && (best === null || step.clients > best.clients)) best = step;
   return best;
 }
 
@@ -230,7 +237,10 @@ export function searchAnswer<T extends EvidenceStep>(steps: readonly T[]): Searc
   const breaks = counted.filter((s) => !s.held).map((s) => s.clients);
   const lastHeld = largestHeldBelowBreaks(steps);
   const notHeldAgain = lastHeld ? contradictions(steps, lastHeld) : [];
-  const lower = notHeldAgain.length === 0 ? [] : counted.filter((s) => s.held && s.clients < lastHeld!.clients && contradictions(steps, s).length === 0);
+  const lower =
+    notHeldAgain.length === 0
+      ? []
+      : counted.filter((s) => s.held && s.clients < lastHeld!.clients && contradictions(steps, s).length === 0);
   const from = lower.length > 0 ? Math.max(...lower.map((s) => s.clients)) : null;
   return {
     held: notHeldAgain.length > 0 ? null : lastHeld,

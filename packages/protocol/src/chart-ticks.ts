@@ -39,7 +39,9 @@ const SECOND_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7
 /** Epoch seconds from `from` to `to` on the smallest whole-second step that gives at most `count` ticks. */
 export function timeTicks(from: number, to: number, count = 5): number[] {
   if (!(to > from)) return [from];
-  const step = SECOND_STEPS.find((seconds) => (to - from) / seconds <= Math.max(1, count - 1)) ?? SECOND_STEPS[SECOND_STEPS.length - 1]!;
+  const step =
+    SECOND_STEPS.find((seconds) => (to - from) / seconds <= Math.max(1, count - 1)) ??
+    SECOND_STEPS[SECOND_STEPS.length - 1]!;
   const ticks: number[] = [];
   for (let t = Math.ceil(from / step) * step; t <= to; t += step) ticks.push(t);
   return ticks;

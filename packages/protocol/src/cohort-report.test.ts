@@ -8,9 +8,32 @@ const f: CohortReportFormat = {
   percent: (n) => (n === null ? "not measured" : `${Number((n * 100).toFixed(1))} %`),
   decimal: (n, digits) => String(Number(n.toFixed(digits))),
 };
-const totals = { agents: 1, peakClients: 10, peakConnections: 10, durationSec: 10, messagesSent: 100, messagesReceived: 95, messagesPerSec: 9.5, connectionsFailed: 0, errors: 2, rttP50Ms: 41, rttP99Ms: 160, rttMaxMs: 300 };
+const totals = {
+  agents: 1,
+  peakClients: 10,
+  peakConnections: 10,
+  durationSec: 10,
+  messagesSent: 100,
+  messagesReceived: 95,
+  messagesPerSec: 9.5,
+  connectionsFailed: 0,
+  errors: 2,
+  rttP50Ms: 41,
+  rttP99Ms: 160,
+  rttMaxMs: 300,
+};
 const cohort = (over: Partial<CohortSummary>): CohortSummary => ({ ...totals, applied: "datagram", ...over });
-const verdict = (metric: string, cohortName?: string) => ({ metric, below: 200, value: 160, passed: true, status: "met" as const, breachedSeconds: 0, measuredSeconds: 9, firstBreachAt: null, ...(cohortName ? { cohort: cohortName } : {}) });
+const verdict = (metric: string, cohortName?: string) => ({
+  metric,
+  below: 200,
+  value: 160,
+  passed: true,
+  status: "met" as const,
+  breachedSeconds: 0,
+  measuredSeconds: 9,
+  firstBreachAt: null,
+  ...(cohortName ? { cohort: cohortName } : {}),
+});
 
 function run(kind: "ping-pong" | "movement-sync", cohorts: Record<string, CohortSummary> | undefined): RunView {
   return {
@@ -23,24 +46,38 @@ function run(kind: "ping-pong" | "movement-sync", cohorts: Record<string, Cohort
       ],
     },
     summary: { ...totals, cohorts },
-    verdict: { passed: true, reasons: [], warnings: [], slos: [verdict("rtt-p99-ms"), verdict("rtt-p99-ms", "mobile")] },
+    verdict: {
+      passed: true,
+      reasons: [],
+      warnings: [],
+      slos: [verdict("rtt-p99-ms"), verdict("rtt-p99-ms", "mobile")],
+    },
   } as unknown as RunView;
 }
 
 describe("a report's section per network cohort", () => {
   it("says each cohort's network as planned, in the plan's order, and which of the plan's SLOs judged it", () => {
-    const sections = cohortSections(run("ping-pong", { mobile: cohort({}), wifi: cohort({ applied: "above-stream" }) }), f);
+    const sections = cohortSections(
+      run("ping-pong", { mobile: cohort({}), wifi: cohort({ applied: "above-stream" }) }),
+      f,
+    );
     expect(sections.map((s) => [s.name, s.size, s.conditions])).toEqual([
       ["mobile", "30 % of the clients", "delay 20 ms ± 5 ms, loss 10 %, each way"],
       ["wifi", "4 clients", "512 kbit/s per client, server to client only"],
     ]);
     expect(sections[0]!.slos.map((s) => s.cohort)).toEqual(["mobile"]);
     expect(sections[1]!.slos).toEqual([]);
-    expect(sections.map((s) => [s.applied, s.aboveStream])).toEqual([["per datagram", false], ["above TCP", true]]);
+    expect(sections.map((s) => [s.applied, s.aboveStream])).toEqual([
+      ["per datagram", false],
+      ["above TCP", true],
+    ]);
   });
 
   it("gives a round-trip scenario's cohort its percentiles, errors and loss, read from its own totals", () => {
-    const [mobile] = cohortSections(run("ping-pong", { mobile: cohort({ lost: 5, networkPackets: 200, networkDropped: 20, kcpRetransmits: 7 }) }), f);
+    const [mobile] = cohortSections(
+      run("ping-pong", { mobile: cohort({ lost: 5, networkPackets: 200, networkDropped: 20, kcpRetransmits: 7 }) }),
+      f,
+    );
     const value = (id: string) => mobile!.figures.find((figure) => figure.id === id)?.value;
     expect(value("rtt-p50")).toBe("41 ms");
     expect(value("rtt-p99")).toBe("160 ms");
@@ -54,7 +91,10 @@ describe("a report's section per network cohort", () => {
 
   it("gives a movement-sync cohort its broadcast latency and reach instead of round trips", () => {
     const broadcast = { count: 50, p50Ms: 30, p90Ms: 60, p99Ms: 90, maxMs: 120 };
-    const [mobile] = cohortSections(run("movement-sync", { mobile: cohort({ latency: { broadcast }, broadcastReach: 0.9 }) }), f);
+    const [mobile] = cohortSections(
+      run("movement-sync", { mobile: cohort({ latency: { broadcast }, broadcastReach: 0.9 }) }),
+      f,
+    );
     const ids = mobile!.figures.map((figure) => figure.id);
     expect(ids).toContain("broadcast-reach");
     expect(ids).not.toContain("rtt-p99");

@@ -28,13 +28,15 @@ export const NETWORK_PATH_WORDS: Record<NetworkPath, string> = {
 };
 
 /** Why "above TCP" is flagged wherever it is shown. */
-export const ABOVE_STREAM_NOTE = "applied above TCP: TCP saw the rig's round trip, so it recovered from loss faster than on the network asked for";
+export const ABOVE_STREAM_NOTE =
+  "applied above TCP: TCP saw the rig's round trip, so it recovered from loss faster than on the network asked for";
 
 const DIRECTION_WORDS = { up: "client to server only", down: "server to client only", both: "each way" } as const;
 
 /** "30 % of the clients" or "12 clients": the cohort's size as the plan asks for it. */
 export function cohortSizeText(cohort: Pick<NetworkCohort, "share" | "clients">, f: CohortReportFormat): string {
-  if (cohort.clients !== undefined) return `${f.integer(cohort.clients)} ${cohort.clients === 1 ? "client" : "clients"}`;
+  if (cohort.clients !== undefined)
+    return `${f.integer(cohort.clients)} ${cohort.clients === 1 ? "client" : "clients"}`;
   return `${f.percent(cohort.share ?? 0)} of the clients`;
 }
 
@@ -45,7 +47,10 @@ export function cohortSizeText(cohort: Pick<NetworkCohort, "share" | "clients">,
 export function cohortConditionsText(cohort: NetworkCohort, f: CohortReportFormat): string {
   const pct = (value: number) => `${f.decimal(value, 2)} %`;
   const parts: string[] = [];
-  if (cohort.delayMs) parts.push(`delay ${f.decimal(cohort.delayMs, 1)} ms${cohort.jitterMs ? ` ± ${f.decimal(cohort.jitterMs, 1)} ms` : ""}`);
+  if (cohort.delayMs)
+    parts.push(
+      `delay ${f.decimal(cohort.delayMs, 1)} ms${cohort.jitterMs ? ` ± ${f.decimal(cohort.jitterMs, 1)} ms` : ""}`,
+    );
   else if (cohort.jitterMs) parts.push(`jitter ± ${f.decimal(cohort.jitterMs, 1)} ms`);
   if (cohort.lossPercent) parts.push(`loss ${pct(cohort.lossPercent)}`);
   if (cohort.duplicatePercent) parts.push(`duplicated ${pct(cohort.duplicatePercent)}`);
@@ -99,9 +104,16 @@ function cohortFigures(run: RunView, name: string, totals: CohortSummary, f: Coh
     { id: "loss", label: "Lost of those expected", value: f.percent(measured("loss-rate", name)) },
   );
   const packets = totals.networkPackets ?? 0;
-  if (packets > 0) figures.push({ id: "dropped", label: "Packets dropped by its network", value: `${f.percent((totals.networkDropped ?? 0) / packets)} of ${f.integer(packets)}` });
-  if (totals.kcpRetransmits !== undefined) figures.push({ id: "retransmits", label: "KCP retransmissions", value: f.integer(totals.kcpRetransmits) });
-  else if (totals.tcpRetransmits !== undefined) figures.push({ id: "retransmits", label: "TCP retransmissions", value: f.integer(totals.tcpRetransmits) });
+  if (packets > 0)
+    figures.push({
+      id: "dropped",
+      label: "Packets dropped by its network",
+      value: `${f.percent((totals.networkDropped ?? 0) / packets)} of ${f.integer(packets)}`,
+    });
+  if (totals.kcpRetransmits !== undefined)
+    figures.push({ id: "retransmits", label: "KCP retransmissions", value: f.integer(totals.kcpRetransmits) });
+  else if (totals.tcpRetransmits !== undefined)
+    figures.push({ id: "retransmits", label: "TCP retransmissions", value: f.integer(totals.tcpRetransmits) });
   return figures;
 }
 
@@ -134,7 +146,17 @@ export interface CohortLatency {
 }
 
 export function cohortLatencyRead(kind: ScenarioKind): CohortLatency | null {
-  if (hasRoundTrips(kind)) return { words: "Round trip", slo: "rtt-p99-ms", read: (figures, stat = "p99") => (figures ? (stat === "p50" ? figures.rttP50Ms : figures.rttP99Ms) : null) };
+  if (hasRoundTrips(kind))
+    return {
+      words: "Round trip",
+      slo: "rtt-p99-ms",
+      read: (figures, stat = "p99") => (figures ? (stat === "p50" ? figures.rttP50Ms : figures.rttP99Ms) : null),
+    };
   if (kind !== "movement-sync") return null;
-  return { words: "Broadcast", slo: "broadcast-p99-ms", read: (figures, stat = "p99") => (stat === "p50" ? figures?.latency?.broadcast?.p50Ms : figures?.latency?.broadcast?.p99Ms) ?? null };
+  return {
+    words: "Broadcast",
+    slo: "broadcast-p99-ms",
+    read: (figures, stat = "p99") =>
+      (stat === "p50" ? figures?.latency?.broadcast?.p50Ms : figures?.latency?.broadcast?.p99Ms) ?? null,
+  };
 }

@@ -3,8 +3,18 @@ import { secondSpread, steadySeconds, withinNoise } from "./compare-noise";
 import type { SeriesPoint } from "./snapshot";
 
 const second = (t: number, received: number, clients = 10): SeriesPoint => ({
-  t, agents: 1, clients, connections: clients, messagesSentPerSec: received, messagesReceivedPerSec: received, bytesSentPerSec: 0, bytesReceivedPerSec: 0,
-  errors: 0, rttP50Ms: 1, rttP99Ms: received / 10, rttMaxMs: null,
+  t,
+  agents: 1,
+  clients,
+  connections: clients,
+  messagesSentPerSec: received,
+  messagesReceivedPerSec: received,
+  bytesSentPerSec: 0,
+  bytesReceivedPerSec: 0,
+  errors: 0,
+  rttP50Ms: 1,
+  rttP99Ms: received / 10,
+  rttMaxMs: null,
 });
 
 describe("a change inside the runs' own second-to-second spread is noise", () => {

@@ -30,7 +30,9 @@ export function secondSpread(points: readonly SeriesPoint[], figure: string): nu
 
 /** The standard deviation over a run's steady seconds of any per-second reading (an SLO metric's, for the baseline). */
 export function spreadOf(points: readonly SeriesPoint[], read: (point: SeriesPoint) => number | null): number | null {
-  const values = steadySeconds(points).map(read).filter((value): value is number => value !== null && Number.isFinite(value));
+  const values = steadySeconds(points)
+    .map(read)
+    .filter((value): value is number => value !== null && Number.isFinite(value));
   if (values.length < 2) return null;
   const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
   const variance = values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (values.length - 1);
@@ -41,7 +43,11 @@ export function spreadOf(points: readonly SeriesPoint[], read: (point: SeriesPoi
  * A change from `from` to `to` is noise when it is no larger than either run's own second-to-second spread (its
  * standard deviation). Unknown (null) when neither run has a spread to judge by, or either figure is missing.
  */
-export function withinNoise(from: number | null, to: number | null, spreads: readonly (number | null)[]): boolean | null {
+export function withinNoise(
+  from: number | null,
+  to: number | null,
+  spreads: readonly (number | null)[],
+): boolean | null {
   if (from === null || to === null) return null;
   const known = spreads.filter((spread): spread is number => spread !== null);
   if (known.length === 0) return null;

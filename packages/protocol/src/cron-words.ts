@@ -3,7 +3,20 @@
 // is said as its fields, never guessed.
 
 const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 const DAY_NAMES = ["SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"];
 const MONTH_NAMES = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"];
 
@@ -11,7 +24,8 @@ const isNumber = (text: string) => /^\d+$/.test(text);
 const two = (value: number) => String(value).padStart(2, "0");
 const ordinal = (value: number) => {
   const tens = value % 100;
-  const suffix = tens >= 11 && tens <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" } as Record<number, string>)[value % 10] ?? "th";
+  const suffix =
+    tens >= 11 && tens <= 13 ? "th" : (({ 1: "st", 2: "nd", 3: "rd" } as Record<number, string>)[value % 10] ?? "th");
   return `${value}${suffix}`;
 };
 
@@ -23,7 +37,12 @@ function valueOf(text: string, names: readonly string[], firstIs: number): numbe
 }
 
 /** A list of values and ranges ("1-5", "MON,WED") in words, or null when a part is a step or unknown. */
-function listInWords(field: string, words: readonly string[], names: readonly string[], firstIs: number): string | null {
+function listInWords(
+  field: string,
+  words: readonly string[],
+  names: readonly string[],
+  firstIs: number,
+): string | null {
   const parts = field.split(",").map((part) => {
     const [from, to, extra] = part.split("-");
     if (extra !== undefined || from === undefined) return null;
@@ -44,11 +63,15 @@ function timeInWords(minute: string, hour: string): string | null {
   if (hour === "*") {
     if (minute === "*") return "every minute";
     if (everyMinutes) return Number(everyMinutes[1]) === 1 ? "every minute" : `every ${everyMinutes[1]} minutes`;
-    if (isNumber(minute)) return Number(minute) === 0 ? "every hour, on the hour" : `every hour at ${two(Number(minute))} past`;
+    if (isNumber(minute))
+      return Number(minute) === 0 ? "every hour, on the hour" : `every hour at ${two(Number(minute))} past`;
     return null;
   }
   const everyHours = /^\*\/(\d+)$/.exec(hour);
-  if (everyHours && isNumber(minute)) return Number(everyHours[1]) === 1 ? `every hour at ${two(Number(minute))} past` : `every ${everyHours[1]} hours at ${two(Number(minute))} past`;
+  if (everyHours && isNumber(minute))
+    return Number(everyHours[1]) === 1
+      ? `every hour at ${two(Number(minute))} past`
+      : `every ${everyHours[1]} hours at ${two(Number(minute))} past`;
   if (!isNumber(minute)) return null;
   const hours = hour.split(",");
   if (!hours.every(isNumber)) return null;

@@ -28,7 +28,9 @@ describe("display formats follow the reader's locale and time zone", () => {
 
   it("names the zone when asked, in the zone asked for", () => {
     const us = displayFormats({ locale: "en-US", timeZone: "UTC" });
-    expect(us.dateTimeWithZone(Date.UTC(2026, 10, 28, 2, 0, 0), "Europe/Berlin")).toBe("Nov 28, 2026, 3:00:00 AM GMT+1");
+    expect(us.dateTimeWithZone(Date.UTC(2026, 10, 28, 2, 0, 0), "Europe/Berlin")).toBe(
+      "Nov 28, 2026, 3:00:00 AM GMT+1",
+    );
     expect(us.dateTimeWithZone(Date.UTC(2026, 10, 28, 2, 0, 0))).toBe("Nov 28, 2026, 2:00:00 AM UTC");
   });
 
@@ -50,8 +52,12 @@ describe("API text read in the reader's dates", () => {
   it("puts every ISO instant of a verdict's reason in the reader's date format, and leaves the rest as it is (issue 27 §2)", () => {
     const berlin = displayFormats({ locale: "de-DE", timeZone: "Europe/Berlin" });
     const reason = "only 0 of 4 clients were connected at 2026-11-27T10:08:33.000Z";
-    expect(instantsInWords(reason, berlin.dateTime)).toBe(`only 0 of 4 clients were connected at ${berlin.dateTime("2026-11-27T10:08:33.000Z")}`);
+    expect(instantsInWords(reason, berlin.dateTime)).toBe(
+      `only 0 of 4 clients were connected at ${berlin.dateTime("2026-11-27T10:08:33.000Z")}`,
+    );
     expect(instantsInWords(reason, berlin.dateTime)).toContain("11:08:33");
-    expect(instantsInWords("measurements cover 4 of the 12 planned seconds", berlin.dateTime)).toBe("measurements cover 4 of the 12 planned seconds");
+    expect(instantsInWords("measurements cover 4 of the 12 planned seconds", berlin.dateTime)).toBe(
+      "measurements cover 4 of the 12 planned seconds",
+    );
   });
 });

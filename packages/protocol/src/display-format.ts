@@ -76,7 +76,8 @@ function usable(place: ReaderPlace): ReaderPlace {
     // Not a locale tag: the runtime's own.
   }
   try {
-    if (place.timeZone) out.timeZone = new Intl.DateTimeFormat("en", { timeZone: place.timeZone }).resolvedOptions().timeZone;
+    if (place.timeZone)
+      out.timeZone = new Intl.DateTimeFormat("en", { timeZone: place.timeZone }).resolvedOptions().timeZone;
   } catch {
     // Not a zone: the runtime's own.
   }
@@ -101,7 +102,16 @@ export function displayFormats(place: ReaderPlace = {}): DisplayFormats {
     const key = name ?? "";
     let format = zoned.get(key);
     if (!format) {
-      format = new Intl.DateTimeFormat(locale, { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", second: "2-digit", timeZoneName: "short", ...(name ? { timeZone: name } : zone) });
+      format = new Intl.DateTimeFormat(locale, {
+        year: "numeric",
+        month: "short",
+        day: "numeric",
+        hour: "numeric",
+        minute: "2-digit",
+        second: "2-digit",
+        timeZoneName: "short",
+        ...(name ? { timeZone: name } : zone),
+      });
       zoned.set(key, format);
     }
     return format;
@@ -115,11 +125,20 @@ export function displayFormats(place: ReaderPlace = {}): DisplayFormats {
     decimal: (value, digits) => number(digits).format(value),
     fixed: (value, digits) => {
       let format = fixed.get(digits);
-      if (!format) fixed.set(digits, (format = new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits })));
+      if (!format)
+        fixed.set(
+          digits,
+          (format = new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits })),
+        );
       return format.format(value);
     },
     rate: (value) => (value >= 100 ? integer(value) : number(1).format(value)),
-    ms: (value) => (value === null || value === undefined ? "—" : value >= 100 ? `${integer(value)} ms` : `${number(2).format(value)} ms`),
+    ms: (value) =>
+      value === null || value === undefined
+        ? "—"
+        : value >= 100
+          ? `${integer(value)} ms`
+          : `${number(2).format(value)} ms`,
     percent: (ratio, digits = 1) => `${number(digits).format(ratio * 100)} %`,
     duration: durationText,
     dateTime: (value) => {
@@ -139,6 +158,9 @@ export function displayFormats(place: ReaderPlace = {}): DisplayFormats {
       const at = toDate(value);
       return at ? date.format(at) : "—";
     },
-    timeOfDay: (epochSeconds) => (epochSeconds === null || epochSeconds === undefined || !Number.isFinite(epochSeconds) ? "—" : time.format(new Date(epochSeconds * 1000))),
+    timeOfDay: (epochSeconds) =>
+      epochSeconds === null || epochSeconds === undefined || !Number.isFinite(epochSeconds)
+        ? "—"
+        : time.format(new Date(epochSeconds * 1000)),
   };
 }

@@ -21,7 +21,10 @@ export const ErrorSampleBytes = z.object({
   /** The whole message's length in bytes. */
   length: z.number().int().min(0),
   /** Its first ERROR_SAMPLE_BYTES bytes as lowercase hex; a secret's value shows as "*" bytes (2a). */
-  hex: z.string().regex(/^([0-9a-f]{2})*$/, { message: "lowercase hex, whole bytes" }).max(ERROR_SAMPLE_BYTES * 2),
+  hex: z
+    .string()
+    .regex(/^([0-9a-f]{2})*$/, { message: "lowercase hex, whole bytes" })
+    .max(ERROR_SAMPLE_BYTES * 2),
 });
 export type ErrorSampleBytes = z.infer<typeof ErrorSampleBytes>;
 

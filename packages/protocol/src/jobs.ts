@@ -26,7 +26,12 @@ export type RejudgeRunJob = z.infer<typeof RejudgeRunJob>;
  * Enqueued (delayed) for just after an automatic capacity search's step ends: judge the step on every agent's
  * stored seconds and tell the agents the next level. `attempt` counts the waits for late snapshots.
  */
-export const SearchStepJob = z.object({ orgId: z.string(), runId: z.string().uuid(), step: z.number().int().min(0), attempt: z.number().int().min(0) });
+export const SearchStepJob = z.object({
+  orgId: z.string(),
+  runId: z.string().uuid(),
+  step: z.number().int().min(0),
+  attempt: z.number().int().min(0),
+});
 export type SearchStepJob = z.infer<typeof SearchStepJob>;
 
 /** Enqueued when a run ends (one per channel that wants it) or by a channel's test button: send one notification. */
@@ -49,8 +54,15 @@ export const TestMetricsExportJob = z.object({ orgId: z.string(), sink: z.enum([
 export type TestMetricsExportJob = z.infer<typeof TestMetricsExportJob>;
 
 export const RunJobName = {
-  start: "start-run", finish: "finish-run", rejudge: "rejudge-run", checkAgent: "check-agent", searchStep: "search-step", deliverNotification: "deliver-notification",
-  scheduledRun: "scheduled-run", exportRunSeries: "export-run-series", testMetricsExport: "test-metrics-export",
+  start: "start-run",
+  finish: "finish-run",
+  rejudge: "rejudge-run",
+  checkAgent: "check-agent",
+  searchStep: "search-step",
+  deliverNotification: "deliver-notification",
+  scheduledRun: "scheduled-run",
+  exportRunSeries: "export-run-series",
+  testMetricsExport: "test-metrics-export",
 } as const;
 
 /** Server-internal command to whichever API instance holds an agent's socket (never sent to the agent). */

@@ -20,7 +20,9 @@ export const DistributionMetric = z
 export type DistributionMetric = z.infer<typeof DistributionMetric>;
 
 /** The stored snapshot histogram a metric reads: the RTT column, a histogram by its snapshot name, or a script's. */
-export function distributionSource(metric: DistributionMetric): { kind: "rtt" } | { kind: "histogram"; name: string } | { kind: "script"; name: string } {
+export function distributionSource(
+  metric: DistributionMetric,
+): { kind: "rtt" } | { kind: "histogram"; name: string } | { kind: "script"; name: string } {
   if (metric === "rtt") return { kind: "rtt" };
   if (metric.startsWith("script:")) return { kind: "script", name: metric.slice("script:".length) };
   return { kind: "histogram", name: `${metric}Us` };
@@ -33,8 +35,14 @@ export function distributionSource(metric: DistributionMetric): { kind: "rtt" } 
 export const DistributionQuery = z
   .object({ metric: DistributionMetric, from: rangeSecond("from").optional(), to: rangeSecond("to").optional() })
   .strict()
-  .refine((query) => (query.from === undefined) === (query.to === undefined), { path: ["to"], message: "give from and to together, or neither for the whole run" })
-  .refine((query) => query.from === undefined || query.to! > query.from, { path: ["to"], message: "to must be after from (the range holds the seconds from `from` up to `to`)" });
+  .refine((query) => (query.from === undefined) === (query.to === undefined), {
+    path: ["to"],
+    message: "give from and to together, or neither for the whole run",
+  })
+  .refine((query) => query.from === undefined || query.to! > query.from, {
+    path: ["to"],
+    message: "to must be after from (the range holds the seconds from `from` up to `to`)",
+  });
 export type DistributionQuery = z.infer<typeof DistributionQuery>;
 
 /** Bucket k of a distribution holds the latencies from 10^(k/10) µs up to, not including, 10^((k+1)/10) µs. */
@@ -118,5 +126,7 @@ const WORDS: Record<DistributionLatency, string> = {
 
 /** The words for a metric: "Round trips", "Script: reply-ms". */
 export function distributionMetricName(metric: DistributionMetric): string {
-  return metric.startsWith("script:") ? `Script: ${metric.slice("script:".length)}` : (WORDS[metric as DistributionLatency] ?? metric);
+  return metric.startsWith("script:")
+    ? `Script: ${metric.slice("script:".length)}`
+    : (WORDS[metric as DistributionLatency] ?? metric);
 }

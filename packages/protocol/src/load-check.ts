@@ -27,7 +27,8 @@ const STALLED_LOOP_MS = 1000;
 /** Why a send found its client's previous message unanswered, when the agent kept time: not always the server's doing. */
 const SLOW_REPLIES = "the replies came slower than the send interval: the server, or the network to it";
 
-const clientsHeld = (evidence: RunEvidence) => !(evidence.spec.scenario.kind === "login-storm" && evidence.spec.scenario.hold === false);
+const clientsHeld = (evidence: RunEvidence) =>
+  !(evidence.spec.scenario.kind === "login-storm" && evidence.spec.scenario.hold === false);
 const at = (t: number) => new Date(t * 1000).toISOString();
 
 /** The seconds under the planned load: after the ramp and the first second, before the closing partial second. */
@@ -69,14 +70,17 @@ function stalls(health: readonly AgentSecond[]): Stall[] {
     const worst = seconds.reduce((a, b) => (b.eventLoopP99Ms > a.eventLoopP99Ms ? b : a));
     const ts = new Set(seconds.map((s) => s.t));
     const missing = Math.max(...ts) - Math.min(...ts) + 1 - ts.size;
-    if (worst.eventLoopP99Ms >= STALLED_LOOP_MS || missing > 0) out.push({ agentId, loopMs: worst.eventLoopP99Ms, t: worst.t, missing });
+    if (worst.eventLoopP99Ms >= STALLED_LOOP_MS || missing > 0)
+      out.push({ agentId, loopMs: worst.eventLoopP99Ms, t: worst.t, missing });
   }
   return out;
 }
 
 function stallText(stall: Stall): string {
   const parts = [
-    stall.loopMs >= STALLED_LOOP_MS ? `its event loop was held ${(stall.loopMs / 1000).toFixed(1)} s at ${at(stall.t)}` : undefined,
+    stall.loopMs >= STALLED_LOOP_MS
+      ? `its event loop was held ${(stall.loopMs / 1000).toFixed(1)} s at ${at(stall.t)}`
+      : undefined,
     stall.missing > 0 ? `${stall.missing} of its seconds are missing` : undefined,
   ];
   return `agent ${stall.agentId} stood still (${parts.filter(Boolean).join("; ")})`;
@@ -85,7 +89,8 @@ function stallText(stall: Stall): string {
 /** The highest CPU steal among the agents in each second that measured it. */
 function stealBySecond(health: readonly AgentSecond[]): number[] {
   const bySecond = new Map<number, number>();
-  for (const s of health) if (s.stealPercent !== undefined) bySecond.set(s.t, Math.max(bySecond.get(s.t) ?? 0, s.stealPercent));
+  for (const s of health)
+    if (s.stealPercent !== undefined) bySecond.set(s.t, Math.max(bySecond.get(s.t) ?? 0, s.stealPercent));
   return [...bySecond.values()];
 }
 
@@ -106,7 +111,14 @@ function tally(evidence: RunEvidence, steady: readonly SeriesPoint[], start: num
   // A search's broken steps fall short because the server could not keep up (a client sends again only once
   // answered): that is what a search looks for, not a load that failed to run.
   const broken = new Set((evidence.capacity?.steps ?? []).filter((s) => !s.held).map((s) => s.step));
-  const out: Tally = { scheduled: 0, sent: 0, skipped: 0, shortSeconds: 0, scheduledSeconds: 0, minConnectedShare: null };
+  const out: Tally = {
+    scheduled: 0,
+    sent: 0,
+    skipped: 0,
+    shortSeconds: 0,
+    scheduledSeconds: 0,
+    minConnectedShare: null,
+  };
   const levels = steady.map((point) => planned(point) ?? point.clients);
   for (const [i, point] of steady.entries()) {
     const level = levels[i]!;
@@ -124,7 +136,8 @@ function tally(evidence: RunEvidence, steady: readonly SeriesPoint[], start: num
     const held = i >= 2 && levels[i - 1] === level && levels[i - 2] === level;
     if (held && level > 0) {
       const share = Math.min(1, point.connections / level);
-      if (out.minConnectedShare === null || share < out.minConnectedShare) [out.minConnectedShare, out.leastConnected] = [share, { point, planned: level }];
+      if (out.minConnectedShare === null || share < out.minConnectedShare)
+        [out.minConnectedShare, out.leastConnected] = [share, { point, planned: level }];
     }
   }
   out.sent = Math.round(out.sent);
@@ -132,53 +145,89 @@ function tally(evidence: RunEvidence, steady: readonly SeriesPoint[], start: num
 }
 
 /** Whether the load ran as the plan said, the reasons it did not, and what a reader should know even of a pass. */
-export function checkLoad(evidence: RunEvidence, context: { nothingMatched: boolean }): { load: LoadCheck; reasons: string[]; warnings: string[] } {
+export function checkLoad(
+  evidence: RunEvidence,
+  context: { nothingMatched: boolean },
+): { load: LoadCheck; reasons: string[]; warnings: string[] } {
   const { spec, seconds, summary } = evidence;
   const start = evidence.startSecond ?? seconds[0]?.t ?? 0;
-  const plannedSeconds = evidence.endedEarlyAtSecond !== undefined && seconds.length > 0
-    ? Math.max(0, Math.min(spec.load.durationSec, evidence.endedEarlyAtSecond - start))
-    : spec.load.durationSec;
+  const plannedSeconds =
+    evidence.endedEarlyAtSecond !== undefined && seconds.length > 0
+      ? Math.max(0, Math.min(spec.load.durationSec, evidence.endedEarlyAtSecond - start))
+      : spec.load.durationSec;
   const counted = tally(evidence, steadySeconds(evidence), start);
   const agentStalls = stalls(evidence.agentHealth ?? []);
   const inFlightAtEnd = summary?.inFlightAtEnd ?? 0;
   // The fewest connected in a steady second, when so few that the load did not hold.
-  const least = clientsHeld(evidence) && counted.minConnectedShare! < CONNECTED_SHARE ? counted.leastConnected : undefined;
+  const least =
+    clientsHeld(evidence) && counted.minConnectedShare! < CONNECTED_SHARE ? counted.leastConnected : undefined;
   const load: LoadCheck = {
-    plannedSeconds, measuredSeconds: seconds.length, scheduledSends: counted.scheduled, sentSends: counted.sent, skippedSends: counted.skipped,
-    shortSeconds: counted.shortSeconds, minConnectedShare: counted.minConnectedShare, inFlightAtEnd,
+    plannedSeconds,
+    measuredSeconds: seconds.length,
+    scheduledSends: counted.scheduled,
+    sentSends: counted.sent,
+    skippedSends: counted.skipped,
+    shortSeconds: counted.shortSeconds,
+    minConnectedShare: counted.minConnectedShare,
+    inFlightAtEnd,
     ...(least ? { leastConnectedAt: least.point.t, leastConnectedPlanned: least.planned } : {}),
   };
   const reasons: string[] = [];
   const warnings: string[] = [];
-  if (seconds.length < plannedSeconds - SECONDS_SLACK) reasons.push(`measurements cover ${seconds.length} of the ${plannedSeconds} planned seconds`);
-  const short = counted.sent < counted.scheduled * SCHEDULE_SHARE || counted.shortSeconds > Math.max(1, counted.scheduledSeconds * SHORT_SECONDS_SHARE);
+  if (seconds.length < plannedSeconds - SECONDS_SLACK)
+    reasons.push(`measurements cover ${seconds.length} of the ${plannedSeconds} planned seconds`);
+  const short =
+    counted.sent < counted.scheduled * SCHEDULE_SHARE ||
+    counted.shortSeconds > Math.max(1, counted.scheduledSeconds * SHORT_SECONDS_SHARE);
   if (counted.scheduled > 0 && short) {
     const skipped = counted.skipped > 0 ? ` (${counted.skipped} more skipped: not sends)` : "";
-    const cause = agentStalls.length > 0 ? `: ${agentStalls.map(stallText).join("; ")}`
-      : !context.nothingMatched && counted.skipped > (counted.scheduled - counted.sent) / 2 ? `: ${SLOW_REPLIES} (a client sends again only once answered)` : "";
-    reasons.push(`the load fell short of its schedule: ${counted.sent} of ${counted.scheduled} scheduled messages sent${skipped}, ${counted.shortSeconds} of ${counted.scheduledSeconds} seconds more than ${Math.round((1 - SHORT_SECOND) * 100)}% short${cause}`);
+    const cause =
+      agentStalls.length > 0
+        ? `: ${agentStalls.map(stallText).join("; ")}`
+        : !context.nothingMatched && counted.skipped > (counted.scheduled - counted.sent) / 2
+          ? `: ${SLOW_REPLIES} (a client sends again only once answered)`
+          : "";
+    reasons.push(
+      `the load fell short of its schedule: ${counted.sent} of ${counted.scheduled} scheduled messages sent${skipped}, ${counted.shortSeconds} of ${counted.scheduledSeconds} seconds more than ${Math.round((1 - SHORT_SECOND) * 100)}% short${cause}`,
+    );
   }
   if (least) {
-    const reporting = least.point.clients < least.planned ? ` (the agents that reported that second held ${least.point.clients})` : "";
-    reasons.push(`only ${least.point.connections} of ${least.planned} clients were connected at ${at(least.point.t)}${reporting}`);
+    const reporting =
+      least.point.clients < least.planned ? ` (the agents that reported that second held ${least.point.clients})` : "";
+    reasons.push(
+      `only ${least.point.connections} of ${least.planned} clients were connected at ${at(least.point.t)}${reporting}`,
+    );
   }
   if (counted.skipped > 0 && counted.skipped > counted.sent * 0.01) {
-    const why = agentStalls.length > 0 ? `while ${agentStalls.map(stallText).join("; ")}: the agent fell behind its own schedule, not the server`
-      : context.nothingMatched ? "because no reply matched the client's previous message (see the reasons)"
-      : `because the client's previous message was still unanswered (${SLOW_REPLIES})`;
+    const why =
+      agentStalls.length > 0
+        ? `while ${agentStalls.map(stallText).join("; ")}: the agent fell behind its own schedule, not the server`
+        : context.nothingMatched
+          ? "because no reply matched the client's previous message (see the reasons)"
+          : `because the client's previous message was still unanswered (${SLOW_REPLIES})`;
     warnings.push(`${counted.skipped} sends were skipped ${why}`);
   } else if (agentStalls.length > 0) {
-    warnings.push(`${agentStalls.map(stallText).join("; ")}: its timings and sends in those seconds are the agent's, not the server's`);
+    warnings.push(
+      `${agentStalls.map(stallText).join("; ")}: its timings and sends in those seconds are the agent's, not the server's`,
+    );
   }
   if (summary?.saturatedAgents?.length) {
     const [first] = summary.saturatedAgents;
-    warnings.push(`${summary.saturatedAgents.length} agent(s) were the bottleneck for up to ${Math.max(...summary.saturatedAgents.map((a) => a.seconds))} s (${first!.reason}): the figures understate the server`);
+    warnings.push(
+      `${summary.saturatedAgents.length} agent(s) were the bottleneck for up to ${Math.max(...summary.saturatedAgents.map((a) => a.seconds))} s (${first!.reason}): the figures understate the server`,
+    );
   }
   const steal = stealBySecond(evidence.agentHealth ?? []).sort((a, b) => a - b);
   if (steal.length > 0) {
     const median = steal[Math.floor(steal.length / 2)]!;
-    if (median >= HEAVY_STEAL_PERCENT) warnings.push(`measured under heavy CPU steal: the hypervisor took a median ${median.toFixed(1)}% (peak ${steal[steal.length - 1]!.toFixed(1)}%) of the agents' host CPU`);
+    if (median >= HEAVY_STEAL_PERCENT)
+      warnings.push(
+        `measured under heavy CPU steal: the hypervisor took a median ${median.toFixed(1)}% (peak ${steal[steal.length - 1]!.toFixed(1)}%) of the agents' host CPU`,
+      );
   }
-  if (inFlightAtEnd > 0) warnings.push(`${inFlightAtEnd === 1 ? "1 message was" : `${inFlightAtEnd} messages were`} still in flight when the run ended (counted apart: not errors, not lost)`);
+  if (inFlightAtEnd > 0)
+    warnings.push(
+      `${inFlightAtEnd === 1 ? "1 message was" : `${inFlightAtEnd} messages were`} still in flight when the run ended (counted apart: not errors, not lost)`,
+    );
   return { load, reasons, warnings };
 }

@@ -8,8 +8,17 @@ export type MetricsSink = z.infer<typeof MetricsSink>;
 export const MetricsSinkParams = z.object({ sink: MetricsSink });
 export type MetricsSinkParams = z.infer<typeof MetricsSinkParams>;
 
-const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, "a header name is letters, digits and - _ . (e.g. X-Scope-OrgID)");
-const reservedHeaders = ["content-type", "content-encoding", "content-length", "host", "authorization", "x-prometheus-remote-write-version"];
+const headerName = z
+  .string()
+  .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, "a header name is letters, digits and - _ . (e.g. X-Scope-OrgID)");
+const reservedHeaders = [
+  "content-type",
+  "content-encoding",
+  "content-length",
+  "host",
+  "authorization",
+  "x-prometheus-remote-write-version",
+];
 
 /**
  * PUT /api/metrics-export/:sink body (settings page). Secrets are write-only: a password or token left out keeps
@@ -21,15 +30,24 @@ export const PutMetricsExportSink = z.object({
     .max(2000, "at most 2000 characters")
     .url("must be a full http(s) URL, e.g. https://prometheus.example.com/api/v1/write")
     .refine((url) => /^https?:\/\//i.test(url), "must start with http:// or https://"),
-  auth: z.discriminatedUnion("kind", [
-    z.object({ kind: z.literal("none") }),
-    z.object({ kind: z.literal("basic"), username: z.string().min(1, "give the user name").max(200), password: z.string().min(1).max(2000).optional() }),
-    z.object({ kind: z.literal("bearer"), token: z.string().min(1).max(4000).optional() }),
-  ]).default({ kind: "none" }),
+  auth: z
+    .discriminatedUnion("kind", [
+      z.object({ kind: z.literal("none") }),
+      z.object({
+        kind: z.literal("basic"),
+        username: z.string().min(1, "give the user name").max(200),
+        password: z.string().min(1).max(2000).optional(),
+      }),
+      z.object({ kind: z.literal("bearer"), token: z.string().min(1).max(4000).optional() }),
+    ])
+    .default({ kind: "none" }),
   headers: z
     .record(headerName, z.string().max(4000, "a header value is at most 4000 characters"))
     .refine((headers) => Object.keys(headers).length <= 20, "at most 20 headers")
-    .refine((headers) => !Object.keys(headers).some((name) => reservedHeaders.includes(name.toLowerCase())), `these headers are set by Throng: ${reservedHeaders.join(", ")} (use auth for Authorization)`)
+    .refine(
+      (headers) => !Object.keys(headers).some((name) => reservedHeaders.includes(name.toLowerCase())),
+      `these headers are set by Throng: ${reservedHeaders.join(", ")} (use auth for Authorization)`,
+    )
     .optional(),
 });
 export type PutMetricsExportSink = z.infer<typeof PutMetricsExportSink>;
@@ -51,7 +69,10 @@ export const MetricsExportSinkView = z.object({
 export type MetricsExportSinkView = z.infer<typeof MetricsExportSinkView>;
 
 /** GET /api/metrics-export: the org's sinks, null where none is set up. */
-export const MetricsExportSettings = z.object({ prometheus: MetricsExportSinkView.nullable(), otlp: MetricsExportSinkView.nullable() });
+export const MetricsExportSettings = z.object({
+  prometheus: MetricsExportSinkView.nullable(),
+  otlp: MetricsExportSinkView.nullable(),
+});
 export type MetricsExportSettings = z.infer<typeof MetricsExportSettings>;
 
 /** A plan's `export` field: which of the org's sinks receive its runs' series (both off when left out). */

@@ -21,7 +21,9 @@ describe("network cohorts: which client is in which cohort", () => {
   it("spreads a cohort along the client numbers: every room of 10 holds 2 to 4 of a 30% cohort, not whole rooms of it", () => {
     const placement = placeCohorts([{ share: 0.3 }], 200);
     for (let room = 0; room < 20; room += 1) {
-      const inCohort = Array.from({ length: 10 }, (_, i) => placement.cohortOf(room * 10 + i)).filter((c) => c === 0).length;
+      const inCohort = Array.from({ length: 10 }, (_, i) => placement.cohortOf(room * 10 + i)).filter(
+        (c) => c === 0,
+      ).length;
       expect(inCohort).toBeGreaterThanOrEqual(2);
       expect(inCohort).toBeLessThanOrEqual(4);
     }
@@ -39,23 +41,60 @@ describe("network cohorts: which client is in which cohort", () => {
 });
 
 describe("network cohorts in the plan schema", () => {
-  const parse = (network: unknown, extra: Record<string, unknown> = {}) => PlanSpec.safeParse({ ...base, ...extra, network });
-  const messages = (result: ReturnType<typeof parse>) => result.error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`) ?? [];
+  const parse = (network: unknown, extra: Record<string, unknown> = {}) =>
+    PlanSpec.safeParse({ ...base, ...extra, network });
+  const messages = (result: ReturnType<typeof parse>) =>
+    result.error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`) ?? [];
 
   it("accepts a cohort with every condition", () => {
-    const result = parse([{ name: "mobile", share: 0.3, delayMs: 100, jitterMs: 30, lossPercent: 5, duplicatePercent: 1, reorderPercent: 1, bandwidthKbps: 2000, direction: "both" }]);
+    const result = parse([
+      {
+        name: "mobile",
+        share: 0.3,
+        delayMs: 100,
+        jitterMs: 30,
+        lossPercent: 5,
+        duplicatePercent: 1,
+        reorderPercent: 1,
+        bandwidthKbps: 2000,
+        direction: "both",
+      },
+    ]);
     expect(messages(result)).toEqual([]);
   });
 
   it("refuses a cohort with both share and clients, a reorder without delay, a repeated name, and more than all the clients", () => {
-    expect(messages(parse([{ name: "a", share: 0.5, clients: 3 }]))).toEqual(["network.0.share: give either share (a part of the clients, e.g. 0.3) or clients (a count), not both"]);
-    expect(messages(parse([{ name: "a", share: 0.5, reorderPercent: 5 }]))).toEqual(["network.0.reorderPercent: a reordered packet overtakes delayed ones: give delayMs too"]);
-    expect(messages(parse([{ name: "a", share: 0.5 }, { name: "a", share: 0.1 }]))).toEqual(['network.1.name: "a" is named twice']);
-    expect(messages(parse([{ name: "a", share: 0.6 }, { name: "b", clients: 500 }]))).toEqual(["network: the cohorts take 110% of load.clients (1000): at most 100%"]);
+    expect(messages(parse([{ name: "a", share: 0.5, clients: 3 }]))).toEqual([
+      "network.0.share: give either share (a part of the clients, e.g. 0.3) or clients (a count), not both",
+    ]);
+    expect(messages(parse([{ name: "a", share: 0.5, reorderPercent: 5 }]))).toEqual([
+      "network.0.reorderPercent: a reordered packet overtakes delayed ones: give delayMs too",
+    ]);
+    expect(
+      messages(
+        parse([
+          { name: "a", share: 0.5 },
+          { name: "a", share: 0.1 },
+        ]),
+      ),
+    ).toEqual(['network.1.name: "a" is named twice']);
+    expect(
+      messages(
+        parse([
+          { name: "a", share: 0.6 },
+          { name: "b", clients: 500 },
+        ]),
+      ),
+    ).toEqual(["network: the cohorts take 110% of load.clients (1000): at most 100%"]);
   });
 
   it("accepts an SLO scoped to one of the plan's cohorts, and refuses one naming a cohort the plan does not have", () => {
-    const slos = (cohort: string) => ({ slos: [{ metric: "rtt-p99-ms", below: 50 }, { metric: "rtt-p99-ms", below: 300, cohort }] });
+    const slos = (cohort: string) => ({
+      slos: [
+        { metric: "rtt-p99-ms", below: 50 },
+        { metric: "rtt-p99-ms", below: 300, cohort },
+      ],
+    });
     expect(messages(parse([{ name: "mobile", share: 0.3 }], slos("mobile")))).toEqual([]);
     expect(messages(parse([{ name: "mobile", share: 0.3 }], slos("wifi")))).toEqual([
       'slos.1.cohort: "wifi" is not a cohort of this plan: name one of plan.network\'s cohorts (mobile), or leave cohort out to judge the whole run',

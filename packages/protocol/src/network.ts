@@ -10,7 +10,12 @@ import { z } from "zod";
 export const MAX_COHORTS = 8;
 
 /** A cohort's name: how its figures are keyed in snapshots, series and summaries, and named by an SLO. */
-export const CohortName = z.string().regex(/^[a-z][a-z0-9-]{0,30}$/, 'must be lower-case letters, digits and "-", starting with a letter, at most 31 characters, e.g. "mobile"');
+export const CohortName = z
+  .string()
+  .regex(
+    /^[a-z][a-z0-9-]{0,30}$/,
+    'must be lower-case letters, digits and "-", starting with a letter, at most 31 characters, e.g. "mobile"',
+  );
 export type CohortName = z.infer<typeof CohortName>;
 
 const percent = z.number().min(0, "must be 0 to 100 percent").max(100, "must be 0 to 100 percent");
@@ -34,47 +39,82 @@ export const NetworkCohort = z
     /** Packets that skip the delay and overtake those still held (as netem's reorder): needs delayMs. */
     reorderPercent: percent.optional(),
     /** Each client's link rate in each direction, kilobits per second; a packet waits for the link, and more than 1 s of backlog is dropped. */
-    bandwidthKbps: z.number().min(8, "must be at least 8 kbit/s").max(10_000_000, "must be at most 10000000 kbit/s (10 Gbit/s)").optional(),
+    bandwidthKbps: z
+      .number()
+      .min(8, "must be at least 8 kbit/s")
+      .max(10_000_000, "must be at most 10000000 kbit/s (10 Gbit/s)")
+      .optional(),
     /** up: client to server only; down: server to client only; both (default): each way. */
     direction: z.enum(["up", "down", "both"], { message: "must be up, down or both" }).optional(),
     /** Seeds the cohort's random draws (default 1): the same plan draws the same losses for the same packets. */
     seed: z.number().int("must be a whole number").min(0).max(4_294_967_295).optional(),
     /** Stream transports on a target that is not on loopback: this rig's addresses the cohort's clients connect from (its packets are found by them). */
-    sourceAddresses: z.array(z.string().trim().min(1)).min(1, "list at least one address or leave it out").max(256).optional(),
+    sourceAddresses: z
+      .array(z.string().trim().min(1))
+      .min(1, "list at least one address or leave it out")
+      .max(256)
+      .optional(),
   })
   .superRefine((cohort, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
-    if ((cohort.share === undefined) === (cohort.clients === undefined)) issue("share", "give either share (a part of the clients, e.g. 0.3) or clients (a count), not both");
-    if (cohort.reorderPercent && !cohort.delayMs) issue("reorderPercent", "a reordered packet overtakes delayed ones: give delayMs too");
+    if ((cohort.share === undefined) === (cohort.clients === undefined))
+      issue("share", "give either share (a part of the clients, e.g. 0.3) or clients (a count), not both");
+    if (cohort.reorderPercent && !cohort.delayMs)
+      issue("reorderPercent", "a reordered packet overtakes delayed ones: give delayMs too");
   });
 export type NetworkCohort = z.infer<typeof NetworkCohort>;
 
 /** The plan's cohorts: names unique, at most MAX_COHORTS, shares and counts within the run's clients. */
-export const NetworkCohorts = z.array(NetworkCohort).min(1, "list at least one cohort or leave network out").max(MAX_COHORTS, `at most ${MAX_COHORTS} cohorts`);
+export const NetworkCohorts = z
+  .array(NetworkCohort)
+  .min(1, "list at least one cohort or leave network out")
+  .max(MAX_COHORTS, `at most ${MAX_COHORTS} cohorts`);
 export type NetworkCohorts = z.infer<typeof NetworkCohorts>;
 
 /** Checks what needs the whole plan: unique names, cohorts that fit in load.clients, and SLOs naming a cohort there is. */
 export function checkNetworkCohorts(
-  plan: { network?: NetworkCohorts | undefined; load: { clients: number }; scenario: { kind: string }; slos?: readonly { cohort?: string | undefined }[] | undefined },
+  plan: {
+    network?: NetworkCohorts | undefined;
+    load: { clients: number };
+    scenario: { kind: string };
+    slos?: readonly { cohort?: string | undefined }[] | undefined;
+  },
   ctx: z.RefinementCtx,
 ): void {
   const cohorts = plan.network ?? [];
   const names = cohorts.map((cohort) => cohort.name);
   (plan.slos ?? []).forEach((slo, i) => {
     if (slo.cohort === undefined || names.includes(slo.cohort)) return;
-    const known = names.length ? `one of plan.network's cohorts (${names.join(", ")})` : "a cohort of plan.network, which has none";
-    ctx.addIssue({ code: "custom", path: ["slos", i, "cohort"], message: `"${slo.cohort}" is not a cohort of this plan: name ${known}, or leave cohort out to judge the whole run` });
+    const known = names.length
+      ? `one of plan.network's cohorts (${names.join(", ")})`
+      : "a cohort of plan.network, which has none";
+    ctx.addIssue({
+      code: "custom",
+      path: ["slos", i, "cohort"],
+      message: `"${slo.cohort}" is not a cohort of this plan: name ${known}, or leave cohort out to judge the whole run`,
+    });
   });
   if (cohorts.length && plan.scenario.kind === "script") {
-    ctx.addIssue({ code: "custom", path: ["network"], message: "a script opens its own sockets, which network cohorts do not reach yet: leave network out, or use a built-in scenario" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["network"],
+      message:
+        "a script opens its own sockets, which network cohorts do not reach yet: leave network out, or use a built-in scenario",
+    });
   }
   const seen = new Set<string>();
   cohorts.forEach((cohort, i) => {
-    if (seen.has(cohort.name)) ctx.addIssue({ code: "custom", path: ["network", i, "name"], message: `"${cohort.name}" is named twice` });
+    if (seen.has(cohort.name))
+      ctx.addIssue({ code: "custom", path: ["network", i, "name"], message: `"${cohort.name}" is named twice` });
     seen.add(cohort.name);
   });
   const total = cohorts.reduce((sum, cohort) => sum + cohortShare(cohort, plan.load.clients), 0);
-  if (total > 1 + 1e-9) ctx.addIssue({ code: "custom", path: ["network"], message: `the cohorts take ${Math.round(total * 1000) / 10}% of load.clients (${plan.load.clients}): at most 100%` });
+  if (total > 1 + 1e-9)
+    ctx.addIssue({
+      code: "custom",
+      path: ["network"],
+      message: `the cohorts take ${Math.round(total * 1000) / 10}% of load.clients (${plan.load.clients}): at most 100%`,
+    });
 }
 
 /** A cohort's part of the run, 0 to 1. */
@@ -100,7 +140,10 @@ export interface CohortPlacement {
   readonly counts: readonly number[];
 }
 
-export function placeCohorts(cohorts: readonly Pick<NetworkCohort, "share" | "clients">[], runClients: number): CohortPlacement {
+export function placeCohorts(
+  cohorts: readonly Pick<NetworkCohort, "share" | "clients">[],
+  runClients: number,
+): CohortPlacement {
   if (cohorts.length === 0) return { cohortOf: () => -1, counts: [] };
   const points = new Uint32Array(runClients);
   for (let client = 0; client < runClients; client += 1) points[client] = clientPoint(client);

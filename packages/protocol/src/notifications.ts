@@ -66,7 +66,9 @@ export const RunNotification = z.object({
     })
     .nullable(),
   /** schedule-failed: the plan whose scheduled run did not start, why, and its page. */
-  schedule: z.object({ planId: z.string().uuid(), planName: z.string(), reason: z.string(), url: z.string() }).optional(),
+  schedule: z
+    .object({ planId: z.string().uuid(), planName: z.string(), reason: z.string(), url: z.string() })
+    .optional(),
   text: z.string(),
 });
 export type RunNotification = z.infer<typeof RunNotification>;

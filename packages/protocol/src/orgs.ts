@@ -6,8 +6,23 @@ export type Role = z.infer<typeof Role>;
 
 /** Everything the permission matrix (core/orgs/permissions.ts) decides on. */
 export const Action = z.enum([
-  "org.read", "plan.read", "plan.write", "run.read", "run.start", "run.abort", "run.annotate", "agent.read", "agent.enrol",
-  "agent.manage", "member.manage", "token.manage", "audit.read", "settings.read", "settings.manage", "share.manage", "secret.manage",
+  "org.read",
+  "plan.read",
+  "plan.write",
+  "run.read",
+  "run.start",
+  "run.abort",
+  "run.annotate",
+  "agent.read",
+  "agent.enrol",
+  "agent.manage",
+  "member.manage",
+  "token.manage",
+  "audit.read",
+  "settings.read",
+  "settings.manage",
+  "share.manage",
+  "secret.manage",
 ]);
 export type Action = z.infer<typeof Action>;
 
@@ -44,7 +59,13 @@ export const InvitationPreview = z.object({ orgName: z.string(), role: Role, exp
 export type InvitationPreview = z.infer<typeof InvitationPreview>;
 
 /** GET /api/orgs items: the organisations the user belongs to. */
-export const Membership = z.object({ orgId: z.string(), name: z.string(), slug: z.string(), role: Role, active: z.boolean() });
+export const Membership = z.object({
+  orgId: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  role: Role,
+  active: z.boolean(),
+});
 export type Membership = z.infer<typeof Membership>;
 
 /** POST /api/orgs/switch body. */
@@ -69,16 +90,32 @@ export type ChangeRole = z.infer<typeof ChangeRole>;
 /** POST /api/invitations body: an invitation is a link; whoever opens it signed in joins with `role`. */
 export const CreateInvitation = z.object({
   role: Role.exclude(["owner"]).default("member"),
-  expiresInHours: z.number().int().min(1, "must be at least 1 hour").max(24 * 30, "must be at most 30 days").default(72),
+  expiresInHours: z
+    .number()
+    .int()
+    .min(1, "must be at least 1 hour")
+    .max(24 * 30, "must be at most 30 days")
+    .default(72),
 });
 export type CreateInvitation = z.infer<typeof CreateInvitation>;
 
 /** POST /api/invitations answer: the link is shown once. */
-export const InvitationCreated = z.object({ id: z.string().uuid(), link: z.string(), token: z.string(), role: Role, expiresAt: z.string() });
+export const InvitationCreated = z.object({
+  id: z.string().uuid(),
+  link: z.string(),
+  token: z.string(),
+  role: Role,
+  expiresAt: z.string(),
+});
 export type InvitationCreated = z.infer<typeof InvitationCreated>;
 
 /** GET /api/invitations items (pending ones). */
-export const InvitationView = z.object({ id: z.string().uuid(), role: Role, expiresAt: z.string(), createdBy: z.string().nullable() });
+export const InvitationView = z.object({
+  id: z.string().uuid(),
+  role: Role,
+  expiresAt: z.string(),
+  createdBy: z.string().nullable(),
+});
 export type InvitationView = z.infer<typeof InvitationView>;
 
 /** POST /api/invitations/accept body. */
@@ -126,13 +163,21 @@ export type AuditEntry = z.infer<typeof AuditEntry>;
 export const TargetRule = z
   .string()
   .trim()
-  .regex(/^(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-fA-F:]+\](:\d{1,5})?$/, "use host, host:port, *.domain or [ipv6]:port");
+  .regex(
+    /^(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-fA-F:]+\](:\d{1,5})?$/,
+    "use host, host:port, *.domain or [ipv6]:port",
+  );
 
 /** GET/PUT /api/org/settings: what runs of this organisation may do. */
 export const OrgSettings = z.object({
   /** Empty: any target. Otherwise a run's target host[:port] must match one rule. */
   targetAllowList: z.array(TargetRule).max(200).default([]),
   maxClients: z.number().int().min(1).max(10_000_000).default(1_000_000),
-  maxDurationSec: z.number().int().min(1).max(7 * 86_400).default(86_400),
+  maxDurationSec: z
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 86_400)
+    .default(86_400),
 });
 export type OrgSettings = z.infer<typeof OrgSettings>;

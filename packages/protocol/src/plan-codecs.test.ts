@@ -16,11 +16,15 @@ function plan(message: object, extra: object = {}) {
   };
 }
 
-const issues = (value: unknown) => (PlanSpec.safeParse(value).error?.issues ?? []).map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+const issues = (value: unknown) =>
+  (PlanSpec.safeParse(value).error?.issues ?? []).map((issue) => `${issue.path.join(".")}: ${issue.message}`);
 
 describe("msgpack and protobuf bodies in a plan", () => {
   it("accepts a protobuf body with its message type and the plan's .proto, and a msgpack body", () => {
-    const protobufPlan = plan({ format: "protobuf", messageType: "game.Move", body: '{"seq":{{seq}}}' }, { protobuf: { proto: PROTO, replyType: "game.Ack" } });
+    const protobufPlan = plan(
+      { format: "protobuf", messageType: "game.Move", body: '{"seq":{{seq}}}' },
+      { protobuf: { proto: PROTO, replyType: "game.Ack" } },
+    );
     expect(issues(protobufPlan)).toEqual([]);
     expect(PlanSpec.parse(protobufPlan).protobuf).toEqual({ proto: PROTO, replyType: "game.Ack" });
     expect(issues(plan({ format: "msgpack", body: '{"seq":{{seq}}}' }))).toEqual([]);
@@ -35,18 +39,27 @@ describe("msgpack and protobuf bodies in a plan", () => {
 
   it("finds protobuf bodies wherever the scenario has a template (the heartbeat's too)", () => {
     const value = plan({ body: "ping" });
-    (value.scenario as { heartbeat: object }).heartbeat = { intervalMs: 1000, message: { format: "protobuf", messageType: "game.Move", body: "{}" } };
-    expect(issues(value)).toEqual(["protobuf: scenario.heartbeat.message is a protobuf body: give the .proto text that defines its message type as protobuf.proto"]);
+    (value.scenario as { heartbeat: object }).heartbeat = {
+      intervalMs: 1000,
+      message: { format: "protobuf", messageType: "game.Move", body: "{}" },
+    };
+    expect(issues(value)).toEqual([
+      "protobuf: scenario.heartbeat.message is a protobuf body: give the .proto text that defines its message type as protobuf.proto",
+    ]);
   });
 
   it("refuses a message type on a body that is not protobuf, a malformed type name and an empty .proto", () => {
     expect(issues(plan({ format: "msgpack", messageType: "game.Move", body: "{}" }))).toEqual([
       "scenario.message.messageType: only a protobuf body names a message type: set format: protobuf, or leave messageType out",
     ]);
-    expect(issues(plan({ format: "protobuf", messageType: "game Move", body: "{}" }, { protobuf: { proto: PROTO } }))).toEqual([
-      'scenario.message.messageType: must be a message type\'s full name, e.g. "game.Move"',
+    expect(
+      issues(plan({ format: "protobuf", messageType: "game Move", body: "{}" }, { protobuf: { proto: PROTO } })),
+    ).toEqual(['scenario.message.messageType: must be a message type\'s full name, e.g. "game.Move"']);
+    expect(issues(plan({ body: "ping" }, { protobuf: { proto: "" } }))).toEqual([
+      "protobuf.proto: give the .proto text",
     ]);
-    expect(issues(plan({ body: "ping" }, { protobuf: { proto: "" } }))).toEqual(["protobuf.proto: give the .proto text"]);
-    expect(issues(plan({ body: "ping" }, { protobuf: { proto: PROTO, replyType: "game/Ack" } }))).toEqual(['protobuf.replyType: must be a message type\'s full name, e.g. "game.Move"']);
+    expect(issues(plan({ body: "ping" }, { protobuf: { proto: PROTO, replyType: "game/Ack" } }))).toEqual([
+      'protobuf.replyType: must be a message type\'s full name, e.g. "game.Move"',
+    ]);
   });
 });

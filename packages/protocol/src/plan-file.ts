@@ -23,6 +23,7 @@ export function checkPlanFile(raw: unknown, source: string): PlanSpec {
     throw new PlanFileError(`${source} is not a plan: expected a mapping with name, target, scenario and load`);
   }
   const parsed = PlanSpec.safeParse(raw);
-  if (!parsed.success) throw new PlanFileError(`${source} is not a valid plan:\n${describeIssues(parsed.error.issues).join("\n")}`);
+  if (!parsed.success)
+    throw new PlanFileError(`${source} is not a valid plan:\n${describeIssues(parsed.error.issues).join("\n")}`);
   return parsed.data;
 }

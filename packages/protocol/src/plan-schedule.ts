@@ -6,7 +6,10 @@ export const SetPlanSchedule = z.object({
   cron: z
     .string()
     .trim()
-    .regex(/^\S+(\s+\S+){4}$/, "five fields: minute hour day-of-month month weekday, e.g. 0 3 * * * for 03:00 every day"),
+    .regex(
+      /^\S+(\s+\S+){4}$/,
+      "five fields: minute hour day-of-month month weekday, e.g. 0 3 * * * for 03:00 every day",
+    ),
   /** An IANA time zone the schedule is read in, e.g. Europe/Berlin. */
   timezone: z.string().trim().min(1).max(64).default("UTC"),
 });
@@ -29,7 +32,9 @@ export const PlanScheduleView = z.object({
        * The last time it fired: the run it started (`runId`), or why none started (`error`: no agent online, the plan
        * archived, ...). Null until it first fires.
        */
-      lastAttempt: z.object({ at: z.string(), runId: z.string().uuid().nullable(), error: z.string().nullable() }).nullable(),
+      lastAttempt: z
+        .object({ at: z.string(), runId: z.string().uuid().nullable(), error: z.string().nullable() })
+        .nullable(),
     })
     .nullable(),
 });
@@ -52,7 +57,12 @@ export const OrgScheduleView = z.object({
   /** The next time it fires, ISO 8601 in UTC; null while paused. */
   nextRun: z.string().nullable(),
   lastAttempt: z
-    .object({ at: z.string(), runId: z.string().uuid().nullable(), error: z.string().nullable(), run: ScheduledRunState.nullable() })
+    .object({
+      at: z.string(),
+      runId: z.string().uuid().nullable(),
+      error: z.string().nullable(),
+      run: ScheduledRunState.nullable(),
+    })
     .nullable(),
   updatedAt: z.string(),
 });

@@ -42,10 +42,19 @@ interface ScenarioTexts {
 }
 
 const body = (path: (string | number)[], template: Template, masked: boolean): SecretField => ({
-  path: [...path, "body"], text: template.body, kind: "body", ...(template.format ? { format: template.format } : {}), masked,
+  path: [...path, "body"],
+  text: template.body,
+  kind: "body",
+  ...(template.format ? { format: template.format } : {}),
+  masked,
 });
 const headerFields = (path: (string | number)[], headers: Record<string, string> | undefined): SecretField[] =>
-  Object.entries(headers ?? {}).map(([name, text]) => ({ path: [...path, "headers", name], text, kind: "header", masked: true }));
+  Object.entries(headers ?? {}).map(([name, text]) => ({
+    path: [...path, "headers", name],
+    text,
+    kind: "header",
+    masked: true,
+  }));
 
 function stepFields(steps: Step[] | undefined, path: (string | number)[]): SecretField[] {
   return (steps ?? []).flatMap((step, index): SecretField[] => {
@@ -64,16 +73,26 @@ function stepFields(steps: Step[] | undefined, path: (string | number)[]): Secre
 export function secretFields(plan: Plan): SecretField[] {
   const fields: SecretField[] = [];
   if (plan.target.protocol === "websocket") {
-    fields.push({ path: ["target", "url"], text: plan.target.url, kind: "url", masked: true }, ...headerFields(["target"], plan.target.headers));
+    fields.push(
+      { path: ["target", "url"], text: plan.target.url, kind: "url", masked: true },
+      ...headerFields(["target"], plan.target.headers),
+    );
   }
   const scenario = plan.scenario as ScenarioTexts;
   if (scenario.message) fields.push(body(["scenario", "message"], scenario.message, false));
   if (scenario.update) fields.push(body(["scenario", "update"], scenario.update, false));
-  if (scenario.heartbeat?.message) fields.push(body(["scenario", "heartbeat", "message"], scenario.heartbeat.message, true));
-  fields.push(...stepFields(scenario.session, ["scenario", "session"]), ...stepFields(scenario.leave, ["scenario", "leave"]));
-  scenario.respond?.forEach((rule, index) => fields.push(body(["scenario", "respond", index, "send"], rule.send, true)));
+  if (scenario.heartbeat?.message)
+    fields.push(body(["scenario", "heartbeat", "message"], scenario.heartbeat.message, true));
+  fields.push(
+    ...stepFields(scenario.session, ["scenario", "session"]),
+    ...stepFields(scenario.leave, ["scenario", "leave"]),
+  );
+  scenario.respond?.forEach((rule, index) =>
+    fields.push(body(["scenario", "respond", index, "send"], rule.send, true)),
+  );
   for (const [name, value] of Object.entries(scenario.parameters ?? {})) {
-    if (typeof value === "string") fields.push({ path: ["scenario", "parameters", name], text: value, kind: "parameter", masked: true });
+    if (typeof value === "string")
+      fields.push({ path: ["scenario", "parameters", name], text: value, kind: "parameter", masked: true });
   }
   return fields;
 }
@@ -94,13 +113,16 @@ export function secretNamesUsed(plan: Plan): string[] {
 /** A plan names secrets that have no value here; `missing` says which, and where. */
 export class MissingSecretsError extends Error {
   constructor(readonly missing: readonly { name: string; path: string }[]) {
-    super(`the plan uses ${missing.map((use) => `{{secrets.${use.name}}} (${use.path})`).join(", ")}, which ${missing.length === 1 ? "has" : "have"} no value here`);
+    super(
+      `the plan uses ${missing.map((use) => `{{secrets.${use.name}}} (${use.path})`).join(", ")}, which ${missing.length === 1 ? "has" : "have"} no value here`,
+    );
     this.name = "MissingSecretsError";
   }
 }
 
 const EVEN_HEX = /^([0-9a-fA-F]{2})*$/;
-const toHex = (text: string) => [...new TextEncoder().encode(text)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+const toHex = (text: string) =>
+  [...new TextEncoder().encode(text)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 
 /** A value as it goes into one field: URL-encoded in a URL, inside a JSON string in JSON-written bodies, bytes in hex bodies. */
 function written(value: string, field: SecretField, name: string): string {
@@ -108,12 +130,16 @@ function written(value: string, field: SecretField, name: string): string {
     case "url":
       return encodeURIComponent(value);
     case "header":
-      if (/[\r\n]/.test(value)) throw new Error(`{{secrets.${name}}} holds a line break, which cannot go in a header (${field.path.join(".")})`);
+      if (/[\r\n]/.test(value))
+        throw new Error(
+          `{{secrets.${name}}} holds a line break, which cannot go in a header (${field.path.join(".")})`,
+        );
       return value;
     case "parameter":
       return value;
     case "body":
-      if (field.format === "json" || field.format === "msgpack" || field.format === "protobuf") return JSON.stringify(value).slice(1, -1);
+      if (field.format === "json" || field.format === "msgpack" || field.format === "protobuf")
+        return JSON.stringify(value).slice(1, -1);
       if (field.format === "hex") return EVEN_HEX.test(value) ? value : toHex(value);
       return value;
   }
@@ -127,7 +153,11 @@ function setAt(root: unknown, path: readonly (string | number)[], value: string)
 }
 
 /** The plan with each of `fields` replaced by `replace(field)`; the plan itself when there is none. */
-function replacing<P extends Plan>(plan: P, fields: readonly SecretField[], replace: (field: SecretField) => string): P {
+function replacing<P extends Plan>(
+  plan: P,
+  fields: readonly SecretField[],
+  replace: (field: SecretField) => string,
+): P {
   if (fields.length === 0) return plan;
   const copy = structuredClone(plan);
   for (const field of fields) setAt(copy, field.path, replace(field));
@@ -141,9 +171,15 @@ function replacing<P extends Plan>(plan: P, fields: readonly SecretField[], repl
  */
 export function withSecrets<P extends Plan>(plan: P, values: Readonly<Record<string, string>>): P {
   const fields = secretFields(plan).filter((field) => usesSecret(field.text));
-  const missing = fields.flatMap((field) => names(field.text).filter((name) => values[name] === undefined).map((name) => ({ name, path: field.path.join(".") })));
+  const missing = fields.flatMap((field) =>
+    names(field.text)
+      .filter((name) => values[name] === undefined)
+      .map((name) => ({ name, path: field.path.join(".") })),
+  );
   if (missing.length > 0) throw new MissingSecretsError(missing);
-  return replacing(plan, fields, (field) => field.text.replace(SECRET_PLACEHOLDER, (_, name: string) => written(values[name]!, field, name)));
+  return replacing(plan, fields, (field) =>
+    field.text.replace(SECRET_PLACEHOLDER, (_, name: string) => written(values[name]!, field, name)),
+  );
 }
 
 /** A URL with its credentials (user:password@), query and fragment masked; scheme, host and path stay readable. */
@@ -169,7 +205,8 @@ export function maskPlanSecrets<P extends Plan>(plan: P): P {
 function strings(value: unknown, path: (string | number)[], found: { path: (string | number)[]; text: string }[] = []) {
   if (typeof value === "string") found.push({ path, text: value });
   else if (Array.isArray(value)) value.forEach((item, index) => strings(item, [...path, index], found));
-  else if (value && typeof value === "object") for (const [key, item] of Object.entries(value)) strings(item, [...path, key], found);
+  else if (value && typeof value === "object")
+    for (const [key, item] of Object.entries(value)) strings(item, [...path, key], found);
   return found;
 }
 
@@ -184,20 +221,28 @@ export function checkSecretPlaceholders(plan: Plan, ctx: z.RefinementCtx): void 
     if (!marks) continue;
     if (!allowed.has(JSON.stringify(path))) {
       ctx.addIssue({
-        code: "custom", path,
-        message: "{{secrets.NAME}} works only in message templates, session and http steps (url, headers, body), respond answers, heartbeats, leave steps, a WebSocket target's url and headers, and a script's parameters",
+        code: "custom",
+        path,
+        message:
+          "{{secrets.NAME}} works only in message templates, session and http steps (url, headers, body), respond answers, heartbeats, leave steps, a WebSocket target's url and headers, and a script's parameters",
       });
       continue;
     }
     for (const mark of marks.filter((mark) => !new RegExp(`^${SECRET_PLACEHOLDER.source}$`).test(mark))) {
-      ctx.addIssue({ code: "custom", path, message: `"${mark}" is not a secret: write {{secrets.NAME}}, a name of letters, digits and _ (e.g. {{secrets.REDIS_PASSWORD}})` });
+      ctx.addIssue({
+        code: "custom",
+        path,
+        message: `"${mark}" is not a secret: write {{secrets.NAME}}, a name of letters, digits and _ (e.g. {{secrets.REDIS_PASSWORD}})`,
+      });
     }
   }
 }
 
 /** The forms a value takes in what a client sends (as written, URL-encoded, inside a JSON string), longest first. */
 export function secretForms(value: string): string[] {
-  return [...new Set([value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)])].filter((form) => form.length > 0).sort((a, b) => b.length - a.length);
+  return [...new Set([value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)])]
+    .filter((form) => form.length > 0)
+    .sort((a, b) => b.length - a.length);
 }
 
 /** `text` with every form of every value replaced by its {{secrets.NAME}}: what a trial or an error may show. */
@@ -208,7 +253,8 @@ export function redactSecrets(text: string, values: Readonly<Record<string, stri
   return forms.reduce((out, { form, placeholder }) => out.split(form).join(placeholder), text);
 }
 
-const hexOf = (text: string) => [...new TextEncoder().encode(text)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+const hexOf = (text: string) =>
+  [...new TextEncoder().encode(text)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 
 /** `hex` with each (byte-aligned) occurrence of `found` overwritten by as many "*" bytes: the preview keeps its length. */
 function maskHex(hex: string, found: string): string {
@@ -225,7 +271,10 @@ function maskHex(hex: string, found: string): string {
  */
 export function redactHex(hex: string, values: Readonly<Record<string, string>>): string {
   const forms = Object.values(values)
-    .flatMap((value) => [...secretForms(value).map(hexOf), ...(/^([0-9a-fA-F]{2})+$/.test(value) ? [value.toLowerCase()] : [])])
+    .flatMap((value) => [
+      ...secretForms(value).map(hexOf),
+      ...(/^([0-9a-fA-F]{2})+$/.test(value) ? [value.toLowerCase()] : []),
+    ])
     .sort((a, b) => b.length - a.length);
   return forms.reduce(maskHex, hex);
 }

@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { PlanSpec } from "./plan";
 
 const plan = (scenario: unknown, framing?: unknown) => ({
-  name: "tcp", target: { protocol: "tcp", host: "127.0.0.1", port: 7071, ...(framing ? { framing } : {}) }, scenario, load: { clients: 1, durationSec: 5 },
+  name: "tcp",
+  target: { protocol: "tcp", host: "127.0.0.1", port: 7071, ...(framing ? { framing } : {}) },
+  scenario,
+  load: { clients: 1, durationSec: 5 },
 });
 
 describe("a TCP target's framing", () => {
@@ -16,6 +19,10 @@ describe("a TCP target's framing", () => {
     expect(result.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([
       ["target.framing", expect.stringMatching(/^give the framing: how messages are cut out of the TCP stream/)],
     ]);
-    expect(PlanSpec.safeParse(plan({ kind: "ping-pong", intervalMs: 100, messageBytes: 64 }, { kind: "length-prefix", headerBytes: 2 })).success).toBe(true);
+    expect(
+      PlanSpec.safeParse(
+        plan({ kind: "ping-pong", intervalMs: 100, messageBytes: 64 }, { kind: "length-prefix", headerBytes: 2 }),
+      ).success,
+    ).toBe(true);
   });
 });

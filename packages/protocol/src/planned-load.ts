@@ -29,9 +29,17 @@ export function shapeClientsAt(load: LoadShape, scenario: Scenario, elapsedMs: n
   }
   if (shape?.kind === "step-up") {
     if (shape.mode === "auto" || shape.stepClients === undefined) return undefined;
-    return Math.min(load.clients, shape.startClients + fixedStepAt(shape.stepDurationSec, elapsedMs) * shape.stepClients);
+    return Math.min(
+      load.clients,
+      shape.startClients + fixedStepAt(shape.stepDurationSec, elapsedMs) * shape.stepClients,
+    );
   }
-  const arrivalsPerSec = shape?.kind === "arrival-rate" ? shape.clientsPerSec : scenario.kind === "login-storm" ? scenario.connectsPerSec : undefined;
+  const arrivalsPerSec =
+    shape?.kind === "arrival-rate"
+      ? shape.clientsPerSec
+      : scenario.kind === "login-storm"
+        ? scenario.connectsPerSec
+        : undefined;
   // Open model: arrivals do not wait for the server; the first arrives at once.
   if (arrivalsPerSec !== undefined) return Math.min(load.clients, Math.floor((elapsedMs / 1000) * arrivalsPerSec) + 1);
   if (load.joinIntervalMs !== undefined) return Math.min(load.clients, Math.floor(elapsedMs / load.joinIntervalMs) + 1);
@@ -52,7 +60,9 @@ export function plannedClientsAt(load: LoadShape, scenario: Scenario, elapsedMs:
   const shaped = shapeClientsAt(load, scenario, elapsedMs);
   if (shaped !== undefined) return Math.floor(shaped + 1e-9);
   const rampMs = load.rampUpSec * 1000;
-  return rampMs <= 0 ? load.clients : Math.min(load.clients, Math.floor((Math.max(0, elapsedMs) * load.clients) / rampMs) + 1);
+  return rampMs <= 0
+    ? load.clients
+    : Math.min(load.clients, Math.floor((Math.max(0, elapsedMs) * load.clients) / rampMs) + 1);
 }
 
 /**

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { PlanSpec, type PlanSpecInput } from "./plan";
 
-const base = (over: { scenario?: Record<string, unknown>; target?: Record<string, unknown>; shape?: Record<string, unknown> } = {}) =>
+const base = (
+  over: { scenario?: Record<string, unknown>; target?: Record<string, unknown>; shape?: Record<string, unknown> } = {},
+) =>
   ({
     name: "p",
     target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws", ...over.target },
@@ -14,11 +16,27 @@ const messages = (plan: PlanSpecInput) => {
   return result.success ? [] : result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
 };
 
-const match = { kind: "http", method: "POST", url: "http://127.0.0.1:8080/match", body: { format: "json", body: '{"client":{{client}}}' }, capture: [{ name: "ticket", from: { json: "ticket" } }] };
+const match = {
+  kind: "http",
+  method: "POST",
+  url: "http://127.0.0.1:8080/match",
+  body: { format: "json", body: '{"client":{{client}}}' },
+  capture: [{ name: "ticket", from: { json: "ticket" } }],
+};
 
 describe("http steps, reconnects and storms in the plan schema", () => {
   it("takes http steps first, with their captures in the target's url and headers", () => {
-    expect(messages(base({ scenario: { session: [match] }, target: { url: "ws://127.0.0.1:7070/game?ticket={{vars.ticket}}", headers: { Authorization: "Bearer {{vars.ticket}}" } } }))).toEqual([]);
+    expect(
+      messages(
+        base({
+          scenario: { session: [match] },
+          target: {
+            url: "ws://127.0.0.1:7070/game?ticket={{vars.ticket}}",
+            headers: { Authorization: "Bearer {{vars.ticket}}" },
+          },
+        }),
+      ),
+    ).toEqual([]);
   });
 
   it("refuses an http step after a socket step, naming where it must go", () => {
@@ -28,17 +46,44 @@ describe("http steps, reconnects and storms in the plan schema", () => {
   });
 
   it("refuses a target variable no http step captures, a placeholder in a host, and a GET with a body", () => {
-    expect(messages(base({ scenario: { session: [{ kind: "send", message: { body: "LOGIN" } }, { kind: "expect", reply: { regex: "ok" }, capture: [{ name: "t", from: { regex: "(\\w+)" } }] }] }, target: { url: "ws://127.0.0.1:7070/?t={{vars.t}}" } }))).toEqual([
-      'target.url: {{vars.t}} must be captured by an http step: the target is resolved before the socket opens, so only http steps\' captures exist then',
+    expect(
+      messages(
+        base({
+          scenario: {
+            session: [
+              { kind: "send", message: { body: "LOGIN" } },
+              { kind: "expect", reply: { regex: "ok" }, capture: [{ name: "t", from: { regex: "(\\w+)" } }] },
+            ],
+          },
+          target: { url: "ws://127.0.0.1:7070/?t={{vars.t}}" },
+        }),
+      ),
+    ).toEqual([
+      "target.url: {{vars.t}} must be captured by an http step: the target is resolved before the socket opens, so only http steps' captures exist then",
     ]);
-    expect(messages(base({ scenario: { session: [match] }, target: { url: "ws://{{vars.ticket}}:7070/" } }))).toEqual(["target.url: write the host and port out: placeholders may only come after them (path, query)"]);
-    expect(messages(base({ scenario: { session: [{ ...match, url: "http://{{vars.host}}/match" }] } }))[0]).toMatch(/^scenario\.session\.0\.url: must be an http:\/\/ or https:\/\/ URL whose host and port are written out/);
-    expect(messages(base({ scenario: { session: [{ ...match, method: "GET" }] } }))).toEqual(["scenario.session.0.body: a GET request has no body: set method POST or PUT, or leave body out"]);
+    expect(messages(base({ scenario: { session: [match] }, target: { url: "ws://{{vars.ticket}}:7070/" } }))).toEqual([
+      "target.url: write the host and port out: placeholders may only come after them (path, query)",
+    ]);
+    expect(messages(base({ scenario: { session: [{ ...match, url: "http://{{vars.host}}/match" }] } }))[0]).toMatch(
+      /^scenario\.session\.0\.url: must be an http:\/\/ or https:\/\/ URL whose host and port are written out/,
+    );
+    expect(messages(base({ scenario: { session: [{ ...match, method: "GET" }] } }))).toEqual([
+      "scenario.session.0.body: a GET request has no body: set method POST or PUT, or leave body out",
+    ]);
   });
 
   it("refuses a reconnect storm whose clients never reconnect, naming the field", () => {
     const storm = { kind: "reconnect-storm", everySec: 1, dropPercent: 50 };
-    expect(messages(base({ shape: storm }))).toEqual(['scenario.reconnect.policy: a reconnect storm drops clients for them to come back: set scenario.reconnect.policy to "immediately" or "backoff"']);
-    expect(messages(base({ shape: storm, scenario: { reconnect: { policy: "backoff", maxAttempts: 5, backoff: { initialMs: 100, maxMs: 2000 } } } }))).toEqual([]);
+    expect(messages(base({ shape: storm }))).toEqual([
+      'scenario.reconnect.policy: a reconnect storm drops clients for them to come back: set scenario.reconnect.policy to "immediately" or "backoff"',
+    ]);
+    expect(
+      messages(
+        base({
+          shape: storm,
+          scenario: { reconnect: { policy: "backoff", maxAttempts: 5, backoff: { initialMs: 100, maxMs: 2000 } } },
+        }),
+      ),
+    ).toEqual([]);
   });
 });

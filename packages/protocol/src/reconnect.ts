@@ -17,7 +17,9 @@ export const ReconnectPolicy = z.object({
       /** Default 15000 ms. */
       maxMs: z.number().int().min(1).max(3_600_000).optional(),
     })
-    .refine((backoff) => (backoff.initialMs ?? 500) <= (backoff.maxMs ?? 15_000), { message: "initialMs must not exceed maxMs (defaults 500 and 15000)" })
+    .refine((backoff) => (backoff.initialMs ?? 500) <= (backoff.maxMs ?? 15_000), {
+      message: "initialMs must not exceed maxMs (defaults 500 and 15000)",
+    })
     .optional(),
 });
 export type ReconnectPolicy = z.infer<typeof ReconnectPolicy>;
@@ -31,12 +33,16 @@ export const ReconnectStormShape = z.object({
 export type ReconnectStormShape = z.infer<typeof ReconnectStormShape>;
 
 /** A plan's check that a reconnect storm's clients can come back at all (use in the plan's superRefine). */
-export function checkReconnectStorm(plan: { load: { shape?: { kind: string } }; scenario: { kind: string; reconnect?: ReconnectPolicy } }, ctx: z.RefinementCtx): void {
+export function checkReconnectStorm(
+  plan: { load: { shape?: { kind: string } }; scenario: { kind: string; reconnect?: ReconnectPolicy } },
+  ctx: z.RefinementCtx,
+): void {
   if (plan.load.shape?.kind !== "reconnect-storm") return;
   if ((plan.scenario.reconnect?.policy ?? "never") !== "never") return;
   ctx.addIssue({
     code: "custom",
     path: ["scenario", "reconnect", "policy"],
-    message: 'a reconnect storm drops clients for them to come back: set scenario.reconnect.policy to "immediately" or "backoff"',
+    message:
+      'a reconnect storm drops clients for them to come back: set scenario.reconnect.policy to "immediately" or "backoff"',
   });
 }

@@ -43,7 +43,8 @@ const KNOWN = `${Object.keys(REGRESSION_ALIASES).join(", ")}, error-rate, loss-r
  */
 export function parseRegressionAllowances(text: string): { allowances: RegressionAllowance[] } | { error: string } {
   const parts = text.split(",").map((part) => part.trim());
-  if (parts.every((part) => part === "")) return { error: "give at least one metric=limit, e.g. p99=10%,error-rate=0.5pp" };
+  if (parts.every((part) => part === ""))
+    return { error: "give at least one metric=limit, e.g. p99=10%,error-rate=0.5pp" };
   const allowances: RegressionAllowance[] = [];
   for (const part of parts) {
     const match = /^([a-z0-9:-]+)\s*=\s*(\d+(?:\.\d+)?)\s*(%|pp)?$/i.exec(part);
@@ -54,12 +55,14 @@ export function parseRegressionAllowances(text: string): { allowances: Regressio
     const expected = changeUnitOf(metric);
     if (unit?.toLowerCase() !== expected) {
       return {
-        error: expected === "pp"
-          ? `${name} is a rate: give its allowance in percentage points, e.g. ${name}=0.5pp (half a point more errors than the baseline)`
-          : `${name} changes in percent of the baseline: give e.g. ${name}=10%`,
+        error:
+          expected === "pp"
+            ? `${name} is a rate: give its allowance in percentage points, e.g. ${name}=0.5pp (half a point more errors than the baseline)`
+            : `${name} changes in percent of the baseline: give e.g. ${name}=10%`,
       };
     }
-    if (allowances.some((allowance) => allowance.metric === metric)) return { error: `${name} is given twice: give each metric once` };
+    if (allowances.some((allowance) => allowance.metric === metric))
+      return { error: `${name} is given twice: give each metric once` };
     allowances.push({ metric, limit: Number(number), unit: expected });
   }
   return { allowances };

@@ -25,7 +25,13 @@ export interface HeadlineFormat {
  * "20 clients, 100 messages/s, round trip p99 4.5 ms"; "8 clients, 320 messages/s, broadcast p99 12 ms, broadcast reach 99 %";
  * a script's metrics by their own names where an SLO judges them: "2 clients, reply-ms p99 1.2 ms, replies count 1,200".
  */
-export function loadPhrase(kind: ScenarioKind, summary: RunSummary, format: HeadlineFormat, slos: readonly { metric: string }[] = [], load?: LoadCheck): string {
+export function loadPhrase(
+  kind: ScenarioKind,
+  summary: RunSummary,
+  format: HeadlineFormat,
+  slos: readonly { metric: string }[] = [],
+  load?: LoadCheck,
+): string {
   const parts = [clientsPhrase(summary, format, load)];
   if (countsMessages(kind)) parts.push(`${format.rate(summary.messagesPerSec)} messages/s`);
   if (hasRoundTrips(kind)) parts.push(`round trip p99 ${format.ms(summary.rttP99Ms)}`);
@@ -38,7 +44,9 @@ export function loadPhrase(kind: ScenarioKind, summary: RunSummary, format: Head
     if (!script) continue;
     const value = scriptValue(summary, script.name, script.stat);
     // A count reads as a whole number; format.ms(null) is the reader's "not measured" for either.
-    parts.push(`${script.name} ${script.stat} ${script.stat === "count" && value !== null ? format.integer(value) : format.ms(value)}`);
+    parts.push(
+      `${script.name} ${script.stat} ${script.stat === "count" && value !== null ? format.integer(value) : format.ms(value)}`,
+    );
   }
   return parts.join(", ");
 }
@@ -49,7 +57,12 @@ export function loadPhrase(kind: ScenarioKind, summary: RunSummary, format: Head
  * "at most 4 of 4 clients connected, 0 from 2026-11-27T10:08:33.000Z". Never "at 4 clients" of a load that lost them.
  */
 function clientsPhrase(summary: RunSummary, format: HeadlineFormat, load: LoadCheck | undefined): string {
-  if (load?.leastConnectedAt === undefined || load.leastConnectedPlanned === undefined || load.minConnectedShare === null) return `${format.integer(summary.peakClients)} clients`;
+  if (
+    load?.leastConnectedAt === undefined ||
+    load.leastConnectedPlanned === undefined ||
+    load.minConnectedShare === null
+  )
+    return `${format.integer(summary.peakClients)} clients`;
   const planned = load.leastConnectedPlanned;
   const least = Math.round(load.minConnectedShare * planned);
   const from = new Date(load.leastConnectedAt * 1000).toISOString();
@@ -64,20 +77,29 @@ export function reportHeadline(run: RunView, format: HeadlineFormat): string {
   if (run.capacity) return format.words(run.capacity.sentence);
   const summary = run.summary;
   if (run.status === "failed") return `The run failed${run.error ? `: ${run.error}` : "."}`;
-  if (!summary) return run.status === "finished" || run.status === "aborted" ? "The run measured nothing." : "The run has not finished yet; the report fills in when it does.";
+  if (!summary)
+    return run.status === "finished" || run.status === "aborted"
+      ? "The run measured nothing."
+      : "The run has not finished yet; the report fills in when it does.";
   const verdict = run.verdict;
   const load = format.words(loadPhrase(run.spec.scenario.kind, summary, format, run.spec.slos, verdict?.load));
   const aborted = run.status === "aborted" ? " (aborted early)" : "";
   // "at 20 clients" only of a load that held them; "with at most 4 of 4 clients connected, …" of one that lost them.
   const at = verdict?.load?.leastConnectedAt === undefined ? "at" : "with";
-  if (verdict?.outcome === "incomplete") return `Not passed ${at} ${load}${aborted}: ${verdict.reasons.map(format.words).join("; ")}.`;
+  if (verdict?.outcome === "incomplete")
+    return `Not passed ${at} ${load}${aborted}: ${verdict.reasons.map(format.words).join("; ")}.`;
   if (verdict?.outcome === "aborted") return `Aborted ${at} ${load}; an aborted run does not pass.`;
   if (!verdict || verdict.slos.length === 0) return `Ran ${load}${aborted}; the plan sets no SLOs to judge it by.`;
-  if (verdict.passed) return `Passed all ${verdict.slos.length} SLO${verdict.slos.length === 1 ? "" : "s"} ${at} ${load}${aborted}.`;
+  if (verdict.passed)
+    return `Passed all ${verdict.slos.length} SLO${verdict.slos.length === 1 ? "" : "s"} ${at} ${load}${aborted}.`;
   // An SLO without data did not fail: it was not judged (a server that died left no round trip to time).
-  const failed = verdict.slos.filter((slo) => !slo.passed && slo.status !== "no-data").map((slo) => sloMetricName(slo.metric));
+  const failed = verdict.slos
+    .filter((slo) => !slo.passed && slo.status !== "no-data")
+    .map((slo) => sloMetricName(slo.metric));
   const unjudged = verdict.slos.filter((slo) => slo.status === "no-data").map((slo) => sloMetricName(slo.metric));
-  const named = failed.length ? `${failed.join(", ")}${unjudged.length ? ` (${unjudged.join(", ")} not judged)` : ""}` : `${unjudged.join(", ")} not judged`;
+  const named = failed.length
+    ? `${failed.join(", ")}${unjudged.length ? ` (${unjudged.join(", ")} not judged)` : ""}`
+    : `${unjudged.join(", ")} not judged`;
   return `Failed ${named} ${at} ${load}${aborted}.`;
 }
 
@@ -86,9 +108,14 @@ export function reportHeadline(run: RunView, format: HeadlineFormat): string {
  * before its planned start (refused by its agents at once) never started, and says so rather than "started 12:18:25 ·
  * ended 12:18:23"; so does a run from before the API cleared that start.
  */
-export function runTimes(run: Pick<RunView, "createdAt" | "startedAt" | "endedAt">, dateTime: (iso: string) => string): string {
-  const started = run.startedAt && (!run.endedAt || Date.parse(run.startedAt) <= Date.parse(run.endedAt)) ? run.startedAt : null;
-  if (!run.endedAt) return started ? `started ${dateTime(started)}` : `created ${dateTime(run.createdAt)}, not started yet`;
+export function runTimes(
+  run: Pick<RunView, "createdAt" | "startedAt" | "endedAt">,
+  dateTime: (iso: string) => string,
+): string {
+  const started =
+    run.startedAt && (!run.endedAt || Date.parse(run.startedAt) <= Date.parse(run.endedAt)) ? run.startedAt : null;
+  if (!run.endedAt)
+    return started ? `started ${dateTime(started)}` : `created ${dateTime(run.createdAt)}, not started yet`;
   if (!started) return `created ${dateTime(run.createdAt)} · ended ${dateTime(run.endedAt)} before it started`;
   return `started ${dateTime(started)} · ended ${dateTime(run.endedAt)}`;
 }

@@ -217,35 +217,49 @@ const RUN_ID_LIST = new RegExp(`^ *${RUN_ID} *(, *${RUN_ID} *){1,9}$`);
  * dates as their dashboard does (the dashboard sends the browser's); left out, the API's own.
  */
 export const ReportPdfQuery = z.object({
-  locale: z.string().max(35).regex(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/, "a language tag, e.g. en-GB or de-DE").optional(),
-  tz: z.string().max(64).regex(/^[A-Za-z0-9_+\-/]+$/, "an IANA time zone, e.g. Europe/Berlin").optional(),
+  locale: z
+    .string()
+    .max(35)
+    .regex(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/, "a language tag, e.g. en-GB or de-DE")
+    .optional(),
+  tz: z
+    .string()
+    .max(64)
+    .regex(/^[A-Za-z0-9_+\-/]+$/, "an IANA time zone, e.g. Europe/Berlin")
+    .optional(),
 });
 export type ReportPdfQuery = z.infer<typeof ReportPdfQuery>;
 
 /** GET /api/runs/compare?ids=a,b: the runs to put side by side, the first the baseline. */
 export const CompareQuery = z.object({
-  ids: z.string().regex(RUN_ID_LIST, "give 2 to 10 run ids, comma-separated (?ids=a,b)").transform((v) => v.split(",").map((s) => s.trim())).pipe(z.array(z.guid("each id must be a run UUID"))),
+  ids: z
+    .string()
+    .regex(RUN_ID_LIST, "give 2 to 10 run ids, comma-separated (?ids=a,b)")
+    .transform((v) => v.split(",").map((s) => s.trim()))
+    .pipe(z.array(z.guid("each id must be a run UUID"))),
 });
 
 export const RunComparison = z.object({
-  runs: z.array(z.object({
-    id: z.string().uuid(),
-    planName: z.string(),
-    createdAt: z.string(),
-    status: z.string(),
-    /** The plan's target protocol (tcp, kcp, ...): Compare puts a TCP run beside a KCP run. */
-    protocol: z.string().optional(),
-    /** The summary's figures; with a KCP run among those compared, also kcpRetransmits and kcpOverheadPercent (null for a run without KCP). */
-    summary: z.record(z.string(), z.number().nullable()),
-    /** Percent change of each summary figure against the first run (null where either is null or zero). */
-    deltaPercent: z.record(z.string(), z.number().nullable()),
-    /** Each per-second figure's standard deviation over the run's steady seconds (compare-noise.ts); null under two seconds. */
-    spread: z.record(z.string(), z.number().nullable()),
-    /** Whether each change against the first run is inside either run's own spread (compare-noise.ts); null where unknown. */
-    withinNoise: z.record(z.string(), z.boolean().nullable()),
-    /** The stored verdict's outcome and each SLO's verdict (the compare table's SLO rows); null and [] before it ends. */
-    outcome: VerdictOutcome.nullable(),
-    slos: z.array(SloVerdict),
-  })),
+  runs: z.array(
+    z.object({
+      id: z.string().uuid(),
+      planName: z.string(),
+      createdAt: z.string(),
+      status: z.string(),
+      /** The plan's target protocol (tcp, kcp, ...): Compare puts a TCP run beside a KCP run. */
+      protocol: z.string().optional(),
+      /** The summary's figures; with a KCP run among those compared, also kcpRetransmits and kcpOverheadPercent (null for a run without KCP). */
+      summary: z.record(z.string(), z.number().nullable()),
+      /** Percent change of each summary figure against the first run (null where either is null or zero). */
+      deltaPercent: z.record(z.string(), z.number().nullable()),
+      /** Each per-second figure's standard deviation over the run's steady seconds (compare-noise.ts); null under two seconds. */
+      spread: z.record(z.string(), z.number().nullable()),
+      /** Whether each change against the first run is inside either run's own spread (compare-noise.ts); null where unknown. */
+      withinNoise: z.record(z.string(), z.boolean().nullable()),
+      /** The stored verdict's outcome and each SLO's verdict (the compare table's SLO rows); null and [] before it ends. */
+      outcome: VerdictOutcome.nullable(),
+      slos: z.array(SloVerdict),
+    }),
+  ),
 });
 export type RunComparison = z.infer<typeof RunComparison>;

@@ -26,9 +26,15 @@ export const RunsQuery = z
     /** Only runs carrying this tag. */
     tag: RunTag.optional(),
     /** Created at or after this instant (ISO 8601 with a zone, e.g. 2026-11-24T00:00:00.000Z). */
-    createdFrom: z.string().datetime({ offset: true, message: "createdFrom must be an ISO 8601 date-time, e.g. 2026-11-24T00:00:00Z" }).optional(),
+    createdFrom: z
+      .string()
+      .datetime({ offset: true, message: "createdFrom must be an ISO 8601 date-time, e.g. 2026-11-24T00:00:00Z" })
+      .optional(),
     /** Created before this instant. */
-    createdBefore: z.string().datetime({ offset: true, message: "createdBefore must be an ISO 8601 date-time, e.g. 2026-11-25T00:00:00Z" }).optional(),
+    createdBefore: z
+      .string()
+      .datetime({ offset: true, message: "createdBefore must be an ISO 8601 date-time, e.g. 2026-11-25T00:00:00Z" })
+      .optional(),
     /** 1 is the newest page. */
     page: whole("page", 1, 1_000_000).default(1),
     limit: whole("limit", 1, MAX_RUNS_LIMIT).default(DEFAULT_RUNS_LIMIT),

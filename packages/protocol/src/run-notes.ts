@@ -28,7 +28,10 @@ export const RunNotesPatch = z
     tags: z.array(RunTag).max(RUN_TAGS_MAX, `a run has at most ${RUN_TAGS_MAX} tags`).optional(),
   })
   .strict()
-  .refine((patch) => patch.note !== undefined || patch.tags !== undefined, { message: "send a note, tags or both", path: ["note"] })
+  .refine((patch) => patch.note !== undefined || patch.tags !== undefined, {
+    message: "send a note, tags or both",
+    path: ["note"],
+  })
   // The same rule for the OpenAPI document (JSON Schema cannot run the refinement): strict, so one property is one of the two.
   .meta({ minProperties: 1 });
 export type RunNotesPatch = z.infer<typeof RunNotesPatch>;

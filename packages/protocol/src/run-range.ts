@@ -9,9 +9,14 @@ export const RANGE_MAX_SECONDS = 7 * 24 * 3600;
 /** One end of a range in a query string: whole seconds since the run's start (the distribution's range too). */
 export const rangeSecond = (name: "from" | "to") =>
   z
-    .string({ message: `${name} is required: whole seconds since the run's start, e.g. ${name}=${name === "from" ? 12 : 32}` })
+    .string({
+      message: `${name} is required: whole seconds since the run's start, e.g. ${name}=${name === "from" ? 12 : 32}`,
+    })
     .trim()
-    .regex(/^\d+$/, `${name} must be whole seconds since the run's start (0 or more), e.g. ${name}=${name === "from" ? 12 : 32}`)
+    .regex(
+      /^\d+$/,
+      `${name} must be whole seconds since the run's start (0 or more), e.g. ${name}=${name === "from" ? 12 : 32}`,
+    )
     .transform(Number)
     .refine((value) => value <= RANGE_MAX_SECONDS, `${name} must be at most ${RANGE_MAX_SECONDS} seconds`);
 
@@ -22,7 +27,10 @@ export const rangeSecond = (name: "from" | "to") =>
 export const RunRangeQuery = z
   .object({ from: rangeSecond("from"), to: rangeSecond("to") })
   .strict()
-  .refine((range) => range.to > range.from, { path: ["to"], message: "to must be after from (the range holds the seconds from `from` up to `to`)" });
+  .refine((range) => range.to > range.from, {
+    path: ["to"],
+    message: "to must be after from (the range holds the seconds from `from` up to `to`)",
+  });
 export type RunRangeQuery = z.infer<typeof RunRangeQuery>;
 
 /** GET /api/runs/:id/summary answers the run's summary over the range: the whole run's shape, null with no second in it. */

@@ -7,36 +7,69 @@ import type { SeriesPoint } from "./snapshot";
 
 const T0 = 1_800_000_000;
 
-const plan = (over: Partial<PlanSpecInput> = {}) => PlanSpec.parse({
-  name: "p", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
-  load: { clients: 200, durationSec: 12 }, slos: [{ metric: "rtt-p99-ms", below: 50 }], ...over,
-});
+const plan = (over: Partial<PlanSpecInput> = {}) =>
+  PlanSpec.parse({
+    name: "p",
+    target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+    scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
+    load: { clients: 200, durationSec: 12 },
+    slos: [{ metric: "rtt-p99-ms", below: 50 }],
+    ...over,
+  });
 
 /** A second of a 200-client ping-pong at 200 msg/s; `sent` below the schedule is a load that stopped sending. */
 const second = (i: number, over: Partial<SeriesPoint> = {}): SeriesPoint => {
   const sent = over.messagesSentPerSec ?? 200;
   return {
-    t: T0 + i, agents: 1, clients: 200, connections: 200, messagesSentPerSec: sent, messagesReceivedPerSec: sent,
-    bytesSentPerSec: 0, bytesReceivedPerSec: 0, errors: 0, scheduledSends: 200,
-    rttP50Ms: sent > 0 ? 1 : null, rttP99Ms: sent > 0 ? 3 : null, rttMaxMs: sent > 0 ? 4 : null, ...over,
+    t: T0 + i,
+    agents: 1,
+    clients: 200,
+    connections: 200,
+    messagesSentPerSec: sent,
+    messagesReceivedPerSec: sent,
+    bytesSentPerSec: 0,
+    bytesReceivedPerSec: 0,
+    errors: 0,
+    scheduledSends: 200,
+    rttP50Ms: sent > 0 ? 1 : null,
+    rttP99Ms: sent > 0 ? 3 : null,
+    rttMaxMs: sent > 0 ? 4 : null,
+    ...over,
   };
 };
 
 const summaryOf = (seconds: SeriesPoint[], over: Partial<RunSummary> = {}): RunSummary => {
   const sent = seconds.reduce((n, s) => n + s.messagesSentPerSec, 0);
   return {
-    agents: 1, peakClients: 200, peakConnections: 200, durationSec: seconds.length, messagesSent: sent, messagesReceived: sent,
-    messagesPerSec: sent / Math.max(1, seconds.length), connectionsFailed: 0, connectionsOpened: 200, errors: 0,
-    rttP50Ms: sent > 0 ? 1 : null, rttP99Ms: sent > 0 ? 3 : null, rttMaxMs: sent > 0 ? 4 : null, ...over,
+    agents: 1,
+    peakClients: 200,
+    peakConnections: 200,
+    durationSec: seconds.length,
+    messagesSent: sent,
+    messagesReceived: sent,
+    messagesPerSec: sent / Math.max(1, seconds.length),
+    connectionsFailed: 0,
+    connectionsOpened: 200,
+    errors: 0,
+    rttP50Ms: sent > 0 ? 1 : null,
+    rttP99Ms: sent > 0 ? 3 : null,
+    rttMaxMs: sent > 0 ? 4 : null,
+    ...over,
   };
 };
 
 const evidence = (seconds: SeriesPoint[], over: Partial<RunEvidence> = {}): RunEvidence => ({
-  spec: plan(), ended: "finished", problems: [], summary: summaryOf(seconds), seconds, startSecond: T0, ...over,
+  spec: plan(),
+  ended: "finished",
+  problems: [],
+  summary: summaryOf(seconds),
+  seconds,
+  startSecond: T0,
+  ...over,
 });
 
-const run = (n: number, at: (i: number) => Partial<SeriesPoint> = () => ({})) => Array.from({ length: n }, (_, i) => second(i, at(i)));
+const run = (n: number, at: (i: number) => Partial<SeriesPoint> = () => ({})) =>
+  Array.from({ length: n }, (_, i) => second(i, at(i)));
 
 describe("run verdict", () => {
   it("passes a run whose load ran as planned for its planned time and met every SLO", () => {
@@ -60,7 +93,12 @@ describe("run verdict", () => {
     const seconds = run(12, (i) => (i >= 4 ? { connections: 0, messagesSentPerSec: 0, scheduledSends: 0 } : {}));
     const verdict = judgeRun(evidence(seconds));
     expect(verdict.passed).toBe(false);
-    expect(verdict.slos[0]).toMatchObject({ metric: "rtt-p99-ms", status: "no-data", passed: false, note: "not judged for 7 of 10 s under load: no client was connected" });
+    expect(verdict.slos[0]).toMatchObject({
+      metric: "rtt-p99-ms",
+      status: "no-data",
+      passed: false,
+      note: "not judged for 7 of 10 s under load: no client was connected",
+    });
     expect(verdict.load).toMatchObject({ minConnectedShare: 0, leastConnectedAt: T0 + 4 });
   });
 
@@ -74,7 +112,9 @@ describe("run verdict", () => {
     const spec = plan({ load: { clients: 200, durationSec: 20 } });
     const verdict = judgeRun(evidence(run(2), { spec, problems: ["agent a1 was lost mid-run"] }));
     expect(verdict.outcome).toBe("incomplete");
-    expect(verdict.reasons).toEqual(expect.arrayContaining(["agent a1 was lost mid-run", "measurements cover 2 of the 20 planned seconds"]));
+    expect(verdict.reasons).toEqual(
+      expect.arrayContaining(["agent a1 was lost mid-run", "measurements cover 2 of the 20 planned seconds"]),
+    );
   });
 
   it("marks an aborted run aborted, never passed, even with every SLO met", () => {
@@ -90,7 +130,10 @@ describe("run verdict", () => {
   });
 
   it("gives a loss-rate SLO no data, not 0, when nothing was delivered and the server dropped every client", () => {
-    const spec = plan({ target: { protocol: "udp", host: "127.0.0.1", port: 7071 }, slos: [{ metric: "loss-rate", below: 0.01 }] });
+    const spec = plan({
+      target: { protocol: "udp", host: "127.0.0.1", port: 7071 },
+      slos: [{ metric: "loss-rate", below: 0.01 }],
+    });
     const seconds = run(12, (i) => (i >= 2 ? { connections: 0, messagesSentPerSec: 0, lost: 0 } : { lost: 0 }));
     const verdict = judgeRun(evidence(seconds, { spec, summary: summaryOf(seconds, { lost: 0, messagesSent: 0 }) }));
     expect(verdict.slos[0]).toMatchObject({ status: "no-data", value: null, passed: false });
@@ -99,52 +142,141 @@ describe("run verdict", () => {
   });
 
   it("judges a capacity search by its estimate, not by the whole run's SLOs", () => {
-    const spec = plan({ load: { clients: 400, durationSec: 60, shape: { kind: "step-up", mode: "auto", startClients: 50, stepDurationSec: 5 } } });
+    const spec = plan({
+      load: {
+        clients: 400,
+        durationSec: 60,
+        shape: { kind: "step-up", mode: "auto", startClients: 50, stepDurationSec: 5 },
+      },
+    });
     const seconds = run(60);
     const estimate = (over: Partial<CapacityEstimate>): CapacityEstimate => ({
-      clients: 300, valid: true, problems: [], breakingStep: 4, breakingSlos: ["rtt-p99-ms"], kneeClients: null, usl: null, steps: [], sentence: "", ...over,
+      clients: 300,
+      valid: true,
+      problems: [],
+      breakingStep: 4,
+      breakingSlos: ["rtt-p99-ms"],
+      kneeClients: null,
+      usl: null,
+      steps: [],
+      sentence: "",
+      ...over,
     });
     const breachedRun = summaryOf(seconds, { rttP99Ms: 90 });
     expect(judgeRun(evidence(seconds, { spec, summary: breachedRun, capacity: estimate({}) })).outcome).toBe("passed");
-    const invalid = judgeRun(evidence(seconds, { spec, capacity: estimate({ valid: false, problems: ["the server did not recover"] }) }));
+    const invalid = judgeRun(
+      evidence(seconds, { spec, capacity: estimate({ valid: false, problems: ["the server did not recover"] }) }),
+    );
     expect(invalid).toMatchObject({ outcome: "incomplete", passed: false });
     expect(invalid.reasons).toContain("the server did not recover");
-    const gated = plan({ load: { clients: 400, durationSec: 60, shape: { kind: "step-up", mode: "auto", startClients: 50, stepDurationSec: 5, minClients: 350 } } });
+    const gated = plan({
+      load: {
+        clients: 400,
+        durationSec: 60,
+        shape: { kind: "step-up", mode: "auto", startClients: 50, stepDurationSec: 5, minClients: 350 },
+      },
+    });
     expect(judgeRun(evidence(seconds, { spec: gated, capacity: estimate({}) })).outcome).toBe("breached");
     // No level held in any try, no agent the bottleneck: a definite answer, not missing evidence.
-    const broke = searchEvidence(estimate({ clients: null, valid: false, problems: ["the first step broke an SLO in all 3 tries"], steps: [
-      { step: 0, clients: 50, seconds: 4, throughputPerSec: 10, rttP99Ms: 90, slos: [], held: false, saturatedAgents: [] },
-    ] }));
+    const broke = searchEvidence(
+      estimate({
+        clients: null,
+        valid: false,
+        problems: ["the first step broke an SLO in all 3 tries"],
+        steps: [
+          {
+            step: 0,
+            clients: 50,
+            seconds: 4,
+            throughputPerSec: 10,
+            rttP99Ms: 90,
+            slos: [],
+            held: false,
+            saturatedAgents: [],
+          },
+        ],
+      }),
+    );
     expect(judgeRun(evidence(seconds, { spec, capacity: broke })).outcome).toBe("breached");
   });
 
   it("judges a search that ended early on purpose against the seconds it planned up to its end", () => {
-    const spec = plan({ load: { clients: 400, durationSec: 60, shape: { kind: "step-up", mode: "auto", startClients: 50, stepDurationSec: 5 } } });
-    const capacity: CapacityEstimate = { clients: 300, valid: true, problems: [], breakingStep: 4, breakingSlos: [], kneeClients: null, usl: null, steps: [], sentence: "" };
+    const spec = plan({
+      load: {
+        clients: 400,
+        durationSec: 60,
+        shape: { kind: "step-up", mode: "auto", startClients: 50, stepDurationSec: 5 },
+      },
+    });
+    const capacity: CapacityEstimate = {
+      clients: 300,
+      valid: true,
+      problems: [],
+      breakingStep: 4,
+      breakingSlos: [],
+      kneeClients: null,
+      usl: null,
+      steps: [],
+      sentence: "",
+    };
     expect(judgeRun(evidence(run(30), { spec, capacity, endedEarlyAtSecond: T0 + 30 })).outcome).toBe("passed");
   });
 
   it("warns, without failing, when the agents' host had heavy CPU steal", () => {
-    const verdict = judgeRun(evidence(run(12), { agentHealth: [12, 15, 20, 30].map((stealPercent, i) => ({ t: T0 + i, agentId: "a1", eventLoopP99Ms: 2, stealPercent })) }));
+    const verdict = judgeRun(
+      evidence(run(12), {
+        agentHealth: [12, 15, 20, 30].map((stealPercent, i) => ({
+          t: T0 + i,
+          agentId: "a1",
+          eventLoopP99Ms: 2,
+          stealPercent,
+        })),
+      }),
+    );
     expect(verdict.outcome).toBe("passed");
     expect(verdict.warnings.join("\n")).toMatch(/heavy CPU steal/);
   });
 
   it("does not pass a ping-pong whose pings a plain echo server sent back unmatched, even without SLOs: skipped sends are not sends, and it says to check match", () => {
     // The issue's run: each client's first ping echoed as {"type":"ping",...}, never a pong; every later due ping skipped.
-    const spec = plan({ slos: [], load: { clients: 1, durationSec: 8 }, scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64 } });
-    const echoed = (i: number): SeriesPoint => second(i, {
-      clients: 1, connections: 1, scheduledSends: 5, messagesSentPerSec: i === 0 ? 1 : 0, messagesReceivedPerSec: i === 0 ? 1 : 0, skippedSends: i === 0 ? 4 : 5,
-      rttP50Ms: null, rttP99Ms: null, rttMaxMs: null,
+    const spec = plan({
+      slos: [],
+      load: { clients: 1, durationSec: 8 },
+      scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64 },
     });
+    const echoed = (i: number): SeriesPoint =>
+      second(i, {
+        clients: 1,
+        connections: 1,
+        scheduledSends: 5,
+        messagesSentPerSec: i === 0 ? 1 : 0,
+        messagesReceivedPerSec: i === 0 ? 1 : 0,
+        skippedSends: i === 0 ? 4 : 5,
+        rttP50Ms: null,
+        rttP99Ms: null,
+        rttMaxMs: null,
+      });
     const seconds = Array.from({ length: 8 }, (_, i) => echoed(i));
-    const summary = summaryOf(seconds, { messagesSent: 1, messagesReceived: 1, roundTrips: 0, rttP50Ms: null, rttP99Ms: null, rttMaxMs: null, skippedSends: 39, scheduledSends: 40 });
+    const summary = summaryOf(seconds, {
+      messagesSent: 1,
+      messagesReceived: 1,
+      roundTrips: 0,
+      rttP50Ms: null,
+      rttP99Ms: null,
+      rttMaxMs: null,
+      skippedSends: 39,
+      scheduledSends: 40,
+    });
     const verdict = judgeRun(evidence(seconds, { spec, summary }));
     expect(verdict).toMatchObject({ outcome: "incomplete", passed: false });
     expect(verdict.load).toMatchObject({ sentSends: 0, skippedSends: 30, scheduledSends: 30 });
     const reasons = verdict.reasons.join("\n");
-    expect(reasons).toMatch(/the ping-pong scenario measured no round trips: 1 message sent, 1 message received; received 1 message, none matched the ping's seq by the default match .*: check `match`/);
-    expect(reasons).toMatch(/fell short of its schedule: 0 of 30 scheduled messages sent \(30 more skipped: not sends\)/);
+    expect(reasons).toMatch(
+      /the ping-pong scenario measured no round trips: 1 message sent, 1 message received; received 1 message, none matched the ping's seq by the default match .*: check `match`/,
+    );
+    expect(reasons).toMatch(
+      /fell short of its schedule: 0 of 30 scheduled messages sent \(30 more skipped: not sends\)/,
+    );
     expect(verdict.warnings.join("\n")).not.toMatch(/server answered slower|replies came slower/);
   });
 
@@ -153,48 +285,101 @@ describe("run verdict", () => {
     // Agent b (200 clients) froze from second 10 to 29: its 20 seconds arrived at once on resume, the first carrying
     // the whole schedule and the skips of the freeze, the other 19 nothing; its connections stayed open.
     const seconds = run(40, (i) => ({
-      clients: 400, connections: 400, agents: 2,
-      ...(i >= 10 && i < 30 ? { messagesSentPerSec: 200 + (i === 10 ? 223 : 0), scheduledSends: 200 + (i === 10 ? 4024 : 0), skippedSends: i === 10 ? 3801 : 0 } : { messagesSentPerSec: 400, scheduledSends: 400 }),
+      clients: 400,
+      connections: 400,
+      agents: 2,
+      ...(i >= 10 && i < 30
+        ? {
+            messagesSentPerSec: 200 + (i === 10 ? 223 : 0),
+            scheduledSends: 200 + (i === 10 ? 4024 : 0),
+            skippedSends: i === 10 ? 3801 : 0,
+          }
+        : { messagesSentPerSec: 400, scheduledSends: 400 }),
     }));
-    const agentHealth = seconds.flatMap((p, i) => ["a", "b"].map((agentId) => ({ t: p.t, agentId, eventLoopP99Ms: agentId === "b" && i === 10 ? 20_010 : 3 })));
+    const agentHealth = seconds.flatMap((p, i) =>
+      ["a", "b"].map((agentId) => ({ t: p.t, agentId, eventLoopP99Ms: agentId === "b" && i === 10 ? 20_010 : 3 })),
+    );
     const verdict = judgeRun(evidence(seconds, { spec, agentHealth }));
     expect(verdict).toMatchObject({ outcome: "incomplete", passed: false });
     expect(verdict.load!.scheduledSends).toBe(38 * 400); // the steady seconds 1–38, each due its 400 clients' pings
-    expect(verdict.reasons.join("\n")).toMatch(/fell short of its schedule: .* agent b stood still \(its event loop was held 20\.0 s at /);
+    expect(verdict.reasons.join("\n")).toMatch(
+      /fell short of its schedule: .* agent b stood still \(its event loop was held 20\.0 s at /,
+    );
     const warnings = verdict.warnings.join("\n");
-    expect(warnings).toMatch(/3801 sends were skipped while agent b stood still .*: the agent fell behind its own schedule, not the server/);
+    expect(warnings).toMatch(
+      /3801 sends were skipped while agent b stood still .*: the agent fell behind its own schedule, not the server/,
+    );
     expect(warnings).not.toMatch(/server answered slower|replies came slower/);
   });
 
   it("blames slow replies, not the agent, when a healthy agent skipped sends whose previous message was unanswered", () => {
     const seconds = run(12, (i) => (i >= 2 ? { messagesSentPerSec: 120, skippedSends: 80 } : {}));
-    const verdict = judgeRun(evidence(seconds, { agentHealth: seconds.map((p) => ({ t: p.t, agentId: "a", eventLoopP99Ms: 4 })) }));
+    const verdict = judgeRun(
+      evidence(seconds, { agentHealth: seconds.map((p) => ({ t: p.t, agentId: "a", eventLoopP99Ms: 4 })) }),
+    );
     expect(verdict.outcome).toBe("incomplete");
-    expect(verdict.reasons.join("\n")).toMatch(/fell short of its schedule: .*: the replies came slower than the send interval: the server, or the network to it/);
-    expect(verdict.warnings.join("\n")).toMatch(/sends were skipped because the client's previous message was still unanswered \(the replies came slower/);
+    expect(verdict.reasons.join("\n")).toMatch(
+      /fell short of its schedule: .*: the replies came slower than the send interval: the server, or the network to it/,
+    );
+    expect(verdict.warnings.join("\n")).toMatch(
+      /sends were skipped because the client's previous message was still unanswered \(the replies came slower/,
+    );
   });
 
   it("compares connections with the plan's clients, not with the clients of the agents that reported: one agent of two gone 20 s is not all connected", () => {
     const spec = plan({ slos: [], load: { clients: 200, durationSec: 40 } });
-    const seconds = run(40, (i) => (i >= 10 && i < 30 ? { clients: 100, connections: 100, messagesSentPerSec: 100, scheduledSends: 100 } : {}));
+    const seconds = run(40, (i) =>
+      i >= 10 && i < 30 ? { clients: 100, connections: 100, messagesSentPerSec: 100, scheduledSends: 100 } : {},
+    );
     const verdict = judgeRun(evidence(seconds, { spec }));
     expect(verdict.outcome).toBe("incomplete");
     expect(verdict.load!.minConnectedShare).toBe(0.5);
-    expect(verdict.reasons.join("\n")).toMatch(/only 100 of 200 clients were connected at .* \(the agents that reported that second held 100\)/);
+    expect(verdict.reasons.join("\n")).toMatch(
+      /only 100 of 200 clients were connected at .* \(the agents that reported that second held 100\)/,
+    );
   });
 
   it("takes an automatic search's planned clients from its steps, and leaves its broken steps' skipped sends out of the schedule", () => {
-    const spec = plan({ slos: [{ metric: "rtt-p99-ms", below: 50 }], load: { clients: 400, durationSec: 20, shape: { kind: "step-up", mode: "auto", startClients: 100, stepDurationSec: 10 } } });
+    const spec = plan({
+      slos: [{ metric: "rtt-p99-ms", below: 50 }],
+      load: {
+        clients: 400,
+        durationSec: 20,
+        shape: { kind: "step-up", mode: "auto", startClients: 100, stepDurationSec: 10 },
+      },
+    });
     // Step 0 held at 100 clients; step 1 (200 clients) broke: the server answered slower than the interval, so half the pings were skipped.
-    const seconds = run(20, (i) => (i < 10
-      ? { step: 0, clients: 100, connections: 100, messagesSentPerSec: 100, scheduledSends: 100 }
-      : { step: 1, clients: 200, connections: 200, messagesSentPerSec: 100, scheduledSends: 200, skippedSends: 100, rttP99Ms: 900 }));
-    const capacity = { valid: true, clients: 100, problems: [], steps: [{ step: 0, clients: 100, held: true }, { step: 1, clients: 200, held: false }] };
+    const seconds = run(20, (i) =>
+      i < 10
+        ? { step: 0, clients: 100, connections: 100, messagesSentPerSec: 100, scheduledSends: 100 }
+        : {
+            step: 1,
+            clients: 200,
+            connections: 200,
+            messagesSentPerSec: 100,
+            scheduledSends: 200,
+            skippedSends: 100,
+            rttP99Ms: 900,
+          },
+    );
+    const capacity = {
+      valid: true,
+      clients: 100,
+      problems: [],
+      steps: [
+        { step: 0, clients: 100, held: true },
+        { step: 1, clients: 200, held: false },
+      ],
+    };
     const verdict = judgeRun(evidence(seconds, { spec, capacity }));
     expect(verdict.reasons).toEqual([]);
     expect(verdict.outcome).toBe("passed");
     // Had the first step's agents connected only half its level, the steps' level says so.
-    const half = seconds.map((p) => (p.step === 0 ? { ...p, connections: 50, messagesSentPerSec: 50, scheduledSends: 50 } : p));
-    expect(judgeRun(evidence(half, { spec, capacity })).reasons.join("\n")).toMatch(/only 50 of 100 clients were connected/);
+    const half = seconds.map((p) =>
+      p.step === 0 ? { ...p, connections: 50, messagesSentPerSec: 50, scheduledSends: 50 } : p,
+    );
+    expect(judgeRun(evidence(half, { spec, capacity })).reasons.join("\n")).toMatch(
+      /only 50 of 100 clients were connected/,
+    );
   });
 });

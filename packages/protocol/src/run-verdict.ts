@@ -52,17 +52,34 @@ export interface SearchEvidence extends Pick<CapacityEstimate, "valid" | "client
 
 /** The search evidence of a control-plane estimate (capacity.ts). */
 export function searchEvidence(capacity: CapacityEstimate): SearchEvidence {
-  const noLevelHeld = capacity.steps.length > 0 && !capacity.steps.some((s) => s.held) && capacity.steps.every((s) => s.saturatedAgents.length === 0);
+  const noLevelHeld =
+    capacity.steps.length > 0 &&
+    !capacity.steps.some((s) => s.held) &&
+    capacity.steps.every((s) => s.saturatedAgents.length === 0);
   const steps = capacity.steps.map(({ step, clients, held }) => ({ step, clients, held }));
   return { valid: capacity.valid, clients: capacity.clients, problems: capacity.problems, noLevelHeld, steps };
 }
 
-function searchOutcome(capacity: RunEvidence["capacity"], minClients: number | undefined): { outcome: VerdictOutcome; reasons: string[] } {
+function searchOutcome(
+  capacity: RunEvidence["capacity"],
+  minClients: number | undefined,
+): { outcome: VerdictOutcome; reasons: string[] } {
   if (!capacity) return { outcome: "incomplete", reasons: ["the capacity search produced no estimate"] };
-  if (capacity.noLevelHeld) return { outcome: "breached", reasons: ["no level held: the server holds fewer clients than the search started at"] };
-  if (!capacity.valid || capacity.clients === null) return { outcome: "incomplete", reasons: capacity.problems.length ? [...capacity.problems] : ["the capacity estimate is not valid"] };
+  if (capacity.noLevelHeld)
+    return {
+      outcome: "breached",
+      reasons: ["no level held: the server holds fewer clients than the search started at"],
+    };
+  if (!capacity.valid || capacity.clients === null)
+    return {
+      outcome: "incomplete",
+      reasons: capacity.problems.length ? [...capacity.problems] : ["the capacity estimate is not valid"],
+    };
   if (minClients !== undefined && capacity.clients < minClients) {
-    return { outcome: "breached", reasons: [`the estimate, ${capacity.clients} clients, is below the plan's minClients (${minClients})`] };
+    return {
+      outcome: "breached",
+      reasons: [`the estimate, ${capacity.clients} clients, is below the plan's minClients (${minClients})`],
+    };
   }
   return { outcome: "passed", reasons: [] };
 }
@@ -74,13 +91,16 @@ const worse = (a: VerdictOutcome, b: VerdictOutcome) => (WORST_FIRST.indexOf(a) 
 export function judgeRun(evidence: RunEvidence): RunVerdict {
   const { spec, summary } = evidence;
   const steady = steadySeconds(evidence);
-  const slos: SloVerdict[] = summary ? judgeSlos(spec.slos ?? [], measuredOfSummary(summary), evidence.seconds, steady) : [];
+  const slos: SloVerdict[] = summary
+    ? judgeSlos(spec.slos ?? [], measuredOfSummary(summary), evidence.seconds, steady)
+    : [];
   // A scenario whose own figure measured nothing did not run as planned, with or without SLOs (scenario-metrics.ts).
   const nothing = summary ? nothingMeasured(spec.scenario, summary) : null;
   const { load, reasons, warnings } = checkLoad(evidence, { nothingMatched: nothing !== null });
   if (nothing) reasons.unshift(nothing);
   reasons.unshift(...evidence.problems);
-  let outcome: VerdictOutcome = evidence.ended === "aborted" ? "aborted" : evidence.ended === "failed" || !summary ? "failed" : "passed";
+  let outcome: VerdictOutcome =
+    evidence.ended === "aborted" ? "aborted" : evidence.ended === "failed" || !summary ? "failed" : "passed";
   if (evidence.problems.length > 0 || reasons.length > 0) outcome = worse(outcome, "incomplete");
   const shape = spec.load.shape;
   if (shape?.kind === "step-up" && evidence.capacity !== undefined) {

@@ -7,7 +7,16 @@ import { RunNotesView } from "./run-notes";
 import { ErrorSampleView } from "./error-samples";
 
 /** A run's lifecycle states; core/run-state.ts holds the transition function. */
-export const RunStatus = z.enum(["queued", "preparing", "running", "stopping", "finished", "aborted", "failed", "degraded"]);
+export const RunStatus = z.enum([
+  "queued",
+  "preparing",
+  "running",
+  "stopping",
+  "finished",
+  "aborted",
+  "failed",
+  "degraded",
+]);
 export type RunStatus = z.infer<typeof RunStatus>;
 
 export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ["finished", "aborted", "failed"];
@@ -37,7 +46,9 @@ const RunSummaryFigures = z.object({
   roundTrips: z.number().int().min(0).optional(),
   ...ScenarioFigures.shape,
   /** Agents that were the bottleneck at some point: how many seconds, and why (the first reason seen). */
-  saturatedAgents: z.array(z.object({ agentId: z.string().uuid(), seconds: z.number().int(), reason: z.string() })).optional(),
+  saturatedAgents: z
+    .array(z.object({ agentId: z.string().uuid(), seconds: z.number().int(), reason: z.string() }))
+    .optional(),
 });
 
 /**
@@ -59,7 +70,16 @@ export const RunEventView = z.object({
   at: z.string(),
   // queued: the run waits for its agents (online, only busy); the message names them and their runs.
   // judged-again: seconds reached the run after it closed, and its summary and verdict were judged again.
-  kind: z.enum(["agent-lost", "agent-returned", "aborted", "stage", "search-ended", "seconds-lost", "queued", "judged-again"]),
+  kind: z.enum([
+    "agent-lost",
+    "agent-returned",
+    "aborted",
+    "stage",
+    "search-ended",
+    "seconds-lost",
+    "queued",
+    "judged-again",
+  ]),
   agentId: z.string().uuid().nullable(),
   message: z.string(),
 });

@@ -3,7 +3,14 @@
 // latency and reach; login-storm: connect and login times), so neither shows an empty round-trip chart.
 import type { Scenario } from "./plan";
 import type { RunSummary } from "./run";
-import { logsIn, ROUND_TRIP_SCENARIOS, SLO_METRICS, sloFigure, type BuiltinSloMetricOf, type SloFigures } from "./slo-metrics";
+import {
+  logsIn,
+  ROUND_TRIP_SCENARIOS,
+  SLO_METRICS,
+  sloFigure,
+  type BuiltinSloMetricOf,
+  type SloFigures,
+} from "./slo-metrics";
 
 export type ScenarioKind = Scenario["kind"];
 
@@ -35,10 +42,21 @@ export interface ScenarioMetric {
 }
 
 /** A figure an SLO reads: its words, unit and reading are the SLO's own (slo-metrics.ts). */
-const sloMetric = (id: ScenarioMetric["id"], slo: BuiltinSloMetricOf<"ms">): ScenarioMetric => ({ id, label: SLO_METRICS[slo].words, unit: "ms", slo, read: sloFigure(slo) });
+const sloMetric = (id: ScenarioMetric["id"], slo: BuiltinSloMetricOf<"ms">): ScenarioMetric => ({
+  id,
+  label: SLO_METRICS[slo].words,
+  unit: "ms",
+  slo,
+  read: sloFigure(slo),
+});
 
 const BROADCAST_P99 = sloMetric("broadcast-p99", "broadcast-p99-ms");
-const BROADCAST_REACH: ScenarioMetric = { id: "broadcast-reach", label: "Broadcast reach", unit: "ratio", read: (figures) => figures.broadcastReach ?? null };
+const BROADCAST_REACH: ScenarioMetric = {
+  id: "broadcast-reach",
+  label: "Broadcast reach",
+  unit: "ratio",
+  read: (figures) => figures.broadcastReach ?? null,
+};
 const CONNECT_P99 = sloMetric("connect-p99", "connect-p99-ms");
 const LOGIN_P99 = sloMetric("login-p99", "login-p99-ms");
 
@@ -58,7 +76,18 @@ export function scenarioMetrics(kind: ScenarioKind): readonly ScenarioMetric[] {
 /** What a run (or a step) measured that says whether its scenario's own figure measured anything. */
 export type OwnFigureEvidence = Pick<
   RunSummary,
-  "peakClients" | "messagesSent" | "messagesReceived" | "rttP50Ms" | "roundTrips" | "latency" | "broadcastReach" | "loginsSucceeded" | "connectionsOpened" | "errorsByKind" | "script" | "scriptCounts"
+  | "peakClients"
+  | "messagesSent"
+  | "messagesReceived"
+  | "rttP50Ms"
+  | "roundTrips"
+  | "latency"
+  | "broadcastReach"
+  | "loginsSucceeded"
+  | "connectionsOpened"
+  | "errorsByKind"
+  | "script"
+  | "scriptCounts"
 >;
 
 /** A scenario's own figure over a run: what the scenario exists to measure. */
@@ -92,9 +121,14 @@ export function ownFigure(scenario: Scenario, figures: OwnFigureEvidence): OwnFi
       return { name: "broadcasts received", measured: figures.latency?.broadcast?.count ?? (reach > 0 ? 1 : 0) };
     }
     case "login-storm":
-      return logsIn(scenario) ? { name: "logins", measured: figures.loginsSucceeded ?? 0 } : { name: "connections opened", measured: figures.connectionsOpened ?? 0 };
+      return logsIn(scenario)
+        ? { name: "logins", measured: figures.loginsSucceeded ?? 0 }
+        : { name: "connections opened", measured: figures.connectionsOpened ?? 0 };
     case "script": {
-      const samples = sumOf(Object.values(figures.script ?? {}).map((s) => s.count)) + sumOf(Object.values(figures.scriptCounts ?? {})) + (figures.latency?.broadcast?.count ?? 0);
+      const samples =
+        sumOf(Object.values(figures.script ?? {}).map((s) => s.count)) +
+        sumOf(Object.values(figures.scriptCounts ?? {})) +
+        (figures.latency?.broadcast?.count ?? 0);
       return { name: "script measurements (ctx.measure, ctx.count, ctx.broadcast)", measured: samples };
     }
   }
@@ -106,10 +140,15 @@ const messages = (n: number) => `${n} message${n === 1 ? "" : "s"}`;
 /** What to check when replies arrived and none answered: per scenario, its matching rule in the plan's words. */
 function unmatchedHint(scenario: Scenario, figures: OwnFigureEvidence): string | null {
   const received = figures.messagesReceived;
-  const sessionFailed = ["session-timeout", "session-rejected", "session-capture"].reduce((n, cause) => n + kindCount(figures, cause) + kindCount(figures, `login-${cause}`), 0);
+  const sessionFailed = ["session-timeout", "session-rejected", "session-capture"].reduce(
+    (n, cause) => n + kindCount(figures, cause) + kindCount(figures, `login-${cause}`),
+    0,
+  );
   const hasSession = "session" in scenario && (scenario.session?.length ?? 0) > 0;
   if (sessionFailed > 0 && (hasSession || logsIn(scenario))) {
-    const which = !hasSession ? "the built-in login's expect step (a JSON reply with type login-ok)" : "the session's expect step";
+    const which = !hasSession
+      ? "the built-in login's expect step (a JSON reply with type login-ok)"
+      : "the session's expect step";
     return received > 0
       ? `received ${messages(received)}, none matched ${which} (${sessionFailed} sessions failed): check \`session\` (its expect \`reply\` and \`failWhen\`)`
       : `no reply arrived for ${which} (${sessionFailed} sessions failed)`;
@@ -119,7 +158,9 @@ function unmatchedHint(scenario: Scenario, figures: OwnFigureEvidence): string |
   if (received === 0) return null;
   switch (scenario.kind) {
     case "ping-pong": {
-      const rule = scenario.match ? `\`match\` (${scenario.match.by})` : 'the default match (a JSON reply {"type":"pong","seq":N})';
+      const rule = scenario.match
+        ? `\`match\` (${scenario.match.by})`
+        : 'the default match (a JSON reply {"type":"pong","seq":N})';
       return `received ${messages(received)}, none matched the ping's seq by ${rule}: check \`match\``;
     }
     case "echo-flood":
@@ -145,6 +186,9 @@ export function nothingMeasured(scenario: Scenario, figures: OwnFigureEvidence):
   const own = ownFigure(scenario, figures);
   if (own.measured === null || own.measured > 0) return null;
   const hint = unmatchedHint(scenario, figures);
-  const whatWasDone = scenario.kind === "script" ? "the script recorded no metric at all" : `${messages(figures.messagesSent)} sent, ${messages(figures.messagesReceived)} received`;
+  const whatWasDone =
+    scenario.kind === "script"
+      ? "the script recorded no metric at all"
+      : `${messages(figures.messagesSent)} sent, ${messages(figures.messagesReceived)} received`;
   return `the ${scenario.kind} scenario measured no ${own.name}: ${whatWasDone}${hint ? `; ${hint}` : ""}`;
 }

@@ -33,7 +33,10 @@ export const UploadScript = z.object({
   source: z
     .string()
     .min(1, "the script is empty")
-    .refine((source) => utf8Length(source) <= SCRIPT_BUNDLE_MAX_BYTES, `must be at most ${SCRIPT_BUNDLE_MAX_BYTES / 1024 / 1024} MiB`),
+    .refine(
+      (source) => utf8Length(source) <= SCRIPT_BUNDLE_MAX_BYTES,
+      `must be at most ${SCRIPT_BUNDLE_MAX_BYTES / 1024 / 1024} MiB`,
+    ),
 });
 export type UploadScript = z.infer<typeof UploadScript>;
 

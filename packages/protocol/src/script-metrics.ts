@@ -52,9 +52,16 @@ export function scriptMetricNames(points: readonly Figures[]): { histograms: str
 }
 
 /** A finished run's script metrics by name, sorted: each timing's p50 and p99 (null untimed), each counter's total. */
-export function scriptSummary(summary: Figures): { timings: { name: string; p50Ms: number | null; p99Ms: number | null }[]; counters: { name: string; total: number }[] } {
-  const timings = Object.keys(summary.script ?? {}).sort().map((name) => ({ name, p50Ms: scriptValue(summary, name, "p50"), p99Ms: scriptValue(summary, name, "p99") }));
-  const counters = Object.keys(summary.scriptCounts ?? {}).sort().map((name) => ({ name, total: summary.scriptCounts![name]! }));
+export function scriptSummary(summary: Figures): {
+  timings: { name: string; p50Ms: number | null; p99Ms: number | null }[];
+  counters: { name: string; total: number }[];
+} {
+  const timings = Object.keys(summary.script ?? {})
+    .sort()
+    .map((name) => ({ name, p50Ms: scriptValue(summary, name, "p50"), p99Ms: scriptValue(summary, name, "p99") }));
+  const counters = Object.keys(summary.scriptCounts ?? {})
+    .sort()
+    .map((name) => ({ name, total: summary.scriptCounts![name]! }));
   return { timings, counters };
 }
 

@@ -5,70 +5,196 @@ import type { LatencyStats, SeriesPoint } from "./snapshot";
 import { judgeSlos, measuredOfPoint, measuredOfSummary } from "./slo-judge";
 
 const scriptPlan = (slos: PlanSpecInput["slos"], scenario: Partial<PlanSpecInput["scenario"]> = {}): PlanSpecInput => ({
-  name: "p", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" }, load: { clients: 1, durationSec: 10 }, slos,
-  scenario: { kind: "script", script: { path: "room.mjs" }, metrics: [{ name: "join-ms", kind: "histogram" }, { name: "desyncs", kind: "counter" }], ...scenario } as PlanSpecInput["scenario"],
+  name: "p",
+  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+  load: { clients: 1, durationSec: 10 },
+  slos,
+  scenario: {
+    kind: "script",
+    script: { path: "room.mjs" },
+    metrics: [
+      { name: "join-ms", kind: "histogram" },
+      { name: "desyncs", kind: "counter" },
+    ],
+    ...scenario,
+  } as PlanSpecInput["scenario"],
 });
 
 /** The schema's issues, by field. */
 const problems = (spec: PlanSpecInput) => {
   const result = PlanSpec.safeParse(spec);
-  return result.success ? [] : result.error.issues.map((issue) => ({ path: issue.path.join("."), message: issue.message }));
+  return result.success
+    ? []
+    : result.error.issues.map((issue) => ({ path: issue.path.join("."), message: issue.message }));
 };
 
-const stats = (count: number, p50Ms: number | null, p99Ms: number | null): LatencyStats => ({ count, p50Ms, p90Ms: null, p99Ms, maxMs: p99Ms });
+const stats = (count: number, p50Ms: number | null, p99Ms: number | null): LatencyStats => ({
+  count,
+  p50Ms,
+  p90Ms: null,
+  p99Ms,
+  maxMs: p99Ms,
+});
 
 const point = (t: number, figures: Pick<SeriesPoint, "script" | "scriptCounts">): SeriesPoint => ({
-  t, agents: 1, clients: 4, connections: 4, messagesSentPerSec: 0, messagesReceivedPerSec: 0, bytesSentPerSec: 0,
-  bytesReceivedPerSec: 0, errors: 0, rttP50Ms: null, rttP99Ms: null, rttMaxMs: null, ...figures,
+  t,
+  agents: 1,
+  clients: 4,
+  connections: 4,
+  messagesSentPerSec: 0,
+  messagesReceivedPerSec: 0,
+  bytesSentPerSec: 0,
+  bytesReceivedPerSec: 0,
+  errors: 0,
+  rttP50Ms: null,
+  rttP99Ms: null,
+  rttMaxMs: null,
+  ...figures,
 });
 
 const summary = (figures: Pick<RunSummary, "script" | "scriptCounts">): RunSummary => ({
-  agents: 1, peakClients: 4, peakConnections: 4, durationSec: 3, messagesSent: 0, messagesReceived: 0, messagesPerSec: 0,
-  connectionsFailed: 0, errors: 0, rttP50Ms: null, rttP99Ms: null, rttMaxMs: null, ...figures,
+  agents: 1,
+  peakClients: 4,
+  peakConnections: 4,
+  durationSec: 3,
+  messagesSent: 0,
+  messagesReceived: 0,
+  messagesPerSec: 0,
+  connectionsFailed: 0,
+  errors: 0,
+  rttP50Ms: null,
+  rttP99Ms: null,
+  rttMaxMs: null,
+  ...figures,
 });
 
 describe("SLOs on a script's metrics", () => {
   it("takes script:NAME-p50, -p99 and -count in the schema and refuses any other script: name there", () => {
-    expect(PlanSpec.safeParse(scriptPlan([{ metric: "script:join-ms-p99", below: 100 }, { metric: "script:desyncs-count", below: 1 }])).success).toBe(true);
+    expect(
+      PlanSpec.safeParse(
+        scriptPlan([
+          { metric: "script:join-ms-p99", below: 100 },
+          { metric: "script:desyncs-count", below: 1 },
+        ]),
+      ).success,
+    ).toBe(true);
     const parsed = PlanSpec.safeParse(scriptPlan([{ metric: "script:join-ms-p90", below: 100 } as never]));
     expect(parsed.success).toBe(false);
     expect(parsed.error?.issues[0]?.path).toEqual(["slos", 0, "metric"]);
   });
 
   it("refuses an SLO on a script metric the plan does not declare, or declares as the other kind, naming the field", () => {
-    expect(problems(scriptPlan([{ metric: "script:join-ms-p99", below: 100 }, { metric: "script:desyncs-count", below: 1 }]))).toEqual([]);
-    expect(problems(scriptPlan([{ metric: "rtt-p99-ms", below: 10 }, { metric: "script:leave-ms-p99", below: 100 }]))).toEqual([
-      { path: "slos.1.metric", message: 'script:leave-ms-p99: the plan declares no script metric "leave-ms": add { name: "leave-ms", kind: "histogram" } to scenario.metrics' },
+    expect(
+      problems(
+        scriptPlan([
+          { metric: "script:join-ms-p99", below: 100 },
+          { metric: "script:desyncs-count", below: 1 },
+        ]),
+      ),
+    ).toEqual([]);
+    expect(
+      problems(
+        scriptPlan([
+          { metric: "rtt-p99-ms", below: 10 },
+          { metric: "script:leave-ms-p99", below: 100 },
+        ]),
+      ),
+    ).toEqual([
+      {
+        path: "slos.1.metric",
+        message:
+          'script:leave-ms-p99: the plan declares no script metric "leave-ms": add { name: "leave-ms", kind: "histogram" } to scenario.metrics',
+      },
     ]);
-    expect(problems(scriptPlan([{ metric: "script:join-ms-count", below: 1 }, { metric: "script:desyncs-p50", below: 1 }]))).toEqual([
-      { path: "slos.0.metric", message: 'script:join-ms-count: "join-ms" is declared a histogram; -count needs a counter' },
+    expect(
+      problems(
+        scriptPlan([
+          { metric: "script:join-ms-count", below: 1 },
+          { metric: "script:desyncs-p50", below: 1 },
+        ]),
+      ),
+    ).toEqual([
+      {
+        path: "slos.0.metric",
+        message: 'script:join-ms-count: "join-ms" is declared a histogram; -count needs a counter',
+      },
       { path: "slos.1.metric", message: 'script:desyncs-p50: "desyncs" is declared a counter; -p50 needs a histogram' },
     ]);
-    expect(problems(scriptPlan([{ metric: "script:join-ms-p99", below: 100 }], { metrics: undefined }))[0]?.path).toBe("slos.0.metric");
+    expect(problems(scriptPlan([{ metric: "script:join-ms-p99", below: 100 }], { metrics: undefined }))[0]?.path).toBe(
+      "slos.0.metric",
+    );
   });
 
   it("refuses a script metric's SLO on a plan that runs no script", () => {
-    const spec: PlanSpecInput = { ...scriptPlan([{ metric: "script:join-ms-p99", below: 100 }]), scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 } };
-    expect(problems(spec)).toEqual([{ path: "slos.0.metric", message: "script:join-ms-p99: a script's metrics are measured only by script plans" }]);
+    const spec: PlanSpecInput = {
+      ...scriptPlan([{ metric: "script:join-ms-p99", below: 100 }]),
+      scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
+    };
+    expect(problems(spec)).toEqual([
+      { path: "slos.0.metric", message: "script:join-ms-p99: a script's metrics are measured only by script plans" },
+    ]);
   });
 
   it("judges a script histogram's percentiles over the run: met, breached, and no data when it holds no samples", () => {
-    const seconds = [point(1, { script: { "join-ms": stats(5, 4, 9) } }), point(2, { script: { "join-ms": stats(5, 6, 30) } })];
+    const seconds = [
+      point(1, { script: { "join-ms": stats(5, 4, 9) } }),
+      point(2, { script: { "join-ms": stats(5, 6, 30) } }),
+    ];
     const whole = measuredOfSummary(summary({ script: { "join-ms": stats(10, 5, 25) } }));
-    const [p50, p99] = judgeSlos([{ metric: "script:join-ms-p50", below: 10 }, { metric: "script:join-ms-p99", below: 20 }], whole, seconds, seconds);
+    const [p50, p99] = judgeSlos(
+      [
+        { metric: "script:join-ms-p50", below: 10 },
+        { metric: "script:join-ms-p99", below: 20 },
+      ],
+      whole,
+      seconds,
+      seconds,
+    );
     expect(p50).toMatchObject({ status: "met", passed: true, value: 5, measuredSeconds: 2, breachedSeconds: 0 });
-    expect(p99).toMatchObject({ status: "breached", passed: false, value: 25, measuredSeconds: 2, breachedSeconds: 1, firstBreachAt: 2 });
+    expect(p99).toMatchObject({
+      status: "breached",
+      passed: false,
+      value: 25,
+      measuredSeconds: 2,
+      breachedSeconds: 1,
+      firstBreachAt: 2,
+    });
 
     const empty = measuredOfSummary(summary({ script: { "join-ms": stats(0, null, null) } }));
-    const [none] = judgeSlos([{ metric: "script:join-ms-p99", below: 20 }], empty, [point(1, { script: { "join-ms": stats(0, null, null) } })]);
-    expect(none).toMatchObject({ status: "no-data", passed: false, value: null, note: 'the script recorded no "join-ms" measurement' });
+    const [none] = judgeSlos([{ metric: "script:join-ms-p99", below: 20 }], empty, [
+      point(1, { script: { "join-ms": stats(0, null, null) } }),
+    ]);
+    expect(none).toMatchObject({
+      status: "no-data",
+      passed: false,
+      value: null,
+      note: 'the script recorded no "join-ms" measurement',
+    });
   });
 
   it("judges a counter by its total, and its seconds by the running total", () => {
-    const seconds = [point(1, { scriptCounts: { desyncs: 0 } }), point(2, { scriptCounts: { desyncs: 2 } }), point(3, { scriptCounts: { desyncs: 1 } })];
-    const [breached] = judgeSlos([{ metric: "script:desyncs-count", below: 3 }], measuredOfSummary(summary({ scriptCounts: { desyncs: 3 } })), seconds);
-    expect(breached).toMatchObject({ status: "breached", value: 3, measuredSeconds: 3, breachedSeconds: 1, firstBreachAt: 3 });
-    const [met] = judgeSlos([{ metric: "script:desyncs-count", below: 1 }], measuredOfSummary(summary({ scriptCounts: { desyncs: 0 } })), [seconds[0]!]);
+    const seconds = [
+      point(1, { scriptCounts: { desyncs: 0 } }),
+      point(2, { scriptCounts: { desyncs: 2 } }),
+      point(3, { scriptCounts: { desyncs: 1 } }),
+    ];
+    const [breached] = judgeSlos(
+      [{ metric: "script:desyncs-count", below: 3 }],
+      measuredOfSummary(summary({ scriptCounts: { desyncs: 3 } })),
+      seconds,
+    );
+    expect(breached).toMatchObject({
+      status: "breached",
+      value: 3,
+      measuredSeconds: 3,
+      breachedSeconds: 1,
+      firstBreachAt: 3,
+    });
+    const [met] = judgeSlos(
+      [{ metric: "script:desyncs-count", below: 1 }],
+      measuredOfSummary(summary({ scriptCounts: { desyncs: 0 } })),
+      [seconds[0]!],
+    );
     expect(met).toMatchObject({ status: "met", passed: true, value: 0 });
     const [none] = judgeSlos([{ metric: "script:desyncs-count", below: 1 }], measuredOfSummary(summary({})), []);
     expect(none).toMatchObject({ status: "no-data", note: 'the script never reported its "desyncs" counter' });
@@ -76,7 +202,12 @@ describe("SLOs on a script's metrics", () => {
 
   it("never counts a second without a script measurement as a gap (a script measures when its code says)", () => {
     const seconds = [1, 2, 3, 4, 5, 6].map((t) => point(t, t === 1 ? { script: { "join-ms": stats(4, 3, 5) } } : {}));
-    const [verdict] = judgeSlos([{ metric: "script:join-ms-p99", below: 20 }], measuredOfPoint(seconds[0]!), seconds, seconds);
+    const [verdict] = judgeSlos(
+      [{ metric: "script:join-ms-p99", below: 20 }],
+      measuredOfPoint(seconds[0]!),
+      seconds,
+      seconds,
+    );
     expect(verdict).toMatchObject({ status: "met", measuredSeconds: 1 });
   });
 });

@@ -12,7 +12,10 @@ export const MAX_SECRETS = 200;
 
 export const SecretName = z
   .string()
-  .regex(SECRET_NAME_PATTERN, "a secret's name is letters, digits and _, not starting with a digit, at most 64 characters, e.g. REDIS_PASSWORD");
+  .regex(
+    SECRET_NAME_PATTERN,
+    "a secret's name is letters, digits and _, not starting with a digit, at most 64 characters, e.g. REDIS_PASSWORD",
+  );
 export type SecretName = z.infer<typeof SecretName>;
 
 /** Path parameters of /api/secrets/:name. */
@@ -24,7 +27,10 @@ export const PutSecret = z.object({
   value: z
     .string()
     .min(1, "give the secret's value")
-    .refine((value) => new TextEncoder().encode(value).length <= MAX_SECRET_BYTES, `a secret's value is at most ${MAX_SECRET_BYTES} bytes`),
+    .refine(
+      (value) => new TextEncoder().encode(value).length <= MAX_SECRET_BYTES,
+      `a secret's value is at most ${MAX_SECRET_BYTES} bytes`,
+    ),
 });
 export type PutSecret = z.infer<typeof PutSecret>;
 

@@ -92,7 +92,9 @@ export function summariseServerWatch(samples: readonly ServerSampleFigures[]): S
   const last = samples[samples.length - 1];
   if (!first || !last) return undefined;
   const packets = samples.map((s) => s.network.packetsInPerSec + s.network.packetsOutPerSec);
-  const growth = slopePerMinute(samples.map((s) => ({ x: (s.intervalStart - first.intervalStart) / 60_000, y: s.rssBytes })));
+  const growth = slopePerMinute(
+    samples.map((s) => ({ x: (s.intervalStart - first.intervalStart) / 60_000, y: s.rssBytes })),
+  );
   const minutes = (last.intervalStart - first.intervalStart) / 60_000;
   return {
     seconds: samples.length,

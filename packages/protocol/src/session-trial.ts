@@ -43,7 +43,11 @@ export const TrialStep = z.object({
 export type TrialStep = z.infer<typeof TrialStep>;
 
 /** How the trial's one connection went; left out when it was never tried (an http step failed first). */
-export const TrialConnect = z.object({ ok: z.boolean(), ms: z.number().min(0), error: z.string().max(2000).optional() });
+export const TrialConnect = z.object({
+  ok: z.boolean(),
+  ms: z.number().min(0),
+  error: z.string().max(2000).optional(),
+});
 export type TrialConnect = z.infer<typeof TrialConnect>;
 
 /**
@@ -81,16 +85,28 @@ export type TrialView = z.infer<typeof TrialView>;
 export function redactTrialOutcome<T extends TrialOutcome>(outcome: T, values: Readonly<Record<string, string>>): T {
   if (Object.keys(values).length === 0) return outcome;
   const text = (value: string, max: number) => redactSecrets(value, values).slice(0, max);
-  const preview = <P extends BytesPreview>(p: P): P => ({ ...p, text: text(p.text, TRIAL_PREVIEW_BYTES * 4), hex: redactHex(p.hex, values) });
+  const preview = <P extends BytesPreview>(p: P): P => ({
+    ...p,
+    text: text(p.text, TRIAL_PREVIEW_BYTES * 4),
+    hex: redactHex(p.hex, values),
+  });
   return {
     ...outcome,
     ...(outcome.error !== undefined ? { error: text(outcome.error, 2000) } : {}),
-    ...(outcome.connect?.error !== undefined ? { connect: { ...outcome.connect, error: text(outcome.connect.error, 2000) } } : {}),
+    ...(outcome.connect?.error !== undefined
+      ? { connect: { ...outcome.connect, error: text(outcome.connect.error, 2000) } }
+      : {}),
     steps: outcome.steps.map((step) => ({
       ...step,
       ...(step.sent ? { sent: preview(step.sent) } : {}),
       ...(step.received ? { received: step.received.map(preview) } : {}),
-      ...(step.captured ? { captured: Object.fromEntries(Object.entries(step.captured).map(([name, value]) => [name, text(value, TRIAL_CAPTURE_CHARS + 1)])) } : {}),
+      ...(step.captured
+        ? {
+            captured: Object.fromEntries(
+              Object.entries(step.captured).map(([name, value]) => [name, text(value, TRIAL_CAPTURE_CHARS + 1)]),
+            ),
+          }
+        : {}),
       ...(step.error !== undefined ? { error: text(step.error, 2000) } : {}),
     })),
   };

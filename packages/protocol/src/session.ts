@@ -3,7 +3,10 @@ import { z } from "zod";
 // A client's session: steps each client runs after its connection opens and before its scenario's traffic (an auth
 // message, an MQTT CONNECT, a room join), and the rules that read a server's replies. docs/protocols.md explains them.
 
-const hexBytes = z.string().regex(/^([0-9a-fA-F]{2})+$/, "must be hex bytes, e.g. 2b4f4b").max(512);
+const hexBytes = z
+  .string()
+  .regex(/^([0-9a-fA-F]{2})+$/, "must be hex bytes, e.g. 2b4f4b")
+  .max(512);
 const offset = z.number().int().min(0).max(65_535);
 
 function compiles(pattern: string): boolean {
@@ -20,7 +23,13 @@ const pattern = z.string().min(1).max(500).refine(compiles, { message: "is not a
 export const ReplyRule = z.union(
   [
     /** A JSON reply whose field (dotted path, "data.type") is present, or equal to `equals`. */
-    z.object({ json: z.object({ field: z.string().min(1), equals: z.union([z.string(), z.number(), z.boolean()]).optional() }).strict() }).strict(),
+    z
+      .object({
+        json: z
+          .object({ field: z.string().min(1), equals: z.union([z.string(), z.number(), z.boolean()]).optional() })
+          .strict(),
+      })
+      .strict(),
     /** A regular expression that matches somewhere in the reply's text (anchor it with ^ for a prefix). */
     z.object({ regex: pattern }).strict(),
     /** The reply starts with these bytes (compared without decoding: cheap on the hot path). */
@@ -28,7 +37,7 @@ export const ReplyRule = z.union(
     /** The reply holds these bytes at this offset. */
     z.object({ bytes: z.object({ offset, hex: hexBytes }).strict() }).strict(),
   ],
-  { error: 'give one rule: { json: { field, equals? } }, { regex }, { prefixHex } or { bytes: { offset, hex } }' },
+  { error: "give one rule: { json: { field, equals? } }, { regex }, { prefixHex } or { bytes: { offset, hex } }" },
 );
 export type ReplyRule = z.infer<typeof ReplyRule>;
 
@@ -48,7 +57,8 @@ export function respondRulesOf<M extends z.ZodType<{ body: string }>>(message: M
         .object({ when: ReplyRule, send: message })
         .strict()
         .refine((rule) => !/\{\{vars\./.test((rule as { send: { body: string } }).send.body), {
-          message: "a respond message may not use {{vars.NAME}}: it can answer before the session has captured anything (write the value out)",
+          message:
+            "a respond message may not use {{vars.NAME}}: it can answer before the session has captured anything (write the value out)",
           path: ["send", "body"],
         }),
     )
@@ -66,9 +76,13 @@ export const Capture = z.object({
       z.object({ regex: pattern, group: z.number().int().min(0).max(99).optional() }).strict(),
       /** Raw bytes at an offset, kept as hex digits or read as a big-endian unsigned integer (at most 6 bytes). */
       z
-        .object({ bytes: z.object({ offset, length: z.number().int().min(1).max(256), as: z.enum(["hex", "uint"]) }).strict() })
+        .object({
+          bytes: z.object({ offset, length: z.number().int().min(1).max(256), as: z.enum(["hex", "uint"]) }).strict(),
+        })
         .strict()
-        .refine((from) => from.bytes.as === "hex" || from.bytes.length <= 6, { message: 'a "uint" capture reads at most 6 bytes' }),
+        .refine((from) => from.bytes.as === "hex" || from.bytes.length <= 6, {
+          message: 'a "uint" capture reads at most 6 bytes',
+        }),
     ],
     { error: "give one source: { json: path }, { regex, group? } or { bytes: { offset, length, as } }" },
   ),
@@ -86,7 +100,11 @@ export const Extractor = z.union(
     z
       .object({
         bytes: z
-          .object({ offset, length: z.number().int().min(1, "reads 1 to 8 bytes").max(8, "reads 1 to 8 bytes"), byteOrder: z.enum(["big", "little"]).optional() })
+          .object({
+            offset,
+            length: z.number().int().min(1, "reads 1 to 8 bytes").max(8, "reads 1 to 8 bytes"),
+            byteOrder: z.enum(["big", "little"]).optional(),
+          })
           .strict(),
       })
       .strict(),
@@ -128,13 +146,17 @@ export const WaitStep = z.object({ kind: z.literal("wait"), ms: z.number().int()
 export type WaitStep = z.infer<typeof WaitStep>;
 
 /** A {{...}} other than {{client}}, {{run}}, {{vars.NAME}} and {{secrets.NAME}}: the only placeholders a URL or header can fill. */
-const OTHER_PLACEHOLDER = /\{\{(?!(?:client|run|vars\.[A-Za-z_][A-Za-z0-9_]*|secrets\.[A-Za-z_][A-Za-z0-9_]{0,63})\}\})/;
+const OTHER_PLACEHOLDER =
+  /\{\{(?!(?:client|run|vars\.[A-Za-z_][A-Za-z0-9_]*|secrets\.[A-Za-z_][A-Za-z0-9_]{0,63})\}\})/;
 const PLACEHOLDERS_ALLOWED = "may use only {{client}}, {{run}}, {{vars.NAME}} and {{secrets.NAME}} placeholders";
 /** A URL whose scheme is one of `schemes` and whose host and port are written out (no placeholder before the path). */
 export function literalHostUrl(url: string, schemes: string): boolean {
   return new RegExp(`^(?:${schemes}):\\/\\/[^\\s/?#{}]+(?:[/?#]|$)`).test(url);
 }
-const urlOrHeaderTemplate = z.string().max(4_096).refine((text) => !OTHER_PLACEHOLDER.test(text), { message: PLACEHOLDERS_ALLOWED });
+const urlOrHeaderTemplate = z
+  .string()
+  .max(4_096)
+  .refine((text) => !OTHER_PLACEHOLDER.test(text), { message: PLACEHOLDERS_ALLOWED });
 
 /**
  * An HTTP request made before the client's socket opens (matchmaking, auth). Its captures, read from the response
@@ -148,7 +170,8 @@ function httpStepOf<M extends z.ZodType>(message: M) {
       method: z.enum(["GET", "POST", "PUT"]).optional(),
       /** {{client}}, {{run}}, {{vars.NAME}} and {{secrets.NAME}} (URL-encoded) after the host; the host and port are written out, for the allow-lists. */
       url: urlOrHeaderTemplate.refine((url) => literalHostUrl(url, "https?"), {
-        message: "must be an http:// or https:// URL whose host and port are written out, e.g. http://127.0.0.1:8080/match?client={{client}} (placeholders only after the host)",
+        message:
+          "must be an http:// or https:// URL whose host and port are written out, e.g. http://127.0.0.1:8080/match?client={{client}} (placeholders only after the host)",
       }),
       headers: z.record(z.string().min(1), urlOrHeaderTemplate).optional(),
       body: message.optional(),
@@ -159,7 +182,10 @@ function httpStepOf<M extends z.ZodType>(message: M) {
       /** Read from the response body, as an expect step reads a reply. */
       capture: z.array(Capture).max(16).optional(),
     })
-    .refine((step) => step.body === undefined || (step.method ?? "GET") !== "GET", { message: "a GET request has no body: set method POST or PUT, or leave body out", path: ["body"] });
+    .refine((step) => step.body === undefined || (step.method ?? "GET") !== "GET", {
+      message: "a GET request has no body: set method POST or PUT, or leave body out",
+      path: ["body"],
+    });
 }
 
 /**
@@ -176,7 +202,11 @@ export function sessionStepsOf<M extends z.ZodType>(message: M) {
       const firstSocketStep = steps.findIndex((step) => step.kind !== "http");
       steps.forEach((step, index) => {
         if (step.kind === "http" && firstSocketStep >= 0 && index > firstSocketStep) {
-          ctx.addIssue({ code: "custom", path: [index, "kind"], message: `an http step runs before the client's socket opens: put it before step ${firstSocketStep} (${steps[firstSocketStep]!.kind}), with every other http step first` });
+          ctx.addIssue({
+            code: "custom",
+            path: [index, "kind"],
+            message: `an http step runs before the client's socket opens: put it before step ${firstSocketStep} (${steps[firstSocketStep]!.kind}), with every other http step first`,
+          });
         }
       });
     });
@@ -196,9 +226,20 @@ export function varsUsed(body: string): string[] {
   return [...body.matchAll(VAR)].map((match) => match[1]!);
 }
 
-type HttpStepLike = { kind: "http"; url: string; headers?: Readonly<Record<string, string>>; body?: { body: string }; capture?: readonly { name: string }[] };
+type HttpStepLike = {
+  kind: "http";
+  url: string;
+  headers?: Readonly<Record<string, string>>;
+  body?: { body: string };
+  capture?: readonly { name: string }[];
+};
 interface SessionLike {
-  session?: readonly (HttpStepLike | { kind: "send"; message: { body: string } } | { kind: "expect"; capture?: readonly { name: string }[] } | { kind: "wait" })[];
+  session?: readonly (
+    | HttpStepLike
+    | { kind: "send"; message: { body: string } }
+    | { kind: "expect"; capture?: readonly { name: string }[] }
+    | { kind: "wait" }
+  )[];
 }
 
 /** Each text of an http step that may hold {{vars.NAME}}, with its path inside the step. */
@@ -214,21 +255,36 @@ function httpTexts(step: HttpStepLike): { path: (string | number)[]; text: strin
  * A scenario's check that every {{vars.NAME}} is captured before it is used: in a session step, by an earlier
  * step; in the scenario's own messages (`bodies`), by any step. Use in the scenario's superRefine.
  */
-export function checkSessionVars(scenario: SessionLike, bodies: readonly (string | undefined)[], ctx: z.RefinementCtx): void {
+export function checkSessionVars(
+  scenario: SessionLike,
+  bodies: readonly (string | undefined)[],
+  ctx: z.RefinementCtx,
+): void {
   const captured = new Set<string>();
   const check = (text: string, path: (string | number)[]) => {
     for (const name of varsUsed(text)) {
-      if (!captured.has(name)) ctx.addIssue({ code: "custom", path: ["session", ...path], message: `{{vars.${name}}} is used before a step captures "${name}"` });
+      if (!captured.has(name))
+        ctx.addIssue({
+          code: "custom",
+          path: ["session", ...path],
+          message: `{{vars.${name}}} is used before a step captures "${name}"`,
+        });
     }
   };
   scenario.session?.forEach((step, index) => {
     if (step.kind === "http") for (const { path, text } of httpTexts(step)) check(text, [index, ...path]);
     if (step.kind === "send") check(step.message.body, [index, "message", "body"]);
-    if (step.kind === "expect" || step.kind === "http") for (const capture of step.capture ?? []) captured.add(capture.name);
+    if (step.kind === "expect" || step.kind === "http")
+      for (const capture of step.capture ?? []) captured.add(capture.name);
   });
   for (const body of bodies) {
     for (const name of varsUsed(body ?? "")) {
-      if (!captured.has(name)) ctx.addIssue({ code: "custom", path: ["session"], message: `{{vars.${name}}} is used, but no session step captures "${name}"` });
+      if (!captured.has(name))
+        ctx.addIssue({
+          code: "custom",
+          path: ["session"],
+          message: `{{vars.${name}}} is used, but no session step captures "${name}"`,
+        });
     }
   }
 }
@@ -239,20 +295,34 @@ export function checkSessionVars(scenario: SessionLike, bodies: readonly (string
  * captured by an http step (the target is resolved per client after its http steps, before its socket opens).
  */
 export function checkTargetVars(
-  plan: { target: { protocol: string; url?: string; headers?: Readonly<Record<string, string>> }; scenario: SessionLike & { kind: string } },
+  plan: {
+    target: { protocol: string; url?: string; headers?: Readonly<Record<string, string>> };
+    scenario: SessionLike & { kind: string };
+  },
   ctx: z.RefinementCtx,
 ): void {
   const { target } = plan;
   if (target.protocol !== "websocket") return;
-  const fromHttp = new Set((plan.scenario.session ?? []).flatMap((step) => (step.kind === "http" ? (step.capture ?? []).map((capture) => capture.name) : [])));
-  const texts = [{ path: ["target", "url"], text: target.url ?? "" }, ...Object.entries(target.headers ?? {}).map(([name, text]) => ({ path: ["target", "headers", name], text }))];
+  const fromHttp = new Set(
+    (plan.scenario.session ?? []).flatMap((step) =>
+      step.kind === "http" ? (step.capture ?? []).map((capture) => capture.name) : [],
+    ),
+  );
+  const texts = [
+    { path: ["target", "url"], text: target.url ?? "" },
+    ...Object.entries(target.headers ?? {}).map(([name, text]) => ({ path: ["target", "headers", name], text })),
+  ];
   for (const { path, text } of texts) {
     if (!text.includes("{{")) continue;
     const issue = (message: string) => ctx.addIssue({ code: "custom", path, message });
     if (OTHER_PLACEHOLDER.test(text)) issue(PLACEHOLDERS_ALLOWED);
-    if (path[1] === "url" && !literalHostUrl(text, "wss?")) issue("write the host and port out: placeholders may only come after them (path, query)");
+    if (path[1] === "url" && !literalHostUrl(text, "wss?"))
+      issue("write the host and port out: placeholders may only come after them (path, query)");
     for (const name of varsUsed(text)) {
-      if (!fromHttp.has(name)) issue(`{{vars.${name}}} must be captured by an http step: the target is resolved before the socket opens, so only http steps' captures exist then`);
+      if (!fromHttp.has(name))
+        issue(
+          `{{vars.${name}}} must be captured by an http step: the target is resolved before the socket opens, so only http steps' captures exist then`,
+        );
     }
   }
 }

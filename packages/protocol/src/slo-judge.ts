@@ -5,7 +5,17 @@ import type { SloVerdict } from "./report";
 import type { RunSummary } from "./run";
 import type { SeriesPoint } from "./snapshot";
 import { scriptSloMetric } from "./script-metrics";
-import { sloMetricSpec, sloSecond, sloTotals, sloValueOfSecond, sloValueOfTotals, type SloGapRule, type SloMetric, type SloMetricSpec, type SloSecond } from "./slo-metrics";
+import {
+  sloMetricSpec,
+  sloSecond,
+  sloTotals,
+  sloValueOfSecond,
+  sloValueOfTotals,
+  type SloGapRule,
+  type SloMetric,
+  type SloMetricSpec,
+  type SloSecond,
+} from "./slo-metrics";
 
 export type { SloMetric } from "./slo-metrics";
 
@@ -40,7 +50,9 @@ function mustMeasure(gap: SloGapRule, second: SloSecond): boolean {
     case "clients":
       return second.clients > 0;
     case "sends":
-      return (second.scheduledSends ?? second.messagesSentPerSec + (second.skippedSends ?? 0)) >= SENDS_THAT_MUST_MEASURE;
+      return (
+        (second.scheduledSends ?? second.messagesSentPerSec + (second.skippedSends ?? 0)) >= SENDS_THAT_MUST_MEASURE
+      );
   }
 }
 
@@ -62,7 +74,12 @@ const UNKNOWN: Pick<SloMetricSpec, "noData" | "gap"> = { noData: "nothing measur
  * second): when too many of them lack a value that traffic was due to produce, the SLO has no data, whatever the
  * whole-run value says (a load that stopped must not pass on its first seconds).
  */
-export function judgeSlos(slos: readonly Slo[], overall: Measured, seconds: readonly SeriesPoint[], steady: readonly SeriesPoint[] = []): SloVerdict[] {
+export function judgeSlos(
+  slos: readonly Slo[],
+  overall: Measured,
+  seconds: readonly SeriesPoint[],
+  steady: readonly SeriesPoint[] = [],
+): SloVerdict[] {
   return slos.map((slo) => {
     const spec = sloMetricSpec(slo.metric) ?? UNKNOWN;
     const ofSecond = (point: SeriesPoint) => sloValueOfSecond(slo.metric, sloSecond(point, slo.cohort));
@@ -89,14 +106,25 @@ export function judgeSlos(slos: readonly Slo[], overall: Measured, seconds: read
     });
     const gaps = due.filter((point) => ofSecond(point) === null).length;
     const noData = slo.cohort === undefined ? spec.noData : `${spec.noData} for cohort "${slo.cohort}"`;
-    const base = { metric: slo.metric, below: slo.below, ...(slo.cohort === undefined ? {} : { cohort: slo.cohort }), value, breachedSeconds, measuredSeconds, firstBreachAt };
+    const base = {
+      metric: slo.metric,
+      below: slo.below,
+      ...(slo.cohort === undefined ? {} : { cohort: slo.cohort }),
+      value,
+      breachedSeconds,
+      measuredSeconds,
+      firstBreachAt,
+    };
     if (value === null) return { ...base, status: "no-data" as const, passed: false, note: noData };
     if (value >= slo.below) return { ...base, status: "breached" as const, passed: false };
     if (gaps > 1 && gaps > due.length * GAP_SHARE) {
-      const disconnected = due.filter((point) => ofSecond(point) === null && unattended(sloSecond(point, slo.cohort)!)).length;
-      const note = disconnected === gaps
-        ? `not judged for ${gaps} of ${due.length} s under load: no client was connected`
-        : `${noData} in ${gaps} of ${due.length} seconds under load${disconnected > 0 ? ` (no client was connected in ${disconnected})` : ""}`;
+      const disconnected = due.filter(
+        (point) => ofSecond(point) === null && unattended(sloSecond(point, slo.cohort)!),
+      ).length;
+      const note =
+        disconnected === gaps
+          ? `not judged for ${gaps} of ${due.length} s under load: no client was connected`
+          : `${noData} in ${gaps} of ${due.length} seconds under load${disconnected > 0 ? ` (no client was connected in ${disconnected})` : ""}`;
       return { ...base, status: "no-data" as const, passed: false, note };
     }
     return { ...base, status: "met" as const, passed: true };

@@ -36,7 +36,10 @@ export interface SloScenario {
 }
 
 /** What a second (SeriesPoint) and a run (RunSummary) both carry that the SLOs read, a cohort's as the whole's. */
-export type SloFigures = Pick<SeriesPoint, "rttP50Ms" | "rttP99Ms" | "latency" | "lost" | "broadcastReach" | "script" | "scriptCounts">;
+export type SloFigures = Pick<
+  SeriesPoint,
+  "rttP50Ms" | "rttP99Ms" | "latency" | "lost" | "broadcastReach" | "script" | "scriptCounts"
+>;
 
 /** The figures of a second an SLO reads: the whole run's second (SeriesPoint) or one network cohort's (CohortPoint). */
 export type SloSecond = SeriesPoint | CohortPoint;
@@ -73,69 +76,122 @@ export interface SloMetricSpec {
 export const ROUND_TRIP_SCENARIOS: readonly Scenario["kind"][] = ["ping-pong", "echo-flood"];
 
 /** Whether a login storm logs in (a session or the built-in login), rather than only connecting. */
-export const logsIn = (scenario: SloScenario) => scenario.kind === "login-storm" && (scenario.login === true || (scenario.session?.length ?? 0) > 0);
+export const logsIn = (scenario: SloScenario) =>
+  scenario.kind === "login-storm" && (scenario.login === true || (scenario.session?.length ?? 0) > 0);
 
 const p99 = (name: LatencyName) => (figures: SloFigures) => {
   const stats = figures.latency?.[name];
   return stats && stats.count > 0 ? stats.p99Ms : null;
 };
 
-const roundTrips = (plan: SloPlan) => (ROUND_TRIP_SCENARIOS.includes(plan.scenario.kind) ? null : "round trips are measured only by ping-pong and echo-flood plans");
+const roundTrips = (plan: SloPlan) =>
+  ROUND_TRIP_SCENARIOS.includes(plan.scenario.kind)
+    ? null
+    : "round trips are measured only by ping-pong and echo-flood plans";
 /** Before this table, saving refused round trips only on a login storm. */
 const notLoginStorm = (plan: SloPlan) => plan.scenario.kind !== "login-storm";
 
 const TABLE = {
   "rtt-p50-ms": {
-    words: "Round trip p50", unit: "ms", notMeasured: roundTrips, stillAccepted: notLoginStorm,
-    read: (figures) => figures.rttP50Ms, noData: "no round trip was measured", gap: "sends", chart: "rtt",
+    words: "Round trip p50",
+    unit: "ms",
+    notMeasured: roundTrips,
+    stillAccepted: notLoginStorm,
+    read: (figures) => figures.rttP50Ms,
+    noData: "no round trip was measured",
+    gap: "sends",
+    chart: "rtt",
   },
   "rtt-p99-ms": {
-    words: "Round trip p99", unit: "ms", notMeasured: roundTrips, stillAccepted: notLoginStorm,
-    read: (figures) => figures.rttP99Ms, noData: "no round trip was measured", gap: "sends", chart: "rtt",
+    words: "Round trip p99",
+    unit: "ms",
+    notMeasured: roundTrips,
+    stillAccepted: notLoginStorm,
+    read: (figures) => figures.rttP99Ms,
+    noData: "no round trip was measured",
+    gap: "sends",
+    chart: "rtt",
   },
   "rtt-corrected-p99-ms": {
-    words: "Round trip p99 (corrected)", unit: "ms",
-    notMeasured: (plan) => (plan.scenario.kind === "ping-pong" ? null : "the corrected round trip is measured only by ping-pong plans (from each ping's intended send time)"),
+    words: "Round trip p99 (corrected)",
+    unit: "ms",
+    notMeasured: (plan) =>
+      plan.scenario.kind === "ping-pong"
+        ? null
+        : "the corrected round trip is measured only by ping-pong plans (from each ping's intended send time)",
     stillAccepted: notLoginStorm,
-    read: p99("rttCorrected"), noData: "no round trip was measured", gap: "sends", chart: "latency",
+    read: p99("rttCorrected"),
+    noData: "no round trip was measured",
+    gap: "sends",
+    chart: "latency",
   },
   "broadcast-p99-ms": {
-    words: "Broadcast p99", unit: "ms",
-    notMeasured: (plan) => (plan.scenario.kind === "movement-sync" || plan.scenario.kind === "script" ? null : "broadcast latency is measured only by movement-sync and script plans"),
-    read: p99("broadcast"), noData: "no broadcast was received", gap: "sends", chart: "latency",
+    words: "Broadcast p99",
+    unit: "ms",
+    notMeasured: (plan) =>
+      plan.scenario.kind === "movement-sync" || plan.scenario.kind === "script"
+        ? null
+        : "broadcast latency is measured only by movement-sync and script plans",
+    read: p99("broadcast"),
+    noData: "no broadcast was received",
+    gap: "sends",
+    chart: "latency",
   },
   "connect-p99-ms": {
-    words: "Connect p99", unit: "ms", notMeasured: () => null,
-    read: p99("connect"), noData: "no connection was opened", gap: "never", chart: "latency",
+    words: "Connect p99",
+    unit: "ms",
+    notMeasured: () => null,
+    read: p99("connect"),
+    noData: "no connection was opened",
+    gap: "never",
+    chart: "latency",
   },
   "login-p99-ms": {
-    words: "Login p99", unit: "ms",
+    words: "Login p99",
+    unit: "ms",
     notMeasured: (plan) => {
       if (plan.scenario.kind !== "login-storm") return "login time is measured only by login-storm plans";
-      return logsIn(plan.scenario) ? null : "this login storm only connects: set login: true or give session steps to time logins";
+      return logsIn(plan.scenario)
+        ? null
+        : "this login storm only connects: set login: true or give session steps to time logins";
     },
     stillAccepted: (plan) => plan.scenario.kind === "login-storm",
-    read: p99("login"), noData: "no login was answered", gap: "never", chart: "latency",
+    read: p99("login"),
+    noData: "no login was answered",
+    gap: "never",
+    chart: "latency",
   },
   /** Errors and failed connections ÷ (messages sent + connections attempted). */
   "error-rate": {
-    words: "Error rate", unit: "ratio", notMeasured: () => null,
-    read: (_figures, counts) => counts.errorRate, noData: "nothing was attempted", gap: "clients", chart: "rates",
+    words: "Error rate",
+    unit: "ratio",
+    notMeasured: () => null,
+    read: (_figures, counts) => counts.errorRate,
+    noData: "nothing was attempted",
+    gap: "clients",
+    chart: "rates",
   },
   /** Movement-sync: 1 − reach (broadcasts received ÷ expected); UDP round trips: lost ÷ sent. */
   "loss-rate": {
-    words: "Loss rate", unit: "ratio",
+    words: "Loss rate",
+    unit: "ratio",
     notMeasured: (plan) => {
       const { kind } = plan.scenario;
-      if (kind === "movement-sync" || (plan.target.protocol === "udp" && ROUND_TRIP_SCENARIOS.includes(kind))) return null;
+      if (kind === "movement-sync" || (plan.target.protocol === "udp" && ROUND_TRIP_SCENARIOS.includes(kind)))
+        return null;
       return "loss is measured only by movement-sync plans, and by ping-pong and echo-flood over UDP";
     },
     stillAccepted: (plan) => plan.target.protocol === "udp",
     // A loss rate over nothing delivered is no data, never 0.
-    read: (figures, counts) => figures.broadcastReach !== undefined && figures.broadcastReach !== null
-      ? Math.max(0, 1 - figures.broadcastReach)
-      : figures.lost !== undefined && counts.sent > 0 ? Math.min(1, figures.lost / counts.sent) : null,
-    noData: "nothing was expected to arrive", gap: "sends", chart: "rates",
+    read: (figures, counts) =>
+      figures.broadcastReach !== undefined && figures.broadcastReach !== null
+        ? Math.max(0, 1 - figures.broadcastReach)
+        : figures.lost !== undefined && counts.sent > 0
+          ? Math.min(1, figures.lost / counts.sent)
+          : null,
+    noData: "nothing was expected to arrive",
+    gap: "sends",
+    chart: "rates",
   },
 } satisfies Record<string, SloMetricSpec>;
 
@@ -143,7 +199,9 @@ const TABLE = {
 export type BuiltinSloMetric = keyof typeof TABLE;
 export type SloMetric = BuiltinSloMetric | `script:${string}`;
 /** The built-in metrics of one unit: `Record<BuiltinSloMetricOf<"ratio">, …>` must name every rate. */
-export type BuiltinSloMetricOf<U extends SloUnit> = { [K in BuiltinSloMetric]: (typeof TABLE)[K]["unit"] extends U ? K : never }[BuiltinSloMetric];
+export type BuiltinSloMetricOf<U extends SloUnit> = {
+  [K in BuiltinSloMetric]: (typeof TABLE)[K]["unit"] extends U ? K : never;
+}[BuiltinSloMetric];
 
 /** The built-in metrics, keyed by id. */
 export const SLO_METRICS: Readonly<Record<BuiltinSloMetric, SloMetricSpec>> = TABLE;
@@ -161,11 +219,15 @@ function scriptMetricSpec(name: string, stat: ScriptStat): SloMetricSpec {
     notMeasured(plan) {
       if (plan.scenario.kind !== "script") return "a script's metrics are measured only by script plans";
       const declared = plan.scenario.metrics?.find((m) => m.name === name);
-      if (!declared) return `the plan declares no script metric "${name}": add { name: "${name}", kind: "${wanted}" } to scenario.metrics`;
+      if (!declared)
+        return `the plan declares no script metric "${name}": add { name: "${name}", kind: "${wanted}" } to scenario.metrics`;
       return declared.kind === wanted ? null : `"${name}" is declared a ${declared.kind}; -${stat} needs a ${wanted}`;
     },
     read: (figures) => scriptValue(figures, name, stat),
-    noData: stat === "count" ? `the script never reported its "${name}" counter` : `the script recorded no "${name}" measurement`,
+    noData:
+      stat === "count"
+        ? `the script never reported its "${name}" counter`
+        : `the script recorded no "${name}" measurement`,
     gap: "never",
     chart: stat === "count" ? null : "script-latency",
   };
@@ -192,7 +254,8 @@ export function sloCountsOfSecond(point: SloSecond): SloCounts {
 /** The counts of a run or a step (the whole's or a cohort's): its errors and failed connections over every send and connection attempted. */
 export function sloCountsOfSummary(summary: SloTotals): SloCounts {
   const failed = summary.errors + summary.connectionsFailed;
-  const attempts = summary.messagesSent + (summary.connectionsOpened ?? summary.peakConnections) + summary.connectionsFailed;
+  const attempts =
+    summary.messagesSent + (summary.connectionsOpened ?? summary.peakConnections) + summary.connectionsFailed;
   return { errorRate: attempts > 0 ? Math.min(1, failed / attempts) : null, sent: summary.messagesSent };
 }
 
@@ -236,7 +299,9 @@ export function sloMetricProblem(metric: string, plan: SloPlan): { message: stri
 export function measuredSloMetrics(plan: SloPlan): SloMetric[] {
   const builtin = BUILTIN_SLO_METRICS.filter((metric) => SLO_METRICS[metric].notMeasured(plan) === null);
   if (plan.scenario.kind !== "script") return builtin;
-  const script = (plan.scenario.metrics ?? []).flatMap((m) => (m.kind === "histogram" ? [scriptSloId(m.name, "p50"), scriptSloId(m.name, "p99")] : [scriptSloId(m.name, "count")]));
+  const script = (plan.scenario.metrics ?? []).flatMap((m) =>
+    m.kind === "histogram" ? [scriptSloId(m.name, "p50"), scriptSloId(m.name, "p99")] : [scriptSloId(m.name, "count")],
+  );
   return [...script, ...builtin];
 }
 

@@ -20,7 +20,11 @@ describe("SLO metrics in words", () => {
   });
 
   it("reads a value as the metric's kind: a script counter's count, a rate's percent, else ms; null as not measured", () => {
-    const format = { integer: (n: number) => `${n} whole`, ms: (n: number) => `${n} ms`, percent: (r: number) => `${r * 100} %` };
+    const format = {
+      integer: (n: number) => `${n} whole`,
+      ms: (n: number) => `${n} ms`,
+      percent: (r: number) => `${r * 100} %`,
+    };
     expect(sloValueText("script:replies-count", 1200, format)).toBe("1200 whole");
     expect(sloValueText("error-rate", 0.5, format)).toBe("50 %");
     expect(sloValueText("rtt-p99-ms", 20, format)).toBe("20 ms");

@@ -55,7 +55,14 @@ const BARE = new RegExp(`(?<![\\w:-])(${METRIC})(?![\\w-])`, "g");
  */
 export function sloWords(text: string, value: (metric: string, value: number) => string): string {
   return text
-    .replace(MEASURED, (_all, metric: string, measured: string, below: string) => `${sloMetricName(metric)} (${value(metric, Number(measured))}, must be below ${value(metric, Number(below))})`)
-    .replace(BELOW, (_all, metric: string, below: string) => `${sloMetricName(metric)} below ${value(metric, Number(below))}`)
+    .replace(
+      MEASURED,
+      (_all, metric: string, measured: string, below: string) =>
+        `${sloMetricName(metric)} (${value(metric, Number(measured))}, must be below ${value(metric, Number(below))})`,
+    )
+    .replace(
+      BELOW,
+      (_all, metric: string, below: string) => `${sloMetricName(metric)} below ${value(metric, Number(below))}`,
+    )
     .replace(BARE, (metric: string) => sloMetricName(metric));
 }

@@ -64,7 +64,9 @@ export function worstNetworkPath(paths: readonly NetworkPath[]): NetworkPath | u
 
 /** At most MAX_COHORTS entries, keyed by cohort name. */
 export function cohortRecord<T extends z.ZodType>(entry: T) {
-  return z.record(CohortName, entry).refine((record) => Object.keys(record).length <= MAX_COHORTS, { message: `at most ${MAX_COHORTS} cohorts` });
+  return z
+    .record(CohortName, entry)
+    .refine((record) => Object.keys(record).length <= MAX_COHORTS, { message: `at most ${MAX_COHORTS} cohorts` });
 }
 
 /** Per-second counters one agent measured; totals for the interval, not running sums. */

@@ -10,7 +10,10 @@ export const EmailDomain = z
   .trim()
   .toLowerCase()
   .max(232, "a domain Throng can verify is at most 232 characters")
-  .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/, "use a domain like example.com (no @, no https://)");
+  .regex(
+    /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/,
+    "use a domain like example.com (no @, no https://)",
+  );
 export type EmailDomain = z.infer<typeof EmailDomain>;
 
 /** The roles a joining member can be given by a rule (an owner is always made by hand). */
@@ -43,11 +46,23 @@ const providerCommon = {
 export const PutOidcProvider = z.object({
   protocol: z.literal("oidc"),
   ...providerCommon,
-  issuer: z.string().trim().url("the issuer is a URL, e.g. https://example.okta.com (Throng reads /.well-known/openid-configuration under it)").max(2048),
+  issuer: z
+    .string()
+    .trim()
+    .url("the issuer is a URL, e.g. https://example.okta.com (Throng reads /.well-known/openid-configuration under it)")
+    .max(2048),
   clientId: z.string().trim().min(1, "paste the client ID the identity provider gave Throng's application").max(512),
   /** Left out on a change: the stored secret is kept. Never answered back. */
   clientSecret: z.string().min(1, "paste the client secret").max(4096).optional(),
-  scopes: z.array(z.string().trim().regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/, "a scope is one word, e.g. groups")).max(20).default(["openid", "email", "profile"]),
+  scopes: z
+    .array(
+      z
+        .string()
+        .trim()
+        .regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/, "a scope is one word, e.g. groups"),
+    )
+    .max(20)
+    .default(["openid", "email", "profile"]),
 });
 export type PutOidcProvider = z.infer<typeof PutOidcProvider>;
 
@@ -55,7 +70,12 @@ export type PutOidcProvider = z.infer<typeof PutOidcProvider>;
 export const PutSamlProvider = z.object({
   protocol: z.literal("saml"),
   ...providerCommon,
-  metadataUrl: z.string().trim().url("the metadata URL is an https:// address the identity provider shows").max(2048).optional(),
+  metadataUrl: z
+    .string()
+    .trim()
+    .url("the metadata URL is an https:// address the identity provider shows")
+    .max(2048)
+    .optional(),
   metadataXml: z.string().max(100_000, "IdP metadata is at most 100 KB").optional(),
   /**
    * A private key (PEM) and its certificate for Throng's side, when the identity provider wants signed requests or
@@ -71,7 +91,9 @@ export const PutSsoProvider = z.discriminatedUnion("protocol", [PutOidcProvider,
 export type PutSsoProvider = z.infer<typeof PutSsoProvider>;
 
 /** Path parameter naming a provider. */
-export const SsoProviderParams = z.object({ id: z.string().regex(/^sso-[a-z0-9-]{1,60}$/, "a provider id looks like sso-1a2b3c4d") });
+export const SsoProviderParams = z.object({
+  id: z.string().regex(/^sso-[a-z0-9-]{1,60}$/, "a provider id looks like sso-1a2b3c4d"),
+});
 export type SsoProviderParams = z.infer<typeof SsoProviderParams>;
 
 /** Path parameter naming a domain. */
@@ -100,11 +122,24 @@ export const SsoProviderView = z.object({
   /** Signs people in: turned on, and every domain verified. */
   active: z.boolean(),
   issuer: z.string(),
-  oidc: z.object({ clientId: z.string(), clientSecret: z.enum(["set", "not set"]), scopes: z.array(z.string()), authorizationEndpoint: z.string().nullable() }).nullable(),
-  saml: z.object({
-    entityId: z.string(), ssoUrl: z.string().nullable(), metadataUrl: z.string().nullable(),
-    certificateSha256: z.string().nullable(), certificateExpires: z.string().nullable(), spPrivateKey: z.enum(["set", "not set"]),
-  }).nullable(),
+  oidc: z
+    .object({
+      clientId: z.string(),
+      clientSecret: z.enum(["set", "not set"]),
+      scopes: z.array(z.string()),
+      authorizationEndpoint: z.string().nullable(),
+    })
+    .nullable(),
+  saml: z
+    .object({
+      entityId: z.string(),
+      ssoUrl: z.string().nullable(),
+      metadataUrl: z.string().nullable(),
+      certificateSha256: z.string().nullable(),
+      certificateExpires: z.string().nullable(),
+      spPrivateKey: z.enum(["set", "not set"]),
+    })
+    .nullable(),
   roleClaim: z.string().nullable(),
   roleRules: z.array(RoleRule),
   defaultRole: JoinRole,
@@ -152,7 +187,12 @@ export type PutSsoRequirement = z.infer<typeof PutSsoRequirement>;
 
 /** POST /api/sso/sign-in body: the sign-in page's "Sign in with SSO" by work email. */
 export const SsoSignIn = z.object({
-  email: z.string().trim().toLowerCase().max(320).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "enter your work email, like you@example.com"),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(320)
+    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "enter your work email, like you@example.com"),
 });
 export type SsoSignIn = z.infer<typeof SsoSignIn>;
 

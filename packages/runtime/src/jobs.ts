@@ -17,13 +17,22 @@ export function createRunQueue(connection: Redis, prefix: string, options: { not
   const queue = new Queue(QUEUE_RUNS, {
     connection,
     prefix,
-    defaultJobOptions: { attempts: 5, backoff: { type: "exponential", delay: 500 }, removeOnComplete: 1000, removeOnFail: 5000 },
+    defaultJobOptions: {
+      attempts: 5,
+      backoff: { type: "exponential", delay: 500 },
+      removeOnComplete: 1000,
+      removeOnFail: 5000,
+    },
   });
   const jobs: Jobs = {
     async startRun(job, recheckInMs) {
       if (recheckInMs === undefined) await queue.add(RunJobName.start, job, { jobId: `start-${job.runId}` });
       // One pending look per run per interval: whoever asks within it (the run's own last look, a run that ended) shares it.
-      else await queue.add(RunJobName.start, job, { jobId: `start-${job.runId}-recheck-${Math.ceil((Date.now() + recheckInMs) / recheckInMs)}`, delay: recheckInMs });
+      else
+        await queue.add(RunJobName.start, job, {
+          jobId: `start-${job.runId}-recheck-${Math.ceil((Date.now() + recheckInMs) / recheckInMs)}`,
+          delay: recheckInMs,
+        });
     },
     async finishRun(job, delayMs, reason) {
       await queue.add(RunJobName.finish, job, { jobId: `finish-${reason}-${job.runId}`, delay: delayMs });
@@ -36,29 +45,51 @@ export function createRunQueue(connection: Redis, prefix: string, options: { not
     },
     async checkAgent(job, delayMs) {
       // One check per disconnect: the time makes each one distinct, the check itself is idempotent.
-      await queue.add(RunJobName.checkAgent, job, { jobId: `check-agent-${job.runId}-${job.agentId}-${Date.now()}`, delay: delayMs });
+      await queue.add(RunJobName.checkAgent, job, {
+        jobId: `check-agent-${job.runId}-${job.agentId}-${Date.now()}`,
+        delay: delayMs,
+      });
     },
     async deliverNotification(job) {
       // Its own retry policy: an endpoint that is down gets five tries over about a minute, then the log says failed.
-      await queue.add(RunJobName.deliverNotification, job, { jobId: `notify-${job.deliveryId}`, attempts: NOTIFY_ATTEMPTS, backoff: { type: "exponential", delay: options.notifyBackoffMs ?? 2000 } });
+      await queue.add(RunJobName.deliverNotification, job, {
+        jobId: `notify-${job.deliveryId}`,
+        attempts: NOTIFY_ATTEMPTS,
+        backoff: { type: "exponential", delay: options.notifyBackoffMs ?? 2000 },
+      });
     },
     async exportRunSeries(job, delayMs, key) {
       // The key makes a repeated enqueue (a start job run twice, two pushes queueing the same tick) a no-op; the
       // watermark makes a push of seconds already sent one too. An ended run's failed push is retried with backoff.
-      await queue.add(RunJobName.exportRunSeries, job, { jobId: `export-${job.runId}-${key}`, delay: delayMs, attempts: 4, backoff: { type: "exponential", delay: 2000 } });
+      await queue.add(RunJobName.exportRunSeries, job, {
+        jobId: `export-${job.runId}-${key}`,
+        delay: delayMs,
+        attempts: 4,
+        backoff: { type: "exponential", delay: 2000 },
+      });
     },
     async testMetricsExport(job) {
-      await queue.add(RunJobName.testMetricsExport, job, { jobId: `export-test-${job.orgId}-${job.sink}-${Date.now()}`, attempts: 1 });
+      await queue.add(RunJobName.testMetricsExport, job, {
+        jobId: `export-test-${job.orgId}-${job.sink}-${Date.now()}`,
+        attempts: 1,
+      });
     },
     async schedulePlan(job, cron, timezone) {
-      await queue.upsertJobScheduler(scheduleId(job.planId), { pattern: cron, tz: timezone }, { name: RunJobName.scheduledRun, data: job });
+      await queue.upsertJobScheduler(
+        scheduleId(job.planId),
+        { pattern: cron, tz: timezone },
+        { name: RunJobName.scheduledRun, data: job },
+      );
     },
     async unschedulePlan(planId) {
       await queue.removeJobScheduler(scheduleId(planId));
     },
     async searchStep(job, delayMs) {
       // One job per step and attempt: a repeated enqueue of the same wait is a no-op, the judging is idempotent.
-      await queue.add(RunJobName.searchStep, job, { jobId: `search-step-${job.runId}-${job.step}-${job.attempt}`, delay: delayMs });
+      await queue.add(RunJobName.searchStep, job, {
+        jobId: `search-step-${job.runId}-${job.step}-${job.attempt}`,
+        delay: delayMs,
+      });
     },
   };
   return { queue, jobs };

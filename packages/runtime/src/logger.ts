@@ -7,7 +7,20 @@ export function createLogger(name: string, level: string, destination?: pino.Des
     level,
     redact: {
       // "secrets": a run assignment's or trial's organisation secrets (RunAssignment.secrets), should one ever be logged whole.
-      paths: ["token", "secret", "secrets", "password", "credential", "*.token", "*.secret", "*.secrets", "*.password", "*.credential", "req.headers.cookie", "req.headers.authorization"],
+      paths: [
+        "token",
+        "secret",
+        "secrets",
+        "password",
+        "credential",
+        "*.token",
+        "*.secret",
+        "*.secrets",
+        "*.password",
+        "*.credential",
+        "req.headers.cookie",
+        "req.headers.authorization",
+      ],
       censor: "[redacted]",
     },
   };

@@ -55,13 +55,22 @@ export interface MetricsAccess {
 export function metricsAccess(token: string | undefined, listenHost: string): MetricsAccess {
   if (token) return { token, open: false, startLine: "GET /metrics wants Authorization: Bearer <METRICS_TOKEN>" };
   if (isLoopbackHost(listenHost)) {
-    return { open: true, startLine: `GET /metrics is open without a token: the listener is loopback-only (${listenHost}); set METRICS_TOKEN before a proxy forwards /metrics` };
+    return {
+      open: true,
+      startLine: `GET /metrics is open without a token: the listener is loopback-only (${listenHost}); set METRICS_TOKEN before a proxy forwards /metrics`,
+    };
   }
-  return { open: false, startLine: `GET /metrics is refused (401): METRICS_TOKEN is unset and the listener (${listenHost}) is not loopback-only; set METRICS_TOKEN (16+ characters) to scrape it` };
+  return {
+    open: false,
+    startLine: `GET /metrics is refused (401): METRICS_TOKEN is unset and the listener (${listenHost}) is not loopback-only; set METRICS_TOKEN (16+ characters) to scrape it`,
+  };
 }
 
 /** Whether a scrape may read the metrics under `access`: the token compared in constant time, or an open loopback listener. */
-export function metricsScrapeAllowed(authorization: string | undefined, access: Pick<MetricsAccess, "token" | "open">): boolean {
+export function metricsScrapeAllowed(
+  authorization: string | undefined,
+  access: Pick<MetricsAccess, "token" | "open">,
+): boolean {
   if (!access.token) return access.open;
   const presented = Buffer.from(/^Bearer (.+)$/i.exec(authorization ?? "")?.[1] ?? "");
   const expected = Buffer.from(access.token);

@@ -20,7 +20,12 @@ export function createRateLimiter(redis: Redis, prefix: string) {
     async hit(bucket: string, key: string, rule: RateLimitRule): Promise<RateLimitResult> {
       const window = Math.floor(Date.now() / 1000 / rule.windowSec);
       const redisKey = `${prefix}:rl:${bucket}:${key}:${window}`;
-      const results = (await redis.multi().incr(redisKey).expire(redisKey, rule.windowSec + 1).exec()) ?? [];
+      const results =
+        (await redis
+          .multi()
+          .incr(redisKey)
+          .expire(redisKey, rule.windowSec + 1)
+          .exec()) ?? [];
       const count = Number(results[0]?.[1] ?? 0);
       const retryAfterSec = Math.max(1, (window + 1) * rule.windowSec - Math.floor(Date.now() / 1000));
       return { allowed: count <= rule.limit, retryAfterSec };

@@ -13,7 +13,11 @@ export function createBus(redis: Redis): Bus {
       await redis.publish(channel, JSON.stringify(message));
     },
     async sequence(key) {
-      const [[, value]] = (await redis.multi().incr(key).expire(key, 7 * 24 * 3600).exec()) as [[Error | null, number]];
+      const [[, value]] = (await redis
+        .multi()
+        .incr(key)
+        .expire(key, 7 * 24 * 3600)
+        .exec()) as [[Error | null, number]];
       return value;
     },
   };
@@ -66,7 +70,12 @@ export type Subscriber = ReturnType<typeof createSubscriber>;
  * One message on `channel`, or undefined after `timeoutMs`: subscribed before `send` runs, so an answer published by
  * another process (the API instance holding an agent's socket) cannot slip past.
  */
-export async function awaitMessage(subscriber: Subscriber, channel: string, timeoutMs: number, send: () => Promise<void>): Promise<unknown> {
+export async function awaitMessage(
+  subscriber: Subscriber,
+  channel: string,
+  timeoutMs: number,
+  send: () => Promise<void>,
+): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
   let settle!: (message: unknown) => void;
   const answered = new Promise<unknown>((resolve) => (settle = resolve));

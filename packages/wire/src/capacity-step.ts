@@ -23,14 +23,19 @@ function heldClients(points: readonly { clients: number }[]): number {
 export function measureStep(step: number, rows: readonly StoredSnapshot[], slos: readonly Slo[]): CapacityStep {
   // Seconds still moving to the step's client count (connecting, or stopping clients) say nothing about the level.
   // Counters were validated when the snapshot arrived (ingest, or the agent's own engines).
-  const hold = steadySeconds(rows, (r) => ({ second: r.second, clients: r.clients, connectionsOpen: (r.counters as SnapshotCounters).connectionsOpen }));
+  const hold = steadySeconds(rows, (r) => ({
+    second: r.second,
+    clients: r.clients,
+    connectionsOpen: (r.counters as SnapshotCounters).connectionsOpen,
+  }));
   const summary = summariseRun(hold);
   const series = buildSeries(hold);
   const verdicts = judgeSlos(slos, measuredOfSummary(summary), series);
   const saturated = new Map<string, string>();
   for (const row of hold) {
     const health = AgentHealth.parse(row.health);
-    if (health.saturated && !saturated.has(row.agentId)) saturated.set(row.agentId, health.saturatedReason ?? "saturated");
+    if (health.saturated && !saturated.has(row.agentId))
+      saturated.set(row.agentId, health.saturatedReason ?? "saturated");
   }
   return {
     step,

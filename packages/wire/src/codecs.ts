@@ -31,7 +31,14 @@ export interface BodyCodec {
  * How decoded protobuf messages read: 64-bit integers as numbers (exact up to 2^53), enums by name, bytes as
  * base64, and fields the sender left at their default present with it (0, "", []), so `seq: 0` is still a seq.
  */
-const TO_OBJECT: protobuf.IConversionOptions = { longs: Number, enums: String, bytes: String, defaults: true, arrays: true, objects: true };
+const TO_OBJECT: protobuf.IConversionOptions = {
+  longs: Number,
+  enums: String,
+  bytes: String,
+  defaults: true,
+  arrays: true,
+  objects: true,
+};
 
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
@@ -39,12 +46,15 @@ function parseBody(jsonText: string): unknown {
   try {
     return JSON.parse(jsonText);
   } catch (error) {
-    throw new Error(`body is not JSON once its placeholders are filled (${(error as Error).message}): msgpack and protobuf bodies are written as JSON`);
+    throw new Error(
+      `body is not JSON once its placeholders are filled (${(error as Error).message}): msgpack and protobuf bodies are written as JSON`,
+    );
   }
 }
 
 function protobufRoot(options: CodecOptions): protobuf.Root {
-  if (!options.protobuf?.proto) throw new Error("protobuf.proto: a protobuf body needs the .proto text that defines its message type");
+  if (!options.protobuf?.proto)
+    throw new Error("protobuf.proto: a protobuf body needs the .proto text that defines its message type");
   return parseProto(options.protobuf.proto);
 }
 
@@ -85,7 +95,8 @@ export function createReplyDecoder(format: BinaryBodyFormat, options: CodecOptio
   else {
     const replyType = options.protobuf?.replyType ?? options.messageType;
     const field = options.protobuf?.replyType ? "protobuf.replyType" : "messageType";
-    if (!replyType) throw new Error('protobuf.replyType: name the message type replies are decoded as, e.g. "game.Ack"');
+    if (!replyType)
+      throw new Error('protobuf.replyType: name the message type replies are decoded as, e.g. "game.Ack"');
     codec = protobufCodec(findMessageType(protobufRoot(options), replyType, field));
   }
   return (bytes) => {
@@ -118,7 +129,12 @@ export function checkPlanCodecs(plan: Pick<PlanSpec, "scenario" | "protobuf">): 
           ? protobufCodec(findMessageType(root, template.messageType, "messageType"))
           : createBodyCodec(format, { protobuf: plan.protobuf, messageType: template.messageType });
       // A secret's value is not known when the plan is read (the agent writes it in per shard): 1 stands for it too.
-      codec.encode(compileTemplate({ format: "json", body: template.body.replace(SECRET_PLACEHOLDER, "1") }, SAMPLE_VARS)(SAMPLE_FIELDS).toString());
+      codec.encode(
+        compileTemplate(
+          { format: "json", body: template.body.replace(SECRET_PLACEHOLDER, "1") },
+          SAMPLE_VARS,
+        )(SAMPLE_FIELDS).toString(),
+      );
     } catch (error) {
       const message = (error as Error).message;
       throw new Error(message.startsWith("protobuf.") ? message : `${path.join(".")}.${message}`);
@@ -137,6 +153,7 @@ function binaryTemplates(value: unknown, path: string[]): { path: string[]; temp
   if (value === null || typeof value !== "object") return [];
   if (Array.isArray(value)) return value.flatMap((inner, index) => binaryTemplates(inner, [...path, String(index)]));
   const template = value as Template;
-  if (typeof template.body === "string") return template.format === "msgpack" || template.format === "protobuf" ? [{ path, template }] : [];
+  if (typeof template.body === "string")
+    return template.format === "msgpack" || template.format === "protobuf" ? [{ path, template }] : [];
   return Object.entries(value).flatMap(([key, inner]) => binaryTemplates(inner, [...path, key]));
 }

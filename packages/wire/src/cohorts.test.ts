@@ -5,21 +5,38 @@ import { encodeValues } from "./snapshot-histogram";
 import { buildSeries, summariseRun } from "./run-summary";
 
 const counters = (messages: number, extra: Record<string, number> = {}) => ({
-  connectionsOpen: 2, connectionsOpened: 0, connectionsFailed: 0, connectionsClosed: 0,
-  messagesSent: messages, messagesReceived: messages, bytesSent: messages * 64, bytesReceived: messages * 20, errors: 0, ...extra,
+  connectionsOpen: 2,
+  connectionsOpened: 0,
+  connectionsFailed: 0,
+  connectionsClosed: 0,
+  messagesSent: messages,
+  messagesReceived: messages,
+  bytesSent: messages * 64,
+  bytesReceived: messages * 20,
+  errors: 0,
+  ...extra,
 });
 
 /** An agent's second: `rig` round trips of 1 ms from its rig clients, `mobile` of 40 ms (and some lost) from its mobile cohort. */
 function row(agentId: string, second: number, mobile: number[], applied = "datagram"): StoredSnapshot {
   return {
-    agentId, seq: second, second, intervalMs: 1000, clients: 4,
+    agentId,
+    seq: second,
+    second,
+    intervalMs: 1000,
+    clients: 4,
     counters: counters(4 + mobile.length, { lost: 1 }),
     rttHist: encodeValues([1_000, 1_000, 1_000, 1_000, ...mobile]),
     histograms: {},
     step: null,
     health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
     cohorts: {
-      mobile: { clients: 2, counters: counters(mobile.length, { lost: 1, networkPackets: 10, networkDropped: 1 }), histograms: { rttUs: encodeValues(mobile) }, applied },
+      mobile: {
+        clients: 2,
+        counters: counters(mobile.length, { lost: 1, networkPackets: 10, networkDropped: 1 }),
+        histograms: { rttUs: encodeValues(mobile) },
+        applied,
+      },
     },
   };
 }

@@ -51,11 +51,17 @@ function parse(template: MessageTemplate): Part[] {
   if (at < template.body.length) out.push(literal(template.body.slice(at)));
   const marks = (mark: string) => out.filter((part) => "mark" in part && part.mark === mark).length;
   const opens = marks("body");
-  if (opens > 1 || marks("/body") !== opens) throw new Error("template: give at most one {{body}}…{{/body}} section, closed once");
-  if (opens === 1 && out.findIndex((part) => "mark" in part && part.mark === "/body") < out.findIndex((part) => "mark" in part && part.mark === "body")) {
+  if (opens > 1 || marks("/body") !== opens)
+    throw new Error("template: give at most one {{body}}…{{/body}} section, closed once");
+  if (
+    opens === 1 &&
+    out.findIndex((part) => "mark" in part && part.mark === "/body") <
+      out.findIndex((part) => "mark" in part && part.mark === "body")
+  ) {
     throw new Error("template: {{/body}} comes before {{body}}");
   }
-  if (marks("len") > 0 && opens === 0) throw new Error("template: {{len}} counts a {{body}}…{{/body}} section; mark the bytes it counts");
+  if (marks("len") > 0 && opens === 0)
+    throw new Error("template: {{len}} counts a {{body}}…{{/body}} section; mark the bytes it counts");
   return out;
 }
 
@@ -73,7 +79,8 @@ export function prepareTemplate(template: MessageTemplate, wire?: WireFormat): P
       const bound: Part[] = [];
       for (const part of parts) {
         const value = "variable" in part ? vars[part.variable] : undefined;
-        if ("variable" in part && value === undefined) throw new Error(`template: {{vars.${part.variable}}} has no value (no session step captured it)`);
+        if ("variable" in part && value === undefined)
+          throw new Error(`template: {{vars.${part.variable}}} has no value (no session step captured it)`);
         const piece = value === undefined ? part : variableBytes(value, hex);
         // Adjacent literals merge, so a bound template is as cheap per message as one without variables.
         const last = bound[bound.length - 1];
@@ -94,7 +101,8 @@ export function compileTemplate(template: MessageTemplate, vars?: SessionVars, w
 /** A variable as bytes: text as UTF-8; in hex bodies, hex digits as the bytes they spell and a number as a binary integer. */
 function variableBytes(value: string | number, hex: boolean): Buffer {
   if (!hex) return Buffer.from(String(value));
-  if (typeof value === "string") return /^([0-9a-fA-F]{2})*$/.test(value) ? Buffer.from(value, "hex") : Buffer.from(value);
+  if (typeof value === "string")
+    return /^([0-9a-fA-F]{2})*$/.test(value) ? Buffer.from(value, "hex") : Buffer.from(value);
   if (value >= -2_147_483_648 && value <= 0xffff_ffff) {
     const out = Buffer.alloc(4);
     if (value < 0) out.writeInt32BE(value);
@@ -116,7 +124,8 @@ function builder(parts: Part[], template: MessageTemplate): MessageBuilder {
     const at = { pad: -1, len: -1, body: -1, "/body": -1 };
     for (const part of parts) {
       if (Buffer.isBuffer(part)) chunks.push(part);
-      else if ("field" in part) chunks.push(hex ? binaryField(part.field, fields) : Buffer.from(String(textField(part.field, fields))));
+      else if ("field" in part)
+        chunks.push(hex ? binaryField(part.field, fields) : Buffer.from(String(textField(part.field, fields))));
       else if ("mark" in part) at[part.mark] = chunks.push(Buffer.alloc(0)) - 1;
     }
     const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
@@ -129,7 +138,14 @@ function builder(parts: Part[], template: MessageTemplate): MessageBuilder {
  * Writes {{len}}, the byte length of the {{body}} section. With `sizeBytes` the padding depends on the length's own
  * digits, and with {{pad}} inside the section the length on the padding: a few rounds settle both.
  */
-function withLength(chunks: Buffer[], at: { pad: number; len: number; body: number; "/body": number }, length: number, size: number | undefined, hex: boolean, fill: number): Buffer {
+function withLength(
+  chunks: Buffer[],
+  at: { pad: number; len: number; body: number; "/body": number },
+  length: number,
+  size: number | undefined,
+  hex: boolean,
+  fill: number,
+): Buffer {
   let section = 0;
   for (let i = at.body; i < at["/body"]; i += 1) section += chunks[i]!.length;
   const padInSection = at.pad > at.body && at.pad < at["/body"];
@@ -153,7 +169,11 @@ function withLength(chunks: Buffer[], at: { pad: number; len: number; body: numb
 
 function textField(name: Field, fields: MessageFields): number {
   const value = fields[name];
-  return value === undefined ? 0 : name === "x" || name === "y" || name === "z" ? Math.round(value * 100) / 100 : Math.round(value);
+  return value === undefined
+    ? 0
+    : name === "x" || name === "y" || name === "z"
+      ? Math.round(value * 100) / 100
+      : Math.round(value);
 }
 
 function binaryField(name: Field, fields: MessageFields): Buffer {
@@ -190,8 +210,13 @@ export function createSeqReader(match: ResponseMatch, decode: ReplyDecoder = dec
       const path = match.field.split(".");
       return (data) => {
         let value = decode(data);
-        for (const key of path) value = value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
-        return typeof value === "number" ? value : typeof value === "string" && /^\d+$/.test(value) ? Number(value) : undefined;
+        for (const key of path)
+          value = value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
+        return typeof value === "number"
+          ? value
+          : typeof value === "string" && /^\d+$/.test(value)
+            ? Number(value)
+            : undefined;
       };
     }
     case "regex": {

@@ -30,7 +30,10 @@ export function planCodecIssues(plan: Pick<PlanSpec, "scenario" | "protobuf">): 
 export function checkPlan(raw: unknown, source: string): PlanSpec {
   const plan = checkPlanFile(raw, source);
   const issues = planCodecIssues(plan);
-  if (issues.length) throw new PlanFileError(`${source} is not a valid plan:\n${issues.map((issue) => `  ${issue.path}: ${issue.message}`).join("\n")}`);
+  if (issues.length)
+    throw new PlanFileError(
+      `${source} is not a valid plan:\n${issues.map((issue) => `  ${issue.path}: ${issue.message}`).join("\n")}`,
+    );
   return plan;
 }
 
@@ -51,7 +54,9 @@ export async function readPlanFile(path: string): Promise<PlanSpec> {
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    throw new PlanFileError(`cannot read plan ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new PlanFileError(
+      `cannot read plan ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   return parsePlan(text, path);
 }

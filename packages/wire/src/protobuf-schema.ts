@@ -63,11 +63,14 @@ export function messageTypeNames(root: protobuf.Root): string[] {
 export function findMessageType(root: protobuf.Root, name: string, field: string): protobuf.Type {
   // Only the full name: protobufjs's own lookup also finds "Move" in any package, which is ambiguous across packages.
   let found: protobuf.ReflectionObject | null = root;
-  for (const part of name.replace(/^\./, "").split(".")) found = found instanceof protobuf.Namespace ? found.get(part) : null;
+  for (const part of name.replace(/^\./, "").split("."))
+    found = found instanceof protobuf.Namespace ? found.get(part) : null;
   if (found instanceof protobuf.Type) return found;
   const known = messageTypeNames(root);
   const list = known.length > 20 ? `${known.slice(0, 20).join(", ")}, …` : known.join(", ");
-  throw new Error(`${field}: no message type "${name}" in ${PROTO_FIELD} (it defines ${list || "none"}); name one of those, with its package`);
+  throw new Error(
+    `${field}: no message type "${name}" in ${PROTO_FIELD} (it defines ${list || "none"}); name one of those, with its package`,
+  );
 }
 
 const INT32 = [-2_147_483_648, 2_147_483_647] as const;
@@ -76,11 +79,22 @@ const INT64 = [-(2n ** 63n), 2n ** 63n - 1n] as const;
 const UINT64 = [0n, 2n ** 64n - 1n] as const;
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
-const shown = (value: unknown) => (typeof value === "string" ? JSON.stringify(value) : Array.isArray(value) ? "a list" : value === null ? "null" : typeof value === "object" ? "an object" : String(value));
+const shown = (value: unknown) =>
+  typeof value === "string"
+    ? JSON.stringify(value)
+    : Array.isArray(value)
+      ? "a list"
+      : value === null
+        ? "null"
+        : typeof value === "object"
+          ? "an object"
+          : String(value);
 
 /** An error about one field of a body: its path (`body.pos.x`), the field's type and what to write instead. */
 function fieldError(path: string, expected: string, field: protobuf.Field, value: unknown): Error {
-  return new Error(`${path}: ${field.parent?.name}.${field.name} is ${field.repeated ? "repeated " : ""}${field.type}: write ${expected} (got ${shown(value)})`);
+  return new Error(
+    `${path}: ${field.parent?.name}.${field.name} is ${field.repeated ? "repeated " : ""}${field.type}: write ${expected} (got ${shown(value)})`,
+  );
 }
 
 function inRange(value: number | bigint, [min, max]: readonly [number | bigint, number | bigint]) {
@@ -109,30 +123,44 @@ function scalarValue(field: protobuf.Field, value: unknown, path: string): unkno
     case "int32":
     case "sint32":
     case "sfixed32":
-      return typeof value === "number" && Number.isInteger(value) && inRange(value, INT32) ? value : fieldError(path, "a whole number from -2147483648 to 2147483647", field, value);
+      return typeof value === "number" && Number.isInteger(value) && inRange(value, INT32)
+        ? value
+        : fieldError(path, "a whole number from -2147483648 to 2147483647", field, value);
     case "uint32":
     case "fixed32":
-      return typeof value === "number" && Number.isInteger(value) && inRange(value, UINT32) ? value : fieldError(path, "a whole number from 0 to 4294967295", field, value);
+      return typeof value === "number" && Number.isInteger(value) && inRange(value, UINT32)
+        ? value
+        : fieldError(path, "a whole number from 0 to 4294967295", field, value);
     case "int64":
     case "sint64":
     case "sfixed64":
-      return int64Value(value, INT64) ?? fieldError(path, 'a whole number (as a "decimal string" beyond 2^53)', field, value);
+      return (
+        int64Value(value, INT64) ?? fieldError(path, 'a whole number (as a "decimal string" beyond 2^53)', field, value)
+      );
     case "uint64":
     case "fixed64":
-      return int64Value(value, UINT64) ?? fieldError(path, 'a whole number from 0 (as a "decimal string" beyond 2^53)', field, value);
+      return (
+        int64Value(value, UINT64) ??
+        fieldError(path, 'a whole number from 0 (as a "decimal string" beyond 2^53)', field, value)
+      );
     case "bool":
       return typeof value === "boolean" ? value : fieldError(path, "true or false", field, value);
     case "string":
       return typeof value === "string" ? value : fieldError(path, "a string", field, value);
     case "bytes":
-      return typeof value === "string" && BASE64.test(value) ? Buffer.from(value, "base64") : fieldError(path, "the bytes as a base64 string", field, value);
+      return typeof value === "string" && BASE64.test(value)
+        ? Buffer.from(value, "base64")
+        : fieldError(path, "the bytes as a base64 string", field, value);
     default:
       return fieldError(path, "a value of a type the agent knows", field, value);
   }
 }
 
 function fieldValue(field: protobuf.Field, value: unknown, path: string): unknown {
-  const result = field.resolvedType instanceof protobuf.Type ? jsonToMessage(field.resolvedType, value, path) : scalarValue(field, value, path);
+  const result =
+    field.resolvedType instanceof protobuf.Type
+      ? jsonToMessage(field.resolvedType, value, path)
+      : scalarValue(field, value, path);
   if (result instanceof Error) throw result;
   return result;
 }
@@ -146,7 +174,9 @@ const MAP_KEY_INTEGER = /^-?\d+$/;
  */
 export function jsonToMessage(type: protobuf.Type, json: unknown, path = "body"): Record<string, unknown> {
   if (json === null || typeof json !== "object" || Array.isArray(json)) {
-    throw new Error(`${path}: message ${type.fullName.replace(/^\./, "")} is written as a JSON object (got ${shown(json)})`);
+    throw new Error(
+      `${path}: message ${type.fullName.replace(/^\./, "")} is written as a JSON object (got ${shown(json)})`,
+    );
   }
   const message: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(json)) {
@@ -154,15 +184,20 @@ export function jsonToMessage(type: protobuf.Type, json: unknown, path = "body")
     const at = `${path}.${key}`;
     if (!field) {
       const names = type.fieldsArray.map((f) => f.name).join(", ");
-      throw new Error(`${at}: message ${type.fullName.replace(/^\./, "")} has no field "${key}" (its fields: ${names || "none"}); remove it from the body or add it to ${PROTO_FIELD}`);
+      throw new Error(
+        `${at}: message ${type.fullName.replace(/^\./, "")} has no field "${key}" (its fields: ${names || "none"}); remove it from the body or add it to ${PROTO_FIELD}`,
+      );
     }
     if (value === null) continue; // JSON null is an absent field
     if (field instanceof protobuf.MapField) {
-      if (typeof value !== "object" || Array.isArray(value)) throw fieldError(at, "a JSON object (a map)", field, value);
+      if (typeof value !== "object" || Array.isArray(value))
+        throw fieldError(at, "a JSON object (a map)", field, value);
       const map: Record<string, unknown> = {};
       for (const [mapKey, entry] of Object.entries(value as Record<string, unknown>)) {
         if (field.keyType !== "string" && field.keyType !== "bool" && !MAP_KEY_INTEGER.test(mapKey)) {
-          throw new Error(`${at}: map ${type.name}.${field.name} has ${field.keyType} keys: "${mapKey}" is not a whole number`);
+          throw new Error(
+            `${at}: map ${type.name}.${field.name} has ${field.keyType} keys: "${mapKey}" is not a whole number`,
+          );
         }
         map[mapKey] = fieldValue(field, entry, `${at}.${mapKey}`);
       }

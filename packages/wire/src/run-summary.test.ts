@@ -6,10 +6,21 @@ import { buildSeries, mergeSecond, summariseRun } from "./run-summary";
 
 function row(agentId: string, second: number, valuesUs: number[], messages: number, open = 10): StoredSnapshot {
   return {
-    agentId, seq: second, second, intervalMs: 1000, clients: open,
+    agentId,
+    seq: second,
+    second,
+    intervalMs: 1000,
+    clients: open,
     counters: {
-      connectionsOpen: open, connectionsOpened: 0, connectionsFailed: 0, connectionsClosed: 0,
-      messagesSent: messages, messagesReceived: messages, bytesSent: messages * 64, bytesReceived: messages * 20, errors: 0,
+      connectionsOpen: open,
+      connectionsOpened: 0,
+      connectionsFailed: 0,
+      connectionsClosed: 0,
+      messagesSent: messages,
+      messagesReceived: messages,
+      bytesSent: messages * 64,
+      bytesReceived: messages * 20,
+      errors: 0,
     },
     rttHist: encodeValues(valuesUs),
     histograms: {},
@@ -47,23 +58,50 @@ describe("merging snapshots per second", () => {
   it("sums a KCP target's counters per second and over the run; other runs carry none", () => {
     const kcp = (agent: string, second: number, retransmits: number) => {
       const r = row(agent, second, [1_000], 10);
-      r.counters = { ...(r.counters as object), kcpRetransmits: retransmits, kcpFastRetransmits: retransmits, kcpRtoExpiries: 0, kcpWireBytesSent: 1_200, kcpPayloadBytesSent: 1_000 };
+      r.counters = {
+        ...(r.counters as object),
+        kcpRetransmits: retransmits,
+        kcpFastRetransmits: retransmits,
+        kcpRtoExpiries: 0,
+        kcpWireBytesSent: 1_200,
+        kcpPayloadBytesSent: 1_000,
+      };
       return r;
     };
     const rows = [kcp("a", 1, 2), kcp("b", 1, 3), kcp("a", 2, 4)];
-    expect(mergeSecond(1, rows.slice(0, 2))).toMatchObject({ kcpRetransmits: 5, kcpWireBytesSent: 2_400, kcpPayloadBytesSent: 2_000 });
-    expect(summariseRun(rows)).toMatchObject({ kcpRetransmits: 9, kcpFastRetransmits: 9, kcpRtoExpiries: 0, kcpWireBytesSent: 3_600 });
+    expect(mergeSecond(1, rows.slice(0, 2))).toMatchObject({
+      kcpRetransmits: 5,
+      kcpWireBytesSent: 2_400,
+      kcpPayloadBytesSent: 2_000,
+    });
+    expect(summariseRun(rows)).toMatchObject({
+      kcpRetransmits: 9,
+      kcpFastRetransmits: 9,
+      kcpRtoExpiries: 0,
+      kcpWireBytesSent: 3_600,
+    });
     expect(mergeSecond(1, [row("a", 1, [1_000], 10)])).not.toHaveProperty("kcpRetransmits");
   });
 
   it("merges the other latencies, scenario counters and agent health, and names saturated agents", () => {
-    const a = { ...row("a", 7, [1_000], 10), histograms: { rttCorrectedUs: encodeValues([1_000, 90_000]), broadcastUs: encodeValues([3_000]) } };
+    const a = {
+      ...row("a", 7, [1_000], 10),
+      histograms: { rttCorrectedUs: encodeValues([1_000, 90_000]), broadcastUs: encodeValues([3_000]) },
+    };
     a.counters = { ...(a.counters as object), broadcastsExpected: 10, broadcastsReceived: 9, lost: 1 };
-    const b = { ...row("b", 7, [1_000], 10), step: 2, health: { cpuPercent: 99, eventLoopP99Ms: 80, rssBytes: 1, saturated: true, saturatedReason: "cpu 99%" } };
+    const b = {
+      ...row("b", 7, [1_000], 10),
+      step: 2,
+      health: { cpuPercent: 99, eventLoopP99Ms: 80, rssBytes: 1, saturated: true, saturatedReason: "cpu 99%" },
+    };
     b.counters = { ...(b.counters as object), broadcastsExpected: 10, broadcastsReceived: 10 };
     const point = mergeSecond(7, [a, b]);
     expect(point.agentHealth).toBeUndefined(); // joined from the snapshots when the series is read
-    expect(mergeRows([a, b]).health().map((h) => h.saturated ?? false)).toEqual([false, true]);
+    expect(
+      mergeRows([a, b])
+        .health()
+        .map((h) => h.saturated ?? false),
+    ).toEqual([false, true]);
     expect(point.latency?.rttCorrected?.maxMs).toBeCloseTo(90, 0);
     expect(point.rttMaxMs).toBeCloseTo(1, 1); // the stall shows only in the corrected histogram
     expect(point.latency?.broadcast?.p50Ms).toBeCloseTo(3, 1);
@@ -99,8 +137,16 @@ describe("the connections a run lost", () => {
     const closed = (second: number, closesByCause: Record<string, number>): StoredSnapshot => ({
       ...row("a", second, [], 0, 0),
       counters: {
-        connectionsOpen: 0, connectionsOpened: 0, connectionsFailed: 0, connectionsClosed: Object.values(closesByCause).reduce((a, b) => a + b, 0),
-        messagesSent: 0, messagesReceived: 0, bytesSent: 0, bytesReceived: 0, errors: 0, closesByCause,
+        connectionsOpen: 0,
+        connectionsOpened: 0,
+        connectionsFailed: 0,
+        connectionsClosed: Object.values(closesByCause).reduce((a, b) => a + b, 0),
+        messagesSent: 0,
+        messagesReceived: 0,
+        bytesSent: 0,
+        bytesReceived: 0,
+        errors: 0,
+        closesByCause,
       },
     });
     const died = closed(101, { server: 1, reset: 3 });

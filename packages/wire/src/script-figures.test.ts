@@ -4,16 +4,34 @@ import { encodeValues } from "./snapshot-histogram";
 import { buildSeries, mergeSecond, summariseRun } from "./run-summary";
 
 /** A script agent's second: its named histograms (µs) and counters, stored as ingest stores them. */
-function row(agentId: string, second: number, script: Record<string, number[]>, scriptCounts?: Record<string, number>): StoredSnapshot {
+function row(
+  agentId: string,
+  second: number,
+  script: Record<string, number[]>,
+  scriptCounts?: Record<string, number>,
+): StoredSnapshot {
   return {
-    agentId, seq: second, second, intervalMs: 1000, clients: 4,
+    agentId,
+    seq: second,
+    second,
+    intervalMs: 1000,
+    clients: 4,
     counters: {
-      connectionsOpen: 4, connectionsOpened: 0, connectionsFailed: 0, connectionsClosed: 0,
-      messagesSent: 0, messagesReceived: 0, bytesSent: 0, bytesReceived: 0, errors: 0,
+      connectionsOpen: 4,
+      connectionsOpened: 0,
+      connectionsFailed: 0,
+      connectionsClosed: 0,
+      messagesSent: 0,
+      messagesReceived: 0,
+      bytesSent: 0,
+      bytesReceived: 0,
+      errors: 0,
       ...(scriptCounts ? { scriptCounts } : {}),
     },
     rttHist: encodeValues([]),
-    histograms: { script: Object.fromEntries(Object.entries(script).map(([name, values]) => [name, encodeValues(values)])) } as unknown as Record<string, string>,
+    histograms: {
+      script: Object.fromEntries(Object.entries(script).map(([name, values]) => [name, encodeValues(values)])),
+    } as unknown as Record<string, string>,
     step: null,
     health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
   };
@@ -33,7 +51,11 @@ describe("merging a script's named metrics", () => {
   });
 
   it("keeps each second apart and merges the whole run into the summary", () => {
-    const rows = [row("a", 1, { "join-ms": [2_000] }, { joined: 1 }), row("a", 2, { "join-ms": [4_000, 4_000] }, { joined: 2 }), row("b", 2, { "move-ms": [] })];
+    const rows = [
+      row("a", 1, { "join-ms": [2_000] }, { joined: 1 }),
+      row("a", 2, { "join-ms": [4_000, 4_000] }, { joined: 2 }),
+      row("b", 2, { "move-ms": [] }),
+    ];
     const [first, second] = buildSeries(rows);
     expect(first!.script?.["join-ms"]?.p50Ms).toBeCloseTo(2, 1);
     expect(second!.script?.["join-ms"]?.p50Ms).toBeCloseTo(4, 1);

@@ -12,16 +12,22 @@ function libraryMerge(encoded: readonly string[]) {
 describe("addEncoded", () => {
   it("merges encoded histograms to the same counts, percentiles and max as decoding and adding them", () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     const encoded = Array.from({ length: 40 }, (_, i) =>
-      encodeValues(Array.from({ length: 1 + (i % 7) * 30 }, () => Math.round(50 + random() ** 4 * (i % 3 === 0 ? 60_000_000 : 30_000)))));
+      encodeValues(
+        Array.from({ length: 1 + (i % 7) * 30 }, () =>
+          Math.round(50 + random() ** 4 * (i % 3 === 0 ? 60_000_000 : 30_000)),
+        ),
+      ),
+    );
     encoded.push(encodeValues([]), encodeValues([1]), encodeValues([2 ** 40]));
     const merged = emptyHistogram();
     for (const item of encoded) addEncoded(merged, item);
     const expected = libraryMerge(encoded);
     expect(merged.totalCount).toBe(expected.totalCount);
     expect(latencyPercentiles(merged)).toEqual(latencyPercentiles(expected));
-    for (const p of [1, 10, 25, 50, 75, 90, 99, 99.9, 100]) expect(merged.getValueAtPercentile(p)).toBe(expected.getValueAtPercentile(p));
+    for (const p of [1, 10, 25, 50, 75, 90, 99, 99.9, 100])
+      expect(merged.getValueAtPercentile(p)).toBe(expected.getValueAtPercentile(p));
   });
 
   it("takes an encoding with another precision through the library", () => {
@@ -35,6 +41,8 @@ describe("addEncoded", () => {
   });
 
   it("refuses what is not an HDR encoding, naming the problem", () => {
-    expect(() => addEncoded(emptyHistogram(), Buffer.from("not a histogram at all").toString("base64"))).toThrow(/not a compressed V2 HDR encoding/);
+    expect(() => addEncoded(emptyHistogram(), Buffer.from("not a histogram at all").toString("base64"))).toThrow(
+      /not a compressed V2 HDR encoding/,
+    );
   });
 });

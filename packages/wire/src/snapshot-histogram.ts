@@ -18,7 +18,12 @@ const HEADER_BYTES = 40;
 
 /** An empty histogram (µs) that encoded histograms are merged into; merging, never averaging, keeps percentiles true across agents. */
 export function emptyHistogram(): hdr.JsHistogram {
-  return hdr.build({ bitBucketSize: 64, autoResize: true, lowestDiscernibleValue: LOWEST_DISCERNIBLE, numberOfSignificantValueDigits: SIGNIFICANT_DIGITS }) as hdr.JsHistogram;
+  return hdr.build({
+    bitBucketSize: 64,
+    autoResize: true,
+    lowestDiscernibleValue: LOWEST_DISCERNIBLE,
+    numberOfSignificantValueDigits: SIGNIFICANT_DIGITS,
+  }) as hdr.JsHistogram;
 }
 
 /** A ZigZag LEB128 (≤ 9 bytes) integer at `at`; returns the value and the next offset. */
@@ -43,16 +48,23 @@ let reference: hdr.JsHistogram | undefined;
  * and max read from what is visited are the histogram's own. An encoding with another precision is decoded by the
  * library and handed to `other` instead.
  */
-function walkEncoded(encoded: string, visit: (valueUs: number, count: number) => void, other: (decoded: hdr.JsHistogram) => void): void {
+function walkEncoded(
+  encoded: string,
+  visit: (valueUs: number, count: number) => void,
+  other: (decoded: hdr.JsHistogram) => void,
+): void {
   if (!encoded) return;
   const outer = Buffer.from(encoded, "base64");
-  if (outer.length < 8 || (outer.readInt32BE(0) & ~0xf0) !== V2_COMPRESSED_COOKIE) throw new Error("histogram is not a compressed V2 HDR encoding");
+  if (outer.length < 8 || (outer.readInt32BE(0) & ~0xf0) !== V2_COMPRESSED_COOKIE)
+    throw new Error("histogram is not a compressed V2 HDR encoding");
   const bytes = inflateSync(outer.subarray(8, 8 + outer.readInt32BE(4)));
-  if (bytes.length < HEADER_BYTES || (bytes.readInt32BE(0) & ~0xf0) !== V2_COOKIE) throw new Error("histogram is not a V2 HDR encoding");
+  if (bytes.length < HEADER_BYTES || (bytes.readInt32BE(0) & ~0xf0) !== V2_COOKIE)
+    throw new Error("histogram is not a V2 HDR encoding");
   const payloadBytes = bytes.readInt32BE(4);
   const digits = bytes.readInt32BE(12);
   const lowest = Number(bytes.readBigInt64BE(16));
-  if (digits !== SIGNIFICANT_DIGITS || lowest !== LOWEST_DISCERNIBLE) return other(hdr.decodeFromCompressedBase64(encoded, 64) as hdr.JsHistogram);
+  if (digits !== SIGNIFICANT_DIGITS || lowest !== LOWEST_DISCERNIBLE)
+    return other(hdr.decodeFromCompressedBase64(encoded, 64) as hdr.JsHistogram);
   const mapping = (reference ??= emptyHistogram());
   const end = Math.min(bytes.length, HEADER_BYTES + payloadBytes);
   let at = HEADER_BYTES;
@@ -60,7 +72,8 @@ function walkEncoded(encoded: string, visit: (valueUs: number, count: number) =>
   while (at < end) {
     let count: number;
     [count, at] = readZigZag(bytes, at);
-    if (count < 0) index -= count; // a run of empty buckets
+    if (count < 0)
+      index -= count; // a run of empty buckets
     else {
       if (count > 0) visit(mapping.highestEquivalentValue(mapping.valueFromIndex(index)), count);
       index += 1;
@@ -73,7 +86,11 @@ function walkEncoded(encoded: string, visit: (valueUs: number, count: number) =>
  * path: decoding through hdr-histogram-js allocated and scanned a full counts array per snapshot.
  */
 export function addEncoded(into: hdr.JsHistogram, encoded: string): void {
-  walkEncoded(encoded, (valueUs, count) => into.recordValueWithCount(valueUs, count), (decoded) => into.add(decoded));
+  walkEncoded(
+    encoded,
+    (valueUs, count) => into.recordValueWithCount(valueUs, count),
+    (decoded) => into.add(decoded),
+  );
 }
 
 /** Calls `visit` with each non-empty bucket of one encoded histogram, at its highest equivalent value (µs). */

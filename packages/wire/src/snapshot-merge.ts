@@ -2,30 +2,66 @@
 // merge behind the control plane's seconds and summaries (core's ingest and judgement) and `throng-agent run`'s.
 import type * as hdr from "hdr-histogram-js";
 import {
-  AgentHealth, KCP_COUNTER_NAMES, LatencyName, MetricSnapshot, NETWORK_COUNTER_NAMES, SnapshotCounters, SnapshotHistograms, worstNetworkPath,
-  type AgentHealthPoint, type CohortPoint, type CohortSnapshot, type NetworkPath, type SeriesPoint, type StoredSnapshot,
+  AgentHealth,
+  KCP_COUNTER_NAMES,
+  LatencyName,
+  MetricSnapshot,
+  NETWORK_COUNTER_NAMES,
+  SnapshotCounters,
+  SnapshotHistograms,
+  worstNetworkPath,
+  type AgentHealthPoint,
+  type CohortPoint,
+  type CohortSnapshot,
+  type NetworkPath,
+  type SeriesPoint,
+  type StoredSnapshot,
 } from "@throng/protocol/snapshot";
 import { addEncoded, emptyHistogram, latencyPercentiles, type LatencyPercentiles } from "./snapshot-histogram";
 
 /** A snapshot as `agentId` sent it, in the stored shape (its cohorts' figures too, when it has any). */
 export function storedSnapshot(agentId: string, snapshot: MetricSnapshot): StoredSnapshot {
   return {
-    agentId, seq: snapshot.seq, second: Math.floor(snapshot.intervalStart / 1000), intervalMs: snapshot.intervalMs, clients: snapshot.clients,
-    counters: snapshot.counters, rttHist: snapshot.histograms.rttUs, health: snapshot.health, step: snapshot.step ?? null,
-    histograms: Object.fromEntries(Object.entries(snapshot.histograms).filter(([name, value]) => name !== "rttUs" && value)) as Record<string, string>,
+    agentId,
+    seq: snapshot.seq,
+    second: Math.floor(snapshot.intervalStart / 1000),
+    intervalMs: snapshot.intervalMs,
+    clients: snapshot.clients,
+    counters: snapshot.counters,
+    rttHist: snapshot.histograms.rttUs,
+    health: snapshot.health,
+    step: snapshot.step ?? null,
+    histograms: Object.fromEntries(
+      Object.entries(snapshot.histograms).filter(([name, value]) => name !== "rttUs" && value),
+    ) as Record<string, string>,
     ...(snapshot.cohorts ? { cohorts: snapshot.cohorts } : {}),
   };
 }
 
 /** Snapshot histogram field for each series latency name. */
 const HISTOGRAM_FIELD: Record<LatencyName, string> = {
-  rttCorrected: "rttCorrectedUs", connect: "connectUs", login: "loginUs", broadcast: "broadcastUs", jitter: "jitterUs",
+  rttCorrected: "rttCorrectedUs",
+  connect: "connectUs",
+  login: "loginUs",
+  broadcast: "broadcastUs",
+  jitter: "jitterUs",
 };
 
 /** Counters only some scenarios report: summed over the rows that have them, absent when none did. */
 const OPTIONAL_COUNTERS = [
-  "lateSends", "skippedSends", "scheduledSends", "inFlightAtEnd", "lost", "duplicates", "outOfOrder", "loginsSucceeded", "loginsFailed", "broadcastsExpected", "broadcastsReceived",
-  ...KCP_COUNTER_NAMES, ...NETWORK_COUNTER_NAMES,
+  "lateSends",
+  "skippedSends",
+  "scheduledSends",
+  "inFlightAtEnd",
+  "lost",
+  "duplicates",
+  "outOfOrder",
+  "loginsSucceeded",
+  "loginsFailed",
+  "broadcastsExpected",
+  "broadcastsReceived",
+  ...KCP_COUNTER_NAMES,
+  ...NETWORK_COUNTER_NAMES,
 ] as const;
 type OptionalCounter = (typeof OPTIONAL_COUNTERS)[number];
 const RATE_COUNTERS = ["messagesSent", "messagesReceived", "bytesSent", "bytesReceived"] as const;
@@ -49,11 +85,20 @@ function cohortsOf(row: StoredSnapshot): Record<string, CohortSnapshot> | undefi
 /** One cohort's part of a stored snapshot as a row of its own, so it merges and summarises exactly as a snapshot does. */
 function cohortRow(row: StoredSnapshot, part: CohortSnapshot): StoredSnapshot {
   const { rttUs, ...histograms } = part.histograms;
-  return { ...row, clients: part.clients, counters: part.counters, rttHist: rttUs, histograms: histograms as Record<string, string>, cohorts: null };
+  return {
+    ...row,
+    clients: part.clients,
+    counters: part.counters,
+    rttHist: rttUs,
+    histograms: histograms as Record<string, string>,
+    cohorts: null,
+  };
 }
 
 /** Each cohort's rows of `rows`, by cohort name, with how each was applied (the least faithful any agent used). */
-export function cohortRows(rows: readonly StoredSnapshot[]): Map<string, { rows: StoredSnapshot[]; applied: NetworkPath }> {
+export function cohortRows(
+  rows: readonly StoredSnapshot[],
+): Map<string, { rows: StoredSnapshot[]; applied: NetworkPath }> {
   const out = new Map<string, { rows: StoredSnapshot[]; applied: NetworkPath }>();
   for (const row of rows) {
     for (const [name, part] of Object.entries(cohortsOf(row) ?? {})) {
@@ -87,7 +132,17 @@ export function createMerge(options: { health?: boolean } = {}) {
   const errorsByKind: Record<string, number> = {};
   const closesByCause: Record<string, number> = {};
   const reconnectsByCause: Record<string, number> = {};
-  const totals = { rows: 0, clients: 0, connections: 0, errors: 0, messagesSent: 0, messagesReceived: 0, connectionsFailed: 0, connectionsOpened: 0, countedErrors: 0 };
+  const totals = {
+    rows: 0,
+    clients: 0,
+    connections: 0,
+    errors: 0,
+    messagesSent: 0,
+    messagesReceived: 0,
+    connectionsFailed: 0,
+    connectionsOpened: 0,
+    countedErrors: 0,
+  };
   let step: number | undefined;
 
   return {
@@ -112,7 +167,8 @@ export function createMerge(options: { health?: boolean } = {}) {
       totals.connectionsOpened += counters.connectionsOpened;
       // Rates are per second of wall time: an agent's interval may be shorter (the last one), never longer.
       for (const name of RATE_COUNTERS) rates[name] += (counters[name] * 1000) / Math.max(row.intervalMs, 1000);
-      for (const name of OPTIONAL_COUNTERS) if (counters[name] !== undefined) optional[name] = (optional[name] ?? 0) + counters[name];
+      for (const name of OPTIONAL_COUNTERS)
+        if (counters[name] !== undefined) optional[name] = (optional[name] ?? 0) + counters[name];
       addRecord(errorsByKind, counters.errorsByKind);
       addRecord(closesByCause, counters.closesByCause);
       addRecord(reconnectsByCause, counters.reconnectsByCause);
@@ -123,7 +179,9 @@ export function createMerge(options: { health?: boolean } = {}) {
         if (encoded) addNamed(latency, name, encoded);
       }
       // Ingest stores a snapshot's histograms as they came: a script's are an object under "script".
-      const named = SnapshotHistograms.shape.script.parse((row.histograms as Record<string, unknown> | undefined)?.script);
+      const named = SnapshotHistograms.shape.script.parse(
+        (row.histograms as Record<string, unknown> | undefined)?.script,
+      );
       for (const [name, encoded] of Object.entries(named ?? {})) addNamed(script, name, encoded);
       if (row.step !== null && row.step !== undefined) step = Math.max(step ?? row.step, row.step);
     },
@@ -137,18 +195,29 @@ export function createMerge(options: { health?: boolean } = {}) {
     rtt: () => latencyPercentiles(rtt),
     /** Every latency beyond RTT that any of the rows measured. */
     latency(): Partial<Record<LatencyName, LatencyPercentiles>> {
-      return Object.fromEntries([...latency.entries()].map(([name, histogram]) => [name, latencyPercentiles(histogram)]));
+      return Object.fromEntries(
+        [...latency.entries()].map(([name, histogram]) => [name, latencyPercentiles(histogram)]),
+      );
     },
     /** A script's named histograms, merged across the rows, by name. */
     script(): Record<string, LatencyPercentiles> {
-      return Object.fromEntries([...script.entries()].map(([name, histogram]) => [name, latencyPercentiles(histogram)]));
+      return Object.fromEntries(
+        [...script.entries()].map(([name, histogram]) => [name, latencyPercentiles(histogram)]),
+      );
     },
     /** Loss, order, reach, login and script counters that only some scenarios report; absent when none did. */
     scenario(): Partial<SeriesPoint> {
       const { broadcastsExpected: expected, broadcastsReceived: received, ...sums } = optional;
       const fields = {
-        lateSends: sums.lateSends, skippedSends: sums.skippedSends, scheduledSends: sums.scheduledSends, inFlightAtEnd: sums.inFlightAtEnd, lost: sums.lost, duplicates: sums.duplicates, outOfOrder: sums.outOfOrder,
-        loginsSucceeded: sums.loginsSucceeded, loginsFailed: sums.loginsFailed,
+        lateSends: sums.lateSends,
+        skippedSends: sums.skippedSends,
+        scheduledSends: sums.scheduledSends,
+        inFlightAtEnd: sums.inFlightAtEnd,
+        lost: sums.lost,
+        duplicates: sums.duplicates,
+        outOfOrder: sums.outOfOrder,
+        loginsSucceeded: sums.loginsSucceeded,
+        loginsFailed: sums.loginsFailed,
         ...Object.fromEntries([...KCP_COUNTER_NAMES, ...NETWORK_COUNTER_NAMES].map((name) => [name, sums[name]])),
         broadcastReach: expected === undefined ? undefined : expected > 0 ? (received ?? 0) / expected : null,
         errorsByKind: Object.keys(errorsByKind).length ? { ...errorsByKind } : undefined,

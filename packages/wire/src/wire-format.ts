@@ -14,15 +14,18 @@ export interface WireFormat {
 
 export const TEXT_WIRE: WireFormat = { encoderFor: () => undefined, decodeReply: decodeJson };
 
-const isBinary = (format: MessageTemplate["format"]): format is BinaryBodyFormat => format === "msgpack" || format === "protobuf";
+const isBinary = (format: MessageTemplate["format"]): format is BinaryBodyFormat =>
+  format === "msgpack" || format === "protobuf";
 
 /** Every template of a scenario: its message, its heartbeat's, its session's sends, its respond answers, movement-sync's update and leave sends. */
 function templatesOf(scenario: PlanSpec["scenario"]): MessageTemplate[] {
   const out: MessageTemplate[] = [];
   if ("message" in scenario && scenario.message) out.push(scenario.message);
-  if ((scenario.kind === "ping-pong" || scenario.kind === "movement-sync") && scenario.heartbeat?.message) out.push(scenario.heartbeat.message);
+  if ((scenario.kind === "ping-pong" || scenario.kind === "movement-sync") && scenario.heartbeat?.message)
+    out.push(scenario.heartbeat.message);
   for (const rule of ("respond" in scenario ? scenario.respond : undefined) ?? []) out.push(rule.send);
-  for (const step of ("session" in scenario ? scenario.session : undefined) ?? []) if (step.kind === "send") out.push(step.message);
+  for (const step of ("session" in scenario ? scenario.session : undefined) ?? [])
+    if (step.kind === "send") out.push(step.message);
   if (scenario.kind === "movement-sync") {
     if (scenario.update) out.push(scenario.update);
     for (const step of scenario.leave ?? []) if (step.kind === "send") out.push(step.message);
@@ -41,13 +44,20 @@ export function createWireFormat(plan: Pick<PlanSpec, "scenario" | "protobuf">):
   if (binary.length === 0 && !plan.protobuf?.replyType) return TEXT_WIRE;
   const encoders = new Map<MessageTemplate, (jsonBody: Buffer) => Buffer>();
   for (const template of binary) {
-    const codec = createBodyCodec(template.format as BinaryBodyFormat, { ...(plan.protobuf ? { protobuf: plan.protobuf } : {}), ...(template.messageType ? { messageType: template.messageType } : {}) });
+    const codec = createBodyCodec(template.format as BinaryBodyFormat, {
+      ...(plan.protobuf ? { protobuf: plan.protobuf } : {}),
+      ...(template.messageType ? { messageType: template.messageType } : {}),
+    });
     encoders.set(template, (jsonBody) => codec.encode(jsonBody.toString("utf8")));
   }
   const firstProtobuf = binary.find((t) => t.format === "protobuf");
-  const replyFormat: BinaryBodyFormat | undefined = plan.protobuf?.replyType || firstProtobuf ? "protobuf" : binary.length ? "msgpack" : undefined;
+  const replyFormat: BinaryBodyFormat | undefined =
+    plan.protobuf?.replyType || firstProtobuf ? "protobuf" : binary.length ? "msgpack" : undefined;
   const decodeReply = replyFormat
-    ? createReplyDecoder(replyFormat, { ...(plan.protobuf ? { protobuf: plan.protobuf } : {}), ...(firstProtobuf?.messageType ? { messageType: firstProtobuf.messageType } : {}) })
+    ? createReplyDecoder(replyFormat, {
+        ...(plan.protobuf ? { protobuf: plan.protobuf } : {}),
+        ...(firstProtobuf?.messageType ? { messageType: firstProtobuf.messageType } : {}),
+      })
     : decodeJson;
   return { encoderFor: (template) => encoders.get(template), decodeReply };
 }

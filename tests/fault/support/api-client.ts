@@ -40,10 +40,15 @@ export async function signUp(apiUrl: string): Promise<Browser> {
     cookie: () => cookie,
     async watchLive(base, runId) {
       const controller = new AbortController();
-      const response = await fetch(`${base}/api/runs/${runId}/live`, { headers: { origin: WEB_ORIGIN, cookie }, signal: controller.signal });
+      const response = await fetch(`${base}/api/runs/${runId}/live`, {
+        headers: { origin: WEB_ORIGIN, cookie },
+        signal: controller.signal,
+      });
       if (response.status !== 200 || !response.body) throw new Error(`live stream answered ${response.status}`);
       const envelopes: LiveEnvelope[] = [];
-      void readEvents(response.body, (data) => envelopes.push(LiveEnvelope.parse(JSON.parse(data)))).catch(() => undefined);
+      void readEvents(response.body, (data) => envelopes.push(LiveEnvelope.parse(JSON.parse(data)))).catch(
+        () => undefined,
+      );
       return { envelopes, stop: () => controller.abort() };
     },
   };
@@ -58,27 +63,43 @@ async function readEvents(body: ReadableStream<Uint8Array>, onData: (data: strin
     while ((end = text.indexOf("\n\n")) >= 0) {
       const event = text.slice(0, end);
       text = text.slice(end + 2);
-      const data = event.split("\n").filter((line) => line.startsWith("data: ")).map((line) => line.slice(6)).join("\n");
+      const data = event
+        .split("\n")
+        .filter((line) => line.startsWith("data: "))
+        .map((line) => line.slice(6))
+        .join("\n");
       if (data) onData(data);
     }
   }
 }
 
-export const getRun = async (browser: Browser, runId: string) => RunView.parse(await browser.request("GET", `/api/runs/${runId}`));
-export const getSeries = async (browser: Browser, runId: string) => RunSeries.parse(await browser.request("GET", `/api/runs/${runId}/series`)).points;
+export const getRun = async (browser: Browser, runId: string) =>
+  RunView.parse(await browser.request("GET", `/api/runs/${runId}`));
+export const getSeries = async (browser: Browser, runId: string) =>
+  RunSeries.parse(await browser.request("GET", `/api/runs/${runId}/series`)).points;
 
 /** Polls the run until it reaches one of `statuses`; returns every status seen on the way, in order. */
-export async function waitForStatus(browser: Browser, runId: string, statuses: RunStatus[], timeoutMs: number): Promise<{ run: RunView; seen: RunStatus[] }> {
+export async function waitForStatus(
+  browser: Browser,
+  runId: string,
+  statuses: RunStatus[],
+  timeoutMs: number,
+): Promise<{ run: RunView; seen: RunStatus[] }> {
   const seen: RunStatus[] = [];
   let run: RunView | undefined;
   try {
-    await waitUntil(async () => {
-      run = await getRun(browser, runId);
-      if (seen.at(-1) !== run.status) seen.push(run.status);
-      return statuses.includes(run.status);
-    }, { what: `run ${runId} to become ${statuses.join(" or ")}`, timeoutMs, intervalMs: 250 });
+    await waitUntil(
+      async () => {
+        run = await getRun(browser, runId);
+        if (seen.at(-1) !== run.status) seen.push(run.status);
+        return statuses.includes(run.status);
+      },
+      { what: `run ${runId} to become ${statuses.join(" or ")}`, timeoutMs, intervalMs: 250 },
+    );
   } catch (error) {
-    throw new Error(`${(error as Error).message} Statuses seen: ${seen.join(" → ") || "none"}; last: ${JSON.stringify(run ?? null).slice(0, 600)}`);
+    throw new Error(
+      `${(error as Error).message} Statuses seen: ${seen.join(" → ") || "none"}; last: ${JSON.stringify(run ?? null).slice(0, 600)}`,
+    );
   }
   return { run: run!, seen };
 }
@@ -86,10 +107,13 @@ export async function waitForStatus(browser: Browser, runId: string, statuses: R
 /** Waits until `count` agents are online and idle, so the run is split across all of them. */
 export async function waitForAgents(browser: Browser, count: number): Promise<{ id: string; ip: string | null }[]> {
   let agents: { id: string; status: string; ip: string | null }[] = [];
-  await waitUntil(async () => {
-    agents = (await browser.request<{ agents: typeof agents }>("GET", "/api/agents")).agents;
-    return agents.filter((a) => a.status === "online").length >= count;
-  }, { what: `${count} agents online`, timeoutMs: 30_000, intervalMs: 200 });
+  await waitUntil(
+    async () => {
+      agents = (await browser.request<{ agents: typeof agents }>("GET", "/api/agents")).agents;
+      return agents.filter((a) => a.status === "online").length >= count;
+    },
+    { what: `${count} agents online`, timeoutMs: 30_000, intervalMs: 200 },
+  );
   return agents;
 }
 

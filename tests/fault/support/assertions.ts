@@ -4,9 +4,16 @@ import type { FaultCluster } from "./fault-cluster";
 import { holes } from "./series-check";
 
 /** Resolves once every agent (or those listed) has sent at least `seconds` snapshots of the run. */
-export async function untilAgentsMeasured(cluster: FaultCluster, runId: string, seconds: number, agents = cluster.agents): Promise<void> {
+export async function untilAgentsMeasured(
+  cluster: FaultCluster,
+  runId: string,
+  seconds: number,
+  agents = cluster.agents,
+): Promise<void> {
   await waitUntil(async () => agents.every((agent) => (agent.tap.record.snapshots.get(runId)?.size ?? 0) >= seconds), {
-    what: `${seconds} snapshots from each agent`, timeoutMs: 30_000, intervalMs: 100,
+    what: `${seconds} snapshots from each agent`,
+    timeoutMs: 30_000,
+    intervalMs: 100,
   });
 }
 
@@ -15,7 +22,11 @@ export async function untilAgentsMeasured(cluster: FaultCluster, runId: string, 
  * the lastSeq of its final status), and every stored second holds exactly the snapshots sent for that second,
  * once each — no hole, no double count. `complete` lists the agents that must have run the whole plan.
  */
-export async function expectSeriesEqualsMeasured(cluster: FaultCluster, runId: string, options: { durationSec: number; complete: string[] }): Promise<void> {
+export async function expectSeriesEqualsMeasured(
+  cluster: FaultCluster,
+  runId: string,
+  options: { durationSec: number; complete: string[] },
+): Promise<void> {
   const { byAgent, expected, stored } = await cluster.compare(runId);
   for (const [agentId, sent] of byAgent) {
     expect(sent.missingSeqs, `seqs agent ${agentId} never sent`).toEqual([]);

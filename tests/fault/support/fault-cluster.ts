@@ -13,7 +13,16 @@ import { waitUntil } from "../../../infra/local/wait";
 import { startAgentTap, type AgentTap } from "./agent-tap";
 import { getSeries, pingPongPlan, signUp, waitForAgents, type Browser } from "./api-client";
 import { createRig, namespacesUnavailable, removeStaleRigs, type Rig } from "./netns";
-import { agentBin, ensureAgentBuilt, killHard, root, startApi, startTarget, startWorkers, type ServerEnv } from "./processes";
+import {
+  agentBin,
+  ensureAgentBuilt,
+  killHard,
+  root,
+  startApi,
+  startTarget,
+  startWorkers,
+  type ServerEnv,
+} from "./processes";
 import { expectedSeries, measured, storedFacts } from "./series-check";
 
 export interface FaultAgent {
@@ -55,7 +64,13 @@ export interface FaultCluster {
   logs: { api: string[]; workers: string[] };
   startRun(durationSec: number): Promise<string>;
   /** Per agent: what it sent for the run; and the stored series, both as comparable facts. */
-  compare(runId: string): Promise<{ byAgent: Map<string, ReturnType<typeof measured>>; expected: ReturnType<typeof expectedSeries>; stored: ReturnType<typeof storedFacts> }>;
+  compare(
+    runId: string,
+  ): Promise<{
+    byAgent: Map<string, ReturnType<typeof measured>>;
+    expected: ReturnType<typeof expectedSeries>;
+    stored: ReturnType<typeof storedFacts>;
+  }>;
   close(): Promise<void>;
 }
 
@@ -85,14 +100,24 @@ export async function startFaultCluster(options: FaultClusterOptions): Promise<F
   }
 }
 
-async function setUp(options: FaultClusterOptions, cleanups: (() => Promise<unknown>)[], close: () => Promise<void>): Promise<FaultCluster> {
+async function setUp(
+  options: FaultClusterOptions,
+  cleanups: (() => Promise<unknown>)[],
+  close: () => Promise<void>,
+): Promise<FaultCluster> {
   await ensureAgentBuilt();
   const dir = await makeTempDir("throng-fault-");
   cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
   const noNamespaces = await namespacesUnavailable();
   if (!noNamespaces) await removeStaleRigs();
 
-  const postgresOptions = { dataDir: path.join(dir, "postgres"), port: await freePort(), log: noLog, ephemeral: true, envVar: "THRONG_FAULT_NEVER_SET" };
+  const postgresOptions = {
+    dataDir: path.join(dir, "postgres"),
+    port: await freePort(),
+    log: noLog,
+    ephemeral: true,
+    envVar: "THRONG_FAULT_NEVER_SET",
+  };
   let postgres: Postgres | undefined;
   let databaseUrl: string;
   if (options.privatePostgres) {
@@ -106,13 +131,21 @@ async function setUp(options: FaultClusterOptions, cleanups: (() => Promise<unkn
     databaseUrl = database.url;
   }
   let redis: Redis | undefined;
-  const redisOptions = { dataDir: path.join(dir, "redis"), port: await freePort(), log: noLog, envVar: "THRONG_FAULT_NEVER_SET" };
+  const redisOptions = {
+    dataDir: path.join(dir, "redis"),
+    port: await freePort(),
+    log: noLog,
+    envVar: "THRONG_FAULT_NEVER_SET",
+  };
   if (options.privateRedis) {
     redis = await ensureRedis(redisOptions);
     cleanups.push(() => redis!.stop());
   }
   const env: ServerEnv = {
-    databaseUrl, redisUrl: redis?.url ?? process.env.REDIS_URL!, queuePrefix: uniquePrefix(), authSecret: randomBytes(32).toString("base64url"),
+    databaseUrl,
+    redisUrl: redis?.url ?? process.env.REDIS_URL!,
+    queuePrefix: uniquePrefix(),
+    authSecret: randomBytes(32).toString("base64url"),
     ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
   };
 
@@ -120,7 +153,9 @@ async function setUp(options: FaultClusterOptions, cleanups: (() => Promise<unkn
   const logs = { api: [] as string[], workers: [] as string[] };
   const apiLog = (line: string) => logs.api.push(line);
   const workersLog = (line: string) => logs.workers.push(line);
-  const apis: (Child | undefined)[] = await Promise.all(apiPorts.map((port, i) => startApi(env, port, `api-${i}`, {}, [], apiLog)));
+  const apis: (Child | undefined)[] = await Promise.all(
+    apiPorts.map((port, i) => startApi(env, port, `api-${i}`, {}, [], apiLog)),
+  );
   cleanups.push(() => Promise.all(apis.map((api) => api?.stop("SIGKILL", 1_000))));
   let workers: Child | undefined = await startWorkers(env, "workers", {}, workersLog);
   cleanups.push(() => workers?.stop("SIGKILL", 1_000) ?? Promise.resolve());
@@ -191,25 +226,54 @@ async function setUp(options: FaultClusterOptions, cleanups: (() => Promise<unkn
   };
 }
 
-async function startAgent(index: number, rig: Rig | undefined, token: string, apiPort: number, dir: string, cleanups: (() => Promise<unknown>)[]): Promise<FaultAgent> {
+async function startAgent(
+  index: number,
+  rig: Rig | undefined,
+  token: string,
+  apiPort: number,
+  dir: string,
+  cleanups: (() => Promise<unknown>)[],
+): Promise<FaultAgent> {
   const tap = await startAgentTap({ host: rig?.gateway ?? "127.0.0.1", apiPort });
   cleanups.push(() => tap.close());
   let id = "";
   const configPath = path.join(dir, `agent-${index}.json`);
   const server = `http://${rig?.gateway ?? "127.0.0.1"}:${tap.port}`;
-  const argv = [process.execPath, agentBin, "connect", "--server", server, "--token", token, "--config", configPath, "--label", `rig=${index}`, "--engines", "1"];
+  const argv = [
+    process.execPath,
+    agentBin,
+    "connect",
+    "--server",
+    server,
+    "--token",
+    token,
+    "--config",
+    configPath,
+    "--label",
+    `rig=${index}`,
+    "--engines",
+    "1",
+  ];
   const { command, args } = rig ? rig.command(argv) : { command: argv[0]!, args: argv.slice(1) };
   const spawn = async () => {
     let connected = false;
     const child = spawnChild({
-      name: `agent-${index}`, command, args, cwd: root, env: { ...process.env, HOME: dir },
+      name: `agent-${index}`,
+      command,
+      args,
+      cwd: root,
+      env: { ...process.env, HOME: dir },
       log: (line) => {
         const match = /connected to \S+ as agent (\S+)/.exec(line);
         if (match) [id, connected] = [match[1]!, true];
       },
     });
     cleanups.push(() => child.stop("SIGKILL", 1_000));
-    await waitUntil(async () => connected, { what: `agent-${index} to connect`, timeoutMs: 30_000, abort: child.diedEarly });
+    await waitUntil(async () => connected, {
+      what: `agent-${index} to connect`,
+      timeoutMs: 30_000,
+      abort: child.diedEarly,
+    });
     return child;
   };
   let child = await spawn();
@@ -228,4 +292,3 @@ async function startAgent(index: number, rig: Rig | undefined, token: string, ap
     },
   };
 }
-

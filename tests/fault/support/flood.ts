@@ -22,7 +22,11 @@ export function dialSilent(url: string, localAddress: string): Promise<FloodOutc
 export async function flood(url: string, localAddress: string, count: number, parallel = 50): Promise<FloodOutcome[]> {
   const outcomes: FloodOutcome[] = [];
   for (let i = 0; i < count; i += parallel) {
-    outcomes.push(...(await Promise.all(Array.from({ length: Math.min(parallel, count - i) }, () => dialSilent(url, localAddress)))));
+    outcomes.push(
+      ...(await Promise.all(
+        Array.from({ length: Math.min(parallel, count - i) }, () => dialSilent(url, localAddress)),
+      )),
+    );
   }
   return outcomes;
 }
@@ -64,7 +68,12 @@ export async function socketsOnPort(pid: number, port: number, fromAddresses?: s
 
 /** An IPv4 address as /proc/net/tcp writes it: the four bytes in host (little-endian) order, in hex. */
 function procAddress(ip: string): string {
-  return ip.split(".").reverse().map((b) => Number(b).toString(16).padStart(2, "0")).join("").toUpperCase();
+  return ip
+    .split(".")
+    .reverse()
+    .map((b) => Number(b).toString(16).padStart(2, "0"))
+    .join("")
+    .toUpperCase();
 }
 
 /** The process's resident set, in MB (from /proc). */

@@ -26,7 +26,11 @@ const quietOutput = { LOG_LEVEL: "info" }; // kept for error messages only (spaw
 export async function ensureAgentBuilt(): Promise<void> {
   const lock = path.join(root, ".data", "fault-agent-build.lock");
   await fs.mkdir(path.dirname(lock), { recursive: true });
-  await waitUntil(async () => fs.mkdir(lock).then(() => true), { what: "the agent build lock", timeoutMs: 120_000, intervalMs: 200 });
+  await waitUntil(async () => fs.mkdir(lock).then(() => true), {
+    what: "the agent build lock",
+    timeoutMs: 120_000,
+    intervalMs: 200,
+  });
   try {
     await buildIfStale(root, agentBuild, () => undefined);
   } finally {
@@ -36,23 +40,49 @@ export async function ensureAgentBuilt(): Promise<void> {
 
 function serverEnv(env: ServerEnv, extra: Record<string, string>): NodeJS.ProcessEnv {
   return {
-    ...process.env, ...quietOutput, DATABASE_URL: env.databaseUrl, REDIS_URL: env.redisUrl, QUEUE_PREFIX: env.queuePrefix,
-    AUTH_SECRET: env.authSecret, WEB_ORIGIN, NODE_ENV: "test",
-    ...(env.heartbeatMs ? { HEARTBEAT_INTERVAL_MS: String(env.heartbeatMs) } : {}), ...extra,
+    ...process.env,
+    ...quietOutput,
+    DATABASE_URL: env.databaseUrl,
+    REDIS_URL: env.redisUrl,
+    QUEUE_PREFIX: env.queuePrefix,
+    AUTH_SECRET: env.authSecret,
+    WEB_ORIGIN,
+    NODE_ENV: "test",
+    ...(env.heartbeatMs ? { HEARTBEAT_INTERVAL_MS: String(env.heartbeatMs) } : {}),
+    ...extra,
   };
 }
 
 /** An api process on `port`, on every address (agents in namespaces reach it on their gateway); resolves once /health answers. */
 export async function startApi(
-  env: ServerEnv, port: number, name = "api", extraEnv: Record<string, string> = {}, nodeArgs: string[] = [], log?: (line: string) => void,
+  env: ServerEnv,
+  port: number,
+  name = "api",
+  extraEnv: Record<string, string> = {},
+  nodeArgs: string[] = [],
+  log?: (line: string) => void,
 ): Promise<Child> {
   const child = spawnChild({
-    name, command: process.execPath, args: [...nodeArgs, "--import", "tsx", "apps/api/src/main.ts"], cwd: root, log,
-    env: serverEnv(env, { API_PORT: String(port), API_HOST: "0.0.0.0", API_PUBLIC_URL: `http://127.0.0.1:${port}`, ...extraEnv }),
+    name,
+    command: process.execPath,
+    args: [...nodeArgs, "--import", "tsx", "apps/api/src/main.ts"],
+    cwd: root,
+    log,
+    env: serverEnv(env, {
+      API_PORT: String(port),
+      API_HOST: "0.0.0.0",
+      API_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      ...extraEnv,
+    }),
   });
-  await waitUntil(async () => (await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(2_000) })).status === 200, {
-    what: `${name} /health on port ${port}`, timeoutMs: 60_000, abort: child.diedEarly,
-  });
+  await waitUntil(
+    async () => (await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(2_000) })).status === 200,
+    {
+      what: `${name} /health on port ${port}`,
+      timeoutMs: 60_000,
+      abort: child.diedEarly,
+    },
+  );
   return child;
 }
 
@@ -60,10 +90,18 @@ export async function startApi(
  * A workers process; resolves once it logged that its BullMQ worker is ready. Its metrics server is off unless
  * `extraEnv` sets WORKERS_METRICS_PORT: test files start several workers at once, the default port fits one.
  */
-export async function startWorkers(env: ServerEnv, name = "workers", extraEnv: Record<string, string> = {}, log?: (line: string) => void): Promise<Child> {
+export async function startWorkers(
+  env: ServerEnv,
+  name = "workers",
+  extraEnv: Record<string, string> = {},
+  log?: (line: string) => void,
+): Promise<Child> {
   let ready = false;
   const child = spawnChild({
-    name, command: process.execPath, args: ["--import", "tsx", "workers/src/main.ts"], cwd: root,
+    name,
+    command: process.execPath,
+    args: ["--import", "tsx", "workers/src/main.ts"],
+    cwd: root,
     env: serverEnv(env, { WORKERS_METRICS_PORT: "0", ...extraEnv }),
     log: (line) => {
       ready ||= line.includes('"workers ready"');
@@ -76,8 +114,17 @@ export async function startWorkers(env: ServerEnv, name = "workers", extraEnv: R
 
 /** The reference target (`throng-agent target`) on every address, so agents in namespaces reach it too. */
 export async function startTarget(port: number): Promise<Child> {
-  const child = spawnChild({ name: "target", command: process.execPath, args: [agentBin, "target", "--host", "0.0.0.0", "--port", String(port)], cwd: root });
-  await waitUntil(() => canConnect(port), { what: `the target on port ${port}`, timeoutMs: 20_000, abort: child.diedEarly });
+  const child = spawnChild({
+    name: "target",
+    command: process.execPath,
+    args: [agentBin, "target", "--host", "0.0.0.0", "--port", String(port)],
+    cwd: root,
+  });
+  await waitUntil(() => canConnect(port), {
+    what: `the target on port ${port}`,
+    timeoutMs: 20_000,
+    abort: child.diedEarly,
+  });
   return child;
 }
 

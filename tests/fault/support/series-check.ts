@@ -2,7 +2,10 @@ import type { MetricSnapshot, SeriesPoint } from "@throng/protocol/snapshot";
 import type { AgentRecord } from "./agent-tap";
 
 /** One agent's snapshots of one run as it sent them, in seq order, with the seqs it never sent. */
-export function measured(record: AgentRecord, runId: string): { snapshots: MetricSnapshot[]; missingSeqs: number[]; lastSeq?: number } {
+export function measured(
+  record: AgentRecord,
+  runId: string,
+): { snapshots: MetricSnapshot[]; missingSeqs: number[]; lastSeq?: number } {
   const bySeq = record.snapshots.get(runId) ?? new Map<number, MetricSnapshot>();
   const seqs = [...bySeq.keys()].sort((a, b) => a - b);
   const lastSeq = record.statuses.get(runId)?.lastSeq;
@@ -36,33 +39,38 @@ export function expectedSeries(byAgent: Map<string, MetricSnapshot[]>): SecondFa
       seconds.set(t, [...(seconds.get(t) ?? []), { agentId, snapshot }]);
     }
   }
-  return [...seconds.entries()].sort(([a], [b]) => a - b).map(([t, rows]) => {
-    const rate = (pick: (s: MetricSnapshot) => number) => rows.reduce((sum, { snapshot }) => sum + (pick(snapshot) * 1000) / Math.max(snapshot.intervalMs, 1000), 0);
-    return {
-      t,
-      agents: rows.map((r) => r.agentId).sort(),
-      clients: rows.reduce((sum, r) => sum + r.snapshot.clients, 0),
-      connections: rows.reduce((sum, r) => sum + r.snapshot.counters.connectionsOpen, 0),
-      messagesSentPerSec: round(rate((s) => s.counters.messagesSent)),
-      messagesReceivedPerSec: round(rate((s) => s.counters.messagesReceived)),
-      errors: rows.reduce((sum, r) => sum + r.snapshot.counters.errors + r.snapshot.counters.connectionsFailed, 0),
-      cpuByAgent: Object.fromEntries(rows.map((r) => [r.agentId, r.snapshot.health.cpuPercent])),
-    };
-  });
+  return [...seconds.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([t, rows]) => {
+      const rate = (pick: (s: MetricSnapshot) => number) =>
+        rows.reduce((sum, { snapshot }) => sum + (pick(snapshot) * 1000) / Math.max(snapshot.intervalMs, 1000), 0);
+      return {
+        t,
+        agents: rows.map((r) => r.agentId).sort(),
+        clients: rows.reduce((sum, r) => sum + r.snapshot.clients, 0),
+        connections: rows.reduce((sum, r) => sum + r.snapshot.counters.connectionsOpen, 0),
+        messagesSentPerSec: round(rate((s) => s.counters.messagesSent)),
+        messagesReceivedPerSec: round(rate((s) => s.counters.messagesReceived)),
+        errors: rows.reduce((sum, r) => sum + r.snapshot.counters.errors + r.snapshot.counters.connectionsFailed, 0),
+        cpuByAgent: Object.fromEntries(rows.map((r) => [r.agentId, r.snapshot.health.cpuPercent])),
+      };
+    });
 }
 
 /** The same facts read from the stored series (GET /series or the live stream). */
 export function storedFacts(points: SeriesPoint[]): SecondFacts[] {
-  return [...points].sort((a, b) => a.t - b.t).map((p) => ({
-    t: p.t,
-    agents: (p.agentHealth ?? []).map((h) => h.agentId).sort(),
-    clients: p.clients,
-    connections: p.connections,
-    messagesSentPerSec: round(p.messagesSentPerSec),
-    messagesReceivedPerSec: round(p.messagesReceivedPerSec),
-    errors: p.errors,
-    cpuByAgent: Object.fromEntries((p.agentHealth ?? []).map((h) => [h.agentId, h.cpuPercent])),
-  }));
+  return [...points]
+    .sort((a, b) => a.t - b.t)
+    .map((p) => ({
+      t: p.t,
+      agents: (p.agentHealth ?? []).map((h) => h.agentId).sort(),
+      clients: p.clients,
+      connections: p.connections,
+      messagesSentPerSec: round(p.messagesSentPerSec),
+      messagesReceivedPerSec: round(p.messagesReceivedPerSec),
+      errors: p.errors,
+      cpuByAgent: Object.fromEntries((p.agentHealth ?? []).map((h) => [h.agentId, h.cpuPercent])),
+    }));
 }
 
 /** Seconds between the first and last that no agent reported: a hole in the chart. */

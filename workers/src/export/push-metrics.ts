@@ -36,11 +36,20 @@ export const pushMetrics: MetricsPush = async (sink, target, series) => {
     };
     let response: Response;
     try {
-      response = await fetch(target.url, { method: "POST", headers, body, signal: AbortSignal.timeout(10_000), redirect: "manual" });
+      response = await fetch(target.url, {
+        method: "POST",
+        headers,
+        body,
+        signal: AbortSignal.timeout(10_000),
+        redirect: "manual",
+      });
     } catch (cause) {
       throw new Error(`no answer from ${new URL(target.url).host}: ${(cause as Error).message}`);
     }
     const text = await response.text().catch(() => "");
-    if (response.status < 200 || response.status > 299) throw new Error(`${new URL(target.url).host} answered HTTP ${response.status}${text ? `: ${text.trim().slice(0, 300)}` : ""}`);
+    if (response.status < 200 || response.status > 299)
+      throw new Error(
+        `${new URL(target.url).host} answered HTTP ${response.status}${text ? `: ${text.trim().slice(0, 300)}` : ""}`,
+      );
   }
 };

@@ -9,7 +9,12 @@ const root = protobuf.Root.fromJSON({
     prometheus: {
       nested: {
         WriteRequest: { fields: { timeseries: { rule: "repeated", type: "TimeSeries", id: 1 } } },
-        TimeSeries: { fields: { labels: { rule: "repeated", type: "Label", id: 1 }, samples: { rule: "repeated", type: "Sample", id: 2 } } },
+        TimeSeries: {
+          fields: {
+            labels: { rule: "repeated", type: "Label", id: 1 },
+            samples: { rule: "repeated", type: "Sample", id: 2 },
+          },
+        },
         Label: { fields: { name: { type: "string", id: 1 }, value: { type: "string", id: 2 } } },
         Sample: { fields: { value: { type: "double", id: 1 }, timestamp: { type: "int64", id: 2 } } },
       },
@@ -30,13 +35,23 @@ export const REMOTE_WRITE_HEADERS = {
  * (ending with le="+Inf", equal to `_count`), `_count` and `_sum`.
  */
 function classicSeries(s: HistogramSeries): ScalarSeries[] {
-  const counter = (suffix: string, extra: Record<string, string>, value: (sample: HistogramSeries["samples"][number]) => number): ScalarSeries => ({
-    name: `${s.name}${suffix}`, kind: "counter", unit: s.unit, labels: { ...s.labels, ...extra }, startMs: s.startMs,
+  const counter = (
+    suffix: string,
+    extra: Record<string, string>,
+    value: (sample: HistogramSeries["samples"][number]) => number,
+  ): ScalarSeries => ({
+    name: `${s.name}${suffix}`,
+    kind: "counter",
+    unit: s.unit,
+    labels: { ...s.labels, ...extra },
+    startMs: s.startMs,
     samples: s.samples.map((sample) => ({ timestampMs: sample.timestampMs, value: value(sample) })),
   });
   const les = [...s.bounds.map(String), "+Inf"];
   return [
-    ...les.map((le, i) => counter("_bucket", { le }, (sample) => sample.counts.slice(0, i + 1).reduce((a, b) => a + b, 0))),
+    ...les.map((le, i) =>
+      counter("_bucket", { le }, (sample) => sample.counts.slice(0, i + 1).reduce((a, b) => a + b, 0)),
+    ),
     counter("_count", {}, (sample) => sample.count),
     counter("_sum", {}, (sample) => sample.sumSec),
   ];
@@ -44,15 +59,28 @@ function classicSeries(s: HistogramSeries): ScalarSeries[] {
 
 /** One remote-write body (protobuf, snappy-compressed) for these series. */
 export function encodeRemoteWrite(series: readonly ExportSeries[]): Uint8Array {
-  const timeseries = series.flatMap((s) => (s.kind === "histogram" ? classicSeries(s) : [s])).map((s) => ({
-    labels: Object.entries({ ...s.labels, __name__: s.name }).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, value]) => ({ name, value })),
-    samples: [...s.samples].sort((a, b) => a.timestampMs - b.timestampMs).map((sample) => ({ value: sample.value, timestamp: sample.timestampMs })),
-  }));
+  const timeseries = series
+    .flatMap((s) => (s.kind === "histogram" ? classicSeries(s) : [s]))
+    .map((s) => ({
+      labels: Object.entries({ ...s.labels, __name__: s.name })
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([name, value]) => ({ name, value })),
+      samples: [...s.samples]
+        .sort((a, b) => a.timestampMs - b.timestampMs)
+        .map((sample) => ({ value: sample.value, timestamp: sample.timestampMs })),
+    }));
   return snappy.compress(WriteRequest.encode(WriteRequest.fromObject({ timeseries })).finish());
 }
 
 /** The inverse, for tests: the series a body carries. */
-export function decodeRemoteWrite(body: Uint8Array): { labels: { name: string; value: string }[]; samples: { value: number; timestamp: number }[] }[] {
-  const request = WriteRequest.toObject(WriteRequest.decode(snappy.uncompress(body)), { longs: Number, defaults: true }) as { timeseries: { labels: { name: string; value: string }[]; samples: { value: number; timestamp: number }[] }[] };
+export function decodeRemoteWrite(
+  body: Uint8Array,
+): { labels: { name: string; value: string }[]; samples: { value: number; timestamp: number }[] }[] {
+  const request = WriteRequest.toObject(WriteRequest.decode(snappy.uncompress(body)), {
+    longs: Number,
+    defaults: true,
+  }) as {
+    timeseries: { labels: { name: string; value: string }[]; samples: { value: number; timestamp: number }[] }[];
+  };
   return request.timeseries;
 }

@@ -1,7 +1,16 @@
 import type { Job } from "bullmq";
 import { parseOrThrow } from "@throng/protocol/errors";
 import {
-  CheckAgentJob, DeliverNotificationJob, ExportRunSeriesJob, FinishRunJob, RejudgeRunJob, RunJobName, ScheduledRunJob, SearchStepJob, StartRunJob, TestMetricsExportJob,
+  CheckAgentJob,
+  DeliverNotificationJob,
+  ExportRunSeriesJob,
+  FinishRunJob,
+  RejudgeRunJob,
+  RunJobName,
+  ScheduledRunJob,
+  SearchStepJob,
+  StartRunJob,
+  TestMetricsExportJob,
 } from "@throng/protocol/jobs";
 import type { PlanScheduleService } from "@throng/core/plans/plan-schedules";
 import type { RunOrchestrator } from "@throng/core/runs/run-orchestrator";
@@ -10,7 +19,9 @@ import type { MetricsExportService } from "@throng/core/metrics-export/metrics-e
 
 /** The runs queue's processor: validate the payload, make one core call. Every call is idempotent. */
 export function createRunJobProcessor(
-  orchestrator: RunOrchestrator, notifications: Pick<NotificationService, "deliver">, schedules: Pick<PlanScheduleService, "fire">,
+  orchestrator: RunOrchestrator,
+  notifications: Pick<NotificationService, "deliver">,
+  schedules: Pick<PlanScheduleService, "fire">,
   metricsExport: Pick<MetricsExportService, "runStarted" | "pushRun" | "test">,
 ) {
   return async function processRunJob(job: Job): Promise<void> {

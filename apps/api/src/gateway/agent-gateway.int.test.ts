@@ -61,7 +61,10 @@ describe("agent gateway (agent/PROTOCOL.md)", () => {
     expect((await early.closed).code).toBe(AgentCloseCode.handshakeRequired);
     const user = await api.signUp("Old");
     const old = await connectTestAgent(api.gatewayUrl);
-    old.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: await enrolmentToken(user) }, { protocolVersion: 99 }) });
+    old.send({
+      type: "hello",
+      payload: helloWith({ kind: "enrolment", token: await enrolmentToken(user) }, { protocolVersion: 99 }),
+    });
     const closed = await old.closed;
     expect(closed.code).toBe(AgentCloseCode.versionUnsupported);
     expect(closed.reason).toMatch(/run throng-agent/);
@@ -80,12 +83,18 @@ describe("agent gateway (agent/PROTOCOL.md)", () => {
     expect(await statusWithin(user, "offline", 5_000)).toBe("offline");
 
     const again = await connectTestAgent(api.gatewayUrl);
-    again.send({ type: "hello", payload: helloWith({ kind: "credential", agentId: ready.agentId, secret: ready.credential!.secret }) });
+    again.send({
+      type: "hello",
+      payload: helloWith({ kind: "credential", agentId: ready.agentId, secret: ready.credential!.secret }),
+    });
     const second = await again.next("ready");
     expect(second.agentId).toBe(ready.agentId);
     expect(second.credential).toBeUndefined();
     const wrong = await connectTestAgent(api.gatewayUrl);
-    wrong.send({ type: "hello", payload: helloWith({ kind: "credential", agentId: ready.agentId, secret: "thr_agt_wrong" }) });
+    wrong.send({
+      type: "hello",
+      payload: helloWith({ kind: "credential", agentId: ready.agentId, secret: "thr_agt_wrong" }),
+    });
     expect((await wrong.closed).code).toBe(AgentCloseCode.unauthenticated);
     await again.close();
   });
@@ -93,10 +102,16 @@ describe("agent gateway (agent/PROTOCOL.md)", () => {
   it("§4–§6 assigns a run, stores snapshots once, streams points live and closes the run", async () => {
     const user = await api.signUp("Ivy");
     const { agent, ready } = await enrolledAgent(user);
-    const plan = PlanView.parse((await user.request("POST", "/api/plans", {
-      name: "p", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-      scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 }, load: { clients: 7, durationSec: 2 },
-    })).json);
+    const plan = PlanView.parse(
+      (
+        await user.request("POST", "/api/plans", {
+          name: "p",
+          target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+          scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
+          load: { clients: 7, durationSec: 2 },
+        })
+      ).json,
+    );
     const run = RunView.parse((await user.request("POST", `/api/plans/${plan.id}/runs`)).json);
     expect(run.status).toBe("queued");
     expect(await api.queue.getJob(`start-${run.id}`)).toBeTruthy();
@@ -109,9 +124,22 @@ describe("agent gateway (agent/PROTOCOL.md)", () => {
 
     const t0 = Math.floor(assignment.startAt / 1000) * 1000;
     const snapshot = (seq: number) => ({
-      runId: run.id, seq, intervalStart: t0 + seq * 1000, intervalMs: 1000, clients: 7,
-      counters: { connectionsOpen: 7, connectionsOpened: seq === 0 ? 7 : 0, connectionsFailed: 0, connectionsClosed: 0,
-        messagesSent: 70, messagesReceived: 70, bytesSent: 4480, bytesReceived: 1400, errors: 0 },
+      runId: run.id,
+      seq,
+      intervalStart: t0 + seq * 1000,
+      intervalMs: 1000,
+      clients: 7,
+      counters: {
+        connectionsOpen: 7,
+        connectionsOpened: seq === 0 ? 7 : 0,
+        connectionsFailed: 0,
+        connectionsClosed: 0,
+        messagesSent: 70,
+        messagesReceived: 70,
+        bytesSent: 4480,
+        bytesReceived: 1400,
+        errors: 0,
+      },
       histograms: { rttUs: encodeValues(Array(70).fill(2_000 + seq * 1000)) },
       health: { cpuPercent: 5, eventLoopP99Ms: 1, rssBytes: 50_000_000 },
     });
@@ -123,7 +151,9 @@ describe("agent gateway (agent/PROTOCOL.md)", () => {
     expect(series.points.map((p) => p.connections)).toEqual([7, 7]);
     expect(series.points[1]?.rttP50Ms).toBeCloseTo(3, 1);
     const points = await live.until((messages) => messages.filter((m) => m.type === "point").length >= 2);
-    expect(points.filter((m) => m.type === "point").map((m) => m.type === "point" && m.point.messagesReceivedPerSec)).toEqual([70, 70]);
+    expect(
+      points.filter((m) => m.type === "point").map((m) => m.type === "point" && m.point.messagesReceivedPerSec),
+    ).toEqual([70, 70]);
 
     agent.send({ type: "shard-status", payload: { runId: run.id, state: "finished", lastSeq: 1 } });
     await expect.poll(async () => api.queue.getJob(`finish-all-shards-done-${run.id}`), { timeout: 5000 }).toBeTruthy();
@@ -141,16 +171,25 @@ describe("agent gateway (agent/PROTOCOL.md)", () => {
   it("resends an active assignment when the agent reconnects", async () => {
     const user = await api.signUp("Jo");
     const { agent, ready } = await enrolledAgent(user);
-    const plan = PlanView.parse((await user.request("POST", "/api/plans", {
-      name: "p", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-      scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 }, load: { clients: 3, durationSec: 30 },
-    })).json);
+    const plan = PlanView.parse(
+      (
+        await user.request("POST", "/api/plans", {
+          name: "p",
+          target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+          scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
+          load: { clients: 3, durationSec: 30 },
+        })
+      ).json,
+    );
     const run = RunView.parse((await user.request("POST", `/api/plans/${plan.id}/runs`)).json);
     await api.deps.orchestrator.start(ready.orgId, run.id);
     const first = await agent.next("run-assignment");
     await agent.close();
     const again = await connectTestAgent(api.gatewayUrl);
-    again.send({ type: "hello", payload: helloWith({ kind: "credential", agentId: ready.agentId, secret: ready.credential!.secret }) });
+    again.send({
+      type: "hello",
+      payload: helloWith({ kind: "credential", agentId: ready.agentId, secret: ready.credential!.secret }),
+    });
     await again.next("ready");
     expect(await again.next("run-assignment")).toEqual(first);
     await again.close();
@@ -160,18 +199,42 @@ describe("agent gateway (agent/PROTOCOL.md)", () => {
     const owner = await api.signUp("Kim");
     const intruder = await api.signUp("Lex");
     const { agent: ownerAgent, ready } = await enrolledAgent(owner);
-    const plan = PlanView.parse((await owner.request("POST", "/api/plans", {
-      name: "p", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-      scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 }, load: { clients: 1, durationSec: 30 },
-    })).json);
+    const plan = PlanView.parse(
+      (
+        await owner.request("POST", "/api/plans", {
+          name: "p",
+          target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+          scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
+          load: { clients: 1, durationSec: 30 },
+        })
+      ).json,
+    );
     const run = RunView.parse((await owner.request("POST", `/api/plans/${plan.id}/runs`)).json);
     await api.deps.orchestrator.start(ready.orgId, run.id);
     const { agent: other } = await enrolledAgent(intruder);
-    other.send({ type: "snapshot", payload: {
-      runId: run.id, seq: 0, intervalStart: Date.now(), intervalMs: 1000, clients: 1,
-      counters: { connectionsOpen: 1, connectionsOpened: 1, connectionsFailed: 0, connectionsClosed: 0, messagesSent: 1, messagesReceived: 1, bytesSent: 1, bytesReceived: 1, errors: 0 },
-      histograms: { rttUs: encodeValues([1000]) }, health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
-    } });
+    other.send({
+      type: "snapshot",
+      payload: {
+        runId: run.id,
+        seq: 0,
+        intervalStart: Date.now(),
+        intervalMs: 1000,
+        clients: 1,
+        counters: {
+          connectionsOpen: 1,
+          connectionsOpened: 1,
+          connectionsFailed: 0,
+          connectionsClosed: 0,
+          messagesSent: 1,
+          messagesReceived: 1,
+          bytesSent: 1,
+          bytesReceived: 1,
+          errors: 0,
+        },
+        histograms: { rttUs: encodeValues([1000]) },
+        health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
+      },
+    });
     await other.next("snapshot-ack");
     expect(RunSeries.parse((await owner.request("GET", `/api/runs/${run.id}/series`)).json).points).toEqual([]);
     expect((await intruder.request("GET", `/api/runs/${run.id}`)).status).toBe(404);
@@ -180,19 +243,28 @@ describe("agent gateway (agent/PROTOCOL.md)", () => {
   });
 });
 
-
 async function createPlan(user: TestUser, overrides: Record<string, unknown> = {}) {
-  return PlanView.parse((await user.request("POST", "/api/plans", {
-    name: "p", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-    scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 }, load: { clients: 4, durationSec: 30 }, ...overrides,
-  })).json);
+  return PlanView.parse(
+    (
+      await user.request("POST", "/api/plans", {
+        name: "p",
+        target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+        scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
+        load: { clients: 4, durationSec: 30 },
+        ...overrides,
+      })
+    ).json,
+  );
 }
 
 describe("control plane (agent/PROTOCOL.md)", () => {
   it("§2 refuses an agent of another release line, saying which version to run (4006)", async () => {
     const user = await api.signUp("Ver");
     const agent = await connectTestAgent(api.gatewayUrl);
-    agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: await enrolmentToken(user) }, { agentVersion: "9.0.0" }) });
+    agent.send({
+      type: "hello",
+      payload: helloWith({ kind: "enrolment", token: await enrolmentToken(user) }, { agentVersion: "9.0.0" }),
+    });
     const closed = await agent.closed;
     expect(closed.code).toBe(AgentCloseCode.versionUnsupported);
     expect(closed.reason).toMatch(/too new; this server needs throng-agent 0\.1\.x/);
@@ -200,7 +272,9 @@ describe("control plane (agent/PROTOCOL.md)", () => {
 
   it("§2 a single-use enrolment token enrols one agent only", async () => {
     const user = await api.signUp("One");
-    const token = EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens", { singleUse: true })).json).token;
+    const token = EnrolmentTokenCreated.parse(
+      (await user.request("POST", "/api/enrolment-tokens", { singleUse: true })).json,
+    ).token;
     const first = await connectTestAgent(api.gatewayUrl);
     first.send({ type: "hello", payload: helloWith({ kind: "enrolment", token }) });
     await first.next("ready");
@@ -228,7 +302,10 @@ describe("control plane (agent/PROTOCOL.md)", () => {
     expect(closed.code).toBe(AgentCloseCode.unauthenticated);
     expect(closed.reason).toMatch(/revoked/);
     const again = await connectTestAgent(api.gatewayUrl);
-    again.send({ type: "hello", payload: helloWith({ kind: "credential", agentId: ready.agentId, secret: ready.credential!.secret }) });
+    again.send({
+      type: "hello",
+      payload: helloWith({ kind: "credential", agentId: ready.agentId, secret: ready.credential!.secret }),
+    });
     expect((await again.closed).code).toBe(AgentCloseCode.unauthenticated);
     expect((await user.request("GET", "/api/agents")).json.agents).toEqual([]);
   });
@@ -254,13 +331,25 @@ describe("control plane (agent/PROTOCOL.md)", () => {
     const small = { openFileLimit: 1_024, clientsPerEngine: 768, maxEngines: 2 };
     const big = { openFileLimit: 1_024, clientsPerEngine: 768, maxEngines: 8 };
     const agents = [];
-    for (const [hostname, capacity] of [["rig-small", small], ["rig-big", big]] as const) {
+    for (const [hostname, capacity] of [
+      ["rig-small", small],
+      ["rig-big", big],
+    ] as const) {
       const agent = await connectTestAgent(api.gatewayUrl);
-      agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: await enrolmentToken(user) }, { host: { hostname, os: "linux", arch: "x64", cores: 2, memoryBytes: 2 ** 30 }, capacity }) });
+      agent.send({
+        type: "hello",
+        payload: helloWith(
+          { kind: "enrolment", token: await enrolmentToken(user) },
+          { host: { hostname, os: "linux", arch: "x64", cores: 2, memoryBytes: 2 ** 30 }, capacity },
+        ),
+      });
       agents.push({ agent, ready: await agent.next("ready") });
     }
     const listed = (await user.request("GET", "/api/agents")).json.agents.map((a: unknown) => AgentView.parse(a));
-    expect(Object.fromEntries(listed.map((a: AgentView) => [a.hostname, a.capacity]))).toEqual({ "rig-small": small, "rig-big": big });
+    expect(Object.fromEntries(listed.map((a: AgentView) => [a.hostname, a.capacity]))).toEqual({
+      "rig-small": small,
+      "rig-big": big,
+    });
 
     // 1,536 + 6,144 = 7,680 clients at most.
     const tooBig = await createPlan(user, { load: { clients: 7_681, durationSec: 30 } });
@@ -286,14 +375,24 @@ describe("control plane (agent/PROTOCOL.md)", () => {
     const user = await api.signUp("Perm");
     const capabilities = { scripts: "none" as const, allowTargets: ["10.0.0.5:9000"] };
     const agent = await connectTestAgent(api.gatewayUrl);
-    agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: await enrolmentToken(user) }, { host: { hostname: "rig-7", os: "linux", arch: "x64", cores: 2, memoryBytes: 2 ** 30 }, capabilities }) });
+    agent.send({
+      type: "hello",
+      payload: helloWith(
+        { kind: "enrolment", token: await enrolmentToken(user) },
+        { host: { hostname: "rig-7", os: "linux", arch: "x64", cores: 2, memoryBytes: 2 ** 30 }, capabilities },
+      ),
+    });
     await agent.next("ready");
     const listed = (await user.request("GET", "/api/agents")).json.agents.map((a: unknown) => AgentView.parse(a));
     expect(listed.map((a: AgentView) => a.capabilities)).toEqual([capabilities]);
 
     const plan = await createPlan(user);
-    const reason = expect.stringMatching(/^No agent that matches may run this plan: rig-7 loads only 10\.0\.0\.5:9000 \(its --allow-target list\), not 127\.0\.0\.1:\d+\. Restart one with that flag/);
-    expect((await user.request("GET", `/api/plans/${plan.id}`)).json.warnings).toEqual([{ path: "agents", message: reason }]);
+    const reason = expect.stringMatching(
+      /^No agent that matches may run this plan: rig-7 loads only 10\.0\.0\.5:9000 \(its --allow-target list\), not 127\.0\.0\.1:\d+\. Restart one with that flag/,
+    );
+    expect((await user.request("GET", `/api/plans/${plan.id}`)).json.warnings).toEqual([
+      { path: "agents", message: reason },
+    ]);
     const refused = await user.request("POST", `/api/plans/${plan.id}/runs`);
     expect(refused.status).toBe(409);
     expect(refused.json.error.message).toEqual(reason);
@@ -325,7 +424,11 @@ describe("control plane (agent/PROTOCOL.md)", () => {
       await api.deps.orchestrator.start(ready.orgId, run.id);
       await agent.next("run-assignment");
       await agent.close();
-      await expect.poll(async () => (await api.queue.getJobs(["delayed"])).some((j) => j.name === "check-agent" && j.data.runId === run.id)).toBe(true);
+      await expect
+        .poll(async () =>
+          (await api.queue.getJobs(["delayed"])).some((j) => j.name === "check-agent" && j.data.runId === run.id),
+        )
+        .toBe(true);
       await api.deps.orchestrator.checkAgent(ready.orgId, run.id, ready.agentId); // what the delayed job does
       const after = RunView.parse((await user.request("GET", `/api/runs/${run.id}`)).json);
       expect(after.status).toBe(onLost === "abort" ? "aborted" : "degraded");
@@ -342,7 +445,8 @@ describe("control plane (agent/PROTOCOL.md)", () => {
     await api.deps.orchestrator.start(ready.orgId, run.id);
     await agent.next("run-assignment");
     agent.ws.pause(); // reads nothing and sends nothing: the heartbeat timeout's close frame is never answered
-    const lostCheckQueued = async () => (await api.queue.getJobs(["delayed"])).some((j) => j.name === "check-agent" && j.data.runId === run.id);
+    const lostCheckQueued = async () =>
+      (await api.queue.getJobs(["delayed"])).some((j) => j.name === "check-agent" && j.data.runId === run.id);
     await expect.poll(lostCheckQueued, { timeout: 8_000, interval: 200 }).toBe(true); // heartbeats are 1 s here
     agent.ws.terminate();
   });
@@ -356,10 +460,16 @@ describe("control plane (agent/PROTOCOL.md)", () => {
     await agent.next("run-assignment");
     await agent.close();
     const again = await connectTestAgent(api.gatewayUrl);
-    again.send({ type: "hello", payload: helloWith({ kind: "credential", agentId: ready.agentId, secret: ready.credential!.secret }) });
+    again.send({
+      type: "hello",
+      payload: helloWith({ kind: "credential", agentId: ready.agentId, secret: ready.credential!.secret }),
+    });
     await again.next("run-assignment");
     await api.deps.orchestrator.checkAgent(ready.orgId, run.id, ready.agentId);
-    expect(RunView.parse((await user.request("GET", `/api/runs/${run.id}`)).json)).toMatchObject({ status: "running", events: [] });
+    expect(RunView.parse((await user.request("GET", `/api/runs/${run.id}`)).json)).toMatchObject({
+      status: "running",
+      events: [],
+    });
     await again.close();
   });
 });
@@ -382,7 +492,11 @@ async function fetchLive(user: TestUser, runId: string) {
         while ((cut = buffer.indexOf("\n\n")) >= 0) {
           const event = buffer.slice(0, cut);
           buffer = buffer.slice(cut + 2);
-          const data = event.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
+          const data = event
+            .split("\n")
+            .filter((l) => l.startsWith("data: "))
+            .map((l) => l.slice(6))
+            .join("\n");
           if (!data) continue;
           const envelope = LiveEnvelope.parse(JSON.parse(data));
           seqs.push(envelope.seq);

@@ -13,7 +13,9 @@ const AgentId = z.string().uuid();
 
 /** A refusal written before the WebSocket handshake: no `ws` state, no timers, the socket closed at once. */
 function refuseUpgrade(socket: Duplex, refusal: Extract<Admission, { admitted: false }>) {
-  const error: ErrorBody = { error: { code: refusal.status === 429 ? "rate_limited" : "unavailable", message: refusal.reason } };
+  const error: ErrorBody = {
+    error: { code: refusal.status === 429 ? "rate_limited" : "unavailable", message: refusal.reason },
+  };
   const body = JSON.stringify(error);
   const status = refusal.status === 429 ? "429 Too Many Requests" : "503 Service Unavailable";
   socket.end(
@@ -76,7 +78,10 @@ export function attachAgentGateway(app: FastifyInstance, deps: ApiDeps) {
     socket.on("error", () => undefined); // a peer that resets before the handshake is not an API error
     // Behind a load balancer the first X-Forwarded-For hop is the rig; otherwise the socket's peer.
     const forwarded = request.headers["x-forwarded-for"];
-    const ip = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim() || request.socket.remoteAddress || null;
+    const ip =
+      (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim() ||
+      request.socket.remoteAddress ||
+      null;
     void admit(request, socket, head, ip).catch((err) => {
       log.error({ err }, "agent upgrade failed");
       socket.destroy();

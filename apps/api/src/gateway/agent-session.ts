@@ -1,7 +1,12 @@
 import type { WebSocket } from "ws";
 import {
-  AGENT_PROTOCOL_VERSION, AgentCloseCode, decodeAgentMessage, encodeMessage,
-  type AgentToServerMessage, type Hello, type ServerToAgentMessage,
+  AGENT_PROTOCOL_VERSION,
+  AgentCloseCode,
+  decodeAgentMessage,
+  encodeMessage,
+  type AgentToServerMessage,
+  type Hello,
+  type ServerToAgentMessage,
 } from "@throng/protocol/agent";
 import { AgentControl, Channel } from "@throng/protocol/jobs";
 import { ThrongError } from "@throng/protocol/errors";
@@ -53,7 +58,9 @@ export function startAgentSession(
     const orgId = agent?.orgId;
     outbound = outbound
       .then(async () => send(orgId ? await secrets.fill(orgId, message) : message))
-      .catch((err) => log.error({ err, agentId: agent?.agentId, type: message.type }, "message for the agent could not be sent"));
+      .catch((err) =>
+        log.error({ err, agentId: agent?.agentId, type: message.type }, "message for the agent could not be sent"),
+      );
   };
   // Shorter when many connections wait for hello (a flood): each one holds a file descriptor and memory until then.
   const helloTimer = setTimeout(() => {
@@ -71,22 +78,33 @@ export function startAgentSession(
 
   async function onHello(hello: Hello) {
     if (hello.protocolVersion !== AGENT_PROTOCOL_VERSION) {
-      return closeWith(socket, AgentCloseCode.versionUnsupported,
-        `agent protocol v${hello.protocolVersion} unsupported; run throng-agent ${THRONG_VERSION} (protocol v${AGENT_PROTOCOL_VERSION})`);
+      return closeWith(
+        socket,
+        AgentCloseCode.versionUnsupported,
+        `agent protocol v${hello.protocolVersion} unsupported; run throng-agent ${THRONG_VERSION} (protocol v${AGENT_PROTOCOL_VERSION})`,
+      );
     }
     if (hello.auth.kind === "enrolment") {
       const limit = await deps.rateLimiter.hit("enrol-ip", ip ?? "unknown", deps.rateLimits.enrolment);
-      if (!limit.allowed) return closeWith(socket, AgentCloseCode.rateLimited, `too many enrolment attempts; retry in ${limit.retryAfterSec} s`);
+      if (!limit.allowed)
+        return closeWith(
+          socket,
+          AgentCloseCode.rateLimited,
+          `too many enrolment attempts; retry in ${limit.retryAfterSec} s`,
+        );
     }
     const authed = await deps.fleet.authenticate(hello, ip);
     clearTimeout(helloTimer);
     slot.release();
     agent = { agentId: authed.agentId, orgId: authed.orgId };
     const previous = registry.get(authed.agentId);
-    if (previous && previous !== socket) closeWith(previous, AgentCloseCode.replaced, "replaced by a newer connection of this agent");
+    if (previous && previous !== socket)
+      closeWith(previous, AgentCloseCode.replaced, "replaced by a newer connection of this agent");
     registry.set(authed.agentId, socket);
     unsubscribes.push(
-      await deps.subscriber.subscribe(Channel.agent(authed.agentId), (message) => deliver(message as ServerToAgentMessage)),
+      await deps.subscriber.subscribe(Channel.agent(authed.agentId), (message) =>
+        deliver(message as ServerToAgentMessage),
+      ),
       await deps.subscriber.subscribe(Channel.agentControl(authed.agentId), (message) => {
         const control = AgentControl.safeParse(message);
         if (control.success) closeWith(socket, control.data.code, control.data.reason);
@@ -96,12 +114,19 @@ export function startAgentSession(
     send({
       type: "ready",
       payload: {
-        agentId: authed.agentId, orgId: authed.orgId, credential: authed.credential,
-        heartbeatIntervalMs: deps.config.heartbeatIntervalMs, flushIntervalMs: deps.config.flushIntervalMs, serverTime: Date.now(),
+        agentId: authed.agentId,
+        orgId: authed.orgId,
+        credential: authed.credential,
+        heartbeatIntervalMs: deps.config.heartbeatIntervalMs,
+        flushIntervalMs: deps.config.flushIntervalMs,
+        serverTime: Date.now(),
         orphanGraceMs: deps.config.orphanGraceMs,
       },
     });
-    log.info({ agentId: authed.agentId, orgId: authed.orgId, host: hello.host.hostname, enrolled: !!authed.credential }, "agent connected");
+    log.info(
+      { agentId: authed.agentId, orgId: authed.orgId, host: hello.host.hostname, enrolled: !!authed.credential },
+      "agent connected",
+    );
     for (const assignment of await deps.orchestrator.activeAssignments(authed.orgId, authed.agentId)) {
       deliver({ type: "run-assignment", payload: assignment });
     }
@@ -111,12 +136,18 @@ export function startAgentSession(
   let acks = Promise.resolve();
   let failed = false;
   function fail(err: unknown) {
-    if (err instanceof ThrongError && err.code === "unauthenticated") return closeWith(socket, AgentCloseCode.unauthenticated, err.message);
-    if (err instanceof ThrongError && err.code === "unsupported_version") return closeWith(socket, AgentCloseCode.versionUnsupported, err.message);
+    if (err instanceof ThrongError && err.code === "unauthenticated")
+      return closeWith(socket, AgentCloseCode.unauthenticated, err.message);
+    if (err instanceof ThrongError && err.code === "unsupported_version")
+      return closeWith(socket, AgentCloseCode.versionUnsupported, err.message);
     if (failed) return; // a failed snapshot fails every later link of the ack chain: one report, one close
     failed = true;
     // The agent reconnects and sends again what was not acknowledged: an outage of the database is no bug to report.
-    if (isDatabaseUnavailable(err)) log.warn({ err: (err as Error).message, agentId: agent?.agentId }, "database unavailable; agent asked to reconnect");
+    if (isDatabaseUnavailable(err))
+      log.warn(
+        { err: (err as Error).message, agentId: agent?.agentId },
+        "database unavailable; agent asked to reconnect",
+      );
     else log.error({ err, agentId: agent?.agentId }, "agent message failed");
     closeWith(socket, AgentCloseCode.internal, "server error; reconnect");
   }
@@ -139,18 +170,24 @@ export function startAgentSession(
         const { runId, seq } = message.payload;
         deps.metrics.snapshotReceived(message.payload, lastHeard);
         const result = deps.ingest.ingest(agent.orgId, agentId, secrets.redactSnapshot(message.payload));
-        acks = acks.then(() => result).then((stored) => {
-          deps.metrics.snapshotIngested(stored);
-          if (stored === "unknown-run") log.warn({ agentId, runId }, "snapshot for a run this agent does not hold");
-          send({ type: "snapshot-ack", payload: { runId, seq } });
-        });
+        acks = acks
+          .then(() => result)
+          .then((stored) => {
+            deps.metrics.snapshotIngested(stored);
+            if (stored === "unknown-run") log.warn({ agentId, runId }, "snapshot for a run this agent does not hold");
+            send({ type: "snapshot-ack", payload: { runId, seq } });
+          });
         acks.catch(fail);
         return;
       }
       case "server-sample": {
         // A watcher's second of the server under test (PROTOCOL.md §11): stored, then acknowledged like a snapshot.
         const result = await deps.serverSamples.ingest(agent.orgId, agent.agentId, message.payload);
-        if (result === "unknown-run") log.warn({ agentId: agent.agentId, runId: message.payload.runId }, "server sample for a run this agent does not watch");
+        if (result === "unknown-run")
+          log.warn(
+            { agentId: agent.agentId, runId: message.payload.runId },
+            "server sample for a run this agent does not watch",
+          );
         return send({ type: "snapshot-ack", payload: { runId: message.payload.runId, seq: message.payload.seq } });
       }
       case "script-fetch": {
@@ -159,7 +196,13 @@ export function startAgentSession(
         const source = await deps.scripts.sourceForAgent(agent.orgId, sha256);
         return send({
           type: "script-bundle",
-          payload: source !== undefined ? { sha256, source } : { sha256, error: `no script bundle ${sha256} in this agent's organisation: upload it (throng script upload, or the Scripts page)` },
+          payload:
+            source !== undefined
+              ? { sha256, source }
+              : {
+                  sha256,
+                  error: `no script bundle ${sha256} in this agent's organisation: upload it (throng script upload, or the Scripts page)`,
+                },
         });
       }
       case "shard-status":
@@ -177,7 +220,9 @@ export function startAgentSession(
 
   socket.on("message", (data, isBinary) => {
     lastHeard = Date.now();
-    const decoded = isBinary ? { ok: false as const, reason: "binary frames are not part of the protocol" } : decodeAgentMessage(data.toString());
+    const decoded = isBinary
+      ? { ok: false as const, reason: "binary frames are not part of the protocol" }
+      : decodeAgentMessage(data.toString());
     if (!decoded.ok) return closeWith(socket, AgentCloseCode.invalidMessage, decoded.reason);
     queue = queue.then(() => handle(decoded.message)).catch(fail);
   });
@@ -192,9 +237,16 @@ export function startAgentSession(
         await deps.fleet.markDisconnected(orgId, agentId, closedAt);
         return await deps.orchestrator.agentDisconnected(orgId, agentId);
       } catch (err) {
-        if (!isDatabaseUnavailable(err)) return log.error({ err, agentId }, "marking a disconnected agent offline or scheduling its lost check failed");
+        if (!isDatabaseUnavailable(err))
+          return log.error(
+            { err, agentId },
+            "marking a disconnected agent offline or scheduling its lost check failed",
+          );
         if (registry.has(agentId)) return; // back on this instance: its hello found the database and marked it online
-        log.warn({ agentId, retryInMs: waitMs }, "database unavailable; the disconnected agent's offline mark and lost check wait for it");
+        log.warn(
+          { agentId, retryInMs: waitMs },
+          "database unavailable; the disconnected agent's offline mark and lost check wait for it",
+        );
         await new Promise((resolve) => setTimeout(resolve, waitMs).unref());
       }
     }

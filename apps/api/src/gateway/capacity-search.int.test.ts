@@ -10,7 +10,12 @@ import { startTestApi, type TestApi } from "../testing/test-api";
 let api: TestApi;
 beforeAll(async () => {
   api = await startTestApi({
-    orchestration: { startDelayMs: 100, finishGraceMs: 60_000, agentLostGraceMs: 60_000, search: { searchLagMs: 300, searchMaxLagMs: 60_000, searchRetryMs: 100 } },
+    orchestration: {
+      startDelayMs: 100,
+      finishGraceMs: 60_000,
+      agentLostGraceMs: 60_000,
+      search: { searchLagMs: 300, searchMaxLagMs: 60_000, searchRetryMs: 100 },
+    },
   });
 });
 afterAll(async () => {
@@ -24,31 +29,71 @@ describe("automatic capacity search under the control plane (agent/PROTOCOL.md Â
     let agent = await connectTestAgent(api.gatewayUrl);
     agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token }) });
     const ready = await agent.next("ready");
-    const plan = PlanView.parse((await user.request("POST", "/api/plans", {
-      name: "search", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-      scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
-      // Coarse levels 10, 20, 30, 40; after a break, one level halfway between the last held and the broken one.
-      load: { clients: 40, durationSec: 600, shape: { kind: "step-up", mode: "auto", startClients: 10, stepDurationSec: 2, coarseSteps: 4, fineSteps: 2 } },
-      slos: [{ metric: "rtt-p99-ms", below: 50 }],
-    })).json);
+    const plan = PlanView.parse(
+      (
+        await user.request("POST", "/api/plans", {
+          name: "search",
+          target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+          scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
+          // Coarse levels 10, 20, 30, 40; after a break, one level halfway between the last held and the broken one.
+          load: {
+            clients: 40,
+            durationSec: 600,
+            shape: {
+              kind: "step-up",
+              mode: "auto",
+              startClients: 10,
+              stepDurationSec: 2,
+              coarseSteps: 4,
+              fineSteps: 2,
+            },
+          },
+          slos: [{ metric: "rtt-p99-ms", below: 50 }],
+        })
+      ).json,
+    );
     const run = RunView.parse((await user.request("POST", `/api/plans/${plan.id}/runs`)).json);
     const orgId = ready.orgId;
     await api.deps.orchestrator.start(orgId, run.id);
     const assignment = await agent.next("run-assignment");
     expect(assignment.searchStep).toBeUndefined();
     expect(assignment.clientsBefore).toBe(0);
-    const stored = () => api.db.selectFrom("run_search_steps").select(["step", "clients", "phase", "held"]).where("run_id", "=", run.id).orderBy("step").execute();
+    const stored = () =>
+      api.db
+        .selectFrom("run_search_steps")
+        .select(["step", "clients", "phase", "held"])
+        .where("run_id", "=", run.id)
+        .orderBy("step")
+        .execute();
     expect(await stored()).toEqual([{ step: 0, clients: 10, phase: "coarse", held: null }]);
     // The first look is delayed to just after step 0's end.
     expect(await api.queue.getJob(`search-step-${run.id}-0-0`)).toBeTruthy();
 
     const send = async (seq: number, step: number, clients: number, rttUs: number) => {
-      agent.send({ type: "snapshot", payload: {
-        runId: run.id, seq, intervalStart: assignment.startAt + seq * 1000, intervalMs: 1000, clients, step,
-        counters: { connectionsOpen: clients, connectionsOpened: 0, connectionsFailed: 0, connectionsClosed: 0, messagesSent: clients * 10, messagesReceived: clients * 10, bytesSent: 0, bytesReceived: 0, errors: 0 },
-        histograms: { rttUs: encodeValues(Array(50).fill(rttUs)) },
-        health: { cpuPercent: 5, eventLoopP99Ms: 1, rssBytes: 50_000_000 },
-      } });
+      agent.send({
+        type: "snapshot",
+        payload: {
+          runId: run.id,
+          seq,
+          intervalStart: assignment.startAt + seq * 1000,
+          intervalMs: 1000,
+          clients,
+          step,
+          counters: {
+            connectionsOpen: clients,
+            connectionsOpened: 0,
+            connectionsFailed: 0,
+            connectionsClosed: 0,
+            messagesSent: clients * 10,
+            messagesReceived: clients * 10,
+            bytesSent: 0,
+            bytesReceived: 0,
+            errors: 0,
+          },
+          histograms: { rttUs: encodeValues(Array(50).fill(rttUs)) },
+          health: { cpuPercent: 5, eventLoopP99Ms: 1, rssBytes: 50_000_000 },
+        },
+      });
       expect(await agent.next("snapshot-ack")).toEqual({ runId: run.id, seq });
     };
     const decide = (step: number, attempt = 0) => api.deps.orchestrator.searchStep(orgId, run.id, step, attempt);
@@ -58,8 +103,17 @@ describe("automatic capacity search under the control plane (agent/PROTOCOL.md Â
     await send(1, 0, 10, 2_000);
     await decide(0);
     const step1 = await agent.next("search-step");
-    expect(step1).toEqual({ runId: run.id, step: 1, clients: 20, phase: "coarse", startAt: assignment.startAt + 2_000 });
-    expect(await stored()).toEqual([{ step: 0, clients: 10, phase: "coarse", held: true }, { step: 1, clients: 20, phase: "coarse", held: null }]);
+    expect(step1).toEqual({
+      runId: run.id,
+      step: 1,
+      clients: 20,
+      phase: "coarse",
+      startAt: assignment.startAt + 2_000,
+    });
+    expect(await stored()).toEqual([
+      { step: 0, clients: 10, phase: "coarse", held: true },
+      { step: 1, clients: 20, phase: "coarse", held: null },
+    ]);
 
     // A repeated job (a worker that stopped after storing) sends the stored level again; it decides nothing new.
     await decide(0);
@@ -69,9 +123,17 @@ describe("automatic capacity search under the control plane (agent/PROTOCOL.md Â
     // A reconnecting agent resumes at the level the search has reached.
     await agent.close();
     agent = await connectTestAgent(api.gatewayUrl);
-    agent.send({ type: "hello", payload: helloWith({ kind: "credential", agentId: ready.agentId, secret: ready.credential!.secret }) });
+    agent.send({
+      type: "hello",
+      payload: helloWith({ kind: "credential", agentId: ready.agentId, secret: ready.credential!.secret }),
+    });
     await agent.next("ready");
-    expect((await agent.next("run-assignment")).searchStep).toEqual({ step: 1, clients: 20, phase: "coarse", startAt: assignment.startAt + 2_000 });
+    expect((await agent.next("run-assignment")).searchStep).toEqual({
+      step: 1,
+      clients: 20,
+      phase: "coarse",
+      startAt: assignment.startAt + 2_000,
+    });
 
     // Step 1 breaks (80 ms round trips), but its last second is not in yet: the job waits and looks again.
     await send(2, 1, 20, 80_000);
@@ -81,23 +143,50 @@ describe("automatic capacity search under the control plane (agent/PROTOCOL.md Â
     await send(3, 1, 20, 80_000);
     await decide(1, 1);
     // Back at 10 (the last level that held) until it holds again: the server drains the overload first.
-    expect(await agent.next("search-step")).toEqual({ runId: run.id, step: 2, clients: 10, phase: "settle", startAt: assignment.startAt + 4_000 });
+    expect(await agent.next("search-step")).toEqual({
+      runId: run.id,
+      step: 2,
+      clients: 10,
+      phase: "settle",
+      startAt: assignment.startAt + 4_000,
+    });
     await send(4, 2, 10, 60_000);
     await send(5, 2, 10, 60_000);
     await decide(2);
-    expect(await agent.next("search-step")).toEqual({ runId: run.id, step: 3, clients: 10, phase: "settle", startAt: assignment.startAt + 6_000 });
+    expect(await agent.next("search-step")).toEqual({
+      runId: run.id,
+      step: 3,
+      clients: 10,
+      phase: "settle",
+      startAt: assignment.startAt + 6_000,
+    });
     await send(6, 3, 10, 2_000);
     await send(7, 3, 10, 2_000);
     await decide(3);
     // Recovered: the fine phase climbs, halfway between 10 (held) and 20 (broke).
-    expect(await agent.next("search-step")).toEqual({ runId: run.id, step: 4, clients: 15, phase: "fine", startAt: assignment.startAt + 8_000 });
+    expect(await agent.next("search-step")).toEqual({
+      runId: run.id,
+      step: 4,
+      clients: 15,
+      phase: "fine",
+      startAt: assignment.startAt + 8_000,
+    });
 
     // The only fine level holds: the search is over, and the agent is told to stop.
     await send(8, 4, 15, 3_000);
     await send(9, 4, 15, 3_000);
     await decide(4);
-    expect(await agent.next("run-stop")).toEqual({ runId: run.id, reason: "capacity search finished: every fine step below the broken coarse step held" });
-    expect((await stored()).map((s) => [s.phase, s.held])).toEqual([["coarse", true], ["coarse", false], ["settle", false], ["settle", true], ["fine", true]]);
+    expect(await agent.next("run-stop")).toEqual({
+      runId: run.id,
+      reason: "capacity search finished: every fine step below the broken coarse step held",
+    });
+    expect((await stored()).map((s) => [s.phase, s.held])).toEqual([
+      ["coarse", true],
+      ["coarse", false],
+      ["settle", false],
+      ["settle", true],
+      ["fine", true],
+    ]);
 
     agent.send({ type: "shard-status", payload: { runId: run.id, state: "finished", lastSeq: 9 } });
     await expect.poll(async () => api.queue.getJob(`finish-all-shards-done-${run.id}`), { timeout: 5000 }).toBeTruthy();
@@ -106,7 +195,13 @@ describe("automatic capacity search under the control plane (agent/PROTOCOL.md Â
     expect(done.status).toBe("finished");
     expect(done.events.map((e) => e.kind)).toContain("search-ended");
     expect(done.capacity).toMatchObject({ clients: 15, breakingStep: 1 });
-    expect(done.capacity!.steps.map((s) => [s.clients, s.phase, s.held])).toEqual([[10, "coarse", true], [20, "coarse", false], [10, "settle", false], [10, "settle", true], [15, "fine", true]]);
+    expect(done.capacity!.steps.map((s) => [s.clients, s.phase, s.held])).toEqual([
+      [10, "coarse", true],
+      [20, "coarse", false],
+      [10, "settle", false],
+      [10, "settle", true],
+      [15, "fine", true],
+    ]);
     expect(done.capacity!.sentence).toBe(
       "Holds 15 clients while meeting rtt-p99-ms < 50; broke at 20 clients on rtt-p99-ms. Searched coarse steps of 10, then 5 between 10 and 20 (after 2 settle steps back at 10 while the server recovered).",
     );

@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { admissionAddress, createHelloAdmission, type HelloLimits } from "./hello-admission";
 
 const limits: HelloLimits = {
-  maxPending: 4, maxPendingPerAddress: 3, softPending: 2, helloTimeoutMs: 10_000, busyHelloTimeoutMs: 2_000, reservedForCredentials: 1,
+  maxPending: 4,
+  maxPendingPerAddress: 3,
+  softPending: 2,
+  helloTimeoutMs: 10_000,
+  busyHelloTimeoutMs: 2_000,
+  reservedForCredentials: 1,
 };
 
 function admitted(result: ReturnType<ReturnType<typeof createHelloAdmission>["admit"]>) {

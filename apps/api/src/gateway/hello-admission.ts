@@ -57,13 +57,17 @@ export function createHelloAdmission(limits: HelloLimits) {
       }
       if ((byAddress.get(address) ?? 0) >= limits.maxPendingPerAddress) {
         return {
-          admitted: false, status: 429, retryAfterSec: retryAfterSec(),
+          admitted: false,
+          status: 429,
+          retryAfterSec: retryAfterSec(),
           reason: `too many connections from ${address} waiting for hello (at most ${limits.maxPendingPerAddress}); retry later`,
         };
       }
       if (pending - reserved < limits.maxPending) return hold(address, false);
       return {
-        admitted: false, status: 503, retryAfterSec: retryAfterSec(),
+        admitted: false,
+        status: 503,
+        retryAfterSec: retryAfterSec(),
         reason: `the agent gateway has ${pending} connections waiting for hello (at most ${limits.maxPending}); retry later`,
       };
     },

@@ -6,15 +6,33 @@ import { createSecretDelivery } from "./secret-delivery";
 
 const runId = crypto.randomUUID();
 const snapshot = (message: string, hex: string): MetricSnapshot => ({
-  runId, seq: 0, intervalStart: 1, intervalMs: 1000, clients: 1,
-  counters: { connectionsOpen: 0, connectionsOpened: 0, connectionsFailed: 0, connectionsClosed: 0, messagesSent: 0, messagesReceived: 0, bytesSent: 0, bytesReceived: 0, errors: 1 },
-  histograms: { rttUs: "" }, health: { cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 },
+  runId,
+  seq: 0,
+  intervalStart: 1,
+  intervalMs: 1000,
+  clients: 1,
+  counters: {
+    connectionsOpen: 0,
+    connectionsOpened: 0,
+    connectionsFailed: 0,
+    connectionsClosed: 0,
+    messagesSent: 0,
+    messagesReceived: 0,
+    bytesSent: 0,
+    bytesReceived: 0,
+    errors: 1,
+  },
+  histograms: { rttUs: "" },
+  health: { cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 },
   errorSamples: [{ kind: "session-rejected", message, at: 1, client: 0, bytes: { length: hex.length / 2, hex } }],
 });
 
 describe("secret delivery (agent/PROTOCOL.md §14, §5.2)", () => {
   it("takes the values a run's assignment carried out of its snapshots' error samples, as an older agent would not", async () => {
-    const delivery = createSecretDelivery({ valuesFor: async () => ({ values: { WORD: "sesame" }, unavailable: [] }) }, pino({ level: "silent" }));
+    const delivery = createSecretDelivery(
+      { valuesFor: async () => ({ values: { WORD: "sesame" }, unavailable: [] }) },
+      pino({ level: "silent" }),
+    );
     const assignment = { type: "run-assignment", payload: { runId, plan: {} } } as unknown as ServerToAgentMessage;
     const unmasked = snapshot("AUTH sesame refused", Buffer.from("-ERR sesame").toString("hex"));
     expect(delivery.redactSnapshot(unmasked)).toBe(unmasked); // no assignment on this socket yet: nothing to take out

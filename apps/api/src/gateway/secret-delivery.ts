@@ -21,7 +21,11 @@ export function createSecretDelivery(secrets: Pick<OrgSecretService, "valuesFor"
       if (message.type === "run-assignment" && message.payload.role !== "watch") {
         const { values, unavailable } = await secrets.valuesFor(orgId, message.payload.plan);
         if (Object.keys(values).length) runValues.set(message.payload.runId, values);
-        if (unavailable.length) log.warn({ runId: message.payload.runId, missing: unavailable }, "run assignment lacks secrets its plan names (deleted, or sealed with another key); the agent will refuse the shard");
+        if (unavailable.length)
+          log.warn(
+            { runId: message.payload.runId, missing: unavailable },
+            "run assignment lacks secrets its plan names (deleted, or sealed with another key); the agent will refuse the shard",
+          );
         return Object.keys(values).length ? { ...message, payload: { ...message.payload, secrets: values } } : message;
       }
       if (message.type === "session-trial") {
@@ -36,7 +40,9 @@ export function createSecretDelivery(secrets: Pick<OrgSecretService, "valuesFor"
     /** A snapshot whose error samples hold none of the values its run was given (an older agent would not have taken them out). */
     redactSnapshot(snapshot: MetricSnapshot): MetricSnapshot {
       const values = snapshot.errorSamples && runValues.get(snapshot.runId);
-      return values ? { ...snapshot, errorSamples: snapshot.errorSamples!.map((sample) => redactErrorSample(sample, values)) } : snapshot;
+      return values
+        ? { ...snapshot, errorSamples: snapshot.errorSamples!.map((sample) => redactErrorSample(sample, values)) }
+        : snapshot;
     },
 
     /** The trial's answer without the values it was given (an older agent would not have taken them out). */

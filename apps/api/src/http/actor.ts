@@ -30,19 +30,47 @@ export function createIdentityResolver(auth: Auth, orgs: OrgRepo, apiTokens: Api
     if (header?.startsWith("Bearer ")) {
       const { tokenId, ...actor } = await apiTokens.authenticate(header.slice(7).trim());
       const membership = await orgs.membership(actor.userId, actor.orgId);
-      return { actor, user: null, sessionId: null, caller: `token:${tokenId}`, org: { id: actor.orgId, name: membership?.orgName ?? "", slug: membership?.orgSlug ?? "" } };
+      return {
+        actor,
+        user: null,
+        sessionId: null,
+        caller: `token:${tokenId}`,
+        org: { id: actor.orgId, name: membership?.orgName ?? "", slug: membership?.orgSlug ?? "" },
+      };
     }
     const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
-    if (!session) throw new ThrongError("unauthenticated", "Sign in first (or send an API token as Authorization: Bearer thr_api_...)");
+    if (!session)
+      throw new ThrongError(
+        "unauthenticated",
+        "Sign in first (or send an API token as Authorization: Bearer thr_api_...)",
+      );
     const { user } = session;
     const activeOrgId = (session.session as { activeOrganizationId?: string | null }).activeOrganizationId;
-    const membership = (activeOrgId && (await orgs.membership(user.id, activeOrgId))) || (await orgs.firstMembership(user.id));
-    if (!membership) throw new ThrongError("forbidden", "You are not a member of any organisation: open an invitation link to join one");
+    const membership =
+      (activeOrgId && (await orgs.membership(user.id, activeOrgId))) || (await orgs.firstMembership(user.id));
+    if (!membership)
+      throw new ThrongError(
+        "forbidden",
+        "You are not a member of any organisation: open an invitation link to join one",
+      );
     const role = Role.parse(membership.role);
     const { ssoProviderId, createdAt } = session.session as { ssoProviderId?: string | null; createdAt: Date };
-    await sso.checkSession({ sessionId: session.session.id, orgId: membership.orgId, role, ssoProviderId: ssoProviderId ?? null, createdAt: new Date(createdAt) });
+    await sso.checkSession({
+      sessionId: session.session.id,
+      orgId: membership.orgId,
+      role,
+      ssoProviderId: ssoProviderId ?? null,
+      createdAt: new Date(createdAt),
+    });
     return {
-      actor: { orgId: membership.orgId, role, userId: user.id, label: user.email, ...(user.name.trim() ? { name: user.name.trim() } : {}), via: "session" },
+      actor: {
+        orgId: membership.orgId,
+        role,
+        userId: user.id,
+        label: user.email,
+        ...(user.name.trim() ? { name: user.name.trim() } : {}),
+        via: "session",
+      },
       user: { id: user.id, email: user.email, name: user.name },
       sessionId: session.session.id,
       caller: `session:${session.session.id}`,

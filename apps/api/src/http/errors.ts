@@ -31,8 +31,12 @@ export const MAX_PARAM_LENGTH = 256;
 
 /** The router's own refusals (bad percent-encoding, an over-long path parameter) as ErrorBody 400s, not Fastify's shape. */
 export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
-  const message = error.code === "FST_ERR_MAX_PARAM_LENGTH" ? `A path parameter is longer than ${MAX_PARAM_LENGTH} characters`
-    : error.code === "FST_ERR_BAD_URL" ? "The URL is not valid (bad percent-encoding in the path)" : error.message;
+  const message =
+    error.code === "FST_ERR_MAX_PARAM_LENGTH"
+      ? `A path parameter is longer than ${MAX_PARAM_LENGTH} characters`
+      : error.code === "FST_ERR_BAD_URL"
+        ? "The URL is not valid (bad percent-encoding in the path)"
+        : error.message;
   return reply.status(400).send(body("validation_failed", message));
 }
 
@@ -42,7 +46,9 @@ function answerUnrouted(request: FastifyRequest, reply: FastifyReply, routes: re
   const allowed = allowedMethods(routes, path);
   if (allowed.length) {
     reply.header("allow", allowed.join(", "));
-    return reply.status(405).send(body("method_not_allowed", `${path} does not take ${request.method}; it takes ${allowed.join(", ")}`));
+    return reply
+      .status(405)
+      .send(body("method_not_allowed", `${path} does not take ${request.method}; it takes ${allowed.join(", ")}`));
   }
   return reply.status(404).send(body("not_found", `No route ${request.method} ${path}`));
 }
@@ -61,19 +67,31 @@ export function registerErrorHandler(app: FastifyInstance, routes: readonly Docu
     const status = "statusCode" in error && typeof error.statusCode === "number" ? error.statusCode : 500;
     if (status >= 400 && status < 500) {
       const code = "code" in error ? String(error.code) : "";
-      const message = code === "FST_ERR_CTP_BODY_TOO_LARGE"
-        ? `The request body is larger than this route takes (at most ${request.routeOptions.bodyLimit} bytes)`
-        : code.startsWith("FST_ERR_CTP") ? `Request body is not valid: ${error.message}` : error.message;
+      const message =
+        code === "FST_ERR_CTP_BODY_TOO_LARGE"
+          ? `The request body is larger than this route takes (at most ${request.routeOptions.bodyLimit} bytes)`
+          : code.startsWith("FST_ERR_CTP")
+            ? `Request body is not valid: ${error.message}`
+            : error.message;
       return reply.status(status).send(body("validation_failed", message));
     }
     if (isDatabaseUnavailable(error)) {
       // Mapped once here for every route: a stopped or restarting PostgreSQL is a wait, not an internal error.
       request.log.warn({ err: error.message, url: request.url }, "database unavailable");
       reply.header("retry-after", String(DATABASE_RETRY_AFTER_SEC));
-      return reply.status(503).send(body("unavailable", `The database is unavailable (stopped, restarting or unreachable); try again in ${DATABASE_RETRY_AFTER_SEC} s`));
+      return reply
+        .status(503)
+        .send(
+          body(
+            "unavailable",
+            `The database is unavailable (stopped, restarting or unreachable); try again in ${DATABASE_RETRY_AFTER_SEC} s`,
+          ),
+        );
     }
     request.log.error({ err: error }, "request failed");
-    return reply.status(500).send(body("internal", `Internal error (request ${request.id}); the API log has the details`));
+    return reply
+      .status(500)
+      .send(body("internal", `Internal error (request ${request.id}); the API log has the details`));
   });
   app.setNotFoundHandler((request, reply) => answerUnrouted(request, reply, routes));
 }

@@ -12,10 +12,20 @@ const SAML_ACS_PREFIX = "/api/auth/sso/saml2/sp/acs/";
 export function registerCsrfGuard(app: FastifyInstance, webOrigin: string) {
   const allowed = new URL(webOrigin).origin;
   app.addHook("onRequest", async (request) => {
-    if (SAFE_METHODS.has(request.method) || !request.headers.cookie || request.headers.authorization || request.url.startsWith(SAML_ACS_PREFIX)) return;
-    const origin = request.headers.origin ?? (request.headers.referer ? new URL(request.headers.referer).origin : undefined);
+    if (
+      SAFE_METHODS.has(request.method) ||
+      !request.headers.cookie ||
+      request.headers.authorization ||
+      request.url.startsWith(SAML_ACS_PREFIX)
+    )
+      return;
+    const origin =
+      request.headers.origin ?? (request.headers.referer ? new URL(request.headers.referer).origin : undefined);
     if (origin !== allowed) {
-      throw new ThrongError("forbidden", `Cross-site request refused: changes with a session cookie must come from ${allowed}`);
+      throw new ThrongError(
+        "forbidden",
+        `Cross-site request refused: changes with a session cookie must come from ${allowed}`,
+      );
     }
   });
 }

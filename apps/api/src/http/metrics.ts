@@ -1,5 +1,12 @@
 import type { Queue } from "bullmq";
-import { Counter, Gauge, Histogram, createMetricsRegistry, registerQueueDepth, type MetricsAccess } from "@throng/runtime/metrics";
+import {
+  Counter,
+  Gauge,
+  Histogram,
+  createMetricsRegistry,
+  registerQueueDepth,
+  type MetricsAccess,
+} from "@throng/runtime/metrics";
 
 /** What the api counts for `GET /metrics`; one per app, built in composeApi. */
 export type ApiMetrics = ReturnType<typeof createApiMetrics>;

@@ -59,7 +59,8 @@ export function createRouteRegistry(app: FastifyInstance) {
     const doc = (options.config as { doc?: RouteDoc } | undefined)?.doc;
     const { params, querystring: query } = (options.schema ?? {}) as RouteSchema;
     for (const method of methods) {
-      if (doc) routes.push({ ...doc, ...(params ? { params } : {}), ...(query ? { query } : {}), method, url: options.url });
+      if (doc)
+        routes.push({ ...doc, ...(params ? { params } : {}), ...(query ? { query } : {}), method, url: options.url });
       else undocumented.push(`${method} ${options.url}`);
     }
   });
@@ -81,14 +82,21 @@ export function allowedMethods(routes: readonly DocumentedRoute[], path: string)
 
 /** The methods of the static (parameterless) routes whose path is exactly `path`. */
 export function staticMethods(routes: readonly DocumentedRoute[], path: string): string[] {
-  return [...new Set(routes.filter((route) => route.url === path && !/[:*]/.test(route.url)).map((route) => route.method))].sort();
+  return [
+    ...new Set(routes.filter((route) => route.url === path && !/[:*]/.test(route.url)).map((route) => route.method)),
+  ].sort();
 }
 
 const patterns = new Map<string, RegExp>();
 function urlPattern(url: string): RegExp {
   let pattern = patterns.get(url);
   if (!pattern) {
-    const source = url.split(/(:\w+|\*)/).map((part) => (part === "*" ? ".*" : part.startsWith(":") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("");
+    const source = url
+      .split(/(:\w+|\*)/)
+      .map((part) =>
+        part === "*" ? ".*" : part.startsWith(":") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+      )
+      .join("");
     pattern = new RegExp(`^${source}$`);
     patterns.set(url, pattern);
   }
@@ -100,17 +108,29 @@ function jsonSchema(schema: z.ZodType, use: "request" | "response" = "response")
     io: "input",
     unrepresentable: "any",
     // Requests carry rules the zod schema's JSON Schema leaves out (request-rules.ts); answers are described as they are.
-    ...(use === "request" ? { override: ({ zodSchema, jsonSchema: node }) => addRequestRules(zodSchema, node as Record<string, unknown>) } : {}),
+    ...(use === "request"
+      ? { override: ({ zodSchema, jsonSchema: node }) => addRequestRules(zodSchema, node as Record<string, unknown>) }
+      : {}),
   }) as Record<string, unknown>;
   return rest;
 }
 
 const STATUS_TEXT: Record<number, string> = {
-  200: "OK", 201: "Created", 204: "No content", 400: "The input is not valid: `error.fields` names each bad field",
-  401: "No session cookie or API token, or an expired one", 403: "Signed in, but not allowed to do this",
-  404: "No such thing in the caller's organisation", 405: "Not with this method", 409: "Conflicts with the current state",
-  413: "The body is larger than this route takes", 415: "The body is not JSON", 422: "Refused by the auth provider",
-  429: "Too many requests: wait Retry-After seconds", 503: "A dependency is not available (the database restarting, a missing package): try again, after Retry-After seconds where given", 504: "Waited too long for an agent's answer",
+  200: "OK",
+  201: "Created",
+  204: "No content",
+  400: "The input is not valid: `error.fields` names each bad field",
+  401: "No session cookie or API token, or an expired one",
+  403: "Signed in, but not allowed to do this",
+  404: "No such thing in the caller's organisation",
+  405: "Not with this method",
+  409: "Conflicts with the current state",
+  413: "The body is larger than this route takes",
+  415: "The body is not JSON",
+  422: "Refused by the auth provider",
+  429: "Too many requests: wait Retry-After seconds",
+  503: "A dependency is not available (the database restarting, a missing package): try again, after Retry-After seconds where given",
+  504: "Waited too long for an agent's answer",
 };
 
 /** Every error status a route can answer: the ones its kind implies and the ones it declares. */
@@ -126,15 +146,24 @@ export function errorStatuses(route: DocumentedRoute): number[] {
 
 function parameters(route: DocumentedRoute) {
   const list: Record<string, unknown>[] = [];
-  for (const [where, schema] of [["path", route.params], ["query", route.query]] as const) {
+  for (const [where, schema] of [
+    ["path", route.params],
+    ["query", route.query],
+  ] as const) {
     if (!schema) continue;
     const json = jsonSchema(schema, "request") as { properties?: Record<string, unknown>; required?: string[] };
     for (const [name, property] of Object.entries(json.properties ?? {})) {
-      list.push({ name, in: where, required: where === "path" || (json.required ?? []).includes(name), schema: property });
+      list.push({
+        name,
+        in: where,
+        required: where === "path" || (json.required ?? []).includes(name),
+        schema: property,
+      });
     }
   }
   // A wildcard route (Better Auth's endpoints) is one path parameter for whatever follows its prefix.
-  if (route.url.endsWith("*")) list.push({ name: "path", in: "path", required: true, schema: { type: "string", minLength: 1 } });
+  if (route.url.endsWith("*"))
+    list.push({ name: "path", in: "path", required: true, schema: { type: "string", minLength: 1 } });
   return list;
 }
 
@@ -157,7 +186,9 @@ function operation(route: DocumentedRoute) {
     responses[status] = { description: STATUS_TEXT[status] ?? "OK", ...(status === 204 ? {} : successResponse(route)) };
   }
   for (const status of errorStatuses(route)) {
-    const content = route.foreignErrors ? {} : { content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorBody" } } } };
+    const content = route.foreignErrors
+      ? {}
+      : { content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorBody" } } } };
     responses[status] = { description: STATUS_TEXT[status] ?? "Error", ...content };
   }
   const params = parameters(route);
@@ -168,7 +199,14 @@ function operation(route: DocumentedRoute) {
     ...(route.permission ? { "x-permission": route.permission } : {}),
     ...(params.length ? { parameters: params } : {}),
     security: SECURITY[route.access],
-    ...(route.body ? { requestBody: { required: !route.optionalBody, content: { "application/json": { schema: jsonSchema(route.body, "request") } } } } : {}),
+    ...(route.body
+      ? {
+          requestBody: {
+            required: !route.optionalBody,
+            content: { "application/json": { schema: jsonSchema(route.body, "request") } },
+          },
+        }
+      : {}),
     responses,
   };
 }

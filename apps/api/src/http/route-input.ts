@@ -24,7 +24,11 @@ export function unstorableText(value: unknown, path: string[] = [], found: Field
   } else if (value && typeof value === "object") {
     for (const [key, item] of Object.entries(value)) {
       const problem = unstorable(key);
-      if (problem) found.push({ path: [...path, key.replace(/\p{Cs}|\u0000/gu, "\uFFFD")].join("."), message: `its name ${problem}` });
+      if (problem)
+        found.push({
+          path: [...path, key.replace(/\p{Cs}|\u0000/gu, "\uFFFD")].join("."),
+          message: `its name ${problem}`,
+        });
       unstorableText(item, [...path, key], found);
     }
   }
@@ -34,7 +38,12 @@ export function unstorableText(value: unknown, path: string[] = [], found: Field
 function refuseUnstorableText(what: string, value: unknown) {
   const fields = unstorableText(value);
   const first = fields[0];
-  if (first) throw new ThrongError("validation_failed", `Invalid ${what} (${first.path}: ${first.message}); send well-formed text`, fields);
+  if (first)
+    throw new ThrongError(
+      "validation_failed",
+      `Invalid ${what} (${first.path}: ${first.message}); send well-formed text`,
+      fields,
+    );
 }
 
 /**
@@ -57,7 +66,10 @@ function refuseShadowedPath(request: FastifyRequest, reply: FastifyReply, routes
   const allowed = staticMethods(routes, request.url.split("?")[0]!);
   if (!allowed.length) return;
   reply.header("allow", allowed.join(", "));
-  throw new ThrongError("method_not_allowed", `${request.url.split("?")[0]} does not take ${request.method}; it takes ${allowed.join(", ")}`);
+  throw new ThrongError(
+    "method_not_allowed",
+    `${request.url.split("?")[0]} does not take ${request.method}; it takes ${allowed.join(", ")}`,
+  );
 }
 
 /**
@@ -75,7 +87,11 @@ export function registerRouteInputValidation(app: FastifyInstance, routes: reado
     refuseUnstorableText("request body", storedPart(doc?.body, request.body));
     // A body that may be left out is read as `{}` when missing; JSON `null` is a body, and not an object.
     if (doc?.optionalBody && request.body === null) {
-      throw new ThrongError("validation_failed", "Invalid request body ((root): expected an object); send a JSON object, or no body for the defaults", [{ path: "(root)", message: "expected an object" }]);
+      throw new ThrongError(
+        "validation_failed",
+        "Invalid request body ((root): expected an object); send a JSON object, or no body for the defaults",
+        [{ path: "(root)", message: "expected an object" }],
+      );
     }
   });
 }

@@ -11,7 +11,10 @@ async function appWithRoute() {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const Params = z.object({ id: z.string().uuid() });
   const Query = z.object({ limit: z.coerce.number().int().min(1).default(20) });
-  typed.get("/things/:id", { schema: { params: Params, querystring: Query } }, async (request) => ({ id: request.params.id, limit: request.query.limit }));
+  typed.get("/things/:id", { schema: { params: Params, querystring: Query } }, async (request) => ({
+    id: request.params.id,
+    limit: request.query.limit,
+  }));
   await app.ready();
   return app;
 }
@@ -29,10 +32,22 @@ describe("route schemas (zod, parsed once before the handler)", () => {
     const app = await appWithRoute();
     const badId = await app.inject({ url: "/things/nope" });
     expect(badId.statusCode).toBe(400);
-    expect(badId.json()).toMatchObject({ error: { code: "validation_failed", message: expect.stringMatching(/^Invalid path parameter \(id: /), fields: [{ path: "id" }] } });
+    expect(badId.json()).toMatchObject({
+      error: {
+        code: "validation_failed",
+        message: expect.stringMatching(/^Invalid path parameter \(id: /),
+        fields: [{ path: "id" }],
+      },
+    });
     const badQuery = await app.inject({ url: `/things/${crypto.randomUUID()}?limit=0` });
     expect(badQuery.statusCode).toBe(400);
-    expect(badQuery.json()).toMatchObject({ error: { code: "validation_failed", message: expect.stringMatching(/^Invalid query string \(limit: /), fields: [{ path: "limit" }] } });
+    expect(badQuery.json()).toMatchObject({
+      error: {
+        code: "validation_failed",
+        message: expect.stringMatching(/^Invalid query string \(limit: /),
+        fields: [{ path: "limit" }],
+      },
+    });
     await app.close();
   });
 });

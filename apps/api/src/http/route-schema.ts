@@ -1,4 +1,11 @@
-import type { FastifyInstance, FastifyTypeProvider, RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger } from "fastify";
+import type {
+  FastifyInstance,
+  FastifyTypeProvider,
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+} from "fastify";
 import type { z } from "zod";
 import { parseOrThrow, type ThrongError } from "@throng/protocol/errors";
 
@@ -12,10 +19,21 @@ export interface ZodTypeProvider extends FastifyTypeProvider {
 }
 
 /** The Fastify instance a route plugin registers on: schemas are zod, their parsed values typed. */
-export type ZodFastify = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
+export type ZodFastify = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
 
 /** How an error names the part of the request that failed, as the API has always answered. */
-const PART_WORDS: Record<string, string> = { params: "path parameter", querystring: "query string", body: "request body", headers: "header" };
+const PART_WORDS: Record<string, string> = {
+  params: "path parameter",
+  querystring: "query string",
+  body: "request body",
+  headers: "header",
+};
 
 /**
  * Route schemas are the shared zod schemas: a request part is parsed once, before the handler, and the parsed value

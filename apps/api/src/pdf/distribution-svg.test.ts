@@ -4,12 +4,24 @@ import { distributionFigures, pdfColumns } from "./distribution-svg";
 
 /** An hour of one-second columns, each with 3 samples in bucket 30 (1 ms) and 1 in bucket 40 (10 ms). */
 const hour: LatencyDistribution = {
-  runId: "r", metric: "rtt", from: 0, to: 3600,
+  runId: "r",
+  metric: "rtt",
+  from: 0,
+  to: 3600,
   stats: { count: 4 * 900, p50Ms: 1.25, p90Ms: 12.5, p99Ms: 12.5, maxMs: 12.6 },
-  firstBucket: 30, counts: [3 * 900, ...Array(9).fill(0), 900],
-  heatmap: { secondsPerColumn: 4, columnStart: Array.from({ length: 900 }, (_, i) => i * 4), counts: Array.from({ length: 900 }, () => [3, ...Array(9).fill(0), 1]), maxCount: 3 },
+  firstBucket: 30,
+  counts: [3 * 900, ...Array(9).fill(0), 900],
+  heatmap: {
+    secondsPerColumn: 4,
+    columnStart: Array.from({ length: 900 }, (_, i) => i * 4),
+    counts: Array.from({ length: 900 }, () => [3, ...Array(9).fill(0), 1]),
+    maxCount: 3,
+  },
 };
-const f = { ms: (value: number | null) => (value === null ? "not measured" : `${value} ms`), integer: (value: number) => String(value) };
+const f = {
+  ms: (value: number | null) => (value === null ? "not measured" : `${value} ms`),
+  integer: (value: number) => String(value),
+};
 
 describe("the PDF's latency distribution", () => {
   it("adds the heatmap's columns together to at most 160, every sample kept", () => {
@@ -20,7 +32,13 @@ describe("the PDF's latency distribution", () => {
   });
 
   it("captions each metric with its percentiles and draws its markers, and leaves out one without samples", () => {
-    const html = distributionFigures(f, [{ name: "Round trips", distribution: hour }, { name: "Connects", distribution: { ...hour, stats: { count: 0, p50Ms: null, p90Ms: null, p99Ms: null, maxMs: null } } }]);
+    const html = distributionFigures(f, [
+      { name: "Round trips", distribution: hour },
+      {
+        name: "Connects",
+        distribution: { ...hour, stats: { count: 0, p50Ms: null, p90Ms: null, p99Ms: null, maxMs: null } },
+      },
+    ]);
     expect(html).toContain("Round trips: 3600 samples · p50 1.25 ms · p90 12.5 ms · p99 12.5 ms · max 12.6 ms");
     expect(html).toContain(">p99 12.5 ms</text>");
     expect(html).not.toContain("Connects");

@@ -6,7 +6,12 @@ import { bucketLowerMs, type LatencyDistribution } from "@throng/protocol/latenc
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const [W, H, LEFT, RIGHT, TOP, BOTTOM] = [320, 150, 46, 8, 18, 18];
 const PDF_COLUMNS = 160;
-const MARKERS = [["p50Ms", "p50", "#1a7f37"], ["p90Ms", "p90", "#9a6700"], ["p99Ms", "p99", "#cf222e"], ["maxMs", "max", "#8250df"]] as const;
+const MARKERS = [
+  ["p50Ms", "p50", "#1a7f37"],
+  ["p90Ms", "p90", "#9a6700"],
+  ["p99Ms", "p99", "#cf222e"],
+  ["maxMs", "max", "#8250df"],
+] as const;
 
 /** The words the PDF writes numbers with (its reader's formats). */
 export interface DistributionFormats {
@@ -16,7 +21,9 @@ export interface DistributionFormats {
 
 /** Latency buckets whose edge is a power of ten (and 2×, 5× when few): the latency axis's ticks. */
 function ticks(first: number, count: number): number[] {
-  const all = Array.from({ length: count + 1 }, (_, i) => first + i).filter((k) => [0, 3, 7].includes(((k % 10) + 10) % 10));
+  const all = Array.from({ length: count + 1 }, (_, i) => first + i).filter((k) =>
+    [0, 3, 7].includes(((k % 10) + 10) % 10),
+  );
   return all.length > 6 ? all.filter((k) => k % 10 === 0) : all;
 }
 
@@ -26,8 +33,18 @@ function histogramSvg(f: DistributionFormats, d: LatencyDistribution): string {
   const plotH = H - TOP - BOTTOM;
   const x = (k: number) => LEFT + ((k - d.firstBucket) / d.counts.length) * plotW;
   const barW = plotW / d.counts.length;
-  const bars = d.counts.map((count, i) => (count === 0 ? "" : `<rect x="${(LEFT + i * barW).toFixed(1)}" y="${(H - BOTTOM - (count / top) * plotH).toFixed(1)}" width="${Math.max(0.5, barW - 0.6).toFixed(1)}" height="${((count / top) * plotH).toFixed(1)}" fill="#1f5fbf" />`)).join("");
-  const xTicks = ticks(d.firstBucket, d.counts.length).map((k) => `<text x="${x(k).toFixed(1)}" y="${H - 5}" text-anchor="middle">${escape(f.ms(bucketLowerMs(k)))}</text>`).join("");
+  const bars = d.counts
+    .map((count, i) =>
+      count === 0
+        ? ""
+        : `<rect x="${(LEFT + i * barW).toFixed(1)}" y="${(H - BOTTOM - (count / top) * plotH).toFixed(1)}" width="${Math.max(0.5, barW - 0.6).toFixed(1)}" height="${((count / top) * plotH).toFixed(1)}" fill="#1f5fbf" />`,
+    )
+    .join("");
+  const xTicks = ticks(d.firstBucket, d.counts.length)
+    .map(
+      (k) => `<text x="${x(k).toFixed(1)}" y="${H - 5}" text-anchor="middle">${escape(f.ms(bucketLowerMs(k)))}</text>`,
+    )
+    .join("");
   const markers = MARKERS.map(([key, label, colour], i) => {
     const ms = d.stats[key];
     if (ms === null) return "";
@@ -58,20 +75,32 @@ function heatmapSvg(f: DistributionFormats, d: LatencyDistribution): string {
   const plotW = W - LEFT - RIGHT;
   const plotH = H - TOP - BOTTOM;
   const rowH = plotH / d.counts.length;
-  const cells = columns.flatMap((column) => column.counts.map((count, row) => {
-    if (count === 0) return "";
-    const share = max <= 1 ? 1 : Math.log(count) / Math.log(max);
-    const x = LEFT + ((column.start - d.from) / (d.to - d.from)) * plotW;
-    const width = (column.seconds / (d.to - d.from)) * plotW;
-    return `<rect x="${x.toFixed(1)}" y="${(H - BOTTOM - (row + 1) * rowH).toFixed(1)}" width="${(width + 0.3).toFixed(1)}" height="${(rowH + 0.3).toFixed(1)}" fill="hsl(${Math.round((55 - share * 135 + 360) % 360)} 85% ${Math.round(88 - share * 63)}%)" />`;
-  })).join("");
-  const yTicks = ticks(d.firstBucket, d.counts.length).map((k) => `<text x="${LEFT - 4}" y="${(H - BOTTOM - (k - d.firstBucket) * rowH + 3).toFixed(1)}" text-anchor="end">${escape(f.ms(bucketLowerMs(k)))}</text>`).join("");
+  const cells = columns
+    .flatMap((column) =>
+      column.counts.map((count, row) => {
+        if (count === 0) return "";
+        const share = max <= 1 ? 1 : Math.log(count) / Math.log(max);
+        const x = LEFT + ((column.start - d.from) / (d.to - d.from)) * plotW;
+        const width = (column.seconds / (d.to - d.from)) * plotW;
+        return `<rect x="${x.toFixed(1)}" y="${(H - BOTTOM - (row + 1) * rowH).toFixed(1)}" width="${(width + 0.3).toFixed(1)}" height="${(rowH + 0.3).toFixed(1)}" fill="hsl(${Math.round((55 - share * 135 + 360) % 360)} 85% ${Math.round(88 - share * 63)}%)" />`;
+      }),
+    )
+    .join("");
+  const yTicks = ticks(d.firstBucket, d.counts.length)
+    .map(
+      (k) =>
+        `<text x="${LEFT - 4}" y="${(H - BOTTOM - (k - d.firstBucket) * rowH + 3).toFixed(1)}" text-anchor="end">${escape(f.ms(bucketLowerMs(k)))}</text>`,
+    )
+    .join("");
   const seconds = `<text x="${LEFT}" y="${H - 5}">${d.from} s</text><text x="${W - RIGHT}" y="${H - 5}" text-anchor="end">${d.to} s</text>`;
   return `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="heatmap"><rect x="${LEFT}" y="${TOP}" width="${plotW}" height="${plotH}" fill="none" stroke="#ddd" />${cells}${yTicks}${seconds}<text x="${W - RIGHT}" y="${TOP - 6}" text-anchor="end">darkest: ${escape(f.integer(max))} samples a cell</text></svg>`;
 }
 
 /** One metric's histogram and heatmap side by side, captioned with its name and its percentiles. */
-export function distributionFigures(f: DistributionFormats, distributions: readonly { name: string; distribution: LatencyDistribution }[]): string {
+export function distributionFigures(
+  f: DistributionFormats,
+  distributions: readonly { name: string; distribution: LatencyDistribution }[],
+): string {
   return distributions
     .filter(({ distribution }) => distribution.stats.count > 0)
     .map(({ name, distribution: d }) => {

@@ -15,11 +15,22 @@ export interface PdfRendererConfig {
 }
 
 // The flags e2e/playwright.config.ts launches with: no sandbox (root in containers), and nothing phoning home.
-const LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const LAUNCH_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 /** The executable a name means: itself when it holds a slash, else the first match on PATH; null when none runs. */
 export function resolveExecutable(name: string, searchPath = process.env.PATH ?? ""): string | null {
-  const candidates = name.includes("/") ? [name] : searchPath.split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, name));
+  const candidates = name.includes("/")
+    ? [name]
+    : searchPath
+        .split(path.delimiter)
+        .filter(Boolean)
+        .map((dir) => path.join(dir, name));
   for (const candidate of candidates) {
     try {
       accessSync(candidate, constants.X_OK);
@@ -32,7 +43,10 @@ export function resolveExecutable(name: string, searchPath = process.env.PATH ??
 }
 
 const missing = (chromiumPath: string) =>
-  new ThrongError("unavailable", `PDF export needs Chromium on the API's machine and "${chromiumPath}" was not found: install it (apt-get install chromium fonts-liberation) or set CHROMIUM_PATH to its path`);
+  new ThrongError(
+    "unavailable",
+    `PDF export needs Chromium on the API's machine and "${chromiumPath}" was not found: install it (apt-get install chromium fonts-liberation) or set CHROMIUM_PATH to its path`,
+  );
 
 /**
  * Prints HTML to PDF in headless Chromium. One browser, launched on the first render and reused (a fresh one
@@ -55,7 +69,10 @@ export function createPdfRenderer(config: PdfRendererConfig, log: Log) {
       (error: unknown) => {
         // A binary that exists but cannot start (missing libraries, not Chromium) is as unavailable as none.
         const why = (error instanceof Error ? error.message : String(error)).split("\n")[0];
-        throw new ThrongError("unavailable", `PDF export needs Chromium and ${executablePath} did not start (${why}): install Debian's chromium package or set CHROMIUM_PATH to a working Chromium`);
+        throw new ThrongError(
+          "unavailable",
+          `PDF export needs Chromium and ${executablePath} did not start (${why}): install Debian's chromium package or set CHROMIUM_PATH to a working Chromium`,
+        );
       },
     );
     launched.catch((error: unknown) => {
@@ -74,7 +91,11 @@ export function createPdfRenderer(config: PdfRendererConfig, log: Log) {
         const page = await context.newPage();
         page.setDefaultTimeout(config.timeoutMs);
         await page.setContent(html, { waitUntil: "load" });
-        return await page.pdf({ format: "A4", printBackground: true, margin: { top: "14mm", bottom: "14mm", left: "12mm", right: "12mm" } });
+        return await page.pdf({
+          format: "A4",
+          printBackground: true,
+          margin: { top: "14mm", bottom: "14mm", left: "12mm", right: "12mm" },
+        });
       } finally {
         await context.close().catch(() => undefined);
       }
@@ -88,7 +109,11 @@ export function createPdfRenderer(config: PdfRendererConfig, log: Log) {
     async pdf(html: string): Promise<Buffer> {
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => reject(new ThrongError("timeout", `The PDF took longer than ${config.timeoutMs} ms to render; try again`)), config.timeoutMs);
+        timer = setTimeout(
+          () =>
+            reject(new ThrongError("timeout", `The PDF took longer than ${config.timeoutMs} ms to render; try again`)),
+          config.timeoutMs,
+        );
       });
       try {
         return await Promise.race([render(html), late]);

@@ -4,10 +4,21 @@
 import type { RunReport, RunView } from "@throng/protocol/run";
 import type { PlanSpec } from "@throng/protocol/plan";
 import { niceTicks, timeTicks } from "@throng/protocol/chart-ticks";
-import { displayFormats, instantsInWords, type DisplayFormats, type ReaderPlace } from "@throng/protocol/display-format";
+import {
+  displayFormats,
+  instantsInWords,
+  type DisplayFormats,
+  type ReaderPlace,
+} from "@throng/protocol/display-format";
 import { reportHeadline as sharedHeadline, runTimes, type HeadlineFormat } from "@throng/protocol/report-headline";
 import { countsMessages, hasRoundTrips, scenarioMetrics, type ScenarioMetric } from "@throng/protocol/scenario-metrics";
-import { scriptMetricNames, scriptRunningTotals, scriptSloId, scriptSummary, scriptValue } from "@throng/protocol/script-metrics";
+import {
+  scriptMetricNames,
+  scriptRunningTotals,
+  scriptSloId,
+  scriptSummary,
+  scriptValue,
+} from "@throng/protocol/script-metrics";
 import { sloMetricName, sloName, sloValueText, sloWords } from "@throng/protocol/slo-names";
 import { measuredOfPoint } from "@throng/protocol/slo-judge";
 import { inChartUnit, sloMetricSpec, type SloMetric } from "@throng/protocol/slo-metrics";
@@ -28,9 +39,14 @@ interface PdfFormats extends HeadlineFormat {
 function pdfFormats(reader: ReaderPlace): PdfFormats {
   const place = displayFormats(reader);
   const ms = (n: number | null | undefined) => (n === null || n === undefined ? "not measured" : place.ms(n));
-  const sloValue = (metric: string, value: number | null) => sloValueText(metric, value, { integer: place.integer, ms, percent: (ratio) => place.percent(ratio, 2) });
+  const sloValue = (metric: string, value: number | null) =>
+    sloValueText(metric, value, { integer: place.integer, ms, percent: (ratio) => place.percent(ratio, 2) });
   return {
-    place, sloValue, ms, integer: place.integer, rate: place.rate,
+    place,
+    sloValue,
+    ms,
+    integer: place.integer,
+    rate: place.rate,
     percent: (ratio) => (ratio === null ? "not measured" : place.percent(ratio, 1)),
     /** API text with SLO metric ids ("rtt-p99-ms < 50") in words, as the dashboard shows it. */
     words: (text) => instantsInWords(sloWords(text, sloValue), place.dateTime),
@@ -43,7 +59,8 @@ export function reportHeadline(run: RunView, reader: ReaderPlace = {}): string {
 }
 
 function table(head: string[], rows: string[][]): string {
-  const cells = (tag: string, row: string[]) => `<tr>${row.map((cell) => `<${tag}>${escape(cell)}</${tag}>`).join("")}</tr>`;
+  const cells = (tag: string, row: string[]) =>
+    `<tr>${row.map((cell) => `<${tag}>${escape(cell)}</${tag}>`).join("")}</tr>`;
   return `<table><thead>${cells("th", head)}</thead><tbody>${rows.map((row) => cells("td", row)).join("")}</tbody></table>`;
 }
 
@@ -60,23 +77,46 @@ const [W, H, LEFT, RIGHT, TOP, BOTTOM] = [320, 150, 46, 8, 14, 18];
  * is above the highest point (and the SLO), times of day along x in the reader's zone, and the SLO's line dashed
  * with its words. The axis labels are in the chart's unit, so the caption names the unit once.
  */
-function chart(f: PdfFormats, title: string, points: readonly SeriesPoint[], value: (p: SeriesPoint, index: number) => number | null, unit: string, threshold?: ChartThreshold): string {
-  const values = points.map((p, index) => ({ t: p.t, v: value(p, index) })).filter((p): p is { t: number; v: number } => p.v !== null);
-  if (values.length === 0) return `<figure><figcaption>${escape(title)}</figcaption><p class="muted">Not measured.</p></figure>`;
+function chart(
+  f: PdfFormats,
+  title: string,
+  points: readonly SeriesPoint[],
+  value: (p: SeriesPoint, index: number) => number | null,
+  unit: string,
+  threshold?: ChartThreshold,
+): string {
+  const values = points
+    .map((p, index) => ({ t: p.t, v: value(p, index) }))
+    .filter((p): p is { t: number; v: number } => p.v !== null);
+  if (values.length === 0)
+    return `<figure><figcaption>${escape(title)}</figcaption><p class="muted">Not measured.</p></figure>`;
   const t0 = values[0]!.t;
   const t1 = Math.max(t0 + 1, values[values.length - 1]!.t);
-  const yTicks = niceTicks(Math.min(...values.map((p) => p.v)), Math.max(...values.map((p) => p.v), threshold?.value ?? 0));
+  const yTicks = niceTicks(
+    Math.min(...values.map((p) => p.v)),
+    Math.max(...values.map((p) => p.v), threshold?.value ?? 0),
+  );
   const [bottom, top] = [yTicks[0]!, yTicks[yTicks.length - 1]!];
   const x = (t: number) => LEFT + ((t - t0) / (t1 - t0)) * (W - LEFT - RIGHT);
   const y = (v: number) => H - BOTTOM - ((v - bottom) / (top - bottom)) * (H - BOTTOM - TOP);
-  const tick = (v: number) => (unit === "ms" ? f.place.ms(v) : unit === "%" ? `${f.place.decimal(v, 2)} %` : f.place.decimal(v, 2));
-  const grid = yTicks.map((v) => `<line class="grid" x1="${LEFT}" x2="${W - RIGHT}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" /><text x="${LEFT - 4}" y="${(y(v) + 3).toFixed(1)}" text-anchor="end">${escape(tick(v))}</text>`);
+  const tick = (v: number) =>
+    unit === "ms" ? f.place.ms(v) : unit === "%" ? `${f.place.decimal(v, 2)} %` : f.place.decimal(v, 2);
+  const grid = yTicks.map(
+    (v) =>
+      `<line class="grid" x1="${LEFT}" x2="${W - RIGHT}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" /><text x="${LEFT - 4}" y="${(y(v) + 3).toFixed(1)}" text-anchor="end">${escape(tick(v))}</text>`,
+  );
   // A label centred on a tick near either edge would be cut: it is drawn from (or up to) its tick instead.
   const anchor = (t: number) => (x(t) - LEFT < 24 ? "start" : W - RIGHT - x(t) < 24 ? "end" : "middle");
-  const xLabels = timeTicks(t0, t1, 4).map((t) => `<line class="axis" x1="${x(t).toFixed(1)}" x2="${x(t).toFixed(1)}" y1="${H - BOTTOM}" y2="${H - BOTTOM + 3}" /><text x="${x(t).toFixed(1)}" y="${H - 4}" text-anchor="${anchor(t)}">${escape(f.place.timeOfDay(t))}</text>`);
+  const xLabels = timeTicks(t0, t1, 4).map(
+    (t) =>
+      `<line class="axis" x1="${x(t).toFixed(1)}" x2="${x(t).toFixed(1)}" y1="${H - BOTTOM}" y2="${H - BOTTOM + 3}" /><text x="${x(t).toFixed(1)}" y="${H - 4}" text-anchor="${anchor(t)}">${escape(f.place.timeOfDay(t))}</text>`,
+  );
   const line = values.map((p) => `${x(p.t).toFixed(1)},${y(p.v).toFixed(1)}`).join(" ");
   const dots = values.length === 1 ? `<circle cx="${x(values[0]!.t)}" cy="${y(values[0]!.v)}" r="2.5" />` : "";
-  const limit = threshold === undefined ? "" : `<line class="slo" x1="${LEFT}" x2="${W - RIGHT}" y1="${y(threshold.value).toFixed(1)}" y2="${y(threshold.value).toFixed(1)}" /><text class="slo-label" x="${W - RIGHT - 2}" y="${(y(threshold.value) - 3).toFixed(1)}" text-anchor="end">${escape(threshold.label)}</text>`;
+  const limit =
+    threshold === undefined
+      ? ""
+      : `<line class="slo" x1="${LEFT}" x2="${W - RIGHT}" y1="${y(threshold.value).toFixed(1)}" y2="${y(threshold.value).toFixed(1)}" /><text class="slo-label" x="${W - RIGHT - 2}" y="${(y(threshold.value) - 3).toFixed(1)}" text-anchor="end">${escape(threshold.label)}</text>`;
   return `<figure><figcaption>${escape(title)} (${escape(unit)})</figcaption><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${escape(title)}">
 ${grid.join("")}<line class="axis" x1="${LEFT}" x2="${W - RIGHT}" y1="${H - BOTTOM}" y2="${H - BOTTOM}" />${xLabels.join("")}
 <polyline points="${line}" />${dots}${limit}</svg></figure>`;
@@ -95,7 +135,10 @@ text{font-size:7.5px;fill:#555}text.slo-label{fill:#bf3989;font-weight:bold}.not
 function scriptFigures(f: PdfFormats, summary: NonNullable<RunView["summary"]>): string[][] {
   const { timings, counters } = scriptSummary(summary);
   return [
-    ...timings.flatMap(({ name, p50Ms, p99Ms }) => [[`${name} p50`, f.ms(p50Ms)], [`${name} p99`, f.ms(p99Ms)]]),
+    ...timings.flatMap(({ name, p50Ms, p99Ms }) => [
+      [`${name} p50`, f.ms(p50Ms)],
+      [`${name} p99`, f.ms(p99Ms)],
+    ]),
     ...counters.map(({ name, total }) => [`${name} total`, f.integer(total)]),
   ];
 }
@@ -104,29 +147,56 @@ function scriptFigures(f: PdfFormats, summary: NonNullable<RunView["summary"]>):
  * A script's own metrics over time: each timing's p99 (and its p50 where an SLO judges it), each counter per second
  * (and its running total where a count SLO judges it, as that SLO's threshold is on the total), each SLO's line dashed.
  */
-function scriptCharts(f: PdfFormats, series: readonly SeriesPoint[], threshold: (metric: SloMetric) => ChartThreshold | undefined): string[] {
+function scriptCharts(
+  f: PdfFormats,
+  series: readonly SeriesPoint[],
+  threshold: (metric: SloMetric) => ChartThreshold | undefined,
+): string[] {
   const { histograms, counters } = scriptMetricNames(series);
-  const timing = (name: string, stat: "p50" | "p99") => chart(f, `${name} ${stat}`, series, (p) => scriptValue(p, name, stat), "ms", threshold(scriptSloId(name, stat)));
+  const timing = (name: string, stat: "p50" | "p99") =>
+    chart(f, `${name} ${stat}`, series, (p) => scriptValue(p, name, stat), "ms", threshold(scriptSloId(name, stat)));
   return [
-    ...histograms.flatMap((name) => [...(threshold(scriptSloId(name, "p50")) === undefined ? [] : [timing(name, "p50")]), timing(name, "p99")]),
+    ...histograms.flatMap((name) => [
+      ...(threshold(scriptSloId(name, "p50")) === undefined ? [] : [timing(name, "p50")]),
+      timing(name, "p99"),
+    ]),
     ...counters.flatMap((name) => {
       const total = threshold(scriptSloId(name, "count"));
       const totals = total === undefined ? [] : scriptRunningTotals(series, name);
       return [
         chart(f, `${name} per second`, series, (p) => scriptValue(p, name, "count") ?? 0, "count/s"),
-        ...(total === undefined ? [] : [chart(f, `${name} running total`, series, (_p, index) => totals[index]!, "count", total)]),
+        ...(total === undefined
+          ? []
+          : [chart(f, `${name} running total`, series, (_p, index) => totals[index]!, "count", total)]),
       ];
     }),
   ];
 }
 
 /** Each rate an SLO judges (error rate, loss rate) per second in percent, as the judge reads it, with its threshold in percent: the run page's rates chart. */
-function rateCharts(f: PdfFormats, series: readonly SeriesPoint[], slos: PlanSpec["slos"], threshold: (metric: SloMetric) => ChartThreshold | undefined): string[] {
-  const rates = (slos ?? []).filter((slo, i, all) => sloMetricSpec(slo.metric)?.unit === "ratio" && all.findIndex((other) => other.metric === slo.metric) === i);
-  return rates.map((slo) => chart(f, sloMetricName(slo.metric), series, (p) => {
-    const rate = measuredOfPoint(p)(slo.metric);
-    return rate === null ? null : inChartUnit(slo.metric, rate);
-  }, "%", threshold(slo.metric)));
+function rateCharts(
+  f: PdfFormats,
+  series: readonly SeriesPoint[],
+  slos: PlanSpec["slos"],
+  threshold: (metric: SloMetric) => ChartThreshold | undefined,
+): string[] {
+  const rates = (slos ?? []).filter(
+    (slo, i, all) =>
+      sloMetricSpec(slo.metric)?.unit === "ratio" && all.findIndex((other) => other.metric === slo.metric) === i,
+  );
+  return rates.map((slo) =>
+    chart(
+      f,
+      sloMetricName(slo.metric),
+      series,
+      (p) => {
+        const rate = measuredOfPoint(p)(slo.metric);
+        return rate === null ? null : inChartUnit(slo.metric, rate);
+      },
+      "%",
+      threshold(slo.metric),
+    ),
+  );
 }
 
 /**
@@ -136,25 +206,59 @@ function rateCharts(f: PdfFormats, series: readonly SeriesPoint[], slos: PlanSpe
 function cohortsHtml(f: PdfFormats, run: RunView, series: readonly SeriesPoint[]): string {
   const format = { integer: f.integer, ms: f.ms, percent: f.percent, decimal: f.place.decimal };
   const latency = cohortLatencyRead(run.spec.scenario.kind);
-  return cohortSections(run, format).map((section) => {
-    const slo = latency && (run.spec.slos ?? []).find((candidate) => candidate.cohort === section.name && candidate.metric === latency.slo);
-    const line = slo ? { value: inChartUnit(slo.metric, slo.below), label: `SLO: ${sloMetricName(slo.metric)} < ${f.sloValue(slo.metric, slo.below)}` } : undefined;
-    const applied = section.applied ? `; applied ${section.applied}${section.aboveStream ? ` (${ABOVE_STREAM_NOTE})` : ""}` : "";
-    return `<h2>Network cohort ${escape(section.name)}</h2><p>${escape(`${section.size}: ${section.conditions}${applied}`)}</p>
-${section.figures.length ? table(["Figure", "Value"], section.figures.map((figure) => [figure.label, figure.value])) : `<p class="muted">Nothing was measured of this cohort's clients.</p>`}
+  return cohortSections(run, format)
+    .map((section) => {
+      const slo =
+        latency &&
+        (run.spec.slos ?? []).find(
+          (candidate) => candidate.cohort === section.name && candidate.metric === latency.slo,
+        );
+      const line = slo
+        ? {
+            value: inChartUnit(slo.metric, slo.below),
+            label: `SLO: ${sloMetricName(slo.metric)} < ${f.sloValue(slo.metric, slo.below)}`,
+          }
+        : undefined;
+      const applied = section.applied
+        ? `; applied ${section.applied}${section.aboveStream ? ` (${ABOVE_STREAM_NOTE})` : ""}`
+        : "";
+      return `<h2>Network cohort ${escape(section.name)}</h2><p>${escape(`${section.size}: ${section.conditions}${applied}`)}</p>
+${
+  section.figures.length
+    ? table(
+        ["Figure", "Value"],
+        section.figures.map((figure) => [figure.label, figure.value]),
+      )
+    : `<p class="muted">Nothing was measured of this cohort's clients.</p>`
+}
 ${section.slos.length ? sloTable(f, section.slos) : ""}
 ${latency && series.length ? `<div class="charts">${chart(f, `${latency.words} p99, cohort ${section.name}`, series, (p) => latency.read(p.cohorts?.[section.name]), "ms", line)}</div>` : ""}`;
-  }).join("\n");
+    })
+    .join("\n");
 }
 
 function sloTable(f: PdfFormats, slos: NonNullable<RunView["verdict"]>["slos"]): string {
-  return table(["SLO", "Threshold", "Measured", "Status", "Seconds"], slos.map((slo) => [sloName(slo), `below ${f.sloValue(slo.metric, slo.below)}`, f.sloValue(slo.metric, slo.value), slo.status ?? (slo.passed ? "met" : "breached"), `broke in ${slo.breachedSeconds} of ${slo.measuredSeconds} s`]));
+  return table(
+    ["SLO", "Threshold", "Measured", "Status", "Seconds"],
+    slos.map((slo) => [
+      sloName(slo),
+      `below ${f.sloValue(slo.metric, slo.below)}`,
+      f.sloValue(slo.metric, slo.value),
+      slo.status ?? (slo.passed ? "met" : "breached"),
+      `broke in ${slo.breachedSeconds} of ${slo.measuredSeconds} s`,
+    ]),
+  );
 }
 
-const targetText = (target: PlanSpec["target"]) => `${target.protocol} ${"url" in target ? target.url : `${target.host}:${target.port}`}`;
+const targetText = (target: PlanSpec["target"]) =>
+  `${target.protocol} ${"url" in target ? target.url : `${target.host}:${target.port}`}`;
 
 /** The printable report of one run, for a reader in `reader`'s locale and time zone (the runtime's own when left out). */
-export function reportHtml(report: RunReport, reader: ReaderPlace = {}, distributions: readonly { name: string; distribution: LatencyDistribution }[] = []): string {
+export function reportHtml(
+  report: RunReport,
+  reader: ReaderPlace = {},
+  distributions: readonly { name: string; distribution: LatencyDistribution }[] = [],
+): string {
   const f = pdfFormats(reader);
   const { run, series } = report;
   const summary = run.summary;
@@ -163,11 +267,17 @@ export function reportHtml(report: RunReport, reader: ReaderPlace = {}, distribu
   const wholeRunSlos = (run.spec.slos ?? []).filter((slo) => slo.cohort === undefined);
   const threshold = (metric: SloMetric): ChartThreshold | undefined => {
     const slo = wholeRunSlos.find((candidate) => candidate.metric === metric);
-    return slo && { value: inChartUnit(metric, slo.below), label: `SLO: ${sloMetricName(metric)} < ${f.sloValue(metric, slo.below)}` };
+    return (
+      slo && {
+        value: inChartUnit(metric, slo.below),
+        label: `SLO: ${sloMetricName(metric)} < ${f.sloValue(metric, slo.below)}`,
+      }
+    );
   };
   const kind = run.spec.scenario.kind;
   const metrics = scenarioMetrics(kind);
-  const metricText = (metric: ScenarioMetric, value: number | null) => (metric.unit === "ms" ? f.ms(value) : f.percent(value));
+  const metricText = (metric: ScenarioMetric, value: number | null) =>
+    metric.unit === "ms" ? f.ms(value) : f.percent(value);
   // Scenario-first: the scenario's own figures lead; round trips only where clients time them, messages only where counted.
   const figures: string[][] = summary
     ? [
@@ -176,18 +286,47 @@ export function reportHtml(report: RunReport, reader: ReaderPlace = {}, distribu
         ...metrics.map((metric) => [metric.label, metricText(metric, metric.read(summary))]),
         ...scriptFigures(f, summary),
         ...(countsMessages(kind) ? [["Messages per second", f.rate(summary.messagesPerSec)]] : []),
-        ...(hasRoundTrips(kind) ? [["Round trip p50", f.ms(summary.rttP50Ms)], ["Round trip p99", f.ms(summary.rttP99Ms)]] : []),
-        ["Errors", f.integer(summary.errors)], ["Connections failed", f.integer(summary.connectionsFailed)], ["Agents", f.integer(summary.agents)],
+        ...(hasRoundTrips(kind)
+          ? [
+              ["Round trip p50", f.ms(summary.rttP50Ms)],
+              ["Round trip p99", f.ms(summary.rttP99Ms)],
+            ]
+          : []),
+        ["Errors", f.integer(summary.errors)],
+        ["Connections failed", f.integer(summary.connectionsFailed)],
+        ["Agents", f.integer(summary.agents)],
       ]
     : [];
   const charts = [
-    ...metrics.map((metric) => metric.unit === "ms"
-      ? chart(f, metric.label, series, (p) => metric.read(p), "ms", metric.slo === undefined ? undefined : threshold(metric.slo))
-      : chart(f, metric.label, series, (p) => { const value = metric.read(p); return value === null ? null : value * 100; }, "%")),
+    ...metrics.map((metric) =>
+      metric.unit === "ms"
+        ? chart(
+            f,
+            metric.label,
+            series,
+            (p) => metric.read(p),
+            "ms",
+            metric.slo === undefined ? undefined : threshold(metric.slo),
+          )
+        : chart(
+            f,
+            metric.label,
+            series,
+            (p) => {
+              const value = metric.read(p);
+              return value === null ? null : value * 100;
+            },
+            "%",
+          ),
+    ),
     ...rateCharts(f, series, wholeRunSlos, threshold),
     ...scriptCharts(f, series, threshold),
-    ...(hasRoundTrips(kind) ? [chart(f, "Round trip p99", series, (p) => p.rttP99Ms, "ms", threshold("rtt-p99-ms"))] : []),
-    ...(countsMessages(kind) ? [chart(f, "Messages received per second", series, (p) => p.messagesReceivedPerSec, "msg/s")] : []),
+    ...(hasRoundTrips(kind)
+      ? [chart(f, "Round trip p99", series, (p) => p.rttP99Ms, "ms", threshold("rtt-p99-ms"))]
+      : []),
+    ...(countsMessages(kind)
+      ? [chart(f, "Messages received per second", series, (p) => p.messagesReceivedPerSec, "msg/s")]
+      : []),
     chart(f, "Clients", series, (p) => p.clients, "clients"),
   ];
   const capacity = run.capacity;
@@ -199,12 +338,27 @@ export function reportHtml(report: RunReport, reader: ReaderPlace = {}, distribu
 ${run.tags.length ? `<p class="muted">Tags: ${run.tags.map(escape).join(", ")}</p>` : ""}
 ${run.note ? `<h2>Note</h2><p class="note">${escape(run.note)}</p>` : ""}
 ${slos.length ? `<h2>SLOs</h2>${sloTable(f, slos)}` : ""}
-${capacity ? `<h2>Capacity estimate</h2><p>${escape(f.words(capacity.sentence))}</p>${table(["Step", "Clients", "Held"], capacity.steps.map((step) => [String(step.step), f.integer(step.clients), step.held ? "yes" : "no"]))}` : ""}
+${
+  capacity
+    ? `<h2>Capacity estimate</h2><p>${escape(f.words(capacity.sentence))}</p>${table(
+        ["Step", "Clients", "Held"],
+        capacity.steps.map((step) => [String(step.step), f.integer(step.clients), step.held ? "yes" : "no"]),
+      )}`
+    : ""
+}
 ${figures.length ? `<h2>Figures</h2><div class="facts">${table(["Figure", "Value"], figures.slice(0, Math.ceil(figures.length / 2)))}${table(["Figure", "Value"], figures.slice(Math.ceil(figures.length / 2)))}</div>` : ""}
 <h2>Over time</h2>
 <div class="charts">${charts.join("\n")}</div>
 ${distributions.some(({ distribution }) => distribution.stats.count > 0) ? `<h2>Latency distribution</h2><div class="charts">${distributionFigures(f, distributions)}</div>` : ""}
 ${cohortsHtml(f, run, series)}
-<h2>Plan</h2>${table(["", ""], [["Target", targetText(run.spec.target)], ["Scenario", run.spec.scenario.kind], ["Clients", f.integer(run.spec.load.clients)], ["Duration", f.place.duration(run.spec.load.durationSec)]])}
+<h2>Plan</h2>${table(
+    ["", ""],
+    [
+      ["Target", targetText(run.spec.target)],
+      ["Scenario", run.spec.scenario.kind],
+      ["Clients", f.integer(run.spec.load.clients)],
+      ["Duration", f.place.duration(run.spec.load.durationSec)],
+    ],
+  )}
 </body></html>`;
 }

@@ -12,7 +12,8 @@ export function createTurns(limit: number) {
         if (released) return;
         released = true;
         const next = waiting.shift();
-        if (next) next(); // the turn passes straight on: `running` stays the same
+        if (next)
+          next(); // the turn passes straight on: `running` stays the same
         else running--;
       };
     },

@@ -17,45 +17,109 @@ export const ENGINE_FILE = "throng-engine.mjs";
  * from the API it will dial, with nothing but Node and curl (`curl -fsSL <api>/agent/install.sh | sh -s -- --token ...`).
  * GET /agent/throng-agent.tgz is the same agent as an npm package, for `npx --yes <api>/agent/throng-agent.tgz connect ...`.
  */
-export async function agentInstallRoutes(app: FastifyInstance, deps: { apiPublicUrl: string; agentBundlePath: string }) {
+export async function agentInstallRoutes(
+  app: FastifyInstance,
+  deps: { apiPublicUrl: string; agentBundlePath: string },
+) {
   const agentPackage = packageCache(deps.agentBundlePath);
-  app.get("/agent/throng-agent.tgz", { config: { doc: { summary: "The agent as an npm package (npx installs it from this URL)", access: "public", produces: "application/gzip", errors: [503] } } }, async (_request, reply) => {
-    return reply.type("application/gzip").header("cache-control", "no-cache").send(await agentPackage());
-  });
+  app.get(
+    "/agent/throng-agent.tgz",
+    {
+      config: {
+        doc: {
+          summary: "The agent as an npm package (npx installs it from this URL)",
+          access: "public",
+          produces: "application/gzip",
+          errors: [503],
+        },
+      },
+    },
+    async (_request, reply) => {
+      return reply
+        .type("application/gzip")
+        .header("cache-control", "no-cache")
+        .send(await agentPackage());
+    },
+  );
 
-  app.get("/agent/throng-agent.mjs", { config: { doc: { summary: "The one-file agent", access: "public", produces: "text/javascript", errors: [503] } } }, async (_request, reply) => {
-    let bundle: Buffer;
-    try {
-      bundle = await readFile(deps.agentBundlePath);
-    } catch {
-      throw new ThrongError("unavailable", BUNDLE_MISSING);
-    }
-    return reply.type("text/javascript; charset=utf-8").header("cache-control", "no-cache").send(bundle);
-  });
+  app.get(
+    "/agent/throng-agent.mjs",
+    {
+      config: { doc: { summary: "The one-file agent", access: "public", produces: "text/javascript", errors: [503] } },
+    },
+    async (_request, reply) => {
+      let bundle: Buffer;
+      try {
+        bundle = await readFile(deps.agentBundlePath);
+      } catch {
+        throw new ThrongError("unavailable", BUNDLE_MISSING);
+      }
+      return reply.type("text/javascript; charset=utf-8").header("cache-control", "no-cache").send(bundle);
+    },
+  );
 
-  app.get(`/agent/${ENGINE_FILE}`, { config: { doc: { summary: "The agent's engine bundle (what each engine process runs)", access: "public", produces: "text/javascript", errors: [503] } } }, async (_request, reply) => {
-    let engine: Buffer;
-    try {
-      engine = await readFile(join(dirname(deps.agentBundlePath), ENGINE_FILE));
-    } catch {
-      throw new ThrongError("unavailable", `${BUNDLE_MISSING}; agents run their engines from the agent bundle meanwhile`);
-    }
-    return reply.type("text/javascript; charset=utf-8").header("cache-control", "no-cache").send(engine);
-  });
+  app.get(
+    `/agent/${ENGINE_FILE}`,
+    {
+      config: {
+        doc: {
+          summary: "The agent's engine bundle (what each engine process runs)",
+          access: "public",
+          produces: "text/javascript",
+          errors: [503],
+        },
+      },
+    },
+    async (_request, reply) => {
+      let engine: Buffer;
+      try {
+        engine = await readFile(join(dirname(deps.agentBundlePath), ENGINE_FILE));
+      } catch {
+        throw new ThrongError(
+          "unavailable",
+          `${BUNDLE_MISSING}; agents run their engines from the agent bundle meanwhile`,
+        );
+      }
+      return reply.type("text/javascript; charset=utf-8").header("cache-control", "no-cache").send(engine);
+    },
+  );
 
-  app.get(`/agent/${NATIVE_IO_FILE}`, { config: { doc: { summary: "The agent's native I/O addon for this server's platform", access: "public", produces: "application/octet-stream", errors: [503] } } }, async (_request, reply) => {
-    let addon: Buffer;
-    try {
-      addon = await readFile(join(dirname(deps.agentBundlePath), "throng-io.node"));
-    } catch {
-      throw new ThrongError("unavailable", "The agent's native I/O addon is not built on this server: run `npm run build -w @throng/agent` (needs cc); agents use Node's sockets meanwhile");
-    }
-    return reply.type("application/octet-stream").header("cache-control", "no-cache").send(addon);
-  });
+  app.get(
+    `/agent/${NATIVE_IO_FILE}`,
+    {
+      config: {
+        doc: {
+          summary: "The agent's native I/O addon for this server's platform",
+          access: "public",
+          produces: "application/octet-stream",
+          errors: [503],
+        },
+      },
+    },
+    async (_request, reply) => {
+      let addon: Buffer;
+      try {
+        addon = await readFile(join(dirname(deps.agentBundlePath), "throng-io.node"));
+      } catch {
+        throw new ThrongError(
+          "unavailable",
+          "The agent's native I/O addon is not built on this server: run `npm run build -w @throng/agent` (needs cc); agents use Node's sockets meanwhile",
+        );
+      }
+      return reply.type("application/octet-stream").header("cache-control", "no-cache").send(addon);
+    },
+  );
 
-  app.get("/agent/install.sh", { config: { doc: { summary: "The agent installer script", access: "public", produces: "text/x-shellscript" } } }, async (_request, reply) => {
-    return reply.type("text/x-shellscript; charset=utf-8").header("cache-control", "no-cache").send(installScript(deps.apiPublicUrl));
-  });
+  app.get(
+    "/agent/install.sh",
+    { config: { doc: { summary: "The agent installer script", access: "public", produces: "text/x-shellscript" } } },
+    async (_request, reply) => {
+      return reply
+        .type("text/x-shellscript; charset=utf-8")
+        .header("cache-control", "no-cache")
+        .send(installScript(deps.apiPublicUrl));
+    },
+  );
 }
 
 async function readPackageFile(path: string): Promise<AgentPackageFile | null> {
@@ -75,7 +139,10 @@ function packageCache(bundlePath: string): () => Promise<Buffer> {
     if (!bundle) throw new ThrongError("unavailable", BUNDLE_MISSING);
     const key = `${bundle.mtime.getTime()}:${bundle.content.length}`;
     if (cached?.key !== key) {
-      const [engine, addon] = await Promise.all([readPackageFile(join(dirname(bundlePath), ENGINE_FILE)), readPackageFile(join(dirname(bundlePath), "throng-io.node"))]);
+      const [engine, addon] = await Promise.all([
+        readPackageFile(join(dirname(bundlePath), ENGINE_FILE)),
+        readPackageFile(join(dirname(bundlePath), "throng-io.node")),
+      ]);
       cached = { key, tgz: await packAgent(bundle, addon, engine) };
     }
     return cached.tgz;

@@ -32,7 +32,11 @@ export function agentPackageJson(): string {
  * one-file bundle and, when built, its engine bundle and the native I/O addon beside it (a rig of another platform fails to load it and
  * uses Node's sockets, as the agent already does without it).
  */
-export async function packAgent(bundle: AgentPackageFile, addon: AgentPackageFile | null, engine: AgentPackageFile | null = null): Promise<Buffer> {
+export async function packAgent(
+  bundle: AgentPackageFile,
+  addon: AgentPackageFile | null,
+  engine: AgentPackageFile | null = null,
+): Promise<Buffer> {
   const files: AgentPackageFile[] = [
     { name: "package.json", content: Buffer.from(agentPackageJson()), mtime: bundle.mtime },
     { ...bundle, name: BIN, executable: true },
@@ -41,7 +45,15 @@ export async function packAgent(bundle: AgentPackageFile, addon: AgentPackageFil
   ];
   const tar = pack();
   for (const file of files) {
-    tar.entry({ name: `package/${file.name}`, mode: file.executable ? 0o755 : 0o644, mtime: file.mtime, size: file.content.length }, file.content);
+    tar.entry(
+      {
+        name: `package/${file.name}`,
+        mode: file.executable ? 0o755 : 0o644,
+        mtime: file.mtime,
+        size: file.content.length,
+      },
+      file.content,
+    );
   }
   tar.finalize();
   const chunks: Buffer[] = [];

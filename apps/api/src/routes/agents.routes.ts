@@ -8,27 +8,86 @@ import type { ZodFastify } from "../http/route-schema";
 export async function agentRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, fleet } = deps;
 
-  app.post("/api/enrolment-tokens", { config: { doc: { summary: "Create an enrolment token (shown once)", access: "user", optionalBody: true, answers: [201], errors: [429], permission: "agent.enrol", body: CreateEnrolmentToken, response: EnrolmentTokenCreated } } }, async (request, reply) => {
-    const { actor } = await resolveIdentity(request);
-    const body = parseOrThrow(CreateEnrolmentToken, request.body ?? {}, "enrolment token request");
-    return reply.status(201).send(await fleet.createEnrolmentToken(actor, body));
-  });
+  app.post(
+    "/api/enrolment-tokens",
+    {
+      config: {
+        doc: {
+          summary: "Create an enrolment token (shown once)",
+          access: "user",
+          optionalBody: true,
+          answers: [201],
+          errors: [429],
+          permission: "agent.enrol",
+          body: CreateEnrolmentToken,
+          response: EnrolmentTokenCreated,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { actor } = await resolveIdentity(request);
+      const body = parseOrThrow(CreateEnrolmentToken, request.body ?? {}, "enrolment token request");
+      return reply.status(201).send(await fleet.createEnrolmentToken(actor, body));
+    },
+  );
 
-  app.get("/api/agents", { config: { doc: { summary: "The fleet inventory", access: "user", permission: "agent.read", response: z.object({ agents: z.array(AgentView) }) } } }, async (request) => {
-    const { actor } = await resolveIdentity(request);
-    return { agents: await fleet.agents(actor) };
-  });
+  app.get(
+    "/api/agents",
+    {
+      config: {
+        doc: {
+          summary: "The fleet inventory",
+          access: "user",
+          permission: "agent.read",
+          response: z.object({ agents: z.array(AgentView) }),
+        },
+      },
+    },
+    async (request) => {
+      const { actor } = await resolveIdentity(request);
+      return { agents: await fleet.agents(actor) };
+    },
+  );
 
-  app.put("/api/agents/:id/labels", { schema: { params: IdParams }, config: { doc: { summary: "Replace an agent's labels", access: "user", permission: "agent.manage", body: AgentLabels, response: AgentView } } }, async (request) => {
-    const { actor } = await resolveIdentity(request);
-    const { id } = request.params;
-    return fleet.setLabels(actor, id, request.body);
-  });
+  app.put(
+    "/api/agents/:id/labels",
+    {
+      schema: { params: IdParams },
+      config: {
+        doc: {
+          summary: "Replace an agent's labels",
+          access: "user",
+          permission: "agent.manage",
+          body: AgentLabels,
+          response: AgentView,
+        },
+      },
+    },
+    async (request) => {
+      const { actor } = await resolveIdentity(request);
+      const { id } = request.params;
+      return fleet.setLabels(actor, id, request.body);
+    },
+  );
 
-  app.post("/api/agents/:id/revoke", { schema: { params: IdParams }, config: { doc: { summary: "Revoke an agent: disconnected now, refused after", access: "user", answers: [204], permission: "agent.manage" } } }, async (request, reply) => {
-    const { actor } = await resolveIdentity(request);
-    const { id } = request.params;
-    await fleet.revoke(actor, id);
-    return reply.status(204).send();
-  });
+  app.post(
+    "/api/agents/:id/revoke",
+    {
+      schema: { params: IdParams },
+      config: {
+        doc: {
+          summary: "Revoke an agent: disconnected now, refused after",
+          access: "user",
+          answers: [204],
+          permission: "agent.manage",
+        },
+      },
+    },
+    async (request, reply) => {
+      const { actor } = await resolveIdentity(request);
+      const { id } = request.params;
+      await fleet.revoke(actor, id);
+      return reply.status(204).send();
+    },
+  );
 }

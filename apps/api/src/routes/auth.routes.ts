@@ -46,13 +46,21 @@ const VAGUE_SAML_ERRORS = new Set(["saml_error", "invalid_saml_response"]);
  * A SAML response the plugin refused with a catch-all code goes to the sign-in page with the cause instead (an
  * unsigned or forged assertion, clock skew, an expired assertion), so the page can say what to do.
  */
-async function explainedSamlFailure(deps: Pick<ApiDeps, "sso">, path: string, body: unknown, location: string | null): Promise<string | null> {
+async function explainedSamlFailure(
+  deps: Pick<ApiDeps, "sso">,
+  path: string,
+  body: unknown,
+  location: string | null,
+): Promise<string | null> {
   const providerId = SAML_ACS.exec(path)?.[1];
   if (!providerId || !location || typeof body !== "string") return null;
   const target = new URL(location, "http://throng.invalid");
-  if (!target.pathname.endsWith("/sign-in") || !VAGUE_SAML_ERRORS.has(target.searchParams.get("error") ?? "")) return null;
+  if (!target.pathname.endsWith("/sign-in") || !VAGUE_SAML_ERRORS.has(target.searchParams.get("error") ?? ""))
+    return null;
   const samlResponse = new URLSearchParams(body).get("SAMLResponse");
-  const failure = samlResponse ? await deps.sso.signIn.explainSamlFailure(decodeURIComponent(providerId), samlResponse) : null;
+  const failure = samlResponse
+    ? await deps.sso.signIn.explainSamlFailure(decodeURIComponent(providerId), samlResponse)
+    : null;
   if (!failure) return null;
   target.searchParams.set("error", failure.code);
   target.searchParams.set("error_description", failure.description);
@@ -60,13 +68,19 @@ async function explainedSamlFailure(deps: Pick<ApiDeps, "sso">, path: string, bo
 }
 
 /** Better Auth's own endpoints (sign-up, sign-in, sign-out, session, SSO returns), rate limited and bridged to a fetch Request. */
-export async function authRoutes(app: FastifyInstance, deps: Pick<ApiDeps, "auth" | "rateLimiter" | "rateLimits" | "sso">) {
+export async function authRoutes(
+  app: FastifyInstance,
+  deps: Pick<ApiDeps, "auth" | "rateLimiter" | "rateLimits" | "sso">,
+) {
   const limit = (bucket: string, key: string, rule: RateLimitRule, reply: FastifyReply) =>
     enforceRateLimit(deps.rateLimiter, reply, { bucket, key, rule, tooMany: "Too many attempts" });
 
   async function rateLimit(request: FastifyRequest, reply: FastifyReply) {
     const path = request.url.split("?")[0];
-    const email = typeof (request.body as { email?: unknown })?.email === "string" ? (request.body as { email: string }).email.toLowerCase() : "";
+    const email =
+      typeof (request.body as { email?: unknown })?.email === "string"
+        ? (request.body as { email: string }).email.toLowerCase()
+        : "";
     if (path === "/api/auth/sign-in/email") {
       await limit("sign-in-ip", request.ip, deps.rateLimits.signIn, reply);
       if (email) await limit("sign-in-email", email, deps.rateLimits.signIn, reply);
@@ -75,12 +89,21 @@ export async function authRoutes(app: FastifyInstance, deps: Pick<ApiDeps, "auth
   }
 
   // The SAML ACS is a form post from the identity provider's page: passed to Better Auth as it came.
-  app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_request, body, done) =>
+    done(null, body),
+  );
 
   app.route({
     method: ["GET", "POST"],
     url: "/api/auth/*",
-    config: { doc: { summary: "Better Auth: sign-up, sign-in, sign-out, session (see better-auth's docs)", access: "public", errors: [401, 403, 404, 422, 429], foreignErrors: true } },
+    config: {
+      doc: {
+        summary: "Better Auth: sign-up, sign-in, sign-out, session (see better-auth's docs)",
+        access: "public",
+        errors: [401, 403, 404, 422, 429],
+        foreignErrors: true,
+      },
+    },
     async handler(request, reply) {
       if (request.method === "POST") await rateLimit(request, reply);
       const url = new URL(request.url, `http://${request.headers.host ?? "localhost"}`);
@@ -92,8 +115,12 @@ export async function authRoutes(app: FastifyInstance, deps: Pick<ApiDeps, "auth
           ...(hasBody ? { body: typeof request.body === "string" ? request.body : JSON.stringify(request.body) } : {}),
         }),
       );
-      if (response.status >= 400 && SSO_RETURN.test(url.pathname)) return reply.redirect(await ssoFailureRedirect(response), 302);
-      const explained = response.status === 302 ? await explainedSamlFailure(deps, url.pathname, request.body, response.headers.get("location")) : null;
+      if (response.status >= 400 && SSO_RETURN.test(url.pathname))
+        return reply.redirect(await ssoFailureRedirect(response), 302);
+      const explained =
+        response.status === 302
+          ? await explainedSamlFailure(deps, url.pathname, request.body, response.headers.get("location"))
+          : null;
       reply.status(response.status);
       for (const cookie of response.headers.getSetCookie()) reply.header("set-cookie", cookie);
       response.headers.forEach((value, key) => {

@@ -14,10 +14,18 @@ async function probe(check: () => Promise<void>): Promise<"ok" | "down"> {
 
 /** GET /health: database and Redis status; 503 when either is down so a load balancer can react. */
 export async function healthRoutes(app: FastifyInstance, deps: Pick<ApiDeps, "health">) {
-  app.get("/health", { config: { doc: { summary: "Database and Redis status", access: "public", response: Health, answers: [200, 503] } } }, async (_request, reply) => {
-    const [database, redis] = await Promise.all([probe(deps.health.database), probe(deps.health.redis)]);
-    const status = database === "ok" && redis === "ok" ? "ok" : "degraded";
-    const health: Health = { status, database, redis, version: THRONG_VERSION };
-    return reply.status(status === "ok" ? 200 : 503).send(health);
-  });
+  app.get(
+    "/health",
+    {
+      config: {
+        doc: { summary: "Database and Redis status", access: "public", response: Health, answers: [200, 503] },
+      },
+    },
+    async (_request, reply) => {
+      const [database, redis] = await Promise.all([probe(deps.health.database), probe(deps.health.redis)]);
+      const status = database === "ok" && redis === "ok" ? "ok" : "degraded";
+      const health: Health = { status, database, redis, version: THRONG_VERSION };
+      return reply.status(status === "ok" ? 200 : 503).send(health);
+    },
+  );
 }

@@ -14,45 +14,59 @@ const KEEPALIVE_MS = 15_000;
  * run's current seq, so the browser can tell whether anything it fetched before is already stale.
  */
 export async function liveRoutes(app: ZodFastify, deps: ApiDeps) {
-  app.get("/api/runs/:id/live", { schema: { params: IdParams }, config: { doc: { summary: "Server-sent events: the run's numbered live messages", access: "user", produces: "text/event-stream", permission: "run.read" } } }, async (request, reply) => {
-    const { actor } = await deps.resolveIdentity(request);
-    const { id } = request.params;
-    const run = await deps.runs.get(actor, id);
+  app.get(
+    "/api/runs/:id/live",
+    {
+      schema: { params: IdParams },
+      config: {
+        doc: {
+          summary: "Server-sent events: the run's numbered live messages",
+          access: "user",
+          produces: "text/event-stream",
+          permission: "run.read",
+        },
+      },
+    },
+    async (request, reply) => {
+      const { actor } = await deps.resolveIdentity(request);
+      const { id } = request.params;
+      const run = await deps.runs.get(actor, id);
 
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache, no-transform",
-      connection: "keep-alive",
-      "x-accel-buffering": "no",
-      "x-content-type-options": "nosniff",
-      "referrer-policy": "no-referrer",
-    });
-    const send = (envelope: LiveEnvelope) => {
-      if (res.writableLength > MAX_BUFFERED_BYTES) {
-        request.log.warn({ runId: id }, "live stream too slow; closing it");
-        res.destroy();
-        return;
-      }
-      res.write(`id: ${envelope.seq}\ndata: ${JSON.stringify(envelope)}\n\n`);
-    };
-    // Hold what arrives while the first event is being prepared, so it cannot overtake it.
-    let pending: LiveEnvelope[] | null = [];
-    const unsubscribe = await deps.subscriber.subscribe(Channel.run(id), (message) => {
-      if (pending) pending.push(message as LiveEnvelope);
-      else send(message as LiveEnvelope);
-    });
-    send({ seq: await deps.liveSeq(id), message: { type: "run", run } });
-    for (const envelope of pending) send(envelope);
-    pending = null;
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-cache, no-transform",
+        connection: "keep-alive",
+        "x-accel-buffering": "no",
+        "x-content-type-options": "nosniff",
+        "referrer-policy": "no-referrer",
+      });
+      const send = (envelope: LiveEnvelope) => {
+        if (res.writableLength > MAX_BUFFERED_BYTES) {
+          request.log.warn({ runId: id }, "live stream too slow; closing it");
+          res.destroy();
+          return;
+        }
+        res.write(`id: ${envelope.seq}\ndata: ${JSON.stringify(envelope)}\n\n`);
+      };
+      // Hold what arrives while the first event is being prepared, so it cannot overtake it.
+      let pending: LiveEnvelope[] | null = [];
+      const unsubscribe = await deps.subscriber.subscribe(Channel.run(id), (message) => {
+        if (pending) pending.push(message as LiveEnvelope);
+        else send(message as LiveEnvelope);
+      });
+      send({ seq: await deps.liveSeq(id), message: { type: "run", run } });
+      for (const envelope of pending) send(envelope);
+      pending = null;
 
-    const keepalive = setInterval(() => res.write(": keepalive\n\n"), KEEPALIVE_MS);
-    deps.metrics.liveSubscriberJoined();
-    request.raw.on("close", () => {
-      deps.metrics.liveSubscriberLeft();
-      clearInterval(keepalive);
-      void unsubscribe();
-    });
-  });
+      const keepalive = setInterval(() => res.write(": keepalive\n\n"), KEEPALIVE_MS);
+      deps.metrics.liveSubscriberJoined();
+      request.raw.on("close", () => {
+        deps.metrics.liveSubscriberLeft();
+        clearInterval(keepalive);
+        void unsubscribe();
+      });
+    },
+  );
 }

@@ -1,4 +1,9 @@
-import { MetricsExportSettings, MetricsExportSinkView, MetricsSinkParams, PutMetricsExportSink } from "@throng/protocol/metrics-export";
+import {
+  MetricsExportSettings,
+  MetricsExportSinkView,
+  MetricsSinkParams,
+  PutMetricsExportSink,
+} from "@throng/protocol/metrics-export";
 import type { ApiDeps } from "../services";
 import type { ZodFastify } from "../http/route-schema";
 
@@ -6,24 +11,81 @@ import type { ZodFastify } from "../http/route-schema";
 export async function metricsExportRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, metricsExport } = deps;
 
-  app.get("/api/metrics-export", { config: { doc: { summary: "Where runs stream their series (credentials shown only as set or not set)", access: "user", permission: "settings.read", response: MetricsExportSettings } } }, async (request) => {
-    const { actor } = await resolveIdentity(request);
-    return metricsExport.settings(actor);
-  });
+  app.get(
+    "/api/metrics-export",
+    {
+      config: {
+        doc: {
+          summary: "Where runs stream their series (credentials shown only as set or not set)",
+          access: "user",
+          permission: "settings.read",
+          response: MetricsExportSettings,
+        },
+      },
+    },
+    async (request) => {
+      const { actor } = await resolveIdentity(request);
+      return metricsExport.settings(actor);
+    },
+  );
 
-  app.put("/api/metrics-export/:sink", { schema: { params: MetricsSinkParams }, config: { doc: { summary: "Set up a Prometheus remote write or OTLP endpoint (secrets left out keep their stored value)", access: "user", permission: "settings.manage", body: PutMetricsExportSink, response: MetricsExportSinkView } } }, async (request) => {
-    const { actor } = await resolveIdentity(request);
-    return metricsExport.putSink(actor, request.params.sink, request.body);
-  });
+  app.put(
+    "/api/metrics-export/:sink",
+    {
+      schema: { params: MetricsSinkParams },
+      config: {
+        doc: {
+          summary: "Set up a Prometheus remote write or OTLP endpoint (secrets left out keep their stored value)",
+          access: "user",
+          permission: "settings.manage",
+          body: PutMetricsExportSink,
+          response: MetricsExportSinkView,
+        },
+      },
+    },
+    async (request) => {
+      const { actor } = await resolveIdentity(request);
+      return metricsExport.putSink(actor, request.params.sink, request.body);
+    },
+  );
 
-  app.delete("/api/metrics-export/:sink", { schema: { params: MetricsSinkParams }, config: { doc: { summary: "Remove a metrics endpoint and its credentials", access: "user", answers: [204], permission: "settings.manage" } } }, async (request, reply) => {
-    const { actor } = await resolveIdentity(request);
-    await metricsExport.removeSink(actor, request.params.sink);
-    return reply.status(204).send();
-  });
+  app.delete(
+    "/api/metrics-export/:sink",
+    {
+      schema: { params: MetricsSinkParams },
+      config: {
+        doc: {
+          summary: "Remove a metrics endpoint and its credentials",
+          access: "user",
+          answers: [204],
+          permission: "settings.manage",
+        },
+      },
+    },
+    async (request, reply) => {
+      const { actor } = await resolveIdentity(request);
+      await metricsExport.removeSink(actor, request.params.sink);
+      return reply.status(204).send();
+    },
+  );
 
-  app.post("/api/metrics-export/:sink/test", { schema: { params: MetricsSinkParams }, config: { doc: { summary: "Push one test sample through the workers (202; the outcome shows as the endpoint's last status)", access: "user", answers: [202], permission: "settings.manage", response: MetricsExportSinkView } } }, async (request, reply) => {
-    const { actor } = await resolveIdentity(request);
-    return reply.status(202).send(await metricsExport.requestTest(actor, request.params.sink));
-  });
+  app.post(
+    "/api/metrics-export/:sink/test",
+    {
+      schema: { params: MetricsSinkParams },
+      config: {
+        doc: {
+          summary: "Push one test sample through the workers (202; the outcome shows as the endpoint's last status)",
+          access: "user",
+          answers: [202],
+          permission: "settings.manage",
+          response: MetricsExportSinkView,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { actor } = await resolveIdentity(request);
+      return reply.status(202).send(await metricsExport.requestTest(actor, request.params.sink));
+    },
+  );
 }

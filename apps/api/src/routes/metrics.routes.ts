@@ -10,8 +10,23 @@ import type { ApiDeps } from "../services";
  */
 export async function metricsRoutes(app: FastifyInstance, deps: Pick<ApiDeps, "metrics">) {
   const { registry, access } = deps.metrics;
-  app.get("/metrics", { config: { doc: { summary: "Prometheus metrics of this api process (Authorization: Bearer <METRICS_TOKEN>; without METRICS_TOKEN, answered only on a loopback-only listener)", access: "public", produces: "text/plain", errors: [401] } } }, async (request, reply) => {
-    if (!metricsScrapeAllowed(request.headers.authorization, access)) throw new ThrongError("unauthenticated", metricsRefusal(access));
-    return reply.type(registry.contentType).send(await registry.metrics());
-  });
+  app.get(
+    "/metrics",
+    {
+      config: {
+        doc: {
+          summary:
+            "Prometheus metrics of this api process (Authorization: Bearer <METRICS_TOKEN>; without METRICS_TOKEN, answered only on a loopback-only listener)",
+          access: "public",
+          produces: "text/plain",
+          errors: [401],
+        },
+      },
+    },
+    async (request, reply) => {
+      if (!metricsScrapeAllowed(request.headers.authorization, access))
+        throw new ThrongError("unauthenticated", metricsRefusal(access));
+      return reply.type(registry.contentType).send(await registry.metrics());
+    },
+  );
 }

@@ -3,7 +3,15 @@ import { IdParams, TokenParams } from "@throng/protocol/api";
 import { RunReport } from "@throng/protocol/run";
 import { RunRangeQuery, RunRangeSummary } from "@throng/protocol/run-range";
 import {
-  CompareQuery, CreateShareLink, EstimateView, ReportPdfQuery, RunComparison, SaveEstimate, ShareLinkCreated, ShareLinkView, TargetView,
+  CompareQuery,
+  CreateShareLink,
+  EstimateView,
+  ReportPdfQuery,
+  RunComparison,
+  SaveEstimate,
+  ShareLinkCreated,
+  ShareLinkView,
+  TargetView,
 } from "@throng/protocol/report";
 import { createCallerLimits } from "../http/rate-limit";
 import { sendReportPdf } from "../pdf/report-pdf-reply";
@@ -18,93 +26,312 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
   const limitCaller = createCallerLimits(deps);
   app.addHook("onClose", () => deps.pdf.close()); // the one Chromium goes with the app
 
-  app.get("/api/runs/:id/report", { schema: { params: IdParams }, config: { doc: { summary: "A run's report: the run with verdicts and capacity, and its series (an export: 429 with Retry-After past the caller's exports per minute)", access: "user", errors: [429], permission: "run.read", response: RunReport } } }, async (request, reply) => {
-    const { actor, caller } = await resolveIdentity(request);
-    await limitCaller(caller, reply, "export");
-    return reports.report(actor, request.params.id);
-  });
+  app.get(
+    "/api/runs/:id/report",
+    {
+      schema: { params: IdParams },
+      config: {
+        doc: {
+          summary:
+            "A run's report: the run with verdicts and capacity, and its series (an export: 429 with Retry-After past the caller's exports per minute)",
+          access: "user",
+          errors: [429],
+          permission: "run.read",
+          response: RunReport,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { actor, caller } = await resolveIdentity(request);
+      await limitCaller(caller, reply, "export");
+      return reports.report(actor, request.params.id);
+    },
+  );
 
-  app.get("/api/runs/:id/errors.csv", { schema: { params: IdParams }, config: { doc: { summary: "The run's error samples as CSV: kind, message, when, client, agent, bytes as hex (an export: 429 with Retry-After past the caller's exports per minute)", access: "user", produces: "text/csv", errors: [429], permission: "run.read" } } }, async (request, reply) => {
-    const { actor, caller } = await resolveIdentity(request);
-    await limitCaller(caller, reply, "export");
-    const { id } = request.params;
-    return reply
-      .type("text/csv; charset=utf-8")
-      .header("content-disposition", `attachment; filename="run-${id}-errors.csv"`)
-      .send(await reports.errorsCsv(actor, id));
-  });
+  app.get(
+    "/api/runs/:id/errors.csv",
+    {
+      schema: { params: IdParams },
+      config: {
+        doc: {
+          summary:
+            "The run's error samples as CSV: kind, message, when, client, agent, bytes as hex (an export: 429 with Retry-After past the caller's exports per minute)",
+          access: "user",
+          produces: "text/csv",
+          errors: [429],
+          permission: "run.read",
+        },
+      },
+    },
+    async (request, reply) => {
+      const { actor, caller } = await resolveIdentity(request);
+      await limitCaller(caller, reply, "export");
+      const { id } = request.params;
+      return reply
+        .type("text/csv; charset=utf-8")
+        .header("content-disposition", `attachment; filename="run-${id}-errors.csv"`)
+        .send(await reports.errorsCsv(actor, id));
+    },
+  );
 
-  app.get("/api/runs/:id/summary", { schema: { params: IdParams, querystring: RunRangeQuery }, config: { doc: { summary: "The run's summary over a range of its seconds (from, to: whole seconds since its start; to excluded), merged from the stored per-second histograms", access: "user", permission: "run.read", response: RunRangeSummary } } }, async (request) => {
-    const { actor } = await resolveIdentity(request);
-    return reports.rangeSummary(actor, request.params.id, request.query);
-  });
+  app.get(
+    "/api/runs/:id/summary",
+    {
+      schema: { params: IdParams, querystring: RunRangeQuery },
+      config: {
+        doc: {
+          summary:
+            "The run's summary over a range of its seconds (from, to: whole seconds since its start; to excluded), merged from the stored per-second histograms",
+          access: "user",
+          permission: "run.read",
+          response: RunRangeSummary,
+        },
+      },
+    },
+    async (request) => {
+      const { actor } = await resolveIdentity(request);
+      return reports.rangeSummary(actor, request.params.id, request.query);
+    },
+  );
 
-  app.get("/api/runs/:id/series.csv", { schema: { params: IdParams }, config: { doc: { summary: "The per-second series as CSV (an export: 429 with Retry-After past the caller's exports per minute)", access: "user", produces: "text/csv", errors: [429], permission: "run.read" } } }, async (request, reply) => {
-    const { actor, caller } = await resolveIdentity(request);
-    await limitCaller(caller, reply, "export");
-    const { id } = request.params;
-    return reply
-      .type("text/csv; charset=utf-8")
-      .header("content-disposition", `attachment; filename="run-${id}.csv"`)
-      .send(await reports.csv(actor, id));
-  });
+  app.get(
+    "/api/runs/:id/series.csv",
+    {
+      schema: { params: IdParams },
+      config: {
+        doc: {
+          summary:
+            "The per-second series as CSV (an export: 429 with Retry-After past the caller's exports per minute)",
+          access: "user",
+          produces: "text/csv",
+          errors: [429],
+          permission: "run.read",
+        },
+      },
+    },
+    async (request, reply) => {
+      const { actor, caller } = await resolveIdentity(request);
+      await limitCaller(caller, reply, "export");
+      const { id } = request.params;
+      return reply
+        .type("text/csv; charset=utf-8")
+        .header("content-disposition", `attachment; filename="run-${id}.csv"`)
+        .send(await reports.csv(actor, id));
+    },
+  );
 
-  app.get("/api/runs/:id/report.pdf", { schema: { params: IdParams, querystring: ReportPdfQuery }, config: { doc: { summary: "The report printed to PDF by headless Chromium (an export: 429 past the caller's exports per minute; 503 when the API has no Chromium)", access: "user", produces: "application/pdf", errors: [429, 503, 504], permission: "run.read" } } }, async (request, reply) => {
-    const { actor, caller } = await resolveIdentity(request);
-    const reader = request.query;
-    await limitCaller(caller, reply, "export");
-    const report = await reports.report(actor, request.params.id);
-    return sendReportPdf(reply, deps.pdf, report, { locale: reader.locale, timeZone: reader.tz }, await deps.runs.reportDistributions(actor, report.run));
-  });
+  app.get(
+    "/api/runs/:id/report.pdf",
+    {
+      schema: { params: IdParams, querystring: ReportPdfQuery },
+      config: {
+        doc: {
+          summary:
+            "The report printed to PDF by headless Chromium (an export: 429 past the caller's exports per minute; 503 when the API has no Chromium)",
+          access: "user",
+          produces: "application/pdf",
+          errors: [429, 503, 504],
+          permission: "run.read",
+        },
+      },
+    },
+    async (request, reply) => {
+      const { actor, caller } = await resolveIdentity(request);
+      const reader = request.query;
+      await limitCaller(caller, reply, "export");
+      const report = await reports.report(actor, request.params.id);
+      return sendReportPdf(
+        reply,
+        deps.pdf,
+        report,
+        { locale: reader.locale, timeZone: reader.tz },
+        await deps.runs.reportDistributions(actor, report.run),
+      );
+    },
+  );
 
-  app.get("/api/runs/compare", { schema: { querystring: CompareQuery }, config: { doc: { summary: "Runs side by side with deltas against the first (404 when one is not in the organisation)", access: "user", errors: [404], permission: "run.read", response: RunComparison } } }, async (request) => {
-    const { actor } = await resolveIdentity(request);
-    return reports.compare(actor, request.query.ids);
-  });
+  app.get(
+    "/api/runs/compare",
+    {
+      schema: { querystring: CompareQuery },
+      config: {
+        doc: {
+          summary: "Runs side by side with deltas against the first (404 when one is not in the organisation)",
+          access: "user",
+          errors: [404],
+          permission: "run.read",
+          response: RunComparison,
+        },
+      },
+    },
+    async (request) => {
+      const { actor } = await resolveIdentity(request);
+      return reports.compare(actor, request.query.ids);
+    },
+  );
 
-  app.post("/api/runs/:id/share-links", { schema: { params: IdParams }, config: { doc: { summary: "Create a public read-only link to the report (shown once)", access: "user", optionalBody: true, answers: [201], permission: "share.manage", body: CreateShareLink, response: ShareLinkCreated } } }, async (request, reply) => {
-    const { actor } = await resolveIdentity(request);
-    return reply.status(201).send(await reports.createShareLink(actor, request.params.id, request.body));
-  });
+  app.post(
+    "/api/runs/:id/share-links",
+    {
+      schema: { params: IdParams },
+      config: {
+        doc: {
+          summary: "Create a public read-only link to the report (shown once)",
+          access: "user",
+          optionalBody: true,
+          answers: [201],
+          permission: "share.manage",
+          body: CreateShareLink,
+          response: ShareLinkCreated,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { actor } = await resolveIdentity(request);
+      return reply.status(201).send(await reports.createShareLink(actor, request.params.id, request.body));
+    },
+  );
 
-  app.get("/api/runs/:id/share-links", { schema: { params: IdParams }, config: { doc: { summary: "A run's share links (never their secrets)", access: "user", permission: "run.read", response: z.object({ links: z.array(ShareLinkView) }) } } }, async (request) => {
-    const { actor } = await resolveIdentity(request);
-    return { links: await reports.shareLinks(actor, request.params.id) };
-  });
+  app.get(
+    "/api/runs/:id/share-links",
+    {
+      schema: { params: IdParams },
+      config: {
+        doc: {
+          summary: "A run's share links (never their secrets)",
+          access: "user",
+          permission: "run.read",
+          response: z.object({ links: z.array(ShareLinkView) }),
+        },
+      },
+    },
+    async (request) => {
+      const { actor } = await resolveIdentity(request);
+      return { links: await reports.shareLinks(actor, request.params.id) };
+    },
+  );
 
-  app.delete("/api/share-links/:id", { schema: { params: IdParams }, config: { doc: { summary: "Revoke a share link", access: "user", answers: [204], permission: "share.manage" } } }, async (request, reply) => {
-    const { actor } = await resolveIdentity(request);
-    await reports.revokeShareLink(actor, request.params.id);
-    return reply.status(204).send();
-  });
+  app.delete(
+    "/api/share-links/:id",
+    {
+      schema: { params: IdParams },
+      config: { doc: { summary: "Revoke a share link", access: "user", answers: [204], permission: "share.manage" } },
+    },
+    async (request, reply) => {
+      const { actor } = await resolveIdentity(request);
+      await reports.revokeShareLink(actor, request.params.id);
+      return reply.status(204).send();
+    },
+  );
 
-  app.get("/api/public/reports/:token", { schema: { params: TokenParams }, config: { doc: { summary: "A shared report, read-only, without signing in", access: "public", response: RunReport } } }, async (request) => {
-    return reports.publicReport(request.params.token);
-  });
+  app.get(
+    "/api/public/reports/:token",
+    {
+      schema: { params: TokenParams },
+      config: {
+        doc: { summary: "A shared report, read-only, without signing in", access: "public", response: RunReport },
+      },
+    },
+    async (request) => {
+      return reports.publicReport(request.params.token);
+    },
+  );
 
-  app.get("/api/public/reports/:token/summary", { schema: { params: TokenParams, querystring: RunRangeQuery }, config: { doc: { summary: "A shared run's summary over a range of its seconds, without signing in", access: "public", response: RunRangeSummary } } }, async (request) => {
-    return reports.publicRangeSummary(request.params.token, request.query);
-  });
+  app.get(
+    "/api/public/reports/:token/summary",
+    {
+      schema: { params: TokenParams, querystring: RunRangeQuery },
+      config: {
+        doc: {
+          summary: "A shared run's summary over a range of its seconds, without signing in",
+          access: "public",
+          response: RunRangeSummary,
+        },
+      },
+    },
+    async (request) => {
+      return reports.publicRangeSummary(request.params.token, request.query);
+    },
+  );
 
-  app.get("/api/public/reports/:token/report.pdf", { schema: { params: TokenParams, querystring: ReportPdfQuery }, config: { doc: { summary: "A shared report as PDF, without signing in (429 past the exports per minute from one address; 503 when the API has no Chromium)", access: "public", produces: "application/pdf", errors: [429, 503, 504] } } }, async (request, reply) => {
-    const report = await reports.publicReport(request.params.token);
-    const reader = request.query;
-    await limitCaller(`address:${request.ip}`, reply, "export");
-    return sendReportPdf(reply, deps.pdf, report, { locale: reader.locale, timeZone: reader.tz });
-  });
+  app.get(
+    "/api/public/reports/:token/report.pdf",
+    {
+      schema: { params: TokenParams, querystring: ReportPdfQuery },
+      config: {
+        doc: {
+          summary:
+            "A shared report as PDF, without signing in (429 past the exports per minute from one address; 503 when the API has no Chromium)",
+          access: "public",
+          produces: "application/pdf",
+          errors: [429, 503, 504],
+        },
+      },
+    },
+    async (request, reply) => {
+      const report = await reports.publicReport(request.params.token);
+      const reader = request.query;
+      await limitCaller(`address:${request.ip}`, reply, "export");
+      return sendReportPdf(reply, deps.pdf, report, { locale: reader.locale, timeZone: reader.tz });
+    },
+  );
 
-  app.post("/api/runs/:id/estimates", { schema: { params: IdParams }, config: { doc: { summary: "Keep this run's capacity estimate against a target and build", access: "user", answers: [201], errors: [409], permission: "run.start", body: SaveEstimate, response: EstimateView } } }, async (request, reply) => {
-    const { actor } = await resolveIdentity(request);
-    return reply.status(201).send(await estimates.save(actor, request.params.id, request.body));
-  });
+  app.post(
+    "/api/runs/:id/estimates",
+    {
+      schema: { params: IdParams },
+      config: {
+        doc: {
+          summary: "Keep this run's capacity estimate against a target and build",
+          access: "user",
+          answers: [201],
+          errors: [409],
+          permission: "run.start",
+          body: SaveEstimate,
+          response: EstimateView,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { actor } = await resolveIdentity(request);
+      return reply.status(201).send(await estimates.save(actor, request.params.id, request.body));
+    },
+  );
 
-  app.get("/api/targets", { config: { doc: { summary: "Targets with saved capacity estimates", access: "user", permission: "run.read", response: z.object({ targets: z.array(TargetView) }) } } }, async (request) => {
-    const { actor } = await resolveIdentity(request);
-    return { targets: await estimates.targets(actor) };
-  });
+  app.get(
+    "/api/targets",
+    {
+      config: {
+        doc: {
+          summary: "Targets with saved capacity estimates",
+          access: "user",
+          permission: "run.read",
+          response: z.object({ targets: z.array(TargetView) }),
+        },
+      },
+    },
+    async (request) => {
+      const { actor } = await resolveIdentity(request);
+      return { targets: await estimates.targets(actor) };
+    },
+  );
 
-  app.get("/api/targets/:name/estimates", { schema: { params: NameParams }, config: { doc: { summary: "A target's capacity history, oldest first, with changes", access: "user", permission: "run.read", response: z.object({ estimates: z.array(EstimateView) }) } } }, async (request) => {
-    const { actor } = await resolveIdentity(request);
-    return { estimates: await estimates.history(actor, request.params.name) };
-  });
+  app.get(
+    "/api/targets/:name/estimates",
+    {
+      schema: { params: NameParams },
+      config: {
+        doc: {
+          summary: "A target's capacity history, oldest first, with changes",
+          access: "user",
+          permission: "run.read",
+          response: z.object({ estimates: z.array(EstimateView) }),
+        },
+      },
+    },
+    async (request) => {
+      const { actor } = await resolveIdentity(request);
+      return { estimates: await estimates.history(actor, request.params.name) };
+    },
+  );
 }

@@ -7,34 +7,119 @@ import type { ZodFastify } from "../http/route-schema";
 export async function scheduleRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, schedules } = deps;
 
-  app.get("/api/schedules", { config: { doc: { summary: "Every schedule of the organisation: its plan, next firing, last firing and that run's verdict", access: "user", permission: "plan.read", response: OrgSchedulesView } } }, async (request) => {
-    const { actor } = await resolveIdentity(request);
-    return { schedules: await schedules.list(actor) };
-  });
+  app.get(
+    "/api/schedules",
+    {
+      config: {
+        doc: {
+          summary: "Every schedule of the organisation: its plan, next firing, last firing and that run's verdict",
+          access: "user",
+          permission: "plan.read",
+          response: OrgSchedulesView,
+        },
+      },
+    },
+    async (request) => {
+      const { actor } = await resolveIdentity(request);
+      return { schedules: await schedules.list(actor) };
+    },
+  );
 
-  app.post("/api/plans/:id/schedule/pause", { schema: { params: IdParams }, config: { doc: { summary: "Pause the plan's schedule: it keeps its cron and zone and does not fire until resumed", access: "user", permission: "run.start", response: PlanScheduleView } } }, async (request) => {
-    const { actor } = await resolveIdentity(request);
-    return schedules.pause(actor, request.params.id);
-  });
+  app.post(
+    "/api/plans/:id/schedule/pause",
+    {
+      schema: { params: IdParams },
+      config: {
+        doc: {
+          summary: "Pause the plan's schedule: it keeps its cron and zone and does not fire until resumed",
+          access: "user",
+          permission: "run.start",
+          response: PlanScheduleView,
+        },
+      },
+    },
+    async (request) => {
+      const { actor } = await resolveIdentity(request);
+      return schedules.pause(actor, request.params.id);
+    },
+  );
 
-  app.post("/api/plans/:id/schedule/resume", { schema: { params: IdParams }, config: { doc: { summary: "Resume the plan's paused schedule (refused when the plan could not start under the organisation's settings)", access: "user", permission: "run.start", response: PlanScheduleView } } }, async (request) => {
-    const { actor } = await resolveIdentity(request);
-    return schedules.resume(actor, request.params.id);
-  });
+  app.post(
+    "/api/plans/:id/schedule/resume",
+    {
+      schema: { params: IdParams },
+      config: {
+        doc: {
+          summary:
+            "Resume the plan's paused schedule (refused when the plan could not start under the organisation's settings)",
+          access: "user",
+          permission: "run.start",
+          response: PlanScheduleView,
+        },
+      },
+    },
+    async (request) => {
+      const { actor } = await resolveIdentity(request);
+      return schedules.resume(actor, request.params.id);
+    },
+  );
 
-  app.get("/api/plans/:id/schedule", { schema: { params: IdParams }, config: { doc: { summary: "The plan's cron schedule and its next three times (schedule null when none)", access: "user", permission: "plan.read", response: PlanScheduleView } } }, async (request) => {
-    const { actor } = await resolveIdentity(request);
-    return schedules.get(actor, request.params.id);
-  });
+  app.get(
+    "/api/plans/:id/schedule",
+    {
+      schema: { params: IdParams },
+      config: {
+        doc: {
+          summary: "The plan's cron schedule and its next three times (schedule null when none)",
+          access: "user",
+          permission: "plan.read",
+          response: PlanScheduleView,
+        },
+      },
+    },
+    async (request) => {
+      const { actor } = await resolveIdentity(request);
+      return schedules.get(actor, request.params.id);
+    },
+  );
 
-  app.put("/api/plans/:id/schedule", { schema: { params: IdParams }, config: { doc: { summary: "Run the plan on a cron schedule (replaces any other); runs start as you", access: "user", permission: "run.start", body: SetPlanSchedule, response: PlanScheduleView } } }, async (request) => {
-    const { actor } = await resolveIdentity(request);
-    return schedules.set(actor, request.params.id, request.body);
-  });
+  app.put(
+    "/api/plans/:id/schedule",
+    {
+      schema: { params: IdParams },
+      config: {
+        doc: {
+          summary: "Run the plan on a cron schedule (replaces any other); runs start as you",
+          access: "user",
+          permission: "run.start",
+          body: SetPlanSchedule,
+          response: PlanScheduleView,
+        },
+      },
+    },
+    async (request) => {
+      const { actor } = await resolveIdentity(request);
+      return schedules.set(actor, request.params.id, request.body);
+    },
+  );
 
-  app.delete("/api/plans/:id/schedule", { schema: { params: IdParams }, config: { doc: { summary: "Stop running the plan on a schedule", access: "user", answers: [204], permission: "run.start" } } }, async (request, reply) => {
-    const { actor } = await resolveIdentity(request);
-    await schedules.remove(actor, request.params.id);
-    return reply.status(204).send();
-  });
+  app.delete(
+    "/api/plans/:id/schedule",
+    {
+      schema: { params: IdParams },
+      config: {
+        doc: {
+          summary: "Stop running the plan on a schedule",
+          access: "user",
+          answers: [204],
+          permission: "run.start",
+        },
+      },
+    },
+    async (request, reply) => {
+      const { actor } = await resolveIdentity(request);
+      await schedules.remove(actor, request.params.id);
+      return reply.status(204).send();
+    },
+  );
 }

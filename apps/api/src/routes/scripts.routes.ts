@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { SCRIPT_BUNDLE_MAX_BYTES, ScriptList, ScriptSha256, ScriptSummary, ScriptView, UploadScript } from "@throng/protocol/script-bundle";
+import {
+  SCRIPT_BUNDLE_MAX_BYTES,
+  ScriptList,
+  ScriptSha256,
+  ScriptSummary,
+  ScriptView,
+  UploadScript,
+} from "@throng/protocol/script-bundle";
 import type { ApiDeps } from "../services";
 import type { ZodFastify } from "../http/route-schema";
 
@@ -8,7 +15,11 @@ import type { ZodFastify } from "../http/route-schema";
  * the OpenAPI document shows, so a fuzzer knows "0" is not a hash.
  */
 const ScriptParams = z.object({
-  sha256: z.string().regex(/^[0-9a-fA-F]{64}$/, "must be a SHA-256: 64 lower-case hex digits").transform((s) => s.toLowerCase()).pipe(ScriptSha256),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, "must be a SHA-256: 64 lower-case hex digits")
+    .transform((s) => s.toLowerCase())
+    .pipe(ScriptSha256),
 });
 
 /**
@@ -21,22 +32,62 @@ export const SCRIPT_UPLOAD_BODY_LIMIT = 2 * SCRIPT_BUNDLE_MAX_BYTES + 64 * 1024;
 export async function scriptRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, scripts } = deps;
 
-  app.get("/api/scripts", { config: { doc: { summary: "List script bundles, newest first", access: "user", permission: "plan.read", response: ScriptList } } }, async (request) => {
-    const { actor } = await resolveIdentity(request);
-    return { scripts: await scripts.list(actor) };
-  });
+  app.get(
+    "/api/scripts",
+    {
+      config: {
+        doc: {
+          summary: "List script bundles, newest first",
+          access: "user",
+          permission: "plan.read",
+          response: ScriptList,
+        },
+      },
+    },
+    async (request) => {
+      const { actor } = await resolveIdentity(request);
+      return { scripts: await scripts.list(actor) };
+    },
+  );
 
-  app.post("/api/scripts", {
-    bodyLimit: SCRIPT_UPLOAD_BODY_LIMIT,
-    config: { doc: { summary: "Upload a script bundle (201; the same bytes again answer 200 with the stored one)", access: "user", answers: [200, 201], permission: "plan.write", body: UploadScript, response: ScriptSummary } },
-  }, async (request, reply) => {
-    const { actor } = await resolveIdentity(request);
-    const { script, created } = await scripts.upload(actor, request.body);
-    return reply.status(created ? 201 : 200).send(script);
-  });
+  app.post(
+    "/api/scripts",
+    {
+      bodyLimit: SCRIPT_UPLOAD_BODY_LIMIT,
+      config: {
+        doc: {
+          summary: "Upload a script bundle (201; the same bytes again answer 200 with the stored one)",
+          access: "user",
+          answers: [200, 201],
+          permission: "plan.write",
+          body: UploadScript,
+          response: ScriptSummary,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { actor } = await resolveIdentity(request);
+      const { script, created } = await scripts.upload(actor, request.body);
+      return reply.status(created ? 201 : 200).send(script);
+    },
+  );
 
-  app.get("/api/scripts/:sha256", { schema: { params: ScriptParams }, config: { doc: { summary: "Read a script bundle with its source", access: "user", permission: "plan.read", response: ScriptView } } }, async (request) => {
-    const { actor } = await resolveIdentity(request);
-    return scripts.get(actor, request.params.sha256);
-  });
+  app.get(
+    "/api/scripts/:sha256",
+    {
+      schema: { params: ScriptParams },
+      config: {
+        doc: {
+          summary: "Read a script bundle with its source",
+          access: "user",
+          permission: "plan.read",
+          response: ScriptView,
+        },
+      },
+    },
+    async (request) => {
+      const { actor } = await resolveIdentity(request);
+      return scripts.get(actor, request.params.sha256);
+    },
+  );
 }

@@ -6,20 +6,65 @@ import type { ZodFastify } from "../http/route-schema";
 export async function secretRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, secrets } = deps;
 
-  app.get("/api/secrets", { config: { doc: { summary: "The organisation's secrets by name, with who set them when (never a value)", access: "user", permission: "secret.manage", response: SecretList } } }, async (request) => {
-    const { actor } = await resolveIdentity(request);
-    return { secrets: await secrets.list(actor) };
-  });
+  app.get(
+    "/api/secrets",
+    {
+      config: {
+        doc: {
+          summary: "The organisation's secrets by name, with who set them when (never a value)",
+          access: "user",
+          permission: "secret.manage",
+          response: SecretList,
+        },
+      },
+    },
+    async (request) => {
+      const { actor } = await resolveIdentity(request);
+      return { secrets: await secrets.list(actor) };
+    },
+  );
 
-  app.put("/api/secrets/:name", { schema: { params: SecretParams }, config: { doc: { summary: "Create a secret (201) or replace its value (200); plans name it as {{secrets.NAME}}. The value is never answered back", access: "user", permission: "secret.manage", answers: [200, 201], errors: [409], body: PutSecret, response: SecretView } } }, async (request, reply) => {
-    const { actor } = await resolveIdentity(request);
-    const { secret, created } = await secrets.put(actor, request.params.name, request.body);
-    return reply.status(created ? 201 : 200).send(secret);
-  });
+  app.put(
+    "/api/secrets/:name",
+    {
+      schema: { params: SecretParams },
+      config: {
+        doc: {
+          summary:
+            "Create a secret (201) or replace its value (200); plans name it as {{secrets.NAME}}. The value is never answered back",
+          access: "user",
+          permission: "secret.manage",
+          answers: [200, 201],
+          errors: [409],
+          body: PutSecret,
+          response: SecretView,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { actor } = await resolveIdentity(request);
+      const { secret, created } = await secrets.put(actor, request.params.name, request.body);
+      return reply.status(created ? 201 : 200).send(secret);
+    },
+  );
 
-  app.delete("/api/secrets/:name", { schema: { params: SecretParams }, config: { doc: { summary: "Delete a secret; plans that name it are refused at start until it is set again", access: "user", answers: [204], permission: "secret.manage" } } }, async (request, reply) => {
-    const { actor } = await resolveIdentity(request);
-    await secrets.remove(actor, request.params.name);
-    return reply.status(204).send();
-  });
+  app.delete(
+    "/api/secrets/:name",
+    {
+      schema: { params: SecretParams },
+      config: {
+        doc: {
+          summary: "Delete a secret; plans that name it are refused at start until it is set again",
+          access: "user",
+          answers: [204],
+          permission: "secret.manage",
+        },
+      },
+    },
+    async (request, reply) => {
+      const { actor } = await resolveIdentity(request);
+      await secrets.remove(actor, request.params.name);
+      return reply.status(204).send();
+    },
+  );
 }

@@ -13,7 +13,9 @@ const MAX_METADATA_BYTES = 100 * 1024;
 
 /** An origin pattern as SSO_PRIVATE_IDP_ORIGINS writes it (`*` for any run of characters) as a test on URLs. */
 function originMatcher(patterns: readonly string[]): (url: string) => boolean {
-  const regexes = patterns.map((p) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*")}$`));
+  const regexes = patterns.map(
+    (p) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*")}$`),
+  );
   return (url) => {
     try {
       const origin = new URL(url).origin;
@@ -43,11 +45,20 @@ export function idpHostPolicy(privateOrigins: readonly string[]) {
       }
       if (listed(url)) return;
       const host = parsed.hostname.replace(/^\[|\]$/g, "");
-      const addresses = isIP(host) ? [host] : await dns.lookup(host, { all: true }).then((all) => all.map((a) => a.address), () => []);
-      if (addresses.length === 0) throw new ThrongError("validation_failed", `${what}: ${host} does not resolve; check the address`);
+      const addresses = isIP(host)
+        ? [host]
+        : await dns.lookup(host, { all: true }).then(
+            (all) => all.map((a) => a.address),
+            () => [],
+          );
+      if (addresses.length === 0)
+        throw new ThrongError("validation_failed", `${what}: ${host} does not resolve; check the address`);
       const inside = addresses.find((address) => !isPublicRoutableHost(address));
       if (inside) {
-        throw new ThrongError("validation_failed", `${what}: ${host} is on a private network (${inside}); a Throng operator must list ${parsed.origin} in SSO_PRIVATE_IDP_ORIGINS for Throng to use it`);
+        throw new ThrongError(
+          "validation_failed",
+          `${what}: ${host} is on a private network (${inside}); a Throng operator must list ${parsed.origin} in SSO_PRIVATE_IDP_ORIGINS for Throng to use it`,
+        );
       }
     },
   };
@@ -60,16 +71,31 @@ function discoveryProblem(issuer: string, error: DiscoveryError): ThrongError {
   switch (error.code) {
     case "discovery_timeout":
     case "discovery_unexpected_error":
-      return new ThrongError("unavailable", `Could not reach the identity provider at ${where} (${error.message}): check the issuer URL, and that the provider is up and reachable from Throng's servers`);
+      return new ThrongError(
+        "unavailable",
+        `Could not reach the identity provider at ${where} (${error.message}): check the issuer URL, and that the provider is up and reachable from Throng's servers`,
+      );
     case "discovery_not_found":
-      return new ThrongError("validation_failed", `No discovery document at ${where}: the issuer URL is wrong (Okta: https://YOUR.okta.com, Entra ID: https://login.microsoftonline.com/TENANT/v2.0, Google: https://accounts.google.com, Keycloak: https://HOST/realms/REALM)`);
+      return new ThrongError(
+        "validation_failed",
+        `No discovery document at ${where}: the issuer URL is wrong (Okta: https://YOUR.okta.com, Entra ID: https://login.microsoftonline.com/TENANT/v2.0, Google: https://accounts.google.com, Keycloak: https://HOST/realms/REALM)`,
+      );
     case "issuer_mismatch":
-      return new ThrongError("validation_failed", `The identity provider names itself differently: ${error.message}. Use the issuer exactly as its discovery document gives it`);
+      return new ThrongError(
+        "validation_failed",
+        `The identity provider names itself differently: ${error.message}. Use the issuer exactly as its discovery document gives it`,
+      );
     case "discovery_untrusted_origin":
     case "discovery_private_host":
-      return new ThrongError("validation_failed", `${error.message.replace(/trustedOrigins/g, "SSO_PRIVATE_IDP_ORIGINS")}`);
+      return new ThrongError(
+        "validation_failed",
+        `${error.message.replace(/trustedOrigins/g, "SSO_PRIVATE_IDP_ORIGINS")}`,
+      );
     default:
-      return new ThrongError("validation_failed", `The identity provider's discovery document cannot be used: ${error.message}`);
+      return new ThrongError(
+        "validation_failed",
+        `The identity provider's discovery document cannot be used: ${error.message}`,
+      );
   }
 }
 
@@ -78,11 +104,21 @@ export function createOidcDiscovery(policy: IdpHostPolicy): OidcDiscovery {
   return async (issuer) => {
     await policy.assertReachable(issuer, "The issuer");
     try {
-      const found = await discoverOIDCConfig({ issuer, timeout: FETCH_TIMEOUT_MS, isTrustedOrigin: policy.allowedLiterally });
-      const auth = found.tokenEndpointAuthentication === "client_secret_post" ? "client_secret_post" : "client_secret_basic";
+      const found = await discoverOIDCConfig({
+        issuer,
+        timeout: FETCH_TIMEOUT_MS,
+        isTrustedOrigin: policy.allowedLiterally,
+      });
+      const auth =
+        found.tokenEndpointAuthentication === "client_secret_post" ? "client_secret_post" : "client_secret_basic";
       const endpoints: OidcEndpoints = {
-        issuer: found.issuer, discoveryEndpoint: found.discoveryEndpoint, authorizationEndpoint: found.authorizationEndpoint, tokenEndpoint: found.tokenEndpoint,
-        jwksEndpoint: found.jwksEndpoint, userInfoEndpoint: found.userInfoEndpoint ?? null, tokenEndpointAuthentication: auth,
+        issuer: found.issuer,
+        discoveryEndpoint: found.discoveryEndpoint,
+        authorizationEndpoint: found.authorizationEndpoint,
+        tokenEndpoint: found.tokenEndpoint,
+        jwksEndpoint: found.jwksEndpoint,
+        userInfoEndpoint: found.userInfoEndpoint ?? null,
+        tokenEndpointAuthentication: auth,
       };
       return endpoints;
     } catch (error) {
@@ -93,15 +129,20 @@ export function createOidcDiscovery(policy: IdpHostPolicy): OidcDiscovery {
 }
 
 function certificates(pems: string | string[]): SamlIdpMetadata["certificates"] {
-  return [pems].flat().filter(Boolean).flatMap((body) => {
-    const pem = body.includes("BEGIN CERTIFICATE") ? body : `-----BEGIN CERTIFICATE-----\n${body.replace(/\s+/g, "").replace(/(.{64})/g, "$1\n")}\n-----END CERTIFICATE-----\n`;
-    try {
-      const cert = new X509Certificate(pem);
-      return [{ pem, sha256: cert.fingerprint256, notAfter: new Date(cert.validTo).toISOString() }];
-    } catch {
-      return [];
-    }
-  });
+  return [pems]
+    .flat()
+    .filter(Boolean)
+    .flatMap((body) => {
+      const pem = body.includes("BEGIN CERTIFICATE")
+        ? body
+        : `-----BEGIN CERTIFICATE-----\n${body.replace(/\s+/g, "").replace(/(.{64})/g, "$1\n")}\n-----END CERTIFICATE-----\n`;
+      try {
+        const cert = new X509Certificate(pem);
+        return [{ pem, sha256: cert.fingerprint256, notAfter: new Date(cert.validTo).toISOString() }];
+      } catch {
+        return [];
+      }
+    });
 }
 
 /** SAML IdP metadata: fetched under the host policy (size-capped) and read with samlify, which the plugin uses too. */
@@ -113,11 +154,22 @@ export function createSamlMetadataReader(policy: IdpHostPolicy): SamlMetadataRea
       try {
         response = await fetch(url, { redirect: "manual", signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
       } catch (error) {
-        throw new ThrongError("unavailable", `Could not fetch the SAML metadata at ${url} (${(error as Error).message}): check the URL and that Throng's servers can reach it, or paste the metadata XML instead`);
+        throw new ThrongError(
+          "unavailable",
+          `Could not fetch the SAML metadata at ${url} (${(error as Error).message}): check the URL and that Throng's servers can reach it, or paste the metadata XML instead`,
+        );
       }
       const text = await response.text();
-      if (!response.ok) throw new ThrongError("validation_failed", `The SAML metadata URL answered HTTP ${response.status}: copy the metadata URL from the identity provider again, or paste the XML`);
-      if (text.length > MAX_METADATA_BYTES) throw new ThrongError("validation_failed", "The SAML metadata is over 100 KB: paste the XML of this one IdP's metadata instead");
+      if (!response.ok)
+        throw new ThrongError(
+          "validation_failed",
+          `The SAML metadata URL answered HTTP ${response.status}: copy the metadata URL from the identity provider again, or paste the XML`,
+        );
+      if (text.length > MAX_METADATA_BYTES)
+        throw new ThrongError(
+          "validation_failed",
+          "The SAML metadata is over 100 KB: paste the XML of this one IdP's metadata instead",
+        );
       return text;
     },
     read(xml) {
@@ -125,13 +177,24 @@ export function createSamlMetadataReader(policy: IdpHostPolicy): SamlMetadataRea
       try {
         idp = samlify.IdentityProvider({ metadata: xml });
       } catch (error) {
-        throw new ThrongError("validation_failed", `The SAML metadata cannot be read (${(error as Error).message}): give the identity provider's metadata XML (an EntityDescriptor with an IDPSSODescriptor)`);
+        throw new ThrongError(
+          "validation_failed",
+          `The SAML metadata cannot be read (${(error as Error).message}): give the identity provider's metadata XML (an EntityDescriptor with an IDPSSODescriptor)`,
+        );
       }
       const entityId = idp.entityMeta.getEntityID();
-      if (!entityId) throw new ThrongError("validation_failed", "The SAML metadata names no entityID: give the identity provider's metadata XML");
+      if (!entityId)
+        throw new ThrongError(
+          "validation_failed",
+          "The SAML metadata names no entityID: give the identity provider's metadata XML",
+        );
       // samlify looks a binding up by its short name ("redirect"); given the URN it answers every service as a map.
       const sso = idp.entityMeta.getSingleSignOnService("redirect");
-      return { entityId, ssoUrl: typeof sso === "string" ? sso : null, certificates: certificates(idp.entityMeta.getX509Certificate("signing") ?? []) };
+      return {
+        entityId,
+        ssoUrl: typeof sso === "string" ? sso : null,
+        certificates: certificates(idp.entityMeta.getX509Certificate("signing") ?? []),
+      };
     },
   };
 }
@@ -146,7 +209,10 @@ export function createTxtResolver(servers: readonly string[]): TxtResolver {
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === "ENODATA" || code === "ENOTFOUND") return [];
-      throw new ThrongError("unavailable", `DNS did not answer for ${name} (${code ?? (error as Error).message}): try again in a minute`);
+      throw new ThrongError(
+        "unavailable",
+        `DNS did not answer for ${name} (${code ?? (error as Error).message}): try again in a minute`,
+      );
     }
   };
 }

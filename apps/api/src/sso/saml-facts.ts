@@ -11,7 +11,9 @@ const first = (value: unknown): XmlNode => (Array.isArray(value) ? value[0] : va
 function withoutEnvelopeSignature(xml: string): string {
   const assertionAt = xml.search(/<(\w+:)?Assertion[\s>]/);
   if (assertionAt < 0) return xml;
-  return xml.slice(0, assertionAt).replace(/<(\w+:)?Signature[\s>][\s\S]*?<\/(\w+:)?Signature>/, "") + xml.slice(assertionAt);
+  return (
+    xml.slice(0, assertionAt).replace(/<(\w+:)?Signature[\s>][\s\S]*?<\/(\w+:)?Signature>/, "") + xml.slice(assertionAt)
+  );
 }
 
 /**
@@ -29,7 +31,9 @@ export function readSamlResponseFacts(samlResponse: string, idpMetadataXml: stri
     if (assertionSigned) {
       try {
         const idp = samlify.IdentityProvider({ metadata: idpMetadataXml });
-        signatureVerifies = samlify.SamlLib.verifySignature(withoutEnvelopeSignature(xml), { metadata: idp.entityMeta })[0];
+        signatureVerifies = samlify.SamlLib.verifySignature(withoutEnvelopeSignature(xml), {
+          metadata: idp.entityMeta,
+        })[0];
       } catch {
         signatureVerifies = false;
       }

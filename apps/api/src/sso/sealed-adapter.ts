@@ -11,13 +11,21 @@ export function sealedSsoAdapter(inner: DBAdapter, sealer: Sealer): DBAdapter {
   const open = <T>(model: string, row: T): T => {
     if (model !== "ssoProvider" || !row || typeof row !== "object") return row;
     const r = row as Record<string, unknown>;
-    return { ...r, oidcConfig: openPluginConfig(sealer, r.oidcConfig), samlConfig: openPluginConfig(sealer, r.samlConfig) } as T;
+    return {
+      ...r,
+      oidcConfig: openPluginConfig(sealer, r.oidcConfig),
+      samlConfig: openPluginConfig(sealer, r.samlConfig),
+    } as T;
   };
   return new Proxy(inner, {
     get(target, prop, receiver) {
-      if (prop === "findOne") return async (args: Parameters<DBAdapter["findOne"]>[0]) => open(args.model, await target.findOne(args));
-      if (prop === "findMany") return async (args: Parameters<DBAdapter["findMany"]>[0]) => (await target.findMany(args)).map((row) => open(args.model, row));
-      if (prop === "update") return async (args: Parameters<DBAdapter["update"]>[0]) => open(args.model, await target.update(args));
+      if (prop === "findOne")
+        return async (args: Parameters<DBAdapter["findOne"]>[0]) => open(args.model, await target.findOne(args));
+      if (prop === "findMany")
+        return async (args: Parameters<DBAdapter["findMany"]>[0]) =>
+          (await target.findMany(args)).map((row) => open(args.model, row));
+      if (prop === "update")
+        return async (args: Parameters<DBAdapter["update"]>[0]) => open(args.model, await target.update(args));
       if (prop === "transaction") {
         return <R>(callback: (trx: Parameters<Parameters<DBAdapter["transaction"]>[0]>[0]) => Promise<R>) =>
           target.transaction((trx) => callback(sealedSsoAdapter(trx as DBAdapter, sealer) as typeof trx));

@@ -6,17 +6,26 @@ import { WEB_ORIGIN } from "./test-api";
  */
 export function ssoBrowser(apiUrl: string) {
   const jars = new Map<string, Map<string, string>>();
-  const toApi = (url: string) => (url.startsWith(WEB_ORIGIN) ? `${apiUrl}${url.slice(WEB_ORIGIN.length)}` : url.startsWith("/") ? `${apiUrl}${url}` : url);
+  const toApi = (url: string) =>
+    url.startsWith(WEB_ORIGIN)
+      ? `${apiUrl}${url.slice(WEB_ORIGIN.length)}`
+      : url.startsWith("/")
+        ? `${apiUrl}${url}`
+        : url;
   async function send(method: string, rawUrl: string, body?: unknown, origin: string = WEB_ORIGIN): Promise<Response> {
     const url = new URL(toApi(rawUrl));
     const jar = jars.get(url.host) ?? new Map<string, string>();
     jars.set(url.host, jar);
     const form = body instanceof URLSearchParams;
     const response = await fetch(url, {
-      method, redirect: "manual",
+      method,
+      redirect: "manual",
       headers: {
-        origin, cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; "),
-        ...(body !== undefined ? { "content-type": form ? "application/x-www-form-urlencoded" : "application/json" } : {}),
+        origin,
+        cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; "),
+        ...(body !== undefined
+          ? { "content-type": form ? "application/x-www-form-urlencoded" : "application/json" }
+          : {}),
       },
       ...(body !== undefined ? { body: form ? body.toString() : JSON.stringify(body) } : {}),
     });
@@ -36,7 +45,8 @@ export function ssoBrowser(apiUrl: string) {
         if (next.startsWith(WEB_ORIGIN)) return next;
         const response = await send("GET", next);
         const location = response.headers.get("location");
-        if (!location) throw new Error(`${next} answered ${response.status} without a redirect: ${await response.text()}`);
+        if (!location)
+          throw new Error(`${next} answered ${response.status} without a redirect: ${await response.text()}`);
         next = new URL(location, next).toString();
       }
       throw new Error("too many redirects");

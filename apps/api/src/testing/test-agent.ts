@@ -1,7 +1,11 @@
 import WebSocket from "ws";
 import {
-  AGENT_PROTOCOL_VERSION, decodeServerMessage, encodeMessage,
-  type AgentToServerMessage, type Hello, type ServerToAgentMessage,
+  AGENT_PROTOCOL_VERSION,
+  decodeServerMessage,
+  encodeMessage,
+  type AgentToServerMessage,
+  type Hello,
+  type ServerToAgentMessage,
 } from "@throng/protocol/agent";
 import { THRONG_VERSION } from "@throng/protocol/version";
 
@@ -9,8 +13,12 @@ type Of<T extends ServerToAgentMessage["type"]> = Extract<ServerToAgentMessage, 
 
 export function helloWith(auth: Hello["auth"], overrides: Partial<Hello> = {}): Hello {
   return {
-    agentVersion: THRONG_VERSION, protocolVersion: AGENT_PROTOCOL_VERSION, auth,
-    host: { hostname: "rig-1", os: "linux", arch: "x64", cores: 2, memoryBytes: 8 * 2 ** 30 }, labels: {}, ...overrides,
+    agentVersion: THRONG_VERSION,
+    protocolVersion: AGENT_PROTOCOL_VERSION,
+    auth,
+    host: { hostname: "rig-1", os: "linux", arch: "x64", cores: 2, memoryBytes: 8 * 2 ** 30 },
+    labels: {},
+    ...overrides,
   };
 }
 
@@ -33,7 +41,13 @@ export async function connectTestAgent(gatewayUrl: string) {
     // Like a real agent, keep the session alive at the interval the server set, or it is shown offline.
     if (decoded.message.type === "ready") {
       const every = decoded.message.payload.heartbeatIntervalMs;
-      heartbeat = setInterval(() => ws.readyState === ws.OPEN && !ws.isPaused && ws.send(encodeMessage({ type: "heartbeat", payload: { sentAt: Date.now() } })), every / 2);
+      heartbeat = setInterval(
+        () =>
+          ws.readyState === ws.OPEN &&
+          !ws.isPaused &&
+          ws.send(encodeMessage({ type: "heartbeat", payload: { sentAt: Date.now() } })),
+        every / 2,
+      );
     }
     const waiter = waiters.findIndex((w) => w.type === decoded.message.type);
     if (waiter >= 0) waiters.splice(waiter, 1)[0]!.resolve(decoded.message);
@@ -60,7 +74,13 @@ export async function connectTestAgent(gatewayUrl: string) {
           ? Promise.resolve(inbox.splice(index, 1)[0]!)
           : new Promise<ServerToAgentMessage>((resolve, reject) => {
               const timer = setTimeout(() => reject(new Error(`no ${type} within ${timeoutMs} ms`)), timeoutMs);
-              waiters.push({ type, resolve: (m) => { clearTimeout(timer); resolve(m); } });
+              waiters.push({
+                type,
+                resolve: (m) => {
+                  clearTimeout(timer);
+                  resolve(m);
+                },
+              });
             });
       return message.then((m) => m.payload) as unknown as Promise<Of<T>>;
     },

@@ -26,7 +26,19 @@ export interface TestUser {
 
 /** The whole API in-process on a free port, over a fresh database and a private queue prefix. */
 export async function startTestApi(
-  options: { orchestration?: OrchestratorConfig; heartbeatIntervalMs?: number; agentBundlePath?: string; port?: number; rateLimits?: Partial<RateLimits>; hello?: Partial<HelloLimits>; logLines?: string[]; metricsToken?: string; pdf?: Partial<PdfRendererConfig>; sso?: { dnsServers?: string[]; privateIdpOrigins?: string[]; sessionHours?: number }; scheduleClock?: Clock } = {},
+  options: {
+    orchestration?: OrchestratorConfig;
+    heartbeatIntervalMs?: number;
+    agentBundlePath?: string;
+    port?: number;
+    rateLimits?: Partial<RateLimits>;
+    hello?: Partial<HelloLimits>;
+    logLines?: string[];
+    metricsToken?: string;
+    pdf?: Partial<PdfRendererConfig>;
+    sso?: { dnsServers?: string[]; privateIdpOrigins?: string[]; sessionHours?: number };
+    scheduleClock?: Clock;
+  } = {},
 ) {
   const database = await createTestDatabase();
   const redisUrl = process.env.REDIS_URL;
@@ -44,25 +56,39 @@ export async function startTestApi(
     : createLogger("api", "silent");
   const deps = composeApi({
     env: {
-      AUTH_SECRET: "test-secret-test-secret-test-secret-0123", WEB_ORIGIN,
+      AUTH_SECRET: "test-secret-test-secret-test-secret-0123",
+      WEB_ORIGIN,
       // With a port, the API names its real address in the commands it gives (a test can run them as shown).
       API_PUBLIC_URL: options.port ? `http://127.0.0.1:${options.port}` : "http://localhost:4000",
-      HEARTBEAT_INTERVAL_MS: options.heartbeatIntervalMs ?? 1000, NODE_ENV: "test",
-      AGENT_BUNDLE_PATH: options.agentBundlePath ?? "/nonexistent/throng-agent.mjs", QUEUE_PREFIX: prefix,
+      HEARTBEAT_INTERVAL_MS: options.heartbeatIntervalMs ?? 1000,
+      NODE_ENV: "test",
+      AGENT_BUNDLE_PATH: options.agentBundlePath ?? "/nonexistent/throng-agent.mjs",
+      QUEUE_PREFIX: prefix,
       // Tests read the series right after an ack; coalescing has its own test in core.
       INGEST_COALESCE_MS: 0,
       METRICS_TOKEN: options.metricsToken,
       // The address the test listens on below: /metrics answers without a token there, as on any loopback listener.
       API_HOST: "127.0.0.1",
       // Identity providers and the DNS server a test starts on loopback.
-      SSO_DNS_SERVERS: options.sso?.dnsServers ?? [], SSO_PRIVATE_IDP_ORIGINS: options.sso?.privateIdpOrigins ?? [], SSO_SESSION_HOURS: options.sso?.sessionHours ?? 24,
+      SSO_DNS_SERVERS: options.sso?.dnsServers ?? [],
+      SSO_PRIVATE_IDP_ORIGINS: options.sso?.privateIdpOrigins ?? [],
+      SSO_SESSION_HOURS: options.sso?.sessionHours ?? 24,
     },
-    db, redis, subscriberRedis, jobs, log, ...(options.orchestration ? { orchestration: options.orchestration } : {}),
+    db,
+    redis,
+    subscriberRedis,
+    jobs,
+    log,
+    ...(options.orchestration ? { orchestration: options.orchestration } : {}),
     ...(options.scheduleClock ? { scheduleClock: options.scheduleClock } : {}),
     // Test files sign many users up from 127.0.0.1; the rate-limit test passes its own low limits.
     rateLimits: {
-      signIn: { limit: 1000, windowSec: 60 }, signUp: { limit: 1000, windowSec: 60 }, enrolment: { limit: 1000, windowSec: 60 },
-      runCreate: { limit: 1000, windowSec: 60 }, export: { limit: 1000, windowSec: 60 }, ...options.rateLimits,
+      signIn: { limit: 1000, windowSec: 60 },
+      signUp: { limit: 1000, windowSec: 60 },
+      enrolment: { limit: 1000, windowSec: 60 },
+      runCreate: { limit: 1000, windowSec: 60 },
+      export: { limit: 1000, windowSec: 60 },
+      ...options.rateLimits,
     },
     hello: { ...DEFAULT_HELLO_LIMITS, ...options.hello },
     queues: [queue],
@@ -90,12 +116,21 @@ export async function startTestApi(
     };
     const answer = await request("POST", "/api/auth/sign-up/email", { name, email, password: "correct-horse-battery" });
     if (answer.status !== 200) throw new Error(`sign-up failed: ${answer.status} ${JSON.stringify(answer.json)}`);
-    const open = (path: string, signal: AbortSignal) => fetch(`${url}${path}`, { headers: { origin: WEB_ORIGIN, cookie }, signal });
+    const open = (path: string, signal: AbortSignal) =>
+      fetch(`${url}${path}`, { headers: { origin: WEB_ORIGIN, cookie }, signal });
     return { email, request, open, cookie: async () => cookie };
   }
 
   return {
-    app, routeRegistry, deps, url, db, queue, prefix, databaseUrl: database.url, redisUrl,
+    app,
+    routeRegistry,
+    deps,
+    url,
+    db,
+    queue,
+    prefix,
+    databaseUrl: database.url,
+    redisUrl,
     gatewayUrl: `ws://127.0.0.1:${port}${AGENT_GATEWAY_PATH}`,
     signUp,
     async close() {

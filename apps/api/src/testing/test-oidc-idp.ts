@@ -54,7 +54,12 @@ export async function startTestOidcIdp(accounts: IdpAccount[]) {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const jwk = { ...generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "jwk" }), kid: "test-key", use: "sig", alg: "RS256" };
+  const jwk = {
+    ...generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "jwk" }),
+    kid: "test-key",
+    use: "sig",
+    alg: "RS256",
+  };
   const provider = new Provider(issuer, {
     adapter: memoryAdapter(store),
     jwks: { keys: [jwk as never] },
@@ -65,7 +70,16 @@ export async function startTestOidcIdp(accounts: IdpAccount[]) {
     async findAccount(_ctx, sub) {
       const account = byEmail.get(sub);
       if (!account) return undefined;
-      return { accountId: sub, claims: async () => ({ sub, email: account.claimedEmail ?? account.email, email_verified: true, name: account.name, groups: account.groups }) };
+      return {
+        accountId: sub,
+        claims: async () => ({
+          sub,
+          email: account.claimedEmail ?? account.email,
+          email_verified: true,
+          name: account.name,
+          groups: account.groups,
+        }),
+      };
     },
   });
   const callback = provider.callback();
@@ -78,7 +92,12 @@ export async function startTestOidcIdp(accounts: IdpAccount[]) {
       const grant = new provider.Grant({ accountId, clientId: String(details.params.client_id) });
       grant.addOIDCScope(String(details.params.scope));
       const grantId = await grant.save();
-      await provider.interactionFinished(req, res, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId }, consent: { grantId } },
+        { mergeWithLastSubmission: false },
+      );
     })().catch((error: Error) => {
       res.statusCode = 500;
       res.end(error.message);
@@ -89,8 +108,12 @@ export async function startTestOidcIdp(accounts: IdpAccount[]) {
     /** Registers Throng as a confidential client with the redirect URI its settings page shows. */
     registerClient(client: { clientId: string; clientSecret: string; redirectUri: string }) {
       store.set(`Client:${client.clientId}`, {
-        client_id: client.clientId, client_secret: client.clientSecret, redirect_uris: [client.redirectUri],
-        grant_types: ["authorization_code"], response_types: ["code"], token_endpoint_auth_method: "client_secret_basic",
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        redirect_uris: [client.redirectUri],
+        grant_types: ["authorization_code"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "client_secret_basic",
       });
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

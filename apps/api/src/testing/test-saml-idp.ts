@@ -35,18 +35,34 @@ const EMAIL_FORMAT = "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress";
 async function signingKey(): Promise<{ key: string; cert: string }> {
   const dir = await mkdtemp(join(tmpdir(), "throng-saml-idp-"));
   try {
-    await run("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=throng test saml idp", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")]);
+    await run("openssl", [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "2",
+      "-subj",
+      "/CN=throng test saml idp",
+      "-keyout",
+      join(dir, "key.pem"),
+      "-out",
+      join(dir, "cert.pem"),
+    ]);
     return { key: await readFile(join(dir, "key.pem"), "utf8"), cert: await readFile(join(dir, "cert.pem"), "utf8") };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-const escapeXml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const escapeXml = (text: string) =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 const escapeHtml = escapeXml;
 
 /** samlify's template tags `{Name}` filled with escaped values (its SamlLib is not reachable under every loader). */
-const fillTags = (template: string, values: Record<string, string>) => template.replace(/\{(\w+)\}/g, (tag, name: string) => (name in values ? escapeXml(values[name]!) : tag));
+const fillTags = (template: string, values: Record<string, string>) =>
+  template.replace(/\{(\w+)\}/g, (tag, name: string) => (name in values ? escapeXml(values[name]!) : tag));
 
 function attributeStatement(account: SamlIdpAccount): string {
   const attribute = (name: string, values: string[]) =>
@@ -84,36 +100,69 @@ export async function startTestSamlIdp(accounts: SamlIdpAccount[]) {
   const metadata = idp.getMetadata();
   let sp: { entityId: string; acsUrl: string } | null = null;
   const serviceProvider = (wantAssertionsSigned: boolean) =>
-    samlify.ServiceProvider({ entityID: sp!.entityId, wantAssertionsSigned, assertionConsumerService: [{ Binding: binding.post, Location: sp!.acsUrl }] });
+    samlify.ServiceProvider({
+      entityID: sp!.entityId,
+      wantAssertionsSigned,
+      assertionConsumerService: [{ Binding: binding.post, Location: sp!.acsUrl }],
+    });
 
-  async function answer(account: SamlIdpAccount, fault: SamlFault, requestId: string, relayState: string): Promise<string> {
+  async function answer(
+    account: SamlIdpAccount,
+    fault: SamlFault,
+    requestId: string,
+    relayState: string,
+  ): Promise<string> {
     const now = Date.now();
     const at = (offsetMs: number) => new Date(now + offsetMs).toISOString();
     const window =
-      fault === "expired" ? { from: at(-3_900_000), to: at(-3_600_000) }
-        : fault === "skewed" ? { from: at(600_000), to: at(900_000) }
-          : fault === "ahead" ? { from: at(120_000), to: at(420_000) }
+      fault === "expired"
+        ? { from: at(-3_900_000), to: at(-3_600_000) }
+        : fault === "skewed"
+          ? { from: at(600_000), to: at(900_000) }
+          : fault === "ahead"
+            ? { from: at(120_000), to: at(420_000) }
             : { from: at(-5_000), to: at(300_000) };
-    const response = (await idp.createLoginResponse(serviceProvider(fault !== "unsigned"), { extract: { request: { id: requestId } } }, "post", { email: account.email }, {
-      relayState,
-      customTagReplacement: (template: string) => {
-        const id = `_${crypto.randomUUID()}`;
-        const withStatements = template
-          .replace("{AttributeStatement}", attributeStatement(account))
-          .replace("{AuthnStatement}", `<saml:AuthnStatement AuthnInstant="${at(0)}" SessionIndex="${id}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`);
-        const context = fillTags(withStatements, {
-          ID: id, AssertionID: `_${crypto.randomUUID()}`, Destination: sp!.acsUrl, Audience: sp!.entityId, SubjectRecipient: sp!.acsUrl,
-          Issuer: idp.entityMeta.getEntityID(), IssueInstant: window.from, StatusCode: samlify.Constants.StatusCode.Success,
-          ConditionsNotBefore: window.from, ConditionsNotOnOrAfter: window.to, SubjectConfirmationDataNotOnOrAfter: window.to,
-          NameIDFormat: EMAIL_FORMAT, NameID: account.email, InResponseTo: requestId,
-        });
-        return { id, context };
+    const response = (await idp.createLoginResponse(
+      serviceProvider(fault !== "unsigned"),
+      { extract: { request: { id: requestId } } },
+      "post",
+      { email: account.email },
+      {
+        relayState,
+        customTagReplacement: (template: string) => {
+          const id = `_${crypto.randomUUID()}`;
+          const withStatements = template
+            .replace("{AttributeStatement}", attributeStatement(account))
+            .replace(
+              "{AuthnStatement}",
+              `<saml:AuthnStatement AuthnInstant="${at(0)}" SessionIndex="${id}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`,
+            );
+          const context = fillTags(withStatements, {
+            ID: id,
+            AssertionID: `_${crypto.randomUUID()}`,
+            Destination: sp!.acsUrl,
+            Audience: sp!.entityId,
+            SubjectRecipient: sp!.acsUrl,
+            Issuer: idp.entityMeta.getEntityID(),
+            IssueInstant: window.from,
+            StatusCode: samlify.Constants.StatusCode.Success,
+            ConditionsNotBefore: window.from,
+            ConditionsNotOnOrAfter: window.to,
+            SubjectConfirmationDataNotOnOrAfter: window.to,
+            NameIDFormat: EMAIL_FORMAT,
+            NameID: account.email,
+            InResponseTo: requestId,
+          });
+          return { id, context };
+        },
       },
-    })) as { context: string; relayState?: string };
+    )) as { context: string; relayState?: string };
     let samlResponse = response.context;
     if (fault === "tampered") {
       // An attacker who holds a signed assertion for themselves rewrites whose it is; the signature no longer matches.
-      const xml = Buffer.from(samlResponse, "base64").toString("utf8").replaceAll(escapeXml(account.email), "ceo@" + account.email.split("@")[1]);
+      const xml = Buffer.from(samlResponse, "base64")
+        .toString("utf8")
+        .replaceAll(escapeXml(account.email), "ceo@" + account.email.split("@")[1]);
       samlResponse = Buffer.from(xml, "utf8").toString("base64");
     }
     return `<!doctype html><html><head><title>Signing in</title></head><body onload="document.forms[0].submit()">
@@ -133,10 +182,15 @@ export async function startTestSamlIdp(accounts: SamlIdpAccount[]) {
       }
       if (url.pathname === "/sso" && req.method === "GET") {
         if (!sp) throw new Error("the test SAML IdP has no service provider registered");
-        const request = await idp.parseLoginRequest(serviceProvider(true), "redirect", { query: Object.fromEntries(url.searchParams), octetString: "" } as never);
+        const request = await idp.parseLoginRequest(serviceProvider(true), "redirect", {
+          query: Object.fromEntries(url.searchParams),
+          octetString: "",
+        } as never);
         const requestId = String((request.extract as { request?: { id?: string } }).request?.id ?? "");
         const relayState = url.searchParams.get("RelayState") ?? "";
-        res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(`<!doctype html><html><head><title>Test SAML IdP</title></head><body>
+        res
+          .writeHead(200, { "content-type": "text/html; charset=utf-8" })
+          .end(`<!doctype html><html><head><title>Test SAML IdP</title></head><body>
 <h1>Test SAML IdP</h1><form method="post" action="/sso/login">
 <input type="hidden" name="requestId" value="${escapeHtml(requestId)}"><input type="hidden" name="RelayState" value="${escapeHtml(relayState)}">
 <label>Email <input name="email" type="email"></label>
@@ -151,8 +205,12 @@ export async function startTestSamlIdp(accounts: SamlIdpAccount[]) {
           res.writeHead(403, { "content-type": "text/plain" }).end(`the test SAML IdP knows no ${form.get("email")}`);
           return;
         }
-        const fault = (SAML_FAULTS as string[]).includes(form.get("fault") ?? "") ? (form.get("fault") as SamlFault) : "none";
-        res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(await answer(account, fault, form.get("requestId") ?? "", form.get("RelayState") ?? ""));
+        const fault = (SAML_FAULTS as string[]).includes(form.get("fault") ?? "")
+          ? (form.get("fault") as SamlFault)
+          : "none";
+        res
+          .writeHead(200, { "content-type": "text/html; charset=utf-8" })
+          .end(await answer(account, fault, form.get("requestId") ?? "", form.get("RelayState") ?? ""));
         return;
       }
       res.writeHead(404).end();

@@ -18,7 +18,8 @@ function kneeOf(unordered: readonly CapacityStep[]): number | null {
     const prev = steps[i - 1]!;
     const cur = steps[i]!;
     const added = cur.clients - prev.clients;
-    if (added > 0 && (cur.throughputPerSec - prev.throughputPerSec) / added < KNEE_SLOPE_SHARE * initialSlope) return prev.clients;
+    if (added > 0 && (cur.throughputPerSec - prev.throughputPerSec) / added < KNEE_SLOPE_SHARE * initialSlope)
+      return prev.clients;
   }
   return null;
 }
@@ -57,7 +58,10 @@ function searchSentence(search: AutoSearch, steps: readonly CapacityStep[]): str
   const settled = steps.filter((s) => s.phase === "settle").length;
   const retries = steps.filter((s) => s.retry).length;
   const coarseSize = Math.round((search.maxClients - search.startClients) / (search.coarseSteps - 1));
-  const tried = retries > 0 ? ` (the first level, ${n(steps[0]!.clients)}, tried ${plural(1 + retries, "time")} after it broke)` : "";
+  const tried =
+    retries > 0
+      ? ` (the first level, ${n(steps[0]!.clients)}, tried ${plural(1 + retries, "time")} after it broke)`
+      : "";
   const broke = coarse.findIndex((s) => !s.held);
   if (broke <= 0) return `Searched coarse steps of ${n(coarseSize)}${tried}.`;
   const from = coarse[broke - 1]!.clients;
@@ -66,30 +70,45 @@ function searchSentence(search: AutoSearch, steps: readonly CapacityStep[]): str
     const held = steps.some((s) => s.phase === "settle" && s.held);
     return `Searched coarse steps of ${n(coarseSize)}${tried}${settled > 0 ? `, then ${plural(settled, "settle step")} back at ${n(from)} (${held ? "it held again" : "none held"})` : ""}.`;
   }
-  const settling = settled > 0 ? ` (after ${plural(settled, "settle step")} back at ${n(from)} while the server recovered)` : "";
+  const settling =
+    settled > 0 ? ` (after ${plural(settled, "settle step")} back at ${n(from)} while the server recovered)` : "";
   return `Searched coarse steps of ${n(coarseSize)}${tried}, then ${n(Math.round((to - from) / search.fineSteps))} between ${n(from)} and ${n(to)}${settling}.`;
 }
 
 type Estimate = Omit<CapacityEstimate, "sentence">;
 
 /** The sentence at the top of the report; `saturation` lists the problems besides why there is no estimate. */
-function describe(estimate: Estimate, slos: readonly Slo[], saturation: readonly string[], notHeldAgain: number): string {
+function describe(
+  estimate: Estimate,
+  slos: readonly Slo[],
+  saturation: readonly string[],
+  notHeldAgain: number,
+): string {
   const held = slos.map((s) => `${s.metric} < ${s.below}`).join(", ") || "no SLOs";
   const breakingStep = estimate.steps.find((s) => s.step === estimate.breakingStep);
   const prefix = saturation.length > 0 ? `Not a valid estimate (${saturation.join("; ")}): ` : "";
   const last = estimate.lastHeldClients;
   if (estimate.clients === null && last !== null && last !== undefined) {
     // A level held, then did not hold again after the break: say what is known, and claim nothing held.
-    const brokeAt = breakingStep ? `the break at ${n(breakingStep.clients)} clients on ${estimate.breakingSlos.join(", ")}` : "the break";
-    const known = estimate.range ? `capacity is between ${n(estimate.range.from)} and ${n(estimate.range.to)} clients` : `capacity is not known, and may be below ${n(last)} clients`;
+    const brokeAt = breakingStep
+      ? `the break at ${n(breakingStep.clients)} clients on ${estimate.breakingSlos.join(", ")}`
+      : "the break";
+    const known = estimate.range
+      ? `capacity is between ${n(estimate.range.from)} and ${n(estimate.range.to)} clients`
+      : `capacity is not known, and may be below ${n(last)} clients`;
     return `${prefix || "Not a valid estimate: "}${n(last)} clients held before ${brokeAt}, but the server did not recover (${n(last)} did not hold again in ${plural(notHeldAgain, "step")} after the break), so ${n(last)} is not claimed as held; ${known}.`;
   }
   if (estimate.clients === null) {
     const tries = estimate.steps.filter((s) => s.retry).length;
     return `${prefix}Broke at the first step (${estimate.breakingSlos.join(", ")})${tries > 0 ? ` in all ${1 + tries} tries` : ""}: capacity is below ${n(estimate.steps[0]?.clients ?? 0)} clients.`;
   }
-  const breaking = breakingStep ? `broke at ${breakingStep.clients} clients on ${estimate.breakingSlos.join(", ")}` : "no SLO broke up to the last step, so this is a lower bound";
-  const min = typeof estimate.meetsMinClients === "boolean" ? ` ${estimate.meetsMinClients ? "At least" : "Below"} the plan's minClients of ${n(estimate.minClients!)}.` : "";
+  const breaking = breakingStep
+    ? `broke at ${breakingStep.clients} clients on ${estimate.breakingSlos.join(", ")}`
+    : "no SLO broke up to the last step, so this is a lower bound";
+  const min =
+    typeof estimate.meetsMinClients === "boolean"
+      ? ` ${estimate.meetsMinClients ? "At least" : "Below"} the plan's minClients of ${n(estimate.minClients!)}.`
+      : "";
   return `${prefix}Holds ${n(estimate.clients)} clients while meeting ${held}; ${breaking}.${min}`;
 }
 
@@ -99,9 +118,14 @@ function describe(estimate: Estimate, slos: readonly Slo[], saturation: readonly
  * break); the knee where throughput stops growing; a USL fit; whether an agent, not the server, was the limit
  * in the steps that decide it (then the estimate is not valid); and whether it meets the plan's minClients.
  */
-export function analyzeCapacity(rows: readonly SnapshotRow[], slos: readonly Slo[], load?: LoadShape): CapacityEstimate | null {
+export function analyzeCapacity(
+  rows: readonly SnapshotRow[],
+  slos: readonly Slo[],
+  load?: LoadShape,
+): CapacityEstimate | null {
   const byStep = new Map<number, SnapshotRow[]>();
-  for (const row of rows) if (row.step !== null && row.step !== undefined) byStep.set(row.step, [...(byStep.get(row.step) ?? []), row]);
+  for (const row of rows)
+    if (row.step !== null && row.step !== undefined) byStep.set(row.step, [...(byStep.get(row.step) ?? []), row]);
   if (byStep.size === 0) return null;
   const search = load ? autoSearchOf(load) : null;
   const measured = [...byStep.entries()].sort(([a], [b]) => a - b).map(([step, list]) => measureStep(step, list, slos));
@@ -113,10 +137,18 @@ export function analyzeCapacity(rows: readonly SnapshotRow[], slos: readonly Slo
   // The lowest level that broke (the first break of a climb; an automatic search's fine break below its coarse one).
   const breaking = climbing.filter((s) => !s.held).sort((a, b) => a.clients - b.clients || a.step - b.step)[0] ?? null;
   const deciding = [answer.lastHeld, breaking].filter((s): s is CapacityStep => s !== null);
-  const saturation = deciding.flatMap((s) => s.saturatedAgents.map((a) => `agent ${a.agentId} was saturated at ${s.clients} clients (${a.reason})`));
+  const saturation = deciding.flatMap((s) =>
+    s.saturatedAgents.map((a) => `agent ${a.agentId} was saturated at ${s.clients} clients (${a.reason})`),
+  );
   const problems = [...saturation];
-  if (answer.lastHeld === null) problems.push(answer.retries > 0 ? `the first step broke an SLO in all ${1 + answer.retries} tries` : "the first step already broke an SLO");
-  else if (answer.held === null) problems.push(`the server did not recover: ${answer.lastHeld.clients} clients did not hold again after the break`);
+  if (answer.lastHeld === null)
+    problems.push(
+      answer.retries > 0
+        ? `the first step broke an SLO in all ${1 + answer.retries} tries`
+        : "the first step already broke an SLO",
+    );
+  else if (answer.held === null)
+    problems.push(`the server did not recover: ${answer.lastHeld.clients} clients did not hold again after the break`);
   const valid = problems.length === 0 && answer.held !== null;
   const shape = load?.shape?.kind === "step-up" ? load.shape : undefined;
   const minClients = shape?.minClients ?? null;

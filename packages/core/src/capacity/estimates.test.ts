@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { withChanges } from "./estimates";
 
-const row = (build: string, clients: number | null) => ({ id: crypto.randomUUID(), targetName: "lobby", build, runId: crypto.randomUUID(), clients, valid: true, sentence: "", createdAt: new Date() });
+const row = (build: string, clients: number | null) => ({
+  id: crypto.randomUUID(),
+  targetName: "lobby",
+  build,
+  runId: crypto.randomUUID(),
+  clients,
+  valid: true,
+  sentence: "",
+  createdAt: new Date(),
+});
 
 describe("saved estimates", () => {
   it("say how each changed against the build before", () => {

@@ -8,11 +8,21 @@ import { authorize, type Actor } from "../orgs/permissions";
 export function withChanges(rows: readonly EstimateRow[]): EstimateView[] {
   return rows.map((row, i) => {
     const previous = rows[i - 1];
-    const changePercent = previous?.clients && row.clients !== null ? Math.round(((row.clients - previous.clients) / previous.clients) * 1000) / 10 : null;
+    const changePercent =
+      previous?.clients && row.clients !== null
+        ? Math.round(((row.clients - previous.clients) / previous.clients) * 1000) / 10
+        : null;
     const sign = changePercent === null ? "" : changePercent > 0 ? "+" : changePercent < 0 ? "−" : "±";
     return {
-      id: row.id, targetName: row.targetName, build: row.build, runId: row.runId, clients: row.clients, valid: row.valid,
-      sentence: row.sentence, createdAt: row.createdAt.toISOString(), changePercent,
+      id: row.id,
+      targetName: row.targetName,
+      build: row.build,
+      runId: row.runId,
+      clients: row.clients,
+      valid: row.valid,
+      sentence: row.sentence,
+      createdAt: row.createdAt.toISOString(),
+      changePercent,
       change: changePercent === null ? null : `${sign}${Math.abs(changePercent)}% since build ${previous!.build}`,
     };
   });
@@ -27,10 +37,19 @@ export function createEstimateService(deps: { repos: Repos }) {
       const body = parseOrThrow(SaveEstimate, input, "estimate");
       const run = await repos.runs.get(actor.orgId, runId);
       if (!run) throw new ThrongError("not_found", `No run ${runId} in this organisation`);
-      if (!run.capacity) throw new ThrongError("conflict", "This run has no capacity estimate: only a finished step-up run has one");
+      if (!run.capacity)
+        throw new ThrongError("conflict", "This run has no capacity estimate: only a finished step-up run has one");
       const capacity = CapacityEstimate.parse(run.capacity);
       const id = crypto.randomUUID();
-      await repos.reports.insertEstimate(actor.orgId, { id, targetName: body.targetName, build: body.build, runId, clients: capacity.clients, valid: capacity.valid, sentence: capacity.sentence });
+      await repos.reports.insertEstimate(actor.orgId, {
+        id,
+        targetName: body.targetName,
+        build: body.build,
+        runId,
+        clients: capacity.clients,
+        valid: capacity.valid,
+        sentence: capacity.sentence,
+      });
       return withChanges(await repos.reports.listEstimates(actor.orgId, body.targetName)).find((e) => e.id === id)!;
     },
     async history(actor: Actor, targetName: string): Promise<EstimateView[]> {
@@ -40,8 +59,13 @@ export function createEstimateService(deps: { repos: Repos }) {
     async targets(actor: Actor): Promise<TargetView[]> {
       authorize(actor, "run.read");
       const byTarget = new Map<string, EstimateRow[]>();
-      for (const row of await repos.reports.listEstimates(actor.orgId)) byTarget.set(row.targetName, [...(byTarget.get(row.targetName) ?? []), row]);
-      return [...byTarget.entries()].map(([name, rows]) => ({ name, estimates: rows.length, latest: withChanges(rows).at(-1)! }));
+      for (const row of await repos.reports.listEstimates(actor.orgId))
+        byTarget.set(row.targetName, [...(byTarget.get(row.targetName) ?? []), row]);
+      return [...byTarget.entries()].map(([name, rows]) => ({
+        name,
+        estimates: rows.length,
+        latest: withChanges(rows).at(-1)!,
+      }));
     },
   };
 }

@@ -16,7 +16,11 @@ describe("Universal Scalability Law fit", () => {
   });
 
   it("fits linear scaling with no contention terms", () => {
-    const fit = fitUsl([{ clients: 10, throughput: 100 }, { clients: 20, throughput: 200 }, { clients: 40, throughput: 400 }])!;
+    const fit = fitUsl([
+      { clients: 10, throughput: 100 },
+      { clients: 20, throughput: 200 },
+      { clients: 40, throughput: 400 },
+    ])!;
     expect(fit.sigma).toBeCloseTo(0, 6);
     expect(fit.kappa).toBeCloseTo(0, 6);
     expect(fit.peakClients).toBeNull();
@@ -44,6 +48,11 @@ describe("Universal Scalability Law fit", () => {
   });
 
   it("needs three steps", () => {
-    expect(fitUsl([{ clients: 1, throughput: 1 }, { clients: 2, throughput: 2 }])).toBeNull();
+    expect(
+      fitUsl([
+        { clients: 1, throughput: 1 },
+        { clients: 2, throughput: 2 },
+      ]),
+    ).toBeNull();
   });
 });

@@ -8,7 +8,10 @@ export interface ThroughputPoint {
 /** Solves the normal equations of least squares for y ≈ Σ βj·xj (tiny systems: Gaussian elimination). */
 function leastSquares(rows: number[][], y: number[]): number[] | null {
   const k = rows[0]!.length;
-  const a = Array.from({ length: k }, (_, i) => [...Array.from({ length: k }, (_, j) => rows.reduce((s, r) => s + r[i]! * r[j]!, 0)), rows.reduce((s, r, n) => s + r[i]! * y[n]!, 0)]);
+  const a = Array.from({ length: k }, (_, i) => [
+    ...Array.from({ length: k }, (_, j) => rows.reduce((s, r) => s + r[i]! * r[j]!, 0)),
+    rows.reduce((s, r, n) => s + r[i]! * y[n]!, 0),
+  ]);
   for (let col = 0; col < k; col++) {
     let pivot = col;
     for (let r = col + 1; r < k; r++) if (Math.abs(a[r]![col]!) > Math.abs(a[pivot]![col]!)) pivot = r;
@@ -39,7 +42,8 @@ export function fitUsl(points: readonly ThroughputPoint[]): UslFit | null {
   const usable = points.filter((p) => p.clients > 0 && p.throughput > 0);
   if (usable.length < 3) return null;
   const y = usable.map((p) => p.clients / p.throughput);
-  const terms = (withSigma: boolean, withKappa: boolean) => usable.map((p) => [1, ...(withSigma ? [p.clients - 1] : []), ...(withKappa ? [p.clients * (p.clients - 1)] : [])]);
+  const terms = (withSigma: boolean, withKappa: boolean) =>
+    usable.map((p) => [1, ...(withSigma ? [p.clients - 1] : []), ...(withKappa ? [p.clients * (p.clients - 1)] : [])]);
   const maxMeasured = Math.max(...usable.map((p) => p.clients));
   const solve = (candidates: readonly (readonly [boolean, boolean])[]) => {
     for (const [s, k] of candidates) {
@@ -52,12 +56,21 @@ export function fitUsl(points: readonly ThroughputPoint[]): UslFit | null {
     }
     return null;
   };
-  let fit = solve([[true, true], [true, false], [false, true], [false, false]]);
+  let fit = solve([
+    [true, true],
+    [true, false],
+    [false, true],
+    [false, false],
+  ]);
   if (!fit) return null;
   let droppedKappa: number | undefined;
-  const kappaShare = (f: { a: number; b: number; c: number }) => (f.c * maxMeasured * (maxMeasured - 1)) / (f.a + f.b * (maxMeasured - 1));
+  const kappaShare = (f: { a: number; b: number; c: number }) =>
+    (f.c * maxMeasured * (maxMeasured - 1)) / (f.a + f.b * (maxMeasured - 1));
   if (fit.c > 0 && kappaShare(fit) < NEGLIGIBLE_KAPPA_SHARE) {
-    const withoutKappa = solve([[true, false], [false, false]]);
+    const withoutKappa = solve([
+      [true, false],
+      [false, false],
+    ]);
     if (withoutKappa) {
       droppedKappa = fit.c / fit.a;
       fit = withoutKappa;
@@ -75,7 +88,11 @@ export function fitUsl(points: readonly ThroughputPoint[]): UslFit | null {
   // A good fit may be trusted a quarter beyond the measured steps; a poor one not beyond them at all.
   const trustedUpToClients = Math.round(rSquared >= 0.9 ? maxMeasured * 1.25 : maxMeasured);
   return {
-    lambda, sigma, kappa, rSquared, peakClients,
+    lambda,
+    sigma,
+    kappa,
+    rSquared,
+    peakClients,
     peakThroughputPerSec: peakClients === null ? null : predict(peakClients),
     trustedUpToClients,
     ...(droppedKappa === undefined ? {} : { droppedKappa }),

@@ -7,10 +7,24 @@ const { db, repos } = await useTestDatabase({ max: 3 });
 
 async function seedAgents(count: number) {
   const orgId = crypto.randomUUID();
-  await db.insertInto("organization").values({ id: orgId, name: "o", slug: orgId, logo: null, createdAt: new Date(), metadata: null }).execute();
+  await db
+    .insertInto("organization")
+    .values({ id: orgId, name: "o", slug: orgId, logo: null, createdAt: new Date(), metadata: null })
+    .execute();
   const ids = Array.from({ length: count }, () => crypto.randomUUID());
   for (const id of ids) {
-    await repos.fleet.insertAgent(orgId, { id, secretHash: "x", hostname: "rig", os: "linux", arch: "x64", cores: 1, memoryBytes: 1, version: "0.1.0", labels: {}, ip: null });
+    await repos.fleet.insertAgent(orgId, {
+      id,
+      secretHash: "x",
+      hostname: "rig",
+      os: "linux",
+      arch: "x64",
+      cores: 1,
+      memoryBytes: 1,
+      version: "0.1.0",
+      labels: {},
+      ip: null,
+    });
   }
   return { orgId, ids };
 }
@@ -19,15 +33,19 @@ describe("fleet heartbeats (real PostgreSQL)", () => {
   it("beats of agents in two organisations at one moment are written together; each resolves with its agent seen", async () => {
     const now = 1_800_000_000_000;
     const fleet = createFleetService({
-      fleet: repos.fleet, bus: { sequence: async () => 1, publish: async () => undefined }, clock: { now: () => now },
-      audit: createAuditLog({ security: repos.security }), config: { apiPublicUrl: "http://127.0.0.1", heartbeatIntervalMs: 5_000 },
+      fleet: repos.fleet,
+      bus: { sequence: async () => 1, publish: async () => undefined },
+      clock: { now: () => now },
+      audit: createAuditLog({ security: repos.security }),
+      config: { apiPublicUrl: "http://127.0.0.1", heartbeatIntervalMs: 5_000 },
     });
     const [a, b] = [await seedAgents(3), await seedAgents(2)];
     await Promise.all([...a.ids.map((id) => fleet.heard(a.orgId, id)), ...b.ids.map((id) => fleet.heard(b.orgId, id))]);
     for (const { orgId, ids } of [a, b]) {
       const agents = await fleet.listAgents(orgId);
       expect(agents.map((agent) => agent.id).sort()).toEqual([...ids].sort());
-      for (const agent of agents) expect(agent).toMatchObject({ status: "online", lastSeenAt: new Date(now).toISOString() });
+      for (const agent of agents)
+        expect(agent).toMatchObject({ status: "online", lastSeenAt: new Date(now).toISOString() });
     }
   });
 });

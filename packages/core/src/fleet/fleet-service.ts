@@ -8,7 +8,14 @@ import type { Bus, Clock } from "../ports";
 import { agentVersionProblem } from "./agent-version";
 import type { AuditLog } from "../orgs/audit";
 import { authorize, type Actor } from "../orgs/permissions";
-import { AGENT_SECRET_PREFIX, ENROLMENT_TOKEN_PREFIX, generateSecret, hashSecret, isWellFormedSecret, secretMatchesHash } from "./secrets";
+import {
+  AGENT_SECRET_PREFIX,
+  ENROLMENT_TOKEN_PREFIX,
+  generateSecret,
+  hashSecret,
+  isWellFormedSecret,
+  secretMatchesHash,
+} from "./secrets";
 
 export interface FleetConfig {
   /** What agents dial and what the install command names. */
@@ -32,9 +39,18 @@ function agentStatus(row: AgentRow, now: number, heartbeatMs: number): AgentView
 
 function toView(row: AgentRow, now: number, heartbeatMs: number): AgentView {
   return {
-    id: row.id, hostname: row.hostname, os: row.os, arch: row.arch, cores: row.cores, memoryBytes: row.memoryBytes,
-    version: row.version, labels: row.labels, status: agentStatus(row, now, heartbeatMs),
-    lastSeenAt: row.lastSeenAt?.toISOString() ?? null, currentRunId: row.currentRunId, ip: row.ip,
+    id: row.id,
+    hostname: row.hostname,
+    os: row.os,
+    arch: row.arch,
+    cores: row.cores,
+    memoryBytes: row.memoryBytes,
+    version: row.version,
+    labels: row.labels,
+    status: agentStatus(row, now, heartbeatMs),
+    lastSeenAt: row.lastSeenAt?.toISOString() ?? null,
+    currentRunId: row.currentRunId,
+    ip: row.ip,
     role: AgentRole.parse(row.role),
     ...(row.capacity ? { capacity: row.capacity } : {}),
     ...capabilitiesOf(row),
@@ -48,15 +64,29 @@ function capabilitiesOf(row: AgentRow): { capabilities?: AgentCapabilities } {
 }
 
 /** Enrolment tokens, agent credentials and the fleet inventory. */
-export function createFleetService(deps: { fleet: FleetRepo; bus: Bus; clock: Clock; audit: AuditLog; config: FleetConfig }) {
+export function createFleetService(deps: {
+  fleet: FleetRepo;
+  bus: Bus;
+  clock: Clock;
+  audit: AuditLog;
+  config: FleetConfig;
+}) {
   const { fleet, bus, clock, audit, config } = deps;
   const hostOf = (hello: Hello, ip: string | null) => ({
-    ...hello.host, version: hello.agentVersion, labels: hello.labels, ip, role: hello.role ?? "load", ...(hello.capacity ? { capacity: hello.capacity } : {}),
+    ...hello.host,
+    version: hello.agentVersion,
+    labels: hello.labels,
+    ip,
+    role: hello.role ?? "load",
+    ...(hello.capacity ? { capacity: hello.capacity } : {}),
     ...(hello.capabilities ? { capabilities: hello.capabilities } : {}),
   });
 
   async function enrol(token: string, hello: Hello, ip: string | null): Promise<AuthenticatedAgent> {
-    const refused = new ThrongError("unauthenticated", "Unknown, expired, used or revoked enrolment token: create a new one on the Agents page");
+    const refused = new ThrongError(
+      "unauthenticated",
+      "Unknown, expired, used or revoked enrolment token: create a new one on the Agents page",
+    );
     if (!isWellFormedSecret(token, ENROLMENT_TOKEN_PREFIX)) throw refused;
     const row = await fleet.findEnrolmentTokenByHash(hashSecret(token));
     if (!row || row.revokedAt || row.expiresAt.getTime() <= clock.now()) throw refused;
@@ -64,7 +94,11 @@ export function createFleetService(deps: { fleet: FleetRepo; bus: Bus; clock: Cl
     const agentId = crypto.randomUUID();
     const secret = generateSecret(AGENT_SECRET_PREFIX);
     await fleet.insertAgent(row.orgId, { id: agentId, secretHash: hashSecret(secret), ...hostOf(hello, ip) });
-    await audit.record(row.orgId, `agent ${hello.host.hostname}`, "agent.enrolled", agentId, { hostname: hello.host.hostname, ip, token: row.id });
+    await audit.record(row.orgId, `agent ${hello.host.hostname}`, "agent.enrolled", agentId, {
+      hostname: hello.host.hostname,
+      ip,
+      token: row.id,
+    });
     return { agentId, orgId: row.orgId, credential: { agentId, secret } };
   }
 
@@ -84,13 +118,15 @@ export function createFleetService(deps: { fleet: FleetRepo; bus: Bus; clock: Cl
       const at = new Date(clock.now());
       void (async () => {
         for (const [orgId, ids] of byOrg) await fleet.markSeenMany(orgId, [...ids], at);
-      })().then(
-        () => waiters.forEach((w) => w.resolve()),
-        (err: unknown) => waiters.forEach((w) => w.reject(err)),
-      ).finally(() => {
-        heardWriting = false;
-        scheduleHeard();
-      });
+      })()
+        .then(
+          () => waiters.forEach((w) => w.resolve()),
+          (err: unknown) => waiters.forEach((w) => w.reject(err)),
+        )
+        .finally(() => {
+          heardWriting = false;
+          scheduleHeard();
+        });
     });
   }
 
@@ -109,21 +145,34 @@ export function createFleetService(deps: { fleet: FleetRepo; bus: Bus; clock: Cl
       return listAgents(actor.orgId);
     },
 
-    async createEnrolmentToken(actor: Actor, options: { expiresInMinutes: number; singleUse: boolean }): Promise<EnrolmentTokenCreated> {
+    async createEnrolmentToken(
+      actor: Actor,
+      options: { expiresInMinutes: number; singleUse: boolean },
+    ): Promise<EnrolmentTokenCreated> {
       authorize(actor, "agent.enrol");
       const { orgId, userId } = actor;
       const token = generateSecret(ENROLMENT_TOKEN_PREFIX);
       const expiresAt = new Date(clock.now() + options.expiresInMinutes * 60_000);
       await fleet.insertEnrolmentToken(orgId, {
-        id: crypto.randomUUID(), tokenHash: hashSecret(token), createdBy: userId, expiresAt, singleUse: options.singleUse,
+        id: crypto.randomUUID(),
+        tokenHash: hashSecret(token),
+        createdBy: userId,
+        expiresAt,
+        singleUse: options.singleUse,
       });
-      await audit.record(orgId, actor.label, "enrolment-token.created", null, { expiresAt: expiresAt.toISOString(), singleUse: options.singleUse });
+      await audit.record(orgId, actor.label, "enrolment-token.created", null, {
+        expiresAt: expiresAt.toISOString(),
+        singleUse: options.singleUse,
+      });
       const args = `connect --server ${config.apiPublicUrl} --token ${token}`;
       return {
         token,
         expiresAt: expiresAt.toISOString(),
         // npx installs the agent package this API serves (no public registry needed): see agent-install.routes.ts.
-        commands: { node: `node agent/dist/throng-agent.mjs ${args}`, npx: `npx --yes ${config.apiPublicUrl}/agent/throng-agent.tgz ${args}` },
+        commands: {
+          node: `node agent/dist/throng-agent.mjs ${args}`,
+          npx: `npx --yes ${config.apiPublicUrl}/agent/throng-agent.tgz ${args}`,
+        },
       };
     },
 
@@ -136,7 +185,8 @@ export function createFleetService(deps: { fleet: FleetRepo; bus: Bus; clock: Cl
       if (!row || !secretMatchesHash(hello.auth.secret, row.secretHash)) {
         throw new ThrongError("unauthenticated", "Unknown agent credential: enrol again with a new enrolment token");
       }
-      if (row.revokedAt) throw new ThrongError("unauthenticated", "This agent was revoked: enrol again with a new enrolment token");
+      if (row.revokedAt)
+        throw new ThrongError("unauthenticated", "This agent was revoked: enrol again with a new enrolment token");
       await fleet.updateAgentHost(row.orgId, hello.auth.agentId, hostOf(hello, ip));
       return { agentId: hello.auth.agentId, orgId: row.orgId };
     },
@@ -175,7 +225,11 @@ export function createFleetService(deps: { fleet: FleetRepo; bus: Bus; clock: Cl
       if (!(await fleet.revokeAgent(orgId, agentId, new Date(clock.now())))) {
         throw new ThrongError("not_found", `No agent ${agentId} in this organisation`);
       }
-      const control: AgentControl = { kind: "disconnect", code: AgentCloseCode.unauthenticated, reason: "This agent was revoked: enrol again with a new enrolment token" };
+      const control: AgentControl = {
+        kind: "disconnect",
+        code: AgentCloseCode.unauthenticated,
+        reason: "This agent was revoked: enrol again with a new enrolment token",
+      };
       await bus.publish(Channel.agentControl(agentId), control);
       await audit.record(orgId, actor.label, "agent.revoked", agentId);
     },
@@ -184,7 +238,8 @@ export function createFleetService(deps: { fleet: FleetRepo; bus: Bus; clock: Cl
       authorize(actor, "agent.manage");
       const { orgId } = actor;
       const { labels } = parseOrThrow(AgentLabels, input, "labels");
-      if (!(await fleet.setLabels(orgId, agentId, labels))) throw new ThrongError("not_found", `No agent ${agentId} in this organisation`);
+      if (!(await fleet.setLabels(orgId, agentId, labels)))
+        throw new ThrongError("not_found", `No agent ${agentId} in this organisation`);
       await audit.record(orgId, actor.label, "agent.labels-changed", agentId, { labels });
       return (await listAgents(orgId, [agentId]))[0]!;
     },

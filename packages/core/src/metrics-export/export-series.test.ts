@@ -6,20 +6,43 @@ import { rttBucketsBySecond } from "./rtt-buckets";
 
 const labels = { run_id: "r", plan: "p", scenario: "ping-pong", org: "o" };
 const point = (t: number, over: Partial<SeriesPoint> = {}): SeriesPoint => ({
-  t, agents: 2, clients: 10, connections: 10, messagesSentPerSec: 100 + t, messagesReceivedPerSec: 99, bytesSentPerSec: 6400, bytesReceivedPerSec: 6400,
-  errors: t % 2, rttP50Ms: 1.5, rttP99Ms: 4, rttMaxMs: null, ...over,
+  t,
+  agents: 2,
+  clients: 10,
+  connections: 10,
+  messagesSentPerSec: 100 + t,
+  messagesReceivedPerSec: 99,
+  bytesSentPerSec: 6400,
+  bytesReceivedPerSec: 6400,
+  errors: t % 2,
+  rttP50Ms: 1.5,
+  rttP99Ms: 4,
+  rttMaxMs: null,
+  ...over,
 });
 
 describe("seriesOfSeconds", () => {
   it("stamps each sample with its second, turns ms into seconds, leaves out unmeasured values, and counts totals on from the last push", () => {
     const first = seriesOfSeconds([point(10), point(11)], labels, NO_TOTALS, 9_500);
     const byKey = new Map(first.series.map((s) => [`${s.name}${s.labels.quantile ?? ""}`, s]));
-    expect(byKey.get("throng_rtt_seconds0.99")!.samples).toEqual([{ timestampMs: 10_000, value: 0.004 }, { timestampMs: 11_000, value: 0.004 }]);
+    expect(byKey.get("throng_rtt_seconds0.99")!.samples).toEqual([
+      { timestampMs: 10_000, value: 0.004 },
+      { timestampMs: 11_000, value: 0.004 },
+    ]);
     expect(byKey.has("throng_rtt_seconds1")).toBe(false); // no max measured
-    expect(byKey.get("throng_messages_sent_total")).toMatchObject({ kind: "counter", startMs: 9_500, samples: [{ timestampMs: 10_000, value: 110 }, { timestampMs: 11_000, value: 221 }] });
+    expect(byKey.get("throng_messages_sent_total")).toMatchObject({
+      kind: "counter",
+      startMs: 9_500,
+      samples: [
+        { timestampMs: 10_000, value: 110 },
+        { timestampMs: 11_000, value: 221 },
+      ],
+    });
     expect(byKey.get("throng_connections")!.labels).toEqual(labels);
     const next = seriesOfSeconds([point(12)], labels, first.totals, 9_500);
-    expect(next.series.find((s) => s.name === "throng_messages_sent_total")!.samples).toEqual([{ timestampMs: 12_000, value: 333 }]);
+    expect(next.series.find((s) => s.name === "throng_messages_sent_total")!.samples).toEqual([
+      { timestampMs: 12_000, value: 333 },
+    ]);
     expect(next.totals).toMatchObject({ messagesSent: 333, messagesReceived: 297, errors: 1 });
   });
 
@@ -28,10 +51,14 @@ describe("seriesOfSeconds", () => {
       { second: 10, rttHist: encodeValues([400, 3_000]) },
       { second: 12, rttHist: encodeValues([400]) },
     ]);
-    const histogramOf = (series: readonly { name: string }[]) => series.find((s) => s.name === "throng_rtt_histogram_seconds") as HistogramSeries;
+    const histogramOf = (series: readonly { name: string }[]) =>
+      series.find((s) => s.name === "throng_rtt_histogram_seconds") as HistogramSeries;
     const first = seriesOfSeconds([point(10), point(11)], labels, NO_TOTALS, 9_500, rtt);
     expect(histogramOf(first.series)).toMatchObject({ kind: "histogram", startMs: 9_500, labels });
-    expect(histogramOf(first.series).samples.map((s) => [s.timestampMs, s.count])).toEqual([[10_000, 2], [11_000, 2]]);
+    expect(histogramOf(first.series).samples.map((s) => [s.timestampMs, s.count])).toEqual([
+      [10_000, 2],
+      [11_000, 2],
+    ]);
     const next = histogramOf(seriesOfSeconds([point(12)], labels, first.totals, 9_500, rtt).series);
     expect(next.samples.map((s) => s.count)).toEqual([3]);
     expect(next.samples[0]!.counts).toEqual(rtt.get(10)!.counts.map((c, i) => c + rtt.get(12)!.counts[i]!));

@@ -32,8 +32,16 @@ export type ExportSeries = ScalarSeries | HistogramSeries;
 
 /** Every metric we export, with its kind and unit: the docs, the Grafana dashboard's test and the encoders read it. */
 export const EXPORTED_METRICS = {
-  throng_rtt_seconds: { kind: "gauge", unit: "s", help: "Round-trip time from the run's HDR histogram of the second: quantile 0.5, 0.99 and 1 (the max)" },
-  throng_rtt_histogram_seconds: { kind: "histogram", unit: "s", help: "Round trips since the run started in fixed buckets of round-trip time, from each second's HDR histogram (sum: the HDR mean x count)" },
+  throng_rtt_seconds: {
+    kind: "gauge",
+    unit: "s",
+    help: "Round-trip time from the run's HDR histogram of the second: quantile 0.5, 0.99 and 1 (the max)",
+  },
+  throng_rtt_histogram_seconds: {
+    kind: "histogram",
+    unit: "s",
+    help: "Round trips since the run started in fixed buckets of round-trip time, from each second's HDR histogram (sum: the HDR mean x count)",
+  },
   throng_connections: { kind: "gauge", unit: "{connection}", help: "Open connections at the end of the second" },
   throng_clients: { kind: "gauge", unit: "{client}", help: "Simulated clients" },
   throng_agents: { kind: "gauge", unit: "{agent}", help: "Agents that reported the second" },
@@ -43,14 +51,26 @@ export const EXPORTED_METRICS = {
   throng_bytes_received_per_second: { kind: "gauge", unit: "By/s", help: "Bytes received in the second" },
   throng_errors_per_second: { kind: "gauge", unit: "{error}/s", help: "Errors in the second" },
   throng_messages_sent_total: { kind: "counter", unit: "{message}", help: "Messages sent since the run started" },
-  throng_messages_received_total: { kind: "counter", unit: "{message}", help: "Messages received since the run started" },
+  throng_messages_received_total: {
+    kind: "counter",
+    unit: "{message}",
+    help: "Messages received since the run started",
+  },
   throng_errors_total: { kind: "counter", unit: "{error}", help: "Errors since the run started" },
   throng_run_duration_seconds: { kind: "gauge", unit: "s", help: "Run summary: measured seconds" },
   throng_run_messages_sent: { kind: "gauge", unit: "{message}", help: "Run summary: messages sent" },
   throng_run_errors: { kind: "gauge", unit: "{error}", help: "Run summary: errors" },
-  throng_run_peak_connections: { kind: "gauge", unit: "{connection}", help: "Run summary: most connections open at once" },
+  throng_run_peak_connections: {
+    kind: "gauge",
+    unit: "{connection}",
+    help: "Run summary: most connections open at once",
+  },
   throng_run_messages_per_second: { kind: "gauge", unit: "{message}/s", help: "Run summary: mean messages per second" },
-  throng_run_rtt_seconds: { kind: "gauge", unit: "s", help: "Run summary: round-trip time over the whole run (quantile 0.5, 0.99, 1)" },
+  throng_run_rtt_seconds: {
+    kind: "gauge",
+    unit: "s",
+    help: "Run summary: round-trip time over the whole run (quantile 0.5, 0.99, 1)",
+  },
 } as const satisfies Record<string, { kind: "gauge" | "counter" | "histogram"; unit: string; help: string }>;
 export type ExportedMetric = keyof typeof EXPORTED_METRICS;
 
@@ -59,7 +79,9 @@ export const HISTOGRAM_SUFFIXES = ["_bucket", "_count", "_sum"] as const;
 
 /** Every series name a Prometheus receives from us: histograms as their `_bucket`, `_count` and `_sum`. */
 export function prometheusSeriesNames(): string[] {
-  return Object.entries(EXPORTED_METRICS).flatMap(([name, metric]) => (metric.kind === "histogram" ? HISTOGRAM_SUFFIXES.map((suffix) => `${name}${suffix}`) : [name]));
+  return Object.entries(EXPORTED_METRICS).flatMap(([name, metric]) =>
+    metric.kind === "histogram" ? HISTOGRAM_SUFFIXES.map((suffix) => `${name}${suffix}`) : [name],
+  );
 }
 
 /** The running sums behind the `_total` counters and the RTT histogram, carried from one push of a run to the next. */
@@ -79,7 +101,9 @@ export interface RunLabels {
   org: string;
 }
 
-type ScalarMetric = { [K in ExportedMetric]: (typeof EXPORTED_METRICS)[K]["kind"] extends "histogram" ? never : K }[ExportedMetric];
+type ScalarMetric = {
+  [K in ExportedMetric]: (typeof EXPORTED_METRICS)[K]["kind"] extends "histogram" ? never : K;
+}[ExportedMetric];
 
 function collector(labels: RunLabels, startMs?: number) {
   const series = new Map<string, ScalarSeries>();
@@ -88,7 +112,18 @@ function collector(labels: RunLabels, startMs?: number) {
       if (value === null || value === undefined || !Number.isFinite(value)) return;
       const key = `${name}${JSON.stringify(extra)}`;
       let entry = series.get(key);
-      if (!entry) series.set(key, (entry = { name, kind: EXPORTED_METRICS[name].kind, unit: EXPORTED_METRICS[name].unit, labels: { ...labels, ...extra }, samples: [], ...(EXPORTED_METRICS[name].kind === "counter" && startMs !== undefined ? { startMs } : {}) }));
+      if (!entry)
+        series.set(
+          key,
+          (entry = {
+            name,
+            kind: EXPORTED_METRICS[name].kind,
+            unit: EXPORTED_METRICS[name].unit,
+            labels: { ...labels, ...extra },
+            samples: [],
+            ...(EXPORTED_METRICS[name].kind === "counter" && startMs !== undefined ? { startMs } : {}),
+          }),
+        );
       entry.samples.push({ timestampMs, value });
     },
     series: () => [...series.values()],
@@ -104,11 +139,25 @@ const seconds = (ms: number | null) => (ms === null ? null : ms / 1000);
  * start; a second without round trips repeats the total, as a counter does.
  * `totals` are the sums before the first point (counting from `startedAtMs`); the returned totals include every point.
  */
-export function seriesOfSeconds(points: readonly SeriesPoint[], labels: RunLabels, totals: ExportTotals, startedAtMs: number, rttBySecond: ReadonlyMap<number, RttBuckets> = new Map()): { series: ExportSeries[]; totals: ExportTotals } {
+export function seriesOfSeconds(
+  points: readonly SeriesPoint[],
+  labels: RunLabels,
+  totals: ExportTotals,
+  startedAtMs: number,
+  rttBySecond: ReadonlyMap<number, RttBuckets> = new Map(),
+): { series: ExportSeries[]; totals: ExportTotals } {
   const out = collector(labels, startedAtMs);
   const sums = { ...totals };
   const name = "throng_rtt_histogram_seconds";
-  const histogram: HistogramSeries = { name, kind: "histogram", unit: EXPORTED_METRICS[name].unit, labels: { ...labels }, startMs: startedAtMs, bounds: RTT_BUCKET_BOUNDS_SEC, samples: [] };
+  const histogram: HistogramSeries = {
+    name,
+    kind: "histogram",
+    unit: EXPORTED_METRICS[name].unit,
+    labels: { ...labels },
+    startMs: startedAtMs,
+    bounds: RTT_BUCKET_BOUNDS_SEC,
+    samples: [],
+  };
   for (const point of points) {
     const at = point.t * 1000;
     const rtt = rttBySecond.get(point.t);
@@ -154,7 +203,11 @@ export function seriesOfSummary(summary: RunSummary, labels: RunLabels, endedAtM
  * complete (every load shard's snapshot merged) and a moment old. A Prometheus series takes no sample older
  * than its newest, so a second is never sent before it is final; the rest go when the run has ended.
  */
-export function settledSeconds(points: readonly SeriesPoint[], after: number | null, input: { ended: boolean; loadShards: number; nowMs: number; settleMs: number }): SeriesPoint[] {
+export function settledSeconds(
+  points: readonly SeriesPoint[],
+  after: number | null,
+  input: { ended: boolean; loadShards: number; nowMs: number; settleMs: number },
+): SeriesPoint[] {
   const pending = points.filter((point) => after === null || point.t > after).sort((a, b) => a.t - b.t);
   if (input.ended) return pending;
   const ready: SeriesPoint[] = [];

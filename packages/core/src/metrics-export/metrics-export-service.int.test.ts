@@ -12,26 +12,64 @@ import { PlanSpec } from "@throng/protocol/plan";
 const { db, repos } = await useTestDatabase({ max: 3 });
 
 const baseSpec = {
-  name: "p", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-  scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 }, load: { clients: 2, durationSec: 10, rampUpSec: 0 },
+  name: "p",
+  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+  scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
+  load: { clients: 2, durationSec: 10, rampUpSec: 0 },
 };
 const point = (t: number, agents: number): SeriesPoint => ({
-  t, agents, clients: 2, connections: 2, messagesSentPerSec: 20, messagesReceivedPerSec: 20, bytesSentPerSec: 1280, bytesReceivedPerSec: 1280,
-  errors: 0, rttP50Ms: 1, rttP99Ms: 2, rttMaxMs: 3,
+  t,
+  agents,
+  clients: 2,
+  connections: 2,
+  messagesSentPerSec: 20,
+  messagesReceivedPerSec: 20,
+  bytesSentPerSec: 1280,
+  bytesReceivedPerSec: 1280,
+  errors: 0,
+  rttP50Ms: 1,
+  rttP99Ms: 2,
+  rttMaxMs: 3,
 });
 
 /** An org with both sinks set up, a running run of a plan (exporting as `exports` says) with two load shards and stored seconds. */
 async function seed(exports: Record<string, boolean> | undefined, seconds: SeriesPoint[]) {
   const orgId = crypto.randomUUID();
-  await db.insertInto("organization").values({ id: orgId, name: "o", slug: `org-${orgId.slice(0, 8)}`, logo: null, createdAt: new Date(), metadata: null }).execute();
+  await db
+    .insertInto("organization")
+    .values({
+      id: orgId,
+      name: "o",
+      slug: `org-${orgId.slice(0, 8)}`,
+      logo: null,
+      createdAt: new Date(),
+      metadata: null,
+    })
+    .execute();
   const spec = { ...baseSpec, ...(exports ? { export: exports } : {}) };
   const planId = crypto.randomUUID();
   await repos.plans.insert(orgId, { id: planId, name: "exported", spec: PlanSpec.parse(spec) });
   const runId = crypto.randomUUID();
   await repos.runs.insert(orgId, { id: runId, planId, spec: PlanSpec.parse(spec), status: "running" });
   const agentIds = [crypto.randomUUID(), crypto.randomUUID()];
-  for (const id of agentIds) await repos.fleet.insertAgent(orgId, { id, secretHash: "x", hostname: "rig", os: "linux", arch: "x64", cores: 1, memoryBytes: 1, version: "0.1.0", labels: {}, ip: null });
-  await repos.runs.insertShards(orgId, runId, agentIds.map((agentId, shardIndex) => ({ agentId, shardIndex, clients: 1 })));
+  for (const id of agentIds)
+    await repos.fleet.insertAgent(orgId, {
+      id,
+      secretHash: "x",
+      hostname: "rig",
+      os: "linux",
+      arch: "x64",
+      cores: 1,
+      memoryBytes: 1,
+      version: "0.1.0",
+      labels: {},
+      ip: null,
+    });
+  await repos.runs.insertShards(
+    orgId,
+    runId,
+    agentIds.map((agentId, shardIndex) => ({ agentId, shardIndex, clients: 1 })),
+  );
   for (const p of seconds) await repos.snapshots.upsertSecond(orgId, runId, p.t, p);
   const owner: Actor = { orgId, role: "owner", userId: "u", label: "owner@example.com", via: "session" };
   return { orgId, runId, owner };
@@ -39,7 +77,11 @@ async function seed(exports: Record<string, boolean> | undefined, seconds: Serie
 
 function harness(push: MetricsPush, nowMs: number) {
   const queued: { runId: string; delayMs: number; key: string }[] = [];
-  const jobs = { exportRunSeries: async (job: { runId: string }, delayMs: number, key: string) => void queued.push({ runId: job.runId, delayMs, key }), testMetricsExport: async () => undefined } as unknown as Jobs;
+  const jobs = {
+    exportRunSeries: async (job: { runId: string }, delayMs: number, key: string) =>
+      void queued.push({ runId: job.runId, delayMs, key }),
+    testMetricsExport: async () => undefined,
+  } as unknown as Jobs;
   const clock = { now: () => nowMs };
   const sealer = createSealer(credentialsKey({ authSecret: randomBytes(32).toString("base64") }));
   return { queued, service: createMetricsExportService({ repos, jobs, sealer, clock, push }) };
@@ -47,10 +89,12 @@ function harness(push: MetricsPush, nowMs: number) {
 
 const recorder = () => {
   const pushes: { sink: string; authorization: string | null; series: ExportSeries[] }[] = [];
-  const push: MetricsPush = async (sink, target, series) => void pushes.push({ sink, authorization: target.authorization, series });
+  const push: MetricsPush = async (sink, target, series) =>
+    void pushes.push({ sink, authorization: target.authorization, series });
   return { pushes, push };
 };
-const seconds = (series: ExportSeries[]) => series.find((s) => s.name === "throng_connections")?.samples.map((s) => s.timestampMs / 1000) ?? [];
+const seconds = (series: ExportSeries[]) =>
+  series.find((s) => s.name === "throng_connections")?.samples.map((s) => s.timestampMs / 1000) ?? [];
 
 describe("metrics export service (real PostgreSQL)", () => {
   it("a run whose plan does not export pushes nothing and queues nothing, though the org has sinks", async () => {
@@ -67,9 +111,17 @@ describe("metrics export service (real PostgreSQL)", () => {
   it("a live run sends its complete seconds once, in order, to the sinks its plan turned on, with the sink's credentials", async () => {
     const { pushes, push } = recorder();
     const { queued, service } = harness(push, 100_000);
-    const { orgId, runId, owner } = await seed({ otlp: true }, [point(10, 2), point(11, 2), point(12, 1), point(13, 2)]);
+    const { orgId, runId, owner } = await seed({ otlp: true }, [
+      point(10, 2),
+      point(11, 2),
+      point(12, 1),
+      point(13, 2),
+    ]);
     await service.putSink(owner, "prometheus", { url: "http://127.0.0.1:9/api/v1/write" });
-    await service.putSink(owner, "otlp", { url: "http://127.0.0.1:9/v1/metrics", auth: { kind: "bearer", token: "tok" } });
+    await service.putSink(owner, "otlp", {
+      url: "http://127.0.0.1:9/v1/metrics",
+      auth: { kind: "bearer", token: "tok" },
+    });
     await service.runStarted(orgId, runId);
     expect(queued).toEqual([{ runId, delayMs: 5_000, key: "start" }]);
     await service.pushRun(orgId, runId);
@@ -95,8 +147,15 @@ describe("metrics export service (real PostgreSQL)", () => {
     const { orgId, runId, owner } = await seed({ prometheus: true }, [point(10, 2), point(11, 2)]);
     await service.putSink(owner, "prometheus", { url: "http://127.0.0.1:9/api/v1/write" });
     await service.pushRun(orgId, runId);
-    expect((await service.settings(owner)).prometheus).toMatchObject({ lastSuccessAt: null, lastError: "127.0.0.1:9 answered HTTP 400: out of order sample" });
-    await db.updateTable("runs").set({ status: "finished", ended_at: new Date(20_000) }).where("id", "=", runId).execute();
+    expect((await service.settings(owner)).prometheus).toMatchObject({
+      lastSuccessAt: null,
+      lastError: "127.0.0.1:9 answered HTTP 400: out of order sample",
+    });
+    await db
+      .updateTable("runs")
+      .set({ status: "finished", ended_at: new Date(20_000) })
+      .where("id", "=", runId)
+      .execute();
     await expect(service.pushRun(orgId, runId)).rejects.toThrow(/prometheus: .*HTTP 400/);
     refuse = false;
     await service.pushRun(orgId, runId);
@@ -107,11 +166,26 @@ describe("metrics export service (real PostgreSQL)", () => {
   it("never answers a secret, keeps it when a save leaves it out, and wants a token for bearer auth", async () => {
     const { service } = harness(recorder().push, 100_000);
     const { owner } = await seed(undefined, []);
-    const saved = await service.putSink(owner, "otlp", { url: "http://127.0.0.1:9/v1/metrics", auth: { kind: "basic", username: "u", password: "pw-secret" }, headers: { "X-Key": "hdr-secret" } });
+    const saved = await service.putSink(owner, "otlp", {
+      url: "http://127.0.0.1:9/v1/metrics",
+      auth: { kind: "basic", username: "u", password: "pw-secret" },
+      headers: { "X-Key": "hdr-secret" },
+    });
     expect(saved).toMatchObject({ auth: "basic", username: "u", secret: "set", headerNames: ["X-Key"] });
     expect(JSON.stringify(await service.settings(owner))).not.toMatch(/pw-secret|hdr-secret/);
-    expect((await service.putSink(owner, "otlp", { url: "http://127.0.0.1:9/v1/metrics", auth: { kind: "basic", username: "u" } })).secret).toBe("set");
-    await expect(service.putSink(owner, "otlp", { url: "http://127.0.0.1:9/v1/metrics", auth: { kind: "bearer" } })).rejects.toThrow(/auth.token/);
-    await expect(service.putSink({ ...owner, role: "member" }, "otlp", { url: "http://127.0.0.1:9/v1/metrics" })).rejects.toThrow(/may not settings: manage/);
+    expect(
+      (
+        await service.putSink(owner, "otlp", {
+          url: "http://127.0.0.1:9/v1/metrics",
+          auth: { kind: "basic", username: "u" },
+        })
+      ).secret,
+    ).toBe("set");
+    await expect(
+      service.putSink(owner, "otlp", { url: "http://127.0.0.1:9/v1/metrics", auth: { kind: "bearer" } }),
+    ).rejects.toThrow(/auth.token/);
+    await expect(
+      service.putSink({ ...owner, role: "member" }, "otlp", { url: "http://127.0.0.1:9/v1/metrics" }),
+    ).rejects.toThrow(/may not settings: manage/);
   });
 });

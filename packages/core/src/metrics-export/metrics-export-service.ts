@@ -1,5 +1,10 @@
 import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
-import { MetricsExportSettings, MetricsSink, PutMetricsExportSink, type MetricsExportSinkView } from "@throng/protocol/metrics-export";
+import {
+  MetricsExportSettings,
+  MetricsSink,
+  PutMetricsExportSink,
+  type MetricsExportSinkView,
+} from "@throng/protocol/metrics-export";
 import { PlanSpec } from "@throng/protocol/plan";
 import { RunStatus, RunSummary } from "@throng/protocol/run";
 import { SeriesPoint } from "@throng/protocol/snapshot";
@@ -8,7 +13,15 @@ import type { MetricsSinkRow } from "@throng/db/repos/metrics-export";
 import type { Clock, Jobs, Log } from "../ports";
 import { authorize, type Actor } from "../orgs/permissions";
 import { isTerminal } from "../runs/run-state";
-import { NO_TOTALS, seriesOfSeconds, seriesOfSummary, settledSeconds, type ExportSeries, type ExportTotals, type RunLabels } from "./export-series";
+import {
+  NO_TOTALS,
+  seriesOfSeconds,
+  seriesOfSummary,
+  settledSeconds,
+  type ExportSeries,
+  type ExportTotals,
+  type RunLabels,
+} from "./export-series";
 import { rttBucketsBySecond } from "./rtt-buckets";
 import type { Sealer } from "./sealed-secrets";
 
@@ -30,9 +43,15 @@ const LIVE = ["running", "degraded"];
 
 function toSinkView(row: MetricsSinkRow): MetricsExportSinkView {
   return {
-    sink: MetricsSink.parse(row.sink), url: row.url, auth: row.auth as MetricsExportSinkView["auth"], username: row.username,
-    secret: row.secretSealed ? "set" : "not set", headerNames: row.headerNames, lastSuccessAt: row.lastSuccessAt?.toISOString() ?? null,
-    lastError: row.lastError, lastErrorAt: row.lastErrorAt?.toISOString() ?? null,
+    sink: MetricsSink.parse(row.sink),
+    url: row.url,
+    auth: row.auth as MetricsExportSinkView["auth"],
+    username: row.username,
+    secret: row.secretSealed ? "set" : "not set",
+    headerNames: row.headerNames,
+    lastSuccessAt: row.lastSuccessAt?.toISOString() ?? null,
+    lastError: row.lastError,
+    lastErrorAt: row.lastErrorAt?.toISOString() ?? null,
   };
 }
 
@@ -41,13 +60,29 @@ function toSinkView(row: MetricsSinkRow): MetricsExportSinkView {
  * at rest, shown only as set or not), and the workers' steps: a live run's settled seconds every few seconds, the
  * rest and the summary when it ends. Progress is a watermark per run and sink, so a step may run twice.
  */
-export function createMetricsExportService(deps: { repos: Repos; jobs: Jobs; sealer: Sealer; clock: Clock; log?: Log; push?: MetricsPush }) {
+export function createMetricsExportService(deps: {
+  repos: Repos;
+  jobs: Jobs;
+  sealer: Sealer;
+  clock: Clock;
+  log?: Log;
+  push?: MetricsPush;
+}) {
   const { repos, jobs, sealer, clock } = deps;
 
   function targetOf(row: MetricsSinkRow): SinkTarget {
     const secret = row.secretSealed ? sealer.open(row.secretSealed) : null;
-    const authorization = row.auth === "basic" ? `Basic ${Buffer.from(`${row.username ?? ""}:${secret ?? ""}`).toString("base64")}` : row.auth === "bearer" && secret ? `Bearer ${secret}` : null;
-    return { url: row.url, authorization, headers: row.headersSealed ? (JSON.parse(sealer.open(row.headersSealed)) as Record<string, string>) : {} };
+    const authorization =
+      row.auth === "basic"
+        ? `Basic ${Buffer.from(`${row.username ?? ""}:${secret ?? ""}`).toString("base64")}`
+        : row.auth === "bearer" && secret
+          ? `Bearer ${secret}`
+          : null;
+    return {
+      url: row.url,
+      authorization,
+      headers: row.headersSealed ? (JSON.parse(sealer.open(row.headersSealed)) as Record<string, string>) : {},
+    };
   }
 
   /** One push, its outcome recorded for the settings page; the error (if any) comes back rather than thrown. */
@@ -79,22 +114,53 @@ export function createMetricsExportService(deps: { repos: Repos; jobs: Jobs; sea
     const ended = isTerminal(RunStatus.parse(run.status));
     if (!ended && !LIVE.includes(run.status)) return; // still queued: its start queues the first push
     // The next push is queued first: a slow or failing sink must not stop the run's later seconds from going out.
-    if (!ended) await jobs.exportRunSeries({ orgId, runId }, EXPORT_INTERVAL_MS, `tick-${Math.floor(clock.now() / EXPORT_INTERVAL_MS) + 1}`);
+    if (!ended)
+      await jobs.exportRunSeries(
+        { orgId, runId },
+        EXPORT_INTERVAL_MS,
+        `tick-${Math.floor(clock.now() / EXPORT_INTERVAL_MS) + 1}`,
+      );
     const org = await repos.orgs.getOrganization(orgId);
-    const labels: RunLabels = { run_id: runId, plan: run.planName, scenario: spec.scenario.kind, org: org?.slug ?? orgId };
+    const labels: RunLabels = {
+      run_id: runId,
+      plan: run.planName,
+      scenario: spec.scenario.kind,
+      org: org?.slug ?? orgId,
+    };
     const points = (await repos.snapshots.listSeconds(orgId, runId)).map((p) => SeriesPoint.parse(p));
     const loadShards = (await repos.runs.listShards(orgId, runId)).filter((shard) => shard.role === "load").length;
     const summary = run.summary ? RunSummary.parse(run.summary) : null;
     const failures: string[] = [];
-    const readyBySink = await Promise.all(sinks.map(async (sink) => {
-      const progress = await repos.metricsExport.getRunExport(orgId, runId, sink.sink);
-      return { sink, progress, ready: settledSeconds(points, progress?.lastSecond ?? null, { ended, loadShards, nowMs: clock.now(), settleMs: SETTLE_MS }) };
-    }));
+    const readyBySink = await Promise.all(
+      sinks.map(async (sink) => {
+        const progress = await repos.metricsExport.getRunExport(orgId, runId, sink.sink);
+        return {
+          sink,
+          progress,
+          ready: settledSeconds(points, progress?.lastSecond ?? null, {
+            ended,
+            loadShards,
+            nowMs: clock.now(),
+            settleMs: SETTLE_MS,
+          }),
+        };
+      }),
+    );
     // The RTT histogram's buckets of only the seconds going out now, read once for every sink.
     const pending = readyBySink.flatMap(({ ready }) => ready.map((p) => p.t));
-    const rttBySecond = pending.length ? rttBucketsBySecond(await repos.snapshots.listRttHistograms(orgId, runId, Math.min(...pending), Math.max(...pending))) : new Map();
+    const rttBySecond = pending.length
+      ? rttBucketsBySecond(
+          await repos.snapshots.listRttHistograms(orgId, runId, Math.min(...pending), Math.max(...pending)),
+        )
+      : new Map();
     for (const { sink, progress, ready } of readyBySink) {
-      const { series, totals } = seriesOfSeconds(ready, labels, { ...NO_TOTALS, ...(progress?.totals as Partial<ExportTotals> | undefined) }, run.startedAt?.getTime() ?? (points[0]?.t ?? 0) * 1000, rttBySecond);
+      const { series, totals } = seriesOfSeconds(
+        ready,
+        labels,
+        { ...NO_TOTALS, ...(progress?.totals as Partial<ExportTotals> | undefined) },
+        run.startedAt?.getTime() ?? (points[0]?.t ?? 0) * 1000,
+        rttBySecond,
+      );
       const lastSecond = ready.at(-1)?.t ?? progress?.lastSecond ?? null;
       const withSummary = ended && summary && !progress?.summarySent;
       // The summary is stamped after the last second, so it never lands before a sample the sink already holds.
@@ -103,11 +169,18 @@ export function createMetricsExportService(deps: { repos: Repos; jobs: Jobs; sea
       if (all.length === 0) continue;
       const error = await pushRecorded(orgId, sink, all);
       if (error) {
-        deps.log?.warn({ runId, sink: sink.sink, err: error }, "metrics export failed; the next push retries from the same second");
+        deps.log?.warn(
+          { runId, sink: sink.sink, err: error },
+          "metrics export failed; the next push retries from the same second",
+        );
         failures.push(`${sink.sink}: ${error}`);
         continue;
       }
-      await repos.metricsExport.advanceRunExport(orgId, runId, sink.sink, { lastSecond, totals: { ...totals }, summarySent: Boolean(progress?.summarySent || withSummary) });
+      await repos.metricsExport.advanceRunExport(orgId, runId, sink.sink, {
+        lastSecond,
+        totals: { ...totals },
+        summarySent: Boolean(progress?.summarySent || withSummary),
+      });
     }
     // A live run's next tick retries; an ended run has no next tick, so its job fails and the queue retries it.
     if (ended && failures.length > 0) throw new Error(`metrics export of run ${runId} failed: ${failures.join("; ")}`);
@@ -130,13 +203,34 @@ export function createMetricsExportService(deps: { repos: Repos; jobs: Jobs; sea
       const stored = await repos.metricsExport.getSink(actor.orgId, sink);
       const sameKind = stored?.auth === body.auth.kind;
       // Write-only secrets: left out, the stored one stays (when the kind of auth is unchanged).
-      const secret = body.auth.kind === "basic" ? body.auth.password : body.auth.kind === "bearer" ? body.auth.token : undefined;
-      const secretSealed = body.auth.kind === "none" ? null : secret !== undefined ? sealer.seal(secret) : sameKind ? (stored?.secretSealed ?? null) : null;
-      if (body.auth.kind === "bearer" && !secretSealed) throw new ThrongError("validation_failed", "Invalid metrics export settings (auth.token: give the bearer token)", [{ path: "auth.token", message: "give the bearer token" }]);
+      const secret =
+        body.auth.kind === "basic" ? body.auth.password : body.auth.kind === "bearer" ? body.auth.token : undefined;
+      const secretSealed =
+        body.auth.kind === "none"
+          ? null
+          : secret !== undefined
+            ? sealer.seal(secret)
+            : sameKind
+              ? (stored?.secretSealed ?? null)
+              : null;
+      if (body.auth.kind === "bearer" && !secretSealed)
+        throw new ThrongError(
+          "validation_failed",
+          "Invalid metrics export settings (auth.token: give the bearer token)",
+          [{ path: "auth.token", message: "give the bearer token" }],
+        );
       const headers = body.headers;
       await repos.metricsExport.putSink(actor.orgId, sink, {
-        url: body.url, auth: body.auth.kind, username: body.auth.kind === "basic" ? body.auth.username : null, secretSealed,
-        headersSealed: headers === undefined ? (stored?.headersSealed ?? null) : Object.keys(headers).length ? sealer.seal(JSON.stringify(headers)) : null,
+        url: body.url,
+        auth: body.auth.kind,
+        username: body.auth.kind === "basic" ? body.auth.username : null,
+        secretSealed,
+        headersSealed:
+          headers === undefined
+            ? (stored?.headersSealed ?? null)
+            : Object.keys(headers).length
+              ? sealer.seal(JSON.stringify(headers))
+              : null,
         headerNames: headers === undefined ? (stored?.headerNames ?? []) : Object.keys(headers),
       });
       return toSinkView((await repos.metricsExport.getSink(actor.orgId, sink))!);
@@ -144,14 +238,19 @@ export function createMetricsExportService(deps: { repos: Repos; jobs: Jobs; sea
 
     async removeSink(actor: Actor, sink: MetricsSink): Promise<void> {
       authorize(actor, "settings.manage");
-      if (!(await repos.metricsExport.deleteSink(actor.orgId, sink))) throw new ThrongError("not_found", `No ${sink} metrics export is set up in this organisation`);
+      if (!(await repos.metricsExport.deleteSink(actor.orgId, sink)))
+        throw new ThrongError("not_found", `No ${sink} metrics export is set up in this organisation`);
     },
 
     /** The settings page's "Send test": the workers push one sample; the outcome shows as the sink's last status. */
     async requestTest(actor: Actor, sink: MetricsSink): Promise<MetricsExportSinkView> {
       authorize(actor, "settings.manage");
       const row = await repos.metricsExport.getSink(actor.orgId, sink);
-      if (!row) throw new ThrongError("not_found", `No ${sink} metrics export is set up in this organisation: save its endpoint first`);
+      if (!row)
+        throw new ThrongError(
+          "not_found",
+          `No ${sink} metrics export is set up in this organisation: save its endpoint first`,
+        );
       await jobs.testMetricsExport({ orgId: actor.orgId, sink });
       return toSinkView(row);
     },
@@ -161,14 +260,23 @@ export function createMetricsExportService(deps: { repos: Repos; jobs: Jobs; sea
       const row = await repos.metricsExport.getSink(orgId, sink);
       if (!row) return;
       const org = await repos.orgs.getOrganization(orgId);
-      await pushRecorded(orgId, row, [{ name: "throng_export_test", kind: "gauge", unit: "1", labels: { org: org?.slug ?? orgId }, samples: [{ timestampMs: clock.now(), value: 1 }] }]);
+      await pushRecorded(orgId, row, [
+        {
+          name: "throng_export_test",
+          kind: "gauge",
+          unit: "1",
+          labels: { org: org?.slug ?? orgId },
+          samples: [{ timestampMs: clock.now(), value: 1 }],
+        },
+      ]);
     },
 
     /** Workers, once a run has started: its first push, when its plan exports. */
     async runStarted(orgId: string, runId: string): Promise<void> {
       const run = await repos.runs.get(orgId, runId);
       if (!run || !LIVE.includes(run.status)) return;
-      if ((await sinksOfRun(orgId, run.spec)).length > 0) await jobs.exportRunSeries({ orgId, runId }, EXPORT_INTERVAL_MS, "start");
+      if ((await sinksOfRun(orgId, run.spec)).length > 0)
+        await jobs.exportRunSeries({ orgId, runId }, EXPORT_INTERVAL_MS, "start");
     },
 
     /**
@@ -177,10 +285,12 @@ export function createMetricsExportService(deps: { repos: Repos; jobs: Jobs; sea
      */
     async runEnded(orgId: string, runId: string): Promise<void> {
       const run = await repos.runs.get(orgId, runId);
-      if (run && (await sinksOfRun(orgId, run.spec)).length > 0) await jobs.exportRunSeries({ orgId, runId }, 0, `end-${clock.now()}`);
+      if (run && (await sinksOfRun(orgId, run.spec)).length > 0)
+        await jobs.exportRunSeries({ orgId, runId }, 0, `end-${clock.now()}`);
       for (const queuedId of await repos.runs.listQueuedIds(orgId)) {
         const queued = await repos.runs.get(orgId, queuedId);
-        if (queued && (await sinksOfRun(orgId, queued.spec)).length > 0) await jobs.exportRunSeries({ orgId, runId: queuedId }, EXPORT_INTERVAL_MS, `start-after-${runId}`);
+        if (queued && (await sinksOfRun(orgId, queued.spec)).length > 0)
+          await jobs.exportRunSeries({ orgId, runId: queuedId }, EXPORT_INTERVAL_MS, `start-after-${runId}`);
       }
     },
 

@@ -3,7 +3,8 @@ import { addEncoded, emptyHistogram, encodeValues, latencyPercentiles } from "..
 import { addRttBuckets, bucketsOfHistogram, RTT_BUCKET_BOUNDS_SEC, rttBucketsBySecond } from "./rtt-buckets";
 
 /** Which bucket (index into the counts; the last is +Inf) each bound in ms names. */
-const bucketOf = (ms: number | "+Inf") => (ms === "+Inf" ? RTT_BUCKET_BOUNDS_SEC.length : (RTT_BUCKET_BOUNDS_SEC as readonly number[]).indexOf(ms / 1000));
+const bucketOf = (ms: number | "+Inf") =>
+  ms === "+Inf" ? RTT_BUCKET_BOUNDS_SEC.length : (RTT_BUCKET_BOUNDS_SEC as readonly number[]).indexOf(ms / 1000);
 
 describe("RTT histogram buckets", () => {
   it("puts each recorded value under the first bound at or above it, merging agents of the same second", () => {
@@ -13,7 +14,15 @@ describe("RTT histogram buckets", () => {
       { second: 8, rttHist: encodeValues([30_000]) },
     ]);
     const expected = new Array<number>(RTT_BUCKET_BOUNDS_SEC.length + 1).fill(0);
-    for (const [ms, count] of [[0.25, 2], [0.5, 1], [1, 1], [2, 1], [10, 2], ["+Inf", 1]] as const) expected[bucketOf(ms)] = count;
+    for (const [ms, count] of [
+      [0.25, 2],
+      [0.5, 1],
+      [1, 1],
+      [2, 1],
+      [10, 2],
+      ["+Inf", 1],
+    ] as const)
+      expected[bucketOf(ms)] = count;
     expect(byIndex.get(7)!.counts).toEqual(expected);
     expect(byIndex.get(7)!.count).toBe(8);
     expect(byIndex.get(8)!.counts[bucketOf(50)]).toBe(1);

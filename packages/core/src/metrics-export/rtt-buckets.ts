@@ -7,7 +7,9 @@ import { addEncoded, emptyHistogram } from "../metrics/histogram";
  * Fixed, so histograms of every run and agent add up in PromQL. Written in seconds (not ms / 1000) so each `le`
  * label is the same short decimal every push.
  */
-export const RTT_BUCKET_BOUNDS_SEC = [0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5] as const;
+export const RTT_BUCKET_BOUNDS_SEC = [
+  0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5,
+] as const;
 const BOUNDS_US = RTT_BUCKET_BOUNDS_SEC.map((sec) => Math.round(sec * 1_000_000));
 
 /** One second's (or a running total's) RTT counts in the exported buckets. */
@@ -19,7 +21,11 @@ export interface RttBuckets {
   sumSec: number;
 }
 
-export const emptyRttBuckets = (): RttBuckets => ({ counts: new Array<number>(BOUNDS_US.length + 1).fill(0), count: 0, sumSec: 0 });
+export const emptyRttBuckets = (): RttBuckets => ({
+  counts: new Array<number>(BOUNDS_US.length + 1).fill(0),
+  count: 0,
+  sumSec: 0,
+});
 
 /**
  * An HDR histogram (µs) in the exported buckets. A recorded value falls under a bound when its HDR bucket's
@@ -53,5 +59,9 @@ export function rttBucketsBySecond(rows: readonly { second: number; rttHist: str
 
 /** `total` plus `more`, bucket by bucket (a new object). */
 export function addRttBuckets(total: RttBuckets, more: RttBuckets): RttBuckets {
-  return { counts: total.counts.map((c, i) => c + (more.counts[i] ?? 0)), count: total.count + more.count, sumSec: total.sumSec + more.sumSec };
+  return {
+    counts: total.counts.map((c, i) => c + (more.counts[i] ?? 0)),
+    count: total.count + more.count,
+    sumSec: total.sumSec + more.sumSec,
+  };
 }

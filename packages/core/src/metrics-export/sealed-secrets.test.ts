@@ -13,12 +13,18 @@ describe("sealed credentials", () => {
   it("refuses a value sealed under another key or altered", () => {
     const sealed = createSealer(credentialsKey({ authSecret: "a".repeat(32) })).seal("x");
     expect(() => createSealer(credentialsKey({ authSecret: "b".repeat(32) })).open(sealed)).toThrow();
-    const dedicated = createSealer(credentialsKey({ authSecret: "a".repeat(32), dedicatedKey: randomBytes(32).toString("base64") }));
+    const dedicated = createSealer(
+      credentialsKey({ authSecret: "a".repeat(32), dedicatedKey: randomBytes(32).toString("base64") }),
+    );
     expect(() => dedicated.open(sealed)).toThrow();
     const [iv, tag, body] = sealed.split(".");
-    expect(() => createSealer(credentialsKey({ authSecret: "a".repeat(32) })).open([iv, tag, `${body}A`].join("."))).toThrow();
+    expect(() =>
+      createSealer(credentialsKey({ authSecret: "a".repeat(32) })).open([iv, tag, `${body}A`].join(".")),
+    ).toThrow();
   });
   it("wants a dedicated key of 32 bytes", () => {
-    expect(() => credentialsKey({ authSecret: "a".repeat(32), dedicatedKey: randomBytes(16).toString("base64") })).toThrow(/32 bytes/);
+    expect(() =>
+      credentialsKey({ authSecret: "a".repeat(32), dedicatedKey: randomBytes(16).toString("base64") }),
+    ).toThrow(/32 bytes/);
   });
 });

@@ -14,30 +14,64 @@ import { PlanSpec } from "@throng/protocol/plan";
 const { db, repos } = await useTestDatabase({ max: 5 });
 
 const spec = {
-  name: "p", target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-  scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 }, load: { clients: 2, durationSec: 1, rampUpSec: 0 },
+  name: "p",
+  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+  scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
+  load: { clients: 2, durationSec: 1, rampUpSec: 0 },
 };
 
 /** An org, a running run and two agents holding its shards, written straight to the database. */
 async function seedRun() {
   const orgId = crypto.randomUUID();
-  await db.insertInto("organization").values({ id: orgId, name: "o", slug: orgId, logo: null, createdAt: new Date(), metadata: null }).execute();
+  await db
+    .insertInto("organization")
+    .values({ id: orgId, name: "o", slug: orgId, logo: null, createdAt: new Date(), metadata: null })
+    .execute();
   const agentIds = [crypto.randomUUID(), crypto.randomUUID()];
   for (const id of agentIds) {
-    await repos.fleet.insertAgent(orgId, { id, secretHash: "x", hostname: "rig", os: "linux", arch: "x64", cores: 1, memoryBytes: 1, version: "0.1.0", labels: {}, ip: null });
+    await repos.fleet.insertAgent(orgId, {
+      id,
+      secretHash: "x",
+      hostname: "rig",
+      os: "linux",
+      arch: "x64",
+      cores: 1,
+      memoryBytes: 1,
+      version: "0.1.0",
+      labels: {},
+      ip: null,
+    });
   }
   const planId = crypto.randomUUID();
   await repos.plans.insert(orgId, { id: planId, name: "p", spec: PlanSpec.parse(spec) });
   const runId = crypto.randomUUID();
   await repos.runs.insert(orgId, { id: runId, planId, spec: PlanSpec.parse(spec), status: "running" });
-  await repos.runs.insertShards(orgId, runId, agentIds.map((agentId, shardIndex) => ({ agentId, shardIndex, clients: 1 })));
+  await repos.runs.insertShards(
+    orgId,
+    runId,
+    agentIds.map((agentId, shardIndex) => ({ agentId, shardIndex, clients: 1 })),
+  );
   return { orgId, runId, agentIds: agentIds as [string, string] };
 }
 
 function snapshot(runId: string, intervalStart: number, seq = 0): MetricSnapshot {
   return {
-    runId, seq, intervalStart, intervalMs: 1000, clients: 1,
-    counters: { connectionsOpen: 1, connectionsOpened: 0, connectionsFailed: 0, connectionsClosed: 0, messagesSent: 5, messagesReceived: 5, bytesSent: 320, bytesReceived: 240, errors: 0 },
+    runId,
+    seq,
+    intervalStart,
+    intervalMs: 1000,
+    clients: 1,
+    counters: {
+      connectionsOpen: 1,
+      connectionsOpened: 0,
+      connectionsFailed: 0,
+      connectionsClosed: 0,
+      messagesSent: 5,
+      messagesReceived: 5,
+      bytesSent: 320,
+      bytesReceived: 240,
+      errors: 0,
+    },
     histograms: { rttUs: encodeValues([500, 600, 700]) },
     health: { cpuPercent: 1, eventLoopP99Ms: 0, rssBytes: 1 },
   };
@@ -70,7 +104,10 @@ describe("metric ingest (real PostgreSQL)", () => {
   it("coalesces the merges of one second: two agents' snapshots within the window make one point, merged again after the last commit, and the roll-up holds both", async () => {
     const { orgId, runId, agentIds } = await seedRun();
     const published: LiveEnvelope[] = [];
-    const bus: Bus = { sequence: async () => published.length + 1, publish: async (_channel, message) => void published.push(message as LiveEnvelope) };
+    const bus: Bus = {
+      sequence: async () => published.length + 1,
+      publish: async (_channel, message) => void published.push(message as LiveEnvelope),
+    };
     const ingest = createIngestService({ repos, bus, coalesceMs: 100 });
     const second = 1_700_000_100;
     expect(await ingest.ingest(orgId, agentIds[0], snapshot(runId, second * 1000))).toBe("stored");
@@ -84,7 +121,11 @@ describe("metric ingest (real PostgreSQL)", () => {
     expect(published[2]?.message).toMatchObject({ type: "point", point: { t: second, agents: 2 } });
     expect(published[0]?.message).toMatchObject({ type: "point", point: { t: second, agents: 2 } });
     expect(published[0]?.message).not.toHaveProperty("point.agentHealth");
-    expect(published[1]?.message).toMatchObject({ type: "agent-health", t: second, agents: agentIds.map((agentId) => ({ agentId, cpuPercent: 1 })) });
+    expect(published[1]?.message).toMatchObject({
+      type: "agent-health",
+      t: second,
+      agents: agentIds.map((agentId) => ({ agentId, cpuPercent: 1 })),
+    });
     expect(await repos.snapshots.listSeconds(orgId, runId)).toMatchObject([{ t: second, agents: 2 }]);
     expect(await repos.snapshots.listSeconds(orgId, runId)).not.toHaveProperty("0.agentHealth");
     // The series as read joins each second's health from its snapshots.
@@ -100,46 +141,89 @@ describe("metric ingest (real PostgreSQL)", () => {
     const second = 1_700_000_120;
     const withCohort = (delayUs: number): MetricSnapshot => {
       const plain = snapshot(runId, second * 1000);
-      return { ...plain, cohorts: { mobile: { clients: 1, counters: { ...plain.counters, networkPackets: 10, networkDropped: 1 }, histograms: { rttUs: encodeValues([delayUs]) }, applied: "kernel" } } };
+      return {
+        ...plain,
+        cohorts: {
+          mobile: {
+            clients: 1,
+            counters: { ...plain.counters, networkPackets: 10, networkDropped: 1 },
+            histograms: { rttUs: encodeValues([delayUs]) },
+            applied: "kernel",
+          },
+        },
+      };
     };
-    await Promise.all([ingest.ingest(orgId, agentIds[0], withCohort(40_000)), ingest.ingest(orgId, agentIds[1], withCohort(80_000))]);
+    await Promise.all([
+      ingest.ingest(orgId, agentIds[0], withCohort(40_000)),
+      ingest.ingest(orgId, agentIds[1], withCohort(80_000)),
+    ]);
     await ingest.flush();
     const [point] = (await repos.snapshots.listSeries(orgId, runId)) as SeriesPoint[];
-    expect(point!.cohorts!.mobile).toMatchObject({ agents: 2, clients: 2, networkPackets: 20, networkDropped: 2, applied: "kernel" });
+    expect(point!.cohorts!.mobile).toMatchObject({
+      agents: 2,
+      clients: 2,
+      networkPackets: 20,
+      networkDropped: 2,
+      applied: "kernel",
+    });
     expect(point!.cohorts!.mobile!.rttMaxMs).toBeCloseTo(80, 0);
     const summary = summariseRun(await repos.snapshots.listRun(orgId, runId));
-    expect(summary.cohorts!.mobile).toMatchObject({ roundTrips: 2, messagesSent: 10, networkDropped: 2, applied: "kernel" });
+    expect(summary.cohorts!.mobile).toMatchObject({
+      roundTrips: 2,
+      messagesSent: 10,
+      networkDropped: 2,
+      applied: "kernel",
+    });
   });
 
   it("a second holding every load shard's snapshot merges at once, without waiting out the coalescing window", async () => {
     const { orgId, runId, agentIds } = await seedRun();
     const published: LiveEnvelope[] = [];
-    const bus: Bus = { sequence: async () => published.length + 1, publish: async (_channel, message) => void published.push(message as LiveEnvelope) };
+    const bus: Bus = {
+      sequence: async () => published.length + 1,
+      publish: async (_channel, message) => void published.push(message as LiveEnvelope),
+    };
     // A window far longer than the test may take: flush() returns only because the complete second ended it.
     const ingest = createIngestService({ repos, bus, coalesceMs: 600_000 });
     const second = 1_700_000_150;
-    for (const agentId of agentIds) expect(await ingest.ingest(orgId, agentId, snapshot(runId, second * 1000))).toBe("stored");
+    for (const agentId of agentIds)
+      expect(await ingest.ingest(orgId, agentId, snapshot(runId, second * 1000))).toBe("stored");
     await ingest.flush();
     expect(published.map((e) => e.message)).toMatchObject([
-      { type: "point", point: { t: second, agents: 2 } }, { type: "agent-health", t: second }, { type: "point", point: { t: second, agents: 2 } },
+      { type: "point", point: { t: second, agents: 2 } },
+      { type: "agent-health", t: second },
+      { type: "point", point: { t: second, agents: 2 } },
     ]);
   });
 
   it("a snapshot is live before its batch commits, and its ack still waits for the commit", async () => {
     const { orgId, runId, agentIds } = await seedRun();
     const published: LiveEnvelope[] = [];
-    const bus: Bus = { sequence: async () => published.length + 1, publish: async (_channel, message) => void published.push(message as LiveEnvelope) };
+    const bus: Bus = {
+      sequence: async () => published.length + 1,
+      publish: async (_channel, message) => void published.push(message as LiveEnvelope),
+    };
     let commit!: () => void;
     const committing = new Promise<void>((resolve) => (commit = resolve));
-    const slowRepos = { ...repos, snapshots: { ...repos.snapshots, insertMany: async (rows: Parameters<typeof repos.snapshots.insertMany>[0]) => {
-      await committing; // PostgreSQL's fsync, held until the test lets go
-      return repos.snapshots.insertMany(rows);
-    } } };
+    const slowRepos = {
+      ...repos,
+      snapshots: {
+        ...repos.snapshots,
+        insertMany: async (rows: Parameters<typeof repos.snapshots.insertMany>[0]) => {
+          await committing; // PostgreSQL's fsync, held until the test lets go
+          return repos.snapshots.insertMany(rows);
+        },
+      },
+    };
     const ingest = createIngestService({ repos: slowRepos, bus, coalesceMs: 10 });
     const second = 1_700_000_170;
     let acked = false;
-    const ack = ingest.ingest(orgId, agentIds[0], snapshot(runId, second * 1000)).then((result) => ((acked = true), result));
-    await vi.waitFor(() => expect(published.map((e) => e.message.type)).toEqual(["point", "agent-health"]), { timeout: 5_000 });
+    const ack = ingest
+      .ingest(orgId, agentIds[0], snapshot(runId, second * 1000))
+      .then((result) => ((acked = true), result));
+    await vi.waitFor(() => expect(published.map((e) => e.message.type)).toEqual(["point", "agent-health"]), {
+      timeout: 5_000,
+    });
     expect(published[0]?.message).toMatchObject({ type: "point", point: { t: second, agents: 1 } });
     expect(acked).toBe(false);
     commit();
@@ -154,7 +238,10 @@ describe("metric ingest (real PostgreSQL)", () => {
     const bus: Bus = { sequence: async () => 1, publish: async () => undefined };
     const ingest = createIngestService({ repos, bus, coalesceMs: 50 });
     const twice = snapshot(runId, 1_700_000_200_000, 3);
-    const results = await Promise.all([ingest.ingest(orgId, agentIds[0], twice), ingest.ingest(orgId, agentIds[0], twice)]);
+    const results = await Promise.all([
+      ingest.ingest(orgId, agentIds[0], twice),
+      ingest.ingest(orgId, agentIds[0], twice),
+    ]);
     expect(results.sort()).toEqual(["duplicate", "stored"]);
     expect(await ingest.ingest(orgId, agentIds[0], twice)).toBe("duplicate");
     await ingest.flush();
@@ -166,7 +253,16 @@ describe("metric ingest (real PostgreSQL)", () => {
     const { orgId, runId, agentIds } = await seedRun();
     const batcher = createSnapshotBatcher({ insertMany: repos.snapshots.insertMany });
     const row = (agentId: string, seq: number) => ({
-      agentId, seq, second: 1_700_000_300, intervalMs: 1000, clients: 1, counters: {}, rttHist: encodeValues([1]), histograms: {}, step: null, health: {},
+      agentId,
+      seq,
+      second: 1_700_000_300,
+      intervalMs: 1000,
+      clients: 1,
+      counters: {},
+      rttHist: encodeValues([1]),
+      histograms: {},
+      step: null,
+      health: {},
     });
     const [good, orphan, alsoGood] = await Promise.allSettled([
       batcher.submit({ orgId, runId, row: row(agentIds[0], 0) }),
@@ -184,9 +280,20 @@ describe("metric ingest (real PostgreSQL)", () => {
     const gone = createDb("postgres://postgres@127.0.0.1:9/gone", { max: 1 }); // nothing listens there: every statement fails
     const batcher = createSnapshotBatcher({ insertMany: createRepos(gone).snapshots.insertMany });
     const row = (agentId: string) => ({
-      agentId, seq: 0, second: 1_700_000_400, intervalMs: 1000, clients: 1, counters: {}, rttHist: encodeValues([1]), histograms: {}, step: null, health: {},
+      agentId,
+      seq: 0,
+      second: 1_700_000_400,
+      intervalMs: 1000,
+      clients: 1,
+      counters: {},
+      rttHist: encodeValues([1]),
+      histograms: {},
+      step: null,
+      health: {},
     });
-    const results = await Promise.allSettled(agentIds.map((agentId) => batcher.submit({ orgId, runId, row: row(agentId) })));
+    const results = await Promise.allSettled(
+      agentIds.map((agentId) => batcher.submit({ orgId, runId, row: row(agentId) })),
+    );
     await gone.destroy();
     expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
     expect(await repos.snapshots.listRun(orgId, runId)).toHaveLength(0);
@@ -195,11 +302,20 @@ describe("metric ingest (real PostgreSQL)", () => {
   it("a second whose agents sit on two api instances: each instance's point includes the snapshots the other stored", async () => {
     const { orgId, runId, agentIds } = await seedRun();
     const published: LiveEnvelope[] = [];
-    const bus: Bus = { sequence: async () => published.length + 1, publish: async (_channel, message) => void published.push(message as LiveEnvelope) };
-    const [apiA, apiB] = [createIngestService({ repos, bus, coalesceMs: 20 }), createIngestService({ repos, bus, coalesceMs: 20 })];
+    const bus: Bus = {
+      sequence: async () => published.length + 1,
+      publish: async (_channel, message) => void published.push(message as LiveEnvelope),
+    };
+    const [apiA, apiB] = [
+      createIngestService({ repos, bus, coalesceMs: 20 }),
+      createIngestService({ repos, bus, coalesceMs: 20 }),
+    ];
     const second = 1_700_000_500;
     const lastPoint = () => published.filter((e) => e.message.type === "point").at(-1)?.message;
-    const newHealth = (from: number) => published.slice(from).flatMap((e) => (e.message.type === "agent-health" ? e.message.agents.map((h) => h.agentId) : []));
+    const newHealth = (from: number) =>
+      published
+        .slice(from)
+        .flatMap((e) => (e.message.type === "agent-health" ? e.message.agents.map((h) => h.agentId) : []));
     expect(await apiA.ingest(orgId, agentIds[0], snapshot(runId, second * 1000))).toBe("stored");
     await apiA.flush();
     expect(lastPoint()).toMatchObject({ type: "point", point: { t: second, agents: 1 } });

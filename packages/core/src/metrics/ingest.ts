@@ -53,7 +53,8 @@ function createMergeSlots(max: number) {
       return await fn();
     } finally {
       const next = waiting.shift();
-      if (next) next(); // the slot passes straight on
+      if (next)
+        next(); // the slot passes straight on
       else merging -= 1;
     }
   };
@@ -67,7 +68,18 @@ function createOpenSeconds() {
   function openSecond(runId: string, second: number): OpenSecond {
     const key = `${runId}:${second}`;
     let entry = open.get(key);
-    if (!entry) open.set(key, (entry = { merge: createMerge(), keys: new Set(), stored: new Set(), lastAddedAt: Date.now(), healthPublished: 0, untraced: [] }));
+    if (!entry)
+      open.set(
+        key,
+        (entry = {
+          merge: createMerge(),
+          keys: new Set(),
+          stored: new Set(),
+          lastAddedAt: Date.now(),
+          healthPublished: 0,
+          untraced: [],
+        }),
+      );
     return entry;
   }
 
@@ -88,7 +100,8 @@ function createOpenSeconds() {
     sweep(now: number, pending: (key: string) => boolean) {
       if (now - lastSweep < 5_000) return;
       lastSweep = now;
-      for (const [key, entry] of open) if (now - entry.lastAddedAt > OPEN_SECOND_TTL_MS && !pending(key)) open.delete(key);
+      for (const [key, entry] of open)
+        if (now - entry.lastAddedAt > OPEN_SECOND_TTL_MS && !pending(key)) open.delete(key);
     },
   };
 }
@@ -107,14 +120,17 @@ function createShardCache(repos: Repos) {
     const key = `${orgId}:${runId}`;
     let load = shardLoads.get(key);
     if (!load) {
-      load = repos.runs.listShards(orgId, runId).then((rows) => {
-        if (loadShardCounts.size >= SHARD_CACHE_SIZE) loadShardCounts.delete(loadShardCounts.keys().next().value!);
-        loadShardCounts.set(runId, rows.filter((row) => row.role === "load").length);
-        for (const row of rows) {
-          if (shards.size >= SHARD_CACHE_SIZE) shards.delete(shards.values().next().value!);
-          shards.add(`${orgId}:${runId}:${row.agentId}`);
-        }
-      }).finally(() => shardLoads.delete(key));
+      load = repos.runs
+        .listShards(orgId, runId)
+        .then((rows) => {
+          if (loadShardCounts.size >= SHARD_CACHE_SIZE) loadShardCounts.delete(loadShardCounts.keys().next().value!);
+          loadShardCounts.set(runId, rows.filter((row) => row.role === "load").length);
+          for (const row of rows) {
+            if (shards.size >= SHARD_CACHE_SIZE) shards.delete(shards.values().next().value!);
+            shards.add(`${orgId}:${runId}:${row.agentId}`);
+          }
+        })
+        .finally(() => shardLoads.delete(key));
       shardLoads.set(key, load);
     }
     return load;
@@ -134,7 +150,11 @@ function createShardCache(repos: Repos) {
 /** Under the second's lock: completes the merge from storage if needed, publishes the point, writes the roll-up. */
 async function mergeLocked(
   into: { seconds: OpenSeconds; bus: Bus; onStages?: (stages: PointStages) => void },
-  locked: SecondRollup, orgId: string, runId: string, second: number, times: { startedAt: number; slotAt: number },
+  locked: SecondRollup,
+  orgId: string,
+  runId: string,
+  second: number,
+  times: { startedAt: number; slotAt: number },
 ) {
   const { seconds, bus } = into;
   const lockedAt = Date.now();
@@ -162,7 +182,17 @@ async function mergeLocked(
   entry.healthPublished += health.length;
   const publishedAt = Date.now();
   await locked.upsertSecond(orgId, runId, second, point);
-  into.onStages?.({ runId, second, ...times, lockedAt, builtAt, publishedAt, upsertedAt: Date.now(), readRows, snapshots });
+  into.onStages?.({
+    runId,
+    second,
+    ...times,
+    lockedAt,
+    builtAt,
+    publishedAt,
+    upsertedAt: Date.now(),
+    readRows,
+    snapshots,
+  });
 }
 
 /**
@@ -179,20 +209,28 @@ async function mergeLocked(
  * lost with a crashed process costs nothing but a late point.
  */
 export function createIngestService(deps: {
-  repos: Repos; bus: Bus; log?: Log; coalesceMs?: number; onStages?: (stages: PointStages) => void;
+  repos: Repos;
+  bus: Bus;
+  log?: Log;
+  coalesceMs?: number;
+  onStages?: (stages: PointStages) => void;
   /** A snapshot was stored for a run that had already closed: it must be judged again (late-seconds.ts). */
   onLateSnapshot?: (orgId: string, runId: string) => Promise<void>;
 }) {
   const { repos, bus } = deps;
-  const late = deps.onLateSnapshot ? createLateSeconds({ listEnded: repos.runs.listEnded, onLate: deps.onLateSnapshot }) : undefined;
+  const late = deps.onLateSnapshot
+    ? createLateSeconds({ listEnded: repos.runs.listEnded, onLate: deps.onLateSnapshot })
+    : undefined;
   const coalesceMs = deps.coalesceMs ?? 0;
   // When stages are traced: when each snapshot's batch went to the database (keyed by snapshotKey; deleted on commit).
   const batchedAt = new Map<string, number>();
-  const insertMany: typeof repos.snapshots.insertMany = !deps.onStages ? repos.snapshots.insertMany : (rows) => {
-    const at = Date.now();
-    for (const { runId, row } of rows) batchedAt.set(snapshotKey(runId, row.agentId, row.seq), at);
-    return repos.snapshots.insertMany(rows);
-  };
+  const insertMany: typeof repos.snapshots.insertMany = !deps.onStages
+    ? repos.snapshots.insertMany
+    : (rows) => {
+        const at = Date.now();
+        for (const { runId, row } of rows) batchedAt.set(snapshotKey(runId, row.agentId, row.seq), at);
+        return repos.snapshots.insertMany(rows);
+      };
   const batcher = createSnapshotBatcher({ insertMany });
   const pending = new Map<string, PendingMerge>();
   const inFlight = new Set<Promise<void>>();
@@ -210,7 +248,12 @@ export function createIngestService(deps: {
     const startedAt = Date.now();
     await inMergeSlot(() => {
       const times = { startedAt, slotAt: Date.now() };
-      return repos.snapshots.withSecondLocked(runId, second, (locked) => mergeLocked({ seconds, bus, onStages: deps.onStages }, locked, orgId, runId, second, times), { durable: false });
+      return repos.snapshots.withSecondLocked(
+        runId,
+        second,
+        (locked) => mergeLocked({ seconds, bus, onStages: deps.onStages }, locked, orgId, runId, second, times),
+        { durable: false },
+      );
     });
   }
 
@@ -227,7 +270,8 @@ export function createIngestService(deps: {
     const key = `${runId}:${second}`;
     const existing = pending.get(key);
     if (existing) {
-      if (existing.running) existing.again = true; // a waiting merge will include this snapshot anyway
+      if (existing.running)
+        existing.again = true; // a waiting merge will include this snapshot anyway
       else if (complete(runId, second)) existing.now?.();
       return;
     }

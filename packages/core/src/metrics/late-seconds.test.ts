@@ -11,7 +11,12 @@ describe("late seconds: a snapshot stored for a run that had already closed", ()
       onLate: async (_orgId, runId) => void reported.push(runId),
       now: () => now,
     });
-    await Promise.all([late.stored("o1", "open-1"), late.stored("o1", "closed-1"), late.stored("o1", "closed-1"), late.stored("o1", "open-1")]);
+    await Promise.all([
+      late.stored("o1", "open-1"),
+      late.stored("o1", "closed-1"),
+      late.stored("o1", "closed-1"),
+      late.stored("o1", "open-1"),
+    ]);
     expect(asked).toEqual([["open-1", "closed-1"]]);
     expect(reported).toEqual(["closed-1"]);
     now = 500;
@@ -23,7 +28,10 @@ describe("late seconds: a snapshot stored for a run that had already closed", ()
   });
 
   it("fails the snapshot (no ack, so the agent sends it again) when the check cannot be made", async () => {
-    const late = createLateSeconds({ listEnded: async () => Promise.reject(new Error("database down")), onLate: async () => {} });
+    const late = createLateSeconds({
+      listEnded: async () => Promise.reject(new Error("database down")),
+      onLate: async () => {},
+    });
     await expect(late.stored("o1", "r1")).rejects.toThrow("database down");
   });
 });

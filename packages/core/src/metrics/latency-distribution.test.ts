@@ -8,11 +8,16 @@ const START = 1_700_000_000;
 
 /** Latencies (µs) spread over three decades, a different mix each second, as two agents would send them. */
 function valuesOf(second: number, agent: number): number[] {
-  return Array.from({ length: 200 }, (_, i) => 150 + ((i * 7919 + second * 104_729 + agent * 31) % 40_000) * (i % 10 === 0 ? 8 : 1));
+  return Array.from(
+    { length: 200 },
+    (_, i) => 150 + ((i * 7919 + second * 104_729 + agent * 31) % 40_000) * (i % 10 === 0 ? 8 : 1),
+  );
 }
 
 function rows(seconds: number) {
-  return Array.from({ length: seconds }, (_, s) => [0, 1].map((agent) => ({ second: START + s, encoded: encodeValues(valuesOf(s, agent)) }))).flat();
+  return Array.from({ length: seconds }, (_, s) =>
+    [0, 1].map((agent) => ({ second: START + s, encoded: encodeValues(valuesOf(s, agent)) })),
+  ).flat();
 }
 
 function histogramOf(values: number[]) {
@@ -31,7 +36,9 @@ describe("latencyDistribution", () => {
     const cells = result.heatmap.counts.flat();
     expect(result.heatmap.maxCount).toBe(Math.max(...cells));
     // The whole is the columns added up, bucket by bucket.
-    expect(result.counts).toEqual(result.counts.map((_, i) => result.heatmap.counts.reduce((sum, column) => sum + column[i]!, 0)));
+    expect(result.counts).toEqual(
+      result.counts.map((_, i) => result.heatmap.counts.reduce((sum, column) => sum + column[i]!, 0)),
+    );
   });
 
   it("states the percentiles HDR gives for every sample of the range, merged and never averaged", () => {
@@ -39,7 +46,8 @@ describe("latencyDistribution", () => {
     const result = latencyDistribution(all, START, { from: 5, to: 12 });
     // The run summary's merge of the same snapshots states the same figures.
     const summaryMerge = emptyHistogram();
-    for (const row of all.filter((r) => r.second >= START + 5 && r.second < START + 12)) addEncoded(summaryMerge, row.encoded);
+    for (const row of all.filter((r) => r.second >= START + 5 && r.second < START + 12))
+      addEncoded(summaryMerge, row.encoded);
     expect(result.stats).toEqual(latencyPercentiles(summaryMerge));
     // And the percentiles are those of one HDR histogram of every raw sample (max is read at its bucket's top).
     const values = Array.from({ length: 7 }, (_, i) => [...valuesOf(5 + i, 0), ...valuesOf(5 + i, 1)]).flat();
@@ -52,7 +60,8 @@ describe("latencyDistribution", () => {
   it("puts each p50/p99 marker in the bucket where the cumulative count crosses it", () => {
     const result = latencyDistribution(rows(10), START, { from: 0, to: 10 });
     let cumulative = 0;
-    const crossing = (share: number) => result.firstBucket + result.counts.findIndex((count) => (cumulative += count) >= share * result.stats.count);
+    const crossing = (share: number) =>
+      result.firstBucket + result.counts.findIndex((count) => (cumulative += count) >= share * result.stats.count);
     cumulative = 0;
     expect(crossing(0.5)).toBe(bucketOf(result.stats.p50Ms! * 1000));
     cumulative = 0;

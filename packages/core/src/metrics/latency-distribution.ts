@@ -22,7 +22,11 @@ export function secondsPerColumn(seconds: number, maxColumns = MAX_HEATMAP_COLUM
  * The distribution of the histograms whose second lies in [start + from, start + to), with `start` the run's first
  * epoch second. Rows outside the range are ignored, so a caller may pass more than it asked the database for.
  */
-export function latencyDistribution(rows: readonly SecondHistogram[], start: number, range: { from: number; to: number }): Distribution {
+export function latencyDistribution(
+  rows: readonly SecondHistogram[],
+  start: number,
+  range: { from: number; to: number },
+): Distribution {
   const perColumn = secondsPerColumn(range.to - range.from);
   const merged = emptyHistogram();
   const columns = new Map<number, Map<number, number>>();
@@ -43,7 +47,15 @@ export function latencyDistribution(rows: readonly SecondHistogram[], start: num
     });
   }
   const stats = latencyPercentiles(merged);
-  if (stats.count === 0) return { from: range.from, to: range.to, stats, firstBucket: 0, counts: [], heatmap: { secondsPerColumn: perColumn, columnStart: [], counts: [], maxCount: 0 } };
+  if (stats.count === 0)
+    return {
+      from: range.from,
+      to: range.to,
+      stats,
+      firstBucket: 0,
+      counts: [],
+      heatmap: { secondsPerColumn: perColumn, columnStart: [], counts: [], maxCount: 0 },
+    };
   const width = high - low + 1;
   const counts = new Array<number>(width).fill(0);
   const columnStart = [...columns.keys()].filter((column) => columns.get(column)!.size > 0).sort((a, b) => a - b);
@@ -57,5 +69,12 @@ export function latencyDistribution(rows: readonly SecondHistogram[], start: num
     }
     return cells;
   });
-  return { from: range.from, to: range.to, stats, firstBucket: low, counts, heatmap: { secondsPerColumn: perColumn, columnStart, counts: heatmap, maxCount } };
+  return {
+    from: range.from,
+    to: range.to,
+    stats,
+    firstBucket: low,
+    counts,
+    heatmap: { secondsPerColumn: perColumn, columnStart, counts: heatmap, maxCount },
+  };
 }

@@ -1,4 +1,9 @@
-import { ServerPoint, summariseServerWatch, type RunServerSeries, type ServerSample } from "@throng/protocol/server-watch";
+import {
+  ServerPoint,
+  summariseServerWatch,
+  type RunServerSeries,
+  type ServerSample,
+} from "@throng/protocol/server-watch";
 import { ServerWatchSnapshot } from "@throng/protocol/snapshot";
 import type { Repos } from "@throng/db/repos";
 import type { ServerSampleRow } from "@throng/db/repos/server-samples";
@@ -12,7 +17,11 @@ function toPoint(row: ServerSampleRow): ServerPoint {
 }
 
 /** The run's watched seconds so far and their summary (CPU, RSS growth per minute, packets/s); shared by the API and the report. */
-export async function serverSeriesOf(repos: Pick<Repos, "serverSamples">, orgId: string, runId: string): Promise<RunServerSeries> {
+export async function serverSeriesOf(
+  repos: Pick<Repos, "serverSamples">,
+  orgId: string,
+  runId: string,
+): Promise<RunServerSeries> {
   const points = (await repos.serverSamples.listRun(orgId, runId)).map(toPoint);
   // With several watchers the summary is the first one's: each watches its own host, so their figures do not add up.
   const first = points[0]?.agentId;

@@ -44,7 +44,10 @@ export function createSnapshotBatcher(deps: {
     }
     const outcomes = new Map<string, Promise<boolean>>();
     const written = deps.insertMany([...firsts.values()].map((entry) => entry.item));
-    const ok = await written.then(() => true, () => false);
+    const ok = await written.then(
+      () => true,
+      () => false,
+    );
     for (const [key, entry] of firsts) {
       let outcome: Promise<boolean>;
       if (ok || firsts.size === 1) outcome = written.then((stored) => stored.has(key));

@@ -12,8 +12,13 @@ const SCOPE_ROLE: Record<TokenScope, Role> = { read: "viewer", run: "member", ad
 
 function toView(row: ApiTokenRow): ApiTokenView {
   return {
-    id: row.id, name: row.name, scope: TokenScope.parse(row.scope), createdAt: row.createdAt.toISOString(),
-    expiresAt: row.expiresAt.toISOString(), lastUsedAt: row.lastUsedAt?.toISOString() ?? null, revokedAt: row.revokedAt?.toISOString() ?? null,
+    id: row.id,
+    name: row.name,
+    scope: TokenScope.parse(row.scope),
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
   };
 }
 
@@ -29,7 +34,11 @@ export function createApiTokenService(deps: { security: SecurityRepo; orgs: OrgR
       }
       const token = generateSecret(API_TOKEN_PREFIX);
       const row = await security.insertApiToken(actor.orgId, {
-        id: crypto.randomUUID(), name: body.name, tokenHash: hashSecret(token), scope: body.scope, createdBy: actor.userId,
+        id: crypto.randomUUID(),
+        name: body.name,
+        tokenHash: hashSecret(token),
+        scope: body.scope,
+        createdBy: actor.userId,
         expiresAt: new Date(clock.now() + body.expiresInDays * 86_400_000),
       });
       await audit.record(actor.orgId, actor.label, "api-token.created", row.id, { name: body.name, scope: body.scope });
@@ -54,7 +63,10 @@ export function createApiTokenService(deps: { security: SecurityRepo; orgs: OrgR
      * token's id, which per-token rate limits key on.
      */
     async authenticate(token: string): Promise<Actor & { tokenId: string }> {
-      const refused = new ThrongError("unauthenticated", "Unknown, expired or revoked API token: create a new one under Settings → API tokens");
+      const refused = new ThrongError(
+        "unauthenticated",
+        "Unknown, expired or revoked API token: create a new one under Settings → API tokens",
+      );
       if (!isWellFormedSecret(token, API_TOKEN_PREFIX)) throw refused;
       const row = await security.findApiTokenByHash(hashSecret(token));
       if (!row || row.revokedAt || row.expiresAt.getTime() <= clock.now()) throw refused;
@@ -62,7 +74,14 @@ export function createApiTokenService(deps: { security: SecurityRepo; orgs: OrgR
       if (!membership) throw refused; // its creator left the organisation
       await security.touchApiToken(row.orgId, row.id, new Date(clock.now()));
       const role = lowerRole(Role.parse(membership.role), SCOPE_ROLE[TokenScope.parse(row.scope)]);
-      return { orgId: row.orgId, role, userId: row.createdBy, label: `token ${row.name}`, via: "api-token", tokenId: row.id };
+      return {
+        orgId: row.orgId,
+        role,
+        userId: row.createdBy,
+        label: `token ${row.name}`,
+        via: "api-token",
+        tokenId: row.id,
+      };
     },
   };
 }

@@ -8,7 +8,11 @@ import type { AuditLog } from "./audit";
 import { authorize, type Actor } from "./permissions";
 
 const toView = (row: SecretRow): SecretView => ({
-  name: row.name, createdAt: row.createdAt.toISOString(), createdBy: row.createdBy, updatedAt: row.updatedAt.toISOString(), updatedBy: row.updatedBy,
+  name: row.name,
+  createdAt: row.createdAt.toISOString(),
+  createdBy: row.createdBy,
+  updatedAt: row.updatedAt.toISOString(),
+  updatedBy: row.updatedBy,
 });
 
 const WHERE_TO_ADD = "an admin or owner adds it under Settings → Secrets";
@@ -17,17 +21,31 @@ const WHERE_TO_ADD = "an admin or owner adds it under Settings → Secrets";
  * Refuses a plan that names a secret the organisation does not have, naming each field and secret: at save a
  * validation error on the field (400), at start a conflict (409: the plan was valid, the organisation changed).
  */
-export async function assertPlanSecretsExist(secrets: Pick<SecretRepo, "existing">, orgId: string, spec: PlanSpec, when: "save" | "start", pathPrefix = ""): Promise<void> {
+export async function assertPlanSecretsExist(
+  secrets: Pick<SecretRepo, "existing">,
+  orgId: string,
+  spec: PlanSpec,
+  when: "save" | "start",
+  pathPrefix = "",
+): Promise<void> {
   const uses = secretsUsed(spec).map((use) => ({ ...use, path: `${pathPrefix}${use.path}` }));
   if (uses.length === 0) return;
   const have = new Set(await secrets.existing(orgId, secretNamesUsed(spec)));
   const missing = uses.filter((use) => !have.has(use.name));
   if (missing.length === 0) return;
-  const fields = missing.map((use) => ({ path: use.path, message: `{{secrets.${use.name}}} is not a secret of this organisation: ${WHERE_TO_ADD}` }));
+  const fields = missing.map((use) => ({
+    path: use.path,
+    message: `{{secrets.${use.name}}} is not a secret of this organisation: ${WHERE_TO_ADD}`,
+  }));
   const names = [...new Set(missing.map((use) => `{{secrets.${use.name}}}`))].join(", ");
   const first = missing[0]!;
-  if (when === "save") throw new ThrongError("validation_failed", `Invalid plan (${first.path}: ${fields[0]!.message})`, fields);
-  throw new ThrongError("conflict", `The plan uses ${names} (first in ${first.path}), which this organisation does not have: ${WHERE_TO_ADD}, then start the run again`, fields);
+  if (when === "save")
+    throw new ThrongError("validation_failed", `Invalid plan (${first.path}: ${fields[0]!.message})`, fields);
+  throw new ThrongError(
+    "conflict",
+    `The plan uses ${names} (first in ${first.path}), which this organisation does not have: ${WHERE_TO_ADD}, then start the run again`,
+    fields,
+  );
 }
 
 /**
@@ -49,17 +67,23 @@ export function createOrgSecretService(deps: { secrets: SecretRepo; sealer: Seal
       const { value } = parseOrThrow(PutSecret, input, "secret");
       const exists = (await secrets.existing(actor.orgId, [secretName])).length > 0;
       if (!exists && (await secrets.count(actor.orgId)) >= MAX_SECRETS) {
-        throw new ThrongError("conflict", `This organisation already has ${MAX_SECRETS} secrets, the most it may keep: delete one it no longer uses first`);
+        throw new ThrongError(
+          "conflict",
+          `This organisation already has ${MAX_SECRETS} secrets, the most it may keep: delete one it no longer uses first`,
+        );
       }
       const { row, created } = await secrets.put(actor.orgId, secretName, sealer.seal(value), actor.label);
-      await audit.record(actor.orgId, actor.label, created ? "secret.created" : "secret.replaced", secretName, { name: secretName });
+      await audit.record(actor.orgId, actor.label, created ? "secret.created" : "secret.replaced", secretName, {
+        name: secretName,
+      });
       return { secret: toView(row), created };
     },
 
     async remove(actor: Actor, name: unknown): Promise<void> {
       authorize(actor, "secret.manage");
       const secretName = parseOrThrow(SecretName, name, "secret name");
-      if (!(await secrets.remove(actor.orgId, secretName))) throw new ThrongError("not_found", `No secret ${secretName} in this organisation`);
+      if (!(await secrets.remove(actor.orgId, secretName)))
+        throw new ThrongError("not_found", `No secret ${secretName} in this organisation`);
       await audit.record(actor.orgId, actor.label, "secret.deleted", secretName, { name: secretName });
     },
 

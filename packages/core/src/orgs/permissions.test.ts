@@ -15,7 +15,14 @@ describe("permission matrix", () => {
 
   it("members run load but do not manage the fleet, people, settings or the audit log", () => {
     const refused = Action.options.filter((a) => !can("member", a));
-    expect(refused).toEqual(["agent.enrol", "agent.manage", "member.manage", "audit.read", "settings.manage", "secret.manage"]);
+    expect(refused).toEqual([
+      "agent.enrol",
+      "agent.manage",
+      "member.manage",
+      "audit.read",
+      "settings.manage",
+      "secret.manage",
+    ]);
   });
 
   it("a role never gains what a higher one lacks", () => {

@@ -21,7 +21,10 @@ export interface Actor {
 export function authorize(actor: Actor, action: Action): void {
   if (can(actor.role, action)) return;
   const allowed = PERMISSIONS[action].join(", ");
-  throw new ThrongError("forbidden", `Your role (${actor.role}) may not ${action.replace(".", ": ")}; ask an ${allowed.includes("admin") ? "admin or owner" : "owner"} of the organisation`);
+  throw new ThrongError(
+    "forbidden",
+    `Your role (${actor.role}) may not ${action.replace(".", ": ")}; ask an ${allowed.includes("admin") ? "admin or owner" : "owner"} of the organisation`,
+  );
 }
 
 export function lowerRole(a: Role, b: Role): Role {

@@ -5,7 +5,12 @@ import { PlanSpec } from "@throng/protocol/plan";
 import { checkPlanAgainstSettings, httpStepAddress, ruleMatches, targetAddress } from "./target-policy";
 
 const plan = (url: string, clients = 10, durationSec = 10) =>
-  PlanSpec.parse({ name: "p", target: { protocol: "websocket", url }, scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 }, load: { clients, durationSec } });
+  PlanSpec.parse({
+    name: "p",
+    target: { protocol: "websocket", url },
+    scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
+    load: { clients, durationSec },
+  });
 
 describe("target allow-list and caps", () => {
   it("reads host and default ports from target URLs", () => {
@@ -45,21 +50,45 @@ describe("target allow-list and caps", () => {
       PlanSpec.parse({
         name: "p",
         target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-        scenario: { kind: "echo-flood", messageBytes: 8, session: [...urls.map((url) => ({ kind: "http", url })), { kind: "send", message: { body: "hi" } }] },
+        scenario: {
+          kind: "echo-flood",
+          messageBytes: 8,
+          session: [...urls.map((url) => ({ kind: "http", url })), { kind: "send", message: { body: "hi" } }],
+        },
         load: { clients: 1, durationSec: 1 },
       });
-    expect(() => checkPlanAgainstSettings(withSteps("http://match.example.com:8080/match?client={{client}}", "http://127.0.0.1:7070/login"), settings)).not.toThrow();
+    expect(() =>
+      checkPlanAgainstSettings(
+        withSteps("http://match.example.com:8080/match?client={{client}}", "http://127.0.0.1:7070/login"),
+        settings,
+      ),
+    ).not.toThrow();
     let refused: ThrongError | undefined;
     try {
       // The second step's host is allowed but on another port (https:// without one is 443).
-      checkPlanAgainstSettings(withSteps("http://match.example.com:8080/ok", "https://match.example.com/ticket/{{client}}", "http://10.0.0.9/x"), settings);
+      checkPlanAgainstSettings(
+        withSteps(
+          "http://match.example.com:8080/ok",
+          "https://match.example.com/ticket/{{client}}",
+          "http://10.0.0.9/x",
+        ),
+        settings,
+      );
     } catch (error) {
       refused = error as ThrongError;
     }
     expect(refused?.code).toBe("forbidden");
     expect(refused?.fields).toEqual([
-      { path: "scenario.session.1.url", message: "match.example.com:443 is not on this organisation's target allow-list (127.0.0.1:7070, match.example.com:8080); an admin can add it under Settings" },
-      { path: "scenario.session.2.url", message: "10.0.0.9:80 is not on this organisation's target allow-list (127.0.0.1:7070, match.example.com:8080); an admin can add it under Settings" },
+      {
+        path: "scenario.session.1.url",
+        message:
+          "match.example.com:443 is not on this organisation's target allow-list (127.0.0.1:7070, match.example.com:8080); an admin can add it under Settings",
+      },
+      {
+        path: "scenario.session.2.url",
+        message:
+          "10.0.0.9:80 is not on this organisation's target allow-list (127.0.0.1:7070, match.example.com:8080); an admin can add it under Settings",
+      },
     ]);
     expect(refused?.message).toContain("scenario.session.1.url: match.example.com:443 is not on");
     expect(httpStepAddress("http://[::1]:9000/m?t={{vars.token}}")).toEqual({ host: "::1", port: 9000 });

@@ -12,9 +12,15 @@ describe("which run can be a plan's baseline", () => {
 
   it("refuses a run not in the organisation (404), another plan's run and one not finished (409), naming runId", () => {
     expect(baselineRefusal(planId, runId, undefined)).toMatchObject({ code: "not_found", fields: [{ path: "runId" }] });
-    expect(baselineRefusal(planId, runId, run("finished", "33333333-3333-4333-8333-333333333333"))).toMatchObject({ code: "conflict", message: expect.stringContaining('a run of plan "chat"') });
+    expect(baselineRefusal(planId, runId, run("finished", "33333333-3333-4333-8333-333333333333"))).toMatchObject({
+      code: "conflict",
+      message: expect.stringContaining('a run of plan "chat"'),
+    });
     for (const status of ["queued", "running", "degraded", "aborted", "failed"]) {
-      expect(baselineRefusal(planId, runId, run(status))).toMatchObject({ code: "conflict", message: expect.stringContaining(`is ${status}, not finished`) });
+      expect(baselineRefusal(planId, runId, run(status))).toMatchObject({
+        code: "conflict",
+        message: expect.stringContaining(`is ${status}, not finished`),
+      });
     }
   });
 });

@@ -17,10 +17,18 @@ export function baselineRefusal(planId: string, runId: string, run: BaselineCand
   const field = [{ path: "runId", message: "give a finished run of this plan" }];
   if (!run) return new ThrongError("not_found", `No run ${runId} in this organisation`, field);
   if (run.planId !== planId) {
-    return new ThrongError("conflict", `Run ${runId} is a run of plan "${run.planName}", not of this plan: a plan's baseline is one of its own finished runs`, field);
+    return new ThrongError(
+      "conflict",
+      `Run ${runId} is a run of plan "${run.planName}", not of this plan: a plan's baseline is one of its own finished runs`,
+      field,
+    );
   }
   if (run.status !== "finished") {
-    return new ThrongError("conflict", `Run ${runId} is ${run.status}, not finished: only a finished run can be the baseline later runs are held to`, field);
+    return new ThrongError(
+      "conflict",
+      `Run ${runId} is ${run.status}, not finished: only a finished run can be the baseline later runs are held to`,
+      field,
+    );
   }
   return null;
 }

@@ -8,5 +8,6 @@ import { planCodecIssues } from "@throng/wire/plan-reader";
  */
 export function assertPlanCodecs(spec: PlanSpec, pathPrefix = ""): void {
   const issues = planCodecIssues(spec).map((issue) => ({ ...issue, path: `${pathPrefix}${issue.path}` }));
-  if (issues[0]) throw new ThrongError("validation_failed", `Invalid plan (${issues[0].path}: ${issues[0].message})`, issues);
+  if (issues[0])
+    throw new ThrongError("validation_failed", `Invalid plan (${issues[0].path}: ${issues[0].message})`, issues);
 }

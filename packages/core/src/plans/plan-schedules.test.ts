@@ -6,9 +6,16 @@ describe("when a plan's schedule fires", () => {
   const from = new Date("2026-03-28T12:00:00Z");
 
   it("lists the next times in the schedule's own time zone, as UTC instants", () => {
-    expect(nextRuns("0 3 * * *", "UTC", from)).toEqual(["2026-03-29T03:00:00.000Z", "2026-03-30T03:00:00.000Z", "2026-03-31T03:00:00.000Z"]);
+    expect(nextRuns("0 3 * * *", "UTC", from)).toEqual([
+      "2026-03-29T03:00:00.000Z",
+      "2026-03-30T03:00:00.000Z",
+      "2026-03-31T03:00:00.000Z",
+    ]);
     // Berlin moves to summer time on 29 March 2026: 03:00 there is 01:00 UTC before, and 01:00 UTC after as well.
-    expect(nextRuns("0 3 * * *", "Europe/Berlin", from, 2)).toEqual(["2026-03-29T01:00:00.000Z", "2026-03-30T01:00:00.000Z"]);
+    expect(nextRuns("0 3 * * *", "Europe/Berlin", from, 2)).toEqual([
+      "2026-03-29T01:00:00.000Z",
+      "2026-03-30T01:00:00.000Z",
+    ]);
   });
 
   it("names the field of a schedule it cannot read, or of an unknown time zone", () => {
@@ -21,7 +28,9 @@ describe("when a plan's schedule fires", () => {
       throw new Error("expected a refusal");
     };
     expect(failure("61 * * * *", "UTC").fields?.[0]?.path).toBe("cron");
-    expect(failure("0 3 * * *", "Mars/Olympus").fields).toEqual([{ path: "timezone", message: expect.stringMatching(/IANA/) }]);
+    expect(failure("0 3 * * *", "Mars/Olympus").fields).toEqual([
+      { path: "timezone", message: expect.stringMatching(/IANA/) },
+    ]);
   });
 
   it("says what is wrong with a schedule in its own words, never the cron library's ('Constraint error, got value 61…')", () => {
@@ -41,10 +50,20 @@ describe("when a plan's schedule fires", () => {
     expect(message("*/0 3 * * *")).toMatch(/^the minute field's step of 0 never repeats/);
     expect(message("a 3 * * *")).toBe('the minute field\'s "a" is not a minute');
     expect(message("0 3 31 2 *")).toMatch(/^this schedule never fires/);
-    for (const cron of ["61 3 * * *", "0 3 31 2 *", "x y z w v"]) expect(message(cron)).not.toMatch(/Constraint error|got value|Invalid/);
+    for (const cron of ["61 3 * * *", "0 3 31 2 *", "x y z w v"])
+      expect(message(cron)).not.toMatch(/Constraint error|got value|Invalid/);
     // Six fields (seconds first) read as something else entirely in the library: refused, not misread.
     expect(cronProblem("0 3 * * * *")).toMatch(/^a schedule has five fields .* this has 6/);
     expect(cronProblem("* * *")).toMatch(/this has 3/);
-    for (const cron of ["0 3 * * 1-5", "*/15 * * * *", "0 3 * * MON-FRI", "0 0 1,15 JAN,JUL *", "0 3 L * *", "0 3 * * 5L", "0 3 ? * 1#2"]) expect(cronProblem(cron), cron).toBeNull();
+    for (const cron of [
+      "0 3 * * 1-5",
+      "*/15 * * * *",
+      "0 3 * * MON-FRI",
+      "0 0 1,15 JAN,JUL *",
+      "0 3 L * *",
+      "0 3 * * 5L",
+      "0 3 ? * 1#2",
+    ])
+      expect(cronProblem(cron), cron).toBeNull();
   });
 });

@@ -1,7 +1,12 @@
 import { CronExpressionParser } from "cron-parser";
 import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
 import { cronInWords } from "@throng/protocol/cron-words";
-import { PlanScheduleView, SetPlanSchedule, type NextScheduledRun, type OrgScheduleView } from "@throng/protocol/plan-schedule";
+import {
+  PlanScheduleView,
+  SetPlanSchedule,
+  type NextScheduledRun,
+  type OrgScheduleView,
+} from "@throng/protocol/plan-schedule";
 import { VerdictOutcome } from "@throng/protocol/report";
 import { OrgSettings, Role } from "@throng/protocol/orgs";
 import type { Repos } from "@throng/db/repos";
@@ -18,8 +23,21 @@ const CRON_FIELDS = [
   { name: "minute", plural: "minutes", min: 0, max: 59 },
   { name: "hour", plural: "hours", min: 0, max: 23 },
   { name: "day of month", plural: "days of the month", min: 1, max: 31, extra: /^(L|L?W|\d{1,2}W|\?)$/i },
-  { name: "month", plural: "months", min: 1, max: 12, names: ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"] },
-  { name: "weekday", plural: "weekdays", min: 0, max: 7, names: ["SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"], extra: /^(\d?L|\d#\d|\?)$/i },
+  {
+    name: "month",
+    plural: "months",
+    min: 1,
+    max: 12,
+    names: ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"],
+  },
+  {
+    name: "weekday",
+    plural: "weekdays",
+    min: 0,
+    max: 7,
+    names: ["SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"],
+    extra: /^(\d?L|\d#\d|\?)$/i,
+  },
 ] as const;
 
 const EXAMPLE = "e.g. 0 3 * * * for 03:00 every day";
@@ -37,22 +55,26 @@ function cronPartProblem(part: string, field: (typeof CRON_FIELDS)[number]): str
   const match = /^(\*|[A-Za-z0-9]+(?:-[A-Za-z0-9]+)?)(?:\/(\d+))?$/.exec(part);
   if (!match) return `the ${field.name} field's "${part}" is not a value, a range (1-5) or a step (*/15)`;
   const [, range, step] = match;
-  if (step !== undefined && Number(step) === 0) return `the ${field.name} field's step of 0 never repeats: use */1, or leave the step out`;
+  if (step !== undefined && Number(step) === 0)
+    return `the ${field.name} field's step of 0 never repeats: use */1, or leave the step out`;
   if (range === "*") return null;
   const [from, to] = range!.split("-").map((value) => ({ text: value, number: cronValue(value, field) }));
   for (const end of [from, to]) {
     if (!end) continue;
     if (end.number === null) return `the ${field.name} field's "${end.text}" is not a ${field.name}`;
-    if (end.number < field.min || end.number > field.max) return `${field.name} ${end.text} is out of range: ${field.plural} go from ${field.min} to ${field.max}`;
+    if (end.number < field.min || end.number > field.max)
+      return `${field.name} ${end.text} is out of range: ${field.plural} go from ${field.min} to ${field.max}`;
   }
-  if (to && from!.number! > to.number!) return `the ${field.name} range ${range} goes backwards: write the smaller end first`;
+  if (to && from!.number! > to.number!)
+    return `the ${field.name} range ${range} goes backwards: write the smaller end first`;
   return null;
 }
 
 /** What is wrong with a cron schedule, in this form's words (never the cron library's); null when each field reads. */
 export function cronProblem(cron: string): string | null {
   const fields = cron.trim().split(/\s+/).filter(Boolean);
-  if (fields.length !== CRON_FIELDS.length) return `a schedule has five fields (minute hour day-of-month month weekday), and this has ${fields.length}: ${EXAMPLE}`;
+  if (fields.length !== CRON_FIELDS.length)
+    return `a schedule has five fields (minute hour day-of-month month weekday), and this has ${fields.length}: ${EXAMPLE}`;
   for (const [index, text] of fields.entries()) {
     for (const part of text.split(",")) {
       const problem = cronPartProblem(part, CRON_FIELDS[index]!);
@@ -67,16 +89,25 @@ export function nextRuns(cron: string, timezone: string, from: Date, count = 3):
   try {
     new Intl.DateTimeFormat("en", { timeZone: timezone });
   } catch {
-    throw new ThrongError("validation_failed", `timezone: "${timezone}" is not a time zone; use an IANA name such as UTC or Europe/Berlin`, [{ path: "timezone", message: "not a time zone: use an IANA name such as UTC or Europe/Berlin" }]);
+    throw new ThrongError(
+      "validation_failed",
+      `timezone: "${timezone}" is not a time zone; use an IANA name such as UTC or Europe/Berlin`,
+      [{ path: "timezone", message: "not a time zone: use an IANA name such as UTC or Europe/Berlin" }],
+    );
   }
-  const refuse = (problem: string) => new ThrongError("validation_failed", `cron: ${problem}`, [{ path: "cron", message: problem }]);
+  const refuse = (problem: string) =>
+    new ThrongError("validation_failed", `cron: ${problem}`, [{ path: "cron", message: problem }]);
   const problem = cronProblem(cron);
   if (problem) throw refuse(problem);
   try {
-    return CronExpressionParser.parse(cron, { tz: timezone, currentDate: from, strict: false }).take(count).map((date) => date.toDate().toISOString());
+    return CronExpressionParser.parse(cron, { tz: timezone, currentDate: from, strict: false })
+      .take(count)
+      .map((date) => date.toDate().toISOString());
   } catch {
     // Every field reads, yet the library finds no time it fires (31 February) or cannot read it: its own words are not ours.
-    throw refuse(`this schedule never fires (a day the month does not have, such as 31 February?) or cannot be read: ${EXAMPLE}`);
+    throw refuse(
+      `this schedule never fires (a day the month does not have, such as 31 February?) or cannot be read: ${EXAMPLE}`,
+    );
   }
 }
 
@@ -85,24 +116,35 @@ export function nextRuns(cron: string, timezone: string, from: Date, count = 3):
  * the jobs). Each fired job starts a run as the user who set the schedule, so their role still applies.
  */
 export function createPlanScheduleService(deps: {
-  repos: Repos; jobs: Jobs; clock: Clock; log: Log;
+  repos: Repos;
+  jobs: Jobs;
+  clock: Clock;
+  log: Log;
   /** Who set or stopped a schedule, and (the workers' part) a firing that started no run. */
   audit?: Pick<AuditLog, "record">;
   /** The workers' part (firing): starting the run, and saying so in the org's channels when it cannot. */
-  runs?: Pick<RunService, "create">; notifications?: Pick<NotificationService, "scheduleFailed">;
+  runs?: Pick<RunService, "create">;
+  notifications?: Pick<NotificationService, "scheduleFailed">;
 }) {
   const { repos, jobs, clock, log } = deps;
 
   /** The next `count` firings of a stored schedule: none while paused. */
-  const upcoming = (row: PlanScheduleRow, count: number) => (row.pausedAt ? [] : nextRuns(row.cron, row.timezone, new Date(clock.now()), count));
-  const lastAttemptOf = (row: PlanScheduleRow) => (row.lastAttemptAt ? { at: row.lastAttemptAt.toISOString(), runId: row.lastRunId, error: row.lastError } : null);
+  const upcoming = (row: PlanScheduleRow, count: number) =>
+    row.pausedAt ? [] : nextRuns(row.cron, row.timezone, new Date(clock.now()), count);
+  const lastAttemptOf = (row: PlanScheduleRow) =>
+    row.lastAttemptAt ? { at: row.lastAttemptAt.toISOString(), runId: row.lastRunId, error: row.lastError } : null;
 
   const view = (row: PlanScheduleRow | undefined): PlanScheduleView => ({
     schedule: row
       ? {
-        cron: row.cron, inWords: cronInWords(row.cron), timezone: row.timezone, nextRuns: upcoming(row, 3), pausedAt: row.pausedAt?.toISOString() ?? null,
-        updatedAt: row.updatedAt.toISOString(), lastAttempt: lastAttemptOf(row),
-      }
+          cron: row.cron,
+          inWords: cronInWords(row.cron),
+          timezone: row.timezone,
+          nextRuns: upcoming(row, 3),
+          pausedAt: row.pausedAt?.toISOString() ?? null,
+          updatedAt: row.updatedAt.toISOString(),
+          lastAttempt: lastAttemptOf(row),
+        }
       : null,
   });
 
@@ -110,10 +152,18 @@ export function createPlanScheduleService(deps: {
     const outcome = VerdictOutcome.safeParse(row.lastRunOutcome);
     const attempt = lastAttemptOf(row);
     return {
-      planId: row.planId, planName: row.planName, planArchived: row.planArchivedAt !== null,
-      cron: row.cron, inWords: cronInWords(row.cron), timezone: row.timezone, pausedAt: row.pausedAt?.toISOString() ?? null,
+      planId: row.planId,
+      planName: row.planName,
+      planArchived: row.planArchivedAt !== null,
+      cron: row.cron,
+      inWords: cronInWords(row.cron),
+      timezone: row.timezone,
+      pausedAt: row.pausedAt?.toISOString() ?? null,
       nextRun: upcoming(row, 1)[0] ?? null,
-      lastAttempt: attempt && { ...attempt, run: row.lastRunStatus ? { status: row.lastRunStatus, outcome: outcome.success ? outcome.data : null } : null },
+      lastAttempt: attempt && {
+        ...attempt,
+        run: row.lastRunStatus ? { status: row.lastRunStatus, outcome: outcome.success ? outcome.data : null } : null,
+      },
       updatedAt: row.updatedAt.toISOString(),
     };
   };
@@ -123,13 +173,22 @@ export function createPlanScheduleService(deps: {
     authorize(actor, "run.start");
     const plan = await planOf(actor, planId);
     const current = await repos.planSchedules.get(actor.orgId, planId);
-    if (!current) throw new ThrongError("not_found", `The plan "${plan.name}" has no schedule to ${paused ? "pause" : "resume"}: set one on the plan's page first`);
+    if (!current)
+      throw new ThrongError(
+        "not_found",
+        `The plan "${plan.name}" has no schedule to ${paused ? "pause" : "resume"}: set one on the plan's page first`,
+      );
     if (Boolean(current.pausedAt) === paused) return view(current);
-    if (!paused) checkPlanAgainstSettings(plan.spec, OrgSettings.parse((await repos.orgs.getSettings(actor.orgId)) ?? {}));
+    if (!paused)
+      checkPlanAgainstSettings(plan.spec, OrgSettings.parse((await repos.orgs.getSettings(actor.orgId)) ?? {}));
     const row = await repos.planSchedules.setPaused(actor.orgId, planId, paused ? actor.userId : null);
     if (paused) await jobs.unschedulePlan(planId);
     else await jobs.schedulePlan({ orgId: actor.orgId, planId }, current.cron, current.timezone);
-    await deps.audit?.record(actor.orgId, actor.label, paused ? "schedule.paused" : "schedule.resumed", planId, { name: plan.name, cron: current.cron, timezone: current.timezone });
+    await deps.audit?.record(actor.orgId, actor.label, paused ? "schedule.paused" : "schedule.resumed", planId, {
+      name: plan.name,
+      cron: current.cron,
+      timezone: current.timezone,
+    });
     return view(row);
   }
 
@@ -158,7 +217,12 @@ export function createPlanScheduleService(deps: {
     /** Each scheduled plan's next firing (the Plans list), by plan id; no actor: the plan service has checked it. */
     async nextByPlan(orgId: string): Promise<Map<string, NextScheduledRun>> {
       const rows = await repos.planSchedules.listOrg(orgId);
-      return new Map(rows.map((row) => [row.planId, { at: upcoming(row, 1)[0] ?? null, timezone: row.timezone, paused: row.pausedAt !== null }]));
+      return new Map(
+        rows.map((row) => [
+          row.planId,
+          { at: upcoming(row, 1)[0] ?? null, timezone: row.timezone, paused: row.pausedAt !== null },
+        ]),
+      );
     },
 
     pause: (actor: Actor, planId: string) => setPaused(actor, planId, true),
@@ -190,7 +254,12 @@ export function createPlanScheduleService(deps: {
       const schedule = await repos.planSchedules.get(actor.orgId, planId);
       await repos.planSchedules.remove(actor.orgId, planId);
       await jobs.unschedulePlan(planId);
-      if (schedule) await deps.audit?.record(actor.orgId, actor.label, "schedule.removed", planId, { name: plan.name, cron: schedule.cron, timezone: schedule.timezone });
+      if (schedule)
+        await deps.audit?.record(actor.orgId, actor.label, "schedule.removed", planId, {
+          name: plan.name,
+          cron: schedule.cron,
+          timezone: schedule.timezone,
+        });
     },
 
     /**
@@ -210,11 +279,20 @@ export function createPlanScheduleService(deps: {
       if (!deps.runs) throw new Error("plan schedules fire in the workers, which give the service their run service");
       if (plan.archivedAt) return notStarted(orgId, plan, "the plan is archived: restore it, or remove its schedule");
       const role = Role.safeParse((await repos.orgs.membership(schedule.createdBy, orgId))?.role);
-      if (!role.success) return notStarted(orgId, plan, "whoever set the schedule is no longer a member of the organisation: set the schedule again");
+      if (!role.success)
+        return notStarted(
+          orgId,
+          plan,
+          "whoever set the schedule is no longer a member of the organisation: set the schedule again",
+        );
       const actor: Actor = { orgId, userId: schedule.createdBy, role: role.data, label: "schedule", via: "api-token" };
       try {
         const run = await deps.runs.create(actor, planId);
-        await repos.planSchedules.recordAttempt(orgId, planId, { at: new Date(clock.now()), runId: run.id, error: null });
+        await repos.planSchedules.recordAttempt(orgId, planId, {
+          at: new Date(clock.now()),
+          runId: run.id,
+          error: null,
+        });
         return run.id;
       } catch (error) {
         if (!(error instanceof ThrongError)) throw error; // the database or Redis: the queue retries the job

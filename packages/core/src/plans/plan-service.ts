@@ -1,6 +1,14 @@
 import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
 import { PlanSpec } from "@throng/protocol/plan";
-import { PinBaseline, PlanListQuery, SavePlanByName, UpdatePlan, type AgentView, type PlanVersionView, type PlanView } from "@throng/protocol/api";
+import {
+  PinBaseline,
+  PlanListQuery,
+  SavePlanByName,
+  UpdatePlan,
+  type AgentView,
+  type PlanVersionView,
+  type PlanView,
+} from "@throng/protocol/api";
 import type { LastRunRow, PlanRepo, PlanRow } from "@throng/db/repos/plans";
 import { VerdictOutcome } from "@throng/protocol/report";
 import type { NextScheduledRun } from "@throng/protocol/plan-schedule";
@@ -19,13 +27,22 @@ import { agentProblems } from "../runs/agent-selection";
 function lastRunView(row: LastRunRow | undefined): PlanView["lastRun"] {
   if (!row) return null;
   const outcome = VerdictOutcome.safeParse(row.outcome);
-  return { id: row.id, status: row.status, outcome: outcome.success ? outcome.data : null, endedAt: row.endedAt?.toISOString() ?? null };
+  return {
+    id: row.id,
+    status: row.status,
+    outcome: outcome.success ? outcome.data : null,
+    endedAt: row.endedAt?.toISOString() ?? null,
+  };
 }
 
 export function toPlanView(row: PlanRow, lastRun?: LastRunRow, nextScheduledRun?: NextScheduledRun): PlanView {
   return {
-    id: row.id, name: row.name, version: row.version, spec: row.spec,
-    createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(),
+    id: row.id,
+    name: row.name,
+    version: row.version,
+    spec: row.spec,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
     ...(row.archivedAt ? { archivedAt: row.archivedAt.toISOString() } : {}),
     baselineRunId: row.baselineRunId,
     lastRun: lastRunView(lastRun),
@@ -56,7 +73,13 @@ export function createPlanService(deps: {
   /** The views of `rows`, each with what would stop it from starting under the org's settings and with its agents. */
   const viewsOf = async (orgId: string, rows: PlanRow[]): Promise<PlanView[]> => {
     const [settings, fleet, lastRuns, schedules] = await Promise.all([
-      deps.settings(orgId), deps.agents?.(orgId) ?? [], plans.lastRuns(orgId, rows.map((row) => row.id)), deps.nextScheduledRuns?.(orgId) ?? new Map<string, NextScheduledRun>(),
+      deps.settings(orgId),
+      deps.agents?.(orgId) ?? [],
+      plans.lastRuns(
+        orgId,
+        rows.map((row) => row.id),
+      ),
+      deps.nextScheduledRuns?.(orgId) ?? new Map<string, NextScheduledRun>(),
     ]);
     const lastRunOf = new Map(lastRuns.map((run) => [run.planId, run]));
     return rows.map((row) => {
@@ -88,12 +111,19 @@ export function createPlanService(deps: {
       if (row) return viewOf(actor.orgId, row);
       const current = await plans.get(actor.orgId, id);
       if (!current) throw new ThrongError("not_found", `No plan ${id} in this organisation`);
-      throw new ThrongError("conflict", `The plan was saved meanwhile (now version ${current.version}, you edited ${version}): reload it and apply your change again`);
+      throw new ThrongError(
+        "conflict",
+        `The plan was saved meanwhile (now version ${current.version}, you edited ${version}): reload it and apply your change again`,
+      );
     },
     async versions(actor: Actor, id: string): Promise<PlanVersionView[]> {
       authorize(actor, "plan.read");
       if (!(await plans.get(actor.orgId, id))) throw new ThrongError("not_found", `No plan ${id} in this organisation`);
-      return (await plans.versions(actor.orgId, id)).map((v) => ({ version: v.version, spec: v.spec, createdAt: v.createdAt.toISOString() }));
+      return (await plans.versions(actor.orgId, id)).map((v) => ({
+        version: v.version,
+        spec: v.spec,
+        createdAt: v.createdAt.toISOString(),
+      }));
     },
     async get(actor: Actor, id: string): Promise<PlanView> {
       authorize(actor, "plan.read");
@@ -119,7 +149,11 @@ export function createPlanService(deps: {
       await checkSpec(actor, spec);
       for (let attempt = 0; attempt < 2; attempt++) {
         const current = await plans.findActiveByName(actor.orgId, name);
-        if (!current) return { plan: await viewOf(actor.orgId, await plans.insert(actor.orgId, { id: crypto.randomUUID(), name, spec })), created: true };
+        if (!current)
+          return {
+            plan: await viewOf(actor.orgId, await plans.insert(actor.orgId, { id: crypto.randomUUID(), name, spec })),
+            created: true,
+          };
         const row = await plans.update(actor.orgId, current.id, current.version, { name, spec });
         if (row) return { plan: await viewOf(actor.orgId, row), created: false };
       }
@@ -160,7 +194,10 @@ export function createPlanService(deps: {
       if (await plans.deleteWithoutRuns(actor.orgId, id)) return;
       if (!(await plans.get(actor.orgId, id))) throw new ThrongError("not_found", `No plan ${id} in this organisation`);
       const runs = await plans.countRuns(actor.orgId, id);
-      throw new ThrongError("conflict", `The plan has ${runs} run${runs === 1 ? "" : "s"}, which would go with it: archive it instead (archived plans are hidden from the list, their runs kept)`);
+      throw new ThrongError(
+        "conflict",
+        `The plan has ${runs} run${runs === 1 ? "" : "s"}, which would go with it: archive it instead (archived plans are hidden from the list, their runs kept)`,
+      );
     },
   };
 }

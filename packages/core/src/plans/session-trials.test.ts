@@ -4,8 +4,19 @@ import { ThrongError } from "@throng/protocol/errors";
 import { NO_TRIAL_AGENT, pickAgent } from "./session-trials";
 
 const agent = (id: string, over: Partial<AgentView> = {}): AgentView => ({
-  id: `00000000-0000-4000-8000-00000000000${id}`, hostname: `rig-${id}`, os: "linux", arch: "x64", cores: 2, memoryBytes: 1, version: "1",
-  status: "online", labels: {}, lastSeenAt: null, currentRunId: null, ip: null, ...over,
+  id: `00000000-0000-4000-8000-00000000000${id}`,
+  hostname: `rig-${id}`,
+  os: "linux",
+  arch: "x64",
+  cores: 2,
+  memoryBytes: 1,
+  version: "1",
+  status: "online",
+  labels: {},
+  lastSeenAt: null,
+  currentRunId: null,
+  ip: null,
+  ...over,
 });
 
 describe("the agent a session trial runs on", () => {
@@ -18,7 +29,8 @@ describe("the agent a session trial runs on", () => {
   });
 
   it("never a watcher or an offline agent: with none left, no_agent_online saying how to start one", () => {
-    const none = () => pickAgent([agent("1", { role: "watch" }), agent("2", { status: "offline" })], undefined, undefined);
+    const none = () =>
+      pickAgent([agent("1", { role: "watch" }), agent("2", { status: "offline" })], undefined, undefined);
     expect(none).toThrow(new ThrongError("no_agent_online", NO_TRIAL_AGENT));
     expect(NO_TRIAL_AGENT).toMatch(/throng-agent connect/);
   });

@@ -28,17 +28,35 @@ export const NO_TRIAL_AGENT =
   "(Agents → Install an agent gives the command that runs throng-agent connect with an enrolment token), then try again";
 
 /** The agent a trial runs on: the one asked for, else an online load agent (idle before busy, the plan's labels first). */
-export function pickAgent(agents: readonly AgentView[], agentId: string | undefined, labels: Record<string, string> | undefined): AgentView {
+export function pickAgent(
+  agents: readonly AgentView[],
+  agentId: string | undefined,
+  labels: Record<string, string> | undefined,
+): AgentView {
   if (agentId) {
     const agent = agents.find((a) => a.id === agentId);
     if (!agent) throw new ThrongError("not_found", `No agent ${agentId} in this organisation`);
-    if (agent.role === "watch") throw new ThrongError("validation_failed", `Agent ${agent.hostname} is a watcher, which sends no traffic: pick a load agent`, [{ path: "agentId", message: "is a watcher" }]);
-    if (agent.status === "offline") throw new ThrongError("no_agent_online", `Agent ${agent.hostname} is offline: start it again (throng-agent connect on its machine), or leave the agent out to use any online one`);
+    if (agent.role === "watch")
+      throw new ThrongError(
+        "validation_failed",
+        `Agent ${agent.hostname} is a watcher, which sends no traffic: pick a load agent`,
+        [{ path: "agentId", message: "is a watcher" }],
+      );
+    if (agent.status === "offline")
+      throw new ThrongError(
+        "no_agent_online",
+        `Agent ${agent.hostname} is offline: start it again (throng-agent connect on its machine), or leave the agent out to use any online one`,
+      );
     return agent;
   }
   const matches = (a: AgentView) => Object.entries(labels ?? {}).every(([key, value]) => a.labels[key] === value);
   const online = agents.filter((a) => a.status !== "offline" && a.role !== "watch");
-  const ranked = [...online].sort((a, b) => Number(matches(b)) - Number(matches(a)) || Number(a.status === "busy") - Number(b.status === "busy") || a.id.localeCompare(b.id));
+  const ranked = [...online].sort(
+    (a, b) =>
+      Number(matches(b)) - Number(matches(a)) ||
+      Number(a.status === "busy") - Number(b.status === "busy") ||
+      a.id.localeCompare(b.id),
+  );
   if (!ranked[0]) throw new ThrongError("no_agent_online", NO_TRIAL_AGENT);
   return ranked[0];
 }
@@ -47,7 +65,13 @@ export function pickAgent(agents: readonly AgentView[], agentId: string | undefi
  * Session trials (agent/PROTOCOL.md §13): one client of an unsaved plan runs its connect and session steps from an
  * online agent of the org, and the API answers with each step's bytes and outcome.
  */
-export function createSessionTrials(deps: { repos: Repos; fleet: FleetService; bus: Bus; awaitReply: AwaitReply; waitMs?: number }) {
+export function createSessionTrials(deps: {
+  repos: Repos;
+  fleet: FleetService;
+  bus: Bus;
+  awaitReply: AwaitReply;
+  waitMs?: number;
+}) {
   const { repos, fleet, bus, awaitReply } = deps;
   const waitMs = deps.waitMs ?? TRIAL_WAIT_MS;
   return {
@@ -58,7 +82,11 @@ export function createSessionTrials(deps: { repos: Repos; fleet: FleetService; b
       const { orgId } = actor;
       const { spec, agentId } = parseOrThrow(TryPlan, input, "trial");
       if (spec.scenario.kind === "script") {
-        throw new ThrongError("validation_failed", "A script scenario's clients are code, not session steps: there is nothing to try; run the plan with a few clients instead", [{ path: "spec.scenario.kind", message: "has no session steps" }]);
+        throw new ThrongError(
+          "validation_failed",
+          "A script scenario's clients are code, not session steps: there is nothing to try; run the plan with a few clients instead",
+          [{ path: "spec.scenario.kind", message: "has no session steps" }],
+        );
       }
       checkPlanTargets(spec, OrgSettings.parse((await repos.orgs.getSettings(orgId)) ?? {}));
       assertPlanCodecs(spec, "spec.");

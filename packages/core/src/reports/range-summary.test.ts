@@ -8,10 +8,21 @@ const START = 1_790_000_000;
 
 function snapshot(agentId: string, offset: number, valuesUs: number[]): StoredSnapshot {
   return {
-    agentId, seq: offset, second: START + offset, intervalMs: 1000, clients: 10,
+    agentId,
+    seq: offset,
+    second: START + offset,
+    intervalMs: 1000,
+    clients: 10,
     counters: {
-      connectionsOpen: 10, connectionsOpened: offset === 0 ? 10 : 0, connectionsFailed: 0, connectionsClosed: 0,
-      messagesSent: valuesUs.length, messagesReceived: valuesUs.length, bytesSent: valuesUs.length * 64, bytesReceived: valuesUs.length * 64, errors: 0,
+      connectionsOpen: 10,
+      connectionsOpened: offset === 0 ? 10 : 0,
+      connectionsFailed: 0,
+      connectionsClosed: 0,
+      messagesSent: valuesUs.length,
+      messagesReceived: valuesUs.length,
+      bytesSent: valuesUs.length * 64,
+      bytesReceived: valuesUs.length * 64,
+      errors: 0,
     },
     rttHist: encodeValues(valuesUs),
     histograms: {},

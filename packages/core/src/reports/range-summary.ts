@@ -16,7 +16,11 @@ export function rangeSeconds(start: number, range: RunRangeQuery): { first: numb
 }
 
 /** The summary of the snapshots whose second lies in the range, how many seconds hold any; null with none. */
-export function summariseRange(rows: readonly StoredSnapshot[], start: number, range: RunRangeQuery): { seconds: number; summary: RunSummary | null } {
+export function summariseRange(
+  rows: readonly StoredSnapshot[],
+  start: number,
+  range: RunRangeQuery,
+): { seconds: number; summary: RunSummary | null } {
   const { first, after } = rangeSeconds(start, range);
   const inRange = rows.filter((row) => row.second >= first && row.second < after);
   if (inRange.length === 0) return { seconds: 0, summary: null };

@@ -1,5 +1,10 @@
 import { ThrongError, parseOrThrow } from "@throng/protocol/errors";
-import { CreateShareLink, type RunComparison, type ShareLinkCreated, type ShareLinkView } from "@throng/protocol/report";
+import {
+  CreateShareLink,
+  type RunComparison,
+  type ShareLinkCreated,
+  type ShareLinkView,
+} from "@throng/protocol/report";
 import { SeriesPoint } from "@throng/protocol/snapshot";
 import { PER_SECOND_FIGURES, secondSpread, withinNoise } from "@throng/protocol/compare-noise";
 import { kcpFigures } from "@throng/protocol/kcp-figures";
@@ -19,20 +24,45 @@ import type { RunRangeQuery, RunRangeSummary } from "@throng/protocol/run-range"
 import { rangeSeconds, startSecond, summariseRange } from "./range-summary";
 
 export const SHARE_LINK_PREFIX = "thr_shr_";
-const COMPARED: (keyof RunSummary)[] = ["peakClients", "peakConnections", "messagesPerSec", "rttP50Ms", "rttP90Ms", "rttP99Ms", "rttMaxMs", "errors", "connectionsFailed"];
+const COMPARED: (keyof RunSummary)[] = [
+  "peakClients",
+  "peakConnections",
+  "messagesPerSec",
+  "rttP50Ms",
+  "rttP90Ms",
+  "rttP99Ms",
+  "rttMaxMs",
+  "errors",
+  "connectionsFailed",
+];
 /** Compared only when a run used KCP (TCP beside KCP): the protocol's own figures, null for the run that has none. */
 const KCP_COMPARED = ["kcpRetransmits", "kcpOverheadPercent"] as const;
 
 /** A run's compared figures: its summary's, and KCP's retransmissions and overhead (kcp-figures.ts) when asked. */
 function comparedFigures(summary: RunSummary | null | undefined, withKcp: boolean): Record<string, number | null> {
-  const figures: Record<string, number | null> = Object.fromEntries(COMPARED.map((k) => [k, (summary?.[k] as number | null | undefined) ?? null]));
+  const figures: Record<string, number | null> = Object.fromEntries(
+    COMPARED.map((k) => [k, (summary?.[k] as number | null | undefined) ?? null]),
+  );
   if (!withKcp) return figures;
   const kcp = summary ? kcpFigures(summary) : null;
-  return { ...figures, kcpRetransmits: kcp?.retransmits ?? null, kcpOverheadPercent: kcp?.overheadPercent === null || kcp?.overheadPercent === undefined ? null : Math.round(kcp.overheadPercent * 10) / 10 };
+  return {
+    ...figures,
+    kcpRetransmits: kcp?.retransmits ?? null,
+    kcpOverheadPercent:
+      kcp?.overheadPercent === null || kcp?.overheadPercent === undefined
+        ? null
+        : Math.round(kcp.overheadPercent * 10) / 10,
+  };
 }
 
 function linkView(row: ShareLinkRow): ShareLinkView {
-  return { id: row.id, runId: row.runId, createdAt: row.createdAt.toISOString(), expiresAt: row.expiresAt?.toISOString() ?? null, revokedAt: row.revokedAt?.toISOString() ?? null };
+  return {
+    id: row.id,
+    runId: row.runId,
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+  };
 }
 
 /** Reports, exports, comparisons and public share links. */
@@ -48,7 +78,12 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
     // fields are masked (plan-secrets.ts). The run and the plan themselves are shown as written to the org's members.
     const run = { ...view, spec: maskPlanSecrets(view.spec) };
     const errors = await errorSamplesOf(repos, orgId, runId, run.startedAt);
-    return { run, series, ...(run.spec.watch ? { server: await serverSeriesOf(repos, orgId, runId) } : {}), errorSamples: errors.samples };
+    return {
+      run,
+      series,
+      ...(run.spec.watch ? { server: await serverSeriesOf(repos, orgId, runId) } : {}),
+      errorSamples: errors.samples,
+    };
   }
 
   /** The run's summary over `query`'s seconds, merged from their stored snapshots; none before the run started. */
@@ -58,12 +93,19 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
     if (!row.startedAt) return { runId, ...range, seconds: 0, summary: null };
     const start = startSecond(row.startedAt);
     const { first, after } = rangeSeconds(start, range);
-    return { runId, ...range, ...summariseRange(await repos.snapshots.listRunSeconds(orgId, runId, first, after), start, range) };
+    return {
+      runId,
+      ...range,
+      ...summariseRange(await repos.snapshots.listRunSeconds(orgId, runId, first, after), start, range),
+    };
   }
 
   /** The share link's org and run, or the one refusal for a link that is malformed, unknown, expired or revoked. */
   async function sharedRun(token: string): Promise<{ orgId: string; runId: string }> {
-    const refused = new ThrongError("not_found", "This report link is unknown, expired or revoked: ask its owner for a new one");
+    const refused = new ThrongError(
+      "not_found",
+      "This report link is unknown, expired or revoked: ask its owner for a new one",
+    );
     if (!isWellFormedSecret(token, SHARE_LINK_PREFIX)) throw refused;
     const link = await repos.reports.findShareLinkByHash(hashSecret(token));
     if (!link || link.revokedAt || (link.expiresAt && link.expiresAt.getTime() <= clock.now())) throw refused;
@@ -89,24 +131,50 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
 
     async compare(actor: Actor, runIds: string[]): Promise<RunComparison> {
       authorize(actor, "run.read");
-      if (runIds.length < 2) throw new ThrongError("validation_failed", "Compare needs at least two run ids (?ids=a,b)", [{ path: "ids", message: "give two or more run ids" }]);
+      if (runIds.length < 2)
+        throw new ThrongError("validation_failed", "Compare needs at least two run ids (?ids=a,b)", [
+          { path: "ids", message: "give two or more run ids" },
+        ]);
       const reports = await Promise.all(runIds.map((id) => reportOf(actor.orgId, id)));
       const withKcp = reports.some((r) => r.run.summary && kcpFigures(r.run.summary));
       const figures = reports.map((r) => comparedFigures(r.run.summary, withKcp));
       const keys = [...COMPARED, ...(withKcp ? KCP_COMPARED : [])];
-      const spreads = reports.map((r) => Object.fromEntries(Object.keys(PER_SECOND_FIGURES).map((k) => [k, secondSpread(r.series, k)])));
+      const spreads = reports.map((r) =>
+        Object.fromEntries(Object.keys(PER_SECOND_FIGURES).map((k) => [k, secondSpread(r.series, k)])),
+      );
       const base = figures[0]!;
       return {
         runs: reports.map((r, i) => ({
-          id: r.run.id, planName: r.run.planName, createdAt: r.run.createdAt, status: r.run.status, protocol: r.run.spec.target.protocol, summary: figures[i]!,
-          outcome: r.run.verdict?.outcome ?? null, slos: r.run.verdict?.slos ?? [],
-          deltaPercent: Object.fromEntries(keys.map((k) => {
-            const from = base[k] ?? null;
-            const to = figures[i]![k] ?? null;
-            return [k, from === null || to === null || from === 0 ? null : Math.round(((to - from) / from) * 1000) / 10];
-          })),
+          id: r.run.id,
+          planName: r.run.planName,
+          createdAt: r.run.createdAt,
+          status: r.run.status,
+          protocol: r.run.spec.target.protocol,
+          summary: figures[i]!,
+          outcome: r.run.verdict?.outcome ?? null,
+          slos: r.run.verdict?.slos ?? [],
+          deltaPercent: Object.fromEntries(
+            keys.map((k) => {
+              const from = base[k] ?? null;
+              const to = figures[i]![k] ?? null;
+              return [
+                k,
+                from === null || to === null || from === 0 ? null : Math.round(((to - from) / from) * 1000) / 10,
+              ];
+            }),
+          ),
           spread: spreads[i]!,
-          withinNoise: Object.fromEntries(Object.keys(PER_SECOND_FIGURES).map((k) => [k, i === 0 ? null : withinNoise(base[k] ?? null, figures[i]![k] ?? null, [spreads[0]![k] ?? null, spreads[i]![k] ?? null])])),
+          withinNoise: Object.fromEntries(
+            Object.keys(PER_SECOND_FIGURES).map((k) => [
+              k,
+              i === 0
+                ? null
+                : withinNoise(base[k] ?? null, figures[i]![k] ?? null, [
+                    spreads[0]![k] ?? null,
+                    spreads[i]![k] ?? null,
+                  ]),
+            ]),
+          ),
         })),
       };
     },
@@ -114,23 +182,35 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
     async createShareLink(actor: Actor, runId: string, input: unknown): Promise<ShareLinkCreated> {
       authorize(actor, "share.manage");
       const body = parseOrThrow(CreateShareLink, input ?? {}, "share link");
-      if (!(await repos.runs.get(actor.orgId, runId))) throw new ThrongError("not_found", `No run ${runId} in this organisation`);
+      if (!(await repos.runs.get(actor.orgId, runId)))
+        throw new ThrongError("not_found", `No run ${runId} in this organisation`);
       const token = generateSecret(SHARE_LINK_PREFIX);
       const expiresAt = body.expiresInDays ? new Date(clock.now() + body.expiresInDays * 86_400_000) : null;
-      const row = await repos.reports.insertShareLink(actor.orgId, { id: crypto.randomUUID(), runId, tokenHash: hashSecret(token), createdBy: actor.userId, expiresAt });
-      await audit.record(actor.orgId, actor.label, "share-link.created", row.id, { runId, expiresAt: expiresAt?.toISOString() ?? null });
+      const row = await repos.reports.insertShareLink(actor.orgId, {
+        id: crypto.randomUUID(),
+        runId,
+        tokenHash: hashSecret(token),
+        createdBy: actor.userId,
+        expiresAt,
+      });
+      await audit.record(actor.orgId, actor.label, "share-link.created", row.id, {
+        runId,
+        expiresAt: expiresAt?.toISOString() ?? null,
+      });
       return { ...linkView(row), token, url: `${deps.webOrigin}/share/${token}` };
     },
 
     async shareLinks(actor: Actor, runId: string): Promise<ShareLinkView[]> {
       authorize(actor, "run.read");
-      if (!(await repos.runs.get(actor.orgId, runId))) throw new ThrongError("not_found", `No run ${runId} in this organisation`);
+      if (!(await repos.runs.get(actor.orgId, runId)))
+        throw new ThrongError("not_found", `No run ${runId} in this organisation`);
       return (await repos.reports.listShareLinks(actor.orgId, runId)).map(linkView);
     },
 
     async revokeShareLink(actor: Actor, id: string): Promise<void> {
       authorize(actor, "share.manage");
-      if (!(await repos.reports.revokeShareLink(actor.orgId, id, new Date(clock.now())))) throw new ThrongError("not_found", `No active share link ${id} in this organisation`);
+      if (!(await repos.reports.revokeShareLink(actor.orgId, id, new Date(clock.now()))))
+        throw new ThrongError("not_found", `No active share link ${id} in this organisation`);
       await audit.record(actor.orgId, actor.label, "share-link.revoked", id);
     },
 
@@ -140,7 +220,10 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
       const report = await reportOf(link.orgId, link.runId);
       // The note and tags are part of the report; which member started the run or last edited them (an email) is
       // not for whoever holds the link.
-      return { ...report, run: { ...report.run, startedBy: null, startedByName: null, notesEditedBy: null, notesEditedByName: null } };
+      return {
+        ...report,
+        run: { ...report.run, startedBy: null, startedByName: null, notesEditedBy: null, notesEditedByName: null },
+      };
     },
 
     /** GET /api/runs/:id/summary: the summary of the seconds from `from` up to `to` (seconds since the run's start). */

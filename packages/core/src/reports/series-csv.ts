@@ -39,7 +39,8 @@ const KCP_COLUMNS: Column[] = [
   ["kcp_overhead_percent", (p) => roundedPercent(kcpFigures(p)?.overheadPercent)],
 ];
 
-const roundedPercent = (value: number | null | undefined) => (value === null || value === undefined ? value : Math.round(value * 10) / 10);
+const roundedPercent = (value: number | null | undefined) =>
+  value === null || value === undefined ? value : Math.round(value * 10) / 10;
 
 function cell(value: unknown): string {
   if (value === null || value === undefined) return "";

@@ -46,7 +46,9 @@ export function selectWatchers(agents: readonly AgentView[], watch: ServerWatchP
 /** The connected watchers (idle or busy) a plan's `watch` could use once free. */
 export function eligibleWatchers(agents: readonly AgentView[], watch: ServerWatchPlan | undefined): AgentView[] {
   if (!watch) return [];
-  return agents.filter((a) => a.status !== "offline" && isWatcher(a) && hasLabels(a, watch.labels)).sort((a, b) => a.id.localeCompare(b.id));
+  return agents
+    .filter((a) => a.status !== "offline" && isWatcher(a) && hasLabels(a, watch.labels))
+    .sort((a, b) => a.id.localeCompare(b.id));
 }
 
 /** Says why a plan that asks to watch its server cannot start, and what to run on the server's host. */
@@ -72,7 +74,10 @@ const count = (n: number) => n.toLocaleString("en-US");
 /** Says that `agents` together cannot hold `clients`, naming each one's limit and how to raise it. */
 export function capacityReason(clients: number, agents: readonly AgentView[], unit = 1): string {
   // Biggest first, then by name: the same words for the same fleet.
-  const ordered = [...agents].sort((a, b) => agentMaxClients(b.capacity, unit) - agentMaxClients(a.capacity, unit) || a.hostname.localeCompare(b.hostname));
+  const ordered = [...agents].sort(
+    (a, b) =>
+      agentMaxClients(b.capacity, unit) - agentMaxClients(a.capacity, unit) || a.hostname.localeCompare(b.hostname),
+  );
   const each = ordered.map((a) => {
     if (!a.capacity) return `${a.hostname} (no limit reported)`;
     const { openFileLimit, clientsPerEngine, maxEngines } = a.capacity;
@@ -87,14 +92,21 @@ export function capacityReason(clients: number, agents: readonly AgentView[], un
 /** Whether `agents` can hold the plan's clients in whole rooms (every agent's share under what it reported). */
 function canHold(agents: readonly AgentView[], spec: RunLoad): boolean {
   if (!spec.load || !spec.scenario) return true;
-  return splitClients(spec.load.clients, shardCandidates(agents, roomUnit(spec.scenario)), roomUnit(spec.scenario)).length > 0;
+  return (
+    splitClients(spec.load.clients, shardCandidates(agents, roomUnit(spec.scenario)), roomUnit(spec.scenario)).length >
+    0
+  );
 }
 
 /**
  * The parts of a plan placing a run reads; the load and scenario when its clients must fit the agents' limits, and
  * the target too when the agents' owners' permissions (scripts, targets) must let them run it.
  */
-type RunLoad = Pick<PlanSpec, "agents" | "watch"> & { load?: Pick<PlanSpec["load"], "clients">; scenario?: PlanSpec["scenario"]; target?: PlanSpec["target"] };
+type RunLoad = Pick<PlanSpec, "agents" | "watch"> & {
+  load?: Pick<PlanSpec["load"], "clients">;
+  scenario?: PlanSpec["scenario"];
+  target?: PlanSpec["target"];
+};
 
 /** The agents whose owners let them run the plan (or did not say); all of them when the plan's parts are not given. */
 function permitted(agents: readonly AgentView[], spec: RunLoad): AgentView[] {
@@ -114,7 +126,10 @@ export function agentProblems(spec: PlanSpec, fleet: readonly AgentView[]): Fiel
 }
 
 /** Says that none of the matching agents may run the plan, naming each one and the flag its owner would add. */
-export function permissionReason(agents: readonly AgentView[], spec: Required<Pick<RunLoad, "scenario" | "target">>): string {
+export function permissionReason(
+  agents: readonly AgentView[],
+  spec: Required<Pick<RunLoad, "scenario" | "target">>,
+): string {
   return `No agent that matches may run this plan: ${capabilityRefusals(agents, spec)}. Restart one with that flag (the Agents page's install commands offer it), or change the plan`;
 }
 
@@ -130,15 +145,20 @@ export function placeRun(fleet: readonly AgentView[], spec: RunLoad): Placement 
   const usable = permitted(fleet, spec);
   const matching = eligibleAgents(fleet, spec.agents);
   const eligible = eligibleAgents(usable, spec.agents);
-  if (matching.length > 0 && eligible.length === 0) return { kind: "none", reason: permissionReason(matching, spec as Required<RunLoad>) };
+  if (matching.length > 0 && eligible.length === 0)
+    return { kind: "none", reason: permissionReason(matching, spec as Required<RunLoad>) };
   const agents = selectAgents(usable, spec.agents);
   if (agents.length === 0) {
-    return eligible.length ? { kind: "busy", reason: busyReason(eligible) } : { kind: "none", reason: noAgentReason(spec.agents) };
+    return eligible.length
+      ? { kind: "busy", reason: busyReason(eligible) }
+      : { kind: "none", reason: noAgentReason(spec.agents) };
   }
   // Never more clients to an agent than it can hold: refused when even every connected agent could not, else
   // queued for the busy ones. A plan's `count` holds the agents to its most-cores choice, busy ones included.
   if (!canHold(agents, spec)) {
-    const couldUse = spec.agents?.count ? [...eligible].sort((a, b) => b.cores - a.cores || a.id.localeCompare(b.id)).slice(0, spec.agents.count) : eligible;
+    const couldUse = spec.agents?.count
+      ? [...eligible].sort((a, b) => b.cores - a.cores || a.id.localeCompare(b.id)).slice(0, spec.agents.count)
+      : eligible;
     const busy = couldUse.filter((a) => a.status === "busy");
     if (busy.length > 0 && canHold(couldUse, spec)) return { kind: "busy", reason: busyReason(busy) };
     return { kind: "none", reason: capacityReason(spec.load!.clients, agents, roomUnit(spec.scenario!)) };
@@ -146,7 +166,9 @@ export function placeRun(fleet: readonly AgentView[], spec: RunLoad): Placement 
   const watchers = selectWatchers(fleet, spec.watch);
   if (spec.watch && watchers.length === 0) {
     const eligible = eligibleWatchers(fleet, spec.watch);
-    return eligible.length ? { kind: "busy", reason: busyReason(eligible, "watcher") } : { kind: "none", reason: noWatcherReason(spec.watch) };
+    return eligible.length
+      ? { kind: "busy", reason: busyReason(eligible, "watcher") }
+      : { kind: "none", reason: noWatcherReason(spec.watch) };
   }
   return { kind: "ready", agents, watchers };
 }

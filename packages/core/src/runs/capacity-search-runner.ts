@@ -1,4 +1,10 @@
-import { autoSearchOf, nextLevelStart, nextSearchStep, SEARCH_END_TEXT, type AutoSearch } from "@throng/protocol/capacity-search";
+import {
+  autoSearchOf,
+  nextLevelStart,
+  nextSearchStep,
+  SEARCH_END_TEXT,
+  type AutoSearch,
+} from "@throng/protocol/capacity-search";
 import type { RunAssignment, ServerToAgentMessage } from "@throng/protocol/agent";
 import type { Repos } from "@throng/db/repos";
 import type { RunRow, ShardRow } from "@throng/db/repos/runs";
@@ -28,7 +34,11 @@ const LIVE_RUN_STATUSES = ["running", "degraded"];
  * Every entry point is idempotent: a job may run twice, and two workers may race for one step.
  */
 export function createCapacitySearchRunner(deps: {
-  repos: Repos; jobs: Jobs; clock: Clock; log: Log; timing: SearchTiming;
+  repos: Repos;
+  jobs: Jobs;
+  clock: Clock;
+  log: Log;
+  timing: SearchTiming;
   send(agentId: string, message: ServerToAgentMessage): Promise<void>;
   /** Ends the run's load on every agent: the search has its answer. */
   stopShards(orgId: string, runId: string, reason: string): Promise<void>;
@@ -42,18 +52,31 @@ export function createCapacitySearchRunner(deps: {
   }
 
   /** Whether every agent still sending has stored the step's last second. */
-  function complete(rows: readonly { agentId: string; second: number }[], shards: readonly ShardRow[], lastSecond: number) {
+  function complete(
+    rows: readonly { agentId: string; second: number }[],
+    shards: readonly ShardRow[],
+    lastSecond: number,
+  ) {
     // A watcher's shard (PROTOCOL.md §11) sends server samples, never load seconds: nothing to wait for.
     const live = shards.filter((s) => s.role !== "watch" && !DONE_SHARD_STATES.includes(s.state));
     return live.every((shard) => rows.some((r) => r.agentId === shard.agentId && r.second >= lastSecond));
   }
 
   /** Tells every agent still running the level, and looks at the step when it ends. Both are repeat-safe. */
-  async function announce(runId: string, orgId: string, search: AutoSearch, level: SearchStepRow, shards: readonly ShardRow[]) {
+  async function announce(
+    runId: string,
+    orgId: string,
+    search: AutoSearch,
+    level: SearchStepRow,
+    shards: readonly ShardRow[],
+  ) {
     const startAt = level.startAt.getTime();
     for (const shard of shards) {
       if (DONE_SHARD_STATES.includes(shard.state) || shard.role === "watch") continue;
-      await deps.send(shard.agentId, { type: "search-step", payload: { runId, step: level.step, clients: level.clients, phase: level.phase, startAt } });
+      await deps.send(shard.agentId, {
+        type: "search-step",
+        payload: { runId, step: level.step, clients: level.clients, phase: level.phase, startAt },
+      });
     }
     await schedule(orgId, runId, level.step, 0, stepEndOf(search, level) + timing.searchLagMs);
   }
@@ -93,7 +116,8 @@ export function createCapacitySearchRunner(deps: {
       const rows = await repos.snapshots.listStep(orgId, runId, stepIndex);
       const now = clock.now();
       if (!complete(rows, shards, Math.floor(stepEnd / 1000) - 1)) {
-        if (now < stepEnd + timing.searchMaxLagMs) return schedule(orgId, runId, stepIndex, attempt + 1, now + timing.searchRetryMs);
+        if (now < stepEnd + timing.searchMaxLagMs)
+          return schedule(orgId, runId, stepIndex, attempt + 1, now + timing.searchRetryMs);
         log.warn({ runId, step: stepIndex }, "judging a search step without every agent's last second");
       }
       // Judged on the step's steady seconds, with the code the final estimate uses; a first level that broke is
@@ -101,7 +125,10 @@ export function createCapacitySearchRunner(deps: {
       const held = rows.length > 0 && measureStep(stepIndex, rows, spec.slos ?? []).held;
       await repos.searchSteps.judge(orgId, runId, stepIndex, held, new Date(now));
       const judged = (await repos.searchSteps.list(orgId, runId)).filter((s) => s.step <= stepIndex && s.held !== null);
-      const next = nextSearchStep(search, judged.map((s) => ({ clients: s.clients, phase: s.phase, held: s.held! })));
+      const next = nextSearchStep(
+        search,
+        judged.map((s) => ({ clients: s.clients, phase: s.phase, held: s.held! })),
+      );
       if (next.done) {
         const reason = `capacity search finished: ${SEARCH_END_TEXT[next.reason]}`;
         log.info({ runId, step: stepIndex, held }, reason);
@@ -111,9 +138,18 @@ export function createCapacitySearchRunner(deps: {
       const startAt = nextLevelStart(run.startAt.getTime(), stepEnd, now);
       // Past the planned end the agents have stopped: the run ends there, with the steps it judged.
       if (startAt >= run.startAt.getTime() + spec.load.durationSec * 1000) return;
-      const level = { step: stepIndex + 1, clients: next.clients, phase: next.phase, startAt: new Date(startAt), held: null };
+      const level = {
+        step: stepIndex + 1,
+        clients: next.clients,
+        phase: next.phase,
+        startAt: new Date(startAt),
+        held: null,
+      };
       if (!(await repos.searchSteps.insert(orgId, runId, level))) return; // another worker decided it
-      log.info({ runId, step: level.step, clients: level.clients, phase: level.phase, held }, next.retry ? "capacity search: the first level again, after it broke" : "capacity search: next level");
+      log.info(
+        { runId, step: level.step, clients: level.clients, phase: level.phase, held },
+        next.retry ? "capacity search: the first level again, after it broke" : "capacity search: next level",
+      );
       await announce(runId, orgId, search, level, shards);
     },
   };

@@ -36,7 +36,8 @@ const rangeText = ([from, to]: [number, number]) => (from === to ? `${from}` : `
 /** Why the seconds are missing, from how the shard ended. */
 function cause(state: string, lastSeq: number): string {
   if (state === "lost") return "none of them arrived before its agent was lost (killed or cut off)";
-  if (state === "finished" || state === "failed") return `they never arrived, though the agent reported its shard ${state} at second ${lastSeq}`;
+  if (state === "finished" || state === "failed")
+    return `they never arrived, though the agent reported its shard ${state} at second ${lastSeq}`;
   return "its agent never sent them nor reported the end of its shard";
 }
 
@@ -58,11 +59,14 @@ export function lostSeconds(input: LostSecondsInput): LostSeconds[] {
     for (let seq = seqs[0] ?? 0; seq <= end; seq++) if (!stored.has(seq)) missing.push(seq);
     if (missing.length === 0) continue;
     const ranges = rangesOf(missing);
-    const named = ranges.slice(0, MAX_RANGES_NAMED).map(rangeText).join(", ") + (ranges.length > MAX_RANGES_NAMED ? ", …" : "");
+    const named =
+      ranges.slice(0, MAX_RANGES_NAMED).map(rangeText).join(", ") + (ranges.length > MAX_RANGES_NAMED ? ", …" : "");
     const name = input.names?.get(shard.agentId);
     const agent = name && name !== shard.agentId ? `${name} (${shard.agentId})` : shard.agentId;
     out.push({
-      agentId: shard.agentId, ranges, count: missing.length,
+      agentId: shard.agentId,
+      ranges,
+      count: missing.length,
       message: `agent ${agent} lost second${missing.length === 1 ? "" : "s"} ${named} (${missing.length} s): ${cause(shard.state, end)}`,
     });
   }

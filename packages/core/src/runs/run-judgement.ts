@@ -22,7 +22,14 @@ function agentSeconds(snapshots: readonly SnapshotRow[]): AgentSecond[] {
   return snapshots.flatMap((row) => {
     const health = AgentHealth.safeParse(row.health).data;
     if (!health) return [];
-    return [{ t: row.second, agentId: row.agentId, eventLoopP99Ms: health.eventLoopP99Ms, ...(health.stealPercent !== undefined ? { stealPercent: health.stealPercent } : {}) }];
+    return [
+      {
+        t: row.second,
+        agentId: row.agentId,
+        eventLoopP99Ms: health.eventLoopP99Ms,
+        ...(health.stealPercent !== undefined ? { stealPercent: health.stealPercent } : {}),
+      },
+    ];
   });
 }
 
@@ -35,7 +42,9 @@ const secondsText = (n: number) => `${n} second${n === 1 ? "" : "s"}`;
  */
 export function agentNamer(agents: readonly { id: string; hostname: string }[]): (agentId: string) => string {
   const hosts = new Map(agents.map((agent) => [agent.id, agent.hostname]));
-  const shared = new Set(agents.map((agent) => agent.hostname).filter((host, index, all) => all.indexOf(host) !== index));
+  const shared = new Set(
+    agents.map((agent) => agent.hostname).filter((host, index, all) => all.indexOf(host) !== index),
+  );
   return (agentId) => {
     const host = hosts.get(agentId);
     if (!host) return agentId;
@@ -48,12 +57,21 @@ export function agentNamer(agents: readonly { id: string; hostname: string }[]):
  * the lost seconds. Used when a run closes and again whenever seconds (or an agent's end of shard) reach it after
  * it closed, so a report never holds a summary, a verdict or an event its own series contradicts.
  */
-export function createRunJudgement(deps: { repos: Repos; fleet: FleetService; bus: Bus; clock: Clock; log: Log; publishRun: (orgId: string, runId: string) => Promise<void> }) {
+export function createRunJudgement(deps: {
+  repos: Repos;
+  fleet: FleetService;
+  bus: Bus;
+  clock: Clock;
+  log: Log;
+  publishRun: (orgId: string, runId: string) => Promise<void>;
+}) {
   const { repos, fleet, bus, clock, log } = deps;
 
   /** Every second's roll-up again from the stored snapshots: what ingest coalesced (or lost in a crash) is exact now. */
   async function rebuildRollup(orgId: string, runId: string, snapshots: readonly SnapshotRow[]) {
-    const stored = new Map((await repos.snapshots.listSeconds(orgId, runId)).map((p) => [(p as { t: number }).t, JSON.stringify(p)]));
+    const stored = new Map(
+      (await repos.snapshots.listSeconds(orgId, runId)).map((p) => [(p as { t: number }).t, JSON.stringify(p)]),
+    );
     for (const point of buildSeries(snapshots)) {
       if (stored.get(point.t) === JSON.stringify(point)) continue;
       // A second ingest had not merged yet (a crashed API's coalescing window): store it and tell the browsers. Under
@@ -74,7 +92,12 @@ export function createRunJudgement(deps: { repos: Repos; fleet: FleetService; bu
    * the evidence as a whole (run-verdict.ts): how the run ended, what went wrong with its agents, whether the load
    * ran as planned.
    */
-  async function judge(run: RunRow, snapshots: readonly SnapshotRow[], ended: RunEvidence["ended"], problems: readonly string[]) {
+  async function judge(
+    run: RunRow,
+    snapshots: readonly SnapshotRow[],
+    ended: RunEvidence["ended"],
+    problems: readonly string[],
+  ) {
     const spec = run.spec;
     const summary = summariseRun(snapshots);
     const seconds = buildSeries(snapshots);
@@ -82,7 +105,12 @@ export function createRunJudgement(deps: { repos: Repos; fleet: FleetService; bu
     const events = await repos.runs.listEvents(run.orgId, run.id);
     const searchEnded = events.find((e) => e.kind === "search-ended");
     const verdict = judgeRun({
-      spec, ended, problems, summary: snapshots.length ? summary : null, seconds, capacity: capacity && searchEvidence(capacity),
+      spec,
+      ended,
+      problems,
+      summary: snapshots.length ? summary : null,
+      seconds,
+      capacity: capacity && searchEvidence(capacity),
       ...(run.startAt ? { startSecond: Math.floor(run.startAt.getTime() / 1000) } : {}),
       ...(searchEnded ? { endedEarlyAtSecond: Math.ceil(new Date(searchEnded.at).getTime() / 1000) } : {}),
       agentHealth: agentSeconds(snapshots),
@@ -101,16 +129,28 @@ export function createRunJudgement(deps: { repos: Repos; fleet: FleetService; bu
    * them, its link cut): one `seconds-lost` event per agent, as they stand now (an event a later judgement finds
    * untrue is replaced: seconds that arrived late are not lost), and the reasons. `endMs`: when the run ended.
    */
-  async function recordLostSeconds(run: RunRow, shards: readonly ShardRow[], snapshots: readonly SnapshotRow[], endMs: number): Promise<string[]> {
+  async function recordLostSeconds(
+    run: RunRow,
+    shards: readonly ShardRow[],
+    snapshots: readonly SnapshotRow[],
+    endMs: number,
+  ): Promise<string[]> {
     if (!run.startAt) return [];
     const stored = new Map<string, Set<number>>();
     for (const row of snapshots) stored.set(row.agentId, (stored.get(row.agentId) ?? new Set()).add(row.seq));
     const events = await repos.runs.listEvents(run.orgId, run.id);
     // A run that ended early (its search ended, a user aborted it) owes only the seconds before that moment.
-    const endedEarly = events.filter((e) => e.kind === "search-ended" || e.kind === "aborted").map((e) => new Date(e.at).getTime());
-    const agents = await fleet.listAgents(run.orgId, shards.map((s) => s.agentId));
+    const endedEarly = events
+      .filter((e) => e.kind === "search-ended" || e.kind === "aborted")
+      .map((e) => new Date(e.at).getTime());
+    const agents = await fleet.listAgents(
+      run.orgId,
+      shards.map((s) => s.agentId),
+    );
     const lost = lostSeconds({
-      shards, stored, lastRunSeq: lastRunSeq(run.startAt.getTime(), run.spec.load.durationSec, Math.min(endMs, ...endedEarly)),
+      shards,
+      stored,
+      lastRunSeq: lastRunSeq(run.startAt.getTime(), run.spec.load.durationSec, Math.min(endMs, ...endedEarly)),
       names: new Map(agents.map((a) => [a.id, a.hostname])),
     });
     const recorded = events.filter((e) => e.kind === "seconds-lost").map((e) => `${e.agentId}:${e.message}`);
@@ -126,13 +166,22 @@ export function createRunJudgement(deps: { repos: Repos; fleet: FleetService; bu
    * (as the Agents page shows them), with a short id only where two of the run's agents share a host name.
    */
   async function shardProblems(orgId: string, shards: readonly ShardRow[]): Promise<string[]> {
-    const troubled = shards.filter((s) => s.state === "failed" || s.state === "lost" || !DONE_SHARD_STATES.includes(s.state));
+    const troubled = shards.filter(
+      (s) => s.state === "failed" || s.state === "lost" || !DONE_SHARD_STATES.includes(s.state),
+    );
     if (troubled.length === 0) return [];
-    const name = agentNamer(await fleet.listAgents(orgId, shards.map((s) => s.agentId)));
+    const name = agentNamer(
+      await fleet.listAgents(
+        orgId,
+        shards.map((s) => s.agentId),
+      ),
+    );
     return [
       ...shards.filter((s) => s.state === "failed").map((s) => `agent ${name(s.agentId)}: ${s.error ?? "failed"}`),
       ...shards.filter((s) => s.state === "lost").map((s) => `agent ${name(s.agentId)} was lost mid-run`),
-      ...shards.filter((s) => !DONE_SHARD_STATES.includes(s.state)).map((s) => `agent ${name(s.agentId)} did not report the end of its shard`),
+      ...shards
+        .filter((s) => !DONE_SHARD_STATES.includes(s.state))
+        .map((s) => `agent ${name(s.agentId)} did not report the end of its shard`),
     ];
   }
 
@@ -140,12 +189,19 @@ export function createRunJudgement(deps: { repos: Repos; fleet: FleetService; bu
    * A closing (or closed) run's verdict problems as the evidence stands now: an aborted run's events (who aborted
    * it, agents lost), any other's shards; and the seconds it lost. Recorded as `seconds-lost` events on the way.
    */
-  async function closedProblems(run: RunRow, shards: readonly ShardRow[], snapshots: readonly SnapshotRow[]): Promise<string[]> {
+  async function closedProblems(
+    run: RunRow,
+    shards: readonly ShardRow[],
+    snapshots: readonly SnapshotRow[],
+  ): Promise<string[]> {
     const lost = await recordLostSeconds(run, shards, snapshots, run.endedAt?.getTime() ?? clock.now());
     if (run.status === "aborted") return [...(await eventProblems(run.orgId, run.id)), ...lost];
     // A run that lost an agent (degraded) did not run as planned: its verdict says so, whatever its SLOs say.
-    const wasDegraded = run.status === "degraded" || (await repos.runs.listEvents(run.orgId, run.id)).some((e) => e.kind === "agent-lost");
-    const degraded = wasDegraded && !shards.some((s) => s.state === "lost") ? ["the run was degraded: an agent was lost"] : [];
+    const wasDegraded =
+      run.status === "degraded" ||
+      (await repos.runs.listEvents(run.orgId, run.id)).some((e) => e.kind === "agent-lost");
+    const degraded =
+      wasDegraded && !shards.some((s) => s.state === "lost") ? ["the run was degraded: an agent was lost"] : [];
     return [...(await shardProblems(run.orgId, shards)), ...degraded, ...lost];
   }
 

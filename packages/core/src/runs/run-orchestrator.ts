@@ -15,7 +15,12 @@ import { createRunJudgement, DONE_SHARD_STATES, type RunJudgement } from "./run-
 import type { AuditLog } from "../orgs/audit";
 import { authorize, type Actor } from "../orgs/permissions";
 import { assertPlanSecretsExist } from "../orgs/org-secrets";
-import { createCapacitySearchRunner, DEFAULT_SEARCH_TIMING, type CapacitySearchRunner, type SearchTiming } from "./capacity-search-runner";
+import {
+  createCapacitySearchRunner,
+  DEFAULT_SEARCH_TIMING,
+  type CapacitySearchRunner,
+  type SearchTiming,
+} from "./capacity-search-runner";
 
 export interface OrchestratorConfig {
   /** Time between assignment and the synchronised start, so every agent has it in hand. */
@@ -31,17 +36,26 @@ export interface OrchestratorConfig {
 }
 
 /** Two seconds to deliver assignments; fifteen for last snapshots; ten for a dropped agent to return. */
-export const DEFAULT_ORCHESTRATION: OrchestratorConfig = { startDelayMs: 2000, finishGraceMs: 15_000, agentLostGraceMs: 10_000 };
+export const DEFAULT_ORCHESTRATION: OrchestratorConfig = {
+  startDelayMs: 2000,
+  finishGraceMs: 15_000,
+  agentLostGraceMs: 10_000,
+};
 
 /** A queued run looks for free agents every five seconds, besides at once when another run of its org ends. */
 const DEFAULT_QUEUE_RECHECK_MS = 5000;
-
 
 const LIVE_RUN_STATUSES = ["running", "degraded"];
 
 /** What the orchestrator is built from. */
 export interface OrchestratorDeps {
-  repos: Repos; fleet: FleetService; jobs: Jobs; bus: Bus; clock: Clock; log: Log; config: OrchestratorConfig;
+  repos: Repos;
+  fleet: FleetService;
+  jobs: Jobs;
+  bus: Bus;
+  clock: Clock;
+  log: Log;
+  config: OrchestratorConfig;
   /** Where a user's abort is recorded (the api's part). */
   audit?: Pick<AuditLog, "record">;
   /** Told once a run has ended, however it ended (the workers send notifications); may be told twice for one run. */
@@ -62,9 +76,22 @@ export function createRunOrchestrator(deps: OrchestratorDeps) {
   const sendToAgent = (agentId: string, message: ServerToAgentMessage) => bus.publish(Channel.agent(agentId), message);
   // Both are called back only after `o` exists.
   const search = createCapacitySearchRunner({
-    repos, jobs, clock, log, timing: config.search ?? DEFAULT_SEARCH_TIMING, send: sendToAgent, stopShards: (orgId, runId, reason) => stopShards(o, orgId, runId, reason),
+    repos,
+    jobs,
+    clock,
+    log,
+    timing: config.search ?? DEFAULT_SEARCH_TIMING,
+    send: sendToAgent,
+    stopShards: (orgId, runId, reason) => stopShards(o, orgId, runId, reason),
   });
-  const judgement = createRunJudgement({ repos, fleet, bus, clock, log, publishRun: (orgId, runId) => publishRun(o, orgId, runId) });
+  const judgement = createRunJudgement({
+    repos,
+    fleet,
+    bus,
+    clock,
+    log,
+    publishRun: (orgId, runId) => publishRun(o, orgId, runId),
+  });
   const o: Orchestration = { ...deps, now: () => new Date(clock.now()), sendToAgent, search, judgement };
   return {
     start: (orgId: string, runId: string) => start(o, orgId, runId),
@@ -84,7 +111,8 @@ export type RunOrchestrator = ReturnType<typeof createRunOrchestrator>;
 
 async function publishRun(o: Orchestration, orgId: string, runId: string) {
   const row = await o.repos.runs.get(orgId, runId);
-  if (row) await publishLive(o.bus, runId, { type: "run", run: toRunView(row, await o.repos.runs.listEvents(orgId, runId)) });
+  if (row)
+    await publishLive(o.bus, runId, { type: "run", run: toRunView(row, await o.repos.runs.listEvents(orgId, runId)) });
 }
 
 /** Applies a lifecycle event with compare-and-set; false when it does not apply or another worker won. */
@@ -94,7 +122,8 @@ async function transition(o: Orchestration, run: RunRow, event: RunEvent, patch:
   // started_at holds the planned start from the moment a run is set going; a run that ends before it (refused by
   // its agents at once, aborted in its first two seconds) never started, and must not read "started 12:18:25 · ended 12:18:23".
   // A run that finished measured its seconds, so it started (its agents' clocks may run ahead of this one's).
-  const neverStarted = next !== "finished" && patch.endedAt && run.startedAt && patch.endedAt < run.startedAt ? { startedAt: null } : {};
+  const neverStarted =
+    next !== "finished" && patch.endedAt && run.startedAt && patch.endedAt < run.startedAt ? { startedAt: null } : {};
   const changed = await o.repos.runs.update(run.orgId, run.id, run.status, { ...patch, ...neverStarted, status: next });
   if (changed) {
     o.log.info({ runId: run.id, from: run.status, to: next }, "run status changed");
@@ -104,23 +133,37 @@ async function transition(o: Orchestration, run: RunRow, event: RunEvent, patch:
 }
 
 /** `clientsBefore`: the clients of the shards before this one, so the shards split every level exactly. */
-function assignmentOf(o: Orchestration, run: RunRow, shard: ShardRow, shards: { count: number; clientsBefore: number }, searchStep?: RunAssignment["searchStep"]): RunAssignment {
+function assignmentOf(
+  o: Orchestration,
+  run: RunRow,
+  shard: ShardRow,
+  shards: { count: number; clientsBefore: number },
+  searchStep?: RunAssignment["searchStep"],
+): RunAssignment {
   return {
-    runId: run.id, shardIndex: shard.shardIndex, shardCount: shards.count, clients: shard.clients, clientsBefore: shards.clientsBefore,
-    plan: run.spec, startAt: run.startAt?.getTime() ?? o.clock.now(), ...(searchStep ? { searchStep } : {}),
+    runId: run.id,
+    shardIndex: shard.shardIndex,
+    shardCount: shards.count,
+    clients: shard.clients,
+    clientsBefore: shards.clientsBefore,
+    plan: run.spec,
+    startAt: run.startAt?.getTime() ?? o.clock.now(),
+    ...(searchStep ? { searchStep } : {}),
     ...(shard.role === "watch" ? { role: "watch" as const } : {}),
   };
 }
 
 async function stopShards(o: Orchestration, orgId: string, runId: string, reason: string) {
   for (const shard of await o.repos.runs.listShards(orgId, runId)) {
-    if (!DONE_SHARD_STATES.includes(shard.state)) await o.sendToAgent(shard.agentId, { type: "run-stop", payload: { runId, reason } });
+    if (!DONE_SHARD_STATES.includes(shard.state))
+      await o.sendToAgent(shard.agentId, { type: "run-stop", payload: { runId, reason } });
   }
 }
 
 async function closeIfAllShardsDone(o: Orchestration, orgId: string, runId: string) {
   // A count, not the list: every agent of a big fleet reports its end, and reading n shards n times is n².
-  if ((await o.repos.runs.countShards(orgId, runId, DONE_SHARD_STATES)).notIn === 0) await o.jobs.finishRun({ orgId, runId }, 0, "all-shards-done");
+  if ((await o.repos.runs.countShards(orgId, runId, DONE_SHARD_STATES)).notIn === 0)
+    await o.jobs.finishRun({ orgId, runId }, 0, "all-shards-done");
 }
 
 /** Says once per reason why a queued run waits, and looks again later. */
@@ -134,12 +177,21 @@ async function keepQueued(o: Orchestration, run: RunRow, reason: string) {
 }
 
 /** The shards of a placed run (load split by cores, then one per watcher); false when the load cannot be split. */
-async function storeShards(o: Orchestration, run: RunRow, placement: Extract<Placement, { kind: "ready" }>): Promise<boolean> {
+async function storeShards(
+  o: Orchestration,
+  run: RunRow,
+  placement: Extract<Placement, { kind: "ready" }>,
+): Promise<boolean> {
   const spec = run.spec;
   const unit = roomUnit(spec.scenario);
   const plan = splitClients(spec.load.clients, shardCandidates(placement.agents, unit), unit);
   if (plan.length === 0) return false;
-  const watchShards = placement.watchers.map((w, i) => ({ agentId: w.id, shardIndex: plan.length + i, clients: 0, role: "watch" }));
+  const watchShards = placement.watchers.map((w, i) => ({
+    agentId: w.id,
+    shardIndex: plan.length + i,
+    clients: 0,
+    role: "watch",
+  }));
   await o.repos.runs.insertShards(run.orgId, run.id, [...plan, ...watchShards]);
   return true;
 }
@@ -170,12 +222,14 @@ async function takeAgents(o: Orchestration, orgId: string, runId: string): Promi
     if (secretsMissing) return void (await transition(o, run, "fail", { error: secretsMissing, endedAt: o.now() }));
     const placement = placeRun(await o.fleet.listAgents(orgId), run.spec);
     if (placement.kind === "busy" && run.status === "queued") return keepQueued(o, run, placement.reason);
-    if (placement.kind !== "ready") return void (await transition(o, run, "fail", { error: placement.reason, endedAt: o.now() }));
+    if (placement.kind !== "ready")
+      return void (await transition(o, run, "fail", { error: placement.reason, endedAt: o.now() }));
     if (run.status === "queued") {
       if (!(await transition(o, run, "prepare"))) return;
       run = { ...run, status: "preparing" };
     }
-    if (!(await storeShards(o, run, placement))) await transition(o, run, "fail", { error: "The load cannot be split across the agents", endedAt: o.now() });
+    if (!(await storeShards(o, run, placement)))
+      await transition(o, run, "fail", { error: "The load cannot be split across the agents", endedAt: o.now() });
   });
 }
 
@@ -192,7 +246,10 @@ async function start(o: Orchestration, orgId: string, runId: string): Promise<vo
   run = (await o.repos.runs.get(orgId, runId))!;
   await o.search.begin(run);
   for (const shard of shards) {
-    await o.sendToAgent(shard.agentId, { type: "run-assignment", payload: assignmentOf(o, run, shard, { count: shards.length, clientsBefore: clientsBefore(shards, shard) }) });
+    await o.sendToAgent(shard.agentId, {
+      type: "run-assignment",
+      payload: assignmentOf(o, run, shard, { count: shards.length, clientsBefore: clientsBefore(shards, shard) }),
+    });
   }
   const endsIn = startAt + spec.load.durationSec * 1000 + o.config.finishGraceMs - o.clock.now();
   await o.jobs.finishRun({ orgId, runId }, Math.max(0, endsIn), "planned-end");
@@ -230,8 +287,13 @@ async function closeRun(o: Orchestration, orgId: string, runId: string): Promise
   await stopShards(o, orgId, runId, "run ended");
   const problems = await o.judgement.shardProblems(run.orgId, shards);
   const verdictProblems = await o.judgement.closedProblems(run, shards, snapshots);
-  const patch = { ...(await o.judgement.judge(run, snapshots, snapshots.length === 0 ? "failed" : "finished", verdictProblems)), endedAt: o.now(), judgedSnapshots: snapshots.length };
-  if (snapshots.length === 0) await transition(o, run, "fail", { ...patch, error: problems.join("; ") || "No agent sent any measurement" });
+  const patch = {
+    ...(await o.judgement.judge(run, snapshots, snapshots.length === 0 ? "failed" : "finished", verdictProblems)),
+    endedAt: o.now(),
+    judgedSnapshots: snapshots.length,
+  };
+  if (snapshots.length === 0)
+    await transition(o, run, "fail", { ...patch, error: problems.join("; ") || "No agent sent any measurement" });
   else await transition(o, run, "finish", { ...patch, error: problems.length ? problems.join("; ") : null });
   await judgeAgainIfLate(o, orgId, runId, snapshots.length);
 }
@@ -249,11 +311,20 @@ async function judgeAgainIfLate(o: Orchestration, orgId: string, runId: string, 
 async function abort(o: Orchestration, orgId: string, runId: string, by: string): Promise<void> {
   const run = await o.repos.runs.get(orgId, runId);
   if (!run) throw new ThrongError("not_found", `No run ${runId} in this organisation`);
-  if (isTerminal(RunStatus.parse(run.status))) throw new ThrongError("conflict", `Run ${runId} has already ${run.status === "aborted" ? "been aborted" : run.status}`);
+  if (isTerminal(RunStatus.parse(run.status)))
+    throw new ThrongError(
+      "conflict",
+      `Run ${runId} has already ${run.status === "aborted" ? "been aborted" : run.status}`,
+    );
   await o.repos.runs.insertEvent(orgId, runId, { kind: "aborted", agentId: null, message: `aborted by ${by}` });
   await stopShards(o, orgId, runId, `aborted by ${by}`);
   const snapshots = await o.repos.snapshots.listRun(orgId, runId);
-  if (!(await transition(o, run, "abort", { endedAt: o.now(), ...(await o.judgement.judge(run, snapshots, "aborted", await o.judgement.eventProblems(orgId, runId))) }))) {
+  if (
+    !(await transition(o, run, "abort", {
+      endedAt: o.now(),
+      ...(await o.judgement.judge(run, snapshots, "aborted", await o.judgement.eventProblems(orgId, runId))),
+    }))
+  ) {
     throw new ThrongError("conflict", `Run ${runId} changed state meanwhile; reload and try again`);
   }
   await o.jobs.finishRun({ orgId, runId }, 5_000, "after-abort");
@@ -276,12 +347,15 @@ async function shardStatus(o: Orchestration, orgId: string, agentId: string, sta
     return;
   }
   await o.repos.runs.updateShard(orgId, status.runId, agentId, {
-    state: status.state, lastSeq: status.lastSeq ?? null, error: status.error ?? null,
+    state: status.state,
+    lastSeq: status.lastSeq ?? null,
+    error: status.error ?? null,
   });
   // The end of a shard after the run closed (its agent cut off until then): the verdict's problems change. An
   // aborted run's close follows its agents' ends, as before.
   const run = await o.repos.runs.get(orgId, status.runId);
-  if (run && run.status !== "aborted" && isTerminal(RunStatus.parse(run.status))) return o.jobs.rejudgeRun({ orgId, runId: status.runId });
+  if (run && run.status !== "aborted" && isTerminal(RunStatus.parse(run.status)))
+    return o.jobs.rejudgeRun({ orgId, runId: status.runId });
   await closeIfAllShardsDone(o, orgId, status.runId);
 }
 
@@ -315,12 +389,15 @@ async function checkAgent(o: Orchestration, orgId: string, runId: string, agentI
   await o.repos.runs.updateShard(orgId, runId, agentId, { state: "lost", error: "agent lost" });
   const at = o.now().toISOString();
   await o.repos.runs.insertEvent(orgId, runId, {
-    kind: "agent-lost", agentId, message: `agent ${host} lost at ${at}; its ${shard.clients} clients stopped counting`,
+    kind: "agent-lost",
+    agentId,
+    message: `agent ${host} lost at ${at}; its ${shard.clients} clients stopped counting`,
   });
   o.log.warn({ runId, agentId }, "agent lost mid-run");
   // A lost watcher leaves a gap in the server's series, not in the load: the run goes on as it was.
   if (shard.role === "watch") return closeIfAllShardsDone(o, orgId, runId);
-  if (run.spec.agents?.onLost === "abort") return abort(o, orgId, runId, `the plan's policy after agent ${host} was lost`);
+  if (run.spec.agents?.onLost === "abort")
+    return abort(o, orgId, runId, `the plan's policy after agent ${host} was lost`);
   if (run.status === "running") await transition(o, run, "degrade");
   else await publishRun(o, orgId, runId);
   await closeIfAllShardsDone(o, orgId, runId);

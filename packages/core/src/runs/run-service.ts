@@ -18,13 +18,24 @@ import { serverSeriesOf } from "../metrics/server-watch";
 import { errorSamplesOf } from "../metrics/error-samples";
 import type { RunErrorSamples } from "@throng/protocol/error-samples";
 import { latencyDistribution } from "../metrics/latency-distribution";
-import { distributionMetricName, distributionMetrics, distributionSource, type DistributionQuery, type LatencyDistribution } from "@throng/protocol/latency-distribution";
+import {
+  distributionMetricName,
+  distributionMetrics,
+  distributionSource,
+  type DistributionQuery,
+  type LatencyDistribution,
+} from "@throng/protocol/latency-distribution";
 import { assertPlanCodecs } from "../plans/plan-codecs";
 import { assertPlanScriptStored } from "../scripts/plan-scripts";
 import type { ScriptService } from "../scripts/script-service";
 
 /** What the API does with runs: create one from a plan, read it, read its series. */
-export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs: Jobs; scripts: Pick<ScriptService, "stored"> }) {
+export function createRunService(deps: {
+  repos: Repos;
+  fleet: FleetService;
+  jobs: Jobs;
+  scripts: Pick<ScriptService, "stored">;
+}) {
   const { repos, fleet, jobs, scripts } = deps;
 
   async function get(actor: Actor, runId: string): Promise<RunView> {
@@ -49,8 +60,19 @@ export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs
         ...(query.createdBefore && { createdBefore: new Date(query.createdBefore) }),
         ...(query.tag && { tag: query.tag }),
       };
-      const { rows, matching } = await repos.runs.listPage(actor.orgId, filter, query.limit, (query.page - 1) * query.limit);
-      return { runs: rows.map((row) => toRunView(row)), matching, page: query.page, pages: Math.max(1, Math.ceil(matching / query.limit)), limit: query.limit };
+      const { rows, matching } = await repos.runs.listPage(
+        actor.orgId,
+        filter,
+        query.limit,
+        (query.page - 1) * query.limit,
+      );
+      return {
+        runs: rows.map((row) => toRunView(row)),
+        matching,
+        page: query.page,
+        pages: Math.max(1, Math.ceil(matching / query.limit)),
+        limit: query.limit,
+      };
     },
 
     /** Stores a queued run with the exact plan it uses and hands it to the workers, which start it once its agents are free. */
@@ -71,8 +93,16 @@ export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs
       const placement = placeRun(await fleet.listAgents(orgId), spec);
       if (placement.kind === "none") throw new ThrongError("no_agent_online", placement.reason);
       const runId = crypto.randomUUID();
-      await repos.runs.insert(orgId, { id: runId, planId, planVersion: plan.version, spec: plan.spec, status: "queued", startedBy: actor.label });
-      if (placement.kind === "busy") await repos.runs.insertEvent(orgId, runId, { kind: "queued", agentId: null, message: placement.reason });
+      await repos.runs.insert(orgId, {
+        id: runId,
+        planId,
+        planVersion: plan.version,
+        spec: plan.spec,
+        status: "queued",
+        startedBy: actor.label,
+      });
+      if (placement.kind === "busy")
+        await repos.runs.insertEvent(orgId, runId, { kind: "queued", agentId: null, message: placement.reason });
       await jobs.startRun({ orgId, runId });
       return get(actor, runId);
     },
@@ -82,7 +112,11 @@ export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs
       authorize(actor, "run.annotate");
       const patch = parseOrThrow(RunNotesPatch, input, "run note and tags");
       const tags = patch.tags && distinctTags(patch.tags);
-      const updated = await repos.runs.updateNotes(actor.orgId, runId, { ...(patch.note !== undefined && { note: patch.note }), ...(tags && { tags }), editedBy: actor.label });
+      const updated = await repos.runs.updateNotes(actor.orgId, runId, {
+        ...(patch.note !== undefined && { note: patch.note }),
+        ...(tags && { tags }),
+        editedBy: actor.label,
+      });
       if (!updated) throw new ThrongError("not_found", `No run ${runId} in this organisation`);
       return get(actor, runId);
     },
@@ -114,15 +148,29 @@ export function createRunService(deps: { repos: Repos; fleet: FleetService; jobs
       const whole = query.from === undefined;
       const first = start + (query.from ?? 0);
       const after = whole ? Number.MAX_SAFE_INTEGER : start + query.to!;
-      const rows = await repos.snapshots.listLatencyHistograms(actor.orgId, runId, distributionSource(query.metric), first, after);
+      const rows = await repos.snapshots.listLatencyHistograms(
+        actor.orgId,
+        runId,
+        distributionSource(query.metric),
+        first,
+        after,
+      );
       const to = whole ? Math.max(1, ...rows.map((row) => row.second - start + 1)) : query.to!;
       return { runId, metric: query.metric, ...latencyDistribution(rows, start, { from: query.from ?? 0, to }) };
     },
 
     /** What a printed report draws: each latency the run measured, as the report page offers them (at most four, round trips first). */
-    async reportDistributions(actor: Actor, run: Pick<RunView, "id" | "summary">): Promise<{ name: string; distribution: LatencyDistribution }[]> {
+    async reportDistributions(
+      actor: Actor,
+      run: Pick<RunView, "id" | "summary">,
+    ): Promise<{ name: string; distribution: LatencyDistribution }[]> {
       const metrics = distributionMetrics(run.summary ? [run.summary] : []).slice(0, 4);
-      return Promise.all(metrics.map(async (metric) => ({ name: distributionMetricName(metric), distribution: await this.distribution(actor, run.id, { metric }) })));
+      return Promise.all(
+        metrics.map(async (metric) => ({
+          name: distributionMetricName(metric),
+          distribution: await this.distribution(actor, run.id, { metric }),
+        })),
+      );
     },
 
     /** The server under test, as the plan's watchers sampled it, second by second, with its summary. */

@@ -30,9 +30,13 @@ export interface ShardPlan {
  * script's ctx.room (its client index over the whole run / roomSize) names rooms that live on one agent.
  */
 export function splitClients(clients: number, agents: readonly ShardCandidate[], unit = 1): ShardPlan[] {
-  if (unit > 1 && clients < unit) return splitClients(clients, agents.filter((a) => (a.maxClients ?? Infinity) >= clients).slice(0, 1)); // one partial room
+  if (unit > 1 && clients < unit)
+    return splitClients(clients, agents.filter((a) => (a.maxClients ?? Infinity) >= clients).slice(0, 1)); // one partial room
   if (unit > 1) {
-    const inUnits = agents.map((a) => ({ ...a, ...(a.maxClients !== undefined ? { maxClients: Math.floor(a.maxClients / unit) } : {}) }));
+    const inUnits = agents.map((a) => ({
+      ...a,
+      ...(a.maxClients !== undefined ? { maxClients: Math.floor(a.maxClients / unit) } : {}),
+    }));
     const units = splitClients(Math.floor(clients / unit), inUnits);
     const rest = clients - Math.floor(clients / unit) * unit;
     return units.map((s, i) => ({ ...s, clients: s.clients * unit + (i === units.length - 1 ? rest : 0) }));
@@ -47,7 +51,10 @@ export function splitClients(clients: number, agents: readonly ShardCandidate[],
   for (;;) {
     const free = agents.map((_, i) => i).filter((i) => !capped.has(i));
     const left = clients - [...capped].reduce((sum, i) => sum + caps[i]!, 0);
-    const byCores = shareByCores(left, free.map((i) => Math.max(1, agents[i]!.cores)));
+    const byCores = shareByCores(
+      left,
+      free.map((i) => Math.max(1, agents[i]!.cores)),
+    );
     const over = free.filter((i, k) => byCores[k]! > caps[i]!);
     if (over.length === 0) {
       free.forEach((i, k) => (shares[i] = byCores[k]!));
@@ -66,7 +73,10 @@ export function splitClients(clients: number, agents: readonly ShardCandidate[],
  * The clients of the shards before `shard`: the run-wide number of its first client ({{client}}), and where its part
  * of every level starts. Shards on room boundaries make this a multiple of the room size.
  */
-export function clientsBefore(shards: readonly { shardIndex: number; clients: number }[], shard: { shardIndex: number }): number {
+export function clientsBefore(
+  shards: readonly { shardIndex: number; clients: number }[],
+  shard: { shardIndex: number },
+): number {
   return shards.filter((s) => s.shardIndex < shard.shardIndex).reduce((sum, s) => sum + s.clients, 0);
 }
 

@@ -13,16 +13,38 @@ const { db, repos } = await useTestDatabase({ max: 3 });
 async function actorIn(role: Actor["role"] = "member"): Promise<Actor> {
   const orgId = crypto.randomUUID();
   const userId = crypto.randomUUID();
-  await db.insertInto("organization").values({ id: orgId, name: "o", slug: orgId, logo: null, createdAt: new Date(), metadata: null }).execute();
-  await db.insertInto("user").values({ id: userId, name: "u", email: `${userId}@example.com`, emailVerified: false, image: null, createdAt: new Date(), updatedAt: new Date() }).execute();
+  await db
+    .insertInto("organization")
+    .values({ id: orgId, name: "o", slug: orgId, logo: null, createdAt: new Date(), metadata: null })
+    .execute();
+  await db
+    .insertInto("user")
+    .values({
+      id: userId,
+      name: "u",
+      email: `${userId}@example.com`,
+      emailVerified: false,
+      image: null,
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    })
+    .execute();
   return { orgId, role, userId, label: "u", via: "session" };
 }
 
 const scriptPlan = (script: { sha256: string } | { path: string }) =>
-  PlanSpec.parse({ name: "bots", target: { protocol: "websocket", url: "ws://127.0.0.1:1/" }, scenario: { kind: "script", script }, load: { clients: 2, durationSec: 1 } });
+  PlanSpec.parse({
+    name: "bots",
+    target: { protocol: "websocket", url: "ws://127.0.0.1:1/" },
+    scenario: { kind: "script", script },
+    load: { clients: 2, durationSec: 1 },
+  });
 
 async function refusal(promise: Promise<unknown>): Promise<ThrongError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ThrongError);
   return error as ThrongError;
 }
@@ -35,7 +57,11 @@ describe("script bundles (real PostgreSQL)", () => {
     const source = "export default async function client(ctx) { ctx.count('héllo', 1); }\n";
     const first = await scripts().upload(actor, { name: "bots.mjs", source });
     expect(first.created).toBe(true);
-    expect(first.script).toMatchObject({ sha256: scriptSha256(source), name: "bots.mjs", sizeBytes: Buffer.byteLength(source) });
+    expect(first.script).toMatchObject({
+      sha256: scriptSha256(source),
+      name: "bots.mjs",
+      sizeBytes: Buffer.byteLength(source),
+    });
     expect(first.script.sizeBytes).toBe(source.length + 1); // é is two bytes
     const again = await scripts().upload(actor, { name: "renamed.mjs", source });
     expect(again).toEqual({ script: first.script, created: false });
@@ -63,9 +89,17 @@ describe("script bundles (real PostgreSQL)", () => {
 
   it("a plan is saved only with a script its org has uploaded, and never with a path on the agent's host", async () => {
     const [a, b] = [await actorIn(), await actorIn()];
-    const plans = createPlanService({ plans: repos.plans, runs: repos.runs, scripts: scripts(), secrets: repos.secrets, settings: async () => OrgSettings.parse({}) });
+    const plans = createPlanService({
+      plans: repos.plans,
+      runs: repos.runs,
+      scripts: scripts(),
+      secrets: repos.secrets,
+      settings: async () => OrgSettings.parse({}),
+    });
     const { script } = await scripts().upload(a, { name: "a.mjs", source: "export default async () => {};" });
-    expect((await plans.create(a, scriptPlan({ sha256: script.sha256.toUpperCase() }))).spec.scenario.kind).toBe("script");
+    expect((await plans.create(a, scriptPlan({ sha256: script.sha256.toUpperCase() }))).spec.scenario.kind).toBe(
+      "script",
+    );
 
     const otherOrg = await refusal(plans.create(b, scriptPlan({ sha256: script.sha256 })));
     expect(otherOrg.code).toBe("validation_failed");
@@ -75,7 +109,9 @@ describe("script bundles (real PostgreSQL)", () => {
     expect(byPath.fields).toEqual([{ path: "scenario.script.path", message: SCRIPT_PATH_REFUSED }]);
 
     const saved = await plans.create(a, scriptPlan({ sha256: script.sha256 }));
-    const update = await refusal(plans.update(a, saved.id, { version: saved.version, spec: scriptPlan({ sha256: "0".repeat(64) }) }));
+    const update = await refusal(
+      plans.update(a, saved.id, { version: saved.version, spec: scriptPlan({ sha256: "0".repeat(64) }) }),
+    );
     expect(update.fields?.[0]?.path).toBe("scenario.script.sha256");
   });
 });

@@ -27,8 +27,18 @@ export function createScriptService(deps: { scripts: ScriptRepo; audit?: Pick<Au
       authorize(actor, "plan.write");
       const { name, source } = parseOrThrow(UploadScript, input, "script");
       const bytes = Buffer.byteLength(source, "utf8");
-      const { row, created } = await scripts.insert(actor.orgId, { sha256: scriptSha256(source), name, source, sizeBytes: bytes, createdBy: actor.userId });
-      if (created) await deps.audit?.record(actor.orgId, actor.label, "script.stored", row.sha256, { name: row.name, sizeBytes: row.sizeBytes });
+      const { row, created } = await scripts.insert(actor.orgId, {
+        sha256: scriptSha256(source),
+        name,
+        source,
+        sizeBytes: bytes,
+        createdBy: actor.userId,
+      });
+      if (created)
+        await deps.audit?.record(actor.orgId, actor.label, "script.stored", row.sha256, {
+          name: row.name,
+          sizeBytes: row.sizeBytes,
+        });
       return { script: toSummary(row), created };
     },
     async list(actor: Actor): Promise<ScriptSummary[]> {
@@ -39,7 +49,11 @@ export function createScriptService(deps: { scripts: ScriptRepo; audit?: Pick<Au
     async get(actor: Actor, sha256: string): Promise<ScriptView> {
       authorize(actor, "plan.read");
       const row = await scripts.get(actor.orgId, sha256);
-      if (!row) throw new ThrongError("not_found", `No script bundle ${sha256} in this organisation: upload it first (throng script upload, or the Scripts page)`);
+      if (!row)
+        throw new ThrongError(
+          "not_found",
+          `No script bundle ${sha256} in this organisation: upload it first (throng script upload, or the Scripts page)`,
+        );
       return toView(row);
     },
     /** Whether the org holds this bundle (plan checks). */

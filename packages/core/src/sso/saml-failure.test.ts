@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { samlFailure, type SamlResponseFacts } from "./saml-failure";
 
 const NOW = Date.parse("2026-11-27T10:00:00Z");
-const good: SamlResponseFacts = { assertionSigned: true, signatureVerifies: true, notBefore: "2026-11-27T09:59:55Z", notOnOrAfter: "2026-11-27T10:05:00Z" };
+const good: SamlResponseFacts = {
+  assertionSigned: true,
+  signatureVerifies: true,
+  notBefore: "2026-11-27T09:59:55Z",
+  notOnOrAfter: "2026-11-27T10:05:00Z",
+};
 
 describe("why a SAML assertion was refused", () => {
   it("a sound assertion has no failure to explain", () => {
@@ -10,7 +15,9 @@ describe("why a SAML assertion was refused", () => {
   });
 
   it("an unsigned assertion is named before anything else, even when also expired", () => {
-    expect(samlFailure({ ...good, assertionSigned: false, notOnOrAfter: "2026-11-27T08:00:00Z" }, NOW)?.code).toBe("saml_assertion_unsigned");
+    expect(samlFailure({ ...good, assertionSigned: false, notOnOrAfter: "2026-11-27T08:00:00Z" }, NOW)?.code).toBe(
+      "saml_assertion_unsigned",
+    );
   });
 
   it("a signature that does not verify is a forged or re-signed assertion", () => {
@@ -18,8 +25,14 @@ describe("why a SAML assertion was refused", () => {
   });
 
   it("an assertion valid only from ten minutes ahead is clock skew, naming how far ahead", () => {
-    const failure = samlFailure({ ...good, notBefore: "2026-11-27T10:10:00Z", notOnOrAfter: "2026-11-27T10:15:00Z" }, NOW);
-    expect(failure).toEqual({ code: "saml_clock_skew", description: expect.stringContaining("10 minutes ahead of Throng's clock (5 minutes allowed)") });
+    const failure = samlFailure(
+      { ...good, notBefore: "2026-11-27T10:10:00Z", notOnOrAfter: "2026-11-27T10:15:00Z" },
+      NOW,
+    );
+    expect(failure).toEqual({
+      code: "saml_clock_skew",
+      description: expect.stringContaining("10 minutes ahead of Throng's clock (5 minutes allowed)"),
+    });
   });
 
   it("an IdP clock up to five minutes ahead or behind is allowed", () => {
@@ -28,7 +41,13 @@ describe("why a SAML assertion was refused", () => {
   });
 
   it("an assertion whose window ended over five minutes ago is expired, naming when", () => {
-    const failure = samlFailure({ ...good, notBefore: "2026-11-27T08:55:00Z", notOnOrAfter: "2026-11-27T09:00:00Z" }, NOW);
-    expect(failure).toEqual({ code: "saml_assertion_expired", description: expect.stringContaining("expired at 2026-11-27T09:00:00Z, 60 minutes before") });
+    const failure = samlFailure(
+      { ...good, notBefore: "2026-11-27T08:55:00Z", notOnOrAfter: "2026-11-27T09:00:00Z" },
+      NOW,
+    );
+    expect(failure).toEqual({
+      code: "saml_assertion_expired",
+      description: expect.stringContaining("expired at 2026-11-27T09:00:00Z, 60 minutes before"),
+    });
   });
 });

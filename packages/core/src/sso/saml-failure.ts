@@ -22,26 +22,44 @@ export interface SamlFailure {
   description: string;
 }
 
-const minutes = (ms: number) => `${Math.max(1, Math.round(ms / 60_000))} minute${Math.round(ms / 60_000) === 1 ? "" : "s"}`;
+const minutes = (ms: number) =>
+  `${Math.max(1, Math.round(ms / 60_000))} minute${Math.round(ms / 60_000) === 1 ? "" : "s"}`;
 
 /**
  * The first cause that explains the refusal, in the order the checks run: a signature must be there, then verify,
  * then the assertion must be valid now (within the allowed skew). Null: none of these; the plugin's words stand.
  */
-export function samlFailure(facts: SamlResponseFacts, nowMs: number, skewMs: number = SAML_CLOCK_SKEW_MS): SamlFailure | null {
+export function samlFailure(
+  facts: SamlResponseFacts,
+  nowMs: number,
+  skewMs: number = SAML_CLOCK_SKEW_MS,
+): SamlFailure | null {
   if (!facts.assertionSigned) {
-    return { code: "saml_assertion_unsigned", description: "the identity provider did not sign the assertion (Throng accepts only signed assertions)" };
+    return {
+      code: "saml_assertion_unsigned",
+      description: "the identity provider did not sign the assertion (Throng accepts only signed assertions)",
+    };
   }
   if (!facts.signatureVerifies) {
-    return { code: "saml_signature_invalid", description: "the assertion's signature does not match the identity provider's signing certificate (it was changed after signing, or the certificate was rotated)" };
+    return {
+      code: "saml_signature_invalid",
+      description:
+        "the assertion's signature does not match the identity provider's signing certificate (it was changed after signing, or the certificate was rotated)",
+    };
   }
   const notBefore = facts.notBefore ? Date.parse(facts.notBefore) : NaN;
   if (notBefore - skewMs > nowMs) {
-    return { code: "saml_clock_skew", description: `the assertion is valid only from ${facts.notBefore}, ${minutes(notBefore - nowMs)} ahead of Throng's clock (${minutes(skewMs)} allowed)` };
+    return {
+      code: "saml_clock_skew",
+      description: `the assertion is valid only from ${facts.notBefore}, ${minutes(notBefore - nowMs)} ahead of Throng's clock (${minutes(skewMs)} allowed)`,
+    };
   }
   const notOnOrAfter = facts.notOnOrAfter ? Date.parse(facts.notOnOrAfter) : NaN;
   if (notOnOrAfter + skewMs <= nowMs) {
-    return { code: "saml_assertion_expired", description: `the assertion expired at ${facts.notOnOrAfter}, ${minutes(nowMs - notOnOrAfter)} before Throng received it` };
+    return {
+      code: "saml_assertion_expired",
+      description: `the assertion expired at ${facts.notOnOrAfter}, ${minutes(nowMs - notOnOrAfter)} before Throng received it`,
+    };
   }
   return null;
 }

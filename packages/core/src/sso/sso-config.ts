@@ -26,13 +26,27 @@ export interface SamlIdpMetadata {
 }
 
 /** The plugin's oidcConfig (Better Auth's SSO plugin stores and reads this JSON), with the client secret sealed. */
-export function oidcPluginConfig(input: { endpoints: OidcEndpoints; clientId: string; sealedClientSecret: string; scopes: string[]; roleClaim: string | null }): string {
+export function oidcPluginConfig(input: {
+  endpoints: OidcEndpoints;
+  clientId: string;
+  sealedClientSecret: string;
+  scopes: string[];
+  roleClaim: string | null;
+}): string {
   const { endpoints } = input;
   return JSON.stringify({
-    issuer: endpoints.issuer, clientId: input.clientId, clientSecret: input.sealedClientSecret, discoveryEndpoint: endpoints.discoveryEndpoint,
-    authorizationEndpoint: endpoints.authorizationEndpoint, tokenEndpoint: endpoints.tokenEndpoint, jwksEndpoint: endpoints.jwksEndpoint,
-    userInfoEndpoint: endpoints.userInfoEndpoint ?? undefined, tokenEndpointAuthentication: endpoints.tokenEndpointAuthentication,
-    pkce: true, scopes: input.scopes, overrideUserInfo: false,
+    issuer: endpoints.issuer,
+    clientId: input.clientId,
+    clientSecret: input.sealedClientSecret,
+    discoveryEndpoint: endpoints.discoveryEndpoint,
+    authorizationEndpoint: endpoints.authorizationEndpoint,
+    tokenEndpoint: endpoints.tokenEndpoint,
+    jwksEndpoint: endpoints.jwksEndpoint,
+    userInfoEndpoint: endpoints.userInfoEndpoint ?? undefined,
+    tokenEndpointAuthentication: endpoints.tokenEndpointAuthentication,
+    pkce: true,
+    scopes: input.scopes,
+    overrideUserInfo: false,
     mapping: input.roleClaim ? { extraFields: { [ROLE_CLAIM_FIELD]: input.roleClaim } } : undefined,
   });
 }
@@ -42,13 +56,28 @@ export function oidcPluginConfig(input: { endpoints: OidcEndpoints; clientId: st
  * (also the audience), and its private key, sealed, when the IdP wants signed requests or encrypts assertions.
  */
 export function samlPluginConfig(input: {
-  spEntityId: string; metadataXml: string; metadata: SamlIdpMetadata; sealedSpPrivateKey: string | null; spCertificate: string | null; roleClaim: string | null;
+  spEntityId: string;
+  metadataXml: string;
+  metadata: SamlIdpMetadata;
+  sealedSpPrivateKey: string | null;
+  spCertificate: string | null;
+  roleClaim: string | null;
 }): string {
   return JSON.stringify({
-    issuer: input.spEntityId, audience: input.spEntityId, entryPoint: input.metadata.ssoUrl ?? undefined, cert: input.metadata.certificates[0]?.pem,
+    issuer: input.spEntityId,
+    audience: input.spEntityId,
+    entryPoint: input.metadata.ssoUrl ?? undefined,
+    cert: input.metadata.certificates[0]?.pem,
     idpMetadata: { metadata: input.metadataXml },
-    spMetadata: input.sealedSpPrivateKey ? { entityID: input.spEntityId, privateKey: input.sealedSpPrivateKey, signingCert: input.spCertificate ?? undefined } : { entityID: input.spEntityId },
-    wantAssertionsSigned: true, authnRequestsSigned: Boolean(input.sealedSpPrivateKey),
+    spMetadata: input.sealedSpPrivateKey
+      ? {
+          entityID: input.spEntityId,
+          privateKey: input.sealedSpPrivateKey,
+          signingCert: input.spCertificate ?? undefined,
+        }
+      : { entityID: input.spEntityId },
+    wantAssertionsSigned: true,
+    authnRequestsSigned: Boolean(input.sealedSpPrivateKey),
     mapping: input.roleClaim ? { extraFields: { [ROLE_CLAIM_FIELD]: input.roleClaim } } : undefined,
   });
 }
@@ -69,15 +98,24 @@ export function storedOidcSecret(config: string | null): string | null {
 
 /** The stored SP private key of a samlConfig JSON (still sealed). */
 export function storedSamlKey(config: string | null): { key: string; certificate: string | null } | null {
-  const sp = config ? (JSON.parse(config) as { spMetadata?: { privateKey?: unknown; signingCert?: unknown } }).spMetadata : undefined;
-  return typeof sp?.privateKey === "string" ? { key: sp.privateKey, certificate: typeof sp.signingCert === "string" ? sp.signingCert : null } : null;
+  const sp = config
+    ? (JSON.parse(config) as { spMetadata?: { privateKey?: unknown; signingCert?: unknown } }).spMetadata
+    : undefined;
+  return typeof sp?.privateKey === "string"
+    ? { key: sp.privateKey, certificate: typeof sp.signingCert === "string" ? sp.signingCert : null }
+    : null;
 }
 
 /** The plugin's config JSON with its sealed secrets opened: for the plugin at sign-in, never for an answer. */
 export function openPluginConfig(sealer: Sealer, config: unknown): unknown {
   if (typeof config !== "string" || !config.includes(SEALED)) return config;
   const parsed = JSON.parse(config) as Record<string, unknown> & { spMetadata?: Record<string, unknown> };
-  const opened: Record<string, unknown> = { ...parsed, clientSecret: openSecret(sealer, parsed.clientSecret), privateKey: openSecret(sealer, parsed.privateKey) };
-  if (parsed.spMetadata) opened.spMetadata = { ...parsed.spMetadata, privateKey: openSecret(sealer, parsed.spMetadata.privateKey) };
+  const opened: Record<string, unknown> = {
+    ...parsed,
+    clientSecret: openSecret(sealer, parsed.clientSecret),
+    privateKey: openSecret(sealer, parsed.privateKey),
+  };
+  if (parsed.spMetadata)
+    opened.spMetadata = { ...parsed.spMetadata, privateKey: openSecret(sealer, parsed.spMetadata.privateKey) };
   return JSON.stringify(opened);
 }

@@ -15,7 +15,10 @@ describe("domain proof by DNS TXT", () => {
 });
 
 describe("the role a person joins with", () => {
-  const rules = [{ value: "throng-admins", role: "admin" as const }, { value: "auditors", role: "viewer" as const }];
+  const rules = [
+    { value: "throng-admins", role: "admin" as const },
+    { value: "auditors", role: "viewer" as const },
+  ];
 
   it("takes the first rule whose value the claim holds, from a list or a single value", () => {
     expect(joinRole(["engineering", "throng-admins"], rules, "member")).toBe("admin");

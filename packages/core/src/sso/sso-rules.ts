@@ -19,7 +19,13 @@ export function provesDomain(records: string[][], token: string): boolean {
 /** The domain of an email address, lower-cased; null when it has none. */
 export function emailDomain(email: string): string | null {
   const at = email.lastIndexOf("@");
-  const domain = at > 0 ? email.slice(at + 1).trim().toLowerCase() : "";
+  const domain =
+    at > 0
+      ? email
+          .slice(at + 1)
+          .trim()
+          .toLowerCase()
+      : "";
   return domain.includes(".") ? domain : null;
 }
 
@@ -33,7 +39,13 @@ export function joinRole(claim: unknown, rules: readonly RoleRule[], defaultRole
 }
 
 function claimValues(claim: unknown): string[] {
-  if (typeof claim === "string") return claim.includes(",") || claim.includes(" ") ? claim.split(/[,\s]+/).filter(Boolean).concat(claim) : [claim];
+  if (typeof claim === "string")
+    return claim.includes(",") || claim.includes(" ")
+      ? claim
+          .split(/[,\s]+/)
+          .filter(Boolean)
+          .concat(claim)
+      : [claim];
   if (Array.isArray(claim)) return claim.flatMap((value) => (typeof value === "string" ? [value] : []));
   return [];
 }

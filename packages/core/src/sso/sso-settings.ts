@@ -1,15 +1,33 @@
 import { randomBytes } from "node:crypto";
 import { ThrongError, parseOrThrow } from "@throng/protocol/errors";
 import {
-  AddSsoDomain, EmailDomain, JoinRole, PutSsoProvider, PutSsoProviderEnabled, PutSsoRequirement, RoleRule,
-  type PutOidcProvider, type PutSamlProvider, type SsoDomainView, type SsoProviderView, type SsoSettings,
+  AddSsoDomain,
+  EmailDomain,
+  JoinRole,
+  PutSsoProvider,
+  PutSsoProviderEnabled,
+  PutSsoRequirement,
+  RoleRule,
+  type PutOidcProvider,
+  type PutSamlProvider,
+  type SsoDomainView,
+  type SsoProviderView,
+  type SsoSettings,
 } from "@throng/protocol/sso";
 import type { SsoDomainRow, SsoProviderRow, SsoProviderWrite, SsoRepo } from "@throng/db/repos/sso";
 import type { Clock } from "../ports";
 import type { Sealer } from "../metrics-export/sealed-secrets";
 import type { AuditLog } from "../orgs/audit";
 import { authorize, type Actor } from "../orgs/permissions";
-import { oidcPluginConfig, samlPluginConfig, sealSecret, storedOidcSecret, storedSamlKey, type OidcEndpoints, type SamlIdpMetadata } from "./sso-config";
+import {
+  oidcPluginConfig,
+  samlPluginConfig,
+  sealSecret,
+  storedOidcSecret,
+  storedSamlKey,
+  type OidcEndpoints,
+  type SamlIdpMetadata,
+} from "./sso-config";
 import { provesDomain, txtRecordName, txtRecordValue } from "./sso-rules";
 
 /** Reads an issuer's discovery document; throws a ThrongError in plain words when it cannot. */
@@ -30,39 +48,87 @@ export interface SsoConfig {
 }
 
 export interface SsoSettingsDeps {
-  sso: SsoRepo; audit: AuditLog; sealer: Sealer; clock: Clock; config: SsoConfig;
-  resolveTxt: TxtResolver; discoverOidc: OidcDiscovery; samlMetadata: SamlMetadataReader;
+  sso: SsoRepo;
+  audit: AuditLog;
+  sealer: Sealer;
+  clock: Clock;
+  config: SsoConfig;
+  resolveTxt: TxtResolver;
+  discoverOidc: OidcDiscovery;
+  samlMetadata: SamlMetadataReader;
 }
 
 /** Where the identity provider sends people back, and what it must call Throng: shown beside each provider. */
 export function serviceProviderDetails(config: SsoConfig, providerId: string, protocol: "oidc" | "saml") {
   const metadataUrl = `${config.authBaseUrl}/sso/saml2/sp/metadata?providerId=${providerId}`;
   return protocol === "oidc"
-    ? { redirectUri: `${config.authBaseUrl}/sso/callback/${providerId}`, acsUrl: null, entityId: null, metadataUrl: null }
-    : { redirectUri: null, acsUrl: `${config.authBaseUrl}/sso/saml2/sp/acs/${providerId}`, entityId: metadataUrl, metadataUrl };
+    ? {
+        redirectUri: `${config.authBaseUrl}/sso/callback/${providerId}`,
+        acsUrl: null,
+        entityId: null,
+        metadataUrl: null,
+      }
+    : {
+        redirectUri: null,
+        acsUrl: `${config.authBaseUrl}/sso/saml2/sp/acs/${providerId}`,
+        entityId: metadataUrl,
+        metadataUrl,
+      };
 }
 
 function domainView(row: SsoDomainRow): SsoDomainView {
   return {
-    domain: row.domain, verified: row.verifiedAt !== null, txtName: txtRecordName(row.domain), txtValue: txtRecordValue(row.token),
-    verifiedAt: row.verifiedAt?.toISOString() ?? null, verifiedBy: row.verifiedBy,
+    domain: row.domain,
+    verified: row.verifiedAt !== null,
+    txtName: txtRecordName(row.domain),
+    txtValue: txtRecordValue(row.token),
+    verifiedAt: row.verifiedAt?.toISOString() ?? null,
+    verifiedBy: row.verifiedBy,
   };
 }
 
 function providerView(config: SsoConfig, samlMetadata: SamlMetadataReader, row: SsoProviderRow): SsoProviderView {
   const protocol = row.oidcConfig ? "oidc" : "saml";
-  const oidc = row.oidcConfig ? (JSON.parse(row.oidcConfig) as { clientId: string; clientSecret?: string; scopes?: string[]; authorizationEndpoint?: string }) : null;
-  const saml = row.samlConfig ? (JSON.parse(row.samlConfig) as { idpMetadata: { metadata: string }; spMetadata?: { privateKey?: string } }) : null;
+  const oidc = row.oidcConfig
+    ? (JSON.parse(row.oidcConfig) as {
+        clientId: string;
+        clientSecret?: string;
+        scopes?: string[];
+        authorizationEndpoint?: string;
+      })
+    : null;
+  const saml = row.samlConfig
+    ? (JSON.parse(row.samlConfig) as { idpMetadata: { metadata: string }; spMetadata?: { privateKey?: string } })
+    : null;
   const idp = saml ? samlMetadata.read(saml.idpMetadata.metadata) : null;
   return {
-    id: row.providerId, name: row.name, protocol, domains: row.domains, enabled: row.enabled, active: row.enabled && row.domainVerified, issuer: row.issuer,
-    oidc: oidc && { clientId: oidc.clientId, clientSecret: oidc.clientSecret ? "set" : "not set", scopes: oidc.scopes ?? [], authorizationEndpoint: oidc.authorizationEndpoint ?? null },
-    saml: idp && {
-      entityId: idp.entityId, ssoUrl: idp.ssoUrl, metadataUrl: row.metadataUrl, certificateSha256: idp.certificates[0]?.sha256 ?? null,
-      certificateExpires: idp.certificates[0]?.notAfter ?? null, spPrivateKey: saml?.spMetadata?.privateKey ? "set" : "not set",
+    id: row.providerId,
+    name: row.name,
+    protocol,
+    domains: row.domains,
+    enabled: row.enabled,
+    active: row.enabled && row.domainVerified,
+    issuer: row.issuer,
+    oidc: oidc && {
+      clientId: oidc.clientId,
+      clientSecret: oidc.clientSecret ? "set" : "not set",
+      scopes: oidc.scopes ?? [],
+      authorizationEndpoint: oidc.authorizationEndpoint ?? null,
     },
-    roleClaim: row.roleClaim, roleRules: row.roleRules.map((rule) => RoleRule.parse(rule)), defaultRole: JoinRole.parse(row.defaultRole),
-    serviceProvider: serviceProviderDetails(config, row.providerId, protocol), createdBy: row.createdBy, updatedAt: row.updatedAt.toISOString(),
+    saml: idp && {
+      entityId: idp.entityId,
+      ssoUrl: idp.ssoUrl,
+      metadataUrl: row.metadataUrl,
+      certificateSha256: idp.certificates[0]?.sha256 ?? null,
+      certificateExpires: idp.certificates[0]?.notAfter ?? null,
+      spPrivateKey: saml?.spMetadata?.privateKey ? "set" : "not set",
+    },
+    roleClaim: row.roleClaim,
+    roleRules: row.roleRules.map((rule) => RoleRule.parse(rule)),
+    defaultRole: JoinRole.parse(row.defaultRole),
+    serviceProvider: serviceProviderDetails(config, row.providerId, protocol),
+    createdBy: row.createdBy,
+    updatedAt: row.updatedAt.toISOString(),
   };
 }
 
@@ -85,49 +151,119 @@ export function createSsoSettings(deps: SsoSettingsDeps) {
     const claimed = new Set((await sso.listDomains(actor.orgId)).map((d) => d.domain));
     const others = (await sso.listProviders(actor.orgId)).filter((p) => p.providerId !== providerId);
     const fields = domains.flatMap((domain, i) => {
-      if (!claimed.has(domain)) return [{ path: `domains.${i}`, message: `add ${domain} under Domains first (and verify it), then name it here` }];
+      if (!claimed.has(domain))
+        return [
+          { path: `domains.${i}`, message: `add ${domain} under Domains first (and verify it), then name it here` },
+        ];
       const taken = others.find((p) => p.domains.includes(domain));
-      return taken ? [{ path: `domains.${i}`, message: `${domain} already signs in through ${taken.name}: remove it there first` }] : [];
+      return taken
+        ? [{ path: `domains.${i}`, message: `${domain} already signs in through ${taken.name}: remove it there first` }]
+        : [];
     });
-    if (fields.length) throw new ThrongError("validation_failed", `Invalid identity provider: ${fields.map((f) => `${f.path}: ${f.message}`).join("; ")}`, fields);
+    if (fields.length)
+      throw new ThrongError(
+        "validation_failed",
+        `Invalid identity provider: ${fields.map((f) => `${f.path}: ${f.message}`).join("; ")}`,
+        fields,
+      );
   }
 
   async function oidcWrite(body: PutOidcProvider, current: SsoProviderRow | null): Promise<SsoProviderWrite> {
     const kept = current?.oidcConfig ? storedOidcSecret(current.oidcConfig) : null;
-    if (!body.clientSecret && !kept) throw new ThrongError("validation_failed", "Invalid identity provider: clientSecret: paste the client secret", [{ path: "clientSecret", message: "paste the client secret" }]);
+    if (!body.clientSecret && !kept)
+      throw new ThrongError("validation_failed", "Invalid identity provider: clientSecret: paste the client secret", [
+        { path: "clientSecret", message: "paste the client secret" },
+      ]);
     const endpoints = await deps.discoverOidc(body.issuer);
     const sealedClientSecret = body.clientSecret ? sealSecret(sealer, body.clientSecret) : kept!;
     return {
-      ...mapping(body), issuer: endpoints.issuer, metadataUrl: null, samlConfig: null,
-      oidcConfig: oidcPluginConfig({ endpoints, clientId: body.clientId, sealedClientSecret, scopes: body.scopes, roleClaim: body.roleClaim }),
+      ...mapping(body),
+      issuer: endpoints.issuer,
+      metadataUrl: null,
+      samlConfig: null,
+      oidcConfig: oidcPluginConfig({
+        endpoints,
+        clientId: body.clientId,
+        sealedClientSecret,
+        scopes: body.scopes,
+        roleClaim: body.roleClaim,
+      }),
     };
   }
 
-  async function samlWrite(body: PutSamlProvider, providerId: string, current: SsoProviderRow | null): Promise<SsoProviderWrite> {
+  async function samlWrite(
+    body: PutSamlProvider,
+    providerId: string,
+    current: SsoProviderRow | null,
+  ): Promise<SsoProviderWrite> {
     const xml = body.metadataXml?.trim() || (body.metadataUrl ? await deps.samlMetadata.fetch(body.metadataUrl) : null);
-    if (!xml) throw new ThrongError("validation_failed", "Invalid identity provider: metadataUrl: give the IdP's metadata URL or paste its metadata XML", [{ path: "metadataUrl", message: "give the IdP's metadata URL or paste its metadata XML" }]);
+    if (!xml)
+      throw new ThrongError(
+        "validation_failed",
+        "Invalid identity provider: metadataUrl: give the IdP's metadata URL or paste its metadata XML",
+        [{ path: "metadataUrl", message: "give the IdP's metadata URL or paste its metadata XML" }],
+      );
     const metadata = deps.samlMetadata.read(xml);
     if (metadata.certificates.length === 0) {
-      throw new ThrongError("validation_failed", "Invalid identity provider: metadataXml: the metadata names no signing certificate, and Throng accepts only signed assertions", [{ path: "metadataXml", message: "the metadata names no signing certificate, and Throng accepts only signed assertions" }]);
+      throw new ThrongError(
+        "validation_failed",
+        "Invalid identity provider: metadataXml: the metadata names no signing certificate, and Throng accepts only signed assertions",
+        [
+          {
+            path: "metadataXml",
+            message: "the metadata names no signing certificate, and Throng accepts only signed assertions",
+          },
+        ],
+      );
     }
-    if (body.spPrivateKey && !body.spCertificate) throw new ThrongError("validation_failed", "Invalid identity provider: spCertificate: give the certificate of the private key too", [{ path: "spCertificate", message: "give the certificate of the private key too" }]);
+    if (body.spPrivateKey && !body.spCertificate)
+      throw new ThrongError(
+        "validation_failed",
+        "Invalid identity provider: spCertificate: give the certificate of the private key too",
+        [{ path: "spCertificate", message: "give the certificate of the private key too" }],
+      );
     const kept = current?.samlConfig ? storedSamlKey(current.samlConfig) : null;
     const sealedSpPrivateKey = body.spPrivateKey ? sealSecret(sealer, body.spPrivateKey) : (kept?.key ?? null);
     const spEntityId = serviceProviderDetails(config, providerId, "saml").entityId!;
     return {
-      ...mapping(body), issuer: metadata.entityId, metadataUrl: body.metadataXml?.trim() ? null : (body.metadataUrl ?? null), oidcConfig: null,
-      samlConfig: samlPluginConfig({ spEntityId, metadataXml: xml, metadata, sealedSpPrivateKey, spCertificate: body.spCertificate ?? kept?.certificate ?? null, roleClaim: body.roleClaim }),
+      ...mapping(body),
+      issuer: metadata.entityId,
+      metadataUrl: body.metadataXml?.trim() ? null : (body.metadataUrl ?? null),
+      oidcConfig: null,
+      samlConfig: samlPluginConfig({
+        spEntityId,
+        metadataXml: xml,
+        metadata,
+        sealedSpPrivateKey,
+        spCertificate: body.spCertificate ?? kept?.certificate ?? null,
+        roleClaim: body.roleClaim,
+      }),
     };
   }
 
   function mapping(body: PutSsoProvider) {
-    return { name: body.name, domains: [...new Set(body.domains)], roleClaim: body.roleClaim, roleRules: body.roleRules, defaultRole: body.defaultRole };
+    return {
+      name: body.name,
+      domains: [...new Set(body.domains)],
+      roleClaim: body.roleClaim,
+      roleRules: body.roleRules,
+      defaultRole: body.defaultRole,
+    };
   }
 
-  async function write(actor: Actor, input: unknown, providerId: string, current: SsoProviderRow | null): Promise<SsoProviderWrite> {
+  async function write(
+    actor: Actor,
+    input: unknown,
+    providerId: string,
+    current: SsoProviderRow | null,
+  ): Promise<SsoProviderWrite> {
     authorize(actor, "settings.manage");
     const body = parseOrThrow(PutSsoProvider, input, "identity provider");
-    if (current && (current.oidcConfig ? "oidc" : "saml") !== body.protocol) throw new ThrongError("conflict", `${current.name} is ${current.oidcConfig ? "an OIDC" : "a SAML"} provider: add a new provider for ${body.protocol.toUpperCase()} instead`);
+    if (current && (current.oidcConfig ? "oidc" : "saml") !== body.protocol)
+      throw new ThrongError(
+        "conflict",
+        `${current.name} is ${current.oidcConfig ? "an OIDC" : "a SAML"} provider: add a new provider for ${body.protocol.toUpperCase()} instead`,
+      );
     await checkDomains(actor, body.domains, current ? providerId : null);
     return body.protocol === "oidc" ? oidcWrite(body, current) : samlWrite(body, providerId, current);
   }
@@ -136,15 +272,19 @@ export function createSsoSettings(deps: SsoSettingsDeps) {
     async settings(actor: Actor): Promise<SsoSettings> {
       authorize(actor, "settings.read");
       return {
-        requireSso: await sso.requiresSso(actor.orgId), domains: (await sso.listDomains(actor.orgId)).map(domainView),
-        providers: (await sso.listProviders(actor.orgId)).map(view), ssoSessionHours: config.ssoSessionHours, passwordSessionDays: config.passwordSessionDays,
+        requireSso: await sso.requiresSso(actor.orgId),
+        domains: (await sso.listDomains(actor.orgId)).map(domainView),
+        providers: (await sso.listProviders(actor.orgId)).map(view),
+        ssoSessionHours: config.ssoSessionHours,
+        passwordSessionDays: config.passwordSessionDays,
       };
     },
 
     async addDomain(actor: Actor, input: unknown): Promise<SsoDomainView> {
       authorize(actor, "settings.manage");
       const { domain } = parseOrThrow(AddSsoDomain, input, "domain");
-      if (!(await sso.insertDomain(actor.orgId, domain, randomBytes(18).toString("base64url")))) throw new ThrongError("conflict", `${domain} is already one of this organisation's domains`);
+      if (!(await sso.insertDomain(actor.orgId, domain, randomBytes(18).toString("base64url"))))
+        throw new ThrongError("conflict", `${domain} is already one of this organisation's domains`);
       await audit.record(actor.orgId, actor.label, "sso.domain-added", domain);
       return domainView((await sso.getDomain(actor.orgId, domain))!);
     },
@@ -154,15 +294,22 @@ export function createSsoSettings(deps: SsoSettingsDeps) {
       authorize(actor, "settings.manage");
       const domain = parseOrThrow(EmailDomain, rawDomain, "domain");
       const claim = await sso.getDomain(actor.orgId, domain);
-      if (!claim) throw new ThrongError("not_found", `${domain} is not one of this organisation's domains: add it first`);
+      if (!claim)
+        throw new ThrongError("not_found", `${domain} is not one of this organisation's domains: add it first`);
       if (claim.verifiedAt) return domainView(claim);
       const name = txtRecordName(domain);
       const records = await deps.resolveTxt(name);
       if (!provesDomain(records, claim.token)) {
-        throw new ThrongError("conflict", `No TXT record "${txtRecordValue(claim.token)}" at ${name} yet: publish it at your DNS host, wait for it to appear (often minutes, up to the record's TTL), then verify again`);
+        throw new ThrongError(
+          "conflict",
+          `No TXT record "${txtRecordValue(claim.token)}" at ${name} yet: publish it at your DNS host, wait for it to appear (often minutes, up to the record's TTL), then verify again`,
+        );
       }
       if (!(await sso.markDomainVerified(actor.orgId, domain, actor.label, new Date(clock.now())))) {
-        throw new ThrongError("conflict", `${domain} is verified by another organisation on this Throng; one domain signs in to one organisation`);
+        throw new ThrongError(
+          "conflict",
+          `${domain} is verified by another organisation on this Throng; one domain signs in to one organisation`,
+        );
       }
       await audit.record(actor.orgId, actor.label, "sso.domain-verified", domain, { record: name });
       return domainView((await sso.getDomain(actor.orgId, domain))!);
@@ -172,8 +319,10 @@ export function createSsoSettings(deps: SsoSettingsDeps) {
       authorize(actor, "settings.manage");
       const domain = parseOrThrow(EmailDomain, rawDomain, "domain");
       const usedBy = (await sso.listProviders(actor.orgId)).find((p) => p.domains.includes(domain));
-      if (usedBy) throw new ThrongError("conflict", `${usedBy.name} signs ${domain} in: take the domain off that provider first`);
-      if (!(await sso.deleteDomain(actor.orgId, domain))) throw new ThrongError("not_found", `${domain} is not one of this organisation's domains`);
+      if (usedBy)
+        throw new ThrongError("conflict", `${usedBy.name} signs ${domain} in: take the domain off that provider first`);
+      if (!(await sso.deleteDomain(actor.orgId, domain)))
+        throw new ThrongError("not_found", `${domain} is not one of this organisation's domains`);
       await audit.record(actor.orgId, actor.label, "sso.domain-removed", domain);
     },
 
@@ -181,7 +330,12 @@ export function createSsoSettings(deps: SsoSettingsDeps) {
       const providerId = `sso-${randomBytes(5).toString("hex")}`;
       const fields = await write(actor, input, providerId, null);
       await sso.insertProvider(actor.orgId, providerId, fields, actor.label, actor.userId);
-      await audit.record(actor.orgId, actor.label, "sso.provider-added", fields.name, { provider: providerId, protocol: fields.oidcConfig ? "oidc" : "saml", issuer: fields.issuer, domains: fields.domains });
+      await audit.record(actor.orgId, actor.label, "sso.provider-added", fields.name, {
+        provider: providerId,
+        protocol: fields.oidcConfig ? "oidc" : "saml",
+        issuer: fields.issuer,
+        domains: fields.domains,
+      });
       return view((await sso.getProvider(actor.orgId, providerId))!);
     },
 
@@ -190,8 +344,15 @@ export function createSsoSettings(deps: SsoSettingsDeps) {
       const current = await provider(actor, providerId);
       const fields = await write(actor, input, providerId, current);
       await sso.updateProvider(actor.orgId, providerId, fields);
-      const secretReplaced = (input as { clientSecret?: unknown; spPrivateKey?: unknown }).clientSecret !== undefined || (input as { spPrivateKey?: unknown }).spPrivateKey !== undefined;
-      await audit.record(actor.orgId, actor.label, "sso.provider-changed", fields.name, { provider: providerId, issuer: fields.issuer, domains: fields.domains, secretReplaced });
+      const secretReplaced =
+        (input as { clientSecret?: unknown; spPrivateKey?: unknown }).clientSecret !== undefined ||
+        (input as { spPrivateKey?: unknown }).spPrivateKey !== undefined;
+      await audit.record(actor.orgId, actor.label, "sso.provider-changed", fields.name, {
+        provider: providerId,
+        issuer: fields.issuer,
+        domains: fields.domains,
+        secretReplaced,
+      });
       return view((await sso.getProvider(actor.orgId, providerId))!);
     },
 
@@ -211,12 +372,24 @@ export function createSsoSettings(deps: SsoSettingsDeps) {
       const { enabled } = parseOrThrow(PutSsoProviderEnabled, input, "provider switch");
       const current = await provider(actor, providerId);
       if (!enabled && (await sso.requiresSso(actor.orgId))) {
-        const othersActive = (await sso.listProviders(actor.orgId)).some((p) => p.providerId !== providerId && p.enabled && p.domainVerified);
-        if (!othersActive) throw new ThrongError("conflict", `${current.name} is the only provider that signs members in while SSO is required: turn Require SSO off first, or add another provider`);
+        const othersActive = (await sso.listProviders(actor.orgId)).some(
+          (p) => p.providerId !== providerId && p.enabled && p.domainVerified,
+        );
+        if (!othersActive)
+          throw new ThrongError(
+            "conflict",
+            `${current.name} is the only provider that signs members in while SSO is required: turn Require SSO off first, or add another provider`,
+          );
       }
       if (current.enabled === enabled) return { enabled };
       await sso.setProviderEnabled(actor.orgId, providerId, enabled);
-      await audit.record(actor.orgId, actor.label, enabled ? "sso.provider-enabled" : "sso.provider-disabled", current.name, { provider: providerId });
+      await audit.record(
+        actor.orgId,
+        actor.label,
+        enabled ? "sso.provider-enabled" : "sso.provider-disabled",
+        current.name,
+        { provider: providerId },
+      );
       return { enabled };
     },
 
@@ -225,7 +398,10 @@ export function createSsoSettings(deps: SsoSettingsDeps) {
       authorize(actor, "settings.manage");
       const { requireSso } = parseOrThrow(PutSsoRequirement, input, "SSO requirement");
       if (requireSso && !(await sso.listProviders(actor.orgId)).some((p) => p.enabled && p.domainVerified)) {
-        throw new ThrongError("conflict", "Add (or turn on) an identity provider whose domains are all verified before requiring SSO: members would have no way in");
+        throw new ThrongError(
+          "conflict",
+          "Add (or turn on) an identity provider whose domains are all verified before requiring SSO: members would have no way in",
+        );
       }
       await sso.setRequireSso(actor.orgId, requireSso, actor.label);
       await audit.record(actor.orgId, actor.label, requireSso ? "sso.required" : "sso.not-required", null);

@@ -3,7 +3,11 @@ import { ShareReport } from "../../../components/share-report";
 import "../../(app)/runs/[id]/report/report.css";
 
 // Outside the (app) group: no session, no navigation, no links into the dashboard.
-export const metadata: Metadata = { title: "Shared report", robots: { index: false, follow: false }, referrer: "no-referrer" };
+export const metadata: Metadata = {
+  title: "Shared report",
+  robots: { index: false, follow: false },
+  referrer: "no-referrer",
+};
 
 export default async function SharePage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
