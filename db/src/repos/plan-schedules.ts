@@ -64,14 +64,12 @@ export function createPlanScheduleRepo(db: Db) {
           created_by: schedule.createdBy,
         })
         .onConflict((oc) =>
-          oc
-            .column("plan_id")
-            .doUpdateSet({
-              cron: schedule.cron,
-              timezone: schedule.timezone,
-              created_by: schedule.createdBy,
-              updated_at: new Date(),
-            }),
+          oc.column("plan_id").doUpdateSet({
+            cron: schedule.cron,
+            timezone: schedule.timezone,
+            created_by: schedule.createdBy,
+            updated_at: new Date(),
+          }),
         )
         .returning(columns)
         .executeTakeFirstOrThrow();

@@ -261,6 +261,9 @@ export function createRunRepo(db: Db) {
       events: readonly { agentId: string | null; message: string }[],
     ) {
       await db.transaction().execute(async (tx) => {
+        // Two closes of one run may replace its events at once (a job run twice, two workers): without the lock both
+        // delete nothing and both insert, and the run shows every event twice.
+        await sql`select pg_advisory_xact_lock(hashtextextended(${`run-events:${runId}:${kind}`}, 0))`.execute(tx);
         await tx
           .deleteFrom("run_events")
           .where("org_id", "=", orgId)
