@@ -1,4 +1,10 @@
-import type { MetricSnapshot, SnapshotCounters, SnapshotHistograms } from "@throng/protocol/snapshot";
+import type {
+  MetricSnapshot,
+  SessionStepFailure,
+  SessionStepFailures,
+  SnapshotCounters,
+  SnapshotHistograms,
+} from "@throng/protocol/snapshot";
 import type { Histogram } from "hdr-histogram-js";
 import type { ErrorSampler } from "./error-samples";
 import { createHealthSampler, type HealthSampler } from "./health";
@@ -45,6 +51,10 @@ export interface ScenarioMetrics {
   reconnecting(cause: string): void;
   duplicate(): void;
   outOfOrder(): void;
+  /** Session step `step` (its index in the plan's session) ended well after `micros`. */
+  sessionStepMicros(step: number, micros: number): void;
+  /** Session step `step` failed (its cause is also counted in errorsByKind, where the failure is counted). */
+  sessionStepFailed(step: number, cause: SessionStepFailure): void;
 }
 
 /** Where one snapshot sits in the run. */
@@ -79,7 +89,7 @@ type OptionalCounter =
   | "broadcastsReceived"
   | "loginsSucceeded"
   | "loginsFailed";
-type OptionalHistogram = Exclude<keyof SnapshotHistograms, "rttUs" | "script">;
+type OptionalHistogram = Exclude<keyof SnapshotHistograms, "rttUs" | "script" | "sessionSteps">;
 
 function zeroCounters(connectionsOpen: number): SnapshotCounters {
   return {
@@ -93,6 +103,15 @@ function zeroCounters(connectionsOpen: number): SnapshotCounters {
     bytesReceived: 0,
     errors: 0,
   };
+}
+
+/** Each session step's histogram that has been used, encoded, by its index. */
+function encodeSteps(stepTimes: readonly (Histogram | undefined)[]): Record<string, string> {
+  const encoded: Record<string, string> = {};
+  stepTimes.forEach((histogram, step) => {
+    if (histogram) encoded[step] = encodeHistogram(histogram);
+  });
+  return encoded;
 }
 
 function increment(record: Record<string, number>, key: string, by = 1): void {
@@ -164,6 +183,10 @@ export function createSnapshotBuilder(options: {
   // A script's named histograms and counters (fold): like optional ones, in every snapshot from their first.
   const scriptHistograms = new Map<string, Histogram>();
   const scriptCounts = new Map<string, number>();
+  // A session's steps, by index: each one's time (from its first use, in every later snapshot) and failures by cause.
+  const stepTimes: Histogram[] = [];
+  let stepFailures: SessionStepFailures = {};
+  let stepFailed = false;
   // A script worker's open-connections gauge, as of its last folded part (its sockets are not the engine's own).
   let foldedConnectionsOpen = 0;
 
@@ -234,6 +257,14 @@ export function createSnapshotBuilder(options: {
     },
     duplicate: () => count("duplicates"),
     outOfOrder: () => count("outOfOrder"),
+    sessionStepMicros(step, micros) {
+      recordMicros((stepTimes[step] ??= createLatencyHistogram()), micros);
+    },
+    sessionStepFailed(step, cause) {
+      const causes = (stepFailures[step] ??= {});
+      causes[cause] = (causes[cause] ?? 0) + 1;
+      stepFailed = true;
+    },
   };
 
   return {
@@ -253,6 +284,8 @@ export function createSnapshotBuilder(options: {
         histograms.script = Object.fromEntries(
           [...scriptHistograms].map(([name, value]) => [name, encodeHistogram(value)]),
         );
+      if (stepTimes.length) histograms.sessionSteps = encodeSteps(stepTimes);
+      if (stepFailed) snapshotCounters.sessionStepFailures = stepFailures;
       if (scriptCounts.size) snapshotCounters.scriptCounts = Object.fromEntries(scriptCounts);
       if (usedRecords.reconnectsByCause) snapshotCounters.reconnectsByCause = reconnectsByCause;
       options.transportCounters?.(snapshotCounters);
@@ -274,6 +307,9 @@ export function createSnapshotBuilder(options: {
       errorsByKind = {};
       closesByCause = {};
       reconnectsByCause = {};
+      stepFailures = {};
+      stepFailed = false;
+      for (const step of stepTimes) step?.reset();
       for (const name of optionalCounters.keys()) optionalCounters.set(name, 0);
       rtt.reset();
       for (const value of optionalHistograms.values()) value.reset();
