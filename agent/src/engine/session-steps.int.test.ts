@@ -1,4 +1,8 @@
-import type { ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionStep } from "@throng/protocol/plan";
 import { summariseRun } from "@throng/wire/run-summary";
@@ -109,4 +113,35 @@ describe("a session's steps, each timed and its failures by cause, against a rea
     expect(quit.steps["3"]).toMatchObject({ count: 0, failures: { closed: 4 } });
     expect(quit.steps["2"]).toMatchObject({ count: 4, failures: {} });
   });
+
+  it("`throng-agent run` on 2 engines prints each step's line in its summary, merged across its engines", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "throng-steps-"));
+    const planPath = join(dir, "steps.json");
+    await writeFile(
+      planPath,
+      JSON.stringify({
+        name: "steps",
+        ...plan(
+          [send("AUTH secret"), expectReply("+OK"), send("PING"), expectReply("+PONG"), send("GET"), expectReply("$")],
+          6,
+        ),
+      }),
+    );
+    const bundle = fileURLToPath(new URL("../../dist/throng-agent.mjs", import.meta.url));
+    const agent = spawn(process.execPath, [bundle, "run", planPath, "--engines", "2", "--quiet"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    agent.stdout?.on("data", (data) => (output += String(data)));
+    agent.stderr?.on("data", (data) => (output += String(data)));
+    try {
+      await new Promise((resolve) => agent.on("exit", resolve));
+      expect(output).toContain("session steps:");
+      expect(output).toMatch(/step {2}3 expect +p50 [\d.]+ ms {2}p99 [\d.]+ ms {2}max [\d.]+ ms {2}\(6 done\)\n/);
+      expect(output).toContain('step  5 expect   none ended well; failed {"session-rejected":6}');
+    } finally {
+      agent.kill("SIGKILL");
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
