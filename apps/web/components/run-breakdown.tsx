@@ -54,7 +54,8 @@ export function RunBreakdown({ run }: { run: RunView }) {
             {stepRows.map((row) => (
               <tr key={row.step} data-testid="session-step-row">
                 <th scope="row">
-                  <span className="breakdown-step">{row.step}</span> <code className="breakdown-words">{row.words}</code>
+                  <span className="breakdown-step">{row.step}</span>{" "}
+                  <code className="breakdown-words">{row.words}</code>
                 </th>
                 <td className="num">{formatInteger(row.time.count)}</td>
                 <td className="num">{formatMs(row.time.p50Ms)}</td>
