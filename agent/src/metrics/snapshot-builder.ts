@@ -258,10 +258,16 @@ export function createSnapshotBuilder(options: {
     duplicate: () => count("duplicates"),
     outOfOrder: () => count("outOfOrder"),
     sessionStepMicros(step, micros) {
-      recordMicros((stepTimes[step] ??= createLatencyHistogram()), micros);
+      let histogram = stepTimes[step];
+      if (!histogram) {
+        histogram = createLatencyHistogram();
+        stepTimes[step] = histogram;
+      }
+      recordMicros(histogram, micros);
     },
     sessionStepFailed(step, cause) {
-      const causes = (stepFailures[step] ??= {});
+      const causes = stepFailures[step] ?? {};
+      stepFailures[step] = causes;
       causes[cause] = (causes[cause] ?? 0) + 1;
       stepFailed = true;
     },

@@ -192,8 +192,11 @@ export function createMerge(options: { health?: boolean } = {}) {
         (row.histograms as Record<string, unknown> | undefined)?.sessionSteps,
       );
       for (const [step, encoded] of Object.entries(steps ?? {})) addNamed(stepTimes, step, encoded);
-      for (const [step, causes] of Object.entries(counters.sessionStepFailures ?? {}))
-        addRecord((stepFailures[step] ??= {}), causes as Record<string, number>);
+      for (const [step, causes] of Object.entries(counters.sessionStepFailures ?? {})) {
+        const summed = stepFailures[step] ?? {};
+        stepFailures[step] = summed;
+        addRecord(summed, causes as Record<string, number>);
+      }
       if (row.step !== null && row.step !== undefined) step = Math.max(step ?? row.step, row.step);
     },
     /** Snapshots added so far. */
