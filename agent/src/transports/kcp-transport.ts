@@ -60,7 +60,7 @@ function encodeText(text: string): number {
   return textBuffer.write(text, "utf8");
 }
 
-const enum State {
+enum State {
   Connecting,
   Open,
   Closing,

@@ -98,7 +98,7 @@ function checkUpgrade(head: string, key: string, subprotocols: string[]): void {
     throw new Error("Server sent a Sec-WebSocket-Extensions header but none was offered in the handshake");
 }
 
-const enum State {
+enum State {
   Upgrading,
   Open,
   Closing,

@@ -1,11 +1,11 @@
 import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
 import {
-  MetricsExportSettings,
+  type MetricsExportSettings,
   MetricsSink,
   PutMetricsExportSink,
   type MetricsExportSinkView,
 } from "@throng/protocol/metrics-export";
-import { PlanSpec } from "@throng/protocol/plan";
+import type { PlanSpec } from "@throng/protocol/plan";
 import { RunStatus, RunSummary } from "@throng/protocol/run";
 import { SeriesPoint } from "@throng/protocol/snapshot";
 import type { Repos } from "@throng/db/repos";
