@@ -250,7 +250,7 @@ export async function openDiskBuffer<T extends Numbered>(
     },
     ack(runId, seq) {
       const run = runs.get(runId);
-      if (!run || !run.live.delete(seq)) return;
+      if (!run?.live.delete(seq)) return;
       run.pending.push(line({ ack: seq }));
       schedule();
     },

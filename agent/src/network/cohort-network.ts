@@ -125,7 +125,7 @@ function withKernelTallies(
   names.forEach((name, k) => {
     const entry = cohorts[name];
     const tally = tallies[k]!;
-    if (!entry || entry.applied !== "kernel") return;
+    if (entry?.applied !== "kernel") return;
     cohorts[name] = {
       ...entry,
       counters: {

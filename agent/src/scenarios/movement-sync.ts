@@ -49,7 +49,7 @@ interface Player {
 /** The update: `{"type":"move","room":R,"client":C,"seq":N,"t":µs,"x":..,"y":..,"pad":"…"}`. */
 export function moveFrame(room: number, client: number, seq: number, sentUs: number, bytes: number): string {
   const head = `{"type":"move","room":${room},"client":${client},"seq":${seq},"t":${sentUs},"x":${positionX(seq).toFixed(2)},"y":${positionY(seq).toFixed(2)},"pad":"`;
-  return head + PAD.slice(0, Math.max(0, bytes - head.length - 2)) + `"}`;
+  return `${head}${PAD.slice(0, Math.max(0, bytes - head.length - 2))}"}`;
 }
 
 /** A player walks a circle of radius 100, a tenth of a radian per update. */
