@@ -166,7 +166,7 @@ function openKernelPath(
         return queued.ranges;
       },
     );
-    const routes = cohorts.map((cohort, k): CohortRoute => {
+    const routes = cohorts.map((_cohort, k): CohortRoute => {
       const own = addresses[k]!;
       if (own.length) return { applied: "kernel", sourceAddresses: own };
       const needed = Math.min(254, Math.max(1, Math.ceil(counts[k]! / CLIENTS_PER_ADDRESS)));
