@@ -148,8 +148,8 @@ async function runVitest(services: Services): Promise<Counts> {
 async function runE2e(services: Services): Promise<Counts> {
   const started = Date.now();
   log("phase 2: e2e (Playwright in Chromium against api, workers and web)");
-  let stack;
-  let database;
+  let stack: Awaited<ReturnType<typeof startStack>> | undefined;
+  let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
   let chromiumPath: string;
   let e2eDnsServer = "";
   try {

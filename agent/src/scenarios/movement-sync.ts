@@ -90,6 +90,7 @@ export function recordBroadcast(
  * updates at updateHz (or as fast as the room receives them): the plan's `update` template or the built-in move.
  * Broadcasts are read by the plan's `broadcast` rule, or in the reference target's own format.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one closure over a run's clients and their timers, on the hot path; a split is an issue 29 follow-up with the agent bench.
 export function createMovementSync(scenario: MovementSyncScenario, context: ScenarioContext): ScenarioRunner {
   const bytes = scenario.messageBytes ?? 64;
   const rooms = new Map<number, Room>();
