@@ -66,10 +66,14 @@ export function recordBroadcast(
   arrivedUs: number,
 ): void {
   const last = streams.get(sender);
-  if (last && seq === last.seq) return metrics.duplicate();
+  if (last && seq === last.seq) {
+    metrics.duplicate();
+    return;
+  }
   if (last && seq < last.seq) {
     metrics.outOfOrder();
-    return metrics.broadcastMicros(arrivedUs - sentUs);
+    metrics.broadcastMicros(arrivedUs - sentUs);
+    return;
   }
   metrics.broadcastMicros(arrivedUs - sentUs);
   if (last) {
