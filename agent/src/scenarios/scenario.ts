@@ -276,7 +276,10 @@ class Client implements OpenedClient, TransportEvents {
     if (this.stopped) return;
     const steps = this.handlers.session?.steps;
     const { before } = this;
-    if (!steps?.steps.length) return this.goUp(before && { ...before, endedAt: performance.now() });
+    if (!steps?.steps.length) {
+      this.goUp(before && { ...before, endedAt: performance.now() });
+      return;
+    }
     const connection = this.connection;
     this.session = new SessionRun(
       steps,
@@ -362,13 +365,19 @@ const CONNECT_TIMED_OUT = "the connection did not open within the plan's connect
 const CLOSED_BY_SERVER = "the server closed the connection";
 
 function recordEnd(metrics: ScenarioMetrics, end: TransportEnd, stoppedByUs: boolean, client: number): void {
-  if (!end.opened)
-    return metrics.connectionFailed(end.error ? causeOf(end.error) : "error", client, end.error?.message);
-  if (stoppedByUs) return metrics.connectionClosed("agent");
+  if (!end.opened) {
+    metrics.connectionFailed(end.error ? causeOf(end.error) : "error", client, end.error?.message);
+    return;
+  }
+  if (stoppedByUs) {
+    metrics.connectionClosed("agent");
+    return;
+  }
   if (end.error) {
     const cause = causeOf(end.error);
     metrics.connectionClosed(cause === "reset" ? "reset" : "error");
-    return metrics.error(cause, client, end.error.message);
+    metrics.error(cause, client, end.error.message);
+    return;
   }
   // A close we did not ask for mid-run: the server dropped the client.
   metrics.connectionClosed(end.byPeer ? "server" : "agent");
