@@ -105,13 +105,44 @@ function zeroCounters(connectionsOpen: number): SnapshotCounters {
   };
 }
 
-/** Each session step's histogram that has been used, encoded, by its index. */
-function encodeSteps(stepTimes: readonly (Histogram | undefined)[]): Record<string, string> {
-  const encoded: Record<string, string> = {};
-  stepTimes.forEach((histogram, step) => {
-    if (histogram) encoded[step] = encodeHistogram(histogram);
-  });
-  return encoded;
+/**
+ * A session's steps, by index: each one's time (from its first use, in every later snapshot) and failures by cause.
+ * Recording allocates only a step's first histogram and a failure's record, never per step run.
+ */
+function createStepTally() {
+  const times: Histogram[] = [];
+  let failures: SessionStepFailures = {};
+  let failed = false;
+  return {
+    time(step: number, micros: number): void {
+      let histogram = times[step];
+      if (!histogram) {
+        histogram = createLatencyHistogram();
+        times[step] = histogram;
+      }
+      recordMicros(histogram, micros);
+    },
+    failed(step: number, cause: SessionStepFailure): void {
+      const causes = failures[step] ?? {};
+      failures[step] = causes;
+      causes[cause] = (causes[cause] ?? 0) + 1;
+      failed = true;
+    },
+    /** Writes the interval's figures into the snapshot's and starts the next interval from zero. */
+    take(histograms: SnapshotHistograms, counters: SnapshotCounters): void {
+      if (times.length) {
+        const encoded: Record<string, string> = {};
+        times.forEach((histogram, step) => {
+          if (histogram) encoded[step] = encodeHistogram(histogram);
+          histogram?.reset();
+        });
+        histograms.sessionSteps = encoded;
+      }
+      if (failed) counters.sessionStepFailures = failures;
+      failures = {};
+      failed = false;
+    },
+  };
 }
 
 function increment(record: Record<string, number>, key: string, by = 1): void {
@@ -183,10 +214,8 @@ export function createSnapshotBuilder(options: {
   // A script's named histograms and counters (fold): like optional ones, in every snapshot from their first.
   const scriptHistograms = new Map<string, Histogram>();
   const scriptCounts = new Map<string, number>();
-  // A session's steps, by index: each one's time (from its first use, in every later snapshot) and failures by cause.
-  const stepTimes: Histogram[] = [];
-  let stepFailures: SessionStepFailures = {};
-  let stepFailed = false;
+  // Each session step's time and failures, by step index.
+  const steps = createStepTally();
   // A script worker's open-connections gauge, as of its last folded part (its sockets are not the engine's own).
   let foldedConnectionsOpen = 0;
 
@@ -257,20 +286,8 @@ export function createSnapshotBuilder(options: {
     },
     duplicate: () => count("duplicates"),
     outOfOrder: () => count("outOfOrder"),
-    sessionStepMicros(step, micros) {
-      let histogram = stepTimes[step];
-      if (!histogram) {
-        histogram = createLatencyHistogram();
-        stepTimes[step] = histogram;
-      }
-      recordMicros(histogram, micros);
-    },
-    sessionStepFailed(step, cause) {
-      const causes = stepFailures[step] ?? {};
-      stepFailures[step] = causes;
-      causes[cause] = (causes[cause] ?? 0) + 1;
-      stepFailed = true;
-    },
+    sessionStepMicros: (step, micros) => steps.time(step, micros),
+    sessionStepFailed: (step, cause) => steps.failed(step, cause),
   };
 
   return {
@@ -290,8 +307,7 @@ export function createSnapshotBuilder(options: {
         histograms.script = Object.fromEntries(
           [...scriptHistograms].map(([name, value]) => [name, encodeHistogram(value)]),
         );
-      if (stepTimes.length) histograms.sessionSteps = encodeSteps(stepTimes);
-      if (stepFailed) snapshotCounters.sessionStepFailures = stepFailures;
+      steps.take(histograms, snapshotCounters);
       if (scriptCounts.size) snapshotCounters.scriptCounts = Object.fromEntries(scriptCounts);
       if (usedRecords.reconnectsByCause) snapshotCounters.reconnectsByCause = reconnectsByCause;
       options.transportCounters?.(snapshotCounters);
@@ -313,9 +329,6 @@ export function createSnapshotBuilder(options: {
       errorsByKind = {};
       closesByCause = {};
       reconnectsByCause = {};
-      stepFailures = {};
-      stepFailed = false;
-      for (const step of stepTimes) step?.reset();
       for (const name of optionalCounters.keys()) optionalCounters.set(name, 0);
       rtt.reset();
       for (const value of optionalHistograms.values()) value.reset();
