@@ -10,6 +10,7 @@ import { chartSpan } from "../lib/run-timing";
 import { statusTone } from "../lib/verdict";
 import { CapacityEvidence } from "./capacity-evidence";
 import { ErrorSamples } from "./error-samples";
+import { RoomsTable } from "./rooms-table";
 import { KcpCharts } from "./kcp-charts";
 import { ReportCohorts } from "./report-cohorts";
 import { ChartZoomProvider, type ChartZoom } from "./chart-zoom";
@@ -105,6 +106,7 @@ export function ReportDocument({
             counted={run.summary?.errorsByKind}
           />
         )}
+        {report.rooms && <RoomsTable rooms={report.rooms} />}
         {distribution}
         <ReportCohorts run={run} series={series} />
         {run.spec.target.protocol === "kcp" && (

@@ -114,6 +114,14 @@ export const RunRooms = z.object({
 });
 export type RunRooms = z.infer<typeof RunRooms>;
 
+/** A run no room was measured in (not movement-sync, or before its first snapshot). */
+export const NO_ROOMS: RunRooms = {
+  rooms: 0,
+  agents: 0,
+  worst: [],
+  spread: { reachMin: null, reachMax: null, p99MinMs: null, p99MaxMs: null },
+};
+
 const ms = (us: number | null) => (us === null ? null : us / 1000);
 
 /** The agents' latest reports as the run's view. */
