@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { PlanSpec } from "@throng/protocol/plan";
 import type { RoomsReport } from "@throng/protocol/rooms";
 import { useTestDatabase } from "../vitest-database";
+import { storedRun } from "./stored-run";
 
 const { db, repos } = await useTestDatabase({ max: 4 });
 
@@ -12,16 +13,8 @@ const spec = PlanSpec.parse({
   load: { clients: 8, durationSec: 1 },
 });
 
-async function storedRun() {
-  const orgId = crypto.randomUUID();
-  await db
-    .insertInto("organization")
-    .values({ id: orgId, name: "o", slug: orgId, logo: null, createdAt: new Date(), metadata: null })
-    .execute();
-  const planId = crypto.randomUUID();
-  const runId = crypto.randomUUID();
-  await repos.plans.insert(orgId, { id: planId, name: "p", spec });
-  await repos.runs.insert(orgId, { id: runId, planId, spec, status: "running" });
+async function runWithAgent() {
+  const { orgId, runId } = await storedRun(db, repos, spec);
   const agentId = crypto.randomUUID();
   await db
     .insertInto("agents")
@@ -53,7 +46,7 @@ const report = (received: number): RoomsReport => ({
 
 describe("an agent's rooms report per run (PROTOCOL.md §5.3)", () => {
   it("keeps the agent's newest by seq: a re-sent or late older snapshot never replaces it, and another org reads none", async () => {
-    const { orgId, runId, agentId } = await storedRun();
+    const { orgId, runId, agentId } = await runWithAgent();
     await repos.rooms.keep(orgId, runId, agentId, 5, report(100));
     await repos.rooms.keep(orgId, runId, agentId, 3, report(60));
     await repos.rooms.keep(orgId, runId, agentId, 5, report(70));
