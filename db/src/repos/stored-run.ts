@@ -2,8 +2,13 @@ import type { PlanSpec } from "@throng/protocol/plan";
 import type { Db } from "../client";
 import type { Repos } from "../repos";
 
-/** Tests: an organisation of its own with one plan of `spec` and one running run of it. */
-export async function storedRun(db: Db, repos: Repos, spec: PlanSpec): Promise<{ orgId: string; runId: string }> {
+/** Tests: an organisation of its own with one plan of `spec` and one run of it (running, unless `status` says). */
+export async function storedRun(
+  db: Db,
+  repos: Repos,
+  spec: PlanSpec,
+  status: "queued" | "running" = "running",
+): Promise<{ orgId: string; planId: string; runId: string }> {
   const orgId = crypto.randomUUID();
   await db
     .insertInto("organization")
@@ -12,6 +17,6 @@ export async function storedRun(db: Db, repos: Repos, spec: PlanSpec): Promise<{
   const planId = crypto.randomUUID();
   const runId = crypto.randomUUID();
   await repos.plans.insert(orgId, { id: planId, name: "p", spec });
-  await repos.runs.insert(orgId, { id: runId, planId, spec, status: "running" });
-  return { orgId, runId };
+  await repos.runs.insert(orgId, { id: runId, planId, spec, status });
+  return { orgId, planId, runId };
 }
