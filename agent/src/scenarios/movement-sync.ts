@@ -56,7 +56,10 @@ export function moveFrame(room: number, client: number, seq: number, sentUs: num
 const positionX = (seq: number) => Math.cos(seq / 10) * 100;
 const positionY = (seq: number) => Math.sin(seq / 10) * 100;
 
-/** Records one received broadcast: latency from the sender's send (same clock: the room is on this agent), loss, order, jitter. */
+/**
+ * Records one received broadcast: latency from the sender's send (same clock: the room is on this agent), loss, order,
+ * jitter. False for a duplicate, which is not a broadcast received.
+ */
 export function recordBroadcast(
   metrics: ScenarioMetrics,
   streams: Map<number, StreamState>,
@@ -64,16 +67,16 @@ export function recordBroadcast(
   seq: number,
   sentUs: number,
   arrivedUs: number,
-): void {
+): boolean {
   const last = streams.get(sender);
   if (last && seq === last.seq) {
     metrics.duplicate();
-    return;
+    return false;
   }
   if (last && seq < last.seq) {
     metrics.outOfOrder();
     metrics.broadcastMicros(arrivedUs - sentUs);
-    return;
+    return true;
   }
   metrics.broadcastMicros(arrivedUs - sentUs);
   if (last) {
@@ -86,6 +89,7 @@ export function recordBroadcast(
     last.arrivedUs = arrivedUs;
     last.sentUs = sentUs;
   } else streams.set(sender, { seq, arrivedUs, sentUs });
+  return true;
 }
 
 /**
@@ -174,6 +178,7 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
       metrics.messageSent(frame.length);
       // The run expects one broadcast per other member; a cohort, those its own players should receive (where they are measured).
       context.metrics.broadcastsExpected(others);
+      context.rooms?.expected(room, others, player.joined ? others + 1 : others);
       if (context.network)
         for (const member of members.values())
           if (member.joined && member !== player) member.cohort?.broadcastsExpected(1);
@@ -213,7 +218,8 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
     };
     /** One broadcast from `sender`: latency, loss, order and jitter; as fast as possible, the sender's next update once all got it. */
     const onBroadcast = (sender: number, broadcastSeq: number, sentUs: number, arrivedUs: number) => {
-      recordBroadcast(metrics, streams, sender, broadcastSeq, sentUs, arrivedUs);
+      if (recordBroadcast(metrics, streams, sender, broadcastSeq, sentUs, arrivedUs))
+        context.rooms?.received(room, arrivedUs - sentUs);
       const from = members.get(sender);
       if (from && from.awaiting > 0 && (from.awaiting -= 1) === 0) setImmediate(() => from.sendNext?.());
     };

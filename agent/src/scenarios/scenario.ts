@@ -1,4 +1,5 @@
 import type { WireFormat } from "@throng/wire/wire-format";
+import type { RoomTally } from "../metrics/room-tally";
 import type { ScenarioMetrics } from "../metrics/snapshot-builder";
 import type { LocalPorts } from "../transports/local-ports";
 import {
@@ -59,6 +60,8 @@ export interface ScenarioContext {
   warn?(message: string): void;
   /** plan.network: each client's cohort, the figures it reports into, and how its connection opens (engine/cohorts.ts). */
   network?: ClientNetwork;
+  /** movement-sync: each room's broadcasts expected and received, and their latency (metrics/room-tally.ts). */
+  rooms?: RoomTally;
 }
 
 /** A shard's network cohorts as its clients see them. */
