@@ -4,6 +4,7 @@ import { ErrorBody } from "@throng/protocol/errors";
 import type { Action } from "@throng/protocol/orgs";
 import { THRONG_VERSION } from "@throng/protocol/version";
 import { addRequestRules } from "./request-rules";
+import { bodyNaming } from "./route-schema";
 
 /**
  * Who may call a route: `public` (no credentials), `user` (session cookie or API token, org-scoped),
@@ -12,18 +13,14 @@ import { addRequestRules } from "./request-rules";
 export type Access = "public" | "user" | "signed-in" | "agent";
 
 /**
- * What each route declares in `config.doc`; with the schemas of its `schema` option, the OpenAPI document, the input
- * hook and the isolation tests read it.
+ * What each route declares in `config.doc`; with the schemas of its `schema` option (params, querystring, body), the
+ * OpenAPI document, the input hook and the isolation tests read it.
  */
 export interface RouteDoc {
   summary: string;
   access: Access;
   /** The permission the core call checks (documentation; core enforces it). */
   permission?: Action;
-  /** The schema the route (or the core call behind it) parses the JSON body with: the same object. */
-  body?: z.ZodType;
-  /** The body may be left out (the route reads a missing one as `{}`). */
-  optionalBody?: boolean;
   response?: z.ZodType;
   /** Media type of a success that is not JSON (CSV, a script, a file); its body is then described as a string. */
   produces?: string;
@@ -41,6 +38,8 @@ export interface RouteSchema {
   params?: z.ZodObject;
   /** Query parameters, checked like `params`. */
   querystring?: z.ZodObject;
+  /** The JSON body, declared with `requestBody` (the words its errors use; whether it may be left out). */
+  body?: z.ZodType;
 }
 
 export interface DocumentedRoute extends RouteDoc {
@@ -48,6 +47,9 @@ export interface DocumentedRoute extends RouteDoc {
   url: string;
   params?: z.ZodObject;
   query?: z.ZodObject;
+  body?: z.ZodType;
+  /** The body may be left out (read as `{}`). */
+  optionalBody?: boolean;
 }
 
 /** Collects every route registered with `config: { doc }`; routes without one fail the boundary tests. */
@@ -57,10 +59,14 @@ export function createRouteRegistry(app: FastifyInstance) {
   app.addHook("onRoute", (options) => {
     const methods = [options.method].flat().filter((m) => m !== "HEAD");
     const doc = (options.config as { doc?: RouteDoc } | undefined)?.doc;
-    const { params, querystring: query } = (options.schema ?? {}) as RouteSchema;
+    const { params, querystring: query, body } = (options.schema ?? {}) as RouteSchema;
+    const declared = {
+      ...(params ? { params } : {}),
+      ...(query ? { query } : {}),
+      ...(body ? { body, optionalBody: bodyNaming(body).optional } : {}),
+    };
     for (const method of methods) {
-      if (doc)
-        routes.push({ ...doc, ...(params ? { params } : {}), ...(query ? { query } : {}), method, url: options.url });
+      if (doc) routes.push({ ...doc, ...declared, method, url: options.url });
       else undocumented.push(`${method} ${options.url}`);
     }
   });

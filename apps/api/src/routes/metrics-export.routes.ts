@@ -5,7 +5,7 @@ import {
   PutMetricsExportSink,
 } from "@throng/protocol/metrics-export";
 import type { ApiDeps } from "../services";
-import type { ZodFastify } from "../http/route-schema";
+import { requestBody, type ZodFastify } from "../http/route-schema";
 
 /** Metrics export settings: the org's Prometheus remote write and OTLP endpoints, and their test button. Transport only. */
 export async function metricsExportRoutes(app: ZodFastify, deps: ApiDeps) {
@@ -32,13 +32,12 @@ export async function metricsExportRoutes(app: ZodFastify, deps: ApiDeps) {
   app.put(
     "/api/metrics-export/:sink",
     {
-      schema: { params: MetricsSinkParams },
+      schema: { params: MetricsSinkParams, body: requestBody(PutMetricsExportSink, "metrics export settings") },
       config: {
         doc: {
           summary: "Set up a Prometheus remote write or OTLP endpoint (secrets left out keep their stored value)",
           access: "user",
           permission: "settings.manage",
-          body: PutMetricsExportSink,
           response: MetricsExportSinkView,
         },
       },

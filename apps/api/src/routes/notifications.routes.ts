@@ -6,7 +6,7 @@ import {
   NotificationDeliveryView,
 } from "@throng/protocol/notifications";
 import type { ApiDeps } from "../services";
-import type { ZodFastify } from "../http/route-schema";
+import { requestBody, type ZodFastify } from "../http/route-schema";
 
 /** Run notifications (settings): channels, their test button and the delivery log. Transport only. */
 export async function notificationRoutes(app: ZodFastify, deps: ApiDeps) {
@@ -33,13 +33,13 @@ export async function notificationRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/notification-channels",
     {
+      schema: { body: requestBody(CreateNotificationChannel, "notification channel") },
       config: {
         doc: {
           summary: "Add a notification channel",
           access: "user",
           answers: [201],
           permission: "settings.manage",
-          body: CreateNotificationChannel,
           response: NotificationChannelView,
         },
       },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ThrongError, parseOrThrow } from "@throng/protocol/errors";
+import { ThrongError } from "@throng/protocol/errors";
 import { IdParams, Me, TokenParams } from "@throng/protocol/api";
 import {
   AcceptInvitation,
@@ -18,7 +18,7 @@ import {
   SwitchOrg,
 } from "@throng/protocol/orgs";
 import type { ApiDeps } from "../services";
-import type { ZodFastify } from "../http/route-schema";
+import { requestBody, type ZodFastify } from "../http/route-schema";
 
 /** Members are named by their user id, which the auth library makes (text, not a UUID). */
 const MemberParams = z.object({ id: z.string().min(1, "missing id").max(100) });
@@ -75,20 +75,19 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/orgs/switch",
     {
+      schema: { body: requestBody(SwitchOrg, "organisation switch") },
       config: {
         doc: {
           summary: "Make another of the user's organisations the active one",
           access: "signed-in",
           answers: [204],
           errors: [404],
-          body: SwitchOrg,
         },
       },
     },
     async (request, reply) => {
       const { user, sessionId } = await browserOnly(request);
-      const { orgId } = parseOrThrow(SwitchOrg, request.body, "organisation switch");
-      await orgs.switchOrg(user.id, sessionId, orgId);
+      await orgs.switchOrg(user.id, sessionId, request.body.orgId);
       return reply.status(204).send();
     },
   );
@@ -114,7 +113,7 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.patch(
     "/api/members/:id",
     {
-      schema: { params: MemberParams },
+      schema: { params: MemberParams, body: requestBody(ChangeRole, "role change") },
       config: {
         doc: {
           summary: "Change a member's role",
@@ -122,7 +121,6 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
           answers: [204],
           errors: [404, 409],
           permission: "member.manage",
-          body: ChangeRole,
         },
       },
     },
@@ -163,14 +161,13 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/invitations",
     {
+      schema: { body: requestBody(CreateInvitation, "invitation", { optional: true }) },
       config: {
         doc: {
           summary: "Create an invitation link (shown once)",
           access: "user",
-          optionalBody: true,
           answers: [201],
           permission: "member.manage",
-          body: CreateInvitation,
           response: InvitationCreated,
         },
       },
@@ -234,13 +231,13 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/invitations/accept",
     {
+      schema: { body: requestBody(AcceptInvitation, "invitation") },
       config: {
         doc: {
           summary: "Join the organisation of an invitation link",
           access: "signed-in",
           errors: [404, 409],
           response: z.object({ orgId: z.string() }),
-          body: AcceptInvitation,
         },
       },
     },
@@ -273,13 +270,13 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/tokens",
     {
+      schema: { body: requestBody(CreateApiToken, "API token") },
       config: {
         doc: {
           summary: "Create an API token (shown once)",
           access: "user",
           answers: [201],
           permission: "token.manage",
-          body: CreateApiToken,
           response: ApiTokenCreated,
         },
       },
@@ -342,12 +339,12 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.put(
     "/api/org/settings",
     {
+      schema: { body: requestBody(OrgSettings, "settings") },
       config: {
         doc: {
           summary: "Replace the target allow-list and caps",
           access: "user",
           permission: "settings.manage",
-          body: OrgSettings,
           response: OrgSettings,
         },
       },

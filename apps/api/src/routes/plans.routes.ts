@@ -13,7 +13,7 @@ import { RunView } from "@throng/protocol/run";
 import { TrialView, TryPlan } from "@throng/protocol/session-trial";
 import { createCallerLimits } from "../http/rate-limit";
 import type { ApiDeps } from "../services";
-import type { ZodFastify } from "../http/route-schema";
+import { requestBody, type ZodFastify } from "../http/route-schema";
 
 /** Plans: transport only — resolve the caller, one core call, answer. */
 export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
@@ -42,6 +42,7 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.put(
     "/api/plans/by-name",
     {
+      schema: { body: requestBody(SavePlanByName, "plan") },
       config: {
         doc: {
           summary:
@@ -50,7 +51,6 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
           answers: [200, 201],
           errors: [409],
           permission: "plan.write",
-          body: SavePlanByName,
           response: PlanView,
         },
       },
@@ -124,13 +124,13 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/plans",
     {
+      schema: { body: requestBody(SavePlan, "plan") },
       config: {
         doc: {
           summary: "Save a new plan",
           access: "user",
           answers: [201],
           permission: "plan.write",
-          body: SavePlan,
           response: PlanView,
         },
       },
@@ -144,6 +144,7 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/plans/try",
     {
+      schema: { body: requestBody(TryPlan, "trial") },
       config: {
         doc: {
           summary:
@@ -151,7 +152,6 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
           access: "user",
           errors: [404, 409, 504],
           permission: "run.start",
-          body: TryPlan,
           response: TrialView,
         },
       },
@@ -178,14 +178,13 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.put(
     "/api/plans/:id",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, body: requestBody(UpdatePlan, "plan") },
       config: {
         doc: {
           summary: "Save a new version of a plan (past runs keep theirs)",
           access: "user",
           errors: [409],
           permission: "plan.write",
-          body: UpdatePlan,
           response: PlanView,
         },
       },
@@ -199,7 +198,7 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.put(
     "/api/plans/:id/baseline",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, body: requestBody(PinBaseline, "baseline") },
       config: {
         doc: {
           summary:
@@ -207,7 +206,6 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
           access: "user",
           errors: [409],
           permission: "plan.write",
-          body: PinBaseline,
           response: PlanView,
         },
       },

@@ -16,7 +16,7 @@ import {
 import { createCallerLimits } from "../http/rate-limit";
 import { sendReportPdf } from "../pdf/report-pdf-reply";
 import type { ApiDeps } from "../services";
-import type { ZodFastify } from "../http/route-schema";
+import { requestBody, type ZodFastify } from "../http/route-schema";
 
 const NameParams = z.object({ name: z.string().min(1).max(100) });
 
@@ -173,15 +173,13 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/runs/:id/share-links",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, body: requestBody(CreateShareLink, "share link", { optional: true }) },
       config: {
         doc: {
           summary: "Create a public read-only link to the report (shown once)",
           access: "user",
-          optionalBody: true,
           answers: [201],
           permission: "share.manage",
-          body: CreateShareLink,
           response: ShareLinkCreated,
         },
       },
@@ -279,7 +277,7 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/runs/:id/estimates",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, body: requestBody(SaveEstimate, "estimate") },
       config: {
         doc: {
           summary: "Keep this run's capacity estimate against a target and build",
@@ -287,7 +285,6 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
           answers: [201],
           errors: [409],
           permission: "run.start",
-          body: SaveEstimate,
           response: EstimateView,
         },
       },

@@ -6,7 +6,7 @@ import { RunServerSeries } from "@throng/protocol/server-watch";
 import { RunErrorSamples } from "@throng/protocol/error-samples";
 import { DistributionQuery, LatencyDistribution } from "@throng/protocol/latency-distribution";
 import type { ApiDeps } from "../services";
-import type { ZodFastify } from "../http/route-schema";
+import { requestBody, type ZodFastify } from "../http/route-schema";
 
 /** Runs: list, read, series, abort, note and tags. */
 export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
@@ -48,13 +48,12 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
   app.patch(
     "/api/runs/:id",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, body: requestBody(RunNotesPatch, "run note and tags") },
       config: {
         doc: {
           summary: "Set a run's note and/or tags (tags replace the set; a field left out is kept)",
           access: "user",
           permission: "run.annotate",
-          body: RunNotesPatch,
           response: RunView,
         },
       },

@@ -1,7 +1,7 @@
 import { IdParams } from "@throng/protocol/api";
 import { OrgSchedulesView, PlanScheduleView, SetPlanSchedule } from "@throng/protocol/plan-schedule";
 import type { ApiDeps } from "../services";
-import type { ZodFastify } from "../http/route-schema";
+import { requestBody, type ZodFastify } from "../http/route-schema";
 
 /** Plans' cron schedules: the organisation's list, and one plan's read, set, pause, resume, remove. Transport only; the workers fire them. */
 export async function scheduleRoutes(app: ZodFastify, deps: ApiDeps) {
@@ -86,13 +86,12 @@ export async function scheduleRoutes(app: ZodFastify, deps: ApiDeps) {
   app.put(
     "/api/plans/:id/schedule",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, body: requestBody(SetPlanSchedule, "schedule") },
       config: {
         doc: {
           summary: "Run the plan on a cron schedule (replaces any other); runs start as you",
           access: "user",
           permission: "run.start",
-          body: SetPlanSchedule,
           response: PlanScheduleView,
         },
       },

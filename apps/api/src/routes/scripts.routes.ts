@@ -8,7 +8,7 @@ import {
   UploadScript,
 } from "@throng/protocol/script-bundle";
 import type { ApiDeps } from "../services";
-import type { ZodFastify } from "../http/route-schema";
+import { requestBody, type ZodFastify } from "../http/route-schema";
 
 /**
  * Upper-case hex is taken: hashes are compared (and stored) lower-case. The pattern before the transform is what
@@ -54,13 +54,13 @@ export async function scriptRoutes(app: ZodFastify, deps: ApiDeps) {
     "/api/scripts",
     {
       bodyLimit: SCRIPT_UPLOAD_BODY_LIMIT,
+      schema: { body: requestBody(UploadScript, "script") },
       config: {
         doc: {
           summary: "Upload a script bundle (201; the same bytes again answer 200 with the stored one)",
           access: "user",
           answers: [200, 201],
           permission: "plan.write",
-          body: UploadScript,
           response: ScriptSummary,
         },
       },

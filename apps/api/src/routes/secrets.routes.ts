@@ -1,6 +1,6 @@
 import { PutSecret, SecretList, SecretParams, SecretView } from "@throng/protocol/secrets";
 import type { ApiDeps } from "../services";
-import type { ZodFastify } from "../http/route-schema";
+import { requestBody, type ZodFastify } from "../http/route-schema";
 
 /** Organisation secrets (Settings → Secrets): names and who set them when; a value goes in and never comes back. Transport only. */
 export async function secretRoutes(app: ZodFastify, deps: ApiDeps) {
@@ -27,7 +27,7 @@ export async function secretRoutes(app: ZodFastify, deps: ApiDeps) {
   app.put(
     "/api/secrets/:name",
     {
-      schema: { params: SecretParams },
+      schema: { params: SecretParams, body: requestBody(PutSecret, "secret") },
       config: {
         doc: {
           summary:
@@ -36,7 +36,6 @@ export async function secretRoutes(app: ZodFastify, deps: ApiDeps) {
           permission: "secret.manage",
           answers: [200, 201],
           errors: [409],
-          body: PutSecret,
           response: SecretView,
         },
       },

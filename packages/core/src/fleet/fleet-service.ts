@@ -1,5 +1,5 @@
 import { ThrongError } from "@throng/protocol/errors";
-import { AgentLabels, type AgentView, type EnrolmentTokenCreated } from "@throng/protocol/api";
+import type { AgentLabels, AgentView, EnrolmentTokenCreated } from "@throng/protocol/api";
 import { Channel, type AgentControl } from "@throng/protocol/jobs";
 import { AgentCapabilities, AgentCloseCode, AgentRole, type Hello } from "@throng/protocol/agent";
 import { parseOrThrow } from "@throng/protocol/errors";
@@ -234,10 +234,10 @@ export function createFleetService(deps: {
       await audit.record(orgId, actor.label, "agent.revoked", agentId);
     },
 
-    async setLabels(actor: Actor, agentId: string, input: unknown): Promise<AgentView> {
+    async setLabels(actor: Actor, agentId: string, input: AgentLabels): Promise<AgentView> {
       authorize(actor, "agent.manage");
       const { orgId } = actor;
-      const { labels } = parseOrThrow(AgentLabels, input, "labels");
+      const { labels } = input;
       if (!(await fleet.setLabels(orgId, agentId, labels)))
         throw new ThrongError("not_found", `No agent ${agentId} in this organisation`);
       await audit.record(orgId, actor.label, "agent.labels-changed", agentId, { labels });
