@@ -21,7 +21,6 @@ export interface RouteDoc {
   access: Access;
   /** The permission the core call checks (documentation; core enforces it). */
   permission?: Action;
-  response?: z.ZodType;
   /** Media type of a success that is not JSON (CSV, a script, a file); its body is then described as a string. */
   produces?: string;
   /** Success statuses when not just 200 (201 created, 204 no content). */
@@ -40,6 +39,11 @@ export interface RouteSchema {
   querystring?: z.ZodObject;
   /** The JSON body, declared with `requestBody` (the words its errors use; whether it may be left out). */
   body?: z.ZodType;
+  /**
+   * Each answer's schema by status (200, 201, and a 503 that is not an ErrorBody): it feeds the document and types the
+   * handler's answer; answers are written as JSON without checking them (route-schema.ts says why).
+   */
+  response?: Record<number, z.ZodType>;
 }
 
 export interface DocumentedRoute extends RouteDoc {
@@ -50,6 +54,7 @@ export interface DocumentedRoute extends RouteDoc {
   body?: z.ZodType;
   /** The body may be left out (read as `{}`). */
   optionalBody?: boolean;
+  response?: Record<number, z.ZodType>;
 }
 
 /** Collects every route registered with `config: { doc }`; routes without one fail the boundary tests. */
@@ -59,11 +64,12 @@ export function createRouteRegistry(app: FastifyInstance) {
   app.addHook("onRoute", (options) => {
     const methods = [options.method].flat().filter((m) => m !== "HEAD");
     const doc = (options.config as { doc?: RouteDoc } | undefined)?.doc;
-    const { params, querystring: query, body } = (options.schema ?? {}) as RouteSchema;
+    const { params, querystring: query, body, response } = (options.schema ?? {}) as RouteSchema;
     const declared = {
       ...(params ? { params } : {}),
       ...(query ? { query } : {}),
       ...(body ? { body, optionalBody: bodyNaming(body).optional } : {}),
+      ...(response ? { response } : {}),
     };
     for (const method of methods) {
       if (doc) routes.push({ ...doc, ...declared, method, url: options.url });
@@ -173,8 +179,9 @@ function parameters(route: DocumentedRoute) {
   return list;
 }
 
-function successResponse(route: DocumentedRoute) {
-  if (route.response) return { content: { "application/json": { schema: jsonSchema(route.response) } } };
+function successResponse(route: DocumentedRoute, status: number) {
+  const schema = route.response?.[status];
+  if (schema) return { content: { "application/json": { schema: jsonSchema(schema) } } };
   if (route.produces) return { content: { [route.produces]: { schema: { type: "string" } } } };
   return {};
 }
@@ -189,9 +196,13 @@ const SECURITY: Record<Access, Record<string, string[]>[]> = {
 function operation(route: DocumentedRoute) {
   const responses: Record<string, unknown> = {};
   for (const status of route.answers ?? [200]) {
-    responses[status] = { description: STATUS_TEXT[status] ?? "OK", ...(status === 204 ? {} : successResponse(route)) };
+    responses[status] = {
+      description: STATUS_TEXT[status] ?? "OK",
+      ...(status === 204 ? {} : successResponse(route, status)),
+    };
   }
   for (const status of errorStatuses(route)) {
+    if (route.response?.[status]) continue; // an answer of its own (the health check's 503), not an ErrorBody
     const content = route.foreignErrors
       ? {}
       : { content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorBody" } } } };

@@ -59,7 +59,9 @@ export function bodyNaming(schema: z.ZodType): BodyNaming {
 /**
  * Route schemas are the shared zod schemas: a request part is parsed once, before the handler, and the parsed value
  * replaces the raw one (defaults filled, strings coerced); a failure is the usual validation_failed naming every field.
- * Answers are written as JSON, as without a schema: a response schema documents, it does not filter.
+ * Answers are written as JSON, as without a schema: `schema.response` types the handler's answer (tsc) and feeds the
+ * OpenAPI document, which the fuzzer checks answers against; it is not parsed at run time, as that would walk every
+ * answer (a run's series, a report) once more on every request, nor used to filter or coerce what is sent.
  */
 export function registerZodSchemas(app: FastifyInstance) {
   app.setValidatorCompiler(({ schema, httpPart }) => {

@@ -10,7 +10,10 @@ export async function agentRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/enrolment-tokens",
     {
-      schema: { body: requestBody(CreateEnrolmentToken, "enrolment token request", { optional: true }) },
+      schema: {
+        body: requestBody(CreateEnrolmentToken, "enrolment token request", { optional: true }),
+        response: { 201: EnrolmentTokenCreated },
+      },
       config: {
         doc: {
           summary: "Create an enrolment token (shown once)",
@@ -18,7 +21,6 @@ export async function agentRoutes(app: ZodFastify, deps: ApiDeps) {
           answers: [201],
           errors: [429],
           permission: "agent.enrol",
-          response: EnrolmentTokenCreated,
         },
       },
     },
@@ -31,12 +33,12 @@ export async function agentRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/agents",
     {
+      schema: { response: { 200: z.object({ agents: z.array(AgentView) }) } },
       config: {
         doc: {
           summary: "The fleet inventory",
           access: "user",
           permission: "agent.read",
-          response: z.object({ agents: z.array(AgentView) }),
         },
       },
     },
@@ -49,13 +51,12 @@ export async function agentRoutes(app: ZodFastify, deps: ApiDeps) {
   app.put(
     "/api/agents/:id/labels",
     {
-      schema: { params: IdParams, body: requestBody(AgentLabels, "labels") },
+      schema: { params: IdParams, body: requestBody(AgentLabels, "labels"), response: { 200: AgentView } },
       config: {
         doc: {
           summary: "Replace an agent's labels",
           access: "user",
           permission: "agent.manage",
-          response: AgentView,
         },
       },
     },

@@ -36,12 +36,12 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/me",
     {
+      schema: { response: { 200: Me } },
       config: {
         doc: {
           summary: "The caller and the organisation requests are scoped to",
           access: "user",
           permission: "org.read",
-          response: Me,
         },
       },
     },
@@ -58,11 +58,11 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/orgs",
     {
+      schema: { response: { 200: z.object({ orgs: z.array(Membership) }) } },
       config: {
         doc: {
           summary: "The organisations the user belongs to",
           access: "signed-in",
-          response: z.object({ orgs: z.array(Membership) }),
         },
       },
     },
@@ -95,12 +95,12 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/members",
     {
+      schema: { response: { 200: z.object({ members: z.array(MemberView) }) } },
       config: {
         doc: {
           summary: "Members and their roles",
           access: "user",
           permission: "org.read",
-          response: z.object({ members: z.array(MemberView) }),
         },
       },
     },
@@ -161,14 +161,16 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/invitations",
     {
-      schema: { body: requestBody(CreateInvitation, "invitation", { optional: true }) },
+      schema: {
+        body: requestBody(CreateInvitation, "invitation", { optional: true }),
+        response: { 201: InvitationCreated },
+      },
       config: {
         doc: {
           summary: "Create an invitation link (shown once)",
           access: "user",
           answers: [201],
           permission: "member.manage",
-          response: InvitationCreated,
         },
       },
     },
@@ -181,12 +183,12 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/invitations",
     {
+      schema: { response: { 200: z.object({ invitations: z.array(InvitationView) }) } },
       config: {
         doc: {
           summary: "Pending invitations",
           access: "user",
           permission: "member.manage",
-          response: z.object({ invitations: z.array(InvitationView) }),
         },
       },
     },
@@ -214,12 +216,11 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/invitations/preview/:token",
     {
-      schema: { params: TokenParams },
+      schema: { params: TokenParams, response: { 200: InvitationPreview } },
       config: {
         doc: {
           summary: "Which organisation and role an invitation link is for",
           access: "public",
-          response: InvitationPreview,
         },
       },
     },
@@ -231,13 +232,12 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/invitations/accept",
     {
-      schema: { body: requestBody(AcceptInvitation, "invitation") },
+      schema: { body: requestBody(AcceptInvitation, "invitation"), response: { 200: z.object({ orgId: z.string() }) } },
       config: {
         doc: {
           summary: "Join the organisation of an invitation link",
           access: "signed-in",
           errors: [404, 409],
-          response: z.object({ orgId: z.string() }),
         },
       },
     },
@@ -252,12 +252,12 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/tokens",
     {
+      schema: { response: { 200: z.object({ tokens: z.array(ApiTokenView) }) } },
       config: {
         doc: {
           summary: "API tokens (never their secrets)",
           access: "user",
           permission: "token.manage",
-          response: z.object({ tokens: z.array(ApiTokenView) }),
         },
       },
     },
@@ -270,14 +270,13 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/tokens",
     {
-      schema: { body: requestBody(CreateApiToken, "API token") },
+      schema: { body: requestBody(CreateApiToken, "API token"), response: { 201: ApiTokenCreated } },
       config: {
         doc: {
           summary: "Create an API token (shown once)",
           access: "user",
           answers: [201],
           permission: "token.manage",
-          response: ApiTokenCreated,
         },
       },
     },
@@ -303,12 +302,12 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/audit",
     {
+      schema: { response: { 200: z.object({ entries: z.array(AuditEntry) }) } },
       config: {
         doc: {
           summary: "The audit log of sensitive actions",
           access: "user",
           permission: "audit.read",
-          response: z.object({ entries: z.array(AuditEntry) }),
         },
       },
     },
@@ -321,12 +320,12 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/org/settings",
     {
+      schema: { response: { 200: OrgSettings } },
       config: {
         doc: {
           summary: "Target allow-list and caps",
           access: "user",
           permission: "settings.read",
-          response: OrgSettings,
         },
       },
     },
@@ -339,13 +338,12 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.put(
     "/api/org/settings",
     {
-      schema: { body: requestBody(OrgSettings, "settings") },
+      schema: { body: requestBody(OrgSettings, "settings"), response: { 200: OrgSettings } },
       config: {
         doc: {
           summary: "Replace the target allow-list and caps",
           access: "user",
           permission: "settings.manage",
-          response: OrgSettings,
         },
       },
     },

@@ -23,13 +23,12 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/plans",
     {
-      schema: { querystring: PlanListQuery },
+      schema: { querystring: PlanListQuery, response: { 200: z.object({ plans: z.array(PlanView) }) } },
       config: {
         doc: {
           summary: "List plans (?shelf=archived or all to see archived ones)",
           access: "user",
           permission: "plan.read",
-          response: z.object({ plans: z.array(PlanView) }),
         },
       },
     },
@@ -42,7 +41,7 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.put(
     "/api/plans/by-name",
     {
-      schema: { body: requestBody(SavePlanByName, "plan") },
+      schema: { body: requestBody(SavePlanByName, "plan"), response: { 200: PlanView, 201: PlanView } },
       config: {
         doc: {
           summary:
@@ -51,7 +50,6 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
           answers: [200, 201],
           errors: [409],
           permission: "plan.write",
-          response: PlanView,
         },
       },
     },
@@ -65,13 +63,12 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/plans/:id/archive",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, response: { 200: PlanView } },
       config: {
         doc: {
           summary: "Archive a plan: hidden from the plan list, its runs kept",
           access: "user",
           permission: "plan.write",
-          response: PlanView,
         },
       },
     },
@@ -84,13 +81,12 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/plans/:id/restore",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, response: { 200: PlanView } },
       config: {
         doc: {
           summary: "Bring an archived plan back to the plan list",
           access: "user",
           permission: "plan.write",
-          response: PlanView,
         },
       },
     },
@@ -124,14 +120,13 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/plans",
     {
-      schema: { body: requestBody(SavePlan, "plan") },
+      schema: { body: requestBody(SavePlan, "plan"), response: { 201: PlanView } },
       config: {
         doc: {
           summary: "Save a new plan",
           access: "user",
           answers: [201],
           permission: "plan.write",
-          response: PlanView,
         },
       },
     },
@@ -144,7 +139,7 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/plans/try",
     {
-      schema: { body: requestBody(TryPlan, "trial") },
+      schema: { body: requestBody(TryPlan, "trial"), response: { 200: TrialView } },
       config: {
         doc: {
           summary:
@@ -152,7 +147,6 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
           access: "user",
           errors: [404, 409, 504],
           permission: "run.start",
-          response: TrialView,
         },
       },
     },
@@ -165,8 +159,8 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/plans/:id",
     {
-      schema: { params: IdParams },
-      config: { doc: { summary: "Read a plan", access: "user", permission: "plan.read", response: PlanView } },
+      schema: { params: IdParams, response: { 200: PlanView } },
+      config: { doc: { summary: "Read a plan", access: "user", permission: "plan.read" } },
     },
     async (request) => {
       const { actor } = await resolveIdentity(request);
@@ -178,14 +172,13 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.put(
     "/api/plans/:id",
     {
-      schema: { params: IdParams, body: requestBody(UpdatePlan, "plan") },
+      schema: { params: IdParams, body: requestBody(UpdatePlan, "plan"), response: { 200: PlanView } },
       config: {
         doc: {
           summary: "Save a new version of a plan (past runs keep theirs)",
           access: "user",
           errors: [409],
           permission: "plan.write",
-          response: PlanView,
         },
       },
     },
@@ -198,7 +191,7 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.put(
     "/api/plans/:id/baseline",
     {
-      schema: { params: IdParams, body: requestBody(PinBaseline, "baseline") },
+      schema: { params: IdParams, body: requestBody(PinBaseline, "baseline"), response: { 200: PlanView } },
       config: {
         doc: {
           summary:
@@ -206,7 +199,6 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
           access: "user",
           errors: [409],
           permission: "plan.write",
-          response: PlanView,
         },
       },
     },
@@ -219,13 +211,12 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.delete(
     "/api/plans/:id/baseline",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, response: { 200: PlanView } },
       config: {
         doc: {
           summary: "Unpin the plan's baseline (later runs are compared with none)",
           access: "user",
           permission: "plan.write",
-          response: PlanView,
         },
       },
     },
@@ -238,13 +229,12 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/plans/:id/versions",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, response: { 200: z.object({ versions: z.array(PlanVersionView) }) } },
       config: {
         doc: {
           summary: "Every version of a plan, newest first",
           access: "user",
           permission: "plan.read",
-          response: z.object({ versions: z.array(PlanVersionView) }),
         },
       },
     },
@@ -257,7 +247,7 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/plans/:id/runs",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, response: { 201: RunView } },
       config: {
         doc: {
           summary: "Start a run of a plan (429 with Retry-After past the caller's runs per minute)",
@@ -265,7 +255,6 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
           answers: [201],
           errors: [409, 429],
           permission: "run.start",
-          response: RunView,
         },
       },
     },

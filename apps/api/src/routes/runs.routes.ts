@@ -15,14 +15,13 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/runs",
     {
-      schema: { querystring: RunsQuery },
+      schema: { querystring: RunsQuery, response: { 200: RunPage } },
       config: {
         doc: {
           summary:
             "List runs, newest first: one page, filtered by status, verdict outcome, plan, tag and creation time",
           access: "user",
           permission: "run.read",
-          response: RunPage,
         },
       },
     },
@@ -35,8 +34,8 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/runs/:id",
     {
-      schema: { params: IdParams },
-      config: { doc: { summary: "Read a run", access: "user", permission: "run.read", response: RunView } },
+      schema: { params: IdParams, response: { 200: RunView } },
+      config: { doc: { summary: "Read a run", access: "user", permission: "run.read" } },
     },
     async (request) => {
       const { actor } = await resolveIdentity(request);
@@ -48,13 +47,12 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
   app.patch(
     "/api/runs/:id",
     {
-      schema: { params: IdParams, body: requestBody(RunNotesPatch, "run note and tags") },
+      schema: { params: IdParams, body: requestBody(RunNotesPatch, "run note and tags"), response: { 200: RunView } },
       config: {
         doc: {
           summary: "Set a run's note and/or tags (tags replace the set; a field left out is kept)",
           access: "user",
           permission: "run.annotate",
-          response: RunView,
         },
       },
     },
@@ -68,13 +66,12 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/runs/:id/series",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, response: { 200: RunSeries } },
       config: {
         doc: {
           summary: "A run's merged per-second series",
           access: "user",
           permission: "run.read",
-          response: RunSeries,
         },
       },
     },
@@ -88,14 +85,13 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/runs/:id/distribution",
     {
-      schema: { params: IdParams, querystring: DistributionQuery },
+      schema: { params: IdParams, querystring: DistributionQuery, response: { 200: LatencyDistribution } },
       config: {
         doc: {
           summary:
             "A latency metric's distribution (log buckets, percentiles) and heatmap over the run or the seconds from..to, from the merged per-second HDR histograms",
           access: "user",
           permission: "run.read",
-          response: LatencyDistribution,
         },
       },
     },
@@ -108,13 +104,12 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/runs/:id/server",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, response: { 200: RunServerSeries } },
       config: {
         doc: {
           summary: "The server under test, second by second, as the plan's watchers sampled it",
           access: "user",
           permission: "run.read",
-          response: RunServerSeries,
         },
       },
     },
@@ -128,14 +123,13 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/runs/:id/errors",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, response: { 200: RunErrorSamples } },
       config: {
         doc: {
           summary:
             "The first distinct samples of each error kind (message, time, client, agent, the bytes that caused it; secrets masked)",
           access: "user",
           permission: "run.read",
-          response: RunErrorSamples,
         },
       },
     },
@@ -148,14 +142,13 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/runs/:id/abort",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, response: { 200: RunView } },
       config: {
         doc: {
           summary: "Abort a run: every agent stops",
           access: "user",
           errors: [409],
           permission: "run.abort",
-          response: RunView,
         },
       },
     },

@@ -35,12 +35,12 @@ export async function scriptRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/scripts",
     {
+      schema: { response: { 200: ScriptList } },
       config: {
         doc: {
           summary: "List script bundles, newest first",
           access: "user",
           permission: "plan.read",
-          response: ScriptList,
         },
       },
     },
@@ -54,14 +54,13 @@ export async function scriptRoutes(app: ZodFastify, deps: ApiDeps) {
     "/api/scripts",
     {
       bodyLimit: SCRIPT_UPLOAD_BODY_LIMIT,
-      schema: { body: requestBody(UploadScript, "script") },
+      schema: { body: requestBody(UploadScript, "script"), response: { 200: ScriptSummary, 201: ScriptSummary } },
       config: {
         doc: {
           summary: "Upload a script bundle (201; the same bytes again answer 200 with the stored one)",
           access: "user",
           answers: [200, 201],
           permission: "plan.write",
-          response: ScriptSummary,
         },
       },
     },
@@ -75,13 +74,12 @@ export async function scriptRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/scripts/:sha256",
     {
-      schema: { params: ScriptParams },
+      schema: { params: ScriptParams, response: { 200: ScriptView } },
       config: {
         doc: {
           summary: "Read a script bundle with its source",
           access: "user",
           permission: "plan.read",
-          response: ScriptView,
         },
       },
     },

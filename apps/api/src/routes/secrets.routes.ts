@@ -9,12 +9,12 @@ export async function secretRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/secrets",
     {
+      schema: { response: { 200: SecretList } },
       config: {
         doc: {
           summary: "The organisation's secrets by name, with who set them when (never a value)",
           access: "user",
           permission: "secret.manage",
-          response: SecretList,
         },
       },
     },
@@ -27,7 +27,11 @@ export async function secretRoutes(app: ZodFastify, deps: ApiDeps) {
   app.put(
     "/api/secrets/:name",
     {
-      schema: { params: SecretParams, body: requestBody(PutSecret, "secret") },
+      schema: {
+        params: SecretParams,
+        body: requestBody(PutSecret, "secret"),
+        response: { 200: SecretView, 201: SecretView },
+      },
       config: {
         doc: {
           summary:
@@ -36,7 +40,6 @@ export async function secretRoutes(app: ZodFastify, deps: ApiDeps) {
           permission: "secret.manage",
           answers: [200, 201],
           errors: [409],
-          response: SecretView,
         },
       },
     },
