@@ -53,7 +53,7 @@ export function requestBody<T extends z.ZodType>(schema: T, what: string, option
 
 /** What `requestBody` registered for a schema; a body schema declared without it is named "request body". */
 export function bodyNaming(schema: z.ZodType): BodyNaming {
-  return bodyNamings.get(schema) ?? { what: PART_WORDS.body!, optional: false };
+  return bodyNamings.get(schema) ?? { what: "request body", optional: false };
 }
 
 /**

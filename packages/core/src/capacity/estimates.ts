@@ -1,4 +1,4 @@
-import { ThrongError, parseOrThrow } from "@throng/protocol/errors";
+import { ThrongError } from "@throng/protocol/errors";
 import { CapacityEstimate, type SaveEstimate, type EstimateView, type TargetView } from "@throng/protocol/report";
 import type { Repos } from "@throng/db/repos";
 import type { EstimateRow } from "@throng/db/repos/reports";

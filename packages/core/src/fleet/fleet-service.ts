@@ -2,7 +2,6 @@ import { ThrongError } from "@throng/protocol/errors";
 import type { AgentLabels, AgentView, EnrolmentTokenCreated } from "@throng/protocol/api";
 import { Channel, type AgentControl } from "@throng/protocol/jobs";
 import { AgentCapabilities, AgentCloseCode, AgentRole, type Hello } from "@throng/protocol/agent";
-import { parseOrThrow } from "@throng/protocol/errors";
 import type { AgentRow, FleetRepo } from "@throng/db/repos/fleet";
 import type { Bus, Clock } from "../ports";
 import { agentVersionProblem } from "./agent-version";

@@ -1,4 +1,4 @@
-import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
+import { ThrongError } from "@throng/protocol/errors";
 import {
   type MetricsExportSettings,
   MetricsSink,

@@ -1,4 +1,4 @@
-import { ThrongError, parseOrThrow } from "@throng/protocol/errors";
+import { ThrongError } from "@throng/protocol/errors";
 import { type CreateApiToken, Role, TokenScope, type ApiTokenCreated, type ApiTokenView } from "@throng/protocol/orgs";
 import type { OrgRepo } from "@throng/db/repos/orgs";
 import type { ApiTokenRow, SecurityRepo } from "@throng/db/repos/security";

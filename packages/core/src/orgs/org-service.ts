@@ -1,4 +1,4 @@
-import { ThrongError, parseOrThrow } from "@throng/protocol/errors";
+import { ThrongError } from "@throng/protocol/errors";
 import {
   type AcceptInvitation,
   type ChangeRole,

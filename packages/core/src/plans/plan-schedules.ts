@@ -1,5 +1,5 @@
 import { CronExpressionParser } from "cron-parser";
-import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
+import { ThrongError } from "@throng/protocol/errors";
 import { cronInWords } from "@throng/protocol/cron-words";
 import type {
   PlanScheduleView,

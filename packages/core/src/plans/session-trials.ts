@@ -1,5 +1,5 @@
 import type { AgentView } from "@throng/protocol/api";
-import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
+import { ThrongError } from "@throng/protocol/errors";
 import { Channel } from "@throng/protocol/jobs";
 import { OrgSettings } from "@throng/protocol/orgs";
 import { SessionTrialResult, TRIAL_WAIT_MS, type TryPlan, type TrialView } from "@throng/protocol/session-trial";

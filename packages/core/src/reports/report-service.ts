@@ -1,4 +1,4 @@
-import { ThrongError, parseOrThrow } from "@throng/protocol/errors";
+import { ThrongError } from "@throng/protocol/errors";
 import type { CreateShareLink, RunComparison, ShareLinkCreated, ShareLinkView } from "@throng/protocol/report";
 import { SeriesPoint } from "@throng/protocol/snapshot";
 import { PER_SECOND_FIGURES, secondSpread, withinNoise } from "@throng/protocol/compare-noise";

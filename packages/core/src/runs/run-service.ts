@@ -3,7 +3,6 @@ import { SeriesPoint } from "@throng/protocol/snapshot";
 import type { RunSeries, RunView } from "@throng/protocol/run";
 import type { RunPage, RunsQuery } from "@throng/protocol/run-list";
 import { distinctTags, type RunNotesPatch } from "@throng/protocol/run-notes";
-import { parseOrThrow } from "@throng/protocol/errors";
 import type { RunServerSeries } from "@throng/protocol/server-watch";
 import type { Repos } from "@throng/db/repos";
 import type { FleetService } from "../fleet/fleet-service";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
+import { ThrongError } from "@throng/protocol/errors";
 import { ScriptSha256, type UploadScript, type ScriptSummary, type ScriptView } from "@throng/protocol/script-bundle";
 import type { ScriptRepo, ScriptRow, ScriptSummaryRow } from "@throng/db/repos/scripts";
 import type { AuditLog } from "../orgs/audit";
