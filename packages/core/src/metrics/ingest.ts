@@ -5,6 +5,7 @@ import type { Bus, Log } from "../ports";
 import type { PointStages, TracedSnapshot } from "./ingest-stages";
 import { storedSnapshot } from "@throng/wire/snapshot-merge";
 import { keepErrorSamples } from "./error-samples";
+import { keepRooms } from "./rooms";
 import { createLateSeconds } from "./late-seconds";
 import { createOpenSeconds, type OpenSeconds } from "./open-seconds";
 import { SecondMerges } from "./second-merges";
@@ -201,6 +202,7 @@ async function storeSnapshot(
   const fresh = await ingest.batcher.submit({ orgId, runId, row });
   // Before the ack, fresh or not: a snapshot re-sent because its samples failed to store keeps them then.
   await keepErrorSamples(ingest.repos, orgId, runId, agentId, snapshot.errorSamples);
+  await keepRooms(ingest.repos, orgId, runId, agentId, snapshot.seq, snapshot.rooms);
   // Before the ack: a run that closed meanwhile is judged again, or the agent sends this snapshot again.
   await ingest.late?.stored(orgId, runId);
   return fresh;
