@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger } from "fastify";
 import { MAX_REQUEST_BODY_BYTES } from "@throng/protocol/api";
 import { attachAgentGateway } from "./gateway/agent-gateway";
+import { registerCallerBeforeBody } from "./http/caller-first";
 import { answerFrameworkError, registerErrorHandler, MAX_PARAM_LENGTH } from "./http/errors";
 import { registerCsrfGuard, registerSecurityHeaders } from "./http/guards";
 import { createRouteRegistry, openApiDocument } from "./http/openapi";
@@ -47,6 +48,7 @@ export async function buildApp(deps: ApiDeps, options: { logger: FastifyBaseLogg
   registerZodSchemas(app);
   registerErrorHandler(app, registry.routes);
   registerRouteInputValidation(app, registry.routes);
+  registerCallerBeforeBody(app, deps.resolveIdentity);
   registerCsrfGuard(app, deps.web.origin);
   registerSecurityHeaders(app, deps.web.production);
   // Latency by route pattern (bounded label values); requests no route matched share one label.

@@ -400,3 +400,17 @@ describe("rate limits (Redis, so they hold across API instances)", () => {
     }
   });
 });
+
+describe("who may call a route answers before its body is checked (the body is parsed by the route's schema)", () => {
+  it("a bad body without credentials is a 401 and from a viewer a 403, not a 400 about a body it may not send", async () => {
+    const owner = await api.signUp("Bodyorder");
+    const viewer = await joined(owner, "viewer", "Bodyviewer");
+    expect((await bearer("thr_api_forged_abcdef", "POST", "/api/plans", { name: 5 })).status).toBe(401);
+    expect((await viewer.request("POST", "/api/plans", { name: 5 })).status).toBe(403);
+    expect((await viewer.request("PUT", "/api/org/settings", { maxClients: -1 })).status).toBe(403);
+    // Allowed to call it, the same body is the route's 400, in the words core used when it parsed bodies itself.
+    const refused = await owner.request("POST", "/api/plans", { name: 5 });
+    expect(refused.status).toBe(400);
+    expect(ErrorBody.parse(refused.json).error.message).toMatch(/^Invalid plan \(/);
+  });
+});

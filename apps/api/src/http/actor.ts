@@ -22,10 +22,21 @@ export interface Identity {
  * Resolves a request to an identity: `Authorization: Bearer thr_api_...` for the CLI and CI, else the
  * session cookie. The membership (and so the role) is read again on every request, so a removed member
  * or a changed role takes effect at once; so are the SSO rules (an SSO session's lifetime, "Require SSO").
- * API tokens are not sessions: "Require SSO" leaves them working.
+ * API tokens are not sessions: "Require SSO" leaves them working. One request is resolved once: a route with a body
+ * resolves its caller before the body's schema runs (caller-first.ts), and its handler asks again.
  */
 export function createIdentityResolver(auth: Auth, orgs: OrgRepo, apiTokens: ApiTokenService, sso: SsoSignInService) {
-  return async function resolveIdentity(request: FastifyRequest): Promise<Identity> {
+  const resolved = new WeakMap<FastifyRequest, Promise<Identity>>();
+  return function resolveIdentity(request: FastifyRequest): Promise<Identity> {
+    let identity = resolved.get(request);
+    if (!identity) {
+      identity = identityOf(request);
+      resolved.set(request, identity);
+    }
+    return identity;
+  };
+
+  async function identityOf(request: FastifyRequest): Promise<Identity> {
     const header = request.headers.authorization;
     if (header?.startsWith("Bearer ")) {
       const { tokenId, ...actor } = await apiTokens.authenticate(header.slice(7).trim());
@@ -76,6 +87,6 @@ export function createIdentityResolver(auth: Auth, orgs: OrgRepo, apiTokens: Api
       caller: `session:${session.session.id}`,
       org: { id: membership.orgId, name: membership.orgName, slug: membership.orgSlug },
     };
-  };
+  }
 }
 export type ResolveIdentity = ReturnType<typeof createIdentityResolver>;

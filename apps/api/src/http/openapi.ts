@@ -4,6 +4,7 @@ import { ErrorBody } from "@throng/protocol/errors";
 import type { Action } from "@throng/protocol/orgs";
 import { THRONG_VERSION } from "@throng/protocol/version";
 import { addRequestRules } from "./request-rules";
+import { bodyNaming } from "./route-schema";
 
 /**
  * Who may call a route: `public` (no credentials), `user` (session cookie or API token, org-scoped),
@@ -12,19 +13,14 @@ import { addRequestRules } from "./request-rules";
 export type Access = "public" | "user" | "signed-in" | "agent";
 
 /**
- * What each route declares in `config.doc`; with the schemas of its `schema` option, the OpenAPI document, the input
- * hook and the isolation tests read it.
+ * What each route declares in `config.doc`; with the schemas of its `schema` option (params, querystring, body), the
+ * OpenAPI document, the input hook and the isolation tests read it.
  */
 export interface RouteDoc {
   summary: string;
   access: Access;
   /** The permission the core call checks (documentation; core enforces it). */
   permission?: Action;
-  /** The schema the route (or the core call behind it) parses the JSON body with: the same object. */
-  body?: z.ZodType;
-  /** The body may be left out (the route reads a missing one as `{}`). */
-  optionalBody?: boolean;
-  response?: z.ZodType;
   /** Media type of a success that is not JSON (CSV, a script, a file); its body is then described as a string. */
   produces?: string;
   /** Success statuses when not just 200 (201 created, 204 no content). */
@@ -41,6 +37,13 @@ export interface RouteSchema {
   params?: z.ZodObject;
   /** Query parameters, checked like `params`. */
   querystring?: z.ZodObject;
+  /** The JSON body, declared with `requestBody` (the words its errors use; whether it may be left out). */
+  body?: z.ZodType;
+  /**
+   * Each answer's schema by status (200, 201, and a 503 that is not an ErrorBody): it feeds the document and types the
+   * handler's answer; answers are written as JSON without checking them (route-schema.ts says why).
+   */
+  response?: Record<number, z.ZodType>;
 }
 
 export interface DocumentedRoute extends RouteDoc {
@@ -48,6 +51,10 @@ export interface DocumentedRoute extends RouteDoc {
   url: string;
   params?: z.ZodObject;
   query?: z.ZodObject;
+  body?: z.ZodType;
+  /** The body may be left out (read as `{}`). */
+  optionalBody?: boolean;
+  response?: Record<number, z.ZodType>;
 }
 
 /** Collects every route registered with `config: { doc }`; routes without one fail the boundary tests. */
@@ -57,10 +64,15 @@ export function createRouteRegistry(app: FastifyInstance) {
   app.addHook("onRoute", (options) => {
     const methods = [options.method].flat().filter((m) => m !== "HEAD");
     const doc = (options.config as { doc?: RouteDoc } | undefined)?.doc;
-    const { params, querystring: query } = (options.schema ?? {}) as RouteSchema;
+    const { params, querystring: query, body, response } = (options.schema ?? {}) as RouteSchema;
+    const declared = {
+      ...(params ? { params } : {}),
+      ...(query ? { query } : {}),
+      ...(body ? { body, optionalBody: bodyNaming(body).optional } : {}),
+      ...(response ? { response } : {}),
+    };
     for (const method of methods) {
-      if (doc)
-        routes.push({ ...doc, ...(params ? { params } : {}), ...(query ? { query } : {}), method, url: options.url });
+      if (doc) routes.push({ ...doc, ...declared, method, url: options.url });
       else undocumented.push(`${method} ${options.url}`);
     }
   });
@@ -167,8 +179,9 @@ function parameters(route: DocumentedRoute) {
   return list;
 }
 
-function successResponse(route: DocumentedRoute) {
-  if (route.response) return { content: { "application/json": { schema: jsonSchema(route.response) } } };
+function successResponse(route: DocumentedRoute, status: number) {
+  const schema = route.response?.[status];
+  if (schema) return { content: { "application/json": { schema: jsonSchema(schema) } } };
   if (route.produces) return { content: { [route.produces]: { schema: { type: "string" } } } };
   return {};
 }
@@ -183,9 +196,13 @@ const SECURITY: Record<Access, Record<string, string[]>[]> = {
 function operation(route: DocumentedRoute) {
   const responses: Record<string, unknown> = {};
   for (const status of route.answers ?? [200]) {
-    responses[status] = { description: STATUS_TEXT[status] ?? "OK", ...(status === 204 ? {} : successResponse(route)) };
+    responses[status] = {
+      description: STATUS_TEXT[status] ?? "OK",
+      ...(status === 204 ? {} : successResponse(route, status)),
+    };
   }
   for (const status of errorStatuses(route)) {
+    if (route.response?.[status]) continue; // an answer of its own (the health check's 503), not an ErrorBody
     const content = route.foreignErrors
       ? {}
       : { content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorBody" } } } };

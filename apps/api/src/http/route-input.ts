@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ThrongError, type FieldError } from "@throng/protocol/errors";
-import { staticMethods, type DocumentedRoute, type RouteDoc } from "./openapi";
+import type { z } from "zod";
+import { staticMethods, type DocumentedRoute, type RouteSchema } from "./openapi";
+import { bodyNaming } from "./route-schema";
 
 const LONE_SURROGATE = "contains invalid Unicode (a lone surrogate)";
 const NUL = "contains a NUL character (U+0000), which cannot be stored";
@@ -52,7 +54,7 @@ function refuseUnstorableText(what: string, value: unknown) {
  * NUL there is harmless and the document does not forbid it); all of it when the body does not parse (it is refused
  * either way) or the route declares no schema (Better Auth's).
  */
-function storedPart(schema: RouteDoc["body"], body: unknown): unknown {
+function storedPart(schema: z.ZodType | undefined, body: unknown): unknown {
   if (!schema || body === undefined) return body;
   const parsed = schema.safeParse(body);
   return parsed.success ? parsed.data : body;
@@ -75,19 +77,19 @@ function refuseShadowedPath(request: FastifyRequest, reply: FastifyReply, routes
 
 /**
  * Checks every request's input before its schemas: text PostgreSQL would refuse (a lone surrogate or a NUL, which used
- * to surface as a 500) in the body, query string or path. The route's `schema` (params, querystring) is parsed next, once,
- * by the zod validator (route-schema.ts), so no id reaches a database column unchecked and handlers use the parsed
- * values; bodies are parsed by core with the declared `body` schema.
+ * to surface as a 500) in the body, query string or path. The route's `schema` (params, querystring, body) is parsed
+ * next, once, by the zod validator (route-schema.ts), so no id reaches a database column unchecked and handlers use the
+ * parsed values.
  */
 export function registerRouteInputValidation(app: FastifyInstance, routes: readonly DocumentedRoute[]) {
   app.addHook("preValidation", async (request: FastifyRequest, reply: FastifyReply) => {
     refuseShadowedPath(request, reply, routes);
     refuseUnstorableText("path", request.params);
     refuseUnstorableText("query string", request.query);
-    const doc = (request.routeOptions.config as { doc?: RouteDoc }).doc;
-    refuseUnstorableText("request body", storedPart(doc?.body, request.body));
+    const bodySchema = (request.routeOptions.schema as RouteSchema | undefined)?.body;
+    refuseUnstorableText("request body", storedPart(bodySchema, request.body));
     // A body that may be left out is read as `{}` when missing; JSON `null` is a body, and not an object.
-    if (doc?.optionalBody && request.body === null) {
+    if (bodySchema && bodyNaming(bodySchema).optional && request.body === null) {
       throw new ThrongError(
         "validation_failed",
         "Invalid request body ((root): expected an object); send a JSON object, or no body for the defaults",

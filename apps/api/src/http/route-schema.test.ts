@@ -2,7 +2,7 @@ import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { registerErrorHandler } from "./errors";
-import { registerZodSchemas, type ZodTypeProvider } from "./route-schema";
+import { registerZodSchemas, requestBody, type ZodTypeProvider } from "./route-schema";
 
 async function appWithRoute() {
   const app = Fastify();
@@ -47,6 +47,53 @@ describe("route schemas (zod, parsed once before the handler)", () => {
         message: expect.stringMatching(/^Invalid query string \(limit: /),
         fields: [{ path: "limit" }],
       },
+    });
+    await app.close();
+  });
+});
+
+describe("route body schemas (declared with requestBody)", () => {
+  async function appWithBodies() {
+    const app = Fastify();
+    registerZodSchemas(app);
+    registerErrorHandler(app, []);
+    const typed = app.withTypeProvider<ZodTypeProvider>();
+    const Thing = z.object({ name: z.string().min(1), size: z.number().int().default(3) });
+    const Options = z.object({ ttl: z.number().int().default(60) });
+    typed.post("/things", { schema: { body: requestBody(Thing, "thing") } }, async (request) => request.body);
+    typed.post(
+      "/options",
+      { schema: { body: requestBody(Options, "options", { optional: true }) } },
+      async (request) => request.body,
+    );
+    await app.ready();
+    return app;
+  }
+
+  it("hand the handler the parsed body (defaults filled), and read a left-out optional body as {}", async () => {
+    const app = await appWithBodies();
+    expect((await app.inject({ method: "POST", url: "/things", payload: { name: "a" } })).json()).toEqual({
+      name: "a",
+      size: 3,
+    });
+    expect((await app.inject({ method: "POST", url: "/options" })).json()).toEqual({ ttl: 60 });
+    await app.close();
+  });
+
+  it("refuse a bad or missing body naming it in the route's words and the field", async () => {
+    const app = await appWithBodies();
+    const bad = await app.inject({ method: "POST", url: "/things", payload: { name: "" } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({
+      error: {
+        code: "validation_failed",
+        message: expect.stringMatching(/^Invalid thing \(name: /),
+        fields: [{ path: "name" }],
+      },
+    });
+    const missing = await app.inject({ method: "POST", url: "/things" });
+    expect(missing.json()).toMatchObject({
+      error: { message: expect.stringMatching(/^Invalid thing \(\(root\): /), fields: [{ path: "(root)" }] },
     });
     await app.close();
   });

@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { parseOrThrow } from "@throng/protocol/errors";
 import { AgentLabels, AgentView, CreateEnrolmentToken, EnrolmentTokenCreated, IdParams } from "@throng/protocol/api";
 import type { ApiDeps } from "../services";
-import type { ZodFastify } from "../http/route-schema";
+import { requestBody, type ZodFastify } from "../http/route-schema";
 
 /** The fleet: enrolment tokens, inventory, labels, revocation. */
 export async function agentRoutes(app: ZodFastify, deps: ApiDeps) {
@@ -11,35 +10,35 @@ export async function agentRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/enrolment-tokens",
     {
+      schema: {
+        body: requestBody(CreateEnrolmentToken, "enrolment token request", { optional: true }),
+        response: { 201: EnrolmentTokenCreated },
+      },
       config: {
         doc: {
           summary: "Create an enrolment token (shown once)",
           access: "user",
-          optionalBody: true,
           answers: [201],
           errors: [429],
           permission: "agent.enrol",
-          body: CreateEnrolmentToken,
-          response: EnrolmentTokenCreated,
         },
       },
     },
     async (request, reply) => {
       const { actor } = await resolveIdentity(request);
-      const body = parseOrThrow(CreateEnrolmentToken, request.body ?? {}, "enrolment token request");
-      return reply.status(201).send(await fleet.createEnrolmentToken(actor, body));
+      return reply.status(201).send(await fleet.createEnrolmentToken(actor, request.body));
     },
   );
 
   app.get(
     "/api/agents",
     {
+      schema: { response: { 200: z.object({ agents: z.array(AgentView) }) } },
       config: {
         doc: {
           summary: "The fleet inventory",
           access: "user",
           permission: "agent.read",
-          response: z.object({ agents: z.array(AgentView) }),
         },
       },
     },
@@ -52,14 +51,12 @@ export async function agentRoutes(app: ZodFastify, deps: ApiDeps) {
   app.put(
     "/api/agents/:id/labels",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, body: requestBody(AgentLabels, "labels"), response: { 200: AgentView } },
       config: {
         doc: {
           summary: "Replace an agent's labels",
           access: "user",
           permission: "agent.manage",
-          body: AgentLabels,
-          response: AgentView,
         },
       },
     },

@@ -17,9 +17,8 @@ export async function healthRoutes(app: FastifyInstance, deps: Pick<ApiDeps, "he
   app.get(
     "/health",
     {
-      config: {
-        doc: { summary: "Database and Redis status", access: "public", response: Health, answers: [200, 503] },
-      },
+      schema: { response: { 200: Health, 503: Health } },
+      config: { doc: { summary: "Database and Redis status", access: "public", answers: [200, 503] } },
     },
     async (_request, reply) => {
       const [database, redis] = await Promise.all([probe(deps.health.database), probe(deps.health.redis)]);

@@ -5,7 +5,7 @@ import {
   PutMetricsExportSink,
 } from "@throng/protocol/metrics-export";
 import type { ApiDeps } from "../services";
-import type { ZodFastify } from "../http/route-schema";
+import { requestBody, type ZodFastify } from "../http/route-schema";
 
 /** Metrics export settings: the org's Prometheus remote write and OTLP endpoints, and their test button. Transport only. */
 export async function metricsExportRoutes(app: ZodFastify, deps: ApiDeps) {
@@ -14,12 +14,12 @@ export async function metricsExportRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/metrics-export",
     {
+      schema: { response: { 200: MetricsExportSettings } },
       config: {
         doc: {
           summary: "Where runs stream their series (credentials shown only as set or not set)",
           access: "user",
           permission: "settings.read",
-          response: MetricsExportSettings,
         },
       },
     },
@@ -32,14 +32,16 @@ export async function metricsExportRoutes(app: ZodFastify, deps: ApiDeps) {
   app.put(
     "/api/metrics-export/:sink",
     {
-      schema: { params: MetricsSinkParams },
+      schema: {
+        params: MetricsSinkParams,
+        body: requestBody(PutMetricsExportSink, "metrics export settings"),
+        response: { 200: MetricsExportSinkView },
+      },
       config: {
         doc: {
           summary: "Set up a Prometheus remote write or OTLP endpoint (secrets left out keep their stored value)",
           access: "user",
           permission: "settings.manage",
-          body: PutMetricsExportSink,
-          response: MetricsExportSinkView,
         },
       },
     },
@@ -72,14 +74,13 @@ export async function metricsExportRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/metrics-export/:sink/test",
     {
-      schema: { params: MetricsSinkParams },
+      schema: { params: MetricsSinkParams, response: { 202: MetricsExportSinkView } },
       config: {
         doc: {
           summary: "Push one test sample through the workers (202; the outcome shows as the endpoint's last status)",
           access: "user",
           answers: [202],
           permission: "settings.manage",
-          response: MetricsExportSinkView,
         },
       },
     },

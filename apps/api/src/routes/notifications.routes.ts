@@ -6,7 +6,7 @@ import {
   NotificationDeliveryView,
 } from "@throng/protocol/notifications";
 import type { ApiDeps } from "../services";
-import type { ZodFastify } from "../http/route-schema";
+import { requestBody, type ZodFastify } from "../http/route-schema";
 
 /** Run notifications (settings): channels, their test button and the delivery log. Transport only. */
 export async function notificationRoutes(app: ZodFastify, deps: ApiDeps) {
@@ -15,12 +15,12 @@ export async function notificationRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/notification-channels",
     {
+      schema: { response: { 200: z.object({ channels: z.array(NotificationChannelView) }) } },
       config: {
         doc: {
           summary: "Where run notifications go (a webhook or Slack)",
           access: "user",
           permission: "settings.read",
-          response: z.object({ channels: z.array(NotificationChannelView) }),
         },
       },
     },
@@ -33,14 +33,16 @@ export async function notificationRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/notification-channels",
     {
+      schema: {
+        body: requestBody(CreateNotificationChannel, "notification channel"),
+        response: { 201: NotificationChannelView },
+      },
       config: {
         doc: {
           summary: "Add a notification channel",
           access: "user",
           answers: [201],
           permission: "settings.manage",
-          body: CreateNotificationChannel,
-          response: NotificationChannelView,
         },
       },
     },
@@ -73,14 +75,13 @@ export async function notificationRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/notification-channels/:id/test",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, response: { 202: NotificationDeliveryView } },
       config: {
         doc: {
           summary: "Send a test notification through the workers (202; see the delivery log)",
           access: "user",
           answers: [202],
           permission: "settings.manage",
-          response: NotificationDeliveryView,
         },
       },
     },
@@ -93,12 +94,12 @@ export async function notificationRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/notification-deliveries",
     {
+      schema: { response: { 200: z.object({ deliveries: z.array(NotificationDeliveryView) }) } },
       config: {
         doc: {
           summary: "The last 50 notifications sent, with their attempts and answers",
           access: "user",
           permission: "settings.read",
-          response: z.object({ deliveries: z.array(NotificationDeliveryView) }),
         },
       },
     },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ThrongError, parseOrThrow } from "@throng/protocol/errors";
+import { ThrongError } from "@throng/protocol/errors";
 import { IdParams, Me, TokenParams } from "@throng/protocol/api";
 import {
   AcceptInvitation,
@@ -18,7 +18,7 @@ import {
   SwitchOrg,
 } from "@throng/protocol/orgs";
 import type { ApiDeps } from "../services";
-import type { ZodFastify } from "../http/route-schema";
+import { requestBody, type ZodFastify } from "../http/route-schema";
 
 /** Members are named by their user id, which the auth library makes (text, not a UUID). */
 const MemberParams = z.object({ id: z.string().min(1, "missing id").max(100) });
@@ -37,12 +37,12 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/me",
     {
+      schema: { response: { 200: Me } },
       config: {
         doc: {
           summary: "The caller and the organisation requests are scoped to",
           access: "user",
           permission: "org.read",
-          response: Me,
         },
       },
     },
@@ -59,11 +59,11 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/orgs",
     {
+      schema: { response: { 200: z.object({ orgs: z.array(Membership) }) } },
       config: {
         doc: {
           summary: "The organisations the user belongs to",
           access: "signed-in",
-          response: z.object({ orgs: z.array(Membership) }),
         },
       },
     },
@@ -76,20 +76,19 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/orgs/switch",
     {
+      schema: { body: requestBody(SwitchOrg, "organisation switch") },
       config: {
         doc: {
           summary: "Make another of the user's organisations the active one",
           access: "signed-in",
           answers: [204],
           errors: [404],
-          body: SwitchOrg,
         },
       },
     },
     async (request, reply) => {
       const { user, sessionId } = await browserOnly(request);
-      const { orgId } = parseOrThrow(SwitchOrg, request.body, "organisation switch");
-      await orgs.switchOrg(user.id, sessionId, orgId);
+      await orgs.switchOrg(user.id, sessionId, request.body.orgId);
       return reply.status(204).send();
     },
   );
@@ -97,12 +96,12 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/members",
     {
+      schema: { response: { 200: z.object({ members: z.array(MemberView) }) } },
       config: {
         doc: {
           summary: "Members and their roles",
           access: "user",
           permission: "org.read",
-          response: z.object({ members: z.array(MemberView) }),
         },
       },
     },
@@ -115,7 +114,7 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.patch(
     "/api/members/:id",
     {
-      schema: { params: MemberParams },
+      schema: { params: MemberParams, body: requestBody(ChangeRole, "role change") },
       config: {
         doc: {
           summary: "Change a member's role",
@@ -123,7 +122,6 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
           answers: [204],
           errors: [404, 409],
           permission: "member.manage",
-          body: ChangeRole,
         },
       },
     },
@@ -164,15 +162,16 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/invitations",
     {
+      schema: {
+        body: requestBody(CreateInvitation, "invitation", { optional: true }),
+        response: { 201: InvitationCreated },
+      },
       config: {
         doc: {
           summary: "Create an invitation link (shown once)",
           access: "user",
-          optionalBody: true,
           answers: [201],
           permission: "member.manage",
-          body: CreateInvitation,
-          response: InvitationCreated,
         },
       },
     },
@@ -185,12 +184,12 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/invitations",
     {
+      schema: { response: { 200: z.object({ invitations: z.array(InvitationView) }) } },
       config: {
         doc: {
           summary: "Pending invitations",
           access: "user",
           permission: "member.manage",
-          response: z.object({ invitations: z.array(InvitationView) }),
         },
       },
     },
@@ -218,12 +217,11 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/invitations/preview/:token",
     {
-      schema: { params: TokenParams },
+      schema: { params: TokenParams, response: { 200: InvitationPreview } },
       config: {
         doc: {
           summary: "Which organisation and role an invitation link is for",
           access: "public",
-          response: InvitationPreview,
         },
       },
     },
@@ -235,13 +233,12 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/invitations/accept",
     {
+      schema: { body: requestBody(AcceptInvitation, "invitation"), response: { 200: z.object({ orgId: z.string() }) } },
       config: {
         doc: {
           summary: "Join the organisation of an invitation link",
           access: "signed-in",
           errors: [404, 409],
-          response: z.object({ orgId: z.string() }),
-          body: AcceptInvitation,
         },
       },
     },
@@ -256,12 +253,12 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/tokens",
     {
+      schema: { response: { 200: z.object({ tokens: z.array(ApiTokenView) }) } },
       config: {
         doc: {
           summary: "API tokens (never their secrets)",
           access: "user",
           permission: "token.manage",
-          response: z.object({ tokens: z.array(ApiTokenView) }),
         },
       },
     },
@@ -274,14 +271,13 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/tokens",
     {
+      schema: { body: requestBody(CreateApiToken, "API token"), response: { 201: ApiTokenCreated } },
       config: {
         doc: {
           summary: "Create an API token (shown once)",
           access: "user",
           answers: [201],
           permission: "token.manage",
-          body: CreateApiToken,
-          response: ApiTokenCreated,
         },
       },
     },
@@ -307,12 +303,12 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/audit",
     {
+      schema: { response: { 200: z.object({ entries: z.array(AuditEntry) }) } },
       config: {
         doc: {
           summary: "The audit log of sensitive actions",
           access: "user",
           permission: "audit.read",
-          response: z.object({ entries: z.array(AuditEntry) }),
         },
       },
     },
@@ -325,12 +321,12 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/org/settings",
     {
+      schema: { response: { 200: OrgSettings } },
       config: {
         doc: {
           summary: "Target allow-list and caps",
           access: "user",
           permission: "settings.read",
-          response: OrgSettings,
         },
       },
     },
@@ -343,13 +339,12 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   app.put(
     "/api/org/settings",
     {
+      schema: { body: requestBody(OrgSettings, "settings"), response: { 200: OrgSettings } },
       config: {
         doc: {
           summary: "Replace the target allow-list and caps",
           access: "user",
           permission: "settings.manage",
-          body: OrgSettings,
-          response: OrgSettings,
         },
       },
     },

@@ -13,7 +13,7 @@ import { RunView } from "@throng/protocol/run";
 import { TrialView, TryPlan } from "@throng/protocol/session-trial";
 import { createCallerLimits } from "../http/rate-limit";
 import type { ApiDeps } from "../services";
-import type { ZodFastify } from "../http/route-schema";
+import { requestBody, type ZodFastify } from "../http/route-schema";
 
 /** Plans: transport only — resolve the caller, one core call, answer. */
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: the plugin lists its routes, each a few lines over one core call.
@@ -24,13 +24,12 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/plans",
     {
-      schema: { querystring: PlanListQuery },
+      schema: { querystring: PlanListQuery, response: { 200: z.object({ plans: z.array(PlanView) }) } },
       config: {
         doc: {
           summary: "List plans (?shelf=archived or all to see archived ones)",
           access: "user",
           permission: "plan.read",
-          response: z.object({ plans: z.array(PlanView) }),
         },
       },
     },
@@ -43,6 +42,7 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.put(
     "/api/plans/by-name",
     {
+      schema: { body: requestBody(SavePlanByName, "plan"), response: { 200: PlanView, 201: PlanView } },
       config: {
         doc: {
           summary:
@@ -51,8 +51,6 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
           answers: [200, 201],
           errors: [409],
           permission: "plan.write",
-          body: SavePlanByName,
-          response: PlanView,
         },
       },
     },
@@ -66,13 +64,12 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/plans/:id/archive",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, response: { 200: PlanView } },
       config: {
         doc: {
           summary: "Archive a plan: hidden from the plan list, its runs kept",
           access: "user",
           permission: "plan.write",
-          response: PlanView,
         },
       },
     },
@@ -85,13 +82,12 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/plans/:id/restore",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, response: { 200: PlanView } },
       config: {
         doc: {
           summary: "Bring an archived plan back to the plan list",
           access: "user",
           permission: "plan.write",
-          response: PlanView,
         },
       },
     },
@@ -125,14 +121,13 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/plans",
     {
+      schema: { body: requestBody(SavePlan, "plan"), response: { 201: PlanView } },
       config: {
         doc: {
           summary: "Save a new plan",
           access: "user",
           answers: [201],
           permission: "plan.write",
-          body: SavePlan,
-          response: PlanView,
         },
       },
     },
@@ -145,6 +140,7 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/plans/try",
     {
+      schema: { body: requestBody(TryPlan, "trial"), response: { 200: TrialView } },
       config: {
         doc: {
           summary:
@@ -152,8 +148,6 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
           access: "user",
           errors: [404, 409, 504],
           permission: "run.start",
-          body: TryPlan,
-          response: TrialView,
         },
       },
     },
@@ -166,8 +160,8 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/plans/:id",
     {
-      schema: { params: IdParams },
-      config: { doc: { summary: "Read a plan", access: "user", permission: "plan.read", response: PlanView } },
+      schema: { params: IdParams, response: { 200: PlanView } },
+      config: { doc: { summary: "Read a plan", access: "user", permission: "plan.read" } },
     },
     async (request) => {
       const { actor } = await resolveIdentity(request);
@@ -179,15 +173,13 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.put(
     "/api/plans/:id",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, body: requestBody(UpdatePlan, "plan"), response: { 200: PlanView } },
       config: {
         doc: {
           summary: "Save a new version of a plan (past runs keep theirs)",
           access: "user",
           errors: [409],
           permission: "plan.write",
-          body: UpdatePlan,
-          response: PlanView,
         },
       },
     },
@@ -200,7 +192,7 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.put(
     "/api/plans/:id/baseline",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, body: requestBody(PinBaseline, "baseline"), response: { 200: PlanView } },
       config: {
         doc: {
           summary:
@@ -208,8 +200,6 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
           access: "user",
           errors: [409],
           permission: "plan.write",
-          body: PinBaseline,
-          response: PlanView,
         },
       },
     },
@@ -222,13 +212,12 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.delete(
     "/api/plans/:id/baseline",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, response: { 200: PlanView } },
       config: {
         doc: {
           summary: "Unpin the plan's baseline (later runs are compared with none)",
           access: "user",
           permission: "plan.write",
-          response: PlanView,
         },
       },
     },
@@ -241,13 +230,12 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/plans/:id/versions",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, response: { 200: z.object({ versions: z.array(PlanVersionView) }) } },
       config: {
         doc: {
           summary: "Every version of a plan, newest first",
           access: "user",
           permission: "plan.read",
-          response: z.object({ versions: z.array(PlanVersionView) }),
         },
       },
     },
@@ -260,7 +248,7 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/plans/:id/runs",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, response: { 201: RunView } },
       config: {
         doc: {
           summary: "Start a run of a plan (429 with Retry-After past the caller's runs per minute)",
@@ -268,7 +256,6 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
           answers: [201],
           errors: [409, 429],
           permission: "run.start",
-          response: RunView,
         },
       },
     },

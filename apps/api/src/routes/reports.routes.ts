@@ -16,7 +16,7 @@ import {
 import { createCallerLimits } from "../http/rate-limit";
 import { sendReportPdf } from "../pdf/report-pdf-reply";
 import type { ApiDeps } from "../services";
-import type { ZodFastify } from "../http/route-schema";
+import { requestBody, type ZodFastify } from "../http/route-schema";
 
 const NameParams = z.object({ name: z.string().min(1).max(100) });
 
@@ -30,7 +30,7 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/runs/:id/report",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, response: { 200: RunReport } },
       config: {
         doc: {
           summary:
@@ -38,7 +38,6 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
           access: "user",
           errors: [429],
           permission: "run.read",
-          response: RunReport,
         },
       },
     },
@@ -78,14 +77,13 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/runs/:id/summary",
     {
-      schema: { params: IdParams, querystring: RunRangeQuery },
+      schema: { params: IdParams, querystring: RunRangeQuery, response: { 200: RunRangeSummary } },
       config: {
         doc: {
           summary:
             "The run's summary over a range of its seconds (from, to: whole seconds since its start; to excluded), merged from the stored per-second histograms",
           access: "user",
           permission: "run.read",
-          response: RunRangeSummary,
         },
       },
     },
@@ -154,14 +152,13 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/runs/compare",
     {
-      schema: { querystring: CompareQuery },
+      schema: { querystring: CompareQuery, response: { 200: RunComparison } },
       config: {
         doc: {
           summary: "Runs side by side with deltas against the first (404 when one is not in the organisation)",
           access: "user",
           errors: [404],
           permission: "run.read",
-          response: RunComparison,
         },
       },
     },
@@ -174,16 +171,17 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/runs/:id/share-links",
     {
-      schema: { params: IdParams },
+      schema: {
+        params: IdParams,
+        body: requestBody(CreateShareLink, "share link", { optional: true }),
+        response: { 201: ShareLinkCreated },
+      },
       config: {
         doc: {
           summary: "Create a public read-only link to the report (shown once)",
           access: "user",
-          optionalBody: true,
           answers: [201],
           permission: "share.manage",
-          body: CreateShareLink,
-          response: ShareLinkCreated,
         },
       },
     },
@@ -196,13 +194,12 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/runs/:id/share-links",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, response: { 200: z.object({ links: z.array(ShareLinkView) }) } },
       config: {
         doc: {
           summary: "A run's share links (never their secrets)",
           access: "user",
           permission: "run.read",
-          response: z.object({ links: z.array(ShareLinkView) }),
         },
       },
     },
@@ -228,10 +225,8 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/public/reports/:token",
     {
-      schema: { params: TokenParams },
-      config: {
-        doc: { summary: "A shared report, read-only, without signing in", access: "public", response: RunReport },
-      },
+      schema: { params: TokenParams, response: { 200: RunReport } },
+      config: { doc: { summary: "A shared report, read-only, without signing in", access: "public" } },
     },
     async (request) => {
       return reports.publicReport(request.params.token);
@@ -241,12 +236,11 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/public/reports/:token/summary",
     {
-      schema: { params: TokenParams, querystring: RunRangeQuery },
+      schema: { params: TokenParams, querystring: RunRangeQuery, response: { 200: RunRangeSummary } },
       config: {
         doc: {
           summary: "A shared run's summary over a range of its seconds, without signing in",
           access: "public",
-          response: RunRangeSummary,
         },
       },
     },
@@ -280,7 +274,7 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/runs/:id/estimates",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, body: requestBody(SaveEstimate, "estimate"), response: { 201: EstimateView } },
       config: {
         doc: {
           summary: "Keep this run's capacity estimate against a target and build",
@@ -288,8 +282,6 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
           answers: [201],
           errors: [409],
           permission: "run.start",
-          body: SaveEstimate,
-          response: EstimateView,
         },
       },
     },
@@ -302,12 +294,12 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/targets",
     {
+      schema: { response: { 200: z.object({ targets: z.array(TargetView) }) } },
       config: {
         doc: {
           summary: "Targets with saved capacity estimates",
           access: "user",
           permission: "run.read",
-          response: z.object({ targets: z.array(TargetView) }),
         },
       },
     },
@@ -320,13 +312,12 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/targets/:name/estimates",
     {
-      schema: { params: NameParams },
+      schema: { params: NameParams, response: { 200: z.object({ estimates: z.array(EstimateView) }) } },
       config: {
         doc: {
           summary: "A target's capacity history, oldest first, with changes",
           access: "user",
           permission: "run.read",
-          response: z.object({ estimates: z.array(EstimateView) }),
         },
       },
     },

@@ -7,7 +7,7 @@ import { RunErrorSamples } from "@throng/protocol/error-samples";
 import { RunRooms } from "@throng/protocol/rooms";
 import { DistributionQuery, LatencyDistribution } from "@throng/protocol/latency-distribution";
 import type { ApiDeps } from "../services";
-import type { ZodFastify } from "../http/route-schema";
+import { requestBody, type ZodFastify } from "../http/route-schema";
 
 /** Runs: list, read, series, abort, note and tags. */
 export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
@@ -16,14 +16,13 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/runs",
     {
-      schema: { querystring: RunsQuery },
+      schema: { querystring: RunsQuery, response: { 200: RunPage } },
       config: {
         doc: {
           summary:
             "List runs, newest first: one page, filtered by status, verdict outcome, plan, tag and creation time",
           access: "user",
           permission: "run.read",
-          response: RunPage,
         },
       },
     },
@@ -36,8 +35,8 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/runs/:id",
     {
-      schema: { params: IdParams },
-      config: { doc: { summary: "Read a run", access: "user", permission: "run.read", response: RunView } },
+      schema: { params: IdParams, response: { 200: RunView } },
+      config: { doc: { summary: "Read a run", access: "user", permission: "run.read" } },
     },
     async (request) => {
       const { actor } = await resolveIdentity(request);
@@ -49,14 +48,12 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
   app.patch(
     "/api/runs/:id",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, body: requestBody(RunNotesPatch, "run note and tags"), response: { 200: RunView } },
       config: {
         doc: {
           summary: "Set a run's note and/or tags (tags replace the set; a field left out is kept)",
           access: "user",
           permission: "run.annotate",
-          body: RunNotesPatch,
-          response: RunView,
         },
       },
     },
@@ -70,13 +67,12 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/runs/:id/series",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, response: { 200: RunSeries } },
       config: {
         doc: {
           summary: "A run's merged per-second series",
           access: "user",
           permission: "run.read",
-          response: RunSeries,
         },
       },
     },
@@ -90,14 +86,13 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/runs/:id/distribution",
     {
-      schema: { params: IdParams, querystring: DistributionQuery },
+      schema: { params: IdParams, querystring: DistributionQuery, response: { 200: LatencyDistribution } },
       config: {
         doc: {
           summary:
             "A latency metric's distribution (log buckets, percentiles) and heatmap over the run or the seconds from..to, from the merged per-second HDR histograms",
           access: "user",
           permission: "run.read",
-          response: LatencyDistribution,
         },
       },
     },
@@ -110,13 +105,12 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/runs/:id/server",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, response: { 200: RunServerSeries } },
       config: {
         doc: {
           summary: "The server under test, second by second, as the plan's watchers sampled it",
           access: "user",
           permission: "run.read",
-          response: RunServerSeries,
         },
       },
     },
@@ -130,14 +124,13 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/runs/:id/errors",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, response: { 200: RunErrorSamples } },
       config: {
         doc: {
           summary:
             "The first distinct samples of each error kind (message, time, client, agent, the bytes that caused it; secrets masked)",
           access: "user",
           permission: "run.read",
-          response: RunErrorSamples,
         },
       },
     },
@@ -170,14 +163,13 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/runs/:id/abort",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, response: { 200: RunView } },
       config: {
         doc: {
           summary: "Abort a run: every agent stops",
           access: "user",
           errors: [409],
           permission: "run.abort",
-          response: RunView,
         },
       },
     },

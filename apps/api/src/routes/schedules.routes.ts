@@ -1,7 +1,7 @@
 import { IdParams } from "@throng/protocol/api";
 import { OrgSchedulesView, PlanScheduleView, SetPlanSchedule } from "@throng/protocol/plan-schedule";
 import type { ApiDeps } from "../services";
-import type { ZodFastify } from "../http/route-schema";
+import { requestBody, type ZodFastify } from "../http/route-schema";
 
 /** Plans' cron schedules: the organisation's list, and one plan's read, set, pause, resume, remove. Transport only; the workers fire them. */
 export async function scheduleRoutes(app: ZodFastify, deps: ApiDeps) {
@@ -10,12 +10,12 @@ export async function scheduleRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/schedules",
     {
+      schema: { response: { 200: OrgSchedulesView } },
       config: {
         doc: {
           summary: "Every schedule of the organisation: its plan, next firing, last firing and that run's verdict",
           access: "user",
           permission: "plan.read",
-          response: OrgSchedulesView,
         },
       },
     },
@@ -28,13 +28,12 @@ export async function scheduleRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/plans/:id/schedule/pause",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, response: { 200: PlanScheduleView } },
       config: {
         doc: {
           summary: "Pause the plan's schedule: it keeps its cron and zone and does not fire until resumed",
           access: "user",
           permission: "run.start",
-          response: PlanScheduleView,
         },
       },
     },
@@ -47,14 +46,13 @@ export async function scheduleRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/plans/:id/schedule/resume",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, response: { 200: PlanScheduleView } },
       config: {
         doc: {
           summary:
             "Resume the plan's paused schedule (refused when the plan could not start under the organisation's settings)",
           access: "user",
           permission: "run.start",
-          response: PlanScheduleView,
         },
       },
     },
@@ -67,13 +65,12 @@ export async function scheduleRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/plans/:id/schedule",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, response: { 200: PlanScheduleView } },
       config: {
         doc: {
           summary: "The plan's cron schedule and its next three times (schedule null when none)",
           access: "user",
           permission: "plan.read",
-          response: PlanScheduleView,
         },
       },
     },
@@ -86,14 +83,12 @@ export async function scheduleRoutes(app: ZodFastify, deps: ApiDeps) {
   app.put(
     "/api/plans/:id/schedule",
     {
-      schema: { params: IdParams },
+      schema: { params: IdParams, body: requestBody(SetPlanSchedule, "schedule"), response: { 200: PlanScheduleView } },
       config: {
         doc: {
           summary: "Run the plan on a cron schedule (replaces any other); runs start as you",
           access: "user",
           permission: "run.start",
-          body: SetPlanSchedule,
-          response: PlanScheduleView,
         },
       },
     },

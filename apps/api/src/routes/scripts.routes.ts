@@ -8,7 +8,7 @@ import {
   UploadScript,
 } from "@throng/protocol/script-bundle";
 import type { ApiDeps } from "../services";
-import type { ZodFastify } from "../http/route-schema";
+import { requestBody, type ZodFastify } from "../http/route-schema";
 
 /**
  * Upper-case hex is taken: hashes are compared (and stored) lower-case. The pattern before the transform is what
@@ -35,12 +35,12 @@ export async function scriptRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/scripts",
     {
+      schema: { response: { 200: ScriptList } },
       config: {
         doc: {
           summary: "List script bundles, newest first",
           access: "user",
           permission: "plan.read",
-          response: ScriptList,
         },
       },
     },
@@ -54,14 +54,13 @@ export async function scriptRoutes(app: ZodFastify, deps: ApiDeps) {
     "/api/scripts",
     {
       bodyLimit: SCRIPT_UPLOAD_BODY_LIMIT,
+      schema: { body: requestBody(UploadScript, "script"), response: { 200: ScriptSummary, 201: ScriptSummary } },
       config: {
         doc: {
           summary: "Upload a script bundle (201; the same bytes again answer 200 with the stored one)",
           access: "user",
           answers: [200, 201],
           permission: "plan.write",
-          body: UploadScript,
-          response: ScriptSummary,
         },
       },
     },
@@ -75,13 +74,12 @@ export async function scriptRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/scripts/:sha256",
     {
-      schema: { params: ScriptParams },
+      schema: { params: ScriptParams, response: { 200: ScriptView } },
       config: {
         doc: {
           summary: "Read a script bundle with its source",
           access: "user",
           permission: "plan.read",
-          response: ScriptView,
         },
       },
     },

@@ -1,6 +1,6 @@
 import { PutSecret, SecretList, SecretParams, SecretView } from "@throng/protocol/secrets";
 import type { ApiDeps } from "../services";
-import type { ZodFastify } from "../http/route-schema";
+import { requestBody, type ZodFastify } from "../http/route-schema";
 
 /** Organisation secrets (Settings → Secrets): names and who set them when; a value goes in and never comes back. Transport only. */
 export async function secretRoutes(app: ZodFastify, deps: ApiDeps) {
@@ -9,12 +9,12 @@ export async function secretRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/secrets",
     {
+      schema: { response: { 200: SecretList } },
       config: {
         doc: {
           summary: "The organisation's secrets by name, with who set them when (never a value)",
           access: "user",
           permission: "secret.manage",
-          response: SecretList,
         },
       },
     },
@@ -27,7 +27,11 @@ export async function secretRoutes(app: ZodFastify, deps: ApiDeps) {
   app.put(
     "/api/secrets/:name",
     {
-      schema: { params: SecretParams },
+      schema: {
+        params: SecretParams,
+        body: requestBody(PutSecret, "secret"),
+        response: { 200: SecretView, 201: SecretView },
+      },
       config: {
         doc: {
           summary:
@@ -36,8 +40,6 @@ export async function secretRoutes(app: ZodFastify, deps: ApiDeps) {
           permission: "secret.manage",
           answers: [200, 201],
           errors: [409],
-          body: PutSecret,
-          response: SecretView,
         },
       },
     },

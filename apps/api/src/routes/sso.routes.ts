@@ -1,7 +1,7 @@
 import type { FastifyReply } from "fastify";
 import { fromNodeHeaders } from "better-auth/node";
 import { isAPIError } from "better-auth/api";
-import { ThrongError, parseOrThrow } from "@throng/protocol/errors";
+import { ThrongError } from "@throng/protocol/errors";
 import {
   AddSsoDomain,
   PutSsoProvider,
@@ -17,7 +17,7 @@ import {
 } from "@throng/protocol/sso";
 import { enforceRateLimit } from "../http/rate-limit";
 import type { ApiDeps } from "../services";
-import type { ZodFastify } from "../http/route-schema";
+import { requestBody, type ZodFastify } from "../http/route-schema";
 
 /** Where the SSO plugin sends the browser back: Home on success, the sign-in page (with error and error_description) on failure. */
 const AFTER_SIGN_IN = "/";
@@ -33,12 +33,12 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/sso",
     {
+      schema: { response: { 200: SsoSettings } },
       config: {
         doc: {
           summary: "Single sign-on: domains, identity providers (never their secrets), Require SSO, session lifetimes",
           access: "user",
           permission: "settings.read",
-          response: SsoSettings,
         },
       },
     },
@@ -50,14 +50,13 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
   app.put(
     "/api/sso/requirement",
     {
+      schema: { body: requestBody(PutSsoRequirement, "SSO requirement"), response: { 200: PutSsoRequirement } },
       config: {
         doc: {
           summary: "Require SSO (members may not use the password form; owners may, audit-logged) or not",
           access: "user",
           permission: "settings.manage",
           errors: [409],
-          body: PutSsoRequirement,
-          response: PutSsoRequirement,
         },
       },
     },
@@ -69,6 +68,7 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/sso/domains",
     {
+      schema: { body: requestBody(AddSsoDomain, "domain"), response: { 201: SsoDomainView } },
       config: {
         doc: {
           summary: "Claim an email domain; the answer names the DNS TXT record that proves it",
@@ -76,8 +76,6 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
           permission: "settings.manage",
           answers: [201],
           errors: [409],
-          body: AddSsoDomain,
-          response: SsoDomainView,
         },
       },
     },
@@ -89,14 +87,13 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/sso/domains/:domain/verify",
     {
-      schema: { params: SsoDomainParams },
+      schema: { params: SsoDomainParams, response: { 200: SsoDomainView } },
       config: {
         doc: {
           summary: "Look the domain's TXT record up now and mark the domain verified",
           access: "user",
           permission: "settings.manage",
           errors: [404, 409, 503],
-          response: SsoDomainView,
         },
       },
     },
@@ -128,6 +125,7 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/sso/providers",
     {
+      schema: { body: requestBody(PutSsoProvider, "identity provider"), response: { 201: SsoProviderView } },
       config: {
         doc: {
           summary: "Add an OIDC or SAML identity provider (its secret is sealed and never answered back)",
@@ -135,8 +133,6 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
           permission: "settings.manage",
           answers: [201],
           errors: [409, 503],
-          body: PutSsoProvider,
-          response: SsoProviderView,
         },
       },
     },
@@ -150,15 +146,17 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
   app.put(
     "/api/sso/providers/:id",
     {
-      schema: { params: SsoProviderParams },
+      schema: {
+        params: SsoProviderParams,
+        body: requestBody(PutSsoProvider, "identity provider"),
+        response: { 200: SsoProviderView },
+      },
       config: {
         doc: {
           summary: "Change an identity provider (a secret left out keeps its stored value)",
           access: "user",
           permission: "settings.manage",
           errors: [404, 409, 503],
-          body: PutSsoProvider,
-          response: SsoProviderView,
         },
       },
     },
@@ -170,15 +168,17 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
   app.put(
     "/api/sso/providers/:id/enabled",
     {
-      schema: { params: SsoProviderParams },
+      schema: {
+        params: SsoProviderParams,
+        body: requestBody(PutSsoProviderEnabled, "provider switch"),
+        response: { 200: PutSsoProviderEnabled },
+      },
       config: {
         doc: {
           summary: "Turn an identity provider off (it keeps its settings and signs nobody in) or on again",
           access: "user",
           permission: "settings.manage",
           errors: [404, 409],
-          body: PutSsoProviderEnabled,
-          response: PutSsoProviderEnabled,
         },
       },
     },
@@ -210,14 +210,13 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
   app.post(
     "/api/sso/sign-in",
     {
+      schema: { body: requestBody(SsoSignIn, "SSO sign-in"), response: { 200: SsoSignInStarted } },
       config: {
         doc: {
           summary:
             "Sign in with SSO: the identity provider for a work email's verified domain, and where the browser goes next",
           access: "public",
           errors: [404, 409, 429, 503],
-          body: SsoSignIn,
-          response: SsoSignInStarted,
         },
       },
     },
@@ -228,7 +227,7 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
         rule: deps.rateLimits.signIn,
         tooMany: "Too many attempts",
       });
-      const { email } = parseOrThrow(SsoSignIn, request.body, "SSO sign-in");
+      const { email } = request.body;
       const provider = await sso.signIn.providerForEmail(email);
       return startSignIn(deps, reply, {
         providerId: provider.providerId,

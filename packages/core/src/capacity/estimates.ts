@@ -1,5 +1,5 @@
-import { ThrongError, parseOrThrow } from "@throng/protocol/errors";
-import { CapacityEstimate, SaveEstimate, type EstimateView, type TargetView } from "@throng/protocol/report";
+import { ThrongError } from "@throng/protocol/errors";
+import { CapacityEstimate, type SaveEstimate, type EstimateView, type TargetView } from "@throng/protocol/report";
 import type { Repos } from "@throng/db/repos";
 import type { EstimateRow } from "@throng/db/repos/reports";
 import { authorize, type Actor } from "../orgs/permissions";
@@ -32,9 +32,8 @@ export function withChanges(rows: readonly EstimateRow[]): EstimateView[] {
 export function createEstimateService(deps: { repos: Repos }) {
   const { repos } = deps;
   return {
-    async save(actor: Actor, runId: string, input: unknown): Promise<EstimateView> {
+    async save(actor: Actor, runId: string, body: SaveEstimate): Promise<EstimateView> {
       authorize(actor, "run.start");
-      const body = parseOrThrow(SaveEstimate, input, "estimate");
       const run = await repos.runs.get(actor.orgId, runId);
       if (!run) throw new ThrongError("not_found", `No run ${runId} in this organisation`);
       if (!run.capacity)

@@ -1,8 +1,7 @@
 import { ThrongError } from "@throng/protocol/errors";
-import { AgentLabels, type AgentView, type EnrolmentTokenCreated } from "@throng/protocol/api";
+import type { AgentLabels, AgentView, EnrolmentTokenCreated } from "@throng/protocol/api";
 import { Channel, type AgentControl } from "@throng/protocol/jobs";
 import { AgentCapabilities, AgentCloseCode, AgentRole, type Hello } from "@throng/protocol/agent";
-import { parseOrThrow } from "@throng/protocol/errors";
 import type { AgentRow, FleetRepo } from "@throng/db/repos/fleet";
 import type { Bus, Clock } from "../ports";
 import { agentVersionProblem } from "./agent-version";
@@ -234,10 +233,10 @@ export function createFleetService(deps: {
       await audit.record(orgId, actor.label, "agent.revoked", agentId);
     },
 
-    async setLabels(actor: Actor, agentId: string, input: unknown): Promise<AgentView> {
+    async setLabels(actor: Actor, agentId: string, input: AgentLabels): Promise<AgentView> {
       authorize(actor, "agent.manage");
       const { orgId } = actor;
-      const { labels } = parseOrThrow(AgentLabels, input, "labels");
+      const { labels } = input;
       if (!(await fleet.setLabels(orgId, agentId, labels)))
         throw new ThrongError("not_found", `No agent ${agentId} in this organisation`);
       await audit.record(orgId, actor.label, "agent.labels-changed", agentId, { labels });

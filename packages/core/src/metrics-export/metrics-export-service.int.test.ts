@@ -8,6 +8,7 @@ import type { ExportSeries } from "./export-series";
 import { createMetricsExportService, type MetricsPush } from "./metrics-export-service";
 import { createSealer, credentialsKey } from "./sealed-secrets";
 import { PlanSpec } from "@throng/protocol/plan";
+import { PutMetricsExportSink } from "@throng/protocol/metrics-export";
 
 const { db, repos } = await useTestDatabase({ max: 3 });
 
@@ -101,7 +102,7 @@ describe("metrics export service (real PostgreSQL)", () => {
     const { pushes, push } = recorder();
     const { queued, service } = harness(push, 100_000);
     const { orgId, runId, owner } = await seed(undefined, [point(10, 2)]);
-    await service.putSink(owner, "prometheus", { url: "http://127.0.0.1:9/api/v1/write" });
+    await service.putSink(owner, "prometheus", PutMetricsExportSink.parse({ url: "http://127.0.0.1:9/api/v1/write" }));
     await service.runStarted(orgId, runId);
     await service.pushRun(orgId, runId);
     await service.runEnded(orgId, runId);
@@ -117,11 +118,15 @@ describe("metrics export service (real PostgreSQL)", () => {
       point(12, 1),
       point(13, 2),
     ]);
-    await service.putSink(owner, "prometheus", { url: "http://127.0.0.1:9/api/v1/write" });
-    await service.putSink(owner, "otlp", {
-      url: "http://127.0.0.1:9/v1/metrics",
-      auth: { kind: "bearer", token: "tok" },
-    });
+    await service.putSink(owner, "prometheus", PutMetricsExportSink.parse({ url: "http://127.0.0.1:9/api/v1/write" }));
+    await service.putSink(
+      owner,
+      "otlp",
+      PutMetricsExportSink.parse({
+        url: "http://127.0.0.1:9/v1/metrics",
+        auth: { kind: "bearer", token: "tok" },
+      }),
+    );
     await service.runStarted(orgId, runId);
     expect(queued).toEqual([{ runId, delayMs: 5_000, key: "start" }]);
     await service.pushRun(orgId, runId);
@@ -145,7 +150,7 @@ describe("metrics export service (real PostgreSQL)", () => {
     };
     const { service } = harness(push, 100_000);
     const { orgId, runId, owner } = await seed({ prometheus: true }, [point(10, 2), point(11, 2)]);
-    await service.putSink(owner, "prometheus", { url: "http://127.0.0.1:9/api/v1/write" });
+    await service.putSink(owner, "prometheus", PutMetricsExportSink.parse({ url: "http://127.0.0.1:9/api/v1/write" }));
     await service.pushRun(orgId, runId);
     expect((await service.settings(owner)).prometheus).toMatchObject({
       lastSuccessAt: null,
@@ -166,26 +171,42 @@ describe("metrics export service (real PostgreSQL)", () => {
   it("never answers a secret, keeps it when a save leaves it out, and wants a token for bearer auth", async () => {
     const { service } = harness(recorder().push, 100_000);
     const { owner } = await seed(undefined, []);
-    const saved = await service.putSink(owner, "otlp", {
-      url: "http://127.0.0.1:9/v1/metrics",
-      auth: { kind: "basic", username: "u", password: "pw-secret" },
-      headers: { "X-Key": "hdr-secret" },
-    });
+    const saved = await service.putSink(
+      owner,
+      "otlp",
+      PutMetricsExportSink.parse({
+        url: "http://127.0.0.1:9/v1/metrics",
+        auth: { kind: "basic", username: "u", password: "pw-secret" },
+        headers: { "X-Key": "hdr-secret" },
+      }),
+    );
     expect(saved).toMatchObject({ auth: "basic", username: "u", secret: "set", headerNames: ["X-Key"] });
     expect(JSON.stringify(await service.settings(owner))).not.toMatch(/pw-secret|hdr-secret/);
     expect(
       (
-        await service.putSink(owner, "otlp", {
-          url: "http://127.0.0.1:9/v1/metrics",
-          auth: { kind: "basic", username: "u" },
-        })
+        await service.putSink(
+          owner,
+          "otlp",
+          PutMetricsExportSink.parse({
+            url: "http://127.0.0.1:9/v1/metrics",
+            auth: { kind: "basic", username: "u" },
+          }),
+        )
       ).secret,
     ).toBe("set");
     await expect(
-      service.putSink(owner, "otlp", { url: "http://127.0.0.1:9/v1/metrics", auth: { kind: "bearer" } }),
+      service.putSink(
+        owner,
+        "otlp",
+        PutMetricsExportSink.parse({ url: "http://127.0.0.1:9/v1/metrics", auth: { kind: "bearer" } }),
+      ),
     ).rejects.toThrow(/auth.token/);
     await expect(
-      service.putSink({ ...owner, role: "member" }, "otlp", { url: "http://127.0.0.1:9/v1/metrics" }),
+      service.putSink(
+        { ...owner, role: "member" },
+        "otlp",
+        PutMetricsExportSink.parse({ url: "http://127.0.0.1:9/v1/metrics" }),
+      ),
     ).rejects.toThrow(/may not settings: manage/);
   });
 });

@@ -1,8 +1,8 @@
-import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
+import { ThrongError } from "@throng/protocol/errors";
 import {
   type MetricsExportSettings,
   MetricsSink,
-  PutMetricsExportSink,
+  type PutMetricsExportSink,
   type MetricsExportSinkView,
 } from "@throng/protocol/metrics-export";
 import type { PlanSpec } from "@throng/protocol/plan";
@@ -198,9 +198,8 @@ export function createMetricsExportService(deps: {
       return { prometheus: view("prometheus"), otlp: view("otlp") };
     },
 
-    async putSink(actor: Actor, sink: MetricsSink, input: unknown): Promise<MetricsExportSinkView> {
+    async putSink(actor: Actor, sink: MetricsSink, body: PutMetricsExportSink): Promise<MetricsExportSinkView> {
       authorize(actor, "settings.manage");
-      const body = parseOrThrow(PutMetricsExportSink, input, "metrics export settings");
       const stored = await repos.metricsExport.getSink(actor.orgId, sink);
       const sameKind = stored?.auth === body.auth.kind;
       // Write-only secrets: left out, the stored one stays (when the kind of auth is unchanged).

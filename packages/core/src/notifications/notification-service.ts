@@ -1,6 +1,6 @@
-import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
+import { ThrongError } from "@throng/protocol/errors";
 import {
-  CreateNotificationChannel,
+  type CreateNotificationChannel,
   NotificationDeliveryView,
   NotificationEvent,
   NotificationKind,
@@ -89,9 +89,8 @@ export function createNotificationService(deps: {
       return (await repos.notifications.listChannels(actor.orgId)).map(toChannelView);
     },
 
-    async createChannel(actor: Actor, input: unknown): Promise<NotificationChannelView> {
+    async createChannel(actor: Actor, channel: CreateNotificationChannel): Promise<NotificationChannelView> {
       authorize(actor, "settings.manage");
-      const channel = parseOrThrow(CreateNotificationChannel, input, "notification channel");
       const row = await repos.notifications.insertChannel(actor.orgId, {
         id: crypto.randomUUID(),
         ...channel,

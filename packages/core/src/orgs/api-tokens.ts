@@ -1,5 +1,5 @@
-import { ThrongError, parseOrThrow } from "@throng/protocol/errors";
-import { CreateApiToken, Role, TokenScope, type ApiTokenCreated, type ApiTokenView } from "@throng/protocol/orgs";
+import { ThrongError } from "@throng/protocol/errors";
+import { type CreateApiToken, Role, TokenScope, type ApiTokenCreated, type ApiTokenView } from "@throng/protocol/orgs";
 import type { OrgRepo } from "@throng/db/repos/orgs";
 import type { ApiTokenRow, SecurityRepo } from "@throng/db/repos/security";
 import type { Clock } from "../ports";
@@ -26,9 +26,8 @@ function toView(row: ApiTokenRow): ApiTokenView {
 export function createApiTokenService(deps: { security: SecurityRepo; orgs: OrgRepo; audit: AuditLog; clock: Clock }) {
   const { security, orgs, audit, clock } = deps;
   return {
-    async create(actor: Actor, input: unknown): Promise<ApiTokenCreated> {
+    async create(actor: Actor, body: CreateApiToken): Promise<ApiTokenCreated> {
       authorize(actor, "token.manage");
-      const body = parseOrThrow(CreateApiToken, input, "API token");
       if (ROLE_RANK[SCOPE_ROLE[body.scope]] > ROLE_RANK[actor.role]) {
         throw new ThrongError("forbidden", `Your role (${actor.role}) cannot create a token with scope ${body.scope}`);
       }

@@ -1,7 +1,7 @@
 import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
 import type { PlanSpec } from "@throng/protocol/plan";
 import { secretNamesUsed, secretsUsed } from "@throng/protocol/plan-secrets";
-import { MAX_SECRETS, PutSecret, SecretName, type SecretView } from "@throng/protocol/secrets";
+import { MAX_SECRETS, type PutSecret, SecretName, type SecretView } from "@throng/protocol/secrets";
 import type { SecretRepo, SecretRow } from "@throng/db/repos/secrets";
 import type { Sealer } from "../metrics-export/sealed-secrets";
 import type { AuditLog } from "./audit";
@@ -61,10 +61,10 @@ export function createOrgSecretService(deps: { secrets: SecretRepo; sealer: Seal
     },
 
     /** Creates the secret or replaces its value; the audit log names it, never its value. */
-    async put(actor: Actor, name: unknown, input: unknown): Promise<{ secret: SecretView; created: boolean }> {
+    async put(actor: Actor, name: unknown, input: PutSecret): Promise<{ secret: SecretView; created: boolean }> {
       authorize(actor, "secret.manage");
       const secretName = parseOrThrow(SecretName, name, "secret name");
-      const { value } = parseOrThrow(PutSecret, input, "secret");
+      const { value } = input;
       const exists = (await secrets.existing(actor.orgId, [secretName])).length > 0;
       if (!exists && (await secrets.count(actor.orgId)) >= MAX_SECRETS) {
         throw new ThrongError(

@@ -1,8 +1,8 @@
-import { ThrongError, parseOrThrow } from "@throng/protocol/errors";
+import { ThrongError } from "@throng/protocol/errors";
 import {
-  AcceptInvitation,
-  ChangeRole,
-  CreateInvitation,
+  type AcceptInvitation,
+  type ChangeRole,
+  type CreateInvitation,
   OrgSettings,
   Role,
   type InvitationCreated,
@@ -74,8 +74,8 @@ export function createOrgService(deps: { orgs: OrgRepo; audit: AuditLog; clock: 
       }));
     },
 
-    async changeRole(actor: Actor, memberId: string, input: unknown): Promise<void> {
-      const { role } = parseOrThrow(ChangeRole, input, "role change");
+    async changeRole(actor: Actor, memberId: string, input: ChangeRole): Promise<void> {
+      const { role } = input;
       const target = await member(actor, memberId);
       assertMayManage(actor, target.role, role);
       if (ROLE_RANK[role] < ROLE_RANK.owner) await assertNotLastOwner(actor.orgId, target.role);
@@ -102,8 +102,7 @@ export function createOrgService(deps: { orgs: OrgRepo; audit: AuditLog; clock: 
       await audit.record(actor.orgId, actor.label, "member.left", me.email);
     },
 
-    async createInvitation(actor: Actor, input: unknown): Promise<InvitationCreated> {
-      const body = parseOrThrow(CreateInvitation, input ?? {}, "invitation");
+    async createInvitation(actor: Actor, body: CreateInvitation): Promise<InvitationCreated> {
       assertMayManage(actor, "member", body.role);
       const token = generateSecret(INVITATION_PREFIX);
       const id = crypto.randomUUID();
@@ -164,8 +163,8 @@ export function createOrgService(deps: { orgs: OrgRepo; audit: AuditLog; clock: 
     },
 
     /** Any signed-in user with a valid link joins the link's organisation with its role. */
-    async acceptInvitation(user: { id: string; email: string }, input: unknown): Promise<{ orgId: string }> {
-      const { token } = parseOrThrow(AcceptInvitation, input, "invitation");
+    async acceptInvitation(user: { id: string; email: string }, input: AcceptInvitation): Promise<{ orgId: string }> {
+      const { token } = input;
       const secret = token.trim().split("/").pop() ?? "";
       const refused = new ThrongError(
         "not_found",
@@ -190,9 +189,8 @@ export function createOrgService(deps: { orgs: OrgRepo; audit: AuditLog; clock: 
       return OrgSettings.parse((await orgs.getSettings(actor.orgId)) ?? {});
     },
 
-    async saveSettings(actor: Actor, input: unknown): Promise<OrgSettings> {
+    async saveSettings(actor: Actor, settings: OrgSettings): Promise<OrgSettings> {
       authorize(actor, "settings.manage");
-      const settings = parseOrThrow(OrgSettings, input, "settings");
       await orgs.putSettings(actor.orgId, settings);
       await audit.record(actor.orgId, actor.label, "settings.changed", null, settings);
       return settings;

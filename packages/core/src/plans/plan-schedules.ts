@@ -1,11 +1,11 @@
 import { CronExpressionParser } from "cron-parser";
-import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
+import { ThrongError } from "@throng/protocol/errors";
 import { cronInWords } from "@throng/protocol/cron-words";
-import {
-  type PlanScheduleView,
+import type {
+  PlanScheduleView,
   SetPlanSchedule,
-  type NextScheduledRun,
-  type OrgScheduleView,
+  NextScheduledRun,
+  OrgScheduleView,
 } from "@throng/protocol/plan-schedule";
 import { VerdictOutcome } from "@throng/protocol/report";
 import { OrgSettings, Role } from "@throng/protocol/orgs";
@@ -234,9 +234,9 @@ export function createPlanScheduleService(deps: {
       return view(await repos.planSchedules.get(actor.orgId, planId));
     },
 
-    async set(actor: Actor, planId: string, input: unknown): Promise<PlanScheduleView> {
+    async set(actor: Actor, planId: string, input: SetPlanSchedule): Promise<PlanScheduleView> {
       authorize(actor, "run.start");
-      const { cron, timezone } = parseOrThrow(SetPlanSchedule, input, "schedule");
+      const { cron, timezone } = input;
       nextRuns(cron, timezone, new Date(clock.now()));
       const plan = await planOf(actor, planId);
       // A schedule whose every firing would be refused is not turned on: say now what to fix, not at 03:00.

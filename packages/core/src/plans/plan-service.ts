@@ -1,10 +1,10 @@
 import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
-import { PlanSpec } from "@throng/protocol/plan";
+import type { PlanSpec } from "@throng/protocol/plan";
 import {
-  PinBaseline,
+  type PinBaseline,
   PlanListQuery,
-  SavePlanByName,
-  UpdatePlan,
+  type SavePlanByName,
+  type UpdatePlan,
   type AgentView,
   type PlanVersionView,
   type PlanView,
@@ -96,16 +96,15 @@ export function createPlanService(deps: {
     await assertPlanSecretsExist(deps.secrets, actor.orgId, spec, "save");
   };
   return {
-    async create(actor: Actor, input: unknown): Promise<PlanView> {
+    async create(actor: Actor, spec: PlanSpec): Promise<PlanView> {
       authorize(actor, "plan.write");
-      const spec = parseOrThrow(PlanSpec, input, "plan");
       await checkSpec(actor, spec);
       return viewOf(actor.orgId, await plans.insert(actor.orgId, { id: crypto.randomUUID(), name: spec.name, spec }));
     },
     /** Saves a new version; refuses when someone saved another version since `version` was loaded. */
-    async update(actor: Actor, id: string, input: unknown): Promise<PlanView> {
+    async update(actor: Actor, id: string, input: UpdatePlan): Promise<PlanView> {
       authorize(actor, "plan.write");
-      const { version, spec } = parseOrThrow(UpdatePlan, input, "plan");
+      const { version, spec } = input;
       await checkSpec(actor, spec);
       const row = await plans.update(actor.orgId, id, version, { name: spec.name, spec });
       if (row) return viewOf(actor.orgId, row);
@@ -142,9 +141,9 @@ export function createPlanService(deps: {
      * `throng run --plan-name`: a new version of the active plan with that name, or a new plan when there is none.
      * `created` says which. Two saves racing on one name: the loser retries once on the version the winner wrote.
      */
-    async saveByName(actor: Actor, input: unknown): Promise<{ plan: PlanView; created: boolean }> {
+    async saveByName(actor: Actor, input: SavePlanByName): Promise<{ plan: PlanView; created: boolean }> {
       authorize(actor, "plan.write");
-      const { name, spec: given } = parseOrThrow(SavePlanByName, input, "plan");
+      const { name, spec: given } = input;
       const spec = { ...given, name };
       await checkSpec(actor, spec);
       for (let attempt = 0; attempt < 2; attempt++) {
@@ -169,9 +168,9 @@ export function createPlanService(deps: {
     },
 
     /** Pins one of the plan's own finished runs as the baseline later runs are compared with (replacing any other). */
-    async pinBaseline(actor: Actor, id: string, input: unknown): Promise<PlanView> {
+    async pinBaseline(actor: Actor, id: string, input: PinBaseline): Promise<PlanView> {
       authorize(actor, "plan.write");
-      const { runId } = parseOrThrow(PinBaseline, input, "baseline");
+      const { runId } = input;
       if (!(await plans.get(actor.orgId, id))) throw new ThrongError("not_found", `No plan ${id} in this organisation`);
       const refusal = baselineRefusal(id, runId, await deps.runs.get(actor.orgId, runId));
       if (refusal) throw refusal;

@@ -1,8 +1,8 @@
 import type { AgentView } from "@throng/protocol/api";
-import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
+import { ThrongError } from "@throng/protocol/errors";
 import { Channel } from "@throng/protocol/jobs";
 import { OrgSettings } from "@throng/protocol/orgs";
-import { SessionTrialResult, TRIAL_WAIT_MS, TryPlan, type TrialView } from "@throng/protocol/session-trial";
+import { SessionTrialResult, TRIAL_WAIT_MS, type TryPlan, type TrialView } from "@throng/protocol/session-trial";
 import type { Repos } from "@throng/db/repos";
 import type { FleetService } from "../fleet/fleet-service";
 import { authorize, type Actor } from "../orgs/permissions";
@@ -76,11 +76,11 @@ export function createSessionTrials(deps: {
   const waitMs = deps.waitMs ?? TRIAL_WAIT_MS;
   return {
     /** Sends the trial to an agent (through whichever API instance holds its socket) and waits for its answer. */
-    async run(actor: Actor, input: unknown): Promise<TrialView> {
+    async run(actor: Actor, input: TryPlan): Promise<TrialView> {
       // It sends traffic to the target, as a run does.
       authorize(actor, "run.start");
       const { orgId } = actor;
-      const { spec, agentId } = parseOrThrow(TryPlan, input, "trial");
+      const { spec, agentId } = input;
       if (spec.scenario.kind === "script") {
         throw new ThrongError(
           "validation_failed",

@@ -1,10 +1,5 @@
-import { ThrongError, parseOrThrow } from "@throng/protocol/errors";
-import {
-  CreateShareLink,
-  type RunComparison,
-  type ShareLinkCreated,
-  type ShareLinkView,
-} from "@throng/protocol/report";
+import { ThrongError } from "@throng/protocol/errors";
+import type { CreateShareLink, RunComparison, ShareLinkCreated, ShareLinkView } from "@throng/protocol/report";
 import { SeriesPoint } from "@throng/protocol/snapshot";
 import { PER_SECOND_FIGURES, secondSpread, withinNoise } from "@throng/protocol/compare-noise";
 import { kcpFigures } from "@throng/protocol/kcp-figures";
@@ -182,9 +177,8 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
       };
     },
 
-    async createShareLink(actor: Actor, runId: string, input: unknown): Promise<ShareLinkCreated> {
+    async createShareLink(actor: Actor, runId: string, body: CreateShareLink): Promise<ShareLinkCreated> {
       authorize(actor, "share.manage");
-      const body = parseOrThrow(CreateShareLink, input ?? {}, "share link");
       if (!(await repos.runs.get(actor.orgId, runId)))
         throw new ThrongError("not_found", `No run ${runId} in this organisation`);
       const token = generateSecret(SHARE_LINK_PREFIX);

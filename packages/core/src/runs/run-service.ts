@@ -2,8 +2,7 @@ import { ThrongError } from "@throng/protocol/errors";
 import { SeriesPoint } from "@throng/protocol/snapshot";
 import type { RunSeries, RunView } from "@throng/protocol/run";
 import type { RunPage, RunsQuery } from "@throng/protocol/run-list";
-import { distinctTags, RunNotesPatch } from "@throng/protocol/run-notes";
-import { parseOrThrow } from "@throng/protocol/errors";
+import { distinctTags, type RunNotesPatch } from "@throng/protocol/run-notes";
 import type { RunServerSeries } from "@throng/protocol/server-watch";
 import type { Repos } from "@throng/db/repos";
 import type { FleetService } from "../fleet/fleet-service";
@@ -110,9 +109,8 @@ export function createRunService(deps: {
     },
 
     /** Sets a run's note and/or tags (PATCH /api/runs/:id), at any point of its life; answers the run as it is now. */
-    async annotate(actor: Actor, runId: string, input: unknown): Promise<RunView> {
+    async annotate(actor: Actor, runId: string, patch: RunNotesPatch): Promise<RunView> {
       authorize(actor, "run.annotate");
-      const patch = parseOrThrow(RunNotesPatch, input, "run note and tags");
       const tags = patch.tags && distinctTags(patch.tags);
       const updated = await repos.runs.updateNotes(actor.orgId, runId, {
         ...(patch.note !== undefined && { note: patch.note }),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@throng/db/vitest-database";
+import { UpdatePlan } from "@throng/protocol/api";
 import { ThrongError } from "@throng/protocol/errors";
 import { OrgSettings } from "@throng/protocol/orgs";
 import { PlanSpec } from "@throng/protocol/plan";
@@ -78,13 +79,11 @@ describe("script bundles (real PostgreSQL)", () => {
     expect(await scripts().sourceForAgent(a.orgId, script.sha256.toUpperCase())).toBe("export default async () => {};");
   });
 
-  it("uploading takes plan.write (a viewer may read, not upload); a bad body names its field", async () => {
+  // A bad body is refused by the route's schema before this is called (apps/api/src/scripts.int.test.ts).
+  it("uploading takes plan.write (a viewer may read, not upload)", async () => {
     const viewer = await actorIn("viewer");
     expect((await refusal(scripts().upload(viewer, { name: "x.mjs", source: "x" }))).code).toBe("forbidden");
     expect(await scripts().list(viewer)).toEqual([]);
-    const error = await refusal(scripts().upload(await actorIn(), { name: "", source: "" }));
-    expect(error.code).toBe("validation_failed");
-    expect(error.fields?.map((f) => f.path)).toEqual(["name", "source"]);
   });
 
   it("a plan is saved only with a script its org has uploaded, and never with a path on the agent's host", async () => {
@@ -110,7 +109,11 @@ describe("script bundles (real PostgreSQL)", () => {
 
     const saved = await plans.create(a, scriptPlan({ sha256: script.sha256 }));
     const update = await refusal(
-      plans.update(a, saved.id, { version: saved.version, spec: scriptPlan({ sha256: "0".repeat(64) }) }),
+      plans.update(
+        a,
+        saved.id,
+        UpdatePlan.parse({ version: saved.version, spec: scriptPlan({ sha256: "0".repeat(64) }) }),
+      ),
     );
     expect(update.fields?.[0]?.path).toBe("scenario.script.sha256");
   });

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
-import { ScriptSha256, UploadScript, type ScriptSummary, type ScriptView } from "@throng/protocol/script-bundle";
+import { ThrongError } from "@throng/protocol/errors";
+import { ScriptSha256, type UploadScript, type ScriptSummary, type ScriptView } from "@throng/protocol/script-bundle";
 import type { ScriptRepo, ScriptRow, ScriptSummaryRow } from "@throng/db/repos/scripts";
 import type { AuditLog } from "../orgs/audit";
 import { authorize, type Actor } from "../orgs/permissions";
@@ -23,9 +23,9 @@ export function createScriptService(deps: { scripts: ScriptRepo; audit?: Pick<Au
   const { scripts } = deps;
   return {
     /** Stores the bundle under its hash; the same bytes again answer the stored summary (`created: false`). */
-    async upload(actor: Actor, input: unknown): Promise<{ script: ScriptSummary; created: boolean }> {
+    async upload(actor: Actor, input: UploadScript): Promise<{ script: ScriptSummary; created: boolean }> {
       authorize(actor, "plan.write");
-      const { name, source } = parseOrThrow(UploadScript, input, "script");
+      const { name, source } = input;
       const bytes = Buffer.byteLength(source, "utf8");
       const { row, created } = await scripts.insert(actor.orgId, {
         sha256: scriptSha256(source),

@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { ThrongError, parseOrThrow } from "@throng/protocol/errors";
 import {
-  AddSsoDomain,
+  type AddSsoDomain,
   EmailDomain,
   JoinRole,
-  PutSsoProvider,
-  PutSsoProviderEnabled,
-  PutSsoRequirement,
+  type PutSsoProvider,
+  type PutSsoProviderEnabled,
+  type PutSsoRequirement,
   RoleRule,
   type PutOidcProvider,
   type PutSamlProvider,
@@ -254,12 +254,11 @@ export function createSsoSettings(deps: SsoSettingsDeps) {
 
   async function write(
     actor: Actor,
-    input: unknown,
+    body: PutSsoProvider,
     providerId: string,
     current: SsoProviderRow | null,
   ): Promise<SsoProviderWrite> {
     authorize(actor, "settings.manage");
-    const body = parseOrThrow(PutSsoProvider, input, "identity provider");
     if (current && (current.oidcConfig ? "oidc" : "saml") !== body.protocol)
       throw new ThrongError(
         "conflict",
@@ -281,9 +280,9 @@ export function createSsoSettings(deps: SsoSettingsDeps) {
       };
     },
 
-    async addDomain(actor: Actor, input: unknown): Promise<SsoDomainView> {
+    async addDomain(actor: Actor, input: AddSsoDomain): Promise<SsoDomainView> {
       authorize(actor, "settings.manage");
-      const { domain } = parseOrThrow(AddSsoDomain, input, "domain");
+      const { domain } = input;
       if (!(await sso.insertDomain(actor.orgId, domain, randomBytes(18).toString("base64url"))))
         throw new ThrongError("conflict", `${domain} is already one of this organisation's domains`);
       await audit.record(actor.orgId, actor.label, "sso.domain-added", domain);
@@ -327,7 +326,7 @@ export function createSsoSettings(deps: SsoSettingsDeps) {
       await audit.record(actor.orgId, actor.label, "sso.domain-removed", domain);
     },
 
-    async addProvider(actor: Actor, input: unknown): Promise<SsoProviderView> {
+    async addProvider(actor: Actor, input: PutSsoProvider): Promise<SsoProviderView> {
       const providerId = `sso-${randomBytes(5).toString("hex")}`;
       const fields = await write(actor, input, providerId, null);
       await sso.insertProvider(actor.orgId, providerId, fields, actor.label, actor.userId);
@@ -340,7 +339,7 @@ export function createSsoSettings(deps: SsoSettingsDeps) {
       return view((await sso.getProvider(actor.orgId, providerId))!);
     },
 
-    async changeProvider(actor: Actor, providerId: string, input: unknown): Promise<SsoProviderView> {
+    async changeProvider(actor: Actor, providerId: string, input: PutSsoProvider): Promise<SsoProviderView> {
       authorize(actor, "settings.manage");
       const current = await provider(actor, providerId);
       const fields = await write(actor, input, providerId, current);
@@ -368,9 +367,13 @@ export function createSsoSettings(deps: SsoSettingsDeps) {
      * Turns a provider off (it keeps its settings, signs nobody in; sessions opened through it run to their end) or
      * on again. The last provider that signs people in stays on while SSO is required: members would have no way in.
      */
-    async setProviderEnabled(actor: Actor, providerId: string, input: unknown): Promise<{ enabled: boolean }> {
+    async setProviderEnabled(
+      actor: Actor,
+      providerId: string,
+      input: PutSsoProviderEnabled,
+    ): Promise<{ enabled: boolean }> {
       authorize(actor, "settings.manage");
-      const { enabled } = parseOrThrow(PutSsoProviderEnabled, input, "provider switch");
+      const { enabled } = input;
       const current = await provider(actor, providerId);
       if (!enabled && (await sso.requiresSso(actor.orgId))) {
         const othersActive = (await sso.listProviders(actor.orgId)).some(
@@ -395,9 +398,9 @@ export function createSsoSettings(deps: SsoSettingsDeps) {
     },
 
     /** Requiring SSO needs a provider that can sign people in, so nobody but the owners is locked out. */
-    async setRequirement(actor: Actor, input: unknown): Promise<{ requireSso: boolean }> {
+    async setRequirement(actor: Actor, input: PutSsoRequirement): Promise<{ requireSso: boolean }> {
       authorize(actor, "settings.manage");
-      const { requireSso } = parseOrThrow(PutSsoRequirement, input, "SSO requirement");
+      const { requireSso } = input;
       if (requireSso && !(await sso.listProviders(actor.orgId)).some((p) => p.enabled && p.domainVerified)) {
         throw new ThrongError(
           "conflict",
