@@ -1,6 +1,6 @@
 // Latency distributions (issue 28 §1) on a real run: the run page's histogram with its p50/p90/p99/max, the heatmap
 // over time with its legend, another metric picked, a range in the URL (?from=&to=) read by the section, and the
-// same section on the report; a login storm's session in the step table. Screenshots go to e2e/artifacts/distribution-*.png.
+// same section on the report; a login storm's session in the step table, a row per step. Screenshots go to e2e/artifacts/distribution-*.png.
 import { join } from "node:path";
 import { expect, test } from "./support/test";
 import {
@@ -105,6 +105,16 @@ test("latency distribution: a finished run's histogram with percentile markers, 
   const row = breakdown.getByTestId("session-row");
   await expect(row.locator("td").first()).toHaveText("4");
   await expect(row.locator("td").last()).toHaveText("none");
+  // Each step timed on its own by the agent: the login sent, then its answer awaited, once per client, none failed.
+  const steps = breakdown.getByTestId("session-step-row");
+  await expect(steps).toHaveCount(2);
+  await expect(steps.nth(0).locator("th")).toContainText('sends {"type":"login"');
+  await expect(steps.nth(1).locator("th")).toHaveText("1 awaits type = login-ok");
+  for (const step of [steps.nth(0), steps.nth(1)]) {
+    await expect(step.locator("td").first()).toHaveText("4");
+    await expect(step.locator("td").nth(1)).toHaveText(/ms$/);
+    await expect(step.locator("td").last()).toHaveText("none");
+  }
   await section.getByTestId("distribution-metric").selectOption("login");
   await expect(section.getByTestId("distribution-stats")).toHaveText(/^4 samples/);
   await shot("login-storm");

@@ -32,6 +32,7 @@ import {
   verdictText,
 } from "./progress";
 import { scriptSummaryText } from "./script-summary";
+import { sessionStepKinds, sessionStepsText } from "./session-summary";
 import { NO_SCRIPT_STORE, scriptRefusal } from "../scripts/script-permission";
 import { shutdownSignal } from "./signals";
 
@@ -169,6 +170,8 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
   if (search) console.log(searchVerdictText(search.judged()));
   if (run.summary) console.log(summaryText(run.summary, localFigures(snapshots), verdict.slos));
   for (const [name, cohort] of Object.entries(run.summary?.cohorts ?? {})) console.log(cohortSummaryText(name, cohort));
+  const sessionLines = run.summary && sessionStepsText(run.summary, sessionStepKinds(plan.scenario));
+  if (sessionLines) console.log(sessionLines);
   const scriptLines = run.summary && scriptSummaryText(run.summary);
   if (scriptLines) console.log(scriptLines);
   if (server)

@@ -3,6 +3,7 @@ import {
   type AgentHealth,
   type CohortSnapshot,
   type MetricSnapshot,
+  type SessionStepFailures,
   type SnapshotCounters,
   type SnapshotHistograms,
 } from "@throng/protocol/snapshot";
@@ -28,13 +29,22 @@ function mergeCounters(all: SnapshotCounters[]): SnapshotCounters {
   const closesByCause = sumRecords(all.map((c) => c.closesByCause));
   const reconnectsByCause = sumRecords(all.map((c) => c.reconnectsByCause));
   const scriptCounts = sumRecords(all.map((c) => c.scriptCounts));
+  const sessionStepFailures = mergeStepFailures(all.map((c) => c.sessionStepFailures));
   return {
     ...(out as SnapshotCounters),
     ...(errorsByKind ? { errorsByKind } : {}),
     ...(closesByCause ? { closesByCause } : {}),
     ...(reconnectsByCause ? { reconnectsByCause } : {}),
     ...(scriptCounts ? { scriptCounts } : {}),
+    ...(sessionStepFailures ? { sessionStepFailures } : {}),
   };
+}
+
+/** Each session step's failures summed, cause by cause. */
+function mergeStepFailures(all: (SessionStepFailures | undefined)[]): SessionStepFailures | undefined {
+  const steps = [...new Set(all.flatMap((failures) => Object.keys(failures ?? {})))];
+  if (!steps.length) return undefined;
+  return Object.fromEntries(steps.map((step) => [step, sumRecords(all.map((failures) => failures?.[step]))!]));
 }
 
 /** Each name's histograms merged into one. */
@@ -51,10 +61,15 @@ function mergeByName(all: Record<string, string | undefined>[]): Record<string, 
 }
 
 function mergeHistograms(all: SnapshotHistograms[]): SnapshotHistograms {
-  // A script's named histograms are merged name by name, like the others.
+  // A script's named histograms, and a session's steps, are merged name by name (step by step), like the others.
   const scripts = all.flatMap((h) => (h.script ? [h.script] : []));
-  const merged = mergeByName(all.map(({ script: _, ...latencies }) => latencies)) as unknown as SnapshotHistograms;
-  return scripts.length ? { ...merged, script: mergeByName(scripts) } : merged;
+  const steps = all.flatMap((h) => (h.sessionSteps ? [h.sessionSteps] : []));
+  const merged = mergeByName(
+    all.map(({ script: _, sessionSteps: __, ...latencies }) => latencies),
+  ) as unknown as SnapshotHistograms;
+  if (scripts.length) merged.script = mergeByName(scripts);
+  if (steps.length) merged.sessionSteps = mergeByName(steps);
+  return merged;
 }
 
 /**

@@ -1,4 +1,10 @@
-import type { MetricSnapshot, SnapshotCounters, SnapshotHistograms } from "@throng/protocol/snapshot";
+import type {
+  MetricSnapshot,
+  SessionStepFailure,
+  SessionStepFailures,
+  SnapshotCounters,
+  SnapshotHistograms,
+} from "@throng/protocol/snapshot";
 import type { Histogram } from "hdr-histogram-js";
 import type { ErrorSampler } from "./error-samples";
 import { createHealthSampler, type HealthSampler } from "./health";
@@ -45,6 +51,10 @@ export interface ScenarioMetrics {
   reconnecting(cause: string): void;
   duplicate(): void;
   outOfOrder(): void;
+  /** Session step `step` (its index in the plan's session) ended well after `micros`. */
+  sessionStepMicros(step: number, micros: number): void;
+  /** Session step `step` failed (its cause is also counted in errorsByKind, where the failure is counted). */
+  sessionStepFailed(step: number, cause: SessionStepFailure): void;
 }
 
 /** Where one snapshot sits in the run. */
@@ -79,7 +89,7 @@ type OptionalCounter =
   | "broadcastsReceived"
   | "loginsSucceeded"
   | "loginsFailed";
-type OptionalHistogram = Exclude<keyof SnapshotHistograms, "rttUs" | "script">;
+type OptionalHistogram = Exclude<keyof SnapshotHistograms, "rttUs" | "script" | "sessionSteps">;
 
 function zeroCounters(connectionsOpen: number): SnapshotCounters {
   return {
@@ -92,6 +102,46 @@ function zeroCounters(connectionsOpen: number): SnapshotCounters {
     bytesSent: 0,
     bytesReceived: 0,
     errors: 0,
+  };
+}
+
+/**
+ * A session's steps, by index: each one's time (from its first use, in every later snapshot) and failures by cause.
+ * Recording allocates only a step's first histogram and a failure's record, never per step run.
+ */
+function createStepTally() {
+  const times: Histogram[] = [];
+  let failures: SessionStepFailures = {};
+  let failed = false;
+  return {
+    time(step: number, micros: number): void {
+      let histogram = times[step];
+      if (!histogram) {
+        histogram = createLatencyHistogram();
+        times[step] = histogram;
+      }
+      recordMicros(histogram, micros);
+    },
+    failed(step: number, cause: SessionStepFailure): void {
+      const causes = failures[step] ?? {};
+      failures[step] = causes;
+      causes[cause] = (causes[cause] ?? 0) + 1;
+      failed = true;
+    },
+    /** Writes the interval's figures into the snapshot's and starts the next interval from zero. */
+    take(histograms: SnapshotHistograms, counters: SnapshotCounters): void {
+      if (times.length) {
+        const encoded: Record<string, string> = {};
+        times.forEach((histogram, step) => {
+          if (histogram) encoded[step] = encodeHistogram(histogram);
+          histogram?.reset();
+        });
+        histograms.sessionSteps = encoded;
+      }
+      if (failed) counters.sessionStepFailures = failures;
+      failures = {};
+      failed = false;
+    },
   };
 }
 
@@ -164,6 +214,8 @@ export function createSnapshotBuilder(options: {
   // A script's named histograms and counters (fold): like optional ones, in every snapshot from their first.
   const scriptHistograms = new Map<string, Histogram>();
   const scriptCounts = new Map<string, number>();
+  // Each session step's time and failures, by step index.
+  const steps = createStepTally();
   // A script worker's open-connections gauge, as of its last folded part (its sockets are not the engine's own).
   let foldedConnectionsOpen = 0;
 
@@ -234,6 +286,8 @@ export function createSnapshotBuilder(options: {
     },
     duplicate: () => count("duplicates"),
     outOfOrder: () => count("outOfOrder"),
+    sessionStepMicros: (step, micros) => steps.time(step, micros),
+    sessionStepFailed: (step, cause) => steps.failed(step, cause),
   };
 
   return {
@@ -253,6 +307,7 @@ export function createSnapshotBuilder(options: {
         histograms.script = Object.fromEntries(
           [...scriptHistograms].map(([name, value]) => [name, encodeHistogram(value)]),
         );
+      steps.take(histograms, snapshotCounters);
       if (scriptCounts.size) snapshotCounters.scriptCounts = Object.fromEntries(scriptCounts);
       if (usedRecords.reconnectsByCause) snapshotCounters.reconnectsByCause = reconnectsByCause;
       options.transportCounters?.(snapshotCounters);

@@ -2,6 +2,7 @@ import type { SessionStep } from "@throng/protocol/plan";
 import { prepareTemplate, type PreparedTemplate, type SessionVars } from "@throng/wire/message-template";
 import { compileCapture, type CaptureReader } from "./reply-rule";
 import type { StepObserver } from "./session";
+import type { ScenarioMetrics } from "../metrics/snapshot-builder";
 import type { WireFormat } from "@throng/wire/wire-format";
 
 /** An http step as the plan gives it. */
@@ -71,8 +72,11 @@ export function compileHttpStep(step: HttpStep, defaultTimeoutMs: number, wire?:
   };
 }
 
-/** How one client's http steps ended: its variables, or the failure (with the status of an "http-status" one). */
-export type HttpOutcome = { ok: true } | { ok: false; cause: HttpFailure; status?: number };
+/**
+ * How one client's http steps ended: its variables, or the failure, with the step that failed (its index in the
+ * plan's session: http steps come first) and the status of an "http-status" one.
+ */
+export type HttpOutcome = { ok: true } | { ok: false; cause: HttpFailure; step: number; status?: number };
 
 /**
  * Runs the steps in order with Node's fetch, each under its own timeout; captures go into `vars`. `signal` aborts
@@ -84,14 +88,16 @@ export async function runHttpSteps(
   vars: Record<string, string | number>,
   signal: AbortSignal,
   observer?: StepObserver,
+  metrics?: Pick<ScenarioMetrics, "sessionStepMicros">,
 ): Promise<HttpOutcome> {
-  for (const step of steps) {
+  for (const [index, step] of steps.entries()) {
     observer?.step();
+    const startedAt = performance.now();
     let request: { url: string; init: RequestInit };
     try {
       request = buildRequest(step, fields, vars);
     } catch {
-      return { ok: false, cause: "session-capture" };
+      return { ok: false, cause: "session-capture", step: index };
     }
     observer?.sent(`${step.method} ${request.url}${request.init.body ? `\n\n${String(request.init.body)}` : ""}`);
     let body: Buffer;
@@ -103,16 +109,18 @@ export async function runHttpSteps(
       body = Buffer.from(await response.arrayBuffer());
       const ok = step.okStatus(response.status);
       observer?.received(Buffer.concat([Buffer.from(`HTTP ${response.status}\n\n`), body]), ok);
-      if (!ok) return { ok: false, cause: "http-status", status: response.status };
+      if (!ok) return { ok: false, cause: "http-status", step: index, status: response.status };
     } catch (error) {
-      return { ok: false, cause: (error as Error).name === "TimeoutError" ? "http-timeout" : "http-error" };
+      const cause = (error as Error).name === "TimeoutError" ? "http-timeout" : "http-error";
+      return { ok: false, cause, step: index };
     }
     for (const { name, read } of step.captures) {
       const value = read(body);
-      if (value === undefined) return { ok: false, cause: "session-capture" };
+      if (value === undefined) return { ok: false, cause: "session-capture", step: index };
       vars[name] = value;
       observer?.captured(name, value);
     }
+    metrics?.sessionStepMicros(index, (performance.now() - startedAt) * 1000);
   }
   return { ok: true };
 }

@@ -206,7 +206,14 @@ class Client implements OpenedClient, TransportEvents {
     const startedAt = performance.now();
     const fields = this.fields();
     this.http = new AbortController();
-    const outcome = await runHttpSteps(httpSteps, fields, vars, this.http.signal, handlers.session?.observer);
+    const outcome = await runHttpSteps(
+      httpSteps,
+      fields,
+      vars,
+      this.http.signal,
+      handlers.session?.observer,
+      this.metrics,
+    );
     this.http = undefined;
     if (this.stopped) return;
     if (!outcome.ok) {
@@ -216,6 +223,7 @@ class Client implements OpenedClient, TransportEvents {
           `an http step answered ${outcome.status}, not an expected status: its sessions fail with "http-status" (said once per run)`,
         );
       }
+      this.metrics.sessionStepFailed(outcome.step, outcome.cause);
       this.failSession(outcome.cause);
       this.ended = true;
       handlers.onEnd?.();
@@ -309,7 +317,11 @@ class Client implements OpenedClient, TransportEvents {
   onEnd(end: TransportEnd): void {
     const { context, handlers } = this;
     clearTimeout(this.connectTimer);
-    if (this.session && !this.stopped) handlers.sessionFailed?.("closed", this.index, end.error?.message);
+    if (this.session && !this.stopped) {
+      // The connection ended mid-session: the step in progress failed as "closed".
+      this.metrics.sessionStepFailed(this.session.stepIndex, "closed");
+      handlers.sessionFailed?.("closed", this.index, end.error?.message);
+    }
     this.session?.cancel();
     this.session = undefined;
     handlers.onEnd?.();

@@ -119,6 +119,8 @@ export class SessionRun {
   private sent = 0;
   private vars: Record<string, string | number> = {};
   private startedAt = 0;
+  // When the step in progress began (performance.now()): its time, once it ends well, goes to its histogram.
+  private stepStartedAt = 0.5;
   private over = false;
 
   constructor(
@@ -135,6 +137,11 @@ export class SessionRun {
     this.startedAt = before?.startedAt ?? performance.now();
     if (before) this.vars = { ...before.vars };
     this.next(performance.now());
+  }
+
+  /** The step in progress (or the last one begun) as the plan numbers it: its index in `session`, http steps first. */
+  get stepIndex(): number {
+    return this.session.http.length + Math.max(0, this.at);
   }
 
   /** Whether the session waits for a reply now (a message it sent is unanswered, for inFlightAtEnd). */
@@ -164,6 +171,7 @@ export class SessionRun {
       this.observer?.captured(name, value);
     }
     clearTimeout(this.timer);
+    this.stepEnded(receivedAt);
     this.next(receivedAt);
   }
 
@@ -173,16 +181,26 @@ export class SessionRun {
     clearTimeout(this.timer);
   }
 
+  /** The step in progress ended well at `at`: its time since it began. */
+  private stepEnded(at: number): void {
+    this.metrics.sessionStepMicros(this.stepIndex, (at - this.stepStartedAt) * 1000);
+  }
+
   private next(now: number): void {
     for (this.at += 1; this.at < this.session.steps.length; this.at += 1) {
       const step = this.session.steps[this.at]!;
+      this.stepStartedAt = now;
       this.observer?.step();
       if (step.kind === "expect") {
         this.timer = setTimeout(() => this.fail("session-timeout", step.words.timedOut), step.timeoutMs);
         return;
       }
       if (step.kind === "wait") {
-        this.timer = setTimeout(() => this.next(performance.now()), step.ms);
+        this.timer = setTimeout(() => {
+          const at = performance.now();
+          this.stepEnded(at);
+          this.next(at);
+        }, step.ms);
         return;
       }
       const message = step.template.bind(this.vars)({
@@ -198,6 +216,7 @@ export class SessionRun {
       this.sent += 1;
       this.metrics.messageSent(message.length);
       now = performance.now();
+      this.stepEnded(now);
     }
     this.over = true;
     this.events.done({ vars: this.vars, startedAt: this.startedAt, endedAt: now });
@@ -206,6 +225,7 @@ export class SessionRun {
   private fail(cause: SessionFailure, message: string, bytes?: Uint8Array): void {
     if (this.over) return;
     this.cancel();
+    this.metrics.sessionStepFailed(this.stepIndex, cause);
     this.events.failed(cause, message, bytes);
   }
 }

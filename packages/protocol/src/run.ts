@@ -1,6 +1,14 @@
 import { z } from "zod";
 import { PlanSpec } from "./plan";
-import { AgentHealthPoint, cohortRecord, NetworkPath, ScenarioFigures, SeriesPoint } from "./snapshot";
+import {
+  AgentHealthPoint,
+  cohortRecord,
+  NetworkPath,
+  ScenarioFigures,
+  SeriesPoint,
+  SessionStepKey,
+  SessionStepStats,
+} from "./snapshot";
 import { CapacityEstimate, RunVerdict } from "./report";
 import { RunServerSeries, ServerPoint } from "./server-watch";
 import { RunNotesView } from "./run-notes";
@@ -46,6 +54,8 @@ const RunSummaryFigures = z.object({
   /** Round trips timed: the samples behind the rtt figures (absent in runs stored before it was kept). */
   roundTrips: z.number().int().min(0).optional(),
   ...ScenarioFigures.shape,
+  /** Each session step's time and failures by cause, by the step's index in the plan's `session` (merged histograms). */
+  sessionSteps: z.record(SessionStepKey, SessionStepStats).optional(),
   /** Agents that were the bottleneck at some point: how many seconds, and why (the first reason seen). */
   saturatedAgents: z
     .array(z.object({ agentId: z.string().uuid(), seconds: z.number().int(), reason: z.string() }))

@@ -188,6 +188,9 @@ function httpStepOf<M extends z.ZodType>(message: M) {
     });
 }
 
+/** The most steps a session has: bounds the per-step figures a snapshot and a summary carry (snapshot.ts). */
+export const MAX_SESSION_STEPS = 32;
+
 /**
  * The session steps around the plan's message template. A factory, not a constant: plan.ts imports this file and
  * owns MessageTemplate, so an import back would be a cycle; plan.ts builds `SessionSteps` from it once.
@@ -196,7 +199,7 @@ export function sessionStepsOf<M extends z.ZodType>(message: M) {
   const SendStep = z.object({ kind: z.literal("send"), message });
   return z
     .array(z.discriminatedUnion("kind", [httpStepOf(message), SendStep, ExpectStep, WaitStep]))
-    .max(32, "a session has at most 32 steps")
+    .max(MAX_SESSION_STEPS, `a session has at most ${MAX_SESSION_STEPS} steps`)
     .superRefine((steps, ctx) => {
       // http steps run before the socket opens, so none may follow a step that needs it.
       const firstSocketStep = steps.findIndex((step) => step.kind !== "http");

@@ -2,10 +2,39 @@ import { z } from "zod";
 import { CohortName, MAX_COHORTS } from "./network";
 import { SCRIPT_METRIC_NAME } from "./script-metrics";
 import { ERROR_SAMPLES_PER_SNAPSHOT, ErrorSample } from "./error-samples";
+import { MAX_SESSION_STEPS } from "./session";
 import { RoomsReport } from "./rooms";
 
 /** A script metric's name as a snapshot's key (script-metrics.ts). */
 const ScriptMetricKey = z.string().regex(new RegExp(`^${SCRIPT_METRIC_NAME}$`));
+
+/** A session step's index in the plan's `session` (http steps included) as a key: at most MAX_SESSION_STEPS of them. */
+export const SessionStepKey = z
+  .string()
+  .regex(/^(?:[0-9]|[1-9][0-9])$/, "must be a session step's index, e.g. 0")
+  .refine((key) => Number(key) < MAX_SESSION_STEPS, { message: `a session has at most ${MAX_SESSION_STEPS} steps` });
+
+/**
+ * Why a session step failed: its expect step's timeout, failWhen or capture; its http step's status, timeout or
+ * unreachable server; or "closed", the connection ended while the step ran.
+ */
+export const SessionStepFailure = z.enum([
+  "session-timeout",
+  "session-rejected",
+  "session-capture",
+  "http-status",
+  "http-timeout",
+  "http-error",
+  "closed",
+]);
+export type SessionStepFailure = z.infer<typeof SessionStepFailure>;
+
+/** Each session step's failures this second by cause, keyed by the step's index. */
+export const SessionStepFailures = z.record(
+  SessionStepKey,
+  z.partialRecord(SessionStepFailure, z.number().int().min(0)),
+);
+export type SessionStepFailures = z.infer<typeof SessionStepFailures>;
 
 /** KCP targets: what the protocol did this second, summed over the agent's connections (agent/src/transports/kcp.ts). */
 export const KcpCounters = z.object({
@@ -118,6 +147,8 @@ export const SnapshotCounters = z.object({
   loginsFailed: z.number().int().min(0).optional(),
   /** script: the script's named counters (ctx.count), by name. */
   scriptCounts: z.record(ScriptMetricKey, z.number().int().min(0)).optional(),
+  /** A session's steps that failed this second, by step index and cause (each failure is in errorsByKind too). */
+  sessionStepFailures: SessionStepFailures.optional(),
   ...KcpCounters.shape,
   ...NetworkCounters.shape,
 });
@@ -156,6 +187,12 @@ export const SnapshotHistograms = z.object({
   jitterUs: z.string().optional(),
   /** script: the script's named histograms (ctx.measure, microseconds), by name. */
   script: z.record(ScriptMetricKey, z.string()).optional(),
+  /**
+   * A session's steps that ended well this second, each timed by step index: an expect step from its start (the
+   * send before it) to the reply it waited for, an http step from its request to the answer, a send step to its
+   * send, a wait step to its end.
+   */
+  sessionSteps: z.record(SessionStepKey, z.string()).optional(),
 });
 export type SnapshotHistograms = z.infer<typeof SnapshotHistograms>;
 
@@ -221,6 +258,12 @@ export const LatencyStats = z.object({
   maxMs: z.number().nullable(),
 });
 export type LatencyStats = z.infer<typeof LatencyStats>;
+
+/** One session step over a run: its time (the steps that ended well) and its failures by cause. */
+export const SessionStepStats = LatencyStats.extend({
+  failures: z.partialRecord(SessionStepFailure, z.number().int().min(0)),
+});
+export type SessionStepStats = z.infer<typeof SessionStepStats>;
 
 /** The histograms besides rttUs, by the name the series and summaries use for them. */
 export const LatencyName = z.enum(["rttCorrected", "connect", "login", "broadcast", "jitter"]);

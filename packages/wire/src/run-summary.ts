@@ -59,6 +59,7 @@ export function summariseRun(rows: readonly StoredSnapshot[]): RunSummary {
   const rtt = all.rtt();
   const latency = all.latency();
   const script = all.script();
+  const sessionSteps = all.sessionSteps();
   const saturated = saturatedAgents(rows);
   const { errorsByKind, closesByCause, ...scenario } = all.scenario();
   return {
@@ -80,6 +81,7 @@ export function summariseRun(rows: readonly StoredSnapshot[]): RunSummary {
     rttP90Ms: rtt.p90Ms,
     ...(Object.keys(latency).length ? { latency } : {}),
     ...(Object.keys(script).length ? { script } : {}),
+    ...(Object.keys(sessionSteps).length ? { sessionSteps } : {}),
     ...(scenario as Partial<RunSummary>),
     ...(errorsByKind ? { errorsByKind } : {}),
     ...(saturated?.length ? { saturatedAgents: saturated } : {}),

@@ -10,6 +10,8 @@ import {
   SnapshotCounters,
   SnapshotHistograms,
   worstNetworkPath,
+  type SessionStepFailure,
+  type SessionStepStats,
   type AgentHealthPoint,
   type CohortPoint,
   type CohortSnapshot,
@@ -127,6 +129,9 @@ export function createMerge(options: { health?: boolean } = {}) {
   const latency = new Map<LatencyName, hdr.JsHistogram>();
   const script = new Map<string, hdr.JsHistogram>();
   const scriptCounts: Record<string, number> = {};
+  // A session's steps: each one's time merged and its failures summed, by step index.
+  const stepTimes = new Map<string, hdr.JsHistogram>();
+  const stepFailures: Record<string, Partial<Record<SessionStepFailure, number>>> = {};
   const optional: Partial<Record<OptionalCounter, number>> = {};
   const rates = { messagesSent: 0, messagesReceived: 0, bytesSent: 0, bytesReceived: 0 };
   const errorsByKind: Record<string, number> = {};
@@ -183,6 +188,15 @@ export function createMerge(options: { health?: boolean } = {}) {
         (row.histograms as Record<string, unknown> | undefined)?.script,
       );
       for (const [name, encoded] of Object.entries(named ?? {})) addNamed(script, name, encoded);
+      const steps = SnapshotHistograms.shape.sessionSteps.parse(
+        (row.histograms as Record<string, unknown> | undefined)?.sessionSteps,
+      );
+      for (const [step, encoded] of Object.entries(steps ?? {})) addNamed(stepTimes, step, encoded);
+      for (const [step, causes] of Object.entries(counters.sessionStepFailures ?? {})) {
+        const summed = stepFailures[step] ?? {};
+        stepFailures[step] = summed;
+        addRecord(summed, causes as Record<string, number>);
+      }
       if (row.step !== null && row.step !== undefined) step = Math.max(step ?? row.step, row.step);
     },
     /** Snapshots added so far. */
@@ -203,6 +217,16 @@ export function createMerge(options: { health?: boolean } = {}) {
     script(): Record<string, LatencyPercentiles> {
       return Object.fromEntries(
         [...script.entries()].map(([name, histogram]) => [name, latencyPercentiles(histogram)]),
+      );
+    },
+    /** Each session step that any row timed or failed, by step index: its merged time and failures by cause. */
+    sessionSteps(): Record<string, SessionStepStats> {
+      const steps = new Set([...stepTimes.keys(), ...Object.keys(stepFailures)]);
+      return Object.fromEntries(
+        [...steps].map((step) => [
+          step,
+          { ...latencyPercentiles(stepTimes.get(step) ?? emptyHistogram()), failures: { ...stepFailures[step] } },
+        ]),
       );
     },
     /** Loss, order, reach, login and script counters that only some scenarios report; absent when none did. */

@@ -2,7 +2,14 @@
 
 import type { RunView } from "@throng/protocol/run";
 import { formatInteger, formatMs } from "../../lib/shared/format";
-import { scriptCounterRows, scriptMetricRows, sessionBreakdown } from "../../lib/runs/run-breakdown";
+import {
+  BUILT_IN_LOGIN,
+  scriptCounterRows,
+  scriptMetricRows,
+  sessionBreakdown,
+  sessionStepRows,
+  type StepLike,
+} from "../../lib/runs/run-breakdown";
 import { DataTable } from "../ui/data-table";
 
 const PERCENTILES = [
@@ -19,10 +26,15 @@ const PERCENTILES = [
 export function RunBreakdown({ run }: { run: RunView }) {
   const { summary } = run;
   if (!summary) return null;
-  const scenario = run.spec.scenario as { kind: string; session?: readonly unknown[]; login?: boolean };
+  const scenario = run.spec.scenario as { kind: string; session?: readonly StepLike[]; login?: boolean };
   // A login storm's `login: true` is two session steps (send the login, expect its answer).
-  const steps = scenario.session?.length ?? (scenario.kind === "login-storm" && scenario.login ? 2 : 0);
-  const session = sessionBreakdown(steps, summary);
+  const plannedSteps = scenario.session?.length
+    ? scenario.session
+    : scenario.kind === "login-storm" && scenario.login
+      ? BUILT_IN_LOGIN
+      : [];
+  const session = sessionBreakdown(plannedSteps.length, summary);
+  const stepRows = sessionStepRows(plannedSteps, summary);
   const timings = scriptMetricRows(summary);
   const counters = scriptCounterRows(summary);
   if (!session && timings.length === 0 && counters.length === 0) return null;
@@ -35,10 +47,26 @@ export function RunBreakdown({ run }: { run: RunView }) {
             Session ({session.steps} {session.steps === 1 ? "step" : "steps"})
           </h3>
           <DataTable
-            caption="The clients' session: its time and failures by cause"
-            columns={["", { label: "completed", numeric: true }, ...PERCENTILES, "failures by cause"]}
+            caption="The clients' session: each step's time and failures by cause, then the session as a whole"
+            columns={["step", { label: "completed", numeric: true }, ...PERCENTILES, "failures by cause"]}
             testId="session-table"
           >
+            {stepRows.map((row) => (
+              <tr key={row.step} data-testid="session-step-row">
+                <th scope="row">
+                  <span className="breakdown-step">{row.step}</span>{" "}
+                  <code className="breakdown-words">{row.words}</code>
+                </th>
+                <td className="num">{formatInteger(row.time.count)}</td>
+                <td className="num">{formatMs(row.time.p50Ms)}</td>
+                <td className="num">{formatMs(row.time.p90Ms)}</td>
+                <td className="num">{formatMs(row.time.p99Ms)}</td>
+                <td className="num">{formatMs(row.time.maxMs)}</td>
+                <td>
+                  <Failures failures={row.failures} />
+                </td>
+              </tr>
+            ))}
             <tr data-testid="session-row">
               <th scope="row">Whole session</th>
               <td className="num">{session.time ? formatInteger(session.time.count) : "not timed"}</td>
@@ -47,19 +75,14 @@ export function RunBreakdown({ run }: { run: RunView }) {
               <td className="num">{formatMs(session.time?.p99Ms)}</td>
               <td className="num">{formatMs(session.time?.maxMs)}</td>
               <td>
-                {session.failures.length === 0
-                  ? "none"
-                  : session.failures.map((failure) => (
-                      <span key={failure.kind} className="breakdown-cause" title={failure.kind}>
-                        {formatInteger(failure.count)} × {failure.words}
-                      </span>
-                    ))}
+                <Failures failures={session.failures} />
               </td>
             </tr>
           </DataTable>
           <p className="muted small">
-            Times are the session&apos;s whole, first step to last (logins of a login storm); the agent does not time
-            each step on its own yet.
+            {stepRows.length > 0
+              ? "A step's time: an expect step's from the send before it to the reply it waited for, an http step's from its request to the answer, a send's to its send. The whole session's runs from its first step to its last (logins of a login storm)."
+              : "Times are the session's whole, first step to last (logins of a login storm): this run's agents did not time each step."}
           </p>
         </>
       )}
@@ -106,5 +129,19 @@ export function RunBreakdown({ run }: { run: RunView }) {
         </>
       )}
     </section>
+  );
+}
+
+/** A row's failures by cause, most first, in words; "none" without any. */
+function Failures({ failures }: { failures: readonly { kind: string; words: string; count: number }[] }) {
+  if (failures.length === 0) return <>none</>;
+  return (
+    <>
+      {failures.map((failure) => (
+        <span key={failure.kind} className="breakdown-cause" title={failure.kind}>
+          {formatInteger(failure.count)} × {failure.words}
+        </span>
+      ))}
+    </>
   );
 }

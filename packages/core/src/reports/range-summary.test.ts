@@ -67,6 +67,31 @@ describe("a run's summary over a range of its seconds", () => {
     expect(summariseRange(rows, START, { from: 0, to: 12 }).summary!.rttMaxMs).toBeLessThan(2);
   });
 
+  it("times a session's steps over the range only: a step's slow replies and failures outside it are left out", () => {
+    const rows = runWithSpike().map((row) => {
+      const offset = row.second - START;
+      // Step 1's reply takes 2 ms, but 300 ms with a timeout at second 12 on agent b.
+      const slow = offset === 12 && row.agentId === "b";
+      return {
+        ...row,
+        counters: {
+          ...(row.counters as object),
+          ...(slow ? { sessionStepFailures: { "1": { "session-timeout": 1 } } } : {}),
+        },
+        histograms: { sessionSteps: { "1": encodeValues([slow ? 300_000 : 2_000]) } } as unknown as Record<
+          string,
+          string
+        >,
+      };
+    });
+    const around = summariseRange(rows, START, { from: 10, to: 15 }).summary!.sessionSteps?.["1"];
+    expect(around).toMatchObject({ count: 10, failures: { "session-timeout": 1 } });
+    expect(around!.maxMs).toBeGreaterThan(295);
+    const after = summariseRange(rows, START, { from: 13, to: 20 }).summary!.sessionSteps?.["1"];
+    expect(after).toMatchObject({ count: 14, failures: {} });
+    expect(after!.maxMs).toBeLessThan(3);
+  });
+
   it("is empty for a range past the measured seconds", () => {
     expect(summariseRange(runWithSpike(), START, { from: 40, to: 50 })).toEqual({ seconds: 0, summary: null });
   });
