@@ -18,6 +18,7 @@ import { formatAxisCount } from "../lib/series";
 import { showLatest } from "./series-chart";
 
 type ComparedRun = RunComparison["runs"][number];
+const WHOLE_SECONDS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14_400, 28_800, 86_400];
 
 const runLabel = (run: ComparedRun, index: number) =>
   `${index + 1}. ${run.planName} · ${formatDateTime(run.createdAt)}`;
@@ -66,7 +67,8 @@ function OverlaidChart({
         y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1] },
       },
       axes: [
-        { space: 70, values: (_u, splits) => splits.map((seconds) => formatDuration(seconds)) },
+        // Whole seconds only: a zoom of a few seconds would otherwise tick every half second, each read "3 s" twice.
+        { space: 70, incrs: WHOLE_SECONDS, values: (_u, splits) => splits.map((seconds) => formatDuration(seconds)) },
         { size: 70, values: (_u, splits) => splits.map(format) },
       ],
       series: [
@@ -126,15 +128,7 @@ export function CompareCharts({ runs }: { runs: readonly ComparedRun[] }) {
     );
   if (!series.data) return <p className="loading">Loading each run's seconds…</p>;
   return (
-    <div className="compare-charts">
-      <ul className="compare-key" data-testid="compare-key">
-        {runs.map((run, index) => (
-          <li key={run.id}>
-            <span className="compare-swatch" style={{ background: runColour(index) }} aria-hidden="true" />
-            Run {runLabel(run, index).replace(/^\d+\. /, `${index + 1}: `)}
-          </li>
-        ))}
-      </ul>
+    <>
       <div className="zoom-bar no-print" data-testid="zoom-bar">
         {range ? (
           <>
@@ -151,16 +145,26 @@ export function CompareCharts({ runs }: { runs: readonly ComparedRun[] }) {
           </span>
         )}
       </div>
-      {OVERLAID_FIGURES.map((figure) => (
-        <OverlaidChart
-          key={figure.key}
-          figure={figure}
-          runs={runs}
-          series={series.data!}
-          range={range}
-          select={select}
-        />
-      ))}
-    </div>
+      <div className="compare-charts">
+        <ul className="compare-key" data-testid="compare-key">
+          {runs.map((run, index) => (
+            <li key={run.id}>
+              <span className="compare-swatch" style={{ background: runColour(index) }} aria-hidden="true" />
+              Run {runLabel(run, index).replace(/^\d+\. /, `${index + 1}: `)}
+            </li>
+          ))}
+        </ul>
+        {OVERLAID_FIGURES.map((figure) => (
+          <OverlaidChart
+            key={figure.key}
+            figure={figure}
+            runs={runs}
+            series={series.data!}
+            range={range}
+            select={select}
+          />
+        ))}
+      </div>
+    </>
   );
 }
