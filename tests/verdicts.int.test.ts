@@ -9,9 +9,9 @@ import { spawnChild } from "../infra/local/child";
 import { makeTempDir } from "../infra/local/temp-dir";
 import { waitUntil } from "../infra/local/wait";
 // Tests may read the web's pure report wording (production code never imports an app).
-import { reportSentence } from "../apps/web/lib/report-summary";
-import { sloText } from "../apps/web/lib/slo-text";
-import { verdictBadge } from "../apps/web/lib/verdict";
+import { reportSentence } from "../apps/web/lib/reports/report-summary";
+import { sloText } from "../apps/web/lib/shared/slo-text";
+import { verdictBadge } from "../apps/web/lib/shared/verdict";
 import { ExitCode } from "../cli/src/cli-exit-codes";
 import { signUp, type Browser } from "./fault/support/api-client";
 import { root } from "./fault/support/processes";

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { NextConfig } from "next";
-import { COMMON_SECURITY_HEADERS, NON_DOCUMENT_CSP } from "./lib/security-headers";
+import { COMMON_SECURITY_HEADERS, NON_DOCUMENT_CSP } from "./lib/server/security-headers";
 
 const nonDocument = [...COMMON_SECURITY_HEADERS, { key: "Content-Security-Policy", value: NON_DOCUMENT_CSP }];
 

@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { newNonce, pageCsp } from "./lib/security-headers";
+import { newNonce, pageCsp } from "./lib/server/security-headers";
 
 /**
  * A fresh CSP nonce for every page. Next reads the nonce from the request's CSP header while rendering and puts

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { AgentView, EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
 import { RunReport, RunSeries, RunView, TERMINAL_RUN_STATUSES } from "@throng/protocol/run";
-import { AGENT_IMAGE, installMethods } from "../../apps/web/lib/install-commands";
+import { AGENT_IMAGE, installMethods } from "../../apps/web/lib/agents/install-commands";
 import { runCommand, stopAllChildren } from "../local/child";
 import { prefixedLog, type Log } from "../local/log";
 import { freePort } from "../local/ports";

@@ -1,7 +1,7 @@
 # The web dashboard (Next.js's standalone server: server.js and the node_modules files it traced); it forwards
 # /api/* to API_URL.
 #   docker build --network host -f infra/docker/web.Dockerfile -t throng-web .
-# Configuration: PORT, API_URL (apps/web/lib/proxy.ts), as with npm start, and HOSTNAME, the address it listens on.
+# Configuration: PORT, API_URL (apps/web/lib/server/proxy.ts), as with npm start, and HOSTNAME, the address it listens on.
 ARG BASE=node:20-bookworm-slim
 
 # Dependencies of every workspace, from the lockfile alone: this stage is the same in all three Dockerfiles, so

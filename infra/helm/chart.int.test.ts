@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiEnv } from "../../apps/api/src/env";
-import { installMethods } from "../../apps/web/lib/install-commands";
+import { installMethods } from "../../apps/web/lib/agents/install-commands";
 import { WorkersEnv } from "../../workers/src/env";
 import { buildStrictFields, ensureHelm, HELM_VERSION } from "./helm-binary";
 import { parseManifests, schemaErrors, strictFieldErrors, type KubeObject } from "./kubernetes-schemas";

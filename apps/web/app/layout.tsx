@@ -2,7 +2,7 @@ import type { Metadata, Viewport } from "next";
 import { headers } from "next/headers";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
-import { QueryProvider } from "../components/query-provider";
+import { QueryProvider } from "../components/shell/query-provider";
 import "./globals.css";
 
 export const metadata: Metadata = {

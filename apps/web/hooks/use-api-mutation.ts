@@ -1,8 +1,8 @@
 "use client";
 
 import { useMutation, useQueryClient, type QueryKey } from "@tanstack/react-query";
-import { errorMessage } from "../lib/api-client";
-import { fieldErrorsOf } from "../lib/field-errors";
+import { errorMessage } from "../lib/shared/api-client";
+import { fieldErrorsOf } from "../lib/shared/field-errors";
 
 const NO_FIELD_ERRORS: Record<string, string> = {};
 

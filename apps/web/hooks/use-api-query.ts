@@ -3,7 +3,7 @@
 import { keepPreviousData, useQuery, type QueryKey } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect } from "react";
-import { errorMessage, isUnauthenticated } from "../lib/api-client";
+import { errorMessage, isUnauthenticated } from "../lib/shared/api-client";
 
 export interface ApiQuery<T> {
   data: T | null;
@@ -22,7 +22,7 @@ export interface ApiQueryOptions {
 
 /**
  * An API read through TanStack Query, cached under `key`: polling, retries and invalidation live in the query client
- * (lib/query-client.ts) instead of each page's own effect. A 401 goes to sign-in, as every page did by hand.
+ * (lib/shared/query-client.ts) instead of each page's own effect. A 401 goes to sign-in, as every page did by hand.
  */
 export function useApiQuery<T>(
   key: QueryKey,

@@ -4,12 +4,12 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { RunView } from "@throng/protocol/run";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 import type { ServerPoint, ServerWatchSummary } from "@throng/protocol/server-watch";
-import { api } from "../lib/api";
-import { errorMessage } from "../lib/api-client";
-import { missedMessages, parseLiveEvent } from "../lib/live-event";
-import { isTerminal } from "../lib/run-timing";
-import { addAgentHealth, mergePoints } from "../lib/series";
-import { mergeServerPoints } from "../lib/server-watch";
+import { api } from "../lib/shared/api";
+import { errorMessage } from "../lib/shared/api-client";
+import { missedMessages, parseLiveEvent } from "../lib/runs/live-event";
+import { isTerminal } from "../lib/shared/run-timing";
+import { addAgentHealth, mergePoints } from "../lib/charts/series";
+import { mergeServerPoints } from "../lib/runs/server-watch";
 
 export type StreamState = "connecting" | "live" | "reconnecting" | "closed";
 

@@ -1,10 +1,10 @@
 "use client";
 
 import { useCallback } from "react";
-import { readViewRange, withViewRange, type ViewRange } from "../lib/view-range";
+import { readViewRange, withViewRange, type ViewRange } from "../lib/charts/view-range";
 import { useQueryState } from "./use-query-state";
 
-/** The page's zoomed range, kept in its URL (`?from=&to=`, lib/view-range.ts); Back undoes a zoom. */
+/** The page's zoomed range, kept in its URL (`?from=&to=`, lib/charts/view-range.ts); Back undoes a zoom. */
 export function useViewRange(): [ViewRange | null, (range: ViewRange | null) => void] {
   const [range, show] = useQueryState(readViewRange, "push");
   const select = useCallback(

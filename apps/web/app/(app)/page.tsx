@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { HomeView } from "../../components/home-view";
+import { HomeView } from "../../components/shell/home-view";
 
 export const metadata: Metadata = { title: "Home" };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { AgentsView } from "../../../components/agents-view";
+import { AgentsView } from "../../../components/agents/agents-view";
 
 export const metadata: Metadata = { title: "Agents" };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { CalculatorView } from "../../../components/calculator-view";
+import { CalculatorView } from "../../../components/calculator/calculator-view";
 import "../runs/[id]/report/report.css";
 import "./calculator.css";
 

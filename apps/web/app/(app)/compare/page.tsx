@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { CompareView } from "../../../components/compare-view";
-import { parseCompareIds } from "../../../lib/compare-table";
+import { CompareView } from "../../../components/compare/compare-view";
+import { parseCompareIds } from "../../../lib/compare/compare-table";
 import "./compare.css";
 
 export const metadata: Metadata = { title: "Compare runs" };

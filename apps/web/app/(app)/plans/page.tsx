@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { PlansView } from "../../../components/plans-view";
+import { PlansView } from "../../../components/plans/plans-view";
 
 export const metadata: Metadata = { title: "Plans" };
 

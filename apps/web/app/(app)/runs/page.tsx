@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { RunsView } from "../../../components/runs-view";
+import { RunsView } from "../../../components/runs/runs-view";
 
 export const metadata: Metadata = { title: "Runs" };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { SchedulesView } from "../../../components/schedules-view";
+import { SchedulesView } from "../../../components/schedules/schedules-view";
 
 export const metadata: Metadata = { title: "Schedules" };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ScriptsView } from "../../../components/scripts-view";
+import { ScriptsView } from "../../../components/scripts/scripts-view";
 
 export const metadata: Metadata = { title: "Scripts" };
 

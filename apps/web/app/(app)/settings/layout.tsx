@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { SettingsNav } from "../../../components/settings-nav";
+import { SettingsNav } from "../../../components/settings/settings-nav";
 import "./settings.css";
 
 export default function SettingsLayout({ children }: { children: ReactNode }) {

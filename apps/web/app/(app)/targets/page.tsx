@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { TargetList } from "../../../components/target-list";
+import { TargetList } from "../../../components/targets/target-list";
 import "../runs/[id]/report/report.css";
 
 export const metadata: Metadata = { title: "Targets" };

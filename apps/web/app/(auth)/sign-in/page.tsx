@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { AuthForm } from "../../../components/auth-form";
-import { ssoFailureText } from "../../../lib/sso-failure";
+import { AuthForm } from "../../../components/auth/auth-form";
+import { ssoFailureText } from "../../../lib/auth/sso-failure";
 
 export const metadata: Metadata = { title: "Sign in" };
 

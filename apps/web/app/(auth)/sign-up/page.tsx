@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { AuthForm } from "../../../components/auth-form";
+import { AuthForm } from "../../../components/auth/auth-form";
 
 export const metadata: Metadata = { title: "Create an account" };
 

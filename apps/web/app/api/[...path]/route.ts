@@ -1,4 +1,4 @@
-import { proxyToApi } from "../../../lib/proxy";
+import { proxyToApi } from "../../../lib/server/proxy";
 
 // Every /api/* call from the browser goes through here to the API, read at request time.
 export const runtime = "nodejs";

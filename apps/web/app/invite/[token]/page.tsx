@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { InvitationAccept } from "../../../components/invitation-accept";
+import { InvitationAccept } from "../../../components/auth/invitation-accept";
 import "../../(app)/settings/settings.css";
 
 export const metadata: Metadata = { title: "Invitation" };

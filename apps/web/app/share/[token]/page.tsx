@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ShareReport } from "../../../components/share-report";
+import { ShareReport } from "../../../components/reports/share-report";
 import "../../(app)/runs/[id]/report/report.css";
 
 // Outside the (app) group: no session, no navigation, no links into the dashboard.

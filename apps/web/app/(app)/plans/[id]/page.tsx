@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { PlanDetail } from "../../../../components/plan-detail";
+import { PlanDetail } from "../../../../components/plans/plan-detail";
 import "./plan-trend.css";
 
 export const metadata: Metadata = { title: "Plan" };

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { PlanNew } from "../../../../components/plan-new";
+import { PlanNew } from "../../../../components/plans/plan-new";
 
 export const metadata: Metadata = { title: "New plan" };
 

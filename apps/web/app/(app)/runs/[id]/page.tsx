@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { RunDetail } from "../../../../components/run-detail";
+import { RunDetail } from "../../../../components/runs/run-detail";
 
 export const metadata: Metadata = { title: "Run" };
 

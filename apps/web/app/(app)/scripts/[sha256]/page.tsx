@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ScriptDetail } from "../../../../components/script-detail";
+import { ScriptDetail } from "../../../../components/scripts/script-detail";
 import "../scripts.css";
 
 export const metadata: Metadata = { title: "Script" };

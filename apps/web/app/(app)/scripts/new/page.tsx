@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ScriptNew } from "../../../../components/script-new";
+import { ScriptNew } from "../../../../components/scripts/script-new";
 import "../scripts.css";
 
 export const metadata: Metadata = { title: "New script" };

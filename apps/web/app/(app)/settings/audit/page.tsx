@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { AuditLog } from "../../../../components/audit-log";
+import { AuditLog } from "../../../../components/settings/audit-log";
 
 export const metadata: Metadata = { title: "Audit log" };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { InvitationSettings } from "../../../../components/invitation-settings";
+import { InvitationSettings } from "../../../../components/settings/invitation-settings";
 
 export const metadata: Metadata = { title: "Invitations" };
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { MembersView } from "../../../../components/members-view";
-import { SettingsSessions } from "../../../../components/settings-sessions";
+import { MembersView } from "../../../../components/settings/members-view";
+import { SettingsSessions } from "../../../../components/settings/settings-sessions";
 
 export const metadata: Metadata = { title: "Members" };
 

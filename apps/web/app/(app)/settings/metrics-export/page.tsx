@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { MetricsExportSettings } from "../../../../components/metrics-export-settings";
+import { MetricsExportSettings } from "../../../../components/settings/metrics-export-settings";
 
 export const metadata: Metadata = { title: "Metrics export" };
 

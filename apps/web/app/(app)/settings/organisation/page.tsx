@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { OrganisationSettings } from "../../../../components/settings-organisation-form";
+import { OrganisationSettings } from "../../../../components/settings/settings-organisation-form";
 
 export const metadata: Metadata = { title: "Organisation settings" };
 

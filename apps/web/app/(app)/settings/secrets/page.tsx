@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { SecretSettings } from "../../../../components/secret-settings";
+import { SecretSettings } from "../../../../components/settings/secret-settings";
 
 export const metadata: Metadata = { title: "Secrets" };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { SsoSettings } from "../../../../components/sso-settings";
+import { SsoSettings } from "../../../../components/settings/sso-settings";
 
 export const metadata: Metadata = { title: "Single sign-on" };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { TokenSettings } from "../../../../components/token-settings";
+import { TokenSettings } from "../../../../components/settings/token-settings";
 
 export const metadata: Metadata = { title: "API tokens" };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { TargetHistory } from "../../../../components/target-history";
+import { TargetHistory } from "../../../../components/targets/target-history";
 import "../../runs/[id]/report/report.css";
 
 export const metadata: Metadata = { title: "Target" };

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { PlanEdit } from "../../../../../components/plan-edit";
+import { PlanEdit } from "../../../../../components/plans/plan-edit";
 
 export const metadata: Metadata = { title: "Edit plan" };
 

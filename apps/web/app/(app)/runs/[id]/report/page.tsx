@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ReportView } from "../../../../../components/report-view";
+import { ReportView } from "../../../../../components/reports/report-view";
 import "./report.css";
 
 export const metadata: Metadata = { title: "Report" };

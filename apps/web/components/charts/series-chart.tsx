@@ -1,0 +1,441 @@
+"use client";
+
+import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import uPlot from "uplot";
+import "uplot/dist/uPlot.min.css";
+import type { SeriesPoint } from "@throng/protocol/snapshot";
+import { formatTimeOfDay } from "../../lib/shared/format";
+import { plotXRange, plotYRange, zoomedXRange } from "../../lib/charts/chart-range";
+import { zoomOptions, type PlotZoom } from "../../lib/charts/chart-zoom-plot";
+import {
+  extendColumns,
+  formatAxisBytes,
+  formatAxisCount,
+  type ChartLine,
+  type TimedPoint,
+  type TimeMarker,
+} from "../../lib/charts/series";
+import type { Threshold } from "../../lib/charts/slo-live";
+import { columnPlaces, overlapCount, placeLabels, type Box, type LabelRequest } from "../../lib/charts/chart-labels";
+import { MARKER_COLOURS, nearestMarker } from "../../lib/charts/run-annotations";
+import { ChartAnnotations } from "./chart-annotations";
+import { useChartZoom } from "./chart-zoom";
+
+export type ChartUnit = "count" | "bytes" | "ms";
+
+interface SeriesChartProps<P extends TimedPoint> {
+  testId: string;
+  title: string;
+  lines: readonly ChartLine<P>[];
+  points: readonly P[];
+  /** Epoch seconds the x axis should at least cover (the run's planned window). */
+  span?: readonly [number, number] | null;
+  markers?: readonly TimeMarker[];
+  unit?: ChartUnit;
+  height?: number;
+  /** Controls that change what this chart shows (a switch), drawn inside its card under the title. */
+  controls?: ReactNode;
+  /** The plan's SLOs on this chart's metric: a horizontal line each, in the chart's unit. */
+  thresholds?: readonly Threshold[];
+}
+
+const SECOND_INCREMENTS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200];
+const AXIS_FORMAT: Record<ChartUnit, (value: number) => string> = {
+  count: formatAxisCount,
+  bytes: (value) => `${formatAxisBytes(value)}/s`,
+  ms: (value) => `${formatAxisCount(value)} ms`,
+};
+
+const THRESHOLD_COLOUR = "#bf3989";
+const NO_THRESHOLDS: readonly Threshold[] = [];
+
+/** A line to draw, dashed, in its colour, with its words at a place `placeLabels` picks. */
+interface Annotation {
+  colour: string;
+  dash: number;
+  width: number;
+  from: readonly [number, number];
+  to: readonly [number, number] | null;
+  text: string;
+  label: LabelRequest;
+}
+
+/**
+ * The plot's SLO thresholds (dashed horizontal lines, their words right-aligned above the line, or below it when above
+ * is taken; one far above the data said at the top) and its markers (dashed vertical lines, their words at the top,
+ * or further down the line when the top is taken). The words are placed together so none is written over another or
+ * across an SLO's line ("above the chaborted"); how many overlap is left on the plot as `data-label-overlaps`.
+ */
+function annotations(
+  plot: uPlot,
+  ctx: CanvasRenderingContext2D,
+  markers: readonly TimeMarker[],
+  thresholds: readonly Threshold[],
+  active: number | null,
+): { lines: Annotation[]; obstacles: Box[] } {
+  const { bbox } = plot;
+  const px = uPlot.pxRatio;
+  const [right, bottom, row, text, gap] = [bbox.left + bbox.width, bbox.top + bbox.height, 14 * px, 12 * px, 4 * px];
+  const lines: Annotation[] = [];
+  const obstacles: Box[] = [];
+  for (const threshold of thresholds) {
+    const y = Math.round(plot.valToPos(threshold.value, "y", true));
+    if (y > bottom) continue;
+    if (y < bbox.top) {
+      // Far above the measurements (plotYRange left it out): said at the top rather than flattening the lines.
+      const words = `↑ ${threshold.label}, above the chart`;
+      const width = ctx.measureText(words).width;
+      lines.push({
+        colour: threshold.colour ?? THRESHOLD_COLOUR,
+        dash: 8,
+        width: 1.5,
+        from: [0, 0],
+        to: null,
+        text: words,
+        label: {
+          width,
+          height: text,
+          places: columnPlaces(right - gap - width, bbox.top + 2 * px, bottom - text, row),
+        },
+      });
+      continue;
+    }
+    const width = ctx.measureText(threshold.label).width;
+    const left = right - gap - width;
+    obstacles.push({ left: bbox.left, top: y - px, width: bbox.width, height: 2 * px });
+    const places = [
+      { left, top: y - gap - text },
+      { left, top: y + gap },
+      { left, top: y - gap - text - row },
+      { left, top: y + gap + row },
+    ].filter((place) => place.top >= bbox.top - text && place.top <= bottom);
+    lines.push({
+      colour: threshold.colour ?? THRESHOLD_COLOUR,
+      dash: 8,
+      width: 1.5,
+      from: [bbox.left, y],
+      to: [right, y],
+      text: threshold.label,
+      label: { width, height: text, places: places.length ? places : [{ left, top: y - gap - text }] },
+    });
+  }
+  const lastSecond = plot.scales.x?.max ?? Number.NaN;
+  for (const [index, marker] of markers.entries()) {
+    // An abort late in the run's last second is past the plot's last half second: drawn at its edge, not dropped.
+    const t = marker.t > lastSecond && marker.t <= lastSecond + 1 ? lastSecond : marker.t;
+    const x = Math.round(plot.valToPos(t, "x", true));
+    if (x < bbox.left || x > right) continue;
+    const width = ctx.measureText(marker.label).width;
+    // A word that would run past the plot's right edge (a step near the end) goes on the line's left instead.
+    const left = x + gap + width <= right ? x + gap : x - gap - width;
+    lines.push({
+      colour: MARKER_COLOURS[marker.kind],
+      dash: 4,
+      width: index === active ? 3 : 1,
+      from: [x, bbox.top],
+      to: [x, bottom],
+      text: marker.label,
+      label: { width, height: text, places: columnPlaces(left, bbox.top + 2 * px, bottom - text, row) },
+    });
+  }
+  return { lines, obstacles };
+}
+
+/** Which marker is pointed at or focused (drawn bolder), and who to tell when the cursor comes near another. */
+interface MarkerHover {
+  active: { current: number | null };
+  onHover: (index: number | null) => void;
+}
+
+/** The marker whose line the cursor is near, told to `hover` when it changes (a synced cursor counts too). */
+function hoverMarker(plot: uPlot, markers: readonly TimeMarker[], hover: MarkerHover) {
+  const positions = markers.map((marker) => plot.valToPos(marker.t, "x"));
+  const index = nearestMarker(plot.cursor.left, positions);
+  if (index !== hover.active.current) hover.onHover(index);
+}
+
+/** Draws the thresholds and markers over the plot after each redraw, in a saved canvas state (the plan trend's SLO too). */
+export function annotationPlugin(
+  markers: { current: readonly TimeMarker[] },
+  thresholds: { current: readonly Threshold[] },
+  hover?: MarkerHover,
+): uPlot.Plugin {
+  const draw = (plot: uPlot) => {
+    const { ctx } = plot;
+    const px = uPlot.pxRatio;
+    ctx.save();
+    ctx.font = `${11 * px}px system-ui, sans-serif`;
+    ctx.textBaseline = "top";
+    ctx.textAlign = "left";
+    const { lines, obstacles } = annotations(
+      plot,
+      ctx,
+      markers.current,
+      thresholds.current,
+      hover?.active.current ?? null,
+    );
+    // Thresholds first: their words belong next to their own line; a marker's may move down its.
+    const placed = placeLabels(
+      lines.map((line) => line.label),
+      obstacles,
+    );
+    lines.forEach((line, index) => {
+      ctx.strokeStyle = ctx.fillStyle = line.colour;
+      ctx.setLineDash([line.dash * px, 4 * px]);
+      ctx.lineWidth = line.width * px;
+      if (line.to) {
+        ctx.beginPath();
+        ctx.moveTo(...line.from);
+        ctx.lineTo(...line.to);
+        ctx.stroke();
+      }
+      const box = placed[index]!;
+      ctx.fillText(line.text, box.left, box.top);
+    });
+    ctx.restore();
+    plot.root.dataset.labelOverlaps = String(overlapCount(placed));
+    plot.root.dataset.labels = String(placed.length);
+  };
+  return {
+    hooks: {
+      draw: [draw],
+      ...(hover ? { setCursor: [(plot: uPlot) => hoverMarker(plot, markers.current, hover)] } : {}),
+    },
+  };
+}
+
+/** A y axis as wide as its longest label ("500 kB/s"), measured in the axis's own font, so no label is clipped. */
+function axisWidth(plot: uPlot, values: string[] | null, axisIndex: number, cycle: number): number {
+  const axis = plot.axes[axisIndex]!;
+  if (cycle > 1) return (axis as { _size?: number })._size ?? 64;
+  const longest = (values ?? []).reduce((found, value) => (value.length > found.length ? value : found), "");
+  const font = Array.isArray(axis.font) ? axis.font[0] : axis.font;
+  if (font) plot.ctx.font = String(font);
+  const label = longest ? plot.ctx.measureText(longest).width / uPlot.pxRatio : 0;
+  return Math.ceil((axis.ticks?.size ?? 10) + (axis.gap ?? 5) + label + 8);
+}
+
+/**
+ * With no cursor on the plot, the legend reads the latest second instead of "--" (the compare charts too): the
+ * latest the plot shows, when it is zoomed to earlier seconds.
+ */
+export function showLatest(plot: uPlot) {
+  const xs = plot.data[0];
+  const max = plot.scales.x?.max;
+  let last = xs.length - 1;
+  while (last > 0 && max != null && xs[last]! > max) last -= 1;
+  if (plot.cursor.idx == null && last >= 0) plot.setLegend({ idx: last });
+}
+
+function options<P extends TimedPoint>(
+  lines: readonly ChartLine<P>[],
+  width: number,
+  height: number,
+  unit: ChartUnit,
+  markers: { current: readonly TimeMarker[] },
+  thresholds: { current: readonly Threshold[] },
+  zoom: { current: PlotZoom | null },
+  hover: MarkerHover,
+): uPlot.Options {
+  const format = AXIS_FORMAT[unit];
+  const zooming = zoomOptions(zoom);
+  return {
+    width,
+    height,
+    // Room on the right for the last time label, which uPlot centres on its tick at the plot's edge.
+    padding: [8, 36, 0, 0],
+    scales: {
+      x: { time: true },
+      // Tall enough for the thresholds near the measurements; one far above them is written at the top instead.
+      y: {
+        range: (_u, min, max) =>
+          plotYRange(
+            min,
+            max,
+            thresholds.current.map((threshold) => threshold.value),
+          ),
+      },
+    },
+    // Points are whole seconds, so ticks are too; each reads as a time of day in the user's locale (format.ts).
+    axes: [
+      { incrs: SECOND_INCREMENTS, space: 90, values: (_u, splits) => splits.map(formatTimeOfDay) },
+      { size: axisWidth, values: (_u, splits) => splits.map(format) },
+    ],
+    series: [
+      { label: "Time", value: (_u: uPlot, value: number | null) => formatTimeOfDay(value) },
+      // uPlot shows point markers only while points are sparse, so the first seconds are visible.
+      ...lines.map((line) => ({
+        label: line.label,
+        stroke: line.color,
+        width: 2,
+        value: (_u: uPlot, value: number | null) => (value === null ? "—" : format(value)),
+        ...(line.dash ? { dash: line.dash } : {}),
+      })),
+    ],
+    // Dragging selects seconds for every chart of the page where it zooms (a run's page), and nothing elsewhere.
+    cursor: zoom.current ? zooming.cursor : { drag: { x: false, y: false }, sync: { key: "run" } },
+    legend: { live: true },
+    hooks: {
+      setCursor: [showLatest],
+      setData: [showLatest],
+      setScale: [showLatest],
+      ...(zoom.current ? zooming.hooks : {}),
+    },
+    plugins: [annotationPlugin(markers, thresholds, hover)],
+  };
+}
+
+/**
+ * Feeds the plot and widens x to the planned window, so a live run's lines grow left to right; or narrows it to
+ * the page's zoomed range.
+ */
+function draw(plot: uPlot, data: uPlot.AlignedData, span: SeriesChartProps<TimedPoint>["span"], zoom: PlotZoom | null) {
+  const range = zoom?.range && zoom.start !== null ? zoomedXRange(zoom.start, zoom.range) : plotXRange(data[0], span);
+  plot.batch(() => {
+    plot.setData(data);
+    if (range) plot.setScale("x", { min: range[0], max: range[1] });
+  });
+  // What the plot shows, for the journeys to read: the page's zoom must reach every chart's scale.
+  if (range) plot.root.dataset.xRange = `${range[0]}..${range[1]}`;
+}
+
+function latestValues<P extends TimedPoint>(
+  lines: readonly ChartLine<P>[],
+  points: readonly P[],
+  unit: ChartUnit,
+): string {
+  const last = points[points.length - 1];
+  if (!last) return "no data yet";
+  return `latest second: ${lines.map((line) => `${line.label} ${line.value(last) === null ? "none" : AXIS_FORMAT[unit](line.value(last)!)}`).join(", ")}`;
+}
+
+/**
+ * One uPlot chart over the run's seconds. The plot is created once, fed with setData as points
+ * arrive, resized with its container and destroyed on unmount. `data-points` on the container
+ * says how many points the plot has actually drawn.
+ */
+export function SeriesChart<P extends TimedPoint = SeriesPoint>({
+  testId,
+  title,
+  lines,
+  points,
+  span,
+  markers = [],
+  unit = "count",
+  height = 200,
+  controls,
+  thresholds = NO_THRESHOLDS,
+}: SeriesChartProps<P>) {
+  const canvasRef = useRef<HTMLDivElement>(null);
+  const plotRef = useRef<uPlot | null>(null);
+  const markersRef = useRef<readonly TimeMarker[]>(markers);
+  const thresholdsRef = useRef<readonly Threshold[]>(thresholds);
+  const [drawn, setDrawn] = useState(0);
+  const built = useRef<Parameters<typeof extendColumns<P>>[0]>(null);
+  const data = useMemo(() => {
+    const columns = extendColumns(built.current, points, lines);
+    built.current = { points, lines, columns };
+    return columns as uPlot.AlignedData;
+  }, [points, lines]);
+  const latest = useRef({ data, span });
+  const titleId = `${testId}-title`;
+  const chartZoom = useChartZoom();
+  const zoomable = chartZoom !== null && chartZoom.start !== null;
+  const zoomRef = useRef<PlotZoom | null>(null);
+  zoomRef.current = zoomable ? { start: chartZoom.start, range: chartZoom.range, select: chartZoom.select } : null;
+  const [zoomFrom, zoomTo] = zoomable && chartZoom.range ? [chartZoom.range.from, chartZoom.range.to] : [null, null];
+  // The marker pointed at on the plot or focused in the list: drawn bolder, its words under the chart.
+  const [active, setActive] = useState<number | null>(null);
+  const hover = useRef<MarkerHover>({ active: { current: null }, onHover: () => {} });
+  hover.current.onHover = (index) => {
+    hover.current.active.current = index;
+    setActive(index);
+    plotRef.current?.redraw(false);
+  };
+  const stableHover = useMemo<MarkerHover>(
+    () => ({ active: hover.current.active, onHover: (index) => hover.current.onHover(index) }),
+    [],
+  );
+
+  useEffect(() => {
+    const element = canvasRef.current;
+    if (!element) return;
+    const plot = new uPlot(
+      options(lines, element.clientWidth || 600, height, unit, markersRef, thresholdsRef, zoomRef, stableHover),
+      [[]],
+      element,
+    );
+    plotRef.current = plot;
+    draw(plot, latest.current.data, latest.current.span, zoomRef.current);
+    setDrawn(latest.current.data[0].length);
+    const observer = new ResizeObserver(() => {
+      if (element.clientWidth > 0 && element.clientWidth !== plot.width)
+        plot.setSize({ width: element.clientWidth, height });
+    });
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      plot.destroy();
+      plotRef.current = null;
+    };
+  }, [lines, height, unit, zoomable, stableHover]);
+
+  const [spanFrom, spanTo] = span ?? [null, null];
+  useEffect(() => {
+    latest.current = { data, span: spanFrom === null || spanTo === null ? null : [spanFrom, spanTo] };
+    const plot = plotRef.current;
+    if (!plot) return;
+    draw(plot, latest.current.data, latest.current.span, zoomRef.current);
+    setDrawn(data[0].length);
+  }, [data, spanFrom, spanTo, zoomFrom, zoomTo]);
+
+  useEffect(() => {
+    markersRef.current = markers;
+    if (hover.current.active.current !== null && hover.current.active.current >= markers.length)
+      hover.current.onHover(null);
+    plotRef.current?.redraw(false);
+  }, [markers]);
+
+  useEffect(() => {
+    if (thresholdsRef.current === thresholds) return;
+    thresholdsRef.current = thresholds;
+    // Set the data again so the y range is worked out with the new thresholds in it.
+    const plot = plotRef.current;
+    if (plot) draw(plot, latest.current.data, latest.current.span, zoomRef.current);
+  }, [thresholds]);
+
+  return (
+    <section
+      className="chart"
+      aria-labelledby={titleId}
+      data-testid={testId}
+      data-points={drawn}
+      data-markers={markers.length}
+      data-thresholds={thresholds.length}
+      data-zoom={zoomFrom === null ? undefined : `${zoomFrom}-${zoomTo}`}
+    >
+      <h3 id={titleId}>{title}</h3>
+      {controls}
+      {thresholds.length > 0 && (
+        <p className="chart-thresholds" data-testid={`${testId}-thresholds`}>
+          {thresholds.map((threshold) => threshold.label).join(" · ")}
+        </p>
+      )}
+      {drawn === 0 && <p className="chart-empty">Waiting for the first second of measurements…</p>}
+      <div
+        className="chart-canvas"
+        ref={canvasRef}
+        role="img"
+        aria-label={`${title} chart, ${latestValues(lines, points, unit)}`}
+      />
+      <ChartAnnotations
+        testId={testId}
+        title={title}
+        markers={markers}
+        start={chartZoom?.start ?? span?.[0] ?? null}
+        active={active}
+        onActive={stableHover.onHover}
+      />
+    </section>
+  );
+}

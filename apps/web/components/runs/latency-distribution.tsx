@@ -1,0 +1,207 @@
+"use client";
+
+import { useSearchParams } from "next/navigation";
+import { useEffect, useRef, useState } from "react";
+import type { LatencyDistribution as Distribution } from "@throng/protocol/latency-distribution";
+import { bucketLowerMs } from "@throng/protocol/latency-distribution";
+import { useApiQuery } from "../../hooks/use-api-query";
+import { api } from "../../lib/shared/api";
+import { drawHeatmap, drawHistogram, formatOffset, heatmapCellAt } from "../../lib/runs/distribution-draw";
+import { formatInteger } from "../../lib/shared/format";
+import {
+  distributionMetricName,
+  formatLatencyTick,
+  heatColour,
+  legendCounts,
+} from "../../lib/runs/latency-distribution";
+import { queryKeys } from "../../lib/shared/query-keys";
+import { reportApi } from "../../lib/shared/report-api";
+import { readViewRange } from "../../lib/charts/view-range";
+
+interface LatencyDistributionProps {
+  runId: string;
+  /** The latency metrics the run measured (distributionMetrics), round trips first. */
+  metrics: readonly string[];
+  /** A live run reads its distribution when asked (each read merges every stored second), an ended one at once. */
+  live: boolean;
+  /** On a share page: the link's token, the only permission, through which the distribution is read. */
+  shareToken?: string;
+}
+
+/**
+ * A latency metric's distribution (bars per log bucket, p50/p90/p99/max lines) and heatmap over time, for the run
+ * or the range in the URL (?from=&to=, the zoom's), merged on the server from the per-second HDR histograms.
+ */
+export function LatencyDistribution({ runId, metrics, live, shareToken }: LatencyDistributionProps) {
+  const range = readViewRange(useSearchParams());
+  const [metric, setMetric] = useState(metrics[0] ?? "rtt");
+  const [read, setRead] = useState(live ? 0 : 1);
+  const chosen = metrics.includes(metric) ? metric : (metrics[0] ?? "rtt");
+  const answer = useApiQuery(
+    shareToken
+      ? queryKeys.sharedDistribution(shareToken, chosen, range)
+      : queryKeys.distribution(runId, chosen, range, read),
+    (signal) =>
+      read === 0
+        ? Promise.resolve(null)
+        : shareToken
+          ? reportApi.publicDistribution(shareToken, chosen, range, signal)
+          : api.getDistribution(runId, chosen, range, signal),
+  );
+  if (metrics.length === 0) return null;
+  const distribution = answer.data;
+  return (
+    <section className="panel distribution" aria-labelledby="distribution-title" data-testid="latency-distribution">
+      <div className="page-head">
+        <h2 id="distribution-title">Latency distribution</h2>
+        <div className="head-actions">
+          <label className="chart-switch">
+            Metric{" "}
+            <select
+              value={chosen}
+              onChange={(event) => setMetric(event.target.value)}
+              data-testid="distribution-metric"
+            >
+              {metrics.map((name) => (
+                <option key={name} value={name}>
+                  {distributionMetricName(name)}
+                </option>
+              ))}
+            </select>
+          </label>
+          {live && (
+            <button
+              type="button"
+              className="button"
+              onClick={() => setRead((n) => n + 1)}
+              data-testid="distribution-read"
+            >
+              {read === 0 ? "Read the distribution so far" : "Read again"}
+            </button>
+          )}
+        </div>
+      </div>
+      <p className="muted small" data-testid="distribution-range">
+        {range ? `Seconds ${formatOffset(range.from)} to ${formatOffset(range.to)} of the run` : "The whole run"}, every
+        agent&apos;s per-second HDR histograms merged (never averaged); buckets ten to a decade.
+      </p>
+      {answer.error && (
+        <p className="alert" role="alert">
+          {answer.error}
+        </p>
+      )}
+      {read > 0 && !distribution && !answer.error && <p className="loading">Reading the distribution…</p>}
+      {distribution && distribution.stats.count === 0 && (
+        <p className="muted" data-testid="distribution-empty">
+          No {distributionMetricName(chosen).toLowerCase()} sample was recorded{" "}
+          {range ? "in these seconds" : "in this run"}.
+        </p>
+      )}
+      {distribution && distribution.stats.count > 0 && <DistributionCharts distribution={distribution} />}
+    </section>
+  );
+}
+
+function DistributionCharts({ distribution }: { distribution: Distribution }) {
+  const { stats, heatmap } = distribution;
+  return (
+    <>
+      <p className="distribution-stats" data-testid="distribution-stats">
+        {formatInteger(stats.count)} samples · p50 {formatLatencyTick(stats.p50Ms!)} · p90{" "}
+        {formatLatencyTick(stats.p90Ms!)} · p99 {formatLatencyTick(stats.p99Ms!)} · max{" "}
+        {formatLatencyTick(stats.maxMs!)}
+      </p>
+      <h3 className="distribution-heading">Samples per latency bucket</h3>
+      <PaintedCanvas
+        distribution={distribution}
+        draw={drawHistogram}
+        testId="distribution-histogram"
+        label={`Histogram of ${formatInteger(stats.count)} samples with p50, p90, p99 and max`}
+      />
+      <h3 className="distribution-heading">
+        Over time (
+        {heatmap.secondsPerColumn === 1 ? "one column a second" : `one column per ${heatmap.secondsPerColumn} s`})
+      </h3>
+      <HeatmapCanvas distribution={distribution} />
+      <HeatmapLegend maxCount={heatmap.maxCount} />
+    </>
+  );
+}
+
+/** A canvas drawn by `draw` after layout and again on resize; the draw's time is kept on it as data-paint-ms. */
+function PaintedCanvas({
+  distribution,
+  draw,
+  testId,
+  label,
+  onPointer,
+}: {
+  distribution: Distribution;
+  draw: (canvas: HTMLCanvasElement, d: Distribution) => number;
+  testId: string;
+  label: string;
+  onPointer?: (x: number, y: number, canvas: HTMLCanvasElement) => void;
+}) {
+  const ref = useRef<HTMLCanvasElement>(null);
+  useEffect(() => {
+    const canvas = ref.current;
+    if (!canvas) return;
+    const paint = () => {
+      canvas.dataset.paintMs = draw(canvas, distribution).toFixed(1);
+      canvas.dataset.painted = String(distribution.stats.count);
+    };
+    paint();
+    const observer = new ResizeObserver(() => paint());
+    observer.observe(canvas);
+    return () => observer.disconnect();
+  }, [distribution, draw]);
+  return (
+    <canvas
+      ref={ref}
+      className="distribution-canvas"
+      data-testid={testId}
+      role="img"
+      aria-label={label}
+      onMouseMove={
+        onPointer && ((event) => onPointer(event.nativeEvent.offsetX, event.nativeEvent.offsetY, event.currentTarget))
+      }
+    />
+  );
+}
+
+function HeatmapCanvas({ distribution }: { distribution: Distribution }) {
+  const [cell, setCell] = useState<ReturnType<typeof heatmapCellAt>>(null);
+  const span = distribution.heatmap.secondsPerColumn;
+  return (
+    <>
+      <PaintedCanvas
+        distribution={distribution}
+        draw={drawHeatmap}
+        testId="latency-heatmap"
+        label="Heatmap of latency over time: seconds across, latency buckets up, darker for more samples"
+        onPointer={(x, y, canvas) =>
+          setCell(heatmapCellAt(distribution, canvas.clientWidth, canvas.clientHeight, x, y))
+        }
+      />
+      <p className="muted small" data-testid="heatmap-readout" aria-live="polite">
+        {cell
+          ? `${formatOffset(cell.second)}${span > 1 ? `–${formatOffset(cell.second + span)}` : ""} · ${formatLatencyTick(bucketLowerMs(cell.bucket))} to ${formatLatencyTick(bucketLowerMs(cell.bucket + 1))}: ${formatInteger(cell.count)} samples`
+          : "Point at a cell for its time, latency and count."}
+      </p>
+    </>
+  );
+}
+
+function HeatmapLegend({ maxCount }: { maxCount: number }) {
+  return (
+    <ul className="heatmap-legend" aria-label="Samples per cell" data-testid="heatmap-legend">
+      <li className="muted small">Samples per cell:</li>
+      {legendCounts(maxCount).map((count) => (
+        <li key={count}>
+          <span className="heatmap-swatch" style={{ background: heatColour(count, maxCount) ?? undefined }} />
+          {formatInteger(count)}
+        </li>
+      ))}
+    </ul>
+  );
+}

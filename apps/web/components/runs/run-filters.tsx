@@ -1,0 +1,165 @@
+"use client";
+
+import { VERDICT_OUTCOMES } from "@throng/protocol/report";
+import { useState } from "react";
+import { RunStatus } from "@throng/protocol/run";
+import { outcomeLabel } from "../../lib/shared/verdict";
+import { EMPTY_RUN_FILTER, isFiltered, type RunFilter } from "../../lib/runs/run-filter";
+import { typedTag } from "../../lib/runs/run-notes";
+import { TagInput } from "./run-tags";
+
+/** Plan, status, verdict, tag and date filters for the runs list; every change goes back to page 1. */
+export function RunFilters({
+  filter,
+  plans,
+  onChange,
+}: {
+  filter: RunFilter;
+  plans: { id: string; name: string }[];
+  onChange: (filter: RunFilter) => void;
+}) {
+  const set = (patch: Partial<RunFilter>) => onChange({ ...filter, ...patch, page: 1 });
+  return (
+    <form
+      className="filters"
+      aria-label="Filter runs"
+      onSubmit={(event) => event.preventDefault()}
+      data-testid="run-filters"
+    >
+      <div className="field inline">
+        <label htmlFor="filter-plan">Plan</label>
+        <select
+          id="filter-plan"
+          value={filter.planId ?? ""}
+          onChange={(event) => set({ planId: event.target.value || null })}
+        >
+          <option value="">All plans</option>
+          {plans.map((plan) => (
+            <option key={plan.id} value={plan.id}>
+              {plan.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field inline">
+        <label htmlFor="filter-status">Status</label>
+        <select
+          id="filter-status"
+          value={filter.status ?? ""}
+          onChange={(event) => set({ status: (event.target.value || null) as RunFilter["status"] })}
+        >
+          <option value="">Any status</option>
+          {RunStatus.options.map((status) => (
+            <option key={status} value={status}>
+              {status}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field inline">
+        <label htmlFor="filter-outcome">Verdict</label>
+        <select
+          id="filter-outcome"
+          value={filter.outcome ?? ""}
+          onChange={(event) => set({ outcome: (event.target.value || null) as RunFilter["outcome"] })}
+        >
+          <option value="">Any verdict</option>
+          {VERDICT_OUTCOMES.map((outcome) => (
+            <option key={outcome} value={outcome}>
+              {outcomeLabel(outcome)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <TagFilter key={filter.tag ?? ""} tag={filter.tag} onTag={(tag) => set({ tag })} />
+      <div className="field inline">
+        <label htmlFor="filter-from">Created from</label>
+        <input
+          id="filter-from"
+          type="date"
+          value={filter.from ?? ""}
+          max={filter.to ?? undefined}
+          onChange={(event) => set({ from: event.target.value || null })}
+        />
+      </div>
+      <div className="field inline">
+        <label htmlFor="filter-to">to</label>
+        <input
+          id="filter-to"
+          type="date"
+          value={filter.to ?? ""}
+          min={filter.from ?? undefined}
+          onChange={(event) => set({ to: event.target.value || null })}
+        />
+      </div>
+      {isFiltered(filter) && (
+        <button className="button small" type="button" onClick={() => onChange(EMPTY_RUN_FILTER)}>
+          Clear filters
+        </button>
+      )}
+    </form>
+  );
+}
+
+/**
+ * The tag filter: applied on Enter or when the field loses focus (not per keystroke, which would list the runs of
+ * every prefix); a tag chip clicked in the list sets it too (the key remounts the field with it).
+ */
+function TagFilter({ tag, onTag }: { tag: string | null; onTag: (tag: string | null) => void }) {
+  const [draft, setDraft] = useState(tag ?? "");
+  // Blank clears the filter; anything else must be a tag a run could carry.
+  const typed = draft.trim() === "" ? null : typedTag(draft);
+  const apply = () => {
+    if (typed && !typed.ok) return;
+    const next = typed ? typed.tag : null;
+    if (next !== tag) onTag(next);
+  };
+  return (
+    <div className="field inline">
+      <label htmlFor="filter-tag">Tag</label>
+      <TagInput
+        id="filter-tag"
+        placeholder="any tag"
+        draft={draft}
+        onDraft={setDraft}
+        problem={typed && !typed.ok ? typed.error : null}
+        onBlur={apply}
+        onEnter={apply}
+      />
+    </div>
+  );
+}
+
+/** "Runs 21–40 of 57" with previous and next. */
+export function Pager({
+  first,
+  last,
+  matching,
+  page,
+  pages,
+  onPage,
+}: {
+  first: number;
+  last: number;
+  matching: number;
+  page: number;
+  pages: number;
+  onPage: (page: number) => void;
+}) {
+  return (
+    <nav className="pager" aria-label="Pages of runs" data-testid="run-pager">
+      <span aria-live="polite" data-testid="run-range">
+        Runs {first}–{last} of {matching}
+      </span>
+      <button className="button small" type="button" onClick={() => onPage(page - 1)} disabled={page <= 1}>
+        Previous page
+      </button>
+      <span className="muted">
+        Page {page} of {pages}
+      </span>
+      <button className="button small" type="button" onClick={() => onPage(page + 1)} disabled={page >= pages}>
+        Next page
+      </button>
+    </nav>
+  );
+}

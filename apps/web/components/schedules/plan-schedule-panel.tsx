@@ -1,0 +1,146 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState, type FormEvent } from "react";
+import type { PlanScheduleView } from "@throng/protocol/plan-schedule";
+import { useApiQuery } from "../../hooks/use-api-query";
+import { api } from "../../lib/shared/api";
+import { ApiError, errorMessage } from "../../lib/shared/api-client";
+import { formatDateTime, formatDateTimeIn } from "../../lib/shared/format";
+import { queryKeys } from "../../lib/shared/query-keys";
+import { TextField } from "../ui/text-field";
+
+const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+
+type Attempt = NonNullable<NonNullable<PlanScheduleView["schedule"]>["lastAttempt"]>;
+
+/** What the schedule did when it last fired: the run it started, or why none started. */
+function LastAttempt({ attempt }: { attempt: Attempt }) {
+  const when = formatDateTime(attempt.at);
+  if (attempt.runId) {
+    return (
+      <p className="muted" data-testid="plan-schedule-last" data-outcome="started">
+        Last fired {when}: started <Link href={`/runs/${attempt.runId}`}>a run</Link>.
+      </p>
+    );
+  }
+  return (
+    <p className="alert" role="status" data-testid="plan-schedule-last" data-outcome="not-started">
+      Last fired {when}: no run started. {attempt.error}
+    </p>
+  );
+}
+
+/** The plan's cron schedule: when it runs next, and a form to set, change or remove it (runs start as you). */
+export function PlanSchedulePanel({ planId, canSchedule }: { planId: string; canSchedule: boolean }) {
+  const queryClient = useQueryClient();
+  const current = useApiQuery(queryKeys.planSchedule(planId), (signal) => api.getPlanSchedule(planId, signal));
+  const schedule = current.data?.schedule ?? null;
+  const [cron, setCron] = useState<string | null>(null);
+  const [timezone, setTimezone] = useState<string | null>(null);
+  // Setting or removing the schedule: the form goes back to what is saved once the schedule is read again.
+  const change = useMutation({
+    mutationFn: (action: () => Promise<unknown>) => action(),
+    onSuccess: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.planSchedule(planId) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.schedules }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.planLists }),
+      ]);
+      setCron(null);
+      setTimezone(null);
+    },
+  });
+  const pending = change.isPending;
+  const fields = change.error instanceof ApiError ? change.error.fields : [];
+  const fieldErrors: Record<string, string> = Object.fromEntries(fields.map((field) => [field.path, field.message]));
+  const failure = change.isError && fields.length === 0 ? errorMessage(change.error) : null;
+  const act = (action: () => Promise<unknown>) => change.mutate(action);
+
+  const cronValue = cron ?? schedule?.cron ?? "";
+  const zoneValue = timezone ?? schedule?.timezone ?? BROWSER_ZONE;
+  const save = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    act(() => api.setPlanSchedule(planId, { cron: cronValue.trim(), timezone: zoneValue.trim() }));
+  };
+
+  return (
+    <section className="panel" aria-labelledby="plan-schedule-title" data-testid="plan-schedule">
+      <h2 id="plan-schedule-title">Schedule</h2>
+      {current.error && (
+        <p className="alert" role="alert">
+          {current.error}
+        </p>
+      )}
+      {!current.data && !current.error && <p className="loading">Loading the schedule…</p>}
+      {current.data && (
+        <p className="muted" data-testid="plan-schedule-state">
+          {!schedule
+            ? "Not scheduled: the plan runs when someone starts it."
+            : schedule.pausedAt
+              ? `Paused since ${formatDateTime(schedule.pausedAt)}: ${schedule.inWords} (${schedule.timezone}) once resumed.`
+              : // The times it fires in the schedule's own zone, named: 03:00 Europe/Berlin must not read "2:00:00 AM" in a browser in London.
+                `Runs ${schedule.inWords} (${schedule.timezone}). Next: ${schedule.nextRuns.map((at) => formatDateTimeIn(at, schedule.timezone)).join("; ")}.`}
+        </p>
+      )}
+      {schedule?.lastAttempt && <LastAttempt attempt={schedule.lastAttempt} />}
+      {canSchedule && current.data && (
+        <form className="settings-form" onSubmit={save} noValidate>
+          <div className="form-grid">
+            <TextField
+              id="schedule-cron"
+              label="Cron schedule"
+              value={cronValue}
+              onChange={setCron}
+              error={fieldErrors.cron}
+              hint="minute hour day-of-month month weekday, e.g. 0 3 * * 1-5 for 03:00 on weekdays."
+            />
+            <TextField
+              id="schedule-timezone"
+              label="Time zone"
+              value={zoneValue}
+              onChange={setTimezone}
+              error={fieldErrors.timezone}
+              hint="An IANA name, e.g. UTC or Europe/Berlin."
+            />
+          </div>
+          {failure && (
+            <p className="alert" role="alert">
+              {failure}
+            </p>
+          )}
+          <div className="toolbar">
+            <button className="button primary" type="submit" disabled={pending} data-testid="save-schedule">
+              {schedule ? "Change schedule" : "Schedule runs"}
+            </button>
+            {schedule && (
+              <button
+                className="button"
+                type="button"
+                disabled={pending}
+                onClick={() =>
+                  act(() => (schedule.pausedAt ? api.resumePlanSchedule(planId) : api.pausePlanSchedule(planId)))
+                }
+                data-testid="pause-schedule"
+              >
+                {schedule.pausedAt ? "Resume" : "Pause"}
+              </button>
+            )}
+            {schedule && (
+              <button
+                className="button"
+                type="button"
+                disabled={pending}
+                onClick={() => act(() => api.removePlanSchedule(planId))}
+                data-testid="remove-schedule"
+              >
+                Stop scheduling
+              </button>
+            )}
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}

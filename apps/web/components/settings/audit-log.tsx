@@ -1,0 +1,68 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import { useMemo } from "react";
+import { useApiQuery } from "../../hooks/use-api-query";
+import { formatDateTime } from "../../lib/shared/format";
+import { queryKeys } from "../../lib/shared/query-keys";
+import { settingsApi } from "../../lib/settings/settings-api";
+import { describeAction, describeDetails, describeTarget, targetNames } from "../../lib/settings/settings-audit";
+import { can } from "../../lib/shared/settings-permissions";
+import { DataTable } from "../ui/data-table";
+import { NotForYourRole } from "./settings-nav";
+import { useMe } from "../shell/session-gate";
+
+/** Who did what to members, invitations, tokens and settings; admins and owners only. */
+export function AuditLog() {
+  const me = useMe();
+  if (!can(me.role, "audit.read")) return <NotForYourRole what="The audit log" who="admins and owners" />;
+  return <AuditTable />;
+}
+
+function AuditTable() {
+  const { data, error } = useApiQuery(queryKeys.audit, (signal) => settingsApi.listAudit(signal));
+  const queryClient = useQueryClient();
+  const names = useMemo(() => targetNames(data ?? []), [data]);
+  return (
+    <section className="settings-section" aria-labelledby="audit-title">
+      <div className="section-head">
+        <div>
+          <h2 id="audit-title">Audit log</h2>
+          <p>Sensitive actions in this organisation, newest first.</p>
+        </div>
+        <button
+          className="button small"
+          type="button"
+          onClick={() => void queryClient.invalidateQueries({ queryKey: queryKeys.audit })}
+        >
+          Refresh
+        </button>
+      </div>
+      {error && (
+        <p className="alert" role="alert">
+          {error}
+        </p>
+      )}
+      {!data ? (
+        !error && <p className="loading">Loading the audit log…</p>
+      ) : data.length === 0 ? (
+        <div className="empty" data-testid="audit-empty">
+          <strong>Nothing recorded yet.</strong>
+          Role changes, invitations, API tokens and settings changes appear here.
+        </div>
+      ) : (
+        <DataTable caption="Audit log" columns={["Time", "Actor", "Action", "Target", "Details"]} testId="audit-list">
+          {data.map((entry, index) => (
+            <tr key={`${entry.at}-${index}`} data-testid="audit-row" data-action={entry.action}>
+              <td className="nowrap">{formatDateTime(entry.at)}</td>
+              <td>{entry.actor}</td>
+              <td title={entry.action}>{describeAction(entry.action)}</td>
+              <td title={entry.target ?? undefined}>{describeTarget(entry, names)}</td>
+              <td>{describeDetails(entry) || "—"}</td>
+            </tr>
+          ))}
+        </DataTable>
+      )}
+    </section>
+  );
+}

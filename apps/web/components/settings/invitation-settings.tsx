@@ -1,0 +1,124 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import type { InvitationCreated, Role } from "@throng/protocol/orgs";
+import { useApiMutation } from "../../hooks/use-api-mutation";
+import { useApiQuery } from "../../hooks/use-api-query";
+import { errorMessage } from "../../lib/shared/api-client";
+import { queryKeys } from "../../lib/shared/query-keys";
+import { settingsApi } from "../../lib/settings/settings-api";
+import { can, invitableRoles, ROLE_TEXT } from "../../lib/shared/settings-permissions";
+import { InvitationList } from "./invitation-list";
+import { SecretOnce } from "./settings-secret";
+import { NotForYourRole } from "./settings-nav";
+import { useMe } from "../shell/session-gate";
+
+const EXPIRIES = [
+  { hours: 24, label: "1 day" },
+  { hours: 72, label: "3 days" },
+  { hours: 168, label: "7 days" },
+  { hours: 720, label: "30 days" },
+] as const;
+
+/** Invitation links: create one (shown once), see the pending ones, revoke. Admins and owners only. */
+export function InvitationSettings() {
+  const me = useMe();
+  if (!can(me.role, "member.manage")) return <NotForYourRole what="Inviting people" who="admins and owners" />;
+  return <InvitationManager />;
+}
+
+function InvitationManager() {
+  const me = useMe();
+  const roles = invitableRoles(me.role);
+  const [role, setRole] = useState<Exclude<Role, "owner">>("member");
+  const [hours, setHours] = useState(72);
+  const [created, setCreated] = useState<InvitationCreated | null>(null);
+  const invitations = useApiQuery(queryKeys.invitations, (signal) => settingsApi.listInvitations(signal));
+  // Members name who created each invitation; the same cached list as the Members page.
+  const members = useApiQuery(queryKeys.members, (signal) => settingsApi.listMembers(signal));
+  const listError = invitations.error ?? members.error;
+  const creating = useApiMutation(settingsApi.createInvitation, [queryKeys.invitations]);
+  // Role and expiry come from selects: any refusal reads as one message.
+  const failure = creating.isError ? errorMessage(creating.error) : null;
+
+  function create(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    creating.mutate({ role, expiresInHours: hours }, { onSuccess: setCreated });
+  }
+
+  return (
+    <>
+      <section className="settings-section panel" aria-labelledby="invite-title">
+        <h2 id="invite-title">Invite someone</h2>
+        <p className="muted">
+          Create a link and send it to them. Whoever opens it while signed in joins {me.organization.name} with the role
+          you pick.
+        </p>
+        {created && (
+          <SecretOnce
+            title={`Invitation link for a ${created.role}`}
+            secret={created.link}
+            what="invitation link"
+            warning="Copy the link now: it is shown only once. Anyone with it can join until it expires or is used."
+            onDone={() => setCreated(null)}
+            testId="invitation-link"
+          />
+        )}
+        <form className="settings-form" onSubmit={create} aria-describedby={failure ? "invite-error" : undefined}>
+          <div className="form-grid">
+            <div className="field">
+              <label htmlFor="invite-role">Role</label>
+              <select
+                id="invite-role"
+                value={role}
+                onChange={(event) => setRole(event.target.value as Exclude<Role, "owner">)}
+              >
+                {roles.map((option) => (
+                  <option key={option} value={option}>
+                    {ROLE_TEXT[option]}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor="invite-expiry">Link expires after</label>
+              <select id="invite-expiry" value={hours} onChange={(event) => setHours(Number(event.target.value))}>
+                {EXPIRIES.map((option) => (
+                  <option key={option.hours} value={option.hours}>
+                    {option.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+          </div>
+          {failure && (
+            <p className="alert" role="alert" id="invite-error">
+              {failure}
+            </p>
+          )}
+          <button
+            className="button primary"
+            type="submit"
+            disabled={creating.isPending}
+            data-testid="create-invitation"
+          >
+            {creating.isPending ? "Creating…" : "Create invitation link"}
+          </button>
+        </form>
+      </section>
+      <section className="settings-section" aria-labelledby="pending-title">
+        <h2 id="pending-title">Pending invitations</h2>
+        {listError && (
+          <p className="alert" role="alert">
+            {listError}
+          </p>
+        )}
+        {invitations.data && members.data ? (
+          <InvitationList invitations={invitations.data} members={members.data} />
+        ) : (
+          !listError && <p className="loading">Loading invitations…</p>
+        )}
+      </section>
+    </>
+  );
+}

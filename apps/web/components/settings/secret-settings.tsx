@@ -1,0 +1,138 @@
+"use client";
+
+import { useRef, useState, type FormEvent } from "react";
+import { PutSecret, SecretName } from "@throng/protocol/secrets";
+import { useApiMutation } from "../../hooks/use-api-mutation";
+import { useApiQuery } from "../../hooks/use-api-query";
+import { queryKeys } from "../../lib/shared/query-keys";
+import { secretsApi } from "../../lib/settings/secrets-api";
+import { can } from "../../lib/shared/settings-permissions";
+import { NotForYourRole } from "./settings-nav";
+import { SecretList } from "./secret-list";
+import { TextField } from "../ui/text-field";
+import { useMe } from "../shell/session-gate";
+
+/** Organisation secrets: add or replace one (its value is never shown again), list them by name, delete. Admins and owners. */
+export function SecretSettings() {
+  const me = useMe();
+  if (!can(me.role, "secret.manage")) return <NotForYourRole what="Managing secrets" who="admins and owners" />;
+  return <SecretManager />;
+}
+
+function SecretManager() {
+  const [name, setName] = useState("");
+  const [value, setValue] = useState("");
+  const [problems, setProblems] = useState<{ name?: string; value?: string }>({});
+  const [saved, setSaved] = useState<string | null>(null);
+  const valueField = useRef<HTMLDivElement>(null);
+  const secrets = useApiQuery(queryKeys.secrets, (signal) => secretsApi.list(signal));
+  const saving = useApiMutation(secretsApi.put, [queryKeys.secrets, queryKeys.audit]);
+  const exists = secrets.data?.some((secret) => secret.name === name.trim()) ?? false;
+
+  function save(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    saving.reset();
+    setSaved(null);
+    const secretName = name.trim();
+    const found = {
+      ...(SecretName.safeParse(secretName).success
+        ? {}
+        : { name: SecretName.safeParse(secretName).error?.issues[0]?.message }),
+      ...(PutSecret.safeParse({ value }).success
+        ? {}
+        : { value: PutSecret.safeParse({ value }).error?.issues[0]?.message }),
+    };
+    setProblems(found);
+    if (found.name || found.value) {
+      document.getElementById(found.name ? "secret-name" : "secret-value")?.focus();
+      return;
+    }
+    saving.mutate(
+      { name: secretName, value },
+      {
+        onSuccess: (secret) => {
+          setSaved(secret.name);
+          setName("");
+          setValue("");
+        },
+      },
+    );
+  }
+
+  /** A row's "Replace value": the form takes its name, and the value field the focus. */
+  function replace(secretName: string) {
+    setName(secretName);
+    setValue("");
+    setSaved(null);
+    valueField.current?.scrollIntoView({ block: "center" });
+    document.getElementById("secret-value")?.focus();
+  }
+
+  return (
+    <>
+      <section className="settings-section panel" aria-labelledby="new-secret-title">
+        <h2 id="new-secret-title">Add or replace a secret</h2>
+        <p className="muted">
+          Passwords, tokens and keys a plan needs, kept out of its text: write <code>{"{{secrets.NAME}}"}</code> in a
+          message, a session or http step, a header or a WebSocket URL. Values are stored encrypted and never shown
+          again, not even here; an agent gets only those its run uses.
+        </p>
+        {saved && (
+          <p className="status-note" role="status" data-testid="secret-saved">
+            Saved {saved}. Plans use it as <code>{`{{secrets.${saved}}}`}</code>; its value is not shown again.
+          </p>
+        )}
+        <form className="settings-form" onSubmit={save} noValidate>
+          <div className="form-grid">
+            <TextField
+              id="secret-name"
+              label="Name"
+              value={name}
+              onChange={setName}
+              autoComplete="off"
+              error={problems.name ?? saving.fieldErrors.name}
+              hint={
+                exists
+                  ? `${name.trim()} exists: saving replaces its value.`
+                  : "Letters, digits and _, e.g. REDIS_PASSWORD."
+              }
+            />
+            <div ref={valueField}>
+              <TextField
+                id="secret-value"
+                label="Value"
+                type="password"
+                value={value}
+                onChange={setValue}
+                autoComplete="new-password"
+                error={problems.value ?? saving.fieldErrors.value}
+                hint="Never shown again once saved."
+              />
+            </div>
+          </div>
+          {saving.failure && (
+            <p className="alert" role="alert">
+              {saving.failure}
+            </p>
+          )}
+          <button className="button primary" type="submit" disabled={saving.isPending} data-testid="save-secret">
+            {saving.isPending ? "Saving…" : exists ? "Replace value" : "Add secret"}
+          </button>
+        </form>
+      </section>
+      <section className="settings-section" aria-labelledby="secrets-title">
+        <h2 id="secrets-title">Secrets</h2>
+        {secrets.error && (
+          <p className="alert" role="alert">
+            {secrets.error}
+          </p>
+        )}
+        {secrets.data ? (
+          <SecretList secrets={secrets.data} onReplace={replace} />
+        ) : (
+          !secrets.error && <p className="loading">Loading secrets…</p>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,100 @@
+"use client";
+
+import { useId, useRef, useState, type ReactNode } from "react";
+import { errorMessage } from "../../lib/shared/api-client";
+
+interface ConfirmButtonProps {
+  /** The button's visible text, e.g. "Remove". */
+  label: string;
+  /** Its accessible name when the text alone is ambiguous in a table, e.g. "Remove ada@example.com". */
+  accessibleLabel?: string;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => Promise<void>;
+  disabled?: boolean;
+  testId?: string;
+}
+
+/**
+ * A destructive action behind a modal dialog (native <dialog>: focus stays inside, Esc cancels).
+ * A refusal from the API stays in the dialog, next to the button that caused it.
+ */
+export function ConfirmButton({
+  label,
+  accessibleLabel,
+  title,
+  children,
+  confirmLabel,
+  onConfirm,
+  disabled,
+  testId,
+}: ConfirmButtonProps) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const id = useId();
+  const [pending, setPending] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  function open() {
+    setFailure(null);
+    dialog.current?.showModal();
+  }
+
+  async function confirm() {
+    setPending(true);
+    setFailure(null);
+    try {
+      await onConfirm();
+      dialog.current?.close();
+    } catch (error) {
+      setFailure(errorMessage(error));
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <>
+      <button
+        className="button small danger"
+        type="button"
+        onClick={open}
+        disabled={disabled}
+        aria-label={accessibleLabel}
+        data-testid={testId}
+      >
+        {label}
+      </button>
+      <dialog
+        ref={dialog}
+        className="confirm-dialog"
+        aria-labelledby={`${id}-title`}
+        aria-describedby={`${id}-body`}
+        data-testid="confirm-dialog"
+      >
+        <h2 id={`${id}-title`}>{title}</h2>
+        <div id={`${id}-body`}>{children}</div>
+        {failure && (
+          <p className="alert" role="alert" data-testid="confirm-error">
+            {failure}
+          </p>
+        )}
+        <div className="form-actions">
+          <button
+            className="button danger solid"
+            type="button"
+            onClick={confirm}
+            disabled={pending}
+            data-testid="confirm-action"
+          >
+            {pending ? "Please wait…" : confirmLabel}
+          </button>
+          {/* Focus starts on Cancel, so a stray Enter does not confirm. */}
+          <button className="button" type="button" onClick={() => dialog.current?.close()} autoFocus>
+            Cancel
+          </button>
+        </div>
+      </dialog>
+    </>
+  );
+}

@@ -1,0 +1,138 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import type { ApiTokenCreated, TokenScope } from "@throng/protocol/orgs";
+import { useApiMutation } from "../../hooks/use-api-mutation";
+import { useApiQuery } from "../../hooks/use-api-query";
+import { errorMessage } from "../../lib/shared/api-client";
+import { queryKeys } from "../../lib/shared/query-keys";
+import { settingsApi } from "../../lib/settings/settings-api";
+import { can, SCOPE_TEXT, tokenScopesFor } from "../../lib/shared/settings-permissions";
+import { SecretOnce } from "./settings-secret";
+import { NotForYourRole } from "./settings-nav";
+import { TextField } from "../ui/text-field";
+import { TokenList } from "./token-list";
+import { useMe } from "../shell/session-gate";
+
+const EXPIRIES = [7, 30, 90, 365] as const;
+
+/** API tokens for the CLI and CI: create (secret shown once), list, revoke. Members and up. */
+export function TokenSettings() {
+  const me = useMe();
+  if (!can(me.role, "token.manage"))
+    return <NotForYourRole what="Managing API tokens" who="members, admins and owners" />;
+  return <TokenManager />;
+}
+
+function TokenManager() {
+  const me = useMe();
+  const scopes = tokenScopesFor(me.role);
+  const [name, setName] = useState("");
+  const [scope, setScope] = useState<TokenScope>(scopes.includes("run") ? "run" : "read");
+  const [days, setDays] = useState(90);
+  const [missingName, setMissingName] = useState(false);
+  const [created, setCreated] = useState<ApiTokenCreated | null>(null);
+  const tokens = useApiQuery(queryKeys.tokens, (signal) => settingsApi.listTokens(signal));
+  const creating = useApiMutation(settingsApi.createToken, [queryKeys.tokens]);
+  const nameError = missingName ? "Give the token a name, e.g. the CI job using it." : creating.fieldErrors.name;
+  // Only the name is typed; a refusal naming anything else (the selects) reads as one message.
+  const failure = creating.isError && !creating.fieldErrors.name ? errorMessage(creating.error) : null;
+
+  function create(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    creating.reset();
+    setMissingName(!name.trim());
+    if (!name.trim()) {
+      document.getElementById("token-name")?.focus();
+      return;
+    }
+    creating.mutate(
+      { name: name.trim(), scope, expiresInDays: days },
+      {
+        onSuccess: (token) => {
+          setCreated(token);
+          setName("");
+        },
+      },
+    );
+  }
+
+  return (
+    <>
+      <section className="settings-section panel" aria-labelledby="new-token-title">
+        <h2 id="new-token-title">Create an API token</h2>
+        <p className="muted">
+          For scripts and CI: send it as <code>authorization: Bearer &lt;token&gt;</code>. A token never does more than
+          your own role.
+        </p>
+        {created && (
+          <SecretOnce
+            title={`Token “${created.name}” (${created.scope})`}
+            secret={created.token}
+            what="API token"
+            warning="Copy the token now: it is shown only once and cannot be recovered. Store it as a secret; revoke it here if it leaks."
+            onDone={() => setCreated(null)}
+            testId="token-secret"
+          />
+        )}
+        <form className="settings-form" onSubmit={create} noValidate>
+          <div className="form-grid">
+            <TextField
+              id="token-name"
+              label="Token name"
+              value={name}
+              onChange={setName}
+              error={nameError}
+              hint="What uses it, e.g. nightly CI."
+            />
+            <div className="field">
+              <label htmlFor="token-scope">Scope</label>
+              <select
+                id="token-scope"
+                value={scope}
+                onChange={(event) => setScope(event.target.value as TokenScope)}
+                aria-describedby="token-scope-hint"
+              >
+                {scopes.map((option) => (
+                  <option key={option} value={option}>
+                    {option}
+                  </option>
+                ))}
+              </select>
+              <p className="hint" id="token-scope-hint" data-testid="token-scope-hint">
+                {SCOPE_TEXT[scope]}
+              </p>
+            </div>
+            <div className="field">
+              <label htmlFor="token-expiry">Expires after</label>
+              <select id="token-expiry" value={days} onChange={(event) => setDays(Number(event.target.value))}>
+                {EXPIRIES.map((option) => (
+                  <option key={option} value={option}>
+                    {option} days
+                  </option>
+                ))}
+              </select>
+            </div>
+          </div>
+          {failure && (
+            <p className="alert" role="alert">
+              {failure}
+            </p>
+          )}
+          <button className="button primary" type="submit" disabled={creating.isPending} data-testid="create-token">
+            {creating.isPending ? "Creating…" : "Create token"}
+          </button>
+        </form>
+      </section>
+      <section className="settings-section" aria-labelledby="tokens-title">
+        <h2 id="tokens-title">Tokens</h2>
+        {tokens.error && (
+          <p className="alert" role="alert">
+            {tokens.error}
+          </p>
+        )}
+        {tokens.data ? <TokenList tokens={tokens.data} /> : !tokens.error && <p className="loading">Loading tokens…</p>}
+      </section>
+    </>
+  );
+}
