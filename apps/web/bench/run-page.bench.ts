@@ -201,6 +201,8 @@ function zoomPainted(): Promise<{ charts: number; distribution: number; heatmapD
 async function zoom(
   page: import("@playwright/test").Page,
 ): Promise<{ charts: number; distribution: number; heatmapDraw: number }> {
+  // The distribution, read just before, scrolled the page down: the chart must be on screen for the mouse.
+  await page.locator(".u-over").first().scrollIntoViewIfNeeded();
   const box = (await page.locator(".u-over").first().boundingBox())!;
   const waiting = page.evaluate(zoomPainted);
   const y = box.y + box.height / 2;
