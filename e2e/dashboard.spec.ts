@@ -5,7 +5,7 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { type BrowserContext, type Page } from "@playwright/test";
+import type { BrowserContext, Page } from "@playwright/test";
 import { expect, test } from "./support/test";
 import { agentBin, agentProcesses, artifacts, baseUrl, stamp, url, signUp } from "./support/e2e-env";
 import { fillPlanYaml, planEditorText, planYamlText } from "./support/plan-yaml";
@@ -217,13 +217,11 @@ test("plans: every scenario and transport has its form; YAML and JSON views, imp
     load: { clients: 4, durationSec: 30 },
     agents: { labels: { region: "eu-west" }, onLost: "abort" },
   };
-  await page
-    .getByTestId("import-plan-file")
-    .setInputFiles({
-      name: "imported.plan.json",
-      mimeType: "application/json",
-      buffer: Buffer.from(JSON.stringify(imported)),
-    });
+  await page.getByTestId("import-plan-file").setInputFiles({
+    name: "imported.plan.json",
+    mimeType: "application/json",
+    buffer: Buffer.from(JSON.stringify(imported)),
+  });
   await expect(page.getByTestId("import-notice")).toContainText("Imported imported.plan.json");
   await expect(page.getByLabel("Plan name")).toHaveValue(imported.name);
   await expect(page.getByLabel("If an agent is lost")).toHaveValue("abort");

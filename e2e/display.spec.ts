@@ -140,7 +140,7 @@ test("display: a reader in Germany reads numbers and dates the German way, the s
 
 test("display: a run with one second of data draws it inside the plot", async () => {
   const page = journey.page();
-  let release = () => undefined as void;
+  let release: () => void = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route("**/api/runs/*/series", async (route) => {
     await held;

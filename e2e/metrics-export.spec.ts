@@ -3,7 +3,7 @@
 // section shows the last success. The plan form's toggle puts export.prometheus in the plan. Screenshot to e2e/artifacts/.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type BrowserContext, type Page } from "@playwright/test";
+import type { BrowserContext, Page } from "@playwright/test";
 import { expect, test } from "./support/test";
 import { startWebhookReceiver, type WebhookReceiver } from "../tests/support/webhook-receiver";
 import { artifacts, baseUrl, signUp, url } from "./support/e2e-env";

@@ -3,7 +3,7 @@
 // and the form shows what was typed. Screenshots go to e2e/artifacts/plan-yaml-*.png and plan-json-*.png.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Locator, type Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./support/test";
 import { artifacts, baseUrl, json, signUp, stamp, url } from "./support/e2e-env";
 import { fillPlanYaml, pastePlanEditor, planEditorText, planYamlText, type PlanTextView } from "./support/plan-yaml";
@@ -162,20 +162,18 @@ test("the YAML view marks problems in the form's words, completes keys from the 
   await yamlShot("form");
   await page.getByRole("tab", { name: "YAML" }).click();
   const carried = await planYamlText(page);
-  expect(carried).toMatch(/^  clients: 5$/m);
-  expect(carried).toMatch(/^  joinIntervalMs: 250$/m);
+  expect(carried).toMatch(/^ {2}clients: 5$/m);
+  expect(carried).toMatch(/^ {2}joinIntervalMs: 250$/m);
 
   // A file imported while the YAML view is open replaces the editor's text; a pasted plan is checked like typing.
   const imported = { ...spec, name: `Imported ${stamp}`, load: { clients: 9, durationSec: 20 } };
-  await page
-    .getByTestId("import-plan-file")
-    .setInputFiles({
-      name: "imported.plan.json",
-      mimeType: "application/json",
-      buffer: Buffer.from(JSON.stringify(imported)),
-    });
+  await page.getByTestId("import-plan-file").setInputFiles({
+    name: "imported.plan.json",
+    mimeType: "application/json",
+    buffer: Buffer.from(JSON.stringify(imported)),
+  });
   await expect.poll(() => planYamlText(page)).toContain(`name: Imported ${stamp}`);
-  expect(await planYamlText(page)).toMatch(/^  clients: 9$/m);
+  expect(await planYamlText(page)).toMatch(/^ {2}clients: 9$/m);
   await fillPlanYaml(page, (await planYamlText(page)).replace("durationSec: 20", "durationSec: soon"));
   await expect(line("durationSec: soon").locator(".cm-lintRange-error")).toHaveText("soon");
   await expect(page.getByTestId("plan-form-error")).toContainText("Load › Duration: enter a number");

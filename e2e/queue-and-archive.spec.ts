@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, type Page } from "@playwright/test";
+import type { BrowserContext, Page } from "@playwright/test";
 import { expect, test } from "./support/test";
 import { agentBin, agentProcesses, artifacts, baseUrl, enrolAgent, json, signUp, url } from "./support/e2e-env";
 

@@ -29,7 +29,7 @@ test("run notes: a note and tags added on the run page, the runs list filtered b
   await enrolAgent(page, start, join(scratch, "agent.json"));
   const targetUrl = await startTarget();
   // Two short runs, one after the other: the first is tagged a release, the second a nightly.
-  const { planId, runIds } = await finishedPingPongRuns(page, {
+  const { runIds } = await finishedPingPongRuns(page, {
     name: `Notes ${stamp}`,
     targetUrl,
     durationSec: 2,

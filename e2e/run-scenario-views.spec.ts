@@ -60,5 +60,10 @@ test("scenario views: a movement-sync run leads with broadcasts, draws its SLOs 
   await expect(page.getByTestId("summary-broadcast-reach")).toHaveText(/%$/);
   await expect(page.getByTestId("summary-rtt-p99")).toHaveCount(0);
   await expect(page.getByTestId("slo-live")).toHaveCount(0);
+  // Its rooms, worst first, with the spread across them in one line (issue 28 §1): 8 players in rooms of 4.
+  await expect(page.getByTestId("rooms-spread")).toHaveText(/^reach [\d.–]+ %, p99 [\d.–]+ ms across 2 rooms$/);
+  await expect(page.getByTestId("rooms-table").locator("tbody tr")).toHaveCount(2);
+  await expect(page.getByTestId("room-0")).toContainText("4");
+  await page.getByTestId("rooms").screenshot({ path: join(artifacts, "scenario-views-rooms.png") });
   await page.screenshot({ path: join(artifacts, "scenario-views-ended.png"), fullPage: true });
 });

@@ -1,6 +1,6 @@
 // Security headers on every response of the web origin: pages, the /api proxy and static files; and a page
 // that loads and runs under its Content-Security-Policy without a single violation.
-import { type APIResponse, type Page } from "@playwright/test";
+import type { APIResponse, Page } from "@playwright/test";
 import { expect, test } from "./support/test";
 
 const baseUrl = (process.env.E2E_BASE_URL ?? "").replace(/\/+$/, "");

@@ -7,7 +7,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { expect, test } from "./support/test";
 
 function requireEnv(name: string): string {
@@ -90,6 +90,7 @@ test.afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
+// biome-ignore lint/correctness/noEmptyPattern: Playwright reads a hook's fixtures from its first parameter, which must be a destructuring pattern; this one needs none.
 test.afterEach(async ({}, testInfo) => {
   if (testInfo.status === testInfo.expectedStatus) return;
   for (const { name, output } of children) {

@@ -3,7 +3,7 @@ import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
 import { InvitationCreated } from "@throng/protocol/orgs";
 import { RunJobName } from "@throng/protocol/jobs";
 import { OrgSchedulesView, PlanScheduleView } from "@throng/protocol/plan-schedule";
-import { RunView } from "@throng/protocol/run";
+import type { RunView } from "@throng/protocol/run";
 import { scheduleId } from "@throng/runtime/jobs";
 import { connectTestAgent, helloWith, type TestAgent } from "../apps/api/src/testing/test-agent";
 import { startTestApi, type TestApi, type TestUser } from "../apps/api/src/testing/test-api";

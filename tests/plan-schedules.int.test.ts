@@ -3,7 +3,7 @@ import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
 import { ErrorBody } from "@throng/protocol/errors";
 import { RunJobName } from "@throng/protocol/jobs";
 import { PlanScheduleView } from "@throng/protocol/plan-schedule";
-import { RunView } from "@throng/protocol/run";
+import type { RunView } from "@throng/protocol/run";
 import { scheduleId } from "@throng/runtime/jobs";
 import { connectTestAgent, helloWith, type TestAgent } from "../apps/api/src/testing/test-agent";
 import { startTestApi, type TestApi } from "../apps/api/src/testing/test-api";

@@ -7,7 +7,6 @@ import type { PlanSpecInput } from "@throng/protocol/plan";
 import { RunView } from "@throng/protocol/run";
 import { spawnChild } from "../infra/local/child";
 import { makeTempDir } from "../infra/local/temp-dir";
-import { waitUntil } from "../infra/local/wait";
 import { ExitCode } from "../cli/src/cli-exit-codes";
 import { signUp, waitForAgents, type Browser } from "./fault/support/api-client";
 import { root } from "./fault/support/processes";

@@ -102,7 +102,7 @@ function agentHealth(seconds: MetricSnapshot[]): string {
   return `agent saturated ${saturated} of ${seconds.length} s, event-loop p99 up to ${fmt(worstLoopMs)} ms${scheduled ? `, ${fmt((sent / scheduled) * 100, 1)} % of scheduled sends made` : ""}`;
 }
 const ms = (h: Histogram | undefined, percentile: number | "max") =>
-  h && h.totalCount ? (percentile === "max" ? h.maxValue : h.getValueAtPercentile(percentile)) / 1000 : Number.NaN;
+  h?.totalCount ? (percentile === "max" ? h.maxValue : h.getValueAtPercentile(percentile)) / 1000 : Number.NaN;
 const fmt = (n: number, digits = 0) =>
   Number.isFinite(n)
     ? n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })

@@ -35,8 +35,7 @@ export function watchReceipts(url: string, headers: Record<string, string>) {
         for await (const chunk of response.body!) {
           const at = Date.now();
           text += decoder.decode(chunk, { stream: true });
-          let end;
-          while ((end = text.indexOf("\n\n")) >= 0) {
+          for (let end = text.indexOf("\n\n"); end >= 0; end = text.indexOf("\n\n")) {
             const event = text.slice(0, end);
             text = text.slice(end + 2);
             const data = event.split("\n").find((line) => line.startsWith("data: "));

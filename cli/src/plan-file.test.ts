@@ -47,7 +47,7 @@ describe("plan files", () => {
 protobuf: { proto: "message {" }
 `;
     expect(() => parsePlan(protobuf, "ci/plan.yaml")).toThrow(
-      /ci\/plan\.yaml is not a valid plan:\n  protobuf\.proto: does not parse/,
+      /ci\/plan\.yaml is not a valid plan:\n {2}protobuf\.proto: does not parse/,
     );
   });
 });

@@ -16,6 +16,7 @@ export function escapeXml(text: string): string {
   return (
     text
       // eslint-disable-next-line no-control-regex
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters XML 1.0 allows, tab, LF and CR among them; the rest is dropped.
       .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, "")
       .replace(/&/g, "&amp;")
       .replace(/</g, "&lt;")

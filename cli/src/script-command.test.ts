@@ -35,7 +35,7 @@ describe("throng script bundle / upload", () => {
     await writeFile(join(dir, "broken.ts"), "export default async function (ctx) {\n  ctx.count(;\n}\n");
     const cli = io();
     expect(await runCli(["node", "throng", "script", "bundle", join(dir, "broken.ts")], {}, cli)).toBe(ExitCode.usage);
-    expect(cli.err()).toMatch(/^error: cannot bundle .*broken\.ts:\n  .*broken\.ts:2:12: /m);
+    expect(cli.err()).toMatch(/^error: cannot bundle .*broken\.ts:\n {2}.*broken\.ts:2:12: /m);
   });
 
   it("uploads with --no-bundle as it is and prints the sha256 alone on stdout; a script over the API's limit is refused before sending", async () => {

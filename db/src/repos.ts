@@ -7,6 +7,7 @@ import { createNotificationRepo } from "./repos/notifications";
 import { createPlanRepo } from "./repos/plans";
 import { createPlanScheduleRepo } from "./repos/plan-schedules";
 import { createReportRepo } from "./repos/reports";
+import { createRoomsRepo } from "./repos/rooms";
 import { createRunRepo } from "./repos/runs";
 import { createScriptRepo } from "./repos/scripts";
 import { createSearchStepRepo } from "./repos/search-steps";
@@ -27,6 +28,7 @@ export function createRepos(db: Db) {
     snapshots: createSnapshotRepo(db),
     serverSamples: createServerSampleRepo(db),
     errorSamples: createErrorSampleRepo(db),
+    rooms: createRoomsRepo(db),
     security: createSecurityRepo(db),
     reports: createReportRepo(db),
     scripts: createScriptRepo(db),

@@ -194,6 +194,15 @@ export interface RunErrorSampleTable {
   received_at: Generated<Date>;
 }
 
+/** movement-sync: each agent's latest rooms report for a run (migration 034). */
+export interface RunRoomsTable {
+  run_id: string;
+  agent_id: string;
+  org_id: string;
+  seq: number;
+  report: Json<unknown>;
+}
+
 export interface OrgInvitationTable {
   id: string;
   org_id: string;
@@ -421,6 +430,7 @@ export interface Database {
   run_seconds: RunSecondTable;
   run_server_samples: RunServerSampleTable;
   run_error_samples: RunErrorSampleTable;
+  run_rooms: RunRoomsTable;
   org_invitations: OrgInvitationTable;
   api_tokens: ApiTokenTable;
   audit_log: AuditLogTable;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ThrongError } from "@throng/protocol/errors";
 import { PlanSpec } from "@throng/protocol/plan";
+import { storedRun } from "./repos/stored-run";
 import { useTestDatabase } from "./vitest-database";
 
 const { db, repos } = await useTestDatabase();
@@ -12,18 +13,7 @@ const spec = PlanSpec.parse({
   load: { clients: 2, durationSec: 1 },
 });
 
-async function storedPlanAndRun() {
-  const orgId = crypto.randomUUID();
-  await db
-    .insertInto("organization")
-    .values({ id: orgId, name: "o", slug: orgId, logo: null, createdAt: new Date(), metadata: null })
-    .execute();
-  const planId = crypto.randomUUID();
-  const runId = crypto.randomUUID();
-  await repos.plans.insert(orgId, { id: planId, name: "p", spec });
-  await repos.runs.insert(orgId, { id: runId, planId, spec, status: "queued" });
-  return { orgId, planId, runId };
-}
+const storedPlanAndRun = () => storedRun(db, repos, spec, "queued");
 
 describe("a plan read from a row (parsed once, at the boundary)", () => {
   it("reaches core as a parsed PlanSpec: a left-out default is filled in", async () => {

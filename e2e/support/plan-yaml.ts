@@ -1,6 +1,6 @@
 // The plan editor's YAML and JSON views are CodeMirror, not textareas: their text is read line by line as the editor
 // shows it (a plan is short enough to be drawn whole) and replaced the way a paste does.
-import { type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { expect } from "./test";
 
 /** The test id of each text view's editor (its content area adds `-content`). */

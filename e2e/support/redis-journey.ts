@@ -4,7 +4,7 @@ import type { ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, type Page } from "@playwright/test";
+import type { BrowserContext, Page } from "@playwright/test";
 import { expect, test } from "./test";
 import { agentBin, agentProcesses, artifacts, baseUrl, json, url, type AgentProcess } from "./e2e-env";
 import { startRedis } from "./redis-server";

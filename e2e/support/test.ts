@@ -28,7 +28,7 @@ export function allowConsoleErrors(pattern: RegExp) {
   allowed.push(pattern);
 }
 
-export const test = base.extend<{ quietConsole: void }>({
+export const test = base.extend<{ quietConsole: undefined }>({
   // Journeys open their own contexts in beforeAll (one page kept across a file's tests): those are watched too.
   browser: [
     async ({ browser }, use) => {
@@ -47,10 +47,11 @@ export const test = base.extend<{ quietConsole: void }>({
     await use(context);
   },
   quietConsole: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from its first parameter, which must be a destructuring pattern; this one needs none.
     async ({}, use) => {
       seen.length = 0;
       allowed.length = 0;
-      await use();
+      await use(undefined);
       const unexpected = seen.filter((line) => !allowed.some((pattern) => pattern.test(line)));
       expect(
         unexpected,

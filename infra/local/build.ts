@@ -69,7 +69,7 @@ async function mtime(file: string): Promise<number | undefined> {
 
 /** Newest mtime of a file, or of any file under a folder (0 when missing). A few hundred stats: cheap. */
 async function newestMtime(entry: string): Promise<number> {
-  let stat;
+  let stat: Awaited<ReturnType<typeof fs.stat>>;
   try {
     stat = await fs.stat(entry);
   } catch {

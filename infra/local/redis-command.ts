@@ -34,8 +34,7 @@ export async function redisCommand(url: string, args: string[], timeoutMs = 2_00
     socket.on("error", reject);
     socket.on("data", (chunk) => {
       buffer += chunk.toString("utf8");
-      let parsed: { reply: string | null; rest: string } | undefined;
-      while ((parsed = parseReply(buffer))) {
+      for (let parsed = parseReply(buffer); parsed; parsed = parseReply(buffer)) {
         buffer = parsed.rest;
         replies.push(parsed.reply);
       }

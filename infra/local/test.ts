@@ -1,5 +1,5 @@
-// npm test: fresh PostgreSQL and Redis on free ports, vitest (unit + integration), then Playwright against the
-// whole stack, then schemathesis against the api, then the container deployment (infra/deploy/test-deploy.ts);
+// npm test: fresh PostgreSQL and Redis on free ports, the lint (biome ci), vitest (unit + integration), then
+// Playwright against the whole stack, then schemathesis against the api, then the container deployment (infra/deploy/test-deploy.ts);
 // ends with one "N passed, N failed" line over all. Flags: --unit-only, --e2e-only, --fuzz-only, --deploy-only.
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
@@ -10,6 +10,7 @@ import { runDeployTest, tearDownDeployTest } from "../deploy/test-deploy";
 import { runApiFuzz } from "./api-fuzz";
 import { packageBin } from "./binaries";
 import { agentBuild, buildIfStale, webBuild } from "./build";
+import { runLint } from "./lint";
 import { ensureNetworkQueueHeaders } from "./netfilter-queue";
 import { spawnChild, stopAllChildren } from "./child";
 import { ensureChromium } from "./chromium";
@@ -117,6 +118,10 @@ async function vitestPass(services: Services, name: string, extraArgs: string[])
 }
 
 async function runVitest(services: Services): Promise<Counts> {
+  const lintStarted = Date.now();
+  log("phase 1: lint (biome ci: format and the rules of biome.jsonc)");
+  const lint = await runLint(root, log, passThrough);
+  log(`lint done in ${seconds(lintStarted)}: ${summaryLine(lint)}`);
   // The agent's tests load the native I/O addon from agent/dist (built with the bundle); a failed build shows up
   // as those tests failing with its reason, not as a run that stops here. The kernel path's addon needs its headers first.
   await ensureNetworkQueueHeaders(log).catch((error: unknown) =>
@@ -137,14 +142,14 @@ async function runVitest(services: Services): Promise<Counts> {
   log(`phase 1b: vitest (timing-sensitive tests, one file at a time: ${SERIAL_TESTS.join(", ")})`);
   const serial = await vitestPass(services, "serial", ["--no-file-parallelism", ...SERIAL_TESTS]);
   log(`phase 1b done in ${seconds(serialStarted)}: ${summaryLine(serial)}`);
-  return addCounts(parallel, serial);
+  return addCounts(lint, addCounts(parallel, serial));
 }
 
 async function runE2e(services: Services): Promise<Counts> {
   const started = Date.now();
   log("phase 2: e2e (Playwright in Chromium against api, workers and web)");
-  let stack;
-  let database;
+  let stack: Awaited<ReturnType<typeof startStack>> | undefined;
+  let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
   let chromiumPath: string;
   let e2eDnsServer = "";
   try {

@@ -30,7 +30,7 @@ async function onDisk(agent: FaultAgent, runId: string): Promise<number[]> {
 
 describe("fault: agents killed with SIGKILL mid-run while seconds they measured were unacknowledged", () => {
   it("a restarted agent delivers every second it kept on disk exactly once and does not resume its load; one never restarted has its lost seconds named in an event and the verdict", async () => {
-    const [kept, restarted, gone] = cluster.agents as [FaultAgent, FaultAgent, FaultAgent];
+    const [, restarted, gone] = cluster.agents as [FaultAgent, FaultAgent, FaultAgent];
     const runId = await cluster.startRun(durationSec);
     await untilAgentsMeasured(cluster, runId, 3);
 

@@ -317,7 +317,7 @@ describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
     const run = await repos.runs.get(orgId, runId);
     expect(run?.status).toBe("finished");
     expect(run?.verdict).toMatchObject({ passed: false, outcome: "incomplete", slos: [{ status: "met" }] });
-    expect((run?.verdict as { reasons: string[] }).reasons.join("\n")).toMatch(/did not report the end of its shard/);
+    expect((run!.verdict as { reasons: string[] }).reasons.join("\n")).toMatch(/did not report the end of its shard/);
   });
 
   /** One ordinary second of 9 clients from the agent. */
@@ -360,7 +360,7 @@ describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
         .map((e) => [e.agentId, e.message]),
     ).toEqual([[agentId, expected]]);
     expect(run?.verdict).toMatchObject({ passed: false, outcome: "incomplete" });
-    expect((run?.verdict as { reasons: string[] }).reasons).toContain(expected);
+    expect((run!.verdict as { reasons: string[] }).reasons).toContain(expected);
   });
 
   it("an aborted run names the seconds its agent measured before the abort and never delivered", async () => {
@@ -377,7 +377,7 @@ describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
     expect(
       (await repos.runs.listEvents(orgId, runId)).filter((e) => e.kind === "seconds-lost").map((e) => e.message),
     ).toEqual([expected]);
-    expect((run?.verdict as { reasons: string[] }).reasons).toContain(expected);
+    expect((run!.verdict as { reasons: string[] }).reasons).toContain(expected);
   });
 
   it("seconds that reach a run after it closed are judged again: the summary, the verdict and the lost seconds follow the stored series, and an event says how many came late (issue 27)", async () => {

@@ -65,7 +65,7 @@ function startClient(index) {
       socket.write(frame(`{"type":"join","room":${room},"client":${index}}`));
       return;
     }
-    let data = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+    const data = pending.length ? Buffer.concat([pending, chunk]) : chunk;
     let at = 0;
     // Bounded by the bytes read: each pass takes one whole frame (the target's frames are unmasked).
     while (data.length - at >= 2) {

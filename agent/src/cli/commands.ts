@@ -117,7 +117,7 @@ export async function targetCommand(args: TargetArgs): Promise<ExitCode> {
   const shutdown = shutdownSignal(() => process.exit(ExitCode.failure));
   console.error(openFileNote(raiseOpenFileLimit()));
   try {
-    let target;
+    let target: Awaited<ReturnType<typeof startTarget | typeof startTargetGroup>>;
     try {
       const { processes = 1, ...options } = args;
       target = processes > 1 ? await startTargetGroup({ ...options, processes }) : await startTarget(options);

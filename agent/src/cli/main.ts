@@ -71,6 +71,7 @@ function list(value: string): string[] {
     .filter(Boolean);
 }
 
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the commander program: one declaration per command and option, read top to bottom like the --help it prints.
 function buildProgram(
   configPath: string,
   envSecrets: Record<string, string>,

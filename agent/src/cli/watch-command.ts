@@ -53,7 +53,7 @@ export async function watchCommand(args: WatchArgs): Promise<ExitCode> {
     console.log(`watching pid ${pid} for the runs of ${args.server}`);
     return watchForRuns(pid, { ...args, server: args.server });
   }
-  let watcher;
+  let watcher: ReturnType<typeof watchProcess>;
   try {
     watcher = watchProcess(pid);
   } catch {
@@ -71,7 +71,7 @@ export async function watchCommand(args: WatchArgs): Promise<ExitCode> {
         shutdown.signal.addEventListener("abort", () => (clearTimeout(timer), resolve(true)), { once: true });
       });
       if (aborted) break;
-      let snapshot;
+      let snapshot: ReturnType<typeof watcher.sample>;
       try {
         snapshot = watcher.sample();
       } catch {

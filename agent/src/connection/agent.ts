@@ -200,15 +200,20 @@ function createOrphanTimer(log: Logger) {
 function dispatch(shards: ShardManager, scripts: ScriptFetcher, message: ServerMessageAfterReady): void {
   switch (message.type) {
     case "run-assignment":
-      return shards.assign(message.payload);
+      shards.assign(message.payload);
+      return;
     case "run-stop":
-      return shards.stop(message.payload.runId, message.payload.reason);
+      shards.stop(message.payload.runId, message.payload.reason);
+      return;
     case "snapshot-ack":
-      return shards.ack(message.payload.runId, message.payload.seq);
+      shards.ack(message.payload.runId, message.payload.seq);
+      return;
     case "search-step":
-      return shards.searchStep(message.payload);
+      shards.searchStep(message.payload);
+      return;
     case "script-bundle":
-      return scripts.receive(message.payload);
+      scripts.receive(message.payload);
+      return;
     case "heartbeat":
       return; // liveness is tracked by the session
     case "session-trial":

@@ -106,8 +106,10 @@ export function openSession(options: SessionOptions): { session: Session; ended:
     }
     const message = decoded.message;
     if (!ready) {
-      if (message.type !== "ready")
-        return close(AgentCloseCode.handshakeRequired, `expected ready, got ${message.type}`);
+      if (message.type !== "ready") {
+        close(AgentCloseCode.handshakeRequired, `expected ready, got ${message.type}`);
+        return;
+      }
       ready = true;
       clearTimeout(handshakeTimer);
       options.onOffset(clock.fromReady(message.payload.serverTime, receivedAt));
@@ -115,7 +117,10 @@ export function openSession(options: SessionOptions): { session: Session; ended:
       options.onReady(message.payload, session);
       return;
     }
-    if (message.type === "ready") return log.warn("ignored a second ready on the same connection");
+    if (message.type === "ready") {
+      log.warn("ignored a second ready on the same connection");
+      return;
+    }
     if (message.type === "heartbeat" && message.payload.echo !== undefined) {
       options.onOffset(clock.fromHeartbeat(message.payload.sentAt, message.payload.echo, receivedAt));
     }

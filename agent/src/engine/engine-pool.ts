@@ -58,7 +58,7 @@ export interface EnginePool {
 
 /** `onSparesReady(up)`: after each (re)fill, how many spares are up, so `connect` can say when it is ready. */
 export function createEnginePool(entry: string, size: number, onSparesReady?: (up: number) => void): EnginePool {
-  let idle: Array<Promise<ChildProcess>> = [];
+  const idle: Array<Promise<ChildProcess>> = [];
   let closed = false;
   const spawnOne = () => {
     const forked = forkEngine(entry);

@@ -4,6 +4,7 @@ import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import type { ServerSample } from "@throng/protocol/server-watch";
 import type { HealthSampler } from "../metrics/health";
 import { createSnapshotBuilder } from "../metrics/snapshot-builder";
+import { createRoomTally } from "../metrics/room-tally";
 import { createEchoFlood } from "../scenarios/echo-flood";
 import { createLoginStorm } from "../scenarios/login-storm";
 import { createMovementSync } from "../scenarios/movement-sync";
@@ -198,6 +199,8 @@ export async function runShard(given: RunAssignment, options: RunShardOptions): 
         })
       : undefined;
   script?.foldInto(builder);
+  // movement-sync: every room of the shard for the whole run, its worst in each snapshot (PROTOCOL.md §5.3).
+  const rooms = assignment.plan.scenario.kind === "movement-sync" ? createRoomTally() : undefined;
   const sourceAddresses = assignment.plan.target.sourceAddresses ?? options.sourceAddresses;
   // Reconnects and reconnect storms (reconnects.ts); a storm's choice of clients is seeded by the run and shard.
   const storm = load.shape?.kind === "reconnect-storm" ? load.shape : undefined;
@@ -232,6 +235,7 @@ export async function runShard(given: RunAssignment, options: RunShardOptions): 
     ...(sourceAddresses ? { sourceAddresses, localPorts: enginePorts(assignment.plan.target, options.portSlice) } : {}),
     ...(options.random ? { random: options.random } : {}),
     ...(cohorts ? { network: cohorts.network } : {}),
+    ...(rooms ? { rooms } : {}),
   });
   const scenario = reconnects ? reconnects.wrap(created) : created;
   const schedule = createLoadSchedule(load, assignment.plan.scenario, assignment.clients, {
@@ -297,6 +301,7 @@ export async function runShard(given: RunAssignment, options: RunShardOptions): 
       const cohortFigures = cohorts?.take(interval);
       const snapshot = builder.take(interval);
       if (cohortFigures) snapshot.cohorts = cohortFigures;
+      if (rooms) snapshot.rooms = rooms.report();
       lastSeq = seq;
       options.onSnapshot(snapshot);
       intervalStart = intervalEnd;

@@ -97,7 +97,7 @@ describe("a session trial against a real Redis", () => {
         { kind: "expect", reply: { regex: "^id-\\d+$" } },
       ]),
     );
-    const id = trial.steps[1]?.captured?.["id"];
+    const id = trial.steps[1]?.captured?.id;
     expect(id).toMatch(/^\d+$/);
     expect(trial.steps[2]?.sent?.text).toBe(`ECHO id-${id}`);
     expect(trial.steps.map((step) => step.ok)).toEqual([true, true, true, true]);

@@ -10,6 +10,7 @@ import {
 import type { StepObserver } from "../scenarios/session";
 
 /** Control characters, shown escaped so a reply's \r\n and NULs are visible and the text stays one line. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: it finds control characters in order to escape them.
 const CONTROL = /[\u0000-\u001f\u007f\\]/g;
 const ESCAPES: Record<string, string> = { "\r": "\\r", "\n": "\\n", "\t": "\\t", "\\": "\\\\" };
 

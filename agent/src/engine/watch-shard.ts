@@ -40,7 +40,7 @@ export function createWatchShard(
       const intervalStart = startAt + seq * SECOND_MS;
       const boundary = Math.min(intervalStart + SECOND_MS, endAt);
       const aborted = await waitUntil(clock, boundary, options.signal);
-      let sample;
+      let sample: ReturnType<typeof watcher.sample>;
       try {
         sample = watcher.sample();
       } catch {

@@ -73,6 +73,7 @@ export function diskBufferDir(configPath: string, server: string): string {
 }
 
 /** Opens the buffer directory and reads what an earlier process of this agent left there. Never throws on bad files. */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one closure over the buffer's open file and index; its methods share that state (a split is an issue 29 follow-up).
 export async function openDiskBuffer<T extends Numbered>(
   options: DiskBufferOptions<T>,
 ): Promise<{ buffer: DiskBuffer<T>; recovered: RecoveredRun<T>[] }> {
@@ -250,7 +251,7 @@ export async function openDiskBuffer<T extends Numbered>(
     },
     ack(runId, seq) {
       const run = runs.get(runId);
-      if (!run || !run.live.delete(seq)) return;
+      if (!run?.live.delete(seq)) return;
       run.pending.push(line({ ack: seq }));
       schedule();
     },

@@ -6,6 +6,7 @@ import {
   type SnapshotCounters,
   type SnapshotHistograms,
 } from "@throng/protocol/snapshot";
+import { mergeRoomsReports, type RoomsReport } from "@throng/protocol/rooms";
 import { decodeHistogram, encodeHistogram } from "./histogram";
 
 function sumRecords(records: (Record<string, number> | undefined)[]): Record<string, number> | undefined {
@@ -122,7 +123,11 @@ export function mergeSnapshots(all: MetricSnapshot[]): MetricSnapshot {
     health: mergeHealth(all.map((s) => s.health)),
     ...(first.step !== undefined ? { step: first.step } : {}),
     ...withCohorts(mergeCohorts(all)),
+    ...withRooms(all.flatMap((s) => (s.rooms ? [s.rooms] : []))),
   };
 }
+
+/** Each engine's rooms are its own (a room lives on one engine): their reports merge by the run's rule. */
+const withRooms = (reports: RoomsReport[]) => (reports.length ? { rooms: mergeRoomsReports(reports) } : {});
 
 const withCohorts = (cohorts: Record<string, CohortSnapshot> | undefined) => (cohorts ? { cohorts } : {});

@@ -125,7 +125,7 @@ function withKernelTallies(
   names.forEach((name, k) => {
     const entry = cohorts[name];
     const tally = tallies[k]!;
-    if (!entry || entry.applied !== "kernel") return;
+    if (entry?.applied !== "kernel") return;
     cohorts[name] = {
       ...entry,
       counters: {
@@ -166,7 +166,7 @@ function openKernelPath(
         return queued.ranges;
       },
     );
-    const routes = cohorts.map((cohort, k): CohortRoute => {
+    const routes = cohorts.map((_cohort, k): CohortRoute => {
       const own = addresses[k]!;
       if (own.length) return { applied: "kernel", sourceAddresses: own };
       const needed = Math.min(254, Math.max(1, Math.ceil(counts[k]! / CLIENTS_PER_ADDRESS)));

@@ -49,14 +49,17 @@ interface Player {
 /** The update: `{"type":"move","room":R,"client":C,"seq":N,"t":µs,"x":..,"y":..,"pad":"…"}`. */
 export function moveFrame(room: number, client: number, seq: number, sentUs: number, bytes: number): string {
   const head = `{"type":"move","room":${room},"client":${client},"seq":${seq},"t":${sentUs},"x":${positionX(seq).toFixed(2)},"y":${positionY(seq).toFixed(2)},"pad":"`;
-  return head + PAD.slice(0, Math.max(0, bytes - head.length - 2)) + `"}`;
+  return `${head}${PAD.slice(0, Math.max(0, bytes - head.length - 2))}"}`;
 }
 
 /** A player walks a circle of radius 100, a tenth of a radian per update. */
 const positionX = (seq: number) => Math.cos(seq / 10) * 100;
 const positionY = (seq: number) => Math.sin(seq / 10) * 100;
 
-/** Records one received broadcast: latency from the sender's send (same clock: the room is on this agent), loss, order, jitter. */
+/**
+ * Records one received broadcast: latency from the sender's send (same clock: the room is on this agent), loss, order,
+ * jitter. False for a duplicate, which is not a broadcast received.
+ */
 export function recordBroadcast(
   metrics: ScenarioMetrics,
   streams: Map<number, StreamState>,
@@ -64,12 +67,16 @@ export function recordBroadcast(
   seq: number,
   sentUs: number,
   arrivedUs: number,
-): void {
+): boolean {
   const last = streams.get(sender);
-  if (last && seq === last.seq) return metrics.duplicate();
+  if (last && seq === last.seq) {
+    metrics.duplicate();
+    return false;
+  }
   if (last && seq < last.seq) {
     metrics.outOfOrder();
-    return metrics.broadcastMicros(arrivedUs - sentUs);
+    metrics.broadcastMicros(arrivedUs - sentUs);
+    return true;
   }
   metrics.broadcastMicros(arrivedUs - sentUs);
   if (last) {
@@ -82,6 +89,7 @@ export function recordBroadcast(
     last.arrivedUs = arrivedUs;
     last.sentUs = sentUs;
   } else streams.set(sender, { seq, arrivedUs, sentUs });
+  return true;
 }
 
 /**
@@ -90,6 +98,7 @@ export function recordBroadcast(
  * updates at updateHz (or as fast as the room receives them): the plan's `update` template or the built-in move.
  * Broadcasts are read by the plan's `broadcast` rule, or in the reference target's own format.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one closure over a run's clients and their timers, on the hot path; a split is an issue 29 follow-up with the agent bench.
 export function createMovementSync(scenario: MovementSyncScenario, context: ScenarioContext): ScenarioRunner {
   const bytes = scenario.messageBytes ?? 64;
   const rooms = new Map<number, Room>();
@@ -169,6 +178,7 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
       metrics.messageSent(frame.length);
       // The run expects one broadcast per other member; a cohort, those its own players should receive (where they are measured).
       context.metrics.broadcastsExpected(others);
+      context.rooms?.expected(room, others, player.joined ? others + 1 : others);
       if (context.network)
         for (const member of members.values())
           if (member.joined && member !== player) member.cohort?.broadcastsExpected(1);
@@ -208,7 +218,8 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
     };
     /** One broadcast from `sender`: latency, loss, order and jitter; as fast as possible, the sender's next update once all got it. */
     const onBroadcast = (sender: number, broadcastSeq: number, sentUs: number, arrivedUs: number) => {
-      recordBroadcast(metrics, streams, sender, broadcastSeq, sentUs, arrivedUs);
+      if (recordBroadcast(metrics, streams, sender, broadcastSeq, sentUs, arrivedUs))
+        context.rooms?.received(room, arrivedUs - sentUs);
       const from = members.get(sender);
       if (from && from.awaiting > 0 && (from.awaiting -= 1) === 0) setImmediate(() => from.sendNext?.());
     };

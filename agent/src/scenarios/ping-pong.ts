@@ -260,7 +260,10 @@ class PingClient implements ClientHandlers, WheelTimer {
         if (opened.send(frame)) this.metrics.messageSent(frame.length);
       }, scenario.heartbeat.intervalMs);
     }
-    if (scenario.thinkTime) return this.thinkThenSend();
+    if (scenario.thinkTime) {
+      this.thinkThenSend();
+      return;
+    }
     // An open schedule: its sends are counted from the rate while the client is connected, not from the wheel.
     this.metrics.sendRate(shard.scheduledPerSecond);
     this.scheduled = true;
@@ -273,9 +276,15 @@ class PingClient implements ClientHandlers, WheelTimer {
     const { shard, metrics } = this;
     const seq = shard.seqOf(data);
     if (seq === undefined && !(shard.seqOf === orderSentinel)) return;
-    if (seq !== undefined && seq === this.lastAnswered) return metrics.duplicate();
+    if (seq !== undefined && seq === this.lastAnswered) {
+      metrics.duplicate();
+      return;
+    }
     // A pong for a ping already given up on (UDP reordering or a very late answer).
-    if (seq !== undefined && seq < (this.inFlight ? this.seq : this.nextSeq)) return metrics.outOfOrder();
+    if (seq !== undefined && seq < (this.inFlight ? this.seq : this.nextSeq)) {
+      metrics.outOfOrder();
+      return;
+    }
     if (!this.inFlight || (seq !== undefined && seq !== this.seq)) return;
     this.lastAnswered = this.seq;
     this.inFlight = false;

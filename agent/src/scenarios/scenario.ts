@@ -1,4 +1,5 @@
 import type { WireFormat } from "@throng/wire/wire-format";
+import type { RoomTally } from "../metrics/room-tally";
 import type { ScenarioMetrics } from "../metrics/snapshot-builder";
 import type { LocalPorts } from "../transports/local-ports";
 import {
@@ -59,6 +60,8 @@ export interface ScenarioContext {
   warn?(message: string): void;
   /** plan.network: each client's cohort, the figures it reports into, and how its connection opens (engine/cohorts.ts). */
   network?: ClientNetwork;
+  /** movement-sync: each room's broadcasts expected and received, and their latency (metrics/room-tally.ts). */
+  rooms?: RoomTally;
 }
 
 /** A shard's network cohorts as its clients see them. */
@@ -268,7 +271,10 @@ class Client implements OpenedClient, TransportEvents {
     if (this.stopped) return;
     const steps = this.handlers.session?.steps;
     const { before } = this;
-    if (!steps?.steps.length) return this.goUp(before && { ...before, endedAt: performance.now() });
+    if (!steps?.steps.length) {
+      this.goUp(before && { ...before, endedAt: performance.now() });
+      return;
+    }
     const connection = this.connection;
     this.session = new SessionRun(
       steps,
@@ -350,13 +356,19 @@ const CONNECT_TIMED_OUT = "the connection did not open within the plan's connect
 const CLOSED_BY_SERVER = "the server closed the connection";
 
 function recordEnd(metrics: ScenarioMetrics, end: TransportEnd, stoppedByUs: boolean, client: number): void {
-  if (!end.opened)
-    return metrics.connectionFailed(end.error ? causeOf(end.error) : "error", client, end.error?.message);
-  if (stoppedByUs) return metrics.connectionClosed("agent");
+  if (!end.opened) {
+    metrics.connectionFailed(end.error ? causeOf(end.error) : "error", client, end.error?.message);
+    return;
+  }
+  if (stoppedByUs) {
+    metrics.connectionClosed("agent");
+    return;
+  }
   if (end.error) {
     const cause = causeOf(end.error);
     metrics.connectionClosed(cause === "reset" ? "reset" : "error");
-    return metrics.error(cause, client, end.error.message);
+    metrics.error(cause, client, end.error.message);
+    return;
   }
   // A close we did not ask for mid-run: the server dropped the client.
   metrics.connectionClosed(end.byPeer ? "server" : "agent");

@@ -149,11 +149,17 @@ export class SessionRun {
     const rejected = step.failWhen?.(data) ?? false;
     const matched = !rejected && step.reply(data);
     this.observer?.received(data, matched);
-    if (rejected) return this.fail("session-rejected", step.words.rejected, data);
+    if (rejected) {
+      this.fail("session-rejected", step.words.rejected, data);
+      return;
+    }
     if (!matched) return;
     for (const { name, read, missing } of step.captures) {
       const value = read(data);
-      if (value === undefined) return this.fail("session-capture", missing, data);
+      if (value === undefined) {
+        this.fail("session-capture", missing, data);
+        return;
+      }
       this.vars[name] = value;
       this.observer?.captured(name, value);
     }
@@ -184,7 +190,10 @@ export class SessionRun {
         sentAtUs: Math.round((performance.timeOrigin + performance.now()) * 1000),
         ...this.fields,
       });
-      if (!this.connection.send(message)) return this.cancel();
+      if (!this.connection.send(message)) {
+        this.cancel();
+        return;
+      }
       this.observer?.sent(message);
       this.sent += 1;
       this.metrics.messageSent(message.length);

@@ -56,7 +56,7 @@ export async function runScriptWorker(): Promise<void> {
   process.on("uncaughtException", (error) => tally.failed("script-error", error));
   process.on("unhandledRejection", (error) => tally.failed("script-error", error));
 
-  let entry;
+  let entry: ReturnType<typeof clientFunctionOf>;
   try {
     entry = clientFunctionOf(await import(pathToFileURL(data.path).href));
   } catch (error) {

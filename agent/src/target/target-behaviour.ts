@@ -17,6 +17,8 @@ export interface BehaviourOptions {
   /** Every this many ms, hold all replies for `stallMs`. */
   stallEveryMs?: number;
   stallMs?: number;
+  /** Drops every `every`-th delivery of a broadcast in room `room`: one room made worse on purpose (tests, demos). */
+  dropBroadcasts?: { room: number; every: number };
 }
 
 export interface TargetBehaviour {
@@ -110,6 +112,8 @@ export function createTargetBehaviour(options: BehaviourOptions = {}): TargetBeh
   const queue = new ReplyQueue();
   let stallUntil = 0;
   let messages = 0;
+  /** Deliveries counted in the room of options.dropBroadcasts. */
+  let delivered = 0;
   let stallTimer: NodeJS.Timeout | undefined;
   if (options.stallEveryMs && options.stallMs) {
     const stallMs = options.stallMs;
@@ -144,12 +148,18 @@ export function createTargetBehaviour(options: BehaviourOptions = {}): TargetBeh
           return reply(receivedAt, () => peer.send(`{"type":"joined","room":${room}}`));
         }
         case "move": {
-          const members = rooms.get(Number(command.room));
+          const room = Number(command.room);
+          const members = rooms.get(room);
           if (!members) return;
           // The update goes unchanged to every other member: the sender's timestamp travels with it.
           const update = kept(receivedAt, data);
+          const dropping = options.dropBroadcasts?.room === room ? options.dropBroadcasts.every : 0;
           return reply(receivedAt, () => {
-            for (const member of members) if (member !== peer) member.send(update);
+            for (const member of members) {
+              if (member === peer) continue;
+              if (dropping > 0 && ++delivered % dropping === 0) continue;
+              member.send(update);
+            }
           });
         }
         case "stall":

@@ -29,7 +29,7 @@ function cohortSeconds(snapshots: readonly MetricSnapshot[], name: string): Metr
 export function cohortFigures(snapshots: MetricSnapshot[], name: NetworkCohort["name"]) {
   const cohort = cohortSeconds(snapshots, name);
   const ms = (histogram: Histogram | undefined, percentile: number) =>
-    histogram && histogram.totalCount ? histogram.getValueAtPercentile(percentile) / 1000 : NaN;
+    histogram?.totalCount ? histogram.getValueAtPercentile(percentile) / 1000 : NaN;
   const rtt = (seconds: MetricSnapshot[]) => merged(seconds, "rttUs");
   return {
     cohort,

@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import { WebSocket, WebSocketServer } from "ws";
+import { type WebSocket, WebSocketServer } from "ws";
 import {
   AGENT_GATEWAY_PATH,
   decodeAgentMessage,

@@ -39,7 +39,7 @@ function exchange(
 ): Promise<{ received: Buffer[]; stats: KcpStats }> {
   const received: Buffer[] = [];
   return new Promise((resolve, reject) => {
-    let connection: TransportConnection | undefined = undefined;
+    let connection: TransportConnection | undefined;
     connection = kcpTransport(target, { stats }).open({
       onOpen: () => sent.forEach((message) => connection!.send(message)),
       onMessage(data) {

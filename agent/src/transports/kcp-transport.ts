@@ -60,7 +60,7 @@ function encodeText(text: string): number {
   return textBuffer.write(text, "utf8");
 }
 
-const enum State {
+enum State {
   Connecting,
   Open,
   Closing,
@@ -183,7 +183,10 @@ class KcpConnection implements TransportConnection, KcpHost, DatagramHandlers, W
 
   deliver(data: Buffer): void {
     if (this.state === State.Ended) return;
-    if (!this.framer) return this.events.onMessage(data, this.receivedAt);
+    if (!this.framer) {
+      this.events.onMessage(data, this.receivedAt);
+      return;
+    }
     try {
       this.framer.push(data, (message) => this.events.onMessage(message, this.receivedAt));
     } catch (cause) {
@@ -201,8 +204,14 @@ class KcpConnection implements TransportConnection, KcpHost, DatagramHandlers, W
   /** After anything KCP did: a dead link ends the connection, a close waiting for ACKs ends once they came, and the timer follows KCP's next need. */
   private settle(): void {
     if (this.state === State.Ended) return;
-    if (this.kcp.dead) return this.fail(deadLinkError());
-    if (this.state === State.Closing && this.kcp.waiting === 0) return this.socket.close();
+    if (this.kcp.dead) {
+      this.fail(deadLinkError());
+      return;
+    }
+    if (this.state === State.Closing && this.kcp.waiting === 0) {
+      this.socket.close();
+      return;
+    }
     const wakeAt = this.kcp.wakeAt(nowMs());
     if (wakeAt === Infinity) this.wheel.clear(this);
     else if (this.tick !== Math.ceil(wakeAt)) this.wheel.set(this, wakeAt);

@@ -86,7 +86,7 @@ export class KcpMessageSizeError extends Error {
 }
 
 /** Why a segment goes out in a flush. */
-const enum Due {
+enum Due {
   Not,
   First,
   Fast,

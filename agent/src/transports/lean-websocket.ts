@@ -98,7 +98,7 @@ function checkUpgrade(head: string, key: string, subprotocols: string[]): void {
     throw new Error("Server sent a Sec-WebSocket-Extensions header but none was offered in the handshake");
 }
 
-const enum State {
+enum State {
   Upgrading,
   Open,
   Closing,
@@ -179,7 +179,8 @@ class LeanWebSocket implements TransportConnection, FrameSink, StreamSocketHandl
     this.error ??= cause;
     if (this.state === State.Upgrading && !this.closedByUs && this.lease?.retries(this.error)) {
       this.error = undefined;
-      return this.connectSocket();
+      this.connectSocket();
+      return;
     }
     this.onSocketClose();
   }
@@ -229,7 +230,10 @@ class LeanWebSocket implements TransportConnection, FrameSink, StreamSocketHandl
 
   private onRead(chunk: Buffer, receivedAt: number): void {
     this.readAt = receivedAt;
-    if (this.state === State.Upgrading) return this.onUpgradeBytes(chunk);
+    if (this.state === State.Upgrading) {
+      this.onUpgradeBytes(chunk);
+      return;
+    }
     try {
       this.decoder.push(chunk);
     } catch (cause) {
@@ -249,7 +253,8 @@ class LeanWebSocket implements TransportConnection, FrameSink, StreamSocketHandl
     try {
       checkUpgrade(this.responseHead.slice(0, end), this.key, this.request.subprotocols);
     } catch (cause) {
-      return this.fail(cause as Error);
+      this.fail(cause as Error);
+      return;
     }
     const restAt = end + 4;
     const rest = this.responseHead.length > restAt ? Buffer.from(this.responseHead.slice(restAt), "latin1") : undefined;

@@ -312,7 +312,7 @@ describe.each<[string, Open]>([
 
   it("keeps 500 connections apart: each gets only its own bytes back", async () => {
     const port = await echoServer();
-    const clients = Array.from({ length: 500 }, (_, i) =>
+    const clients = Array.from({ length: 500 }, () =>
       record(open, { host: "127.0.0.1", port }, (socket, chunk) => {
         if (chunk.includes(0x0a)) socket.end();
       }),

@@ -43,7 +43,7 @@ describe("timer wheel", () => {
     const ran: string[] = [];
     const start = performance.now();
     const timers = ["a", "b", "c", "d"].map((name) => wheelTimer(() => ran.push(name)));
-    const [a, b, c, d] = timers as [
+    const [a, b, c] = timers as [
       ReturnType<typeof wheelTimer>,
       ReturnType<typeof wheelTimer>,
       ReturnType<typeof wheelTimer>,

@@ -142,7 +142,10 @@ export class TimerWheel {
     } finally {
       this.running = false;
     }
-    if (this.live === 0) return this.disarm();
+    if (this.live === 0) {
+      this.disarm();
+      return;
+    }
     const next = this.nextTick();
     if (next !== Infinity) this.arm(next);
   };

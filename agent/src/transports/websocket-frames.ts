@@ -146,7 +146,10 @@ export class FrameDecoder {
     const header = (short < 126 ? 2 : short === 126 ? 4 : 10) + (this.fromClient ? 4 : 0);
     const payload = buffer.subarray(at + header, at + frameBytes);
     if (this.fromClient) unmask(payload, buffer, at + header - 4);
-    if (opcode >= 0x8) return this.control(opcode, fin, payload);
+    if (opcode >= 0x8) {
+      this.control(opcode, fin, payload);
+      return;
+    }
     if (opcode === OPCODE.continuation) {
       if (!this.fragments) throw new ProtocolError("a continuation frame with no message to continue");
       this.fragments.push(Buffer.from(payload));
@@ -157,11 +160,15 @@ export class FrameDecoder {
       const whole = Buffer.concat(this.fragments, this.fragmentBytes);
       this.fragments = undefined;
       this.fragmentBytes = 0;
-      return this.sink.frameMessage(whole, this.fragmentsBinary);
+      this.sink.frameMessage(whole, this.fragmentsBinary);
+      return;
     }
     if (opcode !== OPCODE.text && opcode !== OPCODE.binary) throw new ProtocolError(`unknown opcode ${opcode}`);
     if (this.fragments) throw new ProtocolError("a new message before the fragmented one ended");
-    if (fin) return this.sink.frameMessage(payload, opcode === OPCODE.binary);
+    if (fin) {
+      this.sink.frameMessage(payload, opcode === OPCODE.binary);
+      return;
+    }
     this.fragmentsBinary = opcode === OPCODE.binary;
     this.fragments = [Buffer.from(payload)];
     this.fragmentBytes = payload.length;
@@ -169,7 +176,10 @@ export class FrameDecoder {
 
   private control(opcode: number, fin: boolean, payload: Buffer): void {
     if (!fin || payload.length > MAX_CONTROL_BYTES) throw new ProtocolError("a fragmented or oversized control frame");
-    if (opcode === OPCODE.ping) return this.sink.framePing(payload);
+    if (opcode === OPCODE.ping) {
+      this.sink.framePing(payload);
+      return;
+    }
     if (opcode === OPCODE.pong) return;
     if (opcode !== OPCODE.close) throw new ProtocolError(`unknown opcode ${opcode}`);
     this.closed = true;

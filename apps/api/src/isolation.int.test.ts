@@ -86,6 +86,7 @@ const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: u
   "GET /api/runs/:id/summary": { kind: "by-id", id: (f) => f.runId },
   "GET /api/runs/:id/server": { kind: "by-id", id: (f) => f.runId },
   "GET /api/runs/:id/errors": { kind: "by-id", id: (f) => f.runId },
+  "GET /api/runs/:id/rooms": { kind: "by-id", id: (f) => f.runId },
   "GET /api/runs/:id/distribution": { kind: "by-id", id: (f) => f.runId },
   "POST /api/runs/:id/abort": { kind: "by-id", id: (f) => f.runId },
   "PATCH /api/runs/:id": {

@@ -27,6 +27,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang="en">
       <head>
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script of ours with the CSP nonce, no user input. */}
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: ZOD_WITHOUT_EVAL }} />
       </head>
       <body>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PlanSpec } from "@throng/protocol/plan";
 import { useTestDatabase } from "../vitest-database";
+import { storedRun } from "./stored-run";
 
 const { db, repos } = await useTestDatabase({ max: 8 });
 
@@ -11,22 +12,9 @@ const spec = PlanSpec.parse({
   load: { clients: 2, durationSec: 1 },
 });
 
-async function storedRun() {
-  const orgId = crypto.randomUUID();
-  await db
-    .insertInto("organization")
-    .values({ id: orgId, name: "o", slug: orgId, logo: null, createdAt: new Date(), metadata: null })
-    .execute();
-  const planId = crypto.randomUUID();
-  const runId = crypto.randomUUID();
-  await repos.plans.insert(orgId, { id: planId, name: "p", spec });
-  await repos.runs.insert(orgId, { id: runId, planId, spec, status: "running" });
-  return { orgId, runId };
-}
-
 describe("a run's events of one kind, replaced", () => {
   it("are stored once when several closes replace them at the same moment (a job run twice, two workers)", async () => {
-    const { orgId, runId } = await storedRun();
+    const { orgId, runId } = await storedRun(db, repos, spec);
     const lost = [{ agentId: null, message: "agent rig lost seconds 2–3 (2 s)" }];
     // Without a lock each replacement deletes what it sees (nothing yet) and inserts: the run showed the event twice.
     await Promise.all(Array.from({ length: 8 }, () => repos.runs.replaceEvents(orgId, runId, "seconds-lost", lost)));

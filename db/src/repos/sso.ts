@@ -78,6 +78,7 @@ function toProvider(row: { domain: string } & Omit<SsoProviderRow, "domains">): 
  * Identity providers, claimed email domains and the "Require SSO" policy, scoped by orgId. The lookups without one
  * serve sign-in, where an email's domain or Better Auth's provider id is all there is.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a factory of short methods over one set of dependencies; its length is the count of methods, not one long procedure.
 export function createSsoRepo(db: Db) {
   /** A provider can sign people in only while every one of its domains is verified by its own organisation. */
   async function refreshVerified(orgId: string): Promise<void> {

@@ -30,7 +30,7 @@ const ordinal = (value: number) => {
 };
 
 /** A weekday or month field's value as its number (names too), or null. */
-function valueOf(text: string, names: readonly string[], firstIs: number): number | null {
+function numberOf(text: string, names: readonly string[], firstIs: number): number | null {
   if (isNumber(text)) return Number(text);
   const index = names.indexOf(text.toUpperCase());
   return index < 0 ? null : index + firstIs;
@@ -46,8 +46,8 @@ function listInWords(
   const parts = field.split(",").map((part) => {
     const [from, to, extra] = part.split("-");
     if (extra !== undefined || from === undefined) return null;
-    const start = valueOf(from, names, firstIs);
-    const end = to === undefined ? start : valueOf(to, names, firstIs);
+    const start = numberOf(from, names, firstIs);
+    const end = to === undefined ? start : numberOf(to, names, firstIs);
     if (start === null || end === null) return null;
     const word = (value: number) => words[value - firstIs];
     if (word(start) === undefined || word(end) === undefined) return null;

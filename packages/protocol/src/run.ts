@@ -5,6 +5,7 @@ import { CapacityEstimate, RunVerdict } from "./report";
 import { RunServerSeries, ServerPoint } from "./server-watch";
 import { RunNotesView } from "./run-notes";
 import { ErrorSampleView } from "./error-samples";
+import { RunRooms } from "./rooms";
 
 /** A run's lifecycle states; core/run-state.ts holds the transition function. */
 export const RunStatus = z.enum([
@@ -121,6 +122,8 @@ export const RunReport = z.object({
   server: RunServerSeries.optional(),
   /** The first distinct samples of each error kind, in the order they happened (error-samples.ts); secrets taken out. */
   errorSamples: z.array(ErrorSampleView).optional(),
+  /** movement-sync: the worst rooms across the agents and the spread over all rooms (rooms.ts). */
+  rooms: RunRooms.optional(),
 });
 export type RunReport = z.infer<typeof RunReport>;
 

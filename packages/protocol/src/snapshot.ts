@@ -2,6 +2,7 @@ import { z } from "zod";
 import { CohortName, MAX_COHORTS } from "./network";
 import { SCRIPT_METRIC_NAME } from "./script-metrics";
 import { ERROR_SAMPLES_PER_SNAPSHOT, ErrorSample } from "./error-samples";
+import { RoomsReport } from "./rooms";
 
 /** A script metric's name as a snapshot's key (script-metrics.ts). */
 const ScriptMetricKey = z.string().regex(new RegExp(`^${SCRIPT_METRIC_NAME}$`));
@@ -185,6 +186,8 @@ export const MetricSnapshot = z.object({
   cohorts: cohortRecord(CohortSnapshot).optional(),
   /** Errors seen for the first time (distinct kind, message and bytes), bounded per shard and kind (error-samples.ts, PROTOCOL.md §5.2). */
   errorSamples: z.array(ErrorSample).max(ERROR_SAMPLES_PER_SNAPSHOT).optional(),
+  /** movement-sync: the shard's worst rooms since the run started and the spread over all its rooms (rooms.ts, PROTOCOL.md §5.3). */
+  rooms: RoomsReport.optional(),
 });
 export type MetricSnapshot = z.infer<typeof MetricSnapshot>;
 

@@ -63,8 +63,10 @@ function walkEncoded(
   const payloadBytes = bytes.readInt32BE(4);
   const digits = bytes.readInt32BE(12);
   const lowest = Number(bytes.readBigInt64BE(16));
-  if (digits !== SIGNIFICANT_DIGITS || lowest !== LOWEST_DISCERNIBLE)
-    return other(hdr.decodeFromCompressedBase64(encoded, 64) as hdr.JsHistogram);
+  if (digits !== SIGNIFICANT_DIGITS || lowest !== LOWEST_DISCERNIBLE) {
+    other(hdr.decodeFromCompressedBase64(encoded, 64) as hdr.JsHistogram);
+    return;
+  }
   const mapping = (reference ??= emptyHistogram());
   const end = Math.min(bytes.length, HEADER_BYTES + payloadBytes);
   let at = HEADER_BYTES;

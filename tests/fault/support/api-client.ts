@@ -59,8 +59,7 @@ async function readEvents(body: ReadableStream<Uint8Array>, onData: (data: strin
   let text = "";
   for await (const chunk of body) {
     text += decoder.decode(chunk, { stream: true });
-    let end;
-    while ((end = text.indexOf("\n\n")) >= 0) {
+    for (let end = text.indexOf("\n\n"); end >= 0; end = text.indexOf("\n\n")) {
       const event = text.slice(0, end);
       text = text.slice(end + 2);
       const data = event

@@ -64,9 +64,7 @@ export interface FaultCluster {
   logs: { api: string[]; workers: string[] };
   startRun(durationSec: number): Promise<string>;
   /** Per agent: what it sent for the run; and the stored series, both as comparable facts. */
-  compare(
-    runId: string,
-  ): Promise<{
+  compare(runId: string): Promise<{
     byAgent: Map<string, ReturnType<typeof measured>>;
     expected: ReturnType<typeof expectedSeries>;
     stored: ReturnType<typeof storedFacts>;

@@ -488,8 +488,7 @@ async function fetchLive(user: TestUser, runId: string) {
     try {
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
         buffer += decoder.decode(chunk, { stream: true });
-        let cut: number;
-        while ((cut = buffer.indexOf("\n\n")) >= 0) {
+        for (let cut = buffer.indexOf("\n\n"); cut >= 0; cut = buffer.indexOf("\n\n")) {
           const event = buffer.slice(0, cut);
           buffer = buffer.slice(cut + 2);
           const data = event

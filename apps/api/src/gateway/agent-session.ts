@@ -29,6 +29,7 @@ function closeWith(socket: WebSocket, code: number, reason: string) {
 }
 
 /** One agent's connection: strict handshake, then messages handled one at a time, in order. */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one closure over an agent's connection state; its handlers share it (a split is an issue 29 follow-up).
 export function startAgentSession(
   socket: WebSocket,
   deps: ApiDeps,

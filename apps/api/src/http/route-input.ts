@@ -26,6 +26,7 @@ export function unstorableText(value: unknown, path: string[] = [], found: Field
       const problem = unstorable(key);
       if (problem)
         found.push({
+          // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what PostgreSQL cannot store, so it is replaced.
           path: [...path, key.replace(/\p{Cs}|\u0000/gu, "\uFFFD")].join("."),
           message: `its name ${problem}`,
         });

@@ -3,7 +3,7 @@
 // counts, so adding them is exact) to keep the page light for Chromium's print.
 import { bucketLowerMs, type LatencyDistribution } from "@throng/protocol/latency-distribution";
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const [W, H, LEFT, RIGHT, TOP, BOTTOM] = [320, 150, 46, 8, 18, 18];
 const PDF_COLUMNS = 160;
 const MARKERS = [
@@ -42,16 +42,17 @@ function histogramSvg(f: DistributionFormats, d: LatencyDistribution): string {
     .join("");
   const xTicks = ticks(d.firstBucket, d.counts.length)
     .map(
-      (k) => `<text x="${x(k).toFixed(1)}" y="${H - 5}" text-anchor="middle">${escape(f.ms(bucketLowerMs(k)))}</text>`,
+      (k) =>
+        `<text x="${x(k).toFixed(1)}" y="${H - 5}" text-anchor="middle">${escapeHtml(f.ms(bucketLowerMs(k)))}</text>`,
     )
     .join("");
   const markers = MARKERS.map(([key, label, colour], i) => {
     const ms = d.stats[key];
     if (ms === null) return "";
     const at = Math.min(W - RIGHT, x(Math.log10(Math.max(1, ms * 1000)) * 10));
-    return `<line x1="${at.toFixed(1)}" x2="${at.toFixed(1)}" y1="${TOP}" y2="${H - BOTTOM}" stroke="${colour}" stroke-dasharray="3 2" /><text x="${Math.min(at, W - 40).toFixed(1)}" y="${7 + (i % 2) * 8}" style="fill:${colour}">${escape(`${label} ${f.ms(ms)}`)}</text>`;
+    return `<line x1="${at.toFixed(1)}" x2="${at.toFixed(1)}" y1="${TOP}" y2="${H - BOTTOM}" stroke="${colour}" stroke-dasharray="3 2" /><text x="${Math.min(at, W - 40).toFixed(1)}" y="${7 + (i % 2) * 8}" style="fill:${colour}">${escapeHtml(`${label} ${f.ms(ms)}`)}</text>`;
   }).join("");
-  return `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="histogram"><text x="${LEFT - 4}" y="${TOP + 3}" text-anchor="end">${escape(f.integer(top))}</text><line class="axis" x1="${LEFT}" x2="${W - RIGHT}" y1="${H - BOTTOM}" y2="${H - BOTTOM}" />${bars}${xTicks}${markers}</svg>`;
+  return `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="histogram"><text x="${LEFT - 4}" y="${TOP + 3}" text-anchor="end">${escapeHtml(f.integer(top))}</text><line class="axis" x1="${LEFT}" x2="${W - RIGHT}" y1="${H - BOTTOM}" y2="${H - BOTTOM}" />${bars}${xTicks}${markers}</svg>`;
 }
 
 /** The heatmap's columns added together so that at most PDF_COLUMNS are drawn. */
@@ -89,11 +90,11 @@ function heatmapSvg(f: DistributionFormats, d: LatencyDistribution): string {
   const yTicks = ticks(d.firstBucket, d.counts.length)
     .map(
       (k) =>
-        `<text x="${LEFT - 4}" y="${(H - BOTTOM - (k - d.firstBucket) * rowH + 3).toFixed(1)}" text-anchor="end">${escape(f.ms(bucketLowerMs(k)))}</text>`,
+        `<text x="${LEFT - 4}" y="${(H - BOTTOM - (k - d.firstBucket) * rowH + 3).toFixed(1)}" text-anchor="end">${escapeHtml(f.ms(bucketLowerMs(k)))}</text>`,
     )
     .join("");
   const seconds = `<text x="${LEFT}" y="${H - 5}">${d.from} s</text><text x="${W - RIGHT}" y="${H - 5}" text-anchor="end">${d.to} s</text>`;
-  return `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="heatmap"><rect x="${LEFT}" y="${TOP}" width="${plotW}" height="${plotH}" fill="none" stroke="#ddd" />${cells}${yTicks}${seconds}<text x="${W - RIGHT}" y="${TOP - 6}" text-anchor="end">darkest: ${escape(f.integer(max))} samples a cell</text></svg>`;
+  return `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="heatmap"><rect x="${LEFT}" y="${TOP}" width="${plotW}" height="${plotH}" fill="none" stroke="#ddd" />${cells}${yTicks}${seconds}<text x="${W - RIGHT}" y="${TOP - 6}" text-anchor="end">darkest: ${escapeHtml(f.integer(max))} samples a cell</text></svg>`;
 }
 
 /** One metric's histogram and heatmap side by side, captioned with its name and its percentiles. */
@@ -105,7 +106,7 @@ export function distributionFigures(
     .filter(({ distribution }) => distribution.stats.count > 0)
     .map(({ name, distribution: d }) => {
       const caption = `${name}: ${f.integer(d.stats.count)} samples · p50 ${f.ms(d.stats.p50Ms)} · p90 ${f.ms(d.stats.p90Ms)} · p99 ${f.ms(d.stats.p99Ms)} · max ${f.ms(d.stats.maxMs)}`;
-      return `<figure><figcaption>${escape(caption)}</figcaption>${histogramSvg(f, d)}</figure><figure><figcaption>${escape(name)} over time (seconds since the start × latency)</figcaption>${heatmapSvg(f, d)}</figure>`;
+      return `<figure><figcaption>${escapeHtml(caption)}</figcaption>${histogramSvg(f, d)}</figure><figure><figcaption>${escapeHtml(name)} over time (seconds since the start × latency)</figcaption>${heatmapSvg(f, d)}</figure>`;
     })
     .join("\n");
 }

@@ -27,7 +27,7 @@ import type { LatencyDistribution } from "@throng/protocol/latency-distribution"
 import { distributionFigures } from "./distribution-svg";
 import { ABOVE_STREAM_NOTE, cohortLatencyRead, cohortSections } from "@throng/protocol/cohort-report";
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The PDF's words for numbers, SLO values and dates, in one reader's locale and time zone. */
 interface PdfFormats extends HeadlineFormat {
@@ -60,7 +60,7 @@ export function reportHeadline(run: RunView, reader: ReaderPlace = {}): string {
 
 function table(head: string[], rows: string[][]): string {
   const cells = (tag: string, row: string[]) =>
-    `<tr>${row.map((cell) => `<${tag}>${escape(cell)}</${tag}>`).join("")}</tr>`;
+    `<tr>${row.map((cell) => `<${tag}>${escapeHtml(cell)}</${tag}>`).join("")}</tr>`;
   return `<table><thead>${cells("th", head)}</thead><tbody>${rows.map((row) => cells("td", row)).join("")}</tbody></table>`;
 }
 
@@ -89,7 +89,7 @@ function chart(
     .map((p, index) => ({ t: p.t, v: value(p, index) }))
     .filter((p): p is { t: number; v: number } => p.v !== null);
   if (values.length === 0)
-    return `<figure><figcaption>${escape(title)}</figcaption><p class="muted">Not measured.</p></figure>`;
+    return `<figure><figcaption>${escapeHtml(title)}</figcaption><p class="muted">Not measured.</p></figure>`;
   const t0 = values[0]!.t;
   const t1 = Math.max(t0 + 1, values[values.length - 1]!.t);
   const yTicks = niceTicks(
@@ -103,21 +103,21 @@ function chart(
     unit === "ms" ? f.place.ms(v) : unit === "%" ? `${f.place.decimal(v, 2)} %` : f.place.decimal(v, 2);
   const grid = yTicks.map(
     (v) =>
-      `<line class="grid" x1="${LEFT}" x2="${W - RIGHT}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" /><text x="${LEFT - 4}" y="${(y(v) + 3).toFixed(1)}" text-anchor="end">${escape(tick(v))}</text>`,
+      `<line class="grid" x1="${LEFT}" x2="${W - RIGHT}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" /><text x="${LEFT - 4}" y="${(y(v) + 3).toFixed(1)}" text-anchor="end">${escapeHtml(tick(v))}</text>`,
   );
   // A label centred on a tick near either edge would be cut: it is drawn from (or up to) its tick instead.
   const anchor = (t: number) => (x(t) - LEFT < 24 ? "start" : W - RIGHT - x(t) < 24 ? "end" : "middle");
   const xLabels = timeTicks(t0, t1, 4).map(
     (t) =>
-      `<line class="axis" x1="${x(t).toFixed(1)}" x2="${x(t).toFixed(1)}" y1="${H - BOTTOM}" y2="${H - BOTTOM + 3}" /><text x="${x(t).toFixed(1)}" y="${H - 4}" text-anchor="${anchor(t)}">${escape(f.place.timeOfDay(t))}</text>`,
+      `<line class="axis" x1="${x(t).toFixed(1)}" x2="${x(t).toFixed(1)}" y1="${H - BOTTOM}" y2="${H - BOTTOM + 3}" /><text x="${x(t).toFixed(1)}" y="${H - 4}" text-anchor="${anchor(t)}">${escapeHtml(f.place.timeOfDay(t))}</text>`,
   );
   const line = values.map((p) => `${x(p.t).toFixed(1)},${y(p.v).toFixed(1)}`).join(" ");
   const dots = values.length === 1 ? `<circle cx="${x(values[0]!.t)}" cy="${y(values[0]!.v)}" r="2.5" />` : "";
   const limit =
     threshold === undefined
       ? ""
-      : `<line class="slo" x1="${LEFT}" x2="${W - RIGHT}" y1="${y(threshold.value).toFixed(1)}" y2="${y(threshold.value).toFixed(1)}" /><text class="slo-label" x="${W - RIGHT - 2}" y="${(y(threshold.value) - 3).toFixed(1)}" text-anchor="end">${escape(threshold.label)}</text>`;
-  return `<figure><figcaption>${escape(title)} (${escape(unit)})</figcaption><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${escape(title)}">
+      : `<line class="slo" x1="${LEFT}" x2="${W - RIGHT}" y1="${y(threshold.value).toFixed(1)}" y2="${y(threshold.value).toFixed(1)}" /><text class="slo-label" x="${W - RIGHT - 2}" y="${(y(threshold.value) - 3).toFixed(1)}" text-anchor="end">${escapeHtml(threshold.label)}</text>`;
+  return `<figure><figcaption>${escapeHtml(title)} (${escapeHtml(unit)})</figcaption><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${escapeHtml(title)}">
 ${grid.join("")}<line class="axis" x1="${LEFT}" x2="${W - RIGHT}" y1="${H - BOTTOM}" y2="${H - BOTTOM}" />${xLabels.join("")}
 <polyline points="${line}" />${dots}${limit}</svg></figure>`;
 }
@@ -222,7 +222,7 @@ function cohortsHtml(f: PdfFormats, run: RunView, series: readonly SeriesPoint[]
       const applied = section.applied
         ? `; applied ${section.applied}${section.aboveStream ? ` (${ABOVE_STREAM_NOTE})` : ""}`
         : "";
-      return `<h2>Network cohort ${escape(section.name)}</h2><p>${escape(`${section.size}: ${section.conditions}${applied}`)}</p>
+      return `<h2>Network cohort ${escapeHtml(section.name)}</h2><p>${escapeHtml(`${section.size}: ${section.conditions}${applied}`)}</p>
 ${
   section.figures.length
     ? table(
@@ -338,17 +338,17 @@ export function reportHtml(
   ];
   const capacity = run.capacity;
   const by = run.startedByName ?? run.startedBy;
-  return `<!doctype html><html lang="${escape(f.place.locale)}"><head><meta charset="utf-8"><title>Report: ${escape(run.planName)}</title><style>${STYLE}</style></head><body>
-<h1>Report: ${escape(run.planName)}</h1>
-<p class="muted">Run ${escape(run.id)} · ${escape(run.status)} · ${escape(runTimes(run, f.place.dateTime))}${by ? ` · by ${escape(by)}` : ""}</p>
-<p class="muted" data-scope="whole-run">${escape(WHOLE_RUN)}</p>
-<p class="headline">${escape(sharedHeadline(run, f))}</p>
-${run.tags.length ? `<p class="muted">Tags: ${run.tags.map(escape).join(", ")}</p>` : ""}
-${run.note ? `<h2>Note</h2><p class="note">${escape(run.note)}</p>` : ""}
+  return `<!doctype html><html lang="${escapeHtml(f.place.locale)}"><head><meta charset="utf-8"><title>Report: ${escapeHtml(run.planName)}</title><style>${STYLE}</style></head><body>
+<h1>Report: ${escapeHtml(run.planName)}</h1>
+<p class="muted">Run ${escapeHtml(run.id)} · ${escapeHtml(run.status)} · ${escapeHtml(runTimes(run, f.place.dateTime))}${by ? ` · by ${escapeHtml(by)}` : ""}</p>
+<p class="muted" data-scope="whole-run">${escapeHtml(WHOLE_RUN)}</p>
+<p class="headline">${escapeHtml(sharedHeadline(run, f))}</p>
+${run.tags.length ? `<p class="muted">Tags: ${run.tags.map(escapeHtml).join(", ")}</p>` : ""}
+${run.note ? `<h2>Note</h2><p class="note">${escapeHtml(run.note)}</p>` : ""}
 ${slos.length ? `<h2>SLOs</h2>${sloTable(f, slos)}` : ""}
 ${
   capacity
-    ? `<h2>Capacity estimate</h2><p>${escape(f.words(capacity.sentence))}</p>${table(
+    ? `<h2>Capacity estimate</h2><p>${escapeHtml(f.words(capacity.sentence))}</p>${table(
         ["Step", "Clients", "Held"],
         capacity.steps.map((step) => [String(step.step), f.integer(step.clients), step.held ? "yes" : "no"]),
       )}`

@@ -24,6 +24,7 @@ import type { ZodFastify } from "../http/route-schema";
 const MemberParams = z.object({ id: z.string().min(1, "missing id").max(100) });
 
 /** The signed-in user and their organisations: members, roles, invitations, API tokens, audit log, settings. */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the plugin lists its routes, each a few lines over one core call.
 export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, orgs, apiTokens, audit } = deps;
   const browserOnly = async (request: Parameters<typeof resolveIdentity>[0]) => {

@@ -16,6 +16,7 @@ import type { ApiDeps } from "../services";
 import type { ZodFastify } from "../http/route-schema";
 
 /** Plans: transport only — resolve the caller, one core call, answer. */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the plugin lists its routes, each a few lines over one core call.
 export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, plans, runs, trials } = deps;
   const limitCaller = createCallerLimits(deps);

@@ -22,6 +22,7 @@ import type { ZodFastify } from "../http/route-schema";
 const NameParams = z.object({ name: z.string().min(1).max(100) });
 
 /** Reports, exports, comparisons, share links and saved capacity estimates. */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the plugin lists its routes, each a few lines over one core call.
 export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, reports, estimates } = deps;
   const limitCaller = createCallerLimits(deps);

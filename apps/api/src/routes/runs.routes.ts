@@ -4,6 +4,7 @@ import { RunPage, RunsQuery } from "@throng/protocol/run-list";
 import { RunNotesPatch } from "@throng/protocol/run-notes";
 import { RunServerSeries } from "@throng/protocol/server-watch";
 import { RunErrorSamples } from "@throng/protocol/error-samples";
+import { RunRooms } from "@throng/protocol/rooms";
 import { DistributionQuery, LatencyDistribution } from "@throng/protocol/latency-distribution";
 import type { ApiDeps } from "../services";
 import type { ZodFastify } from "../http/route-schema";
@@ -143,6 +144,26 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return runs.errorSamples(actor, request.params.id);
+    },
+  );
+
+  app.get(
+    "/api/runs/:id/rooms",
+    {
+      schema: { params: IdParams },
+      config: {
+        doc: {
+          summary:
+            "movement-sync: the worst rooms by reach, then p99 (at most 50, across agents), and the spread over every room",
+          access: "user",
+          permission: "run.read",
+          response: RunRooms,
+        },
+      },
+    },
+    async (request) => {
+      const { actor } = await resolveIdentity(request);
+      return runs.rooms(actor, request.params.id);
     },
   );
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyReply } from "fastify";
 import { fromNodeHeaders } from "better-auth/node";
 import { isAPIError } from "better-auth/api";
 import { ThrongError, parseOrThrow } from "@throng/protocol/errors";

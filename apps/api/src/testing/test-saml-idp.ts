@@ -162,7 +162,7 @@ export async function startTestSamlIdp(accounts: SamlIdpAccount[]) {
       // An attacker who holds a signed assertion for themselves rewrites whose it is; the signature no longer matches.
       const xml = Buffer.from(samlResponse, "base64")
         .toString("utf8")
-        .replaceAll(escapeXml(account.email), "ceo@" + account.email.split("@")[1]);
+        .replaceAll(escapeXml(account.email), `ceo@${account.email.split("@")[1]}`);
       samlResponse = Buffer.from(xml, "utf8").toString("base64");
     }
     return `<!doctype html><html><head><title>Signing in</title></head><body onload="document.forms[0].submit()">

@@ -103,7 +103,7 @@ export function RevokeAgentDialog({
   onClose: () => void;
   onRevoked: () => void;
 }) {
-  const revoking = useAgentMutation((_: void) => api.revokeAgent(agent.id));
+  const revoking = useAgentMutation((_: undefined) => api.revokeAgent(agent.id));
   const pending = revoking.isPending || revoking.isSuccess;
   const failure = revoking.isError ? errorMessage(revoking.error) : null;
   const revoke = () => revoking.mutate(undefined, { onSuccess: onRevoked });

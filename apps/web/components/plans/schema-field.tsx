@@ -14,9 +14,11 @@ import {
   type DraftValue,
 } from "../../lib/plans/schema-form";
 import type { FieldSpec, NodeSpec } from "../../lib/plans/schema-node";
+// biome-ignore lint/suspicious/noImportCycles: the plan form is recursive (an object field holds lists and hex fields that hold object fields).
 import { HexTextField } from "./hex-text-field";
 import { LabelEditor } from "../ui/label-editor";
 import { ScriptPickerField } from "./script-picker-field";
+// biome-ignore lint/suspicious/noImportCycles: the plan form is recursive (an object field holds lists and hex fields that hold object fields).
 import { UnionListField } from "./union-list-field";
 
 /** Where a field sits: its path in the plan (for errors and ids) and its text key (for labels and hints). */

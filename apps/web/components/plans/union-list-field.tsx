@@ -5,6 +5,7 @@ import { fieldText, variantLabel } from "../../lib/plans/plan-field-text";
 import { fieldId, type PlanErrors } from "../../lib/plans/plan-draft";
 import { initialVariant, moveItem, variantFor, type DraftObject, type DraftValue } from "../../lib/plans/schema-form";
 import type { FieldSpec, NodeSpec } from "../../lib/plans/schema-node";
+// biome-ignore lint/suspicious/noImportCycles: the plan form is recursive (a union list holds object fields).
 import { ObjectFields, type FieldPlace } from "./schema-field";
 
 interface UnionListProps {

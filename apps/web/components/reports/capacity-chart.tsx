@@ -102,6 +102,7 @@ export function CapacityChart({ capacity }: { capacity: CapacityEstimate }) {
             strokeWidth: dot.saturated ? 3 : 1.5,
           };
           const title = (
+            // biome-ignore lint/correctness/useJsxKeyInIterable: a child of the keyed shape below, not an item of the list.
             <title>{`step ${dot.step + 1}${dot.phase ? ` (${dot.retry ? "first level again, after it broke" : dot.phase})` : ""}: ${dot.clients} clients, ${Math.round(dot.throughput)} msg/s${dot.held ? "" : ", broke an SLO"}${dot.saturated ? ", agent saturated" : ""}`}</title>
           );
           // A fine step is a diamond, so the search's second pass below the break reads apart from its coarse climb;

@@ -10,6 +10,7 @@ import { chartSpan } from "../../lib/shared/run-timing";
 import { statusTone } from "../../lib/shared/verdict";
 import { CapacityEvidence } from "./capacity-evidence";
 import { ErrorSamples } from "../runs/error-samples";
+import { RoomsTable } from "../runs/rooms-table";
 import { KcpCharts } from "../runs/kcp-charts";
 import { ReportCohorts } from "./report-cohorts";
 import { ChartZoomProvider, type ChartZoom } from "../charts/chart-zoom";
@@ -105,6 +106,7 @@ export function ReportDocument({
             counted={run.summary?.errorsByKind}
           />
         )}
+        {report.rooms && <RoomsTable rooms={report.rooms} />}
         {distribution}
         <ReportCohorts run={run} series={series} />
         {run.spec.target.protocol === "kcp" && (

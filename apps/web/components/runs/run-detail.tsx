@@ -18,6 +18,8 @@ import { RunAgents } from "./run-agents";
 import { RunBreakdown } from "./run-breakdown";
 import { RunCharts, useRunMarkers } from "./run-charts";
 import { ErrorSamples } from "./error-samples";
+import { RoomsTable } from "./rooms-table";
+import { NO_ROOMS } from "@throng/protocol/rooms";
 import { RunCohortFigures } from "./run-cohort-charts";
 import { RunEvents } from "./run-events";
 import { RunHeader } from "./run-header";
@@ -45,6 +47,11 @@ export function RunDetail({ runId }: { runId: string }) {
   const errors = useApiQuery(queryKeys.runErrors(runId, ended), (signal) => api.getErrorSamples(runId, signal), {
     pollMs: ended ? undefined : ERRORS_POLL_MS,
   });
+  // movement-sync's rooms once the run ended: each agent's last report is then its whole run's.
+  const roomsAsked = ended && run?.spec.scenario.kind === "movement-sync";
+  const rooms = useApiQuery(queryKeys.runRooms(runId, roomsAsked), (signal) =>
+    roomsAsked ? api.getRooms(runId, signal) : Promise.resolve(NO_ROOMS),
+  );
   const zoomSummary = useMemo(() => runRangeSummary(runId), [runId]);
   // What the distribution offers: the summary's latencies once ended, else those any second so far measured.
   const latencies = useMemo(() => distributionMetrics(run?.summary ? [run.summary] : points), [run?.summary, points]);
@@ -137,6 +144,7 @@ export function RunDetail({ runId }: { runId: string }) {
           counted={run.summary?.errorsByKind}
         />
       )}
+      {rooms.data && <RoomsTable rooms={rooms.data} />}
       {run.status !== "queued" && points.length > 0 && (
         <Suspense fallback={null}>
           <LatencyDistribution runId={run.id} metrics={latencies} live={!ended} />

@@ -90,6 +90,7 @@ export function ConfirmButton({
             {pending ? "Please wait…" : confirmLabel}
           </button>
           {/* Focus starts on Cancel, so a stray Enter does not confirm. */}
+          {/* biome-ignore lint/a11y/noAutofocus: a confirm dialog opens on the harmless choice, as the dialog pattern asks. */}
           <button className="button" type="button" onClick={() => dialog.current?.close()} autoFocus>
             Cancel
           </button>

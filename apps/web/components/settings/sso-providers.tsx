@@ -103,8 +103,8 @@ function ProviderCard({
             <dt>Signing certificate</dt>
             <dd>
               {provider.saml.certificateSha256 ? `SHA-256 ${provider.saml.certificateSha256.slice(0, 23)}…` : "none"}
-              {provider.saml.certificateExpires && `, expires ${provider.saml.certificateExpires.slice(0, 10)}`};
-              assertions must be signed
+              {provider.saml.certificateExpires && `, expires ${provider.saml.certificateExpires.slice(0, 10)}`}
+              {"; assertions must be signed"}
             </dd>
             <dt>ACS URL to register</dt>
             <dd>

@@ -14,6 +14,7 @@ export function CodeBlock({
 }) {
   return (
     <div className="command">
+      {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: a pre that scrolls is named for screen readers; axe checks it in the journeys. */}
       <pre className={wrap ? "wrap" : "scroll"} tabIndex={wrap ? undefined : 0} aria-label={wrap ? undefined : label}>
         <code data-testid={testId}>{text}</code>
       </pre>

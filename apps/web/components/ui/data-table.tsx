@@ -25,10 +25,10 @@ export function DataTable({
   return (
     // A frame that may scroll sideways (on a phone) is a named region a keyboard can reach and scroll (axe's
     // scrollable-region-focusable): not every table has a link or button inside to focus.
-    <div
+    <section
       className={className ? `table-wrap ${className}-wrap` : "table-wrap"}
-      role="region"
       aria-label={caption}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard (above).
       tabIndex={0}
     >
       <table className={className ? `data ${className}` : "data"} data-testid={testId}>
@@ -53,6 +53,6 @@ export function DataTable({
         </thead>
         <tbody>{children}</tbody>
       </table>
-    </div>
+    </section>
   );
 }

@@ -220,9 +220,9 @@ describe("capacity evidence", () => {
 
   it("lists the estimate, the breaking step, the knee and the USL parameters", () => {
     const facts = Object.fromEntries(capacityFacts(capacity).map((f) => [f.label, f.value]));
-    expect(facts["Holds"]).toBe("15 clients");
+    expect(facts.Holds).toBe("15 clients");
     expect(facts["Broke at"]).toBe("20 clients");
-    expect(facts["Knee"]).toBe("15 clients");
+    expect(facts.Knee).toBe("15 clients");
     expect(facts["R² (goodness of fit)"]).toBe("0.970");
     expect(facts["Trust the fit up to"]).toBe("30 clients");
   });

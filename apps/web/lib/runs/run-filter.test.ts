@@ -3,7 +3,6 @@ import type { RunView } from "@throng/protocol/run";
 import { EMPTY_RUN_FILTER, parseRunFilter, runFilterQuery, runsQueryOf, shownPage } from "./run-filter";
 
 const PLAN_A = "00000000-0000-4000-8000-00000000000a";
-const PLAN_B = "00000000-0000-4000-8000-00000000000b";
 
 function run(index: number, patch: Partial<RunView> = {}): RunView {
   return {

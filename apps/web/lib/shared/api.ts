@@ -13,6 +13,7 @@ import { OrgSchedulesView, PlanScheduleView, type SetPlanSchedule } from "@thron
 import { RunView } from "@throng/protocol/run";
 import { RunServerSeries } from "@throng/protocol/server-watch";
 import { RunErrorSamples } from "@throng/protocol/error-samples";
+import { RunRooms } from "@throng/protocol/rooms";
 import { LatencyDistribution } from "@throng/protocol/latency-distribution";
 import { TrialView, type TryPlan } from "@throng/protocol/session-trial";
 import { SeriesAnswer } from "./series-answer";
@@ -98,6 +99,8 @@ export const api = {
     apiRequest("GET", path("runs", runId, "server"), RunServerSeries, undefined, signal),
   getErrorSamples: (runId: string, signal?: AbortSignal) =>
     apiRequest("GET", path("runs", runId, "errors"), RunErrorSamples, undefined, signal),
+  getRooms: (runId: string, signal?: AbortSignal) =>
+    apiRequest("GET", path("runs", runId, "rooms"), RunRooms, undefined, signal),
   /** A latency metric's distribution and heatmap over the run, or over the seconds `from`..`to` of it (to exclusive). */
   getDistribution: (
     runId: string,

@@ -2,7 +2,7 @@
 // "\r\n", "\x00". The schema keeps hex; the form offers the text beside it so nobody converts by hand.
 
 const ESCAPES: Record<string, number> = { r: 0x0d, n: 0x0a, t: 0x09, "0": 0x00, "\\": 0x5c };
-const NAMED: Record<number, string> = { 0x0d: "\\r", 0x0a: "\\n", 0x09: "\\t", 0x5c: "\\\\" };
+const NAMED: Record<number, string> = { 13: "\\r", 10: "\\n", 9: "\\t", 92: "\\\\" };
 
 /** Text with \r \n \t \0 \\ and \xNN escapes as lowercase hex bytes (other characters as UTF-8). */
 export function textToHex(text: string): string {

@@ -1,11 +1,11 @@
 import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
 import {
-  MetricsExportSettings,
+  type MetricsExportSettings,
   MetricsSink,
   PutMetricsExportSink,
   type MetricsExportSinkView,
 } from "@throng/protocol/metrics-export";
-import { PlanSpec } from "@throng/protocol/plan";
+import type { PlanSpec } from "@throng/protocol/plan";
 import { RunStatus, RunSummary } from "@throng/protocol/run";
 import { SeriesPoint } from "@throng/protocol/snapshot";
 import type { Repos } from "@throng/db/repos";
@@ -60,6 +60,7 @@ function toSinkView(row: MetricsSinkRow): MetricsExportSinkView {
  * at rest, shown only as set or not), and the workers' steps: a live run's settled seconds every few seconds, the
  * rest and the summary when it ends. Progress is a watermark per run and sink, so a step may run twice.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a factory of short methods over one set of dependencies; its length is the count of methods, not one long procedure.
 export function createMetricsExportService(deps: {
   repos: Repos;
   jobs: Jobs;

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { createDb, type Db } from "@throng/db/client";
-import { createRepos, type Repos } from "@throng/db/repos";
+import { createDb } from "@throng/db/client";
+import { createRepos } from "@throng/db/repos";
 import { useTestDatabase } from "@throng/db/vitest-database";
 import type { LiveEnvelope } from "@throng/protocol/run";
 import type { MetricSnapshot, SeriesPoint } from "@throng/protocol/snapshot";

@@ -6,6 +6,7 @@ import { publishLive } from "../runs/live";
 import type { PointStages, TracedSnapshot } from "./ingest-stages";
 import { createMerge, storedSnapshot, type Merge } from "@throng/wire/snapshot-merge";
 import { keepErrorSamples } from "./error-samples";
+import { keepRooms } from "./rooms";
 import { createLateSeconds } from "./late-seconds";
 import { createSnapshotBatcher } from "./snapshot-batch";
 
@@ -323,6 +324,7 @@ export function createIngestService(deps: {
       const fresh = await batcher.submit({ orgId, runId, row });
       // Before the ack, fresh or not: a snapshot re-sent because its samples failed to store keeps them then.
       await keepErrorSamples(repos, orgId, runId, agentId, snapshot.errorSamples);
+      await keepRooms(repos, orgId, runId, agentId, snapshot.seq, snapshot.rooms);
       // Before the ack: a run that closed meanwhile is judged again, or the agent sends this snapshot again.
       await late?.stored(orgId, runId);
       if (traced) {

@@ -39,7 +39,7 @@ export function createServerSampleIngest(deps: { repos: Repos; bus: Bus; log: Lo
   return {
     async ingest(orgId: string, agentId: string, sample: ServerSample): Promise<ServerSampleIngestResult> {
       const shard = await repos.runs.getShard(orgId, sample.runId, agentId);
-      if (!shard || shard.role !== "watch") return "unknown-run";
+      if (shard?.role !== "watch") return "unknown-run";
       const { runId, ...rest } = sample;
       const row = { agentId, seq: sample.seq, second: Math.floor(sample.intervalStart / 1000), sample: rest };
       if (!(await repos.serverSamples.insert(orgId, runId, row))) return "duplicate";

@@ -159,7 +159,7 @@ export function createNotificationService(deps: {
      */
     async deliver(orgId: string, deliveryId: string, final: boolean): Promise<void> {
       const delivery = await repos.notifications.getDelivery(orgId, deliveryId);
-      if (!delivery || delivery.status !== "pending" || !deps.post) return;
+      if (delivery?.status !== "pending" || !deps.post) return;
       const channel = await repos.notifications.getChannel(orgId, delivery.channelId);
       if (!channel) return; // deleted meanwhile: its deliveries went with it
       const body = await deliveryBody(orgId, NotificationKind.parse(channel.kind), delivery);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ThrongError } from "@throng/protocol/errors";
+import type { ThrongError } from "@throng/protocol/errors";
 import { OrgSettings } from "@throng/protocol/orgs";
 import { PlanSpec } from "@throng/protocol/plan";
 import { checkPlanAgainstSettings, httpStepAddress, ruleMatches, targetAddress } from "./target-policy";

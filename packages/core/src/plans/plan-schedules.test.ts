@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ThrongError } from "@throng/protocol/errors";
+import type { ThrongError } from "@throng/protocol/errors";
 import { cronProblem, nextRuns } from "./plan-schedules";
 
 describe("when a plan's schedule fires", () => {

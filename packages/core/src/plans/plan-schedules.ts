@@ -2,7 +2,7 @@ import { CronExpressionParser } from "cron-parser";
 import { parseOrThrow, ThrongError } from "@throng/protocol/errors";
 import { cronInWords } from "@throng/protocol/cron-words";
 import {
-  PlanScheduleView,
+  type PlanScheduleView,
   SetPlanSchedule,
   type NextScheduledRun,
   type OrgScheduleView,

@@ -20,6 +20,7 @@ import { toRunView } from "../runs/run-view";
 import { errorSamplesCsv, seriesCsv } from "./series-csv";
 import { serverSeriesOf } from "../metrics/server-watch";
 import { errorSamplesOf } from "../metrics/error-samples";
+import { roomsOf } from "../metrics/rooms";
 import type { RunRangeQuery, RunRangeSummary } from "@throng/protocol/run-range";
 import { rangeSeconds, startSecond, summariseRange } from "./range-summary";
 import type { DistributionQuery, LatencyDistribution } from "@throng/protocol/latency-distribution";
@@ -80,11 +81,13 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
     // fields are masked (plan-secrets.ts). The run and the plan themselves are shown as written to the org's members.
     const run = { ...view, spec: maskPlanSecrets(view.spec) };
     const errors = await errorSamplesOf(repos, orgId, runId, run.startedAt);
+    const rooms = run.spec.scenario.kind === "movement-sync" ? await roomsOf(repos, orgId, runId) : undefined;
     return {
       run,
       series,
       ...(run.spec.watch ? { server: await serverSeriesOf(repos, orgId, runId) } : {}),
       errorSamples: errors.samples,
+      ...(rooms ? { rooms } : {}),
     };
   }
 

@@ -53,7 +53,7 @@ export function seriesCsv(points: readonly SeriesPoint[]): string {
   const columns = points.some((p) => p.kcpWireBytesSent !== undefined) ? [...COLUMNS, ...KCP_COLUMNS] : COLUMNS;
   const header = columns.map(([name]) => name).join(",");
   const rows = points.map((p) => columns.map(([, pick]) => cell(pick(p))).join(","));
-  return [header, ...rows].join("\n") + "\n";
+  return `${[header, ...rows].join("\n")}\n`;
 }
 
 const SAMPLE_COLUMNS: [string, (s: ErrorSampleView) => unknown][] = [
@@ -71,5 +71,5 @@ const SAMPLE_COLUMNS: [string, (s: ErrorSampleView) => unknown][] = [
 export function errorSamplesCsv(samples: readonly ErrorSampleView[]): string {
   const header = SAMPLE_COLUMNS.map(([name]) => name).join(",");
   const rows = samples.map((s) => SAMPLE_COLUMNS.map(([, pick]) => cell(pick(s))).join(","));
-  return [header, ...rows].join("\n") + "\n";
+  return `${[header, ...rows].join("\n")}\n`;
 }

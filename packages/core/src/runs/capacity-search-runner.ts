@@ -101,7 +101,7 @@ export function createCapacitySearchRunner(deps: {
     /** Worker, after a step's end: judge it on every agent's seconds, then store and send the next level (or end the run). */
     async decide(orgId: string, runId: string, stepIndex: number, attempt: number): Promise<void> {
       const run = await repos.runs.get(orgId, runId);
-      if (!run || !run.startAt || !LIVE_RUN_STATUSES.includes(run.status)) return;
+      if (!run?.startAt || !LIVE_RUN_STATUSES.includes(run.status)) return;
       const spec = run.spec;
       const search = autoSearchOf(spec.load);
       if (!search) return;

@@ -16,6 +16,8 @@ import { placeRun } from "./agent-selection";
 import { toRunView } from "./run-view";
 import { serverSeriesOf } from "../metrics/server-watch";
 import { errorSamplesOf } from "../metrics/error-samples";
+import { roomsOf } from "../metrics/rooms";
+import { NO_ROOMS, type RunRooms } from "@throng/protocol/rooms";
 import type { RunErrorSamples } from "@throng/protocol/error-samples";
 import { printedDistributions, runDistribution } from "../metrics/latency-distribution";
 import type { DistributionQuery, LatencyDistribution } from "@throng/protocol/latency-distribution";
@@ -126,6 +128,12 @@ export function createRunService(deps: {
     async errorSamples(actor: Actor, runId: string): Promise<RunErrorSamples> {
       const run = await get(actor, runId);
       return errorSamplesOf(repos, actor.orgId, runId, run.startedAt);
+    },
+
+    /** movement-sync: the worst rooms across the run's agents and the spread over all (agent/PROTOCOL.md §5.3). */
+    async rooms(actor: Actor, runId: string): Promise<RunRooms> {
+      await get(actor, runId);
+      return (await roomsOf(repos, actor.orgId, runId)) ?? NO_ROOMS;
     },
 
     /**

@@ -136,6 +136,7 @@ function providerView(config: SsoConfig, samlMetadata: SamlMetadataReader, row: 
  * The Single sign-on settings: email domains proven by DNS, identity providers (their secrets sealed, never
  * answered back) and "Require SSO". Admins and owners change them; every change is audit-logged.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a factory of short methods over one set of dependencies; its length is the count of methods, not one long procedure.
 export function createSsoSettings(deps: SsoSettingsDeps) {
   const { sso, audit, sealer, clock, config } = deps;
   const view = (row: SsoProviderRow) => providerView(config, deps.samlMetadata, row);
