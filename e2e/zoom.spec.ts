@@ -1,7 +1,9 @@
 // Looking closer at a finished run (issue 28 §1): a drag across one chart zooms every chart of the run page into
 // those seconds, the range goes to the URL (?from=&to=) and survives a reload, the summary is recomputed for it by
 // the API ("for 2 s – 6 s"), Reset zooms out, and a note's timed line is marked on every chart with its words on
-// hover and focus. Screenshots go to e2e/artifacts/zoom-*.png.
+// hover and focus; the cursors move together on every chart; the report's PDF button says the PDF is the whole
+// run's; a share link opened with the range zooms its charts and its latency distribution; Compare's charts zoom
+// the same way. Screenshots go to e2e/artifacts/zoom-*.png.
 import { join } from "node:path";
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./support/test";
@@ -25,6 +27,22 @@ const shot = (name: string) => journey.page().screenshot({ path: join(artifacts,
 /** The x range a chart's plot shows, as its draw left it on the plot ("min..max", epoch seconds). */
 const xRange = (chart: Locator) => chart.locator(".uplot").getAttribute("data-x-range");
 
+/**
+ * The second a chart's vertical cursor line points at (epoch seconds, from where it stands on the plot and the
+ * plot's x range), or null while it is off the plot. Charts' plots differ in width (their y axes do), so synced
+ * cursors agree in seconds, not in pixels.
+ */
+async function cursorSecond(chart: Locator): Promise<number | null> {
+  return chart.locator(".uplot").evaluate((plot) => {
+    const line = plot.querySelector<HTMLElement>(".u-cursor-x");
+    const over = plot.querySelector<HTMLElement>(".u-over");
+    const left = /translate\((-?[\d.]+)px/.exec(line?.style.transform ?? "")?.[1];
+    if (!line || !over || line.classList.contains("u-off") || left === undefined) return null;
+    const [min, max] = (plot.dataset.xRange ?? "").split("..").map(Number) as [number, number];
+    return min + (Number(left) / over.clientWidth) * (max - min);
+  });
+}
+
 /** Drags across the plot of `chart` from `fromShare` to `toShare` of its width, as a person zooms. */
 async function drag(page: Page, chart: Locator, fromShare: number, toShare: number) {
   const over = chart.locator(".u-over");
@@ -44,7 +62,7 @@ test("zoom: a drag on one chart zooms every chart and the summary, kept in the U
   await signUp(page, "Zoomer", "zoom");
   await enrolAgent(page, start, join(scratch, "agent.json"));
   const targetUrl = await startTarget();
-  const { runIds } = await finishedPingPongRuns(page, { name: `Zoom ${stamp}`, targetUrl, durationSec: 8, count: 1 });
+  const { runIds } = await finishedPingPongRuns(page, { name: `Zoom ${stamp}`, targetUrl, durationSec: 8, count: 2 });
   const runId = runIds[0]!;
   // A note whose second line is timed: marked at 3 s on every chart.
   await json(
@@ -133,5 +151,62 @@ test("zoom: a drag on one chart zooms every chart and the summary, kept in the U
   await page.goto(url(`/runs/${runId}/report?from=${from}&to=${to}`));
   await expect(page.getByTestId("chart-rtt").locator(".uplot")).toHaveAttribute("data-x-range", zoomedX!);
   await expect(page.getByTestId("run-summary").getByTestId("summary-range")).toHaveText(` for ${from} s – ${to} s`);
+  // The PDF is the whole run's document: on a zoomed report its button says so.
+  await expect(page.getByTestId("download-pdf")).toHaveText("Download PDF (whole run)");
+  // One cursor across the charts: pointing at a second on the round trips shows it on the connections chart.
+  const reportRtt = page.getByTestId("chart-rtt");
+  const reportConnections = page.getByTestId("chart-connections");
+  const over = reportRtt.locator(".u-over");
+  await over.scrollIntoViewIfNeeded();
+  const box = (await over.boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
+  const pointed = await cursorSecond(reportRtt);
+  expect(pointed).not.toBeNull();
+  // The same second on the other chart (to a pixel's worth: a zoomed plot is ~4 s over ~1,000 px).
+  await expect
+    .poll(async () => Math.abs(((await cursorSecond(reportConnections)) ?? Number.NaN) - pointed!))
+    .toBeLessThan(0.05);
   await shot("report-zoomed");
+  await page.mouse.move(0, 0);
+
+  // A share link opened with the range: its charts, summary and latency distribution are the range's.
+  const link = await json<{ url: string }>(
+    await page.request.post(url(`/api/runs/${runId}/share-links`), { data: {}, ...write }),
+    "share link",
+  );
+  const sharePath = new URL(link.url).pathname;
+  await page.goto(url(`${sharePath}?from=${from}&to=${to}`));
+  await expect(page.getByTestId("chart-rtt").locator(".uplot")).toHaveAttribute("data-x-range", zoomedX!);
+  await expect(page.getByTestId("run-summary").getByTestId("summary-range")).toHaveText(` for ${from} s – ${to} s`);
+  const shared = page.getByTestId("latency-distribution");
+  await expect(shared.getByTestId("distribution-range")).toContainText(/^Seconds 0:0\d to 0:0\d of the run/);
+  await expect(shared.getByTestId("distribution-stats")).toHaveText(/^[\d,.\s]+ samples · p50 /);
+  const sharedSamples = (await shared.getByTestId("distribution-stats").textContent())!.split(" samples")[0];
+  await expect(shared.getByTestId("latency-heatmap")).toHaveAttribute(
+    "data-painted",
+    sharedSamples!.replace(/[^\d]/g, ""),
+  );
+  await shot("share-zoomed");
+  await page.getByTestId("zoom-reset").click();
+  await expect(shared.getByTestId("distribution-range")).toContainText("The whole run");
+  await expect(shared.getByTestId("distribution-stats")).not.toHaveText(new RegExp(`^${sharedSamples} samples`));
+
+  // Compare: its charts (seconds since each run's start) zoom together too, kept in the URL, and reset.
+  await page.goto(url(`/compare?ids=${runIds.join(",")}`));
+  const compared = page.getByTestId("compare-chart");
+  await expect(compared).toHaveCount(3);
+  const compareWhole = await compared.first().locator(".uplot").getAttribute("data-x-range");
+  await drag(page, compared.first(), 0.3, 0.75);
+  await expect(page).toHaveURL(/[?&]from=\d+&to=\d+/);
+  const compareQuery = new URL(page.url()).searchParams;
+  const [cFrom, cTo] = [Number(compareQuery.get("from")), Number(compareQuery.get("to"))];
+  expect(cTo).toBeGreaterThan(cFrom);
+  await expect(page.getByTestId("zoom-range")).toContainText("since each run's start");
+  await expect(compared.first().locator(".uplot")).toHaveAttribute("data-x-range", `${cFrom - 0.5}..${cTo - 0.5}`);
+  for (const chart of await compared.all())
+    await expect(chart.locator(".uplot")).toHaveAttribute("data-x-range", `${cFrom - 0.5}..${cTo - 0.5}`);
+  await shot("compare-zoomed");
+  await page.getByTestId("zoom-reset").click();
+  await expect(page).not.toHaveURL(/from=/);
+  await expect(compared.first().locator(".uplot")).toHaveAttribute("data-x-range", compareWhole!);
 });

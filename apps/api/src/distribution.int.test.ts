@@ -1,9 +1,11 @@
 // A latency metric's distribution and heatmap (issue 28 §1): GET /api/runs/:id/distribution merges the stored
-// per-second histograms of the run or of a range, answers only its own organisation, and names a bad query field.
+// per-second histograms of the run or of a range, answers only its own organisation, and names a bad query field;
+// its share-link twin answers the same for the link's run and refuses a revoked or forged link.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
 import { LatencyDistribution } from "@throng/protocol/latency-distribution";
 import { RunView } from "@throng/protocol/run";
+import { ShareLinkCreated } from "@throng/protocol/report";
 import { encodeValues } from "@throng/core/metrics/histogram";
 import { connectTestAgent, helloWith, type TestAgent } from "./testing/test-agent";
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
@@ -142,5 +144,32 @@ describe("GET /api/runs/:id/distribution", () => {
     const answer = await stranger.request("GET", `/api/runs/${runId}/distribution?metric=rtt`);
     expect(answer.status).toBe(404);
     expect(JSON.stringify(answer.json)).not.toMatch(/count/);
+  });
+});
+
+describe("GET /api/public/reports/:token/distribution", () => {
+  it("answers the shared run's distribution as the signed-in route does, for the run and a range", async () => {
+    const link = ShareLinkCreated.parse((await user.request("POST", `/api/runs/${runId}/share-links`, {})).json);
+    for (const query of ["metric=rtt", "metric=rtt&from=2&to=4", "metric=connect"]) {
+      const shared = await fetch(`${api.url}/api/public/reports/${link.token}/distribution?${query}`);
+      expect(shared.status, query).toBe(200);
+      const signedIn = (await user.request("GET", `/api/runs/${runId}/distribution?${query}`)).json;
+      expect(LatencyDistribution.parse(await shared.json()), query).toEqual(LatencyDistribution.parse(signedIn));
+    }
+    const half = await fetch(`${api.url}/api/public/reports/${link.token}/distribution?metric=rtt&from=3`);
+    expect(half.status).toBe(400);
+    expect(await half.text()).toMatch(/from and to together/);
+  });
+
+  it("refuses a forged or revoked link with the report's own 404, saying nothing of the run", async () => {
+    const link = ShareLinkCreated.parse((await user.request("POST", `/api/runs/${runId}/share-links`, {})).json);
+    expect((await user.request("DELETE", `/api/share-links/${link.id}`)).status).toBe(204);
+    for (const token of [link.token, "thr_shr_forged_abcdef"]) {
+      const refused = await fetch(`${api.url}/api/public/reports/${token}/distribution?metric=rtt`);
+      expect(refused.status, token).toBe(404);
+      const body = await refused.text();
+      expect(body).toMatch(/unknown, expired or revoked/);
+      expect(body).not.toMatch(/count|runId/);
+    }
   });
 });

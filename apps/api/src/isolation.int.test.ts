@@ -157,6 +157,7 @@ const PUBLIC = [
   "GET /api/public/reports/:token",
   "GET /api/public/reports/:token/report.pdf",
   "GET /api/public/reports/:token/summary",
+  "GET /api/public/reports/:token/distribution",
   "GET /health",
   "GET /api/auth/*",
   "POST /api/auth/*",

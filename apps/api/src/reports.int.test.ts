@@ -9,7 +9,7 @@ import { EstimateView, RunComparison, ShareLinkCreated, TargetView } from "@thro
 import { encodeValues } from "@throng/core/metrics/histogram";
 import { parseApiEnv } from "./env";
 import { createPdfRenderer } from "./pdf/pdf-renderer";
-import { reportHeadline } from "./pdf/report-html";
+import { reportHeadline, WHOLE_RUN } from "./pdf/report-html";
 import { connectTestAgent, helloWith, type TestAgent } from "./testing/test-agent";
 import { ensurePdfText, pdfText } from "./testing/pdf-text";
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
@@ -320,8 +320,10 @@ describe("reports, exports and sharing", () => {
     // SLOs by name, not by metric id.
     expect(text).toMatch(/Round trip p99 below 10 ms 20(\.\d+)? ms/);
     expect(text).not.toContain("rtt-p99-ms");
+    // The PDF is the whole run's document, and says so on its first page (a zoom on the page does not narrow it).
+    expect(text).toContain(words(WHOLE_RUN));
     // The round trips' distribution, merged from the stored seconds: 3 s × 100 samples, and its heatmap.
-    expect(text).toContain("Latency distribution");
+    expect(text).toContain("Latency distribution (whole run)");
     expect(text).toMatch(/Round trips: 300 samples · p50 1(\.\d+)? ms · p90 1(\.\d+)? ms · p99 20(\.\d+)? ms/);
     expect(text).toContain("Round trips over time");
   }, 60_000);
@@ -370,11 +372,12 @@ describe("reports, exports and sharing", () => {
     const link = ShareLinkCreated.parse((await user.request("POST", `/api/runs/${runId}/share-links`, {})).json);
     const shared = await fetch(`${api.url}/api/public/reports/${link.token}/report.pdf`);
     expect(shared.status).toBe(200);
-    expect(
-      Buffer.from(await shared.arrayBuffer())
-        .subarray(0, 5)
-        .toString("latin1"),
-    ).toBe("%PDF-");
+    const bytes = new Uint8Array(await shared.arrayBuffer());
+    expect(Buffer.from(bytes.subarray(0, 5)).toString("latin1")).toBe("%PDF-");
+    // The shared PDF draws the run's distributions as the signed-in one does: 2 s × 100 round trips.
+    const text = (await pdfText(bytes)).replace(/\s+/g, " ");
+    expect(text).toContain("Latency distribution (whole run)");
+    expect(text).toMatch(/Round trips: 200 samples/);
     expect((await fetch(`${api.url}/api/public/reports/thr_shr_forged_abcdef/report.pdf`)).status).toBe(404);
     const stranger = await api.signUp("Stranger");
     const refused = await stranger.open(`/api/runs/${runId}/report.pdf`, new AbortController().signal);

@@ -104,8 +104,15 @@ export function history(seconds: number, now: number): SeriesPoint[] {
  * What GET /api/runs/:id/distribution answers for `seconds` of a soak's round trips: 20,000 a second around a
  * median that drifts with the same wave as the series, a slow tail, ten buckets a decade from 0.3 ms to 3 s, the
  * heatmap merged to at most 900 columns as the API merges it. Percentiles read from the buckets' cumulative counts.
+ * With a range (the zoom's ?from=&to=), the distribution of that many seconds.
  */
-export function distribution(seconds: number): LatencyDistribution {
+export function distribution(seconds: number, range?: { from: number; to: number }): LatencyDistribution {
+  // A range answers its own seconds, its columns numbered from its start, as the API does.
+  if (range) {
+    const part = distribution(range.to - range.from);
+    const columnStart = part.heatmap.columnStart.map((start) => start + range.from);
+    return { ...part, ...range, heatmap: { ...part.heatmap, columnStart } };
+  }
   const FIRST = 25;
   const WIDTH = 40;
   const perColumn = Math.max(1, Math.ceil(seconds / 900));

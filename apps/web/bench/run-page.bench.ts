@@ -2,10 +2,11 @@
 // Chromium, its API answered by Playwright routes with synthetic runs of 10 min, 1 h and 4 h at one point per
 // second (every series filled: 17 lines over 7 charts), the live stream replaced by a stub the bench feeds.
 // Measures: first series answer → every chart painted (what a reload mid-run costs), navigation → painted, the
-// longest main-thread task, one live second appended on top of the history (p50/p95/max of 60), and a zoom: a drag
-// across the first chart until every chart has painted the selected range. Then the latency distribution of the
-// same run read (its "Read the distribution so far" button): click → histogram and heatmap painted, and each
-// canvas's own drawing time.
+// longest main-thread task, one live second appended on top of the history (p50/p95/max of 60). Then the latency
+// distribution of the same run read (its "Read the distribution so far" button): click → histogram and heatmap
+// painted, and each canvas's own drawing time; then a zoom: a drag across the first chart until every chart has
+// painted the selected range, and until the distribution has painted the range's (read again for the new range).
+// The server's side of the same reads on 3,600 stored seconds in PostgreSQL is npm run bench:range.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { createServer } from "node:net";
@@ -148,26 +149,60 @@ function paintedWith(count: number): Promise<number> {
   });
 }
 
-/** In the page: resolves with the time from the next mouseup to the frame after every plot shows a new x range. */
-function zoomPainted(): Promise<number> {
+/**
+ * In the page: from the next mouseup, the time to the frame after every plot shows a new x range, and to the frame
+ * after the latency distribution's histogram and heatmap have painted the range's samples (their data-painted, the
+ * count drawn, leaves the whole run's); with the heatmap's own draw time for the range.
+ */
+function zoomPainted(): Promise<{ charts: number; distribution: number; heatmapDraw: number }> {
   const plots = () => [...document.querySelectorAll<HTMLElement>(".uplot")];
+  const canvases = () =>
+    ["distribution-histogram", "latency-heatmap"].map((id) =>
+      document.querySelector<HTMLElement>(`[data-testid=${id}]`),
+    );
   const before = plots().map((plot) => plot.dataset.xRange);
+  const painted = canvases().map((canvas) => canvas?.dataset.painted);
   let upAt = 0;
   document.addEventListener("mouseup", () => (upAt = performance.now()), { capture: true, once: true });
-  return new Promise((resolve) => {
+  const afterTwoFrames = () =>
+    new Promise<number>((resolve) =>
+      requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - upAt))),
+    );
+  const charts = new Promise<number>((resolve) => {
     const check = () => {
       const ranges = plots().map((plot) => plot.dataset.xRange);
       const zoomed =
         upAt > 0 && ranges.every((range, index) => range && range !== before[index] && range === ranges[0]);
       if (!zoomed) return requestAnimationFrame(check);
-      requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - upAt)));
+      afterTwoFrames().then(resolve);
     };
     check();
   });
+  const distribution = new Promise<number>((resolve) => {
+    const check = () => {
+      const now = canvases().map((canvas) => canvas?.dataset.painted);
+      if (upAt === 0 || now.some((count, index) => !count || count === painted[index]))
+        return requestAnimationFrame(check);
+      afterTwoFrames().then(resolve);
+    };
+    check();
+  });
+  return Promise.all([charts, distribution]).then(([chartsMs, distributionMs]) => ({
+    charts: chartsMs,
+    distribution: distributionMs,
+    heatmapDraw: Number(canvases()[1]?.dataset.paintMs),
+  }));
 }
 
-/** Drags across the middle third of the first chart, as a person zooms; answers mouseup → every chart zoomed. */
-async function zoom(page: import("@playwright/test").Page): Promise<number> {
+/**
+ * Drags across the middle third of the first chart, as a person zooms; answers mouseup → every chart zoomed, and
+ * mouseup → the distribution (read before) repainted for the range.
+ */
+async function zoom(
+  page: import("@playwright/test").Page,
+): Promise<{ charts: number; distribution: number; heatmapDraw: number }> {
+  // The distribution, read just before, scrolled the page down: the chart must be on screen for the mouse.
+  await page.locator(".u-over").first().scrollIntoViewIfNeeded();
   const box = (await page.locator(".u-over").first().boundingBox())!;
   const waiting = page.evaluate(zoomPainted);
   const y = box.y + box.height / 2;
@@ -180,6 +215,9 @@ async function zoom(page: import("@playwright/test").Page): Promise<number> {
 
 interface Sample {
   zoom: number;
+  /** Mouseup of the zoom → the range's histogram and heatmap painted; the heatmap's draw for the range. */
+  zoomDistribution: number;
+  zoomHeatmapDraw: number;
   dataToPaint: number;
   navToPaint: number;
   longestTask: number;
@@ -254,9 +292,12 @@ async function measure(browser: Browser, baseUrl: string, seconds: number): Prom
   await page.route(`**/api/runs/${RUN_ID}`, (route) => route.fulfill(json(liveRun(seconds, now))));
   await page.route(`**/api/runs/${RUN_ID}/series`, (route) => route.fulfill(json({ runId: RUN_ID, points })));
   const latencies = JSON.stringify(distribution(seconds));
-  await page.route(`**/api/runs/${RUN_ID}/distribution?*`, (route) =>
-    route.fulfill({ status: 200, contentType: "application/json", body: latencies }),
-  );
+  await page.route(`**/api/runs/${RUN_ID}/distribution?*`, (route) => {
+    const query = new URL(route.request().url()).searchParams;
+    const range = query.has("from") ? { from: Number(query.get("from")), to: Number(query.get("to")) } : undefined;
+    const body = range ? JSON.stringify(distribution(seconds, range)) : latencies;
+    return route.fulfill({ status: 200, contentType: "application/json", body });
+  });
   await page.goto(`${baseUrl}/runs/${RUN_ID}`);
   const painted = await page.evaluate(paintedWith, seconds);
   const initial = await page.evaluate(() => {
@@ -297,11 +338,14 @@ async function measure(browser: Browser, baseUrl: string, seconds: number): Prom
       ),
     );
   }
-  const zoomed = await zoom(page);
+  // The whole run's distribution first, then the zoom: its range is read again at once (the URL's range changed).
   const drawn = await measureDistribution(page, seconds);
+  const zoomed = await zoom(page);
   await context.close();
   return {
-    zoom: zoomed,
+    zoom: zoomed.charts,
+    zoomDistribution: zoomed.distribution,
+    zoomHeatmapDraw: zoomed.heatmapDraw,
     dataToPaint: painted - initial.seriesAt,
     navToPaint: painted,
     longestTask: initial.longestTask,
@@ -336,7 +380,7 @@ async function main() {
       );
       const decimal = (value: number) => `${value.toFixed(1)} ms`;
       drawRows.push(
-        `| ${label(seconds)} | ${samples[0]!.heatmapCells.toLocaleString("en-US")} | ${ms(median(samples.map((s) => s.distributionToPaint)))} | ${decimal(median(samples.map((s) => s.histogramDraw)))} | ${decimal(median(samples.map((s) => s.heatmapDraw)))} |`,
+        `| ${label(seconds)} | ${samples[0]!.heatmapCells.toLocaleString("en-US")} | ${ms(median(samples.map((s) => s.distributionToPaint)))} | ${decimal(median(samples.map((s) => s.histogramDraw)))} | ${decimal(median(samples.map((s) => s.heatmapDraw)))} | ${ms(median(samples.map((s) => s.zoomDistribution)))} | ${decimal(median(samples.map((s) => s.zoomHeatmapDraw)))} |`,
       );
     }
   } finally {
@@ -352,8 +396,10 @@ async function main() {
   console.log("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |");
   for (const row of rows) console.log(row);
   console.log(`\nLatency distribution of the same run (round trips), median of ${REPEATS} reads\n`);
-  console.log("| history | heatmap cells | click → histogram and heatmap painted | histogram draw | heatmap draw |");
-  console.log("| --- | ---: | ---: | ---: | ---: |");
+  console.log(
+    "| history | heatmap cells | click → histogram and heatmap painted | histogram draw | heatmap draw | zoom → range's histogram and heatmap painted | range's heatmap draw |",
+  );
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const row of drawRows) console.log(row);
 }
 

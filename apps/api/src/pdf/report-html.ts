@@ -253,6 +253,13 @@ function sloTable(f: PdfFormats, slos: NonNullable<RunView["verdict"]>["slos"]):
 const targetText = (target: PlanSpec["target"]) =>
   `${target.protocol} ${"url" in target ? target.url : `${target.host}:${target.port}`}`;
 
+/**
+ * What a PDF covers, said on its first page: the whole run, whatever range the report page was zoomed to (a zoom is
+ * a way of looking, kept in the page's link; the PDF is the run's document, the same for whoever prints it).
+ */
+export const WHOLE_RUN =
+  "This PDF covers the whole run, every second from its start to its end; a range zoomed on the report page is not narrowed here (share the page's link for that).";
+
 /** The printable report of one run, for a reader in `reader`'s locale and time zone (the runtime's own when left out). */
 export function reportHtml(
   report: RunReport,
@@ -334,6 +341,7 @@ export function reportHtml(
   return `<!doctype html><html lang="${escapeHtml(f.place.locale)}"><head><meta charset="utf-8"><title>Report: ${escapeHtml(run.planName)}</title><style>${STYLE}</style></head><body>
 <h1>Report: ${escapeHtml(run.planName)}</h1>
 <p class="muted">Run ${escapeHtml(run.id)} · ${escapeHtml(run.status)} · ${escapeHtml(runTimes(run, f.place.dateTime))}${by ? ` · by ${escapeHtml(by)}` : ""}</p>
+<p class="muted" data-scope="whole-run">${escapeHtml(WHOLE_RUN)}</p>
 <p class="headline">${escapeHtml(sharedHeadline(run, f))}</p>
 ${run.tags.length ? `<p class="muted">Tags: ${run.tags.map(escapeHtml).join(", ")}</p>` : ""}
 ${run.note ? `<h2>Note</h2><p class="note">${escapeHtml(run.note)}</p>` : ""}
@@ -349,7 +357,7 @@ ${
 ${figures.length ? `<h2>Figures</h2><div class="facts">${table(["Figure", "Value"], figures.slice(0, Math.ceil(figures.length / 2)))}${table(["Figure", "Value"], figures.slice(Math.ceil(figures.length / 2)))}</div>` : ""}
 <h2>Over time</h2>
 <div class="charts">${charts.join("\n")}</div>
-${distributions.some(({ distribution }) => distribution.stats.count > 0) ? `<h2>Latency distribution</h2><div class="charts">${distributionFigures(f, distributions)}</div>` : ""}
+${distributions.some(({ distribution }) => distribution.stats.count > 0) ? `<h2>Latency distribution (whole run)</h2><div class="charts">${distributionFigures(f, distributions)}</div>` : ""}
 ${cohortsHtml(f, run, series)}
 <h2>Plan</h2>${table(
     ["", ""],

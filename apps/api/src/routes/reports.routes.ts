@@ -2,6 +2,7 @@ import { z } from "zod";
 import { IdParams, TokenParams } from "@throng/protocol/api";
 import { RunReport } from "@throng/protocol/run";
 import { RunRangeQuery, RunRangeSummary } from "@throng/protocol/run-range";
+import { DistributionQuery, LatencyDistribution } from "@throng/protocol/latency-distribution";
 import {
   CompareQuery,
   CreateShareLink,
@@ -250,6 +251,24 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
   );
 
   app.get(
+    "/api/public/reports/:token/distribution",
+    {
+      schema: { params: TokenParams, querystring: DistributionQuery },
+      config: {
+        doc: {
+          summary:
+            "A shared run's latency distribution and heatmap over the run or the seconds from..to, without signing in",
+          access: "public",
+          response: LatencyDistribution,
+        },
+      },
+    },
+    async (request) => {
+      return reports.publicDistribution(request.params.token, request.query);
+    },
+  );
+
+  app.get(
     "/api/public/reports/:token/report.pdf",
     {
       schema: { params: TokenParams, querystring: ReportPdfQuery },
@@ -264,10 +283,10 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
       },
     },
     async (request, reply) => {
-      const report = await reports.publicReport(request.params.token);
+      const { report, distributions } = await reports.publicPrintedReport(request.params.token);
       const reader = request.query;
       await limitCaller(`address:${request.ip}`, reply, "export");
-      return sendReportPdf(reply, deps.pdf, report, { locale: reader.locale, timeZone: reader.tz });
+      return sendReportPdf(reply, deps.pdf, report, { locale: reader.locale, timeZone: reader.tz }, distributions);
     },
   );
 

@@ -24,7 +24,7 @@ export interface ChartZoom {
 
 const ChartZoomContext = createContext<ChartZoom | null>(null);
 
-/** The page's zoom, or null outside a run's page (the compare page's charts do not zoom). */
+/** The page's zoom, or null outside a run's page (Compare zooms its own charts, compare/compare-charts.tsx). */
 export function useChartZoom(): ChartZoom | null {
   return useContext(ChartZoomContext);
 }

@@ -2,14 +2,17 @@
 
 import { useState } from "react";
 import { apiFile, errorMessage } from "../../lib/shared/api-client";
+import { useChartZoom } from "../charts/chart-zoom";
 
 /**
  * Downloads the report as a PDF the API printed in Chromium, named by the API (plan and day). While it prints the
  * button says so; a refusal (no Chromium on the server, too many exports) shows the API's own words beside it.
+ * The PDF is the whole run's (report-html.ts says so on its first page): on a zoomed page the button says so too.
  */
 export function PdfDownloadButton({ url, fallbackName }: { url: string; fallbackName: string }) {
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  const zoomed = Boolean(useChartZoom()?.range);
 
   async function download() {
     setPending(true);
@@ -39,8 +42,9 @@ export function PdfDownloadButton({ url, fallbackName }: { url: string; fallback
         disabled={pending}
         aria-busy={pending}
         data-testid="download-pdf"
+        title={zoomed ? "The PDF covers the whole run, not only the zoomed seconds" : undefined}
       >
-        {pending ? "Preparing PDF…" : "Download PDF"}
+        {pending ? "Preparing PDF…" : zoomed ? "Download PDF (whole run)" : "Download PDF"}
       </button>
       {failure && (
         <span className="alert small" role="alert" data-testid="download-pdf-error">

@@ -35,7 +35,7 @@ interface ReportDocumentProps {
   actions?: ReactNode;
   /** Where the zoomed range's summary comes from: the run's route, or the share link's. */
   rangeSummary: { load: ChartZoom["loadSummary"]; key: ChartZoom["summaryKey"] };
-  /** Under the charts: the latency distribution, signed-in only (it reads the run's stored histograms). */
+  /** Under the charts: the latency distribution, read through the run's route or the share link's. */
   distribution?: ReactNode;
 }
 

@@ -1,12 +1,14 @@
 "use client";
 
-import { useMemo } from "react";
+import { Suspense, useMemo } from "react";
 import { useApiQuery } from "../../hooks/use-api-query";
 import { queryKeys } from "../../lib/shared/query-keys";
 import { reportApi } from "../../lib/shared/report-api";
 import { exportFileName } from "../../lib/reports/report-summary";
 import { PdfDownloadButton } from "./pdf-download-button";
 import { sharedRangeSummary } from "../charts/chart-zoom";
+import { distributionMetrics } from "../../lib/runs/latency-distribution";
+import { LatencyDistribution } from "../runs/latency-distribution";
 import { ReportDocument } from "./report-document";
 
 /**
@@ -33,6 +35,16 @@ export function ShareReport({ token }: { token: string }) {
     <ReportDocument
       report={report}
       rangeSummary={rangeSummary}
+      distribution={
+        <Suspense fallback={null}>
+          <LatencyDistribution
+            runId={report.run.id}
+            metrics={distributionMetrics(report.run.summary ? [report.run.summary] : report.series)}
+            live={false}
+            shareToken={token}
+          />
+        </Suspense>
+      }
       actions={
         <PdfDownloadButton url={reportApi.publicPdfUrl(token)} fallbackName={exportFileName(report.run, "pdf")} />
       }

@@ -15,6 +15,7 @@ import {
   legendCounts,
 } from "../../lib/runs/latency-distribution";
 import { queryKeys } from "../../lib/shared/query-keys";
+import { reportApi } from "../../lib/shared/report-api";
 import { readViewRange } from "../../lib/charts/view-range";
 
 interface LatencyDistributionProps {
@@ -23,19 +24,29 @@ interface LatencyDistributionProps {
   metrics: readonly string[];
   /** A live run reads its distribution when asked (each read merges every stored second), an ended one at once. */
   live: boolean;
+  /** On a share page: the link's token, the only permission, through which the distribution is read. */
+  shareToken?: string;
 }
 
 /**
  * A latency metric's distribution (bars per log bucket, p50/p90/p99/max lines) and heatmap over time, for the run
  * or the range in the URL (?from=&to=, the zoom's), merged on the server from the per-second HDR histograms.
  */
-export function LatencyDistribution({ runId, metrics, live }: LatencyDistributionProps) {
+export function LatencyDistribution({ runId, metrics, live, shareToken }: LatencyDistributionProps) {
   const range = readViewRange(useSearchParams());
   const [metric, setMetric] = useState(metrics[0] ?? "rtt");
   const [read, setRead] = useState(live ? 0 : 1);
   const chosen = metrics.includes(metric) ? metric : (metrics[0] ?? "rtt");
-  const answer = useApiQuery(queryKeys.distribution(runId, chosen, range, read), (signal) =>
-    read === 0 ? Promise.resolve(null) : api.getDistribution(runId, chosen, range, signal),
+  const answer = useApiQuery(
+    shareToken
+      ? queryKeys.sharedDistribution(shareToken, chosen, range)
+      : queryKeys.distribution(runId, chosen, range, read),
+    (signal) =>
+      read === 0
+        ? Promise.resolve(null)
+        : shareToken
+          ? reportApi.publicDistribution(shareToken, chosen, range, signal)
+          : api.getDistribution(runId, chosen, range, signal),
   );
   if (metrics.length === 0) return null;
   const distribution = answer.data;

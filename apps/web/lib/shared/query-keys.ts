@@ -26,6 +26,9 @@ export const queryKeys = {
   /** GET /api/runs/:id/distribution: one metric over the run (range null) or a range; `read` asks again on a live run. */
   distribution: (runId: string, metric: string, range: { from: number; to: number } | null, read: number) =>
     ["run", runId, "distribution", metric, range, read] as const,
+  /** GET /api/public/reports/:token/distribution: the same through a share link (an ended run: read once). */
+  sharedDistribution: (token: string, metric: string, range: { from: number; to: number } | null) =>
+    ["shared-report", token, "distribution", metric, range] as const,
   /** GET /api/runs/:id/summary?from=&to=: the run's summary over a zoomed range. */
   runRangeSummary: (runId: string, from: number, to: number) => ["run", runId, "summary", from, to] as const,
   /** GET /api/public/reports/:token/summary?from=&to=: the same through a share link. */

@@ -10,6 +10,7 @@ import {
   type SaveEstimate,
 } from "@throng/protocol/report";
 import { RunRangeSummary } from "@throng/protocol/run-range";
+import { LatencyDistribution } from "@throng/protocol/latency-distribution";
 import { apiRequest, type ResponseSchema } from "./api-client";
 
 /** `{ [key]: T[] }` answers, checked item by item with the protocol's schema (the web does not import zod). */
@@ -49,6 +50,22 @@ export const reportApi = {
   publicReport: (token: string, signal?: AbortSignal) =>
     apiRequest("GET", path("public", "reports", token), RunReport, undefined, signal),
   /** The shared run's summary over a zoomed range, with the link's token as the permission. */
+  /** The shared run's latency distribution over the run or a range: the run page's, through the link. */
+  publicDistribution: (
+    token: string,
+    metric: string,
+    range: { from: number; to: number } | null,
+    signal?: AbortSignal,
+  ) => {
+    const query = new URLSearchParams({ metric, ...(range && { from: String(range.from), to: String(range.to) }) });
+    return apiRequest(
+      "GET",
+      `${path("public", "reports", token)}/distribution?${query}`,
+      LatencyDistribution,
+      undefined,
+      signal,
+    );
+  },
   publicRangeSummary: (token: string, range: { from: number; to: number }, signal?: AbortSignal) =>
     apiRequest(
       "GET",

@@ -2,7 +2,17 @@
 // second): every bucket of every encoding lands in one log bucket of its column and of the whole, and the same
 // buckets go into one merged HDR histogram for the percentiles, so the counts sum to the histogram's total and the
 // markers are the HDR percentiles the report states. Never averaged.
-import { bucketOf, MAX_HEATMAP_COLUMNS, type LatencyDistribution } from "@throng/protocol/latency-distribution";
+import {
+  bucketOf,
+  distributionMetricName,
+  distributionMetrics,
+  distributionSource,
+  MAX_HEATMAP_COLUMNS,
+  type DistributionQuery,
+  type LatencyDistribution,
+} from "@throng/protocol/latency-distribution";
+import type { RunSummary } from "@throng/protocol/run";
+import type { Repos } from "@throng/db/repos";
 import { emptyHistogram, forEachEncodedBucket, latencyPercentiles } from "@throng/wire/snapshot-histogram";
 
 /** One agent's histogram of one second: its epoch second and its encoding. */
@@ -77,4 +87,50 @@ export function latencyDistribution(
     counts,
     heatmap: { secondsPerColumn: perColumn, columnStart, counts: heatmap, maxCount },
   };
+}
+
+/**
+ * A run's distribution of one latency metric over the range asked for, or the whole run (from its first second to its
+ * last stored one), read from its stored per-second histograms. The caller has checked who may read the run: the
+ * signed-in route through its organisation, the share page through its link.
+ */
+export async function runDistribution(
+  repos: Pick<Repos, "snapshots">,
+  orgId: string,
+  run: { id: string; startedAt: string | null },
+  query: DistributionQuery,
+): Promise<LatencyDistribution> {
+  const empty = latencyDistribution([], 0, { from: query.from ?? 0, to: query.to ?? 1 });
+  if (!run.startedAt) return { runId: run.id, metric: query.metric, ...empty };
+  // The run's seconds are numbered from the one its start falls in, as its charts number them.
+  const start = Math.floor(Date.parse(run.startedAt) / 1000);
+  const whole = query.from === undefined || query.to === undefined;
+  const from = whole ? 0 : query.from!;
+  const rows = await repos.snapshots.listLatencyHistograms(
+    orgId,
+    run.id,
+    distributionSource(query.metric),
+    start + from,
+    whole ? Number.MAX_SAFE_INTEGER : start + query.to!,
+  );
+  const to = whole ? Math.max(1, ...rows.map((row) => row.second - start + 1)) : query.to!;
+  return { runId: run.id, metric: query.metric, ...latencyDistribution(rows, start, { from, to }) };
+}
+
+/**
+ * What a printed report draws: each latency the run measured, as the report page offers them (at most four, round
+ * trips first), over the whole run: the PDF is the whole run's document whatever range the page was zoomed to.
+ */
+export async function printedDistributions(
+  repos: Pick<Repos, "snapshots">,
+  orgId: string,
+  run: { id: string; startedAt: string | null; summary?: RunSummary | null },
+): Promise<{ name: string; distribution: LatencyDistribution }[]> {
+  const metrics = distributionMetrics(run.summary ? [run.summary] : []).slice(0, 4);
+  return Promise.all(
+    metrics.map(async (metric) => ({
+      name: distributionMetricName(metric),
+      distribution: await runDistribution(repos, orgId, run, { metric }),
+    })),
+  );
 }

@@ -18,6 +18,8 @@ import { errorSamplesOf } from "../metrics/error-samples";
 import { roomsOf } from "../metrics/rooms";
 import type { RunRangeQuery, RunRangeSummary } from "@throng/protocol/run-range";
 import { rangeSeconds, startSecond, summariseRange } from "./range-summary";
+import type { DistributionQuery, LatencyDistribution } from "@throng/protocol/latency-distribution";
+import { printedDistributions, runDistribution } from "../metrics/latency-distribution";
 
 export const SHARE_LINK_PREFIX = "thr_shr_";
 const COMPARED: (keyof RunSummary)[] = [
@@ -234,6 +236,23 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
     async publicRangeSummary(token: string, range: RunRangeQuery): Promise<RunRangeSummary> {
       const link = await sharedRun(token);
       return rangeSummaryOf(link.orgId, link.runId, range);
+    },
+
+    /** A shared run's latency distribution (the run page's, GET /api/runs/:id/distribution), refused as its report is. */
+    async publicDistribution(token: string, query: DistributionQuery): Promise<LatencyDistribution> {
+      const link = await sharedRun(token);
+      const row = await repos.runs.get(link.orgId, link.runId);
+      if (!row) throw new ThrongError("not_found", `No run ${link.runId} in this organisation`);
+      return runDistribution(repos, link.orgId, { id: row.id, startedAt: row.startedAt?.toISOString() ?? null }, query);
+    },
+
+    /** A shared report and what its PDF draws of its distributions (the signed-in PDF's, over the whole run). */
+    async publicPrintedReport(
+      token: string,
+    ): Promise<{ report: RunReport; distributions: { name: string; distribution: LatencyDistribution }[] }> {
+      const link = await sharedRun(token);
+      const report = await this.publicReport(token);
+      return { report, distributions: await printedDistributions(repos, link.orgId, report.run) };
     },
   };
 }

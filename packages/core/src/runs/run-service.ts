@@ -18,14 +18,8 @@ import { errorSamplesOf } from "../metrics/error-samples";
 import { roomsOf } from "../metrics/rooms";
 import { NO_ROOMS, type RunRooms } from "@throng/protocol/rooms";
 import type { RunErrorSamples } from "@throng/protocol/error-samples";
-import { latencyDistribution } from "../metrics/latency-distribution";
-import {
-  distributionMetricName,
-  distributionMetrics,
-  distributionSource,
-  type DistributionQuery,
-  type LatencyDistribution,
-} from "@throng/protocol/latency-distribution";
+import { printedDistributions, runDistribution } from "../metrics/latency-distribution";
+import type { DistributionQuery, LatencyDistribution } from "@throng/protocol/latency-distribution";
 import { assertPlanCodecs } from "../plans/plan-codecs";
 import { assertPlanScriptStored } from "../scripts/plan-scripts";
 import type { ScriptService } from "../scripts/script-service";
@@ -141,42 +135,20 @@ export function createRunService(deps: {
     },
 
     /**
-     * A latency metric's distribution and heatmap over the range asked for, or the whole run (from its first second
-     * to its last stored one), from the stored per-second histograms merged (GET /api/runs/:id/distribution).
+     * A latency metric's distribution and heatmap over the range asked for, or the whole run, from the stored
+     * per-second histograms merged (GET /api/runs/:id/distribution). The route's schema parsed the query, once.
      */
     async distribution(actor: Actor, runId: string, query: DistributionQuery): Promise<LatencyDistribution> {
-      // The query was parsed once, by the route's schema (DistributionQuery): its strings are numbers here.
-      const run = await get(actor, runId);
-      const empty = latencyDistribution([], 0, { from: query.from ?? 0, to: query.to ?? 1 });
-      if (!run.startedAt) return { runId, metric: query.metric, ...empty };
-      // The run's seconds are numbered from the one its start falls in, as its charts number them.
-      const start = Math.floor(Date.parse(run.startedAt) / 1000);
-      const whole = query.from === undefined;
-      const first = start + (query.from ?? 0);
-      const after = whole ? Number.MAX_SAFE_INTEGER : start + query.to!;
-      const rows = await repos.snapshots.listLatencyHistograms(
-        actor.orgId,
-        runId,
-        distributionSource(query.metric),
-        first,
-        after,
-      );
-      const to = whole ? Math.max(1, ...rows.map((row) => row.second - start + 1)) : query.to!;
-      return { runId, metric: query.metric, ...latencyDistribution(rows, start, { from: query.from ?? 0, to }) };
+      return runDistribution(repos, actor.orgId, await get(actor, runId), query);
     },
 
-    /** What a printed report draws: each latency the run measured, as the report page offers them (at most four, round trips first). */
+    /** What a printed report draws: each latency the run measured, over the whole run (at most four). */
     async reportDistributions(
       actor: Actor,
-      run: Pick<RunView, "id" | "summary">,
+      run: Pick<RunView, "id" | "startedAt" | "summary">,
     ): Promise<{ name: string; distribution: LatencyDistribution }[]> {
-      const metrics = distributionMetrics(run.summary ? [run.summary] : []).slice(0, 4);
-      return Promise.all(
-        metrics.map(async (metric) => ({
-          name: distributionMetricName(metric),
-          distribution: await this.distribution(actor, run.id, { metric }),
-        })),
-      );
+      authorize(actor, "run.read");
+      return printedDistributions(repos, actor.orgId, run);
     },
 
     /** The server under test, as the plan's watchers sampled it, second by second, with its summary. */
