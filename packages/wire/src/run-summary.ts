@@ -1,6 +1,6 @@
 // A run's seconds and its summary from its stored snapshots, for the control plane and `throng-agent run` alike, so
 // both judge the same figures (docs/verdicts.md).
-import { AgentHealth, type SeriesPoint, type StoredSnapshot } from "@throng/protocol/snapshot";
+import { AgentHealth, type SeriesPoint, type SnapshotCounters, type StoredSnapshot } from "@throng/protocol/snapshot";
 import type { CohortSummary, RunSummary } from "@throng/protocol/run";
 import { cohortRows, mergeRows } from "./snapshot-merge";
 
@@ -50,12 +50,34 @@ function droppedConnections(closesByCause: Record<string, number> | undefined): 
   return Object.entries(closesByCause ?? {}).reduce((n, [cause, count]) => (cause === "agent" ? n : n + count), 0);
 }
 
+/**
+ * The seconds the rows cover and the most clients and open connections of any one of them (summed over its agents, as
+ * a series point sums them). Read from the counters alone: building the series for this merged every second's
+ * histograms again and was most of a one-hour range summary's time (bench:range).
+ */
+function secondPeaks(rows: readonly StoredSnapshot[]): { seconds: number; clients: number; connections: number } {
+  const bySecond = new Map<number, { clients: number; connections: number }>();
+  for (const row of rows) {
+    const second = bySecond.get(row.second) ?? { clients: 0, connections: 0 };
+    second.clients += row.clients;
+    // mergeRows has parsed every row's counters already: a row that is not a snapshot never gets here.
+    second.connections += (row.counters as SnapshotCounters).connectionsOpen;
+    bySecond.set(row.second, second);
+  }
+  const seconds = [...bySecond.values()];
+  return {
+    seconds: seconds.length,
+    clients: seconds.reduce((most, s) => Math.max(most, s.clients), 0),
+    connections: seconds.reduce((most, s) => Math.max(most, s.connections), 0),
+  };
+}
+
 /** Totals over the whole run from every stored snapshot; one histogram merge over all of them. */
 export function summariseRun(rows: readonly StoredSnapshot[]): RunSummary {
-  const series = buildSeries(rows);
   const all = mergeRows(rows);
   const totals = all.totals();
-  const durationMs = rows.length === 0 ? 0 : series.length * 1000;
+  const peaks = secondPeaks(rows);
+  const durationMs = rows.length === 0 ? 0 : peaks.seconds * 1000;
   const rtt = all.rtt();
   const latency = all.latency();
   const script = all.script();
@@ -64,8 +86,8 @@ export function summariseRun(rows: readonly StoredSnapshot[]): RunSummary {
   const { errorsByKind, closesByCause, ...scenario } = all.scenario();
   return {
     agents: totals.agents,
-    peakClients: Math.max(0, ...series.map((p) => p.clients)),
-    peakConnections: Math.max(0, ...series.map((p) => p.connections)),
+    peakClients: peaks.clients,
+    peakConnections: peaks.connections,
     durationSec: durationMs / 1000,
     messagesSent: totals.messagesSent,
     messagesReceived: totals.messagesReceived,
