@@ -1,3 +1,4 @@
+import type { FastifyReply } from "fastify";
 import { z } from "zod";
 import { IdParams, TokenParams } from "@throng/protocol/api";
 import { RunReport } from "@throng/protocol/run";
@@ -20,6 +21,14 @@ import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
 
 const NameParams = z.object({ name: z.string().min(1).max(100) });
+
+/** An export answered as a CSV file the browser saves under `filename`. */
+function sendCsv(reply: FastifyReply, filename: string, csv: string): FastifyReply {
+  return reply
+    .type("text/csv; charset=utf-8")
+    .header("content-disposition", `attachment; filename="${filename}"`)
+    .send(csv);
+}
 
 /** Reports, exports, comparisons, share links and saved capacity estimates. */
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: the plugin lists its routes, each a few lines over one core call.
@@ -68,10 +77,7 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
       const { actor, caller } = await resolveIdentity(request);
       await limitCaller(caller, reply, "export");
       const { id } = request.params;
-      return reply
-        .type("text/csv; charset=utf-8")
-        .header("content-disposition", `attachment; filename="run-${id}-errors.csv"`)
-        .send(await reports.errorsCsv(actor, id));
+      return sendCsv(reply, `run-${id}-errors.csv`, await reports.errorsCsv(actor, id));
     },
   );
 
@@ -113,10 +119,7 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
       const { actor, caller } = await resolveIdentity(request);
       await limitCaller(caller, reply, "export");
       const { id } = request.params;
-      return reply
-        .type("text/csv; charset=utf-8")
-        .header("content-disposition", `attachment; filename="run-${id}.csv"`)
-        .send(await reports.csv(actor, id));
+      return sendCsv(reply, `run-${id}.csv`, await reports.csv(actor, id));
     },
   );
 
