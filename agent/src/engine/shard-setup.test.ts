@@ -182,7 +182,9 @@ describe("raising the soft open-file limit to the hard one at start", () => {
         1_024,
         4_096,
         () => "throng-io.node not loaded",
-        (pid, limit) => void (asked = [pid, limit]),
+        (pid, limit) => {
+          asked = [pid, limit];
+        },
       ),
     );
     expect(asked).toEqual([process.pid, 4_096]);

@@ -207,7 +207,10 @@ export function createSnapshotBuilder(options: {
 
   const histogram = (name: OptionalHistogram) => {
     let found = optionalHistograms.get(name);
-    if (!found) optionalHistograms.set(name, (found = createLatencyHistogram()));
+    if (!found) {
+      found = createLatencyHistogram();
+      optionalHistograms.set(name, found);
+    }
     return found;
   };
   const count = (name: OptionalCounter, by = 1) => optionalCounters.set(name, (optionalCounters.get(name) ?? 0) + by);

@@ -95,7 +95,9 @@ describe("the native I/O path", () => {
     let accepted = 0;
     const { server, port } = await listen((socket) => {
       socket.on("error", () => {});
-      if ((accepted += 1) === 1) return;
+      accepted += 1;
+      if (accepted === 1) return;
+
       socket.write("tick");
       writtenAt = performance.now();
       // The process is busy (as an agent sending a slot's pings is) while the bytes wait in the client's socket.

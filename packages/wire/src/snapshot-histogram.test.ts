@@ -12,7 +12,11 @@ function libraryMerge(encoded: readonly string[]) {
 describe("addEncoded", () => {
   it("merges encoded histograms to the same counts, percentiles and max as decoding and adding them", () => {
     let seed = 7;
-    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+
     const encoded = Array.from({ length: 40 }, (_, i) =>
       encodeValues(
         Array.from({ length: 1 + (i % 7) * 30 }, () =>

@@ -67,7 +67,9 @@ function walkEncoded(
     other(hdr.decodeFromCompressedBase64(encoded, 64) as hdr.JsHistogram);
     return;
   }
-  const mapping = (reference ??= emptyHistogram());
+  reference ??= emptyHistogram();
+  const mapping = reference;
+
   const end = Math.min(bytes.length, HEADER_BYTES + payloadBytes);
   let at = HEADER_BYTES;
   let index = 0;

@@ -71,7 +71,10 @@ const RATE_COUNTERS = ["messagesSent", "messagesReceived", "bytesSent", "bytesRe
 /** Adds an encoded histogram into `name`'s merge, starting one on the first. */
 function addNamed<K>(merges: Map<K, hdr.JsHistogram>, name: K, encoded: string): void {
   let merged = merges.get(name);
-  if (!merged) merges.set(name, (merged = emptyHistogram()));
+  if (!merged) {
+    merged = emptyHistogram();
+    merges.set(name, merged);
+  }
   addEncoded(merged, encoded);
 }
 
@@ -158,7 +161,10 @@ export function createMerge(options: { health?: boolean } = {}) {
       if (keepHealth) health.push({ agentId: row.agentId, ...AgentHealth.parse(row.health) });
       for (const [name, part] of Object.entries(cohortsOf(row) ?? {})) {
         let cohort = cohorts.get(name);
-        if (!cohort) cohorts.set(name, (cohort = { merge: createMerge({ health: false }), applied: part.applied }));
+        if (!cohort) {
+          cohort = { merge: createMerge({ health: false }), applied: part.applied };
+          cohorts.set(name, cohort);
+        }
         cohort.applied = worstNetworkPath([cohort.applied, part.applied])!;
         cohort.merge.add(cohortRow(row, part));
       }

@@ -61,7 +61,12 @@ describe("latencyDistribution", () => {
     const result = latencyDistribution(rows(10), START, { from: 0, to: 10 });
     let cumulative = 0;
     const crossing = (share: number) =>
-      result.firstBucket + result.counts.findIndex((count) => (cumulative += count) >= share * result.stats.count);
+      result.firstBucket +
+      result.counts.findIndex((count) => {
+        cumulative += count;
+        return cumulative >= share * result.stats.count;
+      });
+
     cumulative = 0;
     expect(crossing(0.5)).toBe(bucketOf(result.stats.p50Ms! * 1000));
     cumulative = 0;

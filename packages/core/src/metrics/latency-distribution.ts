@@ -47,7 +47,10 @@ export function latencyDistribution(
     if (offset < range.from || offset >= range.to || !row.encoded) continue;
     const column = range.from + Math.floor((offset - range.from) / perColumn) * perColumn;
     let cells = columns.get(column);
-    if (!cells) columns.set(column, (cells = new Map()));
+    if (!cells) {
+      cells = new Map();
+      columns.set(column, cells);
+    }
     forEachEncodedBucket(row.encoded, (valueUs, count) => {
       merged.recordValueWithCount(valueUs, count);
       const bucket = bucketOf(valueUs);
