@@ -32,7 +32,8 @@ describe("latencyDistribution", () => {
     expect(result.stats.count).toBe(30 * 2 * 200);
     expect(result.counts.reduce((a, b) => a + b, 0)).toBe(result.stats.count);
     expect(result.heatmap.columnStart).toEqual(Array.from({ length: 30 }, (_, s) => s));
-    result.heatmap.counts.forEach((column) => expect(column.reduce((a, b) => a + b, 0)).toBe(400));
+    for (const column of result.heatmap.counts) expect(column.reduce((a, b) => a + b, 0)).toBe(400);
+
     const cells = result.heatmap.counts.flat();
     expect(result.heatmap.maxCount).toBe(Math.max(...cells));
     // The whole is the columns added up, bucket by bucket.
