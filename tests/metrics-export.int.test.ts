@@ -249,7 +249,6 @@ describe("metrics export to Prometheus remote write and OTLP", () => {
       sent += p.messagesSentPerSec;
       cumulative.set(p.t, sent);
     }
-
     const otlpSeries = otlpValues(runId);
     for (const [name, value] of Object.entries(expected)) {
       const want = points.flatMap((p) => (value(p) === null ? [] : [[p.t, value(p)!] as [number, number]]));

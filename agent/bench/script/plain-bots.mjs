@@ -72,7 +72,6 @@ measureWindow(
       measuring = true;
       latency.reset();
     }
-
     return { broadcasts, errors };
   },
   (counted, wallSec, cpuUs) => {

@@ -33,7 +33,6 @@ export function descriptorBudget(
         since += 1;
         return true;
       }
-
       known = count() ?? known;
       since = 0;
       if (known >= max) return false;

@@ -250,7 +250,6 @@ async function runEngines(assignment: RunAssignment, options: EngineOptions): Pr
   options.searchFeed?.onLevel((level) => tell({ type: "search-step", level }));
   if (options.onStart) options.onStart();
   const stop = () => tell({ type: "stop" });
-
   options.signal?.addEventListener("abort", stop, { once: true });
   let ended: ShardResult[];
   try {

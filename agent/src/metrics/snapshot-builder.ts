@@ -354,7 +354,6 @@ export function createSnapshotBuilder(options: {
         usedRecords.closesByCause = true;
         increment(closesByCause, cause, n);
       }
-
       for (const [name, n] of Object.entries(c.scriptCounts ?? {}))
         scriptCounts.set(name, (scriptCounts.get(name) ?? 0) + n);
       const add = (into: Histogram, encoded: string) => into.add(decodeHistogram(encoded));

@@ -199,7 +199,6 @@ describe("a scenario with a session", () => {
       n += 1;
       return [n % 2 === 0 ? "BAD" : "GOOD"];
     });
-
     const metrics = builder();
     const runner = createEchoFlood(
       { kind: "echo-flood", messageBytes: 4, reply: { expect: { regex: "^GOOD" } } },

@@ -99,7 +99,6 @@ export async function startScriptShard(
   const release = (list: (() => void)[]) => {
     for (const resolve of list.splice(0)) resolve();
   };
-
   const post = (message: ToScriptWorker) => !exited && worker.postMessage(message);
   const loaded = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(

@@ -86,7 +86,6 @@ export function agentPing(data: Buffer): Command | undefined {
   const hasRb = field(RB_FIELD);
   const rb = hasRb ? number() : undefined;
   if (hasRb && rb === undefined) return undefined;
-
   if (!field(PAD_FIELD)) return undefined;
   while (data[at] === 0x78 /* x */) at += 1;
   if (data.length !== at + 2 || data[at] !== 0x22 || data[at + 1] !== 0x7d) return undefined;

@@ -40,7 +40,6 @@ describe("FixedMessage", () => {
                 onOpen: () => {
                   for (let i = 0; i < 5; i += 1) connection.send(message);
                 },
-
                 onMessage: (data) => got.push(data.toString()) === 5 && void connection.close(),
                 onEnd: (end) => (end.error ? reject(end.error) : resolve(got)),
               });

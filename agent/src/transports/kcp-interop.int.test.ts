@@ -44,7 +44,6 @@ function exchange(
       onOpen: () => {
         for (const message of sent) connection!.send(message);
       },
-
       onMessage(data) {
         received.push(Buffer.from(data));
         if (received.length === expected) void connection!.close().then(() => resolve({ received, stats }));

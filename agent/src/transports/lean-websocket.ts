@@ -204,7 +204,6 @@ class LeanWebSocket implements TransportConnection, FrameSink, StreamSocketHandl
             this.resolveEnded = resolve;
           });
     const ended = this.ended;
-
     if (this.state === State.Upgrading) this.socket?.destroy();
     else if (this.state === State.Open) {
       this.state = State.Closing;

@@ -88,7 +88,6 @@ async function exchange(
       onOpen: () => {
         for (const message of messages) connection.send(message);
       },
-
       onMessage(message) {
         // A view of a reused buffer: copy it to keep it.
         received.push(Buffer.from(message));

@@ -97,7 +97,6 @@ describe("the native I/O path", () => {
       socket.on("error", () => {});
       accepted += 1;
       if (accepted === 1) return;
-
       socket.write("tick");
       writtenAt = performance.now();
       // The process is busy (as an agent sending a slot's pings is) while the bytes wait in the client's socket.

@@ -72,7 +72,6 @@ describe("UDP transport", () => {
       onOpen: () => {
         for (const m of ["a", "bb", "ccc"]) connection.send(m);
       },
-
       onMessage() {},
       onEnd() {},
     });

@@ -217,7 +217,6 @@ function subschemas(node: unknown, match: (schema: Schema) => boolean, found: Sc
     if (match(node as Schema)) found.push(node as Schema);
     for (const value of Object.values(node)) subschemas(value, match, found);
   }
-
   return found;
 }
 const matches = (schema: Schema | undefined, text: string) => new RegExp(String(schema?.pattern)).test(text);

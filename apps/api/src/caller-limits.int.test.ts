@@ -72,7 +72,6 @@ describe("per-caller rate limits on the costly calls (Redis, shared by every API
       },
       { what: "the run-start limit to reset", timeoutMs: 3_000, intervalMs: 250 },
     );
-
     expect(after).toBe(409);
   }, 30_000);
 

@@ -139,7 +139,6 @@ export function distribution(seconds: number, range?: { from: number; to: number
       cumulative += count;
       return cumulative >= share * total;
     });
-
     return Math.round(10 ** ((FIRST + i + 1) / 10)) / 1000;
   };
   const maxIndex = counts.findLastIndex((count) => count > 0);

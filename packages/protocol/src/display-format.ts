@@ -132,7 +132,6 @@ export function displayFormats(place: ReaderPlace = {}): DisplayFormats {
         format = new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
         fixed.set(digits, format);
       }
-
       return format.format(value);
     },
     rate: (value) => (value >= 100 ? integer(value) : number(1).format(value)),

@@ -16,7 +16,6 @@ describe("addEncoded", () => {
       seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
       return seed / 2 ** 31;
     };
-
     const encoded = Array.from({ length: 40 }, (_, i) =>
       encodeValues(
         Array.from({ length: 1 + (i % 7) * 30 }, () =>

@@ -69,7 +69,6 @@ function walkEncoded(
   }
   reference ??= emptyHistogram();
   const mapping = reference;
-
   const end = Math.min(bytes.length, HEADER_BYTES + payloadBytes);
   let at = HEADER_BYTES;
   let index = 0;

@@ -153,7 +153,6 @@ export function errorStatuses(route: DocumentedRoute): number[] {
   if (route.params) statuses.add(404);
   // Fastify reads a body on any method but GET/HEAD: too large or not JSON is refused before the handler.
   if (route.method !== "GET") for (const s of [413, 415]) statuses.add(s);
-
   return [...statuses].sort();
 }
 

@@ -32,7 +32,6 @@ function scriptContext(
       const value = await (typeof work === "function" ? work() : work);
       recorded.measured[name] ??= [];
       recorded.measured[name].push((performance.now() - started) * 1000);
-
       return value;
     },
     broadcast() {},

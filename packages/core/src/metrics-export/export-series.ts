@@ -123,7 +123,6 @@ function collector(labels: RunLabels, startMs?: number) {
         };
         series.set(key, entry);
       }
-
       entry.samples.push({ timestampMs, value });
     },
     series: () => [...series.values()],

@@ -55,7 +55,6 @@ describe("RTT histogram buckets", () => {
       cumulative += c;
       return cumulative >= 0.99 * count;
     });
-
     expect(p99Sec).toBeLessThanOrEqual(RTT_BUCKET_BOUNDS_SEC[crossing] ?? Infinity);
     expect(p99Sec).toBeGreaterThan(RTT_BUCKET_BOUNDS_SEC[crossing - 1] ?? 0);
   });

@@ -222,7 +222,6 @@ describe("metric ingest (real PostgreSQL)", () => {
       acked = true;
       return result;
     });
-
     await vi.waitFor(() => expect(published.map((e) => e.message.type)).toEqual(["point", "agent-health"]), {
       timeout: 5_000,
     });

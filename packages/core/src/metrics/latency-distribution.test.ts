@@ -33,7 +33,6 @@ describe("latencyDistribution", () => {
     expect(result.counts.reduce((a, b) => a + b, 0)).toBe(result.stats.count);
     expect(result.heatmap.columnStart).toEqual(Array.from({ length: 30 }, (_, s) => s));
     for (const column of result.heatmap.counts) expect(column.reduce((a, b) => a + b, 0)).toBe(400);
-
     const cells = result.heatmap.counts.flat();
     expect(result.heatmap.maxCount).toBe(Math.max(...cells));
     // The whole is the columns added up, bucket by bucket.
@@ -67,7 +66,6 @@ describe("latencyDistribution", () => {
         cumulative += count;
         return cumulative >= share * result.stats.count;
       });
-
     cumulative = 0;
     expect(crossing(0.5)).toBe(bucketOf(result.stats.p50Ms! * 1000));
     cumulative = 0;
