@@ -1,6 +1,6 @@
 import * as hdr from "hdr-histogram-js";
 import { describe, expect, it } from "vitest";
-import { addEncoded, emptyHistogram, encodeValues, latencyPercentiles } from "./snapshot-histogram";
+import { addEncoded, emptyHistogram, EncodedMerge, encodeValues, latencyPercentiles } from "./snapshot-histogram";
 
 /** What merging did before addEncoded: decode each encoding into a histogram, then add it. */
 function libraryMerge(encoded: readonly string[]) {
@@ -47,5 +47,45 @@ describe("addEncoded", () => {
     expect(() => addEncoded(emptyHistogram(), Buffer.from("not a histogram at all").toString("base64"))).toThrow(
       /not a compressed V2 HDR encoding/,
     );
+  });
+});
+
+describe("EncodedMerge", () => {
+  it("merges to the same histogram as adding each encoding bucket by bucket, whatever the precision", () => {
+    let seed = 11;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const coarse = hdr.build({ bitBucketSize: 64, autoResize: true, numberOfSignificantValueDigits: 2 });
+    for (const value of [100, 2_000, 30_000, 9_000_000]) coarse.recordValue(value);
+    const encoded = [
+      ...Array.from({ length: 300 }, (_, i) =>
+        encodeValues(Array.from({ length: 1 + (i % 9) * 20 }, () => Math.round(20 + random() ** 5 * 80_000_000))),
+      ),
+      encodeValues([]),
+      encodeValues([2 ** 42]),
+      hdr.encodeIntoCompressedBase64(coarse),
+    ];
+    const fast = new EncodedMerge();
+    const slow = emptyHistogram();
+    for (const item of encoded) {
+      fast.add(item);
+      addEncoded(slow, item);
+    }
+    const merged = fast.histogram();
+    expect(merged.totalCount).toBe(slow.totalCount);
+    expect(merged.maxValue).toBe(slow.maxValue);
+    expect(merged.minNonZeroValue).toBe(slow.minNonZeroValue);
+    expect(fast.percentiles()).toEqual(latencyPercentiles(slow));
+    for (let p = 0; p <= 100; p += 0.5) expect(merged.getValueAtPercentile(p)).toBe(slow.getValueAtPercentile(p));
+  });
+
+  it("reads again after more is added: a merge read while a second is still open is not left stale", () => {
+    const merge = new EncodedMerge();
+    merge.add(encodeValues([1_000, 2_000]));
+    expect(merge.percentiles()).toMatchObject({ count: 2, maxMs: 2 });
+    merge.add(encodeValues([50_000]));
+    expect(merge.percentiles()).toMatchObject({ count: 3, maxMs: 50.015 });
   });
 });

@@ -1,6 +1,5 @@
 // Agents' per-second snapshots merged: counters summed, histograms merged (never percentiles averaged). The one
 // merge behind the control plane's seconds and summaries (core's ingest and judgement) and `throng-agent run`'s.
-import type * as hdr from "hdr-histogram-js";
 import {
   AgentHealth,
   KCP_COUNTER_NAMES,
@@ -19,7 +18,7 @@ import {
   type SeriesPoint,
   type StoredSnapshot,
 } from "@throng/protocol/snapshot";
-import { addEncoded, emptyHistogram, latencyPercentiles, type LatencyPercentiles } from "./snapshot-histogram";
+import { EncodedMerge, type LatencyPercentiles } from "./snapshot-histogram";
 
 /** A snapshot as `agentId` sent it, in the stored shape (its cohorts' figures too, when it has any). */
 export function storedSnapshot(agentId: string, snapshot: MetricSnapshot): StoredSnapshot {
@@ -69,13 +68,13 @@ type OptionalCounter = (typeof OPTIONAL_COUNTERS)[number];
 const RATE_COUNTERS = ["messagesSent", "messagesReceived", "bytesSent", "bytesReceived"] as const;
 
 /** Adds an encoded histogram into `name`'s merge, starting one on the first. */
-function addNamed<K>(merges: Map<K, hdr.JsHistogram>, name: K, encoded: string): void {
+function addNamed<K>(merges: Map<K, EncodedMerge>, name: K, encoded: string): void {
   let merged = merges.get(name);
   if (!merged) {
-    merged = emptyHistogram();
+    merged = new EncodedMerge();
     merges.set(name, merged);
   }
-  addEncoded(merged, encoded);
+  merged.add(encoded);
 }
 
 function addRecord(into: Record<string, number>, from: Record<string, number> | undefined) {
@@ -128,12 +127,12 @@ export function createMerge(options: { health?: boolean } = {}) {
   // Each network cohort's figures, merged as the run's are (a merge of its own per cohort).
   const cohorts = new Map<string, { merge: Merge; applied: NetworkPath }>();
   const health: AgentHealthPoint[] = [];
-  const rtt = emptyHistogram();
-  const latency = new Map<LatencyName, hdr.JsHistogram>();
-  const script = new Map<string, hdr.JsHistogram>();
+  const rtt = new EncodedMerge();
+  const latency = new Map<LatencyName, EncodedMerge>();
+  const script = new Map<string, EncodedMerge>();
   const scriptCounts: Record<string, number> = {};
   // A session's steps: each one's time merged and its failures summed, by step index.
-  const stepTimes = new Map<string, hdr.JsHistogram>();
+  const stepTimes = new Map<string, EncodedMerge>();
   const stepFailures: Record<string, Partial<Record<SessionStepFailure, number>>> = {};
   const optional: Partial<Record<OptionalCounter, number>> = {};
   const rates = { messagesSent: 0, messagesReceived: 0, bytesSent: 0, bytesReceived: 0 };
@@ -184,7 +183,7 @@ export function createMerge(options: { health?: boolean } = {}) {
       addRecord(closesByCause, counters.closesByCause);
       addRecord(reconnectsByCause, counters.reconnectsByCause);
       addRecord(scriptCounts, counters.scriptCounts);
-      addEncoded(rtt, row.rttHist);
+      rtt.add(row.rttHist);
       for (const name of LatencyName.options) {
         const encoded = row.histograms?.[HISTOGRAM_FIELD[name]];
         if (encoded) addNamed(latency, name, encoded);
@@ -212,18 +211,14 @@ export function createMerge(options: { health?: boolean } = {}) {
     totals: () => ({ ...totals, agents: agents.size }),
     /** Each added row's agent health, in the order added (append-only: ingest publishes what is new). */
     health: (): readonly AgentHealthPoint[] => health,
-    rtt: () => latencyPercentiles(rtt),
+    rtt: () => rtt.percentiles(),
     /** Every latency beyond RTT that any of the rows measured. */
     latency(): Partial<Record<LatencyName, LatencyPercentiles>> {
-      return Object.fromEntries(
-        [...latency.entries()].map(([name, histogram]) => [name, latencyPercentiles(histogram)]),
-      );
+      return Object.fromEntries([...latency.entries()].map(([name, histogram]) => [name, histogram.percentiles()]));
     },
     /** A script's named histograms, merged across the rows, by name. */
     script(): Record<string, LatencyPercentiles> {
-      return Object.fromEntries(
-        [...script.entries()].map(([name, histogram]) => [name, latencyPercentiles(histogram)]),
-      );
+      return Object.fromEntries([...script.entries()].map(([name, histogram]) => [name, histogram.percentiles()]));
     },
     /** Each session step that any row timed or failed, by step index: its merged time and failures by cause. */
     sessionSteps(): Record<string, SessionStepStats> {
@@ -231,7 +226,7 @@ export function createMerge(options: { health?: boolean } = {}) {
       return Object.fromEntries(
         [...steps].map((step) => [
           step,
-          { ...latencyPercentiles(stepTimes.get(step) ?? emptyHistogram()), failures: { ...stepFailures[step] } },
+          { ...(stepTimes.get(step) ?? new EncodedMerge()).percentiles(), failures: { ...stepFailures[step] } },
         ]),
       );
     },
@@ -259,7 +254,7 @@ export function createMerge(options: { health?: boolean } = {}) {
     },
     /** The merged point of `second` (when every added row belongs to it), without the agents' health (`health()`). */
     point(second: number): SeriesPoint {
-      const percentiles = latencyPercentiles(rtt);
+      const percentiles = rtt.percentiles();
       const other = this.latency();
       return {
         t: second,

@@ -204,14 +204,26 @@ export function annotationPlugin(
   };
 }
 
+/**
+ * Labels' widths (px) by font and text: every chart of a page measures the same few labels on each redraw, and
+ * setting a canvas's font to measure them was a visible share of a long run's first paint.
+ */
+const labelWidths = new Map<string, number>();
+
 /** A y axis as wide as its longest label ("500 kB/s"), measured in the axis's own font, so no label is clipped. */
 function axisWidth(plot: uPlot, values: string[] | null, axisIndex: number, cycle: number): number {
   const axis = plot.axes[axisIndex]!;
   if (cycle > 1) return (axis as { _size?: number })._size ?? 64;
   const longest = (values ?? []).reduce((found, value) => (value.length > found.length ? value : found), "");
-  const font = Array.isArray(axis.font) ? axis.font[0] : axis.font;
-  if (font) plot.ctx.font = String(font);
-  const label = longest ? plot.ctx.measureText(longest).width / uPlot.pxRatio : 0;
+  const font = String((Array.isArray(axis.font) ? axis.font[0] : axis.font) ?? "");
+  const key = `${uPlot.pxRatio} ${font} ${longest}`;
+  let label = labelWidths.get(key);
+  if (label === undefined) {
+    if (font) plot.ctx.font = font;
+    label = longest ? plot.ctx.measureText(longest).width / uPlot.pxRatio : 0;
+    if (labelWidths.size > 1_000) labelWidths.clear();
+    labelWidths.set(key, label);
+  }
   return Math.ceil((axis.ticks?.size ?? 10) + (axis.gap ?? 5) + label + 8);
 }
 
@@ -285,12 +297,26 @@ function options<P extends TimedPoint>(
   };
 }
 
+/** What each plot was last fed by draw, so the same columns and range are not drawn twice. */
+const drawn = new WeakMap<uPlot, { data: uPlot.AlignedData; range: readonly [number, number] | null }>();
+
 /**
  * Feeds the plot and widens x to the planned window, so a live run's lines grow left to right; or narrows it to
  * the page's zoomed range.
  */
-function draw(plot: uPlot, data: uPlot.AlignedData, span: SeriesChartProps<TimedPoint>["span"], zoom: PlotZoom | null) {
+function draw(
+  plot: uPlot,
+  data: uPlot.AlignedData,
+  span: SeriesChartProps<TimedPoint>["span"],
+  zoom: PlotZoom | null,
+  force = false,
+) {
   const range = zoom?.range && zoom.start !== null ? zoomedXRange(zoom.start, zoom.range) : plotXRange(data[0], span);
+  // The plot is created and fed in one commit, and the data's effect runs in the same one: drawing the same
+  // columns at the same x range again cost a second full redraw of every chart on a page's first paint.
+  const fed = drawn.get(plot);
+  if (!force && fed && fed.data === data && fed.range?.[0] === range?.[0] && fed.range?.[1] === range?.[1]) return;
+  drawn.set(plot, { data, range });
   plot.batch(() => {
     plot.setData(data);
     if (range) plot.setScale("x", { min: range[0], max: range[1] });
@@ -401,7 +427,7 @@ export function SeriesChart<P extends TimedPoint = SeriesPoint>({
     thresholdsRef.current = thresholds;
     // Set the data again so the y range is worked out with the new thresholds in it.
     const plot = plotRef.current;
-    if (plot) draw(plot, latest.current.data, latest.current.span, zoomRef.current);
+    if (plot) draw(plot, latest.current.data, latest.current.span, zoomRef.current, true);
   }, [thresholds]);
 
   return (

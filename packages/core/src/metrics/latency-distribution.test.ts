@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import * as hdr from "hdr-histogram-js";
 import { bucketLowerMs, bucketOf } from "@throng/protocol/latency-distribution";
-import { addEncoded, emptyHistogram, encodeValues, latencyPercentiles } from "@throng/wire/snapshot-histogram";
+import {
+  addEncoded,
+  emptyHistogram,
+  encodeValues,
+  forEachEncodedBucket,
+  latencyPercentiles,
+} from "@throng/wire/snapshot-histogram";
 import { latencyDistribution, secondsPerColumn } from "./latency-distribution";
 
 const START = 1_700_000_000;
@@ -86,6 +92,65 @@ describe("latencyDistribution", () => {
     expect(result.stats).toEqual({ count: 0, p50Ms: null, p90Ms: null, p99Ms: null, maxMs: null });
     expect(result.counts).toEqual([]);
     expect(result.heatmap.columnStart).toEqual([]);
+  });
+});
+
+/**
+ * The distribution as it was first computed, the full merge: every bucket of every encoding recorded into one HDR
+ * histogram and added, bucket by bucket, to a map per column. latencyDistribution must answer exactly this.
+ */
+function fullMerge(rows: readonly { second: number; encoded: string }[], start: number, from: number, to: number) {
+  const perColumn = secondsPerColumn(to - from);
+  const merged = emptyHistogram();
+  const columns = new Map<number, Map<number, number>>();
+  for (const row of rows) {
+    const offset = row.second - start;
+    if (offset < from || offset >= to) continue;
+    const column = from + Math.floor((offset - from) / perColumn) * perColumn;
+    const cells = columns.get(column) ?? new Map<number, number>();
+    columns.set(column, cells);
+    forEachEncodedBucket(row.encoded, (valueUs, count) => {
+      merged.recordValueWithCount(valueUs, count);
+      cells.set(bucketOf(valueUs), (cells.get(bucketOf(valueUs)) ?? 0) + count);
+    });
+  }
+  const low = Math.min(...[...columns.values()].flatMap((cells) => [...cells.keys()]));
+  const columnStart = [...columns.keys()].filter((column) => columns.get(column)!.size > 0).sort((a, b) => a - b);
+  return {
+    stats: latencyPercentiles(merged),
+    firstBucket: low,
+    cells: columnStart.map((column) => [...columns.get(column)!].map(([bucket, count]) => [bucket - low, count])),
+    columnStart,
+  };
+}
+
+describe("latencyDistribution against the full merge", () => {
+  it("answers the same percentiles, buckets and heatmap cells as recording every bucket, for an hour and a zoom", () => {
+    // Two agents, a slow tail that moves, an empty second, and one agent of another precision (through the library).
+    const coarse = hdr.build({ bitBucketSize: 64, autoResize: true, numberOfSignificantValueDigits: 2 });
+    for (const value of [90, 4_000, 77_000, 5_000_000]) coarse.recordValue(value);
+    const seconds = Array.from({ length: 97 * 2 }, (_, i) => encodeValues(valuesOf(i >> 1, i & 1)));
+    const hour = [
+      ...Array.from({ length: 3_600 }, (_, s) => ({ second: START + s, encoded: seconds[s % seconds.length]! })),
+      { second: START + 1_234, encoded: encodeValues([]) },
+      { second: START + 1_500, encoded: hdr.encodeIntoCompressedBase64(coarse) },
+      { second: START + 1_501, encoded: encodeValues([2 ** 36, 1]) },
+    ];
+    for (const [from, to] of [
+      [0, 3_600],
+      [1_200, 1_800],
+      [1_499, 1_502],
+    ] as const) {
+      const result = latencyDistribution(hour, START, { from, to });
+      const expected = fullMerge(hour, START, from, to);
+      expect(result.stats).toEqual(expected.stats);
+      expect(result.firstBucket).toBe(expected.firstBucket);
+      expect(result.heatmap.columnStart).toEqual(expected.columnStart);
+      for (const [c, column] of result.heatmap.counts.entries())
+        expect(column.flatMap((count, i) => (count ? [[i, count]] : []))).toEqual(
+          expected.cells[c]!.sort((a, b) => a[0]! - b[0]!),
+        );
+    }
   });
 });
 

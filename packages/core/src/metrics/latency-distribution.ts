@@ -13,7 +13,7 @@ import {
 } from "@throng/protocol/latency-distribution";
 import type { RunSummary } from "@throng/protocol/run";
 import type { Repos } from "@throng/db/repos";
-import { emptyHistogram, forEachEncodedBucket, latencyPercentiles } from "@throng/wire/snapshot-histogram";
+import { EncodedMerge } from "@throng/wire/snapshot-histogram";
 
 /** One agent's histogram of one second: its epoch second and its encoding. */
 export interface SecondHistogram {
@@ -28,6 +28,21 @@ export function secondsPerColumn(seconds: number, maxColumns = MAX_HEATMAP_COLUM
   return Math.max(1, Math.ceil(seconds / maxColumns));
 }
 
+/** Each HDR bucket index's log bucket (-1: not yet computed); the index's value is the same for every encoding. */
+let logBucketOfIndex = new Int16Array(0);
+
+/** bucketOf(valueUs) for the HDR bucket `index` whose value is `valueUs`, computed once per index. */
+function bucketOfIndex(index: number, valueUs: number): number {
+  if (index >= logBucketOfIndex.length) {
+    const grown = new Int16Array(Math.max(index + 1, logBucketOfIndex.length * 2, 4096)).fill(-1);
+    grown.set(logBucketOfIndex);
+    logBucketOfIndex = grown;
+  }
+  let bucket = logBucketOfIndex[index]!;
+  if (bucket < 0) bucket = logBucketOfIndex[index] = bucketOf(valueUs);
+  return bucket;
+}
+
 /**
  * The distribution of the histograms whose second lies in [start + from, start + to), with `start` the run's first
  * epoch second. Rows outside the range are ignored, so a caller may pass more than it asked the database for.
@@ -38,8 +53,9 @@ export function latencyDistribution(
   range: { from: number; to: number },
 ): Distribution {
   const perColumn = secondsPerColumn(range.to - range.from);
-  const merged = emptyHistogram();
-  const columns = new Map<number, Map<number, number>>();
+  const merged = new EncodedMerge();
+  // Each column's counts by log bucket (an array indexed by bucket: a map per bucket cost more than the merge).
+  const columns = new Map<number, number[]>();
   let low = Infinity;
   let high = -Infinity;
   for (const row of rows) {
@@ -48,18 +64,17 @@ export function latencyDistribution(
     const column = range.from + Math.floor((offset - range.from) / perColumn) * perColumn;
     let cells = columns.get(column);
     if (!cells) {
-      cells = new Map();
+      cells = [];
       columns.set(column, cells);
     }
-    forEachEncodedBucket(row.encoded, (valueUs, count) => {
-      merged.recordValueWithCount(valueUs, count);
-      const bucket = bucketOf(valueUs);
-      cells.set(bucket, (cells.get(bucket) ?? 0) + count);
+    merged.add(row.encoded, (index, valueUs, count) => {
+      const bucket = index < 0 ? bucketOf(valueUs) : bucketOfIndex(index, valueUs);
+      cells[bucket] = (cells[bucket] ?? 0) + count;
       if (bucket < low) low = bucket;
       if (bucket > high) high = bucket;
     });
   }
-  const stats = latencyPercentiles(merged);
+  const stats = merged.percentiles();
   if (stats.count === 0)
     return {
       from: range.from,
@@ -71,11 +86,14 @@ export function latencyDistribution(
     };
   const width = high - low + 1;
   const counts = new Array<number>(width).fill(0);
-  const columnStart = [...columns.keys()].filter((column) => columns.get(column)!.size > 0).sort((a, b) => a - b);
+  const columnStart = [...columns.keys()].filter((column) => columns.get(column)!.length > 0).sort((a, b) => a - b);
   let maxCount = 0;
   const heatmap = columnStart.map((column) => {
     const cells = new Array<number>(width).fill(0);
-    for (const [bucket, count] of columns.get(column)!) {
+    const sparse = columns.get(column)!;
+    for (let bucket = low; bucket <= high; bucket++) {
+      const count = sparse[bucket];
+      if (!count) continue;
       cells[bucket - low] = count;
       counts[bucket - low]! += count;
       if (count > maxCount) maxCount = count;
