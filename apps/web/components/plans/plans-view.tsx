@@ -8,6 +8,7 @@ import { queryKeys } from "../../lib/shared/query-keys";
 import { can } from "../../lib/shared/settings-permissions";
 import { PlanList } from "./plan-list";
 import { useMe } from "../shell/session-gate";
+import { ErrorAlert } from "../ui/error-alert";
 
 const SHELVES = [
   { id: "active", label: "Active plans" },
@@ -54,11 +55,7 @@ export function PlansView() {
           </select>
         </div>
       </div>
-      {error && (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       {data && shelf === "archived" && data.length === 0 ? (
         <p className="empty" data-testid="plans-archived-empty">
           No archived plans. Archive a plan from its page to hide it here; its runs are kept.

@@ -12,6 +12,7 @@ import { InvitationList } from "./invitation-list";
 import { SecretOnce } from "./settings-secret";
 import { NotForYourRole } from "./settings-nav";
 import { useMe } from "../shell/session-gate";
+import { ErrorAlert } from "../ui/error-alert";
 
 const EXPIRIES = [
   { hours: 24, label: "1 day" },
@@ -108,11 +109,7 @@ function InvitationManager() {
       </section>
       <section className="settings-section" aria-labelledby="pending-title">
         <h2 id="pending-title">Pending invitations</h2>
-        {listError && (
-          <p className="alert" role="alert">
-            {listError}
-          </p>
-        )}
+        <ErrorAlert error={listError} />
         {invitations.data && members.data ? (
           <InvitationList invitations={invitations.data} members={members.data} />
         ) : (

@@ -13,6 +13,7 @@ import { DataTable } from "../ui/data-table";
 import { NotificationLog } from "./notification-log";
 import { useMe } from "../shell/session-gate";
 import { TextField } from "../ui/text-field";
+import { ErrorAlert } from "../ui/error-alert";
 
 const KINDS: { id: NotificationKind; label: string; hint: string }[] = [
   {
@@ -198,11 +199,7 @@ function NewChannelForm() {
             {fieldErrors.events && <p className="field-error">{fieldErrors.events}</p>}
           </fieldset>
         </div>
-        {failure && (
-          <p className="alert" role="alert">
-            {failure}
-          </p>
-        )}
+        <ErrorAlert error={failure} />
         <button className="button primary" type="submit" disabled={creating.isPending} data-testid="create-channel">
           {creating.isPending ? "Adding…" : "Add channel"}
         </button>

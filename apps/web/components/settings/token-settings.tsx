@@ -13,6 +13,7 @@ import { NotForYourRole } from "./settings-nav";
 import { TextField } from "../ui/text-field";
 import { TokenList } from "./token-list";
 import { useMe } from "../shell/session-gate";
+import { ErrorAlert } from "../ui/error-alert";
 
 const EXPIRIES = [7, 30, 90, 365] as const;
 
@@ -114,11 +115,7 @@ function TokenManager() {
               </select>
             </div>
           </div>
-          {failure && (
-            <p className="alert" role="alert">
-              {failure}
-            </p>
-          )}
+          <ErrorAlert error={failure} />
           <button className="button primary" type="submit" disabled={creating.isPending} data-testid="create-token">
             {creating.isPending ? "Creating…" : "Create token"}
           </button>
@@ -126,11 +123,7 @@ function TokenManager() {
       </section>
       <section className="settings-section" aria-labelledby="tokens-title">
         <h2 id="tokens-title">Tokens</h2>
-        {tokens.error && (
-          <p className="alert" role="alert">
-            {tokens.error}
-          </p>
-        )}
+        <ErrorAlert error={tokens.error} />
         {tokens.data ? <TokenList tokens={tokens.data} /> : !tokens.error && <p className="loading">Loading tokens…</p>}
       </section>
     </>
