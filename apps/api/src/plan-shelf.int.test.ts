@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
+import { PlanView } from "@throng/protocol/api";
 import { ErrorBody } from "@throng/protocol/errors";
-import { connectTestAgent, helloWith, type TestAgent } from "./testing/test-agent";
+import { enrolTestAgent, type TestAgent } from "./testing/test-agent";
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
 
 const spec = (name: string) => ({
@@ -59,16 +59,8 @@ describe("archiving and deleting plans", () => {
     expect((await user.request("GET", `/api/plans/${unused.id}`)).status).toBe(404);
     expect((await user.request("DELETE", `/api/plans/${unused.id}`)).status).toBe(404);
 
-    const agent = await connectTestAgent(api.gatewayUrl);
+    const { agent } = await enrolTestAgent(api.gatewayUrl, user);
     agents.push(agent);
-    agent.send({
-      type: "hello",
-      payload: helloWith({
-        kind: "enrolment",
-        token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token,
-      }),
-    });
-    await agent.next("ready");
     const ran = await savePlan(user, "ran");
     const run = await user.request("POST", `/api/plans/${ran.id}/runs`);
     expect(run.status).toBe(201);

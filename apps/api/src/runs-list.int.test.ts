@@ -3,10 +3,10 @@
 // naming the field.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRepos } from "@throng/db/repos";
-import { EnrolmentTokenCreated, Me, PlanView } from "@throng/protocol/api";
+import { Me, PlanView } from "@throng/protocol/api";
 import { ErrorBody } from "@throng/protocol/errors";
 import { RunPage } from "@throng/protocol/run-list";
-import { connectTestAgent, helloWith, type TestAgent } from "./testing/test-agent";
+import { enrolTestAgent, type TestAgent } from "./testing/test-agent";
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
 import { PlanSpec } from "@throng/protocol/plan";
 
@@ -115,15 +115,7 @@ describe("GET /api/runs", () => {
   });
 
   it("records who started a run", async () => {
-    agent = await connectTestAgent(api.gatewayUrl);
-    agent.send({
-      type: "hello",
-      payload: helloWith({
-        kind: "enrolment",
-        token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token,
-      }),
-    });
-    await agent.next("ready");
+    agent = (await enrolTestAgent(api.gatewayUrl, user)).agent;
     const started = await user.request("POST", `/api/plans/${plans[0]!.id}/runs`);
     expect(started.status).toBe(201);
     expect(started.json.startedBy).toBe(user.email);
