@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureChromium } from "../../../infra/local/chromium";
-import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
+import { PlanView } from "@throng/protocol/api";
 import { RunReport, RunView } from "@throng/protocol/run";
 import { RunPage } from "@throng/protocol/run-list";
 import { EstimateView, RunComparison, ShareLinkCreated, TargetView } from "@throng/protocol/report";
@@ -10,9 +10,10 @@ import { encodeValues } from "@throng/core/metrics/histogram";
 import { parseApiEnv } from "./env";
 import { createPdfRenderer } from "./pdf/pdf-renderer";
 import { reportHeadline, WHOLE_RUN } from "./pdf/report-html";
-import { connectTestAgent, helloWith, type TestAgent } from "./testing/test-agent";
+import { enrolTestAgent, type TestAgent } from "./testing/test-agent";
 import { ensurePdfText, pdfText } from "./testing/pdf-text";
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
+import { heldSnapshot } from "./testing/snapshots";
 
 let api: TestApi;
 let user: TestUser;
@@ -26,15 +27,9 @@ beforeAll(async () => {
     pdf: { chromiumPath: await ensureChromium() },
   });
   user = await api.signUp("Rep");
-  agent = await connectTestAgent(api.gatewayUrl);
-  agent.send({
-    type: "hello",
-    payload: helloWith({
-      kind: "enrolment",
-      token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token,
-    }),
-  });
-  orgId = (await agent.next("ready")).orgId;
+  const enrolled = await enrolTestAgent(api.gatewayUrl, user);
+  agent = enrolled.agent;
+  orgId = enrolled.ready.orgId;
 });
 afterAll(async () => {
   await agent?.close();
@@ -109,27 +104,16 @@ async function finishedRun(
     const { counters, histograms } = measures.measured(p99Us);
     agent.send({
       type: "snapshot",
-      payload: {
-        runId: run.id,
-        seq,
-        intervalStart: assignment.startAt + seq * 1000,
-        intervalMs: 1000,
-        clients,
+      payload: heldSnapshot(assignment, seq, clients, {
         counters: {
-          connectionsOpen: clients,
-          connectionsOpened: seq ? 0 : clients,
-          connectionsFailed: 0,
-          connectionsClosed: 0,
           messagesSent: 50,
           messagesReceived: received(seq),
           bytesSent: 3200,
           bytesReceived: 1000,
-          errors: 0,
           ...counters,
         },
         histograms,
-        health: { cpuPercent: 3, eventLoopP99Ms: 1, rssBytes: 1 },
-      },
+      }),
     });
     await agent.next("snapshot-ack");
   }
