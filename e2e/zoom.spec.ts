@@ -7,22 +7,11 @@
 import { join } from "node:path";
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./support/test";
-import {
-  artifacts,
-  baseUrl,
-  enrolAgent,
-  finishedPingPongRuns,
-  json,
-  pageJourney,
-  stamp,
-  url,
-  signUp,
-} from "./support/e2e-env";
+import { baseUrl, enrolAgent, finishedPingPongRuns, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
 
 const journey = pageJourney("zoom");
-const { start, startTarget, scratch } = journey;
+const { start, startTarget, scratch, shot } = journey;
 const write = { headers: { origin: baseUrl } };
-const shot = (name: string) => journey.page().screenshot({ path: join(artifacts, `zoom-${name}.png`), fullPage: true });
 
 /** The x range a chart's plot shows, as its draw left it on the plot ("min..max", epoch seconds). */
 const xRange = (chart: Locator) => chart.locator(".uplot").getAttribute("data-x-range");
