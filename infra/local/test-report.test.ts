@@ -2,7 +2,14 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { playwrightCounts, summaryLine, vitestCounts } from "./test-report";
+import {
+  failureLines,
+  playwrightCounts,
+  playwrightFailures,
+  summaryLine,
+  vitestCounts,
+  vitestFailures,
+} from "./test-report";
 
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), "throng-report-"));
 afterAll(() => fs.rm(dir, { recursive: true, force: true }));
@@ -68,5 +75,77 @@ describe("summaryLine", () => {
   it("is the plain line CI reads, with skipped only when there are some", () => {
     expect(summaryLine({ passed: 5, failed: 0, skipped: 0 })).toBe("5 passed, 0 failed");
     expect(summaryLine({ passed: 5, failed: 1, skipped: 2 })).toBe("5 passed, 1 failed, 2 skipped");
+  });
+});
+
+describe("the failed tests named above the closing line", () => {
+  it("names each failed vitest test by file and title with its error's first line, and a file that failed outside any test", async () => {
+    const file = await report("v4.json", {
+      numPassedTests: 1,
+      numPendingTests: 0,
+      numTodoTests: 0,
+      testResults: [
+        {
+          name: path.join(dir, "agent/src/a.int.test.ts"),
+          status: "failed",
+          assertionResults: [
+            { status: "passed", fullName: "a passes" },
+            {
+              status: "failed",
+              fullName: "a counts every ping",
+              failureMessages: ["\u001b[31mAssertionError\u001b[39m: expected 176 to be 177\n    at x"],
+            },
+          ],
+        },
+        {
+          name: path.join(dir, "tests/b.int.test.ts"),
+          status: "failed",
+          message: "Cannot find module 'x'",
+          assertionResults: [],
+        },
+      ],
+    });
+    expect(await vitestFailures(file, dir)).toEqual([
+      "agent/src/a.int.test.ts › a counts every ping: AssertionError: expected 176 to be 177",
+      "tests/b.int.test.ts (outside any test): Cannot find module 'x'",
+    ]);
+    expect(await vitestFailures(path.join(dir, "missing.json"), dir)).toHaveLength(1);
+  });
+
+  it("names each failed journey from Playwright's nested suites, and errors outside any journey", async () => {
+    const file = await report("p2.json", {
+      suites: [
+        {
+          title: "zoom.spec.ts",
+          file: "zoom.spec.ts",
+          specs: [{ title: "zoom: passes", ok: true, tests: [] }],
+          suites: [
+            {
+              title: "inner",
+              specs: [
+                {
+                  title: "zoom: a drag zooms",
+                  ok: false,
+                  tests: [{ results: [{ error: { message: "Timed out 5000ms" } }] }],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+      errors: [{ message: "spec failed to load" }],
+    });
+    expect(await playwrightFailures(file)).toEqual([
+      "zoom.spec.ts › zoom: a drag zooms: Timed out 5000ms",
+      "outside any journey: spec failed to load",
+    ]);
+  });
+
+  it("prints nothing when nothing failed, and at most 40 names with the rest counted", () => {
+    expect(failureLines([])).toEqual([]);
+    const lines = failureLines(Array.from({ length: 45 }, (_, i) => `t${i}`));
+    expect(lines[0]).toBe("failed tests (45):");
+    expect(lines).toHaveLength(1 + 40 + 1);
+    expect(lines.at(-1)).toBe("  … 5 more");
   });
 });

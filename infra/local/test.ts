@@ -19,7 +19,17 @@ import { freePort } from "./ports";
 import { ensurePostgres } from "./postgres";
 import { ensureRedis } from "./redis";
 import { startStack } from "./stack";
-import { addCounts, noCounts, playwrightCounts, summaryLine, vitestCounts, type Counts } from "./test-report";
+import {
+  addCounts,
+  type Counts,
+  failureLines,
+  noCounts,
+  playwrightCounts,
+  playwrightFailures,
+  summaryLine,
+  vitestCounts,
+  vitestFailures,
+} from "./test-report";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const runDir = path.join(root, ".data", `test-${process.pid}`);
@@ -87,6 +97,9 @@ const SERIAL_EXCLUDES = [
   "tests/baseline-gate*",
 ];
 
+/** The tests that failed, by name, printed above the closing line (a CI log's tail then names them). */
+const failedTests: string[] = [];
+
 async function vitestPass(services: Services, name: string, extraArgs: string[]): Promise<Counts> {
   const report = path.join(runDir, `vitest-${name}.json`);
   const vitest = spawnChild({
@@ -114,7 +127,9 @@ async function vitestPass(services: Services, name: string, extraArgs: string[])
   });
   const { code } = await vitest.exited;
   await untilExitIfInterrupted();
-  return vitestCounts(report, code);
+  const counts = await vitestCounts(report, code);
+  if (counts.failed > 0) failedTests.push(...(await vitestFailures(report, root)));
+  return counts;
 }
 
 async function runVitest(services: Services): Promise<Counts> {
@@ -213,6 +228,7 @@ async function runE2e(services: Services): Promise<Counts> {
   await stack.stop();
   await database.drop(); // Matters when TEST_DATABASE_URL is a shared server.
   const counts = await playwrightCounts(report, code);
+  if (counts.failed > 0) failedTests.push(...(await playwrightFailures(report)));
   log(`phase 2 done in ${seconds(started)}: ${summaryLine(counts)}`);
   return counts;
 }
@@ -251,6 +267,7 @@ async function main(): Promise<number> {
     counts = addCounts(counts, { ...noCounts, failed: 1 });
   }
   await cleanUp();
+  for (const line of failureLines(failedTests)) console.log(line);
   console.log(summaryLine(counts));
   return counts.failed > 0 || counts.passed + counts.failed === 0 ? 1 : 0;
 }

@@ -114,9 +114,11 @@ describe("protobuf over TCP with a varint length field, a captured session id an
     expect(roundTrips).toBeGreaterThan(10 * 10);
     // Every round trip the agent timed is a pong the server sent for a ping with the right session.
     expect(roundTrips).toBeLessThanOrEqual(pingsAnswered - answeredBefore);
-    expect(total(snapshots, "messagesSent")).toBe(
-      10 + (pingsAnswered - answeredBefore) + (total(snapshots, "inFlightAtEnd") ?? 0),
-    );
+    // Every ping sent (all but the 10 joins) was answered by the server or was still in flight at the end. Not an
+    // equality: a pong the server sent as the run stopped counts both as answered and as in flight.
+    const pingsSent = total(snapshots, "messagesSent") - 10;
+    expect(pingsAnswered - answeredBefore).toBeLessThanOrEqual(pingsSent);
+    expect(pingsSent).toBeLessThanOrEqual(pingsAnswered - answeredBefore + total(snapshots, "inFlightAtEnd"));
   });
 
   it("a ping with the wrong session gets the server's Error reply: a bad-reply error, never a round trip", async () => {
