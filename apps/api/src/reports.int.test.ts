@@ -57,6 +57,30 @@ const MEASURES = {
       histograms: { rttUs: encodeValues([]), broadcastUs: slowTail(p99Us) },
     }),
   },
+  session: {
+    scenario: {
+      kind: "ping-pong",
+      intervalMs: 100,
+      messageBytes: 64,
+      session: [
+        { kind: "send", message: { body: "PING" } },
+        { kind: "expect", reply: { prefixHex: "2b504f4e47" } },
+      ],
+    },
+    slo: "rtt-p99-ms",
+    // Each second: 5 sends timed at 50 µs, 100 replies (the slow tail at `p99Us`), 2 replies that never came.
+    measured: (p99Us: number) => ({
+      counters: {
+        errors: 2,
+        errorsByKind: { "session-timeout": 2 },
+        sessionStepFailures: { "1": { "session-timeout": 2 } },
+      },
+      histograms: {
+        rttUs: slowTail(p99Us),
+        sessionSteps: { "0": encodeValues(Array(5).fill(50)), "1": slowTail(p99Us) },
+      },
+    }),
+  },
   script: {
     scenario: {
       kind: "script",
@@ -349,6 +373,24 @@ describe("reports, exports and sharing", () => {
     expect(text).toContain("reply-ms p99 (ms)");
     expect(text).toContain("replies per second (count/s)");
     expect(text).not.toMatch(/Messages|Round trip/);
+  }, 60_000);
+
+  it("prints the session's table as the run page has it: each step's time and failures by cause, then the whole session", async () => {
+    const runId = await finishedRun(3, 20_000, 5, undefined, "session");
+    const run = RunView.parse((await user.request("GET", `/api/runs/${runId}`)).json);
+    expect(run.summary?.sessionSteps?.["1"]).toMatchObject({ count: 300, failures: { "session-timeout": 6 } });
+    const answer = await user.open(`/api/runs/${runId}/report.pdf`, new AbortController().signal);
+    expect(answer.status).toBe(200);
+    const words = (text: string) => text.replace(/\s+/g, " ").trim();
+    const text = words(await pdfText(new Uint8Array(await answer.arrayBuffer())));
+    expect(text).toContain("Session (2 steps)");
+    expect(text).toContain("Step Completed p50 p90 p99 Max Failures by cause");
+    // The API shows a session message's body masked (it may hold a secret), as the run page does.
+    expect(text).toMatch(/0 sends \S+ 15 0\.05 ms 0\.05 ms 0\.05 ms 0\.05 ms none/);
+    expect(text).toMatch(
+      /1 awaits a reply starting "\+PONG" 300 1(\.\d+)? ms 1(\.\d+)? ms 20(\.\d+)? ms 20(\.\d+)? ms 6 × no expected reply in time/,
+    );
+    expect(text).toMatch(/Whole session not timed (not measured ){4}6 × no expected reply in time/);
   }, 60_000);
 
   it("prints a shared report to PDF without signing in, and another organisation's run is not found", async () => {
