@@ -1,18 +1,9 @@
-// A connection flood against a real api process: N raw WebSocket connections to /agent/v1/connect that never say
-// hello, dialled from K loopback source addresses; prints what the gateway held and refused, the api's RSS and open
-// files before, at the peak and after, and how /health answered during the flood (docs/fault-tests.md).
-//   npm run bench:flood -- [--connections 10500] [--sources 105] [--no-caps]
-// --no-caps sets the caps beyond the flood (the gateway as it was before them), for comparison.
-import { randomBytes } from "node:crypto";
-import path from "node:path";
 import { AGENT_GATEWAY_PATH } from "@throng/protocol/agent";
-import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
 import { stopAllChildren } from "../infra/local/child";
 import { prefixedLog } from "../infra/local/log";
 import { freePort } from "../infra/local/ports";
-import { ensurePostgres } from "../infra/local/postgres";
-import { ensureRedis } from "../infra/local/redis";
 import { makeTempDir } from "../infra/local/temp-dir";
+import { startBenchServers } from "./bench-servers";
 import { waitUntil } from "../infra/local/wait";
 import {
   dialSilent,
@@ -23,7 +14,7 @@ import {
   socketsOnPort,
   type FloodOutcome,
 } from "../tests/fault/support/flood";
-import { startApi, type ServerEnv } from "../tests/fault/support/processes";
+import { startApi } from "../tests/fault/support/processes";
 
 const log = prefixedLog("bench");
 const argValue = (name: string) => {
@@ -38,27 +29,7 @@ const parallel = 200;
 async function main(): Promise<void> {
   const dir = await makeTempDir("throng-bench-flood-");
   try {
-    const postgres = await ensurePostgres({
-      dataDir: path.join(dir, "postgres"),
-      port: await freePort(),
-      log: () => undefined,
-      envVar: "BENCH_DATABASE_URL",
-      ephemeral: true,
-    });
-    const redis = await ensureRedis({
-      dataDir: path.join(dir, "redis"),
-      port: await freePort(),
-      log: () => undefined,
-      envVar: "BENCH_REDIS_URL",
-    });
-    process.env.TEST_DATABASE_URL = postgres.adminUrl;
-    const database = await createTestDatabase();
-    const env: ServerEnv = {
-      databaseUrl: database.url,
-      redisUrl: redis.url,
-      queuePrefix: uniquePrefix(),
-      authSecret: randomBytes(32).toString("base64url"),
-    };
+    const { database, env } = await startBenchServers(dir, { ephemeral: true, quiet: true });
     const port = await freePort();
     const caps: Record<string, string> = noCaps
       ? { AGENT_PENDING_MAX: "1000000", AGENT_PENDING_PER_ADDRESS: "1000000" }

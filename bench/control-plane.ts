@@ -1,24 +1,15 @@
-// `npm run bench:control-plane`: a fleet of simulated agents (real protocol, real snapshot sizes) against one
-// api process and one workers process, one step per fleet size, one snapshot per agent per second. Each step
-// gets fresh api and workers processes, so a backlog left by one step cannot slow the next. Prints one table;
-// see docs/benchmarks.md. Options: `--steps 50,100,250,500`, `--seconds N` (run length), `--drain-sec N`
-// (how long to wait for the last acks), `--no-fsync` (PostgreSQL without durable commits, to see their cost),
-// `--cpu-prof DIR` (a V8 CPU profile of the api per step).
-import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
 import { AGENT_GATEWAY_PATH } from "@throng/protocol/agent";
-import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
 import { stopAllChildren } from "../infra/local/child";
 import { prefixedLog } from "../infra/local/log";
 import { runBenchMain } from "./bench-main";
 import { freePort } from "../infra/local/ports";
-import { ensurePostgres } from "../infra/local/postgres";
-import { ensureRedis } from "../infra/local/redis";
 import { makeTempDir } from "../infra/local/temp-dir";
+import { startBenchServers } from "./bench-servers";
 import { signUp } from "../tests/fault/support/api-client";
-import { startApi, startWorkers, type ServerEnv } from "../tests/fault/support/processes";
+import { startApi, startWorkers } from "../tests/fault/support/processes";
 import { collectStages, stageTable } from "./control-plane/stages";
 import { runStep } from "./control-plane/step";
 import { table, type StepResult } from "./control-plane/table";
@@ -42,27 +33,7 @@ async function main(): Promise<void> {
   const dir = await makeTempDir("throng-bench-cp-");
   try {
     // Production-like servers unless --no-fsync: PostgreSQL with fsync, Redis append-only (as `npm start` runs them).
-    const postgres = await ensurePostgres({
-      dataDir: path.join(dir, "postgres"),
-      port: await freePort(),
-      log: prefixedLog("postgres"),
-      envVar: "BENCH_DATABASE_URL",
-      ephemeral: noFsync,
-    });
-    const redis = await ensureRedis({
-      dataDir: path.join(dir, "redis"),
-      port: await freePort(),
-      log: prefixedLog("redis"),
-      envVar: "BENCH_REDIS_URL",
-    });
-    process.env.TEST_DATABASE_URL = postgres.adminUrl;
-    const database = await createTestDatabase();
-    const env: ServerEnv = {
-      databaseUrl: database.url,
-      redisUrl: redis.url,
-      queuePrefix: uniquePrefix(),
-      authSecret: randomBytes(32).toString("base64url"),
-    };
+    const { database, env } = await startBenchServers(dir, { ephemeral: noFsync });
     log(
       `runs of ${runSeconds} s, ${drainSec} s to drain; steps ${steps.join(", ")} agents; PostgreSQL fsync ${noFsync ? "off" : "on"}`,
     );

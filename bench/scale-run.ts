@@ -1,14 +1,6 @@
-// `npm run bench:scale-run -- --clients 200000 --agents 1` (then `--agents 4`): one ping-pong run of that many
-// clients through the real control plane (an api and a workers process, PostgreSQL with fsync, Redis append-only,
-// as `npm start` runs them) on real agents on this host (`throng-agent connect`, no flags), against the reference
-// target from enough processes to hold them. Prints what the run page and the report read (GET /api/runs/:id, its
-// series and report): peak connections, the verdict, the per-agent figures; and how long each second's merge took
-// in the api (its debug stage lines). Every process is stopped at the end. See docs/benchmarks.md, "c200k".
-import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
-import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
 import type { PlanSpecInput } from "@throng/protocol/plan";
 import { TERMINAL_RUN_STATUSES, RunReport } from "@throng/protocol/run";
 import type { PointStages } from "@throng/core/metrics/ingest-stages";
@@ -16,19 +8,11 @@ import { spawnChild, stopAllChildren, type Child } from "../infra/local/child";
 import { prefixedLog } from "../infra/local/log";
 import { runBenchMain } from "./bench-main";
 import { freePort } from "../infra/local/ports";
-import { ensurePostgres } from "../infra/local/postgres";
-import { ensureRedis } from "../infra/local/redis";
 import { makeTempDir } from "../infra/local/temp-dir";
+import { startBenchServers } from "./bench-servers";
 import { waitUntil } from "../infra/local/wait";
 import { getSeries, signUp, waitForAgents, waitForStatus } from "../tests/fault/support/api-client";
-import {
-  agentBin,
-  ensureAgentBuilt,
-  startApi,
-  startWorkers,
-  root,
-  type ServerEnv,
-} from "../tests/fault/support/processes";
+import { agentBin, ensureAgentBuilt, startApi, startWorkers, root } from "../tests/fault/support/processes";
 import { treeMemory, treePids } from "../agent/bench/process-tree";
 import { weighSession } from "../agent/bench/sessions";
 
@@ -71,26 +55,7 @@ async function main(): Promise<void> {
   const dir = await makeTempDir("throng-bench-scale-");
   try {
     await ensureAgentBuilt();
-    const postgres = await ensurePostgres({
-      dataDir: path.join(dir, "postgres"),
-      port: await freePort(),
-      log: prefixedLog("postgres"),
-      envVar: "BENCH_DATABASE_URL",
-    });
-    const redis = await ensureRedis({
-      dataDir: path.join(dir, "redis"),
-      port: await freePort(),
-      log: prefixedLog("redis"),
-      envVar: "BENCH_REDIS_URL",
-    });
-    process.env.TEST_DATABASE_URL = postgres.adminUrl;
-    const database = await createTestDatabase();
-    const env: ServerEnv = {
-      databaseUrl: database.url,
-      redisUrl: redis.url,
-      queuePrefix: uniquePrefix(),
-      authSecret: randomBytes(32).toString("base64url"),
-    };
+    const { env } = await startBenchServers(dir);
     const points: PointStages[] = [];
     const port = await freePort();
     // Debug level: the api logs each live point's stage times (core/metrics/ingest-stages.ts).

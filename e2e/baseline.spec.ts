@@ -3,12 +3,10 @@
 // verdict and baseline, the plan page naming the baseline, its trend drawing it as a line, and unpinning it. Screenshots go to e2e/artifacts/baseline-*.png.
 import { join } from "node:path";
 import { expect, test } from "./support/test";
-import { artifacts, enrolAgent, finishedPingPongRuns, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
+import { enrolAgent, finishedPingPongRuns, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
 
 const journey = pageJourney("baseline");
-const { start, startTarget, scratch } = journey;
-const shot = (name: string) =>
-  journey.page().screenshot({ path: join(artifacts, `baseline-${name}.png`), fullPage: true });
+const { start, startTarget, scratch, shot } = journey;
 
 test("baseline: a run pinned from its page, a later run compared with it, the plan page unpinning it", async () => {
   const page = journey.page();

@@ -7,11 +7,9 @@ import { artifacts, baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp }
 import { planYamlText } from "./support/plan-yaml";
 
 const journey = pageJourney("display");
-const { start, startTarget, scratch } = journey;
+const { start, startTarget, scratch, shot } = journey;
 let runId = "";
 const write = { headers: { origin: baseUrl } };
-const shot = (name: string) =>
-  journey.page().screenshot({ path: join(artifacts, `display-${name}.png`), fullPage: true });
 test.describe.configure({ mode: "serial" });
 
 test("display: sign-in greets a first-time visitor without 'Welcome back'", async () => {

@@ -3,22 +3,10 @@
 // same section on the report; a login storm's session in the step table, a row per step. Screenshots go to e2e/artifacts/distribution-*.png.
 import { join } from "node:path";
 import { expect, test } from "./support/test";
-import {
-  artifacts,
-  baseUrl,
-  enrolAgent,
-  finishedPingPongRuns,
-  json,
-  pageJourney,
-  stamp,
-  url,
-  signUp,
-} from "./support/e2e-env";
+import { baseUrl, enrolAgent, finishedPingPongRuns, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
 
 const journey = pageJourney("distribution");
-const { start, startTarget, scratch } = journey;
-const shot = (name: string) =>
-  journey.page().screenshot({ path: join(artifacts, `distribution-${name}.png`), fullPage: true });
+const { start, startTarget, scratch, shot } = journey;
 
 test("latency distribution: a finished run's histogram with percentile markers, its heatmap over time, a range and the report", async () => {
   const page = journey.page();

@@ -5,13 +5,11 @@
 // the plan's SLOs judged, its times in order). Screenshots go to e2e/artifacts/failed-run-*.png.
 import { join } from "node:path";
 import { expect, test } from "./support/test";
-import { artifacts, baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
+import { baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
 
 const journey = pageJourney("failed-run");
-const { start, startTargetProcess, scratch } = journey;
+const { start, startTargetProcess, scratch, shot } = journey;
 const write = { headers: { origin: baseUrl } };
-const shot = (name: string) =>
-  journey.page().screenshot({ path: join(artifacts, `failed-run-${name}.png`), fullPage: true });
 
 interface RunAnswer {
   status: string;

@@ -3,12 +3,11 @@
 // online, and the last capacity estimate per target. Screenshots go to e2e/artifacts/home-*.png.
 import { join } from "node:path";
 import { expect, test } from "./support/test";
-import { artifacts, baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
+import { baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
 
 const journey = pageJourney("home");
-const { start, startTarget, scratch } = journey;
+const { start, startTarget, scratch, shot } = journey;
 const write = { headers: { origin: baseUrl } };
-const shot = (name: string) => journey.page().screenshot({ path: join(artifacts, `home-${name}.png`), fullPage: true });
 const step = (id: string) => journey.page().locator(`[data-testid="getting-started-step"][data-step="${id}"]`);
 
 test("home: a new organisation's checklist ticks token, agent, plan and run from real data, then the overview shows them", async () => {

@@ -4,23 +4,11 @@
 // note and tags, on the signed-in page and the public share page. Screenshots go to e2e/artifacts/run-notes-*.png.
 import { join } from "node:path";
 import { expect, test } from "./support/test";
-import {
-  artifacts,
-  baseUrl,
-  enrolAgent,
-  finishedPingPongRuns,
-  json,
-  pageJourney,
-  stamp,
-  url,
-  signUp,
-} from "./support/e2e-env";
+import { baseUrl, enrolAgent, finishedPingPongRuns, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
 
 const journey = pageJourney("run-notes");
-const { start, startTarget, scratch } = journey;
+const { start, startTarget, scratch, shot } = journey;
 const write = { headers: { origin: baseUrl } };
-const shot = (name: string) =>
-  journey.page().screenshot({ path: join(artifacts, `run-notes-${name}.png`), fullPage: true });
 
 test("run notes: a note and tags added on the run page, the runs list filtered by tag, the report showing both", async () => {
   const page = journey.page();

@@ -1,6 +1,6 @@
 // Issue 18, the workflow: a movement-sync run's page leads with broadcast latency and reach, has no empty
 // round-trip chart, draws each SLO's threshold on its metric's chart and counts the seconds that met or breached
-// each SLO while the run goes on; its summary names broadcast p99 and reach. Screenshots in e2e/artifacts/.
+// each SLO while the run goes on, and its rooms so far; its summary names broadcast p99 and reach. Screenshots in e2e/artifacts/.
 import { join } from "node:path";
 import { expect, test } from "./support/test";
 import { artifacts, baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
@@ -43,6 +43,10 @@ test("scenario views: a movement-sync run leads with broadcasts, draws its SLOs 
   await expect(rows.first()).toContainText("Broadcast p99 below 2,000 ms");
   await expect(rows.first().getByTestId("slo-live-met")).toHaveText(/^met [1-9]\d* s$/, { timeout: 60_000 });
   await expect(rows.first().getByTestId("slo-live-breached")).toHaveText("breached 0 s");
+  // Its rooms while the run goes (issue 28 §1): the agents' newest reports as their snapshots arrive, said to be so far.
+  await expect(page.getByTestId("rooms")).toHaveAttribute("data-live", "true", { timeout: 30_000 });
+  await expect(page.getByTestId("rooms-table").locator("tbody tr")).toHaveCount(2);
+  await expect(page.getByTestId("rooms")).toContainText("so far");
   await page.screenshot({ path: join(artifacts, "scenario-views-live.png"), fullPage: true });
 
   // The broadcast chart leads, with its SLO's line; reach next; no round-trip chart.

@@ -4,13 +4,11 @@
 // Screenshots go to e2e/artifacts/schedules-*.png.
 import { join } from "node:path";
 import { expect, test } from "./support/test";
-import { artifacts, baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
+import { baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
 
 const journey = pageJourney("schedules");
-const { start, startTarget, scratch } = journey;
+const { start, startTarget, scratch, shot } = journey;
 const write = { headers: { origin: baseUrl } };
-const shot = (name: string) =>
-  journey.page().screenshot({ path: join(artifacts, `schedules-${name}.png`), fullPage: true });
 
 test("schedules: every schedule of the organisation with its next and last run, paused and resumed, and each plan's next run on the Plans list", async () => {
   const page = journey.page();

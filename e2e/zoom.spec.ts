@@ -1,28 +1,18 @@
 // Looking closer at a finished run (issue 28 §1): a drag across one chart zooms every chart of the run page into
 // those seconds, the range goes to the URL (?from=&to=) and survives a reload, the summary is recomputed for it by
 // the API ("for 2 s – 6 s"), Reset zooms out, and a note's timed line is marked on every chart with its words on
-// hover and focus; the cursors move together on every chart; the report's PDF button says the PDF is the whole
+// hover and focus; the cursors move together on every chart, the latency heatmap's too (on clock-time ticks as
+// theirs); the report's PDF button says the PDF is the whole
 // run's; a share link opened with the range zooms its charts and its latency distribution; Compare's charts zoom
 // the same way. Screenshots go to e2e/artifacts/zoom-*.png.
 import { join } from "node:path";
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./support/test";
-import {
-  artifacts,
-  baseUrl,
-  enrolAgent,
-  finishedPingPongRuns,
-  json,
-  pageJourney,
-  stamp,
-  url,
-  signUp,
-} from "./support/e2e-env";
+import { baseUrl, enrolAgent, finishedPingPongRuns, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
 
 const journey = pageJourney("zoom");
-const { start, startTarget, scratch } = journey;
+const { start, startTarget, scratch, shot } = journey;
 const write = { headers: { origin: baseUrl } };
-const shot = (name: string) => journey.page().screenshot({ path: join(artifacts, `zoom-${name}.png`), fullPage: true });
 
 /** The x range a chart's plot shows, as its draw left it on the plot ("min..max", epoch seconds). */
 const xRange = (chart: Locator) => chart.locator(".uplot").getAttribute("data-x-range");
@@ -156,6 +146,8 @@ test("zoom: a drag on one chart zooms every chart and the summary, kept in the U
   // One cursor across the charts: pointing at a second on the round trips shows it on the connections chart.
   const reportRtt = page.getByTestId("chart-rtt");
   const reportConnections = page.getByTestId("chart-connections");
+  const heatmap = page.getByTestId("latency-distribution");
+  await expect(heatmap.getByTestId("latency-heatmap")).toHaveAttribute("data-painted", /^\d+$/);
   const over = reportRtt.locator(".u-over");
   await over.scrollIntoViewIfNeeded();
   const box = (await over.boundingBox())!;
@@ -166,6 +158,25 @@ test("zoom: a drag on one chart zooms every chart and the summary, kept in the U
   await expect
     .poll(async () => Math.abs(((await cursorSecond(reportConnections)) ?? Number.NaN) - pointed!))
     .toBeLessThan(0.05);
+  // The latency heatmap is on the same cursor: its line stands at the second the line charts point at (the whole
+  // second their legends read).
+  await expect(heatmap.getByTestId("heatmap-cursor")).toBeVisible();
+  const heatmapSecond = async () => Number(await heatmap.getByTestId("heatmap-cursor").getAttribute("data-second"));
+  expect(Math.abs((await heatmapSecond()) - pointed!)).toBeLessThanOrEqual(0.6);
+  // Its time axis reads as the line charts' do: times of day, shaped as the legend's time, not seconds since the start.
+  const legendTime = (await reportRtt.locator(".u-legend .u-series").first().locator(".u-value").textContent())!;
+  await expect(heatmap.getByTestId("heatmap-cursor-time")).toHaveText(legendTime);
+  const clockShape = new RegExp(`^${legendTime.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\d+/g, "\\d+")}$`);
+  const ticks = (await heatmap.getByTestId("latency-heatmap").getAttribute("data-x-ticks"))!.split("|");
+  expect(ticks.length).toBeGreaterThan(1);
+  for (const tick of ticks) expect(tick).toMatch(clockShape);
+  // Pointing at the heatmap moves the line charts' cursor to the same second.
+  await heatmap.getByTestId("latency-heatmap").scrollIntoViewIfNeeded();
+  const heat = (await heatmap.getByTestId("latency-heatmap").boundingBox())!;
+  await page.mouse.move(heat.x + heat.width * 0.6, heat.y + heat.height / 2);
+  await expect
+    .poll(async () => Math.abs(((await cursorSecond(reportConnections)) ?? Number.NaN) - (await heatmapSecond())))
+    .toBeLessThanOrEqual(0.6);
   await shot("report-zoomed");
   await page.mouse.move(0, 0);
 

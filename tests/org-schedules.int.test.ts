@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
+import { PlanView } from "@throng/protocol/api";
 import { InvitationCreated } from "@throng/protocol/orgs";
 import { RunJobName } from "@throng/protocol/jobs";
 import { OrgSchedulesView, PlanScheduleView } from "@throng/protocol/plan-schedule";
 import type { RunView } from "@throng/protocol/run";
 import { scheduleId } from "@throng/runtime/jobs";
-import { connectTestAgent, helloWith, type TestAgent } from "../apps/api/src/testing/test-agent";
+import { enrolTestAgent, type TestAgent } from "../apps/api/src/testing/test-agent";
 import { startTestApi, type TestApi, type TestUser } from "../apps/api/src/testing/test-api";
 import { startScheduleWorkers } from "./support/schedule-workers";
 
@@ -188,16 +188,8 @@ describe("the organisation's schedules", () => {
 
   it("a job the scheduler produced before a pause starts nothing; a firing's run shows on the list with its status and, once judged, its verdict", async () => {
     const owner = await api.signUp("FireOwner");
-    const agent = await connectTestAgent(api.gatewayUrl);
+    const { agent } = await enrolTestAgent(api.gatewayUrl, owner);
     agents.push(agent);
-    agent.send({
-      type: "hello",
-      payload: helloWith({
-        kind: "enrolment",
-        token: EnrolmentTokenCreated.parse((await owner.request("POST", "/api/enrolment-tokens")).json).token,
-      }),
-    });
-    await agent.next("ready");
     const plan = await planOf(owner, "fired nightly");
     const orgId = await orgIdOf(plan.id);
     expect(

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
+import { PlanView } from "@throng/protocol/api";
 import { ErrorBody } from "@throng/protocol/errors";
 import { RunJobName } from "@throng/protocol/jobs";
 import { PlanScheduleView } from "@throng/protocol/plan-schedule";
 import type { RunView } from "@throng/protocol/run";
 import { scheduleId } from "@throng/runtime/jobs";
-import { connectTestAgent, helloWith, type TestAgent } from "../apps/api/src/testing/test-agent";
+import { enrolTestAgent, type TestAgent } from "../apps/api/src/testing/test-agent";
 import { startTestApi, type TestApi } from "../apps/api/src/testing/test-api";
 import { startScheduleWorkers } from "./support/schedule-workers";
 import { startWebhookReceiver, type WebhookReceiver } from "./support/webhook-receiver";
@@ -42,16 +42,11 @@ afterAll(async () => {
 describe("plan schedules", () => {
   it("sets a schedule (its BullMQ job scheduler with the cron and zone), fires it into a run of the plan, and removes it", async () => {
     const user = await api.signUp("Sched");
-    const agent = await connectTestAgent(api.gatewayUrl);
+    const {
+      agent,
+      ready: { orgId },
+    } = await enrolTestAgent(api.gatewayUrl, user);
     agents.push(agent);
-    agent.send({
-      type: "hello",
-      payload: helloWith({
-        kind: "enrolment",
-        token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token,
-      }),
-    });
-    const { orgId } = await agent.next("ready");
     const plan = PlanView.parse((await user.request("POST", "/api/plans", spec)).json);
 
     const bad = await user.request("PUT", `/api/plans/${plan.id}/schedule`, { cron: "0 25 * * *" });

@@ -152,7 +152,8 @@ export async function finishedPingPongRuns(
 
 /**
  * The frame of a journey with one page, its agents and a scratch directory: registers the beforeAll that opens
- * a 1280×900 page (skipped outside npm test) and the afterAll that stops the agents and cleans up.
+ * a 1280×900 page (skipped outside npm test) and the afterAll that stops the agents and cleans up. `shot(name)`
+ * saves the whole page to e2e/artifacts/<prefix>-<name>.png.
  */
 export function pageJourney(prefix: string) {
   const scratch = mkdtempSync(join(tmpdir(), `throng-${prefix}-`));
@@ -170,5 +171,6 @@ export function pageJourney(prefix: string) {
     await context?.close();
     rmSync(scratch, { recursive: true, force: true });
   });
-  return { ...processes, scratch, page: () => page! };
+  const shot = (name: string) => page!.screenshot({ path: join(artifacts, `${prefix}-${name}.png`), fullPage: true });
+  return { ...processes, scratch, page: () => page!, shot };
 }

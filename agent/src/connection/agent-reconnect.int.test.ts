@@ -1,6 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runShard } from "../engine/run-shard";
-import { startTarget, type RunningTarget } from "../target/target-server";
 import {
   AGENT_ID,
   SECRET,
@@ -10,50 +9,32 @@ import {
   isStatus,
   ready,
   snapshotSeqs,
-  startAgent,
-  tempConfigPath,
-  type RunningAgent,
 } from "../testing/agent-harness";
-import { startFakeGateway, type FakeGateway } from "../testing/fake-gateway";
+import { useAgentBed } from "../testing/agent-bed";
 import { writeCredential } from "./credential-file";
 
-let gateway: FakeGateway;
-let target: RunningTarget;
-let config: Awaited<ReturnType<typeof tempConfigPath>>;
-let agent: RunningAgent | undefined;
-
-beforeEach(async () => {
-  [gateway, target, config] = await Promise.all([startFakeGateway(), startTarget({ port: 0 }), tempConfigPath()]);
-});
-afterEach(async () => {
-  agent?.stop();
-  await agent?.exit.catch(() => undefined);
-  agent = undefined;
-  await Promise.all([gateway.close(), target.close(), config.cleanup()]);
-});
+const bed = useAgentBed();
 
 describe("agent reconnects and close codes", () => {
   it("§9 reconnects with the credential, resends unacked snapshots, and does not run a re-sent assignment twice", async () => {
     let engineStarts = 0;
-    agent = startAgent({
-      server: gateway.server,
-      configPath: config.path,
+    bed.startAgent({
       runShard: (...args) => {
         engineStarts += 1;
         return runShard(...args);
       },
     });
-    const first = await gateway.nextConnection();
+    const first = await bed.gateway.nextConnection();
     await first.waitFor((m) => m.type === "hello");
     first.send(ready());
-    const run = assignment(target.url, { durationSec: 4, startAt: Date.now() });
+    const run = assignment(bed.target.url, { durationSec: 4, startAt: Date.now() });
     first.send({ type: "run-assignment", payload: run });
     await first.waitFor((m) => isSnapshot(m) && m.payload.seq === 0);
     first.send({ type: "snapshot-ack", payload: { runId: run.runId, seq: 0 } });
     await first.waitFor((m) => isSnapshot(m) && m.payload.seq === 1);
     first.terminate(); // seq 1 stays unacknowledged
 
-    const second = await gateway.nextConnection();
+    const second = await bed.gateway.nextConnection();
     const hello = await second.waitFor((m) => m.type === "hello");
     expect(hello.payload).toMatchObject({ auth: { kind: "credential", agentId: AGENT_ID, secret: SECRET } });
     second.send(ready({ credential: false }));
@@ -69,16 +50,16 @@ describe("agent reconnects and close codes", () => {
   });
 
   it("§9 stops its load by itself after orphanGraceMs without the server, and reports failed on return", async () => {
-    agent = startAgent({ server: gateway.server, configPath: config.path, handshakeTimeoutMs: 30_000 });
-    const first = await gateway.nextConnection();
+    const agent = bed.startAgent({ handshakeTimeoutMs: 30_000 });
+    const first = await bed.gateway.nextConnection();
     await first.waitFor((m) => m.type === "hello");
     first.send(ready({ orphanGraceMs: 1_000 }));
-    const run = assignment(target.url, { durationSec: 60, startAt: Date.now() });
+    const run = assignment(bed.target.url, { durationSec: 60, startAt: Date.now() });
     first.send({ type: "run-assignment", payload: run });
     await first.waitFor((m) => isSnapshot(m) && m.payload.seq === 0);
     first.terminate();
 
-    const second = await gateway.nextConnection();
+    const second = await bed.gateway.nextConnection();
     await second.waitFor((m) => m.type === "hello"); // no ready yet: still cut off
     await agent.log.waitFor(/stopping the load \(no contact with the server for 1 s\)/);
     second.send(ready({ credential: false }));
@@ -90,8 +71,8 @@ describe("agent reconnects and close codes", () => {
   });
 
   it("§8 exits on close 4003 (unauthenticated) with the server's reason, without reconnecting", async () => {
-    agent = startAgent({ server: gateway.server, configPath: config.path });
-    const connection = await gateway.nextConnection();
+    const agent = bed.startAgent();
+    const connection = await bed.gateway.nextConnection();
     await connection.waitFor((m) => m.type === "hello");
     connection.close(4003, "enrolment token expired; create a new one");
     expect(await agent.exit).toEqual({
@@ -102,35 +83,35 @@ describe("agent reconnects and close codes", () => {
   });
 
   it("§8 exits on close 4006 (version unsupported)", async () => {
-    agent = startAgent({ server: gateway.server, configPath: config.path });
-    const connection = await gateway.nextConnection();
+    const agent = bed.startAgent();
+    const connection = await bed.gateway.nextConnection();
     await connection.waitFor((m) => m.type === "hello");
     connection.close(4006, "agent protocol v1 unsupported");
     expect(await agent.exit).toMatchObject({ kind: "fatal", closeCode: 4006 });
   });
 
   it("§8 reconnects after any other close, e.g. 1001 going away and 4011 internal", async () => {
-    agent = startAgent({ server: gateway.server, configPath: config.path });
+    const agent = bed.startAgent();
     for (const code of [1001, 4011]) {
-      const connection = await gateway.nextConnection();
+      const connection = await bed.gateway.nextConnection();
       await connection.waitFor((m) => m.type === "hello");
       connection.close(code, "try again");
     }
-    const third = await gateway.nextConnection();
+    const third = await bed.gateway.nextConnection();
     await third.waitFor((m) => m.type === "hello");
     expect(agent.log.lines.filter((line) => line.includes("reconnecting in"))).toHaveLength(2);
   });
 
   it("§2 falls back to the enrolment token once when the stored credential is rejected", async () => {
-    await writeCredential(config.path, gateway.server, { agentId: AGENT_ID, secret: "revoked" });
-    agent = startAgent({ server: gateway.server, configPath: config.path });
+    await writeCredential(bed.config.path, bed.gateway.server, { agentId: AGENT_ID, secret: "revoked" });
+    const agent = bed.startAgent();
 
-    const first = await gateway.nextConnection();
+    const first = await bed.gateway.nextConnection();
     expect((await first.waitFor((m) => m.type === "hello")).payload).toMatchObject({
       auth: { kind: "credential", secret: "revoked" },
     });
     first.close(4003, "credential revoked");
-    const second = await gateway.nextConnection();
+    const second = await bed.gateway.nextConnection();
     expect((await second.waitFor((m) => m.type === "hello")).payload).toMatchObject({
       auth: { kind: "enrolment", token: TOKEN },
     });

@@ -1,9 +1,8 @@
 import { readFile, stat } from "node:fs/promises";
 import { dirname } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AGENT_PROTOCOL_VERSION } from "@throng/protocol/agent";
 import { THRONG_VERSION } from "@throng/protocol/version";
-import { startTarget, type RunningTarget } from "../target/target-server";
 import {
   AGENT_ID,
   SECRET,
@@ -13,32 +12,16 @@ import {
   isStatus,
   ready,
   snapshotSeqs,
-  startAgent,
-  tempConfigPath,
-  type RunningAgent,
 } from "../testing/agent-harness";
-import { startFakeGateway, type FakeGateway } from "../testing/fake-gateway";
+import { useAgentBed } from "../testing/agent-bed";
 
 const HOUR = 3_600_000;
-let gateway: FakeGateway;
-let target: RunningTarget;
-let config: Awaited<ReturnType<typeof tempConfigPath>>;
-let agent: RunningAgent | undefined;
-
-beforeEach(async () => {
-  [gateway, target, config] = await Promise.all([startFakeGateway(), startTarget({ port: 0 }), tempConfigPath()]);
-});
-afterEach(async () => {
-  agent?.stop();
-  await agent?.exit.catch(() => undefined);
-  agent = undefined;
-  await Promise.all([gateway.close(), target.close(), config.cleanup()]);
-});
+const bed = useAgentBed();
 
 describe("agent connection against a gateway double", () => {
   it("§2 enrols with the token, stores the credential 0600 without logging it, and §3 heartbeats on its own clock", async () => {
-    agent = startAgent({ server: gateway.server, configPath: config.path });
-    const connection = await gateway.nextConnection();
+    const agent = bed.startAgent();
+    const connection = await bed.gateway.nextConnection();
     expect(connection.path).toBe("/agent/v1/connect");
     const hello = await connection.waitFor((m) => m.type === "hello");
     expect(hello.payload).toMatchObject({
@@ -49,12 +32,12 @@ describe("agent connection against a gateway double", () => {
     });
 
     connection.send(ready({ serverOffsetMs: HOUR, heartbeatIntervalMs: 100 }));
-    await agent.log.waitFor(new RegExp(`connected to ${gateway.server} as agent ${AGENT_ID}`));
+    await agent.log.waitFor(new RegExp(`connected to ${bed.gateway.server} as agent ${AGENT_ID}`));
     await agent.log.waitFor(/saved the agent credential/);
 
-    expect((await stat(config.path)).mode & 0o777).toBe(0o600);
-    expect((await stat(dirname(config.path))).mode & 0o777).toBe(0o700);
-    expect(JSON.parse(await readFile(config.path, "utf8")).servers[gateway.server]).toEqual({
+    expect((await stat(bed.config.path)).mode & 0o777).toBe(0o600);
+    expect((await stat(dirname(bed.config.path))).mode & 0o777).toBe(0o700);
+    expect(JSON.parse(await readFile(bed.config.path, "utf8")).servers[bed.gateway.server]).toEqual({
       agentId: AGENT_ID,
       secret: SECRET,
     });
@@ -65,13 +48,13 @@ describe("agent connection against a gateway double", () => {
   });
 
   it("§4–§6 runs an assigned 2 s shard: started, snapshots seq 0..n in server time, finished with lastSeq n", async () => {
-    agent = startAgent({ server: gateway.server, configPath: config.path });
-    const connection = await gateway.nextConnection();
+    bed.startAgent();
+    const connection = await bed.gateway.nextConnection();
     await connection.waitFor((m) => m.type === "hello");
     connection.send(ready({ serverOffsetMs: HOUR }));
     // startAt is in server time, an hour ahead: an agent that ignored the offset would wait an hour.
     const startAt = Date.now() + HOUR + 300;
-    connection.send({ type: "run-assignment", payload: assignment(target.url, { durationSec: 2, startAt }) });
+    connection.send({ type: "run-assignment", payload: assignment(bed.target.url, { durationSec: 2, startAt }) });
 
     const finished = await connection.waitFor(isStatus("finished"));
     const snapshots = connection.received.filter(isSnapshot).map((m) => m.payload);
@@ -90,8 +73,8 @@ describe("agent connection against a gateway double", () => {
   });
 
   it("§3 refines the clock offset from heartbeat echoes, so a one-way delay in ready cannot shift the start", async () => {
-    agent = startAgent({ server: gateway.server, configPath: config.path });
-    const connection = await gateway.nextConnection();
+    bed.startAgent();
+    const connection = await bed.gateway.nextConnection();
     await connection.waitFor((m) => m.type === "hello");
     connection.onMessage((m) => {
       if (m.type === "heartbeat")
@@ -106,7 +89,7 @@ describe("agent connection against a gateway double", () => {
     // With the ready estimate this run would look 4.7 s old, already over: it would never start.
     connection.send({
       type: "run-assignment",
-      payload: assignment(target.url, { durationSec: 2, startAt: Date.now() + HOUR + 300 }),
+      payload: assignment(bed.target.url, { durationSec: 2, startAt: Date.now() + HOUR + 300 }),
     });
     const finished = await connection.waitFor(isStatus("finished"));
     expect(snapshotSeqs(connection.received)).toEqual([0, 1]);
@@ -114,8 +97,8 @@ describe("agent connection against a gateway double", () => {
   });
 
   it("§1 ignores malformed and unknown frames from the server and keeps working", async () => {
-    agent = startAgent({ server: gateway.server, configPath: config.path });
-    const connection = await gateway.nextConnection();
+    const agent = bed.startAgent();
+    const connection = await bed.gateway.nextConnection();
     await connection.waitFor((m) => m.type === "hello");
     connection.send(ready());
     await agent.log.waitFor(/connected to/);
@@ -128,21 +111,21 @@ describe("agent connection against a gateway double", () => {
     connection.send(ready());
     connection.send({
       type: "run-assignment",
-      payload: assignment(target.url, { durationSec: 1, startAt: Date.now() }),
+      payload: assignment(bed.target.url, { durationSec: 1, startAt: Date.now() }),
     });
 
     await connection.waitFor(isStatus("finished"));
     expect(snapshotSeqs(connection.received)).toEqual([0]);
     // The log comes over the agent's stdout, which may be read after its status arrived over the socket.
-    await expect.poll(() => agent!.log.lines.filter((line) => line.startsWith("warn ignored")).length).toBe(6);
+    await expect.poll(() => agent.log.lines.filter((line) => line.startsWith("warn ignored")).length).toBe(6);
   });
 
   it("§7 run-stop aborts the shard, flushes the partial interval and reports finished", async () => {
-    agent = startAgent({ server: gateway.server, configPath: config.path });
-    const connection = await gateway.nextConnection();
+    bed.startAgent();
+    const connection = await bed.gateway.nextConnection();
     await connection.waitFor((m) => m.type === "hello");
     connection.send(ready());
-    const run = assignment(target.url, { durationSec: 60, startAt: Date.now() });
+    const run = assignment(bed.target.url, { durationSec: 60, startAt: Date.now() });
     connection.send({ type: "run-assignment", payload: run });
     await connection.waitFor((m) => isSnapshot(m) && m.payload.seq === 0);
     connection.send({ type: "run-stop", payload: { runId: run.runId, reason: "aborted by user" } });
@@ -154,13 +137,13 @@ describe("agent connection against a gateway double", () => {
   });
 
   it("§8 on shutdown finishes the running shard, then closes with 1000", async () => {
-    agent = startAgent({ server: gateway.server, configPath: config.path });
-    const connection = await gateway.nextConnection();
+    const agent = bed.startAgent();
+    const connection = await bed.gateway.nextConnection();
     await connection.waitFor((m) => m.type === "hello");
     connection.send(ready());
     connection.send({
       type: "run-assignment",
-      payload: assignment(target.url, { durationSec: 60, startAt: Date.now() }),
+      payload: assignment(bed.target.url, { durationSec: 60, startAt: Date.now() }),
     });
     await connection.waitFor((m) => isSnapshot(m) && m.payload.seq === 0);
 

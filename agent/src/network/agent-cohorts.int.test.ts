@@ -1,17 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RunAssignment } from "@throng/protocol/agent";
 import { runOnEngines } from "../engine/engines";
-import { startTarget, type RunningTarget } from "../target/target-server";
-import {
-  assignment,
-  isSnapshot,
-  isStatus,
-  ready,
-  startAgent,
-  tempConfigPath,
-  type RunningAgent,
-} from "../testing/agent-harness";
-import { startFakeGateway, type FakeGateway } from "../testing/fake-gateway";
+import { assignment, isSnapshot, isStatus, ready } from "../testing/agent-harness";
+import { useAgentBed } from "../testing/agent-bed";
 import { netqAddon } from "./kernel-queue";
 
 /**
@@ -20,29 +11,14 @@ import { netqAddon } from "./kernel-queue";
  * figures and pass the gateway's schema, and a cohort it cannot apply fails the shard before any load, saying why.
  */
 
-let gateway: FakeGateway;
-let target: RunningTarget;
-let config: Awaited<ReturnType<typeof tempConfigPath>>;
-let agent: RunningAgent | undefined;
-
-beforeEach(async () => {
-  [gateway, target, config] = await Promise.all([startFakeGateway(), startTarget({ port: 0 }), tempConfigPath()]);
-});
-afterEach(async () => {
-  agent?.stop();
-  await agent?.exit.catch(() => undefined);
-  agent = undefined;
-  await Promise.all([gateway.close(), target.close(), config.cleanup()]);
-});
+const bed = useAgentBed();
 
 /** An agent whose shards run as `connect` runs them: on the engines, their network prepared first. */
 async function connectedAgent() {
-  agent = startAgent({
-    server: gateway.server,
-    configPath: config.path,
+  bed.startAgent({
     runShard: (shard, options) => runOnEngines(shard, { ...options, engines: 1 }),
   });
-  const connection = await gateway.nextConnection();
+  const connection = await bed.gateway.nextConnection();
   await connection.waitFor((m) => m.type === "hello");
   connection.send(ready());
   return connection;
@@ -64,7 +40,7 @@ describe("network cohorts on a control plane's agent", () => {
     `§5 a WebSocket cohort 15 ms each way: every snapshot carries the cohort's own figures, valid at the gateway${kernelUnavailable ? ` (skipped: ${kernelUnavailable})` : ""}`,
     async () => {
       const connection = await connectedAgent();
-      const base = assignment(target.url, { durationSec: 3, startAt: Date.now() + 500, clients: 6 });
+      const base = assignment(bed.target.url, { durationSec: 3, startAt: Date.now() + 500, clients: 6 });
       connection.send({
         type: "run-assignment",
         payload: withNetwork(base, { network: [{ name: "far", share: 0.5, delayMs: 15 }] }),
@@ -81,7 +57,7 @@ describe("network cohorts on a control plane's agent", () => {
 
   it("§6 a TCP cohort with loss the agent cannot apply below TCP fails the shard before any load, saying what to do", async () => {
     const connection = await connectedAgent();
-    const base = assignment(target.url, { durationSec: 3, startAt: Date.now() + 500 });
+    const base = assignment(bed.target.url, { durationSec: 3, startAt: Date.now() + 500 });
     // [::1] is loopback, but the kernel path selects a cohort's packets by IPv4 source address.
     const refused = withNetwork(base, {
       target: { protocol: "tcp", host: "::1", port: 9, framing: { kind: "length-prefix", headerBytes: 4 } },

@@ -6,13 +6,9 @@ import { ErrorBody } from "@throng/protocol/errors";
 import { EnrolmentTokenCreated, Me, PlanView } from "@throng/protocol/api";
 import { NATIVE_IO_FILE } from "./routes/agent-install.routes";
 import { startTestApi, type TestApi } from "./testing/test-api";
+import { pingPlan } from "./testing/plans";
 
-const plan = {
-  name: "lobby ping",
-  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
-  load: { clients: 10, durationSec: 5 },
-};
+const plan = pingPlan;
 
 let api: TestApi;
 beforeAll(async () => {

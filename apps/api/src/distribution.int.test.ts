@@ -2,13 +2,14 @@
 // per-second histograms of the run or of a range, answers only its own organisation, and names a bad query field;
 // its share-link twin answers the same for the link's run and refuses a revoked or forged link.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
 import { LatencyDistribution } from "@throng/protocol/latency-distribution";
 import { RunView } from "@throng/protocol/run";
 import { ShareLinkCreated } from "@throng/protocol/report";
 import { encodeValues } from "@throng/core/metrics/histogram";
-import { connectTestAgent, helloWith, type TestAgent } from "./testing/test-agent";
+import { enrolTestAgent, type TestAgent } from "./testing/test-agent";
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
+import { heldSnapshot } from "./testing/snapshots";
+import { createPlan } from "./testing/plans";
 
 let api: TestApi;
 let user: TestUser;
@@ -23,26 +24,11 @@ const rttValues = (seq: number) => [...Array(90).fill(1_000 + seq * 100), ...Arr
 beforeAll(async () => {
   api = await startTestApi({ orchestration: { startDelayMs: 50, finishGraceMs: 60_000, agentLostGraceMs: 60_000 } });
   user = await api.signUp("Dist");
-  agent = await connectTestAgent(api.gatewayUrl);
-  agent.send({
-    type: "hello",
-    payload: helloWith({
-      kind: "enrolment",
-      token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token,
-    }),
-  });
-  orgId = (await agent.next("ready")).orgId;
+  const enrolled = await enrolTestAgent(api.gatewayUrl, user);
+  agent = enrolled.agent;
+  orgId = enrolled.ready.orgId;
 
-  const plan = PlanView.parse(
-    (
-      await user.request("POST", "/api/plans", {
-        name: "distribution",
-        target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-        scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
-        load: { clients: 5, durationSec: SECONDS },
-      })
-    ).json,
-  );
+  const plan = await createPlan(user, { name: "distribution", load: { clients: 5, durationSec: SECONDS } });
   const run = RunView.parse((await user.request("POST", `/api/plans/${plan.id}/runs`)).json);
   runId = run.id;
   await api.deps.orchestrator.start(orgId, run.id);
@@ -50,29 +36,13 @@ beforeAll(async () => {
   for (let seq = 0; seq < SECONDS; seq++) {
     agent.send({
       type: "snapshot",
-      payload: {
-        runId,
-        seq,
-        intervalStart: assignment.startAt + seq * 1000,
-        intervalMs: 1000,
-        clients: 5,
-        counters: {
-          connectionsOpen: 5,
-          connectionsOpened: seq ? 0 : 5,
-          connectionsFailed: 0,
-          connectionsClosed: 0,
-          messagesSent: 100,
-          messagesReceived: 100,
-          bytesSent: 6400,
-          bytesReceived: 6400,
-          errors: 0,
-        },
+      payload: heldSnapshot(assignment, seq, 5, {
+        counters: { messagesSent: 100, messagesReceived: 100, bytesSent: 6400, bytesReceived: 6400 },
         histograms: {
           rttUs: encodeValues(rttValues(seq)),
           ...(seq === 0 && { connectUs: encodeValues([2_000, 3_000, 4_000, 5_000, 6_000]) }),
         },
-        health: { cpuPercent: 3, eventLoopP99Ms: 1, rssBytes: 1 },
-      },
+      }),
     });
     await agent.next("snapshot-ack");
   }

@@ -20,6 +20,19 @@ export function openFileLimit(): number | null {
  */
 const defaultMaxPending = () => Math.max(64, Math.min(2000, Math.floor((openFileLimit() ?? 20_000) / 10)));
 
+/** A comma-separated variable as its trimmed, non-empty items; unset, none. */
+const commaList = z
+  .string()
+  .optional()
+  .transform((v) =>
+    v
+      ? v
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [],
+  );
+
 /** The API's configuration, parsed once in main.ts; every variable has a default or says what to set. */
 export const ApiEnv = z.object({
   DATABASE_URL: z
@@ -97,33 +110,13 @@ export const ApiEnv = z.object({
    * DNS servers (host or host:port, comma-separated) that domain verification asks for TXT records; unset, the
    * system's resolvers. Tests point it at a DNS server of their own.
    */
-  SSO_DNS_SERVERS: z
-    .string()
-    .optional()
-    .transform((v) =>
-      v
-        ? v
-            .split(",")
-            .map((s) => s.trim())
-            .filter(Boolean)
-        : [],
-    ),
+  SSO_DNS_SERVERS: commaList,
   /**
    * Origins of identity providers on a private network or loopback (comma-separated; `*` allowed, e.g.
    * http://127.0.0.1:*). Others must resolve to public addresses: Throng fetches discovery, tokens and keys from them.
    * These origins are also trusted as sign-in redirect targets, so list only identity providers.
    */
-  SSO_PRIVATE_IDP_ORIGINS: z
-    .string()
-    .optional()
-    .transform((v) =>
-      v
-        ? v
-            .split(",")
-            .map((s) => s.trim())
-            .filter(Boolean)
-        : [],
-    ),
+  SSO_PRIVATE_IDP_ORIGINS: commaList,
   /** How long a session opened through single sign-on lasts from its sign-in, whatever happens at the provider. */
   SSO_SESSION_HOURS: z.coerce
     .number()

@@ -1,10 +1,10 @@
 // A run its agent refuses at once (issue 27 §2 and §3): it ends before its planned start, so it never started; its
 // error names the agent by host name, not by id; its verdict says each reason once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
 import { RunView } from "@throng/protocol/run";
-import { connectTestAgent, helloWith, type TestAgent } from "./testing/test-agent";
+import { enrolTestAgent, type TestAgent } from "./testing/test-agent";
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
+import { createPlan } from "./testing/plans";
 
 let api: TestApi;
 let user: TestUser;
@@ -16,16 +16,10 @@ beforeAll(async () => {
     orchestration: { startDelayMs: 30_000, finishGraceMs: 60_000, agentLostGraceMs: 60_000 },
   });
   user = await api.signUp("Fail");
-  agent = await connectTestAgent(api.gatewayUrl);
-  const token = EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token;
-  agent.send({
-    type: "hello",
-    payload: helloWith(
-      { kind: "enrolment", token },
-      { host: { hostname: "rig-7", os: "linux", arch: "x64", cores: 2, memoryBytes: 2 ** 33 } },
-    ),
-  });
-  orgId = (await agent.next("ready")).orgId;
+  const host = { hostname: "rig-7", os: "linux", arch: "x64", cores: 2, memoryBytes: 2 ** 33 };
+  const enrolled = await enrolTestAgent(api.gatewayUrl, user, { host });
+  agent = enrolled.agent;
+  orgId = enrolled.ready.orgId;
 });
 afterAll(async () => {
   await agent?.close();
@@ -34,17 +28,11 @@ afterAll(async () => {
 
 describe("a run refused by its agent before its start", () => {
   it("never started, names its agent by host name, and keeps the plan's SLOs for the report", async () => {
-    const plan = PlanView.parse(
-      (
-        await user.request("POST", "/api/plans", {
-          name: "refused",
-          target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-          scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
-          load: { clients: 2, durationSec: 5 },
-          slos: [{ metric: "rtt-p99-ms", below: 50 }],
-        })
-      ).json,
-    );
+    const plan = await createPlan(user, {
+      name: "refused",
+      load: { clients: 2, durationSec: 5 },
+      slos: [{ metric: "rtt-p99-ms", below: 50 }],
+    });
     const run = RunView.parse((await user.request("POST", `/api/plans/${plan.id}/runs`)).json);
     await api.deps.orchestrator.start(orgId, run.id);
     await agent.next("run-assignment");

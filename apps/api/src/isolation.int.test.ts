@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiTokenCreated, InvitationCreated, MemberView } from "@throng/protocol/orgs";
-import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
+import { PlanView } from "@throng/protocol/api";
 import { RunView } from "@throng/protocol/run";
 import { ShareLinkCreated } from "@throng/protocol/report";
 import { ScriptSummary } from "@throng/protocol/script-bundle";
 import { NotificationChannelView } from "@throng/protocol/notifications";
 import { can } from "@throng/core/orgs/permissions";
 import type { Action } from "@throng/protocol/orgs";
-import { connectTestAgent, helloWith, type TestAgent } from "./testing/test-agent";
+import { enrolTestAgent, type TestAgent } from "./testing/test-agent";
 import { startTestApi, WEB_ORIGIN, type TestApi, type TestUser } from "./testing/test-api";
 import { NATIVE_IO_FILE } from "./routes/agent-install.routes";
 
@@ -189,16 +189,9 @@ let intruderAgentSecret: string;
 const agents: TestAgent[] = [];
 
 async function enrol(user: TestUser) {
-  const agent = await connectTestAgent(api.gatewayUrl);
-  agents.push(agent);
-  agent.send({
-    type: "hello",
-    payload: helloWith({
-      kind: "enrolment",
-      token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token,
-    }),
-  });
-  return { agent, ready: await agent.next("ready") };
+  const enrolled = await enrolTestAgent(api.gatewayUrl, user);
+  agents.push(enrolled.agent);
+  return enrolled;
 }
 
 beforeAll(async () => {

@@ -6,14 +6,10 @@ import { createRepos } from "@throng/db/repos";
 import { Me, PlanView } from "@throng/protocol/api";
 import { ErrorBody } from "@throng/protocol/errors";
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
+import { pingPlan } from "./testing/plans";
 import { PlanSpec } from "@throng/protocol/plan";
 
-const spec = (name: string) => ({
-  name,
-  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
-  load: { clients: 10, durationSec: 5 },
-});
+const spec = (name: string) => ({ ...pingPlan, name });
 
 let api: TestApi;
 beforeAll(async () => {

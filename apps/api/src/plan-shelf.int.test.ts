@@ -1,15 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
+import { PlanView } from "@throng/protocol/api";
 import { ErrorBody } from "@throng/protocol/errors";
-import { connectTestAgent, helloWith, type TestAgent } from "./testing/test-agent";
+import { enrolTestAgent, type TestAgent } from "./testing/test-agent";
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
+import { pingPlan } from "./testing/plans";
 
-const spec = (name: string) => ({
-  name,
-  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
-  load: { clients: 10, durationSec: 5 },
-});
+const spec = (name: string) => ({ ...pingPlan, name });
 
 let api: TestApi;
 const agents: TestAgent[] = [];
@@ -59,16 +55,8 @@ describe("archiving and deleting plans", () => {
     expect((await user.request("GET", `/api/plans/${unused.id}`)).status).toBe(404);
     expect((await user.request("DELETE", `/api/plans/${unused.id}`)).status).toBe(404);
 
-    const agent = await connectTestAgent(api.gatewayUrl);
+    const { agent } = await enrolTestAgent(api.gatewayUrl, user);
     agents.push(agent);
-    agent.send({
-      type: "hello",
-      payload: helloWith({
-        kind: "enrolment",
-        token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token,
-      }),
-    });
-    await agent.next("ready");
     const ran = await savePlan(user, "ran");
     const run = await user.request("POST", `/api/plans/${ran.id}/runs`);
     expect(run.status).toBe(201);

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
 import { RunView } from "@throng/protocol/run";
 import { RunRangeSummary } from "@throng/protocol/run-range";
 import { ShareLinkCreated } from "@throng/protocol/report";
 import { encodeValues } from "@throng/core/metrics/histogram";
-import { connectTestAgent, helloWith, type TestAgent } from "./testing/test-agent";
+import { enrolTestAgent, type TestAgent } from "./testing/test-agent";
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
+import { heldSnapshot } from "./testing/snapshots";
+import { createPlan } from "./testing/plans";
 
 let api: TestApi;
 let user: TestUser;
@@ -26,15 +27,9 @@ const SPIKE_SECOND = 3;
 beforeAll(async () => {
   api = await startTestApi({ orchestration: { startDelayMs: 50, finishGraceMs: 60_000, agentLostGraceMs: 60_000 } });
   user = await api.signUp("Zoomer");
-  agent = await connectTestAgent(api.gatewayUrl);
-  agent.send({
-    type: "hello",
-    payload: helloWith({
-      kind: "enrolment",
-      token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token,
-    }),
-  });
-  orgId = (await agent.next("ready")).orgId;
+  const enrolled = await enrolTestAgent(api.gatewayUrl, user);
+  agent = enrolled.agent;
+  orgId = enrolled.ready.orgId;
 });
 afterAll(async () => {
   await agent?.close();
@@ -43,16 +38,7 @@ afterAll(async () => {
 
 /** Six seconds of 100 round trips at 1 ms; in second 3, 5 of them take 200 ms. */
 async function finishedRunWithSpike(): Promise<string> {
-  const plan = PlanView.parse(
-    (
-      await user.request("POST", "/api/plans", {
-        name: "a spike in the middle",
-        target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-        scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
-        load: { clients: 5, durationSec: SECONDS },
-      })
-    ).json,
-  );
+  const plan = await createPlan(user, { name: "a spike in the middle", load: { clients: 5, durationSec: SECONDS } });
   const run = RunView.parse((await user.request("POST", `/api/plans/${plan.id}/runs`)).json);
   await api.deps.orchestrator.start(orgId, run.id);
   const assignment = await agent.next("run-assignment");
@@ -61,26 +47,10 @@ async function finishedRunWithSpike(): Promise<string> {
       seq === SPIKE_SECOND ? [...Array(95).fill(1_000), ...Array(5).fill(200_000)] : Array(100).fill(1_000);
     agent.send({
       type: "snapshot",
-      payload: {
-        runId: run.id,
-        seq,
-        intervalStart: assignment.startAt + seq * 1000,
-        intervalMs: 1000,
-        clients: 5,
-        counters: {
-          connectionsOpen: 5,
-          connectionsOpened: seq ? 0 : 5,
-          connectionsFailed: 0,
-          connectionsClosed: 0,
-          messagesSent: 100,
-          messagesReceived: 100,
-          bytesSent: 6400,
-          bytesReceived: 6400,
-          errors: 0,
-        },
+      payload: heldSnapshot(assignment, seq, 5, {
+        counters: { messagesSent: 100, messagesReceived: 100, bytesSent: 6400, bytesReceived: 6400 },
         histograms: { rttUs: encodeValues(values) },
-        health: { cpuPercent: 3, eventLoopP99Ms: 1, rssBytes: 1 },
-      },
+      }),
     });
     await agent.next("snapshot-ack");
   }

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureChromium } from "../../../infra/local/chromium";
-import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
+import { PlanView } from "@throng/protocol/api";
 import { RunReport, RunView } from "@throng/protocol/run";
 import { RunPage } from "@throng/protocol/run-list";
 import { EstimateView, RunComparison, ShareLinkCreated, TargetView } from "@throng/protocol/report";
@@ -10,9 +10,10 @@ import { encodeValues } from "@throng/core/metrics/histogram";
 import { parseApiEnv } from "./env";
 import { createPdfRenderer } from "./pdf/pdf-renderer";
 import { reportHeadline, WHOLE_RUN } from "./pdf/report-html";
-import { connectTestAgent, helloWith, type TestAgent } from "./testing/test-agent";
+import { enrolTestAgent, type TestAgent } from "./testing/test-agent";
 import { ensurePdfText, pdfText } from "./testing/pdf-text";
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
+import { heldSnapshot } from "./testing/snapshots";
 
 let api: TestApi;
 let user: TestUser;
@@ -26,15 +27,9 @@ beforeAll(async () => {
     pdf: { chromiumPath: await ensureChromium() },
   });
   user = await api.signUp("Rep");
-  agent = await connectTestAgent(api.gatewayUrl);
-  agent.send({
-    type: "hello",
-    payload: helloWith({
-      kind: "enrolment",
-      token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token,
-    }),
-  });
-  orgId = (await agent.next("ready")).orgId;
+  const enrolled = await enrolTestAgent(api.gatewayUrl, user);
+  agent = enrolled.agent;
+  orgId = enrolled.ready.orgId;
 });
 afterAll(async () => {
   await agent?.close();
@@ -60,6 +55,30 @@ const MEASURES = {
     measured: (p99Us: number) => ({
       counters: { broadcastsExpected: 200, broadcastsReceived: 180 },
       histograms: { rttUs: encodeValues([]), broadcastUs: slowTail(p99Us) },
+    }),
+  },
+  session: {
+    scenario: {
+      kind: "ping-pong",
+      intervalMs: 100,
+      messageBytes: 64,
+      session: [
+        { kind: "send", message: { body: "PING" } },
+        { kind: "expect", reply: { prefixHex: "2b504f4e47" } },
+      ],
+    },
+    slo: "rtt-p99-ms",
+    // Each second: 5 sends timed at 50 µs, 100 replies (the slow tail at `p99Us`), 2 replies that never came.
+    measured: (p99Us: number) => ({
+      counters: {
+        errors: 2,
+        errorsByKind: { "session-timeout": 2 },
+        sessionStepFailures: { "1": { "session-timeout": 2 } },
+      },
+      histograms: {
+        rttUs: slowTail(p99Us),
+        sessionSteps: { "0": encodeValues(Array(5).fill(50)), "1": slowTail(p99Us) },
+      },
     }),
   },
   script: {
@@ -109,27 +128,16 @@ async function finishedRun(
     const { counters, histograms } = measures.measured(p99Us);
     agent.send({
       type: "snapshot",
-      payload: {
-        runId: run.id,
-        seq,
-        intervalStart: assignment.startAt + seq * 1000,
-        intervalMs: 1000,
-        clients,
+      payload: heldSnapshot(assignment, seq, clients, {
         counters: {
-          connectionsOpen: clients,
-          connectionsOpened: seq ? 0 : clients,
-          connectionsFailed: 0,
-          connectionsClosed: 0,
           messagesSent: 50,
           messagesReceived: received(seq),
           bytesSent: 3200,
           bytesReceived: 1000,
-          errors: 0,
           ...counters,
         },
         histograms,
-        health: { cpuPercent: 3, eventLoopP99Ms: 1, rssBytes: 1 },
-      },
+      }),
     });
     await agent.next("snapshot-ack");
   }
@@ -365,6 +373,24 @@ describe("reports, exports and sharing", () => {
     expect(text).toContain("reply-ms p99 (ms)");
     expect(text).toContain("replies per second (count/s)");
     expect(text).not.toMatch(/Messages|Round trip/);
+  }, 60_000);
+
+  it("prints the session's table as the run page has it: each step's time and failures by cause, then the whole session", async () => {
+    const runId = await finishedRun(3, 20_000, 5, undefined, "session");
+    const run = RunView.parse((await user.request("GET", `/api/runs/${runId}`)).json);
+    expect(run.summary?.sessionSteps?.["1"]).toMatchObject({ count: 300, failures: { "session-timeout": 6 } });
+    const answer = await user.open(`/api/runs/${runId}/report.pdf`, new AbortController().signal);
+    expect(answer.status).toBe(200);
+    const words = (text: string) => text.replace(/\s+/g, " ").trim();
+    const text = words(await pdfText(new Uint8Array(await answer.arrayBuffer())));
+    expect(text).toContain("Session (2 steps)");
+    expect(text).toContain("Step Completed p50 p90 p99 Max Failures by cause");
+    // The API shows a session message's body masked (it may hold a secret), as the run page does.
+    expect(text).toMatch(/0 sends \S+ 15 0\.05 ms 0\.05 ms 0\.05 ms 0\.05 ms none/);
+    expect(text).toMatch(
+      /1 awaits a reply starting "\+PONG" 300 1(\.\d+)? ms 1(\.\d+)? ms 20(\.\d+)? ms 20(\.\d+)? ms 6 × no expected reply in time/,
+    );
+    expect(text).toMatch(/Whole session not timed (not measured ){4}6 × no expected reply in time/);
   }, 60_000);
 
   it("prints a shared report to PDF without signing in, and another organisation's run is not found", async () => {

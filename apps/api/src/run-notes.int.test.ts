@@ -11,14 +11,10 @@ import { RunReport, RunView } from "@throng/protocol/run";
 import { RunPage } from "@throng/protocol/run-list";
 import { RUN_NOTE_MAX_LENGTH, RUN_TAG_MAX_LENGTH, RUN_TAGS_MAX } from "@throng/protocol/run-notes";
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
+import { pingPlan } from "./testing/plans";
 import { PlanSpec } from "@throng/protocol/plan";
 
-const spec = {
-  name: "notes",
-  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
-  load: { clients: 10, durationSec: 5 },
-};
+const spec = { ...pingPlan, name: "notes" };
 
 let api: TestApi;
 let user: TestUser;

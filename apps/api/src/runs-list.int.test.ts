@@ -3,19 +3,15 @@
 // naming the field.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRepos } from "@throng/db/repos";
-import { EnrolmentTokenCreated, Me, PlanView } from "@throng/protocol/api";
+import { Me, PlanView } from "@throng/protocol/api";
 import { ErrorBody } from "@throng/protocol/errors";
 import { RunPage } from "@throng/protocol/run-list";
-import { connectTestAgent, helloWith, type TestAgent } from "./testing/test-agent";
+import { enrolTestAgent, type TestAgent } from "./testing/test-agent";
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
+import { pingPlan } from "./testing/plans";
 import { PlanSpec } from "@throng/protocol/plan";
 
-const spec = (name: string) => ({
-  name,
-  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
-  load: { clients: 10, durationSec: 5 },
-});
+const spec = (name: string) => ({ ...pingPlan, name });
 
 let api: TestApi;
 let user: TestUser;
@@ -115,15 +111,7 @@ describe("GET /api/runs", () => {
   });
 
   it("records who started a run", async () => {
-    agent = await connectTestAgent(api.gatewayUrl);
-    agent.send({
-      type: "hello",
-      payload: helloWith({
-        kind: "enrolment",
-        token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token,
-      }),
-    });
-    await agent.next("ready");
+    agent = (await enrolTestAgent(api.gatewayUrl, user)).agent;
     const started = await user.request("POST", `/api/plans/${plans[0]!.id}/runs`);
     expect(started.status).toBe(201);
     expect(started.json.startedBy).toBe(user.email);

@@ -2,9 +2,8 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PlanView } from "@throng/protocol/api";
 import { SCRIPT_BUNDLE_MAX_BYTES, ScriptList, ScriptSummary, ScriptView } from "@throng/protocol/script-bundle";
-import { EnrolmentTokenCreated } from "@throng/protocol/api";
 import { SCRIPT_UPLOAD_BODY_LIMIT } from "./routes/scripts.routes";
-import { connectTestAgent, helloWith } from "./testing/test-agent";
+import { enrolTestAgent } from "./testing/test-agent";
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
 
 let api: TestApi;
@@ -122,15 +121,7 @@ describe("script bundles over HTTP (issue 15 §2)", () => {
       (await alice.request("POST", "/api/scripts", { name: "f.mjs", source })).json,
     );
     const agentOf = async (user: TestUser) => {
-      const agent = await connectTestAgent(api.gatewayUrl);
-      agent.send({
-        type: "hello",
-        payload: helloWith({
-          kind: "enrolment",
-          token: EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token,
-        }),
-      });
-      await agent.next("ready");
+      const { agent } = await enrolTestAgent(api.gatewayUrl, user);
       return agent;
     };
     const [alicesAgent, bobsAgent] = [await agentOf(alice), await agentOf(bob)];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { ensureChromium } from "../../../infra/local/chromium";
-import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
+import { PlanView } from "@throng/protocol/api";
 import { ErrorBody } from "@throng/protocol/errors";
 import { Channel } from "@throng/protocol/jobs";
 import { AuditEntry, InvitationCreated } from "@throng/protocol/orgs";
@@ -11,9 +11,10 @@ import { ShareLinkCreated } from "@throng/protocol/report";
 import { SecretList, SecretView } from "@throng/protocol/secrets";
 import { TrialView } from "@throng/protocol/session-trial";
 import { encodeValues } from "@throng/core/metrics/histogram";
-import { connectTestAgent, helloWith, type TestAgent } from "./testing/test-agent";
+import { enrolTestAgent, type TestAgent } from "./testing/test-agent";
 import { ensurePdfText, pdfText } from "./testing/pdf-text";
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
+import { heldSnapshot } from "./testing/snapshots";
 
 // Organisation secrets (issue 27 §4): stored sealed, never answered back, refused when a plan names one the org does
 // not have, handed to an agent only inside the shard that uses them, and masked with the rest of a plan's
@@ -68,15 +69,10 @@ beforeAll(async () => {
   });
   owner = await api.signUp("Keeper");
   intruder = await api.signUp("Prowler");
-  agent = await connectTestAgent(api.gatewayUrl);
-  agent.send({
-    type: "hello",
-    payload: helloWith({
-      kind: "enrolment",
-      token: EnrolmentTokenCreated.parse((await owner.request("POST", "/api/enrolment-tokens")).json).token,
-    }),
-  });
-  ({ agentId, orgId } = await agent.next("ready"));
+  const enrolled = await enrolTestAgent(api.gatewayUrl, owner);
+  agent = enrolled.agent;
+  agentId = enrolled.ready.agentId;
+  orgId = enrolled.ready.orgId;
   for (const [name, value] of Object.entries(VALUES)) expect((await putSecret(owner, name, value)).status).toBe(201);
 });
 afterAll(async () => {
@@ -233,19 +229,8 @@ describe("a plan naming secrets", () => {
   });
 
   it("a watcher's shard of the same run gets none: it sends nothing to the server under test", async () => {
-    const watcher = await connectTestAgent(api.gatewayUrl);
+    const { agent: watcher } = await enrolTestAgent(api.gatewayUrl, owner, { role: "watch" });
     try {
-      watcher.send({
-        type: "hello",
-        payload: helloWith(
-          {
-            kind: "enrolment",
-            token: EnrolmentTokenCreated.parse((await owner.request("POST", "/api/enrolment-tokens")).json).token,
-          },
-          { role: "watch" },
-        ),
-      });
-      await watcher.next("ready");
       const planId = await savePlan(owner, { ...planUsingSecrets("watched"), watch: {} });
       const run = RunView.parse((await owner.request("POST", `/api/plans/${planId}/runs`)).json);
       await api.deps.orchestrator.start(orgId, run.id);
@@ -370,26 +355,10 @@ async function runToTheEnd(spec: ReturnType<typeof planUsingSecrets>): Promise<s
   for (let seq = 0; seq < 2; seq++) {
     agent.send({
       type: "snapshot",
-      payload: {
-        runId: run.id,
-        seq,
-        intervalStart: assignment.startAt + seq * 1000,
-        intervalMs: 1000,
-        clients: 2,
-        counters: {
-          connectionsOpen: 2,
-          connectionsOpened: seq ? 0 : 2,
-          connectionsFailed: 0,
-          connectionsClosed: 0,
-          messagesSent: 2,
-          messagesReceived: 2,
-          bytesSent: 128,
-          bytesReceived: 128,
-          errors: 0,
-        },
+      payload: heldSnapshot(assignment, seq, 2, {
+        counters: { messagesSent: 2, messagesReceived: 2, bytesSent: 128, bytesReceived: 128 },
         histograms: { rttUs: encodeValues([1_000, 2_000]) },
-        health: { cpuPercent: 3, eventLoopP99Ms: 1, rssBytes: 1 },
-      },
+      }),
     });
     await agent.next("snapshot-ack");
   }

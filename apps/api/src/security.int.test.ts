@@ -3,7 +3,7 @@ import { ErrorBody } from "@throng/protocol/errors";
 import { AgentCloseCode } from "@throng/protocol/agent";
 import { ApiTokenCreated, AuditEntry, InvitationCreated, MemberView, Membership } from "@throng/protocol/orgs";
 import { EnrolmentTokenCreated, Me, PlanView } from "@throng/protocol/api";
-import { connectTestAgent, helloWith } from "./testing/test-agent";
+import { connectTestAgent, enrolTestAgent, helloWith } from "./testing/test-agent";
 import { startTestApi, WEB_ORIGIN, type TestApi, type TestUser } from "./testing/test-api";
 
 const plan = {
@@ -251,15 +251,7 @@ describe("hygiene", () => {
 
   it("records in the audit log who added and removed a notification channel, set and stopped a schedule, stored a script and aborted a run", async () => {
     const owner = await api.signUp("Rec");
-    const agent = await connectTestAgent(api.gatewayUrl);
-    agent.send({
-      type: "hello",
-      payload: helloWith({
-        kind: "enrolment",
-        token: EnrolmentTokenCreated.parse((await owner.request("POST", "/api/enrolment-tokens")).json).token,
-      }),
-    });
-    await agent.next("ready");
+    const { agent } = await enrolTestAgent(api.gatewayUrl, owner);
     const channel = (
       await owner.request("POST", "/api/notification-channels", {
         kind: "webhook",
@@ -308,15 +300,7 @@ describe("hygiene", () => {
 
   it("enforces the org's target allow-list and caps before a run starts", async () => {
     const owner = await api.signUp("Cap");
-    const agent = await connectTestAgent(api.gatewayUrl);
-    agent.send({
-      type: "hello",
-      payload: helloWith({
-        kind: "enrolment",
-        token: EnrolmentTokenCreated.parse((await owner.request("POST", "/api/enrolment-tokens")).json).token,
-      }),
-    });
-    await agent.next("ready");
+    const { agent } = await enrolTestAgent(api.gatewayUrl, owner);
     const saved = await owner.request("PUT", "/api/org/settings", {
       targetAllowList: ["127.0.0.1:9999"],
       maxClients: 3,

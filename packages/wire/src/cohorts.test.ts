@@ -3,33 +3,15 @@ import { RunSummary } from "@throng/protocol/run";
 import { SeriesPoint, type StoredSnapshot } from "@throng/protocol/snapshot";
 import { encodeValues } from "./snapshot-histogram";
 import { buildSeries, summariseRun } from "./run-summary";
+import { secondCounters, storedSecond } from "./stored-second.test-support";
 
-const counters = (messages: number, extra: Record<string, number> = {}) => ({
-  connectionsOpen: 2,
-  connectionsOpened: 0,
-  connectionsFailed: 0,
-  connectionsClosed: 0,
-  messagesSent: messages,
-  messagesReceived: messages,
-  bytesSent: messages * 64,
-  bytesReceived: messages * 20,
-  errors: 0,
-  ...extra,
-});
+const counters = (messages: number, extra: Record<string, number> = {}) => secondCounters(2, messages, extra);
 
 /** An agent's second: `rig` round trips of 1 ms from its rig clients, `mobile` of 40 ms (and some lost) from its mobile cohort. */
 function row(agentId: string, second: number, mobile: number[], applied = "datagram"): StoredSnapshot {
-  return {
-    agentId,
-    seq: second,
-    second,
-    intervalMs: 1000,
-    clients: 4,
+  return storedSecond(agentId, second, {
     counters: counters(4 + mobile.length, { lost: 1 }),
     rttHist: encodeValues([1_000, 1_000, 1_000, 1_000, ...mobile]),
-    histograms: {},
-    step: null,
-    health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
     cohorts: {
       mobile: {
         clients: 2,
@@ -38,7 +20,7 @@ function row(agentId: string, second: number, mobile: number[], applied = "datag
         applied,
       },
     },
-  };
+  });
 }
 
 describe("network cohorts in the series and the summary", () => {

@@ -3,30 +3,14 @@ import type { StoredSnapshot } from "@throng/protocol/snapshot";
 import { encodeValues } from "./snapshot-histogram";
 import { mergeRows } from "./snapshot-merge";
 import { buildSeries, mergeSecond, summariseRun } from "./run-summary";
+import { secondCounters, storedSecond } from "./stored-second.test-support";
 
 function row(agentId: string, second: number, valuesUs: number[], messages: number, open = 10): StoredSnapshot {
-  return {
-    agentId,
-    seq: second,
-    second,
-    intervalMs: 1000,
+  return storedSecond(agentId, second, {
     clients: open,
-    counters: {
-      connectionsOpen: open,
-      connectionsOpened: 0,
-      connectionsFailed: 0,
-      connectionsClosed: 0,
-      messagesSent: messages,
-      messagesReceived: messages,
-      bytesSent: messages * 64,
-      bytesReceived: messages * 20,
-      errors: 0,
-    },
+    counters: secondCounters(open, messages),
     rttHist: encodeValues(valuesUs),
-    histograms: {},
-    step: null,
-    health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
-  };
+  });
 }
 
 describe("merging snapshots per second", () => {
@@ -136,18 +120,10 @@ describe("the connections a run lost", () => {
     const healthy = row("a", 100, [1_000], 10, 4);
     const closed = (second: number, closesByCause: Record<string, number>): StoredSnapshot => ({
       ...row("a", second, [], 0, 0),
-      counters: {
-        connectionsOpen: 0,
-        connectionsOpened: 0,
-        connectionsFailed: 0,
+      counters: secondCounters(0, 0, {
         connectionsClosed: Object.values(closesByCause).reduce((a, b) => a + b, 0),
-        messagesSent: 0,
-        messagesReceived: 0,
-        bytesSent: 0,
-        bytesReceived: 0,
-        errors: 0,
         closesByCause,
-      },
+      }),
     });
     const died = closed(101, { server: 1, reset: 3 });
     const ended = closed(102, { agent: 2 });

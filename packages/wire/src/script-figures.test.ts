@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { StoredSnapshot } from "@throng/protocol/snapshot";
-import { encodeValues } from "./snapshot-histogram";
 import { buildSeries, mergeSecond, summariseRun } from "./run-summary";
+import { namedHistograms, secondCounters, storedSecond } from "./stored-second.test-support";
 
 /** A script agent's second: its named histograms (µs) and counters, stored as ingest stores them. */
 function row(
@@ -10,31 +10,10 @@ function row(
   script: Record<string, number[]>,
   scriptCounts?: Record<string, number>,
 ): StoredSnapshot {
-  return {
-    agentId,
-    seq: second,
-    second,
-    intervalMs: 1000,
-    clients: 4,
-    counters: {
-      connectionsOpen: 4,
-      connectionsOpened: 0,
-      connectionsFailed: 0,
-      connectionsClosed: 0,
-      messagesSent: 0,
-      messagesReceived: 0,
-      bytesSent: 0,
-      bytesReceived: 0,
-      errors: 0,
-      ...(scriptCounts ? { scriptCounts } : {}),
-    },
-    rttHist: encodeValues([]),
-    histograms: {
-      script: Object.fromEntries(Object.entries(script).map(([name, values]) => [name, encodeValues(values)])),
-    } as unknown as Record<string, string>,
-    step: null,
-    health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
-  };
+  return storedSecond(agentId, second, {
+    counters: secondCounters(4, 0, scriptCounts ? { scriptCounts } : {}),
+    histograms: namedHistograms("script", script),
+  });
 }
 
 describe("merging a script's named metrics", () => {

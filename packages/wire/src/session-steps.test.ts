@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SessionStepFailures, StoredSnapshot } from "@throng/protocol/snapshot";
-import { encodeValues } from "./snapshot-histogram";
 import { mergeSecond, summariseRun } from "./run-summary";
+import { namedHistograms, secondCounters, storedSecond } from "./stored-second.test-support";
 
 /** An agent's second of a session's steps: each step's times (µs) and failures, stored as ingest stores them. */
 function row(
@@ -10,31 +10,10 @@ function row(
   steps: Record<string, number[]>,
   sessionStepFailures?: SessionStepFailures,
 ): StoredSnapshot {
-  return {
-    agentId,
-    seq: second,
-    second,
-    intervalMs: 1000,
-    clients: 4,
-    counters: {
-      connectionsOpen: 4,
-      connectionsOpened: 0,
-      connectionsFailed: 0,
-      connectionsClosed: 0,
-      messagesSent: 0,
-      messagesReceived: 0,
-      bytesSent: 0,
-      bytesReceived: 0,
-      errors: 0,
-      ...(sessionStepFailures ? { sessionStepFailures } : {}),
-    },
-    rttHist: encodeValues([]),
-    histograms: {
-      sessionSteps: Object.fromEntries(Object.entries(steps).map(([step, values]) => [step, encodeValues(values)])),
-    } as unknown as Record<string, string>,
-    step: null,
-    health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
-  };
+  return storedSecond(agentId, second, {
+    counters: secondCounters(4, 0, sessionStepFailures ? { sessionStepFailures } : {}),
+    histograms: namedHistograms("sessionSteps", steps),
+  });
 }
 
 describe("merging a session's per-step times and failures", () => {

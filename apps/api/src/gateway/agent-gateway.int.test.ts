@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentCloseCode } from "@throng/protocol/agent";
-import { AgentView, EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
+import { AgentView, EnrolmentTokenCreated } from "@throng/protocol/api";
 import { LiveEnvelope, type LiveMessage, RunSeries, RunView } from "@throng/protocol/run";
 import { encodeValues } from "@throng/core/metrics/histogram";
-import { connectTestAgent, helloWith } from "../testing/test-agent";
+import { connectTestAgent, enrolmentToken, enrolTestAgent, helloWith } from "../testing/test-agent";
 import { startTestApi, type TestApi, type TestUser } from "../testing/test-api";
+import { heldSnapshot } from "../testing/snapshots";
+import { createPlan } from "../testing/plans";
 
 let api: TestApi;
 beforeAll(async () => {
@@ -13,10 +15,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await api?.close();
 });
-
-async function enrolmentToken(user: TestUser) {
-  return EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token;
-}
 
 /** The first agent's status once it is `wanted`, or its last status when `timeoutMs` passes first. */
 async function statusWithin(user: TestUser, wanted: string, timeoutMs: number): Promise<string> {
@@ -28,12 +26,7 @@ async function statusWithin(user: TestUser, wanted: string, timeoutMs: number): 
   }
 }
 
-async function enrolledAgent(user: TestUser) {
-  const agent = await connectTestAgent(api.gatewayUrl);
-  agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: await enrolmentToken(user) }) });
-  const ready = await agent.next("ready");
-  return { agent, ready };
-}
+const enrolledAgent = (user: TestUser) => enrolTestAgent(api.gatewayUrl, user);
 
 describe("agent gateway (agent/PROTOCOL.md)", () => {
   it("§2 closes with unauthenticated (4003) for an unknown enrolment token", async () => {
@@ -102,16 +95,7 @@ describe("agent gateway (agent/PROTOCOL.md)", () => {
   it("§4–§6 assigns a run, stores snapshots once, streams points live and closes the run", async () => {
     const user = await api.signUp("Ivy");
     const { agent, ready } = await enrolledAgent(user);
-    const plan = PlanView.parse(
-      (
-        await user.request("POST", "/api/plans", {
-          name: "p",
-          target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-          scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
-          load: { clients: 7, durationSec: 2 },
-        })
-      ).json,
-    );
+    const plan = await createPlan(user, { load: { clients: 7, durationSec: 2 } });
     const run = RunView.parse((await user.request("POST", `/api/plans/${plan.id}/runs`)).json);
     expect(run.status).toBe("queued");
     expect(await api.queue.getJob(`start-${run.id}`)).toBeTruthy();
@@ -123,26 +107,12 @@ describe("agent gateway (agent/PROTOCOL.md)", () => {
     expect(assignment).toMatchObject({ runId: run.id, clients: 7, shardIndex: 0, shardCount: 1 });
 
     const t0 = Math.floor(assignment.startAt / 1000) * 1000;
-    const snapshot = (seq: number) => ({
-      runId: run.id,
-      seq,
-      intervalStart: t0 + seq * 1000,
-      intervalMs: 1000,
-      clients: 7,
-      counters: {
-        connectionsOpen: 7,
-        connectionsOpened: seq === 0 ? 7 : 0,
-        connectionsFailed: 0,
-        connectionsClosed: 0,
-        messagesSent: 70,
-        messagesReceived: 70,
-        bytesSent: 4480,
-        bytesReceived: 1400,
-        errors: 0,
-      },
-      histograms: { rttUs: encodeValues(Array(70).fill(2_000 + seq * 1000)) },
-      health: { cpuPercent: 5, eventLoopP99Ms: 1, rssBytes: 50_000_000 },
-    });
+    const snapshot = (seq: number) =>
+      heldSnapshot({ runId: run.id, startAt: t0 }, seq, 7, {
+        counters: { messagesSent: 70, messagesReceived: 70, bytesSent: 4480, bytesReceived: 1400 },
+        histograms: { rttUs: encodeValues(Array(70).fill(2_000 + seq * 1000)) },
+        health: { cpuPercent: 5, eventLoopP99Ms: 1, rssBytes: 50_000_000 },
+      });
     for (const seq of [0, 1, 1]) {
       agent.send({ type: "snapshot", payload: snapshot(seq) });
       expect(await agent.next("snapshot-ack")).toEqual({ runId: run.id, seq });
@@ -171,16 +141,7 @@ describe("agent gateway (agent/PROTOCOL.md)", () => {
   it("resends an active assignment when the agent reconnects", async () => {
     const user = await api.signUp("Jo");
     const { agent, ready } = await enrolledAgent(user);
-    const plan = PlanView.parse(
-      (
-        await user.request("POST", "/api/plans", {
-          name: "p",
-          target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-          scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
-          load: { clients: 3, durationSec: 30 },
-        })
-      ).json,
-    );
+    const plan = await createPlan(user, { load: { clients: 3, durationSec: 30 } });
     const run = RunView.parse((await user.request("POST", `/api/plans/${plan.id}/runs`)).json);
     await api.deps.orchestrator.start(ready.orgId, run.id);
     const first = await agent.next("run-assignment");
@@ -199,41 +160,17 @@ describe("agent gateway (agent/PROTOCOL.md)", () => {
     const owner = await api.signUp("Kim");
     const intruder = await api.signUp("Lex");
     const { agent: ownerAgent, ready } = await enrolledAgent(owner);
-    const plan = PlanView.parse(
-      (
-        await owner.request("POST", "/api/plans", {
-          name: "p",
-          target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-          scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
-          load: { clients: 1, durationSec: 30 },
-        })
-      ).json,
-    );
+    const plan = await createPlan(owner, { load: { clients: 1, durationSec: 30 } });
     const run = RunView.parse((await owner.request("POST", `/api/plans/${plan.id}/runs`)).json);
     await api.deps.orchestrator.start(ready.orgId, run.id);
     const { agent: other } = await enrolledAgent(intruder);
     other.send({
       type: "snapshot",
-      payload: {
-        runId: run.id,
-        seq: 0,
-        intervalStart: Date.now(),
-        intervalMs: 1000,
-        clients: 1,
-        counters: {
-          connectionsOpen: 1,
-          connectionsOpened: 1,
-          connectionsFailed: 0,
-          connectionsClosed: 0,
-          messagesSent: 1,
-          messagesReceived: 1,
-          bytesSent: 1,
-          bytesReceived: 1,
-          errors: 0,
-        },
+      payload: heldSnapshot({ runId: run.id, startAt: Date.now() }, 0, 1, {
+        counters: { messagesSent: 1, messagesReceived: 1, bytesSent: 1, bytesReceived: 1 },
         histograms: { rttUs: encodeValues([1000]) },
         health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
-      },
+      }),
     });
     await other.next("snapshot-ack");
     expect(RunSeries.parse((await owner.request("GET", `/api/runs/${run.id}/series`)).json).points).toEqual([]);
@@ -242,20 +179,6 @@ describe("agent gateway (agent/PROTOCOL.md)", () => {
     await ownerAgent.close();
   });
 });
-
-async function createPlan(user: TestUser, overrides: Record<string, unknown> = {}) {
-  return PlanView.parse(
-    (
-      await user.request("POST", "/api/plans", {
-        name: "p",
-        target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-        scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
-        load: { clients: 4, durationSec: 30 },
-        ...overrides,
-      })
-    ).json,
-  );
-}
 
 describe("control plane (agent/PROTOCOL.md)", () => {
   it("§2 refuses an agent of another release line, saying which version to run (4006)", async () => {
@@ -335,15 +258,8 @@ describe("control plane (agent/PROTOCOL.md)", () => {
       ["rig-small", small],
       ["rig-big", big],
     ] as const) {
-      const agent = await connectTestAgent(api.gatewayUrl);
-      agent.send({
-        type: "hello",
-        payload: helloWith(
-          { kind: "enrolment", token: await enrolmentToken(user) },
-          { host: { hostname, os: "linux", arch: "x64", cores: 2, memoryBytes: 2 ** 30 }, capacity },
-        ),
-      });
-      agents.push({ agent, ready: await agent.next("ready") });
+      const host = { hostname, os: "linux", arch: "x64", cores: 2, memoryBytes: 2 ** 30 };
+      agents.push(await enrolTestAgent(api.gatewayUrl, user, { host, capacity }));
     }
     const listed = (await user.request("GET", "/api/agents")).json.agents.map((a: unknown) => AgentView.parse(a));
     expect(Object.fromEntries(listed.map((a: AgentView) => [a.hostname, a.capacity]))).toEqual({
@@ -374,15 +290,8 @@ describe("control plane (agent/PROTOCOL.md)", () => {
   it("§2.10 stores what each agent's owner lets it run, warns on the plan page and refuses a run no agent may take before it exists", async () => {
     const user = await api.signUp("Perm");
     const capabilities = { scripts: "none" as const, allowTargets: ["10.0.0.5:9000"] };
-    const agent = await connectTestAgent(api.gatewayUrl);
-    agent.send({
-      type: "hello",
-      payload: helloWith(
-        { kind: "enrolment", token: await enrolmentToken(user) },
-        { host: { hostname: "rig-7", os: "linux", arch: "x64", cores: 2, memoryBytes: 2 ** 30 }, capabilities },
-      ),
-    });
-    await agent.next("ready");
+    const host = { hostname: "rig-7", os: "linux", arch: "x64", cores: 2, memoryBytes: 2 ** 30 };
+    const { agent } = await enrolTestAgent(api.gatewayUrl, user, { host, capabilities });
     const listed = (await user.request("GET", "/api/agents")).json.agents.map((a: unknown) => AgentView.parse(a));
     expect(listed.map((a: AgentView) => a.capabilities)).toEqual([capabilities]);
 

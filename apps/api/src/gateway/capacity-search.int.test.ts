@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
+import { EnrolmentTokenCreated } from "@throng/protocol/api";
 import { RunView } from "@throng/protocol/run";
 import { encodeValues } from "@throng/core/metrics/histogram";
 import { connectTestAgent, helloWith } from "../testing/test-agent";
 import { startTestApi, type TestApi } from "../testing/test-api";
+import { heldSnapshot } from "../testing/snapshots";
+import { createPlan } from "../testing/plans";
 
 // The control plane's side of an automatic capacity search (agent/PROTOCOL.md ยง10 "Capacity search steps"),
 // frame by frame: the worker's search-step job is called directly, as the gateway tests call start and finish.
@@ -29,29 +31,23 @@ describe("automatic capacity search under the control plane (agent/PROTOCOL.md ย
     let agent = await connectTestAgent(api.gatewayUrl);
     agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token }) });
     const ready = await agent.next("ready");
-    const plan = PlanView.parse(
-      (
-        await user.request("POST", "/api/plans", {
-          name: "search",
-          target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-          scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
-          // Coarse levels 10, 20, 30, 40; after a break, one level halfway between the last held and the broken one.
-          load: {
-            clients: 40,
-            durationSec: 600,
-            shape: {
-              kind: "step-up",
-              mode: "auto",
-              startClients: 10,
-              stepDurationSec: 2,
-              coarseSteps: 4,
-              fineSteps: 2,
-            },
-          },
-          slos: [{ metric: "rtt-p99-ms", below: 50 }],
-        })
-      ).json,
-    );
+    const plan = await createPlan(user, {
+      name: "search",
+      // Coarse levels 10, 20, 30, 40; after a break, one level halfway between the last held and the broken one.
+      load: {
+        clients: 40,
+        durationSec: 600,
+        shape: {
+          kind: "step-up",
+          mode: "auto",
+          startClients: 10,
+          stepDurationSec: 2,
+          coarseSteps: 4,
+          fineSteps: 2,
+        },
+      },
+      slos: [{ metric: "rtt-p99-ms", below: 50 }],
+    });
     const run = RunView.parse((await user.request("POST", `/api/plans/${plan.id}/runs`)).json);
     const orgId = ready.orgId;
     await api.deps.orchestrator.start(orgId, run.id);
@@ -72,27 +68,18 @@ describe("automatic capacity search under the control plane (agent/PROTOCOL.md ย
     const send = async (seq: number, step: number, clients: number, rttUs: number) => {
       agent.send({
         type: "snapshot",
-        payload: {
-          runId: run.id,
-          seq,
-          intervalStart: assignment.startAt + seq * 1000,
-          intervalMs: 1000,
-          clients,
+        payload: heldSnapshot(assignment, seq, clients, {
           step,
           counters: {
-            connectionsOpen: clients,
             connectionsOpened: 0,
-            connectionsFailed: 0,
-            connectionsClosed: 0,
             messagesSent: clients * 10,
             messagesReceived: clients * 10,
             bytesSent: 0,
             bytesReceived: 0,
-            errors: 0,
           },
           histograms: { rttUs: encodeValues(Array(50).fill(rttUs)) },
           health: { cpuPercent: 5, eventLoopP99Ms: 1, rssBytes: 50_000_000 },
-        },
+        }),
       });
       expect(await agent.next("snapshot-ack")).toEqual({ runId: run.id, seq });
     };

@@ -2,8 +2,8 @@
 // the heatmap over time, as inline SVG. The heatmap's columns are added together to at most PDF_COLUMNS (cells are
 // counts, so adding them is exact) to keep the page light for Chromium's print.
 import { bucketLowerMs, type LatencyDistribution } from "@throng/protocol/latency-distribution";
+import { escapeHtml } from "./html-table";
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const [W, H, LEFT, RIGHT, TOP, BOTTOM] = [320, 150, 46, 8, 18, 18];
 const PDF_COLUMNS = 160;
 const MARKERS = [

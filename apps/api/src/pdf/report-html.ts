@@ -25,9 +25,9 @@ import { inChartUnit, sloMetricSpec, type SloMetric } from "@throng/protocol/slo
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 import type { LatencyDistribution } from "@throng/protocol/latency-distribution";
 import { distributionFigures } from "./distribution-svg";
+import { escapeHtml, table } from "./html-table";
+import { sessionStepsHtml } from "./session-steps-html";
 import { ABOVE_STREAM_NOTE, cohortLatencyRead, cohortSections } from "@throng/protocol/cohort-report";
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The PDF's words for numbers, SLO values and dates, in one reader's locale and time zone. */
 interface PdfFormats extends HeadlineFormat {
@@ -56,12 +56,6 @@ function pdfFormats(reader: ReaderPlace): PdfFormats {
 /** The one line under the title: the dashboard's sentence (how the run ended against its SLOs, at what load), in the PDF's formats. */
 export function reportHeadline(run: RunView, reader: ReaderPlace = {}): string {
   return sharedHeadline(run, pdfFormats(reader));
-}
-
-function table(head: string[], rows: string[][]): string {
-  const cells = (tag: string, row: string[]) =>
-    `<tr>${row.map((cell) => `<${tag}>${escapeHtml(cell)}</${tag}>`).join("")}</tr>`;
-  return `<table><thead>${cells("th", head)}</thead><tbody>${rows.map((row) => cells("td", row)).join("")}</tbody></table>`;
 }
 
 /** An SLO line on a chart: where (in the chart's unit) and its words. */
@@ -355,6 +349,7 @@ ${
     : ""
 }
 ${figures.length ? `<h2>Figures</h2><div class="facts">${table(["Figure", "Value"], figures.slice(0, Math.ceil(figures.length / 2)))}${table(["Figure", "Value"], figures.slice(Math.ceil(figures.length / 2)))}</div>` : ""}
+${sessionStepsHtml(f, run)}
 <h2>Over time</h2>
 <div class="charts">${charts.join("\n")}</div>
 ${distributions.some(({ distribution }) => distribution.stats.count > 0) ? `<h2>Latency distribution (whole run)</h2><div class="charts">${distributionFigures(f, distributions)}</div>` : ""}

@@ -1,3 +1,6 @@
+import { PlanView } from "@throng/protocol/api";
+import type { TestUser } from "./test-api";
+
 /** A small valid plan body (POST /api/plans) for API tests; no agent needs to reach its target. */
 export const pingPlan = {
   name: "lobby ping",
@@ -5,3 +8,18 @@ export const pingPlan = {
   scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
   load: { clients: 10, durationSec: 5 },
 };
+
+/** A plan saved through POST /api/plans: a 100 ms ping-pong to a loopback websocket, with `overrides` on top. */
+export async function createPlan(user: Pick<TestUser, "request">, overrides: Record<string, unknown> = {}) {
+  return PlanView.parse(
+    (
+      await user.request("POST", "/api/plans", {
+        name: "p",
+        target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+        scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
+        load: { clients: 4, durationSec: 30 },
+        ...overrides,
+      })
+    ).json,
+  );
+}

@@ -7,7 +7,9 @@ import {
   type Hello,
   type ServerToAgentMessage,
 } from "@throng/protocol/agent";
+import { EnrolmentTokenCreated } from "@throng/protocol/api";
 import { THRONG_VERSION } from "@throng/protocol/version";
+import type { TestUser } from "./test-api";
 
 type Of<T extends ServerToAgentMessage["type"]> = Extract<ServerToAgentMessage, { type: T }>["payload"];
 
@@ -91,3 +93,18 @@ export async function connectTestAgent(gatewayUrl: string) {
   };
 }
 export type TestAgent = Awaited<ReturnType<typeof connectTestAgent>>;
+
+/** A fresh enrolment token into `user`'s organisation (POST /api/enrolment-tokens). */
+export async function enrolmentToken(user: Pick<TestUser, "request">): Promise<string> {
+  return EnrolmentTokenCreated.parse((await user.request("POST", "/api/enrolment-tokens")).json).token;
+}
+
+/**
+ * An agent enrolled into `user`'s organisation with a fresh token and past its handshake, with its `ready`
+ * (agent id, org id, intervals); `hello` overrides the hello's host, labels, capacity or role.
+ */
+export async function enrolTestAgent(gatewayUrl: string, user: Pick<TestUser, "request">, hello: Partial<Hello> = {}) {
+  const agent = await connectTestAgent(gatewayUrl);
+  agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: await enrolmentToken(user) }, hello) });
+  return { agent, ready: await agent.next("ready") };
+}

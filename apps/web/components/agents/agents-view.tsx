@@ -7,6 +7,7 @@ import { can } from "../../lib/shared/settings-permissions";
 import { AgentInstallPanel } from "./agent-install-panel";
 import { AgentList } from "./agent-list";
 import { useMe } from "../shell/session-gate";
+import { ErrorAlert } from "../ui/error-alert";
 
 const POLL_MS = 1000;
 
@@ -38,11 +39,7 @@ export function AgentsView() {
           </span>
         )}
       </h2>
-      {error && (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       {data ? <AgentList agents={data} now={Date.now()} /> : !error && <p className="loading">Loading agents…</p>}
     </>
   );

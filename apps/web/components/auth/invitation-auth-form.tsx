@@ -1,48 +1,27 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
-import { authClient } from "../../lib/auth/auth-client";
-import { TextField } from "../ui/text-field";
-import { authFailureText } from "../../lib/auth/auth-failure";
-
-type Mode = "sign-in" | "sign-up";
-type Field = "name" | "email" | "password";
-
-const MIN_PASSWORD = 8;
+import { type FormEvent, useState } from "react";
+import type { CredentialMode } from "../../lib/auth/credentials";
+import { CredentialFields, signInOrUp, useCredentialsForm } from "./credential-fields";
 
 /**
  * Sign in or up without leaving the invitation page. The shared AuthForm always moves on to
  * /agents, which would lose the link, so this smaller form stays here and reports back.
  */
 export function InvitationAuthForm({ onSignedIn }: { onSignedIn: (email: string) => void }) {
-  const [mode, setMode] = useState<Mode>("sign-up");
-  const [values, setValues] = useState<Record<Field, string>>({ name: "", email: "", password: "" });
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const [mode, setMode] = useState<CredentialMode>("sign-up");
+  const { values, update, check, errors, setErrors, failure, setFailure, pending, setPending } = useCredentialsForm();
   const signUp = mode === "sign-up";
-  const update = (field: Field) => (value: string) => setValues((current) => ({ ...current, [field]: value }));
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const email = values.email.trim();
-    const found: Partial<Record<Field, string>> = {};
-    if (signUp && !values.name.trim()) found.name = "Enter your name.";
-    if (!/^\S+@\S+\.\S+$/.test(email)) found.email = "Enter an email address like you@example.com.";
-    if (signUp ? values.password.length < MIN_PASSWORD : !values.password) {
-      found.password = signUp ? `Use at least ${MIN_PASSWORD} characters.` : "Enter your password.";
-    }
-    setErrors(found);
-    setFailure(null);
-    const first = (["name", "email", "password"] as const).find((field) => found[field]);
+    const first = check(mode);
     if (first) return document.getElementById(first)?.focus();
     setPending(true);
     try {
-      const result = signUp
-        ? await authClient().signUp.email({ name: values.name.trim(), email, password: values.password })
-        : await authClient().signIn.email({ email, password: values.password });
-      if (result.error) setFailure(authFailureText(result.error, signUp ? "Sign-up" : "Sign-in"));
-      else onSignedIn(email);
+      const refusal = await signInOrUp(mode, values);
+      if (refusal) setFailure(refusal);
+      else onSignedIn(values.email.trim());
     } catch {
       setFailure("Could not reach the server; check your connection and try again.");
     } finally {
@@ -53,40 +32,7 @@ export function InvitationAuthForm({ onSignedIn }: { onSignedIn: (email: string)
   return (
     <form onSubmit={submit} noValidate aria-labelledby="invite-auth-title">
       <h2 id="invite-auth-title">{signUp ? "Create your account" : "Sign in"}</h2>
-      {failure && (
-        <p className="alert" role="alert" data-testid="auth-error">
-          {failure}
-        </p>
-      )}
-      {signUp && (
-        <TextField
-          id="name"
-          label="Name"
-          value={values.name}
-          onChange={update("name")}
-          error={errors.name}
-          autoComplete="name"
-        />
-      )}
-      <TextField
-        id="email"
-        label="Email"
-        type="email"
-        value={values.email}
-        onChange={update("email")}
-        error={errors.email}
-        autoComplete="email"
-      />
-      <TextField
-        id="password"
-        label="Password"
-        type="password"
-        value={values.password}
-        onChange={update("password")}
-        error={errors.password}
-        hint={signUp ? `At least ${MIN_PASSWORD} characters.` : undefined}
-        autoComplete={signUp ? "new-password" : "current-password"}
-      />
+      <CredentialFields mode={mode} values={values} errors={errors} failure={failure} update={update} />
       <div className="form-actions">
         <button className="button primary" type="submit" disabled={pending}>
           {pending ? "Please wait…" : signUp ? "Create account" : "Sign in"}

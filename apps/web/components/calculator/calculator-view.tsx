@@ -15,6 +15,7 @@ import {
 import { formatDateTime, formatInteger, formatRate } from "../../lib/shared/format";
 import { queryKeys } from "../../lib/shared/query-keys";
 import { TextField } from "../ui/text-field";
+import { ErrorAlert } from "../ui/error-alert";
 
 /** The typed player count as the figures beside it read ("1,000"), or as typed when it is not a number yet. */
 const playersText = (raw: string) =>
@@ -66,11 +67,7 @@ function FromRun({ onFill }: { onFill: (fields: Partial<CalculatorForm>, from: s
       >
         Fill from run
       </button>
-      {runs.error && (
-        <p className="alert" role="alert">
-          {runs.error}
-        </p>
-      )}
+      <ErrorAlert error={runs.error} />
     </div>
   );
 }

@@ -13,6 +13,7 @@ import { queryKeys } from "../../lib/shared/query-keys";
 import { reportApi } from "../../lib/shared/report-api";
 import { isTerminal } from "../../lib/shared/run-timing";
 import type { RunComparison } from "@throng/protocol/report";
+import { ErrorAlert } from "../ui/error-alert";
 
 /** Pick runs (the first picked is the baseline), then read their figures side by side with the change against it. */
 export function CompareView({ ids }: { ids: string[] }) {
@@ -108,11 +109,7 @@ export function CompareView({ ids }: { ids: string[] }) {
       )}
       <section className="panel" aria-labelledby="compare-pick-title">
         <h2 id="compare-pick-title">Runs to compare</h2>
-        {runs.error && (
-          <p className="alert" role="alert">
-            {runs.error}
-          </p>
-        )}
+        <ErrorAlert error={runs.error} />
         {runs.data && ended.length < 2 && (
           <p className="empty" data-testid="compare-empty">
             <strong>Not enough runs yet.</strong>Run a plan at least twice (Plans → Start run); finished runs appear

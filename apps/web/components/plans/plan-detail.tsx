@@ -28,6 +28,7 @@ import { StartRunButton } from "../runs/start-run-button";
 import { can } from "../../lib/shared/settings-permissions";
 import { useMe } from "../shell/session-gate";
 import { Tabs } from "../ui/tabs";
+import { ErrorAlert } from "../ui/error-alert";
 
 const FORMATS = [
   { id: "yaml", label: "YAML" },
@@ -173,21 +174,13 @@ export function PlanDetail({ planId }: { planId: string }) {
       {ended > 0 && (
         <section className="panel" aria-labelledby="plan-trend-title">
           <h2 id="plan-trend-title">Trend</h2>
-          {trend.error && (
-            <p className="alert" role="alert">
-              {trend.error}
-            </p>
-          )}
+          <ErrorAlert error={trend.error} />
           {trend.data && <PlanTrend runs={trend.data.runs} slos={spec.slos} baselineRunId={plan.data.baselineRunId} />}
         </section>
       )}
       <section aria-labelledby="plan-runs-title">
         <h2 id="plan-runs-title">Recent runs</h2>
-        {runs.error && (
-          <p className="alert" role="alert">
-            {runs.error}
-          </p>
-        )}
+        <ErrorAlert error={runs.error} />
         {runs.data && recent.length === 0 && (
           <div className="empty" data-testid="plan-runs-empty">
             <strong>This plan has not run yet.</strong>

@@ -8,6 +8,7 @@ import { planToText } from "../../lib/plans/plan-text";
 import { queryKeys } from "../../lib/shared/query-keys";
 import { CodeBlock } from "../ui/code-block";
 import { DataTable } from "../ui/data-table";
+import { ErrorAlert } from "../ui/error-alert";
 
 /** Every saved version of a plan, newest first; any one can be shown as YAML (read only). */
 export function PlanVersions({ planId, current }: { planId: string; current: number }) {
@@ -17,11 +18,7 @@ export function PlanVersions({ planId, current }: { planId: string; current: num
   return (
     <section className="panel" aria-labelledby="plan-versions-title">
       <h2 id="plan-versions-title">Versions</h2>
-      {versions.error && (
-        <p className="alert" role="alert">
-          {versions.error}
-        </p>
-      )}
+      <ErrorAlert error={versions.error} />
       {!versions.data && !versions.error && <p className="loading">Loading versions…</p>}
       {versions.data && (
         <DataTable

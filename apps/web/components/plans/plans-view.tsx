@@ -8,6 +8,8 @@ import { queryKeys } from "../../lib/shared/query-keys";
 import { can } from "../../lib/shared/settings-permissions";
 import { PlanList } from "./plan-list";
 import { useMe } from "../shell/session-gate";
+import { ErrorAlert } from "../ui/error-alert";
+import { SelectField } from "../ui/select-field";
 
 const SHELVES = [
   { id: "active", label: "Active plans" },
@@ -38,27 +40,17 @@ export function PlansView() {
         )}
       </div>
       <div className="toolbar">
-        <div className="field inline">
-          <label htmlFor="plan-shelf">Show</label>
-          <select
-            id="plan-shelf"
-            value={shelf}
-            onChange={(event) => setShelf(event.target.value as Shelf)}
-            data-testid="plan-shelf"
-          >
-            {SHELVES.map((option) => (
-              <option key={option.id} value={option.id}>
-                {option.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          id="plan-shelf"
+          label="Show"
+          value={shelf}
+          options={SHELVES}
+          onChange={setShelf}
+          className="field inline"
+          testId="plan-shelf"
+        />
       </div>
-      {error && (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       {data && shelf === "archived" && data.length === 0 ? (
         <p className="empty" data-testid="plans-archived-empty">
           No archived plans. Archive a plan from its page to hide it here; its runs are kept.

@@ -1,13 +1,20 @@
 "use client";
 
 import { useSearchParams } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { LatencyDistribution as Distribution } from "@throng/protocol/latency-distribution";
 import { bucketLowerMs } from "@throng/protocol/latency-distribution";
 import { useApiQuery } from "../../hooks/use-api-query";
 import { api } from "../../lib/shared/api";
-import { drawHeatmap, drawHistogram, formatOffset, heatmapCellAt } from "../../lib/runs/distribution-draw";
-import { formatInteger } from "../../lib/shared/format";
+import {
+  drawHeatmap,
+  drawHistogram,
+  formatOffset,
+  heatmapCellAt,
+  heatmapPlotBox,
+} from "../../lib/runs/distribution-draw";
+import { joinRunCursor, type RunCursor } from "../../lib/runs/heatmap-cursor";
+import { formatInteger, formatTimeOfDay } from "../../lib/shared/format";
 import {
   distributionMetricName,
   formatLatencyTick,
@@ -17,6 +24,7 @@ import {
 import { queryKeys } from "../../lib/shared/query-keys";
 import { reportApi } from "../../lib/shared/report-api";
 import { readViewRange } from "../../lib/charts/view-range";
+import { useChartZoom } from "../charts/chart-zoom";
 
 interface LatencyDistributionProps {
   runId: string;
@@ -135,12 +143,14 @@ function PaintedCanvas({
   testId,
   label,
   onPointer,
+  onLeave,
 }: {
   distribution: Distribution;
   draw: (canvas: HTMLCanvasElement, d: Distribution) => number;
   testId: string;
   label: string;
   onPointer?: (x: number, y: number, canvas: HTMLCanvasElement) => void;
+  onLeave?: () => void;
 }) {
   const ref = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
@@ -165,30 +175,105 @@ function PaintedCanvas({
       onMouseMove={
         onPointer && ((event) => onPointer(event.nativeEvent.offsetX, event.nativeEvent.offsetY, event.currentTarget))
       }
+      onMouseLeave={onLeave}
     />
   );
 }
 
+/**
+ * The heatmap on the page's one cursor: a line chart's cursor draws its line here at the same second, and pointing
+ * here moves theirs (heatmap-cursor.ts). Times read as the line charts' do, clock times, where the run's start is known.
+ */
 function HeatmapCanvas({ distribution }: { distribution: Distribution }) {
+  const start = useChartZoom()?.start ?? null;
   const [cell, setCell] = useState<ReturnType<typeof heatmapCellAt>>(null);
+  const [cursorSecond, setCursorSecond] = useState<number | null>(null);
+  const cursor = useRef<RunCursor | null>(null);
+  useEffect(() => {
+    if (start === null) return;
+    cursor.current = joinRunCursor(setCursorSecond);
+    return () => {
+      cursor.current?.stop();
+      cursor.current = null;
+    };
+  }, [start]);
+  const draw = useCallback((canvas: HTMLCanvasElement, d: Distribution) => drawHeatmap(canvas, d, start), [start]);
   const span = distribution.heatmap.secondsPerColumn;
+  const when = (second: number) => (start === null ? formatOffset(second) : formatTimeOfDay(start + second));
+  const onPointer = (x: number, y: number, canvas: HTMLCanvasElement) => {
+    setCell(heatmapCellAt(distribution, canvas.clientWidth, canvas.clientHeight, x, y));
+    if (start === null) return;
+    const plot = heatmapPlotBox(canvas.clientWidth, canvas.clientHeight);
+    const share = (x - plot.left) / plot.width;
+    const { from, to } = distribution;
+    cursor.current?.move(
+      share < 0 || share > 1 ? null : start + from + share * (to - from),
+      Math.min(1, Math.max(0, (y - plot.top) / plot.height)),
+    );
+  };
   return (
     <>
-      <PaintedCanvas
-        distribution={distribution}
-        draw={drawHeatmap}
-        testId="latency-heatmap"
-        label="Heatmap of latency over time: seconds across, latency buckets up, darker for more samples"
-        onPointer={(x, y, canvas) =>
-          setCell(heatmapCellAt(distribution, canvas.clientWidth, canvas.clientHeight, x, y))
-        }
-      />
+      <div className="heatmap-plot">
+        <PaintedCanvas
+          distribution={distribution}
+          draw={draw}
+          testId="latency-heatmap"
+          label="Heatmap of latency over time: time across, latency buckets up, darker for more samples"
+          onPointer={onPointer}
+          onLeave={() => {
+            setCell(null);
+            cursor.current?.move(null);
+          }}
+        />
+        {start !== null && cursorSecond !== null && (
+          <HeatmapCursorLine distribution={distribution} second={cursorSecond - start} start={start} />
+        )}
+      </div>
       <p className="muted small" data-testid="heatmap-readout" aria-live="polite">
         {cell
-          ? `${formatOffset(cell.second)}${span > 1 ? `–${formatOffset(cell.second + span)}` : ""} · ${formatLatencyTick(bucketLowerMs(cell.bucket))} to ${formatLatencyTick(bucketLowerMs(cell.bucket + 1))}: ${formatInteger(cell.count)} samples`
+          ? `${when(cell.second)}${span > 1 ? `–${when(cell.second + span)}` : ""} · ${formatLatencyTick(bucketLowerMs(cell.bucket))} to ${formatLatencyTick(bucketLowerMs(cell.bucket + 1))}: ${formatInteger(cell.count)} samples`
           : "Point at a cell for its time, latency and count."}
       </p>
     </>
+  );
+}
+
+/** The page's cursor over the heatmap: a line at `second` (since the run's start), its time of day beside it. */
+function HeatmapCursorLine({
+  distribution,
+  second,
+  start,
+}: {
+  distribution: Distribution;
+  second: number;
+  start: number;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [box, setBox] = useState<{ width: number; height: number } | null>(null);
+  useEffect(() => {
+    const canvas = ref.current?.parentElement?.querySelector("canvas");
+    if (canvas) setBox({ width: canvas.clientWidth, height: canvas.clientHeight });
+  }, []);
+  const { from, to } = distribution;
+  const share = (second - from) / (to - from);
+  if (share < 0 || share > 1) return <div ref={ref} hidden />;
+  const plot = box && heatmapPlotBox(box.width, box.height);
+  // The second the line charts' legends read: the whole second nearest the cursor.
+  const nearest = Math.round(start + second);
+  return (
+    <div
+      ref={ref}
+      className="heatmap-cursor"
+      data-testid="heatmap-cursor"
+      data-second={nearest}
+      style={
+        plot ? { left: plot.left + share * plot.width, top: plot.top, height: plot.height } : { visibility: "hidden" }
+      }
+    >
+      <span className="heatmap-cursor-time" data-testid="heatmap-cursor-time">
+        {formatTimeOfDay(nearest)}
+      </span>
+    </div>
   );
 }
 

@@ -14,17 +14,21 @@ const COLUMNS = [
   { label: "max", numeric: true },
 ] as const;
 
-/** movement-sync: each room's reach and broadcast latency, worst first (lowest reach, then highest p99), and the spread. */
-export function RoomsTable({ rooms }: { rooms: RunRooms }) {
+/**
+ * movement-sync: each room's reach and broadcast latency, worst first (lowest reach, then highest p99), and the
+ * spread; while the run is `live`, its rooms so far (the agents' newest reports).
+ */
+export function RoomsTable({ rooms, live = false }: { rooms: RunRooms; live?: boolean }) {
   if (rooms.rooms === 0) return null;
   const shown = roomsShownLine(rooms);
   return (
-    <section className="panel" aria-labelledby="rooms-title" data-testid="rooms">
+    <section className="panel" aria-labelledby="rooms-title" data-testid="rooms" data-live={live}>
       <h2 id="rooms-title">Rooms</h2>
       <p data-testid="rooms-spread">{roomsSpreadLine(rooms)}</p>
       <p className="muted small">
-        Worst first: lowest reach, then highest broadcast p99, over the whole run. Latencies are within 6 % (each agent
-        keeps a compact histogram per room){shown ? `; ${shown}` : ""}.
+        Worst first: lowest reach, then highest broadcast p99,{" "}
+        {live ? "so far (read again every few seconds while the run goes)" : "over the whole run"}. Latencies are within
+        6 % (each agent keeps a compact histogram per room){shown ? `; ${shown}` : ""}.
       </p>
       <DataTable caption="Rooms, worst first" columns={COLUMNS} testId="rooms-table">
         {rooms.worst.map((room) => (

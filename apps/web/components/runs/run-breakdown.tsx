@@ -2,14 +2,8 @@
 
 import type { RunView } from "@throng/protocol/run";
 import { formatInteger, formatMs } from "../../lib/shared/format";
-import {
-  BUILT_IN_LOGIN,
-  scriptCounterRows,
-  scriptMetricRows,
-  sessionBreakdown,
-  sessionStepRows,
-  type StepLike,
-} from "../../lib/runs/run-breakdown";
+import { plannedSessionSteps, sessionBreakdown, sessionStepRows } from "@throng/protocol/session-breakdown";
+import { scriptCounterRows, scriptMetricRows } from "../../lib/runs/run-breakdown";
 import { DataTable } from "../ui/data-table";
 
 const PERCENTILES = [
@@ -26,13 +20,8 @@ const PERCENTILES = [
 export function RunBreakdown({ run }: { run: RunView }) {
   const { summary } = run;
   if (!summary) return null;
-  const scenario = run.spec.scenario as { kind: string; session?: readonly StepLike[]; login?: boolean };
   // A login storm's `login: true` is two session steps (send the login, expect its answer).
-  const plannedSteps = scenario.session?.length
-    ? scenario.session
-    : scenario.kind === "login-storm" && scenario.login
-      ? BUILT_IN_LOGIN
-      : [];
+  const plannedSteps = plannedSessionSteps(run.spec.scenario);
   const session = sessionBreakdown(plannedSteps.length, summary);
   const stepRows = sessionStepRows(plannedSteps, summary);
   const timings = scriptMetricRows(summary);

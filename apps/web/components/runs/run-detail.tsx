@@ -33,6 +33,8 @@ import { SloLive } from "./slo-live";
 const AGENTS_POLL_MS = 2000;
 /** Error samples arrive with the agents' seconds; a live run's are read again this often. */
 const ERRORS_POLL_MS = 5000;
+/** A live movement-sync run's rooms are read again this often (every agent's report is a second's snapshot). */
+const ROOMS_POLL_MS = 2000;
 
 /** One run: header with abort, note and tags, events, summary once ended, live charts, and its agents. */
 export function RunDetail({ runId }: { runId: string }) {
@@ -47,10 +49,13 @@ export function RunDetail({ runId }: { runId: string }) {
   const errors = useApiQuery(queryKeys.runErrors(runId, ended), (signal) => api.getErrorSamples(runId, signal), {
     pollMs: ended ? undefined : ERRORS_POLL_MS,
   });
-  // movement-sync's rooms once the run ended: each agent's last report is then its whole run's.
-  const roomsAsked = ended && run?.spec.scenario.kind === "movement-sync";
-  const rooms = useApiQuery(queryKeys.runRooms(runId, roomsAsked), (signal) =>
-    roomsAsked ? api.getRooms(runId, signal) : Promise.resolve(NO_ROOMS),
+  // movement-sync's rooms, read again while the run goes (each agent's newest report, stored as its snapshots
+  // arrive, is its rooms so far) and once more when it ended (each agent's last report is then its whole run's).
+  const roomsAsked = run?.spec.scenario.kind === "movement-sync" && run.startedAt !== null;
+  const rooms = useApiQuery(
+    queryKeys.runRooms(runId, roomsAsked, ended),
+    (signal) => (roomsAsked ? api.getRooms(runId, signal) : Promise.resolve(NO_ROOMS)),
+    { pollMs: roomsAsked && !ended ? ROOMS_POLL_MS : undefined, keepPrevious: true },
   );
   const zoomSummary = useMemo(() => runRangeSummary(runId), [runId]);
   // What the distribution offers: the summary's latencies once ended, else those any second so far measured.
@@ -144,7 +149,7 @@ export function RunDetail({ runId }: { runId: string }) {
           counted={run.summary?.errorsByKind}
         />
       )}
-      {rooms.data && <RoomsTable rooms={rooms.data} />}
+      {rooms.data && <RoomsTable rooms={rooms.data} live={!ended} />}
       {run.status !== "queued" && points.length > 0 && (
         <Suspense fallback={null}>
           <LatencyDistribution runId={run.id} metrics={latencies} live={!ended} />

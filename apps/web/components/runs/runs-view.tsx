@@ -18,6 +18,7 @@ import {
 import { runsApi } from "../../lib/runs/runs-api";
 import { Pager, RunFilters } from "./run-filters";
 import { RunList } from "./run-list";
+import { ErrorAlert } from "../ui/error-alert";
 
 const POLL_MS = 2000;
 
@@ -57,11 +58,7 @@ export function RunsView() {
           <p>Each run is one execution of a plan; open one to watch it live or read its report.</p>
         </div>
       </div>
-      {error && (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       {!any.data && !error && <p className="loading">Loading runs…</p>}
       {any.data && any.data.matching === 0 && (
         <div className="empty" data-testid="runs-empty">

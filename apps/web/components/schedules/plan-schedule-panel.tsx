@@ -10,6 +10,7 @@ import { ApiError, errorMessage } from "../../lib/shared/api-client";
 import { formatDateTime, formatDateTimeIn } from "../../lib/shared/format";
 import { queryKeys } from "../../lib/shared/query-keys";
 import { TextField } from "../ui/text-field";
+import { ErrorAlert } from "../ui/error-alert";
 
 const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
 
@@ -68,11 +69,7 @@ export function PlanSchedulePanel({ planId, canSchedule }: { planId: string; can
   return (
     <section className="panel" aria-labelledby="plan-schedule-title" data-testid="plan-schedule">
       <h2 id="plan-schedule-title">Schedule</h2>
-      {current.error && (
-        <p className="alert" role="alert">
-          {current.error}
-        </p>
-      )}
+      <ErrorAlert error={current.error} />
       {!current.data && !current.error && <p className="loading">Loading the schedule…</p>}
       {current.data && (
         <p className="muted" data-testid="plan-schedule-state">
@@ -105,11 +102,7 @@ export function PlanSchedulePanel({ planId, canSchedule }: { planId: string; can
               hint="An IANA name, e.g. UTC or Europe/Berlin."
             />
           </div>
-          {failure && (
-            <p className="alert" role="alert">
-              {failure}
-            </p>
-          )}
+          <ErrorAlert error={failure} />
           <div className="toolbar">
             <button className="button primary" type="submit" disabled={pending} data-testid="save-schedule">
               {schedule ? "Change schedule" : "Schedule runs"}

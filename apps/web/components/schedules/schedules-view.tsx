@@ -13,6 +13,7 @@ import { can } from "../../lib/shared/settings-permissions";
 import { DataTable } from "../ui/data-table";
 import { useMe } from "../shell/session-gate";
 import { StatusBadge } from "../ui/status-badge";
+import { ErrorAlert } from "../ui/error-alert";
 
 /** The last firing's cell: its run's verdict as a link, or why no run started. */
 function LastFiringCell({ schedule }: { schedule: OrgScheduleView }) {
@@ -65,11 +66,7 @@ export function SchedulesView() {
           </p>
         </div>
       </div>
-      {schedules.error && (
-        <p className="alert" role="alert">
-          {schedules.error}
-        </p>
-      )}
+      <ErrorAlert error={schedules.error} />
       {toggle.isError && (
         <p className="alert" role="alert" data-testid="schedule-toggle-error">
           {errorMessage(toggle.error)}

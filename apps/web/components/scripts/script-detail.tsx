@@ -7,6 +7,7 @@ import { queryKeys } from "../../lib/shared/query-keys";
 import { formatBundleSize, scriptsApi } from "../../lib/scripts/scripts-api";
 import { CodeEditor } from "../ui/code-editor";
 import { CopyButton } from "../ui/copy-button";
+import { ErrorAlert } from "../ui/error-alert";
 
 /** One stored script: its full hash to paste into a plan, and its source, read-only (the hash is of these bytes). */
 export function ScriptDetail({ sha256 }: { sha256: string }) {
@@ -16,11 +17,7 @@ export function ScriptDetail({ sha256 }: { sha256: string }) {
       <p className="small">
         <Link href="/scripts">← Scripts</Link>
       </p>
-      {error && (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       {!script && !error && <p className="loading">Loading the script…</p>}
       {script && (
         <>

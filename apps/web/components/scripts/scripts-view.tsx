@@ -12,6 +12,7 @@ import { can } from "../../lib/shared/settings-permissions";
 import { formatBundleSize, scriptsApi, shortHash } from "../../lib/scripts/scripts-api";
 import { DataTable } from "../ui/data-table";
 import { useMe } from "../shell/session-gate";
+import { ErrorAlert } from "../ui/error-alert";
 
 /** Scripts page: the organisation's script bundles, an upload of a bundle built elsewhere, and a new script. */
 export function ScriptsView() {
@@ -62,11 +63,7 @@ export function ScriptsView() {
           )}
         </p>
       )}
-      {error && (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       {!data && !error && <p className="loading">Loading scripts…</p>}
       {data && <ScriptTable scripts={data} />}
     </>

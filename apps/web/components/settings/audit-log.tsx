@@ -11,6 +11,7 @@ import { can } from "../../lib/shared/settings-permissions";
 import { DataTable } from "../ui/data-table";
 import { NotForYourRole } from "./settings-nav";
 import { useMe } from "../shell/session-gate";
+import { ErrorAlert } from "../ui/error-alert";
 
 /** Who did what to members, invitations, tokens and settings; admins and owners only. */
 export function AuditLog() {
@@ -38,11 +39,7 @@ function AuditTable() {
           Refresh
         </button>
       </div>
-      {error && (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       {!data ? (
         !error && <p className="loading">Loading the audit log…</p>
       ) : data.length === 0 ? (

@@ -12,6 +12,8 @@ import { InvitationList } from "./invitation-list";
 import { SecretOnce } from "./settings-secret";
 import { NotForYourRole } from "./settings-nav";
 import { useMe } from "../shell/session-gate";
+import { ErrorAlert } from "../ui/error-alert";
+import { SelectField } from "../ui/select-field";
 
 const EXPIRIES = [
   { hours: 24, label: "1 day" },
@@ -66,30 +68,20 @@ function InvitationManager() {
         )}
         <form className="settings-form" onSubmit={create} aria-describedby={failure ? "invite-error" : undefined}>
           <div className="form-grid">
-            <div className="field">
-              <label htmlFor="invite-role">Role</label>
-              <select
-                id="invite-role"
-                value={role}
-                onChange={(event) => setRole(event.target.value as Exclude<Role, "owner">)}
-              >
-                {roles.map((option) => (
-                  <option key={option} value={option}>
-                    {ROLE_TEXT[option]}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor="invite-expiry">Link expires after</label>
-              <select id="invite-expiry" value={hours} onChange={(event) => setHours(Number(event.target.value))}>
-                {EXPIRIES.map((option) => (
-                  <option key={option.hours} value={option.hours}>
-                    {option.label}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <SelectField
+              id="invite-role"
+              label="Role"
+              value={role}
+              options={roles.map((option) => ({ id: option, label: ROLE_TEXT[option] }))}
+              onChange={setRole}
+            />
+            <SelectField
+              id="invite-expiry"
+              label="Link expires after"
+              value={hours}
+              options={EXPIRIES.map((option) => ({ id: option.hours, label: option.label }))}
+              onChange={setHours}
+            />
           </div>
           {failure && (
             <p className="alert" role="alert" id="invite-error">
@@ -108,11 +100,7 @@ function InvitationManager() {
       </section>
       <section className="settings-section" aria-labelledby="pending-title">
         <h2 id="pending-title">Pending invitations</h2>
-        {listError && (
-          <p className="alert" role="alert">
-            {listError}
-          </p>
-        )}
+        <ErrorAlert error={listError} />
         {invitations.data && members.data ? (
           <InvitationList invitations={invitations.data} members={members.data} />
         ) : (

@@ -9,6 +9,7 @@ import { DataTable } from "../ui/data-table";
 import { MemberRow } from "./members-row";
 import { ConfirmButton } from "./settings-confirm-button";
 import { useMe } from "../shell/session-gate";
+import { ErrorAlert } from "../ui/error-alert";
 
 /** Members and their roles; admins and owners change roles and remove people; anyone may leave. */
 export function MembersView() {
@@ -45,11 +46,7 @@ export function MembersView() {
           <p>You lose access to its plans, runs and agents until someone invites you again.</p>
         </ConfirmButton>
       </div>
-      {error && (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       {!data ? (
         !error && <p className="loading">Loading members…</p>
       ) : (

@@ -10,6 +10,7 @@ import { queryKeys } from "../../lib/shared/query-keys";
 import { can } from "../../lib/shared/settings-permissions";
 import { useMe } from "../shell/session-gate";
 import { TextField } from "../ui/text-field";
+import { ErrorAlert } from "../ui/error-alert";
 
 const SINKS: { id: MetricsSink; title: string; urlHint: string }[] = [
   {
@@ -38,11 +39,7 @@ export function MetricsExportSettings() {
         (RTT percentiles, throughput, errors, connections) to these endpoints while they run, and their summary when
         they end. Series names and a Grafana dashboard: docs/metrics-export.md.
       </p>
-      {settings.error && (
-        <p className="alert" role="alert">
-          {settings.error}
-        </p>
-      )}
+      <ErrorAlert error={settings.error} />
       {SINKS.map((sink) => (
         <SinkSection
           key={sink.id}
@@ -204,11 +201,7 @@ function SinkSection({
             </p>
             {fieldErrors.headers && <p className="field-error">{fieldErrors.headers}</p>}
           </div>
-          {failure && (
-            <p className="alert" role="alert">
-              {failure}
-            </p>
-          )}
+          <ErrorAlert error={failure} />
           <div className="form-actions">
             <button className="button primary" type="submit" disabled={pending} data-testid={`save-${sink.id}`}>
               {pending ? "Saving…" : "Save"}

@@ -4,6 +4,7 @@ import { formatDateTime } from "../../lib/shared/format";
 import type { Tone } from "../../lib/shared/status";
 import { DataTable } from "../ui/data-table";
 import { StatusBadge } from "../ui/status-badge";
+import { ErrorAlert } from "../ui/error-alert";
 
 const TONES: Record<NotificationDeliveryView["status"], Tone> = { pending: "busy", delivered: "ok", failed: "bad" };
 
@@ -18,11 +19,7 @@ export function NotificationLog({
   return (
     <section className="settings-section" aria-labelledby="deliveries-title">
       <h2 id="deliveries-title">Delivery log</h2>
-      {error && (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       {deliveries && deliveries.length === 0 && (
         <p className="empty">Nothing sent yet. Send a test to a channel to see it here.</p>
       )}

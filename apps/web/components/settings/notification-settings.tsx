@@ -13,6 +13,8 @@ import { DataTable } from "../ui/data-table";
 import { NotificationLog } from "./notification-log";
 import { useMe } from "../shell/session-gate";
 import { TextField } from "../ui/text-field";
+import { ErrorAlert } from "../ui/error-alert";
+import { SelectField } from "../ui/select-field";
 
 const KINDS: { id: NotificationKind; label: string; hint: string }[] = [
   {
@@ -144,24 +146,14 @@ function NewChannelForm() {
       </p>
       <form className="settings-form" onSubmit={create} noValidate>
         <div className="form-grid">
-          <div className="field">
-            <label htmlFor="channel-kind">Kind</label>
-            <select
-              id="channel-kind"
-              value={kind}
-              onChange={(event) => setKind(event.target.value as NotificationKind)}
-              aria-describedby="channel-kind-hint"
-            >
-              {KINDS.map((option) => (
-                <option key={option.id} value={option.id}>
-                  {option.label}
-                </option>
-              ))}
-            </select>
-            <p className="hint" id="channel-kind-hint">
-              {KINDS.find((option) => option.id === kind)!.hint}
-            </p>
-          </div>
+          <SelectField
+            id="channel-kind"
+            label="Kind"
+            value={kind}
+            options={KINDS}
+            onChange={setKind}
+            hint={KINDS.find((option) => option.id === kind)!.hint}
+          />
           <TextField
             id="channel-name"
             label="Name"
@@ -198,11 +190,7 @@ function NewChannelForm() {
             {fieldErrors.events && <p className="field-error">{fieldErrors.events}</p>}
           </fieldset>
         </div>
-        {failure && (
-          <p className="alert" role="alert">
-            {failure}
-          </p>
-        )}
+        <ErrorAlert error={failure} />
         <button className="button primary" type="submit" disabled={creating.isPending} data-testid="create-channel">
           {creating.isPending ? "Adding…" : "Add channel"}
         </button>

@@ -11,6 +11,7 @@ import { NotForYourRole } from "./settings-nav";
 import { SecretList } from "./secret-list";
 import { TextField } from "../ui/text-field";
 import { useMe } from "../shell/session-gate";
+import { ErrorAlert } from "../ui/error-alert";
 
 /** Organisation secrets: add or replace one (its value is never shown again), list them by name, delete. Admins and owners. */
 export function SecretSettings() {
@@ -110,11 +111,7 @@ function SecretManager() {
               />
             </div>
           </div>
-          {saving.failure && (
-            <p className="alert" role="alert">
-              {saving.failure}
-            </p>
-          )}
+          <ErrorAlert error={saving.failure} />
           <button className="button primary" type="submit" disabled={saving.isPending} data-testid="save-secret">
             {saving.isPending ? "Saving…" : exists ? "Replace value" : "Add secret"}
           </button>
@@ -122,11 +119,7 @@ function SecretManager() {
       </section>
       <section className="settings-section" aria-labelledby="secrets-title">
         <h2 id="secrets-title">Secrets</h2>
-        {secrets.error && (
-          <p className="alert" role="alert">
-            {secrets.error}
-          </p>
-        )}
+        <ErrorAlert error={secrets.error} />
         {secrets.data ? (
           <SecretList secrets={secrets.data} onReplace={replace} />
         ) : (

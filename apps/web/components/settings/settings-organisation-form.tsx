@@ -19,6 +19,7 @@ import {
 import { can } from "../../lib/shared/settings-permissions";
 import { TextField } from "../ui/text-field";
 import { useMe } from "../shell/session-gate";
+import { ErrorAlert } from "../ui/error-alert";
 
 /** The target allow-list and caps every run of the organisation must stay within. */
 export function OrganisationSettings() {
@@ -26,11 +27,7 @@ export function OrganisationSettings() {
   return (
     <section className="settings-section panel" aria-labelledby="org-settings-title">
       <h2 id="org-settings-title">Targets and limits</h2>
-      {error && (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       {data ? <SettingsForm saved={data} /> : !error && <p className="loading">Loading settings…</p>}
     </section>
   );
@@ -140,11 +137,7 @@ function SettingsForm({ saved }: { saved: OrgSettings }) {
           />
         </div>
       </fieldset>
-      {failure && (
-        <p className="alert" role="alert">
-          {failure}
-        </p>
-      )}
+      <ErrorAlert error={failure} />
       {editable && (
         <div className="form-actions">
           <button className="button primary" type="submit" disabled={saving.isPending} data-testid="save-settings">

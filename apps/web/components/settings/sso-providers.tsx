@@ -15,6 +15,7 @@ import {
 } from "../../lib/settings/sso-form";
 import { ConfirmButton } from "./settings-confirm-button";
 import { TextField } from "../ui/text-field";
+import { ErrorAlert } from "../ui/error-alert";
 
 const CHANGED = [queryKeys.sso, queryKeys.audit];
 
@@ -335,11 +336,7 @@ function ProviderForm({ editing, onDone }: { editing: SsoProviderView | null; on
           someone joins; owners are never made by a rule.
         </span>
       </div>
-      {saving.failure && (
-        <p className="alert" role="alert">
-          {saving.failure}
-        </p>
-      )}
+      <ErrorAlert error={saving.failure} />
       <div className="row-actions" style={{ justifyContent: "flex-start" }}>
         <button className="button primary" type="submit" disabled={saving.isPending} data-testid="save-sso-provider">
           {saving.isPending ? "Saving…" : editing ? "Save changes" : "Add provider"}

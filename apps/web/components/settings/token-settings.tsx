@@ -13,6 +13,8 @@ import { NotForYourRole } from "./settings-nav";
 import { TextField } from "../ui/text-field";
 import { TokenList } from "./token-list";
 import { useMe } from "../shell/session-gate";
+import { ErrorAlert } from "../ui/error-alert";
+import { SelectField } from "../ui/select-field";
 
 const EXPIRIES = [7, 30, 90, 365] as const;
 
@@ -85,40 +87,23 @@ function TokenManager() {
               error={nameError}
               hint="What uses it, e.g. nightly CI."
             />
-            <div className="field">
-              <label htmlFor="token-scope">Scope</label>
-              <select
-                id="token-scope"
-                value={scope}
-                onChange={(event) => setScope(event.target.value as TokenScope)}
-                aria-describedby="token-scope-hint"
-              >
-                {scopes.map((option) => (
-                  <option key={option} value={option}>
-                    {option}
-                  </option>
-                ))}
-              </select>
-              <p className="hint" id="token-scope-hint" data-testid="token-scope-hint">
-                {SCOPE_TEXT[scope]}
-              </p>
-            </div>
-            <div className="field">
-              <label htmlFor="token-expiry">Expires after</label>
-              <select id="token-expiry" value={days} onChange={(event) => setDays(Number(event.target.value))}>
-                {EXPIRIES.map((option) => (
-                  <option key={option} value={option}>
-                    {option} days
-                  </option>
-                ))}
-              </select>
-            </div>
+            <SelectField
+              id="token-scope"
+              label="Scope"
+              value={scope}
+              options={scopes.map((option) => ({ id: option, label: option }))}
+              onChange={setScope}
+              hint={SCOPE_TEXT[scope]}
+            />
+            <SelectField
+              id="token-expiry"
+              label="Expires after"
+              value={days}
+              options={EXPIRIES.map((option) => ({ id: option, label: `${option} days` }))}
+              onChange={setDays}
+            />
           </div>
-          {failure && (
-            <p className="alert" role="alert">
-              {failure}
-            </p>
-          )}
+          <ErrorAlert error={failure} />
           <button className="button primary" type="submit" disabled={creating.isPending} data-testid="create-token">
             {creating.isPending ? "Creating…" : "Create token"}
           </button>
@@ -126,11 +111,7 @@ function TokenManager() {
       </section>
       <section className="settings-section" aria-labelledby="tokens-title">
         <h2 id="tokens-title">Tokens</h2>
-        {tokens.error && (
-          <p className="alert" role="alert">
-            {tokens.error}
-          </p>
-        )}
+        <ErrorAlert error={tokens.error} />
         {tokens.data ? <TokenList tokens={tokens.data} /> : !tokens.error && <p className="loading">Loading tokens…</p>}
       </section>
     </>

@@ -8,6 +8,7 @@ import { gettingStartedOpen, gettingStartedSteps, type GettingStartedStep } from
 import { queryKeys } from "../../lib/shared/query-keys";
 import { reportApi } from "../../lib/shared/report-api";
 import { RunList } from "../runs/run-list";
+import { ErrorAlert } from "../ui/error-alert";
 
 const RECENT_RUNS = 5;
 const POLL_MS = 5000;
@@ -37,11 +38,7 @@ export function HomeView() {
           <p>The latest runs, the agents ready to take load, and what each target was last found to hold.</p>
         </div>
       </div>
-      {error && (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       {!loaded ? (
         !error && <p className="loading">Loading…</p>
       ) : (

@@ -8,6 +8,7 @@ import { queryKeys } from "../../lib/shared/query-keys";
 import { reportApi } from "../../lib/shared/report-api";
 import { formatAxisCount } from "../../lib/charts/series";
 import { DataTable } from "../ui/data-table";
+import { ErrorAlert } from "../ui/error-alert";
 
 /** One target's capacity, build by build: a bar chart, the latest change, and each estimate with its report. */
 export function TargetHistory({ name }: { name: string }) {
@@ -25,11 +26,7 @@ export function TargetHistory({ name }: { name: string }) {
           <h1>{name}</h1>
         </div>
       </div>
-      {history.error && (
-        <p className="alert" role="alert">
-          {history.error}
-        </p>
-      )}
+      <ErrorAlert error={history.error} />
       {!history.data && !history.error && <p className="loading">Loading estimates…</p>}
       {history.data && estimates.length === 0 && (
         <div className="empty" data-testid="target-empty">

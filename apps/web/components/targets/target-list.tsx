@@ -6,6 +6,7 @@ import { formatDateTime, formatInteger } from "../../lib/shared/format";
 import { queryKeys } from "../../lib/shared/query-keys";
 import { reportApi } from "../../lib/shared/report-api";
 import { DataTable } from "../ui/data-table";
+import { ErrorAlert } from "../ui/error-alert";
 
 /** Servers under test with saved capacity estimates, each with its latest figure and change. */
 export function TargetList() {
@@ -18,11 +19,7 @@ export function TargetList() {
           <p>How many players each server holds while meeting its SLOs, build after build.</p>
         </div>
       </div>
-      {targets.error && (
-        <p className="alert" role="alert">
-          {targets.error}
-        </p>
-      )}
+      <ErrorAlert error={targets.error} />
       {!targets.data && !targets.error && <p className="loading">Loading targets…</p>}
       {targets.data && targets.data.length === 0 && (
         <div className="empty" data-testid="targets-empty">

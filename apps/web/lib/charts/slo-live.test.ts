@@ -2,23 +2,11 @@ import { describe, expect, it } from "vitest";
 import type { Slo } from "@throng/protocol/plan";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 import { sloChart, sloRateLines, sloTally, sloThresholds } from "./slo-live";
+import { idleSeriesPoint } from "../shared/series-point.test-support";
 
 const stats = (p99Ms: number) => ({ count: 10, p50Ms: p99Ms / 2, p90Ms: p99Ms, p99Ms, maxMs: p99Ms });
-const second = (t: number, extra: Partial<SeriesPoint>): SeriesPoint => ({
-  t,
-  agents: 1,
-  clients: 10,
-  connections: 10,
-  messagesSentPerSec: 100,
-  messagesReceivedPerSec: 100,
-  bytesSentPerSec: 0,
-  bytesReceivedPerSec: 0,
-  errors: 0,
-  rttP50Ms: null,
-  rttP99Ms: null,
-  rttMaxMs: null,
-  ...extra,
-});
+const second = (t: number, extra: Partial<SeriesPoint>): SeriesPoint =>
+  idleSeriesPoint({ t, clients: 10, connections: 10, messagesSentPerSec: 100, messagesReceivedPerSec: 100, ...extra });
 
 const slos: Slo[] = [
   { metric: "rtt-p99-ms", below: 50 },

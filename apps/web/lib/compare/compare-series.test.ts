@@ -1,22 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 import { alignAtStart, runColour, RUN_COLOURS } from "./compare-series";
+import { seriesPoint } from "../shared/series-point.test-support";
 
 const point = (t: number, rttP99Ms: number | null): SeriesPoint =>
-  ({
-    t,
-    agents: 1,
-    clients: 1,
-    connections: 1,
-    messagesSentPerSec: 1,
-    messagesReceivedPerSec: 1,
-    bytesSentPerSec: 1,
-    bytesReceivedPerSec: 1,
-    errors: 0,
-    rttP50Ms: rttP99Ms,
-    rttP99Ms,
-    rttMaxMs: rttP99Ms,
-  }) as SeriesPoint;
+  seriesPoint({ t, rttP50Ms: rttP99Ms, rttP99Ms, rttMaxMs: rttP99Ms });
 
 describe("alignAtStart", () => {
   it("lays runs started hours apart on one axis of seconds since each run's start", () => {

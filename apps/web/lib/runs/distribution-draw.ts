@@ -3,6 +3,7 @@
 // grids of rectangles, and a one-hour heatmap is up to 900 × 60 cells that must paint well under bench:web's limit.
 import { bucketLowerMs, type LatencyDistribution } from "@throng/protocol/latency-distribution";
 import { formatAxisCount } from "../charts/series";
+import { formatTimeOfDay } from "../shared/format";
 import { formatLatencyTick, heatColour } from "./latency-distribution";
 
 const AXIS = "#57606a";
@@ -179,8 +180,40 @@ function hslToRgb(h: number, s: number, l: number): [number, number, number] {
   return [f(0), f(8), f(4)];
 }
 
+/**
+ * The heatmap's x ticks (`at` in seconds since the run's start): times of day on the clock's round seconds, spaced as
+ * the line charts' are (series-chart.tsx: the same increments, 90 px apart), when the run's first second (`start`,
+ * epoch seconds) is known; else seconds since the start.
+ */
+export function heatmapTimeTicks(
+  from: number,
+  to: number,
+  plotWidth: number,
+  start: number | null,
+): { at: number; text: string }[] {
+  const step = TIME_STEPS.find((s) => ((to - from) / s) * (start === null ? 60 : 90) <= plotWidth) ?? 7200;
+  const origin = start ?? 0;
+  const ticks: { at: number; text: string }[] = [];
+  for (let t = Math.ceil((origin + from) / step) * step; t <= origin + to; t += step)
+    ticks.push({ at: t - origin, text: start === null ? formatOffset(t) : formatTimeOfDay(t) });
+  return ticks;
+}
+
+/** Where the heatmap's plot is on a canvas of this size, in CSS px (the cursor's line is drawn over it). */
+export function heatmapPlotBox(
+  width: number,
+  height: number,
+): { left: number; top: number; width: number; height: number } {
+  return { left: PAD.left, top: PAD.top, width: width - PAD.left - PAD.right, height: height - PAD.top - PAD.bottom };
+}
+
 /** The heatmap: one rectangle per column and bucket with samples, darker for more. Returns the ms it took. */
-export function drawHeatmap(canvas: HTMLCanvasElement, distribution: LatencyDistribution, cssHeight = 240): number {
+export function drawHeatmap(
+  canvas: HTMLCanvasElement,
+  distribution: LatencyDistribution,
+  start: number | null = null,
+  cssHeight = 240,
+): number {
   const started = performance.now();
   const plot = prepare(canvas, cssHeight);
   if (!plot || distribution.counts.length === 0) return performance.now() - started;
@@ -221,9 +254,10 @@ export function drawHeatmap(canvas: HTMLCanvasElement, distribution: LatencyDist
     ctx.fillText(formatLatencyTick(bucketLowerMs(k)), PAD.left - 6, bottom - (k - firstBucket) * rowH);
   ctx.textAlign = "center";
   ctx.textBaseline = "top";
-  const step = TIME_STEPS.find((s) => ((to - from) / s) * 60 <= plotW) ?? 7200;
-  for (let s = Math.ceil(from / step) * step; s <= to; s += step)
-    ctx.fillText(formatOffset(s), PAD.left + ((s - from) / (to - from)) * plotW, bottom + 6);
+  const ticks = heatmapTimeTicks(from, to, plotW, start);
+  for (const tick of ticks) ctx.fillText(tick.text, PAD.left + ((tick.at - from) / (to - from)) * plotW, bottom + 6);
+  // The tick words, for the journeys to read (the canvas has no text of its own).
+  canvas.dataset.xTicks = ticks.map((tick) => tick.text).join("|");
   ctx.strokeStyle = GRID;
   ctx.strokeRect(PAD.left + 0.5, PAD.top + 0.5, plotW, plotH);
   return performance.now() - started;

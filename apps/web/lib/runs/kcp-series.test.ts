@@ -1,22 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { SeriesPoint } from "@throng/protocol/snapshot";
 import { hasKcp, kcpSentence, KCP_OVERHEAD_LINES, KCP_RETRANSMIT_LINES } from "./kcp-series";
+import { seriesPoint } from "../shared/series-point.test-support";
 
-const point = (more: Partial<SeriesPoint> = {}): SeriesPoint => ({
-  t: 1,
-  agents: 1,
-  clients: 1,
-  connections: 1,
-  messagesSentPerSec: 1,
-  messagesReceivedPerSec: 1,
-  bytesSentPerSec: 1,
-  bytesReceivedPerSec: 1,
-  errors: 0,
-  rttP50Ms: 1,
-  rttP99Ms: 1,
-  rttMaxMs: 1,
-  ...more,
-});
 const kcp = {
   kcpRetransmits: 30,
   kcpFastRetransmits: 20,
@@ -29,14 +14,14 @@ const kcp = {
 
 describe("a KCP run's section", () => {
   it("is there only when the seconds carry KCP's counters", () => {
-    expect(hasKcp([point()])).toBe(false);
-    expect(hasKcp([point(), point(kcp)])).toBe(true);
+    expect(hasKcp([seriesPoint()])).toBe(false);
+    expect(hasKcp([seriesPoint(), seriesPoint(kcp)])).toBe(true);
   });
 
   it("charts retransmissions by cause and the overhead in percent each second, nothing for a second without KCP", () => {
-    expect(KCP_RETRANSMIT_LINES.map((line) => line.value(point(kcp)))).toEqual([30, 20, 10]);
-    expect(KCP_OVERHEAD_LINES.map((line) => line.value(point(kcp)))).toEqual([12.5, 15, 10]);
-    expect(KCP_OVERHEAD_LINES[0]!.value(point())).toBeNull();
+    expect(KCP_RETRANSMIT_LINES.map((line) => line.value(seriesPoint(kcp)))).toEqual([30, 20, 10]);
+    expect(KCP_OVERHEAD_LINES.map((line) => line.value(seriesPoint(kcp)))).toEqual([12.5, 15, 10]);
+    expect(KCP_OVERHEAD_LINES[0]!.value(seriesPoint())).toBeNull();
   });
 
   it("says the run's figures in one sentence", () => {

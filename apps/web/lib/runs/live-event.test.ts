@@ -1,20 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { missedMessages, parseLiveEvent } from "./live-event";
+import { seriesPoint } from "../shared/series-point.test-support";
 
-const point = {
-  t: 1,
-  agents: 1,
-  clients: 1,
-  connections: 1,
-  messagesSentPerSec: 1,
-  messagesReceivedPerSec: 1,
-  bytesSentPerSec: 1,
-  bytesReceivedPerSec: 1,
-  errors: 0,
-  rttP50Ms: 1,
-  rttP99Ms: 1,
-  rttMaxMs: 1,
-};
+const point = seriesPoint();
 
 describe("parseLiveEvent", () => {
   it("reads a bare LiveMessage", () => {

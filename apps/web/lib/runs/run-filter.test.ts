@@ -1,33 +1,17 @@
 import { describe, expect, it } from "vitest";
 import type { RunView } from "@throng/protocol/run";
 import { EMPTY_RUN_FILTER, parseRunFilter, runFilterQuery, runsQueryOf, shownPage } from "./run-filter";
+import { runView } from "../shared/run-view.test-support";
 
 const PLAN_A = "00000000-0000-4000-8000-00000000000a";
 
 function run(index: number, patch: Partial<RunView> = {}): RunView {
-  return {
+  return runView({
     id: `00000000-0000-4000-8000-${String(index).padStart(12, "0")}`,
     planId: PLAN_A,
-    planName: "Lobby",
-    status: "finished",
-    spec: {
-      name: "Lobby",
-      target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-      scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
-      load: { clients: 10, durationSec: 30, rampUpSec: 0 },
-    },
-    error: null,
     createdAt: new Date(Date.UTC(2026, 0, 1, 12) + index * 60_000).toISOString(),
-    startedAt: null,
-    endedAt: null,
-    summary: null,
-    events: [],
-    note: "",
-    tags: [],
-    notesEditedBy: null,
-    notesEditedAt: null,
     ...patch,
-  };
+  });
 }
 
 describe("parseRunFilter / runFilterQuery", () => {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { SeriesPoint } from "@throng/protocol/snapshot";
 import {
   causeLines,
   causeNames,
@@ -8,51 +7,36 @@ import {
   hasDelivery,
   RTT_CORRECTED_LINES,
 } from "./series-causes";
-
-const point = (extra: Partial<SeriesPoint>): SeriesPoint => ({
-  t: 1,
-  agents: 1,
-  clients: 1,
-  connections: 1,
-  messagesSentPerSec: 0,
-  messagesReceivedPerSec: 0,
-  bytesSentPerSec: 0,
-  bytesReceivedPerSec: 0,
-  errors: 0,
-  rttP50Ms: null,
-  rttP99Ms: null,
-  rttMaxMs: null,
-  ...extra,
-});
+import { idleSeriesPoint } from "../shared/series-point.test-support";
 
 describe("errors and disconnects by cause", () => {
   it("lists every cause seen and charts 0 for seconds without it", () => {
     const points = [
-      point({ errorsByKind: { timeout: 2 } }),
-      point({ errorsByKind: { reset: 1 }, closesByCause: { server: 3 } }),
+      idleSeriesPoint({ errorsByKind: { timeout: 2 } }),
+      idleSeriesPoint({ errorsByKind: { reset: 1 }, closesByCause: { server: 3 } }),
     ];
     const names = causeNames(points);
     expect(names).toEqual({ errors: ["reset", "timeout"], closes: ["server"] });
     // Closes the agent made itself (a capacity search stepping down) are planned, not disconnects.
-    expect(causeNames([point({ closesByCause: { agent: 5 } })]).closes).toEqual([]);
+    expect(causeNames([idleSeriesPoint({ closesByCause: { agent: 5 } })]).closes).toEqual([]);
     const lines = causeLines(names.errors, names.closes);
     expect(lines.map((l) => l.label)).toEqual(["error: reset", "error: timeout", "closed: server"]);
     expect(lines.map((l) => l.value(points[0]!))).toEqual([0, 2, 0]);
   });
 
   it("shows movement-sync reach as a percentage, only when measured", () => {
-    expect(hasDelivery([point({})])).toBe(false);
-    const p = point({ broadcastReach: 0.987, lost: 4 });
+    expect(hasDelivery([idleSeriesPoint({})])).toBe(false);
+    const p = idleSeriesPoint({ broadcastReach: 0.987, lost: 4 });
     expect(hasDelivery([p])).toBe(true);
     // Counts a point leaves out are 0 in a second that measured delivery, and no value in one that measured none.
     expect(DELIVERY_LINES.map((l) => l.value(p))).toEqual([98.7, 4, 0, 0]);
-    expect(DELIVERY_LINES.map((l) => l.value(point({ broadcastReach: 1 })))).toEqual([100, 0, 0, 0]);
-    expect(DELIVERY_LINES.map((l) => l.value(point({})))).toEqual([null, null, null, null]);
+    expect(DELIVERY_LINES.map((l) => l.value(idleSeriesPoint({ broadcastReach: 1 })))).toEqual([100, 0, 0, 0]);
+    expect(DELIVERY_LINES.map((l) => l.value(idleSeriesPoint({})))).toEqual([null, null, null, null]);
   });
 
   it("switches the round-trip chart to the corrected percentiles only when they were measured", () => {
-    expect(hasCorrectedRtt([point({})])).toBe(false);
-    const p = point({ latency: { rttCorrected: { count: 10, p50Ms: 1, p90Ms: 2, p99Ms: 300, maxMs: 310 } } });
+    expect(hasCorrectedRtt([idleSeriesPoint({})])).toBe(false);
+    const p = idleSeriesPoint({ latency: { rttCorrected: { count: 10, p50Ms: 1, p90Ms: 2, p99Ms: 300, maxMs: 310 } } });
     expect(hasCorrectedRtt([p])).toBe(true);
     expect(RTT_CORRECTED_LINES.map((l) => l.value(p))).toEqual([1, 2, 300, 310]);
   });

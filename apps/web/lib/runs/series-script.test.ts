@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RunView } from "@throng/protocol/run";
-import type { SeriesPoint } from "@throng/protocol/snapshot";
 import { scriptCountLines, scriptLatencyLines, scriptMetricNames, scriptSummaryCells } from "./series-script";
+import { idleSeriesPoint } from "../shared/series-point.test-support";
 
 const stats = (p50Ms: number | null, p99Ms: number | null) => ({
   count: p50Ms === null ? 0 : 10,
@@ -10,27 +10,12 @@ const stats = (p50Ms: number | null, p99Ms: number | null) => ({
   p99Ms,
   maxMs: p99Ms,
 });
-const point = (extra: Partial<SeriesPoint>): SeriesPoint => ({
-  t: 1,
-  agents: 1,
-  clients: 1,
-  connections: 1,
-  messagesSentPerSec: 0,
-  messagesReceivedPerSec: 0,
-  bytesSentPerSec: 0,
-  bytesReceivedPerSec: 0,
-  errors: 0,
-  rttP50Ms: null,
-  rttP99Ms: null,
-  rttMaxMs: null,
-  ...extra,
-});
 
 describe("a script's metrics on the run page", () => {
   it("charts every name the script used, by its own name: p50 and p99 of what it timed, and its counts per second", () => {
     const points = [
-      point({ script: { "connect-ms": stats(1.5, 4) }, scriptCounts: { replies: 3 } }),
-      point({ script: { "reply-ms": stats(0.2, 0.9) } }),
+      idleSeriesPoint({ script: { "connect-ms": stats(1.5, 4) }, scriptCounts: { replies: 3 } }),
+      idleSeriesPoint({ script: { "reply-ms": stats(0.2, 0.9) } }),
     ];
     const names = scriptMetricNames(points);
     expect(names).toEqual({ histograms: ["connect-ms", "reply-ms"], counters: ["replies"] });
@@ -49,7 +34,7 @@ describe("a script's metrics on the run page", () => {
   });
 
   it("has no script metrics for a run without a script", () => {
-    expect(scriptMetricNames([point({})])).toEqual({ histograms: [], counters: [] });
+    expect(scriptMetricNames([idleSeriesPoint({})])).toEqual({ histograms: [], counters: [] });
   });
 
   it("sums a finished run up per name: percentiles of what was timed, totals of what was counted", () => {

@@ -1,9 +1,8 @@
 // Server-only: forwards one /api/* request from the browser to the API and streams the answer back.
 import { QUIET_REQUEST, QUIET_STATUS, quietStatus } from "../shared/quiet-refusal";
 
-// RFC 9110 §7.6.1 connection-specific headers, plus host (the API's own) and accept-encoding
-// (fetch decodes bodies itself, so the browser must get them unencoded).
-const DROP_REQUEST = new Set([
+// RFC 9110 §7.6.1 connection-specific headers: they belong to one hop, so neither direction passes them on.
+const HOP_BY_HOP = [
   "connection",
   "keep-alive",
   "proxy-authenticate",
@@ -13,26 +12,13 @@ const DROP_REQUEST = new Set([
   "trailer",
   "transfer-encoding",
   "upgrade",
-  "host",
-  "accept-encoding",
-  QUIET_REQUEST,
-]);
+];
+
+// Also host (the API's own) and accept-encoding (fetch decodes bodies itself, so the browser must get them unencoded).
+const DROP_REQUEST = new Set([...HOP_BY_HOP, "host", "accept-encoding", QUIET_REQUEST]);
 
 // Also drop encoding and length: the body we stream back is the decoded one.
-const DROP_RESPONSE = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-authenticate",
-  "proxy-authorization",
-  "proxy-connection",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade",
-  "content-encoding",
-  "content-length",
-  "set-cookie",
-]);
+const DROP_RESPONSE = new Set([...HOP_BY_HOP, "content-encoding", "content-length", "set-cookie"]);
 
 const NO_BODY_STATUSES = new Set([101, 204, 205, 304]);
 

@@ -4,8 +4,7 @@ import {
   NotificationDeliveryView,
   type CreateNotificationChannel,
 } from "@throng/protocol/notifications";
-import { apiRequest } from "../shared/api-client";
-import { listOf } from "./settings-api";
+import { apiRequest, listOf } from "../shared/api-client";
 
 const path = (...parts: string[]) => `/api/${parts.map(encodeURIComponent).join("/")}`;
 

@@ -1,8 +1,7 @@
 // Typed calls for Settings → Secrets (routes in apps/api/src/routes/secrets.routes.ts). A value goes in and never
 // comes back: there is no call that reads one.
 import { SecretView, type PutSecret } from "@throng/protocol/secrets";
-import { apiRequest } from "../shared/api-client";
-import { listOf } from "./settings-api";
+import { apiRequest, listOf } from "../shared/api-client";
 
 const Secrets = listOf("secrets", SecretView);
 

@@ -14,30 +14,7 @@ import {
   type CreateInvitation,
   type Role,
 } from "@throng/protocol/orgs";
-import { apiRequest, type ResponseSchema } from "../shared/api-client";
-
-/** `{ [key]: T[] }` answers, parsed item by item with the protocol schema; resolves to the array. */
-export function listOf<T>(key: string, item: ResponseSchema<T>): ResponseSchema<T[]> {
-  return {
-    safeParse(input: unknown) {
-      const list = typeof input === "object" && input !== null ? (input as Record<string, unknown>)[key] : undefined;
-      if (!Array.isArray(list))
-        return { success: false, error: { issues: [{ path: [key], message: "expected an array" }] } };
-      const items: T[] = [];
-      for (const [index, raw] of list.entries()) {
-        const parsed = item.safeParse(raw);
-        if (!parsed.success) {
-          return {
-            success: false,
-            error: { issues: parsed.error.issues.map((i) => ({ path: [key, index, ...i.path], message: i.message })) },
-          };
-        }
-        items.push(parsed.data);
-      }
-      return { success: true, data: items };
-    },
-  };
-}
+import { apiRequest, listOf } from "../shared/api-client";
 
 const Orgs = listOf("orgs", Membership);
 const Members = listOf("members", MemberView);

@@ -10,6 +10,31 @@ export interface ResponseSchema<T> {
     | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
 }
 
+/** `{ [key]: T[] }` answers, checked item by item with the protocol's schema; resolves to the array. */
+export function listOf<T>(key: string, item: ResponseSchema<T>): ResponseSchema<T[]> {
+  return {
+    safeParse(input: unknown) {
+      const list = typeof input === "object" && input !== null ? (input as Record<string, unknown>)[key] : undefined;
+      if (!Array.isArray(list)) {
+        return { success: false, error: { issues: [{ path: [key], message: "expected an array" }] } };
+      }
+      const items: T[] = [];
+      for (const [index, raw] of list.entries()) {
+        const parsed = item.safeParse(raw);
+        if (!parsed.success) {
+          const issues = parsed.error.issues.map((issue) => ({
+            path: [key, index, ...issue.path],
+            message: issue.message,
+          }));
+          return { success: false, error: { issues } };
+        }
+        items.push(parsed.data);
+      }
+      return { success: true, data: items };
+    },
+  };
+}
+
 /** An API answer that was not 2xx, or a 2xx whose body broke the contract. */
 export class ApiError extends Error {
   constructor(

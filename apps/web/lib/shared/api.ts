@@ -17,34 +17,14 @@ import { RunRooms } from "@throng/protocol/rooms";
 import { LatencyDistribution } from "@throng/protocol/latency-distribution";
 import { TrialView, type TryPlan } from "@throng/protocol/session-trial";
 import { SeriesAnswer } from "./series-answer";
-import { apiRequest, type ResponseSchema } from "./api-client";
+import { apiRequest, listOf } from "./api-client";
 
 // Wrapper schemas for list answers; the item schemas come from the protocol.
-const AgentList = { safeParse: (input: unknown) => listOf("agents", AgentView, input) };
+const AgentList = listOf("agents", AgentView);
 type PlanShelf = PlanListQuery["shelf"];
-const PlanList = { safeParse: (input: unknown) => listOf("plans", PlanView, input) };
-const PlanVersionList = { safeParse: (input: unknown) => listOf("versions", PlanVersionView, input) };
-const RunList = { safeParse: (input: unknown) => listOf("runs", RunView, input) };
-
-function listOf<K extends string, T>(key: K, item: ResponseSchema<T>, input: unknown) {
-  const list = typeof input === "object" && input !== null ? (input as Record<string, unknown>)[key] : undefined;
-  if (!Array.isArray(list)) {
-    return { success: false as const, error: { issues: [{ path: [key], message: "expected an array" }] } };
-  }
-  const items: T[] = [];
-  for (const [index, raw] of list.entries()) {
-    const parsed = item.safeParse(raw);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((issue) => ({
-        path: [key, index, ...issue.path],
-        message: issue.message,
-      }));
-      return { success: false as const, error: { issues } };
-    }
-    items.push(parsed.data);
-  }
-  return { success: true as const, data: items };
-}
+const PlanList = listOf("plans", PlanView);
+const PlanVersionList = listOf("versions", PlanVersionView);
+const RunList = listOf("runs", RunView);
 
 const path = (...parts: string[]) => `/api/${parts.map(encodeURIComponent).join("/")}`;
 

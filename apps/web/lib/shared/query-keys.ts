@@ -21,8 +21,8 @@ export const queryKeys = {
   baselineRun: (runId: string) => ["run", runId, "as-baseline"] as const,
   /** GET /api/runs/:id/errors: the run's error samples, read once more when the run ends (its last seconds' samples). */
   runErrors: (runId: string, ended: boolean) => ["run", runId, "errors", ended] as const,
-  /** movement-sync's rooms, read once the run ended (`asked`: it is a movement-sync run and ended). */
-  runRooms: (runId: string, asked: boolean) => ["run", runId, "rooms", asked] as const,
+  /** movement-sync's rooms (`asked`: it is a movement-sync run that started), read live and again once it `ended`. */
+  runRooms: (runId: string, asked: boolean, ended: boolean) => ["run", runId, "rooms", asked, ended] as const,
   /** GET /api/runs/:id/distribution: one metric over the run (range null) or a range; `read` asks again on a live run. */
   distribution: (runId: string, metric: string, range: { from: number; to: number } | null, read: number) =>
     ["run", runId, "distribution", metric, range, read] as const,

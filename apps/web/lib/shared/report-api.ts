@@ -11,29 +11,7 @@ import {
 } from "@throng/protocol/report";
 import { RunRangeSummary } from "@throng/protocol/run-range";
 import { LatencyDistribution } from "@throng/protocol/latency-distribution";
-import { apiRequest, type ResponseSchema } from "./api-client";
-
-/** `{ [key]: T[] }` answers, checked item by item with the protocol's schema (the web does not import zod). */
-function listIn<T>(key: string, item: ResponseSchema<T>): ResponseSchema<T[]> {
-  return {
-    safeParse(input: unknown) {
-      const list = typeof input === "object" && input !== null ? (input as Record<string, unknown>)[key] : undefined;
-      if (!Array.isArray(list))
-        return { success: false, error: { issues: [{ path: [key], message: "expected an array" }] } };
-      const items: T[] = [];
-      for (const [index, raw] of list.entries()) {
-        const parsed = item.safeParse(raw);
-        if (!parsed.success)
-          return {
-            success: false,
-            error: { issues: parsed.error.issues.map((i) => ({ path: [key, index, ...i.path], message: i.message })) },
-          };
-        items.push(parsed.data);
-      }
-      return { success: true, data: items };
-    },
-  };
-}
+import { apiRequest, listOf } from "./api-client";
 
 const path = (...parts: string[]) => `/api/${parts.map(encodeURIComponent).join("/")}`;
 
@@ -90,7 +68,7 @@ export const reportApi = {
       expiresInDays === undefined ? {} : { expiresInDays },
     ),
   shareLinks: (runId: string, signal?: AbortSignal) =>
-    apiRequest("GET", path("runs", runId, "share-links"), listIn("links", ShareLinkView), undefined, signal),
+    apiRequest("GET", path("runs", runId, "share-links"), listOf("links", ShareLinkView), undefined, signal),
   revokeShareLink: (linkId: string) => apiRequest<void>("DELETE", path("share-links", linkId), null),
 
   compare: (runIds: readonly string[], signal?: AbortSignal) =>
@@ -105,7 +83,7 @@ export const reportApi = {
   saveEstimate: (runId: string, body: SaveEstimate) =>
     apiRequest("POST", path("runs", runId, "estimates"), EstimateView, body),
   targets: (signal?: AbortSignal) =>
-    apiRequest("GET", "/api/targets", listIn("targets", TargetView), undefined, signal),
+    apiRequest("GET", "/api/targets", listOf("targets", TargetView), undefined, signal),
   targetEstimates: (name: string, signal?: AbortSignal) =>
-    apiRequest("GET", path("targets", name, "estimates"), listIn("estimates", EstimateView), undefined, signal),
+    apiRequest("GET", path("targets", name, "estimates"), listOf("estimates", EstimateView), undefined, signal),
 };

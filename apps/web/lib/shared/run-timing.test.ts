@@ -1,27 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { RunView } from "@throng/protocol/run";
 import { chartSpan, elapsedSeconds, remainingSeconds } from "./run-timing";
+import { runView } from "./run-view.test-support";
 
 const run = (patch: Partial<RunView>): RunView =>
-  ({
-    id: "00000000-0000-4000-8000-000000000001",
-    planId: "00000000-0000-4000-8000-000000000002",
-    planName: "p",
-    status: "running",
-    spec: {
-      name: "p",
-      target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-      scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
-      load: { clients: 10, durationSec: 30, rampUpSec: 0 },
-    },
-    error: null,
-    createdAt: "2026-01-01T00:00:00.000Z",
-    startedAt: "2026-01-01T00:00:00.000Z",
-    endedAt: null,
-    summary: null,
-    events: [],
-    ...patch,
-  }) as RunView;
+  runView({ status: "running", startedAt: "2026-01-01T00:00:00.000Z", ...patch });
 
 const at = (seconds: number) => Date.parse("2026-01-01T00:00:00.000Z") + seconds * 1000;
 

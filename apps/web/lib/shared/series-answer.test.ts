@@ -1,20 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { SeriesAnswer } from "./series-answer";
+import { seriesPoint } from "./series-point.test-support";
 
-const point = (t: number) => ({
-  t,
-  agents: 1,
-  clients: 1,
-  connections: 1,
-  messagesSentPerSec: 1,
-  messagesReceivedPerSec: 1,
-  bytesSentPerSec: 1,
-  bytesReceivedPerSec: 1,
-  errors: 0,
-  rttP50Ms: 1,
-  rttP99Ms: 1,
-  rttMaxMs: 1,
-});
+const point = (t: number) => seriesPoint({ t });
 const runId = "00000000-0000-4000-8000-000000000001";
 
 describe("SeriesAnswer", () => {

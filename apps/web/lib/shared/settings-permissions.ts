@@ -26,8 +26,8 @@ export function assignableRoles(actor: Role | undefined): Role[] {
 }
 
 /** Invitation links never make owners (CreateInvitation refuses it). */
-export function invitableRoles(actor: Role | undefined): Role[] {
-  return assignableRoles(actor).filter((role) => role !== "owner");
+export function invitableRoles(actor: Role | undefined): Exclude<Role, "owner">[] {
+  return assignableRoles(actor).filter((role): role is Exclude<Role, "owner"> => role !== "owner");
 }
 
 const SCOPE_ROLE: Record<TokenScope, Role> = { read: "viewer", run: "member", admin: "admin" };

@@ -1,32 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@throng/db/vitest-database";
 import { createAuditLog } from "../orgs/audit";
+import { seedAgents, seedOrg } from "../db-seed.test-support";
 import { createFleetService } from "./fleet-service";
 
 const { db, repos } = await useTestDatabase({ max: 3 });
 
-async function seedAgents(count: number) {
-  const orgId = crypto.randomUUID();
-  await db
-    .insertInto("organization")
-    .values({ id: orgId, name: "o", slug: orgId, logo: null, createdAt: new Date(), metadata: null })
-    .execute();
-  const ids = Array.from({ length: count }, () => crypto.randomUUID());
-  for (const id of ids) {
-    await repos.fleet.insertAgent(orgId, {
-      id,
-      secretHash: "x",
-      hostname: "rig",
-      os: "linux",
-      arch: "x64",
-      cores: 1,
-      memoryBytes: 1,
-      version: "0.1.0",
-      labels: {},
-      ip: null,
-    });
-  }
-  return { orgId, ids };
+/** An organisation of its own with `count` agents. */
+async function orgWithAgents(count: number) {
+  const orgId = await seedOrg(db);
+  return { orgId, ids: await seedAgents(repos, orgId, count) };
 }
 
 describe("fleet heartbeats (real PostgreSQL)", () => {
@@ -39,7 +22,7 @@ describe("fleet heartbeats (real PostgreSQL)", () => {
       audit: createAuditLog({ security: repos.security }),
       config: { apiPublicUrl: "http://127.0.0.1", heartbeatIntervalMs: 5_000 },
     });
-    const [a, b] = [await seedAgents(3), await seedAgents(2)];
+    const [a, b] = [await orgWithAgents(3), await orgWithAgents(2)];
     await Promise.all([...a.ids.map((id) => fleet.heard(a.orgId, id)), ...b.ids.map((id) => fleet.heard(b.orgId, id))]);
     for (const { orgId, ids } of [a, b]) {
       const agents = await fleet.listAgents(orgId);

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@throng/db/vitest-database";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
+import { seedAgents, seedOrg } from "../db-seed.test-support";
 import type { Jobs } from "../ports";
 import type { Actor } from "../orgs/permissions";
 import type { ExportSeries } from "./export-series";
@@ -35,37 +36,13 @@ const point = (t: number, agents: number): SeriesPoint => ({
 
 /** An org with both sinks set up, a running run of a plan (exporting as `exports` says) with two load shards and stored seconds. */
 async function seed(exports: Record<string, boolean> | undefined, seconds: SeriesPoint[]) {
-  const orgId = crypto.randomUUID();
-  await db
-    .insertInto("organization")
-    .values({
-      id: orgId,
-      name: "o",
-      slug: `org-${orgId.slice(0, 8)}`,
-      logo: null,
-      createdAt: new Date(),
-      metadata: null,
-    })
-    .execute();
+  const orgId = await seedOrg(db);
   const spec = { ...baseSpec, ...(exports ? { export: exports } : {}) };
   const planId = crypto.randomUUID();
   await repos.plans.insert(orgId, { id: planId, name: "exported", spec: PlanSpec.parse(spec) });
   const runId = crypto.randomUUID();
   await repos.runs.insert(orgId, { id: runId, planId, spec: PlanSpec.parse(spec), status: "running" });
-  const agentIds = [crypto.randomUUID(), crypto.randomUUID()];
-  for (const id of agentIds)
-    await repos.fleet.insertAgent(orgId, {
-      id,
-      secretHash: "x",
-      hostname: "rig",
-      os: "linux",
-      arch: "x64",
-      cores: 1,
-      memoryBytes: 1,
-      version: "0.1.0",
-      labels: {},
-      ip: null,
-    });
+  const agentIds = await seedAgents(repos, orgId, 2);
   await repos.runs.insertShards(
     orgId,
     runId,

@@ -4,6 +4,7 @@ import { createRepos } from "@throng/db/repos";
 import { useTestDatabase } from "@throng/db/vitest-database";
 import type { LiveEnvelope } from "@throng/protocol/run";
 import type { MetricSnapshot, SeriesPoint } from "@throng/protocol/snapshot";
+import { seedAgents, seedOrg } from "../db-seed.test-support";
 import type { Bus } from "../ports";
 import { encodeValues } from "./histogram";
 import { createIngestService } from "./ingest";
@@ -22,26 +23,8 @@ const spec = {
 
 /** An org, a running run and two agents holding its shards, written straight to the database. */
 async function seedRun() {
-  const orgId = crypto.randomUUID();
-  await db
-    .insertInto("organization")
-    .values({ id: orgId, name: "o", slug: orgId, logo: null, createdAt: new Date(), metadata: null })
-    .execute();
-  const agentIds = [crypto.randomUUID(), crypto.randomUUID()];
-  for (const id of agentIds) {
-    await repos.fleet.insertAgent(orgId, {
-      id,
-      secretHash: "x",
-      hostname: "rig",
-      os: "linux",
-      arch: "x64",
-      cores: 1,
-      memoryBytes: 1,
-      version: "0.1.0",
-      labels: {},
-      ip: null,
-    });
-  }
+  const orgId = await seedOrg(db);
+  const agentIds = await seedAgents(repos, orgId, 2);
   const planId = crypto.randomUUID();
   await repos.plans.insert(orgId, { id: planId, name: "p", spec: PlanSpec.parse(spec) });
   const runId = crypto.randomUUID();
