@@ -244,7 +244,11 @@ describe("metrics export to Prometheus remote write and OTLP", () => {
       'throng_rtt_seconds{quantile="1"}': (p) => (p.rttMaxMs === null ? null : p.rttMaxMs / 1000),
     };
     let sent = 0;
-    const cumulative = new Map(points.map((p) => [p.t, (sent += p.messagesSentPerSec)]));
+    const cumulative = new Map<number, number>();
+    for (const p of points) {
+      sent += p.messagesSentPerSec;
+      cumulative.set(p.t, sent);
+    }
     const otlpSeries = otlpValues(runId);
     for (const [name, value] of Object.entries(expected)) {
       const want = points.flatMap((p) => (value(p) === null ? [] : [[p.t, value(p)!] as [number, number]]));

@@ -108,9 +108,11 @@ beforeAll(async () => {
   dir = await makeTempDir("throng-scripts-");
   cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
   const sockets = new Set<Socket>();
-  const server = createServer(
-    (socket) => (accepted++, sockets.add(socket), socket.on("close", () => sockets.delete(socket))),
-  );
+  const server = createServer((socket) => {
+    accepted++;
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   tcpPort = (server.address() as { port: number }).port;
   cleanups.push(

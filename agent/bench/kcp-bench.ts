@@ -39,7 +39,9 @@ const bundle = join(fileURLToPath(new URL("..", import.meta.url)), "dist", "thro
 if (!existsSync(bundle)) throw new Error(`no agent bundle at ${bundle}: run node agent/build.mjs first`);
 const work = mkdtempSync(join(tmpdir(), "throng-bench-kcp-"));
 const children: ChildProcess[] = [];
-process.once("exit", () => children.forEach((child) => child.kill("SIGKILL")));
+process.once("exit", () => {
+  for (const child of children) child.kill("SIGKILL");
+});
 
 /** The reference target with a TCP echo (2-byte length prefix); resolves with its TCP port. */
 function startTcpEcho(): Promise<number> {

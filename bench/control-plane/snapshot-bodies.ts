@@ -52,12 +52,18 @@ export function snapshotBodies(poolSize = 16) {
     frame(clients: number, head: Pick<MetricSnapshot, "runId" | "seq" | "intervalStart" | "intervalMs">): string {
       const body = this.next(clients);
       let json = frames.get(body);
-      if (json === undefined) frames.set(body, (json = JSON.stringify(body).slice(1, -1)));
+      if (json === undefined) {
+        json = JSON.stringify(body).slice(1, -1);
+        frames.set(body, json);
+      }
       return `{"v":${AGENT_PROTOCOL_VERSION},"type":"snapshot","payload":{${JSON.stringify(head).slice(1, -1)},${json}}}`;
     },
     next(clients: number): SnapshotBody {
       let bodies = pool.get(clients);
-      if (!bodies) pool.set(clients, (bodies = Array.from({ length: poolSize }, () => build(clients))));
+      if (!bodies) {
+        bodies = Array.from({ length: poolSize }, () => build(clients));
+        pool.set(clients, bodies);
+      }
       turn = (turn + 1) % bodies.length;
       return bodies[turn]!;
     },

@@ -72,7 +72,10 @@ export function openWireCounter(): WireCounter | string {
       for (const entry of listed.nftables) {
         if (entry.rule?.comment !== `${protocol}-${port}`) continue;
         for (const expr of entry.rule.expr)
-          if (expr.counter) (bytes += expr.counter.bytes), (packets += expr.counter.packets);
+          if (expr.counter) {
+            bytes += expr.counter.bytes;
+            packets += expr.counter.packets;
+          }
       }
       return { bytes, packets };
     },

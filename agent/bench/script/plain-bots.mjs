@@ -37,9 +37,10 @@ function contextFor(client) {
     signal: stop.signal,
     measure(_name, work) {
       const started = performance.now();
-      return Promise.resolve(typeof work === "function" ? work() : work).then(
-        (value) => (joins.recordValue(Math.max(1, Math.round((performance.now() - started) * 1000))), value),
-      );
+      return Promise.resolve(typeof work === "function" ? work() : work).then((value) => {
+        joins.recordValue(Math.max(1, Math.round((performance.now() - started) * 1000)));
+        return value;
+      });
     },
     broadcast(_sender, _seq, sentAtUs) {
       broadcasts += 1;
@@ -67,7 +68,10 @@ measureWindow(
   Number(arg("seconds", "10")),
   () => {
     // Called at the window's start and end: at the start, what the ramp and warm-up measured is dropped.
-    if (!measuring) (measuring = true), latency.reset();
+    if (!measuring) {
+      measuring = true;
+      latency.reset();
+    }
     return { broadcasts, errors };
   },
   (counted, wallSec, cpuUs) => {

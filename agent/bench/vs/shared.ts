@@ -104,7 +104,11 @@ export function treeUsage(
   const tree = new Set([root]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const [pid, parent] of parents) if (!tree.has(pid) && tree.has(parent)) tree.add(pid), (grew = true);
+    for (const [pid, parent] of parents) {
+      if (tree.has(pid) || !tree.has(parent)) continue;
+      tree.add(pid);
+      grew = true;
+    }
   }
   let rssPages = 0;
   for (const pid of tree) {
@@ -151,7 +155,11 @@ function installCleanup(): void {
   if (cleanupInstalled) return;
   cleanupInstalled = true;
   process.on("exit", killRunning);
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => (killRunning(), process.exit(130)));
+  for (const signal of ["SIGINT", "SIGTERM"] as const)
+    process.once(signal, () => {
+      killRunning();
+      process.exit(130);
+    });
 }
 
 /**
@@ -184,7 +192,10 @@ export async function runTool(
   child.stderr!.on("data", keep);
   const exited = new Promise<number | null>((resolve) => {
     child.once("exit", (code) => resolve(code));
-    child.once("error", (error) => (keep(Buffer.from(`cannot start ${argv[0]}: ${error.message}`)), resolve(null)));
+    child.once("error", (error) => {
+      keep(Buffer.from(`cannot start ${argv[0]}: ${error.message}`));
+      resolve(null);
+    });
   });
   let exitCode: number | null | undefined;
   void exited.then((code) => (exitCode = code));

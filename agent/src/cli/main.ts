@@ -297,18 +297,19 @@ function buildProgram(
       }) => {
         let tls: { cert: Buffer; key: Buffer } | undefined;
         if (options.tlsCert || options.tlsKey) {
-          if (!options.tlsCert || !options.tlsKey)
-            return void (console.error("error: --tls-cert and --tls-key go together"), setExit(ExitCode.usage));
+          const usage = (message: string) => {
+            console.error(`error: ${message}`);
+            setExit(ExitCode.usage);
+          };
+          if (!options.tlsCert || !options.tlsKey) return usage("--tls-cert and --tls-key go together");
           if (options.processes > 1)
-            return void (console.error(
-              "error: --processes serves ws:// and TCP on the native I/O path; a wss:// target runs in one process",
-            ),
-            setExit(ExitCode.usage));
+            return usage(
+              "--processes serves ws:// and TCP on the native I/O path; a wss:// target runs in one process",
+            );
           try {
             tls = { cert: readFileSync(options.tlsCert), key: readFileSync(options.tlsKey) };
           } catch (error) {
-            return void (console.error(`error: cannot read the TLS certificate or key: ${(error as Error).message}`),
-            setExit(ExitCode.usage));
+            return usage(`cannot read the TLS certificate or key: ${(error as Error).message}`);
           }
         }
         setExit(

@@ -68,7 +68,14 @@ export async function watchCommand(args: WatchArgs): Promise<ExitCode> {
     for (let second = 0; args.durationSec === undefined || second < args.durationSec; second += 1) {
       const aborted = await new Promise<boolean>((resolve) => {
         const timer = setTimeout(() => resolve(false), 1_000);
-        shutdown.signal.addEventListener("abort", () => (clearTimeout(timer), resolve(true)), { once: true });
+        shutdown.signal.addEventListener(
+          "abort",
+          () => {
+            clearTimeout(timer);
+            resolve(true);
+          },
+          { once: true },
+        );
       });
       if (aborted) break;
       let snapshot: ReturnType<typeof watcher.sample>;

@@ -9,7 +9,10 @@ afterEach(() => vi.useRealTimers());
 describe("fetching script bundles over the control connection (PROTOCOL.md §12)", () => {
   it("sends one script-fetch per hash however many shards wait, and answers them all with the bundle", async () => {
     const sent: AgentToServerMessage[] = [];
-    const fetcher = createScriptFetcher((m) => (sent.push(m), true));
+    const fetcher = createScriptFetcher((m) => {
+      sent.push(m);
+      return true;
+    });
     const both = Promise.all([fetcher.fetch(HASH), fetcher.fetch(HASH)]);
     fetcher.receive({ sha256: HASH, source: "export default () => {}" });
     expect(await both).toEqual(["export default () => {}", "export default () => {}"]);

@@ -55,7 +55,10 @@ describe("an agent restarted after SIGKILL mid-run (PROTOCOL.md §5.1)", () => {
     const killedCalls: string[] = [];
     const killed = await managerOn(configPath, measuring(6, killedCalls));
     const sentBeforeKill: AgentToServerMessage[] = [];
-    killed.shards.attach((message) => (sentBeforeKill.push(message), true));
+    killed.shards.attach((message) => {
+      sentBeforeKill.push(message);
+      return true;
+    });
     killed.shards.assign(assignment); // the fake shard measures its seconds before assign returns
     killed.shards.ack(runId, 0);
     killed.shards.ack(runId, 1);
@@ -65,7 +68,10 @@ describe("an agent restarted after SIGKILL mid-run (PROTOCOL.md §5.1)", () => {
     const calls: string[] = [];
     const restarted = await managerOn(configPath, measuring(3, calls));
     const sent: AgentToServerMessage[] = [];
-    restarted.shards.attach((message) => (sent.push(message), true));
+    restarted.shards.attach((message) => {
+      sent.push(message);
+      return true;
+    });
     expect(
       sent.map((m) =>
         m.type === "snapshot"
@@ -120,7 +126,10 @@ describe("an agent restarted after SIGKILL mid-run (PROTOCOL.md §5.1)", () => {
 
     const restarted = await managerOn(configPath, watching);
     const sent: AgentToServerMessage[] = [];
-    restarted.shards.attach((message) => (sent.push(message), true));
+    restarted.shards.attach((message) => {
+      sent.push(message);
+      return true;
+    });
     expect(sent.slice(0, 2)).toEqual([
       { type: "server-sample", payload: sample(0) },
       { type: "server-sample", payload: sample(1) },
@@ -141,7 +150,10 @@ describe("an agent restarted after SIGKILL mid-run (PROTOCOL.md §5.1)", () => {
 
     const restarted = await managerOn(configPath, measuring(3, []));
     const sent: AgentToServerMessage[] = [];
-    restarted.shards.attach((message) => (sent.push(message), true));
+    restarted.shards.attach((message) => {
+      sent.push(message);
+      return true;
+    });
     expect(sent.map((m) => m.type)).toEqual(["snapshot", "snapshot", "snapshot", "shard-status"]);
     expect(sent.at(-1)!.payload).toEqual({ runId, state: "finished", lastSeq: 2 });
     await restarted.disk.buffer.close();

@@ -21,7 +21,10 @@ describe("measurement accuracy against the reference target", () => {
     const exact: number[] = [];
     const metrics = {
       ...builder.metrics,
-      roundTripMicros: (us: number) => (exact.push(us), builder.metrics.roundTripMicros(us)),
+      roundTripMicros: (us: number) => {
+        exact.push(us);
+        return builder.metrics.roundTripMicros(us);
+      },
     };
     const scenario = createPingPong(
       { kind: "ping-pong", intervalMs: 50, messageBytes: 64 },

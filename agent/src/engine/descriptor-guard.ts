@@ -29,7 +29,10 @@ export function descriptorBudget(
   return {
     max,
     allows() {
-      if (known + since < max) return (++since, true);
+      if (known + since < max) {
+        since += 1;
+        return true;
+      }
       known = count() ?? known;
       since = 0;
       if (known >= max) return false;

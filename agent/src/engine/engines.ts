@@ -244,12 +244,12 @@ async function runEngines(assignment: RunAssignment, options: EngineOptions): Pr
     });
   });
   // Each engine holds its part of every level the search decides.
-  options.searchFeed?.onLevel((level) =>
-    children.forEach((child) => child.connected && child.send({ type: "search-step", level } satisfies ParentMessage)),
-  );
+  const tell = (message: ParentMessage) => {
+    for (const child of children) if (child.connected) child.send(message);
+  };
+  options.searchFeed?.onLevel((level) => tell({ type: "search-step", level }));
   if (options.onStart) options.onStart();
-  const stop = () =>
-    children.forEach((child) => child.connected && child.send({ type: "stop" } satisfies ParentMessage));
+  const stop = () => tell({ type: "stop" });
   options.signal?.addEventListener("abort", stop, { once: true });
   let ended: ShardResult[];
   try {

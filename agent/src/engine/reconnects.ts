@@ -53,7 +53,8 @@ export function createReconnects(
       let state = returning.get(index);
       if (!state) {
         if (!dropped) return;
-        returning.set(index, (state = { cause: dropped, attempts: 0 }));
+        state = { cause: dropped, attempts: 0 };
+        returning.set(index, state);
       } else if (policy?.maxAttempts !== undefined && state.attempts >= policy.maxAttempts) {
         return void returning.delete(index);
       }

@@ -62,7 +62,12 @@ function connectMetrics(on: { opened(us: number | undefined): void; failed(cause
 
 /** Tells the recorder when a socket starts to open (the http steps before it are over). */
 function announcing(transport: Transport, connecting: () => void): Transport {
-  return { open: (events, options) => (connecting(), transport.open(events, options)) };
+  return {
+    open: (events, options) => {
+      connecting();
+      return transport.open(events, options);
+    },
+  };
 }
 
 /**

@@ -182,7 +182,9 @@ describe("raising the soft open-file limit to the hard one at start", () => {
         1_024,
         4_096,
         () => "throng-io.node not loaded",
-        (pid, limit) => void (asked = [pid, limit]),
+        (pid, limit) => {
+          asked = [pid, limit];
+        },
       ),
     );
     expect(asked).toEqual([process.pid, 4_096]);
@@ -213,7 +215,10 @@ describe("an engine's descriptor budget", () => {
   it("lets limit − 256 connections through on top of the engine's own descriptors, refuses the next with cause limit, and reads the real count only near it", () => {
     let open = 40;
     let reads = 0;
-    const budget = descriptorBudget(1_000, () => (reads++, open))!;
+    const budget = descriptorBudget(1_000, () => {
+      reads++;
+      return open;
+    })!;
     // 40 of its own + 744 connections.
     expect(budget.max).toBe(784);
     const inner = recording();

@@ -58,15 +58,16 @@ export function createTrialRecorder(steps: readonly SessionStep[]) {
     },
     received(data, matched) {
       if (!open || over) return;
-      const received = (open.step.received ??= []);
+      open.step.received ??= [];
+      const received = open.step.received;
       if (received.length < TRIAL_RECEIVED_PER_STEP) received.push({ ...bytesPreview(data), matched });
       else open.step.receivedMore = (open.step.receivedMore ?? 0) + 1;
     },
     captured(name, value) {
       const text = String(value);
-      if (open && !over)
-        (open.step.captured ??= {})[name] =
-          text.length > TRIAL_CAPTURE_CHARS ? `${text.slice(0, TRIAL_CAPTURE_CHARS)}…` : text;
+      if (!open || over) return;
+      open.step.captured ??= {};
+      open.step.captured[name] = text.length > TRIAL_CAPTURE_CHARS ? `${text.slice(0, TRIAL_CAPTURE_CHARS)}…` : text;
     },
   };
 

@@ -130,7 +130,10 @@ export async function openDiskBuffer<T extends Numbered>(
 
   function runOf(runId: string): RunLog {
     let run = runs.get(runId);
-    if (!run) runs.set(runId, (run = newRun(runId)));
+    if (!run) {
+      run = newRun(runId);
+      runs.set(runId, run);
+    }
     return run;
   }
 

@@ -59,7 +59,8 @@ export function createErrorSampler(options: {
       let samples = kinds.get(kind);
       if (!samples) {
         if (kinds.size >= ERROR_SAMPLE_KINDS) return;
-        kinds.set(kind, (samples = { kept: 0, seen: new Map() }));
+        samples = { kept: 0, seen: new Map() };
+        kinds.set(kind, samples);
       }
       if (samples.kept >= perKind) return;
       const hash = hashBytes(bytes);

@@ -178,10 +178,11 @@ export function createHealthSampler(options: { procStat?: () => string | undefin
   let rssBytes = 0;
   const rss = () => {
     try {
-      return (rssBytes = process.memoryUsage.rss());
+      rssBytes = process.memoryUsage.rss();
     } catch {
-      return rssBytes;
+      // keeps the last reading
     }
+    return rssBytes;
   };
 
   return {

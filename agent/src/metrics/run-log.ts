@@ -71,9 +71,10 @@ export async function readRunLogs<T extends Numbered>(
     const runId = RUN_FILE.exec(name)?.[1];
     if (!runId) continue;
     const path = join(dir, name);
-    const text = await readFile(path, "utf8").catch(
-      (error: Error) => (warn(`cannot read ${path}: ${error.message}; skipped`), undefined),
-    );
+    const text = await readFile(path, "utf8").catch((error: Error) => {
+      warn(`cannot read ${path}: ${error.message}; skipped`);
+      return undefined;
+    });
     if (text !== undefined) logs.push({ path, text, log: { runId, ...parseLog(runId, text, parse) } });
   }
   return logs;

@@ -207,7 +207,10 @@ export function createSnapshotBuilder(options: {
 
   const histogram = (name: OptionalHistogram) => {
     let found = optionalHistograms.get(name);
-    if (!found) optionalHistograms.set(name, (found = createLatencyHistogram()));
+    if (!found) {
+      found = createLatencyHistogram();
+      optionalHistograms.set(name, found);
+    }
     return found;
   };
   const count = (name: OptionalCounter, by = 1) => optionalCounters.set(name, (optionalCounters.get(name) ?? 0) + by);
@@ -343,10 +346,14 @@ export function createSnapshotBuilder(options: {
         if (key in counters) counters[key as "errors"] += value;
         else count(key as OptionalCounter, value);
       }
-      for (const [kind, n] of Object.entries(c.errorsByKind ?? {}))
-        (usedRecords.errorsByKind = true), increment(errorsByKind, kind, n);
-      for (const [cause, n] of Object.entries(c.closesByCause ?? {}))
-        (usedRecords.closesByCause = true), increment(closesByCause, cause, n);
+      for (const [kind, n] of Object.entries(c.errorsByKind ?? {})) {
+        usedRecords.errorsByKind = true;
+        increment(errorsByKind, kind, n);
+      }
+      for (const [cause, n] of Object.entries(c.closesByCause ?? {})) {
+        usedRecords.closesByCause = true;
+        increment(closesByCause, cause, n);
+      }
       for (const [name, n] of Object.entries(c.scriptCounts ?? {}))
         scriptCounts.set(name, (scriptCounts.get(name) ?? 0) + n);
       const add = (into: Histogram, encoded: string) => into.add(decodeHistogram(encoded));

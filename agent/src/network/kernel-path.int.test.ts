@@ -135,9 +135,9 @@ describe.skipIf(why !== undefined)(
     it("under 10% loss each way TCP itself retransmits (TCP_INFO of the cohort's sockets), and every ping is still answered", async () => {
       const seen = new Map<string, number>();
       const poll = setInterval(() => {
-        void retransmissions(target.tcpPort!).then((now) =>
-          now.forEach((n, socket) => seen.set(socket, Math.max(n, seen.get(socket) ?? 0))),
-        );
+        void retransmissions(target.tcpPort!).then((now) => {
+          for (const [socket, n] of now) seen.set(socket, Math.max(n, seen.get(socket) ?? 0));
+        });
       }, 250);
       let snapshots: MetricSnapshot[];
       try {

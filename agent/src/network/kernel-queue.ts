@@ -43,18 +43,22 @@ let loaded: NetqAddon | string | undefined;
 
 /** The addon, or why it could not be loaded (and what to do). */
 export function netqAddon(): NetqAddon | string {
-  if (loaded !== undefined) return loaded;
-  if (process.platform !== "linux") return (loaded = `the kernel path is Linux-only (this is ${process.platform})`);
+  loaded ??= loadNetqAddon();
+  return loaded;
+}
+
+function loadNetqAddon(): NetqAddon | string {
+  if (process.platform !== "linux") return `the kernel path is Linux-only (this is ${process.platform})`;
   const require = createRequire(import.meta.url);
   const reasons: string[] = [];
   for (const candidate of CANDIDATES) {
     try {
-      return (loaded = require(candidate) as NetqAddon);
+      return require(candidate) as NetqAddon;
     } catch (cause) {
       reasons.push(`${candidate}: ${(cause as Error).message.split("\n")[0]}`);
     }
   }
-  return (loaded = `${ADDON_FILE} is not loaded (${reasons.join("; ")}): install libnetfilter-queue1 and libnftnl11 (to build it: apt-get install libnetfilter-queue-dev libnftnl-dev libmnl-dev, then node agent/build.mjs)`);
+  return `${ADDON_FILE} is not loaded (${reasons.join("; ")}): install libnetfilter-queue1 and libnftnl11 (to build it: apt-get install libnetfilter-queue-dev libnftnl-dev libmnl-dev, then node agent/build.mjs)`;
 }
 
 /** The cohort's address range whose packets are queued, and in which directions. */

@@ -56,7 +56,8 @@ class MessageView {
   }
 
   textOf(): string {
-    return (this.text ??= this.data.toString("utf8"));
+    this.text ??= this.data.toString("utf8");
+    return this.text;
   }
 
   /** The value at `path`; `field` is its index in the scan's fields when the rule has a scan. */

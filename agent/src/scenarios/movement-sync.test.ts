@@ -67,7 +67,13 @@ describe("movement-sync's heartbeat", () => {
     const recording: Transport = {
       open(events) {
         const connection = roomTransport.open(events);
-        return { send: (data) => (sent.push(String(data)), connection.send(data)), close: () => connection.close() };
+        return {
+          send: (data) => {
+            sent.push(String(data));
+            return connection.send(data);
+          },
+          close: () => connection.close(),
+        };
       },
     };
     const builder = createSnapshotBuilder({

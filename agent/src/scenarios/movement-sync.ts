@@ -221,7 +221,9 @@ export function createMovementSync(scenario: MovementSyncScenario, context: Scen
       if (recordBroadcast(metrics, streams, sender, broadcastSeq, sentUs, arrivedUs))
         context.rooms?.received(room, arrivedUs - sentUs);
       const from = members.get(sender);
-      if (from && from.awaiting > 0 && (from.awaiting -= 1) === 0) setImmediate(() => from.sendNext?.());
+      if (!from || from.awaiting === 0) return;
+      from.awaiting -= 1;
+      if (from.awaiting === 0) setImmediate(() => from.sendNext?.());
     };
     /** The built-in join/joined exchange and the reference target's own broadcast: `{"type":"move","client":C,"seq":N,"t":µs}`. */
     const builtIn = (data: Buffer, arrivedUs: number) => {

@@ -102,7 +102,12 @@ describe("ping-pong on fake timers", () => {
   });
 
   it("a 50 ms stall of the loop still shows in the corrected latency, and as late sends", async () => {
-    const { snapshots } = await runPingPong({ ms: 2_000, during: (elapsed) => elapsed === 1_500 && (stalledMs += 50) });
+    const { snapshots } = await runPingPong({
+      ms: 2_000,
+      during: (elapsed) => {
+        if (elapsed === 1_500) stalledMs += 50;
+      },
+    });
     const raw = decodeHistogram(snapshots[1]!.histograms.rttUs);
     const corrected = decodeHistogram(snapshots[1]!.histograms.rttCorrectedUs!);
     // The pings due in the 50 ms (about half of one interval's) went out up to 50 ms late.
@@ -131,7 +136,9 @@ describe("ping-pong on fake timers", () => {
   it("a loop stalled for seconds still owes its schedule: what it skipped is counted, and nothing is scheduled twice", async () => {
     const { snapshots } = await runPingPong({
       ms: 3_000,
-      during: (elapsed) => elapsed === 1_200 && (stalledMs += 2_000),
+      during: (elapsed) => {
+        if (elapsed === 1_200) stalledMs += 2_000;
+      },
     });
     const scheduled = snapshots.reduce((sum, s) => sum + (s.counters.scheduledSends ?? 0), 0);
     const made = snapshots.reduce((sum, s) => sum + s.counters.messagesSent + (s.counters.skippedSends ?? 0), 0);

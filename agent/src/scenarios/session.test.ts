@@ -195,7 +195,10 @@ describe("a scenario with a session", () => {
 
   it("checks echo-flood's replies: one that misses `expect` is a bad-reply error, not a round trip, and the flood goes on", async () => {
     let n = 0;
-    const { transport, sent } = createScriptedTransport(() => [(n += 1) % 2 === 0 ? "BAD" : "GOOD"]);
+    const { transport, sent } = createScriptedTransport(() => {
+      n += 1;
+      return [n % 2 === 0 ? "BAD" : "GOOD"];
+    });
     const metrics = builder();
     const runner = createEchoFlood(
       { kind: "echo-flood", messageBytes: 4, reply: { expect: { regex: "^GOOD" } } },

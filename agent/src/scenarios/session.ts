@@ -55,28 +55,27 @@ export function compileSession(
           return [{ kind: "send", template: prepareTemplate(step.message, wire) }];
         case "wait":
           return [{ kind: "wait", ms: step.ms }];
-        case "expect": {
-          const timeoutMs = step.timeoutMs ?? defaultTimeoutMs;
-          const at = `session step ${index} (expect)`;
-          return [
-            {
-              kind: "expect",
-              reply: compileReplyRule(step.reply, wire.decodeReply),
-              ...(step.failWhen ? { failWhen: compileReplyRule(step.failWhen, wire.decodeReply) } : {}),
-              timeoutMs,
-              captures: (step.capture ?? []).map((capture) => ({
-                name: capture.name,
-                read: compileCapture(capture, wire.decodeReply),
-                missing: `${at}: capture "${capture.name}" found nothing in the reply`,
-              })),
-              words: {
-                rejected: `${at}: the reply matched failWhen`,
-                timedOut: `${at}: no reply matched within ${timeoutMs} ms`,
-              },
-            },
-          ];
-        }
       }
+      // What is left is an expect step.
+      const timeoutMs = step.timeoutMs ?? defaultTimeoutMs;
+      const at = `session step ${index} (expect)`;
+      return [
+        {
+          kind: "expect",
+          reply: compileReplyRule(step.reply, wire.decodeReply),
+          ...(step.failWhen ? { failWhen: compileReplyRule(step.failWhen, wire.decodeReply) } : {}),
+          timeoutMs,
+          captures: (step.capture ?? []).map((capture) => ({
+            name: capture.name,
+            read: compileCapture(capture, wire.decodeReply),
+            missing: `${at}: capture "${capture.name}" found nothing in the reply`,
+          })),
+          words: {
+            rejected: `${at}: the reply matched failWhen`,
+            timedOut: `${at}: no reply matched within ${timeoutMs} ms`,
+          },
+        },
+      ];
     }),
   };
 }

@@ -23,7 +23,10 @@ describe("the agent's cache of script bundles (PROTOCOL.md §12)", () => {
   it("fetches once, writes the verified bundle named by its hash, and reads it back without fetching", async () => {
     const where = await tempDirs();
     const fetched: string[] = [];
-    const fetch = async (sha256: string) => (fetched.push(sha256), SOURCE);
+    const fetch = async (sha256: string) => {
+      fetched.push(sha256);
+      return SOURCE;
+    };
     const path = await cachedBundle(where, HASH, fetch);
     expect(path).toBe(join(where[0]!, `${HASH}.mjs`));
     expect(await readFile(path, "utf8")).toBe(SOURCE);
@@ -44,7 +47,12 @@ describe("the agent's cache of script bundles (PROTOCOL.md §12)", () => {
     const path = await cachedBundle(where, HASH, async () => SOURCE);
     await writeFile(path, "export default async function client() { /* edited on disk */ }\n");
     let fetches = 0;
-    expect(await cachedBundle(where, HASH, async () => (fetches++, SOURCE))).toBe(path);
+    expect(
+      await cachedBundle(where, HASH, async () => {
+        fetches++;
+        return SOURCE;
+      }),
+    ).toBe(path);
     expect(fetches).toBe(1);
     expect(await readFile(path, "utf8")).toBe(SOURCE);
   });

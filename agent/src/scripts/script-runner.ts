@@ -96,7 +96,9 @@ export async function startScriptShard(
   let fold: (part: ScriptMetricsPart) => void = () => {};
   let lastFlush = Promise.resolve();
   const waiting = { flushed: [] as (() => void)[], ended: [] as (() => void)[] };
-  const release = (list: (() => void)[]) => list.splice(0).forEach((resolve) => resolve());
+  const release = (list: (() => void)[]) => {
+    for (const resolve of list.splice(0)) resolve();
+  };
   const post = (message: ToScriptWorker) => !exited && worker.postMessage(message);
   const loaded = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(
@@ -104,13 +106,20 @@ export async function startScriptShard(
       LOAD_TIMEOUT_MS,
     );
     worker.on("message", (message: FromScriptWorker) => {
-      if (message.type === "loaded") clearTimeout(timer), resolve();
-      else if (message.type === "load-failed") clearTimeout(timer), reject(new Error(message.error));
-      else if (message.type === "flushed") fold(message.part), release(waiting.flushed);
-      else if (message.type === "log") log(`warning: script error: ${message.message}`);
+      if (message.type === "loaded" || message.type === "load-failed") {
+        clearTimeout(timer);
+        if (message.type === "loaded") resolve();
+        else reject(new Error(message.error));
+      } else if (message.type === "flushed") {
+        fold(message.part);
+        release(waiting.flushed);
+      } else if (message.type === "log") log(`warning: script error: ${message.message}`);
       else release(waiting.ended);
     });
-    worker.on("error", (error) => (clearTimeout(timer), reject(new Error(`script ${path} failed: ${error.message}`))));
+    worker.on("error", (error) => {
+      clearTimeout(timer);
+      reject(new Error(`script ${path} failed: ${error.message}`));
+    });
     worker.on("exit", (code) => {
       exited = true;
       clearTimeout(timer);
@@ -136,7 +145,10 @@ export async function startScriptShard(
   const answer = (list: (() => void)[], ms: number) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms);
-      list.push(() => (clearTimeout(timer), resolve()));
+      list.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
     });
   return {
     runner: {

@@ -221,7 +221,10 @@ describe("a script shard's engines (issue 25 §4)", () => {
     return {
       taken,
       pool: {
-        take: (count: number) => (taken.push(count), Promise.reject(new Error(`asked for ${count} engine processes`))),
+        take: (count: number) => {
+          taken.push(count);
+          return Promise.reject(new Error(`asked for ${count} engine processes`));
+        },
         close() {},
       },
     };

@@ -106,7 +106,10 @@ export async function serveKcp(
       peer.leave();
       peer = undefined;
     }
-    if (!peer) peers.set(key, (peer = new KcpPeer(conv, remote, socket, wheel, behaviour, settings, stats)));
+    if (!peer) {
+      peer = new KcpPeer(conv, remote, socket, wheel, behaviour, settings, stats);
+      peers.set(key, peer);
+    }
     peer.input(datagram);
     if (peer.kcp.dead) {
       peer.leave();

@@ -83,8 +83,9 @@ export function agentPing(data: Buffer): Command | undefined {
   if (!field(PING_HEAD)) return undefined;
   const seq = number();
   if (seq === undefined || !field(CLIENT_FIELD) || number() === undefined) return undefined;
-  let rb: number | undefined;
-  if (field(RB_FIELD) && (rb = number()) === undefined) return undefined;
+  const hasRb = field(RB_FIELD);
+  const rb = hasRb ? number() : undefined;
+  if (hasRb && rb === undefined) return undefined;
   if (!field(PAD_FIELD)) return undefined;
   while (data[at] === 0x78 /* x */) at += 1;
   if (data.length !== at + 2 || data[at] !== 0x22 || data[at + 1] !== 0x7d) return undefined;

@@ -136,7 +136,10 @@ export async function startTargetGroup(
         workers.map((worker) =>
           worker.exitCode !== null
             ? undefined
-            : new Promise((resolve) => (worker.once("exit", resolve), worker.disconnect())),
+            : new Promise((resolve) => {
+                worker.once("exit", resolve);
+                worker.disconnect();
+              }),
         ),
       );
       await started.close();

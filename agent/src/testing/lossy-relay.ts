@@ -45,7 +45,8 @@ export async function startLossyRelay(
       socket.on("message", (datagram) => later(() => front.send(datagram, client.port, client.address)));
       socket.on("error", () => {});
       socket.connect(server.port, server.host);
-      upstreams.set(key, (upstream = socket));
+      upstream = socket;
+      upstreams.set(key, upstream);
     }
     return upstream;
   };

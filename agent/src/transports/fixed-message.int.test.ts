@@ -37,7 +37,9 @@ describe("FixedMessage", () => {
             new Promise<string[]>((resolve, reject) => {
               const got: string[] = [];
               const connection = transport.open({
-                onOpen: () => [1, 2, 3, 4, 5].forEach(() => connection.send(message)),
+                onOpen: () => {
+                  for (let i = 0; i < 5; i += 1) connection.send(message);
+                },
                 onMessage: (data) => got.push(data.toString()) === 5 && void connection.close(),
                 onEnd: (end) => (end.error ? reject(end.error) : resolve(got)),
               });

@@ -41,7 +41,9 @@ function exchange(
   return new Promise((resolve, reject) => {
     let connection: TransportConnection | undefined;
     connection = kcpTransport(target, { stats }).open({
-      onOpen: () => sent.forEach((message) => connection!.send(message)),
+      onOpen: () => {
+        for (const message of sent) connection!.send(message);
+      },
       onMessage(data) {
         received.push(Buffer.from(data));
         if (received.length === expected) void connection!.close().then(() => resolve({ received, stats }));

@@ -243,7 +243,14 @@ describe("KCP under loss", () => {
     let dropped = false;
     const net = link(
       {},
-      { delayMs: 5, drop: (from, d) => from === "a" && !dropped && headers(d)[0]!.sn === 0 && (dropped = true) },
+      {
+        delayMs: 5,
+        drop: (from, d) => {
+          if (from !== "a" || dropped || headers(d)[0]!.sn !== 0) return false;
+          dropped = true;
+          return true;
+        },
+      },
     );
     for (const message of ["0", "1", "2", "3"]) net.send(net.a, message);
     const took = net.until(() => net.b.delivered.length === 4);
@@ -310,7 +317,14 @@ describe("KCP windows and ACKs", () => {
     let lost = false;
     const gap = link(
       { intervalMs: 30 },
-      { delayMs: 1, drop: (from, d) => from === "a" && !lost && headers(d)[0]!.sn === 0 && (lost = true) },
+      {
+        delayMs: 1,
+        drop: (from, d) => {
+          if (from !== "a" || lost || headers(d)[0]!.sn !== 0) return false;
+          lost = true;
+          return true;
+        },
+      },
     );
     for (const message of ["a", "b", "c"]) gap.send(gap.a, message);
     gap.run(31);
@@ -329,7 +343,14 @@ describe("KCP windows and ACKs", () => {
     let dropNext = false;
     const net = link(
       { nodelay: true, intervalMs: 10, ackNoDelay: true },
-      { delayMs: 40, drop: (from) => from === "a" && dropNext && !(dropNext = false) },
+      {
+        delayMs: 40,
+        drop: (from) => {
+          if (from !== "a" || !dropNext) return false;
+          dropNext = false;
+          return true;
+        },
+      },
     );
     for (let i = 0; i < 20; i += 1) {
       net.send(net.a, `m${i}`);

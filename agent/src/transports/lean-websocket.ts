@@ -197,8 +197,13 @@ class LeanWebSocket implements TransportConnection, FrameSink, StreamSocketHandl
 
   close(timeoutMs = DEFAULT_CLOSE_TIMEOUT_MS): Promise<void> {
     this.closedByUs = true;
-    const ended = (this.ended ??=
-      this.state === State.Ended ? Promise.resolve() : new Promise<void>((resolve) => (this.resolveEnded = resolve)));
+    this.ended ??=
+      this.state === State.Ended
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            this.resolveEnded = resolve;
+          });
+    const ended = this.ended;
     if (this.state === State.Upgrading) this.socket?.destroy();
     else if (this.state === State.Open) {
       this.state = State.Closing;

@@ -85,7 +85,9 @@ async function exchange(
   let closing: Promise<void> | undefined;
   const result = await new Promise<{ received: Buffer[]; end?: TransportEnd }>((resolve) => {
     const connection = transport.open({
-      onOpen: () => messages.forEach((message) => connection.send(message)),
+      onOpen: () => {
+        for (const message of messages) connection.send(message);
+      },
       onMessage(message) {
         // A view of a reused buffer: copy it to keep it.
         received.push(Buffer.from(message));

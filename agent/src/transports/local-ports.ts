@@ -109,7 +109,10 @@ export class LocalPorts {
   /** The next free port on `address`, or undefined when every port of the slice is held. */
   take(address: string): number | undefined {
     let held = this.held.get(address);
-    if (!held) this.held.set(address, (held = new Set()));
+    if (!held) {
+      held = new Set();
+      this.held.set(address, held);
+    }
     let offset = this.cursors.get(address) ?? Math.floor(this.random() * this.size);
     // Bounded: one pass over the slice at most.
     for (let step = 0; step < this.size; step++, offset = (offset + 1) % this.size) {

@@ -68,7 +68,8 @@ let loaded: Addon | string | undefined;
 
 /** The addon (loaded once; its socket driver starts only with nativeIo), or why it could not be loaded. */
 function loadAddon(): Addon | string {
-  return (loaded ??= requireAddon());
+  loaded ??= requireAddon();
+  return loaded;
 }
 
 function requireAddon(): Addon | string {
@@ -102,15 +103,19 @@ export function preferIo(wanted: IoPreference): void {
 
 /** Which I/O path this process uses, chosen at its first connection. */
 export function nativeIo(): IoPath {
-  if (path) return path;
+  path ??= chooseIoPath();
+  return path;
+}
+
+function chooseIoPath(): IoPath {
   const wanted = preference;
-  if (wanted === "node") return (path = { kind: "node", reason: "THRONG_IO=node" });
+  if (wanted === "node") return { kind: "node", reason: "THRONG_IO=node" };
   if (process.platform !== "linux")
-    return (path = { kind: "node", reason: `the native I/O path is Linux-only (this is ${process.platform})` });
+    return { kind: "node", reason: `the native I/O path is Linux-only (this is ${process.platform})` };
   const loaded = loadAddon();
   if (typeof loaded === "string") {
     if (wanted === "native") throw new Error(`THRONG_IO=native but ${loaded}`);
-    return (path = { kind: "node", reason: loaded });
+    return { kind: "node", reason: loaded };
   }
   addon = loaded;
   arena = Buffer.allocUnsafeSlow(ARENA_BYTES);
@@ -118,7 +123,7 @@ export function nativeIo(): IoPath {
   times = new Float64Array(MAX_RECORDS);
   const rc = addon.init(onBatch, arena, records, times);
   if (rc < 0) throw errnoError(-rc, "epoll_create");
-  return (path = { kind: "native" });
+  return { kind: "native" };
 }
 
 /** One line for a run's output: which I/O path TCP and ws:// connections take, and why when not the native one. */

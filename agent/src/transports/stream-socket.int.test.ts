@@ -95,7 +95,8 @@ describe("the native I/O path", () => {
     let accepted = 0;
     const { server, port } = await listen((socket) => {
       socket.on("error", () => {});
-      if ((accepted += 1) === 1) return;
+      accepted += 1;
+      if (accepted === 1) return;
       socket.write("tick");
       writtenAt = performance.now();
       // The process is busy (as an agent sending a slot's pings is) while the bytes wait in the client's socket.
@@ -318,9 +319,9 @@ describe.each<[string, Open]>([
       }),
     );
     await Promise.all(clients.map((client) => client.connected));
-    clients.forEach((client, i) => client.socket.write(Buffer.from(`client ${i}\n`)));
+    for (const [i, client] of clients.entries()) client.socket.write(Buffer.from(`client ${i}\n`));
     await Promise.all(clients.map((client) => client.closed));
-    clients.forEach((client, i) => expect(client.received().toString()).toBe(`client ${i}\n`));
+    for (const [i, client] of clients.entries()) expect(client.received().toString()).toBe(`client ${i}\n`);
   });
 });
 
@@ -369,11 +370,19 @@ describe("native stream server", () => {
 
 describe.each<[string, Listen]>([
   // nativeIo() loads the addon (once per process), as listenStream does before it listens natively.
-  ["native", async (endpoint, onConnection) => (nativeIo(), listenNative(endpoint, onConnection))],
+  [
+    "native",
+    async (endpoint, onConnection) => {
+      nativeIo();
+      return listenNative(endpoint, onConnection);
+    },
+  ],
   ["node", listenNode],
 ])("stream server (%s)", (_name, listen) => {
   const open: StreamServer[] = [];
-  afterEach(() => open.splice(0).forEach((server) => server.close()));
+  afterEach(() => {
+    for (const server of open.splice(0)) server.close();
+  });
   const echo = async (onClose?: (error: Error | undefined) => void) => {
     const server = await listen({ host: "127.0.0.1", port: 0, backlog: 511 }, (socket) => ({
       onData: (chunk) => socket.write(Buffer.from(chunk)),
@@ -389,7 +398,7 @@ describe.each<[string, Listen]>([
     expect(server.port).toBeGreaterThan(0);
     const clients = Array.from({ length: 200 }, (_, i) => client(server.port, `client ${i}\n`));
     await waitFor(() => clients.every((each, i) => each.received() === `client ${i}\n`));
-    clients.forEach((each) => each.socket.end());
+    for (const each of clients) each.socket.end();
     await Promise.all(clients.map((each) => each.closed));
     await waitFor(() => closes.length === 200);
     expect(closes.every((error) => error === undefined)).toBe(true);

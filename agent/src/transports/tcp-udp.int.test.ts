@@ -69,7 +69,9 @@ describe("UDP transport", () => {
     await new Promise<void>((resolve) => server.bind(0, "127.0.0.1", resolve));
     const transport = udpTransport({ protocol: "udp", host: "127.0.0.1", port: server.address().port });
     const connection = transport.open({
-      onOpen: () => ["a", "bb", "ccc"].forEach((m) => connection.send(m)),
+      onOpen: () => {
+        for (const m of ["a", "bb", "ccc"]) connection.send(m);
+      },
       onMessage() {},
       onEnd() {},
     });

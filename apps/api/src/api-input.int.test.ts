@@ -211,10 +211,11 @@ describe("the OpenAPI document says what the routes check", () => {
 type Schema = Record<string, any>;
 /** Every subschema of `node` (a JSON Schema) for which `match` holds, depth first. */
 function subschemas(node: unknown, match: (schema: Schema) => boolean, found: Schema[] = []) {
-  if (Array.isArray(node)) node.forEach((item) => subschemas(item, match, found));
-  else if (node && typeof node === "object") {
+  if (Array.isArray(node)) {
+    for (const item of node) subschemas(item, match, found);
+  } else if (node && typeof node === "object") {
     if (match(node as Schema)) found.push(node as Schema);
-    Object.values(node).forEach((value) => subschemas(value, match, found));
+    for (const value of Object.values(node)) subschemas(value, match, found);
   }
   return found;
 }

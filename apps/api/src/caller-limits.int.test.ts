@@ -65,11 +65,13 @@ describe("per-caller rate limits on the costly calls (Redis, shared by every API
     // Once Retry-After has passed, the token may start runs again.
     await new Promise((resolve) => setTimeout(resolve, Number(refused.retryAfter) * 1000));
     let after = 0;
-    await waitUntil(async () => (after = (await start(ci!)).status) !== 429, {
-      what: "the run-start limit to reset",
-      timeoutMs: 3_000,
-      intervalMs: 250,
-    });
+    await waitUntil(
+      async () => {
+        after = (await start(ci!)).status;
+        return after !== 429;
+      },
+      { what: "the run-start limit to reset", timeoutMs: 3_000, intervalMs: 250 },
+    );
     expect(after).toBe(409);
   }, 30_000);
 

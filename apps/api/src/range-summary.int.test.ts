@@ -15,7 +15,11 @@ let orgId: string;
 let runId: string;
 let made: Promise<string> | null = null;
 /** The one run every test reads, made by the first test that asks (expect.poll runs only inside a test). */
-const spikeRun = async () => (runId = await (made ??= finishedRunWithSpike()));
+const spikeRun = async () => {
+  made ??= finishedRunWithSpike();
+  runId = await made;
+  return runId;
+};
 
 const SECONDS = 6;
 const SPIKE_SECOND = 3;

@@ -135,7 +135,10 @@ export function distribution(seconds: number, range?: { from: number; to: number
   const total = counts.reduce((a, b) => a + b, 0);
   const at = (share: number) => {
     let cumulative = 0;
-    const i = counts.findIndex((count) => (cumulative += count) >= share * total);
+    const i = counts.findIndex((count) => {
+      cumulative += count;
+      return cumulative >= share * total;
+    });
     return Math.round(10 ** ((FIRST + i + 1) / 10)) / 1000;
   };
   const maxIndex = counts.findLastIndex((count) => count > 0);

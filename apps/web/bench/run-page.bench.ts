@@ -121,9 +121,9 @@ function instrument() {
       bench.seriesAt.push(performance.now());
     return response;
   };
-  new PerformanceObserver((list) => list.getEntries().forEach((entry) => bench.longTasks.push(entry.duration))).observe(
-    { type: "longtask", buffered: true },
-  );
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) bench.longTasks.push(entry.duration);
+  }).observe({ type: "longtask", buffered: true });
 }
 
 /** In the page: resolves at the first frame painted after every chart holds `count` points. */

@@ -94,7 +94,10 @@ export function displayFormats(place: ReaderPlace = {}): DisplayFormats {
   const numbers = new Map<number, Intl.NumberFormat>();
   const number = (digits: number) => {
     let format = numbers.get(digits);
-    if (!format) numbers.set(digits, (format = new Intl.NumberFormat(locale, { maximumFractionDigits: digits })));
+    if (!format) {
+      format = new Intl.NumberFormat(locale, { maximumFractionDigits: digits });
+      numbers.set(digits, format);
+    }
     return format;
   };
   const zoned = new Map<string, Intl.DateTimeFormat>();
@@ -125,11 +128,10 @@ export function displayFormats(place: ReaderPlace = {}): DisplayFormats {
     decimal: (value, digits) => number(digits).format(value),
     fixed: (value, digits) => {
       let format = fixed.get(digits);
-      if (!format)
-        fixed.set(
-          digits,
-          (format = new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits })),
-        );
+      if (!format) {
+        format = new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+        fixed.set(digits, format);
+      }
       return format.format(value);
     },
     rate: (value) => (value >= 100 ? integer(value) : number(1).format(value)),

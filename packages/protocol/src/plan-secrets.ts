@@ -87,9 +87,8 @@ export function secretFields(plan: Plan): SecretField[] {
     ...stepFields(scenario.session, ["scenario", "session"]),
     ...stepFields(scenario.leave, ["scenario", "leave"]),
   );
-  scenario.respond?.forEach((rule, index) =>
-    fields.push(body(["scenario", "respond", index, "send"], rule.send, true)),
-  );
+  for (const [index, rule] of (scenario.respond ?? []).entries())
+    fields.push(body(["scenario", "respond", index, "send"], rule.send, true));
   for (const [name, value] of Object.entries(scenario.parameters ?? {})) {
     if (typeof value === "string")
       fields.push({ path: ["scenario", "parameters", name], text: value, kind: "parameter", masked: true });
@@ -204,8 +203,9 @@ export function maskPlanSecrets<P extends Plan>(plan: P): P {
 /** Every string in `value` with its path. */
 function strings(value: unknown, path: (string | number)[], found: { path: (string | number)[]; text: string }[] = []) {
   if (typeof value === "string") found.push({ path, text: value });
-  else if (Array.isArray(value)) value.forEach((item, index) => strings(item, [...path, index], found));
-  else if (value && typeof value === "object")
+  else if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) strings(item, [...path, index], found);
+  } else if (value && typeof value === "object")
     for (const [key, item] of Object.entries(value)) strings(item, [...path, key], found);
   return found;
 }

@@ -492,11 +492,9 @@ export const ScriptScenario = z
   })
   .superRefine((scenario, ctx) => {
     const names = (scenario.metrics ?? []).map((m) => m.name);
-    names.forEach(
-      (name, i) =>
-        names.indexOf(name) !== i &&
-        ctx.addIssue({ code: "custom", path: ["metrics", i, "name"], message: `"${name}" is named twice` }),
-    );
+    for (const [i, name] of names.entries())
+      if (names.indexOf(name) !== i)
+        ctx.addIssue({ code: "custom", path: ["metrics", i, "name"], message: `"${name}" is named twice` });
   });
 export type ScriptScenario = z.infer<typeof ScriptScenario>;
 

@@ -12,7 +12,10 @@ function libraryMerge(encoded: readonly string[]) {
 describe("addEncoded", () => {
   it("merges encoded histograms to the same counts, percentiles and max as decoding and adding them", () => {
     let seed = 7;
-    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     const encoded = Array.from({ length: 40 }, (_, i) =>
       encodeValues(
         Array.from({ length: 1 + (i % 7) * 30 }, () =>
@@ -50,7 +53,10 @@ describe("addEncoded", () => {
 describe("EncodedMerge", () => {
   it("merges to the same histogram as adding each encoding bucket by bucket, whatever the precision", () => {
     let seed = 11;
-    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     const coarse = hdr.build({ bitBucketSize: 64, autoResize: true, numberOfSignificantValueDigits: 2 });
     for (const value of [100, 2_000, 30_000, 9_000_000]) coarse.recordValue(value);
     const encoded = [

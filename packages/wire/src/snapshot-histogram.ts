@@ -37,7 +37,8 @@ let valueOfIndex = new Float64Array(0);
 /** The highest equivalent value (µs) of bucket `index` at the agents' precision. */
 function valueAtIndex(index: number): number {
   if (index >= valueOfIndex.length) {
-    const mapping = (reference ??= emptyHistogram());
+    reference ??= emptyHistogram();
+    const mapping = reference;
     const grown = new Float64Array(Math.max(index + 1, valueOfIndex.length * 2, 4096));
     grown.set(valueOfIndex);
     for (let i = valueOfIndex.length; i < grown.length; i++)
@@ -136,7 +137,8 @@ export class EncodedMerge {
         onBucket?.(index, valueAtIndex(index), count);
       },
       (decoded) => {
-        (this.other ??= emptyHistogram()).add(decoded);
+        this.other ??= emptyHistogram();
+        this.other.add(decoded);
         this.built = undefined;
         if (onBucket)
           for (let index = 0; index < decoded.countsArrayLength; index++) {

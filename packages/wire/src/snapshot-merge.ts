@@ -70,7 +70,10 @@ const RATE_COUNTERS = ["messagesSent", "messagesReceived", "bytesSent", "bytesRe
 /** Adds an encoded histogram into `name`'s merge, starting one on the first. */
 function addNamed<K>(merges: Map<K, EncodedMerge>, name: K, encoded: string): void {
   let merged = merges.get(name);
-  if (!merged) merges.set(name, (merged = new EncodedMerge()));
+  if (!merged) {
+    merged = new EncodedMerge();
+    merges.set(name, merged);
+  }
   merged.add(encoded);
 }
 
@@ -157,7 +160,10 @@ export function createMerge(options: { health?: boolean } = {}) {
       if (keepHealth) health.push({ agentId: row.agentId, ...AgentHealth.parse(row.health) });
       for (const [name, part] of Object.entries(cohortsOf(row) ?? {})) {
         let cohort = cohorts.get(name);
-        if (!cohort) cohorts.set(name, (cohort = { merge: createMerge({ health: false }), applied: part.applied }));
+        if (!cohort) {
+          cohort = { merge: createMerge({ health: false }), applied: part.applied };
+          cohorts.set(name, cohort);
+        }
         cohort.applied = worstNetworkPath([cohort.applied, part.applied])!;
         cohort.merge.add(cohortRow(row, part));
       }

@@ -149,10 +149,10 @@ const STATUS_TEXT: Record<number, string> = {
 export function errorStatuses(route: DocumentedRoute): number[] {
   // 503 on every route: the database stopped or restarting (http/errors.ts), with Retry-After.
   const statuses = new Set<number>([400, 503, ...(route.errors ?? [])]);
-  if (route.access === "user" || route.access === "signed-in") [401, 403].forEach((s) => statuses.add(s));
+  if (route.access === "user" || route.access === "signed-in") for (const s of [401, 403]) statuses.add(s);
   if (route.params) statuses.add(404);
   // Fastify reads a body on any method but GET/HEAD: too large or not JSON is refused before the handler.
-  if (route.method !== "GET") [413, 415].forEach((s) => statuses.add(s));
+  if (route.method !== "GET") for (const s of [413, 415]) statuses.add(s);
   return [...statuses].sort();
 }
 

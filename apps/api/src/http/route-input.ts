@@ -22,7 +22,7 @@ export function unstorableText(value: unknown, path: string[] = [], found: Field
     const problem = unstorable(value);
     if (problem) found.push({ path: path.join(".") || "(root)", message: problem });
   } else if (Array.isArray(value)) {
-    value.forEach((item, index) => unstorableText(item, [...path, String(index)], found));
+    for (const [index, item] of value.entries()) unstorableText(item, [...path, String(index)], found);
   } else if (value && typeof value === "object") {
     for (const [key, item] of Object.entries(value)) {
       const problem = unstorable(key);

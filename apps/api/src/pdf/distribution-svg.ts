@@ -64,7 +64,7 @@ export function pdfColumns(d: LatencyDistribution): { start: number; seconds: nu
   d.heatmap.columnStart.forEach((start, i) => {
     const at = d.from + Math.floor((start - d.from) / seconds) * seconds;
     const sum = columns.get(at) ?? new Array<number>(d.counts.length).fill(0);
-    d.heatmap.counts[i]!.forEach((count, bucket) => (sum[bucket]! += count));
+    for (const [bucket, count] of d.heatmap.counts[i]!.entries()) sum[bucket]! += count;
     columns.set(at, sum);
   });
   return [...columns].map(([start, counts]) => ({ start, seconds, counts }));

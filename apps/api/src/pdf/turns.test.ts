@@ -7,8 +7,14 @@ describe("PDF render turns", () => {
     const first = await turns.take();
     const second = await turns.take();
     const order: string[] = [];
-    const third = turns.take().then((release) => (order.push("third"), release));
-    const fourth = turns.take().then((release) => (order.push("fourth"), release));
+    const third = turns.take().then((release) => {
+      order.push("third");
+      return release;
+    });
+    const fourth = turns.take().then((release) => {
+      order.push("fourth");
+      return release;
+    });
     await Promise.resolve();
     expect(turns.counts()).toEqual({ running: 2, waiting: 2 });
     expect(order).toEqual([]);

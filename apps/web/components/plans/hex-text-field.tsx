@@ -2,8 +2,7 @@
 
 import { useState } from "react";
 import { hexToText, textToHex } from "../../lib/shared/hex-text";
-// biome-ignore lint/suspicious/noImportCycles: Described belongs in its own file; moved after the web regrouping (issue 29 follow-up).
-import { Described, describedBy } from "./schema-field";
+import { Described, describedBy } from "./described";
 
 interface HexTextFieldProps {
   id: string;

@@ -14,7 +14,7 @@ import {
   type DraftValue,
 } from "../../lib/plans/schema-form";
 import type { FieldSpec, NodeSpec } from "../../lib/plans/schema-node";
-// biome-ignore lint/suspicious/noImportCycles: the plan form is recursive (an object field holds lists and hex fields that hold object fields).
+import { Described, describedBy } from "./described";
 import { HexTextField } from "./hex-text-field";
 import { LabelEditor } from "../ui/label-editor";
 import { ScriptPickerField } from "./script-picker-field";
@@ -56,45 +56,6 @@ export const child = (place: FieldPlace, key: string, variant?: string): FieldPl
 
 const asText = (value: DraftValue) =>
   typeof value === "string" ? value : value === undefined ? "" : JSON.stringify(value);
-
-export function Described({
-  id,
-  hint,
-  error,
-  unit,
-}: {
-  id: string;
-  hint?: string | undefined;
-  error?: string | undefined;
-  unit?: string | undefined;
-}) {
-  return (
-    <>
-      {unit && (
-        <span className="unit" id={`${id}-unit`}>
-          {unit}
-        </span>
-      )}
-      {hint && (
-        <span className="hint" id={`${id}-hint`}>
-          {hint}
-        </span>
-      )}
-      {error && (
-        <p className="field-error" id={`${id}-error`} data-testid={`field-error-${id}`}>
-          {error}
-        </p>
-      )}
-    </>
-  );
-}
-
-export const describedBy = (
-  id: string,
-  parts: { unit?: string | undefined; hint?: string | undefined; error?: string | undefined },
-) =>
-  [parts.unit && `${id}-unit`, parts.hint && `${id}-hint`, parts.error && `${id}-error`].filter(Boolean).join(" ") ||
-  undefined;
 
 /** The fields of an object: required ones in a grid, optional ones under "Options" (open when one is set or wrong, or all are optional). */
 export function ObjectFields({

@@ -8,7 +8,7 @@ import { ApiError, errorMessage } from "../../lib/shared/api-client";
 import { scriptsApi } from "../../lib/scripts/scripts-api";
 import { STARTER_METRICS, STARTER_SCRIPT, STARTER_SCRIPT_NAME } from "../../lib/scripts/starter-script";
 import { CodeEditor } from "../ui/code-editor";
-import { Described, describedBy } from "../plans/schema-field";
+import { Described, describedBy } from "../plans/described";
 
 const NAME_HINT = "Shown in lists and in the plan form, e.g. arena-bots.mjs.";
 

@@ -179,7 +179,12 @@ function ProviderForm({ editing, onDone }: { editing: SsoProviderView | null; on
     setRulesError(error);
     if (error) return;
     const body = providerBody(draft, rules);
-    const done = { onSuccess: () => (setDraft(EMPTY_DRAFT), onDone()) };
+    const done = {
+      onSuccess: () => {
+        setDraft(EMPTY_DRAFT);
+        onDone();
+      },
+    };
     if (editing) change.mutate({ id: editing.id, body }, done);
     else add.mutate(body, done);
   }

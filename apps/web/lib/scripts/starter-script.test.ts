@@ -30,7 +30,8 @@ function scriptContext(
     async measure<T>(name: string, work: Promise<T> | (() => T | Promise<T>)): Promise<T> {
       const started = performance.now();
       const value = await (typeof work === "function" ? work() : work);
-      (recorded.measured[name] ??= []).push((performance.now() - started) * 1000);
+      recorded.measured[name] ??= [];
+      recorded.measured[name].push((performance.now() - started) * 1000);
       return value;
     },
     broadcast() {},

@@ -119,8 +119,12 @@ export function createFleetService(deps: {
         for (const [orgId, ids] of byOrg) await fleet.markSeenMany(orgId, [...ids], at);
       })()
         .then(
-          () => waiters.forEach((w) => w.resolve()),
-          (err: unknown) => waiters.forEach((w) => w.reject(err)),
+          () => {
+            for (const w of waiters) w.resolve();
+          },
+          (err: unknown) => {
+            for (const w of waiters) w.reject(err);
+          },
         )
         .finally(() => {
           heardWriting = false;

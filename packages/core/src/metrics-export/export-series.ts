@@ -112,18 +112,17 @@ function collector(labels: RunLabels, startMs?: number) {
       if (value === null || value === undefined || !Number.isFinite(value)) return;
       const key = `${name}${JSON.stringify(extra)}`;
       let entry = series.get(key);
-      if (!entry)
-        series.set(
-          key,
-          (entry = {
-            name,
-            kind: EXPORTED_METRICS[name].kind,
-            unit: EXPORTED_METRICS[name].unit,
-            labels: { ...labels, ...extra },
-            samples: [],
-            ...(EXPORTED_METRICS[name].kind === "counter" && startMs !== undefined ? { startMs } : {}),
-          }),
-        );
+      if (!entry) {
+        entry = {
+          name,
+          kind: EXPORTED_METRICS[name].kind,
+          unit: EXPORTED_METRICS[name].unit,
+          labels: { ...labels, ...extra },
+          samples: [],
+          ...(EXPORTED_METRICS[name].kind === "counter" && startMs !== undefined ? { startMs } : {}),
+        };
+        series.set(key, entry);
+      }
       entry.samples.push({ timestampMs, value });
     },
     series: () => [...series.values()],

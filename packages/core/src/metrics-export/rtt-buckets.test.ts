@@ -51,7 +51,10 @@ describe("RTT histogram buckets", () => {
     const p99Sec = latencyPercentiles(histogram).p99Ms! / 1000;
     const { counts, count } = bucketsOfHistogram(histogram);
     let cumulative = 0;
-    const crossing = counts.findIndex((c) => (cumulative += c) >= 0.99 * count);
+    const crossing = counts.findIndex((c) => {
+      cumulative += c;
+      return cumulative >= 0.99 * count;
+    });
     expect(p99Sec).toBeLessThanOrEqual(RTT_BUCKET_BOUNDS_SEC[crossing] ?? Infinity);
     expect(p99Sec).toBeGreaterThan(RTT_BUCKET_BOUNDS_SEC[crossing - 1] ?? 0);
   });

@@ -51,7 +51,10 @@ export function rttBucketsBySecond(rows: readonly { second: number; rttHist: str
   const merged = new Map<number, hdr.JsHistogram>();
   for (const row of rows) {
     let histogram = merged.get(row.second);
-    if (!histogram) merged.set(row.second, (histogram = emptyHistogram()));
+    if (!histogram) {
+      histogram = emptyHistogram();
+      merged.set(row.second, histogram);
+    }
     addEncoded(histogram, row.rttHist);
   }
   return new Map([...merged].map(([second, histogram]) => [second, bucketsOfHistogram(histogram)]));

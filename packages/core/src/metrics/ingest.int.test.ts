@@ -201,9 +201,10 @@ describe("metric ingest (real PostgreSQL)", () => {
     const ingest = createIngestService({ repos: slowRepos, bus, coalesceMs: 10 });
     const second = 1_700_000_170;
     let acked = false;
-    const ack = ingest
-      .ingest(orgId, agentIds[0], snapshot(runId, second * 1000))
-      .then((result) => ((acked = true), result));
+    const ack = ingest.ingest(orgId, agentIds[0], snapshot(runId, second * 1000)).then((result) => {
+      acked = true;
+      return result;
+    });
     await vi.waitFor(() => expect(published.map((e) => e.message.type)).toEqual(["point", "agent-health"]), {
       timeout: 5_000,
     });

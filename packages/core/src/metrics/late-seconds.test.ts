@@ -7,7 +7,10 @@ describe("late seconds: a snapshot stored for a run that had already closed", ()
     const reported: string[] = [];
     let now = 0;
     const late = createLateSeconds({
-      listEnded: async (_orgId, runIds) => (asked.push([...runIds]), runIds.filter((id) => id.startsWith("closed"))),
+      listEnded: async (_orgId, runIds) => {
+        asked.push([...runIds]);
+        return runIds.filter((id) => id.startsWith("closed"));
+      },
       onLate: async (_orgId, runId) => void reported.push(runId),
       now: () => now,
     });

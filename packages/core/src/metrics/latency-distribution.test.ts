@@ -38,7 +38,7 @@ describe("latencyDistribution", () => {
     expect(result.stats.count).toBe(30 * 2 * 200);
     expect(result.counts.reduce((a, b) => a + b, 0)).toBe(result.stats.count);
     expect(result.heatmap.columnStart).toEqual(Array.from({ length: 30 }, (_, s) => s));
-    result.heatmap.counts.forEach((column) => expect(column.reduce((a, b) => a + b, 0)).toBe(400));
+    for (const column of result.heatmap.counts) expect(column.reduce((a, b) => a + b, 0)).toBe(400);
     const cells = result.heatmap.counts.flat();
     expect(result.heatmap.maxCount).toBe(Math.max(...cells));
     // The whole is the columns added up, bucket by bucket.
@@ -67,7 +67,11 @@ describe("latencyDistribution", () => {
     const result = latencyDistribution(rows(10), START, { from: 0, to: 10 });
     let cumulative = 0;
     const crossing = (share: number) =>
-      result.firstBucket + result.counts.findIndex((count) => (cumulative += count) >= share * result.stats.count);
+      result.firstBucket +
+      result.counts.findIndex((count) => {
+        cumulative += count;
+        return cumulative >= share * result.stats.count;
+      });
     cumulative = 0;
     expect(crossing(0.5)).toBe(bucketOf(result.stats.p50Ms! * 1000));
     cumulative = 0;
@@ -142,11 +146,10 @@ describe("latencyDistribution against the full merge", () => {
       expect(result.stats).toEqual(expected.stats);
       expect(result.firstBucket).toBe(expected.firstBucket);
       expect(result.heatmap.columnStart).toEqual(expected.columnStart);
-      result.heatmap.counts.forEach((column, c) =>
+      for (const [c, column] of result.heatmap.counts.entries())
         expect(column.flatMap((count, i) => (count ? [[i, count]] : []))).toEqual(
           expected.cells[c]!.sort((a, b) => a[0]! - b[0]!),
-        ),
-      );
+        );
     }
   });
 });

@@ -63,7 +63,10 @@ export function latencyDistribution(
     if (offset < range.from || offset >= range.to || !row.encoded) continue;
     const column = range.from + Math.floor((offset - range.from) / perColumn) * perColumn;
     let cells = columns.get(column);
-    if (!cells) columns.set(column, (cells = []));
+    if (!cells) {
+      cells = [];
+      columns.set(column, cells);
+    }
     merged.add(row.encoded, (index, valueUs, count) => {
       const bucket = index < 0 ? bucketOf(valueUs) : bucketOfIndex(index, valueUs);
       cells[bucket] = (cells[bucket] ?? 0) + count;

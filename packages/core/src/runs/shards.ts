@@ -57,7 +57,7 @@ export function splitClients(clients: number, agents: readonly ShardCandidate[],
     );
     const over = free.filter((i, k) => byCores[k]! > caps[i]!);
     if (over.length === 0) {
-      free.forEach((i, k) => (shares[i] = byCores[k]!));
+      for (const [k, i] of free.entries()) shares[i] = byCores[k]!;
       for (const i of capped) shares[i] = caps[i]!;
       break;
     }
