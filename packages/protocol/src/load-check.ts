@@ -5,7 +5,7 @@
 // load that ran as planned. Also the warnings a reader needs even of a pass, with the right party blamed.
 import type { LoadCheck } from "./report";
 import type { SeriesPoint } from "./snapshot";
-import { plannedClientsAt, scheduledSendsPerClient } from "./planned-load";
+import { fewestSendsPerClientInASecond, plannedClientsAt, scheduledSendsPerClient } from "./planned-load";
 import type { AgentSecond, RunEvidence } from "./run-verdict";
 
 /** A steady second whose sends fall more than this short of its schedule is short. */
@@ -108,6 +108,7 @@ interface Tally {
 function tally(evidence: RunEvidence, steady: readonly SeriesPoint[], start: number): Tally {
   const planned = plannedClients(evidence, start);
   const perClient = scheduledSendsPerClient(evidence.spec.scenario);
+  const fewestPerClient = fewestSendsPerClientInASecond(evidence.spec.scenario) ?? 0;
   // A search's broken steps fall short because the server could not keep up (a client sends again only once
   // answered): that is what a search looks for, not a load that failed to run.
   const broken = new Set((evidence.capacity?.steps ?? []).filter((s) => !s.held).map((s) => s.step));
@@ -124,13 +125,17 @@ function tally(evidence: RunEvidence, steady: readonly SeriesPoint[], start: num
     const level = levels[i]!;
     // What the plan asks of the clients connected in this second, whatever the agents say they scheduled: an
     // agent that stood still schedules nothing for the seconds it missed (and all of them in one catch-up second).
-    const due = perClient === undefined ? undefined : Math.round(perClient * Math.min(level, point.connections));
+    const clientsDue = Math.min(level, point.connections);
+    const due = perClient === undefined ? undefined : Math.round(perClient * clientsDue);
     if (due !== undefined && due > 0 && !(point.step !== undefined && broken.has(point.step))) {
       out.scheduledSeconds += 1;
       out.scheduled += due;
       out.sent += point.messagesSentPerSec;
       out.skipped += point.skippedSends ?? 0;
-      if (due >= SENDS_THAT_CAN_BE_SHORT && point.messagesSentPerSec < due * SHORT_SECOND) out.shortSeconds += 1;
+      // Short against what the schedule makes in every second, not its average: a second of a 2.5-a-second
+      // schedule may hold 2 sends a client on time (the run's total still answers to the average, above).
+      const least = Math.min(due, fewestPerClient * clientsDue);
+      if (least >= SENDS_THAT_CAN_BE_SHORT && point.messagesSentPerSec < least * SHORT_SECOND) out.shortSeconds += 1;
     }
     // Only seconds at a held level: clients still connecting to a level just raised are not clients lost.
     const held = i >= 2 && levels[i - 1] === level && levels[i - 2] === level;

@@ -71,8 +71,23 @@ export function plannedClientsAt(load: LoadShape, scenario: Scenario, elapsedMs:
  * echo-flood send when answered, login-storm and a script send when they choose.
  */
 export function scheduledSendsPerClient(scenario: Scenario): number | undefined {
-  const heartbeat = "heartbeat" in scenario && scenario.heartbeat ? 1000 / scenario.heartbeat.intervalMs : 0;
-  if (scenario.kind === "ping-pong") return scenario.thinkTime ? undefined : 1000 / scenario.intervalMs + heartbeat;
-  if (scenario.kind === "movement-sync") return scenario.updateHz ? scenario.updateHz + heartbeat : undefined;
+  return sendRates(scenario)?.reduce((sum, rate) => sum + rate, 0);
+}
+
+/**
+ * The fewest sends one client's schedule makes in any one second. A stream that does not divide the second evenly
+ * sends its rate rounded down in some seconds and rounded up in others, by where its sends fall against the
+ * second's edges: a client every 400 ms sends 2, then 3. Clients started together keep the same phase, so a whole
+ * second's sends swing with them (10 such clients: 20, then 30), and none of those seconds is short of the schedule.
+ */
+export function fewestSendsPerClientInASecond(scenario: Scenario): number | undefined {
+  return sendRates(scenario)?.reduce((sum, rate) => sum + Math.floor(rate + 1e-9), 0);
+}
+
+/** Each periodic send stream of a client (messages, heartbeats), in sends per second. */
+function sendRates(scenario: Scenario): number[] | undefined {
+  const heartbeat = "heartbeat" in scenario && scenario.heartbeat ? [1000 / scenario.heartbeat.intervalMs] : [];
+  if (scenario.kind === "ping-pong") return scenario.thinkTime ? undefined : [1000 / scenario.intervalMs, ...heartbeat];
+  if (scenario.kind === "movement-sync") return scenario.updateHz ? [scenario.updateHz, ...heartbeat] : undefined;
   return undefined;
 }

@@ -102,6 +102,31 @@ describe("run verdict", () => {
     expect(verdict.load).toMatchObject({ minConnectedShare: 0, leastConnectedAt: T0 + 4 });
   });
 
+  it("passes clients started together every 400 ms whose seconds swing 20/30 with their phase: on schedule, not short (the baseline gate's flake)", () => {
+    const spec = plan({
+      scenario: { kind: "ping-pong", intervalMs: 400, messageBytes: 64 },
+      load: { clients: 10, durationSec: 12 },
+    });
+    const at = (i: number) => ({
+      clients: 10,
+      connections: 10,
+      scheduledSends: 25,
+      messagesSentPerSec: i % 2 ? 22 : 28,
+    });
+    const verdict = judgeRun(evidence(run(12, at), { spec }));
+    expect(verdict.load).toMatchObject({ shortSeconds: 0 });
+    expect(verdict.outcome).toBe("passed");
+    // A second below what every second holds (2 sends a client) is still short.
+    const stalled = judgeRun(
+      evidence(
+        run(12, (i) => ({ ...at(i), ...(i >= 6 && i < 9 ? { messagesSentPerSec: 12 } : {}) })),
+        { spec },
+      ),
+    );
+    expect(stalled.load!.shortSeconds).toBe(3);
+    expect(stalled.outcome).toBe("incomplete");
+  });
+
   it("does not pass a run that fell to half its send rate", () => {
     const verdict = judgeRun(evidence(run(12, (i) => (i >= 9 ? { messagesSentPerSec: 100 } : {}))));
     expect(verdict.outcome).toBe("incomplete");
