@@ -22,7 +22,9 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts") ? [path] : [];
+    // Tests and their support files (`*.test-support.ts`, imported only by tests) may use vitest; the agent may not.
+    const testCode = entry.name.endsWith(".test.ts") || entry.name.endsWith(".test-support.ts");
+    return entry.name.endsWith(".ts") && !testCode ? [path] : [];
   });
 }
 

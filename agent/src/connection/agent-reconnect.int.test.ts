@@ -10,7 +10,7 @@ import {
   ready,
   snapshotSeqs,
 } from "../testing/agent-harness";
-import { useAgentBed } from "../testing/agent-bed";
+import { useAgentBed } from "../testing/agent-bed.test-support";
 import { writeCredential } from "./credential-file";
 
 const bed = useAgentBed();

@@ -13,7 +13,7 @@ import {
   ready,
   snapshotSeqs,
 } from "../testing/agent-harness";
-import { useAgentBed } from "../testing/agent-bed";
+import { useAgentBed } from "../testing/agent-bed.test-support";
 
 const HOUR = 3_600_000;
 const bed = useAgentBed();

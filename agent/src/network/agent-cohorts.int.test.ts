@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { RunAssignment } from "@throng/protocol/agent";
 import { runOnEngines } from "../engine/engines";
 import { assignment, isSnapshot, isStatus, ready } from "../testing/agent-harness";
-import { useAgentBed } from "../testing/agent-bed";
+import { useAgentBed } from "../testing/agent-bed.test-support";
 import { netqAddon } from "./kernel-queue";
 
 /**
