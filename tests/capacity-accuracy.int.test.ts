@@ -127,16 +127,30 @@ async function runStandalone(
 /** How far the estimate is from the capacity measured around it, as a share of that capacity. */
 const error = (estimate: CapacityEstimate, truth: number) => Math.abs(estimate.clients! - truth) / truth;
 
+/**
+ * The run, once more when it missed while the agent said its host lost CPU to the hypervisor (median steal over
+ * 10%): the search then judged steps on a machine slower than the one the target's capacity was measured on, which
+ * the product itself warns of. One such miss in CI: 17 clients against 20.4 measured, median steal 20% (peak 60%).
+ * The second run is judged as the first; a miss without heavy steal fails at once.
+ */
+async function runUnlessStolen(load: object): ReturnType<typeof runStandalone> {
+  const first = await runStandalone(load);
+  const missed = first.estimate.clients === null || error(first.estimate, first.truth) > TOLERANCE;
+  if (!missed || !/measured under heavy CPU steal/.test(first.log)) return first;
+  console.log(`missed under heavy CPU steal, run once more; the first run:\n${first.report}`);
+  return runStandalone(load);
+}
+
 describe("capacity search accuracy (real agent, real target whose capacity the test measures)", () => {
   it(`finds the target's measured capacity within ±${TOLERANCE * 100}% with fixed steps`, async () => {
-    const { estimate, truth, report } = await runStandalone({
+    const { estimate, truth, report } = await runUnlessStolen({
       clients: 30,
       durationSec: 33,
       shape: { kind: "step-up", startClients: 10, stepClients: 2, stepDurationSec: 3 },
     });
     expect(estimate.clients, report).not.toBeNull();
     expect(error(estimate, truth), report).toBeLessThanOrEqual(TOLERANCE);
-  }, 150_000);
+  }, 300_000);
 
   it(`finds it within ±${TOLERANCE * 100}% with the automatic search: coarse steps, then finer ones below the first break`, async () => {
     // Coarse levels 10, 15, 20, 25, 30; after the first break, back at the last held level until it holds again, then five increments up to the break.
@@ -145,7 +159,7 @@ describe("capacity search accuracy (real agent, real target whose capacity the t
       durationSec: 40,
       shape: { kind: "step-up", mode: "auto", startClients: 10, stepDurationSec: 3, coarseSteps: 5, fineSteps: 5 },
     };
-    const { estimate, truth, report, log } = await runStandalone(load);
+    const { estimate, truth, report, log } = await runUnlessStolen(load);
     expect(
       estimate.steps.some((s) => s.phase === "fine"),
       report,
@@ -154,5 +168,5 @@ describe("capacity search accuracy (real agent, real target whose capacity the t
     expect(error(estimate, truth), report).toBeLessThanOrEqual(TOLERANCE);
     // The agent judged the same steps the same way: its own verdict names the same estimate.
     expect(log, report).toContain(`capacity search: holds ${estimate.clients} clients`);
-  }, 150_000);
+  }, 300_000);
 });
