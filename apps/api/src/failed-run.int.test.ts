@@ -1,6 +1,7 @@
 // A run its agent refuses at once (issue 27 §2 and §3): it ends before its planned start, so it never started; its
 // error names the agent by host name, not by id; its verdict says each reason once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRepos } from "@throng/db/repos";
 import { RunView } from "@throng/protocol/run";
 import { enrolTestAgent, type TestAgent } from "./testing/test-agent";
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
@@ -40,6 +41,12 @@ describe("a run refused by its agent before its start", () => {
       type: "shard-status",
       payload: { runId: run.id, state: "failed", error: "this agent does not run scripts" },
     });
+    // Finish only once the gateway stored the shard's failure: a finish before it closes the run as a shard that
+    // never reported its end (a race of the test's, seen in CI, not of the product's).
+    const runs = createRepos(api.db).runs;
+    await expect
+      .poll(async () => (await runs.listShards(orgId, run.id)).map((shard) => shard.state))
+      .toEqual(["failed"]);
     await expect
       .poll(async () => {
         await api.deps.orchestrator.finish(orgId, run.id);
