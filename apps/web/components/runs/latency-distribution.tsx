@@ -13,7 +13,7 @@ import {
   heatmapCellAt,
   heatmapPlotBox,
 } from "../../lib/runs/distribution-draw";
-import { joinRunCursor, type RunCursor } from "../../lib/runs/heatmap-cursor";
+import { type CursorAt, joinRunCursor, type RunCursor } from "../../lib/runs/heatmap-cursor";
 import { formatInteger, formatTimeOfDay } from "../../lib/shared/format";
 import {
   distributionMetricName,
@@ -187,11 +187,11 @@ function PaintedCanvas({
 function HeatmapCanvas({ distribution }: { distribution: Distribution }) {
   const start = useChartZoom()?.start ?? null;
   const [cell, setCell] = useState<ReturnType<typeof heatmapCellAt>>(null);
-  const [cursorSecond, setCursorSecond] = useState<number | null>(null);
+  const [cursorAt, setCursorAt] = useState<CursorAt | null>(null);
   const cursor = useRef<RunCursor | null>(null);
   useEffect(() => {
     if (start === null) return;
-    cursor.current = joinRunCursor(setCursorSecond);
+    cursor.current = joinRunCursor(setCursorAt);
     return () => {
       cursor.current?.stop();
       cursor.current = null;
@@ -225,8 +225,8 @@ function HeatmapCanvas({ distribution }: { distribution: Distribution }) {
             cursor.current?.move(null);
           }}
         />
-        {start !== null && cursorSecond !== null && (
-          <HeatmapCursorLine distribution={distribution} second={cursorSecond - start} start={start} />
+        {start !== null && cursorAt !== null && (
+          <HeatmapCursorLine distribution={distribution} at={cursorAt} start={start} />
         )}
       </div>
       <p className="muted small" data-testid="heatmap-readout" aria-live="polite">
@@ -238,16 +238,8 @@ function HeatmapCanvas({ distribution }: { distribution: Distribution }) {
   );
 }
 
-/** The page's cursor over the heatmap: a line at `second` (since the run's start), its time of day beside it. */
-function HeatmapCursorLine({
-  distribution,
-  second,
-  start,
-}: {
-  distribution: Distribution;
-  second: number;
-  start: number;
-}) {
+/** The page's cursor over the heatmap: a line where it stands, beside it the time of day the legends read. */
+function HeatmapCursorLine({ distribution, at, start }: { distribution: Distribution; at: CursorAt; start: number }) {
   const ref = useRef<HTMLDivElement>(null);
   const [box, setBox] = useState<{ width: number; height: number } | null>(null);
   useEffect(() => {
@@ -255,11 +247,11 @@ function HeatmapCursorLine({
     if (canvas) setBox({ width: canvas.clientWidth, height: canvas.clientHeight });
   }, []);
   const { from, to } = distribution;
-  const share = (second - from) / (to - from);
+  const share = (at.second - start - from) / (to - from);
   if (share < 0 || share > 1) return <div ref={ref} hidden />;
   const plot = box && heatmapPlotBox(box.width, box.height);
-  // The second the line charts' legends read: the whole second nearest the cursor.
-  const nearest = Math.round(start + second);
+  // The second the line charts' legends read: their nearest point, which the cursor's own rounding can miss.
+  const nearest = at.legendSecond;
   return (
     <div
       ref={ref}

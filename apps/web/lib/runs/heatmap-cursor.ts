@@ -19,15 +19,26 @@ export interface RunCursor {
   stop(): void;
 }
 
-/** Joins the page's cursor: `onSecond` hears the second under it (epoch seconds, fractional) or null. */
-export function joinRunCursor(onSecond: (second: number | null) => void): RunCursor {
+/** Where the page's cursor stands: its second (epoch seconds, fractional) and the data point its legends read. */
+export interface CursorAt {
+  second: number;
+  /** The x value (epoch seconds) of the point the line charts' legends show: uPlot's nearest, not always rounded. */
+  legendSecond: number;
+}
+
+/** Joins the page's cursor: `onCursor` hears where it stands, or null when it left. */
+export function joinRunCursor(onCursor: (at: CursorAt | null) => void): RunCursor {
   const sync = uPlot.sync(RUN_CURSOR);
   const listener = {
-    pub(type: string, src: { cursor: uPlot.Cursor }, x: number) {
-      if (type === "mouseleave") onSecond(null);
+    pub(type: string, src: { cursor: uPlot.Cursor; data?: uPlot.AlignedData }, x: number, ...rest: number[]) {
+      if (type === "mouseleave") onCursor(null);
       if (type !== "mousemove") return;
-      const value = (src.cursor.sync?.values?.[0] as number | null | undefined) ?? null;
-      onSecond(x < 0 ? null : value);
+      const second = (src.cursor.sync?.values?.[0] as number | null | undefined) ?? null;
+      if (x < 0 || second === null) return onCursor(null);
+      // uPlot passes the index its legend shows last; the heatmap itself publishes none (its own pointer).
+      const index = rest[3];
+      const legendSecond = index == null ? undefined : src.data?.[0]?.[index];
+      onCursor({ second, legendSecond: legendSecond ?? Math.round(second) });
     },
   };
   sync.sub(listener as unknown as uPlot);
