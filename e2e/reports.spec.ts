@@ -8,7 +8,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { expect, test } from "./support/test";
-import { agentBin, agentProcesses, artifacts, baseUrl, enrolAgent, json, stamp, url, signUp } from "./support/e2e-env";
+import {
+  agentBin,
+  agentProcesses,
+  artifacts,
+  baseUrl,
+  createPlan,
+  enrolAgent,
+  finishedRun,
+  stamp,
+  url,
+  signUp,
+} from "./support/e2e-env";
 
 const scratch = mkdtempSync(join(tmpdir(), "throng-reports-"));
 const { start, startTarget, stopAll } = agentProcesses();
@@ -20,20 +31,6 @@ let shareUrl = "";
 
 const shot = (target: Page, name: string) =>
   target.screenshot({ path: join(artifacts, `reports-${name}.png`), fullPage: true });
-const write = { headers: { origin: baseUrl } };
-
-/** Starts the plan and waits, through the API, until the run has ended. */
-async function runToEnd(planId: string): Promise<string> {
-  const run = await json<{ id: string }>(await page.request.post(url(`/api/plans/${planId}/runs`), write), "start run");
-  await expect
-    .poll(
-      async () =>
-        (await json<{ status: string }>(await page.request.get(url(`/api/runs/${run.id}`)), "read run")).status,
-      { timeout: 90_000, intervals: [1000] },
-    )
-    .toBe("finished");
-  return run.id;
-}
 
 /** The page must not scroll sideways at this width: everything fits or wraps. */
 async function expectNoSidewaysScroll(target: Page) {
@@ -78,29 +75,23 @@ test("two finished step-up runs of a plan with SLOs, seeded through the API", as
   await enrolAgent(page, start, join(scratch, "agent.json"));
 
   const targetUrl = await startTarget();
-  const plan = await json<{ id: string }>(
-    await page.request.post(url("/api/plans"), {
-      data: {
-        name: `Capacity ${stamp}`,
-        target: { protocol: "websocket", url: targetUrl },
-        scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
-        load: {
-          clients: 20,
-          durationSec: 8,
-          shape: { kind: "step-up", startClients: 5, stepClients: 5, stepDurationSec: 2 },
-        },
-        slos: [
-          { metric: "rtt-p99-ms", below: 2000 },
-          { metric: "error-rate", below: 0.5 },
-        ],
-      },
-      ...write,
-    }),
-    "create plan",
-  );
+  const plan = await createPlan(page, {
+    name: `Capacity ${stamp}`,
+    target: { protocol: "websocket", url: targetUrl },
+    scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
+    load: {
+      clients: 20,
+      durationSec: 8,
+      shape: { kind: "step-up", startClients: 5, stepClients: 5, stepDurationSec: 2 },
+    },
+    slos: [
+      { metric: "rtt-p99-ms", below: 2000 },
+      { metric: "error-rate", below: 0.5 },
+    ],
+  });
   planId = plan.id;
-  runIds.push(await runToEnd(plan.id));
-  runIds.push(await runToEnd(plan.id));
+  runIds.push(await finishedRun(page, plan.id, { timeoutMs: 90_000, intervalMs: 1000 }));
+  runIds.push(await finishedRun(page, plan.id, { timeoutMs: 90_000, intervalMs: 1000 }));
 });
 
 test("the report shows the sentence, verdicts and capacity evidence, exports CSV and JSON, and downloads a PDF", async () => {
