@@ -3,27 +3,14 @@
 // compared, estimates saved for two builds and their change on the target page, and the calculator's
 // documented example. Runs are seeded through the API with the browser's session; screenshots go to e2e/artifacts/.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import { expect, test } from "./support/test";
-import {
-  agentBin,
-  agentProcesses,
-  artifacts,
-  baseUrl,
-  createPlan,
-  enrolAgent,
-  finishedRun,
-  stamp,
-  url,
-  signUp,
-} from "./support/e2e-env";
+import { artifacts, createPlan, enrolAgent, finishedRun, pageJourney, stamp, url, signUp } from "./support/e2e-env";
 
-const scratch = mkdtempSync(join(tmpdir(), "throng-reports-"));
-const { start, startTarget, stopAll } = agentProcesses();
-let context: BrowserContext;
+const journey = pageJourney("reports", { downloads: true, clipboard: true });
+const { start, startTarget, scratch } = journey;
 let page: Page;
 const runIds: string[] = [];
 let planId = "";
@@ -47,18 +34,8 @@ async function freshVisitor(browser: Browser) {
 
 test.describe.configure({ mode: "serial" });
 
-test.beforeAll(async ({ browser }) => {
-  test.skip(!baseUrl || !agentBin, "npm test sets E2E_BASE_URL and E2E_AGENT_BIN");
-  mkdirSync(artifacts, { recursive: true });
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl });
-  page = await context.newPage();
-});
-
-test.afterAll(async () => {
-  stopAll();
-  await context?.close();
-  rmSync(scratch, { recursive: true, force: true });
+test.beforeAll(() => {
+  page = journey.page();
 });
 
 test("two finished step-up runs of a plan with SLOs, seeded through the API", async () => {

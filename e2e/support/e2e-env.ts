@@ -178,9 +178,10 @@ export async function finishedPingPongRuns(
 /**
  * The frame of a journey with one page, its agents and a scratch directory: registers the beforeAll that opens
  * a 1280×900 page (skipped outside npm test) and the afterAll that stops the agents and cleans up. `shot(name)`
- * saves the whole page to e2e/artifacts/<prefix>-<name>.png.
+ * saves the whole page to e2e/artifacts/<prefix>-<name>.png. `downloads` lets the page save files; `clipboard`
+ * lets it read and write the clipboard (a copy button's journey).
  */
-export function pageJourney(prefix: string) {
+export function pageJourney(prefix: string, options: { downloads?: boolean; clipboard?: boolean } = {}) {
   const scratch = mkdtempSync(join(tmpdir(), `throng-${prefix}-`));
   const processes = agentProcesses();
   let context: BrowserContext | undefined;
@@ -188,7 +189,8 @@ export function pageJourney(prefix: string) {
   test.beforeAll(async ({ browser }) => {
     test.skip(!baseUrl || !agentBin, "npm test sets E2E_BASE_URL and E2E_AGENT_BIN");
     mkdirSync(artifacts, { recursive: true });
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: options.downloads });
+    if (options.clipboard) await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl });
     page = await context.newPage();
   });
   test.afterAll(async () => {
