@@ -21,3 +21,16 @@ export function runSummary(extra: Partial<RunSummary> = {}): RunSummary {
     ...extra,
   };
 }
+
+/** A step-up run's summary as a report shows it: 20 clients at the peak over 8 s, 100 messages a second each way. */
+export const stepUpRunSummary: RunSummary = runSummary({
+  peakClients: 20,
+  peakConnections: 20,
+  durationSec: 8,
+  messagesSent: 800,
+  messagesReceived: 800,
+  messagesPerSec: 100,
+  rttP50Ms: 1,
+  rttP99Ms: 4.5,
+  rttMaxMs: 9,
+});
