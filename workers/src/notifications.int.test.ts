@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PlanSpec } from "@throng/protocol/plan";
-import { insertOrg, startWorkersBed, type WorkersBed } from "./workers-bed.test-support";
+import { seedOrg } from "@throng/core/db-seed.test-support";
+import { startWorkersBed, type WorkersBed } from "./workers-bed.test-support";
 
 /**
  * Notifications from the workers (issue 18): when a run ends, each channel that wants it gets one real HTTP POST on
@@ -53,7 +54,7 @@ afterAll(async () => {
 /** An org with a run that has already failed (the end a notification reports). */
 async function seedFailedRun() {
   const { repos } = bed;
-  const orgId = await insertOrg(bed.db);
+  const orgId = await seedOrg(bed.db);
   const planId = crypto.randomUUID();
   await repos.plans.insert(orgId, { id: planId, name: spec.name, spec: PlanSpec.parse(spec) });
   const runId = crypto.randomUUID();

@@ -10,7 +10,8 @@ import type { Repos } from "@throng/db/repos";
 import type { SnapshotRow } from "@throng/db/repos/snapshots";
 import { createBus, createRedis, createSubscriber } from "@throng/runtime/redis";
 import { PlanSpec } from "@throng/protocol/plan";
-import { insertOrg, startWorkersBed, type WorkersBed } from "./workers-bed.test-support";
+import { seedOrg } from "@throng/core/db-seed.test-support";
+import { startWorkersBed, type WorkersBed } from "./workers-bed.test-support";
 
 const spec = {
   name: "p",
@@ -84,7 +85,7 @@ const lateSnapshot = (runId: string, seq: number): MetricSnapshot => ({
 
 /** An org with one online agent and a queued run, written straight to the database. */
 async function seedRun(agentCores = 2, runSpec: object = spec) {
-  const orgId = await insertOrg(db);
+  const orgId = await seedOrg(db);
   const agentId = crypto.randomUUID();
   await repos.fleet.insertAgent(orgId, {
     id: agentId,

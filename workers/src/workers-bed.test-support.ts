@@ -63,13 +63,3 @@ export async function startWorkersBed(options: {
     },
   };
 }
-
-/** A new organisation, written straight to the database; resolves with its id. */
-export async function insertOrg(db: Db): Promise<string> {
-  const orgId = crypto.randomUUID();
-  await db
-    .insertInto("organization")
-    .values({ id: orgId, name: "o", slug: orgId, logo: null, createdAt: new Date(), metadata: null })
-    .execute();
-  return orgId;
-}
