@@ -126,11 +126,15 @@ function instrument() {
   }).observe({ type: "longtask", buffered: true });
 }
 
-/** In the page: resolves at the first frame painted after every chart holds `count` points. */
+/**
+ * In the page: resolves at the first frame painted after every chart holds `count` points. A chart sets
+ * data-points once its plot has drawn (it is created at the width its ResizeObserver brings): one without it
+ * has not drawn yet.
+ */
 function paintedWith(count: number): Promise<number> {
   const ready = () => {
-    const charts = [...document.querySelectorAll<HTMLElement>("section.chart[data-points]")];
-    return charts.length > 0 && charts.every((chart) => Number(chart.dataset.points) >= count);
+    const charts = [...document.querySelectorAll<HTMLElement>("section.chart")];
+    return charts.length > 0 && charts.every((chart) => Number(chart.dataset.points ?? 0) >= count);
   };
   return new Promise((resolve) => {
     const done = () => requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now())));
@@ -323,10 +327,10 @@ async function measure(browser: Browser, baseUrl: string, seconds: number): Prom
           ).__bench;
           const before = performance.now();
           bench.sources[bench.sources.length - 1]!.onmessage?.({ data: envelope });
-          const charts = () => [...document.querySelectorAll<HTMLElement>("section.chart[data-points]")];
+          const charts = () => [...document.querySelectorAll<HTMLElement>("section.chart")];
           await new Promise<void>((resolve) => {
             const check = () =>
-              charts().every((chart) => Number(chart.dataset.points) >= count)
+              charts().every((chart) => Number(chart.dataset.points ?? 0) >= count)
                 ? resolve()
                 : requestAnimationFrame(check);
             check();

@@ -102,18 +102,11 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.get(
     "/api/runs/:id/rooms",
-    {
-      schema: { params: IdParams },
-      config: {
-        doc: {
-          summary:
-            "movement-sync: the worst rooms by reach, then p99 (at most 50, across agents), and the spread over every room",
-          access: "user",
-          permission: "run.read",
-          response: RunRooms,
-        },
-      },
-    },
+    memberRoute(
+      "run.read",
+      "movement-sync: the worst rooms by reach, then p99 (at most 50, across agents), and the spread over every room",
+      { params: IdParams, response: { 200: RunRooms } },
+    ),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return runs.rooms(actor, request.params.id);

@@ -7,6 +7,7 @@ import type { SeriesPoint } from "@throng/protocol/snapshot";
 import { formatTimeOfDay } from "../../lib/shared/format";
 import { plotXRange, plotYRange, zoomedXRange } from "../../lib/charts/chart-range";
 import { zoomOptions, type PlotZoom } from "../../lib/charts/chart-zoom-plot";
+import { exactValue, pixelColumns, type Columns } from "../../lib/charts/pixel-columns";
 import {
   extendColumns,
   formatAxisBytes,
@@ -280,7 +281,11 @@ function options<P extends TimedPoint>(
         label: line.label,
         stroke: line.color,
         width: 2,
-        value: (_u: uPlot, value: number | null) => (value === null ? "—" : format(value)),
+        // Read in the full columns: the row under the cursor may be a pixel column's low or high (pixelColumns).
+        value: (plot: uPlot, _drawn: number | null, line: number, row: number | null) => {
+          const value = legendValue(plot, line, row);
+          return value === null ? "—" : format(value);
+        },
         ...(line.dash ? { dash: line.dash } : {}),
       })),
     ],
@@ -297,12 +302,27 @@ function options<P extends TimedPoint>(
   };
 }
 
-/** What each plot was last fed by draw, so the same columns and range are not drawn twice. */
-const drawn = new WeakMap<uPlot, { data: uPlot.AlignedData; range: readonly [number, number] | null }>();
+/**
+ * What each plot was last fed by draw, so the same columns, range and width are not drawn twice: the full columns,
+ * the rows drawn from them (`pixelColumns`) and the plot's width in pixels when those are fewer (0 otherwise).
+ */
+const fed = new WeakMap<
+  uPlot,
+  { data: uPlot.AlignedData; rows: Columns; range: readonly [number, number] | null; pixels: number }
+>();
+
+/** The value of line `line` at row `row` of what the plot drew, from the full columns it was fed. */
+function legendValue(plot: uPlot, line: number, row: number | null): number | null {
+  const columns = fed.get(plot);
+  if (!columns) return row === null ? null : ((plot.data[line]?.[row] as number | null | undefined) ?? null);
+  return exactValue(columns.rows, columns.data, line, row);
+}
 
 /**
  * Feeds the plot and widens x to the planned window, so a live run's lines grow left to right; or narrows it to
- * the page's zoomed range.
+ * the page's zoomed range. Unzoomed, a run longer than two seconds a pixel is drawn as each pixel column's low and
+ * high (an hour is 3,600 seconds on ~1,000 px): the same picture, spikes included, for a third of uPlot's work on
+ * the first paint; a zoomed range draws every second.
  */
 function draw(
   plot: uPlot,
@@ -314,15 +334,27 @@ function draw(
   const range = zoom?.range && zoom.start !== null ? zoomedXRange(zoom.start, zoom.range) : plotXRange(data[0], span);
   // The plot is created and fed in one commit, and the data's effect runs in the same one: drawing the same
   // columns at the same x range again cost a second full redraw of every chart on a page's first paint.
-  const fed = drawn.get(plot);
-  if (!force && fed && fed.data === data && fed.range?.[0] === range?.[0] && fed.range?.[1] === range?.[1]) return;
-  drawn.set(plot, { data, range });
+  const width = Math.max(1, Math.round(plot.bbox.width / uPlot.pxRatio));
+  const rows = zoom?.range && zoom.start !== null ? data : pixelColumns(data, range, width);
+  const pixels = rows === data ? 0 : width;
+  const last = fed.get(plot);
+  const same = last && last.data === data && last.pixels === pixels;
+  if (!force && same && last.range?.[0] === range?.[0] && last.range?.[1] === range?.[1]) return;
+  fed.set(plot, { data, rows, range, pixels });
   plot.batch(() => {
-    plot.setData(data);
+    plot.setData(rows as uPlot.AlignedData);
     if (range) plot.setScale("x", { min: range[0], max: range[1] });
   });
   // What the plot shows, for the journeys to read: the page's zoom must reach every chart's scale.
   if (range) plot.root.dataset.xRange = `${range[0]}..${range[1]}`;
+}
+
+/**
+ * `data-points` on the chart: how many seconds its plot holds. Written on the element, not kept in state: a render
+ * of every chart after its plot drew was seven more React renders on a run page's first paint.
+ */
+function showPoints(chart: HTMLElement | null, data: uPlot.AlignedData) {
+  chart?.setAttribute("data-points", String(data[0].length));
 }
 
 function latestValues<P extends TimedPoint>(
@@ -338,7 +370,7 @@ function latestValues<P extends TimedPoint>(
 /**
  * One uPlot chart over the run's seconds. The plot is created once, fed with setData as points
  * arrive, resized with its container and destroyed on unmount. `data-points` on the container
- * says how many points the plot has actually drawn.
+ * says how many seconds the plot holds (showPoints), once it has drawn them.
  */
 export function SeriesChart<P extends TimedPoint = SeriesPoint>({
   testId,
@@ -356,7 +388,7 @@ export function SeriesChart<P extends TimedPoint = SeriesPoint>({
   const plotRef = useRef<uPlot | null>(null);
   const markersRef = useRef<readonly TimeMarker[]>(markers);
   const thresholdsRef = useRef<readonly Threshold[]>(thresholds);
-  const [drawn, setDrawn] = useState(0);
+  const chartRef = useRef<HTMLElement>(null);
   const built = useRef<Parameters<typeof extendColumns<P>>[0]>(null);
   const data = useMemo(() => {
     const columns = extendColumns(built.current, points, lines);
@@ -386,22 +418,29 @@ export function SeriesChart<P extends TimedPoint = SeriesPoint>({
   useEffect(() => {
     const element = canvasRef.current;
     if (!element) return;
-    const plot = new uPlot(
-      options(lines, element.clientWidth || 600, height, unit, markersRef, thresholdsRef, zoomRef, stableHover),
-      [[]],
-      element,
-    );
-    plotRef.current = plot;
-    draw(plot, latest.current.data, latest.current.span, zoomRef.current);
-    setDrawn(latest.current.data[0].length);
-    const observer = new ResizeObserver(() => {
-      if (element.clientWidth > 0 && element.clientWidth !== plot.width)
-        plot.setSize({ width: element.clientWidth, height });
+    let plot: uPlot | null = null;
+    // The plot is created at the width the observer's first call brings, measured in the browser's one layout of
+    // the page: reading element.clientWidth here forced a layout per chart (seven on a run's page, ~40 ms of an
+    // hour's first paint), and every chart of the page is created in that same frame.
+    const observer = new ResizeObserver(([entry]) => {
+      const width = Math.round(entry?.contentRect.width ?? 0);
+      if (!plot) {
+        plot = new uPlot(
+          options(lines, width || 600, height, unit, markersRef, thresholdsRef, zoomRef, stableHover),
+          [[]],
+          element,
+        );
+        plotRef.current = plot;
+      } else if (width > 0 && width !== plot.width) plot.setSize({ width, height });
+      else return;
+      // A new width is a new pixel column count for a long run's drawn rows.
+      draw(plot, latest.current.data, latest.current.span, zoomRef.current);
+      showPoints(chartRef.current, latest.current.data);
     });
     observer.observe(element);
     return () => {
       observer.disconnect();
-      plot.destroy();
+      plot?.destroy();
       plotRef.current = null;
     };
   }, [lines, height, unit, zoomable, stableHover]);
@@ -412,7 +451,7 @@ export function SeriesChart<P extends TimedPoint = SeriesPoint>({
     const plot = plotRef.current;
     if (!plot) return;
     draw(plot, latest.current.data, latest.current.span, zoomRef.current);
-    setDrawn(data[0].length);
+    showPoints(chartRef.current, data);
   }, [data, spanFrom, spanTo, zoomFrom, zoomTo]);
 
   useEffect(() => {
@@ -435,7 +474,7 @@ export function SeriesChart<P extends TimedPoint = SeriesPoint>({
       className="chart"
       aria-labelledby={titleId}
       data-testid={testId}
-      data-points={drawn}
+      ref={chartRef}
       data-markers={markers.length}
       data-thresholds={thresholds.length}
       data-zoom={zoomFrom === null ? undefined : `${zoomFrom}-${zoomTo}`}
@@ -447,7 +486,7 @@ export function SeriesChart<P extends TimedPoint = SeriesPoint>({
           {thresholds.map((threshold) => threshold.label).join(" · ")}
         </p>
       )}
-      {drawn === 0 && <p className="chart-empty">Waiting for the first second of measurements…</p>}
+      {points.length === 0 && <p className="chart-empty">Waiting for the first second of measurements…</p>}
       <div
         className="chart-canvas"
         ref={canvasRef}
