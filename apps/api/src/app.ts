@@ -14,7 +14,8 @@ import { secretRoutes } from "./routes/secrets.routes";
 import { healthRoutes } from "./routes/health.routes";
 import { liveRoutes } from "./routes/live.routes";
 import { metricsRoutes } from "./routes/metrics.routes";
-import { orgRoutes } from "./routes/org.routes";
+import { orgAdminRoutes, orgRoutes } from "./routes/org.routes";
+import { invitationRoutes } from "./routes/invitations.routes";
 import { notificationRoutes } from "./routes/notifications.routes";
 import { metricsExportRoutes } from "./routes/metrics-export.routes";
 import { planRoutes } from "./routes/plans.routes";
@@ -64,6 +65,8 @@ export async function buildApp(deps: ApiDeps, options: { logger: FastifyBaseLogg
   await app.register(metricsRoutes, deps);
   await app.register(authRoutes, deps);
   await app.register(orgRoutes, deps);
+  await app.register(invitationRoutes, deps);
+  await app.register(orgAdminRoutes, deps);
   await app.register(agentRoutes, deps);
   await app.register(planRoutes, deps);
   await app.register(scriptRoutes, deps);
