@@ -21,6 +21,8 @@ import { metricsExportRoutes } from "./routes/metrics-export.routes";
 import { planRoutes } from "./routes/plans.routes";
 import { scheduleRoutes } from "./routes/schedules.routes";
 import { reportRoutes } from "./routes/reports.routes";
+import { shareLinkRoutes } from "./routes/share-links.routes";
+import { estimateRoutes } from "./routes/estimates.routes";
 import { runRoutes } from "./routes/runs.routes";
 import { scriptRoutes } from "./routes/scripts.routes";
 import { ssoRoutes } from "./routes/sso.routes";
@@ -76,6 +78,8 @@ export async function buildApp(deps: ApiDeps, options: { logger: FastifyBaseLogg
   await app.register(ssoRoutes, deps);
   await app.register(scheduleRoutes, deps);
   await app.register(reportRoutes, deps);
+  await app.register(shareLinkRoutes, deps);
+  await app.register(estimateRoutes, deps);
   await app.register(runRoutes, deps);
   await app.register(liveRoutes, deps);
   await app.register(agentInstallRoutes, deps.install);
