@@ -18,7 +18,7 @@ import { orgAdminRoutes, orgRoutes } from "./routes/org.routes";
 import { invitationRoutes } from "./routes/invitations.routes";
 import { notificationRoutes } from "./routes/notifications.routes";
 import { metricsExportRoutes } from "./routes/metrics-export.routes";
-import { planRoutes } from "./routes/plans.routes";
+import { planRoutes, planRunRoutes } from "./routes/plans.routes";
 import { scheduleRoutes } from "./routes/schedules.routes";
 import { reportRoutes } from "./routes/reports.routes";
 import { shareLinkRoutes } from "./routes/share-links.routes";
@@ -71,6 +71,7 @@ export async function buildApp(deps: ApiDeps, options: { logger: FastifyBaseLogg
   await app.register(orgAdminRoutes, deps);
   await app.register(agentRoutes, deps);
   await app.register(planRoutes, deps);
+  await app.register(planRunRoutes, deps);
   await app.register(scriptRoutes, deps);
   await app.register(notificationRoutes, deps);
   await app.register(metricsExportRoutes, deps);
