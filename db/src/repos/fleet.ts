@@ -79,30 +79,30 @@ function capacityOf(row: {
 
 const ACTIVE_RUN_STATUSES = ["queued", "preparing", "running", "stopping", "degraded"];
 
-/** Enrolment tokens and agents. Lookups by secret hash are the only ones without an orgId: the secret names the org. */
-// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a factory of short methods over one set of dependencies; its length is the count of methods, not one long procedure.
-export function createFleetRepo(db: Db) {
-  const agentColumns = [
-    "a.id",
-    "a.org_id as orgId",
-    "a.hostname",
-    "a.os",
-    "a.arch",
-    "a.cores",
-    "a.memory_bytes as memoryBytes",
-    "a.version",
-    "a.labels",
-    "a.role",
-    "a.connected",
-    "a.last_seen_at as lastSeenAt",
-    "a.revoked_at as revokedAt",
-    "a.ip",
-    "a.open_file_limit as openFileLimit",
-    "a.clients_per_engine as clientsPerEngine",
-    "a.max_engines as maxEngines",
-    "a.capabilities",
-  ] as const;
+/** The columns an AgentRow is read from (its capacity as three). */
+const agentColumns = [
+  "a.id",
+  "a.org_id as orgId",
+  "a.hostname",
+  "a.os",
+  "a.arch",
+  "a.cores",
+  "a.memory_bytes as memoryBytes",
+  "a.version",
+  "a.labels",
+  "a.role",
+  "a.connected",
+  "a.last_seen_at as lastSeenAt",
+  "a.revoked_at as revokedAt",
+  "a.ip",
+  "a.open_file_limit as openFileLimit",
+  "a.clients_per_engine as clientsPerEngine",
+  "a.max_engines as maxEngines",
+  "a.capabilities",
+] as const;
 
+/** Enrolment tokens: made by a user, spent by an agent's first hello. */
+function createEnrolmentTokens(db: Db) {
   return {
     async insertEnrolmentToken(
       orgId: string,
@@ -145,6 +145,12 @@ export function createFleetRepo(db: Db) {
         .where("token_hash", "=", tokenHash)
         .executeTakeFirst();
     },
+  };
+}
+
+/** An agent's own row: enrolled, its credential looked up, its host and capacity as its hello reports them. */
+function createAgentRegistration(db: Db) {
+  return {
     async insertAgent(orgId: string, agent: { id: string; secretHash: string } & AgentHost) {
       await db
         .insertInto("agents")
@@ -195,6 +201,12 @@ export function createFleetRepo(db: Db) {
         .where("id", "=", agentId)
         .execute();
     },
+  };
+}
+
+/** Whether an agent is connected and when it was last heard from. */
+function createAgentPresence(db: Db) {
+  return {
     async markSeen(orgId: string, agentId: string, connected: boolean, at: Date) {
       await db
         .updateTable("agents")
@@ -223,6 +235,12 @@ export function createFleetRepo(db: Db) {
         .where("id", "in", agentIds)
         .execute();
     },
+  };
+}
+
+/** The org's agents as the inventory shows them: listed with their current run, labelled, revoked. */
+function createAgentInventory(db: Db) {
+  return {
     /** Revoked agents are refused at their next hello and hidden from the inventory. */
     async revokeAgent(orgId: string, agentId: string, at: Date): Promise<boolean> {
       const result = await db
@@ -271,6 +289,16 @@ export function createFleetRepo(db: Db) {
         capacity: capacityOf({ openFileLimit, clientsPerEngine, maxEngines }),
       }));
     },
+  };
+}
+
+/** Enrolment tokens and agents. Lookups by secret hash are the only ones without an orgId: the secret names the org. */
+export function createFleetRepo(db: Db) {
+  return {
+    ...createEnrolmentTokens(db),
+    ...createAgentRegistration(db),
+    ...createAgentPresence(db),
+    ...createAgentInventory(db),
   };
 }
 export type FleetRepo = ReturnType<typeof createFleetRepo>;

@@ -74,24 +74,19 @@ function toProvider(row: { domain: string } & Omit<SsoProviderRow, "domains">): 
   return { ...rest, domains: domain.split(",").filter(Boolean) };
 }
 
-/**
- * Identity providers, claimed email domains and the "Require SSO" policy, scoped by orgId. The lookups without one
- * serve sign-in, where an email's domain or Better Auth's provider id is all there is.
- */
-// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a factory of short methods over one set of dependencies; its length is the count of methods, not one long procedure.
-export function createSsoRepo(db: Db) {
-  /** A provider can sign people in only while every one of its domains is verified by its own organisation. */
-  async function refreshVerified(orgId: string): Promise<void> {
-    await sql`
-      update "ssoProvider" p set "domainVerified" = not exists (
-        select 1 from unnest(string_to_array(p."domain", ',')) as d(name)
-        where not exists (select 1 from sso_domains s where s.org_id = p."organizationId" and s.domain = d.name and s.verified_at is not null)
-      )
-      where p."organizationId" = ${orgId}`.execute(db);
-  }
+/** A provider can sign people in only while every one of its domains is verified by its own organisation. */
+async function refreshVerified(db: Db, orgId: string): Promise<void> {
+  await sql`
+    update "ssoProvider" p set "domainVerified" = not exists (
+      select 1 from unnest(string_to_array(p."domain", ',')) as d(name)
+      where not exists (select 1 from sso_domains s where s.org_id = p."organizationId" and s.domain = d.name and s.verified_at is not null)
+    )
+    where p."organizationId" = ${orgId}`.execute(db);
+}
 
+/** The org's identity providers, and one by Better Auth's provider id at sign-in. */
+function createSsoProviders(db: Db) {
   return {
-    refreshVerified,
     async listProviders(orgId: string): Promise<SsoProviderRow[]> {
       return (
         await db
@@ -146,7 +141,7 @@ export function createSsoRepo(db: Db) {
           created_by: createdBy,
         })
         .execute();
-      await refreshVerified(orgId);
+      await refreshVerified(db, orgId);
     },
     async updateProvider(orgId: string, providerId: string, p: SsoProviderWrite): Promise<boolean> {
       const result = await db
@@ -166,7 +161,7 @@ export function createSsoRepo(db: Db) {
         .where("organizationId", "=", orgId)
         .where("providerId", "=", providerId)
         .executeTakeFirst();
-      await refreshVerified(orgId);
+      await refreshVerified(db, orgId);
       return Number(result.numUpdatedRows) === 1;
     },
     async setProviderEnabled(orgId: string, providerId: string, enabled: boolean): Promise<boolean> {
@@ -186,6 +181,12 @@ export function createSsoRepo(db: Db) {
         .executeTakeFirst();
       return Number(result.numDeletedRows) === 1;
     },
+  };
+}
+
+/** The org's claimed email domains, and who holds a domain verified at sign-in. */
+function createSsoDomains(db: Db) {
+  return {
     async listDomains(orgId: string): Promise<SsoDomainRow[]> {
       return db.selectFrom("sso_domains").select(domainColumns).where("org_id", "=", orgId).orderBy("domain").execute();
     },
@@ -219,7 +220,7 @@ export function createSsoRepo(db: Db) {
         if ((error as { code?: string }).code === "23505") return false;
         throw error;
       }
-      await refreshVerified(orgId);
+      await refreshVerified(db, orgId);
       return true;
     },
     async deleteDomain(orgId: string, domain: string): Promise<boolean> {
@@ -228,7 +229,7 @@ export function createSsoRepo(db: Db) {
         .where("org_id", "=", orgId)
         .where("domain", "=", domain)
         .executeTakeFirst();
-      await refreshVerified(orgId);
+      await refreshVerified(db, orgId);
       return Number(result.numDeletedRows) === 1;
     },
     /** The organisation that holds `domain` verified, at sign-in (the email names it). */
@@ -240,6 +241,12 @@ export function createSsoRepo(db: Db) {
         .where("verified_at", "is not", null)
         .executeTakeFirst();
     },
+  };
+}
+
+/** "Require SSO", and what it needs of users and sessions at sign-in. */
+function createSsoPolicy(db: Db) {
+  return {
     async requiresSso(orgId: string): Promise<boolean> {
       return (
         (await db.selectFrom("sso_policies").select("require_sso").where("org_id", "=", orgId).executeTakeFirst())
@@ -273,6 +280,19 @@ export function createSsoRepo(db: Db) {
     async deleteSession(sessionId: string): Promise<void> {
       await db.deleteFrom("session").where("id", "=", sessionId).execute();
     },
+  };
+}
+
+/**
+ * Identity providers, claimed email domains and the "Require SSO" policy, scoped by orgId. The lookups without one
+ * serve sign-in, where an email's domain or Better Auth's provider id is all there is.
+ */
+export function createSsoRepo(db: Db) {
+  return {
+    refreshVerified: (orgId: string) => refreshVerified(db, orgId),
+    ...createSsoProviders(db),
+    ...createSsoDomains(db),
+    ...createSsoPolicy(db),
   };
 }
 export type SsoRepo = ReturnType<typeof createSsoRepo>;

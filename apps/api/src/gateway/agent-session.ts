@@ -1,4 +1,4 @@
-import type { WebSocket } from "ws";
+import type { RawData, WebSocket } from "ws";
 import {
   AGENT_PROTOCOL_VERSION,
   AgentCloseCode,
@@ -28,56 +28,87 @@ function closeWith(socket: WebSocket, code: number, reason: string) {
   socket.close(code, Buffer.from(reason).subarray(0, 123).toString());
 }
 
-/** One agent's connection: strict handshake, then messages handled one at a time, in order. */
-// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one closure over an agent's connection state; its handlers share it (a split is an issue 29 follow-up).
-export function startAgentSession(
-  socket: WebSocket,
-  deps: ApiDeps,
-  registry: Map<string, WebSocket>,
-  log: FastifyBaseLogger,
-  ip: string | null,
-  slot: Extract<Admission, { admitted: true }>,
-) {
-  let agent: { agentId: string; orgId: string } | null = null;
-  const unsubscribes: (() => Promise<void>)[] = [];
-  let queue = Promise.resolve();
-  let lastHeard = Date.now();
-  const send = (message: ServerToAgentMessage) => {
+/** What a session is given: the agent's socket, the API's dependencies, this instance's agents, where it logs. */
+interface SessionLink {
+  socket: WebSocket;
+  deps: ApiDeps;
+  registry: Map<string, WebSocket>;
+  log: FastifyBaseLogger;
+  ip: string | null;
+  slot: Extract<Admission, { admitted: true }>;
+}
+
+/**
+ * One agent's connection and its state: who the agent is once its hello is accepted, the messages it sent handled
+ * one at a time in order, the messages for it in order, the acks of its snapshots in order, when it was last heard.
+ */
+class AgentSession {
+  private agent: { agentId: string; orgId: string } | null = null;
+  private readonly unsubscribes: (() => Promise<void>)[] = [];
+  /** The agent's messages, handled one at a time, in the order they came. */
+  private queue = Promise.resolve();
+  private lastHeard = Date.now();
+  private readonly secrets: ReturnType<typeof createSecretDelivery>;
+  /**
+   * Messages for this agent, in the order they came: an assignment or trial waits for its secrets, and what follows
+   * it (a run-stop, a search step) must not overtake it.
+   */
+  private outbound = Promise.resolve();
+  /** Snapshots being stored, in arrival order; each one's ack is sent when it and those before it are done. */
+  private acks = Promise.resolve();
+  private failed = false;
+  private readonly helloTimer: NodeJS.Timeout;
+  private readonly liveness: NodeJS.Timeout;
+
+  constructor(private readonly link: SessionLink) {
+    const { socket, deps, log, slot } = link;
+    this.secrets = createSecretDelivery(deps.secrets, log);
+    // Shorter when many connections wait for hello (a flood): each one holds a file descriptor and memory until then.
+    this.helloTimer = setTimeout(() => {
+      closeWith(socket, AgentCloseCode.handshakeRequired, `no hello within ${slot.helloTimeoutMs / 1000} s`);
+      socket.terminate(); // a flooder need not answer the close handshake; its slot and descriptor go now
+    }, slot.helloTimeoutMs);
+    this.liveness = setInterval(() => this.checkLiveness(), deps.config.heartbeatIntervalMs);
+    socket.on("message", (data, isBinary) => this.onMessage(data, isBinary));
+    socket.on("close", () => this.onClose());
+    socket.on("error", (err) => log.warn({ err: err.message, agentId: this.agent?.agentId }, "agent socket error"));
+  }
+
+  private send(message: ServerToAgentMessage) {
+    const { socket, log } = this.link;
     if (socket.readyState !== socket.OPEN) return;
     if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
-      log.warn({ agentId: agent?.agentId }, "agent is not reading; dropping its connection");
+      log.warn({ agentId: this.agent?.agentId }, "agent is not reading; dropping its connection");
       socket.terminate();
       return;
     }
     socket.send(encodeMessage(message));
-  };
-  const secrets = createSecretDelivery(deps.secrets, log);
-  // Messages for this agent, in the order they came: an assignment or trial waits for its secrets, and what follows
-  // it (a run-stop, a search step) must not overtake it.
-  let outbound = Promise.resolve();
-  const deliver = (message: ServerToAgentMessage) => {
-    const orgId = agent?.orgId;
-    outbound = outbound
-      .then(async () => send(orgId ? await secrets.fill(orgId, message) : message))
+  }
+
+  private deliver(message: ServerToAgentMessage) {
+    const orgId = this.agent?.orgId;
+    this.outbound = this.outbound
+      .then(async () => this.send(orgId ? await this.secrets.fill(orgId, message) : message))
       .catch((err) =>
-        log.error({ err, agentId: agent?.agentId, type: message.type }, "message for the agent could not be sent"),
+        this.link.log.error(
+          { err, agentId: this.agent?.agentId, type: message.type },
+          "message for the agent could not be sent",
+        ),
       );
-  };
-  // Shorter when many connections wait for hello (a flood): each one holds a file descriptor and memory until then.
-  const helloTimer = setTimeout(() => {
-    closeWith(socket, AgentCloseCode.handshakeRequired, `no hello within ${slot.helloTimeoutMs / 1000} s`);
-    socket.terminate(); // a flooder need not answer the close handshake; its slot and descriptor go now
-  }, slot.helloTimeoutMs);
-  const liveness = setInterval(() => {
+  }
+
+  private checkLiveness() {
+    const { socket, deps } = this.link;
     // Before hello only the hello timer applies (its time-out is the gateway's to choose, shorter under a flood).
-    if (!agent || Date.now() - lastHeard <= deps.config.heartbeatIntervalMs * 3) return;
+    if (!this.agent || Date.now() - this.lastHeard <= deps.config.heartbeatIntervalMs * 3) return;
     closeWith(socket, AgentCloseCode.heartbeatTimeout, "no heartbeat");
     // A dead link never answers the close handshake, and ws would wait 30 s for it before "close" (and the
     // agent-lost check) fires: the close frame is already with the kernel, so drop the socket now.
     socket.terminate();
-  }, deps.config.heartbeatIntervalMs);
+  }
 
-  async function onHello(hello: Hello) {
+  private async onHello(hello: Hello) {
+    const { socket, deps, registry, log, ip, slot } = this.link;
     if (hello.protocolVersion !== AGENT_PROTOCOL_VERSION) {
       return closeWith(
         socket,
@@ -95,16 +126,16 @@ export function startAgentSession(
         );
     }
     const authed = await deps.fleet.authenticate(hello, ip);
-    clearTimeout(helloTimer);
+    clearTimeout(this.helloTimer);
     slot.release();
-    agent = { agentId: authed.agentId, orgId: authed.orgId };
+    this.agent = { agentId: authed.agentId, orgId: authed.orgId };
     const previous = registry.get(authed.agentId);
     if (previous && previous !== socket)
       closeWith(previous, AgentCloseCode.replaced, "replaced by a newer connection of this agent");
     registry.set(authed.agentId, socket);
-    unsubscribes.push(
+    this.unsubscribes.push(
       await deps.subscriber.subscribe(Channel.agent(authed.agentId), (message) =>
-        deliver(message as ServerToAgentMessage),
+        this.deliver(message as ServerToAgentMessage),
       ),
       await deps.subscriber.subscribe(Channel.agentControl(authed.agentId), (message) => {
         const control = AgentControl.safeParse(message);
@@ -112,7 +143,7 @@ export function startAgentSession(
       }),
     );
     await deps.fleet.markSeen(authed.orgId, authed.agentId, true);
-    send({
+    this.send({
       type: "ready",
       payload: {
         agentId: authed.agentId,
@@ -129,110 +160,146 @@ export function startAgentSession(
       "agent connected",
     );
     for (const assignment of await deps.orchestrator.activeAssignments(authed.orgId, authed.agentId)) {
-      deliver({ type: "run-assignment", payload: assignment });
+      this.deliver({ type: "run-assignment", payload: assignment });
     }
   }
 
-  /** Snapshots being stored, in arrival order; each one's ack is sent when it and those before it are done. */
-  let acks = Promise.resolve();
-  let failed = false;
-  function fail(err: unknown) {
+  private fail(err: unknown) {
+    const { socket, log } = this.link;
     if (err instanceof ThrongError && err.code === "unauthenticated")
       return closeWith(socket, AgentCloseCode.unauthenticated, err.message);
     if (err instanceof ThrongError && err.code === "unsupported_version")
       return closeWith(socket, AgentCloseCode.versionUnsupported, err.message);
-    if (failed) return; // a failed snapshot fails every later link of the ack chain: one report, one close
-    failed = true;
+    if (this.failed) return; // a failed snapshot fails every later link of the ack chain: one report, one close
+    this.failed = true;
     // The agent reconnects and sends again what was not acknowledged: an outage of the database is no bug to report.
     if (isDatabaseUnavailable(err))
       log.warn(
-        { err: (err as Error).message, agentId: agent?.agentId },
+        { err: (err as Error).message, agentId: this.agent?.agentId },
         "database unavailable; agent asked to reconnect",
       );
-    else log.error({ err, agentId: agent?.agentId }, "agent message failed");
+    else log.error({ err, agentId: this.agent?.agentId }, "agent message failed");
     closeWith(socket, AgentCloseCode.internal, "server error; reconnect");
   }
 
-  async function handle(message: AgentToServerMessage) {
+  private async handle(message: AgentToServerMessage) {
+    const { socket, deps } = this.link;
     if (message.type === "hello") {
-      if (agent) return closeWith(socket, AgentCloseCode.invalidMessage, "hello sent twice");
-      return onHello(message.payload);
+      if (this.agent) return closeWith(socket, AgentCloseCode.invalidMessage, "hello sent twice");
+      return this.onHello(message.payload);
     }
+    const agent = this.agent;
     if (!agent) return closeWith(socket, AgentCloseCode.handshakeRequired, "send hello first");
     switch (message.type) {
       case "heartbeat":
         await deps.fleet.heard(agent.orgId, agent.agentId);
-        return send({ type: "heartbeat", payload: { sentAt: Date.now(), echo: message.payload.sentAt } });
-      case "snapshot": {
-        // The next message does not wait for this snapshot's commit: ingest commits many agents' snapshots in one
-        // batch, and an agent's next snapshot queued behind its last would tie its pace to the database's commit
-        // latency. Acks still go out in order, each only once its snapshot is stored.
-        const { agentId } = agent;
-        const { runId, seq } = message.payload;
-        deps.metrics.snapshotReceived(message.payload, lastHeard);
-        const result = deps.ingest.ingest(agent.orgId, agentId, secrets.redactSnapshot(message.payload));
-        acks = acks
-          .then(() => result)
-          .then((stored) => {
-            deps.metrics.snapshotIngested(stored);
-            if (stored === "unknown-run") log.warn({ agentId, runId }, "snapshot for a run this agent does not hold");
-            send({ type: "snapshot-ack", payload: { runId, seq } });
-          });
-        acks.catch(fail);
-        return;
-      }
-      case "server-sample": {
-        // A watcher's second of the server under test (PROTOCOL.md §11): stored, then acknowledged like a snapshot.
-        const result = await deps.serverSamples.ingest(agent.orgId, agent.agentId, message.payload);
-        if (result === "unknown-run")
-          log.warn(
-            { agentId: agent.agentId, runId: message.payload.runId },
-            "server sample for a run this agent does not watch",
-          );
-        return send({ type: "snapshot-ack", payload: { runId: message.payload.runId, seq: message.payload.seq } });
-      }
-      case "script-fetch": {
-        // Only the agent's own organisation's bundles (PROTOCOL.md §12): another org's hash is "not found", never its source.
-        const { sha256 } = message.payload;
-        const source = await deps.scripts.sourceForAgent(agent.orgId, sha256);
-        return send({
-          type: "script-bundle",
-          payload:
-            source !== undefined
-              ? { sha256, source }
-              : {
-                  sha256,
-                  error: `no script bundle ${sha256} in this agent's organisation: upload it (throng script upload, or the Scripts page)`,
-                },
-        });
-      }
+        return this.send({ type: "heartbeat", payload: { sentAt: Date.now(), echo: message.payload.sentAt } });
+      case "snapshot":
+        return this.onSnapshot(agent, message);
+      case "server-sample":
+        return this.onServerSample(agent, message);
+      case "script-fetch":
+        return this.onScriptFetch(agent, message);
       case "shard-status":
         // Its snapshots are stored first (the end of a shard follows its last ack), and the shard's last seconds
         // may still sit in ingest's coalescing window: merge and publish them, so a browser sees every second
         // before the run's end (which this status may trigger) is announced.
-        await acks;
+        await this.acks;
         await deps.ingest.flush();
         return deps.orchestrator.shardStatus(agent.orgId, agent.agentId, message.payload);
       case "session-trial-result":
         // To whichever API instance waits for it (PROTOCOL.md §13).
-        return deps.trials.answered(agent.agentId, secrets.redact(message.payload));
+        return deps.trials.answered(agent.agentId, this.secrets.redact(message.payload));
     }
   }
 
-  socket.on("message", (data, isBinary) => {
-    lastHeard = Date.now();
+  private onSnapshot(
+    agent: { agentId: string; orgId: string },
+    message: Extract<AgentToServerMessage, { type: "snapshot" }>,
+  ) {
+    const { deps, log } = this.link;
+    // The next message does not wait for this snapshot's commit: ingest commits many agents' snapshots in one
+    // batch, and an agent's next snapshot queued behind its last would tie its pace to the database's commit
+    // latency. Acks still go out in order, each only once its snapshot is stored.
+    const { agentId } = agent;
+    const { runId, seq } = message.payload;
+    deps.metrics.snapshotReceived(message.payload, this.lastHeard);
+    const result = deps.ingest.ingest(agent.orgId, agentId, this.secrets.redactSnapshot(message.payload));
+    this.acks = this.acks
+      .then(() => result)
+      .then((stored) => {
+        deps.metrics.snapshotIngested(stored);
+        if (stored === "unknown-run") log.warn({ agentId, runId }, "snapshot for a run this agent does not hold");
+        this.send({ type: "snapshot-ack", payload: { runId, seq } });
+      });
+    this.acks.catch((err) => this.fail(err));
+  }
+
+  private async onServerSample(
+    agent: { agentId: string; orgId: string },
+    message: Extract<AgentToServerMessage, { type: "server-sample" }>,
+  ) {
+    const { deps, log } = this.link;
+    // A watcher's second of the server under test (PROTOCOL.md §11): stored, then acknowledged like a snapshot.
+    const result = await deps.serverSamples.ingest(agent.orgId, agent.agentId, message.payload);
+    if (result === "unknown-run")
+      log.warn(
+        { agentId: agent.agentId, runId: message.payload.runId },
+        "server sample for a run this agent does not watch",
+      );
+    return this.send({ type: "snapshot-ack", payload: { runId: message.payload.runId, seq: message.payload.seq } });
+  }
+
+  private async onScriptFetch(
+    agent: { agentId: string; orgId: string },
+    message: Extract<AgentToServerMessage, { type: "script-fetch" }>,
+  ) {
+    // Only the agent's own organisation's bundles (PROTOCOL.md §12): another org's hash is "not found", never its source.
+    const { sha256 } = message.payload;
+    const source = await this.link.deps.scripts.sourceForAgent(agent.orgId, sha256);
+    return this.send({
+      type: "script-bundle",
+      payload:
+        source !== undefined
+          ? { sha256, source }
+          : {
+              sha256,
+              error: `no script bundle ${sha256} in this agent's organisation: upload it (throng script upload, or the Scripts page)`,
+            },
+    });
+  }
+
+  private onMessage(data: RawData, isBinary: boolean) {
+    this.lastHeard = Date.now();
     const decoded = isBinary
       ? { ok: false as const, reason: "binary frames are not part of the protocol" }
       : decodeAgentMessage(data.toString());
-    if (!decoded.ok) return closeWith(socket, AgentCloseCode.invalidMessage, decoded.reason);
-    queue = queue.then(() => handle(decoded.message)).catch(fail);
-  });
+    if (!decoded.ok) return closeWith(this.link.socket, AgentCloseCode.invalidMessage, decoded.reason);
+    this.queue = this.queue.then(() => this.handle(decoded.message)).catch((err) => this.fail(err));
+  }
+
+  private onClose() {
+    const { socket, registry, log, slot } = this.link;
+    clearTimeout(this.helloTimer);
+    slot.release();
+    clearInterval(this.liveness);
+    void this.queue.finally(async () => {
+      for (const unsubscribe of this.unsubscribes) await unsubscribe();
+      const agent = this.agent;
+      if (agent && registry.get(agent.agentId) === socket) {
+        registry.delete(agent.agentId);
+        log.info({ agentId: agent.agentId }, "agent disconnected");
+        await this.afterDisconnect(agent.orgId, agent.agentId, new Date());
+      }
+    });
+  }
 
   /**
    * The agent is marked offline and its shards' lost checks are scheduled; while the database is unavailable
    * (PostgreSQL restarting) both are tried again, with backoff, until they are done or the agent is back here.
    */
-  async function afterDisconnect(orgId: string, agentId: string, closedAt: Date) {
+  private async afterDisconnect(orgId: string, agentId: string, closedAt: Date) {
+    const { deps, registry, log } = this.link;
     for (let waitMs = DISCONNECT_RETRY_MS.first; ; waitMs = Math.min(waitMs * 2, DISCONNECT_RETRY_MS.most)) {
       try {
         await deps.fleet.markDisconnected(orgId, agentId, closedAt);
@@ -252,19 +319,16 @@ export function startAgentSession(
       }
     }
   }
+}
 
-  socket.on("close", () => {
-    clearTimeout(helloTimer);
-    slot.release();
-    clearInterval(liveness);
-    void queue.finally(async () => {
-      for (const unsubscribe of unsubscribes) await unsubscribe();
-      if (agent && registry.get(agent.agentId) === socket) {
-        registry.delete(agent.agentId);
-        log.info({ agentId: agent.agentId }, "agent disconnected");
-        await afterDisconnect(agent.orgId, agent.agentId, new Date());
-      }
-    });
-  });
-  socket.on("error", (err) => log.warn({ err: err.message, agentId: agent?.agentId }, "agent socket error"));
+/** One agent's connection: strict handshake, then messages handled one at a time, in order. */
+export function startAgentSession(
+  socket: WebSocket,
+  deps: ApiDeps,
+  registry: Map<string, WebSocket>,
+  log: FastifyBaseLogger,
+  ip: string | null,
+  slot: Extract<Admission, { admitted: true }>,
+): void {
+  new AgentSession({ socket, deps, registry, log, ip, slot });
 }

@@ -1,17 +1,11 @@
 import { z } from "zod";
-import { ThrongError } from "@throng/protocol/errors";
-import { IdParams, Me, TokenParams } from "@throng/protocol/api";
+import { IdParams, Me } from "@throng/protocol/api";
 import {
-  AcceptInvitation,
   ApiTokenCreated,
   ApiTokenView,
   AuditEntry,
   ChangeRole,
   CreateApiToken,
-  CreateInvitation,
-  InvitationCreated,
-  InvitationPreview,
-  InvitationView,
   MemberView,
   Membership,
   OrgSettings,
@@ -19,20 +13,14 @@ import {
 } from "@throng/protocol/orgs";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
+import { browserOnly } from "./browser-only";
 
 /** Members are named by their user id, which the auth library makes (text, not a UUID). */
 const MemberParams = z.object({ id: z.string().min(1, "missing id").max(100) });
 
-/** The signed-in user and their organisations: members, roles, invitations, API tokens, audit log, settings. */
-// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the plugin lists its routes, each a few lines over one core call.
+/** The signed-in user and their organisations: who they are, which organisation is active, its members. */
 export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
-  const { resolveIdentity, orgs, apiTokens, audit } = deps;
-  const browserOnly = async (request: Parameters<typeof resolveIdentity>[0]) => {
-    const identity = await resolveIdentity(request);
-    if (!identity.user || !identity.sessionId)
-      throw new ThrongError("forbidden", "Sign in in the browser for this; API tokens cannot do it");
-    return { ...identity, user: identity.user, sessionId: identity.sessionId };
-  };
+  const { resolveIdentity, orgs } = deps;
 
   app.get(
     "/api/me",
@@ -68,7 +56,7 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
       },
     },
     async (request) => {
-      const { user, org } = await browserOnly(request);
+      const { user, org } = await browserOnly(resolveIdentity, request);
       return { orgs: await orgs.memberships(user.id, org.id) };
     },
   );
@@ -87,7 +75,7 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
       },
     },
     async (request, reply) => {
-      const { user, sessionId } = await browserOnly(request);
+      const { user, sessionId } = await browserOnly(resolveIdentity, request);
       await orgs.switchOrg(user.id, sessionId, request.body.orgId);
       return reply.status(204).send();
     },
@@ -153,102 +141,16 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
       config: { doc: { summary: "Leave the active organisation", access: "signed-in", answers: [204], errors: [409] } },
     },
     async (request, reply) => {
-      const { actor } = await browserOnly(request);
+      const { actor } = await browserOnly(resolveIdentity, request);
       await orgs.leave(actor);
       return reply.status(204).send();
     },
   );
+}
 
-  app.post(
-    "/api/invitations",
-    {
-      schema: {
-        body: requestBody(CreateInvitation, "invitation", { optional: true }),
-        response: { 201: InvitationCreated },
-      },
-      config: {
-        doc: {
-          summary: "Create an invitation link (shown once)",
-          access: "user",
-          answers: [201],
-          permission: "member.manage",
-        },
-      },
-    },
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
-      return reply.status(201).send(await orgs.createInvitation(actor, request.body));
-    },
-  );
-
-  app.get(
-    "/api/invitations",
-    {
-      schema: { response: { 200: z.object({ invitations: z.array(InvitationView) }) } },
-      config: {
-        doc: {
-          summary: "Pending invitations",
-          access: "user",
-          permission: "member.manage",
-        },
-      },
-    },
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return { invitations: await orgs.invitations(actor) };
-    },
-  );
-
-  app.delete(
-    "/api/invitations/:id",
-    {
-      schema: { params: IdParams },
-      config: {
-        doc: { summary: "Revoke a pending invitation", access: "user", answers: [204], permission: "member.manage" },
-      },
-    },
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
-      await orgs.revokeInvitation(actor, request.params.id);
-      return reply.status(204).send();
-    },
-  );
-
-  app.get(
-    "/api/invitations/preview/:token",
-    {
-      schema: { params: TokenParams, response: { 200: InvitationPreview } },
-      config: {
-        doc: {
-          summary: "Which organisation and role an invitation link is for",
-          access: "public",
-        },
-      },
-    },
-    async (request) => {
-      return orgs.previewInvitation(request.params.token);
-    },
-  );
-
-  app.post(
-    "/api/invitations/accept",
-    {
-      schema: { body: requestBody(AcceptInvitation, "invitation"), response: { 200: z.object({ orgId: z.string() }) } },
-      config: {
-        doc: {
-          summary: "Join the organisation of an invitation link",
-          access: "signed-in",
-          errors: [404, 409],
-        },
-      },
-    },
-    async (request) => {
-      const { user, sessionId } = await browserOnly(request);
-      const { orgId } = await orgs.acceptInvitation(user, request.body);
-      await orgs.switchOrg(user.id, sessionId, orgId);
-      return { orgId };
-    },
-  );
+/** An organisation's administration: API tokens, the audit log, the target allow-list and caps. */
+export async function orgAdminRoutes(app: ZodFastify, deps: ApiDeps) {
+  const { resolveIdentity, orgs, apiTokens, audit } = deps;
 
   app.get(
     "/api/tokens",

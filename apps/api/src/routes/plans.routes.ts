@@ -15,11 +15,9 @@ import { createCallerLimits } from "../http/rate-limit";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
 
-/** Plans: transport only — resolve the caller, one core call, answer. */
-// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the plugin lists its routes, each a few lines over one core call.
+/** Plans and their versions: listed, saved, shelved, read (transport only: the caller, one core call, the answer). */
 export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
-  const { resolveIdentity, plans, runs, trials } = deps;
-  const limitCaller = createCallerLimits(deps);
+  const { resolveIdentity, plans } = deps;
 
   app.get(
     "/api/plans",
@@ -137,26 +135,6 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
     },
   );
 
-  app.post(
-    "/api/plans/try",
-    {
-      schema: { body: requestBody(TryPlan, "trial"), response: { 200: TrialView } },
-      config: {
-        doc: {
-          summary:
-            "Try a plan's session: one client connects from an online agent and runs its steps; each step's bytes and result (409 without an online agent, 504 when it does not answer)",
-          access: "user",
-          errors: [404, 409, 504],
-          permission: "run.start",
-        },
-      },
-    },
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return trials.run(actor, request.body);
-    },
-  );
-
   app.get(
     "/api/plans/:id",
     {
@@ -186,6 +164,50 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return plans.update(actor, request.params.id, request.body);
+    },
+  );
+
+  app.get(
+    "/api/plans/:id/versions",
+    {
+      schema: { params: IdParams, response: { 200: z.object({ versions: z.array(PlanVersionView) }) } },
+      config: {
+        doc: {
+          summary: "Every version of a plan, newest first",
+          access: "user",
+          permission: "plan.read",
+        },
+      },
+    },
+    async (request) => {
+      const { actor } = await resolveIdentity(request);
+      return { versions: await plans.versions(actor, request.params.id) };
+    },
+  );
+}
+
+/** What a plan's runs need: trying its session, pinning the baseline later runs are compared with, starting a run. */
+export async function planRunRoutes(app: ZodFastify, deps: ApiDeps) {
+  const { resolveIdentity, plans, runs, trials } = deps;
+  const limitCaller = createCallerLimits(deps);
+
+  app.post(
+    "/api/plans/try",
+    {
+      schema: { body: requestBody(TryPlan, "trial"), response: { 200: TrialView } },
+      config: {
+        doc: {
+          summary:
+            "Try a plan's session: one client connects from an online agent and runs its steps; each step's bytes and result (409 without an online agent, 504 when it does not answer)",
+          access: "user",
+          errors: [404, 409, 504],
+          permission: "run.start",
+        },
+      },
+    },
+    async (request) => {
+      const { actor } = await resolveIdentity(request);
+      return trials.run(actor, request.body);
     },
   );
 
@@ -224,24 +246,6 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return plans.unpinBaseline(actor, request.params.id);
-    },
-  );
-
-  app.get(
-    "/api/plans/:id/versions",
-    {
-      schema: { params: IdParams, response: { 200: z.object({ versions: z.array(PlanVersionView) }) } },
-      config: {
-        doc: {
-          summary: "Every version of a plan, newest first",
-          access: "user",
-          permission: "plan.read",
-        },
-      },
-    },
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return { versions: await plans.versions(actor, request.params.id) };
     },
   );
 

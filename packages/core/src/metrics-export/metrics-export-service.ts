@@ -55,138 +55,141 @@ function toSinkView(row: MetricsSinkRow): MetricsExportSinkView {
   };
 }
 
-/**
- * Run series out to the org's own Prometheus (remote write) and OTLP endpoints: the settings (credentials sealed
- * at rest, shown only as set or not), and the workers' steps: a live run's settled seconds every few seconds, the
- * rest and the summary when it ends. Progress is a watermark per run and sink, so a step may run twice.
- */
-// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a factory of short methods over one set of dependencies; its length is the count of methods, not one long procedure.
-export function createMetricsExportService(deps: {
+interface MetricsExportDeps {
   repos: Repos;
   jobs: Jobs;
   sealer: Sealer;
   clock: Clock;
   log?: Log;
   push?: MetricsPush;
-}) {
-  const { repos, jobs, sealer, clock } = deps;
+}
 
-  function targetOf(row: MetricsSinkRow): SinkTarget {
-    const secret = row.secretSealed ? sealer.open(row.secretSealed) : null;
-    const authorization =
-      row.auth === "basic"
-        ? `Basic ${Buffer.from(`${row.username ?? ""}:${secret ?? ""}`).toString("base64")}`
-        : row.auth === "bearer" && secret
-          ? `Bearer ${secret}`
-          : null;
-    return {
-      url: row.url,
-      authorization,
-      headers: row.headersSealed ? (JSON.parse(sealer.open(row.headersSealed)) as Record<string, string>) : {},
-    };
+function targetOf(sealer: Sealer, row: MetricsSinkRow): SinkTarget {
+  const secret = row.secretSealed ? sealer.open(row.secretSealed) : null;
+  const authorization =
+    row.auth === "basic"
+      ? `Basic ${Buffer.from(`${row.username ?? ""}:${secret ?? ""}`).toString("base64")}`
+      : row.auth === "bearer" && secret
+        ? `Bearer ${secret}`
+        : null;
+  return {
+    url: row.url,
+    authorization,
+    headers: row.headersSealed ? (JSON.parse(sealer.open(row.headersSealed)) as Record<string, string>) : {},
+  };
+}
+
+/** One push, its outcome recorded for the settings page; the error (if any) comes back rather than thrown. */
+async function pushRecorded(
+  deps: MetricsExportDeps,
+  orgId: string,
+  row: MetricsSinkRow,
+  series: ExportSeries[],
+): Promise<string | null> {
+  if (!deps.push) return null;
+  let error: string | null = null;
+  try {
+    await deps.push(MetricsSink.parse(row.sink), targetOf(deps.sealer, row), series);
+  } catch (cause) {
+    error = (cause as Error).message;
   }
+  await deps.repos.metricsExport.recordDelivery(orgId, row.sink, error);
+  return error;
+}
 
-  /** One push, its outcome recorded for the settings page; the error (if any) comes back rather than thrown. */
-  async function pushRecorded(orgId: string, row: MetricsSinkRow, series: ExportSeries[]): Promise<string | null> {
-    if (!deps.push) return null;
-    let error: string | null = null;
-    try {
-      await deps.push(MetricsSink.parse(row.sink), targetOf(row), series);
-    } catch (cause) {
-      error = (cause as Error).message;
-    }
-    await repos.metricsExport.recordDelivery(orgId, row.sink, error);
-    return error;
-  }
+/** The sinks this run's plan turned on that the org has set up. */
+async function sinksOfRun(repos: Repos, orgId: string, spec: PlanSpec): Promise<MetricsSinkRow[]> {
+  const wanted = spec.export ?? {};
+  if (!wanted.prometheus && !wanted.otlp) return [];
+  return (await repos.metricsExport.listSinks(orgId)).filter((row) => wanted[MetricsSink.parse(row.sink)]);
+}
 
-  /** The sinks this run's plan turned on that the org has set up. */
-  async function sinksOfRun(orgId: string, spec: PlanSpec): Promise<MetricsSinkRow[]> {
-    const wanted = spec.export ?? {};
-    if (!wanted.prometheus && !wanted.otlp) return [];
-    return (await repos.metricsExport.listSinks(orgId)).filter((row) => wanted[MetricsSink.parse(row.sink)]);
-  }
-
-  async function pushRun(orgId: string, runId: string): Promise<void> {
-    const run = await repos.runs.get(orgId, runId);
-    if (!run) return;
-    const spec = run.spec;
-    const sinks = await sinksOfRun(orgId, spec);
-    if (sinks.length === 0) return;
-    const ended = isTerminal(RunStatus.parse(run.status));
-    if (!ended && !LIVE.includes(run.status)) return; // still queued: its start queues the first push
-    // The next push is queued first: a slow or failing sink must not stop the run's later seconds from going out.
-    if (!ended)
-      await jobs.exportRunSeries(
-        { orgId, runId },
-        EXPORT_INTERVAL_MS,
-        `tick-${Math.floor(clock.now() / EXPORT_INTERVAL_MS) + 1}`,
-      );
-    const org = await repos.orgs.getOrganization(orgId);
-    const labels: RunLabels = {
-      run_id: runId,
-      plan: run.planName,
-      scenario: spec.scenario.kind,
-      org: org?.slug ?? orgId,
-    };
-    const points = (await repos.snapshots.listSeconds(orgId, runId)).map((p) => SeriesPoint.parse(p));
-    const loadShards = (await repos.runs.listShards(orgId, runId)).filter((shard) => shard.role === "load").length;
-    const summary = run.summary ? RunSummary.parse(run.summary) : null;
-    const failures: string[] = [];
-    const readyBySink = await Promise.all(
-      sinks.map(async (sink) => {
-        const progress = await repos.metricsExport.getRunExport(orgId, runId, sink.sink);
-        return {
-          sink,
-          progress,
-          ready: settledSeconds(points, progress?.lastSecond ?? null, {
-            ended,
-            loadShards,
-            nowMs: clock.now(),
-            settleMs: SETTLE_MS,
-          }),
-        };
-      }),
+/** One push of a run's settled seconds (and, once it ended, its summary) to each of its sinks. */
+async function pushRun(deps: MetricsExportDeps, orgId: string, runId: string): Promise<void> {
+  const { repos, jobs, clock } = deps;
+  const run = await repos.runs.get(orgId, runId);
+  if (!run) return;
+  const spec = run.spec;
+  const sinks = await sinksOfRun(repos, orgId, spec);
+  if (sinks.length === 0) return;
+  const ended = isTerminal(RunStatus.parse(run.status));
+  if (!ended && !LIVE.includes(run.status)) return; // still queued: its start queues the first push
+  // The next push is queued first: a slow or failing sink must not stop the run's later seconds from going out.
+  if (!ended)
+    await jobs.exportRunSeries(
+      { orgId, runId },
+      EXPORT_INTERVAL_MS,
+      `tick-${Math.floor(clock.now() / EXPORT_INTERVAL_MS) + 1}`,
     );
-    // The RTT histogram's buckets of only the seconds going out now, read once for every sink.
-    const pending = readyBySink.flatMap(({ ready }) => ready.map((p) => p.t));
-    const rttBySecond = pending.length
-      ? rttBucketsBySecond(
-          await repos.snapshots.listRttHistograms(orgId, runId, Math.min(...pending), Math.max(...pending)),
-        )
-      : new Map();
-    for (const { sink, progress, ready } of readyBySink) {
-      const { series, totals } = seriesOfSeconds(
-        ready,
-        labels,
-        { ...NO_TOTALS, ...(progress?.totals as Partial<ExportTotals> | undefined) },
-        run.startedAt?.getTime() ?? (points[0]?.t ?? 0) * 1000,
-        rttBySecond,
+  const org = await repos.orgs.getOrganization(orgId);
+  const labels: RunLabels = {
+    run_id: runId,
+    plan: run.planName,
+    scenario: spec.scenario.kind,
+    org: org?.slug ?? orgId,
+  };
+  const points = (await repos.snapshots.listSeconds(orgId, runId)).map((p) => SeriesPoint.parse(p));
+  const loadShards = (await repos.runs.listShards(orgId, runId)).filter((shard) => shard.role === "load").length;
+  const summary = run.summary ? RunSummary.parse(run.summary) : null;
+  const failures: string[] = [];
+  const readyBySink = await Promise.all(
+    sinks.map(async (sink) => {
+      const progress = await repos.metricsExport.getRunExport(orgId, runId, sink.sink);
+      return {
+        sink,
+        progress,
+        ready: settledSeconds(points, progress?.lastSecond ?? null, {
+          ended,
+          loadShards,
+          nowMs: clock.now(),
+          settleMs: SETTLE_MS,
+        }),
+      };
+    }),
+  );
+  // The RTT histogram's buckets of only the seconds going out now, read once for every sink.
+  const pending = readyBySink.flatMap(({ ready }) => ready.map((p) => p.t));
+  const rttBySecond = pending.length
+    ? rttBucketsBySecond(
+        await repos.snapshots.listRttHistograms(orgId, runId, Math.min(...pending), Math.max(...pending)),
+      )
+    : new Map();
+  for (const { sink, progress, ready } of readyBySink) {
+    const { series, totals } = seriesOfSeconds(
+      ready,
+      labels,
+      { ...NO_TOTALS, ...(progress?.totals as Partial<ExportTotals> | undefined) },
+      run.startedAt?.getTime() ?? (points[0]?.t ?? 0) * 1000,
+      rttBySecond,
+    );
+    const lastSecond = ready.at(-1)?.t ?? progress?.lastSecond ?? null;
+    const withSummary = ended && summary && !progress?.summarySent;
+    // The summary is stamped after the last second, so it never lands before a sample the sink already holds.
+    const endedAtMs = Math.max(run.endedAt?.getTime() ?? clock.now(), ((lastSecond ?? 0) + 1) * 1000);
+    const all = withSummary ? [...series, ...seriesOfSummary(summary, labels, endedAtMs)] : series;
+    if (all.length === 0) continue;
+    const error = await pushRecorded(deps, orgId, sink, all);
+    if (error) {
+      deps.log?.warn(
+        { runId, sink: sink.sink, err: error },
+        "metrics export failed; the next push retries from the same second",
       );
-      const lastSecond = ready.at(-1)?.t ?? progress?.lastSecond ?? null;
-      const withSummary = ended && summary && !progress?.summarySent;
-      // The summary is stamped after the last second, so it never lands before a sample the sink already holds.
-      const endedAtMs = Math.max(run.endedAt?.getTime() ?? clock.now(), ((lastSecond ?? 0) + 1) * 1000);
-      const all = withSummary ? [...series, ...seriesOfSummary(summary, labels, endedAtMs)] : series;
-      if (all.length === 0) continue;
-      const error = await pushRecorded(orgId, sink, all);
-      if (error) {
-        deps.log?.warn(
-          { runId, sink: sink.sink, err: error },
-          "metrics export failed; the next push retries from the same second",
-        );
-        failures.push(`${sink.sink}: ${error}`);
-        continue;
-      }
-      await repos.metricsExport.advanceRunExport(orgId, runId, sink.sink, {
-        lastSecond,
-        totals: { ...totals },
-        summarySent: Boolean(progress?.summarySent || withSummary),
-      });
+      failures.push(`${sink.sink}: ${error}`);
+      continue;
     }
-    // A live run's next tick retries; an ended run has no next tick, so its job fails and the queue retries it.
-    if (ended && failures.length > 0) throw new Error(`metrics export of run ${runId} failed: ${failures.join("; ")}`);
+    await repos.metricsExport.advanceRunExport(orgId, runId, sink.sink, {
+      lastSecond,
+      totals: { ...totals },
+      summarySent: Boolean(progress?.summarySent || withSummary),
+    });
   }
+  // A live run's next tick retries; an ended run has no next tick, so its job fails and the queue retries it.
+  if (ended && failures.length > 0) throw new Error(`metrics export of run ${runId} failed: ${failures.join("; ")}`);
+}
 
+/** The org's sinks as the settings page shows and changes them; the secrets sealed and write-only. */
+function createSinkSettings(deps: MetricsExportDeps) {
+  const { repos, jobs, sealer } = deps;
   return {
     async settings(actor: Actor): Promise<MetricsExportSettings> {
       authorize(actor, "settings.read");
@@ -254,13 +257,19 @@ export function createMetricsExportService(deps: {
       await jobs.testMetricsExport({ orgId: actor.orgId, sink });
       return toSinkView(row);
     },
+  };
+}
 
+/** The workers' steps: the test push, a run's first push at its start, the rest at its end, each push. */
+function createRunExports(deps: MetricsExportDeps) {
+  const { repos, jobs, clock } = deps;
+  return {
     /** Workers: the test push (`throng_export_test` = 1, labelled with the org). */
     async test(orgId: string, sink: MetricsSink): Promise<void> {
       const row = await repos.metricsExport.getSink(orgId, sink);
       if (!row) return;
       const org = await repos.orgs.getOrganization(orgId);
-      await pushRecorded(orgId, row, [
+      await pushRecorded(deps, orgId, row, [
         {
           name: "throng_export_test",
           kind: "gauge",
@@ -275,7 +284,7 @@ export function createMetricsExportService(deps: {
     async runStarted(orgId: string, runId: string): Promise<void> {
       const run = await repos.runs.get(orgId, runId);
       if (!run || !LIVE.includes(run.status)) return;
-      if ((await sinksOfRun(orgId, run.spec)).length > 0)
+      if ((await sinksOfRun(repos, orgId, run.spec)).length > 0)
         await jobs.exportRunSeries({ orgId, runId }, EXPORT_INTERVAL_MS, "start");
     },
 
@@ -285,17 +294,26 @@ export function createMetricsExportService(deps: {
      */
     async runEnded(orgId: string, runId: string): Promise<void> {
       const run = await repos.runs.get(orgId, runId);
-      if (run && (await sinksOfRun(orgId, run.spec)).length > 0)
+      if (run && (await sinksOfRun(repos, orgId, run.spec)).length > 0)
         await jobs.exportRunSeries({ orgId, runId }, 0, `end-${clock.now()}`);
       for (const queuedId of await repos.runs.listQueuedIds(orgId)) {
         const queued = await repos.runs.get(orgId, queuedId);
-        if (queued && (await sinksOfRun(orgId, queued.spec)).length > 0)
+        if (queued && (await sinksOfRun(repos, orgId, queued.spec)).length > 0)
           await jobs.exportRunSeries({ orgId, runId: queuedId }, EXPORT_INTERVAL_MS, `start-after-${runId}`);
       }
     },
 
     /** Workers: one push of a run's series to each of its sinks. */
-    pushRun,
+    pushRun: (orgId: string, runId: string): Promise<void> => pushRun(deps, orgId, runId),
   };
+}
+
+/**
+ * Run series out to the org's own Prometheus (remote write) and OTLP endpoints: the settings (credentials sealed
+ * at rest, shown only as set or not), and the workers' steps: a live run's settled seconds every few seconds, the
+ * rest and the summary when it ends. Progress is a watermark per run and sink, so a step may run twice.
+ */
+export function createMetricsExportService(deps: MetricsExportDeps) {
+  return { ...createSinkSettings(deps), ...createRunExports(deps) };
 }
 export type MetricsExportService = ReturnType<typeof createMetricsExportService>;

@@ -132,154 +132,147 @@ function providerView(config: SsoConfig, samlMetadata: SamlMetadataReader, row: 
   };
 }
 
-/**
- * The Single sign-on settings: email domains proven by DNS, identity providers (their secrets sealed, never
- * answered back) and "Require SSO". Admins and owners change them; every change is audit-logged.
- */
-// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a factory of short methods over one set of dependencies; its length is the count of methods, not one long procedure.
-export function createSsoSettings(deps: SsoSettingsDeps) {
-  const { sso, audit, sealer, clock, config } = deps;
-  const view = (row: SsoProviderRow) => providerView(config, deps.samlMetadata, row);
+/** The org's provider `providerId`; not_found when it has none. */
+async function provider(sso: SsoRepo, actor: Actor, providerId: string): Promise<SsoProviderRow> {
+  const row = await sso.getProvider(actor.orgId, providerId);
+  if (!row) throw new ThrongError("not_found", `No identity provider ${providerId} in this organisation`);
+  return row;
+}
 
-  async function provider(actor: Actor, providerId: string): Promise<SsoProviderRow> {
-    const row = await sso.getProvider(actor.orgId, providerId);
-    if (!row) throw new ThrongError("not_found", `No identity provider ${providerId} in this organisation`);
-    return row;
-  }
+/** Each domain must be claimed by the org and signed in through no other of its providers. */
+async function checkDomains(sso: SsoRepo, actor: Actor, domains: string[], providerId: string | null): Promise<void> {
+  const claimed = new Set((await sso.listDomains(actor.orgId)).map((d) => d.domain));
+  const others = (await sso.listProviders(actor.orgId)).filter((p) => p.providerId !== providerId);
+  const fields = domains.flatMap((domain, i) => {
+    if (!claimed.has(domain))
+      return [
+        { path: `domains.${i}`, message: `add ${domain} under Domains first (and verify it), then name it here` },
+      ];
+    const taken = others.find((p) => p.domains.includes(domain));
+    return taken
+      ? [{ path: `domains.${i}`, message: `${domain} already signs in through ${taken.name}: remove it there first` }]
+      : [];
+  });
+  if (fields.length)
+    throw new ThrongError(
+      "validation_failed",
+      `Invalid identity provider: ${fields.map((f) => `${f.path}: ${f.message}`).join("; ")}`,
+      fields,
+    );
+}
 
-  /** Each domain must be claimed by the org and signed in through no other of its providers. */
-  async function checkDomains(actor: Actor, domains: string[], providerId: string | null): Promise<void> {
-    const claimed = new Set((await sso.listDomains(actor.orgId)).map((d) => d.domain));
-    const others = (await sso.listProviders(actor.orgId)).filter((p) => p.providerId !== providerId);
-    const fields = domains.flatMap((domain, i) => {
-      if (!claimed.has(domain))
-        return [
-          { path: `domains.${i}`, message: `add ${domain} under Domains first (and verify it), then name it here` },
-        ];
-      const taken = others.find((p) => p.domains.includes(domain));
-      return taken
-        ? [{ path: `domains.${i}`, message: `${domain} already signs in through ${taken.name}: remove it there first` }]
-        : [];
-    });
-    if (fields.length)
-      throw new ThrongError(
-        "validation_failed",
-        `Invalid identity provider: ${fields.map((f) => `${f.path}: ${f.message}`).join("; ")}`,
-        fields,
-      );
-  }
-
-  async function oidcWrite(body: PutOidcProvider, current: SsoProviderRow | null): Promise<SsoProviderWrite> {
-    const kept = current?.oidcConfig ? storedOidcSecret(current.oidcConfig) : null;
-    if (!body.clientSecret && !kept)
-      throw new ThrongError("validation_failed", "Invalid identity provider: clientSecret: paste the client secret", [
-        { path: "clientSecret", message: "paste the client secret" },
-      ]);
-    const endpoints = await deps.discoverOidc(body.issuer);
-    const sealedClientSecret = body.clientSecret ? sealSecret(sealer, body.clientSecret) : kept!;
-    return {
-      ...mapping(body),
-      issuer: endpoints.issuer,
-      metadataUrl: null,
-      samlConfig: null,
-      oidcConfig: oidcPluginConfig({
-        endpoints,
-        clientId: body.clientId,
-        sealedClientSecret,
-        scopes: body.scopes,
-        roleClaim: body.roleClaim,
-      }),
-    };
-  }
-
-  async function samlWrite(
-    body: PutSamlProvider,
-    providerId: string,
-    current: SsoProviderRow | null,
-  ): Promise<SsoProviderWrite> {
-    const xml = body.metadataXml?.trim() || (body.metadataUrl ? await deps.samlMetadata.fetch(body.metadataUrl) : null);
-    if (!xml)
-      throw new ThrongError(
-        "validation_failed",
-        "Invalid identity provider: metadataUrl: give the IdP's metadata URL or paste its metadata XML",
-        [{ path: "metadataUrl", message: "give the IdP's metadata URL or paste its metadata XML" }],
-      );
-    const metadata = deps.samlMetadata.read(xml);
-    if (metadata.certificates.length === 0) {
-      throw new ThrongError(
-        "validation_failed",
-        "Invalid identity provider: metadataXml: the metadata names no signing certificate, and Throng accepts only signed assertions",
-        [
-          {
-            path: "metadataXml",
-            message: "the metadata names no signing certificate, and Throng accepts only signed assertions",
-          },
-        ],
-      );
-    }
-    if (body.spPrivateKey && !body.spCertificate)
-      throw new ThrongError(
-        "validation_failed",
-        "Invalid identity provider: spCertificate: give the certificate of the private key too",
-        [{ path: "spCertificate", message: "give the certificate of the private key too" }],
-      );
-    const kept = current?.samlConfig ? storedSamlKey(current.samlConfig) : null;
-    const sealedSpPrivateKey = body.spPrivateKey ? sealSecret(sealer, body.spPrivateKey) : (kept?.key ?? null);
-    const spEntityId = serviceProviderDetails(config, providerId, "saml").entityId!;
-    return {
-      ...mapping(body),
-      issuer: metadata.entityId,
-      metadataUrl: body.metadataXml?.trim() ? null : (body.metadataUrl ?? null),
-      oidcConfig: null,
-      samlConfig: samlPluginConfig({
-        spEntityId,
-        metadataXml: xml,
-        metadata,
-        sealedSpPrivateKey,
-        spCertificate: body.spCertificate ?? kept?.certificate ?? null,
-        roleClaim: body.roleClaim,
-      }),
-    };
-  }
-
-  function mapping(body: PutSsoProvider) {
-    return {
-      name: body.name,
-      domains: [...new Set(body.domains)],
-      roleClaim: body.roleClaim,
-      roleRules: body.roleRules,
-      defaultRole: body.defaultRole,
-    };
-  }
-
-  async function write(
-    actor: Actor,
-    body: PutSsoProvider,
-    providerId: string,
-    current: SsoProviderRow | null,
-  ): Promise<SsoProviderWrite> {
-    authorize(actor, "settings.manage");
-    if (current && (current.oidcConfig ? "oidc" : "saml") !== body.protocol)
-      throw new ThrongError(
-        "conflict",
-        `${current.name} is ${current.oidcConfig ? "an OIDC" : "a SAML"} provider: add a new provider for ${body.protocol.toUpperCase()} instead`,
-      );
-    await checkDomains(actor, body.domains, current ? providerId : null);
-    return body.protocol === "oidc" ? oidcWrite(body, current) : samlWrite(body, providerId, current);
-  }
-
+/** What an OIDC provider's settings store: the issuer's endpoints as discovered, its client secret sealed. */
+async function oidcWrite(
+  deps: SsoSettingsDeps,
+  body: PutOidcProvider,
+  current: SsoProviderRow | null,
+): Promise<SsoProviderWrite> {
+  const kept = current?.oidcConfig ? storedOidcSecret(current.oidcConfig) : null;
+  if (!body.clientSecret && !kept)
+    throw new ThrongError("validation_failed", "Invalid identity provider: clientSecret: paste the client secret", [
+      { path: "clientSecret", message: "paste the client secret" },
+    ]);
+  const endpoints = await deps.discoverOidc(body.issuer);
+  const sealedClientSecret = body.clientSecret ? sealSecret(deps.sealer, body.clientSecret) : kept!;
   return {
-    async settings(actor: Actor): Promise<SsoSettings> {
-      authorize(actor, "settings.read");
-      return {
-        requireSso: await sso.requiresSso(actor.orgId),
-        domains: (await sso.listDomains(actor.orgId)).map(domainView),
-        providers: (await sso.listProviders(actor.orgId)).map(view),
-        ssoSessionHours: config.ssoSessionHours,
-        passwordSessionDays: config.passwordSessionDays,
-      };
-    },
+    ...mapping(body),
+    issuer: endpoints.issuer,
+    metadataUrl: null,
+    samlConfig: null,
+    oidcConfig: oidcPluginConfig({
+      endpoints,
+      clientId: body.clientId,
+      sealedClientSecret,
+      scopes: body.scopes,
+      roleClaim: body.roleClaim,
+    }),
+  };
+}
 
+/** What a SAML provider's settings store: the IdP's metadata (fetched or pasted) and the SP's key sealed. */
+async function samlWrite(
+  deps: SsoSettingsDeps,
+  body: PutSamlProvider,
+  providerId: string,
+  current: SsoProviderRow | null,
+): Promise<SsoProviderWrite> {
+  const xml = body.metadataXml?.trim() || (body.metadataUrl ? await deps.samlMetadata.fetch(body.metadataUrl) : null);
+  if (!xml)
+    throw new ThrongError(
+      "validation_failed",
+      "Invalid identity provider: metadataUrl: give the IdP's metadata URL or paste its metadata XML",
+      [{ path: "metadataUrl", message: "give the IdP's metadata URL or paste its metadata XML" }],
+    );
+  const metadata = deps.samlMetadata.read(xml);
+  if (metadata.certificates.length === 0) {
+    throw new ThrongError(
+      "validation_failed",
+      "Invalid identity provider: metadataXml: the metadata names no signing certificate, and Throng accepts only signed assertions",
+      [
+        {
+          path: "metadataXml",
+          message: "the metadata names no signing certificate, and Throng accepts only signed assertions",
+        },
+      ],
+    );
+  }
+  if (body.spPrivateKey && !body.spCertificate)
+    throw new ThrongError(
+      "validation_failed",
+      "Invalid identity provider: spCertificate: give the certificate of the private key too",
+      [{ path: "spCertificate", message: "give the certificate of the private key too" }],
+    );
+  const kept = current?.samlConfig ? storedSamlKey(current.samlConfig) : null;
+  const sealedSpPrivateKey = body.spPrivateKey ? sealSecret(deps.sealer, body.spPrivateKey) : (kept?.key ?? null);
+  const spEntityId = serviceProviderDetails(deps.config, providerId, "saml").entityId!;
+  return {
+    ...mapping(body),
+    issuer: metadata.entityId,
+    metadataUrl: body.metadataXml?.trim() ? null : (body.metadataUrl ?? null),
+    oidcConfig: null,
+    samlConfig: samlPluginConfig({
+      spEntityId,
+      metadataXml: xml,
+      metadata,
+      sealedSpPrivateKey,
+      spCertificate: body.spCertificate ?? kept?.certificate ?? null,
+      roleClaim: body.roleClaim,
+    }),
+  };
+}
+
+function mapping(body: PutSsoProvider) {
+  return {
+    name: body.name,
+    domains: [...new Set(body.domains)],
+    roleClaim: body.roleClaim,
+    roleRules: body.roleRules,
+    defaultRole: body.defaultRole,
+  };
+}
+
+/** A provider's settings as stored, checked: the caller may, the protocol is the one it had, its domains are free. */
+async function providerWrite(
+  deps: SsoSettingsDeps,
+  actor: Actor,
+  body: PutSsoProvider,
+  providerId: string,
+  current: SsoProviderRow | null,
+): Promise<SsoProviderWrite> {
+  authorize(actor, "settings.manage");
+  if (current && (current.oidcConfig ? "oidc" : "saml") !== body.protocol)
+    throw new ThrongError(
+      "conflict",
+      `${current.name} is ${current.oidcConfig ? "an OIDC" : "a SAML"} provider: add a new provider for ${body.protocol.toUpperCase()} instead`,
+    );
+  await checkDomains(deps.sso, actor, body.domains, current ? providerId : null);
+  return body.protocol === "oidc" ? oidcWrite(deps, body, current) : samlWrite(deps, body, providerId, current);
+}
+
+/** The org's email domains: claimed, proven by a DNS TXT record, removed once no provider signs them in. */
+function createSsoDomainSettings(deps: SsoSettingsDeps) {
+  const { sso, audit, clock } = deps;
+  return {
     async addDomain(actor: Actor, input: AddSsoDomain): Promise<SsoDomainView> {
       authorize(actor, "settings.manage");
       const { domain } = input;
@@ -325,10 +318,17 @@ export function createSsoSettings(deps: SsoSettingsDeps) {
         throw new ThrongError("not_found", `${domain} is not one of this organisation's domains`);
       await audit.record(actor.orgId, actor.label, "sso.domain-removed", domain);
     },
+  };
+}
 
+/** The org's identity providers: added, changed, removed, turned off and on; their secrets sealed. */
+function createSsoProviderSettings(deps: SsoSettingsDeps) {
+  const { sso, audit, config } = deps;
+  const view = (row: SsoProviderRow) => providerView(config, deps.samlMetadata, row);
+  return {
     async addProvider(actor: Actor, input: PutSsoProvider): Promise<SsoProviderView> {
       const providerId = `sso-${randomBytes(5).toString("hex")}`;
-      const fields = await write(actor, input, providerId, null);
+      const fields = await providerWrite(deps, actor, input, providerId, null);
       await sso.insertProvider(actor.orgId, providerId, fields, actor.label, actor.userId);
       await audit.record(actor.orgId, actor.label, "sso.provider-added", fields.name, {
         provider: providerId,
@@ -341,8 +341,8 @@ export function createSsoSettings(deps: SsoSettingsDeps) {
 
     async changeProvider(actor: Actor, providerId: string, input: PutSsoProvider): Promise<SsoProviderView> {
       authorize(actor, "settings.manage");
-      const current = await provider(actor, providerId);
-      const fields = await write(actor, input, providerId, current);
+      const current = await provider(sso, actor, providerId);
+      const fields = await providerWrite(deps, actor, input, providerId, current);
       await sso.updateProvider(actor.orgId, providerId, fields);
       const secretReplaced =
         (input as { clientSecret?: unknown; spPrivateKey?: unknown }).clientSecret !== undefined ||
@@ -358,7 +358,7 @@ export function createSsoSettings(deps: SsoSettingsDeps) {
 
     async removeProvider(actor: Actor, providerId: string): Promise<void> {
       authorize(actor, "settings.manage");
-      const current = await provider(actor, providerId);
+      const current = await provider(sso, actor, providerId);
       await sso.deleteProvider(actor.orgId, providerId);
       await audit.record(actor.orgId, actor.label, "sso.provider-removed", current.name, { provider: providerId });
     },
@@ -374,7 +374,7 @@ export function createSsoSettings(deps: SsoSettingsDeps) {
     ): Promise<{ enabled: boolean }> {
       authorize(actor, "settings.manage");
       const { enabled } = input;
-      const current = await provider(actor, providerId);
+      const current = await provider(sso, actor, providerId);
       if (!enabled && (await sso.requiresSso(actor.orgId))) {
         const othersActive = (await sso.listProviders(actor.orgId)).some(
           (p) => p.providerId !== providerId && p.enabled && p.domainVerified,
@@ -396,6 +396,30 @@ export function createSsoSettings(deps: SsoSettingsDeps) {
       );
       return { enabled };
     },
+  };
+}
+
+/**
+ * The Single sign-on settings: email domains proven by DNS, identity providers (their secrets sealed, never
+ * answered back) and "Require SSO". Admins and owners change them; every change is audit-logged.
+ */
+export function createSsoSettings(deps: SsoSettingsDeps) {
+  const { sso, audit, config } = deps;
+  const view = (row: SsoProviderRow) => providerView(config, deps.samlMetadata, row);
+  return {
+    async settings(actor: Actor): Promise<SsoSettings> {
+      authorize(actor, "settings.read");
+      return {
+        requireSso: await sso.requiresSso(actor.orgId),
+        domains: (await sso.listDomains(actor.orgId)).map(domainView),
+        providers: (await sso.listProviders(actor.orgId)).map(view),
+        ssoSessionHours: config.ssoSessionHours,
+        passwordSessionDays: config.passwordSessionDays,
+      };
+    },
+
+    ...createSsoDomainSettings(deps),
+    ...createSsoProviderSettings(deps),
 
     /** Requiring SSO needs a provider that can sign people in, so nobody but the owners is locked out. */
     async setRequirement(actor: Actor, input: PutSsoRequirement): Promise<{ requireSso: boolean }> {

@@ -1,0 +1,108 @@
+import { z } from "zod";
+import { IdParams, TokenParams } from "@throng/protocol/api";
+import {
+  AcceptInvitation,
+  CreateInvitation,
+  InvitationCreated,
+  InvitationPreview,
+  InvitationView,
+} from "@throng/protocol/orgs";
+import type { ApiDeps } from "../services";
+import { requestBody, type ZodFastify } from "../http/route-schema";
+import { browserOnly } from "./browser-only";
+
+/** Invitations to an organisation: made, listed and revoked by its managers, previewed and accepted by the invited. */
+export async function invitationRoutes(app: ZodFastify, deps: ApiDeps) {
+  const { resolveIdentity, orgs } = deps;
+
+  app.post(
+    "/api/invitations",
+    {
+      schema: {
+        body: requestBody(CreateInvitation, "invitation", { optional: true }),
+        response: { 201: InvitationCreated },
+      },
+      config: {
+        doc: {
+          summary: "Create an invitation link (shown once)",
+          access: "user",
+          answers: [201],
+          permission: "member.manage",
+        },
+      },
+    },
+    async (request, reply) => {
+      const { actor } = await resolveIdentity(request);
+      return reply.status(201).send(await orgs.createInvitation(actor, request.body));
+    },
+  );
+
+  app.get(
+    "/api/invitations",
+    {
+      schema: { response: { 200: z.object({ invitations: z.array(InvitationView) }) } },
+      config: {
+        doc: {
+          summary: "Pending invitations",
+          access: "user",
+          permission: "member.manage",
+        },
+      },
+    },
+    async (request) => {
+      const { actor } = await resolveIdentity(request);
+      return { invitations: await orgs.invitations(actor) };
+    },
+  );
+
+  app.delete(
+    "/api/invitations/:id",
+    {
+      schema: { params: IdParams },
+      config: {
+        doc: { summary: "Revoke a pending invitation", access: "user", answers: [204], permission: "member.manage" },
+      },
+    },
+    async (request, reply) => {
+      const { actor } = await resolveIdentity(request);
+      await orgs.revokeInvitation(actor, request.params.id);
+      return reply.status(204).send();
+    },
+  );
+
+  app.get(
+    "/api/invitations/preview/:token",
+    {
+      schema: { params: TokenParams, response: { 200: InvitationPreview } },
+      config: {
+        doc: {
+          summary: "Which organisation and role an invitation link is for",
+          access: "public",
+        },
+      },
+    },
+    async (request) => {
+      return orgs.previewInvitation(request.params.token);
+    },
+  );
+
+  app.post(
+    "/api/invitations/accept",
+    {
+      schema: { body: requestBody(AcceptInvitation, "invitation"), response: { 200: z.object({ orgId: z.string() }) } },
+      config: {
+        doc: {
+          summary: "Join the organisation of an invitation link",
+          access: "signed-in",
+          errors: [404, 409],
+        },
+      },
+    },
+    async (request) => {
+      const { user, sessionId } = await browserOnly(resolveIdentity, request);
+      const { orgId } = await orgs.acceptInvitation(user, request.body);
+      await orgs.switchOrg(user.id, sessionId, orgId);
+      return { orgId };
+    },
+  );
+}

@@ -1,0 +1,137 @@
+import { z } from "zod";
+import { IdParams, TokenParams } from "@throng/protocol/api";
+import { RunReport } from "@throng/protocol/run";
+import { RunRangeQuery, RunRangeSummary } from "@throng/protocol/run-range";
+import { DistributionQuery, LatencyDistribution } from "@throng/protocol/latency-distribution";
+import { CreateShareLink, ReportPdfQuery, ShareLinkCreated, ShareLinkView } from "@throng/protocol/report";
+import { createCallerLimits } from "../http/rate-limit";
+import { sendReportPdf } from "../pdf/report-pdf-reply";
+import type { ApiDeps } from "../services";
+import { requestBody, type ZodFastify } from "../http/route-schema";
+
+/** Share links to a run's report, and the shared report as the public reads it without signing in. */
+export async function shareLinkRoutes(app: ZodFastify, deps: ApiDeps) {
+  const { resolveIdentity, reports } = deps;
+  const limitCaller = createCallerLimits(deps);
+
+  app.post(
+    "/api/runs/:id/share-links",
+    {
+      schema: {
+        params: IdParams,
+        body: requestBody(CreateShareLink, "share link", { optional: true }),
+        response: { 201: ShareLinkCreated },
+      },
+      config: {
+        doc: {
+          summary: "Create a public read-only link to the report (shown once)",
+          access: "user",
+          answers: [201],
+          permission: "share.manage",
+        },
+      },
+    },
+    async (request, reply) => {
+      const { actor } = await resolveIdentity(request);
+      return reply.status(201).send(await reports.createShareLink(actor, request.params.id, request.body));
+    },
+  );
+
+  app.get(
+    "/api/runs/:id/share-links",
+    {
+      schema: { params: IdParams, response: { 200: z.object({ links: z.array(ShareLinkView) }) } },
+      config: {
+        doc: {
+          summary: "A run's share links (never their secrets)",
+          access: "user",
+          permission: "run.read",
+        },
+      },
+    },
+    async (request) => {
+      const { actor } = await resolveIdentity(request);
+      return { links: await reports.shareLinks(actor, request.params.id) };
+    },
+  );
+
+  app.delete(
+    "/api/share-links/:id",
+    {
+      schema: { params: IdParams },
+      config: { doc: { summary: "Revoke a share link", access: "user", answers: [204], permission: "share.manage" } },
+    },
+    async (request, reply) => {
+      const { actor } = await resolveIdentity(request);
+      await reports.revokeShareLink(actor, request.params.id);
+      return reply.status(204).send();
+    },
+  );
+
+  app.get(
+    "/api/public/reports/:token",
+    {
+      schema: { params: TokenParams, response: { 200: RunReport } },
+      config: { doc: { summary: "A shared report, read-only, without signing in", access: "public" } },
+    },
+    async (request) => {
+      return reports.publicReport(request.params.token);
+    },
+  );
+
+  app.get(
+    "/api/public/reports/:token/summary",
+    {
+      schema: { params: TokenParams, querystring: RunRangeQuery, response: { 200: RunRangeSummary } },
+      config: {
+        doc: {
+          summary: "A shared run's summary over a range of its seconds, without signing in",
+          access: "public",
+        },
+      },
+    },
+    async (request) => {
+      return reports.publicRangeSummary(request.params.token, request.query);
+    },
+  );
+
+  app.get(
+    "/api/public/reports/:token/distribution",
+    {
+      schema: { params: TokenParams, querystring: DistributionQuery },
+      config: {
+        doc: {
+          summary:
+            "A shared run's latency distribution and heatmap over the run or the seconds from..to, without signing in",
+          access: "public",
+          response: LatencyDistribution,
+        },
+      },
+    },
+    async (request) => {
+      return reports.publicDistribution(request.params.token, request.query);
+    },
+  );
+
+  app.get(
+    "/api/public/reports/:token/report.pdf",
+    {
+      schema: { params: TokenParams, querystring: ReportPdfQuery },
+      config: {
+        doc: {
+          summary:
+            "A shared report as PDF, without signing in (429 past the exports per minute from one address; 503 when the API has no Chromium)",
+          access: "public",
+          produces: "application/pdf",
+          errors: [429, 503, 504],
+        },
+      },
+    },
+    async (request, reply) => {
+      const { report, distributions } = await reports.publicPrintedReport(request.params.token);
+      const reader = request.query;
+      await limitCaller(`address:${request.ip}`, reply, "export");
+      return sendReportPdf(reply, deps.pdf, report, { locale: reader.locale, timeZone: reader.tz }, distributions);
+    },
+  );
+}
