@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENT_GATEWAY_PATH } from "@throng/protocol/agent";
 import { encodeValues } from "@throng/core/metrics/histogram";
-import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
 import { createRunQueue } from "@throng/runtime/jobs";
 import { createRedis } from "@throng/runtime/redis";
 import { connectTestAgent, helloWith } from "../apps/api/src/testing/test-agent";
@@ -12,6 +11,7 @@ import { waitUntil } from "../infra/local/wait";
 import { signUp } from "./fault/support/api-client";
 import { startApi, startWorkers, type ServerEnv } from "./fault/support/processes";
 import { parsePrometheusText, sampleValue, type PromSample } from "./support/prometheus-text";
+import { freshServerEnv } from "./support/server-env";
 
 // GET /metrics on a real api and a real workers process (main.ts: env parsing, the queue wiring, the workers' server).
 const token = randomBytes(24).toString("base64url");
@@ -21,15 +21,7 @@ let workersUrl: string;
 let env: ServerEnv;
 
 beforeAll(async () => {
-  const database = await createTestDatabase();
-  cleanups.push(() => database.drop());
-  env = {
-    databaseUrl: database.url,
-    redisUrl: process.env.REDIS_URL!,
-    queuePrefix: uniquePrefix(),
-    authSecret: randomBytes(32).toString("base64url"),
-    heartbeatMs: 1_000,
-  };
+  env = await freshServerEnv(cleanups, { heartbeatMs: 1_000 });
   const apiPort = await freePort();
   const api = await startApi(env, apiPort, "api", { METRICS_TOKEN: token });
   cleanups.push(() => api.stop("SIGKILL", 1_000));

@@ -1,24 +1,15 @@
-import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RunReport } from "@throng/protocol/run";
 import { RunServerSeries } from "@throng/protocol/server-watch";
-import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
 import { spawnChild, type Child } from "../infra/local/child";
 import { freePort } from "../infra/local/ports";
 import { makeTempDir } from "../infra/local/temp-dir";
 import { waitUntil } from "../infra/local/wait";
 import { getSeries, signUp, waitForStatus, type Browser } from "./fault/support/api-client";
-import {
-  agentBin,
-  ensureAgentBuilt,
-  root,
-  startApi,
-  startTarget,
-  startWorkers,
-  type ServerEnv,
-} from "./fault/support/processes";
+import { agentBin, ensureAgentBuilt, root, startApi, startTarget, startWorkers } from "./fault/support/processes";
+import { freshServerEnv } from "./support/server-env";
 
 /**
  * agent/PROTOCOL.md §11, end to end with real processes: API, workers, the reference target, a load agent
@@ -50,14 +41,7 @@ beforeAll(async () => {
   await ensureAgentBuilt();
   const dir = await makeTempDir("throng-watch-");
   cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
-  const database = await createTestDatabase();
-  cleanups.push(() => database.drop());
-  const env: ServerEnv = {
-    databaseUrl: database.url,
-    redisUrl: process.env.REDIS_URL!,
-    queuePrefix: uniquePrefix(),
-    authSecret: randomBytes(32).toString("base64url"),
-  };
+  const env = await freshServerEnv(cleanups);
   const apiPort = await freePort();
   const api = await startApi(env, apiPort);
   cleanups.push(() => api.stop("SIGKILL", 1_000));

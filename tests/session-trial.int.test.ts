@@ -1,9 +1,7 @@
-import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
 import { AGENT_GATEWAY_PATH } from "@throng/protocol/agent";
 import { ErrorBody } from "@throng/protocol/errors";
 import { TrialView } from "@throng/protocol/session-trial";
@@ -14,7 +12,8 @@ import { freePort } from "../infra/local/ports";
 import { makeTempDir } from "../infra/local/temp-dir";
 import { waitUntil } from "../infra/local/wait";
 import { signUp, type Browser } from "./fault/support/api-client";
-import { agentBin, ensureAgentBuilt, root, startApi, WEB_ORIGIN, type ServerEnv } from "./fault/support/processes";
+import { agentBin, ensureAgentBuilt, root, startApi, WEB_ORIGIN } from "./fault/support/processes";
+import { freshServerEnv } from "./support/server-env";
 
 /**
  * "Try it" (agent/PROTOCOL.md §13) end to end with real processes: two API instances on one database and Redis, a
@@ -60,15 +59,7 @@ beforeAll(async () => {
   await ensureAgentBuilt();
   dir = await makeTempDir("throng-trial-");
   cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
-  const database = await createTestDatabase();
-  cleanups.push(() => database.drop());
-  const env: ServerEnv = {
-    databaseUrl: database.url,
-    redisUrl: process.env.REDIS_URL!,
-    queuePrefix: uniquePrefix(),
-    authSecret: randomBytes(32).toString("base64url"),
-    heartbeatMs: 1_000,
-  };
+  const env = await freshServerEnv(cleanups, { heartbeatMs: 1_000 });
   for (const name of ["api-0", "api-1"]) {
     const port = await freePort();
     const api = await startApi(env, port, name);

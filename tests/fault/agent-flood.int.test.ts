@@ -1,16 +1,15 @@
-import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENT_GATEWAY_PATH } from "@throng/protocol/agent";
-import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
 import { spawnChild, type Child } from "../../infra/local/child";
 import { freePort } from "../../infra/local/ports";
 import { makeTempDir } from "../../infra/local/temp-dir";
 import { waitUntil } from "../../infra/local/wait";
 import { signUp, waitForAgents, type Browser } from "./support/api-client";
 import { dialSilent, flood, held, openFiles, refusedWith, socketsOnPort } from "./support/flood";
-import { agentBin, ensureAgentBuilt, killHard, root, startApi, type ServerEnv } from "./support/processes";
+import { agentBin, ensureAgentBuilt, killHard, root, startApi } from "./support/processes";
+import { freshServerEnv } from "../support/server-env";
 
 // Caps set low through env (docs/fault-tests.md, "Connection flood"); hello time-outs long, so the flood is held
 // until the test closes it. Flooders dial from loopback aliases, the real agent from 127.0.0.1.
@@ -35,14 +34,7 @@ beforeAll(async () => {
   await ensureAgentBuilt();
   dir = await makeTempDir("throng-flood-");
   cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
-  const database = await createTestDatabase();
-  cleanups.push(() => database.drop());
-  const env: ServerEnv = {
-    databaseUrl: database.url,
-    redisUrl: process.env.REDIS_URL!,
-    queuePrefix: uniquePrefix(),
-    authSecret: randomBytes(32).toString("base64url"),
-  };
+  const env = await freshServerEnv(cleanups);
   port = await freePort();
   url = `http://127.0.0.1:${port}`;
   api = await startApi(env, port, "api", caps);

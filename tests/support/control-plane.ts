@@ -1,12 +1,11 @@
-import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
 import { spawnChild, type Child } from "../../infra/local/child";
 import { freePort } from "../../infra/local/ports";
-import { agentBin, ensureAgentBuilt, root, startApi, startWorkers, type ServerEnv } from "../fault/support/processes";
+import { agentBin, ensureAgentBuilt, root, startApi, startWorkers } from "../fault/support/processes";
 import { waitUntil } from "../../infra/local/wait";
 import { signUp, waitForAgents, type Browser } from "../fault/support/api-client";
+import { freshServerEnv } from "./server-env";
 
 export interface ControlPlane {
   apiUrl: string;
@@ -24,15 +23,7 @@ export async function startControlPlane(
   cleanups: (() => Promise<unknown>)[],
   tails: (() => string)[],
 ): Promise<ControlPlane> {
-  const database = await createTestDatabase();
-  cleanups.push(() => database.drop());
-  const env: ServerEnv = {
-    databaseUrl: database.url,
-    redisUrl: process.env.REDIS_URL!,
-    queuePrefix: uniquePrefix(),
-    authSecret: randomBytes(32).toString("base64url"),
-    heartbeatMs: 1_000,
-  };
+  const env = await freshServerEnv(cleanups, { heartbeatMs: 1_000 });
   const apiPort = await freePort();
   const api = await startApi(env, apiPort);
   cleanups.push(() => api.stop("SIGKILL", 1_000));
@@ -42,7 +33,7 @@ export async function startControlPlane(
     () => `api:\n${api.tail()}`,
     () => `workers:\n${workers.tail()}`,
   );
-  return { apiUrl: `http://127.0.0.1:${apiPort}`, databaseUrl: database.url, api, workers };
+  return { apiUrl: `http://127.0.0.1:${apiPort}`, databaseUrl: env.databaseUrl, api, workers };
 }
 
 /** One agent (from source) enrolled with a new token into `browser`'s org, its credential in `dir`; resolves once it is online. */

@@ -1,14 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import pino from "pino";
-import type { Redis } from "ioredis";
-import { createDb, type Db } from "@throng/db/client";
-import { createRepos, type Repos } from "@throng/db/repos";
-import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
-import { createRunQueue } from "@throng/runtime/jobs";
-import { createRedis } from "@throng/runtime/redis";
-import { composeWorkers } from "./compose";
 import { PlanSpec } from "@throng/protocol/plan";
+import { seedOrg } from "@throng/core/db-seed.test-support";
+import { startWorkersBed, type WorkersBed } from "./workers-bed.test-support";
 
 /**
  * Notifications from the workers (issue 18): when a run ends, each channel that wants it gets one real HTTP POST on
@@ -27,12 +21,7 @@ interface Received {
   contentType: string | undefined;
 }
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let db: Db;
-let repos: Repos;
-let connections: Redis[];
-let runQueue: ReturnType<typeof createRunQueue>;
-let workers: ReturnType<typeof composeWorkers>;
+let bed: WorkersBed;
 let server: Server;
 let endpoint = "";
 const received: Received[] = [];
@@ -54,43 +43,18 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   endpoint = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  database = await createTestDatabase();
-  db = createDb(database.url, { max: 5 });
-  repos = createRepos(db);
-  const url = process.env.REDIS_URL!;
-  connections = [createRedis(url, "n-bus"), createRedis(url, "n-worker"), createRedis(url, "n-queue")];
-  const prefix = uniquePrefix();
   // Short waits between retries here; the shipped queue waits 2 s, then doubles.
-  runQueue = createRunQueue(connections[2]!, prefix, { notifyBackoffMs: 50 });
-  workers = composeWorkers({
-    db,
-    redis: connections[0]!,
-    workerRedis: connections[1]!,
-    jobs: runQueue.jobs,
-    log: pino({ level: "silent" }),
-    prefix,
-    concurrency: 2,
-    heartbeatIntervalMs: 60_000,
-    orchestration: { startDelayMs: 50, finishGraceMs: 200, agentLostGraceMs: 300 },
-    dashboardUrl: "http://dash.example",
-  });
+  bed = await startWorkersBed({ redisName: "n", notifyBackoffMs: 50, dashboardUrl: "http://dash.example" });
 });
 afterAll(async () => {
-  await workers?.worker.close();
-  await runQueue?.queue.close();
-  for (const c of connections ?? []) c.disconnect();
-  await db?.destroy();
-  await database?.drop();
+  await bed?.stop();
   await new Promise((resolve) => server?.close(resolve));
 });
 
 /** An org with a run that has already failed (the end a notification reports). */
 async function seedFailedRun() {
-  const orgId = crypto.randomUUID();
-  await db
-    .insertInto("organization")
-    .values({ id: orgId, name: "o", slug: orgId, logo: null, createdAt: new Date(), metadata: null })
-    .execute();
+  const { repos } = bed;
+  const orgId = await seedOrg(bed.db);
   const planId = crypto.randomUUID();
   await repos.plans.insert(orgId, { id: planId, name: spec.name, spec: PlanSpec.parse(spec) });
   const runId = crypto.randomUUID();
@@ -104,7 +68,7 @@ async function seedFailedRun() {
 }
 
 async function channel(orgId: string, kind: "webhook" | "slack", path: string, events: string[]) {
-  return repos.notifications.insertChannel(orgId, {
+  return bed.repos.notifications.insertChannel(orgId, {
     id: crypto.randomUUID(),
     kind,
     name: `${kind} ${path}`,
@@ -115,12 +79,12 @@ async function channel(orgId: string, kind: "webhook" | "slack", path: string, e
 
 /** The org's delivery log once it holds `count` rows all `status` ("settled": none pending). */
 async function deliveries(orgId: string, count: number, status: "delivered" | "settled") {
-  let rows = await repos.notifications.listDeliveries(orgId);
+  let rows = await bed.repos.notifications.listDeliveries(orgId);
   // Bounded: 150 looks, 100 ms apart.
   const done = (row: { status: string }) => (status === "settled" ? row.status !== "pending" : row.status === status);
   for (let i = 0; i < 150 && !(rows.length === count && rows.every(done)); i++) {
     await new Promise((resolve) => setTimeout(resolve, 100));
-    rows = await repos.notifications.listDeliveries(orgId);
+    rows = await bed.repos.notifications.listDeliveries(orgId);
   }
   return rows;
 }
@@ -131,8 +95,8 @@ describe("run notifications, delivered by the workers over real HTTP on loopback
     await channel(orgId, "webhook", `/hook-${runId}`, ["failed"]);
     await channel(orgId, "slack", `/slack-${runId}`, ["finished"]);
     // Closing twice (a repeated job) must not notify twice.
-    await runQueue.jobs.finishRun({ orgId, runId }, 0, "planned-end");
-    await runQueue.jobs.finishRun({ orgId, runId }, 0, "all-shards-done");
+    await bed.runQueue.jobs.finishRun({ orgId, runId }, 0, "planned-end");
+    await bed.runQueue.jobs.finishRun({ orgId, runId }, 0, "all-shards-done");
 
     const rows = await deliveries(orgId, 2, "delivered");
     expect(rows.map((row) => [row.status, row.attempts, row.responseStatus])).toEqual([
@@ -166,7 +130,7 @@ describe("run notifications, delivered by the workers over real HTTP on loopback
     answers.set(`/down-${runId}`, [503, 503, 503, 503, 503]);
     const flaky = await channel(orgId, "webhook", `/flaky-${runId}`, ["failed"]);
     await channel(orgId, "webhook", `/down-${runId}`, ["failed"]);
-    await runQueue.jobs.finishRun({ orgId, runId }, 0, "planned-end");
+    await bed.runQueue.jobs.finishRun({ orgId, runId }, 0, "planned-end");
 
     const rows = await deliveries(orgId, 2, "settled");
     expect(rows.find((row) => row.channelId === flaky.id)).toMatchObject({

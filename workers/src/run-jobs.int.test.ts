@@ -1,18 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import pino from "pino";
 import type { Redis } from "ioredis";
 import { Channel } from "@throng/protocol/jobs";
 import { RunAssignment } from "@throng/protocol/agent";
 import { encodeValues } from "@throng/core/metrics/histogram";
 import { createIngestService } from "@throng/core/metrics/ingest";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
-import { createDb, type Db } from "@throng/db/client";
-import { createRepos, type Repos } from "@throng/db/repos";
-import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
-import { createRunQueue } from "@throng/runtime/jobs";
+import type { Db } from "@throng/db/client";
+import type { Repos } from "@throng/db/repos";
+import type { SnapshotRow } from "@throng/db/repos/snapshots";
 import { createBus, createRedis, createSubscriber } from "@throng/runtime/redis";
-import { composeWorkers } from "./compose";
 import { PlanSpec } from "@throng/protocol/plan";
+import { seedOrg } from "@throng/core/db-seed.test-support";
+import { startWorkersBed, type WorkersBed } from "./workers-bed.test-support";
 
 const spec = {
   name: "p",
@@ -21,47 +20,56 @@ const spec = {
   load: { clients: 9, durationSec: 1, rampUpSec: 0 },
 };
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let bed: WorkersBed;
 let db: Db;
 let repos: Repos;
-let connections: Redis[];
-let runQueue: ReturnType<typeof createRunQueue>;
-let workers: ReturnType<typeof composeWorkers>;
+let runQueue: WorkersBed["runQueue"];
+let workers: WorkersBed["workers"];
+let subscriberRedis: Redis;
 let subscriber: ReturnType<typeof createSubscriber>;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = createDb(database.url, { max: 5 });
-  repos = createRepos(db);
-  const url = process.env.REDIS_URL!;
-  connections = [
-    createRedis(url, "t-bus"),
-    createRedis(url, "t-worker"),
-    createRedis(url, "t-queue"),
-    createRedis(url, "t-sub"),
-  ];
-  const prefix = uniquePrefix();
-  runQueue = createRunQueue(connections[2]!, prefix);
-  workers = composeWorkers({
-    db,
-    redis: connections[0]!,
-    workerRedis: connections[1]!,
-    jobs: runQueue.jobs,
-    log: pino({ level: "silent" }),
-    prefix,
-    concurrency: 2,
-    heartbeatIntervalMs: 60_000,
-    orchestration: { startDelayMs: 50, finishGraceMs: 200, agentLostGraceMs: 300 },
-  });
-  subscriber = createSubscriber(connections[3]!, () => {});
+  bed = await startWorkersBed({ redisName: "t" });
+  ({ db, repos, runQueue, workers } = bed);
+  subscriberRedis = createRedis(process.env.REDIS_URL!, "t-sub");
+  subscriber = createSubscriber(subscriberRedis, () => {});
 });
 afterAll(async () => {
-  await workers?.worker.close();
-  await runQueue?.queue.close();
-  for (const c of connections ?? []) c.disconnect();
-  await db?.destroy();
-  await database?.drop();
+  subscriberRedis?.disconnect();
+  await bed?.stop();
 });
+
+/** An agent's counters in one ordinary second of 9 clients: 90 messages each way, no failures. */
+const nineClientCounters = {
+  connectionsOpen: 9,
+  connectionsOpened: 9,
+  connectionsFailed: 0,
+  connectionsClosed: 0,
+  messagesSent: 90,
+  messagesReceived: 90,
+  bytesSent: 1,
+  bytesReceived: 1,
+  errors: 0,
+};
+
+/** One ordinary second of 9 clients as stored (second 1000 + seq, every reply in 1 ms), unless `parts` says otherwise. */
+const storedSecond = (agentId: string, seq: number, parts: Partial<SnapshotRow> = {}): SnapshotRow => ({
+  agentId,
+  seq,
+  second: 1000 + seq,
+  intervalMs: 1000,
+  clients: 9,
+  step: null,
+  histograms: {},
+  counters: nineClientCounters,
+  rttHist: encodeValues(Array(90).fill(1_000)),
+  health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
+  ...parts,
+});
+
+/** Stores `storedSecond(agentId, seq)` for the run. */
+const insertSecond = (orgId: string, runId: string, agentId: string, seq: number) =>
+  repos.snapshots.insert(orgId, runId, storedSecond(agentId, seq));
 
 /** One ordinary second of 9 clients as the agent sends it (seconds at 1000 + seq, as insertSecond stores them). */
 const lateSnapshot = (runId: string, seq: number): MetricSnapshot => ({
@@ -70,28 +78,14 @@ const lateSnapshot = (runId: string, seq: number): MetricSnapshot => ({
   intervalStart: (1000 + seq) * 1000,
   intervalMs: 1000,
   clients: 9,
-  counters: {
-    connectionsOpen: 9,
-    connectionsOpened: 9,
-    connectionsFailed: 0,
-    connectionsClosed: 0,
-    messagesSent: 90,
-    messagesReceived: 90,
-    bytesSent: 1,
-    bytesReceived: 1,
-    errors: 0,
-  },
+  counters: nineClientCounters,
   histograms: { rttUs: encodeValues(Array(90).fill(1_000)) },
   health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
 });
 
 /** An org with one online agent and a queued run, written straight to the database. */
 async function seedRun(agentCores = 2, runSpec: object = spec) {
-  const orgId = crypto.randomUUID();
-  await db
-    .insertInto("organization")
-    .values({ id: orgId, name: "o", slug: orgId, logo: null, createdAt: new Date(), metadata: null })
-    .execute();
+  const orgId = await seedOrg(db);
   const agentId = crypto.randomUUID();
   await repos.fleet.insertAgent(orgId, {
     id: agentId,
@@ -127,28 +121,11 @@ describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
     expect(assignment).toMatchObject({ runId, clients: 9, shardCount: 1 });
     expect((await repos.runs.get(orgId, runId))?.status).toBe("running");
 
-    await repos.snapshots.insert(orgId, runId, {
-      agentId,
-      seq: 0,
-      second: Math.floor(assignment.startAt / 1000),
-      intervalMs: 1000,
-      clients: 9,
-      counters: {
-        connectionsOpen: 9,
-        connectionsOpened: 9,
-        connectionsFailed: 0,
-        connectionsClosed: 0,
-        messagesSent: 90,
-        messagesReceived: 90,
-        bytesSent: 1,
-        bytesReceived: 1,
-        errors: 0,
-      },
-      rttHist: encodeValues([1000, 2000]),
-      histograms: {},
-      step: null,
-      health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
-    });
+    await repos.snapshots.insert(
+      orgId,
+      runId,
+      storedSecond(agentId, 0, { second: Math.floor(assignment.startAt / 1000), rttHist: encodeValues([1000, 2000]) }),
+    );
     // The planned-end job fires by itself (duration 1 s + 200 ms grace); the agent never reported, so it is told to stop.
     await expect.poll(async () => (await repos.runs.get(orgId, runId))?.status, { timeout: 15_000 }).toBe("finished");
     const run = await repos.runs.get(orgId, runId);
@@ -246,28 +223,22 @@ describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
     const { orgId, agentId, runId } = await seedRun(2, stepSpec);
     await workers.orchestrator.start(orgId, runId);
     const insert = (seq: number, step: number, clients: number, p99Us: number) =>
-      repos.snapshots.insert(orgId, runId, {
-        agentId,
-        seq,
-        second: 1000 + seq,
-        intervalMs: 1000,
-        clients,
-        step,
-        histograms: {},
-        counters: {
-          connectionsOpen: clients,
-          connectionsOpened: 0,
-          connectionsFailed: 0,
-          connectionsClosed: 0,
-          messagesSent: clients * 10,
-          messagesReceived: clients * 10,
-          bytesSent: 1,
-          bytesReceived: 1,
-          errors: 0,
-        },
-        rttHist: encodeValues([...Array(98).fill(1_000), p99Us, p99Us]),
-        health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
-      });
+      repos.snapshots.insert(
+        orgId,
+        runId,
+        storedSecond(agentId, seq, {
+          clients,
+          step,
+          counters: {
+            ...nineClientCounters,
+            connectionsOpen: clients,
+            connectionsOpened: 0,
+            messagesSent: clients * 10,
+            messagesReceived: clients * 10,
+          },
+          rttHist: encodeValues([...Array(98).fill(1_000), p99Us, p99Us]),
+        }),
+      );
     let seq = 0;
     for (const [step, clients, p99Us] of [
       [0, 10, 2_000],
@@ -291,59 +262,13 @@ describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
   it("finish-run does not pass a run whose agent never reported the end of its shard, and says why", async () => {
     const { orgId, agentId, runId } = await seedRun(2, { ...spec, slos: [{ metric: "rtt-p99-ms", below: 10 }] });
     await workers.orchestrator.start(orgId, runId);
-    await repos.snapshots.insert(orgId, runId, {
-      agentId,
-      seq: 0,
-      second: 1000,
-      intervalMs: 1000,
-      clients: 9,
-      step: null,
-      histograms: {},
-      counters: {
-        connectionsOpen: 9,
-        connectionsOpened: 9,
-        connectionsFailed: 0,
-        connectionsClosed: 0,
-        messagesSent: 90,
-        messagesReceived: 90,
-        bytesSent: 1,
-        bytesReceived: 1,
-        errors: 0,
-      },
-      rttHist: encodeValues(Array(90).fill(1_000)),
-      health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
-    });
+    await insertSecond(orgId, runId, agentId, 0);
     await workers.orchestrator.finish(orgId, runId);
     const run = await repos.runs.get(orgId, runId);
     expect(run?.status).toBe("finished");
     expect(run?.verdict).toMatchObject({ passed: false, outcome: "incomplete", slos: [{ status: "met" }] });
     expect((run!.verdict as { reasons: string[] }).reasons.join("\n")).toMatch(/did not report the end of its shard/);
   });
-
-  /** One ordinary second of 9 clients from the agent. */
-  const insertSecond = (orgId: string, runId: string, agentId: string, seq: number) =>
-    repos.snapshots.insert(orgId, runId, {
-      agentId,
-      seq,
-      second: 1000 + seq,
-      intervalMs: 1000,
-      clients: 9,
-      step: null,
-      histograms: {},
-      counters: {
-        connectionsOpen: 9,
-        connectionsOpened: 9,
-        connectionsFailed: 0,
-        connectionsClosed: 0,
-        messagesSent: 90,
-        messagesReceived: 90,
-        bytesSent: 1,
-        bytesReceived: 1,
-        errors: 0,
-      },
-      rttHist: encodeValues(Array(90).fill(1_000)),
-      health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
-    });
 
   it("finish-run names the seconds a shard reported and never delivered, in one seconds-lost event, and does not pass the run", async () => {
     const { orgId, agentId, runId } = await seedRun();
@@ -393,7 +318,7 @@ describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
     // Its last four seconds arrive through ingest, as from an agent cut off until after the end.
     const ingest = createIngestService({
       repos,
-      bus: createBus(connections[0]!),
+      bus: createBus(bed.busRedis),
       onLateSnapshot: (org, run) => runQueue.jobs.rejudgeRun({ orgId: org, runId: run }),
     });
     for (const seq of [2, 3, 4, 5]) await ingest.ingest(orgId, agentId, lateSnapshot(runId, seq));

@@ -4,7 +4,7 @@ import { availableParallelism } from "node:os";
 import { createEnginePool } from "../engine/engine-pool";
 import { runOnEngines } from "../engine/engines";
 import { agentCapacity, openFileNote, raiseOpenFileLimit } from "../engine/open-files";
-import { shardSetup } from "../engine/shard-setup";
+import { claimShardBlock, shardSetup, thisHost } from "../engine/shard-setup";
 import { runSessionTrial } from "../engine/session-trial";
 import { refusedTarget } from "../connection/target-guard";
 import { scriptBundlePath, scriptCacheDirs } from "../scripts/script-cache";
@@ -69,24 +69,31 @@ export async function connectCommand(args: ConnectArgs): Promise<ExitCode> {
         ...(bundlePath ? { bundlePath } : {}),
       };
       // Engines sized to the shard's clients under the open-file limit, and loopback source addresses: as `run` does.
-      const setup = shardSetup(assignment, {
-        ...(engines ? { engines } : {}),
-        ...(sourceAddresses ? { sourceAddresses } : {}),
-      });
-      if ("refused" in setup) throw new Error(setup.refused); // before any load; reported to the server as the shard's failure
+      const given = { ...(engines ? { engines } : {}), ...(sourceAddresses ? { sourceAddresses } : {}) };
+      // The shard's loopback addresses are its own on this host while it runs (other agents' shards take others).
+      const block = await claimShardBlock(assignment, given);
+      const setup = shardSetup(assignment, given, thisHost(), block);
+      if ("refused" in setup) {
+        block?.release();
+        throw new Error(setup.refused); // before any load; reported to the server as the shard's failure
+      }
       for (const note of setup.notes)
         consoleLogger.info(`run ${assignment.runId.slice(0, 8)}: ${note.replace(/^note: /, "")}`);
       const placed = {
         engines: setup.engines,
         ...(setup.sourceAddresses ? { sourceAddresses: setup.sourceAddresses } : {}),
       };
-      return runOnEngines(assignment, {
-        ...options,
-        ...placed,
-        enginesChosen: engines !== undefined,
-        scripts,
-        ...(pool ? { pool } : {}),
-      });
+      try {
+        return await runOnEngines(assignment, {
+          ...options,
+          ...placed,
+          enginesChosen: engines !== undefined,
+          scripts,
+          ...(pool ? { pool } : {}),
+        });
+      } finally {
+        block?.release();
+      }
     };
     // A session trial (one client, from the plan form) is held to the same allow-list as a shard.
     const runTrial = (plan: RunAssignment["plan"], secrets?: Readonly<Record<string, string>>) =>

@@ -11,7 +11,7 @@ import { runTargetWorker, TARGET_WORKER_COMMAND } from "../target/target-group";
 import { parseScriptPermission, type ScriptPermission } from "../scripts/script-permission";
 import { isScriptWorker, runScriptWorker } from "../scripts/script-worker";
 import { preferIo } from "../transports/native-io";
-import { connectCommand, targetCommand } from "./commands";
+import { connectCommand, targetCommand, type ConnectArgs, type TargetArgs } from "./commands";
 import { FRAMING_SPEC_HELP, parseFramingSpec } from "./framing-spec";
 import { PlanFileError } from "@throng/protocol/plan-file";
 import { runCommand, WatchTargetError } from "./run-command";
@@ -71,18 +71,34 @@ function list(value: string): string[] {
     .filter(Boolean);
 }
 
-// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the commander program: one declaration per command and option, read top to bottom like the --help it prints.
-function buildProgram(
-  configPath: string,
-  envSecrets: Record<string, string>,
-  setExit: (code: ExitCode) => void,
-): Command {
+type SetExit = (code: ExitCode) => void;
+
+// One function per command, in the order --help lists them; each reads top to bottom like its own --help.
+function buildProgram(configPath: string, envSecrets: Record<string, string>, setExit: SetExit): Command {
   const program = new Command("throng-agent")
     .description("Throng load agent: joins the control plane and generates load; also serves the reference target.")
     .version(THRONG_VERSION)
     .addHelpText("after", EXIT_CODES_HELP)
     .exitOverride();
+  addConnectCommand(program, configPath, setExit);
+  addRunCommand(program, envSecrets, setExit);
+  addWatchCommand(program, configPath, setExit);
+  addTargetCommand(program, setExit);
+  return program;
+}
 
+interface ConnectOptions {
+  server: string;
+  token?: string;
+  config: string;
+  label?: Record<string, string>;
+  engines?: number;
+  sourceAddresses?: string[];
+  allowTarget?: string[];
+  allowScripts?: true | ScriptPermission;
+}
+
+function addConnectCommand(program: Command, configPath: string, setExit: SetExit): void {
   program
     .command("connect")
     .description("connect to the Throng API and run the shards it assigns, until SIGINT/SIGTERM")
@@ -112,32 +128,38 @@ function buildProgram(
       scriptHashes,
     )
     .addHelpText("after", EXIT_CODES_HELP)
-    .action(
-      async (options: {
-        server: string;
-        token?: string;
-        config: string;
-        label?: Record<string, string>;
-        engines?: number;
-        sourceAddresses?: string[];
-        allowTarget?: string[];
-        allowScripts?: true | ScriptPermission;
-      }) => {
-        const allowScripts: ScriptPermission | undefined =
-          options.allowScripts === true ? { any: true } : options.allowScripts;
-        const args = {
-          server: options.server,
-          configPath: options.config,
-          labels: options.label ?? {},
-          allowTargets: options.allowTarget ?? [],
-          ...(options.engines ? { engines: options.engines } : {}),
-          ...(options.sourceAddresses ? { sourceAddresses: options.sourceAddresses } : {}),
-          ...(allowScripts ? { allowScripts } : {}),
-        };
-        setExit(await connectCommand(options.token ? { ...args, token: options.token } : args));
-      },
-    );
+    .action(async (options: ConnectOptions) => {
+      setExit(await connectCommand(connectArgs(options)));
+    });
+}
 
+function connectArgs(options: ConnectOptions): ConnectArgs {
+  const allowScripts: ScriptPermission | undefined =
+    options.allowScripts === true ? { any: true } : options.allowScripts;
+  const args = {
+    server: options.server,
+    configPath: options.config,
+    labels: options.label ?? {},
+    allowTargets: options.allowTarget ?? [],
+    ...(options.engines ? { engines: options.engines } : {}),
+    ...(options.sourceAddresses ? { sourceAddresses: options.sourceAddresses } : {}),
+    ...(allowScripts ? { allowScripts } : {}),
+  };
+  return options.token ? { ...args, token: options.token } : args;
+}
+
+interface RunOptions {
+  out?: string;
+  engines?: number;
+  sourceAddresses?: string[];
+  quiet?: boolean;
+  watchPid?: number;
+  watchName?: string;
+  allowScripts?: boolean;
+  secretsFile?: string;
+}
+
+function addRunCommand(program: Command, envSecrets: Record<string, string>, setExit: SetExit): void {
   program
     .command("run")
     .description("run a plan file (YAML or JSON) standalone: live progress, final summary, exit 5 when an SLO fails")
@@ -168,34 +190,34 @@ function buildProgram(
       "--watch-name <name>",
       "like --watch-pid, by process name (comm) or a string its command line contains; must match one process",
     )
-    .action(
-      async (
-        planPath: string,
-        options: {
-          out?: string;
-          engines?: number;
-          sourceAddresses?: string[];
-          quiet?: boolean;
-          watchPid?: number;
-          watchName?: string;
-          allowScripts?: boolean;
-          secretsFile?: string;
-        },
-      ) => {
-        try {
-          setExit(await runCommand({ planPath, ...options, envSecrets }));
-        } catch (error) {
-          if (
-            !(error instanceof PlanFileError) &&
-            !(error instanceof WatchTargetError) &&
-            !(error instanceof SecretsError)
-          )
-            throw error;
-          console.error(error.message);
-          setExit(ExitCode.usage);
-        }
-      },
-    );
+    .action(async (planPath: string, options: RunOptions) => {
+      try {
+        setExit(await runCommand({ planPath, ...options, envSecrets }));
+      } catch (error) {
+        if (
+          !(error instanceof PlanFileError) &&
+          !(error instanceof WatchTargetError) &&
+          !(error instanceof SecretsError)
+        )
+          throw error;
+        console.error(error.message);
+        setExit(ExitCode.usage);
+      }
+    });
+}
+
+interface WatchOptions {
+  pid?: number;
+  name?: string;
+  out?: string;
+  durationSec?: number;
+  server?: string;
+  token?: string;
+  config: string;
+  label?: Record<string, string>;
+}
+
+function addWatchCommand(program: Command, configPath: string, setExit: SetExit): void {
   program
     .command("watch")
     .description(
@@ -219,21 +241,32 @@ function buildProgram(
       collectLabel,
     )
     .addHelpText("after", EXIT_CODES_HELP)
-    .action(
-      async (options: {
-        pid?: number;
-        name?: string;
-        out?: string;
-        durationSec?: number;
-        server?: string;
-        token?: string;
-        config: string;
-        label?: Record<string, string>;
-      }) => {
-        const { config, label, ...rest } = options;
-        setExit(await watchCommand({ ...rest, configPath: config, labels: label ?? {} }));
-      },
-    );
+    .action(async (options: WatchOptions) => {
+      const { config, label, ...rest } = options;
+      setExit(await watchCommand({ ...rest, configPath: config, labels: label ?? {} }));
+    });
+}
+
+interface TargetOptions {
+  host: string;
+  port: number;
+  tcpPort?: number;
+  framing?: TcpFraming;
+  udpPort?: number;
+  kcpPort?: number;
+  kcpMode: KcpModeName;
+  delayMs: number;
+  cpuUs?: number;
+  stallEveryMs?: number;
+  stallMs?: number;
+  maxClients?: number;
+  processes: number;
+  reportEverySec?: number;
+  tlsCert?: string;
+  tlsKey?: string;
+}
+
+function addTargetCommand(program: Command, setExit: SetExit): void {
   program
     .command("target")
     .description("run the reference target: WebSocket (+ TCP, UDP) answering ping, echo, room join/broadcast and login")
@@ -276,67 +309,51 @@ function buildProgram(
     .option("--report-every-sec <s>", "print the target's CPU and memory this often", integer(1, 3_600))
     .option("--tls-cert <file>", "serve wss:// with this PEM certificate (with --tls-key)")
     .option("--tls-key <file>", "the PEM private key of --tls-cert")
-    .action(
-      async (options: {
-        host: string;
-        port: number;
-        tcpPort?: number;
-        framing?: TcpFraming;
-        udpPort?: number;
-        kcpPort?: number;
-        kcpMode: KcpModeName;
-        delayMs: number;
-        cpuUs?: number;
-        stallEveryMs?: number;
-        stallMs?: number;
-        maxClients?: number;
-        processes: number;
-        reportEverySec?: number;
-        tlsCert?: string;
-        tlsKey?: string;
-      }) => {
-        let tls: { cert: Buffer; key: Buffer } | undefined;
-        if (options.tlsCert || options.tlsKey) {
-          const usage = (message: string) => {
-            console.error(`error: ${message}`);
-            setExit(ExitCode.usage);
-          };
-          if (!options.tlsCert || !options.tlsKey) return usage("--tls-cert and --tls-key go together");
-          if (options.processes > 1)
-            return usage(
-              "--processes serves ws:// and TCP on the native I/O path; a wss:// target runs in one process",
-            );
-          try {
-            tls = { cert: readFileSync(options.tlsCert), key: readFileSync(options.tlsKey) };
-          } catch (error) {
-            return usage(`cannot read the TLS certificate or key: ${(error as Error).message}`);
-          }
-        }
-        setExit(
-          await targetCommand({
-            host: options.host,
-            port: options.port,
-            delayMs: options.delayMs,
-            ...(options.tcpPort !== undefined
-              ? {
-                  tcp: { port: options.tcpPort, framing: options.framing ?? { kind: "length-prefix", headerBytes: 2 } },
-                }
-              : {}),
-            ...(options.udpPort !== undefined ? { udp: { port: options.udpPort } } : {}),
-            ...(options.kcpPort !== undefined ? { kcp: { port: options.kcpPort, mode: options.kcpMode } } : {}),
-            ...(options.cpuUs !== undefined ? { cpuUsPerMessage: options.cpuUs } : {}),
-            ...(options.stallEveryMs !== undefined
-              ? { stallEveryMs: options.stallEveryMs, stallMs: options.stallMs ?? 100 }
-              : {}),
-            ...(options.maxClients !== undefined ? { maxClients: options.maxClients } : {}),
-            ...(options.reportEverySec !== undefined ? { reportEverySec: options.reportEverySec } : {}),
-            ...(options.processes > 1 ? { processes: options.processes } : {}),
-            ...(tls ? { tls } : {}),
-          }),
-        );
-      },
-    );
-  return program;
+    .action(async (options: TargetOptions) => {
+      const tls = readTargetTls(options);
+      if (typeof tls === "string") {
+        console.error(`error: ${tls}`);
+        setExit(ExitCode.usage);
+        return;
+      }
+      setExit(await targetCommand(targetArgs(options, tls)));
+    });
+}
+
+type TargetTls = { cert: Buffer; key: Buffer };
+
+/** The wss:// certificate and key, none without --tls-cert/--tls-key, or what is wrong with them (a usage error). */
+function readTargetTls(options: TargetOptions): TargetTls | undefined | string {
+  if (!options.tlsCert && !options.tlsKey) return undefined;
+  if (!options.tlsCert || !options.tlsKey) return "--tls-cert and --tls-key go together";
+  if (options.processes > 1)
+    return "--processes serves ws:// and TCP on the native I/O path; a wss:// target runs in one process";
+  try {
+    return { cert: readFileSync(options.tlsCert), key: readFileSync(options.tlsKey) };
+  } catch (error) {
+    return `cannot read the TLS certificate or key: ${(error as Error).message}`;
+  }
+}
+
+function targetArgs(options: TargetOptions, tls: TargetTls | undefined): TargetArgs {
+  return {
+    host: options.host,
+    port: options.port,
+    delayMs: options.delayMs,
+    ...(options.tcpPort !== undefined
+      ? { tcp: { port: options.tcpPort, framing: options.framing ?? { kind: "length-prefix", headerBytes: 2 } } }
+      : {}),
+    ...(options.udpPort !== undefined ? { udp: { port: options.udpPort } } : {}),
+    ...(options.kcpPort !== undefined ? { kcp: { port: options.kcpPort, mode: options.kcpMode } } : {}),
+    ...(options.cpuUs !== undefined ? { cpuUsPerMessage: options.cpuUs } : {}),
+    ...(options.stallEveryMs !== undefined
+      ? { stallEveryMs: options.stallEveryMs, stallMs: options.stallMs ?? 100 }
+      : {}),
+    ...(options.maxClients !== undefined ? { maxClients: options.maxClients } : {}),
+    ...(options.reportEverySec !== undefined ? { reportEverySec: options.reportEverySec } : {}),
+    ...(options.processes > 1 ? { processes: options.processes } : {}),
+    ...(tls ? { tls } : {}),
+  };
 }
 
 async function main(argv: string[]): Promise<ExitCode> {

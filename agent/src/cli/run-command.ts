@@ -7,7 +7,7 @@ import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import { enginesFor, runOnEngines, SCRIPT_CLIENTS_PER_ENGINE } from "../engine/engines";
 import { createSearchFeed } from "../engine/search-feed";
 import { createLocalSearch, searchVerdictText } from "./local-search";
-import { shardSetup } from "../engine/shard-setup";
+import { claimShardBlock, shardSetup, thisHost } from "../engine/shard-setup";
 import { openFileNote, raiseOpenFileLimit } from "../engine/open-files";
 import { resolveWatchedProcess } from "../metrics/process-watch";
 import { createServerTimeline, type ServerTimeline } from "../metrics/server-timeline";
@@ -94,8 +94,10 @@ export async function runCommand(args: RunArgs): Promise<ExitCode> {
   };
   // Before any engine is forked: engines inherit the raised limit.
   console.error(openFileNote(raiseOpenFileLimit()));
-  // Engines sized to the clients under the open-file limit, and loopback source addresses: as `connect` does.
-  const setup = shardSetup(assignment, args);
+  // Engines sized to the clients under the open-file limit, and loopback source addresses: as `connect` does. The
+  // addresses' block is this process's until it exits (another run started beside this one takes the next).
+  const block = await claimShardBlock(assignment, args);
+  const setup = shardSetup(assignment, args, thisHost(), block);
   if ("refused" in setup) {
     console.error(`error: ${setup.refused}`);
     return ExitCode.usage;

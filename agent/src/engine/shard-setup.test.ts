@@ -9,7 +9,7 @@ import {
   type RaiseWays,
 } from "./open-files";
 import { descriptorBudget, guardDescriptors } from "./descriptor-guard";
-import { fdWarning, loopbackSourceAddresses, portsPerSourceAddress, shardSetup } from "./shard-setup";
+import { claimShardBlock, fdWarning, loopbackSourceAddresses, portsPerSourceAddress, shardSetup } from "./shard-setup";
 import { agentPortRange } from "../transports/local-ports";
 import { causeOf, type Transport, type TransportEnd } from "../transports/transport";
 
@@ -94,6 +94,27 @@ describe("the shard's setup, the same for run and connect", () => {
     expect(loopbackSourceAddresses(plan(200_000), 38_000, 3, 19_056)).toEqual(["127.3.0.2", "127.3.0.3"]);
     // A shard small enough for kernel-chosen ports needs no address of its own.
     expect(loopbackSourceAddresses(plan(200_000), 8_000, 2)).toBeUndefined();
+  });
+
+  it("connects from the block the shard claimed on this host, and says when another shard held the first", async () => {
+    const first = await claimShardBlock({ plan: plan(38_000), clients: 38_000, shardIndex: 0 }, {});
+    const second = await claimShardBlock({ plan: plan(38_000), clients: 38_000, shardIndex: 0 }, {});
+    try {
+      expect(second!.index).not.toBe(first!.index);
+      const setup = shardSetup({ plan: plan(38_000), clients: 38_000, shardIndex: 0 }, {}, host, second);
+      expect(setup).toMatchObject({
+        sourceAddresses: [`127.${second!.index}.0.2`, `127.${second!.index}.0.3`],
+      });
+      expect("notes" in setup && setup.notes.join("\n")).toMatch(/another run's shard on this host holds/);
+    } finally {
+      first!.release();
+      second!.release();
+    }
+    // Kernel-chosen ports or the plan's own addresses: nothing to claim.
+    expect(await claimShardBlock({ plan: plan(8_000), clients: 8_000, shardIndex: 0 }, {})).toBeUndefined();
+    expect(
+      await claimShardBlock({ plan: plan(38_000), clients: 38_000, shardIndex: 0 }, { sourceAddresses: ["127.9.0.2"] }),
+    ).toBeUndefined();
   });
 
   it("spreads a big loopback plan over 127.0.0.x source addresses (the engine's own ports), and leaves others alone", () => {

@@ -5,6 +5,7 @@ import { openFileLimit } from "../metrics/health";
 import { clientsPerEngine, enginesForOpenFiles } from "./open-files";
 import { bindsOwnPorts } from "../transports/create-transport";
 import { agentPortRange, type PortRange } from "../transports/local-ports";
+import { claimLoopbackBlock, type LoopbackBlock } from "./loopback-block";
 
 /**
  * How one shard runs on this host, decided the same way by `run` and `connect`: how many engine processes, and
@@ -31,11 +32,11 @@ function targetHost(plan: PlanSpec): string {
 }
 
 /**
- * The `host`-th loopback address of shard `shardIndex`: shard 0 (a standalone run, or the first agent) uses 127.0.0.x,
- * shard k 127.k.0.x, so agents of one run on one host never share a source address and port.
+ * The `host`-th loopback address of block `block` (127.block.0.host): each shard on a host holds a block of its own
+ * (loopback-block.ts), so shards of one run, and of runs started together, never share a source address and port.
  */
-function loopbackAddress(shardIndex: number, host: number): string {
-  const n = (shardIndex % 256) * 65_536 + host;
+function loopbackAddress(block: number, host: number): string {
+  const n = (block % 256) * 65_536 + host;
   return `127.${n >> 16}.${(n >> 8) & 255}.${n & 255}`;
 }
 
@@ -48,7 +49,7 @@ function loopbackAddress(shardIndex: number, host: number): string {
 export function loopbackSourceAddresses(
   plan: PlanSpec,
   clients = plan.load.clients,
-  shardIndex = 0,
+  block = 0,
   perAddress = portsPerSourceAddress(),
 ): string[] | undefined {
   if (plan.target.sourceAddresses || !targetHost(plan).startsWith("127.")) return undefined;
@@ -56,10 +57,10 @@ export function loopbackSourceAddresses(
   // UDP and KCP bind their own sockets (no connect-time port search): more addresses only past one address's ports.
   const ownPorts = !bindsOwnPorts(plan.target) && clients > KERNEL_PORTS_UP_TO;
   if (!ownPorts)
-    return needed > 1 ? Array.from({ length: needed }, (_, i) => loopbackAddress(shardIndex, i + 1)) : undefined;
+    return needed > 1 ? Array.from({ length: needed }, (_, i) => loopbackAddress(block, i + 1)) : undefined;
   // Not 127.0.0.1: its ports in TIME_WAIT from kernel-chosen connections (ours from a smaller run a minute ago,
   // or any other process's) lack SO_REUSEADDR and refuse a bind for 60 s; 127.0.0.2 and up are ours alone.
-  return Array.from({ length: needed }, (_, i) => loopbackAddress(shardIndex, i + 2));
+  return Array.from({ length: needed }, (_, i) => loopbackAddress(block, i + 2));
 }
 
 /** A warning when --engines leaves more clients per process than its open-file limit holds. */
@@ -91,13 +92,15 @@ export const thisHost = (): HostLimits => ({ cores: availableParallelism(), open
 
 /**
  * The engines and source addresses for `assignment`: `given` (the --engines and --source-addresses flags) wins;
- * else engines fit the shard's clients to the open-file limit and a loopback target gets its own addresses.
+ * else engines fit the shard's clients to the open-file limit and a loopback target gets addresses of `block`
+ * (the one the shard claimed on this host: claimShardBlock).
  * Refused, naming the limit and how to raise it, when even the most engines cannot hold the shard.
  */
 export function shardSetup(
   assignment: Pick<RunAssignment, "plan" | "clients" | "shardIndex">,
   given: { engines?: number; sourceAddresses?: string[] },
   host: HostLimits = thisHost(),
+  block: Pick<LoopbackBlock, "index" | "moved"> = { index: assignment.shardIndex, moved: false },
 ): ShardSetup | { refused: string } {
   const notes: string[] = [];
   const roomSize = planRoomSize(assignment.plan);
@@ -113,10 +116,23 @@ export function shardSetup(
     if (sized.note) notes.push(sized.note);
   }
   const sourceAddresses =
-    given.sourceAddresses ?? loopbackSourceAddresses(assignment.plan, assignment.clients, assignment.shardIndex);
+    given.sourceAddresses ?? loopbackSourceAddresses(assignment.plan, assignment.clients, block.index);
   if (sourceAddresses && !given.sourceAddresses)
     notes.push(
-      `note: ${assignment.clients} clients to a loopback target: connecting from ${sourceAddresses.join(", ")} with the engine's own local ports`,
+      `note: ${assignment.clients} clients to a loopback target: connecting from ${sourceAddresses.join(", ")} with the engine's own local ports` +
+        (block.moved ? " (another run's shard on this host holds the addresses this one would take first)" : ""),
     );
   return { engines, ...(sourceAddresses ? { sourceAddresses } : {}), notes };
+}
+
+/**
+ * The loopback block `assignment`'s shard connects from, claimed on this host for as long as the shard runs
+ * (release it when the shard ends); none needed (undefined) when the shard would not choose its own addresses.
+ */
+export async function claimShardBlock(
+  assignment: Pick<RunAssignment, "plan" | "clients" | "shardIndex">,
+  given: { sourceAddresses?: string[] },
+): Promise<LoopbackBlock | undefined> {
+  if (given.sourceAddresses || !loopbackSourceAddresses(assignment.plan, assignment.clients)) return undefined;
+  return claimLoopbackBlock(assignment.shardIndex);
 }

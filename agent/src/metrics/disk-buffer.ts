@@ -73,15 +73,10 @@ export function diskBufferDir(configPath: string, server: string): string {
 }
 
 /** Opens the buffer directory and reads what an earlier process of this agent left there. Never throws on bad files. */
-// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one closure over the buffer's open file and index; its methods share that state (a split is an issue 29 follow-up).
 export async function openDiskBuffer<T extends Numbered>(
   options: DiskBufferOptions<T>,
 ): Promise<{ buffer: DiskBuffer<T>; recovered: RecoveredRun<T>[] }> {
   const { dir, warn } = options;
-  const maxRunBytes = options.maxRunBytes ?? DEFAULT_MAX_RUN_BYTES;
-  const maxRunEntries = options.maxRunEntries ?? DEFAULT_BUFFER_CAPACITY;
-  const runs = new Map<string, RunLog>();
-  const recovered: RecoveredRun<T>[] = [];
   let usable = true;
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -91,6 +86,8 @@ export async function openDiskBuffer<T extends Numbered>(
       `cannot create the snapshot buffer directory ${dir} (${(error as Error).message}): unacknowledged snapshots are kept in memory only and lost if the process is killed`,
     );
   }
+  const buffer = new RunLogBuffer<T>(options, usable);
+  const recovered: RecoveredRun<T>[] = [];
   for (const { path, text, log } of usable ? await readRunLogs(dir, options.parse, warn) : []) {
     if (log.corrupt > 0)
       warn(`${path}: skipped ${log.corrupt} damaged line(s) (a write cut short by the kill, or a damaged disk)`);
@@ -100,21 +97,109 @@ export async function openDiskBuffer<T extends Numbered>(
       lastSeq: log.lastSeq,
       ...(log.final !== undefined ? { final: log.final } : {}),
     });
-    const run = newRun(log.runId);
+    buffer.recover(log, Buffer.byteLength(text));
+  }
+  buffer.settleRecovered();
+  return { buffer, recovered };
+}
+
+/** What readRunLogs found in one run's log. */
+type ReadRunLog<T extends Numbered> = Awaited<ReturnType<typeof readRunLogs<T>>>[number]["log"];
+
+/**
+ * The buffer over one append-only log per run: add, ack and end queue lines on the run's log and schedule a batch;
+ * a batch appends each run's queued lines (one fsync when they hold a measurement), or rewrites the log when it grew
+ * too large or holds too many acknowledged lines.
+ */
+class RunLogBuffer<T extends Numbered> implements DiskBuffer<T> {
+  private readonly dir: string;
+  private readonly warn: (message: string) => void;
+  private readonly maxRunBytes: number;
+  private readonly maxRunEntries: number;
+  private readonly runs = new Map<string, RunLog>();
+  private flushing: Promise<void> | undefined;
+  private queued = false;
+  private readonly counts = { batches: 0, fsyncs: 0 };
+
+  constructor(
+    options: DiskBufferOptions<T>,
+    /** The directory exists: without it, every run's entries live in memory only. */
+    private readonly usable: boolean,
+  ) {
+    this.dir = options.dir;
+    this.warn = options.warn;
+    this.maxRunBytes = options.maxRunBytes ?? DEFAULT_MAX_RUN_BYTES;
+    this.maxRunEntries = options.maxRunEntries ?? DEFAULT_BUFFER_CAPACITY;
+  }
+
+  /** Takes over a log an earlier process left: its unacknowledged entries stay live until acknowledged. */
+  recover(log: ReadRunLog<T>, bytes: number): void {
+    const run = this.newRun(log.runId);
     for (const entry of log.entries) run.live.set(entry.seq, line({ m: entry }));
     run.maxSeq = log.lastSeq;
-    run.bytes = Buffer.byteLength(text);
+    run.bytes = bytes;
     if (log.final !== undefined) run.final = log.final;
     // Rewritten at once: a torn last line would swallow the next append.
     run.compact = true;
-    runs.set(log.runId, run);
+    this.runs.set(log.runId, run);
   }
 
-  let flushing: Promise<void> | undefined;
-  let queued = false;
-  const counts = { batches: 0, fsyncs: 0 };
+  /** Recovered logs whose shard had ended and whose entries were all acknowledged are removed now; others compacted. */
+  settleRecovered(): void {
+    for (const run of this.runs.values()) if (run.final !== undefined) run.ended = true;
+    if (this.runs.size > 0) this.schedule();
+  }
 
-  function newRun(runId: string): RunLog {
+  add(measurement: T): void {
+    const run = this.runOf(measurement.runId);
+    if (run.broken) return;
+    const text = line({ m: measurement });
+    run.live.set(measurement.seq, text);
+    if (run.live.size > this.maxRunEntries) {
+      const oldest = Math.min(...run.live.keys());
+      run.live.delete(oldest);
+      run.pending.push(line({ ack: oldest }));
+      this.warn(
+        `the snapshot buffer of run ${run.runId} holds ${this.maxRunEntries} entries: second ${oldest} is kept in memory only`,
+      );
+    }
+    run.maxSeq = Math.max(run.maxSeq, measurement.seq);
+    run.pending.push(text);
+    run.pendingEntries = true;
+    this.schedule();
+  }
+
+  ack(runId: string, seq: number): void {
+    const run = this.runs.get(runId);
+    if (!run?.live.delete(seq)) return;
+    run.pending.push(line({ ack: seq }));
+    this.schedule();
+  }
+
+  end(runId: string, final: unknown): void {
+    const run = this.runOf(runId);
+    run.ended = true;
+    run.final = final;
+    run.pending.push(line({ final }));
+    run.pendingEntries = true;
+    this.schedule();
+  }
+
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing;
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    for (const run of this.runs.values()) await run.handle?.close().catch(() => undefined);
+    this.runs.clear();
+  }
+
+  stats(): { batches: number; fsyncs: number } {
+    return { ...this.counts };
+  }
+
+  private newRun(runId: string): RunLog {
     return {
       runId,
       live: new Map(),
@@ -123,54 +208,54 @@ export async function openDiskBuffer<T extends Numbered>(
       bytes: 0,
       maxSeq: -1,
       ended: false,
-      broken: !usable,
+      broken: !this.usable,
       compact: false,
     };
   }
 
-  function runOf(runId: string): RunLog {
-    let run = runs.get(runId);
+  private runOf(runId: string): RunLog {
+    let run = this.runs.get(runId);
     if (!run) {
-      run = newRun(runId);
-      runs.set(runId, run);
+      run = this.newRun(runId);
+      this.runs.set(runId, run);
     }
     return run;
   }
 
-  function schedule(): void {
-    queued = true;
-    flushing ??= (async () => {
+  private schedule(): void {
+    this.queued = true;
+    this.flushing ??= (async () => {
       await null; // everything added in this tick (several shards' seconds) goes in one batch
-      while (queued) {
-        queued = false;
-        for (const run of [...runs.values()]) await write(run);
+      while (this.queued) {
+        this.queued = false;
+        for (const run of [...this.runs.values()]) await this.write(run);
       }
     })().finally(() => {
-      flushing = undefined;
-      if (queued) schedule(); // added by a microtask that ran between the loop's end and this
+      this.flushing = undefined;
+      if (this.queued) this.schedule(); // added by a microtask that ran between the loop's end and this
     });
   }
 
-  async function fail(run: RunLog, error: unknown) {
+  private async fail(run: RunLog, error: unknown): Promise<void> {
     run.broken = true;
     run.pending = [];
     await run.handle?.close().catch(() => undefined);
     run.handle = undefined;
-    warn(
+    this.warn(
       `cannot write the snapshot buffer of run ${run.runId} (${(error as Error).message}): its unacknowledged snapshots are kept in memory only`,
     );
   }
 
   /** Rewrites the log with only what is unacknowledged (newest first into the size bound), then the final status. */
-  async function rewrite(run: RunLog): Promise<void> {
-    const path = join(dir, `${run.runId}.log`);
+  private async rewrite(run: RunLog): Promise<void> {
+    const path = join(this.dir, `${run.runId}.log`);
     const kept: string[] = [];
     let bytes = 0;
     for (const seq of [...run.live.keys()].sort((a, b) => b - a)) {
       const text = run.live.get(seq)!;
-      if (bytes + text.length > (maxRunBytes * 3) / 4) {
-        warn(
-          `the snapshot buffer of run ${run.runId} is full (${maxRunBytes} bytes): seconds up to ${seq} are kept in memory only`,
+      if (bytes + text.length > (this.maxRunBytes * 3) / 4) {
+        this.warn(
+          `the snapshot buffer of run ${run.runId} is full (${this.maxRunBytes} bytes): seconds up to ${seq} are kept in memory only`,
         );
         for (const older of [...run.live.keys()].filter((s) => s <= seq)) run.live.delete(older);
         break;
@@ -190,18 +275,18 @@ export async function openDiskBuffer<T extends Numbered>(
     await handle.datasync();
     await handle.close();
     await rename(temp, path);
-    counts.fsyncs += 1;
+    this.counts.fsyncs += 1;
     run.handle = await open(path, "a", 0o600);
     run.bytes = Buffer.byteLength(records);
     run.compact = false;
   }
 
-  async function write(run: RunLog): Promise<void> {
+  private async write(run: RunLog): Promise<void> {
     if (run.broken) return;
-    const path = join(dir, `${run.runId}.log`);
+    const path = join(this.dir, `${run.runId}.log`);
     try {
       if (run.ended && run.live.size === 0) {
-        runs.delete(run.runId);
+        this.runs.delete(run.runId);
         await run.handle?.close();
         await rm(path, { force: true });
         return;
@@ -212,74 +297,26 @@ export async function openDiskBuffer<T extends Numbered>(
       run.pending = [];
       run.pendingEntries = false;
       const liveBytes = [...run.live.values()].reduce((sum, l) => sum + l.length, 0);
-      if (run.compact || run.bytes + text.length > maxRunBytes || run.bytes - liveBytes > COMPACT_AFTER_BYTES) {
-        counts.batches += 1;
-        return await rewrite(run); // the rewrite holds every live entry, including this batch's
+      if (run.compact || run.bytes + text.length > this.maxRunBytes || run.bytes - liveBytes > COMPACT_AFTER_BYTES) {
+        this.counts.batches += 1;
+        return await this.rewrite(run); // the rewrite holds every live entry, including this batch's
       }
       if (!run.handle) {
         run.handle = await open(path, "a", 0o600);
-        await syncDirectory(dir); // the new file's name must survive a power cut too
+        await syncDirectory(this.dir); // the new file's name must survive a power cut too
       }
       await run.handle.appendFile(text);
       run.bytes += Buffer.byteLength(text);
-      counts.batches += 1;
+      this.counts.batches += 1;
       // An ack lost in a crash costs only a harmless resend; a measurement lost costs a second.
       if (sync) {
         await run.handle.datasync();
-        counts.fsyncs += 1;
+        this.counts.fsyncs += 1;
       }
     } catch (error) {
-      await fail(run, error);
+      await this.fail(run, error);
     }
   }
-
-  const buffer: DiskBuffer<T> = {
-    add(measurement) {
-      const run = runOf(measurement.runId);
-      if (run.broken) return;
-      const text = line({ m: measurement });
-      run.live.set(measurement.seq, text);
-      if (run.live.size > maxRunEntries) {
-        const oldest = Math.min(...run.live.keys());
-        run.live.delete(oldest);
-        run.pending.push(line({ ack: oldest }));
-        warn(
-          `the snapshot buffer of run ${run.runId} holds ${maxRunEntries} entries: second ${oldest} is kept in memory only`,
-        );
-      }
-      run.maxSeq = Math.max(run.maxSeq, measurement.seq);
-      run.pending.push(text);
-      run.pendingEntries = true;
-      schedule();
-    },
-    ack(runId, seq) {
-      const run = runs.get(runId);
-      if (!run?.live.delete(seq)) return;
-      run.pending.push(line({ ack: seq }));
-      schedule();
-    },
-    end(runId, final) {
-      const run = runOf(runId);
-      run.ended = true;
-      run.final = final;
-      run.pending.push(line({ final }));
-      run.pendingEntries = true;
-      schedule();
-    },
-    async flush() {
-      while (flushing) await flushing;
-    },
-    async close() {
-      await buffer.flush();
-      for (const run of runs.values()) await run.handle?.close().catch(() => undefined);
-      runs.clear();
-    },
-    stats: () => ({ ...counts }),
-  };
-  // Recovered logs whose shard had ended and whose entries were all acknowledged are removed now; others compacted.
-  for (const run of runs.values()) if (run.final !== undefined) run.ended = true;
-  if (runs.size > 0) schedule();
-  return { buffer, recovered };
 }
 
 async function syncDirectory(dir: string): Promise<void> {

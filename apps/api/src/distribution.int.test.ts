@@ -6,8 +6,9 @@ import { LatencyDistribution } from "@throng/protocol/latency-distribution";
 import { RunView } from "@throng/protocol/run";
 import { ShareLinkCreated } from "@throng/protocol/report";
 import { encodeValues } from "@throng/core/metrics/histogram";
-import { enrolTestAgent, type TestAgent } from "./testing/test-agent";
-import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
+import type { TestAgent } from "./testing/test-agent";
+import { startApiWithAgent } from "./testing/api-with-agent";
+import type { TestApi, TestUser } from "./testing/test-api";
 import { heldSnapshot } from "./testing/snapshots";
 import { createPlan } from "./testing/plans";
 
@@ -22,11 +23,7 @@ const SECONDS = 6;
 const rttValues = (seq: number) => [...Array(90).fill(1_000 + seq * 100), ...Array(10).fill((seq + 1) * 10_000)];
 
 beforeAll(async () => {
-  api = await startTestApi({ orchestration: { startDelayMs: 50, finishGraceMs: 60_000, agentLostGraceMs: 60_000 } });
-  user = await api.signUp("Dist");
-  const enrolled = await enrolTestAgent(api.gatewayUrl, user);
-  agent = enrolled.agent;
-  orgId = enrolled.ready.orgId;
+  ({ api, user, agent, orgId } = await startApiWithAgent("Dist"));
 
   const plan = await createPlan(user, { name: "distribution", load: { clients: 5, durationSec: SECONDS } });
   const run = RunView.parse((await user.request("POST", `/api/plans/${plan.id}/runs`)).json);

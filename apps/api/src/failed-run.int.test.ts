@@ -3,8 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRepos } from "@throng/db/repos";
 import { RunView } from "@throng/protocol/run";
-import { enrolTestAgent, type TestAgent } from "./testing/test-agent";
-import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
+import type { TestAgent } from "./testing/test-agent";
+import { startApiWithAgent, TEST_CLOSED_BY_TEST } from "./testing/api-with-agent";
+import type { TestApi, TestUser } from "./testing/test-api";
 import { createPlan } from "./testing/plans";
 
 let api: TestApi;
@@ -13,14 +14,12 @@ let agent: TestAgent;
 let orgId: string;
 beforeAll(async () => {
   // A start far ahead, so the refusal certainly comes before it.
-  api = await startTestApi({
-    orchestration: { startDelayMs: 30_000, finishGraceMs: 60_000, agentLostGraceMs: 60_000 },
-  });
-  user = await api.signUp("Fail");
   const host = { hostname: "rig-7", os: "linux", arch: "x64", cores: 2, memoryBytes: 2 ** 33 };
-  const enrolled = await enrolTestAgent(api.gatewayUrl, user, { host });
-  agent = enrolled.agent;
-  orgId = enrolled.ready.orgId;
+  ({ api, user, agent, orgId } = await startApiWithAgent(
+    "Fail",
+    { orchestration: { ...TEST_CLOSED_BY_TEST, startDelayMs: 30_000 } },
+    { host },
+  ));
 });
 afterAll(async () => {
   await agent?.close();

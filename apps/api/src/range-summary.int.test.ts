@@ -4,8 +4,9 @@ import { RunView } from "@throng/protocol/run";
 import { RunRangeSummary } from "@throng/protocol/run-range";
 import { ShareLinkCreated } from "@throng/protocol/report";
 import { encodeValues } from "@throng/core/metrics/histogram";
-import { enrolTestAgent, type TestAgent } from "./testing/test-agent";
-import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
+import type { TestAgent } from "./testing/test-agent";
+import { startApiWithAgent } from "./testing/api-with-agent";
+import type { TestApi, TestUser } from "./testing/test-api";
 import { heldSnapshot } from "./testing/snapshots";
 import { createPlan } from "./testing/plans";
 
@@ -26,11 +27,7 @@ const SECONDS = 6;
 const SPIKE_SECOND = 3;
 
 beforeAll(async () => {
-  api = await startTestApi({ orchestration: { startDelayMs: 50, finishGraceMs: 60_000, agentLostGraceMs: 60_000 } });
-  user = await api.signUp("Zoomer");
-  const enrolled = await enrolTestAgent(api.gatewayUrl, user);
-  agent = enrolled.agent;
-  orgId = enrolled.ready.orgId;
+  ({ api, user, agent, orgId } = await startApiWithAgent("Zoomer"));
 });
 afterAll(async () => {
   await agent?.close();

@@ -11,9 +11,10 @@ import { encodeValues } from "@throng/core/metrics/histogram";
 import { parseApiEnv } from "./env";
 import { createPdfRenderer } from "./pdf/pdf-renderer";
 import { reportHeadline, WHOLE_RUN } from "./pdf/report-html";
-import { enrolTestAgent, type TestAgent } from "./testing/test-agent";
+import type { TestAgent } from "./testing/test-agent";
+import { startApiWithAgent } from "./testing/api-with-agent";
 import { ensurePdfText, pdfText } from "./testing/pdf-text";
-import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
+import type { TestApi, TestUser } from "./testing/test-api";
 import { heldSnapshot } from "./testing/snapshots";
 
 let api: TestApi;
@@ -23,14 +24,7 @@ let orgId: string;
 beforeAll(async () => {
   // The PDF tests print in real Chromium and read the PDF back with poppler's pdftotext (installed when missing, as npm test does).
   await ensurePdfText();
-  api = await startTestApi({
-    orchestration: { startDelayMs: 50, finishGraceMs: 60_000, agentLostGraceMs: 60_000 },
-    pdf: { chromiumPath: await ensureChromium() },
-  });
-  user = await api.signUp("Rep");
-  const enrolled = await enrolTestAgent(api.gatewayUrl, user);
-  agent = enrolled.agent;
-  orgId = enrolled.ready.orgId;
+  ({ api, user, agent, orgId } = await startApiWithAgent("Rep", { pdf: { chromiumPath: await ensureChromium() } }));
 });
 afterAll(async () => {
   await agent?.close();

@@ -1,4 +1,5 @@
 import type { Db } from "../client";
+import { revokeOnce } from "./revoke-once";
 
 export interface ShareLinkRow {
   id: string;
@@ -72,14 +73,7 @@ export function createReportRepo(db: Db) {
         .execute();
     },
     async revokeShareLink(orgId: string, id: string, at: Date): Promise<boolean> {
-      const result = await db
-        .updateTable("share_links")
-        .set({ revoked_at: at })
-        .where("org_id", "=", orgId)
-        .where("id", "=", id)
-        .where("revoked_at", "is", null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      return revokeOnce(db, "share_links", orgId, id, at);
     },
     async insertEstimate(orgId: string, e: Omit<EstimateRow, "createdAt">) {
       await db

@@ -1,4 +1,5 @@
 import type { Db } from "../client";
+import { revokeOnce } from "./revoke-once";
 
 export interface ApiTokenRow {
   id: string;
@@ -69,14 +70,7 @@ export function createSecurityRepo(db: Db) {
         .execute();
     },
     async revokeApiToken(orgId: string, id: string, at: Date): Promise<boolean> {
-      const result = await db
-        .updateTable("api_tokens")
-        .set({ revoked_at: at })
-        .where("org_id", "=", orgId)
-        .where("id", "=", id)
-        .where("revoked_at", "is", null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      return revokeOnce(db, "api_tokens", orgId, id, at);
     },
     async touchApiToken(orgId: string, id: string, at: Date) {
       await db

@@ -19,6 +19,11 @@ const columns = [
   "cohorts",
 ] as const;
 
+/** A run's snapshots, every column: the start of each read that narrows them to a second, a step or a range. */
+function runSnapshots(db: Db, orgId: string, runId: string) {
+  return db.selectFrom("snapshots").select(columns).where("org_id", "=", orgId).where("run_id", "=", runId);
+}
+
 /** Reading one second's snapshots and writing its roll-up: what a re-merge does, inside the second's lock. */
 function secondRollup(db: Db) {
   return {
@@ -48,11 +53,7 @@ function secondRollup(db: Db) {
       second: number,
       known: readonly { agentId: string; seq: number }[],
     ): Promise<SnapshotRow[]> {
-      return db
-        .selectFrom("snapshots")
-        .select(columns)
-        .where("org_id", "=", orgId)
-        .where("run_id", "=", runId)
+      return runSnapshots(db, orgId, runId)
         .where("second", "=", second)
         .where(
           sql<boolean>`(agent_id, seq) not in (select * from unnest(${known.map((k) => k.agentId)}::uuid[], ${known.map((k) => k.seq)}::int[]))`,
@@ -60,13 +61,7 @@ function secondRollup(db: Db) {
         .execute();
     },
     async listSecond(orgId: string, runId: string, second: number): Promise<SnapshotRow[]> {
-      return db
-        .selectFrom("snapshots")
-        .select(columns)
-        .where("org_id", "=", orgId)
-        .where("run_id", "=", runId)
-        .where("second", "=", second)
-        .execute();
+      return runSnapshots(db, orgId, runId).where("second", "=", second).execute();
     },
   };
 }
@@ -198,15 +193,7 @@ export function createSnapshotRepo(db: Db) {
     },
     /** One step's snapshots from every agent (what a capacity search judges the step on). */
     async listStep(orgId: string, runId: string, step: number): Promise<SnapshotRow[]> {
-      return db
-        .selectFrom("snapshots")
-        .select(columns)
-        .where("org_id", "=", orgId)
-        .where("run_id", "=", runId)
-        .where("step", "=", step)
-        .orderBy("second")
-        .orderBy("agent_id")
-        .execute();
+      return runSnapshots(db, orgId, runId).where("step", "=", step).orderBy("second").orderBy("agent_id").execute();
     },
     /** How many snapshots the run has stored: more than its verdict was judged on means seconds came after. */
     async countRun(orgId: string, runId: string): Promise<number> {
@@ -220,11 +207,7 @@ export function createSnapshotRepo(db: Db) {
     },
     /** The snapshots of seconds `first` up to, not including, `after` (epoch seconds): a zoomed range's summary. */
     async listRunSeconds(orgId: string, runId: string, first: number, after: number): Promise<SnapshotRow[]> {
-      return db
-        .selectFrom("snapshots")
-        .select(columns)
-        .where("org_id", "=", orgId)
-        .where("run_id", "=", runId)
+      return runSnapshots(db, orgId, runId)
         .where("second", ">=", first)
         .where("second", "<", after)
         .orderBy("second")
@@ -232,14 +215,7 @@ export function createSnapshotRepo(db: Db) {
         .execute();
     },
     async listRun(orgId: string, runId: string): Promise<SnapshotRow[]> {
-      return db
-        .selectFrom("snapshots")
-        .select(columns)
-        .where("org_id", "=", orgId)
-        .where("run_id", "=", runId)
-        .orderBy("second")
-        .orderBy("agent_id")
-        .execute();
+      return runSnapshots(db, orgId, runId).orderBy("second").orderBy("agent_id").execute();
     },
   };
 }

@@ -55,6 +55,11 @@ describe("coarse and fine levels", () => {
 });
 
 describe("nextSearchStep", () => {
+  /** The search's decisions at `clients` levels, all in one `phase`. */
+  const levelsOf = (phase: string, ...clients: number[]) => clients.map((n) => [n, phase]);
+  /** The coarse climb to 1,000 that breaks there, then the settle at 800, the last level that held. */
+  const brokeAt1000 = [...levelsOf("coarse", 200, 400, 600, 800, 1_000), [800, "settle"]];
+
   it.each([
     {
       name: "breaks at the first step, in every try",
@@ -69,82 +74,41 @@ describe("nextSearchStep", () => {
     {
       name: "never breaks: stops at load.clients",
       capacity: 5_000,
-      levels: [200, 400, 600, 800, 1_000, 1_200, 1_400, 1_600].map((n) => [n, "coarse"]),
+      levels: levelsOf("coarse", 200, 400, 600, 800, 1_000, 1_200, 1_400, 1_600),
       end: "max-reached",
     },
     {
       name: "breaks in the coarse phase, then in the fine phase",
       capacity: 900,
-      levels: [
-        [200, "coarse"],
-        [400, "coarse"],
-        [600, "coarse"],
-        [800, "coarse"],
-        [1_000, "coarse"],
-        [800, "settle"],
-        [840, "fine"],
-        [880, "fine"],
-        [920, "fine"],
-      ],
+      levels: [...brokeAt1000, ...levelsOf("fine", 840, 880, 920)],
       end: "fine-step-broke",
     },
     {
       name: "breaks at the last fine step",
       capacity: 959,
-      levels: [
-        [200, "coarse"],
-        [400, "coarse"],
-        [600, "coarse"],
-        [800, "coarse"],
-        [1_000, "coarse"],
-        [800, "settle"],
-        [840, "fine"],
-        [880, "fine"],
-        [920, "fine"],
-        [960, "fine"],
-      ],
+      levels: [...brokeAt1000, ...levelsOf("fine", 840, 880, 920, 960)],
       end: "fine-step-broke",
     },
     {
       name: "every fine step holds",
       capacity: 990,
-      levels: [
-        [200, "coarse"],
-        [400, "coarse"],
-        [600, "coarse"],
-        [800, "coarse"],
-        [1_000, "coarse"],
-        [800, "settle"],
-        [840, "fine"],
-        [880, "fine"],
-        [920, "fine"],
-        [960, "fine"],
-      ],
+      levels: [...brokeAt1000, ...levelsOf("fine", 840, 880, 920, 960)],
       end: "fine-range-exhausted",
     },
     {
       name: "breaks at load.clients itself, then searches below it",
       capacity: 1_450,
       levels: [
-        ...[200, 400, 600, 800, 1_000, 1_200, 1_400, 1_600].map((n) => [n, "coarse"]),
+        ...levelsOf("coarse", 200, 400, 600, 800, 1_000, 1_200, 1_400, 1_600),
         [1_400, "settle"],
-        [1_440, "fine"],
-        [1_480, "fine"],
+        ...levelsOf("fine", 1_440, 1_480),
       ],
       end: "fine-step-broke",
     },
     {
       name: "breaks at the first fine step",
       capacity: 810,
-      levels: [
-        [200, "coarse"],
-        [400, "coarse"],
-        [600, "coarse"],
-        [800, "coarse"],
-        [1_000, "coarse"],
-        [800, "settle"],
-        [840, "fine"],
-      ],
+      levels: [...brokeAt1000, ...levelsOf("fine", 840)],
       end: "fine-step-broke",
     },
   ])("$name", ({ capacity, levels, end }) => {
@@ -154,9 +118,9 @@ describe("nextSearchStep", () => {
   });
 
   it("settles back at the last level that held until the server has recovered, then climbs in fine steps", () => {
-    const coarse = [200, 400, 600, 800, 1_000].map((n) => [n, "coarse"]);
+    const coarse = levelsOf("coarse", 200, 400, 600, 800, 1_000);
     expect(simulate(900, search, 1)).toEqual({
-      levels: [...coarse, [800, "settle"], [800, "settle"], [840, "fine"], [880, "fine"], [920, "fine"]],
+      levels: [...coarse, [800, "settle"], [800, "settle"], ...levelsOf("fine", 840, 880, 920)],
       end: { done: true, reason: "fine-step-broke" },
     });
     expect(simulate(900, search, MAX_SETTLE_STEPS)).toEqual({
@@ -166,13 +130,8 @@ describe("nextSearchStep", () => {
   });
 
   it("holds the first level again when it broke, and climbs on when a retry holds: one transient does not end the search", () => {
-    const climb = [400, 600, 800, 1_000].map((n) => [n, "coarse"]);
-    const after = [
-      [800, "settle"],
-      [840, "fine"],
-      [880, "fine"],
-      [920, "fine"],
-    ];
+    const climb = levelsOf("coarse", 400, 600, 800, 1_000);
+    const after = [[800, "settle"], ...levelsOf("fine", 840, 880, 920)];
     expect(simulate(900, search, 0, [0])).toEqual({
       levels: [[200, "coarse"], [200, "retry"], ...climb, ...after],
       end: { done: true, reason: "fine-step-broke" },

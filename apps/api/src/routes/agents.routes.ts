@@ -2,6 +2,7 @@ import { z } from "zod";
 import { AgentLabels, AgentView, CreateEnrolmentToken, EnrolmentTokenCreated, IdParams } from "@throng/protocol/api";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
+import { memberRoute } from "../http/member-route";
 
 /** The fleet: enrolment tokens, inventory, labels, revocation. */
 export async function agentRoutes(app: ZodFastify, deps: ApiDeps) {
@@ -9,21 +10,15 @@ export async function agentRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.post(
     "/api/enrolment-tokens",
-    {
-      schema: {
+    memberRoute(
+      "agent.enrol",
+      "Create an enrolment token (shown once)",
+      {
         body: requestBody(CreateEnrolmentToken, "enrolment token request", { optional: true }),
         response: { 201: EnrolmentTokenCreated },
       },
-      config: {
-        doc: {
-          summary: "Create an enrolment token (shown once)",
-          access: "user",
-          answers: [201],
-          errors: [429],
-          permission: "agent.enrol",
-        },
-      },
-    },
+      { answers: [201], errors: [429] },
+    ),
     async (request, reply) => {
       const { actor } = await resolveIdentity(request);
       return reply.status(201).send(await fleet.createEnrolmentToken(actor, request.body));
@@ -32,16 +27,7 @@ export async function agentRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.get(
     "/api/agents",
-    {
-      schema: { response: { 200: z.object({ agents: z.array(AgentView) }) } },
-      config: {
-        doc: {
-          summary: "The fleet inventory",
-          access: "user",
-          permission: "agent.read",
-        },
-      },
-    },
+    memberRoute("agent.read", "The fleet inventory", { response: { 200: z.object({ agents: z.array(AgentView) }) } }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return { agents: await fleet.agents(actor) };
@@ -50,16 +36,11 @@ export async function agentRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.put(
     "/api/agents/:id/labels",
-    {
-      schema: { params: IdParams, body: requestBody(AgentLabels, "labels"), response: { 200: AgentView } },
-      config: {
-        doc: {
-          summary: "Replace an agent's labels",
-          access: "user",
-          permission: "agent.manage",
-        },
-      },
-    },
+    memberRoute("agent.manage", "Replace an agent's labels", {
+      params: IdParams,
+      body: requestBody(AgentLabels, "labels"),
+      response: { 200: AgentView },
+    }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       const { id } = request.params;
@@ -69,17 +50,12 @@ export async function agentRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.post(
     "/api/agents/:id/revoke",
-    {
-      schema: { params: IdParams },
-      config: {
-        doc: {
-          summary: "Revoke an agent: disconnected now, refused after",
-          access: "user",
-          answers: [204],
-          permission: "agent.manage",
-        },
-      },
-    },
+    memberRoute(
+      "agent.manage",
+      "Revoke an agent: disconnected now, refused after",
+      { params: IdParams },
+      { answers: [204] },
+    ),
     async (request, reply) => {
       const { actor } = await resolveIdentity(request);
       const { id } = request.params;

@@ -3,6 +3,7 @@ import { Channel } from "@throng/protocol/jobs";
 import type { LiveEnvelope } from "@throng/protocol/run";
 import type { ApiDeps } from "../services";
 import type { ZodFastify } from "../http/route-schema";
+import { memberRoute } from "../http/member-route";
 
 /** A browser that cannot keep up is cut off rather than buffered without bound; it reconnects and refetches. */
 const MAX_BUFFERED_BYTES = 1 << 20;
@@ -16,17 +17,12 @@ const KEEPALIVE_MS = 15_000;
 export async function liveRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/runs/:id/live",
-    {
-      schema: { params: IdParams },
-      config: {
-        doc: {
-          summary: "Server-sent events: the run's numbered live messages",
-          access: "user",
-          produces: "text/event-stream",
-          permission: "run.read",
-        },
-      },
-    },
+    memberRoute(
+      "run.read",
+      "Server-sent events: the run's numbered live messages",
+      { params: IdParams },
+      { produces: "text/event-stream" },
+    ),
     async (request, reply) => {
       const { actor } = await deps.resolveIdentity(request);
       const { id } = request.params;

@@ -6,6 +6,7 @@ import {
 } from "@throng/protocol/metrics-export";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
+import { memberRoute } from "../http/member-route";
 
 /** Metrics export settings: the org's Prometheus remote write and OTLP endpoints, and their test button. Transport only. */
 export async function metricsExportRoutes(app: ZodFastify, deps: ApiDeps) {
@@ -13,16 +14,9 @@ export async function metricsExportRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.get(
     "/api/metrics-export",
-    {
-      schema: { response: { 200: MetricsExportSettings } },
-      config: {
-        doc: {
-          summary: "Where runs stream their series (credentials shown only as set or not set)",
-          access: "user",
-          permission: "settings.read",
-        },
-      },
-    },
+    memberRoute("settings.read", "Where runs stream their series (credentials shown only as set or not set)", {
+      response: { 200: MetricsExportSettings },
+    }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return metricsExport.settings(actor);
@@ -31,20 +25,15 @@ export async function metricsExportRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.put(
     "/api/metrics-export/:sink",
-    {
-      schema: {
+    memberRoute(
+      "settings.manage",
+      "Set up a Prometheus remote write or OTLP endpoint (secrets left out keep their stored value)",
+      {
         params: MetricsSinkParams,
         body: requestBody(PutMetricsExportSink, "metrics export settings"),
         response: { 200: MetricsExportSinkView },
       },
-      config: {
-        doc: {
-          summary: "Set up a Prometheus remote write or OTLP endpoint (secrets left out keep their stored value)",
-          access: "user",
-          permission: "settings.manage",
-        },
-      },
-    },
+    ),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return metricsExport.putSink(actor, request.params.sink, request.body);
@@ -53,17 +42,12 @@ export async function metricsExportRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.delete(
     "/api/metrics-export/:sink",
-    {
-      schema: { params: MetricsSinkParams },
-      config: {
-        doc: {
-          summary: "Remove a metrics endpoint and its credentials",
-          access: "user",
-          answers: [204],
-          permission: "settings.manage",
-        },
-      },
-    },
+    memberRoute(
+      "settings.manage",
+      "Remove a metrics endpoint and its credentials",
+      { params: MetricsSinkParams },
+      { answers: [204] },
+    ),
     async (request, reply) => {
       const { actor } = await resolveIdentity(request);
       await metricsExport.removeSink(actor, request.params.sink);
@@ -73,17 +57,12 @@ export async function metricsExportRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.post(
     "/api/metrics-export/:sink/test",
-    {
-      schema: { params: MetricsSinkParams, response: { 202: MetricsExportSinkView } },
-      config: {
-        doc: {
-          summary: "Push one test sample through the workers (202; the outcome shows as the endpoint's last status)",
-          access: "user",
-          answers: [202],
-          permission: "settings.manage",
-        },
-      },
-    },
+    memberRoute(
+      "settings.manage",
+      "Push one test sample through the workers (202; the outcome shows as the endpoint's last status)",
+      { params: MetricsSinkParams, response: { 202: MetricsExportSinkView } },
+      { answers: [202] },
+    ),
     async (request, reply) => {
       const { actor } = await resolveIdentity(request);
       return reply.status(202).send(await metricsExport.requestTest(actor, request.params.sink));

@@ -7,6 +7,7 @@ import {
 } from "@throng/protocol/notifications";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
+import { memberRoute } from "../http/member-route";
 
 /** Run notifications (settings): channels, their test button and the delivery log. Transport only. */
 export async function notificationRoutes(app: ZodFastify, deps: ApiDeps) {
@@ -14,16 +15,9 @@ export async function notificationRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.get(
     "/api/notification-channels",
-    {
-      schema: { response: { 200: z.object({ channels: z.array(NotificationChannelView) }) } },
-      config: {
-        doc: {
-          summary: "Where run notifications go (a webhook or Slack)",
-          access: "user",
-          permission: "settings.read",
-        },
-      },
-    },
+    memberRoute("settings.read", "Where run notifications go (a webhook or Slack)", {
+      response: { 200: z.object({ channels: z.array(NotificationChannelView) }) },
+    }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return { channels: await notifications.channels(actor) };
@@ -32,20 +26,15 @@ export async function notificationRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.post(
     "/api/notification-channels",
-    {
-      schema: {
+    memberRoute(
+      "settings.manage",
+      "Add a notification channel",
+      {
         body: requestBody(CreateNotificationChannel, "notification channel"),
         response: { 201: NotificationChannelView },
       },
-      config: {
-        doc: {
-          summary: "Add a notification channel",
-          access: "user",
-          answers: [201],
-          permission: "settings.manage",
-        },
-      },
-    },
+      { answers: [201] },
+    ),
     async (request, reply) => {
       const { actor } = await resolveIdentity(request);
       return reply.status(201).send(await notifications.createChannel(actor, request.body));
@@ -54,17 +43,12 @@ export async function notificationRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.delete(
     "/api/notification-channels/:id",
-    {
-      schema: { params: IdParams },
-      config: {
-        doc: {
-          summary: "Remove a notification channel (its delivery log goes with it)",
-          access: "user",
-          answers: [204],
-          permission: "settings.manage",
-        },
-      },
-    },
+    memberRoute(
+      "settings.manage",
+      "Remove a notification channel (its delivery log goes with it)",
+      { params: IdParams },
+      { answers: [204] },
+    ),
     async (request, reply) => {
       const { actor } = await resolveIdentity(request);
       await notifications.removeChannel(actor, request.params.id);
@@ -74,17 +58,12 @@ export async function notificationRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.post(
     "/api/notification-channels/:id/test",
-    {
-      schema: { params: IdParams, response: { 202: NotificationDeliveryView } },
-      config: {
-        doc: {
-          summary: "Send a test notification through the workers (202; see the delivery log)",
-          access: "user",
-          answers: [202],
-          permission: "settings.manage",
-        },
-      },
-    },
+    memberRoute(
+      "settings.manage",
+      "Send a test notification through the workers (202; see the delivery log)",
+      { params: IdParams, response: { 202: NotificationDeliveryView } },
+      { answers: [202] },
+    ),
     async (request, reply) => {
       const { actor } = await resolveIdentity(request);
       return reply.status(202).send(await notifications.test(actor, request.params.id));
@@ -93,16 +72,9 @@ export async function notificationRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.get(
     "/api/notification-deliveries",
-    {
-      schema: { response: { 200: z.object({ deliveries: z.array(NotificationDeliveryView) }) } },
-      config: {
-        doc: {
-          summary: "The last 50 notifications sent, with their attempts and answers",
-          access: "user",
-          permission: "settings.read",
-        },
-      },
-    },
+    memberRoute("settings.read", "The last 50 notifications sent, with their attempts and answers", {
+      response: { 200: z.object({ deliveries: z.array(NotificationDeliveryView) }) },
+    }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return { deliveries: await notifications.deliveries(actor) };

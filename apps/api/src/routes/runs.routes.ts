@@ -8,6 +8,7 @@ import { RunRooms } from "@throng/protocol/rooms";
 import { DistributionQuery, LatencyDistribution } from "@throng/protocol/latency-distribution";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
+import { memberRoute } from "../http/member-route";
 
 /** Runs: list, read, series, abort, note and tags. */
 export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
@@ -15,17 +16,11 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.get(
     "/api/runs",
-    {
-      schema: { querystring: RunsQuery, response: { 200: RunPage } },
-      config: {
-        doc: {
-          summary:
-            "List runs, newest first: one page, filtered by status, verdict outcome, plan, tag and creation time",
-          access: "user",
-          permission: "run.read",
-        },
-      },
-    },
+    memberRoute(
+      "run.read",
+      "List runs, newest first: one page, filtered by status, verdict outcome, plan, tag and creation time",
+      { querystring: RunsQuery, response: { 200: RunPage } },
+    ),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return runs.list(actor, request.query);
@@ -34,10 +29,7 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.get(
     "/api/runs/:id",
-    {
-      schema: { params: IdParams, response: { 200: RunView } },
-      config: { doc: { summary: "Read a run", access: "user", permission: "run.read" } },
-    },
+    memberRoute("run.read", "Read a run", { params: IdParams, response: { 200: RunView } }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       const { id } = request.params;
@@ -47,16 +39,11 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.patch(
     "/api/runs/:id",
-    {
-      schema: { params: IdParams, body: requestBody(RunNotesPatch, "run note and tags"), response: { 200: RunView } },
-      config: {
-        doc: {
-          summary: "Set a run's note and/or tags (tags replace the set; a field left out is kept)",
-          access: "user",
-          permission: "run.annotate",
-        },
-      },
-    },
+    memberRoute("run.annotate", "Set a run's note and/or tags (tags replace the set; a field left out is kept)", {
+      params: IdParams,
+      body: requestBody(RunNotesPatch, "run note and tags"),
+      response: { 200: RunView },
+    }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       const { id } = request.params;
@@ -66,16 +53,7 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.get(
     "/api/runs/:id/series",
-    {
-      schema: { params: IdParams, response: { 200: RunSeries } },
-      config: {
-        doc: {
-          summary: "A run's merged per-second series",
-          access: "user",
-          permission: "run.read",
-        },
-      },
-    },
+    memberRoute("run.read", "A run's merged per-second series", { params: IdParams, response: { 200: RunSeries } }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       const { id } = request.params;
@@ -85,17 +63,11 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.get(
     "/api/runs/:id/distribution",
-    {
-      schema: { params: IdParams, querystring: DistributionQuery, response: { 200: LatencyDistribution } },
-      config: {
-        doc: {
-          summary:
-            "A latency metric's distribution (log buckets, percentiles) and heatmap over the run or the seconds from..to, from the merged per-second HDR histograms",
-          access: "user",
-          permission: "run.read",
-        },
-      },
-    },
+    memberRoute(
+      "run.read",
+      "A latency metric's distribution (log buckets, percentiles) and heatmap over the run or the seconds from..to, from the merged per-second HDR histograms",
+      { params: IdParams, querystring: DistributionQuery, response: { 200: LatencyDistribution } },
+    ),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return runs.distribution(actor, request.params.id, request.query);
@@ -104,16 +76,10 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.get(
     "/api/runs/:id/server",
-    {
-      schema: { params: IdParams, response: { 200: RunServerSeries } },
-      config: {
-        doc: {
-          summary: "The server under test, second by second, as the plan's watchers sampled it",
-          access: "user",
-          permission: "run.read",
-        },
-      },
-    },
+    memberRoute("run.read", "The server under test, second by second, as the plan's watchers sampled it", {
+      params: IdParams,
+      response: { 200: RunServerSeries },
+    }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       const { id } = request.params;
@@ -123,17 +89,11 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.get(
     "/api/runs/:id/errors",
-    {
-      schema: { params: IdParams, response: { 200: RunErrorSamples } },
-      config: {
-        doc: {
-          summary:
-            "The first distinct samples of each error kind (message, time, client, agent, the bytes that caused it; secrets masked)",
-          access: "user",
-          permission: "run.read",
-        },
-      },
-    },
+    memberRoute(
+      "run.read",
+      "The first distinct samples of each error kind (message, time, client, agent, the bytes that caused it; secrets masked)",
+      { params: IdParams, response: { 200: RunErrorSamples } },
+    ),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return runs.errorSamples(actor, request.params.id);
@@ -162,17 +122,12 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.post(
     "/api/runs/:id/abort",
-    {
-      schema: { params: IdParams, response: { 200: RunView } },
-      config: {
-        doc: {
-          summary: "Abort a run: every agent stops",
-          access: "user",
-          errors: [409],
-          permission: "run.abort",
-        },
-      },
-    },
+    memberRoute(
+      "run.abort",
+      "Abort a run: every agent stops",
+      { params: IdParams, response: { 200: RunView } },
+      { errors: [409] },
+    ),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       const { id } = request.params;

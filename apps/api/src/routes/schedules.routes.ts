@@ -2,6 +2,7 @@ import { IdParams } from "@throng/protocol/api";
 import { OrgSchedulesView, PlanScheduleView, SetPlanSchedule } from "@throng/protocol/plan-schedule";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
+import { memberRoute } from "../http/member-route";
 
 /** Plans' cron schedules: the organisation's list, and one plan's read, set, pause, resume, remove. Transport only; the workers fire them. */
 export async function scheduleRoutes(app: ZodFastify, deps: ApiDeps) {
@@ -9,16 +10,11 @@ export async function scheduleRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.get(
     "/api/schedules",
-    {
-      schema: { response: { 200: OrgSchedulesView } },
-      config: {
-        doc: {
-          summary: "Every schedule of the organisation: its plan, next firing, last firing and that run's verdict",
-          access: "user",
-          permission: "plan.read",
-        },
-      },
-    },
+    memberRoute(
+      "plan.read",
+      "Every schedule of the organisation: its plan, next firing, last firing and that run's verdict",
+      { response: { 200: OrgSchedulesView } },
+    ),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return { schedules: await schedules.list(actor) };
@@ -27,16 +23,10 @@ export async function scheduleRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.post(
     "/api/plans/:id/schedule/pause",
-    {
-      schema: { params: IdParams, response: { 200: PlanScheduleView } },
-      config: {
-        doc: {
-          summary: "Pause the plan's schedule: it keeps its cron and zone and does not fire until resumed",
-          access: "user",
-          permission: "run.start",
-        },
-      },
-    },
+    memberRoute("run.start", "Pause the plan's schedule: it keeps its cron and zone and does not fire until resumed", {
+      params: IdParams,
+      response: { 200: PlanScheduleView },
+    }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return schedules.pause(actor, request.params.id);
@@ -45,17 +35,11 @@ export async function scheduleRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.post(
     "/api/plans/:id/schedule/resume",
-    {
-      schema: { params: IdParams, response: { 200: PlanScheduleView } },
-      config: {
-        doc: {
-          summary:
-            "Resume the plan's paused schedule (refused when the plan could not start under the organisation's settings)",
-          access: "user",
-          permission: "run.start",
-        },
-      },
-    },
+    memberRoute(
+      "run.start",
+      "Resume the plan's paused schedule (refused when the plan could not start under the organisation's settings)",
+      { params: IdParams, response: { 200: PlanScheduleView } },
+    ),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return schedules.resume(actor, request.params.id);
@@ -64,16 +48,10 @@ export async function scheduleRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.get(
     "/api/plans/:id/schedule",
-    {
-      schema: { params: IdParams, response: { 200: PlanScheduleView } },
-      config: {
-        doc: {
-          summary: "The plan's cron schedule and its next three times (schedule null when none)",
-          access: "user",
-          permission: "plan.read",
-        },
-      },
-    },
+    memberRoute("plan.read", "The plan's cron schedule and its next three times (schedule null when none)", {
+      params: IdParams,
+      response: { 200: PlanScheduleView },
+    }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return schedules.get(actor, request.params.id);
@@ -82,16 +60,11 @@ export async function scheduleRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.put(
     "/api/plans/:id/schedule",
-    {
-      schema: { params: IdParams, body: requestBody(SetPlanSchedule, "schedule"), response: { 200: PlanScheduleView } },
-      config: {
-        doc: {
-          summary: "Run the plan on a cron schedule (replaces any other); runs start as you",
-          access: "user",
-          permission: "run.start",
-        },
-      },
-    },
+    memberRoute("run.start", "Run the plan on a cron schedule (replaces any other); runs start as you", {
+      params: IdParams,
+      body: requestBody(SetPlanSchedule, "schedule"),
+      response: { 200: PlanScheduleView },
+    }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return schedules.set(actor, request.params.id, request.body);
@@ -100,17 +73,7 @@ export async function scheduleRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.delete(
     "/api/plans/:id/schedule",
-    {
-      schema: { params: IdParams },
-      config: {
-        doc: {
-          summary: "Stop running the plan on a schedule",
-          access: "user",
-          answers: [204],
-          permission: "run.start",
-        },
-      },
-    },
+    memberRoute("run.start", "Stop running the plan on a schedule", { params: IdParams }, { answers: [204] }),
     async (request, reply) => {
       const { actor } = await resolveIdentity(request);
       await schedules.remove(actor, request.params.id);

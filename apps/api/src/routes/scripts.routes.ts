@@ -9,6 +9,7 @@ import {
 } from "@throng/protocol/script-bundle";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
+import { memberRoute } from "../http/member-route";
 
 /**
  * Upper-case hex is taken: hashes are compared (and stored) lower-case. The pattern before the transform is what
@@ -34,16 +35,7 @@ export async function scriptRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.get(
     "/api/scripts",
-    {
-      schema: { response: { 200: ScriptList } },
-      config: {
-        doc: {
-          summary: "List script bundles, newest first",
-          access: "user",
-          permission: "plan.read",
-        },
-      },
-    },
+    memberRoute("plan.read", "List script bundles, newest first", { response: { 200: ScriptList } }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return { scripts: await scripts.list(actor) };
@@ -73,16 +65,10 @@ export async function scriptRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.get(
     "/api/scripts/:sha256",
-    {
-      schema: { params: ScriptParams, response: { 200: ScriptView } },
-      config: {
-        doc: {
-          summary: "Read a script bundle with its source",
-          access: "user",
-          permission: "plan.read",
-        },
-      },
-    },
+    memberRoute("plan.read", "Read a script bundle with its source", {
+      params: ScriptParams,
+      response: { 200: ScriptView },
+    }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return scripts.get(actor, request.params.sha256);

@@ -18,6 +18,7 @@ import {
 import { enforceRateLimit } from "../http/rate-limit";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
+import { memberRoute } from "../http/member-route";
 
 /** Where the SSO plugin sends the browser back: Home on success, the sign-in page (with error and error_description) on failure. */
 const AFTER_SIGN_IN = "/";
@@ -32,16 +33,11 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.get(
     "/api/sso",
-    {
-      schema: { response: { 200: SsoSettings } },
-      config: {
-        doc: {
-          summary: "Single sign-on: domains, identity providers (never their secrets), Require SSO, session lifetimes",
-          access: "user",
-          permission: "settings.read",
-        },
-      },
-    },
+    memberRoute(
+      "settings.read",
+      "Single sign-on: domains, identity providers (never their secrets), Require SSO, session lifetimes",
+      { response: { 200: SsoSettings } },
+    ),
     async (request) => {
       return sso.settings.settings((await resolveIdentity(request)).actor);
     },
@@ -49,17 +45,12 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.put(
     "/api/sso/requirement",
-    {
-      schema: { body: requestBody(PutSsoRequirement, "SSO requirement"), response: { 200: PutSsoRequirement } },
-      config: {
-        doc: {
-          summary: "Require SSO (members may not use the password form; owners may, audit-logged) or not",
-          access: "user",
-          permission: "settings.manage",
-          errors: [409],
-        },
-      },
-    },
+    memberRoute(
+      "settings.manage",
+      "Require SSO (members may not use the password form; owners may, audit-logged) or not",
+      { body: requestBody(PutSsoRequirement, "SSO requirement"), response: { 200: PutSsoRequirement } },
+      { errors: [409] },
+    ),
     async (request) => {
       return sso.settings.setRequirement((await resolveIdentity(request)).actor, request.body);
     },
@@ -67,18 +58,12 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.post(
     "/api/sso/domains",
-    {
-      schema: { body: requestBody(AddSsoDomain, "domain"), response: { 201: SsoDomainView } },
-      config: {
-        doc: {
-          summary: "Claim an email domain; the answer names the DNS TXT record that proves it",
-          access: "user",
-          permission: "settings.manage",
-          answers: [201],
-          errors: [409],
-        },
-      },
-    },
+    memberRoute(
+      "settings.manage",
+      "Claim an email domain; the answer names the DNS TXT record that proves it",
+      { body: requestBody(AddSsoDomain, "domain"), response: { 201: SsoDomainView } },
+      { answers: [201], errors: [409] },
+    ),
     async (request, reply) => {
       return reply.status(201).send(await sso.settings.addDomain((await resolveIdentity(request)).actor, request.body));
     },
@@ -86,17 +71,12 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.post(
     "/api/sso/domains/:domain/verify",
-    {
-      schema: { params: SsoDomainParams, response: { 200: SsoDomainView } },
-      config: {
-        doc: {
-          summary: "Look the domain's TXT record up now and mark the domain verified",
-          access: "user",
-          permission: "settings.manage",
-          errors: [404, 409, 503],
-        },
-      },
-    },
+    memberRoute(
+      "settings.manage",
+      "Look the domain's TXT record up now and mark the domain verified",
+      { params: SsoDomainParams, response: { 200: SsoDomainView } },
+      { errors: [404, 409, 503] },
+    ),
     async (request) => {
       return sso.settings.verifyDomain((await resolveIdentity(request)).actor, request.params.domain);
     },
@@ -104,18 +84,12 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.delete(
     "/api/sso/domains/:domain",
-    {
-      schema: { params: SsoDomainParams },
-      config: {
-        doc: {
-          summary: "Give up an email domain (no provider may still sign it in)",
-          access: "user",
-          permission: "settings.manage",
-          answers: [204],
-          errors: [404, 409],
-        },
-      },
-    },
+    memberRoute(
+      "settings.manage",
+      "Give up an email domain (no provider may still sign it in)",
+      { params: SsoDomainParams },
+      { answers: [204], errors: [404, 409] },
+    ),
     async (request, reply) => {
       await sso.settings.removeDomain((await resolveIdentity(request)).actor, request.params.domain);
       return reply.status(204).send();
@@ -124,18 +98,12 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.post(
     "/api/sso/providers",
-    {
-      schema: { body: requestBody(PutSsoProvider, "identity provider"), response: { 201: SsoProviderView } },
-      config: {
-        doc: {
-          summary: "Add an OIDC or SAML identity provider (its secret is sealed and never answered back)",
-          access: "user",
-          permission: "settings.manage",
-          answers: [201],
-          errors: [409, 503],
-        },
-      },
-    },
+    memberRoute(
+      "settings.manage",
+      "Add an OIDC or SAML identity provider (its secret is sealed and never answered back)",
+      { body: requestBody(PutSsoProvider, "identity provider"), response: { 201: SsoProviderView } },
+      { answers: [201], errors: [409, 503] },
+    ),
     async (request, reply) => {
       return reply
         .status(201)
@@ -145,21 +113,16 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.put(
     "/api/sso/providers/:id",
-    {
-      schema: {
+    memberRoute(
+      "settings.manage",
+      "Change an identity provider (a secret left out keeps its stored value)",
+      {
         params: SsoProviderParams,
         body: requestBody(PutSsoProvider, "identity provider"),
         response: { 200: SsoProviderView },
       },
-      config: {
-        doc: {
-          summary: "Change an identity provider (a secret left out keeps its stored value)",
-          access: "user",
-          permission: "settings.manage",
-          errors: [404, 409, 503],
-        },
-      },
-    },
+      { errors: [404, 409, 503] },
+    ),
     async (request) => {
       return sso.settings.changeProvider((await resolveIdentity(request)).actor, request.params.id, request.body);
     },
@@ -167,21 +130,16 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.put(
     "/api/sso/providers/:id/enabled",
-    {
-      schema: {
+    memberRoute(
+      "settings.manage",
+      "Turn an identity provider off (it keeps its settings and signs nobody in) or on again",
+      {
         params: SsoProviderParams,
         body: requestBody(PutSsoProviderEnabled, "provider switch"),
         response: { 200: PutSsoProviderEnabled },
       },
-      config: {
-        doc: {
-          summary: "Turn an identity provider off (it keeps its settings and signs nobody in) or on again",
-          access: "user",
-          permission: "settings.manage",
-          errors: [404, 409],
-        },
-      },
-    },
+      { errors: [404, 409] },
+    ),
     async (request) => {
       return sso.settings.setProviderEnabled((await resolveIdentity(request)).actor, request.params.id, request.body);
     },
@@ -189,18 +147,12 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.delete(
     "/api/sso/providers/:id",
-    {
-      schema: { params: SsoProviderParams },
-      config: {
-        doc: {
-          summary: "Remove an identity provider; sessions opened through it run to their end",
-          access: "user",
-          permission: "settings.manage",
-          answers: [204],
-          errors: [404],
-        },
-      },
-    },
+    memberRoute(
+      "settings.manage",
+      "Remove an identity provider; sessions opened through it run to their end",
+      { params: SsoProviderParams },
+      { answers: [204], errors: [404] },
+    ),
     async (request, reply) => {
       await sso.settings.removeProvider((await resolveIdentity(request)).actor, request.params.id);
       return reply.status(204).send();

@@ -242,9 +242,15 @@ function HeatmapCanvas({ distribution }: { distribution: Distribution }) {
 function HeatmapCursorLine({ distribution, at, start }: { distribution: Distribution; at: CursorAt; start: number }) {
   const ref = useRef<HTMLDivElement>(null);
   const [box, setBox] = useState<{ width: number; height: number } | null>(null);
+  // The heatmap's size, followed while the line shows (a window resized under a cursor that stays).
   useEffect(() => {
     const canvas = ref.current?.parentElement?.querySelector("canvas");
-    if (canvas) setBox({ width: canvas.clientWidth, height: canvas.clientHeight });
+    if (!canvas) return;
+    const measure = () => setBox({ width: canvas.clientWidth, height: canvas.clientHeight });
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(canvas);
+    return () => observer.disconnect();
   }, []);
   const { from, to } = distribution;
   const share = (at.second - start - from) / (to - from);

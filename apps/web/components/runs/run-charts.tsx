@@ -18,6 +18,7 @@ import {
   latencyLines,
   latencyNames,
   stepMarkers,
+  type ChartLine,
   type TimeMarker,
 } from "../../lib/charts/series";
 import { runMarkers } from "../../lib/charts/run-annotations";
@@ -31,7 +32,7 @@ import {
 } from "../../lib/runs/series-causes";
 import { scriptCountLines, scriptLatencyLines, scriptMetricNames } from "../../lib/runs/series-script";
 import { chartOrder, hasRoundTrips, type ChartId, type ScenarioKind } from "../../lib/runs/scenario-view";
-import { sloRateLines, sloThresholds } from "../../lib/charts/slo-live";
+import { sloRateLines, sloThresholds, type SloChart, type Threshold } from "../../lib/charts/slo-live";
 import { ZoomBar } from "../charts/chart-zoom";
 import { SeriesChart } from "../charts/series-chart";
 
@@ -79,203 +80,17 @@ export function useRunMarkers(
  * The run's charts, one point per second, with what happened marked on the time axis (useRunMarkers). Latencies
  * besides RTT and per-agent health appear as soon as the seconds carry them.
  */
-// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one component's chart grid; splitting it waits for the web regrouping (issue 29 follow-up).
 export function RunCharts({ points, span, events, agents, scenario, slos = NO_SLOS, note = "" }: RunChartsProps) {
   const markers = useRunMarkers(events, points, note, span, agents);
-  // Line sets change only when a new latency or agent appears, so the plots are not rebuilt every second.
-  const latencyKey = useMemo(() => latencyNames(points).join(","), [points]);
-  const healthIds = useMemo(() => healthAgentIds(points), [points]);
-  const latency = useMemo(() => latencyLines(latencyKey ? latencyKey.split(",") : []), [latencyKey]);
-  const names = new Map(agents.map((agent) => [agent.id, agent.hostname]));
-  const healthKey = healthIds.map((id) => `${id}=${names.get(id) ?? id.slice(0, 8)}`).join(",");
-  const cpu = useMemo(() => {
-    const pairs = healthKey ? healthKey.split(",").map((pair) => pair.split("=") as [string, string]) : [];
-    const byId = new Map(pairs);
-    return agentCpuLines([...byId.keys()], (id) => byId.get(id) ?? id);
-  }, [healthKey]);
-  const causeKey = useMemo(() => JSON.stringify(causeNames(points)), [points]);
-  const causes = useMemo(() => {
-    const { errors, closes } = JSON.parse(causeKey) as { errors: string[]; closes: string[] };
-    return causeLines(errors, closes);
-  }, [causeKey]);
-  const delivery = useMemo(() => hasDelivery(points), [points]);
-  const scriptKey = useMemo(() => JSON.stringify(scriptMetricNames(points)), [points]);
-  const script = useMemo(() => {
-    const { histograms, counters } = JSON.parse(scriptKey) as { histograms: string[]; counters: string[] };
-    return { latency: scriptLatencyLines(histograms), counts: scriptCountLines(counters) };
-  }, [scriptKey]);
-  // Keyed by content: a refetched run brings equal SLOs in new objects, and the plots need not redraw for them.
-  const sloKey = JSON.stringify(slos);
-  const { thresholds, rates } = useMemo(() => {
-    const held = JSON.parse(sloKey) as Slo[];
-    const on = (chart: Parameters<typeof sloThresholds>[1]) => sloThresholds(held, chart);
-    return {
-      thresholds: { rtt: on("rtt"), latency: on("latency"), rates: on("rates"), script: on("script-latency") },
-      rates: sloRateLines(held),
-    };
-  }, [sloKey]);
-  const [corrected, setCorrected] = useState(false);
-  const canCorrect = useMemo(() => hasCorrectedRtt(points), [points]);
-  const showCorrected = corrected && canCorrect;
-  const rttLines = showCorrected ? RTT_CORRECTED_LINES : RTT_LINES;
-  const rttTitle = `Round-trip time ${rttLines.map((line) => line.label).join(", ")}${showCorrected ? ", from the intended send time (coordinated-omission corrected)" : ""}`;
-
-  const charts: Record<ChartId, ReactNode> = {
-    connections: (
-      <SeriesChart
-        testId="chart-connections"
-        title="Clients and connections"
-        lines={CONNECTION_LINES}
-        points={points}
-        span={span}
-        markers={markers}
-      />
-    ),
-    messages: (
-      <SeriesChart
-        testId="chart-messages"
-        title="Messages per second"
-        lines={MESSAGE_LINES}
-        points={points}
-        span={span}
-        markers={markers}
-      />
-    ),
-    rtt: (
-      <SeriesChart
-        key={showCorrected ? "corrected" : "raw"}
-        testId="chart-rtt"
-        title={rttTitle}
-        lines={rttLines}
-        points={points}
-        span={span}
-        markers={markers}
-        unit="ms"
-        thresholds={thresholds.rtt}
-        controls={
-          canCorrect && (
-            <label className="chart-switch">
-              <input
-                type="checkbox"
-                checked={corrected}
-                onChange={(event) => setCorrected(event.target.checked)}
-                data-testid="rtt-corrected-switch"
-              />{" "}
-              Corrected for coordinated omission (measured from the intended send time)
-            </label>
-          )
-        }
-      />
-    ),
-    bytes: (
-      <SeriesChart
-        testId="chart-bytes"
-        title="Bytes per second"
-        lines={BYTE_LINES}
-        points={points}
-        span={span}
-        markers={markers}
-        unit="bytes"
-      />
-    ),
-    errors: (
-      <SeriesChart
-        testId="chart-errors"
-        title="Errors per second"
-        lines={ERROR_LINES}
-        points={points}
-        span={span}
-        markers={markers}
-      />
-    ),
-    // The rate SLOs' own unit (percent of attempts), which the errors-per-second chart cannot carry.
-    rates: rates.length > 0 && (
-      <SeriesChart
-        testId="chart-rates"
-        title="Error and loss rate (%), as the SLOs judge them"
-        lines={rates}
-        points={points}
-        span={span}
-        markers={markers}
-        thresholds={thresholds.rates}
-      />
-    ),
-    agents:
-      cpu.length > 0 ? (
-        <SeriesChart
-          testId="chart-agent-health"
-          title="Agent CPU (100 % = one core)"
-          lines={cpu}
-          points={points}
-          span={span}
-          markers={markers}
-        />
-      ) : (
-        <SeriesChart
-          testId="chart-agents"
-          title="Agents reporting"
-          lines={AGENT_LINES}
-          points={points}
-          span={span}
-          markers={markers}
-        />
-      ),
-    causes: causes.length > 0 && (
-      <SeriesChart
-        testId="chart-causes"
-        title="Errors and disconnects by cause, per second"
-        lines={causes}
-        points={points}
-        span={span}
-        markers={markers}
-      />
-    ),
-    delivery: delivery && (
-      <SeriesChart
-        testId="chart-delivery"
-        title="Delivery: broadcast reach (%), lost, duplicates, out of order"
-        lines={DELIVERY_LINES}
-        points={points}
-        span={span}
-        markers={markers}
-      />
-    ),
-    "script-latency": script.latency.length > 0 && (
-      <SeriesChart
-        testId="chart-script-latency"
-        title="Script timings (ctx.measure), p50 and p99"
-        lines={script.latency}
-        points={points}
-        span={span}
-        markers={markers}
-        unit="ms"
-        thresholds={thresholds.script}
-      />
-    ),
-    "script-counts": script.counts.length > 0 && (
-      <SeriesChart
-        testId="chart-script-counts"
-        title="Script counters (ctx.count), per second"
-        lines={script.counts}
-        points={points}
-        span={span}
-        markers={markers}
-      />
-    ),
-    latency: latency.length > 0 && (
-      <SeriesChart
-        testId="chart-latency"
-        title={hasRoundTrips(scenario) ? "Other latencies, p99" : "Latencies, p99"}
-        lines={latency}
-        points={points}
-        span={span}
-        markers={markers}
-        unit="ms"
-        thresholds={thresholds.latency}
-      />
-    ),
+  const lines: RunChartLines = {
+    latency: useLatencyLines(points),
+    cpu: useAgentCpuLines(points, agents),
+    causes: useCauseLines(points),
+    delivery: useMemo(() => hasDelivery(points), [points]),
+    script: useScriptLines(points),
+    ...useSloLines(slos),
   };
-
+  const charts = chartsById({ points, span, markers }, lines, scenario);
   return (
     <section aria-labelledby="charts-title">
       <h2 id="charts-title" className="sr-only">
@@ -286,5 +101,184 @@ export function RunCharts({ points, span, events, agents, scenario, slos = NO_SL
         {chartOrder(scenario).map((id) => charts[id] && <Fragment key={id}>{charts[id]}</Fragment>)}
       </div>
     </section>
+  );
+}
+
+/** What every chart of the run draws on: its seconds, the run's planned window and the markers. */
+interface ChartBase {
+  points: readonly SeriesPoint[];
+  span: readonly [number, number] | null;
+  markers: readonly TimeMarker[];
+}
+
+type SloChartThresholds = Record<"rtt" | "latency" | "rates" | "script", Threshold[]>;
+
+/** The lines that come and go with what the seconds carry, and the plan's SLOs drawn on the charts. */
+interface RunChartLines {
+  latency: ChartLine[];
+  cpu: ChartLine[];
+  causes: ChartLine[];
+  delivery: boolean;
+  script: { latency: ChartLine[]; counts: ChartLine[] };
+  thresholds: SloChartThresholds;
+  rates: ChartLine[];
+}
+
+// Each line set below is keyed by the names it draws: it changes only when a new latency, agent, cause or script
+// metric appears, so the plots are not rebuilt every second.
+
+function useLatencyLines(points: readonly SeriesPoint[]): ChartLine[] {
+  const latencyKey = useMemo(() => latencyNames(points).join(","), [points]);
+  return useMemo(() => latencyLines(latencyKey ? latencyKey.split(",") : []), [latencyKey]);
+}
+
+function useAgentCpuLines(points: readonly SeriesPoint[], agents: readonly AgentView[]): ChartLine[] {
+  const healthIds = useMemo(() => healthAgentIds(points), [points]);
+  const names = new Map(agents.map((agent) => [agent.id, agent.hostname]));
+  const healthKey = healthIds.map((id) => `${id}=${names.get(id) ?? id.slice(0, 8)}`).join(",");
+  return useMemo(() => {
+    const pairs = healthKey ? healthKey.split(",").map((pair) => pair.split("=") as [string, string]) : [];
+    const byId = new Map(pairs);
+    return agentCpuLines([...byId.keys()], (id) => byId.get(id) ?? id);
+  }, [healthKey]);
+}
+
+function useCauseLines(points: readonly SeriesPoint[]): ChartLine[] {
+  const causeKey = useMemo(() => JSON.stringify(causeNames(points)), [points]);
+  return useMemo(() => {
+    const { errors, closes } = JSON.parse(causeKey) as { errors: string[]; closes: string[] };
+    return causeLines(errors, closes);
+  }, [causeKey]);
+}
+
+function useScriptLines(points: readonly SeriesPoint[]): RunChartLines["script"] {
+  const scriptKey = useMemo(() => JSON.stringify(scriptMetricNames(points)), [points]);
+  return useMemo(() => {
+    const { histograms, counters } = JSON.parse(scriptKey) as { histograms: string[]; counters: string[] };
+    return { latency: scriptLatencyLines(histograms), counts: scriptCountLines(counters) };
+  }, [scriptKey]);
+}
+
+/** The SLOs' thresholds on each chart and the rate SLOs' own lines. */
+function useSloLines(slos: readonly Slo[]): Pick<RunChartLines, "thresholds" | "rates"> {
+  // Keyed by content: a refetched run brings equal SLOs in new objects, and the plots need not redraw for them.
+  const sloKey = JSON.stringify(slos);
+  return useMemo(() => {
+    const held = JSON.parse(sloKey) as Slo[];
+    const on = (chart: SloChart) => sloThresholds(held, chart);
+    return {
+      thresholds: { rtt: on("rtt"), latency: on("latency"), rates: on("rates"), script: on("script-latency") },
+      rates: sloRateLines(held),
+    };
+  }, [sloKey]);
+}
+
+/** Each chart the run can show, or false where its seconds carry nothing for it; chartOrder picks and orders them. */
+function chartsById(base: ChartBase, lines: RunChartLines, scenario: ScenarioKind): Record<ChartId, ReactNode> {
+  const { thresholds } = lines;
+  return {
+    connections: (
+      <SeriesChart testId="chart-connections" title="Clients and connections" lines={CONNECTION_LINES} {...base} />
+    ),
+    messages: <SeriesChart testId="chart-messages" title="Messages per second" lines={MESSAGE_LINES} {...base} />,
+    rtt: <RttChart {...base} thresholds={thresholds.rtt} />,
+    bytes: <SeriesChart testId="chart-bytes" title="Bytes per second" lines={BYTE_LINES} {...base} unit="bytes" />,
+    errors: <SeriesChart testId="chart-errors" title="Errors per second" lines={ERROR_LINES} {...base} />,
+    // The rate SLOs' own unit (percent of attempts), which the errors-per-second chart cannot carry.
+    rates: lines.rates.length > 0 && (
+      <SeriesChart
+        testId="chart-rates"
+        title="Error and loss rate (%), as the SLOs judge them"
+        lines={lines.rates}
+        {...base}
+        thresholds={thresholds.rates}
+      />
+    ),
+    agents:
+      lines.cpu.length > 0 ? (
+        <SeriesChart testId="chart-agent-health" title="Agent CPU (100 % = one core)" lines={lines.cpu} {...base} />
+      ) : (
+        <SeriesChart testId="chart-agents" title="Agents reporting" lines={AGENT_LINES} {...base} />
+      ),
+    causes: lines.causes.length > 0 && (
+      <SeriesChart
+        testId="chart-causes"
+        title="Errors and disconnects by cause, per second"
+        lines={lines.causes}
+        {...base}
+      />
+    ),
+    delivery: lines.delivery && (
+      <SeriesChart
+        testId="chart-delivery"
+        title="Delivery: broadcast reach (%), lost, duplicates, out of order"
+        lines={DELIVERY_LINES}
+        {...base}
+      />
+    ),
+    "script-latency": lines.script.latency.length > 0 && (
+      <SeriesChart
+        testId="chart-script-latency"
+        title="Script timings (ctx.measure), p50 and p99"
+        lines={lines.script.latency}
+        {...base}
+        unit="ms"
+        thresholds={thresholds.script}
+      />
+    ),
+    "script-counts": lines.script.counts.length > 0 && (
+      <SeriesChart
+        testId="chart-script-counts"
+        title="Script counters (ctx.count), per second"
+        lines={lines.script.counts}
+        {...base}
+      />
+    ),
+    latency: lines.latency.length > 0 && (
+      <SeriesChart
+        testId="chart-latency"
+        title={hasRoundTrips(scenario) ? "Other latencies, p99" : "Latencies, p99"}
+        lines={lines.latency}
+        {...base}
+        unit="ms"
+        thresholds={thresholds.latency}
+      />
+    ),
+  };
+}
+
+/**
+ * Round-trip time, with a switch to the times measured from the intended send time (coordinated-omission corrected)
+ * once the seconds carry them. The plot is rebuilt when the switch flips: its lines are a different set.
+ */
+function RttChart({ thresholds, ...base }: ChartBase & { thresholds: Threshold[] }) {
+  const [corrected, setCorrected] = useState(false);
+  const canCorrect = useMemo(() => hasCorrectedRtt(base.points), [base.points]);
+  const showCorrected = corrected && canCorrect;
+  const rttLines = showCorrected ? RTT_CORRECTED_LINES : RTT_LINES;
+  const rttTitle = `Round-trip time ${rttLines.map((line) => line.label).join(", ")}${showCorrected ? ", from the intended send time (coordinated-omission corrected)" : ""}`;
+  return (
+    <SeriesChart
+      key={showCorrected ? "corrected" : "raw"}
+      testId="chart-rtt"
+      title={rttTitle}
+      lines={rttLines}
+      {...base}
+      unit="ms"
+      thresholds={thresholds}
+      controls={
+        canCorrect && (
+          <label className="chart-switch">
+            <input
+              type="checkbox"
+              checked={corrected}
+              onChange={(event) => setCorrected(event.target.checked)}
+              data-testid="rtt-corrected-switch"
+            />{" "}
+            Corrected for coordinated omission (measured from the intended send time)
+          </label>
+        )
+      }
+    />
   );
 }

@@ -60,6 +60,30 @@ function snapshot(runId: string, intervalStart: number, seq = 0): MetricSnapshot
   };
 }
 
+/** A stored second of one client with nothing in it but one round trip, as the snapshot batcher takes it. */
+const bareRow = (agentId: string, seq: number, second: number) => ({
+  agentId,
+  seq,
+  second,
+  intervalMs: 1000,
+  clients: 1,
+  counters: {},
+  rttHist: encodeValues([1]),
+  histograms: {},
+  step: null,
+  health: {},
+});
+
+/** A bus that keeps what it is given, in order, numbering each message after the last. */
+function recordingBus(): { bus: Bus; published: LiveEnvelope[] } {
+  const published: LiveEnvelope[] = [];
+  const bus: Bus = {
+    sequence: async () => published.length + 1,
+    publish: async (_channel, message) => void published.push(message as LiveEnvelope),
+  };
+  return { bus, published };
+}
+
 describe("metric ingest (real PostgreSQL)", () => {
   it("two agents' snapshots of one second ingested at once: the last live point and the stored roll-up hold both", async () => {
     const { orgId, runId, agentIds } = await seedRun();
@@ -86,11 +110,7 @@ describe("metric ingest (real PostgreSQL)", () => {
 
   it("coalesces the merges of one second: two agents' snapshots within the window make one point, merged again after the last commit, and the roll-up holds both", async () => {
     const { orgId, runId, agentIds } = await seedRun();
-    const published: LiveEnvelope[] = [];
-    const bus: Bus = {
-      sequence: async () => published.length + 1,
-      publish: async (_channel, message) => void published.push(message as LiveEnvelope),
-    };
+    const { bus, published } = recordingBus();
     const ingest = createIngestService({ repos, bus, coalesceMs: 100 });
     const second = 1_700_000_100;
     expect(await ingest.ingest(orgId, agentIds[0], snapshot(runId, second * 1000))).toBe("stored");
@@ -161,11 +181,7 @@ describe("metric ingest (real PostgreSQL)", () => {
 
   it("a second holding every load shard's snapshot merges at once, without waiting out the coalescing window", async () => {
     const { orgId, runId, agentIds } = await seedRun();
-    const published: LiveEnvelope[] = [];
-    const bus: Bus = {
-      sequence: async () => published.length + 1,
-      publish: async (_channel, message) => void published.push(message as LiveEnvelope),
-    };
+    const { bus, published } = recordingBus();
     // A window far longer than the test may take: flush() returns only because the complete second ended it.
     const ingest = createIngestService({ repos, bus, coalesceMs: 600_000 });
     const second = 1_700_000_150;
@@ -181,11 +197,7 @@ describe("metric ingest (real PostgreSQL)", () => {
 
   it("a snapshot is live before its batch commits, and its ack still waits for the commit", async () => {
     const { orgId, runId, agentIds } = await seedRun();
-    const published: LiveEnvelope[] = [];
-    const bus: Bus = {
-      sequence: async () => published.length + 1,
-      publish: async (_channel, message) => void published.push(message as LiveEnvelope),
-    };
+    const { bus, published } = recordingBus();
     let commit!: () => void;
     const committing = new Promise<void>((resolve) => (commit = resolve));
     const slowRepos = {
@@ -236,18 +248,7 @@ describe("metric ingest (real PostgreSQL)", () => {
   it("a row that fails does not fail its batch: the others are stored, it alone rejects (so it is never acknowledged)", async () => {
     const { orgId, runId, agentIds } = await seedRun();
     const batcher = createSnapshotBatcher({ insertMany: repos.snapshots.insertMany });
-    const row = (agentId: string, seq: number) => ({
-      agentId,
-      seq,
-      second: 1_700_000_300,
-      intervalMs: 1000,
-      clients: 1,
-      counters: {},
-      rttHist: encodeValues([1]),
-      histograms: {},
-      step: null,
-      health: {},
-    });
+    const row = (agentId: string, seq: number) => bareRow(agentId, seq, 1_700_000_300);
     const [good, orphan, alsoGood] = await Promise.allSettled([
       batcher.submit({ orgId, runId, row: row(agentIds[0], 0) }),
       batcher.submit({ orgId, runId: crypto.randomUUID(), row: row(agentIds[1], 0) }), // no such run: a foreign-key violation
@@ -263,18 +264,7 @@ describe("metric ingest (real PostgreSQL)", () => {
     const { orgId, runId, agentIds } = await seedRun();
     const gone = createDb("postgres://postgres@127.0.0.1:9/gone", { max: 1 }); // nothing listens there: every statement fails
     const batcher = createSnapshotBatcher({ insertMany: createRepos(gone).snapshots.insertMany });
-    const row = (agentId: string) => ({
-      agentId,
-      seq: 0,
-      second: 1_700_000_400,
-      intervalMs: 1000,
-      clients: 1,
-      counters: {},
-      rttHist: encodeValues([1]),
-      histograms: {},
-      step: null,
-      health: {},
-    });
+    const row = (agentId: string) => bareRow(agentId, 0, 1_700_000_400);
     const results = await Promise.allSettled(
       agentIds.map((agentId) => batcher.submit({ orgId, runId, row: row(agentId) })),
     );
@@ -285,11 +275,7 @@ describe("metric ingest (real PostgreSQL)", () => {
 
   it("a second whose agents sit on two api instances: each instance's point includes the snapshots the other stored", async () => {
     const { orgId, runId, agentIds } = await seedRun();
-    const published: LiveEnvelope[] = [];
-    const bus: Bus = {
-      sequence: async () => published.length + 1,
-      publish: async (_channel, message) => void published.push(message as LiveEnvelope),
-    };
+    const { bus, published } = recordingBus();
     const [apiA, apiB] = [
       createIngestService({ repos, bus, coalesceMs: 20 }),
       createIngestService({ repos, bus, coalesceMs: 20 }),
