@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PlanView } from "@throng/protocol/api";
-import { InvitationCreated } from "@throng/protocol/orgs";
+import type { ErrorBody } from "@throng/protocol/errors";
+import { type AuditEntry, InvitationCreated } from "@throng/protocol/orgs";
 import { RunJobName } from "@throng/protocol/jobs";
 import { OrgSchedulesView, PlanScheduleView } from "@throng/protocol/plan-schedule";
-import type { RunView } from "@throng/protocol/run";
+import type { RunPage } from "@throng/protocol/run-list";
 import { scheduleId } from "@throng/runtime/jobs";
 import { enrolTestAgent, type TestAgent } from "../apps/api/src/testing/test-agent";
 import { startTestApi, type TestApi, type TestUser } from "../apps/api/src/testing/test-api";
@@ -100,8 +101,8 @@ describe("the organisation's schedules", () => {
     );
 
     // The Plans list: each plan's next scheduled run, null for the plan with no schedule.
-    const plans = ((await owner.request("GET", "/api/plans")).json.plans as unknown[]).map((plan) =>
-      PlanView.parse(plan),
+    const plans = ((await owner.request<{ plans: PlanView[] }>("GET", "/api/plans")).json.plans as unknown[]).map(
+      (plan) => PlanView.parse(plan),
     );
     expect(Object.fromEntries(plans.map((plan) => [plan.name, plan.nextScheduledRun]))).toEqual({
       "nightly Berlin": { at: "2026-10-24T01:00:00.000Z", timezone: "Europe/Berlin", paused: false },
@@ -164,7 +165,7 @@ describe("the organisation's schedules", () => {
       tz: "Europe/Berlin",
     });
 
-    const audit = (await owner.request("GET", "/api/audit")).json.entries as {
+    const audit = (await owner.request<{ entries: AuditEntry[] }>("GET", "/api/audit")).json.entries as {
       action: string;
       target: string;
       details: Record<string, unknown>;
@@ -181,7 +182,7 @@ describe("the organisation's schedules", () => {
     });
     // A plan with no schedule has nothing to pause, and says where to set one.
     const bare = await planOf(owner, "bare");
-    const refused = await owner.request("POST", `/api/plans/${bare.id}/schedule/pause`);
+    const refused = await owner.request<ErrorBody>("POST", `/api/plans/${bare.id}/schedule/pause`);
     expect(refused.status).toBe(404);
     expect(refused.json.error.message).toMatch(/has no schedule to pause: set one on the plan's page/);
   }, 60_000);
@@ -197,7 +198,7 @@ describe("the organisation's schedules", () => {
         .status,
     ).toBe(200);
     const runsOfPlan = async () =>
-      ((await owner.request("GET", "/api/runs")).json.runs as RunView[]).filter((run) => run.planId === plan.id);
+      (await owner.request<RunPage>("GET", "/api/runs")).json.runs.filter((run) => run.planId === plan.id);
 
     expect((await owner.request("POST", `/api/plans/${plan.id}/schedule/pause`)).status).toBe(200);
     const completedBefore = (await api.queue.getJobCounts("completed")).completed ?? 0;

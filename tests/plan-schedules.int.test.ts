@@ -3,7 +3,9 @@ import { PlanView } from "@throng/protocol/api";
 import { ErrorBody } from "@throng/protocol/errors";
 import { RunJobName } from "@throng/protocol/jobs";
 import { PlanScheduleView } from "@throng/protocol/plan-schedule";
-import type { RunView } from "@throng/protocol/run";
+import type { RunPage } from "@throng/protocol/run-list";
+import type { AuditEntry } from "@throng/protocol/orgs";
+import type { NotificationDeliveryView } from "@throng/protocol/notifications";
 import { scheduleId } from "@throng/runtime/jobs";
 import { enrolTestAgent, type TestAgent } from "../apps/api/src/testing/test-agent";
 import { startTestApi, type TestApi } from "../apps/api/src/testing/test-api";
@@ -75,13 +77,12 @@ describe("plan schedules", () => {
     await expect
       .poll(
         async () =>
-          ((await user.request("GET", "/api/runs")).json.runs as RunView[]).filter((run) => run.planId === plan.id)
-            .length,
+          (await user.request<RunPage>("GET", "/api/runs")).json.runs.filter((run) => run.planId === plan.id).length,
         { timeout: 10_000 },
       )
       .toBe(1);
     // The plan page's schedule says what its last firing did: this run.
-    const [started] = ((await user.request("GET", "/api/runs")).json.runs as RunView[]).filter(
+    const [started] = (await user.request<RunPage>("GET", "/api/runs")).json.runs.filter(
       (run) => run.planId === plan.id,
     );
     expect(
@@ -99,7 +100,7 @@ describe("plan schedules", () => {
       .poll(async () => (await api.queue.getJobCounts("completed")).completed, { timeout: 10_000 })
       .toBeGreaterThanOrEqual(2);
     expect(
-      ((await user.request("GET", "/api/runs")).json.runs as RunView[]).filter((run) => run.planId === plan.id),
+      (await user.request<RunPage>("GET", "/api/runs")).json.runs.filter((run) => run.planId === plan.id),
     ).toHaveLength(1);
   }, 60_000);
 
@@ -136,7 +137,7 @@ describe("plan schedules", () => {
     expect(refused.runId).toBeNull();
     expect(refused.error).toMatch(/agent/i);
     expect(
-      ((await user.request("GET", "/api/runs")).json.runs as RunView[]).filter((run) => run.planId === plan.id),
+      (await user.request<RunPage>("GET", "/api/runs")).json.runs.filter((run) => run.planId === plan.id),
     ).toHaveLength(0);
 
     // Each channel gets a real POST from the workers: our JSON on the webhook, Slack's { text } on the other.
@@ -155,7 +156,8 @@ describe("plan schedules", () => {
     expect((sent("slack")[0]!.body as { text: string }).text).toBe(
       `Scheduled run of "nightly without agents" did not start: ${refused.error}. http://localhost:3000/plans/${plan.id}`,
     );
-    const log = (await user.request("GET", "/api/notification-deliveries")).json.deliveries as {
+    const log = (await user.request<{ deliveries: NotificationDeliveryView[] }>("GET", "/api/notification-deliveries"))
+      .json.deliveries as {
       event: string;
       planId: string;
       status: string;
@@ -169,7 +171,7 @@ describe("plan schedules", () => {
       [plan.id, "delivered"],
     ]);
 
-    const audit = (await user.request("GET", "/api/audit")).json.entries as {
+    const audit = (await user.request<{ entries: AuditEntry[] }>("GET", "/api/audit")).json.entries as {
       action: string;
       actor: string;
       target: string;

@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EnrolmentTokenCreated } from "@throng/protocol/api";
+import { EnrolmentTokenCreated, type PlanView } from "@throng/protocol/api";
+import type { RunPage } from "@throng/protocol/run-list";
 import { ApiTokenCreated } from "@throng/protocol/orgs";
 import { RunView } from "@throng/protocol/run";
 // Tests may drive the real API in-process (production code never imports an app).
@@ -225,7 +226,7 @@ describe("throng run against the real API", () => {
       notesEditedBy: "token ci",
     });
     expect(
-      (await org.user.request("GET", "/api/runs?tag=release-1.4")).json.runs.map((r: { id: string }) => r.id),
+      (await org.user.request<RunPage>("GET", "/api/runs?tag=release-1.4")).json.runs.map((r: { id: string }) => r.id),
     ).toEqual([runId]);
     expect((await org.user.request("POST", `/api/runs/${runId}/abort`)).status).toBe(200);
     await agent.close();
@@ -245,7 +246,10 @@ describe("throng run against the real API", () => {
     const second = await runOnce();
     expect(second.planId).toBe(first.planId);
     expect([first.planVersion, second.planVersion]).toEqual([1, 2]);
-    const plans = (await org.user.request("GET", "/api/plans")).json.plans as { id: string; name: string }[];
+    const plans = (await org.user.request<{ plans: PlanView[] }>("GET", "/api/plans")).json.plans as {
+      id: string;
+      name: string;
+    }[];
     expect(plans.filter((p) => p.name === "ci smoke").map((p) => p.id)).toEqual([first.planId]);
 
     // Archived, the name is free: the next CI run starts a fresh plan and the archived one keeps its runs.
@@ -255,7 +259,7 @@ describe("throng run against the real API", () => {
     const third = await runOnce();
     expect(third.planId).not.toBe(first.planId);
     expect(third.planVersion).toBe(1);
-    expect((await org.user.request("GET", `/api/runs/${first.id}`)).json.planId).toBe(first.planId);
+    expect((await org.user.request<RunView>("GET", `/api/runs/${first.id}`)).json.planId).toBe(first.planId);
     await agent.close();
   });
 });

@@ -6,8 +6,8 @@ export interface KubeObject {
   apiVersion: string;
   kind: string;
   metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
-  // Each kind's own shape: the tests read the few fields they check, the schemas check the rest.
-  spec?: any;
+  // Each kind's own shape: a test casts it to the few fields it checks, the schemas check the rest.
+  spec?: unknown;
   [field: string]: unknown;
 }
 

@@ -17,7 +17,7 @@ const spec = {
 
 interface Received {
   path: string;
-  body: any;
+  body: unknown;
   contentType: string | undefined;
 }
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { extract } from "tar-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EnrolmentTokenCreated } from "@throng/protocol/api";
+import { type AgentView, EnrolmentTokenCreated } from "@throng/protocol/api";
 import { startTestApi, type TestApi } from "./testing/test-api";
 
 const BUNDLE = new URL("../../../agent/dist/throng-agent.mjs", import.meta.url).pathname;
@@ -104,7 +104,7 @@ describe("the npx install command", () => {
       ]);
       if (outcome && typeof outcome === "object" && "exited" in outcome)
         throw new Error(`npx exited (${outcome.exited}) before the agent came online:\n${output}`);
-      const { json } = await user.request("GET", "/api/agents");
+      const { json } = await user.request<{ agents: AgentView[] }>("GET", "/api/agents");
       online = json.agents.some((row: { status: string }) => row.status === "online");
     }
     expect(online, output).toBe(true);

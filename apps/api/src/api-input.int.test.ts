@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ErrorBody } from "@throng/protocol/errors";
+import type { PlanView } from "@throng/protocol/api";
 import { pingPlan } from "./testing/plans";
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
 
@@ -97,7 +98,7 @@ describe("bad input is a 400 naming the field, never a 500", () => {
       expect(answer.status, path).toBe(400);
       expect(ErrorBody.parse(answer.json).error.code, path).toBe("validation_failed");
     }
-    const nul = await user.request("GET", "/api/targets/a%00b/estimates");
+    const nul = await user.request<ErrorBody>("GET", "/api/targets/a%00b/estimates");
     expect(nul.json.error.fields?.[0]).toEqual({
       path: "name",
       message: "contains a NUL character (U+0000), which cannot be stored",
@@ -105,13 +106,13 @@ describe("bad input is a 400 naming the field, never a 500", () => {
   });
 
   it("a well-formed surrogate pair (an emoji) is text like any other", async () => {
-    const answer = await user.request("POST", "/api/plans", { ...plan, name: "lobby 🎮" });
+    const answer = await user.request<PlanView>("POST", "/api/plans", { ...plan, name: "lobby 🎮" });
     expect(answer.status).toBe(201);
     expect(answer.json.name).toBe("lobby 🎮");
   });
 
   it("a plan version past PostgreSQL's integer (was a numeric-out-of-range 500)", async () => {
-    const { json: created } = await user.request("POST", "/api/plans", plan);
+    const { json: created } = await user.request<PlanView>("POST", "/api/plans", plan);
     const error = validationError(
       await user.request("PUT", `/api/plans/${created.id}`, { version: 9007199254740990, spec: plan }),
     );
@@ -207,8 +208,15 @@ describe("the OpenAPI document says what the routes check", () => {
   });
 });
 
-/** A JSON Schema as read from the document (untyped JSON). */
-type Schema = Record<string, any>;
+/** A JSON Schema as read from the document: the keywords these tests read, any other left unknown. */
+interface Schema {
+  pattern?: string;
+  const?: unknown;
+  not?: Schema;
+  properties?: Record<string, Schema>;
+  anyOf?: Schema[];
+  [keyword: string]: unknown;
+}
 /** Every subschema of `node` (a JSON Schema) for which `match` holds, depth first. */
 function subschemas(node: unknown, match: (schema: Schema) => boolean, found: Schema[] = []) {
   if (Array.isArray(node)) {
@@ -248,9 +256,9 @@ describe("what the document calls valid, the API takes (and what it refuses, the
     validationError(
       await user.request("POST", "/api/plans", JSON.stringify(plan).replace('"lobby ping"', '"lobby \\u0000 ping"')),
     );
-    const name = body("/api/plans", "post").properties.name as Schema;
+    const name = body("/api/plans", "post").properties?.name;
     expect(
-      subschemas(name.not, (s) => typeof s.pattern === "string" && new RegExp(s.pattern as string).test("a\u0000b")),
+      subschemas(name?.not, (s) => typeof s.pattern === "string" && new RegExp(s.pattern).test("a\u0000b")),
     ).not.toEqual([]);
   });
 
@@ -259,8 +267,8 @@ describe("what the document calls valid, the API takes (and what it refuses, the
     expect(validationError(await user.request("POST", "/api/notification-channels", channel)).fields?.[0]?.path).toBe(
       "name",
     );
-    const name = body("/api/notification-channels", "post").properties.name as Schema;
-    expect(subschemas(name.not, (s) => matches(s, "\t \u00a0") && !matches(s, " a "))).not.toEqual([]);
+    const name = body("/api/notification-channels", "post").properties?.name;
+    expect(subschemas(name?.not, (s) => matches(s, "\t \u00a0") && !matches(s, " a "))).not.toEqual([]);
   });
 
   it("a script hash and the runs compared are patterns in the document, as the route checks them", async () => {
@@ -280,17 +288,14 @@ describe("what the document calls valid, the API takes (and what it refuses, the
 
   it("plan rules JSON Schema can state are in the document: a ws:// URL, a ping's size or message, a script SLO's name", async () => {
     const spec = body("/api/plans", "post");
-    const url = subschemas(spec, (s) => s.properties?.protocol?.const === "websocket")[0]!.properties.url as Schema;
+    const url = subschemas(spec, (s) => s.properties?.protocol?.const === "websocket")[0]!.properties?.url;
     validationError(
       await user.request("POST", "/api/plans", { ...plan, target: { protocol: "websocket", url: "https://0.com" } }),
     );
     expect([matches(url, "https://0.com"), matches(url, " ws://127.0.0.1:7070/ws")]).toEqual([false, true]);
     const ping = subschemas(spec, (s) => s.properties?.kind?.const === "ping-pong")[0]!;
     expect(ping.anyOf).toEqual([{ required: ["messageBytes"] }, { required: ["message"] }]);
-    const metric = subschemas(
-      spec,
-      (s) => typeof s.pattern === "string" && (s.pattern as string).startsWith("^script:"),
-    )[0];
+    const metric = subschemas(spec, (s) => typeof s.pattern === "string" && s.pattern.startsWith("^script:"))[0];
     validationError(
       await user.request("POST", "/api/plans", {
         ...plan,

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ErrorBody } from "@throng/protocol/errors";
-import { EnrolmentTokenCreated, Me, PlanView } from "@throng/protocol/api";
+import { EnrolmentTokenCreated, Me, type PlanVersionView, PlanView } from "@throng/protocol/api";
 import { NATIVE_IO_FILE } from "./routes/agent-install.routes";
 import { startTestApi, type TestApi } from "./testing/test-api";
 import { pingPlan } from "./testing/plans";
@@ -27,7 +27,7 @@ describe("API (in-process Fastify, real PostgreSQL and Redis)", () => {
 
   it("sign-up creates the user's own organisation", async () => {
     const user = await api.signUp("Ada");
-    const me = await user.request("GET", "/api/me");
+    const me = await user.request<Me>("GET", "/api/me");
     expect(me.status).toBe(200);
     const parsed = Me.parse(me.json);
     expect(parsed.user.email).toBe(user.email);
@@ -73,7 +73,7 @@ describe("API (in-process Fastify, real PostgreSQL and Redis)", () => {
     expect(view.spec.load.rampUpSec).toBe(0);
     expect((await owner.request("GET", `/api/plans/${view.id}`)).status).toBe(200);
     expect((await stranger.request("GET", `/api/plans/${view.id}`)).status).toBe(404);
-    expect((await stranger.request("GET", "/api/plans")).json.plans).toEqual([]);
+    expect((await stranger.request<{ plans: PlanView[] }>("GET", "/api/plans")).json.plans).toEqual([]);
     expect((await stranger.request("POST", `/api/plans/${view.id}/runs`)).status).toBe(404);
   });
 
@@ -89,7 +89,8 @@ describe("API (in-process Fastify, real PostgreSQL and Redis)", () => {
     const stale = await user.request("PUT", `/api/plans/${created.id}`, { version: 1, spec: plan });
     expect(stale.status).toBe(409);
     expect(ErrorBody.parse(stale.json).error.message).toMatch(/now version 2, you edited 1/);
-    const versions = (await user.request("GET", `/api/plans/${created.id}/versions`)).json.versions;
+    const versions = (await user.request<{ versions: PlanVersionView[] }>("GET", `/api/plans/${created.id}/versions`))
+      .json.versions;
     expect(
       versions.map((v: { version: number; spec: { load: { clients: number } } }) => [v.version, v.spec.load.clients]),
     ).toEqual([
@@ -98,11 +99,11 @@ describe("API (in-process Fastify, real PostgreSQL and Redis)", () => {
     ]);
     expect(
       (
-        await user.request("PUT", `/api/plans/${created.id}`, {
+        await user.request<ErrorBody>("PUT", `/api/plans/${created.id}`, {
           version: 2,
           spec: { ...plan, load: { clients: 0, durationSec: 5 } },
         })
-      ).json.error.fields[0].path,
+      ).json.error.fields?.[0]?.path,
     ).toBe("spec.load.clients");
   });
 

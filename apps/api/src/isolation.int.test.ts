@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiTokenCreated, InvitationCreated, MemberView } from "@throng/protocol/orgs";
-import { PlanView } from "@throng/protocol/api";
+import { type AgentView, type Me, PlanView } from "@throng/protocol/api";
 import { RunView } from "@throng/protocol/run";
 import { ShareLinkCreated } from "@throng/protocol/report";
 import { ScriptSummary } from "@throng/protocol/script-bundle";
@@ -209,7 +209,9 @@ beforeAll(async () => {
   const invitationId = InvitationCreated.parse(
     (await victim.request("POST", "/api/invitations", { role: "member" })).json,
   ).id;
-  const members = (await victim.request("GET", "/api/members")).json.members.map((m: unknown) => MemberView.parse(m));
+  const members = (await victim.request<{ members: MemberView[] }>("GET", "/api/members")).json.members.map(
+    (m: unknown) => MemberView.parse(m),
+  );
   const tokenId = ApiTokenCreated.parse((await victim.request("POST", "/api/tokens", { name: "kept" })).json).id;
   const revoked = ApiTokenCreated.parse(
     (await victim.request("POST", "/api/tokens", { name: "revoked", scope: "admin" })).json,
@@ -356,11 +358,13 @@ describe("isolation: every route in the OpenAPI document, tried by everyone who 
   it("left the victim's data as it was", async () => {
     expect((await victim.request("GET", `/api/plans/${fixture.planId}`)).status).toBe(200);
     expect(RunView.parse((await victim.request("GET", `/api/runs/${fixture.runId}`)).json).status).not.toBe("aborted");
-    expect((await victim.request("GET", "/api/agents")).json.agents.map((a: { id: string }) => a.id)).toContain(
-      fixture.agentId,
-    );
-    expect((await victim.request("GET", "/api/members")).json.members).toHaveLength(2);
-    const victimOrg = (await victim.request("GET", "/api/me")).json.organization.id as string;
+    expect(
+      (await victim.request<{ agents: AgentView[] }>("GET", "/api/agents")).json.agents.map(
+        (a: { id: string }) => a.id,
+      ),
+    ).toContain(fixture.agentId);
+    expect((await victim.request<{ members: MemberView[] }>("GET", "/api/members")).json.members).toHaveLength(2);
+    const victimOrg = (await victim.request<Me>("GET", "/api/me")).json.organization.id as string;
     const secretPlan = {
       ...plan,
       target: { ...plan.target, headers: { Authorization: `Bearer {{secrets.${fixture.secretName}}}` } },

@@ -25,7 +25,7 @@ async function savePlan(user: TestUser, name: string): Promise<PlanView> {
 
 /** A run of `plan` stored as it would be in `status`, without an agent. */
 async function storedRun(user: TestUser, plan: PlanView, status: string): Promise<string> {
-  const orgId = Me.parse((await user.request("GET", "/api/me")).json).organization.id;
+  const orgId = Me.parse((await user.request<Me>("GET", "/api/me")).json).organization.id;
   const id = crypto.randomUUID();
   await createRepos(api.db).runs.insert(orgId, {
     id,
@@ -52,7 +52,8 @@ describe("a plan's baseline", () => {
     expect(PlanView.parse(pinned.json).baselineRunId).toBe(first);
     expect(PlanView.parse((await user.request("GET", `/api/plans/${plan.id}`)).json).baselineRunId).toBe(first);
     expect(
-      ((await user.request("GET", "/api/plans")).json.plans as PlanView[]).find((p) => p.id === plan.id)?.baselineRunId,
+      (await user.request<{ plans: PlanView[] }>("GET", "/api/plans")).json.plans.find((p) => p.id === plan.id)
+        ?.baselineRunId,
     ).toBe(first);
 
     expect(
@@ -163,7 +164,7 @@ describe("a plan's baseline", () => {
       .execute();
     await storedRun(user, plan, "running"); // still going: not the last verdict
     await user.request("PUT", `/api/plans/${plan.id}/baseline`, { runId: older });
-    const listed = (await user.request("GET", "/api/plans")).json.plans as PlanView[];
+    const listed = (await user.request<{ plans: PlanView[] }>("GET", "/api/plans")).json.plans;
     expect(listed.find((p) => p.id === plan.id)).toMatchObject({
       baselineRunId: older,
       lastRun: { id: newer, status: "finished", outcome: "breached", endedAt: expect.any(String) },

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PlanView } from "@throng/protocol/api";
 import { ErrorBody } from "@throng/protocol/errors";
+import type { RunView } from "@throng/protocol/run";
 import { enrolTestAgent, type TestAgent } from "./testing/test-agent";
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
 import { pingPlan } from "./testing/plans";
@@ -21,7 +22,7 @@ async function savePlan(user: TestUser, name: string): Promise<PlanView> {
   return PlanView.parse((await user.request("POST", "/api/plans", spec(name))).json);
 }
 const names = async (user: TestUser, query = "") =>
-  ((await user.request("GET", `/api/plans${query}`)).json.plans as PlanView[]).map((p) => p.name).sort();
+  (await user.request<{ plans: PlanView[] }>("GET", `/api/plans${query}`)).json.plans.map((p) => p.name).sort();
 
 describe("archiving and deleting plans", () => {
   it("hides an archived plan from the list unless asked for, keeps it readable, and restores it", async () => {
@@ -58,7 +59,7 @@ describe("archiving and deleting plans", () => {
     const { agent } = await enrolTestAgent(api.gatewayUrl, user);
     agents.push(agent);
     const ran = await savePlan(user, "ran");
-    const run = await user.request("POST", `/api/plans/${ran.id}/runs`);
+    const run = await user.request<RunView>("POST", `/api/plans/${ran.id}/runs`);
     expect(run.status).toBe(201);
     const refused = await user.request("DELETE", `/api/plans/${ran.id}`);
     expect(refused.status).toBe(409);

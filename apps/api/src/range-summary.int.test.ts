@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ErrorBody } from "@throng/protocol/errors";
 import { RunView } from "@throng/protocol/run";
 import { RunRangeSummary } from "@throng/protocol/run-range";
 import { ShareLinkCreated } from "@throng/protocol/report";
@@ -95,7 +96,7 @@ describe("GET /api/runs/:id/summary: a run's summary over a range of its seconds
       ["from=0&to=5&step=1", "(root)"],
     ];
     for (const [query, field] of cases) {
-      const answer = await user.request("GET", `/api/runs/${runId}/summary?${query}`);
+      const answer = await user.request<ErrorBody>("GET", `/api/runs/${runId}/summary?${query}`);
       expect({ query, status: answer.status, field: answer.json.error?.fields?.[0]?.path }).toEqual({
         query,
         status: 400,

@@ -3,6 +3,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureChromium } from "../../../infra/local/chromium";
 import { PlanView } from "@throng/protocol/api";
+import type { ErrorBody } from "@throng/protocol/errors";
 import { RunReport, RunView } from "@throng/protocol/run";
 import { RunPage } from "@throng/protocol/run-list";
 import { EstimateView, RunComparison, ShareLinkCreated, TargetView } from "@throng/protocol/report";
@@ -216,7 +217,7 @@ describe("reports, exports and sharing", () => {
       summary: { rttP99Ms: expect.any(Number), messagesPerSec: expect.any(Number), errors: 0 },
     });
     expect(page.runs[1]!.summary!.rttP99Ms!).toBeGreaterThan(page.runs[0]!.summary!.rttP99Ms!);
-    expect((await user.request("GET", "/api/runs?plan=not-a-plan")).json).toMatchObject({
+    expect((await user.request<RunPage>("GET", "/api/runs?plan=not-a-plan")).json).toMatchObject({
       error: { code: "validation_failed", fields: [{ path: "plan" }] },
     });
   });
@@ -281,11 +282,18 @@ describe("reports, exports and sharing", () => {
       (await user.request("POST", `/api/runs/${second}/estimates`, { targetName: "lobby", build: "1.4" })).json,
     );
     expect(saved.change).toBe("−12% since build 1.3");
-    const targets = (await user.request("GET", "/api/targets")).json.targets.map((t: unknown) => TargetView.parse(t));
+    const targets = (await user.request<{ targets: TargetView[] }>("GET", "/api/targets")).json.targets.map(
+      (t: unknown) => TargetView.parse(t),
+    );
     expect(targets).toMatchObject([{ name: "lobby", estimates: 2, latest: { build: "1.4", clients: 11_616 } }]);
-    expect((await user.request("GET", "/api/targets/lobby/estimates")).json.estimates).toHaveLength(2);
-    const bad = await user.request("POST", `/api/runs/${second}/estimates`, { targetName: "", build: "1.5" });
-    expect(bad.json.error.fields[0].path).toBe("targetName");
+    expect(
+      (await user.request<{ estimates: EstimateView[] }>("GET", "/api/targets/lobby/estimates")).json.estimates,
+    ).toHaveLength(2);
+    const bad = await user.request<ErrorBody>("POST", `/api/runs/${second}/estimates`, {
+      targetName: "",
+      build: "1.5",
+    });
+    expect(bad.json.error.fields?.[0]?.path).toBe("targetName");
   });
 
   it("prints a finished run's report to PDF in Chromium: a PDF file named after the plan and day, holding the report's headline", async () => {
@@ -417,7 +425,7 @@ describe("reports, exports and sharing", () => {
       pino({ level: "silent" }),
     );
     try {
-      const answer = await user.request("GET", `/api/runs/${runId}/report.pdf`);
+      const answer = await user.request<ErrorBody>("GET", `/api/runs/${runId}/report.pdf`);
       expect(answer.status).toBe(503);
       expect(answer.json.error.code).toBe("unavailable");
       expect(answer.json.error.message).toMatch(
@@ -429,7 +437,7 @@ describe("reports, exports and sharing", () => {
         { chromiumPath: "/bin/true", concurrency: 1, timeoutMs: 10_000 },
         pino({ level: "silent" }),
       );
-      const broken = await user.request("GET", `/api/runs/${runId}/report.pdf`);
+      const broken = await user.request<ErrorBody>("GET", `/api/runs/${runId}/report.pdf`);
       expect(broken.status).toBe(503);
       expect(broken.json.error.message).toMatch(
         /^PDF export needs Chromium and \/bin\/true did not start \(.+\): install Debian's chromium package or set CHROMIUM_PATH/,
@@ -449,7 +457,7 @@ describe("reports, exports and sharing", () => {
       pino({ level: "silent" }),
     );
     try {
-      const answer = await user.request("GET", `/api/runs/${runId}/report.pdf`);
+      const answer = await user.request<ErrorBody>("GET", `/api/runs/${runId}/report.pdf`);
       expect(answer.status).toBe(504);
       expect(answer.json.error).toMatchObject({
         code: "timeout",

@@ -6,6 +6,7 @@ import { createRepos } from "@throng/db/repos";
 import { Me, PlanView } from "@throng/protocol/api";
 import { ErrorBody } from "@throng/protocol/errors";
 import { RunPage } from "@throng/protocol/run-list";
+import type { RunView } from "@throng/protocol/run";
 import { enrolTestAgent, type TestAgent } from "./testing/test-agent";
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
 import { pingPlan } from "./testing/plans";
@@ -29,7 +30,7 @@ const page = async (query = "") => {
 beforeAll(async () => {
   api = await startTestApi();
   user = await api.signUp("Lister");
-  const orgId = Me.parse((await user.request("GET", "/api/me")).json).organization.id;
+  const orgId = Me.parse((await user.request<Me>("GET", "/api/me")).json).organization.id;
   for (const name of ["A", "B"])
     plans.push(PlanView.parse((await user.request("POST", "/api/plans", spec(name))).json));
   const repos = createRepos(api.db);
@@ -106,13 +107,13 @@ describe("GET /api/runs", () => {
 
   it("keeps each organisation's runs to itself", async () => {
     const other = await api.signUp("Stranger");
-    const answer = await other.request("GET", "/api/runs");
+    const answer = await other.request<RunPage>("GET", "/api/runs");
     expect(RunPage.parse(answer.json)).toMatchObject({ matching: 0, runs: [] });
   });
 
   it("records who started a run", async () => {
     agent = (await enrolTestAgent(api.gatewayUrl, user)).agent;
-    const started = await user.request("POST", `/api/plans/${plans[0]!.id}/runs`);
+    const started = await user.request<RunView>("POST", `/api/plans/${plans[0]!.id}/runs`);
     expect(started.status).toBe(201);
     expect(started.json.startedBy).toBe(user.email);
     expect((await page("?limit=1")).runs[0]).toMatchObject({ id: started.json.id, startedBy: user.email });

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PlanView } from "@throng/protocol/api";
+import type { ErrorBody } from "@throng/protocol/errors";
 import { SCRIPT_BUNDLE_MAX_BYTES, ScriptList, ScriptSummary, ScriptView } from "@throng/protocol/script-bundle";
 import { SCRIPT_UPLOAD_BODY_LIMIT } from "./routes/scripts.routes";
 import { enrolTestAgent } from "./testing/test-agent";
@@ -45,13 +46,13 @@ describe("script bundles over HTTP (issue 15 §2)", () => {
   });
 
   it("names the bad parameter or field: a hash that is not 64 hex digits, an empty body, an unknown hash", async () => {
-    const bad = await alice.request("GET", "/api/scripts/not-a-hash");
+    const bad = await alice.request<ErrorBody>("GET", "/api/scripts/not-a-hash");
     expect(bad.status).toBe(400);
     expect(bad.json.error.fields).toEqual([{ path: "sha256", message: "must be a SHA-256: 64 lower-case hex digits" }]);
-    const empty = await alice.request("POST", "/api/scripts", { name: " ", source: "" });
+    const empty = await alice.request<ErrorBody>("POST", "/api/scripts", { name: " ", source: "" });
     expect(empty.status).toBe(400);
-    expect(empty.json.error.fields.map((f: { path: string }) => f.path)).toEqual(["name", "source"]);
-    const unknown = await alice.request("GET", `/api/scripts/${"0".repeat(64)}`);
+    expect(empty.json.error.fields?.map((f) => f.path)).toEqual(["name", "source"]);
+    const unknown = await alice.request<ErrorBody>("GET", `/api/scripts/${"0".repeat(64)}`);
     expect(unknown.status).toBe(404);
     expect(unknown.json.error.message).toMatch(/upload it first/);
   });
@@ -59,10 +60,10 @@ describe("script bundles over HTTP (issue 15 §2)", () => {
   it("takes a bundle of SCRIPT_BUNDLE_MAX_BYTES, refuses one byte more by its field, and a body past the route's limit with 413", async () => {
     const largest = `//${"x".repeat(SCRIPT_BUNDLE_MAX_BYTES - 2)}`;
     expect((await alice.request("POST", "/api/scripts", { name: "largest.mjs", source: largest })).status).toBe(201);
-    const over = await alice.request("POST", "/api/scripts", { name: "over.mjs", source: `${largest}x` });
+    const over = await alice.request<ErrorBody>("POST", "/api/scripts", { name: "over.mjs", source: `${largest}x` });
     expect(over.status).toBe(400);
     expect(over.json.error.fields).toEqual([{ path: "source", message: "must be at most 5 MiB" }]);
-    const huge = await alice.request("POST", "/api/scripts", {
+    const huge = await alice.request<ErrorBody>("POST", "/api/scripts", {
       name: "huge.mjs",
       source: "x".repeat(SCRIPT_UPLOAD_BODY_LIMIT),
     });
@@ -83,7 +84,7 @@ describe("script bundles over HTTP (issue 15 §2)", () => {
     expect((await bob.request("GET", `/api/scripts/${hash}`)).status).toBe(404);
     expect(ScriptList.parse((await bob.request("GET", "/api/scripts")).json).scripts).toEqual([]);
     expect((await bob.request("GET", `/api/plans/${planId}`)).status).toBe(404);
-    const bobsPlan = await bob.request("POST", "/api/plans", scriptPlan({ sha256: hash }));
+    const bobsPlan = await bob.request<ErrorBody>("POST", "/api/plans", scriptPlan({ sha256: hash }));
     expect(bobsPlan.status).toBe(400);
     expect(bobsPlan.json.error.fields).toEqual([
       {
@@ -91,9 +92,9 @@ describe("script bundles over HTTP (issue 15 §2)", () => {
         message: expect.stringMatching(/^no script bundle with this SHA-256 in your organisation: upload it first/),
       },
     ]);
-    const byPath = await alice.request("POST", "/api/plans", scriptPlan({ path: "bots.mjs" }));
+    const byPath = await alice.request<ErrorBody>("POST", "/api/plans", scriptPlan({ path: "bots.mjs" }));
     expect(byPath.status).toBe(400);
-    expect(byPath.json.error.fields[0].path).toBe("scenario.script.path");
+    expect(byPath.json.error.fields?.[0]?.path).toBe("scenario.script.path");
   });
 
   it("is declared in the OpenAPI document with its body, answers and permissions", async () => {

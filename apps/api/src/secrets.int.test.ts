@@ -132,8 +132,8 @@ describe("organisation secrets: the routes", () => {
   });
 
   it("writes the audit log by name only", async () => {
-    const entries = (await owner.request("GET", "/api/audit")).json.entries.map((e: unknown) =>
-      AuditEntry.parse(e),
+    const entries = (await owner.request<{ entries: AuditEntry[] }>("GET", "/api/audit")).json.entries.map(
+      (e: unknown) => AuditEntry.parse(e),
     ) as AuditEntry[];
     const secretEntries = entries.filter((e) => e.action.startsWith("secret."));
     expect(secretEntries.map((e) => `${e.action} ${e.target}`)).toEqual(

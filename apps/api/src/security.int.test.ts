@@ -50,10 +50,12 @@ describe("teams: invitations, roles, switching, leaving", () => {
     expect(await preview.json()).toMatchObject({ orgName: "Own's team", role: "viewer" });
     expect((await fetch(`${api.url}/api/invitations/preview/thr_inv_nope_abcdef`)).status).toBe(404);
     const viewer = await joined(owner, "viewer", "View");
-    const me = Me.parse((await viewer.request("GET", "/api/me")).json);
+    const me = Me.parse((await viewer.request<Me>("GET", "/api/me")).json);
     expect(me.role).toBe("viewer");
-    expect(me.organization.id).toBe(Me.parse((await owner.request("GET", "/api/me")).json).organization.id);
-    const orgs = (await viewer.request("GET", "/api/orgs")).json.orgs.map((o: unknown) => Membership.parse(o));
+    expect(me.organization.id).toBe(Me.parse((await owner.request<Me>("GET", "/api/me")).json).organization.id);
+    const orgs = (await viewer.request<{ orgs: Membership[] }>("GET", "/api/orgs")).json.orgs.map((o: unknown) =>
+      Membership.parse(o),
+    );
     expect(orgs).toHaveLength(2);
     const invitation = await invite(owner, "member");
     const third = await api.signUp("Third");
@@ -68,7 +70,7 @@ describe("teams: invitations, roles, switching, leaving", () => {
   it("a viewer reads but cannot change; the error names the role", async () => {
     const owner = await api.signUp("Own2");
     const viewer = await joined(owner, "viewer");
-    expect((await viewer.request("GET", "/api/plans")).status).toBe(200);
+    expect((await viewer.request<{ plans: PlanView[] }>("GET", "/api/plans")).status).toBe(200);
     const refused = await viewer.request("POST", "/api/plans", plan);
     expect(refused.status).toBe(403);
     expect(ErrorBody.parse(refused.json).error.message).toMatch(/Your role \(viewer\) may not plan: write/);
@@ -78,7 +80,9 @@ describe("teams: invitations, roles, switching, leaving", () => {
     const owner = await api.signUp("Own3");
     const admin = await joined(owner, "admin", "Adm");
     const member = await joined(owner, "member", "Mem");
-    const members = (await owner.request("GET", "/api/members")).json.members.map((m: unknown) => MemberView.parse(m));
+    const members = (await owner.request<{ members: MemberView[] }>("GET", "/api/members")).json.members.map(
+      (m: unknown) => MemberView.parse(m),
+    );
     const byRole = (role: string) => members.find((m: MemberView) => m.role === role)!;
     expect((await admin.request("PATCH", `/api/members/${byRole("member").id}`, { role: "viewer" })).status).toBe(204);
     expect((await admin.request("PATCH", `/api/members/${byRole("owner").id}`, { role: "member" })).status).toBe(403);
@@ -87,18 +91,20 @@ describe("teams: invitations, roles, switching, leaving", () => {
     expect((await owner.request("POST", "/api/members/leave")).status).toBe(409);
     expect((await admin.request("DELETE", `/api/members/${byRole("member").id}`)).status).toBe(204);
     // Removed: the next request already runs in the user's own organisation, not this one.
-    const after = Me.parse((await member.request("GET", "/api/me")).json);
-    expect(after.organization.id).not.toBe(Me.parse((await owner.request("GET", "/api/me")).json).organization.id);
+    const after = Me.parse((await member.request<Me>("GET", "/api/me")).json);
+    expect(after.organization.id).not.toBe(Me.parse((await owner.request<Me>("GET", "/api/me")).json).organization.id);
   });
 
   it("switching organisations changes what every request sees", async () => {
     const owner = await api.signUp("Own4");
     await owner.request("POST", "/api/plans", plan);
     const user = await joined(owner, "member", "Sw");
-    expect((await user.request("GET", "/api/plans")).json.plans).toHaveLength(1);
-    const own = (await user.request("GET", "/api/orgs")).json.orgs.find((o: Membership) => !o.active);
-    expect((await user.request("POST", "/api/orgs/switch", { orgId: own.orgId })).status).toBe(204);
-    expect((await user.request("GET", "/api/plans")).json.plans).toHaveLength(0);
+    expect((await user.request<{ plans: PlanView[] }>("GET", "/api/plans")).json.plans).toHaveLength(1);
+    const own = (await user.request<{ orgs: Membership[] }>("GET", "/api/orgs")).json.orgs.find(
+      (o: Membership) => !o.active,
+    );
+    expect((await user.request("POST", "/api/orgs/switch", { orgId: own?.orgId })).status).toBe(204);
+    expect((await user.request<{ plans: PlanView[] }>("GET", "/api/plans")).json.plans).toHaveLength(0);
     expect((await user.request("POST", "/api/orgs/switch", { orgId: "not-mine" })).status).toBe(404);
   });
 });
@@ -207,7 +213,7 @@ describe("hygiene", () => {
 
   it("keeps secrets out of answers, error messages and logs", async () => {
     const user = await api.signUp("Sec");
-    const answer = await user.request("POST", "/api/auth/sign-in/email", {
+    const answer = await user.request<{ token?: string }>("POST", "/api/auth/sign-in/email", {
       email: user.email,
       password: "correct-horse-battery",
     });
@@ -226,7 +232,9 @@ describe("hygiene", () => {
     for (const secret of ["correct-horse-battery", enrolment.token, apiToken.token, ready.credential!.secret]) {
       expect(logs).not.toContain(secret);
     }
-    const audit = (await user.request("GET", "/api/audit")).json.entries.map((e: unknown) => AuditEntry.parse(e));
+    const audit = (await user.request<{ entries: AuditEntry[] }>("GET", "/api/audit")).json.entries.map((e: unknown) =>
+      AuditEntry.parse(e),
+    );
     expect(JSON.stringify(audit)).not.toContain(apiToken.token);
   });
 
@@ -236,7 +244,9 @@ describe("hygiene", () => {
     const token = ApiTokenCreated.parse((await owner.request("POST", "/api/tokens", { name: "ci" })).json);
     await owner.request("DELETE", `/api/tokens/${token.id}`);
     const member = await joined(owner, "member");
-    const actions = (await owner.request("GET", "/api/audit")).json.entries.map((e: AuditEntry) => e.action);
+    const actions = (await owner.request<{ entries: AuditEntry[] }>("GET", "/api/audit")).json.entries.map(
+      (e: AuditEntry) => e.action,
+    );
     expect(actions).toEqual(
       expect.arrayContaining([
         "enrolment-token.created",
@@ -246,7 +256,7 @@ describe("hygiene", () => {
         "member.joined",
       ]),
     );
-    expect((await member.request("GET", "/api/audit")).status).toBe(403);
+    expect((await member.request<{ entries: AuditEntry[] }>("GET", "/api/audit")).status).toBe(403);
   });
 
   it("records in the audit log who added and removed a notification channel, set and stopped a schedule, stored a script and aborted a run", async () => {
@@ -277,9 +287,9 @@ describe("hygiene", () => {
     expect((await owner.request("POST", `/api/runs/${run.id}/abort`)).status).toBe(200);
     await agent.close();
 
-    const entries = ((await owner.request("GET", "/api/audit")).json.entries as unknown[]).map((e) =>
-      AuditEntry.parse(e),
-    );
+    const entries = (
+      (await owner.request<{ entries: AuditEntry[] }>("GET", "/api/audit")).json.entries as unknown[]
+    ).map((e) => AuditEntry.parse(e));
     const entry = (action: string) => entries.find((candidate) => candidate.action === action);
     expect(entry("notification-channel.created")).toMatchObject({
       actor: owner.email,

@@ -92,13 +92,13 @@ describe("company sign-in through a real OIDC provider (issue 30)", () => {
     expect(status).toBe(302);
     expect(location.includes("/sign-in")).toBe(false);
     const me = Me.parse(await (await b.send("GET", "/api/me")).json());
-    const adminMe = Me.parse((await admin.request("GET", "/api/me")).json);
+    const adminMe = Me.parse((await admin.request<Me>("GET", "/api/me")).json);
     expect(me.user.email).toBe("ada@acme.test");
     expect(me.organization.id).toBe(adminMe.organization.id);
     expect(me.role).toBe("admin");
 
-    const audit = ((await admin.request("GET", "/api/audit")).json.entries as unknown[]).map((e) =>
-      AuditEntry.parse(e),
+    const audit = ((await admin.request<{ entries: AuditEntry[] }>("GET", "/api/audit")).json.entries as unknown[]).map(
+      (e) => AuditEntry.parse(e),
     );
     expect(audit.map((e) => e.action)).toEqual(
       expect.arrayContaining(["sso.domain-verified", "sso.provider-added", "sso.signed-in", "sso.member-joined"]),
@@ -168,7 +168,9 @@ describe("company sign-in through a real OIDC provider (issue 30)", () => {
       password: PASSWORD,
     });
     expect(owner.status).toBe(200);
-    const audit = ((await admin.request("GET", "/api/audit")).json.entries as AuditEntry[]).map((e) => e.action);
+    const audit = (await admin.request<{ entries: AuditEntry[] }>("GET", "/api/audit")).json.entries.map(
+      (e) => e.action,
+    );
     expect(audit).toEqual(expect.arrayContaining(["sso.required", "sso.break-glass-sign-in"]));
 
     expect((await sso.b.send("GET", "/api/me")).status).toBe(200);

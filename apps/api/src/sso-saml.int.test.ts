@@ -116,14 +116,14 @@ describe("company sign-in through a real SAML 2.0 identity provider (issue 30)",
     expect(grace.status).toBe(302);
     const me = Me.parse(await (await grace.b.send("GET", "/api/me")).json());
     expect(me.user.email).toBe("grace@globex.test");
-    expect(me.organization.id).toBe(Me.parse((await admin.request("GET", "/api/me")).json).organization.id);
+    expect(me.organization.id).toBe(Me.parse((await admin.request<Me>("GET", "/api/me")).json).organization.id);
     expect(me.role).toBe("admin");
 
     const linus = await signInWithSaml("linus@globex.test");
     expect(Me.parse(await (await linus.b.send("GET", "/api/me")).json()).role).toBe("viewer");
 
-    const audit = ((await admin.request("GET", "/api/audit")).json.entries as unknown[]).map((e) =>
-      AuditEntry.parse(e),
+    const audit = ((await admin.request<{ entries: AuditEntry[] }>("GET", "/api/audit")).json.entries as unknown[]).map(
+      (e) => AuditEntry.parse(e),
     );
     const joined = audit
       .filter((e) => e.action === "sso.member-joined")
@@ -188,7 +188,7 @@ describe("company sign-in through a real SAML 2.0 identity provider (issue 30)",
     expect((await admin.request("PUT", `/api/sso/providers/${provider.id}/enabled`, { enabled: true })).status).toBe(
       200,
     );
-    const audit = ((await admin.request("GET", "/api/audit")).json.entries as AuditEntry[]).map((e) => [
+    const audit = (await admin.request<{ entries: AuditEntry[] }>("GET", "/api/audit")).json.entries.map((e) => [
       e.action,
       e.target,
     ]);

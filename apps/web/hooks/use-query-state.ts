@@ -18,11 +18,16 @@ export function useQueryState<T>(
   const queryText = query.toString();
   const [value, setValue] = useState<T>(() => read(new URLSearchParams(queryText)));
   const written = useRef(queryText);
+  // `read` is a parser, the same for the page's life (often an arrow made anew each render): only the query's text
+  // changes what it answers, so the latest one is read through a ref.
+  const reader = useRef(read);
+  useEffect(() => {
+    reader.current = read;
+  });
   useEffect(() => {
     if (queryText === written.current) return;
     written.current = queryText;
-    setValue(read(new URLSearchParams(queryText)));
-    // `read` is a parser, the same for the page's life; only the query's text changes what it answers.
+    setValue(reader.current(new URLSearchParams(queryText)));
   }, [queryText]);
   const show = useCallback(
     (next: T, search: string) => {

@@ -1,4 +1,5 @@
 import net from "node:net";
+import { ShardStatus } from "@throng/protocol/agent";
 import { MetricSnapshot } from "@throng/protocol/snapshot";
 import { createFrameReader } from "./ws-frames";
 
@@ -33,7 +34,7 @@ export async function startAgentTap(options: { host: string; apiPort: number }):
   const sockets = new Set<net.Socket>();
 
   const onMessage = (text: string) => {
-    const message = JSON.parse(text) as { type: string; payload: any };
+    const message = JSON.parse(text) as { type: string; payload: unknown };
     if (message.type === "snapshot") {
       const snapshot = MetricSnapshot.parse(message.payload);
       const run = record.snapshots.get(snapshot.runId) ?? new Map<number, MetricSnapshot>();
@@ -41,7 +42,8 @@ export async function startAgentTap(options: { host: string; apiPort: number }):
       if (run.has(snapshot.seq)) record.resends += 1;
       run.set(snapshot.seq, snapshot);
     } else if (message.type === "shard-status") {
-      record.statuses.set(message.payload.runId, { state: message.payload.state, lastSeq: message.payload.lastSeq });
+      const status = ShardStatus.parse(message.payload);
+      record.statuses.set(status.runId, { state: status.state, lastSeq: status.lastSeq });
     }
   };
 

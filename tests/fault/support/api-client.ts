@@ -5,7 +5,7 @@ import { WEB_ORIGIN } from "./processes";
 
 /** A signed-in browser session against one API process (any instance: they share the database). */
 export interface Browser {
-  request<T = any>(method: string, path: string, body?: unknown, apiUrl?: string): Promise<T>;
+  request<T = unknown>(method: string, path: string, body?: unknown, apiUrl?: string): Promise<T>;
   /** The session cookie header, for streams opened elsewhere. */
   cookie(): string;
   /** GET /api/runs/:id/live on `apiUrl`, every envelope collected until `stop()`. */

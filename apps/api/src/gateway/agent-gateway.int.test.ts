@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentCloseCode } from "@throng/protocol/agent";
-import { AgentView, EnrolmentTokenCreated } from "@throng/protocol/api";
+import { AgentView, EnrolmentTokenCreated, type PlanView } from "@throng/protocol/api";
+import type { ErrorBody } from "@throng/protocol/errors";
+import type { RunPage } from "@throng/protocol/run-list";
 import { LiveEnvelope, type LiveMessage, RunSeries, RunView } from "@throng/protocol/run";
 import { encodeValues } from "@throng/core/metrics/histogram";
 import { connectTestAgent, enrolmentToken, enrolTestAgent, helloWith } from "../testing/test-agent";
@@ -20,7 +22,9 @@ afterAll(async () => {
 async function statusWithin(user: TestUser, wanted: string, timeoutMs: number): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const status = AgentView.parse((await user.request("GET", "/api/agents")).json.agents[0]).status;
+    const status = AgentView.parse(
+      (await user.request<{ agents: AgentView[] }>("GET", "/api/agents")).json.agents[0],
+    ).status;
     if (status === wanted || Date.now() > deadline) return status;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -67,7 +71,9 @@ describe("agent gateway (agent/PROTOCOL.md)", () => {
     const user = await api.signUp("Hal");
     const { agent, ready } = await enrolledAgent(user);
     expect(ready.credential?.secret).toMatch(/^thr_agt_/);
-    const agents = (await user.request("GET", "/api/agents")).json.agents.map((a: unknown) => AgentView.parse(a));
+    const agents = (await user.request<{ agents: AgentView[] }>("GET", "/api/agents")).json.agents.map((a: unknown) =>
+      AgentView.parse(a),
+    );
     expect(agents).toHaveLength(1);
     expect(agents[0]).toMatchObject({ hostname: "rig-1", cores: 2, status: "online" });
     await agent.close();
@@ -230,17 +236,19 @@ describe("control plane (agent/PROTOCOL.md)", () => {
       payload: helloWith({ kind: "credential", agentId: ready.agentId, secret: ready.credential!.secret }),
     });
     expect((await again.closed).code).toBe(AgentCloseCode.unauthenticated);
-    expect((await user.request("GET", "/api/agents")).json.agents).toEqual([]);
+    expect((await user.request<{ agents: AgentView[] }>("GET", "/api/agents")).json.agents).toEqual([]);
   });
 
   it("edits labels, validates them, and places runs only on agents that carry the plan's labels", async () => {
     const user = await api.signUp("Lab");
     const { agent, ready } = await enrolledAgent(user);
-    const bad = await user.request("PUT", `/api/agents/${ready.agentId}/labels`, { labels: { "bad label!": "x" } });
+    const bad = await user.request<ErrorBody>("PUT", `/api/agents/${ready.agentId}/labels`, {
+      labels: { "bad label!": "x" },
+    });
     expect(bad.status).toBe(400);
-    expect(bad.json.error.fields[0].path).toBe("labels.bad label!");
+    expect(bad.json.error.fields?.[0]?.path).toBe("labels.bad label!");
     const plan = await createPlan(user, { agents: { labels: { region: "eu" } } });
-    const refused = await user.request("POST", `/api/plans/${plan.id}/runs`);
+    const refused = await user.request<ErrorBody>("POST", `/api/plans/${plan.id}/runs`);
     expect(refused.status).toBe(409);
     expect(refused.json.error.message).toMatch(/region=eu/);
     const labelled = await user.request("PUT", `/api/agents/${ready.agentId}/labels`, { labels: { region: "eu" } });
@@ -261,7 +269,9 @@ describe("control plane (agent/PROTOCOL.md)", () => {
       const host = { hostname, os: "linux", arch: "x64", cores: 2, memoryBytes: 2 ** 30 };
       agents.push(await enrolTestAgent(api.gatewayUrl, user, { host, capacity }));
     }
-    const listed = (await user.request("GET", "/api/agents")).json.agents.map((a: unknown) => AgentView.parse(a));
+    const listed = (await user.request<{ agents: AgentView[] }>("GET", "/api/agents")).json.agents.map((a: unknown) =>
+      AgentView.parse(a),
+    );
     expect(Object.fromEntries(listed.map((a: AgentView) => [a.hostname, a.capacity]))).toEqual({
       "rig-small": small,
       "rig-big": big,
@@ -269,14 +279,14 @@ describe("control plane (agent/PROTOCOL.md)", () => {
 
     // 1,536 + 6,144 = 7,680 clients at most.
     const tooBig = await createPlan(user, { load: { clients: 7_681, durationSec: 30 } });
-    const refused = await user.request("POST", `/api/plans/${tooBig.id}/runs`);
+    const refused = await user.request<ErrorBody>("POST", `/api/plans/${tooBig.id}/runs`);
     expect(refused.status).toBe(409);
     expect(refused.json.error.message).toBe(
       "The agents cannot hold this plan's 7,681 clients: rig-big up to 6,144 (8 engine processes × 768 clients, open-file limit 1,024); " +
         "rig-small up to 1,536 (2 engine processes × 768 clients, open-file limit 1,024). Raise their open-file limit (ulimit -n, systemd LimitNOFILE, " +
         "docker --ulimit nofile, the Helm chart's agent.openFileLimit; docs/scale.md), start more agents, or lower load.clients",
     );
-    expect((await user.request("GET", "/api/runs")).json.runs).toEqual([]);
+    expect((await user.request<RunPage>("GET", "/api/runs")).json.runs).toEqual([]);
 
     // Split by cores (2 and 2) but never past a cap: the small rig's 1,536, the rest to the big one.
     const fits = await createPlan(user, { load: { clients: 7_000, durationSec: 30 } });
@@ -292,20 +302,22 @@ describe("control plane (agent/PROTOCOL.md)", () => {
     const capabilities = { scripts: "none" as const, allowTargets: ["10.0.0.5:9000"] };
     const host = { hostname: "rig-7", os: "linux", arch: "x64", cores: 2, memoryBytes: 2 ** 30 };
     const { agent } = await enrolTestAgent(api.gatewayUrl, user, { host, capabilities });
-    const listed = (await user.request("GET", "/api/agents")).json.agents.map((a: unknown) => AgentView.parse(a));
+    const listed = (await user.request<{ agents: AgentView[] }>("GET", "/api/agents")).json.agents.map((a: unknown) =>
+      AgentView.parse(a),
+    );
     expect(listed.map((a: AgentView) => a.capabilities)).toEqual([capabilities]);
 
     const plan = await createPlan(user);
     const reason = expect.stringMatching(
       /^No agent that matches may run this plan: rig-7 loads only 10\.0\.0\.5:9000 \(its --allow-target list\), not 127\.0\.0\.1:\d+\. Restart one with that flag/,
     );
-    expect((await user.request("GET", `/api/plans/${plan.id}`)).json.warnings).toEqual([
+    expect((await user.request<PlanView>("GET", `/api/plans/${plan.id}`)).json.warnings).toEqual([
       { path: "agents", message: reason },
     ]);
-    const refused = await user.request("POST", `/api/plans/${plan.id}/runs`);
+    const refused = await user.request<ErrorBody>("POST", `/api/plans/${plan.id}/runs`);
     expect(refused.status).toBe(409);
     expect(refused.json.error.message).toEqual(reason);
-    expect((await user.request("GET", "/api/runs")).json.runs).toEqual([]);
+    expect((await user.request<RunPage>("GET", "/api/runs")).json.runs).toEqual([]);
     await agent.close();
   });
 

@@ -17,7 +17,12 @@ export const WEB_ORIGIN = "http://localhost:3000";
 /** A signed-in browser: keeps the session cookie and sends the web origin, as the Next proxy does. */
 export interface TestUser {
   email: string;
-  request(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }>;
+  /**
+   * One API call with the session cookie. `json` is the answer's body, read as `T` without checking: a test that
+   * reads its fields names the shape it expects (the protocol schema's type), one that only compares it leaves it
+   * `unknown`.
+   */
+  request<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T }>;
   /** A raw GET with the session cookie, for streams. */
   open(path: string, signal: AbortSignal): Promise<Response>;
   /** The session cookie header as the browser would send it. */
@@ -103,7 +108,7 @@ export async function startTestApi(
   async function signUp(name = "Tester"): Promise<TestUser> {
     const email = `${name.toLowerCase()}-${crypto.randomUUID().slice(0, 8)}@example.com`;
     let cookie = "";
-    const request = async (method: string, path: string, body?: unknown) => {
+    const request = async <T = unknown>(method: string, path: string, body?: unknown) => {
       const response = await fetch(`${url}${path}`, {
         method,
         headers: { origin: WEB_ORIGIN, cookie, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
@@ -112,7 +117,7 @@ export async function startTestApi(
       const setCookies = response.headers.getSetCookie();
       if (setCookies.length) cookie = setCookies.map((c) => c.split(";")[0]).join("; ");
       const text = await response.text();
-      return { status: response.status, json: text ? JSON.parse(text) : null };
+      return { status: response.status, json: (text ? JSON.parse(text) : null) as T };
     };
     const answer = await request("POST", "/api/auth/sign-up/email", { name, email, password: "correct-horse-battery" });
     if (answer.status !== 200) throw new Error(`sign-up failed: ${answer.status} ${JSON.stringify(answer.json)}`);

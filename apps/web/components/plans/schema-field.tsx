@@ -18,7 +18,6 @@ import { Described, describedBy } from "./described";
 import { HexTextField } from "./hex-text-field";
 import { LabelEditor } from "../ui/label-editor";
 import { ScriptPickerField } from "./script-picker-field";
-// biome-ignore lint/suspicious/noImportCycles: the plan form is recursive (an object field holds lists and hex fields that hold object fields).
 import { UnionListField } from "./union-list-field";
 
 /** Where a field sits: its path in the plan (for errors and ids) and its text key (for labels and hints). */
@@ -57,20 +56,16 @@ export const child = (place: FieldPlace, key: string, variant?: string): FieldPl
 const asText = (value: DraftValue) =>
   typeof value === "string" ? value : value === undefined ? "" : JSON.stringify(value);
 
-/** The fields of an object: required ones in a grid, optional ones under "Options" (open when one is set or wrong, or all are optional). */
-export function ObjectFields({
-  fields,
-  place,
-  value,
-  onChange,
-  errors,
-}: {
+export interface ObjectFieldsProps {
   fields: FieldSpec[];
   place: FieldPlace;
   value: DraftObject;
   onChange: (value: DraftObject) => void;
   errors: PlanErrors;
-}) {
+}
+
+/** The fields of an object: required ones in a grid, optional ones under "Options" (open when one is set or wrong, or all are optional). */
+export function ObjectFields({ fields, place, value, onChange, errors }: ObjectFieldsProps) {
   const render = (field: FieldSpec) => (
     <SchemaField
       key={field.key}
@@ -307,7 +302,8 @@ export function SchemaField(props: FieldProps) {
     case "keyed-union":
       return <UnionField {...props} node={node} />;
     case "union-list":
-      return <UnionListField {...props} node={node} />;
+      // The list's items are object fields again: handed down, so that the list's module need not import this one.
+      return <UnionListField {...props} node={node} ObjectFields={ObjectFields} />;
     case "object":
       return field.required ? (
         <fieldset className="subsection">

@@ -1,12 +1,11 @@
 "use client";
 
-import { useState } from "react";
+import { type ComponentType, useState } from "react";
 import { fieldText, variantLabel } from "../../lib/plans/plan-field-text";
 import { fieldId, type PlanErrors } from "../../lib/plans/plan-draft";
 import { initialVariant, moveItem, variantFor, type DraftObject, type DraftValue } from "../../lib/plans/schema-form";
 import type { FieldSpec, NodeSpec } from "../../lib/plans/schema-node";
-// biome-ignore lint/suspicious/noImportCycles: the plan form is recursive (a union list holds object fields).
-import { ObjectFields, type FieldPlace } from "./schema-field";
+import type { FieldPlace, ObjectFieldsProps } from "./schema-field";
 
 interface UnionListProps {
   field: FieldSpec;
@@ -15,10 +14,12 @@ interface UnionListProps {
   onChange: (value: DraftValue) => void;
   errors: PlanErrors;
   node: Extract<NodeSpec, { kind: "union-list" }>;
+  /** How an item's fields are drawn: schema-field's ObjectFields, passed in because the plan form is recursive. */
+  ObjectFields: ComponentType<ObjectFieldsProps>;
 }
 
 /** An ordered list of a union's variants (session steps): add one of a chosen kind, change an item's kind, remove, move up and down. */
-export function UnionListField({ place, value, onChange, errors, node }: UnionListProps) {
+export function UnionListField({ place, value, onChange, errors, node, ObjectFields }: UnionListProps) {
   const text = fieldText(place.textKey, place.variants);
   const id = fieldId(place.path);
   const items = Array.isArray(value) ? (value as DraftObject[]) : [];

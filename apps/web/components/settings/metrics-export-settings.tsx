@@ -86,14 +86,15 @@ function SinkSection({
   const acting = useApiMutation((action: () => Promise<unknown>) => action(), [queryKeys.metricsExport]);
   const { fieldErrors, failure } = acting;
   const pending = acting.isPending;
-  const storedUrl = view?.url;
-  // The form starts from what is stored (secrets excepted) once it has loaded, and after each save.
+  // The form starts from what is stored (secrets excepted) once it has loaded, and after each save: when a stored
+  // field changes, not when a refetch brings the same sink with a new status.
+  const [storedUrl, storedAuth, storedUsername] = [view?.url, view?.auth, view?.username];
   useEffect(() => {
-    if (!view) return;
-    setUrl(view.url);
-    setAuth(view.auth);
-    setUsername(view.username ?? "");
-  }, [storedUrl, view?.auth, view?.username]); // eslint-disable-line react-hooks/exhaustive-deps
+    if (storedUrl === undefined || storedAuth === undefined) return;
+    setUrl(storedUrl);
+    setAuth(storedAuth);
+    setUsername(storedUsername ?? "");
+  }, [storedUrl, storedAuth, storedUsername]);
 
   function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { authClient } from "../../lib/auth/auth-client";
 import { OrgSwitcher } from "./org-switcher";
 
@@ -23,9 +23,14 @@ export function AppNav({ organisation }: { organisation: string }) {
   const pathname = usePathname();
   const router = useRouter();
   const [signingOut, setSigningOut] = useState(false);
-  // On a phone the links fold behind a Menu button (CSS decides when); a link followed folds them again.
+  // On a phone the links fold behind a Menu button (CSS decides when); a link followed folds them again, in the
+  // render that shows the new path (React's way to reset state when a value changes, without an effect).
   const [open, setOpen] = useState(false);
-  useEffect(() => setOpen(false), [pathname]);
+  const [shownPath, setShownPath] = useState(pathname);
+  if (shownPath !== pathname) {
+    setShownPath(pathname);
+    setOpen(false);
+  }
 
   async function signOut() {
     setSigningOut(true);

@@ -18,10 +18,19 @@ export function useMe(): Me {
 
 /** Loads GET /api/me; signed-out visitors go to /sign-in, everyone else gets the nav and the page. */
 export function SessionGate({ children }: { children: ReactNode }) {
+  // "Try again" starts the load over: a new attempt is a fresh SessionLoad (no user, no failure, a new request).
+  const [attempt, setAttempt] = useState(0);
+  return (
+    <SessionLoad key={attempt} onRetry={() => setAttempt((n) => n + 1)}>
+      {children}
+    </SessionLoad>
+  );
+}
+
+function SessionLoad({ children, onRetry }: { children: ReactNode; onRetry: () => void }) {
   const router = useRouter();
   const [me, setMe] = useState<Me | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -34,7 +43,7 @@ export function SessionGate({ children }: { children: ReactNode }) {
         else setFailure(errorMessage(error));
       });
     return () => controller.abort();
-  }, [router, attempt]);
+  }, [router]);
 
   if (failure) {
     return (
@@ -42,14 +51,7 @@ export function SessionGate({ children }: { children: ReactNode }) {
         <p className="alert" role="alert">
           {failure}
         </p>
-        <button
-          className="button"
-          type="button"
-          onClick={() => {
-            setFailure(null);
-            setAttempt((n) => n + 1);
-          }}
-        >
+        <button className="button" type="button" onClick={onRetry}>
           Try again
         </button>
       </main>

@@ -49,9 +49,10 @@ export function CodeEditor({
   const readOnly = onChange === undefined;
   const languageRef = useRef(language);
 
-  // Text replaced from outside (an imported file) reaches the editor; its own edits come back equal and are left alone.
+  // Text replaced from outside (an imported file) reaches the editor, also when it came while CodeMirror loaded; its
+  // own edits come back equal and are left alone.
   useEffect(() => {
-    const view = viewRef.current;
+    const view = loaded ? viewRef.current : undefined;
     if (view && view.state.doc.toString() !== value)
       view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: value } });
   }, [value, loaded]);
