@@ -1,18 +1,16 @@
 // The dashboard journeys a load tester takes: install agents (every variant), label them, plan every scenario
 // (form, YAML, JSON, import, export, clone), run and watch live (reload mid-run, abort), find runs again
 // (filters), and revoke an agent. Screenshots of each page go to e2e/artifacts/.
-import { mkdtempSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import type { BrowserContext, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { expect, test } from "./support/test";
-import { agentBin, agentProcesses, artifacts, baseUrl, stamp, url, signUp } from "./support/e2e-env";
+import { artifacts, pageJourney, stamp, url, signUp } from "./support/e2e-env";
 import { fillPlanYaml, planEditorText, planYamlText } from "./support/plan-yaml";
 
-const scratch = mkdtempSync(join(tmpdir(), "throng-dash-"));
-const { start, startTarget, stopAll } = agentProcesses();
-let context: BrowserContext;
+const journey = pageJourney("dashboard", { downloads: true, clipboard: true });
+const { start, startTarget, scratch, shot } = journey;
 let page: Page;
 let targetUrl = "";
 let planName = "";
@@ -20,8 +18,6 @@ let planName = "";
 const cspReports: string[] = [];
 /** Uncaught exceptions in the page; each journey fails on the first one. */
 const pageErrors: string[] = [];
-
-const shot = (name: string) => page.screenshot({ path: join(artifacts, `dashboard-${name}.png`), fullPage: true });
 
 /** Neither the page nor a table scrolls sideways at this width: everything fits or wraps. */
 async function expectNoSidewaysScroll() {
@@ -48,12 +44,8 @@ test.describe.configure({ mode: "serial" });
 const RUN_JOURNEY_MS = 120_000;
 const RUN_SECONDS = 300;
 
-test.beforeAll(async ({ browser }) => {
-  test.skip(!baseUrl || !agentBin, "npm test sets E2E_BASE_URL and E2E_AGENT_BIN");
-  mkdirSync(artifacts, { recursive: true });
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl });
-  page = await context.newPage();
+test.beforeAll(async () => {
+  page = journey.page();
   page.on("pageerror", (error) => pageErrors.push(`${page.url()}: ${error.message}\n${error.stack ?? ""}`));
   page.on("console", (message) => {
     if (/Content Security Policy/i.test(message.text())) cspReports.push(`${page.url()}: ${message.text()}`);
@@ -63,12 +55,6 @@ test.beforeAll(async ({ browser }) => {
 
 test.afterEach(() => {
   expect(pageErrors, "uncaught errors in the page").toEqual([]);
-});
-
-test.afterAll(async () => {
-  stopAll();
-  await context?.close();
-  rmSync(scratch, { recursive: true, force: true });
 });
 
 test("agents: empty state, every install variant with a copy button, an agent joins, labels are edited", async () => {

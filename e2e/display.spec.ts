@@ -3,13 +3,23 @@
 // the token form, the audit log and the sign-in page. Screenshots go to e2e/artifacts/display-*.png.
 import { join } from "node:path";
 import { expect, test } from "./support/test";
-import { artifacts, baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
+import {
+  artifacts,
+  createPlan,
+  enrolAgent,
+  json,
+  pageJourney,
+  stamp,
+  startRun,
+  url,
+  signUp,
+  write,
+} from "./support/e2e-env";
 import { planYamlText } from "./support/plan-yaml";
 
 const journey = pageJourney("display");
 const { start, startTarget, scratch, shot } = journey;
 let runId = "";
-const write = { headers: { origin: baseUrl } };
 test.describe.configure({ mode: "serial" });
 
 test("display: sign-in greets a first-time visitor without 'Welcome back'", async () => {
@@ -32,28 +42,18 @@ test("display: a capacity search's run page: one verdict colour, charts' legends
   await signUp(page, "Display Reader", "display");
   await enrolAgent(page, start, join(scratch, "agent.json"));
   const targetUrl = await startTarget();
-  const plan = await json<{ id: string }>(
-    await page.request.post(url("/api/plans"), {
-      data: {
-        name: `Search ${stamp}`,
-        target: { protocol: "websocket", url: targetUrl },
-        scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
-        load: {
-          clients: 40,
-          durationSec: 12,
-          shape: { kind: "step-up", mode: "fixed", startClients: 5, stepClients: 5, stepDurationSec: 2 },
-        },
-        slos: [{ metric: "rtt-p99-ms", below: 0.001 }],
-      },
-      ...write,
-    }),
-    "create plan",
-  );
-  const run = await json<{ id: string }>(
-    await page.request.post(url(`/api/plans/${plan.id}/runs`), write),
-    "start run",
-  );
-  runId = run.id;
+  const plan = await createPlan(page, {
+    name: `Search ${stamp}`,
+    target: { protocol: "websocket", url: targetUrl },
+    scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
+    load: {
+      clients: 40,
+      durationSec: 12,
+      shape: { kind: "step-up", mode: "fixed", startClients: 5, stepClients: 5, stepDurationSec: 2 },
+    },
+    slos: [{ metric: "rtt-p99-ms", below: 0.001 }],
+  });
+  runId = (await startRun(page, plan.id)).id;
   await page.goto(url(`/runs/${runId}`));
   await expect(page.getByTestId("run-status")).toHaveText(/finished|aborted|failed/, { timeout: 90_000 });
   await expect(page.getByTestId("run-verdict")).toBeVisible();
@@ -91,19 +91,13 @@ test("display: a plan no agent may run is refused at Start, naming the agent by 
     }),
     "upload script",
   );
-  const plan = await json<{ id: string }>(
-    await page.request.post(url("/api/plans"), {
-      data: {
-        name: `Refused ${stamp}`,
-        target: { protocol: "websocket", url: "ws://127.0.0.1:9/" },
-        scenario: { kind: "script", script: { sha256: script.sha256 } },
-        load: { clients: 1, durationSec: 5 },
-        slos: [{ metric: "error-rate", below: 0.01 }],
-      },
-      ...write,
-    }),
-    "create plan",
-  );
+  const plan = await createPlan(page, {
+    name: `Refused ${stamp}`,
+    target: { protocol: "websocket", url: "ws://127.0.0.1:9/" },
+    scenario: { kind: "script", script: { sha256: script.sha256 } },
+    load: { clients: 1, durationSec: 5 },
+    slos: [{ metric: "error-rate", below: 0.01 }],
+  });
   const hostname = (
     await json<{ agents: { hostname: string }[] }>(await page.request.get(url("/api/agents")), "agents")
   ).agents[0]!.hostname;

@@ -3,7 +3,16 @@
 // same section on the report; a login storm's session in the step table, a row per step. Screenshots go to e2e/artifacts/distribution-*.png.
 import { join } from "node:path";
 import { expect, test } from "./support/test";
-import { baseUrl, enrolAgent, finishedPingPongRuns, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
+import {
+  createPlan,
+  enrolAgent,
+  finishedPingPongRuns,
+  finishedRun,
+  pageJourney,
+  stamp,
+  url,
+  signUp,
+} from "./support/e2e-env";
 
 const journey = pageJourney("distribution");
 const { start, startTarget, scratch, shot } = journey;
@@ -63,31 +72,14 @@ test("latency distribution: a finished run's histogram with percentile markers, 
   await shot("report");
 
   // A login storm: its session (the built-in login, two steps) in the step table, its logins' distribution.
-  const write = { headers: { origin: baseUrl } };
-  const plan = await json<{ id: string }>(
-    await page.request.post(url("/api/plans"), {
-      data: {
-        name: `Logins ${stamp}`,
-        target: { protocol: "websocket", url: targetUrl },
-        scenario: { kind: "login-storm", login: true },
-        load: { clients: 4, durationSec: 3 },
-      },
-      ...write,
-    }),
-    "create plan",
-  );
-  const storm = await json<{ id: string }>(
-    await page.request.post(url(`/api/plans/${plan.id}/runs`), write),
-    "start run",
-  );
-  await expect
-    .poll(
-      async () =>
-        (await json<{ status: string }>(await page.request.get(url(`/api/runs/${storm.id}`)), "read run")).status,
-      { timeout: 60_000, intervals: [500] },
-    )
-    .toBe("finished");
-  await page.goto(url(`/runs/${storm.id}`));
+  const plan = await createPlan(page, {
+    name: `Logins ${stamp}`,
+    target: { protocol: "websocket", url: targetUrl },
+    scenario: { kind: "login-storm", login: true },
+    load: { clients: 4, durationSec: 3 },
+  });
+  const stormId = await finishedRun(page, plan.id, { timeoutMs: 60_000, intervalMs: 500 });
+  await page.goto(url(`/runs/${stormId}`));
   const breakdown = page.getByTestId("run-breakdown");
   await expect(breakdown.getByRole("heading", { name: "Session (2 steps)" })).toBeVisible();
   const row = breakdown.getByTestId("session-row");

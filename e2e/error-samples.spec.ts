@@ -2,11 +2,10 @@
 // charts on the run page and in the report, what the errors said: the kind, the message, when, which client, and
 // Redis's reply as text and hex, with the secret the session sent masked. Screenshots go to e2e/artifacts/error-samples-*.png.
 import { expect, test } from "./support/test";
-import { baseUrl, json, signUp, stamp, url } from "./support/e2e-env";
+import { createPlan, expectAgentsOnline, json, signUp, stamp, startRun, url, write } from "./support/e2e-env";
 import { redisJourney } from "./support/redis-journey";
 
 const journey = redisJourney("error-samples");
-const write = { headers: { origin: baseUrl } };
 const secret = `e2e-word-${stamp}`;
 
 test("a run's rejected sessions show Redis's reply as text and hex under the charts, on the run page and in the report, the secret masked", async () => {
@@ -15,47 +14,14 @@ test("a run's rejected sessions show Redis's reply as text and hex under the cha
   await signUp(page, "Error Reader", "errors");
   await json(await page.request.put(url("/api/secrets/REDIS_WORD"), { data: { value: secret }, ...write }), "secret");
   await journey.startAgent();
-  await expect
-    .poll(
-      async () =>
-        (
-          await json<{ agents: { status: string }[] }>(await page.request.get(url("/api/agents")), "agents")
-        ).agents.filter((a) => a.status === "online").length,
-      { timeout: 30_000 },
-    )
-    .toBe(1);
+  await expectAgentsOnline(page, 1);
 
-  const plan = await json<{ id: string }>(
-    await page.request.post(url("/api/plans"), {
-      data: {
-        name: `Rejected ${stamp}`,
-        target: {
-          protocol: "tcp",
-          host: "127.0.0.1",
-          port: journey.redisPort,
-          framing: { kind: "delimiter", delimiter: "\r\n" },
-        },
-        // Redis names the unknown command in its error: "-ERR unknown command '<the secret>', with args beginning with: 'x' ".
-        scenario: {
-          kind: "ping-pong",
-          intervalMs: 200,
-          message: { body: "PING" },
-          match: { by: "order" },
-          session: [
-            { kind: "send", message: { body: "{{secrets.REDIS_WORD}} x" } },
-            { kind: "expect", reply: { regex: "^\\+OK" }, failWhen: { regex: "^-" } },
-          ],
-        },
-        load: { clients: 4, durationSec: 3 },
-      },
-      ...write,
-    }),
-    "save plan",
+  // Redis names the unknown command in its error: "-ERR unknown command '<the secret>', with args beginning with: 'x' ".
+  const plan = await createPlan(
+    page,
+    journey.sessionPlan({ name: `Rejected ${stamp}`, command: "{{secrets.REDIS_WORD}} x", clients: 4 }),
   );
-  const run = await json<{ id: string }>(
-    await page.request.post(url(`/api/plans/${plan.id}/runs`), write),
-    "start run",
-  );
+  const run = await startRun(page, plan.id);
   const masked = `-ERR unknown command '${"*".repeat(secret.length)}', with args beginning with: 'x' `;
 
   await test.step("the run page shows the session-rejected sample under the charts", async () => {

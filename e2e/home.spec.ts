@@ -3,11 +3,21 @@
 // online, and the last capacity estimate per target. Screenshots go to e2e/artifacts/home-*.png.
 import { join } from "node:path";
 import { expect, test } from "./support/test";
-import { baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
+import {
+  baseUrl,
+  createPlan,
+  enrolAgent,
+  finishedRun,
+  json,
+  pageJourney,
+  stamp,
+  url,
+  signUp,
+  write,
+} from "./support/e2e-env";
 
 const journey = pageJourney("home");
 const { start, startTarget, scratch, shot } = journey;
-const write = { headers: { origin: baseUrl } };
 const step = (id: string) => journey.page().locator(`[data-testid="getting-started-step"][data-step="${id}"]`);
 
 test("home: a new organisation's checklist ticks token, agent, plan and run from real data, then the overview shows them", async () => {
@@ -32,40 +42,24 @@ test("home: a new organisation's checklist ticks token, agent, plan and run from
   await expect(page.getByTestId("home-agents-online")).toHaveText("1");
 
   const targetUrl = await startTarget();
-  const plan = await json<{ id: string }>(
-    await page.request.post(url("/api/plans"), {
-      data: {
-        name: `Home search ${stamp}`,
-        target: { protocol: "websocket", url: targetUrl },
-        scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
-        load: {
-          clients: 15,
-          durationSec: 6,
-          shape: { kind: "step-up", mode: "fixed", startClients: 5, stepClients: 5, stepDurationSec: 2 },
-        },
-        slos: [{ metric: "rtt-p99-ms", below: 2000 }],
-      },
-      ...write,
-    }),
-    "create plan",
-  );
+  const plan = await createPlan(page, {
+    name: `Home search ${stamp}`,
+    target: { protocol: "websocket", url: targetUrl },
+    scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
+    load: {
+      clients: 15,
+      durationSec: 6,
+      shape: { kind: "step-up", mode: "fixed", startClients: 5, stepClients: 5, stepDurationSec: 2 },
+    },
+    slos: [{ metric: "rtt-p99-ms", below: 2000 }],
+  });
   await page.reload();
   await expect(step("plan")).toHaveAttribute("data-done", "true");
   await expect(step("run")).toHaveAttribute("data-done", "false");
 
-  const run = await json<{ id: string }>(
-    await page.request.post(url(`/api/plans/${plan.id}/runs`), write),
-    "start run",
-  );
-  await expect
-    .poll(
-      async () =>
-        (await json<{ status: string }>(await page.request.get(url(`/api/runs/${run.id}`)), "read run")).status,
-      { timeout: 90_000, intervals: [1000] },
-    )
-    .toBe("finished");
+  const runId = await finishedRun(page, plan.id, { timeoutMs: 90_000, intervalMs: 1000 });
   await json(
-    await page.request.post(url(`/api/runs/${run.id}/estimates`), {
+    await page.request.post(url(`/api/runs/${runId}/estimates`), {
       data: { targetName: "lobby", build: "1.0" },
       ...write,
     }),

@@ -4,11 +4,10 @@
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { artifacts, baseUrl, enrolAgent, json, pageJourney, signUp, stamp, url } from "./support/e2e-env";
+import { artifacts, createPlan, enrolAgent, finishedRun, pageJourney, signUp, stamp, url } from "./support/e2e-env";
 import { expect, test } from "./support/test";
 
 const journey = pageJourney("phone");
-const write = { headers: { origin: baseUrl } };
 const PHONE = { width: 390, height: 844 };
 
 /** The serious and critical violations axe finds on the page as it is now, one line each. */
@@ -50,30 +49,14 @@ test("the main pages fit a phone, fold the navigation behind a menu, and pass ax
   await signUp(page, "Phone Reader", "phone");
   await enrolAgent(page, journey.start, join(journey.scratch, "agent.json"));
   const targetUrl = await journey.startTarget();
-  const plan = await json<{ id: string }>(
-    await page.request.post(url("/api/plans"), {
-      data: {
-        name: `Phone ${stamp}`,
-        target: { protocol: "websocket", url: targetUrl },
-        scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64 },
-        load: { clients: 4, durationSec: 3 },
-        slos: [{ metric: "rtt-p99-ms", below: 50 }],
-      },
-      ...write,
-    }),
-    "create plan",
-  );
-  const run = await json<{ id: string }>(
-    await page.request.post(url(`/api/plans/${plan.id}/runs`), write),
-    "start run",
-  );
-  await expect
-    .poll(
-      async () =>
-        (await json<{ status: string }>(await page.request.get(url(`/api/runs/${run.id}`)), "read run")).status,
-      { timeout: 60_000, intervals: [1000] },
-    )
-    .toBe("finished");
+  const plan = await createPlan(page, {
+    name: `Phone ${stamp}`,
+    target: { protocol: "websocket", url: targetUrl },
+    scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64 },
+    load: { clients: 4, durationSec: 3 },
+    slos: [{ metric: "rtt-p99-ms", below: 50 }],
+  });
+  const runId = await finishedRun(page, plan.id, { timeoutMs: 60_000, intervalMs: 1000 });
 
   const pages: [string, string][] = [
     ["home", "/"],
@@ -82,8 +65,8 @@ test("the main pages fit a phone, fold the navigation behind a menu, and pass ax
     ["plan", `/plans/${plan.id}`],
     ["plan-new", "/plans/new"],
     ["runs", "/runs"],
-    ["run", `/runs/${run.id}`],
-    ["report", `/runs/${run.id}/report`],
+    ["run", `/runs/${runId}`],
+    ["report", `/runs/${runId}/report`],
     ["compare", "/compare"],
     ["targets", "/targets"],
     ["calculator", "/calculator"],

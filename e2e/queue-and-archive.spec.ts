@@ -1,19 +1,15 @@
 // Two daily-workflow journeys of issue 18: a run started while the agent is busy waits in the queue (visible on its
 // page and in the runs list, cancellable there), and plans are archived, found again with the filter, restored,
 // and deleted only when they never ran. Screenshots go to e2e/artifacts/.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { BrowserContext, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { expect, test } from "./support/test";
-import { agentBin, agentProcesses, artifacts, baseUrl, enrolAgent, json, signUp, url } from "./support/e2e-env";
+import { createPlan, enrolAgent, json, pageJourney, signUp, url, write } from "./support/e2e-env";
 
 test.describe.configure({ mode: "serial" });
 
-const scratch = mkdtempSync(join(tmpdir(), "throng-queue-"));
-const { start, startTarget, stopAll } = agentProcesses();
-const write = { headers: { origin: baseUrl } };
-let context: BrowserContext;
+const journey = pageJourney("queue");
+const { start, startTarget, scratch, shot } = journey;
 let page: Page;
 let targetUrl = "";
 const plans: Record<"long" | "short", { id: string; name: string }> = {
@@ -22,8 +18,6 @@ const plans: Record<"long" | "short", { id: string; name: string }> = {
 };
 let firstRunId = "";
 
-const shot = (name: string) => page.screenshot({ path: join(artifacts, `queue-${name}.png`), fullPage: true });
-
 async function savePlan(name: string, durationSec: number) {
   const spec = {
     name,
@@ -31,28 +25,17 @@ async function savePlan(name: string, durationSec: number) {
     scenario: { kind: "ping-pong", intervalMs: 500, messageBytes: 64 },
     load: { clients: 2, durationSec },
   };
-  return json<{ id: string; name: string }>(
-    await page.request.post(url("/api/plans"), { data: spec, ...write }),
-    `plan ${name}`,
-  );
+  return { id: (await createPlan(page, spec)).id, name };
 }
 
-test.beforeAll(async ({ browser }) => {
-  test.skip(!baseUrl || !agentBin, "npm test sets E2E_BASE_URL and E2E_AGENT_BIN");
-  mkdirSync(artifacts, { recursive: true });
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
+// After pageJourney's beforeAll has opened the page: one organisation, agent and pair of plans for both journeys.
+test.beforeAll(async () => {
+  page = journey.page();
   await signUp(page, "Queue Tester", "queue");
   targetUrl = await startTarget();
   await enrolAgent(page, start, join(scratch, "agent.json"));
   plans.long = await savePlan(`soak ${Date.now()}`, 120);
   plans.short = await savePlan(`smoke ${Date.now()}`, 2);
-});
-
-test.afterAll(async () => {
-  stopAll();
-  await context?.close();
-  rmSync(scratch, { recursive: true, force: true });
 });
 
 test("run queue: a run started while the agent is busy waits queued, says which run holds the agent, and is cancelled from its page", async () => {

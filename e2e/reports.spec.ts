@@ -3,16 +3,14 @@
 // compared, estimates saved for two builds and their change on the target page, and the calculator's
 // documented example. Runs are seeded through the API with the browser's session; screenshots go to e2e/artifacts/.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import { expect, test } from "./support/test";
-import { agentBin, agentProcesses, artifacts, baseUrl, enrolAgent, json, stamp, url, signUp } from "./support/e2e-env";
+import { artifacts, createPlan, enrolAgent, finishedRun, pageJourney, stamp, url, signUp } from "./support/e2e-env";
 
-const scratch = mkdtempSync(join(tmpdir(), "throng-reports-"));
-const { start, startTarget, stopAll } = agentProcesses();
-let context: BrowserContext;
+const journey = pageJourney("reports", { downloads: true, clipboard: true });
+const { start, startTarget, scratch } = journey;
 let page: Page;
 const runIds: string[] = [];
 let planId = "";
@@ -20,20 +18,6 @@ let shareUrl = "";
 
 const shot = (target: Page, name: string) =>
   target.screenshot({ path: join(artifacts, `reports-${name}.png`), fullPage: true });
-const write = { headers: { origin: baseUrl } };
-
-/** Starts the plan and waits, through the API, until the run has ended. */
-async function runToEnd(planId: string): Promise<string> {
-  const run = await json<{ id: string }>(await page.request.post(url(`/api/plans/${planId}/runs`), write), "start run");
-  await expect
-    .poll(
-      async () =>
-        (await json<{ status: string }>(await page.request.get(url(`/api/runs/${run.id}`)), "read run")).status,
-      { timeout: 90_000, intervals: [1000] },
-    )
-    .toBe("finished");
-  return run.id;
-}
 
 /** The page must not scroll sideways at this width: everything fits or wraps. */
 async function expectNoSidewaysScroll(target: Page) {
@@ -50,18 +34,8 @@ async function freshVisitor(browser: Browser) {
 
 test.describe.configure({ mode: "serial" });
 
-test.beforeAll(async ({ browser }) => {
-  test.skip(!baseUrl || !agentBin, "npm test sets E2E_BASE_URL and E2E_AGENT_BIN");
-  mkdirSync(artifacts, { recursive: true });
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl });
-  page = await context.newPage();
-});
-
-test.afterAll(async () => {
-  stopAll();
-  await context?.close();
-  rmSync(scratch, { recursive: true, force: true });
+test.beforeAll(() => {
+  page = journey.page();
 });
 
 test("two finished step-up runs of a plan with SLOs, seeded through the API", async () => {
@@ -78,29 +52,23 @@ test("two finished step-up runs of a plan with SLOs, seeded through the API", as
   await enrolAgent(page, start, join(scratch, "agent.json"));
 
   const targetUrl = await startTarget();
-  const plan = await json<{ id: string }>(
-    await page.request.post(url("/api/plans"), {
-      data: {
-        name: `Capacity ${stamp}`,
-        target: { protocol: "websocket", url: targetUrl },
-        scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
-        load: {
-          clients: 20,
-          durationSec: 8,
-          shape: { kind: "step-up", startClients: 5, stepClients: 5, stepDurationSec: 2 },
-        },
-        slos: [
-          { metric: "rtt-p99-ms", below: 2000 },
-          { metric: "error-rate", below: 0.5 },
-        ],
-      },
-      ...write,
-    }),
-    "create plan",
-  );
+  const plan = await createPlan(page, {
+    name: `Capacity ${stamp}`,
+    target: { protocol: "websocket", url: targetUrl },
+    scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
+    load: {
+      clients: 20,
+      durationSec: 8,
+      shape: { kind: "step-up", startClients: 5, stepClients: 5, stepDurationSec: 2 },
+    },
+    slos: [
+      { metric: "rtt-p99-ms", below: 2000 },
+      { metric: "error-rate", below: 0.5 },
+    ],
+  });
   planId = plan.id;
-  runIds.push(await runToEnd(plan.id));
-  runIds.push(await runToEnd(plan.id));
+  runIds.push(await finishedRun(page, plan.id, { timeoutMs: 90_000, intervalMs: 1000 }));
+  runIds.push(await finishedRun(page, plan.id, { timeoutMs: 90_000, intervalMs: 1000 }));
 });
 
 test("the report shows the sentence, verdicts and capacity evidence, exports CSV and JSON, and downloads a PDF", async () => {

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { expect, test } from "./support/test";
 import type { RunView } from "@throng/protocol/run";
-import { json, signUp, stamp, url } from "./support/e2e-env";
+import { expectRunStatus, json, signUp, stamp, url } from "./support/e2e-env";
 import { planYamlText } from "./support/plan-yaml";
 import { redisJourney } from "./support/redis-journey";
 
@@ -171,12 +171,7 @@ test("a script written from the starter in the browser, picked in the plan form,
     { timeout: 30_000 },
   );
   await expect(page.getByTestId("chart-script-counts").getByRole("img")).toHaveAttribute("aria-label", /replies/);
-  await expect
-    .poll(async () => (await json<RunView>(await page.request.get(url(`/api/runs/${runId}`)), "read run")).status, {
-      timeout: 60_000,
-      intervals: [1000],
-    })
-    .toBe("finished");
+  await expectRunStatus(page, runId, "finished", { timeoutMs: 60_000, intervalMs: 1000 });
   const run = await json<RunView>(await page.request.get(url(`/api/runs/${runId}`)), "read run");
   expect(run.summary?.errors, `${JSON.stringify(run.summary?.errorsByKind)}\n${agent.output.join("")}`).toBe(0);
   expect(run.summary?.scriptCounts?.replies).toBeGreaterThan(0);

@@ -5,14 +5,13 @@
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./support/test";
-import { artifacts, baseUrl, enrolAgent, json, signUp, stamp, url } from "./support/e2e-env";
+import { artifacts, createPlan, enrolAgent, json, signUp, stamp, startRun, url, write } from "./support/e2e-env";
 import { redisJourney } from "./support/redis-journey";
 
 const redisPassword = `e2e-redis-pw-${stamp}`;
 const journey = redisJourney("secrets", ["--requirepass", redisPassword]);
 const apiKey = `e2e-api-key-${stamp}`;
 const literalToken = `e2e-literal-token-${stamp}`;
-const write = { headers: { origin: baseUrl } };
 
 type EndedRun = {
   id: string;
@@ -23,14 +22,7 @@ type EndedRun = {
 
 /** Saves a plan through the API with the browser's session, runs it on the enrolled agent, and waits for its end. */
 async function runToEnd(page: Page, plan: object): Promise<EndedRun> {
-  const saved = await json<{ id: string }>(
-    await page.request.post(url("/api/plans"), { data: plan, ...write }),
-    "save plan",
-  );
-  const run = await json<{ id: string }>(
-    await page.request.post(url(`/api/plans/${saved.id}/runs`), write),
-    "start run",
-  );
+  const run = await startRun(page, (await createPlan(page, plan)).id);
   let ended: EndedRun | undefined;
   await expect
     .poll(
@@ -124,26 +116,14 @@ test("a run's agent writes the secret in (Redis takes the AUTH), and the share p
   await enrolAgent(page, journey.start, join(journey.scratch, "agent.json"));
 
   await test.step("a plan whose session sends AUTH {{secrets.REDIS_PASSWORD}} runs against a password-protected Redis without an error", async () => {
-    const run = await runToEnd(page, {
-      name: `Redis with a secret ${stamp}`,
-      target: {
-        protocol: "tcp",
-        host: "127.0.0.1",
-        port: journey.redisPort,
-        framing: { kind: "delimiter", delimiter: "\r\n" },
-      },
-      scenario: {
-        kind: "ping-pong",
-        intervalMs: 200,
-        message: { body: "PING" },
-        match: { by: "order" },
-        session: [
-          { kind: "send", message: { body: "AUTH {{secrets.REDIS_PASSWORD}}" } },
-          { kind: "expect", reply: { regex: "^\\+OK" }, failWhen: { regex: "^-" } },
-        ],
-      },
-      load: { clients: 3, durationSec: 3 },
-    });
+    const run = await runToEnd(
+      page,
+      journey.sessionPlan({
+        name: `Redis with a secret ${stamp}`,
+        command: "AUTH {{secrets.REDIS_PASSWORD}}",
+        clients: 3,
+      }),
+    );
     expect(run.status, `${run.error ?? ""} ${JSON.stringify(run.summary)}`).toBe("finished");
     expect(run.summary).toMatchObject({ errors: 0 });
     expect(run.summary!.messagesReceived).toBeGreaterThan(0);

@@ -1,35 +1,17 @@
 // The server under test on the run page and in the report (agent/PROTOCOL.md §10): a load agent and a watcher
 // of the reference target's process join a fresh organisation; a plan that asks for the watcher runs, and the
 // "Server under test" charts fill second by second, then the summary and the report show the server's side.
-import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { BrowserContext, Page } from "@playwright/test";
 import { expect, test } from "./support/test";
-import { agentBin, agentProcesses, artifacts, baseUrl, json, stamp, url, signUp } from "./support/e2e-env";
+import { createPlan, json, pageJourney, stamp, startRun, url, signUp, write } from "./support/e2e-env";
 
-const scratch = mkdtempSync(join(tmpdir(), "throng-watch-"));
-const { start, startTargetProcess, stopAll } = agentProcesses();
-let context: BrowserContext;
-let page: Page;
-const write = { headers: { origin: baseUrl } };
+const journey = pageJourney("server-watch");
+const { start, startTargetProcess, scratch, shot } = journey;
 const DURATION_SEC = 6;
-
-test.beforeAll(async ({ browser }) => {
-  test.skip(!baseUrl || !agentBin, "npm test sets E2E_BASE_URL and E2E_AGENT_BIN");
-  mkdirSync(artifacts, { recursive: true });
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-});
-
-test.afterAll(async () => {
-  stopAll();
-  await context?.close();
-  rmSync(scratch, { recursive: true, force: true });
-});
 
 test("a watched run shows the server's CPU, memory and packets beside the load, live and in the report", async () => {
   test.setTimeout(180_000);
+  const page = journey.page();
   await signUp(page, "Server Watcher", "watch");
 
   const enrolment = await json<{ commands: { node: string } }>(
@@ -69,23 +51,14 @@ test("a watched run shows the server's CPU, memory and packets beside the load, 
     )
     .toEqual(["load", "watch"]);
 
-  const plan = await json<{ id: string }>(
-    await page.request.post(url("/api/plans"), {
-      data: {
-        name: `Watched ${stamp}`,
-        target: { protocol: "websocket", url: target.url },
-        scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
-        load: { clients: 5, durationSec: DURATION_SEC },
-        watch: { labels: { role: "server" } },
-      },
-      ...write,
-    }),
-    "save plan",
-  );
-  const run = await json<{ id: string }>(
-    await page.request.post(url(`/api/plans/${plan.id}/runs`), write),
-    "start run",
-  );
+  const plan = await createPlan(page, {
+    name: `Watched ${stamp}`,
+    target: { protocol: "websocket", url: target.url },
+    scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
+    load: { clients: 5, durationSec: DURATION_SEC },
+    watch: { labels: { role: "server" } },
+  });
+  const run = await startRun(page, plan.id);
   await page.goto(url(`/runs/${run.id}`));
   const section = page.getByTestId("server-under-test");
   await expect(section.getByRole("heading", { name: "Server under test" })).toBeVisible();
@@ -93,7 +66,7 @@ test("a watched run shows the server's CPU, memory and packets beside the load, 
   // Live: the server's seconds arrive as the load's do.
   await expect.poll(() => drawn("chart-server-cpu"), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
   await expect(page.getByTestId("run-agents").getByTestId("run-agent-watcher")).toHaveCount(1);
-  await page.screenshot({ path: join(artifacts, "server-watch-live.png"), fullPage: true });
+  await shot("live");
 
   await expect(page.getByTestId("run-status")).toHaveAttribute("data-status", "finished", { timeout: 60_000 });
   await expect(page.getByTestId("server-summary")).toContainText(
@@ -109,5 +82,5 @@ test("a watched run shows the server's CPU, memory and packets beside the load, 
     "data-points",
     String(DURATION_SEC),
   );
-  await page.screenshot({ path: join(artifacts, "server-watch-report.png"), fullPage: true });
+  await shot("report");
 });

@@ -4,7 +4,7 @@
 // report passes with round trips and no errors. Screenshots go to e2e/artifacts/session-*.png.
 import { expect, test } from "./support/test";
 import type { RunView } from "@throng/protocol/run";
-import { json, signUp, stamp, url } from "./support/e2e-env";
+import { expectRunStatus, json, signUp, stamp, url } from "./support/e2e-env";
 import { fillPlanYaml, planYamlText } from "./support/plan-yaml";
 import { redisJourney } from "./support/redis-journey";
 
@@ -103,12 +103,7 @@ test("a Redis ping-pong plan with a session handshake, built in the form, runs a
   await expect(page.locator("main")).toContainText("ping every 200 ms, custom message of 4 B · ≈ 10 msg/s");
 
   const runId = await journey.startRun(planName);
-  await expect
-    .poll(async () => (await json<RunView>(await page.request.get(url(`/api/runs/${runId}`)), "read run")).status, {
-      timeout: 60_000,
-      intervals: [1000],
-    })
-    .toBe("finished");
+  await expectRunStatus(page, runId, "finished", { timeoutMs: 60_000, intervalMs: 1000 });
   const run = await json<RunView>(await page.request.get(url(`/api/runs/${runId}`)), "read run");
   expect(run.summary?.errors, JSON.stringify(run.summary?.errorsByKind)).toBe(0);
   expect(run.summary?.messagesReceived).toBeGreaterThan(0);

@@ -3,7 +3,7 @@
 // an agent the page says how to start one; a reply that does not match shows what Redis answered instead.
 // Screenshots go to e2e/artifacts/trial-*.png.
 import { expect, test } from "./support/test";
-import { json, signUp, url } from "./support/e2e-env";
+import { expectAgentsOnline, signUp } from "./support/e2e-env";
 import { redisJourney } from "./support/redis-journey";
 
 const journey = redisJourney("trial");
@@ -52,15 +52,7 @@ test("Try it runs a Redis session built in the form from a real agent, and shows
   await page.getByLabel("Plan name").fill("Redis trial");
 
   await journey.startAgent();
-  await expect
-    .poll(
-      async () =>
-        (
-          await json<{ agents: { status: string }[] }>(await page.request.get(url("/api/agents")), "agents")
-        ).agents.filter((a) => a.status === "online").length,
-      { timeout: 30_000 },
-    )
-    .toBe(1);
+  await expectAgentsOnline(page, 1);
 
   await trial.getByRole("button", { name: "Try it" }).click();
   await expect(trial.getByTestId("trial-verdict")).toHaveText("ok", { timeout: 30_000 });

@@ -14,6 +14,8 @@ export const artifacts = fileURLToPath(new URL("../artifacts/", import.meta.url)
 /** Makes emails and names unique per run, so journeys never collide with earlier data. */
 export const stamp = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 export const url = (path: string) => `${baseUrl}${path}`;
+/** The Origin header the API's CSRF guard asks of every write with the session cookie, as page.request options. */
+export const write = { headers: { origin: baseUrl } };
 
 export interface AgentProcess {
   child: ChildProcess;
@@ -92,13 +94,18 @@ export async function enrolAgent(
   start: (args: string[]) => AgentProcess,
   configPath: string,
 ): Promise<AgentProcess> {
-  const write = { headers: { origin: baseUrl } };
   const enrolment = await json<{ commands: { node: string } }>(
     await page.request.post(url("/api/enrolment-tokens"), { data: {}, ...write }),
     "enrolment token",
   );
   const words = enrolment.commands.node.trim().split(/\s+/);
   const agent = start([...words.slice(2), "--config", configPath]);
+  await expectAgentsOnline(page, 1);
+  return agent;
+}
+
+/** Waits until the signed-in user's organisation has `count` agents online, as the API lists them. */
+export async function expectAgentsOnline(page: Page, count: number): Promise<void> {
   await expect
     .poll(
       async () =>
@@ -107,8 +114,44 @@ export async function enrolAgent(
         ).agents.filter((a) => a.status === "online").length,
       { timeout: 30_000 },
     )
-    .toBe(1);
-  return agent;
+    .toBe(count);
+}
+
+/** Saves a plan with this spec through the API with the browser's session; resolves with its id. */
+export async function createPlan(page: Page, spec: object): Promise<{ id: string }> {
+  return json(await page.request.post(url("/api/plans"), { data: spec, ...write }), "create plan");
+}
+
+/** Starts a run of the plan through the API; resolves with the run's id. */
+export async function startRun(page: Page, planId: string): Promise<{ id: string }> {
+  return json(await page.request.post(url(`/api/plans/${planId}/runs`), write), "start run");
+}
+
+/** Waits, reading the run through the API every `intervalMs`, until its status is `status`. */
+export async function expectRunStatus(
+  page: Page,
+  runId: string,
+  status: string,
+  wait: { timeoutMs: number; intervalMs: number },
+): Promise<void> {
+  await expect
+    .poll(
+      async () =>
+        (await json<{ status: string }>(await page.request.get(url(`/api/runs/${runId}`)), "read run")).status,
+      { timeout: wait.timeoutMs, intervals: [wait.intervalMs] },
+    )
+    .toBe(status);
+}
+
+/** Starts a run of the plan through the API and waits until it has finished; resolves with the run's id. */
+export async function finishedRun(
+  page: Page,
+  planId: string,
+  wait: { timeoutMs: number; intervalMs: number },
+): Promise<string> {
+  const run = await startRun(page, planId);
+  await expectRunStatus(page, run.id, "finished", wait);
+  return run.id;
 }
 
 /**
@@ -119,33 +162,15 @@ export async function finishedPingPongRuns(
   page: Page,
   options: { name: string; targetUrl: string; durationSec: number; count: number },
 ): Promise<{ planId: string; runIds: string[] }> {
-  const write = { headers: { origin: baseUrl } };
-  const plan = await json<{ id: string }>(
-    await page.request.post(url("/api/plans"), {
-      data: {
-        name: options.name,
-        target: { protocol: "websocket", url: options.targetUrl },
-        scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64 },
-        load: { clients: 3, durationSec: options.durationSec },
-      },
-      ...write,
-    }),
-    "create plan",
-  );
+  const plan = await createPlan(page, {
+    name: options.name,
+    target: { protocol: "websocket", url: options.targetUrl },
+    scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64 },
+    load: { clients: 3, durationSec: options.durationSec },
+  });
   const runIds: string[] = [];
   for (let i = 0; i < options.count; i++) {
-    const run = await json<{ id: string }>(
-      await page.request.post(url(`/api/plans/${plan.id}/runs`), write),
-      "start run",
-    );
-    await expect
-      .poll(
-        async () =>
-          (await json<{ status: string }>(await page.request.get(url(`/api/runs/${run.id}`)), "read run")).status,
-        { timeout: 60_000, intervals: [500] },
-      )
-      .toBe("finished");
-    runIds.push(run.id);
+    runIds.push(await finishedRun(page, plan.id, { timeoutMs: 60_000, intervalMs: 500 }));
   }
   return { planId: plan.id, runIds };
 }
@@ -153,9 +178,10 @@ export async function finishedPingPongRuns(
 /**
  * The frame of a journey with one page, its agents and a scratch directory: registers the beforeAll that opens
  * a 1280×900 page (skipped outside npm test) and the afterAll that stops the agents and cleans up. `shot(name)`
- * saves the whole page to e2e/artifacts/<prefix>-<name>.png.
+ * saves the whole page to e2e/artifacts/<prefix>-<name>.png. `downloads` lets the page save files; `clipboard`
+ * lets it read and write the clipboard (a copy button's journey).
  */
-export function pageJourney(prefix: string) {
+export function pageJourney(prefix: string, options: { downloads?: boolean; clipboard?: boolean } = {}) {
   const scratch = mkdtempSync(join(tmpdir(), `throng-${prefix}-`));
   const processes = agentProcesses();
   let context: BrowserContext | undefined;
@@ -163,7 +189,8 @@ export function pageJourney(prefix: string) {
   test.beforeAll(async ({ browser }) => {
     test.skip(!baseUrl || !agentBin, "npm test sets E2E_BASE_URL and E2E_AGENT_BIN");
     mkdirSync(artifacts, { recursive: true });
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: options.downloads });
+    if (options.clipboard) await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl });
     page = await context.newPage();
   });
   test.afterAll(async () => {

@@ -6,7 +6,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "@playwright/test";
 import { expect, test } from "./test";
-import { agentBin, agentProcesses, artifacts, baseUrl, json, url, type AgentProcess } from "./e2e-env";
+import {
+  agentBin,
+  agentProcesses,
+  artifacts,
+  baseUrl,
+  expectAgentsOnline,
+  json,
+  url,
+  write,
+  type AgentProcess,
+} from "./e2e-env";
 import { startRedis } from "./redis-server";
 
 export interface RedisJourney {
@@ -26,6 +36,11 @@ export interface RedisJourney {
   newRedisPlan(name: string): Promise<void>;
   /** Once one agent is online, starts the plan from the Plans page and answers the run's id (the run page is open). */
   startRun(planName: string): Promise<string>;
+  /**
+   * A plan's spec aimed at the redis-server whose every session first sends `command` and must hear +OK back (a "-"
+   * reply fails the session), then pings it in order.
+   */
+  sessionPlan(options: { name: string; command: string; clients: number }): object;
   /** A full-page screenshot to e2e/artifacts/<prefix>-<name>.png. */
   shot(name: string): Promise<Buffer>;
 }
@@ -73,7 +88,7 @@ export function redisJourney(prefix: string, redisArgs: string[] = []): RedisJou
     startTarget: agents.startTarget,
     async startAgent(...extra) {
       const enrolment = await json<{ commands: { node: string } }>(
-        await current().request.post(url("/api/enrolment-tokens"), { data: {}, headers: { origin: baseUrl } }),
+        await current().request.post(url("/api/enrolment-tokens"), { data: {}, ...write }),
         "enrolment token",
       );
       return agents.start([
@@ -106,16 +121,32 @@ export function redisJourney(prefix: string, redisArgs: string[] = []): RedisJou
     },
     async startRun(planName) {
       const page = current();
-      const online = async () =>
-        (
-          await json<{ agents: { status: string }[] }>(await page.request.get(url("/api/agents")), "agents")
-        ).agents.filter((a) => a.status === "online").length;
-      await expect.poll(online, { timeout: 30_000 }).toBe(1);
+      await expectAgentsOnline(page, 1);
       await page.goto(url("/plans"));
       await page.locator(`[data-testid="plan-row"][data-plan-name="${planName}"]`).getByTestId("start-run").click();
       await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
       return /\/runs\/([0-9a-f-]{36})/.exec(page.url())![1]!;
     },
+    sessionPlan: ({ name, command, clients }) => ({
+      name,
+      target: {
+        protocol: "tcp",
+        host: "127.0.0.1",
+        port: redisPort,
+        framing: { kind: "delimiter", delimiter: "\r\n" },
+      },
+      scenario: {
+        kind: "ping-pong",
+        intervalMs: 200,
+        message: { body: "PING" },
+        match: { by: "order" },
+        session: [
+          { kind: "send", message: { body: command } },
+          { kind: "expect", reply: { regex: "^\\+OK" }, failWhen: { regex: "^-" } },
+        ],
+      },
+      load: { clients, durationSec: 3 },
+    }),
     shot: (name) => current().screenshot({ path: join(artifacts, `${prefix}-${name}.png`), fullPage: true }),
   };
 }

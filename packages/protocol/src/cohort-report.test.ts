@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { cohortConditionsText, cohortSections, type CohortReportFormat } from "./cohort-report";
 import type { CohortSummary, RunView } from "./run";
+import { runSummary } from "./run-summary.test-support";
 
 const f: CohortReportFormat = {
   integer: (n) => String(Math.round(n)),
@@ -8,20 +9,14 @@ const f: CohortReportFormat = {
   percent: (n) => (n === null ? "not measured" : `${Number((n * 100).toFixed(1))} %`),
   decimal: (n, digits) => String(Number(n.toFixed(digits))),
 };
-const totals = {
-  agents: 1,
-  peakClients: 10,
-  peakConnections: 10,
-  durationSec: 10,
-  messagesSent: 100,
+const totals = runSummary({
   messagesReceived: 95,
   messagesPerSec: 9.5,
-  connectionsFailed: 0,
   errors: 2,
   rttP50Ms: 41,
   rttP99Ms: 160,
   rttMaxMs: 300,
-};
+});
 const cohort = (over: Partial<CohortSummary>): CohortSummary => ({ ...totals, applied: "datagram", ...over });
 const verdict = (metric: string, cohortName?: string) => ({
   metric,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { kcpFigures, kcpOverheadPercent, kcpSummaryText } from "./kcp-figures";
+import { seriesPoint } from "./series-point.test-support";
 import { MetricSnapshot, SeriesPoint } from "./snapshot";
 
 // agent/PROTOCOL.md §5: a KCP target's snapshot carries the kcp* counters; the control plane keeps them in each
@@ -65,21 +66,7 @@ describe("§5 a snapshot's KCP counters", () => {
   });
 
   it("stay in a series point, so the stored series and the exports carry them", () => {
-    const point = SeriesPoint.parse({
-      t: 1,
-      agents: 1,
-      clients: 1,
-      connections: 1,
-      messagesSentPerSec: 1,
-      messagesReceivedPerSec: 1,
-      bytesSentPerSec: 1,
-      bytesReceivedPerSec: 1,
-      errors: 0,
-      rttP50Ms: 1,
-      rttP99Ms: 1,
-      rttMaxMs: 1,
-      ...kcpCounters,
-    });
+    const point = SeriesPoint.parse(seriesPoint(kcpCounters));
     expect(point).toMatchObject(kcpCounters);
   });
 });

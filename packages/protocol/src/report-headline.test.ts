@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { PlanSpec } from "./plan";
 import { reportHeadline, type HeadlineFormat } from "./report-headline";
 import type { RunSummary, RunView } from "./run";
+import { stepUpRunSummary } from "./run-summary.test-support";
 
 const format: HeadlineFormat = {
   integer: (n) => String(Math.round(n)),
@@ -12,18 +13,7 @@ const format: HeadlineFormat = {
 };
 const stats = (p99Ms: number) => ({ count: 10, p50Ms: 1, p90Ms: p99Ms, p99Ms, maxMs: p99Ms });
 const summary: RunSummary = {
-  agents: 1,
-  peakClients: 20,
-  peakConnections: 20,
-  durationSec: 8,
-  messagesSent: 800,
-  messagesReceived: 800,
-  messagesPerSec: 100,
-  connectionsFailed: 0,
-  errors: 0,
-  rttP50Ms: 1,
-  rttP99Ms: 4.5,
-  rttMaxMs: 9,
+  ...stepUpRunSummary,
   latency: { broadcast: stats(12), connect: stats(3), login: stats(40) },
   broadcastReach: 0.5,
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { RunSummary } from "./run";
 import { PlanSpec, type PlanSpecInput } from "./plan";
+import { runSummary } from "./run-summary.test-support";
 import {
   countsMessages,
   hasRoundTrips,
@@ -13,21 +13,6 @@ import type { SeriesPoint } from "./snapshot";
 
 const KINDS: readonly ScenarioKind[] = ["ping-pong", "echo-flood", "movement-sync", "login-storm", "script"];
 const stats = (p99Ms: number, count = 10) => ({ count, p50Ms: 1, p90Ms: p99Ms, p99Ms, maxMs: p99Ms });
-const summary = (extra: Partial<RunSummary>): RunSummary => ({
-  agents: 1,
-  peakClients: 10,
-  peakConnections: 10,
-  durationSec: 10,
-  messagesSent: 100,
-  messagesReceived: 100,
-  messagesPerSec: 10,
-  connectionsFailed: 0,
-  errors: 0,
-  rttP50Ms: null,
-  rttP99Ms: null,
-  rttMaxMs: null,
-  ...extra,
-});
 
 describe("scenario metrics", () => {
   it("says which scenarios time round trips and which have their messages counted", () => {
@@ -50,7 +35,7 @@ describe("scenario metrics", () => {
   it("reads each figure from a run's summary and from one second alike, null when nothing was measured", () => {
     const [broadcast, reach] = scenarioMetrics("movement-sync");
     const [connect, login] = scenarioMetrics("login-storm");
-    const run = summary({
+    const run = runSummary({
       latency: { broadcast: stats(12.5), connect: stats(3), login: stats(40, 0) },
       broadcastReach: 0.987,
     });
@@ -60,7 +45,7 @@ describe("scenario metrics", () => {
       3,
       null,
     ]);
-    expect([broadcast!.read(summary({})), reach!.read(summary({ broadcastReach: null }))]).toEqual([null, null]);
+    expect([broadcast!.read(runSummary({})), reach!.read(runSummary({ broadcastReach: null }))]).toEqual([null, null]);
     const second = {
       t: 1,
       latency: { broadcast: stats(7) },
@@ -80,9 +65,9 @@ describe("scenario metrics", () => {
     const pingPong = scenario({ kind: "ping-pong", intervalMs: 200, messageBytes: 64 });
 
     it("ping-pong and echo-flood: round trips; replies that matched none say which rule to check", () => {
-      expect(ownFigure(pingPong, summary({ roundTrips: 0 }))).toEqual({ name: "round trips", measured: 0 });
-      expect(nothingMeasured(pingPong, summary({ roundTrips: 12, rttP50Ms: 1 }))).toBeNull();
-      expect(nothingMeasured(pingPong, summary({ roundTrips: 0, messagesSent: 5, messagesReceived: 5 }))).toBe(
+      expect(ownFigure(pingPong, runSummary({ roundTrips: 0 }))).toEqual({ name: "round trips", measured: 0 });
+      expect(nothingMeasured(pingPong, runSummary({ roundTrips: 12, rttP50Ms: 1 }))).toBeNull();
+      expect(nothingMeasured(pingPong, runSummary({ roundTrips: 0, messagesSent: 5, messagesReceived: 5 }))).toBe(
         'the ping-pong scenario measured no round trips: 5 messages sent, 5 messages received; received 5 messages, none matched the ping\'s seq by the default match (a JSON reply {"type":"pong","seq":N}): check `match`',
       );
       const byField = scenario({
@@ -91,17 +76,17 @@ describe("scenario metrics", () => {
         messageBytes: 64,
         match: { by: "json-field", field: "id" },
       });
-      expect(nothingMeasured(byField, summary({ messagesReceived: 3 }))).toMatch(
+      expect(nothingMeasured(byField, runSummary({ messagesReceived: 3 }))).toMatch(
         /none matched the ping's seq by `match` \(json-field\): check `match`$/,
       );
-      expect(nothingMeasured(pingPong, summary({ messagesReceived: 0 }))).toBe(
+      expect(nothingMeasured(pingPong, runSummary({ messagesReceived: 0 }))).toBe(
         "the ping-pong scenario measured no round trips: 100 messages sent, 0 messages received",
       );
       const echo = scenario({ kind: "echo-flood", messageBytes: 16, match: { by: "regex", pattern: "(\\d+)" } });
-      expect(nothingMeasured(echo, summary({ messagesReceived: 7, errorsByKind: { "unmatched-echo": 7 } }))).toMatch(
+      expect(nothingMeasured(echo, runSummary({ messagesReceived: 7, errorsByKind: { "unmatched-echo": 7 } }))).toMatch(
         /received 7 messages, none matched an echo's seq by `match` \(regex\): check `match`$/,
       );
-      expect(nothingMeasured(echo, summary({ messagesReceived: 7, errorsByKind: { "bad-reply": 7 } }))).toMatch(
+      expect(nothingMeasured(echo, runSummary({ messagesReceived: 7, errorsByKind: { "bad-reply": 7 } }))).toMatch(
         /7 replies failed the plan's reply check: check `reply`$/,
       );
     });
@@ -117,21 +102,21 @@ describe("scenario metrics", () => {
         ],
       });
       expect(
-        nothingMeasured(withSession, summary({ messagesReceived: 4, errorsByKind: { "session-timeout": 2 } })),
+        nothingMeasured(withSession, runSummary({ messagesReceived: 4, errorsByKind: { "session-timeout": 2 } })),
       ).toMatch(/received 4 messages, none matched the session's expect step \(2 sessions failed\): check `session`/);
       const login = scenario({ kind: "login-storm", login: true });
-      expect(ownFigure(login, summary({ loginsSucceeded: 0 }))).toEqual({ name: "logins", measured: 0 });
+      expect(ownFigure(login, runSummary({ loginsSucceeded: 0 }))).toEqual({ name: "logins", measured: 0 });
       expect(
         nothingMeasured(
           login,
-          summary({ loginsSucceeded: 0, messagesReceived: 9, errorsByKind: { "login-session-timeout": 9 } }),
+          runSummary({ loginsSucceeded: 0, messagesReceived: 9, errorsByKind: { "login-session-timeout": 9 } }),
         ),
       ).toMatch(
         /measured no logins: .*; received 9 messages, none matched the built-in login's expect step \(a JSON reply with type login-ok\) \(9 sessions failed\)/,
       );
-      expect(nothingMeasured(login, summary({ loginsSucceeded: 3 }))).toBeNull();
+      expect(nothingMeasured(login, runSummary({ loginsSucceeded: 3 }))).toBeNull();
       // A storm that only connects: its connections are its figure.
-      expect(ownFigure(scenario({ kind: "login-storm" }), summary({ connectionsOpened: 0 }))).toEqual({
+      expect(ownFigure(scenario({ kind: "login-storm" }), runSummary({ connectionsOpened: 0 }))).toEqual({
         name: "connections opened",
         measured: 0,
       });
@@ -139,26 +124,28 @@ describe("scenario metrics", () => {
 
     it("movement-sync: broadcasts received; players that never joined expected none, which is none measured; one player alone expects none", () => {
       const sync = scenario({ kind: "movement-sync", roomSize: 4, updateHz: 10 });
-      expect(nothingMeasured(sync, summary({ broadcastReach: 0, messagesReceived: 40 }))).toMatch(
+      expect(nothingMeasured(sync, runSummary({ broadcastReach: 0, messagesReceived: 40 }))).toMatch(
         /measured no broadcasts received: .*none was read as another player's broadcast .*: check `broadcast`$/,
       );
-      expect(nothingMeasured(sync, summary({ broadcastReach: null, messagesReceived: 10 }))).toMatch(
+      expect(nothingMeasured(sync, runSummary({ broadcastReach: null, messagesReceived: 10 }))).toMatch(
         /received 10 messages and no player sent an update: none joined its room \(the built-in join waits for \{"type":"joined"\}/,
       );
-      expect(nothingMeasured(sync, summary({ broadcastReach: null, peakClients: 1 }))).toBeNull();
-      expect(nothingMeasured(sync, summary({ broadcastReach: 0.5, latency: { broadcast: stats(3, 20) } }))).toBeNull();
+      expect(nothingMeasured(sync, runSummary({ broadcastReach: null, peakClients: 1 }))).toBeNull();
+      expect(
+        nothingMeasured(sync, runSummary({ broadcastReach: 0.5, latency: { broadcast: stats(3, 20) } })),
+      ).toBeNull();
     });
 
     it("a script: its own metrics (ctx.measure samples, ctx.count totals, ctx.broadcast receipts); none at all is nothing measured", () => {
       const script = scenario({ kind: "script", script: { path: "s.mjs" } });
-      expect(nothingMeasured(script, summary({}))).toBe(
+      expect(nothingMeasured(script, runSummary({}))).toBe(
         "the script scenario measured no script measurements (ctx.measure, ctx.count, ctx.broadcast): the script recorded no metric at all",
       );
       expect(
-        nothingMeasured(script, summary({ script: { "reply-ms": stats(3, 0) }, scriptCounts: { joined: 0 } })),
+        nothingMeasured(script, runSummary({ script: { "reply-ms": stats(3, 0) }, scriptCounts: { joined: 0 } })),
       ).not.toBeNull();
-      expect(nothingMeasured(script, summary({ scriptCounts: { joined: 2 } }))).toBeNull();
-      expect(nothingMeasured(script, summary({ script: { "reply-ms": stats(3, 5) } }))).toBeNull();
+      expect(nothingMeasured(script, runSummary({ scriptCounts: { joined: 2 } }))).toBeNull();
+      expect(nothingMeasured(script, runSummary({ script: { "reply-ms": stats(3, 5) } }))).toBeNull();
     });
   });
 });

@@ -1,9 +1,9 @@
 "use client";
 
 import { useState } from "react";
+import { usePendingAction } from "../../hooks/use-pending-action";
 import type { EnrolmentTokenCreated } from "@throng/protocol/api";
 import { api } from "../../lib/shared/api";
-import { errorMessage } from "../../lib/shared/api-client";
 import { formatDateTime, formatUntil } from "../../lib/shared/format";
 import { installMethods, parseAllowTargets } from "../../lib/agents/install-commands";
 import { CodeBlock } from "../ui/code-block";
@@ -93,19 +93,12 @@ export function AgentInstallPanel() {
   const [created, setCreated] = useState<(EnrolmentTokenCreated & { singleUse: boolean }) | null>(null);
   const [singleUse, setSingleUse] = useState(false);
   const [validFor, setValidFor] = useState<number>(VALIDITY[0].minutes);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const { pending, failure, run } = usePendingAction();
 
-  async function create() {
-    setPending(true);
-    setFailure(null);
-    try {
-      setCreated({ ...(await api.createEnrolmentToken({ expiresInMinutes: validFor, singleUse })), singleUse });
-    } catch (error) {
-      setFailure(errorMessage(error));
-    } finally {
-      setPending(false);
-    }
+  function create() {
+    return run(async () =>
+      setCreated({ ...(await api.createEnrolmentToken({ expiresInMinutes: validFor, singleUse })), singleUse }),
+    );
   }
 
   return (

@@ -3,9 +3,9 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { usePendingAction } from "../../hooks/use-pending-action";
 import type { PlanView } from "@throng/protocol/api";
 import { api } from "../../lib/shared/api";
-import { errorMessage } from "../../lib/shared/api-client";
 import { queryKeys } from "../../lib/shared/query-keys";
 import { ConfirmDialog } from "../ui/confirm-dialog";
 
@@ -19,21 +19,14 @@ export function PlanShelfActions({ plan }: { plan: PlanView }) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const refreshLists = () => queryClient.invalidateQueries({ queryKey: queryKeys.planLists, refetchType: "all" });
-  const [pending, setPending] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { pending, failure, run, clearFailure } = usePendingAction();
   const [deleting, setDeleting] = useState(false);
 
-  async function act(action: () => Promise<unknown>, after: () => unknown) {
-    setPending(true);
-    setFailure(null);
-    try {
+  function act(action: () => Promise<unknown>, after: () => unknown) {
+    return run(async () => {
       await action();
       await after();
-    } catch (error) {
-      setFailure(errorMessage(error));
-    } finally {
-      setPending(false);
-    }
+    });
   }
 
   const archived = !!plan.archivedAt;
@@ -90,7 +83,7 @@ export function PlanShelfActions({ plan }: { plan: PlanView }) {
         }
         onCancel={() => {
           setDeleting(false);
-          setFailure(null);
+          clearFailure();
         }}
         testId="delete-plan-dialog"
       >

@@ -1,7 +1,7 @@
 "use client";
 
-import { useState } from "react";
-import { apiFile, errorMessage } from "../../lib/shared/api-client";
+import { usePendingAction } from "../../hooks/use-pending-action";
+import { apiFile } from "../../lib/shared/api-client";
 import { useChartZoom } from "../charts/chart-zoom";
 
 /**
@@ -10,27 +10,18 @@ import { useChartZoom } from "../charts/chart-zoom";
  * The PDF is the whole run's (report-html.ts says so on its first page): on a zoomed page the button says so too.
  */
 export function PdfDownloadButton({ url, fallbackName }: { url: string; fallbackName: string }) {
-  const [pending, setPending] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { pending, failure, run } = usePendingAction();
   const zoomed = Boolean(useChartZoom()?.range);
 
   async function download() {
-    setPending(true);
-    setFailure(null);
-    try {
-      const { blob, fileName } = await apiFile(url, fallbackName);
-      const href = URL.createObjectURL(blob);
-      const link = Object.assign(document.createElement("a"), { href, download: fileName });
-      document.body.append(link);
-      link.click();
-      link.remove();
-      // The click has handed the blob to the download; a tick later its URL can go.
-      setTimeout(() => URL.revokeObjectURL(href), 0);
-    } catch (error) {
-      setFailure(errorMessage(error));
-    } finally {
-      setPending(false);
-    }
+    const { blob, fileName } = await apiFile(url, fallbackName);
+    const href = URL.createObjectURL(blob);
+    const link = Object.assign(document.createElement("a"), { href, download: fileName });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    // The click has handed the blob to the download; a tick later its URL can go.
+    setTimeout(() => URL.revokeObjectURL(href), 0);
   }
 
   return (
@@ -38,7 +29,7 @@ export function PdfDownloadButton({ url, fallbackName }: { url: string; fallback
       <button
         className="button"
         type="button"
-        onClick={download}
+        onClick={() => run(download)}
         disabled={pending}
         aria-busy={pending}
         data-testid="download-pdf"

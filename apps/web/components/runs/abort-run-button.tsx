@@ -1,9 +1,9 @@
 "use client";
 
 import { useState } from "react";
+import { usePendingAction } from "../../hooks/use-pending-action";
 import type { RunView } from "@throng/protocol/run";
 import { api } from "../../lib/shared/api";
-import { errorMessage } from "../../lib/shared/api-client";
 import { ConfirmDialog } from "../ui/confirm-dialog";
 
 /**
@@ -13,21 +13,14 @@ import { ConfirmDialog } from "../ui/confirm-dialog";
 export function AbortRunButton({ run, onAborted }: { run: RunView; onAborted: (run: RunView) => void }) {
   const queued = run.status === "queued";
   const [open, setOpen] = useState(false);
-  const [pending, setPending] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const aborting = usePendingAction();
 
-  async function abort() {
-    setPending(true);
-    setFailure(null);
-    try {
+  function abort() {
+    return aborting.run(async () => {
       const aborted = await api.abortRun(run.id);
       setOpen(false);
       onAborted(aborted);
-    } catch (error) {
-      setFailure(errorMessage(error));
-    } finally {
-      setPending(false);
-    }
+    });
   }
 
   return (
@@ -40,13 +33,13 @@ export function AbortRunButton({ run, onAborted }: { run: RunView; onAborted: (r
         title={queued ? "Take this run out of the queue?" : "Abort this run?"}
         confirmLabel={queued ? "Remove from queue" : "Abort run"}
         pendingLabel="Aborting…"
-        pending={pending}
-        error={failure}
+        pending={aborting.pending}
+        error={aborting.failure}
         danger
         onConfirm={abort}
         onCancel={() => {
           setOpen(false);
-          setFailure(null);
+          aborting.clearFailure();
         }}
         testId="abort-run-dialog"
       >

@@ -1,8 +1,8 @@
 "use client";
 
 import { useState } from "react";
+import { usePendingAction } from "../../hooks/use-pending-action";
 import type { MemberView, Role } from "@throng/protocol/orgs";
-import { errorMessage } from "../../lib/shared/api-client";
 import { formatDateTime } from "../../lib/shared/format";
 import { settingsApi } from "../../lib/settings/settings-api";
 import { assignableRoles, mayManageMember, ROLE_TEXT } from "../../lib/shared/settings-permissions";
@@ -18,23 +18,16 @@ interface MemberRowProps {
 /** One member: a role select with its own Save (so arrowing through the options changes nothing), and Remove. */
 export function MemberRow({ member, myRole, isMe, onChanged }: MemberRowProps) {
   const [role, setRole] = useState<Role>(member.role);
-  const [pending, setPending] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { pending, failure, run } = usePendingAction();
   const manageable = !isMe && mayManageMember(myRole, member.role);
   const selectId = `role-${member.id}`;
   const errorId = `member-error-${member.id}`;
 
-  async function saveRole() {
-    setPending(true);
-    setFailure(null);
-    try {
+  function saveRole() {
+    return run(async () => {
       await settingsApi.changeRole(member.id, role);
       onChanged();
-    } catch (error) {
-      setFailure(errorMessage(error));
-    } finally {
-      setPending(false);
-    }
+    });
   }
 
   return (

@@ -1,7 +1,7 @@
 "use client";
 
-import { useId, useRef, useState, type ReactNode } from "react";
-import { errorMessage } from "../../lib/shared/api-client";
+import { useId, useRef, type ReactNode } from "react";
+import { usePendingAction } from "../../hooks/use-pending-action";
 
 interface ConfirmButtonProps {
   /** The button's visible text, e.g. "Remove". */
@@ -32,25 +32,18 @@ export function ConfirmButton({
 }: ConfirmButtonProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const id = useId();
-  const [pending, setPending] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { pending, failure, run, clearFailure } = usePendingAction();
 
   function open() {
-    setFailure(null);
+    clearFailure();
     dialog.current?.showModal();
   }
 
-  async function confirm() {
-    setPending(true);
-    setFailure(null);
-    try {
+  function confirm() {
+    return run(async () => {
       await onConfirm();
       dialog.current?.close();
-    } catch (error) {
-      setFailure(errorMessage(error));
-    } finally {
-      setPending(false);
-    }
+    });
   }
 
   return (

@@ -7,15 +7,13 @@ import { useApiQuery } from "../../hooks/use-api-query";
 import { formatDateTime } from "../../lib/shared/format";
 import { queryKeys } from "../../lib/shared/query-keys";
 import { can } from "../../lib/shared/settings-permissions";
-import { ssoApi } from "../../lib/settings/sso-api";
+import { SSO_CHANGED, ssoApi } from "../../lib/settings/sso-api";
 import { CopyButton } from "../ui/copy-button";
 import { DataTable } from "../ui/data-table";
 import { ConfirmButton } from "./settings-confirm-button";
 import { useMe } from "../shell/session-gate";
 import { SsoProviders } from "./sso-providers";
 import { TextField } from "../ui/text-field";
-
-const CHANGED = [queryKeys.sso, queryKeys.audit];
 
 /**
  * Settings → Single sign-on: email domains proven by DNS, identity providers (OIDC, SAML), Require SSO and how long
@@ -51,7 +49,7 @@ export function SsoSettings() {
 }
 
 function Requirement({ settings, manages }: { settings: Settings; manages: boolean }) {
-  const change = useApiMutation(ssoApi.setRequirement, CHANGED);
+  const change = useApiMutation(ssoApi.setRequirement, SSO_CHANGED);
   return (
     <section className="settings-section panel" aria-labelledby="sso-requirement-title">
       <h2 id="sso-requirement-title">Require SSO</h2>
@@ -93,7 +91,7 @@ function Requirement({ settings, manages }: { settings: Settings; manages: boole
 
 function Domains({ domains, manages }: { domains: SsoDomainView[]; manages: boolean }) {
   const [domain, setDomain] = useState("");
-  const add = useApiMutation(ssoApi.addDomain, CHANGED);
+  const add = useApiMutation(ssoApi.addDomain, SSO_CHANGED);
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     add.mutate(domain.trim(), { onSuccess: () => setDomain("") });
@@ -147,8 +145,8 @@ function Domains({ domains, manages }: { domains: SsoDomainView[]; manages: bool
 }
 
 function DomainRow({ domain: d, manages }: { domain: SsoDomainView; manages: boolean }) {
-  const verify = useApiMutation(ssoApi.verifyDomain, CHANGED);
-  const remove = useApiMutation(ssoApi.removeDomain, CHANGED);
+  const verify = useApiMutation(ssoApi.verifyDomain, SSO_CHANGED);
+  const remove = useApiMutation(ssoApi.removeDomain, SSO_CHANGED);
   return (
     <tr data-testid="sso-domain-row" data-domain={d.domain}>
       <td>

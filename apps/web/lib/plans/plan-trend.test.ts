@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunSummary, RunView } from "@throng/protocol/run";
+import { runSummary } from "@throng/protocol/run-summary.test-support";
 import {
   TREND_FIGURES,
   trendBaseline,
@@ -13,22 +14,16 @@ import {
 } from "./plan-trend";
 
 const summary = (over: Partial<RunSummary>): RunSummary =>
-  ({
-    agents: 1,
-    peakClients: 10,
-    peakConnections: 10,
-    durationSec: 10,
+  runSummary({
     messagesSent: 990,
     messagesReceived: 990,
     messagesPerSec: 99,
-    connectionsFailed: 0,
     connectionsOpened: 10,
-    errors: 0,
     rttP50Ms: 1,
     rttP99Ms: 5,
     rttMaxMs: 9,
     ...over,
-  }) as RunSummary;
+  });
 
 const run = (id: string, startedAt: string, over: Partial<RunView> = {}): RunView =>
   ({

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CapacityEstimate } from "@throng/protocol/report";
 import type { RunView } from "@throng/protocol/run";
+import { stepUpRunSummary } from "@throng/protocol/run-summary.test-support";
 import {
   capacityFacts,
   exportFileName,
@@ -11,20 +12,6 @@ import {
   sloRows,
 } from "./report-summary";
 
-const summary = {
-  agents: 1,
-  peakClients: 20,
-  peakConnections: 20,
-  durationSec: 8,
-  messagesSent: 800,
-  messagesReceived: 800,
-  messagesPerSec: 100,
-  connectionsFailed: 0,
-  errors: 0,
-  rttP50Ms: 1,
-  rttP99Ms: 4.5,
-  rttMaxMs: 9,
-};
 const run = (over: Partial<RunView>): RunView =>
   ({
     id: "5f0c1c6e-0000-4000-8000-000000000000",
@@ -36,7 +23,7 @@ const run = (over: Partial<RunView>): RunView =>
     createdAt: "2026-01-01T00:00:00Z",
     startedAt: null,
     endedAt: null,
-    summary,
+    summary: stepUpRunSummary,
     events: [],
     ...over,
   }) as RunView;
@@ -127,7 +114,7 @@ describe("reportSentence", () => {
   });
   it("names a movement-sync run's broadcast p99 and reach, not an unmeasured round trip", () => {
     const moved = {
-      ...summary,
+      ...stepUpRunSummary,
       rttP99Ms: null,
       latency: { broadcast: { count: 10, p50Ms: 1, p90Ms: 9, p99Ms: 12.5, maxMs: 13 } },
       broadcastReach: 0.987,

@@ -1,21 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { CohortSummary, RunSummary } from "@throng/protocol/run";
+import { runSummary } from "@throng/protocol/run-summary.test-support";
 import { cohortRows } from "./cohort-table";
 
-const totals = {
-  agents: 1,
-  peakClients: 10,
-  peakConnections: 10,
-  durationSec: 10,
-  messagesSent: 100,
-  messagesReceived: 95,
-  messagesPerSec: 9.5,
-  connectionsFailed: 0,
-  errors: 0,
-  rttP50Ms: 1,
-  rttP99Ms: 2,
-  rttMaxMs: 3,
-};
+const totals = runSummary({ messagesReceived: 95, messagesPerSec: 9.5, rttP50Ms: 1, rttP99Ms: 2, rttMaxMs: 3 });
 const cohort = (over: Partial<CohortSummary>): CohortSummary => ({ ...totals, applied: "datagram", ...over });
 
 describe("the run page's network cohorts table", () => {

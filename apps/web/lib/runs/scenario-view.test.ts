@@ -1,22 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { RunSummary } from "@throng/protocol/run";
+import { runSummary } from "@throng/protocol/run-summary.test-support";
 import { chartOrder, countsMessages, hasRoundTrips, scenarioSummaryCells } from "./scenario-view";
 
-const summary = (extra: Partial<RunSummary>): RunSummary => ({
-  agents: 1,
-  peakClients: 10,
-  peakConnections: 10,
-  durationSec: 10,
-  messagesSent: 100,
-  messagesReceived: 100,
-  messagesPerSec: 10,
-  connectionsFailed: 0,
-  errors: 0,
-  rttP50Ms: null,
-  rttP99Ms: null,
-  rttMaxMs: null,
-  ...extra,
-});
 const stats = (p99Ms: number) => ({ count: 10, p50Ms: 1, p90Ms: p99Ms, p99Ms, maxMs: p99Ms });
 
 describe("scenario-first run pages", () => {
@@ -54,17 +39,17 @@ describe("scenario-first run pages", () => {
   });
 
   it("names the scenario's own figures in the summary", () => {
-    const moved = summary({ latency: { broadcast: stats(12.5) }, broadcastReach: 0.987 });
+    const moved = runSummary({ latency: { broadcast: stats(12.5) }, broadcastReach: 0.987 });
     expect(scenarioSummaryCells("movement-sync", moved)).toEqual([
       { label: "Broadcast p99", value: "12.5 ms", testId: "summary-broadcast-p99" },
       { label: "Broadcast reach", value: "98.7 %", testId: "summary-broadcast-reach" },
     ]);
-    const stormed = summary({ latency: { connect: stats(3), login: stats(40) } });
+    const stormed = runSummary({ latency: { connect: stats(3), login: stats(40) } });
     expect(scenarioSummaryCells("login-storm", stormed).map((cell) => [cell.label, cell.value])).toEqual([
       ["Connect p99", "3 ms"],
       ["Login p99", "40 ms"],
     ]);
-    expect(scenarioSummaryCells("login-storm", summary({})).map((cell) => cell.value)).toEqual(["—", "—"]);
+    expect(scenarioSummaryCells("login-storm", runSummary({})).map((cell) => cell.value)).toEqual(["—", "—"]);
     expect(scenarioSummaryCells("ping-pong", moved)).toEqual([]);
   });
 });

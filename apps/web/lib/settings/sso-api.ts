@@ -9,6 +9,10 @@ import {
   type PutSsoProvider,
 } from "@throng/protocol/sso";
 import { apiRequest } from "../shared/api-client";
+import { queryKeys } from "../shared/query-keys";
+
+/** What every SSO change makes stale: the SSO settings, and the audit log that records the change. */
+export const SSO_CHANGED = [queryKeys.sso, queryKeys.audit];
 
 const domainPath = (domain: string) => `/api/sso/domains/${encodeURIComponent(domain)}`;
 const providerPath = (id: string) => `/api/sso/providers/${encodeURIComponent(id)}`;

@@ -1,23 +1,8 @@
 import type { SeriesPoint } from "@throng/protocol/snapshot";
+import { seriesPoint } from "@throng/protocol/series-point.test-support";
 
-/** A second of a run for the web's unit tests: one agent, one client, one of everything; `more` overrides. */
-export function seriesPoint(more: Partial<SeriesPoint> = {}): SeriesPoint {
-  return {
-    t: 1,
-    agents: 1,
-    clients: 1,
-    connections: 1,
-    messagesSentPerSec: 1,
-    messagesReceivedPerSec: 1,
-    bytesSentPerSec: 1,
-    bytesReceivedPerSec: 1,
-    errors: 0,
-    rttP50Ms: 1,
-    rttP99Ms: 1,
-    rttMaxMs: 1,
-    ...more,
-  };
-}
+// The protocol's own tests build their seconds the same way: one fixture for both.
+export { seriesPoint };
 
 /** A second in which nothing was sent or measured (no traffic, no round trips); `more` adds what the test is about. */
 export function idleSeriesPoint(more: Partial<SeriesPoint> = {}): SeriesPoint {
