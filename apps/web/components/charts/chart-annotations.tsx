@@ -3,6 +3,7 @@
 import { formatDuration, formatTimeOfDay } from "../../lib/shared/format";
 import { MARKER_COLOURS } from "../../lib/charts/run-annotations";
 import type { TimeMarker } from "../../lib/charts/series";
+import { keyedByContent } from "../../lib/shared/content-keys";
 
 interface ChartAnnotationsProps {
   testId: string;
@@ -28,8 +29,8 @@ export function ChartAnnotations({ testId, title, markers, start, active, onActi
   return (
     <div className="chart-annotations">
       <ul aria-label={`Annotations on ${title}`} data-testid={`${testId}-annotations`}>
-        {markers.map((marker, index) => (
-          <li key={`${marker.kind}-${marker.t}-${index}`}>
+        {keyedByContent(markers, (m) => `${m.kind}-${m.t}-${m.label}`).map(({ item: marker, key, index }) => (
+          <li key={key}>
             <button
               type="button"
               className={index === active ? "chart-annotation active" : "chart-annotation"}

@@ -58,8 +58,8 @@ export function CompareView({ ids }: { ids: string[] }) {
               {compareRows(comparison.data).map((row) => (
                 <tr key={row.key} data-testid="compare-row" data-figure={row.key}>
                   <th scope="row">{row.label}</th>
-                  {row.cells.map((cell, index) => (
-                    <td key={index} className="num">
+                  {row.cells.map((cell) => (
+                    <td key={cell.runId} className="num">
                       {cell.value}
                       {cell.delta && (
                         <span
@@ -84,8 +84,8 @@ export function CompareView({ ids }: { ids: string[] }) {
               {sloRows(comparison.data).map((row) => (
                 <tr key={row.key} data-testid="compare-slo-row" data-slo={row.key}>
                   <th scope="row">{row.label}</th>
-                  {row.cells.map((cell, index) => (
-                    <td key={index} className={`num slo-cell ${cell.status}`} data-status={cell.status}>
+                  {row.cells.map((cell) => (
+                    <td key={cell.runId} className={`num slo-cell ${cell.status}`} data-status={cell.status}>
                       {cell.text}
                     </td>
                   ))}

@@ -19,6 +19,7 @@ import { HexTextField } from "./hex-text-field";
 import { LabelEditor } from "../ui/label-editor";
 import { ScriptPickerField } from "./script-picker-field";
 import { UnionListField } from "./union-list-field";
+import { useItemKeys } from "../../hooks/use-item-keys";
 
 /** Where a field sits: its path in the plan (for errors and ids) and its text key (for labels and hints). */
 export interface FieldPlace {
@@ -241,19 +242,23 @@ function ListField({
   const items = Array.isArray(value) ? (value as DraftObject[]) : [];
   const itemName = text.itemName ?? text.label.replace(/s$/, "").toLowerCase();
   const newItem = useContext(FieldOverrides).newItem?.[place.textKey];
+  const itemKeys = useItemKeys();
   return (
     <fieldset className="subsection" data-testid={`list-${fieldId(place.path)}`}>
       <legend>{text.label}</legend>
       {text.hint && <p className="hint">{text.hint}</p>}
       {errors[place.path] && <p className="field-error">{errors[place.path]}</p>}
       {items.map((item, index) => (
-        <div className="list-item" key={index}>
+        <div className="list-item" key={itemKeys.keyOf(item)}>
           <ObjectFields
             fields={node.item.fields}
             place={{ ...place, path: `${place.path}.${index}` }}
             value={item}
             errors={errors}
-            onChange={(next) => onChange(items.map((old, i) => (i === index ? next : old)))}
+            onChange={(next) => {
+              itemKeys.carry(item, next);
+              onChange(items.map((old, i) => (i === index ? next : old)));
+            }}
           />
           <button
             className="button small"

@@ -13,6 +13,7 @@ import { api } from "../../lib/shared/api";
 import { errorMessage } from "../../lib/shared/api-client";
 import { formatDecimal } from "../../lib/shared/format";
 import { DataTable } from "../ui/data-table";
+import { keyedByContent } from "../../lib/shared/content-keys";
 
 /** The name an unnamed plan is tried under: a trial saves nothing, so the name is not needed yet. */
 export const TRIAL_NAME = "Try it";
@@ -146,9 +147,11 @@ function StepRow({ step }: { step: TrialStep }) {
       <td className="num">{formatMs(step.ms)}</td>
       <td>{step.sent && <Bytes preview={step.sent} />}</td>
       <td>
-        {step.received?.map((reply, i) => (
-          <Bytes key={i} preview={reply} matched={reply.matched} />
-        ))}
+        {keyedByContent(step.received ?? [], (reply) => `${reply.hex ?? ""}${reply.text ?? ""}`).map(
+          ({ item, key }) => (
+            <Bytes key={key} preview={item} matched={item.matched} />
+          ),
+        )}
         {step.receivedMore ? <span className="small muted">and {step.receivedMore} more</span> : null}
       </td>
       <td>

@@ -6,6 +6,7 @@ import { fieldId, type PlanErrors } from "../../lib/plans/plan-draft";
 import { initialVariant, moveItem, variantFor, type DraftObject, type DraftValue } from "../../lib/plans/schema-form";
 import type { FieldSpec, NodeSpec } from "../../lib/plans/schema-node";
 import type { FieldPlace, ObjectFieldsProps } from "./schema-field";
+import { useItemKeys } from "../../hooks/use-item-keys";
 
 interface UnionListProps {
   field: FieldSpec;
@@ -28,6 +29,12 @@ export function UnionListField({ place, value, onChange, errors, node, ObjectFie
   const [adding, setAdding] = useState(node.item.variants[0]?.value ?? "");
   const full = node.maxItems !== undefined && items.length >= node.maxItems;
   const set = (next: DraftObject[]) => onChange(next.length === 0 && node.minItems === 0 ? undefined : next);
+  const itemKeys = useItemKeys();
+  /** Item `index` replaced by `next`, which keeps its key (an edit, a change of kind), not a new item's. */
+  const replace = (index: number, next: DraftObject) => {
+    itemKeys.carry(items[index]!, next);
+    set(items.map((old, i) => (i === index ? next : old)));
+  };
   const listError = errors[place.path];
 
   return (
@@ -53,7 +60,7 @@ export function UnionListField({ place, value, onChange, errors, node, ObjectFie
             const title = `${itemName.charAt(0).toUpperCase()}${itemName.slice(1)} ${index + 1}: ${variant ? label(variant.value) : "unknown kind"}`;
             return (
               <li
-                key={index}
+                key={itemKeys.keyOf(item)}
                 className="list-item"
                 data-testid="union-list-item"
                 data-kind={variant?.value ?? ""}
@@ -68,11 +75,7 @@ export function UnionListField({ place, value, onChange, errors, node, ObjectFie
                       aria-label={`Kind of ${itemName} ${index + 1}`}
                       value={variant?.value ?? ""}
                       onChange={(event) =>
-                        set(
-                          items.map((old, i) =>
-                            i === index ? initialVariant(node.item, event.target.value, place.textKey, old) : old,
-                          ),
-                        )
+                        replace(index, initialVariant(node.item, event.target.value, place.textKey, item))
                       }
                     >
                       {!variant && <option value="">unknown kind</option>}
@@ -126,13 +129,7 @@ export function UnionListField({ place, value, onChange, errors, node, ObjectFie
                     }}
                     value={item}
                     errors={errors}
-                    onChange={(next) =>
-                      set(
-                        items.map((old, i) =>
-                          i === index ? { ...next, [node.item.discriminator]: variant.value } : old,
-                        ),
-                      )
-                    }
+                    onChange={(next) => replace(index, { ...next, [node.item.discriminator]: variant.value })}
                   />
                 ) : (
                   <p className="hint">

@@ -4,6 +4,7 @@ import type { ErrorSampleView } from "@throng/protocol/error-samples";
 import { bytesView, samplesByKind } from "../../lib/runs/error-samples";
 import { formatDecimal, formatInteger } from "../../lib/shared/format";
 import { DataTable } from "../ui/data-table";
+import { keyedByContent } from "../../lib/shared/content-keys";
 
 /** Rows shown per kind before "N more" (all of them are in the API's answer and the JSON export). */
 const SHOWN_PER_KIND = 10;
@@ -70,17 +71,19 @@ function SampleTable({
 }) {
   return (
     <DataTable caption={`Samples of ${kind} errors`} columns={COLUMNS} className="error-samples-table">
-      {samples.map((sample, index) => (
-        <tr key={`${sample.at}-${index}`} data-testid="error-sample">
-          <td className="num">
-            {sample.sinceStartMs === null ? "—" : `${formatDecimal(sample.sinceStartMs / 1000, 3)} s`}
-          </td>
-          <td className="num">{sample.client === undefined ? "—" : formatInteger(sample.client)}</td>
-          <td>{hostname(sample.agentId)}</td>
-          <td className="error-sample-message">{sample.message}</td>
-          <td>{sample.bytes ? <SampleBytes bytes={sample.bytes} /> : <span className="muted">—</span>}</td>
-        </tr>
-      ))}
+      {keyedByContent(samples, (s) => `${s.at}-${s.agentId}-${s.client ?? ""}-${s.message}`).map(
+        ({ item: sample, key }) => (
+          <tr key={key} data-testid="error-sample">
+            <td className="num">
+              {sample.sinceStartMs === null ? "—" : `${formatDecimal(sample.sinceStartMs / 1000, 3)} s`}
+            </td>
+            <td className="num">{sample.client === undefined ? "—" : formatInteger(sample.client)}</td>
+            <td>{hostname(sample.agentId)}</td>
+            <td className="error-sample-message">{sample.message}</td>
+            <td>{sample.bytes ? <SampleBytes bytes={sample.bytes} /> : <span className="muted">—</span>}</td>
+          </tr>
+        ),
+      )}
     </DataTable>
   );
 }

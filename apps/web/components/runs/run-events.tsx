@@ -3,6 +3,7 @@ import { formatDateTime, formatDuration } from "../../lib/shared/format";
 import { eventText, offsetSeconds } from "../../lib/runs/run-events";
 import { RunLinkedText } from "./run-linked-text";
 import { StatusBadge } from "../ui/status-badge";
+import { keyedByContent } from "../../lib/shared/content-keys";
 
 /** What happened during the run, in order: stages, agents lost and back, an abort. */
 export function RunEvents({ run }: { run: RunView }) {
@@ -12,11 +13,11 @@ export function RunEvents({ run }: { run: RunView }) {
     <div data-testid="run-events">
       <h3>Events</h3>
       <ol className="events">
-        {events.map((event, index) => {
+        {keyedByContent(events, (e) => `${e.at}-${e.kind}-${e.message}`).map(({ item: event, key }) => {
           const offset = offsetSeconds(run, event.at);
           const text = eventText(event.kind);
           return (
-            <li key={`${event.at}-${index}`} data-testid="run-event" data-kind={event.kind}>
+            <li key={key} data-testid="run-event" data-kind={event.kind}>
               <time dateTime={event.at} title={formatDateTime(event.at)} className="event-time">
                 {offset === null ? formatDateTime(event.at) : `+${formatDuration(offset)}`}
               </time>

@@ -5,6 +5,7 @@ import type { Slo } from "@throng/protocol/plan";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 import { formatInteger } from "../../lib/shared/format";
 import { sloTally } from "../../lib/charts/slo-live";
+import { keyedByContent } from "../../lib/shared/content-keys";
 
 /** Each SLO of the plan with the seconds so far that met it and that breached it, while the run goes on. */
 export function SloLive({ slos, points }: { slos: readonly Slo[]; points: readonly SeriesPoint[] }) {
@@ -13,9 +14,9 @@ export function SloLive({ slos, points }: { slos: readonly Slo[]; points: readon
     <section className="panel" aria-labelledby="slo-live-title" data-testid="slo-live">
       <h2 id="slo-live-title">SLOs so far</h2>
       <ul className="slo-live">
-        {tally.map((slo, index) => (
+        {keyedByContent(tally, (slo) => slo.label).map(({ item: slo, key }) => (
           <li
-            key={`${slo.metric}-${index}`}
+            key={key}
             data-testid="slo-live-row"
             data-metric={slo.metric}
             className={slo.breached > 0 ? "breached" : "met"}

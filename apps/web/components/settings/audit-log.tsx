@@ -12,6 +12,7 @@ import { DataTable } from "../ui/data-table";
 import { NotForYourRole } from "./settings-nav";
 import { useMe } from "../shell/session-gate";
 import { ErrorAlert } from "../ui/error-alert";
+import { keyedByContent } from "../../lib/shared/content-keys";
 
 /** Who did what to members, invitations, tokens and settings; admins and owners only. */
 export function AuditLog() {
@@ -49,15 +50,17 @@ function AuditTable() {
         </div>
       ) : (
         <DataTable caption="Audit log" columns={["Time", "Actor", "Action", "Target", "Details"]} testId="audit-list">
-          {data.map((entry, index) => (
-            <tr key={`${entry.at}-${index}`} data-testid="audit-row" data-action={entry.action}>
-              <td className="nowrap">{formatDateTime(entry.at)}</td>
-              <td>{entry.actor}</td>
-              <td title={entry.action}>{describeAction(entry.action)}</td>
-              <td title={entry.target ?? undefined}>{describeTarget(entry, names)}</td>
-              <td>{describeDetails(entry) || "—"}</td>
-            </tr>
-          ))}
+          {keyedByContent(data, (e) => `${e.at}-${e.actor}-${e.action}-${e.target ?? ""}`).map(
+            ({ item: entry, key }) => (
+              <tr key={key} data-testid="audit-row" data-action={entry.action}>
+                <td className="nowrap">{formatDateTime(entry.at)}</td>
+                <td>{entry.actor}</td>
+                <td title={entry.action}>{describeAction(entry.action)}</td>
+                <td title={entry.target ?? undefined}>{describeTarget(entry, names)}</td>
+                <td>{describeDetails(entry) || "—"}</td>
+              </tr>
+            ),
+          )}
         </DataTable>
       )}
     </section>

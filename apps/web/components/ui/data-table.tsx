@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { keyedByContent } from "../../lib/shared/content-keys";
 
 /** A column header: plain text, or text with a numeric alignment and a hover explanation. */
 export type DataColumn = string | { label: ReactNode; key?: string; numeric?: boolean; title?: string };
@@ -35,16 +36,12 @@ export function DataTable({
         <caption className="sr-only">{caption}</caption>
         <thead>
           <tr>
-            {columns.map((column, index) => {
+            {keyedByContent(columns, (column) =>
+              typeof column === "string" ? column : (column.key ?? String(column.label)),
+            ).map(({ item: column, key }) => {
               const header = typeof column === "string" ? { label: column } : column;
-              const key = typeof column === "string" ? column : (header.key ?? String(header.label));
               return (
-                <th
-                  scope="col"
-                  key={`${key}-${index}`}
-                  className={header.numeric ? "num" : undefined}
-                  title={header.title}
-                >
+                <th scope="col" key={key} className={header.numeric ? "num" : undefined} title={header.title}>
                   {header.label === "" ? <span className="sr-only">Actions</span> : header.label}
                 </th>
               );

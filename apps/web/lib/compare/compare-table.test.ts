@@ -70,8 +70,8 @@ describe("compareRows", () => {
       ],
     });
     const throughput = rows.find((row) => row.key === "messagesPerSec")!;
-    expect(throughput.cells[0]).toEqual({ value: "1,000", delta: "", tone: "none" });
-    expect(throughput.cells[1]).toEqual({ value: "1,200", delta: "+20 %", tone: "better" });
+    expect(throughput.cells[0]).toEqual({ runId: "a", value: "1,000", delta: "", tone: "none" });
+    expect(throughput.cells[1]).toEqual({ runId: "b", value: "1,200", delta: "+20 %", tone: "better" });
     expect(rows.find((row) => row.key === "rttP99Ms")!.cells[1]!.tone).toBe("worse");
     expect(rows.find((row) => row.key === "errors")!.cells[0]!.value).toBe("—");
     // Figures no run carries are left out.

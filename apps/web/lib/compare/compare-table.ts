@@ -43,6 +43,8 @@ export function protocolWord(protocol: string | undefined): string {
 export type DeltaTone = "better" | "worse" | "same" | "noise" | "none";
 
 export interface CompareCell {
+  /** The run the cell is of (its column). */
+  runId: string;
   value: string;
   /** "+12.5 %" against the first run; "" for the first run itself or when either figure is missing. */
   delta: string;
@@ -90,6 +92,7 @@ export function compareRows(comparison: RunComparison): CompareRow[] {
       const tone = index === 0 ? "none" : deltaTone(percent, figure.better, run.withinNoise?.[figure.key] ?? null);
       const spread = Math.max(...[comparison.runs[0]!, run].map((compared) => compared.spread?.[figure.key] ?? 0));
       return {
+        runId: run.id,
         value: value === null ? "—" : figure.format(value),
         delta: percent === null ? "" : formatDelta(percent),
         tone,
@@ -100,6 +103,8 @@ export function compareRows(comparison: RunComparison): CompareRow[] {
 }
 
 export interface SloCompareCell {
+  /** The run the cell is of (its column). */
+  runId: string;
   /** "met · 12 ms", "breached · 240 ms", "no data", or "—" when the run has no such SLO (or no verdict yet). */
   text: string;
   status: "met" | "breached" | "no-data" | "none";
@@ -120,6 +125,7 @@ export function sloRows(comparison: RunComparison): SloCompareRow[] {
     key: "verdict",
     label: "Verdict",
     cells: comparison.runs.map((run) => ({
+      runId: run.id,
       text: run.outcome ? outcomeLabel(run.outcome) : "—",
       status: run.outcome === "passed" ? "met" : run.outcome ? "breached" : "none",
     })),
@@ -133,9 +139,10 @@ export function sloRows(comparison: RunComparison): SloCompareRow[] {
     label,
     cells: comparison.runs.map((run): SloCompareCell => {
       const slo = run.slos.find((candidate) => `${candidate.metric}<${candidate.below}` === key);
-      if (!slo) return { text: "—", status: "none" };
+      if (!slo) return { runId: run.id, text: "—", status: "none" };
       const status = slo.status ?? (slo.passed ? "met" : "breached");
       return {
+        runId: run.id,
         text: status === "no-data" ? "no data" : `${status} · ${formatSloValue(slo.metric, slo.value)}`,
         status,
       };
