@@ -14,9 +14,9 @@ import { preferIo } from "../transports/native-io";
 import { connectCommand, targetCommand, type ConnectArgs, type TargetArgs } from "./commands";
 import { FRAMING_SPEC_HELP, parseFramingSpec } from "./framing-spec";
 import { PlanFileError } from "@throng/protocol/plan-file";
-import { runCommand, WatchTargetError } from "./run-command";
+import { type RunArgs, runCommand, WatchTargetError } from "./run-command";
 import { SecretsError } from "./standalone-secrets";
-import { watchCommand } from "./watch-command";
+import { type WatchArgs, watchCommand } from "./watch-command";
 import { ExitCode, exitCodeForError } from "./exit-codes";
 
 const EXIT_CODES_HELP = `
@@ -148,16 +148,8 @@ function connectArgs(options: ConnectOptions): ConnectArgs {
   return options.token ? { ...args, token: options.token } : args;
 }
 
-interface RunOptions {
-  out?: string;
-  engines?: number;
-  sourceAddresses?: string[];
-  quiet?: boolean;
-  watchPid?: number;
-  watchName?: string;
-  allowScripts?: boolean;
-  secretsFile?: string;
-}
+/** What commander hands `run`'s action: its flags, named as runCommand takes them. */
+type RunOptions = Omit<RunArgs, "planPath" | "envSecrets">;
 
 function addRunCommand(program: Command, envSecrets: Record<string, string>, setExit: SetExit): void {
   program
@@ -206,16 +198,8 @@ function addRunCommand(program: Command, envSecrets: Record<string, string>, set
     });
 }
 
-interface WatchOptions {
-  pid?: number;
-  name?: string;
-  out?: string;
-  durationSec?: number;
-  server?: string;
-  token?: string;
-  config: string;
-  label?: Record<string, string>;
-}
+/** What commander hands `watch`'s action: watchCommand's arguments, with the flags' own names for two of them. */
+type WatchOptions = Omit<WatchArgs, "configPath" | "labels"> & { config: string; label?: Record<string, string> };
 
 function addWatchCommand(program: Command, configPath: string, setExit: SetExit): void {
   program

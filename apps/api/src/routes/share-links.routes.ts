@@ -98,13 +98,12 @@ export async function shareLinkRoutes(app: ZodFastify, deps: ApiDeps) {
   app.get(
     "/api/public/reports/:token/distribution",
     {
-      schema: { params: TokenParams, querystring: DistributionQuery },
+      schema: { params: TokenParams, querystring: DistributionQuery, response: { 200: LatencyDistribution } },
       config: {
         doc: {
           summary:
             "A shared run's latency distribution and heatmap over the run or the seconds from..to, without signing in",
           access: "public",
-          response: LatencyDistribution,
         },
       },
     },
