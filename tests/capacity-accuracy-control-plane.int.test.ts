@@ -10,6 +10,7 @@ import { waitUntil } from "../infra/local/wait";
 import { signUp, waitForAgents, waitForStatus, type Browser } from "./fault/support/api-client";
 import { root } from "./fault/support/processes";
 import { startControlPlane } from "./support/control-plane";
+import { agentFromSource, spawnAgent } from "./support/agent-process";
 import { giveTargetACore } from "./support/cpu";
 import { measureTargetCapacity } from "./support/target-capacity";
 
@@ -32,7 +33,6 @@ const CPU_US = 4_750;
 const INTERVAL_MS = 100;
 const TOLERANCE = 0.15;
 const AGENTS = 2;
-const agentCli = ["--import", "tsx", path.join(root, "agent/src/cli/main.ts")];
 
 const cleanups: (() => Promise<unknown>)[] = [];
 let browser: Browser;
@@ -54,7 +54,7 @@ beforeAll(async () => {
   const target = spawnChild({
     name: "target",
     command: process.execPath,
-    args: [...agentCli, "target", "--port", "0", "--cpu-us", String(CPU_US)],
+    args: [...agentFromSource, "target", "--port", "0", "--cpu-us", String(CPU_US)],
     cwd: root,
     log: (line) => (url ||= /target listening on (ws:\/\/\S+)/.exec(line)?.[1] ?? ""),
   });
@@ -67,25 +67,14 @@ beforeAll(async () => {
   const { token } = await browser.request<{ token: string }>("POST", "/api/enrolment-tokens", { expiresInMinutes: 60 });
   const agents: ReturnType<typeof spawnChild>[] = [];
   for (let i = 0; i < AGENTS; i++) {
-    const agent = spawnChild({
+    const agent = spawnAgent({
       name: `agent-${i}`,
-      command: process.execPath,
-      cwd: root,
-      env: { ...process.env, HOME: dir },
-      args: [
-        ...agentCli,
-        "connect",
-        "--server",
-        apiUrl,
-        "--token",
-        token,
-        "--config",
-        path.join(dir, `agent-${i}.json`),
-        "--label",
-        `rig=${i}`,
-        "--engines",
-        "1",
-      ],
+      server: apiUrl,
+      token,
+      home: dir,
+      config: path.join(dir, `agent-${i}.json`),
+      cli: agentFromSource,
+      args: ["--label", `rig=${i}`, "--engines", "1"],
     });
     cleanups.push(() => agent.stop("SIGKILL", 1_000));
     agents.push(agent);

@@ -11,13 +11,13 @@ import { ExitCode } from "../cli/src/cli-exit-codes";
 import { signUp, waitForAgents, type Browser } from "./fault/support/api-client";
 import { root } from "./fault/support/processes";
 import { startControlPlane } from "./support/control-plane";
+import { agentFromSource, spawnAgent } from "./support/agent-process";
 
 /**
  * Scripted clients through the control plane (issue 15 §2): the CLI bundles and uploads a script, a plan names it by
  * sha256, real api, workers and agent processes run it, and the agent fetches the bundle over its control connection
  * and checks its hash. Refusals: an agent without --allow-scripts, a bundle tampered with in storage.
  */
-const agentCli = ["--import", "tsx", path.join(root, "agent/src/cli/main.ts")];
 const throngCli = ["--import", "tsx", path.join(root, "cli/src/main.ts")];
 const fixture = (name: string) => path.join(root, "agent/src/scripts/fixtures", name);
 
@@ -48,24 +48,14 @@ async function throng(args: string[]): Promise<{ code: number | null; output: st
 }
 
 function startAgent(name: string, labels: string, extra: string[], token: string) {
-  const agent = spawnChild({
+  const agent = spawnAgent({
     name,
-    command: process.execPath,
-    cwd: root,
-    env: { ...process.env, HOME: dir },
-    args: [
-      ...agentCli,
-      "connect",
-      "--server",
-      apiUrl,
-      "--token",
-      token,
-      "--config",
-      path.join(dir, name, "agent.json"),
-      "--label",
-      labels,
-      ...extra,
-    ],
+    server: apiUrl,
+    token,
+    home: dir,
+    config: path.join(dir, name, "agent.json"),
+    cli: agentFromSource,
+    args: ["--label", labels, ...extra],
   });
   cleanups.push(() => agent.stop("SIGKILL", 1_000));
   tails.push(() => `${name}:\n${agent.tail()}`);

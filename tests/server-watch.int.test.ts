@@ -10,6 +10,7 @@ import { waitUntil } from "../infra/local/wait";
 import { getSeries, signUp, waitForStatus, type Browser } from "./fault/support/api-client";
 import { agentBin, ensureAgentBuilt, root, startApi, startTarget, startWorkers } from "./fault/support/processes";
 import { freshServerEnv } from "./support/server-env";
+import { agentConnectArgs } from "./support/agent-process";
 
 /**
  * agent/PROTOCOL.md §11, end to end with real processes: API, workers, the reference target, a load agent
@@ -56,7 +57,7 @@ beforeAll(async () => {
   const { token } = await browser.request<{ token: string }>("POST", "/api/enrolment-tokens", { expiresInMinutes: 60 });
   await startAgentProcess(
     "load-agent",
-    ["connect", "--server", apiUrl, "--token", token, "--config", path.join(dir, "agent.json"), "--engines", "1"],
+    [...agentConnectArgs(apiUrl, token, path.join(dir, "agent.json")), "--engines", "1"],
     dir,
   );
   await startAgentProcess(

@@ -1,15 +1,15 @@
 import { promises as fs } from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENT_GATEWAY_PATH } from "@throng/protocol/agent";
-import { spawnChild, type Child } from "../../infra/local/child";
+import type { Child } from "../../infra/local/child";
 import { freePort } from "../../infra/local/ports";
 import { makeTempDir } from "../../infra/local/temp-dir";
 import { waitUntil } from "../../infra/local/wait";
 import { signUp, waitForAgents, type Browser } from "./support/api-client";
 import { dialSilent, flood, held, openFiles, refusedWith, socketsOnPort } from "./support/flood";
-import { agentBin, ensureAgentBuilt, killHard, root, startApi } from "./support/processes";
+import { ensureAgentBuilt, killHard, startApi } from "./support/processes";
 import { freshServerEnv } from "../support/server-env";
+import { startConnectedAgent } from "../support/agent-process";
 
 // Caps set low through env (docs/fault-tests.md, "Connection flood"); hello time-outs long, so the flood is held
 // until the test closes it. Flooders dial from loopback aliases, the real agent from 127.0.0.1.
@@ -45,32 +45,9 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
 }, 60_000);
 
-/** A real `throng-agent connect`; resolves once it printed that it is connected. */
-async function startAgent(token: string): Promise<Child> {
-  let connected = false;
-  const child = spawnChild({
-    name: "agent",
-    command: process.execPath,
-    cwd: root,
-    env: { ...process.env, HOME: dir },
-    args: [
-      agentBin,
-      "connect",
-      "--server",
-      url,
-      "--token",
-      token,
-      "--config",
-      path.join(dir, "agent.json"),
-      "--engines",
-      "1",
-    ],
-    log: (line) => (connected ||= /connected to \S+ as agent/.test(line)),
-  });
-  cleanups.push(() => child.stop("SIGKILL", 1_000));
-  await waitUntil(async () => connected, { what: "the agent to connect", timeoutMs: 60_000, abort: child.diedEarly });
-  return child;
-}
+/** A real `throng-agent connect` with one engine; resolves once it printed that it is connected. */
+const startAgent = (token: string) =>
+  startConnectedAgent({ name: "agent", server: url, token, home: dir, args: ["--engines", "1"] }, cleanups);
 
 describe("fault: a flood of WebSocket connections that never say hello", () => {
   it("is refused over the caps at the upgrade, while REST, enrolment and enrolled agents still get in", async () => {

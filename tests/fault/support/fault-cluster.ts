@@ -24,6 +24,7 @@ import {
   type ServerEnv,
 } from "./processes";
 import { expectedSeries, measured, storedFacts } from "./series-check";
+import { agentConnectArgs } from "../../support/agent-process";
 
 export interface FaultAgent {
   id: string;
@@ -240,13 +241,7 @@ async function startAgent(
   const argv = [
     process.execPath,
     agentBin,
-    "connect",
-    "--server",
-    server,
-    "--token",
-    token,
-    "--config",
-    configPath,
+    ...agentConnectArgs(server, token, configPath),
     "--label",
     `rig=${index}`,
     "--engines",
