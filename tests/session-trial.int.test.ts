@@ -1,25 +1,24 @@
-import { promises as fs } from "node:fs";
 import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { AGENT_GATEWAY_PATH } from "@throng/protocol/agent";
 import { ErrorBody } from "@throng/protocol/errors";
 import { TrialView } from "@throng/protocol/session-trial";
 import { connectTestAgent, helloWith } from "../apps/api/src/testing/test-agent";
 import { startRedisServer } from "../agent/src/testing/redis-server";
 import { freePort } from "../infra/local/ports";
-import { makeTempDir } from "../infra/local/temp-dir";
 import { waitUntil } from "../infra/local/wait";
 import { signUp, type Browser } from "./fault/support/api-client";
 import { ensureAgentBuilt, startApi, WEB_ORIGIN } from "./fault/support/processes";
 import { freshServerEnv } from "./support/server-env";
 import { startConnectedAgent } from "./support/agent-process";
+import { cleanUpAfterFile, tempDirFor } from "./support/file-cleanups";
 
 /**
  * "Try it" (agent/PROTOCOL.md §13) end to end with real processes: two API instances on one database and Redis, a
  * real `throng-agent connect` on api-0, the browser's POST /api/plans/try on api-1 (so the trial and its answer cross
  * instances over Redis pub/sub), and a real redis-server as the target.
  */
-const cleanups: (() => Promise<unknown>)[] = [];
+const { cleanups } = cleanUpAfterFile();
 const apiUrls: string[] = [];
 let browser: Browser;
 let redisPort = 0;
@@ -56,8 +55,7 @@ async function tryPlan(body: unknown, apiUrl = apiUrls[1]!): Promise<{ status: n
 
 beforeAll(async () => {
   await ensureAgentBuilt();
-  dir = await makeTempDir("throng-trial-");
-  cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
+  dir = await tempDirFor(cleanups, "throng-trial-");
   const env = await freshServerEnv(cleanups, { heartbeatMs: 1_000 });
   for (const name of ["api-0", "api-1"]) {
     const port = await freePort();
@@ -71,10 +69,6 @@ beforeAll(async () => {
   browser = await signUp(apiUrls[1]!);
   ({ token } = await browser.request<{ token: string }>("POST", "/api/enrolment-tokens", { expiresInMinutes: 60 }));
 }, 120_000);
-
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-});
 
 describe("POST /api/plans/try", () => {
   it("with no agent online: 409, saying to start one and how", async () => {
