@@ -1,4 +1,4 @@
-import type { MetricSnapshot, SnapshotCounters } from "./snapshot";
+import { zeroCounters, type MetricSnapshot, type SnapshotCounters } from "./snapshot";
 
 /**
  * A quiet second of a run for unit tests (the agent's and the api's): one client, no connection, no traffic, no
@@ -14,18 +14,7 @@ export function quietSnapshot(
     intervalStart: 0,
     intervalMs: 1_000,
     clients: 1,
-    counters: {
-      connectionsOpen: 0,
-      connectionsOpened: 0,
-      connectionsFailed: 0,
-      connectionsClosed: 0,
-      messagesSent: 0,
-      messagesReceived: 0,
-      bytesSent: 0,
-      bytesReceived: 0,
-      errors: 0,
-      ...counters,
-    },
+    counters: { ...zeroCounters(), ...counters },
     histograms: { rttUs: "" },
     health: { cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 },
     ...rest,
