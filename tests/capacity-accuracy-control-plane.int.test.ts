@@ -1,11 +1,9 @@
-import { promises as fs } from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { TERMINAL_RUN_STATUSES } from "@throng/protocol/run";
 import type { PlanSpecInput } from "@throng/protocol/plan";
 import { spawnChild } from "../infra/local/child";
-import { makeTempDir } from "../infra/local/temp-dir";
 import { waitUntil } from "../infra/local/wait";
 import { signUp, waitForAgents, waitForStatus, type Browser } from "./fault/support/api-client";
 import { root } from "./fault/support/processes";
@@ -13,6 +11,7 @@ import { startControlPlane } from "./support/control-plane";
 import { agentFromSource, spawnAgent } from "./support/agent-process";
 import { giveTargetACore } from "./support/cpu";
 import { measureTargetCapacity } from "./support/target-capacity";
+import { cleanUpAfterFile, tempDirFor } from "./support/file-cleanups";
 
 /**
  * The automatic capacity search under the control plane (agent/PROTOCOL.md §10 "Capacity search steps"):
@@ -34,19 +33,15 @@ const INTERVAL_MS = 100;
 const TOLERANCE = 0.15;
 const AGENTS = 2;
 
-const cleanups: (() => Promise<unknown>)[] = [];
+const { cleanups, tails } = cleanUpAfterFile();
 let browser: Browser;
 let databaseUrl: string;
 let targetUrl: string;
 let targetPid: number;
 let targetPriority: string;
 
-/** Every process's last lines, for a failure's message. */
-const tails: (() => string)[] = [];
-
 beforeAll(async () => {
-  const dir = await makeTempDir("throng-search-");
-  cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
+  const dir = await tempDirFor(cleanups, "throng-search-");
   const { apiUrl, api, workers, ...plane } = await startControlPlane(cleanups, tails);
   databaseUrl = plane.databaseUrl;
 
@@ -87,10 +82,6 @@ beforeAll(async () => {
     ...agents.map((a) => a.process.pid!),
   ]);
 }, 180_000);
-
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-}, 60_000);
 
 describe("automatic capacity search under the control plane (real agents, real target whose capacity the test measures)", () => {
   it(`§10 the server decides each level from both agents' seconds, and the estimate lands within ±${TOLERANCE * 100}% of the target's measured capacity`, async () => {

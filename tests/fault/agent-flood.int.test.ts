@@ -1,15 +1,14 @@
-import { promises as fs } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { AGENT_GATEWAY_PATH } from "@throng/protocol/agent";
 import type { Child } from "../../infra/local/child";
 import { freePort } from "../../infra/local/ports";
-import { makeTempDir } from "../../infra/local/temp-dir";
 import { waitUntil } from "../../infra/local/wait";
 import { signUp, waitForAgents, type Browser } from "./support/api-client";
 import { dialSilent, flood, held, openFiles, refusedWith, socketsOnPort } from "./support/flood";
 import { ensureAgentBuilt, killHard, startApi } from "./support/processes";
 import { freshServerEnv } from "../support/server-env";
 import { startConnectedAgent } from "../support/agent-process";
+import { cleanUpAfterFile, tempDirFor } from "../support/file-cleanups";
 
 // Caps set low through env (docs/fault-tests.md, "Connection flood"); hello time-outs long, so the flood is held
 // until the test closes it. Flooders dial from loopback aliases, the real agent from 127.0.0.1.
@@ -23,7 +22,7 @@ const caps = {
 const floodA = "127.0.0.2";
 const floodB = "127.0.0.3";
 
-const cleanups: (() => Promise<unknown>)[] = [];
+const { cleanups } = cleanUpAfterFile();
 let api: Child;
 let port: number;
 let url: string;
@@ -32,8 +31,7 @@ let dir: string;
 
 beforeAll(async () => {
   await ensureAgentBuilt();
-  dir = await makeTempDir("throng-flood-");
-  cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
+  dir = await tempDirFor(cleanups, "throng-flood-");
   const env = await freshServerEnv(cleanups);
   port = await freePort();
   url = `http://127.0.0.1:${port}`;
@@ -41,9 +39,6 @@ beforeAll(async () => {
   cleanups.push(() => api.stop("SIGKILL", 1_000));
   browser = await signUp(url);
 }, 120_000);
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-}, 60_000);
 
 /** A real `throng-agent connect` with one engine; resolves once it printed that it is connected. */
 const startAgent = (token: string) =>

@@ -25,6 +25,7 @@ import {
 } from "./processes";
 import { expectedSeries, measured, storedFacts } from "./series-check";
 import { agentConnectArgs } from "../../support/agent-process";
+import { runCleanups } from "../../support/file-cleanups";
 
 export interface FaultAgent {
   id: string;
@@ -88,9 +89,7 @@ export interface FaultClusterOptions {
 
 export async function startFaultCluster(options: FaultClusterOptions): Promise<FaultCluster> {
   const cleanups: (() => Promise<unknown>)[] = [];
-  const close = async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-  };
+  const close = () => runCleanups(cleanups);
   try {
     return await setUp(options, cleanups, close);
   } catch (error) {
