@@ -29,7 +29,7 @@ export function selectOrgRows<T extends OrgTable>(db: Db, table: T, orgId: strin
   return db.selectFrom(db.dynamic.table(table).as("t")).where(ref(orgColumn(table)), "=", orgId);
 }
 
-/** The org's row of `table` whose `key` column is `value` (its primary key within the org). */
+/** The org's row of `table` whose `key` column is `value` (the caller narrows by the rest of a composite key). */
 export function selectOrgRow<T extends OrgTable>(db: Db, table: T, orgId: string, key: ColumnOf<T>, value: string) {
   return selectOrgRows(db, table, orgId).where(db.dynamic.ref(key), "=", value);
 }
