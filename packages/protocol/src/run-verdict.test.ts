@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PlanSpec, type PlanSpecInput } from "./plan";
+import { planInput } from "./plan-spec.test-support";
 import type { CapacityEstimate } from "./report";
 import type { RunSummary } from "./run";
 import { judgeRun, searchEvidence, type RunEvidence } from "./run-verdict";
@@ -8,14 +9,9 @@ import type { SeriesPoint } from "./snapshot";
 const T0 = 1_800_000_000;
 
 const plan = (over: Partial<PlanSpecInput> = {}) =>
-  PlanSpec.parse({
-    name: "p",
-    target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-    scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
-    load: { clients: 200, durationSec: 12 },
-    slos: [{ metric: "rtt-p99-ms", below: 50 }],
-    ...over,
-  });
+  PlanSpec.parse(
+    planInput({ load: { clients: 200, durationSec: 12 }, slos: [{ metric: "rtt-p99-ms", below: 50 }], ...over }),
+  );
 
 /** A second of a 200-client ping-pong at 200 msg/s; `sent` below the schedule is a load that stopped sending. */
 const second = (i: number, over: Partial<SeriesPoint> = {}): SeriesPoint => {
