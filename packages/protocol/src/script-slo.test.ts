@@ -22,6 +22,10 @@ const scriptPlan = (slos: PlanSpecInput["slos"], scenario: Partial<PlanSpecInput
     } as PlanSpecInput["scenario"],
   });
 
+/** The script plan with an SLO (below 100) on each metric named, for the schema's checks of the names. */
+const sloPlan = (...metrics: string[]): PlanSpecInput =>
+  scriptPlan(metrics.map((metric) => ({ metric, below: 100 })) as PlanSpecInput["slos"]);
+
 const stats = (count: number, p50Ms: number | null, p99Ms: number | null): LatencyStats => ({
   count,
   p50Ms,
@@ -40,46 +44,18 @@ const summary = (figures: Pick<RunSummary, "script" | "scriptCounts">): RunSumma
 
 describe("SLOs on a script's metrics", () => {
   it("takes script:NAME-p50, -p99 and -count in the schema and refuses any other script: name there", () => {
-    expect(
-      PlanSpec.safeParse(
-        scriptPlan([
-          { metric: "script:join-ms-p99", below: 100 },
-          { metric: "script:desyncs-count", below: 1 },
-        ]),
-      ).success,
-    ).toBe(true);
+    expect(PlanSpec.safeParse(sloPlan("script:join-ms-p99", "script:desyncs-count")).success).toBe(true);
     const parsed = PlanSpec.safeParse(scriptPlan([{ metric: "script:join-ms-p90", below: 100 } as never]));
     expect(parsed.success).toBe(false);
     expect(parsed.error?.issues[0]?.path).toEqual(["slos", 0, "metric"]);
   });
 
   it("refuses an SLO on a script metric the plan does not declare, or declares as the other kind, naming the field", () => {
-    expect(
-      planIssues(
-        scriptPlan([
-          { metric: "script:join-ms-p99", below: 100 },
-          { metric: "script:desyncs-count", below: 1 },
-        ]),
-      ),
-    ).toEqual([]);
-    expect(
-      planIssues(
-        scriptPlan([
-          { metric: "rtt-p99-ms", below: 10 },
-          { metric: "script:leave-ms-p99", below: 100 },
-        ]),
-      ),
-    ).toEqual([
+    expect(planIssues(sloPlan("script:join-ms-p99", "script:desyncs-count"))).toEqual([]);
+    expect(planIssues(sloPlan("rtt-p99-ms", "script:leave-ms-p99"))).toEqual([
       'slos.1.metric: script:leave-ms-p99: the plan declares no script metric "leave-ms": add { name: "leave-ms", kind: "histogram" } to scenario.metrics',
     ]);
-    expect(
-      planIssues(
-        scriptPlan([
-          { metric: "script:join-ms-count", below: 1 },
-          { metric: "script:desyncs-p50", below: 1 },
-        ]),
-      ),
-    ).toEqual([
+    expect(planIssues(sloPlan("script:join-ms-count", "script:desyncs-p50"))).toEqual([
       'slos.0.metric: script:join-ms-count: "join-ms" is declared a histogram; -count needs a counter',
       'slos.1.metric: script:desyncs-p50: "desyncs" is declared a counter; -p50 needs a histogram',
     ]);
