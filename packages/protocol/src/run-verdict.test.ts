@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PlanSpec, type PlanSpecInput } from "./plan";
+import { capacityEstimate } from "./capacity-estimate.test-support";
 import { planInput } from "./plan-spec.test-support";
-import type { CapacityEstimate } from "./report";
 import type { RunSummary } from "./run";
 import { judgeRun, searchEvidence, type RunEvidence } from "./run-verdict";
 import type { SeriesPoint } from "./snapshot";
@@ -63,20 +63,6 @@ const searchPlan = (more: { minClients?: number } = {}) =>
       shape: { kind: "step-up", mode: "auto", startClients: 50, stepDurationSec: 5, ...more },
     },
   });
-
-/** A valid search estimate: 300 clients held, broken at step 4 on the round trip's p99. */
-const estimate = (over: Partial<CapacityEstimate>): CapacityEstimate => ({
-  clients: 300,
-  valid: true,
-  problems: [],
-  breakingStep: 4,
-  breakingSlos: ["rtt-p99-ms"],
-  kneeClients: null,
-  usl: null,
-  steps: [],
-  sentence: "",
-  ...over,
-});
 
 const evidence = (seconds: SeriesPoint[], over: Partial<RunEvidence> = {}): RunEvidence => ({
   spec: plan(),
@@ -190,17 +176,22 @@ describe("run verdict", () => {
     const spec = searchPlan();
     const seconds = run(60);
     const breachedRun = summaryOf(seconds, { rttP99Ms: 90 });
-    expect(judgeRun(evidence(seconds, { spec, summary: breachedRun, capacity: estimate({}) })).outcome).toBe("passed");
+    expect(judgeRun(evidence(seconds, { spec, summary: breachedRun, capacity: capacityEstimate() })).outcome).toBe(
+      "passed",
+    );
     const invalid = judgeRun(
-      evidence(seconds, { spec, capacity: estimate({ valid: false, problems: ["the server did not recover"] }) }),
+      evidence(seconds, {
+        spec,
+        capacity: capacityEstimate({ valid: false, problems: ["the server did not recover"] }),
+      }),
     );
     expect(invalid).toMatchObject({ outcome: "incomplete", passed: false });
     expect(invalid.reasons).toContain("the server did not recover");
     const gated = searchPlan({ minClients: 350 });
-    expect(judgeRun(evidence(seconds, { spec: gated, capacity: estimate({}) })).outcome).toBe("breached");
+    expect(judgeRun(evidence(seconds, { spec: gated, capacity: capacityEstimate() })).outcome).toBe("breached");
     // No level held in any try, no agent the bottleneck: a definite answer, not missing evidence.
     const broke = searchEvidence(
-      estimate({
+      capacityEstimate({
         clients: null,
         valid: false,
         problems: ["the first step broke an SLO in all 3 tries"],
@@ -223,7 +214,7 @@ describe("run verdict", () => {
 
   it("judges a search that ended early on purpose against the seconds it planned up to its end", () => {
     const spec = searchPlan();
-    const capacity = estimate({ breakingSlos: [] });
+    const capacity = capacityEstimate({ breakingSlos: [] });
     expect(judgeRun(evidence(run(30), { spec, capacity, endedEarlyAtSecond: T0 + 30 })).outcome).toBe("passed");
   });
 
