@@ -1,6 +1,7 @@
 import type { Db } from "@throng/db/client";
 import type { Repos } from "@throng/db/repos";
 import type { AgentHost } from "@throng/db/repos/fleet";
+import type { PlanSpec } from "@throng/protocol/plan";
 
 /** A new organisation written straight to the database (its slug is its id, so each is unique); returns its id. */
 export async function seedOrg(db: Db): Promise<string> {
@@ -36,4 +37,23 @@ export async function seedAgents(repos: Repos, orgId: string, count: number): Pr
   const ids: string[] = [];
   for (let i = 0; i < count; i++) ids.push(await seedAgent(repos, orgId));
   return ids;
+}
+
+/**
+ * A running run of `spec` in a new organisation, from a plan of the same spec, its two shards held by two enrolled
+ * agents: written straight to the database.
+ */
+export async function seedRunningRun(db: Db, repos: Repos, spec: PlanSpec) {
+  const orgId = await seedOrg(db);
+  const agentIds = await seedAgents(repos, orgId, 2);
+  const planId = crypto.randomUUID();
+  await repos.plans.insert(orgId, { id: planId, name: spec.name, spec });
+  const runId = crypto.randomUUID();
+  await repos.runs.insert(orgId, { id: runId, planId, spec, status: "running" });
+  await repos.runs.insertShards(
+    orgId,
+    runId,
+    agentIds.map((agentId, shardIndex) => ({ agentId, shardIndex, clients: 1 })),
+  );
+  return { orgId, runId, agentIds: agentIds as [string, string] };
 }
