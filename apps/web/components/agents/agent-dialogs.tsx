@@ -15,6 +15,7 @@ import {
 } from "../../lib/shared/labels";
 import { ConfirmDialog } from "../ui/confirm-dialog";
 import { LabelEditor } from "../ui/label-editor";
+import { BusyButton } from "../ui/busy-button";
 
 /**
  * A change to an agent whose success refreshes the cached agents list (the Agents page and Home) before the caller
@@ -84,9 +85,9 @@ export function AgentLabelsDialog({
           <button className="button" type="button" onClick={onClose} disabled={pending}>
             Cancel
           </button>
-          <button className="button primary" type="submit" disabled={pending} data-testid="save-labels">
-            {pending ? "Saving…" : "Save labels"}
-          </button>
+          <BusyButton busy={pending} busyText="Saving…" testId="save-labels">
+            Save labels
+          </BusyButton>
         </div>
       </form>
     </dialog>

@@ -9,6 +9,7 @@ import { queryKeys } from "../../lib/shared/query-keys";
 import { authClient } from "../../lib/auth/auth-client";
 import { settingsApi } from "../../lib/settings/settings-api";
 import { InvitationAuthForm } from "./invitation-auth-form";
+import { BusyButton } from "../ui/busy-button";
 
 type Preview =
   | { state: "loading" }
@@ -122,15 +123,9 @@ export function InvitationAccept({ token }: { token: string }) {
         </p>
       )}
       <div className="form-actions">
-        <button
-          className="button primary"
-          type="button"
-          onClick={join}
-          disabled={pending}
-          data-testid="accept-invitation"
-        >
-          {pending ? "Joining…" : "Join organisation"}
-        </button>
+        <BusyButton onClick={join} busy={pending} busyText="Joining…" testId="accept-invitation">
+          Join organisation
+        </BusyButton>
         <button className="link-button" type="button" onClick={signOut}>
           Not you? Sign out
         </button>

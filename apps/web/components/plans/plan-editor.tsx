@@ -27,6 +27,7 @@ import { PlanFormSections } from "./plan-form-sections";
 import { TRIAL_NAME, type TrialCheck } from "./session-trial";
 import { planJsonLanguage, planYamlLanguage } from "./plan-text-language";
 import { Tabs } from "../ui/tabs";
+import { BusyButton } from "../ui/busy-button";
 
 type View = "form" | PlanFormat;
 const VIEWS = [
@@ -300,9 +301,9 @@ export function PlanEditor({
         )}
       </Tabs>
       <div className="form-actions">
-        <button className="button primary" type="submit" disabled={pending} data-testid="save-plan">
-          {pending ? "Saving…" : edit ? `Save as version ${edit.version + 1}` : "Save plan"}
-        </button>
+        <BusyButton busy={pending} busyText="Saving…" testId="save-plan">
+          {edit ? `Save as version ${edit.version + 1}` : "Save plan"}
+        </BusyButton>
         <Link className="button" href={edit ? `/plans/${edit.planId}` : "/plans"}>
           Cancel
         </Link>

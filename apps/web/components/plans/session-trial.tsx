@@ -14,6 +14,7 @@ import { errorMessage } from "../../lib/shared/api-client";
 import { formatDecimal } from "../../lib/shared/format";
 import { DataTable } from "../ui/data-table";
 import { keyedByContent } from "../../lib/shared/content-keys";
+import { BusyButton } from "../ui/busy-button";
 
 /** The name an unnamed plan is tried under: a trial saves nothing, so the name is not needed yet. */
 export const TRIAL_NAME = "Try it";
@@ -61,9 +62,9 @@ export function SessionTrial({ checkPlan }: { checkPlan: () => TrialCheck }) {
         One client connects to the target from an online agent and runs the steps above, exactly as a run would; nothing
         is saved and no load is generated. At most {TRIAL_TIME_LIMIT_MS / 1000} s.
       </p>
-      <button className="button" type="button" onClick={() => void run()} disabled={pending} data-testid="try-session">
-        {pending ? "Trying…" : "Try it"}
-      </button>
+      <BusyButton className="button" onClick={() => void run()} busy={pending} busyText="Trying…" testId="try-session">
+        Try it
+      </BusyButton>
       <p role="status" className="small muted" aria-live="polite">
         {pending ? "An agent is connecting and running the steps…" : ""}
       </p>

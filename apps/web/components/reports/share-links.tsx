@@ -10,6 +10,7 @@ import { queryKeys } from "../../lib/shared/query-keys";
 import { reportApi } from "../../lib/shared/report-api";
 import { CopyButton } from "../ui/copy-button";
 import { DataTable } from "../ui/data-table";
+import { BusyButton } from "../ui/busy-button";
 
 const EXPIRY_CHOICES = [
   { label: "Never (until revoked)", days: "" },
@@ -70,15 +71,9 @@ export function ShareLinks({ runId }: { runId: string }) {
             ))}
           </select>
         </div>
-        <button
-          className="button primary"
-          type="button"
-          onClick={create}
-          disabled={creating.isPending}
-          data-testid="create-share-link"
-        >
-          {creating.isPending ? "Creating…" : "Create share link"}
-        </button>
+        <BusyButton onClick={create} busy={creating.isPending} busyText="Creating…" testId="create-share-link">
+          Create share link
+        </BusyButton>
       </div>
       {failure && (
         <p className="alert" role="alert" data-testid="share-error">

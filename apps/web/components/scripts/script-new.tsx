@@ -9,6 +9,7 @@ import { scriptsApi } from "../../lib/scripts/scripts-api";
 import { STARTER_METRICS, STARTER_SCRIPT, STARTER_SCRIPT_NAME } from "../../lib/scripts/starter-script";
 import { CodeEditor } from "../ui/code-editor";
 import { Described, describedBy } from "../plans/described";
+import { BusyButton } from "../ui/busy-button";
 
 const NAME_HINT = "Shown in lists and in the plan form, e.g. arena-bots.mjs.";
 
@@ -144,9 +145,9 @@ export function ScriptNew({ from }: { from?: string }) {
         </div>
       </section>
       <div className="form-actions">
-        <button className="button primary" type="submit" disabled={pending || loading} data-testid="save-script">
-          {pending ? "Saving…" : "Save script"}
-        </button>
+        <BusyButton busy={pending} busyText="Saving…" disabled={loading} testId="save-script">
+          Save script
+        </BusyButton>
         <Link className="button" href="/scripts">
           Cancel
         </Link>

@@ -13,6 +13,7 @@ import { formatBundleSize, scriptsApi, shortHash } from "../../lib/scripts/scrip
 import { DataTable } from "../ui/data-table";
 import { useMe } from "../shell/session-gate";
 import { ErrorAlert } from "../ui/error-alert";
+import { BusyButton } from "../ui/busy-button";
 
 /** Scripts page: the organisation's script bundles, an upload of a bundle built elsewhere, and a new script. */
 export function ScriptsView() {
@@ -129,15 +130,15 @@ function UploadBundle({ onResult }: { onResult: (result: UploadResult | null) =>
 
   return (
     <>
-      <button
+      <BusyButton
         className="button"
-        type="button"
-        disabled={pending}
         onClick={() => fileRef.current?.click()}
-        data-testid="upload-script"
+        busy={pending}
+        busyText="Uploading…"
+        testId="upload-script"
       >
-        {pending ? "Uploading…" : "Upload bundle…"}
-      </button>
+        Upload bundle…
+      </BusyButton>
       <input
         ref={fileRef}
         type="file"

@@ -20,6 +20,7 @@ import { can } from "../../lib/shared/settings-permissions";
 import { TextField } from "../ui/text-field";
 import { useMe } from "../shell/session-gate";
 import { ErrorAlert } from "../ui/error-alert";
+import { BusyButton } from "../ui/busy-button";
 
 /** The target allow-list and caps every run of the organisation must stay within. */
 export function OrganisationSettings() {
@@ -140,9 +141,9 @@ function SettingsForm({ saved }: { saved: OrgSettings }) {
       <ErrorAlert error={failure} />
       {editable && (
         <div className="form-actions">
-          <button className="button primary" type="submit" disabled={saving.isPending} data-testid="save-settings">
-            {saving.isPending ? "Saving…" : "Save settings"}
-          </button>
+          <BusyButton busy={saving.isPending} busyText="Saving…" testId="save-settings">
+            Save settings
+          </BusyButton>
           <span className="status-note" role="status" data-testid="settings-status">
             {status}
           </span>

@@ -7,6 +7,7 @@ import { SSO_CHANGED, ssoApi } from "../../lib/settings/sso-api";
 import { EMPTY_DRAFT, draftOf, parseRoleRules, providerBody, type ProviderDraft } from "../../lib/settings/sso-form";
 import { TextField } from "../ui/text-field";
 import { ErrorAlert } from "../ui/error-alert";
+import { BusyButton } from "../ui/busy-button";
 
 /** The draft's fields typed into a one-line text input. */
 type TextDraftField = Exclude<keyof ProviderDraft, "protocol" | "defaultRole" | "metadataXml" | "roleRules">;
@@ -158,9 +159,9 @@ export function ProviderForm({ editing, onDone }: { editing: SsoProviderView | n
       </div>
       <ErrorAlert error={saving.failure} />
       <div className="row-actions" style={{ justifyContent: "flex-start" }}>
-        <button className="button primary" type="submit" disabled={saving.isPending} data-testid="save-sso-provider">
-          {saving.isPending ? "Saving…" : editing ? "Save changes" : "Add provider"}
-        </button>
+        <BusyButton busy={saving.isPending} busyText="Saving…" testId="save-sso-provider">
+          {editing ? "Save changes" : "Add provider"}
+        </BusyButton>
         {editing && (
           <button className="button" type="button" onClick={onDone}>
             Cancel

@@ -14,6 +14,7 @@ import { ConfirmButton } from "./settings-confirm-button";
 import { useMe } from "../shell/session-gate";
 import { SsoProviders } from "./sso-providers";
 import { TextField } from "../ui/text-field";
+import { BusyButton } from "../ui/busy-button";
 
 /**
  * Settings → Single sign-on: email domains proven by DNS, identity providers (OIDC, SAML), Require SSO and how long
@@ -182,16 +183,16 @@ function DomainRow({ domain: d, manages }: { domain: SsoDomainView; manages: boo
         {manages && (
           <div className="row-actions">
             {!d.verified && (
-              <button
+              <BusyButton
                 className="button small"
-                type="button"
-                disabled={verify.isPending}
                 onClick={() => verify.mutate(d.domain)}
-                aria-label={`Check the TXT record of ${d.domain}`}
-                data-testid="verify-sso-domain"
+                busy={verify.isPending}
+                busyText="Checking…"
+                label={`Check the TXT record of ${d.domain}`}
+                testId="verify-sso-domain"
               >
-                {verify.isPending ? "Checking…" : "Check"}
-              </button>
+                Check
+              </BusyButton>
             )}
             <ConfirmButton
               label="Remove"
