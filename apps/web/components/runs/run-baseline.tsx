@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import type { ReactNode } from "react";
 import type { RunView } from "@throng/protocol/run";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 import { compareWithBaseline } from "@throng/protocol/baseline-compare";
@@ -38,15 +39,9 @@ export function RunBaseline({ run, points }: { run: RunView; points: readonly Se
   const mayPin = can(role, "plan.write");
   const failure = pin.failure ?? unpin.failure;
   const pinButton = (
-    <button
-      className="button"
-      type="button"
-      disabled={pin.isPending}
-      onClick={() => pin.mutate(undefined)}
-      data-testid="pin-baseline"
-    >
+    <BaselineButton change={pin} testId="pin-baseline">
       Pin as baseline
-    </button>
+    </BaselineButton>
   );
 
   return (
@@ -56,15 +51,9 @@ export function RunBaseline({ run, points }: { run: RunView; points: readonly Se
         <p data-testid="run-is-baseline">
           This run is the plan&apos;s baseline: its later runs are compared with it.{" "}
           {mayPin && (
-            <button
-              className="button"
-              type="button"
-              disabled={unpin.isPending}
-              onClick={() => unpin.mutate(undefined)}
-              data-testid="unpin-baseline"
-            >
+            <BaselineButton change={unpin} testId="unpin-baseline">
               Unpin
-            </button>
+            </BaselineButton>
           )}
         </p>
       ) : baselineId === null ? (
@@ -127,6 +116,29 @@ export function RunBaseline({ run, points }: { run: RunView; points: readonly Se
   );
 }
 
+/** Pins or unpins: sends its change once, disabled while it is out. */
+function BaselineButton({
+  change,
+  testId,
+  children,
+}: {
+  change: { isPending: boolean; mutate: (variables: undefined) => void };
+  testId: string;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      className="button"
+      type="button"
+      disabled={change.isPending}
+      onClick={() => change.mutate(undefined)}
+      data-testid={testId}
+    >
+      {children}
+    </button>
+  );
+}
+
 /** The plan page's line: which run is the baseline (with Unpin), or how to pin one. */
 export function PlanBaseline({ planId, baselineRunId }: { planId: string; baselineRunId: string | null }) {
   const { role } = useMe();
@@ -143,15 +155,9 @@ export function PlanBaseline({ planId, baselineRunId }: { planId: string; baseli
           is the baseline: each later run&apos;s page compares itself with it, and{" "}
           <code>throng run --plan-name … --baseline pinned</code> holds CI runs to it.{" "}
           {can(role, "plan.write") && (
-            <button
-              className="button"
-              type="button"
-              disabled={unpin.isPending}
-              onClick={() => unpin.mutate(undefined)}
-              data-testid="plan-unpin-baseline"
-            >
+            <BaselineButton change={unpin} testId="plan-unpin-baseline">
               Unpin
-            </button>
+            </BaselineButton>
           )}
         </p>
       ) : (
