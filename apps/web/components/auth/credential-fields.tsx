@@ -58,6 +58,13 @@ export function CredentialFields({
   update: (field: CredentialField) => (value: string) => void;
 }) {
   const signUp = mode === "sign-up";
+  // Each field's input is named after it and shows what was typed and what is wrong with it.
+  const field = (name: CredentialField) => ({
+    id: name,
+    value: values[name],
+    onChange: update(name),
+    error: errors[name],
+  });
   return (
     <>
       {failure && (
@@ -65,32 +72,12 @@ export function CredentialFields({
           {failure}
         </p>
       )}
-      {signUp && (
-        <TextField
-          id="name"
-          label="Name"
-          value={values.name}
-          onChange={update("name")}
-          error={errors.name}
-          autoComplete="name"
-        />
-      )}
+      {signUp && <TextField {...field("name")} label="Name" autoComplete="name" />}
+      <TextField {...field("email")} label="Email" type="email" autoComplete="email" />
       <TextField
-        id="email"
-        label="Email"
-        type="email"
-        value={values.email}
-        onChange={update("email")}
-        error={errors.email}
-        autoComplete="email"
-      />
-      <TextField
-        id="password"
+        {...field("password")}
         label="Password"
         type="password"
-        value={values.password}
-        onChange={update("password")}
-        error={errors.password}
         hint={signUp ? `At least ${MIN_PASSWORD} characters.` : undefined}
         autoComplete={signUp ? "new-password" : "current-password"}
       />
