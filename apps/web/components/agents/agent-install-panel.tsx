@@ -9,6 +9,7 @@ import { installMethods, parseAllowTargets } from "../../lib/agents/install-comm
 import { CodeBlock } from "../ui/code-block";
 import { Tabs } from "../ui/tabs";
 import { BusyButton } from "../ui/busy-button";
+import { ErrorAlert } from "../ui/error-alert";
 
 const VALIDITY = [
   { minutes: 60, label: "1 hour" },
@@ -137,11 +138,7 @@ export function AgentInstallPanel() {
           {created ? "Create another token" : "Create enrolment token"}
         </BusyButton>
       </div>
-      {failure && (
-        <p className="alert" role="alert" data-testid="enrolment-error">
-          {failure}
-        </p>
-      )}
+      <ErrorAlert error={failure} testId="enrolment-error" />
       {created && (
         <div data-testid="enrolment-token">
           <InstallMethods key={created.token} created={created} />

@@ -14,6 +14,7 @@ import {
   validateCredentials,
 } from "../../lib/auth/credentials";
 import { TextField } from "../ui/text-field";
+import { ErrorAlert } from "../ui/error-alert";
 
 /** The state both sign-in/sign-up forms keep: what was typed, what is wrong, the server's refusal, a request out. */
 export function useCredentialsForm(initialFailure: string | null = null) {
@@ -67,11 +68,7 @@ export function CredentialFields({
   });
   return (
     <>
-      {failure && (
-        <p className="alert" role="alert" data-testid="auth-error">
-          {failure}
-        </p>
-      )}
+      <ErrorAlert error={failure} testId="auth-error" />
       {signUp && <TextField {...field("name")} label="Name" autoComplete="name" />}
       <TextField {...field("email")} label="Email" type="email" autoComplete="email" />
       <TextField

@@ -10,6 +10,7 @@ import { authClient } from "../../lib/auth/auth-client";
 import { settingsApi } from "../../lib/settings/settings-api";
 import { InvitationAuthForm } from "./invitation-auth-form";
 import { BusyButton } from "../ui/busy-button";
+import { ErrorAlert } from "../ui/error-alert";
 
 type Preview =
   | { state: "loading" }
@@ -117,11 +118,7 @@ export function InvitationAccept({ token }: { token: string }) {
         You are signed in as <strong data-testid="invitation-email">{visitor.email}</strong>. The link adds you to the
         organisation that invited you, with the role chosen when it was created.
       </p>
-      {failure && (
-        <p className="alert" role="alert" data-testid="invitation-error">
-          {failure}
-        </p>
-      )}
+      <ErrorAlert error={failure} testId="invitation-error" />
       <div className="form-actions">
         <BusyButton onClick={join} busy={pending} busyText="Joining…" testId="accept-invitation">
           Join organisation

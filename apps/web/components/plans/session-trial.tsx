@@ -15,6 +15,7 @@ import { formatDecimal } from "../../lib/shared/format";
 import { DataTable } from "../ui/data-table";
 import { keyedByContent } from "../../lib/shared/content-keys";
 import { BusyButton } from "../ui/busy-button";
+import { ErrorAlert } from "../ui/error-alert";
 
 /** The name an unnamed plan is tried under: a trial saves nothing, so the name is not needed yet. */
 export const TRIAL_NAME = "Try it";
@@ -75,11 +76,7 @@ export function SessionTrial({ checkPlan }: { checkPlan: () => TrialCheck }) {
           {problems === 1 ? " its field" : " their fields"}.
         </p>
       )}
-      {error && (
-        <p className="alert" role="alert" data-testid="trial-error">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} testId="trial-error" />
       {trial && <TrialTable trial={trial} />}
     </div>
   );
@@ -98,11 +95,7 @@ function TrialTable({ trial }: { trial: TrialView }) {
         </span>{" "}
         from agent {trial.agentHostname}
       </p>
-      {trial.error && (
-        <p className="alert" role="alert" data-testid="trial-agent-error">
-          {trial.error}
-        </p>
-      )}
+      <ErrorAlert error={trial.error} testId="trial-agent-error" />
       {(trial.connect || trial.steps.length > 0) && (
         <DataTable
           caption="Each step of the trial session: its result, time, and the bytes sent and received"

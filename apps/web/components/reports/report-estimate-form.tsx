@@ -8,6 +8,7 @@ import { formatInteger } from "../../lib/shared/format";
 import { reportApi } from "../../lib/shared/report-api";
 import { TextField } from "../ui/text-field";
 import { BusyButton } from "../ui/busy-button";
+import { ErrorAlert } from "../ui/error-alert";
 
 /** Keeps this run's capacity estimate against a target and build, so /targets shows the change between builds. */
 export function ReportEstimateForm({ runId }: { runId: string }) {
@@ -61,11 +62,7 @@ export function ReportEstimateForm({ runId }: { runId: string }) {
           Save estimate
         </BusyButton>
       </form>
-      {failure && (
-        <p className="alert" role="alert" data-testid="estimate-error">
-          {failure}
-        </p>
-      )}
+      <ErrorAlert error={failure} testId="estimate-error" />
       {saved && (
         <p role="status" data-testid="estimate-saved">
           Saved {saved.clients === null ? "no capacity" : `${formatInteger(saved.clients)} clients`} for{" "}

@@ -17,6 +17,7 @@ import { ReportEstimateForm } from "./report-estimate-form";
 import { RunBaseline } from "../runs/run-baseline";
 import { useMe } from "../shell/session-gate";
 import { ShareLinks } from "./share-links";
+import { ErrorAlert } from "../ui/error-alert";
 
 /** The signed-in report: the document, its exports and PDF, share links and saving the estimate. */
 export function ReportView({ runId }: { runId: string }) {
@@ -76,11 +77,7 @@ export function ReportView({ runId }: { runId: string }) {
   );
   return (
     <>
-      {report.error && (
-        <p className="alert" role="alert">
-          {report.error}
-        </p>
-      )}
+      <ErrorAlert error={report.error} />
       <ReportDocument
         report={report.data}
         agents={fleet.data ?? []}

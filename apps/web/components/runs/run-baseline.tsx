@@ -14,6 +14,7 @@ import { queryKeys } from "../../lib/shared/query-keys";
 import { can } from "../../lib/shared/settings-permissions";
 import { DataTable } from "../ui/data-table";
 import { useMe } from "../shell/session-gate";
+import { ErrorAlert } from "../ui/error-alert";
 
 /**
  * A finished run against its plan's pinned baseline (the table `throng run --baseline pinned` gates on), and the
@@ -67,11 +68,7 @@ export function RunBaseline({ run, points }: { run: RunView; points: readonly Se
             baseline. A change inside either run&apos;s own second-to-second spread is within noise.{" "}
             {mayPin && pinButton}
           </p>
-          {baseline.error && (
-            <p className="alert" role="alert">
-              {baseline.error}
-            </p>
-          )}
+          <ErrorAlert error={baseline.error} />
           {baseline.data && (
             <DataTable
               caption="This run against the plan's baseline"

@@ -29,6 +29,7 @@ import { RunSummary } from "./run-summary";
 import { KcpCharts } from "./kcp-charts";
 import { ServerCharts } from "./server-charts";
 import { SloLive } from "./slo-live";
+import { ErrorAlert } from "../ui/error-alert";
 
 const AGENTS_POLL_MS = 2000;
 /** Error samples arrive with the agents' seconds; a live run's are read again this often. */
@@ -89,11 +90,7 @@ export function RunDetail({ runId }: { runId: string }) {
         agentsReporting={ended || !last ? null : last.agents}
         onAborted={changed}
       />
-      {error && (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       <RunNotes run={run} onSaved={changed} />
       {ended ? (
         <>

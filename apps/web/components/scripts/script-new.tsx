@@ -10,6 +10,7 @@ import { STARTER_METRICS, STARTER_SCRIPT, STARTER_SCRIPT_NAME } from "../../lib/
 import { CodeEditor } from "../ui/code-editor";
 import { Described, describedBy } from "../plans/described";
 import { BusyButton } from "../ui/busy-button";
+import { ErrorAlert } from "../ui/error-alert";
 
 const NAME_HINT = "Shown in lists and in the plan form, e.g. arena-bots.mjs.";
 
@@ -92,11 +93,7 @@ export function ScriptNew({ from }: { from?: string }) {
           </p>
         </div>
       </div>
-      {errors.form && (
-        <p className="alert" role="alert" data-testid="script-form-error">
-          {errors.form}
-        </p>
-      )}
+      <ErrorAlert error={errors.form} testId="script-form-error" />
       <section className="panel">
         <div className="field">
           <label htmlFor="script-name">Name</label>

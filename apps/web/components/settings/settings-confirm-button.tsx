@@ -3,6 +3,7 @@
 import { useId, useRef, type ReactNode } from "react";
 import { usePendingAction } from "../../hooks/use-pending-action";
 import { BusyButton } from "../ui/busy-button";
+import { ErrorAlert } from "../ui/error-alert";
 
 interface ConfirmButtonProps {
   /** The button's visible text, e.g. "Remove". */
@@ -68,11 +69,7 @@ export function ConfirmButton({
       >
         <h2 id={`${id}-title`}>{title}</h2>
         <div id={`${id}-body`}>{children}</div>
-        {failure && (
-          <p className="alert" role="alert" data-testid="confirm-error">
-            {failure}
-          </p>
-        )}
+        <ErrorAlert error={failure} testId="confirm-error" />
         <div className="form-actions">
           <BusyButton
             className="button danger solid"

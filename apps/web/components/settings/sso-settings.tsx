@@ -15,6 +15,7 @@ import { useMe } from "../shell/session-gate";
 import { SsoProviders } from "./sso-providers";
 import { TextField } from "../ui/text-field";
 import { BusyButton } from "../ui/busy-button";
+import { ErrorAlert } from "../ui/error-alert";
 
 /**
  * Settings → Single sign-on: email domains proven by DNS, identity providers (OIDC, SAML), Require SSO and how long
@@ -31,11 +32,7 @@ export function SsoSettings() {
         rules give them. Set-up per provider: docs/sso.md.
         {!manages && " Only admins and owners change these settings."}
       </p>
-      {settings.error && (
-        <p className="alert" role="alert">
-          {settings.error}
-        </p>
-      )}
+      <ErrorAlert error={settings.error} />
       {settings.data ? (
         <>
           <Requirement settings={settings.data} manages={manages} />
@@ -70,11 +67,7 @@ function Requirement({ settings, manages }: { settings: Settings; manages: boole
       </p>
       {manages && (
         <>
-          {change.failure && (
-            <p className="alert" role="alert">
-              {change.failure}
-            </p>
-          )}
+          <ErrorAlert error={change.failure} />
           <button
             className="button"
             type="button"
@@ -131,11 +124,7 @@ function Domains({ domains, manages }: { domains: SsoDomainView[]; manages: bool
             hint="e.g. example.com (no @, no https://)"
             error={add.fieldErrors.domain}
           />
-          {add.failure && (
-            <p className="alert" role="alert">
-              {add.failure}
-            </p>
-          )}
+          <ErrorAlert error={add.failure} />
           <button className="button primary" type="submit" disabled={add.isPending} data-testid="add-sso-domain">
             Add domain
           </button>
