@@ -10,7 +10,7 @@ import { useApiQuery } from "../../hooks/use-api-query";
 import { useRunLive } from "../../hooks/use-run-live";
 import { api } from "../../lib/shared/api";
 import { queryKeys } from "../../lib/shared/query-keys";
-import { chartSpan, isTerminal } from "../../lib/shared/run-timing";
+import { chartSpan, isTerminal, runChartInputs } from "../../lib/shared/run-timing";
 import { ChartZoomProvider, runRangeSummary } from "../charts/chart-zoom";
 import { distributionMetrics } from "../../lib/runs/latency-distribution";
 import { LatencyDistribution } from "./latency-distribution";
@@ -128,15 +128,7 @@ export function RunDetail({ runId }: { runId: string }) {
           </p>
         </section>
       ) : (
-        <RunCharts
-          points={points}
-          span={chartSpan(run)}
-          events={run.events}
-          agents={agents}
-          scenario={run.spec.scenario.kind}
-          slos={run.spec.slos}
-          note={run.note}
-        />
+        <RunCharts points={points} agents={agents} {...runChartInputs(run)} />
       )}
       {errors.data && (
         <ErrorSamples
