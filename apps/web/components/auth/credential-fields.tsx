@@ -13,7 +13,7 @@ import {
   MIN_PASSWORD,
   validateCredentials,
 } from "../../lib/auth/credentials";
-import { TextField } from "../ui/text-field";
+import { fieldBinder, TextField } from "../ui/text-field";
 import { ErrorAlert } from "../ui/error-alert";
 
 /** The state both sign-in/sign-up forms keep: what was typed, what is wrong, the server's refusal, a request out. */
@@ -59,13 +59,7 @@ export function CredentialFields({
   update: (field: CredentialField) => (value: string) => void;
 }) {
   const signUp = mode === "sign-up";
-  // Each field's input is named after it and shows what was typed and what is wrong with it.
-  const field = (name: CredentialField) => ({
-    id: name,
-    value: values[name],
-    onChange: update(name),
-    error: errors[name],
-  });
+  const field = fieldBinder(values, update, errors);
   return (
     <>
       <ErrorAlert error={failure} testId="auth-error" />

@@ -17,7 +17,7 @@ import {
   type OrgSettingsField,
 } from "../../lib/settings/settings-org-form";
 import { can } from "../../lib/shared/settings-permissions";
-import { TextField } from "../ui/text-field";
+import { fieldBinder, TextField } from "../ui/text-field";
 import { useMe } from "../shell/session-gate";
 import { ErrorAlert } from "../ui/error-alert";
 import { BusyButton } from "../ui/busy-button";
@@ -78,6 +78,7 @@ function SettingsForm({ saved }: { saved: OrgSettings }) {
     if (first) requestAnimationFrame(() => document.getElementById(first)?.focus());
   }
 
+  const field = fieldBinder(draft, update, errors);
   const clients = Number(draft.maxClients.replace(/[,_\s]/g, ""));
   const seconds = Number(draft.maxDurationSec.replace(/[,_\s]/g, ""));
   return (
@@ -113,10 +114,8 @@ function SettingsForm({ saved }: { saved: OrgSettings }) {
       <fieldset className="plain-fieldset" disabled={!editable}>
         <div className="form-grid">
           <TextField
-            id="maxClients"
+            {...field("maxClients")}
             label="Max clients per run"
-            value={draft.maxClients}
-            onChange={update("maxClients")}
             inputMode="numeric"
             unit="clients"
             hint={
@@ -124,17 +123,13 @@ function SettingsForm({ saved }: { saved: OrgSettings }) {
                 ? `${formatInteger(clients)} clients across all agents.`
                 : undefined
             }
-            error={errors.maxClients}
           />
           <TextField
-            id="maxDurationSec"
+            {...field("maxDurationSec")}
             label="Max run duration"
-            value={draft.maxDurationSec}
-            onChange={update("maxDurationSec")}
             inputMode="numeric"
             unit="s"
             hint={Number.isFinite(seconds) && seconds > 0 ? `${formatDuration(seconds)}.` : undefined}
-            error={errors.maxDurationSec}
           />
         </div>
       </fieldset>
