@@ -128,17 +128,15 @@ function UploadBundle({ onResult }: { onResult: (result: UploadResult | null) =>
   }
 
   return (
-    <>
-      <FilePicker
-        accept=".js,.mjs,.cjs,text/javascript,application/javascript"
-        label="Script bundle to upload (.js or .mjs)"
-        testId="upload-script"
-        onFile={(file) => void upload(file)}
-        busy={pending}
-        busyText="Uploading…"
-      >
-        Upload bundle…
-      </FilePicker>
-    </>
+    <FilePicker
+      accept=".js,.mjs,.cjs,text/javascript,application/javascript"
+      label="Script bundle to upload (.js or .mjs)"
+      testId="upload-script"
+      onFile={(file) => void upload(file)}
+      busy={pending}
+      busyText="Uploading…"
+    >
+      Upload bundle…
+    </FilePicker>
   );
 }
