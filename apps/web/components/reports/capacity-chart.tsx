@@ -101,6 +101,8 @@ export function CapacityChart({ capacity }: { capacity: CapacityEstimate }) {
             stroke: dot.saturated ? "#9a6700" : "#fff",
             strokeWidth: dot.saturated ? 3 : 1.5,
           };
+          // The 9-pixel square a settle step is drawn as, and a fine step's diamond turned from it.
+          const square = { x: dot.x - 4.5, y: dot.y - 4.5, width: 9, height: 9 };
           const title = (
             // biome-ignore lint/correctness/useJsxKeyInIterable: a child of the keyed shape below, not an item of the list.
             <title>{`step ${dot.step + 1}${dot.phase ? ` (${dot.retry ? "first level again, after it broke" : dot.phase})` : ""}: ${dot.clients} clients, ${Math.round(dot.throughput)} msg/s${dot.held ? "" : ", broke an SLO"}${dot.saturated ? ", agent saturated" : ""}`}</title>
@@ -112,10 +114,7 @@ export function CapacityChart({ capacity }: { capacity: CapacityEstimate }) {
               <rect
                 key={dot.step}
                 data-phase="settle"
-                x={dot.x - 4.5}
-                y={dot.y - 4.5}
-                width="9"
-                height="9"
+                {...square}
                 {...paint}
                 fill="#fff"
                 stroke={paint.fill}
@@ -126,16 +125,7 @@ export function CapacityChart({ capacity }: { capacity: CapacityEstimate }) {
             );
           }
           return dot.phase === "fine" ? (
-            <rect
-              key={dot.step}
-              data-phase="fine"
-              x={dot.x - 4.5}
-              y={dot.y - 4.5}
-              width="9"
-              height="9"
-              transform={`rotate(45 ${dot.x} ${dot.y})`}
-              {...paint}
-            >
+            <rect key={dot.step} data-phase="fine" {...square} transform={`rotate(45 ${dot.x} ${dot.y})`} {...paint}>
               {title}
             </rect>
           ) : (
