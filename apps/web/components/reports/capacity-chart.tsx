@@ -4,6 +4,8 @@ import { formatInteger } from "../../lib/shared/format";
 import { formatAxisCount } from "../../lib/charts/series";
 
 const MARK_COLOURS = { breaking: "#cf222e", knee: "#9a6700", trusted: "#57606a" } as const;
+/** The USL fit's line, its trusted part and its extrapolation alike, kept inside the plot. */
+const FIT_LINE = { fill: "none", stroke: "#0969da", clipPath: "url(#capacity-plot-area)" } as const;
 
 /** Throughput per step against clients, the USL curve, and the breaking step, knee and trusted range marked. */
 export function CapacityChart({ capacity }: { capacity: CapacityEstimate }) {
@@ -72,26 +74,15 @@ export function CapacityChart({ capacity }: { capacity: CapacityEstimate }) {
         <clipPath id="capacity-plot-area">
           <rect x={left} y={top} width={width - left - right} height={height - top - bottom} />
         </clipPath>
-        {model.curve && (
-          <path
-            d={model.curve}
-            fill="none"
-            stroke="#0969da"
-            strokeWidth="2"
-            clipPath="url(#capacity-plot-area)"
-            data-testid="capacity-usl-curve"
-          />
-        )}
+        {model.curve && <path d={model.curve} {...FIT_LINE} strokeWidth="2" data-testid="capacity-usl-curve" />}
         {/* Past the trusted range the curve is extrapolation, not a measurement: dashed, and clipped to the plot. */}
         {model.extrapolation && (
           <path
             d={model.extrapolation}
-            fill="none"
-            stroke="#0969da"
+            {...FIT_LINE}
             strokeWidth="1.5"
             strokeDasharray="6 5"
             opacity="0.7"
-            clipPath="url(#capacity-plot-area)"
             data-testid="capacity-usl-extrapolation"
           />
         )}
