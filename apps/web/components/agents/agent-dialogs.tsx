@@ -29,16 +29,14 @@ function useAgentMutation<V, T>(change: (variables: V) => Promise<T>) {
   });
 }
 
-/** Edits one agent's whole label set (PUT /api/agents/:id/labels); errors land on the rows the API names. */
-export function AgentLabelsDialog({
-  agent,
-  onClose,
-  onSaved,
-}: {
+/** What either of an agent's dialogs is opened with: the agent, and how to close it with nothing changed. */
+interface AgentDialogProps {
   agent: AgentView;
   onClose: () => void;
-  onSaved: () => void;
-}) {
+}
+
+/** Edits one agent's whole label set (PUT /api/agents/:id/labels); errors land on the rows the API names. */
+export function AgentLabelsDialog({ agent, onClose, onSaved }: AgentDialogProps & { onSaved: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const [rows, setRows] = useState<LabelRow[]>(() => rowsFromLabels(agent.labels));
   const [errors, setErrors] = useState<LabelErrors>({});
@@ -95,15 +93,7 @@ export function AgentLabelsDialog({
 }
 
 /** Asks before revoking: the agent is disconnected, its credential stops working, and it leaves the list. */
-export function RevokeAgentDialog({
-  agent,
-  onClose,
-  onRevoked,
-}: {
-  agent: AgentView;
-  onClose: () => void;
-  onRevoked: () => void;
-}) {
+export function RevokeAgentDialog({ agent, onClose, onRevoked }: AgentDialogProps & { onRevoked: () => void }) {
   const revoking = useAgentMutation((_: undefined) => api.revokeAgent(agent.id));
   const pending = revoking.isPending || revoking.isSuccess;
   const failure = revoking.isError ? errorMessage(revoking.error) : null;
