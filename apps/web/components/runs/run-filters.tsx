@@ -15,6 +15,9 @@ const clearedBy = <V extends string>(blank: string, options: readonly SelectOpti
   ...options,
 ];
 
+/** The filters chosen from a select. */
+type SelectedKey = "planId" | "status" | "outcome";
+
 const STATUS_OPTIONS = clearedBy(
   "Any status",
   RunStatus.options.map((status) => ({ id: status, label: status })),
@@ -35,6 +38,18 @@ export function RunFilters({
   onChange: (filter: RunFilter) => void;
 }) {
   const set = (patch: Partial<RunFilter>) => onChange({ ...filter, ...patch, page: 1 });
+  // A select shows its key of the filter, blank while unset; choosing the blank option clears it.
+  const chosen = <K extends SelectedKey>(key: K) => {
+    const value: RunFilter[K] = filter[key];
+    return {
+      value: value ?? ("" as const),
+      onChange: (next: NonNullable<RunFilter[K]> | "") => set({ [key]: next || null }),
+    };
+  };
+  const planOptions = clearedBy(
+    "All plans",
+    plans.map((plan) => ({ id: plan.id, label: plan.name })),
+  );
   return (
     <form
       className="filters"
@@ -42,33 +57,9 @@ export function RunFilters({
       onSubmit={(event) => event.preventDefault()}
       data-testid="run-filters"
     >
-      <SelectField
-        id="filter-plan"
-        label="Plan"
-        value={filter.planId ?? ""}
-        options={clearedBy(
-          "All plans",
-          plans.map((plan) => ({ id: plan.id, label: plan.name })),
-        )}
-        onChange={(planId) => set({ planId: planId || null })}
-        className="field inline"
-      />
-      <SelectField
-        id="filter-status"
-        label="Status"
-        value={filter.status ?? ""}
-        options={STATUS_OPTIONS}
-        onChange={(status) => set({ status: status || null })}
-        className="field inline"
-      />
-      <SelectField
-        id="filter-outcome"
-        label="Verdict"
-        value={filter.outcome ?? ""}
-        options={VERDICT_OPTIONS}
-        onChange={(outcome) => set({ outcome: outcome || null })}
-        className="field inline"
-      />
+      <SelectField id="filter-plan" label="Plan" {...chosen("planId")} options={planOptions} inline />
+      <SelectField id="filter-status" label="Status" {...chosen("status")} options={STATUS_OPTIONS} inline />
+      <SelectField id="filter-outcome" label="Verdict" {...chosen("outcome")} options={VERDICT_OPTIONS} inline />
       <TagFilter key={filter.tag ?? ""} tag={filter.tag} onTag={(tag) => set({ tag })} />
       <div className="field inline">
         <label htmlFor="filter-from">Created from</label>
