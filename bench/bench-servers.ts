@@ -3,18 +3,15 @@ import path from "node:path";
 import { createTestDatabase, uniquePrefix } from "@throng/db/testing";
 import { prefixedLog } from "../infra/local/log";
 import { freePort } from "../infra/local/ports";
-import { ensurePostgres } from "../infra/local/postgres";
-import { ensureRedis } from "../infra/local/redis";
+import { ensurePostgres, type Postgres } from "../infra/local/postgres";
+import { ensureRedis, type Redis } from "../infra/local/redis";
 import type { ServerEnv } from "../tests/fault/support/processes";
 
-/**
- * A bench's own PostgreSQL and Redis under `dir` (PostgreSQL with fsync unless `ephemeral`; their lines logged unless
- * `quiet`), a fresh database on it, and the environment the API and workers start with.
- */
-export async function startBenchServers(
+/** A bench's own PostgreSQL and Redis under `dir`: PostgreSQL with fsync unless `ephemeral`, their lines logged unless `quiet`. */
+export async function startBenchDatabases(
   dir: string,
   options: { ephemeral?: boolean; quiet?: boolean } = {},
-): Promise<{ database: Awaited<ReturnType<typeof createTestDatabase>>; env: ServerEnv }> {
+): Promise<{ postgres: Postgres; redis: Redis }> {
   const serverLog = (name: string) => (options.quiet ? () => undefined : prefixedLog(name));
   const postgres = await ensurePostgres({
     dataDir: path.join(dir, "postgres"),
@@ -29,6 +26,15 @@ export async function startBenchServers(
     log: serverLog("redis"),
     envVar: "BENCH_REDIS_URL",
   });
+  return { postgres, redis };
+}
+
+/** startBenchDatabases, a fresh database on its PostgreSQL, and the environment the API and workers start with. */
+export async function startBenchServers(
+  dir: string,
+  options: { ephemeral?: boolean; quiet?: boolean } = {},
+): Promise<{ database: Awaited<ReturnType<typeof createTestDatabase>>; env: ServerEnv }> {
+  const { postgres, redis } = await startBenchDatabases(dir, options);
   process.env.TEST_DATABASE_URL = postgres.adminUrl;
   const database = await createTestDatabase();
   const env: ServerEnv = {

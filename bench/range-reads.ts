@@ -6,18 +6,15 @@
 // machine's load average and the API's own CPU time per read (it runs in this process), so a slow figure says
 // whether the code or a busy machine made it; bench:web times the browser's side (docs/benchmarks.md).
 import { loadavg } from "node:os";
-import path from "node:path";
 import { EnrolmentTokenCreated, PlanView } from "@throng/protocol/api";
 import { RunView } from "@throng/protocol/run";
 import { encodeValues } from "@throng/core/metrics/histogram";
 import { connectTestAgent, helloWith } from "../apps/api/src/testing/test-agent";
 import { startTestApi } from "../apps/api/src/testing/test-api";
-import { freePort } from "../infra/local/ports";
-import { ensurePostgres } from "../infra/local/postgres";
-import { ensureRedis } from "../infra/local/redis";
 import { prefixedLog } from "../infra/local/log";
 import { makeTempDir } from "../infra/local/temp-dir";
 import { runBenchMain } from "./bench-main";
+import { startBenchDatabases } from "./bench-servers";
 
 const SECONDS = 3600;
 const REPEATS = 7;
@@ -37,18 +34,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 async function main() {
   const dir = await makeTempDir("throng-bench-range-");
-  const postgres = await ensurePostgres({
-    dataDir: path.join(dir, "postgres"),
-    port: await freePort(),
-    log: prefixedLog("postgres"),
-    envVar: "BENCH_DATABASE_URL",
-  });
-  const redis = await ensureRedis({
-    dataDir: path.join(dir, "redis"),
-    port: await freePort(),
-    log: prefixedLog("redis"),
-    envVar: "BENCH_REDIS_URL",
-  });
+  const { postgres, redis } = await startBenchDatabases(dir);
   // startTestApi makes its own database on this server, as the integration tests do.
   process.env.TEST_DATABASE_URL = postgres.adminUrl;
   process.env.REDIS_URL = redis.url;

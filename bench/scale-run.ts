@@ -15,6 +15,7 @@ import { getSeries, signUp, waitForAgents, waitForStatus } from "../tests/fault/
 import { agentBin, ensureAgentBuilt, startApi, startWorkers, root } from "../tests/fault/support/processes";
 import { treeMemory, treePids } from "../agent/bench/process-tree";
 import { weighSession } from "../agent/bench/sessions";
+import { spawnAgent } from "../tests/support/agent-process";
 
 const log = prefixedLog("bench");
 const argValue = (name: string) => {
@@ -71,23 +72,13 @@ async function main(): Promise<void> {
       const { token } = await browser.request<{ token: string }>("POST", "/api/enrolment-tokens", {
         expiresInMinutes: 60,
       });
-      const agent = spawnChild({
+      const agent = spawnAgent({
         name: `agent-${i}`,
-        command: process.execPath,
-        cwd: root,
-        env: { ...process.env, HOME: dir },
-        args: [
-          agentBin,
-          "connect",
-          "--server",
-          apiUrl,
-          "--token",
-          token,
-          "--config",
-          path.join(dir, `agent-${i}.json`),
-          "--label",
-          `rig=${i}`,
-        ],
+        server: apiUrl,
+        token,
+        home: dir,
+        config: path.join(dir, `agent-${i}.json`),
+        args: ["--label", `rig=${i}`],
       });
       agentPids.push(agent.process.pid!);
     }

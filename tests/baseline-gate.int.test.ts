@@ -1,17 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { PlanSpecInput } from "@throng/protocol/plan";
 import { PlanView } from "@throng/protocol/api";
 import type { RunView } from "@throng/protocol/run";
 import { spawnChild } from "../infra/local/child";
-import { makeTempDir } from "../infra/local/temp-dir";
 import { ExitCode } from "../cli/src/cli-exit-codes";
 import type { BaselineResult } from "../cli/src/baseline-gate";
 import { signUp, type Browser } from "./fault/support/api-client";
 import { root } from "./fault/support/processes";
 import { startControlPlane, startEnrolledAgent, startReferenceTarget } from "./support/control-plane";
+import { cleanUpAfterFile, tempDirFor } from "./support/file-cleanups";
 
 /**
  * The CI regression gate end to end (issue 28 §3): real api, workers and agent processes, the reference target with
@@ -23,8 +23,7 @@ const throngCli = ["--import", "tsx", path.join(root, "cli/src/main.ts")];
 /** Far above any second-to-second spread of a loopback round trip on a busy machine, so the change is not noise. */
 const ADDED_DELAY_MS = 150;
 
-const cleanups: (() => Promise<unknown>)[] = [];
-const tails: (() => string)[] = [];
+const { cleanups, tails } = cleanUpAfterFile();
 let dir: string;
 let apiUrl: string;
 let browser: Browser;
@@ -89,18 +88,13 @@ let planId: string;
 let baselineRunId: string;
 
 beforeAll(async () => {
-  dir = await makeTempDir("throng-baseline-");
-  cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
+  dir = await tempDirFor(cleanups, "throng-baseline-");
   ({ apiUrl } = await startControlPlane(cleanups, tails));
   browser = await signUp(apiUrl);
   apiToken = (await browser.request<{ token: string }>("POST", "/api/tokens", { name: "ci", scope: "run" })).token;
   await startEnrolledAgent({ apiUrl }, browser, dir, cleanups, tails, ["--engines", "1"]);
   [fastUrl, slowUrl] = await Promise.all([startTarget([]), startTarget(["--delay-ms", String(ADDED_DELAY_MS)])]);
 }, 180_000);
-
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-}, 60_000);
 
 describe("throng run --baseline --max-regression: the CI regression gate", () => {
   it("a bad --max-regression, or --baseline pinned without a plan name, exits 2 naming the flag before any run", async () => {

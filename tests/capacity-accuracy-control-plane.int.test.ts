@@ -1,17 +1,17 @@
-import { promises as fs } from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { TERMINAL_RUN_STATUSES } from "@throng/protocol/run";
 import type { PlanSpecInput } from "@throng/protocol/plan";
 import { spawnChild } from "../infra/local/child";
-import { makeTempDir } from "../infra/local/temp-dir";
 import { waitUntil } from "../infra/local/wait";
 import { signUp, waitForAgents, waitForStatus, type Browser } from "./fault/support/api-client";
 import { root } from "./fault/support/processes";
 import { startControlPlane } from "./support/control-plane";
+import { agentFromSource, spawnAgent } from "./support/agent-process";
 import { giveTargetACore } from "./support/cpu";
 import { measureTargetCapacity } from "./support/target-capacity";
+import { cleanUpAfterFile, tempDirFor } from "./support/file-cleanups";
 
 /**
  * The automatic capacity search under the control plane (agent/PROTOCOL.md §10 "Capacity search steps"):
@@ -32,21 +32,16 @@ const CPU_US = 4_750;
 const INTERVAL_MS = 100;
 const TOLERANCE = 0.15;
 const AGENTS = 2;
-const agentCli = ["--import", "tsx", path.join(root, "agent/src/cli/main.ts")];
 
-const cleanups: (() => Promise<unknown>)[] = [];
+const { cleanups, tails } = cleanUpAfterFile();
 let browser: Browser;
 let databaseUrl: string;
 let targetUrl: string;
 let targetPid: number;
 let targetPriority: string;
 
-/** Every process's last lines, for a failure's message. */
-const tails: (() => string)[] = [];
-
 beforeAll(async () => {
-  const dir = await makeTempDir("throng-search-");
-  cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
+  const dir = await tempDirFor(cleanups, "throng-search-");
   const { apiUrl, api, workers, ...plane } = await startControlPlane(cleanups, tails);
   databaseUrl = plane.databaseUrl;
 
@@ -54,7 +49,7 @@ beforeAll(async () => {
   const target = spawnChild({
     name: "target",
     command: process.execPath,
-    args: [...agentCli, "target", "--port", "0", "--cpu-us", String(CPU_US)],
+    args: [...agentFromSource, "target", "--port", "0", "--cpu-us", String(CPU_US)],
     cwd: root,
     log: (line) => (url ||= /target listening on (ws:\/\/\S+)/.exec(line)?.[1] ?? ""),
   });
@@ -67,25 +62,14 @@ beforeAll(async () => {
   const { token } = await browser.request<{ token: string }>("POST", "/api/enrolment-tokens", { expiresInMinutes: 60 });
   const agents: ReturnType<typeof spawnChild>[] = [];
   for (let i = 0; i < AGENTS; i++) {
-    const agent = spawnChild({
+    const agent = spawnAgent({
       name: `agent-${i}`,
-      command: process.execPath,
-      cwd: root,
-      env: { ...process.env, HOME: dir },
-      args: [
-        ...agentCli,
-        "connect",
-        "--server",
-        apiUrl,
-        "--token",
-        token,
-        "--config",
-        path.join(dir, `agent-${i}.json`),
-        "--label",
-        `rig=${i}`,
-        "--engines",
-        "1",
-      ],
+      server: apiUrl,
+      token,
+      home: dir,
+      config: path.join(dir, `agent-${i}.json`),
+      cli: agentFromSource,
+      args: ["--label", `rig=${i}`, "--engines", "1"],
     });
     cleanups.push(() => agent.stop("SIGKILL", 1_000));
     agents.push(agent);
@@ -98,10 +82,6 @@ beforeAll(async () => {
     ...agents.map((a) => a.process.pid!),
   ]);
 }, 180_000);
-
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-}, 60_000);
 
 describe("automatic capacity search under the control plane (real agents, real target whose capacity the test measures)", () => {
   it(`§10 the server decides each level from both agents' seconds, and the estimate lands within ±${TOLERANCE * 100}% of the target's measured capacity`, async () => {

@@ -1,14 +1,13 @@
 import type { ChildProcess } from "node:child_process";
-import { promises as fs } from "node:fs";
 import { connect } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { PlanSpecInput } from "@throng/protocol/plan";
 import { runTag } from "@throng/protocol/run-tag";
 import { RunView } from "@throng/protocol/run";
 import { redisSay as redisConversation, startRedisServer } from "@throng/agent/testing/redis-server";
-import { makeTempDir } from "../infra/local/temp-dir";
 import { signUp, waitForAgents, waitForStatus, type Browser } from "./fault/support/api-client";
 import { startControlPlane, startEnrolledAgent } from "./support/control-plane";
+import { cleanUpAfterFile, tempDirFor } from "./support/file-cleanups";
 
 /**
  * One client, one number (issue 25 §1): {{client}} is the run-wide client number however a run is split. A real
@@ -17,8 +16,7 @@ import { startControlPlane, startEnrolledAgent } from "./support/control-plane";
  */
 const AGENTS = 3;
 const ENGINES = 2;
-const cleanups: (() => Promise<unknown>)[] = [];
-const tails: (() => string)[] = [];
+const { cleanups, tails } = cleanUpAfterFile();
 let browser: Browser;
 let redis: ChildProcess | undefined;
 let redisPort = 0;
@@ -32,16 +30,11 @@ beforeAll(async () => {
   const plane = await startControlPlane(cleanups, tails);
   browser = await signUp(plane.apiUrl);
   for (let i = 0; i < AGENTS; i += 1) {
-    const dir = await makeTempDir("throng-identity-");
-    cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
+    const dir = await tempDirFor(cleanups, "throng-identity-");
     await startEnrolledAgent(plane, browser, dir, cleanups, tails, ["--engines", String(ENGINES)]);
   }
   await waitForAgents(browser, AGENTS);
 }, 240_000);
-
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-}, 60_000);
 
 const redisSay = (commands: string, done: RegExp) => redisConversation(redisPort, commands, done);
 

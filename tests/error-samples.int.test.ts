@@ -1,13 +1,12 @@
 import type { ChildProcess } from "node:child_process";
-import { promises as fs } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { PlanSpecInput } from "@throng/protocol/plan";
 import { RunErrorSamples, type ErrorSampleView } from "@throng/protocol/error-samples";
 import { RunReport, RunView } from "@throng/protocol/run";
 import { freeLoopbackPort, startRedisServer } from "@throng/agent/testing/redis-server";
-import { makeTempDir } from "../infra/local/temp-dir";
 import { signUp, waitForStatus, type Browser } from "./fault/support/api-client";
 import { startControlPlane, startEnrolledAgent, type ControlPlane } from "./support/control-plane";
+import { cleanUpAfterFile, tempDirFor } from "./support/file-cleanups";
 
 /**
  * Errors you can read (issue 28 §2, agent/PROTOCOL.md §5.2): a real agent of two engines, under the real api and
@@ -15,8 +14,7 @@ import { startControlPlane, startEnrolledAgent, type ControlPlane } from "./supp
  * samples its engines kept come back from GET /api/runs/:id/errors and the report, with the bytes that caused them,
  * distinct, bounded per kind, secrets masked, and only to the run's own organisation and its share link.
  */
-const cleanups: (() => Promise<unknown>)[] = [];
-const tails: (() => string)[] = [];
+const { cleanups, tails } = cleanUpAfterFile();
 const SECRET = "hunter2-sesame";
 let plane: ControlPlane;
 let browser: Browser;
@@ -33,14 +31,9 @@ beforeAll(async () => {
   plane = await startControlPlane(cleanups, tails);
   browser = await signUp(plane.apiUrl);
   await browser.request("PUT", "/api/secrets/REDIS_WORD", { value: SECRET });
-  const dir = await makeTempDir("throng-errors-");
-  cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
+  const dir = await tempDirFor(cleanups, "throng-errors-");
   await startEnrolledAgent(plane, browser, dir, cleanups, tails, ["--engines", "2"]);
 }, 240_000);
-
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-}, 60_000);
 
 async function runPlan(plan: PlanSpecInput): Promise<RunView> {
   const saved = await browser.request<{ id: string }>("POST", "/api/plans", plan);

@@ -1,12 +1,11 @@
-import { promises as fs } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { PlanSpecInput } from "@throng/protocol/plan";
 import { RunReport } from "@throng/protocol/run";
 import { RunComparison } from "@throng/protocol/report";
-import { makeTempDir } from "../infra/local/temp-dir";
 import { freePort } from "../infra/local/ports";
 import { getSeries, signUp, waitForStatus, type Browser } from "./fault/support/api-client";
 import { startControlPlane, startEnrolledAgent, startReferenceTarget } from "./support/control-plane";
+import { cleanUpAfterFile, tempDirFor } from "./support/file-cleanups";
 
 /**
  * KCP's per-second counters under the control plane (agent/PROTOCOL.md §5, issue 26 §1): a real agent pings the
@@ -15,16 +14,14 @@ import { startControlPlane, startEnrolledAgent, startReferenceTarget } from "./s
  * the wire against payload. A TCP run of the same pings beside it on Compare gives the latencies of both and KCP's
  * retransmissions and overhead, none for TCP.
  */
-const cleanups: (() => Promise<unknown>)[] = [];
-const tails: (() => string)[] = [];
+const { cleanups, tails } = cleanUpAfterFile();
 let browser: Browser;
 let apiUrl: string;
 let tcpPort: number;
 let kcpPort: number;
 
 beforeAll(async () => {
-  const dir = await makeTempDir("throng-kcp-metrics-");
-  cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
+  const dir = await tempDirFor(cleanups, "throng-kcp-metrics-");
   [tcpPort, kcpPort] = [await freePort(), await freePort()];
   await startReferenceTarget(cleanups, ["--tcp-port", String(tcpPort), "--kcp-port", String(kcpPort)]);
   const plane = await startControlPlane(cleanups, tails);
@@ -32,10 +29,6 @@ beforeAll(async () => {
   browser = await signUp(apiUrl);
   await startEnrolledAgent(plane, browser, dir, cleanups, tails, ["--engines", "1"]);
 }, 180_000);
-
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-});
 
 const scenario = { kind: "ping-pong", intervalMs: 100, messageBytes: 64 } as const;
 const load = { clients: 10, durationSec: 5, rampUpSec: 0 };

@@ -1,6 +1,5 @@
-import { promises as fs } from "node:fs";
 import { createServer } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { addEncoded, emptyHistogram } from "@throng/core/metrics/histogram";
 import { RTT_BUCKET_BOUNDS_SEC } from "@throng/core/metrics-export/rtt-buckets";
@@ -9,19 +8,18 @@ import { MetricsExportSettings, MetricsExportSinkView } from "@throng/protocol/m
 import type { PlanSpecInput } from "@throng/protocol/plan";
 import { RunView, type RunSummary } from "@throng/protocol/run";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
-import { makeTempDir } from "../infra/local/temp-dir";
 import { waitUntil } from "../infra/local/wait";
 import { getSeries, waitForStatus, type Browser } from "./fault/support/api-client";
 import { startRunnableOrg } from "./support/control-plane";
 import { startPrometheus, type TestPrometheus } from "./support/prometheus";
+import { cleanUpAfterFile, tempDirFor } from "./support/file-cleanups";
 
 /**
  * Run series out to the user's own stack (issue 17), through the real processes: a real run of the reference
  * target by a real agent, its seconds pushed by the workers to a real Prometheus (Debian's, remote-write receiver
  * on) and to a loopback OTLP/HTTP receiver; what arrives must equal the run's own stored series, second by second.
  */
-const cleanups: (() => Promise<unknown>)[] = [];
-const tails: (() => string)[] = [];
+const { cleanups, tails } = cleanUpAfterFile();
 const failure = () => tails.map((t) => t()).join("\n");
 let browser: Browser;
 let prometheus: TestPrometheus;
@@ -103,8 +101,7 @@ function otlpValues(runId: string): Map<string, Map<number, number>> {
 }
 
 beforeAll(async () => {
-  const dir = await makeTempDir("throng-export-");
-  cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
+  const dir = await tempDirFor(cleanups, "throng-export-");
   prometheus = await startPrometheus((line) => console.log(line));
   cleanups.push(() => prometheus.stop());
   const server = createServer(async (request, response) => {
@@ -121,10 +118,6 @@ beforeAll(async () => {
   ({ targetUrl, browser } = started);
   databaseUrl = started.plane.databaseUrl;
 }, 180_000);
-
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-}, 60_000);
 
 /** The run the export test ran, for the histogram's checks after it. */
 let exported: { runId: string; points: SeriesPoint[]; summary: RunSummary } | undefined;

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { AGENT_GATEWAY_PATH } from "@throng/protocol/agent";
 import { encodeValues } from "@throng/core/metrics/histogram";
 import { createRunQueue } from "@throng/runtime/jobs";
@@ -12,10 +12,11 @@ import { signUp } from "./fault/support/api-client";
 import { startApi, startWorkers, type ServerEnv } from "./fault/support/processes";
 import { parsePrometheusText, sampleValue, type PromSample } from "./support/prometheus-text";
 import { freshServerEnv } from "./support/server-env";
+import { cleanUpAfterFile } from "./support/file-cleanups";
 
 // GET /metrics on a real api and a real workers process (main.ts: env parsing, the queue wiring, the workers' server).
 const token = randomBytes(24).toString("base64url");
-const cleanups: (() => Promise<unknown>)[] = [];
+const { cleanups } = cleanUpAfterFile();
 let apiUrl: string;
 let workersUrl: string;
 let env: ServerEnv;
@@ -35,9 +36,6 @@ beforeAll(async () => {
   apiUrl = `http://127.0.0.1:${apiPort}`;
   workersUrl = `http://127.0.0.1:${workersPort}`;
 }, 120_000);
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-});
 
 async function scrape(base: string): Promise<PromSample[]> {
   const response = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${token}` } });

@@ -1,16 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { NotificationChannelView, NotificationDeliveryView } from "@throng/protocol/notifications";
 import { waitUntil } from "../infra/local/wait";
 import { signUp, type Browser } from "./fault/support/api-client";
 import { startControlPlane } from "./support/control-plane";
 import { startWebhookReceiver, type WebhookReceiver } from "./support/webhook-receiver";
+import { cleanUpAfterFile } from "./support/file-cleanups";
 
 /**
  * The settings page's test button through the real processes (issue 18): the API stores a delivery, the workers
  * send it as a real HTTP POST to a loopback endpoint, and the delivery log says it was delivered.
  */
-const cleanups: (() => Promise<unknown>)[] = [];
-const tails: (() => string)[] = [];
+const { cleanups, tails } = cleanUpAfterFile();
 let browser: Browser;
 let webhook: WebhookReceiver;
 let endpoint = "";
@@ -22,10 +22,6 @@ beforeAll(async () => {
   const { apiUrl } = await startControlPlane(cleanups, tails);
   browser = await signUp(apiUrl);
 }, 120_000);
-
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-}, 60_000);
 
 describe("notification channels through api and workers", () => {
   it("a test notification reaches the Slack-format endpoint as a real POST from the workers, and the log says delivered", async () => {

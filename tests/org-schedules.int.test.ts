@@ -8,7 +8,7 @@ import type { RunPage } from "@throng/protocol/run-list";
 import { scheduleId } from "@throng/runtime/jobs";
 import { enrolTestAgent, type TestAgent } from "../apps/api/src/testing/test-agent";
 import { startTestApi, type TestApi, type TestUser } from "../apps/api/src/testing/test-api";
-import { startScheduleWorkers } from "./support/schedule-workers";
+import { startScheduleWorkers, unrunPlan } from "./support/schedule-workers";
 
 /**
  * The organisation's Schedules page's API (issue 28 §3): GET /api/schedules lists every schedule of the caller's
@@ -18,12 +18,6 @@ import { startScheduleWorkers } from "./support/schedule-workers";
  * nothing), for those the permission matrix allows, in the audit log; the Plans list carries each plan's next run.
  */
 const NOW = Date.parse("2026-10-24T00:30:00Z");
-const spec = (name: string) => ({
-  name,
-  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
-  load: { clients: 2, durationSec: 60 },
-});
 
 let api: TestApi;
 let workers: ReturnType<typeof startScheduleWorkers>;
@@ -40,7 +34,7 @@ afterAll(async () => {
 });
 
 const planOf = async (user: TestUser, name: string) =>
-  PlanView.parse((await user.request("POST", "/api/plans", spec(name))).json);
+  PlanView.parse((await user.request("POST", "/api/plans", unrunPlan(name))).json);
 const schedulesOf = async (user: TestUser) => {
   const answer = await user.request("GET", "/api/schedules");
   expect(answer.status).toBe(200);

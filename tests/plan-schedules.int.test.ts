@@ -9,7 +9,7 @@ import type { NotificationDeliveryView } from "@throng/protocol/notifications";
 import { scheduleId } from "@throng/runtime/jobs";
 import { enrolTestAgent, type TestAgent } from "../apps/api/src/testing/test-agent";
 import { startTestApi, type TestApi } from "../apps/api/src/testing/test-api";
-import { startScheduleWorkers } from "./support/schedule-workers";
+import { startScheduleWorkers, unrunPlan } from "./support/schedule-workers";
 import { startWebhookReceiver, type WebhookReceiver } from "./support/webhook-receiver";
 
 /**
@@ -17,12 +17,7 @@ import { startWebhookReceiver, type WebhookReceiver } from "./support/webhook-re
  * the job it produces, processed by the real workers, starts a run of the plan as whoever set the schedule.
  * The scheduler's own timing is BullMQ's: this test adds the job the scheduler would add rather than wait a minute.
  */
-const spec = {
-  name: "nightly",
-  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
-  load: { clients: 2, durationSec: 60 },
-};
+const spec = unrunPlan("nightly");
 
 let api: TestApi;
 let workers: ReturnType<typeof startScheduleWorkers>;

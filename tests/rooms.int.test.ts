@@ -1,19 +1,17 @@
-import { promises as fs } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { RunRooms, roomsSpreadLine } from "@throng/protocol/rooms";
 import { RunReport, RunView } from "@throng/protocol/run";
 import { startTarget } from "@throng/agent/target/target-server";
-import { makeTempDir } from "../infra/local/temp-dir";
 import { signUp, waitForStatus, type Browser } from "./fault/support/api-client";
 import { startControlPlane, startEnrolledAgent, type ControlPlane } from "./support/control-plane";
+import { cleanUpAfterFile, tempDirFor } from "./support/file-cleanups";
 
 /**
  * movement-sync per room (issue 28 §1, agent/PROTOCOL.md §5.3): a real agent of two engines, under the real api and
  * workers, against the reference target dropping every 4th broadcast of room 3. The worst room comes back first with
  * its reach from GET /api/runs/:id/rooms and in the report (its JSON export, PDF and share page read it there).
  */
-const cleanups: (() => Promise<unknown>)[] = [];
-const tails: (() => string)[] = [];
+const { cleanups, tails } = cleanUpAfterFile();
 let plane: ControlPlane;
 let browser: Browser;
 let targetUrl = "";
@@ -25,14 +23,9 @@ beforeAll(async () => {
   targetUrl = target.url;
   plane = await startControlPlane(cleanups, tails);
   browser = await signUp(plane.apiUrl);
-  const dir = await makeTempDir("throng-rooms-");
-  cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
+  const dir = await tempDirFor(cleanups, "throng-rooms-");
   await startEnrolledAgent(plane, browser, dir, cleanups, tails, ["--engines", "2"]);
 }, 240_000);
-
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-}, 60_000);
 
 describe("rooms from the agent to the report", () => {
   it("the room whose broadcasts the target drops comes first with its reach, across both engines' rooms", async () => {

@@ -1,30 +1,23 @@
-import { promises as fs } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { RunView } from "@throng/protocol/run";
-import { makeTempDir } from "../infra/local/temp-dir";
 import { getRun, pingPongPlan, waitForStatus, type Browser } from "./fault/support/api-client";
 import { startRunnableOrg } from "./support/control-plane";
+import { cleanUpAfterFile, tempDirFor } from "./support/file-cleanups";
 
 /**
  * The run queue (issue 18): a run started while its agent is busy waits as "queued" (saying which run holds the
  * agent), can be cancelled there, and starts by itself when the agent is free. Real api, workers, agent and target.
  */
-const cleanups: (() => Promise<unknown>)[] = [];
-const tails: (() => string)[] = [];
+const { cleanups, tails } = cleanUpAfterFile();
 let browser: Browser;
 let targetUrl = "";
 
 const failure = () => tails.map((t) => t()).join("\n");
 
 beforeAll(async () => {
-  const dir = await makeTempDir("throng-queue-");
-  cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
+  const dir = await tempDirFor(cleanups, "throng-queue-");
   ({ targetUrl, browser } = await startRunnableOrg(dir, cleanups, tails));
 }, 180_000);
-
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-}, 60_000);
 
 const startRun = async (planId: string) => RunView.parse(await browser.request("POST", `/api/plans/${planId}/runs`));
 

@@ -1,28 +1,27 @@
 import { promises as fs } from "node:fs";
 import { createServer, type Socket } from "node:net";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "@throng/db/client";
 import type { PlanSpecInput } from "@throng/protocol/plan";
 import { RunView } from "@throng/protocol/run";
 import { spawnChild } from "../infra/local/child";
-import { makeTempDir } from "../infra/local/temp-dir";
 import { ExitCode } from "../cli/src/cli-exit-codes";
 import { signUp, waitForAgents, type Browser } from "./fault/support/api-client";
 import { root } from "./fault/support/processes";
 import { startControlPlane } from "./support/control-plane";
+import { agentFromSource, spawnAgent } from "./support/agent-process";
+import { cleanUpAfterFile, tempDirFor } from "./support/file-cleanups";
 
 /**
  * Scripted clients through the control plane (issue 15 §2): the CLI bundles and uploads a script, a plan names it by
  * sha256, real api, workers and agent processes run it, and the agent fetches the bundle over its control connection
  * and checks its hash. Refusals: an agent without --allow-scripts, a bundle tampered with in storage.
  */
-const agentCli = ["--import", "tsx", path.join(root, "agent/src/cli/main.ts")];
 const throngCli = ["--import", "tsx", path.join(root, "cli/src/main.ts")];
 const fixture = (name: string) => path.join(root, "agent/src/scripts/fixtures", name);
 
-const cleanups: (() => Promise<unknown>)[] = [];
-const tails: (() => string)[] = [];
+const { cleanups, tails } = cleanUpAfterFile();
 let dir: string;
 let apiUrl: string;
 let databaseUrl: string;
@@ -48,24 +47,14 @@ async function throng(args: string[]): Promise<{ code: number | null; output: st
 }
 
 function startAgent(name: string, labels: string, extra: string[], token: string) {
-  const agent = spawnChild({
+  const agent = spawnAgent({
     name,
-    command: process.execPath,
-    cwd: root,
-    env: { ...process.env, HOME: dir },
-    args: [
-      ...agentCli,
-      "connect",
-      "--server",
-      apiUrl,
-      "--token",
-      token,
-      "--config",
-      path.join(dir, name, "agent.json"),
-      "--label",
-      labels,
-      ...extra,
-    ],
+    server: apiUrl,
+    token,
+    home: dir,
+    config: path.join(dir, name, "agent.json"),
+    cli: agentFromSource,
+    args: ["--label", labels, ...extra],
   });
   cleanups.push(() => agent.stop("SIGKILL", 1_000));
   tails.push(() => `${name}:\n${agent.tail()}`);
@@ -105,8 +94,7 @@ const uploaded = (result: { output: string }) =>
   /^([0-9a-f]{64})$/m.exec(result.output)?.[1] ?? `(no sha256 in: ${failure(result)})`;
 
 beforeAll(async () => {
-  dir = await makeTempDir("throng-scripts-");
-  cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
+  dir = await tempDirFor(cleanups, "throng-scripts-");
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
     accepted++;
@@ -132,10 +120,6 @@ beforeAll(async () => {
   startAgent("plain", "scripts=no", ["--engines", "1"], await enrol());
   await waitForAgents(browser, 2);
 }, 180_000);
-
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-}, 60_000);
 
 describe("scripted clients through the control plane", () => {
   it("the CLI uploads a bundle, a plan runs it by sha256 on an agent that allows scripts, and the stored snapshots carry its metrics", async () => {

@@ -1,15 +1,15 @@
-import { promises as fs } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { RunReport } from "@throng/protocol/run";
 import { RunServerSeries } from "@throng/protocol/server-watch";
 import { spawnChild, type Child } from "../infra/local/child";
 import { freePort } from "../infra/local/ports";
-import { makeTempDir } from "../infra/local/temp-dir";
 import { waitUntil } from "../infra/local/wait";
 import { getSeries, signUp, waitForStatus, type Browser } from "./fault/support/api-client";
 import { agentBin, ensureAgentBuilt, root, startApi, startTarget, startWorkers } from "./fault/support/processes";
 import { freshServerEnv } from "./support/server-env";
+import { agentConnectArgs } from "./support/agent-process";
+import { cleanUpAfterFile, tempDirFor } from "./support/file-cleanups";
 
 /**
  * agent/PROTOCOL.md §11, end to end with real processes: API, workers, the reference target, a load agent
@@ -17,7 +17,7 @@ import { freshServerEnv } from "./support/server-env";
  * series must hold one sample per second of the run, on the same seconds as the load's series.
  */
 const DURATION_SEC = 4;
-const cleanups: (() => Promise<unknown>)[] = [];
+const { cleanups } = cleanUpAfterFile();
 let browser: Browser;
 let apiUrl: string;
 let targetUrl: string;
@@ -39,8 +39,7 @@ async function startAgentProcess(name: string, args: string[], home: string): Pr
 
 beforeAll(async () => {
   await ensureAgentBuilt();
-  const dir = await makeTempDir("throng-watch-");
-  cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
+  const dir = await tempDirFor(cleanups, "throng-watch-");
   const env = await freshServerEnv(cleanups);
   const apiPort = await freePort();
   const api = await startApi(env, apiPort);
@@ -56,7 +55,7 @@ beforeAll(async () => {
   const { token } = await browser.request<{ token: string }>("POST", "/api/enrolment-tokens", { expiresInMinutes: 60 });
   await startAgentProcess(
     "load-agent",
-    ["connect", "--server", apiUrl, "--token", token, "--config", path.join(dir, "agent.json"), "--engines", "1"],
+    [...agentConnectArgs(apiUrl, token, path.join(dir, "agent.json")), "--engines", "1"],
     dir,
   );
   await startAgentProcess(
@@ -84,10 +83,6 @@ beforeAll(async () => {
     { what: "the load agent and the watcher online", timeoutMs: 30_000, intervalMs: 200 },
   );
 }, 180_000);
-
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-});
 
 function plan(watchLabels: Record<string, string>) {
   return {

@@ -1,26 +1,24 @@
-import { promises as fs } from "node:fs";
-import path from "node:path";
 import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { AGENT_GATEWAY_PATH } from "@throng/protocol/agent";
 import { ErrorBody } from "@throng/protocol/errors";
 import { TrialView } from "@throng/protocol/session-trial";
 import { connectTestAgent, helloWith } from "../apps/api/src/testing/test-agent";
 import { startRedisServer } from "../agent/src/testing/redis-server";
-import { spawnChild } from "../infra/local/child";
 import { freePort } from "../infra/local/ports";
-import { makeTempDir } from "../infra/local/temp-dir";
 import { waitUntil } from "../infra/local/wait";
 import { signUp, type Browser } from "./fault/support/api-client";
-import { agentBin, ensureAgentBuilt, root, startApi, WEB_ORIGIN } from "./fault/support/processes";
+import { ensureAgentBuilt, startApi, WEB_ORIGIN } from "./fault/support/processes";
 import { freshServerEnv } from "./support/server-env";
+import { startConnectedAgent } from "./support/agent-process";
+import { cleanUpAfterFile, tempDirFor } from "./support/file-cleanups";
 
 /**
  * "Try it" (agent/PROTOCOL.md §13) end to end with real processes: two API instances on one database and Redis, a
  * real `throng-agent connect` on api-0, the browser's POST /api/plans/try on api-1 (so the trial and its answer cross
  * instances over Redis pub/sub), and a real redis-server as the target.
  */
-const cleanups: (() => Promise<unknown>)[] = [];
+const { cleanups } = cleanUpAfterFile();
 const apiUrls: string[] = [];
 let browser: Browser;
 let redisPort = 0;
@@ -57,8 +55,7 @@ async function tryPlan(body: unknown, apiUrl = apiUrls[1]!): Promise<{ status: n
 
 beforeAll(async () => {
   await ensureAgentBuilt();
-  dir = await makeTempDir("throng-trial-");
-  cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
+  dir = await tempDirFor(cleanups, "throng-trial-");
   const env = await freshServerEnv(cleanups, { heartbeatMs: 1_000 });
   for (const name of ["api-0", "api-1"]) {
     const port = await freePort();
@@ -73,10 +70,6 @@ beforeAll(async () => {
   ({ token } = await browser.request<{ token: string }>("POST", "/api/enrolment-tokens", { expiresInMinutes: 60 }));
 }, 120_000);
 
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-});
-
 describe("POST /api/plans/try", () => {
   it("with no agent online: 409, saying to start one and how", async () => {
     const { status, json } = await tryPlan({ spec: redisPlan("127.0.0.1", "+PONG") });
@@ -88,30 +81,17 @@ describe("POST /api/plans/try", () => {
   });
 
   it("a real agent on api-0 runs the trial asked of api-1 against a real Redis: PING answered by +PONG, each step's bytes shown", async () => {
-    let connected = false;
-    const agent = spawnChild({
-      name: "agent",
-      command: process.execPath,
-      cwd: root,
-      env: { ...process.env, HOME: dir },
-      args: [
-        agentBin,
-        "connect",
-        "--server",
-        apiUrls[0]!,
-        "--token",
+    await startConnectedAgent(
+      {
+        name: "agent",
+        server: apiUrls[0]!,
         token,
-        "--config",
-        path.join(dir, "agent.json"),
-        "--engines",
-        "1",
-        "--allow-target",
-        "127.0.0.1",
-      ],
-      log: (line) => (connected ||= /connected to \S+ as agent/.test(line)),
-    });
-    cleanups.push(() => agent.stop("SIGKILL", 1_000));
-    await waitUntil(async () => connected, { what: "the agent to connect", timeoutMs: 30_000, abort: agent.diedEarly });
+        home: dir,
+        args: ["--engines", "1", "--allow-target", "127.0.0.1"],
+      },
+      cleanups,
+      30_000,
+    );
     await waitUntil(
       async () =>
         (await browser.request<{ agents: { status: string }[] }>("GET", "/api/agents")).agents.some(

@@ -1,12 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
 import type { PlanSpecInput } from "@throng/protocol/plan";
 import { RunView } from "@throng/protocol/run";
 import { spawnChild } from "../infra/local/child";
-import { makeTempDir } from "../infra/local/temp-dir";
 import { waitUntil } from "../infra/local/wait";
 // Tests may read the web's pure report wording (production code never imports an app).
 import { reportSentence } from "../apps/web/lib/reports/report-summary";
@@ -16,6 +15,7 @@ import { ExitCode } from "../cli/src/cli-exit-codes";
 import { signUp, type Browser } from "./fault/support/api-client";
 import { root } from "./fault/support/processes";
 import { startControlPlane, startEnrolledAgent, startReferenceTarget } from "./support/control-plane";
+import { cleanUpAfterFile, tempDirFor } from "./support/file-cleanups";
 
 /**
  * Verdicts end to end (issue: runs you can trust as a CI gate): real api, workers and agent processes, the CLI
@@ -30,8 +30,7 @@ const CPU_US = 4_750;
 const INTERVAL_MS = 100;
 const MOST_CLIENTS_TARGET_CAN_HOLD = 1e6 / CPU_US / (1000 / INTERVAL_MS);
 
-const cleanups: (() => Promise<unknown>)[] = [];
-const tails: (() => string)[] = [];
+const { cleanups, tails } = cleanUpAfterFile();
 let dir: string;
 let apiUrl: string;
 let browser: Browser;
@@ -174,17 +173,12 @@ const pingPong = (name: string, targetUrl: string, over: Partial<PlanSpecInput> 
 });
 
 beforeAll(async () => {
-  dir = await makeTempDir("throng-verdicts-");
-  cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
+  dir = await tempDirFor(cleanups, "throng-verdicts-");
   ({ apiUrl } = await startControlPlane(cleanups, tails));
   browser = await signUp(apiUrl);
   apiToken = (await browser.request<{ token: string }>("POST", "/api/tokens", { name: "ci", scope: "run" })).token;
   await startEnrolledAgent({ apiUrl }, browser, dir, cleanups, tails, ["--engines", "1"]);
 }, 180_000);
-
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-}, 60_000);
 
 describe("verdicts end to end: the CLI's exit code, its JSON, the API and the report agree, and never claim more than the evidence", () => {
   it("a run against a healthy server passes, and says the load ran as planned", async () => {

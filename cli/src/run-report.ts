@@ -1,4 +1,4 @@
-import type { SloVerdict } from "@throng/protocol/report";
+import { VERDICT_OUTCOME_WORDS, type SloVerdict } from "@throng/protocol/report";
 import { kcpSummaryText } from "@throng/protocol/kcp-figures";
 import type { RunSummary, RunView } from "@throng/protocol/run";
 import { PLAIN_SLO_FORMAT, sloValueText } from "@throng/protocol/slo-names";
@@ -87,21 +87,13 @@ export function reportText(run: RunView, baseline?: BaselineComparison): string 
   return lines.join("\n");
 }
 
-const VERDICT_WORDS = {
-  passed: "PASSED",
-  breached: "FAILED",
-  incomplete: "INCOMPLETE (not passed)",
-  aborted: "ABORTED",
-  failed: "ERROR",
-} as const;
-
 /** One line a CI log can be grepped for: the outcome, and every reason it is not a pass (a regression against the baseline first). */
 export function verdictLine(run: RunView, baseline?: BaselineComparison): string {
   const line = runVerdictLine(run);
   const reasons = baseline ? baselineReasons(baseline) : [];
   if (reasons.length === 0 || !/^verdict: (PASSED|INCOMPLETE)/.test(line)) return line;
   const own = line.startsWith("verdict: INCOMPLETE") ? (run.verdict?.reasons ?? []) : [];
-  const words = baseline!.outcome === "regressed" ? "FAILED" : "INCOMPLETE (not passed)";
+  const words = VERDICT_OUTCOME_WORDS[baseline!.outcome === "regressed" ? "breached" : "incomplete"];
   return `verdict: ${words} — ${[...reasons, ...own].join("; ")}`;
 }
 
@@ -126,5 +118,5 @@ function runVerdictLine(run: RunView): string {
         : "no SLOs to judge";
     return `verdict: PASSED (the load ran as planned; ${what})`;
   }
-  return `verdict: ${VERDICT_WORDS[verdict.outcome]} — ${verdict.reasons.join("; ") || `the run ${run.status}`}`;
+  return `verdict: ${VERDICT_OUTCOME_WORDS[verdict.outcome]} — ${verdict.reasons.join("; ") || `the run ${run.status}`}`;
 }

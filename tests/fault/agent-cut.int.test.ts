@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TERMINAL_RUN_STATUSES } from "@throng/protocol/run";
 import { waitUntil } from "../../infra/local/wait";
 import { waitForStatus } from "./support/api-client";
 import { expectSeriesEqualsMeasured, untilAgentsMeasured } from "./support/assertions";
-import { startFaultCluster, type FaultCluster } from "./support/fault-cluster";
+import type { FaultAgent } from "./support/fault-cluster";
+import { faultClusterPerFile } from "./support/cluster-per-file";
 
 const durationSec = 40;
 const cutMs = 30_000;
-let cluster: FaultCluster;
 
 // With the default 5 s heartbeats the gateway notices a dead link after 15–20 s and the worker calls the agent
 // lost 10 s later: 25–30 s, too close to a 30 s cut to tell apart. 3 s heartbeats put it at 19–22 s. The agent
@@ -15,30 +15,23 @@ let cluster: FaultCluster;
 // it back first: either way, everything it measured must arrive once it is back.
 const heartbeatMs = 3_000;
 
-beforeAll(async () => {
-  cluster = await startFaultCluster({ agents: 2, heartbeatMs });
-  if (cluster.noNamespaces)
-    console.warn(
-      `agent-cut: no network namespaces (${cluster.noNamespaces}); cutting with the relay's blackhole instead`,
-    );
-}, 120_000);
-afterAll(async () => cluster?.close(), 60_000);
+const cluster = faultClusterPerFile({ agents: 2, heartbeatMs }, "agent-cut");
 
 describe("fault: one agent is cut off from the network for 30 s mid-run (its namespace's link goes down)", () => {
   it("the run goes degraded, names the lost agent, ends finished, and every second either agent measured is stored once", async () => {
-    const [kept, cut] = cluster.agents as [(typeof cluster.agents)[0], (typeof cluster.agents)[0]];
-    const runId = await cluster.startRun(durationSec);
-    await untilAgentsMeasured(cluster, runId, 3);
+    const [kept, cut] = cluster().agents as [FaultAgent, FaultAgent];
+    const runId = await cluster().startRun(durationSec);
+    await untilAgentsMeasured(cluster(), runId, 3);
 
     const cutAt = Date.now();
     await cut.cut();
     // The gateway notices after three silent heartbeats, the worker calls it lost agentLostGraceMs (10 s) later.
-    await waitForStatus(cluster.browser, runId, ["degraded"], cutMs); // from running, while the agent is still away
+    await waitForStatus(cluster().browser, runId, ["degraded"], cutMs); // from running, while the agent is still away
     // The outage itself is the thing under test: it lasts its 30 s whatever happens meanwhile.
     await new Promise((resolve) => setTimeout(resolve, cutAt + cutMs - Date.now()));
     await cut.restore();
 
-    const { run } = await waitForStatus(cluster.browser, runId, [...TERMINAL_RUN_STATUSES], 60_000);
+    const { run } = await waitForStatus(cluster().browser, runId, [...TERMINAL_RUN_STATUSES], 60_000);
     expect(run.status).toBe("finished");
     const lost = run.events.filter((e) => e.kind === "agent-lost");
     expect(lost.map((e) => e.agentId)).toEqual([cut.id]);
@@ -51,7 +44,7 @@ describe("fault: one agent is cut off from the network for 30 s mid-run (its nam
       timeoutMs: 45_000,
     });
     const settled = async () => {
-      const { expected, stored } = await cluster.compare(runId);
+      const { expected, stored } = await cluster().compare(runId);
       return JSON.stringify(expected) === JSON.stringify(stored);
     };
     // Its resends are acked one by one; the assertions below show the difference if they never all land.
@@ -60,6 +53,6 @@ describe("fault: one agent is cut off from the network for 30 s mid-run (its nam
       timeoutMs: 15_000,
       intervalMs: 500,
     }).catch(() => undefined);
-    await expectSeriesEqualsMeasured(cluster, runId, { durationSec, complete: [kept.id] });
+    await expectSeriesEqualsMeasured(cluster(), runId, { durationSec, complete: [kept.id] });
   }, 180_000);
 });

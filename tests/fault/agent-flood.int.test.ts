@@ -1,15 +1,14 @@
-import { promises as fs } from "node:fs";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { AGENT_GATEWAY_PATH } from "@throng/protocol/agent";
-import { spawnChild, type Child } from "../../infra/local/child";
+import type { Child } from "../../infra/local/child";
 import { freePort } from "../../infra/local/ports";
-import { makeTempDir } from "../../infra/local/temp-dir";
 import { waitUntil } from "../../infra/local/wait";
 import { signUp, waitForAgents, type Browser } from "./support/api-client";
 import { dialSilent, flood, held, openFiles, refusedWith, socketsOnPort } from "./support/flood";
-import { agentBin, ensureAgentBuilt, killHard, root, startApi } from "./support/processes";
+import { ensureAgentBuilt, killHard, startApi } from "./support/processes";
 import { freshServerEnv } from "../support/server-env";
+import { startConnectedAgent } from "../support/agent-process";
+import { cleanUpAfterFile, tempDirFor } from "../support/file-cleanups";
 
 // Caps set low through env (docs/fault-tests.md, "Connection flood"); hello time-outs long, so the flood is held
 // until the test closes it. Flooders dial from loopback aliases, the real agent from 127.0.0.1.
@@ -23,7 +22,7 @@ const caps = {
 const floodA = "127.0.0.2";
 const floodB = "127.0.0.3";
 
-const cleanups: (() => Promise<unknown>)[] = [];
+const { cleanups } = cleanUpAfterFile();
 let api: Child;
 let port: number;
 let url: string;
@@ -32,8 +31,7 @@ let dir: string;
 
 beforeAll(async () => {
   await ensureAgentBuilt();
-  dir = await makeTempDir("throng-flood-");
-  cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
+  dir = await tempDirFor(cleanups, "throng-flood-");
   const env = await freshServerEnv(cleanups);
   port = await freePort();
   url = `http://127.0.0.1:${port}`;
@@ -41,36 +39,10 @@ beforeAll(async () => {
   cleanups.push(() => api.stop("SIGKILL", 1_000));
   browser = await signUp(url);
 }, 120_000);
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-}, 60_000);
 
-/** A real `throng-agent connect`; resolves once it printed that it is connected. */
-async function startAgent(token: string): Promise<Child> {
-  let connected = false;
-  const child = spawnChild({
-    name: "agent",
-    command: process.execPath,
-    cwd: root,
-    env: { ...process.env, HOME: dir },
-    args: [
-      agentBin,
-      "connect",
-      "--server",
-      url,
-      "--token",
-      token,
-      "--config",
-      path.join(dir, "agent.json"),
-      "--engines",
-      "1",
-    ],
-    log: (line) => (connected ||= /connected to \S+ as agent/.test(line)),
-  });
-  cleanups.push(() => child.stop("SIGKILL", 1_000));
-  await waitUntil(async () => connected, { what: "the agent to connect", timeoutMs: 60_000, abort: child.diedEarly });
-  return child;
-}
+/** A real `throng-agent connect` with one engine; resolves once it printed that it is connected. */
+const startAgent = (token: string) =>
+  startConnectedAgent({ name: "agent", server: url, token, home: dir, args: ["--engines", "1"] }, cleanups);
 
 describe("fault: a flood of WebSocket connections that never say hello", () => {
   it("is refused over the caps at the upgrade, while REST, enrolment and enrolled agents still get in", async () => {

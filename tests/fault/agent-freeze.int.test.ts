@@ -1,34 +1,31 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TERMINAL_RUN_STATUSES } from "@throng/protocol/run";
 import { waitForStatus } from "./support/api-client";
 import { expectSeriesEqualsMeasured, untilAgentsMeasured } from "./support/assertions";
-import { startFaultCluster, type FaultCluster } from "./support/fault-cluster";
+import type { FaultAgent } from "./support/fault-cluster";
+import { faultClusterPerFile } from "./support/cluster-per-file";
 
 const durationSec = 30;
 // Shorter than the gateway's three silent heartbeats (15 s with the default 5 s): the frozen agent stays connected,
 // so nothing but its own seconds tells the verdict it stood still.
 const freezeMs = 12_000;
-let cluster: FaultCluster;
 
-beforeAll(async () => {
-  cluster = await startFaultCluster({ agents: 2 });
-}, 120_000);
-afterAll(async () => cluster?.close(), 60_000);
+const cluster = faultClusterPerFile({ agents: 2 });
 
 describe("fault: one agent of two is frozen (SIGSTOP) for 12 s mid-run, then resumed (SIGCONT) (issue 27)", () => {
   it("the run does not pass: the seconds the agent stood still count against the plan's schedule, and the verdict names the agent, not the server", async () => {
-    const [kept, frozen] = cluster.agents as [(typeof cluster.agents)[0], (typeof cluster.agents)[0]];
-    const runId = await cluster.startRun(durationSec);
-    await untilAgentsMeasured(cluster, runId, 4);
+    const [kept, frozen] = cluster().agents as [FaultAgent, FaultAgent];
+    const runId = await cluster().startRun(durationSec);
+    await untilAgentsMeasured(cluster(), runId, 4);
 
     frozen.signal("SIGSTOP");
     // The freeze itself is the fault under test: it lasts its 12 s whatever happens meanwhile.
     await new Promise((resolve) => setTimeout(resolve, freezeMs));
     frozen.signal("SIGCONT");
 
-    const { run } = await waitForStatus(cluster.browser, runId, [...TERMINAL_RUN_STATUSES], 90_000);
+    const { run } = await waitForStatus(cluster().browser, runId, [...TERMINAL_RUN_STATUSES], 90_000);
     expect(run.status).toBe("finished");
-    await expectSeriesEqualsMeasured(cluster, runId, { durationSec, complete: [kept.id, frozen.id] });
+    await expectSeriesEqualsMeasured(cluster(), runId, { durationSec, complete: [kept.id, frozen.id] });
 
     // What the frozen agent sent on resume, as the relay read it: seconds that scheduled and sent nothing while
     // its clients stayed connected, and one that carries the whole freeze (the issue's 4,024 scheduled, 3,801 skipped).

@@ -1,26 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TERMINAL_RUN_STATUSES } from "@throng/protocol/run";
 import { readMeasurementBuffer } from "../../agent/src/connection/measurement-buffer";
 import { waitUntil } from "../../infra/local/wait";
 import { getSeries, waitForStatus } from "./support/api-client";
 import { untilAgentsMeasured } from "./support/assertions";
-import { startFaultCluster, type FaultAgent, type FaultCluster } from "./support/fault-cluster";
+import type { FaultAgent } from "./support/fault-cluster";
+import { faultClusterPerFile } from "./support/cluster-per-file";
 import { holes } from "./support/series-check";
 
 const durationSec = 24;
 // 2 s heartbeats: the gateway notices the dead agent's link after 6–8 s and the worker calls it lost 10 s later,
 // well before the run's planned end.
 const heartbeatMs = 2_000;
-let cluster: FaultCluster;
 
-beforeAll(async () => {
-  cluster = await startFaultCluster({ agents: 3, heartbeatMs });
-  if (cluster.noNamespaces)
-    console.warn(
-      `agent-kill: no network namespaces (${cluster.noNamespaces}); cutting with the relay's blackhole instead`,
-    );
-}, 120_000);
-afterAll(async () => cluster?.close(), 60_000);
+const cluster = faultClusterPerFile({ agents: 3, heartbeatMs }, "agent-kill");
 
 /** The seqs of `runId` the agent has on disk, unacknowledged (read without touching its files). */
 async function onDisk(agent: FaultAgent, runId: string): Promise<number[]> {
@@ -30,9 +23,9 @@ async function onDisk(agent: FaultAgent, runId: string): Promise<number[]> {
 
 describe("fault: agents killed with SIGKILL mid-run while seconds they measured were unacknowledged", () => {
   it("a restarted agent delivers every second it kept on disk exactly once and does not resume its load; one never restarted has its lost seconds named in an event and the verdict", async () => {
-    const [, restarted, gone] = cluster.agents as [FaultAgent, FaultAgent, FaultAgent];
-    const runId = await cluster.startRun(durationSec);
-    await untilAgentsMeasured(cluster, runId, 3);
+    const [, restarted, gone] = cluster().agents as [FaultAgent, FaultAgent, FaultAgent];
+    const runId = await cluster().startRun(durationSec);
+    await untilAgentsMeasured(cluster(), runId, 3);
 
     // Cut off first, so the seconds they measure next cannot reach the server: unacknowledged, only on disk.
     await Promise.all([restarted.cut(), gone.cut()]);
@@ -52,7 +45,7 @@ describe("fault: agents killed with SIGKILL mid-run while seconds they measured 
     await restarted.restart();
     const reconnectMs = Date.now() - restartedAt;
 
-    const { run } = await waitForStatus(cluster.browser, runId, [...TERMINAL_RUN_STATUSES], 90_000);
+    const { run } = await waitForStatus(cluster().browser, runId, [...TERMINAL_RUN_STATUSES], 90_000);
     expect(run.status).toBe("finished");
 
     // (a) The restarted agent re-sent what it had kept, then reported the shard failed at its last kept second.
@@ -71,13 +64,13 @@ describe("fault: agents killed with SIGKILL mid-run while seconds they measured 
 
     // Every second stored exactly once: the series equals the merge of what each agent sent (resends overwrite an
     // identical copy in the relay's record), so a lost or double-counted second fails here.
-    const { expected, stored } = await cluster.compare(runId);
+    const { expected, stored } = await cluster().compare(runId);
     expect(stored).toEqual(expected);
     expect(holes(stored)).toEqual([]);
     const secondsWith = (agentId: string) => new Set(stored.filter((s) => s.agents.includes(agentId)).map((s) => s.t));
     const startSecond = Math.min(...stored.map((s) => s.t));
     expect([...secondsWith(restarted.id)].map((t) => t - startSecond)).toEqual(restartedSeqs);
-    const points = await getSeries(cluster.browser, runId);
+    const points = await getSeries(cluster().browser, runId);
     expect(points.length).toBe(new Set(points.map((p) => p.t)).size);
 
     // (b) The agent never restarted: the seconds it measured and never delivered, and the rest of its shard, named.

@@ -1,39 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TERMINAL_RUN_STATUSES } from "@throng/protocol/run";
 import { waitUntil } from "../../infra/local/wait";
 import { getRun, getSeries, waitForStatus } from "./support/api-client";
 import { expectSeriesEqualsMeasured, untilAgentsMeasured } from "./support/assertions";
-import { startFaultCluster, type FaultCluster } from "./support/fault-cluster";
+import type { FaultAgent } from "./support/fault-cluster";
+import { faultClusterPerFile } from "./support/cluster-per-file";
 
 const durationSec = 12;
 // 2 s heartbeats: the gateway notices the cut after 6–8 s and the worker calls the agent lost 10 s later, so the
 // run closes (its other agent done, this one lost) while the cut agent still holds every second it measured.
 const heartbeatMs = 2_000;
-let cluster: FaultCluster;
 
-beforeAll(async () => {
-  cluster = await startFaultCluster({ agents: 2, heartbeatMs });
-  if (cluster.noNamespaces)
-    console.warn(
-      `agent-late: no network namespaces (${cluster.noNamespaces}); cutting with the relay's blackhole instead`,
-    );
-}, 120_000);
-afterAll(async () => cluster?.close(), 60_000);
+const cluster = faultClusterPerFile({ agents: 2, heartbeatMs }, "agent-late");
 
 describe("fault: one agent is cut off from 3 s into the run until after the run closed, then delivers every second it measured (issue 27)", () => {
   it("the run is judged again: its summary, verdict and events follow the stored series, and an event says how many seconds came late", async () => {
-    const [kept, late] = cluster.agents as [(typeof cluster.agents)[0], (typeof cluster.agents)[0]];
-    const runId = await cluster.startRun(durationSec);
-    await untilAgentsMeasured(cluster, runId, 3);
+    const [kept, late] = cluster().agents as [FaultAgent, FaultAgent];
+    const runId = await cluster().startRun(durationSec);
+    await untilAgentsMeasured(cluster(), runId, 3);
     await late.cut();
 
-    const { run: closed } = await waitForStatus(cluster.browser, runId, [...TERMINAL_RUN_STATUSES], 90_000);
+    const { run: closed } = await waitForStatus(cluster().browser, runId, [...TERMINAL_RUN_STATUSES], 90_000);
     const closedLost = closed.events.filter((e) => e.kind === "seconds-lost");
     expect(
       closedLost.map((e) => e.agentId),
       "the close names the cut agent's seconds as lost",
     ).toEqual([late.id]);
-    const storedAtClose = (await getSeries(cluster.browser, runId)).reduce((n, p) => n + p.messagesSentPerSec, 0);
+    const storedAtClose = (await getSeries(cluster().browser, runId)).reduce((n, p) => n + p.messagesSentPerSec, 0);
     expect(closed.summary!.messagesSent).toBe(Math.round(storedAtClose));
 
     await late.restore();
@@ -42,22 +35,25 @@ describe("fault: one agent is cut off from 3 s into the run until after the run 
       what: "the cut agent's final shard-status",
       timeoutMs: 60_000,
     });
-    await waitUntil(async () => (await getRun(cluster.browser, runId)).events.some((e) => e.kind === "judged-again"), {
-      what: "the run to be judged again",
-      timeoutMs: 30_000,
-      intervalMs: 250,
-    });
-    await expectSeriesEqualsMeasured(cluster, runId, { durationSec, complete: [kept.id, late.id] });
+    await waitUntil(
+      async () => (await getRun(cluster().browser, runId)).events.some((e) => e.kind === "judged-again"),
+      {
+        what: "the run to be judged again",
+        timeoutMs: 30_000,
+        intervalMs: 250,
+      },
+    );
+    await expectSeriesEqualsMeasured(cluster(), runId, { durationSec, complete: [kept.id, late.id] });
     // The last late second may come after the first judgement again: wait until the summary has caught up.
-    const series = async () => getSeries(cluster.browser, runId);
+    const series = async () => getSeries(cluster().browser, runId);
     const sentIn = (points: Awaited<ReturnType<typeof series>>) =>
       Math.round(points.reduce((n, p) => n + p.messagesSentPerSec, 0));
     await waitUntil(
-      async () => (await getRun(cluster.browser, runId)).summary!.messagesSent === sentIn(await series()),
+      async () => (await getRun(cluster().browser, runId)).summary!.messagesSent === sentIn(await series()),
       { what: "the summary to agree with the series", timeoutMs: 20_000, intervalMs: 250 },
     );
 
-    const run = await getRun(cluster.browser, runId);
+    const run = await getRun(cluster().browser, runId);
     const points = await series();
     expect(run.summary).toMatchObject({ messagesSent: sentIn(points), durationSec: points.length });
     expect(points.filter((p) => p.agents === 2)).toHaveLength(durationSec);

@@ -1,23 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 import { waitUntil } from "../../infra/local/wait";
 import { waitForStatus } from "./support/api-client";
 import { expectSeriesEqualsMeasured } from "./support/assertions";
-import { startFaultCluster, type FaultCluster } from "./support/fault-cluster";
+import { faultClusterPerFile } from "./support/cluster-per-file";
 import { storedFacts } from "./support/series-check";
 
 const durationSec = 10;
-let cluster: FaultCluster;
 
-beforeAll(async () => {
-  cluster = await startFaultCluster({ agents: 2, apis: 2 }); // agents connect to api-0 only
-}, 120_000);
-afterAll(async () => cluster?.close(), 60_000);
+const cluster = faultClusterPerFile({ agents: 2, apis: 2 }); // agents connect to api-0 only
 
 describe("fault: two API instances, the agents on one and the browser's live stream on the other", () => {
   it("the browser on api-1 receives every numbered message and ends with the same series the agents measured", async () => {
-    const runId = await cluster.startRun(durationSec);
-    const live = await cluster.browser.watchLive(cluster.apiUrls[1]!, runId);
+    const runId = await cluster().startRun(durationSec);
+    const live = await cluster().browser.watchLive(cluster().apiUrls[1]!, runId);
     try {
       const finishedRun = () =>
         live.envelopes.find((e) => e.message.type === "run" && e.message.run.status === "finished");
@@ -25,7 +21,7 @@ describe("fault: two API instances, the agents on one and the browser's live str
         what: "the finished run on api-1's live stream",
         timeoutMs: 60_000,
       });
-      const { run } = await waitForStatus(cluster.browser, runId, ["finished"], 5_000);
+      const { run } = await waitForStatus(cluster().browser, runId, ["finished"], 5_000);
       expect(run.error).toBeNull();
 
       // Numbered per run across instances (Redis INCR): a browser that saw no gap needs no refetch. The first
@@ -46,12 +42,12 @@ describe("fault: two API instances, the agents on one and the browser's live str
       }
       for (const [t, point] of lastPoint)
         lastPoint.set(t, { ...point, agentHealth: [...(health.get(t)?.values() ?? [])] });
-      const { expected, stored } = await cluster.compare(runId);
+      const { expected, stored } = await cluster().compare(runId);
       expect(storedFacts([...lastPoint.values()])).toEqual(stored);
       expect(stored).toEqual(expected);
     } finally {
       live.stop();
     }
-    await expectSeriesEqualsMeasured(cluster, runId, { durationSec, complete: cluster.agents.map((a) => a.id) });
+    await expectSeriesEqualsMeasured(cluster(), runId, { durationSec, complete: cluster().agents.map((a) => a.id) });
   }, 120_000);
 });

@@ -1,11 +1,11 @@
 import { availableParallelism } from "node:os";
-import path from "node:path";
 import { spawnChild, type Child } from "../../infra/local/child";
 import { freePort } from "../../infra/local/ports";
-import { agentBin, ensureAgentBuilt, root, startApi, startWorkers } from "../fault/support/processes";
+import { ensureAgentBuilt, root, startApi, startWorkers } from "../fault/support/processes";
 import { waitUntil } from "../../infra/local/wait";
 import { signUp, waitForAgents, type Browser } from "../fault/support/api-client";
 import { freshServerEnv } from "./server-env";
+import { agentFromSource, spawnAgent } from "./agent-process";
 
 export interface ControlPlane {
   apiUrl: string;
@@ -49,23 +49,7 @@ export async function startEnrolledAgent(
   // The bundle, as shipped, not the source through tsx: tsx's engine processes took 6.5 s each to be ready on a busy
   // host (the bundle's 2 s), long enough for a short run's shard to expire before its engines were up.
   await ensureAgentBuilt();
-  const agent = spawnChild({
-    name: "agent",
-    command: process.execPath,
-    cwd: root,
-    env: { ...process.env, HOME: dir },
-    args: [
-      agentBin,
-      "connect",
-      "--server",
-      plane.apiUrl,
-      "--token",
-      token,
-      "--config",
-      path.join(dir, "agent.json"),
-      ...extraArgs,
-    ],
-  });
+  const agent = spawnAgent({ name: "agent", server: plane.apiUrl, token, home: dir, args: extraArgs });
   cleanups.push(() => agent.stop("SIGKILL", 1_000));
   tails.push(() => `agent:\n${agent.tail()}`);
   await waitForAgents(browser, 1);
@@ -92,17 +76,7 @@ export async function startReferenceTarget(cleanups: (() => Promise<unknown>)[],
     name: "target",
     command: process.execPath,
     cwd: root,
-    args: [
-      "--import",
-      "tsx",
-      path.join(root, "agent/src/cli/main.ts"),
-      "target",
-      "--host",
-      "127.0.0.1",
-      "--port",
-      "0",
-      ...args,
-    ],
+    args: [...agentFromSource, "target", "--host", "127.0.0.1", "--port", "0", ...args],
     log: (line) => (lines += `${line}\n`),
   });
   cleanups.push(() => target.stop("SIGKILL", 1_000));

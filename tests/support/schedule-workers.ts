@@ -29,3 +29,11 @@ export function startScheduleWorkers(api: TestApi) {
     },
   };
 }
+
+/** A plan the schedule tests save and schedule but never load: nothing dials its target. */
+export const unrunPlan = (name: string) => ({
+  name,
+  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
+  scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
+  load: { clients: 2, durationSec: 60 },
+});

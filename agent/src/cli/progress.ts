@@ -1,6 +1,6 @@
 import type { MetricSnapshot, ServerWatchSnapshot } from "@throng/protocol/snapshot";
 import { decodeHistogram } from "../metrics/histogram";
-import type { RunVerdict, SloVerdict } from "@throng/protocol/report";
+import { VERDICT_OUTCOME_WORDS, type RunVerdict, type SloVerdict } from "@throng/protocol/report";
 import type { CohortSummary, RunSummary } from "@throng/protocol/run";
 import { sloCountsOfSummary } from "@throng/protocol/slo-metrics";
 import { PLAIN_SLO_FORMAT, sloValueText } from "@throng/protocol/slo-names";
@@ -240,14 +240,6 @@ export function serverSummaryText(
   return lines.join("\n");
 }
 
-const OUTCOME_WORDS = {
-  passed: "PASSED",
-  breached: "FAILED",
-  incomplete: "INCOMPLETE (not passed)",
-  aborted: "ABORTED",
-  failed: "ERROR",
-} as const;
-
 /** The run's verdict last, with every reason it is not a pass and every warning: what the exit code says, in words. */
 export function verdictText(verdict: RunVerdict): string {
   const outcome = verdict.outcome ?? (verdict.passed ? "passed" : "breached");
@@ -255,7 +247,7 @@ export function verdictText(verdict: RunVerdict): string {
   lines.push(
     outcome === "passed"
       ? "verdict: PASSED (the load ran as planned; every SLO met over enough data)"
-      : `verdict: ${OUTCOME_WORDS[outcome]} — ${verdict.reasons.join("; ")}`,
+      : `verdict: ${VERDICT_OUTCOME_WORDS[outcome]} — ${verdict.reasons.join("; ")}`,
   );
   return lines.join("\n");
 }

@@ -1,31 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { MetricSnapshot } from "@throng/protocol/snapshot";
+import { quietSnapshot } from "@throng/protocol/metric-snapshot.test-support";
 import { createSnapshotBuffer, DEFAULT_BUFFER_CAPACITY } from "./snapshot-buffer";
 
 const runId = "6f1c1a34-9a43-4f7e-9d0e-3c2a1b0c9d8e";
 
-function snapshot(seq: number): MetricSnapshot {
-  return {
-    runId,
-    seq,
-    intervalStart: 1_000 * seq,
-    intervalMs: 1_000,
-    clients: 1,
-    counters: {
-      connectionsOpen: 0,
-      connectionsOpened: 0,
-      connectionsFailed: 0,
-      connectionsClosed: 0,
-      messagesSent: 0,
-      messagesReceived: 0,
-      bytesSent: 0,
-      bytesReceived: 0,
-      errors: 0,
-    },
-    histograms: { rttUs: "" },
-    health: { cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 },
-  };
-}
+const snapshot = (seq: number) => quietSnapshot({ runId, seq, intervalStart: 1_000 * seq });
 
 describe("snapshot buffer (PROTOCOL.md §5)", () => {
   it("holds at least ten minutes of snapshots by default", () => {

@@ -1,9 +1,10 @@
-import type {
-  MetricSnapshot,
-  SessionStepFailure,
-  SessionStepFailures,
-  SnapshotCounters,
-  SnapshotHistograms,
+import {
+  zeroCounters,
+  type MetricSnapshot,
+  type SessionStepFailure,
+  type SessionStepFailures,
+  type SnapshotCounters,
+  type SnapshotHistograms,
 } from "@throng/protocol/snapshot";
 import type { Histogram } from "hdr-histogram-js";
 import type { ErrorSampler } from "./error-samples";
@@ -90,20 +91,6 @@ type OptionalCounter =
   | "loginsSucceeded"
   | "loginsFailed";
 type OptionalHistogram = Exclude<keyof SnapshotHistograms, "rttUs" | "script" | "sessionSteps">;
-
-function zeroCounters(connectionsOpen: number): SnapshotCounters {
-  return {
-    connectionsOpen,
-    connectionsOpened: 0,
-    connectionsFailed: 0,
-    connectionsClosed: 0,
-    messagesSent: 0,
-    messagesReceived: 0,
-    bytesSent: 0,
-    bytesReceived: 0,
-    errors: 0,
-  };
-}
 
 /**
  * A session's steps, by index: each one's time (from its first use, in every later snapshot) and failures by cause.

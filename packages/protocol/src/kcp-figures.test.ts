@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { kcpFigures, kcpOverheadPercent, kcpSummaryText } from "./kcp-figures";
 import { seriesPoint } from "./series-point.test-support";
+import { quietSnapshot } from "./metric-snapshot.test-support";
 import { MetricSnapshot, SeriesPoint } from "./snapshot";
 
 // agent/PROTOCOL.md §5: a KCP target's snapshot carries the kcp* counters; the control plane keeps them in each
@@ -19,27 +20,21 @@ const kcpCounters = {
 };
 
 function snapshot(counters: object) {
-  return {
+  return quietSnapshot({
     runId: "00000000-0000-4000-8000-000000000001",
-    seq: 0,
     intervalStart: 1_700_000_000_000,
-    intervalMs: 1000,
     clients: 10,
     counters: {
       connectionsOpen: 10,
       connectionsOpened: 10,
-      connectionsFailed: 0,
-      connectionsClosed: 0,
       messagesSent: 100,
       messagesReceived: 100,
       bytesSent: 6400,
       bytesReceived: 6400,
-      errors: 0,
       ...counters,
     },
-    histograms: { rttUs: "" },
     health: { cpuPercent: 5, eventLoopP99Ms: 1, rssBytes: 1 },
-  };
+  });
 }
 
 describe("§5 a snapshot's KCP counters", () => {

@@ -32,6 +32,14 @@ export type SloVerdict = z.infer<typeof SloVerdict>;
 export const VERDICT_OUTCOMES = ["aborted", "failed", "breached", "incomplete", "passed"] as const;
 export const VerdictOutcome = z.enum(VERDICT_OUTCOMES);
 export type VerdictOutcome = z.infer<typeof VerdictOutcome>;
+/** Each outcome as a CI log prints it (the agent's `run` and `throng run`): only a pass reads PASSED. */
+export const VERDICT_OUTCOME_WORDS = {
+  passed: "PASSED",
+  breached: "FAILED",
+  incomplete: "INCOMPLETE (not passed)",
+  aborted: "ABORTED",
+  failed: "ERROR",
+} as const satisfies Record<VerdictOutcome, string>;
 
 /** Whether the load ran as the plan said: its planned seconds, its send schedule, its clients connected. */
 export const LoadCheck = z.object({

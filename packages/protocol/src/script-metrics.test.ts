@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { latencyStats } from "./latency-stats.test-support";
 import { scriptSloMetric } from "./script-metrics";
 import type { SeriesPoint } from "./snapshot";
 import {
@@ -10,17 +11,12 @@ import {
   scriptValue,
 } from "./script-metrics";
 
-const stats = (p50Ms: number | null, p99Ms: number | null) => ({
-  count: p50Ms === null ? 0 : 10,
-  p50Ms,
-  p90Ms: p99Ms,
-  p99Ms,
-  maxMs: p99Ms,
-});
-
 describe("a script run's own metrics", () => {
   it("reads a timing's p50 and p99 and a counter's count; an untimed histogram and an unreported counter are no data", () => {
-    const figures = { script: { "reply-ms": stats(0.5, 2.5), idle: stats(null, null) }, scriptCounts: { replies: 7 } };
+    const figures = {
+      script: { "reply-ms": latencyStats(0.5, 2.5), idle: latencyStats(null, null) },
+      scriptCounts: { replies: 7 },
+    };
     expect([
       scriptValue(figures, "reply-ms", "p50"),
       scriptValue(figures, "reply-ms", "p99"),
@@ -37,14 +33,14 @@ describe("a script run's own metrics", () => {
 
   it("names every metric any second carries, sorted, and sums a run up by name", () => {
     const points: Pick<SeriesPoint, "script" | "scriptCounts">[] = [
-      { script: { "reply-ms": stats(1, 2) }, scriptCounts: { replies: 3 } },
-      { script: { "connect-ms": stats(4, 9) } },
+      { script: { "reply-ms": latencyStats(1, 2) }, scriptCounts: { replies: 3 } },
+      { script: { "connect-ms": latencyStats(4, 9) } },
       {},
     ];
     expect(scriptMetricNames(points)).toEqual({ histograms: ["connect-ms", "reply-ms"], counters: ["replies"] });
     expect(scriptMetricNames([{}])).toEqual({ histograms: [], counters: [] });
     const summary = {
-      script: { "reply-ms": stats(1, 2), "connect-ms": stats(4, 9) },
+      script: { "reply-ms": latencyStats(1, 2), "connect-ms": latencyStats(4, 9) },
       scriptCounts: { replies: 1200, errors: 2 },
     };
     expect(scriptSummary(summary)).toEqual({

@@ -1,13 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { latencyStats } from "./latency-stats.test-support";
 import { BUILT_IN_LOGIN, plannedSessionSteps, sessionBreakdown, sessionStepRows, stepWords } from "./session-breakdown";
 
-const stats = (p99Ms: number | null, count = 10) => ({
-  count,
-  p50Ms: p99Ms && p99Ms / 2,
-  p90Ms: p99Ms,
-  p99Ms,
-  maxMs: p99Ms,
-});
+/** Figures whose p50 is half their p99. */
+const stats = (p99Ms: number | null, count?: number) => latencyStats(p99Ms && p99Ms / 2, p99Ms, count);
 
 describe("sessionBreakdown", () => {
   it("counts the session's failures by cause, most first, in words, and leaves other errors out", () => {

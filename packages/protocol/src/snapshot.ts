@@ -154,6 +154,21 @@ export const SnapshotCounters = z.object({
 });
 export type SnapshotCounters = z.infer<typeof SnapshotCounters>;
 
+/** The counters of a second in which nothing was counted, `connectionsOpen` connections still held. */
+export function zeroCounters(connectionsOpen = 0): SnapshotCounters {
+  return {
+    connectionsOpen,
+    connectionsOpened: 0,
+    connectionsFailed: 0,
+    connectionsClosed: 0,
+    messagesSent: 0,
+    messagesReceived: 0,
+    bytesSent: 0,
+    bytesReceived: 0,
+    errors: 0,
+  };
+}
+
 /** The load generator's own health, so a report can blame the agent rather than the server. */
 export const AgentHealth = z.object({
   cpuPercent: z.number().min(0),

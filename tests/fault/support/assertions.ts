@@ -1,5 +1,7 @@
 import { expect } from "vitest";
+import { TERMINAL_RUN_STATUSES } from "@throng/protocol/run";
 import { waitUntil } from "../../../infra/local/wait";
+import { waitForStatus } from "./api-client";
 import type { FaultCluster } from "./fault-cluster";
 import { holes } from "./series-check";
 
@@ -37,4 +39,19 @@ export async function expectSeriesEqualsMeasured(
   }
   expect(stored).toEqual(expected);
   expect(holes(stored)).toEqual([]);
+}
+
+/**
+ * The fault healed: the run reaches a terminal status as `finished` with no error, and its stored series equals what
+ * every agent measured over the whole `durationSec`.
+ */
+export async function expectFinishedAsMeasured(
+  cluster: FaultCluster,
+  runId: string,
+  durationSec: number,
+): Promise<void> {
+  const { run } = await waitForStatus(cluster.browser, runId, [...TERMINAL_RUN_STATUSES], 90_000);
+  expect(run.status).toBe("finished");
+  expect(run.error).toBeNull();
+  await expectSeriesEqualsMeasured(cluster, runId, { durationSec, complete: cluster.agents.map((a) => a.id) });
 }

@@ -24,6 +24,8 @@ import {
   type ServerEnv,
 } from "./processes";
 import { expectedSeries, measured, storedFacts } from "./series-check";
+import { agentConnectArgs } from "../../support/agent-process";
+import { runCleanups } from "../../support/file-cleanups";
 
 export interface FaultAgent {
   id: string;
@@ -87,9 +89,7 @@ export interface FaultClusterOptions {
 
 export async function startFaultCluster(options: FaultClusterOptions): Promise<FaultCluster> {
   const cleanups: (() => Promise<unknown>)[] = [];
-  const close = async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-  };
+  const close = () => runCleanups(cleanups);
   try {
     return await setUp(options, cleanups, close);
   } catch (error) {
@@ -240,13 +240,7 @@ async function startAgent(
   const argv = [
     process.execPath,
     agentBin,
-    "connect",
-    "--server",
-    server,
-    "--token",
-    token,
-    "--config",
-    configPath,
+    ...agentConnectArgs(server, token, configPath),
     "--label",
     `rig=${index}`,
     "--engines",

@@ -1,31 +1,18 @@
 import { describe, expect, it } from "vitest";
 import pino from "pino";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
+import { quietSnapshot } from "@throng/protocol/metric-snapshot.test-support";
 import type { ServerToAgentMessage } from "@throng/protocol/agent";
 import { createSecretDelivery } from "./secret-delivery";
 
 const runId = crypto.randomUUID();
-const snapshot = (message: string, hex: string): MetricSnapshot => ({
-  runId,
-  seq: 0,
-  intervalStart: 1,
-  intervalMs: 1000,
-  clients: 1,
-  counters: {
-    connectionsOpen: 0,
-    connectionsOpened: 0,
-    connectionsFailed: 0,
-    connectionsClosed: 0,
-    messagesSent: 0,
-    messagesReceived: 0,
-    bytesSent: 0,
-    bytesReceived: 0,
-    errors: 1,
-  },
-  histograms: { rttUs: "" },
-  health: { cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 },
-  errorSamples: [{ kind: "session-rejected", message, at: 1, client: 0, bytes: { length: hex.length / 2, hex } }],
-});
+const snapshot = (message: string, hex: string): MetricSnapshot =>
+  quietSnapshot({
+    runId,
+    intervalStart: 1,
+    counters: { errors: 1 },
+    errorSamples: [{ kind: "session-rejected", message, at: 1, client: 0, bytes: { length: hex.length / 2, hex } }],
+  });
 
 describe("secret delivery (agent/PROTOCOL.md §14, §5.2)", () => {
   it("takes the values a run's assignment carried out of its snapshots' error samples, as an older agent would not", async () => {

@@ -1,13 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { latencyStats } from "@throng/protocol/latency-stats.test-support";
 import { scriptCounterRows, scriptMetricRows } from "./run-breakdown";
 
-const stats = (p99Ms: number | null, count = 10) => ({
-  count,
-  p50Ms: p99Ms && p99Ms / 2,
-  p90Ms: p99Ms,
-  p99Ms,
-  maxMs: p99Ms,
-});
+/** Figures whose p50 is half their p99. */
+const stats = (p99Ms: number | null, count?: number) => latencyStats(p99Ms && p99Ms / 2, p99Ms, count);
 
 describe("script metric rows", () => {
   it("puts the slowest p99 first and counters by total", () => {

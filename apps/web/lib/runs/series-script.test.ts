@@ -1,21 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { latencyStats } from "@throng/protocol/latency-stats.test-support";
 import type { RunView } from "@throng/protocol/run";
 import { scriptCountLines, scriptLatencyLines, scriptMetricNames, scriptSummaryCells } from "./series-script";
 import { idleSeriesPoint } from "../shared/series-point.test-support";
 
-const stats = (p50Ms: number | null, p99Ms: number | null) => ({
-  count: p50Ms === null ? 0 : 10,
-  p50Ms,
-  p90Ms: p99Ms,
-  p99Ms,
-  maxMs: p99Ms,
-});
-
 describe("a script's metrics on the run page", () => {
   it("charts every name the script used, by its own name: p50 and p99 of what it timed, and its counts per second", () => {
     const points = [
-      idleSeriesPoint({ script: { "connect-ms": stats(1.5, 4) }, scriptCounts: { replies: 3 } }),
-      idleSeriesPoint({ script: { "reply-ms": stats(0.2, 0.9) } }),
+      idleSeriesPoint({ script: { "connect-ms": latencyStats(1.5, 4) }, scriptCounts: { replies: 3 } }),
+      idleSeriesPoint({ script: { "reply-ms": latencyStats(0.2, 0.9) } }),
     ];
     const names = scriptMetricNames(points);
     expect(names).toEqual({ histograms: ["connect-ms", "reply-ms"], counters: ["replies"] });
@@ -39,7 +32,7 @@ describe("a script's metrics on the run page", () => {
 
   it("sums a finished run up per name: percentiles of what was timed, totals of what was counted", () => {
     const summary = {
-      script: { "reply-ms": stats(0.25, 1.5) },
+      script: { "reply-ms": latencyStats(0.25, 1.5) },
       scriptCounts: { replies: 1200 },
     } as unknown as NonNullable<RunView["summary"]>;
     expect(scriptSummaryCells(summary).map((cell) => [cell.label, cell.testId])).toEqual([
