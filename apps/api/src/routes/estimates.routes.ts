@@ -3,6 +3,7 @@ import { IdParams } from "@throng/protocol/api";
 import { EstimateView, SaveEstimate, TargetView } from "@throng/protocol/report";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
+import { memberRoute } from "../http/member-route";
 
 const NameParams = z.object({ name: z.string().min(1).max(100) });
 
@@ -12,18 +13,12 @@ export async function estimateRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.post(
     "/api/runs/:id/estimates",
-    {
-      schema: { params: IdParams, body: requestBody(SaveEstimate, "estimate"), response: { 201: EstimateView } },
-      config: {
-        doc: {
-          summary: "Keep this run's capacity estimate against a target and build",
-          access: "user",
-          answers: [201],
-          errors: [409],
-          permission: "run.start",
-        },
-      },
-    },
+    memberRoute(
+      "run.start",
+      "Keep this run's capacity estimate against a target and build",
+      { params: IdParams, body: requestBody(SaveEstimate, "estimate"), response: { 201: EstimateView } },
+      { answers: [201], errors: [409] },
+    ),
     async (request, reply) => {
       const { actor } = await resolveIdentity(request);
       return reply.status(201).send(await estimates.save(actor, request.params.id, request.body));
@@ -32,16 +27,9 @@ export async function estimateRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.get(
     "/api/targets",
-    {
-      schema: { response: { 200: z.object({ targets: z.array(TargetView) }) } },
-      config: {
-        doc: {
-          summary: "Targets with saved capacity estimates",
-          access: "user",
-          permission: "run.read",
-        },
-      },
-    },
+    memberRoute("run.read", "Targets with saved capacity estimates", {
+      response: { 200: z.object({ targets: z.array(TargetView) }) },
+    }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return { targets: await estimates.targets(actor) };
@@ -50,16 +38,10 @@ export async function estimateRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.get(
     "/api/targets/:name/estimates",
-    {
-      schema: { params: NameParams, response: { 200: z.object({ estimates: z.array(EstimateView) }) } },
-      config: {
-        doc: {
-          summary: "A target's capacity history, oldest first, with changes",
-          access: "user",
-          permission: "run.read",
-        },
-      },
-    },
+    memberRoute("run.read", "A target's capacity history, oldest first, with changes", {
+      params: NameParams,
+      response: { 200: z.object({ estimates: z.array(EstimateView) }) },
+    }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return { estimates: await estimates.history(actor, request.params.name) };

@@ -9,6 +9,7 @@ import {
 } from "@throng/protocol/orgs";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
+import { memberRoute } from "../http/member-route";
 import { browserOnly } from "./browser-only";
 
 /** Invitations to an organisation: made, listed and revoked by its managers, previewed and accepted by the invited. */
@@ -17,20 +18,15 @@ export async function invitationRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.post(
     "/api/invitations",
-    {
-      schema: {
+    memberRoute(
+      "member.manage",
+      "Create an invitation link (shown once)",
+      {
         body: requestBody(CreateInvitation, "invitation", { optional: true }),
         response: { 201: InvitationCreated },
       },
-      config: {
-        doc: {
-          summary: "Create an invitation link (shown once)",
-          access: "user",
-          answers: [201],
-          permission: "member.manage",
-        },
-      },
-    },
+      { answers: [201] },
+    ),
     async (request, reply) => {
       const { actor } = await resolveIdentity(request);
       return reply.status(201).send(await orgs.createInvitation(actor, request.body));
@@ -39,16 +35,9 @@ export async function invitationRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.get(
     "/api/invitations",
-    {
-      schema: { response: { 200: z.object({ invitations: z.array(InvitationView) }) } },
-      config: {
-        doc: {
-          summary: "Pending invitations",
-          access: "user",
-          permission: "member.manage",
-        },
-      },
-    },
+    memberRoute("member.manage", "Pending invitations", {
+      response: { 200: z.object({ invitations: z.array(InvitationView) }) },
+    }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return { invitations: await orgs.invitations(actor) };
@@ -57,12 +46,7 @@ export async function invitationRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.delete(
     "/api/invitations/:id",
-    {
-      schema: { params: IdParams },
-      config: {
-        doc: { summary: "Revoke a pending invitation", access: "user", answers: [204], permission: "member.manage" },
-      },
-    },
+    memberRoute("member.manage", "Revoke a pending invitation", { params: IdParams }, { answers: [204] }),
     async (request, reply) => {
       const { actor } = await resolveIdentity(request);
       await orgs.revokeInvitation(actor, request.params.id);

@@ -13,6 +13,7 @@ import {
 } from "@throng/protocol/orgs";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
+import { memberRoute } from "../http/member-route";
 import { browserOnly } from "./browser-only";
 
 /** Members are named by their user id, which the auth library makes (text, not a UUID). */
@@ -24,16 +25,7 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.get(
     "/api/me",
-    {
-      schema: { response: { 200: Me } },
-      config: {
-        doc: {
-          summary: "The caller and the organisation requests are scoped to",
-          access: "user",
-          permission: "org.read",
-        },
-      },
-    },
+    memberRoute("org.read", "The caller and the organisation requests are scoped to", { response: { 200: Me } }),
     async (request): Promise<Me> => {
       const { user, org, actor } = await resolveIdentity(request);
       return {
@@ -83,16 +75,9 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.get(
     "/api/members",
-    {
-      schema: { response: { 200: z.object({ members: z.array(MemberView) }) } },
-      config: {
-        doc: {
-          summary: "Members and their roles",
-          access: "user",
-          permission: "org.read",
-        },
-      },
-    },
+    memberRoute("org.read", "Members and their roles", {
+      response: { 200: z.object({ members: z.array(MemberView) }) },
+    }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return { members: await orgs.members(actor) };
@@ -101,18 +86,12 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.patch(
     "/api/members/:id",
-    {
-      schema: { params: MemberParams, body: requestBody(ChangeRole, "role change") },
-      config: {
-        doc: {
-          summary: "Change a member's role",
-          access: "user",
-          answers: [204],
-          errors: [404, 409],
-          permission: "member.manage",
-        },
-      },
-    },
+    memberRoute(
+      "member.manage",
+      "Change a member's role",
+      { params: MemberParams, body: requestBody(ChangeRole, "role change") },
+      { answers: [204], errors: [404, 409] },
+    ),
     async (request, reply) => {
       const { actor } = await resolveIdentity(request);
       await orgs.changeRole(actor, request.params.id, request.body);
@@ -122,12 +101,7 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.delete(
     "/api/members/:id",
-    {
-      schema: { params: MemberParams },
-      config: {
-        doc: { summary: "Remove a member", access: "user", answers: [204], errors: [409], permission: "member.manage" },
-      },
-    },
+    memberRoute("member.manage", "Remove a member", { params: MemberParams }, { answers: [204], errors: [409] }),
     async (request, reply) => {
       const { actor } = await resolveIdentity(request);
       await orgs.removeMember(actor, request.params.id);
@@ -154,16 +128,9 @@ export async function orgAdminRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.get(
     "/api/tokens",
-    {
-      schema: { response: { 200: z.object({ tokens: z.array(ApiTokenView) }) } },
-      config: {
-        doc: {
-          summary: "API tokens (never their secrets)",
-          access: "user",
-          permission: "token.manage",
-        },
-      },
-    },
+    memberRoute("token.manage", "API tokens (never their secrets)", {
+      response: { 200: z.object({ tokens: z.array(ApiTokenView) }) },
+    }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return { tokens: await apiTokens.list(actor) };
@@ -172,17 +139,12 @@ export async function orgAdminRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.post(
     "/api/tokens",
-    {
-      schema: { body: requestBody(CreateApiToken, "API token"), response: { 201: ApiTokenCreated } },
-      config: {
-        doc: {
-          summary: "Create an API token (shown once)",
-          access: "user",
-          answers: [201],
-          permission: "token.manage",
-        },
-      },
-    },
+    memberRoute(
+      "token.manage",
+      "Create an API token (shown once)",
+      { body: requestBody(CreateApiToken, "API token"), response: { 201: ApiTokenCreated } },
+      { answers: [201] },
+    ),
     async (request, reply) => {
       const { actor } = await resolveIdentity(request);
       return reply.status(201).send(await apiTokens.create(actor, request.body));
@@ -191,10 +153,7 @@ export async function orgAdminRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.delete(
     "/api/tokens/:id",
-    {
-      schema: { params: IdParams },
-      config: { doc: { summary: "Revoke an API token", access: "user", answers: [204], permission: "token.manage" } },
-    },
+    memberRoute("token.manage", "Revoke an API token", { params: IdParams }, { answers: [204] }),
     async (request, reply) => {
       const { actor } = await resolveIdentity(request);
       await apiTokens.revoke(actor, request.params.id);
@@ -204,16 +163,9 @@ export async function orgAdminRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.get(
     "/api/audit",
-    {
-      schema: { response: { 200: z.object({ entries: z.array(AuditEntry) }) } },
-      config: {
-        doc: {
-          summary: "The audit log of sensitive actions",
-          access: "user",
-          permission: "audit.read",
-        },
-      },
-    },
+    memberRoute("audit.read", "The audit log of sensitive actions", {
+      response: { 200: z.object({ entries: z.array(AuditEntry) }) },
+    }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return { entries: await audit.list(actor) };
@@ -222,16 +174,7 @@ export async function orgAdminRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.get(
     "/api/org/settings",
-    {
-      schema: { response: { 200: OrgSettings } },
-      config: {
-        doc: {
-          summary: "Target allow-list and caps",
-          access: "user",
-          permission: "settings.read",
-        },
-      },
-    },
+    memberRoute("settings.read", "Target allow-list and caps", { response: { 200: OrgSettings } }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return orgs.settings(actor);
@@ -240,16 +183,10 @@ export async function orgAdminRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.put(
     "/api/org/settings",
-    {
-      schema: { body: requestBody(OrgSettings, "settings"), response: { 200: OrgSettings } },
-      config: {
-        doc: {
-          summary: "Replace the target allow-list and caps",
-          access: "user",
-          permission: "settings.manage",
-        },
-      },
-    },
+    memberRoute("settings.manage", "Replace the target allow-list and caps", {
+      body: requestBody(OrgSettings, "settings"),
+      response: { 200: OrgSettings },
+    }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return orgs.saveSettings(actor, request.body);

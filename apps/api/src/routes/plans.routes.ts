@@ -14,6 +14,7 @@ import { TrialView, TryPlan } from "@throng/protocol/session-trial";
 import { createCallerLimits } from "../http/rate-limit";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
+import { memberRoute } from "../http/member-route";
 
 /** Plans and their versions: listed, saved, shelved, read (transport only: the caller, one core call, the answer). */
 export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
@@ -21,16 +22,10 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.get(
     "/api/plans",
-    {
-      schema: { querystring: PlanListQuery, response: { 200: z.object({ plans: z.array(PlanView) }) } },
-      config: {
-        doc: {
-          summary: "List plans (?shelf=archived or all to see archived ones)",
-          access: "user",
-          permission: "plan.read",
-        },
-      },
-    },
+    memberRoute("plan.read", "List plans (?shelf=archived or all to see archived ones)", {
+      querystring: PlanListQuery,
+      response: { 200: z.object({ plans: z.array(PlanView) }) },
+    }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return { plans: await plans.list(actor, request.query) };
@@ -39,19 +34,12 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.put(
     "/api/plans/by-name",
-    {
-      schema: { body: requestBody(SavePlanByName, "plan"), response: { 200: PlanView, 201: PlanView } },
-      config: {
-        doc: {
-          summary:
-            "Save a plan as a new version of the active plan with that name, or a new plan (201) when none has it",
-          access: "user",
-          answers: [200, 201],
-          errors: [409],
-          permission: "plan.write",
-        },
-      },
-    },
+    memberRoute(
+      "plan.write",
+      "Save a plan as a new version of the active plan with that name, or a new plan (201) when none has it",
+      { body: requestBody(SavePlanByName, "plan"), response: { 200: PlanView, 201: PlanView } },
+      { answers: [200, 201], errors: [409] },
+    ),
     async (request, reply) => {
       const { actor } = await resolveIdentity(request);
       const { plan, created } = await plans.saveByName(actor, request.body);
@@ -61,16 +49,10 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.post(
     "/api/plans/:id/archive",
-    {
-      schema: { params: IdParams, response: { 200: PlanView } },
-      config: {
-        doc: {
-          summary: "Archive a plan: hidden from the plan list, its runs kept",
-          access: "user",
-          permission: "plan.write",
-        },
-      },
-    },
+    memberRoute("plan.write", "Archive a plan: hidden from the plan list, its runs kept", {
+      params: IdParams,
+      response: { 200: PlanView },
+    }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return plans.archive(actor, request.params.id, true);
@@ -79,16 +61,10 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.post(
     "/api/plans/:id/restore",
-    {
-      schema: { params: IdParams, response: { 200: PlanView } },
-      config: {
-        doc: {
-          summary: "Bring an archived plan back to the plan list",
-          access: "user",
-          permission: "plan.write",
-        },
-      },
-    },
+    memberRoute("plan.write", "Bring an archived plan back to the plan list", {
+      params: IdParams,
+      response: { 200: PlanView },
+    }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return plans.archive(actor, request.params.id, false);
@@ -97,18 +73,12 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.delete(
     "/api/plans/:id",
-    {
-      schema: { params: IdParams },
-      config: {
-        doc: {
-          summary: "Delete a plan that never ran (409 for one with runs: archive it instead)",
-          access: "user",
-          answers: [204],
-          errors: [409],
-          permission: "plan.write",
-        },
-      },
-    },
+    memberRoute(
+      "plan.write",
+      "Delete a plan that never ran (409 for one with runs: archive it instead)",
+      { params: IdParams },
+      { answers: [204], errors: [409] },
+    ),
     async (request, reply) => {
       const { actor } = await resolveIdentity(request);
       await plans.remove(actor, request.params.id);
@@ -118,17 +88,12 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.post(
     "/api/plans",
-    {
-      schema: { body: requestBody(SavePlan, "plan"), response: { 201: PlanView } },
-      config: {
-        doc: {
-          summary: "Save a new plan",
-          access: "user",
-          answers: [201],
-          permission: "plan.write",
-        },
-      },
-    },
+    memberRoute(
+      "plan.write",
+      "Save a new plan",
+      { body: requestBody(SavePlan, "plan"), response: { 201: PlanView } },
+      { answers: [201] },
+    ),
     async (request, reply) => {
       const { actor } = await resolveIdentity(request);
       return reply.status(201).send(await plans.create(actor, request.body));
@@ -137,10 +102,7 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.get(
     "/api/plans/:id",
-    {
-      schema: { params: IdParams, response: { 200: PlanView } },
-      config: { doc: { summary: "Read a plan", access: "user", permission: "plan.read" } },
-    },
+    memberRoute("plan.read", "Read a plan", { params: IdParams, response: { 200: PlanView } }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       const { id } = request.params;
@@ -150,17 +112,12 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.put(
     "/api/plans/:id",
-    {
-      schema: { params: IdParams, body: requestBody(UpdatePlan, "plan"), response: { 200: PlanView } },
-      config: {
-        doc: {
-          summary: "Save a new version of a plan (past runs keep theirs)",
-          access: "user",
-          errors: [409],
-          permission: "plan.write",
-        },
-      },
-    },
+    memberRoute(
+      "plan.write",
+      "Save a new version of a plan (past runs keep theirs)",
+      { params: IdParams, body: requestBody(UpdatePlan, "plan"), response: { 200: PlanView } },
+      { errors: [409] },
+    ),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return plans.update(actor, request.params.id, request.body);
@@ -169,16 +126,10 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.get(
     "/api/plans/:id/versions",
-    {
-      schema: { params: IdParams, response: { 200: z.object({ versions: z.array(PlanVersionView) }) } },
-      config: {
-        doc: {
-          summary: "Every version of a plan, newest first",
-          access: "user",
-          permission: "plan.read",
-        },
-      },
-    },
+    memberRoute("plan.read", "Every version of a plan, newest first", {
+      params: IdParams,
+      response: { 200: z.object({ versions: z.array(PlanVersionView) }) },
+    }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return { versions: await plans.versions(actor, request.params.id) };
@@ -193,18 +144,12 @@ export async function planRunRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.post(
     "/api/plans/try",
-    {
-      schema: { body: requestBody(TryPlan, "trial"), response: { 200: TrialView } },
-      config: {
-        doc: {
-          summary:
-            "Try a plan's session: one client connects from an online agent and runs its steps; each step's bytes and result (409 without an online agent, 504 when it does not answer)",
-          access: "user",
-          errors: [404, 409, 504],
-          permission: "run.start",
-        },
-      },
-    },
+    memberRoute(
+      "run.start",
+      "Try a plan's session: one client connects from an online agent and runs its steps; each step's bytes and result (409 without an online agent, 504 when it does not answer)",
+      { body: requestBody(TryPlan, "trial"), response: { 200: TrialView } },
+      { errors: [404, 409, 504] },
+    ),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return trials.run(actor, request.body);
@@ -213,18 +158,12 @@ export async function planRunRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.put(
     "/api/plans/:id/baseline",
-    {
-      schema: { params: IdParams, body: requestBody(PinBaseline, "baseline"), response: { 200: PlanView } },
-      config: {
-        doc: {
-          summary:
-            "Pin one of the plan's finished runs as its baseline, which later runs are compared with (404 for a run not in the organisation, 409 for another plan's run or one not finished)",
-          access: "user",
-          errors: [409],
-          permission: "plan.write",
-        },
-      },
-    },
+    memberRoute(
+      "plan.write",
+      "Pin one of the plan's finished runs as its baseline, which later runs are compared with (404 for a run not in the organisation, 409 for another plan's run or one not finished)",
+      { params: IdParams, body: requestBody(PinBaseline, "baseline"), response: { 200: PlanView } },
+      { errors: [409] },
+    ),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return plans.pinBaseline(actor, request.params.id, request.body);
@@ -233,16 +172,10 @@ export async function planRunRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.delete(
     "/api/plans/:id/baseline",
-    {
-      schema: { params: IdParams, response: { 200: PlanView } },
-      config: {
-        doc: {
-          summary: "Unpin the plan's baseline (later runs are compared with none)",
-          access: "user",
-          permission: "plan.write",
-        },
-      },
-    },
+    memberRoute("plan.write", "Unpin the plan's baseline (later runs are compared with none)", {
+      params: IdParams,
+      response: { 200: PlanView },
+    }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return plans.unpinBaseline(actor, request.params.id);
@@ -251,18 +184,12 @@ export async function planRunRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.post(
     "/api/plans/:id/runs",
-    {
-      schema: { params: IdParams, response: { 201: RunView } },
-      config: {
-        doc: {
-          summary: "Start a run of a plan (429 with Retry-After past the caller's runs per minute)",
-          access: "user",
-          answers: [201],
-          errors: [409, 429],
-          permission: "run.start",
-        },
-      },
-    },
+    memberRoute(
+      "run.start",
+      "Start a run of a plan (429 with Retry-After past the caller's runs per minute)",
+      { params: IdParams, response: { 201: RunView } },
+      { answers: [201], errors: [409, 429] },
+    ),
     async (request, reply) => {
       const { actor, caller } = await resolveIdentity(request);
       await limitCaller(caller, reply, "runCreate");

@@ -46,15 +46,12 @@ export async function scriptRoutes(app: ZodFastify, deps: ApiDeps) {
     "/api/scripts",
     {
       bodyLimit: SCRIPT_UPLOAD_BODY_LIMIT,
-      schema: { body: requestBody(UploadScript, "script"), response: { 200: ScriptSummary, 201: ScriptSummary } },
-      config: {
-        doc: {
-          summary: "Upload a script bundle (201; the same bytes again answer 200 with the stored one)",
-          access: "user",
-          answers: [200, 201],
-          permission: "plan.write",
-        },
-      },
+      ...memberRoute(
+        "plan.write",
+        "Upload a script bundle (201; the same bytes again answer 200 with the stored one)",
+        { body: requestBody(UploadScript, "script"), response: { 200: ScriptSummary, 201: ScriptSummary } },
+        { answers: [200, 201] },
+      ),
     },
     async (request, reply) => {
       const { actor } = await resolveIdentity(request);

@@ -8,6 +8,7 @@ import { createCallerLimits } from "../http/rate-limit";
 import { sendReportPdf } from "../pdf/report-pdf-reply";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
+import { memberRoute } from "../http/member-route";
 
 /** Share links to a run's report, and the shared report as the public reads it without signing in. */
 export async function shareLinkRoutes(app: ZodFastify, deps: ApiDeps) {
@@ -16,21 +17,16 @@ export async function shareLinkRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.post(
     "/api/runs/:id/share-links",
-    {
-      schema: {
+    memberRoute(
+      "share.manage",
+      "Create a public read-only link to the report (shown once)",
+      {
         params: IdParams,
         body: requestBody(CreateShareLink, "share link", { optional: true }),
         response: { 201: ShareLinkCreated },
       },
-      config: {
-        doc: {
-          summary: "Create a public read-only link to the report (shown once)",
-          access: "user",
-          answers: [201],
-          permission: "share.manage",
-        },
-      },
-    },
+      { answers: [201] },
+    ),
     async (request, reply) => {
       const { actor } = await resolveIdentity(request);
       return reply.status(201).send(await reports.createShareLink(actor, request.params.id, request.body));
@@ -39,16 +35,10 @@ export async function shareLinkRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.get(
     "/api/runs/:id/share-links",
-    {
-      schema: { params: IdParams, response: { 200: z.object({ links: z.array(ShareLinkView) }) } },
-      config: {
-        doc: {
-          summary: "A run's share links (never their secrets)",
-          access: "user",
-          permission: "run.read",
-        },
-      },
-    },
+    memberRoute("run.read", "A run's share links (never their secrets)", {
+      params: IdParams,
+      response: { 200: z.object({ links: z.array(ShareLinkView) }) },
+    }),
     async (request) => {
       const { actor } = await resolveIdentity(request);
       return { links: await reports.shareLinks(actor, request.params.id) };
@@ -57,10 +47,7 @@ export async function shareLinkRoutes(app: ZodFastify, deps: ApiDeps) {
 
   app.delete(
     "/api/share-links/:id",
-    {
-      schema: { params: IdParams },
-      config: { doc: { summary: "Revoke a share link", access: "user", answers: [204], permission: "share.manage" } },
-    },
+    memberRoute("share.manage", "Revoke a share link", { params: IdParams }, { answers: [204] }),
     async (request, reply) => {
       const { actor } = await resolveIdentity(request);
       await reports.revokeShareLink(actor, request.params.id);
