@@ -9,14 +9,15 @@ import {
 } from "@throng/protocol/orgs";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
-import { memberRoute } from "../http/member-route";
+import { memberRoute, memberRoutes } from "../http/member-route";
 import { browserOnly } from "./browser-only";
 
 /** Invitations to an organisation: made, listed and revoked by its managers, previewed and accepted by the invited. */
 export async function invitationRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, orgs } = deps;
+  const member = memberRoutes(app, resolveIdentity);
 
-  app.post(
+  member.post(
     "/api/invitations",
     memberRoute(
       "member.manage",
@@ -27,28 +28,21 @@ export async function invitationRoutes(app: ZodFastify, deps: ApiDeps) {
       },
       { answers: [201] },
     ),
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
-      return reply.status(201).send(await orgs.createInvitation(actor, request.body));
-    },
+    async ({ actor, request, reply }) => reply.status(201).send(await orgs.createInvitation(actor, request.body)),
   );
 
-  app.get(
+  member.get(
     "/api/invitations",
     memberRoute("member.manage", "Pending invitations", {
       response: { 200: z.object({ invitations: z.array(InvitationView) }) },
     }),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return { invitations: await orgs.invitations(actor) };
-    },
+    async ({ actor }) => ({ invitations: await orgs.invitations(actor) }),
   );
 
-  app.delete(
+  member.delete(
     "/api/invitations/:id",
     memberRoute("member.manage", "Revoke a pending invitation", { params: IdParams }, { answers: [204] }),
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
+    async ({ actor, request, reply }) => {
       await orgs.revokeInvitation(actor, request.params.id);
       return reply.status(204).send();
     },

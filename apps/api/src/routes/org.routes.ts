@@ -13,7 +13,7 @@ import {
 } from "@throng/protocol/orgs";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
-import { memberRoute } from "../http/member-route";
+import { memberRoute, memberRoutes } from "../http/member-route";
 import { browserOnly } from "./browser-only";
 
 /** Members are named by their user id, which the auth library makes (text, not a UUID). */
@@ -22,18 +22,16 @@ const MemberParams = z.object({ id: z.string().min(1, "missing id").max(100) });
 /** The signed-in user and their organisations: who they are, which organisation is active, its members. */
 export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, orgs } = deps;
+  const member = memberRoutes(app, resolveIdentity);
 
-  app.get(
+  member.get(
     "/api/me",
     memberRoute("org.read", "The caller and the organisation requests are scoped to", { response: { 200: Me } }),
-    async (request): Promise<Me> => {
-      const { user, org, actor } = await resolveIdentity(request);
-      return {
-        user: user ?? { id: actor.userId, email: actor.label, name: actor.label },
-        organization: org,
-        role: actor.role,
-      };
-    },
+    ({ user, org, actor }) => ({
+      user: user ?? { id: actor.userId, email: actor.label, name: actor.label },
+      organization: org,
+      role: actor.role,
+    }),
   );
 
   app.get(
@@ -73,18 +71,15 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
     },
   );
 
-  app.get(
+  member.get(
     "/api/members",
     memberRoute("org.read", "Members and their roles", {
       response: { 200: z.object({ members: z.array(MemberView) }) },
     }),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return { members: await orgs.members(actor) };
-    },
+    async ({ actor }) => ({ members: await orgs.members(actor) }),
   );
 
-  app.patch(
+  member.patch(
     "/api/members/:id",
     memberRoute(
       "member.manage",
@@ -92,18 +87,16 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: MemberParams, body: requestBody(ChangeRole, "role change") },
       { answers: [204], errors: [404, 409] },
     ),
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
+    async ({ actor, request, reply }) => {
       await orgs.changeRole(actor, request.params.id, request.body);
       return reply.status(204).send();
     },
   );
 
-  app.delete(
+  member.delete(
     "/api/members/:id",
     memberRoute("member.manage", "Remove a member", { params: MemberParams }, { answers: [204], errors: [409] }),
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
+    async ({ actor, request, reply }) => {
       await orgs.removeMember(actor, request.params.id);
       return reply.status(204).send();
     },
@@ -125,19 +118,17 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
 /** An organisation's administration: API tokens, the audit log, the target allow-list and caps. */
 export async function orgAdminRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, orgs, apiTokens, audit } = deps;
+  const member = memberRoutes(app, resolveIdentity);
 
-  app.get(
+  member.get(
     "/api/tokens",
     memberRoute("token.manage", "API tokens (never their secrets)", {
       response: { 200: z.object({ tokens: z.array(ApiTokenView) }) },
     }),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return { tokens: await apiTokens.list(actor) };
-    },
+    async ({ actor }) => ({ tokens: await apiTokens.list(actor) }),
   );
 
-  app.post(
+  member.post(
     "/api/tokens",
     memberRoute(
       "token.manage",
@@ -145,51 +136,38 @@ export async function orgAdminRoutes(app: ZodFastify, deps: ApiDeps) {
       { body: requestBody(CreateApiToken, "API token"), response: { 201: ApiTokenCreated } },
       { answers: [201] },
     ),
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
-      return reply.status(201).send(await apiTokens.create(actor, request.body));
-    },
+    async ({ actor, request, reply }) => reply.status(201).send(await apiTokens.create(actor, request.body)),
   );
 
-  app.delete(
+  member.delete(
     "/api/tokens/:id",
     memberRoute("token.manage", "Revoke an API token", { params: IdParams }, { answers: [204] }),
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
+    async ({ actor, request, reply }) => {
       await apiTokens.revoke(actor, request.params.id);
       return reply.status(204).send();
     },
   );
 
-  app.get(
+  member.get(
     "/api/audit",
     memberRoute("audit.read", "The audit log of sensitive actions", {
       response: { 200: z.object({ entries: z.array(AuditEntry) }) },
     }),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return { entries: await audit.list(actor) };
-    },
+    async ({ actor }) => ({ entries: await audit.list(actor) }),
   );
 
-  app.get(
+  member.get(
     "/api/org/settings",
     memberRoute("settings.read", "Target allow-list and caps", { response: { 200: OrgSettings } }),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return orgs.settings(actor);
-    },
+    ({ actor }) => orgs.settings(actor),
   );
 
-  app.put(
+  member.put(
     "/api/org/settings",
     memberRoute("settings.manage", "Replace the target allow-list and caps", {
       body: requestBody(OrgSettings, "settings"),
       response: { 200: OrgSettings },
     }),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return orgs.saveSettings(actor, request.body);
-    },
+    ({ actor, request }) => orgs.saveSettings(actor, request.body),
   );
 }

@@ -14,25 +14,23 @@ import { TrialView, TryPlan } from "@throng/protocol/session-trial";
 import { createCallerLimits } from "../http/rate-limit";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
-import { memberRoute } from "../http/member-route";
+import { memberRoute, memberRoutes } from "../http/member-route";
 
 /** Plans and their versions: listed, saved, shelved, read (transport only: the caller, one core call, the answer). */
 export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, plans } = deps;
+  const member = memberRoutes(app, resolveIdentity);
 
-  app.get(
+  member.get(
     "/api/plans",
     memberRoute("plan.read", "List plans (?shelf=archived or all to see archived ones)", {
       querystring: PlanListQuery,
       response: { 200: z.object({ plans: z.array(PlanView) }) },
     }),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return { plans: await plans.list(actor, request.query) };
-    },
+    async ({ actor, request }) => ({ plans: await plans.list(actor, request.query) }),
   );
 
-  app.put(
+  member.put(
     "/api/plans/by-name",
     memberRoute(
       "plan.write",
@@ -40,38 +38,31 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
       { body: requestBody(SavePlanByName, "plan"), response: { 200: PlanView, 201: PlanView } },
       { answers: [200, 201], errors: [409] },
     ),
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
+    async ({ actor, request, reply }) => {
       const { plan, created } = await plans.saveByName(actor, request.body);
       return reply.status(created ? 201 : 200).send(plan);
     },
   );
 
-  app.post(
+  member.post(
     "/api/plans/:id/archive",
     memberRoute("plan.write", "Archive a plan: hidden from the plan list, its runs kept", {
       params: IdParams,
       response: { 200: PlanView },
     }),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return plans.archive(actor, request.params.id, true);
-    },
+    ({ actor, request }) => plans.archive(actor, request.params.id, true),
   );
 
-  app.post(
+  member.post(
     "/api/plans/:id/restore",
     memberRoute("plan.write", "Bring an archived plan back to the plan list", {
       params: IdParams,
       response: { 200: PlanView },
     }),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return plans.archive(actor, request.params.id, false);
-    },
+    ({ actor, request }) => plans.archive(actor, request.params.id, false),
   );
 
-  app.delete(
+  member.delete(
     "/api/plans/:id",
     memberRoute(
       "plan.write",
@@ -79,14 +70,13 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: IdParams },
       { answers: [204], errors: [409] },
     ),
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
+    async ({ actor, request, reply }) => {
       await plans.remove(actor, request.params.id);
       return reply.status(204).send();
     },
   );
 
-  app.post(
+  member.post(
     "/api/plans",
     memberRoute(
       "plan.write",
@@ -94,23 +84,16 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
       { body: requestBody(SavePlan, "plan"), response: { 201: PlanView } },
       { answers: [201] },
     ),
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
-      return reply.status(201).send(await plans.create(actor, request.body));
-    },
+    async ({ actor, request, reply }) => reply.status(201).send(await plans.create(actor, request.body)),
   );
 
-  app.get(
+  member.get(
     "/api/plans/:id",
     memberRoute("plan.read", "Read a plan", { params: IdParams, response: { 200: PlanView } }),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      const { id } = request.params;
-      return plans.get(actor, id);
-    },
+    ({ actor, request }) => plans.get(actor, request.params.id),
   );
 
-  app.put(
+  member.put(
     "/api/plans/:id",
     memberRoute(
       "plan.write",
@@ -118,31 +101,26 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: IdParams, body: requestBody(UpdatePlan, "plan"), response: { 200: PlanView } },
       { errors: [409] },
     ),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return plans.update(actor, request.params.id, request.body);
-    },
+    ({ actor, request }) => plans.update(actor, request.params.id, request.body),
   );
 
-  app.get(
+  member.get(
     "/api/plans/:id/versions",
     memberRoute("plan.read", "Every version of a plan, newest first", {
       params: IdParams,
       response: { 200: z.object({ versions: z.array(PlanVersionView) }) },
     }),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return { versions: await plans.versions(actor, request.params.id) };
-    },
+    async ({ actor, request }) => ({ versions: await plans.versions(actor, request.params.id) }),
   );
 }
 
 /** What a plan's runs need: trying its session, pinning the baseline later runs are compared with, starting a run. */
 export async function planRunRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, plans, runs, trials } = deps;
+  const member = memberRoutes(app, resolveIdentity);
   const limitCaller = createCallerLimits(deps);
 
-  app.post(
+  member.post(
     "/api/plans/try",
     memberRoute(
       "run.start",
@@ -150,13 +128,10 @@ export async function planRunRoutes(app: ZodFastify, deps: ApiDeps) {
       { body: requestBody(TryPlan, "trial"), response: { 200: TrialView } },
       { errors: [404, 409, 504] },
     ),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return trials.run(actor, request.body);
-    },
+    ({ actor, request }) => trials.run(actor, request.body),
   );
 
-  app.put(
+  member.put(
     "/api/plans/:id/baseline",
     memberRoute(
       "plan.write",
@@ -164,25 +139,19 @@ export async function planRunRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: IdParams, body: requestBody(PinBaseline, "baseline"), response: { 200: PlanView } },
       { errors: [409] },
     ),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return plans.pinBaseline(actor, request.params.id, request.body);
-    },
+    ({ actor, request }) => plans.pinBaseline(actor, request.params.id, request.body),
   );
 
-  app.delete(
+  member.delete(
     "/api/plans/:id/baseline",
     memberRoute("plan.write", "Unpin the plan's baseline (later runs are compared with none)", {
       params: IdParams,
       response: { 200: PlanView },
     }),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return plans.unpinBaseline(actor, request.params.id);
-    },
+    ({ actor, request }) => plans.unpinBaseline(actor, request.params.id),
   );
 
-  app.post(
+  member.post(
     "/api/plans/:id/runs",
     memberRoute(
       "run.start",
@@ -190,8 +159,7 @@ export async function planRunRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: IdParams, response: { 201: RunView } },
       { answers: [201], errors: [409, 429] },
     ),
-    async (request, reply) => {
-      const { actor, caller } = await resolveIdentity(request);
+    async ({ actor, caller, request, reply }) => {
       await limitCaller(caller, reply, "runCreate");
       const { id } = request.params;
       return reply.status(201).send(await runs.create(actor, id));

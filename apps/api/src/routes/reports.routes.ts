@@ -7,7 +7,7 @@ import { createCallerLimits } from "../http/rate-limit";
 import { sendReportPdf } from "../pdf/report-pdf-reply";
 import type { ApiDeps } from "../services";
 import type { ZodFastify } from "../http/route-schema";
-import { memberRoute } from "../http/member-route";
+import { memberRoute, memberRoutes } from "../http/member-route";
 
 /** An export answered as a CSV file the browser saves under `filename`. */
 function sendCsv(reply: FastifyReply, filename: string, csv: string): FastifyReply {
@@ -20,10 +20,11 @@ function sendCsv(reply: FastifyReply, filename: string, csv: string): FastifyRep
 /** A run's report and its exports (CSV, PDF), its summary over a range of seconds, and runs compared. */
 export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, reports } = deps;
+  const member = memberRoutes(app, resolveIdentity);
   const limitCaller = createCallerLimits(deps);
   app.addHook("onClose", () => deps.pdf.close()); // the one Chromium goes with the app
 
-  app.get(
+  member.get(
     "/api/runs/:id/report",
     memberRoute(
       "run.read",
@@ -31,14 +32,13 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: IdParams, response: { 200: RunReport } },
       { errors: [429] },
     ),
-    async (request, reply) => {
-      const { actor, caller } = await resolveIdentity(request);
+    async ({ actor, caller, request, reply }) => {
       await limitCaller(caller, reply, "export");
       return reports.report(actor, request.params.id);
     },
   );
 
-  app.get(
+  member.get(
     "/api/runs/:id/errors.csv",
     memberRoute(
       "run.read",
@@ -46,28 +46,24 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: IdParams },
       { produces: "text/csv", errors: [429] },
     ),
-    async (request, reply) => {
-      const { actor, caller } = await resolveIdentity(request);
+    async ({ actor, caller, request, reply }) => {
       await limitCaller(caller, reply, "export");
       const { id } = request.params;
       return sendCsv(reply, `run-${id}-errors.csv`, await reports.errorsCsv(actor, id));
     },
   );
 
-  app.get(
+  member.get(
     "/api/runs/:id/summary",
     memberRoute(
       "run.read",
       "The run's summary over a range of its seconds (from, to: whole seconds since its start; to excluded), merged from the stored per-second histograms",
       { params: IdParams, querystring: RunRangeQuery, response: { 200: RunRangeSummary } },
     ),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return reports.rangeSummary(actor, request.params.id, request.query);
-    },
+    ({ actor, request }) => reports.rangeSummary(actor, request.params.id, request.query),
   );
 
-  app.get(
+  member.get(
     "/api/runs/:id/series.csv",
     memberRoute(
       "run.read",
@@ -75,15 +71,14 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: IdParams },
       { produces: "text/csv", errors: [429] },
     ),
-    async (request, reply) => {
-      const { actor, caller } = await resolveIdentity(request);
+    async ({ actor, caller, request, reply }) => {
       await limitCaller(caller, reply, "export");
       const { id } = request.params;
       return sendCsv(reply, `run-${id}.csv`, await reports.csv(actor, id));
     },
   );
 
-  app.get(
+  member.get(
     "/api/runs/:id/report.pdf",
     memberRoute(
       "run.read",
@@ -91,8 +86,7 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: IdParams, querystring: ReportPdfQuery },
       { produces: "application/pdf", errors: [429, 503, 504] },
     ),
-    async (request, reply) => {
-      const { actor, caller } = await resolveIdentity(request);
+    async ({ actor, caller, request, reply }) => {
       const reader = request.query;
       await limitCaller(caller, reply, "export");
       const report = await reports.report(actor, request.params.id);
@@ -106,7 +100,7 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
     },
   );
 
-  app.get(
+  member.get(
     "/api/runs/compare",
     memberRoute(
       "run.read",
@@ -114,9 +108,6 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
       { querystring: CompareQuery, response: { 200: RunComparison } },
       { errors: [404] },
     ),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return reports.compare(actor, request.query.ids);
-    },
+    ({ actor, request }) => reports.compare(actor, request.query.ids),
   );
 }

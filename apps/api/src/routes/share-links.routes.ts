@@ -8,14 +8,15 @@ import { createCallerLimits } from "../http/rate-limit";
 import { sendReportPdf } from "../pdf/report-pdf-reply";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
-import { memberRoute } from "../http/member-route";
+import { memberRoute, memberRoutes } from "../http/member-route";
 
 /** Share links to a run's report, and the shared report as the public reads it without signing in. */
 export async function shareLinkRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, reports } = deps;
+  const member = memberRoutes(app, resolveIdentity);
   const limitCaller = createCallerLimits(deps);
 
-  app.post(
+  member.post(
     "/api/runs/:id/share-links",
     memberRoute(
       "share.manage",
@@ -27,29 +28,23 @@ export async function shareLinkRoutes(app: ZodFastify, deps: ApiDeps) {
       },
       { answers: [201] },
     ),
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
-      return reply.status(201).send(await reports.createShareLink(actor, request.params.id, request.body));
-    },
+    async ({ actor, request, reply }) =>
+      reply.status(201).send(await reports.createShareLink(actor, request.params.id, request.body)),
   );
 
-  app.get(
+  member.get(
     "/api/runs/:id/share-links",
     memberRoute("run.read", "A run's share links (never their secrets)", {
       params: IdParams,
       response: { 200: z.object({ links: z.array(ShareLinkView) }) },
     }),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return { links: await reports.shareLinks(actor, request.params.id) };
-    },
+    async ({ actor, request }) => ({ links: await reports.shareLinks(actor, request.params.id) }),
   );
 
-  app.delete(
+  member.delete(
     "/api/share-links/:id",
     memberRoute("share.manage", "Revoke a share link", { params: IdParams }, { answers: [204] }),
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
+    async ({ actor, request, reply }) => {
       await reports.revokeShareLink(actor, request.params.id);
       return reply.status(204).send();
     },
