@@ -3,7 +3,7 @@ import { EnrolmentTokenCreated } from "@throng/protocol/api";
 import { RunView } from "@throng/protocol/run";
 import { encodeValues } from "@throng/core/metrics/histogram";
 import type { SearchPhase } from "@throng/protocol/capacity-search";
-import { connectTestAgent, helloWith } from "../testing/test-agent";
+import { connectTestAgent, helloWith, reconnectTestAgent } from "../testing/test-agent";
 import { startTestApi, type TestApi } from "../testing/test-api";
 import { heldSnapshot } from "../testing/snapshots";
 import { createPlan } from "../testing/plans";
@@ -116,11 +116,7 @@ describe("automatic capacity search under the control plane (agent/PROTOCOL.md Â
 
     // A reconnecting agent resumes at the level the search has reached.
     await agent.close();
-    agent = await connectTestAgent(api.gatewayUrl);
-    agent.send({
-      type: "hello",
-      payload: helloWith({ kind: "credential", agentId: ready.agentId, secret: ready.credential!.secret }),
-    });
+    agent = await reconnectTestAgent(api.gatewayUrl, ready);
     await agent.next("ready");
     expect((await agent.next("run-assignment")).searchStep).toEqual({
       step: 1,
