@@ -63,7 +63,8 @@ type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /**
  * Registers member routes on `app`, each declared by `memberRoute` and handled with its caller resolved: every member
- * route starts by asking who calls, so it is asked here once (actor.ts resolves one request once).
+ * route starts by asking who calls, so it is asked here once (actor.ts resolves one request once). A route whose doc
+ * declares one answer (`answers: [204]`) is answered with that status, so the doc and the reply cannot disagree.
  */
 export function memberRoutes(app: ZodFastify, resolveIdentity: ResolveIdentity) {
   const register =
@@ -71,16 +72,21 @@ export function memberRoutes(app: ZodFastify, resolveIdentity: ResolveIdentity) 
     <S extends RouteSchema>(url: string, options: MemberRouteOptions<S>, handler: MemberHandler<S>) => {
       // The validator (route-schema.ts) has parsed each part of the request by `options.schema` before the handler,
       // so the request is what MemberRequest<S> says; Fastify's own types cannot follow a generic S through here.
+      const answers = options.config.doc.answers;
+      const success = answers?.length === 1 ? answers[0] : undefined;
       const route: RouteOptions = {
         ...options,
         method,
         url,
-        handler: async (request, reply) =>
-          handler({
+        handler: async (request, reply) => {
+          const answer = await handler({
             ...(await resolveIdentity(request)),
             request: request as MemberRequest<S>,
             reply: reply as unknown as MemberReply<S>,
-          }),
+          });
+          // A route that declares one success (201, 202, 204) answers with it: the handler returns what to send.
+          return success === undefined || reply.sent ? answer : reply.status(success).send(answer);
+        },
       };
       app.route(route);
     };

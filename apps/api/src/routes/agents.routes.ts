@@ -20,7 +20,7 @@ export async function agentRoutes(app: ZodFastify, deps: ApiDeps) {
       },
       { answers: [201], errors: [429] },
     ),
-    async ({ actor, request, reply }) => reply.status(201).send(await fleet.createEnrolmentToken(actor, request.body)),
+    ({ actor, request }) => fleet.createEnrolmentToken(actor, request.body),
   );
 
   member.get(
@@ -47,10 +47,6 @@ export async function agentRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: IdParams },
       { answers: [204] },
     ),
-    async ({ actor, request, reply }) => {
-      const { id } = request.params;
-      await fleet.revoke(actor, id);
-      return reply.status(204).send();
-    },
+    ({ actor, request }) => fleet.revoke(actor, request.params.id),
   );
 }

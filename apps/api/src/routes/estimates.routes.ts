@@ -20,8 +20,7 @@ export async function estimateRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: IdParams, body: requestBody(SaveEstimate, "estimate"), response: { 201: EstimateView } },
       { answers: [201], errors: [409] },
     ),
-    async ({ actor, request, reply }) =>
-      reply.status(201).send(await estimates.save(actor, request.params.id, request.body)),
+    ({ actor, request }) => estimates.save(actor, request.params.id, request.body),
   );
 
   member.get(

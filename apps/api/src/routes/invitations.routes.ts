@@ -28,7 +28,7 @@ export async function invitationRoutes(app: ZodFastify, deps: ApiDeps) {
       },
       { answers: [201] },
     ),
-    async ({ actor, request, reply }) => reply.status(201).send(await orgs.createInvitation(actor, request.body)),
+    ({ actor, request }) => orgs.createInvitation(actor, request.body),
   );
 
   member.get(
@@ -42,10 +42,7 @@ export async function invitationRoutes(app: ZodFastify, deps: ApiDeps) {
   member.delete(
     "/api/invitations/:id",
     memberRoute("member.manage", "Revoke a pending invitation", { params: IdParams }, { answers: [204] }),
-    async ({ actor, request, reply }) => {
-      await orgs.revokeInvitation(actor, request.params.id);
-      return reply.status(204).send();
-    },
+    ({ actor, request }) => orgs.revokeInvitation(actor, request.params.id),
   );
 
   app.get(

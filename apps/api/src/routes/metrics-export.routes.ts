@@ -43,10 +43,7 @@ export async function metricsExportRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: MetricsSinkParams },
       { answers: [204] },
     ),
-    async ({ actor, request, reply }) => {
-      await metricsExport.removeSink(actor, request.params.sink);
-      return reply.status(204).send();
-    },
+    ({ actor, request }) => metricsExport.removeSink(actor, request.params.sink),
   );
 
   member.post(
@@ -57,7 +54,6 @@ export async function metricsExportRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: MetricsSinkParams, response: { 202: MetricsExportSinkView } },
       { answers: [202] },
     ),
-    async ({ actor, request, reply }) =>
-      reply.status(202).send(await metricsExport.requestTest(actor, request.params.sink)),
+    ({ actor, request }) => metricsExport.requestTest(actor, request.params.sink),
   );
 }

@@ -33,7 +33,7 @@ export async function notificationRoutes(app: ZodFastify, deps: ApiDeps) {
       },
       { answers: [201] },
     ),
-    async ({ actor, request, reply }) => reply.status(201).send(await notifications.createChannel(actor, request.body)),
+    ({ actor, request }) => notifications.createChannel(actor, request.body),
   );
 
   member.delete(
@@ -44,10 +44,7 @@ export async function notificationRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: IdParams },
       { answers: [204] },
     ),
-    async ({ actor, request, reply }) => {
-      await notifications.removeChannel(actor, request.params.id);
-      return reply.status(204).send();
-    },
+    ({ actor, request }) => notifications.removeChannel(actor, request.params.id),
   );
 
   member.post(
@@ -58,7 +55,7 @@ export async function notificationRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: IdParams, response: { 202: NotificationDeliveryView } },
       { answers: [202] },
     ),
-    async ({ actor, request, reply }) => reply.status(202).send(await notifications.test(actor, request.params.id)),
+    ({ actor, request }) => notifications.test(actor, request.params.id),
   );
 
   member.get(

@@ -87,19 +87,13 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: MemberParams, body: requestBody(ChangeRole, "role change") },
       { answers: [204], errors: [404, 409] },
     ),
-    async ({ actor, request, reply }) => {
-      await orgs.changeRole(actor, request.params.id, request.body);
-      return reply.status(204).send();
-    },
+    ({ actor, request }) => orgs.changeRole(actor, request.params.id, request.body),
   );
 
   member.delete(
     "/api/members/:id",
     memberRoute("member.manage", "Remove a member", { params: MemberParams }, { answers: [204], errors: [409] }),
-    async ({ actor, request, reply }) => {
-      await orgs.removeMember(actor, request.params.id);
-      return reply.status(204).send();
-    },
+    ({ actor, request }) => orgs.removeMember(actor, request.params.id),
   );
 
   app.post(
@@ -136,16 +130,13 @@ export async function orgAdminRoutes(app: ZodFastify, deps: ApiDeps) {
       { body: requestBody(CreateApiToken, "API token"), response: { 201: ApiTokenCreated } },
       { answers: [201] },
     ),
-    async ({ actor, request, reply }) => reply.status(201).send(await apiTokens.create(actor, request.body)),
+    ({ actor, request }) => apiTokens.create(actor, request.body),
   );
 
   member.delete(
     "/api/tokens/:id",
     memberRoute("token.manage", "Revoke an API token", { params: IdParams }, { answers: [204] }),
-    async ({ actor, request, reply }) => {
-      await apiTokens.revoke(actor, request.params.id);
-      return reply.status(204).send();
-    },
+    ({ actor, request }) => apiTokens.revoke(actor, request.params.id),
   );
 
   member.get(

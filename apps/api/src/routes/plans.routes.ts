@@ -70,10 +70,7 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: IdParams },
       { answers: [204], errors: [409] },
     ),
-    async ({ actor, request, reply }) => {
-      await plans.remove(actor, request.params.id);
-      return reply.status(204).send();
-    },
+    ({ actor, request }) => plans.remove(actor, request.params.id),
   );
 
   member.post(
@@ -84,7 +81,7 @@ export async function planRoutes(app: ZodFastify, deps: ApiDeps) {
       { body: requestBody(SavePlan, "plan"), response: { 201: PlanView } },
       { answers: [201] },
     ),
-    async ({ actor, request, reply }) => reply.status(201).send(await plans.create(actor, request.body)),
+    ({ actor, request }) => plans.create(actor, request.body),
   );
 
   member.get(
@@ -161,8 +158,7 @@ export async function planRunRoutes(app: ZodFastify, deps: ApiDeps) {
     ),
     async ({ actor, caller, request, reply }) => {
       await limitCaller(caller, reply, "runCreate");
-      const { id } = request.params;
-      return reply.status(201).send(await runs.create(actor, id));
+      return runs.create(actor, request.params.id);
     },
   );
 }

@@ -60,9 +60,6 @@ export async function scheduleRoutes(app: ZodFastify, deps: ApiDeps) {
   member.delete(
     "/api/plans/:id/schedule",
     memberRoute("run.start", "Stop running the plan on a schedule", { params: IdParams }, { answers: [204] }),
-    async ({ actor, request, reply }) => {
-      await schedules.remove(actor, request.params.id);
-      return reply.status(204).send();
-    },
+    ({ actor, request }) => schedules.remove(actor, request.params.id),
   );
 }

@@ -38,9 +38,6 @@ export async function secretRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: SecretParams },
       { answers: [204] },
     ),
-    async ({ actor, request, reply }) => {
-      await secrets.remove(actor, request.params.name);
-      return reply.status(204).send();
-    },
+    ({ actor, request }) => secrets.remove(actor, request.params.name),
   );
 }

@@ -28,8 +28,7 @@ export async function shareLinkRoutes(app: ZodFastify, deps: ApiDeps) {
       },
       { answers: [201] },
     ),
-    async ({ actor, request, reply }) =>
-      reply.status(201).send(await reports.createShareLink(actor, request.params.id, request.body)),
+    ({ actor, request }) => reports.createShareLink(actor, request.params.id, request.body),
   );
 
   member.get(
@@ -44,10 +43,7 @@ export async function shareLinkRoutes(app: ZodFastify, deps: ApiDeps) {
   member.delete(
     "/api/share-links/:id",
     memberRoute("share.manage", "Revoke a share link", { params: IdParams }, { answers: [204] }),
-    async ({ actor, request, reply }) => {
-      await reports.revokeShareLink(actor, request.params.id);
-      return reply.status(204).send();
-    },
+    ({ actor, request }) => reports.revokeShareLink(actor, request.params.id),
   );
 
   app.get(

@@ -61,7 +61,7 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
       { body: requestBody(AddSsoDomain, "domain"), response: { 201: SsoDomainView } },
       { answers: [201], errors: [409] },
     ),
-    async ({ actor, request, reply }) => reply.status(201).send(await sso.settings.addDomain(actor, request.body)),
+    ({ actor, request }) => sso.settings.addDomain(actor, request.body),
   );
 
   member.post(
@@ -83,10 +83,7 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: SsoDomainParams },
       { answers: [204], errors: [404, 409] },
     ),
-    async ({ actor, request, reply }) => {
-      await sso.settings.removeDomain(actor, request.params.domain);
-      return reply.status(204).send();
-    },
+    ({ actor, request }) => sso.settings.removeDomain(actor, request.params.domain),
   );
 
   member.post(
@@ -97,7 +94,7 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
       { body: requestBody(PutSsoProvider, "identity provider"), response: { 201: SsoProviderView } },
       { answers: [201], errors: [409, 503] },
     ),
-    async ({ actor, request, reply }) => reply.status(201).send(await sso.settings.addProvider(actor, request.body)),
+    ({ actor, request }) => sso.settings.addProvider(actor, request.body),
   );
 
   member.put(
@@ -138,10 +135,7 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: SsoProviderParams },
       { answers: [204], errors: [404] },
     ),
-    async ({ actor, request, reply }) => {
-      await sso.settings.removeProvider(actor, request.params.id);
-      return reply.status(204).send();
-    },
+    ({ actor, request }) => sso.settings.removeProvider(actor, request.params.id),
   );
 
   app.post(
