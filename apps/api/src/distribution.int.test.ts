@@ -10,7 +10,7 @@ import type { TestAgent } from "./testing/test-agent";
 import { startApiWithAgent } from "./testing/api-with-agent";
 import type { TestApi, TestUser } from "./testing/test-api";
 import { heldSnapshot } from "./testing/snapshots";
-import { createPlan } from "./testing/plans";
+import { queuedRun } from "./testing/plans";
 
 let api: TestApi;
 let user: TestUser;
@@ -25,8 +25,7 @@ const rttValues = (seq: number) => [...Array(90).fill(1_000 + seq * 100), ...Arr
 beforeAll(async () => {
   ({ api, user, agent, orgId } = await startApiWithAgent("Dist"));
 
-  const plan = await createPlan(user, { name: "distribution", load: { clients: 5, durationSec: SECONDS } });
-  const run = RunView.parse((await user.request("POST", `/api/plans/${plan.id}/runs`)).json);
+  const run = await queuedRun(user, { name: "distribution", load: { clients: 5, durationSec: SECONDS } });
   runId = run.id;
   await api.deps.orchestrator.start(orgId, run.id);
   const assignment = await agent.next("run-assignment");

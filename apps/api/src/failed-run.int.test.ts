@@ -6,7 +6,7 @@ import { RunView } from "@throng/protocol/run";
 import type { TestAgent } from "./testing/test-agent";
 import { startApiWithAgent, TEST_CLOSED_BY_TEST } from "./testing/api-with-agent";
 import type { TestApi, TestUser } from "./testing/test-api";
-import { createPlan } from "./testing/plans";
+import { queuedRun } from "./testing/plans";
 
 let api: TestApi;
 let user: TestUser;
@@ -28,12 +28,11 @@ afterAll(async () => {
 
 describe("a run refused by its agent before its start", () => {
   it("never started, names its agent by host name, and keeps the plan's SLOs for the report", async () => {
-    const plan = await createPlan(user, {
+    const run = await queuedRun(user, {
       name: "refused",
       load: { clients: 2, durationSec: 5 },
       slos: [{ metric: "rtt-p99-ms", below: 50 }],
     });
-    const run = RunView.parse((await user.request("POST", `/api/plans/${plan.id}/runs`)).json);
     await api.deps.orchestrator.start(orgId, run.id);
     await agent.next("run-assignment");
     agent.send({

@@ -8,7 +8,7 @@ import type { TestAgent } from "./testing/test-agent";
 import { startApiWithAgent } from "./testing/api-with-agent";
 import type { TestApi, TestUser } from "./testing/test-api";
 import { heldSnapshot } from "./testing/snapshots";
-import { createPlan } from "./testing/plans";
+import { queuedRun } from "./testing/plans";
 
 let api: TestApi;
 let user: TestUser;
@@ -36,8 +36,7 @@ afterAll(async () => {
 
 /** Six seconds of 100 round trips at 1 ms; in second 3, 5 of them take 200 ms. */
 async function finishedRunWithSpike(): Promise<string> {
-  const plan = await createPlan(user, { name: "a spike in the middle", load: { clients: 5, durationSec: SECONDS } });
-  const run = RunView.parse((await user.request("POST", `/api/plans/${plan.id}/runs`)).json);
+  const run = await queuedRun(user, { name: "a spike in the middle", load: { clients: 5, durationSec: SECONDS } });
   await api.deps.orchestrator.start(orgId, run.id);
   const assignment = await agent.next("run-assignment");
   for (let seq = 0; seq < SECONDS; seq++) {

@@ -5,10 +5,10 @@ import type { ErrorBody } from "@throng/protocol/errors";
 import type { RunPage } from "@throng/protocol/run-list";
 import { LiveEnvelope, type LiveMessage, RunSeries, RunView } from "@throng/protocol/run";
 import { encodeValues } from "@throng/core/metrics/histogram";
-import { connectTestAgent, enrolmentToken, enrolTestAgent, helloWith } from "../testing/test-agent";
+import { connectTestAgent, enrolmentToken, enrolTestAgent, helloWith, reconnectTestAgent } from "../testing/test-agent";
 import { startTestApi, type TestApi, type TestUser } from "../testing/test-api";
 import { heldSnapshot } from "../testing/snapshots";
-import { createPlan } from "../testing/plans";
+import { createPlan, queuedRun } from "../testing/plans";
 
 let api: TestApi;
 beforeAll(async () => {
@@ -81,19 +81,11 @@ describe("agent gateway (agent/PROTOCOL.md)", () => {
     // resolves: poll (bounded) rather than read once.
     expect(await statusWithin(user, "offline", 5_000)).toBe("offline");
 
-    const again = await connectTestAgent(api.gatewayUrl);
-    again.send({
-      type: "hello",
-      payload: helloWith({ kind: "credential", agentId: ready.agentId, secret: ready.credential!.secret }),
-    });
+    const again = await reconnectTestAgent(api.gatewayUrl, ready);
     const second = await again.next("ready");
     expect(second.agentId).toBe(ready.agentId);
     expect(second.credential).toBeUndefined();
-    const wrong = await connectTestAgent(api.gatewayUrl);
-    wrong.send({
-      type: "hello",
-      payload: helloWith({ kind: "credential", agentId: ready.agentId, secret: "thr_agt_wrong" }),
-    });
+    const wrong = await reconnectTestAgent(api.gatewayUrl, ready, "thr_agt_wrong");
     expect((await wrong.closed).code).toBe(AgentCloseCode.unauthenticated);
     await again.close();
   });
@@ -101,8 +93,7 @@ describe("agent gateway (agent/PROTOCOL.md)", () => {
   it("§4–§6 assigns a run, stores snapshots once, streams points live and closes the run", async () => {
     const user = await api.signUp("Ivy");
     const { agent, ready } = await enrolledAgent(user);
-    const plan = await createPlan(user, { load: { clients: 7, durationSec: 2 } });
-    const run = RunView.parse((await user.request("POST", `/api/plans/${plan.id}/runs`)).json);
+    const run = await queuedRun(user, { load: { clients: 7, durationSec: 2 } });
     expect(run.status).toBe("queued");
     expect(await api.queue.getJob(`start-${run.id}`)).toBeTruthy();
 
@@ -147,16 +138,11 @@ describe("agent gateway (agent/PROTOCOL.md)", () => {
   it("resends an active assignment when the agent reconnects", async () => {
     const user = await api.signUp("Jo");
     const { agent, ready } = await enrolledAgent(user);
-    const plan = await createPlan(user, { load: { clients: 3, durationSec: 30 } });
-    const run = RunView.parse((await user.request("POST", `/api/plans/${plan.id}/runs`)).json);
+    const run = await queuedRun(user, { load: { clients: 3, durationSec: 30 } });
     await api.deps.orchestrator.start(ready.orgId, run.id);
     const first = await agent.next("run-assignment");
     await agent.close();
-    const again = await connectTestAgent(api.gatewayUrl);
-    again.send({
-      type: "hello",
-      payload: helloWith({ kind: "credential", agentId: ready.agentId, secret: ready.credential!.secret }),
-    });
+    const again = await reconnectTestAgent(api.gatewayUrl, ready);
     await again.next("ready");
     expect(await again.next("run-assignment")).toEqual(first);
     await again.close();
@@ -166,8 +152,7 @@ describe("agent gateway (agent/PROTOCOL.md)", () => {
     const owner = await api.signUp("Kim");
     const intruder = await api.signUp("Lex");
     const { agent: ownerAgent, ready } = await enrolledAgent(owner);
-    const plan = await createPlan(owner, { load: { clients: 1, durationSec: 30 } });
-    const run = RunView.parse((await owner.request("POST", `/api/plans/${plan.id}/runs`)).json);
+    const run = await queuedRun(owner, { load: { clients: 1, durationSec: 30 } });
     await api.deps.orchestrator.start(ready.orgId, run.id);
     const { agent: other } = await enrolledAgent(intruder);
     other.send({
@@ -230,11 +215,7 @@ describe("control plane (agent/PROTOCOL.md)", () => {
     const closed = await agent.closed;
     expect(closed.code).toBe(AgentCloseCode.unauthenticated);
     expect(closed.reason).toMatch(/revoked/);
-    const again = await connectTestAgent(api.gatewayUrl);
-    again.send({
-      type: "hello",
-      payload: helloWith({ kind: "credential", agentId: ready.agentId, secret: ready.credential!.secret }),
-    });
+    const again = await reconnectTestAgent(api.gatewayUrl, ready);
     expect((await again.closed).code).toBe(AgentCloseCode.unauthenticated);
     expect((await user.request<{ agents: AgentView[] }>("GET", "/api/agents")).json.agents).toEqual([]);
   });
@@ -324,8 +305,7 @@ describe("control plane (agent/PROTOCOL.md)", () => {
   it("aborting a run tells its agents to stop and refuses a second abort", async () => {
     const user = await api.signUp("Abo");
     const { agent, ready } = await enrolledAgent(user);
-    const plan = await createPlan(user);
-    const run = RunView.parse((await user.request("POST", `/api/plans/${plan.id}/runs`)).json);
+    const run = await queuedRun(user);
     await api.deps.orchestrator.start(ready.orgId, run.id);
     await agent.next("run-assignment");
     const aborted = await user.request("POST", `/api/runs/${run.id}/abort`);
@@ -340,8 +320,7 @@ describe("control plane (agent/PROTOCOL.md)", () => {
     const user = await api.signUp("Lost");
     for (const onLost of ["continue", "abort"] as const) {
       const { agent, ready } = await enrolledAgent(user);
-      const plan = await createPlan(user, { agents: { labels: {}, onLost } });
-      const run = RunView.parse((await user.request("POST", `/api/plans/${plan.id}/runs`)).json);
+      const run = await queuedRun(user, { agents: { labels: {}, onLost } });
       await api.deps.orchestrator.start(ready.orgId, run.id);
       await agent.next("run-assignment");
       await agent.close();
@@ -361,8 +340,7 @@ describe("control plane (agent/PROTOCOL.md)", () => {
   it("§3 an agent silent on a dead link (no answer to the close handshake) counts as disconnected after three heartbeats, not 30 s later", async () => {
     const user = await api.signUp("Dead");
     const { agent, ready } = await enrolledAgent(user);
-    const plan = await createPlan(user);
-    const run = RunView.parse((await user.request("POST", `/api/plans/${plan.id}/runs`)).json);
+    const run = await queuedRun(user);
     await api.deps.orchestrator.start(ready.orgId, run.id);
     await agent.next("run-assignment");
     agent.ws.pause(); // reads nothing and sends nothing: the heartbeat timeout's close frame is never answered
@@ -375,16 +353,11 @@ describe("control plane (agent/PROTOCOL.md)", () => {
   it("an agent back within the grace period keeps the run going", async () => {
     const user = await api.signUp("Back");
     const { agent, ready } = await enrolledAgent(user);
-    const plan = await createPlan(user);
-    const run = RunView.parse((await user.request("POST", `/api/plans/${plan.id}/runs`)).json);
+    const run = await queuedRun(user);
     await api.deps.orchestrator.start(ready.orgId, run.id);
     await agent.next("run-assignment");
     await agent.close();
-    const again = await connectTestAgent(api.gatewayUrl);
-    again.send({
-      type: "hello",
-      payload: helloWith({ kind: "credential", agentId: ready.agentId, secret: ready.credential!.secret }),
-    });
+    const again = await reconnectTestAgent(api.gatewayUrl, ready);
     await again.next("run-assignment");
     await api.deps.orchestrator.checkAgent(ready.orgId, run.id, ready.agentId);
     expect(RunView.parse((await user.request("GET", `/api/runs/${run.id}`)).json)).toMatchObject({

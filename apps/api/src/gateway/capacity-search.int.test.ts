@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EnrolmentTokenCreated } from "@throng/protocol/api";
 import { RunView } from "@throng/protocol/run";
 import { encodeValues } from "@throng/core/metrics/histogram";
-import { connectTestAgent, helloWith } from "../testing/test-agent";
+import type { SearchPhase } from "@throng/protocol/capacity-search";
+import { connectTestAgent, helloWith, reconnectTestAgent } from "../testing/test-agent";
 import { startTestApi, type TestApi } from "../testing/test-api";
 import { heldSnapshot } from "../testing/snapshots";
 import { createPlan } from "../testing/plans";
@@ -84,19 +85,25 @@ describe("automatic capacity search under the control plane (agent/PROTOCOL.md Â
       expect(await agent.next("snapshot-ack")).toEqual({ runId: run.id, seq });
     };
     const decide = (step: number, attempt = 0) => api.deps.orchestrator.searchStep(orgId, run.id, step, attempt);
+    // A whole step: its two seconds (seq 2Â·step and 2Â·step+1) at one round trip, then the job that judges it.
+    const play = async (step: number, clients: number, rttUs: number) => {
+      await send(2 * step, step, clients, rttUs);
+      await send(2 * step + 1, step, clients, rttUs);
+      await decide(step);
+    };
+    // What the agent is told when the search moves to `step` (each step lasts 2 s from the run's start).
+    const searchStep = (step: number, clients: number, phase: SearchPhase) => ({
+      runId: run.id,
+      step,
+      clients,
+      phase,
+      startAt: assignment.startAt + step * 2_000,
+    });
 
     // Step 0 (10 clients, 2 ms round trips) holds: the next coarse level starts at its end.
-    await send(0, 0, 10, 2_000);
-    await send(1, 0, 10, 2_000);
-    await decide(0);
+    await play(0, 10, 2_000);
     const step1 = await agent.next("search-step");
-    expect(step1).toEqual({
-      runId: run.id,
-      step: 1,
-      clients: 20,
-      phase: "coarse",
-      startAt: assignment.startAt + 2_000,
-    });
+    expect(step1).toEqual(searchStep(1, 20, "coarse"));
     expect(await stored()).toEqual([
       { step: 0, clients: 10, phase: "coarse", held: true },
       { step: 1, clients: 20, phase: "coarse", held: null },
@@ -109,11 +116,7 @@ describe("automatic capacity search under the control plane (agent/PROTOCOL.md Â
 
     // A reconnecting agent resumes at the level the search has reached.
     await agent.close();
-    agent = await connectTestAgent(api.gatewayUrl);
-    agent.send({
-      type: "hello",
-      payload: helloWith({ kind: "credential", agentId: ready.agentId, secret: ready.credential!.secret }),
-    });
+    agent = await reconnectTestAgent(api.gatewayUrl, ready);
     await agent.next("ready");
     expect((await agent.next("run-assignment")).searchStep).toEqual({
       step: 1,
@@ -130,39 +133,15 @@ describe("automatic capacity search under the control plane (agent/PROTOCOL.md Â
     await send(3, 1, 20, 80_000);
     await decide(1, 1);
     // Back at 10 (the last level that held) until it holds again: the server drains the overload first.
-    expect(await agent.next("search-step")).toEqual({
-      runId: run.id,
-      step: 2,
-      clients: 10,
-      phase: "settle",
-      startAt: assignment.startAt + 4_000,
-    });
-    await send(4, 2, 10, 60_000);
-    await send(5, 2, 10, 60_000);
-    await decide(2);
-    expect(await agent.next("search-step")).toEqual({
-      runId: run.id,
-      step: 3,
-      clients: 10,
-      phase: "settle",
-      startAt: assignment.startAt + 6_000,
-    });
-    await send(6, 3, 10, 2_000);
-    await send(7, 3, 10, 2_000);
-    await decide(3);
+    expect(await agent.next("search-step")).toEqual(searchStep(2, 10, "settle"));
+    await play(2, 10, 60_000);
+    expect(await agent.next("search-step")).toEqual(searchStep(3, 10, "settle"));
+    await play(3, 10, 2_000);
     // Recovered: the fine phase climbs, halfway between 10 (held) and 20 (broke).
-    expect(await agent.next("search-step")).toEqual({
-      runId: run.id,
-      step: 4,
-      clients: 15,
-      phase: "fine",
-      startAt: assignment.startAt + 8_000,
-    });
+    expect(await agent.next("search-step")).toEqual(searchStep(4, 15, "fine"));
 
     // The only fine level holds: the search is over, and the agent is told to stop.
-    await send(8, 4, 15, 3_000);
-    await send(9, 4, 15, 3_000);
-    await decide(4);
+    await play(4, 15, 3_000);
     expect(await agent.next("run-stop")).toEqual({
       runId: run.id,
       reason: "capacity search finished: every fine step below the broken coarse step held",

@@ -19,6 +19,14 @@ async function appWithRoute() {
   return app;
 }
 
+/** Expects a 400 validation_failed whose message opens with `words` and whose one field is `path`. */
+function expectRefused(answer: { statusCode: number; json: () => unknown }, words: RegExp, path: string) {
+  expect(answer.statusCode).toBe(400);
+  expect(answer.json()).toMatchObject({
+    error: { code: "validation_failed", message: expect.stringMatching(words), fields: [{ path }] },
+  });
+}
+
 describe("route schemas (zod, parsed once before the handler)", () => {
   it("hand the handler the parsed params and query: coerced, defaults filled", async () => {
     const app = await appWithRoute();
@@ -30,24 +38,12 @@ describe("route schemas (zod, parsed once before the handler)", () => {
 
   it("refuse bad input as validation_failed naming the part and the field, before the handler", async () => {
     const app = await appWithRoute();
-    const badId = await app.inject({ url: "/things/nope" });
-    expect(badId.statusCode).toBe(400);
-    expect(badId.json()).toMatchObject({
-      error: {
-        code: "validation_failed",
-        message: expect.stringMatching(/^Invalid path parameter \(id: /),
-        fields: [{ path: "id" }],
-      },
-    });
-    const badQuery = await app.inject({ url: `/things/${crypto.randomUUID()}?limit=0` });
-    expect(badQuery.statusCode).toBe(400);
-    expect(badQuery.json()).toMatchObject({
-      error: {
-        code: "validation_failed",
-        message: expect.stringMatching(/^Invalid query string \(limit: /),
-        fields: [{ path: "limit" }],
-      },
-    });
+    expectRefused(await app.inject({ url: "/things/nope" }), /^Invalid path parameter \(id: /, "id");
+    expectRefused(
+      await app.inject({ url: `/things/${crypto.randomUUID()}?limit=0` }),
+      /^Invalid query string \(limit: /,
+      "limit",
+    );
     await app.close();
   });
 });
@@ -83,18 +79,9 @@ describe("route body schemas (declared with requestBody)", () => {
   it("refuse a bad or missing body naming it in the route's words and the field", async () => {
     const app = await appWithBodies();
     const bad = await app.inject({ method: "POST", url: "/things", payload: { name: "" } });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toMatchObject({
-      error: {
-        code: "validation_failed",
-        message: expect.stringMatching(/^Invalid thing \(name: /),
-        fields: [{ path: "name" }],
-      },
-    });
+    expectRefused(bad, /^Invalid thing \(name: /, "name");
     const missing = await app.inject({ method: "POST", url: "/things" });
-    expect(missing.json()).toMatchObject({
-      error: { message: expect.stringMatching(/^Invalid thing \(\(root\): /), fields: [{ path: "(root)" }] },
-    });
+    expectRefused(missing, /^Invalid thing \(\(root\): /, "(root)");
     await app.close();
   });
 });

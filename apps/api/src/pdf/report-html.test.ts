@@ -107,6 +107,9 @@ const figures = (html: string) =>
       .split("<h2>")[0]!
       .matchAll(/<tr><td>([^<]*)<\/td>/g),
   ].map((match) => match[1]);
+/** The chart whose caption is `caption`, as HTML. */
+const chart = (html: string, caption: string) =>
+  html.split("<figure>").find((part) => part.includes(`<figcaption>${caption}</figcaption>`))!;
 
 describe("the printed report is scenario-first", () => {
   it("keeps round trips and messages for ping-pong, with the SLO's line on the round-trip chart", () => {
@@ -149,7 +152,7 @@ describe("the printed report is scenario-first", () => {
     expect(html).toContain("<td>Broadcast p99</td><td>12.5 ms</td>");
     expect(html).toContain("<td>Broadcast reach</td><td>98.7 %</td>");
     expect(html).not.toContain("Round trip");
-    expect(html.split("<figure>").find((figure) => figure.includes("Broadcast p99 (ms)"))).toContain('class="slo"');
+    expect(chart(html, "Broadcast p99 (ms)")).toContain('class="slo"');
     expect(reportHeadline(report("movement-sync").run)).toBe(
       "Ran 8 clients, 320 messages/s, broadcast p99 12.5 ms, broadcast reach 98.7 %; the plan sets no SLOs to judge it by.",
     );
@@ -164,7 +167,7 @@ describe("the printed report is scenario-first", () => {
       "Clients (clients)",
     ]);
     expect(figures(html).slice(0, 4)).toEqual(["Peak clients", "Duration", "Connect p99", "Login p99"]);
-    expect(html.split("<figure>").find((figure) => figure.includes("Login p99 (ms)"))).toContain('class="slo"');
+    expect(chart(html, "Login p99 (ms)")).toContain('class="slo"');
     expect(reportHeadline(report("login-storm").run)).toMatch(/connect p99 3 ms, login p99 40 ms/);
   });
 
@@ -209,20 +212,12 @@ describe("the printed report is scenario-first", () => {
       "replies running total (count)",
       "Clients (clients)",
     ]);
-    const figure = (caption: string) =>
-      html.split("<figure>").find((part) => part.includes(`<figcaption>${caption}</figcaption>`))!;
-    expect(
-      ["connect-ms p50 (ms)", "reply-ms p99 (ms)", "replies running total (count)"].filter((caption) =>
-        figure(caption).includes('class="slo"'),
-      ),
-    ).toHaveLength(3);
-    expect(
-      ["connect-ms p99 (ms)", "replies per second (count/s)"].filter((caption) =>
-        figure(caption).includes('class="slo"'),
-      ),
-    ).toEqual([]);
+    const withSloLine = (captions: string[]) =>
+      captions.filter((caption) => chart(html, caption).includes('class="slo"'));
+    expect(withSloLine(["connect-ms p50 (ms)", "reply-ms p99 (ms)", "replies running total (count)"])).toHaveLength(3);
+    expect(withSloLine(["connect-ms p99 (ms)", "replies per second (count/s)"])).toEqual([]);
     // The running total climbs second by second (400, 800, 1,200): three points, each higher on the page (smaller y).
-    const heights = figure("replies running total (count)")
+    const heights = chart(html, "replies running total (count)")
       .match(/<polyline points="([^"]*)"/)![1]!
       .split(" ")
       .map((xy) => Number(xy.split(",")[1]));
@@ -255,12 +250,11 @@ describe("the printed report says SLO metrics in words", () => {
       "Messages received per second (msg/s)",
       "Clients (clients)",
     ]);
-    const figure = (caption: string) =>
-      html.split("<figure>").find((part) => part.includes(`<figcaption>${caption}</figcaption>`))!;
+    const lossChart = chart(html, "Loss rate (%)");
     // Loss is 1 − reach, 1.3 % a second; the 5 % line sets the axis (its top tick 6 %), not 0.05 of it.
-    expect(figure("Loss rate (%)")).toContain('class="slo"');
-    expect(figure("Loss rate (%)")).toContain("SLO: Loss rate &#60; 5 %");
-    expect(figure("Loss rate (%)")).toMatch(/text-anchor="end">6 %<\/text><line class="axis"/);
+    expect(lossChart).toContain('class="slo"');
+    expect(lossChart).toContain("SLO: Loss rate &#60; 5 %");
+    expect(lossChart).toMatch(/text-anchor="end">6 %<\/text><line class="axis"/);
   });
 
   it("puts a capacity search's sentence and its SLOs in words and units, as the dashboard does", () => {

@@ -2,13 +2,14 @@ import { z } from "zod";
 import { AgentLabels, AgentView, CreateEnrolmentToken, EnrolmentTokenCreated, IdParams } from "@throng/protocol/api";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
-import { memberRoute } from "../http/member-route";
+import { memberRoute, memberRoutes } from "../http/member-route";
 
 /** The fleet: enrolment tokens, inventory, labels, revocation. */
 export async function agentRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, fleet } = deps;
+  const member = memberRoutes(app, resolveIdentity);
 
-  app.post(
+  member.post(
     "/api/enrolment-tokens",
     memberRoute(
       "agent.enrol",
@@ -19,36 +20,26 @@ export async function agentRoutes(app: ZodFastify, deps: ApiDeps) {
       },
       { answers: [201], errors: [429] },
     ),
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
-      return reply.status(201).send(await fleet.createEnrolmentToken(actor, request.body));
-    },
+    ({ actor, request }) => fleet.createEnrolmentToken(actor, request.body),
   );
 
-  app.get(
+  member.get(
     "/api/agents",
     memberRoute("agent.read", "The fleet inventory", { response: { 200: z.object({ agents: z.array(AgentView) }) } }),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return { agents: await fleet.agents(actor) };
-    },
+    async ({ actor }) => ({ agents: await fleet.agents(actor) }),
   );
 
-  app.put(
+  member.put(
     "/api/agents/:id/labels",
     memberRoute("agent.manage", "Replace an agent's labels", {
       params: IdParams,
       body: requestBody(AgentLabels, "labels"),
       response: { 200: AgentView },
     }),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      const { id } = request.params;
-      return fleet.setLabels(actor, id, request.body);
-    },
+    ({ actor, request }) => fleet.setLabels(actor, request.params.id, request.body),
   );
 
-  app.post(
+  member.post(
     "/api/agents/:id/revoke",
     memberRoute(
       "agent.manage",
@@ -56,11 +47,6 @@ export async function agentRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: IdParams },
       { answers: [204] },
     ),
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
-      const { id } = request.params;
-      await fleet.revoke(actor, id);
-      return reply.status(204).send();
-    },
+    ({ actor, request }) => fleet.revoke(actor, request.params.id),
   );
 }

@@ -9,65 +9,40 @@ import {
 } from "@throng/protocol/orgs";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
+import { memberRoute, memberRoutes } from "../http/member-route";
 import { browserOnly } from "./browser-only";
 
 /** Invitations to an organisation: made, listed and revoked by its managers, previewed and accepted by the invited. */
 export async function invitationRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, orgs } = deps;
+  const member = memberRoutes(app, resolveIdentity);
 
-  app.post(
+  member.post(
     "/api/invitations",
-    {
-      schema: {
+    memberRoute(
+      "member.manage",
+      "Create an invitation link (shown once)",
+      {
         body: requestBody(CreateInvitation, "invitation", { optional: true }),
         response: { 201: InvitationCreated },
       },
-      config: {
-        doc: {
-          summary: "Create an invitation link (shown once)",
-          access: "user",
-          answers: [201],
-          permission: "member.manage",
-        },
-      },
-    },
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
-      return reply.status(201).send(await orgs.createInvitation(actor, request.body));
-    },
+      { answers: [201] },
+    ),
+    ({ actor, request }) => orgs.createInvitation(actor, request.body),
   );
 
-  app.get(
+  member.get(
     "/api/invitations",
-    {
-      schema: { response: { 200: z.object({ invitations: z.array(InvitationView) }) } },
-      config: {
-        doc: {
-          summary: "Pending invitations",
-          access: "user",
-          permission: "member.manage",
-        },
-      },
-    },
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return { invitations: await orgs.invitations(actor) };
-    },
+    memberRoute("member.manage", "Pending invitations", {
+      response: { 200: z.object({ invitations: z.array(InvitationView) }) },
+    }),
+    async ({ actor }) => ({ invitations: await orgs.invitations(actor) }),
   );
 
-  app.delete(
+  member.delete(
     "/api/invitations/:id",
-    {
-      schema: { params: IdParams },
-      config: {
-        doc: { summary: "Revoke a pending invitation", access: "user", answers: [204], permission: "member.manage" },
-      },
-    },
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
-      await orgs.revokeInvitation(actor, request.params.id);
-      return reply.status(204).send();
-    },
+    memberRoute("member.manage", "Revoke a pending invitation", { params: IdParams }, { answers: [204] }),
+    ({ actor, request }) => orgs.revokeInvitation(actor, request.params.id),
   );
 
   app.get(

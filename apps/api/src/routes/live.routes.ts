@@ -3,7 +3,7 @@ import { Channel } from "@throng/protocol/jobs";
 import type { LiveEnvelope } from "@throng/protocol/run";
 import type { ApiDeps } from "../services";
 import type { ZodFastify } from "../http/route-schema";
-import { memberRoute } from "../http/member-route";
+import { memberRoute, memberRoutes } from "../http/member-route";
 
 /** A browser that cannot keep up is cut off rather than buffered without bound; it reconnects and refetches. */
 const MAX_BUFFERED_BYTES = 1 << 20;
@@ -15,7 +15,8 @@ const KEEPALIVE_MS = 15_000;
  * run's current seq, so the browser can tell whether anything it fetched before is already stale.
  */
 export async function liveRoutes(app: ZodFastify, deps: ApiDeps) {
-  app.get(
+  const member = memberRoutes(app, deps.resolveIdentity);
+  member.get(
     "/api/runs/:id/live",
     memberRoute(
       "run.read",
@@ -23,11 +24,9 @@ export async function liveRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: IdParams },
       { produces: "text/event-stream" },
     ),
-    async (request, reply) => {
-      const { actor } = await deps.resolveIdentity(request);
+    async ({ actor, request, reply }) => {
       const { id } = request.params;
       const run = await deps.runs.get(actor, id);
-
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, {
@@ -46,7 +45,6 @@ export async function liveRoutes(app: ZodFastify, deps: ApiDeps) {
         }
         res.write(`id: ${envelope.seq}\ndata: ${JSON.stringify(envelope)}\n\n`);
       };
-      // Hold what arrives while the first event is being prepared, so it cannot overtake it.
       let pending: LiveEnvelope[] | null = [];
       const unsubscribe = await deps.subscriber.subscribe(Channel.run(id), (message) => {
         if (pending) pending.push(message as LiveEnvelope);
@@ -55,7 +53,6 @@ export async function liveRoutes(app: ZodFastify, deps: ApiDeps) {
       send({ seq: await deps.liveSeq(id), message: { type: "run", run } });
       for (const envelope of pending) send(envelope);
       pending = null;
-
       const keepalive = setInterval(() => res.write(": keepalive\n\n"), KEEPALIVE_MS);
       deps.metrics.liveSubscriberJoined();
       request.raw.on("close", () => {

@@ -6,24 +6,22 @@ import {
 } from "@throng/protocol/metrics-export";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
-import { memberRoute } from "../http/member-route";
+import { memberRoute, memberRoutes } from "../http/member-route";
 
 /** Metrics export settings: the org's Prometheus remote write and OTLP endpoints, and their test button. Transport only. */
 export async function metricsExportRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, metricsExport } = deps;
+  const member = memberRoutes(app, resolveIdentity);
 
-  app.get(
+  member.get(
     "/api/metrics-export",
     memberRoute("settings.read", "Where runs stream their series (credentials shown only as set or not set)", {
       response: { 200: MetricsExportSettings },
     }),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return metricsExport.settings(actor);
-    },
+    ({ actor }) => metricsExport.settings(actor),
   );
 
-  app.put(
+  member.put(
     "/api/metrics-export/:sink",
     memberRoute(
       "settings.manage",
@@ -34,13 +32,10 @@ export async function metricsExportRoutes(app: ZodFastify, deps: ApiDeps) {
         response: { 200: MetricsExportSinkView },
       },
     ),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return metricsExport.putSink(actor, request.params.sink, request.body);
-    },
+    ({ actor, request }) => metricsExport.putSink(actor, request.params.sink, request.body),
   );
 
-  app.delete(
+  member.delete(
     "/api/metrics-export/:sink",
     memberRoute(
       "settings.manage",
@@ -48,14 +43,10 @@ export async function metricsExportRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: MetricsSinkParams },
       { answers: [204] },
     ),
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
-      await metricsExport.removeSink(actor, request.params.sink);
-      return reply.status(204).send();
-    },
+    ({ actor, request }) => metricsExport.removeSink(actor, request.params.sink),
   );
 
-  app.post(
+  member.post(
     "/api/metrics-export/:sink/test",
     memberRoute(
       "settings.manage",
@@ -63,9 +54,6 @@ export async function metricsExportRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: MetricsSinkParams, response: { 202: MetricsExportSinkView } },
       { answers: [202] },
     ),
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
-      return reply.status(202).send(await metricsExport.requestTest(actor, request.params.sink));
-    },
+    ({ actor, request }) => metricsExport.requestTest(actor, request.params.sink),
   );
 }

@@ -7,24 +7,22 @@ import {
 } from "@throng/protocol/notifications";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
-import { memberRoute } from "../http/member-route";
+import { memberRoute, memberRoutes } from "../http/member-route";
 
 /** Run notifications (settings): channels, their test button and the delivery log. Transport only. */
 export async function notificationRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, notifications } = deps;
+  const member = memberRoutes(app, resolveIdentity);
 
-  app.get(
+  member.get(
     "/api/notification-channels",
     memberRoute("settings.read", "Where run notifications go (a webhook or Slack)", {
       response: { 200: z.object({ channels: z.array(NotificationChannelView) }) },
     }),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return { channels: await notifications.channels(actor) };
-    },
+    async ({ actor }) => ({ channels: await notifications.channels(actor) }),
   );
 
-  app.post(
+  member.post(
     "/api/notification-channels",
     memberRoute(
       "settings.manage",
@@ -35,13 +33,10 @@ export async function notificationRoutes(app: ZodFastify, deps: ApiDeps) {
       },
       { answers: [201] },
     ),
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
-      return reply.status(201).send(await notifications.createChannel(actor, request.body));
-    },
+    ({ actor, request }) => notifications.createChannel(actor, request.body),
   );
 
-  app.delete(
+  member.delete(
     "/api/notification-channels/:id",
     memberRoute(
       "settings.manage",
@@ -49,14 +44,10 @@ export async function notificationRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: IdParams },
       { answers: [204] },
     ),
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
-      await notifications.removeChannel(actor, request.params.id);
-      return reply.status(204).send();
-    },
+    ({ actor, request }) => notifications.removeChannel(actor, request.params.id),
   );
 
-  app.post(
+  member.post(
     "/api/notification-channels/:id/test",
     memberRoute(
       "settings.manage",
@@ -64,20 +55,14 @@ export async function notificationRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: IdParams, response: { 202: NotificationDeliveryView } },
       { answers: [202] },
     ),
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
-      return reply.status(202).send(await notifications.test(actor, request.params.id));
-    },
+    ({ actor, request }) => notifications.test(actor, request.params.id),
   );
 
-  app.get(
+  member.get(
     "/api/notification-deliveries",
     memberRoute("settings.read", "The last 50 notifications sent, with their attempts and answers", {
       response: { 200: z.object({ deliveries: z.array(NotificationDeliveryView) }) },
     }),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return { deliveries: await notifications.deliveries(actor) };
-    },
+    async ({ actor }) => ({ deliveries: await notifications.deliveries(actor) }),
   );
 }

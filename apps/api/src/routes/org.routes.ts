@@ -13,6 +13,7 @@ import {
 } from "@throng/protocol/orgs";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
+import { memberRoute, memberRoutes } from "../http/member-route";
 import { browserOnly } from "./browser-only";
 
 /** Members are named by their user id, which the auth library makes (text, not a UUID). */
@@ -21,27 +22,16 @@ const MemberParams = z.object({ id: z.string().min(1, "missing id").max(100) });
 /** The signed-in user and their organisations: who they are, which organisation is active, its members. */
 export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, orgs } = deps;
+  const member = memberRoutes(app, resolveIdentity);
 
-  app.get(
+  member.get(
     "/api/me",
-    {
-      schema: { response: { 200: Me } },
-      config: {
-        doc: {
-          summary: "The caller and the organisation requests are scoped to",
-          access: "user",
-          permission: "org.read",
-        },
-      },
-    },
-    async (request): Promise<Me> => {
-      const { user, org, actor } = await resolveIdentity(request);
-      return {
-        user: user ?? { id: actor.userId, email: actor.label, name: actor.label },
-        organization: org,
-        role: actor.role,
-      };
-    },
+    memberRoute("org.read", "The caller and the organisation requests are scoped to", { response: { 200: Me } }),
+    ({ user, org, actor }) => ({
+      user: user ?? { id: actor.userId, email: actor.label, name: actor.label },
+      organization: org,
+      role: actor.role,
+    }),
   );
 
   app.get(
@@ -81,58 +71,29 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
     },
   );
 
-  app.get(
+  member.get(
     "/api/members",
-    {
-      schema: { response: { 200: z.object({ members: z.array(MemberView) }) } },
-      config: {
-        doc: {
-          summary: "Members and their roles",
-          access: "user",
-          permission: "org.read",
-        },
-      },
-    },
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return { members: await orgs.members(actor) };
-    },
+    memberRoute("org.read", "Members and their roles", {
+      response: { 200: z.object({ members: z.array(MemberView) }) },
+    }),
+    async ({ actor }) => ({ members: await orgs.members(actor) }),
   );
 
-  app.patch(
+  member.patch(
     "/api/members/:id",
-    {
-      schema: { params: MemberParams, body: requestBody(ChangeRole, "role change") },
-      config: {
-        doc: {
-          summary: "Change a member's role",
-          access: "user",
-          answers: [204],
-          errors: [404, 409],
-          permission: "member.manage",
-        },
-      },
-    },
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
-      await orgs.changeRole(actor, request.params.id, request.body);
-      return reply.status(204).send();
-    },
+    memberRoute(
+      "member.manage",
+      "Change a member's role",
+      { params: MemberParams, body: requestBody(ChangeRole, "role change") },
+      { answers: [204], errors: [404, 409] },
+    ),
+    ({ actor, request }) => orgs.changeRole(actor, request.params.id, request.body),
   );
 
-  app.delete(
+  member.delete(
     "/api/members/:id",
-    {
-      schema: { params: MemberParams },
-      config: {
-        doc: { summary: "Remove a member", access: "user", answers: [204], errors: [409], permission: "member.manage" },
-      },
-    },
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
-      await orgs.removeMember(actor, request.params.id);
-      return reply.status(204).send();
-    },
+    memberRoute("member.manage", "Remove a member", { params: MemberParams }, { answers: [204], errors: [409] }),
+    ({ actor, request }) => orgs.removeMember(actor, request.params.id),
   );
 
   app.post(
@@ -151,108 +112,53 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
 /** An organisation's administration: API tokens, the audit log, the target allow-list and caps. */
 export async function orgAdminRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, orgs, apiTokens, audit } = deps;
+  const member = memberRoutes(app, resolveIdentity);
 
-  app.get(
+  member.get(
     "/api/tokens",
-    {
-      schema: { response: { 200: z.object({ tokens: z.array(ApiTokenView) }) } },
-      config: {
-        doc: {
-          summary: "API tokens (never their secrets)",
-          access: "user",
-          permission: "token.manage",
-        },
-      },
-    },
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return { tokens: await apiTokens.list(actor) };
-    },
+    memberRoute("token.manage", "API tokens (never their secrets)", {
+      response: { 200: z.object({ tokens: z.array(ApiTokenView) }) },
+    }),
+    async ({ actor }) => ({ tokens: await apiTokens.list(actor) }),
   );
 
-  app.post(
+  member.post(
     "/api/tokens",
-    {
-      schema: { body: requestBody(CreateApiToken, "API token"), response: { 201: ApiTokenCreated } },
-      config: {
-        doc: {
-          summary: "Create an API token (shown once)",
-          access: "user",
-          answers: [201],
-          permission: "token.manage",
-        },
-      },
-    },
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
-      return reply.status(201).send(await apiTokens.create(actor, request.body));
-    },
+    memberRoute(
+      "token.manage",
+      "Create an API token (shown once)",
+      { body: requestBody(CreateApiToken, "API token"), response: { 201: ApiTokenCreated } },
+      { answers: [201] },
+    ),
+    ({ actor, request }) => apiTokens.create(actor, request.body),
   );
 
-  app.delete(
+  member.delete(
     "/api/tokens/:id",
-    {
-      schema: { params: IdParams },
-      config: { doc: { summary: "Revoke an API token", access: "user", answers: [204], permission: "token.manage" } },
-    },
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
-      await apiTokens.revoke(actor, request.params.id);
-      return reply.status(204).send();
-    },
+    memberRoute("token.manage", "Revoke an API token", { params: IdParams }, { answers: [204] }),
+    ({ actor, request }) => apiTokens.revoke(actor, request.params.id),
   );
 
-  app.get(
+  member.get(
     "/api/audit",
-    {
-      schema: { response: { 200: z.object({ entries: z.array(AuditEntry) }) } },
-      config: {
-        doc: {
-          summary: "The audit log of sensitive actions",
-          access: "user",
-          permission: "audit.read",
-        },
-      },
-    },
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return { entries: await audit.list(actor) };
-    },
+    memberRoute("audit.read", "The audit log of sensitive actions", {
+      response: { 200: z.object({ entries: z.array(AuditEntry) }) },
+    }),
+    async ({ actor }) => ({ entries: await audit.list(actor) }),
   );
 
-  app.get(
+  member.get(
     "/api/org/settings",
-    {
-      schema: { response: { 200: OrgSettings } },
-      config: {
-        doc: {
-          summary: "Target allow-list and caps",
-          access: "user",
-          permission: "settings.read",
-        },
-      },
-    },
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return orgs.settings(actor);
-    },
+    memberRoute("settings.read", "Target allow-list and caps", { response: { 200: OrgSettings } }),
+    ({ actor }) => orgs.settings(actor),
   );
 
-  app.put(
+  member.put(
     "/api/org/settings",
-    {
-      schema: { body: requestBody(OrgSettings, "settings"), response: { 200: OrgSettings } },
-      config: {
-        doc: {
-          summary: "Replace the target allow-list and caps",
-          access: "user",
-          permission: "settings.manage",
-        },
-      },
-    },
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return orgs.saveSettings(actor, request.body);
-    },
+    memberRoute("settings.manage", "Replace the target allow-list and caps", {
+      body: requestBody(OrgSettings, "settings"),
+      response: { 200: OrgSettings },
+    }),
+    ({ actor, request }) => orgs.saveSettings(actor, request.body),
   );
 }

@@ -7,6 +7,7 @@ import { createCallerLimits } from "../http/rate-limit";
 import { sendReportPdf } from "../pdf/report-pdf-reply";
 import type { ApiDeps } from "../services";
 import type { ZodFastify } from "../http/route-schema";
+import { memberRoute, memberRoutes } from "../http/member-route";
 
 /** An export answered as a CSV file the browser saves under `filename`. */
 function sendCsv(reply: FastifyReply, filename: string, csv: string): FastifyReply {
@@ -19,112 +20,73 @@ function sendCsv(reply: FastifyReply, filename: string, csv: string): FastifyRep
 /** A run's report and its exports (CSV, PDF), its summary over a range of seconds, and runs compared. */
 export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, reports } = deps;
+  const member = memberRoutes(app, resolveIdentity);
   const limitCaller = createCallerLimits(deps);
   app.addHook("onClose", () => deps.pdf.close()); // the one Chromium goes with the app
 
-  app.get(
+  member.get(
     "/api/runs/:id/report",
-    {
-      schema: { params: IdParams, response: { 200: RunReport } },
-      config: {
-        doc: {
-          summary:
-            "A run's report: the run with verdicts and capacity, and its series (an export: 429 with Retry-After past the caller's exports per minute)",
-          access: "user",
-          errors: [429],
-          permission: "run.read",
-        },
-      },
-    },
-    async (request, reply) => {
-      const { actor, caller } = await resolveIdentity(request);
+    memberRoute(
+      "run.read",
+      "A run's report: the run with verdicts and capacity, and its series (an export: 429 with Retry-After past the caller's exports per minute)",
+      { params: IdParams, response: { 200: RunReport } },
+      { errors: [429] },
+    ),
+    async ({ actor, caller, request, reply }) => {
       await limitCaller(caller, reply, "export");
       return reports.report(actor, request.params.id);
     },
   );
 
-  app.get(
+  member.get(
     "/api/runs/:id/errors.csv",
-    {
-      schema: { params: IdParams },
-      config: {
-        doc: {
-          summary:
-            "The run's error samples as CSV: kind, message, when, client, agent, bytes as hex (an export: 429 with Retry-After past the caller's exports per minute)",
-          access: "user",
-          produces: "text/csv",
-          errors: [429],
-          permission: "run.read",
-        },
-      },
-    },
-    async (request, reply) => {
-      const { actor, caller } = await resolveIdentity(request);
+    memberRoute(
+      "run.read",
+      "The run's error samples as CSV: kind, message, when, client, agent, bytes as hex (an export: 429 with Retry-After past the caller's exports per minute)",
+      { params: IdParams },
+      { produces: "text/csv", errors: [429] },
+    ),
+    async ({ actor, caller, request, reply }) => {
       await limitCaller(caller, reply, "export");
       const { id } = request.params;
       return sendCsv(reply, `run-${id}-errors.csv`, await reports.errorsCsv(actor, id));
     },
   );
 
-  app.get(
+  member.get(
     "/api/runs/:id/summary",
-    {
-      schema: { params: IdParams, querystring: RunRangeQuery, response: { 200: RunRangeSummary } },
-      config: {
-        doc: {
-          summary:
-            "The run's summary over a range of its seconds (from, to: whole seconds since its start; to excluded), merged from the stored per-second histograms",
-          access: "user",
-          permission: "run.read",
-        },
-      },
-    },
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return reports.rangeSummary(actor, request.params.id, request.query);
-    },
+    memberRoute(
+      "run.read",
+      "The run's summary over a range of its seconds (from, to: whole seconds since its start; to excluded), merged from the stored per-second histograms",
+      { params: IdParams, querystring: RunRangeQuery, response: { 200: RunRangeSummary } },
+    ),
+    ({ actor, request }) => reports.rangeSummary(actor, request.params.id, request.query),
   );
 
-  app.get(
+  member.get(
     "/api/runs/:id/series.csv",
-    {
-      schema: { params: IdParams },
-      config: {
-        doc: {
-          summary:
-            "The per-second series as CSV (an export: 429 with Retry-After past the caller's exports per minute)",
-          access: "user",
-          produces: "text/csv",
-          errors: [429],
-          permission: "run.read",
-        },
-      },
-    },
-    async (request, reply) => {
-      const { actor, caller } = await resolveIdentity(request);
+    memberRoute(
+      "run.read",
+      "The per-second series as CSV (an export: 429 with Retry-After past the caller's exports per minute)",
+      { params: IdParams },
+      { produces: "text/csv", errors: [429] },
+    ),
+    async ({ actor, caller, request, reply }) => {
       await limitCaller(caller, reply, "export");
       const { id } = request.params;
       return sendCsv(reply, `run-${id}.csv`, await reports.csv(actor, id));
     },
   );
 
-  app.get(
+  member.get(
     "/api/runs/:id/report.pdf",
-    {
-      schema: { params: IdParams, querystring: ReportPdfQuery },
-      config: {
-        doc: {
-          summary:
-            "The report printed to PDF by headless Chromium (an export: 429 past the caller's exports per minute; 503 when the API has no Chromium)",
-          access: "user",
-          produces: "application/pdf",
-          errors: [429, 503, 504],
-          permission: "run.read",
-        },
-      },
-    },
-    async (request, reply) => {
-      const { actor, caller } = await resolveIdentity(request);
+    memberRoute(
+      "run.read",
+      "The report printed to PDF by headless Chromium (an export: 429 past the caller's exports per minute; 503 when the API has no Chromium)",
+      { params: IdParams, querystring: ReportPdfQuery },
+      { produces: "application/pdf", errors: [429, 503, 504] },
+    ),
+    async ({ actor, caller, request, reply }) => {
       const reader = request.query;
       await limitCaller(caller, reply, "export");
       const report = await reports.report(actor, request.params.id);
@@ -138,22 +100,14 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
     },
   );
 
-  app.get(
+  member.get(
     "/api/runs/compare",
-    {
-      schema: { querystring: CompareQuery, response: { 200: RunComparison } },
-      config: {
-        doc: {
-          summary: "Runs side by side with deltas against the first (404 when one is not in the organisation)",
-          access: "user",
-          errors: [404],
-          permission: "run.read",
-        },
-      },
-    },
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return reports.compare(actor, request.query.ids);
-    },
+    memberRoute(
+      "run.read",
+      "Runs side by side with deltas against the first (404 when one is not in the organisation)",
+      { querystring: CompareQuery, response: { 200: RunComparison } },
+      { errors: [404] },
+    ),
+    ({ actor, request }) => reports.compare(actor, request.query.ids),
   );
 }

@@ -8,112 +8,85 @@ import { RunRooms } from "@throng/protocol/rooms";
 import { DistributionQuery, LatencyDistribution } from "@throng/protocol/latency-distribution";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
-import { memberRoute } from "../http/member-route";
+import { memberRoute, memberRoutes } from "../http/member-route";
 
 /** Runs: list, read, series, abort, note and tags. */
 export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, runs, orchestrator } = deps;
+  const member = memberRoutes(app, resolveIdentity);
 
-  app.get(
+  member.get(
     "/api/runs",
     memberRoute(
       "run.read",
       "List runs, newest first: one page, filtered by status, verdict outcome, plan, tag and creation time",
       { querystring: RunsQuery, response: { 200: RunPage } },
     ),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return runs.list(actor, request.query);
-    },
+    ({ actor, request }) => runs.list(actor, request.query),
   );
 
-  app.get(
+  member.get(
     "/api/runs/:id",
     memberRoute("run.read", "Read a run", { params: IdParams, response: { 200: RunView } }),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      const { id } = request.params;
-      return runs.get(actor, id);
-    },
+    ({ actor, request }) => runs.get(actor, request.params.id),
   );
 
-  app.patch(
+  member.patch(
     "/api/runs/:id",
     memberRoute("run.annotate", "Set a run's note and/or tags (tags replace the set; a field left out is kept)", {
       params: IdParams,
       body: requestBody(RunNotesPatch, "run note and tags"),
       response: { 200: RunView },
     }),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      const { id } = request.params;
-      return runs.annotate(actor, id, request.body);
-    },
+    ({ actor, request }) => runs.annotate(actor, request.params.id, request.body),
   );
 
-  app.get(
+  member.get(
     "/api/runs/:id/series",
     memberRoute("run.read", "A run's merged per-second series", { params: IdParams, response: { 200: RunSeries } }),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      const { id } = request.params;
-      return runs.series(actor, id);
-    },
+    ({ actor, request }) => runs.series(actor, request.params.id),
   );
 
-  app.get(
+  member.get(
     "/api/runs/:id/distribution",
     memberRoute(
       "run.read",
       "A latency metric's distribution (log buckets, percentiles) and heatmap over the run or the seconds from..to, from the merged per-second HDR histograms",
       { params: IdParams, querystring: DistributionQuery, response: { 200: LatencyDistribution } },
     ),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return runs.distribution(actor, request.params.id, request.query);
-    },
+    ({ actor, request }) => runs.distribution(actor, request.params.id, request.query),
   );
 
-  app.get(
+  member.get(
     "/api/runs/:id/server",
     memberRoute("run.read", "The server under test, second by second, as the plan's watchers sampled it", {
       params: IdParams,
       response: { 200: RunServerSeries },
     }),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      const { id } = request.params;
-      return runs.serverSeries(actor, id);
-    },
+    ({ actor, request }) => runs.serverSeries(actor, request.params.id),
   );
 
-  app.get(
+  member.get(
     "/api/runs/:id/errors",
     memberRoute(
       "run.read",
       "The first distinct samples of each error kind (message, time, client, agent, the bytes that caused it; secrets masked)",
       { params: IdParams, response: { 200: RunErrorSamples } },
     ),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return runs.errorSamples(actor, request.params.id);
-    },
+    ({ actor, request }) => runs.errorSamples(actor, request.params.id),
   );
 
-  app.get(
+  member.get(
     "/api/runs/:id/rooms",
     memberRoute(
       "run.read",
       "movement-sync: the worst rooms by reach, then p99 (at most 50, across agents), and the spread over every room",
       { params: IdParams, response: { 200: RunRooms } },
     ),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return runs.rooms(actor, request.params.id);
-    },
+    ({ actor, request }) => runs.rooms(actor, request.params.id),
   );
 
-  app.post(
+  member.post(
     "/api/runs/:id/abort",
     memberRoute(
       "run.abort",
@@ -121,8 +94,7 @@ export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: IdParams, response: { 200: RunView } },
       { errors: [409] },
     ),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
+    async ({ actor, request }) => {
       const { id } = request.params;
       await orchestrator.abortRun(actor, id);
       return runs.get(actor, id);

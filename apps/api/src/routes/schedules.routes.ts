@@ -2,82 +2,64 @@ import { IdParams } from "@throng/protocol/api";
 import { OrgSchedulesView, PlanScheduleView, SetPlanSchedule } from "@throng/protocol/plan-schedule";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
-import { memberRoute } from "../http/member-route";
+import { memberRoute, memberRoutes } from "../http/member-route";
 
 /** Plans' cron schedules: the organisation's list, and one plan's read, set, pause, resume, remove. Transport only; the workers fire them. */
 export async function scheduleRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, schedules } = deps;
+  const member = memberRoutes(app, resolveIdentity);
 
-  app.get(
+  member.get(
     "/api/schedules",
     memberRoute(
       "plan.read",
       "Every schedule of the organisation: its plan, next firing, last firing and that run's verdict",
       { response: { 200: OrgSchedulesView } },
     ),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return { schedules: await schedules.list(actor) };
-    },
+    async ({ actor }) => ({ schedules: await schedules.list(actor) }),
   );
 
-  app.post(
+  member.post(
     "/api/plans/:id/schedule/pause",
     memberRoute("run.start", "Pause the plan's schedule: it keeps its cron and zone and does not fire until resumed", {
       params: IdParams,
       response: { 200: PlanScheduleView },
     }),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return schedules.pause(actor, request.params.id);
-    },
+    ({ actor, request }) => schedules.pause(actor, request.params.id),
   );
 
-  app.post(
+  member.post(
     "/api/plans/:id/schedule/resume",
     memberRoute(
       "run.start",
       "Resume the plan's paused schedule (refused when the plan could not start under the organisation's settings)",
       { params: IdParams, response: { 200: PlanScheduleView } },
     ),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return schedules.resume(actor, request.params.id);
-    },
+    ({ actor, request }) => schedules.resume(actor, request.params.id),
   );
 
-  app.get(
+  member.get(
     "/api/plans/:id/schedule",
     memberRoute("plan.read", "The plan's cron schedule and its next three times (schedule null when none)", {
       params: IdParams,
       response: { 200: PlanScheduleView },
     }),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return schedules.get(actor, request.params.id);
-    },
+    ({ actor, request }) => schedules.get(actor, request.params.id),
   );
 
-  app.put(
+  member.put(
     "/api/plans/:id/schedule",
     memberRoute("run.start", "Run the plan on a cron schedule (replaces any other); runs start as you", {
       params: IdParams,
       body: requestBody(SetPlanSchedule, "schedule"),
       response: { 200: PlanScheduleView },
     }),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return schedules.set(actor, request.params.id, request.body);
-    },
+    ({ actor, request }) => schedules.set(actor, request.params.id, request.body),
   );
 
-  app.delete(
+  member.delete(
     "/api/plans/:id/schedule",
     memberRoute("run.start", "Stop running the plan on a schedule", { params: IdParams }, { answers: [204] }),
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
-      await schedules.remove(actor, request.params.id);
-      return reply.status(204).send();
-    },
+    ({ actor, request }) => schedules.remove(actor, request.params.id),
   );
 }

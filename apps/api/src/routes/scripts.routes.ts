@@ -9,7 +9,7 @@ import {
 } from "@throng/protocol/script-bundle";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
-import { memberRoute } from "../http/member-route";
+import { memberRoute, memberRoutes } from "../http/member-route";
 
 /**
  * Upper-case hex is taken: hashes are compared (and stored) lower-case. The pattern before the transform is what
@@ -32,46 +32,37 @@ export const SCRIPT_UPLOAD_BODY_LIMIT = 2 * SCRIPT_BUNDLE_MAX_BYTES + 64 * 1024;
 /** Script bundles: transport only — resolve the caller, one core call, answer. */
 export async function scriptRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, scripts } = deps;
+  const member = memberRoutes(app, resolveIdentity);
 
-  app.get(
+  member.get(
     "/api/scripts",
     memberRoute("plan.read", "List script bundles, newest first", { response: { 200: ScriptList } }),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return { scripts: await scripts.list(actor) };
-    },
+    async ({ actor }) => ({ scripts: await scripts.list(actor) }),
   );
 
-  app.post(
+  member.post(
     "/api/scripts",
     {
       bodyLimit: SCRIPT_UPLOAD_BODY_LIMIT,
-      schema: { body: requestBody(UploadScript, "script"), response: { 200: ScriptSummary, 201: ScriptSummary } },
-      config: {
-        doc: {
-          summary: "Upload a script bundle (201; the same bytes again answer 200 with the stored one)",
-          access: "user",
-          answers: [200, 201],
-          permission: "plan.write",
-        },
-      },
+      ...memberRoute(
+        "plan.write",
+        "Upload a script bundle (201; the same bytes again answer 200 with the stored one)",
+        { body: requestBody(UploadScript, "script"), response: { 200: ScriptSummary, 201: ScriptSummary } },
+        { answers: [200, 201] },
+      ),
     },
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
+    async ({ actor, request, reply }) => {
       const { script, created } = await scripts.upload(actor, request.body);
       return reply.status(created ? 201 : 200).send(script);
     },
   );
 
-  app.get(
+  member.get(
     "/api/scripts/:sha256",
     memberRoute("plan.read", "Read a script bundle with its source", {
       params: ScriptParams,
       response: { 200: ScriptView },
     }),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return scripts.get(actor, request.params.sha256);
-    },
+    ({ actor, request }) => scripts.get(actor, request.params.sha256),
   );
 }

@@ -1,24 +1,22 @@
 import { PutSecret, SecretList, SecretParams, SecretView } from "@throng/protocol/secrets";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
-import { memberRoute } from "../http/member-route";
+import { memberRoute, memberRoutes } from "../http/member-route";
 
 /** Organisation secrets (Settings → Secrets): names and who set them when; a value goes in and never comes back. Transport only. */
 export async function secretRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, secrets } = deps;
+  const member = memberRoutes(app, resolveIdentity);
 
-  app.get(
+  member.get(
     "/api/secrets",
     memberRoute("secret.manage", "The organisation's secrets by name, with who set them when (never a value)", {
       response: { 200: SecretList },
     }),
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return { secrets: await secrets.list(actor) };
-    },
+    async ({ actor }) => ({ secrets: await secrets.list(actor) }),
   );
 
-  app.put(
+  member.put(
     "/api/secrets/:name",
     memberRoute(
       "secret.manage",
@@ -26,14 +24,13 @@ export async function secretRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: SecretParams, body: requestBody(PutSecret, "secret"), response: { 200: SecretView, 201: SecretView } },
       { answers: [200, 201], errors: [409] },
     ),
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
+    async ({ actor, request, reply }) => {
       const { secret, created } = await secrets.put(actor, request.params.name, request.body);
       return reply.status(created ? 201 : 200).send(secret);
     },
   );
 
-  app.delete(
+  member.delete(
     "/api/secrets/:name",
     memberRoute(
       "secret.manage",
@@ -41,10 +38,6 @@ export async function secretRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: SecretParams },
       { answers: [204] },
     ),
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
-      await secrets.remove(actor, request.params.name);
-      return reply.status(204).send();
-    },
+    ({ actor, request }) => secrets.remove(actor, request.params.name),
   );
 }

@@ -8,64 +8,42 @@ import { createCallerLimits } from "../http/rate-limit";
 import { sendReportPdf } from "../pdf/report-pdf-reply";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
+import { memberRoute, memberRoutes } from "../http/member-route";
 
 /** Share links to a run's report, and the shared report as the public reads it without signing in. */
 export async function shareLinkRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, reports } = deps;
+  const member = memberRoutes(app, resolveIdentity);
   const limitCaller = createCallerLimits(deps);
 
-  app.post(
+  member.post(
     "/api/runs/:id/share-links",
-    {
-      schema: {
+    memberRoute(
+      "share.manage",
+      "Create a public read-only link to the report (shown once)",
+      {
         params: IdParams,
         body: requestBody(CreateShareLink, "share link", { optional: true }),
         response: { 201: ShareLinkCreated },
       },
-      config: {
-        doc: {
-          summary: "Create a public read-only link to the report (shown once)",
-          access: "user",
-          answers: [201],
-          permission: "share.manage",
-        },
-      },
-    },
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
-      return reply.status(201).send(await reports.createShareLink(actor, request.params.id, request.body));
-    },
+      { answers: [201] },
+    ),
+    ({ actor, request }) => reports.createShareLink(actor, request.params.id, request.body),
   );
 
-  app.get(
+  member.get(
     "/api/runs/:id/share-links",
-    {
-      schema: { params: IdParams, response: { 200: z.object({ links: z.array(ShareLinkView) }) } },
-      config: {
-        doc: {
-          summary: "A run's share links (never their secrets)",
-          access: "user",
-          permission: "run.read",
-        },
-      },
-    },
-    async (request) => {
-      const { actor } = await resolveIdentity(request);
-      return { links: await reports.shareLinks(actor, request.params.id) };
-    },
+    memberRoute("run.read", "A run's share links (never their secrets)", {
+      params: IdParams,
+      response: { 200: z.object({ links: z.array(ShareLinkView) }) },
+    }),
+    async ({ actor, request }) => ({ links: await reports.shareLinks(actor, request.params.id) }),
   );
 
-  app.delete(
+  member.delete(
     "/api/share-links/:id",
-    {
-      schema: { params: IdParams },
-      config: { doc: { summary: "Revoke a share link", access: "user", answers: [204], permission: "share.manage" } },
-    },
-    async (request, reply) => {
-      const { actor } = await resolveIdentity(request);
-      await reports.revokeShareLink(actor, request.params.id);
-      return reply.status(204).send();
-    },
+    memberRoute("share.manage", "Revoke a share link", { params: IdParams }, { answers: [204] }),
+    ({ actor, request }) => reports.revokeShareLink(actor, request.params.id),
   );
 
   app.get(

@@ -18,7 +18,7 @@ import {
 import { enforceRateLimit } from "../http/rate-limit";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
-import { memberRoute } from "../http/member-route";
+import { memberRoute, memberRoutes } from "../http/member-route";
 
 /** Where the SSO plugin sends the browser back: Home on success, the sign-in page (with error and error_description) on failure. */
 const AFTER_SIGN_IN = "/";
@@ -30,20 +30,19 @@ const SIGN_IN_FAILED = "/sign-in";
  */
 export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, sso } = deps;
+  const member = memberRoutes(app, resolveIdentity);
 
-  app.get(
+  member.get(
     "/api/sso",
     memberRoute(
       "settings.read",
       "Single sign-on: domains, identity providers (never their secrets), Require SSO, session lifetimes",
       { response: { 200: SsoSettings } },
     ),
-    async (request) => {
-      return sso.settings.settings((await resolveIdentity(request)).actor);
-    },
+    ({ actor }) => sso.settings.settings(actor),
   );
 
-  app.put(
+  member.put(
     "/api/sso/requirement",
     memberRoute(
       "settings.manage",
@@ -51,12 +50,10 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
       { body: requestBody(PutSsoRequirement, "SSO requirement"), response: { 200: PutSsoRequirement } },
       { errors: [409] },
     ),
-    async (request) => {
-      return sso.settings.setRequirement((await resolveIdentity(request)).actor, request.body);
-    },
+    ({ actor, request }) => sso.settings.setRequirement(actor, request.body),
   );
 
-  app.post(
+  member.post(
     "/api/sso/domains",
     memberRoute(
       "settings.manage",
@@ -64,12 +61,10 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
       { body: requestBody(AddSsoDomain, "domain"), response: { 201: SsoDomainView } },
       { answers: [201], errors: [409] },
     ),
-    async (request, reply) => {
-      return reply.status(201).send(await sso.settings.addDomain((await resolveIdentity(request)).actor, request.body));
-    },
+    ({ actor, request }) => sso.settings.addDomain(actor, request.body),
   );
 
-  app.post(
+  member.post(
     "/api/sso/domains/:domain/verify",
     memberRoute(
       "settings.manage",
@@ -77,12 +72,10 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: SsoDomainParams, response: { 200: SsoDomainView } },
       { errors: [404, 409, 503] },
     ),
-    async (request) => {
-      return sso.settings.verifyDomain((await resolveIdentity(request)).actor, request.params.domain);
-    },
+    ({ actor, request }) => sso.settings.verifyDomain(actor, request.params.domain),
   );
 
-  app.delete(
+  member.delete(
     "/api/sso/domains/:domain",
     memberRoute(
       "settings.manage",
@@ -90,13 +83,10 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: SsoDomainParams },
       { answers: [204], errors: [404, 409] },
     ),
-    async (request, reply) => {
-      await sso.settings.removeDomain((await resolveIdentity(request)).actor, request.params.domain);
-      return reply.status(204).send();
-    },
+    ({ actor, request }) => sso.settings.removeDomain(actor, request.params.domain),
   );
 
-  app.post(
+  member.post(
     "/api/sso/providers",
     memberRoute(
       "settings.manage",
@@ -104,14 +94,10 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
       { body: requestBody(PutSsoProvider, "identity provider"), response: { 201: SsoProviderView } },
       { answers: [201], errors: [409, 503] },
     ),
-    async (request, reply) => {
-      return reply
-        .status(201)
-        .send(await sso.settings.addProvider((await resolveIdentity(request)).actor, request.body));
-    },
+    ({ actor, request }) => sso.settings.addProvider(actor, request.body),
   );
 
-  app.put(
+  member.put(
     "/api/sso/providers/:id",
     memberRoute(
       "settings.manage",
@@ -123,12 +109,10 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
       },
       { errors: [404, 409, 503] },
     ),
-    async (request) => {
-      return sso.settings.changeProvider((await resolveIdentity(request)).actor, request.params.id, request.body);
-    },
+    ({ actor, request }) => sso.settings.changeProvider(actor, request.params.id, request.body),
   );
 
-  app.put(
+  member.put(
     "/api/sso/providers/:id/enabled",
     memberRoute(
       "settings.manage",
@@ -140,12 +124,10 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
       },
       { errors: [404, 409] },
     ),
-    async (request) => {
-      return sso.settings.setProviderEnabled((await resolveIdentity(request)).actor, request.params.id, request.body);
-    },
+    ({ actor, request }) => sso.settings.setProviderEnabled(actor, request.params.id, request.body),
   );
 
-  app.delete(
+  member.delete(
     "/api/sso/providers/:id",
     memberRoute(
       "settings.manage",
@@ -153,10 +135,7 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
       { params: SsoProviderParams },
       { answers: [204], errors: [404] },
     ),
-    async (request, reply) => {
-      await sso.settings.removeProvider((await resolveIdentity(request)).actor, request.params.id);
-      return reply.status(204).send();
-    },
+    ({ actor, request }) => sso.settings.removeProvider(actor, request.params.id),
   );
 
   app.post(

@@ -1,4 +1,5 @@
 import { PlanView } from "@throng/protocol/api";
+import { RunView } from "@throng/protocol/run";
 import type { TestUser } from "./test-api";
 
 /** A small valid plan body (POST /api/plans) for API tests; no agent needs to reach its target. */
@@ -22,4 +23,10 @@ export async function createPlan(user: Pick<TestUser, "request">, overrides: Rec
       })
     ).json,
   );
+}
+
+/** A run of a plan saved as `createPlan` saves it (POST /api/plans/:id/runs): queued, for the worker or the test to start. */
+export async function queuedRun(user: Pick<TestUser, "request">, overrides: Record<string, unknown> = {}) {
+  const plan = await createPlan(user, overrides);
+  return RunView.parse((await user.request("POST", `/api/plans/${plan.id}/runs`)).json);
 }

@@ -108,3 +108,17 @@ export async function enrolTestAgent(gatewayUrl: string, user: Pick<TestUser, "r
   agent.send({ type: "hello", payload: helloWith({ kind: "enrolment", token: await enrolmentToken(user) }, hello) });
   return { agent, ready: await agent.next("ready") };
 }
+
+/**
+ * An agent connecting again with the credential its enrolment's `ready` handed out (or another `secret`), its hello
+ * sent: the caller awaits `ready`, a resent assignment, or the close a wrong or revoked credential gets.
+ */
+export async function reconnectTestAgent(
+  gatewayUrl: string,
+  ready: { agentId: string; credential?: { secret: string } },
+  secret = ready.credential!.secret,
+) {
+  const agent = await connectTestAgent(gatewayUrl);
+  agent.send({ type: "hello", payload: helloWith({ kind: "credential", agentId: ready.agentId, secret }) });
+  return agent;
+}
