@@ -21,6 +21,7 @@ import { columnPlaces, overlapCount, placeLabels, type Box, type LabelRequest } 
 import { MARKER_COLOURS, nearestMarker } from "../../lib/charts/run-annotations";
 import { ChartAnnotations } from "./chart-annotations";
 import { useChartZoom } from "./chart-zoom";
+import { pagePlotTurns } from "../../lib/charts/plot-turns";
 
 export type ChartUnit = "count" | "bytes" | "ms";
 
@@ -357,6 +358,24 @@ function showPoints(chart: HTMLElement | null, data: uPlot.AlignedData) {
   chart?.setAttribute("data-points", String(data[0].length));
 }
 
+/** What a chart's plot is to draw: its seconds, lines and planned window. */
+interface Drawn<P extends TimedPoint> {
+  points: readonly P[];
+  lines: readonly ChartLine<P>[];
+  span: readonly [number, number] | null;
+}
+
+/** The columns of `drawn`, built (or extended by the newest second) only when they changed since the last call. */
+function heldColumns<P extends TimedPoint>(
+  built: { current: Parameters<typeof extendColumns<P>>[0] },
+  drawn: Drawn<P>,
+): uPlot.AlignedData {
+  const { points, lines } = drawn;
+  if (built.current?.points !== points || built.current.lines !== lines)
+    built.current = { points, lines, columns: extendColumns(built.current, points, lines) };
+  return built.current.columns as uPlot.AlignedData;
+}
+
 function latestValues<P extends TimedPoint>(
   lines: readonly ChartLine<P>[],
   points: readonly P[],
@@ -390,12 +409,13 @@ export function SeriesChart<P extends TimedPoint = SeriesPoint>({
   const thresholdsRef = useRef<readonly Threshold[]>(thresholds);
   const chartRef = useRef<HTMLElement>(null);
   const built = useRef<Parameters<typeof extendColumns<P>>[0]>(null);
-  const data = useMemo(() => {
-    const columns = extendColumns(built.current, points, lines);
-    built.current = { points, lines, columns };
-    return columns as uPlot.AlignedData;
-  }, [points, lines]);
-  const latest = useRef({ data, span });
+  /** Whether this chart has had a plot: one made again is made at once, not in plotTurns' line. */
+  const shown = useRef(false);
+  const [spanFrom, spanTo] = span ?? [null, null];
+  // What the plot draws, read when it draws: a chart whose plot is not created yet (off screen, plotTurns) builds
+  // no columns, so the first paint builds only the charts on screen.
+  const latest = useRef<Drawn<P>>({ points, lines, span: null });
+  latest.current = { points, lines, span: spanFrom === null || spanTo === null ? null : [spanFrom, spanTo] };
   const titleId = `${testId}-title`;
   const chartZoom = useChartZoom();
   const zoomable = chartZoom !== null && chartZoom.start !== null;
@@ -419,40 +439,57 @@ export function SeriesChart<P extends TimedPoint = SeriesPoint>({
     const element = canvasRef.current;
     if (!element) return;
     let plot: uPlot | null = null;
-    // The plot is created at the width the observer's first call brings, measured in the browser's one layout of
-    // the page: reading element.clientWidth here forced a layout per chart (seven on a run's page, ~40 ms of an
-    // hour's first paint), and every chart of the page is created in that same frame.
-    const observer = new ResizeObserver(([entry]) => {
+    const feed = (created: uPlot) => {
+      const data = heldColumns(built, latest.current);
+      draw(created, data, latest.current.span, zoomRef.current);
+      showPoints(chartRef.current, data);
+    };
+    const create = (width: number) => {
+      chartRef.current?.removeAttribute("data-plot-waiting");
+      shown.current = true;
+      plot = new uPlot(
+        options(lines, Math.round(width) || 600, height, unit, markersRef, thresholdsRef, zoomRef, stableHover),
+        [[]],
+        element,
+      );
+      plotRef.current = plot;
+      feed(plot);
+    };
+    // Resized with its container: a new width is a new pixel column count for a long run's drawn rows. A plot made
+    // again (new lines, zoom on or off) is made in the observer's first call, in the frame that drops the old one.
+    const resizes = new ResizeObserver(([entry]) => {
       const width = Math.round(entry?.contentRect.width ?? 0);
-      if (!plot) {
-        plot = new uPlot(
-          options(lines, width || 600, height, unit, markersRef, thresholdsRef, zoomRef, stableHover),
-          [[]],
-          element,
-        );
-        plotRef.current = plot;
-      } else if (width > 0 && width !== plot.width) plot.setSize({ width, height });
-      else return;
-      // A new width is a new pixel column count for a long run's drawn rows.
-      draw(plot, latest.current.data, latest.current.span, zoomRef.current);
-      showPoints(chartRef.current, latest.current.data);
+      if (!plot) return shown.current ? create(width) : undefined;
+      if (width <= 0 || width === plot.width) return;
+      plot.setSize({ width, height });
+      feed(plot);
     });
-    observer.observe(element);
+    resizes.observe(element);
+    // The first plot: on screen at once, off screen in its idle turn (plotTurns), at the width the intersection
+    // observer measured in the browser's own layout (reading element.clientWidth here forced a layout per chart).
+    const cancel = shown.current
+      ? () => {}
+      : pagePlotTurns().add(
+          element,
+          (width) => (plot ? undefined : create(width)),
+          // Off screen on the first paint: said on the chart, so bench:web waits for the charts on screen only.
+          () => chartRef.current?.setAttribute("data-plot-waiting", ""),
+        );
     return () => {
-      observer.disconnect();
+      cancel();
+      resizes.disconnect();
       plot?.destroy();
       plotRef.current = null;
     };
   }, [lines, height, unit, zoomable, stableHover]);
 
-  const [spanFrom, spanTo] = span ?? [null, null];
   useEffect(() => {
-    latest.current = { data, span: spanFrom === null || spanTo === null ? null : [spanFrom, spanTo] };
     const plot = plotRef.current;
     if (!plot) return;
-    draw(plot, latest.current.data, latest.current.span, zoomRef.current);
+    const data = heldColumns(built, latest.current);
+    draw(plot, data, latest.current.span, zoomRef.current);
     showPoints(chartRef.current, data);
-  }, [data, spanFrom, spanTo, zoomFrom, zoomTo]);
+  }, [points, lines, spanFrom, spanTo, zoomFrom, zoomTo]);
 
   useEffect(() => {
     markersRef.current = markers;
@@ -466,7 +503,7 @@ export function SeriesChart<P extends TimedPoint = SeriesPoint>({
     thresholdsRef.current = thresholds;
     // Set the data again so the y range is worked out with the new thresholds in it.
     const plot = plotRef.current;
-    if (plot) draw(plot, latest.current.data, latest.current.span, zoomRef.current, true);
+    if (plot) draw(plot, heldColumns(built, latest.current), latest.current.span, zoomRef.current, true);
   }, [thresholds]);
 
   return (
