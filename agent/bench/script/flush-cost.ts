@@ -2,7 +2,7 @@
 // script tally, then its flush and the structured clone postMessage makes of it, 30 times; prints the median and max.
 //   node --import tsx agent/bench/script/flush-cost.ts
 import { createScriptTally } from "../../src/scripts/script-tally";
-import { recordBroadcast } from "../../src/scenarios/movement-sync";
+import { recordBroadcast } from "../../src/scenarios/broadcast-streams";
 const tally = createScriptTally([{ name: "join-ms", kind: "histogram" }], () => {});
 const streams = new Map();
 const times: number[] = [];

@@ -1,5 +1,5 @@
 import type { ScriptScenario, Target } from "@throng/protocol/plan";
-import { recordBroadcast } from "../scenarios/movement-sync";
+import { recordBroadcast } from "../scenarios/broadcast-streams";
 import { TimerWheel, wheelTimer } from "../transports/timer-wheel";
 import type { ScriptTally } from "./script-tally";
 
