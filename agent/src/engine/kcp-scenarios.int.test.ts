@@ -19,28 +19,33 @@ const kcp = (port: number, stream = false): KcpTarget =>
     ? { protocol: "kcp", host: "127.0.0.1", port, stream: true, framing: newline }
     : { protocol: "kcp", host: "127.0.0.1", port };
 const bySeq = { by: "json-field", field: "seq" } as const;
+/** KCP's two modes, each scenario run in both: whole messages, and a byte stream cut by newlines. */
+const KCP_MODES: Array<[mode: string, stream: boolean]> = [
+  ["message", false],
+  ["stream (newline-delimited)", true],
+];
 
 describe("scenarios over KCP against kcp-go", () => {
-  it.each([
-    ["message", false],
-    ["stream (newline-delimited)", true],
-  ])("ping-pong, %s mode: every ping answered and timed, KCP's counters in every second", async (_, stream) => {
-    server = await startKcpGoServer("echo", { stream });
-    const snapshots = await runPlan({
-      target: kcp(server.port, stream),
-      scenario: { kind: "ping-pong", intervalMs: 50, messageBytes: 64, match: bySeq },
-      load: { clients: 10, durationSec: 2, rampUpSec: 0 },
-    });
-    const rtt = merged(snapshots, "rttUs")!;
-    expect(rtt.totalCount).toBeGreaterThan(10 * 2 * 20 * 0.6);
-    expect(total(snapshots, "errors")).toBe(0);
-    expect(snapshots.every((s) => s.counters.kcpWireBytesSent !== undefined)).toBe(true);
-    // Each ping and pong once as payload (a newline more each in stream mode); the wire adds KCP's headers and ACKs.
-    const pings = total(snapshots, "messagesSent");
-    expect(total(snapshots, "kcpPayloadBytesSent")).toBe(pings * (stream ? 65 : 64));
-    expect(total(snapshots, "kcpWireBytesSent")).toBeGreaterThan(total(snapshots, "kcpPayloadBytesSent"));
-    expect(total(snapshots, "kcpDatagramsSent")).toBeGreaterThanOrEqual(pings);
-  });
+  it.each(KCP_MODES)(
+    "ping-pong, %s mode: every ping answered and timed, KCP's counters in every second",
+    async (_, stream) => {
+      server = await startKcpGoServer("echo", { stream });
+      const snapshots = await runPlan({
+        target: kcp(server.port, stream),
+        scenario: { kind: "ping-pong", intervalMs: 50, messageBytes: 64, match: bySeq },
+        load: { clients: 10, durationSec: 2, rampUpSec: 0 },
+      });
+      const rtt = merged(snapshots, "rttUs")!;
+      expect(rtt.totalCount).toBeGreaterThan(10 * 2 * 20 * 0.6);
+      expect(total(snapshots, "errors")).toBe(0);
+      expect(snapshots.every((s) => s.counters.kcpWireBytesSent !== undefined)).toBe(true);
+      // Each ping and pong once as payload (a newline more each in stream mode); the wire adds KCP's headers and ACKs.
+      const pings = total(snapshots, "messagesSent");
+      expect(total(snapshots, "kcpPayloadBytesSent")).toBe(pings * (stream ? 65 : 64));
+      expect(total(snapshots, "kcpWireBytesSent")).toBeGreaterThan(total(snapshots, "kcpPayloadBytesSent"));
+      expect(total(snapshots, "kcpDatagramsSent")).toBeGreaterThanOrEqual(pings);
+    },
+  );
 
   it("echo-flood: four in flight per connection, every echo answered", async () => {
     server = await startKcpGoServer("echo");
@@ -56,23 +61,23 @@ describe("scenarios over KCP against kcp-go", () => {
     expect(total(snapshots, "errors")).toBe(0);
   });
 
-  it.each([
-    ["message", false],
-    ["stream (newline-delimited)", true],
-  ])("movement-sync, %s mode: rooms of 4 at 20 Hz reach every other member, in order, none lost", async (_, stream) => {
-    server = await startKcpGoServer("room", { stream });
-    const snapshots = await runPlan({
-      target: kcp(server.port, stream),
-      scenario: { kind: "movement-sync", roomSize: 4, updateHz: 20 },
-      load: { clients: 8, durationSec: 2, rampUpSec: 0 },
-    });
-    const expected = total(snapshots, "broadcastsExpected");
-    const received = total(snapshots, "broadcastsReceived");
-    expect(expected).toBeGreaterThan(8 * 20 * 3 * 0.6);
-    expect(received / expected).toBeGreaterThan(0.95);
-    expect(merged(snapshots, "broadcastUs")!.totalCount).toBe(received);
-    expect(total(snapshots, "lost") + total(snapshots, "duplicates") + total(snapshots, "outOfOrder")).toBe(0);
-  });
+  it.each(KCP_MODES)(
+    "movement-sync, %s mode: rooms of 4 at 20 Hz reach every other member, in order, none lost",
+    async (_, stream) => {
+      server = await startKcpGoServer("room", { stream });
+      const snapshots = await runPlan({
+        target: kcp(server.port, stream),
+        scenario: { kind: "movement-sync", roomSize: 4, updateHz: 20 },
+        load: { clients: 8, durationSec: 2, rampUpSec: 0 },
+      });
+      const expected = total(snapshots, "broadcastsExpected");
+      const received = total(snapshots, "broadcastsReceived");
+      expect(expected).toBeGreaterThan(8 * 20 * 3 * 0.6);
+      expect(received / expected).toBeGreaterThan(0.95);
+      expect(merged(snapshots, "broadcastUs")!.totalCount).toBe(received);
+      expect(total(snapshots, "lost") + total(snapshots, "duplicates") + total(snapshots, "outOfOrder")).toBe(0);
+    },
+  );
 
   it("login-storm: every client logs in (login / login-ok) and its login is timed", async () => {
     server = await startKcpGoServer("room");
