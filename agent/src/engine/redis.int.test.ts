@@ -27,30 +27,34 @@ const auth = (password: string): SessionStep[] => [
   { kind: "expect", reply: { prefixHex: hex("+OK") }, failWhen: { regex: "^-" } },
 ];
 
-function plan(scenario: PingPongScenario, clients: number, durationSec: number) {
-  return {
-    target: redisTarget(redis.port),
-    scenario,
-    load: { clients, durationSec, rampUpSec: 0 },
+/**
+ * Ping-pong against Redis: each client logs in with AUTH `password`, then sends `command` every 100 ms, its replies
+ * matched in order and, with `expectReply`, checked to start with it.
+ */
+function commandPlan(options: {
+  command: string;
+  password: string;
+  expectReply?: string;
+  clients: number;
+  durationSec: number;
+}) {
+  const { command, password, expectReply, clients, durationSec } = options;
+  const scenario: PingPongScenario = {
+    kind: "ping-pong",
+    intervalMs: 100,
+    message: { body: command },
+    match: { by: "order" },
+    ...(expectReply ? { reply: { expect: { prefixHex: hex(expectReply) } } } : {}),
+    session: auth(password),
   };
+  return { target: redisTarget(redis.port), scenario, load: { clients, durationSec, rampUpSec: 0 } };
 }
 
 describe("ping-pong against a real Redis, speaking its protocol from the plan", () => {
   it("authenticates each client with a session, then PINGs: no errors, round trips, and every message the agent counted as sent is a command Redis ran", async () => {
     const before = await commandsProcessed();
     const snapshots = await runPlan(
-      plan(
-        {
-          kind: "ping-pong",
-          intervalMs: 100,
-          message: { body: "PING" },
-          match: { by: "order" },
-          reply: { expect: { prefixHex: hex("+PONG") } },
-          session: auth("secret"),
-        },
-        20,
-        3,
-      ),
+      commandPlan({ command: "PING", password: "secret", expectReply: "+PONG", clients: 20, durationSec: 3 }),
     );
     const ran = (await commandsProcessed()) - before - 2; // less the first reading's INFO and the second's AUTH
     const sent = total(snapshots, "messagesSent");
@@ -61,19 +65,7 @@ describe("ping-pong against a real Redis, speaking its protocol from the plan", 
   });
 
   it("with the wrong password every client fails its session as session-rejected, and sends no PING", async () => {
-    const snapshots = await runPlan(
-      plan(
-        {
-          kind: "ping-pong",
-          intervalMs: 100,
-          message: { body: "PING" },
-          match: { by: "order" },
-          session: auth("wrong"),
-        },
-        5,
-        1,
-      ),
-    );
+    const snapshots = await runPlan(commandPlan({ command: "PING", password: "wrong", clients: 5, durationSec: 1 }));
     expect(totalsByKind(snapshots, "errorsByKind")).toEqual({ "session-rejected": 5 });
     expect(total(snapshots, "messagesSent")).toBe(5); // the AUTHs only
     expect(merged(snapshots, "rttUs")!.totalCount).toBe(0);
@@ -82,18 +74,7 @@ describe("ping-pong against a real Redis, speaking its protocol from the plan", 
 
   it("checks replies: INCR's integer reply is not the +PONG the plan expects, so each is a bad-reply error, not a round trip", async () => {
     const snapshots = await runPlan(
-      plan(
-        {
-          kind: "ping-pong",
-          intervalMs: 100,
-          message: { body: "INCR k" },
-          match: { by: "order" },
-          reply: { expect: { prefixHex: hex("+PONG") } },
-          session: auth("secret"),
-        },
-        5,
-        1,
-      ),
+      commandPlan({ command: "INCR k", password: "secret", expectReply: "+PONG", clients: 5, durationSec: 1 }),
     );
     const replies = total(snapshots, "messagesReceived") - 5; // less each client's +OK
     expect(replies).toBeGreaterThan(5 * 5);
