@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import { createSnapshotBuffer, DEFAULT_BUFFER_CAPACITY } from "./snapshot-buffer";
+import { zeroCounters } from "./snapshot-builder";
 
 const runId = "6f1c1a34-9a43-4f7e-9d0e-3c2a1b0c9d8e";
 
@@ -11,17 +12,7 @@ function snapshot(seq: number): MetricSnapshot {
     intervalStart: 1_000 * seq,
     intervalMs: 1_000,
     clients: 1,
-    counters: {
-      connectionsOpen: 0,
-      connectionsOpened: 0,
-      connectionsFailed: 0,
-      connectionsClosed: 0,
-      messagesSent: 0,
-      messagesReceived: 0,
-      bytesSent: 0,
-      bytesReceived: 0,
-      errors: 0,
-    },
+    counters: zeroCounters(0),
     histograms: { rttUs: "" },
     health: { cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 },
   };

@@ -91,7 +91,8 @@ type OptionalCounter =
   | "loginsFailed";
 type OptionalHistogram = Exclude<keyof SnapshotHistograms, "rttUs" | "script" | "sessionSteps">;
 
-function zeroCounters(connectionsOpen: number): SnapshotCounters {
+/** A second's counters before anything happened in it, with `connectionsOpen` connections held open from before. */
+export function zeroCounters(connectionsOpen: number): SnapshotCounters {
   return {
     connectionsOpen,
     connectionsOpened: 0,
