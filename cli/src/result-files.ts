@@ -44,24 +44,17 @@ function baselineCases(baseline: BaselineResult): TestCase[] {
     .filter((metric) => metric.allowance !== null)
     .map((metric): TestCase => {
       const name = `${metric.metric} against baseline ${baseline.baselineRunId}`;
+      const failed = (type: string, detail: string): TestCase => ({
+        name,
+        failure: { type, message: metricLine(metric), detail },
+      });
       if (metric.status === "regressed")
-        return {
-          name,
-          failure: {
-            type: "regression",
-            message: metricLine(metric),
-            detail: `${metric.metric} measured ${metric.value} against ${metric.baseline} in baseline run ${baseline.baselineRunId}: change ${metric.change ?? "up from 0"} ${metric.unit}, allowed ${metric.allowance} ${metric.unit}`,
-          },
-        };
+        return failed(
+          "regression",
+          `${metric.metric} measured ${metric.value} against ${metric.baseline} in baseline run ${baseline.baselineRunId}: change ${metric.change ?? "up from 0"} ${metric.unit}, allowed ${metric.allowance} ${metric.unit}`,
+        );
       if (metric.status === "no-data")
-        return {
-          name,
-          failure: {
-            type: "no-data",
-            message: metricLine(metric),
-            detail: "a metric held to the baseline must be measured by both runs",
-          },
-        };
+        return failed("no-data", "a metric held to the baseline must be measured by both runs");
       return { name };
     });
 }

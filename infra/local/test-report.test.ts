@@ -20,6 +20,13 @@ async function report(name: string, content: unknown): Promise<string> {
   return file;
 }
 
+/** A vitest JSON report: the tests that passed, those pending and todo (none unless given), and its files. */
+const vitestReport = (
+  numPassedTests: number,
+  testResults: object[],
+  notRun = { numPendingTests: 0, numTodoTests: 0 },
+) => ({ numPassedTests, ...notRun, testResults });
+
 const vitestFile = (status: string, tests: string[]) => ({
   status,
   assertionResults: tests.map((s) => ({ status: s })),
@@ -27,32 +34,23 @@ const vitestFile = (status: string, tests: string[]) => ({
 
 describe("vitestCounts", () => {
   it("counts passed, failed and skipped tests", async () => {
-    const file = await report("v1.json", {
-      numPassedTests: 2,
-      numPendingTests: 1,
-      numTodoTests: 1,
-      testResults: [vitestFile("passed", ["passed", "passed"]), vitestFile("failed", ["failed", "skipped"])],
-    });
+    const file = await report(
+      "v1.json",
+      vitestReport(2, [vitestFile("passed", ["passed", "passed"]), vitestFile("failed", ["failed", "skipped"])], {
+        numPendingTests: 1,
+        numTodoTests: 1,
+      }),
+    );
     expect(await vitestCounts(file, 1)).toEqual({ passed: 2, failed: 1, skipped: 2 });
   });
 
   it("counts a file that failed before any test (import error) as one failure", async () => {
-    const file = await report("v2.json", {
-      numPassedTests: 3,
-      numPendingTests: 0,
-      numTodoTests: 0,
-      testResults: [vitestFile("failed", [])],
-    });
+    const file = await report("v2.json", vitestReport(3, [vitestFile("failed", [])]));
     expect(await vitestCounts(file, 1)).toEqual({ passed: 3, failed: 1, skipped: 0 });
   });
 
   it("counts a non-zero exit with every test passed (an unhandled error) as a failure", async () => {
-    const file = await report("v3.json", {
-      numPassedTests: 3,
-      numPendingTests: 0,
-      numTodoTests: 0,
-      testResults: [vitestFile("passed", ["passed"])],
-    });
+    const file = await report("v3.json", vitestReport(3, [vitestFile("passed", ["passed"])]));
     expect((await vitestCounts(file, 1)).failed).toBe(1);
   });
 
@@ -80,11 +78,9 @@ describe("summaryLine", () => {
 
 describe("the failed tests named above the closing line", () => {
   it("names each failed vitest test by file and title with its error's first line, and a file that failed outside any test", async () => {
-    const file = await report("v4.json", {
-      numPassedTests: 1,
-      numPendingTests: 0,
-      numTodoTests: 0,
-      testResults: [
+    const file = await report(
+      "v4.json",
+      vitestReport(1, [
         {
           name: path.join(dir, "agent/src/a.int.test.ts"),
           status: "failed",
@@ -103,8 +99,8 @@ describe("the failed tests named above the closing line", () => {
           message: "Cannot find module 'x'",
           assertionResults: [],
         },
-      ],
-    });
+      ]),
+    );
     expect(await vitestFailures(file, dir)).toEqual([
       "agent/src/a.int.test.ts › a counts every ping: AssertionError: expected 176 to be 177",
       "tests/b.int.test.ts (outside any test): Cannot find module 'x'",

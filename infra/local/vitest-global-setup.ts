@@ -26,26 +26,22 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (!process.env.TEST_DATABASE_URL || !process.env.REDIS_URL) {
     dir = await makeTempDir("throng-vitest-");
     const log = prefixedLog("vitest");
+    /** A throw-away server's options: its data in `dataDir`, a free port, and a variable of its own. */
+    const throwAway = async (dataDir: string, envVar: string) => ({
+      dataDir,
+      port: await freePort(),
+      log,
+      ephemeral: true,
+      envVar,
+    });
     if (!process.env.TEST_DATABASE_URL) {
       // envVar: never a developer's DATABASE_URL; their data is no place for test databases.
-      const postgres = await ensurePostgres({
-        dataDir: path.join(dir, "postgres"),
-        port: await freePort(),
-        log,
-        ephemeral: true,
-        envVar: "TEST_DATABASE_URL",
-      });
+      const postgres = await ensurePostgres(await throwAway(path.join(dir, "postgres"), "TEST_DATABASE_URL"));
       stops.push(postgres.stop);
       env.TEST_DATABASE_URL = postgres.adminUrl;
     }
     if (!process.env.REDIS_URL) {
-      const redis = await ensureRedis({
-        dataDir: path.join(dir, "redis"),
-        port: await freePort(),
-        log,
-        ephemeral: true,
-        envVar: "TEST_REDIS_URL",
-      });
+      const redis = await ensureRedis(await throwAway(path.join(dir, "redis"), "TEST_REDIS_URL"));
       stops.push(redis.stop);
       env.REDIS_URL = redis.url;
     }

@@ -10,7 +10,7 @@ import type { Repos } from "@throng/db/repos";
 import type { SnapshotRow } from "@throng/db/repos/snapshots";
 import { createBus, createRedis, createSubscriber } from "@throng/runtime/redis";
 import { PlanSpec } from "@throng/protocol/plan";
-import { seedOrg } from "@throng/core/db-seed.test-support";
+import { seedAgent, seedOrg } from "@throng/core/db-seed.test-support";
 import { startWorkersBed, type WorkersBed } from "./workers-bed.test-support";
 
 const spec = {
@@ -86,19 +86,7 @@ const lateSnapshot = (runId: string, seq: number): MetricSnapshot => ({
 /** An org with one online agent and a queued run, written straight to the database. */
 async function seedRun(agentCores = 2, runSpec: object = spec) {
   const orgId = await seedOrg(db);
-  const agentId = crypto.randomUUID();
-  await repos.fleet.insertAgent(orgId, {
-    id: agentId,
-    secretHash: "x",
-    hostname: "rig",
-    os: "linux",
-    arch: "x64",
-    cores: agentCores,
-    memoryBytes: 1,
-    version: "0.1.0",
-    labels: {},
-    ip: null,
-  });
+  const agentId = await seedAgent(repos, orgId, { cores: agentCores });
   await repos.fleet.markSeen(orgId, agentId, true, new Date());
   const planId = crypto.randomUUID();
   await repos.plans.insert(orgId, { id: planId, name: "p", spec: PlanSpec.parse(runSpec) });
@@ -174,18 +162,10 @@ describe("runs queue processors (real BullMQ, Redis and PostgreSQL)", () => {
     expect(failed?.error).toMatch(/no watcher is online.*--label role=server/);
 
     const { orgId, agentId, runId } = await seedRun(2, watched);
-    const watcherId = crypto.randomUUID();
-    await repos.fleet.insertAgent(orgId, {
-      id: watcherId,
-      secretHash: "x",
+    const watcherId = await seedAgent(repos, orgId, {
       hostname: "server-host",
-      os: "linux",
-      arch: "x64",
       cores: 8,
-      memoryBytes: 1,
-      version: "0.1.0",
       labels: { role: "server" },
-      ip: null,
       role: "watch",
     });
     await repos.fleet.markSeen(orgId, watcherId, true, new Date());

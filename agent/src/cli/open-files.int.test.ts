@@ -1,4 +1,5 @@
 import { execFile, execFileSync, spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { get } from "node:http";
 import { tmpdir } from "node:os";
@@ -164,6 +165,11 @@ describe("throng-agent target --processes", () => {
       ),
     );
     expect(holders.size).toBeGreaterThan(1);
+    // Each process is a session of its own, so a scheduler that shares the CPU by session weighs the target as its
+    // three processes, not as one (beside four agents on one host, one session starved it).
+    const pids = [child.pid!, ...workersOf(child.pid!)];
+    expect(pids).toHaveLength(3);
+    expect(new Set(pids.map(sessionOf)).size).toBe(3);
     // A fresh connection per request: each may land on any of the three, and every one answers the whole target.
     for (let i = 0; i < 6; i += 1)
       expect(await statsOf(url)).toMatchObject({ clients: 60, accepted: 60, messages: 60, processes: 3 });
@@ -174,4 +180,27 @@ describe("throng-agent target --processes", () => {
     child.kill("SIGTERM");
     expect(await exitCode(child)).toBe(ExitCode.ok);
   });
+
+  it("takes its other processes with it when it is killed outright, though each runs in a session of its own", async () => {
+    const child = cli("bundle", ["target", "--port", "0", "--processes", "3"]);
+    await outputOf(child).line(/^target serving from 3 processes/);
+    const workers = workersOf(child.pid!);
+    expect(workers).toHaveLength(2);
+    child.kill("SIGKILL");
+    await exitCode(child);
+    await expect
+      .poll(() => workers.filter((pid) => existsSync(`/proc/${pid}`)), { timeout: 10_000, interval: 100 })
+      .toEqual([]);
+  });
 });
+
+/** The session id of a process (field 6 of /proc/PID/stat, after the command's closing parenthesis). */
+function sessionOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[3]);
+}
+
+/** The processes `pid` forked. */
+function workersOf(pid: number): number[] {
+  return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+}

@@ -61,10 +61,18 @@ function requests<T>() {
   };
 }
 
+/**
+ * Each process is a session of its own (`detached`: setsid), so a scheduler that shares the CPU by session (Linux's
+ * autogroup, on by default on most distributions and on this project's VMs) weighs the target as the N processes it
+ * is. In one session, its N processes shared one session's share: beside four agents (four sessions) on one host the
+ * target got a fifth of the CPU, ran at ~2% per process and let its accept queues overflow, and the run measured
+ * the scheduler instead of the agents. A worker still leaves with this process: it exits when the IPC channel closes.
+ */
 function forkWorker(entry: string, options: TargetOptions): Promise<ChildProcess> {
   const child = fork(entry, [TARGET_WORKER_COMMAND], {
     execArgv: process.execArgv,
     stdio: ["ignore", "inherit", "inherit", "ipc"],
+    detached: true,
   });
   return new Promise((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`a target process exited with ${code} before it was listening`)));

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { parseServiceEnv, ServiceEnv, sealingKey } from "@throng/runtime/env";
 
 /** The process's soft open-file limit (`ulimit -n`) from /proc/self/limits; null where there is no /proc. */
 export function openFileLimit(): number | null {
@@ -34,23 +35,15 @@ const commaList = z
   );
 
 /** The API's configuration, parsed once in main.ts; every variable has a default or says what to set. */
-export const ApiEnv = z.object({
-  DATABASE_URL: z
-    .string({ error: "set DATABASE_URL=postgres://user:pass@host:5432/db (npm start sets it for you)" })
-    .min(1),
-  REDIS_URL: z.string({ error: "set REDIS_URL=redis://host:6379 (npm start sets it for you)" }).min(1),
+export const ApiEnv = ServiceEnv.extend({
   API_HOST: z.string().default("0.0.0.0"),
   API_PORT: z.coerce.number().int().min(0).max(65535).default(4000),
-  WEB_ORIGIN: z.string().url().default("http://localhost:3000"),
   API_PUBLIC_URL: z.string().url().default("http://localhost:4000"),
   AUTH_SECRET: z
     .string({ error: "set AUTH_SECRET to a random string of at least 32 characters (npm start generates one)" })
     .min(32, "AUTH_SECRET must be at least 32 characters"),
-  QUEUE_PREFIX: z.string().default("throng"),
   /** The one-file agent served at /agent/throng-agent.mjs (built by `npm run build -w @throng/agent`). */
   AGENT_BUNDLE_PATH: z.string().default(new URL("../../../agent/dist/throng-agent.mjs", import.meta.url).pathname),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
   /**
    * Snapshots of one second arriving within this window are merged once (0: merge on every snapshot). 100 ms: at
    * 2,000 agents the 250 ms window was the largest stage left once points stopped waiting for the fsync
@@ -73,8 +66,6 @@ export const ApiEnv = z.object({
   RATE_LIMIT_RUNS_PER_MIN: z.coerce.number().int().min(1).default(30),
   /** Report and CSV exports one API token or browser session may fetch per minute. */
   RATE_LIMIT_EXPORTS_PER_MIN: z.coerce.number().int().min(1).default(60),
-  /** GET /metrics wants `Authorization: Bearer <this>` (401 without); unset, /metrics answers only when API_HOST is loopback-only. */
-  METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters (openssl rand -hex 24)").optional(),
   /** The Chromium that renders report PDFs: a path, or a name on PATH. Without one the PDF routes answer 503. */
   CHROMIUM_PATH: z
     .string()
@@ -85,27 +76,10 @@ export const ApiEnv = z.object({
   /** One PDF render, waiting included; past it the caller gets 504. */
   PDF_RENDER_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
   /**
-   * The key metrics-export credentials are sealed with (AES-256-GCM): base64 of 32 bytes. Unset, one is derived
-   * from AUTH_SECRET; set it (the same in api and workers) to rotate AUTH_SECRET without re-entering them.
-   */
-  METRICS_EXPORT_KEY: z
-    .string()
-    .refine(
-      (v) => Buffer.from(v, "base64").length === 32,
-      "METRICS_EXPORT_KEY must be 32 bytes in base64 (openssl rand -base64 32)",
-    )
-    .optional(),
-  /**
    * The key organisation secrets are sealed with (AES-256-GCM): base64 of 32 bytes. Unset, one is derived from
    * AUTH_SECRET; set it to rotate AUTH_SECRET without setting every secret again. Only the api opens secrets.
    */
-  SECRETS_KEY: z
-    .string()
-    .refine(
-      (v) => Buffer.from(v, "base64").length === 32,
-      "SECRETS_KEY must be 32 bytes in base64 (openssl rand -base64 32)",
-    )
-    .optional(),
+  SECRETS_KEY: sealingKey("SECRETS_KEY"),
   /**
    * DNS servers (host or host:port, comma-separated) that domain verification asks for TXT records; unset, the
    * system's resolvers. Tests point it at a DNS server of their own.
@@ -129,8 +103,5 @@ export const ApiEnv = z.object({
 export type ApiEnv = z.infer<typeof ApiEnv>;
 
 export function parseApiEnv(source: NodeJS.ProcessEnv): ApiEnv {
-  const result = ApiEnv.safeParse(source);
-  if (result.success) return result.data;
-  const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
-  throw new Error(`Invalid API configuration:\n${lines.join("\n")}`);
+  return parseServiceEnv(ApiEnv, source, "API");
 }

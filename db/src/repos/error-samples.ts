@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { sql } from "kysely";
 import type { ErrorSample } from "@throng/protocol/error-samples";
 import type { Db } from "../client";
+import { selectOrgRows } from "./org-rows";
 
 export interface ErrorSampleRow extends ErrorSample {
   agentId: string;
@@ -67,8 +68,7 @@ export function createErrorSampleRepo(db: Db) {
 
     /** The run's samples in the order they happened. */
     async listRun(orgId: string, runId: string): Promise<ErrorSampleRow[]> {
-      const rows = await db
-        .selectFrom("run_error_samples")
+      const rows = await selectOrgRows(db, "run_error_samples", orgId)
         .select([
           "kind",
           "message",
@@ -78,7 +78,6 @@ export function createErrorSampleRepo(db: Db) {
           "bytes_length as bytesLength",
           "bytes_hex as bytesHex",
         ])
-        .where("org_id", "=", orgId)
         .where("run_id", "=", runId)
         .orderBy("at")
         .orderBy("kind")

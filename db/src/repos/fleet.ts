@@ -1,5 +1,6 @@
 import type { AgentCapabilities } from "@throng/protocol/agent";
 import type { Db } from "../client";
+import { updateOrgRow } from "./org-rows";
 
 export interface EnrolmentTokenRow {
   id: string;
@@ -10,9 +11,8 @@ export interface EnrolmentTokenRow {
   usedAt: Date | null;
 }
 
-export interface AgentRow {
-  id: string;
-  orgId: string;
+/** The machine an agent runs on, as its hello describes it. */
+interface AgentMachine {
   hostname: string;
   os: string;
   arch: string;
@@ -20,6 +20,11 @@ export interface AgentRow {
   memoryBytes: number;
   version: string;
   labels: Record<string, string>;
+}
+
+export interface AgentRow extends AgentMachine {
+  id: string;
+  orgId: string;
   /** "load" or "watch": what the agent declared in its last hello. */
   role: string;
   /** What it said it can hold in its last hello; null when it did not say. */
@@ -40,14 +45,7 @@ export interface AgentCapacityRow {
   maxEngines: number;
 }
 
-export interface AgentHost {
-  hostname: string;
-  os: string;
-  arch: string;
-  cores: number;
-  memoryBytes: number;
-  version: string;
-  labels: Record<string, string>;
+export interface AgentHost extends AgentMachine {
   ip: string | null;
   /** Omitted: "load". */
   role?: string;
@@ -63,6 +61,23 @@ function capacityColumns(capacity: AgentCapacityRow | undefined) {
     open_file_limit: capacity?.openFileLimit ?? null,
     clients_per_engine: capacity?.clientsPerEngine ?? null,
     max_engines: capacity?.maxEngines ?? null,
+  };
+}
+
+/** The columns a hello sets: the host, its role (default "load"), capacity and capabilities (null when not said). */
+function hostColumns(host: AgentHost) {
+  return {
+    hostname: host.hostname,
+    os: host.os,
+    arch: host.arch,
+    cores: host.cores,
+    memory_bytes: host.memoryBytes,
+    version: host.version,
+    labels: JSON.stringify(host.labels),
+    ip: host.ip,
+    role: host.role ?? "load",
+    ...capacityColumns(host.capacity),
+    capabilities: host.capabilities ? JSON.stringify(host.capabilities) : null,
   };
 }
 
@@ -122,11 +137,8 @@ function createEnrolmentTokens(db: Db) {
     },
     /** Spends a single-use token; false when another agent spent it first (the update is the lock). */
     async consumeEnrolmentToken(orgId: string, tokenId: string): Promise<boolean> {
-      const result = await db
-        .updateTable("enrolment_tokens")
+      const result = await updateOrgRow(db, "enrolment_tokens", orgId, "id", tokenId)
         .set({ used_at: new Date() })
-        .where("org_id", "=", orgId)
-        .where("id", "=", tokenId)
         .where("used_at", "is", null)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
@@ -158,17 +170,7 @@ function createAgentRegistration(db: Db) {
           id: agent.id,
           org_id: orgId,
           secret_hash: agent.secretHash,
-          hostname: agent.hostname,
-          os: agent.os,
-          arch: agent.arch,
-          cores: agent.cores,
-          memory_bytes: agent.memoryBytes,
-          version: agent.version,
-          labels: JSON.stringify(agent.labels),
-          ip: agent.ip,
-          role: agent.role ?? "load",
-          ...capacityColumns(agent.capacity),
-          capabilities: agent.capabilities ? JSON.stringify(agent.capabilities) : null,
+          ...hostColumns(agent),
         })
         .execute();
     },
@@ -182,24 +184,7 @@ function createAgentRegistration(db: Db) {
         .executeTakeFirst();
     },
     async updateAgentHost(orgId: string, agentId: string, host: AgentHost) {
-      await db
-        .updateTable("agents")
-        .set({
-          hostname: host.hostname,
-          os: host.os,
-          arch: host.arch,
-          cores: host.cores,
-          memory_bytes: host.memoryBytes,
-          version: host.version,
-          labels: JSON.stringify(host.labels),
-          ip: host.ip,
-          role: host.role ?? "load",
-          ...capacityColumns(host.capacity),
-          capabilities: host.capabilities ? JSON.stringify(host.capabilities) : null,
-        })
-        .where("org_id", "=", orgId)
-        .where("id", "=", agentId)
-        .execute();
+      await updateOrgRow(db, "agents", orgId, "id", agentId).set(hostColumns(host)).execute();
     },
   };
 }
@@ -208,20 +193,12 @@ function createAgentRegistration(db: Db) {
 function createAgentPresence(db: Db) {
   return {
     async markSeen(orgId: string, agentId: string, connected: boolean, at: Date) {
-      await db
-        .updateTable("agents")
-        .set({ connected, last_seen_at: at })
-        .where("org_id", "=", orgId)
-        .where("id", "=", agentId)
-        .execute();
+      await updateOrgRow(db, "agents", orgId, "id", agentId).set({ connected, last_seen_at: at }).execute();
     },
     /** The agent's connection that closed at `closedAt` is gone; a no-op if it has been heard from since (it came back). */
     async markDisconnected(orgId: string, agentId: string, closedAt: Date) {
-      await db
-        .updateTable("agents")
+      await updateOrgRow(db, "agents", orgId, "id", agentId)
         .set({ connected: false })
-        .where("org_id", "=", orgId)
-        .where("id", "=", agentId)
         .where((eb) => eb.or([eb("last_seen_at", "is", null), eb("last_seen_at", "<=", closedAt)]))
         .execute();
     },
@@ -243,21 +220,15 @@ function createAgentInventory(db: Db) {
   return {
     /** Revoked agents are refused at their next hello and hidden from the inventory. */
     async revokeAgent(orgId: string, agentId: string, at: Date): Promise<boolean> {
-      const result = await db
-        .updateTable("agents")
+      const result = await updateOrgRow(db, "agents", orgId, "id", agentId)
         .set({ revoked_at: at, connected: false })
-        .where("org_id", "=", orgId)
-        .where("id", "=", agentId)
         .where("revoked_at", "is", null)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
     async setLabels(orgId: string, agentId: string, labels: Record<string, string>): Promise<boolean> {
-      const result = await db
-        .updateTable("agents")
+      const result = await updateOrgRow(db, "agents", orgId, "id", agentId)
         .set({ labels: JSON.stringify(labels) })
-        .where("org_id", "=", orgId)
-        .where("id", "=", agentId)
         .where("revoked_at", "is", null)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;

@@ -1,14 +1,19 @@
 import type { Db } from "../client";
+import { deleteOrgRow, selectOrgRow, selectOrgRows, updateOrgRow } from "./org-rows";
 
-export interface MetricsSinkRow {
-  orgId: string;
-  sink: string;
+/** Where a sink pushes and how it signs in (its secret and headers sealed): what its settings form sets. */
+export interface MetricsSinkSettings {
   url: string;
   auth: string;
   username: string | null;
   secretSealed: string | null;
   headersSealed: string | null;
   headerNames: string[];
+}
+
+export interface MetricsSinkRow extends MetricsSinkSettings {
+  orgId: string;
+  sink: string;
   lastSuccessAt: Date | null;
   lastError: string | null;
   lastErrorAt: Date | null;
@@ -39,34 +44,13 @@ const sinkColumns = [
 export function createMetricsExportRepo(db: Db) {
   return {
     async listSinks(orgId: string): Promise<MetricsSinkRow[]> {
-      return db
-        .selectFrom("metrics_export_sinks")
-        .select(sinkColumns)
-        .where("org_id", "=", orgId)
-        .orderBy("sink")
-        .execute();
+      return selectOrgRows(db, "metrics_export_sinks", orgId).select(sinkColumns).orderBy("sink").execute();
     },
     async getSink(orgId: string, sink: string): Promise<MetricsSinkRow | undefined> {
-      return db
-        .selectFrom("metrics_export_sinks")
-        .select(sinkColumns)
-        .where("org_id", "=", orgId)
-        .where("sink", "=", sink)
-        .executeTakeFirst();
+      return selectOrgRow(db, "metrics_export_sinks", orgId, "sink", sink).select(sinkColumns).executeTakeFirst();
     },
     /** Creates or replaces the sink's settings; its delivery status starts afresh (a new endpoint, new outcomes). */
-    async putSink(
-      orgId: string,
-      sink: string,
-      settings: {
-        url: string;
-        auth: string;
-        username: string | null;
-        secretSealed: string | null;
-        headersSealed: string | null;
-        headerNames: string[];
-      },
-    ): Promise<void> {
+    async putSink(orgId: string, sink: string, settings: MetricsSinkSettings): Promise<void> {
       const values = {
         url: settings.url,
         auth: settings.auth,
@@ -86,32 +70,21 @@ export function createMetricsExportRepo(db: Db) {
         .execute();
     },
     async deleteSink(orgId: string, sink: string): Promise<boolean> {
-      const result = await db
-        .deleteFrom("metrics_export_sinks")
-        .where("org_id", "=", orgId)
-        .where("sink", "=", sink)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows) === 1;
+      return deleteOrgRow(db, "metrics_export_sinks", orgId, "sink", sink);
     },
     /** A delivery's outcome for the settings page: a success clears nothing but stamps the time; an error keeps its text. */
     async recordDelivery(orgId: string, sink: string, error: string | null): Promise<void> {
-      await db
-        .updateTable("metrics_export_sinks")
+      await updateOrgRow(db, "metrics_export_sinks", orgId, "sink", sink)
         .set(
           error === null
             ? { last_success_at: new Date() }
             : { last_error: error.slice(0, 1000), last_error_at: new Date() },
         )
-        .where("org_id", "=", orgId)
-        .where("sink", "=", sink)
         .execute();
     },
     async getRunExport(orgId: string, runId: string, sink: string): Promise<RunExportRow | undefined> {
-      const row = await db
-        .selectFrom("run_metrics_exports")
+      const row = await selectOrgRow(db, "run_metrics_exports", orgId, "run_id", runId)
         .select(["last_second as lastSecond", "totals", "summary_sent as summarySent"])
-        .where("org_id", "=", orgId)
-        .where("run_id", "=", runId)
         .where("sink", "=", sink)
         .executeTakeFirst();
       return (

@@ -1,4 +1,5 @@
 import type { Db } from "../client";
+import { deleteOrgRow, selectOrgRow, selectOrgRows, updateOrgRow } from "./org-rows";
 
 export interface NotificationChannelRow {
   id: string;
@@ -66,28 +67,16 @@ export function createNotificationRepo(db: Db) {
         .executeTakeFirstOrThrow();
     },
     async listChannels(orgId: string): Promise<NotificationChannelRow[]> {
-      return db
-        .selectFrom("notification_channels")
+      return selectOrgRows(db, "notification_channels", orgId)
         .select(channelColumns)
-        .where("org_id", "=", orgId)
         .orderBy("created_at", "asc")
         .execute();
     },
     async getChannel(orgId: string, id: string): Promise<NotificationChannelRow | undefined> {
-      return db
-        .selectFrom("notification_channels")
-        .select(channelColumns)
-        .where("org_id", "=", orgId)
-        .where("id", "=", id)
-        .executeTakeFirst();
+      return selectOrgRow(db, "notification_channels", orgId, "id", id).select(channelColumns).executeTakeFirst();
     },
     async deleteChannel(orgId: string, id: string): Promise<boolean> {
-      const result = await db
-        .deleteFrom("notification_channels")
-        .where("org_id", "=", orgId)
-        .where("id", "=", id)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows) === 1;
+      return deleteOrgRow(db, "notification_channels", orgId, "id", id);
     },
     /** A pending delivery; false when this run's end was already given to this channel (a run closed twice). */
     async insertDelivery(
@@ -130,8 +119,7 @@ export function createNotificationRepo(db: Db) {
       id: string,
       outcome: { status: string; responseStatus: number | null; error: string | null },
     ): Promise<void> {
-      await db
-        .updateTable("notification_deliveries")
+      await updateOrgRow(db, "notification_deliveries", orgId, "id", id)
         .set((eb) => ({
           status: outcome.status,
           response_status: outcome.responseStatus,
@@ -139,8 +127,6 @@ export function createNotificationRepo(db: Db) {
           attempts: eb("attempts", "+", 1),
           updated_at: new Date(),
         }))
-        .where("org_id", "=", orgId)
-        .where("id", "=", id)
         .execute();
     },
   };

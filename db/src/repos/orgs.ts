@@ -1,4 +1,5 @@
 import type { Db } from "../client";
+import { deleteOrgRow, selectOrgRows, updateOrgRow } from "./org-rows";
 
 export interface Membership {
   orgId: string;
@@ -87,21 +88,11 @@ export function createOrgRepo(db: Db) {
         .execute();
     },
     async updateMemberRole(orgId: string, memberId: string, role: string): Promise<boolean> {
-      const result = await db
-        .updateTable("member")
-        .set({ role })
-        .where("organizationId", "=", orgId)
-        .where("id", "=", memberId)
-        .executeTakeFirst();
+      const result = await updateOrgRow(db, "member", orgId, "id", memberId).set({ role }).executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
     async removeMember(orgId: string, memberId: string): Promise<boolean> {
-      const result = await db
-        .deleteFrom("member")
-        .where("organizationId", "=", orgId)
-        .where("id", "=", memberId)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows) === 1;
+      return deleteOrgRow(db, "member", orgId, "id", memberId);
     },
     /** Points one session at another organisation (the user's membership is checked by the caller). */
     async setSessionOrg(userId: string, sessionId: string, orgId: string): Promise<void> {
@@ -137,10 +128,8 @@ export function createOrgRepo(db: Db) {
         .executeTakeFirst();
     },
     async listPendingInvitations(orgId: string, now: Date): Promise<InvitationRow[]> {
-      return db
-        .selectFrom("org_invitations")
+      return selectOrgRows(db, "org_invitations", orgId)
         .select(invitationColumns)
-        .where("org_id", "=", orgId)
         .where("accepted_at", "is", null)
         .where("revoked_at", "is", null)
         .where("expires_at", ">", now)
@@ -149,30 +138,23 @@ export function createOrgRepo(db: Db) {
     },
     /** Spends the invitation; false when it was spent or revoked meanwhile. */
     async acceptInvitation(orgId: string, id: string, userId: string): Promise<boolean> {
-      const result = await db
-        .updateTable("org_invitations")
+      const result = await updateOrgRow(db, "org_invitations", orgId, "id", id)
         .set({ accepted_at: new Date(), accepted_by: userId })
-        .where("org_id", "=", orgId)
-        .where("id", "=", id)
         .where("accepted_at", "is", null)
         .where("revoked_at", "is", null)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
     async revokeInvitation(orgId: string, id: string): Promise<boolean> {
-      const result = await db
-        .updateTable("org_invitations")
+      const result = await updateOrgRow(db, "org_invitations", orgId, "id", id)
         .set({ revoked_at: new Date() })
-        .where("org_id", "=", orgId)
-        .where("id", "=", id)
         .where("revoked_at", "is", null)
         .where("accepted_at", "is", null)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
     async getSettings(orgId: string): Promise<unknown | undefined> {
-      return (await db.selectFrom("org_settings").select("settings").where("org_id", "=", orgId).executeTakeFirst())
-        ?.settings;
+      return (await selectOrgRows(db, "org_settings", orgId).select("settings").executeTakeFirst())?.settings;
     },
     async putSettings(orgId: string, settings: unknown): Promise<void> {
       const json = JSON.stringify(settings);

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../client";
+import { deleteOrgRow, selectOrgRow, updateOrgRow } from "./org-rows";
 
 export interface PlanScheduleRow {
   planId: string;
@@ -43,12 +44,7 @@ const columns = [
 export function createPlanScheduleRepo(db: Db) {
   return {
     async get(orgId: string, planId: string): Promise<PlanScheduleRow | undefined> {
-      return db
-        .selectFrom("plan_schedules")
-        .select(columns)
-        .where("org_id", "=", orgId)
-        .where("plan_id", "=", planId)
-        .executeTakeFirst();
+      return selectOrgRow(db, "plan_schedules", orgId, "plan_id", planId).select(columns).executeTakeFirst();
     },
     async upsert(
       orgId: string,
@@ -94,11 +90,8 @@ export function createPlanScheduleRepo(db: Db) {
     },
     /** Pauses (a user id) or resumes (null) the schedule; undefined when the plan has none in this organisation. */
     async setPaused(orgId: string, planId: string, pausedBy: string | null): Promise<PlanScheduleRow | undefined> {
-      return db
-        .updateTable("plan_schedules")
+      return updateOrgRow(db, "plan_schedules", orgId, "plan_id", planId)
         .set({ paused_at: pausedBy ? new Date() : null, paused_by: pausedBy })
-        .where("org_id", "=", orgId)
-        .where("plan_id", "=", planId)
         .returning(columns)
         .executeTakeFirst();
     },
@@ -108,20 +101,12 @@ export function createPlanScheduleRepo(db: Db) {
       planId: string,
       attempt: { at: Date; runId: string | null; error: string | null },
     ): Promise<void> {
-      await db
-        .updateTable("plan_schedules")
+      await updateOrgRow(db, "plan_schedules", orgId, "plan_id", planId)
         .set({ last_attempt_at: attempt.at, last_run_id: attempt.runId, last_error: attempt.error })
-        .where("org_id", "=", orgId)
-        .where("plan_id", "=", planId)
         .execute();
     },
     async remove(orgId: string, planId: string): Promise<boolean> {
-      const result = await db
-        .deleteFrom("plan_schedules")
-        .where("org_id", "=", orgId)
-        .where("plan_id", "=", planId)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows) === 1;
+      return deleteOrgRow(db, "plan_schedules", orgId, "plan_id", planId);
     },
   };
 }

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { PlanSpec } from "@throng/protocol/plan";
 import type { Db } from "../client";
 import { readStoredPlan } from "../stored-plan";
+import { selectOrgRow, selectOrgRows, updateOrgRow } from "./org-rows";
 
 export interface PlanRow {
   id: string;
@@ -58,6 +59,14 @@ function planOrUndefined<R extends { id: string; version: number; spec: unknown 
 
 /** Plans of one organisation; every method is scoped by orgId. */
 export function createPlanRepo(db: Db) {
+  /** Sets one of the plan's own columns (not a new version); undefined when the plan is not in this organisation. */
+  const setColumn = async (
+    orgId: string,
+    id: string,
+    values: { archived_at: Date | null } | { baseline_run_id: string | null },
+  ): Promise<PlanRow | undefined> =>
+    planOrUndefined(await updateOrgRow(db, "plans", orgId, "id", id).set(values).returning(columns).executeTakeFirst());
+
   return {
     async insert(orgId: string, plan: { id: string; name: string; spec: PlanSpec }): Promise<PlanRow> {
       return db.transaction().execute(async (tx) => {
@@ -103,27 +112,18 @@ export function createPlanRepo(db: Db) {
       });
     },
     async versions(orgId: string, id: string): Promise<PlanVersionRow[]> {
-      const rows = await db
-        .selectFrom("plan_versions")
+      const rows = await selectOrgRows(db, "plan_versions", orgId)
         .select(["version", "spec", "created_at as createdAt"])
-        .where("org_id", "=", orgId)
         .where("plan_id", "=", id)
         .orderBy("version", "desc")
         .execute();
       return rows.map((row) => ({ ...row, spec: readStoredPlan(row.spec, `plan ${id} (version ${row.version})`) }));
     },
     async get(orgId: string, id: string): Promise<PlanRow | undefined> {
-      return planOrUndefined(
-        await db
-          .selectFrom("plans")
-          .select(columns)
-          .where("org_id", "=", orgId)
-          .where("id", "=", id)
-          .executeTakeFirst(),
-      );
+      return planOrUndefined(await selectOrgRow(db, "plans", orgId, "id", id).select(columns).executeTakeFirst());
     },
     async list(orgId: string, shelf: PlanShelf = "active", limit = 200): Promise<PlanRow[]> {
-      let query = db.selectFrom("plans").select(columns).where("org_id", "=", orgId);
+      let query = selectOrgRows(db, "plans", orgId).select(columns);
       if (shelf === "active") query = query.where("archived_at", "is", null);
       if (shelf === "archived") query = query.where("archived_at", "is not", null);
       return (await query.orderBy("created_at", "desc").limit(limit).execute()).map(planOf);
@@ -131,10 +131,8 @@ export function createPlanRepo(db: Db) {
     /** The active plan of that name (the most recently saved, should two share it). */
     async findActiveByName(orgId: string, name: string): Promise<PlanRow | undefined> {
       return planOrUndefined(
-        await db
-          .selectFrom("plans")
+        await selectOrgRows(db, "plans", orgId)
           .select(columns)
-          .where("org_id", "=", orgId)
           .where("name", "=", name)
           .where("archived_at", "is", null)
           .orderBy("updated_at", "desc")
@@ -144,21 +142,12 @@ export function createPlanRepo(db: Db) {
     },
     /** Archives (a date) or restores (null) a plan; undefined when it is not in this organisation. */
     async setArchived(orgId: string, id: string, archivedAt: Date | null): Promise<PlanRow | undefined> {
-      return planOrUndefined(
-        await db
-          .updateTable("plans")
-          .set({ archived_at: archivedAt })
-          .where("org_id", "=", orgId)
-          .where("id", "=", id)
-          .returning(columns)
-          .executeTakeFirst(),
-      );
+      return setColumn(orgId, id, { archived_at: archivedAt });
     },
     /** Each plan's most recent run that ended (finished, aborted or failed), newest by creation; plans without one are left out. */
     async lastRuns(orgId: string, planIds: readonly string[]): Promise<LastRunRow[]> {
       if (planIds.length === 0) return [];
-      return db
-        .selectFrom("runs")
+      return selectOrgRows(db, "runs", orgId)
         .distinctOn("plan_id")
         .select([
           "plan_id as planId",
@@ -167,7 +156,6 @@ export function createPlanRepo(db: Db) {
           sql<string | null>`verdict ->> 'outcome'`.as("outcome"),
           "ended_at as endedAt",
         ])
-        .where("org_id", "=", orgId)
         .where("plan_id", "in", planIds)
         .where("status", "in", ["finished", "aborted", "failed"])
         .orderBy("plan_id")
@@ -176,15 +164,7 @@ export function createPlanRepo(db: Db) {
     },
     /** Pins (a run id) or unpins (null) the plan's baseline; undefined when the plan is not in this organisation. */
     async setBaseline(orgId: string, id: string, runId: string | null): Promise<PlanRow | undefined> {
-      return planOrUndefined(
-        await db
-          .updateTable("plans")
-          .set({ baseline_run_id: runId })
-          .where("org_id", "=", orgId)
-          .where("id", "=", id)
-          .returning(columns)
-          .executeTakeFirst(),
-      );
+      return setColumn(orgId, id, { baseline_run_id: runId });
     },
     /** Deletes a plan that has no runs (its versions go with it); false when it has runs or is not in this organisation. */
     async deleteWithoutRuns(orgId: string, id: string): Promise<boolean> {
@@ -199,10 +179,8 @@ export function createPlanRepo(db: Db) {
       return Number(result.numDeletedRows) === 1;
     },
     async countRuns(orgId: string, id: string): Promise<number> {
-      const row = await db
-        .selectFrom("runs")
+      const row = await selectOrgRows(db, "runs", orgId)
         .select((eb) => eb.fn.countAll<string>().as("n"))
-        .where("org_id", "=", orgId)
         .where("plan_id", "=", id)
         .executeTakeFirstOrThrow();
       return Number(row.n);

@@ -1,4 +1,5 @@
 import type { Db } from "../client";
+import { selectOrgRows } from "./org-rows";
 import { revokeOnce } from "./revoke-once";
 
 export interface ShareLinkRow {
@@ -64,10 +65,8 @@ export function createReportRepo(db: Db) {
       return db.selectFrom("share_links").select(linkColumns).where("token_hash", "=", tokenHash).executeTakeFirst();
     },
     async listShareLinks(orgId: string, runId: string): Promise<ShareLinkRow[]> {
-      return db
-        .selectFrom("share_links")
+      return selectOrgRows(db, "share_links", orgId)
         .select(linkColumns)
-        .where("org_id", "=", orgId)
         .where("run_id", "=", runId)
         .orderBy("created_at", "desc")
         .execute();
@@ -92,7 +91,7 @@ export function createReportRepo(db: Db) {
     },
     /** Oldest first, so each estimate can be compared with the one before it. */
     async listEstimates(orgId: string, targetName?: string): Promise<EstimateRow[]> {
-      let query = db.selectFrom("capacity_estimates").select(estimateColumns).where("org_id", "=", orgId);
+      let query = selectOrgRows(db, "capacity_estimates", orgId).select(estimateColumns);
       if (targetName !== undefined) query = query.where("target_name", "=", targetName);
       return query.orderBy("created_at").orderBy("id").execute();
     },

@@ -1,4 +1,5 @@
 import type { Db } from "../client";
+import { selectOrgRow, selectOrgRows } from "./org-rows";
 
 export interface ScriptSummaryRow {
   sha256: string;
@@ -35,28 +36,20 @@ export function createScriptRepo(db: Db) {
         .returning(summaryColumns)
         .executeTakeFirst();
       if (inserted) return { row: inserted, created: true };
-      const existing = await db
-        .selectFrom("script_bundles")
+      const existing = await selectOrgRow(db, "script_bundles", orgId, "sha256", script.sha256)
         .select(summaryColumns)
-        .where("org_id", "=", orgId)
-        .where("sha256", "=", script.sha256)
         .executeTakeFirstOrThrow();
       return { row: existing, created: false };
     },
     async get(orgId: string, sha256: string): Promise<ScriptRow | undefined> {
-      return db
-        .selectFrom("script_bundles")
+      return selectOrgRow(db, "script_bundles", orgId, "sha256", sha256)
         .select([...summaryColumns, "source"])
-        .where("org_id", "=", orgId)
-        .where("sha256", "=", sha256)
         .executeTakeFirst();
     },
     /** Newest first, without their sources. */
     async list(orgId: string, limit = 500): Promise<ScriptSummaryRow[]> {
-      return db
-        .selectFrom("script_bundles")
+      return selectOrgRows(db, "script_bundles", orgId)
         .select(summaryColumns)
-        .where("org_id", "=", orgId)
         .orderBy("created_at", "desc")
         .orderBy("sha256")
         .limit(limit)
@@ -65,10 +58,8 @@ export function createScriptRepo(db: Db) {
     /** Which of `sha256s` the org has stored. */
     async existing(orgId: string, sha256s: readonly string[]): Promise<string[]> {
       if (sha256s.length === 0) return [];
-      const rows = await db
-        .selectFrom("script_bundles")
+      const rows = await selectOrgRows(db, "script_bundles", orgId)
         .select("sha256")
-        .where("org_id", "=", orgId)
         .where("sha256", "in", [...sha256s])
         .execute();
       return rows.map((r) => r.sha256);

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../client";
+import { deleteOrgRow, selectOrgRows } from "./org-rows";
 
 /** A secret as listed: its name and who set it when, never its value. */
 export interface SecretRow {
@@ -22,23 +23,19 @@ const listColumns = [
 export function createSecretRepo(db: Db) {
   return {
     async list(orgId: string): Promise<SecretRow[]> {
-      return db.selectFrom("org_secrets").select(listColumns).where("org_id", "=", orgId).orderBy("name").execute();
+      return selectOrgRows(db, "org_secrets", orgId).select(listColumns).orderBy("name").execute();
     },
     async count(orgId: string): Promise<number> {
-      const row = await db
-        .selectFrom("org_secrets")
+      const row = await selectOrgRows(db, "org_secrets", orgId)
         .select((eb) => eb.fn.countAll<string>().as("n"))
-        .where("org_id", "=", orgId)
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },
     /** Which of `names` the organisation has. */
     async existing(orgId: string, names: readonly string[]): Promise<string[]> {
       if (names.length === 0) return [];
-      const rows = await db
-        .selectFrom("org_secrets")
+      const rows = await selectOrgRows(db, "org_secrets", orgId)
         .select("name")
-        .where("org_id", "=", orgId)
         .where("name", "in", [...names])
         .execute();
       return rows.map((row) => row.name);
@@ -46,10 +43,8 @@ export function createSecretRepo(db: Db) {
     /** The sealed values of those of `names` the organisation has. */
     async sealedValues(orgId: string, names: readonly string[]): Promise<{ name: string; valueSealed: string }[]> {
       if (names.length === 0) return [];
-      return db
-        .selectFrom("org_secrets")
+      return selectOrgRows(db, "org_secrets", orgId)
         .select(["name", "value_sealed as valueSealed"])
-        .where("org_id", "=", orgId)
         .where("name", "in", [...names])
         .execute();
     },
@@ -82,12 +77,7 @@ export function createSecretRepo(db: Db) {
       return { row: listed, created: inserted };
     },
     async remove(orgId: string, name: string): Promise<boolean> {
-      const result = await db
-        .deleteFrom("org_secrets")
-        .where("org_id", "=", orgId)
-        .where("name", "=", name)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows) === 1;
+      return deleteOrgRow(db, "org_secrets", orgId, "name", name);
     },
   };
 }

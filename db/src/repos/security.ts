@@ -1,4 +1,5 @@
 import type { Db } from "../client";
+import { selectOrgRows, updateOrgRow } from "./org-rows";
 import { revokeOnce } from "./revoke-once";
 
 export interface ApiTokenRow {
@@ -62,23 +63,13 @@ export function createSecurityRepo(db: Db) {
       return db.selectFrom("api_tokens").select(tokenColumns).where("token_hash", "=", tokenHash).executeTakeFirst();
     },
     async listApiTokens(orgId: string): Promise<ApiTokenRow[]> {
-      return db
-        .selectFrom("api_tokens")
-        .select(tokenColumns)
-        .where("org_id", "=", orgId)
-        .orderBy("created_at", "desc")
-        .execute();
+      return selectOrgRows(db, "api_tokens", orgId).select(tokenColumns).orderBy("created_at", "desc").execute();
     },
     async revokeApiToken(orgId: string, id: string, at: Date): Promise<boolean> {
       return revokeOnce(db, "api_tokens", orgId, id, at);
     },
     async touchApiToken(orgId: string, id: string, at: Date) {
-      await db
-        .updateTable("api_tokens")
-        .set({ last_used_at: at })
-        .where("org_id", "=", orgId)
-        .where("id", "=", id)
-        .execute();
+      await updateOrgRow(db, "api_tokens", orgId, "id", id).set({ last_used_at: at }).execute();
     },
     async insertAudit(
       orgId: string,
@@ -96,10 +87,8 @@ export function createSecurityRepo(db: Db) {
         .execute();
     },
     async listAudit(orgId: string, limit = 200): Promise<AuditRow[]> {
-      return db
-        .selectFrom("audit_log")
+      return selectOrgRows(db, "audit_log", orgId)
         .select(["at", "actor", "action", "target", "details"])
-        .where("org_id", "=", orgId)
         .orderBy("at", "desc")
         .orderBy("id", "desc")
         .limit(limit)

@@ -1,4 +1,5 @@
 import type { Db } from "../client";
+import { selectOrgRows } from "./org-rows";
 
 export interface ServerSampleRow {
   agentId: string;
@@ -29,10 +30,8 @@ export function createServerSampleRepo(db: Db) {
       return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
     },
     async listRun(orgId: string, runId: string): Promise<ServerSampleRow[]> {
-      const rows = await db
-        .selectFrom("run_server_samples")
+      const rows = await selectOrgRows(db, "run_server_samples", orgId)
         .select(["agent_id as agentId", "seq", "second", "sample"])
-        .where("org_id", "=", orgId)
         .where("run_id", "=", runId)
         .orderBy("second")
         .orderBy("agent_id")

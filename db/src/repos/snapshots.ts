@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { snapshotKey, type StoredSnapshot } from "@throng/protocol/snapshot";
 import type { Db } from "../client";
+import { selectOrgRows } from "./org-rows";
 
 /** A stored snapshot, as the merge reads it. */
 export type SnapshotRow = StoredSnapshot;
@@ -21,7 +22,7 @@ const columns = [
 
 /** A run's snapshots, every column: the start of each read that narrows them to a second, a step or a range. */
 function runSnapshots(db: Db, orgId: string, runId: string) {
-  return db.selectFrom("snapshots").select(columns).where("org_id", "=", orgId).where("run_id", "=", runId);
+  return selectOrgRows(db, "snapshots", orgId).select(columns).where("run_id", "=", runId);
 }
 
 /** Reading one second's snapshots and writing its roll-up: what a re-merge does, inside the second's lock. */
@@ -37,10 +38,8 @@ function secondRollup(db: Db) {
     },
     /** How many snapshots of the second are stored: tells whether an in-memory merge of them is complete. */
     async countSecond(orgId: string, runId: string, second: number): Promise<number> {
-      const row = await db
-        .selectFrom("snapshots")
+      const row = await selectOrgRows(db, "snapshots", orgId)
         .select((eb) => eb.fn.countAll<string>().as("count"))
-        .where("org_id", "=", orgId)
         .where("run_id", "=", runId)
         .where("second", "=", second)
         .executeTakeFirstOrThrow();
@@ -141,10 +140,8 @@ export function createSnapshotRepo(db: Db) {
     },
     /** The stored roll-up, one merged point per second, without the agents' health (see `listSeries`). */
     async listSeconds(orgId: string, runId: string): Promise<unknown[]> {
-      const rows = await db
-        .selectFrom("run_seconds")
+      const rows = await selectOrgRows(db, "run_seconds", orgId)
         .select("point")
-        .where("org_id", "=", orgId)
         .where("run_id", "=", runId)
         .orderBy("second")
         .execute();
@@ -157,10 +154,8 @@ export function createSnapshotRepo(db: Db) {
       from: number,
       to: number,
     ): Promise<{ second: number; rttHist: string }[]> {
-      const rows = await db
-        .selectFrom("snapshots")
+      const rows = await selectOrgRows(db, "snapshots", orgId)
         .select(["second", "rtt_hist as rttHist"])
-        .where("org_id", "=", orgId)
         .where("run_id", "=", runId)
         .where("second", ">=", from)
         .where("second", "<=", to)
@@ -197,10 +192,8 @@ export function createSnapshotRepo(db: Db) {
     },
     /** How many snapshots the run has stored: more than its verdict was judged on means seconds came after. */
     async countRun(orgId: string, runId: string): Promise<number> {
-      const row = await db
-        .selectFrom("snapshots")
+      const row = await selectOrgRows(db, "snapshots", orgId)
         .select((eb) => eb.fn.countAll<string>().as("count"))
-        .where("org_id", "=", orgId)
         .where("run_id", "=", runId)
         .executeTakeFirstOrThrow();
       return Number(row.count);

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../client";
+import { deleteOrgRow, selectOrgRow, selectOrgRows, updateOrgRow } from "./org-rows";
 
 export interface SsoProviderRow {
   providerId: string;
@@ -69,6 +70,21 @@ const domainColumns = [
   "created_at as createdAt",
 ] as const;
 
+/** The columns Throng writes for a provider, from what it says of it. */
+function writtenColumns(p: SsoProviderWrite) {
+  return {
+    name: p.name,
+    issuer: p.issuer,
+    oidcConfig: p.oidcConfig,
+    samlConfig: p.samlConfig,
+    domain: p.domains.join(","),
+    role_claim: p.roleClaim,
+    role_rules: JSON.stringify(p.roleRules),
+    default_role: p.defaultRole,
+    metadata_url: p.metadataUrl,
+  };
+}
+
 function toProvider(row: { domain: string } & Omit<SsoProviderRow, "domains">): SsoProviderRow {
   const { domain, ...rest } = row;
   return { ...rest, domains: domain.split(",").filter(Boolean) };
@@ -88,21 +104,15 @@ async function refreshVerified(db: Db, orgId: string): Promise<void> {
 function createSsoProviders(db: Db) {
   return {
     async listProviders(orgId: string): Promise<SsoProviderRow[]> {
-      return (
-        await db
-          .selectFrom("ssoProvider")
-          .select(providerColumns)
-          .where("organizationId", "=", orgId)
-          .orderBy("created_at")
-          .execute()
-      ).map(toProvider);
+      const rows = await selectOrgRows(db, "ssoProvider", orgId)
+        .select(providerColumns)
+        .orderBy("created_at")
+        .execute();
+      return rows.map(toProvider);
     },
     async getProvider(orgId: string, providerId: string): Promise<SsoProviderRow | undefined> {
-      const row = await db
-        .selectFrom("ssoProvider")
+      const row = await selectOrgRow(db, "ssoProvider", orgId, "providerId", providerId)
         .select(providerColumns)
-        .where("organizationId", "=", orgId)
-        .where("providerId", "=", providerId)
         .executeTakeFirst();
       return row && toProvider(row);
     },
@@ -129,57 +139,27 @@ function createSsoProviders(db: Db) {
           providerId,
           organizationId: orgId,
           userId,
-          name: p.name,
-          issuer: p.issuer,
-          oidcConfig: p.oidcConfig,
-          samlConfig: p.samlConfig,
-          domain: p.domains.join(","),
-          role_claim: p.roleClaim,
-          role_rules: JSON.stringify(p.roleRules),
-          default_role: p.defaultRole,
-          metadata_url: p.metadataUrl,
+          ...writtenColumns(p),
           created_by: createdBy,
         })
         .execute();
       await refreshVerified(db, orgId);
     },
     async updateProvider(orgId: string, providerId: string, p: SsoProviderWrite): Promise<boolean> {
-      const result = await db
-        .updateTable("ssoProvider")
-        .set({
-          name: p.name,
-          issuer: p.issuer,
-          oidcConfig: p.oidcConfig,
-          samlConfig: p.samlConfig,
-          domain: p.domains.join(","),
-          role_claim: p.roleClaim,
-          role_rules: JSON.stringify(p.roleRules),
-          default_role: p.defaultRole,
-          metadata_url: p.metadataUrl,
-          updated_at: new Date(),
-        })
-        .where("organizationId", "=", orgId)
-        .where("providerId", "=", providerId)
+      const result = await updateOrgRow(db, "ssoProvider", orgId, "providerId", providerId)
+        .set({ ...writtenColumns(p), updated_at: new Date() })
         .executeTakeFirst();
       await refreshVerified(db, orgId);
       return Number(result.numUpdatedRows) === 1;
     },
     async setProviderEnabled(orgId: string, providerId: string, enabled: boolean): Promise<boolean> {
-      const result = await db
-        .updateTable("ssoProvider")
+      const result = await updateOrgRow(db, "ssoProvider", orgId, "providerId", providerId)
         .set({ enabled, updated_at: new Date() })
-        .where("organizationId", "=", orgId)
-        .where("providerId", "=", providerId)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
     async deleteProvider(orgId: string, providerId: string): Promise<boolean> {
-      const result = await db
-        .deleteFrom("ssoProvider")
-        .where("organizationId", "=", orgId)
-        .where("providerId", "=", providerId)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows) === 1;
+      return deleteOrgRow(db, "ssoProvider", orgId, "providerId", providerId);
     },
   };
 }
@@ -188,15 +168,10 @@ function createSsoProviders(db: Db) {
 function createSsoDomains(db: Db) {
   return {
     async listDomains(orgId: string): Promise<SsoDomainRow[]> {
-      return db.selectFrom("sso_domains").select(domainColumns).where("org_id", "=", orgId).orderBy("domain").execute();
+      return selectOrgRows(db, "sso_domains", orgId).select(domainColumns).orderBy("domain").execute();
     },
     async getDomain(orgId: string, domain: string): Promise<SsoDomainRow | undefined> {
-      return db
-        .selectFrom("sso_domains")
-        .select(domainColumns)
-        .where("org_id", "=", orgId)
-        .where("domain", "=", domain)
-        .executeTakeFirst();
+      return selectOrgRow(db, "sso_domains", orgId, "domain", domain).select(domainColumns).executeTakeFirst();
     },
     /** Claims a domain; false when the org already has it. */
     async insertDomain(orgId: string, domain: string, token: string): Promise<boolean> {
@@ -210,11 +185,8 @@ function createSsoDomains(db: Db) {
     /** Marks the claim verified; false when another organisation holds the domain verified already. */
     async markDomainVerified(orgId: string, domain: string, by: string, at: Date): Promise<boolean> {
       try {
-        await db
-          .updateTable("sso_domains")
+        await updateOrgRow(db, "sso_domains", orgId, "domain", domain)
           .set({ verified_at: at, verified_by: by })
-          .where("org_id", "=", orgId)
-          .where("domain", "=", domain)
           .execute();
       } catch (error) {
         if ((error as { code?: string }).code === "23505") return false;
@@ -224,13 +196,9 @@ function createSsoDomains(db: Db) {
       return true;
     },
     async deleteDomain(orgId: string, domain: string): Promise<boolean> {
-      const result = await db
-        .deleteFrom("sso_domains")
-        .where("org_id", "=", orgId)
-        .where("domain", "=", domain)
-        .executeTakeFirst();
+      const deleted = await deleteOrgRow(db, "sso_domains", orgId, "domain", domain);
       await refreshVerified(db, orgId);
-      return Number(result.numDeletedRows) === 1;
+      return deleted;
     },
     /** The organisation that holds `domain` verified, at sign-in (the email names it). */
     async findVerifiedDomain(domain: string): Promise<{ orgId: string } | undefined> {
@@ -249,8 +217,7 @@ function createSsoPolicy(db: Db) {
   return {
     async requiresSso(orgId: string): Promise<boolean> {
       return (
-        (await db.selectFrom("sso_policies").select("require_sso").where("org_id", "=", orgId).executeTakeFirst())
-          ?.require_sso ?? false
+        (await selectOrgRows(db, "sso_policies", orgId).select("require_sso").executeTakeFirst())?.require_sso ?? false
       );
     },
     async setRequireSso(orgId: string, requireSso: boolean, by: string): Promise<void> {

@@ -1,45 +1,35 @@
 import { describe, expect, it } from "vitest";
 import { changeText, compareWithBaseline, comparedMetrics, type ComparedRun } from "./baseline-compare";
 import type { RunSummary } from "./run";
+import { runSummary } from "./run-summary.test-support";
+import { seriesPoint } from "./series-point.test-support";
 import type { SeriesPoint } from "./snapshot";
 
 const pingPong = {
   scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
 } as unknown as ComparedRun["spec"];
 
-const summary = (p99: number, errors = 0, extra: Partial<RunSummary> = {}): RunSummary => ({
-  agents: 1,
-  peakClients: 10,
-  peakConnections: 10,
-  durationSec: 10,
-  messagesSent: 1000,
-  messagesReceived: 1000,
-  messagesPerSec: 100,
-  connectionsFailed: 0,
-  connectionsOpened: 10,
-  errors,
-  rttP50Ms: p99 / 2,
-  rttP99Ms: p99,
-  rttMaxMs: p99 * 2,
-  ...extra,
-});
+/** A 10-second run's summary: 1,000 messages each way, `errors` of them failed, round trips around `p99`. */
+const summary = (p99: number, errors = 0): RunSummary =>
+  runSummary({
+    messagesSent: 1000,
+    messagesReceived: 1000,
+    errors,
+    rttP50Ms: p99 / 2,
+    rttP99Ms: p99,
+    rttMaxMs: p99 * 2,
+  });
 
 /** Ten steady seconds whose p99 is `p99` ± `wobble`. */
 const seconds = (p99: number, wobble: number): SeriesPoint[] =>
-  Array.from({ length: 10 }, (_, i) => ({
-    t: 1_000 + i,
-    agents: 1,
-    clients: 10,
-    connections: 10,
-    messagesSentPerSec: 100,
-    messagesReceivedPerSec: 100,
-    bytesSentPerSec: 0,
-    bytesReceivedPerSec: 0,
-    errors: 0,
-    rttP50Ms: p99 / 2,
-    rttP99Ms: p99 + (i % 2 === 0 ? wobble : -wobble),
-    rttMaxMs: p99 * 2,
-  }));
+  Array.from({ length: 10 }, (_, i) =>
+    seriesPoint({
+      t: 1_000 + i,
+      rttP50Ms: p99 / 2,
+      rttP99Ms: p99 + (i % 2 === 0 ? wobble : -wobble),
+      rttMaxMs: p99 * 2,
+    }),
+  );
 
 const run = (id: string, p99: number, wobble: number, errors = 0, spec = pingPong): ComparedRun => ({
   id,

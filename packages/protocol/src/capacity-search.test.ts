@@ -11,6 +11,7 @@ import {
   searchAnswer,
   steadySeconds,
   type AutoSearch,
+  type EvidenceStep,
   type JudgedStep,
   type SearchDecision,
 } from "./capacity-search";
@@ -263,45 +264,23 @@ describe("steadySeconds", () => {
 });
 
 describe("largestHeldBelowBreaks and searchAnswer", () => {
+  // A search's steps in the order they ran: a level that held every SLO, or one that broke one.
+  const held = (clients: number, more: Partial<EvidenceStep> = {}) => ({ ...more, clients, held: true });
+  const broke = (clients: number, more: Partial<EvidenceStep> = {}) => ({ ...more, clients, held: false });
   it("counts settle steps neither as held nor as broken", () => {
-    const steps = [
-      { clients: 800, held: true },
-      { clients: 1_000, held: false },
-      { clients: 800, held: false, phase: "settle" as const },
-      { clients: 840, held: true },
-    ];
+    const steps = [held(800), broke(1_000), broke(800, { phase: "settle" }), held(840)];
     expect(largestHeldBelowBreaks(steps)?.clients).toBe(840);
   });
   it("takes the largest held level below the lowest break, whatever the order", () => {
-    const steps = [
-      { clients: 800, held: true },
-      { clients: 1_000, held: false },
-      { clients: 840, held: true },
-      { clients: 880, held: false },
-      { clients: 1_200, held: true },
-    ];
+    const steps = [held(800), broke(1_000), held(840), broke(880), held(1_200)];
     expect(largestHeldBelowBreaks(steps)?.clients).toBe(840);
-    expect(largestHeldBelowBreaks([{ clients: 200, held: false }])).toBeNull();
-    expect(
-      largestHeldBelowBreaks([
-        { clients: 200, held: true },
-        { clients: 400, held: true },
-      ])?.clients,
-    ).toBe(400);
+    expect(largestHeldBelowBreaks([broke(200)])).toBeNull();
+    expect(largestHeldBelowBreaks([held(200), held(400)])?.clients).toBe(400);
   });
   it("counts a first try that a retry superseded as neither, and a first level that broke in every try as the break", () => {
-    const transient = [
-      { clients: 200, held: false },
-      { clients: 200, held: true, retry: true },
-      { clients: 400, held: true },
-      { clients: 600, held: false },
-    ];
+    const transient = [broke(200), held(200, { retry: true }), held(400), broke(600)];
     expect(searchAnswer(transient)).toMatchObject({ held: { clients: 400 }, lowestBreak: 600, retries: 1 });
-    const below = [
-      { clients: 200, held: false },
-      { clients: 200, held: false, retry: true },
-      { clients: 200, held: false, retry: true },
-    ];
+    const below = [broke(200), broke(200, { retry: true }), broke(200, { retry: true })];
     expect(searchAnswer(below)).toMatchObject({
       held: null,
       lastHeld: null,
@@ -311,13 +290,8 @@ describe("largestHeldBelowBreaks and searchAnswer", () => {
     });
   });
   it("does not claim a level held when it broke again after the break and never held again: the server did not recover", () => {
-    const coarse = [
-      { clients: 200, held: true },
-      { clients: 400, held: true },
-      { clients: 600, held: true },
-      { clients: 800, held: false },
-    ];
-    const settle = (held: boolean) => ({ clients: 600, held, phase: "settle" as const });
+    const coarse = [held(200), held(400), held(600), broke(800)];
+    const settle = (holds: boolean) => (holds ? held : broke)(600, { phase: "settle" });
     const failed = searchAnswer([...coarse, settle(false), settle(false), settle(false)]);
     expect(failed.held).toBeNull();
     expect(failed.lastHeld?.clients).toBe(600);
@@ -329,17 +303,11 @@ describe("largestHeldBelowBreaks and searchAnswer", () => {
       ...coarse,
       settle(false),
       settle(true),
-      { clients: 640, held: true, phase: "fine" as const },
-      { clients: 680, held: false, phase: "fine" as const },
+      held(640, { phase: "fine" }),
+      broke(680, { phase: "fine" }),
     ]);
     expect(recovered).toMatchObject({ held: { clients: 640 }, notHeldAgain: [], range: null, lowestBreak: 680 });
     // No lower level held: nothing to give a range from.
-    expect(
-      searchAnswer([
-        { clients: 200, held: true },
-        { clients: 400, held: false },
-        { clients: 200, held: false, phase: "settle" },
-      ]).range,
-    ).toBeNull();
+    expect(searchAnswer([held(200), broke(400), broke(200, { phase: "settle" })]).range).toBeNull();
   });
 });

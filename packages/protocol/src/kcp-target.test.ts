@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { KCP_MODES, kcpSettings } from "./kcp-modes";
-import { PlanSpec } from "./plan";
+import { planIssues } from "./plan-spec.test-support";
 
 // target { protocol: kcp } in the plan schema, and the tuning a KCP connection gets from it (kcp-modes.ts).
 
@@ -13,12 +13,9 @@ function plan(target: object) {
   };
 }
 
-const issues = (value: unknown) =>
-  (PlanSpec.safeParse(value).error?.issues ?? []).map((issue) => `${issue.path.join(".")}: ${issue.message}`);
-
 describe("a KCP target in a plan", () => {
   it("takes host and port alone (message mode, mode fast), or every knob", () => {
-    expect(issues(plan({}))).toEqual([]);
+    expect(planIssues(plan({}))).toEqual([]);
     const full = plan({
       mode: "fast3",
       nodelay: false,
@@ -34,28 +31,28 @@ describe("a KCP target in a plan", () => {
       conv: 4_294_967_295,
       sourceAddresses: ["127.0.0.2"],
     });
-    expect(issues(full)).toEqual([]);
+    expect(planIssues(full)).toEqual([]);
   });
 
   it("asks stream mode for a framing, and a framing for stream mode, saying what to do", () => {
-    expect(issues(plan({ stream: true }))).toEqual([
+    expect(planIssues(plan({ stream: true }))).toEqual([
       "target.framing: stream mode cuts messages out of a byte stream: give a framing (length-prefix, delimiter or length-field), or leave stream out for message mode",
     ]);
-    expect(issues(plan({ framing: { kind: "delimiter" } }))).toEqual([
+    expect(planIssues(plan({ framing: { kind: "delimiter" } }))).toEqual([
       "target.framing: a framing is for stream mode: set stream: true, or leave framing out (in message mode one KCP message is one message)",
     ]);
   });
 
   it("refuses values kcp-go would not take, naming the field and its range", () => {
-    expect(issues(plan({ mode: "turbo" }))).toEqual(["target.mode: must be normal, fast, fast2 or fast3"]);
-    expect(issues(plan({ mtu: 1500 }))).toEqual([
+    expect(planIssues(plan({ mode: "turbo" }))).toEqual(["target.mode: must be normal, fast, fast2 or fast3"]);
+    expect(planIssues(plan({ mtu: 1500 }))).toEqual([
       "target.mtu: must be at most 1472 bytes (kcp-go's limit: a 1500-byte packet less its IP and UDP headers)",
     ]);
-    expect(issues(plan({ intervalMs: 5 }))).toEqual(["target.intervalMs: must be at least 10 ms"]);
-    expect(issues(plan({ receiveWindow: 70_000 }))).toEqual([
+    expect(planIssues(plan({ intervalMs: 5 }))).toEqual(["target.intervalMs: must be at least 10 ms"]);
+    expect(planIssues(plan({ receiveWindow: 70_000 }))).toEqual([
       "target.receiveWindow: must be at most 65535 segments (the header's wnd is 16 bits)",
     ]);
-    expect(issues(plan({ conv: 2 ** 32 }))).toEqual(["target.conv: must be 0 to 4294967295 (32 bits)"]);
+    expect(planIssues(plan({ conv: 2 ** 32 }))).toEqual(["target.conv: must be 0 to 4294967295 (32 bits)"]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { placeCohorts } from "./network";
-import { PlanSpec } from "./plan";
+import { planIssues } from "./plan-spec.test-support";
 
 const base = {
   name: "cohorts",
@@ -41,13 +41,11 @@ describe("network cohorts: which client is in which cohort", () => {
 });
 
 describe("network cohorts in the plan schema", () => {
-  const parse = (network: unknown, extra: Record<string, unknown> = {}) =>
-    PlanSpec.safeParse({ ...base, ...extra, network });
-  const messages = (result: ReturnType<typeof parse>) =>
-    result.error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`) ?? [];
+  /** What the schema refuses in the base plan given these cohorts (and `extra` top-level fields). */
+  const issues = (network: unknown, extra: Record<string, unknown> = {}) => planIssues({ ...base, ...extra, network });
 
   it("accepts a cohort with every condition", () => {
-    const result = parse([
+    const result = issues([
       {
         name: "mobile",
         share: 0.3,
@@ -60,32 +58,38 @@ describe("network cohorts in the plan schema", () => {
         direction: "both",
       },
     ]);
-    expect(messages(result)).toEqual([]);
+    expect(result).toEqual([]);
   });
 
-  it("refuses a cohort with both share and clients, a reorder without delay, a repeated name, and more than all the clients", () => {
-    expect(messages(parse([{ name: "a", share: 0.5, clients: 3 }]))).toEqual([
+  it.each([
+    [
+      "a cohort with both share and clients",
+      [{ name: "a", share: 0.5, clients: 3 }],
       "network.0.share: give either share (a part of the clients, e.g. 0.3) or clients (a count), not both",
-    ]);
-    expect(messages(parse([{ name: "a", share: 0.5, reorderPercent: 5 }]))).toEqual([
+    ],
+    [
+      "a reorder without delay",
+      [{ name: "a", share: 0.5, reorderPercent: 5 }],
       "network.0.reorderPercent: a reordered packet overtakes delayed ones: give delayMs too",
-    ]);
-    expect(
-      messages(
-        parse([
-          { name: "a", share: 0.5 },
-          { name: "a", share: 0.1 },
-        ]),
-      ),
-    ).toEqual(['network.1.name: "a" is named twice']);
-    expect(
-      messages(
-        parse([
-          { name: "a", share: 0.6 },
-          { name: "b", clients: 500 },
-        ]),
-      ),
-    ).toEqual(["network: the cohorts take 110% of load.clients (1000): at most 100%"]);
+    ],
+    [
+      "a repeated name",
+      [
+        { name: "a", share: 0.5 },
+        { name: "a", share: 0.1 },
+      ],
+      'network.1.name: "a" is named twice',
+    ],
+    [
+      "more than all the clients",
+      [
+        { name: "a", share: 0.6 },
+        { name: "b", clients: 500 },
+      ],
+      "network: the cohorts take 110% of load.clients (1000): at most 100%",
+    ],
+  ])("refuses %s, naming the field", (_, network, issue) => {
+    expect(issues(network)).toEqual([issue]);
   });
 
   it("accepts an SLO scoped to one of the plan's cohorts, and refuses one naming a cohort the plan does not have", () => {
@@ -95,19 +99,19 @@ describe("network cohorts in the plan schema", () => {
         { metric: "rtt-p99-ms", below: 300, cohort },
       ],
     });
-    expect(messages(parse([{ name: "mobile", share: 0.3 }], slos("mobile")))).toEqual([]);
-    expect(messages(parse([{ name: "mobile", share: 0.3 }], slos("wifi")))).toEqual([
+    expect(issues([{ name: "mobile", share: 0.3 }], slos("mobile"))).toEqual([]);
+    expect(issues([{ name: "mobile", share: 0.3 }], slos("wifi"))).toEqual([
       'slos.1.cohort: "wifi" is not a cohort of this plan: name one of plan.network\'s cohorts (mobile), or leave cohort out to judge the whole run',
     ]);
-    expect(messages(PlanSpec.safeParse({ ...base, ...slos("mobile") }))).toEqual([
+    expect(planIssues({ ...base, ...slos("mobile") })).toEqual([
       'slos.1.cohort: "mobile" is not a cohort of this plan: name a cohort of plan.network, which has none, or leave cohort out to judge the whole run',
     ]);
   });
 
   it("refuses more than 8 cohorts, and cohorts on a script scenario", () => {
     const nine = Array.from({ length: 9 }, (_, i) => ({ name: `c${i}`, share: 0.1 }));
-    expect(messages(parse(nine))).toEqual(["network: at most 8 cohorts"]);
-    const script = parse([{ name: "a", share: 0.5 }], { scenario: { kind: "script", script: { path: "x.mjs" } } });
-    expect(messages(script)[0]).toMatch(/^network: a script opens its own sockets/);
+    expect(issues(nine)).toEqual(["network: at most 8 cohorts"]);
+    const script = issues([{ name: "a", share: 0.5 }], { scenario: { kind: "script", script: { path: "x.mjs" } } });
+    expect(script[0]).toMatch(/^network: a script opens its own sockets/);
   });
 });

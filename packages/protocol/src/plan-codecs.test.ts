@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PlanSpec } from "./plan";
+import { planIssues } from "./plan-spec.test-support";
 
 // msgpack and protobuf message bodies in the plan schema. The .proto text itself is parsed and checked by the
 // plan reader every channel shares (packages/wire/src/plan-reader.ts, checkPlanCodecs): this package is zod only.
@@ -16,22 +17,19 @@ function plan(message: object, extra: object = {}) {
   };
 }
 
-const issues = (value: unknown) =>
-  (PlanSpec.safeParse(value).error?.issues ?? []).map((issue) => `${issue.path.join(".")}: ${issue.message}`);
-
 describe("msgpack and protobuf bodies in a plan", () => {
   it("accepts a protobuf body with its message type and the plan's .proto, and a msgpack body", () => {
     const protobufPlan = plan(
       { format: "protobuf", messageType: "game.Move", body: '{"seq":{{seq}}}' },
       { protobuf: { proto: PROTO, replyType: "game.Ack" } },
     );
-    expect(issues(protobufPlan)).toEqual([]);
+    expect(planIssues(protobufPlan)).toEqual([]);
     expect(PlanSpec.parse(protobufPlan).protobuf).toEqual({ proto: PROTO, replyType: "game.Ack" });
-    expect(issues(plan({ format: "msgpack", body: '{"seq":{{seq}}}' }))).toEqual([]);
+    expect(planIssues(plan({ format: "msgpack", body: '{"seq":{{seq}}}' }))).toEqual([]);
   });
 
   it("asks for the message type and the .proto of a protobuf body, naming the fields", () => {
-    expect(issues(plan({ format: "protobuf", body: "{}" }))).toEqual([
+    expect(planIssues(plan({ format: "protobuf", body: "{}" }))).toEqual([
       'scenario.message.messageType: a protobuf body names its message type, e.g. "game.Move", defined in protobuf.proto',
       "protobuf: scenario.message is a protobuf body: give the .proto text that defines its message type as protobuf.proto",
     ]);
@@ -43,22 +41,22 @@ describe("msgpack and protobuf bodies in a plan", () => {
       intervalMs: 1000,
       message: { format: "protobuf", messageType: "game.Move", body: "{}" },
     };
-    expect(issues(value)).toEqual([
+    expect(planIssues(value)).toEqual([
       "protobuf: scenario.heartbeat.message is a protobuf body: give the .proto text that defines its message type as protobuf.proto",
     ]);
   });
 
   it("refuses a message type on a body that is not protobuf, a malformed type name and an empty .proto", () => {
-    expect(issues(plan({ format: "msgpack", messageType: "game.Move", body: "{}" }))).toEqual([
+    expect(planIssues(plan({ format: "msgpack", messageType: "game.Move", body: "{}" }))).toEqual([
       "scenario.message.messageType: only a protobuf body names a message type: set format: protobuf, or leave messageType out",
     ]);
     expect(
-      issues(plan({ format: "protobuf", messageType: "game Move", body: "{}" }, { protobuf: { proto: PROTO } })),
+      planIssues(plan({ format: "protobuf", messageType: "game Move", body: "{}" }, { protobuf: { proto: PROTO } })),
     ).toEqual(['scenario.message.messageType: must be a message type\'s full name, e.g. "game.Move"']);
-    expect(issues(plan({ body: "ping" }, { protobuf: { proto: "" } }))).toEqual([
+    expect(planIssues(plan({ body: "ping" }, { protobuf: { proto: "" } }))).toEqual([
       "protobuf.proto: give the .proto text",
     ]);
-    expect(issues(plan({ body: "ping" }, { protobuf: { proto: PROTO, replyType: "game/Ack" } }))).toEqual([
+    expect(planIssues(plan({ body: "ping" }, { protobuf: { proto: PROTO, replyType: "game/Ack" } }))).toEqual([
       'protobuf.replyType: must be a message type\'s full name, e.g. "game.Move"',
     ]);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PlanSpec } from "./plan";
+import { planIssues } from "./plan-spec.test-support";
 import {
   maskPlanSecrets,
   MissingSecretsError,
@@ -93,7 +94,7 @@ describe("{{secrets.NAME}} in a plan", () => {
     const issues = (change: (spec: Record<string, unknown>) => void) => {
       const spec = structuredClone(plan) as unknown as Record<string, unknown>;
       change(spec);
-      return (PlanSpec.safeParse(spec).error?.issues ?? []).map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+      return planIssues(spec);
     };
     expect(issues((spec) => (spec.name = "run {{secrets.TOKEN}}"))).toEqual([
       expect.stringMatching(/^name: \{\{secrets\.NAME\}\} works only in message templates/),

@@ -1,25 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { PlanSpec, type PlanSpecInput } from "./plan";
+import { planInput, planIssues } from "./plan-spec.test-support";
 
-const ws = { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" } as const;
 const plan = (
   scenario: PlanSpecInput["scenario"],
   slos: PlanSpecInput["slos"],
   over: Partial<PlanSpecInput> = {},
-): PlanSpecInput => ({
-  name: "p",
-  target: ws,
-  scenario,
-  load: { clients: 2, durationSec: 10 },
-  slos,
-  ...over,
-});
-
-/** The schema's issues as "path: message". */
-const issues = (input: PlanSpecInput) => {
-  const result = PlanSpec.safeParse(input);
-  return result.success ? [] : result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
-};
+): PlanSpecInput => planInput({ scenario, load: { clients: 2, durationSec: 10 }, slos, ...over });
 
 const PING = { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 } as const;
 const ECHO = { kind: "echo-flood", messageBytes: 64 } as const;
@@ -37,7 +24,7 @@ describe("a plan's SLOs name only what its scenario measures (the schema says so
 
   it("refuses round trips on a login storm, login time outside one, broadcasts on ping-pong and loss over TCP, naming why", () => {
     expect(
-      issues(
+      planIssues(
         plan({ kind: "login-storm", login: true }, [
           { metric: "rtt-p99-ms", below: 50 },
           { metric: "rtt-corrected-p99-ms", below: 50 },
@@ -48,7 +35,7 @@ describe("a plan's SLOs name only what its scenario measures (the schema says so
       "slos.1.metric: rtt-corrected-p99-ms: the corrected round trip is measured only by ping-pong plans (from each ping's intended send time)",
     ]);
     expect(
-      issues(
+      planIssues(
         plan(PING, [
           { metric: "login-p99-ms", below: 50 },
           { metric: "broadcast-p99-ms", below: 50 },
@@ -63,10 +50,10 @@ describe("a plan's SLOs name only what its scenario measures (the schema says so
   });
 
   it("takes broadcast latency on a script plan (ctx.broadcast times it as movement-sync does), loss on movement-sync and over UDP", () => {
-    expect(issues(plan(SCRIPT, [{ metric: "broadcast-p99-ms", below: 50 }]))).toEqual([]);
-    expect(issues(plan(ROOM, [{ metric: "loss-rate", below: 0.01 }]))).toEqual([]);
+    expect(planIssues(plan(SCRIPT, [{ metric: "broadcast-p99-ms", below: 50 }]))).toEqual([]);
+    expect(planIssues(plan(ROOM, [{ metric: "loss-rate", below: 0.01 }]))).toEqual([]);
     expect(
-      issues(
+      planIssues(
         plan(PING, [{ metric: "loss-rate", below: 0.01 }], {
           target: { protocol: "udp", host: "127.0.0.1", port: 7072 },
         }),
@@ -75,7 +62,7 @@ describe("a plan's SLOs name only what its scenario measures (the schema says so
   });
 
   it("refuses a script metric the plan does not declare, naming what to add", () => {
-    expect(issues(plan(SCRIPT, [{ metric: "script:leave-ms-p99", below: 50 }]))).toEqual([
+    expect(planIssues(plan(SCRIPT, [{ metric: "script:leave-ms-p99", below: 50 }]))).toEqual([
       'slos.0.metric: script:leave-ms-p99: the plan declares no script metric "leave-ms": add { name: "leave-ms", kind: "histogram" } to scenario.metrics',
     ]);
   });
@@ -85,7 +72,7 @@ describe("a plan's SLOs name only what its scenario measures (the schema says so
       name: "",
       load: { clients: 0, durationSec: 10 },
     });
-    expect(issues(input)).toEqual([
+    expect(planIssues(input)).toEqual([
       "name: give the plan a name",
       "load.clients: must be at least 1",
       "slos.0.metric: rtt-p99-ms: round trips are measured only by ping-pong and echo-flood plans",
@@ -94,10 +81,10 @@ describe("a plan's SLOs name only what its scenario measures (the schema says so
 
   it("still reads the plans saved before that name what their runs never measure (judged no data), as the older rule took them", () => {
     const udp = { target: { protocol: "udp", host: "127.0.0.1", port: 7072 } } as const;
-    expect(issues(plan(ROOM, [{ metric: "rtt-p99-ms", below: 50 }]))).toEqual([]);
-    expect(issues(plan(SCRIPT, [{ metric: "rtt-p50-ms", below: 50 }]))).toEqual([]);
-    expect(issues(plan(ECHO, [{ metric: "rtt-corrected-p99-ms", below: 50 }]))).toEqual([]);
-    expect(issues(plan({ kind: "login-storm" }, [{ metric: "login-p99-ms", below: 50 }]))).toEqual([]);
-    expect(issues(plan(SCRIPT, [{ metric: "loss-rate", below: 0.01 }], udp))).toEqual([]);
+    expect(planIssues(plan(ROOM, [{ metric: "rtt-p99-ms", below: 50 }]))).toEqual([]);
+    expect(planIssues(plan(SCRIPT, [{ metric: "rtt-p50-ms", below: 50 }]))).toEqual([]);
+    expect(planIssues(plan(ECHO, [{ metric: "rtt-corrected-p99-ms", below: 50 }]))).toEqual([]);
+    expect(planIssues(plan({ kind: "login-storm" }, [{ metric: "login-p99-ms", below: 50 }]))).toEqual([]);
+    expect(planIssues(plan(SCRIPT, [{ metric: "loss-rate", below: 0.01 }], udp))).toEqual([]);
   });
 });

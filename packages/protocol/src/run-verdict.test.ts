@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PlanSpec, type PlanSpecInput } from "./plan";
-import type { CapacityEstimate } from "./report";
+import { capacityEstimate } from "./capacity-estimate.test-support";
+import { planInput } from "./plan-spec.test-support";
 import type { RunSummary } from "./run";
 import { judgeRun, searchEvidence, type RunEvidence } from "./run-verdict";
 import type { SeriesPoint } from "./snapshot";
@@ -8,14 +9,13 @@ import type { SeriesPoint } from "./snapshot";
 const T0 = 1_800_000_000;
 
 const plan = (over: Partial<PlanSpecInput> = {}) =>
-  PlanSpec.parse({
-    name: "p",
-    target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-    scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
-    load: { clients: 200, durationSec: 12 },
-    slos: [{ metric: "rtt-p99-ms", below: 50 }],
-    ...over,
-  });
+  PlanSpec.parse(
+    planInput({ load: { clients: 200, durationSec: 12 }, slos: [{ metric: "rtt-p99-ms", below: 50 }], ...over }),
+  );
+
+/** The round trips of a second (or run) that sent `sent` messages: 1 ms p50, 3 ms p99, 4 ms max; none when nothing was sent. */
+const roundTrips = (sent: number) =>
+  sent > 0 ? { rttP50Ms: 1, rttP99Ms: 3, rttMaxMs: 4 } : { rttP50Ms: null, rttP99Ms: null, rttMaxMs: null };
 
 /** A second of a 200-client ping-pong at 200 msg/s; `sent` below the schedule is a load that stopped sending. */
 const second = (i: number, over: Partial<SeriesPoint> = {}): SeriesPoint => {
@@ -31,9 +31,7 @@ const second = (i: number, over: Partial<SeriesPoint> = {}): SeriesPoint => {
     bytesReceivedPerSec: 0,
     errors: 0,
     scheduledSends: 200,
-    rttP50Ms: sent > 0 ? 1 : null,
-    rttP99Ms: sent > 0 ? 3 : null,
-    rttMaxMs: sent > 0 ? 4 : null,
+    ...roundTrips(sent),
     ...over,
   };
 };
@@ -51,12 +49,20 @@ const summaryOf = (seconds: SeriesPoint[], over: Partial<RunSummary> = {}): RunS
     connectionsFailed: 0,
     connectionsOpened: 200,
     errors: 0,
-    rttP50Ms: sent > 0 ? 1 : null,
-    rttP99Ms: sent > 0 ? 3 : null,
-    rttMaxMs: sent > 0 ? 4 : null,
+    ...roundTrips(sent),
     ...over,
   };
 };
+
+/** An automatic capacity search of up to 400 clients, from 50 in 5-second steps. */
+const searchPlan = (more: { minClients?: number } = {}) =>
+  plan({
+    load: {
+      clients: 400,
+      durationSec: 60,
+      shape: { kind: "step-up", mode: "auto", startClients: 50, stepDurationSec: 5, ...more },
+    },
+  });
 
 const evidence = (seconds: SeriesPoint[], over: Partial<RunEvidence> = {}): RunEvidence => ({
   spec: plan(),
@@ -167,44 +173,25 @@ describe("run verdict", () => {
   });
 
   it("judges a capacity search by its estimate, not by the whole run's SLOs", () => {
-    const spec = plan({
-      load: {
-        clients: 400,
-        durationSec: 60,
-        shape: { kind: "step-up", mode: "auto", startClients: 50, stepDurationSec: 5 },
-      },
-    });
+    const spec = searchPlan();
     const seconds = run(60);
-    const estimate = (over: Partial<CapacityEstimate>): CapacityEstimate => ({
-      clients: 300,
-      valid: true,
-      problems: [],
-      breakingStep: 4,
-      breakingSlos: ["rtt-p99-ms"],
-      kneeClients: null,
-      usl: null,
-      steps: [],
-      sentence: "",
-      ...over,
-    });
     const breachedRun = summaryOf(seconds, { rttP99Ms: 90 });
-    expect(judgeRun(evidence(seconds, { spec, summary: breachedRun, capacity: estimate({}) })).outcome).toBe("passed");
+    expect(judgeRun(evidence(seconds, { spec, summary: breachedRun, capacity: capacityEstimate() })).outcome).toBe(
+      "passed",
+    );
     const invalid = judgeRun(
-      evidence(seconds, { spec, capacity: estimate({ valid: false, problems: ["the server did not recover"] }) }),
+      evidence(seconds, {
+        spec,
+        capacity: capacityEstimate({ valid: false, problems: ["the server did not recover"] }),
+      }),
     );
     expect(invalid).toMatchObject({ outcome: "incomplete", passed: false });
     expect(invalid.reasons).toContain("the server did not recover");
-    const gated = plan({
-      load: {
-        clients: 400,
-        durationSec: 60,
-        shape: { kind: "step-up", mode: "auto", startClients: 50, stepDurationSec: 5, minClients: 350 },
-      },
-    });
-    expect(judgeRun(evidence(seconds, { spec: gated, capacity: estimate({}) })).outcome).toBe("breached");
+    const gated = searchPlan({ minClients: 350 });
+    expect(judgeRun(evidence(seconds, { spec: gated, capacity: capacityEstimate() })).outcome).toBe("breached");
     // No level held in any try, no agent the bottleneck: a definite answer, not missing evidence.
     const broke = searchEvidence(
-      estimate({
+      capacityEstimate({
         clients: null,
         valid: false,
         problems: ["the first step broke an SLO in all 3 tries"],
@@ -226,24 +213,8 @@ describe("run verdict", () => {
   });
 
   it("judges a search that ended early on purpose against the seconds it planned up to its end", () => {
-    const spec = plan({
-      load: {
-        clients: 400,
-        durationSec: 60,
-        shape: { kind: "step-up", mode: "auto", startClients: 50, stepDurationSec: 5 },
-      },
-    });
-    const capacity: CapacityEstimate = {
-      clients: 300,
-      valid: true,
-      problems: [],
-      breakingStep: 4,
-      breakingSlos: [],
-      kneeClients: null,
-      usl: null,
-      steps: [],
-      sentence: "",
-    };
+    const spec = searchPlan();
+    const capacity = capacityEstimate({ breakingSlos: [] });
     expect(judgeRun(evidence(run(30), { spec, capacity, endedEarlyAtSecond: T0 + 30 })).outcome).toBe("passed");
   });
 

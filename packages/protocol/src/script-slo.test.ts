@@ -1,32 +1,30 @@
 import { describe, expect, it } from "vitest";
 import { PlanSpec, type PlanSpecInput } from "./plan";
+import { planInput, planIssues } from "./plan-spec.test-support";
 import type { RunSummary } from "./run";
 import type { LatencyStats, SeriesPoint } from "./snapshot";
+import { runSummary } from "./run-summary.test-support";
+import { idleSeriesPoint } from "./series-point.test-support";
 import { judgeSlos, measuredOfPoint, measuredOfSummary } from "./slo-judge";
 
-const scriptPlan = (slos: PlanSpecInput["slos"], scenario: Partial<PlanSpecInput["scenario"]> = {}): PlanSpecInput => ({
-  name: "p",
-  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-  load: { clients: 1, durationSec: 10 },
-  slos,
-  scenario: {
-    kind: "script",
-    script: { path: "room.mjs" },
-    metrics: [
-      { name: "join-ms", kind: "histogram" },
-      { name: "desyncs", kind: "counter" },
-    ],
-    ...scenario,
-  } as PlanSpecInput["scenario"],
-});
+const scriptPlan = (slos: PlanSpecInput["slos"], scenario: Partial<PlanSpecInput["scenario"]> = {}): PlanSpecInput =>
+  planInput({
+    load: { clients: 1, durationSec: 10 },
+    slos,
+    scenario: {
+      kind: "script",
+      script: { path: "room.mjs" },
+      metrics: [
+        { name: "join-ms", kind: "histogram" },
+        { name: "desyncs", kind: "counter" },
+      ],
+      ...scenario,
+    } as PlanSpecInput["scenario"],
+  });
 
-/** The schema's issues, by field. */
-const problems = (spec: PlanSpecInput) => {
-  const result = PlanSpec.safeParse(spec);
-  return result.success
-    ? []
-    : result.error.issues.map((issue) => ({ path: issue.path.join("."), message: issue.message }));
-};
+/** The script plan with an SLO (below 100) on each metric named, for the schema's checks of the names. */
+const sloPlan = (...metrics: string[]): PlanSpecInput =>
+  scriptPlan(metrics.map((metric) => ({ metric, below: 100 })) as PlanSpecInput["slos"]);
 
 const stats = (count: number, p50Ms: number | null, p99Ms: number | null): LatencyStats => ({
   count,
@@ -36,92 +34,33 @@ const stats = (count: number, p50Ms: number | null, p99Ms: number | null): Laten
   maxMs: p99Ms,
 });
 
-const point = (t: number, figures: Pick<SeriesPoint, "script" | "scriptCounts">): SeriesPoint => ({
-  t,
-  agents: 1,
-  clients: 4,
-  connections: 4,
-  messagesSentPerSec: 0,
-  messagesReceivedPerSec: 0,
-  bytesSentPerSec: 0,
-  bytesReceivedPerSec: 0,
-  errors: 0,
-  rttP50Ms: null,
-  rttP99Ms: null,
-  rttMaxMs: null,
-  ...figures,
-});
+/** A second of a script run with four clients: only the script's own figures measured. */
+const point = (t: number, figures: Pick<SeriesPoint, "script" | "scriptCounts">): SeriesPoint =>
+  idleSeriesPoint({ t, clients: 4, connections: 4, ...figures });
 
-const summary = (figures: Pick<RunSummary, "script" | "scriptCounts">): RunSummary => ({
-  agents: 1,
-  peakClients: 4,
-  peakConnections: 4,
-  durationSec: 3,
-  messagesSent: 0,
-  messagesReceived: 0,
-  messagesPerSec: 0,
-  connectionsFailed: 0,
-  errors: 0,
-  rttP50Ms: null,
-  rttP99Ms: null,
-  rttMaxMs: null,
-  ...figures,
-});
+/** A three-second script run's summary with four clients, its own figures set by the test. */
+const summary = (figures: Pick<RunSummary, "script" | "scriptCounts">): RunSummary =>
+  runSummary({ peakClients: 4, peakConnections: 4, durationSec: 3, ...figures });
 
 describe("SLOs on a script's metrics", () => {
   it("takes script:NAME-p50, -p99 and -count in the schema and refuses any other script: name there", () => {
-    expect(
-      PlanSpec.safeParse(
-        scriptPlan([
-          { metric: "script:join-ms-p99", below: 100 },
-          { metric: "script:desyncs-count", below: 1 },
-        ]),
-      ).success,
-    ).toBe(true);
+    expect(PlanSpec.safeParse(sloPlan("script:join-ms-p99", "script:desyncs-count")).success).toBe(true);
     const parsed = PlanSpec.safeParse(scriptPlan([{ metric: "script:join-ms-p90", below: 100 } as never]));
     expect(parsed.success).toBe(false);
     expect(parsed.error?.issues[0]?.path).toEqual(["slos", 0, "metric"]);
   });
 
   it("refuses an SLO on a script metric the plan does not declare, or declares as the other kind, naming the field", () => {
-    expect(
-      problems(
-        scriptPlan([
-          { metric: "script:join-ms-p99", below: 100 },
-          { metric: "script:desyncs-count", below: 1 },
-        ]),
-      ),
-    ).toEqual([]);
-    expect(
-      problems(
-        scriptPlan([
-          { metric: "rtt-p99-ms", below: 10 },
-          { metric: "script:leave-ms-p99", below: 100 },
-        ]),
-      ),
-    ).toEqual([
-      {
-        path: "slos.1.metric",
-        message:
-          'script:leave-ms-p99: the plan declares no script metric "leave-ms": add { name: "leave-ms", kind: "histogram" } to scenario.metrics',
-      },
+    expect(planIssues(sloPlan("script:join-ms-p99", "script:desyncs-count"))).toEqual([]);
+    expect(planIssues(sloPlan("rtt-p99-ms", "script:leave-ms-p99"))).toEqual([
+      'slos.1.metric: script:leave-ms-p99: the plan declares no script metric "leave-ms": add { name: "leave-ms", kind: "histogram" } to scenario.metrics',
     ]);
-    expect(
-      problems(
-        scriptPlan([
-          { metric: "script:join-ms-count", below: 1 },
-          { metric: "script:desyncs-p50", below: 1 },
-        ]),
-      ),
-    ).toEqual([
-      {
-        path: "slos.0.metric",
-        message: 'script:join-ms-count: "join-ms" is declared a histogram; -count needs a counter',
-      },
-      { path: "slos.1.metric", message: 'script:desyncs-p50: "desyncs" is declared a counter; -p50 needs a histogram' },
+    expect(planIssues(sloPlan("script:join-ms-count", "script:desyncs-p50"))).toEqual([
+      'slos.0.metric: script:join-ms-count: "join-ms" is declared a histogram; -count needs a counter',
+      'slos.1.metric: script:desyncs-p50: "desyncs" is declared a counter; -p50 needs a histogram',
     ]);
-    expect(problems(scriptPlan([{ metric: "script:join-ms-p99", below: 100 }], { metrics: undefined }))[0]?.path).toBe(
-      "slos.0.metric",
+    expect(planIssues(scriptPlan([{ metric: "script:join-ms-p99", below: 100 }], { metrics: undefined }))[0]).toMatch(
+      /^slos\.0\.metric: /,
     );
   });
 
@@ -130,8 +69,8 @@ describe("SLOs on a script's metrics", () => {
       ...scriptPlan([{ metric: "script:join-ms-p99", below: 100 }]),
       scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
     };
-    expect(problems(spec)).toEqual([
-      { path: "slos.0.metric", message: "script:join-ms-p99: a script's metrics are measured only by script plans" },
+    expect(planIssues(spec)).toEqual([
+      "slos.0.metric: script:join-ms-p99: a script's metrics are measured only by script plans",
     ]);
   });
 

@@ -18,3 +18,17 @@ export function seriesPoint(more: Partial<SeriesPoint> = {}): SeriesPoint {
     ...more,
   };
 }
+
+/** A second in which nothing was sent or measured (no traffic, no round trips); `more` adds what the test is about. */
+export function idleSeriesPoint(more: Partial<SeriesPoint> = {}): SeriesPoint {
+  return seriesPoint({
+    messagesSentPerSec: 0,
+    messagesReceivedPerSec: 0,
+    bytesSentPerSec: 0,
+    bytesReceivedPerSec: 0,
+    rttP50Ms: null,
+    rttP99Ms: null,
+    rttMaxMs: null,
+    ...more,
+  });
+}

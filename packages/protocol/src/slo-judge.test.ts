@@ -1,21 +1,19 @@
 import { describe, expect, it } from "vitest";
+import { seriesPoint } from "./series-point.test-support";
 import type { SeriesPoint } from "./snapshot";
 import { judgeSlos, measuredOfPoint } from "./slo-judge";
 
-const point = (t: number, p99: number | null): SeriesPoint => ({
-  t,
-  agents: 1,
-  clients: 10,
-  connections: 10,
-  messagesSentPerSec: 100,
-  messagesReceivedPerSec: 100,
-  bytesSentPerSec: 0,
-  bytesReceivedPerSec: 0,
-  errors: 0,
-  rttP50Ms: 1,
-  rttP99Ms: p99,
-  rttMaxMs: p99,
-});
+/** A second of ten connected clients at 100 messages a second each way, round trips peaking at `p99` ms (null: none). */
+const point = (t: number, p99: number | null): SeriesPoint =>
+  seriesPoint({
+    t,
+    clients: 10,
+    connections: 10,
+    messagesSentPerSec: 100,
+    messagesReceivedPerSec: 100,
+    rttP99Ms: p99,
+    rttMaxMs: p99,
+  });
 
 describe("SLO verdicts", () => {
   it("judges the whole run and counts the seconds that broke, with the first one", () => {

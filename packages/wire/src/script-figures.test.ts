@@ -1,20 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { StoredSnapshot } from "@throng/protocol/snapshot";
 import { buildSeries, mergeSecond, summariseRun } from "./run-summary";
-import { namedHistograms, secondCounters, storedSecond } from "./stored-second.test-support";
+import { namedSecond } from "./stored-second.test-support";
 
 /** A script agent's second: its named histograms (µs) and counters, stored as ingest stores them. */
-function row(
+const row = (
   agentId: string,
   second: number,
   script: Record<string, number[]>,
   scriptCounts?: Record<string, number>,
-): StoredSnapshot {
-  return storedSecond(agentId, second, {
-    counters: secondCounters(4, 0, scriptCounts ? { scriptCounts } : {}),
-    histograms: namedHistograms("script", script),
-  });
-}
+): StoredSnapshot => namedSecond(agentId, second, "script", script, scriptCounts ? { scriptCounts } : {});
 
 describe("merging a script's named metrics", () => {
   it("merges two agents' script histograms per second (percentiles of the merged histogram) and sums their counters", () => {

@@ -1,20 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { SessionStepFailures, StoredSnapshot } from "@throng/protocol/snapshot";
 import { mergeSecond, summariseRun } from "./run-summary";
-import { namedHistograms, secondCounters, storedSecond } from "./stored-second.test-support";
+import { namedSecond } from "./stored-second.test-support";
 
 /** An agent's second of a session's steps: each step's times (µs) and failures, stored as ingest stores them. */
-function row(
+const row = (
   agentId: string,
   second: number,
   steps: Record<string, number[]>,
   sessionStepFailures?: SessionStepFailures,
-): StoredSnapshot {
-  return storedSecond(agentId, second, {
-    counters: secondCounters(4, 0, sessionStepFailures ? { sessionStepFailures } : {}),
-    histograms: namedHistograms("sessionSteps", steps),
-  });
-}
+): StoredSnapshot =>
+  namedSecond(agentId, second, "sessionSteps", steps, sessionStepFailures ? { sessionStepFailures } : {});
 
 describe("merging a session's per-step times and failures", () => {
   it("merges each step's histograms across agents and seconds (percentiles of the merge, never averaged) and sums failures by cause", () => {

@@ -2,20 +2,30 @@ import * as hdr from "hdr-histogram-js";
 import { describe, expect, it } from "vitest";
 import { addEncoded, emptyHistogram, EncodedMerge, encodeValues, latencyPercentiles } from "./snapshot-histogram";
 
+/** A histogram of the library's own, keeping `digits` significant digits. */
+function libraryHistogram(digits: 2 | 3) {
+  return hdr.build({ bitBucketSize: 64, autoResize: true, numberOfSignificantValueDigits: digits });
+}
+
+/** The same pseudo-random numbers in [0, 1) on every run, from `seed` (a linear congruential generator). */
+function seededRandom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
 /** What merging did before addEncoded: decode each encoding into a histogram, then add it. */
 function libraryMerge(encoded: readonly string[]) {
-  const merged = hdr.build({ bitBucketSize: 64, autoResize: true, numberOfSignificantValueDigits: 3 });
+  const merged = libraryHistogram(3);
   for (const item of encoded) merged.add(hdr.decodeFromCompressedBase64(item, 64));
   return merged;
 }
 
 describe("addEncoded", () => {
   it("merges encoded histograms to the same counts, percentiles and max as decoding and adding them", () => {
-    let seed = 7;
-    const random = () => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
+    const random = seededRandom(7);
     const encoded = Array.from({ length: 40 }, (_, i) =>
       encodeValues(
         Array.from({ length: 1 + (i % 7) * 30 }, () =>
@@ -34,7 +44,7 @@ describe("addEncoded", () => {
   });
 
   it("takes an encoding with another precision through the library", () => {
-    const other = hdr.build({ bitBucketSize: 64, autoResize: true, numberOfSignificantValueDigits: 2 });
+    const other = libraryHistogram(2);
     for (const value of [100, 2_000, 30_000]) other.recordValue(value);
     const encoded = hdr.encodeIntoCompressedBase64(other);
     const merged = emptyHistogram();
@@ -52,12 +62,8 @@ describe("addEncoded", () => {
 
 describe("EncodedMerge", () => {
   it("merges to the same histogram as adding each encoding bucket by bucket, whatever the precision", () => {
-    let seed = 11;
-    const random = () => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
-    const coarse = hdr.build({ bitBucketSize: 64, autoResize: true, numberOfSignificantValueDigits: 2 });
+    const random = seededRandom(11);
+    const coarse = libraryHistogram(2);
     for (const value of [100, 2_000, 30_000, 9_000_000]) coarse.recordValue(value);
     const encoded = [
       ...Array.from({ length: 300 }, (_, i) =>

@@ -35,9 +35,26 @@ export function storedSecond(agentId: string, second: number, parts: Partial<Sto
 }
 
 /** Named histograms (µs) under one family of a second's `histograms` (script, sessionSteps), encoded as ingest stores them. */
-export function namedHistograms(family: string, valuesByName: Record<string, number[]>): Record<string, string> {
+function namedHistograms(family: string, valuesByName: Record<string, number[]>): Record<string, string> {
   const encoded = Object.fromEntries(
     Object.entries(valuesByName).map(([name, values]) => [name, encodeValues(values)]),
   );
   return { [family]: encoded } as unknown as Record<string, string>;
+}
+
+/**
+ * One agent's second of named measurements, as ingest stores it: histograms (µs) by name under `family` (script,
+ * sessionSteps), and `counters` (the family's own counts) beside the usual ones.
+ */
+export function namedSecond(
+  agentId: string,
+  second: number,
+  family: "script" | "sessionSteps",
+  valuesByName: Record<string, number[]>,
+  counters: Record<string, unknown> = {},
+): StoredSnapshot {
+  return storedSecond(agentId, second, {
+    counters: secondCounters(4, 0, counters),
+    histograms: namedHistograms(family, valuesByName),
+  });
 }

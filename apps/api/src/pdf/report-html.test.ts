@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { capacityEstimate } from "@throng/protocol/capacity-estimate.test-support";
 import { PlanSpec, type PlanSpecInput } from "@throng/protocol/plan";
 import type { RunReport, RunSummary, RunView } from "@throng/protocol/run";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
@@ -266,17 +267,7 @@ describe("the printed report says SLO metrics in words", () => {
     const searched = report("ping-pong");
     const sentence =
       "Holds 15 clients while meeting rtt-p99-ms < 50, error-rate < 0.01; step 4 broke rtt-p99-ms (82.5, must be below 50).";
-    searched.run.capacity = {
-      clients: 15,
-      valid: true,
-      problems: [],
-      breakingStep: 4,
-      breakingSlos: ["rtt-p99-ms"],
-      kneeClients: null,
-      usl: null,
-      steps: [],
-      sentence,
-    } as unknown as RunView["capacity"];
+    searched.run.capacity = capacityEstimate({ clients: 15, sentence });
     const html = reportHtml(searched);
     expect(reportHeadline(searched.run)).toBe(
       "Holds 15 clients while meeting Round trip p99 below 50 ms, Error rate below 1 %; step 4 broke Round trip p99 (82.5 ms, must be below 50 ms).",

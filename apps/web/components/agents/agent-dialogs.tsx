@@ -15,6 +15,7 @@ import {
 } from "../../lib/shared/labels";
 import { ConfirmDialog } from "../ui/confirm-dialog";
 import { LabelEditor } from "../ui/label-editor";
+import { BusyButton } from "../ui/busy-button";
 
 /**
  * A change to an agent whose success refreshes the cached agents list (the Agents page and Home) before the caller
@@ -28,16 +29,14 @@ function useAgentMutation<V, T>(change: (variables: V) => Promise<T>) {
   });
 }
 
-/** Edits one agent's whole label set (PUT /api/agents/:id/labels); errors land on the rows the API names. */
-export function AgentLabelsDialog({
-  agent,
-  onClose,
-  onSaved,
-}: {
+/** What either of an agent's dialogs is opened with: the agent, and how to close it with nothing changed. */
+interface AgentDialogProps {
   agent: AgentView;
   onClose: () => void;
-  onSaved: () => void;
-}) {
+}
+
+/** Edits one agent's whole label set (PUT /api/agents/:id/labels); errors land on the rows the API names. */
+export function AgentLabelsDialog({ agent, onClose, onSaved }: AgentDialogProps & { onSaved: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const [rows, setRows] = useState<LabelRow[]>(() => rowsFromLabels(agent.labels));
   const [errors, setErrors] = useState<LabelErrors>({});
@@ -84,9 +83,9 @@ export function AgentLabelsDialog({
           <button className="button" type="button" onClick={onClose} disabled={pending}>
             Cancel
           </button>
-          <button className="button primary" type="submit" disabled={pending} data-testid="save-labels">
-            {pending ? "Saving…" : "Save labels"}
-          </button>
+          <BusyButton busy={pending} busyText="Saving…" testId="save-labels">
+            Save labels
+          </BusyButton>
         </div>
       </form>
     </dialog>
@@ -94,15 +93,7 @@ export function AgentLabelsDialog({
 }
 
 /** Asks before revoking: the agent is disconnected, its credential stops working, and it leaves the list. */
-export function RevokeAgentDialog({
-  agent,
-  onClose,
-  onRevoked,
-}: {
-  agent: AgentView;
-  onClose: () => void;
-  onRevoked: () => void;
-}) {
+export function RevokeAgentDialog({ agent, onClose, onRevoked }: AgentDialogProps & { onRevoked: () => void }) {
   const revoking = useAgentMutation((_: undefined) => api.revokeAgent(agent.id));
   const pending = revoking.isPending || revoking.isSuccess;
   const failure = revoking.isError ? errorMessage(revoking.error) : null;

@@ -8,6 +8,8 @@ import { formatDateTime, formatUntil } from "../../lib/shared/format";
 import { installMethods, parseAllowTargets } from "../../lib/agents/install-commands";
 import { CodeBlock } from "../ui/code-block";
 import { Tabs } from "../ui/tabs";
+import { BusyButton } from "../ui/busy-button";
+import { ErrorAlert } from "../ui/error-alert";
 
 const VALIDITY = [
   { minutes: 60, label: "1 hour" },
@@ -132,21 +134,11 @@ export function AgentInstallPanel() {
             enrols one agent, then stops working
           </span>
         </div>
-        <button
-          className="button primary"
-          type="button"
-          onClick={create}
-          disabled={pending}
-          data-testid="create-enrolment-token"
-        >
-          {pending ? "Creating…" : created ? "Create another token" : "Create enrolment token"}
-        </button>
+        <BusyButton onClick={create} busy={pending} busyText="Creating…" testId="create-enrolment-token">
+          {created ? "Create another token" : "Create enrolment token"}
+        </BusyButton>
       </div>
-      {failure && (
-        <p className="alert" role="alert" data-testid="enrolment-error">
-          {failure}
-        </p>
-      )}
+      <ErrorAlert error={failure} testId="enrolment-error" />
       {created && (
         <div data-testid="enrolment-token">
           <InstallMethods key={created.token} created={created} />

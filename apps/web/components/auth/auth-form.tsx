@@ -7,6 +7,7 @@ import { SsoSignIn, SsoSignInStarted } from "@throng/protocol/sso";
 import { apiRequest, errorMessage } from "../../lib/shared/api-client";
 import type { CredentialMode } from "../../lib/auth/credentials";
 import { CredentialFields, signInOrUp, useCredentialsForm } from "./credential-fields";
+import { BusyButton } from "../ui/busy-button";
 
 /**
  * Sign-in and sign-up against Better Auth in the API; on success, on to Home. Signing in also offers "Sign in with
@@ -70,9 +71,9 @@ export function AuthForm({ mode, initialFailure = null }: { mode: CredentialMode
       </p>
       <CredentialFields mode={mode} values={values} errors={errors} failure={failure} update={update} />
       <div className="form-actions">
-        <button className="button primary" type="submit" disabled={pending}>
-          {pending ? "Please wait…" : signUp ? "Create account" : "Sign in"}
-        </button>
+        <BusyButton busy={pending} busyText="Please wait…">
+          {signUp ? "Create account" : "Sign in"}
+        </BusyButton>
         {!signUp && (
           <button className="button" type="button" disabled={pending} onClick={signInWithSso} data-testid="sso-sign-in">
             Sign in with SSO

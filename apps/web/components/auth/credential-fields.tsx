@@ -13,7 +13,8 @@ import {
   MIN_PASSWORD,
   validateCredentials,
 } from "../../lib/auth/credentials";
-import { TextField } from "../ui/text-field";
+import { fieldBinder, TextField } from "../ui/text-field";
+import { ErrorAlert } from "../ui/error-alert";
 
 /** The state both sign-in/sign-up forms keep: what was typed, what is wrong, the server's refusal, a request out. */
 export function useCredentialsForm(initialFailure: string | null = null) {
@@ -58,39 +59,16 @@ export function CredentialFields({
   update: (field: CredentialField) => (value: string) => void;
 }) {
   const signUp = mode === "sign-up";
+  const field = fieldBinder(values, update, errors);
   return (
     <>
-      {failure && (
-        <p className="alert" role="alert" data-testid="auth-error">
-          {failure}
-        </p>
-      )}
-      {signUp && (
-        <TextField
-          id="name"
-          label="Name"
-          value={values.name}
-          onChange={update("name")}
-          error={errors.name}
-          autoComplete="name"
-        />
-      )}
+      <ErrorAlert error={failure} testId="auth-error" />
+      {signUp && <TextField {...field("name")} label="Name" autoComplete="name" />}
+      <TextField {...field("email")} label="Email" type="email" autoComplete="email" />
       <TextField
-        id="email"
-        label="Email"
-        type="email"
-        value={values.email}
-        onChange={update("email")}
-        error={errors.email}
-        autoComplete="email"
-      />
-      <TextField
-        id="password"
+        {...field("password")}
         label="Password"
         type="password"
-        value={values.password}
-        onChange={update("password")}
-        error={errors.password}
         hint={signUp ? `At least ${MIN_PASSWORD} characters.` : undefined}
         autoComplete={signUp ? "new-password" : "current-password"}
       />

@@ -9,6 +9,8 @@ import { queryKeys } from "../../lib/shared/query-keys";
 import { authClient } from "../../lib/auth/auth-client";
 import { settingsApi } from "../../lib/settings/settings-api";
 import { InvitationAuthForm } from "./invitation-auth-form";
+import { BusyButton } from "../ui/busy-button";
+import { ErrorAlert } from "../ui/error-alert";
 
 type Preview =
   | { state: "loading" }
@@ -116,21 +118,11 @@ export function InvitationAccept({ token }: { token: string }) {
         You are signed in as <strong data-testid="invitation-email">{visitor.email}</strong>. The link adds you to the
         organisation that invited you, with the role chosen when it was created.
       </p>
-      {failure && (
-        <p className="alert" role="alert" data-testid="invitation-error">
-          {failure}
-        </p>
-      )}
+      <ErrorAlert error={failure} testId="invitation-error" />
       <div className="form-actions">
-        <button
-          className="button primary"
-          type="button"
-          onClick={join}
-          disabled={pending}
-          data-testid="accept-invitation"
-        >
-          {pending ? "Joining…" : "Join organisation"}
-        </button>
+        <BusyButton onClick={join} busy={pending} busyText="Joining…" testId="accept-invitation">
+          Join organisation
+        </BusyButton>
         <button className="link-button" type="button" onClick={signOut}>
           Not you? Sign out
         </button>

@@ -3,6 +3,7 @@
 import { type FormEvent, useState } from "react";
 import type { CredentialMode } from "../../lib/auth/credentials";
 import { CredentialFields, signInOrUp, useCredentialsForm } from "./credential-fields";
+import { BusyButton } from "../ui/busy-button";
 
 /**
  * Sign in or up without leaving the invitation page. The shared AuthForm always moves on to
@@ -34,9 +35,9 @@ export function InvitationAuthForm({ onSignedIn }: { onSignedIn: (email: string)
       <h2 id="invite-auth-title">{signUp ? "Create your account" : "Sign in"}</h2>
       <CredentialFields mode={mode} values={values} errors={errors} failure={failure} update={update} />
       <div className="form-actions">
-        <button className="button primary" type="submit" disabled={pending}>
-          {pending ? "Please wait…" : signUp ? "Create account" : "Sign in"}
-        </button>
+        <BusyButton busy={pending} busyText="Please wait…">
+          {signUp ? "Create account" : "Sign in"}
+        </BusyButton>
       </div>
       <p className="muted mode-switch">
         {signUp ? "Have an account? " : "New here? "}

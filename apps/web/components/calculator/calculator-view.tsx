@@ -21,6 +21,9 @@ import { ErrorAlert } from "../ui/error-alert";
 const playersText = (raw: string) =>
   raw.trim() !== "" && Number.isFinite(Number(raw)) ? formatInteger(Number(raw)) : raw;
 
+/** Players a server holds by one ceiling, or that the ceiling was left blank. */
+const ceilingText = (players: number | null) => (players === null ? "no ceiling given" : formatInteger(players));
+
 function Figure({ label, value, testId, hint }: { label: string; value: string; testId: string; hint?: string }) {
   return (
     <div>
@@ -165,20 +168,12 @@ export function CalculatorView() {
                 <Figure label="Bandwidth out" value={formatBits(outcome.result.bitsOutPerSec)} testId="calc-bits-out" />
                 <Figure
                   label="Players by packets"
-                  value={
-                    outcome.result.playersByPackets === null
-                      ? "no ceiling given"
-                      : formatInteger(outcome.result.playersByPackets)
-                  }
+                  value={ceilingText(outcome.result.playersByPackets)}
                   testId="calc-players-packets"
                 />
                 <Figure
                   label="Players by bandwidth"
-                  value={
-                    outcome.result.playersByBandwidth === null
-                      ? "no ceiling given"
-                      : formatInteger(outcome.result.playersByBandwidth)
-                  }
+                  value={ceilingText(outcome.result.playersByBandwidth)}
                   testId="calc-players-bandwidth"
                 />
               </dl>

@@ -43,11 +43,7 @@ export function CompareView({ ids }: { ids: string[] }) {
       {ids.length >= 2 && (
         <section className="panel" aria-labelledby="compare-table-title" data-testid="compare-result" key={key}>
           <h2 id="compare-table-title">Side by side</h2>
-          {comparison.error && (
-            <p className="alert" role="alert" data-testid="compare-error">
-              {comparison.error}
-            </p>
-          )}
+          <ErrorAlert error={comparison.error} testId="compare-error" />
           {!comparison.data && !comparison.error && <p className="loading">Comparing…</p>}
           {comparison.data && (
             <DataTable

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { PlanSpec } from "@throng/protocol/plan";
 import { api } from "../../lib/shared/api";
 import { queryKeys } from "../../lib/shared/query-keys";
@@ -27,6 +27,8 @@ import { PlanFormSections } from "./plan-form-sections";
 import { TRIAL_NAME, type TrialCheck } from "./session-trial";
 import { planJsonLanguage, planYamlLanguage } from "./plan-text-language";
 import { Tabs } from "../ui/tabs";
+import { BusyButton } from "../ui/busy-button";
+import { FilePicker } from "../ui/file-picker";
 
 type View = "form" | PlanFormat;
 const VIEWS = [
@@ -103,7 +105,6 @@ export function PlanEditor({
   const [notice, setNotice] = useState<string | null>(null);
   const [conflict, setConflict] = useState<string | null>(null);
   const [checkedDraft, setCheckedDraft] = useState<PlanDraft>(initial);
-  const fileRef = useRef<HTMLInputElement>(null);
 
   // A text view's problems, once its text has stayed the same for a moment.
   useEffect(() => {
@@ -233,23 +234,14 @@ export function PlanEditor({
           <p>{intro}</p>
         </div>
         <div className="head-actions">
-          <button className="button" type="button" onClick={() => fileRef.current?.click()} data-testid="import-plan">
-            Import file…
-          </button>
-          <input
-            ref={fileRef}
-            type="file"
+          <FilePicker
             accept=".json,.yaml,.yml,application/json,application/yaml"
-            className="sr-only"
-            tabIndex={-1}
-            aria-label="Plan file to import"
-            data-testid="import-plan-file"
-            onChange={(event) => {
-              const file = event.target.files?.[0];
-              if (file) void importFile(file);
-              event.target.value = "";
-            }}
-          />
+            label="Plan file to import"
+            testId="import-plan"
+            onFile={(file) => void importFile(file)}
+          >
+            Import file…
+          </FilePicker>
           <button className="button" type="button" onClick={() => exportAs("yaml")} data-testid="export-yaml">
             Export YAML
           </button>
@@ -300,9 +292,9 @@ export function PlanEditor({
         )}
       </Tabs>
       <div className="form-actions">
-        <button className="button primary" type="submit" disabled={pending} data-testid="save-plan">
-          {pending ? "Saving…" : edit ? `Save as version ${edit.version + 1}` : "Save plan"}
-        </button>
+        <BusyButton busy={pending} busyText="Saving…" testId="save-plan">
+          {edit ? `Save as version ${edit.version + 1}` : "Save plan"}
+        </BusyButton>
         <Link className="button" href={edit ? `/plans/${edit.planId}` : "/plans"}>
           Cancel
         </Link>

@@ -46,7 +46,7 @@ export function PlansView() {
           value={shelf}
           options={SHELVES}
           onChange={setShelf}
-          className="field inline"
+          inline
           testId="plan-shelf"
         />
       </div>

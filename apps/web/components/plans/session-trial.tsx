@@ -14,6 +14,8 @@ import { errorMessage } from "../../lib/shared/api-client";
 import { formatDecimal } from "../../lib/shared/format";
 import { DataTable } from "../ui/data-table";
 import { keyedByContent } from "../../lib/shared/content-keys";
+import { BusyButton } from "../ui/busy-button";
+import { ErrorAlert } from "../ui/error-alert";
 
 /** The name an unnamed plan is tried under: a trial saves nothing, so the name is not needed yet. */
 export const TRIAL_NAME = "Try it";
@@ -61,9 +63,9 @@ export function SessionTrial({ checkPlan }: { checkPlan: () => TrialCheck }) {
         One client connects to the target from an online agent and runs the steps above, exactly as a run would; nothing
         is saved and no load is generated. At most {TRIAL_TIME_LIMIT_MS / 1000} s.
       </p>
-      <button className="button" type="button" onClick={() => void run()} disabled={pending} data-testid="try-session">
-        {pending ? "Trying…" : "Try it"}
-      </button>
+      <BusyButton className="button" onClick={() => void run()} busy={pending} busyText="Trying…" testId="try-session">
+        Try it
+      </BusyButton>
       <p role="status" className="small muted" aria-live="polite">
         {pending ? "An agent is connecting and running the steps…" : ""}
       </p>
@@ -74,11 +76,7 @@ export function SessionTrial({ checkPlan }: { checkPlan: () => TrialCheck }) {
           {problems === 1 ? " its field" : " their fields"}.
         </p>
       )}
-      {error && (
-        <p className="alert" role="alert" data-testid="trial-error">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} testId="trial-error" />
       {trial && <TrialTable trial={trial} />}
     </div>
   );
@@ -97,11 +95,7 @@ function TrialTable({ trial }: { trial: TrialView }) {
         </span>{" "}
         from agent {trial.agentHostname}
       </p>
-      {trial.error && (
-        <p className="alert" role="alert" data-testid="trial-agent-error">
-          {trial.error}
-        </p>
-      )}
+      <ErrorAlert error={trial.error} testId="trial-agent-error" />
       {(trial.connect || trial.steps.length > 0) && (
         <DataTable
           caption="Each step of the trial session: its result, time, and the bytes sent and received"

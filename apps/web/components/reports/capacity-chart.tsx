@@ -4,6 +4,8 @@ import { formatInteger } from "../../lib/shared/format";
 import { formatAxisCount } from "../../lib/charts/series";
 
 const MARK_COLOURS = { breaking: "#cf222e", knee: "#9a6700", trusted: "#57606a" } as const;
+/** The USL fit's line, its trusted part and its extrapolation alike, kept inside the plot. */
+const FIT_LINE = { fill: "none", stroke: "#0969da", clipPath: "url(#capacity-plot-area)" } as const;
 
 /** Throughput per step against clients, the USL curve, and the breaking step, knee and trusted range marked. */
 export function CapacityChart({ capacity }: { capacity: CapacityEstimate }) {
@@ -72,26 +74,15 @@ export function CapacityChart({ capacity }: { capacity: CapacityEstimate }) {
         <clipPath id="capacity-plot-area">
           <rect x={left} y={top} width={width - left - right} height={height - top - bottom} />
         </clipPath>
-        {model.curve && (
-          <path
-            d={model.curve}
-            fill="none"
-            stroke="#0969da"
-            strokeWidth="2"
-            clipPath="url(#capacity-plot-area)"
-            data-testid="capacity-usl-curve"
-          />
-        )}
+        {model.curve && <path d={model.curve} {...FIT_LINE} strokeWidth="2" data-testid="capacity-usl-curve" />}
         {/* Past the trusted range the curve is extrapolation, not a measurement: dashed, and clipped to the plot. */}
         {model.extrapolation && (
           <path
             d={model.extrapolation}
-            fill="none"
-            stroke="#0969da"
+            {...FIT_LINE}
             strokeWidth="1.5"
             strokeDasharray="6 5"
             opacity="0.7"
-            clipPath="url(#capacity-plot-area)"
             data-testid="capacity-usl-extrapolation"
           />
         )}
@@ -101,6 +92,8 @@ export function CapacityChart({ capacity }: { capacity: CapacityEstimate }) {
             stroke: dot.saturated ? "#9a6700" : "#fff",
             strokeWidth: dot.saturated ? 3 : 1.5,
           };
+          // The 9-pixel square a settle step is drawn as, and a fine step's diamond turned from it.
+          const square = { x: dot.x - 4.5, y: dot.y - 4.5, width: 9, height: 9 };
           const title = (
             // biome-ignore lint/correctness/useJsxKeyInIterable: a child of the keyed shape below, not an item of the list.
             <title>{`step ${dot.step + 1}${dot.phase ? ` (${dot.retry ? "first level again, after it broke" : dot.phase})` : ""}: ${dot.clients} clients, ${Math.round(dot.throughput)} msg/s${dot.held ? "" : ", broke an SLO"}${dot.saturated ? ", agent saturated" : ""}`}</title>
@@ -112,10 +105,7 @@ export function CapacityChart({ capacity }: { capacity: CapacityEstimate }) {
               <rect
                 key={dot.step}
                 data-phase="settle"
-                x={dot.x - 4.5}
-                y={dot.y - 4.5}
-                width="9"
-                height="9"
+                {...square}
                 {...paint}
                 fill="#fff"
                 stroke={paint.fill}
@@ -126,16 +116,7 @@ export function CapacityChart({ capacity }: { capacity: CapacityEstimate }) {
             );
           }
           return dot.phase === "fine" ? (
-            <rect
-              key={dot.step}
-              data-phase="fine"
-              x={dot.x - 4.5}
-              y={dot.y - 4.5}
-              width="9"
-              height="9"
-              transform={`rotate(45 ${dot.x} ${dot.y})`}
-              {...paint}
-            >
+            <rect key={dot.step} data-phase="fine" {...square} transform={`rotate(45 ${dot.x} ${dot.y})`} {...paint}>
               {title}
             </rect>
           ) : (

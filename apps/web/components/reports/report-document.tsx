@@ -6,7 +6,7 @@ import type { RunReport } from "@throng/protocol/run";
 import { formatDateTime } from "../../lib/shared/format";
 import { reportSentence } from "../../lib/reports/report-summary";
 import { runTimes } from "@throng/protocol/report-headline";
-import { chartSpan } from "../../lib/shared/run-timing";
+import { chartSpan, runChartInputs } from "../../lib/shared/run-timing";
 import { statusTone } from "../../lib/shared/verdict";
 import { CapacityEvidence } from "./capacity-evidence";
 import { ErrorSamples } from "../runs/error-samples";
@@ -89,15 +89,7 @@ export function ReportDocument({
         )}
         <RunSummary run={run} inReport />
         <RunBreakdown run={run} />
-        <RunCharts
-          points={series}
-          span={chartSpan(run)}
-          events={run.events}
-          agents={agents}
-          scenario={run.spec.scenario.kind}
-          slos={run.spec.slos}
-          note={run.note}
-        />
+        <RunCharts points={series} agents={agents} {...runChartInputs(run)} />
         {report.errorSamples && (
           <ErrorSamples
             samples={report.errorSamples}

@@ -7,6 +7,8 @@ import { ApiError, errorMessage } from "../../lib/shared/api-client";
 import { formatInteger } from "../../lib/shared/format";
 import { reportApi } from "../../lib/shared/report-api";
 import { TextField } from "../ui/text-field";
+import { BusyButton } from "../ui/busy-button";
+import { ErrorAlert } from "../ui/error-alert";
 
 /** Keeps this run's capacity estimate against a target and build, so /targets shows the change between builds. */
 export function ReportEstimateForm({ runId }: { runId: string }) {
@@ -56,15 +58,11 @@ export function ReportEstimateForm({ runId }: { runId: string }) {
           hint="version or build, e.g. 1.4"
           error={fields.build}
         />
-        <button className="button primary" type="submit" disabled={pending} data-testid="save-estimate-button">
-          {pending ? "Saving…" : "Save estimate"}
-        </button>
+        <BusyButton busy={pending} busyText="Saving…" testId="save-estimate-button">
+          Save estimate
+        </BusyButton>
       </form>
-      {failure && (
-        <p className="alert" role="alert" data-testid="estimate-error">
-          {failure}
-        </p>
-      )}
+      <ErrorAlert error={failure} testId="estimate-error" />
       {saved && (
         <p role="status" data-testid="estimate-saved">
           Saved {saved.clients === null ? "no capacity" : `${formatInteger(saved.clients)} clients`} for{" "}

@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { Suspense, useMemo } from "react";
+import { type ReactNode, Suspense, useMemo } from "react";
 import { useApiQuery } from "../../hooks/use-api-query";
 import { api } from "../../lib/shared/api";
 import { queryKeys } from "../../lib/shared/query-keys";
@@ -17,6 +17,26 @@ import { ReportEstimateForm } from "./report-estimate-form";
 import { RunBaseline } from "../runs/run-baseline";
 import { useMe } from "../shell/session-gate";
 import { ShareLinks } from "./share-links";
+import { ErrorAlert } from "../ui/error-alert";
+
+/** A download of the report's data, saved under `file`. */
+function ExportLink({
+  href,
+  file,
+  testId,
+  children,
+}: {
+  href: string;
+  file: string;
+  testId: string;
+  children: ReactNode;
+}) {
+  return (
+    <a className="button" href={href} download={file} data-testid={testId}>
+      {children}
+    </a>
+  );
+}
 
 /** The signed-in report: the document, its exports and PDF, share links and saving the estimate. */
 export function ReportView({ runId }: { runId: string }) {
@@ -37,31 +57,20 @@ export function ReportView({ runId }: { runId: string }) {
   const { run } = report.data;
   const actions = (
     <>
-      <a
-        className="button"
-        href={reportApi.jsonUrl(run.id)}
-        download={exportFileName(run, "json")}
-        data-testid="export-json"
-      >
+      <ExportLink href={reportApi.jsonUrl(run.id)} file={exportFileName(run, "json")} testId="export-json">
         Export JSON
-      </a>
-      <a
-        className="button"
-        href={reportApi.csvUrl(run.id)}
-        download={exportFileName(run, "csv")}
-        data-testid="export-csv"
-      >
+      </ExportLink>
+      <ExportLink href={reportApi.csvUrl(run.id)} file={exportFileName(run, "csv")} testId="export-csv">
         Export CSV
-      </a>
+      </ExportLink>
       {(report.data.errorSamples?.length ?? 0) > 0 && (
-        <a
-          className="button"
+        <ExportLink
           href={reportApi.errorsCsvUrl(run.id)}
-          download={exportFileName(run, "csv").replace(/\.csv$/, "-errors.csv")}
-          data-testid="export-errors-csv"
+          file={exportFileName(run, "csv").replace(/\.csv$/, "-errors.csv")}
+          testId="export-errors-csv"
         >
           Export errors CSV
-        </a>
+        </ExportLink>
       )}
       <PdfDownloadButton url={reportApi.pdfUrl(run.id)} fallbackName={exportFileName(run, "pdf")} />
       <Link className="button" href={`/compare?ids=${run.id}`}>
@@ -76,11 +85,7 @@ export function ReportView({ runId }: { runId: string }) {
   );
   return (
     <>
-      {report.error && (
-        <p className="alert" role="alert">
-          {report.error}
-        </p>
-      )}
+      <ErrorAlert error={report.error} />
       <ReportDocument
         report={report.data}
         agents={fleet.data ?? []}

@@ -10,6 +10,8 @@ import { queryKeys } from "../../lib/shared/query-keys";
 import { reportApi } from "../../lib/shared/report-api";
 import { CopyButton } from "../ui/copy-button";
 import { DataTable } from "../ui/data-table";
+import { BusyButton } from "../ui/busy-button";
+import { ErrorAlert } from "../ui/error-alert";
 
 const EXPIRY_CHOICES = [
   { label: "Never (until revoked)", days: "" },
@@ -70,21 +72,11 @@ export function ShareLinks({ runId }: { runId: string }) {
             ))}
           </select>
         </div>
-        <button
-          className="button primary"
-          type="button"
-          onClick={create}
-          disabled={creating.isPending}
-          data-testid="create-share-link"
-        >
-          {creating.isPending ? "Creating…" : "Create share link"}
-        </button>
+        <BusyButton onClick={create} busy={creating.isPending} busyText="Creating…" testId="create-share-link">
+          Create share link
+        </BusyButton>
       </div>
-      {failure && (
-        <p className="alert" role="alert" data-testid="share-error">
-          {failure}
-        </p>
-      )}
+      <ErrorAlert error={failure} testId="share-error" />
       {created && (
         <div className="secret-box" role="status" data-testid="share-created">
           <label htmlFor="share-url">New link — copy it now, it is shown only once</label>
@@ -102,11 +94,7 @@ export function ShareLinks({ runId }: { runId: string }) {
           </div>
         </div>
       )}
-      {links.error && (
-        <p className="alert" role="alert">
-          {links.error}
-        </p>
-      )}
+      <ErrorAlert error={links.error} />
       {links.data && links.data.length === 0 && (
         <p className="muted" data-testid="share-empty">
           No share links yet. Create one above to show this report to someone outside the organisation.

@@ -15,6 +15,13 @@ interface KcpChartsProps {
   events: readonly RunEventView[];
 }
 
+/** The section's charts, in order; each draws the same seconds, span and event markers. */
+const KCP_CHARTS = [
+  { testId: "chart-kcp-retransmits", title: "KCP retransmissions per second, by cause", lines: KCP_RETRANSMIT_LINES },
+  { testId: "chart-kcp-overhead", title: "Wire overhead over payload (%)", lines: KCP_OVERHEAD_LINES },
+  { testId: "chart-kcp-wire", title: "Bytes on the wire and payload, both ways", lines: KCP_WIRE_LINES, unit: "bytes" },
+] as const;
+
 /**
  * "KCP": what the protocol did each second (agent/PROTOCOL.md §5's kcp* counters, merged across agents):
  * retransmissions by cause, and bytes on the wire against payload bytes as an overhead in percent.
@@ -34,31 +41,9 @@ export function KcpCharts({ points, summary, span, events }: KcpChartsProps) {
         </p>
       )}
       <div className="chart-grid">
-        <SeriesChart
-          testId="chart-kcp-retransmits"
-          title="KCP retransmissions per second, by cause"
-          lines={KCP_RETRANSMIT_LINES}
-          points={points}
-          span={span}
-          markers={markers}
-        />
-        <SeriesChart
-          testId="chart-kcp-overhead"
-          title="Wire overhead over payload (%)"
-          lines={KCP_OVERHEAD_LINES}
-          points={points}
-          span={span}
-          markers={markers}
-        />
-        <SeriesChart
-          testId="chart-kcp-wire"
-          title="Bytes on the wire and payload, both ways"
-          lines={KCP_WIRE_LINES}
-          points={points}
-          span={span}
-          markers={markers}
-          unit="bytes"
-        />
+        {KCP_CHARTS.map((chart) => (
+          <SeriesChart key={chart.testId} {...chart} points={points} span={span} markers={markers} />
+        ))}
       </div>
     </section>
   );

@@ -25,6 +25,7 @@ import { queryKeys } from "../../lib/shared/query-keys";
 import { reportApi } from "../../lib/shared/report-api";
 import { readViewRange } from "../../lib/charts/view-range";
 import { useChartZoom } from "../charts/chart-zoom";
+import { ErrorAlert } from "../ui/error-alert";
 
 interface LatencyDistributionProps {
   runId: string;
@@ -93,11 +94,7 @@ export function LatencyDistribution({ runId, metrics, live, shareToken }: Latenc
         {range ? `Seconds ${formatOffset(range.from)} to ${formatOffset(range.to)} of the run` : "The whole run"}, every
         agent&apos;s per-second HDR histograms merged (never averaged); buckets ten to a decade.
       </p>
-      {answer.error && (
-        <p className="alert" role="alert">
-          {answer.error}
-        </p>
-      )}
+      <ErrorAlert error={answer.error} />
       {read > 0 && !distribution && !answer.error && <p className="loading">Reading the distribution…</p>}
       {distribution && distribution.stats.count === 0 && (
         <p className="muted" data-testid="distribution-empty">

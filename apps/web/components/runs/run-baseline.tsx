@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import type { ReactNode } from "react";
 import type { RunView } from "@throng/protocol/run";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
 import { compareWithBaseline } from "@throng/protocol/baseline-compare";
@@ -13,6 +14,7 @@ import { queryKeys } from "../../lib/shared/query-keys";
 import { can } from "../../lib/shared/settings-permissions";
 import { DataTable } from "../ui/data-table";
 import { useMe } from "../shell/session-gate";
+import { ErrorAlert } from "../ui/error-alert";
 
 /**
  * A finished run against its plan's pinned baseline (the table `throng run --baseline pinned` gates on), and the
@@ -38,15 +40,9 @@ export function RunBaseline({ run, points }: { run: RunView; points: readonly Se
   const mayPin = can(role, "plan.write");
   const failure = pin.failure ?? unpin.failure;
   const pinButton = (
-    <button
-      className="button"
-      type="button"
-      disabled={pin.isPending}
-      onClick={() => pin.mutate(undefined)}
-      data-testid="pin-baseline"
-    >
+    <BaselineButton change={pin} testId="pin-baseline">
       Pin as baseline
-    </button>
+    </BaselineButton>
   );
 
   return (
@@ -56,15 +52,9 @@ export function RunBaseline({ run, points }: { run: RunView; points: readonly Se
         <p data-testid="run-is-baseline">
           This run is the plan&apos;s baseline: its later runs are compared with it.{" "}
           {mayPin && (
-            <button
-              className="button"
-              type="button"
-              disabled={unpin.isPending}
-              onClick={() => unpin.mutate(undefined)}
-              data-testid="unpin-baseline"
-            >
+            <BaselineButton change={unpin} testId="unpin-baseline">
               Unpin
-            </button>
+            </BaselineButton>
           )}
         </p>
       ) : baselineId === null ? (
@@ -78,11 +68,7 @@ export function RunBaseline({ run, points }: { run: RunView; points: readonly Se
             baseline. A change inside either run&apos;s own second-to-second spread is within noise.{" "}
             {mayPin && pinButton}
           </p>
-          {baseline.error && (
-            <p className="alert" role="alert">
-              {baseline.error}
-            </p>
-          )}
+          <ErrorAlert error={baseline.error} />
           {baseline.data && (
             <DataTable
               caption="This run against the plan's baseline"
@@ -127,6 +113,29 @@ export function RunBaseline({ run, points }: { run: RunView; points: readonly Se
   );
 }
 
+/** Pins or unpins: sends its change once, disabled while it is out. */
+function BaselineButton({
+  change,
+  testId,
+  children,
+}: {
+  change: { isPending: boolean; mutate: (variables: undefined) => void };
+  testId: string;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      className="button"
+      type="button"
+      disabled={change.isPending}
+      onClick={() => change.mutate(undefined)}
+      data-testid={testId}
+    >
+      {children}
+    </button>
+  );
+}
+
 /** The plan page's line: which run is the baseline (with Unpin), or how to pin one. */
 export function PlanBaseline({ planId, baselineRunId }: { planId: string; baselineRunId: string | null }) {
   const { role } = useMe();
@@ -143,15 +152,9 @@ export function PlanBaseline({ planId, baselineRunId }: { planId: string; baseli
           is the baseline: each later run&apos;s page compares itself with it, and{" "}
           <code>throng run --plan-name … --baseline pinned</code> holds CI runs to it.{" "}
           {can(role, "plan.write") && (
-            <button
-              className="button"
-              type="button"
-              disabled={unpin.isPending}
-              onClick={() => unpin.mutate(undefined)}
-              data-testid="plan-unpin-baseline"
-            >
+            <BaselineButton change={unpin} testId="plan-unpin-baseline">
               Unpin
-            </button>
+            </BaselineButton>
           )}
         </p>
       ) : (

@@ -10,7 +10,7 @@ import { useApiQuery } from "../../hooks/use-api-query";
 import { useRunLive } from "../../hooks/use-run-live";
 import { api } from "../../lib/shared/api";
 import { queryKeys } from "../../lib/shared/query-keys";
-import { chartSpan, isTerminal } from "../../lib/shared/run-timing";
+import { chartSpan, isTerminal, runChartInputs } from "../../lib/shared/run-timing";
 import { ChartZoomProvider, runRangeSummary } from "../charts/chart-zoom";
 import { distributionMetrics } from "../../lib/runs/latency-distribution";
 import { LatencyDistribution } from "./latency-distribution";
@@ -29,6 +29,7 @@ import { RunSummary } from "./run-summary";
 import { KcpCharts } from "./kcp-charts";
 import { ServerCharts } from "./server-charts";
 import { SloLive } from "./slo-live";
+import { ErrorAlert } from "../ui/error-alert";
 
 const AGENTS_POLL_MS = 2000;
 /** Error samples arrive with the agents' seconds; a live run's are read again this often. */
@@ -89,11 +90,7 @@ export function RunDetail({ runId }: { runId: string }) {
         agentsReporting={ended || !last ? null : last.agents}
         onAborted={changed}
       />
-      {error && (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       <RunNotes run={run} onSaved={changed} />
       {ended ? (
         <>
@@ -131,15 +128,7 @@ export function RunDetail({ runId }: { runId: string }) {
           </p>
         </section>
       ) : (
-        <RunCharts
-          points={points}
-          span={chartSpan(run)}
-          events={run.events}
-          agents={agents}
-          scenario={run.spec.scenario.kind}
-          slos={run.spec.slos}
-          note={run.note}
-        />
+        <RunCharts points={points} agents={agents} {...runChartInputs(run)} />
       )}
       {errors.data && (
         <ErrorSamples

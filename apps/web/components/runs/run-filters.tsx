@@ -7,6 +7,25 @@ import { outcomeLabel } from "../../lib/shared/verdict";
 import { EMPTY_RUN_FILTER, isFiltered, type RunFilter } from "../../lib/runs/run-filter";
 import { typedTag } from "../../lib/runs/run-notes";
 import { TagInput } from "./run-tags";
+import { SelectField, type SelectOption } from "../ui/select-field";
+
+/** A filter's options after the blank one that clears it ("All plans"). */
+const clearedBy = <V extends string>(blank: string, options: readonly SelectOption<V>[]): SelectOption<V | "">[] => [
+  { id: "", label: blank },
+  ...options,
+];
+
+/** The filters chosen from a select. */
+type SelectedKey = "planId" | "status" | "outcome";
+
+const STATUS_OPTIONS = clearedBy(
+  "Any status",
+  RunStatus.options.map((status) => ({ id: status, label: status })),
+);
+const VERDICT_OPTIONS = clearedBy(
+  "Any verdict",
+  VERDICT_OUTCOMES.map((outcome) => ({ id: outcome, label: outcomeLabel(outcome) })),
+);
 
 /** Plan, status, verdict, tag and date filters for the runs list; every change goes back to page 1. */
 export function RunFilters({
@@ -19,6 +38,18 @@ export function RunFilters({
   onChange: (filter: RunFilter) => void;
 }) {
   const set = (patch: Partial<RunFilter>) => onChange({ ...filter, ...patch, page: 1 });
+  // A select shows its key of the filter, blank while unset; choosing the blank option clears it.
+  const chosen = <K extends SelectedKey>(key: K) => {
+    const value: RunFilter[K] = filter[key];
+    return {
+      value: value ?? ("" as const),
+      onChange: (next: NonNullable<RunFilter[K]> | "") => set({ [key]: next || null }),
+    };
+  };
+  const planOptions = clearedBy(
+    "All plans",
+    plans.map((plan) => ({ id: plan.id, label: plan.name })),
+  );
   return (
     <form
       className="filters"
@@ -26,51 +57,9 @@ export function RunFilters({
       onSubmit={(event) => event.preventDefault()}
       data-testid="run-filters"
     >
-      <div className="field inline">
-        <label htmlFor="filter-plan">Plan</label>
-        <select
-          id="filter-plan"
-          value={filter.planId ?? ""}
-          onChange={(event) => set({ planId: event.target.value || null })}
-        >
-          <option value="">All plans</option>
-          {plans.map((plan) => (
-            <option key={plan.id} value={plan.id}>
-              {plan.name}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field inline">
-        <label htmlFor="filter-status">Status</label>
-        <select
-          id="filter-status"
-          value={filter.status ?? ""}
-          onChange={(event) => set({ status: (event.target.value || null) as RunFilter["status"] })}
-        >
-          <option value="">Any status</option>
-          {RunStatus.options.map((status) => (
-            <option key={status} value={status}>
-              {status}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field inline">
-        <label htmlFor="filter-outcome">Verdict</label>
-        <select
-          id="filter-outcome"
-          value={filter.outcome ?? ""}
-          onChange={(event) => set({ outcome: (event.target.value || null) as RunFilter["outcome"] })}
-        >
-          <option value="">Any verdict</option>
-          {VERDICT_OUTCOMES.map((outcome) => (
-            <option key={outcome} value={outcome}>
-              {outcomeLabel(outcome)}
-            </option>
-          ))}
-        </select>
-      </div>
+      <SelectField id="filter-plan" label="Plan" {...chosen("planId")} options={planOptions} inline />
+      <SelectField id="filter-status" label="Status" {...chosen("status")} options={STATUS_OPTIONS} inline />
+      <SelectField id="filter-outcome" label="Verdict" {...chosen("outcome")} options={VERDICT_OPTIONS} inline />
       <TagFilter key={filter.tag ?? ""} tag={filter.tag} onTag={(tag) => set({ tag })} />
       <div className="field inline">
         <label htmlFor="filter-from">Created from</label>

@@ -11,6 +11,7 @@ import { runsApi } from "../../lib/runs/runs-api";
 import { can } from "../../lib/shared/settings-permissions";
 import { RunNoteText, RunTags, TagInput } from "./run-tags";
 import { useMe } from "../shell/session-gate";
+import { BusyButton } from "../ui/busy-button";
 
 /** The run page's note and tags: read by everyone, edited by those who may (run.annotate), saved at once. */
 export function RunNotes({ run, onSaved }: { run: RunView; onSaved: (run: RunView) => void }) {
@@ -160,9 +161,9 @@ function NoteEditor({ note, pending, onSave }: { note: string; pending: boolean;
         </p>
       )}
       <div className="form-actions">
-        <button className="button primary small" type="submit" disabled={pending || Boolean(problem)}>
-          {pending ? "Saving…" : "Save note"}
-        </button>
+        <BusyButton className="button primary small" busy={pending} busyText="Saving…" disabled={Boolean(problem)}>
+          Save note
+        </BusyButton>
         <button className="button small" type="button" onClick={() => setDraft(null)} disabled={pending}>
           Cancel
         </button>

@@ -15,6 +15,13 @@ interface ServerChartsProps {
   agents: readonly AgentView[];
 }
 
+/** The section's charts, in order: each draws one set of the watchers' lines on the same seconds. */
+const SERVER_CHARTS = [
+  { testId: "chart-server-cpu", title: "Server CPU (100 % = one core)", set: "cpu" },
+  { testId: "chart-server-rss", title: "Server memory (RSS, MiB): a leak shows as a climb", set: "rss" },
+  { testId: "chart-server-packets", title: "Host packets per second", set: "packets" },
+] as const;
+
 /** "Server under test": what the plan's watchers sampled on the server's host, on the same seconds as the load. */
 export function ServerCharts({ points, summary, span, markers = [], agents }: ServerChartsProps) {
   const idsKey = watcherIds(points).join(",");
@@ -29,6 +36,7 @@ export function ServerCharts({ points, summary, span, markers = [], agents }: Se
     const labels = namesKey.split(",");
     return serverLines(ids, (id) => labels[ids.indexOf(id)] ?? id.slice(0, 8));
   }, [idsKey, namesKey]);
+  const base = { points, span, markers };
   return (
     <section className="panel" aria-labelledby="server-title" data-testid="server-under-test">
       <h2 id="server-title">Server under test</h2>
@@ -38,30 +46,15 @@ export function ServerCharts({ points, summary, span, markers = [], agents }: Se
         points.length === 0 && <p className="muted">Waiting for the watcher's first second…</p>
       )}
       <div className="chart-grid">
-        <SeriesChart
-          testId="chart-server-cpu"
-          title="Server CPU (100 % = one core)"
-          lines={lines.cpu}
-          points={points}
-          span={span}
-          markers={markers}
-        />
-        <SeriesChart
-          testId="chart-server-rss"
-          title="Server memory (RSS, MiB): a leak shows as a climb"
-          lines={lines.rss}
-          points={points}
-          span={span}
-          markers={markers}
-        />
-        <SeriesChart
-          testId="chart-server-packets"
-          title="Host packets per second"
-          lines={lines.packets}
-          points={points}
-          span={span}
-          markers={markers}
-        />
+        {SERVER_CHARTS.map((chart) => (
+          <SeriesChart
+            key={chart.testId}
+            testId={chart.testId}
+            title={chart.title}
+            lines={lines[chart.set]}
+            {...base}
+          />
+        ))}
       </div>
     </section>
   );

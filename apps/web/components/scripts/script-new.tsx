@@ -9,6 +9,8 @@ import { scriptsApi } from "../../lib/scripts/scripts-api";
 import { STARTER_METRICS, STARTER_SCRIPT, STARTER_SCRIPT_NAME } from "../../lib/scripts/starter-script";
 import { CodeEditor } from "../ui/code-editor";
 import { Described, describedBy } from "../plans/described";
+import { BusyButton } from "../ui/busy-button";
+import { ErrorAlert } from "../ui/error-alert";
 
 const NAME_HINT = "Shown in lists and in the plan form, e.g. arena-bots.mjs.";
 
@@ -91,11 +93,7 @@ export function ScriptNew({ from }: { from?: string }) {
           </p>
         </div>
       </div>
-      {errors.form && (
-        <p className="alert" role="alert" data-testid="script-form-error">
-          {errors.form}
-        </p>
-      )}
+      <ErrorAlert error={errors.form} testId="script-form-error" />
       <section className="panel">
         <div className="field">
           <label htmlFor="script-name">Name</label>
@@ -144,9 +142,9 @@ export function ScriptNew({ from }: { from?: string }) {
         </div>
       </section>
       <div className="form-actions">
-        <button className="button primary" type="submit" disabled={pending || loading} data-testid="save-script">
-          {pending ? "Saving…" : "Save script"}
-        </button>
+        <BusyButton busy={pending} busyText="Saving…" disabled={loading} testId="save-script">
+          Save script
+        </BusyButton>
         <Link className="button" href="/scripts">
           Cancel
         </Link>

@@ -2,7 +2,7 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useRef, useState } from "react";
+import { useState } from "react";
 import { SCRIPT_BUNDLE_MAX_BYTES, type ScriptSummary } from "@throng/protocol/script-bundle";
 import { useApiQuery } from "../../hooks/use-api-query";
 import { errorMessage } from "../../lib/shared/api-client";
@@ -13,6 +13,7 @@ import { formatBundleSize, scriptsApi, shortHash } from "../../lib/scripts/scrip
 import { DataTable } from "../ui/data-table";
 import { useMe } from "../shell/session-gate";
 import { ErrorAlert } from "../ui/error-alert";
+import { FilePicker } from "../ui/file-picker";
 
 /** Scripts page: the organisation's script bundles, an upload of a bundle built elsewhere, and a new script. */
 export function ScriptsView() {
@@ -105,7 +106,6 @@ type UploadResult = { ok: true; script: ScriptSummary } | { ok: false; message: 
 
 /** A .js/.mjs bundle picked from disk, stored as it is; its result (the hash it got, or why not) goes to `onResult`. */
 function UploadBundle({ onResult }: { onResult: (result: UploadResult | null) => void }) {
-  const fileRef = useRef<HTMLInputElement>(null);
   const [pending, setPending] = useState(false);
 
   async function upload(file: File) {
@@ -128,30 +128,15 @@ function UploadBundle({ onResult }: { onResult: (result: UploadResult | null) =>
   }
 
   return (
-    <>
-      <button
-        className="button"
-        type="button"
-        disabled={pending}
-        onClick={() => fileRef.current?.click()}
-        data-testid="upload-script"
-      >
-        {pending ? "Uploading…" : "Upload bundle…"}
-      </button>
-      <input
-        ref={fileRef}
-        type="file"
-        accept=".js,.mjs,.cjs,text/javascript,application/javascript"
-        className="sr-only"
-        tabIndex={-1}
-        aria-label="Script bundle to upload (.js or .mjs)"
-        data-testid="upload-script-file"
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          if (file) void upload(file);
-          event.target.value = "";
-        }}
-      />
-    </>
+    <FilePicker
+      accept=".js,.mjs,.cjs,text/javascript,application/javascript"
+      label="Script bundle to upload (.js or .mjs)"
+      testId="upload-script"
+      onFile={(file) => void upload(file)}
+      busy={pending}
+      busyText="Uploading…"
+    >
+      Upload bundle…
+    </FilePicker>
   );
 }

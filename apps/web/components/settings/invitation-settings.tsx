@@ -14,6 +14,7 @@ import { NotForYourRole } from "./settings-nav";
 import { useMe } from "../shell/session-gate";
 import { ErrorAlert } from "../ui/error-alert";
 import { SelectField } from "../ui/select-field";
+import { BusyButton } from "../ui/busy-button";
 
 const EXPIRIES = [
   { hours: 24, label: "1 day" },
@@ -88,14 +89,9 @@ function InvitationManager() {
               {failure}
             </p>
           )}
-          <button
-            className="button primary"
-            type="submit"
-            disabled={creating.isPending}
-            data-testid="create-invitation"
-          >
-            {creating.isPending ? "Creating…" : "Create invitation link"}
-          </button>
+          <BusyButton busy={creating.isPending} busyText="Creating…" testId="create-invitation">
+            Create invitation link
+          </BusyButton>
         </form>
       </section>
       <section className="settings-section" aria-labelledby="pending-title">

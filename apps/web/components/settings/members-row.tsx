@@ -7,6 +7,7 @@ import { formatDateTime } from "../../lib/shared/format";
 import { settingsApi } from "../../lib/settings/settings-api";
 import { assignableRoles, mayManageMember, ROLE_TEXT } from "../../lib/shared/settings-permissions";
 import { ConfirmButton } from "./settings-confirm-button";
+import { BusyButton } from "../ui/busy-button";
 
 interface MemberRowProps {
   member: MemberView;
@@ -55,16 +56,17 @@ export function MemberRow({ member, myRole, isMe, onChanged }: MemberRowProps) {
                 </option>
               ))}
             </select>
-            <button
+            <BusyButton
               className="button small"
-              type="button"
               onClick={saveRole}
-              disabled={pending || role === member.role}
-              aria-label={`Save role of ${member.email}`}
-              data-testid="save-member-role"
+              busy={pending}
+              busyText="Saving…"
+              disabled={role === member.role}
+              label={`Save role of ${member.email}`}
+              testId="save-member-role"
             >
-              {pending ? "Saving…" : "Save"}
-            </button>
+              Save
+            </BusyButton>
           </div>
         ) : (
           <span data-testid="member-role-text">{ROLE_TEXT[member.role]}</span>

@@ -11,6 +11,7 @@ import { can } from "../../lib/shared/settings-permissions";
 import { useMe } from "../shell/session-gate";
 import { TextField } from "../ui/text-field";
 import { ErrorAlert } from "../ui/error-alert";
+import { BusyButton } from "../ui/busy-button";
 
 const SINKS: { id: MetricsSink; title: string; urlHint: string }[] = [
   {
@@ -204,9 +205,9 @@ function SinkSection({
           </div>
           <ErrorAlert error={failure} />
           <div className="form-actions">
-            <button className="button primary" type="submit" disabled={pending} data-testid={`save-${sink.id}`}>
-              {pending ? "Saving…" : "Save"}
-            </button>
+            <BusyButton busy={pending} busyText="Saving…" testId={`save-${sink.id}`}>
+              Save
+            </BusyButton>
             {view && (
               <>
                 <button

@@ -15,6 +15,7 @@ import { useMe } from "../shell/session-gate";
 import { TextField } from "../ui/text-field";
 import { ErrorAlert } from "../ui/error-alert";
 import { SelectField } from "../ui/select-field";
+import { BusyButton } from "../ui/busy-button";
 
 const KINDS: { id: NotificationKind; label: string; hint: string }[] = [
   {
@@ -191,9 +192,9 @@ function NewChannelForm() {
           </fieldset>
         </div>
         <ErrorAlert error={failure} />
-        <button className="button primary" type="submit" disabled={creating.isPending} data-testid="create-channel">
-          {creating.isPending ? "Adding…" : "Add channel"}
-        </button>
+        <BusyButton busy={creating.isPending} busyText="Adding…" testId="create-channel">
+          Add channel
+        </BusyButton>
       </form>
     </section>
   );

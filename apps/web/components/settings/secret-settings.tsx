@@ -12,6 +12,7 @@ import { SecretList } from "./secret-list";
 import { TextField } from "../ui/text-field";
 import { useMe } from "../shell/session-gate";
 import { ErrorAlert } from "../ui/error-alert";
+import { BusyButton } from "../ui/busy-button";
 
 /** Organisation secrets: add or replace one (its value is never shown again), list them by name, delete. Admins and owners. */
 export function SecretSettings() {
@@ -112,9 +113,9 @@ function SecretManager() {
             </div>
           </div>
           <ErrorAlert error={saving.failure} />
-          <button className="button primary" type="submit" disabled={saving.isPending} data-testid="save-secret">
-            {saving.isPending ? "Saving…" : exists ? "Replace value" : "Add secret"}
-          </button>
+          <BusyButton busy={saving.isPending} busyText="Saving…" testId="save-secret">
+            {exists ? "Replace value" : "Add secret"}
+          </BusyButton>
         </form>
       </section>
       <section className="settings-section" aria-labelledby="secrets-title">

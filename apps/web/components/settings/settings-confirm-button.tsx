@@ -2,6 +2,8 @@
 
 import { useId, useRef, type ReactNode } from "react";
 import { usePendingAction } from "../../hooks/use-pending-action";
+import { BusyButton } from "../ui/busy-button";
+import { ErrorAlert } from "../ui/error-alert";
 
 interface ConfirmButtonProps {
   /** The button's visible text, e.g. "Remove". */
@@ -67,21 +69,17 @@ export function ConfirmButton({
       >
         <h2 id={`${id}-title`}>{title}</h2>
         <div id={`${id}-body`}>{children}</div>
-        {failure && (
-          <p className="alert" role="alert" data-testid="confirm-error">
-            {failure}
-          </p>
-        )}
+        <ErrorAlert error={failure} testId="confirm-error" />
         <div className="form-actions">
-          <button
+          <BusyButton
             className="button danger solid"
-            type="button"
             onClick={confirm}
-            disabled={pending}
-            data-testid="confirm-action"
+            busy={pending}
+            busyText="Please wait…"
+            testId="confirm-action"
           >
-            {pending ? "Please wait…" : confirmLabel}
-          </button>
+            {confirmLabel}
+          </BusyButton>
           {/* Focus starts on Cancel, so a stray Enter does not confirm. */}
           {/* biome-ignore lint/a11y/noAutofocus: a confirm dialog opens on the harmless choice, as the dialog pattern asks. */}
           <button className="button" type="button" onClick={() => dialog.current?.close()} autoFocus>

@@ -17,9 +17,10 @@ import {
   type OrgSettingsField,
 } from "../../lib/settings/settings-org-form";
 import { can } from "../../lib/shared/settings-permissions";
-import { TextField } from "../ui/text-field";
+import { fieldBinder, TextField } from "../ui/text-field";
 import { useMe } from "../shell/session-gate";
 import { ErrorAlert } from "../ui/error-alert";
+import { BusyButton } from "../ui/busy-button";
 
 /** The target allow-list and caps every run of the organisation must stay within. */
 export function OrganisationSettings() {
@@ -77,6 +78,7 @@ function SettingsForm({ saved }: { saved: OrgSettings }) {
     if (first) requestAnimationFrame(() => document.getElementById(first)?.focus());
   }
 
+  const field = fieldBinder(draft, update, errors);
   const clients = Number(draft.maxClients.replace(/[,_\s]/g, ""));
   const seconds = Number(draft.maxDurationSec.replace(/[,_\s]/g, ""));
   return (
@@ -112,10 +114,8 @@ function SettingsForm({ saved }: { saved: OrgSettings }) {
       <fieldset className="plain-fieldset" disabled={!editable}>
         <div className="form-grid">
           <TextField
-            id="maxClients"
+            {...field("maxClients")}
             label="Max clients per run"
-            value={draft.maxClients}
-            onChange={update("maxClients")}
             inputMode="numeric"
             unit="clients"
             hint={
@@ -123,26 +123,22 @@ function SettingsForm({ saved }: { saved: OrgSettings }) {
                 ? `${formatInteger(clients)} clients across all agents.`
                 : undefined
             }
-            error={errors.maxClients}
           />
           <TextField
-            id="maxDurationSec"
+            {...field("maxDurationSec")}
             label="Max run duration"
-            value={draft.maxDurationSec}
-            onChange={update("maxDurationSec")}
             inputMode="numeric"
             unit="s"
             hint={Number.isFinite(seconds) && seconds > 0 ? `${formatDuration(seconds)}.` : undefined}
-            error={errors.maxDurationSec}
           />
         </div>
       </fieldset>
       <ErrorAlert error={failure} />
       {editable && (
         <div className="form-actions">
-          <button className="button primary" type="submit" disabled={saving.isPending} data-testid="save-settings">
-            {saving.isPending ? "Saving…" : "Save settings"}
-          </button>
+          <BusyButton busy={saving.isPending} busyText="Saving…" testId="save-settings">
+            Save settings
+          </BusyButton>
           <span className="status-note" role="status" data-testid="settings-status">
             {status}
           </span>

@@ -1,15 +1,21 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { Fragment, useState, type FormEvent } from "react";
 import type { SsoProviderView } from "@throng/protocol/sso";
 import { useApiMutation } from "../../hooks/use-api-mutation";
 import { SSO_CHANGED, ssoApi } from "../../lib/settings/sso-api";
 import { EMPTY_DRAFT, draftOf, parseRoleRules, providerBody, type ProviderDraft } from "../../lib/settings/sso-form";
 import { TextField } from "../ui/text-field";
 import { ErrorAlert } from "../ui/error-alert";
+import { BusyButton } from "../ui/busy-button";
 
 /** The draft's fields typed into a one-line text input. */
 type TextDraftField = Exclude<keyof ProviderDraft, "protocol" | "defaultRole" | "metadataXml" | "roleRules">;
+
+const PROTOCOLS: { id: ProviderDraft["protocol"]; label: string }[] = [
+  { id: "oidc", label: "OpenID Connect" },
+  { id: "saml", label: "SAML 2.0" },
+];
 
 /** Adds an identity provider, or changes `editing`: OpenID Connect or SAML, its domains and its role rules. */
 export function ProviderForm({ editing, onDone }: { editing: SsoProviderView | null; onDone: () => void }) {
@@ -51,24 +57,19 @@ export function ProviderForm({ editing, onDone }: { editing: SsoProviderView | n
       <h3 id="sso-provider-form-title">{editing ? `Change ${editing.name}` : "Add an identity provider"}</h3>
       <fieldset className="plain-fieldset" disabled={Boolean(editing)}>
         <legend>Protocol</legend>
-        <label>
-          <input
-            type="radio"
-            name="sso-protocol"
-            checked={draft.protocol === "oidc"}
-            onChange={() => set("protocol")("oidc")}
-          />{" "}
-          OpenID Connect
-        </label>{" "}
-        <label>
-          <input
-            type="radio"
-            name="sso-protocol"
-            checked={draft.protocol === "saml"}
-            onChange={() => set("protocol")("saml")}
-          />{" "}
-          SAML 2.0
-        </label>
+        {PROTOCOLS.map(({ id, label }) => (
+          <Fragment key={id}>
+            <label>
+              <input
+                type="radio"
+                name="sso-protocol"
+                checked={draft.protocol === id}
+                onChange={() => set("protocol")(id)}
+              />{" "}
+              {label}
+            </label>{" "}
+          </Fragment>
+        ))}
       </fieldset>
       <div className="form-grid">
         <TextField id="sso-name" label="Name" hint="As people will see it, e.g. Okta" {...bound("name")} />
@@ -158,9 +159,9 @@ export function ProviderForm({ editing, onDone }: { editing: SsoProviderView | n
       </div>
       <ErrorAlert error={saving.failure} />
       <div className="row-actions" style={{ justifyContent: "flex-start" }}>
-        <button className="button primary" type="submit" disabled={saving.isPending} data-testid="save-sso-provider">
-          {saving.isPending ? "Saving…" : editing ? "Save changes" : "Add provider"}
-        </button>
+        <BusyButton busy={saving.isPending} busyText="Saving…" testId="save-sso-provider">
+          {editing ? "Save changes" : "Add provider"}
+        </BusyButton>
         {editing && (
           <button className="button" type="button" onClick={onDone}>
             Cancel

@@ -14,6 +14,8 @@ import { ConfirmButton } from "./settings-confirm-button";
 import { useMe } from "../shell/session-gate";
 import { SsoProviders } from "./sso-providers";
 import { TextField } from "../ui/text-field";
+import { BusyButton } from "../ui/busy-button";
+import { ErrorAlert } from "../ui/error-alert";
 
 /**
  * Settings → Single sign-on: email domains proven by DNS, identity providers (OIDC, SAML), Require SSO and how long
@@ -30,11 +32,7 @@ export function SsoSettings() {
         rules give them. Set-up per provider: docs/sso.md.
         {!manages && " Only admins and owners change these settings."}
       </p>
-      {settings.error && (
-        <p className="alert" role="alert">
-          {settings.error}
-        </p>
-      )}
+      <ErrorAlert error={settings.error} />
       {settings.data ? (
         <>
           <Requirement settings={settings.data} manages={manages} />
@@ -69,11 +67,7 @@ function Requirement({ settings, manages }: { settings: Settings; manages: boole
       </p>
       {manages && (
         <>
-          {change.failure && (
-            <p className="alert" role="alert">
-              {change.failure}
-            </p>
-          )}
+          <ErrorAlert error={change.failure} />
           <button
             className="button"
             type="button"
@@ -130,11 +124,7 @@ function Domains({ domains, manages }: { domains: SsoDomainView[]; manages: bool
             hint="e.g. example.com (no @, no https://)"
             error={add.fieldErrors.domain}
           />
-          {add.failure && (
-            <p className="alert" role="alert">
-              {add.failure}
-            </p>
-          )}
+          <ErrorAlert error={add.failure} />
           <button className="button primary" type="submit" disabled={add.isPending} data-testid="add-sso-domain">
             Add domain
           </button>
@@ -182,16 +172,16 @@ function DomainRow({ domain: d, manages }: { domain: SsoDomainView; manages: boo
         {manages && (
           <div className="row-actions">
             {!d.verified && (
-              <button
+              <BusyButton
                 className="button small"
-                type="button"
-                disabled={verify.isPending}
                 onClick={() => verify.mutate(d.domain)}
-                aria-label={`Check the TXT record of ${d.domain}`}
-                data-testid="verify-sso-domain"
+                busy={verify.isPending}
+                busyText="Checking…"
+                label={`Check the TXT record of ${d.domain}`}
+                testId="verify-sso-domain"
               >
-                {verify.isPending ? "Checking…" : "Check"}
-              </button>
+                Check
+              </BusyButton>
             )}
             <ConfirmButton
               label="Remove"

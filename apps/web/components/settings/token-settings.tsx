@@ -15,6 +15,7 @@ import { TokenList } from "./token-list";
 import { useMe } from "../shell/session-gate";
 import { ErrorAlert } from "../ui/error-alert";
 import { SelectField } from "../ui/select-field";
+import { BusyButton } from "../ui/busy-button";
 
 const EXPIRIES = [7, 30, 90, 365] as const;
 
@@ -104,9 +105,9 @@ function TokenManager() {
             />
           </div>
           <ErrorAlert error={failure} />
-          <button className="button primary" type="submit" disabled={creating.isPending} data-testid="create-token">
-            {creating.isPending ? "Creating…" : "Create token"}
-          </button>
+          <BusyButton busy={creating.isPending} busyText="Creating…" testId="create-token">
+            Create token
+          </BusyButton>
         </form>
       </section>
       <section className="settings-section" aria-labelledby="tokens-title">

@@ -7,6 +7,7 @@ import { errorMessage } from "../../lib/shared/api-client";
 import { queryKeys } from "../../lib/shared/query-keys";
 import { settingsApi } from "../../lib/settings/settings-api";
 import "../../app/(app)/settings/settings.css";
+import { BusyButton } from "../ui/busy-button";
 
 /**
  * The active organisation in the nav; a select and Switch when the user belongs to several. Switching
@@ -48,15 +49,15 @@ export function OrgSwitcher({ organisation }: { organisation: string }) {
         ))}
       </select>
       {chosen && chosen !== active.orgId && (
-        <button
+        <BusyButton
           className="button small"
-          type="button"
           onClick={() => switching.mutate(chosen)}
-          disabled={pending}
-          data-testid="switch-org"
+          busy={pending}
+          busyText="Switching…"
+          testId="switch-org"
         >
-          {pending ? "Switching…" : "Switch"}
-        </button>
+          Switch
+        </BusyButton>
       )}
       {failure && (
         <span className="switch-error" role="alert">

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef, type ReactNode } from "react";
+import { ErrorAlert } from "./error-alert";
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -53,11 +54,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
     >
       <h2 id={titleId}>{title}</h2>
       <div className="dialog-body">{children}</div>
-      {error && (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       <div className="form-actions">
         <button ref={cancelRef} className="button" type="button" onClick={onCancel} disabled={pending}>
           Cancel

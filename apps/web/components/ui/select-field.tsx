@@ -13,8 +13,8 @@ interface SelectFieldProps<V extends string | number> {
   onChange: (value: V) => void;
   /** Said under the select (what the chosen option means), tied to it for screen readers. */
   hint?: ReactNode;
-  /** "field inline" in a toolbar; "field" in a form grid. */
-  className?: string;
+  /** In a toolbar or a filter row: the label beside the select, not above it as in a form grid. */
+  inline?: boolean;
   testId?: string;
 }
 
@@ -26,7 +26,7 @@ export function SelectField<V extends string | number>({
   options,
   onChange,
   hint,
-  className = "field",
+  inline = false,
   testId,
 }: SelectFieldProps<V>) {
   const hintId = hint ? `${id}-hint` : undefined;
@@ -35,7 +35,7 @@ export function SelectField<V extends string | number>({
     if (option) onChange(option.id);
   };
   return (
-    <div className={className}>
+    <div className={inline ? "field inline" : "field"}>
       <label htmlFor={id}>{label}</label>
       <select
         id={id}

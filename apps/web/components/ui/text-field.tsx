@@ -64,3 +64,15 @@ export function TextField({
     </div>
   );
 }
+
+/**
+ * For a form that keeps its typed values and its errors keyed by field: a field's id (the key), value, change and
+ * error, to spread on its TextField.
+ */
+export function fieldBinder<K extends string>(
+  values: Record<K, string>,
+  update: (key: K) => (value: string) => void,
+  errors: Partial<Record<K, string>>,
+) {
+  return (key: K) => ({ id: key, value: values[key], onChange: update(key), error: errors[key] });
+}

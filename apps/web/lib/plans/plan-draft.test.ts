@@ -19,6 +19,11 @@ const plan = {
   load: { clients: 500, durationSec: 600, rampUpSec: 60 },
 };
 
+/** The plan under a stepped load of up to 1,000 clients, its shape as given. */
+const steppedUp = <Shape>(shape: Shape) => ({
+  ...plan,
+  load: { clients: 1_000, durationSec: 600, rampUpSec: 0, shape },
+});
 const union = (key: string) => planField(key).node as Extract<NodeSpec, { kind: "union" }>;
 
 describe("the plan shape read from the protocol schema", () => {
@@ -46,15 +51,14 @@ describe("draft ↔ plan", () => {
   });
 
   it("round-trips an automatic capacity search, and shows its fields in the load shape's step-up variant", () => {
-    const search = {
-      ...plan,
-      load: {
-        clients: 1_000,
-        durationSec: 600,
-        rampUpSec: 0,
-        shape: { kind: "step-up", mode: "auto", startClients: 200, stepDurationSec: 10, coarseSteps: 6, fineSteps: 4 },
-      },
-    };
+    const search = steppedUp({
+      kind: "step-up",
+      mode: "auto",
+      startClients: 200,
+      stepDurationSec: 10,
+      coarseSteps: 6,
+      fineSteps: 4,
+    });
     expect(draftToInput(draftFromInput(search))).toEqual(search);
     const result = validateDraft(draftFromInput(search));
     expect(result.ok && result.spec.load.shape).toEqual(search.load.shape);
@@ -68,15 +72,7 @@ describe("draft ↔ plan", () => {
   });
 
   it("puts a step-up's missing step size on its field", () => {
-    const fixed = {
-      ...plan,
-      load: {
-        clients: 1_000,
-        durationSec: 600,
-        rampUpSec: 0,
-        shape: { kind: "step-up", startClients: 200, stepDurationSec: 10 },
-      },
-    };
+    const fixed = steppedUp({ kind: "step-up", startClients: 200, stepDurationSec: 10 });
     const result = validateDraft(draftFromInput(fixed));
     expect(!result.ok && result.errors["load.shape.stepClients"]).toBe(
       "give the clients added per step, or set mode: auto",

@@ -16,9 +16,26 @@ const planJsonMarkers = (text: string) => planTextMarkers(text, "json");
 const lineOf = (text: string, needle: string) => text.split("\n").findIndex((line) => line.includes(needle)) + 1;
 
 describe.each([
-  { format: "yaml", text: yaml, valid: "clients: 10", invalid: "clients: 0" },
-  { format: "json", text: json, valid: '"clients": 10', invalid: '"clients": 0' },
-] as const)("planTextMarkers on $format", ({ format, text, valid, invalid }) => {
+  {
+    format: "yaml",
+    text: yaml,
+    valid: "clients: 10",
+    invalid: "clients: 0",
+    noDuration: yaml.replace(/ {2}durationSec: 30\n/, ""),
+    parentKey: "load:",
+    parentText: "load",
+  },
+  {
+    format: "json",
+    text: json,
+    valid: '"clients": 10',
+    invalid: '"clients": 0',
+    noDuration: json.replace(/,\n\s*"durationSec": 30/, ""),
+    parentKey: '"load"',
+    // Quotes and all: the key as it stands in the text.
+    parentText: '"load"',
+  },
+] as const)("planTextMarkers on $format", ({ format, text, valid, invalid, noDuration, parentKey, parentText }) => {
   it("has nothing to say about a valid plan", () => {
     expect(planTextMarkers(text, format)).toEqual([]);
   });
@@ -34,6 +51,16 @@ describe.each([
     });
     expect(wrong.slice(marker!.from, marker!.to)).toBe("0");
   });
+
+  it("marks the parent's key where a required key is missing", () => {
+    const [marker] = planTextMarkers(noDuration, format);
+    expect(marker).toMatchObject({
+      path: "load.durationSec",
+      line: lineOf(noDuration, parentKey),
+      message: "Load › Duration: fill this in",
+    });
+    expect(noDuration.slice(marker!.from, marker!.to)).toBe(parentText);
+  });
 });
 
 describe("planTextMarkers on YAML", () => {
@@ -44,17 +71,6 @@ describe("planTextMarkers on YAML", () => {
       [lineOf(text, "intervalMs: fast"), "Scenario › Ping interval: enter a number"],
       [lineOf(text, "below: soon"), "SLOs › SLO 1 › Must stay below: enter a number"],
     ]);
-  });
-
-  it("marks the parent's key where a required key is missing", () => {
-    const text = yaml.replace(/ {2}durationSec: 30\n/, "");
-    const [marker] = planYamlMarkers(text);
-    expect(marker).toMatchObject({
-      path: "load.durationSec",
-      line: lineOf(text, "load:"),
-      message: "Load › Duration: fill this in",
-    });
-    expect(text.slice(marker!.from, marker!.to)).toBe("load");
   });
 
   it("shows a YAML syntax error at its own line", () => {
@@ -86,17 +102,6 @@ describe("planTextMarkers on JSON", () => {
       [lineOf(text, '"metric": "speed"'), "SLOs › SLO 1 › Metric"],
     ]);
     expect(text.slice(markers[0]!.from, markers[0]!.to)).toBe('"fast"');
-  });
-
-  it("marks the parent's key, quotes and all, where a required key is missing", () => {
-    const text = json.replace(/,\n\s*"durationSec": 30/, "");
-    const [marker] = planJsonMarkers(text);
-    expect(marker).toMatchObject({
-      path: "load.durationSec",
-      line: lineOf(text, '"load"'),
-      message: "Load › Duration: fill this in",
-    });
-    expect(text.slice(marker!.from, marker!.to)).toBe('"load"');
   });
 
   it("shows a JSON syntax error where parsing stops, with JSON.parse's reason", () => {

@@ -1,6 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { CHART, capacityChartModel, niceCeiling, splitCurve, uslThroughput } from "./capacity-chart";
 
+/** Step `i` of a step-up run: its clients and throughput, held unless said otherwise. */
+const step = (i: number, clients: number, throughput: number, held = true) => ({
+  step: i,
+  clients,
+  seconds: 2,
+  throughputPerSec: throughput,
+  rttP99Ms: 1,
+  slos: [],
+  held,
+  saturatedAgents: [],
+});
+
 describe("uslThroughput", () => {
   it("is linear without contention or coherency costs", () => {
     expect(uslThroughput({ lambda: 10, sigma: 0, kappa: 0 }, 50)).toBe(500);
@@ -19,16 +31,6 @@ it("rounds axis maxima up to 1, 2 or 5 × 10ⁿ", () => {
 });
 
 describe("capacityChartModel", () => {
-  const step = (i: number, clients: number, throughput: number, held = true) => ({
-    step: i,
-    clients,
-    seconds: 2,
-    throughputPerSec: throughput,
-    rttP99Ms: 1,
-    slos: [],
-    held,
-    saturatedAgents: [],
-  });
   it("marks the breaking step, the knee and the trusted range, and widens x to the trusted range", () => {
     const model = capacityChartModel({
       steps: [step(0, 5, 50), step(1, 10, 95), step(2, 15, 120, false)],
@@ -149,17 +151,7 @@ describe("splitCurve", () => {
 });
 
 it("puts axis ticks on round numbers", () => {
-  const step = {
-    step: 0,
-    clients: 40,
-    seconds: 2,
-    throughputPerSec: 90,
-    rttP99Ms: 1,
-    slos: [],
-    held: true,
-    saturatedAgents: [],
-  };
-  const model = capacityChartModel({ steps: [step], usl: null, breakingStep: null, kneeClients: null });
+  const model = capacityChartModel({ steps: [step(0, 40, 90)], usl: null, breakingStep: null, kneeClients: null });
   expect(model.xTicks.map((t) => t.value)).toEqual([0, 10, 20, 30, 40, 50]);
   expect(model.yTicks.map((t) => Math.round(t.value))).toEqual([0, 20, 40, 60, 80, 100]);
 });

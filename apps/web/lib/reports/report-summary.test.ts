@@ -37,6 +37,8 @@ const slo = (over: object) => ({
   firstBreachAt: null,
   ...over,
 });
+/** A run's SLO verdict with no reasons or warnings: passed or not, and the SLOs as judged. */
+const judged = (passed: boolean, slos: ReturnType<typeof slo>[]) => ({ passed, reasons: [], warnings: [], slos });
 
 const capacity: CapacityEstimate = {
   clients: 15,
@@ -77,20 +79,13 @@ describe("reportSentence", () => {
     );
   });
   it("says which SLOs failed and at what load", () => {
-    const verdict = {
-      passed: false,
-      reasons: [],
-      warnings: [],
-      slos: [slo({}), slo({ metric: "error-rate", below: 0.01, value: 0.2, passed: false })],
-    };
+    const verdict = judged(false, [slo({}), slo({ metric: "error-rate", below: 0.01, value: 0.2, passed: false })]);
     expect(reportSentence(run({ verdict }))).toBe(
       "Failed Error rate at 20 clients, 100 messages/s, round trip p99 4.5 ms.",
     );
   });
   it("says a run passed every SLO, and that a run without SLOs was not judged", () => {
-    expect(reportSentence(run({ verdict: { passed: true, reasons: [], warnings: [], slos: [slo({})] } }))).toMatch(
-      /^Passed all 1 SLO at 20 clients/,
-    );
+    expect(reportSentence(run({ verdict: judged(true, [slo({})]) }))).toMatch(/^Passed all 1 SLO at 20 clients/);
     expect(reportSentence(run({ verdict: null }))).toMatch(/sets no SLOs/);
   });
   it("never reads as a pass when the verdict is incomplete or aborted, and says why", () => {
@@ -135,11 +130,8 @@ describe("reportSentence", () => {
 
 describe("sloRows", () => {
   it("formats latencies in ms and rates in percent, with the breached seconds", () => {
-    const rows = sloRows({
-      passed: false,
-      reasons: [],
-      warnings: [],
-      slos: [
+    const rows = sloRows(
+      judged(false, [
         slo({}),
         slo({
           metric: "loss-rate",
@@ -149,8 +141,8 @@ describe("sloRows", () => {
           breachedSeconds: 3,
           firstBreachAt: 1_700_000_000,
         }),
-      ],
-    });
+      ]),
+    );
     expect(rows[0]).toMatchObject({
       name: "Round trip p99",
       threshold: "below 50 ms",
@@ -164,25 +156,17 @@ describe("sloRows", () => {
   });
 
   it("names the network cohort an SLO is scoped to", () => {
-    const rows = sloRows({
-      passed: false,
-      reasons: [],
-      warnings: [],
-      slos: [slo({}), slo({ cohort: "mobile", below: 300, value: 400, passed: false })],
-    });
+    const rows = sloRows(judged(false, [slo({}), slo({ cohort: "mobile", below: 300, value: 400, passed: false })]));
     expect(rows.map((row) => row.name)).toEqual(["Round trip p99", "Round trip p99, cohort mobile"]);
   });
 
   it("names a script's metric by its own name", () => {
-    const rows = sloRows({
-      passed: true,
-      reasons: [],
-      warnings: [],
-      slos: [
+    const rows = sloRows(
+      judged(true, [
         slo({ metric: "script:join-ms-p99", below: 200, value: 12 }),
         slo({ metric: "script:desyncs-count", below: 1, value: 0 }),
-      ],
-    });
+      ]),
+    );
     expect(rows[0]).toMatchObject({ name: "join-ms p99 (script)", threshold: "below 200 ms", measured: "12 ms" });
     expect(rows[1]).toMatchObject({ name: "desyncs count (script)", threshold: "below 1", measured: "0" });
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunView } from "@throng/protocol/run";
-import { chartSpan, elapsedSeconds, remainingSeconds } from "./run-timing";
+import { chartSpan, elapsedSeconds, remainingSeconds, runChartInputs } from "./run-timing";
 import { runView } from "./run-view.test-support";
 
 const run = (patch: Partial<RunView>): RunView =>
@@ -47,5 +47,18 @@ describe("run timing", () => {
       at(0) / 1000,
       at(29) / 1000,
     ]);
+  });
+
+  it("hands the charts the run's own span, events, scenario, SLOs and timed note", () => {
+    const slos: RunView["spec"]["slos"] = [{ metric: "rtt-p99-ms", below: 50 }];
+    const ended = run({ status: "finished", endedAt: "2026-01-01T00:00:31.000Z", note: "0:10 deploy" });
+    const inputs = runChartInputs({ ...ended, spec: { ...ended.spec, slos } });
+    expect(inputs).toEqual({
+      span: [at(0) / 1000, at(29) / 1000],
+      events: [],
+      scenario: "ping-pong",
+      slos,
+      note: "0:10 deploy",
+    });
   });
 });

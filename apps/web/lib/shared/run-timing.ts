@@ -46,3 +46,14 @@ export function chartSpan(run: RunView): readonly [number, number] | null {
   const ended = run.endedAt && isTerminal(run.status) ? Math.floor(new Date(run.endedAt).getTime() / 1000) : Number.NaN;
   return [start, Number.isNaN(ended) ? planned : Math.max(start, Math.min(planned, ended))];
 }
+
+/** What the run page and the report hand the run's charts from the run itself: its span, events, scenario, SLOs, note. */
+export function runChartInputs(run: RunView) {
+  return {
+    span: chartSpan(run),
+    events: run.events,
+    scenario: run.spec.scenario.kind,
+    slos: run.spec.slos,
+    note: run.note,
+  };
+}

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../../client";
+import { selectOrgRows } from "../org-rows";
 import type { RunEventRow } from "../runs";
 
 /** A run's event log: what happened to it and its agents, as the run page lists it. */
@@ -38,10 +39,8 @@ export function createRunEventLog(db: Db) {
       });
     },
     async listEvents(orgId: string, runId: string): Promise<RunEventRow[]> {
-      return db
-        .selectFrom("run_events")
+      return selectOrgRows(db, "run_events", orgId)
         .select(["at", "kind", "agent_id as agentId", "message"])
-        .where("org_id", "=", orgId)
         .where("run_id", "=", runId)
         .orderBy("at")
         .orderBy("id")

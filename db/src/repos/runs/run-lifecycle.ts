@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../../client";
+import { selectOrgRows, updateOrgRow } from "../org-rows";
 import type { RunPatch } from "../runs";
 
 /** A run's way through its states: the start queue and lock, status transitions, which runs have ended. */
@@ -7,10 +8,8 @@ export function createRunLifecycle(db: Db) {
   return {
     /** The org's runs waiting for their agents, oldest first: the queue's order. */
     async listQueuedIds(orgId: string, limit = 100): Promise<string[]> {
-      const rows = await db
-        .selectFrom("runs")
+      const rows = await selectOrgRows(db, "runs", orgId)
         .select("id")
-        .where("org_id", "=", orgId)
         .where("status", "=", "queued")
         .orderBy("created_at", "asc")
         .limit(limit)
@@ -39,8 +38,7 @@ export function createRunLifecycle(db: Db) {
       patch: RunPatch,
       fromJudged?: { judgedSnapshots: number | null },
     ): Promise<boolean> {
-      const result = await db
-        .updateTable("runs")
+      const result = await updateOrgRow(db, "runs", orgId, "id", id)
         .set({
           ...(patch.status !== undefined && { status: patch.status }),
           ...(patch.error !== undefined && { error: patch.error }),
@@ -52,8 +50,6 @@ export function createRunLifecycle(db: Db) {
           ...(patch.endedAt !== undefined && { ended_at: patch.endedAt }),
           ...(patch.judgedSnapshots !== undefined && { judged_snapshots: patch.judgedSnapshots }),
         })
-        .where("org_id", "=", orgId)
-        .where("id", "=", id)
         .where("status", "=", fromStatus)
         .$if(fromJudged !== undefined, (q) =>
           q.where(sql<boolean>`judged_snapshots is not distinct from ${fromJudged!.judgedSnapshots}`),
@@ -67,10 +63,8 @@ export function createRunLifecycle(db: Db) {
      */
     async listEnded(orgId: string, runIds: readonly string[]): Promise<string[]> {
       if (runIds.length === 0) return [];
-      const rows = await db
-        .selectFrom("runs")
+      const rows = await selectOrgRows(db, "runs", orgId)
         .select("id")
-        .where("org_id", "=", orgId)
         .where("id", "in", [...runIds])
         .where("status", "in", ["finished", "aborted", "failed"])
         .execute();

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { PlanSpec } from "@throng/protocol/plan";
 import type { Db } from "../../client";
 import { readStoredPlan } from "../../stored-plan";
+import { updateOrgRow } from "../org-rows";
 import type { RunFilterRow, RunRow } from "../runs";
 
 /** A row as core sees it: its plan parsed once, here. */
@@ -115,16 +116,13 @@ export function createRunRecords(db: Db) {
       id: string,
       notes: { note?: string; tags?: string[]; editedBy: string },
     ): Promise<boolean> {
-      const result = await db
-        .updateTable("runs")
+      const result = await updateOrgRow(db, "runs", orgId, "id", id)
         .set({
           ...(notes.note !== undefined && { note: notes.note }),
           ...(notes.tags !== undefined && { tags: notes.tags }),
           notes_edited_by: notes.editedBy,
           notes_edited_at: sql<Date>`now()`,
         })
-        .where("org_id", "=", orgId)
-        .where("id", "=", id)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },

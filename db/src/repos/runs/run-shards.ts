@@ -1,4 +1,5 @@
 import type { Db } from "../../client";
+import { selectOrgRows, updateOrgRow } from "../org-rows";
 import type { ShardRow } from "../runs";
 
 /** A shard's columns as a ShardRow names them. */
@@ -38,10 +39,8 @@ export function createRunShards(db: Db) {
         .execute();
     },
     async listShards(orgId: string, runId: string): Promise<ShardRow[]> {
-      return db
-        .selectFrom("run_shards")
+      return selectOrgRows(db, "run_shards", orgId)
         .select(shardColumns)
-        .where("org_id", "=", orgId)
         .where("run_id", "=", runId)
         .orderBy("shard_index")
         .execute();
@@ -56,8 +55,7 @@ export function createRunShards(db: Db) {
       notIn: readonly string[] = [],
       beforeIndex = 0,
     ): Promise<{ total: number; notIn: number; clientsBefore: number }> {
-      const row = await db
-        .selectFrom("run_shards")
+      const row = await selectOrgRows(db, "run_shards", orgId)
         .select((eb) => [
           eb.fn.countAll<string>().as("total"),
           eb.fn
@@ -68,16 +66,13 @@ export function createRunShards(db: Db) {
             .coalesce(eb.fn.sum<string>("clients").filterWhere("shard_index", "<", beforeIndex), eb.lit(0))
             .as("clientsBefore"),
         ])
-        .where("org_id", "=", orgId)
         .where("run_id", "=", runId)
         .executeTakeFirstOrThrow();
       return { total: Number(row.total), notIn: Number(row.notIn), clientsBefore: Number(row.clientsBefore) };
     },
     async getShard(orgId: string, runId: string, agentId: string): Promise<ShardRow | undefined> {
-      return db
-        .selectFrom("run_shards")
+      return selectOrgRows(db, "run_shards", orgId)
         .select(shardColumns)
-        .where("org_id", "=", orgId)
         .where("run_id", "=", runId)
         .where("agent_id", "=", agentId)
         .executeTakeFirst();
@@ -88,15 +83,12 @@ export function createRunShards(db: Db) {
       agentId: string,
       patch: { state: string; lastSeq?: number | null; error?: string | null },
     ) {
-      const result = await db
-        .updateTable("run_shards")
+      const result = await updateOrgRow(db, "run_shards", orgId, "run_id", runId)
         .set({
           state: patch.state,
           ...(patch.lastSeq !== undefined && { last_seq: patch.lastSeq }),
           ...(patch.error !== undefined && { error: patch.error }),
         })
-        .where("org_id", "=", orgId)
-        .where("run_id", "=", runId)
         .where("agent_id", "=", agentId)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;

@@ -41,6 +41,16 @@ function stepRows(step: number, clients: number, seconds = 5, saturated = false)
 
 const slos: Slo[] = [{ metric: "rtt-p99-ms", below: 50 }];
 
+/** The load of an automatic step-up search: from 100 clients in 5-second steps, up to 450. */
+function autoSearchLoad(more: { minClients?: number } = {}) {
+  return {
+    clients: 450,
+    durationSec: 600,
+    rampUpSec: 0,
+    shape: { kind: "step-up" as const, mode: "auto" as const, startClients: 100, stepDurationSec: 5, ...more },
+  };
+}
+
 describe("capacity estimate", () => {
   it("is the last step below the first break, with the breaking SLO, the knee and a USL fit", () => {
     const rows = [100, 200, 300, 350, 400, 450, 500].flatMap((clients, step) => stepRows(step, clients));
@@ -72,12 +82,7 @@ describe("capacity estimate", () => {
   });
 
   it("automatic search: the largest held step below every broken one, with coarse and fine phases", () => {
-    const load = {
-      clients: 450,
-      durationSec: 600,
-      rampUpSec: 0,
-      shape: { kind: "step-up" as const, mode: "auto" as const, startClients: 100, stepDurationSec: 5 },
-    };
+    const load = autoSearchLoad();
     const levels = [100, 150, 200, 250, 300, 350, 310, 320, 330, 340];
     const rows = levels.flatMap((clients, step) => stepRows(step, clients));
     const estimate = analyzeCapacity(rows, slos, load)!;
@@ -102,12 +107,7 @@ describe("capacity estimate", () => {
   });
 
   it("automatic search: settle steps back at the last held level are marked, and count neither for nor against the estimate", () => {
-    const load = {
-      clients: 450,
-      durationSec: 600,
-      rampUpSec: 0,
-      shape: { kind: "step-up" as const, mode: "auto" as const, startClients: 100, stepDurationSec: 5 },
-    };
+    const load = autoSearchLoad();
     const levels = [100, 150, 200, 250, 300, 350, 300, 300, 310, 320, 330, 340];
     // The first settle step still drains the overload of 350 clients: its p99 breaks the SLO at 300 clients.
     const backlog = encodeValues([...Array(90).fill(1_000), ...Array(10).fill(80_000)]);
@@ -157,12 +157,7 @@ describe("capacity estimate", () => {
   });
 
   it("automatic search: a first level held again after it broke is shown as a retry, and its broken try counts neither way", () => {
-    const load = {
-      clients: 450,
-      durationSec: 600,
-      rampUpSec: 0,
-      shape: { kind: "step-up" as const, mode: "auto" as const, startClients: 100, stepDurationSec: 5 },
-    };
+    const load = autoSearchLoad();
     const transient = encodeValues([...Array(90).fill(1_000), ...Array(10).fill(80_000)]);
     const levels = [100, 100, 150, 200, 250, 300, 350, 300, 310, 320, 330, 340];
     const rows = levels.flatMap((clients, step) =>
@@ -204,18 +199,7 @@ describe("capacity estimate", () => {
   });
 
   it("automatic search: does not claim the last level that held when the server did not hold it again after the break", () => {
-    const load = {
-      clients: 450,
-      durationSec: 600,
-      rampUpSec: 0,
-      shape: {
-        kind: "step-up" as const,
-        mode: "auto" as const,
-        startClients: 100,
-        stepDurationSec: 5,
-        minClients: 200,
-      },
-    };
+    const load = autoSearchLoad({ minClients: 200 });
     const levels = [100, 150, 200, 250, 300, 350, 300, 300, 300];
     // Every settle step still drains the overload of 350 clients: p99 breaks the SLO at 300 clients each time.
     const backlog = encodeValues([...Array(90).fill(1_000), ...Array(10).fill(80_000)]);

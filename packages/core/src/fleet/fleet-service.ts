@@ -10,6 +10,7 @@ import { authorize, type Actor } from "../orgs/permissions";
 import {
   AGENT_SECRET_PREFIX,
   ENROLMENT_TOKEN_PREFIX,
+  findLiveSecret,
   generateSecret,
   hashSecret,
   isWellFormedSecret,
@@ -86,9 +87,8 @@ export function createFleetService(deps: {
       "unauthenticated",
       "Unknown, expired, used or revoked enrolment token: create a new one on the Agents page",
     );
-    if (!isWellFormedSecret(token, ENROLMENT_TOKEN_PREFIX)) throw refused;
-    const row = await fleet.findEnrolmentTokenByHash(hashSecret(token));
-    if (!row || row.revokedAt || row.expiresAt.getTime() <= clock.now()) throw refused;
+    const row = await findLiveSecret(token, ENROLMENT_TOKEN_PREFIX, fleet.findEnrolmentTokenByHash, clock.now());
+    if (!row) throw refused;
     if (row.singleUse && !(await fleet.consumeEnrolmentToken(row.orgId, row.id))) throw refused;
     const agentId = crypto.randomUUID();
     const secret = generateSecret(AGENT_SECRET_PREFIX);

@@ -34,6 +34,28 @@ export function hashSecret(secret: string): string {
   return createHash("sha256").update(secret).digest("hex");
 }
 
+/** What a stored secret's row says of its life: when it was revoked, and until when it works (null: no end). */
+export interface SecretLifetime {
+  revokedAt: Date | null;
+  expiresAt: Date | null;
+}
+
+/**
+ * The stored row of a presented secret (a token, a link) that is well formed, known, not revoked and not expired at
+ * `nowMs`; otherwise undefined, so that the caller refuses all of these alike and tells a guesser nothing.
+ */
+export async function findLiveSecret<Row extends SecretLifetime>(
+  secret: string,
+  prefix: string,
+  findByHash: (hash: string) => Promise<Row | undefined>,
+  nowMs: number,
+): Promise<Row | undefined> {
+  if (!isWellFormedSecret(secret, prefix)) return undefined;
+  const row = await findByHash(hashSecret(secret));
+  if (!row || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= nowMs)) return undefined;
+  return row;
+}
+
 export function secretMatchesHash(secret: string, hash: string): boolean {
   const a = Buffer.from(hashSecret(secret), "hex");
   const b = Buffer.from(hash, "hex");

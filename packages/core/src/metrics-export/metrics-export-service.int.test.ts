@@ -2,52 +2,28 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@throng/db/vitest-database";
 import type { SeriesPoint } from "@throng/protocol/snapshot";
-import { seedAgents, seedOrg } from "../db-seed.test-support";
+import { seedRunningRun } from "../db-seed.test-support";
 import type { Jobs } from "../ports";
 import type { Actor } from "../orgs/permissions";
 import type { ExportSeries } from "./export-series";
 import { createMetricsExportService, type MetricsPush } from "./metrics-export-service";
 import { createSealer, credentialsKey } from "./sealed-secrets";
 import { PlanSpec } from "@throng/protocol/plan";
+import { planInput } from "@throng/protocol/plan-spec.test-support";
+import { seriesPoint } from "@throng/protocol/series-point.test-support";
 import { PutMetricsExportSink } from "@throng/protocol/metrics-export";
 
 const { db, repos } = await useTestDatabase({ max: 3 });
 
-const baseSpec = {
-  name: "p",
-  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-  scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
-  load: { clients: 2, durationSec: 10, rampUpSec: 0 },
-};
-const point = (t: number, agents: number): SeriesPoint => ({
-  t,
-  agents,
-  clients: 2,
-  connections: 2,
-  messagesSentPerSec: 20,
-  messagesReceivedPerSec: 20,
-  bytesSentPerSec: 1280,
-  bytesReceivedPerSec: 1280,
-  errors: 0,
-  rttP50Ms: 1,
-  rttP99Ms: 2,
-  rttMaxMs: 3,
-});
+const baseSpec = planInput({ load: { clients: 2, durationSec: 10, rampUpSec: 0 } });
+/** A second of both shards' two clients at 20 messages a second, `agents` of them reporting. */
+const point = (t: number, agents: number): SeriesPoint =>
+  seriesPoint({ t, agents, clients: 2, connections: 2, messagesSentPerSec: 20, messagesReceivedPerSec: 20 });
 
 /** An org with both sinks set up, a running run of a plan (exporting as `exports` says) with two load shards and stored seconds. */
 async function seed(exports: Record<string, boolean> | undefined, seconds: SeriesPoint[]) {
-  const orgId = await seedOrg(db);
-  const spec = { ...baseSpec, ...(exports ? { export: exports } : {}) };
-  const planId = crypto.randomUUID();
-  await repos.plans.insert(orgId, { id: planId, name: "exported", spec: PlanSpec.parse(spec) });
-  const runId = crypto.randomUUID();
-  await repos.runs.insert(orgId, { id: runId, planId, spec: PlanSpec.parse(spec), status: "running" });
-  const agentIds = await seedAgents(repos, orgId, 2);
-  await repos.runs.insertShards(
-    orgId,
-    runId,
-    agentIds.map((agentId, shardIndex) => ({ agentId, shardIndex, clients: 1 })),
-  );
+  const spec = PlanSpec.parse({ ...baseSpec, ...(exports ? { export: exports } : {}) });
+  const { orgId, runId } = await seedRunningRun(db, repos, spec);
   for (const p of seconds) await repos.snapshots.upsertSecond(orgId, runId, p.t, p);
   const owner: Actor = { orgId, role: "owner", userId: "u", label: "owner@example.com", via: "session" };
   return { orgId, runId, owner };
@@ -65,6 +41,12 @@ function harness(push: MetricsPush, nowMs: number) {
   return { queued, service: createMetricsExportService({ repos, jobs, sealer, clock, push }) };
 }
 
+// Sinks on a loopback port nothing listens on: the pushes under test go to the recorder, never to them.
+const PROMETHEUS_URL = "http://127.0.0.1:9/api/v1/write";
+const OTLP_URL = "http://127.0.0.1:9/v1/metrics";
+/** A sink's settings as the settings page saves them. */
+const sink = (url: string, more: object = {}) => PutMetricsExportSink.parse({ url, ...more });
+
 const recorder = () => {
   const pushes: { sink: string; authorization: string | null; series: ExportSeries[] }[] = [];
   const push: MetricsPush = async (sink, target, series) =>
@@ -79,7 +61,7 @@ describe("metrics export service (real PostgreSQL)", () => {
     const { pushes, push } = recorder();
     const { queued, service } = harness(push, 100_000);
     const { orgId, runId, owner } = await seed(undefined, [point(10, 2)]);
-    await service.putSink(owner, "prometheus", PutMetricsExportSink.parse({ url: "http://127.0.0.1:9/api/v1/write" }));
+    await service.putSink(owner, "prometheus", sink(PROMETHEUS_URL));
     await service.runStarted(orgId, runId);
     await service.pushRun(orgId, runId);
     await service.runEnded(orgId, runId);
@@ -95,15 +77,8 @@ describe("metrics export service (real PostgreSQL)", () => {
       point(12, 1),
       point(13, 2),
     ]);
-    await service.putSink(owner, "prometheus", PutMetricsExportSink.parse({ url: "http://127.0.0.1:9/api/v1/write" }));
-    await service.putSink(
-      owner,
-      "otlp",
-      PutMetricsExportSink.parse({
-        url: "http://127.0.0.1:9/v1/metrics",
-        auth: { kind: "bearer", token: "tok" },
-      }),
-    );
+    await service.putSink(owner, "prometheus", sink(PROMETHEUS_URL));
+    await service.putSink(owner, "otlp", sink(OTLP_URL, { auth: { kind: "bearer", token: "tok" } }));
     await service.runStarted(orgId, runId);
     expect(queued).toEqual([{ runId, delayMs: 5_000, key: "start" }]);
     await service.pushRun(orgId, runId);
@@ -127,7 +102,7 @@ describe("metrics export service (real PostgreSQL)", () => {
     };
     const { service } = harness(push, 100_000);
     const { orgId, runId, owner } = await seed({ prometheus: true }, [point(10, 2), point(11, 2)]);
-    await service.putSink(owner, "prometheus", PutMetricsExportSink.parse({ url: "http://127.0.0.1:9/api/v1/write" }));
+    await service.putSink(owner, "prometheus", sink(PROMETHEUS_URL));
     await service.pushRun(orgId, runId);
     expect((await service.settings(owner)).prometheus).toMatchObject({
       lastSuccessAt: null,
@@ -151,8 +126,7 @@ describe("metrics export service (real PostgreSQL)", () => {
     const saved = await service.putSink(
       owner,
       "otlp",
-      PutMetricsExportSink.parse({
-        url: "http://127.0.0.1:9/v1/metrics",
+      sink(OTLP_URL, {
         auth: { kind: "basic", username: "u", password: "pw-secret" },
         headers: { "X-Key": "hdr-secret" },
       }),
@@ -160,30 +134,13 @@ describe("metrics export service (real PostgreSQL)", () => {
     expect(saved).toMatchObject({ auth: "basic", username: "u", secret: "set", headerNames: ["X-Key"] });
     expect(JSON.stringify(await service.settings(owner))).not.toMatch(/pw-secret|hdr-secret/);
     expect(
-      (
-        await service.putSink(
-          owner,
-          "otlp",
-          PutMetricsExportSink.parse({
-            url: "http://127.0.0.1:9/v1/metrics",
-            auth: { kind: "basic", username: "u" },
-          }),
-        )
-      ).secret,
+      (await service.putSink(owner, "otlp", sink(OTLP_URL, { auth: { kind: "basic", username: "u" } }))).secret,
     ).toBe("set");
-    await expect(
-      service.putSink(
-        owner,
-        "otlp",
-        PutMetricsExportSink.parse({ url: "http://127.0.0.1:9/v1/metrics", auth: { kind: "bearer" } }),
-      ),
-    ).rejects.toThrow(/auth.token/);
-    await expect(
-      service.putSink(
-        { ...owner, role: "member" },
-        "otlp",
-        PutMetricsExportSink.parse({ url: "http://127.0.0.1:9/v1/metrics" }),
-      ),
-    ).rejects.toThrow(/may not settings: manage/);
+    await expect(service.putSink(owner, "otlp", sink(OTLP_URL, { auth: { kind: "bearer" } }))).rejects.toThrow(
+      /auth.token/,
+    );
+    await expect(service.putSink({ ...owner, role: "member" }, "otlp", sink(OTLP_URL))).rejects.toThrow(
+      /may not settings: manage/,
+    );
   });
 });

@@ -4,38 +4,20 @@ import { createRepos } from "@throng/db/repos";
 import { useTestDatabase } from "@throng/db/vitest-database";
 import type { LiveEnvelope } from "@throng/protocol/run";
 import type { MetricSnapshot, SeriesPoint } from "@throng/protocol/snapshot";
-import { seedAgents, seedOrg } from "../db-seed.test-support";
+import { seedRunningRun } from "../db-seed.test-support";
 import type { Bus } from "../ports";
 import { encodeValues } from "./histogram";
 import { createIngestService } from "./ingest";
 import { createSnapshotBatcher } from "./snapshot-batch";
 import { summariseRun } from "@throng/wire/run-summary";
 import { PlanSpec } from "@throng/protocol/plan";
+import { planInput } from "@throng/protocol/plan-spec.test-support";
 
 const { db, repos } = await useTestDatabase({ max: 5 });
 
-const spec = {
-  name: "p",
-  target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-  scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
-  load: { clients: 2, durationSec: 1, rampUpSec: 0 },
-};
-
+const spec = PlanSpec.parse(planInput({ load: { clients: 2, durationSec: 1, rampUpSec: 0 } }));
 /** An org, a running run and two agents holding its shards, written straight to the database. */
-async function seedRun() {
-  const orgId = await seedOrg(db);
-  const agentIds = await seedAgents(repos, orgId, 2);
-  const planId = crypto.randomUUID();
-  await repos.plans.insert(orgId, { id: planId, name: "p", spec: PlanSpec.parse(spec) });
-  const runId = crypto.randomUUID();
-  await repos.runs.insert(orgId, { id: runId, planId, spec: PlanSpec.parse(spec), status: "running" });
-  await repos.runs.insertShards(
-    orgId,
-    runId,
-    agentIds.map((agentId, shardIndex) => ({ agentId, shardIndex, clients: 1 })),
-  );
-  return { orgId, runId, agentIds: agentIds as [string, string] };
-}
+const seedRun = () => seedRunningRun(db, repos, spec);
 
 function snapshot(runId: string, intervalStart: number, seq = 0): MetricSnapshot {
   return {

@@ -3,7 +3,7 @@ import { type CreateApiToken, Role, TokenScope, type ApiTokenCreated, type ApiTo
 import type { OrgRepo } from "@throng/db/repos/orgs";
 import type { ApiTokenRow, SecurityRepo } from "@throng/db/repos/security";
 import type { Clock } from "../ports";
-import { generateSecret, hashSecret, isWellFormedSecret } from "../fleet/secrets";
+import { findLiveSecret, generateSecret, hashSecret } from "../fleet/secrets";
 import type { AuditLog } from "./audit";
 import { authorize, lowerRole, ROLE_RANK, type Actor } from "./permissions";
 
@@ -66,9 +66,8 @@ export function createApiTokenService(deps: { security: SecurityRepo; orgs: OrgR
         "unauthenticated",
         "Unknown, expired or revoked API token: create a new one under Settings → API tokens",
       );
-      if (!isWellFormedSecret(token, API_TOKEN_PREFIX)) throw refused;
-      const row = await security.findApiTokenByHash(hashSecret(token));
-      if (!row || row.revokedAt || row.expiresAt.getTime() <= clock.now()) throw refused;
+      const row = await findLiveSecret(token, API_TOKEN_PREFIX, security.findApiTokenByHash, clock.now());
+      if (!row) throw refused;
       const membership = await orgs.membership(row.createdBy, row.orgId);
       if (!membership) throw refused; // its creator left the organisation
       await security.touchApiToken(row.orgId, row.id, new Date(clock.now()));

@@ -13,7 +13,7 @@ import {
 } from "@throng/protocol/orgs";
 import type { OrgRepo } from "@throng/db/repos/orgs";
 import type { Clock } from "../ports";
-import { generateSecret, hashSecret, isWellFormedSecret } from "../fleet/secrets";
+import { findLiveSecret, generateSecret, hashSecret } from "../fleet/secrets";
 import type { AuditLog } from "./audit";
 import { authorize, ROLE_RANK, type Actor } from "./permissions";
 
@@ -151,9 +151,8 @@ export function createOrgService(deps: { orgs: OrgRepo; audit: AuditLog; clock: 
         "This invitation link is unknown, expired, used or revoked: ask for a new one",
       );
       const secret = token.trim().split("/").pop() ?? "";
-      if (!isWellFormedSecret(secret, INVITATION_PREFIX)) throw refused;
-      const invitation = await orgs.findInvitationByHash(hashSecret(secret));
-      if (!invitation || invitation.revokedAt || invitation.acceptedAt || invitation.expiresAt <= now()) throw refused;
+      const invitation = await findLiveSecret(secret, INVITATION_PREFIX, orgs.findInvitationByHash, clock.now());
+      if (!invitation || invitation.acceptedAt) throw refused;
       const org = await orgs.getOrganization(invitation.orgId);
       return {
         orgName: org?.name ?? "",
@@ -170,9 +169,8 @@ export function createOrgService(deps: { orgs: OrgRepo; audit: AuditLog; clock: 
         "not_found",
         "This invitation link is unknown, expired, used or revoked: ask for a new one",
       );
-      if (!isWellFormedSecret(secret, INVITATION_PREFIX)) throw refused;
-      const invitation = await orgs.findInvitationByHash(hashSecret(secret));
-      if (!invitation || invitation.revokedAt || invitation.acceptedAt || invitation.expiresAt <= now()) throw refused;
+      const invitation = await findLiveSecret(secret, INVITATION_PREFIX, orgs.findInvitationByHash, clock.now());
+      if (!invitation || invitation.acceptedAt) throw refused;
       if (await orgs.membership(user.id, invitation.orgId))
         throw new ThrongError("conflict", "You are already a member of this organisation");
       if (!(await orgs.acceptInvitation(invitation.orgId, invitation.id, user.id))) throw refused;

@@ -8,7 +8,7 @@ import type { RunReport, RunSummary } from "@throng/protocol/run";
 import type { Repos } from "@throng/db/repos";
 import type { ShareLinkRow } from "@throng/db/repos/reports";
 import type { Clock } from "../ports";
-import { generateSecret, hashSecret, isWellFormedSecret } from "../fleet/secrets";
+import { findLiveSecret, generateSecret, hashSecret } from "../fleet/secrets";
 import type { AuditLog } from "../orgs/audit";
 import { authorize, type Actor } from "../orgs/permissions";
 import { toRunView } from "../runs/run-view";
@@ -106,9 +106,8 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
       "not_found",
       "This report link is unknown, expired or revoked: ask its owner for a new one",
     );
-    if (!isWellFormedSecret(token, SHARE_LINK_PREFIX)) throw refused;
-    const link = await repos.reports.findShareLinkByHash(hashSecret(token));
-    if (!link || link.revokedAt || (link.expiresAt && link.expiresAt.getTime() <= clock.now())) throw refused;
+    const link = await findLiveSecret(token, SHARE_LINK_PREFIX, repos.reports.findShareLinkByHash, clock.now());
+    if (!link) throw refused;
     return link;
   }
 
