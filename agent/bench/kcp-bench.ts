@@ -95,6 +95,22 @@ function histogram(parts: Part[], name: keyof MetricSnapshot["histograms"]): His
   for (const h of rest) first!.add(h);
   return first;
 }
+/** The counters kcpFigures reads. */
+const KCP_COUNTERS = [
+  "kcpRetransmits",
+  "kcpFastRetransmits",
+  "kcpRtoExpiries",
+  "kcpWireBytesSent",
+  "kcpWireBytesReceived",
+  "kcpPayloadBytesSent",
+  "kcpPayloadBytesReceived",
+] as const;
+/** KCP's figures from its counters summed over `parts`; a counter `counted` refuses (none carried it) stays unknown. */
+function kcpOf(parts: Part[], counted: (name: (typeof KCP_COUNTERS)[number]) => boolean = () => true) {
+  return kcpFigures(
+    Object.fromEntries(KCP_COUNTERS.map((name) => [name, counted(name) ? sum(parts, name) : undefined])),
+  );
+}
 /** How often the agent, not the server, was the limit: its saturated seconds and worst event-loop delay. */
 function agentHealth(seconds: MetricSnapshot[]): string {
   const saturated = seconds.filter((s) => s.health.saturated).length;
@@ -146,24 +162,7 @@ interface PingResult {
 function pingResult(label: string, snapshots: MetricSnapshot[], ipBytes: number): PingResult {
   const seconds = steady(snapshots);
   const parts = seconds.map((s) => s as Part);
-  const kcp = kcpFigures(
-    Object.fromEntries(
-      [
-        "kcpRetransmits",
-        "kcpFastRetransmits",
-        "kcpRtoExpiries",
-        "kcpWireBytesSent",
-        "kcpWireBytesReceived",
-        "kcpPayloadBytesSent",
-        "kcpPayloadBytesReceived",
-      ].map((name) => [
-        name,
-        snapshots.some((s) => s.counters[name as "kcpRetransmits"] !== undefined)
-          ? sum(parts, name as "kcpRetransmits")
-          : undefined,
-      ]),
-    ),
-  );
+  const kcp = kcpOf(parts, (name) => snapshots.some((s) => s.counters[name] !== undefined));
   const cohort = cohortParts(seconds, LOSSY_LINK.name);
   const rtt = histogram(parts, "rttUs");
   return {
@@ -287,19 +286,7 @@ async function roomTest(): Promise<void> {
   ] as const) {
     const parts = cohortParts(seconds, name);
     const broadcast = histogram(parts, "broadcastUs");
-    const kcp = kcpFigures(
-      Object.fromEntries(
-        [
-          "kcpRetransmits",
-          "kcpFastRetransmits",
-          "kcpRtoExpiries",
-          "kcpWireBytesSent",
-          "kcpWireBytesReceived",
-          "kcpPayloadBytesSent",
-          "kcpPayloadBytesReceived",
-        ].map((n) => [n, sum(parts, n as "kcpRetransmits")]),
-      ),
-    );
+    const kcp = kcpOf(parts);
     const players = Math.max(0, ...seconds.map((s) => s.cohorts?.[name]?.clients ?? 0));
     const reach = sum(parts, "broadcastsReceived") / Math.max(1, sum(parts, "broadcastsExpected"));
     console.log(

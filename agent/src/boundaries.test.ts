@@ -37,40 +37,29 @@ function importsOf(file: string): string[] {
 
 describe("agent import boundaries (docs/contributing.md)", () => {
   const files = sourceFiles(srcDir).map((path) => ({ path: relative(srcDir, path), imports: importsOf(path) }));
+  /** "file → import" for each import that `forbidden` refuses, in the files under `folder` (all when left out). */
+  const offending = (forbidden: (spec: string) => boolean, folder = "") =>
+    files
+      .filter(({ path }) => path.startsWith(folder))
+      .flatMap(({ path, imports }) => imports.filter(forbidden).map((spec) => `${path} → ${spec}`));
 
   it("imports only @throng/protocol and @throng/wire subpaths and its own dependencies, never core, db or an app", () => {
-    const offending = files.flatMap(({ path, imports }) =>
-      imports
-        .filter((spec) => !spec.startsWith(".") && !ALLOWED_PACKAGES.some((allowed) => allowed.test(spec)))
-        .map((spec) => `${path} → ${spec}`),
-    );
-    expect(offending).toEqual([]);
+    const outside = (spec: string) => !spec.startsWith(".") && !ALLOWED_PACKAGES.some((allowed) => allowed.test(spec));
+    expect(offending(outside)).toEqual([]);
   });
 
   it("keeps transports free of connection, engine, scenarios and metrics", () => {
-    const offending = files
-      .filter(({ path }) => path.startsWith("transports/"))
-      .flatMap(({ path, imports }) =>
-        imports
-          .filter((spec) => /\.\.\/(connection|engine|scenarios|metrics)/.test(spec))
-          .map((spec) => `${path} → ${spec}`),
-      );
-    expect(offending).toEqual([]);
+    const upstream = (spec: string) => /\.\.\/(connection|engine|scenarios|metrics)/.test(spec);
+    expect(offending(upstream, "transports/")).toEqual([]);
   });
 
   it("lets metrics flow one way: metrics import neither scenarios, engine nor connection", () => {
-    const offending = files
-      .filter(({ path }) => path.startsWith("metrics/"))
-      .flatMap(({ path, imports }) =>
-        imports.filter((spec) => /\.\.\/(connection|engine|scenarios)/.test(spec)).map((spec) => `${path} → ${spec}`),
-      );
-    expect(offending).toEqual([]);
+    const upstream = (spec: string) => /\.\.\/(connection|engine|scenarios)/.test(spec);
+    expect(offending(upstream, "metrics/")).toEqual([]);
   });
 
   it("uses extensionless relative imports", () => {
-    const offending = files.flatMap(({ path, imports }) =>
-      imports.filter((spec) => spec.startsWith(".") && /\.[cm]?[jt]s$/.test(spec)).map((spec) => `${path} → ${spec}`),
-    );
-    expect(offending).toEqual([]);
+    const withExtension = (spec: string) => spec.startsWith(".") && /\.[cm]?[jt]s$/.test(spec);
+    expect(offending(withExtension)).toEqual([]);
   });
 });

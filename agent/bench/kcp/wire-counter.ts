@@ -36,32 +36,21 @@ export function openWireCounter(): WireCounter | string {
   process.once("exit", close);
   return {
     watch(protocol, port) {
-      nft([
-        "add",
-        "rule",
-        "inet",
-        TABLE,
-        "out",
-        protocol,
-        "sport",
-        String(port),
-        "counter",
-        "comment",
-        `"${protocol}-${port}"`,
-      ]);
-      nft([
-        "add",
-        "rule",
-        "inet",
-        TABLE,
-        "out",
-        protocol,
-        "dport",
-        String(port),
-        "counter",
-        "comment",
-        `"${protocol}-${port}"`,
-      ]);
+      // A rule each way, from the port and to it, under the one comment read() sums by.
+      for (const end of ["sport", "dport"])
+        nft([
+          "add",
+          "rule",
+          "inet",
+          TABLE,
+          "out",
+          protocol,
+          end,
+          String(port),
+          "counter",
+          "comment",
+          `"${protocol}-${port}"`,
+        ]);
     },
     read(protocol, port) {
       const listed = JSON.parse(nft(["-j", "list", "table", "inet", TABLE])) as {

@@ -15,6 +15,12 @@ export interface VsTarget {
   tcpPort: number;
 }
 
+/** How long a scenario's load lasts: S1 its ramp and hold, S2 its duration, S3 its hold. */
+export function scenarioSeconds(scenario: VsScenario): number {
+  if (scenario.kind === "s1") return scenario.rampUpSec + scenario.holdSec;
+  return scenario.kind === "s2" ? scenario.durationSec : scenario.holdSec;
+}
+
 export function scenarioLabel(scenario: VsScenario): string {
   if (scenario.kind === "s1")
     return `S1 ping ${scenario.intervalMs} ms, ${scenario.clients.toLocaleString("en-US")} clients`;
@@ -344,12 +350,7 @@ export async function runComparison(
         continue;
       }
       console.error(`--vs ${tool.name}: ${scenarioLabel(scenario)}`);
-      const expectedSec =
-        scenario.kind === "s1"
-          ? scenario.rampUpSec + scenario.holdSec
-          : scenario.kind === "s2"
-            ? scenario.durationSec
-            : scenario.holdSec;
+      const expectedSec = scenarioSeconds(scenario);
       try {
         // 150 s of slack: k6 initialises every VU before it starts, which takes long for 19.5k of them.
         const run = await runTool(command.argv, {

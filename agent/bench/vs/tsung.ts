@@ -4,7 +4,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pingFrame } from "../../src/scenarios/ping-pong";
-import type { VsScenario, VsTarget, VsTool } from "./shared";
+import { scenarioSeconds, type VsScenario, type VsTarget, type VsTool } from "./shared";
 
 const DTD = "/usr/share/tsung/tsung-1.0.dtd";
 
@@ -84,12 +84,7 @@ export function tsungConfig(scenario: VsScenario, target: VsTarget): string {
     scenario.kind === "s1" ? Math.ceil(users / scenario.rampUpSec) : scenario.kind === "s2" ? 1_000 : 50_000;
   // Each S1 user pings for ramp + hold, as a Throng client does; S3 users hold; the load's duration is only a
   // bound (with slack for Tsung's own start), except for S2 whose endless loop it ends.
-  const sessionSec =
-    scenario.kind === "s1"
-      ? scenario.rampUpSec + scenario.holdSec
-      : scenario.kind === "s2"
-        ? scenario.durationSec
-        : scenario.holdSec;
+  const sessionSec = scenarioSeconds(scenario);
   const totalSec =
     scenario.kind === "s2" ? scenario.durationSec : sessionSec + (scenario.kind === "s1" ? scenario.rampUpSec : 0) + 15;
   const loops = scenario.kind === "s1" ? Math.ceil((sessionSec * 1000) / scenario.intervalMs) : 100_000_000;

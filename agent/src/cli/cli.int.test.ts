@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,7 +11,15 @@ import { assignment, isSnapshot, isStatus, ready, tempConfigPath } from "../test
 import { startFakeGateway } from "../testing/fake-gateway";
 import { startRedisServer } from "../testing/redis-server";
 import { ExitCode } from "./exit-codes";
-import { agentDir, bundle, cliProcesses, repoRoot, type Build } from "../testing/cli-process";
+import {
+  agentDir,
+  bundle,
+  cliProcesses,
+  connectArgs,
+  repoRoot,
+  tempPlanFile,
+  type Build,
+} from "../testing/cli-process";
 
 const run = promisify(execFile);
 const { cli, outputOf, exitCode, killAll } = cliProcesses();
@@ -92,17 +100,7 @@ describe.each<Build>(["source", "bundle"])("throng-agent CLI (%s)", (build) => {
   it("connect exits 3 with the server's reason when the token is rejected (close 4003)", async () => {
     const [gateway, config] = await Promise.all([startFakeGateway(), tempConfigPath()]);
     try {
-      const child = cli(build, [
-        "connect",
-        "--server",
-        gateway.server,
-        "--token",
-        "t0ken",
-        "--config",
-        config.path,
-        "--label",
-        "rack=a1",
-      ]);
+      const child = cli(build, [...connectArgs(gateway, config.path), "--label", "rack=a1"]);
       const output = outputOf(child);
       const connection = await gateway.nextConnection();
       expect((await connection.waitFor((m) => m.type === "hello")).payload).toMatchObject({ labels: { rack: "a1" } });
@@ -118,11 +116,7 @@ describe.each<Build>(["source", "bundle"])("throng-agent CLI (%s)", (build) => {
     const target = cli(build, ["target", "--port", "0", "--tcp-port", "0", "--framing", "len2"]);
     const tcpLine = await outputOf(target).line(/^target tcp on /);
     const port = Number(tcpLine.split(":").pop());
-    const dir = await mkdtemp(join(tmpdir(), "throng-run-"));
-    const plan = join(dir, "plan.yaml");
-    const out = join(dir, "snapshots.jsonl");
-    await writeFile(
-      plan,
+    const plan = await tempPlanFile(
       [
         "name: cli run",
         `target: { protocol: tcp, host: 127.0.0.1, port: ${port}, framing: { kind: length-prefix, headerBytes: 2 } }`,
@@ -133,8 +127,12 @@ describe.each<Build>(["source", "bundle"])("throng-agent CLI (%s)", (build) => {
         "  - { metric: rtt-p99-ms, below: 0.001 }",
       ].join("\n"),
     );
+    const out = join(plan.dir, "snapshots.jsonl");
     // THRONG_IO=native: the run fails, naming the addon, unless the build finds it (beside the bundle, or in agent/dist from source).
-    const child = cli(build, ["run", plan, "--engines", "2", "--out", out], { ...process.env, THRONG_IO: "native" });
+    const child = cli(build, ["run", plan.path, "--engines", "2", "--out", out], {
+      ...process.env,
+      THRONG_IO: "native",
+    });
     const output = outputOf(child);
     expect(await exitCode(child)).toBe(ExitCode.sloFailed);
     // Each SLO in its unit (slo-metrics.ts): a rate in percent, a time in ms.
@@ -147,42 +145,39 @@ describe.each<Build>(["source", "bundle"])("throng-agent CLI (%s)", (build) => {
       .map((line) => JSON.parse(line) as { seq: number; clients: number; health: { engines?: number } });
     expect(snapshots.map((s) => s.seq)).toEqual([0, 1]);
     expect(snapshots[1]).toMatchObject({ clients: 6, health: { engines: 2 } });
-    await rm(dir, { recursive: true, force: true });
+    await plan.cleanup();
   });
 
   it("run writes {{secrets.NAME}} in from --secrets-file or THRONG_SECRET_NAME (a real Redis takes the AUTH), and exits 2 naming one it lacks", async () => {
     const redis = await startRedisServer(["--requirepass", "cli-secret-pw"]);
-    const dir = await mkdtemp(join(tmpdir(), "throng-run-"));
+    const plan = await tempPlanFile(
+      [
+        "name: cli secrets",
+        `target: { protocol: tcp, host: 127.0.0.1, port: ${redis.port}, framing: { kind: delimiter, delimiter: "\\r\\n" } }`,
+        "scenario:",
+        "  kind: ping-pong",
+        "  intervalMs: 100",
+        "  message: { body: PING }",
+        "  match: { by: order }",
+        "  session: [{ kind: send, message: { body: 'AUTH {{secrets.REDIS_PASSWORD}}' } }, { kind: expect, reply: { regex: '^\\+OK' }, failWhen: { regex: '^-' } }]",
+        "load: { clients: 2, durationSec: 1 }",
+        "slos: [{ metric: error-rate, below: 0.01 }]",
+      ].join("\n"),
+    );
     try {
-      const plan = join(dir, "plan.yaml");
-      await writeFile(
-        plan,
-        [
-          "name: cli secrets",
-          `target: { protocol: tcp, host: 127.0.0.1, port: ${redis.port}, framing: { kind: delimiter, delimiter: "\\r\\n" } }`,
-          "scenario:",
-          "  kind: ping-pong",
-          "  intervalMs: 100",
-          "  message: { body: PING }",
-          "  match: { by: order }",
-          "  session: [{ kind: send, message: { body: 'AUTH {{secrets.REDIS_PASSWORD}}' } }, { kind: expect, reply: { regex: '^\\+OK' }, failWhen: { regex: '^-' } }]",
-          "load: { clients: 2, durationSec: 1 }",
-          "slos: [{ metric: error-rate, below: 0.01 }]",
-        ].join("\n"),
-      );
-      const refused = cli(build, ["run", plan]);
+      const refused = cli(build, ["run", plan.path]);
       const refusedOutput = outputOf(refused);
       expect(await exitCode(refused)).toBe(ExitCode.usage);
       expect(refusedOutput.stderr()).toContain(
         "{{secrets.REDIS_PASSWORD}} (scenario.session.0.message.body): set THRONG_SECRET_REDIS_PASSWORD, or give it in a file with --secrets-file",
       );
-      const secretsFile = join(dir, "secrets.env");
+      const secretsFile = join(plan.dir, "secrets.env");
       await writeFile(secretsFile, "# for the lobby's Redis\nREDIS_PASSWORD=cli-secret-pw\n");
       for (const [args, env] of [
         [["--secrets-file", secretsFile], process.env],
         [[], { ...process.env, THRONG_SECRET_REDIS_PASSWORD: "cli-secret-pw" }],
       ] as const) {
-        const child = cli(build, ["run", plan, "--engines", "1", ...args], env);
+        const child = cli(build, ["run", plan.path, "--engines", "1", ...args], env);
         const output = outputOf(child);
         expect(await exitCode(child)).toBe(ExitCode.ok);
         expect(output.stdout()).toMatch(/SLO error-rate < 1%: 0% → pass/);
@@ -190,7 +185,7 @@ describe.each<Build>(["source", "bundle"])("throng-agent CLI (%s)", (build) => {
       }
     } finally {
       redis.process.kill();
-      await rm(dir, { recursive: true, force: true });
+      await plan.cleanup();
     }
   });
 
@@ -202,23 +197,18 @@ describe.each<Build>(["source", "bundle"])("throng-agent CLI (%s)", (build) => {
   });
 
   it("run exits 2 naming the bad field of an invalid plan", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "throng-run-"));
-    const plan = join(dir, "plan.json");
-    await writeFile(
-      plan,
-      JSON.stringify({
-        name: "bad",
-        target: { protocol: "tcp", host: "127.0.0.1", port: 1, framing: { kind: "length-prefix", headerBytes: 3 } },
-        scenario: { kind: "ping-pong", intervalMs: 5, messageBytes: 64 },
-        load: { clients: 1, durationSec: 1 },
-      }),
-    );
-    const child = cli(build, ["run", plan]);
+    const plan = await tempPlanFile({
+      name: "bad",
+      target: { protocol: "tcp", host: "127.0.0.1", port: 1, framing: { kind: "length-prefix", headerBytes: 3 } },
+      scenario: { kind: "ping-pong", intervalMs: 5, messageBytes: 64 },
+      load: { clients: 1, durationSec: 1 },
+    });
+    const child = cli(build, ["run", plan.path]);
     const output = outputOf(child);
     expect(await exitCode(child)).toBe(ExitCode.usage);
     expect(output.stderr()).toContain("target.framing.headerBytes: must be 2 or 4");
     expect(output.stderr()).toContain("scenario.intervalMs: must be at least 10 ms");
-    await rm(dir, { recursive: true, force: true });
+    await plan.cleanup();
   });
 
   it("connect runs an assigned shard on 2 pre-forked engine processes against the real target, merged into one snapshot per second", async () => {
@@ -228,17 +218,7 @@ describe.each<Build>(["source", "bundle"])("throng-agent CLI (%s)", (build) => {
       tempConfigPath(),
     ]);
     try {
-      const child = cli(build, [
-        "connect",
-        "--server",
-        gateway.server,
-        "--token",
-        "t0ken",
-        "--config",
-        config.path,
-        "--engines",
-        "2",
-      ]);
+      const child = cli(build, [...connectArgs(gateway, config.path), "--engines", "2"]);
       const output = outputOf(child);
       const connection = await gateway.nextConnection();
       await connection.waitFor((m) => m.type === "hello");
@@ -314,11 +294,7 @@ describe("throng-agent run --watch-pid (the server on the load's timeline)", () 
   it("joins the reference target's CPU, memory and packets to every second of --out, the progress and the summary", async () => {
     const target = cli("source", ["target", "--port", "0"]);
     const url = (await outputOf(target).line(/^target listening on /)).replace("target listening on ", "");
-    const dir = await mkdtemp(join(tmpdir(), "throng-watch-"));
-    const plan = join(dir, "plan.yaml");
-    const out = join(dir, "seconds.jsonl");
-    await writeFile(
-      plan,
+    const plan = await tempPlanFile(
       [
         "name: watched",
         `target: { protocol: websocket, url: "${url}" }`,
@@ -326,7 +302,8 @@ describe("throng-agent run --watch-pid (the server on the load's timeline)", () 
         "load: { clients: 4, durationSec: 3 }",
       ].join("\n"),
     );
-    const child = cli("source", ["run", plan, "--engines", "1", "--out", out, "--watch-pid", String(target.pid)]);
+    const out = join(plan.dir, "seconds.jsonl");
+    const child = cli("source", ["run", plan.path, "--engines", "1", "--out", out, "--watch-pid", String(target.pid)]);
     const output = outputOf(child);
     expect(await exitCode(child)).toBe(ExitCode.ok);
     type Line = {
@@ -352,14 +329,11 @@ describe("throng-agent run --watch-pid (the server on the load's timeline)", () 
     expect(output.stdout()).toMatch(
       new RegExp(`server \\(pid ${target.pid}\\)\\s+CPU peak [\\d.]+% mean [\\d.]+%, RSS [\\d.]+ → [\\d.]+ MiB`),
     );
-    await rm(dir, { recursive: true, force: true });
+    await plan.cleanup();
   });
 
   it("exits 2 before any load when the pid or the name matches no process", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "throng-watch-"));
-    const plan = join(dir, "plan.yaml");
-    await writeFile(
-      plan,
+    const plan = await tempPlanFile(
       [
         "name: watched",
         'target: { protocol: websocket, url: "ws://127.0.0.1:9/ws" }',
@@ -367,15 +341,15 @@ describe("throng-agent run --watch-pid (the server on the load's timeline)", () 
         "load: { clients: 1, durationSec: 1 }",
       ].join("\n"),
     );
-    const byPid = cli("source", ["run", plan, "--watch-pid", String(2 ** 31 - 1)]);
+    const byPid = cli("source", ["run", plan.path, "--watch-pid", String(2 ** 31 - 1)]);
     const pidOutput = outputOf(byPid);
     expect(await exitCode(byPid)).toBe(ExitCode.usage);
     expect(pidOutput.stderr()).toContain("no process with pid 2147483647 (--watch-pid)");
     expect(pidOutput.stdout()).not.toContain("running");
-    const byName = cli("source", ["run", plan, "--watch-name", "no-such-server-7f3a"]);
+    const byName = cli("source", ["run", plan.path, "--watch-name", "no-such-server-7f3a"]);
     const nameOutput = outputOf(byName);
     expect(await exitCode(byName)).toBe(ExitCode.usage);
     expect(nameOutput.stderr()).toContain('no process named "no-such-server-7f3a" found (--watch-name)');
-    await rm(dir, { recursive: true, force: true });
+    await plan.cleanup();
   });
 });

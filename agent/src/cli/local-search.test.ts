@@ -4,6 +4,7 @@ import { PlanSpec } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import { createSearchFeed } from "../engine/search-feed";
 import { createLatencyHistogram, encodeHistogram, recordMicros } from "../metrics/histogram";
+import { zeroCounters } from "@throng/protocol/snapshot";
 import { createLocalSearch, searchVerdictText } from "./local-search";
 
 const START = 1_000_000;
@@ -37,17 +38,7 @@ function second(
     intervalStart: START + seq * 1000,
     intervalMs: 1000,
     clients,
-    counters: {
-      connectionsOpen: open,
-      connectionsOpened: 0,
-      connectionsFailed: 0,
-      connectionsClosed: 0,
-      messagesSent: 100,
-      messagesReceived: 100,
-      bytesSent: 0,
-      bytesReceived: 0,
-      errors: 0,
-    },
+    counters: { ...zeroCounters(open), messagesSent: 100, messagesReceived: 100 },
     histograms: { rttUs: encodeHistogram(rtt) },
     health: { cpuPercent: 10, eventLoopP99Ms: 1, rssBytes: 1, saturated: false },
     ...(step !== undefined ? { step } : {}),

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { PlanSpec } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import { createLatencyHistogram, encodeHistogram, recordMicros } from "../metrics/histogram";
+import { zeroCounters } from "@throng/protocol/snapshot";
 import { exitCodeForVerdict, fixedStepEstimate, searchEstimate } from "./run-command";
 
 const plan = (clients: number): PlanSpec => ({
@@ -22,17 +23,7 @@ describe("standalone verdicts", () => {
       intervalMs: 1000,
       clients,
       step,
-      counters: {
-        connectionsOpen: clients,
-        connectionsOpened: 0,
-        connectionsFailed: 0,
-        connectionsClosed: 0,
-        messagesSent: 100,
-        messagesReceived: 100,
-        bytesSent: 0,
-        bytesReceived: 0,
-        errors: 0,
-      },
+      counters: { ...zeroCounters(clients), messagesSent: 100, messagesReceived: 100 },
       histograms: { rttUs: encodeHistogram(histogram) },
       health: { cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 },
     };

@@ -49,16 +49,22 @@ async function managerOn(configPath: string, runShard: ShardManagerOptions["runS
   return { disk, shards };
 }
 
+/** Attaches a control link to `manager`'s shards that takes every message; what the shards sent on it. */
+function sentTo(manager: { shards: { attach(send: (message: AgentToServerMessage) => boolean): void } }) {
+  const sent: AgentToServerMessage[] = [];
+  manager.shards.attach((message) => {
+    sent.push(message);
+    return true;
+  });
+  return sent;
+}
+
 describe("an agent restarted after SIGKILL mid-run (PROTOCOL.md §5.1)", () => {
   it("re-sends the seconds it kept on disk in seq order, then reports the shard failed, and never restarts its load", async () => {
     const configPath = join(dir, "agent.json");
     const killedCalls: string[] = [];
     const killed = await managerOn(configPath, measuring(6, killedCalls));
-    const sentBeforeKill: AgentToServerMessage[] = [];
-    killed.shards.attach((message) => {
-      sentBeforeKill.push(message);
-      return true;
-    });
+    sentTo(killed); // connected, as before the kill; what it sent then is not what this test checks
     killed.shards.assign(assignment); // the fake shard measures its seconds before assign returns
     killed.shards.ack(runId, 0);
     killed.shards.ack(runId, 1);
@@ -67,11 +73,7 @@ describe("an agent restarted after SIGKILL mid-run (PROTOCOL.md §5.1)", () => {
 
     const calls: string[] = [];
     const restarted = await managerOn(configPath, measuring(3, calls));
-    const sent: AgentToServerMessage[] = [];
-    restarted.shards.attach((message) => {
-      sent.push(message);
-      return true;
-    });
+    const sent = sentTo(restarted);
     expect(
       sent.map((m) =>
         m.type === "snapshot"
@@ -125,11 +127,7 @@ describe("an agent restarted after SIGKILL mid-run (PROTOCOL.md §5.1)", () => {
     await killed.disk.buffer.flush();
 
     const restarted = await managerOn(configPath, watching);
-    const sent: AgentToServerMessage[] = [];
-    restarted.shards.attach((message) => {
-      sent.push(message);
-      return true;
-    });
+    const sent = sentTo(restarted);
     expect(sent.slice(0, 2)).toEqual([
       { type: "server-sample", payload: sample(0) },
       { type: "server-sample", payload: sample(1) },
@@ -149,11 +147,7 @@ describe("an agent restarted after SIGKILL mid-run (PROTOCOL.md §5.1)", () => {
     await first.disk.buffer.flush();
 
     const restarted = await managerOn(configPath, measuring(3, []));
-    const sent: AgentToServerMessage[] = [];
-    restarted.shards.attach((message) => {
-      sent.push(message);
-      return true;
-    });
+    const sent = sentTo(restarted);
     expect(sent.map((m) => m.type)).toEqual(["snapshot", "snapshot", "snapshot", "shard-status"]);
     expect(sent.at(-1)!.payload).toEqual({ runId, state: "finished", lastSeq: 2 });
     await restarted.disk.buffer.close();

@@ -1,21 +1,17 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { startTarget, type RunningTarget } from "../target/target-server";
+import { describe, expect, it } from "vitest";
+import { useReferenceTarget } from "../testing/reference-target.test-support";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import { createSnapshotBuilder } from "../metrics/snapshot-builder";
 import { createPingPong } from "../scenarios/ping-pong";
 import { merged, runPlan, total } from "../testing/assignment";
 import { webSocketTransport } from "../transports/websocket";
 
-let target: RunningTarget | undefined;
-afterEach(async () => {
-  await target?.close();
-  target = undefined;
-});
+const startTestTarget = useReferenceTarget();
 
 describe("measurement accuracy against the reference target", () => {
   it("a fixed reply delay D: reported p50/p99 within max(2%, 0.5 ms) of the exact samples, and p50 within that of D (plus the event-loop delay the agent reports)", async () => {
     const delayMs = 40;
-    target = await startTarget({ port: 0, delayMs });
+    const target = await startTestTarget({ port: 0, delayMs });
     const builder = createSnapshotBuilder({ runId: "4f2b8c1d-6e3a-4d5b-9c7f-1a2b3c4d5e6f" });
     // The truth: every round trip exactly as the scenario measured it, before any histogram.
     const exact: number[] = [];
@@ -55,7 +51,7 @@ describe("measurement accuracy against the reference target", () => {
   });
 
   it("a 300 ms stall is hidden in the raw p99 but shows in the coordinated-omission-corrected p99", async () => {
-    target = await startTarget({ port: 0, stallEveryMs: 1_500, stallMs: 300 });
+    const target = await startTestTarget({ port: 0, stallEveryMs: 1_500, stallMs: 300 });
     const snapshots = await runPlan({
       target: { protocol: "websocket", url: target.url },
       scenario: { kind: "ping-pong", intervalMs: 10, messageBytes: 64 },

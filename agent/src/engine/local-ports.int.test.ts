@@ -4,18 +4,16 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { RunAssignment } from "@throng/protocol/agent";
 import type { TcpFraming } from "@throng/protocol/plan";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
-import { startTarget, type RunningTarget } from "../target/target-server";
+import { useReferenceTarget } from "../testing/reference-target.test-support";
 import { kernelPortRange, LocalPorts, portSlice } from "../transports/local-ports";
 import { tcpTransport } from "../transports/tcp";
 import { causeOf, type Transport, type TransportConnection, type TransportEnd } from "../transports/transport";
 import { webSocketTransport } from "../transports/websocket";
 import { runShard } from "./run-shard";
 
-let target: RunningTarget | undefined;
+const startTestTarget = useReferenceTarget();
 const servers: Server[] = [];
 afterEach(async () => {
-  await target?.close();
-  target = undefined;
   await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
 });
 
@@ -64,7 +62,7 @@ function open(
 
 describe("the engine binds its own local ports", () => {
   it("connects 40 clients from 127.0.0.2 and 127.0.0.3, each on a port of its engine's slice", async () => {
-    target = await startTarget({ port: 0 });
+    const target = await startTestTarget({ port: 0 });
     const clients = 40;
     const assignment: RunAssignment = {
       runId: "3c5d7e9f-1a2b-4c3d-8e4f-5a6b7c8d9e0f",
@@ -86,7 +84,7 @@ describe("the engine binds its own local ports", () => {
       portSlice: { index: 1, count: 2 },
       onSnapshot(snapshot) {
         snapshots.push(snapshot);
-        if (snapshot.seq === 0) seen = localEndsTo(target!.port);
+        if (snapshot.seq === 0) seen = localEndsTo(target.port);
       },
     });
 
@@ -105,7 +103,7 @@ describe("the engine binds its own local ports", () => {
   it.each(["lean", "ws"] as const)(
     "skips a port a listener holds (EADDRINUSE) and binds the next one, over the %s WebSocket client",
     async (client) => {
-      target = await startTarget({ port: 0 });
+      const target = await startTestTarget({ port: 0 });
       const held = await holdPort();
       const ports = new LocalPorts({ first: held, last: held + 20 }, new Set(), () => 0);
       const { connection } = await open(webSocketTransport({ protocol: "websocket", url: target.url, client }), {
@@ -125,7 +123,7 @@ describe("the engine binds its own local ports", () => {
 
   it("skips a port whose 4-tuple another connection holds (EADDRNOTAVAIL on connect), over TCP", async () => {
     const framing: TcpFraming = { kind: "delimiter" };
-    target = await startTarget({ port: 0, tcp: { port: 0, framing } });
+    const target = await startTestTarget({ port: 0, tcp: { port: 0, framing } });
     const transport = tcpTransport({ protocol: "tcp", host: "127.0.0.1", port: target.tcpPort!, framing });
     const first = await holdPort();
     servers.pop()!.close();
@@ -150,11 +148,11 @@ describe("the engine binds its own local ports", () => {
   });
 
   it("fails a connection with cause no-local-port when every port it may use is taken, without throwing", async () => {
-    target = await startTarget({ port: 0 });
+    const target = await startTestTarget({ port: 0 });
     const held = await holdPort();
     const ports = new LocalPorts({ first: held, last: held }, new Set(), () => 0);
     const end = await new Promise<TransportEnd>((resolve) =>
-      webSocketTransport({ protocol: "websocket", url: target!.url }).open(
+      webSocketTransport({ protocol: "websocket", url: target.url }).open(
         { onOpen() {}, onMessage() {}, onEnd: resolve },
         { localAddress: "127.0.0.2", localPorts: ports },
       ),

@@ -1,38 +1,24 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { connect } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { PingPongScenario, SessionStep } from "@throng/protocol/plan";
 import { merged, runPlan, total, totalsByKind } from "../testing/assignment";
-import { redisSay as redisConversation, startRedisServer } from "../testing/redis-server";
+import { cliProcesses, tempPlanFile } from "../testing/cli-process";
+import { redisSay as redisConversation, redisTarget } from "../testing/redis-server";
+import { useRedisServer } from "../testing/redis-server.test-support";
 
 // A real third-party server speaking its own protocol: Debian's redis-server, driven by a plan alone (docs/protocols.md).
 
 const hex = (text: string) => Buffer.from(text).toString("hex");
-let redis: ChildProcess | undefined;
-let port = 0;
+const redis = useRedisServer(["--requirepass", "secret"]);
+const { cli, outputOf, killAll } = cliProcesses();
+afterEach(killAll);
 
 /** Sends `commands` on a fresh authenticated socket and resolves with everything Redis answered once `done` matches it. */
-const redisSay = (commands: string, done: RegExp) => redisConversation(port, `AUTH secret\r\n${commands}`, done);
+const redisSay = (commands: string, done: RegExp) => redisConversation(redis.port, `AUTH secret\r\n${commands}`, done);
 
 /** Redis's own count of the commands it ran, read over a raw socket (its AUTH and INFO count too: 2 per reading). */
-function commandsProcessed(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1", () => socket.write("AUTH secret\r\nINFO stats\r\n"));
-    let text = "";
-    socket.on("data", (data) => {
-      text += data.toString();
-      const found = /total_commands_processed:(\d+)\r\n/.exec(text);
-      if (found) {
-        socket.destroy();
-        resolve(Number(found[1]));
-      }
-    });
-    socket.on("error", reject);
-  });
+async function commandsProcessed(): Promise<number> {
+  const processed = /total_commands_processed:(\d+)\r\n/;
+  return Number(processed.exec(await redisSay("INFO stats\r\n", processed))![1]);
 }
 
 // The delimiter framing ends every message with "\r\n" itself, so the templates leave it out.
@@ -41,43 +27,34 @@ const auth = (password: string): SessionStep[] => [
   { kind: "expect", reply: { prefixHex: hex("+OK") }, failWhen: { regex: "^-" } },
 ];
 
-function plan(scenario: PingPongScenario, clients: number, durationSec: number) {
-  return {
-    target: {
-      protocol: "tcp" as const,
-      host: "127.0.0.1",
-      port,
-      framing: { kind: "delimiter" as const, delimiter: "\r\n" },
-    },
-    scenario,
-    load: { clients, durationSec, rampUpSec: 0 },
+/**
+ * Ping-pong against Redis: each client logs in with AUTH `password`, then sends `command` every 100 ms, its replies
+ * matched in order and, with `expectReply`, checked to start with it.
+ */
+function commandPlan(options: {
+  command: string;
+  password: string;
+  expectReply?: string;
+  clients: number;
+  durationSec: number;
+}) {
+  const { command, password, expectReply, clients, durationSec } = options;
+  const scenario: PingPongScenario = {
+    kind: "ping-pong",
+    intervalMs: 100,
+    message: { body: command },
+    match: { by: "order" },
+    ...(expectReply ? { reply: { expect: { prefixHex: hex(expectReply) } } } : {}),
+    session: auth(password),
   };
+  return { target: redisTarget(redis.port), scenario, load: { clients, durationSec, rampUpSec: 0 } };
 }
-
-beforeAll(async () => {
-  ({ port, process: redis } = await startRedisServer(["--requirepass", "secret"]));
-});
-
-afterAll(() => {
-  redis?.kill();
-});
 
 describe("ping-pong against a real Redis, speaking its protocol from the plan", () => {
   it("authenticates each client with a session, then PINGs: no errors, round trips, and every message the agent counted as sent is a command Redis ran", async () => {
     const before = await commandsProcessed();
     const snapshots = await runPlan(
-      plan(
-        {
-          kind: "ping-pong",
-          intervalMs: 100,
-          message: { body: "PING" },
-          match: { by: "order" },
-          reply: { expect: { prefixHex: hex("+PONG") } },
-          session: auth("secret"),
-        },
-        20,
-        3,
-      ),
+      commandPlan({ command: "PING", password: "secret", expectReply: "+PONG", clients: 20, durationSec: 3 }),
     );
     const ran = (await commandsProcessed()) - before - 2; // less the first reading's INFO and the second's AUTH
     const sent = total(snapshots, "messagesSent");
@@ -88,19 +65,7 @@ describe("ping-pong against a real Redis, speaking its protocol from the plan", 
   });
 
   it("with the wrong password every client fails its session as session-rejected, and sends no PING", async () => {
-    const snapshots = await runPlan(
-      plan(
-        {
-          kind: "ping-pong",
-          intervalMs: 100,
-          message: { body: "PING" },
-          match: { by: "order" },
-          session: auth("wrong"),
-        },
-        5,
-        1,
-      ),
-    );
+    const snapshots = await runPlan(commandPlan({ command: "PING", password: "wrong", clients: 5, durationSec: 1 }));
     expect(totalsByKind(snapshots, "errorsByKind")).toEqual({ "session-rejected": 5 });
     expect(total(snapshots, "messagesSent")).toBe(5); // the AUTHs only
     expect(merged(snapshots, "rttUs")!.totalCount).toBe(0);
@@ -109,18 +74,7 @@ describe("ping-pong against a real Redis, speaking its protocol from the plan", 
 
   it("checks replies: INCR's integer reply is not the +PONG the plan expects, so each is a bad-reply error, not a round trip", async () => {
     const snapshots = await runPlan(
-      plan(
-        {
-          kind: "ping-pong",
-          intervalMs: 100,
-          message: { body: "INCR k" },
-          match: { by: "order" },
-          reply: { expect: { prefixHex: hex("+PONG") } },
-          session: auth("secret"),
-        },
-        5,
-        1,
-      ),
+      commandPlan({ command: "INCR k", password: "secret", expectReply: "+PONG", clients: 5, durationSec: 1 }),
     );
     const replies = total(snapshots, "messagesReceived") - 5; // less each client's +OK
     expect(replies).toBeGreaterThan(5 * 5);
@@ -146,12 +100,7 @@ describe("a login handshake against a real Redis: a value captured from the serv
     { kind: "expect", reply: { prefixHex: hex("+OK") }, failWhen: { regex: "^-" } },
   ];
   const loginPlan = (session: SessionStep[], clients: number, hold = true) => ({
-    target: {
-      protocol: "tcp" as const,
-      host: "127.0.0.1",
-      port,
-      framing: { kind: "delimiter" as const, delimiter: "\r\n" },
-    },
+    target: redisTarget(redis.port),
     scenario: { kind: "login-storm" as const, session, hold, timeoutMs: 2_000 },
     load: { clients, durationSec: 2, rampUpSec: 0 },
   });
@@ -193,32 +142,21 @@ describe("a login handshake against a real Redis: a value captured from the serv
 describe("{{client}} across engine processes: the standalone agent's report, as a user tried it", () => {
   // A 10-client plan on 2 engines once named itself bot0 … bot4 twice: each engine numbered its clients from 0.
   it("`throng-agent run` on 3 engines: Redis lists bot0 … bot9, each once", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "throng-names-"));
-    const planPath = join(dir, "names.json");
-    await writeFile(
-      planPath,
-      JSON.stringify({
-        name: "names",
-        target: { protocol: "tcp", host: "127.0.0.1", port, framing: { kind: "delimiter", delimiter: "\r\n" } },
-        scenario: {
-          kind: "login-storm",
-          hold: true,
-          session: [
-            ...auth("secret"),
-            { kind: "send", message: { body: "CLIENT SETNAME bot{{client}}" } },
-            { kind: "expect", reply: { prefixHex: hex("+OK") } },
-          ],
-        },
-        load: { clients: 10, durationSec: 15, rampUpSec: 0 },
-      }),
-    );
-    const bundle = fileURLToPath(new URL("../../dist/throng-agent.mjs", import.meta.url));
-    const agent = spawn(process.execPath, [bundle, "run", planPath, "--engines", "3", "--quiet"], {
-      stdio: ["ignore", "pipe", "pipe"],
+    const plan = await tempPlanFile({
+      name: "names",
+      target: redisTarget(redis.port),
+      scenario: {
+        kind: "login-storm",
+        hold: true,
+        session: [
+          ...auth("secret"),
+          { kind: "send", message: { body: "CLIENT SETNAME bot{{client}}" } },
+          { kind: "expect", reply: { prefixHex: hex("+OK") } },
+        ],
+      },
+      load: { clients: 10, durationSec: 15, rampUpSec: 0 },
     });
-    let output = "";
-    agent.stdout!.on("data", (data) => (output += String(data)));
-    agent.stderr!.on("data", (data) => (output += String(data)));
+    const agent = outputOf(cli("bundle", ["run", plan.path, "--engines", "3", "--quiet"]));
     try {
       let names: string[] = [];
       for (let tries = 0; tries < 120 && names.length < 10; tries += 1) {
@@ -227,14 +165,15 @@ describe("{{client}} across engine processes: the standalone agent's report, as 
         );
         if (names.length < 10) await new Promise((resolve) => setTimeout(resolve, 100));
       }
+      const output = agent.stdout() + agent.stderr();
       expect(
         names.sort((a, b) => Number(a.slice(3)) - Number(b.slice(3))),
         output,
       ).toEqual(Array.from({ length: 10 }, (_, i) => `bot${i}`));
       expect(output).toMatch(/3 engine\(s\)/);
     } finally {
-      agent.kill("SIGKILL");
-      await rm(dir, { recursive: true, force: true });
+      killAll();
+      await plan.cleanup();
     }
   }, 60_000);
 });

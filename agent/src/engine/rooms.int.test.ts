@@ -1,19 +1,15 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { roomReach } from "@throng/protocol/rooms";
-import { startTarget, type RunningTarget } from "../target/target-server";
+import { useReferenceTarget } from "../testing/reference-target.test-support";
 import { runPlan, total } from "../testing/assignment";
 
-let target: RunningTarget | undefined;
-afterEach(async () => {
-  await target?.close();
-  target = undefined;
-});
+const startTestTarget = useReferenceTarget();
 
 // PROTOCOL.md §5.3: each movement-sync snapshot carries the shard's worst rooms since the start, worst first.
 describe("movement-sync per room against the reference target", () => {
   it("puts the room whose broadcasts the target drops first, with its reach, and the spread over every room", async () => {
     // Room 2 loses every 4th delivery: its reach is 75 %, the other rooms' 100 %.
-    target = await startTarget({ port: 0, dropBroadcasts: { room: 2, every: 4 } });
+    const target = await startTestTarget({ port: 0, dropBroadcasts: { room: 2, every: 4 } });
     const snapshots = await runPlan({
       target: { protocol: "websocket", url: target.url },
       scenario: { kind: "movement-sync", roomSize: 4, updateHz: 20 },

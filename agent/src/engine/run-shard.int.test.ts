@@ -1,15 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RunAssignment } from "@throng/protocol/agent";
 import type { MetricSnapshot } from "@throng/protocol/snapshot";
 import { decodeHistogram } from "../metrics/histogram";
-import { startTarget, type RunningTarget } from "../target/target-server";
+import { useReferenceTarget } from "../testing/reference-target.test-support";
+import { startTarget } from "../target/target-server";
 import { runShard } from "./run-shard";
 
-let target: RunningTarget | undefined;
-afterEach(async () => {
-  await target?.close();
-  target = undefined;
-});
+const startTestTarget = useReferenceTarget();
 
 function assignment(url: string, clients: number, durationSec: number): RunAssignment {
   return {
@@ -42,7 +39,7 @@ function mergedRtt(snapshots: MetricSnapshot[]) {
 
 describe("engine against the reference target", () => {
   it("runs 20 ping-pong clients for 3 s and measures real round trips", async () => {
-    target = await startTarget({ port: 0 });
+    const target = await startTestTarget({ port: 0 });
     const snapshots = await run(target.url, 20, 3);
 
     expect(snapshots.map((s) => s.seq)).toEqual([0, 1, 2]);
@@ -56,7 +53,7 @@ describe("engine against the reference target", () => {
   });
 
   it("measures the target's 20 ms delay: p50 at least 20 ms and under 40 ms", async () => {
-    target = await startTarget({ port: 0, delayMs: 20 });
+    const target = await startTestTarget({ port: 0, delayMs: 20 });
     const rtt = mergedRtt(await run(target.url, 20, 2));
 
     expect(rtt.totalCount).toBeGreaterThan(100);

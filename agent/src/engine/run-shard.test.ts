@@ -26,6 +26,22 @@ function assignment(
   };
 }
 
+/** The test plan whose clients send `hello` and wait for a reply matching `welcome` before pinging every 100 ms. */
+function sessionPlan(hello: string, welcome: string, planClients: number): RunAssignment["plan"] {
+  return {
+    ...assignment().plan,
+    scenario: {
+      kind: "ping-pong",
+      intervalMs: 100,
+      session: [
+        { kind: "send", message: { body: hello } },
+        { kind: "expect", reply: { regex: welcome } },
+      ],
+    },
+    load: { clients: planClients, durationSec: 1, rampUpSec: 0 },
+  };
+}
+
 describe("runShard", () => {
   it("stops by itself at startAt + durationSec, one schema-valid snapshot per second from seq 0", async () => {
     const { transport, counts } = createFakeTransport();
@@ -174,18 +190,7 @@ describe("runShard", () => {
     const shard: RunAssignment = {
       ...assignment({ clients: 4 }),
       clientsBefore: 40,
-      plan: {
-        ...assignment().plan,
-        scenario: {
-          kind: "ping-pong",
-          intervalMs: 100,
-          session: [
-            { kind: "send", message: { body: "hello {{client}} {{run}}" } },
-            { kind: "expect", reply: { regex: "^welcome$" } },
-          ],
-        },
-        load: { clients: 50, durationSec: 1, rampUpSec: 0 },
-      },
+      plan: sessionPlan("hello {{client}} {{run}}", "^welcome$", 50),
     };
     await runShard(shard, { transport, onSnapshot() {} });
     const hellos = sent.filter((message) => message.startsWith("hello")).sort();
@@ -205,18 +210,7 @@ describe("runShard", () => {
     const shard: RunAssignment = {
       ...assignment({ clients: 2 }),
       secrets: { REDIS_PASSWORD: "hunter2" },
-      plan: {
-        ...assignment().plan,
-        scenario: {
-          kind: "ping-pong",
-          intervalMs: 100,
-          session: [
-            { kind: "send", message: { body: "AUTH {{secrets.REDIS_PASSWORD}}" } },
-            { kind: "expect", reply: { regex: "^\\+OK" } },
-          ],
-        },
-        load: { clients: 2, durationSec: 1, rampUpSec: 0 },
-      },
+      plan: sessionPlan("AUTH {{secrets.REDIS_PASSWORD}}", "^\\+OK", 2),
     };
     await runShard(shard, { transport, onSnapshot() {} });
     expect(sent.filter((message) => message.startsWith("AUTH"))).toEqual(["AUTH hunter2", "AUTH hunter2"]);

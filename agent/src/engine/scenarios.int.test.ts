@@ -1,13 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { TcpFraming } from "@throng/protocol/plan";
-import { startTarget, type RunningTarget } from "../target/target-server";
+import { useReferenceTarget } from "../testing/reference-target.test-support";
 import { merged, runPlan, total, totalsByKind } from "../testing/assignment";
 
-let target: RunningTarget | undefined;
-afterEach(async () => {
-  await target?.close();
-  target = undefined;
-});
+const startTestTarget = useReferenceTarget();
 
 const len2: TcpFraming = { kind: "length-prefix", headerBytes: 2 };
 
@@ -15,7 +11,7 @@ describe("scenarios against the reference target", () => {
   it.each(["websocket", "tcp"] as const)(
     "echo-flood over %s: every echo answered, one round trip per echo, no errors",
     async (protocol) => {
-      target = await startTarget({ port: 0, tcp: { port: 0, framing: len2 } });
+      const target = await startTestTarget({ port: 0, tcp: { port: 0, framing: len2 } });
       const snapshots = await runPlan({
         target:
           protocol === "tcp"
@@ -34,7 +30,7 @@ describe("scenarios against the reference target", () => {
   );
 
   it("movement-sync: rooms of 4 at 20 Hz reach every other member, with broadcast latency and no loss", async () => {
-    target = await startTarget({ port: 0 });
+    const target = await startTestTarget({ port: 0 });
     const snapshots = await runPlan({
       target: { protocol: "websocket", url: target.url },
       scenario: { kind: "movement-sync", roomSize: 4, updateHz: 20 },
@@ -50,7 +46,7 @@ describe("scenarios against the reference target", () => {
   });
 
   it("movement-sync as fast as possible sends the next update once the room got the last", async () => {
-    target = await startTarget({ port: 0 });
+    const target = await startTestTarget({ port: 0 });
     const snapshots = await runPlan({
       target: { protocol: "websocket", url: target.url },
       scenario: { kind: "movement-sync", roomSize: 3 },
@@ -61,7 +57,7 @@ describe("scenarios against the reference target", () => {
   });
 
   it("login-storm: connect and login histograms, and failures by cause when the target refuses past its limit", async () => {
-    target = await startTarget({ port: 0, maxClients: 30 });
+    const target = await startTestTarget({ port: 0, maxClients: 30 });
     const snapshots = await runPlan({
       target: { protocol: "websocket", url: target.url },
       scenario: { kind: "login-storm", login: true },
@@ -75,7 +71,7 @@ describe("scenarios against the reference target", () => {
   });
 
   it("sessions: movement-sync joins its room by session steps ({{room}}), login-storm logs in by them and times the session", async () => {
-    target = await startTarget({ port: 0 });
+    const target = await startTestTarget({ port: 0 });
     const join = [
       {
         kind: "send" as const,
@@ -118,7 +114,7 @@ describe("scenarios against the reference target", () => {
   });
 
   it("login-storm at a connect rate follows it (open model): 20 per second for 2 s", async () => {
-    target = await startTarget({ port: 0 });
+    const target = await startTestTarget({ port: 0 });
     const snapshots = await runPlan({
       target: { protocol: "websocket", url: target.url },
       scenario: { kind: "login-storm", connectsPerSec: 20 },
@@ -130,7 +126,11 @@ describe("scenarios against the reference target", () => {
   });
 
   it("ping-pong over UDP with a custom template matched by regex, and over TCP with a newline delimiter", async () => {
-    target = await startTarget({ port: 0, udp: { port: 0 }, tcp: { port: 0, framing: { kind: "delimiter" } } });
+    const target = await startTestTarget({
+      port: 0,
+      udp: { port: 0 },
+      tcp: { port: 0, framing: { kind: "delimiter" } },
+    });
     const scenario = {
       kind: "ping-pong" as const,
       intervalMs: 20,

@@ -1,26 +1,24 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { SessionStep } from "@throng/protocol/plan";
 import { summariseRun } from "@throng/wire/run-summary";
 import { storedSnapshot } from "@throng/wire/snapshot-merge";
 import { runPlan, totalsByKind } from "../testing/assignment";
-import { redisSay, startRedisServer } from "../testing/redis-server";
+import { cliProcesses, tempPlanFile } from "../testing/cli-process";
+import { redisSay, redisTarget } from "../testing/redis-server";
+import { useRedisServer } from "../testing/redis-server.test-support";
 
 // Each session step timed and its failures counted by cause (issue 28 §1), against Debian's redis-server: the
 // agent's per-step counts are held to Redis's own count of the commands it ran (INFO commandstats).
 
 const hex = (text: string) => Buffer.from(text).toString("hex");
-let redis: ChildProcess | undefined;
-let port = 0;
+const redis = useRedisServer(["--requirepass", "secret"]);
+const { cli, outputOf, exitCode, killAll } = cliProcesses();
+afterEach(killAll);
 
 /** Redis's calls and rejected calls of each command so far (this reading's own AUTH, INFO and ECHO count too). */
 async function commandStats(): Promise<Record<string, { calls: number; rejected: number }>> {
   // ECHO's answer comes after INFO's: the whole of INFO has arrived (its first call lists no cmdstat_info yet).
-  const text = await redisSay(port, "AUTH secret\r\nINFO commandstats\r\nECHO read\r\n", /\$4\r\nread\r\n$/);
+  const text = await redisSay(redis.port, "AUTH secret\r\nINFO commandstats\r\nECHO read\r\n", /\$4\r\nread\r\n$/);
   const stats: Record<string, { calls: number; rejected: number }> = {};
   for (const found of text.matchAll(/cmdstat_(\w+):calls=(\d+),[^\r]*rejected_calls=(\d+)/g))
     stats[found[1]!] = { calls: Number(found[2]), rejected: Number(found[3]) };
@@ -43,12 +41,7 @@ const expectReply = (prefix: string, timeoutMs?: number): SessionStep => ({
 
 /** A ping-pong plan whose clients run `session` first; they never reach their PINGs when it fails. */
 const plan = (session: SessionStep[], clients: number) => ({
-  target: {
-    protocol: "tcp" as const,
-    host: "127.0.0.1",
-    port,
-    framing: { kind: "delimiter" as const, delimiter: "\r\n" },
-  },
+  target: redisTarget(redis.port),
   scenario: {
     kind: "ping-pong" as const,
     intervalMs: 1_000,
@@ -65,14 +58,6 @@ async function stepsOf(session: SessionStep[], clients: number) {
   const summary = summariseRun(snapshots.map((snapshot) => storedSnapshot("agent", snapshot)));
   return { snapshots, steps: summary.sessionSteps ?? {} };
 }
-
-beforeAll(async () => {
-  ({ port, process: redis } = await startRedisServer(["--requirepass", "secret"]));
-});
-
-afterAll(() => {
-  redis?.kill();
-});
 
 describe("a session's steps, each timed and its failures by cause, against a real Redis", () => {
   it("AUTH, PING, then GET without its key: each step's count is what Redis ran, and the GET's reply fails its step as session-rejected", async () => {
@@ -115,33 +100,23 @@ describe("a session's steps, each timed and its failures by cause, against a rea
   });
 
   it("`throng-agent run` on 2 engines prints each step's line in its summary, merged across its engines", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "throng-steps-"));
-    const planPath = join(dir, "steps.json");
-    await writeFile(
-      planPath,
-      JSON.stringify({
-        name: "steps",
-        ...plan(
-          [send("AUTH secret"), expectReply("+OK"), send("PING"), expectReply("+PONG"), send("GET"), expectReply("$")],
-          6,
-        ),
-      }),
-    );
-    const bundle = fileURLToPath(new URL("../../dist/throng-agent.mjs", import.meta.url));
-    const agent = spawn(process.execPath, [bundle, "run", planPath, "--engines", "2", "--quiet"], {
-      stdio: ["ignore", "pipe", "pipe"],
+    const planFile = await tempPlanFile({
+      name: "steps",
+      ...plan(
+        [send("AUTH secret"), expectReply("+OK"), send("PING"), expectReply("+PONG"), send("GET"), expectReply("$")],
+        6,
+      ),
     });
-    let output = "";
-    agent.stdout?.on("data", (data) => (output += String(data)));
-    agent.stderr?.on("data", (data) => (output += String(data)));
+    const agent = cli("bundle", ["run", planFile.path, "--engines", "2", "--quiet"]);
+    const printed = outputOf(agent);
     try {
-      await new Promise((resolve) => agent.on("exit", resolve));
+      await exitCode(agent);
+      const output = printed.stdout() + printed.stderr();
       expect(output).toContain("session steps:");
       expect(output).toMatch(/step {2}3 expect +p50 [\d.]+ ms {2}p99 [\d.]+ ms {2}max [\d.]+ ms {2}\(6 done\)\n/);
       expect(output).toContain('step  5 expect   none ended well; failed {"session-rejected":6}');
     } finally {
-      agent.kill("SIGKILL");
-      await rm(dir, { recursive: true, force: true });
+      await planFile.cleanup();
     }
   }, 60_000);
 });

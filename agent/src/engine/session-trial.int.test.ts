@@ -1,39 +1,36 @@
-import type { ChildProcess } from "node:child_process";
 import { createServer, type Server, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PlanSpec, type SessionStep } from "@throng/protocol/plan";
-import { freeLoopbackPort, startRedisServer } from "../testing/redis-server";
+import { freeLoopbackPort, redisTarget, startRedisServer } from "../testing/redis-server";
+import { useRedisServer } from "../testing/redis-server.test-support";
 import { runSessionTrial } from "./session-trial";
 
 // A session trial (PROTOCOL.md §13): one client's connect and session steps against a real redis-server, with each
 // step's bytes and outcome in the engine's own words.
 
 const hex = (text: string) => Buffer.from(text).toString("hex");
-let redis: ChildProcess | undefined;
-let redisPort = 0;
+const redis = useRedisServer();
 // A server that accepts and never answers, counting its connections.
 let silent: Server;
 let silentPort = 0;
 const silentSockets: Socket[] = [];
 
-function redisPlan(session: SessionStep[], port = redisPort): PlanSpec {
+function redisPlan(session: SessionStep[], port = redis.port): PlanSpec {
   return PlanSpec.parse({
     name: "trial",
-    target: { protocol: "tcp", host: "127.0.0.1", port, framing: { kind: "delimiter", delimiter: "\r\n" } },
+    target: redisTarget(port),
     scenario: { kind: "ping-pong", intervalMs: 100, message: { body: "PING" }, match: { by: "order" }, session },
     load: { clients: 1, durationSec: 1 },
   });
 }
 
 beforeAll(async () => {
-  ({ port: redisPort, process: redis } = await startRedisServer());
   silent = createServer((socket) => silentSockets.push(socket));
   await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
   silentPort = (silent.address() as { port: number }).port;
 });
 
 afterAll(async () => {
-  redis?.kill();
   for (const socket of silentSockets) socket.destroy();
   await new Promise((resolve) => silent.close(resolve));
 });

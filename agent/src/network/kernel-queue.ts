@@ -1,4 +1,4 @@
-import { createRequire } from "node:module";
+import { requireNativeAddon } from "../native-addon";
 import type { LinkConditions, LinkTally } from "./link";
 import { emptyTally } from "./link";
 
@@ -28,8 +28,6 @@ interface NetqAddon {
 }
 
 const ADDON_FILE = "throng-netq.node";
-/** Next to the one-file bundle (dist/), or, run from source, in agent/dist/. */
-const CANDIDATES = [`./${ADDON_FILE}`, `../../dist/${ADDON_FILE}`];
 /** Queues 29696 … 29759: one per agent process using the kernel path on this host, the first free one. */
 const QUEUE_BASE = 0x7400;
 export const KERNEL_SLOTS = 64;
@@ -49,16 +47,9 @@ export function netqAddon(): NetqAddon | string {
 
 function loadNetqAddon(): NetqAddon | string {
   if (process.platform !== "linux") return `the kernel path is Linux-only (this is ${process.platform})`;
-  const require = createRequire(import.meta.url);
-  const reasons: string[] = [];
-  for (const candidate of CANDIDATES) {
-    try {
-      return require(candidate) as NetqAddon;
-    } catch (cause) {
-      reasons.push(`${candidate}: ${(cause as Error).message.split("\n")[0]}`);
-    }
-  }
-  return `${ADDON_FILE} is not loaded (${reasons.join("; ")}): install libnetfilter-queue1 and libnftnl11 (to build it: apt-get install libnetfilter-queue-dev libnftnl-dev libmnl-dev, then node agent/build.mjs)`;
+  const found = requireNativeAddon<NetqAddon>(ADDON_FILE);
+  if ("addon" in found) return found.addon;
+  return `${ADDON_FILE} is not loaded (${found.reasons}): install libnetfilter-queue1 and libnftnl11 (to build it: apt-get install libnetfilter-queue-dev libnftnl-dev libmnl-dev, then node agent/build.mjs)`;
 }
 
 /** The cohort's address range whose packets are queued, and in which directions. */

@@ -28,24 +28,37 @@ const roomTransport: Transport = {
   },
 };
 
+/** A snapshot builder whose health reads zero: these tests read its counters only. */
+const countersBuilder = () =>
+  createSnapshotBuilder({
+    runId,
+    health: { sample: () => ({ cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 }), stop() {} },
+  });
+
+/** Starts `players` players and returns the run's second snapshot: the first second holds their joins. */
+async function secondSecond(
+  runner: ReturnType<typeof createMovementSync>,
+  builder: ReturnType<typeof createSnapshotBuilder>,
+  players: number,
+) {
+  for (let i = 0; i < players; i += 1) runner.startClient(i);
+  await vi.advanceTimersByTimeAsync(1_000);
+  builder.take({ seq: 0, intervalStart: 0, intervalMs: 1_000, clients: players });
+  await vi.advanceTimersByTimeAsync(1_000);
+  return builder.take({ seq: 1, intervalStart: 1_000, intervalMs: 1_000, clients: players });
+}
+
 describe("movement-sync's send schedule", () => {
   beforeEach(() => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] }));
   afterEach(() => vi.useRealTimers());
 
   it("counts updateHz per joined player as scheduled sends, and makes them (one send loop per player)", async () => {
-    const builder = createSnapshotBuilder({
-      runId,
-      health: { sample: () => ({ cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 }), stop() {} },
-    });
+    const builder = countersBuilder();
     const runner = createMovementSync(
       { kind: "movement-sync", roomSize: 2, updateHz: 20 },
       { transport: roomTransport, metrics: builder.metrics },
     );
-    for (let i = 0; i < 4; i += 1) runner.startClient(i);
-    await vi.advanceTimersByTimeAsync(1_000);
-    builder.take({ seq: 0, intervalStart: 0, intervalMs: 1_000, clients: 4 });
-    await vi.advanceTimersByTimeAsync(1_000);
-    const second = builder.take({ seq: 1, intervalStart: 1_000, intervalMs: 1_000, clients: 4 });
+    const second = await secondSecond(runner, builder, 4);
     expect(second.counters.scheduledSends).toBe(80);
     expect(Math.abs(second.counters.messagesSent - 80)).toBeLessThanOrEqual(1);
     await runner.close();
@@ -76,10 +89,7 @@ describe("movement-sync's heartbeat", () => {
         };
       },
     };
-    const builder = createSnapshotBuilder({
-      runId,
-      health: { sample: () => ({ cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 }), stop() {} },
-    });
+    const builder = countersBuilder();
     const runner = createMovementSync(
       {
         kind: "movement-sync",
@@ -89,11 +99,7 @@ describe("movement-sync's heartbeat", () => {
       },
       { transport: recording, metrics: builder.metrics },
     );
-    for (let i = 0; i < 2; i += 1) runner.startClient(i);
-    await vi.advanceTimersByTimeAsync(1_000);
-    builder.take({ seq: 0, intervalStart: 0, intervalMs: 1_000, clients: 2 });
-    await vi.advanceTimersByTimeAsync(1_000);
-    const second = builder.take({ seq: 1, intervalStart: 1_000, intervalMs: 1_000, clients: 2 });
+    const second = await secondSecond(runner, builder, 2);
     // 20 updates and 4 heartbeats a second per player.
     expect(second.counters.scheduledSends).toBe(48);
     expect(Math.abs(second.counters.messagesSent - 48)).toBeLessThanOrEqual(2);

@@ -1,20 +1,16 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { kcpTestServerBinary, runKcpGoClients } from "../testing/kcp-go";
 import { merged, runPlan, total } from "../testing/assignment";
-import { startTarget, type RunningTarget } from "./target-server";
+import { useReferenceTarget } from "../testing/reference-target.test-support";
 
 // The reference target's KCP endpoint (`throng-agent target --kcp-port`): the agent's scenarios against it, and
 // xtaci/kcp-go's own client against it (Throng's KCP on the server's side).
 
-let target: RunningTarget | undefined;
-afterEach(async () => {
-  await target?.close();
-  target = undefined;
-});
+const startTestTarget = useReferenceTarget();
 
 describe("the reference target over KCP", () => {
   it("answers ping-pong's pings with its pongs (matched without a match rule) and relays movement-sync's moves to the room", async () => {
-    target = await startTarget({ port: 0, kcp: { port: 0 } });
+    const target = await startTestTarget({ port: 0, kcp: { port: 0 } });
     const pings = await runPlan({
       target: { protocol: "kcp", host: "127.0.0.1", port: target.kcpPort! },
       scenario: { kind: "ping-pong", intervalMs: 50, messageBytes: 64 },
@@ -36,7 +32,7 @@ describe("the reference target over KCP", () => {
     "serves kcp-go's own client: every ping it sends is echoed",
     async () => {
       await kcpTestServerBinary();
-      target = await startTarget({ port: 0, kcp: { port: 0, mode: "fast" } });
+      const target = await startTestTarget({ port: 0, kcp: { port: 0, mode: "fast" } });
       const result = await runKcpGoClients({
         port: target.kcpPort!,
         clients: 5,

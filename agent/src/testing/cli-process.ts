@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -6,6 +7,27 @@ import { fileURLToPath } from "node:url";
 export const agentDir = fileURLToPath(new URL("../../", import.meta.url));
 export const repoRoot = join(agentDir, "..");
 export const bundle = join(agentDir, "dist", "throng-agent.mjs");
+
+/** A plan file for `throng-agent run` in a folder of its own, which the test may put other files in. */
+export interface TempPlanFile {
+  path: string;
+  dir: string;
+  /** Removes the folder and all in it. */
+  cleanup(): Promise<void>;
+}
+
+/** Writes `plan` as a plan file: YAML text as it is (plan.yaml), an object as JSON (plan.json). */
+export async function tempPlanFile(plan: string | object): Promise<TempPlanFile> {
+  const dir = await mkdtemp(join(tmpdir(), "throng-plan-"));
+  const path = join(dir, typeof plan === "string" ? "plan.yaml" : "plan.json");
+  await writeFile(path, typeof plan === "string" ? plan : JSON.stringify(plan));
+  return { path, dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** `throng-agent connect` to `gateway` (a fake gateway takes any token), its credential kept at `configPath`. */
+export function connectArgs(gateway: { server: string }, configPath: string): string[] {
+  return ["connect", "--server", gateway.server, "--token", "t0ken", "--config", configPath];
+}
 
 /** The CLI from source (through tsx) or as the bundled file users install. */
 export type Build = "source" | "bundle";

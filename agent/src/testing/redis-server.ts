@@ -1,5 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createConnection, createServer } from "node:net";
+import type { TcpTarget } from "@throng/protocol/plan";
 
 /** A free loopback TCP port (the kernel's pick, released at once). */
 export function freeLoopbackPort(): Promise<number> {
@@ -40,6 +41,11 @@ export async function startRedisServer(args: string[] = []): Promise<{ port: num
     child.on("exit", (code) => reject(new Error(`redis-server exited (${code}) before it was ready: ${output}`)));
   });
   return { port, process: child };
+}
+
+/** The plan target that speaks RESP to the redis-server on `port`: TCP, every command and reply ended by "\r\n". */
+export function redisTarget(port: number): TcpTarget {
+  return { protocol: "tcp", host: "127.0.0.1", port, framing: { kind: "delimiter", delimiter: "\r\n" } };
 }
 
 /** A raw RESP conversation on a fresh socket: sends `commands`, resolves with everything Redis said once `done` matches it. */

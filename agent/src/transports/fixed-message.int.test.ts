@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { TcpFraming } from "@throng/protocol/plan";
 import { startTarget } from "../target/target-server";
-import { roundTrip } from "../testing/round-trip";
+import { roundTrip, TCP_FRAMINGS } from "../testing/round-trip";
 import { tcpTransport } from "./tcp";
 import { FixedMessage, type Transport } from "./transport";
 import { udpTransport } from "./udp";
@@ -21,36 +20,35 @@ describe("FixedMessage", () => {
     expect(framings).toEqual(["len2", "ws"]);
   });
 
-  it.each<TcpFraming>([
-    { kind: "length-prefix", headerBytes: 2 },
-    { kind: "length-prefix", headerBytes: 4, byteOrder: "little", lengthIncludesHeader: true },
-    { kind: "delimiter", delimiter: "\r\n" },
-  ])("goes out whole, again and again, on several TCP connections at once (framing %j)", async (framing) => {
-    const target = await startTarget({ port: 0, tcp: { port: 0, framing } });
-    const transport = tcpTransport({ protocol: "tcp", host: "127.0.0.1", port: target.tcpPort!, framing });
-    const message = new FixedMessage(Buffer.from("eeeeeeee"));
-    try {
-      // Three connections, each sending the same buffer five times back to back: every echo must be the payload.
-      const echoes = await Promise.all(
-        [0, 1, 2].map(
-          () =>
-            new Promise<string[]>((resolve, reject) => {
-              const got: string[] = [];
-              const connection = transport.open({
-                onOpen: () => {
-                  for (let i = 0; i < 5; i += 1) connection.send(message);
-                },
-                onMessage: (data) => got.push(data.toString()) === 5 && void connection.close(),
-                onEnd: (end) => (end.error ? reject(end.error) : resolve(got)),
-              });
-            }),
-        ),
-      );
-      expect(echoes).toEqual([0, 1, 2].map(() => Array(5).fill("eeeeeeee")));
-    } finally {
-      await target.close();
-    }
-  });
+  it.each(TCP_FRAMINGS)(
+    "goes out whole, again and again, on several TCP connections at once (framing %j)",
+    async (framing) => {
+      const target = await startTarget({ port: 0, tcp: { port: 0, framing } });
+      const transport = tcpTransport({ protocol: "tcp", host: "127.0.0.1", port: target.tcpPort!, framing });
+      const message = new FixedMessage(Buffer.from("eeeeeeee"));
+      try {
+        // Three connections, each sending the same buffer five times back to back: every echo must be the payload.
+        const echoes = await Promise.all(
+          [0, 1, 2].map(
+            () =>
+              new Promise<string[]>((resolve, reject) => {
+                const got: string[] = [];
+                const connection = transport.open({
+                  onOpen: () => {
+                    for (let i = 0; i < 5; i += 1) connection.send(message);
+                  },
+                  onMessage: (data) => got.push(data.toString()) === 5 && void connection.close(),
+                  onEnd: (end) => (end.error ? reject(end.error) : resolve(got)),
+                });
+              }),
+          ),
+        );
+        expect(echoes).toEqual([0, 1, 2].map(() => Array(5).fill("eeeeeeee")));
+      } finally {
+        await target.close();
+      }
+    },
+  );
 
   it.each<[string, (target: Awaited<ReturnType<typeof startTarget>>) => Transport]>([
     ["the lean WebSocket client (text)", (target) => webSocketTransport({ protocol: "websocket", url: target.url })],

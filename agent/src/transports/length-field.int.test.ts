@@ -2,8 +2,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { TcpFraming, TcpTarget } from "@throng/protocol/plan";
 import { parseFramingSpec } from "../cli/framing-spec";
-import { startTarget } from "../target/target-server";
-import { roundTrip } from "../testing/round-trip";
+import { tcpPing } from "../testing/round-trip";
 import { nativeIo } from "./native-io";
 import { tcpTransport } from "./tcp";
 import { causeOf, type Transport, type TransportEnd } from "./transport";
@@ -155,15 +154,6 @@ describe.each(paths)("length-field framing over TCP on %s", (_path, load) => {
 describe("the reference target with --framing varint", () => {
   it("answers a protobuf-delimited ping with a protobuf-delimited pong", async () => {
     const framing = parseFramingSpec("varint")!;
-    const target = await startTarget({ port: 0, tcp: { port: 0, framing } });
-    try {
-      const reply = await roundTrip(
-        tcpTransport({ protocol: "tcp", host: "127.0.0.1", port: target.tcpPort!, framing }),
-        '{"type":"ping","seq":9}',
-      );
-      expect(JSON.parse(reply.toString())).toMatchObject({ type: "pong", seq: 9 });
-    } finally {
-      await target.close();
-    }
+    expect(await tcpPing(framing, 9)).toMatchObject({ type: "pong", seq: 9 });
   });
 });

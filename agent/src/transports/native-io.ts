@@ -1,6 +1,6 @@
-import { createRequire } from "node:module";
 import { constants } from "node:os";
 import type { IoPreference } from "../env";
+import { requireNativeAddon } from "../native-addon";
 import type {
   AcceptedHandlers,
   ListenEndpoint,
@@ -47,8 +47,6 @@ interface Addon {
 export type IoPath = { kind: "native" } | { kind: "node"; reason: string };
 
 const ADDON_FILE = "throng-io.node";
-/** Next to the one-file bundle (dist/), or, run from source, in agent/dist/. */
-const CANDIDATES = [`./${ADDON_FILE}`, `../../dist/${ADDON_FILE}`];
 const ARENA_BYTES = 1024 * 1024;
 const MAX_RECORDS = 4096;
 
@@ -73,16 +71,9 @@ function loadAddon(): Addon | string {
 }
 
 function requireAddon(): Addon | string {
-  const require = createRequire(import.meta.url);
-  const reasons: string[] = [];
-  for (const candidate of CANDIDATES) {
-    try {
-      return require(candidate) as Addon;
-    } catch (cause) {
-      reasons.push(`${candidate}: ${(cause as Error).message.split("\n")[0]}`);
-    }
-  }
-  return `${ADDON_FILE} not loaded (${reasons.join("; ")}); build it with \`node agent/build.mjs\` (needs a C compiler and Node's headers)`;
+  const found = requireNativeAddon<Addon>(ADDON_FILE);
+  if ("addon" in found) return found.addon;
+  return `${ADDON_FILE} not loaded (${found.reasons}); build it with \`node agent/build.mjs\` (needs a C compiler and Node's headers)`;
 }
 
 /**

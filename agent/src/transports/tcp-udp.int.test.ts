@@ -6,24 +6,11 @@ import { tcpTransport } from "./tcp";
 import type { TransportEnd } from "./transport";
 import { causeOf } from "./transport";
 import { udpTransport } from "./udp";
-import { roundTrip } from "../testing/round-trip";
+import { roundTrip, TCP_FRAMINGS, tcpPing } from "../testing/round-trip";
 
 describe("TCP transport against the reference target", () => {
-  it.each<TcpFraming>([
-    { kind: "length-prefix", headerBytes: 2 },
-    { kind: "length-prefix", headerBytes: 4, byteOrder: "little", lengthIncludesHeader: true },
-    { kind: "delimiter", delimiter: "\r\n" },
-  ])("answers a ping with its pong over framing %j", async (framing) => {
-    const target = await startTarget({ port: 0, tcp: { port: 0, framing } });
-    try {
-      const reply = await roundTrip(
-        tcpTransport({ protocol: "tcp", host: "127.0.0.1", port: target.tcpPort!, framing }),
-        '{"type":"ping","seq":7}',
-      );
-      expect(JSON.parse(reply.toString())).toMatchObject({ type: "pong", seq: 7 });
-    } finally {
-      await target.close();
-    }
+  it.each(TCP_FRAMINGS)("answers a ping with its pong over framing %j", async (framing) => {
+    expect(await tcpPing(framing, 7)).toMatchObject({ type: "pong", seq: 7 });
   });
 
   it("binds the source address it is given (127.0.0.2) and counts a refused connect as refused", async () => {

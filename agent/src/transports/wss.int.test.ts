@@ -1,20 +1,17 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { WebSocketTarget } from "@throng/protocol/plan";
 import { startTarget, type RunningTarget } from "../target/target-server";
 import { assignment, isSnapshot, isStatus, ready, tempConfigPath } from "../testing/agent-harness";
+import { cliProcesses, connectArgs } from "../testing/cli-process";
 import { merged, runPlan, total } from "../testing/assignment";
 import { startFakeGateway } from "../testing/fake-gateway";
 import { selfSignedCert, type SelfSignedCert } from "../testing/self-signed-cert";
 import type { TransportEnd } from "./transport";
 import { webSocketTransport } from "./websocket";
 
-const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 let cert: SelfSignedCert;
 let target: RunningTarget;
-const children: ChildProcess[] = [];
+const { cli, outputOf, exitCode, killAll } = cliProcesses();
 
 beforeAll(async () => {
   cert = await selfSignedCert();
@@ -24,9 +21,7 @@ afterAll(async () => {
   await target.close();
   await cert.cleanup();
 });
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
-});
+afterEach(killAll);
 
 const pingPong = (tls?: WebSocketTarget["tls"]) => ({
   target: { protocol: "websocket" as const, url: target.url, ...(tls ? { tls } : {}) },
@@ -87,31 +82,15 @@ describe("wss:// (WebSocket over TLS)", () => {
   });
 
   it("throng-agent target --tls-cert/--tls-key serves wss://, and one without the other is a usage error", async () => {
-    const cli = (args: string[]) => {
-      const child = spawn(
-        process.execPath,
-        ["--import", "tsx", join(repoRoot, "agent", "src", "cli", "main.ts"), "target", "--port", "0", ...args],
-        { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] },
-      );
-      children.push(child);
-      let out = "";
-      child.stdout!.on("data", (chunk) => (out += String(chunk)));
-      child.stderr!.on("data", (chunk) => (out += String(chunk)));
-      return { child, output: () => out, exited: new Promise<number | null>((resolve) => child.once("exit", resolve)) };
-    };
-    const served = cli(["--tls-cert", cert.certFile, "--tls-key", cert.keyFile]);
-    const url = await new Promise<string>((resolve, reject) => {
-      served.child.stdout!.on("data", () => {
-        const match = /target listening on (\S+)/.exec(served.output());
-        if (match) resolve(match[1]!);
-      });
-      void served.exited.then((code) => reject(new Error(`target exited ${code}: ${served.output()}`)));
-    });
+    const target = (...tls: string[]) => cli("source", ["target", "--port", "0", ...tls]);
+    const served = target("--tls-cert", cert.certFile, "--tls-key", cert.keyFile);
+    const url = (await outputOf(served).line(/^target listening on /)).replace("target listening on ", "");
     expect(url).toMatch(/^wss:\/\/127\.0\.0\.1:\d+\/ws$/);
-    served.child.kill("SIGTERM");
-    const half = cli(["--tls-cert", cert.certFile]);
-    expect(await half.exited).toBe(2);
-    expect(half.output()).toContain("--tls-cert and --tls-key go together");
+    served.kill("SIGTERM");
+    const half = target("--tls-cert", cert.certFile);
+    const halfOutput = outputOf(half);
+    expect(await exitCode(half)).toBe(2);
+    expect(halfOutput.stdout() + halfOutput.stderr()).toContain("--tls-cert and --tls-key go together");
   });
 
   it("the agent's control connection runs over wss:// (an https API) and its shard loads a wss:// target", async () => {
@@ -122,29 +101,12 @@ describe("wss:// (WebSocket over TLS)", () => {
     try {
       expect(gateway.server).toMatch(/^https:/);
       // The agent trusts the API's self-signed certificate the standard Node way: NODE_EXTRA_CA_CERTS.
-      const child = spawn(
-        process.execPath,
-        [
-          "--import",
-          "tsx",
-          join(repoRoot, "agent", "src", "cli", "main.ts"),
-          "connect",
-          "--server",
-          gateway.server,
-          "--token",
-          "t0ken",
-          "--config",
-          config.path,
-          "--engines",
-          "1",
-        ],
-        {
-          cwd: repoRoot,
-          env: { ...process.env, NODE_EXTRA_CA_CERTS: cert.certFile },
-          stdio: ["ignore", "ignore", "pipe"],
-        },
+      outputOf(
+        cli("source", [...connectArgs(gateway, config.path), "--engines", "1"], {
+          ...process.env,
+          NODE_EXTRA_CA_CERTS: cert.certFile,
+        }),
       );
-      children.push(child);
       const connection = await gateway.nextConnection();
       await connection.waitFor((m) => m.type === "hello");
       connection.send(ready());
