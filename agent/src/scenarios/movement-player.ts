@@ -106,6 +106,8 @@ export class MovementPlayer implements ClientHandlers {
   private seq: number;
   /** When the next update is due (updateHz): performance.now() ms. */
   private dueAt = 0.5;
+  /** When this player joined its room as the agent saw it (µs, nowMicros); room-mates expect it from then on. */
+  private joinedAtUs = Number.POSITIVE_INFINITY;
   private connection: TransportConnection | undefined = undefined;
   private timer: NodeJS.Timeout | undefined = undefined;
   private heartbeat: NodeJS.Timeout | undefined = undefined;
@@ -182,6 +184,7 @@ export class MovementPlayer implements ClientHandlers {
   private start(): void {
     const { scenario } = this.shard;
     this.joined = true;
+    this.joinedAtUs = nowMicros();
     this.inRoom = true;
     if (scenario.heartbeat) this.heartbeat = setInterval(beat, scenario.heartbeat.intervalMs, this);
     if (scenario.updateHz) {
@@ -221,6 +224,10 @@ export class MovementPlayer implements ClientHandlers {
 
   /** One broadcast from `sender`: latency, loss, order and jitter; as fast as possible, the sender's next update once all got it. */
   private onBroadcast(sender: number, broadcastSeq: number, sentUs: number, arrivedUs: number): void {
+    // Sent before this player had joined as the agent saw it: its sender did not count this player among those to
+    // receive it (the server had it in the room before its "joined" came back). Counted, it made reach exceed 100%
+    // and covered as many lost broadcasts.
+    if (sentUs < this.joinedAtUs) return;
     if (recordBroadcast(this.metrics, this.streams, sender, broadcastSeq, sentUs, arrivedUs))
       this.shard.context.rooms?.received(this.ownRoom, arrivedUs - sentUs);
     const from = this.roomState.members.get(sender);

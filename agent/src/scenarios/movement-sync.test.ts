@@ -111,3 +111,73 @@ describe("movement-sync's heartbeat", () => {
     expect(sent.length).toBe(before);
   });
 });
+
+/**
+ * A room server (one room) that has client 1 in the room as soon as its join arrives but holds back its "joined" for
+ * 500 ms, and every move meant for it behind that answer (one ordered stream, as TCP's); all else goes at once.
+ */
+function slowJoinServer(): Transport {
+  const members = new Map<number, (data: string) => void>();
+  return {
+    open(events) {
+      let open = true;
+      let client = -1;
+      let held: string[] | undefined;
+      const deliver = (data: string) => {
+        if (!open) return;
+        if (held) held.push(data);
+        else events.onMessage(Buffer.from(data), performance.now());
+      };
+      queueMicrotask(() => open && events.onOpen());
+      return {
+        send(data) {
+          if (!open) return false;
+          const message = JSON.parse(String(data)) as { type: string; client: number };
+          if (message.type === "join") {
+            client = message.client;
+            members.set(client, deliver);
+            if (client !== 1) deliver('{"type":"joined"}');
+            else {
+              held = ['{"type":"joined"}'];
+              setTimeout(() => {
+                const waiting = held ?? [];
+                held = undefined;
+                for (const queued of waiting) deliver(queued);
+              }, 500);
+            }
+          } else if (message.type === "move") {
+            for (const [member, send] of members) if (member !== client) send(String(data));
+          }
+          return true;
+        },
+        close() {
+          members.delete(client);
+          if (open) queueMicrotask(() => events.onEnd({ opened: true }));
+          open = false;
+          return Promise.resolve();
+        },
+      };
+    },
+  };
+}
+
+describe("movement-sync's reach", () => {
+  beforeEach(() => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] }));
+  afterEach(() => vi.useRealTimers());
+
+  it("counts no broadcast its receiver was not expected to get: one sent before the receiver had joined (as the agent saw it) but delivered after", async () => {
+    const builder = countersBuilder();
+    const runner = createMovementSync(
+      { kind: "movement-sync", roomSize: 2, updateHz: 20 },
+      { transport: slowJoinServer(), metrics: builder.metrics },
+    );
+    runner.startClient(0);
+    runner.startClient(1);
+    await vi.advanceTimersByTimeAsync(2_000);
+    const { counters } = builder.take({ seq: 0, intervalStart: 0, intervalMs: 2_000, clients: 2 });
+    // Client 0's ~10 updates of the first 500 ms reached client 1 too, but client 0 expected no one to get them.
+    expect(counters.broadcastsExpected).toBeGreaterThan(50);
+    expect(counters.broadcastsReceived).toBe(counters.broadcastsExpected);
+    await runner.close();
+  });
+});
