@@ -8,6 +8,7 @@ import { encodeValues } from "@throng/core/metrics/histogram";
 import { connectTestAgent, enrolmentToken, enrolTestAgent, helloWith, reconnectTestAgent } from "../testing/test-agent";
 import { startTestApi, type TestApi, type TestUser } from "../testing/test-api";
 import { heldSnapshot } from "../testing/snapshots";
+import { readEventData } from "../testing/event-stream";
 import { createPlan, queuedRun } from "../testing/plans";
 
 let api: TestApi;
@@ -370,31 +371,12 @@ async function fetchLive(user: TestUser, runId: string) {
   const messages: LiveMessage[] = [];
   const seqs: number[] = [];
   const listeners = new Set<() => void>();
-  void (async () => {
-    const decoder = new TextDecoder();
-    let buffer = "";
-    try {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        for (let cut = buffer.indexOf("\n\n"); cut >= 0; cut = buffer.indexOf("\n\n")) {
-          const event = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const data = event
-            .split("\n")
-            .filter((l) => l.startsWith("data: "))
-            .map((l) => l.slice(6))
-            .join("\n");
-          if (!data) continue;
-          const envelope = LiveEnvelope.parse(JSON.parse(data));
-          seqs.push(envelope.seq);
-          messages.push(envelope.message);
-        }
-        for (const listener of [...listeners]) listener();
-      }
-    } catch {
-      // aborted by stop()
-    }
-  })();
+  void readEventData(response.body!, (data) => {
+    const envelope = LiveEnvelope.parse(JSON.parse(data));
+    seqs.push(envelope.seq);
+    messages.push(envelope.message);
+    for (const listener of [...listeners]) listener();
+  }).catch(() => undefined); // aborted by stop()
   return {
     messages,
     seqs,
