@@ -37,12 +37,17 @@ async function storedRun(user: TestUser, plan: PlanView, status: string): Promis
   return id;
 }
 
+/** A new user (named `name`) of a new organisation, with one saved plan, "lobby". */
+async function userWithPlan(name: string) {
+  const user = await api.signUp(name);
+  return { user, plan: await savePlan(user, "lobby") };
+}
+
 const message = (answer: { json: unknown }) => ErrorBody.parse(answer.json).error.message;
 
 describe("a plan's baseline", () => {
   it("pins one of the plan's finished runs, shows it on the plan and in the list, replaces it, and unpins it", async () => {
-    const user = await api.signUp("Pinner");
-    const plan = await savePlan(user, "lobby");
+    const { user, plan } = await userWithPlan("Pinner");
     expect(plan.baselineRunId).toBeNull();
     const first = await storedRun(user, plan, "finished");
     const second = await storedRun(user, plan, "finished");
@@ -70,8 +75,7 @@ describe("a plan's baseline", () => {
   });
 
   it("refuses a run of another plan (409), one not finished (409), and an unknown run (404), saying why", async () => {
-    const user = await api.signUp("Refused");
-    const plan = await savePlan(user, "lobby");
+    const { user, plan } = await userWithPlan("Refused");
     const other = await savePlan(user, "chat");
     const othersRun = await storedRun(user, other, "finished");
     const aborted = await storedRun(user, plan, "aborted");
@@ -95,8 +99,7 @@ describe("a plan's baseline", () => {
   });
 
   it("answers 400 naming runId for a body without a run id or with one that is not a UUID", async () => {
-    const user = await api.signUp("BadBody");
-    const plan = await savePlan(user, "lobby");
+    const { user, plan } = await userWithPlan("BadBody");
     for (const body of [{}, { runId: "yesterday" }]) {
       const answer = await user.request("PUT", `/api/plans/${plan.id}/baseline`, body);
       expect(answer.status).toBe(400);
@@ -144,8 +147,7 @@ describe("a plan's baseline", () => {
   });
 
   it("lists each plan with its most recent run that ended and that run's verdict, beside its baseline", async () => {
-    const user = await api.signUp("Lister");
-    const plan = await savePlan(user, "lobby");
+    const { user, plan } = await userWithPlan("Lister");
     const never = await savePlan(user, "never run");
     const older = await storedRun(user, plan, "finished");
     const newer = await storedRun(user, plan, "finished");
@@ -173,8 +175,7 @@ describe("a plan's baseline", () => {
   });
 
   it("forgets the baseline when its run is deleted", async () => {
-    const user = await api.signUp("Forget");
-    const plan = await savePlan(user, "lobby");
+    const { user, plan } = await userWithPlan("Forget");
     const run = await storedRun(user, plan, "finished");
     await user.request("PUT", `/api/plans/${plan.id}/baseline`, { runId: run });
     await api.db.deleteFrom("runs").where("id", "=", run).execute();

@@ -8,6 +8,7 @@ import type { TestAgent } from "./testing/test-agent";
 import { startApiWithAgent } from "./testing/api-with-agent";
 import type { TestApi, TestUser } from "./testing/test-api";
 import { heldSnapshot } from "./testing/snapshots";
+import { playShardToTheEnd } from "./testing/played-shard";
 import { queuedRun } from "./testing/plans";
 
 let api: TestApi;
@@ -39,25 +40,14 @@ async function finishedRunWithSpike(): Promise<string> {
   const run = await queuedRun(user, { name: "a spike in the middle", load: { clients: 5, durationSec: SECONDS } });
   await api.deps.orchestrator.start(orgId, run.id);
   const assignment = await agent.next("run-assignment");
-  for (let seq = 0; seq < SECONDS; seq++) {
+  await playShardToTheEnd({ api, user, agent, orgId }, run.id, SECONDS, (seq) => {
     const values =
       seq === SPIKE_SECOND ? [...Array(95).fill(1_000), ...Array(5).fill(200_000)] : Array(100).fill(1_000);
-    agent.send({
-      type: "snapshot",
-      payload: heldSnapshot(assignment, seq, 5, {
-        counters: { messagesSent: 100, messagesReceived: 100, bytesSent: 6400, bytesReceived: 6400 },
-        histograms: { rttUs: encodeValues(values) },
-      }),
+    return heldSnapshot(assignment, seq, 5, {
+      counters: { messagesSent: 100, messagesReceived: 100, bytesSent: 6400, bytesReceived: 6400 },
+      histograms: { rttUs: encodeValues(values) },
     });
-    await agent.next("snapshot-ack");
-  }
-  agent.send({ type: "shard-status", payload: { runId: run.id, state: "finished", lastSeq: SECONDS - 1 } });
-  await expect
-    .poll(async () => {
-      await api.deps.orchestrator.finish(orgId, run.id);
-      return RunView.parse((await user.request("GET", `/api/runs/${run.id}`)).json).status;
-    })
-    .toBe("finished");
+  });
   return run.id;
 }
 

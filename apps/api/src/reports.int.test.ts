@@ -16,6 +16,7 @@ import { startApiWithAgent } from "./testing/api-with-agent";
 import { ensurePdfText, pdfText } from "./testing/pdf-text";
 import type { TestApi, TestUser } from "./testing/test-api";
 import { heldSnapshot } from "./testing/snapshots";
+import { playShardToTheEnd } from "./testing/played-shard";
 
 let api: TestApi;
 let user: TestUser;
@@ -119,32 +120,19 @@ async function finishedRun(
   const run = RunView.parse(started.json);
   await api.deps.orchestrator.start(orgId, run.id);
   const assignment = await agent.next("run-assignment");
-  for (let seq = 0; seq < seconds; seq++) {
+  await playShardToTheEnd({ api, user, agent, orgId }, run.id, seconds, (seq) => {
     const { counters, histograms } = measures.measured(p99Us);
-    agent.send({
-      type: "snapshot",
-      payload: heldSnapshot(assignment, seq, clients, {
-        counters: {
-          messagesSent: 50,
-          messagesReceived: received(seq),
-          bytesSent: 3200,
-          bytesReceived: 1000,
-          ...counters,
-        },
-        histograms,
-      }),
+    return heldSnapshot(assignment, seq, clients, {
+      counters: {
+        messagesSent: 50,
+        messagesReceived: received(seq),
+        bytesSent: 3200,
+        bytesReceived: 1000,
+        ...counters,
+      },
+      histograms,
     });
-    await agent.next("snapshot-ack");
-  }
-  agent.send({ type: "shard-status", payload: { runId: run.id, state: "finished", lastSeq: seconds - 1 } });
-  await expect
-    .poll(async () => {
-      await api.deps.orchestrator.finish(orgId, run.id);
-      const answer = await user.request("GET", `/api/runs/${run.id}`);
-      if (answer.status !== 200) throw new Error(JSON.stringify(answer.json));
-      return RunView.parse(answer.json).status;
-    })
-    .toBe("finished");
+  });
   return run.id;
 }
 

@@ -15,6 +15,7 @@ import { enrolTestAgent, type TestAgent } from "./testing/test-agent";
 import { ensurePdfText, pdfText } from "./testing/pdf-text";
 import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
 import { heldSnapshot } from "./testing/snapshots";
+import { playShardToTheEnd } from "./testing/played-shard";
 
 // Organisation secrets (issue 27 §4): stored sealed, never answered back, refused when a plan names one the org does
 // not have, handed to an agent only inside the shard that uses them, and masked with the rest of a plan's
@@ -352,22 +353,11 @@ async function runToTheEnd(spec: ReturnType<typeof planUsingSecrets>): Promise<s
   await api.deps.orchestrator.start(orgId, run.id);
   const assignment = await agent.next("run-assignment");
   assignments.set(run.id, assignment as never);
-  for (let seq = 0; seq < 2; seq++) {
-    agent.send({
-      type: "snapshot",
-      payload: heldSnapshot(assignment, seq, 2, {
-        counters: { messagesSent: 2, messagesReceived: 2, bytesSent: 128, bytesReceived: 128 },
-        histograms: { rttUs: encodeValues([1_000, 2_000]) },
-      }),
-    });
-    await agent.next("snapshot-ack");
-  }
-  agent.send({ type: "shard-status", payload: { runId: run.id, state: "finished", lastSeq: 1 } });
-  await expect
-    .poll(async () => {
-      await api.deps.orchestrator.finish(orgId, run.id);
-      return RunView.parse((await owner.request("GET", `/api/runs/${run.id}`)).json).status;
-    })
-    .toBe("finished");
+  await playShardToTheEnd({ api, user: owner, agent, orgId }, run.id, 2, (seq) =>
+    heldSnapshot(assignment, seq, 2, {
+      counters: { messagesSent: 2, messagesReceived: 2, bytesSent: 128, bytesReceived: 128 },
+      histograms: { rttUs: encodeValues([1_000, 2_000]) },
+    }),
+  );
   return run.id;
 }

@@ -1,42 +1,35 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Me } from "@throng/protocol/api";
-import { AuditEntry } from "@throng/protocol/orgs";
-import { SsoDomainView, SsoProviderView, SsoSettings, SsoSignInStarted } from "@throng/protocol/sso";
-import { startTestDns } from "./testing/test-dns";
-import { startTestOidcIdp } from "./testing/test-oidc-idp";
+import { SsoDomainView, SsoProviderView, SsoSettings } from "@throng/protocol/sso";
+import { auditLog } from "./testing/audit-log";
+import { startTestOidcIdp, type IdpAccount } from "./testing/test-oidc-idp";
 import { messageOf, ssoBrowser as browser } from "./testing/sso-browser";
-import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
+import { ssoBedPerFile } from "./testing/sso-bed";
 
 const PASSWORD = "correct-horse-battery";
-let api: TestApi;
-let dns: Awaited<ReturnType<typeof startTestDns>>;
-let idp: Awaited<ReturnType<typeof startTestOidcIdp>>;
-let admin: TestUser;
+/** The people the identity provider knows, with the groups it vouches for. */
+const IDP_ACCOUNTS: IdpAccount[] = [
+  { email: "ada@acme.test", name: "Ada", groups: ["engineering", "throng-admins"] },
+  { email: "bob@acme.test", name: "Bob", groups: ["engineering"] },
+  { email: "eve@acme.test", name: "Eve", groups: [] },
+  {
+    email: "mallory@acme.test",
+    claimedEmail: "mallory@elsewhere.test",
+    name: "Mallory",
+    groups: ["throng-admins"],
+  },
+];
+const bed = ssoBedPerFile(
+  () => startTestOidcIdp(IDP_ACCOUNTS),
+  (idp) => idp.issuer,
+);
 let provider: SsoProviderView;
-
-beforeAll(async () => {
-  dns = await startTestDns();
-  idp = await startTestOidcIdp([
-    { email: "ada@acme.test", name: "Ada", groups: ["engineering", "throng-admins"] },
-    { email: "bob@acme.test", name: "Bob", groups: ["engineering"] },
-    { email: "eve@acme.test", name: "Eve", groups: [] },
-    { email: "mallory@acme.test", claimedEmail: "mallory@elsewhere.test", name: "Mallory", groups: ["throng-admins"] },
-  ]);
-  api = await startTestApi({ sso: { dnsServers: [dns.server], privateIdpOrigins: [idp.issuer] } });
-  admin = await api.signUp("Admin");
-});
-afterAll(async () => {
-  await api?.close();
-  await idp?.close();
-  dns?.close();
-});
 
 /** Signs in through the organisation's provider as `email`; returns the browser and where Throng sent it. */
 async function signInWithSso(email: string) {
+  const { api, idp } = bed();
   const b = browser(api.url);
-  const started = await b.send("POST", "/api/sso/sign-in", { email });
-  expect(started.status, await started.clone().text()).toBe(200);
-  const { url } = SsoSignInStarted.parse(await started.json());
+  const url = await b.startSignIn(email);
   expect(url.startsWith(`${idp.issuer}/`)).toBe(true);
   const callback = await b.followToThrong(url);
   const landed = await b.send("GET", callback);
@@ -45,6 +38,7 @@ async function signInWithSso(email: string) {
 
 describe("company sign-in through a real OIDC provider (issue 30)", () => {
   it("an admin proves the email domain by DNS TXT and adds the OIDC provider by its issuer", async () => {
+    const { admin, dns, idp } = bed();
     const claimed = SsoDomainView.parse(
       (await admin.request("POST", "/api/sso/domains", { domain: "acme.test" })).json,
     );
@@ -88,6 +82,7 @@ describe("company sign-in through a real OIDC provider (issue 30)", () => {
   });
 
   it("a new person of the domain signs in through the provider, joins the organisation just in time with the role mapped from groups", async () => {
+    const { admin } = bed();
     const { b, status, location } = await signInWithSso("ada@acme.test");
     expect(status).toBe(302);
     expect(location.includes("/sign-in")).toBe(false);
@@ -97,10 +92,7 @@ describe("company sign-in through a real OIDC provider (issue 30)", () => {
     expect(me.organization.id).toBe(adminMe.organization.id);
     expect(me.role).toBe("admin");
 
-    const audit = ((await admin.request<{ entries: AuditEntry[] }>("GET", "/api/audit")).json.entries as unknown[]).map(
-      (e) => AuditEntry.parse(e),
-    );
-    expect(audit.map((e) => e.action)).toEqual(
+    expect((await auditLog(admin)).map((e) => e.action)).toEqual(
       expect.arrayContaining(["sso.domain-verified", "sso.provider-added", "sso.signed-in", "sso.member-joined"]),
     );
   });
@@ -116,6 +108,7 @@ describe("company sign-in through a real OIDC provider (issue 30)", () => {
   });
 
   it("a provider vouching for an email outside the organisation's verified domains signs nobody in", async () => {
+    const { api } = bed();
     const { b, location } = await signInWithSso("mallory@acme.test");
     expect(location).toMatch(/\/sign-in\?error=sso_domain_not_verified/);
     expect((await b.send("GET", "/api/me")).status).toBe(401);
@@ -125,11 +118,8 @@ describe("company sign-in through a real OIDC provider (issue 30)", () => {
   });
 
   it("a code the provider issued to another client is refused: Throng redeems codes only as its own client", async () => {
-    const b = browser(api.url);
-    const started = SsoSignInStarted.parse(
-      await (await b.send("POST", "/api/sso/sign-in", { email: "eve@acme.test" })).json(),
-    );
-    const forged = new URL(started.url);
+    const b = browser(bed().api.url);
+    const forged = new URL(await b.startSignIn("eve@acme.test"));
     forged.searchParams.set("client_id", "other-app");
     const landed = await b.send("GET", await b.followToThrong(forged.toString()));
     expect(landed.headers.get("location")).toMatch(/\/sign-in\?error=invalid_provider/);
@@ -137,12 +127,13 @@ describe("company sign-in through a real OIDC provider (issue 30)", () => {
   });
 
   it("an email in a domain nobody verified gets plain words, not a provider", async () => {
-    const answer = await browser(api.url).send("POST", "/api/sso/sign-in", { email: "someone@unproven.test" });
+    const answer = await browser(bed().api.url).send("POST", "/api/sso/sign-in", { email: "someone@unproven.test" });
     expect(answer.status).toBe(404);
     expect(messageOf(await answer.json())).toContain("unproven.test");
   });
 
   it("Require SSO: a member's password no longer signs in, the owner's does (audit-logged), and the SSO session keeps working", async () => {
+    const { api, admin } = bed();
     // Bob had a password account before the company set SSO up; signing in through the provider links it.
     const b = browser(api.url);
     expect(
@@ -168,9 +159,7 @@ describe("company sign-in through a real OIDC provider (issue 30)", () => {
       password: PASSWORD,
     });
     expect(owner.status).toBe(200);
-    const audit = (await admin.request<{ entries: AuditEntry[] }>("GET", "/api/audit")).json.entries.map(
-      (e) => e.action,
-    );
+    const audit = (await auditLog(admin)).map((e) => e.action);
     expect(audit).toEqual(expect.arrayContaining(["sso.required", "sso.break-glass-sign-in"]));
 
     expect((await sso.b.send("GET", "/api/me")).status).toBe(200);

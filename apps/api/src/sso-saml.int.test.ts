@@ -1,43 +1,31 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Me } from "@throng/protocol/api";
-import { AuditEntry } from "@throng/protocol/orgs";
-import { SsoDomainView, SsoProviderView, SsoSettings, SsoSignInStarted } from "@throng/protocol/sso";
-import { startTestDns } from "./testing/test-dns";
-import { startTestSamlIdp, type SamlFault } from "./testing/test-saml-idp";
+import { SsoDomainView, SsoProviderView, SsoSettings } from "@throng/protocol/sso";
+import { auditLog } from "./testing/audit-log";
+import { startTestSamlIdp, type SamlFault, type SamlIdpAccount } from "./testing/test-saml-idp";
 import { messageOf, ssoBrowser } from "./testing/sso-browser";
-import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
+import { ssoBedPerFile } from "./testing/sso-bed";
 
-let api: TestApi;
-let dns: Awaited<ReturnType<typeof startTestDns>>;
-let idp: Awaited<ReturnType<typeof startTestSamlIdp>>;
-let admin: TestUser;
+/** The people the identity provider knows, with the groups it vouches for. */
+const IDP_ACCOUNTS: SamlIdpAccount[] = [
+  { email: "grace@globex.test", name: "Grace", groups: ["staff", "throng-admins"] },
+  { email: "linus@globex.test", name: "Linus", groups: ["staff"] },
+  { email: "mal@globex.test", name: "Mal", groups: [] },
+];
+const bed = ssoBedPerFile(
+  () => startTestSamlIdp(IDP_ACCOUNTS),
+  (idp) => idp.origin,
+);
 let provider: SsoProviderView;
-
-beforeAll(async () => {
-  dns = await startTestDns();
-  idp = await startTestSamlIdp([
-    { email: "grace@globex.test", name: "Grace", groups: ["staff", "throng-admins"] },
-    { email: "linus@globex.test", name: "Linus", groups: ["staff"] },
-    { email: "mal@globex.test", name: "Mal", groups: [] },
-  ]);
-  api = await startTestApi({ sso: { dnsServers: [dns.server], privateIdpOrigins: [idp.origin] } });
-  admin = await api.signUp("Admin");
-});
-afterAll(async () => {
-  await api?.close();
-  await idp?.close();
-  dns?.close();
-});
 
 /**
  * Signs in through the SAML IdP as `email`: Throng's AuthnRequest to the IdP's sign-in page, the IdP's form post of
  * its SAMLResponse to Throng's ACS. Returns the browser and where the ACS sent it.
  */
 async function signInWithSaml(email: string, fault: SamlFault = "none") {
+  const { api, idp } = bed();
   const b = ssoBrowser(api.url);
-  const started = await b.send("POST", "/api/sso/sign-in", { email });
-  expect(started.status, await started.clone().text()).toBe(200);
-  const { url } = SsoSignInStarted.parse(await started.json());
+  const url = await b.startSignIn(email);
   expect(url.startsWith(`${idp.origin}/sso?`)).toBe(true);
   const page = await (await b.send("GET", url)).text();
   const field = (html: string, name: string) =>
@@ -80,6 +68,7 @@ async function signedInUser(b: ReturnType<typeof ssoBrowser>) {
 
 describe("company sign-in through a real SAML 2.0 identity provider (issue 30)", () => {
   it("an admin adds the SAML IdP by its metadata URL once the domain is proven; Throng names its ACS URL and entity ID", async () => {
+    const { admin, dns, idp } = bed();
     const claimed = SsoDomainView.parse(
       (await admin.request("POST", "/api/sso/domains", { domain: "globex.test" })).json,
     );
@@ -111,6 +100,7 @@ describe("company sign-in through a real SAML 2.0 identity provider (issue 30)",
   });
 
   it("a new person signs in through the SAML IdP and joins the organisation just in time with the role mapped from the groups attribute", async () => {
+    const { admin } = bed();
     const grace = await signInWithSaml("grace@globex.test");
     expect(grace.error, grace.description ?? "").toBeNull();
     expect(grace.status).toBe(302);
@@ -122,10 +112,7 @@ describe("company sign-in through a real SAML 2.0 identity provider (issue 30)",
     const linus = await signInWithSaml("linus@globex.test");
     expect(Me.parse(await (await linus.b.send("GET", "/api/me")).json()).role).toBe("viewer");
 
-    const audit = ((await admin.request<{ entries: AuditEntry[] }>("GET", "/api/audit")).json.entries as unknown[]).map(
-      (e) => AuditEntry.parse(e),
-    );
-    const joined = audit
+    const joined = (await auditLog(admin))
       .filter((e) => e.action === "sso.member-joined")
       .map((e) => [e.target, (e.details as { role?: string }).role]);
     expect(joined).toEqual(
@@ -137,6 +124,7 @@ describe("company sign-in through a real SAML 2.0 identity provider (issue 30)",
   });
 
   it("a forged assertion (its email rewritten after the IdP signed it) signs nobody in and says the signature does not match", async () => {
+    const { api } = bed();
     const forged = await signInWithSaml("mal@globex.test", "tampered");
     expect(forged.error).toBe("saml_signature_invalid");
     expect(await signedInUser(forged.b)).toBe(401);
@@ -162,6 +150,7 @@ describe("company sign-in through a real SAML 2.0 identity provider (issue 30)",
   });
 
   it("an assertion from an IdP whose clock runs ten minutes ahead is refused as clock skew", async () => {
+    const { api } = bed();
     const skewed = await signInWithSaml("mal@globex.test", "skewed");
     expect(skewed.error).toBe("saml_clock_skew");
     expect(await signedInUser(skewed.b)).toBe(401);
@@ -169,6 +158,7 @@ describe("company sign-in through a real SAML 2.0 identity provider (issue 30)",
   });
 
   it("an admin turns the provider off: nobody signs in through it, it keeps its settings, and both switches are audit-logged", async () => {
+    const { api, admin } = bed();
     const off = await admin.request("PUT", `/api/sso/providers/${provider.id}/enabled`, { enabled: false });
     expect(off.status, JSON.stringify(off.json)).toBe(200);
     const settings = SsoSettings.parse((await admin.request("GET", "/api/sso")).json);
@@ -188,10 +178,7 @@ describe("company sign-in through a real SAML 2.0 identity provider (issue 30)",
     expect((await admin.request("PUT", `/api/sso/providers/${provider.id}/enabled`, { enabled: true })).status).toBe(
       200,
     );
-    const audit = (await admin.request<{ entries: AuditEntry[] }>("GET", "/api/audit")).json.entries.map((e) => [
-      e.action,
-      e.target,
-    ]);
+    const audit = (await auditLog(admin)).map((e) => [e.action, e.target]);
     expect(audit).toEqual(
       expect.arrayContaining([
         ["sso.provider-disabled", "Globex SAML"],

@@ -8,6 +8,7 @@ import { encodeValues } from "@throng/core/metrics/histogram";
 import { connectTestAgent, enrolmentToken, enrolTestAgent, helloWith, reconnectTestAgent } from "../testing/test-agent";
 import { startTestApi, type TestApi, type TestUser } from "../testing/test-api";
 import { heldSnapshot } from "../testing/snapshots";
+import { readEventData } from "../testing/event-stream";
 import { createPlan, queuedRun } from "../testing/plans";
 
 let api: TestApi;
@@ -31,6 +32,15 @@ async function statusWithin(user: TestUser, wanted: string, timeoutMs: number): 
 }
 
 const enrolledAgent = (user: TestUser) => enrolTestAgent(api.gatewayUrl, user);
+
+/** A new agent of `user`'s org and a run of a saved plan (`overrides` on top) started and assigned to it, as the worker's start-run job starts it. */
+async function assignedRun(user: TestUser, overrides: Record<string, unknown> = {}) {
+  const { agent, ready } = await enrolledAgent(user);
+  const run = await queuedRun(user, overrides);
+  await api.deps.orchestrator.start(ready.orgId, run.id);
+  const assignment = await agent.next("run-assignment");
+  return { agent, ready, run, assignment };
+}
 
 describe("agent gateway (agent/PROTOCOL.md)", () => {
   it("§2 closes with unauthenticated (4003) for an unknown enrolment token", async () => {
@@ -137,10 +147,7 @@ describe("agent gateway (agent/PROTOCOL.md)", () => {
 
   it("resends an active assignment when the agent reconnects", async () => {
     const user = await api.signUp("Jo");
-    const { agent, ready } = await enrolledAgent(user);
-    const run = await queuedRun(user, { load: { clients: 3, durationSec: 30 } });
-    await api.deps.orchestrator.start(ready.orgId, run.id);
-    const first = await agent.next("run-assignment");
+    const { agent, ready, assignment: first } = await assignedRun(user, { load: { clients: 3, durationSec: 30 } });
     await agent.close();
     const again = await reconnectTestAgent(api.gatewayUrl, ready);
     await again.next("ready");
@@ -304,10 +311,7 @@ describe("control plane (agent/PROTOCOL.md)", () => {
 
   it("aborting a run tells its agents to stop and refuses a second abort", async () => {
     const user = await api.signUp("Abo");
-    const { agent, ready } = await enrolledAgent(user);
-    const run = await queuedRun(user);
-    await api.deps.orchestrator.start(ready.orgId, run.id);
-    await agent.next("run-assignment");
+    const { agent, run } = await assignedRun(user);
     const aborted = await user.request("POST", `/api/runs/${run.id}/abort`);
     expect(aborted.status).toBe(200);
     expect(RunView.parse(aborted.json)).toMatchObject({ status: "aborted", events: [{ kind: "aborted" }] });
@@ -319,10 +323,7 @@ describe("control plane (agent/PROTOCOL.md)", () => {
   it("an agent lost for longer than the grace period degrades the run, or aborts it when the plan says so", async () => {
     const user = await api.signUp("Lost");
     for (const onLost of ["continue", "abort"] as const) {
-      const { agent, ready } = await enrolledAgent(user);
-      const run = await queuedRun(user, { agents: { labels: {}, onLost } });
-      await api.deps.orchestrator.start(ready.orgId, run.id);
-      await agent.next("run-assignment");
+      const { agent, ready, run } = await assignedRun(user, { agents: { labels: {}, onLost } });
       await agent.close();
       await expect
         .poll(async () =>
@@ -339,10 +340,7 @@ describe("control plane (agent/PROTOCOL.md)", () => {
 
   it("§3 an agent silent on a dead link (no answer to the close handshake) counts as disconnected after three heartbeats, not 30 s later", async () => {
     const user = await api.signUp("Dead");
-    const { agent, ready } = await enrolledAgent(user);
-    const run = await queuedRun(user);
-    await api.deps.orchestrator.start(ready.orgId, run.id);
-    await agent.next("run-assignment");
+    const { agent, run } = await assignedRun(user);
     agent.ws.pause(); // reads nothing and sends nothing: the heartbeat timeout's close frame is never answered
     const lostCheckQueued = async () =>
       (await api.queue.getJobs(["delayed"])).some((j) => j.name === "check-agent" && j.data.runId === run.id);
@@ -352,10 +350,7 @@ describe("control plane (agent/PROTOCOL.md)", () => {
 
   it("an agent back within the grace period keeps the run going", async () => {
     const user = await api.signUp("Back");
-    const { agent, ready } = await enrolledAgent(user);
-    const run = await queuedRun(user);
-    await api.deps.orchestrator.start(ready.orgId, run.id);
-    await agent.next("run-assignment");
+    const { agent, ready, run } = await assignedRun(user);
     await agent.close();
     const again = await reconnectTestAgent(api.gatewayUrl, ready);
     await again.next("run-assignment");
@@ -376,31 +371,12 @@ async function fetchLive(user: TestUser, runId: string) {
   const messages: LiveMessage[] = [];
   const seqs: number[] = [];
   const listeners = new Set<() => void>();
-  void (async () => {
-    const decoder = new TextDecoder();
-    let buffer = "";
-    try {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        for (let cut = buffer.indexOf("\n\n"); cut >= 0; cut = buffer.indexOf("\n\n")) {
-          const event = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const data = event
-            .split("\n")
-            .filter((l) => l.startsWith("data: "))
-            .map((l) => l.slice(6))
-            .join("\n");
-          if (!data) continue;
-          const envelope = LiveEnvelope.parse(JSON.parse(data));
-          seqs.push(envelope.seq);
-          messages.push(envelope.message);
-        }
-        for (const listener of [...listeners]) listener();
-      }
-    } catch {
-      // aborted by stop()
-    }
-  })();
+  void readEventData(response.body!, (data) => {
+    const envelope = LiveEnvelope.parse(JSON.parse(data));
+    seqs.push(envelope.seq);
+    messages.push(envelope.message);
+    for (const listener of [...listeners]) listener();
+  }).catch(() => undefined); // aborted by stop()
   return {
     messages,
     seqs,

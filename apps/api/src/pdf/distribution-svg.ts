@@ -27,6 +27,24 @@ function ticks(first: number, count: number): number[] {
   return all.length > 6 ? all.filter((k) => k % 10 === 0) : all;
 }
 
+/**
+ * The latency axis's labels, one per tick, each its bucket's lower edge: along the bottom of the histogram, up the
+ * side of the heatmap. `place` puts a tick's label (its x and y); `anchor` is how the text hangs from that point.
+ */
+function latencyLabels(
+  f: DistributionFormats,
+  d: LatencyDistribution,
+  anchor: "middle" | "end",
+  place: (bucket: number) => [x: number | string, y: number | string],
+): string {
+  return ticks(d.firstBucket, d.counts.length)
+    .map((k) => {
+      const [x, y] = place(k);
+      return `<text x="${x}" y="${y}" text-anchor="${anchor}">${escapeHtml(f.ms(bucketLowerMs(k)))}</text>`;
+    })
+    .join("");
+}
+
 function histogramSvg(f: DistributionFormats, d: LatencyDistribution): string {
   const top = Math.max(...d.counts);
   const plotW = W - LEFT - RIGHT;
@@ -40,12 +58,7 @@ function histogramSvg(f: DistributionFormats, d: LatencyDistribution): string {
         : `<rect x="${(LEFT + i * barW).toFixed(1)}" y="${(H - BOTTOM - (count / top) * plotH).toFixed(1)}" width="${Math.max(0.5, barW - 0.6).toFixed(1)}" height="${((count / top) * plotH).toFixed(1)}" fill="#1f5fbf" />`,
     )
     .join("");
-  const xTicks = ticks(d.firstBucket, d.counts.length)
-    .map(
-      (k) =>
-        `<text x="${x(k).toFixed(1)}" y="${H - 5}" text-anchor="middle">${escapeHtml(f.ms(bucketLowerMs(k)))}</text>`,
-    )
-    .join("");
+  const xTicks = latencyLabels(f, d, "middle", (k) => [x(k).toFixed(1), H - 5]);
   const markers = MARKERS.map(([key, label, colour], i) => {
     const ms = d.stats[key];
     if (ms === null) return "";
@@ -87,12 +100,10 @@ function heatmapSvg(f: DistributionFormats, d: LatencyDistribution): string {
       }),
     )
     .join("");
-  const yTicks = ticks(d.firstBucket, d.counts.length)
-    .map(
-      (k) =>
-        `<text x="${LEFT - 4}" y="${(H - BOTTOM - (k - d.firstBucket) * rowH + 3).toFixed(1)}" text-anchor="end">${escapeHtml(f.ms(bucketLowerMs(k)))}</text>`,
-    )
-    .join("");
+  const yTicks = latencyLabels(f, d, "end", (k) => [
+    LEFT - 4,
+    (H - BOTTOM - (k - d.firstBucket) * rowH + 3).toFixed(1),
+  ]);
   const seconds = `<text x="${LEFT}" y="${H - 5}">${d.from} s</text><text x="${W - RIGHT}" y="${H - 5}" text-anchor="end">${d.to} s</text>`;
   return `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="heatmap"><rect x="${LEFT}" y="${TOP}" width="${plotW}" height="${plotH}" fill="none" stroke="#ddd" />${cells}${yTicks}${seconds}<text x="${W - RIGHT}" y="${TOP - 6}" text-anchor="end">darkest: ${escapeHtml(f.integer(max))} samples a cell</text></svg>`;
 }

@@ -1,3 +1,5 @@
+import { expect } from "vitest";
+import { SsoSignInStarted } from "@throng/protocol/sso";
 import { WEB_ORIGIN } from "./test-api";
 
 /**
@@ -38,6 +40,12 @@ export function ssoBrowser(apiUrl: string) {
   }
   return {
     send,
+    /** Starts company sign-in for `email`, as the sign-in page does; returns the identity provider's URL Throng sends the browser to. */
+    async startSignIn(email: string): Promise<string> {
+      const started = await send("POST", "/api/sso/sign-in", { email });
+      expect(started.status, await started.clone().text()).toBe(200);
+      return SsoSignInStarted.parse(await started.json()).url;
+    },
     /** Follows redirects from `url` until one leads back to Throng's web origin; returns that location. */
     async followToThrong(url: string): Promise<string> {
       let next = url;
