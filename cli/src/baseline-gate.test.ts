@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { MetricComparison } from "@throng/protocol/baseline-compare";
+import { p99Comparison } from "@throng/protocol/metric-comparison.test-support";
 import { ExitCode } from "./cli-exit-codes";
 import { exitCodeWithBaseline, type BaselineResult } from "./baseline-gate";
 import { jsonSummary, junitXml } from "./result-files";
@@ -7,18 +8,6 @@ import { reportText, verdictLine } from "./run-report";
 import { INCOMPLETE_VERDICT, finishedRun } from "./testing/fixtures";
 
 const BASELINE = "33333333-3333-4333-8333-333333333333";
-const p99 = (over: Partial<MetricComparison> = {}): MetricComparison => ({
-  metric: "rtt-p99-ms",
-  name: "Round trip p99",
-  baseline: 20,
-  value: 30,
-  change: 50,
-  unit: "%",
-  withinNoise: false,
-  allowance: 10,
-  status: "regressed",
-  ...over,
-});
 const errorRate: MetricComparison = {
   metric: "error-rate",
   name: "Error rate",
@@ -37,9 +26,12 @@ const result = (metrics: MetricComparison[], outcome: BaselineResult["outcome"])
   metrics,
   regressions: metrics.filter((m) => m.status === "regressed"),
 });
-const regressed = result([p99(), errorRate], "regressed");
-const held = result([p99({ value: 21, change: 5, status: "worse" }), errorRate], "held");
-const unmeasured = result([p99({ baseline: null, value: null, change: null, status: "no-data" })], "incomplete");
+const regressed = result([p99Comparison(), errorRate], "regressed");
+const held = result([p99Comparison({ value: 21, change: 5, status: "worse" }), errorRate], "held");
+const unmeasured = result(
+  [p99Comparison({ baseline: null, value: null, change: null, status: "no-data" })],
+  "incomplete",
+);
 
 describe("the run held to its baseline", () => {
   it("exits 99 for a regression even when the SLOs passed or the run was incomplete; 7 for a held metric without data; a worse code stays", () => {

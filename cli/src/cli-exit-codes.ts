@@ -7,6 +7,7 @@ import {
   UsageError,
   WaitTimeoutError,
 } from "./errors";
+import type { VerdictOutcome } from "@throng/protocol/report";
 import type { RunView } from "@throng/protocol/run";
 
 /** Process exit codes of `throng`; listed in `throng --help` and cli/README.md. CI scripts depend on them. */
@@ -87,23 +88,21 @@ export function exitCodeForError(error: unknown): ExitCode {
   }
 }
 
+/** A judged run's exit code by its verdict's outcome; one a new outcome lacks does not compile. */
+const exitCodeOfOutcome: Record<VerdictOutcome, ExitCode> = {
+  passed: ExitCode.passed,
+  breached: ExitCode.sloBreached,
+  incomplete: ExitCode.incomplete,
+  aborted: ExitCode.runFailed,
+  failed: ExitCode.runFailed,
+};
+
 /** The exit code for a run that ended: its verdict's outcome (run-verdict.ts), never better than its status. */
 export function exitCodeForRun(run: Pick<RunView, "status" | "verdict" | "spec">): ExitCode {
   if (run.status !== "finished") return ExitCode.runFailed;
   // A plan with SLOs but no recorded verdict must not pass a CI gate silently.
   if (!run.verdict) return run.spec.slos?.length ? ExitCode.failure : ExitCode.passed;
-  switch (run.verdict.outcome) {
-    case "passed":
-      return ExitCode.passed;
-    case "breached":
-      return ExitCode.sloBreached;
-    case "incomplete":
-      return ExitCode.incomplete;
-    case "aborted":
-    case "failed":
-      return ExitCode.runFailed;
-    // A verdict stored before outcomes existed: its SLOs alone.
-    case undefined:
-      return run.verdict.passed ? ExitCode.passed : ExitCode.sloBreached;
-  }
+  // A verdict stored before outcomes existed: its SLOs alone.
+  if (run.verdict.outcome === undefined) return run.verdict.passed ? ExitCode.passed : ExitCode.sloBreached;
+  return exitCodeOfOutcome[run.verdict.outcome];
 }

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Db } from "../client";
 import type { Database } from "../schema";
 
@@ -58,4 +59,36 @@ export async function deleteOrgRow<T extends OrgTable>(
     .where(ref(key), "=", value)
     .executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
+}
+
+/** How many of the org's rows `table` holds, or of those whose `key` column is `value`. */
+export async function countOrgRows<T extends OrgTable>(
+  db: Db,
+  table: T,
+  orgId: string,
+  key?: ColumnOf<T>,
+  value?: string,
+): Promise<number> {
+  const rows = selectOrgRows(db, table, orgId);
+  const row = await (key === undefined ? rows : rows.where(db.dynamic.ref(key), "=", value))
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Which of `values` the org has a row of `table` for, in its `key` column (none asked, no query). */
+export async function existingOrgKeys<T extends OrgTable>(
+  db: Db,
+  table: T,
+  orgId: string,
+  key: ColumnOf<T>,
+  values: readonly string[],
+): Promise<string[]> {
+  if (values.length === 0) return [];
+  const { ref } = db.dynamic;
+  const rows = await selectOrgRows(db, table, orgId)
+    .select(sql.ref<string>(key).as("key"))
+    .where(ref(key), "in", [...values])
+    .execute();
+  return rows.map((row) => row.key);
 }

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { PlanSpec } from "@throng/protocol/plan";
 import type { Db } from "../client";
 import { readStoredPlan } from "../stored-plan";
-import { selectOrgRow, selectOrgRows, updateOrgRow } from "./org-rows";
+import { countOrgRows, selectOrgRow, selectOrgRows, updateOrgRow } from "./org-rows";
 
 export interface PlanRow {
   id: string;
@@ -179,11 +179,7 @@ export function createPlanRepo(db: Db) {
       return Number(result.numDeletedRows) === 1;
     },
     async countRuns(orgId: string, id: string): Promise<number> {
-      const row = await selectOrgRows(db, "runs", orgId)
-        .select((eb) => eb.fn.countAll<string>().as("n"))
-        .where("plan_id", "=", id)
-        .executeTakeFirstOrThrow();
-      return Number(row.n);
+      return countOrgRows(db, "runs", orgId, "plan_id", id);
     },
   };
 }

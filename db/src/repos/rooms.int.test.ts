@@ -1,17 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { PlanSpec } from "@throng/protocol/plan";
+import { planInput } from "@throng/protocol/plan-spec.test-support";
 import type { RoomsReport } from "@throng/protocol/rooms";
 import { useTestDatabase } from "../vitest-database";
 import { storedRun } from "./stored-run";
 
 const { db, repos } = await useTestDatabase({ max: 4 });
 
-const spec = PlanSpec.parse({
-  name: "p",
-  target: { protocol: "websocket", url: "ws://127.0.0.1:1/" },
-  scenario: { kind: "movement-sync", roomSize: 4, updateHz: 20 },
-  load: { clients: 8, durationSec: 1 },
-});
+const spec = PlanSpec.parse(
+  planInput({ scenario: { kind: "movement-sync", roomSize: 4, updateHz: 20 }, load: { clients: 8, durationSec: 1 } }),
+);
 
 async function runWithAgent() {
   const { orgId, runId } = await storedRun(db, repos, spec);

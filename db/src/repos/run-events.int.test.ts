@@ -1,16 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { PlanSpec } from "@throng/protocol/plan";
+import { planInput } from "@throng/protocol/plan-spec.test-support";
 import { useTestDatabase } from "../vitest-database";
 import { storedRun } from "./stored-run";
 
 const { db, repos } = await useTestDatabase({ max: 8 });
 
-const spec = PlanSpec.parse({
-  name: "p",
-  target: { protocol: "websocket", url: "ws://127.0.0.1:1/" },
-  scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
-  load: { clients: 2, durationSec: 1 },
-});
+// Only stored: any plan will do.
+const spec = PlanSpec.parse(planInput());
 
 describe("a run's events of one kind, replaced", () => {
   it("are stored once when several closes replace them at the same moment (a job run twice, two workers)", async () => {

@@ -1,5 +1,5 @@
 import type { Db } from "../client";
-import { selectOrgRow, selectOrgRows } from "./org-rows";
+import { existingOrgKeys, selectOrgRow, selectOrgRows } from "./org-rows";
 
 export interface ScriptSummaryRow {
   sha256: string;
@@ -57,12 +57,7 @@ export function createScriptRepo(db: Db) {
     },
     /** Which of `sha256s` the org has stored. */
     async existing(orgId: string, sha256s: readonly string[]): Promise<string[]> {
-      if (sha256s.length === 0) return [];
-      const rows = await selectOrgRows(db, "script_bundles", orgId)
-        .select("sha256")
-        .where("sha256", "in", [...sha256s])
-        .execute();
-      return rows.map((r) => r.sha256);
+      return existingOrgKeys(db, "script_bundles", orgId, "sha256", sha256s);
     },
   };
 }

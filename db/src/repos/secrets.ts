@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../client";
-import { deleteOrgRow, selectOrgRows } from "./org-rows";
+import { countOrgRows, deleteOrgRow, existingOrgKeys, selectOrgRows } from "./org-rows";
 
 /** A secret as listed: its name and who set it when, never its value. */
 export interface SecretRow {
@@ -26,19 +26,11 @@ export function createSecretRepo(db: Db) {
       return selectOrgRows(db, "org_secrets", orgId).select(listColumns).orderBy("name").execute();
     },
     async count(orgId: string): Promise<number> {
-      const row = await selectOrgRows(db, "org_secrets", orgId)
-        .select((eb) => eb.fn.countAll<string>().as("n"))
-        .executeTakeFirstOrThrow();
-      return Number(row.n);
+      return countOrgRows(db, "org_secrets", orgId);
     },
     /** Which of `names` the organisation has. */
     async existing(orgId: string, names: readonly string[]): Promise<string[]> {
-      if (names.length === 0) return [];
-      const rows = await selectOrgRows(db, "org_secrets", orgId)
-        .select("name")
-        .where("name", "in", [...names])
-        .execute();
-      return rows.map((row) => row.name);
+      return existingOrgKeys(db, "org_secrets", orgId, "name", names);
     },
     /** The sealed values of those of `names` the organisation has. */
     async sealedValues(orgId: string, names: readonly string[]): Promise<{ name: string; valueSealed: string }[]> {

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { snapshotKey, type StoredSnapshot } from "@throng/protocol/snapshot";
 import type { Db } from "../client";
-import { selectOrgRows } from "./org-rows";
+import { countOrgRows, selectOrgRows } from "./org-rows";
 
 /** A stored snapshot, as the merge reads it. */
 export type SnapshotRow = StoredSnapshot;
@@ -192,11 +192,7 @@ export function createSnapshotRepo(db: Db) {
     },
     /** How many snapshots the run has stored: more than its verdict was judged on means seconds came after. */
     async countRun(orgId: string, runId: string): Promise<number> {
-      const row = await selectOrgRows(db, "snapshots", orgId)
-        .select((eb) => eb.fn.countAll<string>().as("count"))
-        .where("run_id", "=", runId)
-        .executeTakeFirstOrThrow();
-      return Number(row.count);
+      return countOrgRows(db, "snapshots", orgId, "run_id", runId);
     },
     /** The snapshots of seconds `first` up to, not including, `after` (epoch seconds): a zoomed range's summary. */
     async listRunSeconds(orgId: string, runId: string, first: number, after: number): Promise<SnapshotRow[]> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { changeText, compareWithBaseline, comparedMetrics, type ComparedRun } from "./baseline-compare";
+import { p99Comparison } from "./metric-comparison.test-support";
 import type { RunSummary } from "./run";
 import { runSummary } from "./run-summary.test-support";
 import { seriesPoint } from "./series-point.test-support";
@@ -60,17 +61,7 @@ describe("a run against its baseline", () => {
       { metric: "rtt-p99-ms", limit: 10, unit: "%" },
     ]);
     expect(comparison).toMatchObject({ runId: "new", baselineRunId: "base", outcome: "regressed" });
-    expect(metric(comparison, "rtt-p99-ms")).toEqual({
-      metric: "rtt-p99-ms",
-      name: "Round trip p99",
-      baseline: 20,
-      value: 30,
-      change: 50,
-      unit: "%",
-      withinNoise: false,
-      allowance: 10,
-      status: "regressed",
-    });
+    expect(metric(comparison, "rtt-p99-ms")).toEqual(p99Comparison());
     // Not held to an allowance, p50 is only worse.
     expect(metric(comparison, "rtt-p50-ms")).toMatchObject({ change: 50, allowance: null, status: "worse" });
   });

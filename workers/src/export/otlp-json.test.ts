@@ -1,19 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { histogramSeries } from "./histogram-series.test-support";
 import { encodeOtlpJson } from "./otlp-json";
 
 describe("OTLP JSON encoding", () => {
   it("sends a histogram as cumulative explicit-bucket points: per-bucket counts, one more than the bounds, 64-bit integers as strings", () => {
-    const request = encodeOtlpJson([
-      {
-        name: "throng_rtt_histogram_seconds",
-        kind: "histogram",
-        unit: "s",
-        labels: { run_id: "r" },
-        startMs: 500,
-        bounds: [0.001, 0.01],
-        samples: [{ timestampMs: 1_000, counts: [2, 0, 1], count: 3, sumSec: 0.5 }],
-      },
-    ]);
+    const request = encodeOtlpJson([histogramSeries()]);
     expect(request.resourceMetrics[0]!.scopeMetrics[0]!.metrics).toEqual([
       {
         name: "throng_rtt_histogram_seconds",

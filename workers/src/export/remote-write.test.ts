@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { histogramSeries } from "./histogram-series.test-support";
 import { decodeRemoteWrite, encodeRemoteWrite } from "./remote-write";
 
 describe("remote write encoding", () => {
@@ -33,18 +34,14 @@ describe("remote write encoding", () => {
 
   it("sends a histogram as classic cumulative _bucket{le} series ending at +Inf, _count and _sum", () => {
     const body = encodeRemoteWrite([
-      {
+      histogramSeries({
         name: "h_seconds",
-        kind: "histogram",
-        unit: "s",
-        labels: { run_id: "r" },
         startMs: 0,
-        bounds: [0.001, 0.01],
         samples: [
           { timestampMs: 1_000, counts: [2, 0, 1], count: 3, sumSec: 0.5 },
           { timestampMs: 2_000, counts: [3, 4, 1], count: 8, sumSec: 0.75 },
         ],
-      },
+      }),
     ]);
     const byName = new Map(
       decodeRemoteWrite(body).map((s) => [

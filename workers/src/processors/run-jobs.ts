@@ -1,4 +1,5 @@
 import type { Job } from "bullmq";
+import type { z } from "zod";
 import { parseOrThrow } from "@throng/protocol/errors";
 import {
   CheckAgentJob,
@@ -17,6 +18,13 @@ import type { RunOrchestrator } from "@throng/core/runs/run-orchestrator";
 import type { NotificationService } from "@throng/core/notifications/notification-service";
 import type { MetricsExportService } from "@throng/core/metrics-export/metrics-export-service";
 
+type RunJob = (typeof RunJobName)[keyof typeof RunJobName];
+
+/** One job's handler: its payload parsed by its protocol schema (a bad one fails the job, naming it), then core. */
+function parsed<T extends z.ZodType>(schema: T, handle: (payload: z.infer<T>, job: Job) => Promise<void>) {
+  return (job: Job) => handle(parseOrThrow(schema, job.data, `${job.name} job`), job);
+}
+
 /** The runs queue's processor: validate the payload, make one core call. Every call is idempotent. */
 export function createRunJobProcessor(
   orchestrator: RunOrchestrator,
@@ -24,49 +32,31 @@ export function createRunJobProcessor(
   schedules: Pick<PlanScheduleService, "fire">,
   metricsExport: Pick<MetricsExportService, "runStarted" | "pushRun" | "test">,
 ) {
+  const handlers: Record<RunJob, (job: Job) => Promise<void>> = {
+    [RunJobName.start]: parsed(StartRunJob, async ({ orgId, runId }) => {
+      await orchestrator.start(orgId, runId);
+      return metricsExport.runStarted(orgId, runId);
+    }),
+    [RunJobName.finish]: parsed(FinishRunJob, ({ orgId, runId }) => orchestrator.finish(orgId, runId)),
+    [RunJobName.rejudge]: parsed(RejudgeRunJob, ({ orgId, runId }) => orchestrator.judgeAgain(orgId, runId)),
+    [RunJobName.checkAgent]: parsed(CheckAgentJob, ({ orgId, runId, agentId }) =>
+      orchestrator.checkAgent(orgId, runId, agentId),
+    ),
+    [RunJobName.searchStep]: parsed(SearchStepJob, ({ orgId, runId, step, attempt }) =>
+      orchestrator.searchStep(orgId, runId, step, attempt),
+    ),
+    // The queue retries a failed attempt; the last one records the delivery as failed for the log.
+    [RunJobName.deliverNotification]: parsed(DeliverNotificationJob, ({ orgId, deliveryId }, job) =>
+      notifications.deliver(orgId, deliveryId, job.attemptsMade + 1 >= (job.opts.attempts ?? 1)),
+    ),
+    [RunJobName.scheduledRun]: parsed(ScheduledRunJob, async ({ orgId, planId }) => {
+      await schedules.fire(orgId, planId);
+    }),
+    [RunJobName.exportRunSeries]: parsed(ExportRunSeriesJob, ({ orgId, runId }) => metricsExport.pushRun(orgId, runId)),
+    [RunJobName.testMetricsExport]: parsed(TestMetricsExportJob, ({ orgId, sink }) => metricsExport.test(orgId, sink)),
+  };
   return async function processRunJob(job: Job): Promise<void> {
-    switch (job.name) {
-      case RunJobName.start: {
-        const { orgId, runId } = parseOrThrow(StartRunJob, job.data, "start-run job");
-        await orchestrator.start(orgId, runId);
-        return metricsExport.runStarted(orgId, runId);
-      }
-      case RunJobName.finish: {
-        const { orgId, runId } = parseOrThrow(FinishRunJob, job.data, "finish-run job");
-        return orchestrator.finish(orgId, runId);
-      }
-      case RunJobName.rejudge: {
-        const { orgId, runId } = parseOrThrow(RejudgeRunJob, job.data, "rejudge-run job");
-        return orchestrator.judgeAgain(orgId, runId);
-      }
-      case RunJobName.checkAgent: {
-        const { orgId, runId, agentId } = parseOrThrow(CheckAgentJob, job.data, "check-agent job");
-        return orchestrator.checkAgent(orgId, runId, agentId);
-      }
-      case RunJobName.searchStep: {
-        const { orgId, runId, step, attempt } = parseOrThrow(SearchStepJob, job.data, "search-step job");
-        return orchestrator.searchStep(orgId, runId, step, attempt);
-      }
-      case RunJobName.deliverNotification: {
-        const { orgId, deliveryId } = parseOrThrow(DeliverNotificationJob, job.data, "deliver-notification job");
-        // The queue retries a failed attempt; the last one records the delivery as failed for the log.
-        return notifications.deliver(orgId, deliveryId, job.attemptsMade + 1 >= (job.opts.attempts ?? 1));
-      }
-      case RunJobName.scheduledRun: {
-        const { orgId, planId } = parseOrThrow(ScheduledRunJob, job.data, "scheduled-run job");
-        await schedules.fire(orgId, planId);
-        return;
-      }
-      case RunJobName.exportRunSeries: {
-        const { orgId, runId } = parseOrThrow(ExportRunSeriesJob, job.data, "export-run-series job");
-        return metricsExport.pushRun(orgId, runId);
-      }
-      case RunJobName.testMetricsExport: {
-        const { orgId, sink } = parseOrThrow(TestMetricsExportJob, job.data, "test-metrics-export job");
-        return metricsExport.test(orgId, sink);
-      }
-      default:
-        throw new Error(`Unknown job "${job.name}" on the runs queue`);
-    }
+    if (!Object.hasOwn(handlers, job.name)) throw new Error(`Unknown job "${job.name}" on the runs queue`);
+    return handlers[job.name as RunJob](job);
   };
 }

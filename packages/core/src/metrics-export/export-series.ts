@@ -30,48 +30,39 @@ export interface HistogramSeries {
 }
 export type ExportSeries = ScalarSeries | HistogramSeries;
 
+// Each exported metric's kind, unit (UCUM, as OpenTelemetry writes units) and help text.
+const gauge = (unit: string, help: string) => ({ kind: "gauge" as const, unit, help });
+const counter = (unit: string, help: string) => ({ kind: "counter" as const, unit, help });
+const histogram = (unit: string, help: string) => ({ kind: "histogram" as const, unit, help });
+
 /** Every metric we export, with its kind and unit: the docs, the Grafana dashboard's test and the encoders read it. */
 export const EXPORTED_METRICS = {
-  throng_rtt_seconds: {
-    kind: "gauge",
-    unit: "s",
-    help: "Round-trip time from the run's HDR histogram of the second: quantile 0.5, 0.99 and 1 (the max)",
-  },
-  throng_rtt_histogram_seconds: {
-    kind: "histogram",
-    unit: "s",
-    help: "Round trips since the run started in fixed buckets of round-trip time, from each second's HDR histogram (sum: the HDR mean x count)",
-  },
-  throng_connections: { kind: "gauge", unit: "{connection}", help: "Open connections at the end of the second" },
-  throng_clients: { kind: "gauge", unit: "{client}", help: "Simulated clients" },
-  throng_agents: { kind: "gauge", unit: "{agent}", help: "Agents that reported the second" },
-  throng_messages_sent_per_second: { kind: "gauge", unit: "{message}/s", help: "Messages sent in the second" },
-  throng_messages_received_per_second: { kind: "gauge", unit: "{message}/s", help: "Messages received in the second" },
-  throng_bytes_sent_per_second: { kind: "gauge", unit: "By/s", help: "Bytes sent in the second" },
-  throng_bytes_received_per_second: { kind: "gauge", unit: "By/s", help: "Bytes received in the second" },
-  throng_errors_per_second: { kind: "gauge", unit: "{error}/s", help: "Errors in the second" },
-  throng_messages_sent_total: { kind: "counter", unit: "{message}", help: "Messages sent since the run started" },
-  throng_messages_received_total: {
-    kind: "counter",
-    unit: "{message}",
-    help: "Messages received since the run started",
-  },
-  throng_errors_total: { kind: "counter", unit: "{error}", help: "Errors since the run started" },
-  throng_run_duration_seconds: { kind: "gauge", unit: "s", help: "Run summary: measured seconds" },
-  throng_run_messages_sent: { kind: "gauge", unit: "{message}", help: "Run summary: messages sent" },
-  throng_run_errors: { kind: "gauge", unit: "{error}", help: "Run summary: errors" },
-  throng_run_peak_connections: {
-    kind: "gauge",
-    unit: "{connection}",
-    help: "Run summary: most connections open at once",
-  },
-  throng_run_messages_per_second: { kind: "gauge", unit: "{message}/s", help: "Run summary: mean messages per second" },
-  throng_run_rtt_seconds: {
-    kind: "gauge",
-    unit: "s",
-    help: "Run summary: round-trip time over the whole run (quantile 0.5, 0.99, 1)",
-  },
-} as const satisfies Record<string, { kind: "gauge" | "counter" | "histogram"; unit: string; help: string }>;
+  throng_rtt_seconds: gauge(
+    "s",
+    "Round-trip time from the run's HDR histogram of the second: quantile 0.5, 0.99 and 1 (the max)",
+  ),
+  throng_rtt_histogram_seconds: histogram(
+    "s",
+    "Round trips since the run started in fixed buckets of round-trip time, from each second's HDR histogram (sum: the HDR mean x count)",
+  ),
+  throng_connections: gauge("{connection}", "Open connections at the end of the second"),
+  throng_clients: gauge("{client}", "Simulated clients"),
+  throng_agents: gauge("{agent}", "Agents that reported the second"),
+  throng_messages_sent_per_second: gauge("{message}/s", "Messages sent in the second"),
+  throng_messages_received_per_second: gauge("{message}/s", "Messages received in the second"),
+  throng_bytes_sent_per_second: gauge("By/s", "Bytes sent in the second"),
+  throng_bytes_received_per_second: gauge("By/s", "Bytes received in the second"),
+  throng_errors_per_second: gauge("{error}/s", "Errors in the second"),
+  throng_messages_sent_total: counter("{message}", "Messages sent since the run started"),
+  throng_messages_received_total: counter("{message}", "Messages received since the run started"),
+  throng_errors_total: counter("{error}", "Errors since the run started"),
+  throng_run_duration_seconds: gauge("s", "Run summary: measured seconds"),
+  throng_run_messages_sent: gauge("{message}", "Run summary: messages sent"),
+  throng_run_errors: gauge("{error}", "Run summary: errors"),
+  throng_run_peak_connections: gauge("{connection}", "Run summary: most connections open at once"),
+  throng_run_messages_per_second: gauge("{message}/s", "Run summary: mean messages per second"),
+  throng_run_rtt_seconds: gauge("s", "Run summary: round-trip time over the whole run (quantile 0.5, 0.99, 1)"),
+};
 export type ExportedMetric = keyof typeof EXPORTED_METRICS;
 
 /** The suffixes a histogram's Prometheus series carry (remote write sends classic histograms). */
