@@ -59,37 +59,73 @@ type MemberAnswer<S extends RouteSchema> = ResolveFastifyReplyReturnType<ZodType
 /** A member route's handler; its answer is typed by `schema.response`. */
 export type MemberHandler<S extends RouteSchema> = (call: MemberCall<S>) => MemberAnswer<S>;
 
+/**
+ * A member route as a routes file declares it, beside its method, URL and permission: its summary, its schema (which
+ * types the handler), what its doc adds, and its handler, named like Fastify's own route options.
+ */
+export interface MemberRouteSpec<S extends RouteSchema> extends MemberRouteDoc {
+  summary: string;
+  schema: S;
+  /** Where the route needs a body limit of its own. */
+  bodyLimit?: number;
+  handler: MemberHandler<S>;
+}
+
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /**
- * Registers member routes on `app`, each declared by `memberRoute` and handled with its caller resolved: every member
- * route starts by asking who calls, so it is asked here once (actor.ts resolves one request once). A route whose doc
- * declares one answer (`answers: [204]`) is answered with that status, so the doc and the reply cannot disagree.
+ * Registers member routes on `app`, each handled with its caller resolved: every member route starts by asking who
+ * calls, so it is asked here once (actor.ts resolves one request once). A route whose doc declares one answer
+ * (`answers: [204]`) is answered with that status, so the doc and the reply cannot disagree. A routes file declares
+ * a route as `member.get(url, permission, { summary, schema, handler })`; that is `memberRoute`'s options and the
+ * handler, which `member.get(url, memberRoute(...), handler)` also takes.
  */
 export function memberRoutes(app: ZodFastify, resolveIdentity: ResolveIdentity) {
-  const register =
-    (method: Method) =>
-    <S extends RouteSchema>(url: string, options: MemberRouteOptions<S>, handler: MemberHandler<S>) => {
-      // The validator (route-schema.ts) has parsed each part of the request by `options.schema` before the handler,
-      // so the request is what MemberRequest<S> says; Fastify's own types cannot follow a generic S through here.
-      const answers = options.config.doc.answers;
-      const success = answers?.length === 1 ? answers[0] : undefined;
-      const route: RouteOptions = {
-        ...options,
-        method,
-        url,
-        handler: async (request, reply) => {
-          const answer = await handler({
-            ...(await resolveIdentity(request)),
-            request: request as MemberRequest<S>,
-            reply: reply as unknown as MemberReply<S>,
-          });
-          // A route that declares one success (201, 202, 204) answers with it: the handler returns what to send.
-          return success === undefined || reply.sent ? answer : reply.status(success).send(answer);
-        },
-      };
-      app.route(route);
+  const add = <S extends RouteSchema>(
+    method: Method,
+    url: string,
+    options: MemberRouteOptions<S>,
+    handler: MemberHandler<S>,
+  ) => {
+    // The validator (route-schema.ts) has parsed each part of the request by `options.schema` before the handler,
+    // so the request is what MemberRequest<S> says; Fastify's own types cannot follow a generic S through here.
+    const answers = options.config.doc.answers;
+    const success = answers?.length === 1 ? answers[0] : undefined;
+    const route: RouteOptions = {
+      ...options,
+      method,
+      url,
+      handler: async (request, reply) => {
+        const answer = await handler({
+          ...(await resolveIdentity(request)),
+          request: request as MemberRequest<S>,
+          reply: reply as unknown as MemberReply<S>,
+        });
+        // A route that declares one success (201, 202, 204) answers with it: the handler returns what to send.
+        return success === undefined || reply.sent ? answer : reply.status(success).send(answer);
+      },
     };
+    app.route(route);
+  };
+  const register = (method: Method) => {
+    function route<const S extends RouteSchema>(url: string, permission: Action, spec: MemberRouteSpec<S>): void;
+    function route<S extends RouteSchema>(url: string, options: MemberRouteOptions<S>, handler: MemberHandler<S>): void;
+    function route<S extends RouteSchema>(
+      url: string,
+      declared: Action | MemberRouteOptions<S>,
+      rest: MemberRouteSpec<S> | MemberHandler<S>,
+    ) {
+      if (typeof declared === "string" && typeof rest !== "function") {
+        const { summary, schema, bodyLimit, handler, ...doc } = rest;
+        const options = memberRoute(declared, summary, schema, doc);
+        return add(method, url, bodyLimit === undefined ? options : { ...options, bodyLimit }, handler);
+      }
+      if (typeof declared !== "string" && typeof rest === "function") return add(method, url, declared, rest);
+      // Only a caller past the type checker gets here.
+      throw new TypeError(`${method} ${url}: declare it as (url, permission, { summary, schema, handler })`);
+    }
+    return route;
+  };
   return {
     get: register("GET"),
     post: register("POST"),

@@ -2,6 +2,7 @@ import { readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { ThrongError } from "@throng/protocol/errors";
+import type { RouteDoc } from "../http/openapi";
 import { packAgent, type AgentPackageFile } from "./agent-package";
 
 const BUNDLE_MISSING = "The agent bundle is not built on this server: run `npm run build -w @throng/agent`";
@@ -42,73 +43,23 @@ export async function agentInstallRoutes(
     },
   );
 
-  app.get(
-    "/agent/throng-agent.mjs",
-    {
-      config: { doc: { summary: "The one-file agent", access: "public", produces: "text/javascript", errors: [503] } },
-    },
-    async (_request, reply) => {
-      let bundle: Buffer;
-      try {
-        bundle = await readFile(deps.agentBundlePath);
-      } catch {
-        throw new ThrongError("unavailable", BUNDLE_MISSING);
-      }
-      return reply.type("text/javascript; charset=utf-8").header("cache-control", "no-cache").send(bundle);
-    },
-  );
-
-  app.get(
-    `/agent/${ENGINE_FILE}`,
-    {
-      config: {
-        doc: {
-          summary: "The agent's engine bundle (what each engine process runs)",
-          access: "public",
-          produces: "text/javascript",
-          errors: [503],
-        },
-      },
-    },
-    async (_request, reply) => {
-      let engine: Buffer;
-      try {
-        engine = await readFile(join(dirname(deps.agentBundlePath), ENGINE_FILE));
-      } catch {
-        throw new ThrongError(
-          "unavailable",
-          `${BUNDLE_MISSING}; agents run their engines from the agent bundle meanwhile`,
-        );
-      }
-      return reply.type("text/javascript; charset=utf-8").header("cache-control", "no-cache").send(engine);
-    },
-  );
-
-  app.get(
-    `/agent/${NATIVE_IO_FILE}`,
-    {
-      config: {
-        doc: {
-          summary: "The agent's native I/O addon for this server's platform",
-          access: "public",
-          produces: "application/octet-stream",
-          errors: [503],
-        },
-      },
-    },
-    async (_request, reply) => {
-      let addon: Buffer;
-      try {
-        addon = await readFile(join(dirname(deps.agentBundlePath), "throng-io.node"));
-      } catch {
-        throw new ThrongError(
-          "unavailable",
-          "The agent's native I/O addon is not built on this server: run `npm run build -w @throng/agent` (needs cc); agents use Node's sockets meanwhile",
-        );
-      }
-      return reply.type("application/octet-stream").header("cache-control", "no-cache").send(addon);
-    },
-  );
+  const besideBundle = (name: string) => join(dirname(deps.agentBundlePath), name);
+  builtFileRoute(app, "/agent/throng-agent.mjs", "The one-file agent", {
+    path: deps.agentBundlePath,
+    produces: "text/javascript",
+    missing: BUNDLE_MISSING,
+  });
+  builtFileRoute(app, `/agent/${ENGINE_FILE}`, "The agent's engine bundle (what each engine process runs)", {
+    path: besideBundle(ENGINE_FILE),
+    produces: "text/javascript",
+    missing: `${BUNDLE_MISSING}; agents run their engines from the agent bundle meanwhile`,
+  });
+  builtFileRoute(app, `/agent/${NATIVE_IO_FILE}`, "The agent's native I/O addon for this server's platform", {
+    path: besideBundle("throng-io.node"),
+    produces: "application/octet-stream",
+    missing:
+      "The agent's native I/O addon is not built on this server: run `npm run build -w @throng/agent` (needs cc); agents use Node's sockets meanwhile",
+  });
 
   app.get(
     "/agent/install.sh",
@@ -120,6 +71,29 @@ export async function agentInstallRoutes(
         .send(installScript(deps.apiPublicUrl));
     },
   );
+}
+
+/** A file the agent's build leaves on disk: where it is, its media type, and what to do when it is not built. */
+interface BuiltFile {
+  path: string;
+  produces: string;
+  missing: string;
+}
+
+/** Serves a built file as it is on disk, revalidated on each download (a rebuild must reach the rig); 503 when missing. */
+function builtFileRoute(app: FastifyInstance, url: string, summary: string, file: BuiltFile) {
+  const doc: RouteDoc = { summary, access: "public", produces: file.produces, errors: [503] };
+  // Scripts are sent as UTF-8 text; a binary addon as it is.
+  const type = file.produces.startsWith("text/") ? `${file.produces}; charset=utf-8` : file.produces;
+  app.get(url, { config: { doc } }, async (_request, reply) => {
+    let content: Buffer;
+    try {
+      content = await readFile(file.path);
+    } catch {
+      throw new ThrongError("unavailable", file.missing);
+    }
+    return reply.type(type).header("cache-control", "no-cache").send(content);
+  });
 }
 
 async function readPackageFile(path: string): Promise<AgentPackageFile | null> {

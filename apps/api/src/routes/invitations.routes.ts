@@ -9,7 +9,7 @@ import {
 } from "@throng/protocol/orgs";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
-import { memberRoute, memberRoutes } from "../http/member-route";
+import { memberRoutes } from "../http/member-route";
 import { browserOnly } from "./browser-only";
 
 /** Invitations to an organisation: made, listed and revoked by its managers, previewed and accepted by the invited. */
@@ -17,33 +17,28 @@ export async function invitationRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, orgs } = deps;
   const member = memberRoutes(app, resolveIdentity);
 
-  member.post(
-    "/api/invitations",
-    memberRoute(
-      "member.manage",
-      "Create an invitation link (shown once)",
-      {
-        body: requestBody(CreateInvitation, "invitation", { optional: true }),
-        response: { 201: InvitationCreated },
-      },
-      { answers: [201] },
-    ),
-    ({ actor, request }) => orgs.createInvitation(actor, request.body),
-  );
+  member.post("/api/invitations", "member.manage", {
+    summary: "Create an invitation link (shown once)",
+    schema: {
+      body: requestBody(CreateInvitation, "invitation", { optional: true }),
+      response: { 201: InvitationCreated },
+    },
+    answers: [201],
+    handler: ({ actor, request }) => orgs.createInvitation(actor, request.body),
+  });
 
-  member.get(
-    "/api/invitations",
-    memberRoute("member.manage", "Pending invitations", {
-      response: { 200: z.object({ invitations: z.array(InvitationView) }) },
-    }),
-    async ({ actor }) => ({ invitations: await orgs.invitations(actor) }),
-  );
+  member.get("/api/invitations", "member.manage", {
+    summary: "Pending invitations",
+    schema: { response: { 200: z.object({ invitations: z.array(InvitationView) }) } },
+    handler: async ({ actor }) => ({ invitations: await orgs.invitations(actor) }),
+  });
 
-  member.delete(
-    "/api/invitations/:id",
-    memberRoute("member.manage", "Revoke a pending invitation", { params: IdParams }, { answers: [204] }),
-    ({ actor, request }) => orgs.revokeInvitation(actor, request.params.id),
-  );
+  member.delete("/api/invitations/:id", "member.manage", {
+    summary: "Revoke a pending invitation",
+    schema: { params: IdParams },
+    answers: [204],
+    handler: ({ actor, request }) => orgs.revokeInvitation(actor, request.params.id),
+  });
 
   app.get(
     "/api/invitations/preview/:token",

@@ -3,7 +3,7 @@ import { Channel } from "@throng/protocol/jobs";
 import type { LiveEnvelope } from "@throng/protocol/run";
 import type { ApiDeps } from "../services";
 import type { ZodFastify } from "../http/route-schema";
-import { memberRoute, memberRoutes } from "../http/member-route";
+import { memberRoutes } from "../http/member-route";
 
 /** A browser that cannot keep up is cut off rather than buffered without bound; it reconnects and refetches. */
 const MAX_BUFFERED_BYTES = 1 << 20;
@@ -16,15 +16,11 @@ const KEEPALIVE_MS = 15_000;
  */
 export async function liveRoutes(app: ZodFastify, deps: ApiDeps) {
   const member = memberRoutes(app, deps.resolveIdentity);
-  member.get(
-    "/api/runs/:id/live",
-    memberRoute(
-      "run.read",
-      "Server-sent events: the run's numbered live messages",
-      { params: IdParams },
-      { produces: "text/event-stream" },
-    ),
-    async ({ actor, request, reply }) => {
+  member.get("/api/runs/:id/live", "run.read", {
+    summary: "Server-sent events: the run's numbered live messages",
+    schema: { params: IdParams },
+    produces: "text/event-stream",
+    handler: async ({ actor, request, reply }) => {
       const { id } = request.params;
       const run = await deps.runs.get(actor, id);
       reply.hijack();
@@ -61,5 +57,5 @@ export async function liveRoutes(app: ZodFastify, deps: ApiDeps) {
         void unsubscribe();
       });
     },
-  );
+  });
 }

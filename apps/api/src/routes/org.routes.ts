@@ -13,7 +13,7 @@ import {
 } from "@throng/protocol/orgs";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
-import { memberRoute, memberRoutes } from "../http/member-route";
+import { memberRoutes } from "../http/member-route";
 import { browserOnly } from "./browser-only";
 
 /** Members are named by their user id, which the auth library makes (text, not a UUID). */
@@ -24,15 +24,15 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, orgs } = deps;
   const member = memberRoutes(app, resolveIdentity);
 
-  member.get(
-    "/api/me",
-    memberRoute("org.read", "The caller and the organisation requests are scoped to", { response: { 200: Me } }),
-    ({ user, org, actor }) => ({
+  member.get("/api/me", "org.read", {
+    summary: "The caller and the organisation requests are scoped to",
+    schema: { response: { 200: Me } },
+    handler: ({ user, org, actor }) => ({
       user: user ?? { id: actor.userId, email: actor.label, name: actor.label },
       organization: org,
       role: actor.role,
     }),
-  );
+  });
 
   app.get(
     "/api/orgs",
@@ -71,30 +71,27 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
     },
   );
 
-  member.get(
-    "/api/members",
-    memberRoute("org.read", "Members and their roles", {
-      response: { 200: z.object({ members: z.array(MemberView) }) },
-    }),
-    async ({ actor }) => ({ members: await orgs.members(actor) }),
-  );
+  member.get("/api/members", "org.read", {
+    summary: "Members and their roles",
+    schema: { response: { 200: z.object({ members: z.array(MemberView) }) } },
+    handler: async ({ actor }) => ({ members: await orgs.members(actor) }),
+  });
 
-  member.patch(
-    "/api/members/:id",
-    memberRoute(
-      "member.manage",
-      "Change a member's role",
-      { params: MemberParams, body: requestBody(ChangeRole, "role change") },
-      { answers: [204], errors: [404, 409] },
-    ),
-    ({ actor, request }) => orgs.changeRole(actor, request.params.id, request.body),
-  );
+  member.patch("/api/members/:id", "member.manage", {
+    summary: "Change a member's role",
+    schema: { params: MemberParams, body: requestBody(ChangeRole, "role change") },
+    answers: [204],
+    errors: [404, 409],
+    handler: ({ actor, request }) => orgs.changeRole(actor, request.params.id, request.body),
+  });
 
-  member.delete(
-    "/api/members/:id",
-    memberRoute("member.manage", "Remove a member", { params: MemberParams }, { answers: [204], errors: [409] }),
-    ({ actor, request }) => orgs.removeMember(actor, request.params.id),
-  );
+  member.delete("/api/members/:id", "member.manage", {
+    summary: "Remove a member",
+    schema: { params: MemberParams },
+    answers: [204],
+    errors: [409],
+    handler: ({ actor, request }) => orgs.removeMember(actor, request.params.id),
+  });
 
   app.post(
     "/api/members/leave",
@@ -114,51 +111,41 @@ export async function orgAdminRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, orgs, apiTokens, audit } = deps;
   const member = memberRoutes(app, resolveIdentity);
 
-  member.get(
-    "/api/tokens",
-    memberRoute("token.manage", "API tokens (never their secrets)", {
-      response: { 200: z.object({ tokens: z.array(ApiTokenView) }) },
-    }),
-    async ({ actor }) => ({ tokens: await apiTokens.list(actor) }),
-  );
+  member.get("/api/tokens", "token.manage", {
+    summary: "API tokens (never their secrets)",
+    schema: { response: { 200: z.object({ tokens: z.array(ApiTokenView) }) } },
+    handler: async ({ actor }) => ({ tokens: await apiTokens.list(actor) }),
+  });
 
-  member.post(
-    "/api/tokens",
-    memberRoute(
-      "token.manage",
-      "Create an API token (shown once)",
-      { body: requestBody(CreateApiToken, "API token"), response: { 201: ApiTokenCreated } },
-      { answers: [201] },
-    ),
-    ({ actor, request }) => apiTokens.create(actor, request.body),
-  );
+  member.post("/api/tokens", "token.manage", {
+    summary: "Create an API token (shown once)",
+    schema: { body: requestBody(CreateApiToken, "API token"), response: { 201: ApiTokenCreated } },
+    answers: [201],
+    handler: ({ actor, request }) => apiTokens.create(actor, request.body),
+  });
 
-  member.delete(
-    "/api/tokens/:id",
-    memberRoute("token.manage", "Revoke an API token", { params: IdParams }, { answers: [204] }),
-    ({ actor, request }) => apiTokens.revoke(actor, request.params.id),
-  );
+  member.delete("/api/tokens/:id", "token.manage", {
+    summary: "Revoke an API token",
+    schema: { params: IdParams },
+    answers: [204],
+    handler: ({ actor, request }) => apiTokens.revoke(actor, request.params.id),
+  });
 
-  member.get(
-    "/api/audit",
-    memberRoute("audit.read", "The audit log of sensitive actions", {
-      response: { 200: z.object({ entries: z.array(AuditEntry) }) },
-    }),
-    async ({ actor }) => ({ entries: await audit.list(actor) }),
-  );
+  member.get("/api/audit", "audit.read", {
+    summary: "The audit log of sensitive actions",
+    schema: { response: { 200: z.object({ entries: z.array(AuditEntry) }) } },
+    handler: async ({ actor }) => ({ entries: await audit.list(actor) }),
+  });
 
-  member.get(
-    "/api/org/settings",
-    memberRoute("settings.read", "Target allow-list and caps", { response: { 200: OrgSettings } }),
-    ({ actor }) => orgs.settings(actor),
-  );
+  member.get("/api/org/settings", "settings.read", {
+    summary: "Target allow-list and caps",
+    schema: { response: { 200: OrgSettings } },
+    handler: ({ actor }) => orgs.settings(actor),
+  });
 
-  member.put(
-    "/api/org/settings",
-    memberRoute("settings.manage", "Replace the target allow-list and caps", {
-      body: requestBody(OrgSettings, "settings"),
-      response: { 200: OrgSettings },
-    }),
-    ({ actor, request }) => orgs.saveSettings(actor, request.body),
-  );
+  member.put("/api/org/settings", "settings.manage", {
+    summary: "Replace the target allow-list and caps",
+    schema: { body: requestBody(OrgSettings, "settings"), response: { 200: OrgSettings } },
+    handler: ({ actor, request }) => orgs.saveSettings(actor, request.body),
+  });
 }

@@ -7,7 +7,7 @@ import { createCallerLimits } from "../http/rate-limit";
 import { sendReportPdf } from "../pdf/report-pdf-reply";
 import type { ApiDeps } from "../services";
 import type { ZodFastify } from "../http/route-schema";
-import { memberRoute, memberRoutes } from "../http/member-route";
+import { memberRoutes } from "../http/member-route";
 
 /** An export answered as a CSV file the browser saves under `filename`. */
 function sendCsv(reply: FastifyReply, filename: string, csv: string): FastifyReply {
@@ -24,69 +24,56 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
   const limitCaller = createCallerLimits(deps);
   app.addHook("onClose", () => deps.pdf.close()); // the one Chromium goes with the app
 
-  member.get(
-    "/api/runs/:id/report",
-    memberRoute(
-      "run.read",
+  member.get("/api/runs/:id/report", "run.read", {
+    summary:
       "A run's report: the run with verdicts and capacity, and its series (an export: 429 with Retry-After past the caller's exports per minute)",
-      { params: IdParams, response: { 200: RunReport } },
-      { errors: [429] },
-    ),
-    async ({ actor, caller, request, reply }) => {
+    schema: { params: IdParams, response: { 200: RunReport } },
+    errors: [429],
+    handler: async ({ actor, caller, request, reply }) => {
       await limitCaller(caller, reply, "export");
       return reports.report(actor, request.params.id);
     },
-  );
+  });
 
-  member.get(
-    "/api/runs/:id/errors.csv",
-    memberRoute(
-      "run.read",
+  member.get("/api/runs/:id/errors.csv", "run.read", {
+    summary:
       "The run's error samples as CSV: kind, message, when, client, agent, bytes as hex (an export: 429 with Retry-After past the caller's exports per minute)",
-      { params: IdParams },
-      { produces: "text/csv", errors: [429] },
-    ),
-    async ({ actor, caller, request, reply }) => {
+    schema: { params: IdParams },
+    produces: "text/csv",
+    errors: [429],
+    handler: async ({ actor, caller, request, reply }) => {
       await limitCaller(caller, reply, "export");
       const { id } = request.params;
       return sendCsv(reply, `run-${id}-errors.csv`, await reports.errorsCsv(actor, id));
     },
-  );
+  });
 
-  member.get(
-    "/api/runs/:id/summary",
-    memberRoute(
-      "run.read",
+  member.get("/api/runs/:id/summary", "run.read", {
+    summary:
       "The run's summary over a range of its seconds (from, to: whole seconds since its start; to excluded), merged from the stored per-second histograms",
-      { params: IdParams, querystring: RunRangeQuery, response: { 200: RunRangeSummary } },
-    ),
-    ({ actor, request }) => reports.rangeSummary(actor, request.params.id, request.query),
-  );
+    schema: { params: IdParams, querystring: RunRangeQuery, response: { 200: RunRangeSummary } },
+    handler: ({ actor, request }) => reports.rangeSummary(actor, request.params.id, request.query),
+  });
 
-  member.get(
-    "/api/runs/:id/series.csv",
-    memberRoute(
-      "run.read",
-      "The per-second series as CSV (an export: 429 with Retry-After past the caller's exports per minute)",
-      { params: IdParams },
-      { produces: "text/csv", errors: [429] },
-    ),
-    async ({ actor, caller, request, reply }) => {
+  member.get("/api/runs/:id/series.csv", "run.read", {
+    summary: "The per-second series as CSV (an export: 429 with Retry-After past the caller's exports per minute)",
+    schema: { params: IdParams },
+    produces: "text/csv",
+    errors: [429],
+    handler: async ({ actor, caller, request, reply }) => {
       await limitCaller(caller, reply, "export");
       const { id } = request.params;
       return sendCsv(reply, `run-${id}.csv`, await reports.csv(actor, id));
     },
-  );
+  });
 
-  member.get(
-    "/api/runs/:id/report.pdf",
-    memberRoute(
-      "run.read",
+  member.get("/api/runs/:id/report.pdf", "run.read", {
+    summary:
       "The report printed to PDF by headless Chromium (an export: 429 past the caller's exports per minute; 503 when the API has no Chromium)",
-      { params: IdParams, querystring: ReportPdfQuery },
-      { produces: "application/pdf", errors: [429, 503, 504] },
-    ),
-    async ({ actor, caller, request, reply }) => {
+    schema: { params: IdParams, querystring: ReportPdfQuery },
+    produces: "application/pdf",
+    errors: [429, 503, 504],
+    handler: async ({ actor, caller, request, reply }) => {
       const reader = request.query;
       await limitCaller(caller, reply, "export");
       const report = await reports.report(actor, request.params.id);
@@ -98,16 +85,12 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
         await deps.runs.reportDistributions(actor, report.run),
       );
     },
-  );
+  });
 
-  member.get(
-    "/api/runs/compare",
-    memberRoute(
-      "run.read",
-      "Runs side by side with deltas against the first (404 when one is not in the organisation)",
-      { querystring: CompareQuery, response: { 200: RunComparison } },
-      { errors: [404] },
-    ),
-    ({ actor, request }) => reports.compare(actor, request.query.ids),
-  );
+  member.get("/api/runs/compare", "run.read", {
+    summary: "Runs side by side with deltas against the first (404 when one is not in the organisation)",
+    schema: { querystring: CompareQuery, response: { 200: RunComparison } },
+    errors: [404],
+    handler: ({ actor, request }) => reports.compare(actor, request.query.ids),
+  });
 }

@@ -9,7 +9,7 @@ import {
 } from "@throng/protocol/script-bundle";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
-import { memberRoute, memberRoutes } from "../http/member-route";
+import { memberRoutes } from "../http/member-route";
 
 /**
  * Upper-case hex is taken: hashes are compared (and stored) lower-case. The pattern before the transform is what
@@ -34,35 +34,26 @@ export async function scriptRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, scripts } = deps;
   const member = memberRoutes(app, resolveIdentity);
 
-  member.get(
-    "/api/scripts",
-    memberRoute("plan.read", "List script bundles, newest first", { response: { 200: ScriptList } }),
-    async ({ actor }) => ({ scripts: await scripts.list(actor) }),
-  );
+  member.get("/api/scripts", "plan.read", {
+    summary: "List script bundles, newest first",
+    schema: { response: { 200: ScriptList } },
+    handler: async ({ actor }) => ({ scripts: await scripts.list(actor) }),
+  });
 
-  member.post(
-    "/api/scripts",
-    {
-      bodyLimit: SCRIPT_UPLOAD_BODY_LIMIT,
-      ...memberRoute(
-        "plan.write",
-        "Upload a script bundle (201; the same bytes again answer 200 with the stored one)",
-        { body: requestBody(UploadScript, "script"), response: { 200: ScriptSummary, 201: ScriptSummary } },
-        { answers: [200, 201] },
-      ),
-    },
-    async ({ actor, request, reply }) => {
+  member.post("/api/scripts", "plan.write", {
+    summary: "Upload a script bundle (201; the same bytes again answer 200 with the stored one)",
+    schema: { body: requestBody(UploadScript, "script"), response: { 200: ScriptSummary, 201: ScriptSummary } },
+    answers: [200, 201],
+    bodyLimit: SCRIPT_UPLOAD_BODY_LIMIT,
+    handler: async ({ actor, request, reply }) => {
       const { script, created } = await scripts.upload(actor, request.body);
       return reply.status(created ? 201 : 200).send(script);
     },
-  );
+  });
 
-  member.get(
-    "/api/scripts/:sha256",
-    memberRoute("plan.read", "Read a script bundle with its source", {
-      params: ScriptParams,
-      response: { 200: ScriptView },
-    }),
-    ({ actor, request }) => scripts.get(actor, request.params.sha256),
-  );
+  member.get("/api/scripts/:sha256", "plan.read", {
+    summary: "Read a script bundle with its source",
+    schema: { params: ScriptParams, response: { 200: ScriptView } },
+    handler: ({ actor, request }) => scripts.get(actor, request.params.sha256),
+  });
 }

@@ -8,7 +8,7 @@ import { createCallerLimits } from "../http/rate-limit";
 import { sendReportPdf } from "../pdf/report-pdf-reply";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
-import { memberRoute, memberRoutes } from "../http/member-route";
+import { memberRoutes } from "../http/member-route";
 
 /** Share links to a run's report, and the shared report as the public reads it without signing in. */
 export async function shareLinkRoutes(app: ZodFastify, deps: ApiDeps) {
@@ -16,35 +16,29 @@ export async function shareLinkRoutes(app: ZodFastify, deps: ApiDeps) {
   const member = memberRoutes(app, resolveIdentity);
   const limitCaller = createCallerLimits(deps);
 
-  member.post(
-    "/api/runs/:id/share-links",
-    memberRoute(
-      "share.manage",
-      "Create a public read-only link to the report (shown once)",
-      {
-        params: IdParams,
-        body: requestBody(CreateShareLink, "share link", { optional: true }),
-        response: { 201: ShareLinkCreated },
-      },
-      { answers: [201] },
-    ),
-    ({ actor, request }) => reports.createShareLink(actor, request.params.id, request.body),
-  );
-
-  member.get(
-    "/api/runs/:id/share-links",
-    memberRoute("run.read", "A run's share links (never their secrets)", {
+  member.post("/api/runs/:id/share-links", "share.manage", {
+    summary: "Create a public read-only link to the report (shown once)",
+    schema: {
       params: IdParams,
-      response: { 200: z.object({ links: z.array(ShareLinkView) }) },
-    }),
-    async ({ actor, request }) => ({ links: await reports.shareLinks(actor, request.params.id) }),
-  );
+      body: requestBody(CreateShareLink, "share link", { optional: true }),
+      response: { 201: ShareLinkCreated },
+    },
+    answers: [201],
+    handler: ({ actor, request }) => reports.createShareLink(actor, request.params.id, request.body),
+  });
 
-  member.delete(
-    "/api/share-links/:id",
-    memberRoute("share.manage", "Revoke a share link", { params: IdParams }, { answers: [204] }),
-    ({ actor, request }) => reports.revokeShareLink(actor, request.params.id),
-  );
+  member.get("/api/runs/:id/share-links", "run.read", {
+    summary: "A run's share links (never their secrets)",
+    schema: { params: IdParams, response: { 200: z.object({ links: z.array(ShareLinkView) }) } },
+    handler: async ({ actor, request }) => ({ links: await reports.shareLinks(actor, request.params.id) }),
+  });
+
+  member.delete("/api/share-links/:id", "share.manage", {
+    summary: "Revoke a share link",
+    schema: { params: IdParams },
+    answers: [204],
+    handler: ({ actor, request }) => reports.revokeShareLink(actor, request.params.id),
+  });
 
   app.get(
     "/api/public/reports/:token",

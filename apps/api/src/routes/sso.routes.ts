@@ -18,7 +18,7 @@ import {
 import { enforceRateLimit } from "../http/rate-limit";
 import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
-import { memberRoute, memberRoutes } from "../http/member-route";
+import { memberRoutes } from "../http/member-route";
 
 /** Where the SSO plugin sends the browser back: Home on success, the sign-in page (with error and error_description) on failure. */
 const AFTER_SIGN_IN = "/";
@@ -32,111 +32,79 @@ export async function ssoRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, sso } = deps;
   const member = memberRoutes(app, resolveIdentity);
 
-  member.get(
-    "/api/sso",
-    memberRoute(
-      "settings.read",
-      "Single sign-on: domains, identity providers (never their secrets), Require SSO, session lifetimes",
-      { response: { 200: SsoSettings } },
-    ),
-    ({ actor }) => sso.settings.settings(actor),
-  );
+  member.get("/api/sso", "settings.read", {
+    summary: "Single sign-on: domains, identity providers (never their secrets), Require SSO, session lifetimes",
+    schema: { response: { 200: SsoSettings } },
+    handler: ({ actor }) => sso.settings.settings(actor),
+  });
 
-  member.put(
-    "/api/sso/requirement",
-    memberRoute(
-      "settings.manage",
-      "Require SSO (members may not use the password form; owners may, audit-logged) or not",
-      { body: requestBody(PutSsoRequirement, "SSO requirement"), response: { 200: PutSsoRequirement } },
-      { errors: [409] },
-    ),
-    ({ actor, request }) => sso.settings.setRequirement(actor, request.body),
-  );
+  member.put("/api/sso/requirement", "settings.manage", {
+    summary: "Require SSO (members may not use the password form; owners may, audit-logged) or not",
+    schema: { body: requestBody(PutSsoRequirement, "SSO requirement"), response: { 200: PutSsoRequirement } },
+    errors: [409],
+    handler: ({ actor, request }) => sso.settings.setRequirement(actor, request.body),
+  });
 
-  member.post(
-    "/api/sso/domains",
-    memberRoute(
-      "settings.manage",
-      "Claim an email domain; the answer names the DNS TXT record that proves it",
-      { body: requestBody(AddSsoDomain, "domain"), response: { 201: SsoDomainView } },
-      { answers: [201], errors: [409] },
-    ),
-    ({ actor, request }) => sso.settings.addDomain(actor, request.body),
-  );
+  member.post("/api/sso/domains", "settings.manage", {
+    summary: "Claim an email domain; the answer names the DNS TXT record that proves it",
+    schema: { body: requestBody(AddSsoDomain, "domain"), response: { 201: SsoDomainView } },
+    answers: [201],
+    errors: [409],
+    handler: ({ actor, request }) => sso.settings.addDomain(actor, request.body),
+  });
 
-  member.post(
-    "/api/sso/domains/:domain/verify",
-    memberRoute(
-      "settings.manage",
-      "Look the domain's TXT record up now and mark the domain verified",
-      { params: SsoDomainParams, response: { 200: SsoDomainView } },
-      { errors: [404, 409, 503] },
-    ),
-    ({ actor, request }) => sso.settings.verifyDomain(actor, request.params.domain),
-  );
+  member.post("/api/sso/domains/:domain/verify", "settings.manage", {
+    summary: "Look the domain's TXT record up now and mark the domain verified",
+    schema: { params: SsoDomainParams, response: { 200: SsoDomainView } },
+    errors: [404, 409, 503],
+    handler: ({ actor, request }) => sso.settings.verifyDomain(actor, request.params.domain),
+  });
 
-  member.delete(
-    "/api/sso/domains/:domain",
-    memberRoute(
-      "settings.manage",
-      "Give up an email domain (no provider may still sign it in)",
-      { params: SsoDomainParams },
-      { answers: [204], errors: [404, 409] },
-    ),
-    ({ actor, request }) => sso.settings.removeDomain(actor, request.params.domain),
-  );
+  member.delete("/api/sso/domains/:domain", "settings.manage", {
+    summary: "Give up an email domain (no provider may still sign it in)",
+    schema: { params: SsoDomainParams },
+    answers: [204],
+    errors: [404, 409],
+    handler: ({ actor, request }) => sso.settings.removeDomain(actor, request.params.domain),
+  });
 
-  member.post(
-    "/api/sso/providers",
-    memberRoute(
-      "settings.manage",
-      "Add an OIDC or SAML identity provider (its secret is sealed and never answered back)",
-      { body: requestBody(PutSsoProvider, "identity provider"), response: { 201: SsoProviderView } },
-      { answers: [201], errors: [409, 503] },
-    ),
-    ({ actor, request }) => sso.settings.addProvider(actor, request.body),
-  );
+  member.post("/api/sso/providers", "settings.manage", {
+    summary: "Add an OIDC or SAML identity provider (its secret is sealed and never answered back)",
+    schema: { body: requestBody(PutSsoProvider, "identity provider"), response: { 201: SsoProviderView } },
+    answers: [201],
+    errors: [409, 503],
+    handler: ({ actor, request }) => sso.settings.addProvider(actor, request.body),
+  });
 
-  member.put(
-    "/api/sso/providers/:id",
-    memberRoute(
-      "settings.manage",
-      "Change an identity provider (a secret left out keeps its stored value)",
-      {
-        params: SsoProviderParams,
-        body: requestBody(PutSsoProvider, "identity provider"),
-        response: { 200: SsoProviderView },
-      },
-      { errors: [404, 409, 503] },
-    ),
-    ({ actor, request }) => sso.settings.changeProvider(actor, request.params.id, request.body),
-  );
+  member.put("/api/sso/providers/:id", "settings.manage", {
+    summary: "Change an identity provider (a secret left out keeps its stored value)",
+    schema: {
+      params: SsoProviderParams,
+      body: requestBody(PutSsoProvider, "identity provider"),
+      response: { 200: SsoProviderView },
+    },
+    errors: [404, 409, 503],
+    handler: ({ actor, request }) => sso.settings.changeProvider(actor, request.params.id, request.body),
+  });
 
-  member.put(
-    "/api/sso/providers/:id/enabled",
-    memberRoute(
-      "settings.manage",
-      "Turn an identity provider off (it keeps its settings and signs nobody in) or on again",
-      {
-        params: SsoProviderParams,
-        body: requestBody(PutSsoProviderEnabled, "provider switch"),
-        response: { 200: PutSsoProviderEnabled },
-      },
-      { errors: [404, 409] },
-    ),
-    ({ actor, request }) => sso.settings.setProviderEnabled(actor, request.params.id, request.body),
-  );
+  member.put("/api/sso/providers/:id/enabled", "settings.manage", {
+    summary: "Turn an identity provider off (it keeps its settings and signs nobody in) or on again",
+    schema: {
+      params: SsoProviderParams,
+      body: requestBody(PutSsoProviderEnabled, "provider switch"),
+      response: { 200: PutSsoProviderEnabled },
+    },
+    errors: [404, 409],
+    handler: ({ actor, request }) => sso.settings.setProviderEnabled(actor, request.params.id, request.body),
+  });
 
-  member.delete(
-    "/api/sso/providers/:id",
-    memberRoute(
-      "settings.manage",
-      "Remove an identity provider; sessions opened through it run to their end",
-      { params: SsoProviderParams },
-      { answers: [204], errors: [404] },
-    ),
-    ({ actor, request }) => sso.settings.removeProvider(actor, request.params.id),
-  );
+  member.delete("/api/sso/providers/:id", "settings.manage", {
+    summary: "Remove an identity provider; sessions opened through it run to their end",
+    schema: { params: SsoProviderParams },
+    answers: [204],
+    errors: [404],
+    handler: ({ actor, request }) => sso.settings.removeProvider(actor, request.params.id),
+  });
 
   app.post(
     "/api/sso/sign-in",
