@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { MovementSyncScenario } from "@throng/protocol/plan";
 import { createSnapshotBuilder } from "../metrics/snapshot-builder";
 import type { Transport } from "../transports/transport";
 import { createMovementSync } from "./movement-sync";
@@ -35,6 +36,16 @@ const countersBuilder = () =>
     health: { sample: () => ({ cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 }), stop() {} },
   });
 
+/** Rooms of 2 at 20 Hz (and `extra`) over `transport`, counting into a builder whose counters the test reads. */
+function roomsOfTwo(transport: Transport, extra: Partial<MovementSyncScenario> = {}) {
+  const builder = countersBuilder();
+  const runner = createMovementSync(
+    { kind: "movement-sync", roomSize: 2, updateHz: 20, ...extra },
+    { transport, metrics: builder.metrics },
+  );
+  return { builder, runner };
+}
+
 /** Starts `players` players and returns the run's second snapshot: the first second holds their joins. */
 async function secondSecond(
   runner: ReturnType<typeof createMovementSync>,
@@ -53,11 +64,7 @@ describe("movement-sync's send schedule", () => {
   afterEach(() => vi.useRealTimers());
 
   it("counts updateHz per joined player as scheduled sends, and makes them (one send loop per player)", async () => {
-    const builder = countersBuilder();
-    const runner = createMovementSync(
-      { kind: "movement-sync", roomSize: 2, updateHz: 20 },
-      { transport: roomTransport, metrics: builder.metrics },
-    );
+    const { builder, runner } = roomsOfTwo(roomTransport);
     const second = await secondSecond(runner, builder, 4);
     expect(second.counters.scheduledSends).toBe(80);
     expect(Math.abs(second.counters.messagesSent - 80)).toBeLessThanOrEqual(1);
@@ -89,16 +96,9 @@ describe("movement-sync's heartbeat", () => {
         };
       },
     };
-    const builder = countersBuilder();
-    const runner = createMovementSync(
-      {
-        kind: "movement-sync",
-        roomSize: 2,
-        updateHz: 20,
-        heartbeat: { intervalMs: 250, message: { body: "HB {{client}} {{room}}" } },
-      },
-      { transport: recording, metrics: builder.metrics },
-    );
+    const { builder, runner } = roomsOfTwo(recording, {
+      heartbeat: { intervalMs: 250, message: { body: "HB {{client}} {{room}}" } },
+    });
     const second = await secondSecond(runner, builder, 2);
     // 20 updates and 4 heartbeats a second per player.
     expect(second.counters.scheduledSends).toBe(48);
@@ -166,11 +166,7 @@ describe("movement-sync's reach", () => {
   afterEach(() => vi.useRealTimers());
 
   it("counts no broadcast its receiver was not expected to get: one sent before the receiver had joined (as the agent saw it) but delivered after", async () => {
-    const builder = countersBuilder();
-    const runner = createMovementSync(
-      { kind: "movement-sync", roomSize: 2, updateHz: 20 },
-      { transport: slowJoinServer(), metrics: builder.metrics },
-    );
+    const { builder, runner } = roomsOfTwo(slowJoinServer());
     runner.startClient(0);
     runner.startClient(1);
     await vi.advanceTimersByTimeAsync(2_000);
