@@ -2,32 +2,17 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { MovementSyncScenario } from "@throng/protocol/plan";
 import { createSnapshotBuilder } from "../metrics/snapshot-builder";
 import type { Transport } from "../transports/transport";
+import { createScriptedTransport } from "../testing/fake-transport";
 import { createMovementSync } from "./movement-sync";
 
 const runId = "6f1c1a34-9a43-4f7e-9d0e-3c2a1b0c9d8e";
 
 /** Answers a join with "joined" (twice, as a confused server might) and swallows the updates. */
-const roomTransport: Transport = {
-  open(events) {
-    let open = true;
-    queueMicrotask(() => open && events.onOpen());
-    return {
-      send(data) {
-        if (!open) return false;
-        if (String(data).includes('"join"')) {
-          for (let i = 0; i < 2; i += 1)
-            queueMicrotask(() => open && events.onMessage(Buffer.from('{"type":"joined"}'), performance.now()));
-        }
-        return true;
-      },
-      close() {
-        if (open) queueMicrotask(() => events.onEnd({ opened: true }));
-        open = false;
-        return Promise.resolve();
-      },
-    };
-  },
-};
+const roomServer = () =>
+  createScriptedTransport(
+    (message) => (message.includes('"join"') ? ['{"type":"joined"}', '{"type":"joined"}'] : []),
+    queueMicrotask,
+  );
 
 /** A snapshot builder whose health reads zero: these tests read its counters only. */
 const countersBuilder = () =>
@@ -64,7 +49,7 @@ describe("movement-sync's send schedule", () => {
   afterEach(() => vi.useRealTimers());
 
   it("counts updateHz per joined player as scheduled sends, and makes them (one send loop per player)", async () => {
-    const { builder, runner } = roomsOfTwo(roomTransport);
+    const { builder, runner } = roomsOfTwo(roomServer().transport);
     const second = await secondSecond(runner, builder, 4);
     expect(second.counters.scheduledSends).toBe(80);
     expect(Math.abs(second.counters.messagesSent - 80)).toBeLessThanOrEqual(1);
@@ -83,20 +68,8 @@ describe("movement-sync's heartbeat", () => {
   afterEach(() => vi.useRealTimers());
 
   it("sends the heartbeat template on its own timer once a player has joined, counted in the schedule, and stops with the player", async () => {
-    const sent: string[] = [];
-    const recording: Transport = {
-      open(events) {
-        const connection = roomTransport.open(events);
-        return {
-          send: (data) => {
-            sent.push(String(data));
-            return connection.send(data);
-          },
-          close: () => connection.close(),
-        };
-      },
-    };
-    const { builder, runner } = roomsOfTwo(recording, {
+    const { transport, sent } = roomServer();
+    const { builder, runner } = roomsOfTwo(transport, {
       heartbeat: { intervalMs: 250, message: { body: "HB {{client}} {{room}}" } },
     });
     const second = await secondSecond(runner, builder, 2);
