@@ -11,6 +11,21 @@ export function argReader(args = process.argv.slice(2)) {
 }
 
 /**
+ * What both clients read from the command line: where the target listens, how many clients (`clients` by default)
+ * and the measured window (`seconds` by default, after a 2 s warm-up).
+ */
+export function loadArgs(arg, defaults) {
+  return {
+    host: arg("host", "127.0.0.1"),
+    port: Number(arg("port")),
+    path: arg("path", "/ws"),
+    clients: Number(arg("clients", defaults.clients)),
+    seconds: Number(arg("seconds", defaults.seconds)),
+    warmup: Number(arg("warmup", "2")),
+  };
+}
+
+/**
  * An upgrade request with a fresh key, and `done(chunk)`, fed the bytes read until it says true: the answer's head
  * is complete and accepted the upgrade (it throws when it refused). The target sends nothing after its head unasked.
  */
@@ -46,4 +61,21 @@ export function measureWindow(warmup, seconds, count, done) {
       done(counted, (performance.now() - t0) / 1000, cpu.user + cpu.system, cpu);
     }, seconds * 1000);
   }, warmup * 1000);
+}
+
+/**
+ * Calls `start()` once `ready()` counts all `clients` (checked every 10 ms), or exits with `failure()` on stderr when
+ * that takes over `timeoutMs`: a window measured with clients missing would under-report the load.
+ */
+export function whenAllReady(ready, clients, timeoutMs, failure, start) {
+  const started = Date.now();
+  const waiting = setInterval(() => {
+    if (ready() === clients) {
+      clearInterval(waiting);
+      start();
+    } else if (Date.now() - started > timeoutMs) {
+      console.error(failure());
+      process.exit(1);
+    }
+  }, 10);
 }

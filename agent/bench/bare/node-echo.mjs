@@ -7,16 +7,11 @@
 //
 //   node node-echo.mjs --mode tcp|ws --port N [--path /ws] [--clients 100] [--seconds 20] [--warmup 2]
 import { connect } from "node:net";
-import { argReader, measureWindow, websocketUpgrade } from "./bare-common.mjs";
+import { argReader, loadArgs, measureWindow, websocketUpgrade, whenAllReady } from "./bare-common.mjs";
 
 const arg = argReader();
 const mode = arg("mode", "tcp");
-const host = arg("host", "127.0.0.1");
-const port = Number(arg("port"));
-const path = arg("path", "/ws");
-const clients = Number(arg("clients", "100"));
-const seconds = Number(arg("seconds", "20"));
-const warmup = Number(arg("warmup", "2"));
+const { host, port, path, clients, seconds, warmup } = loadArgs(arg, { clients: "100", seconds: "20" });
 if (!["tcp", "ws"].includes(mode) || !Number.isInteger(port) || port <= 0) {
   console.error(
     "usage: node node-echo.mjs --mode tcp|ws --port N [--path /ws] [--clients 100] [--seconds 20] [--warmup 2]",
@@ -77,16 +72,13 @@ function startClient() {
 
 for (let i = 0; i < clients; i += 1) startClient();
 
-const started = Date.now();
-const waitOpen = setInterval(() => {
-  if (open === clients) {
-    clearInterval(waitOpen);
-    measure();
-  } else if (Date.now() - started > 10_000) {
-    console.error(`only ${open} of ${clients} connections opened`);
-    process.exit(1);
-  }
-}, 10);
+whenAllReady(
+  () => open,
+  clients,
+  10_000,
+  () => `only ${open} of ${clients} connections opened`,
+  measure,
+);
 
 function measure() {
   measureWindow(

@@ -8,17 +8,12 @@
 //
 //   node node-move.mjs --port N [--path /ws] [--clients 200] [--room-size 20] [--hz 20] [--seconds 10] [--warmup 2]
 import { connect } from "node:net";
-import { argReader, measureWindow, websocketUpgrade } from "./bare-common.mjs";
+import { argReader, loadArgs, measureWindow, websocketUpgrade, whenAllReady } from "./bare-common.mjs";
 
 const arg = argReader();
-const host = arg("host", "127.0.0.1");
-const port = Number(arg("port"));
-const path = arg("path", "/ws");
-const clients = Number(arg("clients", "200"));
+const { host, port, path, clients, seconds, warmup } = loadArgs(arg, { clients: "200", seconds: "10" });
 const roomSize = Number(arg("room-size", "20"));
 const hz = Number(arg("hz", "20"));
-const seconds = Number(arg("seconds", "10"));
-const warmup = Number(arg("warmup", "2"));
 if (!Number.isInteger(port) || port <= 0) {
   console.error(
     "usage: node node-move.mjs --port N [--path /ws] [--clients 200] [--room-size 20] [--hz 20] [--seconds 10] [--warmup 2]",
@@ -116,17 +111,16 @@ function sendDue() {
   if (!stopping) setTimeout(sendDue, 1);
 }
 
-const started = Date.now();
-const waitJoined = setInterval(() => {
-  if (joined === clients) {
-    clearInterval(waitJoined);
+whenAllReady(
+  () => joined,
+  clients,
+  20_000,
+  () => `only ${joined} of ${clients} clients joined (${open} open)`,
+  () => {
     sendDue();
     measure();
-  } else if (Date.now() - started > 20_000) {
-    console.error(`only ${joined} of ${clients} clients joined (${open} open)`);
-    process.exit(1);
-  }
-}, 10);
+  },
+);
 
 function measure() {
   measureWindow(

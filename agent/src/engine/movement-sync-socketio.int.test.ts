@@ -2,7 +2,8 @@ import { createServer, type Server as HttpServer } from "node:http";
 import { Server } from "socket.io";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { PlanSpec } from "@throng/protocol/plan";
-import { merged, runPlan, total, totalsByKind } from "../testing/assignment";
+import { runPlan, total, totalsByKind } from "../testing/assignment";
+import { expectTimedBroadcasts } from "../testing/broadcast-reach.test-support";
 
 // Movement-sync against a Socket.IO v4 server from npm (docs/protocols.md, "Movement-sync through any server"),
 // driven over a raw WebSocket by declarative steps that speak Engine.IO and Socket.IO packets as text: the server's
@@ -88,16 +89,7 @@ describe("movement-sync through a Socket.IO v4 server, Engine.IO packets as text
     expect(counts.pingTimeouts).toBe(0);
     expect(total(snapshots, "connectionsFailed")).toBe(0);
     expect(counts.joins).toBe(10);
-    const expected = total(snapshots, "broadcastsExpected");
-    const received = total(snapshots, "broadcastsReceived");
-    expect(expected).toBeGreaterThan(10 * 4 * 10 * 1.5);
-    expect(received / expected).toBeGreaterThan(0.95);
-    const latency = merged(snapshots, "broadcastUs")!;
-    expect(latency.totalCount).toBe(received);
-    expect(total(snapshots, "lost") + total(snapshots, "duplicates") + total(snapshots, "outOfOrder")).toBe(0);
-    console.log(
-      `Socket.IO room server: reach ${(received / expected).toFixed(4)} (${received}/${expected}), broadcast p50 ${latency.getValueAtPercentile(50)} µs p99 ${latency.getValueAtPercentile(99)} µs`,
-    );
+    expectTimedBroadcasts(snapshots, 0.95, "Socket.IO room server");
     // The leave step's "41" reached the server before each connection closed.
     await vi.waitFor(() => expect(counts.leaves).toBe(10));
   });

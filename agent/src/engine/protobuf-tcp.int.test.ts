@@ -1,9 +1,10 @@
-import { createServer, type Server, type Socket } from "node:net";
+import type { Socket } from "node:net";
 import protobuf from "protobufjs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PlanSpec } from "@throng/protocol/plan";
 import { merged, runPlan, total, totalsByKind } from "../testing/assignment";
 import { onDelimitedMessages } from "../testing/delimited-frames";
+import { joinOkStep, useLoopbackServer, varintTcpTarget } from "../testing/delimited-server.test-support";
 
 // A game server's own binary protocol, driven by a plan alone (docs/protocols.md): protobuf messages on TCP, each
 // behind a varint length (protobuf's writeDelimited, the length-field framing). A client joins with a Join
@@ -29,8 +30,6 @@ const Join = root.lookupType("game.Join");
 const Ping = root.lookupType("game.Ping");
 const Reply = root.lookupType("game.Reply");
 
-let server: Server;
-let port = 0;
 const sessions = new Map<Socket, string>();
 let pingsAnswered = 0;
 let joins = 0;
@@ -58,24 +57,11 @@ function serve(socket: Socket): void {
   socket.on("close", () => sessions.delete(socket));
 }
 
-beforeAll(async () => {
-  server = createServer(serve);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  port = (server.address() as { port: number }).port;
-});
-
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-});
+const server = useLoopbackServer(serve);
 
 function plan(pingSession: string): Omit<PlanSpec, "name"> {
   return {
-    target: {
-      protocol: "tcp",
-      host: "127.0.0.1",
-      port,
-      framing: { kind: "length-field", lengthFieldBytes: "varint", initialBytesToStrip: "header" },
-    },
+    target: varintTcpTarget(server.port()),
     protobuf: { proto: PROTO, replyType: "game.Reply" },
     scenario: {
       kind: "ping-pong",
@@ -85,12 +71,7 @@ function plan(pingSession: string): Omit<PlanSpec, "name"> {
           kind: "send",
           message: { format: "protobuf", messageType: "game.Join", body: '{"player":"bot","client":{{client}}}' },
         },
-        {
-          kind: "expect",
-          reply: { json: { field: "joinOk.session" } },
-          failWhen: { json: { field: "error.reason" } },
-          capture: [{ name: "session", from: { json: "joinOk.session" } }],
-        },
+        joinOkStep,
       ],
       message: {
         format: "protobuf",

@@ -1,11 +1,23 @@
 import { describe, expect, it } from "vitest";
-import type { TcpFraming } from "@throng/protocol/plan";
+import type { PlanSpec, TcpFraming } from "@throng/protocol/plan";
+import type { MetricSnapshot } from "@throng/protocol/snapshot";
+import type { TargetOptions } from "../target/target-server";
 import { useReferenceTarget } from "../testing/reference-target.test-support";
 import { merged, runPlan, total, totalsByKind } from "../testing/assignment";
 
 const startTestTarget = useReferenceTarget();
 
 const len2: TcpFraming = { kind: "length-prefix", headerBytes: 2 };
+
+/** Runs `scenario` over WebSocket against a fresh reference target (`options` besides port 0), no ramp-up. */
+async function runOnTarget(
+  scenario: PlanSpec["scenario"],
+  load: { clients: number; durationSec: number },
+  options: Omit<TargetOptions, "port"> = {},
+): Promise<MetricSnapshot[]> {
+  const target = await startTestTarget({ port: 0, ...options });
+  return runPlan({ target: { protocol: "websocket", url: target.url }, scenario, load: { ...load, rampUpSec: 0 } });
+}
 
 describe("scenarios against the reference target", () => {
   it.each(["websocket", "tcp"] as const)(
@@ -30,12 +42,10 @@ describe("scenarios against the reference target", () => {
   );
 
   it("movement-sync: rooms of 4 at 20 Hz reach every other member, with broadcast latency and no loss", async () => {
-    const target = await startTestTarget({ port: 0 });
-    const snapshots = await runPlan({
-      target: { protocol: "websocket", url: target.url },
-      scenario: { kind: "movement-sync", roomSize: 4, updateHz: 20 },
-      load: { clients: 8, durationSec: 2, rampUpSec: 0 },
-    });
+    const snapshots = await runOnTarget(
+      { kind: "movement-sync", roomSize: 4, updateHz: 20 },
+      { clients: 8, durationSec: 2 },
+    );
     const expected = total(snapshots, "broadcastsExpected");
     const received = total(snapshots, "broadcastsReceived");
     expect(expected).toBeGreaterThan(8 * 20 * 3 * 0.7); // ~2 s of 8 players × 3 others at 20 Hz, less the join
@@ -46,23 +56,17 @@ describe("scenarios against the reference target", () => {
   });
 
   it("movement-sync as fast as possible sends the next update once the room got the last", async () => {
-    const target = await startTestTarget({ port: 0 });
-    const snapshots = await runPlan({
-      target: { protocol: "websocket", url: target.url },
-      scenario: { kind: "movement-sync", roomSize: 3 },
-      load: { clients: 3, durationSec: 1, rampUpSec: 0 },
-    });
+    const snapshots = await runOnTarget({ kind: "movement-sync", roomSize: 3 }, { clients: 3, durationSec: 1 });
     expect(total(snapshots, "broadcastsReceived")).toBeGreaterThan(30);
     expect(total(snapshots, "broadcastsReceived") / total(snapshots, "broadcastsExpected")).toBeGreaterThan(0.95);
   });
 
   it("login-storm: connect and login histograms, and failures by cause when the target refuses past its limit", async () => {
-    const target = await startTestTarget({ port: 0, maxClients: 30 });
-    const snapshots = await runPlan({
-      target: { protocol: "websocket", url: target.url },
-      scenario: { kind: "login-storm", login: true },
-      load: { clients: 40, durationSec: 1, rampUpSec: 0 },
-    });
+    const snapshots = await runOnTarget(
+      { kind: "login-storm", login: true },
+      { clients: 40, durationSec: 1 },
+      { maxClients: 30 },
+    );
     expect(total(snapshots, "loginsSucceeded")).toBe(30);
     expect(merged(snapshots, "connectUs")!.totalCount).toBe(30);
     expect(merged(snapshots, "loginUs")!.totalCount).toBe(30);
@@ -114,12 +118,10 @@ describe("scenarios against the reference target", () => {
   });
 
   it("login-storm at a connect rate follows it (open model): 20 per second for 2 s", async () => {
-    const target = await startTestTarget({ port: 0 });
-    const snapshots = await runPlan({
-      target: { protocol: "websocket", url: target.url },
-      scenario: { kind: "login-storm", connectsPerSec: 20 },
-      load: { clients: 1_000, durationSec: 2, rampUpSec: 0 },
-    });
+    const snapshots = await runOnTarget(
+      { kind: "login-storm", connectsPerSec: 20 },
+      { clients: 1_000, durationSec: 2 },
+    );
     expect(snapshots[0]!.counters.connectionsOpened).toBeGreaterThanOrEqual(19);
     expect(snapshots[0]!.counters.connectionsOpened).toBeLessThanOrEqual(22);
     expect(total(snapshots, "connectionsOpened")).toBeLessThanOrEqual(42);

@@ -1,6 +1,6 @@
 import { decodeFromCompressedBase64 } from "hdr-histogram-js";
 import { describe, expect, it } from "vitest";
-import { MetricSnapshot } from "@throng/protocol/snapshot";
+import { MetricSnapshot, type SnapshotCounters, zeroCounters } from "@throng/protocol/snapshot";
 import type { HealthSampler } from "./health";
 import { decodeHistogram } from "./histogram";
 import { createSnapshotBuilder } from "./snapshot-builder";
@@ -10,6 +10,11 @@ const fixedHealth: HealthSampler = {
   sample: () => ({ cpuPercent: 12.5, eventLoopP99Ms: 1.25, rssBytes: 1_000 }),
   stop() {},
 };
+
+/** An interval's counters: those named, every other count zero and no errors by kind. */
+function counters(named: Partial<SnapshotCounters>): SnapshotCounters {
+  return { ...zeroCounters(), errorsByKind: {}, ...named };
+}
 
 describe("snapshot builder (PROTOCOL.md §5)", () => {
   it("encodes round trips into an HDR histogram that decodes to the same distribution", () => {
@@ -41,34 +46,25 @@ describe("snapshot builder (PROTOCOL.md §5)", () => {
     metrics.roundTripMicros(500);
 
     const first = builder.take({ seq: 0, intervalStart: 1_000, intervalMs: 1_000, clients: 3 });
-    expect(first.counters).toEqual({
-      connectionsOpen: 2,
-      connectionsOpened: 2,
-      connectionsFailed: 1,
-      connectionsClosed: 0,
-      messagesSent: 1,
-      messagesReceived: 1,
-      bytesSent: 64,
-      bytesReceived: 20,
-      errors: 1,
-      errorsByKind: { error: 1, other: 1 },
-    });
+    expect(first.counters).toEqual(
+      counters({
+        connectionsOpen: 2,
+        connectionsOpened: 2,
+        connectionsFailed: 1,
+        messagesSent: 1,
+        messagesReceived: 1,
+        bytesSent: 64,
+        bytesReceived: 20,
+        errors: 1,
+        errorsByKind: { error: 1, other: 1 },
+      }),
+    );
 
     metrics.connectionClosed();
     const second = builder.take({ seq: 1, intervalStart: 2_000, intervalMs: 1_000, clients: 3 });
-    expect(second.counters).toEqual({
-      connectionsOpen: 1,
-      connectionsOpened: 0,
-      connectionsFailed: 0,
-      connectionsClosed: 1,
-      messagesSent: 0,
-      messagesReceived: 0,
-      bytesSent: 0,
-      bytesReceived: 0,
-      errors: 0,
-      errorsByKind: {},
-      closesByCause: { agent: 1 },
-    });
+    expect(second.counters).toEqual(
+      counters({ connectionsOpen: 1, connectionsClosed: 1, closesByCause: { agent: 1 } }),
+    );
     expect(decodeHistogram(second.histograms.rttUs).totalCount).toBe(0);
     expect(second.health).toEqual(fixedHealth.sample());
   });

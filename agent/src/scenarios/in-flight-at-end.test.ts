@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
+import type { SnapshotCounters } from "@throng/protocol/snapshot";
 import { createSnapshotBuilder } from "../metrics/snapshot-builder";
 import { createFakeTransport, silenced } from "../testing/fake-transport";
 import type { Transport } from "../transports/transport";
 import { createEchoFlood } from "./echo-flood";
 import { createLoginStorm } from "./login-storm";
-import type { ScenarioRunner } from "./scenario";
+import type { ScenarioContext, ScenarioRunner } from "./scenario";
 
 const runId = "6f1c1a34-9a43-4f7e-9d0e-3c2a1b0c9d8e";
 
@@ -27,31 +28,39 @@ function builder() {
   });
 }
 
+/** Starts `clients` clients of a scenario no server ever answers, ends the run and returns that interval's counters. */
+async function countersAtRunEnd(
+  start: (context: ScenarioContext) => ScenarioRunner,
+  clients: number,
+): Promise<SnapshotCounters> {
+  const metrics = builder();
+  const runner = start({ transport: silentTransport(), metrics: metrics.metrics });
+  await openClients(runner, clients);
+  await runner.close();
+  return metrics.take({ seq: 0, intervalStart: 0, intervalMs: 100, clients }).counters;
+}
+
 describe("messages in flight when the run ends", () => {
   it("echo-flood: each client's unanswered window is in flight at the end, not lost and not an error", async () => {
-    const metrics = builder();
-    const runner = createEchoFlood(
-      { kind: "echo-flood", messageBytes: 16, maxInFlight: 4, message: { body: '{"seq":{{seq}}}' } },
-      { transport: silentTransport(), metrics: metrics.metrics },
+    const counters = await countersAtRunEnd(
+      (context) =>
+        createEchoFlood(
+          { kind: "echo-flood", messageBytes: 16, maxInFlight: 4, message: { body: '{"seq":{{seq}}}' } },
+          context,
+        ),
+      3,
     );
-    await openClients(runner, 3);
-    await runner.close();
-    const snapshot = metrics.take({ seq: 0, intervalStart: 0, intervalMs: 100, clients: 3 });
-    expect(snapshot.counters).toMatchObject({ messagesSent: 12, inFlightAtEnd: 12, errors: 0 });
-    expect(snapshot.counters.lost).toBeUndefined();
+    expect(counters).toMatchObject({ messagesSent: 12, inFlightAtEnd: 12, errors: 0 });
+    expect(counters.lost).toBeUndefined();
   });
 
   it("login-storm: a login still unanswered at the end is in flight, not a failed login", async () => {
-    const metrics = builder();
-    const runner = createLoginStorm(
-      { kind: "login-storm", login: true },
-      { transport: silentTransport(), metrics: metrics.metrics },
+    const counters = await countersAtRunEnd(
+      (context) => createLoginStorm({ kind: "login-storm", login: true }, context),
+      3,
     );
-    await openClients(runner, 3);
-    await runner.close();
-    const snapshot = metrics.take({ seq: 0, intervalStart: 0, intervalMs: 100, clients: 3 });
-    expect(snapshot.counters).toMatchObject({ messagesSent: 3, inFlightAtEnd: 3, errors: 0 });
-    expect(snapshot.counters.loginsFailed).toBeUndefined();
+    expect(counters).toMatchObject({ messagesSent: 3, inFlightAtEnd: 3, errors: 0 });
+    expect(counters.loginsFailed).toBeUndefined();
   });
 
   it("a client stopped by a ramp-down is not at the run's end: nothing counts as in flight at the end", async () => {

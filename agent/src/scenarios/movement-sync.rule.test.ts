@@ -75,14 +75,20 @@ const builder = () =>
     health: { sample: () => ({ cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 }), stop() {} },
   });
 
+/** The scenario (with `extra`) over a fresh relay server (`seqShift` as relayServer takes it), counted afresh. */
+function relayedRooms(extra: Partial<MovementSyncScenario> = {}, seqShift = 0) {
+  const metrics = builder();
+  const server = relayServer(seqShift);
+  const runner = createMovementSync(scenario(extra), { transport: server.transport, metrics: metrics.metrics });
+  return { metrics, server, runner };
+}
+
 describe("movement-sync through a server of its own protocol (update template, broadcast rule, leave steps)", () => {
   beforeEach(() => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setImmediate", "performance"] }));
   afterEach(() => vi.useRealTimers());
 
   it("times broadcasts that carry no send time from the room's own record of (sender, seq)", async () => {
-    const metrics = builder();
-    const server = relayServer();
-    const runner = createMovementSync(scenario(), { transport: server.transport, metrics: metrics.metrics });
+    const { metrics, runner } = relayedRooms();
     for (let i = 0; i < 6; i += 1) runner.startClient(i);
     await vi.advanceTimersByTimeAsync(2_000);
     await runner.close();
@@ -101,11 +107,7 @@ describe("movement-sync through a server of its own protocol (update template, b
   });
 
   it("a broadcast of an update the room never sent is an unknown-broadcast error, not timed", async () => {
-    const metrics = builder();
-    const runner = createMovementSync(scenario({ roomSize: 2 }), {
-      transport: relayServer(1_000).transport,
-      metrics: metrics.metrics,
-    });
+    const { metrics, runner } = relayedRooms({ roomSize: 2 }, 1_000);
     for (let i = 0; i < 2; i += 1) runner.startClient(i);
     await vi.advanceTimersByTimeAsync(1_000);
     await runner.close();
@@ -115,16 +117,12 @@ describe("movement-sync through a server of its own protocol (update template, b
   });
 
   it("sends the leave steps as a client stops, before its connection closes, waits included", async () => {
-    const server = relayServer();
     const leave = [
       { kind: "send", message: { body: "L {{client}}" } },
       { kind: "wait", ms: 50 },
       { kind: "send", message: { body: "L2 {{client}}" } },
     ];
-    const runner = createMovementSync(scenario({ roomSize: 2, leave } as Partial<MovementSyncScenario>), {
-      transport: server.transport,
-      metrics: builder().metrics,
-    });
+    const { server, runner } = relayedRooms({ roomSize: 2, leave } as Partial<MovementSyncScenario>);
     runner.startClient(0);
     runner.startClient(1);
     await vi.advanceTimersByTimeAsync(500);
@@ -147,12 +145,7 @@ describe("a player started again", () => {
   afterEach(() => vi.useRealTimers());
 
   it("goes on from its last seq, so the room sees no update out of order and the ring no seq twice", async () => {
-    const metrics = builder();
-    const server = relayServer();
-    const runner = createMovementSync(scenario({ roomSize: 2 }), {
-      transport: server.transport,
-      metrics: metrics.metrics,
-    });
+    const { metrics, server, runner } = relayedRooms({ roomSize: 2 });
     runner.startClient(0);
     runner.startClient(1);
     await vi.advanceTimersByTimeAsync(500);

@@ -1,32 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { MovementSyncScenario } from "@throng/protocol/plan";
 import { createSnapshotBuilder } from "../metrics/snapshot-builder";
 import type { Transport } from "../transports/transport";
+import { createScriptedTransport } from "../testing/fake-transport";
 import { createMovementSync } from "./movement-sync";
 
 const runId = "6f1c1a34-9a43-4f7e-9d0e-3c2a1b0c9d8e";
 
 /** Answers a join with "joined" (twice, as a confused server might) and swallows the updates. */
-const roomTransport: Transport = {
-  open(events) {
-    let open = true;
-    queueMicrotask(() => open && events.onOpen());
-    return {
-      send(data) {
-        if (!open) return false;
-        if (String(data).includes('"join"')) {
-          for (let i = 0; i < 2; i += 1)
-            queueMicrotask(() => open && events.onMessage(Buffer.from('{"type":"joined"}'), performance.now()));
-        }
-        return true;
-      },
-      close() {
-        if (open) queueMicrotask(() => events.onEnd({ opened: true }));
-        open = false;
-        return Promise.resolve();
-      },
-    };
-  },
-};
+const roomServer = () =>
+  createScriptedTransport(
+    (message) => (message.includes('"join"') ? ['{"type":"joined"}', '{"type":"joined"}'] : []),
+    queueMicrotask,
+  );
 
 /** A snapshot builder whose health reads zero: these tests read its counters only. */
 const countersBuilder = () =>
@@ -34,6 +20,16 @@ const countersBuilder = () =>
     runId,
     health: { sample: () => ({ cpuPercent: 0, eventLoopP99Ms: 0, rssBytes: 0 }), stop() {} },
   });
+
+/** Rooms of 2 at 20 Hz (and `extra`) over `transport`, counting into a builder whose counters the test reads. */
+function roomsOfTwo(transport: Transport, extra: Partial<MovementSyncScenario> = {}) {
+  const builder = countersBuilder();
+  const runner = createMovementSync(
+    { kind: "movement-sync", roomSize: 2, updateHz: 20, ...extra },
+    { transport, metrics: builder.metrics },
+  );
+  return { builder, runner };
+}
 
 /** Starts `players` players and returns the run's second snapshot: the first second holds their joins. */
 async function secondSecond(
@@ -53,11 +49,7 @@ describe("movement-sync's send schedule", () => {
   afterEach(() => vi.useRealTimers());
 
   it("counts updateHz per joined player as scheduled sends, and makes them (one send loop per player)", async () => {
-    const builder = countersBuilder();
-    const runner = createMovementSync(
-      { kind: "movement-sync", roomSize: 2, updateHz: 20 },
-      { transport: roomTransport, metrics: builder.metrics },
-    );
+    const { builder, runner } = roomsOfTwo(roomServer().transport);
     const second = await secondSecond(runner, builder, 4);
     expect(second.counters.scheduledSends).toBe(80);
     expect(Math.abs(second.counters.messagesSent - 80)).toBeLessThanOrEqual(1);
@@ -76,29 +68,10 @@ describe("movement-sync's heartbeat", () => {
   afterEach(() => vi.useRealTimers());
 
   it("sends the heartbeat template on its own timer once a player has joined, counted in the schedule, and stops with the player", async () => {
-    const sent: string[] = [];
-    const recording: Transport = {
-      open(events) {
-        const connection = roomTransport.open(events);
-        return {
-          send: (data) => {
-            sent.push(String(data));
-            return connection.send(data);
-          },
-          close: () => connection.close(),
-        };
-      },
-    };
-    const builder = countersBuilder();
-    const runner = createMovementSync(
-      {
-        kind: "movement-sync",
-        roomSize: 2,
-        updateHz: 20,
-        heartbeat: { intervalMs: 250, message: { body: "HB {{client}} {{room}}" } },
-      },
-      { transport: recording, metrics: builder.metrics },
-    );
+    const { transport, sent } = roomServer();
+    const { builder, runner } = roomsOfTwo(transport, {
+      heartbeat: { intervalMs: 250, message: { body: "HB {{client}} {{room}}" } },
+    });
     const second = await secondSecond(runner, builder, 2);
     // 20 updates and 4 heartbeats a second per player.
     expect(second.counters.scheduledSends).toBe(48);
@@ -166,11 +139,7 @@ describe("movement-sync's reach", () => {
   afterEach(() => vi.useRealTimers());
 
   it("counts no broadcast its receiver was not expected to get: one sent before the receiver had joined (as the agent saw it) but delivered after", async () => {
-    const builder = countersBuilder();
-    const runner = createMovementSync(
-      { kind: "movement-sync", roomSize: 2, updateHz: 20 },
-      { transport: slowJoinServer(), metrics: builder.metrics },
-    );
+    const { builder, runner } = roomsOfTwo(slowJoinServer());
     runner.startClient(0);
     runner.startClient(1);
     await vi.advanceTimersByTimeAsync(2_000);

@@ -55,21 +55,27 @@ export function createFakeTransport(options: { failing?: boolean } = {}) {
   return { transport, counts: () => ({ opened, closed }) };
 }
 
-/** A server as a function: each message the client sends gets these replies on the next turn of the loop. */
-export function createScriptedTransport(answer: (message: string) => (string | Buffer)[]) {
+/**
+ * A server as a function: each message the client sends gets these replies on the next turn of the loop, or when
+ * `defer` runs them (queueMicrotask for tests whose fake timers leave setImmediate real).
+ */
+export function createScriptedTransport(
+  answer: (message: string) => (string | Buffer)[],
+  defer: (callback: () => void) => void = setImmediate,
+) {
   const sent: string[] = [];
   let closes = 0;
   const transport: Transport = {
     open(events) {
       let open = true;
-      setImmediate(() => open && events.onOpen());
+      defer(() => open && events.onOpen());
       return {
         send(data) {
           if (!open) return false;
           const text = data instanceof FixedMessage ? data.payload.toString() : Buffer.from(data).toString();
           sent.push(text);
           for (const reply of answer(text))
-            setImmediate(() => open && events.onMessage(Buffer.from(reply), performance.now()));
+            defer(() => open && events.onMessage(Buffer.from(reply), performance.now()));
           return true;
         },
         close() {

@@ -40,18 +40,24 @@ func serve(kind, address string, t *tuning) {
 // fragments it came in.
 func echo(s *kcp.UDPSession, stream bool) {
 	defer s.Close()
+	eachRead(s, func(read []byte) bool {
+		if !stream && strings.HasPrefix(string(read[:min(len(read), 5)]), "size?") {
+			s.Write([]byte(fmt.Sprintf("size=%d", len(read))))
+			return true
+		}
+		_, err := s.Write(read)
+		return err == nil
+	})
+}
+
+// eachRead calls handle with what each read returns (valid until handle returns), renewing the idle deadline
+// before every read, until a read fails or handle returns false.
+func eachRead(s *kcp.UDPSession, handle func([]byte) bool) {
 	buf := make([]byte, 1<<20)
 	for {
 		s.SetReadDeadline(time.Now().Add(idleTimeout))
 		n, err := s.Read(buf)
-		if err != nil {
-			return
-		}
-		if !stream && strings.HasPrefix(string(buf[:min(n, 5)]), "size?") {
-			s.Write([]byte(fmt.Sprintf("size=%d", n)))
-			continue
-		}
-		if _, err := s.Write(buf[:n]); err != nil {
+		if err != nil || !handle(buf[:n]) {
 			return
 		}
 	}
@@ -135,15 +141,10 @@ func roomPeer(s *kcp.UDPSession, stream bool, r *rooms) {
 		}
 		return
 	}
-	buf := make([]byte, 1<<20)
-	for {
-		s.SetReadDeadline(time.Now().Add(idleTimeout))
-		n, err := s.Read(buf)
-		if err != nil {
-			return
-		}
-		handle(buf[:n])
-	}
+	eachRead(s, func(message []byte) bool {
+		handle(message)
+		return true
+	})
 }
 
 // deadlineReader renews the idle deadline before every read.

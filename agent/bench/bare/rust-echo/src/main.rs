@@ -4,9 +4,9 @@
 //! and CPU µs per echo over the measured window (after a warm-up), from getrusage(RUSAGE_SELF).
 //!
 //!   bare-echo --mode tcp|ws --port N [--path /ws] [--clients 100] [--seconds 20] [--warmup 2]
-use bare_echo::{arg, cpu_us};
+use bare_echo::{arg, cpu_us, upgrade_answered, LoadArgs};
 use mio::net::TcpStream;
-use mio::{Events, Interest, Poll, Token};
+use mio::{Events, Poll};
 use std::io::{ErrorKind, Read, Write};
 use std::time::{Duration, Instant};
 
@@ -24,26 +24,18 @@ struct Client {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let ws = arg(&args, "mode", "tcp") == "ws";
-    let host = arg(&args, "host", "127.0.0.1");
-    let port: u16 = arg(&args, "port", "0").parse().expect("--port N");
-    let path = arg(&args, "path", "/ws");
-    let clients: usize = arg(&args, "clients", "100").parse().expect("--clients N");
-    let seconds: f64 = arg(&args, "seconds", "20").parse().expect("--seconds N");
-    let warmup: f64 = arg(&args, "warmup", "2").parse().expect("--warmup N");
+    let load = LoadArgs::read(&args, "100", "20");
+    let LoadArgs { clients, seconds, warmup, .. } = load;
     let mut message = if ws { vec![0x82, 0x80 | PAYLOAD as u8, 0, 0, 0, 0] } else { vec![0, PAYLOAD as u8] };
     message.extend_from_slice(&[0x65; PAYLOAD]);
-    // A fixed key is enough for a bare client: the target checks nothing about it.
-    let key = "dGhlIHNhbXBsZSBub25jZQ==";
-    let request = format!("GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: {key}\r\n\r\n");
+    let request = load.upgrade_request();
 
     let mut poll = Poll::new().unwrap();
-    let mut list: Vec<Client> = Vec::with_capacity(clients);
-    let address = format!("{host}:{port}").parse().unwrap();
-    for i in 0..clients {
-        let mut stream = TcpStream::connect(address).unwrap();
-        poll.registry().register(&mut stream, Token(i), Interest::READABLE | Interest::WRITABLE).unwrap();
-        list.push(Client { stream, upgraded: !ws, connected: false, head: Vec::new(), pending: 0 });
-    }
+    let mut list: Vec<Client> = load
+        .connect_all(&poll)
+        .into_iter()
+        .map(|stream| Client { stream, upgraded: !ws, connected: false, head: Vec::new(), pending: 0 })
+        .collect();
     let mut events = Events::with_capacity(1024);
     let mut buf = vec![0u8; 64 * 1024];
     let mut echoes: u64 = 0;
@@ -79,12 +71,10 @@ fn main() {
                     Ok(n) => {
                         let mut bytes = n;
                         if !client.upgraded {
-                            client.head.extend_from_slice(&buf[..n]);
-                            let Some(end) = client.head.windows(4).position(|w| w == b"\r\n\r\n") else { continue };
-                            assert!(client.head.starts_with(b"HTTP/1.1 101"), "upgrade refused");
+                            let Some(after) = upgrade_answered(&mut client.head, &buf[..n]) else { continue };
                             client.upgraded = true;
                             open += 1;
-                            bytes = client.head.len() - end - 4;
+                            bytes = after;
                             client.stream.write_all(&message).unwrap();
                         }
                         client.pending += bytes;

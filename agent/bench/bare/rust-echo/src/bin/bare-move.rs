@@ -6,9 +6,9 @@
 //! the measured window (after a warm-up), from getrusage(RUSAGE_SELF).
 //!
 //!   bare-move --port N [--path /ws] [--clients 200] [--room-size 20] [--hz 20] [--seconds 10] [--warmup 2]
-use bare_echo::{arg, cpu_us};
+use bare_echo::{arg, cpu_us, upgrade_answered, LoadArgs};
 use mio::net::TcpStream;
-use mio::{Events, Interest, Poll, Token};
+use mio::{Events, Poll};
 use std::io::{ErrorKind, Read, Write};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -63,26 +63,20 @@ fn frames(data: &[u8], joined: &mut bool, moves: &mut u64) -> usize {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let host = arg(&args, "host", "127.0.0.1");
-    let port: u16 = arg(&args, "port", "0").parse().expect("--port N");
-    let path = arg(&args, "path", "/ws");
-    let clients: usize = arg(&args, "clients", "200").parse().expect("--clients N");
+    let load = LoadArgs::read(&args, "200", "10");
+    let LoadArgs { clients, seconds, warmup, .. } = load;
     let room_size: usize = arg(&args, "room-size", "20").parse().expect("--room-size N");
     let hz: f64 = arg(&args, "hz", "20").parse().expect("--hz N");
-    let seconds: f64 = arg(&args, "seconds", "10").parse().expect("--seconds N");
-    let warmup: f64 = arg(&args, "warmup", "2").parse().expect("--warmup N");
     let interval_ms = (1000.0 / hz).round() as usize;
-    let key = "dGhlIHNhbXBsZSBub25jZQ==";
-    let request = format!("GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: {key}\r\n\r\n");
+    let request = load.upgrade_request();
 
     let mut poll = Poll::new().unwrap();
-    let mut players: Vec<Player> = Vec::with_capacity(clients);
-    let address = format!("{host}:{port}").parse().unwrap();
-    for i in 0..clients {
-        let mut stream = TcpStream::connect(address).unwrap();
-        poll.registry().register(&mut stream, Token(i), Interest::READABLE | Interest::WRITABLE).unwrap();
-        players.push(Player { stream, room: i / room_size, connected: false, upgraded: false, joined: false, seq: 0, head: Vec::new(), pending: Vec::new() });
-    }
+    let mut players: Vec<Player> = load
+        .connect_all(&poll)
+        .into_iter()
+        .enumerate()
+        .map(|(i, stream)| Player { stream, room: i / room_size, connected: false, upgraded: false, joined: false, seq: 0, head: Vec::new(), pending: Vec::new() })
+        .collect();
     let mut events = Events::with_capacity(1024);
     let mut buf = vec![0u8; 64 * 1024];
     let mut out = Vec::with_capacity(256);
@@ -119,11 +113,9 @@ fn main() {
                     Ok(n) => {
                         let mut data: &[u8] = &buf[..n];
                         if !player.upgraded {
-                            player.head.extend_from_slice(data);
-                            let Some(end) = player.head.windows(4).position(|w| w == b"\r\n\r\n") else { continue };
-                            assert!(player.head.starts_with(b"HTTP/1.1 101"), "upgrade refused");
+                            let Some(after) = upgrade_answered(&mut player.head, data) else { continue };
                             player.upgraded = true;
-                            data = &buf[n - (player.head.len() - end - 4)..n];
+                            data = &buf[n - after..n];
                             text.clear();
                             write!(text, "{{\"type\":\"join\",\"room\":{},\"client\":{}}}", player.room, index).unwrap();
                             frame(&mut out, &text);
