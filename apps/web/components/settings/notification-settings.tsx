@@ -12,7 +12,7 @@ import { can } from "../../lib/shared/settings-permissions";
 import { DataTable } from "../ui/data-table";
 import { NotificationLog } from "./notification-log";
 import { useMe } from "../shell/session-gate";
-import { TextField } from "../ui/text-field";
+import { TextField, UrlField } from "../ui/text-field";
 import { ErrorAlert } from "../ui/error-alert";
 import { SelectField } from "../ui/select-field";
 import { BusyButton } from "../ui/busy-button";
@@ -163,11 +163,8 @@ function NewChannelForm() {
             error={fieldErrors.name}
             hint="What it is, e.g. #load-tests."
           />
-          <TextField
+          <UrlField
             id="channel-url"
-            label="URL"
-            type="url"
-            inputMode="url"
             value={url}
             onChange={setUrl}
             error={fieldErrors.url}

@@ -65,6 +65,11 @@ export function TextField({
   );
 }
 
+/** An endpoint's "URL" field (a webhook, a metrics sink): the browser checks it and offers a URL keyboard. */
+export function UrlField(props: Omit<TextFieldProps, "label" | "type" | "inputMode">) {
+  return <TextField {...props} label="URL" type="url" inputMode="url" />;
+}
+
 /**
  * For a form that keeps its typed values and its errors keyed by field: a field's id (the key), value, change and
  * error, to spread on its TextField.
