@@ -12,6 +12,7 @@ import { SecretList } from "./secret-list";
 import { fieldBinder, TextField } from "../ui/text-field";
 import { useMe } from "../shell/session-gate";
 import { ErrorAlert } from "../ui/error-alert";
+import { SettingsListSection } from "./settings-list-section";
 import { BusyButton } from "../ui/busy-button";
 
 /** Organisation secrets: add or replace one (its value is never shown again), list them by name, delete. Admins and owners. */
@@ -116,15 +117,9 @@ function SecretManager() {
           </BusyButton>
         </form>
       </section>
-      <section className="settings-section" aria-labelledby="secrets-title">
-        <h2 id="secrets-title">Secrets</h2>
-        <ErrorAlert error={secrets.error} />
-        {secrets.data ? (
-          <SecretList secrets={secrets.data} onReplace={replace} />
-        ) : (
-          !secrets.error && <p className="loading">Loading secrets…</p>
-        )}
-      </section>
+      <SettingsListSection id="secrets" title="Secrets" list={secrets} loading="Loading secrets…">
+        {(data) => <SecretList secrets={data} onReplace={replace} />}
+      </SettingsListSection>
     </>
   );
 }
