@@ -72,12 +72,33 @@ export function rangeText(range: ViewRange): string {
 export function ZoomBar() {
   const zoom = useChartZoom();
   if (!zoom || zoom.start === null) return null;
-  const { range, select } = zoom;
+  return (
+    <ZoomRangeBar
+      range={zoom.range}
+      select={zoom.select}
+      showing={(range) => `${rangeText(range)} of the run (seconds since its start)`}
+    />
+  );
+}
+
+/**
+ * The zoom bar of any set of charts zoomed together (a run's page, Compare): the range shown and Reset, or how to
+ * zoom; `showing` words the range.
+ */
+export function ZoomRangeBar({
+  range,
+  select,
+  showing,
+}: {
+  range: ViewRange | null;
+  select: (range: ViewRange | null) => void;
+  showing: (range: ViewRange) => string;
+}) {
   return (
     <div className="zoom-bar no-print" data-testid="zoom-bar">
       {range ? (
         <>
-          <span data-testid="zoom-range">Showing {rangeText(range)} of the run (seconds since its start)</span>
+          <span data-testid="zoom-range">Showing {showing(range)}</span>
           <button type="button" className="button" onClick={() => select(null)} data-testid="zoom-reset">
             Reset zoom
           </button>

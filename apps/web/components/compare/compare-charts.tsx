@@ -16,6 +16,7 @@ import { formatDateTime, formatDuration, formatMs } from "../../lib/shared/forma
 import { queryKeys } from "../../lib/shared/query-keys";
 import { formatAxisCount } from "../../lib/charts/series";
 import { showLatest } from "../charts/series-chart";
+import { rangeText, ZoomRangeBar } from "../charts/chart-zoom";
 
 type ComparedRun = RunComparison["runs"][number];
 const WHOLE_SECONDS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14_400, 28_800, 86_400];
@@ -129,22 +130,7 @@ export function CompareCharts({ runs }: { runs: readonly ComparedRun[] }) {
   if (!series.data) return <p className="loading">Loading each run's seconds…</p>;
   return (
     <>
-      <div className="zoom-bar no-print" data-testid="zoom-bar">
-        {range ? (
-          <>
-            <span data-testid="zoom-range">
-              Showing {formatDuration(range.from)} – {formatDuration(range.to)} since each run&apos;s start
-            </span>
-            <button type="button" className="button" onClick={() => select(null)} data-testid="zoom-reset">
-              Reset zoom
-            </button>
-          </>
-        ) : (
-          <span className="muted small">
-            Drag across a chart to zoom every chart into those seconds; double-click a chart to zoom out.
-          </span>
-        )}
-      </div>
+      <ZoomRangeBar range={range} select={select} showing={(shown) => `${rangeText(shown)} since each run's start`} />
       <div className="compare-charts">
         <ul className="compare-key" data-testid="compare-key">
           {runs.map((run, index) => (

@@ -6,7 +6,7 @@ import type { EstimateView } from "@throng/protocol/report";
 import { ApiError, errorMessage } from "../../lib/shared/api-client";
 import { formatInteger } from "../../lib/shared/format";
 import { reportApi } from "../../lib/shared/report-api";
-import { TextField } from "../ui/text-field";
+import { fieldBinder, TextField } from "../ui/text-field";
 import { BusyButton } from "../ui/busy-button";
 import { ErrorAlert } from "../ui/error-alert";
 
@@ -35,6 +35,8 @@ export function ReportEstimateForm({ runId }: { runId: string }) {
     }
   }
 
+  const setters = { targetName: setTargetName, build: setBuild };
+  const field = fieldBinder({ targetName, build }, (key) => setters[key], fields, "estimate-");
   return (
     <section className="panel no-print" aria-labelledby="estimate-title" data-testid="save-estimate">
       <h2 id="estimate-title">Save this estimate</h2>
@@ -42,22 +44,8 @@ export function ReportEstimateForm({ runId }: { runId: string }) {
         Keep the capacity under the server’s name and the build you tested, to see how each build changes it.
       </p>
       <form className="inline-form" onSubmit={save} noValidate>
-        <TextField
-          id="estimate-target"
-          label="Target name"
-          value={targetName}
-          onChange={setTargetName}
-          hint="the server under test, e.g. lobby"
-          error={fields.targetName}
-        />
-        <TextField
-          id="estimate-build"
-          label="Build label"
-          value={build}
-          onChange={setBuild}
-          hint="version or build, e.g. 1.4"
-          error={fields.build}
-        />
+        <TextField {...field("targetName")} label="Target name" hint="the server under test, e.g. lobby" />
+        <TextField {...field("build")} label="Build label" hint="version or build, e.g. 1.4" />
         <BusyButton busy={pending} busyText="Saving…" testId="save-estimate-button">
           Save estimate
         </BusyButton>

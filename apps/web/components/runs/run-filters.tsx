@@ -61,32 +61,51 @@ export function RunFilters({
       <SelectField id="filter-status" label="Status" {...chosen("status")} options={STATUS_OPTIONS} inline />
       <SelectField id="filter-outcome" label="Verdict" {...chosen("outcome")} options={VERDICT_OPTIONS} inline />
       <TagFilter key={filter.tag ?? ""} tag={filter.tag} onTag={(tag) => set({ tag })} />
-      <div className="field inline">
-        <label htmlFor="filter-from">Created from</label>
-        <input
-          id="filter-from"
-          type="date"
-          value={filter.from ?? ""}
-          max={filter.to ?? undefined}
-          onChange={(event) => set({ from: event.target.value || null })}
-        />
-      </div>
-      <div className="field inline">
-        <label htmlFor="filter-to">to</label>
-        <input
-          id="filter-to"
-          type="date"
-          value={filter.to ?? ""}
-          min={filter.from ?? undefined}
-          onChange={(event) => set({ to: event.target.value || null })}
-        />
-      </div>
+      <DateBound
+        id="filter-from"
+        label="Created from"
+        value={filter.from}
+        max={filter.to}
+        onChange={(from) => set({ from })}
+      />
+      <DateBound id="filter-to" label="to" value={filter.to} min={filter.from} onChange={(to) => set({ to })} />
       {isFiltered(filter) && (
         <button className="button small" type="button" onClick={() => onChange(EMPTY_RUN_FILTER)}>
           Clear filters
         </button>
       )}
     </form>
+  );
+}
+
+/** One end of the created-at range: a date that cannot pass the other end; cleared, it is null. */
+function DateBound({
+  id,
+  label,
+  value,
+  min,
+  max,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string | null;
+  min?: string | null;
+  max?: string | null;
+  onChange: (date: string | null) => void;
+}) {
+  return (
+    <div className="field inline">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        type="date"
+        value={value ?? ""}
+        min={min ?? undefined}
+        max={max ?? undefined}
+        onChange={(event) => onChange(event.target.value || null)}
+      />
+    </div>
   );
 }
 

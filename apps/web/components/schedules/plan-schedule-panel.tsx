@@ -2,14 +2,14 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState, type FormEvent } from "react";
+import { useState, type FormEvent, type ReactNode } from "react";
 import type { PlanScheduleView } from "@throng/protocol/plan-schedule";
 import { useApiQuery } from "../../hooks/use-api-query";
 import { api } from "../../lib/shared/api";
 import { ApiError, errorMessage } from "../../lib/shared/api-client";
 import { formatDateTime, formatDateTimeIn } from "../../lib/shared/format";
 import { queryKeys } from "../../lib/shared/query-keys";
-import { TextField } from "../ui/text-field";
+import { fieldBinder, TextField } from "../ui/text-field";
 import { ErrorAlert } from "../ui/error-alert";
 
 const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
@@ -30,6 +30,25 @@ function LastAttempt({ attempt }: { attempt: Attempt }) {
     <p className="alert" role="status" data-testid="plan-schedule-last" data-outcome="not-started">
       Last fired {when}: no run started. {attempt.error}
     </p>
+  );
+}
+
+/** Pause, Resume or Stop beside the form's submit button; disabled while a change is out. */
+function SecondaryButton({
+  disabled,
+  onClick,
+  testId,
+  children,
+}: {
+  disabled: boolean;
+  onClick: () => void;
+  testId: string;
+  children: ReactNode;
+}) {
+  return (
+    <button className="button" type="button" disabled={disabled} onClick={onClick} data-testid={testId}>
+      {children}
+    </button>
   );
 }
 
@@ -61,6 +80,8 @@ export function PlanSchedulePanel({ planId, canSchedule }: { planId: string; can
 
   const cronValue = cron ?? schedule?.cron ?? "";
   const zoneValue = timezone ?? schedule?.timezone ?? BROWSER_ZONE;
+  const setters = { cron: setCron, timezone: setTimezone };
+  const field = fieldBinder({ cron: cronValue, timezone: zoneValue }, (key) => setters[key], fieldErrors, "schedule-");
   const save = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     act(() => api.setPlanSchedule(planId, { cron: cronValue.trim(), timezone: zoneValue.trim() }));
@@ -86,21 +107,11 @@ export function PlanSchedulePanel({ planId, canSchedule }: { planId: string; can
         <form className="settings-form" onSubmit={save} noValidate>
           <div className="form-grid">
             <TextField
-              id="schedule-cron"
+              {...field("cron")}
               label="Cron schedule"
-              value={cronValue}
-              onChange={setCron}
-              error={fieldErrors.cron}
               hint="minute hour day-of-month month weekday, e.g. 0 3 * * 1-5 for 03:00 on weekdays."
             />
-            <TextField
-              id="schedule-timezone"
-              label="Time zone"
-              value={zoneValue}
-              onChange={setTimezone}
-              error={fieldErrors.timezone}
-              hint="An IANA name, e.g. UTC or Europe/Berlin."
-            />
+            <TextField {...field("timezone")} label="Time zone" hint="An IANA name, e.g. UTC or Europe/Berlin." />
           </div>
           <ErrorAlert error={failure} />
           <div className="toolbar">
@@ -108,28 +119,24 @@ export function PlanSchedulePanel({ planId, canSchedule }: { planId: string; can
               {schedule ? "Change schedule" : "Schedule runs"}
             </button>
             {schedule && (
-              <button
-                className="button"
-                type="button"
-                disabled={pending}
-                onClick={() =>
-                  act(() => (schedule.pausedAt ? api.resumePlanSchedule(planId) : api.pausePlanSchedule(planId)))
-                }
-                data-testid="pause-schedule"
-              >
-                {schedule.pausedAt ? "Resume" : "Pause"}
-              </button>
-            )}
-            {schedule && (
-              <button
-                className="button"
-                type="button"
-                disabled={pending}
-                onClick={() => act(() => api.removePlanSchedule(planId))}
-                data-testid="remove-schedule"
-              >
-                Stop scheduling
-              </button>
+              <>
+                <SecondaryButton
+                  disabled={pending}
+                  onClick={() =>
+                    act(() => (schedule.pausedAt ? api.resumePlanSchedule(planId) : api.pausePlanSchedule(planId)))
+                  }
+                  testId="pause-schedule"
+                >
+                  {schedule.pausedAt ? "Resume" : "Pause"}
+                </SecondaryButton>
+                <SecondaryButton
+                  disabled={pending}
+                  onClick={() => act(() => api.removePlanSchedule(planId))}
+                  testId="remove-schedule"
+                >
+                  Stop scheduling
+                </SecondaryButton>
+              </>
             )}
           </div>
         </form>

@@ -9,7 +9,7 @@ import { metricsExportApi } from "../../lib/settings/metrics-export-api";
 import { queryKeys } from "../../lib/shared/query-keys";
 import { can } from "../../lib/shared/settings-permissions";
 import { useMe } from "../shell/session-gate";
-import { TextField } from "../ui/text-field";
+import { TextField, UrlField } from "../ui/text-field";
 import { ErrorAlert } from "../ui/error-alert";
 import { BusyButton } from "../ui/busy-button";
 
@@ -142,16 +142,7 @@ function SinkSection({
       {manages && (
         <form className="settings-form" onSubmit={save} noValidate>
           <div className="form-grid">
-            <TextField
-              id={id("url")}
-              label="URL"
-              type="url"
-              inputMode="url"
-              value={url}
-              onChange={setUrl}
-              error={fieldErrors.url}
-              hint={sink.urlHint}
-            />
+            <UrlField id={id("url")} value={url} onChange={setUrl} error={fieldErrors.url} hint={sink.urlHint} />
             <div className="field">
               <label htmlFor={id("auth")}>Authentication</label>
               <select id={id("auth")} value={auth} onChange={(event) => setAuth(event.target.value as AuthKind)}>

@@ -12,7 +12,7 @@ import { can } from "../../lib/shared/settings-permissions";
 import { DataTable } from "../ui/data-table";
 import { NotificationLog } from "./notification-log";
 import { useMe } from "../shell/session-gate";
-import { TextField } from "../ui/text-field";
+import { fieldBinder, TextField, UrlField } from "../ui/text-field";
 import { ErrorAlert } from "../ui/error-alert";
 import { SelectField } from "../ui/select-field";
 import { BusyButton } from "../ui/busy-button";
@@ -123,6 +123,8 @@ function NewChannelForm() {
   const [events, setEvents] = useState<NotificationEvent[]>(["failed"]);
   const creating = useApiMutation(notificationsApi.createChannel, [queryKeys.notificationChannels]);
   const { fieldErrors, failure } = creating;
+  const setters = { name: setName, url: setUrl };
+  const field = fieldBinder({ name, url }, (key) => setters[key], fieldErrors, "channel-");
 
   function create(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -155,24 +157,8 @@ function NewChannelForm() {
             onChange={setKind}
             hint={KINDS.find((option) => option.id === kind)!.hint}
           />
-          <TextField
-            id="channel-name"
-            label="Name"
-            value={name}
-            onChange={setName}
-            error={fieldErrors.name}
-            hint="What it is, e.g. #load-tests."
-          />
-          <TextField
-            id="channel-url"
-            label="URL"
-            type="url"
-            inputMode="url"
-            value={url}
-            onChange={setUrl}
-            error={fieldErrors.url}
-            hint="Kept secret: only its host is shown after saving."
-          />
+          <TextField {...field("name")} label="Name" hint="What it is, e.g. #load-tests." />
+          <UrlField {...field("url")} hint="Kept secret: only its host is shown after saving." />
         </div>
         <div className="field">
           <fieldset className="plain-fieldset">

@@ -9,9 +9,10 @@ import { secretsApi } from "../../lib/settings/secrets-api";
 import { can } from "../../lib/shared/settings-permissions";
 import { NotForYourRole } from "./settings-nav";
 import { SecretList } from "./secret-list";
-import { TextField } from "../ui/text-field";
+import { fieldBinder, TextField } from "../ui/text-field";
 import { useMe } from "../shell/session-gate";
 import { ErrorAlert } from "../ui/error-alert";
+import { SettingsListSection } from "./settings-list-section";
 import { BusyButton } from "../ui/busy-button";
 
 /** Organisation secrets: add or replace one (its value is never shown again), list them by name, delete. Admins and owners. */
@@ -30,6 +31,10 @@ function SecretManager() {
   const secrets = useApiQuery(queryKeys.secrets, (signal) => secretsApi.list(signal));
   const saving = useApiMutation(secretsApi.put, [queryKeys.secrets, queryKeys.audit]);
   const exists = secrets.data?.some((secret) => secret.name === name.trim()) ?? false;
+  // What the form's own check found before sending, else what the API refused.
+  const errors = { name: problems.name ?? saving.fieldErrors.name, value: problems.value ?? saving.fieldErrors.value };
+  const setters = { name: setName, value: setValue };
+  const field = fieldBinder({ name, value }, (key) => setters[key], errors, "secret-");
 
   function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -87,12 +92,9 @@ function SecretManager() {
         <form className="settings-form" onSubmit={save} noValidate>
           <div className="form-grid">
             <TextField
-              id="secret-name"
+              {...field("name")}
               label="Name"
-              value={name}
-              onChange={setName}
               autoComplete="off"
-              error={problems.name ?? saving.fieldErrors.name}
               hint={
                 exists
                   ? `${name.trim()} exists: saving replaces its value.`
@@ -101,13 +103,10 @@ function SecretManager() {
             />
             <div ref={valueField}>
               <TextField
-                id="secret-value"
+                {...field("value")}
                 label="Value"
                 type="password"
-                value={value}
-                onChange={setValue}
                 autoComplete="new-password"
-                error={problems.value ?? saving.fieldErrors.value}
                 hint="Never shown again once saved."
               />
             </div>
@@ -118,15 +117,9 @@ function SecretManager() {
           </BusyButton>
         </form>
       </section>
-      <section className="settings-section" aria-labelledby="secrets-title">
-        <h2 id="secrets-title">Secrets</h2>
-        <ErrorAlert error={secrets.error} />
-        {secrets.data ? (
-          <SecretList secrets={secrets.data} onReplace={replace} />
-        ) : (
-          !secrets.error && <p className="loading">Loading secrets…</p>
-        )}
-      </section>
+      <SettingsListSection id="secrets" title="Secrets" list={secrets} loading="Loading secrets…">
+        {(data) => <SecretList secrets={data} onReplace={replace} />}
+      </SettingsListSection>
     </>
   );
 }

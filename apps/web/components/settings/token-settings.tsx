@@ -14,6 +14,7 @@ import { TextField } from "../ui/text-field";
 import { TokenList } from "./token-list";
 import { useMe } from "../shell/session-gate";
 import { ErrorAlert } from "../ui/error-alert";
+import { SettingsListSection } from "./settings-list-section";
 import { SelectField } from "../ui/select-field";
 import { BusyButton } from "../ui/busy-button";
 
@@ -110,11 +111,9 @@ function TokenManager() {
           </BusyButton>
         </form>
       </section>
-      <section className="settings-section" aria-labelledby="tokens-title">
-        <h2 id="tokens-title">Tokens</h2>
-        <ErrorAlert error={tokens.error} />
-        {tokens.data ? <TokenList tokens={tokens.data} /> : !tokens.error && <p className="loading">Loading tokens…</p>}
-      </section>
+      <SettingsListSection id="tokens" title="Tokens" list={tokens} loading="Loading tokens…">
+        {(data) => <TokenList tokens={data} />}
+      </SettingsListSection>
     </>
   );
 }

@@ -65,14 +65,20 @@ export function TextField({
   );
 }
 
+/** An endpoint's "URL" field (a webhook, a metrics sink): the browser checks it and offers a URL keyboard. */
+export function UrlField(props: Omit<TextFieldProps, "label" | "type" | "inputMode">) {
+  return <TextField {...props} label="URL" type="url" inputMode="url" />;
+}
+
 /**
- * For a form that keeps its typed values and its errors keyed by field: a field's id (the key), value, change and
- * error, to spread on its TextField.
+ * For a form that keeps its typed values and its errors keyed by field: a field's id (the key, after `idPrefix` where
+ * the page has other forms), value, change and error, to spread on its TextField.
  */
 export function fieldBinder<K extends string>(
   values: Record<K, string>,
   update: (key: K) => (value: string) => void,
-  errors: Partial<Record<K, string>>,
+  errors: Partial<Record<NoInfer<K>, string>>,
+  idPrefix = "",
 ) {
-  return (key: K) => ({ id: key, value: values[key], onChange: update(key), error: errors[key] });
+  return (key: K) => ({ id: `${idPrefix}${key}`, value: values[key], onChange: update(key), error: errors[key] });
 }

@@ -122,30 +122,21 @@ describe("eventMarkers", () => {
     ]);
   });
 
-  it("leaves seconds-lost out: it is recorded when the run closes, not when the seconds went missing", () => {
-    expect(
-      eventMarkers([
-        {
-          at: "2026-01-01T00:00:30.000Z",
-          kind: "seconds-lost",
-          agentId: null,
-          message: "agent a lost seconds 3–5 (3 s)",
-        },
-      ]),
-    ).toEqual([]);
-  });
-
-  it("leaves queued out: a run waits for its agents before its time axis begins", () => {
-    expect(
-      eventMarkers([
-        {
-          at: "2026-01-01T00:00:01.000Z",
-          kind: "queued",
-          agentId: null,
-          message: "The one agent that matches is busy with run r",
-        },
-      ]),
-    ).toEqual([]);
+  it.each([
+    [
+      "seconds-lost",
+      "it is recorded when the run closes, not when the seconds went missing",
+      "2026-01-01T00:00:30.000Z",
+      "agent a lost seconds 3–5 (3 s)",
+    ],
+    [
+      "queued",
+      "a run waits for its agents before its time axis begins",
+      "2026-01-01T00:00:01.000Z",
+      "The one agent that matches is busy with run r",
+    ],
+  ] as const)("leaves %s out: %s", (kind, _why, at, message) => {
+    expect(eventMarkers([{ at, kind, agentId: null, message }])).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readViewRange, withViewRange } from "./view-range";
+import { distributionQuery, readViewRange, withViewRange } from "./view-range";
 
 describe("readViewRange", () => {
   it("reads whole seconds since the run's start from URLSearchParams and from a page's searchParams", () => {
@@ -23,5 +23,12 @@ describe("withViewRange", () => {
     expect(withViewRange("?tab=charts", { from: 3, to: 8 })).toBe("?tab=charts&from=3&to=8");
     expect(withViewRange("?tab=charts&from=3&to=8", null)).toBe("?tab=charts");
     expect(withViewRange("from=3&to=8", null)).toBe("");
+  });
+});
+
+describe("distributionQuery", () => {
+  it("names the metric, and the range's seconds only when there is one", () => {
+    expect(distributionQuery("rtt", null).toString()).toBe("metric=rtt");
+    expect(distributionQuery("rtt", { from: 12, to: 32 }).toString()).toBe("metric=rtt&from=12&to=32");
   });
 });

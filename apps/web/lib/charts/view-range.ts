@@ -13,6 +13,11 @@ export interface ViewRange {
   to: number;
 }
 
+/** A latency distribution request's query: its metric, and the range's seconds when the page is zoomed. */
+export function distributionQuery(metric: string, range: ViewRange | null): URLSearchParams {
+  return new URLSearchParams({ metric, ...(range && { from: String(range.from), to: String(range.to) }) });
+}
+
 /** What a page gets its query from: the browser's URLSearchParams or a Next.js page's `searchParams` object. */
 export type SearchParamsLike = { get(name: string): string | null } | Record<string, string | string[] | undefined>;
 

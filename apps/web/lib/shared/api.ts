@@ -18,6 +18,7 @@ import { LatencyDistribution } from "@throng/protocol/latency-distribution";
 import { TrialView, type TryPlan } from "@throng/protocol/session-trial";
 import { SeriesAnswer } from "./series-answer";
 import { apiRequest, listOf } from "./api-client";
+import { distributionQuery, type ViewRange } from "../charts/view-range";
 
 // Wrapper schemas for list answers; the item schemas come from the protocol.
 const AgentList = listOf("agents", AgentView);
@@ -82,13 +83,8 @@ export const api = {
   getRooms: (runId: string, signal?: AbortSignal) =>
     apiRequest("GET", path("runs", runId, "rooms"), RunRooms, undefined, signal),
   /** A latency metric's distribution and heatmap over the run, or over the seconds `from`..`to` of it (to exclusive). */
-  getDistribution: (
-    runId: string,
-    metric: string,
-    range: { from: number; to: number } | null,
-    signal?: AbortSignal,
-  ) => {
-    const query = new URLSearchParams({ metric, ...(range && { from: String(range.from), to: String(range.to) }) });
+  getDistribution: (runId: string, metric: string, range: ViewRange | null, signal?: AbortSignal) => {
+    const query = distributionQuery(metric, range);
     return apiRequest("GET", `${path("runs", runId, "distribution")}?${query}`, LatencyDistribution, undefined, signal);
   },
   abortRun: (runId: string) => apiRequest("POST", path("runs", runId, "abort"), RunView),

@@ -3,10 +3,13 @@ import { hexToText, textToHex } from "./hex-text";
 
 describe("hex bytes as text", () => {
   it("turns what a user types into the hex a reply rule compares", () => {
-    expect(textToHex("+PONG")).toBe("2b504f4e47");
-    expect(textToHex("\\r\\n")).toBe("0d0a");
-    expect(textToHex("a\\x00\\\\")).toBe("61005c");
-    expect(textToHex("é")).toBe("c3a9");
+    const typed = [
+      ["+PONG", "2b504f4e47"],
+      ["\\r\\n", "0d0a"],
+      ["a\\x00\\\\", "61005c"],
+      ["é", "c3a9"],
+    ] as const;
+    for (const [text, hex] of typed) expect(textToHex(text), text).toBe(hex);
   });
 
   it("shows hex as text with escapes, and reads back to the same bytes", () => {

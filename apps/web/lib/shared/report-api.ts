@@ -12,6 +12,7 @@ import {
 import { RunRangeSummary } from "@throng/protocol/run-range";
 import { LatencyDistribution } from "@throng/protocol/latency-distribution";
 import { apiRequest, listOf } from "./api-client";
+import { distributionQuery, type ViewRange } from "../charts/view-range";
 
 const path = (...parts: string[]) => `/api/${parts.map(encodeURIComponent).join("/")}`;
 
@@ -27,15 +28,9 @@ export const reportApi = {
   /** No session needed: the token is the permission. */
   publicReport: (token: string, signal?: AbortSignal) =>
     apiRequest("GET", path("public", "reports", token), RunReport, undefined, signal),
-  /** The shared run's summary over a zoomed range, with the link's token as the permission. */
   /** The shared run's latency distribution over the run or a range: the run page's, through the link. */
-  publicDistribution: (
-    token: string,
-    metric: string,
-    range: { from: number; to: number } | null,
-    signal?: AbortSignal,
-  ) => {
-    const query = new URLSearchParams({ metric, ...(range && { from: String(range.from), to: String(range.to) }) });
+  publicDistribution: (token: string, metric: string, range: ViewRange | null, signal?: AbortSignal) => {
+    const query = distributionQuery(metric, range);
     return apiRequest(
       "GET",
       `${path("public", "reports", token)}/distribution?${query}`,
@@ -44,6 +39,7 @@ export const reportApi = {
       signal,
     );
   },
+  /** The shared run's summary over a zoomed range, with the link's token as the permission. */
   publicRangeSummary: (token: string, range: { from: number; to: number }, signal?: AbortSignal) =>
     apiRequest(
       "GET",

@@ -1,3 +1,5 @@
+import { PlanSpec } from "@throng/protocol/plan";
+import { planInput } from "@throng/protocol/plan-spec.test-support";
 import type { RunView } from "@throng/protocol/run";
 
 const CREATED_AT = "2026-01-01T00:00:00.000Z";
@@ -12,12 +14,7 @@ export function runView(patch: Partial<RunView> = {}): RunView {
     planId: "00000000-0000-4000-8000-000000000002",
     planName: "Lobby",
     status: "finished",
-    spec: {
-      name: "Lobby",
-      target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-      scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
-      load: { clients: 10, durationSec: 30, rampUpSec: 0 },
-    },
+    spec: PlanSpec.parse(planInput({ name: "Lobby", load: { clients: 10, durationSec: 30 } })),
     error: null,
     createdAt: CREATED_AT,
     startedAt: null,

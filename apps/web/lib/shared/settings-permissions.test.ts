@@ -1,33 +1,30 @@
 import { describe, expect, it } from "vitest";
 import { assignableRoles, can, invitableRoles, mayManageMember, tokenScopesFor } from "./settings-permissions";
+import type { Action, Role } from "@throng/protocol/orgs";
+
+/** Asserts each action `role` may take and each it may not, naming the pair that fails. */
+function expectActions(role: Role | undefined, allowed: readonly Action[], refused: readonly Action[]) {
+  for (const action of allowed) expect(can(role, action), `${role} ${action}`).toBe(true);
+  for (const action of refused) expect(can(role, action), `${role} ${action}`).toBe(false);
+}
 
 describe("can", () => {
   it("lets viewers read but not write plans or start runs", () => {
-    expect(can("viewer", "plan.read")).toBe(true);
-    expect(can("viewer", "plan.write")).toBe(false);
-    expect(can("viewer", "run.start")).toBe(false);
-    expect(can("viewer", "token.manage")).toBe(false);
+    expectActions("viewer", ["plan.read"], ["plan.write", "run.start", "token.manage"]);
   });
 
   it("lets members run plans and manage tokens but not members, settings or the audit log", () => {
-    expect(can("member", "run.start")).toBe(true);
-    expect(can("member", "token.manage")).toBe(true);
-    expect(can("member", "member.manage")).toBe(false);
-    expect(can("member", "settings.manage")).toBe(false);
-    expect(can("member", "audit.read")).toBe(false);
+    expectActions("member", ["run.start", "token.manage"], ["member.manage", "settings.manage", "audit.read"]);
   });
 
   it("lets admins and owners manage members, settings and read the audit log", () => {
     for (const role of ["admin", "owner"] as const) {
-      expect(can(role, "member.manage")).toBe(true);
-      expect(can(role, "settings.manage")).toBe(true);
-      expect(can(role, "audit.read")).toBe(true);
+      expectActions(role, ["member.manage", "settings.manage", "audit.read"], []);
     }
   });
 
   it("treats an unknown role as a viewer", () => {
-    expect(can(undefined, "plan.read")).toBe(true);
-    expect(can(undefined, "plan.write")).toBe(false);
+    expectActions(undefined, ["plan.read"], ["plan.write"]);
   });
 });
 
