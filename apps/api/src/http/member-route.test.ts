@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Identity } from "./actor";
 import { registerErrorHandler } from "./errors";
-import { memberRoute, memberRoutes } from "./member-route";
+import { memberRoutes } from "./member-route";
 import { registerZodSchemas, type ZodFastify, type ZodTypeProvider } from "./route-schema";
 
 const caller: Identity = {
@@ -20,20 +20,29 @@ async function appWithMemberRoutes() {
   registerErrorHandler(app, []);
   const member = memberRoutes(app.withTypeProvider<ZodTypeProvider>() as ZodFastify, async () => caller);
   const Thing = z.object({ name: z.string() });
-  member.get("/things", memberRoute("plan.read", "List", { response: { 200: Thing } }), ({ actor }) => ({
-    name: actor.label,
-  }));
-  member.post(
-    "/things",
-    memberRoute("plan.write", "Create", { response: { 201: Thing } }, { answers: [201] }),
-    ({ user }) => ({ name: user!.name }),
-  );
-  member.delete("/things/:id", memberRoute("plan.write", "Delete", {}, { answers: [204] }), () => undefined);
-  member.put(
-    "/things",
-    memberRoute("plan.write", "Upsert", { response: { 200: Thing, 201: Thing } }, { answers: [200, 201] }),
-    async ({ reply }) => reply.status(201).send({ name: "made" }),
-  );
+  member.get("/things", "plan.read", {
+    summary: "List",
+    schema: { response: { 200: Thing } },
+    handler: ({ actor }) => ({ name: actor.label }),
+  });
+  member.post("/things", "plan.write", {
+    summary: "Create",
+    schema: { response: { 201: Thing } },
+    answers: [201],
+    handler: ({ user }) => ({ name: user!.name }),
+  });
+  member.delete("/things/:id", "plan.write", {
+    summary: "Delete",
+    schema: {},
+    answers: [204],
+    handler: () => undefined,
+  });
+  member.put("/things", "plan.write", {
+    summary: "Upsert",
+    schema: { response: { 200: Thing, 201: Thing } },
+    answers: [200, 201],
+    handler: async ({ reply }) => reply.status(201).send({ name: "made" }),
+  });
   await app.ready();
   return app;
 }

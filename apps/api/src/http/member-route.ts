@@ -22,7 +22,7 @@ type MemberRouteDoc = Pick<RouteDoc, "answers" | "errors" | "produces">;
  * its `schema` (parsed once, before the handler) and the `config.doc` the OpenAPI document, the caller-first hook and
  * the isolation tests read. One declaration, so every member route says the same things the same way.
  */
-export function memberRoute<const S extends RouteSchema>(
+function memberRoute<const S extends RouteSchema>(
   permission: Action,
   summary: string,
   schema: S,
@@ -77,8 +77,7 @@ type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
  * Registers member routes on `app`, each handled with its caller resolved: every member route starts by asking who
  * calls, so it is asked here once (actor.ts resolves one request once). A route whose doc declares one answer
  * (`answers: [204]`) is answered with that status, so the doc and the reply cannot disagree. A routes file declares
- * a route as `member.get(url, permission, { summary, schema, handler })`; that is `memberRoute`'s options and the
- * handler, which `member.get(url, memberRoute(...), handler)` also takes.
+ * a route as `member.get(url, permission, { summary, schema, handler })`.
  */
 export function memberRoutes(app: ZodFastify, resolveIdentity: ResolveIdentity) {
   const add = <S extends RouteSchema>(
@@ -107,25 +106,13 @@ export function memberRoutes(app: ZodFastify, resolveIdentity: ResolveIdentity) 
     };
     app.route(route);
   };
-  const register = (method: Method) => {
-    function route<const S extends RouteSchema>(url: string, permission: Action, spec: MemberRouteSpec<S>): void;
-    function route<S extends RouteSchema>(url: string, options: MemberRouteOptions<S>, handler: MemberHandler<S>): void;
-    function route<S extends RouteSchema>(
-      url: string,
-      declared: Action | MemberRouteOptions<S>,
-      rest: MemberRouteSpec<S> | MemberHandler<S>,
-    ) {
-      if (typeof declared === "string" && typeof rest !== "function") {
-        const { summary, schema, bodyLimit, handler, ...doc } = rest;
-        const options = memberRoute(declared, summary, schema, doc);
-        return add(method, url, bodyLimit === undefined ? options : { ...options, bodyLimit }, handler);
-      }
-      if (typeof declared !== "string" && typeof rest === "function") return add(method, url, declared, rest);
-      // Only a caller past the type checker gets here.
-      throw new TypeError(`${method} ${url}: declare it as (url, permission, { summary, schema, handler })`);
-    }
-    return route;
-  };
+  const register =
+    (method: Method) =>
+    <const S extends RouteSchema>(url: string, permission: Action, spec: MemberRouteSpec<S>): void => {
+      const { summary, schema, bodyLimit, handler, ...doc } = spec;
+      const options = memberRoute(permission, summary, schema, doc);
+      add(method, url, bodyLimit === undefined ? options : { ...options, bodyLimit }, handler);
+    };
   return {
     get: register("GET"),
     post: register("POST"),
