@@ -1,19 +1,15 @@
 // A plan's baseline (issue 28 §3) as a team uses it: a finished run pinned from its page, a later run's page showing
 // its figures against it (the table `throng run --baseline pinned` gates on), the plans list showing each plan's last
 // verdict and baseline, the plan page naming the baseline, its trend drawing it as a line, and unpinning it. Screenshots go to e2e/artifacts/baseline-*.png.
-import { join } from "node:path";
 import { expect, test } from "./support/test";
-import { enrolAgent, finishedPingPongRuns, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
+import { finishedPingPongRuns, json, pageJourney, stamp, url } from "./support/e2e-env";
 
 const journey = pageJourney("baseline");
-const { start, startTarget, scratch, shot } = journey;
+const { shot } = journey;
 
 test("baseline: a run pinned from its page, a later run compared with it, the plan page unpinning it", async () => {
-  const page = journey.page();
   test.setTimeout(180_000);
-  await signUp(page, "Baseline Keeper", "baseline");
-  await enrolAgent(page, start, join(scratch, "agent.json"));
-  const targetUrl = await startTarget();
+  const { page, targetUrl } = await journey.signUpWithAgentAndTarget("Baseline Keeper", "baseline");
   const { planId, runIds } = await finishedPingPongRuns(page, {
     name: `Baseline ${stamp}`,
     targetUrl,

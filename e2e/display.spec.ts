@@ -3,22 +3,11 @@
 // the token form, the audit log and the sign-in page. Screenshots go to e2e/artifacts/display-*.png.
 import { join } from "node:path";
 import { expect, test } from "./support/test";
-import {
-  artifacts,
-  createPlan,
-  enrolAgent,
-  json,
-  pageJourney,
-  stamp,
-  startRun,
-  url,
-  signUp,
-  write,
-} from "./support/e2e-env";
+import { artifacts, createPlan, json, pageJourney, stamp, startRun, url, write } from "./support/e2e-env";
 import { planYamlText } from "./support/plan-yaml";
 
 const journey = pageJourney("display");
-const { start, startTarget, scratch, shot } = journey;
+const { shot } = journey;
 let runId = "";
 test.describe.configure({ mode: "serial" });
 
@@ -37,11 +26,8 @@ test("display: sign-in greets a first-time visitor without 'Welcome back'", asyn
 });
 
 test("display: a capacity search's run page: one verdict colour, charts' legends, axes and switch, the share link", async () => {
-  const page = journey.page();
   test.setTimeout(180_000);
-  await signUp(page, "Display Reader", "display");
-  await enrolAgent(page, start, join(scratch, "agent.json"));
-  const targetUrl = await startTarget();
+  const { page, targetUrl } = await journey.signUpWithAgentAndTarget("Display Reader", "display");
   const plan = await createPlan(page, {
     name: `Search ${stamp}`,
     target: { protocol: "websocket", url: targetUrl },

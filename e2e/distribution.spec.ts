@@ -1,28 +1,15 @@
 // Latency distributions (issue 28 §1) on a real run: the run page's histogram with its p50/p90/p99/max, the heatmap
 // over time with its legend, another metric picked, a range in the URL (?from=&to=) read by the section, and the
 // same section on the report; a login storm's session in the step table, a row per step. Screenshots go to e2e/artifacts/distribution-*.png.
-import { join } from "node:path";
 import { expect, test } from "./support/test";
-import {
-  createPlan,
-  enrolAgent,
-  finishedPingPongRuns,
-  finishedRun,
-  pageJourney,
-  stamp,
-  url,
-  signUp,
-} from "./support/e2e-env";
+import { createPlan, finishedPingPongRuns, finishedRun, pageJourney, stamp, url } from "./support/e2e-env";
 
 const journey = pageJourney("distribution");
-const { start, startTarget, scratch, shot } = journey;
+const { shot } = journey;
 
 test("latency distribution: a finished run's histogram with percentile markers, its heatmap over time, a range and the report", async () => {
-  const page = journey.page();
   test.setTimeout(180_000);
-  await signUp(page, "Dist Reader", "distribution");
-  await enrolAgent(page, start, join(scratch, "agent.json"));
-  const targetUrl = await startTarget();
+  const { page, targetUrl } = await journey.signUpWithAgentAndTarget("Dist Reader", "distribution");
   const { runIds } = await finishedPingPongRuns(page, {
     name: `Distribution ${stamp}`,
     targetUrl,

@@ -3,13 +3,11 @@
 // dies mid-run (SIGKILL of the reference target), its clients' sockets close and reconnecting is refused. The report
 // must say what failed, when and why, once, and claim nothing the evidence does not hold (no pass, no "all connected",
 // the plan's SLOs judged, its times in order). Screenshots go to e2e/artifacts/failed-run-*.png.
-import { join } from "node:path";
 import { expect, test } from "./support/test";
-import { baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
+import { createPlan, json, pageJourney, stamp, startRun, url } from "./support/e2e-env";
 
 const journey = pageJourney("failed-run");
-const { start, startTargetProcess, scratch, shot } = journey;
-const write = { headers: { origin: baseUrl } };
+const { startTargetProcess, shot } = journey;
 
 interface RunAnswer {
   status: string;
@@ -25,31 +23,20 @@ interface RunAnswer {
 }
 
 test("failed run: the target dies mid-run, and the report says what failed, when and why, with no figure better than the evidence", async () => {
-  const page = journey.page();
   test.setTimeout(180_000);
-  await signUp(page, "Failure Reader", "failed-run");
-  await enrolAgent(page, start, join(scratch, "agent.json"));
+  const page = await journey.signUpWithAgent("Failure Reader", "failed-run");
   const target = await startTargetProcess();
-  const plan = await json<{ id: string }>(
-    await page.request.post(url("/api/plans"), {
-      data: {
-        name: `Target dies ${stamp}`,
-        target: { protocol: "websocket", url: target.url },
-        scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64 },
-        load: { clients: 4, durationSec: 12 },
-        slos: [
-          { metric: "error-rate", below: 0.01 },
-          { metric: "rtt-p99-ms", below: 2000 },
-        ],
-      },
-      ...write,
-    }),
-    "create plan",
-  );
-  const run = await json<{ id: string }>(
-    await page.request.post(url(`/api/plans/${plan.id}/runs`), write),
-    "start run",
-  );
+  const plan = await createPlan(page, {
+    name: `Target dies ${stamp}`,
+    target: { protocol: "websocket", url: target.url },
+    scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64 },
+    load: { clients: 4, durationSec: 12 },
+    slos: [
+      { metric: "error-rate", below: 0.01 },
+      { metric: "rtt-p99-ms", below: 2000 },
+    ],
+  });
+  const run = await startRun(page, plan.id);
   const read = async () => json<RunAnswer>(await page.request.get(url(`/api/runs/${run.id}`)), "read run");
   // Some seconds of healthy load first, so the report has a before and an after.
   await expect

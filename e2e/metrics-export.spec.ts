@@ -1,35 +1,19 @@
 // Metrics export (issue 17): an owner sets up an OTLP endpoint in Settings → Metrics export with a bearer token that
 // is never shown again, sends a test, and the workers' real OTLP/HTTP push reaches a loopback endpoint; the
 // section shows the last success. The plan form's toggle puts export.prometheus in the plan. Screenshot to e2e/artifacts/.
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { BrowserContext, Page } from "@playwright/test";
 import { expect, test } from "./support/test";
-import { startWebhookReceiver, type WebhookReceiver } from "../tests/support/webhook-receiver";
-import { artifacts, baseUrl, signUp, url } from "./support/e2e-env";
+import { artifacts, signUp, url } from "./support/e2e-env";
 import { planYamlText } from "./support/plan-yaml";
+import { receiverJourney } from "./support/receiver-journey";
 
 test.describe.configure({ mode: "serial" });
 
-let context: BrowserContext;
-let page: Page;
-let receiver: WebhookReceiver | undefined;
-
-test.beforeAll(async ({ browser }) => {
-  test.skip(!baseUrl, "npm test sets E2E_BASE_URL");
-  mkdirSync(artifacts, { recursive: true });
-  receiver = await startWebhookReceiver();
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-});
-
-test.afterAll(async () => {
-  await context?.close();
-  await receiver?.close();
-});
+const journey = receiverJourney();
 
 test("metrics export: an OTLP endpoint with a write-only token, a bad URL named, the test push arrives and the status says when", async () => {
   test.setTimeout(60_000);
+  const page = journey.page();
   const token = "e2e-bearer-token-never-shown";
   await signUp(page, "Export Tester", "export");
   await page.goto(url("/settings/metrics-export"));
@@ -40,7 +24,7 @@ test("metrics export: an OTLP endpoint with a write-only token, a bad URL named,
   await otlp.getByTestId("save-otlp").click();
   await expect(page.locator("#otlp-url-error")).toContainText("http");
 
-  await otlp.getByLabel("URL", { exact: true }).fill(`${receiver!.url}/v1/metrics`);
+  await otlp.getByLabel("URL", { exact: true }).fill(`${journey.receiver().url}/v1/metrics`);
   await otlp.getByLabel("Authentication").selectOption("bearer");
   await otlp.getByLabel("Token").fill(token);
   await otlp.getByTestId("save-otlp").click();
@@ -52,9 +36,10 @@ test("metrics export: an OTLP endpoint with a write-only token, a bad URL named,
 
   await otlp.getByTestId("test-otlp").click();
   await expect(status).not.toContainText("none yet", { timeout: 20_000 });
-  expect(receiver!.received).toHaveLength(1);
-  expect(receiver!.received[0]!.path).toBe("/v1/metrics");
-  expect(JSON.stringify(receiver!.received[0]!.body)).toContain("throng_export_test");
+  const { received } = journey.receiver();
+  expect(received).toHaveLength(1);
+  expect(received[0]!.path).toBe("/v1/metrics");
+  expect(JSON.stringify(received[0]!.body)).toContain("throng_export_test");
   await page.screenshot({ path: join(artifacts, "metrics-export-settings.png"), fullPage: true });
 
   // The plan form's toggle: the plan then says export.prometheus (the YAML view shows what the API would get).

@@ -1,35 +1,17 @@
 // Notifications (issue 18): an owner adds a Slack channel in Settings → Notifications, sends a test, and the workers'
 // real HTTP POST reaches an endpoint on loopback; the delivery log shows it delivered. Screenshots to e2e/artifacts/.
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { BrowserContext, Page } from "@playwright/test";
 import { expect, test } from "./support/test";
-import { startWebhookReceiver, type WebhookReceiver } from "../tests/support/webhook-receiver";
-import { artifacts, baseUrl, signUp, url } from "./support/e2e-env";
+import { artifacts, signUp, url } from "./support/e2e-env";
+import { receiverJourney } from "./support/receiver-journey";
 
 test.describe.configure({ mode: "serial" });
 
-let context: BrowserContext;
-let page: Page;
-let webhook: WebhookReceiver | undefined;
-let endpoint = "";
-
-test.beforeAll(async ({ browser }) => {
-  test.skip(!baseUrl, "npm test sets E2E_BASE_URL");
-  mkdirSync(artifacts, { recursive: true });
-  webhook = await startWebhookReceiver();
-  endpoint = webhook.url;
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-});
-
-test.afterAll(async () => {
-  await context?.close();
-  await webhook?.close();
-});
+const journey = receiverJourney();
 
 test("notifications: add a Slack channel, a bad URL is named, the test reaches the endpoint and the log says delivered", async () => {
   test.setTimeout(60_000);
+  const page = journey.page();
   await signUp(page, "Notify Tester", "notify");
   await page.goto(url("/settings/notifications"));
   await expect(page.getByTestId("channels-empty")).toBeVisible();
@@ -39,7 +21,7 @@ test("notifications: add a Slack channel, a bad URL is named, the test reaches t
   await page.getByTestId("create-channel").click();
   await expect(page.locator("#channel-url-error")).toContainText("http");
 
-  await page.getByLabel("URL", { exact: true }).fill(`${endpoint}/services/T0/B0/secret`);
+  await page.getByLabel("URL", { exact: true }).fill(`${journey.receiver().url}/services/T0/B0/secret`);
   await page.getByTestId("create-channel").click();
   const row = page.getByTestId("channel-row");
   await expect(row).toHaveCount(1);
@@ -50,7 +32,7 @@ test("notifications: add a Slack channel, a bad URL is named, the test reaches t
   await expect(page.getByTestId("delivery-row").first()).toHaveAttribute("data-status", "delivered", {
     timeout: 20_000,
   });
-  expect(webhook!.received).toEqual([
+  expect(journey.receiver().received).toEqual([
     {
       path: "/services/T0/B0/secret",
       body: { text: "Throng test notification: this channel is set up and receives run notifications." },
@@ -60,6 +42,7 @@ test("notifications: add a Slack channel, a bad URL is named, the test reaches t
 });
 
 test("notifications: the audit log says who added the channel, in words, without its secret path", async () => {
+  const page = journey.page();
   await page.goto(url("/settings/audit"));
   const added = page.locator('[data-testid="audit-row"][data-action="notification-channel.created"]');
   await expect(added).toContainText("Added a notification channel");

@@ -77,18 +77,21 @@ async function openPlanView(page: Page, who: string, tab: "YAML" | "JSON", view:
     await page.mouse.move(point.x, point.y);
     for (const phrase of phrases) await expect(page.locator(".cm6-json-schema-hover")).toContainText(phrase);
   };
-  return { spec, editor, line, unmarked, markedOnly, hoverExplains, pageErrors, blocked };
+  const completion = page.locator(".cm-tooltip-autocomplete");
+  /** Picks `option` once the completion list offers it; `screenshot` first saves the page with the list open. */
+  const pickCompletion = async (option: string, screenshot?: () => Promise<unknown>) => {
+    await expect(completion).toContainText(option);
+    await screenshot?.();
+    await completion.getByText(option, { exact: true }).click();
+  };
+  return { spec, editor, line, unmarked, markedOnly, hoverExplains, pickCompletion, pageErrors, blocked };
 }
 
 test("the YAML view marks problems in the form's words, completes keys from the schema, and keeps the plan across views", async ({
   page,
 }) => {
-  const { spec, editor, line, unmarked, markedOnly, hoverExplains, pageErrors, blocked } = await openPlanView(
-    page,
-    "plan-yaml",
-    "YAML",
-    "plan-yaml",
-  );
+  const { spec, editor, line, unmarked, markedOnly, hoverExplains, pickCompletion, pageErrors, blocked } =
+    await openPlanView(page, "plan-yaml", "YAML", "plan-yaml");
   const yamlShot = (name: string) => shot(page, `plan-yaml-${name}`);
 
   // Type an invalid value: the marker sits on that value, in that line, saying what the form says.
@@ -113,10 +116,7 @@ test("the YAML view marks problems in the form's words, completes keys from the 
   await unmarked();
   await page.keyboard.press("Enter");
   await page.keyboard.type("join");
-  const completion = page.locator(".cm-tooltip-autocomplete");
-  await expect(completion).toContainText("joinIntervalMs");
-  await yamlShot("completion");
-  await completion.getByText("joinIntervalMs", { exact: true }).click();
+  await pickCompletion("joinIntervalMs", () => yamlShot("completion"));
   await expect(line(/joinIntervalMs:\s*$/)).toHaveCount(1);
   await page.keyboard.type("250");
   await expect(line(/joinIntervalMs: 250$/)).toHaveCount(1);
@@ -128,14 +128,12 @@ test("the YAML view marks problems in the form's words, completes keys from the 
   await page.keyboard.press("End");
   await page.keyboard.press("Enter");
   await page.keyboard.type("fram");
-  await completion.getByText("frames", { exact: true }).click();
+  await pickCompletion("frames");
   // A value left out is named the form's way; typing its first letter offers the enum's values.
   await expect(line(/frames:\s*$/).locator(".cm-lintRange-error")).toHaveCount(1);
   await expect(page.getByTestId("plan-form-error")).toContainText("Target › Frame type: choose one of text, binary");
   await page.keyboard.type("b");
-  await expect(completion).toContainText("binary");
-  await yamlShot("enum-completion");
-  await completion.getByText("binary", { exact: true }).click();
+  await pickCompletion("binary", () => yamlShot("enum-completion"));
   await expect(line(/frames: "?binary"?$/)).toHaveCount(1);
   await unmarked();
 
@@ -185,7 +183,7 @@ test("the YAML view marks problems in the form's words, completes keys from the 
 test("the JSON view marks problems in the same words as YAML, completes keys and enum values from the schema, and keeps the plan across views", async ({
   page,
 }) => {
-  const { editor, line, unmarked, markedOnly, hoverExplains, pageErrors, blocked } = await openPlanView(
+  const { editor, line, unmarked, markedOnly, hoverExplains, pickCompletion, pageErrors, blocked } = await openPlanView(
     page,
     "plan-json",
     "JSON",
@@ -223,10 +221,7 @@ test("the JSON view marks problems in the same words as YAML, completes keys and
   await page.keyboard.type(",");
   await page.keyboard.press("Enter");
   await page.keyboard.type('"join');
-  const completion = page.locator(".cm-tooltip-autocomplete");
-  await expect(completion).toContainText("joinIntervalMs");
-  await jsonShot("completion");
-  await completion.getByText("joinIntervalMs", { exact: true }).click();
+  await pickCompletion("joinIntervalMs", () => jsonShot("completion"));
   await expect(line(/"joinIntervalMs": $/)).toHaveCount(1);
   await page.keyboard.type("250");
   await expect
@@ -241,12 +236,10 @@ test("the JSON view marks problems in the same words as YAML, completes keys and
   await page.keyboard.type(",");
   await page.keyboard.press("Enter");
   await page.keyboard.type('"fram');
-  await completion.getByText("frames", { exact: true }).click();
+  await pickCompletion("frames");
   await expect(line(/"frames": $/)).toHaveCount(1);
   await page.keyboard.type('"');
-  await expect(completion).toContainText("binary");
-  await jsonShot("enum-completion");
-  await completion.getByText("binary", { exact: true }).click();
+  await pickCompletion("binary", () => jsonShot("enum-completion"));
   await expect.poll(async () => JSON.parse(await planEditorText(page, "plan-json")).target.frames).toBe("binary");
   await unmarked();
 

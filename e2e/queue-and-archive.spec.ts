@@ -4,7 +4,7 @@
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./support/test";
-import { createPlan, enrolAgent, json, pageJourney, signUp, url, write } from "./support/e2e-env";
+import { createPlan, enrolAgent, json, pageJourney, putSchedule, signUp, url, write } from "./support/e2e-env";
 
 test.describe.configure({ mode: "serial" });
 
@@ -161,18 +161,8 @@ test("schedules: a firing that cannot start a run shows when and why on the plan
     load: { clients: 2, durationSec: 2 },
     agents: { labels: { region: "nowhere" } },
   };
-  const plan = await json<{ id: string }>(
-    await page.request.post(url("/api/plans"), { data: spec, ...write }),
-    "unplaceable plan",
-  );
-  expect(
-    (
-      await page.request.put(url(`/api/plans/${plan.id}/schedule`), {
-        data: { cron: "* * * * *", timezone: "UTC" },
-        ...write,
-      })
-    ).status(),
-  ).toBe(200);
+  const plan = await createPlan(page, spec);
+  await putSchedule(page, plan.id, { cron: "* * * * *", timezone: "UTC" });
   await page.goto(url(`/plans/${plan.id}`));
   const panel = page.getByTestId("plan-schedule");
   await expect(async () => {

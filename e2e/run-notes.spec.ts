@@ -2,20 +2,15 @@
 // page (kept across a reload), a tag the API would refuse explained beside the field, the runs list showing each
 // run's tags and filtered by one (typed, or a chip clicked) through GET /api/runs?tag=, and the report showing the
 // note and tags, on the signed-in page and the public share page. Screenshots go to e2e/artifacts/run-notes-*.png.
-import { join } from "node:path";
 import { expect, test } from "./support/test";
-import { baseUrl, enrolAgent, finishedPingPongRuns, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
+import { finishedPingPongRuns, json, pageJourney, stamp, url, write } from "./support/e2e-env";
 
 const journey = pageJourney("run-notes");
-const { start, startTarget, scratch, shot } = journey;
-const write = { headers: { origin: baseUrl } };
+const { shot } = journey;
 
 test("run notes: a note and tags added on the run page, the runs list filtered by tag, the report showing both", async () => {
-  const page = journey.page();
   test.setTimeout(180_000);
-  await signUp(page, "Note Taker", "run-notes");
-  await enrolAgent(page, start, join(scratch, "agent.json"));
-  const targetUrl = await startTarget();
+  const { page, targetUrl } = await journey.signUpWithAgentAndTarget("Note Taker", "run-notes");
   // Two short runs, one after the other: the first is tagged a release, the second a nightly.
   const { runIds } = await finishedPingPongRuns(page, {
     name: `Notes ${stamp}`,

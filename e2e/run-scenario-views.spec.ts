@@ -3,38 +3,24 @@
 // each SLO while the run goes on, and its rooms so far; its summary names broadcast p99 and reach. Screenshots in e2e/artifacts/.
 import { join } from "node:path";
 import { expect, test } from "./support/test";
-import { artifacts, baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
+import { artifacts, createPlan, pageJourney, stamp, startRun, url } from "./support/e2e-env";
 
 const journey = pageJourney("scenario-views");
-const { start, startTarget, scratch } = journey;
-const write = { headers: { origin: baseUrl } };
 
 test("scenario views: a movement-sync run leads with broadcasts, draws its SLOs on their charts and tallies them live", async () => {
-  const page = journey.page();
   test.setTimeout(180_000);
-  await signUp(page, "Scenario Viewer", "scenario-views");
-  await enrolAgent(page, start, join(scratch, "agent.json"));
-  const targetUrl = await startTarget();
-  const plan = await json<{ id: string }>(
-    await page.request.post(url("/api/plans"), {
-      data: {
-        name: `Movement ${stamp}`,
-        target: { protocol: "websocket", url: targetUrl },
-        scenario: { kind: "movement-sync", roomSize: 4, updateHz: 10, messageBytes: 64 },
-        load: { clients: 8, durationSec: 20 },
-        slos: [
-          { metric: "broadcast-p99-ms", below: 2000 },
-          { metric: "loss-rate", below: 0.5 },
-        ],
-      },
-      ...write,
-    }),
-    "create plan",
-  );
-  const run = await json<{ id: string }>(
-    await page.request.post(url(`/api/plans/${plan.id}/runs`), write),
-    "start run",
-  );
+  const { page, targetUrl } = await journey.signUpWithAgentAndTarget("Scenario Viewer", "scenario-views");
+  const plan = await createPlan(page, {
+    name: `Movement ${stamp}`,
+    target: { protocol: "websocket", url: targetUrl },
+    scenario: { kind: "movement-sync", roomSize: 4, updateHz: 10, messageBytes: 64 },
+    load: { clients: 8, durationSec: 20 },
+    slos: [
+      { metric: "broadcast-p99-ms", below: 2000 },
+      { metric: "loss-rate", below: 0.5 },
+    ],
+  });
+  const run = await startRun(page, plan.id);
   await page.goto(url(`/runs/${run.id}`));
 
   // Live: each SLO with the seconds so far that met it; a loopback target meets both.

@@ -2,52 +2,27 @@
 // its next run in that zone and its last run's verdict (a real firing of the workers' job scheduler, which fires at
 // the next minute), paused and resumed from the page, and the Plans list showing each plan's next run.
 // Screenshots go to e2e/artifacts/schedules-*.png.
-import { join } from "node:path";
 import { expect, test } from "./support/test";
-import { baseUrl, enrolAgent, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
+import { createPlan, json, pageJourney, putSchedule, stamp, url, write } from "./support/e2e-env";
 
 const journey = pageJourney("schedules");
-const { start, startTarget, scratch, shot } = journey;
-const write = { headers: { origin: baseUrl } };
+const { shot } = journey;
 
 test("schedules: every schedule of the organisation with its next and last run, paused and resumed, and each plan's next run on the Plans list", async () => {
-  const page = journey.page();
   test.setTimeout(240_000);
-  await signUp(page, "Schedule Keeper", "schedules");
-  await enrolAgent(page, start, join(scratch, "agent.json"));
-  const targetUrl = await startTarget();
-  const plan = async (name: string) =>
-    json<{ id: string }>(
-      await page.request.post(url("/api/plans"), {
-        data: {
-          name,
-          target: { protocol: "websocket", url: targetUrl },
-          scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64 },
-          load: { clients: 2, durationSec: 2 },
-        },
-        ...write,
-      }),
-      `plan ${name}`,
-    );
+  const { page, targetUrl } = await journey.signUpWithAgentAndTarget("Schedule Keeper", "schedules");
+  const plan = (name: string) =>
+    createPlan(page, {
+      name,
+      target: { protocol: "websocket", url: targetUrl },
+      scenario: { kind: "ping-pong", intervalMs: 200, messageBytes: 64 },
+      load: { clients: 2, durationSec: 2 },
+    });
   const nightly = await plan(`Nightly ${stamp}`);
   const minutely = await plan(`Every minute ${stamp}`);
   await plan(`Unscheduled ${stamp}`);
-  expect(
-    (
-      await page.request.put(url(`/api/plans/${nightly.id}/schedule`), {
-        data: { cron: "0 3 * * 1-5", timezone: "Europe/Berlin" },
-        ...write,
-      })
-    ).status(),
-  ).toBe(200);
-  expect(
-    (
-      await page.request.put(url(`/api/plans/${minutely.id}/schedule`), {
-        data: { cron: "* * * * *", timezone: "UTC" },
-        ...write,
-      })
-    ).status(),
-  ).toBe(200);
+  await putSchedule(page, nightly.id, { cron: "0 3 * * 1-5", timezone: "Europe/Berlin" });
+  await putSchedule(page, minutely.id, { cron: "* * * * *", timezone: "UTC" });
 
   // From the navigation.
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Schedules" }).click();

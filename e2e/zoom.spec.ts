@@ -5,14 +5,12 @@
 // theirs); the report's PDF button says the PDF is the whole
 // run's; a share link opened with the range zooms its charts and its latency distribution; Compare's charts zoom
 // the same way. Screenshots go to e2e/artifacts/zoom-*.png.
-import { join } from "node:path";
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./support/test";
-import { baseUrl, enrolAgent, finishedPingPongRuns, json, pageJourney, stamp, url, signUp } from "./support/e2e-env";
+import { finishedPingPongRuns, json, pageJourney, stamp, url, write } from "./support/e2e-env";
 
 const journey = pageJourney("zoom");
-const { start, startTarget, scratch, shot } = journey;
-const write = { headers: { origin: baseUrl } };
+const { shot } = journey;
 
 /** The x range a chart's plot shows, as its draw left it on the plot ("min..max", epoch seconds). */
 const xRange = (chart: Locator) => chart.locator(".uplot").getAttribute("data-x-range");
@@ -47,11 +45,8 @@ async function drag(page: Page, chart: Locator, fromShare: number, toShare: numb
 }
 
 test("zoom: a drag on one chart zooms every chart and the summary, kept in the URL, reset, with a note marked on every chart", async () => {
-  const page = journey.page();
   test.setTimeout(180_000);
-  await signUp(page, "Zoomer", "zoom");
-  await enrolAgent(page, start, join(scratch, "agent.json"));
-  const targetUrl = await startTarget();
+  const { page, targetUrl } = await journey.signUpWithAgentAndTarget("Zoomer", "zoom");
   const { runIds } = await finishedPingPongRuns(page, { name: `Zoom ${stamp}`, targetUrl, durationSec: 8, count: 2 });
   const runId = runIds[0]!;
   // A note whose second line is timed: marked at 3 s on every chart.

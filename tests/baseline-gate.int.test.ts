@@ -1,17 +1,14 @@
-import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PlanSpecInput } from "@throng/protocol/plan";
 import { PlanView } from "@throng/protocol/api";
 import type { RunView } from "@throng/protocol/run";
-import { spawnChild } from "../infra/local/child";
 import { ExitCode } from "../cli/src/cli-exit-codes";
 import type { BaselineResult } from "../cli/src/baseline-gate";
-import { signUp, type Browser } from "./fault/support/api-client";
-import { root } from "./fault/support/processes";
-import { startControlPlane, startEnrolledAgent, startReferenceTarget } from "./support/control-plane";
-import { cleanUpAfterFile, tempDirFor } from "./support/file-cleanups";
+import type { Browser } from "./fault/support/api-client";
+import { type CliBed, spawnThrongRun, startCliBed } from "./support/cli-bed";
+import { startReferenceTarget } from "./support/control-plane";
+import { cleanUpAfterFile } from "./support/file-cleanups";
 
 /**
  * The CI regression gate end to end (issue 28 §3): real api, workers and agent processes, the reference target with
@@ -19,15 +16,12 @@ import { cleanUpAfterFile, tempDirFor } from "./support/file-cleanups";
  * worse than the plan's pinned baseline exits 99 and its JSON, JUnit and last line name the metric and the change;
  * a run within its allowance exits 0; a bad allowance exits 2 naming the flag. In the serial phase of `npm test`.
  */
-const throngCli = ["--import", "tsx", path.join(root, "cli/src/main.ts")];
 /** Far above any second-to-second spread of a loopback round trip on a busy machine, so the change is not noise. */
 const ADDED_DELAY_MS = 150;
 
 const { cleanups, tails } = cleanUpAfterFile();
-let dir: string;
-let apiUrl: string;
+let bed: CliBed;
 let browser: Browser;
-let apiToken: string;
 
 /** The reference target with `args`, stopped with the file's other processes. */
 const startTarget = (args: string[]) => startReferenceTarget(cleanups, args);
@@ -42,28 +36,20 @@ interface CliResult {
 
 /** `throng run plan.json --wait --json … --junit … <args>`, as a CI job runs it. */
 async function throngRun(plan: PlanSpecInput, ...args: string[]): Promise<CliResult> {
-  const name = randomBytes(4).toString("hex");
-  const planPath = path.join(dir, `${name}.json`);
-  const jsonPath = path.join(dir, `${name}-out.json`);
-  const junitPath = path.join(dir, `${name}-junit.xml`);
-  await fs.writeFile(planPath, JSON.stringify(plan));
-  let stdout = "";
-  const cli = spawnChild({
-    name: "throng",
-    command: process.execPath,
-    cwd: root,
-    args: [...throngCli, "run", planPath, "--wait", "--json", jsonPath, "--junit", junitPath, ...args],
-    env: { ...process.env, THRONG_SERVER: apiUrl, THRONG_TOKEN: apiToken },
-    log: (line) => (stdout += `${line}\n`),
-  });
-  cleanups.push(() => cli.stop("SIGKILL", 1_000));
+  const { cli, stdout, jsonPath, junitPath } = await spawnThrongRun(bed, cleanups, plan, { junit: true, args });
   const exit = await cli.exited;
   const json = await fs.readFile(jsonPath, "utf8").then(
     (text) => JSON.parse(text) as CliResult["json"],
     () => undefined,
   );
   const junit = await fs.readFile(junitPath, "utf8").catch(() => undefined);
-  return { exitCode: exit.code, stdout, stderr: cli.tail(), ...(json ? { json } : {}), ...(junit ? { junit } : {}) };
+  return {
+    exitCode: exit.code,
+    stdout: stdout(),
+    stderr: cli.tail(),
+    ...(json ? { json } : {}),
+    ...(junit ? { junit } : {}),
+  };
 }
 
 const plan = (targetUrl: string): PlanSpecInput => ({
@@ -79,6 +65,10 @@ const plan = (targetUrl: string): PlanSpecInput => ({
   ],
 });
 
+/** throngRun of the plan "lobby" against `targetUrl`, gated on `baseline` ("pinned" or a run's id) with this allowance. */
+const gatedRun = (targetUrl: string, baseline: string, maxRegression: string) =>
+  throngRun(plan(targetUrl), "--plan-name", "lobby", "--baseline", baseline, "--max-regression", maxRegression);
+
 const explain = (result: CliResult) =>
   `exit ${result.exitCode}\n${result.stdout}\n${result.stderr}\n${tails.map((t) => t()).join("\n")}`;
 
@@ -88,36 +78,17 @@ let planId: string;
 let baselineRunId: string;
 
 beforeAll(async () => {
-  dir = await tempDirFor(cleanups, "throng-baseline-");
-  ({ apiUrl } = await startControlPlane(cleanups, tails));
-  browser = await signUp(apiUrl);
-  apiToken = (await browser.request<{ token: string }>("POST", "/api/tokens", { name: "ci", scope: "run" })).token;
-  await startEnrolledAgent({ apiUrl }, browser, dir, cleanups, tails, ["--engines", "1"]);
+  bed = await startCliBed(cleanups, tails, "throng-baseline-");
+  ({ browser } = bed);
   [fastUrl, slowUrl] = await Promise.all([startTarget([]), startTarget(["--delay-ms", String(ADDED_DELAY_MS)])]);
 }, 180_000);
 
 describe("throng run --baseline --max-regression: the CI regression gate", () => {
   it("a bad --max-regression, or --baseline pinned without a plan name, exits 2 naming the flag before any run", async () => {
-    const badUnit = await throngRun(
-      plan(fastUrl),
-      "--plan-name",
-      "lobby",
-      "--baseline",
-      "pinned",
-      "--max-regression",
-      "p99=10",
-    );
+    const badUnit = await gatedRun(fastUrl, "pinned", "p99=10");
     expect(badUnit.exitCode, explain(badUnit)).toBe(ExitCode.usage);
     expect(badUnit.stderr).toMatch(/--max-regression: p99 changes in percent of the baseline: give e.g. p99=10%/);
-    const unknown = await throngRun(
-      plan(fastUrl),
-      "--plan-name",
-      "lobby",
-      "--baseline",
-      "pinned",
-      "--max-regression",
-      "p95=10%",
-    );
+    const unknown = await gatedRun(fastUrl, "pinned", "p95=10%");
     expect(unknown.exitCode).toBe(ExitCode.usage);
     expect(unknown.stderr).toMatch(/--max-regression: "p95" is not a metric/);
     const noName = await throngRun(plan(fastUrl), "--baseline", "pinned", "--max-regression", "p99=10%");
@@ -127,15 +98,7 @@ describe("throng run --baseline --max-regression: the CI regression gate", () =>
   }, 60_000);
 
   it("--baseline pinned on a plan without one exits 2 before any load, saying how to pin one", async () => {
-    const result = await throngRun(
-      plan(fastUrl),
-      "--plan-name",
-      "lobby",
-      "--baseline",
-      "pinned",
-      "--max-regression",
-      "p99=10%",
-    );
+    const result = await gatedRun(fastUrl, "pinned", "p99=10%");
     expect(result.exitCode, explain(result)).toBe(ExitCode.usage);
     expect(result.stderr).toMatch(
       /--baseline pinned: the plan "lobby" has no pinned baseline; pin one of its finished runs/,
@@ -153,15 +116,7 @@ describe("throng run --baseline --max-regression: the CI regression gate", () =>
         .baselineRunId,
     ).toBe(baselineRunId);
 
-    const slow = await throngRun(
-      plan(slowUrl),
-      "--plan-name",
-      "lobby",
-      "--baseline",
-      "pinned",
-      "--max-regression",
-      "p99=10%,error-rate=0.5pp",
-    );
+    const slow = await gatedRun(slowUrl, "pinned", "p99=10%,error-rate=0.5pp");
     expect(slow.exitCode, explain(slow)).toBe(ExitCode.sloBreached);
     // Its own SLOs held: the 99 is the baseline's.
     expect(slow.json!.run.verdict?.outcome, explain(slow)).toBe("passed");
@@ -194,15 +149,7 @@ describe("throng run --baseline --max-regression: the CI regression gate", () =>
     expect(baselineRunId, "the previous test's runs").toBeDefined();
     const slowRunId = (await browser.request<{ runs: RunView[] }>("GET", `/api/runs?plan=${planId}`)).runs[0]!.id;
     expect(slowRunId).not.toBe(baselineRunId);
-    const fast = await throngRun(
-      plan(fastUrl),
-      "--plan-name",
-      "lobby",
-      "--baseline",
-      slowRunId,
-      "--max-regression",
-      "p99=10%,error-rate=0.5pp",
-    );
+    const fast = await gatedRun(fastUrl, slowRunId, "p99=10%,error-rate=0.5pp");
     expect(fast.exitCode, explain(fast)).toBe(ExitCode.passed);
     expect(fast.json!.baseline).toMatchObject({ baselineRunId: slowRunId, outcome: "held", regressions: [] });
     expect(fast.json!.baseline!.metrics.find((metric) => metric.metric === "rtt-p99-ms")).toMatchObject({

@@ -7,6 +7,7 @@ import { freeLoopbackPort, startRedisServer } from "@throng/agent/testing/redis-
 import { signUp, waitForStatus, type Browser } from "./fault/support/api-client";
 import { startControlPlane, startEnrolledAgent, type ControlPlane } from "./support/control-plane";
 import { cleanUpAfterFile, tempDirFor } from "./support/file-cleanups";
+import { redisScenario, redisTarget } from "./support/redis-plans";
 
 /**
  * Errors you can read (issue 28 §2, agent/PROTOCOL.md §5.2): a real agent of two engines, under the real api and
@@ -43,12 +44,6 @@ async function runPlan(plan: PlanSpecInput): Promise<RunView> {
 }
 const samplesOf = async (runId: string, who = browser) =>
   RunErrorSamples.parse(await who.request("GET", `/api/runs/${runId}/errors`));
-const tcp = (port: number) => ({
-  protocol: "tcp" as const,
-  host: "127.0.0.1",
-  port,
-  framing: { kind: "delimiter" as const, delimiter: "\r\n" },
-});
 // Long enough for engine processes forked late on a busy machine to get their clients in.
 const load = { clients: 6, durationSec: 15, rampUpSec: 0 };
 const agents = { labels: {}, onLost: "continue" as const };
@@ -57,18 +52,14 @@ describe("error samples from the agent to the report", () => {
   it("a session Redis rejects keeps one session-rejected sample with Redis's reply as text and hex, its secret masked, for the org and its share link only", async () => {
     const run = await runPlan({
       name: "errors: rejected",
-      target: tcp(redisPort),
+      target: redisTarget(redisPort),
       // Redis answers an unknown command naming it: "-ERR unknown command 'hunter2-sesame', with args beginning with: 'x' ".
-      scenario: {
-        kind: "ping-pong",
-        intervalMs: 200,
-        message: { body: "PING" },
-        match: { by: "order" },
+      scenario: redisScenario(200, "PING", {
         session: [
           { kind: "send", message: { body: "{{secrets.REDIS_WORD}} x" } },
           { kind: "expect", reply: { prefixHex: hex("+OK") }, failWhen: { regex: "^-" } },
         ],
-      },
+      }),
       load,
       agents,
     });
@@ -114,14 +105,8 @@ describe("error samples from the agent to the report", () => {
   it("replies the plan calls bad keep their first 100 distinct bytes (INCR's :1, :2 …), each once though both engines sent theirs", async () => {
     const run = await runPlan({
       name: "errors: bad replies",
-      target: tcp(redisPort),
-      scenario: {
-        kind: "ping-pong",
-        intervalMs: 100,
-        message: { body: "INCR errors:counter" },
-        match: { by: "order" },
-        reply: { expect: { prefixHex: hex("+PONG") } },
-      },
+      target: redisTarget(redisPort),
+      scenario: redisScenario(100, "INCR errors:counter", { reply: { expect: { prefixHex: hex("+PONG") } } }),
       load,
       agents,
     });
@@ -140,8 +125,8 @@ describe("error samples from the agent to the report", () => {
     const closed = await freeLoopbackPort();
     const run = await runPlan({
       name: "errors: refused",
-      target: tcp(closed),
-      scenario: { kind: "ping-pong", intervalMs: 200, message: { body: "PING" }, match: { by: "order" } },
+      target: redisTarget(closed),
+      scenario: redisScenario(200, "PING"),
       load: { ...load, clients: 3 },
       agents,
     });

@@ -12,6 +12,7 @@ import { ensureAgentBuilt, startApi, WEB_ORIGIN } from "./fault/support/processe
 import { freshServerEnv } from "./support/server-env";
 import { startConnectedAgent } from "./support/agent-process";
 import { cleanUpAfterFile, tempDirFor } from "./support/file-cleanups";
+import { redisScenario, redisTarget } from "./support/redis-plans";
 
 /**
  * "Try it" (agent/PROTOCOL.md §13) end to end with real processes: two API instances on one database and Redis, a
@@ -28,17 +29,13 @@ let dir = "";
 const hex = (text: string) => Buffer.from(text).toString("hex");
 const redisPlan = (host: string, expectPrefix: string) => ({
   name: "redis trial",
-  target: { protocol: "tcp", host, port: redisPort, framing: { kind: "delimiter", delimiter: "\r\n" } },
-  scenario: {
-    kind: "ping-pong",
-    intervalMs: 100,
-    message: { body: "PING" },
-    match: { by: "order" },
+  target: redisTarget(redisPort, host),
+  scenario: redisScenario(100, "PING", {
     session: [
       { kind: "send", message: { body: "PING" } },
       { kind: "expect", reply: { prefixHex: hex(expectPrefix) }, timeoutMs: 500 },
     ],
-  },
+  }),
   load: { clients: 1, durationSec: 5 },
 });
 

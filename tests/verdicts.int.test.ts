@@ -1,21 +1,18 @@
-import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
 import type { PlanSpecInput } from "@throng/protocol/plan";
 import { RunView } from "@throng/protocol/run";
-import { spawnChild } from "../infra/local/child";
 import { waitUntil } from "../infra/local/wait";
 // Tests may read the web's pure report wording (production code never imports an app).
 import { reportSentence } from "../apps/web/lib/reports/report-summary";
 import { sloText } from "../apps/web/lib/shared/slo-text";
 import { verdictBadge } from "../apps/web/lib/shared/verdict";
 import { ExitCode } from "../cli/src/cli-exit-codes";
-import { signUp, type Browser } from "./fault/support/api-client";
-import { root } from "./fault/support/processes";
-import { startControlPlane, startEnrolledAgent, startReferenceTarget } from "./support/control-plane";
-import { cleanUpAfterFile, tempDirFor } from "./support/file-cleanups";
+import type { Browser } from "./fault/support/api-client";
+import { type CliBed, spawnThrongRun, startCliBed } from "./support/cli-bed";
+import { startReferenceTarget } from "./support/control-plane";
+import { cleanUpAfterFile } from "./support/file-cleanups";
 
 /**
  * Verdicts end to end (issue: runs you can trust as a CI gate): real api, workers and agent processes, the CLI
@@ -24,17 +21,14 @@ import { cleanUpAfterFile, tempDirFor } from "./support/file-cleanups";
  * answering, one that drops every client, and an aborted run never pass; a capacity search is judged by its
  * estimate (and its minClients), which never exceeds the target's capacity. In the serial phase of `npm test`.
  */
-const throngCli = ["--import", "tsx", path.join(root, "cli/src/main.ts")];
 /** The reference target burns this much CPU per message: at one ping per 100 ms it can hold at most ~21 clients. */
 const CPU_US = 4_750;
 const INTERVAL_MS = 100;
 const MOST_CLIENTS_TARGET_CAN_HOLD = 1e6 / CPU_US / (1000 / INTERVAL_MS);
 
 const { cleanups, tails } = cleanUpAfterFile();
-let dir: string;
-let apiUrl: string;
+let bed: CliBed;
 let browser: Browser;
-let apiToken: string;
 
 /** The reference target with `args`, stopped with the file's other processes. */
 const startTarget = (args: string[]) => startReferenceTarget(cleanups, args);
@@ -92,28 +86,15 @@ interface CliResult {
 
 /** `throng run plan.json --wait --json out.json`, as a CI job runs it; `during` runs once the run is running. */
 async function throngRun(plan: PlanSpecInput, during?: (runId: string) => Promise<void>): Promise<CliResult> {
-  const name = randomBytes(4).toString("hex");
-  const planPath = path.join(dir, `${name}.json`);
-  const jsonPath = path.join(dir, `${name}-out.json`);
-  await fs.writeFile(planPath, JSON.stringify(plan));
-  let stdout = "";
-  const cli = spawnChild({
-    name: "throng",
-    command: process.execPath,
-    cwd: root,
-    args: [...throngCli, "run", planPath, "--wait", "--json", jsonPath],
-    env: { ...process.env, THRONG_SERVER: apiUrl, THRONG_TOKEN: apiToken },
-    log: (line) => (stdout += `${line}\n`),
-  });
-  cleanups.push(() => cli.stop("SIGKILL", 1_000));
+  const { cli, stdout: output, jsonPath } = await spawnThrongRun(bed, cleanups, plan);
   if (during) {
-    await waitUntil(async () => /^run \S+ queued/m.test(stdout), {
+    await waitUntil(async () => /^run \S+ queued/m.test(output()), {
       what: "the CLI to start the run",
       timeoutMs: 30_000,
     }).catch((error: Error) => {
-      throw new Error(`${error.message}\n${stdout}\n${cli.tail()}`);
+      throw new Error(`${error.message}\n${output()}\n${cli.tail()}`);
     });
-    const runId = /^run (\S+) queued/m.exec(stdout)![1]!;
+    const runId = /^run (\S+) queued/m.exec(output())![1]!;
     await waitUntil(
       async () => RunView.parse(await browser.request("GET", `/api/runs/${runId}`)).status === "running",
       { what: "the run to start", timeoutMs: 30_000 },
@@ -123,12 +104,12 @@ async function throngRun(plan: PlanSpecInput, during?: (runId: string) => Promis
   const exit = await cli.exited;
   const written = await fs.readFile(jsonPath, "utf8").catch(() => {
     throw new Error(
-      `throng run exited ${exit.code} without writing its JSON:\n${stdout}\n${cli.tail()}\n${tails.map((t) => t()).join("\n")}`,
+      `throng run exited ${exit.code} without writing its JSON:\n${output()}\n${cli.tail()}\n${tails.map((t) => t()).join("\n")}`,
     );
   });
   const json = JSON.parse(written) as CliResult["json"];
   const run = RunView.parse(await browser.request("GET", `/api/runs/${json.run.id}`));
-  return { exitCode: exit.code, stdout, json, run };
+  return { exitCode: exit.code, stdout: output(), json, run };
 }
 
 const EXIT_FOR_OUTCOME = {
@@ -173,11 +154,8 @@ const pingPong = (name: string, targetUrl: string, over: Partial<PlanSpecInput> 
 });
 
 beforeAll(async () => {
-  dir = await tempDirFor(cleanups, "throng-verdicts-");
-  ({ apiUrl } = await startControlPlane(cleanups, tails));
-  browser = await signUp(apiUrl);
-  apiToken = (await browser.request<{ token: string }>("POST", "/api/tokens", { name: "ci", scope: "run" })).token;
-  await startEnrolledAgent({ apiUrl }, browser, dir, cleanups, tails, ["--engines", "1"]);
+  bed = await startCliBed(cleanups, tails, "throng-verdicts-");
+  ({ browser } = bed);
 }, 180_000);
 
 describe("verdicts end to end: the CLI's exit code, its JSON, the API and the report agree, and never claim more than the evidence", () => {

@@ -127,6 +127,16 @@ export async function startRun(page: Page, planId: string): Promise<{ id: string
   return json(await page.request.post(url(`/api/plans/${planId}/runs`), write), "start run");
 }
 
+/** Puts the plan on this cron schedule through the API; the test fails unless the API saves it (200). */
+export async function putSchedule(
+  page: Page,
+  planId: string,
+  schedule: { cron: string; timezone: string },
+): Promise<void> {
+  const response = await page.request.put(url(`/api/plans/${planId}/schedule`), { data: schedule, ...write });
+  expect(response.status()).toBe(200);
+}
+
 /** Waits, reading the run through the API every `intervalMs`, until its status is `status`. */
 export async function expectRunStatus(
   page: Page,
@@ -199,5 +209,18 @@ export function pageJourney(prefix: string, options: { downloads?: boolean; clip
     rmSync(scratch, { recursive: true, force: true });
   });
   const shot = (name: string) => page!.screenshot({ path: join(artifacts, `${prefix}-${name}.png`), fullPage: true });
-  return { ...processes, scratch, page: () => page!, shot };
+  /**
+   * The start most journeys share: signs a new user up (see signUp) and enrols one agent into their organisation,
+   * its config in the scratch directory; resolves with the page, signed in.
+   */
+  async function signUpWithAgent(name: string, emailPrefix: string): Promise<Page> {
+    await signUp(page!, name, emailPrefix);
+    await enrolAgent(page!, processes.start, join(scratch, "agent.json"));
+    return page!;
+  }
+  /** signUpWithAgent, then the reference target started; resolves with the page and the target's URL. */
+  async function signUpWithAgentAndTarget(name: string, emailPrefix: string) {
+    return { page: await signUpWithAgent(name, emailPrefix), targetUrl: await processes.startTarget() };
+  }
+  return { ...processes, scratch, page: () => page!, shot, signUpWithAgent, signUpWithAgentAndTarget };
 }

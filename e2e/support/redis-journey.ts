@@ -17,6 +17,7 @@ import {
   write,
   type AgentProcess,
 } from "./e2e-env";
+import { redisScenario, redisTarget } from "../../tests/support/redis-plans";
 import { startRedis } from "./redis-server";
 
 export interface RedisJourney {
@@ -129,22 +130,13 @@ export function redisJourney(prefix: string, redisArgs: string[] = []): RedisJou
     },
     sessionPlan: ({ name, command, clients }) => ({
       name,
-      target: {
-        protocol: "tcp",
-        host: "127.0.0.1",
-        port: redisPort,
-        framing: { kind: "delimiter", delimiter: "\r\n" },
-      },
-      scenario: {
-        kind: "ping-pong",
-        intervalMs: 200,
-        message: { body: "PING" },
-        match: { by: "order" },
+      target: redisTarget(redisPort),
+      scenario: redisScenario(200, "PING", {
         session: [
           { kind: "send", message: { body: command } },
           { kind: "expect", reply: { regex: "^\\+OK" }, failWhen: { regex: "^-" } },
         ],
-      },
+      }),
       load: { clients, durationSec: 3 },
     }),
     shot: (name) => current().screenshot({ path: join(artifacts, `${prefix}-${name}.png`), fullPage: true }),

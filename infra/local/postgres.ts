@@ -4,6 +4,7 @@ import path from "node:path";
 import pg from "pg";
 import { findBinary, isRoot, postgresBinDirs } from "./binaries";
 import { runCommand, spawnChild, type ExitInfo } from "./child";
+import { externalServer } from "./external-server";
 import type { Log } from "./log";
 import { waitUntil } from "./wait";
 
@@ -35,13 +36,11 @@ const missingMessage =
 /** Uses DATABASE_URL when set, otherwise runs a private PostgreSQL on 127.0.0.1:port with data in dataDir. */
 export async function ensurePostgres(options: PostgresOptions): Promise<Postgres> {
   const envVar = options.envVar ?? "DATABASE_URL";
-  const external = process.env[envVar];
+  const external = await externalServer(envVar, async (url) => {
+    const check = await canConnect(url);
+    return check.connected ? undefined : `PostgreSQL there refused: ${check.error}`;
+  });
   if (external) {
-    const check = await canConnect(external);
-    if (!check.connected)
-      throw new Error(
-        `${envVar} is set but PostgreSQL there refused: ${check.error}. Fix ${envVar} or unset it to run a local one.`,
-      );
     options.log(`using ${envVar} (${redact(external)})`);
     return { url: external, adminUrl: external, exited: new Promise(() => undefined), stop: async () => undefined };
   }

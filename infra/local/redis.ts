@@ -2,6 +2,7 @@ import { promises as fs } from "node:fs";
 import { aptInstall } from "./apt";
 import { findBinary } from "./binaries";
 import { spawnChild, type ExitInfo } from "./child";
+import { externalServer } from "./external-server";
 import type { Log } from "./log";
 import { redisCommand } from "./redis-command";
 import { waitUntil } from "./wait";
@@ -30,13 +31,11 @@ const missingMessage =
 /** Uses REDIS_URL when set, otherwise runs a private redis-server on 127.0.0.1:port with data in dataDir. */
 export async function ensureRedis(options: RedisOptions): Promise<Redis> {
   const envVar = options.envVar ?? "REDIS_URL";
-  const external = process.env[envVar];
+  const external = await externalServer(envVar, async (url) => {
+    const reply = await redisCommand(url, ["PING"]).catch((error: Error) => error.message);
+    return reply === "PONG" ? undefined : `Redis there did not answer PING (${reply})`;
+  });
   if (external) {
-    const reply = await redisCommand(external, ["PING"]).catch((error: Error) => error.message);
-    if (reply !== "PONG")
-      throw new Error(
-        `${envVar} is set but Redis there did not answer PING (${reply}). Fix ${envVar} or unset it to run a local one.`,
-      );
     options.log(`using ${envVar}`);
     return { url: external, exited: new Promise(() => undefined), stop: async () => undefined };
   }

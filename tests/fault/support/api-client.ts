@@ -1,5 +1,6 @@
 import type { PlanSpecInput } from "@throng/protocol/plan";
 import { LiveEnvelope, RunSeries, RunView, type RunStatus } from "@throng/protocol/run";
+import { readEventData } from "../../../apps/api/src/testing/event-stream";
 import { waitUntil } from "../../../infra/local/wait";
 import { WEB_ORIGIN } from "./processes";
 
@@ -46,30 +47,12 @@ export async function signUp(apiUrl: string): Promise<Browser> {
       });
       if (response.status !== 200 || !response.body) throw new Error(`live stream answered ${response.status}`);
       const envelopes: LiveEnvelope[] = [];
-      void readEvents(response.body, (data) => envelopes.push(LiveEnvelope.parse(JSON.parse(data)))).catch(
+      void readEventData(response.body, (data) => envelopes.push(LiveEnvelope.parse(JSON.parse(data)))).catch(
         () => undefined,
       );
       return { envelopes, stop: () => controller.abort() };
     },
   };
-}
-
-async function readEvents(body: ReadableStream<Uint8Array>, onData: (data: string) => void): Promise<void> {
-  const decoder = new TextDecoder();
-  let text = "";
-  for await (const chunk of body) {
-    text += decoder.decode(chunk, { stream: true });
-    for (let end = text.indexOf("\n\n"); end >= 0; end = text.indexOf("\n\n")) {
-      const event = text.slice(0, end);
-      text = text.slice(end + 2);
-      const data = event
-        .split("\n")
-        .filter((line) => line.startsWith("data: "))
-        .map((line) => line.slice(6))
-        .join("\n");
-      if (data) onData(data);
-    }
-  }
 }
 
 export const getRun = async (browser: Browser, runId: string) =>
