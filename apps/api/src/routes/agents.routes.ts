@@ -5,8 +5,7 @@ import { requestBody, type ZodFastify } from "../http/route-schema";
 import { memberRoutes } from "../http/member-route";
 
 /** The fleet: enrolment tokens, inventory, labels, revocation. */
-export async function agentRoutes(app: ZodFastify, deps: ApiDeps) {
-  const { resolveIdentity, fleet } = deps;
+export async function agentRoutes(app: ZodFastify, { resolveIdentity, fleet }: ApiDeps) {
   const member = memberRoutes(app, resolveIdentity);
 
   member.post("/api/enrolment-tokens", "agent.enrol", {

@@ -8,8 +8,7 @@ import { memberRoutes } from "../http/member-route";
 const NameParams = z.object({ name: z.string().min(1).max(100) });
 
 /** Capacity estimates kept against a target and build, and each target's capacity history. */
-export async function estimateRoutes(app: ZodFastify, deps: ApiDeps) {
-  const { resolveIdentity, estimates } = deps;
+export async function estimateRoutes(app: ZodFastify, { resolveIdentity, estimates }: ApiDeps) {
   const member = memberRoutes(app, resolveIdentity);
 
   member.post("/api/runs/:id/estimates", "run.start", {

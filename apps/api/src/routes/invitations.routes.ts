@@ -13,8 +13,7 @@ import { memberRoutes } from "../http/member-route";
 import { browserOnly } from "./browser-only";
 
 /** Invitations to an organisation: made, listed and revoked by its managers, previewed and accepted by the invited. */
-export async function invitationRoutes(app: ZodFastify, deps: ApiDeps) {
-  const { resolveIdentity, orgs } = deps;
+export async function invitationRoutes(app: ZodFastify, { resolveIdentity, orgs }: ApiDeps) {
   const member = memberRoutes(app, resolveIdentity);
 
   member.post("/api/invitations", "member.manage", {

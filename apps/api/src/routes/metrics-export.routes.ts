@@ -9,8 +9,7 @@ import { requestBody, type ZodFastify } from "../http/route-schema";
 import { memberRoutes } from "../http/member-route";
 
 /** Metrics export settings: the org's Prometheus remote write and OTLP endpoints, and their test button. Transport only. */
-export async function metricsExportRoutes(app: ZodFastify, deps: ApiDeps) {
-  const { resolveIdentity, metricsExport } = deps;
+export async function metricsExportRoutes(app: ZodFastify, { resolveIdentity, metricsExport }: ApiDeps) {
   const member = memberRoutes(app, resolveIdentity);
 
   member.get("/api/metrics-export", "settings.read", {

@@ -10,8 +10,7 @@ import { requestBody, type ZodFastify } from "../http/route-schema";
 import { memberRoutes } from "../http/member-route";
 
 /** Run notifications (settings): channels, their test button and the delivery log. Transport only. */
-export async function notificationRoutes(app: ZodFastify, deps: ApiDeps) {
-  const { resolveIdentity, notifications } = deps;
+export async function notificationRoutes(app: ZodFastify, { resolveIdentity, notifications }: ApiDeps) {
   const member = memberRoutes(app, resolveIdentity);
 
   member.get("/api/notification-channels", "settings.read", {

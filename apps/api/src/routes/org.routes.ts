@@ -20,8 +20,7 @@ import { browserOnly } from "./browser-only";
 const MemberParams = z.object({ id: z.string().min(1, "missing id").max(100) });
 
 /** The signed-in user and their organisations: who they are, which organisation is active, its members. */
-export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
-  const { resolveIdentity, orgs } = deps;
+export async function orgRoutes(app: ZodFastify, { resolveIdentity, orgs }: ApiDeps) {
   const member = memberRoutes(app, resolveIdentity);
 
   member.get("/api/me", "org.read", {
@@ -107,8 +106,7 @@ export async function orgRoutes(app: ZodFastify, deps: ApiDeps) {
 }
 
 /** An organisation's administration: API tokens, the audit log, the target allow-list and caps. */
-export async function orgAdminRoutes(app: ZodFastify, deps: ApiDeps) {
-  const { resolveIdentity, orgs, apiTokens, audit } = deps;
+export async function orgAdminRoutes(app: ZodFastify, { resolveIdentity, orgs, apiTokens, audit }: ApiDeps) {
   const member = memberRoutes(app, resolveIdentity);
 
   member.get("/api/tokens", "token.manage", {

@@ -11,8 +11,7 @@ import { requestBody, type ZodFastify } from "../http/route-schema";
 import { memberRoutes } from "../http/member-route";
 
 /** Runs: list, read, series, abort, note and tags. */
-export async function runRoutes(app: ZodFastify, deps: ApiDeps) {
-  const { resolveIdentity, runs, orchestrator } = deps;
+export async function runRoutes(app: ZodFastify, { resolveIdentity, runs, orchestrator }: ApiDeps) {
   const member = memberRoutes(app, resolveIdentity);
 
   member.get("/api/runs", "run.read", {

@@ -5,8 +5,7 @@ import { requestBody, type ZodFastify } from "../http/route-schema";
 import { memberRoutes } from "../http/member-route";
 
 /** Plans' cron schedules: the organisation's list, and one plan's read, set, pause, resume, remove. Transport only; the workers fire them. */
-export async function scheduleRoutes(app: ZodFastify, deps: ApiDeps) {
-  const { resolveIdentity, schedules } = deps;
+export async function scheduleRoutes(app: ZodFastify, { resolveIdentity, schedules }: ApiDeps) {
   const member = memberRoutes(app, resolveIdentity);
 
   member.get("/api/schedules", "plan.read", {

@@ -30,8 +30,7 @@ const ScriptParams = z.object({
 export const SCRIPT_UPLOAD_BODY_LIMIT = 2 * SCRIPT_BUNDLE_MAX_BYTES + 64 * 1024;
 
 /** Script bundles: transport only — resolve the caller, one core call, answer. */
-export async function scriptRoutes(app: ZodFastify, deps: ApiDeps) {
-  const { resolveIdentity, scripts } = deps;
+export async function scriptRoutes(app: ZodFastify, { resolveIdentity, scripts }: ApiDeps) {
   const member = memberRoutes(app, resolveIdentity);
 
   member.get("/api/scripts", "plan.read", {

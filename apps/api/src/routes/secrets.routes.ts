@@ -4,8 +4,7 @@ import { requestBody, type ZodFastify } from "../http/route-schema";
 import { memberRoutes } from "../http/member-route";
 
 /** Organisation secrets (Settings → Secrets): names and who set them when; a value goes in and never comes back. Transport only. */
-export async function secretRoutes(app: ZodFastify, deps: ApiDeps) {
-  const { resolveIdentity, secrets } = deps;
+export async function secretRoutes(app: ZodFastify, { resolveIdentity, secrets }: ApiDeps) {
   const member = memberRoutes(app, resolveIdentity);
 
   member.get("/api/secrets", "secret.manage", {
