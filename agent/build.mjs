@@ -4,30 +4,14 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { buildNativeIo, buildNetworkQueue } from "./native/build.mjs";
+import { nodeBundleOptions, WS_SPEED_UPS } from "./node-bundle.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const outfile = join(here, "dist", "throng-agent.mjs");
 // What each engine process runs (src/engine/engine-main.ts): the engine without the CLI, so its heap starts smaller.
 const engineOutfile = join(here, "dist", "throng-engine.mjs");
 
-// Bundled CommonJS deps (ws, commander, hdr-histogram-js) call require(); ESM has none, so make one.
-const banner = [
-  "#!/usr/bin/env node",
-  'import { createRequire as __throngCreateRequire } from "node:module";',
-  "const require = __throngCreateRequire(import.meta.url);",
-].join("\n");
-
-const options = {
-  bundle: true,
-  platform: "node",
-  target: "node20",
-  format: "esm",
-  banner: { js: banner },
-  // ws loads these native speed-ups only if installed and falls back without them.
-  external: ["bufferutil", "utf-8-validate"],
-  legalComments: "none",
-  logLevel: "warning",
-};
+const options = { ...nodeBundleOptions({ executable: true, external: WS_SPEED_UPS }), logLevel: "warning" };
 await Promise.all([
   build({ ...options, entryPoints: [join(here, "src", "cli", "main.ts")], outfile }),
   build({ ...options, entryPoints: [join(here, "src", "engine", "engine-main.ts")], outfile: engineOutfile }),

@@ -1,6 +1,5 @@
 import { promises as fs } from "node:fs";
 import { loadavg } from "node:os";
-import path from "node:path";
 import type { PlanSpecInput } from "@throng/protocol/plan";
 import { TERMINAL_RUN_STATUSES, RunReport } from "@throng/protocol/run";
 import type { PointStages } from "@throng/core/metrics/ingest-stages";
@@ -15,7 +14,7 @@ import { getSeries, signUp, waitForAgents, waitForStatus } from "../tests/fault/
 import { agentBin, ensureAgentBuilt, startApi, startWorkers, root } from "../tests/fault/support/processes";
 import { treeMemory, treePids } from "../agent/bench/process-tree";
 import { weighSession } from "../agent/bench/sessions";
-import { spawnAgent } from "../tests/support/agent-process";
+import { spawnRigAgent } from "../tests/support/agent-process";
 
 const log = prefixedLog("bench");
 const argValue = (name: string) => {
@@ -72,14 +71,7 @@ async function main(): Promise<void> {
       const { token } = await browser.request<{ token: string }>("POST", "/api/enrolment-tokens", {
         expiresInMinutes: 60,
       });
-      const agent = spawnAgent({
-        name: `agent-${i}`,
-        server: apiUrl,
-        token,
-        home: dir,
-        config: path.join(dir, `agent-${i}.json`),
-        args: ["--label", `rig=${i}`],
-      });
+      const agent = spawnRigAgent(i, { server: apiUrl, token, home: dir });
       agentPids.push(agent.process.pid!);
     }
     await waitForAgents(browser, agents);

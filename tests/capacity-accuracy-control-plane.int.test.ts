@@ -1,4 +1,3 @@
-import path from "node:path";
 import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { TERMINAL_RUN_STATUSES } from "@throng/protocol/run";
@@ -8,7 +7,7 @@ import { waitUntil } from "../infra/local/wait";
 import { signUp, waitForAgents, waitForStatus, type Browser } from "./fault/support/api-client";
 import { root } from "./fault/support/processes";
 import { startControlPlane } from "./support/control-plane";
-import { agentFromSource, spawnAgent } from "./support/agent-process";
+import { agentFromSource, spawnRigAgent } from "./support/agent-process";
 import { giveTargetACore } from "./support/cpu";
 import { measureTargetCapacity } from "./support/target-capacity";
 import { cleanUpAfterFile, tempDirFor } from "./support/file-cleanups";
@@ -62,14 +61,12 @@ beforeAll(async () => {
   const { token } = await browser.request<{ token: string }>("POST", "/api/enrolment-tokens", { expiresInMinutes: 60 });
   const agents: ReturnType<typeof spawnChild>[] = [];
   for (let i = 0; i < AGENTS; i++) {
-    const agent = spawnAgent({
-      name: `agent-${i}`,
+    const agent = spawnRigAgent(i, {
       server: apiUrl,
       token,
       home: dir,
-      config: path.join(dir, `agent-${i}.json`),
       cli: agentFromSource,
-      args: ["--label", `rig=${i}`, "--engines", "1"],
+      args: ["--engines", "1"],
     });
     cleanups.push(() => agent.stop("SIGKILL", 1_000));
     agents.push(agent);

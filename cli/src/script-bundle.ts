@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { SCRIPT_BUNDLE_MAX_BYTES } from "@throng/protocol/script-bundle";
+import { nodeBundleOptions, WS_SPEED_UPS } from "../../agent/node-bundle.mjs";
 import { ScriptBundleError } from "./errors";
 
 /** A script as the API stores it: one ES module, its SHA-256 (hex of the UTF-8 bytes) and its size. */
@@ -9,10 +10,6 @@ export interface ScriptBundle {
   sha256: string;
   sizeBytes: number;
 }
-
-// Bundled CommonJS deps (a game SDK, socket.io-client's ws) call require(); an ES module has none, so make one.
-const BANNER =
-  'import { createRequire as __throngCreateRequire } from "node:module";\nconst require = __throngCreateRequire(import.meta.url);';
 
 export function scriptBundleOf(source: string): ScriptBundle {
   const bytes = Buffer.from(source, "utf8");
@@ -43,16 +40,9 @@ export async function bundleScript(entry: string): Promise<ScriptBundle> {
   const esbuild = await loadEsbuild();
   try {
     const result = await esbuild.build({
+      ...nodeBundleOptions({ external: WS_SPEED_UPS }),
       entryPoints: [entry],
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      banner: { js: BANNER },
-      // ws loads these native speed-ups only if installed and works without them.
-      external: ["bufferutil", "utf-8-validate"],
       write: false,
-      legalComments: "none",
       logLevel: "silent",
     });
     return scriptBundleOf(result.outputFiles[0]!.text);

@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
+import { findGo } from "../../agent/src/testing/go-toolchain";
 
 const run = promisify(execFile);
 
@@ -22,21 +23,8 @@ async function builtVersion(go: string, binary: string): Promise<string | null> 
   }
 }
 
-/** `go` on PATH or in /usr/local/go; a clear error otherwise. */
-async function findGo(): Promise<string> {
-  for (const candidate of ["go", "/usr/local/go/bin/go"]) {
-    if (
-      await run(candidate, ["version"]).then(
-        () => true,
-        () => false,
-      )
-    )
-      return candidate;
-  }
-  throw new Error(
-    "the Helm chart test builds helm with Go: install Go 1.24+ (https://go.dev/dl, or apt-get install golang-go with GOTOOLCHAIN=auto)",
-  );
-}
+/** Go for the helm and strict-fields builds below. */
+const findGoForHelm = () => findGo("the Helm chart test builds helm with Go", "1.24");
 
 /**
  * Path of helm HELM_VERSION under `<root>/.data/tools`, built with `go install` (niced: other tests share the
@@ -48,7 +36,7 @@ export async function ensureHelm(
 ): Promise<{ helm: string; buildMs: number }> {
   const tools = path.join(root, ".data", "tools");
   const helm = path.join(tools, "helm");
-  const go = await findGo();
+  const go = await findGoForHelm();
   if ((await builtVersion(go, helm)) === HELM_VERSION) return { helm, buildMs: 0 };
   await fs.mkdir(tools, { recursive: true });
   log(`building helm ${HELM_VERSION} from the Go module proxy into ${tools} (a few minutes, once)`);
@@ -69,7 +57,7 @@ export async function ensureHelm(
  */
 export async function buildStrictFields(root: string): Promise<string> {
   const output = path.join(root, ".data", "tools", "strict-fields");
-  await run("nice", ["-n", "10", await findGo(), "build", "-o", output, "."], {
+  await run("nice", ["-n", "10", await findGoForHelm(), "build", "-o", output, "."], {
     cwd: path.join(root, "infra", "helm", "strict-fields"),
     maxBuffer: 16 << 20,
   });

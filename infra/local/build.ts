@@ -18,6 +18,7 @@ export const agentBuild: BuildTarget = {
     "agent/src",
     "agent/native",
     "agent/build.mjs",
+    "agent/node-bundle.mjs",
     "agent/package.json",
     "packages/protocol/src",
     "packages/wire/src",

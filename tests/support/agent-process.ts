@@ -42,6 +42,19 @@ export function spawnAgent(agent: AgentConnect): Child {
   });
 }
 
+/**
+ * Agent `index` of several sharing one HOME (a test's or a bench's rig of agents): named `agent-<index>`, with a
+ * credential file of its own and the label `rig=<index>`, before any flags of `agent.args`.
+ */
+export function spawnRigAgent(index: number, agent: Omit<AgentConnect, "name" | "config">): Child {
+  return spawnAgent({
+    ...agent,
+    name: `agent-${index}`,
+    config: path.join(agent.home, `agent-${index}.json`),
+    args: ["--label", `rig=${index}`, ...(agent.args ?? [])],
+  });
+}
+
 /** A real agent, stopped with the file's other processes; resolves once it printed that it is connected. */
 export async function startConnectedAgent(
   agent: Omit<AgentConnect, "log">,

@@ -3,27 +3,12 @@ import { createInterface } from "node:readline";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { findGo } from "./go-toolchain";
 
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 /** The Go module (go.mod, go.sum pinned and committed) of the reference servers and client. */
 const SOURCE = path.join(root, "agent", "test-servers", "kcp");
-
-/** `go` on PATH or in /usr/local/go; a clear error otherwise. */
-async function findGo(): Promise<string> {
-  for (const candidate of ["go", "/usr/local/go/bin/go"]) {
-    if (
-      await run(candidate, ["version"]).then(
-        () => true,
-        () => false,
-      )
-    )
-      return candidate;
-  }
-  throw new Error(
-    "the KCP interop tests build xtaci/kcp-go test servers with Go: install Go 1.26+ (https://go.dev/dl, or apt-get install golang-go with GOTOOLCHAIN=auto)",
-  );
-}
 
 let built: Promise<string> | undefined;
 
@@ -35,7 +20,8 @@ let built: Promise<string> | undefined;
 export function kcpTestServerBinary(): Promise<string> {
   built ??= (async () => {
     const output = path.join(root, ".data", "tools", "kcp-test-server");
-    await run("nice", ["-n", "10", await findGo(), "build", "-o", output, "."], {
+    const go = await findGo("the KCP interop tests build xtaci/kcp-go test servers with Go", "1.26");
+    await run("nice", ["-n", "10", go, "build", "-o", output, "."], {
       cwd: SOURCE,
       env: { ...process.env, GOFLAGS: "-mod=mod" },
       maxBuffer: 16 << 20,
