@@ -1,4 +1,5 @@
 import type { RunView } from "@throng/protocol/run";
+import { parsePlan } from "@throng/wire/plan-reader";
 
 /** A minimal valid plan as plan-file text. */
 export const PLAN_YAML = `
@@ -10,20 +11,14 @@ slos:
   - { metric: rtt-p99-ms, below: 50 }
 `;
 
-/** A finished run as GET /api/runs/:id returns it; tests override what they are about. */
+/** A finished run of PLAN_YAML's plan as GET /api/runs/:id returns it; tests override what they are about. */
 export function finishedRun(overrides: Partial<RunView> = {}): RunView {
   return {
     id: "11111111-1111-4111-8111-111111111111",
     planId: "22222222-2222-4222-8222-222222222222",
     planName: "lobby smoke",
     status: "finished",
-    spec: {
-      name: "lobby smoke",
-      target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
-      scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
-      load: { clients: 5, durationSec: 2, rampUpSec: 0 },
-      slos: [{ metric: "rtt-p99-ms", below: 50 }],
-    },
+    spec: parsePlan(PLAN_YAML, "plan.yaml"),
     error: null,
     createdAt: "2026-11-22T04:00:00.000Z",
     startedAt: "2026-11-22T04:00:01.000Z",

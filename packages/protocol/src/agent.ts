@@ -239,16 +239,16 @@ export const ServerToAgent = {
 } as const;
 export type ServerToAgentType = keyof typeof ServerToAgent;
 
-export type AgentToServerMessage = {
-  [K in AgentToServerType]: { type: K; payload: z.infer<(typeof AgentToServer)[K]> };
-}[AgentToServerType];
-export type ServerToAgentMessage = {
-  [K in ServerToAgentType]: { type: K; payload: z.infer<(typeof ServerToAgent)[K]> };
-}[ServerToAgentType];
+/** Any one message of a catalogue: an envelope type with the payload its schema parses to. */
+type CatalogMessage<C extends Record<string, z.ZodType>> = {
+  [K in keyof C]: { type: K; payload: z.infer<C[K]> };
+}[keyof C];
+export type AgentToServerMessage = CatalogMessage<typeof AgentToServer>;
+export type ServerToAgentMessage = CatalogMessage<typeof ServerToAgent>;
 
 export type DecodeResult<M> = { ok: true; message: M } | { ok: false; reason: string };
 
-function decode<C extends Record<string, z.ZodType>>(catalog: C, raw: string) {
+function decode<C extends Record<string, z.ZodType>>(catalog: C, raw: string): DecodeResult<CatalogMessage<C>> {
   let json: unknown;
   try {
     json = JSON.parse(raw);
@@ -268,17 +268,18 @@ function decode<C extends Record<string, z.ZodType>>(catalog: C, raw: string) {
     const where = issue ? `${issue.path.join(".") || "payload"}: ${issue.message}` : "invalid";
     return { ok: false as const, reason: `invalid ${type} (${where})` };
   }
-  return { ok: true as const, message: { type, payload: parsed.data } };
+  // The catalogue's schema for `type` parsed the payload, so the pair is one of C's messages.
+  return { ok: true as const, message: { type, payload: parsed.data } as CatalogMessage<C> };
 }
 
 /** Server side: parse one frame from an agent. */
 export function decodeAgentMessage(raw: string): DecodeResult<AgentToServerMessage> {
-  return decode(AgentToServer, raw) as DecodeResult<AgentToServerMessage>;
+  return decode(AgentToServer, raw);
 }
 
 /** Agent side: parse one frame from the server. */
 export function decodeServerMessage(raw: string): DecodeResult<ServerToAgentMessage> {
-  return decode(ServerToAgent, raw) as DecodeResult<ServerToAgentMessage>;
+  return decode(ServerToAgent, raw);
 }
 
 /** Either side: one frame as JSON text. */

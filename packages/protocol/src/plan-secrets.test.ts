@@ -11,18 +11,36 @@ import {
   withSecrets,
 } from "./plan-secrets";
 
+/**
+ * One client pinging a WebSocket server for a second: what a test is about is in the target's `url` and `headers` and
+ * in the ping-pong `scenario`'s messages.
+ */
+function webSocketPingPlan({
+  name,
+  url,
+  headers,
+  scenario,
+}: {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  scenario: Record<string, unknown>;
+}): PlanSpec {
+  return PlanSpec.parse({
+    name,
+    target: { protocol: "websocket", url, headers },
+    scenario: { kind: "ping-pong", intervalMs: 1000, ...scenario },
+    load: { clients: 1, durationSec: 1 },
+  });
+}
+
 // A Redis-like login over WebSocket: a token in the target's header and URL, a password in a session step, a login
 // service's http step, and the scenario's own ping.
-const plan = PlanSpec.parse({
+const plan = webSocketPingPlan({
   name: "secrets",
-  target: {
-    protocol: "websocket",
-    url: "ws://127.0.0.1:7070/ws?key={{secrets.API_KEY}}",
-    headers: { Authorization: "Bearer {{secrets.TOKEN}}", "X-Team": "lobby" },
-  },
+  url: "ws://127.0.0.1:7070/ws?key={{secrets.API_KEY}}",
+  headers: { Authorization: "Bearer {{secrets.TOKEN}}", "X-Team": "lobby" },
   scenario: {
-    kind: "ping-pong",
-    intervalMs: 1000,
     message: { format: "json", body: '{"type":"ping","seq":{{seq}},"auth":"{{secrets.TOKEN}}"}' },
     session: [
       {
@@ -36,7 +54,6 @@ const plan = PlanSpec.parse({
       { kind: "send", message: { format: "hex", body: "01{{secrets.PASSWORD}}" } },
     ],
   },
-  load: { clients: 1, durationSec: 1 },
 });
 const values = { API_KEY: "k/1 2", TOKEN: 'tok"en', PASSWORD: "hunter2" };
 
@@ -116,16 +133,11 @@ describe("{{secrets.NAME}} in a plan", () => {
 });
 
 describe("a plan masked for documents that leave the organisation", () => {
-  const literal = PlanSpec.parse({
+  const literal = webSocketPingPlan({
     name: "literal passwords",
-    target: {
-      protocol: "websocket",
-      url: "ws://bot:pw@127.0.0.1:7070/ws?token=abc#x",
-      headers: { Authorization: "Bearer abc", "X-Key": "{{secrets.KEY}}" },
-    },
+    url: "ws://bot:pw@127.0.0.1:7070/ws?token=abc#x",
+    headers: { Authorization: "Bearer abc", "X-Key": "{{secrets.KEY}}" },
     scenario: {
-      kind: "ping-pong",
-      intervalMs: 1000,
       message: { body: "PING {{seq}}" },
       session: [
         { kind: "http", url: "http://127.0.0.1:8080/match?ticket=t1", headers: { Cookie: "sid=1" } },
@@ -135,7 +147,6 @@ describe("a plan masked for documents that leave the organisation", () => {
       heartbeat: { intervalMs: 1000, message: { body: "KEEP secret" } },
       respond: [{ when: { regex: "^PING" }, send: { body: "PONG secret" } }],
     },
-    load: { clients: 1, durationSec: 1 },
   });
 
   it("masks literal header values, session steps, answers, heartbeats and a URL's credentials and query; shows placeholders and the traffic", () => {

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { latencyStats } from "./latency-stats.test-support";
-import { scriptSloMetric } from "./script-metrics";
-import type { SeriesPoint } from "./snapshot";
 import {
   scriptCountPerSecond,
   scriptMetricNames,
   scriptRunningTotals,
   scriptSloId,
+  scriptSloMetric,
   scriptSummary,
   scriptValue,
 } from "./script-metrics";
+import type { SeriesPoint } from "./snapshot";
 
 describe("a script run's own metrics", () => {
   it("reads a timing's p50 and p99 and a counter's count; an untimed histogram and an unreported counter are no data", () => {
