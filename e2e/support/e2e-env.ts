@@ -122,6 +122,28 @@ export async function createPlan(page: Page, spec: object): Promise<{ id: string
   return json(await page.request.post(url("/api/plans"), { data: spec, ...write }), "create plan");
 }
 
+/**
+ * Saves a capacity search of the reference target at `targetUrl` through the API, as several journeys run one: 100 ms
+ * pings of 64 bytes, 5 clients more every 2 s from 5 up to `clients`, for `durationSec`, judged on `slos`.
+ */
+export async function createStepUpPlan(
+  page: Page,
+  targetUrl: string,
+  search: { name: string; clients: number; durationSec: number; slos: { metric: string; below: number }[] },
+): Promise<{ id: string }> {
+  return createPlan(page, {
+    name: search.name,
+    target: { protocol: "websocket", url: targetUrl },
+    scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
+    load: {
+      clients: search.clients,
+      durationSec: search.durationSec,
+      shape: { kind: "step-up", mode: "fixed", startClients: 5, stepClients: 5, stepDurationSec: 2 },
+    },
+    slos: search.slos,
+  });
+}
+
 /** Starts a run of the plan through the API; resolves with the run's id. */
 export async function startRun(page: Page, planId: string): Promise<{ id: string }> {
   return json(await page.request.post(url(`/api/plans/${planId}/runs`), write), "start run");
